@@ -1,0 +1,532 @@
+"""The dependency graph of Fig. 13.3.1, recorded from a real two-lane training step.
+
+Used by 13.3.3. One SGD step of a two-layer MLP (X -> Linear -> ReLU -> Linear -> squared
+loss) with the minibatch split over two lanes. Each lane runs forward, loss and backward;
+the weight gradients are copied to the CPU (the parameter server), summed there, the SGD
+update runs there, and the new weights are copied back to the lanes.
+
+The graph is not drawn by hand: a TorchDispatchMode logs every aten op the step really runs,
+and an edge joins op A to op B when B reads a tensor that A wrote. A copy between lanes is a
+node of its own, on the link between them ('link:lane 0->cpu (parameter server)'); the edges
+into and out of it have kind 'copy' and carry the bytes moved. Keeping the copy as one node
+means one transfer is one scheduler task, so its bytes are counted once.
+
+Lanes are named logically ('lane 0', 'lane 1', 'cpu (parameter server)'), so the graph has the
+same shape on [cpu, cpu], [cuda:0, cpu] and [cuda:0, cuda:1]; the physical device is kept in
+each node's 'device'.
+"""
+
+import contextlib
+import statistics
+import time
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from d2l_ext import schedule
+
+LANES = ("lane 0", "lane 1")
+SERVER = "cpu (parameter server)"
+PARAM_NAMES = ("W1", "b1", "W2", "b2")
+# Fashion-MNIST sized, as in the book's MLP chapters: 784 inputs, 256 hidden, 10 outputs.
+DEFAULT_SIZES = {"batch": 256, "d_in": 784, "hidden": 256, "d_out": 10}
+
+# The (lane, stage) the step is in right now. The step code sets it; the recorder reads it.
+# Ops run while it is empty (placing data and weights on the lanes) are not recorded.
+_MARKS = []
+
+
+@contextlib.contextmanager
+def _stage(lane, stage):
+    """Label the ops run inside with a lane and a book-level stage name."""
+    _MARKS.append((lane, stage))
+    try:
+        yield
+    finally:
+        _MARKS.pop()
+
+
+# ---------------------------------------------------------------------------------------
+# The training step itself: plain PyTorch, gradients written out so each op has a stage.
+# ---------------------------------------------------------------------------------------
+
+def make_problem(batch=256, d_in=784, hidden=256, d_out=10, seed=0):
+    """Weights on the CPU and one minibatch (X, Y), the same on every machine. Used by 13.3.3."""
+    g = torch.Generator().manual_seed(seed)
+    params = {
+        "W1": torch.randn(d_in, hidden, generator=g) * 0.05,
+        "b1": torch.randn(hidden, generator=g) * 0.05,
+        "W2": torch.randn(hidden, d_out, generator=g) * 0.05,
+        "b2": torch.randn(d_out, generator=g) * 0.05,
+    }
+    X = torch.randn(batch, d_in, generator=g)
+    Y = torch.randn(batch, d_out, generator=g)
+    return params, X, Y
+
+
+def _place_on_lanes(params, X, Y, devices):
+    """Copy the weights and half of the minibatch to each lane (before the step starts)."""
+    if len(devices) != 2:
+        raise ValueError(f"the step uses two lanes; got {len(devices)} devices: {devices}")
+    lanes = []
+    # copy=True so each lane owns its tensors even when both lanes are the CPU.
+    for device, Xi, Yi in zip(devices, X.tensor_split(2), Y.tensor_split(2)):
+        device = torch.device(device)
+        lanes.append({
+            "device": device,
+            "params": {k: params[k].to(device, copy=True) for k in PARAM_NAMES},
+            "X": Xi.to(device, copy=True),
+            "Y": Yi.to(device, copy=True),
+        })
+    return lanes
+
+
+def _lane_forward_backward(lane_name, lane, n_total):
+    """Forward, squared loss and backward on one lane; returns (loss, grads).
+
+    The loss is summed over the lane's rows and divided by the WHOLE minibatch size, so
+    lane 0's loss + lane 1's loss is exactly the full-batch mean loss, and so are the grads.
+    """
+    W1, b1, W2, b2 = (lane["params"][k] for k in PARAM_NAMES)
+    X, Y = lane["X"], lane["Y"]
+    with _stage(lane_name, "fc1 fwd"):
+        Z1 = torch.addmm(b1, X, W1)
+    with _stage(lane_name, "relu"):
+        H = torch.relu(Z1)
+    with _stage(lane_name, "fc2 fwd"):
+        O = torch.addmm(b2, H, W2)
+    with _stage(lane_name, "loss"):
+        D = O - Y
+        loss = (D * D).sum() * (0.5 / n_total)
+        dO = D * (1.0 / n_total)  # d loss / d O
+    with _stage(lane_name, "fc2 bwd"):
+        dW2 = H.t() @ dO
+        db2 = dO.sum(0)
+        dH = dO @ W2.t()
+    with _stage(lane_name, "relu bwd"):
+        dZ1 = dH * (Z1 > 0)
+    with _stage(lane_name, "fc1 bwd"):
+        dW1 = X.t() @ dZ1
+        db1 = dZ1.sum(0)
+    return loss, {"W1": dW1, "b1": db1, "W2": dW2, "b2": db2}
+
+
+def _step_on_lanes(params, lanes, lr, n_total):
+    """The recorded part of the step: lanes -> grad copy -> sum -> update -> weight copy."""
+    cpu = torch.device("cpu")
+    losses, grads = [], []
+    for name, lane in zip(LANES, lanes):
+        loss, g = _lane_forward_backward(name, lane, n_total)
+        losses.append(loss)
+        grads.append(g)
+    # The copy is labelled with the lane it lands on; the recorder sees where it came from.
+    with _stage(SERVER, "grad copy"):
+        on_server = [{k: g[k].to(cpu, copy=True) for k in PARAM_NAMES} for g in grads]
+    with _stage(SERVER, "sum"):
+        total = {k: on_server[0][k] + on_server[1][k] for k in PARAM_NAMES}
+    with _stage(SERVER, "update"):
+        new = {k: torch.add(params[k], total[k], alpha=-lr) for k in PARAM_NAMES}
+    for name, lane in zip(LANES, lanes):
+        with _stage(name, "weight copy"):
+            lane["params"] = {k: new[k].to(lane["device"], copy=True) for k in PARAM_NAMES}
+    return new, losses
+
+
+def parallel_step(params, X, Y, devices, lr=0.1):
+    """One SGD step with the minibatch split over two devices -> (new params on CPU, loss). Used by 13.3.3."""
+    lanes = _place_on_lanes(params, X, Y, devices)
+    with torch.no_grad():
+        new, losses = _step_on_lanes(params, lanes, lr, X.shape[0])
+    return new, float(sum(loss.item() for loss in losses))
+
+
+def single_device_step(params, X, Y, device="cpu", lr=0.1):
+    """The same SGD step on one device with the whole minibatch, via autograd. Used by 13.3.3."""
+    device = torch.device(device)
+    p = {k: params[k].to(device, copy=True).requires_grad_() for k in PARAM_NAMES}
+    X, Y = X.to(device), Y.to(device)
+    O = torch.addmm(p["b2"], torch.relu(torch.addmm(p["b1"], X, p["W1"])), p["W2"])
+    loss = 0.5 * ((O - Y) ** 2).sum() / X.shape[0]
+    loss.backward()
+    with torch.no_grad():
+        new = {k: (p[k] - lr * p[k].grad).cpu() for k in PARAM_NAMES}
+    return new, loss.item()
+
+
+def check_step_matches(devices=None, problem=None, lr=0.1, rtol=1e-5, atol=1e-6):
+    """Do the two-lane step and the one-device step give the same weights? Used by 13.3.3.
+
+    fp32 sums in a different order differ by a few ulps, hence rtol 1e-5 (plus atol 1e-6 for
+    entries near zero). 'match' also needs the step to have moved the weights at all.
+    Print only 'match' in a notebook: max_abs_diff and the losses' last digits vary by machine.
+    """
+    devices = devices or ["cpu", "cpu"]
+    params, X, Y = problem or make_problem(**DEFAULT_SIZES)
+    split, loss_split = parallel_step(params, X, Y, devices, lr)
+    whole, loss_whole = single_device_step(params, X, Y, devices[0], lr)
+    diff = max((split[k] - whole[k]).abs().max().item() for k in PARAM_NAMES)
+    ok = all(torch.allclose(split[k], whole[k], rtol=rtol, atol=atol) for k in PARAM_NAMES)
+    moved = max((split[k] - params[k]).abs().max().item() for k in PARAM_NAMES)
+    return {"match": bool(ok and moved > 0), "max_abs_diff": diff, "rtol": rtol, "atol": atol,
+            "loss_split": loss_split, "loss_whole": loss_whole}
+
+
+# ---------------------------------------------------------------------------------------
+# Recording the graph from the ops that really run.
+# ---------------------------------------------------------------------------------------
+
+_VIEW_OPS = {"t", "transpose", "view", "_unsafe_view", "expand", "alias", "detach",
+             "as_strided", "reshape", "permute", "slice", "select", "unsqueeze", "squeeze"}
+_COPY_OPS = {"_to_copy", "copy_"}
+
+
+def _tensors_in(obj):
+    """Every tensor inside nested lists, tuples and dicts, in order."""
+    if isinstance(obj, torch.Tensor):
+        return [obj]
+    if isinstance(obj, (list, tuple)):
+        return [t for x in obj for t in _tensors_in(x)]
+    if isinstance(obj, dict):
+        return [t for x in obj.values() for t in _tensors_in(x)]
+    return []
+
+
+def _nbytes(t):
+    return t.numel() * t.element_size()
+
+
+def _flops(op, ins, outs):
+    """Rough floating point operations of one aten op (a matrix product counts 2 per MAC)."""
+    if op in _VIEW_OPS or op in _COPY_OPS or not outs:
+        return 0
+    if op in ("mm", "addmm"):
+        a, b = (ins[-2], ins[-1])
+        n, k = a.shape
+        m = b.shape[1]
+        return 2 * n * k * m + (n * m if op == "addmm" else 0)
+    if op == "sum":
+        return ins[0].numel()
+    return outs[0].numel()  # elementwise: one op per output element
+
+
+class _GraphRecorder(TorchDispatchMode):
+    """Logs each aten op run under a stage mark as a node, and data flow as edges."""
+
+    def __init__(self, keep_calls=False):
+        super().__init__()
+        self.nodes, self.edges, self.calls = [], [], []
+        self._producer = {}  # id(tensor) -> (node id, lane holding it, tensor key)
+        self._alive = []  # keep tensors alive so a Python id is never reused during recording
+        self._keep_calls = keep_calls
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        if not _MARKS:
+            return out
+        lane, stage = _MARKS[-1]
+        op = func.overloadpacket.__name__
+        ins, outs = _tensors_in((args, kwargs)), _tensors_in(out)
+        if not outs:
+            return out
+        is_copy, src_lane, src_dev = False, lane, outs[0].device
+        if op in _COPY_OPS:
+            src = args[1] if op == "copy_" else args[0]  # copy_(dst, src) vs _to_copy(src)
+            src_lane = self._producer[id(src)][1] if id(src) in self._producer else "host"
+            src_dev = src.device
+            # Two lanes on one CPU have no device change, so the logical lane counts too.
+            is_copy = src_dev != outs[0].device or src_lane != lane
+        node_id = len(self.nodes)
+        node = {
+            "id": node_id, "name": op, "op": str(func), "stage": stage,
+            "kind": "copy" if is_copy else "compute",
+            "lane": f"link:{src_lane}->{lane}" if is_copy else lane,
+            "device": f"{src_dev}->{outs[0].device}" if is_copy else str(outs[0].device),
+            "in_shapes": [tuple(t.shape) for t in ins],
+            "out_shapes": [tuple(t.shape) for t in outs],
+            "dtype": str(outs[0].dtype).replace("torch.", ""),
+            "flops": _flops(op, ins, outs),
+            "bytes": sum(_nbytes(t) for t in outs) if is_copy else 0,
+        }
+        self.nodes.append(node)
+        seen = set()
+        for t in ins:
+            if id(t) in self._producer and id(t) not in seen:
+                seen.add(id(t))  # D * D reads D twice: one edge
+                src, _, tensor = self._producer[id(t)]
+                self.edges.append({"src": src, "dst": node_id, "tensor": tensor,
+                                   "shapes": [tuple(t.shape)], "bytes": _nbytes(t)})
+        for k, t in enumerate(outs):
+            # A copy's output lives on the lane it landed on, not on the link.
+            self._producer[id(t)] = (node_id, lane, f"{node_id}:{k}")
+        self._alive.append((ins, outs))
+        if self._keep_calls:
+            self.calls.append((func, args, kwargs))
+        return out
+
+
+def _edge_kinds(g):
+    """An edge is 'copy' when it enters or leaves a copy node, else 'data'."""
+    kind = {n["id"]: n["kind"] for n in g["nodes"]}
+    for e in g["edges"]:
+        e["kind"] = "copy" if "copy" in (kind[e["src"]], kind[e["dst"]]) else "data"
+    return g
+
+
+def record_step_graph(devices=None, problem=None, lr=0.1, keep_calls=False):
+    """Run one two-lane step and return its op-level dependency graph. Used by 13.3.3.
+
+    Returns {'nodes': [...], 'edges': [...], 'devices': [...]}; each node has id, name (aten
+    op), stage, kind ('compute'/'copy'), lane, device, shapes, dtype, flops and bytes.
+    """
+    devices = [torch.device(d) for d in (devices or ["cpu", "cpu"])]
+    params, X, Y = problem or make_problem(**DEFAULT_SIZES)
+    lanes = _place_on_lanes(params, X, Y, devices)  # before recording: not part of the step
+    rec = _GraphRecorder(keep_calls=keep_calls)
+    with torch.no_grad(), rec:
+        _step_on_lanes(params, lanes, lr, X.shape[0])
+    g = {"nodes": rec.nodes, "edges": rec.edges, "devices": [str(d) for d in devices]}
+    if keep_calls:
+        g["calls"] = rec.calls  # (func, args, kwargs) per node, for measure_node_costs
+    return _edge_kinds(g)
+
+
+def coarsen_graph(g):
+    """Merge the ops of each (lane, stage) into one book-level node, e.g. 'fc1 fwd'. Used by 13.3.3."""
+    groups, order = {}, []
+    for n in g["nodes"]:
+        key = f"{n['stage']} [{n['lane']}]"
+        if key not in groups:
+            order.append(key)
+            groups[key] = {"id": key, "name": n["stage"], "stage": n["stage"],
+                           "kind": n["kind"], "lane": n["lane"], "device": n["device"],
+                           "ops": [], "flops": 0, "bytes": 0}
+        c = groups[key]
+        c["ops"].append(n["id"])
+        c["flops"] += n["flops"]
+        c["bytes"] += n["bytes"]
+    where = {i: key for key in order for i in groups[key]["ops"]}
+    edges, seen_tensor = {}, set()
+    for e in g["edges"]:
+        a, b = where[e["src"]], where[e["dst"]]
+        if a == b:
+            continue
+        edge = edges.setdefault((a, b), {"src": a, "dst": b, "kind": e["kind"],
+                                         "shapes": [], "bytes": 0})
+        if e["kind"] == "copy":
+            edge["kind"] = "copy"
+        # A tensor read by several ops of the next stage still crosses once.
+        if (e["tensor"], b) not in seen_tensor:
+            seen_tensor.add((e["tensor"], b))
+            edge["shapes"].append(e["shapes"][0])
+            edge["bytes"] += e["bytes"]
+    return {"nodes": [groups[k] for k in order], "edges": list(edges.values()),
+            "devices": list(g["devices"])}
+
+
+def graph_summary(g):
+    """Counts that do not depend on timing, for printing in a notebook. Used by 13.3.3."""
+    kinds = {}
+    for e in g["edges"]:
+        kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
+    compute = [n for n in g["nodes"] if n["kind"] == "compute"]
+    return {
+        "nodes": len(g["nodes"]),
+        "edges": dict(sorted(kinds.items())),
+        "lanes": sorted({n["lane"] for n in compute}),
+        "devices": sorted({n["device"] for n in compute}),
+        "copies": sum(1 for n in g["nodes"] if n["kind"] == "copy"),
+        "bytes_copied": sum(n["bytes"] for n in g["nodes"] if n["kind"] == "copy"),
+        "flops": sum(n["flops"] for n in g["nodes"]),
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# From graph to schedule: modelled and measured costs.
+# ---------------------------------------------------------------------------------------
+
+def _speed_for(node, device_speed):
+    for key in (node["lane"], node["device"], "default"):
+        if key in device_speed:
+            return float(device_speed[key])
+    raise ValueError(f"device_speed has no entry for lane {node['lane']!r} or device "
+                     f"{node['device']!r}; add one (FLOP/s) or a 'default'")
+
+
+def task_costs(g, device_speed, link_bandwidth, measured=None):
+    """Turn a graph into scheduler tasks: flops/speed for compute, bytes/bandwidth for copies. Used by 13.3.3.
+
+    device_speed maps a lane name ('lane 0'), a device ('cpu', 'cuda:0') or 'default' to FLOP/s;
+    link_bandwidth is bytes/s for every link. measured (node id -> seconds) overrides both.
+    Each direction of each link is its own resource, as a PCIe link carries both at once.
+    """
+    # Coarse ids read well ('fc1 fwd [lane 0]'); raw ids are numbers, so add the op's name.
+    name = {n["id"]: n["id"] if isinstance(n["id"], str) else f"{n['name']} #{n['id']}"
+            for n in g["nodes"]}
+    preds = {}
+    for e in g["edges"]:
+        preds.setdefault(e["dst"], []).append(name[e["src"]])
+    tasks = []
+    for n in g["nodes"]:
+        if measured is not None and n["id"] in measured:
+            cost = float(measured[n["id"]])
+        elif n["kind"] == "copy":
+            if not link_bandwidth or link_bandwidth <= 0:
+                raise ValueError("link_bandwidth (bytes/s) must be > 0 to cost the copies")
+            cost = n["bytes"] / float(link_bandwidth)
+        else:
+            cost = n["flops"] / _speed_for(n, device_speed or {})
+        deps = tuple(dict.fromkeys(preds.get(n["id"], [])))
+        tasks.append(schedule.Task(name[n["id"]], cost, n["lane"], deps))
+    return tasks
+
+
+def schedule_step(g, device_speed=None, link_bandwidth=None, measured=None):
+    """Serial total, scheduled total and critical path of one step. Used by 13.3.3."""
+    tasks = task_costs(g, device_speed, link_bandwidth, measured)
+    events = schedule.earliest_start_schedule(tasks)
+    length, path = schedule.critical_path(tasks)
+    return {"serial_total": schedule.serial_total(tasks), "total": schedule.schedule_total(events),
+            "critical_path_s": length, "critical_path": path, "events": events}
+
+
+def _sync(devices):
+    for d in devices:
+        if torch.device(d).type == "cuda":
+            torch.cuda.synchronize(d)
+
+
+def measure_node_costs(devices=None, problem=None, repeats=5):
+    """Time each book-level node on this machine (median of repeats, seconds). Used by 13.3.3.
+
+    The ops recorded for a node are run again with the same inputs, one node at a time, so
+    the numbers are what each node costs alone; the schedule then shows what overlap buys.
+    Returns (coarse graph, {node id: seconds}).
+    """
+    raw = record_step_graph(devices, problem, keep_calls=True)
+    coarse = coarsen_graph(raw)
+    devs = raw["devices"]
+    costs = {}
+    with torch.no_grad():
+        for node in coarse["nodes"]:
+            calls = [raw["calls"][i] for i in node["ops"]]
+            times = []
+            for r in range(repeats + 1):  # the first run warms caches and is dropped
+                _sync(devs)
+                t0 = time.perf_counter()
+                for func, args, kwargs in calls:
+                    func(*args, **kwargs)
+                _sync(devs)
+                if r:
+                    times.append(time.perf_counter() - t0)
+            costs[node["id"]] = statistics.median(times)
+    return coarse, costs
+
+
+# ---------------------------------------------------------------------------------------
+# Drawing, with matplotlib only.
+# ---------------------------------------------------------------------------------------
+
+def _row_order(g):
+    """Compute lanes top to bottom with the parameter server in the middle; links between."""
+    lanes = []
+    for n in g["nodes"]:
+        if n["kind"] == "compute" and n["lane"] not in lanes:
+            lanes.append(n["lane"])
+    if SERVER in lanes:
+        lanes.remove(SERVER)
+        lanes.insert(len(lanes) // 2, SERVER)
+    y = {lane: 2.0 * i for i, lane in enumerate(lanes)}
+    for n in g["nodes"]:
+        if n["lane"] not in y:  # a link sits halfway between the lanes it joins
+            a, _, b = n["lane"][len("link:"):].partition("->")
+            y[n["lane"]] = (y.get(a, 0.0) + y.get(b, 0.0)) / 2
+    return lanes, y
+
+
+def _layers(g):
+    """Column of each node: the longest chain of nodes before it (a layered layout)."""
+    preds = {}
+    for e in g["edges"]:
+        preds.setdefault(e["dst"], []).append(e["src"])
+    depth = {}
+    for n in g["nodes"]:  # recorded order is already a topological order
+        depth[n["id"]] = 1 + max((depth[p] for p in preds.get(n["id"], [])), default=-1)
+    return depth
+
+
+def _fmt_bytes(b):
+    return f"{b / 2**20:.1f} MiB" if b >= 2**20 else f"{b / 2**10:.0f} KiB" if b >= 2**10 else f"{b} B"
+
+
+def draw_graph(g, ax=None, label_edges=None, title=None):
+    """Draw a (coarse) dependency graph: one row per lane, columns by dependency depth. Used by 13.3.3.
+
+    Hand-made layout rather than graphviz or networkx: neither is guaranteed to be installed,
+    and rows-per-lane is exactly the picture of Fig. 13.3.1. Returns the Figure.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    lanes, y = _row_order(g)
+    depth = _layers(g)
+    ncols = max(depth.values(), default=0) + 1
+    if ax is None:
+        # A Figure not made by pyplot: Jupyter shows it once, as the cell's value.
+        fig = Figure(figsize=(max(8.0, 1.35 * ncols), 1.0 + 1.1 * max(y.values(), default=1)))
+        ax = fig.add_subplot()
+    fig = ax.figure
+    colours = {lane: f"C{i}" for i, lane in enumerate(lanes)}
+    device_of = {n["lane"]: n["device"] for n in g["nodes"]}
+    # Nodes sharing a row and a column are spread vertically so none hides another.
+    slot, pos = {}, {}
+    for n in g["nodes"]:
+        slot.setdefault((n["lane"], depth[n["id"]]), []).append(n["id"])
+    for (lane, col), ids in slot.items():
+        for k, i in enumerate(ids):
+            off = 0.0 if len(ids) == 1 else -0.4 + 0.8 * k / (len(ids) - 1)
+            pos[i] = (float(col), y[lane] + off)
+    small = len(g["nodes"]) > 30
+    ax.set_xlim(-0.7, ncols - 0.3)
+    ax.set_ylim(max(y.values(), default=0) + 0.8, -0.8)  # first lane on top
+    for n in g["nodes"]:
+        x0, y0 = pos[n["id"]]
+        face = "0.85" if n["kind"] == "copy" else colours[n["lane"]]
+        ax.text(x0, y0, n["name"], ha="center", va="center", fontsize=6 if small else 8,
+                color="black" if n["kind"] == "copy" else "white", zorder=3,
+                bbox={"boxstyle": "round,pad=0.3", "fc": face, "ec": "0.3", "lw": 0.6})
+    middle = max(y.values(), default=0) / 2
+    if label_edges is None:
+        label_edges = len(g["edges"]) <= 40
+    for e in g["edges"]:
+        (x1, y1), (x2, y2) = pos[e["src"]], pos[e["dst"]]
+        # An arrow skipping columns would run through the boxes between: bend it away from
+        # its own row (down from rows in the top half, up from rows in the bottom half).
+        rad = 0.0 if x2 - x1 <= 1 else (0.2 if y1 <= middle else -0.2)
+        copy = e["kind"] == "copy"
+        ax.annotate("", xy=(x2, y2), xytext=(x1, y1), zorder=1,
+                    arrowprops={"arrowstyle": "-|>", "lw": 0.8, "color": "0.35",
+                                "linestyle": "--" if copy else "-", "shrinkA": 14, "shrinkB": 14,
+                                "connectionstyle": f"arc3,rad={rad}"})
+        if not label_edges:
+            continue
+        if copy:
+            text = _fmt_bytes(e["bytes"])
+        elif len(e["shapes"]) == 1:
+            text = "×".join(str(s) for s in e["shapes"][0]) or "scalar"
+        else:
+            text = f"{len(e['shapes'])} tensors"
+        # Midpoint of the arc, worked out in display units as matplotlib's arc3 does.
+        (d1x, d1y), (d2x, d2y) = ax.transData.transform([(x1, y1), (x2, y2)])
+        mid = ((d1x + d2x) / 2 + 0.5 * rad * (d2y - d1y), (d1y + d2y) / 2 - 0.5 * rad * (d2x - d1x))
+        xm, ym = ax.transData.inverted().transform(mid)
+        ax.text(xm, ym, text, fontsize=6, ha="center", va="center", color="0.2", zorder=2,
+                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})
+    handles = [Patch(color=colours[lane], label=f"{lane} ({device_of[lane]})") for lane in lanes]
+    handles.append(Patch(fc="0.85", ec="0.3", label="copy (dashed: bytes moved)"))
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02),
+              ncol=len(handles), fontsize=8, frameon=False)
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title)
+    return fig

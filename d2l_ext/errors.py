@@ -1,0 +1,16 @@
+"""Errors a learner can act on: each message says what to change."""
+
+
+class UsageError(ValueError):
+    """Bad input (size, iterations, device, framework, memory); the message says what to change.
+
+    The CLI turns it into exit code 2 and one line; the widgets show it in their output area.
+    """
+
+
+class ResultMismatch(AssertionError):
+    """A timed computation returned a wrong answer (checked against a float64 reference)."""
+
+
+class FrameworkMissing(UsageError):
+    """A framework (MXNet) was asked for but is not installed in this environment."""

@@ -1,0 +1,119 @@
+"""What this machine has: cores, free memory, frameworks, versions (used by every section)."""
+from __future__ import annotations
+
+import datetime as _dt
+import importlib.util
+import os
+import platform
+
+from .errors import FrameworkMissing, UsageError
+
+FRAMEWORKS = ('torch', 'mxnet')
+
+
+def cpu_cores() -> int:
+    """Cores this process may use (affinity-aware, unlike os.cpu_count())."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def free_host_bytes() -> int:
+    """Host memory available for new allocations, from /proc/meminfo where it exists."""
+    try:
+        with open('/proc/meminfo') as f:
+            for line in f:
+                if line.startswith('MemAvailable:'):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf('SC_AVPHYS_PAGES') * os.sysconf('SC_PAGE_SIZE')
+    except (ValueError, OSError, AttributeError):
+        return 8 << 30  # unknown: assume a modest laptop
+
+
+def has_framework(name: str) -> bool:
+    """True if the framework can be imported here (without importing it)."""
+    return importlib.util.find_spec(name) is not None
+
+
+def check_framework(name: str) -> str:
+    """Return the canonical framework name or raise a UsageError that says what to do."""
+    key = {'pytorch': 'torch', 'torch': 'torch', 'mxnet': 'mxnet', 'mx': 'mxnet'}.get(str(name).lower())
+    if key is None:
+        raise UsageError(f"unknown framework {name!r}: choose 'torch' or 'mxnet' (or 'all' in the CLI)")
+    if not has_framework(key):
+        if key == 'mxnet':
+            raise FrameworkMissing(
+                "MXNet is not installed here: install it with `pip install 'd2l_ext[mxnet]'` "
+                "(needs Python 3.11 and numpy<1.24), or choose --framework torch")
+        raise FrameworkMissing("PyTorch is not installed here: `pip install torch`")
+    return key
+
+
+def available_frameworks() -> list[str]:
+    """The frameworks installed here, in the book's order."""
+    return [f for f in FRAMEWORKS if has_framework(f)]
+
+
+def versions() -> dict:
+    """Versions that matter for the measurements, for labelling results."""
+    out = {'python': platform.python_version()}
+    for mod in ('torch', 'numpy', 'mxnet', 'd2l'):
+        if has_framework(mod):
+            try:
+                from importlib.metadata import version
+                out[mod] = version(mod)
+            except Exception:  # a source tree without metadata
+                out[mod] = 'unknown'
+    return out
+
+
+def gpu_names_torch() -> list[str]:
+    """Names of the CUDA GPUs PyTorch sees (empty without one)."""
+    if not has_framework('torch'):
+        return []
+    import torch
+    return [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+
+
+def provenance() -> dict:
+    """Where and when a result was measured: host, CPU, GPUs, driver, CUDA, versions, date."""
+    info = {
+        'date': _dt.datetime.now(_dt.timezone.utc).isoformat(timespec='seconds'),
+        'host_cpu': platform.processor() or platform.machine(),
+        'cpu_cores': cpu_cores(),
+        'platform': platform.platform(terse=True),
+        'versions': versions(),
+        'gpus': gpu_names_torch(),
+    }
+    if info['gpus']:
+        import torch
+        info['cuda'] = torch.version.cuda
+        info['driver'] = _nvidia_driver()
+    return info
+
+
+def _nvidia_driver() -> str | None:
+    try:
+        import subprocess
+        out = subprocess.run(['nvidia-smi', '--query-gpu=driver_version', '--format=csv,noheader'],
+                             capture_output=True, text=True, timeout=20)
+        return out.stdout.strip().splitlines()[0] if out.returncode == 0 and out.stdout.strip() else None
+    except Exception:
+        return None
+
+
+def positive_int(value, what: str, hint: str) -> int:
+    """Validate a size or count from a user; the error says what to change."""
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise UsageError(f'{what} must be a whole number, got {value!r}: {hint}') from None
+    if v != value and not isinstance(value, str):
+        raise UsageError(f'{what} must be a whole number, got {value!r}: {hint}')
+    if v <= 0:
+        raise UsageError(f'{what} must be at least 1, got {v}: {hint}')
+    return v

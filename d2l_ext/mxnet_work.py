@@ -1,0 +1,129 @@
+"""The book's 13.3 workloads in MXNet: K products on a lane, copies to host memory.
+
+MXNet reads its engine settings (MXNET_CPU_WORKER_NTHREADS, MXNET_ENGINE_TYPE) once, at import,
+so d2l_ext runs MXNet in a worker process whose environment is set before the import
+(see isolation.py); in a notebook, call `setup_mxnet()` before anything imports mxnet.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+from .errors import ResultMismatch
+from .machine import cpu_cores
+
+TOLERANCE = 1e-4
+
+
+def engine_environment(cores: int | None = None) -> dict:
+    """Environment MXNet needs before import so its CPU engine can run two things at once."""
+    c = cores or cpu_cores()
+    return {'MXNET_CPU_WORKER_NTHREADS': str(max(2, c)),  # one engine worker per core
+            'OMP_NUM_THREADS': '1'}                        # each operator on one core, no oversubscription
+
+
+def setup_mxnet():
+    """Set MXNet's engine environment (if MXNet is not loaded yet) and return (mx, np, npx)."""
+    import sys
+    if 'mxnet' not in sys.modules:
+        for k, v in engine_environment().items():
+            os.environ.setdefault(k, v)
+    import mxnet as mx
+    from mxnet import np, npx
+    npx.set_np()
+    return mx, np, npx
+
+
+def run(x, iters: int = 50):
+    """K independent products x.dot(x), as the book's MXNet `run` (13.3.1)."""
+    return [x.dot(x) for _ in range(iters)]
+
+
+def copy_to_cpu(ys, pinned: bool = False):
+    """The book's MXNet copy: `y.copyto(npx.cpu())` (or `npx.cpu_pinned()`) per result (13.3.2)."""
+    from mxnet import npx
+    ctx = npx.cpu_pinned() if pinned else npx.cpu()
+    return [y.copyto(ctx) for y in ys]
+
+
+def random_matrix(lane, n: int, seed: int = 0):
+    """An n x n uniform matrix on a lane; the same numbers as the PyTorch version's seed."""
+    import numpy
+    from mxnet import np
+    host = numpy.random.default_rng(seed).random((n, n), dtype=numpy.float32)
+    return np.array(host, ctx=lane.device())
+
+
+def run_on_lanes(lanes, jobs):
+    """Start every job; MXNet's engine queues them and returns, so no threads are needed."""
+    return [job() for job in jobs]
+
+
+def reference_product(x):
+    """x @ x in float64 with NumPy on the host."""
+    xd = x.asnumpy().astype('float64')
+    return xd @ xd
+
+
+def max_rel_error(ys, ref) -> float:
+    """Largest ||y - ref|| / ||ref|| over the results."""
+    import numpy
+    ref_norm = numpy.linalg.norm(ref)
+    return max(float(numpy.linalg.norm(y.asnumpy().astype('float64') - ref) / ref_norm) for y in ys)
+
+
+def check_products(ys, x, what: str = 'products') -> float:
+    """Raise ResultMismatch if any result differs from x @ x; return the worst relative error."""
+    err = max_rel_error(ys, reference_product(x))
+    if not err <= TOLERANCE:
+        raise ResultMismatch(f'{what}: relative error {err:.2e} exceeds {TOLERANCE:.0e}: '
+                             'the timed computation returned a wrong answer')
+    return err
+
+
+def lane_timeline(lanes, xs, iters):
+    """When each product ran, read from MXNet's own profiler (13.3.1).
+
+    Rows are (context, engine worker thread): MXNet decides which worker runs which product, so
+    the timeline shows the engine's choices rather than ours.
+    """
+    import mxnet as mx
+    from mxnet import npx
+    npx.waitall()
+    path = os.path.join(tempfile.mkdtemp(prefix='d2l_ext_mxprof_'), 'trace.json')
+    mx.profiler.set_config(profile_all=True, filename=path, aggregate_stats=False)
+    mx.profiler.set_state('run')
+    try:
+        run_on_lanes(lanes, [lambda x=x, k=k: run(x, k) for x, k in zip(xs, iters)])
+        npx.waitall()
+    finally:
+        mx.profiler.set_state('stop')
+        mx.profiler.dump()
+    with open(path) as f:
+        trace = json.load(f)['traceEvents']
+    return events_from_trace(trace, lanes)
+
+
+def events_from_trace(trace, lanes):
+    """Turn chrome-trace B/E pairs of dot products into timeline events, one row per worker."""
+    open_ops, events, workers = {}, [], {}
+    for e in trace:
+        if e.get('ph') not in ('B', 'E') or 'dot' not in e.get('name', ''):
+            continue
+        key = (e['pid'], e['tid'])
+        if e['ph'] == 'B':
+            open_ops[key] = e['ts']
+        elif key in open_ops:
+            start = open_ops.pop(key)
+            workers.setdefault(key, len([k for k in workers if k[0] == key[0]]) + 1)
+            ctx = lanes[e['pid']].label if e['pid'] < len(lanes) else f'context {e["pid"]}'
+            events.append({'lane': f'{ctx} / worker {workers[key]}', 'name': 'dot',
+                           'start': start, 'end': e['ts']})
+    if events:
+        t0 = min(e['start'] for e in events)
+        for e in events:
+            e['start'], e['end'] = (e['start'] - t0) / 1e6, (e['end'] - t0) / 1e6
+    for i, e in enumerate(sorted(events, key=lambda e: e['start'])):
+        e['name'] = f'dot {i + 1}'
+    return sorted(events, key=lambda e: (e['lane'], e['start']))

@@ -1,0 +1,67 @@
+"""Sizes and iteration counts for the book's workloads: defaults from the hardware, validated input.
+
+Used by 13.3.1 and 13.3.2. On a GPU the book's 4000 x 4000 and 50 products; on CPU lanes a size
+chosen so that one `run` on one lane takes about a second.
+"""
+from __future__ import annotations
+
+from .errors import UsageError
+from .machine import free_host_bytes, positive_int
+
+BOOK_SIZE, BOOK_ITERS = 4000, 50
+CPU_ITERS = 10
+# fp32 matrix-product rate of one core, used only to pick a default size: 10 products of
+# 1200 x 1200 took 0.36 s on one thread of the 2-core AMD EPYC CI machine (about 95 GFLOP/s, MKL,
+# AVX-512); older cores are slower, and the default then takes longer than a second.
+CPU_FLOPS_PER_CORE = 90e9
+
+
+def backend(framework: str):
+    """The module holding one framework's workloads (torch_work or mxnet_work)."""
+    if framework == 'torch':
+        from . import torch_work
+        return torch_work
+    from . import mxnet_work
+    return mxnet_work
+
+
+def default_size(lanes, seconds: float = 1.0) -> tuple[int, int]:
+    """(size, iters) so that one `run` takes about `seconds` on the slowest lane."""
+    if all(lane.kind == 'gpu' for lane in lanes):
+        return BOOK_SIZE, BOOK_ITERS
+    threads = min(max(1, lane.threads) for lane in lanes if lane.kind == 'cpu')
+    if any(lane.framework == 'mxnet' for lane in lanes):
+        threads = 1  # OMP_NUM_THREADS=1 in the MXNet worker: each product runs on one core
+    n = (seconds * CPU_FLOPS_PER_CORE * threads / (2 * CPU_ITERS)) ** (1 / 3)
+    return int(max(100, round(n / 100) * 100)), CPU_ITERS
+
+
+def free_bytes(lane) -> int:
+    """Free memory where this lane's results live."""
+    if lane.kind == 'gpu' and lane.framework == 'torch':
+        import torch
+        return torch.cuda.mem_get_info(lane.index)[0]
+    return free_host_bytes()
+
+
+def check_workload(size, iters, lanes, *, extra_matrices: int = 2, what: str = '--size') -> tuple[int, list[int]]:
+    """Validate size and iterations (one per lane, or one for all) and that results fit in memory."""
+    n = positive_int(size, 'matrix size', f'pass a positive {what}, e.g. 1000')
+    ks = iters if isinstance(iters, (list, tuple)) else [iters] * len(lanes)
+    if len(ks) != len(lanes):
+        raise UsageError(f'give one iteration count, or one per lane ({len(lanes)} lanes)')
+    ks = [positive_int(k, 'iteration count', 'pass a positive --iters, e.g. 10') for k in ks]
+    need_by_place: dict = {}
+    for lane, k in zip(lanes, ks):
+        place = (lane.framework, lane.kind, lane.index if lane.kind == 'gpu' else 0)
+        need_by_place.setdefault(place, [lane, 0])[1] += (k + extra_matrices) * n * n * 4
+    for (fw, kind, idx), (lane, need) in need_by_place.items():
+        free = free_bytes(lane)
+        if need > 0.8 * free:  # keep headroom for the framework's own buffers
+            fit = int(((0.8 * free) / (4 * (max(ks) + extra_matrices) * len(lanes))) ** 0.5)
+            where = f'GPU {idx}' if kind == 'gpu' else 'host memory'
+            raise UsageError(
+                f'size {n} with {max(ks)} products per lane needs {need / 2**30:.1f} GiB on {where}, '
+                f'which has {free / 2**30:.1f} GiB free: choose a size of at most {max(fit, 1)} '
+                f'or fewer iterations')
+    return n, ks
