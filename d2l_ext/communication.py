@@ -118,7 +118,7 @@ def comm_experiment(framework: str = 'torch', size=None, iters=None, repeats: in
     fw = check_framework(framework)
     lane = pick_lanes(fw, None, **(fake or {}))[0]  # the first lane: the GPU if there is one
     d_size, d_iters = default_size([lane])
-    n, (k,) = check_workload(size or d_size, iters or d_iters, [lane], extra_matrices=3)
+    n, (k,) = check_workload(d_size if size is None else size, d_iters if iters is None else iters, [lane], extra_matrices=3)
     repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
     n_modes = 4 if (fw == 'torch' and lane.kind == 'gpu') else (1 if fw == 'torch' else 2)
     if modes:

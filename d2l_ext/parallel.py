@@ -35,7 +35,7 @@ def parallel_experiment(framework: str = 'torch', size=None, iters=None, repeats
     fw = check_framework(framework)
     lanes = pick_lanes(fw, lanes, **(fake or {}))
     d_size, d_iters = default_size(lanes)
-    n, ks = check_workload(size or d_size, iters or d_iters, lanes)
+    n, ks = check_workload(d_size if size is None else size, d_iters if iters is None else iters, lanes)
     from .machine import positive_int
     repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
     work = backend(fw)
@@ -91,7 +91,7 @@ def parallel_timeline(framework: str = 'torch', size=None, iters=None, lanes=Non
     fw = check_framework(framework)
     lanes = pick_lanes(fw, lanes, **(fake or {}))
     d_size, d_iters = default_size(lanes)
-    n, ks = check_workload(size or d_size, iters or d_iters, lanes)
+    n, ks = check_workload(d_size if size is None else size, d_iters if iters is None else iters, lanes)
     work = backend(fw)
     xs = [work.random_matrix(lane, n, seed=i) for i, lane in enumerate(lanes)]
     work.run_on_lanes(lanes, [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, ks)])  # warm-up
@@ -113,7 +113,7 @@ def book_sync_mistake(size=None, iters=None, lanes=None, fake=None) -> dict:
                 'reason': 'no GPU lane: PyTorch runs CPU work before returning, so every way of '
                           'waiting measures the same thing'}
     d_size, d_iters = default_size(lanes)
-    n, ks = check_workload(size or d_size, iters or d_iters, lanes)
+    n, ks = check_workload(d_size if size is None else size, d_iters if iters is None else iters, lanes)
     from . import torch_work as work
     xs = [work.random_matrix(lane, n, seed=i) for i, lane in enumerate(lanes)]
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, ks)]

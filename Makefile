@@ -1,0 +1,34 @@
+# Two commands on a fresh machine (README): `make lab` and `make test`. Both build .venv first.
+PY ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.d2l_ext-installed
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 600 -p no:cacheprovider
+
+.PHONY: lab test unit notebooks browser lecture
+
+$(STAMP): pyproject.toml requirements/pinned.txt
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements/pinned.txt -e '.[mxnet,notebooks,test]'
+	touch $@
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+test: unit notebooks browser
+
+unit: $(STAMP)
+	MPLBACKEND=Agg $(BIN)/python -m pytest tests -m "not browser" -q
+
+# pytest exits with 5 when it collects nothing (an empty notebooks/): that is not a failure.
+notebooks: $(STAMP)
+	TQDM_DISABLE=1 MPLBACKEND=module://matplotlib_inline.backend_inline $(BIN)/python -m pytest $(NBVAL) notebooks -q; \
+	rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; exit $$rc
+
+browser: $(STAMP)
+	$(BIN)/python -m pytest tests/browser -m browser -q
+
+# Lecture mode: make lecture NB=notebooks/en/13.3.1-Parallel-Computation-on-Devices.ipynb
+lecture: $(STAMP)
+	PATH=$(abspath $(BIN)):$$PATH scripts/lecture.sh $(NB)
