@@ -14,6 +14,7 @@ import json
 import sys
 
 from .errors import ResultMismatch, UsageError
+from .report import comm_text, parallel_text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,35 +51,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _int_or_none(v, what):
     from .machine import positive_int
     return None if v is None else positive_int(v, what, f'pass a positive --{what.split()[-1]}')
-
-
-def _fmt_parallel(r) -> str:
-    name = {'torch': 'PyTorch', 'mxnet': 'MXNet'}[r['framework']]
-    lines = [f"{name}: size {r['size']}, products per lane {r['iters']}, {r['repeats']} repeats after a warm-up"]
-    for lane, m in zip(r['lanes'], r['lane_times']):
-        lines.append(f"  {lane['label']:34s} {m['median']:.4f} s  (IQR {m['iqr']:.4f})  [{lane['name']}]")
-    t = r['together']
-    lines += [f"  {'serial sum (one after the other)':34s} {r['serial_sum']:.4f} s",
-              f"  {'all lanes together':34s} {t['median']:.4f} s  (IQR {t['iqr']:.4f})",
-              f"  {'ideal: max(lane times)':34s} {r['ideal']:.4f} s",
-              f"  speedup {r['speedup']:.2f}x of an ideal {r['ideal_speedup']:.2f}x; "
-              f"answers checked, worst relative error {r['max_rel_error']:.1e}"]
-    return '\n'.join(lines)
-
-
-def _fmt_comm(r) -> str:
-    name = {'torch': 'PyTorch', 'mxnet': 'MXNet'}[r['framework']]
-    head = f"{name} on {r['lane']['label']}: size {r['size']}, {r['iters']} products, {r['repeats']} repeats"
-    lines = [head]
-    if r.get('link_gbps'):
-        lines.append('  link: device-to-host ' + ', '.join(f'{k} {v:.1f} GB/s' for k, v in r['link_gbps'].items()))
-    elif not r['has_link']:
-        lines.append('  no GPU: no device-to-host link here; rows are a labelled CPU analogue')
-    lines.append(f"  {'mode':44s} {'run':>8s} {'copy':>8s} {'run;copy':>9s} {'overlap':>8s} {'ideal':>8s} {'GB/s':>7s}")
-    for row in r['rows']:
-        lines.append(f"  {row['mode'][:44]:44s} {row['run']:8.4f} {row['copy']:8.4f} {row['run_then_copy']:9.4f} "
-                     f"{row['overlapped']:8.4f} {row['ideal']:8.4f} {row['copy_gbps']:7.1f}")
-    return '\n'.join(lines)
 
 
 def main(argv=None) -> int:
@@ -131,7 +103,7 @@ def _run(args) -> int:
             r = experiments.comm(fw, size, iters, repeats)
         results.append(r)
         if not args.json:
-            print((_fmt_parallel if args.command == 'parallel' else _fmt_comm)(r), flush=True)
+            print((parallel_text if args.command == 'parallel' else comm_text)(r), flush=True)
     if args.json:
         print(json.dumps({'command': args.command, 'results': results}, indent=1))
     return 0

@@ -21,7 +21,7 @@ def _row(mode, describe, lane, n, k, run_m, copy_m, serial_m, overlap_m, err, li
     return row
 
 
-def _torch_rows(lane, n, k, repeats, modes, step):
+def _torch_rows(lane, n, k, repeats, modes, step, plan=None):
     import torch
     from . import torch_work as work
     from .torch_copy import GPU_PLANS, Copier, ThreadCopier, link_bandwidth
@@ -41,6 +41,10 @@ def _torch_rows(lane, n, k, repeats, modes, step):
     if lane.kind == 'gpu':
         link = link_bandwidth(lane.device(), n)
         plans = {m: p for m, p in GPU_PLANS.items() if not modes or m in modes}
+        if plan is not None:  # one mode chosen with the widgets
+            from .torch_copy import CopyPlan
+            chosen = CopyPlan(**plan)
+            plans = {chosen.describe(): chosen}
         make = lambda plan: Copier(plan, n, k, lane.device())
     else:  # no link on a CPU-only machine: a second thread copying is the honest analogue
         plans = {'CPU analogue: copy thread': None}
@@ -113,16 +117,17 @@ def _check_mx(work, results, ref, what):
 
 
 def comm_experiment(framework: str = 'torch', size=None, iters=None, repeats: int = 3,
-                    modes=None, progress=None, fake=None) -> dict:
+                    modes=None, progress=None, fake=None, plan=None, lesson: bool = False) -> dict:
     """13.3.2 for every copy mode this hardware allows, each answer checked against float64."""
+    from .workloads import lesson_workload
     fw = check_framework(framework)
     lane = pick_lanes(fw, None, **(fake or {}))[0]  # the first lane: the GPU if there is one
-    d_size, d_iters = default_size([lane])
+    d_size, d_iters = lesson_workload([lane]) if lesson else default_size([lane])
     n, (k,) = check_workload(d_size if size is None else size, d_iters if iters is None else iters, [lane], extra_matrices=3)
     repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
     n_modes = 4 if (fw == 'torch' and lane.kind == 'gpu') else (1 if fw == 'torch' else 2)
-    if modes:
-        n_modes = len(modes)
+    if modes or plan:
+        n_modes = 1 if plan else len(modes)
     total = repeats * (1 + 3 * n_modes)
     done = [0]
 
@@ -135,9 +140,60 @@ def comm_experiment(framework: str = 'torch', size=None, iters=None, repeats: in
         from .torch_work import intra_op_threads
         # CPU analogue: the computing thread keeps to its lane's share, leaving a core to copy
         with intra_op_threads(lane.threads if lane.kind == 'cpu' else 0):
-            rows, link = _torch_rows(lane, n, k, repeats, modes, step)
+            rows, link = _torch_rows(lane, n, k, repeats, modes, step, plan)
     else:
         rows, link = _mxnet_rows(lane, n, k, repeats, modes, step)
     return {'experiment': 'comm', 'framework': fw, 'size': n, 'iters': k, 'repeats': repeats,
             'lane': lane.as_dict(), 'has_link': lane.kind == 'gpu', 'link_gbps': link,
             'rows': rows, 'machine': provenance()}
+
+
+def comm_timeline(size=None, iters=None, plan: str = 'pinned, preallocated, copy stream + events',
+                  lesson: bool = True) -> dict:
+    """13.3.2: a measured timeline of products and copies on their streams (or threads)."""
+    from . import torch_work as work
+    from .torch_copy import GPU_PLANS, overlap_timeline
+    from .workloads import lesson_workload
+    lane = pick_lanes('torch')[0]
+    d_size, d_iters = lesson_workload([lane]) if lesson else default_size([lane])
+    n, (k,) = check_workload(d_size if size is None else size, d_iters if iters is None else iters,
+                             [lane], extra_matrices=3)
+    x = work.random_matrix(lane, n)
+    with work.intra_op_threads(lane.threads if lane.kind == 'cpu' else 0):
+        overlap_timeline(x, min(k, 3), GPU_PLANS.get(plan))  # warm-up
+        events = overlap_timeline(x, k, GPU_PLANS.get(plan))
+    return {'size': n, 'iters': k, 'lane': lane.label,
+            'plan': plan if lane.kind == 'gpu' else 'CPU analogue: copy thread', 'events': events}
+
+
+def cpu_gpu_together(size=None, iters=None, repeats: int = 3) -> dict:
+    """Exercise 3: lane 1 computes AND copies its results to the host while lane 2 computes.
+
+    Three resources at once: lane 1's compute, the link (or a copy thread), and lane 2.
+    """
+    from . import torch_work as work
+    from .torch_copy import PINNED_SIDE_STREAM, Copier, ThreadCopier
+    from .workloads import lesson_workload
+    lanes = pick_lanes('torch')
+    d_size, d_iters = lesson_workload(lanes)
+    n, ks = check_workload(d_size if size is None else size, d_iters if iters is None else iters,
+                           lanes, extra_matrices=3)
+    x1, x2 = (work.random_matrix(lane, n, seed=i) for i, lane in enumerate(lanes))
+    copier = (Copier(PINNED_SIDE_STREAM, n, ks[0], lanes[0].device()) if lanes[0].kind == 'gpu'
+              else ThreadCopier(n, ks[0]))
+    jobs = [lambda: copier.run_and_copy(x1, ks[0]), lambda: work.run(x2, ks[1])]
+    ref1, ref2 = work.reference_product(x1).cpu(), work.reference_product(x2)
+    errs = []
+
+    def check(results):
+        errs.append(max(work.max_rel_error(results[0], ref1), work.max_rel_error(results[1], ref2)))
+        if not errs[-1] <= work.tolerance():
+            from .errors import ResultMismatch
+            raise ResultMismatch(f'exercise 3: relative error {errs[-1]:.2e}')
+    alone1 = measure(lambda: work.run_on_lanes(lanes[:1], jobs[:1]), lanes=lanes[:1], repeats=repeats)
+    alone2 = measure(lambda: work.run_on_lanes(lanes[1:], jobs[1:]), lanes=lanes[1:], repeats=repeats)
+    both = measure(lambda: work.run_on_lanes(lanes, jobs), lanes=lanes, repeats=repeats, check=check)
+    return {'lanes': [lane.label for lane in lanes], 'size': n, 'iters': ks,
+            'lane1_compute_and_copy': alone1.median, 'lane2_compute': alone2.median,
+            'serial_sum': alone1.median + alone2.median, 'together': both.median,
+            'ideal': max(alone1.median, alone2.median), 'max_rel_error': errs[-1]}

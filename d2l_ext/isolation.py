@@ -15,11 +15,15 @@ _pools: dict = {}
 _progress_queue = None  # set inside a worker by _init_worker
 
 
-def worker_environment(framework: str) -> dict:
-    """Environment variables a framework's worker sets before importing anything."""
+def worker_environment(key: str) -> dict:
+    """Environment a worker sets before importing anything; 'mxnet:NaiveEngine' picks an engine."""
+    framework, _, engine = key.partition(':')
     if framework == 'mxnet':
         from .mxnet_work import engine_environment
-        return engine_environment()
+        env = engine_environment()
+        if engine:
+            env['MXNET_ENGINE_TYPE'] = engine
+        return env
     return {}
 
 

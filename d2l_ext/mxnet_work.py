@@ -27,7 +27,12 @@ def setup_mxnet():
     """Set MXNet's engine environment (if MXNet is not loaded yet) and return (mx, np, npx)."""
     import sys
     if 'mxnet' not in sys.modules:
-        for k, v in engine_environment().items():
+        env = engine_environment()
+        if 'torch' in sys.modules:
+            # Seen here: with PyTorch already loaded, OMP_NUM_THREADS=1 plus two engine workers makes
+            # MXNet's first dot product hang; the worker processes (no torch) use both safely.
+            env.pop('OMP_NUM_THREADS')
+        for k, v in env.items():
             os.environ.setdefault(k, v)
     import mxnet as mx
     from mxnet import np, npx

@@ -6,7 +6,8 @@ import time
 from .lanes import pick_lanes
 from .machine import check_framework, provenance
 from .timing import measure, wait_for_lanes
-from .workloads import backend, check_workload, default_size
+from .workloads import (MIXED_SIZE, backend, balanced_iters, check_workload, default_size, is_mixed,
+                        lesson_workload)
 
 
 def _checker(work, x, what):
@@ -26,7 +27,7 @@ def _checker(work, x, what):
 
 
 def parallel_experiment(framework: str = 'torch', size=None, iters=None, repeats: int = 3,
-                        lanes=None, progress=None, fake=None) -> dict:
+                        lanes=None, progress=None, fake=None, lesson: bool = False) -> dict:
     """Time `run` on each lane alone and on all lanes together; check every answer (13.3.1).
 
     Returns a JSON-ready dict: lanes, per-lane times, serial sum, together, ideal max(lanes),
@@ -35,6 +36,11 @@ def parallel_experiment(framework: str = 'torch', size=None, iters=None, repeats
     fw = check_framework(framework)
     lanes = pick_lanes(fw, lanes, **(fake or {}))
     d_size, d_iters = default_size(lanes)
+    if lesson and size is None and iters is None:  # the notebooks' smaller default
+        d_size, d_iters = lesson_workload(lanes)
+    elif is_mixed(lanes) and iters is None:  # GPU + CPU: balance the work so both lanes matter
+        d_size = MIXED_SIZE if size is None else size
+        d_iters = balanced_iters(lanes, check_workload(d_size, 1, lanes)[0])
     n, ks = check_workload(d_size if size is None else size, d_iters if iters is None else iters, lanes)
     from .machine import positive_int
     repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
@@ -86,11 +92,12 @@ def parallel_experiment(framework: str = 'torch', size=None, iters=None, repeats
     }
 
 
-def parallel_timeline(framework: str = 'torch', size=None, iters=None, lanes=None, fake=None) -> dict:
+def parallel_timeline(framework: str = 'torch', size=None, iters=None, lanes=None, fake=None,
+                      lesson: bool = False) -> dict:
     """One run of all lanes together, with when each product started and ended (13.3.1)."""
     fw = check_framework(framework)
     lanes = pick_lanes(fw, lanes, **(fake or {}))
-    d_size, d_iters = default_size(lanes)
+    d_size, d_iters = lesson_workload(lanes) if lesson else default_size(lanes)
     n, ks = check_workload(d_size if size is None else size, d_iters if iters is None else iters, lanes)
     work = backend(fw)
     xs = [work.random_matrix(lane, n, seed=i) for i, lane in enumerate(lanes)]
@@ -151,3 +158,83 @@ def scaling_sweep(framework: str = 'torch', sizes=(200, 400, 800), iters=None, r
         if progress:
             progress(i + 1, len(sizes))
     return points
+
+
+def independence_experiment(framework: str = 'torch', size: int = 400, iters: int = 10,
+                            repeats: int = 3) -> dict:
+    """Exercise 1: does the framework run one `run`'s independent products in parallel by itself?
+
+    Compares K products issued together (then one wait) with the same K products issued one at a
+    time (waiting after each). Together much faster => the framework overlapped them.
+    """
+    fw = check_framework(framework)
+    lane = pick_lanes(fw)[0]
+    n, (k,) = check_workload(size, iters, [lane])
+    work = backend(fw)
+    x = work.random_matrix(lane, n)
+
+    def one_at_a_time():
+        out = []
+        for _ in range(k):
+            out += work.run(x, 1)
+            wait_for_lanes([lane])
+        return out
+    check, errs = _checker(work, x, 'exercise 1')
+    together = measure(lambda: work.run(x, k), lanes=[lane], label='issued together', repeats=repeats, check=check)
+    single = measure(one_at_a_time, lanes=[lane], label='one at a time', repeats=repeats, check=check)
+    import os
+    return {'framework': fw, 'lane': lane.label, 'size': n, 'iters': k,
+            'engine': os.environ.get('MXNET_ENGINE_TYPE', 'ThreadedEnginePerDevice') if fw == 'mxnet' else 'eager',
+            'one_at_a_time': single.median, 'issued_together': together.median,
+            'ratio': single.median / together.median, 'max_rel_error': max(errs)}
+
+
+def small_ops_experiment(size: int = 64, iters: int = 400, repeats: int = 3) -> dict:
+    """Exercise 2: with small products, two lanes on ONE device beat one lane using the whole device.
+
+    CPU: one thread with all cores' intra-op threads vs two threads with half each.
+    GPU: one CUDA stream vs two streams on the same GPU.
+    """
+    import torch
+    from . import torch_work as work
+    from .lanes import Lane
+    from .machine import cpu_cores
+    c = cpu_cores()
+    if torch.cuda.is_available():
+        dev = torch.device('cuda:0')
+        x = torch.rand(size, size, device=dev)
+        streams = [torch.cuda.Stream(dev), torch.cuda.Stream(dev)]
+        lane = Lane('torch', 'cuda:0', 'gpu', 0, 'GPU 0', '', 0, True)
+
+        def whole():
+            return work.run(x, 2 * iters)
+
+        def split():
+            out = []
+            for s in streams:
+                s.wait_stream(torch.cuda.current_stream(dev))
+                with torch.cuda.stream(s):
+                    out += work.run(x, iters)
+            for s in streams:
+                torch.cuda.current_stream(dev).wait_stream(s)
+            return out
+        device, how = 'GPU 0', 'one stream vs two streams'
+    else:
+        x = torch.rand(size, size)
+        lane = Lane('torch', 'cpu', 'cpu', 0, 'CPU', '', c, False)
+        halves = [Lane('torch', f'cpu{i}', 'cpu', i, f'half {i}', '', max(1, c // 2), False) for i in range(2)]
+
+        def whole():
+            with work.intra_op_threads(c):
+                return work.run(x, 2 * iters)
+
+        def split():
+            res = work.run_on_lanes(halves, [lambda: work.run(x, iters)] * 2)
+            return res[0] + res[1]
+        device, how = f'CPU ({c} cores)', f'one thread using {c} cores vs two threads using {max(1, c // 2)} each'
+    check, errs = _checker(work, x, 'exercise 2')
+    a = measure(whole, lanes=[lane], label='one lane, whole device', repeats=repeats, check=check)
+    b = measure(split, lanes=[lane], label='two lanes on one device', repeats=repeats, check=check)
+    return {'device': device, 'how': how, 'size': size, 'products': 2 * iters,
+            'one_lane': a.median, 'two_lanes': b.median, 'ratio': a.median / b.median,
+            'max_rel_error': max(errs)}

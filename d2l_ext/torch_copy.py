@@ -164,3 +164,69 @@ class ThreadCopier:
             q.put(None)
             t.join()
         return self.buffers
+
+
+def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) -> list[dict]:
+    """When each product and each copy ran, rows 'compute stream' and 'copy stream' (13.3.2).
+
+    GPU: CUDA events on both streams (the GPU's clock). Without a GPU (plan ignored): timestamps
+    in the computing thread and in the copying thread of the CPU analogue.
+    """
+    n = x.shape[0]
+    if x.device.type != 'cuda':
+        stamps = []
+        bufs = [torch.empty(n, n) for _ in range(iters)]
+        q: queue.Queue = queue.Queue()
+        t0 = time.perf_counter()
+
+        def copier():
+            while (item := q.get()) is not None:
+                i, y = item
+                s = time.perf_counter()
+                bufs[i].copy_(y)
+                stamps.append(('copy thread', f'copy {i + 1}', s, time.perf_counter()))
+        t = threading.Thread(target=copier)
+        t.start()
+        for i in range(iters):
+            s = time.perf_counter()
+            y = x.mm(x)
+            stamps.append(('compute thread', f'mm {i + 1}', s, time.perf_counter()))
+            q.put((i, y))
+        q.put(None)
+        t.join()
+        return [{'lane': lane, 'name': name, 'start': s - t0, 'end': e - t0} for lane, name, s, e in stamps]
+    dev = x.device
+    copier = Copier(plan, n, iters, dev)
+    main = torch.cuda.current_stream(dev)
+    side = copier.stream or main
+    marks = []
+    torch.cuda.synchronize(dev)
+    zero = torch.cuda.Event(enable_timing=True)
+    zero.record(main)
+    ys = []
+    for i in range(iters):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(main)
+        y = x.mm(x)
+        b.record(main)
+        marks.append(('compute stream', f'mm {i + 1}', a, b))
+        ys.append(y)
+        if copier.stream is not None:  # interleaved, as Copier.run_and_copy does
+            c, d = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            with torch.cuda.stream(side):
+                side.wait_event(b)
+                c.record(side)
+                copier._copy_one(i, y)
+                d.record(side)
+                y.record_stream(side)
+            marks.append(('copy stream', f'copy {i + 1}', c, d))
+    if copier.stream is None:  # one stream: the book's order, all products then all copies
+        for i, y in enumerate(ys):
+            c, d = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            c.record(main)
+            copier._copy_one(i, y)
+            d.record(main)
+            marks.append(('compute stream (copies too)', f'copy {i + 1}', c, d))
+    torch.cuda.synchronize(dev)
+    return [{'lane': lane, 'name': name, 'start': zero.elapsed_time(a) / 1e3, 'end': zero.elapsed_time(b) / 1e3}
+            for lane, name, a, b in marks]

@@ -159,3 +159,8 @@ def lane_timeline(lanes, xs, iters):
                     'start': zero.elapsed_time(a) / 1e3, 'end': zero.elapsed_time(b) / 1e3}
                    for j, a, b in marks]
     return sorted(events, key=lambda e: (e['lane'], e['start']))
+
+
+def on_lanes(lanes, *jobs):
+    """`on_lanes(lanes, job1, job2)`: the notebooks' spelling of run_on_lanes (13.3.1)."""
+    return run_on_lanes(lanes, list(jobs))

@@ -65,3 +65,46 @@ def check_workload(size, iters, lanes, *, extra_matrices: int = 2, what: str = '
                 f'which has {free / 2**30:.1f} GiB free: choose a size of at most {max(fit, 1)} '
                 f'or fewer iterations')
     return n, ks
+
+
+def is_mixed(lanes) -> bool:
+    """True when GPU and CPU lanes are used together (their speeds differ a hundredfold)."""
+    return len({lane.kind for lane in lanes}) > 1
+
+
+MIXED_SIZE = 2000  # GPU + CPU lanes: big enough to keep the GPU busy, small enough for the CPU
+
+
+def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
+    """Products per lane so that each lane alone takes about `seconds` (GPU + CPU lanes, 13.3.1).
+
+    Times a few products on each lane, after a warm-up, and scales: the GPU gets many more.
+    """
+    import time
+    from .timing import wait_for_lanes
+    work = backend(lanes[0].framework)
+    out = []
+    for lane in lanes:
+        x = work.random_matrix(lane, n)
+        job = [lambda: work.run(x, 2)]
+        work.run_on_lanes([lane], job)
+        wait_for_lanes([lane])
+        t = time.perf_counter()
+        work.run_on_lanes([lane], job)
+        wait_for_lanes([lane])
+        out.append(max(1, round(seconds / ((time.perf_counter() - t) / 2))))
+        del x
+    return out
+
+
+def lesson_workload(lanes) -> tuple[int, list[int]]:
+    """Size and products per lane for the notebooks: the book's on GPUs, about 0.1 s per lane on CPUs.
+
+    A notebook must run top to bottom in about a minute on a 2-core CPU, so CPU lanes get
+    800 x 800 (10 products: about 0.1 s per lane there); GPU + CPU lanes are balanced.
+    """
+    if all(lane.kind == 'gpu' for lane in lanes):
+        return BOOK_SIZE, [BOOK_ITERS] * len(lanes)
+    if is_mixed(lanes):
+        return MIXED_SIZE, balanced_iters(lanes, MIXED_SIZE, 0.25)
+    return 800, [CPU_ITERS] * len(lanes)
