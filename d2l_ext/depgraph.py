@@ -18,6 +18,7 @@ each node's 'device'.
 
 import contextlib
 import statistics
+import threading
 import time
 
 import torch
@@ -32,18 +33,25 @@ PARAM_NAMES = ("W1", "b1", "W2", "b2")
 DEFAULT_SIZES = {"batch": 256, "d_in": 784, "hidden": 256, "d_out": 10}
 
 # The (lane, stage) the step is in right now. The step code sets it; the recorder reads it.
-# Ops run while it is empty (placing data and weights on the lanes) are not recorded.
-_MARKS = []
+# Ops run while it is empty (placing data and weights on the lanes) are not recorded. One
+# stack per thread: run_step runs the two lanes in two threads at once.
+_LOCAL = threading.local()
+
+
+def _marks():
+    if not hasattr(_LOCAL, "marks"):
+        _LOCAL.marks = []
+    return _LOCAL.marks
 
 
 @contextlib.contextmanager
 def _stage(lane, stage):
     """Label the ops run inside with a lane and a book-level stage name."""
-    _MARKS.append((lane, stage))
+    _marks().append((lane, stage))
     try:
         yield
     finally:
-        _MARKS.pop()
+        _marks().pop()
 
 
 # ---------------------------------------------------------------------------------------
@@ -113,15 +121,20 @@ def _lane_forward_backward(lane_name, lane, n_total):
 
 def _step_on_lanes(params, lanes, lr, n_total):
     """The recorded part of the step: lanes -> grad copy -> sum -> update -> weight copy."""
-    cpu = torch.device("cpu")
     losses, grads = [], []
     for name, lane in zip(LANES, lanes):
         loss, g = _lane_forward_backward(name, lane, n_total)
         losses.append(loss)
         grads.append(g)
+    return _server_update(params, lanes, grads, lr), losses
+
+
+def _server_update(params, lanes, grads, lr):
+    """Grad copy -> sum -> update -> weight copy; the server is wherever `params` live."""
+    server = params["W1"].device  # the CPU in a real step, the meta device in model_graph
     # The copy is labelled with the lane it lands on; the recorder sees where it came from.
     with _stage(SERVER, "grad copy"):
-        on_server = [{k: g[k].to(cpu, copy=True) for k in PARAM_NAMES} for g in grads]
+        on_server = [{k: g[k].to(server, copy=True) for k in PARAM_NAMES} for g in grads]
     with _stage(SERVER, "sum"):
         total = {k: on_server[0][k] + on_server[1][k] for k in PARAM_NAMES}
     with _stage(SERVER, "update"):
@@ -129,7 +142,7 @@ def _step_on_lanes(params, lanes, lr, n_total):
     for name, lane in zip(LANES, lanes):
         with _stage(name, "weight copy"):
             lane["params"] = {k: new[k].to(lane["device"], copy=True) for k in PARAM_NAMES}
-    return new, losses
+    return new
 
 
 def parallel_step(params, X, Y, devices, lr=0.1):
@@ -153,17 +166,144 @@ def single_device_step(params, X, Y, device="cpu", lr=0.1):
     return new, loss.item()
 
 
-def check_step_matches(devices=None, problem=None, lr=0.1, rtol=1e-5, atol=1e-6):
+def as_lanes(lanes):
+    """Lane objects for run_on_lanes; device names ('cpu', 'cuda:0') are made into lanes.
+
+    A device name given twice as 'cpu' becomes two CPU lanes with half of the cores each, as
+    find_lanes does on a CPU-only machine.
+    """
+    from .lanes import Lane
+    from .machine import cpu_cores
+
+    lanes = list(lanes or ["cpu", "cpu"])
+    n_cpu = sum(1 for x in lanes if not hasattr(x, "device") and torch.device(x).type == "cpu")
+    out = []
+    for i, x in enumerate(lanes):
+        if hasattr(x, "device") and hasattr(x, "asynchronous"):
+            out.append(x)
+            continue
+        d = torch.device(x)
+        if d.type == "cuda":
+            idx = d.index or 0
+            out.append(Lane("torch", f"cuda:{idx}", "gpu", idx, f"GPU {idx}", "a GPU", 0, True))
+        else:
+            share = max(1, cpu_cores() // max(1, n_cpu))
+            out.append(Lane("torch", f"cpu{i}", "cpu", i, f"CPU ({share} cores)",
+                            "a Python thread on the CPU", share, False))
+    return out
+
+
+def _lane_jobs(placed, n_total):
+    """One job per lane: forward, loss and backward on that lane's half of the minibatch."""
+    def job(name, lane):
+        def run():
+            with torch.no_grad():  # grad mode is per thread: say it in the lane's own thread
+                return _lane_forward_backward(name, lane, n_total)
+        return run
+    return [job(name, lane) for name, lane in zip(LANES, placed)]
+
+
+def run_step(params, X, Y, lanes=None, lr=0.1, together=True):
+    """One SGD step really run on two lanes -> (new params on CPU, loss). Used by 13.3.3.
+
+    together=True starts both lanes at once (a GPU lane is queued, a CPU lane gets its own
+    Python thread with its share of the cores, as in 13.3.1); together=False runs lane 0, waits
+    for it, then lane 1. The gradient sum and the update then run on the CPU, as in Fig. 13.3.1.
+    """
+    from .timing import wait_for_lanes
+    from .torch_work import run_on_lanes
+
+    lanes = as_lanes(lanes)
+    placed = _place_on_lanes(params, X, Y, [lane.device() for lane in lanes])
+    step = _two_lane_step(params, placed, lanes, lr, X.shape[0], together)
+    new, losses = step()
+    wait_for_lanes(lanes)
+    return new, float(sum(loss.item() for loss in losses))
+
+
+def _two_lane_step(params, placed, lanes, lr, n_total, together):
+    """A callable doing one step on data already placed on the lanes (timed by time_step)."""
+    from .timing import wait_for_lanes
+    from .torch_work import run_on_lanes
+
+    jobs = _lane_jobs(placed, n_total)
+
+    def step():
+        if together:
+            results = run_on_lanes(lanes, jobs)
+        else:
+            results = []
+            for lane, job in zip(lanes, jobs):
+                results += run_on_lanes([lane], [job])
+                wait_for_lanes([lane])
+        with torch.no_grad():
+            new = _server_update(params, placed, [g for _, g in results], lr)
+        return new, [loss for loss, _ in results]
+    return step
+
+
+def _one_device_step(params, X, Y, lane, lr):
+    """The whole minibatch on one lane with no copies: what a single device would do."""
+    from .machine import cpu_cores
+
+    dev = lane.device()
+    data = {"device": dev, "params": {k: params[k].to(dev, copy=True) for k in PARAM_NAMES},
+            "X": X.to(dev, copy=True), "Y": Y.to(dev, copy=True)}
+    threads = cpu_cores() if lane.kind == "cpu" else 0
+
+    def step():
+        from .torch_work import intra_op_threads
+        with torch.no_grad(), intra_op_threads(threads):
+            _, g = _lane_forward_backward(LANES[0], data, X.shape[0])
+            data["params"] = {k: torch.add(data["params"][k], g[k], alpha=-lr) for k in PARAM_NAMES}
+        return data["params"]
+    return step
+
+
+def time_step(lanes=None, problem=None, repeats=5, lr=0.1):
+    """Time one training step three ways on this machine's lanes. Used by 13.3.3.
+
+    'one device' runs the whole minibatch on lane 1's device (all cores on a CPU) with no
+    copies; 'one after the other' runs the two lanes in turn; 'together' runs them at once.
+    Each is warmed up once, then timed `repeats` times, waiting for every device (median, IQR).
+    """
+    from .timing import measure
+
+    lanes = as_lanes(lanes)
+    params, X, Y = problem or make_problem(**DEFAULT_SIZES)
+    placed = _place_on_lanes(params, X, Y, [lane.device() for lane in lanes])
+    work = {
+        "one device, whole minibatch, no copies": _one_device_step(params, X, Y, lanes[0], lr),
+        "two lanes, one after the other": _two_lane_step(params, placed, lanes, lr, X.shape[0], False),
+        "two lanes together": _two_lane_step(params, placed, lanes, lr, X.shape[0], True),
+    }
+    times = {k: measure(w, lanes=lanes, label=k, repeats=repeats).as_dict() for k, w in work.items()}
+    serial = times["two lanes, one after the other"]["median"]
+    together = times["two lanes together"]["median"]
+    return {"lanes": [lane.label for lane in lanes], "batch": X.shape[0], "times": times,
+            "speedup": serial / together,
+            "vs_one_device": times["one device, whole minibatch, no copies"]["median"] / together}
+
+
+def check_step_matches(devices=None, problem=None, lr=0.1, rtol=1e-5, atol=1e-6, lanes=None):
     """Do the two-lane step and the one-device step give the same weights? Used by 13.3.3.
 
+    With `lanes`, the two-lane step really runs on them at once (run_step); with `devices`
+    only, the lanes run one after the other in this thread (parallel_step).
     fp32 sums in a different order differ by a few ulps, hence rtol 1e-5 (plus atol 1e-6 for
     entries near zero). 'match' also needs the step to have moved the weights at all.
     Print only 'match' in a notebook: max_abs_diff and the losses' last digits vary by machine.
     """
-    devices = devices or ["cpu", "cpu"]
     params, X, Y = problem or make_problem(**DEFAULT_SIZES)
-    split, loss_split = parallel_step(params, X, Y, devices, lr)
-    whole, loss_whole = single_device_step(params, X, Y, devices[0], lr)
+    if lanes is not None:
+        lanes = as_lanes(lanes)
+        split, loss_split = run_step(params, X, Y, lanes, lr, together=True)
+        first = lanes[0].device()
+    else:
+        devices = devices or ["cpu", "cpu"]
+        split, loss_split = parallel_step(params, X, Y, devices, lr)
+        first = devices[0]
+    whole, loss_whole = single_device_step(params, X, Y, first, lr)
     diff = max((split[k] - whole[k]).abs().max().item() for k in PARAM_NAMES)
     ok = all(torch.allclose(split[k], whole[k], rtol=rtol, atol=atol) for k in PARAM_NAMES)
     moved = max((split[k] - params[k]).abs().max().item() for k in PARAM_NAMES)
@@ -222,9 +362,10 @@ class _GraphRecorder(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
-        if not _MARKS:
+        marks = _marks()
+        if not marks:
             return out
-        lane, stage = _MARKS[-1]
+        lane, stage = marks[-1]
         op = func.overloadpacket.__name__
         ins, outs = _tensors_in((args, kwargs)), _tensors_in(out)
         if not outs:
@@ -279,7 +420,7 @@ def record_step_graph(devices=None, problem=None, lr=0.1, keep_calls=False):
     Returns {'nodes': [...], 'edges': [...], 'devices': [...]}; each node has id, name (aten
     op), stage, kind ('compute'/'copy'), lane, device, shapes, dtype, flops and bytes.
     """
-    devices = [torch.device(d) for d in (devices or ["cpu", "cpu"])]
+    devices = [_device_of(d) for d in (devices or ["cpu", "cpu"])]
     params, X, Y = problem or make_problem(**DEFAULT_SIZES)
     lanes = _place_on_lanes(params, X, Y, devices)  # before recording: not part of the step
     rec = _GraphRecorder(keep_calls=keep_calls)
@@ -289,6 +430,37 @@ def record_step_graph(devices=None, problem=None, lr=0.1, keep_calls=False):
     if keep_calls:
         g["calls"] = rec.calls  # (func, args, kwargs) per node, for measure_node_costs
     return _edge_kinds(g)
+
+
+def _device_of(x):
+    """torch.device of a Lane (find_lanes) or of a device name."""
+    return x.device() if hasattr(x, "device") and callable(x.device) else torch.device(x)
+
+
+def model_graph(batch=256, hidden=256, d_in=784, d_out=10, coarse=True):
+    """The step's graph for any sizes, without doing the arithmetic. Used by 13.3.3.
+
+    The same step code runs on PyTorch's 'meta' device: tensors with shapes and no data, so
+    every op, shape, FLOP count and copied byte is recorded as on a real device, in
+    microseconds and with no memory. Node devices read 'model'.
+    """
+    for name, v in (("batch", batch), ("hidden", hidden), ("d_in", d_in), ("d_out", d_out)):
+        if int(v) != v or v < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {v!r}")
+    if batch < 2:
+        raise ValueError(f"batch must be at least 2 to split over two lanes, got {batch}")
+    meta = torch.device("meta")
+    shapes = {"W1": (d_in, hidden), "b1": (hidden,), "W2": (hidden, d_out), "b2": (d_out,)}
+    params = {k: torch.empty(shape, device=meta) for k, shape in shapes.items()}
+    X, Y = torch.empty(batch, d_in, device=meta), torch.empty(batch, d_out, device=meta)
+    lanes = _place_on_lanes(params, X, Y, [meta, meta])
+    rec = _GraphRecorder()
+    with torch.no_grad(), rec:
+        _step_on_lanes(params, lanes, 0.1, batch)
+    for n in rec.nodes:
+        n["device"] = n["device"].replace("meta", "model")
+    g = _edge_kinds({"nodes": rec.nodes, "edges": rec.edges, "devices": ["model", "model"]})
+    return coarsen_graph(g) if coarse else g
 
 
 def coarsen_graph(g):
@@ -390,6 +562,74 @@ def schedule_step(g, device_speed=None, link_bandwidth=None, measured=None):
             "critical_path_s": length, "critical_path": path, "events": events}
 
 
+# The book's setting as a model (Fig. 13.3.1): two GPUs and a CPU parameter server over PCIe.
+# Round numbers assumed for illustration, not measurements: a V100-class GPU reaches about
+# 10 TFLOP/s on these small fp32 products (15.7 peak), a CPU about 0.1 TFLOP/s, and PCIe 3.0
+# x16 about 12 GB/s in each direction.
+BOOK_SETTING = {"device_speed": {"lane 0": 10e12, "lane 1": 10e12, SERVER: 0.1e12},
+                "link_bandwidth": 12e9}
+
+
+def _fmt_time(seconds, unit):
+    """'µs' -> 1 decimal (model numbers, the same on every machine); 's' -> 4 decimals."""
+    if unit == "µs":
+        return f"{seconds * 1e6:.1f} µs"
+    if unit == "ms":
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.4f} s"
+
+
+def schedule_text(r, unit="µs", path=True):
+    """Serial total, scheduled total, critical path and speedups of schedule_step. Used by 13.3.3.
+
+    unit 'µs' for modelled costs (identical everywhere); 's' for measured ones (sanitizable).
+    path=False leaves out the critical path's nodes (for measured costs: it can change run to run).
+    """
+    lines = [f"  serial total (one node at a time):     {_fmt_time(r['serial_total'], unit)}",
+             f"  scheduled total (earliest start):     {_fmt_time(r['total'], unit)}",
+             f"  critical-path bound (no schedule can beat it): {_fmt_time(r['critical_path_s'], unit)}",
+             f"  speedup of the schedule {r['serial_total'] / r['total']:.2f}x "
+             f"(bound: {r['serial_total'] / r['critical_path_s']:.2f}x)"]
+    if path:
+        lines.append("  critical path: " + " -> ".join(r["critical_path"]))
+    return "\n".join(lines)
+
+
+def summary_text(g, title="graph"):
+    """graph_summary as a few readable lines (deterministic). Used by 13.3.3."""
+    s = graph_summary(g)
+    n_edges = sum(s["edges"].values())
+    kinds = ", ".join(f"{v} {k}" for k, v in s["edges"].items())
+    return (f"{title}: {s['nodes']} nodes, {n_edges} edges ({kinds})\n"
+            f"  lanes: {', '.join(s['lanes'])}; devices: {', '.join(s['devices'])}\n"
+            f"  copies: {s['copies']} copy nodes moving {s['bytes_copied']:,} bytes "
+            f"({_fmt_bytes(s['bytes_copied'])}); arithmetic: {s['flops']:,} FLOP")
+
+
+def stage_ops_text(raw, lane=LANES[0]):
+    """Which aten ops each book-level box of one lane is made of, with shapes. Used by 13.3.3."""
+    def shape(t):
+        return "x".join(map(str, t)) or "scalar"
+    rows, by_stage = [], {}
+    for n in raw["nodes"]:
+        if n["lane"] == lane or n["lane"].endswith("->" + lane) or n["lane"].startswith(f"link:{lane}->"):
+            by_stage.setdefault(n["stage"], []).append(
+                f"{n['name']}({', '.join(shape(t) for t in n['in_shapes'])})")
+    for stage, ops in by_stage.items():
+        rows.append(f"  {stage:12s} {'; '.join(ops)}")
+    return f"ops recorded for {lane} and its copies:\n" + "\n".join(rows)
+
+
+def step_timing_text(t):
+    """time_step's medians as lines that sanitize (seconds and 'x' ratios). Used by 13.3.3."""
+    lines = [f"one training step, batch {t['batch']}, lanes: {' + '.join(t['lanes'])}"]
+    for k, m in t["times"].items():
+        lines.append(f"  {k:40s} {m['median']:.4f} s  (IQR {m['iqr']:.4f} s)")
+    lines.append(f"  two lanes together vs one after the other: {t['speedup']:.2f}x faster; "
+                 f"vs one device: {t['vs_one_device']:.2f}x")
+    return "\n".join(lines)
+
+
 def _sync(devices):
     for d in devices:
         if torch.device(d).type == "cuda":
@@ -401,9 +641,16 @@ def measure_node_costs(devices=None, problem=None, repeats=5):
 
     The ops recorded for a node are run again with the same inputs, one node at a time, so
     the numbers are what each node costs alone; the schedule then shows what overlap buys.
+    `devices` may be find_lanes() lanes: a CPU lane's nodes then run with that lane's share of
+    the cores (as they do when both lanes run at once), the server's with all of them.
     Returns (coarse graph, {node id: seconds}).
     """
-    raw = record_step_graph(devices, problem, keep_calls=True)
+    from .torch_work import intra_op_threads
+
+    given = list(devices or ["cpu", "cpu"])
+    threads = {name: getattr(lane, "threads", 0) if getattr(lane, "kind", "") == "cpu" else 0
+               for name, lane in zip(LANES, given)}
+    raw = record_step_graph(given, problem, keep_calls=True)
     coarse = coarsen_graph(raw)
     devs = raw["devices"]
     costs = {}
@@ -411,14 +658,15 @@ def measure_node_costs(devices=None, problem=None, repeats=5):
         for node in coarse["nodes"]:
             calls = [raw["calls"][i] for i in node["ops"]]
             times = []
-            for r in range(repeats + 1):  # the first run warms caches and is dropped
-                _sync(devs)
-                t0 = time.perf_counter()
-                for func, args, kwargs in calls:
-                    func(*args, **kwargs)
-                _sync(devs)
-                if r:
-                    times.append(time.perf_counter() - t0)
+            with intra_op_threads(threads.get(node["lane"], 0)):
+                for r in range(repeats + 1):  # the first run warms caches and is dropped
+                    _sync(devs)
+                    t0 = time.perf_counter()
+                    for func, args, kwargs in calls:
+                        func(*args, **kwargs)
+                    _sync(devs)
+                    if r:
+                        times.append(time.perf_counter() - t0)
             costs[node["id"]] = statistics.median(times)
     return coarse, costs
 

@@ -29,6 +29,9 @@ def worker_environment(key: str) -> dict:
 
 def _init_worker(env: dict, progress_queue) -> None:
     global _progress_queue
+    import signal
+    # Ctrl-C / "interrupt kernel" goes to the parent, which terminates the worker itself
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ.update(env)
     _progress_queue = progress_queue
 

@@ -31,11 +31,13 @@ def _time_unit(seconds):
     return "µs", 1e6
 
 
-def draw_timeline(events, ax=None, title=None):
+def draw_timeline(events, ax=None, title=None, highlight=None):
     """Gantt chart of scheduled or measured events, one row per lane. Used by 13.3.1-13.3.3.
 
     events: dicts {'lane', 'name', 'start', 'end'} in seconds (as schedule.py returns them).
+    highlight: names of events to outline in black (13.3.3 outlines the critical path).
     """
+    highlight = set(highlight or ())
     lanes = list(dict.fromkeys(e["lane"] for e in events))
     ax = _axes(ax, (9, 0.7 + 0.6 * max(len(lanes), 1)))
     end = max((e["end"] for e in events), default=0.0)
@@ -43,8 +45,10 @@ def draw_timeline(events, ax=None, title=None):
     row = {lane: i for i, lane in enumerate(lanes)}
     for e in events:
         left, width = e["start"] * scale, (e["end"] - e["start"]) * scale
+        marked = e["name"] in highlight
         ax.barh(row[e["lane"]], width, left=left, height=0.6, color=f"C{row[e['lane']] % 10}",
-                edgecolor="white", linewidth=1)
+                edgecolor="black" if marked else "white", linewidth=1.6 if marked else 1,
+                zorder=3 if marked else 2)
         # The row already names the lane, so 'fc1 fwd [lane 0]' is written 'fc1 fwd'.
         text = e["name"].replace(f" [{e['lane']}]", "")
         # Write the name inside the bar only where it fits; a crowded chart stays legible.
@@ -58,6 +62,10 @@ def draw_timeline(events, ax=None, title=None):
     ax.set_xlim(0, end * scale * 1.02 if end > 0 else 1)
     ax.set_xlabel(f"time ({unit})")
     ax.grid(axis="x", alpha=0.3)
+    if highlight:
+        from matplotlib.patches import Patch
+        ax.legend(handles=[Patch(fc="white", ec="black", lw=1.6, label="critical path")],
+                  loc="lower right", fontsize=7, framealpha=0.8)
     if title:
         ax.set_title(title)
     return ax.figure

@@ -166,3 +166,66 @@ def pipeline_model(compute_s, copy_s, iters, overlap):
         "serial_total": iters * (compute_s + copy_s),
         "ideal": max(iters * compute_s, iters * copy_s) + min(compute_s, copy_s),
     }
+
+
+def bottom_levels(tasks, scale=1.0):
+    """Longest chain from each task to the end, its own cost included -> {name: seconds}.
+
+    The classic priority of list scheduling: a task with a long chain behind it should start
+    early, or that chain finishes late. `scale` multiplies every cost (a mean slowness factor).
+    """
+    tasks = _as_tasks(tasks)
+    users = {t.name: [] for t in tasks}
+    for t in tasks:
+        for d in dict.fromkeys(t.deps):
+            users[d].append(t.name)
+    level = {}
+    for t in reversed(_topological(tasks)):
+        level[t.name] = t.cost * scale + max((level[u] for u in users[t.name]), default=0.0)
+    return level
+
+
+def list_schedule(tasks, resources, speed=None, copy_s=0.0):
+    """Place tasks on the resources as a planner would: used by 13.3.3 (exercise 5).
+
+    Unlike earliest_start_schedule, a task's own `resource` is ignored: the planner chooses.
+    Among the tasks whose dependencies are placed, the one with the longest chain behind it
+    (bottom level; ties go to the task listed first) is placed next, on the resource where it
+    would FINISH earliest (ties go to the resource listed first). This is HEFT without its
+    gap-filling: good, not always optimal.
+
+    speed: {resource: factor}; a task takes cost / factor there (default 1 everywhere), so a
+        fast GPU next to a slow CPU gets most tasks. copy_s: seconds added to an edge whose two
+        ends were put on different resources (moving the result between devices).
+    Returns events {'lane', 'name', 'start', 'end'} in the order they were placed.
+    """
+    tasks = _as_tasks(tasks)
+    resources = list(resources)
+    if not resources:
+        raise ValueError("list_schedule needs at least one resource")
+    speed = {r: 1.0 for r in resources} if speed is None else dict(speed)
+    missing = [r for r in resources if r not in speed]
+    if missing or any(speed[r] <= 0 for r in resources):
+        raise ValueError(f"speed needs a factor > 0 for every resource; check {missing or speed}")
+    mean_slowness = sum(1.0 / speed[r] for r in resources) / len(resources)
+    level = bottom_levels(tasks, mean_slowness)
+    placed, free, events = {}, {r: 0.0 for r in resources}, []
+    pending = list(range(len(tasks)))
+    while pending:
+        # bottom_levels rejected cycles, so some task is always ready here.
+        ready = [i for i in pending if all(d in placed for d in tasks[i].deps)]
+        i = max(ready, key=lambda k: (level[tasks[k].name], -k))
+        t = tasks[i]
+        best = None
+        for r in resources:
+            arrive = max((placed[d][2] + (copy_s if placed[d][0] != r else 0.0) for d in t.deps),
+                         default=0.0)
+            start = max(arrive, free[r])
+            end = start + t.cost / speed[r]
+            if best is None or end < best[2]:
+                best = (r, start, end)
+        placed[t.name] = best
+        free[best[0]] = best[2]
+        events.append({"lane": best[0], "name": t.name, "start": best[1], "end": best[2]})
+        pending.remove(i)
+    return events

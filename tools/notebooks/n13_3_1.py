@@ -32,7 +32,8 @@ What you will see:
 4. careful measurements (warm-up, repeats, median and spread, answers checked) for PyTorch and MXNet side by side;
 5. a timeline of which product ran where, a scaling plot, and a panel to try sizes yourself;
 6. exercises 1 and 2 of the section as experiments.""", 'title'),
-code("""import d2l_ext
+code("""%matplotlib inline
+import d2l_ext
 from d2l_ext import experiments, plots, report
 
 print(report.machine_text())"""),
@@ -116,9 +117,9 @@ md("""### Why PyTorch and MXNet differ
   lane has its own Python thread and its own share of the cores; PyTorch releases Python's global lock inside the
   product. On GPUs, PyTorch only queues kernels, so one Python thread can keep two GPUs busy.
 * **MXNet** hands every operation to its *dependency engine*, which runs whatever is ready on its worker threads.
-  The 10 products of one `run` do not depend on each other, so the engine already runs them on both CPU workers:
+  The products of one `run` do not depend on each other, so the engine already runs them on both CPU workers:
   one lane alone uses the whole machine, and a second lane has nothing left to win. Exercise 1 below checks this
-  directly by switching the engine off.
+  directly by swapping in MXNet's `NaiveEngine`, which runs each operation at once, one after another.
 
 The sentences printed above state the numbers measured on this machine. When we built this notebook on the
 2-core CPU machine of our CI (AMD EPYC, 2 cores, 2026-12-02), PyTorch's two CPU lanes ran about 1.8x faster
