@@ -78,8 +78,8 @@ Four things decide whether a device-to-host copy is fast and whether it overlaps
 2. **Allocation.** The book allocates a new host tensor per result. Preallocating the buffers once takes allocation
    (and, for pinned memory, page-locking, which is slow) out of the loop.
 3. **Streams.** Work on one CUDA stream runs in order: a copy queued behind product `i+1` waits for it. A second
-   *copy stream* can run copy `i` while the compute stream runs product `i+1`; an event recorded after product `i`
-   (`wait_event`) keeps copy `i` from starting too early, and `record_stream` keeps `y[i]`'s memory alive until the
+   *copy stream* can run copy `i` while the compute stream runs product `i+1`; an event recorded after product `i`,
+   which the copy stream waits for (`wait_event`), keeps copy `i` from starting too early, and `record_stream` keeps `y[i]`'s memory alive until the
    copy is done.
 4. **Waiting.** `non_blocking=True` lets the host carry on instead of waiting for each copy.
 
@@ -97,8 +97,8 @@ to run + copy; preallocated pinned buffers make the copy itself fast; only the c
 its time approaches `max(run, copy)`.
 
 Without a GPU, the single row is a **CPU analogue**, labelled as such: a second thread copies each product into a
-preallocated buffer while the first thread computes the next product. Copying an 800 x 800 result takes a tiny
-fraction of the time of computing it, so there is little to hide.""", 'read'),
+preallocated buffer while the first thread computes the next product. Copying one result takes a tiny
+fraction of the time of computing it (N x N numbers moved against N x N x N multiply-adds), so there is little to hide.""", 'read'),
 md("""## A timeline of the two streams
 
 Measured with CUDA events on each stream (on a CPU-only machine: timestamps in the computing and the copying thread).

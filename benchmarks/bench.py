@@ -1,0 +1,141 @@
+"""Speed goals of d2l_ext, measured side by side in one run; prints ratios (not a test).
+
+    python benchmarks/bench.py [--json FILE]
+
+CPU (any machine): two-lane speedup for each framework on CPU lanes (goal for PyTorch: >= 1.8x on
+2 idle cores), the harness's overhead against a bare loop doing the same products (goal < 3%),
+and the time from `import d2l_ext` to the first result.
+GPU (where present): 13.3.2 overlapped run+copy vs max(run, copy) (goal <= 1.05), pinned copy
+bandwidth vs a plain pinned copy (goal >= 90%), TFLOP/s vs fp32 peak (and TF32, as an aside),
+GPU + CPU lanes together vs max(lane times) (goal <= 1.1), all GPUs together vs max (goal <= 1.05).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+FP32_PEAK_TFLOPS = {'H200': 67.0, 'H100': 67.0, 'A100': 19.5, 'V100': 15.7}  # vendor datasheets, dense fp32
+
+
+def goal(rows, name, value, target, ok, unit=''):
+    rows.append({'goal': name, 'measured': value, 'target': target, 'met': bool(ok), 'unit': unit})
+    print(f"  {'MET ' if ok else 'MISS'} {name}: {value:.3f}{unit} (goal {target})", flush=True)
+
+
+def import_to_first_result() -> float:
+    code = ('import time; t = time.perf_counter(); import d2l_ext; '
+            'from d2l_ext.parallel import parallel_experiment; '
+            "parallel_experiment('torch', size=256, iters=2, repeats=1); print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def harness_overhead(size=1000, iters=10, repeats=15) -> tuple[float, float]:
+    """Median of d2l_ext.measure vs a bare perf_counter loop over the same products, interleaved."""
+    import torch
+    from d2l_ext import find_lanes, measure
+    from d2l_ext import torch_work as work
+    lane = find_lanes('torch')[0]
+    x = work.random_matrix(lane, size)
+    sync = (lambda: torch.cuda.synchronize(lane.index)) if lane.kind == 'gpu' else (lambda: None)
+    bare, harness = [], []
+    job = [lambda: work.run(x, iters)]
+    with work.intra_op_threads(lane.threads if lane.kind == 'cpu' else 0):
+        for _ in range(repeats):
+            sync()
+            t = time.perf_counter()
+            ys = [x.mm(x) for _ in range(iters)]
+            sync()
+            bare.append(time.perf_counter() - t)
+            del ys
+            m = measure(lambda: work.run_on_lanes([lane], job), lanes=[lane], repeats=1, warmup=0)
+            harness.append(m.times[0])
+    return statistics.median(harness), statistics.median(bare)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--json', help='also write the results to this file')
+    args = ap.parse_args()
+    from d2l_ext import experiments
+    from d2l_ext.machine import available_frameworks, provenance
+    import torch
+    rows, report = [], {'machine': provenance()}
+    print('machine:', report['machine'], flush=True)
+
+    t = import_to_first_result()
+    report['import_to_first_result_s'] = t
+    print(f'import d2l_ext -> first result: {t:.2f} s', flush=True)
+
+    h, b = harness_overhead()
+    goal(rows, 'harness overhead vs bare loop', (h / b - 1) * 100, '< 3', h / b - 1 < 0.03, ' %')
+
+    print('two CPU lanes (forced, even where GPUs exist):', flush=True)
+    for fw in available_frameworks():
+        r = experiments.parallel(fw, repeats=5, fake=dict(gpus=0))
+        report[f'cpu_lanes_{fw}'] = r
+        print(f"  {fw}: lanes {[m['median'] for m in r['lane_times']]}, together {r['together']['median']:.3f} s")
+        if fw == 'torch':
+            goal(rows, 'PyTorch two CPU lanes speedup', r['speedup'], '>= 1.8 on 2 idle cores', r['speedup'] >= 1.8, 'x')
+        else:
+            print(f"  MXNet two CPU lanes speedup {r['speedup']:.2f}x (as measured: each lane alone already "
+                  f"uses every engine worker, so a second lane finds no idle core)")
+
+    if torch.cuda.is_available():
+        name = torch.cuda.get_device_name(0)
+        peak = next((v for k, v in FP32_PEAK_TFLOPS.items() if k in name), None)
+        c = experiments.comm('torch', repeats=5)
+        report['comm'] = c
+        side = next(r for r in c['rows'] if 'copy stream' in r['mode'])
+        goal(rows, 'overlapped run+copy / max(run, copy)', side['overlapped'] / side['ideal'], '<= 1.05',
+             side['overlapped'] / side['ideal'] <= 1.05)
+        pinned = next(r for r in c['rows'] if r['mode'].startswith('pinned, preallocated, same'))
+        frac = pinned['copy_gbps'] / c['link_gbps']['pinned']
+        goal(rows, 'pinned copy bandwidth / plain pinned copy', frac * 100, '>= 90', frac >= 0.9, ' %')
+        p = experiments.parallel('torch', repeats=5, lanes='cuda:0')
+        tf = p['tflops_per_lane'][0]
+        report['gpu_alone'] = p
+        print(f'  fp32 products: {tf:.1f} TFLOP/s' + (f' = {tf / peak * 100:.0f}% of the {peak} TFLOP/s fp32 peak' if peak else ''))
+        torch.backends.cuda.matmul.allow_tf32 = True  # in this process only; the workers run fp32
+        x = torch.rand(4000, 4000, device='cuda:0')
+        [x.mm(x) for _ in range(50)]
+        torch.cuda.synchronize(0)
+        ts = []
+        for _ in range(5):
+            t = time.perf_counter()
+            [x.mm(x) for _ in range(50)]
+            torch.cuda.synchronize(0)
+            ts.append(time.perf_counter() - t)
+        torch.backends.cuda.matmul.allow_tf32 = False
+        tf32 = 50 * 2 * 4000 ** 3 / statistics.median(ts) / 1e12
+        report['tf32_tflops'] = tf32
+        print(f'  aside, TF32 allowed: {tf32:.0f} TFLOP/s (not fp32 accuracy)', flush=True)
+        n_gpu = torch.cuda.device_count()
+        lanes = 'cuda:0,cpu' if n_gpu == 1 else None
+        if n_gpu == 1:
+            m = experiments.parallel('torch', repeats=5, lanes=lanes)
+            report['gpu_cpu_lanes'] = m
+            r = m['together']['median'] / m['ideal']
+            print(f"  GPU + CPU lanes: {m['iters']} products of {m['size']}, lanes {[round(x['median'], 3) for x in m['lane_times']]} s")
+            goal(rows, 'GPU + CPU together / max(lane times)', r, '<= 1.1', r <= 1.1)
+        else:
+            m = experiments.parallel('torch', repeats=5, lanes=','.join(f'cuda:{i}' for i in range(n_gpu)))
+            report['all_gpus'] = m
+            r = m['together']['median'] / m['ideal']
+            goal(rows, f'{n_gpu} GPUs together / max(per-GPU times)', r, '<= 1.05', r <= 1.05)
+    report['goals'] = rows
+    print('summary:', ', '.join(f"{r['goal']}: {'met' if r['met'] else 'MISSED'}" for r in rows))
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump(report, f, indent=1)
+    from d2l_ext.isolation import shutdown
+    shutdown()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
