@@ -114,8 +114,8 @@ def book_sync_mistake(size=None, iters=None, lanes=None, fake=None) -> dict:
     Only GPU lanes queue work, so on a CPU-only machine there is no mistake to show ('reason').
     """
     import torch
-    lanes = pick_lanes('torch', lanes, **(fake or {}))
-    if not any(lane.kind == 'gpu' for lane in lanes):
+    lanes = [lane for lane in pick_lanes('torch', lanes, **(fake or {})) if lane.kind == 'gpu']
+    if not lanes:  # the mistake concerns queued GPU work only
         return {'experiment': 'sync-mistake', 'times': None,
                 'reason': 'no GPU lane: PyTorch runs CPU work before returning, so every way of '
                           'waiting measures the same thing'}
