@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Lecture mode: serve ONE notebook with Voila as a clean app for a projector.
+#
+#   scripts/lecture.sh NOTEBOOK [PORT] [EXTRA VOILA OPTIONS...]
+#
+# - code cells hidden (Voila's default), only outputs and widgets shown;
+# - each cell may run at most LECTURE_CELL_TIMEOUT seconds (default 300) before Voila gives up;
+# - a kernel whose page was closed is shut down after LECTURE_CULL_IDLE seconds idle (default 600);
+#   a page that is still open keeps its kernel however long the instructor talks;
+# - large plots: matplotlib reads the rc file this script writes ($MATPLOTLIBRC), and the page
+#   uses a "d2l-lecture" Voila template (the lab template plus larger fonts and widgets);
+#   D2L_EXT_LECTURE=1 is set in the kernel's environment for notebooks that want to adapt further;
+# - listens on LECTURE_IP (default localhost) at PORT (default 8866), no browser is opened;
+# - Notebook 7's JupyterLab extension is not loaded into the page: it needs JupyterLab modules
+#   Voila does not provide and only throws a JavaScript error there.
+#
+# Python: $PYTHON if set, else .venv/bin/python at the repository root if present, else python3.
+# Stop with Ctrl-C. Extra options go to voila as they are, e.g. --show_tracebacks=True.
+set -euo pipefail
+
+usage() {
+    echo "usage: $0 NOTEBOOK [PORT] [EXTRA VOILA OPTIONS...]" >&2
+    echo "  e.g. $0 notebooks/en/13.3.1-Parallel-Computation-on-Devices.ipynb 8866" >&2
+    exit 2
+}
+
+[[ $# -ge 1 ]] || usage
+case "$1" in -h | --help) usage ;; esac
+notebook=$1
+shift
+port=8866
+if [[ $# -ge 1 && $1 != -* ]]; then
+    port=$1
+    shift
+fi
+[[ -f $notebook ]] || { echo "lecture.sh: no such notebook: $notebook" >&2; exit 2; }
+[[ $notebook == *.ipynb ]] || { echo "lecture.sh: not a notebook (.ipynb): $notebook" >&2; exit 2; }
+[[ $port =~ ^[0-9]+$ ]] || { echo "lecture.sh: PORT must be a number, got: $port" >&2; exit 2; }
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+python=${PYTHON:-}
+if [[ -z $python ]]; then
+    if [[ -x $repo/.venv/bin/python ]]; then python=$repo/.venv/bin/python; else python=python3; fi
+fi
+if ! "$python" -c 'import importlib.util as u, sys; sys.exit(u.find_spec("voila") is None)' 2>/dev/null; then
+    echo "lecture.sh: voila is not installed for $python; install it with:" >&2
+    echo "  $python -m pip install 'voila>=0.5,<0.6'   (or set PYTHON=/path/to/venv/bin/python)" >&2
+    exit 1
+fi
+
+cell_timeout=${LECTURE_CELL_TIMEOUT:-300}
+cull_idle=${LECTURE_CULL_IDLE:-600}
+ip=${LECTURE_IP:-localhost}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/d2l-lecture.XXXXXX")
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+
+# Large, readable matplotlib figures for every notebook without touching the notebooks.
+# (matplotlib-inline >= 0.1.4 no longer overrides rc, so these hold unless a notebook
+# sets figsize itself, e.g. d2l.set_figsize(); notebooks should skip that when D2L_EXT_LECTURE=1.)
+cat >"$work/matplotlibrc" <<'EOF'
+figure.figsize: 10, 6
+figure.dpi: 100
+font.size: 16
+axes.titlesize: 20
+axes.labelsize: 18
+xtick.labelsize: 15
+ytick.labelsize: 15
+legend.fontsize: 15
+lines.linewidth: 2.5
+lines.markersize: 9
+EOF
+
+# A Voila template: the standard "lab" template with bigger text, tables and widgets.
+tpl=$work/share/voila/templates/d2l-lecture
+mkdir -p "$tpl"
+echo '{"base_template": "lab"}' >"$tpl/conf.json"
+cat >"$tpl/index.html.j2" <<'EOF'
+{%- extends 'lab/index.html.j2' -%}
+{%- block notebook_css -%}
+{{ super() }}
+<style>
+  /* d2l-lecture: readable from the back of the room */
+  body {
+    --jp-content-font-size1: 22px;
+    --jp-ui-font-size1: 20px;
+    --jp-code-font-size: 20px;
+    --jp-widgets-font-size: 20px;
+    --jp-widgets-inline-height: 40px;
+    --jp-widgets-inline-label-width: 180px;
+    --jp-widgets-inline-width: 520px;
+    --jp-widgets-slider-handle-size: 24px;
+  }
+  .jp-OutputArea-output table { font-size: 20px; }
+  .jp-OutputArea-output td, .jp-OutputArea-output th { padding: 0.3em 0.8em; }
+  .jp-OutputArea-output img { max-width: 100%; height: auto; }
+  .widget-button { font-size: 20px; min-width: 120px; }
+</style>
+{%- endblock notebook_css -%}
+EOF
+
+export MATPLOTLIBRC=$work/matplotlibrc
+export JUPYTER_PATH=$work/share${JUPYTER_PATH:+:$JUPYTER_PATH}
+export D2L_EXT_LECTURE=1
+# The notebooks import d2l_ext; make the working tree importable even if not pip-installed.
+export PYTHONPATH=$repo${PYTHONPATH:+:$PYTHONPATH}
+
+echo "lecture.sh: serving $notebook at http://$ip:$port/ (Ctrl-C to stop)" >&2
+# Not exec, so that the EXIT trap removes $work. voila runs in the background (where it
+# ignores SIGINT), and Ctrl-C / SIGTERM / SIGHUP to this script are passed on to it as SIGTERM.
+"$python" -m voila "$notebook" \
+    --no-browser \
+    --port="$port" \
+    --Voila.ip="$ip" \
+    --Voila.port_retries=0 \
+    --template=d2l-lecture \
+    --theme=light \
+    --strip_sources=True \
+    --VoilaConfiguration.extension_denylist=@jupyter-notebook/lab-extension \
+    --VoilaExecutor.timeout="$cell_timeout" \
+    --MappingKernelManager.cull_idle_timeout="$cull_idle" \
+    --MappingKernelManager.cull_interval=60 \
+    --MappingKernelManager.cull_connected=False \
+    "$@" &
+voila_pid=$!
+forward() { kill -TERM "$voila_pid" 2>/dev/null || true; }
+trap forward INT TERM HUP
+status=0
+wait "$voila_pid" || status=$?
+if kill -0 "$voila_pid" 2>/dev/null; then # the wait was cut short by a signal: let voila finish
+    status=0
+    wait "$voila_pid" || status=$?
+fi
+exit "$status"
