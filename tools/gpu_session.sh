@@ -28,8 +28,12 @@ log=$OUT/$1.log
       python3 -m d2l_ext record --out "$OUT/recorded.json"
       ;;
     notebooks)
+      python3 -m d2l_ext record --out "$OUT/recorded.json"
       python3 tools/build_notebooks.py --lang en
       tar -cf "$OUT/notebooks-en.tar" notebooks/en
+      ;;
+    bench)
+      python3 benchmarks/bench.py --json "$OUT/bench.json"
       ;;
   esac
 } 2>&1 | tee "$log"
