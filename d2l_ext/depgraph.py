@@ -20,6 +20,7 @@ import contextlib
 import statistics
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -167,7 +168,7 @@ def single_device_step(params, X, Y, device="cpu", lr=0.1):
 
 
 def as_lanes(lanes):
-    """Lane objects for run_on_lanes; device names ('cpu', 'cuda:0') are made into lanes.
+    """Lane objects for run_lanes; device names ('cpu', 'cuda:0') are made into lanes.
 
     A device name given twice as 'cpu' becomes two CPU lanes with half of the cores each, as
     find_lanes does on a CPU-only machine.
@@ -187,10 +188,49 @@ def as_lanes(lanes):
             idx = d.index or 0
             out.append(Lane("torch", f"cuda:{idx}", "gpu", idx, f"GPU {idx}", "a GPU", 0, True))
         else:
-            share = max(1, cpu_cores() // max(1, n_cpu))
-            out.append(Lane("torch", f"cpu{i}", "cpu", i, f"CPU ({share} cores)",
+            cores = cpu_cores()
+            share = max(1, cores // max(1, n_cpu))
+            out.append(Lane("torch", f"cpu{i}", "cpu", i, f"CPU lane {i + 1} ({share} of {cores} cores)",
                             "a Python thread on the CPU", share, False))
     return out
+
+
+# One long-lived worker thread per lane, made on first use. A CPU lane's thread sets its
+# share of the cores once; a GPU lane's makes its device current once. Starting threads and
+# resizing PyTorch's thread team at every step costs about a millisecond each time (measured on
+# a 2-core CPU), as long as a whole lane's share of a batch-256 step.
+_WORKERS = {}
+
+
+def _lane_worker(lane):
+    key = (lane.kind, lane.index, lane.threads)
+    if key not in _WORKERS:
+        def setup():
+            if lane.kind == "cpu":
+                torch.set_num_threads(max(1, lane.threads))  # per thread: this lane's share
+            else:
+                torch.cuda.set_device(lane.index)  # a new thread has no current CUDA context
+        _WORKERS[key] = ThreadPoolExecutor(1, thread_name_prefix=f"d2l-lane-{lane.name}",
+                                           initializer=setup)
+    return _WORKERS[key]
+
+
+def run_lanes(lanes, jobs):
+    """jobs[i]() on lanes[i], all at once -> their results. Used by 13.3.3.
+
+    A CPU lane's job runs in that lane's worker thread (PyTorch runs CPU work to completion, so
+    two CPU lanes need two threads); a GPU lane's job is queued from this thread and returns at
+    once. Wait for the lanes' devices before reading GPU results.
+    """
+    futures = {i: _lane_worker(lane).submit(jobs[i]) for i, lane in enumerate(lanes)
+               if not lane.asynchronous}
+    results = [None] * len(lanes)
+    for i, lane in enumerate(lanes):
+        if lane.asynchronous:
+            results[i] = jobs[i]()
+    for i, f in futures.items():
+        results[i] = f.result()  # re-raises a lane's exception here
+    return results
 
 
 def _lane_jobs(placed, n_total):
@@ -211,7 +251,6 @@ def run_step(params, X, Y, lanes=None, lr=0.1, together=True):
     for it, then lane 1. The gradient sum and the update then run on the CPU, as in Fig. 13.3.1.
     """
     from .timing import wait_for_lanes
-    from .torch_work import run_on_lanes
 
     lanes = as_lanes(lanes)
     placed = _place_on_lanes(params, X, Y, [lane.device() for lane in lanes])
@@ -224,17 +263,16 @@ def run_step(params, X, Y, lanes=None, lr=0.1, together=True):
 def _two_lane_step(params, placed, lanes, lr, n_total, together):
     """A callable doing one step on data already placed on the lanes (timed by time_step)."""
     from .timing import wait_for_lanes
-    from .torch_work import run_on_lanes
 
     jobs = _lane_jobs(placed, n_total)
 
     def step():
         if together:
-            results = run_on_lanes(lanes, jobs)
+            results = run_lanes(lanes, jobs)
         else:
             results = []
             for lane, job in zip(lanes, jobs):
-                results += run_on_lanes([lane], [job])
+                results += run_lanes([lane], [job])
                 wait_for_lanes([lane])
         with torch.no_grad():
             new = _server_update(params, placed, [g for _, g in results], lr)
@@ -260,8 +298,12 @@ def _one_device_step(params, X, Y, lane, lr):
     return step
 
 
-def time_step(lanes=None, problem=None, repeats=5, lr=0.1):
-    """Time one training step three ways on this machine's lanes. Used by 13.3.3.
+STEP_VARIANTS = ("one device, whole minibatch, no copies", "two lanes, one after the other",
+                 "two lanes together")
+
+
+def time_step(lanes=None, problem=None, repeats=5, lr=0.1, variants=STEP_VARIANTS):
+    """Time one training step up to three ways on this machine's lanes. Used by 13.3.3.
 
     'one device' runs the whole minibatch on lane 1's device (all cores on a CPU) with no
     copies; 'one after the other' runs the two lanes in turn; 'together' runs them at once.
@@ -269,20 +311,27 @@ def time_step(lanes=None, problem=None, repeats=5, lr=0.1):
     """
     from .timing import measure
 
+    unknown = [v for v in variants if v not in STEP_VARIANTS]
+    if unknown:
+        raise ValueError(f"unknown variants {unknown}; choose from {STEP_VARIANTS}")
     lanes = as_lanes(lanes)
     params, X, Y = problem or make_problem(**DEFAULT_SIZES)
     placed = _place_on_lanes(params, X, Y, [lane.device() for lane in lanes])
-    work = {
-        "one device, whole minibatch, no copies": _one_device_step(params, X, Y, lanes[0], lr),
-        "two lanes, one after the other": _two_lane_step(params, placed, lanes, lr, X.shape[0], False),
-        "two lanes together": _two_lane_step(params, placed, lanes, lr, X.shape[0], True),
+    make = {
+        STEP_VARIANTS[0]: lambda: _one_device_step(params, X, Y, lanes[0], lr),
+        STEP_VARIANTS[1]: lambda: _two_lane_step(params, placed, lanes, lr, X.shape[0], False),
+        STEP_VARIANTS[2]: lambda: _two_lane_step(params, placed, lanes, lr, X.shape[0], True),
     }
-    times = {k: measure(w, lanes=lanes, label=k, repeats=repeats).as_dict() for k, w in work.items()}
-    serial = times["two lanes, one after the other"]["median"]
-    together = times["two lanes together"]["median"]
-    return {"lanes": [lane.label for lane in lanes], "batch": X.shape[0], "times": times,
-            "speedup": serial / together,
-            "vs_one_device": times["one device, whole minibatch, no copies"]["median"] / together}
+    times = {k: measure(make[k](), lanes=lanes, label=k, repeats=repeats).as_dict()
+             for k in STEP_VARIANTS if k in variants}
+    out = {"lanes": [lane.label for lane in lanes], "batch": X.shape[0], "times": times}
+    if STEP_VARIANTS[2] in times:
+        together = times[STEP_VARIANTS[2]]["median"]
+        if STEP_VARIANTS[1] in times:
+            out["speedup"] = times[STEP_VARIANTS[1]]["median"] / together
+        if STEP_VARIANTS[0] in times:
+            out["vs_one_device"] = times[STEP_VARIANTS[0]]["median"] / together
+    return out
 
 
 def check_step_matches(devices=None, problem=None, lr=0.1, rtol=1e-5, atol=1e-6, lanes=None):
@@ -625,8 +674,9 @@ def step_timing_text(t):
     lines = [f"one training step, batch {t['batch']}, lanes: {' + '.join(t['lanes'])}"]
     for k, m in t["times"].items():
         lines.append(f"  {k:40s} {m['median']:.4f} s  (IQR {m['iqr']:.4f} s)")
-    lines.append(f"  two lanes together vs one after the other: {t['speedup']:.2f}x faster; "
-                 f"vs one device: {t['vs_one_device']:.2f}x")
+    if "speedup" in t and "vs_one_device" in t:
+        lines.append(f"  two lanes together: {t['speedup']:.2f}x the speed of the lanes one after "
+                     f"the other, {t['vs_one_device']:.2f}x the speed of one device")
     return "\n".join(lines)
 
 
@@ -641,33 +691,38 @@ def measure_node_costs(devices=None, problem=None, repeats=5):
 
     The ops recorded for a node are run again with the same inputs, one node at a time, so
     the numbers are what each node costs alone; the schedule then shows what overlap buys.
-    `devices` may be find_lanes() lanes: a CPU lane's nodes then run with that lane's share of
-    the cores (as they do when both lanes run at once), the server's with all of them.
+    `devices` may be find_lanes() lanes: a CPU lane's nodes then run in that lane's worker
+    thread with its share of the cores (as they do when both lanes run at once), the server's
+    and the copies in this thread with all of them.
     Returns (coarse graph, {node id: seconds}).
     """
-    from .torch_work import intra_op_threads
-
     given = list(devices or ["cpu", "cpu"])
-    threads = {name: getattr(lane, "threads", 0) if getattr(lane, "kind", "") == "cpu" else 0
-               for name, lane in zip(LANES, given)}
+    lane_of = dict(zip(LANES, as_lanes(given) if all(hasattr(x, "asynchronous") for x in given) else []))
     raw = record_step_graph(given, problem, keep_calls=True)
     coarse = coarsen_graph(raw)
     devs = raw["devices"]
+
+    def timed(calls):
+        times = []
+        with torch.no_grad():
+            for r in range(repeats + 1):  # the first run warms caches and is dropped
+                _sync(devs)
+                t0 = time.perf_counter()
+                for func, args, kwargs in calls:
+                    func(*args, **kwargs)
+                _sync(devs)
+                if r:
+                    times.append(time.perf_counter() - t0)
+        return statistics.median(times)
+
     costs = {}
-    with torch.no_grad():
-        for node in coarse["nodes"]:
-            calls = [raw["calls"][i] for i in node["ops"]]
-            times = []
-            with intra_op_threads(threads.get(node["lane"], 0)):
-                for r in range(repeats + 1):  # the first run warms caches and is dropped
-                    _sync(devs)
-                    t0 = time.perf_counter()
-                    for func, args, kwargs in calls:
-                        func(*args, **kwargs)
-                    _sync(devs)
-                    if r:
-                        times.append(time.perf_counter() - t0)
-            costs[node["id"]] = statistics.median(times)
+    for node in coarse["nodes"]:
+        calls = [raw["calls"][i] for i in node["ops"]]
+        lane = lane_of.get(node["lane"])
+        if lane is not None and lane.kind == "cpu":
+            costs[node["id"]] = _lane_worker(lane).submit(timed, calls).result()
+        else:
+            costs[node["id"]] = timed(calls)
     return coarse, costs
 
 
@@ -675,9 +730,9 @@ def measure_node_costs(devices=None, problem=None, repeats=5):
 # Drawing, with matplotlib only.
 # ---------------------------------------------------------------------------------------
 
-def _row_order(g):
+def _row_order(g, rows=None):
     """Compute lanes top to bottom with the parameter server in the middle; links between."""
-    lanes = []
+    lanes = [lane for lane in rows or () if any(n["lane"] == lane for n in g["nodes"])]
     for n in g["nodes"]:
         if n["kind"] == "compute" and n["lane"] not in lanes:
             lanes.append(n["lane"])
@@ -707,8 +762,10 @@ def _fmt_bytes(b):
     return f"{b / 2**20:.1f} MiB" if b >= 2**20 else f"{b / 2**10:.0f} KiB" if b >= 2**10 else f"{b} B"
 
 
-def draw_graph(g, ax=None, label_edges=None, title=None):
+def draw_graph(g, ax=None, label_edges=None, title=None, rows=None):
     """Draw a (coarse) dependency graph: one row per lane, columns by dependency depth. Used by 13.3.3.
+
+    rows: lane names in the order to draw them, top first (default: as they first appear).
 
     Hand-made layout rather than graphviz or networkx: neither is guaranteed to be installed,
     and rows-per-lane is exactly the picture of Fig. 13.3.1. Returns the Figure.
@@ -716,7 +773,7 @@ def draw_graph(g, ax=None, label_edges=None, title=None):
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
 
-    lanes, y = _row_order(g)
+    lanes, y = _row_order(g, rows)
     depth = _layers(g)
     ncols = max(depth.values(), default=0) + 1
     if ax is None:
@@ -770,11 +827,305 @@ def draw_graph(g, ax=None, label_edges=None, title=None):
         xm, ym = ax.transData.inverted().transform(mid)
         ax.text(xm, ym, text, fontsize=6, ha="center", va="center", color="0.2", zorder=2,
                 bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})
-    handles = [Patch(color=colours[lane], label=f"{lane} ({device_of[lane]})") for lane in lanes]
-    handles.append(Patch(fc="0.85", ec="0.3", label="copy (dashed: bytes moved)"))
+    handles = [Patch(color=colours[lane], label=f"{lane} ({device_of[lane]})" if device_of[lane] else lane)
+               for lane in lanes]
+    if any(n["kind"] == "copy" for n in g["nodes"]):
+        handles.append(Patch(fc="0.85", ec="0.3", label="copy (dashed: bytes moved)"))
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02),
               ncol=len(handles), fontsize=8, frameon=False)
     ax.set_axis_off()
     if title:
         ax.set_title(title)
     return fig
+
+
+# ---------------------------------------------------------------------------------------
+# Exercise 5: a DAG of matrix products with more complex dependencies, on two lanes.
+# ---------------------------------------------------------------------------------------
+
+def diamond_dag(stages=3, arms=(1, 2, 3), cross=True):
+    """The tasks of exercise 5 -> [{'name', 'deps'}] in a dependency order. Used by 13.3.3.
+
+    Each stage is a diamond with unequal arms: arm a has arms[0] products in a chain, arm b
+    arms[1], ...; every arm starts from the previous stage's join (the input x for stage 1);
+    the join reads the end of every arm. With cross=True the last product of each arm but the
+    first also reads the first product of the arm before it, so arms are not independent.
+    Names: '2b1' is stage 2, arm b, product 1; '2J' is stage 2's join.
+    """
+    if stages < 1 or not arms or min(arms) < 1:
+        raise ValueError("need stages >= 1 and at least one arm of length >= 1")
+    letters = "abcdefghij"
+    if len(arms) > len(letters):
+        raise ValueError(f"at most {len(letters)} arms")
+    tasks, prev = [], "x"
+    for s in range(1, stages + 1):
+        ends = []
+        for j, length in enumerate(arms):
+            for k in range(1, length + 1):
+                deps = [prev] if k == 1 else [f"{s}{letters[j]}{k - 1}"]
+                if cross and j > 0 and k == length and length > 1:
+                    deps.append(f"{s}{letters[j - 1]}1")
+                tasks.append({"name": f"{s}{letters[j]}{k}", "deps": deps})
+            ends.append(f"{s}{letters[j]}{length}")
+        tasks.append({"name": f"{s}J", "deps": ends})
+        prev = f"{s}J"
+    return tasks
+
+
+def dag_problem(dag, n, seed=0):
+    """Input x (n x n) and one weight matrix per task, fp32 on the CPU, the same everywhere."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, n, generator=g)
+    weights = {t["name"]: torch.randn(n, n, generator=g) / n ** 0.5 for t in dag}
+    return x, weights
+
+
+def _dag_task(inputs, w, out):
+    """One task: out = tanh((sum of its inputs) @ W). tanh keeps values in [-1, 1] at any depth."""
+    s = inputs[0] if len(inputs) == 1 else torch.stack(inputs).sum(0)
+    torch.mm(s, w, out=out)
+    out.tanh_()
+    return out
+
+
+def dag_reference(dag, x, weights, device="cpu"):
+    """Every task's result in float64, one after another: the answer to check against."""
+    dev = torch.device(device)
+    vals = {"x": x.to(dev, torch.float64)}
+    with torch.no_grad():
+        for t in dag:
+            ins = [vals[d] for d in t["deps"]]
+            s = ins[0] if len(ins) == 1 else torch.stack(ins).sum(0)
+            vals[t["name"]] = torch.tanh(s @ weights[t["name"]].to(dev, torch.float64))
+    vals.pop("x")
+    return vals
+
+
+def dag_plan(dag, lanes, speed=None, copy_s=0.0):
+    """Which lane runs which task, in which order: schedule.list_schedule with unit costs.
+
+    speed: {lane label: products per unit time}; None means all lanes are equally fast
+    (two CPU lanes with the same share, or two equal GPUs), which keeps the plan the same on
+    every run. Returns (events of the modelled plan, {lane label: [task names in order]}).
+    """
+    labels = [lane.label for lane in lanes]
+    tasks = [schedule.Task(t["name"], 1.0, "", tuple(d for d in t["deps"] if d != "x")) for t in dag]
+    events = schedule.list_schedule(tasks, labels, speed, copy_s)
+    order = {label: [] for label in labels}
+    for e in sorted(events, key=lambda e: (e["start"], e["end"])):
+        order[e["lane"]].append(e["name"])
+    return events, order
+
+
+def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
+    """Run the DAG: each lane's worker thread runs its tasks in plan order. Used by 13.3.3.
+
+    Before a task starts, its lane waits until every task it reads has finished (a
+    threading.Event per task): the dependency engine in a dozen lines. Inputs made on another
+    device are copied to this lane's device first. `weights` and `x` are {device: ...} copies
+    made beforehand (place_dag). trace=True waits for the GPU after each task and returns
+    when each task ran. skip_waits=True is the broken engine of the exercise: no waiting,
+    and the lanes run one after the other, the last lane first, so tasks read inputs that were
+    never written (still zero).
+    Returns (results {name: tensor}, events).
+    """
+    deps = {t["name"]: t["deps"] for t in dag}
+    where = {name: lane for lane in lanes for name in order[lane.label]}
+    missing = [t["name"] for t in dag if t["name"] not in where]
+    if missing:
+        raise ValueError(f"the plan gives no lane to {missing}")
+    n = x[lanes[0].device()].shape[0]
+    out = {name: torch.zeros(n, n, device=where[name].device()) for name in deps}
+    done = {name: threading.Event() for name in deps}
+    events, errors, t0 = [], [], time.perf_counter()
+
+    def lane_work(lane):
+        dev = lane.device()
+        try:
+            with torch.no_grad():
+                for name in order[lane.label]:
+                    if not skip_waits:
+                        for d in deps[name]:
+                            if d != "x":
+                                done[d].wait()
+                    if errors:
+                        return
+                    start = time.perf_counter()
+                    ins = [x[dev] if d == "x" else out[d].to(dev) for d in deps[name]]
+                    _dag_task(ins, weights[dev][name], out[name])
+                    if trace and lane.kind == "gpu":
+                        torch.cuda.synchronize(dev)
+                    events.append({"lane": lane.label, "name": name,
+                                   "start": start - t0, "end": time.perf_counter() - t0})
+                    done[name].set()
+        except BaseException as e:  # re-raised below; wake the other lanes so they stop
+            errors.append(e)
+            for ev in done.values():
+                ev.set()
+
+    if skip_waits:
+        for lane in reversed(lanes):
+            _lane_worker(lane).submit(lane_work, lane).result()
+    else:
+        # Each lane's own worker thread (see _lane_worker); all lanes start at once.
+        for f in [_lane_worker(lane).submit(lane_work, lane) for lane in lanes]:
+            f.result()
+    if errors:
+        raise errors[0]
+    return out, sorted(events, key=lambda e: e["start"])
+
+
+def place_dag(x, weights, lanes):
+    """Copies of the input and the weights on every lane's device (before timing)."""
+    devs = list(dict.fromkeys(lane.device() for lane in lanes))
+    return ({d: x.to(d) for d in devs},
+            {d: {k: w.to(d) for k, w in weights.items()} for d in devs})
+
+
+def check_dag(results, reference, tol=None):
+    """Worst relative error of any task's result vs the float64 reference; raise if too big."""
+    from .errors import ResultMismatch
+    from .torch_work import tolerance
+
+    tol = tolerance() if tol is None else tol
+    worst = 0.0
+    for name, ref in reference.items():
+        got = results[name].to(ref.device, torch.float64)
+        worst = max(worst, ((got - ref).norm() / ref.norm()).item())
+    if not worst <= tol:  # also catches NaN
+        raise ResultMismatch(f"DAG results differ from the float64 reference: worst relative "
+                             f"error {worst:.1e} > {tol:.0e}")
+    return worst
+
+
+def dag_size(lanes):
+    """Matrix size for exercise 5: a few ms per product on one CPU core, ~1 ms on a GPU."""
+    if all(lane.kind == "gpu" for lane in lanes):
+        return 2048
+    if any(lane.kind == "gpu" for lane in lanes):
+        return 1024
+    return 384
+
+
+def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, repeats=5):
+    """Exercise 5: the DAG on one lane vs planned on two lanes, each answer checked. Used by 13.3.3.
+
+    Rows timed (median of `repeats` after a warm-up): every task on lane 1 in order; the plan
+    on two lanes; on CPU lanes also every task on ONE thread using all the cores (what you
+    would run without lanes). Equal lanes get the plan of unit costs (the same every run);
+    lanes of different speeds are timed on one product each first, and the plan uses that.
+    """
+    from .machine import cpu_cores
+    from .timing import measure
+
+    lanes = as_lanes(lanes)
+    dag = diamond_dag(stages, arms, cross)
+    n = n or dag_size(lanes)
+    x, weights = dag_problem(dag, n)
+    xs, ws = place_dag(x, weights, lanes)
+    ref_dev = lanes[0].device()
+    reference = dag_reference(dag, x, weights, ref_dev)
+    same = len({(lane.kind, lane.threads) for lane in lanes}) == 1
+    speed = None if same else _product_speeds(lanes, n)
+    plan_events, order = dag_plan(dag, lanes, speed)
+    one_lane = {lane.label: [] for lane in lanes}
+    one_lane[lanes[0].label] = [t["name"] for t in dag]
+    variants = [("one lane, in order", lanes, one_lane), ("two lanes, planned", lanes, order)]
+    if all(lane.kind == "cpu" for lane in lanes):
+        from dataclasses import replace
+        whole = replace(lanes[0], threads=cpu_cores(), label=f"CPU ({cpu_cores()} cores)")
+        variants.append((f"one thread, all {cpu_cores()} cores", [whole],
+                         {whole.label: [t["name"] for t in dag]}))
+    rows = []
+    for label, ls, plan in variants:
+        got = {}
+
+        def work(ls=ls, plan=plan):
+            got["results"] = run_dag(dag, xs, ws, ls, plan)[0]
+        m = measure(work, lanes=ls, label=label, repeats=repeats)
+        rows.append({"label": label, "median": m.median, "iqr": m.iqr,
+                     "max_rel_error": check_dag(got["results"], reference)})
+    _, trace = run_dag(dag, xs, ws, lanes, order, trace=True)
+    units = [schedule.Task(t["name"], 1.0, "one", tuple(d for d in t["deps"] if d != "x")) for t in dag]
+    equal_plan = plan_events if speed is None else dag_plan(dag, lanes)[0]
+    return {
+        "dag": dag, "n": n, "lanes": [lane.label for lane in lanes], "order": order,
+        # In units of one product on equal lanes: the same numbers on every machine.
+        "model": {"serial": schedule.serial_total(units),
+                  "planned": schedule.schedule_total(equal_plan),
+                  "critical_path": schedule.critical_path(units)[0]},
+        "speeds": speed,
+        "plan_events": plan_events, "rows": rows, "trace": trace,
+        "speedup": rows[0]["median"] / rows[1]["median"],
+        "problem": (dag, xs, ws, reference, order, lanes),
+    }
+
+
+def _product_speeds(lanes, n):
+    """Products per second of each lane (one n x n product, median of 3 after a warm-up)."""
+    speeds = {}
+    for lane in lanes:
+        dev = lane.device()
+        a = torch.randn(n, n, device=dev)
+
+        def timed():
+            times = []
+            for r in range(4):
+                _sync([dev])
+                t0 = time.perf_counter()
+                a @ a
+                _sync([dev])
+                if r:
+                    times.append(time.perf_counter() - t0)
+            return statistics.median(times)
+        speeds[lane.label] = 1.0 / _lane_worker(lane).submit(timed).result()  # as the plan runs it
+    return speeds
+
+
+def broken_engine_check(experiment):
+    """Run exercise 5's DAG with the waits left out and check it: the check must fail.
+
+    It uses the plan for equal lanes, which always gives both lanes work (with lanes of very
+    different speeds the real plan may put everything on one lane, and then nothing waits).
+
+    Returns (caught, message): caught is True when check_dag raised ResultMismatch.
+    """
+    from .errors import ResultMismatch
+
+    dag, xs, ws, reference, _, lanes = experiment["problem"]
+    _, order = dag_plan(dag, lanes)  # the equal-lanes plan: it always uses both lanes
+    results, _ = run_dag(dag, xs, ws, lanes, order, skip_waits=True)
+    try:
+        check_dag(results, reference)
+    except ResultMismatch as e:
+        return True, str(e)
+    return False, "the results matched: this plan happens to need no waiting"
+
+
+def dag_text(r):
+    """Exercise 5's results: the model in products (deterministic) and the measured rows."""
+    m = r["model"]
+    lines = [f"{len(r['dag'])} tasks, each one {r['n']} x {r['n']} product; lanes: {' + '.join(r['lanes'])}",
+             f"  model, in units of one product: serial {m['serial']:.0f}, planned on two equal lanes "
+             f"{m['planned']:.0f}, critical path {m['critical_path']:.0f} "
+             f"(best possible speedup {m['serial'] / m['critical_path']:.2f}x)"]
+    if r.get("speeds"):
+        counts = ", ".join(f"{len(names)} on {lane}" for lane, names in r["order"].items())
+        lines.append(f"  lanes of different speeds (one product timed on each): the plan puts {counts}")
+    for row in r["rows"]:
+        lines.append(f"  {row['label']:32s} {row['median']:.4f} s  (IQR {row['iqr']:.4f} s)  "
+                     f"worst rel. error {row['max_rel_error']:.1e}")
+    if not all(r["order"].values()):
+        lines.append("  the plan uses one lane only, so the first two rows run the same work")
+    lines.append(f"  two lanes vs one lane: {r['speedup']:.2f}x; every result checked against float64")
+    return "\n".join(lines)
+
+
+def dag_graph(r):
+    """The exercise's DAG as a graph for draw_graph, one row per lane of the plan."""
+    lane_of = {name: lane for lane, names in r["order"].items() for name in names}
+    nodes = [{"id": t["name"], "name": t["name"], "stage": t["name"], "kind": "compute",
+              "lane": lane_of[t["name"]], "device": ""} for t in r["dag"]]
+    edges = [{"src": d, "dst": t["name"], "kind": "data", "shapes": [(r["n"], r["n"])], "bytes": 0}
+             for t in r["dag"] for d in t["deps"] if d != "x"]
+    return {"nodes": nodes, "edges": edges, "devices": list(r["lanes"])}

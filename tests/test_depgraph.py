@@ -153,3 +153,121 @@ def test_same_structure_with_a_gpu_lane(raw):
     assert {k: s[k] for k in ("nodes", "edges", "lanes", "bytes_copied")} == \
         {k: cpu[k] for k in ("nodes", "edges", "lanes", "bytes_copied")}
     assert dg.check_step_matches(["cuda:0", "cpu"])["match"]
+
+
+# --- the model graph, the real two-lane step, the texts, and exercise 5 -------------------
+
+def test_model_graph_is_the_recorded_graph_without_arithmetic(coarse):
+    m = dg.model_graph()
+    sm, sc = dg.graph_summary(m), dg.graph_summary(coarse)
+    assert sm["devices"] == ["model"]
+    assert {k: v for k, v in sm.items() if k != "devices"} == {k: v for k, v in sc.items() if k != "devices"}
+    big = dg.graph_summary(dg.model_graph(batch=4096, hidden=4096))
+    assert big["bytes_copied"] == 4 * (784 * 4096 + 4096 + 4096 * 10 + 10) * 4
+
+
+@pytest.mark.parametrize("kwargs", [{"batch": 1}, {"hidden": 0}, {"batch": 2.5}])
+def test_model_graph_rejects_bad_sizes(kwargs):
+    with pytest.raises(ValueError):
+        dg.model_graph(**kwargs)
+
+
+def test_book_setting_model_numbers_are_fixed():
+    r = dg.schedule_step(dg.model_graph(), **dg.BOOK_SETTING)
+    assert r["critical_path_s"] <= r["total"] <= r["serial_total"]
+    assert round(r["serial_total"] * 1e6, 1) == 296.4
+    assert round(r["total"] * 1e6, 1) == 150.2
+    text = dg.schedule_text(r)
+    assert "296.4 µs" in text and "critical path: fc1 fwd [lane 0]" in text
+    assert "critical path:" not in dg.schedule_text(r, unit="s", path=False)
+
+
+def test_as_lanes_makes_cpu_lanes_with_a_share_of_the_cores():
+    lanes = dg.as_lanes(["cpu", "cpu"])
+    assert [lane.kind for lane in lanes] == ["cpu", "cpu"]
+    assert all(not lane.asynchronous and lane.threads >= 1 for lane in lanes)
+    assert dg.as_lanes(lanes) == lanes
+
+
+def test_run_step_on_two_threads_matches_autograd():
+    problem = dg.make_problem(**TINY)
+    check = dg.check_step_matches(problem=problem, lanes=["cpu", "cpu"])
+    assert check["match"], check
+    params, X, Y = problem
+    apart, _ = dg.run_step(params, X, Y, ["cpu", "cpu"], together=False)
+    at_once, _ = dg.run_step(params, X, Y, ["cpu", "cpu"], together=True)
+    assert all(torch.equal(apart[k], at_once[k]) for k in dg.PARAM_NAMES)
+
+
+def test_time_step_reports_the_three_variants():
+    t = dg.time_step(["cpu", "cpu"], dg.make_problem(**TINY), repeats=2)
+    assert list(t["times"]) == list(dg.STEP_VARIANTS)
+    assert all(m["median"] > 0 for m in t["times"].values())
+    assert t["speedup"] > 0 and t["vs_one_device"] > 0
+    text = dg.step_timing_text(t)
+    assert "two lanes together" in text and text.count(" s  (IQR") == 3
+    one = dg.time_step(["cpu", "cpu"], dg.make_problem(**TINY), repeats=1, variants=("two lanes together",))
+    assert list(one["times"]) == ["two lanes together"] and "speedup" not in one
+    with pytest.raises(ValueError, match="unknown variants"):
+        dg.time_step(["cpu", "cpu"], dg.make_problem(**TINY), variants=("fast",))
+
+
+def test_measure_node_costs_accepts_lanes():
+    lanes = dg.as_lanes(["cpu", "cpu"])
+    coarse, costs = dg.measure_node_costs(lanes, dg.make_problem(**TINY), repeats=1)
+    assert set(costs) == {n["id"] for n in coarse["nodes"]}
+    assert torch.get_num_threads() >= 1
+
+
+def test_texts_are_deterministic(raw, coarse):
+    assert dg.summary_text(coarse, "boxes").startswith("boxes: 20 nodes, 25 edges (8 copy, 17 data)")
+    ops = dg.stage_ops_text(raw)
+    assert "fc1 fwd      addmm(256, 128x784, 784x256)" in ops
+    assert "grad copy    _to_copy(784x256)" in ops
+
+
+def test_diamond_dag_shape():
+    dag = dg.diamond_dag(stages=2, arms=(1, 2, 3))
+    names = [t["name"] for t in dag]
+    assert len(dag) == 14 and names[:7] == ["1a1", "1b1", "1b2", "1c1", "1c2", "1c3", "1J"]
+    deps = {t["name"]: t["deps"] for t in dag}
+    assert deps["1a1"] == ["x"] and deps["2a1"] == ["1J"]
+    assert deps["1b2"] == ["1b1", "1a1"] and deps["1c3"] == ["1c2", "1b1"]  # the cross edges
+    assert deps["1J"] == ["1a1", "1b2", "1c3"]
+    assert dg.diamond_dag(1, (2, 2), cross=False)[1]["deps"] == ["1a1"]
+    with pytest.raises(ValueError):
+        dg.diamond_dag(0)
+
+
+def test_dag_plan_on_equal_lanes_reaches_the_critical_path():
+    lanes = dg.as_lanes(["cpu", "cpu"])
+    events, order = dg.dag_plan(dg.diamond_dag(), lanes)
+    assert schedule.schedule_total(events) == 12.0
+    assert sum(len(v) for v in order.values()) == 21 and all(order.values())
+
+
+def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
+    r = dg.dag_experiment(["cpu", "cpu"], n=24, stages=2, repeats=1)
+    assert r["model"] == {"serial": 14.0, "planned": 8.0, "critical_path": 8.0}
+    assert [row["label"] for row in r["rows"]][:2] == ["one lane, in order", "two lanes, planned"]
+    assert all(row["max_rel_error"] < 1e-4 for row in r["rows"])
+    assert {e["name"] for e in r["trace"]} == {t["name"] for t in r["dag"]}
+    ran = {e["name"]: e for e in r["trace"]}
+    for t in r["dag"]:  # the engine waited: no task started before its inputs were done
+        for d in t["deps"]:
+            if d != "x":
+                assert ran[d]["end"] <= ran[t["name"]]["start"]
+    assert "two lanes vs one lane" in dg.dag_text(r)
+    caught, message = dg.broken_engine_check(r)
+    assert caught and "relative error" in message
+    fig = dg.draw_graph(dg.dag_graph(r), label_edges=False, rows=r["lanes"])
+    assert len([t for t in fig.axes[0].texts if t.get_text() in r["order"][r["lanes"][0]]]) > 0
+
+
+def test_check_dag_raises_on_a_wrong_answer():
+    from d2l_ext.errors import ResultMismatch
+
+    ref = {"a": torch.ones(3, 3, dtype=torch.float64)}
+    assert dg.check_dag({"a": torch.ones(3, 3)}, ref) == 0.0
+    with pytest.raises(ResultMismatch):
+        dg.check_dag({"a": torch.zeros(3, 3)}, ref)

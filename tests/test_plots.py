@@ -96,3 +96,12 @@ def test_bandwidth_bars_and_link_line():
     assert [p.get_height() for p in bars(ax)] == pytest.approx([12.0, 50.0])
     hlines = [ln for ln in ax.get_lines() if list(ln.get_ydata()) == [55.0, 55.0]]
     assert len(hlines) == 1
+
+
+def test_timeline_outlines_highlighted_events():
+    events = [{"lane": "a", "name": "x", "start": 0.0, "end": 1.0},
+              {"lane": "b", "name": "y", "start": 0.0, "end": 2.0}]
+    ax = plots.draw_timeline(events, highlight=["y"]).axes[0]
+    edges = {tuple(p.get_edgecolor()) for p in bars(ax) if p.get_width() == 2.0}
+    assert edges == {(0.0, 0.0, 0.0, 1.0)}
+    assert ax.get_legend() is not None

@@ -115,3 +115,47 @@ def test_pipeline_single_iteration_cannot_overlap():
 def test_pipeline_rejects_bad_iters():
     with pytest.raises(ValueError):
         schedule.pipeline_model(1.0, 0.5, 0, overlap=True)
+
+
+def test_bottom_levels_count_the_longest_chain_behind_each_task():
+    tasks = [Task("A", 1, ""), Task("B", 2, "", ("A",)), Task("C", 3, "", ("A",)),
+             Task("D", 1, "", ("B", "C"))]
+    assert schedule.bottom_levels(tasks) == {"A": 5.0, "B": 3.0, "C": 4.0, "D": 1.0}
+
+
+def test_list_schedule_places_the_long_branch_first_on_two_lanes():
+    # A diamond with arms of 1 and 2 tasks: serial 5, two lanes 1 + 2 + 1 = 4.
+    tasks = [Task("A", 1, ""), Task("B1", 1, "", ("A",)), Task("C1", 1, "", ("A",)),
+             Task("C2", 1, "", ("C1",)), Task("D", 1, "", ("B1", "C2"))]
+    s = spans(schedule.list_schedule(tasks, ["l0", "l1"]))
+    assert s["A"] == ("l0", 0, 1)
+    assert s["C1"] == ("l0", 1, 2)  # the longer arm first, on the lane that is free first
+    assert s["B1"] == ("l1", 1, 2)
+    assert s["D"][2] == 4
+
+
+def test_list_schedule_uses_speeds_and_copy_costs():
+    tasks = [Task("A", 1, ""), Task("B", 1, "", ("A",)), Task("C", 1, "", ("A",))]
+    # A lane 10 times slower gets nothing when waiting on the fast lane finishes earlier.
+    s = spans(schedule.list_schedule(tasks, ["gpu", "cpu"], speed={"gpu": 10, "cpu": 1}))
+    assert {lane for lane, _, _ in s.values()} == {"gpu"}
+    # Equal lanes but a costly copy: C stays with A rather than pay for the move.
+    s = spans(schedule.list_schedule(tasks, ["l0", "l1"], copy_s=5))
+    assert {lane for lane, _, _ in s.values()} == {"l0"}
+    s = spans(schedule.list_schedule(tasks, ["l0", "l1"], copy_s=0.5))
+    assert s["C"] == ("l1", 1.5, 2.5)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"resources": []}, "at least one resource"),
+    ({"resources": ["a", "b"], "speed": {"a": 1}}, "speed"),
+    ({"resources": ["a"], "speed": {"a": 0}}, "speed"),
+])
+def test_list_schedule_rejects_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        schedule.list_schedule([Task("A", 1, "")], **kwargs)
+
+
+def test_list_schedule_rejects_cycles():
+    with pytest.raises(ValueError, match="cycle"):
+        schedule.list_schedule([Task("A", 1, "", ("B",)), Task("B", 1, "", ("A",))], ["l0"])

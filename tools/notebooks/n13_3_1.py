@@ -121,10 +121,11 @@ md("""### Why PyTorch and MXNet differ
   one lane alone uses the whole machine, and a second lane has nothing left to win. Exercise 1 below checks this
   directly by swapping in MXNet's `NaiveEngine`, which runs each operation at once, one after another.
 
-The sentences printed above state the numbers measured on this machine. When we built this notebook on the
-2-core CPU machine of our CI (AMD EPYC, 2 cores, 2026-12-02), PyTorch's two CPU lanes ran about 1.8x faster
-together than one after the other, and MXNet's about 1.0x, with each MXNet lane alone already about 1.7x faster
-than one product at a time.""", 'why'),
+The sentences printed above state the numbers measured on this machine. On the quiet 2-core CPU machine of our CI
+(AMD EPYC, 2 cores, 2026-12-02; `benchmarks/results/cpu-2core-amd-epyc-2026-12-02.json`), PyTorch's two CPU lanes
+ran 1.92x faster together than one after the other, and MXNet's 1.02x. On one NVIDIA H200 with the CPU as the second
+lane (recorded below), PyTorch's two lanes ran about 1.9x faster together. A machine that is busy with other work
+shows less: the lanes then compete with it for the cores.""", 'why'),
 md("""## A timeline: what ran where
 
 The bars below are measured, not drawn by hand: CUDA events on GPU lanes, timestamps taken in each CPU lane's
