@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import html
 
+from .widgets import show_in
+
 import ipywidgets as W
 from IPython.display import display
 
@@ -163,9 +165,7 @@ class GraphSchedulePanel:
                             highlight=r['critical_path'])
         fig.tight_layout()
         self.figure = fig
-        with self.plot:
-            self.plot.clear_output(wait=True)
-            display(fig)
+        show_in(self.plot, fig)  # not `with self.plot:` (see widgets.show_in)
 
     def _error(self, e):
         self.message.value = f'<b style="color:#b00">{type(e).__name__}:</b> {html.escape(str(e))}'
