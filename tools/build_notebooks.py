@@ -30,13 +30,20 @@ def load(path):
     return mod
 
 
-def build(mod, lang):
+def chinese_prose(src) -> dict:
+    """ZH = {key: text} from zh_<section>.py beside the source; English stays where a key is missing."""
+    zh = src.with_name(src.name.replace('n', 'zh_', 1))
+    return load(zh).ZH if zh.exists() else {}
+
+
+def build(mod, lang, zh_prose):
     nb = nbformat.v4.new_notebook()
     nb.metadata['kernelspec'] = {'name': 'python3', 'display_name': 'Python 3 (ipykernel)', 'language': 'python'}
     nb.metadata['language_info'] = {'name': 'python'}
     for kind, body in mod.CELLS:
         if kind == 'md':
-            nb.cells.append(nbformat.v4.new_markdown_cell(body[lang].strip('\n')))
+            text = body['en'] if lang == 'en' else zh_prose.get(body['key'], body['en'])
+            nb.cells.append(nbformat.v4.new_markdown_cell(text.strip('\n')))
         else:
             nb.cells.append(nbformat.v4.new_code_cell(body.strip('\n')))
     return nb
@@ -48,12 +55,13 @@ def main():
     ap.add_argument('--no-run', action='store_true')
     ap.add_argument('--lang', choices=LANGS, action='append')
     args = ap.parse_args()
+    sys.path.insert(0, str(SOURCES))  # the sources import cells.py
     for src in sorted(SOURCES.glob('n*.py')):  # zh_*.py hold translations
         mod = load(src)
         if args.only and not any(mod.NAME.startswith(o) for o in args.only):
             continue
         for lang in args.lang or LANGS:
-            nb = build(mod, lang)
+            nb = build(mod, lang, chinese_prose(src))
             out = ROOT / 'notebooks' / lang / f'{mod.NAME}.ipynb'
             out.parent.mkdir(parents=True, exist_ok=True)
             if not args.no_run:

@@ -1,19 +1,7 @@
 """Source of notebooks/{en,zh}/13.3.3-The-Dependency-Graph.ipynb (see tools/build_notebooks.py)."""
-import pathlib
-import runpy
+from cells import code, md
 
 NAME = '13.3.3-The-Dependency-Graph'
-_zh = pathlib.Path(__file__).with_name('zh_13_3_3.py')  # the Chinese prose, keyed like the cells below
-ZH = runpy.run_path(str(_zh))['ZH'] if _zh.exists() else {}
-
-
-def md(en, key):
-    return ('md', {'en': en, 'zh': ZH.get(key, en), 'key': key})
-
-
-def code(src):
-    return ('code', src)
-
 
 CELLS = [
 md("""# 13.3.3 The Dependency Graph
