@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import html
 
-from .widgets import show_in
-
 import ipywidgets as W
 from IPython.display import display
 
 from . import depgraph, plots
+from .widgets import show_in
 
 GIGA = 1e9
 
