@@ -22,11 +22,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f'{self.prog}: error: {message} (see --help)\n')
 
 
-def _positive(text):
-    from .machine import positive_int
-    return positive_int(text, 'value', 'use a whole number of at least 1')
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog='python -m d2l_ext', description='d2l §13.3 Automatic Parallelism experiments')
     sub = p.add_subparsers(dest='command', required=True, parser_class=_Parser)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .lanes import pick_lanes
 from .machine import check_framework, positive_int, provenance
 from .timing import measure, wait_for_lanes
-from .workloads import backend, check_workload, default_size
+from .workloads import check_workload, default_size
 
 
 def _row(mode, describe, lane, n, k, run_m, copy_m, serial_m, overlap_m, err, link=None):
@@ -69,7 +69,7 @@ def _torch_rows(lane, n, k, repeats, modes, step, plan=None):
         rows.append(_row(mode, plan.describe() if plan else 'preallocated host buffers, second thread',
                          lane, n, k, run_m, copy_m, serial_m, overlap_m, max(errs),
                          link['pinned'] if link else None))
-        del copier
+        copier = None  # free this mode's buffers before the next mode allocates its own
         torch.cuda.empty_cache() if lane.kind == 'gpu' else None
     return rows, link
 

@@ -20,7 +20,7 @@ import ipywidgets as W
 from IPython.display import display
 
 from . import depgraph, plots
-from .widgets import show_in
+from .widgets import results_area, show_in
 
 GIGA = 1e9
 
@@ -76,11 +76,7 @@ class GraphSchedulePanel:
         self.run_button = W.Button(description='Measure here', button_style='primary', icon='play',
                                    tooltip="time each node on this machine's lanes at this batch and hidden size")
         self.run_button.add_class('d2l-run')
-        self.message = W.HTML()
-        self.table = W.HTML()
-        self.table.add_class('d2l-results')
-        self.plot = W.Output()
-        self.plot.add_class('d2l-plot')
+        self.message, self.table, self.plot = results_area()
         self.rows: list[list[str]] = []
         self.count = 0
         self.last = None  # the last schedule_step result, for tests and curious learners

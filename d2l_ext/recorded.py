@@ -9,7 +9,7 @@ import datetime as _dt
 import json
 import pathlib
 
-from .report import NAMES, comm_text, parallel_text as _parallel_text, sync_mistake_text
+from .report import comm_text, parallel_text as _parallel_text, sync_mistake_text
 
 FOLDER = pathlib.Path(__file__).with_name('recorded')
 
@@ -29,35 +29,30 @@ def label(rec: dict) -> str:
             f"numpy {v.get('numpy')}, Python {v.get('python')}, on {m.get('date', '')[:10]}")
 
 
-def parallel_text() -> str:
-    """The recorded 13.3.1 results, each under its label."""
-    recs = [r for r in load_all() if r.get('parallel')]
+def _recorded_text(kind: str, fmt, extra=lambda rec: []) -> str:
+    """Every recording that has `kind` results, each under its label, formatted by `fmt`."""
+    recs = [r for r in load_all() if r.get(kind)]
     if not recs:
         return 'No GPU recordings are in this package yet.'
     out = []
     for rec in recs:
         out.append('== ' + label(rec))
-        out += [_parallel_text(r) for r in rec['parallel']]
-        if rec.get('sync_mistake'):
-            out.append("The book's timing mistake there:\n" + sync_mistake_text(rec['sync_mistake']))
+        out += [fmt(r) for r in rec[kind]]
+        out += extra(rec)
     return '\n'.join(out)
+
+
+def parallel_text() -> str:
+    """The recorded 13.3.1 results, each under its label, with the book's timing mistake there."""
+    def mistake(rec):
+        m = rec.get('sync_mistake')
+        return ["The book's timing mistake there:\n" + sync_mistake_text(m)] if m else []
+    return _recorded_text('parallel', _parallel_text, mistake)
 
 
 def comm_text_all() -> str:
     """The recorded 13.3.2 results, each under its label."""
-    recs = [r for r in load_all() if r.get('comm')]
-    if not recs:
-        return 'No GPU recordings are in this package yet.'
-    out = []
-    for rec in recs:
-        out.append('== ' + label(rec))
-        out += [comm_text(r) for r in rec['comm']]
-    return '\n'.join(out)
-
-
-def recordings(kind: str) -> list[tuple[str, list[dict]]]:
-    """(label, results) pairs for 'parallel', 'comm' or 'timeline', for plots."""
-    return [(label(r), r[kind]) for r in load_all() if r.get(kind)]
+    return _recorded_text('comm', comm_text)
 
 
 def record(out=None, repeats: int = 5) -> pathlib.Path:

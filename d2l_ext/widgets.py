@@ -36,6 +36,14 @@ def show_in(out: W.Output, fig) -> None:
     out.append_display_data(fig)
 
 
+def results_area():
+    """(message line, results table, plot) of a panel, with the CSS classes the browser test finds."""
+    message, table, plot = W.HTML(), W.HTML(), W.Output()
+    table.add_class('d2l-results')
+    plot.add_class('d2l-plot')
+    return message, table, plot
+
+
 class _Panel:
     """Shared layout: controls, Run, progress bar, message line, results table, plot."""
     columns: tuple = ()
@@ -44,11 +52,7 @@ class _Panel:
         self.run_button = W.Button(description='Run', button_style='primary', icon='play')
         self.run_button.add_class('d2l-run')
         self.progress = W.IntProgress(value=0, min=0, max=1, layout=W.Layout(width='300px', visibility='hidden'))
-        self.message = W.HTML()
-        self.table = W.HTML()
-        self.table.add_class('d2l-results')
-        self.plot = W.Output()
-        self.plot.add_class('d2l-plot')
+        self.message, self.table, self.plot = results_area()
         self.rows: list[list[str]] = []
         self.results: list[dict] = []
         self.run_button.on_click(lambda _: self.run())

@@ -93,7 +93,6 @@ def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
         work.run_on_lanes([lane], job)
         wait_for_lanes([lane])
         out.append(max(1, round(seconds / ((time.perf_counter() - t) / 2))))
-        del x
     return out
 
 
