@@ -122,6 +122,14 @@ def main():
             r = m['together']['median'] / m['ideal']
             print(f"  GPU + CPU lanes: {m['iters']} products of {m['size']}, lanes {[round(x['median'], 3) for x in m['lane_times']]} s")
             goal(rows, 'GPU + CPU together / max(lane times)', r, '<= 1.1', r <= 1.1)
+            o = experiments.launch_order(repeats=5)
+            report['launch_order'] = o
+            print(f"  why the CPU lane starts first: queuing {o['iters'][0]} GPU products took "
+                  f"{o['gpu_queue_seconds']:.3f} s of the GPU's {o['gpu_alone_seconds']:.3f} s; together "
+                  f"{o['cpu_first']['together']:.3f} s with the CPU lane started first (it started after "
+                  f"{o['cpu_first']['cpu_start_delay'] * 1e3:.1f} ms), {o['gpu_first']['together']:.3f} s "
+                  f"with the GPU queued first (CPU lane started after "
+                  f"{o['gpu_first']['cpu_start_delay'] * 1e3:.1f} ms)", flush=True)
         else:
             m = experiments.parallel('torch', repeats=5, lanes=','.join(f'cuda:{i}' for i in range(n_gpu)))
             report['all_gpus'] = m

@@ -140,3 +140,9 @@ def cpu_gpu_together(size=None, iters=None, repeats: int = 3) -> dict:
     """Exercise 3: lane 1 computes and copies to the host while lane 2 computes (PyTorch)."""
     return call_in_worker('torch', _in_worker_call, dict(_target='d2l_ext.communication.cpu_gpu_together',
                                                          size=size, iters=iters, repeats=repeats))
+
+
+def launch_order(size=None, iters=None, repeats: int = 5) -> dict:
+    """13.3.1: GPU + CPU lanes with the CPU lane started first or after queuing the GPU (PyTorch)."""
+    return call_in_worker('torch', _in_worker_call, dict(_target='d2l_ext.parallel.launch_order_experiment',
+                                                         size=size, iters=iters, repeats=repeats))

@@ -146,6 +146,69 @@ def book_sync_mistake(size=None, iters=None, lanes=None, fake=None) -> dict:
             'lanes': [lane.label for lane in lanes], 'times': times}
 
 
+def launch_order_experiment(size=None, iters=None, repeats: int = 5, lanes=None, fake=None) -> dict:
+    """GPU + CPU lanes started in either order: queuing the GPU first can hold the CPU lane back (13.3.1).
+
+    PyTorch queues GPU kernels and returns, but its launch queue is finite: queuing more products
+    than it holds blocks the Python thread until the GPU has worked through the excess. Started
+    first, that queuing delays the CPU lane's thread. Measures, interleaved, together-time and the
+    CPU lane's start delay for both orders, and how long queuing the GPU's products took alone.
+    """
+    from . import torch_work as work
+    lanes = pick_lanes('torch', lanes, **(fake or {}))
+    if not is_mixed(lanes):
+        return {'experiment': 'launch-order', 'reason': 'needs one GPU lane and one CPU lane '
+                '(a machine with exactly one GPU, or --lanes cuda:0,cpu)'}
+    from .machine import positive_int
+    repeats = positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 5')
+    n = MIXED_SIZE if size is None else size
+    n, ks = check_workload(n, balanced_iters(lanes, check_workload(n, 1, lanes)[0]) if iters is None else iters,
+                           lanes)
+    xs = [work.random_matrix(lane, n, seed=i) for i, lane in enumerate(lanes)]
+    starts = []
+
+    def job(lane, x, k):
+        if lane.kind == 'gpu':
+            return lambda: work.run(x, k)
+
+        def cpu_job():
+            starts.append(time.perf_counter())
+            return work.run(x, k)
+        return cpu_job
+    jobs = [job(lane, x, k) for lane, x, k in zip(lanes, xs, ks)]
+    gpu = [i for i, lane in enumerate(lanes) if lane.kind == 'gpu']
+    queue, alone = [], []
+    times = {False: [], True: []}
+    delays = {False: [], True: []}
+    for first in (False, True):  # warm-up, both orders
+        work.run_on_lanes(lanes, jobs, gpu_first=first)
+        wait_for_lanes(lanes)
+    for _ in range(repeats):
+        wait_for_lanes(lanes)
+        t = time.perf_counter()
+        work.run_on_lanes([lanes[i] for i in gpu], [jobs[i] for i in gpu])
+        queue.append(time.perf_counter() - t)  # the launch call's return: queuing alone
+        wait_for_lanes(lanes)
+        alone.append(time.perf_counter() - t)
+        for first in (False, True):  # interleaved, so drift hits both orders alike
+            starts.clear()
+            wait_for_lanes(lanes)
+            t = time.perf_counter()
+            work.run_on_lanes(lanes, jobs, gpu_first=first)
+            wait_for_lanes(lanes)
+            times[first].append(time.perf_counter() - t)
+            delays[first].append(min(starts) - t)
+    import statistics as st
+    med = st.median
+    return {'experiment': 'launch-order', 'size': n, 'iters': ks, 'repeats': repeats,
+            'lanes': [lane.label for lane in lanes],
+            'gpu_queue_seconds': med(queue), 'gpu_alone_seconds': med(alone),
+            'cpu_first': {'together': med(times[False]), 'cpu_start_delay': med(delays[False]),
+                          'times': times[False]},
+            'gpu_first': {'together': med(times[True]), 'cpu_start_delay': med(delays[True]),
+                          'times': times[True]}}
+
+
 def scaling_sweep(framework: str = 'torch', sizes=(200, 400, 800), iters=None, repeats: int = 3,
                   lanes=None, progress=None, fake=None) -> list[dict]:
     """Speedup of two lanes over one-after-the-other as each product gets smaller (13.3.1)."""

@@ -78,7 +78,9 @@ MIXED_SIZE = 2000  # GPU + CPU lanes: big enough to keep the GPU busy, small eno
 def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
     """Products per lane so that each lane alone takes about `seconds` (GPU + CPU lanes, 13.3.1).
 
-    Times a few products on each lane, after a warm-up, and scales: the GPU gets many more.
+    Times each lane after a warm-up, doubling the number of products until the timing covers at
+    least a fifth of `seconds` (a GPU product takes well under a millisecond, so timing two of
+    them would mostly measure the wait), then scales: the GPU gets many more.
     """
     import time
     from .timing import wait_for_lanes
@@ -86,13 +88,18 @@ def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
     out = []
     for lane in lanes:
         x = work.random_matrix(lane, n)
-        job = [lambda: work.run(x, 2)]
-        work.run_on_lanes([lane], job)
+        k = 2
+        work.run_on_lanes([lane], [lambda: work.run(x, k)])  # warm-up
         wait_for_lanes([lane])
-        t = time.perf_counter()
-        work.run_on_lanes([lane], job)
-        wait_for_lanes([lane])
-        out.append(max(1, round(seconds / ((time.perf_counter() - t) / 2))))
+        while True:
+            t = time.perf_counter()
+            work.run_on_lanes([lane], [lambda: work.run(x, k)])
+            wait_for_lanes([lane])
+            dt = time.perf_counter() - t
+            if dt >= seconds / 5 or k >= 4096:
+                break
+            k *= 2
+        out.append(max(1, round(seconds * k / dt)))
     return out
 
 

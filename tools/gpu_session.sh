@@ -17,7 +17,9 @@ log=$OUT/$1.log
   python3 -c 'import sys, torch, numpy; print(sys.version.split()[0], torch.__version__, torch.version.cuda, numpy.__version__)'
   case "$1" in
     checks)
+      lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|NUMA node\(s\))'
       python3 -m d2l_ext devices
+      python3 benchmarks/launch_queue.py
       python3 -m pytest tests -m 'not browser' -q --ignore=tests/browser -p no:cacheprovider 2>&1 | tail -25
       python3 -m d2l_ext parallel --size 0; echo "exit code for --size 0: $?"
       python3 -m d2l_ext parallel --lanes cuda:3; echo "exit code for a missing lane: $?"
@@ -33,6 +35,7 @@ log=$OUT/$1.log
       tar -cf "$OUT/notebooks-en.tar" notebooks/en
       ;;
     bench)
+      python3 benchmarks/launch_queue.py
       python3 benchmarks/bench.py --json "$OUT/bench.json"
       ;;
   esac

@@ -1,0 +1,62 @@
+"""run_on_lanes starts CPU lanes before it queues GPU work (13.3.1): a full launch queue blocks."""
+import threading
+
+import pytest
+
+from d2l_ext.lanes import Lane
+from d2l_ext import torch_work
+from d2l_ext.parallel import launch_order_experiment
+from d2l_ext.workloads import balanced_iters
+
+# A stand-in GPU lane: asynchronous, so run_on_lanes calls its job from the caller's thread, as it
+# does for a real GPU whose launch queue may be full.
+GPU = Lane('torch', 'cuda:0', 'gpu', 0, 'GPU 0', '', 0, True)
+CPU = Lane('torch', 'cpu', 'cpu', 0, 'CPU', '', 1, False)
+
+
+def test_cpu_lane_runs_while_gpu_queuing_blocks():
+    cpu_started = threading.Event()
+
+    def gpu_job():  # blocks like a launch into a full queue, until the CPU lane is running
+        if not cpu_started.wait(timeout=5):
+            raise AssertionError('the CPU lane did not start while the GPU work was being queued')
+        return 'gpu'
+
+    def cpu_job():
+        cpu_started.set()
+        return 'cpu'
+    assert torch_work.run_on_lanes([GPU, CPU], [gpu_job, cpu_job]) == ['gpu', 'cpu']
+
+
+def test_gpu_first_keeps_the_old_order():
+    order = []
+    torch_work.run_on_lanes([GPU, CPU], [lambda: order.append('gpu'), lambda: order.append('cpu')],
+                            gpu_first=True)
+    assert order == ['gpu', 'cpu']
+
+
+def test_failed_gpu_queuing_still_joins_cpu_threads():
+    done = threading.Event()
+
+    def cpu_job():
+        done.wait(timeout=0.2)
+        done.set()
+
+    def gpu_job():
+        raise RuntimeError('CUDA out of memory (stand-in)')
+    with pytest.raises(RuntimeError, match='stand-in'):
+        torch_work.run_on_lanes([GPU, CPU], [gpu_job, cpu_job])
+    assert done.is_set()  # the CPU thread had finished before the error reached us
+
+
+def test_launch_order_needs_gpu_and_cpu_lanes():
+    r = launch_order_experiment(fake=dict(gpus=0))
+    assert 'reason' in r and 'one GPU lane' in r['reason']
+
+
+def test_balanced_iters_scale_with_the_time_asked_for():
+    lane = Lane('torch', 'cpu', 'cpu', 0, 'CPU', '', 1, False)
+    k = balanced_iters([lane], 100, seconds=0.05)
+    assert len(k) == 1 and k[0] >= 1
+    # 100 x 100 products take microseconds: a tenth of a second holds many more than two
+    assert balanced_iters([lane], 100, seconds=0.1)[0] > 2
