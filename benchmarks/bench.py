@@ -34,12 +34,20 @@ def import_to_first_result() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def harness_overhead(size=1000, iters=10, repeats=15) -> tuple[float, float]:
-    """Median of d2l_ext.measure vs a bare perf_counter loop over the same products, interleaved."""
+def harness_overhead(repeats=15) -> tuple[float, float, int, int]:
+    """Median of d2l_ext.measure vs a bare perf_counter loop over the same products, interleaved.
+
+    On the first lane's own workload: 10 products of 1000 x 1000 on a CPU lane (about 0.2 s on
+    one core), the book's 50 of 4000 x 4000 on a GPU. Ten 1000 x 1000 products take only 0.4 ms
+    on an H100, so there the fixed cost of a Python call (tens of microseconds) would read as
+    several percent of nothing the lessons time.
+    """
     import torch
     from d2l_ext import find_lanes, measure
     from d2l_ext import torch_work as work
+    from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE
     lane = find_lanes('torch')[0]
+    size, iters = (BOOK_SIZE, BOOK_ITERS) if lane.kind == 'gpu' else (1000, 10)
     x = work.random_matrix(lane, size)
     sync = (lambda: torch.cuda.synchronize(lane.index)) if lane.kind == 'gpu' else (lambda: None)
     bare, harness = [], []
@@ -54,7 +62,7 @@ def harness_overhead(size=1000, iters=10, repeats=15) -> tuple[float, float]:
             del ys
             m = measure(lambda: work.run_on_lanes([lane], job), lanes=[lane], repeats=1, warmup=0)
             harness.append(m.times[0])
-    return statistics.median(harness), statistics.median(bare)
+    return statistics.median(harness), statistics.median(bare), size, iters
 
 
 def main():
@@ -62,7 +70,7 @@ def main():
     ap.add_argument('--json', help='also write the results to this file')
     args = ap.parse_args()
     from d2l_ext import experiments
-    from d2l_ext.machine import available_frameworks, provenance
+    from d2l_ext.machine import available_frameworks, cpu_cores, provenance
     import torch
     rows, report = [], {'machine': provenance()}
     print('machine:', report['machine'], flush=True)
@@ -71,7 +79,10 @@ def main():
     report['import_to_first_result_s'] = t
     print(f'import d2l_ext -> first result: {t:.2f} s', flush=True)
 
-    h, b = harness_overhead()
+    h, b, size, iters = harness_overhead()
+    report['harness_overhead'] = {'harness_s': h, 'bare_s': b, 'size': size, 'iters': iters}
+    print(f'  harness {h * 1e3:.2f} ms vs bare loop {b * 1e3:.2f} ms for {iters} products of {size}: '
+          f'{(h - b) * 1e6:.0f} us more', flush=True)
     goal(rows, 'harness overhead vs bare loop', (h / b - 1) * 100, '< 3', h / b - 1 < 0.03, ' %')
 
     print('two CPU lanes (forced, even where GPUs exist):', flush=True)
@@ -79,8 +90,11 @@ def main():
         r = experiments.parallel(fw, repeats=5, fake=dict(gpus=0))
         report[f'cpu_lanes_{fw}'] = r
         print(f"  {fw}: lanes {[m['median'] for m in r['lane_times']]}, together {r['together']['median']:.3f} s")
-        if fw == 'torch':
+        if fw == 'torch' and cpu_cores() == 2:
             goal(rows, 'PyTorch two CPU lanes speedup', r['speedup'], '>= 1.8 on 2 idle cores', r['speedup'] >= 1.8, 'x')
+        elif fw == 'torch':  # the goal is set for the 2-core CI machine; elsewhere report it
+            print(f"  PyTorch two CPU lanes speedup {r['speedup']:.2f}x (measured; the >= 1.8x goal is set "
+                  f"for 2 idle cores, this machine has {cpu_cores()})")
         else:
             print(f"  MXNet two CPU lanes speedup {r['speedup']:.2f}x (as measured: each lane alone already "
                   f"uses every engine worker, so a second lane finds no idle core)")

@@ -3,6 +3,9 @@
 # Jupyter stack: carried as wheels in .whl/, see README "Recording results on a GPU").
 #   tools/gpu_session.sh checks     tests, CLI, benchmark, `python -m d2l_ext record`
 #   tools/gpu_session.sh notebooks  execute the English notebooks at the GPU's sizes
+#   tools/gpu_session.sh bench      the launch-queue probe and the benchmark
+#   tools/gpu_session.sh record     `python -m d2l_ext record` into $OUT/recorded.json
+# Several modes run in one call, in order: tools/gpu_session.sh bench notebooks
 set -u
 OUT=${OUT:-/tmp/d2l_ext_gpu_out}
 mkdir -p "$OUT"
@@ -11,11 +14,12 @@ if [ -d .whl ]; then
     && export PYTHONPATH=/tmp/site || exit 1
 fi
 export PYTHONPATH=$PWD:${PYTHONPATH:-} PYTHONUNBUFFERED=1 MPLBACKEND=Agg TQDM_DISABLE=1
-log=$OUT/$1.log
+for mode in "$@"; do
+log=$OUT/$mode.log
 {
   date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
   python3 -c 'import sys, torch, numpy; print(sys.version.split()[0], torch.__version__, torch.version.cuda, numpy.__version__)'
-  case "$1" in
+  case "$mode" in
     checks)
       lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|NUMA node\(s\))'
       python3 -m d2l_ext devices
@@ -29,8 +33,10 @@ log=$OUT/$1.log
       python3 benchmarks/bench.py --json "$OUT/bench.json"
       python3 -m d2l_ext record --out "$OUT/recorded.json"
       ;;
-    notebooks)
+    record)
       python3 -m d2l_ext record --out "$OUT/recorded.json"
+      ;;
+    notebooks)
       python3 tools/build_notebooks.py --lang en
       tar -cf "$OUT/notebooks-en.tar" notebooks/en
       ;;
@@ -40,3 +46,4 @@ log=$OUT/$1.log
       ;;
   esac
 } 2>&1 | tee "$log"
+done
