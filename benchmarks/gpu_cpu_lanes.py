@@ -20,11 +20,13 @@ import time
 import torch
 
 from d2l_ext.lanes import find_lanes
+from d2l_ext.machine import cpu_steal_seconds
 from d2l_ext import torch_work as work
 
 
 def one_setting(gpu, cpu, n, kg, kc, repeats=5):
     xg, xc = work.random_matrix(gpu, n), work.random_matrix(cpu, n, seed=1)
+    steal = cpu_steal_seconds()
     med = statistics.median
 
     def alone(lane, x, k):
@@ -70,10 +72,11 @@ def one_setting(gpu, cpu, n, kg, kc, repeats=5):
            'gpu_busy_in_together': med(r['gpu_busy'] for r in rows),
            'queued_in_together': med(r['queued'] for r in rows), 'runs': rows}
     out['ratio'] = out['together'] / max(out['gpu_alone'], out['cpu_alone'])
+    out['steal_s'] = cpu_steal_seconds() - steal
     print(f"  T={cpu.threads:2d} GPU {kg:4d} CPU {kc:3d}: alone GPU {out['gpu_alone']:.3f} CPU {out['cpu_alone']:.3f}"
           f" (CPU times {' '.join(f'{t:.3f}' for t in c_alone)}) | together {out['together']:.3f}: CPU lane ended"
           f" {out['cpu_end_in_together']:.3f}, GPU busy {out['gpu_busy_in_together']:.3f}, queuing returned"
-          f" {out['queued_in_together']:.3f} | ratio {out['ratio']:.3f}", flush=True)
+          f" {out['queued_in_together']:.3f} | ratio {out['ratio']:.3f}, {out['steal_s']:.2f} s stolen", flush=True)
     return out
 
 

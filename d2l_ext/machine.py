@@ -117,3 +117,13 @@ def positive_int(value, what: str, hint: str) -> int:
     if v <= 0:
         raise UsageError(f'{what} must be at least 1, got {v}: {hint}')
     return v
+
+
+def cpu_steal_seconds() -> float:
+    """CPU time the hypervisor gave to other machines, summed over cores (Linux /proc/stat; benchmarks)."""
+    try:
+        with open('/proc/stat') as f:
+            fields = f.readline().split()
+        return int(fields[8]) / os.sysconf('SC_CLK_TCK')
+    except (OSError, IndexError, ValueError):
+        return float('nan')

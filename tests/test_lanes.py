@@ -64,3 +64,10 @@ def test_missing_mxnet_says_how_to_install(monkeypatch):
 def test_describe_lanes_is_one_line_per_lane():
     text = describe_lanes(find_lanes('torch', gpus=1, cores=4))
     assert text.count('\n') == 1 and 'GPU 0' in text and 'CPU' in text
+
+
+def test_cpu_steal_seconds_reads_proc_stat():
+    import math
+    from d2l_ext.machine import cpu_steal_seconds
+    s = cpu_steal_seconds()
+    assert math.isnan(s) or s >= 0
