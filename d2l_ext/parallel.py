@@ -5,7 +5,7 @@ import time
 
 from .lanes import pick_lanes
 from .machine import check_framework, provenance
-from .timing import measure, wait_for_lanes
+from .timing import Measurement, measure, wait_for_lanes
 from .workloads import (MIXED_SIZE, backend, balanced_iters, check_workload, default_size, is_mixed,
                         lesson_workload)
 
@@ -54,17 +54,9 @@ def parallel_experiment(framework: str = 'torch', size=None, iters=None, repeats
         if progress:
             progress(done[0], total_steps)
 
-    errors = []
-    lane_times = []
-    for i, lane in enumerate(lanes):
-        check, errs = _checker(work, xs[i], lane.label)
-        job = (lambda x=xs[i], k=ks[i]: work.run(x, k))
-        m = measure(lambda lane=lane, job=job: work.run_on_lanes([lane], [job]),
-                    lanes=[lane], label=lane.label, repeats=repeats, warmup=1,
-                    check=lambda rs, check=check: check(rs[0]), on_repeat=step)
-        step()
-        lane_times.append(m)
-        errors += errs
+    alone_checks = [_checker(work, x, lane.label) for lane, x in zip(lanes, xs)]
+    alone_jobs = [(lambda lane=lane, x=x, k=k: work.run_on_lanes([lane], [lambda: work.run(x, k)]))
+                  for lane, x, k in zip(lanes, xs, ks)]
     checks = [_checker(work, x, f'{lane.label} (together)') for lane, x in zip(lanes, xs)]
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, ks)]
 
@@ -72,11 +64,33 @@ def parallel_experiment(framework: str = 'torch', size=None, iters=None, repeats
         for (check, _), ys in zip(checks, results):
             check(ys)
 
-    together = measure(lambda: work.run_on_lanes(lanes, jobs), lanes=lanes, label='all lanes together',
-                       repeats=repeats, warmup=1, check=check_all, on_repeat=step)
+    def together_job():
+        return work.run_on_lanes(lanes, jobs)
+
+    # Repeats are interleaved (each lane alone, then all together, then again): on a machine whose
+    # speed drifts (turbo, other tenants of a shared host) drift then hits alone and together alike.
+    # Measured on the H200 machine: the CPU lane alone ran 0.47 s or 0.60 s from one repeat to the next.
+    lane_times = [Measurement(lane.label) for lane in lanes]
+    together = Measurement('all lanes together')
+    for lane, job in zip(lanes, alone_jobs):  # warm-up
+        job()
+        wait_for_lanes([lane])
+        step()
+    together_job()
+    wait_for_lanes(lanes)
     step()
-    for _, errs in checks:
-        errors += errs
+    for r in range(repeats):
+        last = r == repeats - 1  # answers are checked on the last repeat, outside the timing
+        for i, (lane, job) in enumerate(zip(lanes, alone_jobs)):
+            check = alone_checks[i][0]
+            m = measure(job, lanes=[lane], repeats=1, warmup=0,
+                        check=(lambda rs, check=check: check(rs[0])) if last else None)
+            lane_times[i].times += m.times
+            step()
+        m = measure(together_job, lanes=lanes, repeats=1, warmup=0, check=check_all if last else None)
+        together.times += m.times
+        step()
+    errors = [e for _, errs in alone_checks + checks for e in errs]
     serial = sum(m.median for m in lane_times)
     ideal = max(m.median for m in lane_times)
     return {

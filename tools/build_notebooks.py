@@ -5,7 +5,7 @@ notebook's cells live once in tools/notebooks/<name>.py with the prose in both l
 Executing with nbclient in a fresh kernel gives the committed execution counts 1..n.
 
     python tools/build_notebooks.py                 # write and execute all notebooks
-    python tools/build_notebooks.py 13.3.1 --no-run # write only
+    python tools/build_notebooks.py 13.3.1 --no-run # write only, to build/notebooks-unexecuted/
 """
 from __future__ import annotations
 
@@ -52,7 +52,8 @@ def build(mod, lang, zh_prose):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('only', nargs='*', help='notebook prefixes, e.g. 13.3.1')
-    ap.add_argument('--no-run', action='store_true')
+    ap.add_argument('--no-run', action='store_true',
+                    help='write without executing, under build/ (never over the committed, executed notebooks)')
     ap.add_argument('--lang', choices=LANGS, action='append')
     args = ap.parse_args()
     sys.path.insert(0, str(SOURCES))  # the sources import cells.py
@@ -62,7 +63,8 @@ def main():
             continue
         for lang in args.lang or LANGS:
             nb = build(mod, lang, chinese_prose(src))
-            out = ROOT / 'notebooks' / lang / f'{mod.NAME}.ipynb'
+            base = ROOT / 'build' / 'notebooks-unexecuted' if args.no_run else ROOT / 'notebooks'
+            out = base / lang / f'{mod.NAME}.ipynb'
             out.parent.mkdir(parents=True, exist_ok=True)
             if not args.no_run:
                 t = time.time()

@@ -104,6 +104,11 @@ md("""### Why PyTorch and MXNet differ
 * **PyTorch** executes each CPU operation before returning (it is *eager*). Two CPU lanes overlap only because each
   lane has its own Python thread and its own share of the cores; PyTorch releases Python's global lock inside the
   product. On GPUs, PyTorch only queues kernels, so one Python thread can keep two GPUs busy.
+* **The GPU's queue is finite.** It holds about a thousand kernels (measured with `benchmarks/launch_queue.py` on
+  an H100 and an H200: queuing 1024 products of 2000 x 2000 took 23-29 ms, queuing 1280 took 90 ms, because the
+  call waited for the GPU). So `on_lanes` starts the CPU lane's thread first and queues the GPU's products after;
+  in the other order, the CPU lane started only when queuing returned, 0.145 s late, and the pair took 0.620 s
+  instead of 0.500 s (H200, 2026-12-02, `benchmarks/results/h200-x1-2026-12-02T1901.txt`).
 * **MXNet** hands every operation to its *dependency engine*, which runs whatever is ready on its worker threads.
   The products of one `run` do not depend on each other, so the engine already runs them on both CPU workers:
   one lane alone uses the whole machine, and a second lane has nothing left to win. Exercise 1 below checks this
@@ -111,9 +116,10 @@ md("""### Why PyTorch and MXNet differ
 
 The sentences printed above state the numbers measured on this machine. On the quiet 2-core CPU machine of our CI
 (AMD EPYC, 2 cores, 2026-12-02; `benchmarks/results/cpu-2core-amd-epyc-2026-12-02.json`), PyTorch's two CPU lanes
-ran 1.92x faster together than one after the other, and MXNet's 1.02x. On one NVIDIA H200 with the CPU as the second
-lane (recorded below), PyTorch's two lanes ran about 1.9x faster together. A machine that is busy with other work
-shows less: the lanes then compete with it for the cores.""", 'why'),
+ran 1.92x faster together than one after the other, and MXNet's 1.02x. With one GPU and the CPU as the second lane
+(recorded below), PyTorch's two lanes ran 1.88x faster together on an NVIDIA H200 and 1.74x on an H100, each within
+1% of the best possible there. A machine that is busy with other work shows less: the lanes then compete with it for
+the cores.""", 'why'),
 md("""## A timeline: what ran where
 
 The bars below are measured, not drawn by hand: CUDA events on GPU lanes, timestamps taken in each CPU lane's
@@ -183,7 +189,11 @@ framework in its own worker process.""", 'threads'),
 md("""## Results recorded on GPUs
 
 Without a GPU you cannot see the book's setting live. These results were recorded on real GPUs with
-`python -m d2l_ext record`; each is labelled with the GPU, the software versions and the date.""", 'recorded'),
+`python -m d2l_ext record`; each is labelled with the GPU, the software versions and the date.
+
+The recordings hold PyTorch only. MXNet's GPU build could not be installed on the GPU machines, and not even its
+CPU build runs there: MXNet 1.9.1, its last release, needs numpy < 1.24, which has no wheels for the Python 3.12
+those machines have.""", 'recorded'),
 code("""from d2l_ext import recorded
 
 print(recorded.parallel_text())"""),

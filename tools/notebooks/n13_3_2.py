@@ -139,7 +139,11 @@ from d2l_ext.widgets import CommPanel
 panel = CommPanel(size=N if HAS_LINK else 400, iters=10, gpu=HAS_LINK).show()"""),
 md("""## Results recorded on GPUs
 
-Recorded with `python -m d2l_ext record`, labelled with the GPU, the versions and the date.""", 'recorded'),
+Recorded with `python -m d2l_ext record`, labelled with the GPU, the versions and the date.
+
+The recordings hold PyTorch only. MXNet's GPU build could not be installed on the GPU machines, and not even its
+CPU build runs there: MXNet 1.9.1, its last release, needs numpy < 1.24, which has no wheels for the Python 3.12
+those machines have.""", 'recorded'),
 code("""from d2l_ext import recorded
 
 print(recorded.comm_text_all())"""),
