@@ -1,0 +1,49 @@
+"""One language switch for everything a learner reads: text, tables, plots, widgets, messages.
+
+English is the default; the Chinese notebooks call `set_language('zh')` in their first cell.
+Messages live in one catalogue per language (`en/`, `zh/`), split into one module per area
+(`en/parallel.py`, `zh/parallel.py`, ...) so each section keeps its own words; every module
+defines `MESSAGES = {'area.key': 'text with {fields}'}`. A key missing in either language, or a
+translation whose {fields} differ, fails `tests/test_i18n.py`.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+LANGUAGES = ('en', 'zh')
+_state = {'language': 'en'}
+_catalogues: dict[str, dict[str, str]] = {}
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """Every message of one language, merged from its area modules (loaded once)."""
+    if lang not in _catalogues:
+        pkg = importlib.import_module(f'{__name__}.{lang}')
+        merged: dict[str, str] = {}
+        for info in pkgutil.iter_modules(pkg.__path__):
+            merged.update(importlib.import_module(f'{pkg.__name__}.{info.name}').MESSAGES)
+        _catalogues[lang] = merged
+    return _catalogues[lang]
+
+
+def set_language(lang: str) -> str:
+    """Switch what the package prints and draws to 'en' or 'zh' (used by every notebook's first cell)."""
+    from ..errors import UsageError
+    if lang not in LANGUAGES:
+        raise UsageError(f"language {lang!r} is not available: choose one of {', '.join(LANGUAGES)}")
+    _state['language'] = lang
+    return lang
+
+
+def language() -> str:
+    """The language in use now ('en' by default)."""
+    return _state['language']
+
+
+def t(key: str, **fields) -> str:
+    """The message `key` in the current language, with its {fields} filled in."""
+    text = catalogue(language()).get(key)
+    if text is None:  # tests make this impossible for keys in the catalogue; stay readable anyway
+        text = catalogue('en').get(key, key)
+    return text.format(**fields) if fields else text

@@ -1,0 +1,1 @@
+"""English messages, one module per area (each defines MESSAGES)."""

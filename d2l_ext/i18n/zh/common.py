@@ -1,0 +1,4 @@
+"""各节共用的消息。"""
+MESSAGES = {
+    'common.seconds': '{value:.3f} 秒',
+}
