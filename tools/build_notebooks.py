@@ -1,77 +1,144 @@
-"""Write the English and Chinese notebooks from one source each, then run them clean.
+"""Build notebooks/{en,zh}/<name>.ipynb from notebooks/src/<name>.py and run them clean.
 
-Why a builder: the two languages must run the same code cells (a test checks it), so each
-notebook's cells live once in tools/notebooks/<name>.py with the prose in both languages.
+Each source is a jupytext percent-format script: code cells are ordinary Python, every English
+markdown cell is followed by its Chinese twin (`# %% [markdown] lang="zh"`). Both languages run
+the one copy of the code; only the first code cell's `d2l_ext.set_language('en')` changes.
 Executing with nbclient in a fresh kernel gives the committed execution counts 1..n.
 
-    python tools/build_notebooks.py                 # write and execute all notebooks
-    python tools/build_notebooks.py 13.3.1 --no-run # write only, to build/notebooks-unexecuted/
+    python tools/build_notebooks.py                  # build and execute every notebook
+    python tools/build_notebooks.py 13.3.1 --lang zh # one section, one language
+    python tools/build_notebooks.py --no-run         # write only, under build/notebooks-unexecuted/
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import pathlib
 import sys
 import time
 
+import jupytext
 import nbformat
 from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SOURCES = ROOT / 'tools' / 'notebooks'
+SOURCES = ROOT / 'notebooks' / 'src'
 LANGS = ('en', 'zh')
+SET_LANGUAGE = "d2l_ext.set_language('{}')"
+KERNELSPEC = {'name': 'python3', 'display_name': 'Python 3 (ipykernel)', 'language': 'python'}
+KEPT_CELL_METADATA = ('tags',)  # jupytext's own keys (lang, lines_to_next_cell, ...) are build noise
 
 
-def load(path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+class SourceError(Exception):
+    """A lesson source that cannot be built; the message names the file and the cell."""
 
 
-def chinese_prose(src) -> dict:
-    """ZH = {key: text} from zh_<section>.py beside the source; English stays where a key is missing."""
-    zh = src.with_name(src.name.replace('n', 'zh_', 1))
-    return load(zh).ZH if zh.exists() else {}
+def _where(path: pathlib.Path, index: int, cell) -> str:
+    first = cell.source.strip().split('\n', 1)[0][:60]
+    return f'{path.name}, cell {index + 1} ({cell.cell_type}: {first!r})'
 
 
-def build(mod, lang, zh_prose):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata['kernelspec'] = {'name': 'python3', 'display_name': 'Python 3 (ipykernel)', 'language': 'python'}
-    nb.metadata['language_info'] = {'name': 'python'}
-    for kind, body in mod.CELLS:
-        if kind == 'md':
-            text = body['en'] if lang == 'en' else zh_prose.get(body['key'], body['en'])
-            nb.cells.append(nbformat.v4.new_markdown_cell(text.strip('\n')))
+def split_languages(path: pathlib.Path, source) -> dict[str, list]:
+    """Pair each English markdown cell with the Chinese one right after it; code goes to both languages."""
+    cells = {lang: [] for lang in LANGS}
+    pending_en = None  # (index, cell) of an English markdown cell still waiting for its twin
+    for i, cell in enumerate(source.cells):
+        lang = cell.metadata.get('lang', 'en') if cell.cell_type == 'markdown' else None
+        if lang not in (None, *LANGS):
+            raise SourceError(f'{_where(path, i, cell)}: unknown lang={lang!r} (use "en" or "zh")')
+        if lang == 'zh':
+            if pending_en is None:
+                raise SourceError(f'{_where(path, i, cell)}: Chinese cell without an English cell right before it')
+            cells['en'].append(pending_en[1])
+            cells['zh'].append(cell)
+            pending_en = None
+            continue
+        if pending_en is not None:
+            raise SourceError(f'{_where(path, *pending_en)}: no Chinese translation '
+                              '(add a `# %% [markdown] lang="zh"` cell right after it)')
+        if lang == 'en':
+            pending_en = (i, cell)
         else:
-            nb.cells.append(nbformat.v4.new_code_cell(body.strip('\n')))
+            cells['en'].append(cell)
+            cells['zh'].append(cell)
+    if pending_en is not None:
+        raise SourceError(f'{_where(path, *pending_en)}: no Chinese translation '
+                          '(add a `# %% [markdown] lang="zh"` cell right after it)')
+    return cells
+
+
+def _set_language(path: pathlib.Path, cells: list, lang: str) -> None:
+    """Write lang into the first code cell's set_language line (the only code that differs)."""
+    code = [c for c in cells if c.cell_type == 'code']
+    en_line = SET_LANGUAGE.format('en')
+    if not code or en_line not in code[0].source.split('\n'):
+        raise SourceError(f'{path.name}: the first code cell must contain the line {en_line}')
+    lines = code[0].source.split('\n')
+    code[0].source = '\n'.join(SET_LANGUAGE.format(lang) if line == en_line else line for line in lines)
+
+
+def notebook(path: pathlib.Path, lang: str):
+    """The unexecuted notebook for one language of one source, with stable cell ids."""
+    cells = split_languages(path, jupytext.read(path, fmt='py:percent'))[lang]
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {'kernelspec': dict(KERNELSPEC), 'language_info': {'name': 'python'}}
+    for i, cell in enumerate(cells):
+        meta = {k: cell.metadata[k] for k in KEPT_CELL_METADATA if k in cell.metadata}
+        make = nbformat.v4.new_code_cell if cell.cell_type == 'code' else nbformat.v4.new_markdown_cell
+        nb.cells.append(make(cell.source, metadata=meta, id=f'{lang}-{i:03d}'))
+    _set_language(path, nb.cells, lang)
     return nb
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('only', nargs='*', help='notebook prefixes, e.g. 13.3.1')
+def execute(nb, cwd: pathlib.Path, timeout: int = 900):
+    """Run every cell in a fresh kernel whose working directory is the notebook's folder."""
+    NotebookClient(nb, timeout=timeout, kernel_name='python3', record_timing=False,
+                   resources={'metadata': {'path': str(cwd)}}).execute()
+    return nb
+
+
+def sources(only=()) -> list[pathlib.Path]:
+    """notebooks/src/<name>.py, optionally only the names starting with one of `only`."""
+    paths = sorted(SOURCES.glob('*.py'))
+    picked = [p for p in paths if not only or any(p.stem.startswith(o) for o in only)]
+    if only and not picked:
+        raise SourceError(f'no source in {SOURCES.relative_to(ROOT)} starts with {" or ".join(only)}')
+    return picked
+
+
+def build(paths, langs=LANGS, run=True, out_root=None) -> list[pathlib.Path]:
+    """Write (and unless run=False execute) each language of each source; returns the written paths."""
+    if out_root is None:
+        out_root = ROOT / 'notebooks' if run else ROOT / 'build' / 'notebooks-unexecuted'
+    notebooks = [(path, lang, notebook(path, lang)) for path in paths for lang in langs]  # all errors first
+    written = []
+    for path, lang, nb in notebooks:
+        out = out_root / lang / f'{path.stem}.ipynb'
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if run:
+            start = time.monotonic()
+            try:
+                execute(nb, out.parent)
+            except CellExecutionError as e:  # keep the committed notebook; say which one failed
+                raise SourceError(f'{path.name} ({lang}) failed while running; nothing written:\n{e}') from e
+            print(f'{out}: ran in {time.monotonic() - start:.0f} s', flush=True)
+        nbformat.write(nb, out)
+        written.append(out)
+    return written
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    ap.add_argument('only', nargs='*', help='section prefixes, e.g. 13.3.1 (default: every source)')
+    ap.add_argument('--lang', choices=LANGS, action='append', help='one language (repeatable; default both)')
     ap.add_argument('--no-run', action='store_true',
-                    help='write without executing, under build/ (never over the committed, executed notebooks)')
-    ap.add_argument('--lang', choices=LANGS, action='append')
-    args = ap.parse_args()
-    sys.path.insert(0, str(SOURCES))  # the sources import cells.py
-    for src in sorted(SOURCES.glob('n*.py')):  # zh_*.py hold translations
-        mod = load(src)
-        if args.only and not any(mod.NAME.startswith(o) for o in args.only):
-            continue
-        for lang in args.lang or LANGS:
-            nb = build(mod, lang, chinese_prose(src))
-            base = ROOT / 'build' / 'notebooks-unexecuted' if args.no_run else ROOT / 'notebooks'
-            out = base / lang / f'{mod.NAME}.ipynb'
-            out.parent.mkdir(parents=True, exist_ok=True)
-            if not args.no_run:
-                t = time.time()
-                NotebookClient(nb, timeout=900, kernel_name='python3',
-                               resources={'metadata': {'path': str(out.parent)}}).execute()
-                print(f'{out.relative_to(ROOT)}: ran in {time.time() - t:.0f} s', flush=True)
-            nbformat.write(nb, out)
+                    help='write without executing, under build/notebooks-unexecuted/ (never over the committed ones)')
+    args = ap.parse_args(argv)
+    try:
+        build(sources(args.only), tuple(args.lang or LANGS), run=not args.no_run)
+    except SourceError as e:
+        print(f'error: {e}', file=sys.stderr)
+        return 2
     return 0
 
 
