@@ -1,39 +1,67 @@
-"""The English and Chinese notebooks run the same code, and are committed after a clean run."""
+"""The committed notebooks are built from notebooks/src, run one copy of the code in both languages, and ran clean."""
 import json
 import pathlib
+import re
+import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-EN = sorted((ROOT / 'notebooks' / 'en').glob('*.ipynb'))
+sys.path.insert(0, str(ROOT / 'tools'))
+import build_notebooks  # noqa: E402  (a script in tools/, not a package)
+
+SOURCES = sorted((ROOT / 'notebooks' / 'src').glob('*.py'))
+NAMES = [p.stem for p in SOURCES]
+COMMITTED = [ROOT / 'notebooks' / lang / f'{name}.ipynb' for lang in ('en', 'zh') for name in NAMES]
+LANGUAGE_ARG = re.compile(r"(d2l_ext\.set_language\()'(en|zh)'(\))")
+CJK = re.compile('[\u4e00-\u9fff]')
+REBUILD = 'rebuild with: .venv/bin/python tools/build_notebooks.py {}'
 
 
-def code_cells(path):
+def cells(path, kind=None):
     nb = json.loads(path.read_text(encoding='utf-8'))
-    return [c for c in nb['cells'] if c['cell_type'] == 'code']
+    return [c for c in nb['cells'] if kind is None or c['cell_type'] == kind]
 
 
-@pytest.mark.parametrize('en', EN, ids=[p.stem for p in EN])
-def test_zh_runs_the_same_code_cells(en):
-    zh = ROOT / 'notebooks' / 'zh' / en.name
-    assert zh.exists(), f'{zh} is missing'
-    src = lambda p: [''.join(c['source']) for c in code_cells(p)]
-    assert src(en) == src(zh)
-    # and the prose really is Chinese
-    md = ''.join(''.join(c['source']) for c in json.loads(zh.read_text(encoding='utf-8'))['cells']
-                 if c['cell_type'] == 'markdown')
-    assert sum('\u4e00' <= ch <= '\u9fff' for ch in md) > 100
+def text(cell):
+    return ''.join(cell['source'])
 
 
-@pytest.mark.parametrize('path', EN + [ROOT / 'notebooks' / 'zh' / p.name for p in EN],
-                         ids=lambda p: f'{p.parent.name}/{p.stem}')
+def test_every_notebook_has_a_source_and_both_languages():
+    assert NAMES, 'no lesson sources in notebooks/src'
+    for lang in ('en', 'zh'):
+        built = {p.stem for p in (ROOT / 'notebooks' / lang).glob('*.ipynb')}
+        assert built == set(NAMES), f'notebooks/{lang} and notebooks/src differ: {sorted(built ^ set(NAMES))}'
+
+
+@pytest.mark.parametrize('name', NAMES)
+def test_zh_runs_the_same_code_as_en(name):
+    en, zh = (ROOT / 'notebooks' / lang / f'{name}.ipynb' for lang in ('en', 'zh'))
+    masked = [[LANGUAGE_ARG.sub(r"\1LANG\3", text(c)) for c in cells(p, 'code')] for p in (en, zh)]
+    assert masked[0] == masked[1]
+    assert "d2l_ext.set_language('zh')" in text(cells(zh, 'code')[0])
+
+
+@pytest.mark.parametrize('name', NAMES)
+def test_zh_prose_is_chinese(name):
+    en, zh = (cells(ROOT / 'notebooks' / lang / f'{name}.ipynb', 'markdown') for lang in ('en', 'zh'))
+    assert len(en) == len(zh)
+    for number, (e, z) in enumerate(zip(en, zh, strict=True), 1):
+        assert len(CJK.findall(text(z))) >= 2, f'zh markdown cell {number} is not Chinese: {text(z)[:60]!r}'
+        assert not CJK.search(text(e)), f'en markdown cell {number} contains Chinese: {text(e)[:60]!r}'
+
+
+@pytest.mark.parametrize('path', COMMITTED, ids=lambda p: f'{p.parent.name}/{p.stem}')
+def test_committed_notebook_is_built_from_the_current_source(path):
+    fresh = build_notebooks.notebook(ROOT / 'notebooks' / 'src' / f'{path.stem}.py', path.parent.name)
+    want = [(c.cell_type, c.source, c.metadata.get('tags', [])) for c in fresh.cells]
+    have = [(c['cell_type'], text(c), c['metadata'].get('tags', [])) for c in cells(path)]
+    assert have == want, f'{path.parent.name}/{path.name} is out of date: ' + REBUILD.format(path.stem)
+
+
+@pytest.mark.parametrize('path', COMMITTED, ids=lambda p: f'{p.parent.name}/{p.stem}')
 def test_committed_after_a_clean_run(path):
-    cells = code_cells(path)
-    assert [c['execution_count'] for c in cells] == list(range(1, len(cells) + 1))
-    assert not any(o['output_type'] == 'error' for c in cells for o in c['outputs'])
-
-
-def test_every_notebook_has_a_source():
-    names = {p.stem for p in EN}
-    assert names == {'13.3.0-Overview', '13.3.1-Parallel-Computation-on-Devices',
-                     '13.3.2-Parallel-Computation-and-Communication', '13.3.3-The-Dependency-Graph'}
+    code = cells(path, 'code')
+    assert [c['execution_count'] for c in code] == list(range(1, len(code) + 1)), REBUILD.format(path.stem)
+    errors = [n for n, c in enumerate(code, 1) if any(o['output_type'] == 'error' for o in c['outputs'])]
+    assert not errors, f'code cells {errors} of {path.parent.name}/{path.name} stored an error'

@@ -1,0 +1,100 @@
+"""tools/build_notebooks.py: one source gives two notebooks, a missing translation stops the build."""
+import pathlib
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'tools'))
+import build_notebooks as bn  # noqa: E402  (a script in tools/, not a package)
+
+# d2l_ext is replaced by a stub that prints the language, so that this test does not depend on the package.
+FIRST_CELL = """# %%
+import os
+import types
+
+d2l_ext = types.SimpleNamespace(set_language=print)
+d2l_ext.set_language('en')
+print(os.getcwd())
+"""
+EN_ZH = """# %% [markdown]
+# # Title
+#
+# Some *prose*.
+
+# %% [markdown] lang="zh"
+# # 标题
+#
+# 一些文字。
+"""
+TAGGED = """# %% tags=["nbval-ignore-output"]
+x = 6 * 7
+x
+"""
+
+
+def source(tmp_path, *parts, name='9.9.9-Tiny'):
+    path = tmp_path / 'src' / f'{name}.py'
+    path.parent.mkdir(exist_ok=True)
+    path.write_text('\n'.join(parts), encoding='utf-8')
+    return path
+
+
+def test_one_source_gives_both_languages_with_one_copy_of_the_code(tmp_path):
+    path = source(tmp_path, EN_ZH, FIRST_CELL, TAGGED)
+    en, zh = bn.notebook(path, 'en'), bn.notebook(path, 'zh')
+    assert [c.cell_type for c in en.cells] == [c.cell_type for c in zh.cells] == ['markdown', 'code', 'code']
+    assert en.cells[0].source == '# Title\n\nSome *prose*.'
+    assert zh.cells[0].source == '# 标题\n\n一些文字。'
+    assert "d2l_ext.set_language('en')" in en.cells[1].source
+    assert zh.cells[1].source == en.cells[1].source.replace("'en'", "'zh'")
+    assert zh.cells[2].source == en.cells[2].source == 'x = 6 * 7\nx'
+    assert en.cells[2].metadata == {'tags': ['nbval-ignore-output']}  # jupytext's lang etc. are left out
+    assert zh.cells[0].metadata == {} and 'jupytext' not in en.metadata
+    assert [c.id for c in en.cells] == ['en-000', 'en-001', 'en-002']  # stable ids: no diff noise on rebuilds
+
+
+@pytest.mark.parametrize('parts, message', [
+    ((EN_ZH, '# %% [markdown]\n# Untranslated\n', FIRST_CELL), r"cell 3 \(markdown: 'Untranslated'\): no Chinese"),
+    ((EN_ZH, FIRST_CELL, '# %% [markdown]\n# At the end\n'), r"'At the end'\): no Chinese translation"),
+    ((EN_ZH, FIRST_CELL, '# %% [markdown] lang="zh"\n# 多余\n'), r"'多余'\): Chinese cell without an English"),
+    ((EN_ZH, '# %% [markdown] lang="fr"\n# Bonjour\n', FIRST_CELL), r"unknown lang='fr'"),
+    ((EN_ZH, '# %%\nprint(1)\n'), r'first code cell must contain the line'),
+])
+def test_a_source_that_cannot_be_built_names_the_cell(tmp_path, parts, message):
+    path = source(tmp_path, *parts)
+    with pytest.raises(bn.SourceError, match=rf'9\.9\.9-Tiny\.py.*{message}'):
+        bn.notebook(path, 'zh')
+
+
+def test_every_lesson_source_builds_in_both_languages():
+    for path in bn.sources():
+        for lang in bn.LANGS:
+            assert bn.notebook(path, lang).cells
+
+
+def test_sources_picks_sections_by_prefix():
+    assert [p.stem for p in bn.sources(['13.3.1'])] == ['13.3.1-Parallel-Computation-on-Devices']
+    with pytest.raises(bn.SourceError, match='no source'):
+        bn.sources(['99.1'])
+    assert bn.main(['99.1', '--no-run']) == 2
+
+
+def test_build_executes_each_language_in_the_notebooks_folder(tmp_path):
+    path = source(tmp_path, EN_ZH, FIRST_CELL, TAGGED)
+    written = bn.build([path], out_root=tmp_path / 'out')
+    assert written == [tmp_path / 'out' / lang / '9.9.9-Tiny.ipynb' for lang in ('en', 'zh')]
+    for lang, out in zip(('en', 'zh'), written, strict=True):
+        nb = bn.nbformat.read(out, as_version=4)
+        code = [c for c in nb.cells if c.cell_type == 'code']
+        assert [c.execution_count for c in code] == [1, 2]
+        assert code[0].outputs[0].text == f'{lang}\n{out.parent}\n'
+        assert code[1].outputs[0].data['text/plain'] == '42'
+        assert not any('execution' in c.metadata for c in code)  # no timing metadata to diff
+
+
+def test_a_failing_cell_writes_nothing(tmp_path):
+    path = source(tmp_path, EN_ZH, FIRST_CELL, '# %%\n1 / 0\n')
+    with pytest.raises(bn.SourceError, match=r'9\.9\.9-Tiny\.py \(en\) failed while running(.|\n)*ZeroDivisionError'):
+        bn.build([path], langs=('en',), out_root=tmp_path / 'out')
+    assert not (tmp_path / 'out' / 'en' / '9.9.9-Tiny.ipynb').exists()
