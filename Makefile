@@ -1,11 +1,12 @@
 # Two commands on a fresh machine (README): `make lab` and `make test`. Both build .venv first.
+# `make test` = lint, unit tests, nbval over every notebook, Run All twice per notebook, the browser test.
 PY ?= python3.11
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.d2l_ext-installed
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 600 -p no:cacheprovider
 
-.PHONY: lab test unit notebooks browser lecture
+.PHONY: lab test lint unit notebooks rerun browser lecture
 
 $(STAMP): pyproject.toml requirements/pinned.txt
 	$(PY) -m venv $(VENV)
@@ -13,18 +14,29 @@ $(STAMP): pyproject.toml requirements/pinned.txt
 	$(BIN)/python -m pip install -q -r requirements/pinned.txt -e '.[mxnet,notebooks,test]'
 	touch $@
 
+# JupyterLab refuses to run as root (any container) unless told --allow-root.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	@if [ "$$(id -u)" -eq 0 ]; then echo "make lab: running as root, so JupyterLab starts with --allow-root"; \
+	  allow=--allow-root; fi; \
+	$(BIN)/jupyter lab $$allow notebooks/
 
-test: unit notebooks browser
+test: lint unit notebooks rerun browser
+
+lint: $(STAMP)
+	$(BIN)/ruff check d2l_ext tests benchmarks tools notebooks/src
 
 unit: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/python -m pytest tests -m "not browser" -q
+	MPLBACKEND=Agg $(BIN)/python -m pytest tests -m "not browser and not rerun" -q
 
 # pytest exits with 5 when it collects nothing (an empty notebooks/): that is not a failure.
 notebooks: $(STAMP)
 	TQDM_DISABLE=1 MPLBACKEND=module://matplotlib_inline.backend_inline $(BIN)/python -m pytest $(NBVAL) notebooks -q; \
 	rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; exit $$rc
+
+# Every notebook: Run All, then every cell again, in one kernel (about as long as nbval).
+rerun: $(STAMP)
+	TQDM_DISABLE=1 MPLBACKEND=module://matplotlib_inline.backend_inline $(BIN)/python -m pytest tests/test_rerun.py \
+	  -m rerun -q -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; exit $$rc
 
 browser: $(STAMP)
 	$(BIN)/python -m pytest tests/browser -m browser -q
