@@ -2,7 +2,7 @@
 
 
 class UsageError(ValueError):
-    """Bad input (size, iterations, device, framework, memory); the message says what to change.
+    """Bad input (size, iterations, device, framework, memory, run time); the message says what to change.
 
     The CLI turns it into exit code 2 and one line; the widgets show it in their output area.
     """
@@ -14,3 +14,7 @@ class ResultMismatch(AssertionError):
 
 class FrameworkMissing(UsageError):
     """A framework (MXNet) was asked for but is not installed in this environment."""
+
+
+class WorkerFailed(RuntimeError):
+    """A framework's worker process stopped (killed, out of memory, crashed); the next run starts a fresh one."""

@@ -9,10 +9,15 @@ so we pick two lanes from what exists and say plainly what each one is:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, asdict
+import contextlib
+import os
+from dataclasses import asdict, dataclass
 
 from .errors import UsageError
+from .i18n import t
 from .machine import check_framework, cpu_cores
+
+_FAKE: dict = {}  # set by fake_hardware() in tests: {'gpus': n, 'cores': n}
 
 
 @dataclass(frozen=True)
@@ -40,8 +45,41 @@ class Lane:
         return asdict(self)
 
 
+def make_lane(framework: str, kind: str, index: int = 0, *, threads: int = 0, name: str | None = None,
+              label: str | None = None, explanation: str = '') -> Lane:
+    """The one place a Lane is built (every section); PyTorch runs CPU work synchronously, all else is queued."""
+    if name is None:
+        if framework == 'torch':
+            name = f'cuda:{index}' if kind == 'gpu' else f'cpu{index}'
+        else:
+            name = f'{kind}({index})'
+    if label is None:
+        label = f'GPU {index}' if kind == 'gpu' else name
+    return Lane(framework=framework, name=name, kind=kind, index=index, label=label, explanation=explanation,
+                threads=threads if kind == 'cpu' else 0, asynchronous=not (framework == 'torch' and kind == 'cpu'))
+
+
+@contextlib.contextmanager
+def fake_hardware(gpus: int | None = None, cores: int | None = None):
+    """Testing hook: within the block, find_lanes sees `gpus` GPUs and `cores` cores (in this process only)."""
+    old = dict(_FAKE)
+    _FAKE.update({k: int(v) for k, v in (('gpus', gpus), ('cores', cores)) if v is not None})
+    try:
+        yield
+    finally:
+        _FAKE.clear()
+        _FAKE.update(old)
+
+
+def faked_gpus() -> bool:
+    """True inside fake_hardware(gpus=...): GPU lanes are stand-ins with no device behind them."""
+    return 'gpus' in _FAKE
+
+
 def gpu_count(framework: str) -> int:
     """GPUs this framework can use here (0 for MXNet's CPU-only wheel)."""
+    if 'gpus' in _FAKE:
+        return _FAKE['gpus']
     if framework == 'torch':
         import torch
         return torch.cuda.device_count()
@@ -52,93 +90,97 @@ def gpu_count(framework: str) -> int:
         return 0
 
 
-def gpu_name(framework: str, index: int) -> str:
-    """Marketing name of a GPU, for labels."""
-    if framework == 'torch':
+def _gpu_label(framework: str, index: int) -> str:
+    if framework == 'torch' and 'gpus' not in _FAKE:
         import torch
-        return torch.cuda.get_device_name(index)
-    return f'GPU {index}'
+        return t('core.lane_gpu_label_named', index=index, name=torch.cuda.get_device_name(index))
+    return t('core.lane_gpu_label', index=index)
 
 
 def mxnet_cpu_workers() -> int:
-    """Engine worker threads MXNet uses for CPU ops in this process (set before import)."""
-    import os
-    return int(os.environ.get('MXNET_CPU_WORKER_NTHREADS', '1'))
+    """Engine worker threads MXNet gives each CPU context in this process (its setting is read at import)."""
+    from .backends.mxnet_backend import engine_environment
+    return int(os.environ.get('MXNET_CPU_WORKER_NTHREADS', engine_environment()['MXNET_CPU_WORKER_NTHREADS']))
 
 
-def find_lanes(framework: str = 'torch', count: int | str = 2, *, gpus: int | None = None,
-               cores: int | None = None) -> list[Lane]:
-    """The lanes this machine offers a framework, best first (13.3.1's `devices`).
-
-    `count` is 2 (the book's experiment) or 'all' (every GPU). `gpus` and `cores` override what
-    the machine reports; tests use them to fake one or two GPUs.
-    """
-    fw = check_framework(framework)
-    g = gpu_count(fw) if gpus is None else int(gpus)
-    c = cpu_cores() if cores is None else int(cores)
-    gpu_word = 'PyTorch queues its kernels on the GPU and returns at once' if fw == 'torch' else \
-        "MXNet's engine queues the work on the GPU and returns at once"
-
-    def gpu_lane(i):
-        name = f'cuda:{i}' if fw == 'torch' else f'gpu({i})'
-        label_name = gpu_name(fw, i) if gpus is None else f'GPU {i}'
-        return Lane(fw, name, 'gpu', i, f'GPU {i} ({label_name})' if gpus is None else f'GPU {i}',
-                    f'a whole GPU: {gpu_word}', 0, True)
-
-    if g >= 2:
-        n = g if count == 'all' else min(int(count), g)
-        return [gpu_lane(i) for i in range(n)]
+def _cpu_lanes(fw: str, g: int, c: int) -> list[Lane]:
+    if g == 1 and fw == 'torch':
+        # one core stays free to launch the GPU's kernels (measured on the H200 machine: with
+        # all 16 cores busy, the GPU lane waited for its launching thread)
+        used = max(1, c - 1)
+        return [make_lane(fw, 'cpu', 0, threads=used, name='cpu', label=t('core.lane_cpu_label', threads=used, cores=c),
+                          explanation=t('core.lane_cpu_beside_gpu_torch', threads=used, cores=c))]
     if g == 1:
-        if fw == 'torch':
-            # one core stays free to launch the GPU's kernels (measured on the H200 machine: with
-            # all 16 cores busy, the GPU lane waited for its launching thread)
-            t = max(1, c - 1)
-            cpu = Lane(fw, 'cpu', 'cpu', 0, f'CPU ({t} of {c} cores)',
-                       f'the CPU with {t} of its {c} cores (one is left to feed the GPU): PyTorch runs CPU '
-                       'operations to completion in the calling thread, so this lane gets its own Python '
-                       'thread to run beside the GPU', t, False)
-        else:
-            cpu = Lane(fw, 'cpu(0)', 'cpu', 0, f'CPU ({c} cores)',
-                       "the CPU: MXNet's engine runs its operations on CPU worker threads", c, True)
-        return [gpu_lane(0), cpu]
-    # CPU only: two lanes that share the cores
+        return [make_lane(fw, 'cpu', 0, threads=c, label=t('core.lane_cpu_all_label', cores=c),
+                          explanation=t('core.lane_cpu_beside_gpu_mxnet', workers=mxnet_cpu_workers()))]
     if fw == 'torch':
         share = max(1, c // 2)
-        note = '' if c >= 2 else ' This machine has one core, so the two lanes take turns: expect no speedup.'
-        return [Lane(fw, f'cpu{i}', 'cpu', i, f'CPU lane {i + 1} ({share} of {c} cores)',
-                     f'a Python thread running PyTorch with {share} intra-op thread(s), '
-                     f'{share} of the {c} cores; PyTorch runs CPU operations synchronously, '
-                     f'so two lanes need two threads.{note}', share, False)
+        note = t('core.lane_one_core') if c < 2 else ''
+        return [make_lane(fw, 'cpu', i, threads=share, label=t('core.lane_cpu_share_label', number=i + 1,
+                                                                  threads=share, cores=c),
+                          explanation=t('core.lane_cpu_share_torch', threads=share, cores=c) + note)
                 for i in range(2)]
-    workers = mxnet_cpu_workers()
-    return [Lane(fw, f'cpu({i})', 'cpu', i, f'MXNet cpu({i})',
-                 f'its operations go to MXNet\'s dependency engine, which runs '
-                 f'independent operations on {workers} CPU worker thread(s) '
-                 '(MXNET_CPU_WORKER_NTHREADS, read once at import), shared by both contexts',
-                 1, True)
+    return [make_lane(fw, 'cpu', i, threads=1, label=t('core.lane_mxnet_cpu_label', index=i),
+                      explanation=t('core.lane_mxnet_cpu', workers=mxnet_cpu_workers(), cores=c))
             for i in range(2)]
 
 
+def find_lanes(framework: str = 'torch', count: int | str = 2, **fake) -> list[Lane]:
+    """The lanes this machine offers a framework, best first (13.3.1's `devices`).
+
+    `count` is 2 (the book's experiment) or 'all' (every GPU).
+    """
+    if fake:  # compatibility: remove once callers moved (use fake_hardware)
+        with fake_hardware(**fake):
+            return find_lanes(framework, count)
+    fw = check_framework(framework)
+    g = gpu_count(fw)
+    c = _FAKE.get('cores') or cpu_cores()
+    explanation = t('core.lane_gpu_torch' if fw == 'torch' else 'core.lane_gpu_mxnet')
+    gpus = [make_lane(fw, 'gpu', i, label=_gpu_label(fw, i), explanation=explanation)
+            for i in range(g if count == 'all' else min(int(count), g))]
+    if g >= 2:
+        return gpus
+    return gpus[:1] + _cpu_lanes(fw, g, c)
+
+
 def pick_lanes(framework: str = 'torch', names=None, **fake) -> list[Lane]:
-    """Lanes by name (CLI --lanes), or the default two; an unknown name lists what exists."""
-    lanes = find_lanes(framework, 'all' if names else 2, **fake)
-    if not names:
-        return lanes
+    """Lanes by name (CLI --lanes) or as Lane objects, or the default two; each lane at most once (13.3.1)."""
+    if fake:  # compatibility: remove once callers moved (use fake_hardware)
+        with fake_hardware(**fake):
+            return pick_lanes(framework, names)
+    fw = check_framework(framework)
     if isinstance(names, str):
         names = [n.strip() for n in names.split(',') if n.strip()]
-    by_name = {lane.name: lane for lane in lanes}
+    if names is not None and all(isinstance(n, Lane) for n in names):
+        available = {n.name: n for n in names if n.framework == fw}
+    else:
+        available = {lane.name: lane for lane in find_lanes(fw, 'all' if names else 2)}
+    if names is None:
+        return list(available.values())
     chosen = []
     for n in names:
-        if n not in by_name:
-            raise UsageError(f"lane {n!r} does not exist here for {lanes[0].framework}; "
-                             f"this machine's lanes are: {', '.join(by_name)}")
-        chosen.append(by_name[n])
-    if len(chosen) < 1:
-        raise UsageError('name at least one lane')
+        key = n.name if isinstance(n, Lane) else n
+        if key not in available:
+            raise UsageError(t('core.unknown_lane', lane=repr(key), framework=fw, names=', '.join(available)))
+        if available[key] in chosen:
+            raise UsageError(t('core.lane_twice', lane=repr(key)))
+        chosen.append(available[key])
+    if not chosen:
+        raise UsageError(t('core.no_lane', names=', '.join(available)))
     return chosen
 
 
+def lanes_for_all(frameworks, names=None) -> dict[str, list[Lane]]:
+    """Check a lane choice for every framework before anything runs (CLI --framework all --lanes) -> {fw: lanes}.
+
+    Each framework is asked in its own worker (MXNet must not be imported next to PyTorch).
+    """
+    from .workers import call_in_worker
+    return {fw: call_in_worker(fw, pick_lanes, fw, names) for fw in frameworks}
+
+
 def describe_lanes(lanes: list[Lane]) -> str:
-    """A few lines a student can read: what each lane really is."""
-    return '\n'.join(f'lane {i + 1}: {lane.name:8s} {lane.label} - {lane.explanation}'
-                     for i, lane in enumerate(lanes))
+    """A few lines a student can read: what each lane really is (13.3.1)."""
+    return '\n'.join(t('core.describe_lane', number=i + 1, name=lane.name, label=lane.label,
+                       explanation=lane.explanation) for i, lane in enumerate(lanes))

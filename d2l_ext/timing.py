@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+clock = time.perf_counter  # timestamps (timelines, start delays); durations of work go through measure()
+
 
 @dataclass
 class Measurement:
@@ -32,7 +34,7 @@ class Measurement:
         return q[2] - q[0]
 
     def as_dict(self) -> dict:
-        """JSON-ready: label, median, iqr, min, max, every time."""
+        """JSON-ready summary: label, median, iqr, min, max, repeats, every time (the CLI's JSON fields)."""
         return {'label': self.label, 'median': self.median, 'iqr': self.iqr,
                 'min': min(self.times), 'max': max(self.times), 'repeats': len(self.times),
                 'times': list(self.times)}
@@ -43,15 +45,10 @@ class Measurement:
 
 
 def wait_for_lanes(lanes) -> None:
-    """Block until every device used by these lanes has finished its queued work."""
-    torch_gpus = sorted({lane.index for lane in lanes if lane.framework == 'torch' and lane.kind == 'gpu'})
-    if torch_gpus:
-        import torch
-        for i in torch_gpus:  # one call per device: synchronize() alone waits for the current one
-            torch.cuda.synchronize(i)
-    if any(lane.framework == 'mxnet' for lane in lanes):
-        import mxnet as mx
-        mx.nd.waitall()  # MXNet's engine: waits for every context
+    """Block until every device used by these lanes has finished its queued work (every section)."""
+    from .backends import backend
+    for fw in sorted({lane.framework for lane in lanes}, reverse=True):  # torch, then mxnet
+        backend(fw).wait([lane for lane in lanes if lane.framework == fw])
 
 
 def wait_for_everything() -> None:
@@ -65,6 +62,20 @@ def wait_for_everything() -> None:
         mx.nd.waitall()
 
 
+def _timed(work, wait, box: list) -> float:
+    """Seconds for one run of work(), waiting for the devices before and after; the result goes in box."""
+    wait()
+    start = time.perf_counter()
+    box.append(work())
+    wait()
+    return time.perf_counter() - start
+
+
+def _waiter(lanes):
+    lanes = list(lanes)
+    return (lambda: wait_for_lanes(lanes)) if lanes else wait_for_everything
+
+
 def measure(work: Callable[[], object], *, lanes: Iterable = (), label: str = '',
             repeats: int = 5, warmup: int = 1, check: Callable[[object], None] | None = None,
             on_repeat: Callable[[int, int], None] | None = None) -> Measurement:
@@ -73,8 +84,7 @@ def measure(work: Callable[[], object], *, lanes: Iterable = (), label: str = ''
     `check(result)` runs after the last repeat (outside the timed region) and raises if the
     answer is wrong, so a fast wrong result never reaches a table.
     """
-    lanes = list(lanes)
-    wait = (lambda: wait_for_lanes(lanes)) if lanes else wait_for_everything
+    wait = _waiter(lanes)
     result = None
     for _ in range(warmup):
         result = work()
@@ -82,11 +92,8 @@ def measure(work: Callable[[], object], *, lanes: Iterable = (), label: str = ''
     m = Measurement(label or getattr(work, '__name__', 'work'))
     for r in range(repeats):
         result = None  # free the previous repeat's results before this one allocates its own
-        wait()
-        start = time.perf_counter()
-        result = work()
-        wait()
-        m.times.append(time.perf_counter() - start)
+        m.times.append(_timed(work, wait, result_box := []))
+        result = result_box[0]
         if on_repeat:
             on_repeat(r + 1, repeats)
     if check is not None:
@@ -110,10 +117,7 @@ class Benchmark:
         self.elapsed = None
 
     def _wait(self):
-        if self.lanes:
-            wait_for_lanes(self.lanes)
-        else:
-            wait_for_everything()
+        _waiter(self.lanes or ())()
 
     def __enter__(self):
         self._wait()
@@ -127,3 +131,68 @@ class Benchmark:
         if exc_type is None and not self.quiet:
             print(f'{self.description}: {self.elapsed:.4f} sec')
         return False
+
+
+class Comparison:
+    """Several variants timed interleaved: {name: Measurement}, one table (13.3.1, 13.3.2, 13.3.3)."""
+
+    def __init__(self, measurements: dict[str, Measurement]):
+        self.measurements = dict(measurements)
+
+    def __getitem__(self, name: str) -> Measurement:
+        return self.measurements[name]
+
+    def __iter__(self):
+        return iter(self.measurements)
+
+    def medians(self) -> dict[str, float]:
+        """{variant: median seconds}."""
+        return {name: m.median for name, m in self.measurements.items()}
+
+    def as_dict(self) -> dict:
+        """JSON-ready: {variant: Measurement.as_dict()}."""
+        return {name: m.as_dict() for name, m in self.measurements.items()}
+
+    def to_frame(self):
+        """A pandas DataFrame, one row per variant: median, IQR, min, max and every repeat's time (seconds)."""
+        import pandas as pd
+        from .i18n import t
+        rows = {name: {t('core.col_median'): m.median, t('core.col_iqr'): m.iqr, t('core.col_min'): min(m.times),
+                       t('core.col_max'): max(m.times), t('core.col_times'): [round(x, 6) for x in m.times]}
+                for name, m in self.measurements.items()}
+        return pd.DataFrame.from_dict(rows, orient='index')
+
+    def __repr__(self) -> str:
+        return '\n'.join(str(m) for m in self.measurements.values())
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(float_format=lambda v: f'{v:.4f}')
+
+
+def compare(variants: dict[str, Callable[[], object]], *, lanes: Iterable = (), repeats: int = 5,
+            warmup: int = 1, check: Callable[[str, object], None] | None = None) -> Comparison:
+    """Time several variants of the same work, interleaved, keeping every repeat (13.3.1, 13.3.2, 13.3.3).
+
+    The variants run in turn (v1, v2, v3, v1, v2, v3, ...) so a machine whose speed drifts
+    (turbo, other tenants) slows all of them alike; each run waits for the lanes' devices before
+    and after. `check(name, result)` sees each variant's last result, outside the timed region.
+    """
+    from .machine import positive_int
+    repeats = positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 5')
+    wait = _waiter(lanes)
+    for _ in range(warmup):
+        for work in variants.values():
+            work()
+            wait()
+    measurements = {name: Measurement(name) for name in variants}
+    last: dict = {}
+    for _ in range(repeats):
+        for name, work in variants.items():
+            last[name] = None  # free this variant's previous results before it allocates new ones
+            box: list = []
+            measurements[name].times.append(_timed(work, wait, box))
+            last[name] = box[0]
+    if check is not None:
+        for name in variants:
+            check(name, last[name])
+    return Comparison(measurements)

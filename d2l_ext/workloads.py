@@ -1,70 +1,41 @@
-"""Sizes and iteration counts for the book's workloads: defaults from the hardware, validated input.
+"""Sizes and iteration counts for the book's workloads: defaults from the hardware, validated by cost.
 
-Used by 13.3.1 and 13.3.2. On a GPU the book's 4000 x 4000 and 50 products; on CPU lanes a size
-chosen so that one `run` on one lane takes about a second.
+THE one place they come from (13.3.1, 13.3.2): on GPUs the book's 4000 x 4000 and 50 products; on
+CPU lanes a size chosen so that one `run` on one lane takes about a second; GPU + CPU lanes get
+products balanced so both lanes matter. Input is refused before anything runs when its results
+do not fit in memory (counting each result's bookkeeping, which dominates for tiny matrices), and
+every workload carries a run-time estimate from a short calibration on this machine.
 """
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
+
 from .errors import UsageError
+from .i18n import t
 from .machine import free_host_bytes, positive_int
 
 BOOK_SIZE, BOOK_ITERS = 4000, 50
 CPU_ITERS = 10
+LESSON_CPU_SIZE = 800  # notebooks on a 2-core CPU: about 0.1 s per lane for 10 products
+MIXED_SIZE = 2000  # GPU + CPU lanes: big enough to keep the GPU busy, small enough for the CPU
 # fp32 matrix-product rate of one core, used only to pick a default size: 10 products of
 # 1200 x 1200 took 0.36 s on one thread of the 2-core AMD EPYC CI machine (about 95 GFLOP/s, MKL,
 # AVX-512); older cores are slower, and the default then takes longer than a second.
 CPU_FLOPS_PER_CORE = 90e9
+# Memory per result beyond its numbers: about 550 bytes per PyTorch tensor measured here (tensor,
+# storage and Python object), allocations rounded up to 512 bytes (CUDA's caching allocator).
+RESULT_OVERHEAD_BYTES, ALLOCATION_BYTES = 1024, 512
+HEADROOM = 0.8  # keep a fifth of free memory for the framework's own buffers
 
 
-def backend(framework: str):
-    """The module holding one framework's workloads (torch_work or mxnet_work)."""
-    if framework == 'torch':
-        from . import torch_work
-        return torch_work
-    from . import mxnet_work
-    return mxnet_work
-
-
-def default_size(lanes, seconds: float = 1.0) -> tuple[int, int]:
-    """(size, iters) so that one `run` takes about `seconds` on the slowest lane."""
-    if all(lane.kind == 'gpu' for lane in lanes):
-        return BOOK_SIZE, BOOK_ITERS
-    threads = min(max(1, lane.threads) for lane in lanes if lane.kind == 'cpu')
-    if any(lane.framework == 'mxnet' for lane in lanes):
-        threads = 1  # OMP_NUM_THREADS=1 in the MXNet worker: each product runs on one core
-    n = (seconds * CPU_FLOPS_PER_CORE * threads / (2 * CPU_ITERS)) ** (1 / 3)
-    return int(max(100, round(n / 100) * 100)), CPU_ITERS
-
-
-def free_bytes(lane) -> int:
-    """Free memory where this lane's results live."""
-    if lane.kind == 'gpu' and lane.framework == 'torch':
-        import torch
-        return torch.cuda.mem_get_info(lane.index)[0]
-    return free_host_bytes()
-
-
-def check_workload(size, iters, lanes, *, extra_matrices: int = 2, what: str = '--size') -> tuple[int, list[int]]:
-    """Validate size and iterations (one per lane, or one for all) and that results fit in memory."""
-    n = positive_int(size, 'matrix size', f'pass a positive {what}, e.g. 1000')
-    ks = iters if isinstance(iters, (list, tuple)) else [iters] * len(lanes)
-    if len(ks) != len(lanes):
-        raise UsageError(f'give one iteration count, or one per lane ({len(lanes)} lanes)')
-    ks = [positive_int(k, 'iteration count', 'pass a positive --iters, e.g. 10') for k in ks]
-    need_by_place: dict = {}
-    for lane, k in zip(lanes, ks):
-        place = (lane.framework, lane.kind, lane.index if lane.kind == 'gpu' else 0)
-        need_by_place.setdefault(place, [lane, 0])[1] += (k + extra_matrices) * n * n * 4
-    for (fw, kind, idx), (lane, need) in need_by_place.items():
-        free = free_bytes(lane)
-        if need > 0.8 * free:  # keep headroom for the framework's own buffers
-            fit = int(((0.8 * free) / (4 * (max(ks) + extra_matrices) * len(lanes))) ** 0.5)
-            where = f'GPU {idx}' if kind == 'gpu' else 'host memory'
-            raise UsageError(
-                f'size {n} with {max(ks)} products per lane needs {need / 2**30:.1f} GiB on {where}, '
-                f'which has {free / 2**30:.1f} GiB free: choose a size of at most {max(fit, 1)} '
-                f'or fewer iterations')
-    return n, ks
+@dataclass
+class Workload:
+    """A validated workload (13.3.1, 13.3.2): matrix size, products per lane, estimated seconds of one pass."""
+    size: int
+    iters: list[int]
+    estimated_seconds: float  # every lane's products once, one lane after the other (calibrated here)
+    calibration: list[tuple[float, float]] = field(default_factory=list)  # per lane: (FLOP/s, seconds per call)
 
 
 def is_mixed(lanes) -> bool:
@@ -72,7 +43,74 @@ def is_mixed(lanes) -> bool:
     return len({lane.kind for lane in lanes}) > 1
 
 
-MIXED_SIZE = 2000  # GPU + CPU lanes: big enough to keep the GPU busy, small enough for the CPU
+def _default_cpu_size(lanes, seconds: float = 1.0) -> int:
+    threads = min(max(1, lane.threads) for lane in lanes if lane.kind == 'cpu')
+    if any(lane.framework == 'mxnet' for lane in lanes):
+        threads = 1  # OMP_NUM_THREADS=1 in the MXNet worker: each product runs on one core
+    n = (seconds * CPU_FLOPS_PER_CORE * threads / (2 * CPU_ITERS)) ** (1 / 3)
+    return int(max(100, round(n / 100) * 100))
+
+
+def _free_bytes(lane) -> int:
+    from .lanes import faked_gpus
+    if lane.kind == 'gpu' and faked_gpus():
+        return 80 << 30  # a stand-in GPU (tests): an 80 GiB card
+    if lane.kind == 'gpu' and lane.framework == 'torch':
+        import torch
+        return torch.cuda.mem_get_info(lane.index)[0]
+    return free_host_bytes()
+
+
+def _result_bytes(n: int) -> int:
+    return math.ceil(n * n * 4 / ALLOCATION_BYTES) * ALLOCATION_BYTES
+
+
+def _check_memory(n: int, ks: list[int], lanes, extra: int) -> None:
+    places: dict = {}  # (framework, kind, gpu index) -> [lane, results held there]
+    host = ('host', 'cpu', 0)
+    for lane, k in zip(lanes, ks):
+        place = (lane.framework, 'gpu', lane.index) if lane.kind == 'gpu' else host
+        places.setdefault(place, [lane, 0, 0])[1] += k + extra
+        places.setdefault(host, [lane, 0, 0])[2] += k + extra  # bookkeeping lives on the host
+    for (_, kind, index), (lane, results, bookkept) in places.items():
+        free = HEADROOM * _free_bytes(lane)
+        need = results * _result_bytes(n) + bookkept * RESULT_OVERHEAD_BYTES
+        if need <= free:
+            continue
+        where = t('core.where_gpu', index=index) if kind == 'gpu' else t('core.where_host')
+        fields = dict(size=n, iters=max(ks), need=need / 2**30, where=where, free=free / HEADROOM / 2**30)
+        fit = int(math.sqrt(max(0.0, free - bookkept * RESULT_OVERHEAD_BYTES) / (4 * results)))
+        if 1 <= fit:
+            raise UsageError(t('core.memory_size', fit=fit, **fields))
+        per_lane = len([x for x in lanes if x.kind == kind])
+        k_fit = int(free / (per_lane * (_result_bytes(n) + RESULT_OVERHEAD_BYTES))) - extra
+        raise UsageError(t('core.memory_iters', option='--iters', fit=max(1, k_fit), **fields))
+
+
+_RATES: dict = {}  # (framework, kind, index, threads) -> (FLOP/s of one product, seconds per call)
+
+
+def lane_speed(lane) -> tuple[float, float]:
+    """(FLOP/s, fixed seconds per product) of one lane, measured once per process (13.3.1, 13.3.2)."""
+    from .lanes import faked_gpus
+    key = (lane.framework, lane.kind, lane.index, lane.threads)
+    if lane.kind == 'gpu' and faked_gpus():
+        return 20e12, 10e-6  # a stand-in GPU (tests): nothing to measure
+    if key not in _RATES:
+        from .backends import backend
+        from .timing import measure
+        work = backend(lane.framework)
+        n, k = (2048, 8) if lane.kind == 'gpu' else (256, 4)
+        x, tiny = work.random_matrix(lane, n), work.random_matrix(lane, 8)
+        big = measure(lambda: work.run_on_lanes([lane], [lambda: work.run(x, k)]), lanes=[lane], repeats=3)
+        calls = measure(lambda: work.run_on_lanes([lane], [lambda: work.run(tiny, 100)]), lanes=[lane], repeats=3)
+        per_call = min(calls.times) / 100
+        _RATES[key] = (2 * n ** 3 / max(min(big.times) / k - per_call, 1e-9), per_call)
+    return _RATES[key]
+
+
+def _seconds(n: int, speed: tuple[float, float]) -> float:
+    return 2 * n ** 3 / speed[0] + speed[1]
 
 
 def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
@@ -82,20 +120,16 @@ def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
     least a fifth of `seconds` (a GPU product takes well under a millisecond, so timing two of
     them would mostly measure the wait), then scales: the GPU gets many more.
     """
-    import time
-    from .timing import wait_for_lanes
+    from .backends import backend
+    from .timing import measure
     work = backend(lanes[0].framework)
     out = []
     for lane in lanes:
         x = work.random_matrix(lane, n)
         k = 2
-        work.run_on_lanes([lane], [lambda: work.run(x, k)])  # warm-up
-        wait_for_lanes([lane])
         while True:
-            t = time.perf_counter()
-            work.run_on_lanes([lane], [lambda: work.run(x, k)])
-            wait_for_lanes([lane])
-            dt = time.perf_counter() - t
+            dt = measure(lambda: work.run_on_lanes([lane], [lambda: work.run(x, k)]), lanes=[lane],
+                         repeats=1, warmup=1 if k == 2 else 0).times[0]
             if dt >= seconds / 5 or k >= 4096:
                 break
             k *= 2
@@ -103,14 +137,86 @@ def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
     return out
 
 
-def lesson_workload(lanes) -> tuple[int, list[int]]:
-    """Size and products per lane for the notebooks: the book's on GPUs, about 0.1 s per lane on CPUs.
+def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extra_matrices: int = 2) -> Workload:
+    """Size and products per lane from the hardware (or the learner), validated and costed (13.3.1, 13.3.2).
 
-    A notebook must run top to bottom in about a minute on a 2-core CPU, so CPU lanes get
-    800 x 800 (10 products: about 0.1 s per lane there); GPU + CPU lanes are balanced.
+    `iters` is one count or one per lane; `lesson=True` picks the notebooks' smaller CPU default;
+    `extra_matrices` counts the other n x n arrays alive during the run (inputs, copy buffers).
     """
+    lanes = list(lanes)
+    gpus_only = all(lane.kind == 'gpu' for lane in lanes)
+    if size is None:
+        size = BOOK_SIZE if gpus_only else MIXED_SIZE if is_mixed(lanes) else \
+            LESSON_CPU_SIZE if lesson else _default_cpu_size(lanes)
+    n = positive_int(size, 'matrix size', 'pass a positive --size, e.g. 1000')
+    if iters is None and is_mixed(lanes):  # GPU + CPU: balance the work so both lanes matter
+        _check_memory(n, [1] * len(lanes), lanes, extra_matrices)
+        iters = balanced_iters(lanes, n, 0.25 if lesson else 0.5)
+    elif iters is None:
+        iters = BOOK_ITERS if gpus_only else CPU_ITERS
+    ks = list(iters) if isinstance(iters, (list, tuple)) else [iters] * len(lanes)
+    if len(ks) != len(lanes):
+        raise UsageError(t('core.iters_per_lane', lanes=len(lanes)))
+    ks = [positive_int(k, 'iteration count', 'pass a positive --iters, e.g. 10') for k in ks]
+    _check_memory(n, ks, lanes, extra_matrices)
+    speeds = [lane_speed(lane) for lane in lanes]
+    return Workload(n, ks, sum(k * _seconds(n, s) for k, s in zip(ks, speeds)), speeds)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return t('core.duration_s', value=seconds if seconds < 10 else round(seconds))
+    return t('core.duration_min', value=seconds / 60) if seconds < 7200 else t('core.duration_h', value=seconds / 3600)
+
+
+def check_budget(workload: Workload, limit_s: float, what: str, *, passes: int = 1,
+                 size_option: str = '--size', iters_option: str = '--iters') -> None:
+    """Refuse a run estimated above `limit_s`, with the estimate and a smaller valid choice (CLI, widgets).
+
+    `what` names the run ('this run'); `passes` is how often the experiment runs the whole workload
+    (warm-up, repeats, each lane alone and together).
+    """
+    total = passes * workload.estimated_seconds
+    if total <= limit_s:
+        return
+    per_product = passes * sum(_seconds(workload.size, s) for s in workload.calibration)
+    k = int(limit_s / per_product)
+    if k >= 1:
+        suggestion = t('core.suggest_iters', option=iters_option, iters=k, estimate=_duration(k * per_product))
+    else:
+        n = workload.size
+        while n > 1 and passes * sum(_seconds(n, s) for s in workload.calibration) > limit_s:
+            n = max(1, int(n * 0.8))
+        suggestion = t('core.suggest_size', option=size_option, size=n, iters_option=iters_option)
+    raise UsageError(t('core.too_long', what=what, estimate=_duration(total), limit=_duration(limit_s),
+                       suggestion=suggestion))
+
+
+# -- compatibility: remove once callers moved (use resolve_workload and d2l_ext.backends) ----------
+
+def backend(framework: str):
+    """Old spelling: the module of one framework's workloads, with max_rel_error.  # compatibility"""
+    if framework == 'torch':
+        from . import torch_work
+        return torch_work
+    from . import mxnet_work
+    return mxnet_work
+
+
+def default_size(lanes, seconds: float = 1.0) -> tuple[int, int]:
+    """Old spelling of resolve_workload's hardware default (size, iters).  # compatibility"""
     if all(lane.kind == 'gpu' for lane in lanes):
-        return BOOK_SIZE, [BOOK_ITERS] * len(lanes)
-    if is_mixed(lanes):
-        return MIXED_SIZE, balanced_iters(lanes, MIXED_SIZE, 0.25)
-    return 800, [CPU_ITERS] * len(lanes)
+        return BOOK_SIZE, BOOK_ITERS
+    return _default_cpu_size(lanes, seconds), CPU_ITERS
+
+
+def check_workload(size, iters, lanes, *, extra_matrices: int = 2, what: str = '--size') -> tuple[int, list[int]]:
+    """Old spelling of resolve_workload's validation -> (size, iters per lane).  # compatibility"""
+    w = resolve_workload(lanes, size, iters, extra_matrices=extra_matrices)
+    return w.size, w.iters
+
+
+def lesson_workload(lanes) -> tuple[int, list[int]]:
+    """Old spelling of resolve_workload(lanes, lesson=True) -> (size, iters per lane).  # compatibility"""
+    w = resolve_workload(lanes, lesson=True)
+    return w.size, w.iters

@@ -1,0 +1,154 @@
+"""The book's 13.3 workloads in MXNet: K products on a lane, copies to host memory (13.3.1, 13.3.2).
+
+MXNet reads its engine settings once, at import, so d2l_ext runs MXNet in a worker process whose
+environment is set before the import (see workers.py); in a notebook, call `setup_mxnet()` before
+anything imports mxnet. Nothing here imports mxnet at module level.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from ..machine import cpu_cores
+
+
+def engine_environment(cores: int | None = None) -> dict:
+    """Environment MXNet needs before import so its CPU engine can run two things at once."""
+    c = cores or cpu_cores()
+    return {'MXNET_CPU_WORKER_NTHREADS': str(max(2, c)),  # one engine worker per core
+            'OMP_NUM_THREADS': '1'}                        # each operator on one core, no oversubscription
+
+
+def setup_mxnet():
+    """Set MXNet's engine environment (if MXNet is not loaded yet) and return (mx, np, npx) (13.3.1)."""
+    import sys
+    if 'mxnet' not in sys.modules:
+        env = engine_environment()
+        if 'torch' in sys.modules:
+            # Seen here: with PyTorch already loaded, OMP_NUM_THREADS=1 plus two engine workers makes
+            # MXNet's first dot product hang; the worker processes (no torch) use both safely.
+            env.pop('OMP_NUM_THREADS')
+        for k, v in env.items():
+            os.environ.setdefault(k, v)
+    import mxnet as mx
+    from mxnet import np, npx
+    npx.set_np()
+    return mx, np, npx
+
+
+def run(x, iters: int = 50):
+    """K independent products x.dot(x), as the book's MXNet `run` (13.3.1)."""
+    return [x.dot(x) for _ in range(iters)]
+
+
+def copy_to_cpu(ys, pinned: bool = False):
+    """The book's MXNet copy: `y.copyto(npx.cpu())` (or `npx.cpu_pinned()`) per result (13.3.2)."""
+    from mxnet import npx
+    ctx = npx.cpu_pinned() if pinned else npx.cpu()
+    return [y.copyto(ctx) for y in ys]
+
+
+def random_matrix(lane, n: int, seed: int = 0):
+    """An n x n uniform matrix on a lane; the same numbers as the PyTorch version's seed."""
+    import numpy
+    setup_mxnet()
+    from mxnet import np
+    host = numpy.random.default_rng(seed).random((n, n), dtype=numpy.float32)
+    return np.array(host, ctx=lane.device())
+
+
+def tolerance() -> float:
+    """Relative error allowed for MXNet's fp32 products."""
+    return 1e-4
+
+
+def reference_product(x):
+    """x @ x in float64 with NumPy on the host."""
+    xd = x.asnumpy().astype('float64')
+    return xd @ xd
+
+
+def wait(lanes=()) -> None:
+    """Wait for MXNet's engine, which waits for every context at once."""
+    import mxnet as mx
+    mx.nd.waitall()
+
+
+def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
+    """Start every job; MXNet's engine queues them and returns, so no threads are needed (13.3.1).
+
+    CPU lanes are started first, as in PyTorch's runner, unless `gpu_first=True`.
+    """
+    results = [None] * len(lanes)
+    order = sorted(range(len(lanes)), key=lambda i: (lanes[i].kind == 'gpu') != gpu_first)
+    for i in order:
+        results[i] = jobs[i]()
+    return results
+
+
+# MXNet's profiler can be configured only once per process (a second set_config fails with
+# "auto_remove_ == false"), so one trace file per worker process is configured once and reused.
+_PROFILE: dict = {}
+
+
+def _profile_path() -> str:
+    if 'path' not in _PROFILE:
+        import atexit
+        import shutil
+        import tempfile
+        import mxnet as mx
+        folder = tempfile.mkdtemp(prefix='d2l_ext_mxprof_')
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _PROFILE['path'] = os.path.join(folder, 'trace.json')
+        mx.profiler.set_config(profile_all=True, filename=_PROFILE['path'], aggregate_stats=False)
+    return _PROFILE['path']
+
+
+def lane_timeline(lanes, xs, iters):
+    """When each product ran, read from MXNet's own profiler (13.3.1).
+
+    Rows are (context, engine worker thread): MXNet decides which worker runs which product, so
+    the timeline shows the engine's choices rather than ours.
+    """
+    import mxnet as mx
+    wait()
+    path = _profile_path()
+    mx.profiler.set_state('run')
+    try:
+        run_on_lanes(lanes, [lambda x=x, k=k: run(x, k) for x, k in zip(xs, iters)])
+        wait()
+    finally:
+        mx.profiler.set_state('stop')
+        mx.profiler.dump(finished=False)  # keep the profiler usable for the next timeline
+    with open(path) as f:
+        text = f.read().rstrip().rstrip(',')
+    try:
+        trace = json.loads(text)['traceEvents']
+    except json.JSONDecodeError:  # an unfinished dump leaves the event list open
+        trace = json.loads(text + ']}')['traceEvents']
+    seen, _PROFILE['seen'] = _PROFILE.get('seen', 0), len(trace)  # each dump appends to the file
+    return events_from_trace(trace[seen:], lanes)
+
+
+def events_from_trace(trace, lanes):
+    """Turn chrome-trace B/E pairs of dot products into timeline events, one row per worker."""
+    open_ops, events, workers = {}, [], {}
+    for e in trace:
+        if e.get('ph') not in ('B', 'E') or 'dot' not in e.get('name', ''):
+            continue
+        key = (e['pid'], e['tid'])
+        if e['ph'] == 'B':
+            open_ops[key] = e['ts']
+        elif key in open_ops:
+            start = open_ops.pop(key)
+            workers.setdefault(key, len([k for k in workers if k[0] == key[0]]) + 1)
+            ctx = lanes[e['pid']].label if e['pid'] < len(lanes) else f'context {e["pid"]}'
+            events.append({'lane': f'{ctx} / worker {workers[key]}', 'name': 'dot',
+                           'start': start, 'end': e['ts']})
+    if events:
+        t0 = min(e['start'] for e in events)
+        for e in events:
+            e['start'], e['end'] = (e['start'] - t0) / 1e6, (e['end'] - t0) / 1e6
+    for i, e in enumerate(sorted(events, key=lambda e: e['start'])):
+        e['name'] = f'dot {i + 1}'
+    return sorted(events, key=lambda e: (e['lane'], e['start']))

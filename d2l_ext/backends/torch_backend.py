@@ -1,0 +1,172 @@
+"""The book's 13.3 workloads in PyTorch, and THE lane runner (13.3.1, 13.3.2, 13.3.3)."""
+from __future__ import annotations
+
+import contextlib
+from concurrent.futures import ThreadPoolExecutor
+
+import torch
+
+from ..timing import clock
+
+
+# -- the book's `run` and `copy_to_cpu` (13.3.1, 13.3.2) -------------------------------------
+
+def run(x, iters: int = 50):
+    """K independent products x @ x, kept in a list, as the book's `run` (13.3.1)."""
+    return [x.mm(x) for _ in range(iters)]
+
+
+def copy_to_cpu(ys, non_blocking: bool = False):
+    """The book's copy: a new host tensor per result (13.3.2)."""
+    return [y.to('cpu', non_blocking=non_blocking) for y in ys]
+
+
+def random_matrix(lane, n: int, seed: int = 0):
+    """An n x n uniform matrix on a lane, the same numbers on every device (13.3.1)."""
+    gen = torch.Generator().manual_seed(seed)
+    return torch.rand(n, n, generator=gen).to(lane.device())
+
+
+def tolerance() -> float:
+    """Relative error allowed for fp32 products; TF32 (if switched on) rounds much coarser."""
+    return 5e-3 if torch.backends.cuda.matmul.allow_tf32 else 1e-4
+
+
+def reference_product(x):
+    """x @ x in float64 on x's device: the answer every timed product must match."""
+    xd = x.double()
+    return xd.mm(xd)
+
+
+def wait(lanes) -> None:
+    """Synchronize every GPU these lanes use, each by index (a bare synchronize() waits for one)."""
+    for i in sorted({lane.index for lane in lanes if lane.kind == 'gpu'}):
+        torch.cuda.synchronize(i)
+
+
+# -- lanes running at the same time (13.3.1) -----------------------------------------------
+
+@contextlib.contextmanager
+def intra_op_threads(n: int):
+    """Set PyTorch's intra-op threads for a while and restore them (CPU lanes share the cores)."""
+    old = torch.get_num_threads()
+    if n and n != old:
+        torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        if torch.get_num_threads() != old:
+            torch.set_num_threads(old)
+
+
+# One long-lived thread per lane, made on first use: starting threads at every call costs about
+# a millisecond (measured on a 2-core CPU), as long as a whole lane's share of a small training step.
+_WORKERS: dict = {}
+
+
+def lane_worker(lane) -> ThreadPoolExecutor:
+    """The lane's own thread (13.3.1, 13.3.3): CPU lanes keep their thread count, GPU lanes their device."""
+    key = (lane.kind, lane.index, lane.threads)
+    if key not in _WORKERS:
+        def setup():
+            if lane.kind == 'gpu':
+                torch.cuda.set_device(lane.index)  # a new thread has no current CUDA device
+        _WORKERS[key] = ThreadPoolExecutor(1, thread_name_prefix=f'd2l-lane-{lane.name}', initializer=setup)
+    return _WORKERS[key]
+
+
+def _on_lane_thread(lane, job):
+    def call():
+        if torch.get_num_threads() != lane.threads:  # per thread: this lane's share of the cores
+            torch.set_num_threads(max(1, lane.threads))
+        return job()
+    return lane_worker(lane).submit(call)
+
+
+def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
+    """Start jobs[i]() on lanes[i] all at once and return their results (13.3.1, 13.3.2, 13.3.3).
+
+    A CPU lane runs synchronously, so each runs on its own Python thread (PyTorch releases the GIL
+    inside mm, so two threads really use two cores). GPU lanes are queued from this thread, and
+    only after the CPU lanes have started: the GPU's launch queue holds about a thousand kernels,
+    and once it is full, queuing more blocks this thread until the GPU catches up. Queuing the GPU
+    first would hold the CPU lanes back for that long; `gpu_first=True` keeps that order so the
+    benchmark can show the difference. Wait for the lanes' devices before reading GPU results.
+    """
+    results = [None] * len(lanes)
+
+    def queue_gpu_work():
+        for i, lane in enumerate(lanes):
+            if lane.asynchronous:
+                results[i] = jobs[i]()
+
+    if gpu_first:
+        queue_gpu_work()
+    futures = {i: _on_lane_thread(lane, jobs[i]) for i, lane in enumerate(lanes) if not lane.asynchronous}
+    error = None
+    try:
+        if not gpu_first:
+            queue_gpu_work()
+    except Exception as e:  # raised below, once no CPU lane is left running unseen
+        error = e
+    for i, f in futures.items():
+        try:
+            results[i] = f.result()
+        except Exception as e:
+            error = error or e
+    if error is not None:
+        raise error
+    return results
+
+
+def on_lanes(lanes, *jobs):
+    """`on_lanes(lanes, job1, job2)`: the notebooks' spelling of run_on_lanes (13.3.1)."""
+    return run_on_lanes(lanes, list(jobs))
+
+
+def lane_timeline(lanes, xs, iters):
+    """When each product ran on each lane, during one run of all lanes together (13.3.1).
+
+    GPU lanes are timed with CUDA events (the GPU's own clock, from an event recorded at the
+    start), CPU lanes with timestamps taken in their own thread; both share one axis from 0.
+    """
+    cpu_stamps, gpu_marks, gpu_zero = [], {}, {}
+
+    def make_job(i, lane, x, k):
+        if lane.kind == 'gpu':
+            def job():
+                with torch.cuda.device(lane.index):
+                    marks = []
+                    for j in range(k):
+                        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                        a.record()
+                        x.mm(x)
+                        b.record()
+                        marks.append((j, a, b))
+                    gpu_marks[i] = marks
+        else:
+            def job():
+                for j in range(k):
+                    s = clock()
+                    x.mm(x)
+                    cpu_stamps.append((lane.label, j, s, clock()))
+        return job
+
+    jobs = [make_job(i, lane, x, k) for i, (lane, x, k) in enumerate(zip(lanes, xs, iters))]
+    gpus = sorted({lane.index for lane in lanes if lane.kind == 'gpu'})
+    wait(lanes)
+    for g in gpus:
+        with torch.cuda.device(g):
+            gpu_zero[g] = torch.cuda.Event(enable_timing=True)
+            gpu_zero[g].record()
+    t0 = clock()
+    run_on_lanes(lanes, jobs)
+    wait(lanes)
+    events = [{'lane': label, 'name': f'mm {j + 1}', 'start': s - t0, 'end': e - t0}
+              for label, j, s, e in cpu_stamps]
+    for i, marks in gpu_marks.items():
+        zero = gpu_zero[lanes[i].index]
+        events += [{'lane': lanes[i].label, 'name': f'mm {j + 1}',
+                    'start': zero.elapsed_time(a) / 1e3, 'end': zero.elapsed_time(b) / 1e3}
+                   for j, a, b in marks]
+    return sorted(events, key=lambda e: (e['lane'], e['start']))

@@ -1,0 +1,64 @@
+"""Checking answers (every section): each timed result is compared with a float64 reference.
+
+One checker for PyTorch tensors, NumPy arrays and MXNet arrays alike: a fast wrong answer must
+never reach a table, so `check_close` raises instead of returning a flag.
+"""
+from __future__ import annotations
+
+from .errors import ResultMismatch
+
+
+def _is_torch(a) -> bool:
+    return type(a).__module__.startswith('torch')
+
+
+def _as_numpy64(a):
+    import numpy
+    if _is_torch(a):
+        return a.detach().cpu().double().numpy()
+    if hasattr(a, 'asnumpy'):  # an MXNet array: asnumpy() waits for the engine to finish it
+        a = a.asnumpy()
+    return numpy.asarray(a, dtype=numpy.float64)
+
+
+def _items(results) -> list:
+    return list(results) if isinstance(results, (list, tuple)) else [results]
+
+
+def relative_error(results, reference) -> float:
+    """Worst ||y - ref|| / ||ref|| over one result or a list of them, in float64 (every section).
+
+    PyTorch results are compared on the reference's device (no host copy of a GPU reference);
+    anything else is compared on the host with NumPy.
+    """
+    items = _items(results)
+    if not items:
+        raise ValueError('relative_error needs at least one result')
+    if _is_torch(reference) and all(_is_torch(y) for y in items):
+        ref = reference.detach().double()
+        ref_norm = ref.norm().item()
+        return max((y.detach().to(ref.device).double() - ref).norm().item() / ref_norm for y in items)
+    import numpy
+    ref = _as_numpy64(reference)
+    ref_norm = float(numpy.linalg.norm(ref))
+    return max(float(numpy.linalg.norm(_as_numpy64(y) - ref)) / ref_norm for y in items)
+
+
+def default_tolerance(results) -> float:
+    """The relative error the results' framework allows (fp32 products; PyTorch's TF32 is coarser)."""
+    first = _items(results)[0] if _items(results) else None
+    if _is_torch(first):
+        from .backends import torch_backend
+        return torch_backend.tolerance()
+    from .backends import mxnet_backend  # NumPy results are checked as strictly as MXNet's fp32
+    return mxnet_backend.tolerance()
+
+
+def check_close(results, reference, what: str, tol: float | None = None) -> float:
+    """Raise ResultMismatch (one line) unless every result matches the reference; return the worst error."""
+    from .i18n import t
+    tol = default_tolerance(results) if tol is None else tol
+    err = relative_error(results, reference)
+    if not err <= tol:  # also catches NaN
+        raise ResultMismatch(t('core.mismatch', what=what, error=err, tol=tol))
+    return err

@@ -1,0 +1,54 @@
+"""Lanes, checking, timing tables, workloads and workers (every section)."""
+MESSAGES = {
+    'core.lane_gpu_label': 'GPU {index}',
+    'core.lane_gpu_label_named': 'GPU {index} ({name})',
+    'core.lane_gpu_torch': 'a whole GPU: PyTorch queues its kernels on the GPU and returns at once',
+    'core.lane_gpu_mxnet': "a whole GPU: MXNet's engine queues the work on the GPU and returns at once",
+    'core.lane_cpu_label': 'CPU ({threads} of {cores} cores)',
+    'core.lane_cpu_all_label': 'CPU ({cores} cores)',
+    'core.lane_cpu_beside_gpu_torch': (
+        'the CPU with {threads} of its {cores} cores (one is left to feed the GPU): PyTorch runs CPU '
+        'operations to completion in the calling thread, so this lane gets its own Python thread to run '
+        'beside the GPU'),
+    'core.lane_cpu_beside_gpu_mxnet': (
+        "the CPU: MXNet's engine runs its operations on a pool of {workers} CPU worker thread(s)"),
+    'core.lane_cpu_share_label': 'CPU lane {number} ({threads} of {cores} cores)',
+    'core.lane_cpu_share_torch': (
+        'a Python thread running PyTorch with {threads} intra-op thread(s), {threads} of the {cores} cores; '
+        'PyTorch runs CPU operations synchronously, so two lanes need two threads.'),
+    'core.lane_one_core': ' This machine has one core, so the two lanes take turns: expect no speedup.',
+    'core.lane_mxnet_cpu_label': 'MXNet cpu({index})',
+    'core.lane_mxnet_cpu': (
+        "its operations go to MXNet's dependency engine, which gives each CPU context its own pool of "
+        '{workers} worker thread(s); cpu(0) and cpu(1) are two such pools sharing the same {cores} core(s), '
+        'not separate hardware'),
+    'core.describe_lane': 'lane {number}: {name:8s} {label} - {explanation}',
+    'core.unknown_lane': "lane {lane} does not exist here for {framework}; this machine's lanes are: {names}",
+    'core.lane_twice': 'lane {lane} is named twice: name each lane once',
+    'core.no_lane': 'name at least one lane: {names}',
+    'core.mismatch': '{what}: relative error {error:.2e} exceeds {tol:.0e}: the timed computation returned '
+                     'a wrong answer',
+    'core.worker_failed': (
+        'the {framework} worker process stopped (killed or crashed, perhaps out of memory) before it '
+        'finished; the next run starts a fresh one'),
+    'core.col_median': 'median (s)',
+    'core.col_iqr': 'IQR (s)',
+    'core.col_min': 'min (s)',
+    'core.col_max': 'max (s)',
+    'core.col_times': 'every repeat (s)',
+    'core.iters_per_lane': 'give one iteration count, or one per lane ({lanes} lanes)',
+    'core.where_gpu': 'GPU {index}',
+    'core.where_host': 'host memory',
+    'core.memory_size': (
+        'size {size} with {iters} products per lane needs {need:.1f} GiB on {where}, which has {free:.1f} GiB '
+        'free: choose a size of at most {fit} or fewer iterations'),
+    'core.memory_iters': (
+        '{iters} products per lane of size {size} need {need:.1f} GiB on {where} (each result also costs '
+        'bookkeeping memory), which has {free:.1f} GiB free: choose {option} {fit} or fewer'),
+    'core.too_long': '{what} would take about {estimate} here, more than the limit of {limit}: choose {suggestion}',
+    'core.suggest_iters': '{option} {iters} or fewer (about {estimate})',
+    'core.suggest_size': '{option} {size} or smaller with {iters_option} 1',
+    'core.duration_s': '{value:.3g} s',
+    'core.duration_min': '{value:.1f} min',
+    'core.duration_h': '{value:.1f} h',
+}

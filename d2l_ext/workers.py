@@ -1,0 +1,140 @@
+"""One worker process per framework, so PyTorch and MXNet timings never disturb each other (every section).
+
+Why: `import mxnet` after `import torch` drops torch's thread count to 1 on a 2-core machine, and
+MXNet reads its engine settings only once, at import. Each framework therefore runs in its own
+spawned process whose environment is set before anything is imported; the processes run one
+after the other, never at the same time, and are reused between calls (imports cost seconds).
+A worker that dies (out-of-memory killer, a crash inside a framework) is noticed at once by
+ProcessPoolExecutor, reported as WorkerFailed, and replaced by a fresh one at the next call.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue as queue_mod
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from .errors import ResultMismatch, UsageError, WorkerFailed
+
+_pools: dict = {}
+_progress_queue = None  # set inside a worker by _init_worker
+
+
+def worker_environment(key: str) -> dict:
+    """Environment a worker sets before importing anything; 'mxnet:NaiveEngine' picks an engine."""
+    framework, _, engine = key.partition(':')
+    if framework == 'mxnet':
+        from .backends.mxnet_backend import engine_environment
+        env = engine_environment()
+        if engine:
+            env['MXNET_ENGINE_TYPE'] = engine
+        return env
+    return {}
+
+
+def _init_worker(env: dict, progress_queue) -> None:
+    global _progress_queue
+    import signal
+    # Ctrl-C / "interrupt kernel" goes to the parent, which kills the worker itself
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ.update(env)
+    _progress_queue = progress_queue
+
+
+def report_progress(done: int, total: int) -> None:
+    """Called inside a worker: tell the parent how far a long run has got."""
+    if _progress_queue is not None:
+        _progress_queue.put((done, total))
+
+
+def _call_in_language(lang: str, func, args, kwargs):
+    from .i18n import set_language
+    set_language(lang)  # messages made in the worker (lane labels, errors) speak the caller's language
+    return func(*args, **kwargs)
+
+
+def _get_pool(key: str):
+    if key not in _pools:
+        ctx = mp.get_context('spawn')
+        q = ctx.Queue()
+        pool = ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker,
+                                   initargs=(worker_environment(key), q))
+        _pools[key] = (pool, q)
+    return _pools[key]
+
+
+def _kill(pool) -> None:
+    # ProcessPoolExecutor has no public way to stop a busy worker before Python 3.14
+    for p in list(getattr(pool, '_processes', {}).values()):
+        if p.is_alive():
+            p.kill()
+            p.join(5)
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown(framework: str | None = None) -> None:
+    """Stop the worker of one framework (or all); the next call starts a fresh one."""
+    for key in [k for k in list(_pools) if framework is None or k.partition(':')[0] == framework]:
+        pool, q = _pools.pop(key)
+        _kill(pool)
+        q.close()
+
+
+def worker_pids(framework: str) -> list[int]:
+    """Process ids of a framework's live workers (tests kill one to see the failure reported)."""
+    return [p.pid for key, (pool, _) in _pools.items() if key.partition(':')[0] == framework
+            for p in getattr(pool, '_processes', {}).values() if p.is_alive()]
+
+
+def _drain(q, progress, timeout: float) -> None:
+    try:
+        item = q.get(timeout=timeout) if timeout else q.get_nowait()
+    except queue_mod.Empty:
+        return
+    if progress:
+        progress(*item)
+
+
+def call_in_worker(framework: str, func, *args, progress=None, **kwargs):
+    """Run func(*args, **kwargs) in the framework's worker process and return its result (every section).
+
+    `framework` is 'torch', 'mxnet' or 'mxnet:<engine type>'; func must be a module-level function.
+    Exceptions come back as themselves; a worker that dies raises WorkerFailed. If the caller is
+    interrupted, the worker is killed so nothing keeps running and the next call starts clean.
+    """
+    from .i18n import language, t
+    pool, q = _get_pool(framework)
+    try:
+        future = pool.submit(_call_in_language, language(), func, args, kwargs)
+        while not future.done():
+            _drain(q, progress, 0.05)
+        while progress and not q.empty():  # progress reported just before the end
+            _drain(q, progress, 0)
+        return future.result()
+    except BrokenProcessPool:
+        shutdown(framework.partition(':')[0])
+        name = {'torch': 'PyTorch', 'mxnet': 'MXNet'}.get(framework.partition(':')[0], framework)
+        raise WorkerFailed(t('core.worker_failed', framework=name)) from None
+    except BaseException as e:
+        if not isinstance(e, (UsageError, ResultMismatch)):
+            shutdown(framework.partition(':')[0])  # interrupted or crashed: never leave a half-run worker
+        raise
+
+
+def torch_thread_report() -> dict:
+    """What a PyTorch worker sees: thread count, and whether MXNet got into this process (tests)."""
+    import sys
+    import torch
+    return {'torch_threads': torch.get_num_threads(), 'mxnet_loaded': 'mxnet' in sys.modules,
+            'pid': os.getpid()}
+
+
+def mxnet_worker_report() -> dict:
+    """What an MXNet worker sees: engine settings read at import, and whether torch is loaded (tests)."""
+    import sys
+    from .backends.mxnet_backend import setup_mxnet
+    setup_mxnet()
+    return {'MXNET_CPU_WORKER_NTHREADS': os.environ.get('MXNET_CPU_WORKER_NTHREADS'),
+            'OMP_NUM_THREADS': os.environ.get('OMP_NUM_THREADS'),
+            'torch_loaded': 'torch' in sys.modules, 'pid': os.getpid()}
