@@ -4,10 +4,11 @@ English is the default; the Chinese notebooks call `set_language('zh')` in their
 Messages live in one catalogue per language (`en/`, `zh/`), split into one module per area
 (`en/parallel.py`, `zh/parallel.py`, ...) so each section keeps its own words; every module
 defines `MESSAGES = {'area.key': 'text with {fields}'}`. A key missing in either language, or a
-translation whose {fields} differ, fails `tests/test_i18n.py`.
+translation whose {fields} differ, fails `tests/test_i18n.py`. Terms follow docs/glossary.md.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pkgutil
 
@@ -18,6 +19,7 @@ _catalogues: dict[str, dict[str, str]] = {}
 
 def catalogue(lang: str) -> dict[str, str]:
     """Every message of one language, merged from its area modules (loaded once)."""
+    _check(lang)
     if lang not in _catalogues:
         pkg = importlib.import_module(f'{__name__}.{lang}')
         merged: dict[str, str] = {}
@@ -27,11 +29,16 @@ def catalogue(lang: str) -> dict[str, str]:
     return _catalogues[lang]
 
 
+def _check(lang: str) -> None:
+    """Raise a UsageError naming the languages on offer when `lang` is not one of them."""
+    if lang not in LANGUAGES:
+        from ..errors import UsageError
+        raise UsageError(f"language {lang!r} is not available: choose one of {', '.join(LANGUAGES)}")
+
+
 def set_language(lang: str) -> str:
     """Switch what the package prints and draws to 'en' or 'zh' (used by every notebook's first cell)."""
-    from ..errors import UsageError
-    if lang not in LANGUAGES:
-        raise UsageError(f"language {lang!r} is not available: choose one of {', '.join(LANGUAGES)}")
+    _check(lang)
     _state['language'] = lang
     return lang
 
@@ -41,9 +48,25 @@ def language() -> str:
     return _state['language']
 
 
-def t(key: str, **fields) -> str:
-    """The message `key` in the current language, with its {fields} filled in."""
-    text = catalogue(language()).get(key)
+@contextlib.contextmanager
+def using_language(lang: str):
+    """Use `lang` inside a with-block and restore the previous language after (tests, one-off English text)."""
+    before = language()
+    set_language(lang)
+    try:
+        yield lang
+    finally:
+        _state['language'] = before
+
+
+def text_in(lang: str, key: str, **fields) -> str:
+    """The message `key` in `lang` whatever the current language (plots fall back to English without a CJK font)."""
+    text = catalogue(lang).get(key)
     if text is None:  # tests make this impossible for keys in the catalogue; stay readable anyway
         text = catalogue('en').get(key, key)
     return text.format(**fields) if fields else text
+
+
+def t(key: str, **fields) -> str:
+    """The message `key` in the current language, with its {fields} filled in."""
+    return text_in(language(), key, **fields)

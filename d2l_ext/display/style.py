@@ -1,0 +1,156 @@
+"""One visual language for every plot and widget of 13.3.0-13.3.3: colours, sizes, fonts.
+
+Colours come from the Okabe-Ito palette (safe for the common colour-vision deficiencies), one
+per role: a lane keeps its colour in the plan and in the measured timeline, the GPU and the CPU
+keep theirs in every notebook, and so do the compute and copy streams. Text is at least 11 pt
+at the default figure size so a projector shows it. In Chinese, plots use an installed CJK font;
+without one they fall back to English labels (never boxes in place of characters).
+"""
+from __future__ import annotations
+
+import functools
+import sys
+
+import matplotlib as mpl
+from matplotlib import font_manager
+from matplotlib.figure import Figure
+
+from ..i18n import language, text_in
+
+OKABE_ITO = {'blue': '#0072B2', 'orange': '#E69F00', 'green': '#009E73', 'purple': '#CC79A7',
+             'sky': '#56B4E9', 'vermillion': '#D55E00', 'yellow': '#F0E442', 'black': '#000000'}
+_P = OKABE_ITO
+# Roles drawn together differ: lanes 0-3; GPU vs CPU; compute vs copy stream; backward, all-reduce
+# and optimizer. Communication (copy, all-reduce) is vermillion wherever it appears.
+ROLES = {
+    'lane 0': _P['blue'], 'lane 1': _P['orange'], 'lane 2': _P['purple'], 'lane 3': _P['sky'],
+    'gpu': _P['green'], 'cpu': _P['sky'],
+    'compute': _P['blue'], 'copy': _P['vermillion'],
+    'backward': _P['blue'], 'allreduce': _P['vermillion'], 'optimizer': _P['purple'],
+    'idle': '#D9D9D9', 'measured': _P['blue'], 'predicted': _P['vermillion'],
+}
+LANE_ROLES = ('lane 0', 'lane 1', 'lane 2', 'lane 3')
+WIDTH_IN = 10.0       # inches: at 100 dpi a 1000 px image, legible on a projector with 12 pt text
+ROW_HEIGHT_IN = 3.6
+MIN_FONT_PT = 11
+CJK_FONTS = ('Noto Sans CJK SC', 'Source Han Sans SC', 'Source Han Sans CN', 'Noto Sans SC', 'PingFang SC',
+             'Microsoft YaHei', 'SimHei', 'WenQuanYi Zen Hei', 'WenQuanYi Micro Hei', 'Heiti SC',
+             'Noto Sans CJK JP', 'Noto Sans CJK TC', 'Source Han Sans', 'Arial Unicode MS')
+# File names of CJK fonts, for a font cache built before the font was installed.
+_CJK_FILE_HINTS = ('cjk', 'sourcehan', 'wqy', 'pingfang', 'msyh', 'simhei', 'heiti', 'notosanssc')
+_PROBE = '执行路设备同步'  # characters every label font must have for the Chinese plots
+_hint_shown = {'done': False}
+
+
+def color(role: str) -> str:
+    """The hex colour of a role ('lane 0'..'lane 3', 'gpu', 'cpu', 'compute', 'copy', ...); used by every plot."""
+    try:
+        return ROLES[role]
+    except KeyError:
+        from ..errors import UsageError
+        raise UsageError(f"no colour for role {role!r}: use one of {', '.join(ROLES)}") from None
+
+
+def lane_role(index: int) -> str:
+    """The role of the index-th lane of a plot ('lane 0', ...), cycling past four lanes."""
+    return LANE_ROLES[index % len(LANE_ROLES)]
+
+
+def _has_glyphs(path: str) -> bool:
+    """Whether the font file maps every probe character (a font named CJK may still lack them)."""
+    try:
+        charmap = font_manager.get_font(path).get_charmap()
+    except (OSError, RuntimeError):
+        return False
+    return all(ord(ch) in charmap for ch in _PROBE)
+
+
+@functools.cache
+def cjk_font() -> str | None:
+    """The family name of an installed font that draws simplified Chinese, or None; used by apply()."""
+    fm = font_manager.fontManager
+    known = {f.fname for f in fm.ttflist}
+    # Matplotlib caches its font list; a font installed after that is added here by file name.
+    for path in font_manager.findSystemFonts():
+        if path not in known and any(h in path.lower().replace('-', '').replace('_', '') for h in _CJK_FILE_HINTS):
+            try:
+                fm.addfont(path)
+            except (OSError, RuntimeError, ValueError):
+                continue
+    by_name: dict[str, str] = {}
+    for f in fm.ttflist:
+        by_name.setdefault(f.name, f.fname)
+    for name in CJK_FONTS:
+        if name in by_name and _has_glyphs(by_name[name]):
+            return name
+    return None
+
+
+def cjk_available() -> bool:
+    """Whether plots can show Chinese text on this machine."""
+    return cjk_font() is not None
+
+
+def plot_language() -> str:
+    """The language plot text uses: the learner's, but English when Chinese is asked for and no CJK font exists.
+
+    The first fallback prints one line (to stderr, in Chinese) saying how to install a font.
+    """
+    lang = language()
+    if lang == 'zh' and not cjk_available():
+        if not _hint_shown['done']:
+            _hint_shown['done'] = True
+            print(text_in(lang, 'style.no_cjk_font'), file=sys.stderr)
+        return 'en'
+    return lang
+
+
+def plot_text(key: str, **fields) -> str:
+    """The catalogue message `key` in the plot language (see plot_language); use it for titles, labels, legends."""
+    return text_in(plot_language(), key, **fields)
+
+
+def rc_params() -> dict:
+    """The rcParams of the common visual language in the current plot language."""
+    # Latin letters, digits and µ look alike in both languages; matplotlib falls back glyph by glyph
+    # along an explicit list of families (a generic 'sans-serif' would stop at its first font).
+    families = ['DejaVu Sans'] + ([cjk_font()] if plot_language() == 'zh' else [])
+    return {
+        'font.family': families,
+        'font.size': 12, 'axes.titlesize': 13, 'axes.labelsize': 12, 'xtick.labelsize': MIN_FONT_PT,
+        'ytick.labelsize': MIN_FONT_PT, 'legend.fontsize': MIN_FONT_PT, 'legend.title_fontsize': MIN_FONT_PT,
+        'figure.titlesize': 14, 'figure.figsize': (WIDTH_IN, ROW_HEIGHT_IN), 'figure.dpi': 100,
+        'figure.constrained_layout.use': True, 'savefig.dpi': 100,
+        'axes.prop_cycle': mpl.cycler(color=[ROLES[r] for r in LANE_ROLES] + [_P['green'], _P['vermillion']]),
+        'axes.spines.top': False, 'axes.spines.right': False, 'axes.grid': False,
+        'axes.unicode_minus': False,  # CJK fonts and DejaVu both have '-', not all have U+2212
+    }
+
+
+def apply() -> None:
+    """Set matplotlib's rcParams to the common visual language (every notebook's first plot calls it)."""
+    mpl.rcParams.update(rc_params())
+
+
+def figure(ncols: int = 1, nrows: int = 1, height: float | None = None, width: float | None = None):
+    """A pyplot-free Figure with constrained layout and its axes, sized for a projector; used by every plot.
+
+    Returns (fig, ax) for one panel, else (fig, array of axes). A pyplot-free Figure is shown exactly
+    once in Jupyter (as the cell's value or via display(fig)), so no plt.show or plt.close is needed.
+    """
+    from ..errors import UsageError
+    if ncols < 1 or nrows < 1:
+        raise UsageError(f'a figure needs at least one row and one column of panels, not {nrows}x{ncols}')
+    apply()
+    fig = Figure(figsize=(width or WIDTH_IN, height or ROW_HEIGHT_IN * nrows), layout='constrained')
+    axes = fig.subplots(nrows, ncols, squeeze=True)
+    return fig, axes
+
+
+def time_unit(seconds: float) -> tuple[str, float]:
+    """Pick s, ms or µs (and the factor to scale seconds by) so tick labels stay short."""
+    if seconds >= 1:
+        return 's', 1.0
+    if seconds >= 1e-3:
+        return 'ms', 1e3
+    return 'µs', 1e6
