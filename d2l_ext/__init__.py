@@ -3,13 +3,16 @@
 The book's helpers keep their book names where they exist (`Benchmark`, `try_gpu`-style lane
 helpers); everything else is named after what it does for the learner.
 """
-from .errors import FrameworkMissing, ResultMismatch, UsageError
+from .checking import check_close, relative_error
+from .errors import FrameworkMissing, ResultMismatch, UsageError, WorkerFailed
+from .i18n import language, set_language, t
 from .lanes import Lane, describe_lanes, find_lanes, pick_lanes
 from .machine import available_frameworks, cpu_cores, provenance, versions
-from .timing import Benchmark, Measurement, measure, wait_for_everything, wait_for_lanes
+from .timing import Benchmark, Comparison, Measurement, compare, measure, wait_for_everything, wait_for_lanes
 
 __version__ = '0.1.0'
 
-__all__ = ['Benchmark', 'FrameworkMissing', 'Lane', 'Measurement', 'ResultMismatch', 'UsageError',
-           'available_frameworks', 'cpu_cores', 'describe_lanes', 'find_lanes', 'measure',
-           'pick_lanes', 'provenance', 'versions', 'wait_for_everything', 'wait_for_lanes']
+__all__ = ['Benchmark', 'Comparison', 'FrameworkMissing', 'Lane', 'Measurement', 'ResultMismatch', 'UsageError',
+           'WorkerFailed', 'available_frameworks', 'check_close', 'compare', 'cpu_cores', 'describe_lanes',
+           'find_lanes', 'language', 'measure', 'pick_lanes', 'provenance', 'relative_error', 'set_language', 't',
+           'versions', 'wait_for_everything', 'wait_for_lanes']

@@ -58,6 +58,13 @@ def available_frameworks() -> list[str]:
     return [f for f in FRAMEWORKS if has_framework(f)]
 
 
+def frameworks_for(choice: str) -> list[str]:
+    """'all' -> the installed frameworks; otherwise the one named, checked (CLI --framework, widgets)."""
+    if choice == 'all':
+        return available_frameworks()
+    return [check_framework(choice)]
+
+
 def versions() -> dict:
     """Versions that matter for the measurements, for labelling results."""
     out = {'python': platform.python_version()}

@@ -1,0 +1,103 @@
+"""Each framework runs in its own worker; a dead worker is reported at once and replaced; Ctrl-C leaves nothing."""
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from d2l_ext import UsageError, WorkerFailed
+from d2l_ext.workers import (call_in_worker, mxnet_worker_report, report_progress, shutdown, torch_thread_report,
+                             worker_pids)
+from tests.conftest import needs_mxnet
+
+
+def fresh_torch_threads():
+    out = subprocess.run([sys.executable, '-c', 'import torch; print(torch.get_num_threads())'],
+                         capture_output=True, text=True, check=True)
+    return int(out.stdout)
+
+
+def slow_with_progress(steps: int, pause: float) -> int:
+    """Runs in the worker: reports progress, then sleeps long enough to be killed."""
+    for i in range(steps):
+        report_progress(i + 1, steps)
+        time.sleep(pause)
+    return os.getpid()
+
+
+def refuse_size() -> None:
+    from d2l_ext.lanes import pick_lanes
+    from d2l_ext.workloads import resolve_workload
+    resolve_workload(pick_lanes('torch'), size=0)
+
+
+@needs_mxnet
+def test_torch_threads_are_the_same_whether_or_not_mxnet_ran_first():
+    shutdown()
+    try:
+        before = call_in_worker('torch', torch_thread_report)
+        shutdown('torch')
+        mx = call_in_worker('mxnet', mxnet_worker_report)
+        after = call_in_worker('torch', torch_thread_report)
+    finally:
+        shutdown()
+    assert before['torch_threads'] == after['torch_threads'] == fresh_torch_threads()
+    assert not after['mxnet_loaded'] and not mx['torch_loaded']
+    assert mx['pid'] != after['pid']
+    assert mx['OMP_NUM_THREADS'] == '1' and int(mx['MXNET_CPU_WORKER_NTHREADS']) >= 2
+
+
+@needs_mxnet
+def test_the_interference_we_isolate_against_is_real_here():
+    """Control: in one process, importing mxnet after torch changes torch's thread count."""
+    code = 'import torch; a = torch.get_num_threads(); import mxnet; print(a, torch.get_num_threads())'
+    a, b = map(int, subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    if a == 1:
+        pytest.skip('one core: nothing to drop')
+    assert b != a
+
+
+def test_a_usage_error_comes_back_from_the_worker_as_itself():
+    with pytest.raises(UsageError, match='matrix size must be at least 1'):
+        call_in_worker('torch', refuse_size)
+    shutdown()
+
+
+def test_progress_comes_back_from_the_worker():
+    seen = []
+    call_in_worker('torch', slow_with_progress, 3, 0.01, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_a_killed_worker_is_reported_at_once_and_the_next_call_starts_a_fresh_one():
+    first = call_in_worker('torch', os.getpid)
+    started = threading.Event()
+
+    def kill_when_running(done, total):
+        if not started.is_set():
+            started.set()
+            os.kill(first, signal.SIGKILL)  # what the out-of-memory killer does
+    t0 = time.monotonic()
+    with pytest.raises(WorkerFailed, match='PyTorch worker process stopped .* the next run starts a fresh one'):
+        call_in_worker('torch', slow_with_progress, 100, 0.5, progress=kill_when_running)
+    assert time.monotonic() - t0 < 10 and started.is_set()
+    assert worker_pids('torch') == []
+    second = call_in_worker('torch', os.getpid)
+    assert second != first
+    shutdown()
+
+
+def test_an_interrupt_in_the_caller_kills_the_worker():
+    pid = call_in_worker('torch', os.getpid)
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt  # as Ctrl-C arrives in the caller while it waits
+    with pytest.raises(KeyboardInterrupt):
+        call_in_worker('torch', slow_with_progress, 100, 0.5, progress=interrupt)
+    assert worker_pids('torch') == []
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # nothing is left running
