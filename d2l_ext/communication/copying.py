@@ -1,5 +1,7 @@
 """Device-to-host copies in PyTorch, from the book's version to real overlap (13.3.2).
 
+The lessons show these lines themselves; the package uses them to time, check and draw.
+
 A copy is described by four choices, the ones that change its time:
   dest         'pageable' (ordinary host memory) or 'pinned' (page-locked, DMA-able)
   alloc        'fresh' (a new host tensor per result, as the book) or 'prealloc' (reused buffers)
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .torch_work import run
+from ..backends.torch_backend import run
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,8 @@ def read_before_sync(x, iters: int = 20):
 
     Returns (relative error read at once, relative error after synchronize).
     """
-    from .torch_work import max_rel_error, reference_product
+    from ..backends.torch_backend import reference_product
+    from ..checking import relative_error
     ref = reference_product(x).cpu()
     buf = torch.zeros(x.shape, pin_memory=True)
     torch.cuda.synchronize(x.device)
@@ -124,9 +127,9 @@ def read_before_sync(x, iters: int = 20):
     for _ in range(iters):  # queue enough work that the copy cannot have happened yet
         y = x.mm(x)
     buf.copy_(y, non_blocking=True)
-    early = max_rel_error([buf.clone()], ref)  # what the host sees right now
+    early = relative_error(buf.clone(), ref)  # what the host sees right now
     torch.cuda.synchronize(x.device)
-    late = max_rel_error([buf], ref)
+    late = relative_error(buf, ref)
     return early, late
 
 
@@ -184,17 +187,18 @@ def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) 
                 i, y = item
                 s = time.perf_counter()
                 bufs[i].copy_(y)
-                stamps.append(('copy thread', f'copy {i + 1}', s, time.perf_counter()))
+                stamps.append(('copy thread', f'copy {i + 1}', s, time.perf_counter(), 'copy'))
         t = threading.Thread(target=copier)
         t.start()
         for i in range(iters):
             s = time.perf_counter()
             y = x.mm(x)
-            stamps.append(('compute thread', f'mm {i + 1}', s, time.perf_counter()))
+            stamps.append(('compute thread', f'mm {i + 1}', s, time.perf_counter(), 'compute'))
             q.put((i, y))
         q.put(None)
         t.join()
-        return [{'lane': lane, 'name': name, 'start': s - t0, 'end': e - t0} for lane, name, s, e in stamps]
+        return [{'lane': lane, 'name': name, 'start': s - t0, 'end': e - t0, 'role': role}
+                for lane, name, s, e, role in stamps]
     dev = x.device
     copier = Copier(plan, n, iters, dev)
     main = torch.cuda.current_stream(dev)
@@ -209,7 +213,7 @@ def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) 
         a.record(main)
         y = x.mm(x)
         b.record(main)
-        marks.append(('compute stream', f'mm {i + 1}', a, b))
+        marks.append(('compute stream', f'mm {i + 1}', a, b, 'compute'))
         ys.append(y)
         if copier.stream is not None:  # interleaved, as Copier.run_and_copy does
             c, d = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -219,14 +223,14 @@ def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) 
                 copier._copy_one(i, y)
                 d.record(side)
                 y.record_stream(side)
-            marks.append(('copy stream', f'copy {i + 1}', c, d))
+            marks.append(('copy stream', f'copy {i + 1}', c, d, 'copy'))
     if copier.stream is None:  # one stream: the book's order, all products then all copies
         for i, y in enumerate(ys):
             c, d = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             c.record(main)
             copier._copy_one(i, y)
             d.record(main)
-            marks.append(('compute stream (copies too)', f'copy {i + 1}', c, d))
+            marks.append(('compute stream', f'copy {i + 1}', c, d, 'copy'))
     torch.cuda.synchronize(dev)
-    return [{'lane': lane, 'name': name, 'start': zero.elapsed_time(a) / 1e3, 'end': zero.elapsed_time(b) / 1e3}
-            for lane, name, a, b in marks]
+    return [{'lane': lane, 'name': name, 'start': zero.elapsed_time(a) / 1e3, 'end': zero.elapsed_time(b) / 1e3,
+             'role': role} for lane, name, a, b, role in marks]

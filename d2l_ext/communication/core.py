@@ -1,0 +1,171 @@
+"""13.3.2's measurement on a lane already chosen: run, copy, run then copy, run with copy overlapped.
+
+One row per copy mode (the book's two copies and the fixes on a GPU; a labelled CPU analogue
+without one), every repeat interleaved, every answer checked against float64.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..backends import backend
+from ..checking import check_close
+from ..display.tables import Result, Times, timing_row
+from ..i18n import t
+from ..machine import cpu_cores, positive_int, provenance
+from ..timing import compare
+from ..workloads import check_budget, resolve_workload
+
+VARIANTS = ('run', 'copy', 'run_then_copy', 'overlapped')
+
+
+def expected_overlap(run: float, copy: float, rule: str, threads: int = 1) -> float:
+    """What run + copy issued together can take (13.3.2), by the rule that holds here.
+
+    'separate': a GPU's copy engine works beside its compute units -> max(run, copy).
+    'one_stream': copies queued on the products' stream wait for them -> run + copy.
+    'shared': a copy thread beside a computing thread on the same cores -> (run + copy) / ways.
+    """
+    if rule == 'separate':
+        return max(run, copy)
+    if rule == 'shared':
+        ways = max(1, min(2, cpu_cores() // max(1, threads)))
+        return max(run, copy, (run + copy) / ways)
+    return run + copy
+
+
+@dataclass
+class CommRow(Result):
+    """One copy mode: medians of run, copy, run then copy and overlapped, what to expect, every repeat."""
+    area = 'communication'
+    mode: str
+    plan: str
+    lane: str
+    run: float
+    copy: float
+    run_then_copy: float
+    overlapped: float
+    expected: float
+    expectation: str  # the rule: 'separate', 'one_stream', 'shared' or 'engine'
+    overlap_vs_expected: float
+    copy_gbps: float
+    copy_vs_link: float | None
+    max_rel_error: float
+    times: dict[str, Times] = field(default_factory=dict)
+
+    def table_rows(self):
+        return [timing_row(self.times[v], mode=self.mode, variant=v) for v in VARIANTS if v in self.times]
+
+
+@dataclass
+class CommResult(Result):
+    """13.3.2 on one lane: a row per copy mode, and the link's plain copy speed (None without a GPU)."""
+    area = 'communication'
+    framework: str
+    size: int
+    iters: int
+    repeats: int
+    lane: dict
+    has_link: bool
+    link_gbps: dict | None
+    rows: list[CommRow]
+    machine: dict = field(default_factory=dict)
+    experiment: str = 'comm'
+
+    def table_rows(self):
+        return [dict(mode=r.mode, run=r.run, copy=r.copy, run_then_copy=r.run_then_copy, overlapped=r.overlapped,
+                     expected=r.expected, expectation=r.expectation, copy_gbps=r.copy_gbps,
+                     max_rel_error=r.max_rel_error) for r in self.rows]
+
+
+def _row(mode, plan, rule, lane, n, k, c, errors, link=None, threads=1) -> CommRow:
+    times = {name: Times.of(c.measurements[name], name) for name in VARIANTS}
+    run, copy = times['run'].median, times['copy'].median
+    expected = expected_overlap(run, copy, rule, threads)
+    gbps = k * n * n * 4 / copy / 1e9
+    return CommRow(mode, plan, lane.label, run, copy, times['run_then_copy'].median, times['overlapped'].median,
+                   expected, rule, times['overlapped'].median / expected, gbps, gbps / link if link else None,
+                   max(errors), times)
+
+
+def _compare_mode(work, lane, x, k, ref, copy, run_and_copy, repeats, what, wait):
+    """The four variants of one copy mode, interleaved, each checked."""
+    ys = work.run(x, k)
+    wait()
+
+    def run_then_copy():
+        out = work.run(x, k)
+        wait()  # the copy starts only when every product is done
+        return copy(out)
+    variants = {'run': lambda: work.run(x, k), 'copy': lambda: copy(ys), 'run_then_copy': run_then_copy,
+                'overlapped': run_and_copy}
+    errors = []
+    c = compare(variants, lanes=[lane], repeats=repeats,
+                check=lambda name, r: errors.append(check_close(r, ref, f'{what} ({name})')))
+    return c, errors
+
+
+def _torch_rows(lane, n, k, repeats, plan=None):
+    import torch
+
+    from .copying import GPU_PLANS, Copier, CopyPlan, ThreadCopier, link_bandwidth
+    work = backend('torch')
+    x = work.random_matrix(lane, n)
+    ref = work.reference_product(x).cpu()
+    wait = lambda: work.wait([lane])  # noqa: E731
+    rows, link = [], None
+    if lane.kind == 'gpu':
+        link = link_bandwidth(lane.device(), n)
+        plans = {'widget': CopyPlan(**plan)} if plan else dict(GPU_PLANS)
+        for mode, p in plans.items():
+            copier = Copier(p, n, k, lane.device())
+            c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
+                                      repeats, mode, wait)
+            rule = 'separate' if p.stream == 'side' else 'one_stream'
+            rows.append(_row(p.describe() if mode == 'widget' else mode, p.describe(), rule, lane, n, k, c, errors,
+                             link['pinned']))
+            del copier  # free this mode's buffers before the next mode allocates its own
+            torch.cuda.empty_cache()
+    else:  # no link on a CPU-only machine: a second thread copying is the honest analogue
+        copier = ThreadCopier(n, k)
+        c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
+                                  repeats, 'cpu analogue', wait)
+        rows.append(_row('cpu_analogue', 'copy_thread', 'shared', lane, n, k, c, errors, threads=lane.threads))
+    return rows, link
+
+
+def _mxnet_rows(lane, n, k, repeats):
+    work = backend('mxnet')
+    x = work.random_matrix(lane, n)
+    ref = work.reference_product(x)
+    wait = lambda: work.wait([lane])  # noqa: E731
+    rows = []
+    # On MXNet's CPU build both destinations are host memory: the engine copies y[i-1] on one
+    # worker while another computes y[i], the CPU analogue of the book's claim.
+    for mode, pinned in (('copyto(npx.cpu())', False), ('copyto(npx.cpu_pinned())', True)):
+        copy = lambda ys, p=pinned: work.copy_to_cpu(ys, p)  # noqa: E731
+        c, errors = _compare_mode(work, lane, x, k, ref, copy, lambda c=copy: c(work.run(x, k)), repeats, mode, wait)
+        rows.append(_row(mode, 'engine_new_array', 'engine', lane, n, k, c, errors))
+    return rows, None
+
+
+def measure_comm(lanes, size=None, iters=None, repeats: int = 5, *, plan: dict | None = None,
+                 lesson: bool = False, max_seconds: float | None = None) -> CommResult:
+    """13.3.2 on the first lane (the GPU if there is one), every copy mode this hardware has.
+
+    `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer.
+    """
+    lane = lanes[0]
+    wl = resolve_workload([lane], size, iters, lesson=lesson, extra_matrices=3)
+    n, k = wl.size, wl.iters[0]
+    repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
+    if max_seconds is not None:  # per mode: run, run then copy, overlapped (copies extra), after a warm-up
+        modes = 1 if plan or lane.kind != 'gpu' else 4 if lane.framework == 'torch' else 2
+        check_budget(wl, max_seconds, t('communication.what'), passes=3 * modes * (repeats + 1))
+    if lane.framework == 'torch':
+        from ..backends.torch_backend import intra_op_threads
+        # CPU analogue: the computing thread keeps to its lane's share, leaving a core to copy
+        with intra_op_threads(lane.threads if lane.kind == 'cpu' else 0):
+            rows, link = _torch_rows(lane, n, k, repeats, plan)
+    else:
+        rows, link = _mxnet_rows(lane, n, k, repeats)
+    return CommResult(lane.framework, n, k, repeats, lane.as_dict(), lane.kind == 'gpu', link, rows, provenance())

@@ -1,0 +1,184 @@
+"""13.3.2's evidence for readers without a GPU: stream timelines, the book's cold first copy,
+the profiler's CPU-versus-CUDA time, and exercise 3 (compute, copy and a second lane at once).
+
+Each `measure_*` runs in this process on lanes already chosen; recordings keep their raw events.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..backends import backend
+from ..checking import check_close
+from ..display.tables import Result, Times, timing_row
+from ..machine import positive_int
+from ..timing import compare
+from ..workloads import resolve_workload
+
+# The timelines a recording keeps: the book's non_blocking copy and the two fixes (13.3.2).
+TIMELINE_PLANS = ('book: copy_to_cpu(y, non_blocking=True)', 'pinned, preallocated, same stream',
+                  'pinned, preallocated, copy stream + events')
+
+
+@dataclass
+class CommTimeline(Result):
+    """When each product and each copy ran, one row per stream (GPU) or thread (CPU analogue)."""
+    area = 'communication'
+    plan: str
+    lane: str
+    size: int
+    iters: int
+    events: list[dict]
+    clock: str  # 'cuda events' or 'thread clock'
+    experiment: str = 'comm-timeline'
+
+    def table_rows(self):
+        return [dict(lane=e['lane'], variant=e['name'], start=e['start'], end=e['end']) for e in self.events]
+
+
+def measure_comm_timelines(lanes, size=None, iters=None, plans=TIMELINE_PLANS, *,
+                           lesson: bool = True) -> list[CommTimeline]:
+    """One measured timeline per copy plan after a warm-up (GPU); the copy-thread analogue on a CPU."""
+    from ..backends.torch_backend import intra_op_threads
+    from .copying import GPU_PLANS, overlap_timeline
+    lane = lanes[0]
+    wl = resolve_workload([lane], size, iters, lesson=lesson, extra_matrices=3)
+    n, k = wl.size, wl.iters[0]
+    x = backend('torch').random_matrix(lane, n)
+    out = []
+    chosen = [(p, GPU_PLANS[p]) for p in plans] if lane.kind == 'gpu' else [('cpu_analogue', None)]
+    with intra_op_threads(lane.threads if lane.kind == 'cpu' else 0):
+        for name, plan in chosen:
+            overlap_timeline(x, min(k, 3), plan)  # warm-up
+            out.append(CommTimeline(name, lane.label, n, k, overlap_timeline(x, k, plan),
+                                    'cuda events' if lane.kind == 'gpu' else 'thread clock'))
+    return out
+
+
+@dataclass
+class ProfileRow:
+    """One operator as torch.profiler's key_averages reports it (microseconds, as the profiler does)."""
+    name: str
+    calls: int
+    cpu_time_us: float
+    cuda_time_us: float
+
+
+@dataclass
+class FirstCopyResult(Result):
+    """The book's `copy_to_cpu(y, non_blocking=True)`: first call (page-locking fresh memory) vs warm."""
+    area = 'communication'
+    lane: str
+    size: int = 0
+    iters: int = 0
+    cold: float | None = None
+    warm: Times | None = None
+    profile_cold: list[ProfileRow] = field(default_factory=list)
+    profile_warm: list[ProfileRow] = field(default_factory=list)
+    reason: str | None = None  # a catalogue key when there is nothing to show here
+    experiment: str = 'first-copy'
+
+    def table_rows(self):
+        rows = []
+        for when, prof in (('cold', self.profile_cold), ('warm', self.profile_warm)):
+            rows += [dict(variant=when, op=p.name, calls=p.calls, cpu_time_ms=p.cpu_time_us / 1e3,
+                          cuda_time_ms=p.cuda_time_us / 1e3) for p in prof]
+        return rows
+
+
+PROFILED_OPS = ('aten::to', 'aten::_to_copy', 'aten::copy_')
+
+
+def _profiled(fn, lane):
+    """Run fn under torch.profiler (CPU and CUDA); return (wall seconds, rows for the copy operators)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    torch.cuda.synchronize(lane.index)
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        start = time.perf_counter()
+        fn()
+        torch.cuda.synchronize(lane.index)
+        wall = time.perf_counter() - start
+    rows = []
+    for e in prof.key_averages():
+        if e.key in PROFILED_OPS:
+            cuda = getattr(e, 'device_time_total', None)
+            cuda = getattr(e, 'cuda_time_total', 0.0) if cuda is None else cuda
+            rows.append(ProfileRow(e.key, e.count, float(e.cpu_time_total), float(cuda)))
+    return wall, rows
+
+
+def measure_first_copy(lanes, size=None, iters=None, repeats: int = 5) -> FirstCopyResult:
+    """Time the book's non_blocking copy the first time in this process, then warm (GPU lanes only).
+
+    Run it in a fresh worker: the first call page-locks new host memory for every result
+    (cudaHostAlloc), later calls reuse PyTorch's cached pinned blocks.
+    """
+    lane = lanes[0]
+    if lane.kind != 'gpu':
+        return FirstCopyResult(lane.label, reason='communication.first_copy.no_gpu')
+    work = backend('torch')
+    wl = resolve_workload([lane], size, iters, extra_matrices=3)
+    n, k = wl.size, wl.iters[0]
+    x = work.random_matrix(lane, n)
+    ref = work.reference_product(x).cpu()
+    ys = work.run(x, k)
+    box = []
+    cold, profile_cold = _profiled(lambda: box.append(work.copy_to_cpu(ys, True)), lane)
+    check_close(box.pop(), ref, 'first non_blocking copy')
+    box.clear()
+    errors = []
+    c = compare({'warm': lambda: work.copy_to_cpu(ys, True)}, lanes=[lane],
+                repeats=positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 5'), warmup=0,
+                check=lambda name, r: errors.append(check_close(r, ref, 'warm non_blocking copy')))
+    _, profile_warm = _profiled(lambda: work.copy_to_cpu(ys, True), lane)
+    return FirstCopyResult(lane.label, n, k, cold, Times.of(c.measurements['warm']), profile_cold, profile_warm)
+
+
+@dataclass
+class ExerciseThreeResult(Result):
+    """Exercise 3: lane 1 computes and copies its results to the host while lane 2 computes."""
+    area = 'communication'
+    lanes: list[str]
+    size: int
+    iters: list[int]
+    times: dict[str, Times]
+    serial_sum: float
+    expected: float
+    expectation: str
+    max_rel_error: float
+    experiment: str = 'exercise-3'
+
+    def table_rows(self):
+        rows = [timing_row(m, variant=name) for name, m in self.times.items()]
+        return rows + [dict(variant='serial_sum', median=self.serial_sum),
+                       dict(variant=f'expected.{self.expectation}', median=self.expected)]
+
+
+def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> ExerciseThreeResult:
+    """Three resources at once: lane 1's compute, the link (or a copy thread), lane 2 (PyTorch)."""
+    from ..parallel.core import expectation
+    from .copying import PINNED_SIDE_STREAM, Copier, ThreadCopier
+    work = backend('torch')
+    wl = resolve_workload(lanes, size, iters, lesson=True, extra_matrices=3)
+    n, ks = wl.size, list(wl.iters)
+    x1, x2 = (work.random_matrix(lane, n, seed=i) for i, lane in enumerate(lanes[:2]))
+    copier = (Copier(PINNED_SIDE_STREAM, n, ks[0], lanes[0].device()) if lanes[0].kind == 'gpu'
+              else ThreadCopier(n, ks[0]))
+    jobs = [lambda: copier.run_and_copy(x1, ks[0]), lambda: work.run(x2, ks[1])]
+    refs = [work.reference_product(x1).cpu(), work.reference_product(x2)]
+    variants = {'lane1_compute_and_copy': lambda: work.run_on_lanes(lanes[:1], jobs[:1]),
+                'lane2_compute': lambda: work.run_on_lanes(lanes[1:2], jobs[1:]),
+                'together': lambda: work.run_on_lanes(lanes[:2], jobs)}
+    errors = []
+
+    def check(name, results):
+        which = {'lane1_compute_and_copy': [0], 'lane2_compute': [1], 'together': [0, 1]}[name]
+        errors.extend(check_close(r, refs[i], f'exercise 3 ({name})') for i, r in zip(which, results))
+    c = compare(variants, lanes=lanes[:2], repeats=positive_int(repeats, 'repeats', 'pass a positive repeats'),
+                check=check)
+    times = {name: Times.of(m, name) for name, m in c.measurements.items()}
+    alone = [times['lane1_compute_and_copy'].median, times['lane2_compute'].median]
+    exp = expectation(lanes[:2], alone)
+    return ExerciseThreeResult([ln.label for ln in lanes[:2]], n, ks, times, sum(alone), exp.seconds, exp.rule,
+                               max(errors))

@@ -1,0 +1,54 @@
+"""13.3.1 多设备上的并行计算：变体、预期，以及根据测量结果生成的句子。"""
+MESSAGES = {
+    'parallel.what': '这次运行',
+    'parallel.variant.serial_sum': '先后运行（各执行路单独用时之和）',
+    'parallel.variant.together': '所有执行路同时运行',
+    'parallel.variant.expected.separate': '预期：max(各执行路用时)，硬件相互独立',
+    'parallel.variant.expected.shared': '预期：各执行路共用 CPU 核',
+    'parallel.variant.expected.engine': '预期：没有收益，MXNet 的引擎已用上所有核',
+    'parallel.variant.one_at_a_time': '逐个执行（每个之后等待）',
+    'parallel.variant.issued_together': '一起发出（只等待一次）',
+    'parallel.variant.one_lane': '一个执行路，占用整个设备',
+    'parallel.variant.two_streams': '同一 GPU 上的两个 CUDA 流',
+    'parallel.variant.two_threads': '两个线程，各用一半的核',
+    'parallel.variant.batched': '一次批量乘积（torch.bmm）',
+    'parallel.variant.cuda_graph': '重放 CUDA Graph（只启动一次）',
+    'parallel.variant.no_wait': '完全不等待',
+    'parallel.variant.book_synchronize': 'torch.cuda.synchronize()（书中写法：只同步当前设备）',
+    'parallel.variant.every_device': '同步用到的每个设备',
+    'parallel.variant.cpu_first': '先启动 CPU 执行路',
+    'parallel.variant.gpu_first': '先把 GPU 的工作排入队列',
+    'parallel.expect.separate': '预期 {seconds:.3f} 秒 = max(各执行路用时)：各执行路在相互独立的硬件上运行',
+    'parallel.expect.shared': (
+        '预期 {seconds:.3f} 秒：各执行路共用 {cores} 个核，每个用 {threads} 个线程，'
+        '因此最多 {ways} 个能同时运行'
+    ),
+    'parallel.expect.engine': (
+        '预期 {seconds:.3f} 秒 = 先后运行的用时：'
+        '一个 MXNet 执行路的引擎已把它的乘积分配到全部 {cores} 个核上，第二个执行路找不到空闲的核'
+    ),
+    'parallel.summary': (
+        '{framework}：先后运行 {serial:.3f} 秒，'
+        '同时运行 {together:.3f} 秒，即同时运行快了 {speedup:.2f} 倍；'
+        '预期 {expected_speedup:.2f} 倍。'
+    ),
+    'parallel.sync.no_gpu': (
+        '这里没有 GPU 执行路：PyTorch 在返回前就完成了 CPU 上的计算，所以各种等待方式测到的都一样'
+    ),
+    'parallel.launch.needs_gpu_cpu': '需要一个 GPU 执行路和一个 CPU 执行路（恰好有一个 GPU 的机器）',
+    'parallel.independence.summary': (
+        '{framework}（{engine}，{lane}，{threads} 个线程）：'
+        '{iters} 个 {size}x{size} 的乘积：逐个执行 {single:.4f} 秒，'
+        '一起发出 {together:.4f} 秒，比值 {ratio:.2f}'
+    ),
+    'parallel.small_ops.gpu': (
+        '在这里从 Python 发出一个小乘积大约需要 {launch_us:.1f} 微秒：'
+        'GPU 算完它的速度比下一次启动到达还快，所以这项工作受启动开销限制，第二个流没有可以重叠的东西。'
+        '一次批量乘积或重放 CUDA Graph 只需为全部乘积启动一次。'
+    ),
+    'parallel.small_ops.cpu': (
+        '在 {cores} 个核上，'
+        '一个 {size}x{size} 的乘积连同 Python 调用大约需要 {launch_us:.1f} 微秒。'
+        '比较各行：只有当一个线程让核闲着时，第二个线程才有帮助；一次批量乘积省去了每次调用的开销。'
+    ),
+}

@@ -1,0 +1,222 @@
+"""13.3.1's measurements on lanes already chosen: each lane alone, all together, what to expect.
+
+`measure_*` run in this process (the public functions in d2l_ext.parallel run them in the
+framework's worker); each returns a typed result with `to_frame()` and `to_json()`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..backends import backend
+from ..checking import check_close
+from ..display.tables import Result, Times, timing_row
+from ..i18n import t
+from ..lanes import pick_lanes
+from ..machine import check_framework, cpu_cores, positive_int, provenance
+from ..timing import compare
+from ..workers import call_in_worker
+from ..workloads import check_budget, resolve_workload
+
+# -- what to expect: derived from the hardware, with its assumption -----------------------------
+
+
+@dataclass
+class Expectation:
+    """The together-time the hardware allows, and the rule it follows (13.3.1).
+
+    rule 'separate': lanes on separate hardware (GPUs, or a GPU and the CPU) -> max(lane times).
+    rule 'shared':   CPU lanes sharing `cores` cores, `threads` each -> at most `ways` run at once.
+    rule 'engine':   MXNet's engine already spreads one lane's products over every core -> no gain.
+    """
+    seconds: float
+    speedup: float
+    rule: str
+    ways: int
+    cores: int
+    threads: int
+
+
+def expectation(lanes, seconds: list[float], cores: int | None = None) -> Expectation:
+    """Expected together-time of lanes that took `seconds` alone (13.3.1, 13.3.2 exercise 3).
+
+    Lanes are grouped by the hardware they run on (each GPU, and the CPU); a group of n lanes
+    that can run `ways` at once takes max(max(times), sum(times) / ways); groups run side by side.
+    """
+    cores = cores or cpu_cores()
+    groups: dict = {}
+    for lane, s in zip(lanes, seconds):
+        groups.setdefault(('gpu', lane.index) if lane.kind == 'gpu' else ('cpu',), []).append((lane, s))
+    rule, ways, threads, expected = 'separate', len(lanes), 0, 0.0
+    for key, members in groups.items():
+        times = [s for _, s in members]
+        n = len(members)
+        if key == ('cpu',) and n > 1:
+            threads = max(max(1, lane.threads) for lane, _ in members)
+            if members[0][0].framework == 'mxnet':  # each context's engine pool uses every core
+                rule, group_ways = 'engine', 1
+            else:
+                rule, group_ways = 'shared', max(1, min(n, cores // threads))
+            ways = min(ways, group_ways)
+        else:
+            group_ways = n if key != ('cpu',) else 1
+        expected = max(expected, max(times), sum(times) / group_ways)
+    return Expectation(expected, sum(seconds) / expected, rule, ways, cores, threads)
+
+
+# -- the section's measurement: each lane alone, all together --------------------------------
+
+
+@dataclass
+class ParallelResult(Result):
+    """13.3.1: every lane alone, all lanes together (every repeat, interleaved), checked answers."""
+    framework: str
+    size: int
+    iters: list[int]
+    repeats: int
+    lanes: list[dict]
+    lane_times: list[Times]
+    together: Times
+    serial_sum: float
+    expected: float
+    expected_speedup: float
+    expectation: Expectation
+    speedup: float
+    tflops_per_lane: list[float]
+    max_rel_error: float
+    correct: bool = True
+    machine: dict = field(default_factory=dict)
+    experiment: str = 'parallel'
+
+    def table_rows(self):
+        rows = [timing_row(m, variant=lane['label'], products=lane['iters'])
+                for lane, m in zip(self.lanes, self.lane_times)]
+        rows.append(dict(variant='serial_sum', median=self.serial_sum))
+        rows.append(timing_row(self.together, variant='together'))
+        rows.append(dict(variant=f'expected.{self.expectation.rule}', median=self.expected))
+        return rows
+
+
+def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: bool = False,
+                     progress=None, max_seconds: float | None = None) -> ParallelResult:
+    """Time every lane alone and all lanes together, interleaved; check every answer (13.3.1).
+
+    `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer.
+    """
+    lanes = list(lanes)
+    work = backend(lanes[0].framework)
+    wl = resolve_workload(lanes, size, iters, lesson=lesson)
+    repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
+    if max_seconds is not None:  # each lane alone and all together, after one warm-up
+        check_budget(wl, max_seconds, t('parallel.what'), passes=2 * (repeats + 1))
+    xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
+    refs = [work.reference_product(x) for x in xs]
+    jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
+    variants = {lane.label: (lambda i=i: work.run_on_lanes([lanes[i]], [jobs[i]])) for i, lane in enumerate(lanes)}
+    variants['together'] = lambda: work.run_on_lanes(lanes, jobs)
+    errors = []
+
+    def check(name, results):  # results: one list of products per lane that ran
+        ran = range(len(lanes)) if name == 'together' else [next(i for i, ln in enumerate(lanes) if ln.label == name)]
+        for i, ys in zip(ran, results):
+            errors.append(check_close(ys, refs[i], f'{lanes[i].label} ({name})'))
+    c = compare(_counted(variants, repeats, progress), lanes=lanes, repeats=repeats, warmup=1, check=check)
+    lane_times = [Times.of(c.measurements[lane.label]) for lane in lanes]
+    together = Times.of(c.measurements['together'])
+    serial = sum(m.median for m in lane_times)
+    exp = expectation(lanes, [m.median for m in lane_times])
+    return ParallelResult(
+        lanes[0].framework, wl.size, list(wl.iters), repeats,
+        [dict(lane.as_dict(), iters=k) for lane, k in zip(lanes, wl.iters)], lane_times, together,
+        serial, exp.seconds, exp.speedup, exp, serial / together.median,
+        [2 * wl.size ** 3 * k / m.median / 1e12 for k, m in zip(wl.iters, lane_times)],
+        max(errors), True, provenance())
+
+
+def _counted(variants: dict, repeats: int, progress):
+    """The same variants, each call reported to progress(done, total) (warm-up included)."""
+    if progress is None:
+        return variants
+    total, done = len(variants) * (repeats + 1), [0]
+
+    def wrap(fn):
+        def call():
+            out = fn()
+            done[0] += 1
+            progress(min(done[0], total), total)
+            return out
+        return call
+    return {name: wrap(fn) for name, fn in variants.items()}
+
+
+@dataclass
+class TimelineResult(Result):
+    """13.3.1: when each product ran on each lane, in one run of all lanes together."""
+    framework: str
+    size: int
+    iters: list[int]
+    lanes: list[str]
+    events: list[dict]
+    clock: str  # 'cuda events + thread clock', 'thread clock' or 'mxnet profiler'
+    experiment: str = 'timeline'
+
+    def table_rows(self):
+        return [dict(lane=e['lane'], variant=e['name'], start=e['start'], end=e['end']) for e in self.events]
+
+
+def measure_timeline(lanes, size=None, iters=None, *, lesson: bool = False) -> TimelineResult:
+    """One run of all lanes together after a warm-up, with each product's start and end (13.3.1)."""
+    lanes = list(lanes)
+    work = backend(lanes[0].framework)
+    wl = resolve_workload(lanes, size, iters, lesson=lesson)
+    xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
+    work.run_on_lanes(lanes, [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)])  # warm-up
+    work.wait(lanes)
+    events = work.lane_timeline(lanes, xs, wl.iters)
+    roles = {lane.label: f'lane {i % 4}' for i, lane in enumerate(lanes)}
+    for e in events:  # one colour per lane, the same in every plot (display.style)
+        e.setdefault('role', next((r for label, r in roles.items() if e['lane'].startswith(label)), 'lane 0'))
+    clock = ('mxnet profiler' if lanes[0].framework == 'mxnet' else
+             'cuda events + thread clock' if any(ln.kind == 'gpu' for ln in lanes) else 'thread clock')
+    return TimelineResult(lanes[0].framework, wl.size, list(wl.iters), [ln.label for ln in lanes], events, clock)
+
+
+@dataclass
+class ScalingResult(Result):
+    """13.3.1: the two-lane speedup and its expectation as each product gets smaller."""
+    framework: str
+    points: list[ParallelResult]
+    experiment: str = 'scaling'
+
+    def table_rows(self):
+        return [dict(size=p.size, products=p.iters[0], speedup=p.speedup, expected_speedup=p.expected_speedup,
+                     together=p.together.median, serial_sum=p.serial_sum) for p in self.points]
+
+
+def measure_scaling(lanes, sizes=(200, 400, 800), iters=None, repeats: int = 3, progress=None) -> ScalingResult:
+    """measure_parallel at each size (13.3.1)."""
+    points = []
+    for i, n in enumerate(sizes):
+        points.append(measure_parallel(lanes, n, iters, repeats))
+        if progress:
+            progress(i + 1, len(sizes))
+    return ScalingResult(lanes[0].framework, points)
+
+
+# -- in the framework's worker: what notebooks, widgets and the CLI call --------------------------
+
+def in_worker(measure, framework: str, lanes=None, progress=None, worker: str | None = None, **kwargs):
+    """Run `measure(picked lanes, **kwargs)` in the framework's worker process (13.3.1, 13.3.2).
+
+    `lanes` are lane names ('cpu0,cpu1') or None for the default two; they are picked inside the
+    worker, where the framework is imported. `worker` names a separate worker (a fresh process).
+    """
+    fw = check_framework(framework)
+    return call_in_worker(worker or fw, _picked, measure, fw, lanes, kwargs, progress is not None,
+                          progress=progress)
+
+
+def _picked(measure, framework, lane_names, kwargs, with_progress):
+    if with_progress:
+        from .. import workers
+        kwargs = dict(kwargs, progress=workers.report_progress)
+    return measure(pick_lanes(framework, lane_names), **kwargs)

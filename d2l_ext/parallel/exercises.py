@@ -1,0 +1,282 @@
+"""13.3.1's exercises and pitfalls, measured: independence (ex. 1), small products (ex. 2),
+the book's synchronize() mistake, and the order in which GPU and CPU lanes are started.
+
+Each `measure_*` runs in this process on lanes already chosen and returns a typed result.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..backends import backend
+from ..checking import check_close
+from ..display.tables import Result, Times, timing_row
+from ..machine import cpu_cores, positive_int
+from ..timing import compare
+from ..workloads import resolve_workload
+
+
+def _rows_with_ratio(times: dict[str, Times], baseline: str) -> list[dict]:
+    """One row per variant, with how many times faster than `baseline` it ran."""
+    base = times[baseline].median
+    return [timing_row(m, variant=name, ratio=base / m.median) for name, m in times.items()]
+
+
+@dataclass
+class IndependenceResult(Result):
+    """Exercise 1: K independent products issued together vs one at a time (with a wait after each)."""
+    framework: str
+    lane: str
+    engine: str
+    threads: int
+    size: int
+    iters: int
+    times: dict[str, Times]
+    ratio: float  # one at a time / issued together: well above 1 means the framework overlapped them
+    max_rel_error: float
+    experiment: str = 'independence'
+
+    def table_rows(self):
+        return _rows_with_ratio(self.times, 'one_at_a_time')
+
+
+def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int = 3) -> IndependenceResult:
+    """Exercise 1 on the first lane: does the framework overlap one `run`'s products by itself?"""
+    import os
+    lane = lanes[0]
+    work = backend(lane.framework)
+    wl = resolve_workload([lane], size, iters)
+    k = wl.iters[0]
+    x = work.random_matrix(lane, wl.size)
+    ref = work.reference_product(x)
+
+    def one_at_a_time():
+        out = []
+        for _ in range(k):
+            out += work.run(x, 1)
+            work.wait([lane])
+        return out
+    variants = {'one_at_a_time': one_at_a_time, 'issued_together': lambda: work.run(x, k)}
+    errors = []
+    with _lane_threads(lane):  # the lane's label states its share of the cores: keep to it
+        c = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 3'),
+                    check=lambda name, ys: errors.append(check_close(ys, ref, f'exercise 1 ({name})')))
+        threads = lane.threads if lane.framework == 'mxnet' else _torch_threads()
+    times = {name: Times.of(m, name) for name, m in c.measurements.items()}
+    engine = os.environ.get('MXNET_ENGINE_TYPE', 'ThreadedEnginePerDevice') if lane.framework == 'mxnet' else 'eager'
+    return IndependenceResult(lane.framework, lane.label, engine, threads, wl.size, k, times,
+                              times['one_at_a_time'].median / times['issued_together'].median, max(errors))
+
+
+def _torch_threads() -> int:
+    import torch
+    return torch.get_num_threads()
+
+
+def _lane_threads(lane):
+    """PyTorch CPU lane: its own thread count for a while; anything else: nothing to set."""
+    import contextlib
+    if lane.framework != 'torch' or lane.kind != 'cpu':
+        return contextlib.nullcontext()
+    from ..backends.torch_backend import intra_op_threads
+    return intra_op_threads(lane.threads)
+
+
+@dataclass
+class SmallOpsResult(Result):
+    """Exercise 2: many small products on ONE device: two lanes, one batched product, a CUDA Graph."""
+    device: str
+    kind: str  # 'gpu' or 'cpu'
+    size: int
+    products: int
+    cores: int
+    times: dict[str, Times]
+    launch_per_product: float  # seconds of Python + launch per product, measured on one lane
+    max_rel_error: float
+    experiment: str = 'small-ops'
+
+    def table_rows(self):
+        return _rows_with_ratio(self.times, 'one_lane')
+
+
+def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:
+    """Exercise 2 (PyTorch) on the first lane's device: what helps when each product is tiny?
+
+    GPU: from one Python thread every small product is bound by its launch (a few microseconds),
+    not by the GPU, so a second stream gains nothing; one batched product (torch.bmm) or a CUDA
+    Graph replay launches once. CPU: one thread with every core, two threads with half each, bmm.
+    """
+    import torch
+
+    from ..backends.torch_backend import intra_op_threads, run, run_on_lanes
+    from ..lanes import make_lane
+    lane = lanes[0]
+    n = positive_int(size, 'matrix size', 'pass a positive size, e.g. 64')
+    k = positive_int(iters, 'iteration count', 'pass a positive iters, e.g. 400')
+    x = torch.rand(n, n, generator=torch.Generator().manual_seed(0)).to(lane.device())
+    ref = backend('torch').reference_product(x)
+    batch = x.expand(2 * k, n, n)
+
+    def batched():
+        return list(torch.bmm(batch, batch).unbind(0))
+    variants = {'one_lane': lambda: run(x, 2 * k)}
+    c = cpu_cores()
+    if lane.kind == 'gpu':
+        dev = lane.device()
+        streams = [torch.cuda.Stream(dev), torch.cuda.Stream(dev)]
+
+        def two_streams():
+            out, main = [], torch.cuda.current_stream(dev)
+            for s in streams:
+                s.wait_stream(main)
+                with torch.cuda.stream(s):
+                    out += run(x, k)
+            for s in streams:
+                main.wait_stream(s)
+            return out
+        variants['two_streams'] = two_streams
+        variants['batched'] = batched
+        variants['cuda_graph'] = _graph_replay(x, 2 * k, dev)
+    else:
+        halves = [make_lane('torch', 'cpu', i, threads=max(1, c // 2)) for i in range(2)]
+        variants['two_threads'] = lambda: sum(run_on_lanes(halves, [lambda: run(x, k)] * 2), [])
+        variants['batched'] = batched
+    errors = []
+    with intra_op_threads(c if lane.kind == 'cpu' else 0):
+        cmp = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', 'pass a positive repeats'),
+                      check=lambda name, ys: errors.append(check_close(ys, ref, f'exercise 2 ({name})')))
+        launch = _launch_seconds(x, 2 * k, lane)
+    times = {name: Times.of(m, name) for name, m in cmp.measurements.items()}
+    return SmallOpsResult(str(lane.device()), lane.kind, n, 2 * k, c, times, launch, max(errors))
+
+
+def _graph_replay(x, products: int, dev):
+    """A CUDA Graph of `products` products, captured once; each call replays it with one launch."""
+    import torch
+    side = torch.cuda.Stream(dev)
+    side.wait_stream(torch.cuda.current_stream(dev))
+    with torch.cuda.stream(side):  # warm up outside the capture, as torch.cuda.graphs asks
+        [x.mm(x) for _ in range(3)]
+    torch.cuda.current_stream(dev).wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = [x.mm(x) for _ in range(products)]
+
+    def replay():
+        graph.replay()
+        return out
+    return replay
+
+
+def _launch_seconds(x, products: int, lane) -> float:
+    """How long issuing the products takes from Python, per product (GPU: launches without the wait)."""
+    from ..timing import measure
+    if lane.kind != 'gpu':
+        m = measure(lambda: [x.mm(x) for _ in range(products)], lanes=[lane], repeats=3)
+        return m.median / products
+    import torch
+    torch.cuda.synchronize(lane.index)
+    start = time.perf_counter()  # the call's return, not the GPU's work: what the Python thread spends
+    [x.mm(x) for _ in range(products)]
+    issued = time.perf_counter() - start
+    torch.cuda.synchronize(lane.index)
+    return issued / products
+
+
+@dataclass
+class SyncMistakeResult(Result):
+    """The book's torch.cuda.synchronize() (current device only) next to no wait and waiting for every device."""
+    lanes: list[str]
+    size: int = 0
+    iters: list[int] = field(default_factory=list)
+    times: dict[str, Times] | None = None
+    reason: str | None = None  # a catalogue key when there is nothing to show here
+    experiment: str = 'sync-mistake'
+
+    def table_rows(self):
+        return [timing_row(m, variant=name) for name, m in (self.times or {}).items()]
+
+
+def measure_sync_mistake(lanes, size=None, iters=None, repeats: int = 5) -> SyncMistakeResult:
+    """Time `run` on the GPU lanes, then no wait / the book's synchronize() / every device (13.3.1)."""
+    lanes = [lane for lane in lanes if lane.kind == 'gpu']
+    if not lanes:  # PyTorch runs CPU work before returning: every way of waiting measures the same
+        return SyncMistakeResult([], reason='parallel.sync.no_gpu')
+    import torch
+    work = backend('torch')
+    wl = resolve_workload(lanes, size, iters)
+    xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
+    jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
+    waits = {'no_wait': lambda: None,
+             'book_synchronize': torch.cuda.synchronize,  # the mistake, on purpose: current device only
+             'every_device': lambda: work.wait(lanes)}
+    raw = {name: [] for name in waits}
+    work.run_on_lanes(lanes, jobs)
+    for _ in range(positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 5')):
+        for name, wait in waits.items():  # interleaved, so drift hits every variant alike
+            work.wait(lanes)
+            start = time.perf_counter()  # until the wait returns: the mistake is what it waits for
+            work.run_on_lanes(lanes, jobs)
+            wait()
+            raw[name].append(time.perf_counter() - start)
+            work.wait(lanes)
+    return SyncMistakeResult([ln.label for ln in lanes], wl.size, list(wl.iters),
+                             {name: Times.from_times(ts, name) for name, ts in raw.items()})
+
+
+@dataclass
+class LaunchOrderResult(Result):
+    """GPU + CPU lanes started CPU-first (the runner's order) or GPU-first: a full launch queue blocks."""
+    lanes: list[str]
+    size: int = 0
+    iters: list[int] = field(default_factory=list)
+    gpu_queue: Times | None = None  # the launch calls' return alone
+    gpu_alone: Times | None = None
+    together: dict[str, Times] = field(default_factory=dict)  # 'cpu_first', 'gpu_first'
+    cpu_start_delay: dict[str, Times] = field(default_factory=dict)
+    reason: str | None = None
+    experiment: str = 'launch-order'
+
+    def table_rows(self):
+        return [timing_row(m, variant=order, cpu_start_delay=self.cpu_start_delay[order].median)
+                for order, m in self.together.items()]
+
+
+def measure_launch_order(lanes, size=None, iters=None, repeats: int = 5) -> LaunchOrderResult:
+    """Together-time and the CPU lane's start delay for both orders, interleaved (13.3.1)."""
+    if len({lane.kind for lane in lanes}) < 2:
+        return LaunchOrderResult([ln.label for ln in lanes], reason='parallel.launch.needs_gpu_cpu')
+    work = backend('torch')
+    wl = resolve_workload(lanes, size, iters)
+    xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
+    starts = []
+
+    def job(lane, x, k):
+        if lane.kind == 'gpu':
+            return lambda: work.run(x, k)
+        return lambda: (starts.append(time.perf_counter()), work.run(x, k))[1]
+    jobs = [job(lane, x, k) for lane, x, k in zip(lanes, xs, wl.iters)]
+    gpu = [i for i, lane in enumerate(lanes) if lane.kind == 'gpu']
+    raw = {key: [] for key in ('queue', 'alone', 'cpu_first', 'gpu_first', 'delay_cpu_first', 'delay_gpu_first')}
+    for first in (False, True):  # warm-up, both orders
+        work.run_on_lanes(lanes, jobs, gpu_first=first)
+        work.wait(lanes)
+    for _ in range(repeats):
+        work.wait(lanes)
+        t = time.perf_counter()
+        work.run_on_lanes([lanes[i] for i in gpu], [jobs[i] for i in gpu])
+        raw['queue'].append(time.perf_counter() - t)  # the launch calls' return: queuing alone
+        work.wait(lanes)
+        raw['alone'].append(time.perf_counter() - t)
+        for order in ('cpu_first', 'gpu_first'):  # interleaved, so drift hits both orders alike
+            starts.clear()
+            work.wait(lanes)
+            t = time.perf_counter()
+            work.run_on_lanes(lanes, jobs, gpu_first=order == 'gpu_first')
+            work.wait(lanes)
+            raw[order].append(time.perf_counter() - t)
+            raw[f'delay_{order}'].append(min(starts) - t)
+    ts = {key: Times.from_times(v, key) for key, v in raw.items()}
+    return LaunchOrderResult([ln.label for ln in lanes], wl.size, list(wl.iters), ts['queue'], ts['alone'],
+                             {o: ts[o] for o in ('cpu_first', 'gpu_first')},
+                             {o: ts[f'delay_{o}'] for o in ('cpu_first', 'gpu_first')})
