@@ -1,0 +1,105 @@
+"""Every repeat of every variant as a dot, the median marked, the prediction beside; used by 13.3.1-13.3.3.
+
+A median alone hides noise (a separate run's median can beat an "ideal"); the dots show how far
+the repeats spread, so a learner can tell a real difference from drift.
+"""
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping
+
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from . import style
+
+TIME_UNITS = {'s': 1.0, 'ms': 1e3, 'µs': 1e6, 'us': 1e6}
+ROW_SPREAD = 0.3  # repeats spread over this share of a row, in the order they ran, so drift shows
+
+
+def _usage(message: str):
+    from ..errors import UsageError
+    return UsageError(message)
+
+
+def _times(results) -> dict[str, list[float]]:
+    """{variant: every repeat's value} from a Comparison, {name: Measurement}, {name: [values]} or {name: as_dict()}."""
+    results = getattr(results, 'measurements', results)
+    if not isinstance(results, Mapping) or not results:
+        raise _usage('plot_repeats needs a Comparison or a non-empty dict {variant: list of times}')
+    out = {}
+    for name, value in results.items():
+        times = getattr(value, 'times', None)
+        if times is None:
+            times = value.get('times') if isinstance(value, Mapping) else value
+        try:
+            times = [float(x) for x in times]
+        except (TypeError, ValueError):
+            raise _usage(f'variant {name!r}: give its repeats as a list of numbers, not {value!r}') from None
+        if not times:
+            raise _usage(f'variant {name!r} has no repeats: measure it at least once')
+        out[str(name)] = times
+    return out
+
+
+def _scale(unit: str, largest: float) -> tuple[str, float, str]:
+    """(unit shown, factor, axis label): time units scale seconds ('auto' picks one), any other unit is shown as is."""
+    if unit == 'auto':
+        unit = style.time_unit(largest)[0]
+    if unit in TIME_UNITS:
+        shown = 'µs' if unit == 'us' else unit
+        return shown, TIME_UNITS[unit], style.plot_text('style.time_axis', unit=shown)
+    return unit, 1.0, unit
+
+
+def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, float] | None = None, title=None,
+                 unit='s'):
+    """One row per variant: each repeat a dot (run order), the median a black bar, the prediction hatched beside.
+
+    Values are seconds when `unit` is 's', 'ms', 'µs' or 'auto' (shown in that unit), else shown as given
+    (e.g. unit='GB/s'). predicted: {variant: value in the same base unit}; a variant may lack one.
+    Returns the Figure. Used by 13.3.1-13.3.3 for every timed comparison.
+    """
+    times = _times(comparison_or_dict_of_times)
+    predicted = dict(predicted or {})
+    unknown = set(predicted) - set(times)
+    if unknown:
+        raise _usage(f"predicted names {', '.join(map(repr, sorted(unknown)))}, not measured; "
+                     f"variants: {', '.join(times)}")
+    largest = max([max(v) for v in times.values()] + list(predicted.values()))
+    unit, scale, xlabel = _scale(unit, largest)
+    if ax is None:
+        _, ax = style.figure(height=max(2.6, 1.4 + 0.65 * len(times)))
+    else:
+        style.apply()
+    measured, median_colour, pred_colour = style.color('measured'), 'black', style.color('predicted')
+    for y, (name, values) in enumerate(times.items()):
+        n = len(values)
+        # Measured in the upper part of the row, the prediction as a hatched bar just below it.
+        ys = [y - 0.3 + ROW_SPREAD * i / (n - 1) for i in range(n)] if n > 1 else [y - 0.15]
+        ax.scatter([v * scale for v in values], ys, s=45, color=measured, alpha=0.8, linewidths=0, zorder=3)
+        med = statistics.median(values)
+        ax.vlines(med * scale, y - 0.38, y + 0.08, colors=median_colour, linewidth=3, zorder=4)
+        right = max(values)
+        if name in predicted:
+            ax.barh(y + 0.25, predicted[name] * scale, height=0.2, fill=False, hatch='///', edgecolor=pred_colour,
+                    linewidth=1.5, zorder=2)
+            right = max(right, predicted[name])
+        ax.annotate(f'{med * scale:.3g} {unit}', (right * scale, y), xytext=(8, 0), textcoords='offset points',
+                    va='center', fontsize=style.MIN_FONT_PT)
+    handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),
+               Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
+                      label=style.plot_text('style.median'))]
+    if predicted:
+        handles.append(Patch(fill=False, hatch='///', edgecolor=pred_colour, lw=1.5,
+                             label=style.plot_text('style.predicted')))
+    ax.set_yticks(range(len(times)), list(times))
+    ax.set_ylim(len(times) - 0.5, -0.5)  # first variant on top, as given
+    ax.set_xlim(0, largest * scale * 1.18)  # from zero, so ratios read true; room for the median's value
+    ax.set_xlabel(xlabel)
+    ax.grid(axis='x', alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    if title:
+        ax.set_title(title, loc='left')
+    return ax.figure
