@@ -27,4 +27,6 @@ MESSAGES = {
     'communication.first_copy.summary': ('the book\'s copy_to_cpu(y, non_blocking=True): first call {cold:.3f} s, '
                                          'later calls {warm:.3f} s (the first call page-locks new host memory)'),
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
+    'communication.first_copy.title': "The book's non_blocking copy: the first call page-locks new memory",
+    'communication.profile_title': 'torch.profiler: the host waits far longer than the GPU copies',
 }

@@ -38,4 +38,10 @@ MESSAGES = {
     'parallel.small_ops.cpu': ('On {cores} core(s), one product of {size}x{size} took about {launch_us:.1f} us '
                                'including the Python call. Compare the rows: a second thread helps only when one '
                                'thread leaves cores idle; one batched product saves the per-call cost.'),
+    'parallel.plot_title': '{framework}: together {speedup:.2f}x as fast as one after the other '
+                           '(expected {expected:.2f}x)',
+    'parallel.timeline_title': '{framework}: when each product ran on each lane',
+    'parallel.scaling_measured': '{framework} measured',
+    'parallel.scaling_expected': '{framework} expected',
+    'parallel.scaling_title': 'Smaller products, less to gain from a second lane?',
 }

@@ -30,4 +30,6 @@ MESSAGES = {
         '之后的调用 {warm:.3f} 秒（第一次调用要为新的主机内存锁页）'
     ),
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
+    'communication.first_copy.title': '书中的 non_blocking 复制：第一次调用要为新内存锁页',
+    'communication.profile_title': 'torch.profiler：主机等待的时间远长于 GPU 复制的时间',
 }

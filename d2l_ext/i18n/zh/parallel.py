@@ -51,4 +51,9 @@ MESSAGES = {
         '一个 {size}x{size} 的乘积连同 Python 调用大约需要 {launch_us:.1f} 微秒。'
         '比较各行：只有当一个线程让核闲着时，第二个线程才有帮助；一次批量乘积省去了每次调用的开销。'
     ),
+    'parallel.plot_title': '{framework}：同时运行比先后运行快 {speedup:.2f} 倍（预期 {expected:.2f} 倍）',
+    'parallel.timeline_title': '{framework}：每个乘积在各执行路上的运行时间',
+    'parallel.scaling_measured': '{framework} 实测',
+    'parallel.scaling_expected': '{framework} 预期',
+    'parallel.scaling_title': '乘积越小，第二个执行路的收益越少？',
 }
