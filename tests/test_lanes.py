@@ -2,15 +2,20 @@
 import pytest
 
 from d2l_ext import UsageError, find_lanes, pick_lanes
-from d2l_ext.lanes import describe_lanes
+from d2l_ext.lanes import describe_lanes, fake_hardware, lanes_for_all, make_lane
 from tests.conftest import needs_mxnet
 
 FRAMEWORKS = ['torch', pytest.param('mxnet', marks=needs_mxnet)]
 
 
+def lanes_on(fw, count=2, **hardware):
+    with fake_hardware(**hardware):
+        return find_lanes(fw, count)
+
+
 @pytest.mark.parametrize('fw', FRAMEWORKS)
 def test_cpu_only_gives_two_cpu_lanes_that_say_what_they_are(fw):
-    lanes = find_lanes(fw, gpus=0, cores=2)
+    lanes = lanes_on(fw, gpus=0, cores=2)
     assert [lane.kind for lane in lanes] == ['cpu', 'cpu']
     assert len({lane.name for lane in lanes}) == 2 and len({lane.label for lane in lanes}) == 2
     assert all(lane.explanation for lane in lanes)
@@ -21,15 +26,15 @@ def test_cpu_only_gives_two_cpu_lanes_that_say_what_they_are(fw):
 
 
 def test_cpu_lanes_split_the_cores():
-    lanes = find_lanes('torch', gpus=0, cores=16)
+    lanes = lanes_on('torch', gpus=0, cores=16)
     assert [lane.threads for lane in lanes] == [8, 8]
-    one = find_lanes('torch', gpus=0, cores=1)
+    one = lanes_on('torch', gpus=0, cores=1)
     assert 'no speedup' in one[0].explanation
 
 
 @pytest.mark.parametrize('fw', FRAMEWORKS)
 def test_one_gpu_gives_the_gpu_and_the_cpu(fw):
-    lanes = find_lanes(fw, gpus=1, cores=8)
+    lanes = lanes_on(fw, gpus=1, cores=8)
     assert [lane.kind for lane in lanes] == ['gpu', 'cpu']
     assert lanes[0].name == ('cuda:0' if fw == 'torch' else 'gpu(0)')
     assert lanes[1].threads == (7 if fw == 'torch' else 8)  # torch leaves a core to feed the GPU
@@ -37,16 +42,61 @@ def test_one_gpu_gives_the_gpu_and_the_cpu(fw):
 
 @pytest.mark.parametrize('fw', FRAMEWORKS)
 def test_two_or_more_gpus_give_gpus(fw):
-    assert [lane.index for lane in find_lanes(fw, gpus=2)] == [0, 1]
-    assert [lane.kind for lane in find_lanes(fw, gpus=4)] == ['gpu', 'gpu']
-    assert len(find_lanes(fw, 'all', gpus=4)) == 4
+    assert [lane.index for lane in lanes_on(fw, gpus=2)] == [0, 1]
+    assert [lane.kind for lane in lanes_on(fw, gpus=4)] == ['gpu', 'gpu']
+    assert len(lanes_on(fw, 'all', gpus=4)) == 4
 
 
 def test_asking_for_a_missing_lane_names_what_exists():
-    with pytest.raises(UsageError) as e:
-        pick_lanes('torch', 'cuda:1', gpus=1)
+    with fake_hardware(gpus=1), pytest.raises(UsageError) as e:
+        pick_lanes('torch', 'cuda:1')
     assert 'cuda:1' in str(e.value) and 'cuda:0' in str(e.value) and 'cpu' in str(e.value)
-    assert [lane.name for lane in pick_lanes('torch', 'cpu,cuda:0', gpus=1)] == ['cpu', 'cuda:0']
+    with fake_hardware(gpus=1):
+        assert [lane.name for lane in pick_lanes('torch', 'cpu,cuda:0')] == ['cpu', 'cuda:0']
+
+
+def test_the_same_lane_twice_is_refused_in_one_line():
+    with pytest.raises(UsageError, match="lane 'cpu0' is named twice") as e:
+        pick_lanes('torch', 'cpu0,cpu0')
+    assert '\n' not in str(e.value)
+
+
+def test_explicit_lanes_are_accepted_and_checked():
+    lanes = [make_lane('torch', 'cpu', i, threads=1) for i in range(2)]
+    assert pick_lanes('torch', lanes) == lanes
+    with pytest.raises(UsageError, match='named twice'):
+        pick_lanes('torch', [lanes[0], lanes[0]])
+
+
+@needs_mxnet
+def test_a_lane_one_framework_lacks_is_refused_before_anything_runs():
+    with pytest.raises(UsageError, match="lane 'cpu0' does not exist here for mxnet"):
+        lanes_for_all(['torch', 'mxnet'], 'cpu0')
+    both = lanes_for_all(['torch', 'mxnet'])
+    assert [lane.framework for lane in both['mxnet']] == ['mxnet', 'mxnet']
+
+
+def test_lanes_are_built_in_one_place_with_keywords():
+    gpu, cpu = make_lane('torch', 'gpu', 1), make_lane('torch', 'cpu', 0, threads=3, name='cpu')
+    assert (gpu.name, gpu.asynchronous, gpu.threads) == ('cuda:1', True, 0)
+    assert (cpu.name, cpu.asynchronous, cpu.threads) == ('cpu', False, 3)
+    assert make_lane('mxnet', 'cpu', 1).asynchronous and make_lane('mxnet', 'cpu', 1).name == 'cpu(1)'
+
+
+@needs_mxnet
+def test_mxnet_lanes_say_each_context_has_its_own_worker_pool():
+    lanes = lanes_on('mxnet', gpus=0, cores=2)
+    text = describe_lanes(lanes)
+    assert 'own pool' in text and 'not separate hardware' in text and 'MXNET_' not in text
+
+
+def test_lane_texts_follow_the_language():
+    from d2l_ext.i18n import set_language
+    try:
+        set_language('zh')
+        assert '执行路' in describe_lanes(lanes_on('torch', gpus=0, cores=2))
+    finally:
+        set_language('en')
 
 
 def test_unknown_framework_is_a_usage_error():
@@ -62,7 +112,7 @@ def test_missing_mxnet_says_how_to_install(monkeypatch):
 
 
 def test_describe_lanes_is_one_line_per_lane():
-    text = describe_lanes(find_lanes('torch', gpus=1, cores=4))
+    text = describe_lanes(lanes_on('torch', gpus=1, cores=4))
     assert text.count('\n') == 1 and 'GPU 0' in text and 'CPU' in text
 
 

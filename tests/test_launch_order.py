@@ -3,15 +3,14 @@ import threading
 
 import pytest
 
-from d2l_ext.lanes import Lane
-from d2l_ext import torch_work
-from d2l_ext.parallel import launch_order_experiment
+from d2l_ext.backends import torch_backend as torch_work
+from d2l_ext.lanes import make_lane
 from d2l_ext.workloads import balanced_iters
 
 # A stand-in GPU lane: asynchronous, so run_on_lanes calls its job from the caller's thread, as it
 # does for a real GPU whose launch queue may be full.
-GPU = Lane('torch', 'cuda:0', 'gpu', 0, 'GPU 0', '', 0, True)
-CPU = Lane('torch', 'cpu', 'cpu', 0, 'CPU', '', 1, False)
+GPU = make_lane('torch', 'gpu', 0)
+CPU = make_lane('torch', 'cpu', 0, threads=1, name='cpu')
 
 
 def test_cpu_lane_runs_while_gpu_queuing_blocks():
@@ -49,13 +48,8 @@ def test_failed_gpu_queuing_still_joins_cpu_threads():
     assert done.is_set()  # the CPU thread had finished before the error reached us
 
 
-def test_launch_order_needs_gpu_and_cpu_lanes():
-    r = launch_order_experiment(fake=dict(gpus=0))
-    assert 'reason' in r and 'one GPU lane' in r['reason']
-
-
 def test_balanced_iters_scale_with_the_time_asked_for():
-    lane = Lane('torch', 'cpu', 'cpu', 0, 'CPU', '', 1, False)
+    lane = CPU
     k = balanced_iters([lane], 100, seconds=0.05)
     assert len(k) == 1 and k[0] >= 1
     # 100 x 100 products take microseconds: a tenth of a second holds many more than two

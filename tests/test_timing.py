@@ -2,12 +2,13 @@
 import pytest
 import torch
 
-from d2l_ext import Benchmark, Lane, ResultMismatch, measure
+from d2l_ext import Benchmark, compare, measure
+from d2l_ext.lanes import make_lane
 from d2l_ext.timing import Measurement, wait_for_lanes
 
 
 def gpu_lane(i, fw='torch'):
-    return Lane(fw, f'cuda:{i}', 'gpu', i, f'GPU {i}', 'fake', 0, True)
+    return make_lane(fw, 'gpu', i)
 
 
 def test_measurement_median_and_iqr():
@@ -42,20 +43,45 @@ def test_mxnet_lanes_wait_for_the_engine(monkeypatch):
     mx = pytest.importorskip('mxnet')
     calls = []
     monkeypatch.setattr(mx.nd, 'waitall', lambda: calls.append('waitall'))
-    wait_for_lanes([Lane('mxnet', 'cpu(0)', 'cpu', 0, 'cpu', 'fake', 1, True)])
+    wait_for_lanes([make_lane('mxnet', 'cpu', 0)])
     assert calls == ['waitall']
-
-
-def test_a_fast_wrong_answer_is_caught(monkeypatch):
-    from d2l_ext import torch_work
-    from d2l_ext.parallel import parallel_experiment
-    real_run = torch_work.run
-    monkeypatch.setattr(torch_work, 'run', lambda x, iters=50: [y * 1.01 for y in real_run(x, iters)])
-    with pytest.raises(ResultMismatch, match='relative error'):
-        parallel_experiment('torch', size=64, iters=2, repeats=1)
 
 
 def test_the_check_sees_the_timed_result():
     seen = []
     measure(lambda: 42, repeats=2, check=seen.append)
     assert seen == [42]
+
+
+def test_compare_interleaves_the_variants_and_keeps_every_repeat():
+    order, checked = [], {}
+    c = compare({'a': lambda: order.append('a') or 'A', 'b': lambda: order.append('b') or 'B'}, repeats=3,
+                warmup=1, check=lambda name, result: checked.update({name: result}))
+    assert order == ['a', 'b'] * 4  # warm-up, then a, b, a, b, a, b
+    assert checked == {'a': 'A', 'b': 'B'}
+    assert [len(c[name].times) for name in c] == [3, 3]
+    frame = c.to_frame()
+    assert list(frame.index) == ['a', 'b'] and frame.loc['a', 'median (s)'] == c['a'].median
+    assert len(frame.loc['b', 'every repeat (s)']) == 3
+
+
+def test_compare_waits_for_the_lanes_around_every_run(monkeypatch):
+    calls = []
+    monkeypatch.setattr(torch.cuda, 'synchronize', lambda device=None: calls.append(device))
+    compare({'x': lambda: None, 'y': lambda: None}, lanes=[gpu_lane(0)], repeats=2, warmup=0)
+    assert len(calls) == 2 * 2 * 2
+
+
+def test_a_wrong_answer_in_compare_is_caught():
+    from d2l_ext import ResultMismatch, check_close
+    ref = torch.eye(2, dtype=torch.float64)
+    with pytest.raises(ResultMismatch, match='fast: relative error'):
+        compare({'fast': lambda: torch.eye(2) * 1.1}, repeats=1,
+                check=lambda name, result: check_close(result, ref, name))
+
+
+def test_measurement_is_a_dataclass_for_json():
+    import dataclasses
+    import json
+    m = Measurement('x', [0.5, 0.25])
+    assert json.loads(json.dumps(dataclasses.asdict(m))) == {'label': 'x', 'times': [0.5, 0.25]}
