@@ -1,81 +1,182 @@
-"""Results recorded on other hardware (GPUs), labelled with where, when and on what (13.3.1, 13.3.2).
+"""Results recorded on other hardware, labelled with where, when and on what (13.3.1, 13.3.2).
 
-`python -m d2l_ext record` runs the section's experiments on this machine and writes one JSON
-file here; the notebooks show every file in this folder on machines that cannot run them live.
+`python -m d2l_ext record` runs the section's experiments here and writes one JSON file with
+the raw events needed to draw its timelines. `load_recordings()` returns typed recordings; only
+files recorded with a GPU are shown as GPU evidence, CPU recordings are labelled as such.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import json
+import os
 import pathlib
+import typing
+from dataclasses import dataclass, field
 
-from .report import comm_text, parallel_text as _parallel_text, sync_mistake_text
+from .communication import CommResult, CommTimeline, FirstCopyResult
+from .errors import UsageError
+from .i18n import t
+from .parallel import ParallelResult, SyncMistakeResult, TimelineResult, expectation
 
-FOLDER = pathlib.Path(__file__).with_name('recorded')
-
-
-def load_all() -> list[dict]:
-    """Every recording shipped with the package, oldest first."""
-    return [json.loads(p.read_text()) for p in sorted(FOLDER.glob('*.json'))]
-
-
-def label(rec: dict) -> str:
-    """'NVIDIA H200 x1, driver ..., CUDA ..., torch ..., 2026-12-02 (python -m d2l_ext record)'."""
-    m = rec['machine']
-    v = m.get('versions', {})
-    gpus = m.get('gpus') or ['no GPU']
-    return (f"recorded on {gpus[0]} x{len(m.get('gpus') or [])}, {m.get('cpu_cores')} CPU cores, "
-            f"driver {m.get('driver')}, CUDA {m.get('cuda')}, torch {v.get('torch')}, "
-            f"numpy {v.get('numpy')}, Python {v.get('python')}, on {m.get('date', '')[:10]}")
+FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
 
 
-def _recorded_text(kind: str, fmt, extra=lambda rec: []) -> str:
-    """Every recording that has `kind` results, each under its label, formatted by `fmt`."""
-    recs = [r for r in load_all() if r.get(kind)]
-    if not recs:
-        return 'No GPU recordings are in this package yet.'
-    out = []
-    for rec in recs:
-        out.append('== ' + label(rec))
-        out += [fmt(r) for r in rec[kind]]
-        out += extra(rec)
-    return '\n'.join(out)
+@dataclass
+class Recording:
+    """One machine's recorded results (13.3.1, 13.3.2), with the machine's provenance."""
+    machine: dict
+    recorded_with: str = 'python -m d2l_ext record'
+    parallel: list[ParallelResult] = field(default_factory=list)
+    timelines: list[TimelineResult] = field(default_factory=list)
+    sync_mistake: SyncMistakeResult | None = None
+    comm: list[CommResult] = field(default_factory=list)
+    comm_timelines: list[CommTimeline] = field(default_factory=list)
+    first_copy: FirstCopyResult | None = None
+    path: str = ''
+
+    @property
+    def gpu(self) -> bool:
+        """True when recorded on a machine with a GPU: only these are shown as GPU evidence."""
+        return bool(self.machine.get('gpus'))
+
+    def label(self) -> str:
+        """'recorded on NVIDIA H200 x1, ...' or 'CPU recording (no GPU): ...', in the current language."""
+        m, v = self.machine, self.machine.get('versions', {})
+        fields = dict(cores=m.get('cpu_cores'), torch=v.get('torch'), python=v.get('python'),
+                      date=m.get('date', '')[:10])
+        if not self.gpu:
+            return t('panels.recorded_cpu', **fields)
+        gpus = f"{m['gpus'][0]} x{len(m['gpus'])}"
+        return t('panels.recorded_gpu', gpus=gpus, driver=m.get('driver'), cuda=m.get('cuda'), **fields)
+
+    def to_json(self) -> dict:
+        """JSON-ready (without the path it was read from)."""
+        d = dataclasses.asdict(self)
+        d.pop('path')
+        return d
 
 
-def parallel_text() -> str:
-    """The recorded 13.3.1 results, each under its label, with the book's timing mistake there."""
-    def mistake(rec):
-        m = rec.get('sync_mistake')
-        return ["The book's timing mistake there:\n" + sync_mistake_text(m)] if m else []
-    return _recorded_text('parallel', _parallel_text, mistake)
+def build(cls, data):
+    """A dataclass (or list/dict/Optional of them) from its JSON, ignoring fields it does not know."""
+    origin, args = typing.get_origin(cls), typing.get_args(cls)
+    if data is None:
+        return None
+    if origin in (typing.Union, getattr(__import__('types'), 'UnionType', None)):
+        inner = [a for a in args if a is not type(None)]
+        return build(inner[0], data) if len(inner) == 1 else data
+    if origin is list:
+        return [build(args[0], x) for x in data]
+    if origin is dict:
+        return {k: build(args[1], v) for k, v in data.items()}
+    if dataclasses.is_dataclass(cls):
+        if hasattr(cls, 'from_json') and not isinstance(data, dict):
+            return cls.from_json(data)
+        hints = typing.get_type_hints(cls)
+        known = {f.name for f in dataclasses.fields(cls) if f.init}
+        return cls(**{k: build(hints[k], v) for k, v in data.items() if k in known})
+    return data
 
 
-def comm_text_all() -> str:
-    """The recorded 13.3.2 results, each under its label."""
-    return _recorded_text('comm', comm_text)
+def _old_parallel(d: dict) -> dict:
+    """Recordings before typed results had 'ideal'; derive the expectation from their lanes instead."""
+    if 'expectation' in d:
+        return d
+    from .lanes import Lane
+    lane_fields = {f.name for f in dataclasses.fields(Lane)}
+    lanes = [Lane(**{k: v for k, v in lane.items() if k in lane_fields}) for lane in d['lanes']]
+    exp = expectation(lanes, [m['median'] for m in d['lane_times']], d['machine'].get('cpu_cores'))
+    return dict(d, expectation=dataclasses.asdict(exp), expected=exp.seconds, expected_speedup=exp.speedup)
 
 
-def record(out=None, repeats: int = 5) -> pathlib.Path:
-    """Run 13.3.1 and 13.3.2 for every installed framework here and write them with provenance."""
-    from . import experiments
-    from .isolation import call_in_worker
+def _old_comm(d: dict) -> dict:
+    """Old comm rows kept medians and IQRs only: keep those as Times without repeats."""
+    from .communication import expected_overlap
+    rows = []
+    for r in d['rows']:
+        if 'times' not in r:
+            rule = 'separate' if 'copy stream' in r['mode'] else 'shared' if 'CPU' in r['mode'] else 'one_stream'
+            times = {v: dict(label=v, median=r[v], iqr=r.get('iqr', {}).get(v, 0.0))
+                     for v in ('run', 'copy', 'run_then_copy', 'overlapped')}
+            exp = expected_overlap(r['run'], r['copy'], rule)
+            r = dict(r, times=times, expected=exp, expectation=rule, overlap_vs_expected=r['overlapped'] / exp,
+                     copy_vs_link=r.get('copy_vs_link'))
+        rows.append(r)
+    return dict(d, rows=rows)
+
+
+def _old_sync(d: dict | None) -> dict | None:
+    if d and d.get('times') and not isinstance(next(iter(d['times'].values())), dict):
+        names = ('no_wait', 'book_synchronize', 'every_device')  # the old English names, in their order
+        d = dict(d, times={n: {'label': n, 'median': v} for n, v in zip(names, d['times'].values())})
+    return d
+
+
+def from_json(data: dict, path: str = '') -> Recording:
+    """A Recording from a saved file's JSON, old or new format."""
+    data = dict(data, parallel=[_old_parallel(p) for p in data.get('parallel', [])],
+                comm=[_old_comm(c) for c in data.get('comm', [])],
+                timelines=data.get('timelines', data.get('timeline', [])),
+                sync_mistake=_old_sync(data.get('sync_mistake')))
+    for tl in data['timelines']:
+        tl.setdefault('clock', 'cuda events + thread clock')
+    data.pop('timeline', None)
+    return dataclasses.replace(build(Recording, data), path=path)
+
+
+def load_recordings(gpu_only: bool = True, folder=None) -> list[Recording]:
+    """Every recording shipped with the package (or in `folder`), oldest first; GPU recordings only by default."""
+    paths = sorted(pathlib.Path(folder or FOLDER).glob('*.json'))
+    recs = [from_json(json.loads(p.read_text()), str(p)) for p in paths]
+    return [r for r in recs if r.gpu or not gpu_only]
+
+
+def default_path(machine: dict | None = None) -> pathlib.Path:
+    """Where `record` writes without --out: a file in the current directory named after the GPU and date."""
+    from .machine import gpu_names_torch
+    gpus = (machine or {}).get('gpus', gpu_names_torch())
+    name = (gpus[0].replace(' ', '-') + f'-x{len(gpus)}') if gpus else 'cpu-only'
+    return pathlib.Path.cwd() / f'd2l_ext-recording-{name}-{_dt.date.today().isoformat()}.json'
+
+
+def check_output(path, force: bool = False) -> pathlib.Path:
+    """Refuse, before anything is measured, a path that is a folder, exists (without force) or cannot be written."""
+    path = pathlib.Path(path).expanduser()
+    if path.is_dir():
+        raise UsageError(t('cli.out_is_dir', path=path))
+    if path.exists() and not force:
+        raise UsageError(t('cli.out_exists', path=path))
+    folder = path.parent.resolve()
+    if not folder.is_dir():
+        raise UsageError(t('cli.out_no_folder', folder=folder))
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(t('cli.out_not_writable', folder=folder))
+    return path
+
+
+def record(path, repeats: int = 5, progress=None) -> Recording:
+    """Run 13.3.1 and 13.3.2 for every installed framework here and write them, with provenance, to `path`.
+
+    Call check_output(path) first (the CLI does): a bad path is refused before minutes of measuring.
+    """
+    from . import communication, parallel
     from .machine import available_frameworks, provenance
     fws = available_frameworks()
-    rec = {'recorded_with': 'python -m d2l_ext record', 'machine': provenance(),
-           'parallel': [experiments.parallel(fw, repeats=repeats) for fw in fws],
-           'comm': [experiments.comm(fw, repeats=repeats) for fw in fws],
-           'timeline': [experiments.timeline(fw) for fw in fws],
-           'sync_mistake': call_in_worker('torch', _sync_mistake_in_worker)}
-    if out is None:
-        gpu = (rec['machine']['gpus'] or ['cpu'])[0].replace(' ', '-')
-        n = len(rec['machine']['gpus'])
-        out = FOLDER / f"{gpu}-x{n}-{_dt.date.today().isoformat()}.json"
-    out = pathlib.Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(rec, indent=1))
-    return out
-
-
-def _sync_mistake_in_worker():
-    from .parallel import book_sync_mistake
-    return book_sync_mistake()
+    steps = [lambda fw=fw: parallel.parallel(fw, repeats=repeats) for fw in fws]
+    steps += [lambda fw=fw: parallel.timeline(fw) for fw in fws]
+    steps += [lambda: parallel.sync_mistake(repeats=repeats)]
+    steps += [lambda fw=fw: communication.comm(fw, repeats=repeats) for fw in fws]
+    steps += [communication.comm_timelines, lambda: communication.first_copy(repeats=repeats)]
+    results = []
+    for i, step in enumerate(steps):
+        results.append(step())
+        if progress:
+            progress(i + 1, len(steps))
+    n = len(fws)
+    rec = Recording(provenance(), parallel=results[:n], timelines=results[n:2 * n], sync_mistake=results[2 * n],
+                    comm=results[2 * n + 1:3 * n + 1], comm_timelines=results[3 * n + 1],
+                    first_copy=results[3 * n + 2], path=str(path))
+    tmp = pathlib.Path(f'{path}.part')
+    tmp.write_text(json.dumps(rec.to_json(), indent=1))
+    tmp.replace(path)  # a run interrupted while writing leaves no half-written recording
+    return rec
