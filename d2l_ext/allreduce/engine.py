@@ -1,0 +1,137 @@
+"""13.3.4's engine: start one process per core (gloo) or GPU (NCCL), watch them, end them all, whatever happens.
+
+Processes start with torch.multiprocessing (spawn), so the same code runs from a notebook and a
+terminal. A process that dies ends the run at once; one that hangs ends it after the collective
+timeout; Ctrl-C or a notebook interrupt ends every process; the message names the process and cause.
+"""
+from __future__ import annotations
+
+import os
+import queue as _queue
+import time
+
+from ..i18n import t
+from .plan import Plan, make_plan
+from .results import AllreduceResult, Prediction, Version
+
+try:  # the package-wide error for a worker process that died, once it lands in d2l_ext.errors
+    from ..errors import WorkerFailed as _Base
+except ImportError:
+    _Base = RuntimeError
+
+
+class ProcessFailed(_Base):
+    """13.3.4: a process of the run died, hung or raised; the message says which one and why."""
+
+
+def run_allreduce(backend: str = 'gloo', world_size=None, *, bucket_mb=1.0, repeats=3, warmup=1, layers=6,
+                  width=1024, batch=128, steps=None, trace_dir=None, port=None, timeout: float = 30.0,
+                  progress=None) -> AllreduceResult:
+    """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n processes.
+
+    `steps` maps a name to a step function `step(model, X, y, optimizer)` (default: the lesson's (a)
+    and (b)); functions defined in a notebook cell are sent as their source, so what runs is what is shown.
+    `progress(message)` is called in this process with each report from a process (a dict).
+    """
+    plan = make_plan(backend, world_size, port=port, bucket_mb=bucket_mb, repeats=repeats, warmup=warmup,
+                     layers=layers, width=width, batch=batch, steps=steps, timeout=timeout, trace_dir=trace_dir)
+    if plan.trace_dir:
+        os.makedirs(plan.trace_dir, exist_ok=True)
+    return assemble(plan, _start_and_watch(plan, progress))
+
+
+def _start_and_watch(plan: Plan, progress) -> list[dict]:
+    import torch.multiprocessing as mp
+
+    from .worker import rank_entry
+    q = mp.get_context('spawn').Queue()
+    ctx = mp.start_processes(rank_entry, args=(plan, q), nprocs=plan.world_size, join=False,
+                             start_method='spawn')
+    try:
+        return _watch(plan, ctx.processes, q, progress)
+    finally:  # normal end, failure, KeyboardInterrupt: no process outlives the run
+        _end_all(ctx.processes)
+
+
+def _watch(plan, procs, q, progress) -> list[dict]:
+    """Collect reports until rank 0's result; a silent or dead process ends the run with one line."""
+    # a hung peer makes the others fail after `timeout`; this backstop also covers a hang in start-up
+    silence = plan.timeout + 30.0
+    heard = {r: time.monotonic() for r in range(plan.world_size)}
+    errors, result, failed_at = {}, None, None
+    while True:
+        try:
+            kind, rank, pid, payload = q.get(timeout=0.2)
+            heard[rank] = time.monotonic()
+            if kind == 'result' and rank == 0:
+                result = payload
+            elif kind == 'error':
+                errors[rank] = payload
+            elif kind == 'progress' and progress is not None:
+                progress({'rank': rank, 'pid': pid, **payload})
+        except _queue.Empty:
+            pass
+        codes = [p.exitcode for p in procs]
+        if result is not None and all(c == 0 for c in codes):
+            return result
+        now = time.monotonic()
+        if failed_at is None and (errors or any(c not in (None, 0) for c in codes)):
+            failed_at = now  # let the other processes' reports arrive before deciding what came first
+        if failed_at is not None and now - failed_at > 1.0:
+            raise ProcessFailed(_diagnose(codes, errors, heard, now))
+        if now - min(heard.values()) > silence:
+            raise ProcessFailed(t('allreduce.fail.silent', rank=min(heard, key=heard.get), seconds=silence))
+
+
+def _diagnose(codes, errors, heard, now) -> str:
+    """The first cause: a process that died without a word, then one that went silent, then the first error."""
+    for rank, code in enumerate(codes):
+        if code not in (None, 0) and rank not in errors:
+            return t('allreduce.fail.died', rank=rank, code=code)
+    silent = [r for r, c in enumerate(codes) if c is None and r not in errors]
+    if silent:
+        r = min(silent, key=heard.get)
+        return t('allreduce.fail.hung', rank=r, seconds=now - heard[r])
+    rank = next((r for r, e in errors.items() if e['type'] == 'ResultMismatch'), min(errors))
+    return t('allreduce.fail.error', rank=rank, kind=errors[rank]['type'], message=errors[rank]['message'])
+
+
+def _end_all(procs, grace: float = 2.0) -> None:
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    deadline = time.monotonic() + grace
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+        if p.is_alive():  # a stopped process never sees SIGTERM
+            p.kill()
+            p.join(1.0)
+
+
+def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:
+    """13.3.4: the processes' reports, one result: per-version times[repeat][process], the prediction."""
+    first = everyone[0]
+    versions = []
+    for vid, label in first['labels'].items():
+        per_repeat = [list(ts) for ts in zip(*(e['times'][vid] for e in everyone))]
+        versions.append(Version(vid, label, first['buckets'][vid], per_repeat,
+                                max(e['errors'][vid] for e in everyone), first['checked'][vid]))
+    buffer_times = [max(ts) for ts in zip(*(e['buffer_times'] for e in everyone))]
+    backward = next(v for v in versions if v.id == 'backward').median
+    prediction = Prediction.from_measurements(plan.world_size, first['grad_bytes'], first['buffer_bytes'],
+                                              buffer_times, backward)
+    traces = {vid: [e['traced'][vid]['path'] for e in everyone] for vid in first['traced']}
+    events = {vid: [ev for e in everyone for ev in e['traced'][vid]['events']] for vid in first['traced']}
+    return AllreduceResult(plan.backend, plan.world_size, plan.devices, plan.layers, plan.width, plan.batch,
+                           plan.warmup, versions, prediction, traces, events)
+
+
+def run_under_torchrun(**options) -> AllreduceResult | None:
+    """13.3.4 on several machines: this process is one rank started by torchrun; rank 0 returns the result."""
+    from .worker import run_rank
+    rank, n = int(os.environ['RANK']), int(os.environ['WORLD_SIZE'])
+    plan = make_plan(options.pop('backend', 'gloo'), n, torchrun=True, **options)
+    if plan.backend == 'nccl':  # one GPU per process on each machine, chosen by the local rank
+        plan.devices = [f"cuda:{os.environ.get('LOCAL_RANK', '0')}"] * n
+    everyone = run_rank(rank, plan, lambda kind, payload: None)
+    return None if everyone is None else assemble(plan, everyone)

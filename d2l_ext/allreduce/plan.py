@@ -1,0 +1,114 @@
+"""13.3.4: what a run will start (backend, processes, devices, port), checked before any process starts."""
+from __future__ import annotations
+
+import inspect
+import socket
+from dataclasses import dataclass, field
+
+from ..errors import UsageError
+from ..i18n import language, t
+from ..machine import cpu_cores, positive_int
+from . import steps as _steps
+
+
+@dataclass
+class Plan:
+    """Everything a process needs to take part in a run; picklable, sent to each spawned process."""
+    backend: str
+    world_size: int
+    devices: list[str]  # one per process: 'cpu' for gloo, 'cuda:<rank>' for NCCL
+    threads: int  # compute threads per process: one core each, so processes do not fight over cores
+    init_method: str  # 'tcp://127.0.0.1:<port>' when we start the processes, 'env://' under torchrun
+    layers: int = 6
+    width: int = 1024
+    batch: int = 128  # per process
+    bucket_mb: tuple[float, ...] = (1.0,)
+    repeats: int = 3
+    warmup: int = 1
+    timeout: float = 30.0  # seconds a collective may wait for a peer before it fails
+    trace_dir: str | None = None
+    language: str = 'en'
+    steps: dict = field(default_factory=dict)  # version id -> step function, or ('source', name, code)
+    lr: float = 0.1
+    seed: int = 0
+
+
+def free_port() -> int:
+    """13.3.4: a port on 127.0.0.1 no one listens on now (the OS picks it)."""
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def check_port(port) -> int:
+    """13.3.4: a port the learner chose, refused with one line when it is not a port or is busy."""
+    port = positive_int(port, 'port', t('allreduce.usage.port_hint'))
+    if port > 65535:
+        raise UsageError(t('allreduce.usage.port_range', port=port))
+    with socket.socket() as s:
+        try:
+            s.bind(('127.0.0.1', port))
+        except OSError:
+            raise UsageError(t('allreduce.usage.port_busy', port=port)) from None
+    return port
+
+
+def bucket_sizes(value) -> tuple[float, ...]:
+    """13.3.4: DDP bucket sizes in MB from a number, a list, or text like '0.25,1,4'; each must be > 0."""
+    items = value.split(',') if isinstance(value, str) else (value if isinstance(value, (list, tuple)) else [value])
+    sizes = []
+    for item in items:
+        try:
+            mb = float(item)
+        except (TypeError, ValueError):
+            raise UsageError(t('allreduce.usage.bucket', value=item)) from None
+        if not mb > 0 or mb == float('inf'):
+            raise UsageError(t('allreduce.usage.bucket', value=item))
+        sizes.append(mb)
+    if not sizes:
+        raise UsageError(t('allreduce.usage.bucket', value=value))
+    return tuple(sizes)
+
+
+def _gpu_count() -> int:
+    import torch
+    return torch.cuda.device_count() if torch.cuda.is_available() else 0
+
+
+def portable(step):
+    """A step function a spawned process can load: by reference if importable, else by its source code.
+
+    A function defined in a notebook cell lives in the kernel's __main__, which a spawned process
+    does not have; so its source text travels and is run there, the very code the learner sees.
+    """
+    if getattr(step, '__module__', None) in ('__main__', '__mp_main__', None):
+        return ('source', step.__name__, inspect.getsource(step))
+    return step
+
+
+def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.0, repeats=3, warmup=1,
+              layers=6, width=1024, batch=128, steps=None, timeout: float = 30.0, trace_dir=None,
+              torchrun: bool = False) -> Plan:
+    """13.3.4: check every choice and say in one line what to change; nothing has started yet."""
+    if backend not in ('gloo', 'nccl'):
+        raise UsageError(t('allreduce.usage.backend', backend=backend))
+    gpus = _gpu_count() if backend == 'nccl' else 0
+    if backend == 'nccl' and gpus < 2:
+        raise UsageError(t('allreduce.usage.nccl', gpus=gpus))
+    default = gpus if backend == 'nccl' else 2
+    n = positive_int(default if world_size is None else world_size, 'world size', t('allreduce.usage.world_hint'))
+    if n < 2:
+        raise UsageError(t('allreduce.usage.world_small', n=n))
+    if backend == 'gloo' and n > cpu_cores() and not torchrun:
+        raise UsageError(t('allreduce.usage.cores', n=n, cores=cpu_cores()))
+    if backend == 'nccl' and n > gpus:
+        raise UsageError(t('allreduce.usage.gpus', n=n, gpus=gpus))
+    sizes = {name: positive_int(v, name, t('allreduce.usage.size_hint', name=name))
+             for name, v in (('layers', layers), ('width', width), ('batch', batch), ('repeats', repeats))}
+    warmup = 0 if warmup == 0 else positive_int(warmup, 'warmup', t('allreduce.usage.size_hint', name='warmup'))
+    init = 'env://' if torchrun else f'tcp://127.0.0.1:{free_port() if port is None else check_port(port)}'
+    chosen = dict(_steps.STEPS if steps is None else steps)
+    return Plan(backend, n, ['cpu'] * n if backend == 'gloo' else [f'cuda:{r}' for r in range(n)],
+                threads=1 if backend == 'gloo' else 2, init_method=init, bucket_mb=bucket_sizes(bucket_mb),
+                warmup=warmup, timeout=float(timeout), trace_dir=None if trace_dir is None else str(trace_dir),
+                language=language(), steps={k: portable(f) for k, f in chosen.items()}, **sizes)

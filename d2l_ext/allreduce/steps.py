@@ -1,0 +1,68 @@
+"""13.3.4: one SGD step of data-parallel training, written so the lesson can show it and a learner can change it.
+
+Every process holds the same model and its own share of the minibatch; after a step, every process
+must hold the parameters that one process would get from the whole minibatch. Every step function
+has the same signature, `step(model, X, y, optimizer)`, so the engine can time and check any of them,
+including one a learner defines in a notebook cell.
+"""
+import torch  # noqa: F401 (a learner's step sent as source runs with this module's names)
+import torch.distributed as dist
+from torch import nn
+
+
+def mlp(layers: int = 6, width: int = 1024) -> nn.Sequential:
+    """13.3.4: the MLP of 13.3.3, deeper and wider so each layer's gradient is worth sending."""
+    blocks = []
+    for _ in range(layers - 1):
+        blocks += [nn.Linear(width, width), nn.ReLU()]
+    return nn.Sequential(*blocks, nn.Linear(width, width))
+
+
+def loss_of(model, X, y):
+    """13.3.4: squared error, averaged over this process's share of the minibatch."""
+    return nn.functional.mse_loss(model(X), y)
+
+
+def local_step(model, X, y, optimizer):
+    """13.3.4: a plain SGD step; sends nothing, unless `model` is a DistributedDataParallel model."""
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    optimizer.step()
+
+
+def backward_then_allreduce(model, X, y, optimizer):
+    """13.3.4 (a): the whole backward pass first, then one all-reduce per gradient."""
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for p in model.parameters():
+        p.grad /= dist.get_world_size()  # the sum of the averages is the average over the whole minibatch
+        dist.all_reduce(p.grad)
+    optimizer.step()
+
+
+def allreduce_in_hooks(model, X, y, optimizer):
+    """13.3.4 (b): each gradient's all-reduce starts as soon as backward has computed it."""
+    works = []
+
+    def send(p):
+        p.grad /= dist.get_world_size()
+        works.append(dist.all_reduce(p.grad, async_op=True))  # returns at once; backward goes on
+
+    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters()]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for work in works:
+        work.wait()  # every gradient summed before the update uses it
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+
+
+def allreduce_alone(model, X, y, optimizer):
+    """13.3.4 baseline: only the communication of (a), on gradients that are already there."""
+    for p in model.parameters():
+        dist.all_reduce(p.grad)
+
+
+# The versions the lesson compares, by id; (c) is local_step on a DistributedDataParallel model.
+STEPS = {'serial': backward_then_allreduce, 'hooks': allreduce_in_hooks}

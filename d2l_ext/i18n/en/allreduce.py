@@ -1,0 +1,60 @@
+"""Messages of 13.3.4: gradients all-reduced while backward still runs."""
+MESSAGES = {
+    'allreduce.version.backward': 'backward alone (nothing sent)',
+    'allreduce.version.allreduce': 'all-reduce alone',
+    'allreduce.version.serial': '(a) backward, then all-reduce',
+    'allreduce.version.hooks': '(b) all-reduce from gradient hooks',
+    'allreduce.version.ddp': '(c) DDP, {mb:g} MB buckets',
+    'allreduce.col.version': 'version',
+    'allreduce.col.median': 'median step (s)',
+    'allreduce.col.iqr': 'IQR (s)',
+    'allreduce.col.min': 'min (s)',
+    'allreduce.col.max': 'max (s)',
+    'allreduce.col.predicted': 'predicted (s)',
+    'allreduce.col.error': 'relative error',
+    'allreduce.col.times': 'every repeat (s)',
+    'allreduce.lane': 'process {rank} · {what}',
+    'allreduce.lane.compute': 'compute',
+    'allreduce.lane.allreduce': 'all-reduce',
+    'allreduce.mismatch': '{version} on process {rank} gave wrong parameters: relative error {error:.2e} > {tol:.0e}',
+    'allreduce.fail.died': 'process {rank} ended unexpectedly (exit code {code}); every other process was stopped',
+    'allreduce.fail.hung': ('process {rank} stopped responding ({seconds:.0f} s without progress); '
+                            'every process was stopped'),
+    'allreduce.fail.silent': 'no progress from process {rank} for {seconds:.0f} s; every process was stopped',
+    'allreduce.fail.error': 'process {rank} failed: {kind}: {message}; every process was stopped',
+    'allreduce.usage.backend': "backend {backend!r} is not available: choose 'gloo' (CPU) or 'nccl' (2+ GPUs)",
+    'allreduce.usage.nccl': "NCCL needs at least 2 GPUs and this machine has {gpus}: use --backend gloo",
+    'allreduce.usage.world_hint': 'pass a world size of 2 or more',
+    'allreduce.usage.world_small': 'a world size of {n} has nothing to all-reduce with: use 2 or more processes',
+    'allreduce.usage.cores': ('{n} processes need {n} cores and this machine has {cores}: '
+                              'use a world size of at most {cores}'),
+    'allreduce.usage.gpus': '{n} NCCL processes need {n} GPUs and this machine has {gpus}: use at most {gpus}',
+    'allreduce.usage.bucket': 'bucket size {value!r} must be a number of MB above 0, e.g. 1 or 0.25,1,4,25',
+    'allreduce.usage.port_hint': 'pass a free port between 1024 and 65535, or none to pick one',
+    'allreduce.usage.port_range': 'port {port} is not a port: pass one between 1024 and 65535, or none',
+    'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port, or none to pick a free one',
+    'allreduce.usage.size_hint': 'pass a positive {name}',
+    'allreduce.summary.head': ('{processes} processes ({backend}), MLP {layers} x {width}, {batch} examples each; '
+                               'gradients {mb:.1f} MB'),
+    'allreduce.summary.version': '{label:<38} median {median:.4f} s  (relative error {error:.1e}, {repeats} repeats)',
+    'allreduce.summary.bandwidth': ('all-reduce of {buffer_mb:.0f} MB: {seconds:.4f} s, bus bandwidth {gbps:.2f} GB/s; '
+                                    'a ring moves {ring:.2f} x the bytes'),
+    'allreduce.summary.predicted': ('predicted: all-reduce {allreduce:.4f} s, backward then all-reduce {serial:.4f} s, '
+                                    'best overlap {overlapped:.4f} s'),
+    'allreduce.summary.hidden': '{label}: {fraction:.0%} of the all-reduce hidden behind backward',
+    'allreduce.summary.trace': 'trace of {label}, process {rank}: {path} (open it in Perfetto)',
+    'allreduce.plot.title': 'one training step, every repeat',
+    'allreduce.plot.xlabel': 'step time (s, slowest process)',
+    'allreduce.plot.predicted': 'predicted',
+    'allreduce.plot.timeline': '{label}: one step on each process',
+    'allreduce.mxnet': (
+        "MXNet offers the same job through its KVStore: `kv.push(key, grads)` sums the values pushed from "
+        "several devices and `kv.pull(key, out=...)` hands the sum back; a 'device' store sums on the "
+        "accelerators of one machine, a 'dist_sync' store across machines through parameter servers, and "
+        "gluon's Trainer pushes and pulls every parameter's gradient for you after backward, key by key, so "
+        "the engine can start a key's reduction while later gradients are still being computed. On this "
+        "CPU-only machine we could only show it with the contexts cpu(0) and cpu(1) in one process: they "
+        "share the same cores and the same memory, so a 'reduction' is a memory copy that competes with "
+        "backward for the very cores it runs on, and no separate link exists whose time could be hidden. "
+        "A measurement would show contention, not overlap, so we do not present one."),
+}
