@@ -1,20 +1,24 @@
 """`python -m d2l_ext ...`: the section's experiments from a terminal, for instructors.
 
     devices                          the lanes each framework has on this machine
-    parallel --framework torch|mxnet|all --size N --iters K --repeats R [--json]   (13.3.1)
-    comm     --framework torch|mxnet|all --size N --iters K --repeats R [--json]   (13.3.2)
-    record   [--out FILE]            run both and save them, with provenance, for readers without this hardware
+    parallel --framework torch|mxnet|all --size N --iters K --repeats R [--lanes L] [--json] [--yes]   (13.3.1)
+    comm     --framework torch|mxnet|all --size N --iters K --repeats R [--json] [--yes]               (13.3.2)
+    record   [--out FILE] [--force]  run both and save them, with provenance, for readers without this hardware
 
-Bad values exit with code 2 and one line that says what to change.
+Bad values exit with code 2 and one line that says what to change; a run estimated above a few
+minutes is refused unless --yes; Ctrl-C (once or twice) ends with one line and no worker left.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 
-from .errors import ResultMismatch, UsageError
-from .report import comm_text, parallel_text
+from .errors import ResultMismatch, UsageError, WorkerFailed
+from .i18n import t
+
+LIMIT_S = 180.0  # a run estimated above three minutes needs --yes
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,75 +34,148 @@ def build_parser() -> argparse.ArgumentParser:
     for name, helptext in (('parallel', '13.3.1: lanes alone, serial sum, together'),
                            ('comm', '13.3.2: run, copy, run then copy, overlapped')):
         s = sub.add_parser(name, help=helptext)
-        s.add_argument('--framework', default='torch', help="torch, mxnet or all (default torch)")
+        s.add_argument('--framework', default='torch', help='torch, mxnet or all (default torch)')
         s.add_argument('--size', type=str, default=None, help='matrix size N (default: from the hardware)')
         s.add_argument('--iters', type=str, default=None, help='products per lane K (default: from the hardware)')
         s.add_argument('--repeats', type=str, default='3', help='timed repeats after one warm-up (default 3)')
         if name == 'parallel':
             s.add_argument('--lanes', default=None, help="comma-separated lane names from 'devices'")
         s.add_argument('--json', action='store_true', help='print one JSON object (fields: README)')
+        s.add_argument('--yes', action='store_true', help='run even when estimated above three minutes')
     r = sub.add_parser('record', help='run parallel and comm and save them with provenance')
-    r.add_argument('--out', default=None, help='file to write (default: d2l_ext/recorded/<gpu>-<date>.json)')
+    r.add_argument('--out', default=None, help='file to write (default: a file in the current directory)')
+    r.add_argument('--force', action='store_true', help='replace --out if it exists')
     r.add_argument('--repeats', type=str, default='5')
     return p
 
 
-def _int_or_none(v, what):
+def _count(v, what, option, example):
     from .machine import positive_int
-    return None if v is None else positive_int(v, what, f'pass a positive --{what.split()[-1]}')
+    return None if v is None else positive_int(v, what, t('cli.positive', option=option, example=example))
+
+
+def _quiet_second_interrupt(*_):
+    """A second Ctrl-C while the first is being handled: the same one line, no traceback."""
+    print(t('cli.interrupted'), file=sys.stderr)
+    raise SystemExit(130)
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return _run(args)
-    except (UsageError, ResultMismatch) as e:
-        print(f'python -m d2l_ext: error: {e}', file=sys.stderr)
+    except (UsageError, ResultMismatch, WorkerFailed) as e:
+        print(t('cli.error', message=e), file=sys.stderr)
         return 2 if isinstance(e, UsageError) else 1
     except KeyboardInterrupt:
-        print('python -m d2l_ext: interrupted', file=sys.stderr)
+        signal.signal(signal.SIGINT, _quiet_second_interrupt)
+        print(t('cli.interrupted'), file=sys.stderr)
         return 130
     finally:
-        from .isolation import shutdown
+        signal.signal(signal.SIGINT, _quiet_second_interrupt)  # Ctrl-C during the shutdown below
+        from .workers import shutdown
         shutdown()
 
 
+class _Progress:
+    """A tqdm line on a terminal (text mode only); TQDM_DISABLE and non-terminals turn it off."""
+
+    def __init__(self, enabled: bool, what: str):
+        self.bar, self.enabled, self.what = None, enabled and sys.stderr.isatty(), what
+
+    def __call__(self, done, total):
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+            # delay: only work longer than a couple of seconds gets a line
+            self.bar = tqdm(total=total, desc=self.what, delay=2, leave=False, file=sys.stderr)
+        self.bar.total = total
+        self.bar.n = done
+        self.bar.refresh()
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _devices(args) -> int:
+    from .machine import available_frameworks
+    from .parallel import lanes_here
+    report = {fw: lanes_here(fw) for fw in available_frameworks()}
+    report.setdefault('mxnet', t('cli.mxnet_missing'))
+    if args.json:
+        print(json.dumps({'command': 'devices', 'lanes': report}, indent=1))
+        return 0
+    for fw, lanes in report.items():
+        print(f'{fw}:')
+        for lane in [lanes] if isinstance(lanes, str) else lanes:
+            line = lane if isinstance(lane, str) else f"{lane['name']:8s} {lane['label']}: {lane['explanation']}"
+            print(f'  {line}')
+    return 0
+
+
+def _record(args) -> int:
+    from .recorded import check_output, default_path, record
+    repeats = _count(args.repeats, 'repeats', 'repeats', 5)
+    path = check_output(args.out or default_path(), args.force)  # before minutes of measuring
+    print(t('cli.recording_to', path=path), flush=True)
+    progress = _Progress(True, 'record')
+    try:
+        record(path, repeats=repeats, progress=progress)
+    finally:
+        progress.close()
+    print(t('cli.recorded', path=path))
+    return 0
+
+
+def _check_lanes_everywhere(fws, lanes) -> None:
+    """--framework all with a lane one framework lacks is refused before anything runs."""
+    if not lanes or len(fws) < 2:
+        return
+    from .parallel import lanes_here
+    names = {fw: {lane['name'] for lane in lanes_here(fw)} for fw in fws}
+    for lane in (n.strip() for n in lanes.split(',') if n.strip()):
+        has = [fw for fw in fws if lane in names[fw]]
+        lacks = [fw for fw in fws if lane not in names[fw]]
+        if lacks:
+            raise UsageError(t('cli.lane_missing', lane=lane, has=', '.join(has) or '-', lacks=', '.join(lacks)))
+
+
 def _run(args) -> int:
-    from . import experiments
     if args.command == 'devices':
-        from .machine import available_frameworks
-        report = {fw: experiments.lanes(fw) for fw in available_frameworks()}
-        if 'mxnet' not in report:
-            report['mxnet'] = "not installed: pip install 'd2l_ext[mxnet]' (Python 3.11, numpy<1.24)"
-        if args.json:
-            print(json.dumps({'command': 'devices', 'lanes': report}, indent=1))
-        else:
-            for fw, lanes in report.items():
-                print(f'{fw}:')
-                if isinstance(lanes, str):
-                    print(f'  {lanes}')
-                    continue
-                for lane in lanes:
-                    print(f"  {lane['name']:8s} {lane['label']}: {lane['explanation']}")
-        return 0
+        return _devices(args)
     if args.command == 'record':
-        from .recorded import record
-        path = record(out=args.out, repeats=_int_or_none(args.repeats, 'repeats'))
-        print(f'recorded to {path}')
-        return 0
-    fws = experiments.frameworks_for(args.framework)
-    size = _int_or_none(args.size, 'matrix size')
-    iters = _int_or_none(args.iters, 'iteration count (--iters)')
-    repeats = _int_or_none(args.repeats, 'repeats')
+        return _record(args)
+    from .display.tables import text
+    from .machine import frameworks_for
+    fws = frameworks_for(args.framework)
+    size = _count(args.size, 'matrix size', 'size', 1000)
+    iters = _count(args.iters, 'iteration count', 'iters', 10)
+    repeats = _count(args.repeats, 'repeats', 'repeats', 3)
+    lanes = getattr(args, 'lanes', None)
+    _check_lanes_everywhere(fws, lanes)
+    limit = None if args.yes else LIMIT_S
     results = []
     for fw in fws:
-        if args.command == 'parallel':
-            r = experiments.parallel(fw, size, iters, repeats, lanes=args.lanes)
-        else:
-            r = experiments.comm(fw, size, iters, repeats)
-        results.append(r)
+        progress = _Progress(not args.json, f'{args.command} {fw}')
+        try:
+            results.append(_one(args.command, fw, size, iters, repeats, lanes, limit, progress))
+        finally:
+            progress.close()
         if not args.json:
-            print((parallel_text if args.command == 'parallel' else comm_text)(r), flush=True)
+            print(text(results[-1]), flush=True)
     if args.json:
-        print(json.dumps({'command': args.command, 'results': results}, indent=1))
+        print(json.dumps({'command': args.command, 'results': [r.to_json() for r in results]}, indent=1))
     return 0
+
+
+def _one(command, fw, size, iters, repeats, lanes, limit, progress):
+    from .parallel.core import in_worker
+    if command == 'parallel':
+        from .parallel import measure_parallel
+        return in_worker(measure_parallel, fw, lanes, progress, size=size, iters=iters, repeats=repeats,
+                         max_seconds=limit)
+    from .communication import measure_comm
+    return in_worker(measure_comm, fw, None, progress, size=size, iters=iters, repeats=repeats, max_seconds=limit)
