@@ -10,6 +10,7 @@ so we pick two lanes from what exists and say plainly what each one is:
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from dataclasses import asdict, dataclass
 
@@ -125,14 +126,21 @@ def _cpu_lanes(fw: str, g: int, c: int) -> list[Lane]:
             for i in range(2)]
 
 
-def find_lanes(framework: str = 'torch', count: int | str = 2, **fake) -> list[Lane]:
+def _takes_fake_keywords(func):
+    """`gpus=`/`cores=` keywords become fake_hardware().  # compatibility: remove once callers moved"""
+    @functools.wraps(func)
+    def wrapper(*args, gpus=None, cores=None, **kwargs):
+        with fake_hardware(gpus=gpus, cores=cores):
+            return func(*args, **kwargs)
+    return wrapper
+
+
+@_takes_fake_keywords
+def find_lanes(framework: str = 'torch', count: int | str = 2) -> list[Lane]:
     """The lanes this machine offers a framework, best first (13.3.1's `devices`).
 
     `count` is 2 (the book's experiment) or 'all' (every GPU).
     """
-    if fake:  # compatibility: remove once callers moved (use fake_hardware)
-        with fake_hardware(**fake):
-            return find_lanes(framework, count)
     fw = check_framework(framework)
     g = gpu_count(fw)
     c = _FAKE.get('cores') or cpu_cores()
@@ -144,11 +152,9 @@ def find_lanes(framework: str = 'torch', count: int | str = 2, **fake) -> list[L
     return gpus[:1] + _cpu_lanes(fw, g, c)
 
 
-def pick_lanes(framework: str = 'torch', names=None, **fake) -> list[Lane]:
+@_takes_fake_keywords
+def pick_lanes(framework: str = 'torch', names=None) -> list[Lane]:
     """Lanes by name (CLI --lanes) or as Lane objects, or the default two; each lane at most once (13.3.1)."""
-    if fake:  # compatibility: remove once callers moved (use fake_hardware)
-        with fake_hardware(**fake):
-            return pick_lanes(framework, names)
     fw = check_framework(framework)
     if isinstance(names, str):
         names = [n.strip() for n in names.split(',') if n.strip()]

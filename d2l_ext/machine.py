@@ -89,7 +89,7 @@ def gpu_names_torch() -> list[str]:
 def provenance() -> dict:
     """Where and when a result was measured: host, CPU, GPUs, driver, CUDA, versions, date."""
     info = {
-        'date': _dt.datetime.now(_dt.timezone.utc).isoformat(timespec='seconds'),
+        'date': _dt.datetime.now(_dt.UTC).isoformat(timespec='seconds'),
         'host_cpu': platform.processor() or platform.machine(),
         'cpu_cores': cpu_cores(),
         'platform': platform.platform(terse=True),

@@ -10,8 +10,8 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 clock = time.perf_counter  # timestamps (timelines, start delays); durations of work go through measure()
 
@@ -156,6 +156,7 @@ class Comparison:
     def to_frame(self):
         """A pandas DataFrame, one row per variant: median, IQR, min, max and every repeat's time (seconds)."""
         import pandas as pd
+
         from .i18n import t
         rows = {name: {t('core.col_median'): m.median, t('core.col_iqr'): m.iqr, t('core.col_min'): min(m.times),
                        t('core.col_max'): max(m.times), t('core.col_times'): [round(x, 6) for x in m.times]}

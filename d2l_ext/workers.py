@@ -125,6 +125,7 @@ def call_in_worker(framework: str, func, *args, progress=None, **kwargs):
 def torch_thread_report() -> dict:
     """What a PyTorch worker sees: thread count, and whether MXNet got into this process (tests)."""
     import sys
+
     import torch
     return {'torch_threads': torch.get_num_threads(), 'mxnet_loaded': 'mxnet' in sys.modules,
             'pid': os.getpid()}
@@ -133,6 +134,7 @@ def torch_thread_report() -> dict:
 def mxnet_worker_report() -> dict:
     """What an MXNet worker sees: engine settings read at import, and whether torch is loaded (tests)."""
     import sys
+
     from .backends.mxnet_backend import setup_mxnet
     setup_mxnet()
     return {'MXNET_CPU_WORKER_NTHREADS': os.environ.get('MXNET_CPU_WORKER_NTHREADS'),

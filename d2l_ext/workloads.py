@@ -128,8 +128,8 @@ def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
         x = work.random_matrix(lane, n)
         k = 2
         while True:
-            dt = measure(lambda: work.run_on_lanes([lane], [lambda: work.run(x, k)]), lanes=[lane],
-                         repeats=1, warmup=1 if k == 2 else 0).times[0]
+            dt = measure(lambda lane=lane, x=x, k=k: work.run_on_lanes([lane], [lambda: work.run(x, k)]),
+                         lanes=[lane], repeats=1, warmup=1 if k == 2 else 0).times[0]
             if dt >= seconds / 5 or k >= 4096:
                 break
             k *= 2

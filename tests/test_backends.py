@@ -3,8 +3,7 @@ import inspect
 
 import pytest
 
-from d2l_ext.backends import Backend, backend
-from d2l_ext.backends import mxnet_backend, torch_backend
+from d2l_ext.backends import Backend, backend, mxnet_backend, torch_backend
 from d2l_ext.checking import check_close
 from d2l_ext.lanes import find_lanes, make_lane
 
@@ -37,6 +36,7 @@ def test_products_on_cpu_lanes_are_checked_against_float64():
 
 def test_cpu_lanes_keep_their_thread_count_on_their_own_threads():
     import threading
+
     import torch
     lanes = [make_lane('torch', 'cpu', i, threads=1) for i in range(2)]
     seen = torch_backend.run_on_lanes(lanes, [lambda: (torch.get_num_threads(), threading.get_ident())] * 2)

@@ -118,6 +118,7 @@ def test_describe_lanes_is_one_line_per_lane():
 
 def test_cpu_steal_seconds_reads_proc_stat():
     import math
+
     from d2l_ext.machine import cpu_steal_seconds
     s = cpu_steal_seconds()
     assert math.isnan(s) or s >= 0

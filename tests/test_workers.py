@@ -9,8 +9,14 @@ import time
 import pytest
 
 from d2l_ext import UsageError, WorkerFailed
-from d2l_ext.workers import (call_in_worker, mxnet_worker_report, report_progress, shutdown, torch_thread_report,
-                             worker_pids)
+from d2l_ext.workers import (
+    call_in_worker,
+    mxnet_worker_report,
+    report_progress,
+    shutdown,
+    torch_thread_report,
+    worker_pids,
+)
 from tests.conftest import needs_mxnet
 
 

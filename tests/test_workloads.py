@@ -57,7 +57,7 @@ def test_a_too_large_size_never_suggests_less_than_one():
 def test_budget_refuses_long_runs_with_the_estimate_and_a_valid_suggestion():
     w = Workload(1000, [100], 100 * 0.02, [(1e11, 1e-6)])  # 2 GFLOP per product at 100 GFLOP/s
     check_budget(w, 60, 'this run')  # 2 s: fine
-    with pytest.raises(UsageError, match=r'this run would take about 20 s here.*limit of 5 s: choose --iters 24 or fewer'):
+    with pytest.raises(UsageError, match=r'would take about 20 s here.*limit of 5 s: choose --iters 24 or fewer'):
         check_budget(w, 5, 'this run', passes=10)
     with pytest.raises(UsageError, match=r'choose --size \d+ or smaller with --iters 1'):
         check_budget(w, 0.001, 'this run', passes=10)

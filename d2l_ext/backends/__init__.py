@@ -5,7 +5,8 @@ only imported inside its worker process (importing mxnet next to torch drops tor
 """
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 
 class Backend(Protocol):

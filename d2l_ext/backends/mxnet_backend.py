@@ -96,6 +96,7 @@ def _profile_path() -> str:
         import atexit
         import shutil
         import tempfile
+
         import mxnet as mx
         folder = tempfile.mkdtemp(prefix='d2l_ext_mxprof_')
         atexit.register(shutil.rmtree, folder, ignore_errors=True)

@@ -8,7 +8,6 @@ import torch
 
 from ..timing import clock
 
-
 # -- the book's `run` and `copy_to_cpu` (13.3.1, 13.3.2) -------------------------------------
 
 def run(x, iters: int = 50):

@@ -24,7 +24,8 @@ MESSAGES = {
     'core.lane_twice': '执行路 {lane} 被指定了两次：每条执行路只能指定一次',
     'core.no_lane': '请至少指定一条执行路：{names}',
     'core.mismatch': '{what}：相对误差 {error:.2e} 超过 {tol:.0e}：计时的计算返回了错误的结果',
-    'core.worker_failed': '{framework} 工作进程在完成之前停止了（被终止或崩溃，可能是内存不足）；下次运行会启动一个新的工作进程',
+    'core.worker_failed': ('{framework} 工作进程在完成之前停止了（被终止或崩溃，可能是内存不足）；'
+                           '下次运行会启动一个新的工作进程'),
     'core.col_median': '中位数（秒）',
     'core.col_iqr': '四分位距（秒）',
     'core.col_min': '最小值（秒）',
