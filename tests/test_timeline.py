@@ -1,0 +1,124 @@
+"""Timelines and repeat plots: thin bars stay visible, lanes keep their colours, predictions sit beside."""
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PathCollection
+from matplotlib.colors import to_rgb, to_rgba
+from matplotlib.patches import Rectangle
+
+from d2l_ext.display import style
+from d2l_ext.display.repeats import plot_repeats
+from d2l_ext.display.timeline import draw_timeline
+from d2l_ext.errors import UsageError
+from d2l_ext.timing import Comparison, Measurement
+
+
+def _pixels(fig):
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())[..., :3].astype(int)
+
+
+def _count(pixels, hex_colour, tol=40):
+    target = np.array(to_rgb(hex_colour)) * 255
+    return int((np.abs(pixels - target).sum(axis=-1) < tol).sum())
+
+
+def _bar_colours(fig):
+    """{row label: set of bar face colours} of a timeline (bars are the filled Rectangles)."""
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    out = {}
+    for p in ax.patches:
+        if isinstance(p, Rectangle) and p.get_fill():
+            out.setdefault(labels[round(p.get_y() + p.get_height() / 2)], set()).add(to_rgba(p.get_facecolor()))
+    return out
+
+
+@pytest.mark.parametrize('share', [1e-3, 1e-5])  # about 1 px, and far below a pixel
+def test_a_bar_much_shorter_than_the_span_is_visible(share):
+    long = {'lane': 'GPU', 'name': 'compute', 'start': 0.0, 'end': 1.0}
+    thin = {'lane': 'copy', 'name': 'copy', 'start': 0.5, 'end': 0.5 + share}
+    thin_colour = style.color(style.lane_role(1))
+    assert _count(_pixels(draw_timeline([long])), thin_colour) == 0
+    pixels = _pixels(draw_timeline([long, thin]))
+    assert _count(pixels, thin_colour) >= 20  # a line of at least 2 px over a row about 40 px high
+    columns = np.nonzero((np.abs(pixels - np.array(to_rgb(thin_colour)) * 255).sum(axis=-1) < 40).any(axis=0))[0]
+    assert 1 <= columns.size <= 6, columns  # drawn where it is, a few pixels wide, not smeared
+
+
+def test_rows_keep_each_lane_s_colour_between_plan_and_timeline():
+    rows = {'GPU 0': 'gpu', 'CPU': 'cpu'}
+    plan = [{'lane': 'GPU 0', 'name': 'a', 'start': 0, 'end': 1}, {'lane': 'CPU', 'name': 'b', 'start': 0, 'end': 2}]
+    measured = [{'lane': 'CPU', 'name': 'b', 'start': 0, 'end': 2.2},  # another order, as measured
+                {'lane': 'GPU 0', 'name': 'a', 'start': 0, 'end': 1}]
+    a, b = _bar_colours(draw_timeline(plan, rows=rows)), _bar_colours(draw_timeline(measured, rows=rows))
+    assert a == b == {'GPU 0': {to_rgba(style.color('gpu'))}, 'CPU': {to_rgba(style.color('cpu'))}}
+
+
+def test_lanes_without_roles_get_lane_colours_in_row_order():
+    events = [{'lane': f'lane {i}', 'name': str(i), 'start': 0, 'end': 1} for i in range(3)]
+    colours = _bar_colours(draw_timeline(events, rows=['lane 2', 'lane 1', 'lane 0']))
+    assert colours['lane 2'] == {to_rgba(style.color('lane 0'))}
+    assert len({c for cs in colours.values() for c in cs}) == 3
+
+
+def test_event_role_and_predicted_total_appear_in_the_legend():
+    events = [{'lane': 'GPU 0', 'name': 'mm', 'start': 0, 'end': 0.13, 'role': 'compute'},
+              {'lane': 'GPU 0', 'name': 'cp', 'start': 0.01, 'end': 0.02, 'role': 'copy'}]
+    fig = draw_timeline(events, predicted=0.134, title='The copy hides')
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ['compute stream', 'copy stream', 'predicted: 134 ms']
+    assert ax.get_xlim()[1] >= 134 and ax.get_xlabel() == 'time (ms)' and ax.get_title(loc='left') == 'The copy hides'
+
+
+def test_predicted_per_lane_must_name_a_row():
+    events = [{'lane': 'GPU 0', 'name': 'mm', 'start': 0, 'end': 1}]
+    draw_timeline(events, predicted={'GPU 0': 0.9})
+    with pytest.raises(UsageError, match='GPU 0'):
+        draw_timeline(events, predicted={'GPU 1': 0.9})
+
+
+@pytest.mark.parametrize('events, match', [
+    ([{'lane': 'a', 'start': 1.0, 'end': 0.5}], 'before it starts'),
+    ([{'lane': 'a', 'start': 0.0}], "'end'"),
+    ([{'lane': 'a', 'start': 0.0, 'end': 1.0, 'role': 'blue'}], 'no colour'),
+    ([], 'at least one'),
+])
+def test_bad_events_say_what_to_change(events, match):
+    with pytest.raises(UsageError, match=match):
+        draw_timeline(events)
+
+
+def _dots(fig):
+    return sum(len(c.get_offsets()) for c in fig.axes[0].collections if isinstance(c, PathCollection))
+
+
+def test_plot_repeats_draws_every_repeat_and_accepts_every_form():
+    comparison = Comparison({'a': Measurement('a', [0.1, 0.12, 0.11]), 'b': Measurement('b', [0.2, 0.21])})
+    lists = {'a': [0.1, 0.12, 0.11], 'b': [0.2, 0.21]}
+    for results in (comparison, comparison.measurements, comparison.as_dict(), lists):
+        fig = plot_repeats(results, predicted={'b': 0.19}, title='b is slower')
+        assert _dots(fig) == 5
+        assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ['a', 'b']
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert legend == ['each repeat', 'median', 'predicted']
+    assert fig.axes[0].get_xlabel() == 'time (s)'
+
+
+def test_plot_repeats_units():
+    assert plot_repeats({'a': [0.002]}, unit='auto').axes[0].get_xlabel() == 'time (ms)'
+    fig = plot_repeats({'pinned': [55.0, 54.0]}, unit='GB/s')
+    assert fig.axes[0].get_xlabel() == 'GB/s' and fig.axes[0].get_xlim()[1] > 55
+
+
+@pytest.mark.parametrize('results, predicted, match', [
+    ({}, None, 'non-empty'),
+    ({'a': []}, None, 'no repeats'),
+    ({'a': ['fast']}, None, 'list of numbers'),
+    ({'a': [1.0]}, {'b': 1.0}, 'not measured'),
+])
+def test_plot_repeats_bad_input(results, predicted, match):
+    with pytest.raises(UsageError, match=match):
+        plot_repeats(results, predicted=predicted)
