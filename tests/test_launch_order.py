@@ -3,7 +3,7 @@ import threading
 
 import pytest
 
-from d2l_ext.backends import torch_backend as torch_work
+from d2l_ext.backends import torch_backend
 from d2l_ext.lanes import make_lane
 from d2l_ext.workloads import balanced_iters
 
@@ -24,12 +24,12 @@ def test_cpu_lane_runs_while_gpu_queuing_blocks():
     def cpu_job():
         cpu_started.set()
         return 'cpu'
-    assert torch_work.run_on_lanes([GPU, CPU], [gpu_job, cpu_job]) == ['gpu', 'cpu']
+    assert torch_backend.run_on_lanes([GPU, CPU], [gpu_job, cpu_job]) == ['gpu', 'cpu']
 
 
 def test_gpu_first_keeps_the_old_order():
     order = []
-    torch_work.run_on_lanes([GPU, CPU], [lambda: order.append('gpu'), lambda: order.append('cpu')],
+    torch_backend.run_on_lanes([GPU, CPU], [lambda: order.append('gpu'), lambda: order.append('cpu')],
                             gpu_first=True)
     assert order == ['gpu', 'cpu']
 
@@ -44,7 +44,7 @@ def test_failed_gpu_queuing_still_joins_cpu_threads():
     def gpu_job():
         raise RuntimeError('CUDA out of memory (stand-in)')
     with pytest.raises(RuntimeError, match='stand-in'):
-        torch_work.run_on_lanes([GPU, CPU], [gpu_job, cpu_job])
+        torch_backend.run_on_lanes([GPU, CPU], [gpu_job, cpu_job])
     assert done.is_set()  # the CPU thread had finished before the error reached us
 
 
