@@ -12,6 +12,7 @@ from ..checking import check_close
 from ..display.tables import Result, Times, timing_row
 from ..i18n import t
 from ..machine import cpu_cores, positive_int, provenance
+from ..parallel.core import with_progress
 from ..timing import compare
 from ..workloads import check_budget, resolve_workload
 
@@ -87,7 +88,7 @@ def _row(mode, plan, rule, lane, n, k, c, errors, link=None, threads=1) -> CommR
                    max(errors), times)
 
 
-def _compare_mode(work, lane, x, k, ref, copy, run_and_copy, repeats, what, wait):
+def _compare_mode(work, lane, x, k, ref, copy, run_and_copy, repeats, what, wait, progress=None):
     """The four variants of one copy mode, interleaved, each checked."""
     ys = work.run(x, k)
     wait()
@@ -99,12 +100,12 @@ def _compare_mode(work, lane, x, k, ref, copy, run_and_copy, repeats, what, wait
     variants = {'run': lambda: work.run(x, k), 'copy': lambda: copy(ys), 'run_then_copy': run_then_copy,
                 'overlapped': run_and_copy}
     errors = []
-    c = compare(variants, lanes=[lane], repeats=repeats,
+    c = compare(with_progress(variants, repeats, progress), lanes=[lane], repeats=repeats,
                 check=lambda name, r: errors.append(check_close(r, ref, f'{what} ({name})')))
     return c, errors
 
 
-def _torch_rows(lane, n, k, repeats, plan=None):
+def _torch_rows(lane, n, k, repeats, plan=None, progress=None):
     import torch
 
     from .copying import GPU_PLANS, Copier, CopyPlan, ThreadCopier, link_bandwidth
@@ -119,7 +120,7 @@ def _torch_rows(lane, n, k, repeats, plan=None):
         for mode, p in plans.items():
             copier = Copier(p, n, k, lane.device())
             c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
-                                      repeats, mode, wait)
+                                      repeats, mode, wait, progress)
             rule = 'separate' if p.stream == 'side' else 'one_stream'
             rows.append(_row(p.describe() if mode == 'widget' else mode, p.describe(), rule, lane, n, k, c, errors,
                              link['pinned']))
@@ -128,12 +129,12 @@ def _torch_rows(lane, n, k, repeats, plan=None):
     else:  # no link on a CPU-only machine: a second thread copying is the honest analogue
         copier = ThreadCopier(n, k)
         c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
-                                  repeats, 'cpu analogue', wait)
+                                  repeats, 'cpu analogue', wait, progress)
         rows.append(_row('cpu_analogue', 'copy_thread', 'shared', lane, n, k, c, errors, threads=lane.threads))
     return rows, link
 
 
-def _mxnet_rows(lane, n, k, repeats):
+def _mxnet_rows(lane, n, k, repeats, progress=None):
     work = backend('mxnet')
     x = work.random_matrix(lane, n)
     ref = work.reference_product(x)
@@ -143,16 +144,19 @@ def _mxnet_rows(lane, n, k, repeats):
     # worker while another computes y[i], the CPU analogue of the book's claim.
     for mode, pinned in (('copyto(npx.cpu())', False), ('copyto(npx.cpu_pinned())', True)):
         copy = lambda ys, p=pinned: work.copy_to_cpu(ys, p)  # noqa: E731
-        c, errors = _compare_mode(work, lane, x, k, ref, copy, lambda c=copy: c(work.run(x, k)), repeats, mode, wait)
+        c, errors = _compare_mode(work, lane, x, k, ref, copy, lambda c=copy: c(work.run(x, k)), repeats, mode, wait,
+                                  progress)
         rows.append(_row(mode, 'engine_new_array', 'engine', lane, n, k, c, errors))
     return rows, None
 
 
 def measure_comm(lanes, size=None, iters=None, repeats: int = 5, *, plan: dict | None = None,
-                 lesson: bool = False, max_seconds: float | None = None) -> CommResult:
+                 lesson: bool = False, progress=None, max_seconds: float | None = None,
+                 options=('--size', '--iters')) -> CommResult:
     """13.3.2 on the first lane (the GPU if there is one), every copy mode this hardware has.
 
-    `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer.
+    `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer; the
+    message suggests values for `options` (the CLI's flags, or a panel's control names).
     """
     lane = lanes[0]
     wl = resolve_workload([lane], size, iters, lesson=lesson, extra_matrices=3)
@@ -160,12 +164,13 @@ def measure_comm(lanes, size=None, iters=None, repeats: int = 5, *, plan: dict |
     repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
     if max_seconds is not None:  # per mode: run, run then copy, overlapped (copies extra), after a warm-up
         modes = 1 if plan or lane.kind != 'gpu' else 4 if lane.framework == 'torch' else 2
-        check_budget(wl, max_seconds, t('communication.what'), passes=3 * modes * (repeats + 1))
+        check_budget(wl, max_seconds, t('communication.what'), passes=3 * modes * (repeats + 1),
+                     size_option=options[0], iters_option=options[1])
     if lane.framework == 'torch':
         from ..backends.torch_backend import intra_op_threads
         # CPU analogue: the computing thread keeps to its lane's share, leaving a core to copy
         with intra_op_threads(lane.threads if lane.kind == 'cpu' else 0):
-            rows, link = _torch_rows(lane, n, k, repeats, plan)
+            rows, link = _torch_rows(lane, n, k, repeats, plan, progress)
     else:
-        rows, link = _mxnet_rows(lane, n, k, repeats)
+        rows, link = _mxnet_rows(lane, n, k, repeats, progress)
     return CommResult(lane.framework, n, k, repeats, lane.as_dict(), lane.kind == 'gpu', link, rows, provenance())

@@ -97,17 +97,19 @@ class ParallelResult(Result):
 
 
 def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: bool = False,
-                     progress=None, max_seconds: float | None = None) -> ParallelResult:
+                     progress=None, max_seconds: float | None = None, options=('--size', '--iters')) -> ParallelResult:
     """Time every lane alone and all lanes together, interleaved; check every answer (13.3.1).
 
-    `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer.
+    `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer; the
+    message suggests values for `options` (the CLI's flags, or a panel's control names).
     """
     lanes = list(lanes)
     work = backend(lanes[0].framework)
     wl = resolve_workload(lanes, size, iters, lesson=lesson)
     repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
     if max_seconds is not None:  # each lane alone and all together, after one warm-up
-        check_budget(wl, max_seconds, t('parallel.what'), passes=2 * (repeats + 1))
+        check_budget(wl, max_seconds, t('parallel.what'), passes=2 * (repeats + 1), size_option=options[0],
+                     iters_option=options[1])
     xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
     refs = [work.reference_product(x) for x in xs]
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
@@ -119,7 +121,7 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
         ran = range(len(lanes)) if name == 'together' else [next(i for i, ln in enumerate(lanes) if ln.label == name)]
         for i, ys in zip(ran, results):
             errors.append(check_close(ys, refs[i], f'{lanes[i].label} ({name})'))
-    c = compare(_counted(variants, repeats, progress), lanes=lanes, repeats=repeats, warmup=1, check=check)
+    c = compare(with_progress(variants, repeats, progress), lanes=lanes, repeats=repeats, warmup=1, check=check)
     lane_times = [Times.of(c.measurements[lane.label]) for lane in lanes]
     together = Times.of(c.measurements['together'])
     serial = sum(m.median for m in lane_times)
@@ -132,7 +134,7 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
         max(errors), True, provenance())
 
 
-def _counted(variants: dict, repeats: int, progress):
+def with_progress(variants: dict, repeats: int, progress):
     """The same variants, each call reported to progress(done, total) (warm-up included)."""
     if progress is None:
         return variants

@@ -36,8 +36,6 @@ MESSAGES = {
     'panels.failed': 'The run failed ({kind}): {message}. Press Run to try again.',
     'panels.interrupted': 'Interrupted. The worker was stopped; press Run to start again.',
     'panels.out_of_range': '{what} {value} is outside {low}-{high}: it was set to {used}.',
-    'panels.too_long': 'This run would take about {estimate:.0f} s here (the limit is {limit:.0f} s): '
-                       'choose a smaller matrix size or fewer products.',
     'panels.time_axis': 'time (s)',
     'panels.seconds_axis': 'time (s)',
     'panels.speedup_axis': 'speedup (one after the other / together)',
@@ -49,4 +47,10 @@ MESSAGES = {
                            'Python {python}, on {date}',
     'panels.recorded_cpu': 'CPU recording (no GPU): {cores} CPU cores, torch {torch}, Python {python}, on {date}',
     'panels.no_gpu_recordings': 'No GPU recordings are available yet.',
+    'panels.compute_ms': 'compute per product (ms)',
+    'panels.copy_ms': 'copy per result (ms)',
+    'panels.one_stream': 'one stream',
+    'panels.two_streams': 'compute stream + copy stream',
+    'panels.one_stream_title': 'One stream: each copy waits for its product and blocks the next',
+    'panels.two_streams_title': 'Compute stream + copy stream: copy i-1 runs during product i',
 }

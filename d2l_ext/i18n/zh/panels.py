@@ -36,10 +36,6 @@ MESSAGES = {
     'panels.failed': '运行失败（{kind}）：{message}。请再次点击“运行”。',
     'panels.interrupted': '已中断。工作进程已停止；点击“运行”重新开始。',
     'panels.out_of_range': '{what} {value} 超出 {low}–{high} 的范围：已改为 {used}。',
-    'panels.too_long': (
-        '这次运行在本机上大约需要 {estimate:.0f} 秒（上限为 {limit:.0f} 秒）：'
-        '请选择更小的矩阵或更少的乘积。'
-    ),
     'panels.time_axis': '时间（秒）',
     'panels.seconds_axis': '时间（秒）',
     'panels.speedup_axis': '加速比（先后运行 / 同时运行）',
@@ -51,4 +47,10 @@ MESSAGES = {
                            'Python {python}，日期 {date}',
     'panels.recorded_cpu': 'CPU 录制（没有 GPU）：{cores} 个 CPU 核，torch {torch}，Python {python}，日期 {date}',
     'panels.no_gpu_recordings': '目前还没有 GPU 录制结果。',
+    'panels.compute_ms': '每个乘积的计算时间（毫秒）',
+    'panels.copy_ms': '每个结果的复制时间（毫秒）',
+    'panels.one_stream': '一个流',
+    'panels.two_streams': '计算流 + 复制流',
+    'panels.one_stream_title': '一个流：每次复制都要等它的乘积，并挡住下一个乘积',
+    'panels.two_streams_title': '计算流 + 复制流：第 i 个乘积运行时复制第 i-1 个结果',
 }

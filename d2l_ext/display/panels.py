@@ -1,0 +1,216 @@
+"""Interactive panels for 13.3.1 and 13.3.2: controls, a Run button, progress, a table that keeps runs.
+
+Pattern (checked headless and in a browser): sliders never start a run by themselves; the panel
+runs once with its defaults when shown, so a headless run of the notebook exercises it. A value
+outside a control's range is set to the nearest allowed one and the panel says so; a run
+estimated above a minute is refused with the estimate; any failure (a worker that died
+included) lands in the panel as one line and Run is enabled again. CSS classes (d2l-size,
+d2l-iters, d2l-run, d2l-results, d2l-plot) let the browser test find the parts.
+"""
+from __future__ import annotations
+
+import html
+
+import ipywidgets as W
+from IPython.display import display
+
+from ..errors import ResultMismatch, UsageError
+from ..i18n import t
+from ..machine import available_frameworks
+
+LIMIT_S = 60.0  # a panel refuses a run estimated above a minute
+
+
+def show_in(out: W.Output, fig) -> None:
+    """Replace what an Output widget shows with a figure (13.3.1-13.3.3 panels).
+
+    Not `with out: display(fig)`: capturing while a cell runs made Voila pages hang now and then
+    (about 1 load in 25 in our browser test); filling the outputs directly did not.
+    """
+    out.outputs = ()
+    out.append_display_data(fig)
+
+
+def results_area():
+    """(message line, results table, plot) of a panel, with the CSS classes the browser test finds."""
+    message, table, plot = W.HTML(), W.HTML(), W.Output()
+    table.add_class('d2l-results')
+    plot.add_class('d2l-plot')
+    return message, table, plot
+
+
+class Count:
+    """A whole-number control with a range; an out-of-range value is reported, never silently clamped."""
+
+    def __init__(self, cls: str, key: str, value: int, low: int, high: int):
+        self.key, self.low, self.high = key, low, high
+        self.widget = W.BoundedIntText(value=value, min=-10**9, max=10**9, description=t(key),
+                                       style={'description_width': 'initial'}, layout=W.Layout(width='260px'))
+        self.widget.add_class(cls)
+
+    def read(self, notes: list[str]) -> int:
+        """The value in range; a note for the learner when it had to be changed."""
+        v = self.widget.value
+        used = min(max(v, self.low), self.high)
+        if used != v:
+            notes.append(t('panels.out_of_range', what=t(self.key), value=v, low=self.low, high=self.high, used=used))
+            self.widget.value = used
+        return used
+
+
+class _Panel:
+    """Shared layout and run loop: controls, Run, progress bar, message line, results table, plot."""
+
+    def __init__(self, controls):
+        self.run_button = W.Button(description=t('panels.run'), button_style='primary', icon='play')
+        self.run_button.add_class('d2l-run')
+        self.progress = W.IntProgress(value=0, min=0, max=1, layout=W.Layout(width='300px', visibility='hidden'))
+        self.message, self.table, self.plot = results_area()
+        self.results: list = []
+        self.frames: list = []
+        self.run_button.on_click(lambda _: self.run())
+        self.box = W.VBox([W.HBox(controls[:3]), W.HBox(controls[3:] + [self.run_button, self.progress]),
+                           self.message, self.table, self.plot])
+
+    def _progress(self, done, total):
+        self.progress.max = max(total, 1)
+        self.progress.value = min(done, total)
+
+    def show(self, run_now: bool = True):
+        """Display the panel and run once with the defaults."""
+        display(self.box)
+        if run_now:
+            self.run()
+        return self
+
+    def run(self):
+        """One experiment with the current control values; never raises into the notebook."""
+        self.run_button.disabled = True
+        self.progress.layout.visibility = 'visible'
+        self.progress.value = 0
+        notes: list[str] = []
+        self.message.value = ''
+        try:
+            self._run_once(notes)
+        except (UsageError, ResultMismatch) as e:
+            notes.append(t('panels.cannot_run', message=e))
+        except KeyboardInterrupt:
+            notes.append(t('panels.interrupted'))
+        except Exception as e:  # WorkerFailed or anything unexpected: one line, and the panel stays usable
+            notes.append(t('panels.failed', kind=type(e).__name__, message=e))
+        finally:
+            self.message.value = '<br>'.join(html.escape(str(n)) for n in notes)
+            self.run_button.disabled = False
+            self.progress.layout.visibility = 'hidden'
+
+    def _options(self):
+        """The controls' names, for a refusal that suggests smaller values."""
+        return t(self.size.key), t(self.iters.key)
+
+    def _add(self, result, number_columns: dict):
+        """Keep the run and show every run so far as one table (the result's own to_frame)."""
+        import pandas as pd
+        self.results.append(result)
+        df = result.to_frame()
+        for col, value in reversed(number_columns.items()):
+            df.insert(0, col, value)
+        self.frames.append(df)
+        table = pd.concat(self.frames, ignore_index=True)
+        self.table.value = table.to_html(index=False, na_rep='', float_format=lambda v: f'{v:.4g}',
+                                         classes='d2l-table')
+
+
+class ParallelPanel(_Panel):
+    """13.3.1: matrix size, products per lane, framework -> each lane alone and all together."""
+
+    def __init__(self, size=400, iters=10, max_size=4000, repeats=3, frameworks=None):
+        fws = frameworks or available_frameworks()
+        self.size = Count('d2l-size', 'panels.size', size, 16, max_size)
+        self.iters = Count('d2l-iters', 'panels.iters', iters, 1, 100)
+        self.framework = W.Dropdown(options=fws, value=fws[0], description=t('panels.framework'))
+        self.repeats = repeats
+        super().__init__([self.size.widget, self.iters.widget, self.framework])
+
+    def _run_once(self, notes):
+        from ..parallel import measure_parallel
+        from ..parallel.core import in_worker
+        from .parallel import plot_parallel
+        size, iters = self.size.read(notes), self.iters.read(notes)
+        r = in_worker(measure_parallel, self.framework.value, None, self._progress, size=size, iters=iters,
+                      repeats=self.repeats, max_seconds=LIMIT_S, options=self._options())
+        self._add(r, {'#': len(self.results) + 1, t('panels.framework'): r.framework})
+        show_in(self.plot, plot_parallel(r))
+
+
+class CommPanel(_Panel):
+    """13.3.2: matrix size, products, framework and (on a GPU) the copy choices -> run, copy, overlapped."""
+
+    def __init__(self, size=400, iters=10, max_size=4000, repeats=3, frameworks=None, gpu=False):
+        fws = frameworks or available_frameworks()
+        self.size = Count('d2l-size', 'panels.size', size, 16, max_size)
+        self.iters = Count('d2l-iters', 'panels.products', iters, 1, 100)
+        self.framework = W.Dropdown(options=fws, value=fws[0], description=t('panels.framework'))
+        self.dest = W.ToggleButtons(options=['pageable', 'pinned'], value='pinned', description=t('panels.destination'))
+        self.stream = W.ToggleButtons(options=['same', 'side'], value='side', description=t('panels.stream'))
+        self.non_blocking = W.Checkbox(value=True, description='non_blocking')
+        self.gpu, self.repeats = gpu, repeats
+        controls = [self.size.widget, self.iters.widget, self.framework]
+        if gpu:  # the copy choices only mean something where a device-to-host link exists
+            controls += [self.dest, self.stream, self.non_blocking]
+        super().__init__(controls)
+
+    def _run_once(self, notes):
+        from ..communication import measure_comm
+        from ..parallel.core import in_worker
+        from .communication import plot_comm
+        fw = self.framework.value
+        plan = None
+        if self.gpu and fw == 'torch':
+            plan = dict(dest=self.dest.value, alloc='prealloc', stream=self.stream.value,
+                        non_blocking=self.non_blocking.value)
+        size, iters = self.size.read(notes), self.iters.read(notes)
+        r = in_worker(measure_comm, fw, None, self._progress, size=size, iters=iters, repeats=self.repeats,
+                      plan=plan, max_seconds=LIMIT_S, options=self._options())
+        self._add(r, {'#': len(self.results) + 1, t('panels.framework'): fw})
+        show_in(self.plot, plot_comm(r))
+
+
+
+class PipelinePanel:
+    """13.3.2 on any machine: a model of K products and copies, compute and copy times as sliders."""
+
+    def __init__(self, compute_ms=2.6, copy_ms=1.2, iters=10):
+        style = {'description_width': 'initial'}
+        make = lambda v, key: W.FloatSlider(value=v, min=0.1, max=10, step=0.1, description=t(key),  # noqa: E731
+                                            continuous_update=False, style=style, layout=W.Layout(width='420px'))
+        self.compute, self.copy = make(compute_ms, 'panels.compute_ms'), make(copy_ms, 'panels.copy_ms')
+        self.iters = W.IntSlider(value=iters, min=1, max=50, description=t('panels.products'), style=style,
+                                 continuous_update=False)
+        self.iters.add_class('d2l-iters')
+        _, self.summary, self.plot = results_area()
+        for w in (self.compute, self.copy, self.iters):
+            w.observe(lambda _: self.update(), names='value')
+        self.box = W.VBox([W.HBox([self.compute, self.copy]), self.iters, self.summary, self.plot])
+
+    def update(self):
+        """Redraw both schedules (one stream; compute stream + copy stream) for the current sliders."""
+        import pandas as pd
+
+        from ..depgraph.schedule import pipeline_model
+        from . import style
+        from .timeline import draw_timeline
+        c, k, n = self.compute.value / 1e3, self.copy.value / 1e3, self.iters.value
+        one, two = pipeline_model(c, k, n, overlap=False), pipeline_model(c, k, n, overlap=True)
+        totals = {t('panels.one_stream'): one['total'], t('panels.two_streams'): two['total']}
+        self.summary.value = pd.DataFrame([totals]).to_html(index=False, float_format=lambda v: f'{v * 1e3:.2f} ms')
+        fig, (ax1, ax2) = style.figure(nrows=2)
+        roles = lambda evs: [dict(e, role='copy' if 'copy' in e['name'] else 'compute') for e in evs]  # noqa: E731
+        draw_timeline(roles(one['events']), ax=ax1, title=style.plot_text('panels.one_stream_title'))
+        draw_timeline(roles(two['events']), ax=ax2, title=style.plot_text('panels.two_streams_title'))
+        show_in(self.plot, fig)
+
+    def show(self):
+        """Display the panel and draw the default schedules."""
+        display(self.box)
+        self.update()
+        return self
