@@ -1,0 +1,132 @@
+"""From graph to schedule (13.3.3): each node's cost, modelled or measured, and the step's schedule.
+
+A computation costs its FLOP over its device's speed, a copy its bytes over its link's bandwidth
+(each direction of each link is its own resource, as PCIe carries both at once), or a node costs
+what it measured here when run alone. The schedule's three numbers follow: serial total,
+scheduled total (earliest start), critical-path bound.
+"""
+
+from dataclasses import dataclass, field
+
+from ..errors import UsageError
+from . import schedule
+from .model import SERVER
+from .tracer import coarsen_graph, record_step_graph
+
+# The book's setting as a model (Fig. 13.3.1): two GPUs and a CPU parameter server over PCIe.
+# Round numbers assumed for illustration, not measurements: a V100-class GPU reaches about
+# 10 TFLOP/s on these small fp32 products (15.7 peak), a CPU about 0.1 TFLOP/s, and PCIe 3.0
+# x16 about 12 GB/s in each direction.
+BOOK_SETTING = {"device_speed": {"lane 0": 10e12, "lane 1": 10e12, SERVER: 0.1e12},
+                "link_bandwidth": 12e9}
+
+
+@dataclass
+class StepSchedule:
+    """One step's schedule (13.3.3): serial total, scheduled total, critical path, events (seconds)."""
+
+    serial_total: float
+    total: float
+    critical_path_s: float
+    critical_path: list = field(default_factory=list)
+    events: list = field(default_factory=list)
+    costs: str = "model"  # 'model' (speeds and bandwidths assumed) or 'measured' (each node alone, here)
+
+    def __getitem__(self, key):  # r['total'] still reads as it did when results were dicts
+        return getattr(self, key)
+
+    @property
+    def speedup(self):
+        """Serial total over scheduled total."""
+        return self.serial_total / self.total if self.total else float("nan")
+
+    def to_frame(self):
+        """One row per number, in seconds, with the speedup each implies (the shared table renderer)."""
+        import pandas as pd
+
+        from ..i18n import t
+        rows = {t("graph.serial_total"): self.serial_total, t("graph.scheduled_total"): self.total,
+                t("graph.critical_path_bound"): self.critical_path_s}
+        return pd.DataFrame({t("graph.col_seconds"): rows,
+                             t("graph.col_speedup"): {k: self.serial_total / v if v else None
+                                                      for k, v in rows.items()}})
+
+    def _repr_html_(self):
+        return self.to_frame().to_html(float_format=lambda v: f"{v:.4g}")
+
+
+def _speed_for(node, device_speed):
+    for key in (node["lane"], node["device"], "default"):
+        if key in device_speed:
+            return float(device_speed[key])
+    raise UsageError(f"device_speed has no entry for lane {node['lane']!r} or device "
+                     f"{node['device']!r}; add one (FLOP/s) or a 'default'")
+
+
+def task_costs(g, device_speed, link_bandwidth, measured=None):
+    """Scheduler tasks of a graph: flops/speed for compute, bytes/bandwidth for copies (13.3.3).
+
+    device_speed maps a lane ('lane 0'), a device ('cpu', 'cuda:0') or 'default' to FLOP/s;
+    link_bandwidth is bytes/s for every link; measured (node id -> seconds) overrides both.
+    """
+    # Coarse ids read well ('fc1 fwd [lane 0]'); raw ids are numbers, so add the op's name.
+    name = {n["id"]: n["id"] if isinstance(n["id"], str) else f"{n['name']} #{n['id']}" for n in g["nodes"]}
+    preds = {}
+    for e in g["edges"]:
+        preds.setdefault(e["dst"], []).append(name[e["src"]])
+    tasks = []
+    for n in g["nodes"]:
+        if measured is not None and n["id"] in measured:
+            cost = float(measured[n["id"]])
+        elif n["kind"] == "copy":
+            if not link_bandwidth or link_bandwidth <= 0:
+                raise UsageError("link_bandwidth (bytes/s) must be > 0 to cost the copies")
+            cost = n["bytes"] / float(link_bandwidth)
+        else:
+            cost = n["flops"] / _speed_for(n, device_speed or {})
+        tasks.append(schedule.Task(name[n["id"]], cost, n["lane"], tuple(dict.fromkeys(preds.get(n["id"], [])))))
+    return tasks
+
+
+def schedule_step(g, device_speed=None, link_bandwidth=None, measured=None) -> StepSchedule:
+    """Serial total, scheduled total and critical path of one step (13.3.3)."""
+    tasks = task_costs(g, device_speed, link_bandwidth, measured)
+    events = schedule.earliest_start_schedule(tasks)
+    for e in events:  # links draw in the copy colour, lanes and the server in their own
+        e["role"] = "copy" if e["lane"].startswith("link:") else ("cpu" if e["lane"] == SERVER else e["lane"])
+    length, path = schedule.critical_path(tasks)
+    return StepSchedule(schedule.serial_total(tasks), schedule.schedule_total(events), length, path, events,
+                        "measured" if measured is not None else "model")
+
+
+def measure_node_costs(lanes=None, problem=None, repeats=5):
+    """Time each book-level node of the MLP step here, alone (median of repeats, seconds) (13.3.3).
+
+    The ops recorded for a node run again with the same inputs, one node at a time. A lane's
+    nodes run on that lane (run_on_lanes: a CPU lane's own thread with its share of the cores),
+    the server's and the copies' in this thread. Returns (coarse graph, {node id: seconds}).
+    """
+    from ..backends.torch_backend import run_on_lanes
+    from ..timing import measure
+    from .runs import as_lanes
+
+    lanes = as_lanes(lanes)
+    raw = record_step_graph(lanes, problem=problem, keep_calls=True)
+    coarse = coarsen_graph(raw)
+    lane_of = dict(zip(("lane 0", "lane 1"), lanes))
+
+    def cost(calls, on):
+        def work():
+            for func, args, kwargs in calls:
+                func(*args, **kwargs)
+        return measure(work, lanes=on, label="node", repeats=repeats).median
+
+    costs = {}
+    for node in coarse["nodes"]:
+        calls = [raw["calls"][i] for i in node["ops"]]
+        lane = lane_of.get(node["lane"])
+        if lane is not None:
+            costs[node["id"]] = run_on_lanes([lane], [lambda c=calls, lane=lane: cost(c, [lane])])[0]
+        else:
+            costs[node["id"]] = cost(calls, lanes)
+    return coarse, costs

@@ -1,0 +1,270 @@
+"""Exercise 5 of 13.3: a DAG of matrix products with more complex dependencies, run on two lanes.
+
+A planner (schedule.list_schedule) says which lane runs which task; an engine (run_dag) runs the
+plan, each lane waiting for the tasks it reads; every result is checked against the same DAG
+computed in float64. The plan always gives both lanes work (the exercise is about two devices).
+"""
+
+import threading
+from dataclasses import dataclass, field, replace
+
+import torch
+
+from ..checking import check_close
+from ..errors import ResultMismatch, UsageError
+from ..timing import Measurement, clock
+from . import schedule
+
+DAG_VARIANTS = ("one lane, in order", "two lanes, planned", "one device, all cores, in order")
+
+
+def diamond_dag(stages=3, arms=(1, 2, 3), cross=True):
+    """The tasks of exercise 5 -> [{'name', 'deps'}] in a dependency order (13.3.3).
+
+    Each stage is a diamond with unequal arms: arm a has arms[0] products in a chain, arm b
+    arms[1], ...; every arm starts from the previous stage's join (the input x for stage 1);
+    the join reads the end of every arm. With cross=True the last product of each arm but the
+    first also reads the first product of the arm before it. '2b1' is stage 2, arm b, product 1.
+    """
+    letters = "abcdefghij"
+    if stages < 1 or not arms or min(arms) < 1 or len(arms) > len(letters):
+        raise UsageError(f"need stages >= 1 and 1 to {len(letters)} arms of length >= 1; got {stages}, {arms}")
+    tasks, prev = [], "x"
+    for s in range(1, stages + 1):
+        ends = []
+        for j, length in enumerate(arms):
+            for k in range(1, length + 1):
+                deps = [prev] if k == 1 else [f"{s}{letters[j]}{k - 1}"]
+                if cross and j > 0 and k == length and length > 1:
+                    deps.append(f"{s}{letters[j - 1]}1")
+                tasks.append({"name": f"{s}{letters[j]}{k}", "deps": deps})
+            ends.append(f"{s}{letters[j]}{length}")
+        tasks.append({"name": f"{s}J", "deps": ends})
+        prev = f"{s}J"
+    return tasks
+
+
+def dag_problem(dag, n, seed=0):
+    """Input x (n x n) and one weight matrix per task, fp32 on the CPU, the same everywhere."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, n, generator=g)
+    return x, {t["name"]: torch.randn(n, n, generator=g) / n ** 0.5 for t in dag}
+
+
+def dag_task(inputs, w, out):
+    """One task: out = tanh((sum of its inputs) @ W); tanh keeps values in [-1, 1] at any depth (13.3.3)."""
+    s = inputs[0] if len(inputs) == 1 else torch.stack(inputs).sum(0)
+    torch.mm(s, w, out=out)
+    return out.tanh_()
+
+
+def dag_reference(dag, x, weights):
+    """Every task's result in float64 on the CPU, one after another: the answer to check against."""
+    vals = {"x": x.double()}
+    for t in dag:
+        ins = [vals[d] for d in t["deps"]]
+        vals[t["name"]] = torch.tanh(sum(ins[1:], ins[0]) @ weights[t["name"]].double())
+    vals.pop("x")
+    return vals
+
+
+def _units(dag):
+    return [schedule.Task(t["name"], 1.0, "", tuple(d for d in t["deps"] if d != "x")) for t in dag]
+
+
+def dag_plan(dag, lanes, speed=None, copy_s=0.0):
+    """Which lane runs which task, in which order -> (modelled events, {lane label: [names]}) (13.3.3).
+
+    schedule.list_schedule with unit costs; speed: {lane label: products per unit time}, None for
+    equal lanes (the same plan every run). If the planner leaves a lane idle (a GPU next to a slow
+    CPU), one task is pinned to that lane: the one whose move lengthens the modelled plan least.
+    """
+    labels = [lane.label for lane in lanes]
+    tasks = _units(dag)
+    events = schedule.list_schedule(tasks, labels, speed, copy_s)
+    for idle in [lb for lb in labels if lb not in {e["lane"] for e in events}]:
+        tries = (schedule.list_schedule(tasks, labels, speed, copy_s, pinned={t.name: idle}) for t in tasks)
+        events = min(tries, key=schedule.schedule_total)  # min keeps the first of equals
+    order = {label: [] for label in labels}
+    for e in sorted(events, key=lambda e: (e["start"], e["end"])):
+        order[e["lane"]].append(e["name"])
+    return events, order
+
+
+def place_dag(x, weights, lanes):
+    """Copies of the input and the weights on every lane's device (before timing)."""
+    devs = list(dict.fromkeys(lane.device() for lane in lanes))
+    return {d: x.to(d) for d in devs}, {d: {k: w.to(d) for k, w in weights.items()} for d in devs}
+
+
+def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
+    """The dependency engine: each lane runs its tasks in plan order, waiting for their inputs (13.3.3).
+
+    Before a task starts, its lane waits until every task it reads has finished (a
+    threading.Event per task); inputs made on another device are copied first. `x` and
+    `weights` are place_dag's per-device copies. trace=True waits for the GPU after each task and
+    records when it ran. skip_waits=True is the exercise's broken engine: no waiting, and the
+    lanes run one after the other, the last lane first. Returns (results {name: tensor}, events).
+    """
+    deps = {t["name"]: t["deps"] for t in dag}
+    where = {name: lane for lane in lanes for name in order[lane.label]}
+    missing = [name for name in deps if name not in where]
+    if missing:
+        raise UsageError(f"the plan gives no lane to {missing}")
+    n = x[lanes[0].device()].shape[0]
+    out = {name: torch.zeros(n, n, device=where[name].device()) for name in deps}
+    done = {name: threading.Event() for name in deps}
+    events, errors, t0 = [], [], clock()
+
+    def lane_work(i, lane):
+        dev = lane.device()
+        try:
+            for name in order[lane.label]:
+                for d in deps[name]:
+                    if d != "x" and not skip_waits:
+                        done[d].wait()
+                if errors:
+                    return
+                start = clock()
+                dag_task([x[dev] if d == "x" else out[d].to(dev) for d in deps[name]], weights[dev][name], out[name])
+                if trace and lane.kind == "gpu":
+                    torch.cuda.synchronize(dev)
+                events.append({"lane": lane.label, "name": name, "start": start - t0, "end": clock() - t0,
+                               "role": f"lane {i}"})
+                done[name].set()
+        except BaseException as e:  # re-raised below; wake the other lanes so they stop
+            errors.append(e)
+            for ev in done.values():
+                ev.set()
+
+    from ..backends.torch_backend import run_on_lanes
+    # The engine blocks while it waits, so every lane, a GPU lane too, needs its own thread.
+    threaded = [replace(lane, asynchronous=False) for lane in lanes]
+    jobs = [lambda i=i, lane=lane: lane_work(i, lane) for i, lane in enumerate(lanes)]
+    if skip_waits:
+        for lane, job in reversed(list(zip(threaded, jobs))):
+            run_on_lanes([lane], [job])
+    else:
+        run_on_lanes(threaded, jobs)
+    if errors:
+        raise errors[0]
+    return out, sorted(events, key=lambda e: e["start"])
+
+
+def check_dag(results, reference):
+    """Worst relative error of any task vs the float64 reference; raises ResultMismatch if too big (13.3.3)."""
+    return max(check_close(results[name], ref, f"DAG task {name}") for name, ref in reference.items())
+
+
+def dag_size(lanes):
+    """Matrix size for exercise 5: about a millisecond per product on one CPU core or a GPU."""
+    if all(lane.kind == "gpu" for lane in lanes):
+        return 2048
+    return 1024 if any(lane.kind == "gpu" for lane in lanes) else 384
+
+
+@dataclass
+class DagExperiment:
+    """Exercise 5's result: the DAG, the plan, every repeat of each variant, each one's error, one trace."""
+
+    dag: list
+    n: int
+    lanes: list
+    order: dict  # lane label -> task names in plan order
+    model: dict  # in units of one product on equal lanes: serial, planned, critical_path
+    speeds: dict | None  # lane label -> products per second, when the lanes differ
+    plan_events: list
+    measurements: dict = field(default_factory=dict)  # variant -> timing.Measurement
+    errors: dict = field(default_factory=dict)  # variant -> worst relative error vs float64
+    trace: list = field(default_factory=list)  # one run of the plan, each task's start and end
+
+    @property
+    def speedup(self):
+        """One lane in order over two lanes planned (median over median)."""
+        return self.measurements[DAG_VARIANTS[0]].median / self.measurements[DAG_VARIANTS[1]].median
+
+    def to_frame(self):
+        """timing.compare's table plus each variant's worst relative error (the shared renderer)."""
+        from ..i18n import t
+        from ..timing import Comparison
+        df = Comparison(self.measurements).to_frame()
+        df[t("graph.col_error")] = [self.errors.get(k) for k in df.index]
+        df.index = [t(f"graph.dag_variant.{DAG_VARIANTS.index(k)}") for k in df.index]
+        return df
+
+    def _repr_html_(self):
+        return self.to_frame().to_html(float_format=lambda v: f"{v:.4g}")
+
+
+def _product_speeds(lanes, n):
+    """Products per second of each lane: one n x n product timed on it (median of 3, after a warm-up)."""
+    from ..backends.torch_backend import run_on_lanes
+    from ..timing import measure
+    speeds = {}
+    for lane in lanes:
+        a = torch.randn(n, n, device=lane.device())
+        m = run_on_lanes([lane], [lambda lane=lane, a=a: measure(lambda: a @ a, lanes=[lane], repeats=3)])[0]
+        speeds[lane.label] = 1.0 / m.median
+    return speeds
+
+
+def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, repeats=5) -> DagExperiment:
+    """Exercise 5: the DAG on one lane vs planned on two lanes, timed interleaved, each answer checked (13.3.3).
+
+    On CPU lanes a third variant is the honest baseline: every task in order on one thread using
+    all the cores. Lanes of different speeds are planned from one product timed on each.
+    """
+    from ..timing import compare
+    from .runs import as_lanes, whole_device
+    lanes = as_lanes(lanes)
+    dag = diamond_dag(stages, arms, cross)
+    n = n or dag_size(lanes)
+    x, weights = dag_problem(dag, n)
+    reference = dag_reference(dag, x, weights)
+    speed = None if len({(lane.kind, lane.threads) for lane in lanes}) == 1 else _product_speeds(lanes, n)
+    plan_events, order = dag_plan(dag, lanes, speed)
+    names = [t["name"] for t in dag]
+    plans = {DAG_VARIANTS[0]: (lanes, {lane.label: names if i == 0 else [] for i, lane in enumerate(lanes)}),
+             DAG_VARIANTS[1]: (lanes, order)}
+    if all(lane.kind == "cpu" for lane in lanes):
+        whole = whole_device(lanes[0])
+        plans[DAG_VARIANTS[2]] = ([whole], {whole.label: names})
+    placed = {k: (ls, plan, *place_dag(x, weights, ls)) for k, (ls, plan) in plans.items()}
+    variants = {k: (lambda p=p: run_dag(dag, p[2], p[3], p[0], p[1])[0]) for k, p in placed.items()}
+    errors = {}
+    c = compare(variants, lanes=lanes, repeats=repeats,
+                check=lambda name, res: errors.__setitem__(name, check_dag(res, reference)))
+    _, trace = run_dag(dag, *placed[DAG_VARIANTS[1]][2:], lanes, order, trace=True)
+    units = _units(dag)
+    r = DagExperiment(dag, n, [lane.label for lane in lanes], order,
+                      {"serial": schedule.serial_total(units),
+                       "planned": schedule.schedule_total(dag_plan(dag, lanes)[0]),
+                       "critical_path": schedule.critical_path(units)[0]},
+                      speed, plan_events, {k: Measurement(k, list(c[k].times)) for k in c}, errors, trace)
+    r._problem = (x, weights, reference, lanes)  # not a field: tensors stay out of the JSON
+    return r
+
+
+def broken_engine_check(experiment):
+    """Run exercise 5's DAG with the waits left out and check it: the check must fail -> (caught, message).
+
+    It uses the equal-lanes plan, which always gives both lanes work and needs waiting.
+    """
+    x, weights, reference, lanes = experiment._problem
+    _, order = dag_plan(experiment.dag, lanes)
+    results, _ = run_dag(experiment.dag, *place_dag(x, weights, lanes), lanes, order, skip_waits=True)
+    try:
+        check_dag(results, reference)
+    except ResultMismatch as e:
+        return True, str(e)
+    return False, "the results matched: this plan happens to need no waiting"
+
+
+def dag_graph(r):
+    """Exercise 5's DAG as a graph for draw_graph, one row per lane of the plan (13.3.3)."""
+    lane_of = {name: lane for lane, names in r.order.items() for name in names}
+    nodes = [{"id": t["name"], "name": t["name"], "stage": t["name"], "kind": "compute",
+              "lane": lane_of[t["name"]], "device": ""} for t in r.dag]
+    edges = [{"src": d, "dst": t["name"], "kind": "data", "shapes": [(r.n, r.n)], "bytes": 0}
+             for t in r.dag for d in t["deps"] if d != "x"]
+    return {"nodes": nodes, "edges": edges, "devices": list(r.lanes)}

@@ -1,0 +1,238 @@
+"""A tiny scheduler for dependency graphs: serial time, critical path, list scheduling.
+
+Used by 13.3 (all parts): a task has a cost in seconds, a resource that runs one task at a
+time ('cpu', 'gpu0', 'link:gpu0->cpu', ...) and the tasks it waits for. Everything here is
+plain Python arithmetic, so the totals are the same floats on every machine.
+"""
+
+from dataclasses import dataclass
+
+from ..errors import UsageError
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work for the scheduler. Used by 13.3.1-13.3.3."""
+
+    name: str
+    cost: float
+    resource: str
+    deps: tuple = ()
+
+
+def _as_tasks(tasks):
+    """Accept Task objects or dicts with the same keys; check names and dependencies."""
+    out = []
+    for t in tasks:
+        if isinstance(t, dict):
+            t = Task(t["name"], float(t["cost"]), t["resource"], tuple(t.get("deps", ())))
+        else:
+            t = Task(t.name, float(t.cost), t.resource, tuple(t.deps))
+        if t.cost < 0:
+            raise UsageError(f"task {t.name!r} has a negative cost {t.cost}; costs are seconds >= 0")
+        out.append(t)
+    names = [t.name for t in out]
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise UsageError(f"task names must be unique; repeated: {dup}")
+    known = set(names)
+    for t in out:
+        missing = [d for d in t.deps if d not in known]
+        if missing:
+            raise UsageError(f"task {t.name!r} depends on unknown task(s) {missing}")
+    return out
+
+
+def _topological(tasks):
+    """Tasks in dependency order; among ready tasks the one listed first goes first."""
+    index = {t.name: i for i, t in enumerate(tasks)}
+    waiting = {t.name: len(set(t.deps)) for t in tasks}
+    users = {t.name: [] for t in tasks}
+    for t in tasks:
+        for d in set(t.deps):
+            users[d].append(t.name)
+    ready = sorted((index[n] for n, k in waiting.items() if k == 0))
+    order = []
+    while ready:
+        i = ready.pop(0)
+        order.append(tasks[i])
+        for u in users[tasks[i].name]:
+            waiting[u] -= 1
+            if waiting[u] == 0:
+                ready.append(index[u])
+                ready.sort()
+    if len(order) != len(tasks):
+        stuck = [t.name for t in tasks if waiting[t.name] > 0]
+        raise UsageError(f"the dependencies form a cycle; tasks never ready: {stuck}")
+    return order
+
+
+def serial_total(tasks):
+    """Time to run every task one after another on a single resource. Used by 13.3.1-13.3.3."""
+    return sum(t.cost for t in _as_tasks(tasks))
+
+
+def critical_path(tasks):
+    """Longest chain of dependent tasks -> (length_s, [names]); no schedule beats it. Used by 13.3.3.
+
+    Resources are ignored here: this is the time with unlimited devices. Ties go to the task
+    listed first, so the answer is the same on every run.
+    """
+    tasks = _as_tasks(tasks)
+    finish, via = {}, {}
+    for t in _topological(tasks):
+        best = None
+        for d in t.deps:  # first dependency with the latest finish wins ties
+            if best is None or finish[d] > finish[best]:
+                best = d
+        finish[t.name] = t.cost + (finish[best] if best is not None else 0.0)
+        via[t.name] = best
+    if not tasks:
+        return 0.0, []
+    end = max(tasks, key=lambda t: finish[t.name]).name  # max() keeps the first of equals
+    path = [end]
+    while via[path[-1]] is not None:
+        path.append(via[path[-1]])
+    return finish[end], path[::-1]
+
+
+def earliest_start_schedule(tasks):
+    """List scheduling: each task starts once its deps are done and its resource is free. Used by 13.3.
+
+    Returns events {'lane', 'name', 'start', 'end'} in the order they were placed. At each step
+    the task that can start earliest is placed; ties go to the task listed first. Because
+    placed start times never decrease, a resource never has to go back and fill a gap.
+    """
+    tasks = _as_tasks(tasks)
+    _topological(tasks)  # reject cycles before looping
+    end, free, events = {}, {}, []
+    pending = list(range(len(tasks)))
+    while pending:
+        best = None
+        for i in pending:
+            t = tasks[i]
+            if any(d not in end for d in t.deps):
+                continue
+            ready = max((end[d] for d in t.deps), default=0.0)
+            start = max(ready, free.get(t.resource, 0.0))
+            if best is None or start < best[0]:
+                best = (start, i)
+        start, i = best
+        t = tasks[i]
+        end[t.name] = start + t.cost
+        free[t.resource] = end[t.name]
+        events.append({"lane": t.resource, "name": t.name, "start": start, "end": end[t.name]})
+        pending.remove(i)
+    return events
+
+
+def schedule_total(events):
+    """Finish time of the last event (the makespan). Used by 13.3.1-13.3.3."""
+    return max((e["end"] for e in events), default=0.0)
+
+
+def pipeline_model(compute_s, copy_s, iters, overlap):
+    """Model of 13.3.2: K products, each followed by a device-to-host copy of its result.
+
+    overlap=False: one stream runs product 1, copy 1, product 2, copy 2, ... in order.
+    overlap=True: a compute stream runs the products and a copy stream the copies; copy i
+    waits only for product i (and the copy before it, since a stream is in order).
+
+    Returns {'events', 'total', 'serial_total', 'ideal'}:
+      serial_total = K * (compute + copy), what one stream takes;
+      ideal = max(K*compute, K*copy) + min(compute, copy), the true lower bound: the last
+      copy cannot start before all K products are done (K*compute + copy), and no copy can
+      start before the first product is done (compute + K*copy). The two-stream schedule
+      reaches it exactly; measured times on a real device can only be slower.
+    """
+    if int(iters) != iters or iters < 1:
+        raise UsageError(f"iters must be a whole number >= 1, got {iters!r}")
+    if compute_s < 0 or copy_s < 0:
+        raise UsageError("compute_s and copy_s are durations in seconds and must be >= 0")
+    iters = int(iters)
+    tasks = []
+    compute_lane = "compute stream" if overlap else "one stream"
+    copy_lane = "copy stream" if overlap else "one stream"
+    for i in range(1, iters + 1):
+        # A stream runs its work in order: each task waits for the previous one on it.
+        prev_run = [f"product {i - 1}"] if i > 1 else []
+        if not overlap and i > 1:
+            prev_run = [f"copy {i - 1}"]
+        tasks.append(Task(f"product {i}", compute_s, compute_lane, tuple(prev_run)))
+        prev_copy = [f"copy {i - 1}"] if overlap and i > 1 else []
+        tasks.append(Task(f"copy {i}", copy_s, copy_lane, tuple([f"product {i}"] + prev_copy)))
+    events = earliest_start_schedule(tasks)
+    return {
+        "events": events,
+        "total": schedule_total(events),
+        "serial_total": iters * (compute_s + copy_s),
+        "ideal": max(iters * compute_s, iters * copy_s) + min(compute_s, copy_s),
+    }
+
+
+def bottom_levels(tasks, scale=1.0):
+    """Longest chain from each task to the end, its own cost included -> {name: seconds}.
+
+    The classic priority of list scheduling: a task with a long chain behind it should start
+    early, or that chain finishes late. `scale` multiplies every cost (a mean slowness factor).
+    """
+    tasks = _as_tasks(tasks)
+    users = {t.name: [] for t in tasks}
+    for t in tasks:
+        for d in dict.fromkeys(t.deps):
+            users[d].append(t.name)
+    level = {}
+    for t in reversed(_topological(tasks)):
+        level[t.name] = t.cost * scale + max((level[u] for u in users[t.name]), default=0.0)
+    return level
+
+
+def list_schedule(tasks, resources, speed=None, copy_s=0.0, pinned=None):
+    """Place tasks on the resources as a planner would: used by 13.3.3 (exercise 5).
+
+    Unlike earliest_start_schedule, a task's own `resource` is ignored: the planner chooses.
+    Among the tasks whose dependencies are placed, the one with the longest chain behind it
+    (bottom level; ties go to the task listed first) is placed next, on the resource where it
+    would FINISH earliest (ties go to the resource listed first). This is HEFT without its
+    gap-filling: good, not always optimal.
+
+    speed: {resource: factor}; a task takes cost / factor there (default 1 everywhere), so a
+        fast GPU next to a slow CPU gets most tasks. copy_s: seconds added to an edge whose two
+        ends were put on different resources (moving the result between devices).
+    pinned: {task name: resource} for tasks whose resource is fixed in advance.
+    Returns events {'lane', 'name', 'start', 'end'} in the order they were placed.
+    """
+    tasks = _as_tasks(tasks)
+    resources = list(resources)
+    if not resources:
+        raise UsageError("list_schedule needs at least one resource")
+    speed = {r: 1.0 for r in resources} if speed is None else dict(speed)
+    missing = [r for r in resources if r not in speed]
+    if missing or any(speed[r] <= 0 for r in resources):
+        raise UsageError(f"speed needs a factor > 0 for every resource; check {missing or speed}")
+    pinned = dict(pinned or {})
+    stray = {n: r for n, r in pinned.items() if r not in resources}
+    if stray:
+        raise UsageError(f"pinned tasks name resources that are not listed: {stray}")
+    mean_slowness = sum(1.0 / speed[r] for r in resources) / len(resources)
+    level = bottom_levels(tasks, mean_slowness)
+    placed, free, events = {}, {r: 0.0 for r in resources}, []
+    pending = list(range(len(tasks)))
+    while pending:
+        # bottom_levels rejected cycles, so some task is always ready here.
+        ready = [i for i in pending if all(d in placed for d in tasks[i].deps)]
+        i = max(ready, key=lambda k: (level[tasks[k].name], -k))
+        t = tasks[i]
+        best = None
+        for r in [pinned[t.name]] if t.name in pinned else resources:
+            arrive = max((placed[d][2] + (copy_s if placed[d][0] != r else 0.0) for d in t.deps),
+                         default=0.0)
+            start = max(arrive, free[r])
+            end = start + t.cost / speed[r]
+            if best is None or end < best[2]:
+                best = (r, start, end)
+        placed[t.name] = best
+        free[best[0]] = best[2]
+        events.append({"lane": best[0], "name": t.name, "start": best[1], "end": best[2]})
+        pending.remove(i)
+    return events

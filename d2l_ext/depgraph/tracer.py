@@ -1,0 +1,239 @@
+"""Recording the dependency graph of a step from the operations it really runs (13.3.3).
+
+A TorchDispatchMode sees every aten operation with its inputs and outputs; an edge joins op A
+to op B when B reads a tensor A wrote. The step's code says which lane and book-level stage it
+is in with `stage(lane, name)`; a copy between lanes becomes a node of its own on the link
+between them ('link:lane 0->cpu (parameter server)'), carrying the bytes moved, so one
+transfer is one scheduler task. A step that marks no stage is recorded op by op, each op on
+its device. Lanes are named logically ('lane 0', 'lane 1'), so the graph has the same shape
+on [cpu, cpu], [cuda:0, cpu] and [cuda:0, cuda:1]; the physical device is kept in 'device'.
+"""
+
+import contextlib
+import threading
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from ..errors import UsageError
+
+# The (lane, stage) the step is in right now: one stack per thread, since lanes run in threads.
+_LOCAL = threading.local()
+_VIEW_OPS = {"t", "transpose", "view", "_unsafe_view", "expand", "alias", "detach",
+             "as_strided", "reshape", "permute", "slice", "select", "unsqueeze", "squeeze"}
+_COPY_OPS = {"_to_copy", "copy_"}
+
+
+def _marks():
+    if not hasattr(_LOCAL, "marks"):
+        _LOCAL.marks = []
+    return _LOCAL.marks
+
+
+@contextlib.contextmanager
+def stage(lane, name):
+    """Label the operations run inside with a lane and a book-level stage name (13.3.3)."""
+    _marks().append((lane, name))
+    try:
+        yield
+    finally:
+        _marks().pop()
+
+
+def _tensors_in(obj):
+    """Every tensor inside nested lists, tuples and dicts, in order."""
+    if isinstance(obj, torch.Tensor):
+        return [obj]
+    if isinstance(obj, (list, tuple)):
+        return [t for x in obj for t in _tensors_in(x)]
+    if isinstance(obj, dict):
+        return [t for x in obj.values() for t in _tensors_in(x)]
+    return []
+
+
+def _nbytes(t):
+    return t.numel() * t.element_size()
+
+
+def _flops(op, ins, outs):
+    """Rough floating point operations of one aten op (a matrix product counts 2 per MAC)."""
+    if op in _VIEW_OPS or op in _COPY_OPS or not outs:
+        return 0
+    if op in ("mm", "addmm"):
+        n, k = ins[-2].shape
+        m = ins[-1].shape[1]
+        return 2 * n * k * m + (n * m if op == "addmm" else 0)
+    if op == "sum":
+        return ins[0].numel()
+    return outs[0].numel()  # elementwise: one op per output element
+
+
+class GraphRecorder(TorchDispatchMode):
+    """Logs each aten op as a node and data flow between ops as edges (13.3.3)."""
+
+    def __init__(self, keep_calls=False):
+        super().__init__()
+        self.nodes, self.edges, self.calls = [], [], []
+        self._producer = {}  # id(tensor) -> (node id, lane holding it, tensor key)
+        self._alive = []  # keep tensors alive so a Python id is never reused while recording
+        self._keep_calls = keep_calls
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        ins, outs = _tensors_in((args, kwargs)), _tensors_in(out)
+        if not outs:
+            return out
+        op = func.overloadpacket.__name__
+        marked = bool(_marks())
+        lane, stage_name = _marks()[-1] if marked else (str(outs[0].device), op)
+        is_copy, src_lane, src_dev = False, lane, outs[0].device
+        if op in _COPY_OPS:
+            src = args[1] if op == "copy_" else args[0]  # copy_(dst, src) vs _to_copy(src)
+            src_lane = self._producer[id(src)][1] if id(src) in self._producer else "host"
+            src_dev = src.device
+            # Two lanes on one CPU have no device change, so the logical lane counts too.
+            is_copy = src_dev != outs[0].device or (marked and src_lane != lane)
+        node_id = len(self.nodes)
+        self.nodes.append({
+            "id": node_id, "name": op, "op": str(func), "stage": stage_name, "marked": marked,
+            "kind": "copy" if is_copy else "compute",
+            "lane": f"link:{src_lane}->{lane}" if is_copy else lane,
+            "device": f"{src_dev}->{outs[0].device}" if is_copy else str(outs[0].device),
+            "in_shapes": [tuple(t.shape) for t in ins], "out_shapes": [tuple(t.shape) for t in outs],
+            "dtype": str(outs[0].dtype).replace("torch.", ""), "flops": _flops(op, ins, outs),
+            "bytes": sum(_nbytes(t) for t in outs) if is_copy else 0,
+        })
+        seen = set()
+        for t in ins:
+            if id(t) in self._producer and id(t) not in seen:
+                seen.add(id(t))  # D * D reads D twice: one edge
+                src, _, tensor = self._producer[id(t)]
+                self.edges.append({"src": src, "dst": node_id, "tensor": tensor,
+                                   "shapes": [tuple(t.shape)], "bytes": _nbytes(t)})
+        for k, t in enumerate(outs):
+            # A copy's output lives on the lane it landed on, not on the link.
+            self._producer[id(t)] = (node_id, lane, f"{node_id}:{k}")
+        self._alive.append((ins, outs))
+        if self._keep_calls:
+            self.calls.append((func, args, kwargs))
+        return out
+
+    def graph(self):
+        """{'nodes', 'edges', 'devices'}: the marked ops if the step marked any stage, else every op."""
+        keep = {n["id"] for n in self.nodes if n["marked"]} or {n["id"] for n in self.nodes}
+        ids = {old: new for new, old in enumerate(sorted(keep))}  # renumber: ids index `calls`
+        nodes = [dict(n, id=ids[n["id"]]) for n in self.nodes if n["id"] in keep]
+        edges = [dict(e, src=ids[e["src"]], dst=ids[e["dst"]]) for e in self.edges
+                 if e["src"] in keep and e["dst"] in keep]
+        kind = {n["id"]: n["kind"] for n in nodes}
+        for e in edges:  # an edge is 'copy' when it enters or leaves a copy node
+            e["kind"] = "copy" if "copy" in (kind[e["src"]], kind[e["dst"]]) else "data"
+        devices = sorted({n["device"] for n in nodes if n["kind"] == "compute"})
+        g = {"nodes": nodes, "edges": edges, "devices": devices}
+        if self._keep_calls:
+            g["calls"] = [c for i, c in enumerate(self.calls) if i in keep]
+        return g
+
+
+def trace(step_fn, *args, keep_calls=False, **kwargs):
+    """Run step_fn(*args, **kwargs) once and return (its graph, its result) (13.3.3).
+
+    The recorder sees the operations of this thread only, so run the lanes of a step one after
+    the other while recording (split_step with lanes=None).
+    """
+    rec = GraphRecorder(keep_calls=keep_calls)
+    with torch.no_grad(), rec:
+        result = step_fn(*args, **kwargs)
+    return rec.graph(), result
+
+
+def record_step_graph(step=None, *args, problem=None, keep_calls=False, **kwargs):
+    """The op-level dependency graph of one training step (13.3.3).
+
+    `record_step_graph(lanes)` records the package's two-lane MLP step on these lanes (Lane
+    objects or device names; default two CPU lanes); `record_step_graph(my_step, *args)` records
+    a step written in the notebook. Each node has id, name (aten op), stage, kind ('compute' or
+    'copy'), lane, device, shapes, dtype, flops and bytes.
+    """
+    if callable(step):
+        return trace(step, *args, keep_calls=keep_calls, **kwargs)[0]
+    from . import model  # model labels its stages with this module's `stage`
+    devices = [_device_of(x) for x in (step or ["cpu", "cpu"])]
+    params, X, Y = problem or model.make_problem(**model.DEFAULT_SIZES)
+    shards = model.split_minibatch(params, X, Y, devices)  # before recording: not part of the step
+    g, _ = trace(model.split_step, params, shards, keep_calls=keep_calls, **kwargs)
+    g["devices"] = [str(d) for d in devices]
+    return g
+
+
+def _device_of(x):
+    """torch.device of a Lane (find_lanes) or of a device name."""
+    return x.device() if callable(getattr(x, "device", None)) else torch.device(x)
+
+
+def model_graph(batch=256, hidden=256, d_in=784, d_out=10, coarse=True):
+    """The MLP step's graph at any sizes, without doing the arithmetic (13.3.3).
+
+    The same step code runs on PyTorch's 'meta' device: tensors with shapes and no data, so every
+    op, shape, FLOP count and copied byte is recorded as on a real device, in microseconds and
+    with no memory. Node devices read 'model'.
+    """
+    from . import model
+    for name, v in (("batch", batch), ("hidden", hidden), ("d_in", d_in), ("d_out", d_out)):
+        if int(v) != v or v < 1:
+            raise UsageError(f"{name} must be a whole number >= 1, got {v!r}")
+    if batch < 2:
+        raise UsageError(f"batch must be at least 2 to split over two lanes, got {batch}")
+    meta = torch.device("meta")
+    shapes = {"W1": (d_in, hidden), "b1": (hidden,), "W2": (hidden, d_out), "b2": (d_out,)}
+    params = {k: torch.empty(shape, device=meta) for k, shape in shapes.items()}
+    shards = model.split_minibatch(params, torch.empty(batch, d_in, device=meta),
+                                   torch.empty(batch, d_out, device=meta), [meta, meta])
+    g, _ = trace(model.split_step, params, shards)
+    for n in g["nodes"]:
+        n["device"] = n["device"].replace("meta", "model")
+    g["devices"] = ["model", "model"]
+    return coarsen_graph(g) if coarse else g
+
+
+def coarsen_graph(g):
+    """Merge the ops of each (lane, stage) into one book-level node, e.g. 'fc1 fwd' (13.3.3)."""
+    groups, order = {}, []
+    for n in g["nodes"]:
+        key = f"{n['stage']} [{n['lane']}]"
+        if key not in groups:
+            order.append(key)
+            groups[key] = {"id": key, "name": n["stage"], "stage": n["stage"], "kind": n["kind"],
+                           "lane": n["lane"], "device": n["device"], "ops": [], "flops": 0, "bytes": 0}
+        c = groups[key]
+        c["ops"].append(n["id"])
+        c["flops"] += n["flops"]
+        c["bytes"] += n["bytes"]
+    where = {i: key for key in order for i in groups[key]["ops"]}
+    edges, seen_tensor = {}, set()
+    for e in g["edges"]:
+        a, b = where[e["src"]], where[e["dst"]]
+        if a == b:
+            continue
+        edge = edges.setdefault((a, b), {"src": a, "dst": b, "kind": e["kind"], "shapes": [], "bytes": 0})
+        if e["kind"] == "copy":
+            edge["kind"] = "copy"
+        if (e["tensor"], b) not in seen_tensor:  # a tensor read by several ops of a box crosses once
+            seen_tensor.add((e["tensor"], b))
+            edge["shapes"].append(e["shapes"][0])
+            edge["bytes"] += e["bytes"]
+    return {"nodes": [groups[k] for k in order], "edges": list(edges.values()), "devices": list(g["devices"])}
+
+
+def graph_summary(g):
+    """Counts that do not depend on timing: nodes, edges by kind, lanes, devices, copies, FLOP (13.3.3)."""
+    kinds = {}
+    for e in g["edges"]:
+        kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
+    compute = [n for n in g["nodes"] if n["kind"] == "compute"]
+    copies = [n for n in g["nodes"] if n["kind"] == "copy"]
+    return {"nodes": len(g["nodes"]), "edges": dict(sorted(kinds.items())),
+            "lanes": sorted({n["lane"] for n in compute}), "devices": sorted({n["device"] for n in compute}),
+            "copies": len(copies), "bytes_copied": sum(n["bytes"] for n in copies),
+            "flops": sum(n["flops"] for n in g["nodes"])}

@@ -1,0 +1,230 @@
+"""13.3.3's text and pictures: the recorded graph, its schedule, the timed step and exercise 5.
+
+Tables come from each result's `to_frame()`; this module writes the sentences around them (from
+the measured numbers) and draws the graph: one row per lane, columns by dependency depth, the
+lane colours of display.style, so a lane has one colour in the graph, the plan and the timeline.
+"""
+from __future__ import annotations
+
+from ..i18n import t
+from . import style
+from .timeline import draw_timeline
+
+SERVER = "cpu (parameter server)"  # the server's row id in the graphs (depgraph.model.SERVER)
+
+
+def lane_name(lane: str, plot: bool = False) -> str:
+    """What a learner reads for a row id: 'lane 0' -> 'lane 0' / '执行路 0', the server, a link 'a -> b'."""
+    say = style.plot_text if plot else t
+    if lane.startswith("lane ") and lane[5:].isdigit():
+        return say("graph.lane", i=lane[5:])
+    if lane == SERVER:
+        return say("graph.server")
+    if lane.startswith("link:"):
+        a, _, b = lane[5:].partition("->")
+        return say("graph.link", src=lane_name(a, plot), dst=lane_name(b, plot))
+    return lane
+
+
+def _role(lane: str, rows: list[str]) -> str:
+    """Colour role of a row: links are copies, the server is the CPU, 'lane N' is lane N, others by position."""
+    if lane.startswith("link:"):
+        return "copy"
+    if lane == SERVER:
+        return "cpu"
+    if lane.startswith("lane ") and lane[5:].isdigit():
+        return style.lane_role(int(lane[5:]))
+    others = [x for x in rows if x != SERVER]
+    return style.lane_role(others.index(lane)) if lane in others else "idle"
+
+
+def _fmt_bytes(b: int) -> str:
+    return f"{b / 2**20:.1f} MiB" if b >= 2**20 else f"{b / 2**10:.0f} KiB" if b >= 2**10 else f"{b} B"
+
+
+def summary_text(g, title="graph") -> str:
+    """graph_summary as a few readable lines (deterministic) (13.3.3)."""
+    from ..depgraph.tracer import graph_summary
+    s = graph_summary(g)
+    kinds = ", ".join(f"{v} {t('graph.edge.' + k)}" for k, v in s["edges"].items())
+    return t("graph.summary", title=title, nodes=s["nodes"], edges=sum(s["edges"].values()), kinds=kinds,
+             lanes=", ".join(lane_name(x) for x in s["lanes"]), devices=", ".join(s["devices"]),
+             copies=s["copies"], bytes=f"{s['bytes_copied']:,}", size=_fmt_bytes(s["bytes_copied"]),
+             flops=f"{s['flops']:,}")
+
+
+def stage_ops_text(raw, lane="lane 0") -> str:
+    """Which aten ops each book-level box of one lane (and its copies) is made of, with shapes (13.3.3)."""
+    def shape(x):
+        return "x".join(map(str, x)) or "scalar"
+    by_stage = {}
+    for n in raw["nodes"]:
+        if n["lane"] == lane or n["lane"].endswith("->" + lane) or n["lane"].startswith(f"link:{lane}->"):
+            by_stage.setdefault(n["stage"], []).append(f"{n['name']}({', '.join(shape(x) for x in n['in_shapes'])})")
+    rows = [f"  {stage:12s} {'; '.join(ops)}" for stage, ops in by_stage.items()]
+    return t("graph.ops_title", lane=lane_name(lane)) + "\n" + "\n".join(rows)
+
+
+def schedule_text(r, path=True) -> str:
+    """A schedule's speedup and its bound, and (path=True) the critical path's boxes (13.3.3)."""
+    line = t("graph.schedule_speedup", speedup=r.serial_total / r.total,
+             bound=r.serial_total / r.critical_path_s)
+    if path:
+        line += "\n" + t("graph.critical_path_is", path=" -> ".join(r.critical_path))
+    return line
+
+
+def step_timing_text(s) -> str:
+    """Sentences stating what time_step measured, and its prediction with the assumption behind it (13.3.3)."""
+    from ..depgraph.runs import APART, TOGETHER
+    lines = [t("graph.step_title", batch=s.batch, lanes=" + ".join(s.lanes), repeats=len(
+        next(iter(s.measurements.values())).times))]
+    if s.speedup is not None:
+        lines.append(t("graph.step_speedup", ratio=s.speedup))
+    if s.vs_one_device is not None:
+        lines.append(t("graph.step_vs_one", ratio=s.vs_one_device))
+    if TOGETHER in s.predicted and TOGETHER in s.measurements:
+        lines.append(t("graph.step_predicted", predicted=s.predicted[TOGETHER],
+                       measured=s.measurements[TOGETHER].median,
+                       ratio=s.measurements[TOGETHER].median / s.predicted[TOGETHER]))
+        lines.append(t("graph.assumption_shared" if s.shared_hardware else "graph.assumption_separate"))
+    if APART in s.predicted and APART in s.measurements:
+        lines.append(t("graph.step_predicted_apart", predicted=s.predicted[APART],
+                       measured=s.measurements[APART].median))
+    return "\n".join(lines)
+
+
+def dag_text(r) -> str:
+    """Exercise 5's model in products (the same everywhere) and the plan's split (13.3.3)."""
+    m = r.model
+    lines = [t("graph.dag_tasks", tasks=len(r.dag), n=r.n, lanes=" + ".join(r.lanes)),
+             t("graph.dag_model", serial=m["serial"], planned=m["planned"], path=m["critical_path"],
+               bound=m["serial"] / m["critical_path"])]
+    counts = ", ".join(t("graph.dag_count", count=len(names), lane=lane) for lane, names in r.order.items())
+    lines.append(t("graph.dag_split_speeds" if r.speeds else "graph.dag_split", counts=counts))
+    lines.append(t("graph.dag_speedup", ratio=r.speedup))
+    return "\n".join(lines)
+
+
+def _row_order(g, rows=None):
+    """Compute lanes top to bottom with the parameter server in the middle; links halfway between."""
+    lanes = [lane for lane in rows or () if any(n["lane"] == lane for n in g["nodes"])]
+    for n in g["nodes"]:
+        if n["kind"] == "compute" and n["lane"] not in lanes:
+            lanes.append(n["lane"])
+    if SERVER in lanes:
+        lanes.remove(SERVER)
+        lanes.insert(len(lanes) // 2, SERVER)
+    y = {lane: 2.0 * i for i, lane in enumerate(lanes)}
+    for n in g["nodes"]:
+        if n["lane"] not in y:
+            a, _, b = n["lane"][len("link:"):].partition("->")
+            y[n["lane"]] = (y.get(a, 0.0) + y.get(b, 0.0)) / 2
+    return lanes, y
+
+
+def _layers(g):
+    """Column of each node: the longest chain of nodes before it (a layered layout)."""
+    preds = {}
+    for e in g["edges"]:
+        preds.setdefault(e["dst"], []).append(e["src"])
+    depth = {}
+    for n in g["nodes"]:  # recorded order is already a topological order
+        depth[n["id"]] = 1 + max((depth[p] for p in preds.get(n["id"], [])), default=-1)
+    return depth
+
+
+def _positions(g, lanes, y, depth):
+    """(x, y) of each node; nodes sharing a row and a column are spread vertically so none hides another."""
+    slot, pos = {}, {}
+    for n in g["nodes"]:
+        slot.setdefault((n["lane"], depth[n["id"]]), []).append(n["id"])
+    for (lane, col), ids in slot.items():
+        for k, i in enumerate(ids):
+            off = 0.0 if len(ids) == 1 else -0.45 + 0.9 * k / (len(ids) - 1)
+            pos[i] = (float(col), y[lane] + off)
+    return pos
+
+
+def _edge_label(e) -> str:
+    if e["kind"] == "copy":
+        return _fmt_bytes(e["bytes"])
+    if len(e["shapes"]) == 1:
+        return "×".join(str(s) for s in e["shapes"][0]) or "scalar"
+    return style.plot_text("graph.n_tensors", n=len(e["shapes"]))
+
+
+def draw_graph(g, ax=None, label_edges=None, title=None, rows=None):
+    """Draw a (coarse) dependency graph: one row per lane, columns by dependency depth (13.3.3). Returns the Figure.
+
+    rows: lane ids in the order to draw them, top first (default: as they first appear). A
+    hand-made layered layout: rows per lane is exactly the picture of Fig. 13.3.1.
+    """
+    from matplotlib.patches import Patch
+    lanes, y = _row_order(g, rows)
+    depth = _layers(g)
+    ncols = max(depth.values(), default=0) + 1
+    if ax is None:
+        # Wide enough for 11 pt boxes and labels, narrow enough that a notebook does not shrink them much.
+        _, ax = style.figure(width=min(15.0, max(10.0, 1.35 * ncols)), height=1.6 + 1.3 * max(y.values(), default=1))
+    else:
+        style.apply()
+    fig = ax.figure
+    pos = _positions(g, lanes, y, depth)
+    ax.set_xlim(-0.7, ncols - 0.3)
+    ax.set_ylim(max(y.values(), default=0) + 0.9, -0.9)  # first lane on top
+    boxes = {}
+    for n in g["nodes"]:
+        face = style.color(_role(n["lane"], lanes))
+        boxes[n["id"]] = ax.text(*pos[n["id"]], n["name"], ha="center", va="center", fontsize=style.MIN_FONT_PT, zorder=3,
+                color="black" if n["kind"] == "copy" or face == style.color("cpu") else "white",
+                bbox={"boxstyle": "round,pad=0.3", "fc": face, "ec": "0.3", "lw": 0.6})
+    middle = max(y.values(), default=0) / 2
+    if label_edges is None:
+        label_edges = len(g["edges"]) <= 40
+    for e in g["edges"]:
+        (x1, y1), (x2, y2) = pos[e["src"]], pos[e["dst"]]
+        # An arrow skipping columns would cross the boxes between: bend it away from its row.
+        rad = 0.0 if x2 - x1 <= 1 else (0.2 if y1 <= middle else -0.2)
+        ax.annotate("", xy=(x2, y2), xytext=(x1, y1), zorder=1,
+                    # Clipped to the two boxes, so every arrowhead shows whatever a box's width.
+                    arrowprops={"arrowstyle": "-|>", "lw": 1.0, "color": "0.35", "shrinkA": 1, "shrinkB": 1,
+                                "patchA": boxes[e["src"]].get_bbox_patch(), "patchB": boxes[e["dst"]].get_bbox_patch(),
+                                "linestyle": "--" if e["kind"] == "copy" else "-",
+                                "connectionstyle": f"arc3,rad={rad}"})
+        if label_edges:
+            # Midpoint of the arc, worked out in display units as matplotlib's arc3 does.
+            (d1x, d1y), (d2x, d2y) = ax.transData.transform([(x1, y1), (x2, y2)])
+            mid = ((d1x + d2x) / 2 + 0.5 * rad * (d2y - d1y), (d1y + d2y) / 2 - 0.5 * rad * (d2x - d1x))
+            xm, ym = ax.transData.inverted().transform(mid)
+            if rad == 0 and y1 == y2:  # beside a short arrow between two boxes, away from the arcs
+                ym += -0.32 if y1 <= middle else 0.32
+            ax.text(xm, ym, _edge_label(e), fontsize=style.MIN_FONT_PT,
+                    ha="center", va="center", color="0.15", zorder=2,
+                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
+    device_of = {n["lane"]: n["device"] for n in g["nodes"]}
+    handles = [Patch(color=style.color(_role(lane, lanes)), label=lane_name(lane, plot=True)
+                     + (f" ({device_of[lane]})" if device_of[lane] else "")) for lane in lanes]
+    if any(n["kind"] == "copy" for n in g["nodes"]):
+        handles.append(Patch(fc=style.color("copy"), ec="0.3", label=style.plot_text("graph.legend_copy")))
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=min(len(handles), 4),
+              frameon=False)
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title, loc="left")
+    return fig
+
+
+def draw_schedule(r, ax=None, title=None, predicted=None, critical_path=True):
+    """A StepSchedule (or exercise 5's events) as a timeline in the lanes' colours (13.3.3). Returns the Figure."""
+    events = r.events if hasattr(r, "events") else list(r)
+    ids = list(dict.fromkeys(e["lane"] for e in events))
+    lanes = [x for x in ids if not x.startswith("link:") and x != SERVER]
+    rows = {lane_name(x, plot=True): _role(x, lanes) for x in ids}
+    # 'fc1 fwd [lane 0]' keeps its lane in brackets, translated, so the timeline can drop it from the bar.
+    shown = [dict(e, lane=lane_name(e["lane"], plot=True), role=e.get("role") or _role(e["lane"], lanes),
+                  name=e["name"].replace(f"[{e['lane']}]", f"[{lane_name(e['lane'], plot=True)}]"))
+             for e in events]
+    path = set(getattr(r, "critical_path", ())) if critical_path else set()
+    marked = [s["name"] for e, s in zip(events, shown) if e["name"] in path]
+    return draw_timeline(shown, ax=ax, title=title, predicted=predicted, rows=rows, highlight=marked)

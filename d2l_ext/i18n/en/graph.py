@@ -1,0 +1,70 @@
+"""13.3.3: the dependency graph, its schedule, the timed step, exercise 5 and the panel."""
+MESSAGES = {
+    'graph.lane': 'lane {i}',
+    'graph.server': 'server (CPU)',
+    'graph.link': '{src} → {dst}',
+    'graph.edge.copy': 'copy',
+    'graph.edge.data': 'data',
+    'graph.summary': ('{title}: {nodes} nodes, {edges} edges ({kinds})\n'
+                      '  lanes: {lanes}; devices: {devices}\n'
+                      '  copies: {copies} copy nodes moving {bytes} bytes ({size}); arithmetic: {flops} FLOP'),
+    'graph.ops_title': 'operations recorded for {lane} and its copies:',
+    'graph.serial_total': 'serial total (one box at a time)',
+    'graph.scheduled_total': 'scheduled total (earliest start)',
+    'graph.critical_path_bound': 'critical-path bound',
+    'graph.col_seconds': 'seconds',
+    'graph.col_speedup': 'serial total / this',
+    'graph.col_predicted': 'predicted (s)',
+    'graph.col_error': 'relative error vs float64',
+    'graph.schedule_speedup': ('the schedule is {speedup:.2f}x faster than one box at a time; '
+                               'no schedule can beat {bound:.2f}x'),
+    'graph.critical_path_is': 'critical path: {path}',
+    'graph.variant.0': 'one device, whole minibatch, no copies',
+    'graph.variant.1': 'two lanes, one after the other',
+    'graph.variant.2': 'two lanes together',
+    'graph.step_title': 'one training step, batch {batch}, lanes: {lanes}; {repeats} repeats of each, interleaved',
+    'graph.step_speedup': ('two lanes together vs one after the other: {ratio:.2f}x '
+                           '(above 1: running the lanes at once saved time)'),
+    'graph.step_vs_one': ('two lanes together vs one device with the whole minibatch: {ratio:.2f}x '
+                          '(above 1: splitting the batch paid off; below 1: one device was faster)'),
+    'graph.step_predicted': ('predicted for two lanes together: {predicted:.4f} s; measured {measured:.4f} s '
+                             '({ratio:.2f}x the prediction)'),
+    'graph.step_predicted_apart': ('predicted for one after the other (every box in turn): {predicted:.4f} s; '
+                                   'measured {measured:.4f} s'),
+    'graph.assumption_separate': ('the prediction assumes each box costs what it cost alone and the lanes do not '
+                                  'slow each other down: true for lanes on separate hardware, apart from starting '
+                                  'the work and Python between the operations'),
+    'graph.assumption_shared': ('the prediction assumes each box costs what it cost alone and the lanes do not '
+                                'slow each other down; here both lanes share one CPU (its memory bandwidth and '
+                                'caches), so expect the measurement above it'),
+    'graph.dag_variant.0': 'one lane, in order',
+    'graph.dag_variant.1': 'two lanes, planned',
+    'graph.dag_variant.2': 'one device, all cores, in order',
+    'graph.dag_tasks': '{tasks} tasks, each one {n} x {n} product; lanes: {lanes}',
+    'graph.dag_model': ('model, in units of one product on two equal lanes: serial {serial:.0f}, planned '
+                        '{planned:.0f}, critical path {path:.0f} (no plan can be more than {bound:.2f}x faster)'),
+    'graph.dag_count': '{count} on {lane}',
+    'graph.dag_split': 'the plan puts {counts}',
+    'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
+    'graph.dag_speedup': 'two lanes planned vs one lane in order: {ratio:.2f}x (above 1: the plan saved time)',
+    'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
+    'graph.n_tensors': '{n} tensors',
+    'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
+    'graph.panel.batch': 'batch size (both lanes)',
+    'graph.panel.hidden': 'hidden units',
+    'graph.panel.lane_speed': 'lane {i} GFLOP/s',
+    'graph.panel.server_speed': 'server (CPU) GFLOP/s',
+    'graph.panel.link': 'link GB/s (each direction)',
+    'graph.panel.measure': 'Measure here',
+    'graph.panel.measure_tip': "time each box on this machine's lanes at this batch and hidden size",
+    'graph.panel.lane_is': 'lane {i} = {label}',
+    'graph.panel.measures_on': 'measures on {lanes}',
+    'graph.panel.measuring': 'measuring each box, then the real step...',
+    'graph.panel.interrupted': 'Interrupted. Press the button to measure again.',
+    'graph.panel.row_model': 'model',
+    'graph.panel.row_measured': 'measured here',
+    'graph.panel.col_costs': 'costs',
+    'graph.panel.col_real': 'real step, lanes together (s)',
+    'graph.panel.title_model': 'Model: the schedule of one step',
+    'graph.panel.title_measured': 'Boxes measured on {lanes}: the schedule',
+}
