@@ -1,5 +1,8 @@
 """The recorded dependency graph of the two-lane step (Fig. 13.3.1) and its numerics."""
 
+import dataclasses
+import json
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -8,7 +11,8 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from d2l_ext import depgraph as dg  # noqa: E402
-from d2l_ext import schedule  # noqa: E402
+from d2l_ext.depgraph import schedule  # noqa: E402
+from d2l_ext.errors import ResultMismatch, UsageError  # noqa: E402
 
 SERVER = "cpu (parameter server)"
 TINY = {"batch": 8, "d_in": 5, "hidden": 6, "d_out": 3}
@@ -72,19 +76,45 @@ def test_structure_does_not_depend_on_sizes(raw):
 
 
 @pytest.mark.parametrize("batch", [8, 7])  # 7 rows split 4 + 3: uneven lanes still match
-def test_split_step_matches_full_batch_step(batch):
+def test_split_step_matches_autograd_in_float64(batch):
     problem = dg.make_problem(**dict(TINY, batch=batch))
     check = dg.check_step_matches(["cpu", "cpu"], problem)
-    assert check["match"], check
+    assert check["match"] and check["relative_error"] < 1e-5, check
     assert check["loss_split"] == pytest.approx(check["loss_whole"], rel=1e-5)
 
 
-def test_default_check_matches_and_catches_a_wrong_step():
-    assert dg.check_step_matches()["match"]
+def test_the_update_check_catches_a_wrong_step():
     params, X, Y = dg.make_problem(**TINY)
-    split, _ = dg.parallel_step(params, X, Y, ["cpu", "cpu"], lr=0.1)
-    other, _ = dg.single_device_step(params, X, Y, "cpu", lr=0.2)
-    assert not torch.allclose(split["W1"], other["W1"], rtol=1e-5, atol=1e-6)
+    reference, _ = dg.reference_step(params, X, Y, lr=0.1)
+    wrong, _ = dg.sgd_step(params, X, Y, lr=0.2)
+    with pytest.raises(ResultMismatch):
+        dg.check_update(wrong, params, reference, "wrong step")
+
+
+def test_a_step_written_in_the_notebook_can_be_checked_and_traced():
+    def lane_step(lane, params, X, Y, n_total):  # what a lesson might write: the same maths, its own stages
+        with dg.stage(lane, "forward"):
+            Z1 = X @ params["W1"] + params["b1"]
+            H = Z1.clamp(min=0)
+            D = H @ params["W2"] + params["b2"] - Y
+        with dg.stage(lane, "backward"):
+            dO = D / n_total
+            dH = (dO @ params["W2"].t()) * (Z1 > 0)
+            grads = {"W1": X.t() @ dH, "b1": dH.sum(0), "W2": H.t() @ dO, "b2": dO.sum(0)}
+        return (D * D).sum() * (0.5 / n_total), grads
+    problem = dg.make_problem(**TINY)
+    assert dg.check_step_matches(["cpu", "cpu"], problem, lane_step=lane_step)["match"]
+    params, X, Y = problem
+    shards = dg.split_minibatch(params, X, Y, ["cpu", "cpu"])
+    g = dg.coarsen_graph(dg.record_step_graph(dg.split_step, params, shards, lane_step=lane_step))
+    assert [n["name"] for n in g["nodes"] if n["lane"] == "lane 0"] == ["forward", "backward"]
+
+
+def test_a_step_without_stages_is_recorded_op_by_op():
+    a = torch.ones(3, 3)
+    g = dg.record_step_graph(lambda x: torch.relu(x @ x), a)
+    assert [n["name"] for n in g["nodes"]] == ["mm", "relu"] and g["edges"][0]["kind"] == "data"
+    assert g["nodes"][0]["lane"] == "cpu"
 
 
 def test_task_costs_use_flops_and_bytes(coarse):
@@ -102,15 +132,16 @@ def test_raw_graph_schedules_too_and_copies_need_a_bandwidth(raw):
     tasks = dg.task_costs(raw, {"default": 1e9}, 1e9)
     assert len(tasks) == 60 and tasks[0].name == "addmm #0"
     assert schedule.serial_total(tasks) == pytest.approx(210203158 / 1e9 + 3256480 / 1e9)
-    with pytest.raises(ValueError, match="link_bandwidth"):
+    with pytest.raises(UsageError, match="link_bandwidth"):
         dg.task_costs(raw, {"default": 1e9}, None)
-    with pytest.raises(ValueError, match="device_speed"):
+    with pytest.raises(UsageError, match="device_speed"):
         dg.task_costs(raw, {"lane 0": 1e9}, 1e9)
 
 
 def test_schedule_step_overlaps_the_lanes(coarse):
     speed = {"default": 1e9}
     r = dg.schedule_step(coarse, speed, 1e9)
+    assert r["total"] == r.total  # still readable as a dict
     # The lanes run side by side, so the step takes less than doing everything in turn...
     assert r["total"] < 0.75 * r["serial_total"]
     # ...but never less than its longest chain, which goes through one lane and the server.
@@ -122,11 +153,11 @@ def test_schedule_step_overlaps_the_lanes(coarse):
 
 
 def test_measured_costs_cover_every_node():
-    coarse, costs = dg.measure_node_costs(problem=dg.make_problem(**TINY), repeats=2)
+    coarse, costs = dg.measure_node_costs(["cpu", "cpu"], problem=dg.make_problem(**TINY), repeats=2)
     assert set(costs) == {n["id"] for n in coarse["nodes"]}
     assert all(c > 0 for c in costs.values())
     r = dg.schedule_step(coarse, measured=costs)
-    assert 0 < r["total"] <= r["serial_total"]
+    assert 0 < r.total <= r.serial_total and r.costs == "measured"
 
 
 def test_draw_graph_writes_every_node(coarse):
@@ -139,6 +170,7 @@ def test_draw_graph_writes_every_node(coarse):
     for n in coarse["nodes"]:
         assert n["name"] in texts
     assert "785 KiB" in texts  # a copy edge labelled with its bytes
+    assert min(t.get_fontsize() for t in ax.texts) >= 11  # readable on a projector
     arrows = [t.arrow_patch for t in ax.texts if getattr(t, "arrow_patch", None) is not None]
     assert len(arrows) == len(coarse["edges"]) == 25
     dashed = [a for a in arrows if a.get_linestyle() in ("--", "dashed")]
@@ -153,6 +185,8 @@ def test_same_structure_with_a_gpu_lane(raw):
     assert {k: s[k] for k in ("nodes", "edges", "lanes", "bytes_copied")} == \
         {k: cpu[k] for k in ("nodes", "edges", "lanes", "bytes_copied")}
     assert dg.check_step_matches(["cuda:0", "cpu"])["match"]
+    t = dg.time_step(["cuda:0", "cpu"], dg.make_problem(**TINY), repeats=1)
+    assert set(t.errors) == set(dg.STEP_VARIANTS)
 
 
 # --- the model graph, the real two-lane step, the texts, and exercise 5 -------------------
@@ -168,18 +202,19 @@ def test_model_graph_is_the_recorded_graph_without_arithmetic(coarse):
 
 @pytest.mark.parametrize("kwargs", [{"batch": 1}, {"hidden": 0}, {"batch": 2.5}])
 def test_model_graph_rejects_bad_sizes(kwargs):
-    with pytest.raises(ValueError):
+    with pytest.raises(UsageError):
         dg.model_graph(**kwargs)
 
 
 def test_book_setting_model_numbers_are_fixed():
     r = dg.schedule_step(dg.model_graph(), **dg.BOOK_SETTING)
-    assert r["critical_path_s"] <= r["total"] <= r["serial_total"]
-    assert round(r["serial_total"] * 1e6, 1) == 296.4
-    assert round(r["total"] * 1e6, 1) == 150.2
-    text = dg.schedule_text(r)
-    assert "296.4 µs" in text and "critical path: fc1 fwd [lane 0]" in text
-    assert "critical path:" not in dg.schedule_text(r, unit="s", path=False)
+    assert r.critical_path_s <= r.total <= r.serial_total
+    assert round(r.serial_total * 1e6, 1) == 296.4
+    assert round(r.total * 1e6, 1) == 150.2
+    assert "critical path: fc1 fwd [lane 0]" in dg.schedule_text(r)
+    assert "critical path:" not in dg.schedule_text(r, path=False)
+    assert r.to_frame().shape == (3, 2)
+    assert json.loads(json.dumps(dataclasses.asdict(r)))["serial_total"] == r.serial_total
 
 
 def test_as_lanes_makes_cpu_lanes_with_a_share_of_the_cores():
@@ -187,36 +222,38 @@ def test_as_lanes_makes_cpu_lanes_with_a_share_of_the_cores():
     assert [lane.kind for lane in lanes] == ["cpu", "cpu"]
     assert all(not lane.asynchronous and lane.threads >= 1 for lane in lanes)
     assert dg.as_lanes(lanes) == lanes
+    whole = dg.whole_device(lanes[0])
+    assert whole.threads >= lanes[0].threads and whole.kind == "cpu"
 
 
-def test_run_step_on_two_threads_matches_autograd():
-    problem = dg.make_problem(**TINY)
-    check = dg.check_step_matches(problem=problem, lanes=["cpu", "cpu"])
-    assert check["match"], check
-    params, X, Y = problem
-    apart, _ = dg.run_step(params, X, Y, ["cpu", "cpu"], together=False)
-    at_once, _ = dg.run_step(params, X, Y, ["cpu", "cpu"], together=True)
-    assert all(torch.equal(apart[k], at_once[k]) for k in dg.PARAM_NAMES)
-
-
-def test_time_step_reports_the_three_variants():
-    t = dg.time_step(["cpu", "cpu"], dg.make_problem(**TINY), repeats=2)
-    assert list(t["times"]) == list(dg.STEP_VARIANTS)
-    assert all(m["median"] > 0 for m in t["times"].values())
-    assert t["speedup"] > 0 and t["vs_one_device"] > 0
-    text = dg.step_timing_text(t)
-    assert "two lanes together" in text and text.count(" s  (IQR") == 3
-    one = dg.time_step(["cpu", "cpu"], dg.make_problem(**TINY), repeats=1, variants=("two lanes together",))
-    assert list(one["times"]) == ["two lanes together"] and "speedup" not in one
-    with pytest.raises(ValueError, match="unknown variants"):
-        dg.time_step(["cpu", "cpu"], dg.make_problem(**TINY), variants=("fast",))
-
-
-def test_measure_node_costs_accepts_lanes():
+def test_split_step_on_two_threads_equals_one_after_the_other():
+    params, X, Y = dg.make_problem(**TINY)
     lanes = dg.as_lanes(["cpu", "cpu"])
-    coarse, costs = dg.measure_node_costs(lanes, dg.make_problem(**TINY), repeats=1)
-    assert set(costs) == {n["id"] for n in coarse["nodes"]}
-    assert torch.get_num_threads() >= 1
+    shards = dg.split_minibatch(params, X, Y, [lane.device() for lane in lanes])
+    apart, _, _ = dg.split_step(params, shards, lanes, together=False)
+    at_once, on_lanes, losses = dg.split_step(params, shards, lanes, together=True)
+    assert all(torch.equal(apart[k], at_once[k]) for k in dg.PARAM_NAMES)
+    assert all(torch.equal(on_lanes[1][k], at_once[k]) for k in dg.PARAM_NAMES) and len(losses) == 2
+
+
+def test_time_step_reports_every_repeat_checked_with_a_prediction():
+    problem = dg.make_problem(**TINY)
+    coarse, costs = dg.measure_node_costs(["cpu", "cpu"], problem, repeats=1)
+    predicted = dg.predict_step(dg.schedule_step(coarse, measured=costs))
+    t = dg.time_step(["cpu", "cpu"], problem, repeats=2, predicted=predicted)
+    assert list(t.measurements) == list(dg.STEP_VARIANTS)
+    assert all(len(m.times) == 2 and min(m.times) > 0 for m in t.measurements.values())
+    assert all(err < 1e-5 for err in t.errors.values()) and set(t.errors) == set(dg.STEP_VARIANTS)
+    assert t.speedup > 0 and t.vs_one_device > 0 and t.shared_hardware
+    df = t.to_frame()
+    assert df.shape[0] == 3 and df.iloc[2, -2] == pytest.approx(predicted[dg.TOGETHER])
+    text = dg.step_timing_text(t)
+    assert "two lanes together vs one after the other" in text and "assumes" in text
+    assert json.loads(json.dumps(dataclasses.asdict(t)))["batch"] == 8
+    one = dg.time_step(["cpu", "cpu"], problem, repeats=1, variants=(dg.TOGETHER,))
+    assert list(one.measurements) == [dg.TOGETHER] and one.speedup is None
+    with pytest.raises(UsageError, match="unknown variants"):
+        dg.time_step(["cpu", "cpu"], problem, variants=("fast",))
 
 
 def test_texts_are_deterministic(raw, coarse):
@@ -224,6 +261,16 @@ def test_texts_are_deterministic(raw, coarse):
     ops = dg.stage_ops_text(raw)
     assert "fc1 fwd      addmm(256, 128x784, 784x256)" in ops
     assert "grad copy    _to_copy(784x256)" in ops
+
+
+def test_texts_in_chinese_name_lanes_as_zhixinglu(coarse):
+    from d2l_ext.i18n import set_language
+    set_language("zh")
+    try:
+        text = dg.summary_text(coarse, "方框")
+    finally:
+        set_language("en")
+    assert "执行路 0" in text and "通道" not in text
 
 
 def test_diamond_dag_shape():
@@ -235,7 +282,7 @@ def test_diamond_dag_shape():
     assert deps["1b2"] == ["1b1", "1a1"] and deps["1c3"] == ["1c2", "1b1"]  # the cross edges
     assert deps["1J"] == ["1a1", "1b2", "1c3"]
     assert dg.diamond_dag(1, (2, 2), cross=False)[1]["deps"] == ["1a1"]
-    with pytest.raises(ValueError):
+    with pytest.raises(UsageError):
         dg.diamond_dag(0)
 
 
@@ -246,27 +293,39 @@ def test_dag_plan_on_equal_lanes_reaches_the_critical_path():
     assert sum(len(v) for v in order.values()) == 21 and all(order.values())
 
 
+def test_dag_plan_uses_both_lanes_even_when_one_is_much_slower():
+    lanes = dg.as_lanes(["cpu", "cpu"])
+    speed = {lanes[0].label: 50.0, lanes[1].label: 1.0}
+    events, order = dg.dag_plan(dg.diamond_dag(), lanes, speed)
+    assert all(order.values())
+    plain = schedule.list_schedule([schedule.Task(t["name"], 1.0, "", tuple(d for d in t["deps"] if d != "x"))
+                                    for t in dg.diamond_dag()], [lane.label for lane in lanes], speed)
+    assert {e["lane"] for e in plain} == {lanes[0].label}  # left alone, the planner would idle the slow lane
+
+
 def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
-    r = dg.dag_experiment(["cpu", "cpu"], n=24, stages=2, repeats=1)
-    assert r["model"] == {"serial": 14.0, "planned": 8.0, "critical_path": 8.0}
-    assert [row["label"] for row in r["rows"]][:2] == ["one lane, in order", "two lanes, planned"]
-    assert all(row["max_rel_error"] < 1e-4 for row in r["rows"])
-    assert {e["name"] for e in r["trace"]} == {t["name"] for t in r["dag"]}
-    ran = {e["name"]: e for e in r["trace"]}
-    for t in r["dag"]:  # the engine waited: no task started before its inputs were done
+    r = dg.dag_experiment(["cpu", "cpu"], n=24, stages=2, repeats=2)
+    assert r.model == {"serial": 14.0, "planned": 8.0, "critical_path": 8.0}
+    assert list(r.measurements) == list(dg.DAG_VARIANTS)  # CPU lanes: the all-cores baseline too
+    assert all(len(m.times) == 2 for m in r.measurements.values())
+    assert all(err < 1e-4 for err in r.errors.values())
+    assert {e["name"] for e in r.trace} == {t["name"] for t in r.dag}
+    ran = {e["name"]: e for e in r.trace}
+    for t in r.dag:  # the engine waited: no task started before its inputs were done
         for d in t["deps"]:
             if d != "x":
                 assert ran[d]["end"] <= ran[t["name"]]["start"]
-    assert "two lanes vs one lane" in dg.dag_text(r)
+    assert "two lanes planned vs one lane in order" in dg.dag_text(r)
+    assert r.to_frame().shape[0] == 3
+    assert json.loads(json.dumps(dataclasses.asdict(r)))["n"] == 24
     caught, message = dg.broken_engine_check(r)
     assert caught and "relative error" in message
-    fig = dg.draw_graph(dg.dag_graph(r), label_edges=False, rows=r["lanes"])
-    assert len([t for t in fig.axes[0].texts if t.get_text() in r["order"][r["lanes"][0]]]) > 0
+    fig = dg.draw_graph(dg.dag_graph(r), label_edges=False, rows=r.lanes)
+    assert len([t for t in fig.axes[0].texts if t.get_text() in r.order[r.lanes[0]]]) > 0
+    assert dg.draw_schedule(r.trace).axes
 
 
 def test_check_dag_raises_on_a_wrong_answer():
-    from d2l_ext.errors import ResultMismatch
-
     ref = {"a": torch.ones(3, 3, dtype=torch.float64)}
     assert dg.check_dag({"a": torch.ones(3, 3)}, ref) == 0.0
     with pytest.raises(ResultMismatch):

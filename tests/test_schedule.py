@@ -2,7 +2,7 @@
 
 import pytest
 
-from d2l_ext import schedule
+from d2l_ext.depgraph import schedule
 from d2l_ext.schedule import Task
 
 
@@ -159,3 +159,11 @@ def test_list_schedule_rejects_bad_input(kwargs, message):
 def test_list_schedule_rejects_cycles():
     with pytest.raises(ValueError, match="cycle"):
         schedule.list_schedule([Task("A", 1, "", ("B",)), Task("B", 1, "", ("A",))], ["l0"])
+
+
+def test_list_schedule_keeps_pinned_tasks_where_they_were_pinned():
+    tasks = [Task("A", 1, ""), Task("B", 1, "", ("A",)), Task("C", 1, "", ("A",))]
+    s = spans(schedule.list_schedule(tasks, ["gpu", "cpu"], speed={"gpu": 10, "cpu": 1}, pinned={"C": "cpu"}))
+    assert s["C"][0] == "cpu" and s["B"][0] == "gpu"
+    with pytest.raises(ValueError, match="not listed"):
+        schedule.list_schedule(tasks, ["gpu"], pinned={"C": "tpu"})

@@ -19,7 +19,7 @@ from IPython.display import display
 
 from .. import depgraph
 from ..i18n import t
-from ..widgets import results_area, show_in
+from .panels import results_area, show_in
 from . import style
 from .graph import draw_schedule
 
@@ -130,7 +130,7 @@ class GraphSchedulePanel:
         fig, ax = style.figure(height=3.6)
         draw_schedule(r, ax=ax, title=title)
         self.figure = fig
-        show_in(self.plot, fig)  # not `with self.plot:` (see widgets.show_in)
+        show_in(self.plot, fig)  # not `with self.plot:` (see panels.show_in)
 
     def _error(self, e):
         self.message.value = f'<b style="color:#b00">{type(e).__name__}:</b> {html.escape(str(e))}'
