@@ -7,9 +7,9 @@ timeout; Ctrl-C or a notebook interrupt ends every process; the message names th
 from __future__ import annotations
 
 import os
-import queue as _queue
 import time
 
+from ..errors import ResultMismatch
 from ..i18n import t
 from .plan import Plan, make_plan
 from .results import AllreduceResult, Prediction, Version
@@ -44,24 +44,37 @@ def _start_and_watch(plan: Plan, progress) -> list[dict]:
     import torch.multiprocessing as mp
 
     from .worker import rank_entry
-    q = mp.get_context('spawn').Queue()
-    ctx = mp.start_processes(rank_entry, args=(plan, q), nprocs=plan.world_size, join=False,
-                             start_method='spawn')
+    # one pipe per process: a process stopped while writing must not block the others' reports
+    pipes = [mp.get_context('spawn').Pipe(duplex=False) for _ in range(plan.world_size)]
+    ctx = mp.start_processes(rank_entry, args=(plan, [w for _, w in pipes]), nprocs=plan.world_size,
+                             join=False, start_method='spawn')
     try:
-        return _watch(plan, ctx.processes, q, progress)
+        return _watch(plan, ctx.processes, [r for r, _ in pipes], progress)
     finally:  # normal end, failure, KeyboardInterrupt: no process outlives the run
         _end_all(ctx.processes)
+        for reader, writer in pipes:
+            reader.close()
+            writer.close()
 
 
-def _watch(plan, procs, q, progress) -> list[dict]:
+def _reports(readers, timeout):
+    """Every report waiting in the pipes, or none after `timeout` seconds."""
+    from multiprocessing.connection import wait
+    for conn in wait([r for r in readers if not r.closed], timeout):
+        try:
+            yield conn.recv()
+        except (EOFError, OSError):  # that process is gone; its exit code tells why
+            conn.close()
+
+
+def _watch(plan, procs, readers, progress) -> list[dict]:
     """Collect reports until rank 0's result; a silent or dead process ends the run with one line."""
     # a hung peer makes the others fail after `timeout`; this backstop also covers a hang in start-up
     silence = plan.timeout + 30.0
     heard = {r: time.monotonic() for r in range(plan.world_size)}
     errors, result, failed_at = {}, None, None
     while True:
-        try:
-            kind, rank, pid, payload = q.get(timeout=0.2)
+        for kind, rank, pid, payload in _reports(readers, 0.2):
             heard[rank] = time.monotonic()
             if kind == 'result' and rank == 0:
                 result = payload
@@ -69,8 +82,6 @@ def _watch(plan, procs, q, progress) -> list[dict]:
                 errors[rank] = payload
             elif kind == 'progress' and progress is not None:
                 progress({'rank': rank, 'pid': pid, **payload})
-        except _queue.Empty:
-            pass
         codes = [p.exitcode for p in procs]
         if result is not None and all(c == 0 for c in codes):
             return result
@@ -78,22 +89,26 @@ def _watch(plan, procs, q, progress) -> list[dict]:
         if failed_at is None and (errors or any(c not in (None, 0) for c in codes)):
             failed_at = now  # let the other processes' reports arrive before deciding what came first
         if failed_at is not None and now - failed_at > 1.0:
-            raise ProcessFailed(_diagnose(codes, errors, heard, now))
+            raise _diagnose(codes, errors, heard, now)
         if now - min(heard.values()) > silence:
             raise ProcessFailed(t('allreduce.fail.silent', rank=min(heard, key=heard.get), seconds=silence))
 
 
-def _diagnose(codes, errors, heard, now) -> str:
-    """The first cause: a process that died without a word, then one that went silent, then the first error."""
+def _diagnose(codes, errors, heard, now) -> Exception:
+    """The first cause: a process that died without a word, then one that went silent, then a wrong result."""
     for rank, code in enumerate(codes):
         if code not in (None, 0) and rank not in errors:
-            return t('allreduce.fail.died', rank=rank, code=code)
+            return ProcessFailed(t('allreduce.fail.died', rank=rank, code=code))
     silent = [r for r, c in enumerate(codes) if c is None and r not in errors]
     if silent:
         r = min(silent, key=heard.get)
-        return t('allreduce.fail.hung', rank=r, seconds=now - heard[r])
-    rank = next((r for r, e in errors.items() if e['type'] == 'ResultMismatch'), min(errors))
-    return t('allreduce.fail.error', rank=rank, kind=errors[rank]['type'], message=errors[rank]['message'])
+        return ProcessFailed(t('allreduce.fail.hung', rank=r, seconds=now - heard[r]))
+    wrong = [e for e in errors.values() if e['type'] == 'ResultMismatch']
+    if wrong:  # the same error the one-process lessons raise for a wrong answer
+        return ResultMismatch(wrong[0]['message'])
+    rank = min(errors)
+    return ProcessFailed(t('allreduce.fail.error', rank=rank, kind=errors[rank]['type'],
+                           message=errors[rank]['message']))
 
 
 def _end_all(procs, grace: float = 2.0) -> None:

@@ -191,14 +191,14 @@ def _trace(plan, versions, start, X, y, rank, device) -> dict:
     return out
 
 
-def rank_entry(rank: int, plan: Plan, queue) -> None:
-    """13.3.4: what torch.multiprocessing starts in each process; every outcome goes to the queue."""
+def rank_entry(rank: int, plan: Plan, pipes) -> None:
+    """13.3.4: what torch.multiprocessing starts in each process; every outcome goes to its pipe."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the starting process, which ends us all
-    pid = os.getpid()
+    pid, pipe = os.getpid(), pipes[rank]
     try:
-        everyone = run_rank(rank, plan, lambda kind, payload: queue.put((kind, rank, pid, payload)))
-        queue.put(('result', rank, pid, everyone))
+        everyone = run_rank(rank, plan, lambda kind, payload: pipe.send((kind, rank, pid, payload)))
+        pipe.send(('result', rank, pid, everyone))
     except Exception as e:  # one line to the starting process; it decides which failure came first
-        queue.put(('error', rank, pid, {'type': type(e).__name__, 'message': str(e).splitlines()[0] if str(e) else ''}))
+        pipe.send(('error', rank, pid, {'type': type(e).__name__, 'message': str(e).splitlines()[0] if str(e) else ''}))
         raise SystemExit(1) from None

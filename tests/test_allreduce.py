@@ -1,0 +1,141 @@
+"""13.3.4's engine on 2 gloo processes with a tiny MLP: correct results, faults, bad input (no timings asserted)."""
+import json
+import linecache
+import os
+import signal
+import socket
+
+import psutil
+import pytest
+
+from d2l_ext.allreduce import ProcessFailed, make_plan, run_allreduce
+from d2l_ext.allreduce import plan as plan_module
+from d2l_ext.errors import ResultMismatch, UsageError
+
+TINY = dict(layers=2, width=32, batch=4, repeats=1, warmup=1)
+
+
+def spawned_children():
+    """Processes torch.multiprocessing started from this one and that still exist."""
+    return [p for p in psutil.Process().children(recursive=True)
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE and 'spawn_main' in ' '.join(p.cmdline())]
+
+
+def test_three_versions_match_one_process_on_the_whole_minibatch(tmp_path):
+    r = run_allreduce(world_size=2, bucket_mb=[0.001, 1], trace_dir=tmp_path, **TINY)
+    ids = [v.id for v in r.versions]
+    assert ids == ['backward', 'allreduce', 'serial', 'hooks', 'ddp-0.001', 'ddp-1']
+    for v in r.versions:
+        assert v.relative_error < 1e-4, v
+        assert len(v.times) == 1 and len(v.times[0]) == 2  # one repeat, two processes
+    assert r.version('serial').checked_against == 'whole'
+    assert r.prediction.ring_factor == 1.0 and r.prediction.gradient_bytes == 2 * (32 * 32 + 32) * 4
+    assert len(r.to_frame()) == len(ids)
+    json.dumps(r.to_dict())
+    assert all(os.path.exists(p) for paths in r.traces.values() for p in paths)
+    roles = {e['role'] for e in r.events['hooks']}
+    assert {'backward', 'allreduce', 'optimizer'} <= roles
+    assert {e['lane'] for e in r.events['hooks']} >= {'process 0 · compute', 'process 1 · all-reduce'}
+    assert not spawned_children()
+
+
+def _notebook_function(source: str, name: str):
+    """A function as a notebook cell defines it: in __main__, its source known only to linecache."""
+    filename = f'<cell {name}>'
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {'__name__': '__main__'}
+    exec(compile(source, filename, 'exec'), namespace)
+    return namespace[name]
+
+
+FORGETS_TO_AVERAGE = '''
+def summed(model, X, y, optimizer):
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for p in model.parameters():
+        dist.all_reduce(p.grad)
+    optimizer.step()
+'''
+
+
+def test_a_step_from_a_notebook_cell_runs_as_shown_and_a_wrong_one_stops_the_run():
+    summed = _notebook_function(FORGETS_TO_AVERAGE, 'summed')
+    assert make_plan(steps={'summed': summed}, **TINY).steps['summed'][0] == 'source'
+    with pytest.raises(ResultMismatch, match='summed'):
+        run_allreduce(world_size=2, steps={'summed': summed}, **TINY)
+    assert not spawned_children()
+
+
+def _run_and_hurt(how, **options):
+    def progress(msg):
+        if msg['rank'] == 1 and msg['phase'] == 'repeat':
+            how(msg['pid'])
+    return run_allreduce(world_size=2, progress=progress, **{**TINY, 'repeats': 3, **options})
+
+
+def test_a_killed_process_ends_the_run_with_one_message_and_no_orphans():
+    with pytest.raises(ProcessFailed, match='process 1 ended unexpectedly'):
+        _run_and_hurt(lambda pid: os.kill(pid, signal.SIGKILL))
+    assert not spawned_children()
+
+
+def test_a_hung_process_ends_the_run_within_the_timeout():
+    with pytest.raises(ProcessFailed, match='process 1 stopped responding'):
+        _run_and_hurt(lambda pid: os.kill(pid, signal.SIGSTOP), timeout=3)
+    assert not spawned_children()
+
+
+def test_an_interrupt_stops_every_process():
+    def interrupt(pid):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        _run_and_hurt(interrupt)
+    assert not spawned_children()
+
+
+@pytest.mark.parametrize('kwargs, words', [
+    (dict(world_size=1), 'use 2 or more'),
+    (dict(world_size=3), 'at most 2'),
+    (dict(world_size='two'), 'whole number'),
+    (dict(backend='nccl'), 'use --backend gloo'),
+    (dict(backend='mpi'), "choose 'gloo'"),
+    (dict(bucket_mb=0), 'above 0'),
+    (dict(bucket_mb='1,-4'), 'above 0'),
+    (dict(bucket_mb='big'), 'above 0'),
+    (dict(repeats=0), 'at least 1'),
+    (dict(port=70000), 'not a port'),
+])
+def test_bad_input_says_what_to_change(monkeypatch, kwargs, words):
+    monkeypatch.setattr(plan_module, 'cpu_cores', lambda: 2)
+    monkeypatch.setattr(plan_module, '_gpu_count', lambda: 0)
+    with pytest.raises(UsageError, match=words):
+        make_plan(**kwargs)
+
+
+def test_a_busy_port_is_refused():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        s.listen()
+        with pytest.raises(UsageError, match='in use'):
+            make_plan(port=s.getsockname()[1])
+
+
+def test_nccl_takes_one_process_per_gpu_when_two_exist(monkeypatch):
+    import torch
+    monkeypatch.setattr(torch.cuda, 'is_available', lambda: True)
+    monkeypatch.setattr(torch.cuda, 'device_count', lambda: 2)
+    plan = make_plan('nccl')
+    assert (plan.backend, plan.world_size, plan.devices) == ('nccl', 2, ['cuda:0', 'cuda:1'])
+    assert plan.init_method.startswith('tcp://127.0.0.1:')
+    with pytest.raises(UsageError, match='at most 2'):
+        make_plan('nccl', world_size=3)
+    monkeypatch.setattr(torch.cuda, 'device_count', lambda: 1)
+    with pytest.raises(UsageError, match='has 1'):
+        make_plan('nccl')
+
+
+def test_cli_bad_input_is_one_line_and_exit_code_2(capsys):
+    from d2l_ext.allreduce.cli import main
+    assert main(['--bucket-mb', '-1']) == 2
+    err = capsys.readouterr().err
+    assert err.count('\n') == 1 and 'above 0' in err and 'Traceback' not in err
