@@ -176,9 +176,9 @@ def draw_graph(g, ax=None, label_edges=None, title=None, rows=None):
     boxes = {}
     for n in g["nodes"]:
         face = style.color(_role(n["lane"], lanes))
-        boxes[n["id"]] = ax.text(*pos[n["id"]], n["name"], ha="center", va="center", fontsize=style.MIN_FONT_PT, zorder=3,
-                color="black" if n["kind"] == "copy" or face == style.color("cpu") else "white",
-                bbox={"boxstyle": "round,pad=0.3", "fc": face, "ec": "0.3", "lw": 0.6})
+        boxes[n["id"]] = ax.text(*pos[n["id"]], n["name"], ha="center", va="center", fontsize=style.MIN_FONT_PT,
+                                 color="black" if n["kind"] == "copy" or face == style.color("cpu") else "white",
+                                 bbox={"boxstyle": "round,pad=0.3", "fc": face, "ec": "0.3", "lw": 0.6}, zorder=3)
     middle = max(y.values(), default=0) / 2
     if label_edges is None:
         label_edges = len(g["edges"]) <= 40

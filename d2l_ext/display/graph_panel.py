@@ -19,9 +19,9 @@ from IPython.display import display
 
 from .. import depgraph
 from ..i18n import t
-from .panels import results_area, show_in
 from . import style
 from .graph import draw_schedule
+from .panels import results_area, show_in
 
 GIGA = 1e9
 _WIDE = {"style": {"description_width": "initial"}, "layout": W.Layout(width="400px"), "continuous_update": False}
