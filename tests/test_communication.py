@@ -1,0 +1,42 @@
+"""13.3.2 on a CPU-only machine: a labelled analogue with every repeat, timelines with raw events."""
+import json
+
+import pytest
+
+from d2l_ext.communication import (
+    expected_overlap,
+    measure_comm,
+    measure_comm_timelines,
+    measure_exercise_three,
+    measure_first_copy,
+)
+from d2l_ext.lanes import pick_lanes
+
+
+def test_expectation_rules():
+    assert expected_overlap(1.0, 0.5, 'separate') == 1.0
+    assert expected_overlap(1.0, 0.5, 'one_stream') == 1.5
+    assert expected_overlap(1.0, 0.5, 'engine') == 1.5
+
+
+def test_comm_on_cpu_is_a_labelled_analogue():
+    r = measure_comm(pick_lanes('torch'), size=64, iters=3, repeats=2)
+    assert r.has_link is False and r.link_gbps is None
+    (row,) = r.rows
+    assert row.mode == 'cpu_analogue' and row.max_rel_error < 1e-4
+    assert set(row.times) == {'run', 'copy', 'run_then_copy', 'overlapped'}
+    assert all(len(m.times) == 2 for m in row.times.values())
+    d = json.loads(json.dumps(r.to_json()))
+    assert {'run', 'copy', 'run_then_copy', 'overlapped', 'expected', 'copy_gbps'} <= set(d['rows'][0])
+    assert len(r.to_frame()) == 1
+
+
+def test_timelines_first_copy_and_exercise_three_on_cpu():
+    lanes = pick_lanes('torch')
+    (tl,) = measure_comm_timelines(lanes, size=64, iters=3)
+    assert tl.plan == 'cpu_analogue' and {e['role'] for e in tl.events} == {'compute', 'copy'}
+    assert len(tl.events) == 6
+    assert measure_first_copy(lanes).reason == 'communication.first_copy.no_gpu'
+    ex = measure_exercise_three(lanes, size=64, iters=2, repeats=1)
+    assert set(ex.times) == {'lane1_compute_and_copy', 'lane2_compute', 'together'}
+    assert ex.serial_sum == pytest.approx(ex.times['lane1_compute_and_copy'].median + ex.times['lane2_compute'].median)

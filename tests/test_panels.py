@@ -1,0 +1,40 @@
+"""13.3.1/13.3.2 panels: a run adds table rows; out-of-range values, long runs and failures end in one message."""
+import pytest
+
+pytest.importorskip('ipywidgets')
+
+from d2l_ext.display import panels  # noqa: E402
+from d2l_ext.errors import WorkerFailed  # noqa: E402
+
+
+def test_parallel_panel_runs_and_reports_a_clamped_value():
+    p = panels.ParallelPanel(size=64, iters=2, repeats=1)
+    p.size.widget.value = 5
+    p.run()
+    assert 'outside 16-4000' in p.message.value and p.size.widget.value == 16
+    assert '<table' in p.table.value and not p.run_button.disabled and len(p.results) == 1
+
+
+def test_long_run_refused_with_the_estimate():
+    p = panels.ParallelPanel(size=64, iters=2, repeats=1)
+    p.size.widget.value, p.iters.widget.value = 4000, 100
+    p.run()
+    assert 'would take about' in p.message.value and not p.results and not p.run_button.disabled
+
+
+def test_worker_failure_is_one_message_and_run_stays_enabled(monkeypatch):
+    def dead(*a, **k):
+        raise WorkerFailed('the PyTorch worker process stopped')
+    monkeypatch.setattr('d2l_ext.parallel.core.in_worker', dead)
+    p = panels.CommPanel(size=64, iters=2, repeats=1)
+    p.run()
+    assert 'WorkerFailed' in p.message.value and not p.run_button.disabled
+
+
+def test_comm_and_pipeline_panels():
+    c = panels.CommPanel(size=64, iters=2, repeats=1)
+    c.run()
+    assert c.message.value == '' and '<table' in c.table.value
+    q = panels.PipelinePanel()
+    q.update()
+    assert 'ms' in q.summary.value

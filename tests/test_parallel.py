@@ -1,0 +1,72 @@
+"""13.3.1: expectations from the hardware, typed results, checked answers (CPU lanes, small sizes)."""
+import json
+
+import pytest
+
+from d2l_ext import UsageError
+from d2l_ext.lanes import fake_hardware, find_lanes, make_lane, pick_lanes
+from d2l_ext.parallel import (
+    expectation,
+    measure_independence,
+    measure_launch_order,
+    measure_parallel,
+    measure_small_ops,
+    measure_sync_mistake,
+    measure_timeline,
+)
+
+GPU0, GPU1 = make_lane('torch', 'gpu', 0), make_lane('torch', 'gpu', 1)
+
+
+def test_separate_hardware_expects_the_slower_lane():
+    e = expectation([GPU0, GPU1], [1.0, 0.6], cores=2)
+    assert e.rule == 'separate' and e.seconds == 1.0 and e.speedup == pytest.approx(1.6)
+
+
+def test_one_core_expects_no_speedup():
+    with fake_hardware(gpus=0, cores=1):
+        lanes = find_lanes('torch')
+    e = expectation(lanes, [0.5, 0.5], cores=1)
+    assert e.rule == 'shared' and e.ways == 1 and e.speedup == pytest.approx(1.0)
+
+
+def test_two_cores_one_thread_each_expect_two_at_once():
+    with fake_hardware(gpus=0, cores=2):
+        lanes = find_lanes('torch')
+    assert expectation(lanes, [0.5, 0.5], cores=2).speedup == pytest.approx(2.0)
+
+
+def test_mxnet_engine_expects_no_gain_on_cpu():
+    lanes = [make_lane('mxnet', 'cpu', i, threads=1) for i in range(2)]
+    e = expectation(lanes, [0.3, 0.3], cores=2)
+    assert e.rule == 'engine' and e.speedup == pytest.approx(1.0)
+
+
+def test_parallel_result_is_typed_checked_and_json():
+    r = measure_parallel(pick_lanes('torch'), size=64, iters=3, repeats=2)
+    assert r.iters == [3, 3] and len(r.lane_times) == 2 and len(r.together.times) == 2
+    assert r.serial_sum == pytest.approx(sum(m.median for m in r.lane_times))
+    assert r.speedup == pytest.approx(r.serial_sum / r.together.median)
+    assert r.max_rel_error < 1e-4 and r.expected <= r.serial_sum
+    d = json.loads(json.dumps(r.to_json()))
+    assert {'lanes', 'lane_times', 'serial_sum', 'together', 'expected', 'expected_speedup', 'expectation',
+            'speedup', 'max_rel_error', 'machine'} <= set(d)
+    assert len(r.to_frame()) == 5  # two lanes, the sum, together, the expectation
+
+
+def test_too_long_is_refused_with_the_estimate():
+    with pytest.raises(UsageError, match='would take about'):
+        measure_parallel(pick_lanes('torch'), size=2000, iters=50, repeats=3, max_seconds=1)
+
+
+def test_timeline_and_exercises_on_cpu():
+    lanes = pick_lanes('torch')
+    t = measure_timeline(lanes, size=64, iters=3)
+    assert len(t.events) == 6 and {e['lane'] for e in t.events} == set(t.lanes)
+    assert all(e['role'].startswith('lane ') for e in t.events)
+    ind = measure_independence(lanes, size=64, iters=3, repeats=1)
+    assert set(ind.times) == {'one_at_a_time', 'issued_together'} and ind.threads == lanes[0].threads
+    small = measure_small_ops(lanes, size=16, iters=4, repeats=1)
+    assert set(small.times) == {'one_lane', 'two_threads', 'batched'} and small.products == 8
+    assert measure_sync_mistake(lanes).reason == 'parallel.sync.no_gpu'
+    assert measure_launch_order(lanes).reason == 'parallel.launch.needs_gpu_cpu'
