@@ -8,11 +8,11 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.font_manager import FontProperties, findfont
 from matplotlib.text import Text
 
-from d2l_ext.display import style
+from d2l_ext.display import fonts, style
 from d2l_ext.display.repeats import plot_repeats
 from d2l_ext.display.timeline import draw_timeline
 from d2l_ext.errors import UsageError
-from d2l_ext.i18n import text_in, using_language
+from d2l_ext.i18n import t, text_in, using_language
 
 CONTRACT_ROLES = ('lane 0', 'lane 1', 'lane 2', 'lane 3', 'gpu', 'cpu', 'compute', 'copy', 'backward',
                   'allreduce', 'optimizer', 'idle', 'measured', 'predicted')
@@ -38,8 +38,8 @@ def _figures():
 @pytest.fixture
 def no_cjk_font(monkeypatch):
     """As on a machine without a CJK font: the lookup finds nothing and the hint has not been shown yet."""
-    monkeypatch.setattr(style, 'cjk_font', lambda: None)
-    monkeypatch.setitem(style._hint_shown, 'done', False)
+    monkeypatch.setattr(fonts, 'cjk_font', lambda: None)
+    monkeypatch.setitem(fonts._hint_shown, 'done', False)
     yield
     style.apply()
 
@@ -125,3 +125,26 @@ def test_english_needs_no_cjk_font(no_cjk_font, capsys):
     assert style.plot_language() == 'en'
     assert style.plot_text('style.median') == 'median'
     assert capsys.readouterr().err == ''
+
+
+def test_without_a_cjk_font_chinese_messages_on_a_figure_become_english(no_cjk_font, capsys):
+    with using_language('zh'):
+        lane = t('core.lane_cpu_label', threads=1, cores=2)
+        title = t('style.predicted_total', value=t('common.seconds', value=0.5))
+        assert title == '预测：0.500 秒'
+        events = [{'lane': lane, 'name': t('style.role.copy'), 'start': 0, 'end': 1}]
+        fig = draw_timeline(events, title=title)
+        fig2, ax = style.figure()
+        ax.set_title(t('style.median'))  # added after: the figure turns it into English as it draws
+        _render(fig)
+        _render(fig2)
+    ax0 = fig.axes[0]
+    assert ax0.get_title(loc='left') == 'predicted: 0.500 s'
+    assert [x.get_text() for x in ax0.get_yticklabels()] == [text_in('en', 'core.lane_cpu_label', threads=1, cores=2)]
+    assert ax.get_title() == 'median'
+    capsys.readouterr()
+
+
+def test_english_for_leaves_other_text_alone():
+    assert fonts.english_for('GPU 0 (NVIDIA H200)') == 'GPU 0 (NVIDIA H200)'
+    assert fonts.english_for('一句不在目录里的话') == '一句不在目录里的话'

@@ -102,4 +102,5 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
         ax.set_title(title, loc='left')
+    style.english_labels(ax.figure)  # a caller's figure, where no CJK font exists
     return ax.figure

@@ -8,14 +8,10 @@ without one they fall back to English labels (never boxes in place of characters
 """
 from __future__ import annotations
 
-import functools
-import sys
-
 import matplotlib as mpl
-from matplotlib import font_manager
 from matplotlib.figure import Figure
 
-from ..i18n import language, text_in
+from .fonts import cjk_available, cjk_font, english_labels, plot_language, plot_text  # noqa: F401 (API)
 
 OKABE_ITO = {'blue': '#0072B2', 'orange': '#E69F00', 'green': '#009E73', 'purple': '#CC79A7',
              'sky': '#56B4E9', 'vermillion': '#D55E00', 'yellow': '#F0E442', 'black': '#000000'}
@@ -33,13 +29,6 @@ LANE_ROLES = ('lane 0', 'lane 1', 'lane 2', 'lane 3')
 WIDTH_IN = 10.0       # inches: at 100 dpi a 1000 px image, legible on a projector with 12 pt text
 ROW_HEIGHT_IN = 3.6
 MIN_FONT_PT = 11
-CJK_FONTS = ('Noto Sans CJK SC', 'Source Han Sans SC', 'Source Han Sans CN', 'Noto Sans SC', 'PingFang SC',
-             'Microsoft YaHei', 'SimHei', 'WenQuanYi Zen Hei', 'WenQuanYi Micro Hei', 'Heiti SC',
-             'Noto Sans CJK JP', 'Noto Sans CJK TC', 'Source Han Sans', 'Arial Unicode MS')
-# File names of CJK fonts, for a font cache built before the font was installed.
-_CJK_FILE_HINTS = ('cjk', 'sourcehan', 'wqy', 'pingfang', 'msyh', 'simhei', 'heiti', 'notosanssc')
-_PROBE = '执行路设备同步'  # characters every label font must have for the Chinese plots
-_hint_shown = {'done': False}
 
 
 def color(role: str) -> str:
@@ -54,60 +43,6 @@ def color(role: str) -> str:
 def lane_role(index: int) -> str:
     """The role of the index-th lane of a plot ('lane 0', ...), cycling past four lanes."""
     return LANE_ROLES[index % len(LANE_ROLES)]
-
-
-def _has_glyphs(path: str) -> bool:
-    """Whether the font file maps every probe character (a font named CJK may still lack them)."""
-    try:
-        charmap = font_manager.get_font(path).get_charmap()
-    except (OSError, RuntimeError):
-        return False
-    return all(ord(ch) in charmap for ch in _PROBE)
-
-
-@functools.cache
-def cjk_font() -> str | None:
-    """The family name of an installed font that draws simplified Chinese, or None; used by apply()."""
-    fm = font_manager.fontManager
-    known = {f.fname for f in fm.ttflist}
-    # Matplotlib caches its font list; a font installed after that is added here by file name.
-    for path in font_manager.findSystemFonts():
-        if path not in known and any(h in path.lower().replace('-', '').replace('_', '') for h in _CJK_FILE_HINTS):
-            try:
-                fm.addfont(path)
-            except (OSError, RuntimeError, ValueError):
-                continue
-    by_name: dict[str, str] = {}
-    for f in fm.ttflist:
-        by_name.setdefault(f.name, f.fname)
-    for name in CJK_FONTS:
-        if name in by_name and _has_glyphs(by_name[name]):
-            return name
-    return None
-
-
-def cjk_available() -> bool:
-    """Whether plots can show Chinese text on this machine."""
-    return cjk_font() is not None
-
-
-def plot_language() -> str:
-    """The language plot text uses: the learner's, but English when Chinese is asked for and no CJK font exists.
-
-    The first fallback prints one line (to stderr, in Chinese) saying how to install a font.
-    """
-    lang = language()
-    if lang == 'zh' and not cjk_available():
-        if not _hint_shown['done']:
-            _hint_shown['done'] = True
-            print(text_in(lang, 'style.no_cjk_font'), file=sys.stderr)
-        return 'en'
-    return lang
-
-
-def plot_text(key: str, **fields) -> str:
-    """The catalogue message `key` in the plot language (see plot_language); use it for titles, labels, legends."""
-    return text_in(plot_language(), key, **fields)
 
 
 def rc_params() -> dict:
@@ -132,6 +67,14 @@ def apply() -> None:
     mpl.rcParams.update(rc_params())
 
 
+class _Figure(Figure):
+    """A Figure that turns Chinese catalogue messages into English before drawing where no CJK font exists."""
+
+    def draw(self, renderer):
+        english_labels(self)
+        super().draw(renderer)
+
+
 def figure(ncols: int = 1, nrows: int = 1, height: float | None = None, width: float | None = None):
     """A pyplot-free Figure with constrained layout and its axes, sized for a projector; used by every plot.
 
@@ -142,7 +85,7 @@ def figure(ncols: int = 1, nrows: int = 1, height: float | None = None, width: f
     if ncols < 1 or nrows < 1:
         raise UsageError(f'a figure needs at least one row and one column of panels, not {nrows}x{ncols}')
     apply()
-    fig = Figure(figsize=(width or WIDTH_IN, height or ROW_HEIGHT_IN * nrows), layout='constrained')
+    fig = _Figure(figsize=(width or WIDTH_IN, height or ROW_HEIGHT_IN * nrows), layout='constrained')
     axes = fig.subplots(nrows, ncols, squeeze=True)
     return fig, axes
 

@@ -138,4 +138,5 @@ def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highli
         ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
         ax.set_title(title, loc='left')
+    style.english_labels(ax.figure)  # a caller's figure, where no CJK font exists
     return ax.figure
