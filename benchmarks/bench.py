@@ -1,6 +1,6 @@
 """Speed goals of d2l_ext, measured side by side in one run; prints ratios (not a test).
 
-    python benchmarks/bench.py [--json FILE]
+    python benchmarks/bench.py [--json FILE] [--quick]   (--quick: tiny sizes, a smoke run of the script)
 
 CPU (any machine): two-lane speedup for each framework on CPU lanes (goal for PyTorch: >= 1.8x on
 2 idle cores), the harness's overhead against a bare loop doing the same products (goal < 3%),
@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 
+QUICK = False  # --quick: tiny sizes, to check the script itself runs
+
 FP32_PEAK_TFLOPS = {'H200': 67.0, 'H100': 67.0, 'A100': 19.5, 'V100': 15.7}  # vendor datasheets, dense fp32
 
 
@@ -28,8 +30,8 @@ def goal(rows, name, value, target, ok, unit=''):
 
 def import_to_first_result() -> float:
     code = ('import time; t = time.perf_counter(); import d2l_ext; '
-            'from d2l_ext.parallel import parallel_experiment; '
-            "parallel_experiment('torch', size=256, iters=2, repeats=1); print(time.perf_counter() - t)")
+            'from d2l_ext.parallel import parallel; '
+            "parallel('torch', size=256, iters=2, repeats=1); print(time.perf_counter() - t)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -43,11 +45,14 @@ def harness_overhead(repeats=15) -> tuple[float, float, int, int]:
     several percent of nothing the lessons time.
     """
     import torch
+
     from d2l_ext import find_lanes, measure
-    from d2l_ext import torch_work as work
+    from d2l_ext.backends import torch_backend as work
     from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE
     lane = find_lanes('torch')[0]
     size, iters = (BOOK_SIZE, BOOK_ITERS) if lane.kind == 'gpu' else (1000, 10)
+    if QUICK:
+        size, iters, repeats = 64, 2, 2
     x = work.random_matrix(lane, size)
     sync = (lambda: torch.cuda.synchronize(lane.index)) if lane.kind == 'gpu' else (lambda: None)
     bare, harness = [], []
@@ -65,12 +70,26 @@ def harness_overhead(repeats=15) -> tuple[float, float, int, int]:
     return statistics.median(harness), statistics.median(bare), size, iters
 
 
+def cpu_lanes_parallel(framework, **kwargs):
+    """Two CPU lanes even where GPUs exist (runs in the framework's worker)."""
+    from d2l_ext.lanes import fake_hardware, find_lanes
+    from d2l_ext.parallel import measure_parallel
+    with fake_hardware(gpus=0):
+        lanes = find_lanes(framework)
+    return measure_parallel(lanes, **kwargs)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--json', help='also write the results to this file')
+    ap.add_argument('--quick', action='store_true', help='tiny sizes: check the script runs, measure nothing')
     args = ap.parse_args()
-    from d2l_ext import experiments
+    global QUICK
+    QUICK = args.quick
+    from d2l_ext import communication, parallel
     from d2l_ext.machine import available_frameworks, cpu_cores, cpu_steal_seconds, provenance
+    from d2l_ext.workers import call_in_worker
+    SMALL = dict(size=64, iters=2, repeats=1) if QUICK else dict(repeats=5)
     import torch
     rows, report = [], {'machine': provenance()}
     print('machine:', report['machine'], flush=True)
@@ -87,33 +106,29 @@ def main():
 
     print('two CPU lanes (forced, even where GPUs exist):', flush=True)
     for fw in available_frameworks():
-        r = experiments.parallel(fw, repeats=5, fake=dict(gpus=0))
-        report[f'cpu_lanes_{fw}'] = r
-        print(f"  {fw}: lanes {[m['median'] for m in r['lane_times']]}, together {r['together']['median']:.3f} s")
+        r = call_in_worker(fw, cpu_lanes_parallel, fw, **SMALL)
+        report[f'cpu_lanes_{fw}'] = r.to_json()
+        print(f"  {fw}: lanes {[round(m.median, 4) for m in r.lane_times]}, together {r.together.median:.3f} s, "
+              f"speedup {r.speedup:.2f}x, expected {r.expected_speedup:.2f}x ({r.expectation.rule})")
         if fw == 'torch' and cpu_cores() == 2:
-            goal(rows, 'PyTorch two CPU lanes speedup', r['speedup'], '>= 1.8 on 2 idle cores', r['speedup'] >= 1.8, 'x')
-        elif fw == 'torch':  # the goal is set for the 2-core CI machine; elsewhere report it
-            print(f"  PyTorch two CPU lanes speedup {r['speedup']:.2f}x (measured; the >= 1.8x goal is set "
-                  f"for 2 idle cores, this machine has {cpu_cores()})")
-        else:
-            print(f"  MXNet two CPU lanes speedup {r['speedup']:.2f}x (as measured: each lane alone already "
-                  f"uses every engine worker, so a second lane finds no idle core)")
+            goal(rows, 'PyTorch two CPU lanes speedup', r.speedup, '>= 1.8 on 2 idle cores', r.speedup >= 1.8, 'x')
 
     if torch.cuda.is_available():
         name = torch.cuda.get_device_name(0)
         peak = next((v for k, v in FP32_PEAK_TFLOPS.items() if k in name), None)
-        c = experiments.comm('torch', repeats=5)
-        report['comm'] = c
-        side = next(r for r in c['rows'] if 'copy stream' in r['mode'])
-        goal(rows, 'overlapped run+copy / max(run, copy)', side['overlapped'] / side['ideal'], '<= 1.05',
-             side['overlapped'] / side['ideal'] <= 1.05)
-        pinned = next(r for r in c['rows'] if r['mode'].startswith('pinned, preallocated, same'))
-        frac = pinned['copy_gbps'] / c['link_gbps']['pinned']
+        c = communication.comm('torch', **SMALL)
+        report['comm'] = c.to_json()
+        side = next(r for r in c.rows if 'copy stream' in r.mode)
+        goal(rows, 'overlapped run+copy / max(run, copy)', side.overlap_vs_expected, '<= 1.05',
+             side.overlap_vs_expected <= 1.05)
+        pinned = next(r for r in c.rows if r.mode.startswith('pinned, preallocated, same'))
+        frac = pinned.copy_gbps / c.link_gbps['pinned']
         goal(rows, 'pinned copy bandwidth / plain pinned copy', frac * 100, '>= 90', frac >= 0.9, ' %')
-        p = experiments.parallel('torch', repeats=5, lanes='cuda:0')
-        tf = p['tflops_per_lane'][0]
-        report['gpu_alone'] = p
-        print(f'  fp32 products: {tf:.1f} TFLOP/s' + (f' = {tf / peak * 100:.0f}% of the {peak} TFLOP/s fp32 peak' if peak else ''))
+        p = parallel.parallel('torch', lanes='cuda:0', **SMALL)
+        tf = p.tflops_per_lane[0]
+        report['gpu_alone'] = p.to_json()
+        share = f' = {tf / peak * 100:.0f}% of the {peak} TFLOP/s fp32 peak' if peak else ''
+        print(f'  fp32 products: {tf:.1f} TFLOP/s{share}')
         torch.backends.cuda.matmul.allow_tf32 = True  # in this process only; the workers run fp32
         x = torch.rand(4000, 4000, device='cuda:0')
         [x.mm(x) for _ in range(50)]
@@ -133,34 +148,35 @@ def main():
         if n_gpu == 1:
             # 9 repeats: on the 16-core VM the CPU lane alone varies by +-15% from run to run
             steal = cpu_steal_seconds()
-            m = experiments.parallel('torch', repeats=9, lanes=lanes)
+            m = parallel.parallel('torch', lanes=lanes, **dict(SMALL, repeats=SMALL['repeats'] + 4))
             steal = cpu_steal_seconds() - steal
-            report['gpu_cpu_lanes'] = m
+            report['gpu_cpu_lanes'] = m.to_json()
             report['gpu_cpu_lanes_steal_s'] = steal
             print(f"  CPU time stolen by the host while measuring: {steal:.2f} s "
                   f"(other virtual machines running on our cores)", flush=True)
-            r = m['together']['median'] / m['ideal']
-            print(f"  GPU + CPU lanes: {m['iters']} products of {m['size']}, lanes {[round(x['median'], 3) for x in m['lane_times']]} s")
+            r = m.together.median / m.expected
+            print(f"  GPU + CPU lanes: {m.iters} products of {m.size}, "
+                  f"lanes {[round(x.median, 3) for x in m.lane_times]} s")
             goal(rows, 'GPU + CPU together / max(lane times)', r, '<= 1.1', r <= 1.1)
-            o = experiments.launch_order(repeats=5)
-            report['launch_order'] = o
-            print(f"  why the CPU lane starts first: queuing {o['iters'][0]} GPU products took "
-                  f"{o['gpu_queue_seconds']:.3f} s of the GPU's {o['gpu_alone_seconds']:.3f} s; together "
-                  f"{o['cpu_first']['together']:.3f} s with the CPU lane started first (it started after "
-                  f"{o['cpu_first']['cpu_start_delay'] * 1e3:.1f} ms), {o['gpu_first']['together']:.3f} s "
+            o = parallel.launch_order(repeats=SMALL['repeats'])
+            report['launch_order'] = o.to_json()
+            print(f"  why the CPU lane starts first: queuing {o.iters[0]} GPU products took "
+                  f"{o.gpu_queue.median:.3f} s of the GPU's {o.gpu_alone.median:.3f} s; together "
+                  f"{o.together['cpu_first'].median:.3f} s with the CPU lane started first (it started after "
+                  f"{o.cpu_start_delay['cpu_first'].median * 1e3:.1f} ms), {o.together['gpu_first'].median:.3f} s "
                   f"with the GPU queued first (CPU lane started after "
-                  f"{o['gpu_first']['cpu_start_delay'] * 1e3:.1f} ms)", flush=True)
+                  f"{o.cpu_start_delay['gpu_first'].median * 1e3:.1f} ms)", flush=True)
         else:
-            m = experiments.parallel('torch', repeats=5, lanes=','.join(f'cuda:{i}' for i in range(n_gpu)))
-            report['all_gpus'] = m
-            r = m['together']['median'] / m['ideal']
+            m = parallel.parallel('torch', lanes=','.join(f'cuda:{i}' for i in range(n_gpu)), **SMALL)
+            report['all_gpus'] = m.to_json()
+            r = m.together.median / m.expected
             goal(rows, f'{n_gpu} GPUs together / max(per-GPU times)', r, '<= 1.05', r <= 1.05)
     report['goals'] = rows
     print('summary:', ', '.join(f"{r['goal']}: {'met' if r['met'] else 'MISSED'}" for r in rows))
     if args.json:
         with open(args.json, 'w') as f:
             json.dump(report, f, indent=1)
-    from d2l_ext.isolation import shutdown
+    from d2l_ext.workers import shutdown
     shutdown()
     return 0
 

@@ -19,9 +19,9 @@ import time
 
 import torch
 
+from d2l_ext.backends import torch_backend as work
 from d2l_ext.lanes import find_lanes
 from d2l_ext.machine import cpu_steal_seconds
-from d2l_ext import torch_work as work
 
 
 def one_setting(gpu, cpu, n, kg, kc, repeats=5):
@@ -43,7 +43,7 @@ def one_setting(gpu, cpu, n, kg, kc, repeats=5):
     for r in range(repeats + 1):
         marks = {}
 
-        def gpu_job():
+        def gpu_job(marks=marks):
             s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             s.record()
             ys = work.run(xg, kg)
@@ -52,7 +52,7 @@ def one_setting(gpu, cpu, n, kg, kc, repeats=5):
             marks['events'] = (s, e)
             return ys
 
-        def cpu_job():
+        def cpu_job(marks=marks):
             ys = work.run(xc, kc)
             marks['cpu_end'] = time.perf_counter()
             return ys
