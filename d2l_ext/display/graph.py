@@ -103,6 +103,11 @@ def dag_text(r) -> str:
     counts = ", ".join(t("graph.dag_count", count=len(names), lane=lane) for lane, names in r.order.items())
     lines.append(t("graph.dag_split_speeds" if r.speeds else "graph.dag_split", counts=counts))
     lines.append(t("graph.dag_speedup", ratio=r.speedup))
+    from ..depgraph.dag import DAG_VARIANTS
+    one, whole = r.measurements.get(DAG_VARIANTS[0]), r.measurements.get(DAG_VARIANTS[2])
+    if one is not None and whole is not None:  # the sentence follows the numbers: on a busy machine all cores can lose
+        key = "graph.dag_all_cores_faster" if whole.median < one.median else "graph.dag_all_cores_slower"
+        lines.append(t(key, ratio=one.median / whole.median))
     return "\n".join(lines)
 
 

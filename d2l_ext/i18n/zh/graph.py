@@ -42,6 +42,12 @@ MESSAGES = {
     'graph.dag_split': '计划的分配：{counts}',
     'graph.dag_split_speeds': '两个执行路速度不同（在每个执行路上各计时一次乘法）；计划的分配：{counts}',
     'graph.dag_speedup': '两个执行路按计划运行与一个执行路按顺序运行之比：{ratio:.2f} 倍（大于1：计划节省了时间）',
+    'graph.dag_all_cores_faster': ('一个设备使用全部核心与一个执行路（一个核心）按顺序运行之比：{ratio:.2f} 倍：'
+                                   '每次乘法被分摊到各个核心上'),
+    'graph.dag_all_cores_slower': ('一个设备使用全部核心与一个执行路（一个核心）按顺序运行之比：'
+                                   '{ratio:.2f} 倍，反而更慢：'
+                                   '有另一个程序占用了一个核心；分摊到各核心上的乘法在结束时要等待最慢的线程，'
+                                   '因此一个繁忙的核心会拖慢每一次乘法'),
     'graph.broken_not_caught': '结果一致：这个计划恰好不需要等待',
     'graph.n_tensors': '{n} 个张量',
     'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
