@@ -21,8 +21,13 @@ def spawned_children():
             if p.is_running() and p.status() != psutil.STATUS_ZOMBIE and 'spawn_main' in ' '.join(p.cmdline())]
 
 
-def test_three_versions_match_one_process_on_the_whole_minibatch(tmp_path):
-    r = run_allreduce(world_size=2, bucket_mb=[0.001, 1], trace_dir=tmp_path, **TINY)
+@pytest.fixture(scope='module')
+def tiny_run(tmp_path_factory):
+    return run_allreduce(world_size=2, bucket_mb=[0.001, 1], trace_dir=tmp_path_factory.mktemp('traces'), **TINY)
+
+
+def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
+    r = tiny_run
     ids = [v.id for v in r.versions]
     assert ids == ['backward', 'allreduce', 'serial', 'hooks', 'ddp-0.001', 'ddp-1']
     for v in r.versions:
@@ -37,6 +42,16 @@ def test_three_versions_match_one_process_on_the_whole_minibatch(tmp_path):
     assert {'backward', 'allreduce', 'optimizer'} <= roles
     assert {e['lane'] for e in r.events['hooks']} >= {'process 0 · compute', 'process 1 · all-reduce'}
     assert not spawned_children()
+
+
+def test_plots_show_every_repeat_and_each_process_timeline(tiny_run):
+    from d2l_ext.display.allreduce import draw_step_timeline, plot_steps
+    assert len(plot_steps(tiny_run).axes[0].collections) >= len(tiny_run.versions)
+    fig = draw_step_timeline(tiny_run, 'ddp-1')
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [
+        'process 0 · compute', 'process 0 · all-reduce', 'process 1 · compute', 'process 1 · all-reduce']
+    with pytest.raises(UsageError, match='no timeline'):
+        draw_step_timeline(tiny_run, 'nothing')
 
 
 def _notebook_function(source: str, name: str):

@@ -9,18 +9,13 @@ from __future__ import annotations
 import os
 import time
 
-from ..errors import ResultMismatch
+from ..errors import ResultMismatch, WorkerFailed
 from ..i18n import t
 from .plan import Plan, make_plan
 from .results import AllreduceResult, Prediction, Version
 
-try:  # the package-wide error for a worker process that died, once it lands in d2l_ext.errors
-    from ..errors import WorkerFailed as _Base
-except ImportError:
-    _Base = RuntimeError
 
-
-class ProcessFailed(_Base):
+class ProcessFailed(WorkerFailed):
     """13.3.4: a process of the run died, hung or raised; the message says which one and why."""
 
 

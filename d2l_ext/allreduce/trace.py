@@ -36,7 +36,8 @@ def timeline_events(prof, rank: int) -> list[dict]:
         lane = 'allreduce' if role == 'allreduce' else 'compute'
         name = e.name[len(_BACKWARD):] if e.name.startswith(_BACKWARD) else e.name
         events.append({'lane': t('allreduce.lane', rank=rank, what=t(f'allreduce.lane.{lane}')),
-                       'name': name, 'start': e.time_range.start / 1e6, 'end': e.time_range.end / 1e6, 'role': role})
+                       'name': name, 'start': e.time_range.start / 1e6, 'end': e.time_range.end / 1e6, 'role': role,
+                       'rank': rank, 'stream': lane})  # so a plot can relabel the lane in its own language
     origin = min((e['start'] for e in events), default=0.0)
     for e in events:
         e['start'] -= origin

@@ -12,6 +12,7 @@ from pathlib import Path
 import torch
 import torch.distributed as dist
 
+from .. import checking
 from ..errors import ResultMismatch
 from ..i18n import set_language, t
 from . import steps as _steps
@@ -26,9 +27,8 @@ PARAM_TOLERANCE = 1e-6
 
 
 def relative_error(results, reference) -> float:
-    """Worst ||y - ref|| / ||ref|| in float64 (local until d2l_ext.checking lands; then use its own)."""
-    return max((float(torch.linalg.vector_norm(r.detach().double() - e.double()) / torch.linalg.vector_norm(e.double()))
-                for r, e in zip(results, reference)), default=0.0)
+    """Worst relative error over pairs of tensors (a parameter's result and its reference), in float64."""
+    return max((checking.relative_error(r, e) for r, e in zip(results, reference)), default=0.0)
 
 
 def _load(step):

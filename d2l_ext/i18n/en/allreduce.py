@@ -33,6 +33,7 @@ MESSAGES = {
     'allreduce.usage.port_hint': 'pass a free port between 1024 and 65535, or none to pick one',
     'allreduce.usage.port_range': 'port {port} is not a port: pass one between 1024 and 65535, or none',
     'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port, or none to pick a free one',
+    'allreduce.usage.no_trace': 'no timeline of {version!r}: run with a trace folder (traced: {traced})',
     'allreduce.usage.size_hint': 'pass a positive {name}',
     'allreduce.summary.head': ('{processes} processes ({backend}), MLP {layers} x {width}, {batch} examples each; '
                                'gradients {mb:.1f} MB'),

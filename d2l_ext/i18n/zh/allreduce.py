@@ -31,6 +31,7 @@ MESSAGES = {
     'allreduce.usage.port_hint': '请给出 1024 到 65535 之间的空闲端口，或者不给端口让程序自动挑选',
     'allreduce.usage.port_range': '{port} 不是有效端口：请给出 1024 到 65535 之间的端口，或者不给',
     'allreduce.usage.port_busy': '127.0.0.1 上的端口 {port} 已被占用：请换一个端口，或者不给端口让程序自动挑选',
+    'allreduce.usage.no_trace': '没有 {version!r} 的时间线：请在运行时给出保存跟踪记录的文件夹（已跟踪：{traced}）',
     'allreduce.usage.size_hint': '请给出正整数 {name}',
     'allreduce.summary.head': '{processes} 个进程（{backend}），MLP {layers} x {width}，每个进程 {batch} 个样本；'
                               '梯度共 {mb:.1f} MB',
