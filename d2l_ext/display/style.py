@@ -17,11 +17,11 @@ OKABE_ITO = {'blue': '#0072B2', 'orange': '#E69F00', 'green': '#009E73', 'purple
              'sky': '#56B4E9', 'vermillion': '#D55E00', 'yellow': '#F0E442', 'black': '#000000'}
 _P = OKABE_ITO
 # Roles drawn together differ: lanes 0-3; GPU vs CPU; compute vs copy stream; backward, all-reduce
-# and optimizer. Communication (copy, all-reduce) is vermillion wherever it appears.
+# and optimizer. Communication (copy stream, link transfer, all-reduce) is vermillion wherever it appears.
 ROLES = {
     'lane 0': _P['blue'], 'lane 1': _P['orange'], 'lane 2': _P['purple'], 'lane 3': _P['sky'],
     'gpu': _P['green'], 'cpu': _P['sky'],
-    'compute': _P['blue'], 'copy': _P['vermillion'],
+    'compute': _P['blue'], 'copy': _P['vermillion'], 'link': _P['vermillion'],
     'backward': _P['blue'], 'allreduce': _P['vermillion'], 'optimizer': _P['purple'],
     'idle': '#D9D9D9', 'measured': _P['blue'], 'predicted': _P['vermillion'],
 }

@@ -14,6 +14,7 @@ MESSAGES = {
     'style.role.cpu': 'CPU',
     'style.role.compute': 'compute stream',
     'style.role.copy': 'copy stream',
+    'style.role.link': 'transfer between devices',
     'style.role.backward': 'backward',
     'style.role.allreduce': 'all-reduce',
     'style.role.optimizer': 'optimizer step',

@@ -14,6 +14,7 @@ MESSAGES = {
     'style.role.cpu': 'CPU',
     'style.role.compute': '计算流',
     'style.role.copy': '复制流',
+    'style.role.link': '设备间传输',
     'style.role.backward': '反向传播',
     'style.role.allreduce': '全归约',
     'style.role.optimizer': '优化器更新',
