@@ -41,15 +41,16 @@ def comm_timelines(size=None, iters=None, plans=TIMELINE_PLANS, lesson: bool = T
 def first_copy(size=None, iters=None, repeats: int = 5) -> FirstCopyResult:
     """The book's first non_blocking copy (cold) vs later ones, with profiler times, e.g. `first_copy()`.
 
-    Runs in a fresh worker each time, so the first call really is the process's first.
+    Runs in a fresh PyTorch worker each time, so the first call really is the process's first
+    (PyTorch's workers are restarted: the next PyTorch run starts a fresh one, a few seconds).
     """
     from ..workers import shutdown
-    shutdown('torch:first-copy')
+    shutdown('torch')
     try:
         return in_worker(measure_first_copy, 'torch', None, worker='torch:first-copy', size=size, iters=iters,
                          repeats=repeats)
     finally:
-        shutdown('torch:first-copy')
+        shutdown('torch')
 
 
 def exercise_three(size=None, iters=None, repeats: int = 3) -> ExerciseThreeResult:

@@ -91,16 +91,21 @@ PROFILED_OPS = ('aten::to', 'aten::_to_copy', 'aten::copy_')
 
 def _profiled(fn, lane):
     """Run fn under torch.profiler (CPU and CUDA); return (wall seconds, rows for the copy operators)."""
+    import warnings
+
     import torch
     from torch.profiler import ProfilerActivity, profile
     torch.cuda.synchronize(lane.index)
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-        start = time.perf_counter()
-        fn()
-        torch.cuda.synchronize(lane.index)
-        wall = time.perf_counter() - start
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the profiler's notes about its own cycles are not for learners
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            start = time.perf_counter()
+            fn()
+            torch.cuda.synchronize(lane.index)
+            wall = time.perf_counter() - start
+        averages = prof.key_averages()
     rows = []
-    for e in prof.key_averages():
+    for e in averages:
         if e.key in PROFILED_OPS:
             cuda = getattr(e, 'device_time_total', None)
             cuda = getattr(e, 'cuda_time_total', 0.0) if cuda is None else cuda
