@@ -6,6 +6,7 @@ import copy
 import datetime
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -199,6 +200,11 @@ def rank_entry(rank: int, plan: Plan, pipes) -> None:
     try:
         everyone = run_rank(rank, plan, lambda kind, payload: pipe.send((kind, rank, pid, payload)))
         pipe.send(('result', rank, pid, everyone))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # After a profiled run, a profiler thread still running at interpreter shutdown sometimes aborts
+        # the process ('terminate called without an active exception'); everything is sent, so skip that.
+        os._exit(0)
     except Exception as e:  # one line to the starting process; it decides which failure came first
         pipe.send(('error', rank, pid, {'type': type(e).__name__, 'message': str(e).splitlines()[0] if str(e) else ''}))
         raise SystemExit(1) from None
