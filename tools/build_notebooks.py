@@ -26,7 +26,7 @@ SOURCES = ROOT / 'notebooks' / 'src'
 LANGS = ('en', 'zh')
 SET_LANGUAGE = "d2l_ext.set_language('{}')"
 KERNELSPEC = {'name': 'python3', 'display_name': 'Python 3 (ipykernel)', 'language': 'python'}
-KEPT_CELL_METADATA = ('tags',)  # jupytext's own keys (lang, lines_to_next_cell, ...) are build noise
+KEPT_CELL_METADATA = ('tags', 'jupyter')  # tags: nbval markers; jupyter: collapsed worked answers. jupytext's own keys are build noise
 
 
 class SourceError(Exception):
