@@ -26,7 +26,8 @@ SOURCES = ROOT / 'notebooks' / 'src'
 LANGS = ('en', 'zh')
 SET_LANGUAGE = "d2l_ext.set_language('{}')"
 KERNELSPEC = {'name': 'python3', 'display_name': 'Python 3 (ipykernel)', 'language': 'python'}
-KEPT_CELL_METADATA = ('tags', 'jupyter')  # tags: nbval markers; jupyter: collapsed worked answers. jupytext's own keys are build noise
+# tags: nbval markers; jupyter: collapsed worked answers (source_hidden). jupytext's own keys are build noise.
+KEPT_CELL_METADATA = ('tags', 'jupyter')
 
 
 class SourceError(Exception):
