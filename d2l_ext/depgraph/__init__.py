@@ -10,9 +10,12 @@
 Text and pictures live in d2l_ext.display.graph, the panel in d2l_ext.display.graph_panel.
 """
 from ..display.graph import (
+    dag_model_text,
     dag_text,
+    draw_dag,
     draw_graph,
     draw_schedule,
+    draw_step_timing,
     schedule_text,
     stage_ops_text,
     step_timing_text,
@@ -26,9 +29,11 @@ from .dag import (
     check_dag,
     dag_experiment,
     dag_graph,
+    dag_model,
     dag_plan,
     dag_problem,
     dag_reference,
+    dag_size,
     dag_task,
     diamond_dag,
     place_dag,
@@ -64,12 +69,13 @@ from .runs import (
 from .tracer import GraphRecorder, coarsen_graph, graph_summary, model_graph, record_step_graph, stage, trace
 
 __all__ = [
-    'APART', 'BOOK_SETTING', 'DAG_VARIANTS', 'DEFAULT_SIZES', 'DagExperiment', 'GraphRecorder', 'LANES', 'ONE_DEVICE',
-    'PARAM_NAMES', 'SERVER', 'STEP_VARIANTS', 'StepSchedule', 'StepTiming', 'TOGETHER', 'as_lanes',
-    'broken_engine_check', 'check_dag', 'check_step_matches', 'check_update', 'coarsen_graph', 'dag_experiment',
-    'dag_graph', 'dag_plan', 'dag_problem', 'dag_reference', 'dag_task', 'dag_text', 'diamond_dag', 'draw_graph',
-    'draw_schedule', 'forward_backward', 'graph_summary', 'make_problem', 'measure_node_costs', 'model_graph',
+    'APART', 'as_lanes', 'BOOK_SETTING', 'broken_engine_check', 'check_dag', 'check_step_matches', 'check_update',
+    'coarsen_graph', 'dag_experiment', 'dag_graph', 'dag_model', 'dag_model_text', 'dag_plan', 'dag_problem',
+    'dag_reference', 'dag_size', 'dag_task', 'dag_text', 'DAG_VARIANTS', 'DagExperiment', 'DEFAULT_SIZES',
+    'diamond_dag', 'draw_dag', 'draw_graph', 'draw_schedule', 'draw_step_timing', 'forward_backward', 'graph_summary',
+    'GraphRecorder', 'LANES', 'make_problem', 'measure_node_costs', 'model_graph', 'ONE_DEVICE', 'PARAM_NAMES',
     'place_dag', 'predict_step', 'record_step_graph', 'reference_step', 'run_dag', 'schedule_step', 'schedule_text',
-    'server_update', 'sgd_step', 'split_minibatch', 'split_step', 'stage', 'stage_ops_text', 'step_timing_text',
-    'step_variants', 'summary_text', 'task_costs', 'time_step', 'trace', 'whole_device',
+    'SERVER', 'server_update', 'sgd_step', 'split_minibatch', 'split_step', 'stage', 'stage_ops_text',
+    'step_timing_text', 'STEP_VARIANTS', 'step_variants', 'StepSchedule', 'StepTiming', 'summary_text', 'task_costs',
+    'time_step', 'TOGETHER', 'trace', 'whole_device'
 ]

@@ -93,25 +93,26 @@ def schedule_step(g, device_speed=None, link_bandwidth=None, measured=None) -> S
     tasks = task_costs(g, device_speed, link_bandwidth, measured)
     events = schedule.earliest_start_schedule(tasks)
     for e in events:  # links draw in the copy colour, lanes and the server in their own
-        e["role"] = "copy" if e["lane"].startswith("link:") else ("cpu" if e["lane"] == SERVER else e["lane"])
+        e["role"] = "link" if e["lane"].startswith("link:") else ("cpu" if e["lane"] == SERVER else e["lane"])
     length, path = schedule.critical_path(tasks)
     return StepSchedule(schedule.serial_total(tasks), schedule.schedule_total(events), length, path, events,
                         "measured" if measured is not None else "model")
 
 
-def measure_node_costs(lanes=None, problem=None, repeats=5):
+def measure_node_costs(lanes=None, problem=None, repeats=5, **step):
     """Time each book-level node of the MLP step here, alone (median of repeats, seconds) (13.3.3).
 
     The ops recorded for a node run again with the same inputs, one node at a time. A lane's
     nodes run on that lane (run_on_lanes: a CPU lane's own thread with its share of the cores),
-    the server's and the copies' in this thread. Returns (coarse graph, {node id: seconds}).
+    the server's and the copies' in this thread. `step` may name a notebook's own `lane_step` and
+    `server_step` (see model.split_step). Returns (coarse graph, {node id: seconds}).
     """
     from ..backends.torch_backend import run_on_lanes
     from ..timing import measure
     from .runs import as_lanes
 
     lanes = as_lanes(lanes)
-    raw = record_step_graph(lanes, problem=problem, keep_calls=True)
+    raw = record_step_graph(lanes, problem=problem, keep_calls=True, **step)
     coarse = coarsen_graph(raw)
     lane_of = dict(zip(("lane 0", "lane 1"), lanes))
 

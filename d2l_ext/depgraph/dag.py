@@ -96,6 +96,13 @@ def dag_plan(dag, lanes, speed=None, copy_s=0.0):
     return events, order
 
 
+def dag_model(dag, lanes):
+    """Exercise 5's prediction in units of one product on equal lanes: serial, planned, critical path (13.3.3)."""
+    units = _units(dag)
+    return {"serial": schedule.serial_total(units), "planned": schedule.schedule_total(dag_plan(dag, lanes)[0]),
+            "critical_path": schedule.critical_path(units)[0]}
+
+
 def place_dag(x, weights, lanes):
     """Copies of the input and the weights on every lane's device (before timing)."""
     devs = list(dict.fromkeys(lane.device() for lane in lanes))
@@ -240,12 +247,8 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     c = compare(variants, lanes=lanes, repeats=repeats,
                 check=lambda name, res: errors.__setitem__(name, check_dag(res, reference)))
     _, trace = run_dag(dag, *placed[DAG_VARIANTS[1]][2:], lanes, order, trace=True)
-    units = _units(dag)
-    r = DagExperiment(dag, n, [lane.label for lane in lanes], order,
-                      {"serial": schedule.serial_total(units),
-                       "planned": schedule.schedule_total(dag_plan(dag, lanes)[0]),
-                       "critical_path": schedule.critical_path(units)[0]},
-                      speed, plan_events, {k: Measurement(k, list(c[k].times)) for k in c}, errors, trace)
+    r = DagExperiment(dag, n, [lane.label for lane in lanes], order, dag_model(dag, lanes), speed, plan_events,
+                      {k: Measurement(k, list(c[k].times)) for k in c}, errors, trace)
     r._problem = (x, weights, reference, lanes)  # not a field: tensors stay out of the JSON
     return r
 
@@ -262,14 +265,16 @@ def broken_engine_check(experiment):
         check_dag(results, reference)
     except ResultMismatch as e:
         return True, str(e)
-    return False, "the results matched: this plan happens to need no waiting"
+    from ..i18n import t
+    return False, t("graph.broken_not_caught")
 
 
 def dag_graph(r):
-    """Exercise 5's DAG as a graph for draw_graph, one row per lane of the plan (13.3.3)."""
-    lane_of = {name: lane for lane, names in r.order.items() for name in names}
+    """Exercise 5's DAG as a graph for draw_graph, one row per lane of the plan ('lane 0', 'lane 1') (13.3.3)."""
+    row = {label: f"lane {i}" for i, label in enumerate(r.lanes)}  # the step's lane names, the step's colours
+    lane_of = {name: row[label] for label, names in r.order.items() for name in names}
     nodes = [{"id": t["name"], "name": t["name"], "stage": t["name"], "kind": "compute",
               "lane": lane_of[t["name"]], "device": ""} for t in r.dag]
     edges = [{"src": d, "dst": t["name"], "kind": "data", "shapes": [(r.n, r.n)], "bytes": 0}
              for t in r.dag for d in t["deps"] if d != "x"]
-    return {"nodes": nodes, "edges": edges, "devices": list(r.lanes)}
+    return {"nodes": nodes, "edges": edges, "devices": list(row.values())}

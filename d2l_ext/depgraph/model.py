@@ -62,9 +62,9 @@ def forward_backward(lane, params, X, Y, n_total):
     return loss, {"W1": dW1, "b1": db1, "W2": dW2, "b2": db2}
 
 
-def sgd_step(params, X, Y, lr=0.1):
+def sgd_step(params, X, Y, lr=0.1, lane_step=None):
     """The whole minibatch on one device, no copies: the baseline a split must beat (13.3.3)."""
-    loss, grads = forward_backward(LANES[0], params, X, Y, X.shape[0])
+    loss, grads = (lane_step or forward_backward)(LANES[0], params, X, Y, X.shape[0])
     return {k: torch.add(params[k], grads[k], alpha=-lr) for k in PARAM_NAMES}, loss
 
 
@@ -96,13 +96,15 @@ def server_update(params, grads, lr=0.1):
     return new, on_lanes
 
 
-def split_step(params, shards, lanes=None, lr=0.1, together=True, lane_step=forward_backward):
+def split_step(params, shards, lanes=None, lr=0.1, together=True, lane_step=forward_backward,
+               server_step=server_update):
     """One SGD step with the minibatch split over two lanes -> (new weights, lanes' copies, losses) (13.3.3).
 
     lanes=None runs the two halves one after the other in this thread (what the tracer records);
     with lanes, together=True starts both at once (run_on_lanes: a CPU lane gets its own thread
     with its share of the cores, a GPU lane is queued), together=False runs one, waits, then the
-    other. `lane_step(lane, params, X, Y, n_total) -> (loss, grads)` is the per-lane work.
+    other. `lane_step(lane, params, X, Y, n_total) -> (loss, grads)` is the per-lane work and
+    `server_step(params, grads, lr) -> (new weights, each lane's copy)` the parameter server's.
     """
     n_total = sum(s["X"].shape[0] for s in shards)
     jobs = [lambda name=name, s=s: lane_step(name, s["params"], s["X"], s["Y"], n_total)
@@ -117,7 +119,7 @@ def split_step(params, shards, lanes=None, lr=0.1, together=True, lane_step=forw
         for lane, job in zip(lanes, jobs):
             results += run_on_lanes([lane], [job])
             wait_for_lanes([lane])
-    new, on_lanes = server_update(params, [g for _, g in results], lr)
+    new, on_lanes = server_step(params, [g for _, g in results], lr)
     return new, on_lanes, [loss for loss, _ in results]
 
 

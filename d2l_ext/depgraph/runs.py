@@ -21,6 +21,7 @@ from .model import (
     forward_backward,
     make_problem,
     reference_step,
+    server_update,
     sgd_step,
     split_minibatch,
     split_step,
@@ -65,16 +66,18 @@ def check_update(new, params, reference, what):
     return check_close(_flat(new) - _flat(params), _flat(reference) - _flat(params), what)
 
 
-def check_step_matches(lanes=None, problem=None, lr=0.1, together=True, lane_step=forward_backward):
+def check_step_matches(lanes=None, problem=None, lr=0.1, together=True, lane_step=forward_backward,
+                       server_step=server_update):
     """Run the split step on the lanes and check its update against autograd in float64 (13.3.3).
 
     Returns {'match', 'relative_error', 'loss_split', 'loss_whole'}; raises ResultMismatch if the
-    update is wrong. `lanes` may be Lanes or device names ('cpu', 'cuda:0').
+    update is wrong. `lanes` may be Lanes or device names ('cpu', 'cuda:0'); `lane_step` and
+    `server_step` may be a notebook's own (see model.split_step).
     """
     lanes = as_lanes(lanes)
     params, X, Y = problem or make_problem(**DEFAULT_SIZES)
     shards = split_minibatch(params, X, Y, [lane.device() for lane in lanes])
-    new, _, losses = split_step(params, shards, lanes, lr, together, lane_step)
+    new, _, losses = split_step(params, shards, lanes, lr, together, lane_step, server_step)
     reference, loss_whole = reference_step(params, X, Y, lr)
     err = check_update(new, params, reference, "two-lane step")
     return {"match": True, "relative_error": err, "loss_split": float(sum(loss.item() for loss in losses)),
@@ -132,7 +135,7 @@ def predict_step(measured):
     return {APART: measured.serial_total, TOGETHER: measured.total}
 
 
-def step_variants(lanes, problem, lr=0.1, lane_step=forward_backward):
+def step_variants(lanes, problem, lr=0.1, lane_step=forward_backward, server_step=server_update):
     """{variant: zero-argument callable} for the three ways to run one step, data placed beforehand."""
     from ..backends.torch_backend import run_on_lanes
     params, X, Y = problem
@@ -143,18 +146,19 @@ def step_variants(lanes, problem, lr=0.1, lane_step=forward_backward):
     X1, Y1 = X.to(dev), Y.to(dev)
 
     def one_device():
-        return run_on_lanes([whole], [lambda: sgd_step(on_dev, X1, Y1, lr)])[0]
+        return run_on_lanes([whole], [lambda: sgd_step(on_dev, X1, Y1, lr, lane_step)])[0]
     return {ONE_DEVICE: one_device,
-            APART: lambda: split_step(params, shards, lanes, lr, False, lane_step),
-            TOGETHER: lambda: split_step(params, shards, lanes, lr, True, lane_step)}, [whole]
+            APART: lambda: split_step(params, shards, lanes, lr, False, lane_step, server_step),
+            TOGETHER: lambda: split_step(params, shards, lanes, lr, True, lane_step, server_step)}, [whole]
 
 
 def time_step(lanes=None, problem=None, repeats=5, lr=0.1, variants=STEP_VARIANTS, predicted=None,
-              lane_step=forward_backward) -> StepTiming:
+              lane_step=forward_backward, server_step=server_update) -> StepTiming:
     """Time one training step three ways, interleaved, each update checked (13.3.3).
 
-    `lane_step` is the per-lane forward/backward (default the package's; a notebook may pass its
-    own); `predicted` is predict_step's {variant: seconds}, shown beside the measurements.
+    `lane_step` is the per-lane forward/backward and `server_step` the server's part (default the
+    package's; a notebook may pass its own); `predicted` is {variant: seconds}, shown beside the
+    measurements.
     """
     from ..timing import compare
     unknown = [v for v in variants if v not in STEP_VARIANTS]
@@ -164,7 +168,7 @@ def time_step(lanes=None, problem=None, repeats=5, lr=0.1, variants=STEP_VARIANT
     problem = problem or make_problem(**DEFAULT_SIZES)
     params, X, Y = problem
     reference, _ = reference_step(params, X, Y, lr)
-    runs, extra = step_variants(lanes, problem, lr, lane_step)
+    runs, extra = step_variants(lanes, problem, lr, lane_step, server_step)
     errors = {}
 
     def check(name, result):

@@ -27,9 +27,9 @@ def lane_name(lane: str, plot: bool = False) -> str:
 
 
 def _role(lane: str, rows: list[str]) -> str:
-    """Colour role of a row: links are copies, the server is the CPU, 'lane N' is lane N, others by position."""
+    """Colour role of a row: links are transfers, the server is the CPU, 'lane N' is lane N, others by position."""
     if lane.startswith("link:"):
-        return "copy"
+        return "link"
     if lane == SERVER:
         return "cpu"
     if lane.startswith("lane ") and lane[5:].isdigit():
@@ -65,42 +65,84 @@ def stage_ops_text(raw, lane="lane 0") -> str:
     return t("graph.ops_title", lane=lane_name(lane)) + "\n" + "\n".join(rows)
 
 
+def box_name(box: str, plot: bool = False) -> str:
+    """A coarse node id as a learner reads it: 'fc1 fwd [lane 0]' -> 'fc1 fwd [执行路 0]' in Chinese."""
+    name, sep, lane = box.rpartition(" [")
+    return f"{name} [{lane_name(lane[:-1], plot)}]" if sep and lane.endswith("]") else box
+
+
 def schedule_text(r, path=True) -> str:
-    """A schedule's speedup and its bound, and (path=True) the critical path's boxes (13.3.3)."""
-    line = t("graph.schedule_speedup", speedup=r.serial_total / r.total,
-             bound=r.serial_total / r.critical_path_s)
+    """A schedule's three numbers, its speedup and bound, and (path=True) the critical path's boxes (13.3.3)."""
+    line = t("graph.schedule_numbers", serial=r.serial_total * 1e3, total=r.total * 1e3,
+             path=r.critical_path_s * 1e3) + "\n" + t("graph.schedule_speedup", speedup=r.serial_total / r.total,
+                                                       bound=r.serial_total / r.critical_path_s)
     if path:
-        line += "\n" + t("graph.critical_path_is", path=" -> ".join(r.critical_path))
+        line += "\n" + t("graph.critical_path_is", path=" -> ".join(box_name(b) for b in r.critical_path))
     return line
 
 
+def _lanes(n: int) -> str:
+    """'lane 0 + lane 1': the lanes as the graphs name them (machine_text says which device each is)."""
+    return " + ".join(lane_name(f"lane {i}") for i in range(n))
+
+
+def machine_text(lanes) -> str:
+    """Versions, cores, GPUs and this notebook's two lanes, in a few lines: the first cell of 13.3.3."""
+    from ..machine import cpu_cores, gpu_names_torch, versions
+    v = versions()
+    head = t("graph.machine", python=v.get("python"), torch=v.get("torch"), cores=cpu_cores(),
+             gpus=", ".join(gpu_names_torch()) or t("graph.no_gpu"))
+    return "\n".join([head] + [t("graph.lane_line", lane=lane_name(f"lane {i}"), name=lane.name,
+                                      explanation=lane.explanation) for i, lane in enumerate(lanes)])
+
+
+def _variant_label(variant: str, plot: bool = False) -> str:
+    from ..depgraph.runs import STEP_VARIANTS
+    return (style.plot_text if plot else t)(f"graph.variant.{STEP_VARIANTS.index(variant)}")
+
+
+def prediction_text(predicted: dict) -> str:
+    """One line per variant: its predicted time, before it is measured (13.3.3)."""
+    return "\n".join(t("graph.predicted_line", variant=_variant_label(k), ms=v * 1e3) for k, v in predicted.items())
+
+
+def draw_step_timing(s, ax=None, title=None):
+    """Every repeat of each way to run the step, its prediction beside, the fastest named in the title (13.3.3)."""
+    from .repeats import plot_repeats
+    times = {_variant_label(k, plot=True): m.times for k, m in s.measurements.items()}
+    predicted = {_variant_label(k, plot=True): v for k, v in s.predicted.items() if k in s.measurements}
+    fastest = min(s.measurements, key=lambda k: s.measurements[k].median)
+    if ax is None:
+        _, ax = style.figure(height=2.2 + 0.8 * len(times))
+    return plot_repeats(times, ax=ax, predicted=predicted, unit="auto",
+                        title=title or style.plot_text("graph.title_step", variant=_variant_label(fastest, plot=True)))
+
+
 def step_timing_text(s) -> str:
-    """Sentences stating what time_step measured, and its prediction with the assumption behind it (13.3.3)."""
-    from ..depgraph.runs import APART, TOGETHER
-    lines = [t("graph.step_title", batch=s.batch, lanes=" + ".join(s.lanes), repeats=len(
-        next(iter(s.measurements.values())).times))]
+    """Sentences stating what time_step measured, beside its predictions and their assumption (13.3.3)."""
+    lines = [t("graph.step_title", batch=s.batch, lanes=_lanes(len(s.lanes)),
+               repeats=len(next(iter(s.measurements.values())).times))]
+    for k, m in s.measurements.items():
+        pred = t("graph.step_row_predicted", ms=s.predicted[k] * 1e3) if k in s.predicted else ""
+        lines.append("  " + t("graph.step_row", variant=_variant_label(k), ms=m.median * 1e3, repeats=len(m.times),
+                              predicted=pred))
     if s.speedup is not None:
         lines.append(t("graph.step_speedup", ratio=s.speedup))
     if s.vs_one_device is not None:
         lines.append(t("graph.step_vs_one", ratio=s.vs_one_device))
-    if TOGETHER in s.predicted and TOGETHER in s.measurements:
-        lines.append(t("graph.step_predicted", predicted=s.predicted[TOGETHER],
-                       measured=s.measurements[TOGETHER].median,
-                       ratio=s.measurements[TOGETHER].median / s.predicted[TOGETHER]))
+    if s.predicted:
         lines.append(t("graph.assumption_shared" if s.shared_hardware else "graph.assumption_separate"))
-    if APART in s.predicted and APART in s.measurements:
-        lines.append(t("graph.step_predicted_apart", predicted=s.predicted[APART],
-                       measured=s.measurements[APART].median))
     return "\n".join(lines)
 
 
 def dag_text(r) -> str:
     """Exercise 5's model in products (the same everywhere) and the plan's split (13.3.3)."""
     m = r.model
-    lines = [t("graph.dag_tasks", tasks=len(r.dag), n=r.n, lanes=" + ".join(r.lanes)),
+    lines = [t("graph.dag_tasks", tasks=len(r.dag), n=r.n, lanes=_lanes(len(r.lanes))),
              t("graph.dag_model", serial=m["serial"], planned=m["planned"], path=m["critical_path"],
                bound=m["serial"] / m["critical_path"])]
-    counts = ", ".join(t("graph.dag_count", count=len(names), lane=lane) for lane, names in r.order.items())
+    counts = ", ".join(t("graph.dag_count", count=len(r.order[label]), lane=lane_name(f"lane {i}"))
+                       for i, label in enumerate(r.lanes))
     lines.append(t("graph.dag_split_speeds" if r.speeds else "graph.dag_split", counts=counts))
     lines.append(t("graph.dag_speedup", ratio=r.speedup))
     from ..depgraph.dag import DAG_VARIANTS
@@ -109,6 +151,27 @@ def dag_text(r) -> str:
         key = "graph.dag_all_cores_faster" if whole.median < one.median else "graph.dag_all_cores_slower"
         lines.append(t(key, ratio=one.median / whole.median))
     return "\n".join(lines)
+
+
+def dag_model_text(model: dict) -> str:
+    """Exercise 5's prediction in products, before running: serial, the plan on two lanes, the critical path."""
+    return t("graph.dag_model", serial=model["serial"], planned=model["planned"], path=model["critical_path"],
+             bound=model["serial"] / model["critical_path"])
+
+
+def draw_dag(r, title=None):
+    """Exercise 5: the plan (which lane runs each task) above the measured run, its prediction dashed (13.3.3)."""
+    from ..depgraph.dag import DAG_VARIANTS, dag_graph
+    fig, (top, bottom) = style.figure(nrows=2, height=8.5)
+    draw_graph(dag_graph(r), ax=top, label_edges=False, title=style.plot_text("graph.title_dag_plan"),
+               rows=[f"lane {i}" for i in range(len(r.lanes))])
+    rows = {lane_name(f"lane {i}", plot=True): f"lane {i}" for i in range(len(r.lanes))}
+    shown = [dict(e, lane=lane_name(f"lane {r.lanes.index(e['lane'])}", plot=True)) for e in r.trace]
+    # The plan's length in products, at the time per product the one-lane run measured here.
+    per_product = r.measurements[DAG_VARIANTS[0]].median / r.model["serial"]
+    draw_timeline(shown, ax=bottom, rows=rows, predicted=r.model["planned"] * per_product,
+                  title=title or style.plot_text("graph.title_dag_run", ratio=r.speedup))
+    return fig
 
 
 def _row_order(g, rows=None):
@@ -211,7 +274,7 @@ def draw_graph(g, ax=None, label_edges=None, title=None, rows=None):
     handles = [Patch(color=style.color(_role(lane, lanes)), label=lane_name(lane, plot=True)
                      + (f" ({device_of[lane]})" if device_of[lane] else "")) for lane in lanes]
     if any(n["kind"] == "copy" for n in g["nodes"]):
-        handles.append(Patch(fc=style.color("copy"), ec="0.3", label=style.plot_text("graph.legend_copy")))
+        handles.append(Patch(fc=style.color("link"), ec="0.3", label=style.plot_text("graph.legend_copy")))
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=min(len(handles), 4),
               frameon=False)
     ax.set_axis_off()

@@ -27,10 +27,6 @@ MESSAGES = {
                            '(above 1: running the lanes at once saved time)'),
     'graph.step_vs_one': ('two lanes together vs one device with the whole minibatch: {ratio:.2f}x '
                           '(above 1: splitting the batch paid off; below 1: one device was faster)'),
-    'graph.step_predicted': ('predicted for two lanes together: {predicted:.4f} s; measured {measured:.4f} s '
-                             '({ratio:.2f}x the prediction)'),
-    'graph.step_predicted_apart': ('predicted for one after the other (every box in turn): {predicted:.4f} s; '
-                                   'measured {measured:.4f} s'),
     'graph.assumption_separate': ('the prediction assumes each box costs what it cost alone and the lanes do not '
                                   'slow each other down: true for lanes on separate hardware, apart from starting '
                                   'the work and Python between the operations'),
@@ -72,4 +68,22 @@ MESSAGES = {
     'graph.panel.col_real': 'real step, lanes together (s)',
     'graph.panel.title_model': 'Model: the schedule of one step',
     'graph.panel.title_measured': 'Boxes measured on {lanes}: the schedule',
+    'graph.machine': 'Python {python}, PyTorch {torch}; {cores} CPU cores; GPUs: {gpus}',
+    'graph.no_gpu': 'none',
+    'graph.schedule_numbers': ('serial total {serial:.3f} ms; scheduled total {total:.3f} ms; '
+                               'critical path {path:.3f} ms'),
+    'graph.step_checked': ('the two-lane step changed the weights as autograd does in float64 '
+                           '(relative error of the update {err:.1e})'),
+    'graph.check_caught': 'the check caught the changed step: {message}',
+    'graph.check_missed': 'the check passed: the change did not alter the update',
+    'graph.predicted_line': '{variant}: predicted {ms:.2f} ms',
+    'graph.step_row': '{variant}: median {ms:.2f} ms over {repeats} repeats{predicted}',
+    'graph.step_row_predicted': ' (predicted {ms:.2f} ms)',
+    'graph.title_graph': 'One training step on two lanes, recorded from the code above',
+    'graph.title_plan': 'The schedule the graph allows, from boxes measured here (critical path outlined)',
+    'graph.title_step': 'Every repeat of one step: fastest here, "{variant}"',
+    'graph.title_dag_plan': 'Exercise 5: the plan (which lane runs each task; columns follow the dependencies)',
+    'graph.title_dag_run': 'The plan run here: {ratio:.2f}x the speed of one lane in order',
+    'graph.broken_caught': 'an engine that skips the waits: the check against float64 caught it ({message})',
+    'graph.lane_line': '{lane} = {name}: {explanation}',
 }

@@ -25,9 +25,6 @@ MESSAGES = {
     'graph.step_speedup': '两个执行路同时运行与先后运行之比：{ratio:.2f} 倍（大于1：同时运行节省了时间）',
     'graph.step_vs_one': ('两个执行路同时运行与一个设备处理整个小批量之比：{ratio:.2f} 倍'
                           '（大于1：拆分批量划算；小于1：一个设备更快）'),
-    'graph.step_predicted': ('两个执行路同时运行的预测：{predicted:.4f} 秒；'
-                             '实测 {measured:.4f} 秒（预测的 {ratio:.2f} 倍）'),
-    'graph.step_predicted_apart': '先后运行的预测（各方框依次运行）：{predicted:.4f} 秒；实测 {measured:.4f} 秒',
     'graph.assumption_separate': ('该预测假定每个方框的代价等于它单独运行时的代价，且两个执行路互不拖慢：'
                                   '对位于不同硬件上的执行路成立，只是没有计入启动工作和操作之间的Python代码'),
     'graph.assumption_shared': ('该预测假定每个方框的代价等于它单独运行时的代价，且两个执行路互不拖慢；'
@@ -68,4 +65,20 @@ MESSAGES = {
     'graph.panel.col_real': '真实训练步，执行路同时运行（秒）',
     'graph.panel.title_model': '模型：一个训练步的调度',
     'graph.panel.title_measured': '在{lanes}上实测各方框：调度',
+    'graph.machine': 'Python {python}，PyTorch {torch}；{cores} 个CPU核心；GPU：{gpus}',
+    'graph.no_gpu': '无',
+    'graph.schedule_numbers': '串行总耗时 {serial:.3f} 毫秒；调度后总耗时 {total:.3f} 毫秒；关键路径 {path:.3f} 毫秒',
+    'graph.step_checked': '两个执行路上的训练步对权重的更新与float64下自动求导的结果一致（更新的相对误差 {err:.1e}）',
+    'graph.check_caught': '校验发现了改动后的训练步：{message}',
+    'graph.check_missed': '校验通过：这处改动没有改变更新',
+    'graph.predicted_line': '{variant}：预测 {ms:.2f} 毫秒',
+    'graph.step_row': '{variant}：{repeats} 次重复的中位数 {ms:.2f} 毫秒{predicted}',
+    'graph.step_row_predicted': '（预测 {ms:.2f} 毫秒）',
+    'graph.title_graph': '两个执行路上的一个训练步，根据上面的代码记录',
+    'graph.title_plan': '依赖图所允许的调度，各方框在这里实测（关键路径加粗框出）',
+    'graph.title_step': '一个训练步的每次重复：这里最快的是“{variant}”',
+    'graph.title_dag_plan': '练习5：计划（每个任务由哪个执行路运行；各列按依赖关系排列）',
+    'graph.title_dag_run': '在这里运行该计划：速度是一个执行路按顺序运行的 {ratio:.2f} 倍',
+    'graph.broken_caught': '跳过等待的引擎：与float64结果的校验发现了错误（{message}）',
+    'graph.lane_line': '{lane} = {name}：{explanation}',
 }
