@@ -1,0 +1,95 @@
+"""13.3.3 as the lesson uses it: a step written in the notebook, traced, checked, timed and drawn."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+
+import d2l_ext  # noqa: E402
+from d2l_ext import depgraph as dg  # noqa: E402
+from d2l_ext.display import graph as show  # noqa: E402
+from d2l_ext.errors import ResultMismatch  # noqa: E402
+from d2l_ext.i18n import using_language  # noqa: E402
+
+TINY = {"batch": 8, "d_in": 5, "hidden": 6, "d_out": 3}
+
+
+def my_server(params, grads, lr=0.1):
+    """A notebook's own server step: the same arithmetic written differently."""
+    with dg.stage(dg.SERVER, "grad copy"):
+        on_cpu = [{k: g[k].to("cpu", copy=True) for k in g} for g in grads]
+    with dg.stage(dg.SERVER, "sum"):
+        total = {k: on_cpu[0][k] + on_cpu[1][k] for k in params}
+    with dg.stage(dg.SERVER, "update"):
+        new = {k: params[k] - lr * total[k] for k in params}
+    copies = []
+    for i, g in enumerate(grads):
+        with dg.stage(f"lane {i}", "weight copy"):
+            copies.append({k: new[k].to(g[k].device, copy=True) for k in new})
+    return new, copies
+
+
+def hasty_server(params, grads, lr=0.1):
+    return my_server(params, [grads[0], grads[0]], lr)
+
+
+@pytest.fixture(scope="module")
+def problem():
+    return dg.make_problem(**TINY)
+
+
+def test_a_notebook_server_step_is_checked_and_traced(problem):
+    r = dg.check_step_matches(["cpu", "cpu"], problem, server_step=my_server)
+    assert r["relative_error"] < 1e-5
+    params, X, Y = problem
+    shards = dg.split_minibatch(params, X, Y, ["cpu", "cpu"])
+    g = dg.coarsen_graph(dg.record_step_graph(dg.split_step, params, shards, server_step=my_server))
+    assert {n["name"] for n in g["nodes"] if n["lane"] == dg.SERVER} == {"sum", "update"}
+
+
+def test_a_server_that_does_not_wait_is_caught_and_its_graph_loses_lane_1(problem):
+    with pytest.raises(ResultMismatch):
+        dg.check_step_matches(["cpu", "cpu"], problem, server_step=hasty_server)
+    params, X, Y = problem
+    shards = dg.split_minibatch(params, X, Y, ["cpu", "cpu"])
+    g = dg.coarsen_graph(dg.record_step_graph(dg.split_step, params, shards, server_step=hasty_server))
+    assert not any(e["src"] == "fc1 bwd [lane 1]" for e in g["edges"])
+
+
+def test_measured_costs_time_and_drawing_with_notebook_steps(problem):
+    g, costs = dg.measure_node_costs(["cpu", "cpu"], problem, repeats=1, server_step=my_server)
+    plan = dg.schedule_step(g, measured=costs)
+    assert plan.critical_path_s <= plan.total <= plan.serial_total + 1e-12
+    assert all(e["role"] == "link" for e in plan.events if e["lane"].startswith("link:"))
+    predicted = {dg.APART: plan.serial_total, dg.TOGETHER: plan.total}
+    s = dg.time_step(["cpu", "cpu"], problem, repeats=2, predicted=predicted, server_step=my_server)
+    assert set(s.errors) == set(dg.STEP_VARIANTS) and max(s.errors.values()) < 1e-4
+    text = show.step_timing_text(s)
+    assert "lane 0 + lane 1" in text and "predicted" in text
+    fig = show.draw_step_timing(s)
+    assert "fastest here" in fig.axes[0].get_title(loc="left")
+    assert "predicted" in show.prediction_text(predicted)
+
+
+def test_texts_name_lanes_as_the_graphs_do():
+    lanes = d2l_ext.find_lanes("torch")
+    text = show.machine_text(lanes)
+    assert "lane 0 = " in text and "lane 1 = " in text and "PyTorch" in text
+    assert show.box_name("grad copy [link:lane 0->cpu (parameter server)]") == "grad copy [lane 0 → server (CPU)]"
+    assert show.box_name("no brackets") == "no brackets"
+    with using_language("zh"):
+        assert "执行路 0 = " in show.machine_text(lanes)
+        assert show.box_name("sum [cpu (parameter server)]") == "sum [服务器（CPU）]"
+
+
+def test_exercise_5_model_and_drawing():
+    lanes = dg.as_lanes(["cpu", "cpu"])
+    dag = dg.diamond_dag(3, (2, 2, 2), cross=False)
+    assert dg.dag_model(dag, lanes) == {"serial": 21.0, "planned": 12.0, "critical_path": 9.0}
+    assert "critical path 9" in show.dag_model_text(dg.dag_model(dag, lanes))
+    r = dg.dag_experiment(lanes, n=16, stages=1, arms=(1, 2, 3), repeats=1)
+    assert "on lane 0" in show.dag_text(r) and "on lane 1" in show.dag_text(r)
+    fig = show.draw_dag(r)
+    top, bottom = fig.axes[:2]
+    assert [t.get_text() for t in bottom.get_yticklabels()] == ["lane 0", "lane 1"]
+    assert top.get_title(loc="left").startswith("Exercise 5")
