@@ -15,134 +15,239 @@
 # %% [markdown]
 # # 13.3 Automatic Parallelism: overview
 #
-# *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). One operator already keeps all the cores of a CPU or
-# a whole GPU busy, so the gains of this section come from elsewhere: from **several devices** working at the same
-# time, and from **computation and communication** overlapping. The book shows both with two GPUs; these notebooks run
-# on whatever this machine has and measure carefully (warm-up, waiting for every device, repeats, answers checked).
+# *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
+# asks for before they run it, so they can tell which pieces are independent and run those at the same time. But one
+# matrix product already keeps every core of a CPU, or a whole GPU, busy: running two products "in parallel" on the
+# same device gains little. The gains come from two other places:
 #
-# | notebook | what it teaches |
+# 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
+# 2. **computation and communication overlapping**: copying one result while the next one is computed.
+#
+# The book shows both with two GPUs. These notebooks run on whatever this machine has, measure carefully (warm-up,
+# waiting for every device, every repeat shown, every answer checked) and show GPU recordings where there is no GPU.
+#
+# | notebook | what you will see |
 # |---|---|
-# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two independent jobs on two lanes take about as long as the slower one; how to time queued work; the book's timing mistake; exercises 1 and 2 |
-# | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copying results to the host while the next product is computed: pinned memory, a copy stream, events; exercises 3 and 4 |
-# | [13.3.3 The Dependency Graph](13.3.3-The-Dependency-Graph.ipynb) | Fig. 13.3.1 recorded from a real training step on two lanes; critical path and schedule; exercise 5 |
+# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two independent jobs on two lanes take about as long as the slower one, when the lanes are separate hardware; how to time queued work |
+# | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copies to the host hidden behind the next product: pinned buffers, a copy stream, events |
+# | [13.3.3 The Dependency Graph](13.3.3-The-Dependency-Graph.ipynb) | the book's two-layer MLP step split over two lanes, its graph and schedule, against one lane with the whole minibatch |
+# | [13.3.4 Gradients All-Reduced During Backward](13.3.4-Gradients-All-Reduced-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, where each gradient's all-reduce starts while backward still runs |
 
 # %% [markdown] lang="zh"
 # # 13.3 自动并行：概览
 #
-# *动手学深度学习*（Dive into Deep Learning），§13.3（中文版为§12.3）。一个算子就已经能让CPU的所有核心或整个GPU保持忙碌，
-# 因此本节的收益来自别处：来自**多个设备**同时工作，以及**计算与通信**的重叠。书中用两个GPU展示了这两点；这些notebook
-# 在这台机器现有的硬件上运行，并进行规范的测量（预热、等待每个设备、重复运行、校验结果）。
+# 《动手学深度学习》§12.3（英文版为§13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能够判断哪些部分
+# 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核或者整个 GPU 忙碌起来：在同一个设备上“并行”
+# 运行两个矩阵乘法几乎没有收益。收益来自另外两个地方：
 #
-# | notebook | 讲授的内容 |
+# 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作；
+# 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
+#
+# 书中用两个 GPU 展示了这两点。这些 notebook 在这台机器现有的硬件上运行，并认真测量（预热、等待每个设备、展示每次
+# 重复、校验每个结果）；没有 GPU 时，就展示在 GPU 上录制的结果。
+#
+# | notebook | 你将看到 |
 # |---|---|
-# | [13.3.1 设备上的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两个通道上两项相互独立的工作，耗时约与较慢的那项相同；如何为放入队列的工作计时；书中的计时错误；练习1和练习2 |
-# | [13.3.2 并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘积的同时把结果复制到主机：锁页内存、复制流、事件；练习3和练习4 |
-# | [13.3.3 依赖图](13.3.3-The-Dependency-Graph.ipynb) | 从两个通道上真实的训练步记录出的图13.3.1；关键路径与调度；练习5 |
+# | [13.3.1 基于设备的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 当两条执行路是不同的硬件时，两项独立的工作同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
+# | [13.3.2 并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 把结果复制到主机的时间隐藏在下一个矩阵乘法之后：锁页内存缓冲区、复制流、事件 |
+# | [13.3.3 依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中两层 MLP 的一个训练步拆分到两条执行路上，它的依赖图与调度，并与在一条执行路上处理整个小批量相比较 |
+# | [13.3.4 在反向传播期间全归约梯度](13.3.4-Gradients-All-Reduced-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
 
 # %%
 # %matplotlib inline
 import d2l_ext
-from d2l_ext import experiments, report
+from d2l_ext import t
 
 d2l_ext.set_language('en')
 
-print(report.machine_text())
+v, gpus = d2l_ext.versions(), d2l_ext.machine.gpu_names_torch()
+print(t('overview.machine', python=v['python'], torch=v.get('torch'), mxnet=v.get('mxnet', t('overview.not_installed')),
+        cores=d2l_ext.cpu_cores(), gpus=', '.join(gpus) or t('overview.none')))
 
 # %% [markdown]
 # ## This machine's lanes
 #
-# A *lane* is something that can run work at the same time as another: a GPU, the CPU, or a share of the CPU's cores.
-# Each framework is asked in its own worker process (13.3.1 explains why).
+# A *lane* is a place where work can run at the same time as other work: a GPU, the CPU, or a share of the CPU's
+# cores. Read what each lane really is: two lanes on separate hardware can both run at full speed; two lanes that
+# share the same cores cannot. MXNet is asked in its own process, because it must not be imported next to PyTorch.
 
 # %% [markdown] lang="zh"
-# ## 这台机器的通道
+# ## 这台机器的执行路
 #
-# *通道*（lane）是能够与另一个通道同时运行工作的东西：一个GPU、CPU，或者CPU的一部分核心。每个框架都在各自的工作进程中
-# 查询（原因见13.3.1）。
+# *执行路*（lane）是能与其他工作同时运行工作的地方：一个 GPU、CPU，或者 CPU 的一部分核。请读一读每条执行路实际
+# 是什么：位于不同硬件上的两条执行路可以同时全速运行；共用同一组 CPU 核的两条执行路则不能。MXNet 在单独的进程中
+# 查询，因为它不能和 PyTorch 导入到同一个进程里。
 
 # %%
-for fw in d2l_ext.available_frameworks():
-    print(f'{report.NAMES[fw]}:')
-    for i, lane in enumerate(experiments.lanes(fw)):
-        print(f"  lane {i + 1}: {lane['label']} - {lane['explanation']}")
+from d2l_ext.lanes import lanes_for_all
+
+lanes = d2l_ext.find_lanes('torch')
+print(t('overview.lanes_of', framework='PyTorch'))
+print(d2l_ext.describe_lanes(lanes))
+if 'mxnet' in d2l_ext.available_frameworks():
+    print('\n' + t('overview.lanes_of', framework='MXNet'))
+    print(d2l_ext.describe_lanes(lanes_for_all(['mxnet'])['mxnet']))
 
 # %% [markdown]
-# ## The section's summary, with the number that shows each point
+# ## A first taste: predict, then measure
 #
-# **1. A machine has several devices that can work in parallel.** Two lanes running independent matrix products at
-# the same time, against the same work one lane after the other (PyTorch, 10 products of 400 x 400 per lane, median
-# of 3 runs, measured now):
+# Each lane gets the same job: a chain of matrix products (the book's `run`). We time each lane alone, then both
+# together, interleaved so that drift hits every variant alike. Before measuring, predict how much faster "together"
+# is than "one after the other". The rule depends on the hardware: lanes on separate devices can all run at once;
+# lanes that share cores can run at once only as far as the cores go round.
 
 # %% [markdown] lang="zh"
-# ## 本节的小结，以及体现每一点的数字
+# ## 初体验：先预测，再测量
 #
-# **1. 一台机器有多个可以并行工作的设备。** 两个通道同时运行相互独立的矩阵乘积，与同样的工作在两个通道上先后运行相比
-# （PyTorch，每个通道10个400 x 400的乘积，3次运行的中位数，现在测量）：
+# 每条执行路做同样的工作：一串矩阵乘法（即书中的 `run`）。我们先分别为每条执行路单独计时，再为两条同时运行计时，
+# 并交替进行各种测量，使漂移对每种情况的影响都相同。测量之前，先预测“同时运行”比“先后运行”快多少。规则取决于硬件：
+# 位于不同设备上的执行路可以全部同时运行；共用 CPU 核的执行路，只有在核够分时才能同时运行。
 
 # %%
-par = experiments.parallel('torch', size=400, iters=10, repeats=3)
-print(f"together {par['together']['median']:.4f} s, one after the other {par['serial_sum']:.4f} s: "
-      f"{par['speedup']:.2f}x faster (best possible {par['ideal_speedup']:.2f}x); "
-      f"answers checked, worst relative error {par['max_rel_error']:.1e}")
+cores = d2l_ext.cpu_cores()
+if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes share the cores: as many run at once as fit
+    threads = max(lane.threads for lane in lanes)
+    ways = min(len(lanes), max(1, cores // threads))
+    assumption = t('overview.assume.shared', cores=cores, threads=threads, ways=ways)
+else:  # a GPU and the CPU, or two GPUs: separate hardware
+    ways = len(lanes)
+    assumption = t('overview.assume.separate')
+predicted_speedup = float(ways)
+print(t('overview.prediction', speedup=predicted_speedup, assumption=assumption))
 
 # %% [markdown]
-# **2. Communication uses its own resources, so it can overlap with computation.** 13.3.2's model of K products,
-# each followed by a copy of its result to the host, with the per-product times of the H200 recording in 13.3.2
-# (2.6 ms per product, 1.2 ms per copy, 50 products). On one stream the copies wait in line; with a copy stream, copy
-# `i` runs during product `i + 1`. This is arithmetic, the same on every machine:
+# <details><summary>Worked answer</summary>
+#
+# With lanes of equal length, one after the other takes the sum of the lane times. If `w` lanes can run at once,
+# together takes the sum divided by `w`, so together is `w` times as fast. Separate devices: `w` is the number of
+# lanes. CPU lanes with `k` threads each on `c` cores: `w = min(lanes, c // k)`, so on a one-core machine the lanes
+# take turns and `w = 1`. The hatched bar in the plot applies the same rule to the lane times actually measured
+# (they are never exactly equal), so it can differ a little from this estimate.
+#
+# </details>
 
 # %% [markdown] lang="zh"
-# **2. 通信使用自己的资源，因此可以与计算重叠。** 13.3.2中的模型：K个乘积，每个乘积之后把其结果复制到主机，
-# 采用13.3.2中H200记录的每个乘积的时间（每个乘积2.6毫秒，每次复制1.2毫秒，50个乘积）。在一个流上，复制要排队等待；
-# 使用复制流时，复制 `i` 在乘积 `i + 1` 期间运行。这是纯算术计算，在每台机器上都相同：
-
-# %%
-from d2l_ext.schedule import pipeline_model
-
-one, two = (pipeline_model(2.6, 1.2, 50, overlap=overlap) for overlap in (False, True))
-print(f"one stream {one['total']:.1f} ms; compute stream + copy stream {two['total']:.1f} ms "
-      f"(lower bound {two['ideal']:.1f} ms)")
+# <details><summary>参考答案</summary>
+#
+# 若各执行路耗时相同，先后运行的耗时是各执行路耗时之和。如果能有 `w` 条执行路同时运行，那么同时运行的耗时是这个和
+# 除以 `w`，也就是说速度是先后运行的 `w` 倍。不同的设备：`w` 等于执行路的条数。在 `c` 个核上、每条执行路 `k` 个
+# 线程的 CPU 执行路：`w = min(执行路条数, c // k)`；所以在只有一个核的机器上，各执行路只能轮流运行，`w = 1`。
+# 图中带斜线的条形把同样的规则用于实际测得的各执行路耗时（它们从不完全相等），因此可能与这里的估计略有不同。
+#
+# </details>
 
 # %% [markdown]
-# **3. A graph of the work lets independent parts run at once.** The training step of Fig. 13.3.1 (a two-layer MLP,
-# minibatch split over two GPUs, gradients summed on the CPU), recorded and scheduled with the book's setting as a
-# model (two GPUs at 10 TFLOP/s, a CPU at 0.1 TFLOP/s, PCIe at 12 GB/s, round numbers assumed in 13.3.3):
+# Now measure. Each dot is one repeat; the black bar is the median; the hatched bar is the expectation. On a busy
+# machine with few cores the dots spread and the result can go either way: the sentence printed below states what
+# this run measured.
 
 # %% [markdown] lang="zh"
-# **3. 工作的依赖图使相互独立的部分能够同时运行。** 图13.3.1的训练步（一个两层MLP，小批量拆分到两个GPU上，
-# 梯度在CPU上求和），以书中的场景为模型进行记录和调度（两个GPU为10 TFLOP/s，一个CPU为0.1 TFLOP/s，PCIe为12 GB/s，
-# 这些是13.3.3中假定的整数）：
+# 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是预期值。在核很少、又有别的程序在运行的机器上，
+# 这些点会比较分散，结果可能偏向任何一边：下面打印的句子说明这次实际测到了什么。
 
-# %%
-from d2l_ext import depgraph as dg
+# %% tags=["nbval-ignore-output"]
+from d2l_ext import parallel
+from d2l_ext.display.parallel import plot_parallel
 
-step = dg.schedule_step(dg.model_graph(), **dg.BOOK_SETTING)
-print(f"one node at a time {step['serial_total'] * 1e6:.1f} µs; scheduled on two GPUs and the CPU "
-      f"{step['total'] * 1e6:.1f} µs; critical-path bound {step['critical_path_s'] * 1e6:.1f} µs")
+result = parallel.parallel('torch', lesson=True)  # runs in PyTorch's worker process, answers checked
+ratio = result.speedup / predicted_speedup
+verdict = ('as_predicted' if abs(ratio - 1) <= 0.1 else 'no_gain' if result.speedup < 1.05
+           else 'below' if ratio < 1 else 'above')
+print(t(f'overview.verdict.{verdict}', measured=result.speedup, predicted=predicted_speedup, tolerance=0.1))
+print(t('overview.checked', error=result.max_rel_error))
+plot_parallel(result)
 
 # %% [markdown]
-# Reading the three lines:
+# ## What a GPU machine shows
 #
-# 1. the first line's speedup is this machine's evidence for point 1; "best possible" is the serial time divided by
-#    the slower lane's time alone.
-#    On CPU lanes each lane has half of the cores, so "together" means both halves of the CPU busy at once, compared
-#    with one half at a time (13.3.1 discusses what one product using all the cores would do);
-# 2. in the model, the copy stream saves the time of all copies but the last: the total falls to the lower bound;
-# 3. the scheduled step takes about half of the serial time and equals its critical path: the two lanes run side by
-#    side and nothing waits for a busy device. In PyTorch's eager mode this parallelism comes from queued GPU work and
-#    threads the program starts; MXNet's engine finds it by itself from the dependencies.
-#
-# The notebooks show each point in full, with plots, panels to try other sizes, and the section's five exercises.
+# The same experiment recorded on a machine with a GPU, where the lanes are the GPU and the CPU: separate hardware.
+# Each bar is one product; the two rows overlap in time.
 
 # %% [markdown] lang="zh"
-# 解读这三行：
+# ## 在有 GPU 的机器上
 #
-# 1. 第一行的加速比是这台机器对第1点的证据；“best possible”（可能达到的最佳值）是串行时间除以较慢的那个通道单独运行的时间。
-#    在CPU通道上，每个通道有一半的核心，因此“together”（一起运行）意味着CPU的两半同时忙碌，与之比较的是一次只有一半忙碌
-#    （13.3.1讨论了一个使用全部核心的乘积会怎样）；
-# 2. 在模型中，复制流节省了除最后一次之外所有复制的时间：总耗时降至下界；
-# 3. 调度后的训练步耗时约为串行时间的一半，并等于其关键路径：两个通道并排运行，没有任何工作需要等待繁忙的设备。
-#    在PyTorch的即时执行（eager）模式中，这种并行性来自放入队列的GPU工作和程序启动的线程；MXNet的引擎则根据依赖关系
-#    自行找出它。
+# 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。每个条形是一个矩阵乘法；两行在时间上
+# 是重叠的。
+
+# %% tags=["nbval-ignore-output"]
+import textwrap
+
+from IPython.display import display
+
+from d2l_ext.display import style
+from d2l_ext.display.parallel import plot_timeline
+from d2l_ext.recorded import load_recordings
+
+recordings = sorted(load_recordings(), key=lambda r: r.machine.get('date', ''))  # GPU recordings only
+rec = recordings[-1] if recordings else None
+if rec is None:
+    print(t('overview.recorded.none'))
+else:
+    gpu = rec.machine['gpus'][0]
+    if rec.timelines:
+        fig = plot_timeline(rec.timelines[0], title=style.plot_text('overview.recorded.title', gpu=gpu))
+    else:
+        fig = plot_parallel(rec.parallel[0])
+    fig.suptitle(textwrap.fill(rec.label(), 90), fontsize=11)
+    display(fig)
+
+# %% [markdown]
+# ## Summary, with the numbers
 #
-# 这些notebook完整地展示了每一点，并附有图表、可尝试其他规模的面板，以及本节的五道练习。
+# The book's summary makes three claims. Each line below is printed from a measurement: point 1 from this machine
+# and from the GPU recording, point 2 from the GPU recording of 13.3.2. Point 3 (the framework finds independent
+# work from the graph of the computation) is measured in 13.3.3.
+
+# %% [markdown] lang="zh"
+# ## 小结与数字
+#
+# 书中的小结有三点。下面每一行都由测量结果打印出来：第 1 点来自这台机器和 GPU 上的录制结果，第 2 点来自 13.3.2 在
+# GPU 上的录制结果。第 3 点（框架从计算图中找出相互独立的工作）在 13.3.3 中测量。
+
+# %% tags=["nbval-ignore-output"]
+print(t('overview.summary.here_gain' if result.speedup >= 1.05 else 'overview.summary.here_no_gain',
+        speedup=result.speedup))
+if rec is not None and rec.parallel:
+    p = rec.parallel[0]
+    print(t('overview.summary.gpu', gpu=gpu, speedup=p.speedup, expected=p.expected_speedup))
+c = rec.comm[0] if rec is not None and rec.comm else None
+one = min((r.overlapped for r in c.rows if r.expectation != 'separate'), default=None) if c else None  # one stream
+two = min((r.overlapped for r in c.rows if r.expectation == 'separate'), default=None) if c else None  # copy stream
+if one is not None and two is not None:
+    print(t('overview.summary.comm', gpu=gpu, iters=c.iters, run=c.rows[0].run, one=one, two=two))
+else:
+    print(t('overview.summary.no_comm'))
+print(t('overview.summary.graph'))
+
+# %% [markdown]
+# ## Remember
+#
+# - One operator already fills a device; gains come from several devices and from overlapping computation with
+#   communication.
+# - Predict from the hardware first: separate devices allow the slower lane's time; lanes sharing cores do not.
+# - Time queued work only after waiting for every device it ran on, and look at every repeat, not just one number.
+#
+# ## Pitfalls
+#
+# - **No wait**: GPU work is queued and the call returns at once, so a timer stopped without a wait measures almost
+#   nothing.
+# - **One-device `synchronize()`**: `torch.cuda.synchronize()` waits for the current device only; with two GPUs,
+#   wait for each.
+# - **Reading before the sync**: a `non_blocking=True` copy may not have finished when the next line reads it.
+# - **Pageable copies**: copies to ordinary host memory are synchronous and slow; pinned (page-locked) buffers let the
+#   copy run beside the computation, but pinning fresh memory costs time, so allocate the buffers once.
+
+# %% [markdown] lang="zh"
+# ## 记住
+#
+# - 一个算子就已经能占满一个设备；收益来自多个设备，以及计算与通信的重叠。
+# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；共用 CPU 核的执行路则做不到。
+# - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
+#
+# ## 常见陷阱
+#
+# - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到。
+# - **只同步一个设备**：`torch.cuda.synchronize()` 只等待当前设备；有两个 GPU 时，要分别等待每一个。
+# - **同步之前就读取**：`non_blocking=True` 的复制在下一行读取结果时可能还没有完成。
+# - **可分页内存的复制**：复制到普通主机内存是同步的，而且很慢；锁页内存缓冲区能让复制与计算同时进行，但锁定新
+#   分配的内存本身也要花时间，所以缓冲区只应分配一次。
