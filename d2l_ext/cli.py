@@ -3,10 +3,12 @@
     devices                          the lanes each framework has on this machine
     parallel --framework torch|mxnet|all --size N --iters K --repeats R [--lanes L] [--json] [--yes]   (13.3.1)
     comm     --framework torch|mxnet|all --size N --iters K --repeats R [--json] [--yes]               (13.3.2)
+    allreduce --backend gloo|nccl --world-size N --bucket-mb MB ... [--json]                      (13.3.4)
     record   [--out FILE] [--force]  run both and save them, with provenance, for readers without this hardware
 
 Bad values exit with code 2 and one line that says what to change; a run estimated above a few
-minutes is refused unless --yes; Ctrl-C (once or twice) ends with one line and no worker left.
+minutes is refused unless --yes; a worker that dies, or hangs far beyond the estimate, ends the
+run with one line; Ctrl-C (once or twice) ends with one line and no worker left.
 """
 from __future__ import annotations
 
@@ -15,10 +17,14 @@ import json
 import signal
 import sys
 
-from .errors import ResultMismatch, UsageError, WorkerFailed
+from .errors import ResultMismatch, RunTooLong, UsageError, WorkerFailed
 from .i18n import t
 
 LIMIT_S = 180.0  # a run estimated above three minutes needs --yes
+# A hang, not a slow machine: a worker still busy after this many times its estimate (plus the
+# imports and calibration) is stopped. 12 passes of the workload is the most an experiment makes
+# per repeat (13.3.2 on a GPU: 3 timed variants x 4 copy modes).
+HANG_FACTOR, MOST_PASSES, STARTUP_S = 10, 12, 300
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument('--lanes', default=None, help="comma-separated lane names from 'devices'")
         s.add_argument('--json', action='store_true', help='print one JSON object (fields: README)')
         s.add_argument('--yes', action='store_true', help='run even when estimated above three minutes')
+    from .allreduce.cli import add_parser as add_allreduce
+    add_allreduce(sub)
     r = sub.add_parser('record', help='run parallel and comm and save them with provenance')
     r.add_argument('--out', default=None, help='file to write (default: a file in the current directory)')
     r.add_argument('--force', action='store_true', help='replace --out if it exists')
@@ -51,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _count(v, what, option, example):
     from .machine import positive_int
-    return None if v is None else positive_int(v, what, t('cli.positive', option=option, example=example))
+    return None if v is None else positive_int(v, what, option=f'--{option}', example=example)
 
 
 def _quiet_second_interrupt(*_):
@@ -148,6 +156,9 @@ def _run(args) -> int:
         return _devices(args)
     if args.command == 'record':
         return _record(args)
+    if args.command == 'allreduce':
+        from .allreduce.cli import run
+        return run(args)
     from .display.tables import text
     from .machine import frameworks_for
     fws = frameworks_for(args.framework)
@@ -162,6 +173,8 @@ def _run(args) -> int:
         progress = _Progress(not args.json, f'{args.command} {fw}')
         try:
             results.append(_one(args.command, fw, size, iters, repeats, lanes, limit, progress))
+        except RunTooLong as e:
+            raise RunTooLong(f"{e}{t('core.and_hint', hint=t('cli.yes_hint'))}") from None
         finally:
             progress.close()
         if not args.json:
@@ -172,10 +185,31 @@ def _run(args) -> int:
 
 
 def _one(command, fw, size, iters, repeats, lanes, limit, progress):
-    from .parallel.core import in_worker
+    from .workers import call_in_worker
+    estimate = call_in_worker(fw, _estimate, command, fw, lanes, size, iters, timeout_s=STARTUP_S)
+    hang = STARTUP_S + HANG_FACTOR * MOST_PASSES * (repeats + 1) * estimate
+    kwargs = dict(size=size, iters=iters, repeats=repeats, max_seconds=limit)
+    return call_in_worker(fw, _measure, command, fw, lanes, kwargs, progress=progress, timeout_s=hang)
+
+
+def _lanes_for(command, fw, lane_names):
+    from .lanes import pick_lanes
+    lanes = pick_lanes(fw, lane_names)
+    return lanes if command == 'parallel' else lanes[:1]  # 13.3.2 runs on the first lane
+
+
+def _estimate(command, fw, lane_names, size, iters) -> float:
+    """In the worker: seconds of one pass of the workload (the CLI's bound for a hung worker)."""
+    from .workloads import resolve_workload
+    lanes = _lanes_for(command, fw, lane_names)
+    return resolve_workload(lanes, size, iters, extra_matrices=2 if command == 'parallel' else 3).estimated_seconds
+
+
+def _measure(command, fw, lane_names, kwargs):
+    """In the worker: the 13.3.1 or 13.3.2 measurement, reporting progress to the CLI's line."""
+    from .workers import report_progress
     if command == 'parallel':
-        from .parallel import measure_parallel
-        return in_worker(measure_parallel, fw, lanes, progress, size=size, iters=iters, repeats=repeats,
-                         max_seconds=limit)
-    from .communication import measure_comm
-    return in_worker(measure_comm, fw, None, progress, size=size, iters=iters, repeats=repeats, max_seconds=limit)
+        from .parallel import measure_parallel as measure
+    else:
+        from .communication import measure_comm as measure
+    return measure(_lanes_for(command, fw, lane_names), progress=report_progress, **kwargs)

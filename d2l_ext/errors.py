@@ -8,6 +8,10 @@ class UsageError(ValueError):
     """
 
 
+class RunTooLong(UsageError):
+    """A run estimated to take longer than the caller allows; the message gives the estimate and a smaller choice."""
+
+
 class ResultMismatch(AssertionError):
     """A timed computation returned a wrong answer (checked against a float64 reference)."""
 

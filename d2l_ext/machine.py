@@ -41,15 +41,12 @@ def has_framework(name: str) -> bool:
 
 def check_framework(name: str) -> str:
     """Return the canonical framework name or raise a UsageError that says what to do."""
+    from .i18n import t
     key = {'pytorch': 'torch', 'torch': 'torch', 'mxnet': 'mxnet', 'mx': 'mxnet'}.get(str(name).lower())
     if key is None:
-        raise UsageError(f"unknown framework {name!r}: choose 'torch' or 'mxnet' (or 'all' in the CLI)")
+        raise UsageError(t('core.unknown_framework', name=repr(name)))
     if not has_framework(key):
-        if key == 'mxnet':
-            raise FrameworkMissing(
-                "MXNet is not installed here: install it with `pip install 'd2l_ext[mxnet]'` "
-                "(needs Python 3.11 and numpy<1.24), or choose --framework torch")
-        raise FrameworkMissing("PyTorch is not installed here: `pip install torch`")
+        raise FrameworkMissing(t('core.mxnet_missing' if key == 'mxnet' else 'core.torch_missing'))
     return key
 
 
@@ -113,16 +110,30 @@ def _nvidia_driver() -> str | None:
         return None
 
 
-def positive_int(value, what: str, hint: str) -> int:
-    """Validate a size or count from a user; the error says what to change."""
+# names of the counts every section validates -> their catalogue keys (the message is translated)
+_COUNTS = {'matrix size': 'core.what_size', 'iteration count': 'core.what_iters', 'repeats': 'core.what_repeats'}
+
+
+def positive_int(value, what: str, hint: str | None = None, *, option: str | None = None, example=None) -> int:
+    """Validate a size or count from a user (every section); the error says what to change, in the learner's language.
+
+    `what` is 'matrix size', 'iteration count', 'repeats' or an already translated name; the hint is
+    `pass a positive <option>, e.g. <example>` when `option` is given (a CLI flag or a control's name).
+    """
+    from .i18n import t
+    if option is not None:
+        hint = t('core.positive_hint', option=option, example=example)
+    hint = hint or t('core.positive_any')
+    name = t(_COUNTS[what]) if what in _COUNTS else what
     try:
         v = int(value)
+        whole = v == value or isinstance(value, str)
     except (TypeError, ValueError):
-        raise UsageError(f'{what} must be a whole number, got {value!r}: {hint}') from None
-    if v != value and not isinstance(value, str):
-        raise UsageError(f'{what} must be a whole number, got {value!r}: {hint}')
+        whole = False
+    if not whole:
+        raise UsageError(t('core.not_whole', what=name, value=repr(value), hint=hint))
     if v <= 0:
-        raise UsageError(f'{what} must be at least 1, got {v}: {hint}')
+        raise UsageError(t('core.not_positive', what=name, value=v, hint=hint))
     return v
 
 

@@ -179,7 +179,7 @@ def compare(variants: dict[str, Callable[[], object]], *, lanes: Iterable = (), 
     and after. `check(name, result)` sees each variant's last result, outside the timed region.
     """
     from .machine import positive_int
-    repeats = positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 5')
+    repeats = positive_int(repeats, 'repeats', option='repeats', example=5)
     wait = _waiter(lanes)
     for _ in range(warmup):
         for work in variants.values():

@@ -5,13 +5,19 @@ MXNet reads its engine settings only once, at import. Each framework therefore r
 spawned process whose environment is set before anything is imported; the processes run one
 after the other, never at the same time, and are reused between calls (imports cost seconds).
 A worker that dies (out-of-memory killer, a crash inside a framework) is noticed at once by
-ProcessPoolExecutor, reported as WorkerFailed, and replaced by a fresh one at the next call.
+ProcessPoolExecutor, reported as WorkerFailed, and replaced by a fresh one at the next call; one
+that stops answering is killed the same way when the caller gave a time limit (`timeout_s`).
+
+Workers are named by a key: the framework ('torch', 'mxnet'), or the framework and a name after a
+colon for a separate process with the same environment ('torch:first-copy'); for MXNet the name
+may be an engine type ('mxnet:NaiveEngine'), which that worker then uses.
 """
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
 import queue as queue_mod
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -19,27 +25,37 @@ from .errors import ResultMismatch, UsageError, WorkerFailed
 
 _pools: dict = {}
 _progress_queue = None  # set inside a worker by _init_worker
+MXNET_ENGINES = ('NaiveEngine', 'ThreadedEngine', 'ThreadedEnginePerDevice')
+NAMES = {'torch': 'PyTorch', 'mxnet': 'MXNet'}
+
+
+def framework_of(key: str) -> str:
+    """'torch:first-copy' -> 'torch': the framework a worker key runs."""
+    return key.partition(':')[0]
 
 
 def worker_environment(key: str) -> dict:
-    """Environment a worker sets before importing anything; 'mxnet:NaiveEngine' picks an engine."""
-    framework, _, engine = key.partition(':')
+    """Environment a worker sets before importing anything: its framework's, plus an MXNet engine if named."""
+    framework, _, name = key.partition(':')
     if framework == 'mxnet':
         from .backends.mxnet_backend import engine_environment
         env = engine_environment()
-        if engine:
-            env['MXNET_ENGINE_TYPE'] = engine
+        if name in MXNET_ENGINES:
+            env['MXNET_ENGINE_TYPE'] = name
         return env
     return {}
 
 
-def _init_worker(env: dict, progress_queue) -> None:
+def _init_worker(env: dict, progress_queue, framework: str) -> None:
     global _progress_queue
     import signal
     # Ctrl-C / "interrupt kernel" goes to the parent, which kills the worker itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ.update(env)
     _progress_queue = progress_queue
+    if framework == 'mxnet':  # profiler folders of workers that were killed (no import of mxnet here)
+        from .backends.mxnet_backend import remove_stale_traces
+        remove_stale_traces()
 
 
 def report_progress(done: int, total: int) -> None:
@@ -59,31 +75,43 @@ def _get_pool(key: str):
         ctx = mp.get_context('spawn')
         q = ctx.Queue()
         pool = ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker,
-                                   initargs=(worker_environment(key), q))
+                                   initargs=(worker_environment(key), q, framework_of(key)))
         _pools[key] = (pool, q)
     return _pools[key]
 
 
 def _kill(pool) -> None:
     # ProcessPoolExecutor has no public way to stop a busy worker before Python 3.14
+    killed = []
     for p in list(getattr(pool, '_processes', {}).values()):
         if p.is_alive():
             p.kill()
             p.join(5)
+            killed.append(p.pid)
     pool.shutdown(wait=False, cancel_futures=True)
+    if killed:  # a killed worker runs no atexit: remove its MXNet profiler folder here
+        from .backends.mxnet_backend import remove_stale_traces
+        remove_stale_traces(killed)
+
+
+def _matches(key: str, name: str | None) -> bool:
+    return name is None or key == name or (':' not in name and framework_of(key) == name)
 
 
 def shutdown(framework: str | None = None) -> None:
-    """Stop the worker of one framework (or all); the next call starts a fresh one."""
-    for key in [k for k in list(_pools) if framework is None or k.partition(':')[0] == framework]:
+    """Stop workers (every section): all, one framework's ('torch'), or one by its exact key ('torch:first-copy').
+
+    The next call starts a fresh one.
+    """
+    for key in [k for k in list(_pools) if _matches(k, framework)]:
         pool, q = _pools.pop(key)
         _kill(pool)
         q.close()
 
 
 def worker_pids(framework: str) -> list[int]:
-    """Process ids of a framework's live workers (tests kill one to see the failure reported)."""
-    return [p.pid for key, (pool, _) in _pools.items() if key.partition(':')[0] == framework
+    """Process ids of live workers: a framework's, or one key's (tests kill one to see the failure reported)."""
+    return [p.pid for key, (pool, _) in _pools.items() if _matches(key, framework)
             for p in getattr(pool, '_processes', {}).values() if p.is_alive()]
 
 
@@ -96,29 +124,35 @@ def _drain(q, progress, timeout: float) -> None:
         progress(*item)
 
 
-def call_in_worker(framework: str, func, *args, progress=None, **kwargs):
-    """Run func(*args, **kwargs) in the framework's worker process and return its result (every section).
+def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float | None = None, **kwargs):
+    """Run func(*args, **kwargs) in a framework's worker process and return its result (every section).
 
-    `framework` is 'torch', 'mxnet' or 'mxnet:<engine type>'; func must be a module-level function.
-    Exceptions come back as themselves; a worker that dies raises WorkerFailed. If the caller is
-    interrupted, the worker is killed so nothing keeps running and the next call starts clean.
+    `framework` is a worker key: 'torch', 'mxnet', or one of them with a name ('torch:first-copy',
+    'mxnet:NaiveEngine'); func must be a module-level function. Exceptions come back as themselves;
+    a worker that dies, or is still busy after `timeout_s` seconds (a hang), is killed and raises
+    WorkerFailed. If the caller is interrupted, the worker is killed so nothing keeps running and
+    the next call starts clean.
     """
     from .i18n import language, t
     pool, q = _get_pool(framework)
+    name = NAMES.get(framework_of(framework), framework)
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
     try:
         future = pool.submit(_call_in_language, language(), func, args, kwargs)
         while not future.done():
             _drain(q, progress, 0.05)
+            if deadline is not None and time.monotonic() > deadline and not future.done():
+                shutdown(framework)
+                raise WorkerFailed(t('core.worker_hung', framework=name, seconds=round(timeout_s)))
         while progress and not q.empty():  # progress reported just before the end
             _drain(q, progress, 0)
         return future.result()
     except BrokenProcessPool:
-        shutdown(framework.partition(':')[0])
-        name = {'torch': 'PyTorch', 'mxnet': 'MXNet'}.get(framework.partition(':')[0], framework)
+        shutdown(framework)
         raise WorkerFailed(t('core.worker_failed', framework=name)) from None
     except BaseException as e:
         if not isinstance(e, (UsageError, ResultMismatch)):
-            shutdown(framework.partition(':')[0])  # interrupted or crashed: never leave a half-run worker
+            shutdown(framework)  # interrupted or crashed: never leave a half-run worker
         raise
 
 

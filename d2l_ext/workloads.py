@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .errors import UsageError
+from .errors import RunTooLong, UsageError
 from .i18n import t
 from .machine import free_host_bytes, positive_int
 
@@ -148,7 +148,7 @@ def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extr
     if size is None:
         size = BOOK_SIZE if gpus_only else MIXED_SIZE if is_mixed(lanes) else \
             LESSON_CPU_SIZE if lesson else _default_cpu_size(lanes)
-    n = positive_int(size, 'matrix size', 'pass a positive --size, e.g. 1000')
+    n = positive_int(size, 'matrix size', option='--size', example=1000)
     if iters is None and is_mixed(lanes):  # GPU + CPU: balance the work so both lanes matter
         _check_memory(n, [1] * len(lanes), lanes, extra_matrices)
         iters = balanced_iters(lanes, n, 0.25 if lesson else 0.5)
@@ -157,7 +157,7 @@ def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extr
     ks = list(iters) if isinstance(iters, (list, tuple)) else [iters] * len(lanes)
     if len(ks) != len(lanes):
         raise UsageError(t('core.iters_per_lane', lanes=len(lanes)))
-    ks = [positive_int(k, 'iteration count', 'pass a positive --iters, e.g. 10') for k in ks]
+    ks = [positive_int(k, 'iteration count', option='--iters', example=10) for k in ks]
     _check_memory(n, ks, lanes, extra_matrices)
     speeds = [lane_speed(lane) for lane in lanes]
     return Workload(n, ks, sum(k * _seconds(n, s) for k, s in zip(ks, speeds)), speeds)
@@ -170,11 +170,12 @@ def _duration(seconds: float) -> str:
 
 
 def check_budget(workload: Workload, limit_s: float, what: str, *, passes: int = 1,
-                 size_option: str = '--size', iters_option: str = '--iters') -> None:
-    """Refuse a run estimated above `limit_s`, with the estimate and a smaller valid choice (CLI, widgets).
+                 size_option: str = '--size', iters_option: str = '--iters', hint: str | None = None) -> None:
+    """Refuse a run estimated above `limit_s` with RunTooLong: the estimate and a smaller valid choice (CLI, widgets).
 
     `what` names the run ('this run'); `passes` is how often the experiment runs the whole workload
-    (warm-up, repeats, each lane alone and together).
+    (warm-up, repeats, each lane alone and together); `hint` is one more way out, added at the end
+    (the CLI's 'or pass --yes').
     """
     total = passes * workload.estimated_seconds
     if total <= limit_s:
@@ -188,8 +189,8 @@ def check_budget(workload: Workload, limit_s: float, what: str, *, passes: int =
         while n > 1 and passes * sum(_seconds(n, s) for s in workload.calibration) > limit_s:
             n = max(1, int(n * 0.8))
         suggestion = t('core.suggest_size', option=size_option, size=n, iters_option=iters_option)
-    raise UsageError(t('core.too_long', what=what, estimate=_duration(total), limit=_duration(limit_s),
-                       suggestion=suggestion))
+    message = t('core.too_long', what=what, estimate=_duration(total), limit=_duration(limit_s), suggestion=suggestion)
+    raise RunTooLong(message + (t('core.and_hint', hint=hint) if hint else ''))
 
 
 # -- compatibility: remove once callers moved (use resolve_workload and d2l_ext.backends) ----------

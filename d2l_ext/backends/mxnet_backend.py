@@ -87,8 +87,44 @@ def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
 
 
 # MXNet's profiler can be configured only once per process (a second set_config fails with
-# "auto_remove_ == false"), so one trace file per worker process is configured once and reused.
+# "auto_remove_ == false"), so one trace file per worker process is configured once and reused;
+# each timeline reads the file and deletes it, and the next dump starts a new one.
 _PROFILE: dict = {}
+TRACE_PREFIX = 'd2l_ext_mxprof_'
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def remove_stale_traces(pids=None) -> list[str]:
+    """Remove profiler folders of worker processes that are gone (or of `pids`, just killed) -> removed paths.
+
+    A folder is named after its process (d2l_ext_mxprof_<pid>_...), so a worker killed before its
+    atexit handler ran leaves nothing behind for long: the parent removes it after the kill, and
+    any MXNet worker removes such leftovers when it starts.
+    """
+    import glob
+    import shutil
+    import tempfile
+    import time
+    removed = []
+    for folder in glob.glob(os.path.join(tempfile.gettempdir(), TRACE_PREFIX + '*')):
+        pid = os.path.basename(folder)[len(TRACE_PREFIX):].partition('_')[0]
+        if not pid.isdigit():  # named before folders carried their process: left for an hour, then removed
+            stale = pids is None and time.time() - os.path.getmtime(folder) > 3600
+        else:
+            stale = int(pid) in pids if pids is not None else not _alive(int(pid))
+        if stale:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
 
 
 def _profile_path() -> str:
@@ -98,11 +134,26 @@ def _profile_path() -> str:
         import tempfile
 
         import mxnet as mx
-        folder = tempfile.mkdtemp(prefix='d2l_ext_mxprof_')
+        remove_stale_traces()
+        folder = tempfile.mkdtemp(prefix=f'{TRACE_PREFIX}{os.getpid()}_')
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
         _PROFILE['path'] = os.path.join(folder, 'trace.json')
         mx.profiler.set_config(profile_all=True, filename=_PROFILE['path'], aggregate_stats=False)
     return _PROFILE['path']
+
+
+def read_trace(path: str) -> list[dict]:
+    """The events of one unfinished dump, then the file is removed (a dump after that starts a new one).
+
+    The first dump of a process writes a header and its events, later ones append ', {event}...';
+    neither closes the list (finished=False keeps the profiler usable).
+    """
+    with open(path) as f:
+        text = f.read().strip()
+    os.remove(path)
+    if text.startswith('{'):  # the header: {"traceEvents": [
+        text = text[text.index('[') + 1:]
+    return json.loads('[' + text.strip().strip(',') + ']')
 
 
 def lane_timeline(lanes, xs, iters):
@@ -121,14 +172,7 @@ def lane_timeline(lanes, xs, iters):
     finally:
         mx.profiler.set_state('stop')
         mx.profiler.dump(finished=False)  # keep the profiler usable for the next timeline
-    with open(path) as f:
-        text = f.read().rstrip().rstrip(',')
-    try:
-        trace = json.loads(text)['traceEvents']
-    except json.JSONDecodeError:  # an unfinished dump leaves the event list open
-        trace = json.loads(text + ']}')['traceEvents']
-    seen, _PROFILE['seen'] = _PROFILE.get('seen', 0), len(trace)  # each dump appends to the file
-    return events_from_trace(trace[seen:], lanes)
+    return events_from_trace(read_trace(path), lanes)
 
 
 def events_from_trace(trace, lanes):

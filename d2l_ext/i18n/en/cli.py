@@ -10,9 +10,6 @@ MESSAGES = {
     'cli.out_not_writable': 'cannot write into {folder}: choose an --out in a folder you can write to',
     'cli.lane_missing': ('lane {lane} exists for {has} but not for {lacks}: run --framework {has} alone, '
                          'or leave out --lanes'),
-    'cli.estimate_too_long': ('this run would take about {estimate:.0f} s here (more than {limit:.0f} s): pass --yes '
-                              'to run it anyway, or choose a smaller --size or fewer --iters'),
-    'cli.estimate': 'about {estimate:.0f} s of measuring',
     'cli.mxnet_missing': "not installed: pip install 'd2l_ext[mxnet]' (Python 3.11, numpy<1.24)",
-    'cli.positive': 'pass a positive --{option}, e.g. {example}',
+    'cli.yes_hint': 'or pass --yes to run it anyway',
 }

@@ -51,4 +51,19 @@ MESSAGES = {
     'core.duration_s': '{value:.3g} s',
     'core.duration_min': '{value:.1f} min',
     'core.duration_h': '{value:.1f} h',
+    'core.worker_hung': (
+        'the {framework} worker process gave no answer within {seconds} s (it hung) and was stopped; '
+        'the next run starts a fresh one'),
+    'core.unknown_framework': "unknown framework {name}: choose 'torch' or 'mxnet' (or 'all' in the CLI)",
+    'core.mxnet_missing': ("MXNet is not installed here: install it with pip install 'd2l_ext[mxnet]' "
+                           '(needs Python 3.11 and numpy<1.24), or choose PyTorch'),
+    'core.torch_missing': 'PyTorch is not installed here: install it with pip install torch',
+    'core.what_size': 'matrix size',
+    'core.what_iters': 'iteration count',
+    'core.what_repeats': 'repeats',
+    'core.not_whole': '{what} must be a whole number, got {value}: {hint}',
+    'core.not_positive': '{what} must be at least 1, got {value}: {hint}',
+    'core.positive_hint': 'pass a positive {option}, e.g. {example}',
+    'core.positive_any': 'use a whole number of at least 1',
+    'core.and_hint': ', {hint}',
 }

@@ -9,11 +9,6 @@ MESSAGES = {
     'cli.out_no_folder': '文件夹 {folder} 不存在：请先创建它，或选择另一个 --out',
     'cli.out_not_writable': '无法写入 {folder}：请选择一个可写文件夹中的 --out',
     'cli.lane_missing': '执行路 {lane} 只存在于 {has}，{lacks} 中没有：请单独运行 --framework {has}，或去掉 --lanes',
-    'cli.estimate_too_long': (
-        '这次运行在本机上大约需要 {estimate:.0f} 秒（超过 {limit:.0f} 秒）：加上 --yes 仍然运行，'
-        '或选择更小的 --size 或更少的 --iters'
-    ),
-    'cli.estimate': '大约需要 {estimate:.0f} 秒的测量',
     'cli.mxnet_missing': "未安装：pip install 'd2l_ext[mxnet]'（Python 3.11，numpy<1.24）",
-    'cli.positive': '请给出正的 --{option}，例如 {example}',
+    'cli.yes_hint': '或者加上 --yes 仍然运行',
 }

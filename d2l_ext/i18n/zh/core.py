@@ -46,4 +46,18 @@ MESSAGES = {
     'core.duration_s': '{value:.3g} 秒',
     'core.duration_min': '{value:.1f} 分钟',
     'core.duration_h': '{value:.1f} 小时',
+    'core.worker_hung': ('{framework} 工作进程在 {seconds} 秒内没有应答（卡住了），已被终止；'
+                         '下次运行会启动一个新的工作进程'),
+    'core.unknown_framework': "未知的框架 {name}：请选择 'torch' 或 'mxnet'（命令行中也可以用 'all'）",
+    'core.mxnet_missing': ("这里没有安装 MXNet：请用 pip install 'd2l_ext[mxnet]' 安装"
+                           '（需要 Python 3.11 和 numpy<1.24），或选择 PyTorch'),
+    'core.torch_missing': '这里没有安装 PyTorch：请用 pip install torch 安装',
+    'core.what_size': '矩阵大小',
+    'core.what_iters': '迭代次数',
+    'core.what_repeats': '重复次数',
+    'core.not_whole': '{what}必须是整数，得到的是 {value}：{hint}',
+    'core.not_positive': '{what}至少为 1，得到的是 {value}：{hint}',
+    'core.positive_hint': '请给出正的 {option}，例如 {example}',
+    'core.positive_any': '请使用不小于 1 的整数',
+    'core.and_hint': '，{hint}',
 }
