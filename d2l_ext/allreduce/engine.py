@@ -21,15 +21,17 @@ class ProcessFailed(WorkerFailed):
 
 def run_allreduce(backend: str = 'gloo', world_size=None, *, bucket_mb=1.0, repeats=3, warmup=1, layers=6,
                   width=1024, batch=128, steps=None, trace_dir=None, port=None, timeout: float = 30.0,
-                  progress=None) -> AllreduceResult:
+                  progress=None, no_sync: bool = False) -> AllreduceResult:
     """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n processes.
 
     `steps` maps a name to a step function `step(model, X, y, optimizer)` (default: the lesson's (a)
     and (b)); functions defined in a notebook cell are sent as their source, so what runs is what is shown.
     `progress(message)` is called in this process with each report from a process (a dict).
+    `no_sync=True` adds a baseline: DDP at the first bucket size inside `no_sync()` (nothing sent).
     """
     plan = make_plan(backend, world_size, port=port, bucket_mb=bucket_mb, repeats=repeats, warmup=warmup,
-                     layers=layers, width=width, batch=batch, steps=steps, timeout=timeout, trace_dir=trace_dir)
+                     layers=layers, width=width, batch=batch, steps=steps, timeout=timeout, trace_dir=trace_dir,
+                     no_sync=no_sync)
     if plan.trace_dir:
         os.makedirs(plan.trace_dir, exist_ok=True)
     return assemble(plan, _start_and_watch(plan, progress))

@@ -31,6 +31,7 @@ class Plan:
     steps: dict = field(default_factory=dict)  # version id -> step function, or ('source', name, code)
     lr: float = 0.1
     seed: int = 0
+    no_sync: bool = False  # also time DDP with its all-reduces off: backward alone, DDP's bookkeeping included
 
 
 def free_port() -> int:
@@ -88,7 +89,7 @@ def portable(step):
 
 def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.0, repeats=3, warmup=1,
               layers=6, width=1024, batch=128, steps=None, timeout: float = 30.0, trace_dir=None,
-              torchrun: bool = False) -> Plan:
+              torchrun: bool = False, no_sync: bool = False) -> Plan:
     """13.3.4: check every choice and say in one line what to change; nothing has started yet."""
     if backend not in ('gloo', 'nccl'):
         raise UsageError(t('allreduce.usage.backend', backend=backend))
@@ -111,4 +112,5 @@ def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.
     return Plan(backend, n, ['cpu'] * n if backend == 'gloo' else [f'cuda:{r}' for r in range(n)],
                 threads=1 if backend == 'gloo' else 2, init_method=init, bucket_mb=bucket_sizes(bucket_mb),
                 warmup=warmup, timeout=float(timeout), trace_dir=None if trace_dir is None else str(trace_dir),
-                language=language(), steps={k: portable(f) for k, f in chosen.items()}, **sizes)
+                language=language(), steps={k: portable(f) for k, f in chosen.items()}, no_sync=bool(no_sync),
+                **sizes)

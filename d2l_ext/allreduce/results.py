@@ -6,6 +6,9 @@ from dataclasses import asdict, dataclass, field
 
 from ..i18n import t
 
+# Versions that are not a way of overlapping: what the hidden fraction is measured against.
+BASELINES = ('backward', 'nosync', 'allreduce', 'serial')
+
 
 @dataclass
 class Version:
@@ -49,6 +52,11 @@ class Prediction:
         return cls(processes, gradient_bytes, ring, buffer_bytes, list(buffer_times), bus, allreduce,
                    backward, backward + allreduce, max(backward, allreduce))
 
+    def for_version(self, vid: str) -> float:
+        """The predicted step time of a version: a baseline's own, else the best overlap."""
+        return {'backward': self.backward, 'nosync': self.backward, 'allreduce': self.allreduce,
+                'serial': self.serial}.get(vid, self.overlapped)
+
 
 @dataclass
 class AllreduceResult:
@@ -84,8 +92,6 @@ class AllreduceResult:
     def to_frame(self):
         """One row per version: every repeat's step time, median, spread, error; the prediction beside it."""
         import pandas as pd
-        predicted = {'backward': self.prediction.backward, 'allreduce': self.prediction.allreduce,
-                     'serial': self.prediction.serial}
         rows = []
         for v in self.versions:
             s = v.step_times
@@ -93,7 +99,7 @@ class AllreduceResult:
             rows.append({t('allreduce.col.version'): v.label, t('allreduce.col.median'): v.median,
                          t('allreduce.col.iqr'): q[2] - q[0], t('allreduce.col.min'): min(s),
                          t('allreduce.col.max'): max(s),
-                         t('allreduce.col.predicted'): predicted.get(v.id, self.prediction.overlapped),
+                         t('allreduce.col.predicted'): self.prediction.for_version(v.id),
                          t('allreduce.col.error'): v.relative_error,
                          t('allreduce.col.times'): ' '.join(f'{x:.4f}' for x in s)})
         return pd.DataFrame(rows).set_index(t('allreduce.col.version'))
@@ -105,7 +111,7 @@ class AllreduceResult:
             row['step_times'] = v.step_times
             row['median'] = v.median
         d['hidden_fraction'] = {v.id: self.hidden_fraction(v.id) for v in self.versions
-                                if v.id not in ('backward', 'allreduce', 'serial')}
+                                if v.id not in BASELINES}
         best = self.best_ddp()
         d['best_ddp'] = None if best is None else {'id': best.id, 'bucket_mb': best.bucket_mb}
         return d

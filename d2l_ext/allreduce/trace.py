@@ -15,16 +15,16 @@ def _role(name: str, on_gpu: bool) -> str | None:
         return 'optimizer'
     if name.startswith(_BACKWARD):
         return 'backward'
-    if on_gpu:  # GPU kernels: NCCL's are handled above, the rest is the model's arithmetic
-        return 'compute'
-    return 'compute' if name in ('aten::linear', 'aten::relu', 'aten::mse_loss') else None  # forward
+    # GPU kernels: NCCL's are handled above, the rest is the model's arithmetic. On CPUs the forward pass
+    # is left out: nothing can overlap it, and the lesson's timeline starts where communication may begin.
+    return 'compute' if on_gpu else None
 
 
 def timeline_events(prof, rank: int) -> list[dict]:
     """Events {'lane', 'name', 'start', 'end', 'role'} in seconds from the step's start (display.timeline draws them).
 
-    CPU operators are taken at the top of backward (autograd's per-node evaluate_function) and
-    forward's layers; on GPUs the kernels themselves. Collectives get their own execution lane, as they
+    CPU operators are taken at the top of backward (autograd's per-node evaluate_function), the time
+    origin at backward's start; on GPUs the kernels themselves. Collectives get their own execution lane, as they
     run on the communication library's threads (gloo) or streams (NCCL) beside the computation.
     """
     events = []

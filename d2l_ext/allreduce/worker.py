@@ -25,6 +25,8 @@ TOLERANCE = 1e-4
 # The parameters after it: float32 rounding alone gives ~4e-8. The step changes them by only ~1e-5 of
 # their size (so its change cannot be checked by subtraction in float32), so a tight bound is needed.
 PARAM_TOLERANCE = 1e-6
+# Versions that send nothing: each process's step uses its own share of the minibatch.
+LOCAL = ('backward', 'nosync')
 
 
 def relative_error(results, reference) -> float:
@@ -77,6 +79,10 @@ class Versions:
             ddp = DDP(copy.deepcopy(model), device_ids=ids, bucket_cap_mb=mb)
             table[f'ddp-{mb:g}'] = (t('allreduce.version.ddp', mb=mb), ddp,
                                     torch.optim.SGD(ddp.parameters(), lr=plan.lr), _steps.local_step, mb)
+        if plan.no_sync:  # its own DDP model: no_sync must not leave gradients behind for a timed DDP version
+            ddp = DDP(copy.deepcopy(model), device_ids=ids, bucket_cap_mb=plan.bucket_mb[0])
+            table['nosync'] = (t('allreduce.version.nosync'), ddp, torch.optim.SGD(ddp.parameters(), lr=plan.lr),
+                               _steps.ddp_without_sync, None)
         self.table = table
 
     def reset(self, vid, start, rank):
@@ -96,7 +102,7 @@ def _check(versions, vid, start, expected, rank, n):
         got = [p.grad for p in m.parameters()]
         against, error = 'sum', relative_error(got, [torch.full_like(g, n * (n + 1) / 2) for g in got])
     else:
-        against = 'share' if vid == 'backward' else 'whole'
+        against = 'share' if vid in LOCAL else 'whole'
         grads, params = expected[against]
         error = relative_error([p.grad for p in m.parameters()], grads)
         moved = relative_error(list(m.parameters()), params)

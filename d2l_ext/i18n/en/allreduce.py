@@ -47,7 +47,46 @@ MESSAGES = {
     'allreduce.plot.title': 'one training step, every repeat',
     'allreduce.plot.xlabel': 'step time (s, slowest process)',
     'allreduce.plot.predicted': 'predicted',
-    'allreduce.plot.timeline': '{label}: one step on each process',
+    'allreduce.plot.timeline': '{label}: backward and all-reduce, one step per process',
+    'allreduce.version.nosync': 'DDP inside no_sync (nothing sent)',
+    'allreduce.machine': 'Python {python}, PyTorch {torch}; {cores} CPU cores; GPUs: {gpus}',
+    'allreduce.no_gpu': 'none',
+    'allreduce.processes.gloo': ('this lesson starts {n} processes on this machine, one CPU core each, talking thro'
+                                 'ugh gloo'),
+    'allreduce.processes.nccl': 'this lesson starts {n} processes, one GPU each, talking through NCCL',
+    'allreduce.ingredient.backward': ('backward alone (forward, backward and update, nothing sent): {seconds:.4f} s'
+                                      ' (median); it produces {tensors} gradient tensors'),
+    'allreduce.predict.allreduce': 'predicted all-reduce of the gradients:           {seconds:.4f} s',
+    'allreduce.predict.serial': 'predicted (a), backward then all-reduce:          {seconds:.4f} s',
+    'allreduce.predict.overlapped': 'predicted best overlap, max(backward, all-reduce): {seconds:.4f} s',
+    'allreduce.hidden.most': '{label}: {fraction:.0%} of the all-reduce hidden behind backward, more than half',
+    'allreduce.hidden.part': '{label}: {fraction:.0%} of the all-reduce hidden behind backward, less than half',
+    'allreduce.hidden.noise': ('{label}: {fraction:.0%} hidden, within the spread of the repeats: no clear differen'
+                               'ce from (a) in this run'),
+    'allreduce.hidden.slower': ('{label}: slower than (a) (hidden fraction {fraction:.0%}): starting the all-reduce'
+                                's early cost more than it hid in this run'),
+    'allreduce.hidden.rule': 'hidden fraction = ((a) - version) / all-reduce alone, medians of the slowest process',
+    'allreduce.per_call.costly': ('{calls} separate all-reduces took {measured:.4f} s; the same bytes as one buffer'
+                                  ' would take {predicted:.4f} s at the measured bandwidth: each call adds about {p'
+                                  'er_call:.2f} ms, one reason DDP packs gradients into buckets'),
+    'allreduce.per_call.cheap': ('{calls} separate all-reduces took {measured:.4f} s, close to the same bytes as on'
+                                 'e buffer ({predicted:.4f} s): at these sizes the bytes decide, not the number of '
+                                 'calls; hundreds of small tensors would add up, which is why DDP packs gradients i'
+                                 'nto buckets'),
+    'allreduce.checked': ('correct: after one step, each of the {versions} versions that send holds the parameters '
+                          'of one process trained on the whole minibatch (float64 reference); worst relative error '
+                          'of the gradients {error:.1e}'),
+    'allreduce.perfetto': ('open a trace at ui.perfetto.dev ("Open trace file"): backward\'s operations and the all'
+                           '-reduce threads of one process, on one time axis'),
+    'allreduce.plot.title_best': '{label} hid {fraction:.0%} of the all-reduce',
+    'allreduce.plot.title_none': 'no version hid any of the all-reduce in this run',
+    'allreduce.panel.bucket': 'DDP bucket size',
+    'allreduce.panel.bucket_choice': 'bucket size {mb} MB is not on the slider: choose one of {sizes}',
+    'allreduce.panel.running': 'starting the processes, {mb:g} MB buckets...',
+    'allreduce.panel.interrupted': 'Interrupted: every process was stopped; press Run to start again.',
+    'allreduce.panel.col_bucket': 'bucket (MB)',
+    'allreduce.panel.col_ddp': '(c) DDP (s)',
+    'allreduce.panel.col_hidden': 'hidden',
     'allreduce.mxnet': (
         "MXNet offers the same job through its KVStore: `kv.push(key, grads)` sums the values pushed from "
         "several devices and `kv.pull(key, out=...)` hands the sum back; a 'device' store sums on the "

@@ -45,7 +45,43 @@ MESSAGES = {
     'allreduce.plot.title': '一个训练步，每次重复',
     'allreduce.plot.xlabel': '每步时间（秒，最慢的进程）',
     'allreduce.plot.predicted': '预测',
-    'allreduce.plot.timeline': '{label}：每个进程上的一步',
+    'allreduce.plot.timeline': '{label}：每个进程一步中的反向传播与全归约',
+    'allreduce.version.nosync': 'no_sync 中的 DDP（不发送）',
+    'allreduce.machine': 'Python {python}，PyTorch {torch}；{cores} 个CPU核；GPU：{gpus}',
+    'allreduce.no_gpu': '无',
+    'allreduce.processes.gloo': '本节在这台机器上启动 {n} 个进程，每个进程一个CPU核，通过 gloo 通信',
+    'allreduce.processes.nccl': '本节启动 {n} 个进程，每个进程一个GPU，通过 NCCL 通信',
+    'allreduce.ingredient.backward': ('仅反向传播（前向传播、反向传播和更新，不发送）：{seconds:.4f} 秒（中位数）；'
+                                      '它产生 {tensors} 个梯度张量'),
+    'allreduce.predict.allreduce': '预测：梯度的全归约                      {seconds:.4f} 秒',
+    'allreduce.predict.serial': '预测：(a) 先反向传播再全归约            {seconds:.4f} 秒',
+    'allreduce.predict.overlapped': '预测：最佳重叠，max(反向传播, 全归约)   {seconds:.4f} 秒',
+    'allreduce.hidden.most': '{label}：全归约有 {fraction:.0%} 隐藏在反向传播之后，超过一半',
+    'allreduce.hidden.part': '{label}：全归约有 {fraction:.0%} 隐藏在反向传播之后，不到一半',
+    'allreduce.hidden.noise': ('{label}：隐藏了 {fraction:.0%}，但这在各次重复的波动范围之内：这次运行与 (a) 没有明'
+                               '显差别'),
+    'allreduce.hidden.slower': ('{label}：比 (a) 慢（隐藏比例 {fraction:.0%}）：这次运行中，提前开始全归约付出的代'
+                                '价超过了它隐藏的时间'),
+    'allreduce.hidden.rule': '隐藏比例 = ((a) − 该版本) / 仅全归约，均取最慢进程的中位数',
+    'allreduce.per_call.costly': ('{calls} 次单独的全归约用了 {measured:.4f} 秒；按实测带宽，同样的字节放在一个缓冲'
+                                  '区里只需 {predicted:.4f} 秒：每次调用大约多花 {per_call:.2f} 毫秒，这正是 DDP 把'
+                                  '梯度装进桶里的原因之一'),
+    'allreduce.per_call.cheap': ('{calls} 次单独的全归约用了 {measured:.4f} 秒，与同样字节放在一个缓冲区里的时间（{'
+                                 'predicted:.4f} 秒）相近：在这样的大小下，起决定作用的是字节数而不是调用次数；成百'
+                                 '上千个小张量的开销就会累积起来，所以 DDP 把梯度装进桶里'),
+    'allreduce.checked': ('结果正确：一步之后，{versions} 个需要发送的版本都得到了与单个进程在整个小批量上训练相同'
+                          '的参数（以 float64 为参考）；梯度的最大相对误差 {error:.1e}'),
+    'allreduce.perfetto': ('在 ui.perfetto.dev 中打开跟踪记录（“Open trace file”）：同一条时间轴上是一个进程的反向'
+                           '传播操作和全归约线程'),
+    'allreduce.plot.title_best': '{label}隐藏了全归约的 {fraction:.0%}',
+    'allreduce.plot.title_none': '这次运行中没有哪个版本隐藏了全归约',
+    'allreduce.panel.bucket': 'DDP 桶的大小',
+    'allreduce.panel.bucket_choice': '滑块上没有 {mb} MB 的桶：请从 {sizes} 中选择',
+    'allreduce.panel.running': '正在启动进程，桶的大小为 {mb:g} MB……',
+    'allreduce.panel.interrupted': '已中断：所有进程均已停止；点击“运行”重新开始。',
+    'allreduce.panel.col_bucket': '桶（MB）',
+    'allreduce.panel.col_ddp': '(c) DDP（秒）',
+    'allreduce.panel.col_hidden': '隐藏比例',
     'allreduce.mxnet': (
         'MXNet 用 KVStore 完成同样的工作：`kv.push(key, grads)` 把多个设备推送来的值求和，'
         '`kv.pull(key, out=...)` 再把和取回；\'device\' 类型的 KVStore 在一台机器的多个加速器上求和，'

@@ -1,0 +1,109 @@
+"""13.3.4's panel: pick a DDP bucket size, press Run, see the step timed and one step's timeline per process.
+
+Same pattern as display.panels: the slider never starts a run by itself; the panel runs once with
+its defaults when shown (so a headless run of the notebook exercises it); Run is disabled while the
+processes work; bad input, a process that died or a wrong result lands as one line in the output
+area and Run is enabled again. Every run stays in the table. CSS classes for the browser test:
+d2l-size (bucket size), d2l-run, d2l-results, d2l-plot.
+"""
+from __future__ import annotations
+
+import html
+import tempfile
+
+import ipywidgets as W
+from IPython.display import display
+
+from ..errors import ResultMismatch, UsageError
+from ..i18n import t
+from . import style
+from .allreduce import draw_step_timeline, hidden_sentence, plot_steps
+from .panels import results_area, show_in
+
+BUCKETS_MB = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 25.0, 50.0)
+
+
+class BucketPanel:
+    """13.3.4: bucket size -> backward alone, all-reduce alone, (a) and DDP at that size, timed and checked.
+
+    `steps`: the versions besides DDP (default: the lesson's (a), which the hidden fraction needs);
+    the other arguments go to run_allreduce as they are.
+    """
+
+    def __init__(self, backend='gloo', world_size=None, bucket_mb=1.0, steps=None, repeats=3, **sizes):
+        from ..allreduce import steps as reference
+        if bucket_mb not in BUCKETS_MB:
+            raise UsageError(t('allreduce.panel.bucket_choice', mb=bucket_mb, sizes=', '.join(f'{b:g}' for b in
+                                                                                          BUCKETS_MB)))
+        self.options = dict(backend=backend, world_size=world_size, repeats=repeats, **sizes)
+        self.steps = steps or {'serial': reference.backward_then_allreduce}
+        self.trace_dir = tempfile.mkdtemp(prefix='allreduce-panel-')  # the timelines come from these traces
+        self.bucket = W.SelectionSlider(options=[(f'{mb:g} MB', mb) for mb in BUCKETS_MB], value=bucket_mb,
+                                        description=t('allreduce.panel.bucket'), continuous_update=False,
+                                        style={'description_width': 'initial'}, layout=W.Layout(width='460px'))
+        self.bucket.add_class('d2l-size')
+        self.run_button = W.Button(description=t('panels.run'), button_style='primary', icon='play')
+        self.run_button.add_class('d2l-run')
+        self.progress = W.IntProgress(value=0, min=0, max=1, layout=W.Layout(width='240px', visibility='hidden'))
+        self.message, self.table, self.plot = results_area()
+        self.rows: list[dict] = []
+        self.results: list = []
+        self.figure = None
+        self.run_button.on_click(lambda _: self.run())
+        self.box = W.VBox([W.HBox([self.bucket, self.run_button, self.progress]), self.message, self.table,
+                           self.plot])
+
+    def _progress(self, report):
+        if report.get('rank') == 0 and report.get('phase') == 'repeat':
+            self.progress.max, self.progress.value = report['of'], report['repeat']
+
+    def run(self):
+        """One run at the slider's bucket size; never raises into the notebook."""
+        from ..allreduce import run_allreduce
+        self.run_button.disabled = True
+        self.progress.value, self.progress.layout.visibility = 0, 'visible'
+        mb = self.bucket.value
+        self.message.value = f"<i>{html.escape(t('allreduce.panel.running', mb=mb))}</i>"
+        try:
+            r = run_allreduce(bucket_mb=mb, steps=self.steps, trace_dir=self.trace_dir, progress=self._progress,
+                              **self.options)
+            self._add(r)
+            self._draw(r)
+            self.message.value = html.escape(hidden_sentence(r, r.best_ddp()))
+        except (UsageError, ResultMismatch) as e:
+            self.message.value = html.escape(t('panels.cannot_run', message=e))
+        except KeyboardInterrupt:  # run_allreduce has already ended every process
+            self.message.value = html.escape(t('allreduce.panel.interrupted'))
+        except Exception as e:  # WorkerFailed (a process died or hung) or anything else: one line
+            self.message.value = html.escape(t('panels.failed', kind=type(e).__name__, message=e))
+        finally:
+            self.run_button.disabled = False
+            self.progress.layout.visibility = 'hidden'
+
+    def _add(self, r):
+        """Keep the run and show every run so far as one table."""
+        import pandas as pd
+        ddp = r.best_ddp()
+        self.results.append(r)
+        self.rows.append({'#': len(self.rows) + 1, t('allreduce.panel.col_bucket'): ddp.bucket_mb,
+                          t('allreduce.version.backward'): r.version('backward').median,
+                          t('allreduce.version.allreduce'): r.version('allreduce').median,
+                          t('allreduce.version.serial'): r.version('serial').median,
+                          t('allreduce.panel.col_ddp'): ddp.median,
+                          t('allreduce.panel.col_hidden'): f'{r.hidden_fraction(ddp.id):.0%}'})
+        self.table.value = pd.DataFrame(self.rows).to_html(index=False, classes='d2l-table',
+                                                           float_format=lambda v: f'{v:.4f}')
+
+    def _draw(self, r):
+        fig, (top, bottom) = style.figure(nrows=2, height=7.6)
+        draw_step_timeline(r, r.best_ddp().id, ax=top)
+        plot_steps(r, ax=bottom)
+        self.figure = fig
+        show_in(self.plot, fig)  # not `with self.plot:` (see panels.show_in)
+
+    def show(self, run_now: bool = True):
+        """Display the panel and run once with the default bucket size."""
+        display(self.box)
+        if run_now:
+            self.run()
+        return self
