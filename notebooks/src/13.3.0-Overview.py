@@ -161,13 +161,15 @@ plot_parallel(result)
 # ## What a GPU machine shows
 #
 # The same experiment recorded on a machine with a GPU, where the lanes are the GPU and the CPU: separate hardware.
-# Each bar is one product; the two rows overlap in time.
+# The workload gives each lane about the same time alone, so the expectation is the slower lane's time. Below, one
+# run with the same number of products on each lane: each bar is one product, and the rows overlap in time.
 
 # %% [markdown] lang="zh"
 # ## 在有 GPU 的机器上
 #
-# 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。每个条形是一个矩阵乘法；两行在时间上
-# 是重叠的。
+# 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。工作量的分配使每条执行路单独运行的
+# 耗时大致相同，所以预期值就是较慢那条执行路的耗时。下图是另一次运行，每条执行路做同样多个矩阵乘法：每个条形是
+# 一个矩阵乘法，两行在时间上是重叠的。
 
 # %% tags=["nbval-ignore-output"]
 import textwrap
@@ -184,10 +186,12 @@ if rec is None:
     print(t('overview.recorded.none'))
 else:
     gpu = rec.machine['gpus'][0]
-    if rec.timelines:
-        fig = plot_timeline(rec.timelines[0], title=style.plot_text('overview.recorded.title', gpu=gpu))
-    else:
-        fig = plot_parallel(rec.parallel[0])
+    fig, axes = style.figure(nrows=2 if rec.timelines else 1, height=7.6 if rec.timelines else 4.0)
+    top = axes[0] if rec.timelines else axes
+    plot_parallel(rec.parallel[0], ax=top)  # every recorded repeat beside its expectation
+    if rec.timelines:  # one run of both lanes together: when each product ran
+        tl = rec.timelines[0]
+        plot_timeline(tl, ax=axes[1], title=style.plot_text('overview.recorded.title', gpu=gpu, iters=tl.iters[0]))
     fig.suptitle(textwrap.fill(rec.label(), 90), fontsize=11)
     display(fig)
 

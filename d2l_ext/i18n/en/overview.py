@@ -20,7 +20,7 @@ MESSAGES = {
                                'slowed by noise in some repeats; look at how far their dots spread.'),
     'overview.checked': 'Every product was checked against a float64 reference: worst relative error {error:.1e}.',
     'overview.recorded.none': 'No GPU recording is available, so this notebook shows no GPU evidence.',
-    'overview.recorded.title': '{gpu}: the GPU lane and the CPU lane computed at the same time',
+    'overview.recorded.title': '{gpu}: {iters} products on each lane, side by side (one bar per product)',
     'overview.summary.here_gain': ('1. Several devices: here, two lanes together were {speedup:.2f}x as fast as one '
                                    'after the other.'),
     'overview.summary.here_no_gain': ('1. Several devices: here, two lanes together were {speedup:.2f}x as fast as '

@@ -18,7 +18,7 @@ MESSAGES = {
                                '单独运行的某几次重复受到了干扰而变慢；看看这些点分散得有多开。'),
     'overview.checked': '每个乘积都与 float64 参考结果比较过：最大相对误差 {error:.1e}。',
     'overview.recorded.none': '这里没有 GPU 上的录制结果，所以本 notebook 无法展示 GPU 上的证据。',
-    'overview.recorded.title': '{gpu}：GPU 执行路与 CPU 执行路同时在计算',
+    'overview.recorded.title': '{gpu}：每条执行路 {iters} 个矩阵乘法，同时运行（每个条形是一个乘法）',
     'overview.summary.here_gain': '1. 多个设备：在这台机器上，两条执行路同时运行的速度是先后运行的 {speedup:.2f} 倍。',
     'overview.summary.here_no_gain': ('1. 多个设备：在这台机器上，两条执行路同时运行的速度是先后运行的 '
                                       '{speedup:.2f} 倍，这次没有加速（见上图中的点）。'),
