@@ -16,9 +16,8 @@ from dataclasses import asdict, dataclass
 
 from .errors import UsageError
 from .i18n import t
+from .machine import FAKE as _FAKE
 from .machine import check_framework, cpu_cores
-
-_FAKE: dict = {}  # set by fake_hardware() in tests: {'gpus': n, 'cores': n}
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ def make_lane(framework: str, kind: str, index: int = 0, *, threads: int = 0, na
 
 @contextlib.contextmanager
 def fake_hardware(gpus: int | None = None, cores: int | None = None):
-    """Testing hook: within the block, find_lanes sees `gpus` GPUs and `cores` cores (in this process only)."""
+    """Testing hook: in the block, find_lanes and cpu_cores see `gpus` GPUs and `cores` cores (this process only)."""
     old = dict(_FAKE)
     _FAKE.update({k: int(v) for k, v in (('gpus', gpus), ('cores', cores)) if v is not None})
     try:
@@ -143,7 +142,7 @@ def find_lanes(framework: str = 'torch', count: int | str = 2) -> list[Lane]:
     """
     fw = check_framework(framework)
     g = gpu_count(fw)
-    c = _FAKE.get('cores') or cpu_cores()
+    c = cpu_cores()
     explanation = t('core.lane_gpu_torch' if fw == 'torch' else 'core.lane_gpu_mxnet')
     gpus = [make_lane(fw, 'gpu', i, label=_gpu_label(fw, i), explanation=explanation)
             for i in range(g if count == 'all' else min(int(count), g))]

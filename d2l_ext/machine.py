@@ -9,10 +9,13 @@ import platform
 from .errors import FrameworkMissing, UsageError
 
 FRAMEWORKS = ('torch', 'mxnet')
+FAKE: dict = {}  # set by lanes.fake_hardware() in tests: {'gpus': n, 'cores': n}
 
 
 def cpu_cores() -> int:
-    """Cores this process may use (affinity-aware, unlike os.cpu_count())."""
+    """Cores this process may use (affinity-aware, unlike os.cpu_count()), or fake_hardware's count in tests."""
+    if 'cores' in FAKE:
+        return FAKE['cores']
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # macOS, Windows

@@ -13,18 +13,29 @@ GPU = make_lane('torch', 'gpu', 0)
 CPU = make_lane('torch', 'cpu', 0, threads=1, name='cpu')
 
 
-def test_cpu_lane_runs_while_gpu_queuing_blocks():
+def blocking_jobs(timeout: float):
+    """A GPU job that blocks like a launch into a full queue until the CPU lane runs, and that CPU job."""
     cpu_started = threading.Event()
 
-    def gpu_job():  # blocks like a launch into a full queue, until the CPU lane is running
-        if not cpu_started.wait(timeout=5):
+    def gpu_job():
+        if not cpu_started.wait(timeout=timeout):
             raise AssertionError('the CPU lane did not start while the GPU work was being queued')
         return 'gpu'
 
     def cpu_job():
         cpu_started.set()
         return 'cpu'
-    assert torch_backend.run_on_lanes([GPU, CPU], [gpu_job, cpu_job]) == ['gpu', 'cpu']
+    return [gpu_job, cpu_job]
+
+
+def test_cpu_lane_runs_while_gpu_queuing_blocks():
+    assert torch_backend.run_on_lanes([GPU, CPU], blocking_jobs(timeout=5)) == ['gpu', 'cpu']
+
+
+def test_the_old_order_fails_this_test():
+    """Control: queuing the GPU's work before starting the CPU thread (the order before the fix) blocks."""
+    with pytest.raises(AssertionError, match='did not start'):
+        torch_backend.run_on_lanes([GPU, CPU], blocking_jobs(timeout=0.5), gpu_first=True)
 
 
 def test_gpu_first_keeps_the_old_order():
