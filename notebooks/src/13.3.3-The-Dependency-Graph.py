@@ -15,29 +15,27 @@
 # %% [markdown]
 # # 13.3.3 The Dependency Graph
 #
-# The section ends with Fig. 13.3.1: one training step of a two-layer MLP on a CPU and two GPUs. The minibatch is
-# split in two halves; each GPU runs the forward pass through both layers, the loss and the backward pass on its half;
-# the weight gradients go to the CPU (the *parameter server*), which sums them and updates the weights; the new
-# weights are copied back. Here you write that step, record its dependency graph from your own code, predict from the
-# graph how long the step takes on this machine, and measure it.
+# Fig. 13.3.1 of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
+# minibatch through the forward pass, the loss and the backward pass; the CPU (the *parameter server*) sums the weight
+# gradients and updates the weights; the new weights are copied back. Here you write that step, record its graph,
+# predict from it how long the step takes on this machine, and measure it.
 #
-# Two facts first. PyTorch does use a graph: in the backward pass its autograd engine runs each node as soon as the
-# nodes it depends on are done. But no framework plans the split across devices for you. Which device gets which rows,
-# where the gradients are summed and when weights travel is your plan (or `DistributedDataParallel`'s, 13.3.4).
+# PyTorch does use a graph: in the backward pass its autograd engine runs each node once the nodes it depends on are
+# done. But no framework plans the split across devices for you: which device gets which rows, where the gradients are
+# summed and when the weights travel is your plan (or `DistributedDataParallel`'s, 13.3.4).
 
 # %% [markdown] lang="zh"
 # # 13.3.3 依赖图
 #
-# 本节最后的图13.3.1画出了一个两层MLP在一个CPU和两个GPU上的一个训练步：小批量被拆成两半；每个GPU在自己的一半上
-# 依次完成经过两层的前向传播、损失和反向传播；权重的梯度被送到CPU（即*参数服务器*），由它求和并更新权重；新的权重再被
-# 复制回去。本节我们亲手写出这个训练步，根据自己的代码记录它的依赖图，用依赖图预测这个训练步在这台机器上要花多长时间，
-# 然后实测。
+# 书中的图13.3.1画出了一个两层MLP在一个CPU和两个GPU上的一个训练步：每个GPU在小批量的一半上完成前向传播、损失和
+# 反向传播；CPU（即*参数服务器*）对权重的梯度求和并更新权重；新的权重再被复制回去。本节我们亲手写出这个训练步，
+# 记录它的依赖图，用依赖图预测它在这台机器上要花多长时间，然后实测。
 #
-# 先说清两件事。PyTorch确实用到了图：在反向传播中，它的自动求导引擎会在一个节点所依赖的节点都完成后立即运行该节点。
-# 但是没有哪个框架会替你规划如何在设备之间拆分工作：哪个设备处理哪些样本、在哪里对梯度求和、何时传输权重，
-# 都是你的计划（或者是 `DistributedDataParallel` 的计划，见13.3.4节）。
+# PyTorch确实用到了图：在反向传播中，它的自动求导引擎会在一个节点所依赖的节点都完成后运行该节点。但是没有哪个框架
+# 会替你规划如何在设备之间拆分：哪个设备处理哪些样本、在哪里对梯度求和、何时传输权重，都是你的计划（或者是
+# `DistributedDataParallel` 的计划，见13.3.4节）。
 
-# %%
+# %% tags=["nbval-ignore-output"]
 # %matplotlib inline
 import torch
 
@@ -52,22 +50,19 @@ print(show.machine_text(lanes))
 # %% [markdown]
 # ## The step, as code
 #
-# The book's figure needs two GPUs. Without them, `find_lanes` gives two *lanes* that can work at the same time: a GPU
-# and the CPU, or two halves of the CPU's cores (13.3.1). The code below is the same on all of them.
-#
-# Each lane runs `lane_step` on its rows: the book's MLP (784 inputs, 256 hidden units, 10 outputs, squared loss)
-# with the backward pass written out, so every operation sits in a named box (`dg.stage`) like those of the figure.
-# The loss is divided by the *whole* minibatch size, so the two lanes' gradients add up to the whole batch's.
+# Without two GPUs, `find_lanes` gives two *lanes* that can work at the same time: a GPU and the CPU, or two halves of
+# the CPU's cores (13.3.1); the code is the same on all of them. Each lane runs `lane_step` on its rows: the book's MLP
+# (784 inputs, 256 hidden units, 10 outputs, squared loss) with the backward pass written out, so every operation sits
+# in a named box (`dg.stage`) like those of the figure. The loss is divided by the *whole* minibatch size, so the two
+# lanes' gradients add up to the whole minibatch's.
 
 # %% [markdown] lang="zh"
 # ## 写成代码的训练步
 #
-# 书中的图需要两个GPU。没有两个GPU时，`find_lanes` 给出两个可以同时工作的*执行路*：一个GPU和CPU，或者CPU核心的两半
-# （见13.3.1节）。下面的代码在这几种情况下都相同。
-#
-# 每个执行路在自己的样本上运行 `lane_step`：书中的MLP（784个输入、256个隐藏单元、10个输出、平方损失），反向传播逐步
-# 写出，这样每个操作都位于一个有名字的方框（`dg.stage`）中，就像图中的方框一样。损失除以的是*整个*小批量的大小，
-# 因此两个执行路的梯度相加正好等于整个小批量的梯度。
+# 没有两个GPU时，`find_lanes` 给出两个可以同时工作的*执行路*：一个GPU和CPU，或者CPU核心的两半（见13.3.1节）；
+# 代码在这些情况下都相同。每个执行路在自己的样本上运行 `lane_step`：书中的MLP（784个输入、256个隐藏单元、10个输出、
+# 平方损失），反向传播逐步写出，这样每个操作都位于一个有名字的方框（`dg.stage`）中，就像图中的方框一样。损失除以的是
+# *整个*小批量的大小，因此两个执行路的梯度相加正好等于整个小批量的梯度。
 
 # %%
 def lane_step(lane, params, X, Y, n_total):
@@ -93,17 +88,17 @@ def lane_step(lane, params, X, Y, n_total):
 
 
 # %% [markdown]
-# The parameter server is the CPU. `server_step` copies each lane's gradients to it, sums them, updates the weights
-# and copies the new weights back to each lane. The split is done once, before the step: each lane gets its own copy
-# of the weights and half of the rows. `dg.split_step` then runs `lane_step` on both lanes at once (a CPU lane in its
-# own thread, a GPU lane's kernels queued) and calls `server_step` when both are done.
+# The parameter server is the CPU: `server_step` copies each lane's gradients to it, sums them, updates the weights
+# and copies them back to each lane. The split happens once, before the step: each lane gets its own copy of the
+# weights and half of the rows. `dg.split_step` runs `lane_step` on both lanes at once (a CPU lane in its own thread, a
+# GPU lane's kernels queued), then `server_step`.
 
 # %% [markdown] lang="zh"
-# 参数服务器就是CPU。`server_step` 把每个执行路的梯度复制到CPU上，求和，更新权重，再把新的权重复制回每个执行路。
-# 拆分在训练步之前完成一次：每个执行路得到一份自己的权重副本和一半样本。然后，`dg.split_step` 让两个执行路同时运行
-# `lane_step`（CPU执行路在自己的线程中运行，GPU执行路的核函数被放入队列），两者都完成后再调用 `server_step`。
+# 参数服务器就是CPU：`server_step` 把每个执行路的梯度复制到CPU上，求和，更新权重，再把新的权重复制回每个执行路。
+# 拆分在训练步之前完成一次：每个执行路得到一份自己的权重副本和一半样本。`dg.split_step` 让两个执行路同时运行
+# `lane_step`（CPU执行路在自己的线程中运行，GPU执行路的核函数被放入队列），然后运行 `server_step`。
 
-# %%
+# %% tags=["nbval-ignore-output"]
 SERVER = dg.SERVER  # the parameter server's row in the graph
 
 
@@ -153,27 +148,24 @@ print(show.summary_text(graph, d2l_ext.t('graph.title_graph')))
 show.draw_graph(graph, title=d2l_ext.t('graph.title_graph'))
 
 # %% [markdown]
-# It is the book's figure, with the biases and the loss as boxes of their own: two chains that never meet except at
-# the server, whose `sum` must wait for **both** lanes' gradients. Inside a chain nothing can run early (`fc2 bwd`
-# needs the loss, `relu bwd` needs `fc2 bwd`); between the chains everything can overlap.
+# It is the book's figure plus the biases and the loss: two chains that meet only at the server, whose `sum` waits
+# for **both** lanes' gradients. Inside a chain nothing can start early; between the chains everything can overlap.
 #
 # ## Predict: the schedule the graph allows
 #
-# Give each box the time it takes here, run alone on its lane (`measure_node_costs`: median of 5 runs). The
-# schedule starts every box as soon as its inputs are done and its lane or link is free. Three numbers follow:
-# the **serial total** (every box in turn), the **scheduled total**, and the **critical path**, the longest chain
-# of dependent boxes, which no schedule can beat.
+# Each box gets the time it takes here, run alone on its lane (median of 5 runs). Starting every box as soon as its
+# inputs are done and its lane or link is free gives three numbers: the **serial total** (every box in turn), the
+# **scheduled total**, and the **critical path**, the longest chain of dependent boxes, which no schedule can beat.
 
 # %% [markdown] lang="zh"
-# 这正是书中的图，只是偏置和损失各自成了单独的方框：两条链只在服务器处汇合，而服务器的 `sum` 必须等待**两个**执行路
-# 的梯度都到达。在一条链内部，没有什么能提前运行（`fc2 bwd` 需要损失，`relu bwd` 需要 `fc2 bwd`）；两条链之间的
-# 一切都可以重叠。
+# 这正是书中的图，只是多了偏置和损失：两条链只在服务器处汇合，而服务器的 `sum` 要等待**两个**执行路的梯度。在一条链
+# 内部，没有什么能提前开始；两条链之间的一切都可以重叠。
 #
 # ## 预测：依赖图所允许的调度
 #
-# 给每个方框一个代价：它在这里、在自己的执行路上单独运行所花的时间（`measure_node_costs`：5次运行的中位数）。调度
-# 让每个方框在其输入都已完成、且其执行路或链路空闲时立即开始。由此得到三个数字：**串行总耗时**（各方框依次运行）、
-# **调度后总耗时**，以及**关键路径**，即相互依赖的方框组成的最长链，任何调度都不可能比它更快。
+# 每个方框的代价是它在这里、在自己的执行路上单独运行的时间（5次运行的中位数）。让每个方框在其输入都已完成、且其执行路
+# 或链路空闲时立即开始，就得到三个数字：**串行总耗时**（各方框依次运行）、**调度后总耗时**，以及**关键路径**，即相互
+# 依赖的方框组成的最长链，任何调度都不可能比它更快。
 
 # %% tags=["nbval-ignore-output"]
 graph_here, costs = dg.measure_node_costs(lanes, (params, X, Y), lane_step=lane_step, server_step=server_step)
@@ -182,14 +174,13 @@ print(show.schedule_text(plan))
 show.draw_schedule(plan, title=d2l_ext.t('graph.title_plan'))
 
 # %% [markdown]
-# Now predict the three ways to run the step. Together: the scheduled total. One after the other: the serial total.
-# The baseline, one device with the whole minibatch and no copies, we estimate from lane 0's boxes: twice the rows
-# take twice as long, and on a CPU all the cores make it faster in proportion (lane 0 has only its share of them).
+# The predictions: together, the scheduled total; one after the other, the serial total; the baseline, one device
+# with the whole minibatch and no copies, from lane 0's boxes: twice the rows take twice as long, and on a CPU all the
+# cores make it faster in proportion.
 
 # %% [markdown] lang="zh"
-# 现在预测运行这个训练步的三种方式。同时运行：调度后总耗时。先后运行：串行总耗时。基线，即一个设备处理整个小批量、
-# 不做复制，我们根据执行路0的方框来估计：样本数加倍，时间也加倍；在CPU上，使用全部核心会使它按比例变快
-# （执行路0只有其中的一份）。
+# 预测如下：同时运行，取调度后总耗时；先后运行，取串行总耗时；基线，即一个设备处理整个小批量、不做复制，根据执行路0
+# 的方框来估计：样本数加倍，时间也加倍；在CPU上，使用全部核心会使它按比例变快。
 
 # %% tags=["nbval-ignore-output"]
 lane0 = sum(s for box, s in costs.items() if box.endswith('[lane 0]'))  # lane 0's compute boxes
@@ -202,31 +193,29 @@ print(show.prediction_text(predicted))
 # %% [markdown]
 # <details><summary>Worked answer: what to expect</summary>
 #
-# The prediction for "together" assumes the lanes do not slow each other down. That holds for lanes on separate
-# hardware. Two CPU lanes share one memory system and, with other programs running, the same cores, so expect them
-# slower than predicted, and expect them not to beat one device using all the cores: they have no more arithmetic,
-# and they add copies and thread hand-offs. With a GPU, one GPU with the whole minibatch has no copies over PCIe and
-# no slow CPU lane to wait for; look for it to win by a wide margin.
+# "Together" assumes the lanes do not slow each other down, which holds for separate hardware. Two CPU lanes share the
+# memory system and, when other programs run, the cores: expect them slower than predicted and no faster than one
+# device with all the cores, which has the same arithmetic without copies or thread hand-offs. With a GPU, expect one
+# GPU with the whole minibatch to win clearly: no copies over PCIe, no slow CPU lane to wait for.
 # </details>
 #
 # ## Measure
 #
-# The three ways run interleaved (one, two, three, one, two, three, ...), so a slow moment hits all of them alike;
-# every update is checked against float64. Each dot is one repeat; the hatched bar is the prediction.
+# The three ways run interleaved, so a slow moment hits all of them alike; every update is checked against float64.
+# The dots are the repeats; the hatched bars, the predictions.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
 #
-# “同时运行”的预测假定两个执行路互不拖慢。对位于不同硬件上的执行路，这是成立的。两个CPU执行路共用一个内存系统，
-# 而且当有其他程序在运行时，还要共用同样的核心，因此应当预期它们比预测慢，也不要指望它们胜过使用全部核心的一个设备：
-# 它们的算术运算能力并不更多，还要增加复制和线程之间的交接。有GPU时，一个GPU处理整个小批量既不需要经过PCIe复制，
-# 也不用等待缓慢的CPU执行路；留意它是否以很大的优势胜出。
+# “同时运行”的预测假定两个执行路互不拖慢，这对位于不同硬件上的执行路成立。两个CPU执行路共用内存系统，有其他程序运行时
+# 还要共用核心：应当预期它们比预测慢，也不会比使用全部核心的一个设备快，因为后者的算术运算能力相同，却不需要复制，也没有
+# 线程之间的交接。有GPU时，应当预期一个GPU处理整个小批量会明显胜出：既没有经过PCIe的复制，也不用等待缓慢的CPU执行路。
 # </details>
 #
 # ## 实测
 #
-# 三种方式交替运行（一、二、三、一、二、三……），这样某一时刻的变慢会同样影响所有方式；每次更新都与float64的结果
-# 进行校验。每个点是一次重复；斜线条是预测。
+# 三种方式交替运行，这样某一时刻的变慢会同样影响所有方式；每次更新都与float64的结果进行校验。圆点是各次重复，
+# 斜线条是预测。
 
 # %% tags=["nbval-ignore-output"]
 timing = dg.time_step(lanes, (params, X, Y), repeats=7, predicted=predicted,
@@ -235,23 +224,23 @@ print(show.step_timing_text(timing))
 show.draw_step_timing(timing)
 
 # %% [markdown]
-# Read the printed ratios, not a rule: on a busy 2-core machine the two CPU lanes can land either side of one
-# another. What the graph promises is the gap between "one after the other" and "together": the two chains overlap.
-# What it does not promise is that splitting pays: the baseline keeps all the hardware busy on one chain with no
-# copies. Splitting the batch pays when the lanes *add* hardware, with enough rows per device that the arithmetic
-# outweighs the copies, and when the gradients travel while the backward pass still runs (13.3.4).
+# Boxes timed alone leave out what the whole step adds: handing work to the lanes' threads, Python between the
+# operations, fresh memory for every copy; so expect most measurements above their predictions. On a busy 2-core
+# machine the comparisons can go either way: read the printed ratios. The graph promises only that the two chains
+# can overlap ("together" against "one after the other"), not that splitting pays. That needs lanes that *add* hardware, enough rows per device for the arithmetic to outweigh the copies, and gradients that
+# travel while the backward pass still runs (13.3.4).
 #
-# The panel below recomputes a model of the book's setting as you move a slider (two GPUs at 10 TFLOP/s, a CPU
-# server, PCIe at 12 GB/s: assumed round numbers); **Measure here** times the boxes on this machine instead.
+# The panel recomputes a model of the book's setting as you move a slider (assumed round numbers: two GPUs at
+# 10 TFLOP/s, a CPU server, PCIe at 12 GB/s); **Measure here** times the boxes on this machine instead.
 
 # %% [markdown] lang="zh"
-# 请以打印出的比值为准，而不是套用某条规律：在一台繁忙的双核机器上，两个CPU执行路可能比另一种方式快，也可能慢。
-# 依赖图所承诺的是“先后运行”与“同时运行”之间的差距：两条链可以重叠。它并不承诺拆分一定划算：基线让全部硬件都忙于
-# 一条链，而且不做复制。只有当执行路*增加*了硬件、每个设备分到的样本足够多以致算术运算超过复制的代价，并且梯度在
-# 反向传播仍在进行时就开始传输（见13.3.4节）时，拆分批量才划算。
+# 单独计时的方框没有计入整个训练步额外的开销：把工作交给执行路的线程、操作之间的Python代码、每次复制都要分配的新内存；
+# 因此应当预期多数实测值高于预测。在一台繁忙的双核机器上，比较的结果可能偏向任何一方：请以打印出的比值为准。依赖图只
+# 承诺两条链可以重叠（“同时运行”对比“先后运行”），并不承诺拆分一定划算。拆分要划算，需要执行路*增加*了硬件、每个设备
+# 分到的样本足够多以致算术运算超过复制的代价，并且梯度在反向传播仍在进行时就开始传输（见13.3.4节）。
 #
-# 下面的面板在你移动滑块时重新计算书中场景的一个模型（两个10 TFLOP/s的GPU、一个CPU服务器、每个方向12 GB/s的PCIe：
-# 这些是假定的整数）；**在这里测量** 则改为在这台机器上为各方框计时。
+# 下面的面板在你移动滑块时重新计算书中场景的一个模型（假定的整数：两个10 TFLOP/s的GPU、一个CPU服务器、每个方向
+# 12 GB/s的PCIe）；**在这里测量** 则改为在这台机器上为各方框计时。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.graph_panel import GraphSchedulePanel
@@ -287,56 +276,52 @@ except d2l_ext.ResultMismatch as e:
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The graph changes: lane 1's chain now ends in nothing, since no edge carries its gradients to the server. That is
-# exactly the missing dependency, and a scheduler would happily start `sum` without lane 1. The update is wrong, and
-# the check against float64 catches it.
+# The graph changes: no edge carries lane 1's gradients to the server any more, so a scheduler would start `sum`
+# without them. The update is wrong, and the check against float64 catches it.
 # </details>
 #
 # **2. An uneven split.** With a GPU and the CPU as lanes, an even split makes the GPU wait for the CPU. From the
-# measured boxes above, what share of the 256 rows should each lane get so both finish together? Change
-# `X.chunk(2)` to `X.split([a, 256 - a])` (and `Y` alike), run that cell again, and time `dg.split_step(...)` with
+# measured boxes, how many of the 256 rows should lane 0 get so that both lanes finish together? Change `X.chunk(2)` to
+# `X.split([a, 256 - a])` (and `Y` alike), rerun that cell, and time `dg.split_step(...)` with
 # `d2l_ext.measure(..., lanes=lanes)`.
 #
 # <details><summary>Worked answer</summary>
 #
-# A lane's time grows with its rows, so give lane *i* rows in proportion to its speed: a = 256 · t₁ / (t₀ + t₁),
-# where tᵢ is the sum of lane *i*'s boxes at 128 rows. On an H200 next to the CPU that is nearly all rows on the GPU,
-# and then one GPU with the whole minibatch, without copies, is simpler and faster. On two equal CPU lanes the even
-# split is already balanced.
+# Split in proportion to speed: a = 256 · t₁ / (t₀ + t₁), where tᵢ is the sum of lane *i*'s boxes at 128 rows. Next to
+# a GPU the CPU gets almost nothing, and then one GPU with the whole minibatch is simpler and faster. Two equal CPU
+# lanes are already balanced.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 依赖图变了：执行路1的链现在没有下文，因为没有任何边把它的梯度送到服务器。这正是缺失的依赖关系，调度器会毫不犹豫地
-# 在没有执行路1的情况下开始 `sum`。更新是错的，与float64结果的校验发现了这一点。
+# 依赖图变了：不再有任何边把执行路1的梯度送到服务器，因此调度器会在没有这些梯度的情况下开始 `sum`。更新是错的，
+# 与float64结果的校验发现了这一点。
 # </details>
 #
-# **2. 不均匀的拆分。** 以一个GPU和CPU作为执行路时，平均拆分会使GPU等待CPU。根据上面实测的各方框，256个样本应当
-# 怎样分给两个执行路，才能让它们同时完成？把 `X.chunk(2)` 改为 `X.split([a, 256 - a])`（`Y` 也一样），重新运行那个
-# 单元格，再用 `d2l_ext.measure(..., lanes=lanes)` 为 `dg.split_step(...)` 计时。
+# **2. 不均匀的拆分。** 以一个GPU和CPU作为执行路时，平均拆分会使GPU等待CPU。根据实测的各方框，256个样本中应当给执行路0
+# 多少个，才能让两个执行路同时完成？把 `X.chunk(2)` 改为 `X.split([a, 256 - a])`（`Y` 也一样），重新运行那个单元格，
+# 再用 `d2l_ext.measure(..., lanes=lanes)` 为 `dg.split_step(...)` 计时。
 #
 # <details><summary>参考答案</summary>
 #
-# 一个执行路的时间随其样本数增长，因此按速度成比例地分配样本：a = 256 · t₁ / (t₀ + t₁)，其中 tᵢ 是执行路 *i* 在
-# 128个样本时各方框耗时之和。对于与CPU并列的H200，这几乎是把全部样本都给GPU；这时一个GPU处理整个小批量、不做复制，
-# 既简单又更快。在两个相同的CPU执行路上，平均拆分本来就是平衡的。
+# 按速度成比例地拆分：a = 256 · t₁ / (t₀ + t₁)，其中 tᵢ 是执行路 *i* 在128个样本时各方框耗时之和。与GPU并列时，
+# CPU几乎分不到样本，这时一个GPU处理整个小批量既简单又更快。两个相同的CPU执行路本来就是平衡的。
 # </details>
 
 # %% [markdown]
-# **3. The book's exercise 5: more complex dependencies.** Design tasks with more complex dependencies and check that
-# the results stay correct while the computation gets faster. Here each task is `tanh((sum of its inputs) @ W)`;
-# three stages, each a diamond of arms of `arms` products that meet in a join; `cross=True` adds edges between arms.
-# A planner puts each task on a lane (longest chain behind it first); a small engine runs the plan, each lane waiting
-# for the tasks it reads, like MXNet's dependency engine. Change `arms` and `cross`, read the model's prediction
-# (in products), then run it.
+# **3. The book's exercise 5: more complex dependencies.** Design tasks with more complex dependencies, and check that
+# the results stay correct while the computation gets faster. Each task computes `tanh((sum of its inputs) @ W)`;
+# three stages, each a diamond of arms of `arms` products that meet in a join; `cross=True` adds edges between arms. A
+# planner puts each task on a lane (longest chain behind it first); a small engine runs the plan, each lane waiting
+# for the tasks it reads, as MXNet's engine does. Change `arms` and `cross`, read the prediction (in products), run.
 
 # %% [markdown] lang="zh"
-# **3. 本节的练习5：更复杂的依赖关系。** 设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。这里每个
-# 任务计算 `tanh((sum of its inputs) @ W)`；一共三个阶段，每个阶段是一个菱形：若干条分支，各含 `arms` 中给定个数的
-# 乘法，最后在一个汇合点汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一个执行路上（其后的链最长的任务
-# 先放）；一个小引擎执行这个计划，每个执行路等待它所读取的任务完成，就像MXNet的依赖引擎一样。修改 `arms` 和
-# `cross`，读出模型的预测（以乘法次数为单位），然后运行。
+# **3. 本节的练习5：更复杂的依赖关系。** 设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务计算
+# `tanh((sum of its inputs) @ W)`；一共三个阶段，每个阶段是一个菱形：若干条分支，各含 `arms` 中给定个数的乘法，最后在
+# 汇合点汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一个执行路上（其后的链最长的任务先放）；一个小引擎
+# 执行这个计划，每个执行路等待它所读取的任务完成，就像MXNet的引擎那样。修改 `arms` 和 `cross`，读出预测（以乘法次数
+# 为单位），然后运行。
 
 # %%
 arms, cross = (1, 2, 3), True  # change these
@@ -353,22 +338,20 @@ show.draw_dag(ex5)
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# With `arms=(1, 2, 3), cross=True`: 21 products in series; the critical path is 4 per stage (the longest arm, then
-# the join), 12 in all, and the plan on two equal lanes reaches it, using both lanes. With `arms=(2, 2, 2),
-# cross=False` (cell below): still 21 in series, a critical path of only 9, but two lanes need 3 per stage for six
-# arm products plus 1 for the join: 12, so the lanes, not the path, set the time. In both cases the engine without
-# its waits reads inputs that were never written, and the check catches it. On two CPU lanes of one core each,
-# expect the measured speedup below the model's 1.75x: the lanes share memory and wait for each other.
+# With `arms=(1, 2, 3), cross=True`: 21 products in series; the critical path is 4 per stage (the longest arm, then the
+# join), 12 in all, and the plan on two lanes reaches it. With `arms=(2, 2, 2), cross=False` (cell below) the critical
+# path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. The lanes, not the
+# path, set the time. Two CPU lanes of one core each measure below the model's speedup: they share memory and wait
+# for each other.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 当 `arms=(1, 2, 3), cross=True` 时：串行需要21次乘法；关键路径每个阶段为4（最长的分支再加汇合点），总共12，
-# 两个相同执行路上的计划达到了这个值，并且用到了两个执行路。当 `arms=(2, 2, 2), cross=False` 时（见下面的单元格）：
-# 串行仍是21，关键路径只有9，但两个执行路完成六个分支乘法需要每个阶段3，再加汇合点1，共12，因此决定时间的是
-# 执行路的数量，而不是关键路径。在这两种情况下，去掉等待的引擎都会读取从未写入的输入，校验都能发现。在各用一个核心的
-# 两个CPU执行路上，实测的加速比应低于模型的1.75倍：两个执行路共用内存，而且要互相等待。
+# 当 `arms=(1, 2, 3), cross=True` 时：串行需要21次乘法；关键路径每个阶段为4（最长的分支再加汇合点），总共12，两个执行路
+# 上的计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时（见下面的单元格），关键路径降到9，但两个执行路完成六个分支
+# 乘法需要每个阶段3，再加汇合点：仍是12。决定时间的是执行路的数量，而不是关键路径。各用一个核心的两个CPU执行路，
+# 实测的加速比低于模型：它们共用内存，而且要互相等待。
 # </details>
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
@@ -380,28 +363,27 @@ print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
 # %% [markdown]
 # ## Remember
 #
-# * A step split over devices is a graph: chains that run side by side and meet where the gradients are summed.
-# * Serial total ≥ scheduled total ≥ critical path; measure the boxes here to predict, then measure the step.
-# * Compare with one device holding the whole minibatch and no copies; splitting pays only when lanes add hardware.
+# * A step split over devices is a graph: chains side by side that meet where the gradients are summed.
+# * Serial total ≥ scheduled total ≥ critical path. Measure the boxes to predict, then measure the step.
+# * Compare with one device holding the whole minibatch, no copies; splitting pays only when lanes add hardware.
 # * Faster must stay correct: check every result against a float64 reference.
 #
 # ## Pitfalls
 #
 # * Two CPU lanes share cores and memory: their "speedup" is not that of two devices.
-# * Reading a lane's result before it has finished (a GPU's queued work, a thread's output) gives wrong numbers; an
-#   engine must wait for its inputs.
+# * Reading a lane's result before it is finished gives wrong numbers: an engine must wait for its inputs.
 # * Timing without waiting for every device measures only the queueing.
 
 # %% [markdown] lang="zh"
 # ## 要记住的
 #
 # * 拆分到多个设备上的训练步是一个图：并排运行的链在梯度求和处汇合。
-# * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径；先在这里测量各方框来做预测，再实测整个训练步。
+# * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径。先测量各方框来做预测，再实测整个训练步。
 # * 要与一个设备处理整个小批量、不做复制的情况比较；只有当执行路增加了硬件时，拆分才划算。
 # * 变快的同时必须保持正确：把每个结果都与float64的参考结果进行校验。
 #
 # ## 易犯的错误
 #
 # * 两个CPU执行路共用核心和内存：它们的“加速比”不是两个设备的加速比。
-# * 在一个执行路完成之前读取它的结果（GPU队列中的工作、线程的输出），会得到错误的数值；引擎必须等待它的输入。
+# * 在一个执行路完成之前读取它的结果，会得到错误的数值：引擎必须等待它的输入。
 # * 计时时不等待每个设备完成，测到的只是排队的时间。
