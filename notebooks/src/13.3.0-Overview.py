@@ -69,14 +69,13 @@ print(t('overview.machine', python=v['python'], torch=v.get('torch'), mxnet=v.ge
 #
 # A *lane* is a place where work can run at the same time as other work: a GPU, the CPU, or a share of the CPU's
 # cores. Read what each lane really is: two lanes on separate hardware can both run at full speed; two lanes that
-# share the same cores cannot. MXNet is asked in its own process, because it must not be imported next to PyTorch.
+# share the same cores cannot.
 
 # %% [markdown] lang="zh"
 # ## 这台机器的执行路
 #
 # *执行路*（lane）是能与其他工作同时运行工作的地方：一个 GPU、CPU，或者 CPU 的一部分核。请读一读每条执行路实际
-# 是什么：位于不同硬件上的两条执行路可以同时全速运行；共用同一组 CPU 核的两条执行路则不能。MXNet 在单独的进程中
-# 查询，因为它不能和 PyTorch 导入到同一个进程里。
+# 是什么：位于不同硬件上的两条执行路可以同时全速运行；共用同一组 CPU 核的两条执行路则不能。
 
 # %%
 from d2l_ext.lanes import lanes_for_all
@@ -198,15 +197,14 @@ else:
 # %% [markdown]
 # ## Summary, with the numbers
 #
-# The book's summary makes three claims. Each line below is printed from a measurement: point 1 from this machine
-# and from the GPU recording, point 2 from the GPU recording of 13.3.2. Point 3 (the framework finds independent
-# work from the graph of the computation) is measured in 13.3.3.
+# The book's summary makes three claims; each line below is printed from a measurement (point 2 from the GPU
+# recording of 13.3.2). Point 3, the framework finding independent work in the computational graph, is 13.3.3's.
 
 # %% [markdown] lang="zh"
 # ## 小结与数字
 #
-# 书中的小结有三点。下面每一行都由测量结果打印出来：第 1 点来自这台机器和 GPU 上的录制结果，第 2 点来自 13.3.2 在
-# GPU 上的录制结果。第 3 点（框架从计算图中找出相互独立的工作）在 13.3.3 中测量。
+# 书中的小结有三点；下面每一行都由测量结果打印出来（第 2 点来自 13.3.2 在 GPU 上的录制结果）。第 3 点，即框架从
+# 计算图中找出相互独立的工作，留给 13.3.3。
 
 # %% tags=["nbval-ignore-output"]
 print(t('overview.summary.here_gain' if result.speedup >= 1.05 else 'overview.summary.here_no_gain',
