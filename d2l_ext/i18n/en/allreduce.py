@@ -87,6 +87,7 @@ MESSAGES = {
     'allreduce.panel.col_bucket': 'bucket (MB)',
     'allreduce.panel.col_ddp': '(c) DDP (s)',
     'allreduce.panel.col_hidden': 'hidden',
+    'allreduce.ratio': 'batch of {batch} per process: all-reduce alone / backward alone = {ratio:.2f}',
     'allreduce.mxnet': (
         "MXNet offers the same job through its KVStore: `kv.push(key, grads)` sums the values pushed from "
         "several devices and `kv.pull(key, out=...)` hands the sum back; a 'device' store sums on the "

@@ -82,6 +82,7 @@ MESSAGES = {
     'allreduce.panel.col_bucket': '桶（MB）',
     'allreduce.panel.col_ddp': '(c) DDP（秒）',
     'allreduce.panel.col_hidden': '隐藏比例',
+    'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}',
     'allreduce.mxnet': (
         'MXNet 用 KVStore 完成同样的工作：`kv.push(key, grads)` 把多个设备推送来的值求和，'
         '`kv.pull(key, out=...)` 再把和取回；\'device\' 类型的 KVStore 在一台机器的多个加速器上求和，'
