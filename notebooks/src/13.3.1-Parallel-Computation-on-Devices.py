@@ -17,424 +17,485 @@
 #
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
-# Two independent pieces of work on two devices should take about **max(t1, t2)**, not t1 + t2,
-# because the framework hands work to each device and returns without waiting. The book shows this
-# with two GPUs. This notebook runs the same experiment on *whatever this machine has*, measures it
-# properly, and says plainly what each "lane" is.
-#
-# What you will see:
-# 1. the machine and its lanes;
-# 2. the book's cells, on this machine's lanes, with a timer that waits for every device;
-# 3. the book's own timing mistake, with numbers where the hardware can show it;
-# 4. careful measurements (warm-up, repeats, median and spread, answers checked) for PyTorch and MXNet side by side;
-# 5. a timeline of which product ran where, a scaling plot, and a panel to try sizes yourself;
-# 6. exercises 1 and 2 of the section as experiments.
+# Two independent jobs on two devices should take about as long as the slower one, not the sum, because the framework
+# hands work to each device and returns without waiting. The book shows this with two GPUs. Here you run the same
+# cells on this machine's two **lanes** (places where work can run at the same time), predict each time from this
+# machine's speed, and see when a second lane pays and when it cannot.
 
 # %% [markdown] lang="zh"
 # # 13.3.1 设备上的并行计算
 #
-# *动手学深度学习*（Dive into Deep Learning），§13.3“自动并行”（中文版为§12.3）。
+# *动手学深度学习*，§13.3“自动并行”（中文版为§12.3）。
 #
-# 两个设备上的两项相互独立的工作，耗时应约为 **max(t1, t2)**，而不是 t1 + t2，
-# 因为框架把工作交给每个设备后立即返回，并不等待。书中用两个GPU演示了这一点。本notebook在*这台机器现有的硬件*上
-# 运行同样的实验，规范地加以测量，并明确说明每个“通道”（lane）是什么。
-#
-# 你将看到：
-# 1. 这台机器及其通道；
-# 2. 书中的代码单元，运行在这台机器的通道上，并使用一个会等待所有设备的计时器；
-# 3. 书中自身的计时错误，在硬件能够体现时给出具体数字；
-# 4. PyTorch和MXNet并列的细致测量（预热、重复、中位数与离散程度、结果校验）；
-# 5. 一条显示哪个乘积在哪里运行的时间线、一张扩展性图，以及一个可自行尝试不同规模的面板；
-# 6. 以实验的形式完成本节的练习1和练习2。
+# 两个设备上的两项相互独立的工作，耗时应当接近较慢的那一项，而不是两者之和，因为框架把工作交给每个设备后立即返回，
+# 并不等待。书中用两个GPU演示了这一点。这里你将在这台机器的两个**执行路**（可以同时运行工作的地方）上运行同样的代码，
+# 根据这台机器的速度预测每次的用时，并看到第二个执行路什么时候划算、什么时候不可能划算。
 
-# %%
+# %% tags=["nbval-ignore-output"]
 # %matplotlib inline
 import d2l_ext
-from d2l_ext import experiments, plots, report
+from d2l_ext.display.parallel import machine_text
 
 d2l_ext.set_language('en')
-
-print(report.machine_text())
+print(machine_text())
 
 # %% [markdown]
-# ## Lanes: what can run at the same time here
+# ## The book's cells, on this machine's lanes
 #
-# The book calls `d2l.try_all_gpus()` and uses `devices[0]` and `devices[1]`. With d2l 1.0.3 that list is
-# empty on a machine without a GPU (so `devices[0]` raises `IndexError`), and `devices[1]` fails with one GPU.
-# `d2l_ext.find_lanes` picks two lanes from what exists:
-#
-# * two or more GPUs: GPU 0 and GPU 1;
-# * one GPU: the GPU and the CPU;
-# * no GPU: two CPU lanes, each with half of the cores.
-#
-# Read the explanation of each lane: it is what the numbers below are about.
+# The book starts with `devices = d2l.try_all_gpus()` and uses `devices[0]` and `devices[1]`; that needs two GPUs and
+# raises `IndexError` on a machine with none or with one (Colab), so we take this machine's two lanes instead:
+# two GPUs, or a GPU and the CPU, or two CPU lanes with half of the cores each.
 
 # %% [markdown] lang="zh"
-# ## 通道：这里哪些工作可以同时运行
+# ## 书中的代码，运行在这台机器的执行路上
 #
-# 书中调用 `d2l.try_all_gpus()`，并使用 `devices[0]` 和 `devices[1]`。在d2l 1.0.3中，没有GPU的机器上该列表为空
-# （因此 `devices[0]` 会引发 `IndexError`），而只有一个GPU时 `devices[1]` 会失败。
-# `d2l_ext.find_lanes` 从现有的设备中选出两个通道：
-#
-# * 两个或更多GPU：GPU 0和GPU 1；
-# * 一个GPU：该GPU和CPU；
-# * 没有GPU：两个CPU通道，各使用一半的核心。
-#
-# 请阅读对每个通道的说明：下面的数字说的正是它们。
+# 书中先调用 `devices = d2l.try_all_gpus()`，再使用 `devices[0]` 和 `devices[1]`；这需要两个GPU，
+# 在没有GPU或只有一个GPU的机器上（例如Colab）会引发 `IndexError`，所以我们改用这台机器的两个执行路：
+# 两个GPU，或者一个GPU加CPU，或者各占一半CPU核的两个CPU执行路。
 
-# %%
-lanes = d2l_ext.find_lanes('torch')
+# %% tags=["nbval-ignore-output"]
+import torch
+
+lanes = d2l_ext.find_lanes('torch')  # instead of devices = d2l.try_all_gpus()
+devices = [lane.device() for lane in lanes]
 print(d2l_ext.describe_lanes(lanes))
 
 # %% [markdown]
-# ## The book's code, on these lanes
-#
-# The book's `run` performs **50** matrix products (its text says 10; the code says 50). On GPUs we use
-# the book's 4000 x 4000 matrices and 50 products. On CPU lanes that would take minutes, so this notebook
-# uses 800 x 800 and 10 products per lane (about 0.1 s per lane on a 2-core machine); with one GPU and the
-# CPU, the number of products per lane is chosen so that both lanes take about as long.
-#
-# `on_lanes` starts one job per lane. A GPU job is only *queued* (the call returns at once); a CPU job
-# runs in its own Python thread, because PyTorch runs CPU operations to completion before returning.
+# The book's `run` computes 50 products of a 4000 × 4000 matrix (its text says 10). We keep that on GPUs; CPU lanes
+# get smaller matrices so that the notebook runs in about a minute. Each product is also computed once in float64
+# (`refs`): every timed answer below is checked against it.
 
 # %% [markdown] lang="zh"
-# ## 书中的代码，运行在这些通道上
-#
-# 书中的 `run` 执行 **50** 次矩阵乘法（正文中说是10次；代码中是50次）。在GPU上，我们使用书中的4000 x 4000矩阵和50次乘法。
-# 在CPU通道上这需要好几分钟，因此本notebook使用800 x 800的矩阵，每个通道10次乘法（在2核机器上每个通道约0.1秒）；
-# 当有一个GPU和CPU时，每个通道的乘法次数经过选择，使两个通道的耗时大致相同。
-#
-# `on_lanes` 为每个通道启动一项任务。GPU任务只是被*放入队列*（调用立即返回）；CPU任务则在各自的Python线程中运行，
-# 因为PyTorch会把CPU操作执行完毕之后才返回。
+# 书中的 `run` 计算一个4000 × 4000矩阵的50次乘法（正文说是10次）。在GPU上我们保持不变；CPU执行路则用较小的矩阵，
+# 使整个notebook大约一分钟就能运行完。每个乘积还用float64计算一次（`refs`）：下面每个计时得到的结果都要与它核对。
 
-# %%
-import torch
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.workloads import resolve_workload
 
-from d2l_ext.torch_work import on_lanes
-from d2l_ext.workloads import lesson_workload
 
-N, (K1, K2) = lesson_workload(lanes)
-
-def run(x, k):
+def run(x, k=50):
     return [x.mm(x) for _ in range(k)]
 
-x_lane1 = torch.rand(size=(N, N), device=lanes[0].device())
-x_lane2 = torch.rand(size=(N, N), device=lanes[1].device())
-print(f'{N} x {N} matrices; {K1} products on lane 1, {K2} on lane 2')
+
+work = resolve_workload(lanes, lesson=True)  # the book's 4000 and 50 on GPUs; smaller on CPU lanes
+N, K = work.size, work.iters  # K: products per lane
+x_0 = torch.rand(size=(N, N), device=devices[0])
+x_1 = torch.rand(size=(N, N), device=devices[1])
+refs = [x.double().mm(x.double()) for x in (x_0, x_1)]
+if lanes[-1].kind == 'cpu':
+    torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores, as a GPU is one device
+print(d2l_ext.t('parallel.workload', size=N, iters=K))
 
 # %% [markdown]
-# Warm up both lanes first (the first call pays for memory allocation and library start-up), then time each
-# lane alone. `d2l_ext.Benchmark` keeps the book's idiom but waits for every device of the lanes it is given,
-# before starting the clock and before stopping it.
+# Warm up both lanes (the first call pays for allocation and library start-up), then the book's three timings.
+# `d2l_ext.Benchmark` keeps the book's idiom but waits for every device of the lanes it is given before it starts
+# and before it stops the clock.
 
 # %% [markdown] lang="zh"
-# 先预热两个通道（第一次调用要承担内存分配和库启动的开销），然后分别单独为每个通道计时。
-# `d2l_ext.Benchmark` 保留了书中的写法，但在开始计时之前和停止计时之前，都会等待所给通道的每个设备。
+# 先预热两个执行路（第一次调用要承担内存分配和库启动的开销），再做书中的三次计时。`d2l_ext.Benchmark`
+# 保留了书中的写法，但在开始计时和停止计时之前，都会等待所给执行路的每个设备。
 
-# %%
-on_lanes(lanes, lambda: run(x_lane1, K1), lambda: run(x_lane2, K2))  # warm-up both lanes
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import book_text
+
+run(x_0, K[0]), run(x_1, K[1])  # warm-up
 d2l_ext.wait_for_lanes(lanes)
 
-with d2l_ext.Benchmark('lane 1 time', lanes[:1]):
-    on_lanes(lanes[:1], lambda: run(x_lane1, K1))
+with d2l_ext.Benchmark(lanes[0].label, lanes[:1]) as alone_0:
+    run(x_0, K[0])
 
-with d2l_ext.Benchmark('lane 2 time', lanes[1:]):
-    on_lanes(lanes[1:], lambda: run(x_lane2, K2))
+with d2l_ext.Benchmark(lanes[1].label, lanes[1:]) as alone_1:
+    run(x_1, K[1])
 
-# %%
-with d2l_ext.Benchmark('lane 1 & lane 2', lanes):
-    on_lanes(lanes, lambda: run(x_lane1, K1), lambda: run(x_lane2, K2))
-
-# %% [markdown]
-# Both together should take about as long as the slower lane alone. One run of each is a noisy measurement,
-# though: the next sections repeat it.
-#
-# ## The book's timing mistake
-#
-# The book's "GPU1 & GPU2" cell ends with `torch.cuda.synchronize()`. Without an argument this waits for the
-# *current* device only, so work still running on the second GPU can fall outside the measurement. Forgetting to
-# wait at all is worse: the clock then measures only how long it took to *queue* the work. The next cell times the
-# same work three ways; it needs at least one GPU lane to show a difference.
-
-# %% [markdown] lang="zh"
-# 两者一起运行的耗时应与较慢的那个通道单独运行时大致相同。不过，每种情况只运行一次，测量结果噪声较大：
-# 后面几节会重复这一测量。
-#
-# ## 书中的计时错误
-#
-# 书中的“GPU1 & GPU2”代码单元以 `torch.cuda.synchronize()` 结束。不带参数时，它只等待*当前*设备，
-# 因此仍在第二个GPU上运行的工作可能落在测量范围之外。完全忘记等待则更糟：此时计时测到的只是把工作*放入队列*所用的时间。
-# 下一个代码单元用三种方式为同样的工作计时；至少需要一个GPU通道才能显示出差别。
-
-# %%
-from d2l_ext.parallel import book_sync_mistake
-
-print(report.sync_mistake_text(book_sync_mistake(lanes=[lane.name for lane in lanes])))
+# %% tags=["nbval-ignore-output"]
+with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both'), lanes) as both:
+    run(x_0, K[0])
+    run(x_1, K[1])
+print(book_text([alone_0.elapsed, alone_1.elapsed], both.elapsed))
 
 # %% [markdown]
-# ## Measuring properly, PyTorch and MXNet side by side
+# ### What the clock waits for
 #
-# `experiments.parallel` warms up, then times each lane alone and both lanes together several times, waiting for
-# every device each time; it reports the median and the interquartile range (IQR), and it checks every product
-# against `x @ x` computed in float64, so a fast wrong answer would stop the run.
-#
-# Each framework runs in its **own worker process**: importing MXNet into a process that already runs PyTorch
-# changes PyTorch's thread count (you will see this at the end of the notebook), and MXNet reads its engine settings
-# only once, when it is imported.
+# The book's "both" cell ends with `torch.cuda.synchronize()`. Without an argument it waits for the *current* device
+# only, so work still running on the second GPU can escape the measurement. Forgetting the wait altogether is the
+# bigger mistake on every machine: on a GPU the clock then stops as soon as the work is *queued*. Predict what no wait
+# measures here, then run the experiment. On CPU lanes PyTorch computes before each call returns, so look for the
+# rows to agree; on a GPU, look for a no-wait row far shorter than the others.
 
 # %% [markdown] lang="zh"
-# ## 规范地测量：PyTorch与MXNet并列比较
+# ### 计时在等什么
 #
-# `experiments.parallel` 先预热，然后多次为每个通道单独计时、为两个通道一起计时，每次都等待每个设备；
-# 它报告中位数和四分位距（IQR），并将每个乘积与以float64计算的 `x @ x` 进行核对，因此快速但错误的结果会使运行停止。
+# 书中“两者”那个代码单元以 `torch.cuda.synchronize()` 结束。不带参数时，它只等待*当前*设备，
+# 因此仍在第二个GPU上运行的工作可能落在测量范围之外。完全忘记等待是更大的错误，在任何机器上都是如此：
+# 在GPU上，计时会在工作刚刚*排入队列*时就停止。先预测这里不等待会测到什么，再运行实验。在CPU执行路上，
+# PyTorch在每次调用返回前就已算完，所以应看到各行相同；在GPU上，应看到“不等待”那一行远短于其他各行。
+
+# %% tags=["nbval-ignore-output"]
+import time
+
+from d2l_ext.display.parallel import no_wait_text
+
+waits = {'no_wait': lambda: None, 'every_device': lambda: d2l_ext.wait_for_lanes(lanes)}
+if torch.cuda.is_available():
+    waits['book_synchronize'] = torch.cuda.synchronize  # the book's: the current device only
+times = {name: [] for name in waits}
+for _ in range(5):
+    for name, wait in waits.items():  # interleaved, so a drifting machine slows every variant alike
+        d2l_ext.wait_for_lanes(lanes)
+        start = time.perf_counter()
+        ys = run(x_0, K[0]), run(x_1, K[1])
+        wait()
+        times[name].append(time.perf_counter() - start)
+d2l_ext.wait_for_lanes(lanes)
+[d2l_ext.check_close(y, ref, lane.label) for y, ref, lane in zip(ys, refs, lanes)]
+print(no_wait_text(times))
+
+# %% [markdown]
+# A GPU shows the difference. The recording below was made on one GPU (labelled with the GPU, the versions and the
+# date): with no wait, the clock stopped after about a millisecond, while the 50 products took far longer.
+
+# %% [markdown] lang="zh"
+# GPU能显示出差别。下面的记录是在一块GPU上测得的（标注了GPU型号、软件版本和日期）：不等待时，
+# 计时大约一毫秒就停止了，而50次乘法实际用了长得多的时间。
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display import style
+from d2l_ext.display.parallel import plot_variants
+from d2l_ext.recorded import load_recordings
+
+recordings = load_recordings()  # made on GPUs, shipped with the package
+rec = next((r for r in recordings if 'H200' in r.machine['gpus'][0]), recordings[-1]) if recordings else None
+print(rec.label() if rec else d2l_ext.t('panels.no_gpu_recordings'))
+gpu = rec.machine['gpus'][0] if rec else None
+plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', gpu=gpu)) if rec else None
+
+# %% [markdown]
+# ## Two lanes at the same time
 #
-# 每个框架都在**各自的工作进程**中运行：把MXNet导入一个已经在运行PyTorch的进程，会改变PyTorch的线程数
-# （在本notebook的末尾你会看到这一点），而且MXNet只在导入时读取一次其引擎设置。
+# PyTorch runs a CPU operation to completion in the calling thread, so in the book's cell the second `run` starts only
+# when the first has finished. A GPU only *queues* kernels, so one thread can feed several GPUs, up to a limit: once
+# about 1,024 kernels are queued, the next launch blocks until the GPU catches up. Hence the recipe below: each CPU
+# lane gets its own Python thread with its own `torch.set_num_threads` (PyTorch releases Python's global lock inside
+# `mm`, so the threads really run at once); the CPU threads start first, then the GPU work is queued; then wait for
+# every lane.
+
+# %% [markdown] lang="zh"
+# PyTorch在调用它的线程里把CPU操作执行完毕，所以在书中的代码单元里，第二个 `run` 要等第一个结束后才开始。
+# GPU只是把核函数*排入队列*，所以一个线程就能喂饱多个GPU，但有上限：队列中约有1,024个核函数时，下一次启动会阻塞，
+# 直到GPU赶上来。因此有了下面的做法：每个CPU执行路有自己的Python线程，并用 `torch.set_num_threads` 设定自己的线程数
+# （PyTorch在 `mm` 内部会释放Python的全局锁，所以这些线程真的同时运行）；先启动CPU线程，再把GPU的工作排入队列；
+# 最后等待每个执行路。
 
 # %%
+import threading
+
+
+def run_together(lanes, jobs):  # jobs[i]() runs on lanes[i]; returns their results
+    out = [None] * len(lanes)
+    def on_cpu(i):
+        torch.set_num_threads(lanes[i].threads)  # this thread's share of the cores
+        out[i] = jobs[i]()
+    threads = [threading.Thread(target=on_cpu, args=[i]) for i, ln in enumerate(lanes) if ln.kind == 'cpu']
+    [th.start() for th in threads]  # CPU lanes first: a full GPU queue would block this thread
+    for i in [i for i, ln in enumerate(lanes) if ln.kind == 'gpu']:
+        out[i] = jobs[i]()  # only queued: returns at once
+    [th.join() for th in threads]
+    d2l_ext.wait_for_lanes(lanes)  # every lane's device, not only the current one
+    return out
+
+
+# %% tags=["nbval-ignore-output"]
+jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
+with d2l_ext.Benchmark(d2l_ext.t('parallel.variant.threads'), lanes) as threaded:
+    ys = run_together(lanes, jobs)
+[d2l_ext.check_close(y, ref, lane.label) for y, ref, lane in zip(ys, refs, lanes)]
+print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
+
+# %% [markdown]
+# The package's `run_on_lanes` does the same, with each lane's thread kept alive between calls (starting a thread
+# costs about a millisecond, as much as a small job).
+#
+# ## Predict, then measure
+#
+# First measure how fast one product runs on each lane, and on the first lane's device with all its cores. Then predict, before
+# the next cell measures them: each lane alone; one after the other; both together; and the **baseline**, one lane
+# with all the cores doing both jobs. For "together", the hardware decides: lanes on separate hardware (two GPUs, a
+# GPU and the CPU) should take max(t1, t2); lanes that share the cores can be no better than one lane with all of them.
+
+# %% [markdown] lang="zh"
+# 包里的 `run_on_lanes` 做的是同一件事，只是每个执行路的线程在两次调用之间一直保留
+# （启动一个线程大约要一毫秒，和一项小工作差不多）。
+#
+# ## 先预测，再测量
+#
+# 先测出每个执行路上一次乘法有多快，以及第一个执行路所在的设备用上全部核时有多快。然后在下一个单元测量之前做出预测：
+# 每个执行路单独运行、先后运行、同时运行，以及**基线**——一个执行路用全部核做两份工作。“同时运行”取决于硬件：
+# 在相互独立的硬件上（两个GPU，或一个GPU和CPU），用时应为max(t1, t2)；共用同一些核的执行路，
+# 不可能比一个用上全部核的执行路更快。
+
+# %% tags=["nbval-ignore-output"]
+import dataclasses
+
+cores = d2l_ext.cpu_cores()
+whole = (dataclasses.replace(lanes[0], threads=cores, label=d2l_ext.t('core.lane_cpu_all_label', cores=cores))
+         if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores
+rate = {}  # FLOP per second of one product
+for lane, x in [(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]:
+    m = d2l_ext.measure(lambda lane=lane, x=x: run_together([lane], [lambda: x.mm(x)]), lanes=[lane], repeats=5)
+    rate[lane] = 2 * N**3 / m.median
+    print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median * 1e3, gflops=rate[lane] / 1e9))
+
+# %% [markdown]
+# Write down your four predictions (a product of two n × n matrices is 2n³ floating-point operations), then open
+# the worked answer.
+
+# %% [markdown] lang="zh"
+# 写下你的四个预测（两个n × n矩阵相乘需要2n³次浮点运算），然后展开参考答案。
+
+# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+# Worked answer: seconds = products x 2n^3 FLOP / FLOP per second; "together" from the hardware's rule.
+from d2l_ext import parallel
+from d2l_ext.display.parallel import expectation_text
+
+alone = [K[i] * 2 * N**3 / rate[lane] for i, lane in enumerate(lanes)]
+expected = parallel.expectation(lanes, alone)
+names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
+         d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
+predicted = dict(zip(names, [*alone, sum(alone), expected.seconds, sum(K) * 2 * N**3 / rate[whole]]))
+for name, seconds in predicted.items():
+    print(d2l_ext.t('parallel.predict.line', variant=name, seconds=seconds))
+print(expectation_text(expected))
+
+# %% [markdown]
+# Now all five, interleaved (each variant in turn, five rounds, so a machine that slows down slows all of them), with
+# every answer checked:
+
+# %% [markdown] lang="zh"
+# 现在测量这五种情况，交替进行（每轮依次运行每种情况，共五轮，机器变慢时各种情况一同变慢），并核对每个结果：
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import verdict_text
+from d2l_ext.display.repeats import plot_repeats
+
+variants = dict(zip(names, [
+    lambda: run_together(lanes[:1], jobs[:1]),
+    lambda: run_together(lanes[1:], jobs[1:]),
+    lambda: run_together(lanes[:1], jobs[:1]) + run_together(lanes[1:], jobs[1:]),
+    lambda: run_together(lanes, jobs),
+    lambda: run_together([whole], [lambda: run(x_0, K[0] + K[1])]),
+]))
+answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
+cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
+                      check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
+med = cmp.medians()
+print(verdict_text([med[names[0]], med[names[1]]], med[names[2]], med[names[3]], med[names[4]]))
+plot_repeats(cmp, predicted=predicted, title=style.plot_text(
+    'parallel.plot_title', framework='PyTorch', speedup=med[names[2]] / med[names[3]],
+    expected=sum(alone) / expected.seconds))
+
+# %% [markdown]
+# Where did each product run? The package times one run of both lanes and draws each product as a bar (CUDA events on
+# a GPU, timestamps in each CPU lane's thread); the dashed marks are your predicted end of each lane.
+
+# %% [markdown] lang="zh"
+# 每个乘积在哪里运行？包里的函数为两个执行路一起运行的一次过程计时，把每个乘积画成一个条形（GPU上用CUDA事件，
+# CPU执行路上用各自线程里的时间戳）；虚线标出你预测的每个执行路的结束时间。
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import plot_timeline
+
+plot_timeline(parallel.timeline('torch', lesson=True), predicted=dict(zip(names[:2], alone)))
+
+# %% [markdown]
+# ## MXNet: the same experiment through its dependency engine
+#
+# MXNet hands every operation (`x.dot(x)`) to its dependency engine, which runs whatever is ready on worker threads;
+# `npx.waitall()` waits for all of them. Its `ThreadedEnginePerDevice` gives each CPU context its own worker pool, so
+# here `cpu(0)` and `cpu(1)` are two pools on the *same* cores, not separate hardware, and one MXNet lane already
+# spreads its independent products over every core. Predict what two MXNet lanes gain, then compare. (The package runs
+# MXNet in its own process: importing it next to PyTorch changes PyTorch's thread count.)
+
+# %% [markdown] lang="zh"
+# MXNet把每个操作（`x.dot(x)`）交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作；`npx.waitall()`
+# 等待所有操作完成。它的 `ThreadedEnginePerDevice` 为每个CPU上下文配备各自的工作线程池，所以这里的 `cpu(0)` 和
+# `cpu(1)` 是运行在*同一些*核上的两个线程池，并不是相互独立的硬件；单个MXNet执行路已经把它相互独立的乘法分散到了
+# 所有核上。先预测两个MXNet执行路能带来多少收益，再做比较。（包在单独的进程中运行MXNet：在PyTorch旁边导入它
+# 会改变PyTorch的线程数。）
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import plot_parallel, summary_text
+
 frameworks = d2l_ext.available_frameworks()
-results = [experiments.parallel(fw, repeats=5, lesson=True) for fw in frameworks]
-for r in results:
-    print(report.parallel_text(r))
-
-# %%
-plots.plot_parallel_bars(results)
-
-# %%
-print(report.explain_parallel(results))
+mx = parallel.parallel('mxnet', lesson=True) if 'mxnet' in frameworks else None
+print(summary_text(mx) if mx else d2l_ext.t('parallel.mxnet_missing'))
+plot_parallel(mx) if mx else None
 
 # %% [markdown]
-# ### Why PyTorch and MXNet differ
-#
-# * **PyTorch** executes each CPU operation before returning (it is *eager*). Two CPU lanes overlap only because each
-#   lane has its own Python thread and its own share of the cores; PyTorch releases Python's global lock inside the
-#   product. On GPUs, PyTorch only queues kernels, so one Python thread can keep two GPUs busy.
-# * **The GPU's queue is finite.** It holds about a thousand kernels (measured with `benchmarks/launch_queue.py` on
-#   an H100 and an H200: queuing 1024 products of 2000 x 2000 took 23-29 ms, queuing 1280 took 90 ms, because the
-#   call waited for the GPU). So `on_lanes` starts the CPU lane's thread first and queues the GPU's products after;
-#   in the other order, the CPU lane started only when queuing returned, 0.145 s late, and the pair took 0.620 s
-#   instead of 0.500 s (H200, 2026-12-02, `benchmarks/results/h200-x1-2026-12-02T1901.txt`).
-# * **MXNet** hands every operation to its *dependency engine*, which runs whatever is ready on its worker threads.
-#   The products of one `run` do not depend on each other, so the engine already runs them on both CPU workers:
-#   one lane alone uses the whole machine, and a second lane has nothing left to win. Exercise 1 below checks this
-#   directly by swapping in MXNet's `NaiveEngine`, which runs each operation at once, one after another.
-#
-# The sentences printed above state the numbers measured on this machine. On the quiet 2-core CPU machine of our CI
-# (AMD EPYC, 2 cores, 2026-12-02; `benchmarks/results/cpu-2core-amd-epyc-2026-12-02.json`), PyTorch's two CPU lanes
-# ran 1.92x faster together than one after the other, and MXNet's 1.02x. With one GPU and the CPU as the second lane
-# (recorded below), PyTorch's two lanes ran 1.88x faster together on an NVIDIA H200 and 1.74x on an H100, each within
-# 1% of the best possible there. A machine that is busy with other work shows less: the lanes then compete with it for
-# the cores.
+# The engine decides which worker runs which product, so its timeline has one row per engine worker:
 
 # %% [markdown] lang="zh"
-# ### 为什么PyTorch和MXNet不同
-#
-# * **PyTorch** 在返回之前执行完每个CPU操作（它是*即时执行*（eager）的）。两个CPU通道之所以能重叠，只是因为每个
-#   通道都有自己的Python线程和自己那一份核心；PyTorch在乘法内部会释放Python的全局锁。在GPU上，PyTorch只是把核函数
-#   放入队列，因此一个Python线程就能让两个GPU保持忙碌。
-# * **GPU的队列是有限的。** 它大约能容纳一千个核函数（用 `benchmarks/launch_queue.py` 在H100和H200上测得：把1024次
-#   2000 x 2000的乘法放入队列用了23-29毫秒，放入1280次却用了90毫秒，因为这次调用要等待GPU）。所以 `on_lanes` 先启动
-#   CPU通道的线程，再把GPU的乘法放入队列；如果顺序反过来，CPU通道要等到入队调用返回后才开始，晚了0.145秒，两个通道
-#   一共用了0.620秒而不是0.500秒（H200，2026-12-02，`benchmarks/results/h200-x1-2026-12-02T1901.txt`）。
-# * **MXNet** 把每个操作都交给它的*依赖引擎*，由引擎在其工作线程上运行所有已就绪的操作。一次 `run` 中的各次乘法
-#   互不依赖，因此引擎已经在两个CPU工作线程上运行它们：单个通道就已用满整台机器，第二个通道已无提升空间。
-#   下面的练习1通过换用MXNet的 `NaiveEngine` 来直接检验这一点：该引擎一个接一个地立即运行每个操作。
-#
-# 上面打印出的语句给出的是在这台机器上测得的数字。在我们CI的那台空闲的2核CPU机器上（AMD EPYC，2核，2026-12-02；
-# `benchmarks/results/cpu-2core-amd-epyc-2026-12-02.json`），PyTorch的两个CPU通道一起运行的速度为先后运行的1.92倍，
-# MXNet为1.02倍。在只有一块GPU、以CPU作为第二个通道时（记录见下文），PyTorch的两个通道一起运行的速度在NVIDIA H200上
-# 为先后运行的1.88倍，在H100上为1.74倍，都与各自可能达到的最好值相差不到1%。忙于其他工作的机器显示的加速会更小：
-# 此时各通道要与那些工作争用核心。
+# 由引擎决定哪个工作线程运行哪个乘积，所以它的时间线每个引擎工作线程占一行：
+
+# %% tags=["nbval-ignore-output"]
+plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 
 # %% [markdown]
-# ## A timeline: what ran where
+# ## Smaller products
 #
-# The bars below are measured, not drawn by hand: CUDA events on GPU lanes, timestamps taken in each CPU lane's
-# thread, and MXNet's own profiler for MXNet (one row per engine worker, because the engine decides which worker runs
-# which product).
+# Every product also pays a fixed cost: the Python call, the threads, the wait. As matrices shrink, that cost weighs
+# more against the arithmetic. Look at where each measured line sits against its expectation, size by size; on a busy
+# 2-core machine the points move from run to run, so the sentence below the plot says what happened in this one.
 
 # %% [markdown] lang="zh"
-# ## 时间线：什么在哪里运行
-#
-# 下面的条形是测量得到的，而不是手工绘制的：GPU通道使用CUDA事件，CPU通道使用在各通道线程中记录的时间戳，
-# MXNet则使用MXNet自带的性能分析器（每个引擎工作线程一行，因为由引擎决定哪个工作线程运行哪个乘积）。
+# 每次乘法还要付出固定开销：Python调用、线程、等待。矩阵越小，这部分开销相对于计算本身就越重。逐个规模地看每条实测线
+# 与它的预期线相差多少；在繁忙的2核机器上，这些点每次运行都会变动，所以图下面的句子说明的是这一次的情况。
 
-# %%
-from matplotlib.figure import Figure
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import plot_scaling, scaling_text
 
-timelines = [experiments.timeline(fw, lesson=True) for fw in frameworks]
-fig = Figure(figsize=(9, 1.6 * len(timelines) + 0.6))
-for ax, t in zip(fig.subplots(len(timelines), 1, squeeze=False)[:, 0], timelines):
-    plots.draw_timeline(t['events'], ax=ax, title=f"{report.NAMES[t['framework']]}: {t['size']} x {t['size']}")
-fig.tight_layout()
-fig
+on_cpu = lanes[0].kind == 'cpu'
+sizes = (64, 128, 256, 512) if on_cpu else (500, 1000, 2000, 4000)
+curves = [parallel.scaling(fw, sizes=sizes, iters=10 if on_cpu else None, repeats=3) for fw in frameworks]
+print(scaling_text(curves))
+plot_scaling(curves)
 
 # %% [markdown]
-# ## When does running together pay off?
+# ## Recorded on a GPU
 #
-# Each product has a fixed cost (starting it, Python, synchronisation). As matrices get smaller, that overhead
-# dominates and the speedup from two lanes shrinks, or even turns into a loss. Dashed lines show the best possible
-# speedup, `serial sum / max(lane times)`.
+# Without a GPU you cannot see the book's setting live. This run was recorded on one GPU with the CPU as the second
+# lane (separate hardware, so the expectation is max(t1, t2)). Top: every repeat beside that expectation. Bottom:
+# when each product ran.
 
 # %% [markdown] lang="zh"
-# ## 什么时候一起运行才划算？
-#
-# 每次乘法都有固定开销（启动、Python、同步）。随着矩阵变小，这部分开销占据主导，两个通道带来的加速比随之缩小，
-# 甚至变为损失。虚线表示可能达到的最佳加速比，即 `serial sum / max(lane times)`。
+# 没有GPU，就无法现场看到书中的设置。这次运行记录于一块GPU，并以CPU作为第二个执行路（相互独立的硬件，所以预期为
+# max(t1, t2)）。上图：每次重复与该预期并列。下图：每个乘积的运行时间。
 
-# %%
-sizes = (64, 128, 256, 512) if lanes[0].kind == 'cpu' else (256, 512, 1024, 2048)
-points = [p for fw in frameworks for p in experiments.scaling(fw, sizes=sizes, iters=10, repeats=3)]
-plots.plot_scaling(points)
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import plot_recorded
+
+print(rec.label() if rec else d2l_ext.t('panels.no_gpu_recordings'))
+plot_recorded(rec) if rec else None
 
 # %% [markdown]
 # ## Try it yourself
 #
-# Choose a matrix size and the number of products per lane, then press **Run**. Moving a slider does not start a
-# run. Each run is appended to the table, so you can compare. Sizes that do not fit in memory give a message here
-# instead of an error.
+# Choose a matrix size and the products per lane, then press **Run**; each run is added to the table.
 
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 选择矩阵大小和每个通道的乘法次数，然后按下**Run**。移动滑块不会启动运行。每次运行都会追加到表格中，便于比较。
-# 内存放不下的规模会在这里给出提示信息，而不是报错。
+# 选择矩阵大小和每个执行路的乘法次数，然后按**Run**；每次运行都会追加到表格中。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.widgets import ParallelPanel
+from d2l_ext.display.panels import ParallelPanel
 
-panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).show()
-
-# %% [markdown]
-# ## The book's MXNet cells, in this process
-#
-# The same experiment in MXNet's own idiom: `np.random.uniform(..., ctx=...)`, `x.dot(x)` and `npx.waitall()`.
-# `setup_mxnet()` gives MXNet's CPU engine one worker per core *before* importing it (it reads the setting only at
-# import). Watch PyTorch's thread count in this process before and after the import.
-
-# %% [markdown] lang="zh"
-# ## 书中的MXNet代码单元，在本进程中运行
-#
-# 同样的实验，采用MXNet自己的写法：`np.random.uniform(..., ctx=...)`、`x.dot(x)` 和 `npx.waitall()`。
-# `setup_mxnet()` 在导入MXNet*之前*为其CPU引擎设置每个核心一个工作线程（MXNet只在导入时读取该设置）。
-# 请观察本进程中PyTorch的线程数在导入前后的变化。
-
-# %%
-from d2l_ext.mxnet_work import setup_mxnet
-
-torch_threads_before = torch.get_num_threads()
-if 'mxnet' in frameworks:
-    mx, np, npx = setup_mxnet()
-    mx_lanes = d2l_ext.find_lanes('mxnet')
-    print(d2l_ext.describe_lanes(mx_lanes))
-else:
-    print("MXNet is not installed: pip install 'd2l_ext[mxnet]' (Python 3.11, numpy<1.24)")
-print(f'torch.get_num_threads(): {torch_threads_before} before importing MXNet, {torch.get_num_threads()} after')
-
-# %%
-if 'mxnet' in frameworks:
-    def run_mx(x, k):
-        return [x.dot(x) for _ in range(k)]
-
-    N_mx, (K1_mx, K2_mx) = lesson_workload(mx_lanes)
-    x_mx1 = np.random.uniform(size=(N_mx, N_mx), ctx=mx_lanes[0].device())
-    x_mx2 = np.random.uniform(size=(N_mx, N_mx), ctx=mx_lanes[1].device())
-    run_mx(x_mx1, K1_mx)  # warm-up both lanes
-    run_mx(x_mx2, K2_mx)
-    npx.waitall()
-
-    with d2l_ext.Benchmark('MXNet lane 1 time', mx_lanes[:1]):
-        run_mx(x_mx1, K1_mx)
-    with d2l_ext.Benchmark('MXNet lane 2 time', mx_lanes[1:]):
-        run_mx(x_mx2, K2_mx)
-    with d2l_ext.Benchmark('MXNet lane 1 & lane 2', mx_lanes):
-        run_mx(x_mx1, K1_mx)
-        run_mx(x_mx2, K2_mx)
+panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 
 # %% [markdown]
-# On a 2-core machine PyTorch's thread count drops from 2 to 1 when MXNet is imported into the same process:
-# any PyTorch timing taken in this kernel from now on would be skewed. That is why the comparison above ran each
-# framework in its own worker process.
-
-# %% [markdown] lang="zh"
-# 在2核机器上，当MXNet被导入同一进程时，PyTorch的线程数会从2降到1：从现在起在这个内核中测得的任何PyTorch计时
-# 都会失真。这就是上面的比较让每个框架在各自的工作进程中运行的原因。
-
-# %% [markdown]
-# ## Results recorded on GPUs
-#
-# Without a GPU you cannot see the book's setting live. These results were recorded on real GPUs with
-# `python -m d2l_ext record`; each is labelled with the GPU, the software versions and the date.
-#
-# The recordings hold PyTorch only. MXNet's GPU build could not be installed on the GPU machines, and not even its
-# CPU build runs there: MXNet 1.9.1, its last release, needs numpy < 1.24, which has no wheels for the Python 3.12
-# those machines have.
-
-# %% [markdown] lang="zh"
-# ## 在GPU上记录的结果
-#
-# 没有GPU，就无法现场看到书中的设置。这些结果是用 `python -m d2l_ext record` 在真实的GPU上记录的；
-# 每条结果都标注了GPU、软件版本和日期。
-#
-# 这些记录只有PyTorch的结果。在那些GPU机器上无法安装MXNet的GPU版本，连它的CPU版本也无法运行：MXNet的最后一个版本1.9.1
-# 需要numpy < 1.24，而这些机器上的Python 3.12没有这样的numpy安装包（wheel）。
-
-# %%
-from d2l_ext import recorded
-
-print(recorded.parallel_text())
-
-# %% [markdown]
-# ## Summary
-#
-# * Independent work on two lanes takes about the time of the slower lane, not the sum: the speedup measured above
-#   is the evidence on this machine.
-# * A GPU lane only queues work, so one Python thread can keep several GPUs busy; eager CPU work needs a thread per lane.
-# * Timing queued work needs a wait for *every* device used; `torch.cuda.synchronize()` with no argument waits for one.
-# * MXNet's engine finds independent operations by itself, even inside one lane.
-#
 # ## Exercises
 #
-# **1.** `run` performs independent products. Does the framework run them in parallel by itself? The experiment:
-# issue the K products together and wait once, versus one at a time with a wait after each. MXNet's `NaiveEngine`
-# (which runs every operation immediately) is the control.
+# **1.** The products inside one `run` do not depend on each other. Does the framework run them at the same time by
+# itself? Predict for PyTorch and for MXNet, then compare issuing all of them before one wait with one at a time (a
+# wait after each). MXNet's `NaiveEngine`, which runs every operation at once, in order, is the control.
+#
+# <details><summary>Worked answer</summary>
+#
+# PyTorch runs eagerly: each `mm` is one call that uses the lane's threads, and the next starts after it, so the
+# ratio stays near 1. MXNet's engine sees that the products are independent and hands them to different workers, so
+# with two workers and two idle cores the ratio rises above 1; with `NaiveEngine` it falls back to about 1. The cell
+# below runs all three.
+# </details>
 
 # %% [markdown] lang="zh"
-# ## 小结
-#
-# * 两个通道上的独立工作耗时约为较慢通道的时间，而非两者之和：上面测得的加速比就是这台机器上的证据。
-# * GPU通道只是把工作放入队列，因此一个Python线程就能让多个GPU保持忙碌；即时执行的CPU工作则需要每个通道一个线程。
-# * 为放入队列的工作计时，需要等待所用的*每个*设备；不带参数的 `torch.cuda.synchronize()` 只等待一个设备。
-# * MXNet的引擎会自行找出相互独立的操作，即使在同一个通道内也是如此。
-#
 # ## 练习
 #
-# **1.** `run` 执行的是相互独立的乘法。框架会自动地并行执行它们吗？实验：把K次乘法一起发出、只等待一次，
-# 与一次执行一个、每次之后都等待进行对比。MXNet的 `NaiveEngine`（它立即运行每个操作）作为对照。
+# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？分别对PyTorch和MXNet做出预测，
+# 然后比较“全部发出后只等待一次”与“逐个执行、每次之后都等待”。MXNet的 `NaiveEngine` 按顺序立即执行每个操作，
+# 用作对照。
+#
+# <details><summary>参考答案</summary>
+#
+# PyTorch是即时执行的：每个 `mm` 是一次调用，使用该执行路的线程，下一个要等它结束后才开始，所以比值接近1。
+# MXNet的引擎看出这些乘法互不依赖，把它们交给不同的工作线程，所以在有两个工作线程和两个空闲核时比值大于1；
+# 换成 `NaiveEngine` 后又回到1左右。下面的单元运行这三种情况。
+# </details>
 
-# %%
-print(report.independence_text(experiments.independence('torch', size=N, iters=10)))
+# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import independence_text, plot_independence
+
+runs = [parallel.independence('torch', size=N, iters=10)]
 if 'mxnet' in frameworks:
-    for engine in (None, 'NaiveEngine'):
-        print(report.independence_text(experiments.independence('mxnet', size=800, iters=10, engine=engine)))
+    runs += [parallel.independence('mxnet', size=800, iters=10, engine=e) for e in (None, 'NaiveEngine')]
+print('\n'.join(independence_text(r) for r in runs))
+plot_independence(runs)
 
 # %% [markdown]
-# **2.** When each operation is small, two lanes can help even on *one* device. The experiment: many 64 x 64
-# products, once as one lane using the whole device, once split over two lanes on the same device (two threads with
-# half the cores each on a CPU; two CUDA streams on a GPU).
+# **2.** When each operation is small, can parallelism help even on *one* device? Predict for 800 products of
+# 64 × 64: on a CPU, one thread with all the cores, two threads with half each, or one batched `torch.bmm`; on a GPU,
+# two CUDA streams, `torch.bmm`, or a CUDA Graph replayed with one launch. Hint: compare the time to launch one product
+# from Python with the time the device needs for its 2 × 64³ FLOP at the rate you measured.
+#
+# <details><summary>Worked answer</summary>
+#
+# A GPU computes a 64 × 64 product in well under a microsecond, but launching it from Python takes several: the
+# work is *launch-bound*, so a second stream has nothing to overlap, while `torch.bmm` and a CUDA Graph launch once for
+# all products. On a CPU the per-call cost matters too, and one thread with all the cores must split each tiny product
+# and wait for its slowest core, so two threads can win; `torch.bmm` saves the per-call cost. The cell below
+# measures the launch time per product and states which way was fastest.
+# </details>
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，即使在*同一个*设备上，两个通道也可能有帮助。实验：执行大量64 x 64的乘法，
-# 一次作为使用整个设备的单个通道运行，一次拆分到同一设备上的两个通道运行（在CPU上是两个各使用一半核心的线程；
-# 在GPU上是两个CUDA流）。
+# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对800个64 × 64的乘法做出预测：在CPU上，
+# 是一个用上全部核的线程、两个各用一半核的线程，还是一次批量的 `torch.bmm`；在GPU上，是两个CUDA流、`torch.bmm`，
+# 还是只需一次启动就能重放的CUDA Graph。提示：比较从Python启动一次乘法的时间，与设备以你测得的速度完成
+# 2 × 64³次浮点运算所需的时间。
+#
+# <details><summary>参考答案</summary>
+#
+# GPU算一个64 × 64的乘积远不到一微秒，但从Python启动它却要好几微秒：这项工作*受启动开销限制*，第二个流没有可以
+# 重叠的东西，而 `torch.bmm` 和CUDA Graph只为全部乘积启动一次。在CPU上每次调用的开销同样重要，而且一个用上全部核的
+# 线程要把每个很小的乘积拆开，再等最慢的核，所以两个线程可能更快；`torch.bmm` 省去了每次调用的开销。
+# 下面的单元测出每次乘法的启动时间，并说明哪种方式最快。
+# </details>
 
-# %%
-print(report.small_ops_text(experiments.small_ops(size=64, iters=400)))
+# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import plot_small_ops, small_ops_text
+
+small = parallel.small_ops(size=64, iters=400)
+print(small_ops_text(small))
+plot_small_ops(small)
 
 # %% [markdown]
-# Exercises 3 and 4 (CPUs and GPUs together with communication; checking efficiency with a profiler) are in
-# 13.3.2; exercise 5 (more complex dependencies, results checked) is in 13.3.3.
+# Exercises 3 and 4 (CPUs and GPUs together with communication; a profiler) are in 13.3.2; exercise 5 (more complex
+# dependencies) is in 13.3.3.
+#
+# ## Remember
+#
+# * Independent work on lanes of **separate hardware** takes about max(t1, t2); lanes that **share** cores are no
+#   faster than one lane with all of them.
+# * A GPU only queues work, so one thread can feed several GPUs; eager CPU work needs a thread per lane.
+# * Predict from this machine's measured FLOP/s; compare with an honest baseline; look at every repeat.
+#
+# ## Pitfalls
+#
+# * **No wait**: the clock measures only the launch.
+# * **`torch.cuda.synchronize()` with no argument** waits for the current device only: wait for every device used.
+# * **Lanes that share hardware**: two CPU lanes, or two MXNet contexts, split the same cores.
+# * **Launch-bound small work**: more streams do not help; batch it or replay a CUDA Graph.
 
 # %% [markdown] lang="zh"
-# 练习3和练习4（CPU与GPU协同工作并进行通信；用性能分析器检查效率）见13.3.2；
-# 练习5（更复杂的依赖关系，并校验结果）见13.3.3。
+# 练习3和练习4（CPU与GPU协同工作并进行通信；性能分析器）见13.3.2；练习5（更复杂的依赖关系）见13.3.3。
+#
+# ## 记住
+#
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为max(t1, t2)；**共用**同一些核的执行路，
+#   不会比一个用上全部核的执行路更快。
+# * GPU只是把工作排入队列，所以一个线程就能喂饱多个GPU；即时执行的CPU工作则需要每个执行路一个线程。
+# * 用这台机器实测的FLOP/s做预测；与诚实的基线比较；看每一次重复。
+#
+# ## 易错点
+#
+# * **不等待**：计时测到的只是启动。
+# * **不带参数的 `torch.cuda.synchronize()`** 只等待当前设备：应等待用到的每个设备。
+# * **共用硬件的执行路**：两个CPU执行路，或两个MXNet上下文，分的是同一些核。
+# * **受启动开销限制的小工作**：增加流没有帮助；应批量计算，或重放CUDA Graph。

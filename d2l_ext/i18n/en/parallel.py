@@ -44,4 +44,54 @@ MESSAGES = {
     'parallel.scaling_measured': '{framework} measured',
     'parallel.scaling_expected': '{framework} expected',
     'parallel.scaling_title': 'Smaller products, less to gain from a second lane?',
+    'parallel.machine': 'Python {python}, PyTorch {torch}, MXNet {mxnet}; {cores} CPU cores; GPUs: {gpus}',
+    'parallel.not_installed': 'not installed',
+    'parallel.no_gpu': 'none',
+    'parallel.mxnet_missing': ("MXNet is not installed here, so this part is skipped. To add it: "
+                               "pip install mxnet==1.9.1 'numpy<1.24' (it needs Python 3.11 or older)."),
+    'parallel.book.both': 'both lanes',
+    'parallel.book.like_sum': ('Both took {both:.3f} s: close to the sum of the lanes alone ({total:.3f} s), '
+                               'so the second lane waited for the first.'),
+    'parallel.book.like_max': ('Both took {both:.3f} s: close to the slower lane alone ({slower:.3f} s), '
+                               'so the two lanes ran at the same time.'),
+    'parallel.book.between': ('Both took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the '
+                              'sum ({total:.3f} s), so the lanes overlapped only in part.'),
+    'parallel.no_wait.same': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. About the same: '
+                              'PyTorch finished the CPU work before each call returned, so there was nothing '
+                              'left to wait for.'),
+    'parallel.no_wait.queued': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. Without a wait '
+                                'the clock stopped when the work was queued, not when it was done.'),
+    'parallel.no_wait.book_short': ("The book's synchronize() measured {book:.4f} s: it waited for the current "
+                                    'device only.'),
+    'parallel.rate': '{lane}: one {size}x{size} product took {ms:.2f} ms, {gflops:.0f} GFLOP/s',
+    'parallel.predict.line': '{variant}: predicted {seconds:.3f} s',
+    'parallel.variant.one_after_other': 'one after the other',
+    'parallel.variant.both_jobs': '{lane}, both jobs',
+    'parallel.workload': '{size}x{size} matrices; products per lane: {iters}',
+    'parallel.variant.threads': 'both lanes, one thread each',
+    'parallel.verdict.serial': ('Together: {together:.3f} s, against {serial:.3f} s one after the other '
+                                '({speedup:.2f}x) and {slower:.3f} s for the slower lane alone.'),
+    'parallel.verdict.base_same': ('One lane with all the cores doing both jobs took {baseline:.3f} s, about the '
+                                   'same: on shared cores a second lane only splits the work differently.'),
+    'parallel.verdict.base_beaten': ('One lane with all the cores doing both jobs took {baseline:.3f} s, so '
+                                     'together was {ratio:.2f}x as fast as that baseline too.'),
+    'parallel.verdict.base_lost': ('One lane with all the cores doing both jobs took {baseline:.3f} s: faster '
+                                   'than the two lanes ({ratio:.2f}x), so here the second lane did not pay.'),
+    'parallel.scaling.rises': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
+                               'the speedup grew with the matrices.'),
+    'parallel.scaling.falls': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
+                               'the speedup did not grow with the matrices here.'),
+    'parallel.scaling.uneven': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
+                                'n={large}, highest {best_speedup:.2f}x at n={best}: no steady trend in this run.'),
+    'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time: the framework '
+                                         'ran independent products at the same time by itself.'),
+    'parallel.independence.in_order': ('A ratio of {ratio:.2f} is about 1: the products ran one after another, '
+                                       'in the order they were written.'),
+    'parallel.small_ops.fastest': ('{products} products of {size}x{size}: fastest was "{variant}", {ratio:.2f}x as '
+                                   'fast as one lane.'),
+    'parallel.recorded_timeline': '{gpu}: both lanes start at once ({iters} products of {size}x{size} each)',
+    'parallel.recorded_sync': "{gpu}: without a wait the clock stops after queuing",
+    'parallel.eager': 'eager',
+    'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',
+    'parallel.small_ops.title': 'Small products on one device ({device}): fastest was {variant}',
 }

@@ -29,7 +29,7 @@ MESSAGES = {
     ),
     'parallel.summary': (
         '{framework}：先后运行 {serial:.3f} 秒，'
-        '同时运行 {together:.3f} 秒，即同时运行快了 {speedup:.2f} 倍；'
+        '同时运行 {together:.3f} 秒，即同时运行的速度是先后运行的 {speedup:.2f} 倍；'
         '预期 {expected_speedup:.2f} 倍。'
     ),
     'parallel.sync.no_gpu': (
@@ -51,9 +51,57 @@ MESSAGES = {
         '一个 {size}x{size} 的乘积连同 Python 调用大约需要 {launch_us:.1f} 微秒。'
         '比较各行：只有当一个线程让核闲着时，第二个线程才有帮助；一次批量乘积省去了每次调用的开销。'
     ),
-    'parallel.plot_title': '{framework}：同时运行比先后运行快 {speedup:.2f} 倍（预期 {expected:.2f} 倍）',
+    'parallel.plot_title': '{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍（预期 {expected:.2f} 倍）',
     'parallel.timeline_title': '{framework}：每个乘积在各执行路上的运行时间',
     'parallel.scaling_measured': '{framework} 实测',
     'parallel.scaling_expected': '{framework} 预期',
     'parallel.scaling_title': '乘积越小，第二个执行路的收益越少？',
+    'parallel.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个CPU核；GPU：{gpus}',
+    'parallel.not_installed': '未安装',
+    'parallel.no_gpu': '无',
+    'parallel.mxnet_missing': ("这里没有安装MXNet，因此跳过这一部分。安装方法："
+                               "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
+    'parallel.book.both': '两个执行路',
+    'parallel.book.like_sum': ('两者共用 {both:.3f} 秒：接近各执行路单独用时之和（{total:.3f} 秒），'
+                               '说明第二个执行路在等第一个。'),
+    'parallel.book.like_max': ('两者共用 {both:.3f} 秒：接近较慢执行路的单独用时（{slower:.3f} 秒），'
+                               '说明两个执行路同时在运行。'),
+    'parallel.book.between': ('两者共用 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）与两者之和'
+                              '（{total:.3f} 秒）之间，说明两个执行路只有部分重叠。'),
+    'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每个执行路：{waited:.4f} 秒。两者差不多：'
+                              'PyTorch在每次调用返回之前就已算完CPU上的工作，没有什么可等的。'),
+    'parallel.no_wait.queued': ('不等待：{no_wait:.4f} 秒；等待每个执行路：{waited:.4f} 秒。'
+                                '不等待时，计时在工作排入队列时就停止了，而不是在工作完成时。'),
+    'parallel.no_wait.book_short': '书中的 synchronize() 测得 {book:.4f} 秒：它只等待了当前设备。',
+    'parallel.rate': '{lane}：一次 {size}x{size} 的乘法用时 {ms:.2f} 毫秒，{gflops:.0f} GFLOP/s',
+    'parallel.predict.line': '{variant}：预测 {seconds:.3f} 秒',
+    'parallel.variant.one_after_other': '先后运行',
+    'parallel.variant.both_jobs': '{lane}，做两份工作',
+    'parallel.workload': '{size}x{size} 的矩阵；每个执行路的乘法次数：{iters}',
+    'parallel.variant.threads': '两个执行路，各用一个线程',
+    'parallel.verdict.serial': ('同时运行用时 {together:.3f} 秒，先后运行用时 {serial:.3f} 秒，'
+                                '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
+    'parallel.verdict.base_same': ('一个执行路用全部核做两份工作用时 {baseline:.3f} 秒，差不多：'
+                                   '核是共用的，第二个执行路只是换了一种分工方式。'),
+    'parallel.verdict.base_beaten': ('一个执行路用全部核做两份工作用时 {baseline:.3f} 秒，'
+                                     '同时运行的速度也是这个基线的 {ratio:.2f} 倍。'),
+    'parallel.verdict.base_lost': ('一个执行路用全部核做两份工作用时 {baseline:.3f} 秒，比两个执行路更快'
+                                   '（速度是后者的 {ratio:.2f} 倍），所以在这里第二个执行路并不划算。'),
+    'parallel.scaling.rises': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+                               '{large_speedup:.2f} 倍：加速比随矩阵增大而提高。'),
+    'parallel.scaling.falls': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+                               '{large_speedup:.2f} 倍：这里的加速比没有随矩阵增大而提高。'),
+    'parallel.scaling.uneven': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，'
+                                'n={large} 时 {large_speedup:.2f} 倍，'
+                                '最高为 n={best} 时的 {best_speedup:.2f} 倍：这次运行没有稳定的趋势。'),
+    'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍：'
+                                         '框架自行让相互独立的乘法同时运行了。'),
+    'parallel.independence.in_order': '比值 {ratio:.2f} 约等于1：各次乘法按代码中的顺序一个接一个地运行。',
+    'parallel.small_ops.fastest': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”，'
+                                   '速度是单个执行路的 {ratio:.2f} 倍。'),
+    'parallel.recorded_timeline': '{gpu}：两个执行路同时开始（各 {iters} 个 {size}x{size} 的乘积）',
+    'parallel.recorded_sync': '{gpu}：不等待时，计时在排入队列后就停止了',
+    'parallel.eager': '即时执行',
+    'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
+    'parallel.small_ops.title': '同一设备（{device}）上的小乘积：最快的是{variant}',
 }
