@@ -18,9 +18,11 @@ from .evidence import (
     measure_exercise_three,
     measure_first_copy,
 )
+from .rates import Rates, measure_rates
 
 __all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'FirstCopyResult', 'ProfileRow',
-           'TIMELINE_PLANS', 'comm', 'comm_timelines', 'exercise_three', 'expected_overlap', 'first_copy']
+           'Rates', 'TIMELINE_PLANS', 'comm', 'comm_timelines', 'exercise_three', 'expected_overlap', 'first_copy',
+           'measure_rates']
 
 
 def comm(framework: str = 'torch', size=None, iters=None, repeats: int = 5, progress=None, plan: dict | None = None,

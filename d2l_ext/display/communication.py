@@ -1,31 +1,19 @@
-"""13.3.2's pictures: each copy mode's repeats beside its expectation, compute/copy stream timelines,
-and the book's first non_blocking copy (cold vs warm, the profiler's CPU vs CUDA time).
+"""13.3.2's pictures and sentences: each variant's repeats beside its prediction, compute/copy stream
+timelines, the book's first non_blocking copy (cold vs warm, the profiler's CPU vs CUDA time).
 
-Each function takes a typed result from d2l_ext.communication and returns the Figure.
+Each plot takes a typed result (or a Comparison) and returns the Figure; each `*_text` returns a
+sentence chosen by the measured numbers, so the lesson never states what its output contradicts.
 """
 from __future__ import annotations
 
+from ..i18n import t
 from . import style
-from .parallel import repeats_of, variant_name
+from .parallel import machine_text, repeats_of, variant_name  # noqa: F401 (machine_text: the lesson's first cell)
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
-
-
-def plot_comm_row(row, ax=None, title=None):
-    """One copy mode: run, copy, run then copy, overlapped (every repeat), the expectation beside overlapped."""
-    times = {variant_name('communication', v): repeats_of(m) for v, m in row.times.items()}
-    overlapped = variant_name('communication', 'overlapped')
-    return plot_repeats(times, ax=ax, predicted={overlapped: row.expected}, title=title or row.mode)
-
-
-def plot_comm(result):
-    """Every copy mode of a CommResult, one panel each, stacked (13.3.2)."""
-    fig, axes = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows))
-    for row, ax in zip(result.rows, _flat(axes)):
-        plot_comm_row(row, ax=ax, title=_mode_name(row.mode))
-    return fig
+NOISE = 0.1  # on a shared 2-core machine, medians within 10% are "about the same"
 
 
 def _flat(axes) -> list:
@@ -39,34 +27,176 @@ def _mode_name(mode: str) -> str:
     return style.plot_text(key) if key in catalogue('en') else mode
 
 
-def plot_comm_timelines(timelines, title=None):
-    """One stream timeline per copy plan, stacked, each with its own time axis (no clipped panel)."""
-    fig, axes = style.figure(nrows=len(timelines), height=2.4 * len(timelines))
+def _name(key: str) -> str:
+    return variant_name('communication', key)
+
+
+# -- this machine: the book's cells, the prediction, the measurement --------------------------------
+
+def copied_text(ys, ys_cpu) -> str:
+    """Whether the book's copy_to_cpu made new host tensors or returned the same ones (13.3.2)."""
+    same = all(a.data_ptr() == b.data_ptr() for a, b in zip(ys, ys_cpu))
+    return t('communication.book.not_copied' if same else 'communication.book.copied')
+
+
+def prediction_text(rates, iters: int, predicted: dict[str, float]) -> str:
+    """This machine's rates and what they predict for each variant (13.3.2)."""
+    s = rates.seconds(iters)
+    lines = [t('communication.rates.gpu' if rates.gpu else 'communication.rates.cpu', tflops=rates.flops / 1e12,
+               gbps=rates.copy_gbps, pageable=rates.pageable_gbps or 0.0, n=rates.size, k=iters,
+               tflop=iters * 2 * rates.size ** 3 / 1e12, gb=iters * 4 * rates.size ** 2 / 1e9,
+               run=s['run'], copy=s['copy'])]
+    lines += [t('communication.predicted_line', name=_name(k), seconds=v) for k, v in predicted.items()]
+    return '\n'.join(lines)
+
+
+def overlap_text(comparison, predicted: dict[str, float]) -> str:
+    """What the overlap hid, from the measured medians: gain, none, or a loss (13.3.2)."""
+    med = comparison.medians()
+    serial, over, run = med['run_then_copy'], med['overlapped'], med['run']
+    copy = serial - run
+    fields = dict(serial=serial, over=over, run=run, predicted=predicted.get('overlapped', 0.0),
+                  hidden=100 * (serial - over) / copy if copy > 0 else 0.0)
+    if over < serial * (1 - NOISE / 2) and copy > 0:
+        key = 'communication.verdict.hidden'
+    elif over > serial * (1 + NOISE / 2):
+        key = 'communication.verdict.slower'
+    else:
+        key = 'communication.verdict.same'
+    return t(key, **fields)
+
+
+def plot_measured(comparison, predicted: dict[str, float], title=None):
+    """Every repeat of each variant (run, book, run then copy, overlapped) beside its prediction (13.3.2)."""
+    times = {_name(k): list(m.times) for k, m in comparison.measurements.items()}
+    pred = {_name(k): v for k, v in predicted.items() if k in comparison.measurements}
+    return plot_repeats(times, predicted=pred, title=title or style.plot_text('communication.measured_title'))
+
+
+# -- recordings: GPU evidence for readers without one ---------------------------------------------
+
+def newest(recordings):
+    """The most recently recorded GPU recording (by its date, then its file), or None (13.3.2)."""
+    gpu = [r for r in recordings if r.gpu]
+    return max(gpu, key=lambda r: (r.machine.get('date', ''), r.path)) if gpu else None
+
+
+def _rows(result) -> dict:
+    return {r.mode: r for r in result.rows}
+
+
+def recorded_text(rec) -> str:
+    """The recording's label and what its copy modes show: pageable vs pinned, one stream vs two (13.3.2)."""
+    if rec is None or not rec.comm:
+        return t('communication.recorded.none')
+    rows = _rows(rec.comm[0])
+    lines = [rec.label()]
+    book, book_nb = rows.get('book: copy_to_cpu(y)'), rows.get('book: copy_to_cpu(y, non_blocking=True)')
+    same, side = rows.get('pinned, preallocated, same stream'), rows.get('pinned, preallocated, copy stream + events')
+    if book and same:
+        size, k = rec.comm[0].size, rec.comm[0].iters
+        lines.append(t('communication.recorded.pageable', gb=k * 4 * size * size / 1e9, book=book.copy,
+                       pinned=same.copy, ratio=book.copy / same.copy))
+    if book_nb and same:
+        key = 'communication.recorded.nb_like_pinned' if abs(book_nb.copy - same.copy) <= NOISE * same.copy \
+            else 'communication.recorded.nb_unlike_pinned'
+        lines.append(t(key, nb=book_nb.copy, pinned=same.copy))
+    if same and side:
+        lines.append(t('communication.recorded.streams', same=same.overlapped, serial=same.run_then_copy,
+                       side=side.overlapped, expected=side.expected))
+    return '\n'.join(lines)
+
+
+def recorded_prediction_text(rec) -> str:
+    """The worked answer from a recording's own numbers: rates, then one stream vs copy stream (13.3.2)."""
+    if rec is None or not rec.comm:
+        return t('communication.recorded.none')
+    c = rec.comm[0]
+    rows = _rows(c)
+    same, book = rows.get('pinned, preallocated, same stream'), rows.get('book: copy_to_cpu(y)')
+    if same is None:
+        return rec.label()
+    n, k = c.size, c.iters
+    tflop, gb = k * 2 * n ** 3 / 1e12, k * 4 * n * n / 1e9
+    lines = [rec.label(), t('communication.recorded.rates', tflop=tflop, run=same.run, tflops=tflop / same.run, gb=gb,
+                            copy=same.copy, gbps=gb / same.copy, one=same.run + same.copy,
+                            two=max(same.run, same.copy))]
+    if book is not None:
+        lines.append(t('communication.recorded.book_rate', book=book.copy, gbps=gb / book.copy))
+    return '\n'.join(lines)
+
+
+def plot_comm_row(row, ax=None, title=None):
+    """One copy mode: run, copy, run then copy, overlapped (every repeat), the expectation beside overlapped."""
+    times = {_name(v): repeats_of(m) for v, m in row.times.items()}
+    return plot_repeats(times, ax=ax, predicted={_name('overlapped'): row.expected}, title=title or row.mode)
+
+
+def plot_comm(result):
+    """Every copy mode of a CommResult, one panel each, stacked (13.3.2)."""
+    fig, axes = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows))
+    for row, ax in zip(result.rows, _flat(axes)):
+        plot_comm_row(row, ax=ax, title=_mode_name(row.mode))
+    return fig
+
+
+def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
+    """One stream timeline per copy plan, stacked, each with its own time axis (no clipped panel).
+
+    Rows are named in the plot language; `predicted` (seconds) marks a predicted total on each panel.
+    """
+    fig, axes = style.figure(nrows=len(timelines), height=max(2.8, 2.5 * len(timelines)))
     for tl, ax in zip(timelines, _flat(axes)):
-        rows = {lane: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
-        draw_timeline(tl.events, ax=ax, rows=rows, title=_mode_name(tl.plan))
+        named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
+        events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in tl.events]
+        rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
+        draw_timeline(events, ax=ax, rows=rows, title=_mode_name(tl.plan), predicted=predicted)
     if title:
         fig.suptitle(title)
     return fig
 
 
+def timelines_missing_text(rec) -> str | None:
+    """One line when the recording holds no stream timelines (recorded before they were kept), else None."""
+    return None if rec is not None and rec.comm_timelines else t('communication.recorded.no_timelines')
+
+
+# -- the book's first non_blocking copy -------------------------------------------------------------
+
+def first_copy_text(result, rec=None) -> str:
+    """Cold vs warm and the profiler's CPU vs CUDA time for aten::to, or why there is nothing (13.3.2)."""
+    if result is None:
+        return t('communication.recorded.no_first_copy')
+    if result.warm is None:
+        return t(result.reason or 'communication.first_copy.no_gpu')
+    lines = [rec.label()] if rec is not None else []
+    lines.append(t('communication.first_copy.summary', cold=result.cold, warm=result.warm.median,
+                   ratio=result.cold / result.warm.median))
+    to = [p for p in result.profile_cold if p.name == 'aten::to']
+    if to:
+        lines.append(t('communication.first_copy.profile', cpu=to[0].cpu_time_us / 1e6, cuda=to[0].cuda_time_us / 1e6))
+    return '\n'.join(lines)
+
+
 def plot_first_copy(result, ax=None):
     """The book's non_blocking copy: the first call beside every later one, and the profiler's split."""
-    if result.warm is None:
+    if result is None or result.warm is None:
         return None
-    cold, warm = variant_name('communication', 'cold'), variant_name('communication', 'warm')
-    return plot_repeats({cold: [result.cold], warm: repeats_of(result.warm)}, ax=ax,
+    return plot_repeats({_name('cold'): [result.cold], _name('warm'): repeats_of(result.warm)}, ax=ax,
                         title=style.plot_text('communication.first_copy.title'))
 
 
 def plot_profile(result, ax=None):
     """torch.profiler's CPU time against CUDA time for the copy operators, cold and warm (13.3.2)."""
+    if result is None or not (result.profile_cold or result.profile_warm):
+        return None
+    rows = [(f'{style.plot_text("communication.variant." + when)}: {p.name}', p.cpu_time_us / 1e3,
+             p.cuda_time_us / 1e3) for when, prof in (('cold', result.profile_cold), ('warm', result.profile_warm))
+            for p in prof]
     if ax is None:
-        _, ax = style.figure()
+        _, ax = style.figure(height=max(3.0, 1.2 + 0.55 * len(rows)))
     else:
         style.apply()
-    rows = [(f'{when}: {p.name}', p.cpu_time_us / 1e3, p.cuda_time_us / 1e3)
-            for when, prof in (('cold', result.profile_cold), ('warm', result.profile_warm)) for p in prof]
     ys = range(len(rows))
     ax.barh([y - 0.2 for y in ys], [r[1] for r in rows], 0.4, color=style.color('cpu'),
             label=style.plot_text('panels.col_cpu_time_ms'))
@@ -75,6 +205,49 @@ def plot_profile(result, ax=None):
     ax.set_yticks(list(ys), [r[0] for r in rows])
     ax.invert_yaxis()
     ax.set_xlabel('ms')
-    ax.legend()
-    ax.set_title(style.plot_text('communication.profile_title'))
+    ax.grid(axis='x', alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    ax.set_title(style.plot_text('communication.profile_title'), loc='left')
+    style.english_labels(ax.figure)
     return ax.figure
+
+
+# -- the hazard and the exercises -------------------------------------------------------------------
+
+def hazard_text(early: float, late: float) -> str:
+    """Relative error of a non_blocking copy read at once and after synchronizing (13.3.2)."""
+    key = 'communication.hazard.caught' if early > late * 10 and early > 1e-3 else 'communication.hazard.lucky'
+    return t(key, early=early, late=late)
+
+
+def exercise_three_alone_text(r) -> str:
+    """Exercise 3's inputs to the prediction: each lane's time alone (13.3.2)."""
+    return t('communication.ex3.alone', lanes=' / '.join(r.lanes), a=r.times['lane1_compute_and_copy'].median,
+             b=r.times['lane2_compute'].median, serial=r.serial_sum)
+
+
+def exercise_three_text(r) -> str:
+    """Exercise 3's verdict: together against the expectation and against one after the other."""
+    together = r.times['together'].median
+    key = ('communication.ex3.like_expected' if abs(together - r.expected) <= NOISE * r.expected
+           else 'communication.ex3.like_serial' if abs(together - r.serial_sum) <= NOISE * r.serial_sum
+           else 'communication.ex3.between')
+    return t(key, together=together, expected=r.expected, serial=r.serial_sum,
+             rule=t(f'communication.variant.expected.{r.expectation}'))
+
+
+def plot_exercise_three(r):
+    """Exercise 3: each lane alone and both together (every repeat), the expectation beside 'together'."""
+    times = {_name(k): repeats_of(m) for k, m in r.times.items()}
+    return plot_repeats(times, predicted={_name('together'): r.expected},
+                        title=style.plot_text('communication.ex3.title'))
+
+
+def profile_text(prof, gpu: bool) -> str:
+    """Exercise 4: where the profiled run-and-copy spent its time, from torch.profiler's averages."""
+    def total(names, attr):
+        return sum(getattr(e, attr, 0.0) or 0.0 for e in prof.key_averages() if e.key in names) / 1e6
+    attr = 'self_device_time_total' if gpu else 'self_cpu_time_total'
+    mm, copy = total({'aten::mm'}, attr), total({'aten::copy_', 'Memcpy DtoH (Device -> Pinned)'}, attr)
+    return t('communication.profile.split_gpu' if gpu else 'communication.profile.split_cpu', mm=mm, copy=copy)

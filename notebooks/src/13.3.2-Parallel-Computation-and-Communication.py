@@ -17,329 +17,467 @@
 #
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
-# Results computed on a GPU often have to travel: to the CPU, to another GPU, over the network. The book computes 50
-# products on a GPU, copies them to the CPU, and claims that the system can copy `y[i-1]` while it computes `y[i]`,
-# so that "run and copy" takes less than run plus copy.
-#
-# That is true only under conditions the book does not show. Measured on one NVIDIA H200 by our team (torch 2.11,
-# CUDA 13.0; `shared/reference/seed-h200.log`), the book's 50 products of 4000 x 4000 took 0.131 s and its
-# "Copy to CPU" 2.45 s (about 1.3 GB/s into freshly allocated pageable memory), while a copy into preallocated
-# *pinned* memory runs at about 55 GB/s. This notebook goes from the book's version to real overlap, one change at a
-# time, checking every result.
+# Results computed on a GPU often have to travel to the CPU. The book computes 50 products on a GPU, copies them to
+# host memory, and claims the system can copy `y[i-1]` while it computes `y[i]`. That holds only under three
+# conditions: the host memory is **pinned** (page-locked), the copies run on a **second stream**, and **events** order
+# each copy after its own product. Here you run the book's cells, write the version that meets the conditions,
+# predict its time from this machine's numbers, and measure it.
 
 # %% [markdown] lang="zh"
 # # 13.3.2 并行计算与通信
 #
-# *动手学深度学习*（Dive into Deep Learning），§13.3“自动并行”（中文版为§12.3）。
+# *动手学深度学习*，§13.3“自动并行”（中文版为§12.3）。
 #
-# 在GPU上计算出的结果常常需要传输：传到CPU、传到另一个GPU，或者通过网络传出去。书中在GPU上计算50个乘积，
-# 再把它们复制到CPU，并声称系统可以在计算 `y[i]` 的同时复制 `y[i-1]`，从而使“运行并复制”的耗时少于运行与复制的耗时之和。
-#
-# 只有在书中没有展示的条件下，这才成立。我们团队在一块NVIDIA H200上测得（torch 2.11，CUDA 13.0；
-# `shared/reference/seed-h200.log`），书中50个4000 x 4000矩阵的乘积耗时0.131秒，而它的“Copy to CPU”耗时2.45秒
-# （复制到新分配的可分页内存中，约1.3 GB/s）；复制到预先分配的*锁页*内存中时，速度则约为55 GB/s。本notebook
-# 从书中的版本出发，一次只改动一处，逐步实现真正的重叠，并校验每一个结果。
+# 在GPU上算出的结果常常要传回CPU。书中在GPU上计算50个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]`
+# 的同时复制 `y[i-1]`。这只有在三个条件下才成立：主机内存是**锁页内存**，复制在**另一个流**上运行，并且用**事件**
+# 让每次复制排在它自己的乘积之后。本节先运行书中的代码，再写出满足这三个条件的版本，根据本机的数字预测它的用时，
+# 然后实测。
 
 # %%
 # %matplotlib inline
+import queue
+import threading
+
+import torch
+
 import d2l_ext
-from d2l_ext import experiments, plots, report
+from d2l_ext import communication as comm
+from d2l_ext.display import communication as show
+from d2l_ext.workloads import resolve_workload
 
 d2l_ext.set_language('en')
-
-print(report.machine_text())
-
-# %%
-lane = d2l_ext.find_lanes('torch')[0]
-HAS_LINK = lane.kind == 'gpu'
-print(d2l_ext.describe_lanes([lane]))
-print('device-to-host link to measure:', 'yes' if HAS_LINK else 'no (no GPU: the data already lives in host memory)')
+lane = d2l_ext.find_lanes('torch')[0]  # the GPU if there is one, else a share of the CPU's cores
+GPU = lane.kind == 'gpu'
+if not GPU:
+    torch.set_num_threads(lane.threads)  # products on the lane's cores; the others stay free for copying
+print(show.machine_text([lane]))
 
 # %% [markdown]
 # ## The book's cells
 #
-# `copy_to_cpu` makes a new host tensor for every result. Without a GPU, `y.to('cpu')` on a tensor that is already
-# on the CPU returns **the same tensor**: nothing is copied at all, so the "copy" below costs nothing. That is the
-# honest answer on a CPU-only machine; the rest of this notebook shows recorded GPU results and a CPU analogue.
+# On a GPU these are the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones so the notebook runs
+# in about a minute. `d2l_ext.Benchmark` waits for the lane before it stops the clock.
 
 # %% [markdown] lang="zh"
-# ## 书中的代码单元
+# ## 书中的代码
 #
-# `copy_to_cpu` 为每个结果新建一个主机张量。没有GPU时，对已经在CPU上的张量调用 `y.to('cpu')` 会返回**同一个张量**：
-# 根本没有发生复制，因此下面的“复制”不花任何时间。这是仅有CPU的机器上的如实回答；本notebook的其余部分展示在GPU上
-# 记录的结果，以及一个CPU上的类比实验（CPU analogue）。
+# 在GPU上，这里用的是书中的4000 × 4000矩阵和50个乘积；在CPU上则用小一些的矩阵，让整个notebook在一分钟左右跑完。
+# `d2l_ext.Benchmark` 会先等待执行路完成，再停止计时。
 
 # %%
-import torch
+workload = resolve_workload([lane], lesson=True, extra_matrices=3)
+N, K = workload.size, workload.iters[0]
 
-from d2l_ext.workloads import lesson_workload
 
-N, (K,) = lesson_workload([lane])
-
-def run(x, k):
+def run(x, k=K):
     return [x.mm(x) for _ in range(k)]
+
 
 def copy_to_cpu(x, non_blocking=False):
     return [y.to('cpu', non_blocking=non_blocking) for y in x]
 
-x_lane1 = torch.rand(size=(N, N), device=lane.device())
-y = run(x_lane1, K)  # warm-up
+
+x_lane = torch.rand(size=(N, N), device=lane.device())
+run(x_lane)  # warm-up
 d2l_ext.wait_for_lanes([lane])
-print(f'{N} x {N} matrices, {K} products')
+print(N, K)
 
-# %%
-with d2l_ext.Benchmark('Run on lane 1', [lane]):
-    y = run(x_lane1, K)
+# %% tags=["nbval-ignore-output"]
+with d2l_ext.Benchmark(d2l_ext.t('communication.book.run'), [lane]):
+    y = run(x_lane)
 
-with d2l_ext.Benchmark('Copy to CPU', [lane]):
+with d2l_ext.Benchmark(d2l_ext.t('communication.book.copy'), [lane]):
     y_cpu = copy_to_cpu(y)
 
-print('was anything copied?', y_cpu[0].data_ptr() != y[0].data_ptr())
-
-# %%
-with d2l_ext.Benchmark('Run on lane 1 and copy to CPU', [lane]):
-    y = run(x_lane1, K)
+with d2l_ext.Benchmark(d2l_ext.t('communication.book.both'), [lane]):
+    y = run(x_lane)
     y_cpu = copy_to_cpu(y, True)
 
-# %% [markdown]
-# ## What changes the time, one step at a time
-#
-# Four things decide whether a device-to-host copy is fast and whether it overlaps with computing:
-#
-# 1. **Destination memory.** *Pageable* host memory can be moved by the operating system, so the GPU cannot write
-#    into it directly: the driver copies through a staging buffer and the call waits. *Pinned* (page-locked) memory can
-#    be written by the GPU's copy engine directly, at the link's full speed.
-# 2. **Allocation.** The book allocates a new host tensor per result. Preallocating the buffers once takes allocation
-#    (and, for pinned memory, page-locking, which is slow) out of the loop.
-# 3. **Streams.** Work on one CUDA stream runs in order: a copy queued behind product `i+1` waits for it. A second
-#    *copy stream* can run copy `i` while the compute stream runs product `i+1`; an event recorded after product `i`,
-#    which the copy stream waits for (`wait_event`), keeps copy `i` from starting too early, and `record_stream` keeps `y[i]`'s memory alive until the
-#    copy is done.
-# 4. **Waiting.** `non_blocking=True` lets the host carry on instead of waiting for each copy.
-#
-# `experiments.comm` times, for each mode: the products alone (**run**), the copies alone (**copy**), one after the
-# other (**run; copy**), both issued together (**overlap**), and the best possible, **ideal = max(run, copy)**. Every
-# copied result is compared with `x @ x` computed in float64.
-
-# %% [markdown] lang="zh"
-# ## 是什么改变了耗时：一次改一处
-#
-# 有四个因素决定设备到主机的复制是否快速，以及它能否与计算重叠：
-#
-# 1. **目标内存。** *可分页*主机内存可能被操作系统移动，因此GPU无法直接写入它：驱动程序要经由一个中转缓冲区进行复制，
-#    并且调用会一直等待。*锁页*（pinned，即page-locked）内存可以由GPU的复制引擎直接写入，以链路的全速进行。
-# 2. **内存分配。** 书中为每个结果分配一个新的主机张量。预先一次性分配好缓冲区，就把分配（对于锁页内存，还有很慢的锁页操作）
-#    移出了循环。
-# 3. **流。** 同一个CUDA流上的工作按顺序运行：排在乘积 `i+1` 之后的复制要等它完成。第二个*复制流*可以在计算流运行乘积 `i+1`
-#    的同时执行复制 `i`；在乘积 `i` 之后记录的一个事件（`wait_event`）防止复制 `i` 过早开始，而 `record_stream` 使 `y[i]`
-#    的内存在复制完成之前不被释放。
-# 4. **等待。** `non_blocking=True` 让主机继续往下执行，而不必等待每次复制完成。
-#
-# `experiments.comm` 对每种模式分别计时：只执行乘积（**run**）、只执行复制（**copy**）、先后执行两者（**run; copy**）、
-# 同时发出两者（**overlap**），以及可能达到的最佳值 **ideal = max(run, copy)**。每个复制得到的结果都会与以float64计算的
-# `x @ x` 进行比较。
-
 # %%
-comm = experiments.comm('torch', repeats=5, lesson=True)
-print(report.comm_text(comm))
-
-# %%
-plots.plot_comm_bars(comm['rows'])
-
-# %%
-link = comm['link_gbps']['pinned'] if comm['link_gbps'] else None
-plots.plot_bandwidth([{'mode': r['mode'], 'gbps': r['copy_gbps']} for r in comm['rows']], link)
+print(show.copied_text(y, y_cpu))
 
 # %% [markdown]
-# On a GPU, read the rows from top to bottom: the book's blocking copy into new pageable tensors is limited by
-# pageable bandwidth; `non_blocking=True` gets pinned memory but keeps everything on one stream, so "overlap" is close
-# to run + copy; preallocated pinned buffers make the copy itself fast; only the copy stream with events overlaps, and
-# its time approaches `max(run, copy)`.
-#
-# Without a GPU, the single row is a **CPU analogue**, labelled as such: a second thread copies each product into a
-# preallocated buffer while the first thread computes the next product. Copying one result takes a tiny
-# fraction of the time of computing it (N x N numbers moved against N x N x N multiply-adds), so there is little to hide.
+# Without a GPU, `y.to('cpu')` on a tensor already in host memory returns the same tensor: nothing is copied. The
+# evidence for the idea then comes from GPU recordings (pictures below) and from a CPU analogue: a second thread
+# copies each product into a preallocated buffer while the first thread computes the next one.
 
 # %% [markdown] lang="zh"
-# 在GPU上，请从上往下阅读各行：书中以阻塞方式复制到新建的可分页张量，受限于可分页内存的带宽；`non_blocking=True`
-# 用上了锁页内存，但一切仍在同一个流上，因此“overlap”接近 run + copy；预先分配的锁页缓冲区使复制本身变快；只有使用事件的
-# 复制流才能实现重叠，其耗时接近 `max(run, copy)`。
-#
-# 没有GPU时，唯一的一行是一个**CPU类比**（CPU analogue），并标明了这一点：第二个线程把每个乘积复制到预先分配的缓冲区中，
-# 同时第一个线程计算下一个乘积。复制一个800 x 800的结果所需的时间只是计算它的时间的极小一部分，因此可供隐藏的时间很少。
+# 没有GPU时，对已经在主机内存中的张量调用 `y.to('cpu')` 返回的是同一个张量：什么也没有复制。这时，支持这个想法的证据
+# 来自GPU上的记录（见下面的图），以及一个CPU上的类比：第一个线程计算下一个乘积的同时，第二个线程把每个乘积复制到
+# 预先分配的缓冲区中。
 
 # %% [markdown]
-# ## A timeline of the two streams
+# ## The three conditions, as code
 #
-# Measured with CUDA events on each stream (on a CPU-only machine: timestamps in the computing and the copying thread).
-# With overlap, each copy sits under the next product.
+# * **Pinned memory.** The GPU's copy engine writes only into page-locked memory. A copy into ordinary (*pageable*)
+#   memory goes through a staging buffer and makes the host wait. Page-locking is slow, so do it once:
+#   preallocate the buffers and reuse them.
+# * **A copy stream.** Work on one CUDA stream runs in order: a copy queued behind product `i+1` waits for it. On a
+#   second stream, copy `i` can run while product `i+1` computes.
+# * **Events.** `done.record()` puts a marker on the compute stream after product `i`; `copy_stream.wait_event(done)`
+#   holds the copy stream until that marker is reached: copy `i` waits for product `i` and nothing else.
+#   `y.record_stream(copy_stream)` tells PyTorch's allocator that the copy stream still reads `y`, so its memory is
+#   not reused too early.
+#
+# Read `run_and_copy` line by line; `run_then_copy` is the baseline: every product, then every copy.
 
 # %% [markdown] lang="zh"
-# ## 两个流的时间线
+# ## 写成代码的三个条件
 #
-# 用每个流上的CUDA事件测量（在仅有CPU的机器上：用在计算线程和复制线程中记录的时间戳）。存在重叠时，
-# 每次复制都正好位于下一个乘积的下方。
+# * **锁页内存。** GPU的复制引擎只能直接写入锁页内存。复制到普通的（*可分页*）内存时，要经过一个中转缓冲区，而且
+#   主机必须等待。锁页操作很慢，所以只做一次：预先分配缓冲区，然后重复使用。
+# * **复制流。** 同一个CUDA流上的工作按顺序执行：排在乘积 `i+1` 之后的复制要等它完成。放在第二个流上，复制 `i`
+#   就能在计算乘积 `i+1` 的同时进行。
+# * **事件。** `done.record()` 在计算流上乘积 `i` 之后放一个标记；`copy_stream.wait_event(done)` 让复制流等到这个
+#   标记为止：复制 `i` 只等待乘积 `i`，不等待别的。`y.record_stream(copy_stream)` 告诉PyTorch的内存分配器，复制流
+#   还在读取 `y`，因此它的内存不会被过早地重新使用。
+#
+# 请逐行阅读 `run_and_copy`；`run_then_copy` 是基线：先算完所有乘积，再做所有复制。
 
 # %%
-t = experiments.comm_timeline()
-plots.draw_timeline(t['events'], title=f"{t['plan']}: {t['size']} x {t['size']}, {t['iters']} products")
+def run_then_copy(x, buffers):
+    """Baseline: every product, then every copy into the buffers."""
+    for buf, y in zip(buffers, run(x, len(buffers))):
+        buf.copy_(y)
+    return buffers
+
+
+def run_and_copy(x, buffers, copy_stream):
+    """Product i on the compute stream; its copy on copy_stream as soon as product i is done."""
+    compute = torch.cuda.current_stream()
+    for buf in buffers:
+        y = x.mm(x)
+        done = torch.cuda.Event()
+        done.record(compute)                  # a marker after this product
+        with torch.cuda.stream(copy_stream):
+            copy_stream.wait_event(done)      # the copy waits for this product only
+            buf.copy_(y, non_blocking=True)   # pinned memory: the copy engine writes it directly
+            y.record_stream(copy_stream)      # y's memory is not reused before this copy ran
+    compute.wait_stream(copy_stream)          # later work waits for every copy
+    return buffers                            # read them after torch.cuda.synchronize()
+
+
+def run_and_copy_cpu(x, buffers):
+    """CPU analogue: this thread computes product i+1 while a second thread copies product i."""
+    todo = queue.Queue()
+
+    def copier():
+        while (item := todo.get()) is not None:
+            buf, y = item
+            buf.copy_(y)
+
+    helper = threading.Thread(target=copier)
+    helper.start()
+    for buf in buffers:
+        todo.put((buf, x.mm(x)))
+    todo.put(None)
+    helper.join()                             # the analogue of synchronize: read the buffers after this
+    return buffers
+
+
+# Host buffers, allocated (and on a GPU page-locked) once; the baseline gets its own set.
+buffers = [torch.empty(N, N, pin_memory=GPU) for _ in range(K)]
+buffers_base = [torch.empty(N, N, pin_memory=GPU) for _ in range(K)]
+if GPU:
+    copy_stream = torch.cuda.Stream()
+    overlapped = lambda: run_and_copy(x_lane, buffers, copy_stream)  # noqa: E731
+else:
+    overlapped = lambda: run_and_copy_cpu(x_lane, buffers)  # noqa: E731
+
+# %% [markdown]
+# ## Predict
+#
+# The products take their FLOPs over this machine's FLOP/s; the copies take their bytes over the link's GB/s. Run
+# one after the other, the times add up. Overlapped, the step takes **max(run, copy)**, but only if the copy has
+# hardware of its own: a GPU's copy engine with pinned memory and a second stream. On one stream expect
+# run + copy; on a CPU, the copying thread needs a free core. The cell measures one product and one copy here and
+# predicts each variant.
+
+# %% [markdown] lang="zh"
+# ## 预测
+#
+# 乘积的用时等于其浮点运算量除以本机的FLOP/s；复制的用时等于其字节数除以链路的GB/s。先后运行时，两者相加。重叠时，
+# 用时为 **max(计算, 复制)**，但前提是复制有自己的硬件：GPU的复制引擎，加上锁页内存和第二个流。在一个流上，应当预期
+# 计算 + 复制；在CPU上，复制线程需要一个空闲的核。下面的单元格在这里测量一个乘积和一次复制，并预测每种做法的用时。
+
+# %%
+rates = comm.measure_rates(lane, N)   # one product's FLOP/s and one copy's GB/s, measured here
+s = rates.seconds(K)                  # run = K·2N³ / FLOP/s, copy = K·4N² bytes / GB/s
+predicted = {'run': s['run'],
+             'run_then_copy': s['run'] + s['copy'],
+             'overlapped': max(s['run'], s['copy'])}
+if GPU:
+    predicted['book'] = s['run'] + s['copy']  # pinned (after the first call), but one stream
+print(show.prediction_text(rates, K, predicted))
+
+# %% [markdown]
+# <details><summary>Worked answer: the book's setting on an H200</summary>
+#
+# 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; at the H200's measured ~48 TFLOP/s (fp32) that is about
+# 0.13 s. Their results are 50 · 4000² · 4 B = 3.2 GB; over the link into pinned memory at ~55 GB/s, about 0.06 s.
+# Into fresh pageable tensors, as `copy_to_cpu(y)` does, the recorded rate is one to two GB/s: about 2 s.
+# So: one stream ≈ 0.13 + 0.06 = 0.19 s; copy stream + events ≈ max(0.13, 0.06) = 0.13 s. The hidden cell prints
+# the same from the newest GPU recording.
+# </details>
+
+# %% [markdown] lang="zh"
+# <details><summary>参考答案：H200上书中的设定</summary>
+#
+# 50个4000 × 4000矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；按H200实测约48 TFLOP/s（fp32）计算，约0.13秒。结果共有
+# 50 · 4000² · 4 B = 3.2 GB；经链路复制到锁页内存，约55 GB/s，约0.06秒。像 `copy_to_cpu(y)` 那样复制到新建的
+# 可分页张量时，记录的速率只有一两GB/s：约2秒。因此：一个流 ≈ 0.13 + 0.06 = 0.19秒；复制流 + 事件 ≈
+# max(0.13, 0.06) = 0.13秒。隐藏的单元格根据最新的GPU记录打印同样的计算。
+# </details>
+
+# %% jupyter={"source_hidden": true}
+from d2l_ext.recorded import load_recordings
+
+rec = show.newest(load_recordings())  # the newest recording made on a GPU
+print(show.recorded_prediction_text(rec))
+
+# %% [markdown]
+# ## Measure
+#
+# The variants run interleaved (one, two, three, one, two, three, ...), so a slow moment hits all of them alike.
+# Every result is checked against `x @ x` in float64. Each dot is one repeat; the hatched bar is the prediction.
+
+# %% [markdown] lang="zh"
+# ## 实测
+#
+# 各种做法交替运行（一、二、三、一、二、三……），这样某一时刻的变慢会同样影响所有做法。每个结果都与以float64计算的
+# `x @ x` 进行校验。每个点是一次重复；斜线条是预测。
+
+# %% tags=["nbval-ignore-output"]
+ref = x_lane.double() @ x_lane.double()  # the answer every result must match
+variants = {'run': lambda: run(x_lane)}
+if GPU:
+    variants['book'] = lambda: copy_to_cpu(run(x_lane), True)
+variants['run_then_copy'] = lambda: run_then_copy(x_lane, buffers_base)
+variants['overlapped'] = overlapped
+measured = d2l_ext.compare(variants, lanes=[lane], repeats=5,
+                           check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
+print(show.overlap_text(measured, predicted))
+show.plot_measured(measured, predicted)
+
+# %% [markdown]
+# On a GPU, look for "overlapped" near `max(run, copy)` and "run, then copy" near the sum. On a CPU the "link" is
+# main memory itself: a copy moves N² numbers while a product does N³ multiply-adds, so there is little to hide and
+# the difference may be within the noise of a busy machine; the printed sentence says which happened.
+#
+# ## When each product and each copy ran
+#
+# A stopwatch on each stream (CUDA events) or each thread shows where the copies sit; the dashed line is the
+# prediction.
+
+# %% [markdown] lang="zh"
+# 在GPU上，留意“计算与复制重叠”是否接近 `max(计算, 复制)`，“先计算，后复制”是否接近两者之和。在CPU上，“链路”就是
+# 主内存本身：一次复制搬运N²个数，而一个乘积要做N³次乘加，因此可供隐藏的时间很少，在一台繁忙的机器上，差别可能在噪声
+# 之内；打印出的句子会说明实际情况。
+#
+# ## 每个乘积和每次复制在何时运行
+#
+# 在每个流上（用CUDA事件）或每个线程上计时，就能看出复制落在哪里；虚线是预测。
+
+# %% tags=["nbval-ignore-output"]
+timelines = comm.comm_timelines(N, K, plans=comm.TIMELINE_PLANS[-1:])
+show.plot_comm_timelines(timelines, predicted=predicted['overlapped'])
+
+# %% [markdown]
+# ## GPU evidence, recorded
+#
+# The newest GPU recording, labelled with its GPU, versions and date. Each panel is one way to copy; the hatched
+# bar is what to expect from the hardware. Only the copy stream with events gets near `max(run, copy)`; the book's
+# `non_blocking=True` copy keeps everything on one stream.
+
+# %% [markdown] lang="zh"
+# 下面是最新的GPU记录，标明了GPU、软件版本和日期。每个面板是一种复制方式；斜线条是根据硬件应当预期的用时。只有使用
+# 事件的复制流能接近 `max(计算, 复制)`；书中 `non_blocking=True` 的复制仍把一切放在同一个流上。
+
+# %% tags=["nbval-ignore-output"]
+print(show.recorded_text(rec))
+if rec is not None:
+    show.plot_comm(rec.comm[0])
+
+# %% tags=["nbval-ignore-output"]
+missing = show.timelines_missing_text(rec)
+if missing:
+    print(missing)
+else:
+    show.plot_comm_timelines(rec.comm_timelines)
+
+# %% [markdown]
+# ## The book's first `non_blocking=True` call
+#
+# `copy_to_cpu(y, True)` allocates a new pinned tensor per result. The first time, the driver must page-lock fresh
+# host memory, which costs far more than the copy; later calls reuse the blocks PyTorch cached. The profiler splits
+# the first call: `aten::to` holds the CPU for the page-locking; the GPU copies for a small part of that.
+
+# %% [markdown] lang="zh"
+# ## 书中第一次 `non_blocking=True` 调用
+#
+# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量。第一次调用时，驱动程序必须为新的主机内存锁页，这比复制本身
+# 贵得多；之后的调用会重复使用PyTorch缓存的内存块。性能分析器把第一次调用拆开：`aten::to` 在锁页期间一直占着CPU，
+# 而GPU复制只占其中的一小部分。
+
+# %% tags=["nbval-ignore-output"]
+first = comm.first_copy(repeats=3) if GPU else rec.first_copy if rec is not None else None
+print(show.first_copy_text(first, None if GPU else rec))
+if first is not None and first.warm is not None:
+    show.plot_first_copy(first)
+    show.plot_profile(first)
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
 #
-# A non-blocking copy returns before the data has arrived. Reading the destination then gives whatever was there
-# before: here, zeros. Synchronizing first gives the right answer.
+# A `non_blocking` copy returns before the data arrive. Read the destination at once and you get what was there
+# before; synchronize first and you get the answer.
 
 # %% [markdown] lang="zh"
 # ## 隐患：在复制完成之前就读取
 #
-# 非阻塞复制在数据到达之前就会返回。此时读取目标张量，得到的是其中原有的内容：在这里是零。先同步再读取，就能得到正确的结果。
+# `non_blocking` 复制在数据到达之前就返回了。立即读取目标张量，得到的是其中原有的内容；先同步再读取，才能得到正确答案。
 
 # %%
-if HAS_LINK:
-    from d2l_ext.torch_copy import read_before_sync
-    early, late = read_before_sync(x_lane1)
-    print(f'relative error read at once: {early:.2f}; after torch.cuda.synchronize(): {late:.1e}')
+if GPU:
+    out = torch.zeros(N, N, pin_memory=True)
+    ref_cpu = ref.cpu()
+    torch.cuda.synchronize()
+    for _ in range(20):                  # queue enough work that the copy cannot have run yet
+        y = x_lane.mm(x_lane)
+    out.copy_(y, non_blocking=True)
+    early = d2l_ext.relative_error(out.clone(), ref_cpu)  # what the host sees now
+    torch.cuda.synchronize()
+    print(show.hazard_text(early, d2l_ext.relative_error(out, ref_cpu)))
 else:
-    print('No GPU: copies between host tensors are synchronous, so there is nothing to read too early here.')
-
-# %% [markdown]
-# ## A model of the pipeline, to compare with the recordings
-#
-# Each of K products takes *c* ms and each copy *m* ms. On one stream the total is K(c + m). With a compute stream
-# and a copy stream, copy `i` runs during product `i+1`, and the total drops to K·max(c, m) + min(c, m). The defaults
-# below, 2.6 ms per product and 1.2 ms per copy, are the per-product figures of the H200 recording above (0.131 s / 50
-# products; 64 MB at about 55 GB/s).
-
-# %% [markdown] lang="zh"
-# ## 流水线模型，用于与记录的结果对比
-#
-# K个乘积中，每个乘积耗时 *c* 毫秒，每次复制耗时 *m* 毫秒。在一个流上，总耗时为 K(c + m)。使用一个计算流和一个复制流时，
-# 复制 `i` 在乘积 `i+1` 期间运行，总耗时降至 K·max(c, m) + min(c, m)。下面的默认值（每个乘积2.6毫秒、每次复制1.2毫秒）
-# 是上文H200记录中按每个乘积折算的数字（0.131秒 / 50个乘积；64 MB，约55 GB/s）。
-
-# %%
-from d2l_ext.schedule import pipeline_model
-
-for overlap in (False, True):
-    m = pipeline_model(2.6, 1.2, 50, overlap=overlap)
-    print(f"{'two streams' if overlap else 'one stream '}: total {m['total']:.1f} ms, "
-          f"serial {m['serial_total']:.1f} ms, lower bound {m['ideal']:.1f} ms")
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.widgets import PipelinePanel
-
-model = PipelinePanel(compute_ms=2.6, copy_ms=1.2, iters=10).show()
-
-# %% [markdown]
-# ## MXNet
-#
-# The book's MXNet version copies with `y.copyto(npx.cpu())`, or into pinned memory with `npx.cpu_pinned()`, and
-# lets the dependency engine order each copy after its product. It runs in its own worker process (see 13.3.1 for
-# why). The MXNet wheel installed here is CPU-only, so both destinations are host memory: the rows are a CPU analogue
-# in which the engine copies `y[i-1]` on one worker while another computes `y[i]`.
-
-# %% [markdown] lang="zh"
-# ## MXNet
-#
-# 书中的MXNet版本用 `y.copyto(npx.cpu())` 进行复制，或者用 `npx.cpu_pinned()` 复制到锁页内存中，并让依赖引擎把每次复制
-# 安排在其对应的乘积之后。它在自己的工作进程中运行（原因见13.3.1）。这里安装的MXNet wheel包只支持CPU，因此两种目标都是
-# 主机内存：这些行是一个CPU类比，其中引擎在一个工作线程上复制 `y[i-1]`，同时另一个工作线程计算 `y[i]`。
-
-# %%
-if 'mxnet' in d2l_ext.available_frameworks():
-    print(report.comm_text(experiments.comm('mxnet', repeats=5, lesson=True)))
-else:
-    print("MXNet is not installed: pip install 'd2l_ext[mxnet]' (Python 3.11, numpy<1.24)")
+    print(d2l_ext.t('communication.hazard.cpu'))
 
 # %% [markdown]
 # ## Try it yourself
 #
-# Choose the size and the number of products; on a GPU also the destination, the stream and `non_blocking`. Press
-# **Run**; earlier runs stay in the table.
+# The model below puts K products and their copies on one stream or on two; move the sliders (per-product times,
+# starting from this machine's rates). The panel after it measures run, copy and overlap for a size you choose.
 
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 选择矩阵大小和乘积的个数；在GPU上还可以选择目标内存、流以及 `non_blocking`。按下**Run**；之前的运行结果会保留在表格中。
+# 下面的模型把K个乘积及其复制放在一个流或两个流上；移动滑块即可（每个乘积的用时，初值取自本机的速率）。其后的面板按
+# 你选择的矩阵大小实测计算、复制与重叠。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.widgets import CommPanel
+from d2l_ext.display.panels import CommPanel, PipelinePanel
 
-panel = CommPanel(size=N if HAS_LINK else 400, iters=10, gpu=HAS_LINK).show()
+model = PipelinePanel(compute_ms=max(0.1, 1e3 * s['run'] / K), copy_ms=max(0.1, 1e3 * s['copy'] / K)).show()
 
-# %% [markdown]
-# ## Results recorded on GPUs
-#
-# Recorded with `python -m d2l_ext record`, labelled with the GPU, the versions and the date.
-#
-# The recordings hold PyTorch only. MXNet's GPU build could not be installed on the GPU machines, and not even its
-# CPU build runs there: MXNet 1.9.1, its last release, needs numpy < 1.24, which has no wheels for the Python 3.12
-# those machines have.
-
-# %% [markdown] lang="zh"
-# ## 在GPU上记录的结果
-#
-# 用 `python -m d2l_ext record` 记录，每条结果都标注了GPU、软件版本和日期。
-#
-# 这些记录只有PyTorch的结果。在那些GPU机器上无法安装MXNet的GPU版本，连它的CPU版本也无法运行：MXNet的最后一个版本1.9.1
-# 需要numpy < 1.24，而这些机器上的Python 3.12没有这样的numpy安装包（wheel）。
-
-# %%
-from d2l_ext import recorded
-
-print(recorded.comm_text_all())
+# %% tags=["nbval-ignore-output"]
+panel = CommPanel(size=N if GPU else 400, iters=10, gpu=GPU).show()
 
 # %% [markdown]
-# ## Summary
-#
-# * Copies and computation use different resources (the link's copy engine and the GPU's cores), so they can overlap.
-# * They overlap only when the copy can run beside the computation: pinned destination memory, a separate copy stream,
-#   and events that order each copy after its own product.
-# * The book's `non_blocking=True` gains mostly from pinned memory and from not waiting per copy, not from overlap.
-# * A non-blocking result must not be read before synchronizing.
-#
 # ## Exercises
 #
-# **3.** Use CPUs and GPUs together with communication between them. The experiment: lane 1 computes and copies each
-# result to host memory while lane 2 computes on its own; compare with one after the other.
+# **3. CPU and GPU together, with communication.** Lane 1 computes and copies each result to host memory (as
+# `run_and_copy`) while lane 2 computes on its own: a GPU and the CPU, or two CPU lanes. Three resources are busy:
+# lane 1's compute, the copy, lane 2's compute. Run the cell, read the times alone, and predict "together": which
+# of the three are separate hardware here? Then open the worked answer.
 
 # %% [markdown] lang="zh"
-# ## 小结
-#
-# * 复制和计算使用不同的资源（链路的复制引擎和GPU的计算核心），因此二者可以重叠。
-# * 只有当复制能够与计算并排运行时，二者才会重叠：这需要锁页的目标内存、一个单独的复制流，以及把每次复制安排在
-#   其对应乘积之后的事件。
-# * 书中的 `non_blocking=True` 带来的提升主要来自锁页内存和不再逐次等待复制，而不是来自重叠。
-# * 非阻塞复制得到的结果在同步之前不得读取。
-#
 # ## 练习
 #
-# **3.** 同时使用CPU和GPU，并在二者之间进行通信。实验：通道1（lane 1）进行计算，并把每个结果复制到主机内存，同时通道2独立地进行
-# 自己的计算；与两者先后运行进行比较。
-
-# %%
-ex3 = experiments.cpu_gpu_together(repeats=3)
-print(f"lanes: {', '.join(ex3['lanes'])}; size {ex3['size']}")
-print(f"lane 1 compute + copy {ex3['lane1_compute_and_copy']:.4f} s, lane 2 compute {ex3['lane2_compute']:.4f} s")
-print(f"one after the other {ex3['serial_sum']:.4f} s, together {ex3['together']:.4f} s, ideal {ex3['ideal']:.4f} s; "
-      f"worst relative error {ex3['max_rel_error']:.1e}")
-
-# %% [markdown]
-# **4.** Check with a profiler that the code is efficient. The book points to NVIDIA Nsight; `torch.profiler` shows
-# the same in a notebook: the time spent in products (`aten::mm`) and in copies (`aten::copy_`, and `Memcpy DtoH` on
-# a GPU).
-
-# %% [markdown] lang="zh"
-# **4.** 用性能分析器检查代码是否高效。书中提到了NVIDIA Nsight；`torch.profiler` 可以在notebook中显示同样的信息：
-# 花在乘积上的时间（`aten::mm`）和花在复制上的时间（`aten::copy_`，在GPU上还有 `Memcpy DtoH`）。
+# **3. CPU和GPU一起工作，并且相互通信。** 执行路1计算，并把每个结果复制到主机内存（像 `run_and_copy` 那样），同时
+# 执行路2独立地计算：一个GPU和CPU，或者两个CPU执行路。三种资源同时在忙：执行路1的计算、复制、执行路2的计算。运行
+# 下面的单元格，读出单独运行的用时，预测“同时运行”的用时：在这里，三者中哪些是相互独立的硬件？然后打开参考答案。
 
 # %% tags=["nbval-ignore-output"]
+ex3 = comm.exercise_three(repeats=3)  # each lane alone and both together, interleaved, every result checked
+print(show.exercise_three_alone_text(ex3))
+
+# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+print(show.exercise_three_text(ex3))
+show.plot_exercise_three(ex3)
+
+# %% [markdown]
+# <details><summary>Worked answer</summary>
+#
+# A GPU lane and the CPU are separate hardware, and the GPU's copy engine is a third: expect max of the two lanes'
+# times alone. Two CPU lanes and a copying thread are three threads on the same cores and memory: on a 2-core
+# machine expect close to one after the other, not the max. The plot shows the expectation beside "together".
+# </details>
+#
+# **4. Use a profiler.** The book points to NVIDIA Nsight; `torch.profiler` works in a notebook, on a CPU too.
+# Predict which operator takes most of the time, then profile your own function. Change `overlapped()` to
+# `run_then_copy(x_lane, buffers_base)` and compare. Open the trace file at ui.perfetto.dev: on a GPU, look for
+# the device-to-host copies on their own stream, under the products.
+
+# %% [markdown] lang="zh"
+# <details><summary>参考答案</summary>
+#
+# GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两个执行路单独运行用时的最大值。两个CPU执行路
+# 加上一个复制线程，是三个线程共用同样的核和内存：在双核机器上，应当预期接近先后运行的用时，而不是最大值。图中
+# “同时运行”旁边画出了预期。
+# </details>
+#
+# **4. 使用性能分析器。** 书中提到了NVIDIA Nsight；`torch.profiler` 可以在notebook中使用，在CPU上也可以。先预测哪个
+# 算子占用的时间最多，再对你自己的函数做性能分析。把 `overlapped()` 换成 `run_then_copy(x_lane, buffers_base)` 并
+# 比较。在 ui.perfetto.dev 中打开跟踪文件：在GPU上，找出位于自己的流上、在乘积下方的设备到主机复制。
+
+# %% tags=["nbval-ignore-output"]
+import pathlib
+import tempfile
+
 from torch.profiler import ProfilerActivity, profile
 
-activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if HAS_LINK else [])
+activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
 with profile(activities=activities) as prof:
-    y = run(x_lane1, K)
-    y_cpu = copy_to_cpu(y, True)
+    overlapped()                          # your function
     d2l_ext.wait_for_lanes([lane])
-print(prof.key_averages().table(sort_by='cuda_time_total' if HAS_LINK else 'cpu_time_total', row_limit=6))
+print(prof.key_averages().table(sort_by='self_cuda_time_total' if GPU else 'self_cpu_time_total', row_limit=8))
+trace = pathlib.Path(tempfile.gettempdir()) / 'run_and_copy_trace.json'
+prof.export_chrome_trace(str(trace))
+print(d2l_ext.t('communication.profile.trace', path=trace))
+
+# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+print(show.profile_text(prof, GPU))
+
+# %% [markdown]
+# <details><summary>Worked answer</summary>
+#
+# The products dominate: `aten::mm` holds most of the time, the copies (`aten::copy_`, on a GPU `Memcpy DtoH`) a
+# smaller share. On a GPU the trace shows the copies on a second stream, each starting when its product ends; with
+# `run_then_copy` they follow all the products on one stream. On a CPU the copies run on the second thread's row.
+# </details>
+#
+# ## Remember
+#
+# * Compute and copies use different hardware, so they can overlap, but only with pinned memory, a second stream
+#   and an event per product.
+# * Predict first: run = FLOPs / FLOP/s, copy = bytes / GB/s; overlapped ≥ max(run, copy); on one stream, run + copy.
+# * Page-lock once: preallocate pinned buffers and reuse them.
+#
+# ## Pitfalls
+#
+# * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
+# * **Reading before the sync:** a `non_blocking` result is not there until you synchronize.
+# * **Pageable copies** are slow and make the host wait.
+# * **The cost of pinning:** page-locking fresh memory on every call costs more than the copy.
+# * **One stream for compute and copies** runs them in turn: no overlap.
+
+# %% [markdown] lang="zh"
+# <details><summary>参考答案</summary>
+#
+# 乘积占主导：`aten::mm` 占用了大部分时间，复制（`aten::copy_`，在GPU上是 `Memcpy DtoH`）只占较小的一部分。在GPU上，
+# 跟踪显示复制位于第二个流上，每次复制在其乘积结束时开始；换成 `run_then_copy` 后，它们在同一个流上跟在所有乘积之后。
+# 在CPU上，复制出现在第二个线程那一行。
+# </details>
+#
+# ## 要记住的
+#
+# * 计算和复制使用不同的硬件，因此可以重叠，但前提是有锁页内存、第二个流，并为每个乘积记录一个事件。
+# * 先预测：计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s；重叠后 ≥ max(计算, 复制)；在一个流上则是计算 + 复制。
+# * 只锁页一次：预先分配锁页缓冲区，并重复使用。
+#
+# ## 常见陷阱
+#
+# * **不等待：** 不同步就为排队的GPU工作计时，测到的只是排队的时间。
+# * **同步之前读取：** `non_blocking` 的结果在同步之前并不存在。
+# * **可分页内存的复制** 很慢，而且会让主机等待。
+# * **锁页的代价：** 每次调用都为新内存锁页，花的时间比复制本身还多。
+# * **计算和复制共用一个流** 会让它们依次执行：没有重叠。

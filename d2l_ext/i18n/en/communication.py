@@ -1,20 +1,29 @@
-"""13.3.2 Parallel computation and communication: copy modes, expectations, evidence."""
+"""13.3.2 Parallel computation and communication: copy modes, predictions, evidence, exercises."""
 MESSAGES = {
     'communication.what': 'this run',
     'communication.variant.run': 'run (products only)',
     'communication.variant.copy': 'copy (copies only)',
+    'communication.variant.book': "book: run, copy_to_cpu(y, True)",
     'communication.variant.run_then_copy': 'run, then copy',
-    'communication.variant.overlapped': 'run + copy issued together',
+    'communication.variant.overlapped': 'run and copy overlapped',
     'communication.variant.warm': 'later calls (warm)',
     'communication.variant.cold': 'first call (cold)',
     'communication.variant.lane1_compute_and_copy': 'lane 1 computes and copies, alone',
     'communication.variant.lane2_compute': 'lane 2 computes, alone',
     'communication.variant.together': 'both lanes together',
     'communication.variant.serial_sum': 'one after the other (sum)',
-    'communication.variant.expected.separate': 'expected: max(lane times), separate hardware',
-    'communication.variant.expected.shared': 'expected: the lanes share the cores',
-    'communication.variant.expected.engine': "expected: no gain, MXNet's engine already uses every core",
+    'communication.variant.expected.separate': 'max(lane times): separate hardware',
+    'communication.variant.expected.shared': 'the lanes share the cores',
+    'communication.variant.expected.engine': "no gain: MXNet's engine already uses every core",
     'communication.mode.cpu_analogue': 'CPU analogue: a second thread copies',
+    'communication.mode.book: copy_to_cpu(y)': 'book: copy_to_cpu(y), new pageable tensors',
+    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': 'book: copy_to_cpu(y, non_blocking=True), one stream',
+    'communication.mode.pinned, preallocated, same stream': 'pinned buffers, preallocated, one stream',
+    'communication.mode.pinned, preallocated, copy stream + events': 'pinned buffers, copy stream + events',
+    'communication.row.compute_stream': 'compute stream',
+    'communication.row.copy_stream': 'copy stream',
+    'communication.row.compute_thread': 'computing thread',
+    'communication.row.copy_thread': 'copying thread',
     'communication.plan.copy_thread': 'preallocated host buffers, copied by a second thread',
     'communication.plan.engine_new_array': 'a new host array per result, ordered by the engine',
     'communication.rule.separate': 'max(run, copy): the copy engine works beside the compute units',
@@ -23,10 +32,76 @@ MESSAGES = {
     'communication.rule.engine': "run + copy: MXNet's engine already keeps every core busy with products",
     'communication.no_link': 'No GPU here, so no device-to-host link: the rows are a labelled CPU analogue.',
     'communication.link': 'plain device-to-host copy: pageable {pageable:.1f} GB/s, pinned {pinned:.1f} GB/s',
+    'communication.book.run': 'Run on lane 1',
+    'communication.book.copy': 'Copy to CPU',
+    'communication.book.both': 'Run on lane 1 and copy to CPU',
+    'communication.book.not_copied': ("Nothing was copied: the results already live in host memory, so y.to('cpu') "
+                                      'returned the same tensors.'),
+    'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
+    'communication.rates.gpu': ('measured here: one {n} x {n} product at {tflops:.1f} TFLOP/s; device-to-host '
+                                'copy {gbps:.1f} GB/s into pinned memory, {pageable:.1f} GB/s into a reused pageable '
+                                'buffer\n{k} products = {tflop:.2f} TFLOP -> {run:.4f} s; their results = {gb:.2f} GB '
+                                '-> {copy:.4f} s over the link (pinned)'),
+    'communication.rates.cpu': ('measured here: one {n} x {n} product at {tflops:.3f} TFLOP/s on this lane; a copy '
+                                'into a preallocated host buffer {gbps:.1f} GB/s\n{k} products = {tflop:.3f} TFLOP '
+                                '-> {run:.4f} s; their results = {gb:.3f} GB -> {copy:.4f} s of copying'),
+    'communication.predicted_line': '  predicted {name}: {seconds:.4f} s',
+    'communication.measured_title': 'Each repeat beside the prediction from this machine\'s rates',
+    'communication.verdict.hidden': ('Overlapped {over:.4f} s against run-then-copy {serial:.4f} s: about '
+                                     '{hidden:.0f}% of the copy time was hidden behind the products (products alone '
+                                     '{run:.4f} s, predicted {predicted:.4f} s).'),
+    'communication.verdict.same': ('Overlapped {over:.4f} s and run-then-copy {serial:.4f} s are within this '
+                                   "machine's noise: there was little copy time to hide (products alone {run:.4f} s)."),
+    'communication.verdict.slower': ('Overlapped {over:.4f} s was slower than run-then-copy {serial:.4f} s: the '
+                                     'copying thread competed with the products for cores or memory here.'),
+    'communication.recorded.none': 'No GPU recording is available to show here.',
+    'communication.recorded.pageable': ('{gb:.1f} GB of results: the book\'s copy into new pageable tensors took '
+                                        '{book:.2f} s, into pinned buffers {pinned:.3f} s ({ratio:.0f}x faster).'),
+    'communication.recorded.nb_like_pinned': ("The book's non_blocking copy ({nb:.4f} s) is as fast as preallocated "
+                                              'pinned buffers ({pinned:.4f} s): from the second call on, PyTorch '
+                                              'reuses the pinned blocks it page-locked the first time.'),
+    'communication.recorded.nb_unlike_pinned': ("The book's non_blocking copy took {nb:.4f} s, preallocated pinned "
+                                                'buffers {pinned:.4f} s.'),
+    'communication.recorded.streams': ('On one stream, run and copy issued together took {same:.4f} s, like run '
+                                       'then copy ({serial:.4f} s); with a copy stream and events {side:.4f} s, '
+                                       'against max(run, copy) = {expected:.4f} s.'),
+    'communication.recorded.no_timelines': ('This recording predates stream timelines: it holds only the medians '
+                                            'above, no per-stream events to draw.'),
+    'communication.recorded.no_first_copy': ('This recording predates the first-call measurement: no cold copy or '
+                                             'profiler times to show.'),
     'communication.first_copy.no_gpu': 'no GPU here: host memory needs no page-locking, so there is no cold first copy',
-    'communication.first_copy.summary': ('the book\'s copy_to_cpu(y, non_blocking=True): first call {cold:.3f} s, '
-                                         'later calls {warm:.3f} s (the first call page-locks new host memory)'),
+    'communication.first_copy.summary': ("The book's copy_to_cpu(y, non_blocking=True): first call {cold:.3f} s, "
+                                         'later calls {warm:.3f} s ({ratio:.0f}x): the first call page-locks new host '
+                                         'memory.'),
+    'communication.first_copy.profile': ('torch.profiler, first call: aten::to held the CPU {cpu:.3f} s, the GPU '
+                                         'copied for {cuda:.3f} s; the rest was page-locking.'),
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
     'communication.first_copy.title': "The book's non_blocking copy: the first call page-locks new memory",
     'communication.profile_title': 'torch.profiler: the host waits far longer than the GPU copies',
+    'communication.hazard.caught': ('Read before synchronizing: relative error {early:.2f} (the buffer still held '
+                                    'old values); after torch.cuda.synchronize(): {late:.1e}.'),
+    'communication.hazard.lucky': ('Read before synchronizing: relative error {early:.1e}; after synchronizing: '
+                                   '{late:.1e}. The copy happened to finish first this time; nothing guarantees it.'),
+    'communication.hazard.cpu': ('No GPU here, so no copy can be read too early; on a GPU, a non_blocking copy read '
+                                 'before synchronizing returns whatever the buffer held before.'),
+    'communication.ex3.alone': ('lanes {lanes}\nalone: lane 1 computing and copying {a:.4f} s, lane 2 computing '
+                                '{b:.4f} s; one after the other {serial:.4f} s. Predict "together", then run the '
+                                'worked answer.'),
+    'communication.ex3.like_expected': ('Together {together:.4f} s, close to the expectation {expected:.4f} s '
+                                        '({rule}); one after the other {serial:.4f} s.'),
+    'communication.ex3.like_serial': ('Together {together:.4f} s, about one after the other ({serial:.4f} s): no '
+                                      'gain here; expected {expected:.4f} s ({rule}).'),
+    'communication.ex3.between': ('Together {together:.4f} s: expected {expected:.4f} s ({rule}), one after the '
+                                  'other {serial:.4f} s.'),
+    'communication.ex3.title': 'Exercise 3: compute, copy and a second lane at once',
+    'communication.profile.trace': 'Chrome trace written to {path}: open it at ui.perfetto.dev.',
+    'communication.profile.split_gpu': ('GPU time: products (aten::mm) {mm:.4f} s, device-to-host copies {copy:.4f} '
+                                        's; in the trace they sit on two streams, side by side.'),
+    'communication.profile.split_cpu': ('CPU time: products (aten::mm) {mm:.4f} s, copies (aten::copy_) {copy:.4f} '
+                                        's: the copies are a small share, so there was little to hide.'),
+    'communication.recorded.rates': ("recorded: {tflop:.1f} TFLOP in {run:.4f} s ({tflops:.1f} TFLOP/s); "
+                                  "{gb:.1f} GB into pinned buffers in {copy:.4f} s ({gbps:.1f} GB/s)\n"
+                                  "predicted: one stream run + copy = {one:.4f} s; "
+                                  "copy stream + events max(run, copy) = {two:.4f} s"),
+    'communication.recorded.book_rate': ("the book's copy into new pageable tensors: {book:.2f} s ({gbps:.2f} GB/s)"),
 }

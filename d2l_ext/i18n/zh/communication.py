@@ -1,20 +1,29 @@
-"""13.3.2 并行计算与通信：复制方式、预期与证据。"""
+"""13.3.2 并行计算与通信：复制方式、预测、证据与练习。"""
 MESSAGES = {
     'communication.what': '这次运行',
     'communication.variant.run': '计算（只算乘积）',
     'communication.variant.copy': '复制（只做复制）',
+    'communication.variant.book': '书中：计算，copy_to_cpu(y, True)',
     'communication.variant.run_then_copy': '先计算，后复制',
-    'communication.variant.overlapped': '计算与复制一起发出',
+    'communication.variant.overlapped': '计算与复制重叠',
     'communication.variant.warm': '之后的调用（已预热）',
     'communication.variant.cold': '第一次调用（冷启动）',
     'communication.variant.lane1_compute_and_copy': '执行路 1 计算并复制，单独运行',
     'communication.variant.lane2_compute': '执行路 2 计算，单独运行',
     'communication.variant.together': '两个执行路同时运行',
     'communication.variant.serial_sum': '先后运行（用时之和）',
-    'communication.variant.expected.separate': '预期：max(各执行路用时)，硬件相互独立',
-    'communication.variant.expected.shared': '预期：各执行路共用 CPU 核',
-    'communication.variant.expected.engine': '预期：没有收益，MXNet 的引擎已用上所有核',
+    'communication.variant.expected.separate': 'max(各执行路用时)：硬件相互独立',
+    'communication.variant.expected.shared': '各执行路共用 CPU 核',
+    'communication.variant.expected.engine': '没有收益：MXNet 的引擎已用上所有核',
     'communication.mode.cpu_analogue': 'CPU 上的类比：由第二个线程复制',
+    'communication.mode.book: copy_to_cpu(y)': '书中：copy_to_cpu(y)，新建可分页张量',
+    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': '书中：copy_to_cpu(y, non_blocking=True)，一个流',
+    'communication.mode.pinned, preallocated, same stream': '预先分配的锁页缓冲区，一个流',
+    'communication.mode.pinned, preallocated, copy stream + events': '锁页缓冲区，复制流 + 事件',
+    'communication.row.compute_stream': '计算流',
+    'communication.row.copy_stream': '复制流',
+    'communication.row.compute_thread': '计算线程',
+    'communication.row.copy_thread': '复制线程',
     'communication.plan.copy_thread': '预先分配的主机缓冲区，由第二个线程复制',
     'communication.plan.engine_new_array': '每个结果一个新的主机数组，由引擎安排顺序',
     'communication.rule.separate': 'max(计算, 复制)：复制引擎与计算单元并行工作',
@@ -23,13 +32,72 @@ MESSAGES = {
     'communication.rule.engine': '计算 + 复制：MXNet 的引擎已让所有核忙于乘积',
     'communication.no_link': '这里没有 GPU，也就没有设备到主机的链路：下面各行是标明了的 CPU 类比。',
     'communication.link': '普通的设备到主机复制：可分页内存 {pageable:.1f} GB/s，锁页内存 {pinned:.1f} GB/s',
+    'communication.book.run': '在执行路 1 上计算',
+    'communication.book.copy': '复制到 CPU',
+    'communication.book.both': '在执行路 1 上计算并复制到 CPU',
+    'communication.book.not_copied': "什么也没有复制：结果本来就在主机内存中，y.to('cpu') 返回的就是原来的张量。",
+    'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
+    'communication.rates.gpu': ('在这里测得：一个 {n} x {n} 矩阵乘积 {tflops:.1f} TFLOP/s；设备到主机的复制，'
+                                '到锁页内存 {gbps:.1f} GB/s，到重复使用的可分页缓冲区 {pageable:.1f} GB/s\n'
+                                '{k} 个乘积 = {tflop:.2f} TFLOP -> {run:.4f} 秒；其结果 = {gb:.2f} GB -> '
+                                '经链路（锁页内存）{copy:.4f} 秒'),
+    'communication.rates.cpu': ('在这里测得：此执行路上一个 {n} x {n} 矩阵乘积 {tflops:.3f} TFLOP/s；复制到预先分配的'
+                                '主机缓冲区 {gbps:.1f} GB/s\n{k} 个乘积 = {tflop:.3f} TFLOP -> {run:.4f} 秒；'
+                                '其结果 = {gb:.3f} GB -> 复制 {copy:.4f} 秒'),
+    'communication.predicted_line': '  预测 {name}：{seconds:.4f} 秒',
+    'communication.measured_title': '每次重复的实测值，旁边是根据本机速率作出的预测',
+    'communication.verdict.hidden': ('重叠用时 {over:.4f} 秒，先计算后复制 {serial:.4f} 秒：约 {hidden:.0f}% 的复制时间'
+                                     '被隐藏在乘积之后（只算乘积 {run:.4f} 秒，预测 {predicted:.4f} 秒）。'),
+    'communication.verdict.same': ('重叠用时 {over:.4f} 秒，先计算后复制 {serial:.4f} 秒，二者之差在本机的噪声之内：'
+                                   '可供隐藏的复制时间很少（只算乘积 {run:.4f} 秒）。'),
+    'communication.verdict.slower': ('重叠用时 {over:.4f} 秒，反而比先计算后复制的 {serial:.4f} 秒慢：'
+                                     '在这里，复制线程与乘积争用了 CPU 核或内存。'),
+    'communication.recorded.none': '这里没有可以展示的 GPU 记录。',
+    'communication.recorded.pageable': ('{gb:.1f} GB 的结果：书中复制到新建的可分页张量用了 {book:.2f} 秒，'
+                                        '复制到锁页缓冲区用了 {pinned:.3f} 秒（快 {ratio:.0f} 倍）。'),
+    'communication.recorded.nb_like_pinned': ('书中的 non_blocking 复制（{nb:.4f} 秒）和预先分配的锁页缓冲区'
+                                              '（{pinned:.4f} 秒）一样快：从第二次调用起，PyTorch 会重复使用第一次'
+                                              '调用时锁页的内存块。'),
+    'communication.recorded.nb_unlike_pinned': ('书中的 non_blocking 复制用了 {nb:.4f} 秒，'
+                                                '预先分配的锁页缓冲区 {pinned:.4f} 秒。'),
+    'communication.recorded.streams': ('在一个流上，同时发出计算与复制用了 {same:.4f} 秒，与先计算后复制'
+                                       '（{serial:.4f} 秒）相当；使用复制流和事件后为 {side:.4f} 秒，'
+                                       '而 max(计算, 复制) = {expected:.4f} 秒。'),
+    'communication.recorded.no_timelines': ('这份记录早于流时间线的记录：它只有上面的中位数，'
+                                            '没有可以画出的各个流上的事件。'),
+    'communication.recorded.no_first_copy': '这份记录早于第一次调用的测量：没有冷启动复制和性能分析器的时间可以展示。',
     'communication.first_copy.no_gpu': '这里没有 GPU：主机内存无需锁页，因此不存在冷启动的第一次复制',
-    'communication.first_copy.summary': (
-        '书中的 copy_to_cpu(y, non_blocking=True)：'
-        '第一次调用 {cold:.3f} 秒，'
-        '之后的调用 {warm:.3f} 秒（第一次调用要为新的主机内存锁页）'
-    ),
+    'communication.first_copy.summary': ('书中的 copy_to_cpu(y, non_blocking=True)：第一次调用 {cold:.3f} 秒，'
+                                         '之后的调用 {warm:.3f} 秒（{ratio:.0f} 倍）：'
+                                         '第一次调用要为新的主机内存锁页。'),
+    'communication.first_copy.profile': ('torch.profiler，第一次调用：aten::to 占用 CPU {cpu:.3f} 秒，GPU 复制只用了 '
+                                         '{cuda:.3f} 秒；其余时间都花在锁页上。'),
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
     'communication.first_copy.title': '书中的 non_blocking 复制：第一次调用要为新内存锁页',
     'communication.profile_title': 'torch.profiler：主机等待的时间远长于 GPU 复制的时间',
+    'communication.hazard.caught': ('同步之前读取：相对误差 {early:.2f}（缓冲区里还是旧的值）；'
+                                    'torch.cuda.synchronize() 之后：{late:.1e}。'),
+    'communication.hazard.lucky': ('同步之前读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
+                                   '这一次复制碰巧先完成了，但没有任何保证。'),
+    'communication.hazard.cpu': ('这里没有 GPU，因此不会有复制被过早读取；在 GPU 上，同步之前读取 '
+                                 'non_blocking 复制的结果，得到的是缓冲区里原有的内容。'),
+    'communication.ex3.alone': ('执行路 {lanes}\n单独运行：执行路 1 计算并复制 {a:.4f} 秒，执行路 2 计算 {b:.4f} 秒；'
+                                '先后运行 {serial:.4f} 秒。先预测“同时运行”的用时，再运行参考答案。'),
+    'communication.ex3.like_expected': ('同时运行 {together:.4f} 秒，接近预期的 {expected:.4f} 秒（{rule}）；'
+                                        '先后运行 {serial:.4f} 秒。'),
+    'communication.ex3.like_serial': ('同时运行 {together:.4f} 秒，与先后运行（{serial:.4f} 秒）相当：这里没有收益；'
+                                      '预期 {expected:.4f} 秒（{rule}）。'),
+    'communication.ex3.between': ('同时运行 {together:.4f} 秒：预期 {expected:.4f} 秒（{rule}），'
+                                  '先后运行 {serial:.4f} 秒。'),
+    'communication.ex3.title': '练习3：计算、复制和第二个执行路同时进行',
+    'communication.profile.trace': 'Chrome 跟踪文件已写入 {path}：请在 ui.perfetto.dev 中打开。',
+    'communication.profile.split_gpu': ('GPU 时间：乘积（aten::mm）{mm:.4f} 秒，设备到主机的复制 {copy:.4f} 秒；'
+                                        '在跟踪中，它们位于两个流上，并排进行。'),
+    'communication.profile.split_cpu': ('CPU 时间：乘积（aten::mm）{mm:.4f} 秒，复制（aten::copy_）{copy:.4f} 秒：'
+                                        '复制只占一小部分，因此可供隐藏的时间很少。'),
+    'communication.recorded.rates': ("记录值：{tflop:.1f} TFLOP 用时 {run:.4f} 秒（{tflops:.1f} TFLOP/s）；"
+                                  "{gb:.1f} GB 复制到锁页缓冲区用时 {copy:.4f} 秒（{gbps:.1f} GB/s）\n"
+                                  "预测：一个流，计算 + 复制 = {one:.4f} 秒；"
+                                  "复制流 + 事件，max(计算, 复制) = {two:.4f} 秒"),
+    'communication.recorded.book_rate': ("书中复制到新建的可分页张量：{book:.2f} 秒（{gbps:.2f} GB/s）"),
 }
