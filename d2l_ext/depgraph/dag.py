@@ -165,7 +165,8 @@ def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
 
 def check_dag(results, reference):
     """Worst relative error of any task vs the float64 reference; raises ResultMismatch if too big (13.3.3)."""
-    return max(check_close(results[name], ref, f"DAG task {name}") for name, ref in reference.items())
+    from ..i18n import t
+    return max(check_close(results[name], ref, t("graph.what_dag_task", name=name)) for name, ref in reference.items())
 
 
 def dag_size(lanes):

@@ -14,6 +14,7 @@ import torch
 
 from ..checking import check_close
 from ..errors import UsageError
+from ..i18n import t
 from ..timing import Measurement
 from .model import (
     DEFAULT_SIZES,
@@ -79,7 +80,7 @@ def check_step_matches(lanes=None, problem=None, lr=0.1, together=True, lane_ste
     shards = split_minibatch(params, X, Y, [lane.device() for lane in lanes])
     new, _, losses = split_step(params, shards, lanes, lr, together, lane_step, server_step)
     reference, loss_whole = reference_step(params, X, Y, lr)
-    err = check_update(new, params, reference, "two-lane step")
+    err = check_update(new, params, reference, t("graph.what_step"))
     return {"match": True, "relative_error": err, "loss_split": float(sum(loss.item() for loss in losses)),
             "loss_whole": float(loss_whole)}
 
@@ -172,7 +173,7 @@ def time_step(lanes=None, problem=None, repeats=5, lr=0.1, variants=STEP_VARIANT
     errors = {}
 
     def check(name, result):
-        errors[name] = check_update(result[0], params, reference, name)
+        errors[name] = check_update(result[0], params, reference, t(f"graph.variant.{STEP_VARIANTS.index(name)}"))
     c = compare({k: runs[k] for k in STEP_VARIANTS if k in variants}, lanes=list(lanes) + extra,
                 repeats=repeats, check=check)
     return StepTiming([lane.label for lane in lanes], int(X.shape[0]),

@@ -272,7 +272,7 @@ def draw_graph(g, ax=None, label_edges=None, title=None, rows=None):
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
     device_of = {n["lane"]: n["device"] for n in g["nodes"]}
     handles = [Patch(color=style.color(_role(lane, lanes)), label=lane_name(lane, plot=True)
-                     + (f" ({device_of[lane]})" if device_of[lane] else "")) for lane in lanes]
+                     + (f" ({device_of[lane]})" if device_of[lane] and lane != SERVER else "")) for lane in lanes]
     if any(n["kind"] == "copy" for n in g["nodes"]):
         handles.append(Patch(fc=style.color("link"), ec="0.3", label=style.plot_text("graph.legend_copy")))
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=min(len(handles), 4),

@@ -265,13 +265,13 @@ def hasty_server(params, grads, lr=0.1):
     return server_step(params, [grads[0], grads[0]], lr)
 
 
-hasty = dg.record_step_graph(dg.split_step, params, shards, lane_step=lane_step, server_step=hasty_server)
-show.draw_graph(dg.coarsen_graph(hasty), title=d2l_ext.t('graph.title_graph'))
 try:
     dg.check_step_matches(lanes, (params, X, Y), lane_step=lane_step, server_step=hasty_server)
     print(d2l_ext.t('graph.check_missed'))
 except d2l_ext.ResultMismatch as e:
     print(d2l_ext.t('graph.check_caught', message=e))
+hasty = dg.record_step_graph(dg.split_step, params, shards, lane_step=lane_step, server_step=hasty_server)
+show.draw_graph(dg.coarsen_graph(hasty), title=d2l_ext.t('graph.title_hasty'))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>

@@ -86,4 +86,7 @@ MESSAGES = {
     'graph.title_dag_run': 'The plan run here: {ratio:.2f}x the speed of one lane in order',
     'graph.broken_caught': 'an engine that skips the waits: the check against float64 caught it ({message})',
     'graph.lane_line': '{lane} = {name}: {explanation}',
+    'graph.what_step': 'the two-lane step',
+    'graph.what_dag_task': 'DAG task {name}',
+    'graph.title_hasty': 'A server that does not wait: lane 1\'s gradients never reach it',
 }

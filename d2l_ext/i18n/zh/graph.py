@@ -81,4 +81,7 @@ MESSAGES = {
     'graph.title_dag_run': '在这里运行该计划：速度是一个执行路按顺序运行的 {ratio:.2f} 倍',
     'graph.broken_caught': '跳过等待的引擎：与float64结果的校验发现了错误（{message}）',
     'graph.lane_line': '{lane} = {name}：{explanation}',
+    'graph.what_step': '两个执行路上的训练步',
+    'graph.what_dag_task': 'DAG任务 {name}',
+    'graph.title_hasty': '不等待的服务器：执行路1的梯度从未到达',
 }
