@@ -3,7 +3,7 @@
 import pytest
 
 from d2l_ext.depgraph import schedule
-from d2l_ext.schedule import Task
+from d2l_ext.depgraph.schedule import Task
 
 
 def spans(events):
