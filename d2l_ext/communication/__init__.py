@@ -18,11 +18,11 @@ from .evidence import (
     measure_exercise_three,
     measure_first_copy,
 )
-from .rates import Rates, measure_rates
+from .rates import Rates, measure_rates, no_profiler_chatter
 
 __all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'FirstCopyResult', 'ProfileRow',
            'Rates', 'TIMELINE_PLANS', 'comm', 'comm_timelines', 'exercise_three', 'expected_overlap', 'first_copy',
-           'measure_rates']
+           'measure_rates', 'no_profiler_chatter']
 
 
 def comm(framework: str = 'torch', size=None, iters=None, repeats: int = 5, progress=None, plan: dict | None = None,

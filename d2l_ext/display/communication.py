@@ -151,6 +151,9 @@ def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
         events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in tl.events]
         rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
         draw_timeline(events, ax=ax, rows=rows, title=_mode_name(tl.plan), predicted=predicted)
+        if tl.clock == 'thread clock' and ax.get_legend() is not None:  # CPU analogue: threads, not streams
+            for text, role in zip(ax.get_legend().get_texts(), ('compute', 'copy')):
+                text.set_text(style.plot_text(f'communication.row.{role}_thread'))
     if title:
         fig.suptitle(title)
     return fig

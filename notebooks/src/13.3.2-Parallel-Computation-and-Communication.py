@@ -397,27 +397,28 @@ show.plot_exercise_three(ex3)
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane and the CPU are separate hardware, and the GPU's copy engine is a third: expect max of the two lanes'
-# times alone. Two CPU lanes and a copying thread are three threads on the same cores and memory: on a 2-core
-# machine expect close to one after the other, not the max. The plot shows the expectation beside "together".
+# A GPU lane and the CPU are separate hardware, and the GPU's copy engine is a third: expect the max of the two
+# lanes' times alone. Two CPU lanes of one core each are separate cores too, and the copying thread is busy only
+# for the copies, a small share: expect the max if nothing else runs. They share memory and, on a busy machine,
+# the cores with other programs, so the measurement may land between the max and one after the other.
 # </details>
 #
 # **4. Use a profiler.** The book points to NVIDIA Nsight; `torch.profiler` works in a notebook, on a CPU too.
-# Predict which operator takes most of the time, then profile your own function. Change `overlapped()` to
-# `run_then_copy(x_lane, buffers_base)` and compare. Open the trace file at ui.perfetto.dev: on a GPU, look for
+# Predict which operator takes most of the time, then profile your own function. Set `work` to the other
+# function and compare (on a CPU the cell profiles the baseline: see its comment). Open the trace file at ui.perfetto.dev: on a GPU, look for
 # the device-to-host copies on their own stream, under the products.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两个执行路单独运行用时的最大值。两个CPU执行路
-# 加上一个复制线程，是三个线程共用同样的核和内存：在双核机器上，应当预期接近先后运行的用时，而不是最大值。图中
-# “同时运行”旁边画出了预期。
+# GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两个执行路单独运行用时的最大值。两个各用一个核
+# 的CPU执行路也分别在不同的核上，而复制线程只在复制时忙碌，只占一小部分：如果没有别的程序在运行，应当预期最大值。
+# 但它们共用内存，在繁忙的机器上还要与其他程序共用核，因此实测值可能落在最大值与先后运行的用时之间。
 # </details>
 #
 # **4. 使用性能分析器。** 书中提到了NVIDIA Nsight；`torch.profiler` 可以在notebook中使用，在CPU上也可以。先预测哪个
-# 算子占用的时间最多，再对你自己的函数做性能分析。把 `overlapped()` 换成 `run_then_copy(x_lane, buffers_base)` 并
-# 比较。在 ui.perfetto.dev 中打开跟踪文件：在GPU上，找出位于自己的流上、在乘积下方的设备到主机复制。
+# 算子占用的时间最多，再对你自己的函数做性能分析。把 `work` 换成另一个函数并
+# 比较（在CPU上，这个单元格分析的是基线，原因见其中的注释）。在 ui.perfetto.dev 中打开跟踪文件：在GPU上，找出位于自己的流上、在乘积下方的设备到主机复制。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -426,8 +427,11 @@ import tempfile
 from torch.profiler import ProfilerActivity, profile
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
-with profile(activities=activities) as prof:
-    overlapped()                          # your function
+# On a CPU the profiler records only the thread that starts it, not run_and_copy_cpu's copying thread,
+# so there we profile the baseline, whose copies run on this thread.
+work = overlapped if GPU else lambda: run_then_copy(x_lane, buffers_base)
+with comm.no_profiler_chatter(), profile(activities=activities) as prof:
+    work()                                # your function
     d2l_ext.wait_for_lanes([lane])
 print(prof.key_averages().table(sort_by='self_cuda_time_total' if GPU else 'self_cpu_time_total', row_limit=8))
 trace = pathlib.Path(tempfile.gettempdir()) / 'run_and_copy_trace.json'
@@ -442,7 +446,7 @@ print(show.profile_text(prof, GPU))
 #
 # The products dominate: `aten::mm` holds most of the time, the copies (`aten::copy_`, on a GPU `Memcpy DtoH`) a
 # smaller share. On a GPU the trace shows the copies on a second stream, each starting when its product ends; with
-# `run_then_copy` they follow all the products on one stream. On a CPU the copies run on the second thread's row.
+# `run_then_copy` they follow all the products on one stream. On a CPU the baseline's copies follow the products on this thread, a small share.
 # </details>
 #
 # ## Remember
@@ -465,7 +469,7 @@ print(show.profile_text(prof, GPU))
 #
 # 乘积占主导：`aten::mm` 占用了大部分时间，复制（`aten::copy_`，在GPU上是 `Memcpy DtoH`）只占较小的一部分。在GPU上，
 # 跟踪显示复制位于第二个流上，每次复制在其乘积结束时开始；换成 `run_then_copy` 后，它们在同一个流上跟在所有乘积之后。
-# 在CPU上，复制出现在第二个线程那一行。
+# 在CPU上，基线的复制在同一个线程上跟在乘积之后，只占一小部分。
 # </details>
 #
 # ## 要记住的

@@ -13,7 +13,7 @@ MESSAGES = {
     'communication.variant.together': 'both lanes together',
     'communication.variant.serial_sum': 'one after the other (sum)',
     'communication.variant.expected.separate': 'max(lane times): separate hardware',
-    'communication.variant.expected.shared': 'the lanes share the cores',
+    'communication.variant.expected.shared': 'CPU lanes on shared cores: as many at once as the cores allow',
     'communication.variant.expected.engine': "no gain: MXNet's engine already uses every core",
     'communication.mode.cpu_analogue': 'CPU analogue: a second thread copies',
     'communication.mode.book: copy_to_cpu(y)': 'book: copy_to_cpu(y), new pageable tensors',

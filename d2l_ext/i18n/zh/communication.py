@@ -13,7 +13,7 @@ MESSAGES = {
     'communication.variant.together': '两个执行路同时运行',
     'communication.variant.serial_sum': '先后运行（用时之和）',
     'communication.variant.expected.separate': 'max(各执行路用时)：硬件相互独立',
-    'communication.variant.expected.shared': '各执行路共用 CPU 核',
+    'communication.variant.expected.shared': 'CPU 执行路共用核：核数允许几个就同时运行几个',
     'communication.variant.expected.engine': '没有收益：MXNet 的引擎已用上所有核',
     'communication.mode.cpu_analogue': 'CPU 上的类比：由第二个线程复制',
     'communication.mode.book: copy_to_cpu(y)': '书中：copy_to_cpu(y)，新建可分页张量',
