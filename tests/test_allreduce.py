@@ -76,7 +76,7 @@ def summed(model, X, y, optimizer):
 def test_a_step_from_a_notebook_cell_runs_as_shown_and_a_wrong_one_stops_the_run():
     summed = _notebook_function(FORGETS_TO_AVERAGE, 'summed')
     assert make_plan(steps={'summed': summed}, **TINY).steps['summed'][0] == 'source'
-    with pytest.raises(ResultMismatch, match='summed'):
+    with pytest.raises(ResultMismatch, match='summed on process . applied a wrong gradient: relative error 1.00e'):
         run_allreduce(world_size=2, steps={'summed': summed}, **TINY)
     assert not spawned_children()
 
@@ -154,3 +154,11 @@ def test_cli_bad_input_is_one_line_and_exit_code_2(capsys):
     assert main(['--bucket-mb', '-1']) == 2
     err = capsys.readouterr().err
     assert err.count('\n') == 1 and 'above 0' in err and 'Traceback' not in err
+
+
+def test_ddp_without_sync_is_a_baseline_checked_against_each_share():
+    r = run_allreduce(world_size=2, bucket_mb=1, no_sync=True, steps={}, **TINY)
+    v = r.version('nosync')
+    assert v.checked_against == 'share' and v.relative_error < 1e-4 and v.bucket_mb is None
+    assert r.best_ddp().id == 'ddp-1' and 'nosync' not in r.to_dict()['hidden_fraction']
+    assert not spawned_children()

@@ -110,8 +110,9 @@ class AllreduceResult:
         for v, row in zip(self.versions, d['versions']):
             row['step_times'] = v.step_times
             row['median'] = v.median
+        serial = any(v.id == 'serial' for v in self.versions)  # the hidden fraction is measured against (a)
         d['hidden_fraction'] = {v.id: self.hidden_fraction(v.id) for v in self.versions
-                                if v.id not in BASELINES}
+                                if serial and v.id not in BASELINES}
         best = self.best_ddp()
         d['best_ddp'] = None if best is None else {'id': best.id, 'bucket_mb': best.bucket_mb}
         return d
@@ -127,6 +128,8 @@ class AllreduceResult:
                        seconds=statistics.median(p.buffer_times), gbps=p.bus_bandwidth / 1e9, ring=p.ring_factor))
         lines.append(t('allreduce.summary.predicted', allreduce=p.allreduce, serial=p.serial, overlapped=p.overlapped))
         overlapped = [v for v in self.versions if v.id == 'hooks'] + ([self.best_ddp()] if self.best_ddp() else [])
+        if not any(v.id == 'serial' for v in self.versions):
+            overlapped = []
         lines += [t('allreduce.summary.hidden', label=v.label, fraction=self.hidden_fraction(v.id)) for v in overlapped]
         labels = {v.id: v.label for v in self.versions}
         lines += [t('allreduce.summary.trace', label=labels[vid], rank=r, path=path)

@@ -105,6 +105,8 @@ def _check(versions, vid, start, expected, rank, n):
         against = 'share' if vid in LOCAL else 'whole'
         grads, params = expected[against]
         error = relative_error([p.grad for p in m.parameters()], grads)
+        if error > TOLERANCE:  # the gradient first: its error says by how much (a missing average gives n - 1)
+            raise ResultMismatch(t('allreduce.mismatch_grad', version=label, rank=rank, error=error, tol=TOLERANCE))
         moved = relative_error(list(m.parameters()), params)
         if moved > PARAM_TOLERANCE:
             raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=moved, tol=PARAM_TOLERANCE))

@@ -67,7 +67,9 @@ def hidden_sentence(result, version) -> str:
     fraction = result.hidden_fraction(version.id)
     gap = serial.median - version.median
     spread = max(_iqr(serial.step_times), _iqr(version.step_times), NOISE_SHARE * alone)
-    if abs(gap) <= spread:
+    if fraction > 1 + NOISE_SHARE:  # more than the whole all-reduce: something else moved the medians
+        kind = 'beyond'
+    elif abs(gap) <= spread:
         kind = 'noise'
     elif gap < 0:
         kind = 'slower'
@@ -115,6 +117,8 @@ def _title(result) -> str:
     fraction = result.hidden_fraction(best.id)
     if fraction <= 0:
         return style.plot_text('allreduce.plot.title_none')
+    if fraction > 1 + NOISE_SHARE:
+        return style.plot_text('allreduce.plot.title_beyond', label=_label(best), fraction=fraction)
     return style.plot_text('allreduce.plot.title_best', label=_label(best), fraction=fraction)
 
 
@@ -131,13 +135,29 @@ def draw_step_timeline(result, version_id: str, ax=None):
     if version_id not in result.events:
         from ..errors import UsageError
         raise UsageError(t('allreduce.usage.no_trace', version=version_id, traced=', '.join(result.events) or '-'))
-    events = [{**e, 'lane': style.plot_text('allreduce.lane', rank=e['rank'],
-                                            what=style.plot_text(f"allreduce.lane.{e['stream']}"))}
+    # all-reduces in flight overlap on their row, so their (identical) names would print over one another
+    events = [{**e, 'name': '' if e['stream'] == 'allreduce' else e['name'],
+               'lane': style.plot_text('allreduce.lane', rank=e['rank'],
+                                       what=style.plot_text(f"allreduce.lane.{e['stream']}"))}
               for e in result.events[version_id]]
     rows = {}
     for rank in range(result.processes):
         for stream in ('compute', 'allreduce'):
             lane = style.plot_text('allreduce.lane', rank=rank, what=style.plot_text(f'allreduce.lane.{stream}'))
             rows[lane] = 'backward' if stream == 'compute' else 'allreduce'
-    title = style.plot_text('allreduce.plot.timeline', label=_label(result.version(version_id)))
-    return draw_timeline(events, ax=ax, rows=rows, title=title)
+    return draw_timeline(events, ax=ax, rows=rows, title=_timeline_title(result, version_id))
+
+
+def _timeline_title(result, version_id: str) -> str:
+    """The finding of one traced step: how long before the end of backward the first all-reduce started."""
+    label, leads = _label(result.version(version_id)), []
+    for rank in range(result.processes):
+        mine = [e for e in result.events[version_id] if e['rank'] == rank]
+        ends = [e['end'] for e in mine if e['stream'] == 'compute' and e['role'] in ('backward', 'compute')]
+        starts = [e['start'] for e in mine if e['stream'] == 'allreduce']
+        if ends and starts:
+            leads.append(max(ends) - min(starts))
+    lead = statistics.mean(leads) if leads else 0.0
+    if lead <= 0:
+        return style.plot_text('allreduce.plot.timeline_after', label=label)
+    return style.plot_text('allreduce.plot.timeline_during', label=label, ms=lead * 1e3)

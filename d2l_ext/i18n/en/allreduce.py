@@ -47,7 +47,6 @@ MESSAGES = {
     'allreduce.plot.title': 'one training step, every repeat',
     'allreduce.plot.xlabel': 'step time (s, slowest process)',
     'allreduce.plot.predicted': 'predicted',
-    'allreduce.plot.timeline': '{label}: backward and all-reduce, one step per process',
     'allreduce.version.nosync': 'DDP inside no_sync (nothing sent)',
     'allreduce.machine': 'Python {python}, PyTorch {torch}; {cores} CPU cores; GPUs: {gpus}',
     'allreduce.no_gpu': 'none',
@@ -88,6 +87,13 @@ MESSAGES = {
     'allreduce.panel.col_ddp': '(c) DDP (s)',
     'allreduce.panel.col_hidden': 'hidden',
     'allreduce.ratio': 'batch of {batch} per process: all-reduce alone / backward alone = {ratio:.2f}',
+    'allreduce.hidden.beyond': ("{label}: {fraction:.0%} 'hidden', more than the whole all-reduce: other work on th"
+                                'e machine moved the medians; run it again'),
+    'allreduce.plot.title_beyond': "{label} 'hid' {fraction:.0%} of the all-reduce: more than all of it, noise",
+    'allreduce.plot.timeline_after': '{label}: every all-reduce starts after backward ends',
+    'allreduce.plot.timeline_during': '{label}: all-reduces start {ms:.0f} ms before backward ends',
+    'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error {error:.2e} >'
+                                ' {tol:.0e}'),
     'allreduce.mxnet': (
         "MXNet offers the same job through its KVStore: `kv.push(key, grads)` sums the values pushed from "
         "several devices and `kv.pull(key, out=...)` hands the sum back; a 'device' store sums on the "

@@ -45,7 +45,6 @@ MESSAGES = {
     'allreduce.plot.title': '一个训练步，每次重复',
     'allreduce.plot.xlabel': '每步时间（秒，最慢的进程）',
     'allreduce.plot.predicted': '预测',
-    'allreduce.plot.timeline': '{label}：每个进程一步中的反向传播与全归约',
     'allreduce.version.nosync': 'no_sync 中的 DDP（不发送）',
     'allreduce.machine': 'Python {python}，PyTorch {torch}；{cores} 个CPU核；GPU：{gpus}',
     'allreduce.no_gpu': '无',
@@ -83,6 +82,12 @@ MESSAGES = {
     'allreduce.panel.col_ddp': '(c) DDP（秒）',
     'allreduce.panel.col_hidden': '隐藏比例',
     'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}',
+    'allreduce.hidden.beyond': ('{label}：“隐藏”了 {fraction:.0%}，超过了整个全归约：机器上的其他工作改变了中位数；'
+                                '请再运行一次'),
+    'allreduce.plot.title_beyond': '{label}“隐藏”了全归约的 {fraction:.0%}：比全部还多，这是噪声',
+    'allreduce.plot.timeline_after': '{label}：每个全归约都在反向传播结束后才开始',
+    'allreduce.plot.timeline_during': '{label}：全归约在反向传播结束前 {ms:.0f} 毫秒就开始了',
+    'allreduce.mismatch_grad': '进程 {rank} 上的{version}使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
     'allreduce.mxnet': (
         'MXNet 用 KVStore 完成同样的工作：`kv.push(key, grads)` 把多个设备推送来的值求和，'
         '`kv.pull(key, out=...)` 再把和取回；\'device\' 类型的 KVStore 在一台机器的多个加速器上求和，'
