@@ -46,11 +46,21 @@ def worker_environment(key: str) -> dict:
     return {}
 
 
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(1)
+
+
 def _init_worker(env: dict, progress_queue, framework: str) -> None:
     global _progress_queue
     import signal
+    import threading
     # Ctrl-C / "interrupt kernel" goes to the parent, which kills the worker itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a parent killed outright (kill -9, a closed terminal, a test's timeout) cannot kill its worker:
+    # the worker notices it was orphaned and ends itself, so no run keeps going unseen
+    threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
     os.environ.update(env)
     _progress_queue = progress_queue
     if framework == 'mxnet':  # profiler folders of workers that were killed (no import of mxnet here)

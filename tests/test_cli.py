@@ -1,6 +1,7 @@
 """CLI exit codes, one-line errors, JSON shape, budget and record path checks."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -24,7 +25,9 @@ def cli(*args, cwd=None):
     (['parallel', '--framework', 'jax'], "choose 'torch' or 'mxnet'"),
     (['parallel', '--size', '64', '--iters', '2', '--lanes', 'cuda:3'], "lane 'cuda:3' does not exist"),
     (['parallel', '--size', '64', '--iters', '2', '--lanes', 'cpu0,cpu0'], 'named twice'),
-    (['parallel', '--size', '3000', '--iters', '100'], 'would take about'),
+    (['parallel', '--size', '3000', '--iters', '100'], 'or pass --yes to run it anyway'),
+    (['parallel', '--size', '1', '--iters', '1000000000'], 'bookkeeping memory'),
+    (['allreduce', '--world-size', '0'], 'world size must be at least 1'),
     (['comm', '--size', '-5'], 'at least 1'),
     (['parallel', '--size', 'big'], 'whole number'),
     (['record', '--out', '.'], 'is a folder'),
@@ -35,6 +38,31 @@ def test_bad_values_exit_2_with_one_line(args, hint):
     assert p.returncode == 2, p.stderr
     assert hint in p.stderr
     assert 'Traceback' not in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_tiny_matrices_with_huge_counts_are_refused_with_a_suggestion_that_is_accepted():
+    from d2l_ext.lanes import find_lanes
+    from d2l_ext.workloads import resolve_workload
+    p = cli('parallel', '--size', '1', '--iters', '1000000000', '--json')
+    assert p.returncode == 2 and p.stdout == '' and 'Traceback' not in p.stderr
+    fit = int(re.search(r'choose --iters (\d+) or fewer', p.stderr).group(1))
+    # validated, not run: the largest suggestion fills most of the memory (free memory moves a little meanwhile)
+    assert resolve_workload(find_lanes('torch'), 1, int(fit * 0.9)).iters == [int(fit * 0.9)] * 2
+
+
+def test_allreduce_is_a_subcommand():
+    p = cli('allreduce', '--help')
+    assert p.returncode == 0 and '--bucket-mb' in p.stdout
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason='root may write into any folder')
+def test_record_refuses_a_folder_it_cannot_write_into(tmp_path):
+    tmp_path.chmod(0o500)
+    try:
+        p = cli('record', '--out', str(tmp_path / 'r.json'))
+    finally:
+        tmp_path.chmod(0o700)
+    assert p.returncode == 2 and 'cannot write into' in p.stderr
 
 
 @pytest.mark.skipif(not has_framework('mxnet'), reason='needs both frameworks')

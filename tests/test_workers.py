@@ -1,4 +1,5 @@
 """Each framework runs in its own worker; a dead worker is reported at once and replaced; Ctrl-C leaves nothing."""
+import contextlib
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ from d2l_ext.workers import (
     report_progress,
     shutdown,
     torch_thread_report,
+    worker_environment,
     worker_pids,
 )
 from tests.conftest import needs_mxnet
@@ -107,3 +109,73 @@ def test_an_interrupt_in_the_caller_kills_the_worker():
     assert worker_pids('torch') == []
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # nothing is left running
+
+
+def test_a_hung_worker_is_stopped_after_its_time_limit_with_one_line():
+    pid = call_in_worker('torch', os.getpid)
+    t0 = time.monotonic()
+    with pytest.raises(WorkerFailed) as e:
+        call_in_worker('torch', time.sleep, 60, timeout_s=1)  # answers nothing, does not die
+    assert time.monotonic() - t0 < 10
+    assert 'gave no answer within 1 s' in str(e.value) and '\n' not in str(e.value)
+    assert worker_pids('torch') == []
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert call_in_worker('torch', os.getpid) != pid  # the next call starts a fresh one
+    shutdown()
+
+
+def test_a_worker_under_its_own_key_has_the_framework_environment_and_stops_alone():
+    assert worker_environment('torch:first-copy') == worker_environment('torch') == {}
+    assert worker_environment('mxnet:NaiveEngine')['MXNET_ENGINE_TYPE'] == 'NaiveEngine'
+    assert 'MXNET_ENGINE_TYPE' not in worker_environment('mxnet:second')  # a name, not an engine
+    try:
+        main = call_in_worker('torch', os.getpid)
+        other = call_in_worker('torch:first-copy', os.getpid)
+        assert main != other and set(worker_pids('torch')) == {main, other}
+        shutdown('torch:first-copy')
+        assert worker_pids('torch') == [main] and worker_pids('torch:first-copy') == []
+    finally:
+        shutdown()
+    assert worker_pids('torch') == []
+
+
+def mxnet_profiler_folder() -> str:
+    """Runs in an MXNet worker: one timeline, then the folder its profiler writes to."""
+    from d2l_ext.backends import mxnet_backend
+    from d2l_ext.lanes import find_lanes
+    lanes = find_lanes('mxnet')
+    xs = [mxnet_backend.random_matrix(lane, 32) for lane in lanes]
+    mxnet_backend.lane_timeline(lanes, xs, [2, 2])
+    return os.path.dirname(mxnet_backend._profile_path())
+
+
+@needs_mxnet
+def test_a_killed_mxnet_worker_leaves_no_profiler_folder():
+    try:
+        folder = call_in_worker('mxnet', mxnet_profiler_folder)
+        assert os.path.isdir(folder)
+        os.kill(worker_pids('mxnet')[0], signal.SIGKILL)  # no atexit handler runs
+        time.sleep(0.5)
+        with contextlib.suppress(WorkerFailed):  # the pool may notice the death only now
+            call_in_worker('mxnet', os.getpid)
+        call_in_worker('mxnet', os.getpid)  # a fresh worker removes what the killed one left
+        assert not os.path.exists(folder)
+    finally:
+        shutdown()
+
+
+def test_a_worker_whose_caller_is_killed_ends_itself():
+    code = ('import os\nfrom d2l_ext.workers import call_in_worker\nif __name__ == "__main__":\n'
+            '    print(call_in_worker("torch", os.getpid), flush=True)\n    os._exit(0)\n')  # no shutdown, no atexit
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=os.getcwd()))
+    pid = int(out.stdout)
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    raise AssertionError('the orphaned worker kept running')
