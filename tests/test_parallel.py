@@ -70,3 +70,24 @@ def test_timeline_and_exercises_on_cpu():
     assert set(small.times) == {'one_lane', 'two_threads', 'batched'} and small.products == 8
     assert measure_sync_mistake(lanes).reason == 'parallel.sync.no_gpu'
     assert measure_launch_order(lanes).reason == 'parallel.launch.needs_gpu_cpu'
+
+
+def test_sentences_follow_the_numbers():
+    from types import SimpleNamespace as NS
+
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    with using_language('en'):
+        assert 'second lane waited' in dp.book_text([0.1, 0.1], 0.2)
+        assert 'same time' in dp.book_text([0.1, 0.1], 0.105)
+        assert 'About the same' in dp.no_wait_text({'no_wait': [0.2], 'every_device': [0.21]})
+        assert 'queued' in dp.no_wait_text({'no_wait': [0.001], 'every_device': [0.13]})
+        assert 'did not pay' in dp.verdict_text([0.1, 0.1], 0.2, 0.12, 0.08)
+        assert 'about the same' in dp.verdict_text([0.1, 0.1], 0.2, 0.1, 0.102)
+
+        def curve(*speedups):
+            return NS(framework='torch', points=[NS(size=64 * 2 ** i, speedup=s) for i, s in enumerate(speedups)])
+        assert 'grew' in dp.scaling_text([curve(1.0, 1.4, 1.9)])
+        assert 'shrank' in dp.scaling_text([curve(1.06, 1.0, 0.93, 0.5)])
+        assert 'no steady trend' in dp.scaling_text([curve(1.0, 1.6, 0.9)])
+        assert 'about the same' in dp.scaling_text([curve(1.0, 1.02, 0.98)])

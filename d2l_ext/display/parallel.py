@@ -96,8 +96,14 @@ def scaling_text(results) -> str:
         pts = sorted(r.points, key=lambda p: p.size)
         best = max(pts, key=lambda p: p.speedup)
         steps = [b.speedup - a.speedup for a, b in zip(pts, pts[1:])]
-        shape = ('rises' if all(s > -NOISE for s in steps) else 'falls' if all(s < NOISE for s in steps)
-                 else 'uneven')
+        if all(_close(p.speedup, pts[0].speedup) for p in pts):
+            shape = 'flat'
+        elif all(s > -NOISE for s in steps) and pts[-1].speedup > pts[0].speedup:
+            shape = 'rises'
+        elif all(s < NOISE for s in steps) and pts[-1].speedup < pts[0].speedup:
+            shape = 'falls'
+        else:
+            shape = 'uneven'
         lines.append(t(f'parallel.scaling.{shape}', framework=NAMES[r.framework], small=pts[0].size,
                        small_speedup=pts[0].speedup, large=pts[-1].size, large_speedup=pts[-1].speedup,
                        best=best.size, best_speedup=best.speedup))
@@ -113,7 +119,7 @@ def independence_text(r) -> str:
     head = t('parallel.independence.summary', framework=NAMES[r.framework], engine=_engine(r), lane=r.lane,
              threads=r.threads, iters=r.iters, size=r.size, single=r.times['one_at_a_time'].median,
              together=r.times['issued_together'].median, ratio=r.ratio)
-    key = 'parallel.independence.overlapped' if r.ratio > 1 + 2 * NOISE else 'parallel.independence.in_order'
+    key = 'parallel.independence.overlapped' if r.ratio > 1 + NOISE else 'parallel.independence.in_order'
     return head + '\n' + t(key, ratio=r.ratio)
 
 

@@ -17,19 +17,18 @@
 #
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
-# Two independent jobs on two devices should take about as long as the slower one, not the sum, because the framework
-# hands work to each device and returns without waiting. The book shows this with two GPUs. Here you run the same
-# cells on this machine's two **lanes** (places where work can run at the same time), predict each time from this
-# machine's speed, and see when a second lane pays and when it cannot.
+# Two independent jobs on two devices should take as long as the slower one, not the sum. The book shows this with
+# two GPUs. Here you run its cells on this machine's two **lanes** (places where work can run at the same time),
+# predict each time from this machine's speed, and see when a second lane pays and when it cannot.
 
 # %% [markdown] lang="zh"
 # # 13.3.1 设备上的并行计算
 #
 # *动手学深度学习*，§13.3“自动并行”（中文版为§12.3）。
 #
-# 两个设备上的两项相互独立的工作，耗时应当接近较慢的那一项，而不是两者之和，因为框架把工作交给每个设备后立即返回，
-# 并不等待。书中用两个GPU演示了这一点。这里你将在这台机器的两个**执行路**（可以同时运行工作的地方）上运行同样的代码，
-# 根据这台机器的速度预测每次的用时，并看到第二个执行路什么时候划算、什么时候不可能划算。
+# 两个设备上的两项相互独立的工作，耗时应当等于较慢的那一项，而不是两者之和。书中用两个GPU演示了这一点。
+# 这里你将在这台机器的两个**执行路**（可以同时运行工作的地方）上运行书中的代码，根据这台机器的速度预测每次的用时，
+# 并看到第二个执行路什么时候划算、什么时候不可能划算。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -61,13 +60,13 @@ devices = [lane.device() for lane in lanes]
 print(d2l_ext.describe_lanes(lanes))
 
 # %% [markdown]
-# The book's `run` computes 50 products of a 4000 × 4000 matrix (its text says 10). We keep that on GPUs; CPU lanes
-# get smaller matrices so that the notebook runs in about a minute. Each product is also computed once in float64
-# (`refs`): every timed answer below is checked against it.
+# The book's `run` computes 50 products of a 4000 × 4000 matrix (its text says 10): kept on GPUs, smaller on CPU
+# lanes so that the notebook runs in about a minute. `refs` holds each product in float64: every timed answer is
+# checked against it.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 计算一个4000 × 4000矩阵的50次乘法（正文说是10次）。在GPU上我们保持不变；CPU执行路则用较小的矩阵，
-# 使整个notebook大约一分钟就能运行完。每个乘积还用float64计算一次（`refs`）：下面每个计时得到的结果都要与它核对。
+# 书中的 `run` 计算一个4000 × 4000矩阵的50次乘法（正文说是10次）：在GPU上保持不变，在CPU执行路上则用较小的矩阵，
+# 使整个notebook大约一分钟就能运行完。`refs` 保存用float64计算的乘积：每个计时得到的结果都要与它核对。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import resolve_workload
@@ -87,13 +86,12 @@ if lanes[-1].kind == 'cpu':
 print(d2l_ext.t('parallel.workload', size=N, iters=K))
 
 # %% [markdown]
-# Warm up both lanes (the first call pays for allocation and library start-up), then the book's three timings.
-# `d2l_ext.Benchmark` keeps the book's idiom but waits for every device of the lanes it is given before it starts
-# and before it stops the clock.
+# Warm up both lanes, then the book's three timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every
+# device of the given lanes before starting and before stopping the clock.
 
 # %% [markdown] lang="zh"
-# 先预热两个执行路（第一次调用要承担内存分配和库启动的开销），再做书中的三次计时。`d2l_ext.Benchmark`
-# 保留了书中的写法，但在开始计时和停止计时之前，都会等待所给执行路的每个设备。
+# 先预热两个执行路，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
+# 都会等待所给执行路的每个设备。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import book_text
@@ -116,19 +114,17 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], both.elapsed))
 # %% [markdown]
 # ### What the clock waits for
 #
-# The book's "both" cell ends with `torch.cuda.synchronize()`. Without an argument it waits for the *current* device
-# only, so work still running on the second GPU can escape the measurement. Forgetting the wait altogether is the
-# bigger mistake on every machine: on a GPU the clock then stops as soon as the work is *queued*. Predict what no wait
-# measures here, then run the experiment. On CPU lanes PyTorch computes before each call returns, so look for the
-# rows to agree; on a GPU, look for a no-wait row far shorter than the others.
+# The book's "both" cell ends with `torch.cuda.synchronize()`, which waits for the *current* device only: work still
+# running on the second GPU can escape the measurement. No wait at all is the bigger mistake: on a GPU the clock stops
+# once the work is *queued*. Predict, then run. On CPU lanes PyTorch computes before each call returns, so look for
+# the rows to agree; on a GPU, for a much shorter no-wait row.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
-# 书中“两者”那个代码单元以 `torch.cuda.synchronize()` 结束。不带参数时，它只等待*当前*设备，
-# 因此仍在第二个GPU上运行的工作可能落在测量范围之外。完全忘记等待是更大的错误，在任何机器上都是如此：
-# 在GPU上，计时会在工作刚刚*排入队列*时就停止。先预测这里不等待会测到什么，再运行实验。在CPU执行路上，
-# PyTorch在每次调用返回前就已算完，所以应看到各行相同；在GPU上，应看到“不等待”那一行远短于其他各行。
+# 书中“两者”那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备：仍在第二个GPU上运行的工作
+# 可能落在测量范围之外。完全不等待是更大的错误：在GPU上，工作一*排入队列*，计时就停止了。先预测，再运行。
+# 在CPU执行路上，PyTorch在每次调用返回前就已算完，所以应看到各行相同；在GPU上，应看到“不等待”那一行短得多。
 
 # %% tags=["nbval-ignore-output"]
 import time
@@ -151,12 +147,11 @@ d2l_ext.wait_for_lanes(lanes)
 print(no_wait_text(times))
 
 # %% [markdown]
-# A GPU shows the difference. The recording below was made on one GPU (labelled with the GPU, the versions and the
-# date): with no wait, the clock stopped after about a millisecond, while the 50 products took far longer.
+# A GPU shows the difference: in this recording (labelled with the GPU, versions and date) the no-wait clock stopped
+# long before the 50 products were done.
 
 # %% [markdown] lang="zh"
-# GPU能显示出差别。下面的记录是在一块GPU上测得的（标注了GPU型号、软件版本和日期）：不等待时，
-# 计时大约一毫秒就停止了，而50次乘法实际用了长得多的时间。
+# GPU能显示出差别：在这份记录中（标注了GPU型号、软件版本和日期），不等待的计时早在50次乘法完成之前就停止了。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display import style
@@ -172,19 +167,17 @@ plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', 
 # %% [markdown]
 # ## Two lanes at the same time
 #
-# PyTorch runs a CPU operation to completion in the calling thread, so in the book's cell the second `run` starts only
-# when the first has finished. A GPU only *queues* kernels, so one thread can feed several GPUs, up to a limit: once
-# about 1,024 kernels are queued, the next launch blocks until the GPU catches up. Hence the recipe below: each CPU
-# lane gets its own Python thread with its own `torch.set_num_threads` (PyTorch releases Python's global lock inside
-# `mm`, so the threads really run at once); the CPU threads start first, then the GPU work is queued; then wait for
-# every lane.
+# PyTorch runs a CPU operation to completion in the calling thread, so in the book's cell the second `run` starts when
+# the first has finished. A GPU only *queues* kernels, so one thread can feed several GPUs, until about 1,024 kernels
+# are queued; then the next launch blocks. Hence the recipe: each CPU lane gets its own Python thread with its own
+# `torch.set_num_threads` (PyTorch releases Python's global lock inside `mm`); start the CPU threads first, then queue
+# the GPU work, then wait for every lane.
 
 # %% [markdown] lang="zh"
 # PyTorch在调用它的线程里把CPU操作执行完毕，所以在书中的代码单元里，第二个 `run` 要等第一个结束后才开始。
-# GPU只是把核函数*排入队列*，所以一个线程就能喂饱多个GPU，但有上限：队列中约有1,024个核函数时，下一次启动会阻塞，
-# 直到GPU赶上来。因此有了下面的做法：每个CPU执行路有自己的Python线程，并用 `torch.set_num_threads` 设定自己的线程数
-# （PyTorch在 `mm` 内部会释放Python的全局锁，所以这些线程真的同时运行）；先启动CPU线程，再把GPU的工作排入队列；
-# 最后等待每个执行路。
+# GPU只是把核函数*排入队列*，所以一个线程就能喂饱多个GPU，直到队列中约有1,024个核函数，此后下一次启动就会阻塞。
+# 因此做法是：每个CPU执行路有自己的Python线程，并用 `torch.set_num_threads` 设定自己的线程数（PyTorch在 `mm`
+# 内部会释放Python的全局锁）；先启动CPU线程，再把GPU的工作排入队列，最后等待每个执行路。
 
 # %%
 import threading
@@ -212,26 +205,23 @@ with d2l_ext.Benchmark(d2l_ext.t('parallel.variant.threads'), lanes) as threaded
 print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 
 # %% [markdown]
-# The package's `run_on_lanes` does the same, with each lane's thread kept alive between calls (starting a thread
-# costs about a millisecond, as much as a small job).
+# The package's `run_on_lanes` is the same idea, with each lane's thread kept alive between calls.
 #
 # ## Predict, then measure
 #
-# First measure how fast one product runs on each lane, and on the first lane's device with all its cores. Then predict, before
-# the next cell measures them: each lane alone; one after the other; both together; and the **baseline**, one lane
-# with all the cores doing both jobs. For "together", the hardware decides: lanes on separate hardware (two GPUs, a
-# GPU and the CPU) should take max(t1, t2); lanes that share the cores can be no better than one lane with all of them.
+# Measure how fast one product runs on each lane, and on the first lane's device with all its cores. Then predict:
+# each lane alone; one after the other; together; and the **baseline**, one lane with all the cores doing both jobs.
+# For "together" the hardware decides: lanes on separate hardware (two GPUs, a GPU and the CPU) take max(t1, t2);
+# lanes that share cores can be no better than one lane with all of them.
 
 # %% [markdown] lang="zh"
-# 包里的 `run_on_lanes` 做的是同一件事，只是每个执行路的线程在两次调用之间一直保留
-# （启动一个线程大约要一毫秒，和一项小工作差不多）。
+# 包里的 `run_on_lanes` 是同样的思路，只是每个执行路的线程在两次调用之间一直保留。
 #
 # ## 先预测，再测量
 #
-# 先测出每个执行路上一次乘法有多快，以及第一个执行路所在的设备用上全部核时有多快。然后在下一个单元测量之前做出预测：
-# 每个执行路单独运行、先后运行、同时运行，以及**基线**——一个执行路用全部核做两份工作。“同时运行”取决于硬件：
-# 在相互独立的硬件上（两个GPU，或一个GPU和CPU），用时应为max(t1, t2)；共用同一些核的执行路，
-# 不可能比一个用上全部核的执行路更快。
+# 测出每个执行路上一次乘法有多快，以及第一个执行路所在的设备用上全部核时有多快。然后预测：每个执行路单独运行、
+# 先后运行、同时运行，以及**基线**——一个执行路用全部核做两份工作。“同时运行”取决于硬件：在相互独立的硬件上
+# （两个GPU，或一个GPU和CPU），用时为max(t1, t2)；共用同一些核的执行路，不可能比一个用上全部核的执行路更快。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
@@ -240,17 +230,17 @@ cores = d2l_ext.cpu_cores()
 whole = (dataclasses.replace(lanes[0], threads=cores, label=d2l_ext.t('core.lane_cpu_all_label', cores=cores))
          if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores
 rate = {}  # FLOP per second of one product
-for lane, x in [(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]:
+for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
     m = d2l_ext.measure(lambda lane=lane, x=x: run_together([lane], [lambda: x.mm(x)]), lanes=[lane], repeats=5)
     rate[lane] = 2 * N**3 / m.median
     print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median * 1e3, gflops=rate[lane] / 1e9))
 
 # %% [markdown]
-# Write down your four predictions (a product of two n × n matrices is 2n³ floating-point operations), then open
+# Write down your five predictions (a product of two n × n matrices is 2n³ floating-point operations), then open
 # the worked answer.
 
 # %% [markdown] lang="zh"
-# 写下你的四个预测（两个n × n矩阵相乘需要2n³次浮点运算），然后展开参考答案。
+# 写下你的五个预测（两个n × n矩阵相乘需要2n³次浮点运算），然后展开参考答案。
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
 # Worked answer: seconds = products x 2n^3 FLOP / FLOP per second; "together" from the hardware's rule.
@@ -267,11 +257,10 @@ for name, seconds in predicted.items():
 print(expectation_text(expected))
 
 # %% [markdown]
-# Now all five, interleaved (each variant in turn, five rounds, so a machine that slows down slows all of them), with
-# every answer checked:
+# Now all five, interleaved (so a machine that slows down slows all of them alike), every answer checked:
 
 # %% [markdown] lang="zh"
-# 现在测量这五种情况，交替进行（每轮依次运行每种情况，共五轮，机器变慢时各种情况一同变慢），并核对每个结果：
+# 现在交替测量这五种情况（机器变慢时各种情况一同变慢），并核对每个结果：
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import verdict_text
@@ -294,33 +283,31 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
     expected=sum(alone) / expected.seconds))
 
 # %% [markdown]
-# Where did each product run? The package times one run of both lanes and draws each product as a bar (CUDA events on
-# a GPU, timestamps in each CPU lane's thread); the dashed marks are your predicted end of each lane.
+# Where did each product run? Each bar is one product, timed in its lane (CUDA events on a GPU); the dashed marks
+# are your predicted end of each lane.
 
 # %% [markdown] lang="zh"
-# 每个乘积在哪里运行？包里的函数为两个执行路一起运行的一次过程计时，把每个乘积画成一个条形（GPU上用CUDA事件，
-# CPU执行路上用各自线程里的时间戳）；虚线标出你预测的每个执行路的结束时间。
+# 每个乘积在哪里运行？每个条形是一次乘法，在它所在的执行路上计时（GPU上用CUDA事件）；虚线标出你预测的
+# 每个执行路的结束时间。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_timeline
 
-plot_timeline(parallel.timeline('torch', lesson=True), predicted=dict(zip(names[:2], alone)))
+plot_timeline(parallel.timeline('torch', size=N, iters=K), predicted=dict(zip(names[:2], alone)))
 
 # %% [markdown]
 # ## MXNet: the same experiment through its dependency engine
 #
-# MXNet hands every operation (`x.dot(x)`) to its dependency engine, which runs whatever is ready on worker threads;
-# `npx.waitall()` waits for all of them. Its `ThreadedEnginePerDevice` gives each CPU context its own worker pool, so
-# here `cpu(0)` and `cpu(1)` are two pools on the *same* cores, not separate hardware, and one MXNet lane already
-# spreads its independent products over every core. Predict what two MXNet lanes gain, then compare. (The package runs
-# MXNet in its own process: importing it next to PyTorch changes PyTorch's thread count.)
+# MXNet hands every operation (`x.dot(x)`) to its dependency engine, which runs whatever is ready on worker threads
+# (`npx.waitall()` waits for all). Its `ThreadedEnginePerDevice` gives each CPU context its own worker pool, so
+# `cpu(0)` and `cpu(1)` are two pools on the *same* cores, and one MXNet lane already spreads its independent products
+# over every core. Predict what a second MXNet lane gains, then compare. (MXNet runs in its own process here.)
 
 # %% [markdown] lang="zh"
-# MXNet把每个操作（`x.dot(x)`）交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作；`npx.waitall()`
-# 等待所有操作完成。它的 `ThreadedEnginePerDevice` 为每个CPU上下文配备各自的工作线程池，所以这里的 `cpu(0)` 和
-# `cpu(1)` 是运行在*同一些*核上的两个线程池，并不是相互独立的硬件；单个MXNet执行路已经把它相互独立的乘法分散到了
-# 所有核上。先预测两个MXNet执行路能带来多少收益，再做比较。（包在单独的进程中运行MXNet：在PyTorch旁边导入它
-# 会改变PyTorch的线程数。）
+# MXNet把每个操作（`x.dot(x)`）交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作（`npx.waitall()`
+# 等待全部完成）。它的 `ThreadedEnginePerDevice` 为每个CPU上下文配备各自的工作线程池，所以 `cpu(0)` 和 `cpu(1)`
+# 是运行在*同一些*核上的两个线程池；单个MXNet执行路已经把它相互独立的乘法分散到了所有核上。先预测第二个MXNet
+# 执行路能带来多少收益，再做比较。（这里MXNet在单独的进程中运行。）
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_parallel, summary_text
@@ -342,13 +329,13 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 # %% [markdown]
 # ## Smaller products
 #
-# Every product also pays a fixed cost: the Python call, the threads, the wait. As matrices shrink, that cost weighs
-# more against the arithmetic. Look at where each measured line sits against its expectation, size by size; on a busy
-# 2-core machine the points move from run to run, so the sentence below the plot says what happened in this one.
+# Every product also pays a fixed cost (the Python call, the threads, the wait), which weighs more as matrices
+# shrink. Compare each measured line with its expectation, size by size; on a busy 2-core machine the points move
+# between runs, so the sentence below says what happened in this one.
 
 # %% [markdown] lang="zh"
-# 每次乘法还要付出固定开销：Python调用、线程、等待。矩阵越小，这部分开销相对于计算本身就越重。逐个规模地看每条实测线
-# 与它的预期线相差多少；在繁忙的2核机器上，这些点每次运行都会变动，所以图下面的句子说明的是这一次的情况。
+# 每次乘法还要付出固定开销（Python调用、线程、等待），矩阵越小，这部分开销就越重。逐个规模地比较每条实测线与它的
+# 预期线；在繁忙的2核机器上，这些点每次运行都会变动，所以下面的句子说明的是这一次的情况。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_scaling, scaling_text
@@ -363,12 +350,11 @@ plot_scaling(curves)
 # ## Recorded on a GPU
 #
 # Without a GPU you cannot see the book's setting live. This run was recorded on one GPU with the CPU as the second
-# lane (separate hardware, so the expectation is max(t1, t2)). Top: every repeat beside that expectation. Bottom:
-# when each product ran.
+# lane: separate hardware, so the expectation is max(t1, t2). Below it, when each product ran.
 
 # %% [markdown] lang="zh"
-# 没有GPU，就无法现场看到书中的设置。这次运行记录于一块GPU，并以CPU作为第二个执行路（相互独立的硬件，所以预期为
-# max(t1, t2)）。上图：每次重复与该预期并列。下图：每个乘积的运行时间。
+# 没有GPU，就无法现场看到书中的设置。这次运行记录于一块GPU，并以CPU作为第二个执行路：硬件相互独立，所以预期为
+# max(t1, t2)。下图是每个乘积的运行时间。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_recorded
@@ -394,16 +380,15 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # %% [markdown]
 # ## Exercises
 #
-# **1.** The products inside one `run` do not depend on each other. Does the framework run them at the same time by
-# itself? Predict for PyTorch and for MXNet, then compare issuing all of them before one wait with one at a time (a
-# wait after each). MXNet's `NaiveEngine`, which runs every operation at once, in order, is the control.
+# **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
+# Predict for PyTorch and for MXNet, then compare issuing all of them before one wait with one at a time (a wait
+# after each). MXNet's `NaiveEngine`, which runs each operation at once, in order, is the control.
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch runs eagerly: each `mm` is one call that uses the lane's threads, and the next starts after it, so the
-# ratio stays near 1. MXNet's engine sees that the products are independent and hands them to different workers, so
-# with two workers and two idle cores the ratio rises above 1; with `NaiveEngine` it falls back to about 1. The cell
-# below runs all three.
+# PyTorch runs eagerly: each `mm` starts after the previous one, so the ratio stays near 1. MXNet's engine sees that
+# the products are independent and hands them to different workers, so with idle cores the ratio rises above 1;
+# with `NaiveEngine` it stays near 1. The cell below runs all three.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -415,9 +400,8 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch是即时执行的：每个 `mm` 是一次调用，使用该执行路的线程，下一个要等它结束后才开始，所以比值接近1。
-# MXNet的引擎看出这些乘法互不依赖，把它们交给不同的工作线程，所以在有两个工作线程和两个空闲核时比值大于1；
-# 换成 `NaiveEngine` 后又回到1左右。下面的单元运行这三种情况。
+# PyTorch是即时执行的：每个 `mm` 都在上一个结束后才开始，所以比值接近1。MXNet的引擎看出这些乘法互不依赖，
+# 把它们交给不同的工作线程，所以有空闲的核时比值大于1；换成 `NaiveEngine` 后比值仍接近1。下面的单元运行这三种情况。
 # </details>
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
@@ -431,31 +415,29 @@ plot_independence(runs)
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help even on *one* device? Predict for 800 products of
-# 64 × 64: on a CPU, one thread with all the cores, two threads with half each, or one batched `torch.bmm`; on a GPU,
-# two CUDA streams, `torch.bmm`, or a CUDA Graph replayed with one launch. Hint: compare the time to launch one product
-# from Python with the time the device needs for its 2 × 64³ FLOP at the rate you measured.
+# 64 × 64: on a CPU, one thread with all the cores, two threads with half each, or one `torch.bmm`; on a GPU, two
+# CUDA streams, `torch.bmm`, or a CUDA Graph replayed with one launch. Hint: compare the time to launch one product
+# from Python with the time its 2 × 64³ FLOP take at the rate you measured.
 #
 # <details><summary>Worked answer</summary>
 #
-# A GPU computes a 64 × 64 product in well under a microsecond, but launching it from Python takes several: the
-# work is *launch-bound*, so a second stream has nothing to overlap, while `torch.bmm` and a CUDA Graph launch once for
-# all products. On a CPU the per-call cost matters too, and one thread with all the cores must split each tiny product
-# and wait for its slowest core, so two threads can win; `torch.bmm` saves the per-call cost. The cell below
-# measures the launch time per product and states which way was fastest.
+# A GPU computes a 64 × 64 product in well under a microsecond, but launching it from Python takes several: the work
+# is *launch-bound*, so a second stream has nothing to overlap, while `torch.bmm` and a CUDA Graph launch once. On a
+# CPU, one thread with all the cores splits each tiny product and waits for its slowest core, so two threads can win;
+# `torch.bmm` saves the per-call cost. The cell below measures the launch time and names the fastest way.
 # </details>
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对800个64 × 64的乘法做出预测：在CPU上，
-# 是一个用上全部核的线程、两个各用一半核的线程，还是一次批量的 `torch.bmm`；在GPU上，是两个CUDA流、`torch.bmm`，
-# 还是只需一次启动就能重放的CUDA Graph。提示：比较从Python启动一次乘法的时间，与设备以你测得的速度完成
+# 是一个用上全部核的线程、两个各用一半核的线程，还是一次 `torch.bmm`；在GPU上，是两个CUDA流、`torch.bmm`，
+# 还是只需一次启动就能重放的CUDA Graph。提示：比较从Python启动一次乘法的时间，与以你测得的速度完成
 # 2 × 64³次浮点运算所需的时间。
 #
 # <details><summary>参考答案</summary>
 #
 # GPU算一个64 × 64的乘积远不到一微秒，但从Python启动它却要好几微秒：这项工作*受启动开销限制*，第二个流没有可以
-# 重叠的东西，而 `torch.bmm` 和CUDA Graph只为全部乘积启动一次。在CPU上每次调用的开销同样重要，而且一个用上全部核的
-# 线程要把每个很小的乘积拆开，再等最慢的核，所以两个线程可能更快；`torch.bmm` 省去了每次调用的开销。
-# 下面的单元测出每次乘法的启动时间，并说明哪种方式最快。
+# 重叠的东西，而 `torch.bmm` 和CUDA Graph只需启动一次。在CPU上，一个用上全部核的线程要把每个很小的乘积拆开，
+# 再等最慢的核，所以两个线程可能更快；`torch.bmm` 省去了每次调用的开销。下面的单元测出启动时间，并指出最快的方式。
 # </details>
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
@@ -474,7 +456,7 @@ plot_small_ops(small)
 # * Independent work on lanes of **separate hardware** takes about max(t1, t2); lanes that **share** cores are no
 #   faster than one lane with all of them.
 # * A GPU only queues work, so one thread can feed several GPUs; eager CPU work needs a thread per lane.
-# * Predict from this machine's measured FLOP/s; compare with an honest baseline; look at every repeat.
+# * Predict from measured FLOP/s; compare with an honest baseline; look at every repeat.
 #
 # ## Pitfalls
 #

@@ -57,8 +57,8 @@ MESSAGES = {
     'parallel.book.between': ('Both took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the '
                               'sum ({total:.3f} s), so the lanes overlapped only in part.'),
     'parallel.no_wait.same': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. About the same: '
-                              'PyTorch finished the CPU work before each call returned, so there was nothing '
-                              'left to wait for.'),
+                              'the work was done when the calls returned (PyTorch computes CPU work before '
+                              'returning), so there was nothing left to wait for.'),
     'parallel.no_wait.queued': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. Without a wait '
                                 'the clock stopped when the work was queued, not when it was done.'),
     'parallel.no_wait.book_short': ("The book's synchronize() measured {book:.4f} s: it waited for the current "
@@ -80,12 +80,14 @@ MESSAGES = {
     'parallel.scaling.rises': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
                                'the speedup grew with the matrices.'),
     'parallel.scaling.falls': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
-                               'the speedup did not grow with the matrices here.'),
+                               'the speedup shrank as the matrices grew in this run.'),
+    'parallel.scaling.flat': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
+                              'about the same at every size in this run.'),
     'parallel.scaling.uneven': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
                                 'n={large}, highest {best_speedup:.2f}x at n={best}: no steady trend in this run.'),
     'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time: the framework '
                                          'ran independent products at the same time by itself.'),
-    'parallel.independence.in_order': ('A ratio of {ratio:.2f} is about 1: the products ran one after another, '
+    'parallel.independence.in_order': ('A ratio of {ratio:.2f} is close to 1: the products ran one after another, '
                                        'in the order they were written.'),
     'parallel.small_ops.fastest': ('{products} products of {size}x{size}: fastest was "{variant}", {ratio:.2f}x as '
                                    'fast as one lane.'),

@@ -69,7 +69,7 @@ MESSAGES = {
     'parallel.book.between': ('两者共用 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）与两者之和'
                               '（{total:.3f} 秒）之间，说明两个执行路只有部分重叠。'),
     'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每个执行路：{waited:.4f} 秒。两者差不多：'
-                              'PyTorch在每次调用返回之前就已算完CPU上的工作，没有什么可等的。'),
+                              '调用返回时工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
     'parallel.no_wait.queued': ('不等待：{no_wait:.4f} 秒；等待每个执行路：{waited:.4f} 秒。'
                                 '不等待时，计时在工作排入队列时就停止了，而不是在工作完成时。'),
     'parallel.no_wait.book_short': '书中的 synchronize() 测得 {book:.4f} 秒：它只等待了当前设备。',
@@ -90,7 +90,9 @@ MESSAGES = {
     'parallel.scaling.rises': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                '{large_speedup:.2f} 倍：加速比随矩阵增大而提高。'),
     'parallel.scaling.falls': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
-                               '{large_speedup:.2f} 倍：这里的加速比没有随矩阵增大而提高。'),
+                               '{large_speedup:.2f} 倍：这次运行中加速比随矩阵增大而减小。'),
+    'parallel.scaling.flat': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+                              '{large_speedup:.2f} 倍：这次运行中各个规模的加速比差不多。'),
     'parallel.scaling.uneven': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，'
                                 'n={large} 时 {large_speedup:.2f} 倍，'
                                 '最高为 n={best} 时的 {best_speedup:.2f} 倍：这次运行没有稳定的趋势。'),
