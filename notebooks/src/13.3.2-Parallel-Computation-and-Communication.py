@@ -17,8 +17,8 @@
 #
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
-# Results computed on a GPU often have to travel to the CPU. The book computes 50 products on a GPU, copies them to
-# host memory, and claims the system can copy `y[i-1]` while it computes `y[i]`. That holds only under three
+# The book computes 50 products on a GPU, copies them to host memory, and claims the system can copy `y[i-1]`
+# while it computes `y[i]`. That holds only under three
 # conditions: the host memory is **pinned** (page-locked), the copies run on a **second stream**, and **events** order
 # each copy after its own product. Here you run the book's cells, write the version that meets the conditions,
 # predict its time from this machine's numbers, and measure it.
@@ -28,7 +28,7 @@
 #
 # *动手学深度学习*，§13.3“自动并行”（中文版为§12.3）。
 #
-# 在GPU上算出的结果常常要传回CPU。书中在GPU上计算50个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]`
+# 书中在GPU上计算50个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]`
 # 的同时复制 `y[i-1]`。这只有在三个条件下才成立：主机内存是**锁页内存**，复制在**另一个流**上运行，并且用**事件**
 # 让每次复制排在它自己的乘积之后。本节先运行书中的代码，再写出满足这三个条件的版本，根据本机的数字预测它的用时，
 # 然后实测。
@@ -187,20 +187,19 @@ else:
 # %% [markdown]
 # ## Predict
 #
-# The products take their FLOPs over this machine's FLOP/s; the copies take their bytes over the link's GB/s. Run
-# one after the other, the times add up. Overlapped, the step takes **max(run, copy)**, but only if the copy has
-# hardware of its own: a GPU's copy engine with pinned memory and a second stream. On one stream expect
-# run + copy; on a CPU, the copying thread needs a free core. The cell measures one product and one copy here and
-# predicts each variant.
+# Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, the times add up. Overlapped,
+# expect **max(run, copy)**, but only if the copy has hardware of its own: a GPU's copy engine, with pinned memory
+# and a second stream (on one stream: run + copy; on a CPU, a free core). The cell measures one product and one
+# copy here and predicts each variant.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 乘积的用时等于其浮点运算量除以本机的FLOP/s；复制的用时等于其字节数除以链路的GB/s。先后运行时，两者相加。重叠时，
-# 用时为 **max(计算, 复制)**，但前提是复制有自己的硬件：GPU的复制引擎，加上锁页内存和第二个流。在一个流上，应当预期
-# 计算 + 复制；在CPU上，复制线程需要一个空闲的核。下面的单元格在这里测量一个乘积和一次复制，并预测每种做法的用时。
+# 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，应当预期
+# **max(计算, 复制)**，但前提是复制有自己的硬件：GPU的复制引擎，加上锁页内存和第二个流（在一个流上：计算 + 复制；
+# 在CPU上：一个空闲的核）。下面的单元格在这里测量一个乘积和一次复制，并预测每种做法的用时。
 
-# %%
+# %% tags=["nbval-ignore-output"]
 rates = comm.measure_rates(lane, N)   # one product's FLOP/s and one copy's GB/s, measured here
 s = rates.seconds(K)                  # run = K·2N³ / FLOP/s, copy = K·4N² bytes / GB/s
 predicted = {'run': s['run'],
@@ -260,9 +259,9 @@ print(show.overlap_text(measured, predicted))
 show.plot_measured(measured, predicted)
 
 # %% [markdown]
-# On a GPU, look for "overlapped" near `max(run, copy)` and "run, then copy" near the sum. On a CPU the "link" is
-# main memory itself: a copy moves N² numbers while a product does N³ multiply-adds, so there is little to hide and
-# the difference may be within the noise of a busy machine; the printed sentence says which happened.
+# On a GPU, look for "overlapped" near `max(run, copy)`. On a CPU the "link" is main memory: a copy moves N²
+# numbers while a product does N³ multiply-adds, so there is little to hide, and on a busy machine the difference
+# may be noise; the printed sentence says which happened.
 #
 # ## When each product and each copy ran
 #
@@ -270,9 +269,8 @@ show.plot_measured(measured, predicted)
 # prediction.
 
 # %% [markdown] lang="zh"
-# 在GPU上，留意“计算与复制重叠”是否接近 `max(计算, 复制)`，“先计算，后复制”是否接近两者之和。在CPU上，“链路”就是
-# 主内存本身：一次复制搬运N²个数，而一个乘积要做N³次乘加，因此可供隐藏的时间很少，在一台繁忙的机器上，差别可能在噪声
-# 之内；打印出的句子会说明实际情况。
+# 在GPU上，留意“计算与复制重叠”是否接近 `max(计算, 复制)`。在CPU上，“链路”就是主内存：一次复制搬运N²个数，
+# 而一个乘积要做N³次乘加，因此可供隐藏的时间很少，在繁忙的机器上差别可能只是噪声；打印出的句子会说明实际情况。
 #
 # ## 每个乘积和每次复制在何时运行
 #
@@ -354,14 +352,13 @@ else:
 # %% [markdown]
 # ## Try it yourself
 #
-# The model below puts K products and their copies on one stream or on two; move the sliders (per-product times,
-# starting from this machine's rates). The panel after it measures run, copy and overlap for a size you choose.
+# The model puts K products and their copies on one stream or two (sliders start from this machine's rates); the
+# panel after it measures a size you choose.
 
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 下面的模型把K个乘积及其复制放在一个流或两个流上；移动滑块即可（每个乘积的用时，初值取自本机的速率）。其后的面板按
-# 你选择的矩阵大小实测计算、复制与重叠。
+# 下面的模型把K个乘积及其复制放在一个流或两个流上（滑块的初值取自本机的速率）；其后的面板实测你选择的矩阵大小。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import CommPanel, PipelinePanel
