@@ -45,6 +45,12 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= NOISE * max(a, b)
 
 
+def _sentences(*parts: str) -> str:
+    """Sentences in a row: a space between them in English, none in Chinese."""
+    from ..i18n import language
+    return ('' if language() == 'zh' else ' ').join(parts)
+
+
 # -- sentences chosen by the numbers -------------------------------------------------------------
 
 def book_text(alone: list[float], both: float) -> str:
@@ -62,7 +68,8 @@ def no_wait_text(times: dict[str, list[float]]) -> str:
     text = t('parallel.no_wait.same' if med['no_wait'] > 0.5 * med['every_device'] else 'parallel.no_wait.queued',
              **fields)
     if 'book_synchronize' in med and med['book_synchronize'] < (1 - NOISE) * med['every_device']:
-        text += ' ' + t('parallel.no_wait.book_short', book=med['book_synchronize'], waited=med['every_device'])
+        text = _sentences(text, t('parallel.no_wait.book_short', book=med['book_synchronize'],
+                                  waited=med['every_device']))
     return text
 
 
@@ -78,7 +85,7 @@ def verdict_text(alone: list[float], serial: float, together: float, baseline: f
     if baseline is not None:
         key = ('parallel.verdict.base_same' if _close(together, baseline) else
                'parallel.verdict.base_beaten' if together < baseline else 'parallel.verdict.base_lost')
-        text += ' ' + t(key, baseline=baseline, ratio=baseline / together)
+        text = _sentences(text, t(key, baseline=baseline, ratio=baseline / together))
     return text
 
 
@@ -202,12 +209,24 @@ def plot_small_ops(r, ax=None):
                                                          variant=variant_name('parallel', fastest)))
 
 
+def _recorded_labels(rec) -> dict[str, str]:
+    """{label saved in the recording: the same lane named in the plot language} (CPU lanes were saved in English)."""
+    cores = rec.machine['cpu_cores']
+    return {lane['label']: style.plot_text('core.lane_cpu_label', threads=lane['threads'], cores=cores)
+            for p in rec.parallel for lane in p.lanes if lane['kind'] == 'cpu' and lane.get('threads')}
+
+
 def plot_recorded(rec):
     """A GPU recording's evidence (13.3.1): every repeat beside its expectation, then its lane timeline."""
+    import dataclasses
+    names = _recorded_labels(rec)
     fig, (top, bottom) = style.figure(nrows=2, height=7.6)
-    gpu = rec.machine['gpus'][0]
-    plot_parallel(rec.parallel[0], ax=top)
+    p = rec.parallel[0]
+    plot_parallel(dataclasses.replace(p, lanes=[dict(lane, label=names.get(lane['label'], lane['label']))
+                                                for lane in p.lanes]), ax=top)
     tl = rec.timelines[0]
-    plot_timeline(tl, ax=bottom, title=style.plot_text('parallel.recorded_timeline', gpu=gpu, size=tl.size,
-                                                       iters=tl.iters[0]))
+    tl = dataclasses.replace(tl, lanes=[names.get(x, x) for x in tl.lanes],
+                             events=[dict(e, lane=names.get(e['lane'], e['lane'])) for e in tl.events])
+    plot_timeline(tl, ax=bottom, title=style.plot_text('parallel.recorded_timeline', gpu=rec.machine['gpus'][0],
+                                                       size=tl.size, iters=tl.iters[0]))
     return fig
