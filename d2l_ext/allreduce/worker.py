@@ -215,4 +215,8 @@ def rank_entry(rank: int, plan: Plan, pipes) -> None:
         os._exit(0)
     except Exception as e:  # one line to the starting process; it decides which failure came first
         pipe.send(('error', rank, pid, {'type': type(e).__name__, 'message': str(e).splitlines()[0] if str(e) else ''}))
-        raise SystemExit(1) from None
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # Not SystemExit: at interpreter shutdown the process group's threads, still joinable, make C++ abort
+        # with 'terminate called without an active exception' on stderr, which would land in the notebook.
+        os._exit(1)

@@ -89,7 +89,7 @@ MESSAGES = {
     'allreduce.ratio': 'batch of {batch} per process: all-reduce alone / backward alone = {ratio:.2f}',
     'allreduce.hidden.beyond': ("{label}: {fraction:.0%} 'hidden', more than the whole all-reduce: other work on th"
                                 'e machine moved the medians; run it again'),
-    'allreduce.plot.title_beyond': "{label} 'hid' {fraction:.0%} of the all-reduce: more than all of it, noise",
+    'allreduce.plot.title_beyond': "{label}: {fraction:.0%} 'hidden', more than all of it (noise)",
     'allreduce.plot.timeline_after': '{label}: every all-reduce starts after backward ends',
     'allreduce.plot.timeline_during': '{label}: all-reduces start {ms:.0f} ms before backward ends',
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error {error:.2e} >'

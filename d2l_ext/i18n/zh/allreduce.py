@@ -84,7 +84,7 @@ MESSAGES = {
     'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}',
     'allreduce.hidden.beyond': ('{label}：“隐藏”了 {fraction:.0%}，超过了整个全归约：机器上的其他工作改变了中位数；'
                                 '请再运行一次'),
-    'allreduce.plot.title_beyond': '{label}“隐藏”了全归约的 {fraction:.0%}：比全部还多，这是噪声',
+    'allreduce.plot.title_beyond': '{label}：“隐藏”了 {fraction:.0%}，比全部还多（噪声）',
     'allreduce.plot.timeline_after': '{label}：每个全归约都在反向传播结束后才开始',
     'allreduce.plot.timeline_during': '{label}：全归约在反向传播结束前 {ms:.0f} 毫秒就开始了',
     'allreduce.mismatch_grad': '进程 {rank} 上的{version}使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
