@@ -40,3 +40,25 @@ def test_timelines_first_copy_and_exercise_three_on_cpu():
     ex = measure_exercise_three(lanes, size=64, iters=2, repeats=1)
     assert set(ex.times) == {'lane1_compute_and_copy', 'lane2_compute', 'together'}
     assert ex.serial_sum == pytest.approx(ex.times['lane1_compute_and_copy'].median + ex.times['lane2_compute'].median)
+
+
+def test_rates_predict_and_texts_follow_the_numbers():
+    from d2l_ext.communication import measure_rates
+    from d2l_ext.display import communication as show
+    from d2l_ext.i18n import using_language
+    from d2l_ext.recorded import load_recordings
+    from d2l_ext.timing import Comparison, Measurement
+    lane = pick_lanes('torch')[0]
+    r = measure_rates(lane, 64, repeats=2)
+    assert r.gpu is False and r.flops > 0 and r.copy_gbps > 0
+    s = r.seconds(3)
+    assert s['run'] > 0 and s['copy'] > 0
+    c = Comparison({'run': Measurement('run', [1.0]), 'run_then_copy': Measurement('r', [1.5]),
+                    'overlapped': Measurement('o', [1.0])})
+    assert 'hidden' in show.overlap_text(c, {'overlapped': 1.0})
+    c.measurements['overlapped'].times[:] = [2.0]
+    assert 'slower' in show.overlap_text(c, {'overlapped': 1.0})
+    rec = show.newest(load_recordings())
+    with using_language('zh'):
+        assert '秒' in show.recorded_text(rec) and '秒' in show.recorded_prediction_text(rec)
+    assert show.timelines_missing_text(None) and show.first_copy_text(None)
