@@ -150,10 +150,9 @@ def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
         named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
         events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in tl.events]
         rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
-        draw_timeline(events, ax=ax, rows=rows, title=_mode_name(tl.plan), predicted=predicted)
-        if tl.clock == 'thread clock' and ax.get_legend() is not None:  # CPU analogue: threads, not streams
-            for text, role in zip(ax.get_legend().get_texts(), ('compute', 'copy')):
-                text.set_text(style.plot_text(f'communication.row.{role}_thread'))
+        threads = {role: style.plot_text(f'communication.row.{role}_thread') for role in ('compute', 'copy')}
+        draw_timeline(events, ax=ax, rows=rows, title=_mode_name(tl.plan), predicted=predicted,
+                      legend_names=threads if tl.clock == 'thread clock' else None)  # CPU analogue: threads
     if title:
         fig.suptitle(title)
     return fig

@@ -95,13 +95,14 @@ def _draw_predicted(ax, predicted, row_of, scale, unit):
     return Line2D([], [], color=colour, ls='--', lw=2.5, label=label)
 
 
-def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highlight=None):
+def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highlight=None, legend_names=None):
     """Gantt chart of planned or measured events, one row per lane; used by 13.3.1-13.3.3. Returns the Figure.
 
     events: dicts {'lane': row label, 'name': str, 'start': s, 'end': s, 'role': optional style role}.
     rows: lane labels top to bottom, or {label: role} so a lane keeps its colour in plan and timeline.
     predicted: a predicted total in seconds (dashed line) or {lane: predicted end in seconds}.
     highlight: names of events to outline in black (13.3.3's critical path).
+    legend_names: {role: text} where a role means something else here (threads, not streams, on a CPU).
     """
     events = _check(events)
     rows = _rows(events, rows)
@@ -118,7 +119,9 @@ def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highli
     span = max(ends, default=0.0)
     unit, scale = style.time_unit(span)
     roles = _draw_bars(ax, events, rows, row_of, span, scale)
-    handles = [Patch(color=style.color(r), label=_legend_role_name(r)) for r in roles if not r.startswith('lane ')]
+    names = legend_names or {}
+    handles = [Patch(color=style.color(r), label=names.get(r) or _legend_role_name(r))
+               for r in roles if not r.startswith('lane ')]
     marked = set(highlight or ())
     for e in events:
         if e.get('name') in marked:
