@@ -100,7 +100,8 @@ def _diagnose(codes, errors, heard, now) -> Exception:
     if silent:
         r = min(silent, key=heard.get)
         return ProcessFailed(t('allreduce.fail.hung', rank=r, seconds=now - heard[r]))
-    wrong = [e for e in errors.values() if e['type'] == 'ResultMismatch']
+    # the lowest rank's, so a notebook shows the same line every run
+    wrong = [errors[r] for r in sorted(errors) if errors[r]['type'] == 'ResultMismatch']
     if wrong:  # the same error the one-process lessons raise for a wrong answer
         return ResultMismatch(wrong[0]['message'])
     rank = min(errors)
