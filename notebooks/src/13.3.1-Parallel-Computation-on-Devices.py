@@ -448,8 +448,7 @@ print(small_ops_text(small))
 plot_small_ops(small)
 
 # %% [markdown]
-# Exercises 3 and 4 (CPUs and GPUs together with communication; a profiler) are in 13.3.2; exercise 5 (more complex
-# dependencies) is in 13.3.3.
+# Exercises 3 and 4 are in 13.3.2, exercise 5 in 13.3.3.
 #
 # ## Remember
 #
@@ -466,7 +465,7 @@ plot_small_ops(small)
 # * **Launch-bound small work**: more streams do not help; batch it or replay a CUDA Graph.
 
 # %% [markdown] lang="zh"
-# 练习3和练习4（CPU与GPU协同工作并进行通信；性能分析器）见13.3.2；练习5（更复杂的依赖关系）见13.3.3。
+# 练习3和练习4见13.3.2，练习5见13.3.3。
 #
 # ## 记住
 #
