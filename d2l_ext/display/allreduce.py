@@ -61,21 +61,25 @@ def _iqr(times) -> float:
     return q[2] - q[0]
 
 
-def hidden_sentence(result, version) -> str:
-    """13.3.4: how much of the all-reduce one version hid, in words chosen by the numbers and their spread."""
+def verdict(result, version) -> str:
+    """13.3.4: 'most', 'part', 'noise', 'slower' or 'beyond' (more than all): what the numbers and their spread say."""
     serial, alone = result.version('serial'), result.version('allreduce').median
     fraction = result.hidden_fraction(version.id)
     gap = serial.median - version.median
     spread = max(_iqr(serial.step_times), _iqr(version.step_times), NOISE_SHARE * alone)
     if fraction > 1 + NOISE_SHARE:  # more than the whole all-reduce: something else moved the medians
-        kind = 'beyond'
-    elif abs(gap) <= spread:
-        kind = 'noise'
-    elif gap < 0:
-        kind = 'slower'
-    else:
-        kind = 'most' if fraction >= 0.5 else 'part'
-    return t(f'allreduce.hidden.{kind}', label=_label(version, t), fraction=fraction)
+        return 'beyond'
+    if abs(gap) <= spread:
+        return 'noise'
+    if gap < 0:
+        return 'slower'
+    return 'most' if fraction >= 0.5 else 'part'
+
+
+def hidden_sentence(result, version) -> str:
+    """13.3.4: how much of the all-reduce one version hid, in words chosen by the numbers and their spread."""
+    return t(f'allreduce.hidden.{verdict(result, version)}', label=_label(version, t),
+             fraction=result.hidden_fraction(version.id))
 
 
 def hidden_text(result) -> str:
@@ -114,12 +118,11 @@ def _title(result) -> str:
     if not tried:
         return style.plot_text('allreduce.plot.title')
     best = max(tried, key=lambda v: result.hidden_fraction(v.id))
-    fraction = result.hidden_fraction(best.id)
-    if fraction <= 0:
+    kind = verdict(result, best)
+    if kind == 'slower':
         return style.plot_text('allreduce.plot.title_none')
-    if fraction > 1 + NOISE_SHARE:
-        return style.plot_text('allreduce.plot.title_beyond', label=_label(best), fraction=fraction)
-    return style.plot_text('allreduce.plot.title_best', label=_label(best), fraction=fraction)
+    key = {'most': 'title_best', 'part': 'title_best'}.get(kind, f'title_{kind}')
+    return style.plot_text(f'allreduce.plot.{key}', label=_label(best), fraction=result.hidden_fraction(best.id))
 
 
 def plot_steps(result, ax=None):

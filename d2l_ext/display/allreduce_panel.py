@@ -85,10 +85,9 @@ class BucketPanel:
         import pandas as pd
         ddp = r.best_ddp()
         self.results.append(r)
-        self.rows.append({'#': len(self.rows) + 1, t('allreduce.panel.col_bucket'): ddp.bucket_mb,
-                          t('allreduce.version.backward'): r.version('backward').median,
-                          t('allreduce.version.allreduce'): r.version('allreduce').median,
-                          t('allreduce.version.serial'): r.version('serial').median,
+        seconds = {t('allreduce.panel.col_seconds', label=t(f'allreduce.version.{vid}')): r.version(vid).median
+                   for vid in ('backward', 'allreduce', 'serial')}
+        self.rows.append({'#': len(self.rows) + 1, t('allreduce.panel.col_bucket'): f'{ddp.bucket_mb:g}', **seconds,
                           t('allreduce.panel.col_ddp'): ddp.median,
                           t('allreduce.panel.col_hidden'): f'{r.hidden_fraction(ddp.id):.0%}'})
         self.table.value = pd.DataFrame(self.rows).to_html(index=False, classes='d2l-table',

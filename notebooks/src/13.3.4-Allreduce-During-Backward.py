@@ -327,14 +327,14 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # %% [markdown]
 # ## Exercises
 #
-# 1. DDP's default bucket is 25 MB, about all of this model's gradients. Predict the hidden fraction with one bucket
-#    that holds every gradient, against 1 MB buckets. Then run the cell.
+# 1. DDP's default bucket is 25 MB, about all of this model's gradients on CPUs. Predict the hidden fraction with one
+#    bucket that holds every gradient, against 1 MB buckets. Then run the cell.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. DDP默认的桶大小是25 MB，差不多就是这个模型的全部梯度。请预测：用一个装下全部梯度的桶，与用1 MB的桶相比，
-#    隐藏比例各是多少？然后运行下面的单元格。
+# 1. DDP默认的桶大小是25 MB，在CPU上差不多就是这个模型的全部梯度。请预测：用一个装下全部梯度的桶，与用1 MB的桶
+#    相比，隐藏比例各是多少？然后运行下面的单元格。
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
 one_bucket = math.ceil(result.prediction.gradient_bytes / 2**20)  # DDP's MB are 2**20 bytes

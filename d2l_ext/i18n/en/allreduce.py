@@ -94,6 +94,8 @@ MESSAGES = {
     'allreduce.plot.timeline_during': '{label}: all-reduces start {ms:.0f} ms before backward ends',
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error {error:.2e} >'
                                 ' {tol:.0e}'),
+    'allreduce.plot.title_noise': '{label}: {fraction:.0%} hidden, within the noise of the repeats',
+    'allreduce.panel.col_seconds': '{label} (s)',
     'allreduce.mxnet': (
         "MXNet offers the same job through its KVStore: `kv.push(key, grads)` sums the values pushed from "
         "several devices and `kv.pull(key, out=...)` hands the sum back; a 'device' store sums on the "

@@ -88,6 +88,8 @@ MESSAGES = {
     'allreduce.plot.timeline_after': '{label}：每个全归约都在反向传播结束后才开始',
     'allreduce.plot.timeline_during': '{label}：全归约在反向传播结束前 {ms:.0f} 毫秒就开始了',
     'allreduce.mismatch_grad': '进程 {rank} 上的{version}使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
+    'allreduce.plot.title_noise': '{label}：隐藏了 {fraction:.0%}，在各次重复的波动范围之内',
+    'allreduce.panel.col_seconds': '{label}（秒）',
     'allreduce.mxnet': (
         'MXNet 用 KVStore 完成同样的工作：`kv.push(key, grads)` 把多个设备推送来的值求和，'
         '`kv.pull(key, out=...)` 再把和取回；\'device\' 类型的 KVStore 在一台机器的多个加速器上求和，'
