@@ -174,25 +174,25 @@ plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', 
 # the GPU work, then wait for every lane.
 
 # %% [markdown] lang="zh"
+# ## 两个执行路同时运行
+#
 # PyTorch在调用它的线程里把CPU操作执行完毕，所以在书中的代码单元里，第二个 `run` 要等第一个结束后才开始。
 # GPU只是把核函数*排入队列*，所以一个线程就能喂饱多个GPU，直到队列中约有1,024个核函数，此后下一次启动就会阻塞。
 # 因此做法是：每个CPU执行路有自己的Python线程，并用 `torch.set_num_threads` 设定自己的线程数（PyTorch在 `mm`
 # 内部会释放Python的全局锁）；先启动CPU线程，再把GPU的工作排入队列，最后等待每个执行路。
 
 # %%
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 
 def run_together(lanes, jobs):  # jobs[i]() runs on lanes[i]; returns their results
-    out = [None] * len(lanes)
-    def on_cpu(i):
-        torch.set_num_threads(lanes[i].threads)  # this thread's share of the cores
-        out[i] = jobs[i]()
-    threads = [threading.Thread(target=on_cpu, args=[i]) for i, ln in enumerate(lanes) if ln.kind == 'cpu']
-    [th.start() for th in threads]  # CPU lanes first: a full GPU queue would block this thread
-    for i in [i for i, ln in enumerate(lanes) if ln.kind == 'gpu']:
-        out[i] = jobs[i]()  # only queued: returns at once
-    [th.join() for th in threads]
+    def on_cpu(lane, job):
+        torch.set_num_threads(lane.threads)  # this thread's share of the cores
+        return job()
+    with ThreadPoolExecutor(len(lanes)) as pool:  # CPU lanes start first, each on its own thread ...
+        cpu = {i: pool.submit(on_cpu, ln, jobs[i]) for i, ln in enumerate(lanes) if ln.kind == 'cpu'}
+        gpu = {i: jobs[i]() for i, ln in enumerate(lanes) if ln.kind == 'gpu'}  # ... then GPU work is queued
+        out = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
     d2l_ext.wait_for_lanes(lanes)  # every lane's device, not only the current one
     return out
 
@@ -242,7 +242,7 @@ for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
 # %% [markdown] lang="zh"
 # 写下你的五个预测（两个n × n矩阵相乘需要2n³次浮点运算），然后展开参考答案。
 
-# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 # Worked answer: seconds = products x 2n^3 FLOP / FLOP per second; "together" from the hardware's rule.
 from d2l_ext import parallel
 from d2l_ext.display.parallel import expectation_text
@@ -257,10 +257,12 @@ for name, seconds in predicted.items():
 print(expectation_text(expected))
 
 # %% [markdown]
-# Now all five, interleaved (so a machine that slows down slows all of them alike), every answer checked:
+# Now all five, interleaved (so a machine that slows down slows all of them alike), every answer checked. Other
+# programs on the same cores take their share: on a busy machine, expect less than predicted.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况（机器变慢时各种情况一同变慢），并核对每个结果：
+# 现在交替测量这五种情况（机器变慢时各种情况一同变慢），并核对每个结果。同一些核上的其他程序也会分走一部分算力：
+# 机器繁忙时，测得的收益会低于预测。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import verdict_text
@@ -304,6 +306,8 @@ plot_timeline(parallel.timeline('torch', size=N, iters=K), predicted=dict(zip(na
 # over every core. Predict what a second MXNet lane gains, then compare. (MXNet runs in its own process here.)
 
 # %% [markdown] lang="zh"
+# ## MXNet：通过依赖引擎做同样的实验
+#
 # MXNet把每个操作（`x.dot(x)`）交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作（`npx.waitall()`
 # 等待全部完成）。它的 `ThreadedEnginePerDevice` 为每个CPU上下文配备各自的工作线程池，所以 `cpu(0)` 和 `cpu(1)`
 # 是运行在*同一些*核上的两个线程池；单个MXNet执行路已经把它相互独立的乘法分散到了所有核上。先预测第二个MXNet
@@ -334,6 +338,8 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 # between runs, so the sentence below says what happened in this one.
 
 # %% [markdown] lang="zh"
+# ## 更小的乘积
+#
 # 每次乘法还要付出固定开销（Python调用、线程、等待），矩阵越小，这部分开销就越重。逐个规模地比较每条实测线与它的
 # 预期线；在繁忙的2核机器上，这些点每次运行都会变动，所以下面的句子说明的是这一次的情况。
 
@@ -353,6 +359,8 @@ plot_scaling(curves)
 # lane: separate hardware, so the expectation is max(t1, t2). Below it, when each product ran.
 
 # %% [markdown] lang="zh"
+# ## 在GPU上记录的结果
+#
 # 没有GPU，就无法现场看到书中的设置。这次运行记录于一块GPU，并以CPU作为第二个执行路：硬件相互独立，所以预期为
 # max(t1, t2)。下图是每个乘积的运行时间。
 
