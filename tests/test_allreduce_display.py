@@ -16,9 +16,9 @@ def fake(serial, hooks, ddp, backward=0.10, alone=0.04, spread=0.001):
     versions = [v('backward', backward), v('allreduce', alone), v('serial', serial), v('hooks', hooks),
                 v('ddp-1', ddp, 1.0)]
     pred = Prediction.from_measurements(2, 25_000_000, 100_000_000, [0.16, 0.16], backward)
-    events = {'ddp-1': [
-        {'rank': r, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b, 'lane': ''}
-        for r in (0, 1) for s, role, a, b in (('compute', 'backward', 0.0, 0.10), ('allreduce', 'allreduce', 0.03, 0.12))]}
+    spans = (('compute', 'backward', 0.0, 0.10), ('allreduce', 'allreduce', 0.03, 0.12))
+    events = {'ddp-1': [{'rank': r, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b, 'lane': ''}
+                        for r in (0, 1) for s, role, a, b in spans]}
     return AllreduceResult('gloo', 2, ['cpu', 'cpu'], 6, 1024, 128, 1, versions, pred, {}, events)
 
 
