@@ -85,7 +85,8 @@ def verdict_text(alone: list[float], serial: float, together: float, baseline: f
     if baseline is not None:
         key = ('parallel.verdict.base_same' if _close(together, baseline) else
                'parallel.verdict.base_beaten' if together < baseline else 'parallel.verdict.base_lost')
-        text = _sentences(text, t(key, baseline=baseline, ratio=baseline / together))
+        ratio = together / baseline if key.endswith('lost') else baseline / together  # always 'x as fast', above 1
+        text = _sentences(text, t(key, baseline=baseline, ratio=ratio))
     return text
 
 

@@ -46,9 +46,10 @@ def timeline(framework: str = 'torch', size=None, iters=None, lanes=None, lesson
 
 
 def scaling(framework: str = 'torch', sizes=(200, 400, 800), iters=None, repeats: int = 3, lanes=None,
-            progress=None) -> ScalingResult:
+            progress=None, lesson: bool = False) -> ScalingResult:
     """Speedup and its expectation against matrix size, e.g. `scaling('torch', sizes=(64, 256, 1024), iters=10)`."""
-    return in_worker(measure_scaling, framework, lanes, progress, sizes=tuple(sizes), iters=iters, repeats=repeats)
+    return in_worker(measure_scaling, framework, lanes, progress, sizes=tuple(sizes), iters=iters, repeats=repeats,
+                     lesson=lesson)
 
 
 def independence(framework: str = 'torch', size: int = 400, iters: int = 10, repeats: int = 3,

@@ -194,11 +194,12 @@ class ScalingResult(Result):
                      together=p.together.median, serial_sum=p.serial_sum) for p in self.points]
 
 
-def measure_scaling(lanes, sizes=(200, 400, 800), iters=None, repeats: int = 3, progress=None) -> ScalingResult:
-    """measure_parallel at each size (13.3.1)."""
+def measure_scaling(lanes, sizes=(200, 400, 800), iters=None, repeats: int = 3, progress=None,
+                    lesson: bool = False) -> ScalingResult:
+    """measure_parallel at each size (13.3.1); `lesson` balances GPU + CPU lanes to the notebooks' shorter runs."""
     points = []
     for i, n in enumerate(sizes):
-        points.append(measure_parallel(lanes, n, iters, repeats))
+        points.append(measure_parallel(lanes, n, iters, repeats, lesson=lesson))
         if progress:
             progress(i + 1, len(sizes))
     return ScalingResult(lanes[0].framework, points)

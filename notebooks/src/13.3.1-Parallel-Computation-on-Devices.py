@@ -116,14 +116,15 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], both.elapsed))
 #
 # The book's "both" cell ends with `torch.cuda.synchronize()`, which waits for the *current* device only: work still
 # running on the second GPU can escape the measurement. No wait at all is the bigger mistake: on a GPU the clock stops
-# once the work is *queued*. Predict, then run. On CPU lanes PyTorch computes before each call returns, so look for
-# the rows to agree; on a GPU, for a much shorter no-wait row.
+# once the work is *queued*. Predict, then run (with a GPU, only GPU lanes are timed). On CPU lanes PyTorch computes
+# before each call returns, so look for the rows to agree; on a GPU, for a much shorter no-wait row.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
 # 书中“两者”那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备：仍在第二个GPU上运行的工作
-# 可能落在测量范围之外。完全不等待是更大的错误：在GPU上，工作一*排入队列*，计时就停止了。先预测，再运行。
+# 可能落在测量范围之外。完全不等待是更大的错误：在GPU上，工作一*排入队列*，计时就停止了。先预测，再运行
+# （有GPU时只为GPU执行路计时）。
 # 在CPU执行路上，PyTorch在每次调用返回前就已算完，所以应看到各行相同；在GPU上，应看到“不等待”那一行短得多。
 
 # %% tags=["nbval-ignore-output"]
@@ -134,16 +135,17 @@ from d2l_ext.display.parallel import no_wait_text
 waits = {'no_wait': lambda: None, 'every_device': lambda: d2l_ext.wait_for_lanes(lanes)}
 if torch.cuda.is_available():
     waits['book_synchronize'] = torch.cuda.synchronize  # the book's: the current device only
+timed = [i for i, lane in enumerate(lanes) if lane.kind == 'gpu'] or [0, 1]  # a CPU lane would hide a GPU's queue
 times = {name: [] for name in waits}
 for _ in range(5):
     for name, wait in waits.items():  # interleaved, so a drifting machine slows every variant alike
         d2l_ext.wait_for_lanes(lanes)
         start = time.perf_counter()
-        ys = run(x_0, K[0]), run(x_1, K[1])
+        ys = [run((x_0, x_1)[i], K[i]) for i in timed]
         wait()
         times[name].append(time.perf_counter() - start)
 d2l_ext.wait_for_lanes(lanes)
-[d2l_ext.check_close(y, ref, lane.label) for y, ref, lane in zip(ys, refs, lanes)]
+[d2l_ext.check_close(y, refs[i], lanes[i].label) for y, i in zip(ys, timed)]
 print(no_wait_text(times))
 
 # %% [markdown]
@@ -210,7 +212,7 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 # ## Predict, then measure
 #
 # Measure how fast one product runs on each lane, and on the first lane's device with all its cores. Then predict:
-# each lane alone; one after the other; together; and the **baseline**, one lane with all the cores doing both jobs.
+# each lane alone; one after the other; together; and the **baseline**, the first lane's whole device doing both jobs.
 # For "together" the hardware decides: lanes on separate hardware (two GPUs, a GPU and the CPU) take max(t1, t2);
 # lanes that share cores can be no better than one lane with all of them.
 
@@ -220,7 +222,7 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 # ## 先预测，再测量
 #
 # 测出每个执行路上一次乘法有多快，以及第一个执行路所在的设备用上全部核时有多快。然后预测：每个执行路单独运行、
-# 先后运行、同时运行，以及**基线**——一个执行路用全部核做两份工作。“同时运行”取决于硬件：在相互独立的硬件上
+# 先后运行、同时运行，以及**基线**——第一个执行路用它的整个设备做两份工作。“同时运行”取决于硬件：在相互独立的硬件上
 # （两个GPU，或一个GPU和CPU），用时为max(t1, t2)；共用同一些核的执行路，不可能比一个用上全部核的执行路更快。
 
 # %% tags=["nbval-ignore-output"]
@@ -347,8 +349,8 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 from d2l_ext.display.parallel import plot_scaling, scaling_text
 
 on_cpu = lanes[0].kind == 'cpu'
-sizes = (64, 128, 256, 512) if on_cpu else (500, 1000, 2000, 4000)
-curves = [parallel.scaling(fw, sizes=sizes, iters=10 if on_cpu else None, repeats=3) for fw in frameworks]
+sizes = (64, 128, 256, 512) if on_cpu else (1000, 2000, 4000)
+curves = [parallel.scaling(fw, sizes=sizes, iters=10 if on_cpu else None, repeats=3, lesson=True) for fw in frameworks]
 print(scaling_text(curves))
 plot_scaling(curves)
 

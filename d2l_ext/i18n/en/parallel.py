@@ -71,12 +71,14 @@ MESSAGES = {
     'parallel.variant.threads': 'both lanes, one thread each',
     'parallel.verdict.serial': ('Together: {together:.3f} s, against {serial:.3f} s one after the other '
                                 '({speedup:.2f}x) and {slower:.3f} s for the slower lane alone.'),
-    'parallel.verdict.base_same': ('One lane with all the cores doing both jobs took {baseline:.3f} s, about the '
-                                   'same: on shared cores a second lane only splits the work differently.'),
-    'parallel.verdict.base_beaten': ('One lane with all the cores doing both jobs took {baseline:.3f} s, so '
-                                     'together was {ratio:.2f}x as fast as that baseline too.'),
-    'parallel.verdict.base_lost': ('One lane with all the cores doing both jobs took {baseline:.3f} s: faster '
-                                   'than the two lanes ({ratio:.2f}x), so here the second lane did not pay.'),
+    'parallel.verdict.base_same': ('The baseline, one lane with its whole device doing both jobs, took '
+                                   '{baseline:.3f} s, about the same: the second lane added no computing power here.'),
+    'parallel.verdict.base_beaten': ('The baseline, one lane with its whole device doing both jobs, took '
+                                     '{baseline:.3f} s: together was {ratio:.2f}x as fast as that too, so the second '
+                                     'lane added computing power.'),
+    'parallel.verdict.base_lost': ('The baseline, one lane with its whole device doing both jobs, took '
+                                   '{baseline:.3f} s, {ratio:.2f}x as fast as the two lanes: here the second lane '
+                                   'did not pay.'),
     'parallel.scaling.rises': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
                                'the speedup grew with the matrices.'),
     'parallel.scaling.falls': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '

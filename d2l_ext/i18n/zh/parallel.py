@@ -81,12 +81,12 @@ MESSAGES = {
     'parallel.variant.threads': '两个执行路，各用一个线程',
     'parallel.verdict.serial': ('同时运行用时 {together:.3f} 秒，先后运行用时 {serial:.3f} 秒，'
                                 '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
-    'parallel.verdict.base_same': ('一个执行路用全部核做两份工作用时 {baseline:.3f} 秒，差不多：'
-                                   '核是共用的，第二个执行路只是换了一种分工方式。'),
-    'parallel.verdict.base_beaten': ('一个执行路用全部核做两份工作用时 {baseline:.3f} 秒，'
-                                     '同时运行的速度也是这个基线的 {ratio:.2f} 倍。'),
-    'parallel.verdict.base_lost': ('一个执行路用全部核做两份工作用时 {baseline:.3f} 秒，比两个执行路更快'
-                                   '（速度是后者的 {ratio:.2f} 倍），所以在这里第二个执行路并不划算。'),
+    'parallel.verdict.base_same': ('基线（一个执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，差不多：'
+                                   '在这里第二个执行路没有增加算力。'),
+    'parallel.verdict.base_beaten': ('基线（一个执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
+                                     '同时运行的速度是它的 {ratio:.2f} 倍，所以第二个执行路增加了算力。'),
+    'parallel.verdict.base_lost': ('基线（一个执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，'
+                                   '速度是两个执行路的 {ratio:.2f} 倍：在这里第二个执行路并不划算。'),
     'parallel.scaling.rises': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                '{large_speedup:.2f} 倍：加速比随矩阵增大而提高。'),
     'parallel.scaling.falls': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
