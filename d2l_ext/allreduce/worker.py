@@ -1,7 +1,6 @@
 """13.3.4: what each process does: build the same model, time every version interleaved, check, trace."""
 from __future__ import annotations
 
-import contextlib
 import copy
 import datetime
 import os
@@ -16,6 +15,7 @@ import torch.distributed as dist
 from .. import checking
 from ..errors import ResultMismatch
 from ..i18n import set_language, t
+from ..profiling import no_profiler_chatter
 from . import steps as _steps
 from .plan import Plan
 from .trace import timeline_events
@@ -170,19 +170,6 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
     return everyone if rank == 0 else None
 
 
-@contextlib.contextmanager
-def _quiet_stderr():
-    """Kineto writes a line to stderr at every profiler start and stop, with no switch to turn it off."""
-    saved = os.dup(2)
-    with open(os.devnull, 'w') as devnull:
-        os.dup2(devnull.fileno(), 2)
-    try:
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
 def _trace(plan, versions, start, X, y, rank, device) -> dict:
     """One profiled step per version: a Chrome trace per process (Perfetto opens it) and timeline events."""
     from torch.profiler import ProfilerActivity, profile
@@ -191,7 +178,7 @@ def _trace(plan, versions, start, X, y, rank, device) -> dict:
     for vid, (_, m, opt, step, _) in versions.table.items():
         versions.reset(vid, start, rank)
         dist.barrier()
-        with _quiet_stderr(), profile(activities=activities) as prof:
+        with no_profiler_chatter(), profile(activities=activities) as prof:
             step(m, X, y, opt)
             _sync(device)
         path = Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json'

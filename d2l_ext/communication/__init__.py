@@ -7,6 +7,7 @@ The copy plans themselves (pinned buffers, a copy stream, events) are in `copyin
 from __future__ import annotations
 
 from ..parallel.core import in_worker
+from ..profiling import no_profiler_chatter
 from .core import CommResult, CommRow, expected_overlap, measure_comm
 from .evidence import (
     TIMELINE_PLANS,
@@ -18,7 +19,7 @@ from .evidence import (
     measure_exercise_three,
     measure_first_copy,
 )
-from .rates import Rates, measure_rates, no_profiler_chatter
+from .rates import Rates, measure_rates
 
 __all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'FirstCopyResult', 'ProfileRow',
            'Rates', 'TIMELINE_PLANS', 'comm', 'comm_timelines', 'exercise_three', 'expected_overlap', 'first_copy',

@@ -5,8 +5,6 @@ expected time of each variant, with the rule that makes it (separate hardware or
 """
 from __future__ import annotations
 
-import contextlib
-import os
 from dataclasses import dataclass
 
 from ..machine import positive_int
@@ -50,16 +48,3 @@ def measure_rates(lane, n: int, repeats: int = 5) -> Rates:
         product = measure(lambda: x.mm(x), lanes=[lane], repeats=repeats)
         copy = measure(lambda: dst.copy_(x), repeats=repeats)
     return Rates(lane.label, False, n, 2 * n ** 3 / product.median, 4 * n * n / copy.median / 1e9)
-
-
-@contextlib.contextmanager
-def no_profiler_chatter():
-    """Keep torch.profiler's start/stop log lines (written straight to the stderr file) out of a lesson's output."""
-    saved = os.dup(2)
-    with open(os.devnull, 'w') as devnull:
-        os.dup2(devnull.fileno(), 2)
-    try:
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
