@@ -96,14 +96,4 @@ MESSAGES = {
                                 ' {tol:.0e}'),
     'allreduce.plot.title_noise': '{label}: {fraction:.0%} hidden, within the noise of the repeats',
     'allreduce.panel.col_seconds': '{label} (s)',
-    'allreduce.mxnet': (
-        "MXNet offers the same job through its KVStore: `kv.push(key, grads)` sums the values pushed from "
-        "several devices and `kv.pull(key, out=...)` hands the sum back; a 'device' store sums on the "
-        "accelerators of one machine, a 'dist_sync' store across machines through parameter servers, and "
-        "gluon's Trainer pushes and pulls every parameter's gradient for you after backward, key by key, so "
-        "the engine can start a key's reduction while later gradients are still being computed. On this "
-        "CPU-only machine we could only show it with the contexts cpu(0) and cpu(1) in one process: they "
-        "share the same cores and the same memory, so a 'reduction' is a memory copy that competes with "
-        "backward for the very cores it runs on, and no separate link exists whose time could be hidden. "
-        "A measurement would show contention, not overlap, so we do not present one."),
 }

@@ -90,12 +90,4 @@ MESSAGES = {
     'allreduce.mismatch_grad': '进程 {rank} 上的{version}使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
     'allreduce.plot.title_noise': '{label}：隐藏了 {fraction:.0%}，在各次重复的波动范围之内',
     'allreduce.panel.col_seconds': '{label}（秒）',
-    'allreduce.mxnet': (
-        'MXNet 用 KVStore 完成同样的工作：`kv.push(key, grads)` 把多个设备推送来的值求和，'
-        '`kv.pull(key, out=...)` 再把和取回；\'device\' 类型的 KVStore 在一台机器的多个加速器上求和，'
-        '\'dist_sync\' 类型则通过参数服务器在多台机器之间求和；gluon 的 Trainer 在反向传播之后逐个键地'
-        '为每个参数的梯度自动完成推送和拉取，因此引擎可以在后面的梯度还在计算时就开始某个键的归约。'
-        '在这台只有 CPU 的机器上，我们只能在同一个进程里用 cpu(0) 和 cpu(1) 两个上下文来演示：'
-        '它们共用同样的核和同一块内存，所谓“归约”只是一次内存复制，它与反向传播争用同样的核，'
-        '也没有一条独立的链路可供隐藏其时间。这样的测量展示的是争用而不是重叠，所以我们不给出它。'),
 }
