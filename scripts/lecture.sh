@@ -11,6 +11,8 @@
 #   uses a "d2l-lecture" Voila template (the lab template plus larger fonts and widgets);
 #   D2L_EXT_LECTURE=1 is set in the kernel's environment for notebooks that want to adapt further;
 # - listens on LECTURE_IP (default localhost) at PORT (default 8866), no browser is opened;
+#   Voila asks for no token unless given --token, so any other address without one gets a warning;
+# - runs as root too (containers): Voila, unlike JupyterLab, does not refuse it;
 # - Notebook 7's JupyterLab extension is not loaded into the page: it needs JupyterLab modules
 #   Voila does not provide and only throws a JavaScript error there.
 #
@@ -51,6 +53,23 @@ fi
 cell_timeout=${LECTURE_CELL_TIMEOUT:-300}
 cull_idle=${LECTURE_CULL_IDLE:-600}
 ip=${LECTURE_IP:-localhost}
+
+token=no
+for arg in "$@"; do
+    case $arg in --token | --token=* | --Voila.token=* | --Voila.auto_token=True) token=yes ;; esac
+done
+case $ip in
+    localhost | 127.0.0.1 | ::1) ;;
+    *)
+        [[ $token == yes ]] || cat >&2 <<WARNING
+lecture.sh: WARNING: listening on $ip, not only on this machine, with no token or password:
+everyone who can reach port $port on this address can open the lecture and run code in its kernel
+on this machine, as user $(id -un). To protect it, leave LECTURE_IP unset (localhost) and reach it
+from another computer through an SSH tunnel (ssh -L $port:localhost:$port $(id -un)@$(hostname)),
+or add --token after the port (Voila then prints a URL with a token, and only that URL opens it).
+WARNING
+        ;;
+esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/d2l-lecture.XXXXXX")
 cleanup() { rm -rf "$work"; }
