@@ -211,7 +211,7 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 #
 # ## Predict, then measure
 #
-# Measure how fast one product runs on each lane, and on the first lane's device with all its cores. Then predict:
+# Measure how fast the products run on each lane, and on the first lane's device with all its cores. Then predict:
 # each lane alone; one after the other; together; and the **baseline**, the first lane's whole device doing both jobs.
 # For "together" the hardware decides: lanes on separate hardware (two GPUs, a GPU and the CPU) take max(t1, t2);
 # lanes that share cores can be no better than one lane with all of them.
@@ -221,7 +221,7 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 #
 # ## 先预测，再测量
 #
-# 测出每个执行路上一次乘法有多快，以及第一个执行路所在的设备用上全部核时有多快。然后预测：每个执行路单独运行、
+# 测出每个执行路上乘法有多快，以及第一个执行路所在的设备用上全部核时有多快。然后预测：每个执行路单独运行、
 # 先后运行、同时运行，以及**基线**——第一个执行路用它的整个设备做两份工作。“同时运行”取决于硬件：在相互独立的硬件上
 # （两个GPU，或一个GPU和CPU），用时为max(t1, t2)；共用同一些核的执行路，不可能比一个用上全部核的执行路更快。
 
@@ -231,11 +231,11 @@ import dataclasses
 cores = d2l_ext.cpu_cores()
 whole = (dataclasses.replace(lanes[0], threads=cores, label=d2l_ext.t('core.lane_cpu_all_label', cores=cores))
          if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores
-rate = {}  # FLOP per second of one product
+rate = {}  # FLOP per second, from 10 products in a row (one alone would mostly time the wait on a GPU)
 for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
-    m = d2l_ext.measure(lambda lane=lane, x=x: run_together([lane], [lambda: x.mm(x)]), lanes=[lane], repeats=5)
-    rate[lane] = 2 * N**3 / m.median
-    print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median * 1e3, gflops=rate[lane] / 1e9))
+    m = d2l_ext.measure(lambda lane=lane, x=x: run_together([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=3)
+    rate[lane] = 10 * 2 * N**3 / m.median
+    print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median / 10 * 1e3, gflops=rate[lane] / 1e9))
 
 # %% [markdown]
 # Write down your five predictions (a product of two n × n matrices is 2n³ floating-point operations), then open

@@ -105,5 +105,5 @@ MESSAGES = {
     'parallel.recorded_sync': '{gpu}：不等待时，计时在排入队列后就停止了',
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
-    'parallel.small_ops.title': '同一设备（{device}）上的小乘积：最快的是{variant}',
+    'parallel.small_ops.title': '{device}：这里最快的是{variant}',
 }
