@@ -87,7 +87,9 @@ def main():
     global QUICK
     QUICK = args.quick
     from d2l_ext import communication, parallel
+    from d2l_ext.checking import check_close
     from d2l_ext.machine import available_frameworks, cpu_cores, cpu_steal_seconds, provenance
+    from d2l_ext.timing import measure
     from d2l_ext.workers import call_in_worker
     SMALL = dict(size=64, iters=2, repeats=1) if QUICK else dict(repeats=5)
     import torch
@@ -131,16 +133,11 @@ def main():
         print(f'  fp32 products: {tf:.1f} TFLOP/s{share}')
         torch.backends.cuda.matmul.allow_tf32 = True  # in this process only; the workers run fp32
         x = torch.rand(4000, 4000, device='cuda:0')
-        [x.mm(x) for _ in range(50)]
-        torch.cuda.synchronize(0)
-        ts = []
-        for _ in range(5):
-            t = time.perf_counter()
-            [x.mm(x) for _ in range(50)]
-            torch.cuda.synchronize(0)
-            ts.append(time.perf_counter() - t)
+        ref = x.double() @ x.double()
+        m = measure(lambda: [x.mm(x) for _ in range(50)], repeats=5,  # waits for every GPU around each run
+                    check=lambda ys: check_close(ys[-1:], ref, 'TF32 products'))  # TF32's own tolerance
         torch.backends.cuda.matmul.allow_tf32 = False
-        tf32 = 50 * 2 * 4000 ** 3 / statistics.median(ts) / 1e12
+        tf32 = 50 * 2 * 4000 ** 3 / m.median / 1e12
         report['tf32_tflops'] = tf32
         print(f'  aside, TF32 allowed: {tf32:.0f} TFLOP/s (not fp32 accuracy)', flush=True)
         n_gpu = torch.cuda.device_count()

@@ -10,35 +10,31 @@ returned. Which lane ends late tells where the interference is. Needs one GPU.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import statistics
 import sys
-import time
 
 import torch
 
 from d2l_ext.backends import torch_backend as work
-from d2l_ext.lanes import find_lanes
+from d2l_ext.checking import check_close
+from d2l_ext.lanes import find_lanes, make_lane
 from d2l_ext.machine import cpu_steal_seconds
+from d2l_ext.timing import clock, measure
 
 
 def one_setting(gpu, cpu, n, kg, kc, repeats=5):
     xg, xc = work.random_matrix(gpu, n), work.random_matrix(cpu, n, seed=1)
+    refs = [work.reference_product(xg), work.reference_product(xc)]
     steal = cpu_steal_seconds()
     med = statistics.median
 
-    def alone(lane, x, k):
-        ts = []
-        for _ in range(repeats + 1):
-            torch.cuda.synchronize(0)
-            t = time.perf_counter()
-            work.run_on_lanes([lane], [lambda: work.run(x, k)])
-            torch.cuda.synchronize(0)
-            ts.append(time.perf_counter() - t)
-        return ts[1:]
-    g_alone, c_alone = alone(gpu, xg, kg), alone(cpu, xc, kc)
+    def alone(lane, x, k, ref):
+        check = lambda results: check_close(results[0], ref, f'{lane.label} alone')  # noqa: E731
+        return measure(lambda: work.run_on_lanes([lane], [lambda: work.run(x, k)]), lanes=[gpu, cpu],
+                       repeats=repeats, check=check).times
+    g_alone, c_alone = alone(gpu, xg, kg, refs[0]), alone(cpu, xc, kc, refs[1])
     rows = []
     for r in range(repeats + 1):
         marks = {}
@@ -48,19 +44,23 @@ def one_setting(gpu, cpu, n, kg, kc, repeats=5):
             s.record()
             ys = work.run(xg, kg)
             e.record()
-            marks['queued'] = time.perf_counter()
+            marks['queued'] = clock()
             marks['events'] = (s, e)
             return ys
 
         def cpu_job(marks=marks):
             ys = work.run(xc, kc)
-            marks['cpu_end'] = time.perf_counter()
+            marks['cpu_end'] = clock()
             return ys
-        torch.cuda.synchronize(0)
-        t0 = time.perf_counter()
-        work.run_on_lanes([gpu, cpu], [gpu_job, cpu_job])
-        torch.cuda.synchronize(0)
-        total = time.perf_counter() - t0
+        # timestamps inside one together-run, so the wall clock here (timing.clock), waiting as measure() does
+        work.wait([gpu])
+        t0 = clock()
+        results = work.run_on_lanes([gpu, cpu], [gpu_job, cpu_job])
+        work.wait([gpu])
+        total = clock() - t0
+        if r == repeats:  # outside the timed region: the last run's answers
+            for ys, ref, lane in zip(results, refs, (gpu, cpu)):
+                check_close(ys, ref, f'{lane.label} together')
         s, e = marks['events']
         if r:
             rows.append({'together': total, 'cpu_end': marks['cpu_end'] - t0, 'queued': marks['queued'] - t0,
@@ -93,7 +93,8 @@ def main():
     results = []
     for threads, kg, kc in [(15, 1430, 38), (15, 1000, 38), (15, 1430, 29), (14, 1430, 38), (12, 1430, 38),
                             (8, 1430, 20)]:
-        lane = dataclasses.replace(cpu, threads=threads)
+        lane = make_lane('torch', 'cpu', 0, threads=threads, name=cpu.name, label=cpu.label,
+                         explanation=cpu.explanation)
         results.append(one_setting(gpu, lane, 2000, kg, kc))
     if args.json:
         with open(args.json, 'w') as f:

@@ -5,29 +5,35 @@ took and how long the GPU took to finish them. While the queue has room, queuing
 microseconds a product; past its depth, the call waits for the GPU. Needs a GPU.
 """
 import sys
-import time
 
-import torch
+from d2l_ext.backends import backend
+from d2l_ext.checking import check_close
+from d2l_ext.lanes import find_lanes
+from d2l_ext.timing import clock
 
 
 def main(n: int = 2000) -> int:
-    if not torch.cuda.is_available():
+    lane = find_lanes('torch')[0]
+    if lane.kind != 'gpu':
         print('no GPU: nothing to measure')
         return 0
-    x = torch.rand(n, n, device='cuda:0')
-    [x.mm(x) for _ in range(20)]
-    torch.cuda.synchronize(0)
-    print(f'{torch.cuda.get_device_name(0)}, torch {torch.__version__}, products of {n} x {n}')
+    work = backend('torch')
+    x = work.random_matrix(lane, n)
+    ref = work.reference_product(x)
+    work.run(x, 20)  # warm-up: kernels chosen, memory pooled
+    work.wait([lane])
+    print(f'{lane.label}, products of {n} x {n}')
     print(f"{'K':>6} {'queuing (ms)':>13} {'GPU done (ms)':>14} {'queued per product (us)':>24}")
     for k in (64, 256, 512, 768, 1024, 1280, 1536, 2048):
-        ys = None
-        torch.cuda.synchronize(0)
-        t = time.perf_counter()
-        ys = [x.mm(x) for _ in range(k)]
-        q = time.perf_counter() - t
-        torch.cuda.synchronize(0)
-        d = time.perf_counter() - t
-        print(f'{k:>6} {q * 1e3:>13.1f} {d * 1e3:>14.1f} {q / k * 1e6:>24.1f}', flush=True)
+        work.wait([lane])
+        # two timestamps in one run (queuing returned, GPU done), so the clock itself rather than measure()
+        start = clock()
+        ys = work.run(x, k)
+        queued = clock() - start
+        work.wait([lane])
+        done = clock() - start
+        check_close(ys[-1:], ref, f'{k} products')  # after the timing: every product is the same x @ x
+        print(f'{k:>6} {queued * 1e3:>13.1f} {done * 1e3:>14.1f} {queued / k * 1e6:>24.1f}', flush=True)
         del ys
     return 0
 

@@ -69,9 +69,8 @@ def _quiet_second_interrupt(*_):
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return _run(args)
+    try:  # parsing too: the allreduce subcommand's options import PyTorch, which takes seconds
+        return _run(build_parser().parse_args(argv))
     except (UsageError, ResultMismatch, WorkerFailed) as e:
         print(t('cli.error', message=e), file=sys.stderr)
         return 2 if isinstance(e, UsageError) else 1

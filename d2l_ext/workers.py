@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import queue as queue_mod
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -54,10 +55,10 @@ def _exit_with(parent: int) -> None:
 
 def _init_worker(env: dict, progress_queue, framework: str) -> None:
     global _progress_queue
-    import signal
     import threading
     # Ctrl-C / "interrupt kernel" goes to the parent, which kills the worker itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while spawning
     # a parent killed outright (kill -9, a closed terminal, a test's timeout) cannot kill its worker:
     # the worker notices it was orphaned and ends itself, so no run keeps going unseen
     threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
@@ -148,7 +149,14 @@ def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float 
     name = NAMES.get(framework_of(framework), framework)
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     try:
-        future = pool.submit(_call_in_language, language(), func, args, kwargs)
+        # The worker is spawned by the first submit: Ctrl-C waits until it has started, and the
+        # worker starts with Ctrl-C blocked (a terminal sends it to every process in the group)
+        # until _init_worker ignores it, so no half-started worker prints a traceback.
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            future = pool.submit(_call_in_language, language(), func, args, kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
         while not future.done():
             _drain(q, progress, 0.05)
             if deadline is not None and time.monotonic() > deadline and not future.done():
