@@ -191,33 +191,3 @@ def check_budget(workload: Workload, limit_s: float, what: str, *, passes: int =
         suggestion = t('core.suggest_size', option=size_option, size=n, iters_option=iters_option)
     message = t('core.too_long', what=what, estimate=_duration(total), limit=_duration(limit_s), suggestion=suggestion)
     raise RunTooLong(message + (t('core.and_hint', hint=hint) if hint else ''))
-
-
-# -- compatibility: remove once callers moved (use resolve_workload and d2l_ext.backends) ----------
-
-def backend(framework: str):
-    """Old spelling: the module of one framework's workloads, with max_rel_error.  # compatibility"""
-    if framework == 'torch':
-        from . import torch_work
-        return torch_work
-    from . import mxnet_work
-    return mxnet_work
-
-
-def default_size(lanes, seconds: float = 1.0) -> tuple[int, int]:
-    """Old spelling of resolve_workload's hardware default (size, iters).  # compatibility"""
-    if all(lane.kind == 'gpu' for lane in lanes):
-        return BOOK_SIZE, BOOK_ITERS
-    return _default_cpu_size(lanes, seconds), CPU_ITERS
-
-
-def check_workload(size, iters, lanes, *, extra_matrices: int = 2, what: str = '--size') -> tuple[int, list[int]]:
-    """Old spelling of resolve_workload's validation -> (size, iters per lane).  # compatibility"""
-    w = resolve_workload(lanes, size, iters, extra_matrices=extra_matrices)
-    return w.size, w.iters
-
-
-def lesson_workload(lanes) -> tuple[int, list[int]]:
-    """Old spelling of resolve_workload(lanes, lesson=True) -> (size, iters per lane).  # compatibility"""
-    w = resolve_workload(lanes, lesson=True)
-    return w.size, w.iters
