@@ -12,12 +12,9 @@ import argparse
 import json
 import sys
 
+from bench import goal  # one way to print and keep a goal (bench.py imports this file too)
+
 BUCKETS_MB = (0.25, 1.0, 4.0, 25.0)
-
-
-def _goal(rows, name, value, target, ok, unit=''):
-    rows.append({'goal': name, 'measured': value, 'target': target, 'met': bool(ok), 'unit': unit})
-    print(f"  {'MET ' if ok else 'MISS'} {name}: {value:.3f}{unit} (goal {target})", flush=True)
 
 
 def allreduce_goals(backend: str = 'gloo', world_size=None, bucket_mb=BUCKETS_MB, repeats: int = 5,
@@ -42,13 +39,13 @@ def allreduce_goals(backend: str = 'gloo', world_size=None, bucket_mb=BUCKETS_MB
     if backend == 'gloo':
         shared = r.processes >= cpu_cores()  # gloo's threads then compete with backward for the same cores
         note = ' (gloo shares the cores with compute)' if shared else ''
-        _goal(rows, 'hidden fraction, gradient hooks' + note, r.hidden_fraction('hooks'), '>= 0.5',
+        goal(rows, 'hidden fraction, gradient hooks' + note, r.hidden_fraction('hooks'), '>= 0.5',
               r.hidden_fraction('hooks') >= 0.5)
-        _goal(rows, f'hidden fraction, DDP at {best.bucket_mb:g} MB buckets' + note, r.hidden_fraction(best.id),
+        goal(rows, f'hidden fraction, DDP at {best.bucket_mb:g} MB buckets' + note, r.hidden_fraction(best.id),
               '>= 0.5', r.hidden_fraction(best.id) >= 0.5)
     else:
         ratio = best.median / r.version('backward').median
-        _goal(rows, f'DDP step / backward alone at {best.bucket_mb:g} MB buckets', ratio, '<= 1.1', ratio <= 1.1, 'x')
+        goal(rows, f'DDP step / backward alone at {best.bucket_mb:g} MB buckets', ratio, '<= 1.1', ratio <= 1.1, 'x')
         for vid in ('hooks', best.id):
             print(f'  hidden fraction, {vid}: {r.hidden_fraction(vid):.3f}')
     bookkeeping = r.version('nosync').median / r.version('backward').median

@@ -168,6 +168,10 @@ def main():
             report['all_gpus'] = m.to_json()
             r = m.together.median / m.expected
             goal(rows, f'{n_gpu} GPUs together / max(per-GPU times)', r, '<= 1.05', r <= 1.05)
+    from allreduce_bench import allreduce_goals  # 13.3.4, beside this script
+    n_gpus = torch.cuda.device_count()
+    report['allreduce'] = allreduce_goals('nccl' if n_gpus >= 2 else 'gloo', quick=QUICK)
+    rows += report['allreduce']['goals']
     report['goals'] = rows
     print('summary:', ', '.join(f"{r['goal']}: {'met' if r['met'] else 'MISSED'}" for r in rows))
     if args.json:

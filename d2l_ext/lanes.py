@@ -10,7 +10,6 @@ so we pick two lanes from what exists and say plainly what each one is:
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 from dataclasses import asdict, dataclass
 
@@ -125,16 +124,6 @@ def _cpu_lanes(fw: str, g: int, c: int) -> list[Lane]:
             for i in range(2)]
 
 
-def _takes_fake_keywords(func):
-    """`gpus=`/`cores=` keywords become fake_hardware().  # compatibility: remove once callers moved"""
-    @functools.wraps(func)
-    def wrapper(*args, gpus=None, cores=None, **kwargs):
-        with fake_hardware(gpus=gpus, cores=cores):
-            return func(*args, **kwargs)
-    return wrapper
-
-
-@_takes_fake_keywords
 def find_lanes(framework: str = 'torch', count: int | str = 2) -> list[Lane]:
     """The lanes this machine offers a framework, best first (13.3.1's `devices`).
 
@@ -151,7 +140,6 @@ def find_lanes(framework: str = 'torch', count: int | str = 2) -> list[Lane]:
     return gpus[:1] + _cpu_lanes(fw, g, c)
 
 
-@_takes_fake_keywords
 def pick_lanes(framework: str = 'torch', names=None) -> list[Lane]:
     """Lanes by name (CLI --lanes) or as Lane objects, or the default two; each lane at most once (13.3.1)."""
     fw = check_framework(framework)

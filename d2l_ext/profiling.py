@@ -1,4 +1,4 @@
-"""torch.profiler in a lesson's output: used by 13.3.2 (exercise 4, the first copy) and 13.3.4 (traces)."""
+"""Native libraries' log lines kept out of lesson output: torch.profiler (13.3.2, 13.3.4), MXNet's engine (13.3.1)."""
 from __future__ import annotations
 
 import contextlib

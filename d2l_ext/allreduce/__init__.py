@@ -3,12 +3,19 @@
     from d2l_ext.allreduce import run_allreduce
     result = run_allreduce(world_size=2, bucket_mb=[0.25, 1, 4, 25], repeats=5, trace_dir='traces')
     print(result.summary()); result.to_frame()
-"""
-from .engine import ProcessFailed, run_allreduce, run_under_torchrun
-from .plan import Plan, make_plan
-from .results import AllreduceResult, Prediction, Version
-from .steps import allreduce_alone, allreduce_in_hooks, backward_then_allreduce, local_step, loss_of, mlp
 
-__all__ = ['AllreduceResult', 'Plan', 'Prediction', 'ProcessFailed', 'Version', 'allreduce_alone',
-           'allreduce_in_hooks', 'backward_then_allreduce', 'local_step', 'loss_of', 'make_plan', 'mlp',
-           'run_allreduce', 'run_under_torchrun']
+Names load on first use (PEP 562), so the command line can read `allreduce.cli` without importing PyTorch.
+"""
+import importlib
+
+_HOMES = {'ProcessFailed': 'engine', 'run_allreduce': 'engine', 'run_under_torchrun': 'engine',
+          'Plan': 'plan', 'make_plan': 'plan', 'AllreduceResult': 'results', 'Prediction': 'results',
+          'Version': 'results', 'allreduce_alone': 'steps', 'allreduce_in_hooks': 'steps',
+          'backward_then_allreduce': 'steps', 'local_step': 'steps', 'loss_of': 'steps', 'mlp': 'steps'}
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name):
+    if name not in _HOMES:
+        raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+    return getattr(importlib.import_module(f'.{_HOMES[name]}', __name__), name)

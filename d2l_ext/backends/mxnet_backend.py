@@ -33,6 +33,9 @@ def setup_mxnet():
     import mxnet as mx
     from mxnet import np, npx
     npx.set_np()
+    from ..profiling import no_profiler_chatter
+    with no_profiler_chatter():  # MXNet's C++ logs its engine choice to stderr at the first wait; keep it out
+        mx.nd.waitall()
     return mx, np, npx
 
 

@@ -35,14 +35,15 @@ ONE_DEVICE, APART, TOGETHER = STEP_VARIANTS
 
 def as_lanes(lanes=None):
     """Lane objects (find_lanes) for lanes given as Lanes, device names, or None (this machine's two)."""
-    from ..lanes import find_lanes, pick_lanes
+    from ..lanes import fake_hardware, find_lanes, pick_lanes
     if lanes is None:
         return find_lanes("torch")
     lanes = list(lanes)
     if all(hasattr(x, "asynchronous") for x in lanes):
         return lanes
     if all(str(x) == "cpu" for x in lanes):  # ['cpu', 'cpu']: the CPU-only machine's two lanes
-        return find_lanes("torch", len(lanes), gpus=0)
+        with fake_hardware(gpus=0):
+            return find_lanes("torch", len(lanes))
     return pick_lanes("torch", [str(x) for x in lanes])
 
 

@@ -29,11 +29,8 @@ def overlapping(result) -> list:
 
 def machine_text(backend: str, world_size: int) -> str:
     """13.3.4's first cell: versions, cores, GPUs, and the processes this lesson starts."""
-    from ..machine import cpu_cores, gpu_names_torch, versions
-    v = versions()
-    head = t('allreduce.machine', python=v.get('python'), torch=v.get('torch'), cores=cpu_cores(),
-             gpus=', '.join(gpu_names_torch()) or t('allreduce.no_gpu'))
-    return head + '\n' + t(f'allreduce.processes.{backend}', n=world_size)
+    from .machine import machine_line
+    return machine_line() + '\n' + t(f'allreduce.processes.{backend}', n=world_size)
 
 
 def ingredients_text(result) -> str:

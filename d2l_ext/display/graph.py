@@ -88,10 +88,8 @@ def _lanes(n: int) -> str:
 
 def machine_text(lanes) -> str:
     """Versions, cores, GPUs and this notebook's two lanes, in a few lines: the first cell of 13.3.3."""
-    from ..machine import cpu_cores, gpu_names_torch, versions
-    v = versions()
-    head = t("graph.machine", python=v.get("python"), torch=v.get("torch"), cores=cpu_cores(),
-             gpus=", ".join(gpu_names_torch()) or t("graph.no_gpu"))
+    from .machine import machine_line
+    head = machine_line()
     return "\n".join([head] + [t("graph.lane_line", lane=lane_name(f"lane {i}"), name=lane.name,
                                       explanation=lane.explanation) for i, lane in enumerate(lanes)])
 

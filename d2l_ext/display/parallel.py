@@ -33,11 +33,8 @@ def repeats_of(times) -> list[float]:
 def machine_text(lanes=()) -> str:
     """Versions, cores and GPUs, then what each lane is (if given): the first lines of 13.3.1."""
     from ..lanes import describe_lanes
-    from ..machine import cpu_cores, gpu_names_torch, versions
-    v = versions()
-    head = t('parallel.machine', python=v['python'], torch=v.get('torch'), cores=cpu_cores(),
-             mxnet=v.get('mxnet') or t('parallel.not_installed'),
-             gpus=', '.join(gpu_names_torch()) or t('parallel.no_gpu'))
+    from .machine import machine_line
+    head = machine_line()
     return '\n'.join([head, describe_lanes(list(lanes))] if lanes else [head])
 
 

@@ -57,12 +57,11 @@
 # %matplotlib inline
 import d2l_ext
 from d2l_ext import t
+from d2l_ext.display.machine import machine_line
 
 d2l_ext.set_language('en')
 
-v, gpus = d2l_ext.versions(), d2l_ext.machine.gpu_names_torch()
-print(t('overview.machine', python=v['python'], torch=v.get('torch'), mxnet=v.get('mxnet', t('overview.not_installed')),
-        cores=d2l_ext.cpu_cores(), gpus=', '.join(gpus) or t('overview.none')))
+print(machine_line())
 
 # %% [markdown]
 # ## This machine's lanes

@@ -51,7 +51,7 @@ def load_lecture_page(page, url, server, timeout):
                     break  # stalled: the page waits, the kernel does nothing
             time.sleep(0.5)
         warnings.warn(f"Voila stalled at {state['text']!r} with an idle kernel "
-                      f"(attempt {attempt}); reloading the page")
+                      f"(attempt {attempt}); reloading the page", stacklevel=2)
     raise AssertionError(f"Voila stalled twice at {state['text']!r} with an idle kernel\n"
                          f"{server.log_tail()}")
 

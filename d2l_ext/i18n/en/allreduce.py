@@ -48,8 +48,6 @@ MESSAGES = {
     'allreduce.plot.xlabel': 'step time (s, slowest process)',
     'allreduce.plot.predicted': 'predicted',
     'allreduce.version.nosync': 'DDP inside no_sync (nothing sent)',
-    'allreduce.machine': 'Python {python}, PyTorch {torch}; {cores} CPU cores; GPUs: {gpus}',
-    'allreduce.no_gpu': 'none',
     'allreduce.processes.gloo': ('this lesson starts {n} processes on this machine, one CPU core each, talking thro'
                                  'ugh gloo'),
     'allreduce.processes.nccl': 'this lesson starts {n} processes, one GPU each, talking through NCCL',

@@ -1,5 +1,8 @@
 """Lanes, checking, timing tables, workloads and workers (every section)."""
 MESSAGES = {
+    'core.machine': 'Python {python}, PyTorch {torch}, MXNet {mxnet}; {cores} CPU cores; GPUs: {gpus}',
+    'core.not_installed': 'not installed',
+    'core.no_gpu': 'none',
     'core.lane_gpu_label': 'GPU {index}',
     'core.lane_gpu_label_named': 'GPU {index} ({name})',
     'core.lane_gpu_torch': 'a whole GPU: PyTorch queues its kernels on the GPU and returns at once',

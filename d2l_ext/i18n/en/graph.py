@@ -68,8 +68,6 @@ MESSAGES = {
     'graph.panel.col_real': 'real step, lanes together (s)',
     'graph.panel.title_model': 'Model: the schedule of one step',
     'graph.panel.title_measured': 'Boxes measured on {lanes}: the schedule',
-    'graph.machine': 'Python {python}, PyTorch {torch}; {cores} CPU cores; GPUs: {gpus}',
-    'graph.no_gpu': 'none',
     'graph.schedule_numbers': ('serial total {serial:.3f} ms; scheduled total {total:.3f} ms; '
                                'critical path {path:.3f} ms'),
     'graph.step_checked': ('the two-lane step changed the weights as autograd does in float64 '

@@ -1,8 +1,5 @@
 """13.3.0 Overview: the machine, the prediction, the verdict and the summary, built from measured numbers."""
 MESSAGES = {
-    'overview.machine': 'Python {python}, PyTorch {torch}, MXNet {mxnet}; {cores} CPU cores; GPUs: {gpus}',
-    'overview.none': 'none',
-    'overview.not_installed': 'not installed',
     'overview.lanes_of': '{framework} lanes on this machine:',
     'overview.assume.separate': ('assuming separate hardware (each lane has its own device) and lanes that take '
                                  'about equally long alone'),

@@ -44,9 +44,6 @@ MESSAGES = {
     'parallel.scaling_measured': '{framework} measured',
     'parallel.scaling_expected': '{framework} expected',
     'parallel.scaling_title': 'Smaller products, less to gain from a second lane?',
-    'parallel.machine': 'Python {python}, PyTorch {torch}, MXNet {mxnet}; {cores} CPU cores; GPUs: {gpus}',
-    'parallel.not_installed': 'not installed',
-    'parallel.no_gpu': 'none',
     'parallel.mxnet_missing': ("MXNet is not installed here, so this part is skipped. To add it: "
                                "pip install mxnet==1.9.1 'numpy<1.24' (it needs Python 3.11 or older)."),
     'parallel.book.both': 'both lanes',

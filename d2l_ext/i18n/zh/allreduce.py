@@ -46,8 +46,6 @@ MESSAGES = {
     'allreduce.plot.xlabel': '每步时间（秒，最慢的进程）',
     'allreduce.plot.predicted': '预测',
     'allreduce.version.nosync': 'no_sync 中的 DDP（不发送）',
-    'allreduce.machine': 'Python {python}，PyTorch {torch}；{cores} 个CPU核；GPU：{gpus}',
-    'allreduce.no_gpu': '无',
     'allreduce.processes.gloo': '本节在这台机器上启动 {n} 个进程，每个进程一个CPU核，通过 gloo 通信',
     'allreduce.processes.nccl': '本节启动 {n} 个进程，每个进程一个GPU，通过 NCCL 通信',
     'allreduce.ingredient.backward': ('仅反向传播（前向传播、反向传播和更新，不发送）：{seconds:.4f} 秒（中位数）；'

@@ -1,5 +1,8 @@
 """执行路、结果检查、计时表格、工作量与工作进程（各节共用）。"""
 MESSAGES = {
+    'core.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个 CPU 核；GPU：{gpus}',
+    'core.not_installed': '未安装',
+    'core.no_gpu': '无',
     'core.lane_gpu_label': 'GPU {index}',
     'core.lane_gpu_label_named': 'GPU {index}（{name}）',
     'core.lane_gpu_torch': '一整块 GPU：PyTorch 把核函数排入 GPU 的队列后立即返回',

@@ -65,8 +65,6 @@ MESSAGES = {
     'graph.panel.col_real': '真实训练步，执行路同时运行（秒）',
     'graph.panel.title_model': '模型：一个训练步的调度',
     'graph.panel.title_measured': '在{lanes}上实测各方框：调度',
-    'graph.machine': 'Python {python}，PyTorch {torch}；{cores} 个CPU核心；GPU：{gpus}',
-    'graph.no_gpu': '无',
     'graph.schedule_numbers': '串行总耗时 {serial:.3f} 毫秒；调度后总耗时 {total:.3f} 毫秒；关键路径 {path:.3f} 毫秒',
     'graph.step_checked': '两个执行路上的训练步对权重的更新与float64下自动求导的结果一致（更新的相对误差 {err:.1e}）',
     'graph.check_caught': '校验发现了改动后的训练步：{message}',

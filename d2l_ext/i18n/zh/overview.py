@@ -1,8 +1,5 @@
 """13.3.0 概览：机器、预测、结论与小结，全部由测量到的数字生成。"""
 MESSAGES = {
-    'overview.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个 CPU 核；GPU：{gpus}',
-    'overview.none': '无',
-    'overview.not_installed': '未安装',
     'overview.lanes_of': '{framework} 在这台机器上的执行路：',
     'overview.assume.separate': '假设各执行路在不同的硬件上（每条执行路有自己的设备），且单独运行时耗时大致相同',
     'overview.assume.shared': ('假设各执行路共用 CPU 核：{cores} 个核，每条执行路 {threads} 个线程，'

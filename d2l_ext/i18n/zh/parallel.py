@@ -56,9 +56,6 @@ MESSAGES = {
     'parallel.scaling_measured': '{framework} 实测',
     'parallel.scaling_expected': '{framework} 预期',
     'parallel.scaling_title': '乘积越小，第二个执行路的收益越少？',
-    'parallel.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个CPU核；GPU：{gpus}',
-    'parallel.not_installed': '未安装',
-    'parallel.no_gpu': '无',
     'parallel.mxnet_missing': ("这里没有安装MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
     'parallel.book.both': '两个执行路',
