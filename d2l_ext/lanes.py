@@ -115,7 +115,7 @@ def _cpu_lanes(fw: str, g: int, c: int) -> list[Lane]:
     if fw == 'torch':
         share = max(1, c // 2)
         note = t('core.lane_one_core') if c < 2 else ''
-        return [make_lane(fw, 'cpu', i, threads=share, label=t('core.lane_cpu_share_label', number=i + 1,
+        return [make_lane(fw, 'cpu', i, threads=share, label=t('core.lane_cpu_share_label', number=i,
                                                                   threads=share, cores=c),
                           explanation=t('core.lane_cpu_share_torch', threads=share, cores=c) + note)
                 for i in range(2)]
@@ -175,5 +175,5 @@ def lanes_for_all(frameworks, names=None) -> dict[str, list[Lane]]:
 
 def describe_lanes(lanes: list[Lane]) -> str:
     """A few lines a student can read: what each lane really is (13.3.1)."""
-    return '\n'.join(t('core.describe_lane', number=i + 1, name=lane.name, label=lane.label,
+    return '\n'.join(t('core.describe_lane', number=i, name=lane.name, label=lane.label,
                        explanation=lane.explanation) for i, lane in enumerate(lanes))
