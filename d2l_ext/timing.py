@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from .i18n import t
+
 clock = time.perf_counter  # timestamps (timelines, start delays); durations of work go through measure()
 
 
@@ -129,7 +131,7 @@ class Benchmark:
             self._wait()
         self.elapsed = time.perf_counter() - self._start
         if exc_type is None and not self.quiet:
-            print(f'{self.description}: {self.elapsed:.4f} sec')
+            print(t('core.benchmark', description=self.description, seconds=self.elapsed))  # the book's line
         return False
 
 
@@ -156,8 +158,6 @@ class Comparison:
     def to_frame(self):
         """A pandas DataFrame, one row per variant: median, IQR, min, max and every repeat's time (seconds)."""
         import pandas as pd
-
-        from .i18n import t
         rows = {name: {t('core.col_median'): m.median, t('core.col_iqr'): m.iqr, t('core.col_min'): min(m.times),
                        t('core.col_max'): max(m.times), t('core.col_times'): [round(x, 6) for x in m.times]}
                 for name, m in self.measurements.items()}

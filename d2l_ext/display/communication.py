@@ -57,7 +57,9 @@ def overlap_text(comparison, predicted: dict[str, float]) -> str:
     copy = serial - run
     fields = dict(serial=serial, over=over, run=run, predicted=predicted.get('overlapped', 0.0),
                   hidden=100 * (serial - over) / copy if copy > 0 else 0.0)
-    if over < serial * (1 - NOISE / 2) and copy > 0:
+    if over <= run and copy > 0:  # faster than the products alone: all hidden, the rest is noise
+        key = 'communication.verdict.all_hidden'
+    elif over < serial * (1 - NOISE / 2) and copy > 0:
         key = 'communication.verdict.hidden'
     elif over > serial * (1 + NOISE / 2):
         key = 'communication.verdict.slower'

@@ -124,7 +124,8 @@ def independence_text(r) -> str:
     head = t('parallel.independence.summary', framework=NAMES[r.framework], engine=_engine(r), lane=r.lane,
              threads=r.threads, iters=r.iters, size=r.size, single=r.times['one_at_a_time'].median,
              together=r.times['issued_together'].median, ratio=r.ratio)
-    key = 'parallel.independence.overlapped' if r.ratio > 1 + NOISE else 'parallel.independence.in_order'
+    key = ('parallel.independence.overlapped' if r.ratio > 1 + NOISE else
+           'parallel.independence.slower' if r.ratio < 1 - NOISE else 'parallel.independence.in_order')
     return head + '\n' + t(key, ratio=r.ratio)
 
 

@@ -31,7 +31,7 @@
 # | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two independent jobs on two lanes take about as long as the slower one, when the lanes are separate hardware; how to time queued work |
 # | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copies to the host hidden behind the next product: pinned buffers, a copy stream, events |
 # | [13.3.3 The Dependency Graph](13.3.3-The-Dependency-Graph.ipynb) | the book's two-layer MLP step split over two lanes, its graph and schedule, against one lane with the whole minibatch |
-# | [13.3.4 Gradients All-Reduced During Backward](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, where each gradient's all-reduce starts while backward still runs |
+# | [13.3.4 Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, where each gradient's all-reduce starts while backward still runs |
 
 # %% [markdown] lang="zh"
 # # 13.3 自动并行：概览
@@ -51,7 +51,7 @@
 # | [13.3.1 基于设备的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 当两条执行路是不同的硬件时，两项独立的工作同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
 # | [13.3.2 并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 把结果复制到主机的时间隐藏在下一个矩阵乘法之后：锁页内存缓冲区、复制流、事件 |
 # | [13.3.3 依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中两层 MLP 的一个训练步拆分到两条执行路上，它的依赖图与调度，并与在一条执行路上处理整个小批量相比较 |
-# | [13.3.4 在反向传播期间全归约梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
+# | [13.3.4 在反向传播仍在进行时全归约梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
 
 # %%
 # %matplotlib inline
@@ -225,7 +225,8 @@ print(t('overview.summary.graph'))
 #
 # - One operator already fills a device; gains come from several devices and from overlapping computation with
 #   communication.
-# - Predict from the hardware first: separate devices allow the slower lane's time; lanes sharing cores do not.
+# - Predict from the hardware first: separate devices allow the slower lane's time; lanes sharing cores only divide
+#   them, so compare with one lane that uses all the cores.
 # - Time queued work only after waiting for every device it ran on, and look at every repeat, not just one number.
 #
 # ## Pitfalls
@@ -242,7 +243,8 @@ print(t('overview.summary.graph'))
 # ## 记住
 #
 # - 一个算子就已经能占满一个设备；收益来自多个设备，以及计算与通信的重叠。
-# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；共用 CPU 核的执行路则做不到。
+# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；共用 CPU 核的执行路只是把这些核分开用，
+#   所以要与一条用上全部核的执行路比较。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
 #
 # ## 常见陷阱

@@ -22,13 +22,13 @@
 # predict each time from this machine's speed, and see when a second lane pays and when it cannot.
 
 # %% [markdown] lang="zh"
-# # 13.3.1 设备上的并行计算
+# # 13.3.1 基于设备的并行计算
 #
-# *动手学深度学习*，§13.3“自动并行”（中文版为§12.3）。
+# 《动手学深度学习》§12.3“自动并行”（英文版为§13.3）。
 #
 # 两个设备上的两项相互独立的工作，耗时应当等于较慢的那一项，而不是两者之和。书中用两个GPU演示了这一点。
-# 这里你将在这台机器的两个**执行路**（可以同时运行工作的地方）上运行书中的代码，根据这台机器的速度预测每次的用时，
-# 并看到第二个执行路什么时候划算、什么时候不可能划算。
+# 这里你将在这台机器的两条**执行路**（可以同时运行工作的地方）上运行书中的代码，根据这台机器的速度预测每次的用时，
+# 并看到第二条执行路什么时候划算、什么时候不可能划算。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -49,8 +49,8 @@ print(machine_text())
 # ## 书中的代码，运行在这台机器的执行路上
 #
 # 书中先调用 `devices = d2l.try_all_gpus()`，再使用 `devices[0]` 和 `devices[1]`；这需要两个GPU，
-# 在没有GPU或只有一个GPU的机器上（例如Colab）会引发 `IndexError`，所以我们改用这台机器的两个执行路：
-# 两个GPU，或者一个GPU加CPU，或者各占一半CPU核的两个CPU执行路。
+# 在没有GPU或只有一个GPU的机器上（例如Colab）会引发 `IndexError`，所以我们改用这台机器的两条执行路：
+# 两个GPU，或者一个GPU加CPU，或者各占一半CPU核的两条CPU执行路。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -90,7 +90,7 @@ print(d2l_ext.t('parallel.workload', size=N, iters=K))
 # device of the given lanes before starting and before stopping the clock.
 
 # %% [markdown] lang="zh"
-# 先预热两个执行路，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
+# 先预热两条执行路，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
 # 都会等待所给执行路的每个设备。
 
 # %% tags=["nbval-ignore-output"]
@@ -176,12 +176,12 @@ plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', 
 # the GPU work, then wait for every lane.
 
 # %% [markdown] lang="zh"
-# ## 两个执行路同时运行
+# ## 两条执行路同时运行
 #
 # PyTorch在调用它的线程里把CPU操作执行完毕，所以在书中的代码单元里，第二个 `run` 要等第一个结束后才开始。
 # GPU只是把核函数*排入队列*，所以一个线程就能喂饱多个GPU，直到队列中约有1,024个核函数，此后下一次启动就会阻塞。
 # 因此做法是：每个CPU执行路有自己的Python线程，并用 `torch.set_num_threads` 设定自己的线程数（PyTorch在 `mm`
-# 内部会释放Python的全局锁）；先启动CPU线程，再把GPU的工作排入队列，最后等待每个执行路。
+# 内部会释放Python的全局锁）；先启动CPU线程，再把GPU的工作排入队列，最后等待每条执行路。
 
 # %%
 from concurrent.futures import ThreadPoolExecutor
@@ -214,16 +214,18 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 # Measure how fast the products run on each lane, and on the first lane's device with all its cores. Then predict:
 # each lane alone; one after the other; together; and the **baseline**, the first lane's whole device doing both jobs.
 # For "together" the hardware decides: lanes on separate hardware (two GPUs, a GPU and the CPU) take max(t1, t2);
-# lanes that share cores can be no better than one lane with all of them.
+# lanes that share cores only divide them, so compare them with one lane using all of them: expect about the same
+# (a little better or worse, depending on how well one product splits over threads).
 
 # %% [markdown] lang="zh"
-# 包里的 `run_on_lanes` 是同样的思路，只是每个执行路的线程在两次调用之间一直保留。
+# 包里的 `run_on_lanes` 是同样的思路，只是每条执行路的线程在两次调用之间一直保留。
 #
 # ## 先预测，再测量
 #
-# 测出每个执行路上乘法有多快，以及第一个执行路所在的设备用上全部核时有多快。然后预测：每个执行路单独运行、
-# 先后运行、同时运行，以及**基线**——第一个执行路用它的整个设备做两份工作。“同时运行”取决于硬件：在相互独立的硬件上
-# （两个GPU，或一个GPU和CPU），用时为max(t1, t2)；共用同一些核的执行路，不可能比一个用上全部核的执行路更快。
+# 测出每条执行路上乘法有多快，以及第一条执行路所在的设备用上全部核时有多快。然后预测：每条执行路单独运行、
+# 先后运行、同时运行，以及**基线**——第一条执行路用它的整个设备做两份工作。“同时运行”取决于硬件：在相互独立的硬件上
+# （两个GPU，或一个GPU和CPU），用时为max(t1, t2)；共用同一些核的执行路只是把这些核分开用，所以要与一条用上全部核的
+# 执行路比较：预期二者差不多（略快或略慢，取决于一个乘法拆到多个线程上的效率）。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
@@ -292,7 +294,7 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
 
 # %% [markdown] lang="zh"
 # 每个乘积在哪里运行？每个条形是一次乘法，在它所在的执行路上计时（GPU上用CUDA事件）；虚线标出你预测的
-# 每个执行路的结束时间。
+# 每条执行路的结束时间。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_timeline
@@ -312,7 +314,7 @@ plot_timeline(parallel.timeline('torch', size=N, iters=K), predicted=dict(zip(na
 #
 # MXNet把每个操作（`x.dot(x)`）交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作（`npx.waitall()`
 # 等待全部完成）。它的 `ThreadedEnginePerDevice` 为每个CPU上下文配备各自的工作线程池，所以 `cpu(0)` 和 `cpu(1)`
-# 是运行在*同一些*核上的两个线程池；单个MXNet执行路已经把它相互独立的乘法分散到了所有核上。先预测第二个MXNet
+# 是运行在*同一些*核上的两个线程池；单个MXNet执行路已经把它相互独立的乘法分散到了所有核上。先预测第二条MXNet
 # 执行路能带来多少收益，再做比较。（这里MXNet在单独的进程中运行。）
 
 # %% tags=["nbval-ignore-output"]
@@ -363,7 +365,7 @@ plot_scaling(curves)
 # %% [markdown] lang="zh"
 # ## 在GPU上记录的结果
 #
-# 没有GPU，就无法现场看到书中的设置。这次运行记录于一块GPU，并以CPU作为第二个执行路：硬件相互独立，所以预期为
+# 没有GPU，就无法现场看到书中的设置。这次运行记录于一块GPU，并以CPU作为第二条执行路：硬件相互独立，所以预期为
 # max(t1, t2)。下图是每个乘积的运行时间。
 
 # %% tags=["nbval-ignore-output"]
@@ -380,7 +382,7 @@ plot_recorded(rec) if rec else None
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 选择矩阵大小和每个执行路的乘法次数，然后按**Run**；每次运行都会追加到表格中。
+# 选择矩阵大小和每条执行路的乘法次数，然后按**Run**；每次运行都会追加到表格中。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import ParallelPanel
@@ -462,8 +464,8 @@ plot_small_ops(small)
 #
 # ## Remember
 #
-# * Independent work on lanes of **separate hardware** takes about max(t1, t2); lanes that **share** cores are no
-#   faster than one lane with all of them.
+# * Independent work on lanes of **separate hardware** takes about max(t1, t2); lanes that **share** cores only
+#   divide them: compare with one lane that uses all of them.
 # * A GPU only queues work, so one thread can feed several GPUs; eager CPU work needs a thread per lane.
 # * Predict from measured FLOP/s; compare with an honest baseline; look at every repeat.
 #
@@ -479,14 +481,14 @@ plot_small_ops(small)
 #
 # ## 记住
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为max(t1, t2)；**共用**同一些核的执行路，
-#   不会比一个用上全部核的执行路更快。
-# * GPU只是把工作排入队列，所以一个线程就能喂饱多个GPU；即时执行的CPU工作则需要每个执行路一个线程。
-# * 用这台机器实测的FLOP/s做预测；与诚实的基线比较；看每一次重复。
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为max(t1, t2)；**共用**同一些核的执行路只是把这些核分开用：
+#   要与一条用上全部核的执行路比较。
+# * GPU只是把工作排入队列，所以一个线程就能喂饱多个GPU；即时执行的CPU工作则需要每条执行路一个线程。
+# * 用这台机器实测的FLOP/s做预测；与公平的基线比较；看每一次重复。
 #
 # ## 易错点
 #
 # * **不等待**：计时测到的只是启动。
 # * **不带参数的 `torch.cuda.synchronize()`** 只等待当前设备：应等待用到的每个设备。
-# * **共用硬件的执行路**：两个CPU执行路，或两个MXNet上下文，分的是同一些核。
+# * **共用硬件的执行路**：两条CPU执行路，或两个MXNet上下文，分的是同一些核。
 # * **受启动开销限制的小工作**：增加流没有帮助；应批量计算，或重放CUDA Graph。

@@ -26,7 +26,7 @@
 # %% [markdown] lang="zh"
 # # 13.3.2 并行计算与通信
 #
-# *动手学深度学习*，§13.3“自动并行”（中文版为§12.3）。
+# 《动手学深度学习》§12.3“自动并行”（英文版为§13.3）。
 #
 # 书中在GPU上计算50个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]`
 # 的同时复制 `y[i-1]`。这只有在三个条件下才成立：主机内存是**锁页内存**，复制在**另一个流**上运行，并且用**事件**
@@ -39,6 +39,7 @@ import queue
 import threading
 
 import torch
+from IPython.display import display
 
 import d2l_ext
 from d2l_ext import communication as comm
@@ -288,20 +289,22 @@ show.plot_comm_timelines(timelines, predicted=predicted['overlapped'])
 # `non_blocking=True` copy keeps everything on one stream.
 
 # %% [markdown] lang="zh"
+# ## GPU 上录制的证据
+#
 # 下面是最新的GPU记录，标明了GPU、软件版本和日期。每个面板是一种复制方式；斜线条是根据硬件应当预期的用时。只有使用
 # 事件的复制流能接近 `max(计算, 复制)`；书中 `non_blocking=True` 的复制仍把一切放在同一个流上。
 
 # %% tags=["nbval-ignore-output"]
 print(show.recorded_text(rec))
 if rec is not None:
-    show.plot_comm(rec.comm[0])
+    display(show.plot_comm(rec.comm[0]))
 
 # %% tags=["nbval-ignore-output"]
 missing = show.timelines_missing_text(rec)
 if missing:
     print(missing)
 else:
-    show.plot_comm_timelines(rec.comm_timelines)
+    display(show.plot_comm_timelines(rec.comm_timelines))
 
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
@@ -321,8 +324,8 @@ else:
 first = comm.first_copy(repeats=3) if GPU else rec.first_copy if rec is not None else None
 print(show.first_copy_text(first, None if GPU else rec))
 if first is not None and first.warm is not None:
-    show.plot_first_copy(first)
-    show.plot_profile(first)
+    display(show.plot_first_copy(first))
+    display(show.plot_profile(first))
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -380,7 +383,7 @@ panel = CommPanel(size=N if GPU else 400, iters=10, gpu=GPU).show()
 # ## 练习
 #
 # **3. CPU和GPU一起工作，并且相互通信。** 执行路1计算，并把每个结果复制到主机内存（像 `run_and_copy` 那样），同时
-# 执行路2独立地计算：一个GPU和CPU，或者两个CPU执行路。三种资源同时在忙：执行路1的计算、复制、执行路2的计算。运行
+# 执行路2独立地计算：一个GPU和CPU，或者两条CPU执行路。三种资源同时在忙：执行路1的计算、复制、执行路2的计算。运行
 # 下面的单元格，读出单独运行的用时，预测“同时运行”的用时：在这里，三者中哪些是相互独立的硬件？然后打开参考答案。
 
 # %% tags=["nbval-ignore-output"]
@@ -408,7 +411,7 @@ show.plot_exercise_three(ex3)
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两个执行路单独运行用时的最大值。两个各用一个核
+# GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两条执行路单独运行用时的最大值。两个各用一个核
 # 的CPU执行路也分别在不同的核上，而复制线程只在复制时忙碌，只占一小部分：如果没有别的程序在运行，应当预期最大值。
 # 但它们共用内存，在繁忙的机器上还要与其他程序共用核，因此实测值可能落在最大值与先后运行的用时之间。
 # </details>

@@ -8,8 +8,8 @@ MESSAGES = {
     'communication.variant.overlapped': 'run and copy overlapped',
     'communication.variant.warm': 'later calls (warm)',
     'communication.variant.cold': 'first call (cold)',
-    'communication.variant.lane1_compute_and_copy': 'lane 1 computes and copies, alone',
-    'communication.variant.lane2_compute': 'lane 2 computes, alone',
+    'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies, alone',
+    'communication.variant.lane2_compute': 'lane 1 computes, alone',
     'communication.variant.together': 'both lanes together',
     'communication.variant.serial_sum': 'one after the other (sum)',
     'communication.variant.expected.separate': 'max(lane times): separate hardware',
@@ -32,9 +32,9 @@ MESSAGES = {
     'communication.rule.engine': "run + copy: MXNet's engine already keeps every core busy with products",
     'communication.no_link': 'No GPU here, so no device-to-host link: the rows are a labelled CPU analogue.',
     'communication.link': 'plain device-to-host copy: pageable {pageable:.1f} GB/s, pinned {pinned:.1f} GB/s',
-    'communication.book.run': 'Run on lane 1',
+    'communication.book.run': 'Run on lane 0',
     'communication.book.copy': 'Copy to CPU',
-    'communication.book.both': 'Run on lane 1 and copy to CPU',
+    'communication.book.both': 'Run on lane 0 and copy to CPU',
     'communication.book.not_copied': ("Nothing was copied: the results already live in host memory, so y.to('cpu') "
                                       'returned the same tensors.'),
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
@@ -47,6 +47,9 @@ MESSAGES = {
                                 '-> {run:.4f} s; their results = {gb:.3f} GB -> {copy:.4f} s of copying'),
     'communication.predicted_line': '  predicted {name}: {seconds:.4f} s',
     'communication.measured_title': 'Each repeat beside the prediction from this machine\'s rates',
+    'communication.verdict.all_hidden': ('Overlapped {over:.4f} s against run-then-copy {serial:.4f} s: all of the '
+                                         'copy time was hidden; overlapped even matched the products alone '
+                                         '({run:.4f} s) within the noise (predicted {predicted:.4f} s).'),
     'communication.verdict.hidden': ('Overlapped {over:.4f} s against run-then-copy {serial:.4f} s: about '
                                      '{hidden:.0f}% of the copy time was hidden behind the products (products alone '
                                      '{run:.4f} s, predicted {predicted:.4f} s).'),
@@ -84,7 +87,7 @@ MESSAGES = {
                                    '{late:.1e}. The copy happened to finish first this time; nothing guarantees it.'),
     'communication.hazard.cpu': ('No GPU here, so no copy can be read too early; on a GPU, a non_blocking copy read '
                                  'before synchronizing returns whatever the buffer held before.'),
-    'communication.ex3.alone': ('lanes {lanes}\nalone: lane 1 computing and copying {a:.4f} s, lane 2 computing '
+    'communication.ex3.alone': ('lanes {lanes}\nalone: lane 0 computing and copying {a:.4f} s, lane 1 computing '
                                 '{b:.4f} s; one after the other {serial:.4f} s. Predict "together", then run the '
                                 'worked answer.'),
     'communication.ex3.like_expected': ('Together {together:.4f} s, close to the expectation {expected:.4f} s '

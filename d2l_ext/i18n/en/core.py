@@ -1,5 +1,6 @@
 """Lanes, checking, timing tables, workloads and workers (every section)."""
 MESSAGES = {
+    'core.benchmark': '{description}: {seconds:.4f} sec',
     'core.machine': 'Python {python}, PyTorch {torch}, MXNet {mxnet}; {cores} CPU cores; GPUs: {gpus}',
     'core.not_installed': 'not installed',
     'core.no_gpu': 'none',

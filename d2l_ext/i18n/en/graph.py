@@ -46,8 +46,9 @@ MESSAGES = {
     'graph.dag_all_cores_faster': ('one device with all cores vs one lane (one core) in order: {ratio:.2f}x: each '
                                    'product was split over the cores'),
     'graph.dag_all_cores_slower': ('one device with all cores vs one lane (one core) in order: {ratio:.2f}x, slower: '
-                                   'another program was using a core; a product split over the cores waits for '
-                                   'its slowest thread at its end, so one busy core holds up every product'),
+                                   'a product split over the cores waits for its slowest thread at its end, so a core '
+                                   'that anything else is using (another program, the other lane) holds up every '
+                                   'product'),
     'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
     'graph.n_tensors': '{n} tensors',
     'graph.legend_copy': 'copy (dashed arrows: bytes moved)',

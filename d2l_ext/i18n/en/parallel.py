@@ -86,6 +86,9 @@ MESSAGES = {
                                 'n={large}, highest {best_speedup:.2f}x at n={best}: no steady trend in this run.'),
     'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time: the framework '
                                          'ran independent products at the same time by itself.'),
+    'parallel.independence.slower': ('Ratio {ratio:.2f}, below 1: issued together was slower this time, so nothing '
+                                     'ran in parallel; the products competed for memory, or for cores another '
+                                     'program was using. Run it again and compare.'),
     'parallel.independence.in_order': ('A ratio of {ratio:.2f} is close to 1: the products ran one after another, '
                                        'in the order they were written.'),
     'parallel.small_ops.fastest': ('{products} products of {size}x{size}: fastest was "{variant}", {ratio:.2f}x as '

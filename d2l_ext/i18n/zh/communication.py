@@ -8,9 +8,9 @@ MESSAGES = {
     'communication.variant.overlapped': '计算与复制重叠',
     'communication.variant.warm': '之后的调用（已预热）',
     'communication.variant.cold': '第一次调用（冷启动）',
-    'communication.variant.lane1_compute_and_copy': '执行路 1 计算并复制，单独运行',
-    'communication.variant.lane2_compute': '执行路 2 计算，单独运行',
-    'communication.variant.together': '两个执行路同时运行',
+    'communication.variant.lane1_compute_and_copy': '执行路 0 计算并复制，单独运行',
+    'communication.variant.lane2_compute': '执行路 1 计算，单独运行',
+    'communication.variant.together': '两条执行路同时运行',
     'communication.variant.serial_sum': '先后运行（用时之和）',
     'communication.variant.expected.separate': 'max(各执行路用时)：硬件相互独立',
     'communication.variant.expected.shared': 'CPU 执行路共用核：核数允许几个就同时运行几个',
@@ -32,9 +32,9 @@ MESSAGES = {
     'communication.rule.engine': '计算 + 复制：MXNet 的引擎已让所有核忙于乘积',
     'communication.no_link': '这里没有 GPU，也就没有设备到主机的链路：下面各行是标明了的 CPU 类比。',
     'communication.link': '普通的设备到主机复制：可分页内存 {pageable:.1f} GB/s，锁页内存 {pinned:.1f} GB/s',
-    'communication.book.run': '在执行路 1 上计算',
+    'communication.book.run': '在执行路 0 上计算',
     'communication.book.copy': '复制到 CPU',
-    'communication.book.both': '在执行路 1 上计算并复制到 CPU',
+    'communication.book.both': '在执行路 0 上计算并复制到 CPU',
     'communication.book.not_copied': "什么也没有复制：结果本来就在主机内存中，y.to('cpu') 返回的就是原来的张量。",
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates.gpu': ('在这里测得：一个 {n} x {n} 矩阵乘积 {tflops:.1f} TFLOP/s；设备到主机的复制，'
@@ -46,6 +46,9 @@ MESSAGES = {
                                 '其结果 = {gb:.3f} GB -> 复制 {copy:.4f} 秒'),
     'communication.predicted_line': '  预测 {name}：{seconds:.4f} 秒',
     'communication.measured_title': '每次重复的实测值，旁边是根据本机速率作出的预测',
+    'communication.verdict.all_hidden': ('重叠用时 {over:.4f} 秒，先计算后复制 {serial:.4f} 秒：复制时间全部被隐藏了；'
+                                         '重叠用时与只算乘积（{run:.4f} 秒）相差在噪声之内'
+                                         '（预测 {predicted:.4f} 秒）。'),
     'communication.verdict.hidden': ('重叠用时 {over:.4f} 秒，先计算后复制 {serial:.4f} 秒：约 {hidden:.0f}% 的复制时间'
                                      '被隐藏在乘积之后（只算乘积 {run:.4f} 秒，预测 {predicted:.4f} 秒）。'),
     'communication.verdict.same': ('重叠用时 {over:.4f} 秒，先计算后复制 {serial:.4f} 秒，二者之差在本机的噪声之内：'
@@ -81,7 +84,7 @@ MESSAGES = {
                                    '这一次复制碰巧先完成了，但没有任何保证。'),
     'communication.hazard.cpu': ('这里没有 GPU，因此不会有复制被过早读取；在 GPU 上，同步之前读取 '
                                  'non_blocking 复制的结果，得到的是缓冲区里原有的内容。'),
-    'communication.ex3.alone': ('执行路 {lanes}\n单独运行：执行路 1 计算并复制 {a:.4f} 秒，执行路 2 计算 {b:.4f} 秒；'
+    'communication.ex3.alone': ('执行路 {lanes}\n单独运行：执行路 0 计算并复制 {a:.4f} 秒，执行路 1 计算 {b:.4f} 秒；'
                                 '先后运行 {serial:.4f} 秒。先预测“同时运行”的用时，再运行参考答案。'),
     'communication.ex3.like_expected': ('同时运行 {together:.4f} 秒，接近预期的 {expected:.4f} 秒（{rule}）；'
                                         '先后运行 {serial:.4f} 秒。'),
@@ -89,7 +92,7 @@ MESSAGES = {
                                       '预期 {expected:.4f} 秒（{rule}）。'),
     'communication.ex3.between': ('同时运行 {together:.4f} 秒：预期 {expected:.4f} 秒（{rule}），'
                                   '先后运行 {serial:.4f} 秒。'),
-    'communication.ex3.title': '练习3：计算、复制和第二个执行路同时进行',
+    'communication.ex3.title': '练习3：计算、复制和第二条执行路同时进行',
     'communication.profile.trace': 'Chrome 跟踪文件已写入 {path}：请在 ui.perfetto.dev 中打开。',
     'communication.profile.split_gpu': ('GPU 时间：乘积（aten::mm）{mm:.4f} 秒，设备到主机的复制 {copy:.4f} 秒；'
                                         '在跟踪中，它们位于两个流上，并排进行。'),

@@ -19,36 +19,36 @@ MESSAGES = {
     'graph.schedule_speedup': '该调度比一次一个方框快 {speedup:.2f} 倍；任何调度都不可能超过 {bound:.2f} 倍',
     'graph.critical_path_is': '关键路径：{path}',
     'graph.variant.0': '一个设备，整个小批量，不做复制',
-    'graph.variant.1': '两个执行路，先后运行',
-    'graph.variant.2': '两个执行路，同时运行',
+    'graph.variant.1': '两条执行路，先后运行',
+    'graph.variant.2': '两条执行路，同时运行',
     'graph.step_title': '一个训练步，批量大小 {batch}，执行路：{lanes}；每种方式交替重复 {repeats} 次',
-    'graph.step_speedup': '两个执行路同时运行与先后运行之比：{ratio:.2f} 倍（大于1：同时运行节省了时间）',
-    'graph.step_vs_one': ('两个执行路同时运行与一个设备处理整个小批量之比：{ratio:.2f} 倍'
+    'graph.step_speedup': '两条执行路同时运行与先后运行之比：{ratio:.2f} 倍（大于1：同时运行节省了时间）',
+    'graph.step_vs_one': ('两条执行路同时运行与一个设备处理整个小批量之比：{ratio:.2f} 倍'
                           '（大于1：拆分批量划算；小于1：一个设备更快）'),
-    'graph.assumption_separate': ('该预测假定每个方框的代价等于它单独运行时的代价，且两个执行路互不拖慢：'
+    'graph.assumption_separate': ('该预测假定每个方框的代价等于它单独运行时的代价，且两条执行路互不拖慢：'
                                   '对位于不同硬件上的执行路成立，只是没有计入启动工作和操作之间的Python代码'),
-    'graph.assumption_shared': ('该预测假定每个方框的代价等于它单独运行时的代价，且两个执行路互不拖慢；'
-                                '这里两个执行路共用一个CPU（它的内存带宽和缓存），因此实测值应高于预测'),
-    'graph.dag_variant.0': '一个执行路，按顺序',
-    'graph.dag_variant.1': '两个执行路，按计划',
-    'graph.dag_variant.2': '一个设备，全部核心，按顺序',
+    'graph.assumption_shared': ('该预测假定每个方框的代价等于它单独运行时的代价，且两条执行路互不拖慢；'
+                                '这里两条执行路共用一个CPU（它的内存带宽和缓存），因此实测值应高于预测'),
+    'graph.dag_variant.0': '一条执行路，按顺序',
+    'graph.dag_variant.1': '两条执行路，按计划',
+    'graph.dag_variant.2': '一个设备，全部核，按顺序',
     'graph.dag_tasks': '{tasks} 个任务，每个是一次 {n} x {n} 的矩阵乘法；执行路：{lanes}',
     'graph.dag_model': ('模型（以两个相同执行路上的一次乘法为单位）：串行 {serial:.0f}，计划 {planned:.0f}，'
                         '关键路径 {path:.0f}（任何计划都不可能快于 {bound:.2f} 倍）'),
     'graph.dag_count': '{count} 个在{lane}上',
     'graph.dag_split': '计划的分配：{counts}',
-    'graph.dag_split_speeds': '两个执行路速度不同（在每个执行路上各计时一次乘法）；计划的分配：{counts}',
-    'graph.dag_speedup': '两个执行路按计划运行与一个执行路按顺序运行之比：{ratio:.2f} 倍（大于1：计划节省了时间）',
-    'graph.dag_all_cores_faster': ('一个设备使用全部核心与一个执行路（一个核心）按顺序运行之比：{ratio:.2f} 倍：'
-                                   '每次乘法被分摊到各个核心上'),
-    'graph.dag_all_cores_slower': ('一个设备使用全部核心与一个执行路（一个核心）按顺序运行之比：'
+    'graph.dag_split_speeds': '两条执行路速度不同（在每条执行路上各计时一次乘法）；计划的分配：{counts}',
+    'graph.dag_speedup': '两条执行路按计划运行与一条执行路按顺序运行之比：{ratio:.2f} 倍（大于1：计划节省了时间）',
+    'graph.dag_all_cores_faster': ('一个设备使用全部核与一条执行路（一个核）按顺序运行之比：{ratio:.2f} 倍：'
+                                   '每次乘法被分摊到各个核上'),
+    'graph.dag_all_cores_slower': ('一个设备使用全部核与一条执行路（一个核）按顺序运行之比：'
                                    '{ratio:.2f} 倍，反而更慢：'
-                                   '有另一个程序占用了一个核心；分摊到各核心上的乘法在结束时要等待最慢的线程，'
-                                   '因此一个繁忙的核心会拖慢每一次乘法'),
+                                   '分摊到各个核上的乘法在结束时要等待最慢的线程，'
+                                   '因此只要有一个核被别的程序（或另一条执行路）占用，每一次乘法都会被拖慢'),
     'graph.broken_not_caught': '结果一致：这个计划恰好不需要等待',
     'graph.n_tensors': '{n} 个张量',
     'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
-    'graph.panel.batch': '批量大小（两个执行路合计）',
+    'graph.panel.batch': '批量大小（两条执行路合计）',
     'graph.panel.hidden': '隐藏单元数',
     'graph.panel.lane_speed': '执行路 {i} GFLOP/s',
     'graph.panel.server_speed': '服务器（CPU）GFLOP/s',
@@ -66,20 +66,20 @@ MESSAGES = {
     'graph.panel.title_model': '模型：一个训练步的调度',
     'graph.panel.title_measured': '在{lanes}上实测各方框：调度',
     'graph.schedule_numbers': '串行总耗时 {serial:.3f} 毫秒；调度后总耗时 {total:.3f} 毫秒；关键路径 {path:.3f} 毫秒',
-    'graph.step_checked': '两个执行路上的训练步对权重的更新与float64下自动求导的结果一致（更新的相对误差 {err:.1e}）',
+    'graph.step_checked': '两条执行路上的训练步对权重的更新与float64下自动求导的结果一致（更新的相对误差 {err:.1e}）',
     'graph.check_caught': '校验发现了改动后的训练步：{message}',
     'graph.check_missed': '校验通过：这处改动没有改变更新',
     'graph.predicted_line': '{variant}：预测 {ms:.2f} 毫秒',
     'graph.step_row': '{variant}：{repeats} 次重复的中位数 {ms:.2f} 毫秒{predicted}',
     'graph.step_row_predicted': '（预测 {ms:.2f} 毫秒）',
-    'graph.title_graph': '两个执行路上的一个训练步，根据上面的代码记录',
+    'graph.title_graph': '两条执行路上的一个训练步，根据上面的代码记录',
     'graph.title_plan': '依赖图所允许的调度，各方框在这里实测（关键路径加粗框出）',
     'graph.title_step': '一个训练步的每次重复：这里最快的是“{variant}”',
-    'graph.title_dag_plan': '练习5：计划（每个任务由哪个执行路运行；各列按依赖关系排列）',
-    'graph.title_dag_run': '在这里运行该计划：速度是一个执行路按顺序运行的 {ratio:.2f} 倍',
+    'graph.title_dag_plan': '练习5：计划（每个任务由哪条执行路运行；各列按依赖关系排列）',
+    'graph.title_dag_run': '在这里运行该计划：速度是一条执行路按顺序运行的 {ratio:.2f} 倍',
     'graph.broken_caught': '跳过等待的引擎：与float64结果的校验发现了错误（{message}）',
     'graph.lane_line': '{lane} = {name}：{explanation}',
-    'graph.what_step': '两个执行路上的训练步',
+    'graph.what_step': '两条执行路上的训练步',
     'graph.what_dag_task': 'DAG任务 {name}',
     'graph.title_hasty': '不等待的服务器：执行路1的梯度从未到达',
 }

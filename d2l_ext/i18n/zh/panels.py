@@ -27,7 +27,7 @@ MESSAGES = {
     'panels.col_cpu_start_delay': 'CPU 执行路的启动延迟（秒）',
     'panels.run': '运行',
     'panels.size': '矩阵大小',
-    'panels.iters': '每个执行路的乘积个数',
+    'panels.iters': '每条执行路的乘积个数',
     'panels.products': '乘积个数',
     'panels.framework': '框架',
     'panels.destination': '目标内存',

@@ -8,7 +8,7 @@ MESSAGES = {
     'parallel.variant.expected.engine': '预期：没有收益，MXNet 的引擎已用上所有核',
     'parallel.variant.one_at_a_time': '逐个执行（每个之后等待）',
     'parallel.variant.issued_together': '一起发出（只等待一次）',
-    'parallel.variant.one_lane': '一个执行路，占用整个设备',
+    'parallel.variant.one_lane': '一条执行路，占用整个设备',
     'parallel.variant.two_streams': '同一 GPU 上的两个 CUDA 流',
     'parallel.variant.two_threads': '两个线程，各用一半的核',
     'parallel.variant.batched': '一次批量乘积（torch.bmm）',
@@ -25,7 +25,7 @@ MESSAGES = {
     ),
     'parallel.expect.engine': (
         '预期 {seconds:.3f} 秒 = 先后运行的用时：'
-        '一个 MXNet 执行路的引擎已把它的乘积分配到全部 {cores} 个核上，第二个执行路找不到空闲的核'
+        '一条 MXNet 执行路的引擎已把它的乘积分配到全部 {cores} 个核上，第二条执行路找不到空闲的核'
     ),
     'parallel.summary': (
         '{framework}：先后运行 {serial:.3f} 秒，'
@@ -55,35 +55,35 @@ MESSAGES = {
     'parallel.timeline_title': '{framework}：每个乘积在各执行路上的运行时间',
     'parallel.scaling_measured': '{framework} 实测',
     'parallel.scaling_expected': '{framework} 预期',
-    'parallel.scaling_title': '乘积越小，第二个执行路的收益越少？',
+    'parallel.scaling_title': '乘积越小，第二条执行路的收益越少？',
     'parallel.mxnet_missing': ("这里没有安装MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
-    'parallel.book.both': '两个执行路',
+    'parallel.book.both': '两条执行路',
     'parallel.book.like_sum': ('两者共用 {both:.3f} 秒：接近各执行路单独用时之和（{total:.3f} 秒），'
-                               '说明第二个执行路在等第一个。'),
+                               '说明第二条执行路在等第一个。'),
     'parallel.book.like_max': ('两者共用 {both:.3f} 秒：接近较慢执行路的单独用时（{slower:.3f} 秒），'
-                               '说明两个执行路同时在运行。'),
+                               '说明两条执行路同时在运行。'),
     'parallel.book.between': ('两者共用 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）与两者之和'
-                              '（{total:.3f} 秒）之间，说明两个执行路只有部分重叠。'),
-    'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每个执行路：{waited:.4f} 秒。两者差不多：'
+                              '（{total:.3f} 秒）之间，说明两条执行路只有部分重叠。'),
+    'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。两者差不多：'
                               '调用返回时工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
-    'parallel.no_wait.queued': ('不等待：{no_wait:.4f} 秒；等待每个执行路：{waited:.4f} 秒。'
+    'parallel.no_wait.queued': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
                                 '不等待时，计时在工作排入队列时就停止了，而不是在工作完成时。'),
     'parallel.no_wait.book_short': '书中的 synchronize() 测得 {book:.4f} 秒：它只等待了当前设备。',
     'parallel.rate': '{lane}：一次 {size}x{size} 的乘法用时 {ms:.2f} 毫秒，{gflops:.0f} GFLOP/s',
     'parallel.predict.line': '{variant}：预测 {seconds:.3f} 秒',
     'parallel.variant.one_after_other': '先后运行',
     'parallel.variant.both_jobs': '{lane}，做两份工作',
-    'parallel.workload': '{size}x{size} 的矩阵；每个执行路的乘法次数：{iters}',
-    'parallel.variant.threads': '两个执行路，各用一个线程',
+    'parallel.workload': '{size}x{size} 的矩阵；每条执行路的乘法次数：{iters}',
+    'parallel.variant.threads': '两条执行路，各用一个线程',
     'parallel.verdict.serial': ('同时运行用时 {together:.3f} 秒，先后运行用时 {serial:.3f} 秒，'
                                 '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
-    'parallel.verdict.base_same': ('基线（一个执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，差不多：'
-                                   '在这里第二个执行路没有增加算力。'),
-    'parallel.verdict.base_beaten': ('基线（一个执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
-                                     '同时运行的速度是它的 {ratio:.2f} 倍，所以第二个执行路增加了算力。'),
-    'parallel.verdict.base_lost': ('基线（一个执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，'
-                                   '速度是两个执行路的 {ratio:.2f} 倍：在这里第二个执行路并不划算。'),
+    'parallel.verdict.base_same': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，差不多：'
+                                   '在这里第二条执行路没有增加算力。'),
+    'parallel.verdict.base_beaten': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
+                                     '同时运行的速度是它的 {ratio:.2f} 倍，所以第二条执行路增加了算力。'),
+    'parallel.verdict.base_lost': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，'
+                                   '速度是两条执行路的 {ratio:.2f} 倍：在这里第二条执行路并不划算。'),
     'parallel.scaling.rises': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                '{large_speedup:.2f} 倍：加速比随矩阵增大而提高。'),
     'parallel.scaling.falls': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
@@ -95,10 +95,12 @@ MESSAGES = {
                                 '最高为 n={best} 时的 {best_speedup:.2f} 倍：这次运行没有稳定的趋势。'),
     'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍：'
                                          '框架自行让相互独立的乘法同时运行了。'),
+    'parallel.independence.slower': ('比值 {ratio:.2f}，小于1：这次一起发出反而更慢，说明没有任何乘法并行运行；'
+                                     '这些乘法在争用内存，或者争用被别的程序占用的核。再运行一次比较看看。'),
     'parallel.independence.in_order': '比值 {ratio:.2f} 约等于1：各次乘法按代码中的顺序一个接一个地运行。',
     'parallel.small_ops.fastest': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”，'
-                                   '速度是单个执行路的 {ratio:.2f} 倍。'),
-    'parallel.recorded_timeline': '{gpu}：两个执行路同时开始（各 {iters} 个 {size}x{size} 的乘积）',
+                                   '速度是单条执行路的 {ratio:.2f} 倍。'),
+    'parallel.recorded_timeline': '{gpu}：两条执行路同时开始（各 {iters} 个 {size}x{size} 的乘积）',
     'parallel.recorded_sync': '{gpu}：不等待时，计时在排入队列后就停止了',
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
