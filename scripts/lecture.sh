@@ -13,7 +13,7 @@
 # - listens on LECTURE_IP (default localhost) at PORT (default 8866), no browser is opened;
 #   Voila asks for no token unless given --token, so any other address without one gets a warning;
 # - runs as root too (containers): Voila, unlike JupyterLab, does not refuse it;
-# - Notebook 7's JupyterLab extension is not loaded into the page: it needs JupyterLab modules
+# - Notebook 7's and jupytext's JupyterLab extensions are not loaded into the page: they need JupyterLab modules
 #   Voila does not provide and only throws a JavaScript error there.
 #
 # Python: $PYTHON if set, else .venv/bin/python at the repository root if present, else python3.
@@ -137,6 +137,7 @@ echo "lecture.sh: serving $notebook at http://$ip:$port/ (Ctrl-C to stop)" >&2
     --theme=light \
     --strip_sources=True \
     --VoilaConfiguration.extension_denylist=@jupyter-notebook/lab-extension \
+    --VoilaConfiguration.extension_denylist=jupyterlab-jupytext \
     --VoilaExecutor.timeout="$cell_timeout" \
     --MappingKernelManager.cull_idle_timeout="$cull_idle" \
     --MappingKernelManager.cull_interval=60 \
