@@ -1,6 +1,6 @@
 """执行路、结果检查、计时表格、工作量与工作进程（各节共用）。"""
 MESSAGES = {
-    'core.benchmark': '{description}：{seconds:.4f} 秒',
+    'core.benchmark': '{description}：用时 {seconds:.4f} 秒',
     'core.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个 CPU 核；GPU：{gpus}',
     'core.not_installed': '未安装',
     'core.no_gpu': '无',
