@@ -12,7 +12,16 @@ from .timing import Benchmark, Comparison, Measurement, compare, measure, wait_f
 
 __version__ = '0.1.0'
 
+
+def __getattr__(name):
+    # `d2l_ext.check` (the "Build it" graders, 13.3.1-13.3.4) loads its modules only when first used
+    if name == 'check':
+        from .display.grading import check
+        return check
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+
+
 __all__ = ['Benchmark', 'Comparison', 'FrameworkMissing', 'Lane', 'Measurement', 'ResultMismatch', 'UsageError',
-           'WorkerFailed', 'available_frameworks', 'check_close', 'compare', 'cpu_cores', 'describe_lanes',
+           'WorkerFailed', 'available_frameworks', 'check', 'check_close', 'compare', 'cpu_cores', 'describe_lanes',
            'find_lanes', 'language', 'measure', 'pick_lanes', 'provenance', 'relative_error', 'set_language', 't',
            'versions', 'wait_for_everything', 'wait_for_lanes']

@@ -12,6 +12,19 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 
+# What a grading run can end as: the learner's code was graded (passed, not_yet), it was stopped by
+# the runner (hung, crashed, out_of_memory), or it could not be graded at all (bad_input).
+STATUSES = ('passed', 'not_yet', 'hung', 'crashed', 'out_of_memory', 'bad_input')
+
+
+def message(key: str, fields: dict) -> str:
+    """The catalogue text of `key` with `fields`; a key or field the catalogue lacks still gives a readable line."""
+    from ..i18n import t
+    try:
+        return t(key, **fields)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):  # a task's text and fields disagree
+        return f"{key}: {', '.join(f'{k}={v}' for k, v in fields.items())}"
+
 
 class BadSubmission(UsageError):
     """The learner's file or cell cannot be graded (missing, syntax error, function missing or misnamed).
@@ -21,7 +34,10 @@ class BadSubmission(UsageError):
 
     def __init__(self, key: str, **fields):
         self.key, self.fields = key, fields
-        super().__init__(f'{key} {fields}')
+        super().__init__(key)
+
+    def __str__(self) -> str:  # translated when shown, in the language in use then
+        return message(self.key, self.fields)
 
 
 @dataclass
@@ -40,6 +56,68 @@ class Criterion:
 def criterion(id: str, passed: bool, key: str, **fields) -> Criterion:
     """Shorthand for the graders: criterion('overlap', f > 0.2, 'task.lanes.overlap', measured=f, predicted=p)."""
     return Criterion(id, bool(passed), key, fields)
+
+
+@dataclass
+class Verdict:
+    """What grading one submission found (every "Build it" task): data only, drawn by `d2l_ext.display.grading`.
+
+    `status` is one of STATUSES; `criteria` the task's criteria, or one criterion saying why none were
+    measured (the runner's 'hung', 'crashed', 'out_of_memory', or the bad input); `seconds` is how
+    long the learner's code and the grader ran (after the grading process had imported the task);
+    `budget_s` the time bound it ran under; `output` the end of what the grading process printed.
+    """
+    task: str
+    status: str
+    criteria: list[Criterion]
+    seconds: float = 0.0
+    budget_s: float | None = None
+    output: str = ''
+
+    @property
+    def passed(self) -> bool:
+        """True only when every criterion was measured and met."""
+        return self.status == 'passed'
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """MemoryError, a framework's OutOfMemoryError (found by type name), or PyTorch's CPU allocator failing."""
+    if isinstance(error, MemoryError) or any(c.__name__ == 'OutOfMemoryError' for c in type(error).__mro__):
+        return True
+    return isinstance(error, RuntimeError) and "can't allocate memory" in str(error)  # torch's DefaultCPUAllocator
+
+
+def _where(error: BaseException, code) -> int | None:
+    """The last line of the learner's own source in the error's traceback (None when it never got there)."""
+    line, tb = None, error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == code.co_filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def call_learner(fn: Callable, *args, name: str | None = None, **kwargs):
+    """For the graders: call the learner's function; (True, its value), or (False, the 'runs' criterion saying why not).
+
+    NotImplementedError (the skeleton's TODO) gives 'grading.todo'; any other exception 'grading.raised'
+    with the error's type and message (and the line of the learner's source, when the error came from
+    it); a NameError adds why it happens in a notebook. Running out of memory is not the learner's
+    answer but the machine's state: it propagates, and the runner reports 'out_of_memory'.
+    """
+    name = name or getattr(fn, '__name__', 'the function')
+    try:
+        return True, fn(*args, **kwargs)
+    except NotImplementedError:
+        return False, criterion('runs', False, 'grading.todo', name=name)
+    except Exception as e:  # noqa: BLE001 (whatever the learner's code raised is the verdict)
+        if is_out_of_memory(e):
+            raise
+        error = f'{type(e).__name__}: {e}'.splitlines()[0][:300] if str(e) else type(e).__name__
+        line = _where(e, fn.__code__) if hasattr(fn, '__code__') else None
+        key = 'grading.raised' if line is None else 'grading.raised_at'
+        key = 'grading.undefined' if isinstance(e, NameError) else key
+        return False, criterion('runs', False, key, name=name, error=error, line=line or 0)
 
 
 @dataclass
@@ -69,9 +147,7 @@ class Task:
 
     def parameters(self, name: str) -> list[str]:
         """The parameter names of `name` as the task asks for them ('run_together(lanes, works)' -> [...])."""
-        sig = self.signatures[name]
-        inside = sig[sig.index('(') + 1:sig.rindex(')')]
-        return [p.strip().split('=')[0].strip() for p in inside.split(',') if p.strip()]
+        return _wanted(self.signatures[name])
 
 
 def source_of(fn: Callable) -> str:
@@ -82,6 +158,68 @@ def source_of(fn: Callable) -> str:
         raise BadSubmission('grading.no_source', name=getattr(fn, '__name__', repr(fn))) from e
 
 
+def _parameter_names(node: ast.FunctionDef) -> list[str]:
+    """A def's parameter names in inspect.signature's order (positional-only, plain, *args, keyword-only, **kwargs)."""
+    a = node.args
+    names = [p.arg for p in (*a.posonlyargs, *a.args)]
+    names += [a.vararg.arg] if a.vararg else []
+    names += [p.arg for p in a.kwonlyargs]
+    return names + ([a.kwarg.arg] if a.kwarg else [])
+
+
+def _wanted(signature: str) -> list[str]:
+    inside = signature[signature.index('(') + 1:signature.rindex(')')]
+    return [p.strip().split('=')[0].split(':')[0].strip().lstrip('*') for p in inside.split(',') if p.strip()]
+
+
+def parse_submission(signatures: dict[str, str], source: str, filename: str = '<submission>') -> ast.Module:
+    """Check a source without running it: it parses and defines each function at top level with the task's parameters.
+
+    Raises BadSubmission; used before a grading process is started (a bad file costs no start-up)
+    and again inside it by `load_submission`.
+    """
+    try:
+        tree = ast.parse(source, filename=filename)
+    except SyntaxError as e:
+        raise BadSubmission('grading.syntax', line=e.lineno or 0, message=e.msg) from None
+    except ValueError as e:  # a NUL byte in the source
+        raise BadSubmission('grading.syntax', line=0, message=str(e)) from None
+    defined = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    for name, signature in signatures.items():
+        node = defined.get(name)
+        if node is None:
+            raise BadSubmission('grading.missing', name=name, signature=signature)
+        got = _parameter_names(node)
+        if got != _wanted(signature):
+            raise BadSubmission('grading.signature', name=name, got=', '.join(got), signature=signature)
+    return tree
+
+
+def _is_todo(node: ast.stmt) -> bool:
+    """A docstring, `pass`, `...`, or `raise NotImplementedError[(...)]`: what a skeleton's body holds."""
+    if isinstance(node, ast.Pass) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+        return True
+    if isinstance(node, ast.Raise) and node.exc is not None:
+        exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        return isinstance(exc, ast.Name) and exc.id == 'NotImplementedError'
+    return False
+
+
+def untouched(tree: ast.Module, functions) -> list[str]:
+    """The required functions still exactly a skeleton (their body only raises NotImplementedError).
+
+    Only when nothing else runs at the top level (defs, imports, docstrings): grading such a source
+    can only end in 'grading.todo', so the runner answers without starting a process.
+    """
+    if not all(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Import | ast.ImportFrom)
+               or (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)) for n in tree.body):
+        return []
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    return [name for name in functions
+            if not defs[name].decorator_list and any(isinstance(b, ast.Raise) for b in defs[name].body)
+            and all(_is_todo(b) for b in defs[name].body)]
+
+
 def load_submission(task: Task, source: str, filename: str = '<submission>') -> Submission:
     """Execute the learner's source in a fresh namespace and check each required function's name and parameters.
 
@@ -89,14 +227,7 @@ def load_submission(task: Task, source: str, filename: str = '<submission>') -> 
     not a function, or parameters other than the task's; errors raised while the file's top level
     runs are reported the same way, since nothing was graded yet.
     """
-    try:
-        tree = ast.parse(source, filename=filename)
-    except SyntaxError as e:
-        raise BadSubmission('grading.syntax', line=e.lineno or 0, message=e.msg) from None
-    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    for name in task.functions:
-        if name not in defined:
-            raise BadSubmission('grading.missing', name=name, signature=task.signatures[name])
+    tree = parse_submission(task.signatures, source, filename)
     namespace = dict(task.namespace())
     namespace['__name__'] = '__submission__'
     try:
@@ -109,7 +240,7 @@ def load_submission(task: Task, source: str, filename: str = '<submission>') -> 
         if not callable(fn):
             raise BadSubmission('grading.missing', name=name, signature=task.signatures[name])
         got = list(inspect.signature(fn).parameters)
-        want = task.parameters(name)
+        want = _wanted(task.signatures[name])
         if got != want:
             raise BadSubmission('grading.signature', name=name, got=', '.join(got), signature=task.signatures[name])
         functions[name] = fn
