@@ -1,5 +1,5 @@
 # Two commands on a fresh machine (README): `make lab` and `make test`. Both build .venv first.
-# `make test` = lint, unit tests, nbval over every notebook, Run All twice per notebook, the browser test.
+# `make test` = lint, unit tests, every notebook run twice in one kernel (the first run compared by nbval), the browser test.
 PY ?= python3.11
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -20,23 +20,23 @@ lab: $(STAMP)
 	  allow=--allow-root; fi; \
 	$(BIN)/jupyter lab $$allow notebooks/
 
-test: lint unit notebooks rerun browser
+test: lint unit notebooks browser
 
 lint: $(STAMP)
 	$(BIN)/ruff check d2l_ext tests benchmarks tools notebooks/src
 
 unit: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/python -m pytest tests -m "not browser and not rerun" -q
+	MPLBACKEND=Agg $(BIN)/python -m pytest tests -m "not browser" -q
 
+# One kernel per notebook: nbval runs every cell and compares its output with the committed one, then
+# every cell runs again in the same kernel (Run All twice; notebooks/conftest.py adds the second run).
 # pytest exits with 5 when it collects nothing (an empty notebooks/): that is not a failure.
 notebooks: $(STAMP)
 	TQDM_DISABLE=1 MPLBACKEND=module://matplotlib_inline.backend_inline $(BIN)/python -m pytest $(NBVAL) notebooks -q; \
 	rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; exit $$rc
 
-# Every notebook: Run All, then every cell again, in one kernel (about as long as nbval).
-rerun: $(STAMP)
-	TQDM_DISABLE=1 MPLBACKEND=module://matplotlib_inline.backend_inline $(BIN)/python -m pytest tests/test_rerun.py \
-	  -m rerun -q -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; exit $$rc
+# The second Run All is part of `make notebooks` now; kept as a name for it.
+rerun: notebooks
 
 browser: $(STAMP)
 	$(BIN)/python -m pytest tests/browser -m browser -q

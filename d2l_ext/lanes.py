@@ -96,10 +96,16 @@ def _gpu_label(framework: str, index: int) -> str:
     return t('core.lane_gpu_label', index=index)
 
 
+def mxnet_engine_environment(cores: int | None = None) -> dict:
+    """Environment MXNet needs before import so its CPU engine can run two things at once (its lanes)."""
+    c = cores or cpu_cores()
+    return {'MXNET_CPU_WORKER_NTHREADS': str(max(2, c)),  # one engine worker per core
+            'OMP_NUM_THREADS': '1'}                        # each operator on one core, no oversubscription
+
+
 def mxnet_cpu_workers() -> int:
     """Engine worker threads MXNet gives each CPU context in this process (its setting is read at import)."""
-    from .backends.mxnet_backend import engine_environment
-    return int(os.environ.get('MXNET_CPU_WORKER_NTHREADS', engine_environment()['MXNET_CPU_WORKER_NTHREADS']))
+    return int(os.environ.get('MXNET_CPU_WORKER_NTHREADS', mxnet_engine_environment()['MXNET_CPU_WORKER_NTHREADS']))
 
 
 def _cpu_lanes(fw: str, g: int, c: int) -> list[Lane]:

@@ -7,13 +7,13 @@ framework-neutral; it mirrors torch.utils.benchmark's Measurement (median, IQR) 
 """
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .i18n import t
+from .results import spread
 
 clock = time.perf_counter  # timestamps (timelines, start delays); durations of work go through measure()
 
@@ -26,14 +26,11 @@ class Measurement:
 
     @property
     def median(self) -> float:
-        return statistics.median(self.times)
+        return spread(self.times)[0]
 
     @property
     def iqr(self) -> float:
-        if len(self.times) < 2:
-            return 0.0
-        q = statistics.quantiles(self.times, n=4, method='inclusive')
-        return q[2] - q[0]
+        return spread(self.times)[1]
 
     def as_dict(self) -> dict:
         """JSON-ready summary: label, median, iqr, min, max, repeats, every time (the CLI's JSON fields)."""
@@ -47,10 +44,22 @@ class Measurement:
 
 
 def wait_for_lanes(lanes) -> None:
-    """Block until every device used by these lanes has finished its queued work (every section)."""
-    from .backends import backend
-    for fw in sorted({lane.framework for lane in lanes}, reverse=True):  # torch, then mxnet
-        backend(fw).wait([lane for lane in lanes if lane.framework == fw])
+    """Block until every device used by these lanes has finished its queued work (every section).
+
+    Only frameworks already loaded are touched (work cannot be queued in one that is not), so
+    timing never imports a framework: importing MXNet next to PyTorch would change its threads.
+    PyTorch's CPU lanes run synchronously; each GPU is synchronized by index (a bare
+    synchronize() waits for the current device only); MXNet's engine waits for all its contexts.
+    """
+    lanes = list(lanes)
+    torch = sys.modules.get('torch')
+    gpus = sorted({lane.index for lane in lanes if lane.framework == 'torch' and lane.kind == 'gpu'})
+    if torch is not None:
+        for i in gpus:
+            torch.cuda.synchronize(i)
+    mx = sys.modules.get('mxnet')
+    if mx is not None and any(lane.framework == 'mxnet' for lane in lanes):
+        mx.nd.waitall()
 
 
 def wait_for_everything() -> None:

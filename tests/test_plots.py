@@ -10,7 +10,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from d2l_ext.communication import measure_comm_timelines  # noqa: E402
 from d2l_ext.display import communication as dc  # noqa: E402
 from d2l_ext.display import parallel as dp  # noqa: E402
-from d2l_ext.lanes import pick_lanes  # noqa: E402
+from d2l_ext.lanes import fake_hardware, pick_lanes  # noqa: E402
 from d2l_ext.parallel import measure_scaling, measure_small_ops  # noqa: E402
 from d2l_ext.recorded import load_recordings  # noqa: E402
 
@@ -41,8 +41,10 @@ def test_comm_panels_one_per_mode(rec):
 
 
 def test_cpu_stream_timeline_and_variants():
-    lanes = pick_lanes('torch')
-    fig = dc.plot_comm_timelines(measure_comm_timelines(lanes, size=64, iters=3))
+    with fake_hardware(gpus=0):  # the CPU lanes' timeline (threads, not streams), on a GPU machine too
+        lanes = pick_lanes('torch')
+        timelines = measure_comm_timelines(lanes, size=64, iters=3)
+    fig = dc.plot_comm_timelines(timelines)
     assert {t.get_text() for t in fig.axes[0].get_yticklabels()} == {'compute thread', 'copy thread'}
     assert isinstance(dp.plot_variants(measure_small_ops(lanes, size=16, iters=4, repeats=2)), Figure)
     fig = dp.plot_scaling([measure_scaling(lanes, sizes=(16, 32), iters=2, repeats=1)])

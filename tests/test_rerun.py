@@ -1,56 +1,71 @@
-"""Every notebook survives Run All twice in one kernel, and any cell re-run alone after a full run.
+"""The notebook check runs every notebook once under nbval, then every cell again in the same kernel.
 
-One kernel runs all cells in order, then every code cell once more in order: the second pass is
-Run All again, and each cell of it is also "this cell re-run after everything ran".
+`make notebooks` (nbval with notebooks/conftest.py) is the one execution per notebook that serves
+both checks: outputs compared with the committed ones, then Run All a second time in the same
+kernel, where each cell is also "this cell re-run after everything ran". These tests run that
+mechanism on tiny notebooks in a child pytest, so they fail if the second run is lost, runs in a
+fresh kernel, or stops naming the cell that broke.
 """
 import pathlib
+import shutil
+import subprocess
+import sys
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / 'notebooks' / 'en').glob('*.ipynb')) + sorted((ROOT / 'notebooks' / 'zh').glob('*.ipynb'))
-CELL_TIMEOUT = 600  # seconds, as nbval's --nbval-cell-timeout in the Makefile
+CONFTEST = ROOT / 'notebooks' / 'conftest.py'
+pytest.importorskip('nbval', reason='the notebook check needs nbval (the test extra)')
 
 
-def run_twice(path: pathlib.Path, timeout: int = CELL_TIMEOUT) -> None:
-    """Run all code cells of `path` twice in one fresh kernel; AssertionError names the pass and cell."""
-    nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name='python3', record_timing=False,
-                            resources={'metadata': {'path': str(path.parent)}})
-    code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == 'code']
-    with client.setup_kernel():
-        for attempt in ('first run', 'second run'):
-            for number, (index, cell) in enumerate(code, 1):
-                try:
-                    client.execute_cell(cell, index)
-                except CellExecutionError as e:
-                    first = cell.source.strip().split('\n', 1)[0][:70]
-                    pytest.fail(f'{path.parent.name}/{path.name}, {attempt}, code cell {number} ({first!r}):\n{e}',
-                                pytrace=False)
-
-
-@pytest.mark.rerun
-@pytest.mark.parametrize('path', NOTEBOOKS, ids=lambda p: f'{p.parent.name}/{p.stem}')
-def test_runs_twice_in_one_kernel(path):
-    run_twice(path)
-
-
-def _tiny(tmp_path, *sources):
-    path = tmp_path / 'tiny.ipynb'
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+def _tiny(path, *cells):
+    """A notebook whose code cells have the given sources, or (source, committed stdout)."""
+    nb = nbformat.v4.new_notebook()
+    for n, cell in enumerate(cells, 1):
+        source, stdout = cell if isinstance(cell, tuple) else (cell, None)
+        c = nbformat.v4.new_code_cell(source, execution_count=n)
+        if stdout is not None:
+            c.outputs = [nbformat.v4.new_output('stream', name='stdout', text=stdout)]
+        nb.cells.append(c)
     nbformat.write(nb, path)
-    return path
 
 
-def test_run_twice_passes_a_rerunnable_notebook(tmp_path):
-    in_its_folder = f'import os\nassert os.getcwd() == {str(tmp_path)!r}'
-    run_twice(_tiny(tmp_path, in_its_folder, 'x = 1', 'print(x + 1)'), 60)
-
-
-def test_run_twice_names_the_cell_that_fails_the_second_time(tmp_path):
+@pytest.fixture(scope='module')
+def run(tmp_path_factory):
+    """nbval over three tiny notebooks with the notebooks' conftest, as `make notebooks` runs (one child pytest)."""
+    folder = tmp_path_factory.mktemp('nbval')
+    in_its_folder = f'import os\nassert os.getcwd() == {str(folder)!r}'
+    counter = "runs = globals().get('runs', 0) + 1\nprint('first' if runs == 1 else 'again')"
+    _tiny(folder / 'rerunnable.ipynb', in_its_folder, 'x = 1', (counter, 'first\n'), ('print(x + 1)', '2\n'))
     once = "assert 'done' not in globals(), 'already ran'\ndone = True"
-    with pytest.raises(pytest.fail.Exception, match=r'tiny.ipynb, second run, code cell 2 \("assert'):
-        run_twice(_tiny(tmp_path, 'x = 1', once, 'print(x)'), 60)
+    _tiny(folder / 'once.ipynb', 'x = 1', once, ('print(x)', '1\n'))
+    _tiny(folder / 'differs.ipynb', ('print(1)', '2\n'))
+    shutil.copy(CONFTEST, folder / 'conftest.py')
+    (folder / 'pytest.ini').write_text('[pytest]\n')  # rootdir here, not the repository's settings
+    done = subprocess.run([sys.executable, '-m', 'pytest', '--nbval', '--nbval-current-env', '-p', 'no:cacheprovider',
+                           '-v', '-rA', str(folder)], cwd=folder, capture_output=True, text=True, timeout=300)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_each_cell_runs_twice_with_outputs_compared_in_the_first_run_only(run):
+    rc, out = run
+    assert rc == 1, out  # once.ipynb and differs.ipynb fail
+    for cell in range(4):  # the counter cell prints 'again' the second time: not compared
+        assert f'PASSED rerunnable.ipynb::Cell {cell}\n' in out, out
+        assert f'PASSED rerunnable.ipynb::Cell {cell} (second run)\n' in out, out
+    assert 'FAILED rerunnable' not in out, out
+
+
+def test_a_cell_that_fails_only_the_second_time_is_named(run):
+    """It sees the first run's `done`: the second run follows the first, in the same kernel."""
+    rc, out = run
+    assert 'once.ipynb, second run (every cell again after Run All), code cell 1' in out, out
+    assert 'already ran' in out
+    assert 'FAILED once.ipynb::Cell 1 (second run)' in out and 'FAILED once.ipynb::Cell 1 -' not in out, out
+
+
+def test_outputs_are_still_compared_in_the_first_run(run):
+    rc, out = run
+    assert 'FAILED differs.ipynb::Cell 0 -' in out and 'Cell outputs differ' in out, out
+    assert 'PASSED differs.ipynb::Cell 0 (second run)' in out, out

@@ -39,12 +39,20 @@ def test_measure_and_benchmark_wait_for_both_gpus_around_every_repeat(monkeypatc
     assert capsys.readouterr().out.startswith('GPU1 & GPU2: ')
 
 
-def test_mxnet_lanes_wait_for_the_engine(monkeypatch):
-    mx = pytest.importorskip('mxnet')
+def test_mxnet_lanes_wait_for_the_engine_without_importing_it(monkeypatch):
+    """A stand-in module: importing MXNet here would drop this process's torch threads for every later test."""
+    import sys
+    import types
     calls = []
-    monkeypatch.setattr(mx.nd, 'waitall', lambda: calls.append('waitall'))
-    wait_for_lanes([make_lane('mxnet', 'cpu', 0)])
-    assert calls == ['waitall']
+    fake = types.SimpleNamespace(nd=types.SimpleNamespace(waitall=lambda: calls.append('waitall')))
+    monkeypatch.delitem(sys.modules, 'mxnet', raising=False)
+    wait_for_lanes([make_lane('mxnet', 'cpu', 0)])  # MXNet not loaded: no work can be queued, nothing to wait for
+    assert calls == [] and 'mxnet' not in sys.modules
+    monkeypatch.setitem(sys.modules, 'mxnet', fake)
+    wait_for_lanes([make_lane('torch', 'cpu', 0)])
+    assert calls == []  # only MXNet lanes wait for its engine
+    wait_for_lanes([make_lane('mxnet', 'cpu', 0), make_lane('mxnet', 'cpu', 1)])
+    assert calls == ['waitall']  # one wait covers every context
 
 
 def test_the_check_sees_the_timed_result():

@@ -9,14 +9,8 @@ from __future__ import annotations
 import json
 import os
 
-from ..machine import cpu_cores
-
-
-def engine_environment(cores: int | None = None) -> dict:
-    """Environment MXNet needs before import so its CPU engine can run two things at once."""
-    c = cores or cpu_cores()
-    return {'MXNET_CPU_WORKER_NTHREADS': str(max(2, c)),  # one engine worker per core
-            'OMP_NUM_THREADS': '1'}                        # each operator on one core, no oversubscription
+from .. import checking
+from ..lanes import mxnet_engine_environment as engine_environment  # noqa: F401 (workers.py sets it up)
 
 
 def setup_mxnet():
@@ -61,8 +55,8 @@ def random_matrix(lane, n: int, seed: int = 0):
 
 
 def tolerance() -> float:
-    """Relative error allowed for MXNet's fp32 products."""
-    return 1e-4
+    """Relative error allowed for MXNet's fp32 products (checking.tolerance)."""
+    return checking.tolerance('mxnet')
 
 
 def reference_product(x):

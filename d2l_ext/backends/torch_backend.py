@@ -6,7 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import torch
 
-from ..timing import clock
+from .. import checking
+from ..timing import clock, wait_for_lanes
 
 # -- the book's `run` and `copy_to_cpu` (13.3.1, 13.3.2) -------------------------------------
 
@@ -27,8 +28,8 @@ def random_matrix(lane, n: int, seed: int = 0):
 
 
 def tolerance() -> float:
-    """Relative error allowed for fp32 products; TF32 (if switched on) rounds much coarser."""
-    return 5e-3 if torch.backends.cuda.matmul.allow_tf32 else 1e-4
+    """Relative error allowed for fp32 products; TF32 (if switched on) rounds much coarser (checking.tolerance)."""
+    return checking.tolerance('torch')
 
 
 def reference_product(x):
@@ -38,9 +39,8 @@ def reference_product(x):
 
 
 def wait(lanes) -> None:
-    """Synchronize every GPU these lanes use, each by index (a bare synchronize() waits for one)."""
-    for i in sorted({lane.index for lane in lanes if lane.kind == 'gpu'}):
-        torch.cuda.synchronize(i)
+    """Synchronize every GPU these lanes use, each by index (timing.wait_for_lanes is the one copy)."""
+    wait_for_lanes(lanes)
 
 
 # -- lanes running at the same time (13.3.1) -----------------------------------------------

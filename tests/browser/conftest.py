@@ -27,6 +27,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -386,8 +387,36 @@ def voila_root(chromium_path, tmp_path_factory) -> Path:
     return _mirror(tmp_path_factory.mktemp("voila") / "root")
 
 
+@pytest.fixture(scope="session")
+def stopping_servers():
+    """Servers being stopped in the background; the session waits for every one before it ends.
+
+    Stopping Voila waits seconds for its kernel to shut down (2 to 6 s measured per notebook on
+    2 cores), idle time the next notebook's test need not wait for: its server has its own port,
+    folder and log, and its stall check counts only its own kernels' CPU time.
+    """
+    threads: list[threading.Thread] = []
+    errors: list[str] = []
+
+    def stop(server: Server) -> None:
+        try:
+            server.stop()
+        except Exception as exc:  # reported when the session ends, as a teardown error
+            errors.append(f"{server.name} ({server.log_path}) did not stop: {exc!r}")
+
+    def stop_later(server: Server) -> None:
+        thread = threading.Thread(target=stop, args=(server,), daemon=True)
+        thread.start()
+        threads.append(thread)
+
+    yield stop_later
+    for thread in threads:
+        thread.join()
+    assert not errors, "\n".join(errors)
+
+
 @pytest.fixture
-def lecture_server(voila_root, tmp_path):
+def lecture_server(voila_root, tmp_path, stopping_servers):
     """Factory: start scripts/lecture.sh on a notebook of the Voila copy; stopped after the test."""
     started: list[Server] = []
 
@@ -411,7 +440,7 @@ def lecture_server(voila_root, tmp_path):
 
     yield start
     for server in started:
-        server.stop()
+        stopping_servers(server)
 
 
 # --------------------------------------------------------------------------- browser
