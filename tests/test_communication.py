@@ -54,11 +54,50 @@ def test_rates_predict_and_texts_follow_the_numbers():
     s = r.seconds(3)
     assert s['run'] > 0 and s['copy'] > 0
     c = Comparison({'run': Measurement('run', [1.0]), 'run_then_copy': Measurement('r', [1.5]),
-                    'overlapped': Measurement('o', [1.0])})
-    assert 'hidden' in show.overlap_text(c, {'overlapped': 1.0})
+                    'overlapped': Measurement('o', [1.1])})
+    fast = dict(measured=0.9, predicted=0.9, compute_busy=1.0)
+    text = show.overlap_text(c, {'overlapped': 1.0}, fast)
+    assert '90%' in text and '0.4000 s less' in text and 'slower' not in text
+    # wall clock gained less than the overlap, and the products ran longer beside the copies: the cause is named
+    c.measurements['overlapped'].times[:] = [1.45]
+    slowed = show.overlap_text(c, {'overlapped': 1.0}, dict(fast, compute_busy=1.4))
+    assert 'ran slower' in slowed and '1.40 times as long' in slowed
+    # the same gap without products that ran longer: numbers only, no cause
+    assert 'slower' not in show.overlap_text(c, {'overlapped': 1.0}, fast)
     c.measurements['overlapped'].times[:] = [2.0]
-    assert 'slower' in show.overlap_text(c, {'overlapped': 1.0})
+    assert '0.5000 s more' in show.overlap_text(c, {'overlapped': 1.0}, fast)
+    assert 'no overlap to measure' in show.overlap_text(c, {}, dict(measured=None, predicted=0.0))
+    assert 'None' in show.guess_text(None, 1.0, 1.2) and 'your guess 0.9000 s' in show.guess_text(0.9, 1.0, 1.2)
+    assert 'None' in show.guess_text('soon', 1.0, 1.2)
     rec = show.newest(load_recordings())
     with using_language('zh'):
         assert '秒' in show.recorded_text(rec) and '秒' in show.recorded_prediction_text(rec)
     assert show.timelines_missing_text(None) and show.first_copy_text(None)
+
+
+def test_recorded_captions_and_overlap_come_from_the_recording():
+    from d2l_ext.display import communication as show
+    from d2l_ext.recorded import load_recordings
+    rec = show.newest(load_recordings())
+    c = rec.comm[0]
+    title = show.recorded_title(rec)
+    assert rec.machine['gpus'][0] in title and f'{c.iters} products of {c.size} x {c.size}' in title
+    o = show.recorded_overlap(rec)
+    assert 0 <= o['measured'] <= 1 and 0 <= o['predicted'] <= 1 and o['copies'] == c.iters
+    assert f"{o['measured']:.0%}" in show.recorded_text(rec)
+    tl = rec.comm_timelines[-1]
+    products = sum(e['role'] == 'compute' for e in tl.events)
+    assert f'{products} products' in show.timeline_title(tl)
+
+
+def test_profile_split_counts_each_copy_once():
+    from types import SimpleNamespace
+
+    from d2l_ext.display import communication as show
+    # torch.profiler lists a device-to-host copy twice: the operator and its kernel, with the same time
+    rows = [SimpleNamespace(key='aten::mm', self_device_time_total=131e3),
+            SimpleNamespace(key='aten::copy_', self_device_time_total=57.9e3),
+            SimpleNamespace(key='Memcpy DtoH (Device -> Pinned)', self_device_time_total=57.9e3)]
+    prof = SimpleNamespace(key_averages=lambda: rows)
+    text = show.profile_text(prof, gpu=True)
+    assert '0.0579 s' in text and '0.1158' not in text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..parallel.core import in_worker
 from ..profiling import no_profiler_chatter
-from .core import CommResult, CommRow, expected_overlap, measure_comm
+from .core import CommResult, CommRow, copy_overlap, expected_overlap, measure_comm, predicted_overlap
 from .evidence import (
     TIMELINE_PLANS,
     CommTimeline,
@@ -22,8 +22,8 @@ from .evidence import (
 from .rates import Rates, measure_rates
 
 __all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'FirstCopyResult', 'ProfileRow',
-           'Rates', 'TIMELINE_PLANS', 'comm', 'comm_timelines', 'exercise_three', 'expected_overlap', 'first_copy',
-           'measure_rates', 'no_profiler_chatter']
+           'Rates', 'TIMELINE_PLANS', 'comm', 'comm_timelines', 'copy_overlap', 'exercise_three', 'expected_overlap',
+           'first_copy', 'measure_rates', 'no_profiler_chatter', 'predicted_overlap']
 
 
 def comm(framework: str = 'torch', size=None, iters=None, repeats: int = 5, progress=None, plan: dict | None = None,

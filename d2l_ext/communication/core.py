@@ -5,14 +5,16 @@ without one), every repeat interleaved, every answer checked against float64.
 """
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
 
 from ..backends import backend
 from ..checking import check_close
-from ..display.tables import Result, Times, timing_row
 from ..i18n import t
 from ..machine import cpu_cores, positive_int, provenance
+from ..overlap import busy, overlap_fraction
 from ..parallel.core import with_progress
+from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workloads import check_budget, resolve_workload
 
@@ -32,6 +34,28 @@ def expected_overlap(run: float, copy: float, rule: str, threads: int = 1) -> fl
         ways = max(1, min(2, cpu_cores() // max(1, threads)))
         return max(run, copy, (run + copy) / ways)
     return run + copy
+
+
+def intervals(events, role: str) -> list[tuple[float, float]]:
+    """(start, end) of every timeline event with this role ('compute' or 'copy')."""
+    return [(e['start'], e['end']) for e in events if e['role'] == role]
+
+
+def predicted_overlap(product_s: float, copy_s: float, iters: int) -> float:
+    """Closed form: copy i runs beside product i + 1, so every copy but the last overlaps, for min(product, copy)."""
+    if iters < 1 or copy_s <= 0:
+        return 0.0
+    return (iters - 1) * min(product_s, copy_s) / (iters * copy_s)
+
+
+def copy_overlap(events) -> dict:
+    """One run's copies against its products: interval overlap, its closed form (this run's medians), busy times."""
+    compute, copies = intervals(events, 'compute'), intervals(events, 'copy')
+    measured = overlap_fraction(copies, compute)
+    p = statistics.median([e - s for s, e in compute]) if compute else 0.0
+    c = statistics.median([e - s for s, e in copies]) if copies else 0.0
+    return dict(measured=measured, predicted=predicted_overlap(p, c, len(copies)), compute_busy=busy(compute),
+                copy_busy=busy(copies), copies=len(copies), products=len(compute))
 
 
 @dataclass

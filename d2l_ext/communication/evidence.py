@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from ..backends import backend
 from ..checking import check_close
-from ..display.tables import Result, Times, timing_row
 from ..machine import positive_int
+from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workloads import resolve_workload
 

@@ -20,31 +20,42 @@ class Rates:
     flops: float
     copy_gbps: float
     pageable_gbps: float | None = None
+    inner: int | None = None  # products of size x inner by inner x size (None: square, as the book's)
 
     def seconds(self, iters: int) -> dict[str, float]:
         """Time of `iters` products and of copying their results, from the rates."""
         n = self.size
-        return {'run': iters * 2 * n ** 3 / self.flops, 'copy': iters * 4 * n * n / (self.copy_gbps * 1e9)}
+        return {'run': iters * 2 * n * n * (self.inner or n) / self.flops,
+                'copy': iters * 4 * n * n / (self.copy_gbps * 1e9)}
 
 
-def measure_rates(lane, n: int, repeats: int = 5) -> Rates:
-    """FLOP/s of one n x n product on `lane` and GB/s of copying one result to host memory (13.3.2).
+def measure_rates(lane, n: int, repeats: int = 5, inner: int | None = None, iters: int = 1) -> Rates:
+    """FLOP/s of n x n products on `lane` and GB/s of copying results to host memory (13.3.2).
 
-    GPU: the device-to-host link into pinned and into pageable memory. CPU: a copy into a
-    preallocated host buffer, the CPU analogue's 'link' (main memory itself).
+    GPU: the device-to-host link into pinned and into pageable memory. CPU: copies into preallocated
+    host buffers, the CPU analogue's 'link' (main memory itself). `inner` makes each product
+    n x inner by inner x n (the CPU setting of the lesson's task), square by default. With `iters`,
+    the CPU rates come from `iters` products kept in a list and `iters` copies into separate
+    buffers, as a run does: one product repeated reuses one warm block of memory, and is faster.
     """
     import torch
 
     from ..backends.torch_backend import intra_op_threads, random_matrix
     n = positive_int(n, 'matrix size', 'pass a positive size, e.g. 800')
+    k = positive_int(inner, 'inner size', 'pass a positive inner size, e.g. 16') if inner else n
+    iters = positive_int(iters, 'iteration count', 'pass a positive iters, e.g. 10')
     x = random_matrix(lane, n)
+    a, b = (x, x) if k == n else (x[:, :k].contiguous(), x[:k].contiguous())
+    square = None if k == n else k
     if lane.kind == 'gpu':
         from .copying import link_bandwidth
-        product = measure(lambda: x.mm(x), lanes=[lane], repeats=repeats)
+        product = measure(lambda: a.mm(b), lanes=[lane], repeats=repeats)
         link = link_bandwidth(lane.device(), n)
-        return Rates(lane.label, True, n, 2 * n ** 3 / product.median, link['pinned'], link['pageable'])
-    dst = torch.empty(n, n)
+        return Rates(lane.label, True, n, 2 * n * n * k / product.median, link['pinned'], link['pageable'], square)
+    dst = [torch.empty(n, n) for _ in range(iters)]
     with intra_op_threads(lane.threads):  # the lane's share of the cores, as in the lesson's analogue
-        product = measure(lambda: x.mm(x), lanes=[lane], repeats=repeats)
-        copy = measure(lambda: dst.copy_(x), repeats=repeats)
-    return Rates(lane.label, False, n, 2 * n ** 3 / product.median, 4 * n * n / copy.median / 1e9)
+        product = measure(lambda: [a.mm(b) for _ in range(iters)], lanes=[lane], repeats=repeats)
+        ys = [a.mm(b) for _ in range(iters)]
+        copy = measure(lambda: [d.copy_(y) for d, y in zip(dst, ys)], repeats=repeats)
+    return Rates(lane.label, False, n, iters * 2 * n * n * k / product.median, iters * 4 * n * n / copy.median / 1e9,
+                 inner=square)

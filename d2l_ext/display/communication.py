@@ -14,6 +14,7 @@ from .timeline import draw_timeline
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
 NOISE = 0.1  # on a shared 2-core machine, medians within 10% are "about the same"
+SIDE_PLAN = 'pinned, preallocated, copy stream + events'
 
 
 def _flat(axes) -> list:
@@ -42,30 +43,44 @@ def copied_text(ys, ys_cpu) -> str:
 def prediction_text(rates, iters: int, predicted: dict[str, float]) -> str:
     """This machine's rates and what they predict for each variant (13.3.2)."""
     s = rates.seconds(iters)
+    inner = rates.inner or rates.size
     lines = [t('communication.rates.gpu' if rates.gpu else 'communication.rates.cpu', tflops=rates.flops / 1e12,
-               gbps=rates.copy_gbps, pageable=rates.pageable_gbps or 0.0, n=rates.size, k=iters,
-               tflop=iters * 2 * rates.size ** 3 / 1e12, gb=iters * 4 * rates.size ** 2 / 1e9,
+               gbps=rates.copy_gbps, pageable=rates.pageable_gbps or 0.0, n=rates.size, inner=inner, k=iters,
+               tflop=iters * 2 * rates.size ** 2 * inner / 1e12, gb=iters * 4 * rates.size ** 2 / 1e9,
                run=s['run'], copy=s['copy'])]
     lines += [t('communication.predicted_line', name=_name(k), seconds=v) for k, v in predicted.items()]
     return '\n'.join(lines)
 
 
-def overlap_text(comparison, predicted: dict[str, float]) -> str:
-    """What the overlap hid, from the measured medians: gain, none, or a loss (13.3.2)."""
+def guess_text(guess, closed: float, measured: float) -> str:
+    """The learner's guess beside the closed form and the measurement; a reminder when there is no guess yet."""
+    if isinstance(guess, bool) or not isinstance(guess, (int, float)) or not guess == guess:
+        return t('communication.guess.none', closed=closed, measured=measured)
+    return t('communication.guess.line', guess=float(guess), closed=closed, measured=measured)
+
+
+def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
+    """One overlap, three numbers: the interval fraction beside its closed form, then the wall clock (13.3.2).
+
+    `overlap` is `copy_overlap` of a traced run with 'predicted' replaced by the closed form from the
+    rates. A cause is named only when measured: the products ran longer beside the copies than alone.
+    """
     med = comparison.medians()
     serial, over, run = med['run_then_copy'], med['overlapped'], med['run']
-    copy = serial - run
-    fields = dict(serial=serial, over=over, run=run, predicted=predicted.get('overlapped', 0.0),
-                  hidden=100 * (serial - over) / copy if copy > 0 else 0.0)
-    if over <= run and copy > 0:  # faster than the products alone: all hidden, the rest is noise
-        key = 'communication.verdict.all_hidden'
-    elif over < serial * (1 - NOISE / 2) and copy > 0:
-        key = 'communication.verdict.hidden'
-    elif over > serial * (1 + NOISE / 2):
-        key = 'communication.verdict.slower'
+    copy = max(0.0, serial - run)
+    measured = overlap.get('measured')
+    lines = [t('communication.overlap.no_intervals') if measured is None else
+             t('communication.overlap.interval', measured=measured, predicted=overlap['predicted'])]
+    wall = dict(serial=serial, over=over, copy=copy, closed=predicted.get('overlapped', 0.0))
+    if over <= serial:
+        lines.append(t('communication.overlap.wall_less', saved=serial - over, **wall))
     else:
-        key = 'communication.verdict.same'
-    return t(key, **fields)
+        lines.append(t('communication.overlap.wall_more', more=over - serial, **wall))
+    busy = overlap.get('compute_busy') or 0.0
+    saved_share = (serial - over) / copy if copy > 0 else 0.0
+    if measured is not None and measured - saved_share > 0.25 and run > 0 and busy > run * (1 + NOISE):
+        lines.append(t('communication.overlap.slowed', busy=busy, run=run, ratio=busy / run))
+    return '\n'.join(lines)
 
 
 def plot_measured(comparison, predicted: dict[str, float], title=None):
@@ -106,7 +121,24 @@ def recorded_text(rec) -> str:
     if same and side:
         lines.append(t('communication.recorded.streams', same=same.overlapped, serial=same.run_then_copy,
                        side=side.overlapped, expected=side.expected))
+        o = recorded_overlap(rec)
+        if o is not None and o['measured'] is not None:
+            lines.append(t('communication.recorded.interval', measured=o['measured'], predicted=o['predicted'],
+                           products=o['products'], copies=o['copies']))
     return '\n'.join(lines)
+
+
+def recorded_overlap(rec) -> dict | None:
+    """The recorded copy-stream timeline's interval overlap, its closed form from the recorded medians (13.3.2)."""
+    from ..communication.core import copy_overlap, predicted_overlap
+    side = next((tl for tl in (rec.comm_timelines if rec else []) if tl.plan == SIDE_PLAN), None)
+    row = _rows(rec.comm[0]).get(SIDE_PLAN) if rec is not None and rec.comm else None
+    if side is None or row is None:
+        return None
+    o = copy_overlap(side.events)
+    k = rec.comm[0].iters
+    o['predicted'] = predicted_overlap(row.run / k, row.copy / k, o['copies'])
+    return o
 
 
 def recorded_prediction_text(rec) -> str:
@@ -134,27 +166,46 @@ def plot_comm_row(row, ax=None, title=None):
     return plot_repeats(times, ax=ax, predicted={_name('overlapped'): row.expected}, title=title or row.mode)
 
 
-def plot_comm(result):
-    """Every copy mode of a CommResult, one panel each, stacked (13.3.2)."""
-    fig, axes = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows))
+def recorded_title(rec, repeats: bool = True) -> str:
+    """A recorded figure's title from the recording itself: its GPU and date, and (repeats) what ran."""
+    m = rec.machine
+    gpu = m['gpus'][0] if m.get('gpus') else '?'
+    c = rec.comm[0] if rec.comm else None
+    return style.plot_text('communication.recorded.caption' if repeats else 'communication.recorded.source', gpu=gpu,
+                           date=m.get('date', '')[:10], iters=c.iters if c else 0, n=c.size if c else 0)
+
+
+def plot_comm(result, title=None):
+    """Every copy mode of a CommResult, one panel each, stacked (13.3.2); `title` above them all."""
+    fig, axes = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows) + (0.4 if title else 0))
     for row, ax in zip(result.rows, _flat(axes)):
         plot_comm_row(row, ax=ax, title=_mode_name(row.mode))
+    if title:
+        fig.suptitle(title)
     return fig
+
+
+def timeline_title(tl) -> str:
+    """A panel's title from its own data: the plan, how many products and copies it holds, their size."""
+    count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
+    return style.plot_text('communication.timeline.caption', plan=_mode_name(tl.plan), products=count['compute'],
+                           copies=count['copy'], n=tl.size)
 
 
 def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
     """One stream timeline per copy plan, stacked, each with its own time axis (no clipped panel).
 
-    Rows are named in the plot language; `predicted` (seconds) marks a predicted total on each panel.
+    Rows are named in the plot language; each panel's title counts its own products and copies;
+    `predicted` (seconds) marks a predicted total on each panel.
     """
     fig, axes = style.figure(nrows=len(timelines), height=max(2.8, 2.5 * len(timelines)))
     for tl, ax in zip(timelines, _flat(axes)):
         named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
         events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in tl.events]
         rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
-        threads = {role: style.plot_text(f'communication.row.{role}_thread') for role in ('compute', 'copy')}
-        draw_timeline(events, ax=ax, rows=rows, title=_mode_name(tl.plan), predicted=predicted,
-                      legend_names=threads if tl.clock == 'thread clock' else None)  # CPU analogue: threads
+        # the legend names what a bar is (a product, a copy); the rows name where it ran (stream or thread)
+        what = {role: style.plot_text(f'communication.legend.{role}') for role in ('compute', 'copy')}
+        draw_timeline(events, ax=ax, rows=rows, title=timeline_title(tl), predicted=predicted, legend_names=what)
     if title:
         fig.suptitle(title)
     return fig
@@ -208,7 +259,7 @@ def plot_profile(result, ax=None):
             label=style.plot_text('panels.col_cuda_time_ms'))
     ax.set_yticks(list(ys), [r[0] for r in rows])
     ax.invert_yaxis()
-    ax.set_xlabel('ms')
+    ax.set_xlabel(style.plot_text('communication.axis_ms'))
     ax.grid(axis='x', alpha=0.3)
     ax.set_axisbelow(True)
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
@@ -253,5 +304,7 @@ def profile_text(prof, gpu: bool) -> str:
     def total(names, attr):
         return sum(getattr(e, attr, 0.0) or 0.0 for e in prof.key_averages() if e.key in names) / 1e6
     attr = 'self_device_time_total' if gpu else 'self_cpu_time_total'
-    mm, copy = total({'aten::mm'}, attr), total({'aten::copy_', 'Memcpy DtoH (Device -> Pinned)'}, attr)
-    return t('communication.profile.split_gpu' if gpu else 'communication.profile.split_cpu', mm=mm, copy=copy)
+    # operator level only: the copy kernel (Memcpy DtoH) is the same time again, not more of it
+    mm, copy = total({'aten::mm'}, attr), total({'aten::copy_'}, attr)
+    return t('communication.profile.split_gpu' if gpu else 'communication.profile.split_cpu', mm=mm, copy=copy,
+             share=copy / mm if mm > 0 else 0.0)

@@ -42,24 +42,16 @@ MESSAGES = {
                                 'copy {gbps:.1f} GB/s into pinned memory, {pageable:.1f} GB/s into a reused pageable '
                                 'buffer\n{k} products = {tflop:.2f} TFLOP -> {run:.4f} s; their results = {gb:.2f} GB '
                                 '-> {copy:.4f} s over the link (pinned)'),
-    'communication.rates.cpu': ('measured here: one {n} x {n} product at {tflops:.3f} TFLOP/s on this lane; a copy '
-                                'into a preallocated host buffer {gbps:.1f} GB/s\n{k} products = {tflop:.3f} TFLOP '
-                                '-> {run:.4f} s; their results = {gb:.3f} GB -> {copy:.4f} s of copying'),
+    'communication.rates.cpu': ('measured here: one {n} x {inner} by {inner} x {n} product at {tflops:.3f} TFLOP/s '
+                                'on this lane; copies into preallocated host buffers {gbps:.1f} GB/s\n{k} products '
+                                '= {tflop:.3f} TFLOP -> {run:.4f} s; their results = {gb:.3f} GB -> {copy:.4f} s of '
+                                'copying'),
     'communication.predicted_line': '  predicted {name}: {seconds:.4f} s',
     'communication.measured_title': 'Each repeat beside the prediction from this machine\'s rates',
-    'communication.verdict.all_hidden': ('Overlapped {over:.4f} s against run-then-copy {serial:.4f} s: all of the '
-                                         'copy time was hidden; overlapped even matched the products alone '
-                                         '({run:.4f} s) within the noise (predicted {predicted:.4f} s).'),
-    'communication.verdict.hidden': ('Overlapped {over:.4f} s against run-then-copy {serial:.4f} s: about '
-                                     '{hidden:.0f}% of the copy time was hidden behind the products (products alone '
-                                     '{run:.4f} s, predicted {predicted:.4f} s).'),
-    'communication.verdict.same': ('Overlapped {over:.4f} s and run-then-copy {serial:.4f} s are within this '
-                                   "machine's noise: there was little copy time to hide (products alone {run:.4f} s)."),
-    'communication.verdict.slower': ('Overlapped {over:.4f} s was slower than run-then-copy {serial:.4f} s: the '
-                                     'copying thread competed with the products for cores or memory here.'),
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.pageable': ('{gb:.1f} GB of results: the book\'s copy into new pageable tensors took '
-                                        '{book:.2f} s, into pinned buffers {pinned:.3f} s ({ratio:.0f}x faster).'),
+                                        '{book:.2f} s, into pinned buffers {pinned:.3f} s (pageable took {ratio:.0f} '
+                                        'times as long).'),
     'communication.recorded.nb_like_pinned': ("The book's non_blocking copy ({nb:.4f} s) is as fast as preallocated "
                                               'pinned buffers ({pinned:.4f} s): from the second call on, PyTorch '
                                               'reuses the pinned blocks it page-locked the first time.'),
@@ -74,8 +66,8 @@ MESSAGES = {
                                              'profiler times to show.'),
     'communication.first_copy.no_gpu': 'no GPU here: host memory needs no page-locking, so there is no cold first copy',
     'communication.first_copy.summary': ("The book's copy_to_cpu(y, non_blocking=True): first call {cold:.3f} s, "
-                                         'later calls {warm:.3f} s ({ratio:.0f}x): the first call page-locks new host '
-                                         'memory.'),
+                                         'later calls {warm:.3f} s (the first took {ratio:.0f} times as long): it '
+                                         'page-locks new host memory.'),
     'communication.first_copy.profile': ('torch.profiler, first call: aten::to held the CPU {cpu:.3f} s, the GPU '
                                          'copied for {cuda:.3f} s; the rest was page-locking.'),
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
@@ -99,12 +91,41 @@ MESSAGES = {
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane at once',
     'communication.profile.trace': 'Chrome trace written to {path}: open it at ui.perfetto.dev.',
     'communication.profile.split_gpu': ('GPU time: products (aten::mm) {mm:.4f} s, device-to-host copies {copy:.4f} '
-                                        's; in the trace they sit on two streams, side by side.'),
+                                        's (the copies took {share:.0%} as long as the products); the trace shows on '
+                                        'which streams they ran.'),
     'communication.profile.split_cpu': ('CPU time: products (aten::mm) {mm:.4f} s, copies (aten::copy_) {copy:.4f} '
-                                        's: the copies are a small share, so there was little to hide.'),
+                                        's: the copies took {share:.0%} as long as the products.'),
     'communication.recorded.rates': ("recorded: {tflop:.1f} TFLOP in {run:.4f} s ({tflops:.1f} TFLOP/s); "
                                   "{gb:.1f} GB into pinned buffers in {copy:.4f} s ({gbps:.1f} GB/s)\n"
                                   "predicted: one stream run + copy = {one:.4f} s; "
                                   "copy stream + events max(run, copy) = {two:.4f} s"),
     'communication.recorded.book_rate': ("the book's copy into new pageable tensors: {book:.2f} s ({gbps:.2f} GB/s)"),
+    'communication.mode.run_and_copy': 'run_and_copy, worked solution',
+    'communication.guess.none': ('my_guess is still None: write your guess (in seconds) first, then run the cell '
+                                 'again.'
+                                 '\nclosed form {closed:.4f} s; measured {measured:.4f} s (median)'),
+    'communication.guess.line': ('your guess {guess:.4f} s; closed form {closed:.4f} s; measured {measured:.4f} s '
+                                 '(median)'),
+    'communication.overlap.interval': ('From the timeline\'s intervals: the copies ran beside a product for '
+                                       '{measured:.0%} of their busy time (closed form {predicted:.0%}: every copy but '
+                                       'the last, each for min(product, copy)).'),
+    'communication.overlap.no_intervals': 'The timeline holds no product or no copy: no overlap to measure.',
+    'communication.overlap.wall_less': ('Wall clock: run then copy {serial:.4f} s, overlapped {over:.4f} s, '
+                                        '{saved:.4f} s less (the copies alone take about {copy:.4f} s; closed form for '
+                                        'overlapped {closed:.4f} s).'),
+    'communication.overlap.wall_more': ('Wall clock: run then copy {serial:.4f} s, overlapped {over:.4f} s, '
+                                        '{more:.4f} s more (the copies alone take about {copy:.4f} s; closed form for '
+                                        'overlapped {closed:.4f} s).'),
+    'communication.overlap.slowed': ('The products were busy {busy:.4f} s beside the copies, against {run:.4f} s alone '
+                                     '({ratio:.2f} times as long): the products ran slower while the copies ran, so '
+                                     'the wall clock gained less than the overlap suggests.'),
+    'communication.timeline.caption': '{plan}: {products} products and {copies} copies of {n} x {n} results',
+    'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} x {n}, every repeat',
+    'communication.recorded.interval': ('From the recorded timeline\'s intervals: with a copy stream and events the '
+                                        '{copies} copies ran beside a product for {measured:.0%} of their busy time '
+                                        '(closed form from the recorded run and copy times: {predicted:.0%}).'),
+    'communication.axis_ms': 'ms',
+    'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} x {n})',
+    'communication.legend.compute': 'products (mm)',
+    'communication.legend.copy': 'copies to host memory',
 }

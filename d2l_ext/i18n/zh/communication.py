@@ -41,23 +41,14 @@ MESSAGES = {
                                 '到锁页内存 {gbps:.1f} GB/s，到重复使用的可分页缓冲区 {pageable:.1f} GB/s\n'
                                 '{k} 个乘积 = {tflop:.2f} TFLOP -> {run:.4f} 秒；其结果 = {gb:.2f} GB -> '
                                 '经链路（锁页内存）{copy:.4f} 秒'),
-    'communication.rates.cpu': ('在这里测得：此执行路上一个 {n} x {n} 矩阵乘积 {tflops:.3f} TFLOP/s；复制到预先分配的'
-                                '主机缓冲区 {gbps:.1f} GB/s\n{k} 个乘积 = {tflop:.3f} TFLOP -> {run:.4f} 秒；'
-                                '其结果 = {gb:.3f} GB -> 复制 {copy:.4f} 秒'),
+    'communication.rates.cpu': ('在这里测得：此执行路上一个 {n} x {inner} 与 {inner} x {n} 矩阵的乘积 '
+                                '{tflops:.3f} TFLOP/s；复制到预先分配的主机缓冲区 {gbps:.1f} GB/s\n{k} 个乘积 = '
+                                '{tflop:.3f} TFLOP -> {run:.4f} 秒；其结果 = {gb:.3f} GB -> 复制 {copy:.4f} 秒'),
     'communication.predicted_line': '  预测 {name}：{seconds:.4f} 秒',
     'communication.measured_title': '每次重复的实测值，旁边是根据本机速率作出的预测',
-    'communication.verdict.all_hidden': ('重叠用时 {over:.4f} 秒，先计算后复制 {serial:.4f} 秒：复制时间全部被隐藏了；'
-                                         '重叠用时与只算乘积（{run:.4f} 秒）相差在噪声之内'
-                                         '（预测 {predicted:.4f} 秒）。'),
-    'communication.verdict.hidden': ('重叠用时 {over:.4f} 秒，先计算后复制 {serial:.4f} 秒：约 {hidden:.0f}% 的复制时间'
-                                     '被隐藏在乘积之后（只算乘积 {run:.4f} 秒，预测 {predicted:.4f} 秒）。'),
-    'communication.verdict.same': ('重叠用时 {over:.4f} 秒，先计算后复制 {serial:.4f} 秒，二者之差在本机的噪声之内：'
-                                   '可供隐藏的复制时间很少（只算乘积 {run:.4f} 秒）。'),
-    'communication.verdict.slower': ('重叠用时 {over:.4f} 秒，反而比先计算后复制的 {serial:.4f} 秒慢：'
-                                     '在这里，复制线程与乘积争用了 CPU 核或内存。'),
     'communication.recorded.none': '这里没有可以展示的 GPU 记录。',
     'communication.recorded.pageable': ('{gb:.1f} GB 的结果：书中复制到新建的可分页张量用了 {book:.2f} 秒，'
-                                        '复制到锁页缓冲区用了 {pinned:.3f} 秒（快 {ratio:.0f} 倍）。'),
+                                        '复制到锁页缓冲区用了 {pinned:.3f} 秒（可分页用时是锁页的 {ratio:.0f} 倍）。'),
     'communication.recorded.nb_like_pinned': ('书中的 non_blocking 复制（{nb:.4f} 秒）和预先分配的锁页缓冲区'
                                               '（{pinned:.4f} 秒）一样快：从第二次调用起，PyTorch 会重复使用第一次'
                                               '调用时锁页的内存块。'),
@@ -71,7 +62,7 @@ MESSAGES = {
     'communication.recorded.no_first_copy': '这份记录早于第一次调用的测量：没有冷启动复制和性能分析器的时间可以展示。',
     'communication.first_copy.no_gpu': '这里没有 GPU：主机内存无需锁页，因此不存在冷启动的第一次复制',
     'communication.first_copy.summary': ('书中的 copy_to_cpu(y, non_blocking=True)：第一次调用 {cold:.3f} 秒，'
-                                         '之后的调用 {warm:.3f} 秒（{ratio:.0f} 倍）：'
+                                         '之后的调用 {warm:.3f} 秒（第一次用时是之后的 {ratio:.0f} 倍）：'
                                          '第一次调用要为新的主机内存锁页。'),
     'communication.first_copy.profile': ('torch.profiler，第一次调用：aten::to 占用 CPU {cpu:.3f} 秒，GPU 复制只用了 '
                                          '{cuda:.3f} 秒；其余时间都花在锁页上。'),
@@ -95,12 +86,37 @@ MESSAGES = {
     'communication.ex3.title': '练习3：计算、复制和第二条执行路同时进行',
     'communication.profile.trace': 'Chrome 跟踪文件已写入 {path}：请在 ui.perfetto.dev 中打开。',
     'communication.profile.split_gpu': ('GPU 时间：乘积（aten::mm）{mm:.4f} 秒，设备到主机的复制 {copy:.4f} 秒；'
-                                        '在跟踪中，它们位于两个流上，并排进行。'),
+                                        '（复制用时是乘积用时的 {share:.0%}）；跟踪文件显示它们各在哪个流上运行。'),
     'communication.profile.split_cpu': ('CPU 时间：乘积（aten::mm）{mm:.4f} 秒，复制（aten::copy_）{copy:.4f} 秒：'
-                                        '复制只占一小部分，因此可供隐藏的时间很少。'),
+                                        '复制用时是乘积用时的 {share:.0%}。'),
     'communication.recorded.rates': ("记录值：{tflop:.1f} TFLOP 用时 {run:.4f} 秒（{tflops:.1f} TFLOP/s）；"
                                   "{gb:.1f} GB 复制到锁页缓冲区用时 {copy:.4f} 秒（{gbps:.1f} GB/s）\n"
                                   "预测：一个流，计算 + 复制 = {one:.4f} 秒；"
                                   "复制流 + 事件，max(计算, 复制) = {two:.4f} 秒"),
     'communication.recorded.book_rate': ("书中复制到新建的可分页张量：{book:.2f} 秒（{gbps:.2f} GB/s）"),
+    'communication.mode.run_and_copy': 'run_and_copy，参考答案',
+    'communication.guess.none': ('my_guess 仍是 None：请先写下你的猜测（单位：秒），再运行这个单元格。'
+                                 '\n闭式解 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）'),
+    'communication.guess.line': '你的猜测 {guess:.4f} 秒；闭式解 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）',
+    'communication.overlap.interval': ('根据时间线上的区间：复制在其忙碌时间的 {measured:.0%} 里与某个乘积同时运行'
+                                       '（闭式解 {predicted:.0%}：除最后一次外的每次复制，各重叠 min(乘积, 复制)）。'),
+    'communication.overlap.no_intervals': '时间线上没有乘积或没有复制：没有可以测量的重叠。',
+    'communication.overlap.wall_less': ('实际用时：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
+                                        '少用 {saved:.4f} 秒'
+                                        '（单独复制约 {copy:.4f} 秒；重叠用时的闭式解 {closed:.4f} 秒）。'),
+    'communication.overlap.wall_more': ('实际用时：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
+                                        '多用 {more:.4f} 秒'
+                                        '（单独复制约 {copy:.4f} 秒；重叠用时的闭式解 {closed:.4f} 秒）。'),
+    'communication.overlap.slowed': ('与复制同时运行时，乘积忙碌了 {busy:.4f} 秒，单独运行时为 {run:.4f} 秒'
+                                     '（是单独运行时的 {ratio:.2f} 倍）：复制运行期间乘积变慢了，'
+                                     '因此实际用时的收益小于重叠比例所提示的。'),
+    'communication.timeline.caption': '{plan}：{products} 个乘积和 {copies} 次复制，结果为 {n} x {n}',
+    'communication.recorded.caption': '记录于 {gpu}，{date}：{iters} 个 {n} x {n} 矩阵乘积，每次重复',
+    'communication.recorded.interval': ('根据记录的时间线上的区间：使用复制流和事件时，{copies} 次复制在其忙碌时间的'
+                                        ' {measured:.0%} 里与某个乘积同时运行（根据记录的计算与复制用时，闭式解为 '
+                                        '{predicted:.0%}）。'),
+    'communication.axis_ms': '毫秒',
+    'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 个 {n} x {n} 矩阵乘积）',
+    'communication.legend.compute': '乘积（mm）',
+    'communication.legend.copy': '复制到主机内存',
 }

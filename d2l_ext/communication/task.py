@@ -1,0 +1,376 @@
+"""13.3.2's "Build it" task '13.3.2-copy': products on a lane, each copied to host memory while the next one computes.
+
+The grader hands the learner's `run_and_copy(x, w, buffers, lane)` this machine's first lane, the
+operands and preallocated host buffers (pinned on a GPU), filled with NaN. Correct: every buffer
+holds x @ w (float64 reference). Safe: the buffers read the moment the function returns, before
+anything here waits. Overlap: from the intervals of the learner's own run (torch.profiler's kernels
+and device-to-host copies on a GPU; timestamps of each product and copy, in whichever thread ran it,
+on a CPU), beside the closed-form prediction, never from a wall-clock threshold.
+"""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import math
+import queue
+import sys
+import threading
+import time
+
+import torch
+
+from ..grading.core import Task, call_learner, criterion
+from .core import copy_overlap
+from .tracing import (
+    INNER,
+    ITERS,
+    SIZE,
+    Setting,
+    as_timeline,
+    finish,
+    host_buffers,
+    operands,
+    reference,
+    setting,
+    traced_run,
+)
+
+__all__ = ['INNER', 'ITERS', 'SIZE', 'TASK', 'Setting', 'as_timeline', 'grade', 'host_buffers', 'operands',
+           'reference', 'run_and_copy', 'setting', 'traced_run']
+SPAN = 4096  # bytes read from each of a few places in every buffer at return
+THRESHOLD = 0.5  # the copies must overlap products for at least half the predicted fraction
+SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the time bound must hold on a busy old laptop)
+
+
+# -- the worked solution (the single copy: 13.3.2's collapsed cell shows exactly this source) -------
+
+def run_and_copy(x, w, buffers, lane):
+    """Compute x @ w once per buffer on `lane` and copy each product into its buffer while the next one computes.
+
+    Return the buffers, safe to read the moment this returns.
+    """
+    if lane.kind == 'gpu':
+        compute = torch.cuda.current_stream(x.device)
+        copy_stream = torch.cuda.Stream(x.device)
+        for buf in buffers:                       # pinned by the caller: the copy engine writes them directly
+            y = x.mm(w)
+            done = torch.cuda.Event()
+            done.record(compute)                  # a marker after this product
+            with torch.cuda.stream(copy_stream):
+                copy_stream.wait_event(done)      # the copy waits for this product only
+                buf.copy_(y, non_blocking=True)
+                y.record_stream(copy_stream)      # y's memory is not reused before its copy ran
+        copy_stream.synchronize()                 # the host waits for the last copy: safe to read now
+        return buffers
+    todo = queue.Queue()
+
+    def copier():
+        torch.set_num_threads(1)                  # the copy thread's own share: one core
+        while (item := todo.get()) is not None:
+            buf, y = item
+            buf.copy_(y)
+
+    helper = threading.Thread(target=copier)
+    helper.start()
+    torch.set_num_threads(lane.threads)           # the computing thread's share of the cores
+    for buf in buffers:
+        todo.put((buf, x.mm(w)))                  # hand product i over, compute product i + 1
+    todo.put(None)
+    helper.join()                                 # the CPU's synchronize: every copy has landed
+    return buffers
+
+
+# -- the grader --------------------------------------------------------------------------------------
+
+def graded_lane():
+    """The lane the task runs on: the first GPU if there is one, else the first share of the CPU's cores."""
+    from ..lanes import find_lanes
+    return find_lanes('torch')[0]
+
+
+def _poison(lane) -> None:
+    """On a GPU, leave NaN in the free blocks the products will reuse: a copy that runs before its product reads NaN."""
+    if lane.kind == 'gpu':
+        s = setting(lane)
+        junk = [torch.full((s.n, s.n), math.nan, device=lane.device()) for _ in range(s.iters)]
+        del junk
+        torch.cuda.synchronize()
+
+
+def _offsets(nbytes: int) -> list[int]:
+    """Where to read a buffer at return: its start, quarters and end (a copy in flight misses one of them)."""
+    last = max(0, nbytes - SPAN)
+    return sorted({min(last, nbytes * q // 4 // 4 * 4) for q in range(4)} | {last})
+
+
+def snapshot(buffers) -> list[list[tuple[int, bytes]]]:
+    """A few spans of every buffer, last buffer first, read with the GIL held (ctypes.string_at):
+    no thread the learner's code left running can take a turn while this reads."""
+    out = [None] * len(buffers)
+    for i in reversed(range(len(buffers))):
+        b = buffers[i]
+        nbytes = b.numel() * b.element_size()
+        out[i] = [(off, ctypes.string_at(b.data_ptr() + off, min(SPAN, nbytes - off))) for off in _offsets(nbytes)]
+    return out
+
+
+def spans_wrong(spans, ref, tol: float) -> int | None:
+    """The first buffer whose spans read at return differ from the reference (NaN: not written yet), or None."""
+    flat = ref.reshape(-1).float()
+    for i, pieces in enumerate(spans):
+        for off, raw in pieces:
+            got = torch.frombuffer(bytearray(raw), dtype=torch.float32).double()
+            want = flat[off // 4: off // 4 + got.numel()].double()
+            err = (got - want).norm().item() / max(want.norm().item(), 1e-30)
+            if not err <= tol:
+                return i
+    return None
+
+
+def _results_problem(value, buffers, ref, tol: float):
+    """None when fn returned the buffers, each holding x @ w; else (key, fields) saying what is wrong."""
+    if not isinstance(value, (list, tuple)) or len(value) != len(buffers):
+        got = len(value) if isinstance(value, (list, tuple)) else type(value).__name__
+        return 'task.copy.count', dict(got=got, buffers=len(buffers))
+    for i, (v, b) in enumerate(zip(value, buffers)):
+        if not isinstance(v, torch.Tensor) or v.device.type != 'cpu' or v.data_ptr() != b.data_ptr():
+            return 'task.copy.not_buffer', dict(index=i)
+    from ..checking import relative_error
+    for i, b in enumerate(buffers):
+        err = relative_error(b, ref)
+        if not err <= tol:
+            return 'task.copy.wrong', dict(index=i, error=err, tolerance=tol)
+    return None
+
+
+def grade(submission) -> list:
+    """'runs', 'correct', 'safe', 'overlap' for the learner's run_and_copy on this machine's first lane."""
+    from ..backends.torch_backend import tolerance
+    from ..checking import relative_error
+    fn = submission.functions['run_and_copy']
+    lane = graded_lane()
+    if lane.kind == 'gpu':
+        torch.cuda.set_device(lane.index)
+    tol = tolerance()
+    # 1. a first call (it also warms up threads, streams and pinned memory): runs and correct
+    x, w = operands(lane, 0)
+    buffers, ref = host_buffers(lane), reference(x, w)
+    _poison(lane)
+    before = set(threading.enumerate())
+    ok, value = call_learner(fn, x, w, list(buffers), lane)  # a copy of the list: ours stays as it was
+    finish(before, wait_s())
+    if not ok:
+        return [value]
+    out = [criterion('runs', True, 'task.copy.ran')]
+    problem = _results_problem(value, buffers, ref, tol)
+    if problem:
+        return out + [criterion('correct', False, problem[0], **problem[1])]
+    out.append(criterion('correct', True, 'task.copy.correct', error=max(relative_error(b, ref) for b in buffers),
+                         tolerance=tol))
+    # 2. read at return: new operands (stale results cannot pass), NaN in every buffer
+    x, w = operands(lane, 1)
+    buffers, ref = host_buffers(lane), reference(x, w)
+    _poison(lane)
+    out.append(_safety(fn, lane, x, w, buffers, ref, tol))
+    # 3. overlap, from the intervals of a third call
+    run = traced_run(fn, lane, seed=1)
+    out.append(_overlap(run, lane))
+    return out
+
+
+def _safety(fn, lane, x, w, buffers, ref, tol: float):
+    """Every buffer right at the moment the function returned."""
+    before = set(threading.enumerate())
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1.0)  # this thread keeps the GIL from the return to the end of the snapshot
+    try:
+        ok, value = call_learner(fn, x, w, list(buffers), lane)
+        held = snapshot(buffers) if ok else None
+    finally:
+        sys.setswitchinterval(switch)
+    finish(before, wait_s())
+    if not ok:
+        return criterion('safe', False, 'task.copy.safe_raised')
+    late = spans_wrong(held, ref, 10 * tol)
+    if late is not None:
+        return criterion('safe', False, f'task.copy.unsafe_{lane.kind}', index=late, buffers=len(buffers))
+    return criterion('safe', True, 'task.copy.safe', buffers=len(buffers))
+
+
+def _overlap(run, lane):
+    """The copies' interval overlap with the products, beside the prediction and the wall clock."""
+    o = copy_overlap(run['events'])
+    if not o['copies'] or not o['products']:
+        return criterion('overlap', False, f'task.copy.no_intervals_{lane.kind}', copies=o['copies'],
+                         products=o['products'])
+    measured = o['measured'] or 0.0
+    threshold = THRESHOLD * o['predicted']
+    return criterion('overlap', measured >= threshold and measured > 0, 'task.copy.overlap', measured=measured,
+                     predicted=o['predicted'], threshold=threshold, wall=run['wall'],
+                     serial=o['compute_busy'] + o['copy_busy'], compute=o['compute_busy'], copy=o['copy_busy'])
+
+
+def _slow_s() -> float:
+    """One call's products at the pessimistic CPU rate (a GPU does them far faster)."""
+    s = Setting('cpu', SIZE['cpu'], INNER['cpu'], ITERS['cpu'])
+    return s.iters * 2 * s.n * s.n * s.inner / SLOW_FLOPS
+
+
+def wait_s() -> float:
+    """How long threads an early return left running may take to end."""
+    return 10.0 + 4 * _slow_s()
+
+
+def budget_s() -> float:
+    """Seconds grading may take: start-up and references, three calls, threads left running, the profiler."""
+    return 90.0 + 3 * (2 * _slow_s() + wait_s())
+
+
+def namespace() -> dict:
+    """Names the learner's function may use without importing them, as in the lesson's cell."""
+    return {'torch': torch, 'queue': queue, 'threading': threading, 'time': time, 'contextlib': contextlib}
+
+
+TASK = Task(
+    id='13.3.2-copy',
+    section='13.3.2',
+    functions=('run_and_copy',),
+    signatures={'run_and_copy': 'run_and_copy(x, w, buffers, lane)'},
+    description_key='task.copy.description',
+    grade=grade,
+    budget_s=budget_s,
+    namespace=namespace,
+)
+
+
+# -- typical wrong versions (tests/test_task_copy.py): each must fail for its reason ----------------
+
+WRONG_CPU = {
+    'same_thread': ('overlap', '''
+def run_and_copy(x, w, buffers, lane):
+    """Each copy right after its product, in the same thread: correct and safe, but nothing overlaps."""
+    for buf in buffers:
+        buf.copy_(x.mm(w))
+    return buffers
+'''),
+    'copies_after': ('overlap', '''
+def run_and_copy(x, w, buffers, lane):
+    """A copy thread, started only once every product is done: the copies never run beside a product."""
+    ys = [x.mm(w) for _ in buffers]
+    helper = threading.Thread(target=lambda: [b.copy_(y) for b, y in zip(buffers, ys)])
+    helper.start()
+    helper.join()
+    return buffers
+'''),
+    'no_join': ('safe', '''
+def run_and_copy(x, w, buffers, lane):
+    """The copy thread is never joined: the function returns while the last copies are still to come."""
+    todo = queue.Queue()
+    def copier():
+        while (item := todo.get()) is not None:
+            buf, y = item
+            buf.copy_(y)
+    threading.Thread(target=copier).start()
+    for buf in buffers:
+        todo.put((buf, x.mm(w)))
+    todo.put(None)
+    return buffers
+'''),
+    'rebinds': ('correct', '''
+def run_and_copy(x, w, buffers, lane):
+    """Puts new tensors into the list instead of copying into the buffers it was given."""
+    for i in range(len(buffers)):
+        buffers[i] = x.mm(w)
+    return buffers
+'''),
+    'new_tensors': ('correct', '''
+def run_and_copy(x, w, buffers, lane):
+    """Returns fresh tensors instead of filling the buffers it was given (on a GPU: unpinned memory)."""
+    return [x.mm(w).cpu().clone() for _ in buffers]
+'''),
+    'raises': ('runs', '''
+def run_and_copy(x, w, buffers, lane):
+    """Crashes inside the learner's own code (an ordinary exception)."""
+    raise RuntimeError('copy stream setup failed')
+'''),
+}
+WRONG_GPU = {
+    'one_stream': ('overlap', '''
+def run_and_copy(x, w, buffers, lane):
+    """Pinned buffers, but the copies queue on the products' stream: each waits for the product before it."""
+    for buf in buffers:
+        buf.copy_(x.mm(w), non_blocking=True)
+    torch.cuda.synchronize()
+    return buffers
+'''),
+    'forgets_event': ('correct', '''
+def run_and_copy(x, w, buffers, lane):
+    """A copy stream that waits for nothing: copies read products that are not computed yet."""
+    copy_stream = torch.cuda.Stream()
+    for buf in buffers:
+        y = x.mm(w)
+        with torch.cuda.stream(copy_stream):
+            buf.copy_(y, non_blocking=True)
+            y.record_stream(copy_stream)
+    copy_stream.synchronize()
+    return buffers
+'''),
+    'no_host_wait': ('safe', '''
+def run_and_copy(x, w, buffers, lane):
+    """Copy stream and events right, but the host does not wait: it reads before the copies finished."""
+    compute, copy_stream = torch.cuda.current_stream(), torch.cuda.Stream()
+    for buf in buffers:
+        y = x.mm(w)
+        done = torch.cuda.Event()
+        done.record(compute)
+        with torch.cuda.stream(copy_stream):
+            copy_stream.wait_event(done)
+            buf.copy_(y, non_blocking=True)
+            y.record_stream(copy_stream)
+    compute.wait_stream(copy_stream)  # orders later GPU work only; the host returns at once
+    return buffers
+'''),
+    'waits_wrong_stream': ('safe', '''
+def run_and_copy(x, w, buffers, lane):
+    """Waits on the compute stream, not on the copy stream: the last copy is still in flight at return."""
+    compute, copy_stream = torch.cuda.current_stream(), torch.cuda.Stream()
+    for buf in buffers:
+        y = x.mm(w)
+        done = torch.cuda.Event()
+        done.record(compute)
+        with torch.cuda.stream(copy_stream):
+            copy_stream.wait_event(done)
+            buf.copy_(y, non_blocking=True)
+            y.record_stream(copy_stream)
+    compute.synchronize()
+    return buffers
+'''),
+    'copies_after': ('overlap', '''
+def run_and_copy(x, w, buffers, lane):
+    """A copy stream, but every copy waits for the last product: the copies never run beside a product."""
+    ys = [x.mm(w) for _ in buffers]
+    done = torch.cuda.Event()
+    done.record()
+    copy_stream = torch.cuda.Stream()
+    with torch.cuda.stream(copy_stream):
+        copy_stream.wait_event(done)
+        for buf, y in zip(buffers, ys):
+            buf.copy_(y, non_blocking=True)
+    copy_stream.synchronize()
+    return buffers
+'''),
+}
+HANGS = '''
+def run_and_copy(x, w, buffers, lane):
+    """A copy thread that waits for a hand-over that never comes."""
+    todo = queue.Queue()
+    helper = threading.Thread(target=todo.get)
+    helper.start()
+    helper.join()
+'''
+CRASHES = '''
+def run_and_copy(x, w, buffers, lane):
+    """Takes the whole process down, as a segfault in an extension would."""
+    import os
+    os._exit(3)
+'''

@@ -1,0 +1,187 @@
+"""13.3.2's "Build it" setting and stopwatches: what a lane gets, and when each product and copy ran.
+
+The task's grader (`task.py`) and the lesson use the same setting and read overlap from the same
+intervals: torch.profiler's kernels and device-to-host copies on a GPU, timestamps taken around each
+product and copy in whichever thread ran it on a CPU.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+
+import torch
+
+# The book's 4000 x 4000 products on a GPU. On a CPU a square product does n multiply-adds per
+# number it writes, so its copy is ~2% of the run: thin n x 16 by 16 x n products make the copy a
+# third of the run or more, as the book's copies are on a GPU.
+SIZE = {'cpu': 1000, 'gpu': 4000}
+INNER = {'cpu': 16, 'gpu': 4000}
+ITERS = {'cpu': 20, 'gpu': 10}
+
+
+# -- the setting: operands, buffers, references ------------------------------------------------------
+
+@dataclass
+class Setting:
+    """What one lane gets (13.3.2's task and lesson): n x n products with inner size `inner`, `iters` of them."""
+    kind: str
+    n: int
+    inner: int
+    iters: int
+
+    @property
+    def pinned(self) -> bool:
+        return self.kind == 'gpu'
+
+
+def setting(lane) -> Setting:
+    """The book's products on a GPU; thin n x 16 by 16 x n ones on a CPU (the copy a third of the run or more)."""
+    return Setting(lane.kind, SIZE[lane.kind], INNER[lane.kind], ITERS[lane.kind])
+
+
+def operands(lane, seed: int = 0):
+    """(x, w) on the lane: w is x itself for the book's square products, as in `x.mm(x)`."""
+    s = setting(lane)
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.rand(s.n, s.inner, generator=gen).to(lane.device())
+    w = x if s.inner == s.n else torch.rand(s.inner, s.n, generator=gen).to(lane.device())
+    return x, w
+
+
+def host_buffers(lane, count: int | None = None) -> list:
+    """Preallocated host buffers for the products (page-locked on a GPU, once), filled with NaN."""
+    s = setting(lane)
+    return [torch.full((s.n, s.n), math.nan, pin_memory=s.pinned) for _ in range(count or s.iters)]
+
+
+def reference(x, w):
+    """x @ w in float64, on the host: what every buffer must hold."""
+    return (x.double() @ w.double()).cpu()
+
+# -- stopwatches: what ran when, from the learner's own run ------------------------------------------
+
+PRODUCT_OPS = frozenset({'mm', 'matmul', '__matmul__', '__rmatmul__', 'addmm'})
+COPY_OPS = frozenset({'copy_', 'clone', 'to', 'cpu', '__setitem__', 'contiguous'})
+
+
+class Timed(torch.Tensor):
+    """CPU operands that note when each product and each copy ran, in any thread (the CPU stopwatch).
+
+    Every torch operation on them (and on the products made from them) passes through
+    __torch_function__ in the thread that calls it; CPU operations run synchronously, so the time
+    around the call is when it ran.
+    """
+    log: list | None = None
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        start = time.perf_counter()
+        out = super().__torch_function__(func, types, args, kwargs or {})
+        end = time.perf_counter()
+        name = getattr(func, '__name__', '')
+        role = 'compute' if name in PRODUCT_OPS else 'copy' if name in COPY_OPS else None
+        log = cls.log
+        if role and log is not None:
+            log.append((role, start, end, threading.get_ident()))
+        return out
+
+
+def events_from_log(log) -> list[dict]:
+    """The CPU stopwatch's notes as timeline events: a row per thread role, times from the first note."""
+    if not log:
+        return []
+    t0 = min(s for _, s, _, _ in log)
+    count = {'compute': 0, 'copy': 0}
+    out = []
+    for role, s, e, _ in sorted(log, key=lambda r: r[1]):
+        count[role] += 1
+        out.append({'lane': f'{role} thread', 'name': f"{'mm' if role == 'compute' else 'copy_'} {count[role]}",
+                    'start': s - t0, 'end': e - t0, 'role': role})
+    return out
+
+
+def events_from_trace(trace_events) -> list[dict]:
+    """torch.profiler's Chrome-trace events as timeline events: kernels are compute, device-to-host copies copies.
+
+    A copy on the kernels' own stream is drawn on the compute stream's row; times in seconds from
+    the first event, on the GPU's clock.
+    """
+    kept = [e for e in trace_events if e.get('ph') == 'X' and 'dur' in e and 'ts' in e
+            and (e.get('cat') == 'kernel' or (e.get('cat') == 'gpu_memcpy' and 'DtoH' in e.get('name', '')))]
+    if not kept:
+        return []
+    t0 = min(float(e['ts']) for e in kept)
+    streams = {e.get('args', {}).get('stream') for e in kept if e.get('cat') == 'kernel'}
+    count = {'compute': 0, 'copy': 0}
+    out = []
+    for e in sorted(kept, key=lambda e: float(e['ts'])):
+        role = 'compute' if e['cat'] == 'kernel' else 'copy'
+        count[role] += 1
+        own_stream = role == 'copy' and e.get('args', {}).get('stream') not in streams
+        start = (float(e['ts']) - t0) / 1e6
+        out.append({'lane': 'copy stream' if own_stream else 'compute stream',
+                    'name': f"{'mm' if role == 'compute' else 'copy_'} {count[role]}",
+                    'start': start, 'end': start + float(e['dur']) / 1e6, 'role': role})
+    return out
+
+
+def _profiled(call):
+    """Run call() under torch.profiler (CPU and CUDA) and return (its value, the Chrome trace's events)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    from ..profiling import no_profiler_chatter
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, 'trace.json')
+        with no_profiler_chatter(), profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            value = call()
+            torch.cuda.synchronize()
+        prof.export_chrome_trace(path)
+        with open(path, encoding='utf-8') as f:
+            return value, json.load(f).get('traceEvents', [])
+
+
+def traced_run(fn, lane, seed: int = 1) -> dict:
+    """Call fn(x, w, buffers, lane) once with the stopwatch on (13.3.2's task and lesson): its timeline and wall time.
+
+    Returns {'value', 'buffers', 'events', 'wall'}; the value is whatever fn returned.
+    """
+    x, w = operands(lane, seed)
+    buffers = host_buffers(lane)
+    if lane.kind == 'gpu':
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        value, trace = _profiled(lambda: fn(x, w, buffers, lane))
+        wall = time.perf_counter() - start
+        return dict(value=value, buffers=buffers, events=events_from_trace(trace), wall=wall)
+    log = []
+    Timed.log = log
+    try:
+        before = set(threading.enumerate())
+        start = time.perf_counter()
+        value = fn(x.as_subclass(Timed), w.as_subclass(Timed), buffers, lane)
+        wall = time.perf_counter() - start
+        finish(before)
+    finally:
+        Timed.log = None
+    return dict(value=value, buffers=buffers, events=events_from_log(list(log)), wall=wall)
+
+
+def as_timeline(run, lane):
+    """A traced run as 13.3.2's CommTimeline (drawn by d2l_ext.display.communication.plot_comm_timelines)."""
+    from .evidence import CommTimeline
+    s = setting(lane)
+    return CommTimeline('run_and_copy', lane.label, s.n, s.iters, run['events'],
+                        'torch.profiler' if lane.kind == 'gpu' else 'thread clock')
+
+
+def finish(before, timeout: float = 30.0) -> None:
+    """Wait for everything a call left running: the GPU, and threads it started (up to `timeout` each)."""
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.synchronize()
+    for t in set(threading.enumerate()) - before:
+        t.join(timeout)

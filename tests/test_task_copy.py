@@ -1,0 +1,165 @@
+"""13.3.2's graded task '13.3.2-copy': the worked solution passes, typical wrong versions fail for their reason.
+
+The grader runs in this process here (quicker); the runner's own tests cover the separate process,
+and the hanging and crashing versions go through it below. GPU versions run where a GPU exists;
+the GPU-only logic (profiler traces, reading pinned buffers at return) is also tested with fakes.
+"""
+import ast
+import inspect
+import math
+import pathlib
+import re
+import threading
+import time
+
+import pytest
+import torch
+
+from d2l_ext.communication import task as T
+from d2l_ext.communication import tracing
+from d2l_ext.communication.core import copy_overlap, predicted_overlap
+from d2l_ext.grading.core import load_submission
+from d2l_ext.i18n import catalogue
+
+GPU = torch.cuda.is_available()
+LESSON = pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.2-Parallel-Computation-and-Communication.py'
+SKELETON = '''
+def run_and_copy(x, w, buffers, lane):
+    """Compute x @ w once per buffer on `lane` and copy each product into its buffer while the next one computes."""
+    # TODO: on a GPU a copy stream and an event per product; on a CPU a copy thread fed through a queue
+    raise NotImplementedError
+'''
+
+
+def grade(source):
+    return {c.id: c for c in T.TASK.grade(load_submission(T.TASK, source))}
+
+
+def test_worked_solution_passes_every_criterion():
+    got = grade(inspect.getsource(T.run_and_copy))
+    assert set(got) == {'runs', 'correct', 'safe', 'overlap'}
+    assert all(c.passed for c in got.values()), {k: (c.key, c.fields) for k, c in got.items()}
+    o = got['overlap'].fields
+    assert 0 <= o['measured'] <= 1 and 0 < o['predicted'] <= 1 and o['threshold'] < o['predicted']
+
+
+WRONG = T.WRONG_GPU if GPU else T.WRONG_CPU
+
+
+@pytest.mark.parametrize('name', sorted(WRONG))
+def test_wrong_versions_fail_for_their_reason(name):
+    failing, source = WRONG[name]
+    got = grade(source)
+    assert failing in got and not got[failing].passed, (name, {k: (c.key, c.fields) for k, c in got.items()})
+    earlier = ('runs', 'correct', 'safe', 'overlap')[:('runs', 'correct', 'safe', 'overlap').index(failing)]
+    assert all(got[k].passed for k in earlier), name  # it fails for this reason, not an earlier one
+
+
+def test_skeleton_says_todo():
+    got = T.TASK.grade(load_submission(T.TASK, SKELETON))
+    assert [(c.id, c.passed, c.key) for c in got] == [('runs', False, 'grading.todo')]
+
+
+def test_lesson_collapsed_cell_shows_exactly_the_worked_solution():
+    source = LESSON.read_text()
+    defs = [n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == 'run_and_copy']
+    assert len(defs) == 2  # the skeleton, then the collapsed worked solution
+    assert ast.get_source_segment(source, defs[1]) == inspect.getsource(T.run_and_copy).rstrip('\n')
+    skeleton = ast.get_source_segment(source, defs[0])
+    assert 'raise NotImplementedError' in skeleton and 'wait_event' not in skeleton and '.join()' not in skeleton
+
+
+def test_every_key_the_grader_uses_is_in_both_catalogues():
+    literal = set(re.findall(r"'(task\.copy\.[a-z_]+)'", inspect.getsource(T)))
+    formatted = {f'task.copy.{k}_{kind}' for k in ('unsafe', 'no_intervals') for kind in ('cpu', 'gpu')}
+    assert len(literal) >= 8 and "f'task.copy.unsafe_{lane.kind}'" in inspect.getsource(T)
+    for lang in ('en', 'zh'):
+        assert literal | formatted <= set(catalogue(lang)), lang
+
+
+# -- the GPU path's logic, with fakes ---------------------------------------------------------------
+
+def kernel(ts, dur, stream=7):
+    return {'ph': 'X', 'cat': 'kernel', 'name': 'sm80_xmma_gemm', 'ts': ts, 'dur': dur, 'args': {'stream': stream}}
+
+
+def memcpy(ts, dur, stream):
+    return {'ph': 'X', 'cat': 'gpu_memcpy', 'name': 'Memcpy DtoH (Device -> Pinned)', 'ts': ts, 'dur': dur,
+            'args': {'stream': stream}}
+
+
+def test_profiler_trace_two_streams_overlap_one_stream_does_not():
+    # copy i (1 ms) on its own stream during product i+1 (2 ms): 3 of 4 copies overlap
+    two = [kernel(2000 * i, 2000) for i in range(4)] + [memcpy(2000 * (i + 1), 1000, 13) for i in range(4)]
+    two += [{'ph': 'X', 'cat': 'gpu_memcpy', 'name': 'Memcpy HtoD (Pinned -> Device)', 'ts': 0, 'dur': 9000,
+             'args': {'stream': 13}}, {'ph': 'X', 'cat': 'cpu_op', 'name': 'aten::mm', 'ts': 0, 'dur': 9000}]
+    events = tracing.events_from_trace(two)
+    assert {e['lane'] for e in events} == {'compute stream', 'copy stream'} and len(events) == 8
+    o = copy_overlap(events)
+    assert o['measured'] == pytest.approx(0.75) and o['predicted'] == pytest.approx(0.75)
+    assert o['copy_busy'] == pytest.approx(0.004) and o['compute_busy'] == pytest.approx(0.008)
+    # the same copies queued on the products' stream, after them
+    one = [kernel(2000 * i, 2000) for i in range(4)] + [memcpy(8000 + 1000 * i, 1000, 7) for i in range(4)]
+    events = tracing.events_from_trace(one)
+    assert {e['lane'] for e in events} == {'compute stream'}
+    assert copy_overlap(events)['measured'] == 0.0
+    assert tracing.events_from_trace([]) == [] and copy_overlap([])['measured'] is None
+
+
+def test_predicted_overlap_closed_form():
+    assert predicted_overlap(2.0, 1.0, 10) == pytest.approx(0.9)   # copies shorter: all but the last hide
+    assert predicted_overlap(1.0, 2.0, 10) == pytest.approx(0.45)  # copies longer: half of each at most
+    assert predicted_overlap(1.0, 0.0, 10) == 0.0 and predicted_overlap(1.0, 1.0, 0) == 0.0
+
+
+def test_buffers_read_at_return_catch_a_copy_in_flight():
+    ref = torch.rand(300, 300, dtype=torch.float64)
+    done = ref.float().clone()
+    untouched = torch.full((300, 300), math.nan)
+    half = ref.float().clone()
+    half.view(-1)[45000:] = math.nan  # a copy in flight: the first half written
+    assert T.spans_wrong(T.snapshot([done, done]), ref, 1e-3) is None
+    assert T.spans_wrong(T.snapshot([done, untouched]), ref, 1e-3) == 1
+    assert T.spans_wrong(T.snapshot([half]), ref, 1e-3) == 0
+    small = torch.rand(3, 3, dtype=torch.float64)  # smaller than one span: read whole
+    assert T.spans_wrong(T.snapshot([small.float()]), small, 1e-3) is None
+
+
+def test_cpu_stopwatch_notes_products_and_copies_in_every_thread():
+    x = torch.rand(50, 4).as_subclass(tracing.Timed)
+    w = torch.rand(4, 50).as_subclass(tracing.Timed)
+    buf = torch.empty(50, 50)
+    log = []
+    tracing.Timed.log = log
+    try:
+        y = x.mm(w)
+        t = threading.Thread(target=lambda: buf.copy_(y))
+        t.start()
+        t.join()
+        x.sum()  # neither a product nor a copy
+    finally:
+        tracing.Timed.log = None
+    x.mm(w)  # not noted once the stopwatch is off
+    events = tracing.events_from_log(log)
+    assert [(e['lane'], e['role']) for e in events] == [('compute thread', 'compute'), ('copy thread', 'copy')]
+    assert len({r[3] for r in log}) == 2 and torch.equal(buf, (x @ w).as_subclass(torch.Tensor))
+
+
+def test_settings_make_the_copy_a_large_share_on_a_cpu():
+    s = T.Setting('cpu', T.SIZE['cpu'], T.INNER['cpu'], T.ITERS['cpu'])
+    # multiply-adds per number copied: a square product does n, the CPU setting `inner`
+    assert s.inner * 32 <= s.n and T.INNER['gpu'] == T.SIZE['gpu']
+    assert T.budget_s() > 3 * T.wait_s() > 0
+
+
+# -- through the runner: a hang and a crash are reported, nothing is left running ---------------------
+
+@pytest.mark.parametrize('source, status', [(T.HANGS, 'hung'), (T.CRASHES, 'crashed')])
+def test_hanging_and_crashing_versions_go_through_the_runner(source, status):
+    from d2l_ext.grading import registry
+    from d2l_ext.grading.runner import grade as run
+    assert registry.entry('13.3.2-copy').signatures == T.TASK.signatures  # the listing says what the task grades
+    start = time.perf_counter()
+    verdict = run('13.3.2-copy', source, budget_s=15)
+    assert verdict.status == status and not verdict.passed
+    assert time.perf_counter() - start < 15 + 120 + 30
