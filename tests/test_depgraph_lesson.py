@@ -14,61 +14,49 @@ from d2l_ext.i18n import using_language  # noqa: E402
 TINY = {"batch": 8, "d_in": 5, "hidden": 6, "d_out": 3}
 
 
-def my_server(params, grads, lr=0.1):
-    """A notebook's own server step: the same arithmetic written differently."""
-    with dg.stage(dg.SERVER, "grad copy"):
-        on_cpu = [{k: g[k].to("cpu", copy=True) for k in g} for g in grads]
-    with dg.stage(dg.SERVER, "sum"):
-        total = {k: on_cpu[0][k] + on_cpu[1][k] for k in params}
-    with dg.stage(dg.SERVER, "update"):
-        new = {k: params[k] - lr * total[k] for k in params}
-    copies = []
-    for i, g in enumerate(grads):
-        with dg.stage(f"lane {i}", "weight copy"):
-            copies.append({k: new[k].to(g[k].device, copy=True) for k in new})
-    return new, copies
-
-
-def hasty_server(params, grads, lr=0.1):
-    return my_server(params, [grads[0], grads[0]], lr)
-
-
 @pytest.fixture(scope="module")
 def problem():
     return dg.make_problem(**TINY)
 
 
-def test_a_notebook_server_step_is_checked_and_traced(problem):
-    r = dg.check_step_matches(["cpu", "cpu"], problem, server_step=my_server)
+def test_the_worked_step_is_checked_and_traced(problem):
+    r = dg.check_step_matches(["cpu", "cpu"], problem)
     assert r["relative_error"] < 1e-5
-    params, X, Y = problem
-    shards = dg.split_minibatch(params, X, Y, ["cpu", "cpu"])
-    g = dg.coarsen_graph(dg.record_step_graph(dg.split_step, params, shards, server_step=my_server))
+    g = dg.coarsen_graph(dg.record_step_graph(["cpu", "cpu"], problem))
     assert {n["name"] for n in g["nodes"] if n["lane"] == dg.SERVER} == {"sum", "update"}
 
 
 def test_a_server_that_does_not_wait_is_caught_and_its_graph_loses_lane_1(problem):
+    hasty = dg.wrong_version("lane0_twice")
     with pytest.raises(ResultMismatch):
-        dg.check_step_matches(["cpu", "cpu"], problem, server_step=hasty_server)
-    params, X, Y = problem
-    shards = dg.split_minibatch(params, X, Y, ["cpu", "cpu"])
-    g = dg.coarsen_graph(dg.record_step_graph(dg.split_step, params, shards, server_step=hasty_server))
-    assert not any(e["src"] == "fc1 bwd [lane 1]" for e in g["edges"])
+        dg.check_step_matches(["cpu", "cpu"], problem, step=hasty)
+    g = dg.coarsen_graph(dg.record_step_graph(["cpu", "cpu"], problem, step=hasty))
+    into_sum = {e["src"] for e in g["edges"] if e["dst"] == f"sum [{dg.SERVER}]"}
+    assert into_sum == {f"grad copy [link:lane 0->{dg.SERVER}]"}  # lane 1's gradients arrive and are never read
+    with pytest.raises(KeyError):
+        dg.wrong_version("no such version")
 
 
-def test_measured_costs_time_and_drawing_with_notebook_steps(problem):
-    g, costs = dg.measure_node_costs(["cpu", "cpu"], problem, repeats=1, server_step=my_server)
+def test_measured_costs_rates_time_and_drawing(problem):
+    g, costs = dg.measure_node_costs(["cpu", "cpu"], problem, repeats=1)
     plan = dg.schedule_step(g, measured=costs)
     assert plan.critical_path_s <= plan.total <= plan.serial_total + 1e-12
     assert all(e["role"] == "link" for e in plan.events if e["lane"].startswith("link:"))
-    predicted = {dg.APART: plan.serial_total, dg.TOGETHER: plan.total}
-    s = dg.time_step(["cpu", "cpu"], problem, repeats=2, predicted=predicted, server_step=my_server)
+    rates = dg.measure_rates(["cpu", "cpu"], problem, repeats=1)
+    assert rates.together > 0 and all(a > 0 for a in rates.alone) and rates.rate > 0
+    predicted = dg.predict_step(plan, g, costs, rates)
+    s = dg.time_step(["cpu", "cpu"], problem, repeats=2, predicted=predicted)
     assert set(s.errors) == set(dg.STEP_VARIANTS) and max(s.errors.values()) < 1e-4
     text = show.step_timing_text(s)
-    assert "lane 0 + lane 1" in text and "predicted" in text
+    assert "lane 0 + lane 1" in text and "measured / predicted" in text
+    o = s.overlap
+    assert len(o.intervals) == 2 and min(a for a, _ in o.intervals) == 0 and 0 <= o.fraction <= 1
+    assert f"{o.fraction:.0%}" in show.overlap_text(s)
     fig = show.draw_step_timing(s)
     assert "fastest here" in fig.axes[0].get_title(loc="left")
     assert "predicted" in show.prediction_text(predicted)
+    with using_language("zh"):
+        assert "你的猜测" in show.guess_text(2.5, s) and "执行路0" in show.rates_text(rates)
 
 
 def test_texts_name_lanes_as_the_graphs_do():

@@ -3,7 +3,8 @@
 A computation costs its FLOP over its device's speed, a copy its bytes over its link's bandwidth
 (each direction of each link is its own resource, as PCIe carries both at once), or a node costs
 what it measured here when run alone. The schedule's three numbers follow: serial total,
-scheduled total (earliest start), critical-path bound.
+scheduled total (earliest start), critical-path bound. The predictions of the timed step use
+this machine's measured rates: each box alone, both lanes' boxes at once, lane 0's with all cores.
 """
 
 from dataclasses import dataclass, field
@@ -11,7 +12,8 @@ from dataclasses import dataclass, field
 from ..errors import UsageError
 from . import schedule
 from .model import SERVER
-from .tracer import coarsen_graph, record_step_graph
+from .runs import APART, ONE_DEVICE, TOGETHER, as_lanes, record_step_graph, whole_device
+from .tracer import coarsen_graph
 
 # The book's setting as a model (Fig. 13.3.1): two GPUs and a CPU parameter server over PCIe.
 # Round numbers assumed for illustration, not measurements: a V100-class GPU reaches about
@@ -99,28 +101,31 @@ def schedule_step(g, device_speed=None, link_bandwidth=None, measured=None) -> S
                         "measured" if measured is not None else "model")
 
 
-def measure_node_costs(lanes=None, problem=None, repeats=5, **step):
+def _replay(calls):
+    """Run recorded aten calls again with the same inputs (one box, or a lane's boxes)."""
+    def work():
+        for func, args, kwargs in calls:
+            func(*args, **kwargs)
+    return work
+
+
+def measure_node_costs(lanes=None, problem=None, repeats=5):
     """Time each book-level node of the MLP step here, alone (median of repeats, seconds) (13.3.3).
 
     The ops recorded for a node run again with the same inputs, one node at a time. A lane's
     nodes run on that lane (run_on_lanes: a CPU lane's own thread with its share of the cores),
-    the server's and the copies' in this thread. `step` may name a notebook's own `lane_step` and
-    `server_step` (see model.split_step). Returns (coarse graph, {node id: seconds}).
+    the server's and the copies' in this thread. Returns (coarse graph, {node id: seconds}).
     """
     from ..backends.torch_backend import run_on_lanes
     from ..timing import measure
-    from .runs import as_lanes
 
     lanes = as_lanes(lanes)
-    raw = record_step_graph(lanes, problem=problem, keep_calls=True, **step)
+    raw = record_step_graph(lanes, problem=problem, keep_calls=True)
     coarse = coarsen_graph(raw)
     lane_of = dict(zip(("lane 0", "lane 1"), lanes))
 
     def cost(calls, on):
-        def work():
-            for func, args, kwargs in calls:
-                func(*args, **kwargs)
-        return measure(work, lanes=on, label="node", repeats=repeats).median
+        return measure(_replay(calls), lanes=on, label="node", repeats=repeats).median
 
     costs = {}
     for node in coarse["nodes"]:
@@ -131,3 +136,67 @@ def measure_node_costs(lanes=None, problem=None, repeats=5, **step):
         else:
             costs[node["id"]] = cost(calls, lanes)
     return coarse, costs
+
+
+@dataclass
+class LaneRates:
+    """Both lanes' boxes (forward and backward of a half) timed here: alone, at once, lane 0's with all cores (s)."""
+
+    alone: list  # [lane 0, lane 1], each alone on its lane
+    together: float  # both lanes at once, until the later one finished
+    all_cores: float  # lane 0's boxes on the whole device (a CPU: every core in one thread)
+    cores: int = 0
+
+    @property
+    def rate(self):
+        """One after the other / at once: 2.00 for two equal lanes that do not slow each other at all."""
+        return sum(self.alone) / self.together
+
+    @property
+    def slowdown(self):
+        """At once / the longer lane alone: how much running both stretched the lanes' boxes (1.00: not at all)."""
+        return self.together / max(self.alone)
+
+
+def measure_rates(lanes=None, problem=None, repeats=5) -> LaneRates:
+    """Time the lanes' boxes alone, both at once, and lane 0's with all cores, interleaved (13.3.3)."""
+    from ..backends.torch_backend import run_on_lanes
+    from ..machine import cpu_cores
+    from ..timing import compare
+
+    lanes = as_lanes(lanes)
+    raw = record_step_graph(lanes, problem=problem, keep_calls=True)
+    works = [_replay([raw["calls"][i] for i, n in enumerate(raw["nodes"]) if n["lane"] == f"lane {k}"])
+             for k in range(2)]
+    whole = whole_device(lanes[0])
+    c = compare({"0": lambda: run_on_lanes([lanes[0]], [works[0]]),
+                 "1": lambda: run_on_lanes([lanes[1]], [works[1]]),
+                 "both": lambda: run_on_lanes(lanes, works),
+                 "all": lambda: run_on_lanes([whole], [works[0]])},
+                lanes=list(lanes) + [whole], repeats=repeats)
+    m = c.medians()
+    return LaneRates([m["0"], m["1"]], m["both"], m["all"], cpu_cores())
+
+
+def predict_step(plan: StepSchedule, g, costs, rates: LaneRates, batch_parts=2):
+    """The three ways to run the step, predicted from this machine's measured rates (13.3.3) -> {variant: s}.
+
+    Each lane's boxes are rescaled so that their sum is what `rates` measured for that lane (alone
+    for one after the other, both at once for together): the box costs give the shape of the
+    schedule, the rates, measured interleaved in one go, give its size. One after the other: every
+    box in turn. Together: the schedule the graph allows. One device: lane 0's boxes with all
+    cores, times the parts of the minibatch (twice the rows, twice the work), plus the update.
+    """
+    lanes = ("lane 0", "lane 1")
+    lane_of = {n["id"]: n["lane"] for n in g["nodes"] if n["lane"] in lanes}
+    lane_sum = {lane: sum(v for k, v in costs.items() if lane_of.get(k) == lane) for lane in lanes}
+
+    def scaled(per_lane):
+        return {k: v * per_lane[lane_of[k]] / lane_sum[lane_of[k]] if k in lane_of and lane_sum[lane_of[k]] else v
+                for k, v in costs.items()}
+    apart = scaled(dict(zip(lanes, rates.alone)))
+    together = scaled(dict.fromkeys(lanes, rates.together))
+    update = sum(v for k, v in costs.items() if k.startswith("update ["))
+    return {ONE_DEVICE: batch_parts * rates.all_cores + update,
+            APART: sum(apart.values()),
+            TOGETHER: schedule_step(g, measured=together).total}

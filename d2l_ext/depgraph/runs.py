@@ -1,11 +1,13 @@
-"""Running, checking and timing the MLP step on this machine's lanes (13.3.3).
+"""Running, recording, checking and timing the MLP step on this machine's lanes (13.3.3).
 
-Three variants of one SGD step, timed interleaved with timing.compare (every repeat kept), each
-one's update checked against autograd in float64:
+The step is the graded task's worked answer (task.mlp_step), the single copy the lesson shows.
+Three ways to run it are timed interleaved with timing.compare (every repeat kept), each update checked against float64:
 
 * one device, whole minibatch, no copies: the baseline (on a CPU, one thread with all cores);
-* two lanes, one after the other;
-* two lanes together (run_on_lanes).
+* two lanes, one after the other (task.mlp_step_in_turn);
+* two lanes together (task.mlp_step);
+
+and the two lanes' overlap is measured from the intervals each half really ran.
 """
 
 from dataclasses import dataclass, field, replace
@@ -16,20 +18,12 @@ from ..checking import check_close
 from ..errors import UsageError
 from ..i18n import t
 from ..timing import Measurement
-from .model import (
-    DEFAULT_SIZES,
-    PARAM_NAMES,
-    forward_backward,
-    make_problem,
-    reference_step,
-    server_update,
-    sgd_step,
-    split_minibatch,
-    split_step,
-)
+from . import task
+from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
+from .tracer import coarsen_graph, trace
 
-STEP_VARIANTS = ("one device, whole minibatch, no copies", "two lanes, one after the other",
-                 "two lanes together")
+STEP_VARIANTS = ('one device, whole minibatch, no copies', 'two lanes, one after the other',
+                 'two lanes together')
 ONE_DEVICE, APART, TOGETHER = STEP_VARIANTS
 
 
@@ -37,22 +31,77 @@ def as_lanes(lanes=None):
     """Lane objects (find_lanes) for lanes given as Lanes, device names, or None (this machine's two)."""
     from ..lanes import fake_hardware, find_lanes, pick_lanes
     if lanes is None:
-        return find_lanes("torch")
+        return find_lanes('torch')
     lanes = list(lanes)
-    if all(hasattr(x, "asynchronous") for x in lanes):
+    if all(hasattr(x, 'asynchronous') for x in lanes):
         return lanes
-    if all(str(x) == "cpu" for x in lanes):  # ['cpu', 'cpu']: the CPU-only machine's two lanes
+    if all(str(x) == 'cpu' for x in lanes):  # ['cpu', 'cpu']: the CPU-only machine's two lanes
         with fake_hardware(gpus=0):
-            return find_lanes("torch", len(lanes))
-    return pick_lanes("torch", [str(x) for x in lanes])
+            return find_lanes('torch', len(lanes))
+    return pick_lanes('torch', [str(x) for x in lanes])
 
 
 def whole_device(lane):
     """The lane's device as one lane: on a CPU, every core in one thread (the honest baseline)."""
-    if lane.kind != "cpu":
+    if lane.kind != 'cpu':
         return lane
     from ..machine import cpu_cores
-    return replace(lane, name="cpu", threads=cpu_cores(), label=f"CPU ({cpu_cores()} cores)")
+    return replace(lane, name='cpu', threads=cpu_cores(), label=f'CPU ({cpu_cores()} cores)')
+
+
+@dataclass(frozen=True)
+class _TraceLane:
+    """A lane whose work is queued in the calling thread (run_on_lanes), so the recorder sees every operation."""
+    where: str
+    asynchronous: bool = True
+    kind: str = 'trace'
+    index: int = 0
+
+    def device(self):
+        return torch.device(self.where)
+
+
+def _device_name(x) -> str:
+    return str(x.device()) if callable(getattr(x, 'device', None)) else str(torch.device(x))
+
+
+def record_step_graph(lanes=None, problem=None, keep_calls=False, lr=0.1, step=None):
+    """The op-level dependency graph of one two-lane training step (13.3.3).
+
+    `lanes`: Lane objects or device names (default two CPU lanes); `step` defaults to the worked
+    answer, task.mlp_step (any function with its signature works). The halves run one after the
+    other in this thread while recording. Each node has id, name (aten op), stage, kind
+    ('compute' or 'copy'), lane, device, shapes, dtype, flops and bytes.
+    """
+    devices = [_device_name(x) for x in (lanes or ['cpu', 'cpu'])]
+    params, X, y = problem or make_problem(**DEFAULT_SIZES)
+    g, _ = trace(step or task.mlp_step, [_TraceLane(d) for d in devices], params, X, y, lr,
+                 keep_calls=keep_calls, inputs_on=SERVER)
+    g['devices'] = devices
+    return g
+
+
+def model_graph(batch=256, hidden=256, d_in=784, d_out=10, coarse=True):
+    """The MLP step's graph at any sizes, without doing the arithmetic (13.3.3).
+
+    The same step code runs on PyTorch's 'meta' device: tensors with shapes and no data, so every
+    op, shape, FLOP count and copied byte is recorded as on a real device, in microseconds and
+    with no memory. Node devices read 'model'.
+    """
+    for name, v in (('batch', batch), ('hidden', hidden), ('d_in', d_in), ('d_out', d_out)):
+        if int(v) != v or v < 1:
+            raise UsageError(f'{name} must be a whole number >= 1, got {v!r}')
+    if batch < 2:
+        raise UsageError(f'batch must be at least 2 to split over two lanes, got {batch}')
+    meta = torch.device('meta')
+    shapes = {'W1': (d_in, hidden), 'b1': (hidden,), 'W2': (hidden, d_out), 'b2': (d_out,)}
+    params = {k: torch.empty(shape, device=meta) for k, shape in shapes.items()}
+    problem = (params, torch.empty(batch, d_in, device=meta), torch.empty(batch, d_out, device=meta))
+    g = record_step_graph(['meta', 'meta'], problem)
+    for n in g['nodes']:
+        n['device'] = n['device'].replace('meta', 'model')
+    g['devices'] = ['model', 'model']
+    return coarsen_graph(g) if coarse else g
 
 
 def _flat(params):
@@ -68,34 +117,52 @@ def check_update(new, params, reference, what):
     return check_close(_flat(new) - _flat(params), _flat(reference) - _flat(params), what)
 
 
-def check_step_matches(lanes=None, problem=None, lr=0.1, together=True, lane_step=forward_backward,
-                       server_step=server_update):
-    """Run the split step on the lanes and check its update against autograd in float64 (13.3.3).
+def check_step_matches(lanes=None, problem=None, lr=0.1, step=None):
+    """Run a two-lane step (default the worked answer) and check its update against autograd in float64 (13.3.3).
 
-    Returns {'match', 'relative_error', 'loss_split', 'loss_whole'}; raises ResultMismatch if the
-    update is wrong. `lanes` may be Lanes or device names ('cpu', 'cuda:0'); `lane_step` and
-    `server_step` may be a notebook's own (see model.split_step).
+    Returns {'match', 'relative_error'}; raises ResultMismatch if the update is wrong.
     """
     lanes = as_lanes(lanes)
-    params, X, Y = problem or make_problem(**DEFAULT_SIZES)
-    shards = split_minibatch(params, X, Y, [lane.device() for lane in lanes])
-    new, _, losses = split_step(params, shards, lanes, lr, together, lane_step, server_step)
-    reference, loss_whole = reference_step(params, X, Y, lr)
-    err = check_update(new, params, reference, t("graph.what_step"))
-    return {"match": True, "relative_error": err, "loss_split": float(sum(loss.item() for loss in losses)),
-            "loss_whole": float(loss_whole)}
+    params, X, y = problem or make_problem(**DEFAULT_SIZES)
+    new = (step or task.mlp_step)(lanes, params, X, y, lr)
+    reference, _ = reference_step(params, X, y, lr)
+    return {'match': True, 'relative_error': check_update(new, params, reference, t('graph.what_step'))}
+
+
+@dataclass
+class LaneOverlap:
+    """When the two halves of one step ran (13.3.3): intervals on one clock, their overlap and its prediction."""
+
+    intervals: list  # (start, end) per half, seconds, the first start at 0
+    fraction: float | None  # of the shorter half's busy time, the share during which the other was busy too
+    predicted: float = task.PREDICTED
+    wall: float = 0.0  # the whole step, seconds
+
+
+def lane_overlap(lanes=None, problem=None, repeats=3) -> LaneOverlap:
+    """Run the worked step with recorded halves; the repeat with the median overlap (the first one warms up)."""
+    lanes = as_lanes(lanes)
+    params, X, y = problem or make_problem(**DEFAULT_SIZES)
+    fn = task.fresh(task.mlp_step)
+    runs = [task.recorded_step(fn, lanes, params, X, y, 0.1) for _ in range(repeats + 1)][1:]
+    runs.sort(key=lambda r: task.half_overlap(r['intervals']) or 0.0)
+    r = runs[len(runs) // 2]
+    zero = min(a for a, _ in r['intervals'])
+    return LaneOverlap([(a - zero, b - zero) for a, b in r['intervals']], task.half_overlap(r['intervals']),
+                       wall=r['wall'])
 
 
 @dataclass
 class StepTiming:
-    """One SGD step timed three ways (13.3.3): every repeat, each update's error, and any prediction."""
+    """One SGD step timed three ways (13.3.3): every repeat, each update's error, predictions, the lanes' overlap."""
 
     lanes: list
     batch: int
     measurements: dict  # variant -> timing.Measurement (label, every repeat's seconds)
     errors: dict = field(default_factory=dict)  # variant -> relative error of its update vs float64
-    predicted: dict = field(default_factory=dict)  # variant -> seconds, from predict_step
-    shared_hardware: bool = False  # both lanes on one CPU: they share cores, memory bandwidth, caches
+    predicted: dict = field(default_factory=dict)  # variant -> seconds, from costs.predict_step
+    shared_hardware: bool = False  # both lanes on one CPU
+    overlap: LaneOverlap | None = None
 
     def medians(self):
         """{variant: median seconds}."""
@@ -115,68 +182,55 @@ class StepTiming:
 
     def to_frame(self):
         """timing.compare's table (median, IQR, min, max, every repeat) plus prediction and error columns."""
-        from ..i18n import t
         from ..timing import Comparison
         df = Comparison(self.measurements).to_frame()
-        df[t("graph.col_predicted")] = [self.predicted.get(k) for k in df.index]
-        df[t("graph.col_error")] = [self.errors.get(k) for k in df.index]
-        df.index = [t(f"graph.variant.{STEP_VARIANTS.index(k)}") for k in df.index]
+        df[t('graph.col_predicted')] = [self.predicted.get(k) for k in df.index]
+        df[t('graph.col_error')] = [self.errors.get(k) for k in df.index]
+        df.index = [t(f'graph.variant.{STEP_VARIANTS.index(k)}') for k in df.index]
         return df
 
     def _repr_html_(self):
-        return self.to_frame().to_html(float_format=lambda v: f"{v:.4g}")
+        return self.to_frame().to_html(float_format=lambda v: f'{v:.4g}')
 
 
-def predict_step(measured):
-    """Predictions from a measured schedule (costs.schedule_step with measured node costs) (13.3.3).
-
-    One after the other: every box in turn (the serial total). Together: the scheduled total,
-    which assumes each box costs what it cost alone and the lanes do not slow each other down
-    (separate hardware); two CPU lanes share memory bandwidth and caches, so expect them slower.
-    """
-    return {APART: measured.serial_total, TOGETHER: measured.total}
-
-
-def step_variants(lanes, problem, lr=0.1, lane_step=forward_backward, server_step=server_update):
-    """{variant: zero-argument callable} for the three ways to run one step, data placed beforehand."""
+def step_variants(lanes, problem, lr=0.1):
+    """{variant: zero-argument callable} for the three ways to run one step; the whole device's data placed first."""
     from ..backends.torch_backend import run_on_lanes
-    params, X, Y = problem
-    shards = split_minibatch(params, X, Y, [lane.device() for lane in lanes])
+    params, X, y = problem
     whole = whole_device(lanes[0])
     dev = whole.device()
     on_dev = {k: params[k].to(dev, copy=True) for k in PARAM_NAMES}
-    X1, Y1 = X.to(dev), Y.to(dev)
+    X1, y1 = X.to(dev), y.to(dev)
 
     def one_device():
-        return run_on_lanes([whole], [lambda: sgd_step(on_dev, X1, Y1, lr, lane_step)])[0]
+        return run_on_lanes([whole], [lambda: sgd_step(on_dev, X1, y1, lr)])[0]
     return {ONE_DEVICE: one_device,
-            APART: lambda: split_step(params, shards, lanes, lr, False, lane_step, server_step),
-            TOGETHER: lambda: split_step(params, shards, lanes, lr, True, lane_step, server_step)}, [whole]
+            APART: lambda: task.mlp_step_in_turn(lanes, params, X, y, lr),
+            TOGETHER: lambda: task.mlp_step(lanes, params, X, y, lr)}, [whole]
 
 
 def time_step(lanes=None, problem=None, repeats=5, lr=0.1, variants=STEP_VARIANTS, predicted=None,
-              lane_step=forward_backward, server_step=server_update) -> StepTiming:
-    """Time one training step three ways, interleaved, each update checked (13.3.3).
+              overlap=True) -> StepTiming:
+    """Time one training step three ways, interleaved, each update checked; then the lanes' overlap (13.3.3).
 
-    `lane_step` is the per-lane forward/backward and `server_step` the server's part (default the
-    package's; a notebook may pass its own); `predicted` is {variant: seconds}, shown beside the
-    measurements.
+    `predicted` is {variant: seconds} (costs.predict_step), shown beside the measurements.
     """
     from ..timing import compare
     unknown = [v for v in variants if v not in STEP_VARIANTS]
     if unknown:
-        raise UsageError(f"unknown variants {unknown}; choose from {list(STEP_VARIANTS)}")
+        raise UsageError(f'unknown variants {unknown}; choose from {list(STEP_VARIANTS)}')
     lanes = as_lanes(lanes)
     problem = problem or make_problem(**DEFAULT_SIZES)
-    params, X, Y = problem
-    reference, _ = reference_step(params, X, Y, lr)
-    runs, extra = step_variants(lanes, problem, lr, lane_step, server_step)
+    params, X, y = problem
+    reference, _ = reference_step(params, X, y, lr)
+    runs, extra = step_variants(lanes, problem, lr)
     errors = {}
 
     def check(name, result):
-        errors[name] = check_update(result[0], params, reference, t(f"graph.variant.{STEP_VARIANTS.index(name)}"))
+        errors[name] = check_update(result, params, reference, t(f'graph.variant.{STEP_VARIANTS.index(name)}'))
     c = compare({k: runs[k] for k in STEP_VARIANTS if k in variants}, lanes=list(lanes) + extra,
                 repeats=repeats, check=check)
     return StepTiming([lane.label for lane in lanes], int(X.shape[0]),
                       {k: Measurement(k, list(c[k].times)) for k in c}, errors, dict(predicted or {}),
-                      all(lane.kind == "cpu" for lane in lanes))
+                      all(lane.kind == 'cpu' for lane in lanes),
+                      lane_overlap(lanes, problem) if overlap and TOGETHER in variants else None)

@@ -7,6 +7,7 @@ between them ('link:lane 0->cpu (parameter server)'), carrying the bytes moved, 
 transfer is one scheduler task. A step that marks no stage is recorded op by op, each op on
 its device. Lanes are named logically ('lane 0', 'lane 1'), so the graph has the same shape
 on [cpu, cpu], [cuda:0, cpu] and [cuda:0, cuda:1]; the physical device is kept in 'device'.
+Generic: it knows nothing of the MLP (runs.record_step_graph records that step with it).
 """
 
 import contextlib
@@ -14,8 +15,6 @@ import threading
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
-
-from ..errors import UsageError
 
 # The (lane, stage) the step is in right now: one stack per thread, since lanes run in threads.
 _LOCAL = threading.local()
@@ -32,8 +31,8 @@ def _marks():
 
 @contextlib.contextmanager
 def stage(lane, name):
-    """Label the operations run inside with a lane and a book-level stage name (13.3.3)."""
-    _marks().append((lane, name))
+    """Label the operations run inside with a lane (a number i means 'lane i') and a book-level stage name (13.3.3)."""
+    _marks().append((f"lane {lane}" if isinstance(lane, int) else lane, name))
     try:
         yield
     finally:
@@ -71,8 +70,9 @@ def _flops(op, ins, outs):
 class GraphRecorder(TorchDispatchMode):
     """Logs each aten op as a node and data flow between ops as edges (13.3.3)."""
 
-    def __init__(self, keep_calls=False):
+    def __init__(self, keep_calls=False, inputs_on="host"):
         super().__init__()
+        self._inputs_on = inputs_on  # the lane holding tensors made before recording (the step's inputs)
         self.nodes, self.edges, self.calls = [], [], []
         self._producer = {}  # id(tensor) -> (node id, lane holding it, tensor key)
         self._alive = []  # keep tensors alive so a Python id is never reused while recording
@@ -90,7 +90,7 @@ class GraphRecorder(TorchDispatchMode):
         is_copy, src_lane, src_dev = False, lane, outs[0].device
         if op in _COPY_OPS:
             src = args[1] if op == "copy_" else args[0]  # copy_(dst, src) vs _to_copy(src)
-            src_lane = self._producer[id(src)][1] if id(src) in self._producer else "host"
+            src_lane = self._producer[id(src)][1] if id(src) in self._producer else self._inputs_on
             src_dev = src.device
             # Two lanes on one CPU have no device change, so the logical lane counts too.
             is_copy = src_dev != outs[0].device or (marked and src_lane != lane)
@@ -136,65 +136,17 @@ class GraphRecorder(TorchDispatchMode):
         return g
 
 
-def trace(step_fn, *args, keep_calls=False, **kwargs):
+def trace(step_fn, *args, keep_calls=False, inputs_on="host", **kwargs):
     """Run step_fn(*args, **kwargs) once and return (its graph, its result) (13.3.3).
 
     The recorder sees the operations of this thread only, so run the lanes of a step one after
-    the other while recording (split_step with lanes=None).
+    the other while recording (runs.record_step_graph gives the step lanes that queue in this thread).
+    `inputs_on` names the lane that holds the tensors made before recording.
     """
-    rec = GraphRecorder(keep_calls=keep_calls)
+    rec = GraphRecorder(keep_calls=keep_calls, inputs_on=inputs_on)
     with torch.no_grad(), rec:
         result = step_fn(*args, **kwargs)
     return rec.graph(), result
-
-
-def record_step_graph(step=None, *args, problem=None, keep_calls=False, **kwargs):
-    """The op-level dependency graph of one training step (13.3.3).
-
-    `record_step_graph(lanes)` records the package's two-lane MLP step on these lanes (Lane
-    objects or device names; default two CPU lanes); `record_step_graph(my_step, *args)` records
-    a step written in the notebook. Each node has id, name (aten op), stage, kind ('compute' or
-    'copy'), lane, device, shapes, dtype, flops and bytes.
-    """
-    if callable(step):
-        return trace(step, *args, keep_calls=keep_calls, **kwargs)[0]
-    from . import model  # model labels its stages with this module's `stage`
-    devices = [_device_of(x) for x in (step or ["cpu", "cpu"])]
-    params, X, Y = problem or model.make_problem(**model.DEFAULT_SIZES)
-    shards = model.split_minibatch(params, X, Y, devices)  # before recording: not part of the step
-    g, _ = trace(model.split_step, params, shards, keep_calls=keep_calls, **kwargs)
-    g["devices"] = [str(d) for d in devices]
-    return g
-
-
-def _device_of(x):
-    """torch.device of a Lane (find_lanes) or of a device name."""
-    return x.device() if callable(getattr(x, "device", None)) else torch.device(x)
-
-
-def model_graph(batch=256, hidden=256, d_in=784, d_out=10, coarse=True):
-    """The MLP step's graph at any sizes, without doing the arithmetic (13.3.3).
-
-    The same step code runs on PyTorch's 'meta' device: tensors with shapes and no data, so every
-    op, shape, FLOP count and copied byte is recorded as on a real device, in microseconds and
-    with no memory. Node devices read 'model'.
-    """
-    from . import model
-    for name, v in (("batch", batch), ("hidden", hidden), ("d_in", d_in), ("d_out", d_out)):
-        if int(v) != v or v < 1:
-            raise UsageError(f"{name} must be a whole number >= 1, got {v!r}")
-    if batch < 2:
-        raise UsageError(f"batch must be at least 2 to split over two lanes, got {batch}")
-    meta = torch.device("meta")
-    shapes = {"W1": (d_in, hidden), "b1": (hidden,), "W2": (hidden, d_out), "b2": (d_out,)}
-    params = {k: torch.empty(shape, device=meta) for k, shape in shapes.items()}
-    shards = model.split_minibatch(params, torch.empty(batch, d_in, device=meta),
-                                   torch.empty(batch, d_out, device=meta), [meta, meta])
-    g, _ = trace(model.split_step, params, shards)
-    for n in g["nodes"]:
-        n["device"] = n["device"].replace("meta", "model")
-    g["devices"] = ["model", "model"]
-    return coarsen_graph(g) if coarse else g
 
 
 def coarsen_graph(g):

@@ -104,6 +104,36 @@ def prediction_text(predicted: dict) -> str:
     return "\n".join(t("graph.predicted_line", variant=_variant_label(k), ms=v * 1e3) for k, v in predicted.items())
 
 
+def rates_text(r) -> str:
+    """The lanes' measured rates the prediction uses: each lane alone, both at once, lane 0 with all cores (13.3.3)."""
+    return t("graph.rates", t0=r.alone[0] * 1e3, t1=r.alone[1] * 1e3, both=r.together * 1e3, rate=r.rate,
+             slowdown=r.slowdown, all=r.all_cores * 1e3, cores=r.cores)
+
+
+def guess_text(guess, s, variant=None) -> str:
+    """The learner's guess beside the closed form and the measured median, or a request for the guess (13.3.3)."""
+    from ..depgraph.runs import TOGETHER
+    variant = variant or TOGETHER
+    fields = {"variant": _variant_label(variant), "predicted": s.predicted.get(variant, float("nan")) * 1e3,
+              "measured": s.measurements[variant].median * 1e3}
+    if guess is None:
+        return t("graph.guess_missing") + "\n" + t("graph.guess_none", **fields)
+    return t("graph.guess_line", guess=float(guess), **fields)
+
+
+def overlap_text(s) -> str:
+    """The two halves' overlap as an interval fraction, its prediction, and the wall-clock difference (13.3.3)."""
+    from ..depgraph.runs import APART, TOGETHER
+    o, m = s.overlap, s.medians()
+    if o is None or o.fraction is None or APART not in m or TOGETHER not in m:
+        return ""
+    saved_pred = s.predicted[APART] - s.predicted[TOGETHER] if APART in s.predicted and TOGETHER in s.predicted \
+        else float("nan")
+    busy = [b - a for a, b in o.intervals]
+    return t("graph.overlap_line", fraction=o.fraction, predicted=o.predicted, t0=busy[0] * 1e3, t1=busy[1] * 1e3,
+             saved=(m[APART] - m[TOGETHER]) * 1e3, saved_pred=saved_pred * 1e3)
+
+
 def draw_step_timing(s, ax=None, title=None):
     """Every repeat of each way to run the step, its prediction beside, the fastest named in the title (13.3.3)."""
     from .repeats import plot_repeats
@@ -128,9 +158,12 @@ def step_timing_text(s) -> str:
         lines.append(t("graph.step_speedup", ratio=s.speedup))
     if s.vs_one_device is not None:
         lines.append(t("graph.step_vs_one", ratio=s.vs_one_device))
-    if s.predicted:
-        lines.append(t("graph.assumption_shared" if s.shared_hardware else "graph.assumption_separate"))
-    return "\n".join(lines)
+    ratios = [t("graph.ratio_item", variant=_variant_label(k), ratio=m.median / s.predicted[k])
+              for k, m in s.measurements.items() if s.predicted.get(k)]
+    if ratios:
+        lines.append(t("graph.measured_over_predicted", ratios="; ".join(ratios)))
+    overlap = overlap_text(s)
+    return "\n".join(lines + ([overlap] if overlap else []))
 
 
 def dag_text(r) -> str:
@@ -147,7 +180,7 @@ def dag_text(r) -> str:
     one, whole = r.measurements.get(DAG_VARIANTS[0]), r.measurements.get(DAG_VARIANTS[2])
     if one is not None and whole is not None:  # the sentence follows the numbers: on a busy machine all cores can lose
         key = "graph.dag_all_cores_faster" if whole.median < one.median else "graph.dag_all_cores_slower"
-        lines.append(t(key, ratio=one.median / whole.median))
+        lines.append(t(key, ratio=one.median / whole.median, inv=whole.median / one.median))
     return "\n".join(lines)
 
 

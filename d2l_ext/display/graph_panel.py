@@ -102,7 +102,8 @@ class GraphSchedulePanel:
             problem = depgraph.make_problem(batch=self.batch.value, hidden=self.hidden.value)
             g, costs = depgraph.measure_node_costs(self.lanes, problem, repeats=self.repeats)
             r = depgraph.schedule_step(g, measured=costs)
-            real = depgraph.time_step(self.lanes, problem, repeats=self.repeats, variants=(depgraph.TOGETHER,))
+            real = depgraph.time_step(self.lanes, problem, repeats=self.repeats, variants=(depgraph.TOGETHER,),
+                                      overlap=False)
             measured = real.measurements[depgraph.TOGETHER].median
             self._add(r, t("graph.panel.row_measured"), measured)
             self._draw(r, t("graph.panel.title_measured", lanes=" + ".join(lane.label for lane in self.lanes)))

@@ -13,27 +13,25 @@
 # ---
 
 # %% [markdown]
-# # 13.3.3 The Dependency Graph
+# # 13.3, Fig. 13.3.1 (extra lesson): The Dependency Graph
 #
 # Fig. 13.3.1 of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
 # minibatch through the forward pass, the loss and the backward pass; the CPU (the *parameter server*) sums the weight
-# gradients and updates the weights; the new weights are copied back. Here you write that step, record its graph,
-# predict from it how long the step takes on this machine, and measure it.
+# gradients and updates the weights, which go back to the GPUs. Here you write that step on this machine's two lanes,
+# record its graph, predict from it how long the step takes, and measure it.
 #
-# PyTorch does use a graph: in the backward pass its autograd engine runs each node once the nodes it depends on are
-# done. But no framework plans the split across devices for you: which device gets which rows, where the gradients are
-# summed and when the weights travel is your plan (or `DistributedDataParallel`'s, 13.3.4).
+# No framework plans this split for you: which device gets which rows, where the gradients are summed and when the
+# weights travel is your plan (or `DistributedDataParallel`'s, in the next extra lesson).
 
 # %% [markdown] lang="zh"
-# # 13.3.3 依赖图
+# # 12.3节 图12.3.1（拓展课）：依赖图
 #
-# 书中的图12.3.1画出了一个两层MLP在一个CPU和两个GPU上的一个训练步：每个GPU在小批量的一半上完成前向传播、损失和
-# 反向传播；CPU（即*参数服务器*）对权重的梯度求和并更新权重；新的权重再被复制回去。本节我们亲手写出这个训练步，
-# 记录它的依赖图，用依赖图预测它在这台机器上要花多长时间，然后实测。
+# 书中的图12.3.1画出了一个两层多层感知机在一个CPU和两个GPU上的一个训练步：每个GPU在小批量的一半上完成前向传播、
+# 损失和反向传播；CPU（即*参数服务器*）对权重的梯度求和并更新权重，新的权重再回到各个GPU。本课我们在这台机器的两条
+# 执行路上亲手写出这个训练步，记录它的依赖图，用依赖图预测它要花多长时间，然后实测。
 #
-# PyTorch确实用到了图：在反向传播中，它的自动求导引擎会在一个节点所依赖的节点都完成后运行该节点。但是没有哪个框架
-# 会替你规划如何在设备之间拆分：哪个设备处理哪些样本、在哪里对梯度求和、何时传输权重，都是你的计划（或者是
-# `DistributedDataParallel` 的计划，见13.3.4节）。
+# 没有哪个框架会替你规划这种拆分：哪个设备处理哪些样本、在哪里对梯度求和、何时传输权重，都是你的计划（或者是
+# `DistributedDataParallel` 的计划，见下一节拓展课）。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -41,109 +39,130 @@ import torch
 
 import d2l_ext
 from d2l_ext import depgraph as dg
+from d2l_ext.backends.torch_backend import run_on_lanes
+from d2l_ext.depgraph import SERVER, stage
 from d2l_ext.display import graph as show
 
 d2l_ext.set_language('en')
 lanes = d2l_ext.find_lanes('torch')  # two GPUs; or a GPU and the CPU; or two halves of the CPU's cores
+params, X, y = dg.make_problem(batch=256)  # the weights (on the CPU) and one minibatch
 print(show.machine_text(lanes))
 
 # %% [markdown]
-# ## The step, as code
+# ## One lane's work
 #
 # Without two GPUs, `find_lanes` gives two *lanes* that can work at the same time: a GPU and the CPU, or two halves of
-# the CPU's cores (13.3.1); the code is the same on all of them. Each lane runs `lane_step` on its rows: the book's MLP
-# (784 inputs, 256 hidden units, 10 outputs, squared loss) with the backward pass written out, so every operation sits
-# in a named box (`dg.stage`) like those of the figure. The loss is divided by the *whole* minibatch size, so the two
-# lanes' gradients add up to the whole minibatch's.
+# the CPU's cores (13.3.1). Lane `i` runs `lane_step` on its rows: the book's MLP (784 inputs, 256 hidden, 10 outputs,
+# squared loss), backward written out so every operation sits in a named box (`stage`) as in the figure. The loss is
+# divided by the *whole* minibatch size `n_total`, so the two lanes' gradients add up to the whole minibatch's.
 
 # %% [markdown] lang="zh"
-# ## 写成代码的训练步
+# ## 一条执行路的工作
 #
-# 没有两个GPU时，`find_lanes` 给出两条可以同时工作的*执行路*：一个GPU和CPU，或者CPU核的两半（见13.3.1节）；
-# 代码在这些情况下都相同。每条执行路在自己的样本上运行 `lane_step`：书中的MLP（784个输入、256个隐藏单元、10个输出、
-# 平方损失），反向传播逐步写出，这样每个操作都位于一个有名字的方框（`dg.stage`）中，就像图中的方框一样。损失除以的是
-# *整个*小批量的大小，因此两条执行路的梯度相加正好等于整个小批量的梯度。
+# 没有两个GPU时，`find_lanes` 给出两条可以同时工作的*执行路*：一个GPU和CPU，或者CPU核的两半（见12.3.1节）。执行路
+# `i` 在自己的样本上运行 `lane_step`：书中的多层感知机（784个输入、256个隐藏单元、10个输出、平方损失），反向传播逐步
+# 写出，使每个操作都像图中那样位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，因此两条
+# 执行路的梯度相加正好等于整个小批量的梯度。
 
 # %%
-def lane_step(lane, params, X, Y, n_total):
-    """Forward and backward on one lane's rows -> (loss, gradients)."""
+def lane_step(i, params, X, y, n_total):
+    """Forward and backward of lane i's rows -> (loss, gradients), the loss divided by all n_total rows."""
     W1, b1, W2, b2 = params['W1'], params['b1'], params['W2'], params['b2']
-    with dg.stage(lane, 'fc1 fwd'):
+    with stage(i, 'fc1 fwd'):
         Z1 = X @ W1 + b1
-    with dg.stage(lane, 'relu'):
+    with stage(i, 'relu'):
         H = torch.relu(Z1)
-    with dg.stage(lane, 'fc2 fwd'):
-        Y_hat = H @ W2 + b2
-    with dg.stage(lane, 'loss'):
-        D = Y_hat - Y
+    with stage(i, 'fc2 fwd'):
+        y_hat = H @ W2 + b2
+    with stage(i, 'loss'):
+        D = y_hat - y
         loss = (D * D).sum() / (2 * n_total)
-        dY = D / n_total                      # d loss / d Y_hat
-    with dg.stage(lane, 'fc2 bwd'):
+        dY = D / n_total  # d loss / d y_hat
+    with stage(i, 'fc2 bwd'):
         dW2, db2, dH = H.T @ dY, dY.sum(0), dY @ W2.T
-    with dg.stage(lane, 'relu bwd'):
+    with stage(i, 'relu bwd'):
         dZ1 = dH * (Z1 > 0)
-    with dg.stage(lane, 'fc1 bwd'):
+    with stage(i, 'fc1 bwd'):
         dW1, db1 = X.T @ dZ1, dZ1.sum(0)
     return loss, {'W1': dW1, 'b1': db1, 'W2': dW2, 'b2': db2}
 
 
 # %% [markdown]
-# The parameter server is the CPU: `server_step` copies each lane's gradients to it, sums them, updates the weights
-# and copies them back to each lane. The split happens once, before the step: each lane gets its own copy of the
-# weights and half of the rows. `dg.split_step` runs `lane_step` on both lanes at once (a CPU lane in its own thread, a
-# GPU lane's kernels queued), then `server_step`.
+# ## Build it: `mlp_step`
+#
+# Write the step of Fig. 13.3.1 for two lanes: which device runs what, and where the data moves.
+#
+# 1. Give lane `i` half of the rows (`X.tensor_split(2)`, `y` alike) and a copy of the weights, on `lanes[i].device()`.
+# 2. Run `lane_step` for both halves **at once**: `run_on_lanes(lanes, jobs)` starts `jobs[i]()` on `lanes[i]` (a CPU
+#    lane in its own thread with its share of the cores, a GPU lane's kernels queued) and returns their results.
+# 3. Move the gradients to the CPU, where `params` live, sum them there and return the new weights
+#    `params[k] - lr * total[k]`.
+#
+# The check runs four SGD steps on this machine's lanes and grades the updates (against one device in float64), the
+# placement (each half on its lane, the sum on the CPU) and the overlap (the share of the shorter half's busy time
+# during which the other half ran too, from timestamps recorded while your code ran).
 
 # %% [markdown] lang="zh"
-# 参数服务器就是CPU：`server_step` 把每条执行路的梯度复制到CPU上，求和，更新权重，再把新的权重复制回每条执行路。
-# 拆分在训练步之前完成一次：每条执行路得到一份自己的权重副本和一半样本。`dg.split_step` 让两条执行路同时运行
-# `lane_step`（CPU执行路在自己的线程中运行，GPU执行路的核函数被放入队列），然后运行 `server_step`。
+# ## 动手实现：`mlp_step`
+#
+# 为两条执行路写出图12.3.1中的训练步：哪个设备运行什么，数据在哪里移动。
+#
+# 1. 把一半样本（`X.tensor_split(2)`，`y` 也一样）和一份权重副本交给执行路 `i`，放在 `lanes[i].device()` 上。
+# 2. **同时**在两半样本上运行 `lane_step`：`run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上启动 `jobs[i]()`（CPU执行路在
+#    自己的线程中、使用分给它的核，GPU执行路的核函数被放入队列），并返回它们的结果。
+# 3. 把梯度移到 `params` 所在的CPU上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
+#
+# 检查会在这台机器的执行路上运行四个随机梯度下降步，并评判：更新（与一个设备的float64结果比较）、放置（每一半在自己的
+# 执行路上，求和在CPU上）和重叠（较短的一半在其忙碌时间里另一半也在运行的比例，根据你的代码运行时记录的时间戳计算）。
 
 # %% tags=["nbval-ignore-output"]
-SERVER = dg.SERVER  # the parameter server's row in the graph
+def mlp_step(lanes, params, X, y, lr):
+    """One SGD step with the minibatch split over two lanes (Fig. 13.3.1) -> the new weights, on the CPU."""
+    # TODO: half of the rows and a copy of the weights on each lane's device; lane_step on both halves at once
+    #       (run_on_lanes); the gradients to the CPU, summed there; return params[k] - lr * total[k] for every k.
+    raise NotImplementedError
 
 
-def server_step(params, grads, lr=0.1):
-    """On the CPU: sum both lanes' gradients, update the weights, copy them back -> (new, each lane's copy)."""
-    with dg.stage(SERVER, 'grad copy'):
-        on_cpu = [{k: g[k].to('cpu', copy=True) for k in g} for g in grads]
-    with dg.stage(SERVER, 'sum'):
-        total = {k: on_cpu[0][k] + on_cpu[1][k] for k in params}
-    with dg.stage(SERVER, 'update'):
-        new = {k: params[k] - lr * total[k] for k in params}
-    copies = []
-    for i, g in enumerate(grads):
-        with dg.stage(f'lane {i}', 'weight copy'):
-            copies.append({k: new[k].to(g[k].device, copy=True) for k in new})
-    return new, copies
+d2l_ext.check('13.3.3-mlp', mlp_step)
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+def mlp_step(lanes, params, X, y, lr):
+    """One SGD step with the minibatch split over two lanes (Fig. 13.3.1) -> the new weights, on the CPU."""
+    server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
+    halves = []
+    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
+        with stage(i, 'weight copy'):  # lane i gets a fresh copy of the weights and its half of the rows
+            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
+            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
+    # Both halves at once, each on its lane; each loss is divided by all n rows, so the gradients add up.
+    results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
+    with stage(SERVER, 'grad copy'):  # every gradient to the server
+        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
+    with stage(SERVER, 'sum'):  # waits for both lanes
+        total = {k: grads[0][k] + grads[1][k] for k in params}
+    with stage(SERVER, 'update'):
+        return {k: params[k] - lr * total[k] for k in params}
 
 
-params, X, Y = dg.make_problem(batch=256)  # weights on the CPU and one minibatch
-devices = [lane.device() for lane in lanes]
-shards = [{'params': {k: w.to(d, copy=True) for k, w in params.items()}, 'X': Xi.to(d), 'Y': Yi.to(d)}
-          for d, Xi, Yi in zip(devices, X.chunk(2), Y.chunk(2))]
-new, copies, losses = dg.split_step(params, shards, lanes, lane_step=lane_step, server_step=server_step)
-
-reference, _ = dg.reference_step(params, X, Y)  # the same step with autograd, in float64 on the CPU
-err = dg.check_update(new, params, reference, 'two-lane step')  # raises if the update is wrong
-print(d2l_ext.t('graph.step_checked', err=err))
+d2l_ext.check('13.3.3-mlp', mlp_step)
 
 # %% [markdown]
-# ## The graph, recorded from your code
+# ## The graph, recorded from the worked step
 #
-# `record_step_graph` runs your step once under a PyTorch hook that sees every operation with its inputs and outputs.
-# An edge joins A to B when B reads a tensor A wrote; a copy between lanes becomes its own node, on the link, with the
-# bytes it moves. Merging the operations of each box gives the book's picture.
+# `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook that sees every operation. An edge joins A
+# to B when B reads a tensor A wrote; a copy between lanes is its own node, on the link, with the bytes it moves.
+# Merging each box's operations gives the book's picture; the weights travel at the start of each step, where the
+# figure's "copy back" of the step before lands.
 
 # %% [markdown] lang="zh"
-# ## 根据你的代码记录的依赖图
+# ## 根据参考实现记录的依赖图
 #
-# `record_step_graph` 在一个PyTorch钩子下运行一次你的训练步，这个钩子能看到每个操作及其输入和输出。当B读取了A写入的
-# 张量时，就有一条从A到B的边；执行路之间的一次复制成为链路上的一个单独节点，并带有它传输的字节数。把每个方框里的操作
-# 合并起来，就得到了书中的图。
+# `record_step_graph` 在一个能看到每个操作的PyTorch钩子下运行一次参考实现 `mlp_step`。当B读取了A写入的张量时，就有
+# 一条从A到B的边；执行路之间的一次复制是链路上的一个单独节点，并带有它传输的字节数。把每个方框里的操作合并起来，就
+# 得到了书中的图；权重在每个训练步开始时传输，图中上一步的“复制回去”正落在这里。
 
 # %%
-raw = dg.record_step_graph(dg.split_step, params, shards, lane_step=lane_step, server_step=server_step)
-graph = dg.coarsen_graph(raw)  # one node per box
+graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box
 print(show.summary_text(graph, d2l_ext.t('graph.title_graph')))
 show.draw_graph(graph, title=d2l_ext.t('graph.title_graph'))
 
@@ -151,96 +170,72 @@ show.draw_graph(graph, title=d2l_ext.t('graph.title_graph'))
 # It is the book's figure plus the biases and the loss: two chains that meet only at the server, whose `sum` waits
 # for **both** lanes' gradients. Inside a chain nothing can start early; between the chains everything can overlap.
 #
-# ## Predict: the schedule the graph allows
+# ## Predict, then measure
 #
-# Each box gets the time it takes here, run alone on its lane (median of 5 runs). Starting every box as soon as its
-# inputs are done and its lane or link is free gives three numbers: the **serial total** (every box in turn), the
-# **scheduled total**, and the **critical path**, the longest chain of dependent boxes, which no schedule can beat.
+# Three numbers from this machine: each box alone on its lane (median of 5 runs), both lanes' boxes at once, and lane
+# 0's boxes on one device with all the cores.
 
 # %% [markdown] lang="zh"
-# 这正是书中的图，只是多了偏置和损失：两条链只在服务器处汇合，而服务器的 `sum` 要等待**两个**执行路的梯度。在一条链
+# 这正是书中的图，只是多了偏置和损失：两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。在一条链
 # 内部，没有什么能提前开始；两条链之间的一切都可以重叠。
 #
-# ## 预测：依赖图所允许的调度
+# ## 先预测，再实测
 #
-# 每个方框的代价是它在这里、在自己的执行路上单独运行的时间（5次运行的中位数）。让每个方框在其输入都已完成、且其执行路
-# 或链路空闲时立即开始，就得到三个数字：**串行总耗时**（各方框依次运行）、**调度后总耗时**，以及**关键路径**，即相互
-# 依赖的方框组成的最长链，任何调度都不可能比它更快。
+# 这台机器上的三组数字：每个方框在自己的执行路上单独运行的时间（5次运行的中位数）、两条执行路的方框同时运行的时间，
+# 以及执行路0的方框在使用全部核的一个设备上运行的时间。
 
 # %% tags=["nbval-ignore-output"]
-graph_here, costs = dg.measure_node_costs(lanes, (params, X, Y), lane_step=lane_step, server_step=server_step)
+print(d2l_ext.t('graph.step_checked', err=dg.check_step_matches(lanes, (params, X, y))['relative_error']))
+graph_here, costs = dg.measure_node_costs(lanes, (params, X, y))
+rates = dg.measure_rates(lanes, (params, X, y))
+print(show.rates_text(rates))
+
+# %% [markdown]
+# From these, guess one step with the two lanes together and write it into `my_guess`. The cell then prints the closed
+# forms, each lane's boxes scaled to the time measured above: **one after the other**, every box in turn, each lane
+# as alone; **together**, the schedule the graph allows (a box starts once its inputs are done and its lane or link is
+# free), each lane as both at once; **one device**, lane 0's boxes with all the cores, twice (twice the rows), plus the
+# update. Then it measures the three, interleaved, each update checked against float64.
+
+# %% [markdown] lang="zh"
+# 根据这些数字，猜一猜两条执行路同时运行一个训练步要多长时间，并把它写进 `my_guess`。然后这个单元格打印闭式预测：
+# 每条执行路的方框都按上面测得的时间缩放：**先后运行**，各方框依次运行，每条执行路取单独运行的时间；**同时运行**，
+# 依赖图所允许的调度（方框在其输入都已完成、且其执行路或链路空闲时立即开始），每条执行路取两条同时运行的时间；
+# **一个设备**，执行路0的方框使用全部核的时间乘以2（样本数加倍），再加上更新。接着它把三种方式交替运行并实测，每次
+# 更新都与float64的结果进行校验。
+
+# %% tags=["nbval-ignore-output"]
+my_guess = None  # ms: one step with the two lanes together. Write a number, then run this cell.
+
 plan = dg.schedule_step(graph_here, measured=costs)
-print(show.schedule_text(plan))
-show.draw_schedule(plan, title=d2l_ext.t('graph.title_plan'))
-
-# %% [markdown]
-# The predictions: together, the scheduled total; one after the other, the serial total; the baseline, one device
-# with the whole minibatch and no copies, from lane 0's boxes: twice the rows take twice as long, and on a CPU all the
-# cores make it faster in proportion.
-
-# %% [markdown] lang="zh"
-# 预测如下：同时运行，取调度后总耗时；先后运行，取串行总耗时；基线，即一个设备处理整个小批量、不做复制，根据执行路0
-# 的方框来估计：样本数加倍，时间也加倍；在CPU上，使用全部核会使它按比例变快。
-
-# %% tags=["nbval-ignore-output"]
-lane0 = sum(s for box, s in costs.items() if box.endswith('[lane 0]'))  # lane 0's compute boxes
-share = lanes[0].threads / d2l_ext.cpu_cores() if lanes[0].kind == 'cpu' else 1.0
-predicted = {dg.ONE_DEVICE: 2 * lane0 * share + costs[f'update [{SERVER}]'],
-             dg.APART: plan.serial_total,
-             dg.TOGETHER: plan.total}
-print(show.prediction_text(predicted))
-
-# %% [markdown]
-# <details><summary>Worked answer: what to expect</summary>
-#
-# "Together" assumes the lanes do not slow each other down, which holds for separate hardware. Two CPU lanes share the
-# memory system and, when other programs run, the cores: expect them slower than predicted and no faster than one
-# device with all the cores, which has the same arithmetic without copies or thread hand-offs. With a GPU, expect one
-# GPU with the whole minibatch to win clearly: no copies over PCIe, no slow CPU lane to wait for.
-# </details>
-#
-# ## Measure
-#
-# The three ways run interleaved, so a slow moment hits all of them alike; every update is checked against float64.
-# The dots are the repeats; the hatched bars, the predictions.
-
-# %% [markdown] lang="zh"
-# <details><summary>参考答案：应当预期什么</summary>
-#
-# “同时运行”的预测假定两条执行路互不拖慢，这对位于不同硬件上的执行路成立。两条CPU执行路共用内存系统，有其他程序运行时
-# 还要共用核：应当预期它们比预测慢，也不会比使用全部核的一个设备快，因为后者的算术运算能力相同，却不需要复制，也没有
-# 线程之间的交接。有GPU时，应当预期一个GPU处理整个小批量会明显胜出：既没有经过PCIe的复制，也不用等待缓慢的CPU执行路。
-# </details>
-#
-# ## 实测
-#
-# 三种方式交替运行，这样某一时刻的变慢会同样影响所有方式；每次更新都与float64的结果进行校验。圆点是各次重复，
-# 斜线条是预测。
-
-# %% tags=["nbval-ignore-output"]
-timing = dg.time_step(lanes, (params, X, Y), repeats=7, predicted=predicted,
-                      lane_step=lane_step, server_step=server_step)
+predicted = dg.predict_step(plan, graph_here, costs, rates)
+timing = dg.time_step(lanes, (params, X, y), repeats=7, predicted=predicted)
+print(show.guess_text(my_guess, timing))
 print(show.step_timing_text(timing))
 show.draw_step_timing(timing)
 
 # %% [markdown]
-# Boxes timed alone leave out what the whole step adds: handing work to the lanes' threads, Python between the
-# operations, fresh memory for every copy; so expect most measurements above their predictions. On a busy 2-core
-# machine the comparisons can go either way: read the printed ratios. The graph promises only that the two chains
-# can overlap ("together" against "one after the other"), not that splitting pays. That needs lanes that *add* hardware, enough rows per device for the arithmetic to outweigh the copies, and gradients that
-# travel while the backward pass still runs (13.3.4).
-#
-# The panel recomputes a model of the book's setting as you move a slider (assumed round numbers: two GPUs at
-# 10 TFLOP/s, a CPU server, PCIe at 12 GB/s); **Measure here** times the boxes on this machine instead.
+# The overlap line comes from when each half really ran: a share of the shorter half's busy time, always within
+# 0-100%; the wall-clock difference beside it also counts everything else the two ways do differently. Below: the
+# schedule of the boxes as timed one by one (critical path outlined). The graph promises only that the chains *can* overlap; a split
+# pays when the lanes add hardware and each gets enough rows for its arithmetic to outweigh the copies.
 
 # %% [markdown] lang="zh"
-# 单独计时的方框没有计入整个训练步额外的开销：把工作交给执行路的线程、操作之间的Python代码、每次复制都要分配的新内存；
-# 因此应当预期多数实测值高于预测。在一台繁忙的双核机器上，比较的结果可能偏向任何一方：请以打印出的比值为准。依赖图只
-# 承诺两条链可以重叠（“同时运行”对比“先后运行”），并不承诺拆分一定划算。拆分要划算，需要执行路*增加*了硬件、每个设备
-# 分到的样本足够多以致算术运算超过复制的代价，并且梯度在反向传播仍在进行时就开始传输（见13.3.4节）。
-#
-# 下面的面板在你移动滑块时重新计算书中场景的一个模型（假定的整数：两个10 TFLOP/s的GPU、一个CPU服务器、每个方向
-# 12 GB/s的PCIe）；**在这里测量** 则改为在这台机器上为各方框计时。
+# 重叠那一行根据每一半实际运行的时间测得：它是较短一半忙碌时间中的比例，总在0–100%之间；旁边的挂钟时间差还计入了
+# 两种方式之间的所有其他差别。下面是按逐个计时的方框排出的调度（关键路径已描边）。依赖图只承诺两条链*可以*重叠；当执行路增加了
+# 硬件、并且每条执行路分到足够多的样本以致算术运算超过复制的代价时，拆分才划算。
+
+# %% tags=["nbval-ignore-output"]
+print(show.schedule_text(plan))
+show.draw_schedule(plan, title=d2l_ext.t('graph.title_plan'))
+
+# %% [markdown]
+# The panel recomputes a model of the book's setting as you move a slider (round numbers assumed for illustration, not
+# measured: two GPUs at 10 TFLOP/s, a CPU server, PCIe at 12 GB/s); **Measure here** times the boxes on this machine.
+
+# %% [markdown] lang="zh"
+# 下面的面板在你移动滑块时重新计算书中场景的一个模型（为便于说明而假定的整数值，并非实测：两个10 TFLOP/s的GPU、一个
+# CPU服务器、每个方向12 GB/s的PCIe）；**在这里测量** 则改为在这台机器上为各方框计时。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.graph_panel import GraphSchedulePanel
@@ -250,40 +245,37 @@ panel = GraphSchedulePanel(lanes).show()
 # %% [markdown]
 # ## Exercises
 #
-# **1. A server that does not wait.** Make `server_step` use lane 0's gradients twice, as a server that read before
-# lane 1's arrived would. Predict: does the recorded graph change? Does the check catch it? Then run the cell below.
+# **1. A server that does not wait.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
+# uses lane 0's gradients twice, as a server that read before lane 1's arrived would. Predict: does the recorded graph
+# change? Does the check catch it? Then open the output of the cell below.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1. 不等待的服务器。** 让 `server_step` 把执行路0的梯度用两次，就像一个没等执行路1的梯度到达就去读取的服务器那样。
-# 先预测：记录下来的依赖图会变吗？校验能发现吗？然后运行下面的单元格。
+# **1. 不等待的服务器。** `dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路0的梯度
+# 用了两次，就像一个没等执行路1的梯度到达就去读取的服务器那样。先预测：记录下来的依赖图会变吗？校验能发现吗？然后
+# 展开下面单元格的输出。
 
-# %% jupyter={"source_hidden": true}
-def hasty_server(params, grads, lr=0.1):
-    """A server that does not wait for lane 1: it uses lane 0's gradients twice."""
-    return server_step(params, [grads[0], grads[0]], lr)
-
-
+# %% jupyter={"outputs_hidden": true}
+hasty = dg.wrong_version('lane0_twice')
 try:
-    dg.check_step_matches(lanes, (params, X, Y), lane_step=lane_step, server_step=hasty_server)
+    dg.check_step_matches(lanes, (params, X, y), step=hasty)
     print(d2l_ext.t('graph.check_missed'))
 except d2l_ext.ResultMismatch as e:
     print(d2l_ext.t('graph.check_caught', message=e))
-hasty = dg.record_step_graph(dg.split_step, params, shards, lane_step=lane_step, server_step=hasty_server)
-show.draw_graph(dg.coarsen_graph(hasty), title=d2l_ext.t('graph.title_hasty'))
+show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty)),
+                title=d2l_ext.t('graph.title_hasty'))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The graph changes: no edge carries lane 1's gradients to the server any more, so a scheduler would start `sum`
-# without them. The update is wrong, and the check against float64 catches it.
+# The graph changes: lane 1's gradients still reach the server, but no edge joins them to `sum` any more, so a
+# scheduler would start `sum` without them. The update is wrong, and the check against float64 catches it.
 # </details>
 #
 # **2. An uneven split.** With a GPU and the CPU as lanes, an even split makes the GPU wait for the CPU. From the
-# measured boxes, how many of the 256 rows should lane 0 get so that both lanes finish together? Change `X.chunk(2)` to
-# `X.split([a, 256 - a])` (and `Y` alike), rerun that cell, and time `dg.split_step(...)` with
-# `d2l_ext.measure(..., lanes=lanes)`.
+# measured boxes, how many of the 256 rows should lane 0 get so that both lanes finish together? In your `mlp_step`,
+# split with `X.tensor_split([a])` (and `y` alike) and time it with `d2l_ext.measure(..., lanes=lanes)`.
 #
 # <details><summary>Worked answer</summary>
 #
@@ -295,33 +287,31 @@ show.draw_graph(dg.coarsen_graph(hasty), title=d2l_ext.t('graph.title_hasty'))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 依赖图变了：不再有任何边把执行路1的梯度送到服务器，因此调度器会在没有这些梯度的情况下开始 `sum`。更新是错的，
-# 与float64结果的校验发现了这一点。
+# 依赖图变了：执行路1的梯度仍然到达服务器，但不再有任何边把它们连到 `sum`，因此调度器会在没有这些梯度的情况下开始
+# `sum`。更新是错的，与float64结果的校验发现了这一点。
 # </details>
 #
 # **2. 不均匀的拆分。** 以一个GPU和CPU作为执行路时，平均拆分会使GPU等待CPU。根据实测的各方框，256个样本中应当给执行路0
-# 多少个，才能让两条执行路同时完成？把 `X.chunk(2)` 改为 `X.split([a, 256 - a])`（`Y` 也一样），重新运行那个单元格，
-# 再用 `d2l_ext.measure(..., lanes=lanes)` 为 `dg.split_step(...)` 计时。
+# 多少个，才能让两条执行路同时完成？在你的 `mlp_step` 中改用 `X.tensor_split([a])` 拆分（`y` 也一样），再用
+# `d2l_ext.measure(..., lanes=lanes)` 为它计时。
 #
 # <details><summary>参考答案</summary>
 #
 # 按速度成比例地拆分：a = 256 · t₁ / (t₀ + t₁)，其中 tᵢ 是执行路 *i* 在128个样本时各方框耗时之和。与GPU并列时，
-# CPU几乎分不到样本，这时一个GPU处理整个小批量既简单又更快。两个相同的CPU执行路本来就是平衡的。
+# CPU几乎分不到样本，这时一个GPU处理整个小批量既简单又更快。两条相同的CPU执行路本来就是平衡的。
 # </details>
 
 # %% [markdown]
-# **3. The book's exercise 5: more complex dependencies.** Design tasks with more complex dependencies, and check that
-# the results stay correct while the computation gets faster. Each task computes `tanh((sum of its inputs) @ W)`;
-# three stages, each a diamond of arms of `arms` products that meet in a join; `cross=True` adds edges between arms. A
-# planner puts each task on a lane (longest chain behind it first); a small engine runs the plan, each lane waiting
-# for the tasks it reads, as MXNet's engine does. Change `arms` and `cross`, read the prediction (in products), run.
+# **3. The book's exercise 5: more complex dependencies, still correct while faster.** Each task computes
+# `tanh((sum of its inputs) @ W)`; three stages, each a diamond of arms of `arms` products meeting in a join;
+# `cross=True` adds edges between arms. A planner puts each task on a lane (longest chain behind it first); a small
+# engine runs the plan, each lane waiting for the tasks it reads. Change `arms` and `cross`, read the prediction, run.
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习5：更复杂的依赖关系。** 设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务计算
 # `tanh((sum of its inputs) @ W)`；一共三个阶段，每个阶段是一个菱形：若干条分支，各含 `arms` 中给定个数的乘法，最后在
 # 汇合点汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条执行路上（其后的链最长的任务先放）；一个小引擎
-# 执行这个计划，每条执行路等待它所读取的任务完成，就像MXNet的引擎那样。修改 `arms` 和 `cross`，读出预测（以乘法次数
-# 为单位），然后运行。
+# 执行这个计划，每条执行路等待它所读取的任务完成。修改 `arms` 和 `cross`，读出预测，然后运行。
 
 # %%
 arms, cross = (1, 2, 3), True  # change these
@@ -341,8 +331,7 @@ show.draw_dag(ex5)
 # With `arms=(1, 2, 3), cross=True`: 21 products in series; the critical path is 4 per stage (the longest arm, then the
 # join), 12 in all, and the plan on two lanes reaches it. With `arms=(2, 2, 2), cross=False` (cell below) the critical
 # path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. The lanes, not the
-# path, set the time. Two CPU lanes of one core each measure below the model's speedup: they share memory and wait
-# for each other.
+# path, set the time.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -350,11 +339,10 @@ show.draw_dag(ex5)
 #
 # 当 `arms=(1, 2, 3), cross=True` 时：串行需要21次乘法；关键路径每个阶段为4（最长的分支再加汇合点），总共12，两条执行路
 # 上的计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时（见下面的单元格），关键路径降到9，但两条执行路完成六个分支
-# 乘法需要每个阶段3，再加汇合点：仍是12。决定时间的是执行路的数量，而不是关键路径。各用一个核的两条CPU执行路，
-# 实测的加速比低于模型：它们共用内存，而且要互相等待。
+# 乘法需要每个阶段3，再加汇合点：仍是12。决定时间的是执行路的数量，而不是关键路径。
 # </details>
 
-# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 answer = dg.dag_experiment(lanes, arms=(2, 2, 2), cross=False, repeats=3)
 print(show.dag_text(answer))
 caught, message = dg.broken_engine_check(answer)
@@ -364,26 +352,28 @@ print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
 # ## Remember
 #
 # * A step split over devices is a graph: chains side by side that meet where the gradients are summed.
-# * Serial total ≥ scheduled total ≥ critical path. Measure the boxes to predict, then measure the step.
+# * Serial total ≥ scheduled total ≥ critical path. Predict from boxes and rates measured here, then measure the step.
+# * Report an overlap as a fraction of an interval, beside its prediction and the wall-clock difference.
 # * Compare with one device holding the whole minibatch, no copies; splitting pays only when lanes add hardware.
 # * Faster must stay correct: check every result against a float64 reference.
 #
 # ## Pitfalls
 #
+# * Each half's loss divided by its own rows, then summed: the update is twice too large.
+# * Weights copied to the lanes once and kept: every later step runs on stale weights.
 # * Two CPU lanes share cores and memory: their "speedup" is not that of two devices.
-# * Reading a lane's result before it is finished gives wrong numbers: an engine must wait for its inputs.
-# * Timing without waiting for every device measures only the queueing.
 
 # %% [markdown] lang="zh"
 # ## 要记住的
 #
 # * 拆分到多个设备上的训练步是一个图：并排运行的链在梯度求和处汇合。
-# * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径。先测量各方框来做预测，再实测整个训练步。
+# * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径。用在这里测得的方框耗时和速度来预测，再实测整个训练步。
+# * 报告重叠时给出区间的比例，并在旁边给出预测和挂钟时间差。
 # * 要与一个设备处理整个小批量、不做复制的情况比较；只有当执行路增加了硬件时，拆分才划算。
 # * 变快的同时必须保持正确：把每个结果都与float64的参考结果进行校验。
 #
 # ## 易犯的错误
 #
+# * 每一半的损失除以自己的样本数，然后求和：更新会变成两倍大。
+# * 只把权重复制到执行路上一次并一直保留：之后的每一步都在过时的权重上运行。
 # * 两条CPU执行路共用核和内存：它们的“加速比”不是两个设备的加速比。
-# * 在一条执行路完成之前读取它的结果，会得到错误的数值：引擎必须等待它的输入。
-# * 计时时不等待每个设备完成，测到的只是排队的时间。

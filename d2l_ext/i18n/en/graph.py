@@ -27,12 +27,6 @@ MESSAGES = {
                            '(above 1: running the lanes at once saved time)'),
     'graph.step_vs_one': ('two lanes together vs one device with the whole minibatch: {ratio:.2f}x '
                           '(above 1: splitting the batch paid off; below 1: one device was faster)'),
-    'graph.assumption_separate': ('the prediction assumes each box costs what it cost alone and the lanes do not '
-                                  'slow each other down: true for lanes on separate hardware, apart from starting '
-                                  'the work and Python between the operations'),
-    'graph.assumption_shared': ('the prediction assumes each box costs what it cost alone and the lanes do not '
-                                'slow each other down; here both lanes share one CPU (its memory bandwidth and '
-                                'caches), so expect the measurement above it'),
     'graph.dag_variant.0': 'one lane, in order',
     'graph.dag_variant.1': 'two lanes, planned',
     'graph.dag_variant.2': 'one device, all cores, in order',
@@ -43,12 +37,8 @@ MESSAGES = {
     'graph.dag_split': 'the plan puts {counts}',
     'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
     'graph.dag_speedup': 'two lanes planned vs one lane in order: {ratio:.2f}x (above 1: the plan saved time)',
-    'graph.dag_all_cores_faster': ('one device with all cores vs one lane (one core) in order: {ratio:.2f}x: each '
-                                   'product was split over the cores'),
-    'graph.dag_all_cores_slower': ('one device with all cores vs one lane (one core) in order: {ratio:.2f}x, slower: '
-                                   'a product split over the cores waits for its slowest thread at its end, so a core '
-                                   'that anything else is using (another program, the other lane) holds up every '
-                                   'product'),
+    'graph.dag_all_cores_faster': 'one device with all cores ran {ratio:.2f}x as fast as one lane (one core) in order',
+    'graph.dag_all_cores_slower': 'one device with all cores took {inv:.2f}x as long as one lane (one core) in order',
     'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
     'graph.n_tensors': '{n} tensors',
     'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
@@ -78,7 +68,7 @@ MESSAGES = {
     'graph.predicted_line': '{variant}: predicted {ms:.2f} ms',
     'graph.step_row': '{variant}: median {ms:.2f} ms over {repeats} repeats{predicted}',
     'graph.step_row_predicted': ' (predicted {ms:.2f} ms)',
-    'graph.title_graph': 'One training step on two lanes, recorded from the code above',
+    'graph.title_graph': 'One training step on two lanes, recorded from the worked mlp_step',
     'graph.title_plan': 'The schedule the graph allows, from boxes measured here (critical path outlined)',
     'graph.title_step': 'Every repeat of one step: fastest here, "{variant}"',
     'graph.title_dag_plan': 'Exercise 5: the plan (which lane runs each task; columns follow the dependencies)',
@@ -87,5 +77,20 @@ MESSAGES = {
     'graph.lane_line': '{lane} = {name}: {explanation}',
     'graph.what_step': 'the two-lane step',
     'graph.what_dag_task': 'DAG task {name}',
-    'graph.title_hasty': 'A server that does not wait: lane 1\'s gradients never reach it',
+    'graph.title_hasty': "A server that does not wait: lane 1's gradients arrive, but sum never reads them",
+    'graph.rates': ("lane 0's boxes alone {t0:.2f} ms, lane 1's alone {t1:.2f} ms, both lanes' at once {both:.2f} ms: "
+                    'at once they ran {rate:.2f}x as fast as one after the other (2.00x: two equal lanes that do not '
+                    'slow each other), the pair {slowdown:.2f}x as long as the longer lane alone; lane 0\'s boxes with '
+                    'all {cores} cores in one thread: {all:.2f} ms'),
+    'graph.guess_missing': 'write your guess into my_guess first (milliseconds), then run this cell again',
+    'graph.guess_none': ('{variant}: your guess (none yet) | closed form {predicted:.2f} ms | '
+                         'measured {measured:.2f} ms (median)'),
+    'graph.guess_line': ('{variant}: your guess {guess:.2f} ms | closed form {predicted:.2f} ms | '
+                         'measured {measured:.2f} ms (median)'),
+    'graph.ratio_item': '{variant} {ratio:.2f}',
+    'graph.measured_over_predicted': 'measured / predicted: {ratios}',
+    'graph.overlap_line': ('overlap of the two halves in one step together: the shorter half was busy {fraction:.0%} '
+                           'of its time while the other ran too (from their intervals: {t0:.2f} ms and {t1:.2f} ms; '
+                           'predicted {predicted:.0%} for halves started together); wall clock, one after the other '
+                           'minus together: {saved:.2f} ms (predicted {saved_pred:.2f} ms)'),
 }

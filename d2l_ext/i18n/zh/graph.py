@@ -16,35 +16,27 @@ MESSAGES = {
     'graph.col_speedup': '串行总耗时 / 该值',
     'graph.col_predicted': '预测（秒）',
     'graph.col_error': '与float64结果的相对误差',
-    'graph.schedule_speedup': '该调度比一次一个方框快 {speedup:.2f} 倍；任何调度都不可能超过 {bound:.2f} 倍',
+    'graph.schedule_speedup': '该调度的速度是一次一个方框的 {speedup:.2f} 倍；任何调度都不可能超过 {bound:.2f} 倍',
     'graph.critical_path_is': '关键路径：{path}',
     'graph.variant.0': '一个设备，整个小批量，不做复制',
     'graph.variant.1': '两条执行路，先后运行',
     'graph.variant.2': '两条执行路，同时运行',
     'graph.step_title': '一个训练步，批量大小 {batch}，执行路：{lanes}；每种方式交替重复 {repeats} 次',
-    'graph.step_speedup': '两条执行路同时运行与先后运行之比：{ratio:.2f} 倍（大于1：同时运行节省了时间）',
-    'graph.step_vs_one': ('两条执行路同时运行与一个设备处理整个小批量之比：{ratio:.2f} 倍'
+    'graph.step_speedup': '两条执行路同时运行的速度是先后运行的 {ratio:.2f} 倍（大于1：同时运行节省了时间）',
+    'graph.step_vs_one': ('两条执行路同时运行的速度是一个设备处理整个小批量的 {ratio:.2f} 倍'
                           '（大于1：拆分批量划算；小于1：一个设备更快）'),
-    'graph.assumption_separate': ('该预测假定每个方框的代价等于它单独运行时的代价，且两条执行路互不拖慢：'
-                                  '对位于不同硬件上的执行路成立，只是没有计入启动工作和操作之间的Python代码'),
-    'graph.assumption_shared': ('该预测假定每个方框的代价等于它单独运行时的代价，且两条执行路互不拖慢；'
-                                '这里两条执行路共用一个CPU（它的内存带宽和缓存），因此实测值应高于预测'),
     'graph.dag_variant.0': '一条执行路，按顺序',
     'graph.dag_variant.1': '两条执行路，按计划',
     'graph.dag_variant.2': '一个设备，全部核，按顺序',
     'graph.dag_tasks': '{tasks} 个任务，每个是一次 {n} x {n} 的矩阵乘法；执行路：{lanes}',
     'graph.dag_model': ('模型（以两个相同执行路上的一次乘法为单位）：串行 {serial:.0f}，计划 {planned:.0f}，'
-                        '关键路径 {path:.0f}（任何计划都不可能快于 {bound:.2f} 倍）'),
+                        '关键路径 {path:.0f}（任何计划的速度都不可能超过串行的 {bound:.2f} 倍）'),
     'graph.dag_count': '{count} 个在{lane}上',
     'graph.dag_split': '计划的分配：{counts}',
     'graph.dag_split_speeds': '两条执行路速度不同（在每条执行路上各计时一次乘法）；计划的分配：{counts}',
-    'graph.dag_speedup': '两条执行路按计划运行与一条执行路按顺序运行之比：{ratio:.2f} 倍（大于1：计划节省了时间）',
-    'graph.dag_all_cores_faster': ('一个设备使用全部核与一条执行路（一个核）按顺序运行之比：{ratio:.2f} 倍：'
-                                   '每次乘法被分摊到各个核上'),
-    'graph.dag_all_cores_slower': ('一个设备使用全部核与一条执行路（一个核）按顺序运行之比：'
-                                   '{ratio:.2f} 倍，反而更慢：'
-                                   '分摊到各个核上的乘法在结束时要等待最慢的线程，'
-                                   '因此只要有一个核被别的程序（或另一条执行路）占用，每一次乘法都会被拖慢'),
+    'graph.dag_speedup': '两条执行路按计划运行的速度是一条执行路按顺序运行的 {ratio:.2f} 倍（大于1：计划节省了时间）',
+    'graph.dag_all_cores_faster': '使用全部核的一个设备，速度是按顺序运行的一条执行路（一个核）的 {ratio:.2f} 倍',
+    'graph.dag_all_cores_slower': '使用全部核的一个设备，耗时是按顺序运行的一条执行路（一个核）的 {inv:.2f} 倍',
     'graph.broken_not_caught': '结果一致：这个计划恰好不需要等待',
     'graph.n_tensors': '{n} 个张量',
     'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
@@ -72,7 +64,7 @@ MESSAGES = {
     'graph.predicted_line': '{variant}：预测 {ms:.2f} 毫秒',
     'graph.step_row': '{variant}：{repeats} 次重复的中位数 {ms:.2f} 毫秒{predicted}',
     'graph.step_row_predicted': '（预测 {ms:.2f} 毫秒）',
-    'graph.title_graph': '两条执行路上的一个训练步，根据上面的代码记录',
+    'graph.title_graph': '两条执行路上的一个训练步，根据参考实现 mlp_step 记录',
     'graph.title_plan': '依赖图所允许的调度，各方框在这里实测（关键路径加粗框出）',
     'graph.title_step': '一个训练步的每次重复：这里最快的是“{variant}”',
     'graph.title_dag_plan': '练习5：计划（每个任务由哪条执行路运行；各列按依赖关系排列）',
@@ -81,5 +73,20 @@ MESSAGES = {
     'graph.lane_line': '{lane} = {name}：{explanation}',
     'graph.what_step': '两条执行路上的训练步',
     'graph.what_dag_task': 'DAG任务 {name}',
-    'graph.title_hasty': '不等待的服务器：执行路1的梯度从未到达',
+    'graph.title_hasty': '不等待的服务器：执行路1的梯度到达了，但 sum 从不读取它们',
+    'graph.rates': ('执行路0的方框单独运行 {t0:.2f} 毫秒，执行路1的单独运行 {t1:.2f} 毫秒，两条执行路的方框同时运行 '
+                    '{both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍（2.00 倍：两条互不拖慢的相同执行路），'
+                    '两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍；'
+                    '执行路0的方框在一个线程中使用全部 {cores} 个核：{all:.2f} 毫秒'),
+    'graph.guess_missing': '请先把你的猜测（毫秒）写进 my_guess，再重新运行这个单元格',
+    'graph.guess_none': ('{variant}：你的猜测（尚无）| 闭式预测 {predicted:.2f} 毫秒 | '
+                         '实测 {measured:.2f} 毫秒（中位数）'),
+    'graph.guess_line': ('{variant}：你的猜测 {guess:.2f} 毫秒 | 闭式预测 {predicted:.2f} 毫秒 | '
+                         '实测 {measured:.2f} 毫秒（中位数）'),
+    'graph.ratio_item': '{variant} {ratio:.2f}',
+    'graph.measured_over_predicted': '实测值除以预测值：{ratios}',
+    'graph.overlap_line': ('两半同时运行的一个训练步中的重叠：较短的一半在其忙碌时间的 {fraction:.0%} 里，'
+                           '另一半也在运行（根据两者的区间：{t0:.2f} 毫秒和 {t1:.2f} 毫秒；'
+                           '两半同时开始时预测为 {predicted:.0%}）；'
+                           '挂钟时间，先后运行减去同时运行：{saved:.2f} 毫秒（预测 {saved_pred:.2f} 毫秒）'),
 }

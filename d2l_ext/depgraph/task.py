@@ -1,0 +1,436 @@
+"""13.3.3's "Build it" task '13.3.3-mlp': the learner's mlp_step, graded for correctness, placement and overlap.
+
+The learner places the MLP's training step on two lanes as Fig. 13.3.1 does: half of the rows and
+a copy of the weights on each lane, both halves' forward and backward at once (`lane_step`), the
+gradients moved to the CPU (the parameter server), summed and applied there. The grader runs four
+SGD steps, each on a new minibatch and the weights the last step returned, and checks each step's
+update against one device on the whole minibatch in float64 (weights kept on a lane from an
+earlier step show up as a wrong update). Its `lane_step`
+records where and when each half ran (device, thread, thread count, timestamps or CUDA events),
+so placement and overlap are judged from the learner's own run, never from a wall-clock threshold.
+"""
+from __future__ import annotations
+
+import inspect
+import statistics
+import threading
+import time
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from ..backends.torch_backend import run_on_lanes
+from ..grading.core import Task, call_learner, criterion, load_submission
+from ..overlap import busy, overlap_fraction
+from ..timing import wait_for_lanes
+from . import model
+from .model import PARAM_NAMES, SERVER, lane_step
+from .tracer import stage
+
+STEPS = 4  # the first also warms up threads and libraries: placement and overlap from the other three
+BATCH = 1024  # rows per graded step: each half long enough (~30 ms on one busy core) that a thread woken a few ms late
+#               by a busy machine still overlaps; the lesson's 256 rows take ~2 ms per half
+LR = 0.5  # the grader's learning rate: large enough that a step on stale weights is far outside the tolerance
+THRESHOLD = 0.5  # the shorter half must have run at least half of its busy time beside the other
+PREDICTED = 1.0  # halves started together: the shorter one runs its whole busy time inside the longer one's
+SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the budget must hold on a busy old laptop)
+
+
+# -- the worked solution (the single copy: 13.3.3's collapsed cell shows exactly this source) ----
+
+def mlp_step(lanes, params, X, y, lr):
+    """One SGD step with the minibatch split over two lanes (Fig. 13.3.1) -> the new weights, on the CPU."""
+    server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
+    halves = []
+    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
+        with stage(i, 'weight copy'):  # lane i gets a fresh copy of the weights and its half of the rows
+            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
+            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
+    # Both halves at once, each on its lane; each loss is divided by all n rows, so the gradients add up.
+    results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
+    with stage(SERVER, 'grad copy'):  # every gradient to the server
+        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
+    with stage(SERVER, 'sum'):  # waits for both lanes
+        total = {k: grads[0][k] + grads[1][k] for k in params}
+    with stage(SERVER, 'update'):
+        return {k: params[k] - lr * total[k] for k in params}
+
+
+def mlp_step_in_turn(lanes, params, X, y, lr):
+    """The same step with the halves one after the other, each on its lane: right numbers, no overlap."""
+    server, n = params['W1'].device, X.shape[0]
+    halves = []
+    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
+        with stage(i, 'weight copy'):
+            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
+            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
+    results = []
+    for i, (lane, h) in enumerate(zip(lanes, halves)):  # start lane 1 only once lane 0 has finished
+        results += run_on_lanes([lane], [lambda i=i, h=h: lane_step(i, *h, n)])
+        wait_for_lanes([lane])
+    with stage(SERVER, 'grad copy'):
+        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
+    with stage(SERVER, 'sum'):
+        total = {k: grads[0][k] + grads[1][k] for k in params}
+    with stage(SERVER, 'update'):
+        return {k: params[k] - lr * total[k] for k in params}
+
+
+# -- what the grader records while the learner's step runs ------------------------------------------
+
+_INSIDE = threading.local()  # set while a half runs: the server check skips the lanes' own operations
+
+
+class LaneRecorder:
+    """A `lane_step` that records each half: index, rows, devices, thread, thread count, when it ran."""
+
+    def __init__(self):
+        self.calls: list[dict] = []
+        self._lock = threading.Lock()
+
+    def lane_step(self, i, params, X, y, n_total):
+        tensors = [X, y, *params.values()] if isinstance(params, dict) else [X, y]
+        rec = {'i': i, 'rows': int(X.shape[0]), 'devices': sorted({str(t.device) for t in tensors}),
+               'thread': threading.current_thread().name, 'threads': torch.get_num_threads()}
+        gpu = X.is_cuda
+        if gpu:
+            rec['events'] = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+            with torch.cuda.device(X.device):  # on the half's own GPU, whichever is current in this thread
+                rec['events'][0].record()
+        else:
+            rec['start'] = time.perf_counter()
+        _INSIDE.on = True
+        try:
+            out = model.lane_step(i, params, X, y, n_total)
+        finally:
+            _INSIDE.on = False
+        if gpu:
+            with torch.cuda.device(X.device):
+                rec['events'][1].record()
+        else:
+            rec['end'] = time.perf_counter()
+        with self._lock:
+            self.calls.append(rec)
+        return out
+
+    def intervals(self, zero) -> list[tuple[float, float]]:
+        """Each half's (start, end) on the host clock; GPU halves from their CUDA events (`zero` from gpu_zero)."""
+        out = []
+        for rec in self.calls:
+            if 'events' in rec:
+                ev, host = zero[torch.device(rec['devices'][0]).index or 0]
+                a, b = rec['events']
+                out.append((host + ev.elapsed_time(a) / 1e3, host + ev.elapsed_time(b) / 1e3))
+            else:
+                out.append((rec['start'], rec['end']))
+        return out
+
+
+class ServerOps(TorchDispatchMode):
+    """The devices of the arithmetic this thread ran outside the halves (the sum and the update)."""
+
+    def __init__(self):
+        super().__init__()
+        self.devices: set[str] = set()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        name = func.overloadpacket.__name__
+        if not getattr(_INSIDE, 'on', False) and name in ('add', 'sub', 'mul', 'div', 'add_', 'sub_', 'mul_'):
+            if isinstance(out, torch.Tensor):
+                self.devices.add(str(out.device))
+        return out
+
+
+def gpu_zero(lanes) -> dict:
+    """{GPU index: (an event, the host clock when it completed)}: GPU event times on the host clock."""
+    zero = {}
+    for g in sorted({lane.index for lane in lanes if lane.kind == 'gpu'}):
+        with torch.cuda.device(g):
+            ev = torch.cuda.Event(enable_timing=True)
+            ev.record()
+            torch.cuda.synchronize(g)
+            zero[g] = (ev, time.perf_counter())
+    return zero
+
+
+def half_overlap(intervals) -> float | None:
+    """Of the shorter half's busy time, the fraction during which the other half was busy too (in [0, 1])."""
+    a, b = sorted(intervals, key=lambda iv: busy([iv]))
+    return overlap_fraction([a], [b])
+
+
+def recorded_step(fn, lanes, params, X, y, lr, watch_server=False) -> dict:
+    """Call a step whose `lane_step` is a LaneRecorder's (`fn.__globals__` must be its own namespace) -> a record.
+
+    {'ok', 'out' (the new weights, or the 'runs' criterion), 'calls', 'intervals', 'wall', 'server'}.
+    """
+    rec = LaneRecorder()
+    fn.__globals__['lane_step'] = rec.lane_step
+    zero = gpu_zero(lanes)
+    ops = ServerOps() if watch_server else None
+    t0 = time.perf_counter()
+    if ops is not None:
+        with ops:
+            ok, out = call_learner(fn, lanes, params, X, y, lr)
+    else:
+        ok, out = call_learner(fn, lanes, params, X, y, lr)
+    wait_for_lanes(lanes)
+    wall = time.perf_counter() - t0
+    intervals = rec.intervals(zero) if ok else []
+    return {'ok': ok, 'out': out, 'calls': rec.calls, 'intervals': intervals, 'wall': wall,
+            'server': sorted(ops.devices) if ops is not None else []}
+
+
+def wrong_version(name: str):
+    """One of the typical wrong versions below as a function (exercise 1 runs 'lane0_twice' without showing it)."""
+    source = (WRONG.get(name) or WRONG_GPU[name])[1]
+    return load_submission(TASK, source).functions['mlp_step']
+
+
+def fresh(fn):
+    """The function re-made from its source in the task's namespace, so recording never touches its module."""
+    source = inspect.getsource(fn)
+    if fn.__name__ != 'mlp_step':
+        source = source.replace(f'def {fn.__name__}(', 'def mlp_step(', 1)
+    return load_submission(TASK, source).functions['mlp_step']
+
+
+# -- the grader ------------------------------------------------------------------------------------
+
+def graded_lanes():
+    """This machine's two lanes (find_lanes): two GPUs, a GPU and the CPU, or two shares of the CPU's cores."""
+    from ..lanes import find_lanes
+    return find_lanes('torch')
+
+
+def minibatches(steps=STEPS, batch=BATCH):
+    """The starting weights and one (X, y) per step, the same numbers on every machine."""
+    params, X, y = model.make_problem(**dict(model.DEFAULT_SIZES, batch=batch))
+    batches = [(X, y)] + [model.make_problem(X.shape[0], seed=s)[1:] for s in range(1, steps)]
+    return params, batches
+
+
+def _weights(out, params) -> tuple[str, dict] | None:
+    """None when out is a dict of the four weights with their shapes, else (key, fields) saying what is wrong."""
+    if not isinstance(out, dict) or set(out) != set(PARAM_NAMES):
+        got = sorted(out) if isinstance(out, dict) else type(out).__name__
+        return 'task.mlp.not_weights', {'got': got}
+    for k in PARAM_NAMES:
+        if not isinstance(out[k], torch.Tensor) or tuple(out[k].shape) != tuple(params[k].shape):
+            got = tuple(out[k].shape) if isinstance(out[k], torch.Tensor) else type(out[k]).__name__
+            return 'task.mlp.shape', {'name': k, 'got': got, 'want': tuple(params[k].shape)}
+    return None
+
+
+def update_error(new, old, X, y, lr) -> tuple[float, float]:
+    """(relative error, scale) of the update new - old against one float64 step on the whole minibatch, one device.
+
+    scale is the least-squares factor between the two (1.00 right; 0.50 or 2.00: halves averaged or counted twice).
+    """
+    reference, _ = model.reference_step(old, X, y, lr)
+    got, want = (torch.cat([(d[k].detach().cpu().double() - old[k].double()).flatten() for k in PARAM_NAMES])
+                 for d in (new, reference))
+    err = ((got - want).norm() / want.norm()).item()
+    return err, (got @ want / (want @ want)).item()
+
+
+def _placement(calls, lanes, batch) -> tuple[str, dict] | None:
+    """None when half i ran on lane i (its device; a CPU lane's own thread with its share of the cores)."""
+    if len(calls) != 2:
+        return 'task.mlp.calls', {'calls': len(calls)}
+    if sum(c['rows'] for c in calls) != batch:
+        return 'task.mlp.rows', {'rows': ' + '.join(str(c['rows']) for c in calls), 'batch': batch}
+    problems = []
+    for order in (calls, calls[::-1]):  # the halves may be recorded in either order
+        found = None
+        for i, (lane, c) in enumerate(zip(lanes, order)):
+            want = str(lane.device())
+            if c['devices'] != [want]:
+                found = found or ('task.mlp.device', {'lane': i, 'got': ', '.join(c['devices']), 'want': want})
+            elif lane.kind == 'cpu' and c['threads'] != lane.threads:
+                found = found or ('task.mlp.threads', {'lane': i, 'got': c['threads'], 'want': lane.threads})
+        cpu = [c for lane, c in zip(lanes, order) if lane.kind == 'cpu']
+        if found is None and len(cpu) == 2 and cpu[0]['thread'] == cpu[1]['thread']:
+            found = ('task.mlp.same_thread', {'thread': cpu[0]['thread']})
+        if found is None:
+            return None
+        problems.append(found)
+    return problems[0]
+
+
+def grade(submission) -> list:
+    """'runs', 'correct', 'placement', 'overlap' for the learner's mlp_step, on this machine's two lanes."""
+    fn = submission.functions['mlp_step']
+    lanes = graded_lanes()
+    params, batches = minibatches()
+    runs, errors = [], []
+    for k, (X, y) in enumerate(batches):
+        r = recorded_step(fn, lanes, {n: v.clone() for n, v in params.items()}, X, y, LR, watch_server=k == 0)
+        if not r['ok']:
+            return [r['out']]
+        problem = _weights(r['out'], params)
+        if problem:
+            return [criterion('runs', True, 'task.mlp.ran', steps=k + 1),
+                    criterion('correct', False, problem[0], **problem[1])]
+        errors.append(update_error(r['out'], params, X, y, LR))
+        runs.append(r)
+        params = {n: r['out'][n].detach().cpu().clone() for n in PARAM_NAMES}  # the next step starts from these
+    out = [criterion('runs', True, 'task.mlp.ran', steps=len(runs))]
+    from ..backends.torch_backend import tolerance
+    tol = tolerance()
+    bad = next((k for k, (err, _) in enumerate(errors) if not err <= tol), None)
+    if bad is None:
+        out.append(criterion('correct', True, 'task.mlp.correct', error=max(e for e, _ in errors), tolerance=tol,
+                             steps=len(errors)))
+    else:
+        out.append(criterion('correct', False, 'task.mlp.wrong', step=bad + 1, error=errors[bad][0], tolerance=tol,
+                             scale=errors[bad][1]))
+    out.append(_placement_criterion(runs, lanes, batches[0][0].shape[0]))
+    out.append(_overlap(runs[1:]))
+    return out
+
+
+def _placement_criterion(runs, lanes, batch):
+    where = {str(v.device) for v in runs[-1]['out'].values()}
+    if where != {'cpu'}:
+        return criterion('placement', False, 'task.mlp.result_device', got=', '.join(sorted(where)))
+    elsewhere = [d for d in runs[0]['server'] if d != 'cpu']
+    if elsewhere:
+        return criterion('placement', False, 'task.mlp.server_device', got=', '.join(elsewhere))
+    for r in runs:
+        problem = _placement(r['calls'], lanes, batch)
+        if problem:
+            return criterion('placement', False, problem[0], **problem[1])
+    names = ', '.join(f'{i}: {lane.label}' for i, lane in enumerate(lanes))
+    return criterion('placement', True, 'task.mlp.placed', lanes=names)
+
+
+def _overlap(runs):
+    """The interval overlap of the graded steps (the best one judged, the median beside), the prediction, wall clock.
+
+    The best step is judged because a busy machine may start one lane's thread late in any single step, while
+    code that runs the halves in turn overlaps in none (its second half starts after the first has ended).
+    """
+    fractions = [half_overlap(r['intervals']) or 0.0 for r in runs if len(r['intervals']) == 2]
+    if not fractions:
+        return criterion('overlap', False, 'task.mlp.no_halves')
+    measured = max(fractions)
+    halves = [[b - a for a, b in r['intervals']] for r in runs if len(r['intervals']) == 2]
+    return criterion('overlap', measured >= THRESHOLD, 'task.mlp.overlap', measured=measured, predicted=PREDICTED,
+                     median=statistics.median(fractions), steps=len(fractions),
+                     threshold=THRESHOLD, wall=statistics.median(r['wall'] for r in runs),
+                     serial=statistics.median(sum(h) for h in halves),
+                     longest=statistics.median(max(h) for h in halves))
+
+
+def step_slow_s() -> float:
+    """One step's arithmetic at the pessimistic rate (forward and backward: about 3 products per layer)."""
+    s = model.DEFAULT_SIZES
+    return 6 * BATCH * (s['d_in'] * s['hidden'] + s['hidden'] * s['d_out']) / SLOW_FLOPS
+
+
+def budget_s() -> float:
+    """Seconds the grading may take: start-up and imports, then STEPS steps and their float64 references."""
+    return 60.0 + STEPS * 4 * step_slow_s()
+
+
+def namespace() -> dict:
+    """Names the learner's function may use without importing them, as in the lesson's cells."""
+    return {'torch': torch, 'lane_step': lane_step, 'run_on_lanes': run_on_lanes, 'wait_for_lanes': wait_for_lanes,
+            'stage': stage, 'SERVER': SERVER, 'threading': threading}
+
+
+TASK = Task(
+    id='13.3.3-mlp',
+    section='13.3.3',
+    functions=('mlp_step',),
+    signatures={'mlp_step': 'mlp_step(lanes, params, X, y, lr)'},
+    description_key='task.mlp.description',
+    grade=grade,
+    budget_s=budget_s,
+    namespace=namespace,
+)
+
+
+# -- typical wrong versions (tests/test_task_mlp.py): each must fail for its reason -------------------
+
+def _as_submission(fn) -> str:
+    """A function's source renamed to mlp_step (a wrong version written as a function, e.g. the one in turn)."""
+    return inspect.getsource(fn).replace(f'def {fn.__name__}(', 'def mlp_step(', 1)
+
+
+_SOLUTION = _as_submission(mlp_step)
+
+
+def _changed(old: str, new: str, doc: str) -> str:
+    """The worked solution with one line changed (so each wrong version differs from it in one place)."""
+    assert old in _SOLUTION, old
+    source = _SOLUTION.replace(old, new, 1)
+    return source.replace(inspect.getdoc(mlp_step), doc, 1)
+
+
+WRONG = {  # name: (the criterion it must fail, its source)
+    'in_turn': ('overlap', _as_submission(mlp_step_in_turn)),
+    'main_thread': ('placement', _changed(
+        'results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])',
+        'results = [lane_step(i, *h, n) for i, h in enumerate(halves)]',
+        'Both halves in this thread, one after the other: right numbers, but not on the lanes.')),
+    'half_means': ('correct', _changed(
+        'lane_step(i, *h, n) for i, h',
+        'lane_step(i, *h, h[1].shape[0]) for i, h',
+        "Each half's loss divided by its own rows: the sum of two means is twice the mean.")),
+    'averaged': ('correct', _changed(
+        "total = {k: grads[0][k] + grads[1][k] for k in params}",
+        "total = {k: (grads[0][k] + grads[1][k]) / 2 for k in params}",
+        'The gradients averaged, although each half already divided by all n rows.')),
+    'lane0_twice': ('correct', _changed(
+        "total = {k: grads[0][k] + grads[1][k] for k in params}",
+        "total = {k: grads[0][k] + grads[0][k] for k in params}",
+        "A server that does not wait for lane 1: it uses lane 0's gradients twice.")),
+    'stale': ('correct', '''
+_copies = {}
+
+
+def mlp_step(lanes, params, X, y, lr):
+    """Copies the weights to the lanes once and keeps them: every later step runs on stale weights."""
+    n = X.shape[0]
+    halves = []
+    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
+        if i not in _copies:
+            _copies[i] = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
+        halves.append((_copies[i], Xi.to(lane.device()), yi.to(lane.device())))
+    results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
+    grads = [{k: g[k].to('cpu') for k in g} for _, g in results]
+    return {k: params[k] - lr * (grads[0][k] + grads[1][k]) for k in params}
+'''),
+    'raises': ('runs', '''
+def mlp_step(lanes, params, X, y, lr):
+    """Crashes inside the learner's own code (an ordinary exception)."""
+    return lane_step(0, params, X, y)
+'''),
+    'todo': ('runs', '''
+def mlp_step(lanes, params, X, y, lr):
+    """The skeleton."""
+    raise NotImplementedError
+'''),
+}
+WRONG_GPU = {  # wrong only where lane 0 is not the CPU: on CPU lanes the sum already runs on the server
+    'sum_on_lane0': ('placement', _changed(
+        "grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]",
+        "grads = [{k: g[k].to(lanes[0].device()) for k in g} for _, g in results]",
+        "The gradients summed and applied on lane 0's device; only the result moved to the CPU.").replace(
+        "return {k: params[k] - lr * total[k] for k in params}",
+        "return {k: (params[k].to(lanes[0].device()) - lr * total[k]).cpu() for k in params}")),
+}
+HANGS = '''
+def mlp_step(lanes, params, X, y, lr):
+    """Waits for something that never happens."""
+    threading.Event().wait()
+'''
+CRASHES = '''
+def mlp_step(lanes, params, X, y, lr):
+    """Takes the whole process down, as a segfault in an extension would."""
+    import os
+    os._exit(3)
+'''

@@ -1,0 +1,160 @@
+"""13.3.3's graded task: the solution passes, typical wrong versions fail for their reason, the lesson shows it."""
+import inspect
+import pathlib
+import re
+
+import pytest
+
+from d2l_ext.depgraph import model, task
+from d2l_ext.grading.core import load_submission
+from d2l_ext.i18n import catalogue, using_language
+
+LESSON = pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.3-The-Dependency-Graph.py'
+
+
+def grade(source):
+    return {c.id: c for c in task.TASK.grade(load_submission(task.TASK, source))}
+
+
+def lanes_have_gpu():
+    return any(lane.kind == 'gpu' for lane in task.graded_lanes())
+
+
+def test_worked_solution_passes_every_criterion():
+    verdict = grade(inspect.getsource(task.mlp_step))
+    assert set(verdict) == {'runs', 'correct', 'placement', 'overlap'}
+    assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
+    o = verdict['overlap'].fields
+    assert 0 <= o['measured'] <= 1 and o['predicted'] == task.PREDICTED and o['threshold'] == task.THRESHOLD
+    assert verdict['correct'].fields['steps'] == task.STEPS
+
+
+@pytest.mark.parametrize('name', sorted(task.WRONG))
+def test_wrong_versions_fail_for_their_reason(name):
+    failing, source = task.WRONG[name]
+    if name in ('in_turn', 'main_thread') and all(lane.kind == 'gpu' for lane in task.graded_lanes()):
+        pytest.skip('on GPU lanes only, queuing the halves in turn still runs them at once')
+    verdict = grade(source)
+    assert not verdict[failing].passed, (name, verdict[failing].key, verdict[failing].fields)
+    assert verdict[failing].key in catalogue('en')
+    if failing != 'runs':
+        assert verdict['runs'].passed
+
+
+def test_each_wrong_update_says_how_far_off_it_is():
+    scales = {name: grade(task.WRONG[name][1])['correct'].fields for name in ('half_means', 'averaged')}
+    assert scales['half_means']['scale'] == pytest.approx(2.0, rel=1e-3)  # the sum of two means: twice the mean
+    assert scales['averaged']['scale'] == pytest.approx(0.5, rel=1e-3)
+    assert grade(task.WRONG['stale'][1])['correct'].fields['step'] == 2  # right on the first step, stale after
+
+
+def test_the_version_in_turn_is_right_and_on_its_lanes_but_never_overlaps():
+    verdict = grade(task.WRONG['in_turn'][1])
+    if lanes_have_gpu():
+        pytest.skip('a GPU lane queues its half and returns: the grader waits, the overlap depends on the pair')
+    assert verdict['correct'].passed and verdict['placement'].passed
+    assert verdict['overlap'].fields['measured'] == 0.0
+
+
+@pytest.mark.parametrize('name', sorted(task.WRONG_GPU))
+def test_gpu_only_wrong_versions(name):
+    failing, source = task.WRONG_GPU[name]
+    verdict = grade(source)
+    if lanes_have_gpu() and task.graded_lanes()[0].kind == 'gpu':
+        assert not verdict[failing].passed and verdict[failing].key == 'task.mlp.server_device'
+    else:  # on CPU lanes lane 0's device is the CPU: summing there is summing on the server
+        assert all(c.passed for c in verdict.values()), [(c.id, c.key) for c in verdict.values()]
+
+
+def test_skeleton_reports_todo():
+    verdict = task.TASK.grade(load_submission(task.TASK, task.WRONG['todo'][1]))
+    assert [(c.id, c.passed, c.key) for c in verdict] == [('runs', False, 'grading.todo')]
+
+
+def test_wrong_return_values_are_named():
+    source = 'def mlp_step(lanes, params, X, y, lr):\n    return None\n'
+    verdict = task.TASK.grade(load_submission(task.TASK, source))
+    assert [(c.id, c.passed, c.key) for c in verdict][-1] == ('correct', False, 'task.mlp.not_weights')
+
+
+def test_placement_reads_devices_threads_and_rows():
+    from d2l_ext.lanes import make_lane
+    cpu = [make_lane('torch', 'cpu', i, threads=3) for i in range(2)]
+    call = {'rows': 4, 'devices': ['cpu'], 'thread': 'a', 'threads': 3}
+    assert task._placement([call, dict(call, thread='b')], cpu, 8) is None
+    assert task._placement([call, call], cpu, 8)[0] == 'task.mlp.same_thread'
+    assert task._placement([call, dict(call, thread='b', threads=6)], cpu, 8)[0] == 'task.mlp.threads'
+    assert task._placement([call], cpu, 8)[0] == 'task.mlp.calls'
+    assert task._placement([call, dict(call, rows=3, thread='b')], cpu, 8)[0] == 'task.mlp.rows'
+    gpu_cpu = [make_lane('torch', 'gpu', 0), cpu[1]]
+    on_gpu = dict(call, devices=['cuda:0'], threads=16, thread='MainThread')
+    assert task._placement([call, on_gpu], gpu_cpu, 8) is None  # recorded in either order
+    assert task._placement([call, dict(call, thread='b')], gpu_cpu, 8)[0] == 'task.mlp.device'
+
+
+def test_overlap_is_the_shorter_halfs_fraction():
+    assert task.half_overlap([(0.0, 1.0), (0.5, 0.7)]) == pytest.approx(1.0)
+    assert task.half_overlap([(0.0, 1.0), (1.0, 1.5)]) == pytest.approx(0.0)
+    assert task.half_overlap([(0.0, 1.0), (0.8, 1.2)]) == pytest.approx(0.5)
+
+
+def test_every_key_the_grader_uses_is_in_both_catalogues():
+    keys = set(re.findall(r"'(task\.mlp\.[a-z_]+)'", inspect.getsource(task)))
+    assert len(keys) >= 12
+    for lang in ('en', 'zh'):
+        with using_language(lang):
+            assert keys <= set(catalogue(lang)), keys - set(catalogue(lang))
+
+
+def test_budget_follows_the_size():
+    before = task.budget_s()
+    task.BATCH *= 2
+    try:
+        assert task.budget_s() > before
+    finally:
+        task.BATCH //= 2
+
+
+def _functions_in(source: str, name: str) -> list[str]:
+    """Every top-level `def name(` block in a percent-format source, as text."""
+    blocks, lines = [], source.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(f'def {name}('):
+            j = i + 1
+            while j < len(lines) and (lines[j].startswith((' ', '\t')) or not lines[j].strip()):
+                j += 1
+            blocks.append('\n'.join(lines[i:j]).rstrip() + '\n')
+    return blocks
+
+
+def _header_of(source: str, code: str) -> str:
+    cell = source[:source.index(code)]
+    return cell.rsplit('# %%', 1)[1].splitlines()[0]
+
+
+def test_lesson_shows_exactly_the_packaged_solution_collapsed():
+    source = LESSON.read_text()
+    solution = inspect.getsource(task.mlp_step)
+    assert solution in _functions_in(source, 'mlp_step')
+    header = _header_of(source, solution)
+    assert '"source_hidden": true' in header and '"outputs_hidden": true' in header
+
+
+def test_lesson_shows_exactly_the_packaged_lane_step():
+    source = LESSON.read_text()
+    assert _functions_in(source, 'lane_step') == [inspect.getsource(model.lane_step)]
+
+
+def test_lesson_skeleton_is_graded_and_says_todo():
+    source = LESSON.read_text()
+    skeleton = next(b for b in _functions_in(source, 'mlp_step') if 'NotImplementedError' in b)
+    assert "d2l_ext.check('13.3.3-mlp', mlp_step)" in source
+    verdict = task.TASK.grade(load_submission(task.TASK, skeleton))
+    assert [c.key for c in verdict] == ['grading.todo']
+
+
+@pytest.mark.parametrize('source, status', [(task.HANGS, 'hung'), (task.CRASHES, 'crashed')])
+def test_hanging_and_crashing_versions_are_reported_by_the_runner(source, status):
+    runner = pytest.importorskip('d2l_ext.grading.runner')
+    verdict = runner.grade('13.3.3-mlp', source, budget_s=20)
+    assert verdict.status == status and not verdict.criteria[0].passed
