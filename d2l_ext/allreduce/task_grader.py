@@ -1,0 +1,231 @@
+"""13.3.4's graders in the grading process: start the two gloo processes, read their reports, judge them.
+
+`run_ranks` starts `python -m d2l_ext.allreduce.grading_ranks` twice and ends both whatever happens;
+the rest turns the processes' numbers into criteria: 'correct', 'safe', 'calls' / 'buckets', 'overlap'.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+
+from ..grading.core import criterion
+from ..overlap import busy, intersection, subtract
+from . import grading_ranks as ranks
+
+WORLD = 2
+START_S = 60.0  # both processes import PyTorch and join the group (seconds, on a busy 2-core laptop)
+WORK_S = 20.0  # then each graded run (3 steps; ~0.1 s here) must end within this, or it counts as hung
+COLLECTIVE_TIMEOUT_S = 10.0  # an all-reduce that another process never joins fails after this
+# (c) and (d) pass when, of the time their all-reduces were in flight, at least this fraction had backward
+# computing beside it: blocking calls and calls started after backward measure ~0 (only the microseconds between
+# a call's return and its wait: 0.000-0.002 here), the worked solutions 0.14-0.39 on two cores under a load of 6-10.
+THRESHOLD = 0.05
+
+
+def run_ranks(task_id: str, source: str, cases: list, world: int = WORLD):
+    """(reports per rank, None), or (None, the 'runs' criterion saying why not); no process outlives the call."""
+    import select
+    import subprocess
+
+    from .plan import free_port
+    port, procs, readers = free_port(), [], {}
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get('PYTHONPATH')) if p))
+    try:
+        for rank in range(world):
+            r, w = os.pipe()
+            proc = subprocess.Popen([sys.executable, '-m', 'd2l_ext.allreduce.grading_ranks'], stdin=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, pass_fds=(w,), env=env)
+            os.close(w)
+            procs.append(proc)
+            readers[r] = [rank, b'']
+            proc.stdin.write(json.dumps({'task': task_id, 'source': source, 'rank': rank, 'world': world, 'port': port,
+                                         'cases': cases, 'timeout': COLLECTIVE_TIMEOUT_S, 'fd': w}).encode())
+            proc.stdin.close()
+        return _watch(procs, readers, len(cases), select)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        for r in readers:
+            os.close(r)
+
+
+def _watch(procs, readers, n_cases, select):
+    """Read JSON lines until every rank's result, a failure, or a deadline; then say what went wrong first."""
+    world = len(procs)
+    ready, results, failures = set(), {}, {}  # failures: rank -> what it reported (or that it died)
+    began = time.monotonic()
+    deadline = began + START_S
+    while len(results) < world:
+        now = time.monotonic()
+        if failures and (len(results) + len(failures) == world or now - min(f['at'] for f in failures.values()) > 1):
+            return None, _first_cause(failures)  # the other processes had a second to say what they saw
+        if now > deadline:
+            silent = [r for r in range(world) if r not in results]
+            return None, criterion('runs', False, 'task.allreduce.hung', rank=silent[0], seconds=now - began)
+        fds = [r for r, (rank, _) in readers.items() if rank not in results and rank not in failures]
+        for fd in select.select(fds, [], [], 0.1)[0]:
+            chunk = os.read(fd, 1 << 16)
+            rank = readers[fd][0]
+            if not chunk:  # that process has gone; its exit code says how, once it is reaped
+                failures.setdefault(rank, {'at': time.monotonic(), 'died': procs[rank].wait()})
+                continue
+            readers[fd][1] += chunk
+            *lines, readers[fd][1] = readers[fd][1].split(b'\n')
+            for line in lines:
+                msg = json.loads(line)
+                failed = next((c['failed'] for c in msg.get('cases', ()) if 'failed' in c), None)
+                if msg['kind'] == 'ready':
+                    ready.add(rank)
+                    if len(ready) == world:
+                        deadline = time.monotonic() + WORK_S * n_cases
+                elif msg['kind'] == 'result' and failed is None:
+                    results[rank] = msg
+                elif failed is not None:  # the learner's function raised: a criterion, already made
+                    failures[rank] = {'at': time.monotonic(), 'criterion': failed,
+                                      'text': str(failed['fields'].get('error', ''))}
+                else:  # the grader's own code failed around the learner's (a barrier, say)
+                    failures[rank] = {'at': time.monotonic(), 'text': f"{msg['type']}: {msg['message']}"}
+    return [results[r] for r in range(world)], None
+
+
+def _first_cause(failures) -> object:
+    """A process that died without a word; else an all-reduce nobody joined; else the learner's error, not its echo.
+
+    When one process fails, the other's pending all-reduce fails too ('connection closed by peer'): that
+    echo is reported only if nothing else was.
+    """
+    order = sorted(failures, key=lambda r: failures[r]['at'])
+    for rank in order:
+        if 'died' in failures[rank]:
+            return criterion('runs', False, 'task.allreduce.died', rank=rank, code=failures[rank]['died'])
+    for rank in order:
+        if any(word in failures[rank]['text'].lower() for word in ('timed out', 'timeout')):
+            return criterion('runs', False, 'task.allreduce.waited', rank=rank, seconds=COLLECTIVE_TIMEOUT_S)
+    echo = ('connection closed', 'remote worker', 'connection reset', 'broken pipe')
+    causes = [r for r in order if not any(word in failures[r]['text'].lower() for word in echo)] or order
+    f = failures[causes[0]]
+    if 'criterion' in f:
+        return criterion('runs', False, f['criterion']['key'], **f['criterion']['fields'])
+    return criterion('runs', False, 'task.allreduce.failed', rank=causes[0], error=f['text'])
+
+
+def correct(cases, world) -> object:
+    """Worst movement error over processes, steps and parameters; a wrong one names its step and parameter."""
+    tol = ranks.tolerance(world, max(rep['scale'] for case in cases for rep in case))
+    worst = max((e, c, r, s, i) for c, case in enumerate(cases) for r, rep in enumerate(case)
+                for s, step in enumerate(rep['errors']) for i, e in enumerate(step['whole']))
+    error, c, r, s, i = worst
+    if error <= tol:
+        return criterion('correct', True, 'task.allreduce.correct', error=error, tolerance=tol, steps=ranks.STEPS)
+    case = cases[c]
+    first = next(s for s, step in enumerate(case[r]['errors']) if max(step['whole']) > tol)
+    for kind in ('sum', 'local'):  # a known mistake when every parameter, on every process, matches it
+        if all(kind in step and max(step[kind]) <= tol for rep in case for step in rep['errors']):
+            return criterion('correct', False, f'task.allreduce.wrong_{kind}', error=error, tolerance=tol, n=world)
+    rep, step = case[r], case[r]['errors'][first]
+    i = max(range(len(step['whole'])), key=step['whole'].__getitem__)
+    off = [rep['names'][j] for j, e in enumerate(step['whole']) if e > tol]
+    fields = dict(error=step['whole'][i], tolerance=tol, step=first + 1, parameter=rep['names'][i])
+    if off == [rep['tied']]:
+        return criterion('correct', False, 'task.allreduce.wrong_tied', **fields)
+    if off and all(n in rep['frozen'] for n in off):
+        return criterion('correct', False, 'task.allreduce.wrong_frozen', **fields)
+    if case[r]['bucket_mb'] is not None:
+        return criterion('correct', False, 'task.allreduce.wrong_buckets', bucket_mb=case[r]['bucket_mb'], **fields)
+    return criterion('correct', False, 'task.allreduce.wrong', **fields)
+
+
+def safe(cases) -> object:
+    """Every all-reduce had completed when the optimizer step began (checked with is_completed() right then)."""
+    for case in cases:
+        for rep in case:
+            for s, step in enumerate(rep['steps']):
+                if step['unfinished']:
+                    return criterion('safe', False, 'task.allreduce.unsafe', unfinished=step['unfinished'],
+                                     calls=len(step['calls']), step=s + 1)
+    return criterion('safe', True, 'task.allreduce.safe')
+
+
+def calls(cases, expected, kind) -> object:
+    """(b): one all-reduce per step; (d): one per bucket of the documented rule, at every bucket size."""
+    for case in cases:
+        for rep in case:
+            want = expected(rep)
+            for step in rep['steps']:
+                if len(step['calls']) != want:
+                    return criterion(kind, False, f'task.allreduce.{kind}_wrong', calls=len(step['calls']),
+                                     expected=want, bucket_mb=rep['bucket_mb'] or 0)
+    return criterion(kind, True, f'task.allreduce.{kind}', expected=want, bucket_mb=rep['bucket_mb'] or 0)
+
+
+def step_intervals(step) -> tuple[list, list, list]:
+    """(communication, compute, blocked): calls start..done; forward end..last gradient minus time blocked in calls."""
+    comm = [(c['start'], c['done']) for c in step['calls']]
+    blocked = [(c['start'], c['returned']) for c in step['calls']] + [tuple(w) for w in step['waits']]
+    compute = subtract([(step['forward_end'], step['backward_end'])], blocked)
+    return comm, compute, blocked
+
+
+def ideal_schedule(rep, baseline) -> tuple[list, list]:
+    """(all-reduce intervals, backward windows) had each started the moment its gradients were ready, one at a time.
+
+    Each takes as long as one blocking all-reduce of its size alone (`baseline`). The units are the
+    gradients ((c)) or the documented rule's buckets ((d)); the windows are the learner's own
+    backward passes (forward end .. last gradient), so the prediction uses this run's timing.
+    """
+    sizes, mb = rep['sizes'], rep['bucket_mb']
+    units = ranks.buckets_of(sizes, mb) if mb is not None else [[k] for k in range(len(sizes))]
+    schedule, windows = [], []
+    for step in rep['steps']:
+        ready = {k: t for t, k in step['grads']}
+        end = -math.inf
+        for unit in sorted(units, key=lambda u: max(ready.get(k, math.inf) for k in u)):
+            start = max(max(ready.get(k, math.inf) for k in unit), end)
+            end = start + baseline.get(str(sum(sizes[k] for k in unit) // 4), 0.0)
+            schedule.append((start, end))
+        windows.append((step['forward_end'], step['backward_end']))
+    return schedule, windows
+
+
+def overlap(case, baselines, required: bool) -> object:
+    """Of the learner's all-reduce time, the share backward was computing beside it, both processes pooled.
+
+    Per process as Holistic Trace Analysis defines it (busy time shared with compute / busy time), summed
+    over the processes: with one core each, a process's all-reduce also waits for the slower one. The
+    prediction pools `ideal_schedule` the same way; (a) and (b) start after backward, so theirs is 0.
+    """
+    shared = total = early_time = early_blocked = ideal_inside = ideal_total = 0.0
+    for rep, baseline in zip(case, baselines):
+        comm, compute, inside, early = [], [], [], []
+        for step in rep['steps']:
+            c, k, b = step_intervals(step)
+            comm, compute = comm + c, compute + k
+            # blocked during backward: a call that returned at once and was waited for after backward is not
+            inside += intersection(b, [(step['forward_end'], step['backward_end'])])
+            early += [iv for iv in c if iv[0] < step['backward_end']]
+        total += busy(comm)
+        shared += busy(intersection(comm, compute))
+        early_time += busy(early)
+        early_blocked += busy(intersection(early, inside))
+        if required:
+            schedule, windows = ideal_schedule(rep, baseline)
+            ideal_total += busy(schedule)
+            ideal_inside += busy(intersection(schedule, windows))
+    measured = min(1.0, shared / total) if total > 0 else 0.0
+    predicted = min(1.0, ideal_inside / ideal_total) if ideal_total > 0 else 0.0
+    fields = dict(measured=measured, predicted=predicted, threshold=THRESHOLD)
+    if not required:
+        return criterion('overlap', True, 'task.allreduce.overlap_info', **fields)
+    if measured >= THRESHOLD:
+        return criterion('overlap', True, 'task.allreduce.overlap', **fields)
+    if early_time == 0:
+        return criterion('overlap', False, 'task.allreduce.overlap_after', **fields)
+    if early_blocked >= 0.5 * early_time:
+        return criterion('overlap', False, 'task.allreduce.overlap_blocking', **fields)
+    return criterion('overlap', False, 'task.allreduce.overlap_low', **fields)

@@ -1,0 +1,339 @@
+"""13.3.4's four "Build it" tasks: (a) all-reduce after backward, (b) one flat buffer, (c) from hooks, (d) buckets.
+
+Each task's function is one data-parallel SGD step, `fn(model, X, y, optimizer)` (and `bucket_mb` for
+(d)), run by two gloo processes on this machine, each on its half of the minibatch
+(`grading_ranks.py`). Graded: the parameters after each of 3 steps against one float64 process on
+the whole minibatch, on a model with a tied and a frozen weight ('correct'); every all-reduce
+finished before the optimizer step read the gradients ('safe'); for (b) one call per step, for (d)
+one per bucket; for (c) and (d) the overlap of the learner's own all-reduces with backward's
+computation, from the recorded intervals (for (a) and (b) it is reported, not required).
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import math
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+from ..grading.core import Task, criterion
+from . import grading_ranks as ranks
+from . import task_grader as grader
+from .steps import loss_of
+
+BUCKET_MB = (0.375, 0.1875, 0.125)  # 6, 3 and 2 of the model's six 1/16 MB gradients: 1, 2 and 3 buckets
+
+
+# -- the worked solutions (the single copy: the lesson's collapsed cells show exactly these sources) --
+
+def backward_then_allreduce(model, X, y, optimizer):
+    """13.3.4 (a): the whole backward pass first, then one all-reduce per gradient, averaged."""
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for p in model.parameters():
+        if p.grad is None:  # a frozen parameter has no gradient to send
+            continue
+        p.grad /= dist.get_world_size()  # the sum of the averages / n = the average over the whole minibatch
+        dist.all_reduce(p.grad)  # blocks until every process has contributed
+    optimizer.step()
+
+
+def flat_allreduce(model, X, y, optimizer):
+    """13.3.4 (b): every gradient copied into one flat buffer, one all-reduce, copied back."""
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    flat = torch.cat([g.reshape(-1) for g in grads]) / dist.get_world_size()
+    dist.all_reduce(flat)  # one call: one start-up cost instead of one per tensor
+    offset = 0
+    for g in grads:
+        g.copy_(flat[offset:offset + g.numel()].view_as(g))
+        offset += g.numel()
+    optimizer.step()
+
+
+def allreduce_in_hooks(model, X, y, optimizer):
+    """13.3.4 (c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
+    works = []
+
+    def send(p):
+        p.grad /= dist.get_world_size()
+        works.append(dist.all_reduce(p.grad, async_op=True))  # returns at once; backward goes on
+
+    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for work in works:
+        work.wait()  # every gradient summed before the update reads it
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+
+
+def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
+    """13.3.4 (d): buckets of bucket_mb MB filled in reverse parameter order, each all-reduced once full."""
+    params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order
+    buckets, current, size = [], [], 0
+    for p in params:  # a bucket closes once it holds bucket_mb MB (2**20 bytes), as DDP's do
+        current.append(p)
+        size += p.numel() * p.element_size()
+        if size >= bucket_mb * 2**20:
+            buckets.append(current)
+            current, size = [], 0
+    buckets += [current] if current else []
+    bucket_of = {p: b for b, members in enumerate(buckets) for p in members}
+    missing = [len(members) for members in buckets]  # gradients each bucket still waits for
+    works = []
+
+    def ready(p):
+        b = bucket_of[p]
+        missing[b] -= 1
+        if missing[b] == 0:  # full: one flat buffer, its all-reduce started, backward goes on
+            flat = torch.cat([q.grad.reshape(-1) for q in buckets[b]]) / dist.get_world_size()
+            works.append((buckets[b], flat, dist.all_reduce(flat, async_op=True)))
+
+    hooks = [p.register_post_accumulate_grad_hook(ready) for p in params]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for members, flat, work in works:
+        work.wait()
+        offset = 0
+        for q in members:  # the summed bucket back into each gradient
+            q.grad.copy_(flat[offset:offset + q.numel()].view_as(q))
+            offset += q.numel()
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+
+
+SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_allreduce,
+             '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}
+
+
+# -- the grader (in the grading process; the two gloo processes run grading_ranks.main) -------------
+
+def _cases(task_id) -> list:
+    """bucket_mb per graded run: (d) three sizes, the 3-bucket one last (its overlap is judged); others one run."""
+    return list(BUCKET_MB) if task_id.endswith('buckets') else [None]
+
+
+def is_skeleton(source: str, name: str) -> bool:
+    """The function only raises NotImplementedError (after a docstring, comments, pass): nothing to start."""
+    fn = next((n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if fn is None:
+        return False
+    body = [s for s in fn.body if not isinstance(s, ast.Pass)
+            and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return (len(body) == 1 and isinstance(body[0], ast.Raise) and body[0].exc is not None
+            and 'NotImplementedError' in ast.unparse(body[0].exc))
+
+
+def grade(task_id: str, submission) -> list:
+    """13.3.4: run the learner's step on two gloo processes; 'runs', 'correct', 'safe', then the task's own."""
+    name = TASKS[task_id].functions[0]
+    if is_skeleton(submission.source, name):
+        return [criterion('runs', False, 'grading.todo', name=name)]
+    reports, failure = grader.run_ranks(task_id, submission.source, _cases(task_id))
+    if failure is not None:
+        return [failure]
+    cases = [[r['cases'][i] for r in reports] for i in range(len(_cases(task_id)))]  # [case][rank]
+    verdict = [criterion('runs', True, 'task.allreduce.ran', name=name, steps=ranks.STEPS * len(cases)),
+               grader.correct(cases, len(reports)), grader.safe(cases)]
+    if task_id.endswith('flat'):
+        verdict.append(grader.calls(cases, lambda case: 1, 'calls'))
+    if task_id.endswith('buckets'):
+        verdict.append(grader.calls(cases, lambda case: len(ranks.buckets_of(case['sizes'], case['bucket_mb'])),
+                                    'buckets'))
+    required = task_id.endswith(('hooks', 'buckets'))  # (a) and (b): reported beside the prediction 0, not judged
+    verdict.append(grader.overlap(cases[-1], [r['baseline'] for r in reports], required))
+    return verdict
+
+
+def budget_s(task_id: str) -> float:
+    """Start-up of two processes (PyTorch imported twice on a busy laptop), then each graded run's bound."""
+    return grader.START_S + grader.WORK_S * len(_cases(task_id)) + 15.0
+
+
+def namespace() -> dict:
+    """What the learner's cell may use without importing: the lesson's names."""
+    return {'torch': torch, 'dist': dist, 'nn': nn, 'math': math, 'loss_of': loss_of}
+
+
+def _task(task_id, letter, name, signature) -> Task:
+    return Task(id=task_id, section='13.3.4', functions=(name,), signatures={name: signature},
+                description_key=f'task.allreduce.{letter}.description',
+                grade=functools.partial(grade, task_id), budget_s=functools.partial(budget_s, task_id),
+                namespace=namespace)
+
+
+TASK_A = _task('13.3.4-a-after', 'a', 'backward_then_allreduce', 'backward_then_allreduce(model, X, y, optimizer)')
+TASK_B = _task('13.3.4-b-flat', 'b', 'flat_allreduce', 'flat_allreduce(model, X, y, optimizer)')
+TASK_C = _task('13.3.4-c-hooks', 'c', 'allreduce_in_hooks', 'allreduce_in_hooks(model, X, y, optimizer)')
+TASK_D = _task('13.3.4-d-buckets', 'd', 'allreduce_in_buckets',
+               'allreduce_in_buckets(model, X, y, optimizer, bucket_mb)')
+TASKS = {task.id: task for task in (TASK_A, TASK_B, TASK_C, TASK_D)}
+
+
+# -- typical wrong versions (tests): name -> (the criterion that must fail, source) ------------------
+
+_A_NO_AVERAGE = '''
+def backward_then_allreduce(model, X, y, optimizer):
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad)  # the sum: n times the average
+    optimizer.step()
+'''
+_A_TIED_TWICE = '''
+def backward_then_allreduce(model, X, y, optimizer):
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for module in model.modules():  # a tied weight belongs to two modules: it is summed twice
+        for p in module.parameters(recurse=False):
+            if p.grad is not None:
+                dist.all_reduce(p.grad)
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad /= dist.get_world_size()
+    optimizer.step()
+'''
+_A_FROZEN = '''
+def backward_then_allreduce(model, X, y, optimizer):
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for p in model.parameters():
+        p.grad /= dist.get_world_size()  # a frozen parameter's grad is None
+        dist.all_reduce(p.grad)
+    optimizer.step()
+'''
+_B_PER_PARAMETER = '''
+def flat_allreduce(model, X, y, optimizer):
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad /= dist.get_world_size()
+            dist.all_reduce(p.grad)  # one call per tensor, not one for all
+    optimizer.step()
+'''
+_B_NO_COPY_BACK = '''
+def flat_allreduce(model, X, y, optimizer):
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    flat = torch.cat([g.reshape(-1) for g in grads]) / dist.get_world_size()
+    dist.all_reduce(flat)  # summed, but never copied back into the gradients
+    optimizer.step()
+'''
+_C_BLOCKING = '''
+def allreduce_in_hooks(model, X, y, optimizer):
+    def send(p):
+        p.grad /= dist.get_world_size()
+        dist.all_reduce(p.grad)  # blocks: backward waits for every gradient's trip
+
+    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+'''
+_C_WAIT_IN_HOOK = _C_BLOCKING.replace('dist.all_reduce(p.grad)  #', 'dist.all_reduce(p.grad, async_op=True).wait()  #')
+_C_NO_WAIT = '''
+def allreduce_in_hooks(model, X, y, optimizer):
+    def send(p):
+        p.grad /= dist.get_world_size()
+        dist.all_reduce(p.grad, async_op=True)  # never waited for
+
+    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+'''
+_C_AFTER = '''
+def allreduce_in_hooks(model, X, y, optimizer):
+    ready = []
+    hooks = [p.register_post_accumulate_grad_hook(ready.append) for p in model.parameters() if p.requires_grad]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    works = []
+    for p in ready:  # started only once backward has ended
+        p.grad /= dist.get_world_size()
+        works.append(dist.all_reduce(p.grad, async_op=True))
+    for work in works:
+        work.wait()
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+'''
+_C_FROZEN = '''
+def allreduce_in_hooks(model, X, y, optimizer):
+    works = []
+
+    def send(p):
+        p.grad /= dist.get_world_size()
+        works.append(dist.all_reduce(p.grad, async_op=True))
+
+    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters()]  # frozen ones too
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for work in works:
+        work.wait()
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+'''
+_SOLUTION_B = inspect.getsource(flat_allreduce)
+_SOLUTION_D = inspect.getsource(allreduce_in_buckets)
+_D_FORWARD_ORDER = _SOLUTION_D.replace('reversed(list(model.parameters()))', 'model.parameters()').replace('''
+        if missing[b] == 0:''', '''
+        while started and started[-1] < len(buckets) and missing[started[-1]] == 0:  # in order, as DDP
+            b = started[-1]
+            started[-1] += 1''').replace('    works = []\n', '    works, started = [], [0]\n')
+WRONG = {
+    'a_no_average': ('correct', _A_NO_AVERAGE),
+    'a_tied_twice': ('correct', _A_TIED_TWICE),
+    'a_frozen_has_grad': ('runs', _A_FROZEN),
+    'b_one_call_per_tensor': ('calls', _B_PER_PARAMETER),
+    'b_no_copy_back': ('correct', _B_NO_COPY_BACK),
+    'b_no_average': ('correct', _SOLUTION_B.replace(' / dist.get_world_size()', '')),
+    'b_frozen_has_grad': ('runs', _SOLUTION_B.replace(' if p.grad is not None]', ']')),
+    'c_blocking_hooks': ('overlap', _C_BLOCKING),
+    'c_wait_in_hook': ('overlap', _C_WAIT_IN_HOOK),
+    'c_no_wait': ('safe', _C_NO_WAIT),
+    'c_after_backward': ('overlap', _C_AFTER),
+    'c_frozen_hook': ('runs', _C_FROZEN),
+    'd_forward_order': ('overlap', _D_FORWARD_ORDER),
+    'd_no_wait': ('safe', _SOLUTION_D.replace('        work.wait()\n', '')),
+    'd_ignores_bucket_mb': ('buckets', _SOLUTION_D.replace('bucket_mb * 2**20', '0')),
+    'd_no_average': ('correct', _SOLUTION_D.replace(' / dist.get_world_size()', '')),
+}
+# The task each wrong version is for, by the letter its name starts with.
+WRONG_TASK = {name: TASKS[f"13.3.4-{name[0]}-{dict(a='after', b='flat', c='hooks', d='buckets')[name[0]]}"]
+              for name in WRONG}
+HANGS = '''
+def backward_then_allreduce(model, X, y, optimizer):
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    if dist.get_rank() == 0:  # process 1 never joins: process 0 waits for it
+        for p in model.parameters():
+            if p.grad is not None:
+                dist.all_reduce(p.grad)
+    optimizer.step()
+'''
+LOOPS = '''
+def backward_then_allreduce(model, X, y, optimizer):
+    while True:
+        pass
+'''
+CRASHES = '''
+def backward_then_allreduce(model, X, y, optimizer):
+    import os
+    os._exit(3)  # the process ends without a word
+'''

@@ -1,0 +1,55 @@
+"""13.3.4's graded tasks '13.3.4-a-after' .. '13.3.4-d-buckets': their descriptions and the verdict's sentences."""
+MESSAGES = {
+    'task.allreduce.a.description': 'all-reduce every gradient after backward, averaged over the processes',
+    'task.allreduce.b.description': 'all-reduce every gradient in one flat buffer: one call per step',
+    'task.allreduce.c.description': ("start each gradient's all-reduce from its hook during backward "
+                                     '(async_op=True), wait before the optimizer step'),
+    'task.allreduce.d.description': ('all-reduce buckets of bucket_mb MB, filled in reverse parameter order, '
+                                     'each as soon as it is full'),
+    'task.allreduce.ran': '{name} ran {steps} steps on 2 processes without an error',
+    'task.allreduce.correct': ('after each of {steps} steps the parameters match one float64 process on the whole '
+                               'minibatch: worst relative error {error:.1e} (tolerance {tolerance:.0e})'),
+    'task.allreduce.wrong': ('after step {step}, {parameter} moved differently from one float64 process on the '
+                             'whole minibatch: relative error {error:.2g} (tolerance {tolerance:.0e})'),
+    'task.allreduce.wrong_buckets': ('with bucket_mb={bucket_mb:g}, after step {step}, {parameter} moved '
+                                     'differently from one float64 process on the whole minibatch: relative '
+                                     'error {error:.2g} (tolerance {tolerance:.0e})'),
+    'task.allreduce.wrong_tied': ('after step {step}, only {parameter} is off (relative error {error:.2g}, '
+                                  'tolerance {tolerance:.0e}): it is used twice in forward but listed once in '
+                                  'model.parameters(), so its gradient must be all-reduced once'),
+    'task.allreduce.wrong_frozen': ('after step {step}, the frozen parameter {parameter} changed (relative '
+                                    'error {error:.2g}): a parameter with requires_grad=False must stay as it is'),
+    'task.allreduce.wrong_sum': ('every parameter moved {n} times as far as the average gradient takes it: the '
+                                 'gradients were summed over the {n} processes, not averaged (relative error '
+                                 '{error:.2g}, tolerance {tolerance:.0e})'),
+    'task.allreduce.wrong_local': ("every process moved by its own half of the minibatch's gradient only: the "
+                                   'all-reduced values never reached the gradients (relative error {error:.2g}, '
+                                   'tolerance {tolerance:.0e})'),
+    'task.allreduce.safe': 'every all-reduce had completed when the optimizer step began',
+    'task.allreduce.unsafe': ('in step {step}, {unfinished} of {calls} all-reduces had not completed when the '
+                              'optimizer step began: wait() for each before optimizer.step()'),
+    'task.allreduce.calls': 'one all-reduce per step, for all the gradients at once',
+    'task.allreduce.calls_wrong': ('{calls} all-reduce calls per step: put every gradient into one flat buffer '
+                                   'and all-reduce it with {expected} call'),
+    'task.allreduce.buckets': 'one all-reduce per bucket at every bucket size (the last: {expected} buckets)',
+    'task.allreduce.buckets_wrong': ('with bucket_mb={bucket_mb:g}: {calls} all-reduce calls per step, but '
+                                     'buckets of that size hold the gradients in {expected}'),
+    'task.allreduce.overlap': ('overlap: backward computed during {measured:.0%} of the all-reduces\' time '
+                               '(predicted {predicted:.0%} at most, if each started the moment its gradients '
+                               'were ready; needed {threshold:.0%})'),
+    'task.allreduce.overlap_info': ('overlap (not graded here): backward computed during {measured:.0%} of the '
+                                    "all-reduces' time; predicted {predicted:.0%}, since they start after backward"),
+    'task.allreduce.overlap_after': ('overlap {measured:.0%} (predicted up to {predicted:.0%}, needed '
+                                     '{threshold:.0%}): no all-reduce started before backward ended'),
+    'task.allreduce.overlap_blocking': ('overlap {measured:.0%} (predicted up to {predicted:.0%}, needed '
+                                        '{threshold:.0%}): the all-reduces started during backward, but backward '
+                                        'waited inside them; pass async_op=True and wait() only before the step'),
+    'task.allreduce.overlap_low': ('overlap {measured:.0%} (predicted up to {predicted:.0%}, needed '
+                                   '{threshold:.0%}): the all-reduces ran mostly after backward'),
+    'task.allreduce.hung': ('process {rank} had not finished after {seconds:.0f} s; both processes were '
+                            'stopped'),
+    'task.allreduce.waited': ('process {rank} waited {seconds:.0f} s for an all-reduce the other process never '
+                              'joined: every process must make the same all-reduce calls in the same order'),
+    'task.allreduce.died': 'process {rank} ended without a word (exit code {code}); both processes were stopped',
+    'task.allreduce.failed': 'process {rank} failed: {error}',
+}

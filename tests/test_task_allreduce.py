@@ -1,0 +1,224 @@
+"""13.3.4's graded tasks: worked solutions pass, typical wrong versions fail for their reason, the lesson shows them.
+
+Every grading here starts two gloo processes on this machine (a few seconds each); the pure parts
+(bucket rule, skeleton detection, the overlap judged from intervals) are tested without processes.
+"""
+import inspect
+import os
+import pathlib
+import re
+import time
+import uuid
+
+import pytest
+
+from d2l_ext.allreduce import grading_ranks as ranks
+from d2l_ext.allreduce import task_grader as grader
+from d2l_ext.allreduce import tasks
+from d2l_ext.grading.core import load_submission
+from d2l_ext.i18n import catalogue
+
+LESSON = pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.4-Allreduce-During-Backward.py'
+CRITERIA = {'13.3.4-a-after': {'runs', 'correct', 'safe', 'overlap'},
+            '13.3.4-b-flat': {'runs', 'correct', 'safe', 'calls', 'overlap'},
+            '13.3.4-c-hooks': {'runs', 'correct', 'safe', 'overlap'},
+            '13.3.4-d-buckets': {'runs', 'correct', 'safe', 'buckets', 'overlap'}}
+# The sentence each wrong version must get: the reason, not only the failing criterion.
+REASON = {'a_no_average': 'task.allreduce.wrong_sum', 'a_tied_twice': 'task.allreduce.wrong_tied',
+          'a_frozen_has_grad': 'grading.raised_at', 'b_one_call_per_tensor': 'task.allreduce.calls_wrong',
+          'b_no_copy_back': 'task.allreduce.wrong_local', 'b_no_average': 'task.allreduce.wrong_sum',
+          'b_frozen_has_grad': 'grading.raised_at', 'c_blocking_hooks': 'task.allreduce.overlap_blocking',
+          'c_wait_in_hook': 'task.allreduce.overlap_blocking', 'c_no_wait': 'task.allreduce.unsafe',
+          'c_after_backward': 'task.allreduce.overlap_after', 'c_frozen_hook': 'grading.raised_at',
+          'd_forward_order': 'task.allreduce.overlap_after', 'd_no_wait': 'task.allreduce.unsafe',
+          'd_ignores_bucket_mb': 'task.allreduce.buckets_wrong', 'd_no_average': 'task.allreduce.wrong_sum'}
+
+
+def grade(task, source):
+    return {c.id: c for c in task.grade(load_submission(task, source))}
+
+
+def leftover_ranks(tag: str) -> list[int]:
+    """Grading processes started under this test (their environment holds `tag`) still running (Linux: /proc)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            cmdline = pathlib.Path(f'/proc/{pid}/cmdline').read_bytes()
+            environ = pathlib.Path(f'/proc/{pid}/environ').read_bytes()
+        except OSError:
+            continue
+        if b'd2l_ext.allreduce.grading_ranks' in cmdline and f'D2L_EXT_TEST_TAG={tag}'.encode() in environ:
+            found.append(int(pid))
+    return found
+
+
+def nothing_left(tag: str) -> bool:
+    """True once no process of this test runs; a process killed a moment ago may take a moment to go."""
+    for _ in range(50):
+        if not leftover_ranks(tag):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def tag(monkeypatch):
+    """A mark every process this test starts inherits, so leftovers of this test, and only of it, can be found."""
+    value = uuid.uuid4().hex
+    monkeypatch.setenv('D2L_EXT_TEST_TAG', value)
+    return value
+
+
+@pytest.mark.parametrize('task_id', sorted(tasks.TASKS))
+def test_worked_solution_passes_every_criterion(task_id):
+    verdict = grade(tasks.TASKS[task_id], inspect.getsource(tasks.SOLUTIONS[task_id]))
+    assert set(verdict) == CRITERIA[task_id]
+    assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
+    o = verdict['overlap'].fields
+    assert 0 <= o['measured'] <= 1 and 0 <= o['predicted'] <= 1 and o['threshold'] == grader.THRESHOLD
+    if task_id.endswith(('after', 'flat')):  # reported beside the closed form, not judged
+        assert verdict['overlap'].key == 'task.allreduce.overlap_info' and o['predicted'] == 0
+    else:
+        assert verdict['overlap'].key == 'task.allreduce.overlap' and o['measured'] >= grader.THRESHOLD
+    assert verdict['correct'].fields['error'] <= verdict['correct'].fields['tolerance']
+
+
+def test_every_wrong_version_has_its_reason():
+    assert set(REASON) == set(tasks.WRONG)
+    assert {name[0] for name in tasks.WRONG} == {'a', 'b', 'c', 'd'}
+    assert all(sum(n.startswith(letter) for n in tasks.WRONG) >= 3 for letter in 'abcd')
+
+
+@pytest.mark.parametrize('name', sorted(tasks.WRONG))
+def test_wrong_versions_fail_for_their_reason(name):
+    failing, source = tasks.WRONG[name]
+    verdict = grade(tasks.WRONG_TASK[name], source)
+    assert not verdict[failing].passed and verdict[failing].key == REASON[name], (
+        name, verdict[failing].key, verdict[failing].fields)
+    if failing != 'runs':
+        assert verdict['runs'].passed
+    if failing == 'overlap':  # right answers, overlapped too little; the prediction says what was possible
+        assert verdict['correct'].passed and verdict['overlap'].fields['measured'] < grader.THRESHOLD
+        assert verdict['overlap'].fields['predicted'] > grader.THRESHOLD
+
+
+def test_the_tied_weight_is_named():
+    verdict = grade(tasks.TASK_A, tasks.WRONG['a_tied_twice'][1])
+    assert verdict['correct'].fields['parameter'] == 'embed.weight'
+
+
+def test_skeleton_reports_todo_without_starting_processes(monkeypatch):
+    monkeypatch.setattr(grader, 'run_ranks', lambda *a, **k: pytest.fail('started processes for a skeleton'))
+    skeleton = ('def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):\n    """(d) Buckets."""\n'
+                '    # TODO: ...\n    raise NotImplementedError\n')
+    assert [(c.id, c.passed, c.key) for c in tasks.TASK_D.grade(load_submission(tasks.TASK_D, skeleton))] == [
+        ('runs', False, 'grading.todo')]
+
+
+def test_is_skeleton_only_for_a_bare_raise():
+    assert tasks.is_skeleton('def f(a):\n    pass\n    raise NotImplementedError()\n', 'f')
+    assert not tasks.is_skeleton('def f(a):\n    a.step()\n    raise NotImplementedError\n', 'f')
+    assert not tasks.is_skeleton('def f(a):\n    raise ValueError\n', 'f')
+
+
+def test_a_collective_nobody_joins_a_loop_and_a_crash_are_reported(monkeypatch, tag):
+    monkeypatch.setattr(grader, 'WORK_S', 6.0)
+    monkeypatch.setattr(grader, 'COLLECTIVE_TIMEOUT_S', 3.0)
+    for source, key in ((tasks.HANGS, 'task.allreduce.waited'), (tasks.LOOPS, 'task.allreduce.hung'),
+                        (tasks.CRASHES, 'task.allreduce.died')):
+        verdict = tasks.TASK_A.grade(load_submission(tasks.TASK_A, source))
+        assert [(c.id, c.passed) for c in verdict] == [('runs', False)]
+        assert verdict[0].key == key, (key, verdict[0].fields)
+    if os.path.isdir('/proc'):
+        assert nothing_left(tag)
+
+
+def test_a_hang_through_the_runner_leaves_nothing_running(tag):
+    runner = pytest.importorskip('d2l_ext.grading.runner')
+    verdict = runner.grade('13.3.4-a-after', tasks.LOOPS, budget_s=20)
+    assert verdict.status == 'hung' and not verdict.passed
+    if os.path.isdir('/proc'):
+        assert nothing_left(tag)
+
+
+def test_bucket_sizes_give_one_two_and_three_buckets():
+    sizes = ranks.trainable_bytes(ranks.TiedNet())
+    assert len(sizes) == 6 and len(set(sizes)) == 1  # six equal gradients: the rule's edge cases do not arise
+    assert [len(ranks.buckets_of(sizes, mb)) for mb in tasks.BUCKET_MB] == [1, 2, 3]
+    assert ranks.buckets_of([3, 1, 2], 3 / 2**20) == [[0], [1, 2]]  # a bucket closes once it holds bucket_mb
+
+
+def test_the_model_has_a_tied_and_a_frozen_parameter():
+    model = ranks.TiedNet()
+    assert model.out.weight is model.embed.weight
+    names = [n for n, _ in model.named_parameters()]
+    assert 'out.weight' not in names and 'embed.weight' in names
+    assert [n for n, p in model.named_parameters() if not p.requires_grad] == ['frozen.weight']
+
+
+def test_tolerance_comes_from_float32_rounding():
+    tol = ranks.tolerance(2, scale=100.0)
+    assert 1e-5 < tol < 1e-2 and ranks.tolerance(4, 100.0) > tol and ranks.tolerance(2, 200.0) > tol
+
+
+def _step(forward_end, backward_end, calls, waits=()):
+    return {'forward_end': forward_end, 'backward_end': backward_end, 'grads': [(backward_end, 0)],
+            'calls': [dict(start=s, returned=r, done=d, numel=1, **{'async': a}) for s, r, d, a in calls],
+            'waits': list(waits), 'step_start': None, 'unfinished': 0}
+
+
+def _case(step):
+    return [{'steps': [step], 'sizes': [4], 'bucket_mb': None}]
+
+
+def test_overlap_is_judged_from_intervals():
+    baseline = [{'1': 0.0}]
+    # started at 1 during backward 0..10, returned at once, done at 5: all of it beside compute
+    ok = grader.overlap(_case(_step(0, 10, [(1, 1.01, 5, True)], [(10, 10.01)])), baseline, True)
+    assert ok.passed and ok.key == 'task.allreduce.overlap' and ok.fields['measured'] > 0.99
+    # the same call blocking: backward waited inside it, nothing computed beside it
+    blocking = grader.overlap(_case(_step(0, 10, [(1, 5, 5, False)])), baseline, True)
+    assert not blocking.passed and blocking.key == 'task.allreduce.overlap_blocking'
+    assert blocking.fields['measured'] == 0
+    # started after backward
+    after = grader.overlap(_case(_step(0, 10, [(11, 11.01, 15, True)], [(11.02, 15)])), baseline, True)
+    assert not after.passed and after.key == 'task.allreduce.overlap_after'
+    # (a), (b): reported, not judged
+    assert grader.overlap(_case(_step(0, 10, [(11, 15, 15, False)])), baseline, False).passed
+
+
+def test_every_key_the_graders_use_is_in_both_catalogues():
+    source = inspect.getsource(tasks) + inspect.getsource(grader)
+    keys = set(re.findall(r"'(task\.allreduce\.[a-z_.]+)'", source))
+    keys |= {f'task.allreduce.wrong_{k}' for k in ('sum', 'local')} | {f'task.allreduce.{k}_wrong' for k in
+                                                                         ('calls', 'buckets')}
+    keys |= {f'task.allreduce.{k}' for k in ('calls', 'buckets')}
+    keys |= {t.description_key for t in tasks.TASKS.values()}
+    for lang in ('en', 'zh'):
+        assert keys <= set(catalogue(lang)), keys - set(catalogue(lang))
+
+
+def test_the_lesson_shows_the_package_solutions_collapsed():
+    cells = re.split(r'^# %%', LESSON.read_text(encoding='utf-8'), flags=re.M)
+    build = next(i for i, c in enumerate(cells) if '## Build it: four versions' in c)
+    remember = next(i for i, c in enumerate(cells) if c.startswith(' [markdown]\n# ## Remember'))
+    assert build < remember and 'lang="zh"' in cells[build + 1]
+    section = cells[build:remember]
+    for task_id, fn in tasks.SOLUTIONS.items():
+        shown = [c for c in section if inspect.getsource(fn) in c]
+        assert len(shown) == 1, task_id
+        header = shown[0].splitlines()[0]
+        assert '"source_hidden": true' in header and '"outputs_hidden": true' in header
+        assert f"d2l_ext.check('{task_id}', {fn.__name__})" in shown[0]
+        skeleton = [c for c in section if f'def {fn.__name__}(' in c and c is not shown[0]]
+        assert len(skeleton) == 1 and 'raise NotImplementedError' in skeleton[0]
+        assert f"d2l_ext.check('{task_id}', {fn.__name__})" in skeleton[0]
+        signature = tasks.TASKS[task_id].signatures[fn.__name__]
+        assert f'def {signature}:' in skeleton[0] and tasks.is_skeleton(skeleton[0].split('\n', 1)[1], fn.__name__)
+
+
+def test_registry_lists_what_the_tasks_grade():
+    registry = pytest.importorskip('d2l_ext.grading.registry')
+    for task_id, task in tasks.TASKS.items():
+        entry = registry.entry(task_id)
+        assert entry.signatures == task.signatures and entry.description_key == task.description_key
