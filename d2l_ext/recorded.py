@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .communication import CommResult, CommTimeline, FirstCopyResult
 from .errors import UsageError
 from .i18n import t
-from .parallel import ParallelResult, SyncMistakeResult, TimelineResult, expectation
+from .parallel import ParallelResult, SyncMistakeResult, TimelineResult
 
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
 
@@ -78,49 +78,8 @@ def build(cls, data):
     return data
 
 
-def _old_parallel(d: dict) -> dict:
-    """Recordings before typed results had 'ideal'; derive the expectation from their lanes instead."""
-    if 'expectation' in d:
-        return d
-    from .lanes import Lane
-    lane_fields = {f.name for f in dataclasses.fields(Lane)}
-    lanes = [Lane(**{k: v for k, v in lane.items() if k in lane_fields}) for lane in d['lanes']]
-    exp = expectation(lanes, [m['median'] for m in d['lane_times']], d['machine'].get('cpu_cores'))
-    return dict(d, expectation=dataclasses.asdict(exp), expected=exp.seconds, expected_speedup=exp.speedup)
-
-
-def _old_comm(d: dict) -> dict:
-    """Old comm rows kept medians and IQRs only: keep those as Times without repeats."""
-    from .communication import expected_overlap
-    rows = []
-    for r in d['rows']:
-        if 'times' not in r:
-            rule = 'separate' if 'copy stream' in r['mode'] else 'shared' if 'CPU' in r['mode'] else 'one_stream'
-            times = {v: dict(label=v, median=r[v], iqr=r.get('iqr', {}).get(v, 0.0))
-                     for v in ('run', 'copy', 'run_then_copy', 'overlapped')}
-            exp = expected_overlap(r['run'], r['copy'], rule)
-            r = dict(r, times=times, expected=exp, expectation=rule, overlap_vs_expected=r['overlapped'] / exp,
-                     copy_vs_link=r.get('copy_vs_link'))
-        rows.append(r)
-    return dict(d, rows=rows)
-
-
-def _old_sync(d: dict | None) -> dict | None:
-    if d and d.get('times') and not isinstance(next(iter(d['times'].values())), dict):
-        names = ('no_wait', 'book_synchronize', 'every_device')  # the old English names, in their order
-        d = dict(d, times={n: {'label': n, 'median': v} for n, v in zip(names, d['times'].values())})
-    return d
-
-
 def from_json(data: dict, path: str = '') -> Recording:
-    """A Recording from a saved file's JSON, old or new format."""
-    data = dict(data, parallel=[_old_parallel(p) for p in data.get('parallel', [])],
-                comm=[_old_comm(c) for c in data.get('comm', [])],
-                timelines=data.get('timelines', data.get('timeline', [])),
-                sync_mistake=_old_sync(data.get('sync_mistake')))
-    for tl in data['timelines']:
-        tl.setdefault('clock', 'cuda events + thread clock')
-    data.pop('timeline', None)
+    """A Recording from a saved file's JSON (every shipped file is in this one format)."""
     return dataclasses.replace(build(Recording, data), path=path)
 
 
@@ -129,6 +88,12 @@ def load_recordings(gpu_only: bool = True, folder=None) -> list[Recording]:
     paths = sorted(pathlib.Path(folder or FOLDER).glob('*.json'))
     recs = [from_json(json.loads(p.read_text()), str(p)) for p in paths]
     return [r for r in recs if r.gpu or not gpu_only]
+
+
+def newest(recordings=None):
+    """The newest GPU recording (by its date, then its file), or None: what every notebook draws (13.3.0-13.3.2)."""
+    gpu = [r for r in (load_recordings() if recordings is None else recordings) if r.gpu]
+    return max(gpu, key=lambda r: (r.machine.get('date', ''), r.path)) if gpu else None
 
 
 def default_path(machine: dict | None = None) -> pathlib.Path:

@@ -78,12 +78,18 @@ def test_sentences_follow_the_numbers():
     from d2l_ext.display import parallel as dp
     from d2l_ext.i18n import using_language
     with using_language('en'):
-        assert 'second lane waited' in dp.book_text([0.1, 0.1], 0.2)
-        assert 'same time' in dp.book_text([0.1, 0.1], 0.105)
+        assert 'close to the sum' in dp.book_text([0.1, 0.1], 0.2)  # numbers only: waiting and sharing look alike
+        assert 'close to the slower lane' in dp.book_text([0.1, 0.1], 0.105)
+        assert 'between' in dp.book_text([0.1, 0.1], 0.15)
         assert 'About the same' in dp.no_wait_text({'no_wait': [0.2], 'every_device': [0.21]})
         assert 'queued' in dp.no_wait_text({'no_wait': [0.001], 'every_device': [0.13]})
-        assert 'did not pay' in dp.verdict_text([0.1, 0.1], 0.2, 0.12, 0.08)
-        assert 'about the same' in dp.verdict_text([0.1, 0.1], 0.2, 0.1, 0.102)
+        not_early = dp.no_wait_text({'no_wait': [0.70], 'every_device': [0.49]})  # longer, yet not 'about the same'
+        assert 'did not stop early' in not_early and 'About the same' not in not_early
+        lost = dp.verdict_text([0.1, 0.1], 0.2, 0.12, 0.08)
+        assert '1.50x as fast as the two lanes together' in lost and 'pay' not in lost
+        assert 'within 10% of together' in dp.verdict_text([0.1, 0.1], 0.2, 0.1, 0.102)
+        beaten = dp.verdict_text([0.1, 0.1], 0.2, 0.1, 0.15)  # same cores: no claim of added computing power
+        assert '1.50x as fast as that' in beaten and 'computing power' not in beaten
 
         def curve(*speedups):
             return NS(framework='torch', points=[NS(size=64 * 2 ** i, speedup=s) for i, s in enumerate(speedups)])
@@ -91,3 +97,77 @@ def test_sentences_follow_the_numbers():
         assert 'shrank' in dp.scaling_text([curve(1.06, 1.0, 0.93, 0.5)])
         assert 'no steady trend' in dp.scaling_text([curve(1.0, 1.6, 0.9)])
         assert 'about the same' in dp.scaling_text([curve(1.0, 1.02, 0.98)])
+
+
+def _timeline(spans, lanes=('lane A', 'lane B')):
+    from d2l_ext.parallel import TimelineResult
+    events = [{'lane': lane, 'name': f'mm {j}', 'start': a + j * (b - a) / 4, 'end': a + (j + 1) * (b - a) / 4}
+              for lane, (a, b) in zip(lanes, spans) for j in range(4)]
+    return TimelineResult('torch', 64, [4, 4], list(lanes), events, 'thread clock')
+
+
+def test_lane_overlap_is_an_interval_fraction_with_the_wall_clock_beside_it():
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    assert dp.lane_overlap(_timeline([(0.0, 1.0), (0.0, 0.5)])) == pytest.approx(1.0)
+    assert dp.lane_overlap(_timeline([(0.0, 1.0), (1.0, 2.0)])) == pytest.approx(0.0)
+    assert dp.lane_overlap(_timeline([(0.0, 1.0), (0.75, 1.25)])) == pytest.approx(0.5)
+    with using_language('en'):
+        text = dp.overlap_text(_timeline([(0.0, 1.0), (0.75, 1.25)]), serial=1.5, together=1.25)
+    assert '50% of its time' in text and 'predicted 100%' in text and '0.250 s less' in text
+
+
+def test_guess_cells_show_the_closed_form_and_the_measurement_with_or_without_a_guess():
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    with using_language('en'):
+        none = dp.guess_text(None, 0.2, 0.25)
+        mine = dp.guess_text(0.3, 0.2, 0.25)
+    assert 'my_guess' in none and 'closed form: 0.200 s' in none and 'measured: 0.250 s' in none
+    assert 'your guess: 0.300 s' in mine
+    with using_language('zh'):
+        assert '倍' in dp.guess_text(1.5, 2.0, 1.9, unit='x')
+
+
+def test_timeline_prediction_by_lane_order_survives_a_language_switch():
+    """13.3.1's cell 12 broke when the lanes were named in one language and the timeline in another."""
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    tl = _timeline([(0.0, 1.0), (0.0, 0.5)], lanes=('CPU 执行路 0', 'CPU 执行路 1'))
+    with using_language('en'):
+        fig = dp.plot_timeline(tl, predicted=[1.0, 0.5])
+    assert fig.axes
+
+
+def test_gpu_lane_is_never_labelled_with_threads():
+    from types import SimpleNamespace as NS
+
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    from d2l_ext.results import Times
+    times = {'one_at_a_time': Times.from_times([0.2], 'one_at_a_time'),
+             'issued_together': Times.from_times([0.2], 'issued_together')}
+    r = NS(framework='torch', engine='eager', lane='GPU 0', threads=0, iters=10, size=64, times=times, ratio=1.0)
+    with using_language('en'):
+        assert 'thread' not in dp.independence_text(r)
+
+
+def test_overview_names_a_cause_only_when_measured():
+    import statistics
+    from types import SimpleNamespace as NS
+
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    from d2l_ext.results import Times
+
+    def result(alone, together, expected):
+        return NS(speedup=sum(alone) / statistics.median(together), expected_speedup=expected,
+                  serial_sum=sum(alone), together=Times.from_times(together, 'together'),
+                  lane_times=[Times.from_times([a], 'x') for a in alone])
+    with using_language('en'):
+        unbalanced = dp.overview_text(result([0.5, 0.33], [0.5, 0.5, 0.5], 1.66), closed_form=2.0)
+        assert 'within 10%' in unbalanced and 'not equal' in unbalanced and 'in each other' not in unbalanced
+        below = dp.overview_text(result([0.5, 0.5], [0.8, 0.8, 0.81], 2.0), closed_form=2.0)
+        assert 'below' in below and 'not equal' not in below and 'noise' not in below
+        spread = dp.overview_text(result([0.5, 0.5], [0.5, 0.8, 0.8], 2.0), closed_form=2.0)
+        assert 'includes the expectation' in spread

@@ -1,10 +1,10 @@
-"""Recordings: old GPU files load as typed results, CPU recordings are never GPU evidence, paths checked first."""
+"""Recordings: one format, one per GPU kind, typed; CPU recordings are never GPU evidence; paths checked first."""
 import json
 
 import pytest
 
 from d2l_ext import UsageError
-from d2l_ext.recorded import FOLDER, Recording, check_output, from_json, load_recordings
+from d2l_ext.recorded import FOLDER, Recording, check_output, from_json, load_recordings, newest
 
 
 def test_shipped_gpu_recordings_load_typed():
@@ -47,3 +47,50 @@ def test_force_allows_replacing(tmp_path):
     f = tmp_path / 'x.json'
     f.write_text('{}')
     assert check_output(f, force=True) == f
+
+
+def test_every_shipped_file_is_in_the_one_current_format_and_one_per_gpu_kind():
+    import dataclasses
+    fields = {f.name for f in dataclasses.fields(Recording)} - {'path'}
+    kinds = []
+    for path in sorted(FOLDER.glob('*.json')):
+        data = json.loads(path.read_text())
+        assert set(data) == fields, path.name
+        assert all({'expectation', 'expected', 'lane_times'} <= set(p) for p in data['parallel']), path.name
+        kinds.append(tuple(data['machine']['gpus']))
+    assert len(kinds) == len(set(kinds)), 'keep only the newest recording of each GPU kind'
+
+
+def test_newest_is_the_latest_date():
+    recs = load_recordings()
+    assert newest(recs).machine['date'] == max(r.machine['date'] for r in recs)
+    assert newest([]) is None
+
+
+def test_recorded_titles_come_from_the_recording():
+    from d2l_ext.display.parallel import recorded_figure, recorded_summary
+    from d2l_ext.i18n import using_language
+    rec = newest()
+    with using_language('en'):
+        fig = recorded_figure(rec, max_bars=200)
+        summary = recorded_summary(rec)
+    top, bottom = (ax.get_title(loc='left').replace('\n', ' ') for ax in fig.axes[:2])
+    p, tl = rec.parallel[0], rec.timelines[0]
+    for k in p.iters:
+        assert f'{k} products' in top and f'{k} products' in summary
+    for k in tl.iters:
+        assert f'{k} products' in bottom
+    assert rec.machine['date'][:10] in top and rec.machine['gpus'][0] in top
+    assert ('busy stretches' in bottom) == any(k > 200 for k in tl.iters)
+
+
+def test_recorded_figures_have_no_english_in_chinese(monkeypatch):
+    from d2l_ext.display import fonts, style
+    from d2l_ext.display.parallel import recorded_figure
+    from d2l_ext.i18n import using_language
+    for module in (fonts, style):  # draw in Chinese even where no CJK font is installed (glyphs go missing)
+        monkeypatch.setattr(module, 'cjk_font', lambda: 'DejaVu Sans')
+    with using_language('zh'):
+        fig = recorded_figure(newest())
+    labels = [t.get_text() for ax in fig.axes for t in ax.get_yticklabels()]
+    assert labels and not any('cores' in x or 'thread' in x for x in labels), labels

@@ -122,3 +122,16 @@ def test_plot_repeats_units():
 def test_plot_repeats_bad_input(results, predicted, match):
     with pytest.raises(UsageError, match=match):
         plot_repeats(results, predicted=predicted)
+
+
+def test_a_row_of_thousands_of_bars_is_merged_into_busy_stretches_and_says_so():
+    from d2l_ext.display.timeline import aggregate
+    many = [{'lane': 'GPU', 'name': f'mm {i}', 'start': i * 1e-4, 'end': (i + 1) * 1e-4} for i in range(1000)]
+    gap = [{'lane': 'GPU', 'name': 'late', 'start': 0.2, 'end': 0.3}]
+    few = [{'lane': 'CPU', 'name': f'mm {i}', 'start': i * 0.01, 'end': i * 0.01 + 0.005} for i in range(5)]
+    events, merged = aggregate(many + gap + few, max_bars=200)
+    assert merged == {'GPU': 1001}
+    gpu = sorted((e['start'], e['end']) for e in events if e['lane'] == 'GPU')
+    assert gpu == [(0.0, pytest.approx(0.1)), (0.2, 0.3)]  # one stretch per busy interval, the gap kept
+    assert len([e for e in events if e['lane'] == 'CPU']) == 5  # rows under the limit keep one bar per event
+    assert aggregate(few, max_bars=200)[1] == {}

@@ -62,8 +62,9 @@ def no_wait_text(times: dict[str, list[float]]) -> str:
     """No wait against waiting for every lane (and the book's synchronize() where it ran) (13.3.1)."""
     med = {name: statistics.median(ts) for name, ts in times.items()}
     fields = dict(no_wait=med['no_wait'], waited=med['every_device'])
-    text = t('parallel.no_wait.same' if med['no_wait'] > 0.5 * med['every_device'] else 'parallel.no_wait.queued',
-             **fields)
+    key = ('parallel.no_wait.same' if _close(med['no_wait'], med['every_device']) else
+           'parallel.no_wait.not_early' if med['no_wait'] > 0.5 * med['every_device'] else 'parallel.no_wait.queued')
+    text = t(key, **fields)
     if 'book_synchronize' in med and med['book_synchronize'] < (1 - NOISE) * med['every_device']:
         text = _sentences(text, t('parallel.no_wait.book_short', book=med['book_synchronize'],
                                   waited=med['every_device']))
@@ -76,14 +77,96 @@ def expectation_text(e) -> str:
 
 
 def verdict_text(alone: list[float], serial: float, together: float, baseline: float | None = None) -> str:
-    """Together against one after the other and, where measured, one lane with all cores doing both jobs."""
+    """Together against one after the other and, where measured, one lane with all cores doing both jobs.
+
+    Numbers only: which of the two was faster is stated, never why (no measurement here tests a cause).
+    """
     text = t('parallel.verdict.serial', together=together, serial=serial, speedup=serial / together,
              slower=max(alone))
     if baseline is not None:
         key = ('parallel.verdict.base_same' if _close(together, baseline) else
                'parallel.verdict.base_beaten' if together < baseline else 'parallel.verdict.base_lost')
         ratio = together / baseline if key.endswith('lost') else baseline / together  # always 'x as fast', above 1
-        text = _sentences(text, t(key, baseline=baseline, ratio=ratio))
+        text = _sentences(text, t(key, baseline=baseline, ratio=ratio, noise=NOISE))
+    return text
+
+
+def overview_text(result, closed_form: float) -> str:
+    """13.3.0's verdict: measured against the expectation from the lanes' own times; a reason only where measured.
+
+    The closed form assumes equal lanes; when the lanes' measured times differ, a sentence says so with
+    the numbers. A gap beyond NOISE is called "within the repeats' spread" only when the range of the
+    together repeats covers the expectation; otherwise the numbers stand alone.
+    """
+    measured, expected = result.speedup, result.expected_speedup
+    times = repeats_of(result.together)
+    low, high = result.serial_sum / max(times), result.serial_sum / min(times)
+    fields = dict(measured=measured, expected=expected, tolerance=NOISE, low=low, high=high)
+    if abs(measured / expected - 1) <= NOISE:
+        key = 'overview.verdict.as_expected'
+    elif low <= expected <= high:
+        key = 'overview.verdict.within_spread'
+    else:
+        key = 'overview.verdict.below' if measured < expected else 'overview.verdict.above'
+    text = t(key, **fields)
+    if abs(expected / closed_form - 1) > NOISE:  # measured: the lanes alone did not take equal times
+        alone = ' / '.join(f'{m.median:.3f}' for m in result.lane_times)
+        text = _sentences(text, t('overview.verdict.unequal', times=alone, expected=expected, closed=closed_form))
+    return text
+
+
+def overview_summary(result) -> str:
+    """13.3.0's summary point 1: lanes sharing cores are not called devices and are set against all the cores."""
+    if result.baseline is not None:
+        return t('overview.summary.shared', cores=result.baseline_cores, speedup=result.speedup,
+                 vs_all=result.baseline.median / result.together.median)
+    return t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup)
+
+
+def recorded_summary(rec) -> str:
+    """13.3.0's summary, the recorded GPU run: which lanes, how many products each, and its speedup."""
+    p = rec.parallel[0]
+    names = _recorded_labels(rec, text=t)
+    products = _products([names.get(lane['label'], lane['label']) for lane in p.lanes], p.iters, text=t)
+    return t('overview.summary.gpu', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
+             products=products, size=p.size, speedup=p.speedup, expected=p.expected_speedup)
+
+
+def guess_text(guess, closed_form: float, measured: float, unit: str = 's') -> str:
+    """A prediction cell's answer: the learner's guess (or a request for one), the closed form, the measurement."""
+    fmt = {'s': 'parallel.guess.seconds', '%': 'parallel.guess.fraction', 'x': 'parallel.guess.ratio'}[unit]
+    head = (t('parallel.guess.none') if guess is None else
+            t(fmt, what=t('parallel.guess.yours'), value=float(guess)))
+    return '\n'.join([head, t(fmt, what=t('parallel.guess.closed_form'), value=closed_form),
+                      t(fmt, what=t('parallel.guess.measured'), value=measured)])
+
+
+def lane_intervals(result) -> list[tuple[float, float]]:
+    """Each lane's busy interval in a timeline: from its first product's start to its last product's end."""
+    out = []
+    for label in result.lanes:
+        mine = [e for e in result.events if e['lane'] == label or e['lane'].startswith(label)]
+        out.append((min(e['start'] for e in mine), max(e['end'] for e in mine)) if mine else (0.0, 0.0))
+    return out
+
+
+def lane_overlap(result) -> float | None:
+    """Of the shorter lane's busy time, the fraction another lane was busy too (d2l_ext.overlap; in [0, 1])."""
+    from ..overlap import overlap_fraction, union
+    spans = lane_intervals(result)
+    shortest = min(range(len(spans)), key=lambda i: spans[i][1] - spans[i][0])
+    return overlap_fraction([spans[shortest]], union(s for j, s in enumerate(spans) if j != shortest))
+
+
+def overlap_text(result, serial: float | None = None, together: float | None = None) -> str:
+    """The lanes' overlap in one run: the interval fraction, its prediction, and the wall-clock times beside it."""
+    spans = lane_intervals(result)
+    fraction = lane_overlap(result)
+    span = max(b for _, b in spans) - min(a for a, _ in spans)
+    text = t('parallel.overlap.fraction', measured=fraction if fraction is not None else 0.0, predicted=1.0,
+             busy=' / '.join(f'{b - a:.3f}' for a, b in spans), span=span)
+    if serial is not None and together is not None:
+        text = _sentences(text, t('parallel.overlap.wall', serial=serial, together=together, saved=serial - together))
     return text
 
 
@@ -121,7 +204,8 @@ def _engine(r) -> str:
 
 def independence_text(r) -> str:
     """Exercise 1: the numbers, then whether the framework overlapped one run's products by itself."""
-    head = t('parallel.independence.summary', framework=NAMES[r.framework], engine=_engine(r), lane=r.lane,
+    key = 'parallel.independence.summary' if r.threads else 'parallel.independence.summary_gpu'  # no GPU 'threads'
+    head = t(key, framework=NAMES[r.framework], engine=_engine(r), lane=r.lane,
              threads=r.threads, iters=r.iters, size=r.size, single=r.times['one_at_a_time'].median,
              together=r.times['issued_together'].median, ratio=r.ratio)
     key = ('parallel.independence.overlapped' if r.ratio > 1 + NOISE else
@@ -145,16 +229,25 @@ def plot_parallel(result, ax=None, title=None):
     """Each lane alone and all together, every repeat a dot, the expected together-time beside (13.3.1)."""
     names = [lane['label'] for lane in result.lanes] + [variant_name('parallel', 'together')]
     values = [repeats_of(m) for m in result.lane_times] + [repeats_of(result.together)]
+    if getattr(result, 'baseline', None) is not None:  # lanes sharing cores: one lane with all of them, both jobs
+        names.append(style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
+        values.append(repeats_of(result.baseline))
     return plot_repeats(dict(zip(names, values)), ax=ax, predicted={names[-1]: result.expected},
                         title=title or style.plot_text('parallel.plot_title', framework=NAMES[result.framework],
                                                        speedup=result.speedup, expected=result.expected_speedup))
 
 
 def plot_timeline(result, ax=None, title=None, predicted=None):
-    """When each product ran on each lane, in one run of all lanes together (13.3.1); predicted as draw_timeline's."""
+    """When each product ran on each lane, in one run of all lanes together (13.3.1).
+
+    `predicted`: each lane's predicted end in seconds, in lane order (a list), so it matches the rows
+    whatever language their labels were made in; a number draws one line for the total.
+    """
     rows = {label: style.lane_role(i) for i, label in enumerate(result.lanes)}
     if result.framework == 'mxnet':  # rows are (context, engine worker): colour by the context
         rows = None
+    if isinstance(predicted, (list, tuple)):
+        predicted = dict(zip(result.lanes, predicted))
     return draw_timeline(result.events, ax=ax, rows=rows, predicted=predicted,
                          title=title or style.plot_text('parallel.timeline_title',
                                                         framework=NAMES[result.framework]))
@@ -208,24 +301,67 @@ def plot_small_ops(r, ax=None):
                                                          variant=variant_name('parallel', fastest)))
 
 
-def _recorded_labels(rec) -> dict[str, str]:
-    """{label saved in the recording: the same lane named in the plot language} (CPU lanes were saved in English)."""
+def _recorded_labels(rec, text=style.plot_text) -> dict[str, str]:
+    """{label saved in the recording: the same lane named in the plot language}: the label is made when drawn."""
     cores = rec.machine['cpu_cores']
-    return {lane['label']: style.plot_text('core.lane_cpu_label', threads=lane['threads'], cores=cores)
-            for p in rec.parallel for lane in p.lanes if lane['kind'] == 'cpu' and lane.get('threads')}
+    gpus = rec.machine.get('gpus') or ['']
+    names = {}
+    for p in rec.parallel:
+        for lane in p.lanes:
+            if lane['kind'] == 'gpu':
+                names[lane['label']] = text('core.lane_gpu_label_named', index=lane['index'],
+                                            name=gpus[min(lane['index'], len(gpus) - 1)])
+            elif lane.get('threads'):
+                names[lane['label']] = text('core.lane_cpu_label', threads=lane['threads'], cores=cores)
+    return names
 
 
-def plot_recorded(rec):
-    """A GPU recording's evidence (13.3.1): every repeat beside its expectation, then its lane timeline."""
+def _products(labels, iters, text=style.plot_text) -> str:
+    """'GPU 0 (NVIDIA H200) 1442 products, CPU (15 of 16 cores) 33 products', from the recording's data."""
+    return text('parallel.recorded.sep').join(text('parallel.recorded.products', lane=lane, iters=k)
+                                              for lane, k in zip(labels, iters))
+
+
+def _wrapped(text: str) -> str:
+    """A long title on lines that fit the figure (Chinese characters are twice as wide as Latin ones)."""
+    import textwrap
+    return textwrap.fill(text, 42 if style.plot_language() == 'zh' else 75)
+
+
+def recorded_figure(rec, max_bars: int = 200):
+    """A GPU recording's 13.3.1 evidence, as 13.3.0 and 13.3.1 both draw it: every repeat, then one run's timeline.
+
+    Titles are made from the recording: products per lane, matrix size, which run, machine and date.
+    A lane with more than `max_bars` products is drawn as its busy stretches, and its title says so.
+    """
     import dataclasses
+
+    from .timeline import aggregate
     names = _recorded_labels(rec)
-    fig, (top, bottom) = style.figure(nrows=2, height=7.6)
+    gpu, date = rec.machine['gpus'][0], rec.machine.get('date', '')[:10]
     p = rec.parallel[0]
-    plot_parallel(dataclasses.replace(p, lanes=[dict(lane, label=names.get(lane['label'], lane['label']))
-                                                for lane in p.lanes]), ax=top)
-    tl = rec.timelines[0]
-    tl = dataclasses.replace(tl, lanes=[names.get(x, x) for x in tl.lanes],
-                             events=[dict(e, lane=names.get(e['lane'], e['lane'])) for e in tl.events])
-    plot_timeline(tl, ax=bottom, title=style.plot_text('parallel.recorded_timeline', gpu=rec.machine['gpus'][0],
-                                                       size=tl.size, iters=tl.iters[0]))
+    lanes = [dict(lane, label=names.get(lane['label'], lane['label'])) for lane in p.lanes]
+    fig, axes = style.figure(nrows=2 if rec.timelines else 1, height=7.6 if rec.timelines else 4.0)
+    top = axes[0] if rec.timelines else axes
+    plot_parallel(dataclasses.replace(p, lanes=lanes), ax=top, title=_wrapped(style.plot_text(
+        'parallel.recorded.panel', gpu=gpu, date=date, size=p.size, products=_products([x['label'] for x in lanes],
+                                                                                       p.iters),
+        speedup=p.speedup, expected=p.expected_speedup)))
+    if rec.timelines:
+        tl = rec.timelines[0]
+        labels = [names.get(x, x) for x in tl.lanes]
+        events, merged = aggregate([dict(e, lane=names.get(e['lane'], e['lane'])) for e in tl.events], max_bars)
+        note = style.plot_text('parallel.recorded.merged' if merged else 'parallel.recorded.each',
+                               lanes=style.plot_text('parallel.recorded.sep').join(merged))
+        plot_timeline(dataclasses.replace(tl, lanes=labels, events=events), ax=axes[1],
+                      title=_wrapped(style.plot_text('parallel.recorded.timeline', size=tl.size,
+                                                     products=_products(labels, tl.iters), note=note)))
     return fig
+
+
+def recorded_overlap_text(rec) -> str:
+    """The recorded run's lane overlap beside its prediction and the recorded wall-clock times (13.3.0, 13.3.1)."""
+    if not rec.timelines:
+        return ''
+    p = rec.parallel[0]
+    return overlap_text(rec.timelines[0], serial=p.serial_sum, together=p.together.median)

@@ -45,6 +45,28 @@ def _check(events) -> list[dict]:
     return events
 
 
+def aggregate(events, max_bars: int = 200) -> tuple[list[dict], dict[str, int]]:
+    """Rows with more than `max_bars` events merged into their busy stretches (13.3.0, 13.3.1's recorded runs).
+
+    Thousands of sub-millisecond bars merge into one block at any figure width, so such a row is drawn
+    as the union of its intervals instead. Returns the events to draw and {row: events merged} for the
+    caption, which must say so.
+    """
+    from ..overlap import union
+    events = _check(events)
+    counts: dict[str, int] = {}
+    for e in events:
+        counts[e['lane']] = counts.get(e['lane'], 0) + 1
+    merged = {lane: n for lane, n in counts.items() if n > max_bars}
+    out = [e for e in events if e['lane'] not in merged]
+    for lane in merged:
+        mine = [e for e in events if e['lane'] == lane]
+        role = mine[0].get('role')
+        out += [{'lane': lane, 'name': '', 'start': s, 'end': e, 'role': role}
+                for s, e in union((x['start'], x['end']) for x in mine)]
+    return out, merged
+
+
 def _text_colour(hex_colour: str) -> str:
     """Black on light bars, white on dark ones (relative luminance), so names inside bars stay readable."""
     r, g, b = to_rgb(hex_colour)

@@ -34,10 +34,13 @@ __all__ = ['Expectation', 'IndependenceResult', 'LaunchOrderResult', 'ParallelRe
 
 
 def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, lanes=None,
-             progress=None, lesson: bool = False) -> ParallelResult:
-    """Each lane alone and all together, e.g. `parallel('torch', size=800, iters=10)` (13.3.1)."""
+             progress=None, lesson: bool = False, baseline: bool = False) -> ParallelResult:
+    """Each lane alone and all together, e.g. `parallel('torch', size=800, iters=10)` (13.3.0, 13.3.1).
+
+    `baseline=True` adds, for lanes sharing CPU cores, one lane with all the cores doing every job.
+    """
     return in_worker(measure_parallel, framework, lanes, progress, size=size, iters=iters, repeats=repeats,
-                     lesson=lesson)
+                     lesson=lesson, baseline=baseline)
 
 
 def timeline(framework: str = 'torch', size=None, iters=None, lanes=None, lesson: bool = False) -> TimelineResult:

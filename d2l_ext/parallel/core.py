@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 
 from ..backends import backend
 from ..checking import check_close
-from ..display.tables import Result, Times, timing_row
 from ..i18n import t
 from ..lanes import pick_lanes
 from ..machine import check_framework, cpu_cores, positive_int, provenance
+from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workers import call_in_worker
 from ..workloads import check_budget, resolve_workload
@@ -86,6 +86,8 @@ class ParallelResult(Result):
     correct: bool = True
     machine: dict = field(default_factory=dict)
     experiment: str = 'parallel'
+    baseline: Times | None = None  # lanes sharing cores: one lane with all `baseline_cores` cores doing every job
+    baseline_cores: int = 0
 
     def table_rows(self):
         rows = [timing_row(m, variant=lane['label'], products=lane['iters'])
@@ -93,12 +95,18 @@ class ParallelResult(Result):
         rows.append(dict(variant='serial_sum', median=self.serial_sum))
         rows.append(timing_row(self.together, variant='together'))
         rows.append(dict(variant=f'expected.{self.expectation.rule}', median=self.expected))
+        if self.baseline is not None:
+            rows.append(timing_row(self.baseline, variant='all_cores', cores=self.baseline_cores))
         return rows
 
 
 def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: bool = False,
-                     progress=None, max_seconds: float | None = None, options=('--size', '--iters')) -> ParallelResult:
+                     progress=None, max_seconds: float | None = None, options=('--size', '--iters'),
+                     baseline: bool = False) -> ParallelResult:
     """Time every lane alone and all lanes together, interleaved; check every answer (13.3.1).
+
+    `baseline`: where the lanes are PyTorch CPU lanes sharing the cores, also time one lane with all
+    the cores doing every lane's products: the honest comparison for lanes that only divide the cores.
 
     `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer; the
     message suggests values for `options` (the CLI's flags, or a panel's control names).
@@ -115,9 +123,18 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
     variants = {lane.label: (lambda i=i: work.run_on_lanes([lanes[i]], [jobs[i]])) for i, lane in enumerate(lanes)}
     variants['together'] = lambda: work.run_on_lanes(lanes, jobs)
+    cores = cpu_cores()
+    shared = all(ln.kind == 'cpu' for ln in lanes) and lanes[0].framework == 'torch' and len(lanes) > 1
+    if baseline and shared:
+        from ..lanes import make_lane
+        whole = make_lane('torch', 'cpu', 0, threads=cores, name='cpu-all')
+        variants['all_cores'] = lambda: work.run_on_lanes([whole], [lambda: work.run(xs[0], sum(wl.iters))])
     errors = []
 
     def check(name, results):  # results: one list of products per lane that ran
+        if name == 'all_cores':
+            errors.append(check_close(results[0], refs[0], f'{lanes[0].label} ({name})'))
+            return
         ran = range(len(lanes)) if name == 'together' else [next(i for i, ln in enumerate(lanes) if ln.label == name)]
         for i, ys in zip(ran, results):
             errors.append(check_close(ys, refs[i], f'{lanes[i].label} ({name})'))
@@ -131,7 +148,9 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
         [dict(lane.as_dict(), iters=k) for lane, k in zip(lanes, wl.iters)], lane_times, together,
         serial, exp.seconds, exp.speedup, exp, serial / together.median,
         [2 * wl.size ** 3 * k / m.median / 1e12 for k, m in zip(wl.iters, lane_times)],
-        max(errors), True, provenance())
+        max(errors), True, provenance(),
+        baseline=Times.of(c.measurements['all_cores']) if 'all_cores' in variants else None,
+        baseline_cores=cores if 'all_cores' in variants else 0)
 
 
 def with_progress(variants: dict, repeats: int, progress):

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from ..backends import backend
 from ..checking import check_close
-from ..display.tables import Result, Times, timing_row
 from ..machine import cpu_cores, positive_int
+from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workloads import resolve_workload
 
@@ -28,7 +28,7 @@ class IndependenceResult(Result):
     framework: str
     lane: str
     engine: str
-    threads: int
+    threads: int  # 0 for a GPU lane, whose work no CPU thread count describes
     size: int
     iters: int
     times: dict[str, Times]
@@ -61,7 +61,7 @@ def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int =
     with _lane_threads(lane):  # the lane's label states its share of the cores: keep to it
         c = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 3'),
                     check=lambda name, ys: errors.append(check_close(ys, ref, f'exercise 1 ({name})')))
-        threads = lane.threads if lane.framework == 'mxnet' else _torch_threads()
+        threads = 0 if lane.kind == 'gpu' else lane.threads if lane.framework == 'mxnet' else _torch_threads()
     times = {name: Times.of(m, name) for name, m in c.measurements.items()}
     engine = os.environ.get('MXNET_ENGINE_TYPE', 'ThreadedEnginePerDevice') if lane.framework == 'mxnet' else 'eager'
     return IndependenceResult(lane.framework, lane.label, engine, threads, wl.size, k, times,

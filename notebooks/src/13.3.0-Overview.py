@@ -34,7 +34,7 @@
 # | [13.3.4 Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, where each gradient's all-reduce starts while backward still runs |
 
 # %% [markdown] lang="zh"
-# # 13.3 自动并行：概览
+# # 12.3 自动并行：概览
 #
 # 《动手学深度学习》§12.3（英文版为§13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能够判断哪些部分
 # 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核或者整个 GPU 忙碌起来：在同一个设备上“并行”
@@ -48,10 +48,10 @@
 #
 # | notebook | 你将看到 |
 # |---|---|
-# | [13.3.1 基于设备的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 当两条执行路是不同的硬件时，两项独立的工作同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
-# | [13.3.2 并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 把结果复制到主机的时间隐藏在下一个矩阵乘法之后：锁页内存缓冲区、复制流、事件 |
-# | [13.3.3 依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中两层 MLP 的一个训练步拆分到两条执行路上，它的依赖图与调度，并与在一条执行路上处理整个小批量相比较 |
-# | [13.3.4 在反向传播仍在进行时全归约梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
+# | [12.3.1 基于GPU的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 当两条执行路是不同的硬件时，两项独立的工作同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
+# | [12.3.2 并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 把结果复制到主机的时间隐藏在下一个矩阵乘法之后：锁页内存缓冲区、复制流、事件 |
+# | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中两层多层感知机的一个训练步拆分到两条执行路上，它的依赖图与调度，并与在一条执行路上处理整个小批量相比较 |
+# | [扩展：在反向传播仍在进行时全归约梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
 
 # %%
 # %matplotlib inline
@@ -89,19 +89,45 @@ if 'mxnet' in d2l_ext.available_frameworks():
 # %% [markdown]
 # ## A first taste: predict, then measure
 #
-# Each lane gets the same job: a chain of matrix products (the book's `run`). We time each lane alone, then both
-# together, interleaved so that drift hits every variant alike. Before measuring, predict how much faster "together"
-# is than "one after the other". The rule depends on the hardware: lanes on separate devices can all run at once;
-# lanes that share cores can run at once only as far as the cores go round.
+# Each lane gets the same job: independent matrix products (the book's `run`). We time each lane alone, then both
+# together, interleaved so that drift hits every variant alike. Before measuring, predict how many times as fast
+# "together" is as "one after the other", and write it into `my_guess`. The rule depends on the hardware: lanes on
+# separate devices can all run at once; lanes that share cores can run at once only as far as the cores go round.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
 #
-# 每条执行路做同样的工作：一串矩阵乘法（即书中的 `run`）。我们先分别为每条执行路单独计时，再为两条同时运行计时，
-# 并交替进行各种测量，使漂移对每种情况的影响都相同。测量之前，先预测“同时运行”比“先后运行”快多少。规则取决于硬件：
-# 位于不同设备上的执行路可以全部同时运行；共用 CPU 核的执行路，只有在核够分时才能同时运行。
+# 每条执行路做同样的工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们先分别为每条执行路单独计时，再为两条
+# 同时运行计时，并交替进行各种测量，使漂移对每种情况的影响都相同。测量之前，先预测“同时运行”的速度是“先后运行”
+# 的几倍，并写进 `my_guess`。规则取决于硬件：位于不同设备上的执行路可以全部同时运行；共用 CPU 核的执行路，
+# 只有在核够分时才能同时运行。
 
 # %%
+my_guess = None  # together is how many times as fast as one after the other?
+
+# %% [markdown]
+# <details><summary>Worked answer</summary>
+#
+# With lanes of equal length, one after the other takes the sum of the lane times. If `w` lanes can run at once,
+# together takes the sum divided by `w`, so together is `w` times as fast. Separate devices: `w` is the number of
+# lanes. CPU lanes with `k` threads each on `c` cores: `w = min(lanes, c // k)`, so on a one-core machine the lanes
+# take turns and `w = 1`. The collapsed cell below computes it for this machine; the measurement then applies the same
+# rule to the lane times actually measured (never exactly equal), which can differ a little.
+#
+# </details>
+
+# %% [markdown] lang="zh"
+# <details><summary>参考答案</summary>
+#
+# 若各执行路耗时相同，先后运行的耗时是各执行路耗时之和。如果能有 `w` 条执行路同时运行，那么同时运行的耗时是这个和
+# 除以 `w`，也就是说速度是先后运行的 `w` 倍。不同的设备：`w` 等于执行路的条数。在 `c` 个核上、每条执行路 `k` 个
+# 线程的 CPU 执行路：`w = min(执行路条数, c // k)`；所以在只有一个核的机器上，各执行路只能轮流运行，`w = 1`。
+# 下面折叠的单元格为这台机器算出它；测量时再把同样的规则用于实际测得的各执行路耗时（它们从不完全相等），
+# 因此可能略有不同。
+#
+# </details>
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true}
 cores = d2l_ext.cpu_cores()
 if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes share the cores: as many run at once as fit
     threads = max(lane.threads for lane in lanes)
@@ -114,44 +140,26 @@ predicted_speedup = float(ways)
 print(t('overview.prediction', speedup=predicted_speedup, assumption=assumption))
 
 # %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# With lanes of equal length, one after the other takes the sum of the lane times. If `w` lanes can run at once,
-# together takes the sum divided by `w`, so together is `w` times as fast. Separate devices: `w` is the number of
-# lanes. CPU lanes with `k` threads each on `c` cores: `w = min(lanes, c // k)`, so on a one-core machine the lanes
-# take turns and `w = 1`. The hatched bar in the plot applies the same rule to the lane times actually measured
-# (they are never exactly equal), so it can differ a little from this estimate.
-#
-# </details>
+# Now measure. Each dot is one repeat; the black bar is the median; the hatched bar is the expectation. Where the
+# lanes share cores, one more row runs both jobs on one lane with all the cores: the honest baseline. A timeline run
+# after it gives the overlap: the fraction of the shorter lane's busy time during which the other was busy too.
 
 # %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 若各执行路耗时相同，先后运行的耗时是各执行路耗时之和。如果能有 `w` 条执行路同时运行，那么同时运行的耗时是这个和
-# 除以 `w`，也就是说速度是先后运行的 `w` 倍。不同的设备：`w` 等于执行路的条数。在 `c` 个核上、每条执行路 `k` 个
-# 线程的 CPU 执行路：`w = min(执行路条数, c // k)`；所以在只有一个核的机器上，各执行路只能轮流运行，`w = 1`。
-# 图中带斜线的条形把同样的规则用于实际测得的各执行路耗时（它们从不完全相等），因此可能与这里的估计略有不同。
-#
-# </details>
-
-# %% [markdown]
-# Now measure. Each dot is one repeat; the black bar is the median; the hatched bar is the expectation. On a busy
-# machine with few cores the dots spread and the result can go either way: the sentence printed below states what
-# this run measured.
-
-# %% [markdown] lang="zh"
-# 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是预期值。在核很少、又有别的程序在运行的机器上，
-# 这些点会比较分散，结果可能偏向任何一边：下面打印的句子说明这次实际测到了什么。
+# 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是预期值。如果各执行路共用 CPU 核，还会多测一行：
+# 一条用上全部核的执行路做两份工作，这才是公平的基线。随后再运行一次并记录时间线，得到重叠：较短的执行路忙碌期间，
+# 另一条也在忙碌的时间占比。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
-from d2l_ext.display.parallel import plot_parallel
+from d2l_ext.display.parallel import guess_text, overlap_text, overview_text, plot_parallel, verdict_text
 
-result = parallel.parallel('torch', lesson=True)  # runs in PyTorch's worker process, answers checked
-ratio = result.speedup / predicted_speedup
-verdict = ('as_predicted' if abs(ratio - 1) <= 0.1 else 'no_gain' if result.speedup < 1.05
-           else 'below' if ratio < 1 else 'above')
-print(t(f'overview.verdict.{verdict}', measured=result.speedup, predicted=predicted_speedup, tolerance=0.1))
+result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked
+print(guess_text(my_guess, predicted_speedup, result.speedup, unit='x'))
+print(overview_text(result, predicted_speedup))
+print(verdict_text([m.median for m in result.lane_times], result.serial_sum, result.together.median,
+                   result.baseline.median if result.baseline else None))
+print(overlap_text(parallel.timeline('torch', size=result.size, iters=result.iters), result.serial_sum,
+                   result.together.median))
 print(t('overview.checked', error=result.max_rel_error))
 plot_parallel(result)
 
@@ -159,39 +167,27 @@ plot_parallel(result)
 # ## What a GPU machine shows
 #
 # The same experiment recorded on a machine with a GPU, where the lanes are the GPU and the CPU: separate hardware.
-# The workload gives each lane about the same time alone, so the expectation is the slower lane's time. Below, one
-# run with the same number of products on each lane: each bar is one product, and the rows overlap in time.
+# Each lane got as many products as take it about the same time alone, so the expectation is the slower lane's time.
+# Below the repeats, another run from the same recording shows when each lane was busy; the titles give the counts.
 
 # %% [markdown] lang="zh"
 # ## 在有 GPU 的机器上
 #
-# 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。工作量的分配使每条执行路单独运行的
-# 耗时大致相同，所以预期值就是较慢那条执行路的耗时。下图是另一次运行，每条执行路做同样多个矩阵乘法：每个条形是
-# 一个矩阵乘法，两行在时间上是重叠的。
+# 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。每条执行路分到的矩阵乘法个数使它们
+# 单独运行的耗时大致相同，所以预期值就是较慢那条执行路的耗时。各次重复下方是同一份记录中的另一次运行，
+# 显示每条执行路何时在忙；各图标题给出了乘法的个数。
 
 # %% tags=["nbval-ignore-output"]
-import textwrap
-
 from IPython.display import display
 
-from d2l_ext.display import style
-from d2l_ext.display.parallel import plot_timeline
-from d2l_ext.recorded import load_recordings
+from d2l_ext.display.parallel import recorded_figure, recorded_overlap_text, recorded_summary
+from d2l_ext.recorded import newest
 
-recordings = sorted(load_recordings(), key=lambda r: r.machine.get('date', ''))  # GPU recordings only
-rec = recordings[-1] if recordings else None
-if rec is None:
-    print(t('overview.recorded.none'))
-else:
-    gpu = rec.machine['gpus'][0]
-    fig, axes = style.figure(nrows=2 if rec.timelines else 1, height=7.6 if rec.timelines else 4.0)
-    top = axes[0] if rec.timelines else axes
-    plot_parallel(rec.parallel[0], ax=top)  # every recorded repeat beside its expectation
-    if rec.timelines:  # one run of both lanes together: when each product ran
-        tl = rec.timelines[0]
-        plot_timeline(tl, ax=axes[1], title=style.plot_text('overview.recorded.title', gpu=gpu, iters=tl.iters[0]))
-    fig.suptitle(textwrap.fill(rec.label(), 90), fontsize=11)
-    display(fig)
+rec = newest()  # the newest GPU recording: 13.3.1 and 13.3.2 draw the same one
+print(rec.label() if rec else t('overview.recorded.none'))
+if rec is not None:
+    print(recorded_overlap_text(rec))
+    display(recorded_figure(rec))
 
 # %% [markdown]
 # ## Summary, with the numbers
@@ -202,15 +198,16 @@ else:
 # %% [markdown] lang="zh"
 # ## 小结与数字
 #
-# 书中的小结有三点；下面每一行都由测量结果打印出来（第 2 点来自 13.3.2 在 GPU 上的录制结果）。第 3 点，即框架从
-# 计算图中找出相互独立的工作，留给 13.3.3。
+# 书中的小结有三点；下面每一行都由测量结果打印出来（第 2 点来自 12.3.2 在 GPU 上的录制结果）。第 3 点，即框架从
+# 计算图中找出相互独立的工作，留给扩展一节“依赖图”。
 
 # %% tags=["nbval-ignore-output"]
-print(t('overview.summary.here_gain' if result.speedup >= 1.05 else 'overview.summary.here_no_gain',
-        speedup=result.speedup))
+from d2l_ext.display.parallel import overview_summary
+
+print(overview_summary(result))
 if rec is not None and rec.parallel:
-    p = rec.parallel[0]
-    print(t('overview.summary.gpu', gpu=gpu, speedup=p.speedup, expected=p.expected_speedup))
+    print(recorded_summary(rec))
+gpu = rec.machine['gpus'][0] if rec is not None else None
 c = rec.comm[0] if rec is not None and rec.comm else None
 one = min((r.overlapped for r in c.rows if r.expectation != 'separate'), default=None) if c else None  # one stream
 two = min((r.overlapped for r in c.rows if r.expectation == 'separate'), default=None) if c else None  # copy stream

@@ -17,18 +17,18 @@
 #
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
-# Two independent jobs on two devices should take as long as the slower one, not the sum. The book shows this with
-# two GPUs. Here you run its cells on this machine's two **lanes** (places where work can run at the same time),
-# predict each time from this machine's speed, and see when a second lane pays and when it cannot.
+# Two independent jobs on two devices should take as long as the slower one, not the sum. Here you run the book's
+# cells on this machine's two **lanes** (places where work can run at the same time), predict each time, build the
+# runner yourself, and see when a second lane pays.
 
 # %% [markdown] lang="zh"
-# # 13.3.1 基于设备的并行计算
+# # 12.3.1 基于GPU的并行计算
 #
-# 《动手学深度学习》§12.3“自动并行”（英文版为§13.3）。
+# 《动手学深度学习》§12.3“自动并行”中的12.3.1节（英文版为§13.3.1）。
 #
-# 两个设备上的两项相互独立的工作，耗时应当等于较慢的那一项，而不是两者之和。书中用两个GPU演示了这一点。
-# 这里你将在这台机器的两条**执行路**（可以同时运行工作的地方）上运行书中的代码，根据这台机器的速度预测每次的用时，
-# 并看到第二条执行路什么时候划算、什么时候不可能划算。
+# 两个设备上的两项相互独立的工作，耗时应当等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
+# （可以同时运行工作的地方）上运行书中的代码，预测每次的用时，自己写出让执行路同时运行的函数，并看到第二条执行路
+# 什么时候划算。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -41,16 +41,14 @@ print(machine_text())
 # %% [markdown]
 # ## The book's cells, on this machine's lanes
 #
-# The book starts with `devices = d2l.try_all_gpus()` and uses `devices[0]` and `devices[1]`; that needs two GPUs and
-# raises `IndexError` on a machine with none or with one (Colab), so we take this machine's two lanes instead:
-# two GPUs, or a GPU and the CPU, or two CPU lanes with half of the cores each.
+# The book's `devices = d2l.try_all_gpus()` needs two GPUs (`devices[1]` raises `IndexError` with fewer, as on Colab),
+# so we take this machine's two lanes: two GPUs, a GPU and the CPU, or two CPU lanes with half of the cores each.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码，运行在这台机器的执行路上
 #
-# 书中先调用 `devices = d2l.try_all_gpus()`，再使用 `devices[0]` 和 `devices[1]`；这需要两个GPU，
-# 在没有GPU或只有一个GPU的机器上（例如Colab）会引发 `IndexError`，所以我们改用这台机器的两条执行路：
-# 两个GPU，或者一个GPU加CPU，或者各占一半CPU核的两条CPU执行路。
+# 书中的 `devices = d2l.try_all_gpus()` 需要两个GPU（GPU不足两个时，例如在Colab上，`devices[1]` 会引发
+# `IndexError`），所以我们改用这台机器的两条执行路：两个GPU，一个GPU加CPU，或者各占一半CPU核的两条CPU执行路。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -60,13 +58,12 @@ devices = [lane.device() for lane in lanes]
 print(d2l_ext.describe_lanes(lanes))
 
 # %% [markdown]
-# The book's `run` computes 50 products of a 4000 × 4000 matrix (its text says 10): kept on GPUs, smaller on CPU
-# lanes so that the notebook runs in about a minute. `refs` holds each product in float64: every timed answer is
-# checked against it.
+# The book's `run` computes 50 products of a 4000 × 4000 matrix: kept on GPUs, smaller on CPU lanes so the notebook
+# runs in about a minute. `refs` holds each product in float64: every timed answer is checked against it.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 计算一个4000 × 4000矩阵的50次乘法（正文说是10次）：在GPU上保持不变，在CPU执行路上则用较小的矩阵，
-# 使整个notebook大约一分钟就能运行完。`refs` 保存用float64计算的乘积：每个计时得到的结果都要与它核对。
+# 书中的 `run` 计算一个4000 × 4000矩阵的50次乘法：在GPU上保持不变，在CPU执行路上用较小的矩阵，使notebook约一分钟
+# 就能运行完。`refs` 保存用float64计算的乘积：每个计时得到的结果都要与它核对。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import resolve_workload
@@ -114,18 +111,16 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], both.elapsed))
 # %% [markdown]
 # ### What the clock waits for
 #
-# The book's "both" cell ends with `torch.cuda.synchronize()`, which waits for the *current* device only: work still
-# running on the second GPU can escape the measurement. No wait at all is the bigger mistake: on a GPU the clock stops
-# once the work is *queued*. Predict, then run (with a GPU, only GPU lanes are timed). On CPU lanes PyTorch computes
-# before each call returns, so look for the rows to agree; on a GPU, for a much shorter no-wait row.
+# The book's "both" cell ends with `torch.cuda.synchronize()`, which waits for the *current* device only. No wait at
+# all is worse: on a GPU the clock stops once the work is *queued*. Predict, then run (with a GPU, only GPU lanes are
+# timed). CPU lanes compute before each call returns, so the rows should agree; a GPU's no-wait row is much shorter.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
-# 书中“两者”那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备：仍在第二个GPU上运行的工作
-# 可能落在测量范围之外。完全不等待是更大的错误：在GPU上，工作一*排入队列*，计时就停止了。先预测，再运行
-# （有GPU时只为GPU执行路计时）。
-# 在CPU执行路上，PyTorch在每次调用返回前就已算完，所以应看到各行相同；在GPU上，应看到“不等待”那一行短得多。
+# 书中“两者”那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备。完全不等待更糟：在GPU上，
+# 工作一*排入队列*，计时就停止了。先预测，再运行（有GPU时只为GPU执行路计时）。CPU执行路在每次调用返回前就已算完，
+# 所以各行应当相同；GPU上“不等待”那一行会短得多。
 
 # %% tags=["nbval-ignore-output"]
 import time
@@ -158,10 +153,9 @@ print(no_wait_text(times))
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display import style
 from d2l_ext.display.parallel import plot_variants
-from d2l_ext.recorded import load_recordings
+from d2l_ext.recorded import newest
 
-recordings = load_recordings()  # made on GPUs, shipped with the package
-rec = next((r for r in recordings if 'H200' in r.machine['gpus'][0]), recordings[-1]) if recordings else None
+rec = newest()  # the newest GPU recording shipped with the package: every notebook draws this one
 print(rec.label() if rec else d2l_ext.t('panels.no_gpu_recordings'))
 gpu = rec.machine['gpus'][0] if rec else None
 plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', gpu=gpu)) if rec else None
@@ -169,63 +163,106 @@ plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', 
 # %% [markdown]
 # ## Two lanes at the same time
 #
-# PyTorch runs a CPU operation to completion in the calling thread, so in the book's cell the second `run` starts when
-# the first has finished. A GPU only *queues* kernels, so one thread can feed several GPUs, until about 1,024 kernels
-# are queued; then the next launch blocks. Hence the recipe: each CPU lane gets its own Python thread with its own
-# `torch.set_num_threads` (PyTorch releases Python's global lock inside `mm`); start the CPU threads first, then queue
-# the GPU work, then wait for every lane.
+# PyTorch runs a CPU operation to completion in the calling thread, so the book's second `run` starts when the first has
+# finished. A GPU only *queues* kernels, so one thread can feed several GPUs (until about 1,024 kernels are queued).
+# Hence the recipe: each CPU lane gets its own Python thread, which calls `torch.set_num_threads(lane.threads)` (the
+# setting belongs to that thread; `mm` releases Python's global lock); start the CPU threads, then queue the GPU work,
+# then wait for every lane.
 
 # %% [markdown] lang="zh"
 # ## 两条执行路同时运行
 #
-# PyTorch在调用它的线程里把CPU操作执行完毕，所以在书中的代码单元里，第二个 `run` 要等第一个结束后才开始。
-# GPU只是把核函数*排入队列*，所以一个线程就能喂饱多个GPU，直到队列中约有1,024个核函数，此后下一次启动就会阻塞。
-# 因此做法是：每个CPU执行路有自己的Python线程，并用 `torch.set_num_threads` 设定自己的线程数（PyTorch在 `mm`
-# 内部会释放Python的全局锁）；先启动CPU线程，再把GPU的工作排入队列，最后等待每条执行路。
+# PyTorch在调用它的线程里把CPU操作执行完毕，所以书中第二个 `run` 要等第一个结束后才开始。GPU只是把核函数
+# *排入队列*，所以一个线程就能喂饱多个GPU（直到队列中约有1,024个核函数）。因此做法是：每条CPU执行路有自己的
+# Python线程，由它调用 `torch.set_num_threads(lane.threads)`（这个设置属于该线程；`mm` 会释放Python的全局锁）；
+# 先启动CPU线程，再把GPU的工作排入队列，然后等待每条执行路。
 
-# %%
+# %% [markdown]
+# ### Build it: `run_together`
+#
+# Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]` so that the lanes run at the same time; return the
+# results in order, safe to read the moment it returns. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
+# `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. The check runs it on this machine's lanes in a
+# separate process and reports whether it ran, whether the results match float64, whether every lane had finished at
+# return, and the lanes' overlap, from timestamps taken in each lane (CUDA events on a GPU).
+
+# %% [markdown] lang="zh"
+# ### 动手实现：`run_together`
+#
+# 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各条执行路同时运行；按顺序返回结果，
+# 且一返回就可以安全读取。执行路有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
+# `ThreadPoolExecutor`、`threading` 和 `torch`。检查会在单独的进程中、在这台机器的执行路上运行它，并报告：能否运行，
+# 结果是否与float64参考值相符，返回时每条执行路是否都已完成，以及各执行路的重叠（由各执行路内记录的时间戳测得，
+# GPU上用CUDA事件）。
+
+# %% tags=["nbval-ignore-output"]
+def run_together(lanes, works):
+    """Run works[i] on lanes[i], all at the same time; return their results in order."""
+    # TODO: a thread per CPU lane (with its own torch.set_num_threads), then queue GPU work, then wait for all
+    raise NotImplementedError
+
+
+d2l_ext.check('13.3.1-lanes', run_together)
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+# Worked solution (the grader's own; its tests check that it passes and that typical mistakes fail).
 from concurrent.futures import ThreadPoolExecutor
 
 
-def run_together(lanes, jobs):  # jobs[i]() runs on lanes[i]; returns their results
-    def on_cpu(lane, job):
-        torch.set_num_threads(lane.threads)  # this thread's share of the cores
-        return job()
+def run_together(lanes, works):
+    """Run works[i] on lanes[i], all at the same time; return their results in order."""
+    def on_cpu(lane, work):
+        torch.set_num_threads(lane.threads)  # this thread's share of the cores (a per-thread setting)
+        return work()
     with ThreadPoolExecutor(len(lanes)) as pool:  # CPU lanes start first, each on its own thread ...
-        cpu = {i: pool.submit(on_cpu, ln, jobs[i]) for i, ln in enumerate(lanes) if ln.kind == 'cpu'}
-        gpu = {i: jobs[i]() for i, ln in enumerate(lanes) if ln.kind == 'gpu'}  # ... then GPU work is queued
-        out = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
-    d2l_ext.wait_for_lanes(lanes)  # every lane's device, not only the current one
+        cpu = {i: pool.submit(on_cpu, lane, works[i]) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
+        gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}  # ... then GPU work is queued
+        results = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
+    for lane in lanes:
+        if lane.kind == 'gpu':
+            torch.cuda.synchronize(lane.index)  # every GPU used, not only the current one
+    return results
+
+
+d2l_ext.check('13.3.1-lanes', run_together)
+
+# %% [markdown]
+# The package's `run_on_lanes` does the same, with each lane's thread kept alive between calls (it leaves the wait to
+# the caller). The cells below use it, so they run whatever your cell holds.
+
+# %% [markdown] lang="zh"
+# 包里的 `run_on_lanes` 做的是同样的事，只是每条执行路的线程在两次调用之间一直保留（等待留给调用者）。
+# 下面的代码单元用的是它，所以无论你的单元格里写的是什么，它们都能运行。
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.backends.torch_backend import run_on_lanes
+
+
+def on_lanes(lanes, jobs):  # the package's runner, then a wait for every lane: safe to read, as run_together's
+    out = run_on_lanes(lanes, jobs)
+    d2l_ext.wait_for_lanes(lanes)
     return out
 
 
-# %% tags=["nbval-ignore-output"]
 jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
 with d2l_ext.Benchmark(d2l_ext.t('parallel.variant.threads'), lanes) as threaded:
-    ys = run_together(lanes, jobs)
+    ys = on_lanes(lanes, jobs)
 [d2l_ext.check_close(y, ref, lane.label) for y, ref, lane in zip(ys, refs, lanes)]
 print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 
 # %% [markdown]
-# The package's `run_on_lanes` is the same idea, with each lane's thread kept alive between calls.
-#
 # ## Predict, then measure
 #
-# Measure how fast the products run on each lane, and on the first lane's device with all its cores. Then predict:
-# each lane alone; one after the other; together; and the **baseline**, the first lane's whole device doing both jobs.
-# For "together" the hardware decides: lanes on separate hardware (two GPUs, a GPU and the CPU) take max(t1, t2);
-# lanes that share cores only divide them, so compare them with one lane using all of them: expect about the same
-# (a little better or worse, depending on how well one product splits over threads).
+# Measure each lane's speed, and the first lane's device with all its cores. Then predict each lane alone, one after the
+# other, together, and the **baseline**: the first lane's whole device doing both jobs. Lanes on separate hardware take
+# max(t1, t2) together; lanes that share cores only divide them, so expect about the baseline.
 
 # %% [markdown] lang="zh"
-# 包里的 `run_on_lanes` 是同样的思路，只是每条执行路的线程在两次调用之间一直保留。
-#
 # ## 先预测，再测量
 #
-# 测出每条执行路上乘法有多快，以及第一条执行路所在的设备用上全部核时有多快。然后预测：每条执行路单独运行、
-# 先后运行、同时运行，以及**基线**——第一条执行路用它的整个设备做两份工作。“同时运行”取决于硬件：在相互独立的硬件上
-# （两个GPU，或一个GPU和CPU），用时为max(t1, t2)；共用同一些核的执行路只是把这些核分开用，所以要与一条用上全部核的
-# 执行路比较：预期二者差不多（略快或略慢，取决于一个乘法拆到多个线程上的效率）。
+# 测出每条执行路的速度，以及第一条执行路所在的设备用上全部核时的速度。然后预测：每条执行路单独运行、先后运行、
+# 同时运行，以及**基线**——第一条执行路用它的整个设备做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)；
+# 共用同一些核的执行路只是把这些核分开用，所以预期与基线差不多。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
@@ -235,16 +272,20 @@ whole = (dataclasses.replace(lanes[0], threads=cores, label=d2l_ext.t('core.lane
          if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores
 rate = {}  # FLOP per second, from 10 products in a row (one alone would mostly time the wait on a GPU)
 for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
-    m = d2l_ext.measure(lambda lane=lane, x=x: run_together([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=3)
+    m = d2l_ext.measure(lambda lane=lane, x=x: on_lanes([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=3)
     rate[lane] = 10 * 2 * N**3 / m.median
     print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median / 10 * 1e3, gflops=rate[lane] / 1e9))
 
 # %% [markdown]
-# Write down your five predictions (a product of two n × n matrices is 2n³ floating-point operations), then open
-# the worked answer.
+# Predict the five (a product of two n × n matrices is 2n³ floating-point operations). Write your number for
+# "together" into `my_guess`; the worked answer below computes all five, and the measurement prints yours beside them.
 
 # %% [markdown] lang="zh"
-# 写下你的五个预测（两个n × n矩阵相乘需要2n³次浮点运算），然后展开参考答案。
+# 预测这五种情况（两个n × n矩阵相乘需要2n³次浮点运算）。把你对“同时运行”的预测写进 `my_guess`；下面的参考答案
+# 会算出全部五个预测，测量结果会把你的数字并列打印出来。
+
+# %%
+my_guess = None  # seconds: both lanes together
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 # Worked answer: seconds = products x 2n^3 FLOP / FLOP per second; "together" from the hardware's rule.
@@ -261,61 +302,65 @@ for name, seconds in predicted.items():
 print(expectation_text(expected))
 
 # %% [markdown]
-# Now all five, interleaved (so a machine that slows down slows all of them alike), every answer checked. Other
-# programs on the same cores take their share: on a busy machine, expect less than predicted.
+# Now all five, interleaved so that drift hits them alike, every answer checked.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况（机器变慢时各种情况一同变慢），并核对每个结果。同一些核上的其他程序也会分走一部分算力：
-# 机器繁忙时，测得的收益会低于预测。
+# 现在交替测量这五种情况，使漂移对它们的影响相同，并核对每个结果。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import verdict_text
+from d2l_ext.display.parallel import guess_text, verdict_text
 from d2l_ext.display.repeats import plot_repeats
 
 variants = dict(zip(names, [
-    lambda: run_together(lanes[:1], jobs[:1]),
-    lambda: run_together(lanes[1:], jobs[1:]),
-    lambda: run_together(lanes[:1], jobs[:1]) + run_together(lanes[1:], jobs[1:]),
-    lambda: run_together(lanes, jobs),
-    lambda: run_together([whole], [lambda: run(x_0, K[0] + K[1])]),
+    lambda: on_lanes(lanes[:1], jobs[:1]),
+    lambda: on_lanes(lanes[1:], jobs[1:]),
+    lambda: on_lanes(lanes[:1], jobs[:1]) + on_lanes(lanes[1:], jobs[1:]),
+    lambda: on_lanes(lanes, jobs),
+    lambda: on_lanes([whole], [lambda: run(x_0, K[0] + K[1])]),
 ]))
 answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
 cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 med = cmp.medians()
 print(verdict_text([med[names[0]], med[names[1]]], med[names[2]], med[names[3]], med[names[4]]))
+print(guess_text(my_guess, expected.seconds, med[names[3]]))
 plot_repeats(cmp, predicted=predicted, title=style.plot_text(
     'parallel.plot_title', framework='PyTorch', speedup=med[names[2]] / med[names[3]],
     expected=sum(alone) / expected.seconds))
 
 # %% [markdown]
-# Where did each product run? Each bar is one product, timed in its lane (CUDA events on a GPU); the dashed marks
-# are your predicted end of each lane.
+# Where did each product run? Each bar is one product, timed in its lane (CUDA events on a GPU); dashed marks are
+# each lane's predicted end. The overlap is the fraction of the shorter lane's busy time during which the other lane
+# was busy too. Guess it (0 to 1) in `my_overlap`, then compare it with the time saved.
 
 # %% [markdown] lang="zh"
-# 每个乘积在哪里运行？每个条形是一次乘法，在它所在的执行路上计时（GPU上用CUDA事件）；虚线标出你预测的
-# 每条执行路的结束时间。
+# 每个乘积在哪里运行？每个条形是一次乘法，在它所在的执行路上计时（GPU上用CUDA事件）；虚线是每条执行路预测的
+# 结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0到1），
+# 再与节省的时间比较。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import plot_timeline
+from d2l_ext.display.parallel import lane_overlap, plot_timeline
 
-plot_timeline(parallel.timeline('torch', size=N, iters=K), predicted=dict(zip(names[:2], alone)))
+my_overlap = None  # your guess: a fraction from 0 to 1
+tl = parallel.timeline('torch', size=N, iters=K)  # another run of both lanes together
+print(guess_text(my_overlap, 1.0, lane_overlap(tl), unit='%'))
+print(d2l_ext.t('parallel.overlap.wall', serial=med[names[2]], together=med[names[3]],
+                saved=med[names[2]] - med[names[3]]))
+plot_timeline(tl, predicted=alone)  # predicted ends in lane order: no lane names to match
 
 # %% [markdown]
 # ## MXNet: the same experiment through its dependency engine
 #
-# MXNet hands every operation (`x.dot(x)`) to its dependency engine, which runs whatever is ready on worker threads
-# (`npx.waitall()` waits for all). Its `ThreadedEnginePerDevice` gives each CPU context its own worker pool, so
-# `cpu(0)` and `cpu(1)` are two pools on the *same* cores, and one MXNet lane already spreads its independent products
-# over every core. Predict what a second MXNet lane gains, then compare. (MXNet runs in its own process here.)
+# MXNet hands every operation to its dependency engine, which runs whatever is ready on worker threads. Its
+# `ThreadedEnginePerDevice` gives `cpu(0)` and `cpu(1)` each a worker pool on the *same* cores, and one lane already
+# spreads its independent products over every core. Predict what a second MXNet lane gains, then compare.
 
 # %% [markdown] lang="zh"
 # ## MXNet：通过依赖引擎做同样的实验
 #
-# MXNet把每个操作（`x.dot(x)`）交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作（`npx.waitall()`
-# 等待全部完成）。它的 `ThreadedEnginePerDevice` 为每个CPU上下文配备各自的工作线程池，所以 `cpu(0)` 和 `cpu(1)`
-# 是运行在*同一些*核上的两个线程池；单个MXNet执行路已经把它相互独立的乘法分散到了所有核上。先预测第二条MXNet
-# 执行路能带来多少收益，再做比较。（这里MXNet在单独的进程中运行。）
+# MXNet把每个操作交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作。它的 `ThreadedEnginePerDevice`
+# 为 `cpu(0)` 和 `cpu(1)` 各配一个工作线程池，但它们在*同一些*核上，而单条执行路已经把相互独立的乘法分散到了
+# 所有核上。先预测第二条MXNet执行路能带来多少收益，再做比较。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_parallel, summary_text
@@ -337,15 +382,14 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 # %% [markdown]
 # ## Smaller products
 #
-# Every product also pays a fixed cost (the Python call, the threads, the wait), which weighs more as matrices
-# shrink. Compare each measured line with its expectation, size by size; on a busy 2-core machine the points move
-# between runs, so the sentence below says what happened in this one.
+# Every product also pays a fixed cost (the Python call, the threads, the wait), which weighs more as matrices shrink.
+# Compare each measured line with its expectation; the sentence below describes this run.
 
 # %% [markdown] lang="zh"
 # ## 更小的乘积
 #
-# 每次乘法还要付出固定开销（Python调用、线程、等待），矩阵越小，这部分开销就越重。逐个规模地比较每条实测线与它的
-# 预期线；在繁忙的2核机器上，这些点每次运行都会变动，所以下面的句子说明的是这一次的情况。
+# 每次乘法还要付出固定开销（Python调用、线程、等待），矩阵越小，这部分开销就越重。比较每条实测线与它的预期线；
+# 下面的句子描述的是这一次运行。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_scaling, scaling_text
@@ -359,20 +403,21 @@ plot_scaling(curves)
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# Without a GPU you cannot see the book's setting live. This run was recorded on one GPU with the CPU as the second
-# lane: separate hardware, so the expectation is max(t1, t2). Below it, when each product ran.
+# Without a GPU you cannot see the book's setting live. This recording (the same one as above) used one GPU with the
+# CPU as the second lane: separate hardware, so the expectation is max(t1, t2). The titles say what each panel holds.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上记录的结果
 #
-# 没有GPU，就无法现场看到书中的设置。这次运行记录于一块GPU，并以CPU作为第二条执行路：硬件相互独立，所以预期为
-# max(t1, t2)。下图是每个乘积的运行时间。
+# 没有GPU，就无法现场看到书中的设置。这份记录（与上面是同一份）用一块GPU，并以CPU作为第二条执行路：硬件相互独立，
+# 所以预期为max(t1, t2)。各图的标题说明了图中画的是什么。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import plot_recorded
+from d2l_ext.display.parallel import recorded_figure, recorded_overlap_text
 
 print(rec.label() if rec else d2l_ext.t('panels.no_gpu_recordings'))
-plot_recorded(rec) if rec else None
+print(recorded_overlap_text(rec) if rec else '')
+recorded_figure(rec) if rec else None
 
 # %% [markdown]
 # ## Try it yourself
@@ -392,31 +437,29 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # %% [markdown]
 # ## Exercises
 #
-# **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# Predict for PyTorch and for MXNet, then compare issuing all of them before one wait with one at a time (a wait
-# after each). MXNet's `NaiveEngine`, which runs each operation at once, in order, is the control.
+# **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself? Predict
+# for PyTorch and MXNet, then compare issuing all before one wait with one at a time. MXNet's `NaiveEngine` (each
+# operation at once, in order) is the control.
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch runs eagerly: each `mm` starts after the previous one, so the ratio stays near 1. MXNet's engine sees that
-# the products are independent and hands them to different workers, so with idle cores the ratio rises above 1;
-# with `NaiveEngine` it stays near 1. The cell below runs all three.
+# PyTorch runs eagerly, so the ratio stays near 1. MXNet's engine hands independent products to different workers, so
+# with idle cores the ratio rises above 1; with `NaiveEngine` it stays near 1. The cell below runs all three.
 # </details>
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？分别对PyTorch和MXNet做出预测，
-# 然后比较“全部发出后只等待一次”与“逐个执行、每次之后都等待”。MXNet的 `NaiveEngine` 按顺序立即执行每个操作，
-# 用作对照。
+# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？分别对PyTorch和MXNet做出预测，再比较
+# “全部发出后只等待一次”与“逐个执行”。MXNet的 `NaiveEngine`（按顺序立即执行每个操作）用作对照。
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch是即时执行的：每个 `mm` 都在上一个结束后才开始，所以比值接近1。MXNet的引擎看出这些乘法互不依赖，
-# 把它们交给不同的工作线程，所以有空闲的核时比值大于1；换成 `NaiveEngine` 后比值仍接近1。下面的单元运行这三种情况。
+# PyTorch是即时执行的，所以比值接近1。MXNet的引擎把互不依赖的乘法交给不同的工作线程，所以有空闲的核时比值大于1；
+# 换成 `NaiveEngine` 后比值仍接近1。下面的单元格运行这三种情况。
 # </details>
 
-# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import independence_text, plot_independence
 
 runs = [parallel.independence('torch', size=N, iters=10)]
@@ -427,32 +470,31 @@ plot_independence(runs)
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help even on *one* device? Predict for 800 products of
-# 64 × 64: on a CPU, one thread with all the cores, two threads with half each, or one `torch.bmm`; on a GPU, two
-# CUDA streams, `torch.bmm`, or a CUDA Graph replayed with one launch. Hint: compare the time to launch one product
-# from Python with the time its 2 × 64³ FLOP take at the rate you measured.
+# 64 × 64: on a CPU, one thread with all the cores, two threads with half each, or one `torch.bmm`; on a GPU, two CUDA
+# streams, `torch.bmm`, or a CUDA Graph replayed with one launch. Hint: compare the time to launch one product with the
+# time its 2 × 64³ FLOP take.
 #
 # <details><summary>Worked answer</summary>
 #
-# A GPU computes a 64 × 64 product in well under a microsecond, but launching it from Python takes several: the work
-# is *launch-bound*, so a second stream has nothing to overlap, while `torch.bmm` and a CUDA Graph launch once. On a
-# CPU, one thread with all the cores splits each tiny product and waits for its slowest core, so two threads can win;
-# `torch.bmm` saves the per-call cost. The cell below measures the launch time and names the fastest way.
+# A GPU computes a 64 × 64 product in well under a microsecond, but launching it from Python takes several: the work is
+# *launch-bound*, so a second stream has nothing to overlap, while `torch.bmm` and a CUDA Graph launch once. On a CPU,
+# one thread with all the cores splits each tiny product and waits for its slowest core, so two threads can win;
+# `torch.bmm` saves the per-call cost. The cell below measures it.
 # </details>
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对800个64 × 64的乘法做出预测：在CPU上，
 # 是一个用上全部核的线程、两个各用一半核的线程，还是一次 `torch.bmm`；在GPU上，是两个CUDA流、`torch.bmm`，
-# 还是只需一次启动就能重放的CUDA Graph。提示：比较从Python启动一次乘法的时间，与以你测得的速度完成
-# 2 × 64³次浮点运算所需的时间。
+# 还是只需一次启动就能重放的CUDA Graph。提示：比较启动一次乘法的时间与完成2 × 64³次浮点运算所需的时间。
 #
 # <details><summary>参考答案</summary>
 #
 # GPU算一个64 × 64的乘积远不到一微秒，但从Python启动它却要好几微秒：这项工作*受启动开销限制*，第二个流没有可以
 # 重叠的东西，而 `torch.bmm` 和CUDA Graph只需启动一次。在CPU上，一个用上全部核的线程要把每个很小的乘积拆开，
-# 再等最慢的核，所以两个线程可能更快；`torch.bmm` 省去了每次调用的开销。下面的单元测出启动时间，并指出最快的方式。
+# 再等最慢的核，所以两个线程可能更快；`torch.bmm` 省去了每次调用的开销。下面的单元格测量了这些。
 # </details>
 
-# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_text
 
 small = parallel.small_ops(size=64, iters=400)
@@ -477,7 +519,7 @@ plot_small_ops(small)
 # * **Launch-bound small work**: more streams do not help; batch it or replay a CUDA Graph.
 
 # %% [markdown] lang="zh"
-# 练习3和练习4见13.3.2，练习5见13.3.3。
+# 练习3和练习4见12.3.2，练习5见扩展一节“依赖图”。
 #
 # ## 记住
 #

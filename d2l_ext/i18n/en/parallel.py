@@ -48,11 +48,11 @@ MESSAGES = {
                                "pip install mxnet==1.9.1 'numpy<1.24' (it needs Python 3.11 or older)."),
     'parallel.book.both': 'both lanes',
     'parallel.book.like_sum': ('Both took {both:.3f} s: close to the sum of the lanes alone ({total:.3f} s), '
-                               'so the second lane waited for the first.'),
+                               'not to the slower lane alone ({slower:.3f} s).'),
     'parallel.book.like_max': ('Both took {both:.3f} s: close to the slower lane alone ({slower:.3f} s), '
-                               'so the two lanes ran at the same time.'),
-    'parallel.book.between': ('Both took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the '
-                              'sum ({total:.3f} s), so the lanes overlapped only in part.'),
+                               'not to the sum of the lanes alone ({total:.3f} s).'),
+    'parallel.book.between': ('Both took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the sum of '
+                              'the lanes alone ({total:.3f} s).'),
     'parallel.no_wait.same': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. About the same: '
                               'the work was done when the calls returned (PyTorch computes CPU work before '
                               'returning), so there was nothing left to wait for.'),
@@ -69,13 +69,11 @@ MESSAGES = {
     'parallel.verdict.serial': ('Together: {together:.3f} s, against {serial:.3f} s one after the other '
                                 '({speedup:.2f}x) and {slower:.3f} s for the slower lane alone.'),
     'parallel.verdict.base_same': ('The baseline, one lane with its whole device doing both jobs, took '
-                                   '{baseline:.3f} s, about the same: the second lane added no computing power here.'),
+                                   '{baseline:.3f} s: within {noise:.0%} of together.'),
     'parallel.verdict.base_beaten': ('The baseline, one lane with its whole device doing both jobs, took '
-                                     '{baseline:.3f} s: together was {ratio:.2f}x as fast as that too, so the second '
-                                     'lane added computing power.'),
+                                     '{baseline:.3f} s: together was {ratio:.2f}x as fast as that.'),
     'parallel.verdict.base_lost': ('The baseline, one lane with its whole device doing both jobs, took '
-                                   '{baseline:.3f} s, {ratio:.2f}x as fast as the two lanes: here the second lane '
-                                   'did not pay.'),
+                                   '{baseline:.3f} s: it was {ratio:.2f}x as fast as the two lanes together.'),
     'parallel.scaling.rises': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
                                'the speedup grew with the matrices.'),
     'parallel.scaling.falls': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
@@ -86,16 +84,40 @@ MESSAGES = {
                                 'n={large}, highest {best_speedup:.2f}x at n={best}: no steady trend in this run.'),
     'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time: the framework '
                                          'ran independent products at the same time by itself.'),
-    'parallel.independence.slower': ('Ratio {ratio:.2f}, below 1: issued together was slower this time, so nothing '
-                                     'ran in parallel; the products competed for memory, or for cores another '
-                                     'program was using. Run it again and compare.'),
-    'parallel.independence.in_order': ('A ratio of {ratio:.2f} is close to 1: the products ran one after another, '
-                                       'in the order they were written.'),
+    'parallel.independence.slower': ('Ratio {ratio:.2f}, below 1: issued together took longer this time. Run it '
+                                     'again and compare.'),
+    'parallel.independence.in_order': ('A ratio of {ratio:.2f} is close to 1: issuing the products together saved no '
+                                       'time here.'),
     'parallel.small_ops.fastest': ('{products} products of {size}x{size}: fastest was "{variant}", {ratio:.2f}x as '
                                    'fast as one lane.'),
-    'parallel.recorded_timeline': '{gpu}: both lanes start at once ({iters} products of {size}x{size} each)',
     'parallel.recorded_sync': "{gpu}: without a wait the clock stops after queuing",
     'parallel.eager': 'eager',
     'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',
     'parallel.small_ops.title': '{device}: fastest here was {variant}',
+    'parallel.guess.none': 'Your guess: none yet. Write a number into my_guess above and run this cell again.',
+    'parallel.guess.yours': 'your guess',
+    'parallel.guess.closed_form': 'closed form',
+    'parallel.guess.measured': 'measured',
+    'parallel.guess.seconds': '{what}: {value:.3f} s',
+    'parallel.guess.fraction': '{what}: {value:.0%}',
+    'parallel.guess.ratio': '{what}: {value:.2f}x',
+    'parallel.overlap.fraction': ('Overlap from the timeline: the shorter lane was busy {measured:.0%} of its time '
+                                  'while the other lane was busy too (predicted {predicted:.0%}: both start at once); '
+                                  'lanes busy {busy} s, run {span:.3f} s from first start to last end.'),
+    'parallel.overlap.wall': ('Wall clock, medians of the repeats: together {together:.3f} s against {serial:.3f} s '
+                              'one after the other ({saved:.3f} s less).'),
+    'parallel.recorded.sep': ', ',
+    'parallel.recorded.products': '{lane} {iters} products',
+    'parallel.recorded.panel': ('{gpu}, {date}: {products} of {size}x{size}; every repeat: together {speedup:.2f}x '
+                                'as fast as one after the other (expected {expected:.2f}x)'),
+    'parallel.recorded.timeline': ('Another run from the same recording: {products} of {size}x{size}; {note}'),
+    'parallel.recorded.merged': 'one bar per product, except {lanes}: drawn as busy stretches (products merged)',
+    'parallel.recorded.each': 'one bar per product',
+    'parallel.independence.summary_gpu': ('{framework} ({engine}, {lane}): {iters} products of {size}x{size}: one '
+                                          'at a time {single:.4f} s, issued together {together:.4f} s, ratio '
+                                          '{ratio:.2f}'),
+    'parallel.variant.all_cores': 'one lane, all {cores} cores, both jobs',
+    'parallel.no_wait.not_early': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. The no-wait '
+                                   'clock did not stop early (not below half of the waited time): the work was done '
+                                   'when the calls returned.'),
 }

@@ -60,11 +60,11 @@ MESSAGES = {
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
     'parallel.book.both': '两条执行路',
     'parallel.book.like_sum': ('两者共用 {both:.3f} 秒：接近各执行路单独用时之和（{total:.3f} 秒），'
-                               '说明第二条执行路在等第一个。'),
+                               '而不是较慢执行路的单独用时（{slower:.3f} 秒）。'),
     'parallel.book.like_max': ('两者共用 {both:.3f} 秒：接近较慢执行路的单独用时（{slower:.3f} 秒），'
-                               '说明两条执行路同时在运行。'),
-    'parallel.book.between': ('两者共用 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）与两者之和'
-                              '（{total:.3f} 秒）之间，说明两条执行路只有部分重叠。'),
+                               '而不是各执行路单独用时之和（{total:.3f} 秒）。'),
+    'parallel.book.between': ('两者共用 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）'
+                              '与各执行路单独用时之和（{total:.3f} 秒）之间。'),
     'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。两者差不多：'
                               '调用返回时工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
     'parallel.no_wait.queued': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
@@ -78,12 +78,12 @@ MESSAGES = {
     'parallel.variant.threads': '两条执行路，各用一个线程',
     'parallel.verdict.serial': ('同时运行用时 {together:.3f} 秒，先后运行用时 {serial:.3f} 秒，'
                                 '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
-    'parallel.verdict.base_same': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，差不多：'
-                                   '在这里第二条执行路没有增加算力。'),
+    'parallel.verdict.base_same': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，'
+                                   '与同时运行相差不到 {noise:.0%}。'),
     'parallel.verdict.base_beaten': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
-                                     '同时运行的速度是它的 {ratio:.2f} 倍，所以第二条执行路增加了算力。'),
-    'parallel.verdict.base_lost': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，'
-                                   '速度是两条执行路的 {ratio:.2f} 倍：在这里第二条执行路并不划算。'),
+                                     '同时运行的速度是它的 {ratio:.2f} 倍。'),
+    'parallel.verdict.base_lost': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
+                                   '它的速度是两条执行路同时运行的 {ratio:.2f} 倍。'),
     'parallel.scaling.rises': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                '{large_speedup:.2f} 倍：加速比随矩阵增大而提高。'),
     'parallel.scaling.falls': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
@@ -95,14 +95,36 @@ MESSAGES = {
                                 '最高为 n={best} 时的 {best_speedup:.2f} 倍：这次运行没有稳定的趋势。'),
     'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍：'
                                          '框架自行让相互独立的乘法同时运行了。'),
-    'parallel.independence.slower': ('比值 {ratio:.2f}，小于1：这次一起发出反而更慢，说明没有任何乘法并行运行；'
-                                     '这些乘法在争用内存，或者争用被别的程序占用的核。再运行一次比较看看。'),
-    'parallel.independence.in_order': '比值 {ratio:.2f} 约等于1：各次乘法按代码中的顺序一个接一个地运行。',
+    'parallel.independence.slower': '比值 {ratio:.2f}，小于1：这次一起发出用时更长。再运行一次比较看看。',
+    'parallel.independence.in_order': '比值 {ratio:.2f} 约等于1：在这里一起发出这些乘法没有节省时间。',
     'parallel.small_ops.fastest': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”，'
                                    '速度是单条执行路的 {ratio:.2f} 倍。'),
-    'parallel.recorded_timeline': '{gpu}：两条执行路同时开始（各 {iters} 个 {size}x{size} 的乘积）',
     'parallel.recorded_sync': '{gpu}：不等待时，计时在排入队列后就停止了',
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
     'parallel.small_ops.title': '{device}：这里最快的是{variant}',
+    'parallel.guess.none': '你的猜测：还没有。请先在上面的 my_guess 里写一个数，再运行这个单元格。',
+    'parallel.guess.yours': '你的猜测',
+    'parallel.guess.closed_form': '公式计算',
+    'parallel.guess.measured': '实测',
+    'parallel.guess.seconds': '{what}：{value:.3f} 秒',
+    'parallel.guess.fraction': '{what}：{value:.0%}',
+    'parallel.guess.ratio': '{what}：{value:.2f} 倍',
+    'parallel.overlap.fraction': ('时间线上的重叠：较短的执行路在其忙碌时间的 {measured:.0%} 里，另一条执行路也在忙碌'
+                                  '（预测 {predicted:.0%}：两条同时开始）；各执行路忙碌 {busy} 秒，'
+                                  '从最早开始到最晚结束共 {span:.3f} 秒。'),
+    'parallel.overlap.wall': ('墙上时钟（各次重复的中位数）：同时运行 {together:.3f} 秒，先后运行 {serial:.3f} 秒'
+                              '（少用 {saved:.3f} 秒）。'),
+    'parallel.recorded.sep': '，',
+    'parallel.recorded.products': '{lane} {iters} 个乘积',
+    'parallel.recorded.panel': ('{gpu}，{date}：{products}（{size}x{size}）；每次重复：同时运行的速度是先后运行的 '
+                                '{speedup:.2f} 倍（预期 {expected:.2f} 倍）'),
+    'parallel.recorded.timeline': '同一份记录中的另一次运行：{products}（{size}x{size}）；{note}',
+    'parallel.recorded.merged': '每个条形是一个乘积，但{lanes}画的是忙碌区间（乘积已合并）',
+    'parallel.recorded.each': '每个条形是一个乘积',
+    'parallel.independence.summary_gpu': ('{framework}（{engine}，{lane}）：{iters} 个 {size}x{size} 的乘积：'
+                                          '逐个执行 {single:.4f} 秒，一起发出 {together:.4f} 秒，比值 {ratio:.2f}'),
+    'parallel.variant.all_cores': '一条执行路，全部 {cores} 个核，做两份工作',
+    'parallel.no_wait.not_early': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
+                                   '不等待的计时并没有提前停止（不低于等待时用时的一半）：调用返回时工作已经完成。'),
 }

@@ -1,0 +1,348 @@
+"""13.3.1's "Build it" task '13.3.1-lanes': the learner's run_together, graded for correctness, safety and overlap.
+
+The grader hands the learner's `run_together(lanes, works)` this machine's lanes and one work per
+lane. Each work does its lane's products and records when it was busy: CPU works take timestamps
+in the thread that runs them, GPU works record CUDA events (converted to the same clock), so
+overlap is judged from the intervals of the learner's own run, never from a wall-clock threshold.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import torch
+
+from ..grading.core import Task, criterion
+from ..overlap import busy, overlap_fraction, union
+
+SIZE = {'cpu': 512, 'gpu': 4000}  # matrix size per lane kind
+ITERS = {'cpu': 40, 'gpu': 50}  # products per lane (a CPU lane: per thread): ~0.13 s on one 2-core CPU thread
+THRESHOLD = 0.5  # the shorter lane must have run at least half of its busy time beside the other
+PREDICTED = 1.0  # lanes started together: the shorter one runs its whole busy time inside the longer one's
+SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the budget must hold on a busy old laptop)
+
+
+# -- the worked solution (the single copy: 13.3.1's collapsed cell shows exactly this source) ----
+
+def run_together(lanes, works):
+    """Run works[i] on lanes[i], all at the same time; return their results in order."""
+    def on_cpu(lane, work):
+        torch.set_num_threads(lane.threads)  # this thread's share of the cores (a per-thread setting)
+        return work()
+    with ThreadPoolExecutor(len(lanes)) as pool:  # CPU lanes start first, each on its own thread ...
+        cpu = {i: pool.submit(on_cpu, lane, works[i]) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
+        gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}  # ... then GPU work is queued
+        results = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
+    for lane in lanes:
+        if lane.kind == 'gpu':
+            torch.cuda.synchronize(lane.index)  # every GPU used, not only the current one
+    return results
+
+
+# -- the grader ------------------------------------------------------------------------------------
+
+def graded_lanes():
+    """This machine's two lanes, CPU lanes first: a plain loop then cannot hide behind queued GPU work."""
+    from ..lanes import find_lanes
+    lanes = find_lanes('torch')
+    return sorted(lanes, key=lambda lane: lane.kind != 'cpu')
+
+
+def iters_for(lane) -> int:
+    """Products for one lane: a CPU lane's grow with its threads, so every lane takes about as long."""
+    return ITERS['cpu'] * max(1, lane.threads) if lane.kind == 'cpu' else ITERS['gpu']
+
+
+class Work:
+    """One lane's work: its products, and when it was busy (thread timestamps, or CUDA events on a GPU)."""
+
+    def __init__(self, lane, seed: int):
+        self.lane, self.k = lane, iters_for(lane)
+        self.repeat = 1  # a GPU lane computes each product this often (into one buffer): see calibrate()
+        gen = torch.Generator().manual_seed(seed)
+        self.x = torch.rand(SIZE[lane.kind], SIZE[lane.kind], generator=gen).to(lane.device())
+        xd = self.x.double()
+        self.ref = xd.mm(xd)
+        self.reset()
+
+    def reset(self):
+        self.calls, self.start, self.end, self.events = 0, None, None, None
+        self.finished = threading.Event()
+
+    def __call__(self):
+        self.calls += 1
+        if self.lane.kind == 'gpu':
+            with torch.cuda.device(self.lane.index):
+                a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                a.record()
+                ys = []
+                for _ in range(self.k):
+                    y = torch.empty_like(self.x)
+                    for _ in range(self.repeat):
+                        torch.mm(self.x, self.x, out=y)
+                    ys.append(y)
+                b.record()
+            self.events = (a, b)
+            self.finished.set()  # queued; done when b has completed
+            return ys
+        self.start = time.perf_counter()  # in the thread that runs the work
+        ys = [self.x.mm(self.x) for _ in range(self.k)]
+        self.end = time.perf_counter()
+        self.finished.set()
+        return ys
+
+    def done(self) -> bool:
+        """Finished by now: the thread's last product returned, or the GPU passed the end event."""
+        if self.lane.kind == 'gpu':
+            return self.events is not None and self.events[1].query()
+        return self.end is not None
+
+
+def calibrate(works) -> None:
+    """Make every GPU lane about twice as long as the slowest CPU lane, timing each lane alone once.
+
+    Only then does a version that forgets to wait for a GPU return while that GPU still runs (a
+    shorter GPU lane would have finished while the CPU threads were joined). Each product is computed
+    `repeat` times into one buffer, so the lane gets longer without holding more memory.
+    """
+    cpu = [w for w in works if w.lane.kind == 'cpu']
+    gpu = [w for w in works if w.lane.kind == 'gpu']
+    if not cpu or not gpu:
+        return
+    seconds = {}
+    for w in works + works:  # the first round warms up (threads, cuBLAS), the second is timed
+        start = time.perf_counter()
+        if w.lane.kind == 'cpu':
+            with ThreadPoolExecutor(1) as pool:
+                pool.submit(lambda w=w: (torch.set_num_threads(w.lane.threads), w())).result()
+        else:
+            w()
+            torch.cuda.synchronize(w.lane.index)
+        seconds[id(w)] = time.perf_counter() - start
+        w.reset()
+    slowest_cpu = max(seconds[id(w)] for w in cpu)
+    for w in gpu:
+        w.repeat = max(1, min(1000, round(2 * slowest_cpu / seconds[id(w)])))
+
+
+def _gpu_zero(lanes) -> dict:
+    """{GPU index: (an event, the host clock when it completed)}: GPU event times on the host clock."""
+    zero = {}
+    for g in sorted({lane.index for lane in lanes if lane.kind == 'gpu'}):
+        with torch.cuda.device(g):
+            ev = torch.cuda.Event(enable_timing=True)
+            ev.record()
+            torch.cuda.synchronize(g)
+            zero[g] = (ev, time.perf_counter())
+    return zero
+
+
+def _interval(work, zero) -> tuple[float, float]:
+    if work.lane.kind != 'gpu':
+        return work.start, work.end
+    ev, host = zero[work.lane.index]
+    a, b = work.events
+    return host + ev.elapsed_time(a) / 1e3, host + ev.elapsed_time(b) / 1e3
+
+
+def _check(out, works) -> tuple[str, dict] | None:
+    """None when out[i] matches lane i's reference for every lane, else (key, fields) saying what is wrong."""
+    from ..backends.torch_backend import tolerance
+    from ..checking import relative_error
+    if not isinstance(out, (list, tuple)) or len(out) != len(works):
+        got = len(out) if isinstance(out, (list, tuple)) else type(out).__name__
+        return 'task.lanes.count', dict(got=got, lanes=len(works))
+    tol = tolerance()
+    for i, (y, w) in enumerate(zip(out, works)):
+        if not isinstance(y, (list, tuple)) or len(y) != w.k or not all(isinstance(z, torch.Tensor) for z in y):
+            got = f'{type(y).__name__} of {len(y)}' if isinstance(y, (list, tuple)) else type(y).__name__
+            return 'task.lanes.not_results', dict(lane=i, products=w.k, got=got)
+        err = relative_error(y, w.ref)
+        if not err <= tol:
+            other = next((j for j, v in enumerate(works) if j != i and y[0].shape == v.ref.shape
+                          and relative_error(y, v.ref) <= tol), None)
+            if other is not None:
+                return 'task.lanes.order', dict(lane=i, other=other)
+            return 'task.lanes.wrong', dict(lane=i, error=err, tolerance=tol)
+    return None
+
+
+def _snapshot(out):
+    """What a caller holds the moment the function returns (later writes by leftover threads do not change it)."""
+    if not isinstance(out, (list, tuple)):
+        return out
+    return [list(y) if isinstance(y, (list, tuple)) else y for y in out]
+
+
+def _one_run(fn, lanes, works) -> dict:
+    """Call the learner's function once; what was done when it returned, what it returned, the intervals."""
+    for w in works:
+        w.reset()
+    zero = _gpu_zero(lanes)
+    t0 = time.perf_counter()
+    out = fn(lanes, works)
+    wall = time.perf_counter() - t0
+    ready = [w.done() for w in works]  # the moment it returned: before anything here waits
+    held = _snapshot(out)
+    deadline = time.perf_counter() + wait_s()  # a version that returned early leaves work running: let it end
+    for w in works:
+        w.finished.wait(max(0.0, deadline - time.perf_counter()))
+    for g in sorted({w.lane.index for w in works if w.lane.kind == 'gpu'}):
+        torch.cuda.synchronize(g)
+    finished = all(w.calls == 1 and w.done() for w in works)
+    intervals = [_interval(w, zero) for w in works] if finished else None
+    return dict(out=out, held=held, wall=wall, ready=ready, calls=[w.calls for w in works], intervals=intervals)
+
+
+def lane_overlap(intervals) -> float | None:
+    """Of the shorter lane's busy time, the fraction during which another lane was busy too (in [0, 1])."""
+    shortest = min(range(len(intervals)), key=lambda i: busy([intervals[i]]))
+    others = union(iv for j, iv in enumerate(intervals) if j != shortest)
+    return overlap_fraction([intervals[shortest]], others)
+
+
+def grade(submission) -> list:
+    """'runs', 'correct', 'safe', 'overlap' for the learner's run_together, on this machine's lanes."""
+    fn = submission.functions['run_together']
+    lanes = graded_lanes()
+    works = [Work(lane, seed=i) for i, lane in enumerate(lanes)]
+    calibrate(works)  # the grader's own runs, before the learner's function is called
+    runs = []
+    try:
+        for _ in range(2):  # the first call also warms up threads and libraries; overlap from the second
+            runs.append(_one_run(fn, lanes, works))
+    except NotImplementedError:
+        return [criterion('runs', False, 'grading.todo')]
+    except Exception as e:  # noqa: BLE001 (whatever the learner's code raised is the verdict)
+        return [criterion('runs', False, 'task.lanes.raised', error=f'{type(e).__name__}: {e}')]
+    out = [criterion('runs', True, 'task.lanes.ran', runs=len(runs))]
+    bad_calls = next((r['calls'] for r in runs if any(c != 1 for c in r['calls'])), None)
+    if bad_calls is not None:
+        return out + [criterion('correct', False, 'task.lanes.calls', calls=', '.join(map(str, bad_calls)))]
+    problem = next((p for p in (_check(r['out'], works) for r in runs) if p), None)
+    if problem:
+        out.append(criterion('correct', False, problem[0], **problem[1]))
+    else:
+        from ..backends.torch_backend import tolerance
+        from ..checking import relative_error
+        err = max(relative_error(y, w.ref) for r in runs for y, w in zip(r['out'], works))
+        out.append(criterion('correct', True, 'task.lanes.correct', error=err, tolerance=tolerance()))
+    out.append(_safety(runs, lanes, works, correct=problem is None))
+    out.append(_overlap(runs[-1]))
+    return out
+
+
+def _safety(runs, lanes, works, correct: bool):
+    """Everything finished, and the results right, at the moment the function returned (on every call)."""
+    for r in runs:
+        late = next((i for i, ready in enumerate(r['ready']) if not ready), None)
+        if late is not None:
+            return criterion('safe', False, f'task.lanes.unsafe_{lanes[late].kind}', lane=late)
+        if correct and _check(r['held'], works):  # right later, not at return: filled in after returning
+            return criterion('safe', False, 'task.lanes.unsafe_value')
+    return criterion('safe', correct, 'task.lanes.safe' if correct else 'task.lanes.safe_unknown')
+
+
+def _overlap(run):
+    """The interval overlap of the graded call, beside the prediction and the wall-clock times."""
+    if run['intervals'] is None:
+        return criterion('overlap', False, 'task.lanes.unfinished', seconds=wait_s())
+    measured = lane_overlap(run['intervals'])
+    lane_busy = [b - a for a, b in run['intervals']]
+    return criterion('overlap', measured is not None and measured >= THRESHOLD, 'task.lanes.overlap',
+                     measured=measured or 0.0, predicted=PREDICTED, threshold=THRESHOLD, wall=run['wall'],
+                     serial=sum(lane_busy), longest=max(lane_busy))
+
+
+def lane_slow_s() -> float:
+    """One lane's products at the pessimistic rate (a CPU lane's grow with its threads: every lane about this long)."""
+    return ITERS['cpu'] * 2 * SIZE['cpu'] ** 3 / SLOW_FLOPS
+
+
+def wait_s() -> float:
+    """How long work left running after an early return may take to end."""
+    return 2 * lane_slow_s()
+
+
+def budget_s() -> float:
+    """Seconds grading may take: two calls of every lane one after the other (or left running), and start-up."""
+    return 60.0 + 2 * (2 * lane_slow_s() + wait_s())  # start-up, imports and references; 2 calls
+
+
+def namespace() -> dict:
+    """Names the learner's function may use without importing them, as in the lesson's cell."""
+    return {'torch': torch, 'threading': threading, 'ThreadPoolExecutor': ThreadPoolExecutor, 'time': time}
+
+
+TASK = Task(
+    id='13.3.1-lanes',
+    section='13.3.1',
+    functions=('run_together',),
+    signatures={'run_together': 'run_together(lanes, works)'},
+    description_key='task.lanes.description',
+    grade=grade,
+    budget_s=budget_s,
+    namespace=namespace,
+)
+
+
+# -- typical wrong versions (tests/test_task_lanes.py): each must fail for its reason -----------------
+
+WRONG = {
+    'sequential': ('overlap', '''
+def run_together(lanes, works):
+    """One lane after the other: correct and safe, but the lanes never run at the same time."""
+    results = [work() for work in works]
+    for lane in lanes:
+        if lane.kind == 'gpu':
+            torch.cuda.synchronize(lane.index)
+    return results
+'''),
+    'no_join': ('safe', '''
+def run_together(lanes, works):
+    """Threads started but never joined: returns while the lanes still run."""
+    results = [None] * len(lanes)
+    def go(i):
+        if lanes[i].kind == 'cpu':
+            torch.set_num_threads(lanes[i].threads)
+        results[i] = works[i]()
+    for i in range(len(lanes)):
+        threading.Thread(target=go, args=(i,)).start()
+    return results
+'''),
+    'wrong_order': ('correct', '''
+def run_together(lanes, works):
+    """Results gathered as the threads finish, not in the order of lanes."""
+    with ThreadPoolExecutor(len(lanes)) as pool:
+        futures = [pool.submit(work) for work in works]
+        results = [f.result() for f in futures]
+    return results[::-1]
+'''),
+    'raises': ('runs', '''
+def run_together(lanes, works):
+    """Crashes inside the learner's own code (an ordinary exception)."""
+    raise RuntimeError('lane setup failed')
+'''),
+}
+WRONG_GPU = {  # wrong only where a lane queues its work: on CPU lanes there is nothing left to wait for
+    'no_synchronize': ('safe', '''
+def run_together(lanes, works):
+    """CPU threads joined, GPU work queued, but no GPU is waited for."""
+    with ThreadPoolExecutor(len(lanes)) as pool:
+        cpu = {i: pool.submit(works[i]) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
+        gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
+        return [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
+'''),
+}
+HANGS = '''
+def run_together(lanes, works):
+    """Waits for something that never happens."""
+    threading.Event().wait()
+'''
+CRASHES = '''
+def run_together(lanes, works):
+    """Takes the whole process down, as a segfault in an extension would."""
+    import os
+    os._exit(3)
+'''

@@ -1,0 +1,106 @@
+"""13.3.1's graded task: the solution passes, typical wrong versions fail for their reason, the lesson shows it."""
+import inspect
+import pathlib
+import re
+
+import pytest
+
+from d2l_ext.grading.core import load_submission
+from d2l_ext.i18n import catalogue, using_language
+from d2l_ext.parallel import task
+
+LESSON = pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.1-Parallel-Computation-on-Devices.py'
+
+
+def grade(source):
+    return {c.id: c for c in task.TASK.grade(load_submission(task.TASK, source))}
+
+
+def lanes_have_gpu():
+    return any(lane.kind == 'gpu' for lane in task.graded_lanes())
+
+
+def test_worked_solution_passes_every_criterion():
+    verdict = grade(inspect.getsource(task.run_together))
+    assert set(verdict) == {'runs', 'correct', 'safe', 'overlap'}
+    assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
+    o = verdict['overlap'].fields
+    assert 0 <= o['measured'] <= 1 and o['predicted'] == task.PREDICTED and o['threshold'] == task.THRESHOLD
+
+
+@pytest.mark.parametrize('name', sorted(task.WRONG))
+def test_wrong_versions_fail_for_their_reason(name):
+    failing, source = task.WRONG[name]
+    if name == 'sequential' and all(lane.kind == 'gpu' for lane in task.graded_lanes()):
+        pytest.skip('on GPU lanes only, a plain loop queues both lanes at once and they do overlap')
+    verdict = grade(source)
+    assert not verdict[failing].passed, (name, verdict[failing].key, verdict[failing].fields)
+    assert verdict[failing].key in catalogue('en') or verdict[failing].key.startswith('grading.')
+    if failing != 'runs':
+        assert verdict['runs'].passed
+
+
+@pytest.mark.parametrize('name', sorted(task.WRONG_GPU))
+def test_gpu_only_wrong_versions(name):
+    failing, source = task.WRONG_GPU[name]
+    verdict = grade(source)
+    if lanes_have_gpu():
+        assert not verdict[failing].passed and verdict[failing].key == 'task.lanes.unsafe_gpu'
+    else:  # CPU lanes: PyTorch has computed everything before the threads end, so this version is right here
+        assert all(c.passed for c in verdict.values())
+
+
+def test_skeleton_reports_todo():
+    skeleton = 'def run_together(lanes, works):\n    raise NotImplementedError\n'
+    assert [(c.id, c.passed, c.key) for c in task.TASK.grade(load_submission(task.TASK, skeleton))] == [
+        ('runs', False, 'grading.todo')]
+
+
+def test_overlap_is_the_shorter_lanes_fraction():
+    assert task.lane_overlap([(0.0, 1.0), (0.5, 0.7)]) == pytest.approx(1.0)
+    assert task.lane_overlap([(0.0, 1.0), (1.0, 1.5)]) == pytest.approx(0.0)
+    assert task.lane_overlap([(0.0, 1.0), (0.8, 1.2)]) == pytest.approx(0.5)
+
+
+def test_every_key_the_grader_uses_is_in_both_catalogues():
+    keys = set(re.findall(r"'(task\.lanes\.[a-z_]+)'", inspect.getsource(task)))
+    keys |= {f'task.lanes.unsafe_{kind}' for kind in ('cpu', 'gpu')}
+    for lang in ('en', 'zh'):
+        with using_language(lang):
+            assert keys <= set(catalogue(lang)), keys - set(catalogue(lang))
+
+
+def test_budget_follows_the_size():
+    before = task.budget_s()
+    task.SIZE['cpu'] *= 2
+    try:
+        assert task.budget_s() > before
+    finally:
+        task.SIZE['cpu'] //= 2
+
+
+def _functions_in(source: str, name: str) -> list[str]:
+    """Every top-level `def name(` block in a percent-format source, as text."""
+    blocks, lines = [], source.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(f'def {name}('):
+            j = i + 1
+            while j < len(lines) and (lines[j].startswith((' ', '\t')) or not lines[j].strip()):
+                j += 1
+            blocks.append('\n'.join(lines[i:j]).rstrip() + '\n')
+    return blocks
+
+
+def test_lesson_shows_exactly_the_packaged_solution():
+    source = LESSON.read_text()
+    assert inspect.getsource(task.run_together) in _functions_in(source, 'run_together')
+    cell = source[source.index(inspect.getsource(task.run_together)) - 300:]
+    header = cell[:300].rsplit('# %%', 1)[1].splitlines()[0]
+    assert '"source_hidden": true' in header and '"outputs_hidden": true' in header
+
+
+@pytest.mark.parametrize('source, status', [(task.HANGS, 'hung'), (task.CRASHES, 'crashed')])
+def test_hanging_and_crashing_versions_are_reported_by_the_runner(source, status):
+    runner = pytest.importorskip('d2l_ext.grading.runner')
+    verdict = runner.grade('13.3.1-lanes', source, budget_s=20)
+    assert verdict.status == status and not verdict.criteria[0].passed
