@@ -1,12 +1,12 @@
 """`python -m d2l_ext`: see cli.py."""
-import signal
-import sys
+from .cliparse import guard_interrupts, leave, run_program
 
-from .cli import main
+
+def _main() -> int:
+    from .cli import main  # inside run_program: a Ctrl-C while it imports gives the same one line
+    return main()
+
 
 if __name__ == '__main__':
-    code = main()
-    # Python's exit restores the default Ctrl-C action, which would end a slow exit with no message
-    # (and status -2); by now the one line has been printed and no worker is left: ignore further ones
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sys.exit(code)
+    guard_interrupts()  # first: a Ctrl-C at any moment gives one line, and no child process sees it
+    leave(run_program('python -m d2l_ext', _main))

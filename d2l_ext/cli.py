@@ -5,36 +5,35 @@
     comm     --framework torch|mxnet|all --size N --iters K --repeats R [--json] [--yes]               (13.3.2)
     allreduce --backend gloo|nccl --world-size N --bucket-mb MB ... [--json]                      (13.3.4)
     record   [--out FILE] [--force]  run both and save them, with provenance, for readers without this hardware
+    check    TASK FILE.py | --list [--json]   grade a "Build it" task (exit 0 passed, 1 not yet, 2 bad input)
 
-Bad values exit with code 2 and one line that says what to change; a run estimated above a few
-minutes is refused unless --yes; a worker that dies, or hangs far beyond the estimate, ends the
-run with one line; Ctrl-C (once or twice) ends with one line and no worker left.
+Bad values exit with code 2 and one line that says what to change, and every output path is
+tried for writing before anything runs; a run estimated above a few minutes is refused unless
+--yes; a worker that dies, falls silent or hangs beyond its bound ends the run with one line;
+Ctrl-C at any moment (even while importing) ends with one line, exit 130 and no worker left.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 
-from .errors import ResultMismatch, RunTooLong, UsageError, WorkerFailed
+from .cliparse import parser_with_subcommands, run_program
+from .errors import RunTooLong, UsageError, WorkerHung
 from .i18n import t
 
+PROG = 'python -m d2l_ext'
 LIMIT_S = 180.0  # a run estimated above three minutes needs --yes
-# A hang, not a slow machine: a worker still busy after this many times its estimate (plus the
-# imports and calibration) is stopped. 12 passes of the workload is the most an experiment makes
-# per repeat (13.3.2 on a GPU: 3 timed variants x 4 copy modes).
-HANG_FACTOR, MOST_PASSES, STARTUP_S = 10, 12, 300
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2 (argparse would print the whole usage first)
-        self.exit(2, f'{self.prog}: error: {message} (see --help)\n')
+# A hang, not a slow machine: a worker still busy after HANG_FACTOR times the estimated run (and
+# at least HANG_FLOOR_S) is stopped; a stopped (SIGSTOP) or frozen one is found sooner, by its
+# missing heartbeat (workers.SILENCE_S). Passes of the workload per repeat: 13.3.1 runs each lane
+# alone and both together (2 passes), 13.3.2 at most 3 timed variants x 4 copy modes (12).
+HANG_FACTOR, HANG_FLOOR_S, STARTUP_S = 5, 30.0, 300.0
+PASSES = {'parallel': 2, 'comm': 12}
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog='python -m d2l_ext', description='d2l §13.3 Automatic Parallelism experiments')
-    sub = p.add_subparsers(dest='command', required=True, parser_class=_Parser)
+    p, sub = parser_with_subcommands(PROG, 'd2l §13.3 Automatic Parallelism experiments')
     d = sub.add_parser('devices', help='list the lanes per framework')
     d.add_argument('--json', action='store_true')
     for name, helptext in (('parallel', '13.3.1: lanes alone, serial sum, together'),
@@ -54,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument('--out', default=None, help='file to write (default: a file in the current directory)')
     r.add_argument('--force', action='store_true', help='replace --out if it exists')
     r.add_argument('--repeats', type=str, default='5')
+    from .grading.cli import add_parser as add_check  # the "Build it" tasks' grader
+    add_check(sub)
     return p
 
 
@@ -62,26 +63,14 @@ def _count(v, what, option, example):
     return None if v is None else positive_int(v, what, option=f'--{option}', example=example)
 
 
-def _quiet_second_interrupt(*_):
-    """A second Ctrl-C while the first is being handled: the same one line, no traceback."""
-    print(t('cli.interrupted'), file=sys.stderr)
-    raise SystemExit(130)
+def _shutdown() -> None:
+    from .workers import shutdown
+    shutdown()
 
 
 def main(argv=None) -> int:
-    try:  # parsing too: the allreduce subcommand's options import PyTorch, which takes seconds
-        return _run(build_parser().parse_args(argv))
-    except (UsageError, ResultMismatch, WorkerFailed) as e:
-        print(t('cli.error', message=e), file=sys.stderr)
-        return 2 if isinstance(e, UsageError) else 1
-    except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, _quiet_second_interrupt)
-        print(t('cli.interrupted'), file=sys.stderr)
-        return 130
-    finally:
-        signal.signal(signal.SIGINT, _quiet_second_interrupt)  # Ctrl-C during the shutdown below
-        from .workers import shutdown
-        shutdown()
+    """Parse, run, and answer every failure with one line: 2 bad input, 1 failed run, 130 Ctrl-C."""
+    return run_program(PROG, lambda: _run(build_parser().parse_args(argv)), cleanup=_shutdown)
 
 
 class _Progress:
@@ -124,16 +113,30 @@ def _devices(args) -> int:
 
 
 def _record(args) -> int:
-    from .recorded import check_output, default_path, record
+    """Measure into a private temporary folder, then move the file where asked (or somewhere safe, said so)."""
+    import pathlib
+    import shutil
+    import tempfile
+
+    from .paths import check_output_file, save_text
+    from .recorded import default_path, record
     repeats = _count(args.repeats, 'repeats', 'repeats', 5)
-    path = check_output(args.out or default_path(), args.force)  # before minutes of measuring
+    path = check_output_file(args.out or default_path(), args.force)  # before minutes of measuring
     print(t('cli.recording_to', path=path), flush=True)
+    staging = pathlib.Path(tempfile.mkdtemp(prefix='d2l_ext-record-'))
     progress = _Progress(True, 'record')
     try:
-        record(path, repeats=repeats, progress=progress)
+        record(staging / path.name, repeats=repeats, progress=progress)
+        progress.close()
+        saved, reason = save_text(path, (staging / path.name).read_text())
     finally:
         progress.close()
-    print(t('cli.recorded', path=path))
+        shutil.rmtree(staging, ignore_errors=True)
+    if reason is not None:
+        print(t('cli.error', prog=PROG, message=t('cli.saved_elsewhere', path=path, reason=reason, saved=saved)),
+              file=sys.stderr)
+        return 1
+    print(t('cli.recorded', path=saved))
     return 0
 
 
@@ -158,6 +161,9 @@ def _run(args) -> int:
     if args.command == 'allreduce':
         from .allreduce.cli import run
         return run(args)
+    if args.command == 'check':
+        from .grading.cli import run as check
+        return check(args)
     from .display.tables import text
     from .machine import frameworks_for
     fws = frameworks_for(args.framework)
@@ -183,12 +189,22 @@ def _run(args) -> int:
     return 0
 
 
+def hang_bound(command: str, repeats: int, estimate: float) -> tuple[float, float]:
+    """(seconds after which a busy worker counts as hung, the estimated run): max(floor, factor x estimate)."""
+    run = PASSES[command] * (repeats + 1) * estimate
+    return max(HANG_FLOOR_S, HANG_FACTOR * run), run
+
+
 def _one(command, fw, size, iters, repeats, lanes, limit, progress):
     from .workers import call_in_worker
     estimate = call_in_worker(fw, _estimate, command, fw, lanes, size, iters, timeout_s=STARTUP_S)
-    hang = STARTUP_S + HANG_FACTOR * MOST_PASSES * (repeats + 1) * estimate
+    bound, run = hang_bound(command, repeats, estimate)
     kwargs = dict(size=size, iters=iters, repeats=repeats, max_seconds=limit)
-    return call_in_worker(fw, _measure, command, fw, lanes, kwargs, progress=progress, timeout_s=hang)
+    try:
+        return call_in_worker(fw, _measure, command, fw, lanes, kwargs, progress=progress, timeout_s=bound)
+    except WorkerHung as e:
+        raise WorkerHung(t('cli.hung_after', message=e, floor=round(HANG_FLOOR_S), factor=HANG_FACTOR,
+                           estimate=run)) from None
 
 
 def _lanes_for(command, fw, lane_names):

@@ -1,4 +1,9 @@
-"""Errors a learner can act on: each message says what to change."""
+"""Errors a learner can act on: each message says what to change (every section).
+
+Imported with the package: in a notebook it also makes these errors show as one line (see
+one_line_errors_in_notebooks), from the first cell on.
+"""
+import sys
 
 
 class UsageError(ValueError):
@@ -22,3 +27,28 @@ class FrameworkMissing(UsageError):
 
 class WorkerFailed(RuntimeError):
     """A framework's worker process stopped (killed, out of memory, crashed); the next run starts a fresh one."""
+
+
+class WorkerHung(WorkerFailed):
+    """A worker process alive but giving no answer or sign of life within its bound; it was stopped."""
+
+
+def _one_line(shell, etype, value, tb, tb_offset=None):
+    """Bad input, or a worker or process that failed, in a notebook: one line, not 30 lines of traceback."""
+    line = f'{etype.__name__}: {value}'
+    try:
+        shell._showtraceback(etype, value, [line])  # the cell's error, so Run All stops here as for any error
+    except Exception:
+        print(line, file=sys.stderr)
+
+
+def one_line_errors_in_notebooks() -> None:
+    """In IPython (notebooks, widgets): UsageError and WorkerFailed show as one line; another handler is kept."""
+    if 'IPython' not in sys.modules:  # not in a notebook or IPython shell (importing it costs the CLI time)
+        return
+    shell = sys.modules['IPython'].get_ipython()
+    if shell is not None and not shell.custom_exceptions:
+        shell.set_custom_exc((UsageError, WorkerFailed), _one_line)
+
+
+one_line_errors_in_notebooks()

@@ -5,8 +5,11 @@ MXNet reads its engine settings only once, at import. Each framework therefore r
 spawned process whose environment is set before anything is imported; the processes run one
 after the other, never at the same time, and are reused between calls (imports cost seconds).
 A worker that dies (out-of-memory killer, a crash inside a framework) is noticed at once by
-ProcessPoolExecutor, reported as WorkerFailed, and replaced by a fresh one at the next call; one
-that stops answering is killed the same way when the caller gave a time limit (`timeout_s`).
+ProcessPoolExecutor, reported as WorkerFailed, and replaced by a fresh one at the next call. A
+worker sends a heartbeat every second from a thread of its own; one that falls silent for
+SILENCE_S (stopped with SIGSTOP, frozen, swapped out) is killed the same way, in a notebook as in
+the CLI, and so is one still busy after the caller's time limit (`timeout_s`, the CLI's bound from
+its estimate). Both raise WorkerHung, whose message gives the bound.
 
 Workers are named by a key: the framework ('torch', 'mxnet'), or the framework and a name after a
 colon for a separate process with the same environment ('torch:first-copy'); for MXNet the name
@@ -18,14 +21,20 @@ import multiprocessing as mp
 import os
 import queue as queue_mod
 import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from .errors import ResultMismatch, UsageError, WorkerFailed
+from .errors import ResultMismatch, UsageError, WorkerFailed, WorkerHung
 
 _pools: dict = {}
 _progress_queue = None  # set inside a worker by _init_worker
+_busy = threading.Event()  # inside a worker: set while it runs a call
+# A worker alive but silent this long is stopped or frozen, not slow: its heartbeat thread needs the
+# GIL for a moment each second, and every long computation (BLAS, PyTorch, MXNet) releases it.
+SILENCE_S = 30.0
+HEARTBEAT_S = 1.0
 MXNET_ENGINES = ('NaiveEngine', 'ThreadedEngine', 'ThreadedEnginePerDevice')
 NAMES = {'torch': 'PyTorch', 'mxnet': 'MXNet'}
 
@@ -53,15 +62,23 @@ def _exit_with(parent: int) -> None:
     os._exit(1)
 
 
+def _heartbeat(q) -> None:
+    while True:
+        _busy.wait()  # only while a call runs: an idle worker must not fill the queue for the next call
+        q.put(('beat',))
+        time.sleep(HEARTBEAT_S)
+
+
 def _init_worker(env: dict, progress_queue, framework: str) -> None:
     global _progress_queue
-    import threading
     # Ctrl-C / "interrupt kernel" goes to the parent, which kills the worker itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while spawning
     # a parent killed outright (kill -9, a closed terminal, a test's timeout) cannot kill its worker:
     # the worker notices it was orphaned and ends itself, so no run keeps going unseen
     threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
+    _busy.set()  # from the start: the first call's function may import PyTorch while it is unpickled
+    threading.Thread(target=_heartbeat, args=(progress_queue,), daemon=True).start()
     os.environ.update(env)
     _progress_queue = progress_queue
     if framework == 'mxnet':  # profiler folders of workers that were killed (no import of mxnet here)
@@ -72,13 +89,17 @@ def _init_worker(env: dict, progress_queue, framework: str) -> None:
 def report_progress(done: int, total: int) -> None:
     """Called inside a worker: tell the parent how far a long run has got."""
     if _progress_queue is not None:
-        _progress_queue.put((done, total))
+        _progress_queue.put(('progress', done, total))
 
 
 def _call_in_language(lang: str, func, args, kwargs):
     from .i18n import set_language
     set_language(lang)  # messages made in the worker (lane labels, errors) speak the caller's language
-    return func(*args, **kwargs)
+    _busy.set()
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _busy.clear()
 
 
 def _get_pool(key: str):
@@ -126,28 +147,33 @@ def worker_pids(framework: str) -> list[int]:
             for p in getattr(pool, '_processes', {}).values() if p.is_alive()]
 
 
-def _drain(q, progress, timeout: float) -> None:
+def _drain(q, progress, timeout: float) -> bool:
+    """Pass on one report from the worker; True if one came (a heartbeat or progress: the worker is alive)."""
     try:
-        item = q.get(timeout=timeout) if timeout else q.get_nowait()
-    except queue_mod.Empty:
-        return
-    if progress:
+        kind, *item = q.get(timeout=timeout) if timeout else q.get_nowait()
+    except (queue_mod.Empty, EOFError, OSError, ValueError):
+        return False
+    if kind == 'progress' and progress:
         progress(*item)
+    return True
 
 
-def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float | None = None, **kwargs):
+def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float | None = None,
+                   silence_s: float | None = None, **kwargs):
     """Run func(*args, **kwargs) in a framework's worker process and return its result (every section).
 
     `framework` is a worker key: 'torch', 'mxnet', or one of them with a name ('torch:first-copy',
     'mxnet:NaiveEngine'); func must be a module-level function. Exceptions come back as themselves;
-    a worker that dies, or is still busy after `timeout_s` seconds (a hang), is killed and raises
-    WorkerFailed. If the caller is interrupted, the worker is killed so nothing keeps running and
-    the next call starts clean.
+    a worker that dies raises WorkerFailed; one silent for `silence_s` seconds (default SILENCE_S)
+    or still busy after `timeout_s` seconds is killed and raises WorkerHung. If the caller is
+    interrupted, the worker is killed so nothing keeps running and the next call starts clean.
     """
     from .i18n import language, t
     pool, q = _get_pool(framework)
     name = NAMES.get(framework_of(framework), framework)
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    silence = SILENCE_S if silence_s is None else silence_s
+    heard = time.monotonic()
     try:
         # The worker is spawned by the first submit: Ctrl-C waits until it has started, and the
         # worker starts with Ctrl-C blocked (a terminal sends it to every process in the group)
@@ -158,10 +184,17 @@ def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float 
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
         while not future.done():
-            _drain(q, progress, 0.05)
-            if deadline is not None and time.monotonic() > deadline and not future.done():
+            now = time.monotonic()
+            if _drain(q, progress, 0.05):
+                heard = now
+                while _drain(q, progress, 0):  # everything waiting, so progress is never behind
+                    pass
+            elif now - heard > silence and not future.done():
                 shutdown(framework)
-                raise WorkerFailed(t('core.worker_hung', framework=name, seconds=round(timeout_s)))
+                raise WorkerHung(t('core.worker_silent', framework=name, seconds=round(silence)))
+            if deadline is not None and now > deadline and not future.done():
+                shutdown(framework)
+                raise WorkerHung(t('core.worker_hung', framework=name, seconds=round(timeout_s)))
         while progress and not q.empty():  # progress reported just before the end
             _drain(q, progress, 0)
         return future.result()

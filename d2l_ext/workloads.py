@@ -65,13 +65,41 @@ def _result_bytes(n: int) -> int:
     return math.ceil(n * n * 4 / ALLOCATION_BYTES) * ALLOCATION_BYTES
 
 
-def _check_memory(n: int, ks: list[int], lanes, extra: int) -> None:
-    places: dict = {}  # (framework, kind, gpu index) -> [lane, results held there]
+def _held(lanes, counts) -> dict:
+    """(framework, kind, gpu index) -> [a lane there, results held there, results kept track of there]."""
+    places: dict = {}
     host = ('host', 'cpu', 0)
-    for lane, k in zip(lanes, ks):
+    for lane, count in zip(lanes, counts):
         place = (lane.framework, 'gpu', lane.index) if lane.kind == 'gpu' else host
-        places.setdefault(place, [lane, 0, 0])[1] += k + extra
-        places.setdefault(host, [lane, 0, 0])[2] += k + extra  # bookkeeping lives on the host
+        places.setdefault(place, [lane, 0, 0])[1] += count
+        places.setdefault(host, [lane, 0, 0])[2] += count  # bookkeeping lives on the host
+    return places
+
+
+def _fits(n: int, places: dict) -> bool:
+    return all(results * _result_bytes(n) + bookkept * RESULT_OVERHEAD_BYTES <= HEADROOM * _free_bytes(lane)
+               for lane, results, bookkept in places.values())
+
+
+def _largest_size(n: int, places: dict) -> int:
+    """The largest size below n whose results fit everywhere, or 0 when no size helps (bookkeeping alone fills it)."""
+    fit = min(int(math.sqrt(max(0.0, HEADROOM * _free_bytes(lane) - bookkept * RESULT_OVERHEAD_BYTES) / (4 * results)))
+              if results else n for lane, results, bookkept in places.values())
+    fit = min(fit, n - 1)
+    while fit >= 1 and not _fits(fit, places):  # each result takes at least one allocation
+        fit = min(fit - 1, int(fit * 0.95))
+    return max(fit, 0)
+
+
+def _most_iters(n: int, lanes, extra: int) -> int:
+    """The most products per lane (the same on every lane) whose results and bookkeeping fit everywhere."""
+    per_lane = _held(lanes, [1] * len(lanes))  # bytes per product per lane at each place
+    return max(1, min(int(HEADROOM * _free_bytes(lane) / (r * _result_bytes(n) + b * RESULT_OVERHEAD_BYTES))
+                      for lane, r, b in per_lane.values()) - extra)
+
+
+def _check_memory(n: int, ks: list[int], lanes, extra: int) -> None:
+    places = _held(lanes, [k + extra for k in ks])
     for (_, kind, index), (lane, results, bookkept) in places.items():
         free = HEADROOM * _free_bytes(lane)
         need = results * _result_bytes(n) + bookkept * RESULT_OVERHEAD_BYTES
@@ -79,12 +107,12 @@ def _check_memory(n: int, ks: list[int], lanes, extra: int) -> None:
             continue
         where = t('core.where_gpu', index=index) if kind == 'gpu' else t('core.where_host')
         fields = dict(size=n, iters=max(ks), need=need / 2**30, where=where, free=free / HEADROOM / 2**30)
-        fit = int(math.sqrt(max(0.0, free - bookkept * RESULT_OVERHEAD_BYTES) / (4 * results)))
-        if 1 <= fit:
+        # a smaller size helps only if it is below the one asked for and then fits everywhere;
+        # otherwise fewer products is what the learner can change (tiny matrices: bookkeeping)
+        fit = _largest_size(n, places)
+        if fit:
             raise UsageError(t('core.memory_size', fit=fit, **fields))
-        per_lane = len([x for x in lanes if x.kind == kind])
-        k_fit = int(free / (per_lane * (_result_bytes(n) + RESULT_OVERHEAD_BYTES))) - extra
-        raise UsageError(t('core.memory_iters', option='--iters', fit=max(1, k_fit), **fields))
+        raise UsageError(t('core.memory_iters', option='--iters', fit=_most_iters(n, lanes, extra), **fields))
 
 
 _RATES: dict = {}  # (framework, kind, index, threads) -> (FLOP/s of one product, seconds per call)

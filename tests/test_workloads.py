@@ -9,7 +9,8 @@ from d2l_ext.workloads import Workload, check_budget, resolve_workload
 
 
 def cpu_lanes():
-    return find_lanes('torch')
+    with fake_hardware(gpus=0, cores=2):  # two CPU lanes of one thread, on any machine (16 cores, a GPU)
+        return find_lanes('torch')
 
 
 def test_defaults_follow_the_hardware():
@@ -46,6 +47,16 @@ def test_tiny_matrices_count_their_bookkeeping_and_suggest_fewer_iterations():
     fit = int(re.search(r'--iters (\d+) or fewer', message).group(1))
     assert fit >= 1
     resolve_workload(cpu_lanes(), 1, min(fit, 1000))  # the suggestion is itself valid input
+
+
+def test_tiny_matrices_beside_a_gpu_suggest_fewer_iterations_not_a_size_already_smaller():
+    with fake_hardware(gpus=1):
+        lanes = find_lanes('torch')
+        with pytest.raises(UsageError) as e:
+            resolve_workload(lanes, 1, 10 ** 9)
+        assert 'size of at most' not in str(e.value)
+        fit = int(re.search(r'--iters (\d+) or fewer', str(e.value)).group(1))
+        resolve_workload(lanes, 1, min(fit, 1000))
 
 
 def test_a_too_large_size_never_suggests_less_than_one():

@@ -3,8 +3,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
+
+from ..errors import UsageError
+from ..i18n import t
+
+TIMEOUT_RANGE = (1.0, 3600.0)  # below a second a peer's start-up looks like a hang; above an hour, a typo
+PORT_RANGE = (1024, 65535)  # below 1024 needs root and is taken by system services
+# bytes per parameter per process while it runs: the model, its gradients, the reference model's
+# copy and gradients, DDP's buckets, the all-reduce's buffers (4 bytes each, float32)
+BYTES_PER_PARAMETER = 4 * 8
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -17,11 +27,74 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s.add_argument('--layers', default='6', help='MLP layers (default 6)')
     s.add_argument('--width', default='1024', help='MLP width (default 1024)')
     s.add_argument('--batch', default='128', help='examples per process (default 128)')
-    s.add_argument('--port', default=None, help='port on 127.0.0.1 for the processes to meet (default: a free one)')
-    s.add_argument('--timeout', type=float, default=30.0, help='seconds a process waits for a silent peer')
+    s.add_argument('--port', default=None, help='port on 127.0.0.1 for the processes to meet, 1024-65535 '
+                                                '(default: a free one)')
+    s.add_argument('--timeout', default='30', help='seconds a process waits for a silent peer, 1-3600 (default 30)')
     s.add_argument('--trace-dir', default=None, help='write one Chrome trace per version and process here')
     s.add_argument('--json', action='store_true', help='print one JSON object (fields: README)')
     return s
+
+
+def check_timeout(value) -> float:
+    """Seconds a process waits for a peer: a finite number within TIMEOUT_RANGE, else one line."""
+    low, high = TIMEOUT_RANGE
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not low <= seconds <= high:  # nan fails both comparisons
+        raise UsageError(t('cli.timeout', low=round(low), high=round(high), value=value))
+    return seconds
+
+
+def check_port_number(value) -> int | None:
+    """A port the processes meet on, PORT_RANGE or none (plan.check_port then sees whether it is free)."""
+    if value is None or str(value).strip().lower() in ('', 'none', 'auto'):
+        return None
+    try:
+        port = int(str(value).strip())
+    except ValueError:
+        port = -1
+    if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
+        raise UsageError(t('cli.port', value=value))
+    return port
+
+
+def _check_gloo(world_size, layers, width, batch) -> None:
+    """The world sizes this machine allows (the one answer plan.world_sizes gives), then whether the model fits."""
+    from ..machine import cpu_cores, free_host_bytes, positive_int
+    from .plan import world_sizes
+    fewest, most = world_sizes('gloo')
+    try:
+        n = fewest if world_size is None else int(str(world_size).strip())
+    except ValueError:
+        n = 0
+    if not fewest <= n <= most:
+        raise UsageError(t('cli.world_range', fewest=fewest, most=most, cores=cpu_cores(), value=world_size))
+    sizes = {k: positive_int(v, k, t('allreduce.usage.size_hint', name=k))
+             for k, v in (('layers', layers), ('width', width), ('batch', batch))}
+    per_width2 = n * sizes['layers'] * BYTES_PER_PARAMETER
+    need = per_width2 * sizes['width'] ** 2 + n * sizes['batch'] * sizes['width'] * sizes['layers'] * 4 * 4
+    free = free_host_bytes()
+    if need > 0.8 * free:
+        fit = max(1, int(math.sqrt(0.5 * free / per_width2)))
+        raise UsageError(t('cli.model_memory', world=n, layers=sizes['layers'], width=sizes['width'],
+                           need=need / 2**30, free=free / 2**30, fit=fit))
+
+
+def check_options(args) -> None:
+    """Every option checked before PyTorch is imported or a process starts (bad values: one line, exit 2)."""
+    from ..paths import try_folder
+    args.timeout = check_timeout(args.timeout)
+    args.port = check_port_number(args.port)
+    if args.backend == 'gloo' and not _under_torchrun():
+        _check_gloo(args.world_size, args.layers, args.width, args.batch)
+    if args.trace_dir is not None:
+        args.trace_dir = str(try_folder(args.trace_dir, '--trace-dir', create=True))
+
+
+def _under_torchrun() -> bool:
+    return 'TORCHELASTIC_RUN_ID' in os.environ and 'RANK' in os.environ
 
 
 def _options(args) -> dict:
@@ -36,32 +109,43 @@ def _print(result, as_json: bool) -> None:
         print(result.summary())
 
 
+def _drop_missing_traces(result) -> list[str]:
+    """Traces the profiler could not write (it only prints 'Failed to write'): removed from the result, returned."""
+    from ..paths import missing_files
+    missing = missing_files(p for paths in result.traces.values() for p in paths)
+    if missing:
+        result.traces = {vid: [p for p in paths if p not in missing] for vid, paths in result.traces.items()}
+    return missing
+
+
 def run(args) -> int:
     """13.3.4: start the processes (or, under torchrun, be one of them) and print what they measured."""
+    check_options(args)
     from .engine import run_allreduce, run_under_torchrun
-    if 'TORCHELASTIC_RUN_ID' in os.environ and 'RANK' in os.environ:
+    if _under_torchrun():
         result = run_under_torchrun(**_options(args))
     else:
         result = run_allreduce(world_size=args.world_size, port=args.port, **_options(args))
-    if result is not None:
-        _print(result, args.json)
+    if result is None:
+        return 0
+    total = sum(len(paths) for paths in result.traces.values())
+    missing = _drop_missing_traces(result)
+    _print(result, args.json)
+    if missing:
+        print(t('cli.traces_missing', count=len(missing), total=total, first=missing[0]), file=sys.stderr)
+        return 1
     return 0
 
 
 def main(argv=None) -> int:
     """`python -m d2l_ext.allreduce`: the same subcommand, for torchrun's -m and before the main CLI has it."""
-    from ..cli import _Parser
-    from ..errors import ResultMismatch, UsageError
-    from .engine import ProcessFailed
-    parser = _Parser(prog='python -m d2l_ext.allreduce')
-    sub = parser.add_subparsers(dest='command', required=True, parser_class=_Parser)
-    add_parser(sub)
-    args = parser.parse_args(['allreduce', *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return run(args)
-    except (UsageError, ResultMismatch, ProcessFailed) as e:
-        print(f'{parser.prog}: error: {e}', file=sys.stderr)
-        return 2 if isinstance(e, UsageError) else 1
-    except KeyboardInterrupt:
-        print(f'{parser.prog}: interrupted', file=sys.stderr)
-        return 130
+    from ..cliparse import guard_interrupts, parser_with_subcommands, run_program
+    prog = 'python -m d2l_ext.allreduce'
+    if argv is None and not _under_torchrun():  # a program of its own: Ctrl-C gives one line, children ignore it
+        guard_interrupts()
+
+    def work() -> int:
+        parser, sub = parser_with_subcommands(prog)
+        add_parser(sub)
+        return run(parser.parse_args(['allreduce', *(sys.argv[1:] if argv is None else argv)]))
+    return run_program(prog, work)

@@ -70,4 +70,7 @@ MESSAGES = {
     'core.positive_hint': 'pass a positive {option}, e.g. {example}',
     'core.positive_any': 'use a whole number of at least 1',
     'core.and_hint': ', {hint}',
+    'core.worker_silent': (
+        'the {framework} worker process gave no sign of life for {seconds} s (stopped or frozen) and was '
+        'stopped; the next run starts a fresh one'),
 }

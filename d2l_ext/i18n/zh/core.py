@@ -64,4 +64,6 @@ MESSAGES = {
     'core.positive_hint': '请给出正的 {option}，例如 {example}',
     'core.positive_any': '请使用不小于 1 的整数',
     'core.and_hint': '，{hint}',
+    'core.worker_silent': ('{framework} 工作进程 {seconds} 秒内没有任何响应（被暂停或卡死），已将其终止；'
+                           '下次运行会启动一个新的'),
 }
