@@ -9,13 +9,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import json
-import os
 import pathlib
 import typing
 from dataclasses import dataclass, field
 
 from .communication import CommResult, CommTimeline, FirstCopyResult
-from .errors import UsageError
 from .i18n import t
 from .parallel import ParallelResult, SyncMistakeResult, TimelineResult
 
@@ -104,25 +102,10 @@ def default_path(machine: dict | None = None) -> pathlib.Path:
     return pathlib.Path.cwd() / f'd2l_ext-recording-{name}-{_dt.date.today().isoformat()}.json'
 
 
-def check_output(path, force: bool = False) -> pathlib.Path:
-    """Refuse, before anything is measured, a path that is a folder, exists (without force) or cannot be written."""
-    path = pathlib.Path(path).expanduser()
-    if path.is_dir():
-        raise UsageError(t('cli.out_is_dir', path=path))
-    if path.exists() and not force:
-        raise UsageError(t('cli.out_exists', path=path))
-    folder = path.parent.resolve()
-    if not folder.is_dir():
-        raise UsageError(t('cli.out_no_folder', folder=folder))
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UsageError(t('cli.out_not_writable', folder=folder))
-    return path
-
-
 def record(path, repeats: int = 5, progress=None) -> Recording:
     """Run 13.3.1 and 13.3.2 for every installed framework here and write them, with provenance, to `path`.
 
-    Call check_output(path) first (the CLI does): a bad path is refused before minutes of measuring.
+    Check the path with paths.check_output_file first (the CLI does): a bad one is refused before minutes of measuring.
     """
     from . import communication, parallel
     from .machine import available_frameworks, provenance

@@ -10,7 +10,13 @@ from d2l_ext.communication import (
     measure_exercise_three,
     measure_first_copy,
 )
-from d2l_ext.lanes import pick_lanes
+from d2l_ext.lanes import fake_hardware, pick_lanes
+
+
+def cpu_lanes():
+    """This file tests the CPU analogue: pick CPU lanes on a GPU machine too."""
+    with fake_hardware(gpus=0):
+        return pick_lanes('torch')
 
 
 def test_expectation_rules():
@@ -20,7 +26,7 @@ def test_expectation_rules():
 
 
 def test_comm_on_cpu_is_a_labelled_analogue():
-    r = measure_comm(pick_lanes('torch'), size=64, iters=3, repeats=2)
+    r = measure_comm(cpu_lanes(), size=64, iters=3, repeats=2)
     assert r.has_link is False and r.link_gbps is None
     (row,) = r.rows
     assert row.mode == 'cpu_analogue' and row.max_rel_error < 1e-4
@@ -32,7 +38,7 @@ def test_comm_on_cpu_is_a_labelled_analogue():
 
 
 def test_timelines_first_copy_and_exercise_three_on_cpu():
-    lanes = pick_lanes('torch')
+    lanes = cpu_lanes()
     (tl,) = measure_comm_timelines(lanes, size=64, iters=3)
     assert tl.plan == 'cpu_analogue' and {e['role'] for e in tl.events} == {'compute', 'copy'}
     assert len(tl.events) == 6
@@ -48,7 +54,7 @@ def test_rates_predict_and_texts_follow_the_numbers():
     from d2l_ext.i18n import using_language
     from d2l_ext.recorded import load_recordings
     from d2l_ext.timing import Comparison, Measurement
-    lane = pick_lanes('torch')[0]
+    lane = cpu_lanes()[0]
     r = measure_rates(lane, 64, repeats=2)
     assert r.gpu is False and r.flops > 0 and r.copy_gbps > 0
     s = r.seconds(3)

@@ -1,10 +1,7 @@
 """Recordings: one format, one per GPU kind, typed; CPU recordings are never GPU evidence; paths checked first."""
 import json
 
-import pytest
-
-from d2l_ext import UsageError
-from d2l_ext.recorded import FOLDER, Recording, check_output, from_json, load_recordings, newest
+from d2l_ext.recorded import FOLDER, Recording, from_json, load_recordings, newest
 
 
 def test_shipped_gpu_recordings_load_typed():
@@ -31,22 +28,6 @@ def test_new_format_round_trips():
     rec = load_recordings()[0]
     again = from_json(json.loads(json.dumps(rec.to_json())))
     assert isinstance(again, Recording) and again.parallel[0].together == rec.parallel[0].together
-
-
-@pytest.mark.parametrize('make, message', [
-    (lambda p: p, 'is a folder'),
-    (lambda p: (p / 'x.json').write_text('{}') and p / 'x.json', 'already exists'),
-    (lambda p: p / 'missing' / 'x.json', 'does not exist'),
-])
-def test_output_path_checked_before_measuring(tmp_path, make, message):
-    with pytest.raises(UsageError, match=message):
-        check_output(make(tmp_path))
-
-
-def test_force_allows_replacing(tmp_path):
-    f = tmp_path / 'x.json'
-    f.write_text('{}')
-    assert check_output(f, force=True) == f
 
 
 def test_every_shipped_file_is_in_the_one_current_format_and_one_per_gpu_kind():
