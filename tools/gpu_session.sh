@@ -5,6 +5,11 @@
 #   tools/gpu_session.sh notebooks  execute the English notebooks at the GPU's sizes
 #   tools/gpu_session.sh bench      the launch-queue probe and the benchmark
 #   tools/gpu_session.sh record     `python -m d2l_ext record` into $OUT/recorded.json
+#   tools/gpu_session.sh units      the unit suite only (counts in $OUT/units.log)
+#   tools/gpu_session.sh tasks      grade every task's worked solution and the GPU wrong versions with `check`
+#   tools/gpu_session.sh allreduce  13.3.4 at 2, 4 and 8 gloo processes (JSON with events) into $OUT
+#   tools/gpu_session.sh depgraph   13.3.3's step recorded (one device vs the graph's lanes) into $OUT
+#   tools/gpu_session.sh zh         execute the Chinese notebooks too (no CJK font there: English plot labels)
 # Several modes run in one call, in order: tools/gpu_session.sh bench notebooks
 set -u
 OUT=${OUT:-/tmp/d2l_ext_gpu_out}
@@ -39,6 +44,43 @@ log=$OUT/$mode.log
     notebooks)
       python3 tools/build_notebooks.py --lang en
       tar -cf "$OUT/notebooks-en.tar" notebooks/en
+      ;;
+    units)
+      python3 -m pytest tests -m 'not browser' -q --ignore=tests/browser -p no:cacheprovider -x --timeout 300 2>&1 | tail -40
+      ;;
+    tasks)
+      python3 - "$OUT" <<'PY'
+import inspect, json, pathlib, subprocess, sys, tempfile
+out, rows = pathlib.Path(sys.argv[1]), []
+tmp = pathlib.Path(tempfile.mkdtemp())
+def grade(task_id, source, label):
+    f = tmp / f'{len(rows)}.py'
+    f.write_text(source)
+    p = subprocess.run([sys.executable, '-m', 'd2l_ext', 'check', task_id, str(f)], capture_output=True, text=True)
+    rows.append({'task': task_id, 'version': label, 'exit': p.returncode, 'output': p.stdout.strip().splitlines()})
+    print(f'{task_id:18} {label:40} exit {p.returncode}:', ' | '.join(p.stdout.strip().splitlines())[:400], flush=True)
+from d2l_ext.parallel import task as lanes
+from d2l_ext.communication import task as copy
+grade('13.3.1-lanes', inspect.getsource(lanes.run_together), 'worked solution')
+for name, src in getattr(lanes, 'WRONG', {}).items():
+    grade('13.3.1-lanes', src, name)
+grade('13.3.2-copy', inspect.getsource(copy.run_and_copy), 'worked solution')
+for name, src in getattr(copy, 'WRONG_GPU', {}).items():
+    grade('13.3.2-copy', src, name)
+(out / 'tasks.json').write_text(json.dumps(rows, indent=1))
+PY
+      ;;
+    allreduce)
+      for n in 2 4 8; do
+        python3 -m d2l_ext allreduce --world-size $n --json > "$OUT/allreduce-gloo-$n.json"; echo "world size $n: exit $?"
+      done
+      ;;
+    depgraph)
+      python3 tools/record_depgraph.py --out "$OUT/depgraph.json"
+      ;;
+    zh)
+      python3 tools/build_notebooks.py --lang zh
+      tar -cf "$OUT/notebooks-zh.tar" notebooks/zh
       ;;
     bench)
       python3 benchmarks/launch_queue.py
