@@ -8,6 +8,9 @@ and the time from `import d2l_ext` to the first result.
 GPU (where present): 13.3.2 overlapped run+copy vs max(run, copy) (goal <= 1.05), pinned copy
 bandwidth vs a plain pinned copy (goal >= 90%), TFLOP/s vs fp32 peak (and TF32, as an aside),
 GPU + CPU lanes together vs max(lane times) (goal <= 1.1), all GPUs together vs max (goal <= 1.05).
+13.3.4 (benchmarks/allreduce_bench.py): the interval-based overlap of the all-reduce with backward
+(goal >= 0.5) for the hook version and DDP at its best bucket size, 2 processes, backward's slowdown
+beside; the per-call overhead + bandwidth model's best bucket size within one step of the measured best.
 """
 from __future__ import annotations
 
@@ -18,14 +21,11 @@ import subprocess
 import sys
 import time
 
+from allreduce_bench import allreduce_goals, goal  # 13.3.4's goals, beside this script (it imports nothing back)
+
 QUICK = False  # --quick: tiny sizes, to check the script itself runs
 
 FP32_PEAK_TFLOPS = {'H200': 67.0, 'H100': 67.0, 'A100': 19.5, 'V100': 15.7}  # vendor datasheets, dense fp32
-
-
-def goal(rows, name, value, target, ok, unit=''):
-    rows.append({'goal': name, 'measured': value, 'target': target, 'met': bool(ok), 'unit': unit})
-    print(f"  {'MET ' if ok else 'MISS'} {name}: {value:.3f}{unit} (goal {target})", flush=True)
 
 
 def import_to_first_result() -> float:
@@ -168,7 +168,6 @@ def main():
             report['all_gpus'] = m.to_json()
             r = m.together.median / m.expected
             goal(rows, f'{n_gpu} GPUs together / max(per-GPU times)', r, '<= 1.05', r <= 1.05)
-    from allreduce_bench import allreduce_goals  # 13.3.4, beside this script
     n_gpus = torch.cuda.device_count()
     report['allreduce'] = allreduce_goals('nccl' if n_gpus >= 2 else 'gloo', quick=QUICK)
     rows += report['allreduce']['goals']

@@ -1,62 +1,133 @@
-"""13.3.4's sentences, titles and bucket panel: chosen from the numbers, in both languages, never a traceback."""
+"""13.3.4's sentences, titles, bucket plot and panel: chosen from the numbers, in both languages, never a traceback."""
+import glob
+import os
+import re
+import tempfile
+
 import pytest
 
 from d2l_ext.allreduce import AllreduceResult, Prediction, Version
 from d2l_ext.display import allreduce as show
+from d2l_ext.display.style import cjk_available
 from d2l_ext.i18n import using_language
 
 TINY = dict(layers=2, width=32, batch=4)
+LAYER = 1024 * 1024 * 4  # one 1024 x 1024 float32 weight
+TENSORS = [4096, LAYER] * 6  # backward order: each layer's bias, then its weight
 
 
-def fake(serial, hooks, ddp, backward=0.10, alone=0.04, spread=0.001):
-    """A result with three repeats per version around the given medians (no processes started)."""
-    def v(vid, median, mb=None):
+def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_shared=0.02, slow=0.06,
+         cores=2, backend='gloo', ddp_mb=1.0):
+    """A result with three repeats per version around the given medians and one profiled step per process."""
+    def v(vid, median, mb=None, calls=12, comm=0.04, shared=0.0, span=0.05):
+        stats = [[{'comm': comm, 'shared': shared, 'calls': calls, 'backward': span}] for _ in range(2)]
         return Version(vid, vid, mb, [[median - spread, median - spread], [median, median],
-                                      [median + spread, median]], 1e-7, 'whole')
-    versions = [v('backward', backward), v('allreduce', alone), v('serial', serial), v('hooks', hooks),
-                v('ddp-1', ddp, 1.0)]
-    pred = Prediction.from_measurements(2, 25_000_000, 100_000_000, [0.16, 0.16], backward)
+                                      [median + spread, median]], 1e-7, 'whole', stats)
+    ddp_calls = 6 if ddp_mb < 25 else 1
+    versions = [v('backward', backward, calls=0, comm=0.0), v('allreduce', 0.04, span=0.0), v('serial', serial),
+                v('flat', serial - 0.005, calls=1), v('hooks', hooks, shared=hooks_shared, span=slow),
+                v(f'ddp-{ddp_mb:g}', ddp, ddp_mb, calls=ddp_calls, shared=0.03, span=0.05)]
+    grad = sum(TENSORS)
+    pred = Prediction.from_measurements(2, grad, 4 * grad, [0.16, 0.16], backward, 4, [0.0004] * 3, TENSORS, 0.05)
     spans = (('compute', 'backward', 0.0, 0.10), ('allreduce', 'allreduce', 0.03, 0.12))
-    events = {'ddp-1': [{'rank': r, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b, 'lane': ''}
-                        for r in (0, 1) for s, role, a, b in spans]}
-    return AllreduceResult('gloo', 2, ['cpu', 'cpu'], 6, 1024, 128, 1, versions, pred, {}, events)
+    events = {f'ddp-{ddp_mb:g}': [{'rank': r, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b,
+                                   'lane': ''} for r in (0, 1) for s, role, a, b in spans]}
+    return AllreduceResult(backend, 2, ['cpu', 'cpu'], 6, 1024, 128, 1, versions, pred, {}, events, cores, 1e-3)
 
 
-@pytest.mark.parametrize('hooks, words', [
-    (0.115, 'more than half'),      # (0.14 - 0.115) / 0.04 = 62%
-    (0.130, 'less than half'),      # 25%
-    (0.139, 'no clear difference'),  # within the spread
-    (0.160, 'slower than (a)'),
-    (0.050, 'more than the whole'),  # 225%: noise, not overlap
-])
-def test_the_hidden_sentence_follows_the_numbers(hooks, words):
-    r = fake(serial=0.14, hooks=hooks, ddp=0.14)
-    assert words in show.hidden_sentence(r, r.version('hooks'))
+def test_the_overlap_is_the_interval_fraction_with_the_model_and_the_wall_clock_beside_it():
+    r = fake()
+    line = show.overlap_sentence(r, r.version('hooks'))
+    assert line.startswith('(b) all-reduce from gradient hooks: 50% of its 40.0 ms') and 'model: 8' in line
+    assert 'took 10.0 ms less than (a)' in line
+    same = fake(hooks=0.1395)
+    assert "as long as (a), within the repeats' spread" in show.overlap_sentence(same, same.version('hooks'))
+    slower = fake(hooks=0.20)
+    assert 'more than (a)' in show.overlap_sentence(slower, slower.version('hooks'))
 
 
-def test_per_call_cost_is_stated_only_when_measured():
-    costly, cheap = fake(0.14, 0.13, 0.13, alone=0.06), fake(0.14, 0.13, 0.13, alone=0.04)
-    assert 'each call adds' in show.per_call_text(costly)  # predicted 0.04 s for the bytes
-    assert 'close to' in show.per_call_text(cheap)
+@pytest.mark.parametrize('kwargs', [dict(hooks_shared=0.2), dict(hooks_shared=-0.1), dict(hooks=0.01)])
+def test_no_overlap_above_100_or_below_0_percent_is_ever_shown(kwargs):
+    r = fake(**kwargs)
+    for v in r.versions:
+        assert v.overlap is None or 0.0 <= v.overlap <= 1.0
+    for pct in re.findall(r'(?:^|[\s(])(-?\d+)%', show.overlap_text(r)):
+        assert 0 <= int(pct) <= 100
 
 
-def test_titles_state_the_finding_in_chinese_too():
-    r = fake(serial=0.14, hooks=0.13, ddp=0.12)
-    assert show._title(r).startswith('(c) DDP')  # the version that hid most
+def test_the_wall_clock_is_split_into_measured_terms():
+    r = fake()
+    why = show.why_text(r, r.version('ddp-1'))
+    assert '6 fewer calls' in why and 'of all-reduce during backward' in why and 'none of these' in why
+    hooks = show.why_text(r, r.version('hooks'))
+    assert 'fewer calls' not in hooks  # (a) and (b) make the same calls
+    assert 'backward took 60.0 ms instead of 50.0 ms alone (x1.20)' in hooks
+    assert "gloo's threads running on the same 2 core(s)" in hooks
+    assert "gloo's threads" not in show.why_text(fake(cores=16), fake(cores=16).version('hooks'))  # spare cores
+
+
+def test_a_bucket_holding_every_gradient_is_named_one_bucket_never_a_negative_overlap():
+    r = fake(ddp_mb=50.0, ddp=0.16)
+    v = r.version('ddp-50')
+    assert r.one_bucket(v) and r.predicted('ddp-50')['overlap'] == 0.0
+    line = show.overlap_sentence(r, v)
+    assert '(one bucket: the whole gradient)' in line and not re.search(r'-\d+%', line)
+
+
+def test_per_call_cost_comes_from_the_flat_control():
+    r = fake()
+    assert '(a) minus flat = +5.0 ms' in show.per_call_text(r)
+    noisy = fake(spread=0.01)
+    assert 'within the repeats' in show.per_call_text(noisy)
+
+
+def test_the_model_predicts_a_bucket_size_and_the_plot_draws_it_beside_the_sweep():
+    r = fake()
+    p = r.prediction
+    assert p.best_buckets([0.25, 1, 8, 50]) == [0.25, 1]  # one bucket per layer: same calls, earliest start
+    assert p.schedule('ddp', 50)['overlap'] == 0.0 and p.schedule('hooks')['overlap'] > 0.5
+    assert 'within one step' in show.bucket_text(r, [0.25, 1, 8, 50])
+    fig = show.plot_buckets(r, sizes=[0.25, 1, 8, 50])
+    ax = fig.axes[0]
+    assert "model's best: 0.25, 1 MB (6 buckets); measured best: 1 MB" == ax.get_title(loc='left')
+    assert any(line.get_label().startswith('model: 0.40 ms per call') for line in ax.get_lines())
+
+
+def test_titles_and_sentences_in_chinese_too():
+    r = fake()
+    assert show._title(r).startswith('(c) DDP')  # the larger interval overlap
     assert 'ms before backward ends' in show._timeline_title(r, 'ddp-1')
     with using_language('zh'):
-        assert '全归约' in show.hidden_text(r) and '全归约' in show.per_call_text(r)
-        assert '反向传播结束前' in show._timeline_title(r, 'ddp-1')
+        assert '全归约' in show.overlap_text(r) and '反向传播' in show.why_text(r, r.version('hooks'))
+        assert '扁平对照' in show.per_call_text(r)
+        if cjk_available():  # plots fall back to English labels without a CJK font
+            assert '反向传播结束前' in show._timeline_title(r, 'ddp-1')
         assert '个进程' in show.machine_text('gloo', 2)
+        assert '轮流' in show.machine_text('gloo', 2, cores=1)
+
+
+def test_one_core_is_explained_not_refused():
+    text = show.machine_text('gloo', 2, cores=1)
+    assert 'take turns' in text and 'cannot run at the same moment' in text
+    assert 'take turns' not in show.machine_text('gloo', 2, cores=2)
+
+
+def test_the_guess_cell_shows_model_and_measurement_with_or_without_a_guess():
+    r = fake()
+    assert 'write your guess' in show.guess_text(None, r) and 'measured: 50%' in show.guess_text(None, r)
+    assert show.guess_text(0.3, r).startswith('your guess 30%')
 
 
 def test_the_panel_runs_once_keeps_rows_and_turns_failures_into_one_line(monkeypatch):
     from d2l_ext.allreduce import ProcessFailed
     from d2l_ext.display import allreduce_panel
     from d2l_ext.errors import UsageError
+    before = set(glob.glob(os.path.join(tempfile.gettempdir(), 'allreduce-*')))
     panel = allreduce_panel.BucketPanel(bucket_mb=1.0, repeats=1, **TINY).show()
     assert len(panel.rows) == 1 and 'd2l-table' in panel.table.value and panel.figure is not None
+    assert 'overlap' in panel.table.value and 'hidden' not in panel.table.value
     assert not panel.run_button.disabled and 'Error' not in panel.message.value
+    assert set(glob.glob(os.path.join(tempfile.gettempdir(), 'allreduce-*'))) == before  # no trace folder left
 
     def dies(**_):
         raise ProcessFailed('process 1 ended unexpectedly (exit code -9); every other process was stopped')
@@ -72,3 +143,10 @@ def test_bad_input_in_the_panel_is_a_message():
     from d2l_ext.display.allreduce_panel import BucketPanel
     panel = BucketPanel(world_size=1, **TINY).show()
     assert 'use 2 or more' in panel.message.value and not panel.rows and not panel.run_button.disabled
+
+
+def test_a_slower_flat_control_is_never_read_as_a_negative_cost_per_call():
+    r = fake()
+    r.version('flat').times = [[0.20, 0.20]] * 3  # flat 60 ms slower than (a)
+    text = show.per_call_text(r)
+    assert 'flat was slower' in text and 'per call' not in text.split('alpha')[0]

@@ -21,17 +21,20 @@ class ProcessFailed(WorkerFailed):
 
 def run_allreduce(backend: str = 'gloo', world_size=None, *, bucket_mb=1.0, repeats=3, warmup=1, layers=6,
                   width=1024, batch=128, steps=None, trace_dir=None, port=None, timeout: float = 30.0,
-                  progress=None, no_sync: bool = False) -> AllreduceResult:
+                  progress=None, no_sync: bool = False, share_cores: bool = False,
+                  profiled: int = 1) -> AllreduceResult:
     """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n processes.
 
     `steps` maps a name to a step function `step(model, X, y, optimizer)` (default: the lesson's (a)
     and (b)); functions defined in a notebook cell are sent as their source, so what runs is what is shown.
     `progress(message)` is called in this process with each report from a process (a dict).
     `no_sync=True` adds a baseline: DDP at the first bucket size inside `no_sync()` (nothing sent).
+    `share_cores=True` allows more processes than cores (they take turns: for checking results, not timing);
+    `profiled` steps per version are profiled for the overlap's intervals.
     """
     plan = make_plan(backend, world_size, port=port, bucket_mb=bucket_mb, repeats=repeats, warmup=warmup,
                      layers=layers, width=width, batch=batch, steps=steps, timeout=timeout, trace_dir=trace_dir,
-                     no_sync=no_sync)
+                     no_sync=no_sync, share_cores=share_cores, profiled=profiled)
     if plan.trace_dir:
         os.makedirs(plan.trace_dir, exist_ok=True)
     return assemble(plan, _start_and_watch(plan, progress))
@@ -122,21 +125,24 @@ def _end_all(procs, grace: float = 2.0) -> None:
 
 
 def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:
-    """13.3.4: the processes' reports, one result: per-version times[repeat][process], the prediction."""
+    """13.3.4: the processes' reports, one result: per-version times[repeat][process], intervals, the model."""
     first = everyone[0]
     versions = []
     for vid, label in first['labels'].items():
         per_repeat = [list(ts) for ts in zip(*(e['times'][vid] for e in everyone))]
+        stats = [e['traced'][vid]['stats'] for e in everyone if vid in e['traced']]
         versions.append(Version(vid, label, first['buckets'][vid], per_repeat,
-                                max(e['errors'][vid] for e in everyone), first['checked'][vid]))
-    buffer_times = [max(ts) for ts in zip(*(e['buffer_times'] for e in everyone))]
-    backward = next(v for v in versions if v.id == 'backward').median
-    prediction = Prediction.from_measurements(plan.world_size, first['grad_bytes'], first['buffer_bytes'],
-                                              buffer_times, backward)
-    traces = {vid: [e['traced'][vid]['path'] for e in everyone] for vid in first['traced']}
+                                max(e['errors'][vid] for e in everyone), first['checked'][vid], stats))
+    slowest = [max(ts) for ts in zip(*(e['buffer_times'] for e in everyone))]
+    small = [max(ts) for ts in zip(*(e['small_times'] for e in everyone))]
+    alone = next(v for v in versions if v.id == 'backward')
+    prediction = Prediction.from_measurements(plan.world_size, first['grad_bytes'], first['buffer_bytes'], slowest,
+                                              alone.median, first['small_bytes'], small, first['tensor_bytes'],
+                                              alone.backward_span)
+    traces = {vid: [e['traced'][vid]['path'] for e in everyone] for vid in first['traced'] if plan.trace_dir}
     events = {vid: [ev for e in everyone for ev in e['traced'][vid]['events']] for vid in first['traced']}
     return AllreduceResult(plan.backend, plan.world_size, plan.devices, plan.layers, plan.width, plan.batch,
-                           plan.warmup, versions, prediction, traces, events)
+                           plan.warmup, versions, prediction, traces, events, plan.cores, first['tolerance'])
 
 
 def run_under_torchrun(**options) -> AllreduceResult | None:

@@ -32,6 +32,8 @@ class Plan:
     lr: float = 0.1
     seed: int = 0
     no_sync: bool = False  # also time DDP with its all-reduces off: backward alone, DDP's bookkeeping included
+    profiled: int = 1  # profiled steps per version: the intervals the overlap is measured from
+    cores: int = 0  # cores this machine gave the run (fewer than processes: they take turns)
 
 
 def free_port() -> int:
@@ -71,6 +73,24 @@ def bucket_sizes(value) -> tuple[float, ...]:
     return tuple(sizes)
 
 
+# Processes per core allowed when the caller accepts that they take turns (tests of correctness, one-core
+# machines): beyond this, starting the processes alone takes minutes on a small machine.
+SHARED_PER_CORE = 4
+
+
+def world_sizes(backend: str = 'gloo', share_cores: bool = False) -> tuple[int, int]:
+    """13.3.4: (fewest, most) processes this machine allows: the one answer the CLI, the notebook and make_plan give.
+
+    gloo: one core per process, but always at least 2 (on one core the two take turns: the lesson still
+    checks the results and draws the timelines, and says why nothing can overlap); with `share_cores`,
+    up to SHARED_PER_CORE per core. NCCL: one process per GPU.
+    """
+    if backend == 'nccl':
+        return 2, _gpu_count()
+    cores = cpu_cores()
+    return 2, max(2, cores * (SHARED_PER_CORE if share_cores else 1))
+
+
 def _gpu_count() -> int:
     import torch
     return torch.cuda.device_count() if torch.cuda.is_available() else 0
@@ -89,7 +109,7 @@ def portable(step):
 
 def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.0, repeats=3, warmup=1,
               layers=6, width=1024, batch=128, steps=None, timeout: float = 30.0, trace_dir=None,
-              torchrun: bool = False, no_sync: bool = False) -> Plan:
+              torchrun: bool = False, no_sync: bool = False, share_cores: bool = False, profiled: int = 1) -> Plan:
     """13.3.4: check every choice and say in one line what to change; nothing has started yet."""
     if backend not in ('gloo', 'nccl'):
         raise UsageError(t('allreduce.usage.backend', backend=backend))
@@ -100,17 +120,19 @@ def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.
     n = positive_int(default if world_size is None else world_size, 'world size', t('allreduce.usage.world_hint'))
     if n < 2:
         raise UsageError(t('allreduce.usage.world_small', n=n))
-    if backend == 'gloo' and n > cpu_cores() and not torchrun:
-        raise UsageError(t('allreduce.usage.cores', n=n, cores=cpu_cores()))
+    most = world_sizes('gloo', share_cores)[1]
+    if backend == 'gloo' and n > most and not torchrun:
+        raise UsageError(t('allreduce.usage.cores', n=n, cores=cpu_cores(), most=most))
     if backend == 'nccl' and n > gpus:
         raise UsageError(t('allreduce.usage.gpus', n=n, gpus=gpus))
     sizes = {name: positive_int(v, name, t('allreduce.usage.size_hint', name=name))
              for name, v in (('layers', layers), ('width', width), ('batch', batch), ('repeats', repeats))}
     warmup = 0 if warmup == 0 else positive_int(warmup, 'warmup', t('allreduce.usage.size_hint', name='warmup'))
+    profiled = positive_int(profiled, 'profiled', t('allreduce.usage.size_hint', name='profiled'))
     init = 'env://' if torchrun else f'tcp://127.0.0.1:{free_port() if port is None else check_port(port)}'
     chosen = dict(_steps.STEPS if steps is None else steps)
     return Plan(backend, n, ['cpu'] * n if backend == 'gloo' else [f'cuda:{r}' for r in range(n)],
                 threads=1 if backend == 'gloo' else 2, init_method=init, bucket_mb=bucket_sizes(bucket_mb),
                 warmup=warmup, timeout=float(timeout), trace_dir=None if trace_dir is None else str(trace_dir),
                 language=language(), steps={k: portable(f) for k, f in chosen.items()}, no_sync=bool(no_sync),
-                **sizes)
+                profiled=profiled, cores=cpu_cores(), **sizes)

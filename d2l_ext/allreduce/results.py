@@ -1,4 +1,5 @@
-"""13.3.4's typed results: every repeat of every version on every process, the prediction, the timelines."""
+"""13.3.4's typed results: every repeat of every version on every process, the intervals of its profiled steps,
+and the per-call overhead + bandwidth model that predicts them."""
 from __future__ import annotations
 
 import statistics
@@ -6,19 +7,27 @@ from dataclasses import asdict, dataclass, field
 
 from ..i18n import t
 
-# Versions that are not a way of overlapping: what the hidden fraction is measured against.
-BASELINES = ('backward', 'nosync', 'allreduce', 'serial')
+# Versions that are not a way of overlapping: what the overlapping ones are measured against.
+BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')
+# Versions that start sending when backward has ended: the model gives them no overlap.
+AFTER_BACKWARD = ('serial', 'flat')
+MIB = 2 ** 20  # DDP's bucket_cap_mb counts MiB
 
 
 @dataclass
 class Version:
-    """One way of taking a step, timed on every process: `times[repeat][process]` in seconds."""
-    id: str  # 'backward', 'allreduce', 'serial', 'hooks', 'ddp-1', or the name of a learner's step
+    """One way of taking a step, timed on every process: `times[repeat][process]` in seconds.
+
+    `stats[process][profiled step]`: trace.step_stats of each profiled step (seconds the all-reduces were
+    busy, the seconds of those during which the process computed too, backward's span, all-reduce calls).
+    """
+    id: str  # 'backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp-1', or the name of a learner's step
     label: str
     bucket_mb: float | None
     times: list[list[float]]
     relative_error: float  # of the gradient the step applied, against float64 (parameters are checked too)
     checked_against: str  # 'whole' minibatch, this process's 'share', or the 'sum' the all-reduce must give
+    stats: list[list[dict]] = field(default_factory=list)
 
     @property
     def step_times(self) -> list[float]:
@@ -29,33 +38,129 @@ class Version:
     def median(self) -> float:
         return statistics.median(self.step_times)
 
+    def _all(self, key) -> list[float]:
+        return [s[key] for process in self.stats for s in process]
+
+    @property
+    def overlap(self) -> float | None:
+        """Of the all-reduces' busy time, the fraction during which backward computed too: in [0, 1] (HTA's
+        definition, pooled over processes and profiled steps); None when nothing was sent or nothing profiled."""
+        comm = sum(self._all('comm'))
+        return None if comm <= 0 else min(1.0, max(0.0, sum(self._all('shared')) / comm))
+
+    @property
+    def comm_seconds(self) -> float:
+        """The all-reduces' busy time in one step of one process (mean)."""
+        return statistics.mean(self._all('comm')) if self.stats else 0.0
+
+    @property
+    def overlap_seconds(self) -> float:
+        """Of those, the seconds during which backward computed too (mean per step and process)."""
+        return statistics.mean(self._all('shared')) if self.stats else 0.0
+
+    @property
+    def backward_span(self) -> float:
+        """Backward's first to last operator, mean over processes, shortest profiled step (the least disturbed)."""
+        steps = list(zip(*self.stats))
+        return min(statistics.mean(s['backward'] for s in step) for step in steps) if steps else 0.0
+
+    @property
+    def calls(self) -> int:
+        """All-reduce calls in one step, as the profiler saw them."""
+        return round(statistics.median(self._all('calls'))) if self.stats else 0
+
+
+def ddp_buckets(tensor_bytes: list[int], bucket_mb: float) -> list[int]:
+    """The bytes of each DDP bucket, in the order they are sent: gradients in backward order, a bucket closed
+    as soon as it holds `bucket_mb` MiB or more (a tensor is never split); as PyTorch's Reducer builds them."""
+    buckets, size = [], 0
+    for nbytes in tensor_bytes:
+        size += nbytes
+        if size >= bucket_mb * MIB:
+            buckets.append(size)
+            size = 0
+    return buckets + ([size] if size else [])
+
 
 @dataclass
 class Prediction:
-    """13.3.4's model: a ring all-reduce moves 2(n-1)/n of the bytes over the bandwidth measured here."""
+    """13.3.4's model: an all-reduce call costs alpha + ring x bytes / bandwidth (per-call overhead + bandwidth,
+    fitted from a one-float and a large all-reduce); gradients become ready evenly through backward, each
+    call waits for its gradients and for the call before it (one communication queue)."""
     processes: int
     gradient_bytes: int
-    ring_factor: float  # 2(n-1)/n
-    buffer_bytes: int  # the big buffer that measured the bandwidth
+    ring_factor: float  # 2(n-1)/n: the share of the bytes each process sends in a ring all-reduce
+    buffer_bytes: int  # the large buffer
     buffer_times: list[float]  # its all-reduce, every repeat (slowest process)
-    bus_bandwidth: float  # bytes/s: ring_factor * buffer_bytes / median buffer time
-    allreduce: float  # predicted seconds for the gradients
-    backward: float  # measured: backward alone, median
+    bus_bandwidth: float  # bytes/s, from the two fastest times: ring x (large - small bytes) / (large - small time)
+    allreduce: float  # predicted seconds for the gradients as (a) sends them: one call per tensor
+    backward: float  # measured: backward alone, median step (forward, backward and update)
     serial: float  # backward + all-reduce
     overlapped: float  # max(backward, all-reduce): the best any overlap can do
+    small_bytes: int = 4
+    small_times: list[float] = field(default_factory=list)  # one float's all-reduce, every repeat
+    per_call: float = 0.0  # alpha: seconds a call costs whatever its size
+    tensor_bytes: list[int] = field(default_factory=list)  # each gradient's bytes, in backward order
+    backward_span: float = 0.0  # backward's operators alone, first to last (profiled, backward alone)
 
     @classmethod
-    def from_measurements(cls, processes, gradient_bytes, buffer_bytes, buffer_times, backward):
+    def from_measurements(cls, processes, gradient_bytes, buffer_bytes, buffer_times, backward, small_bytes=4,
+                          small_times=None, tensor_bytes=None, backward_span=None):
         ring = 2 * (processes - 1) / processes
-        bus = ring * buffer_bytes / statistics.median(buffer_times)
-        allreduce = ring * gradient_bytes / bus
-        return cls(processes, gradient_bytes, ring, buffer_bytes, list(buffer_times), bus, allreduce,
-                   backward, backward + allreduce, max(backward, allreduce))
+        # the fastest repeat of each: a call's cost is a floor that other work on the machine only adds to
+        large = min(buffer_times)
+        small = min(small_times) if small_times else 0.0
+        # a large buffer that took no longer than one float would give no bandwidth: keep it positive
+        bus = ring * (buffer_bytes - small_bytes) / max(large - small, 1e-9)
+        alpha = max(0.0, small - ring * small_bytes / bus)
+        tensors = list(tensor_bytes or [gradient_bytes])
+        allreduce = len(tensors) * alpha + ring * gradient_bytes / bus
+        return cls(processes, gradient_bytes, ring, buffer_bytes, list(buffer_times), bus, allreduce, backward,
+                   backward + allreduce, max(backward, allreduce), small_bytes, list(small_times or []), alpha,
+                   tensors, backward_span or backward)
 
-    def for_version(self, vid: str) -> float:
-        """The predicted step time of a version: a baseline's own, else the best overlap."""
-        return {'backward': self.backward, 'nosync': self.backward, 'allreduce': self.allreduce,
-                'serial': self.serial}.get(vid, self.overlapped)
+    def call(self, nbytes: int) -> float:
+        """One all-reduce call of `nbytes`: alpha + ring x bytes / bandwidth."""
+        return self.per_call + self.ring_factor * nbytes / self.bus_bandwidth
+
+    def groups(self, vid: str, bucket_mb=None) -> list[int]:
+        """The bytes of each call a version makes: (a) one per tensor, flat one, DDP one per bucket."""
+        if vid == 'flat':
+            return [self.gradient_bytes]
+        if bucket_mb is not None:
+            return ddp_buckets(self.tensor_bytes, bucket_mb)
+        return list(self.tensor_bytes)  # (a), (b) and a learner's own step: one call per gradient
+
+    def schedule(self, vid: str, bucket_mb=None) -> dict:
+        """The model's step: 'busy' seconds of all-reduce, 'overlap' (fraction of them before backward ends),
+        'exposed' (seconds after it), 'step' (backward alone + exposed), 'calls'."""
+        span, done, busy, hidden, sent = self.backward_span, 0.0, 0.0, 0.0, 0
+        for nbytes in self.groups(vid, bucket_mb):
+            sent += nbytes
+            # a call can start once backward has produced its last gradient (evenly through backward, by bytes:
+            # each layer's arithmetic grows with its weights) and the call before it is done
+            ready = span if vid in AFTER_BACKWARD else span * sent / self.gradient_bytes
+            start = max(ready, done)
+            done = start + self.call(nbytes)
+            busy += done - start
+            hidden += max(0.0, min(done, span) - start)
+        exposed = max(0.0, done - span)
+        return {'busy': busy, 'overlap': hidden / busy if busy > 0 else 0.0, 'exposed': exposed,
+                'step': self.backward + exposed, 'calls': len(self.groups(vid, bucket_mb))}
+
+    def for_version(self, vid: str, bucket_mb=None) -> float:
+        """The predicted step time of a version."""
+        if vid in ('backward', 'nosync'):
+            return self.backward
+        if vid == 'allreduce':
+            return self.allreduce
+        return self.schedule(vid, bucket_mb)['step']
+
+    def best_buckets(self, sizes) -> list[float]:
+        """The bucket sizes (MB) the model predicts fastest among `sizes` (several when they make the same buckets)."""
+        steps = {mb: self.for_version('ddp', mb) for mb in sizes}
+        fastest = min(steps.values())
+        return [mb for mb in sizes if steps[mb] <= fastest * (1 + 1e-9)]
 
 
 @dataclass
@@ -71,11 +176,16 @@ class AllreduceResult:
     versions: list[Version]
     prediction: Prediction
     traces: dict[str, list[str]] = field(default_factory=dict)  # version id -> Chrome trace per process
-    events: dict[str, list[dict]] = field(default_factory=dict)  # version id -> timeline events
+    events: dict[str, list[dict]] = field(default_factory=dict)  # version id -> timeline events (last profiled)
+    cores: int = 0  # cores the run had (fewer than processes: they took turns)
+    tolerance: float = 0.0  # the gradient check's relative tolerance (worker.gradient_tolerance)
 
     def version(self, vid: str) -> Version:
         """The version with this id ('serial', 'hooks', 'ddp-1', ...)."""
         return next(v for v in self.versions if v.id == vid)
+
+    def has(self, vid: str) -> bool:
+        return any(v.id == vid for v in self.versions)
 
     def ddp_versions(self) -> list[Version]:
         return [v for v in self.versions if v.bucket_mb is not None]
@@ -84,10 +194,45 @@ class AllreduceResult:
         """The DistributedDataParallel bucket size with the fastest median step."""
         return min(self.ddp_versions(), key=lambda v: v.median, default=None)
 
-    def hidden_fraction(self, vid: str) -> float:
-        """Share of the all-reduce that overlap hid: (backward then all-reduce - this) / all-reduce alone."""
-        serial, alone = self.version('serial').median, self.version('allreduce').median
-        return (serial - self.version(vid).median) / alone
+    def one_bucket(self, version) -> bool:
+        """A bucket size at least the whole gradient: DDP sends it as one bucket once backward has ended."""
+        return version.bucket_mb is not None and len(ddp_buckets(self.prediction.tensor_bytes,
+                                                                  version.bucket_mb)) == 1
+
+    def predicted(self, vid: str) -> dict:
+        """The model's step for a version (Prediction.schedule)."""
+        v = self.version(vid)
+        return self.prediction.schedule('flat' if self.one_bucket(v) else vid, v.bucket_mb)
+
+    def slowdown(self, vid: str) -> float | None:
+        """Backward's span in this version / backward alone's (profiled steps): above 1, sending slowed it."""
+        alone = self.version('backward').backward_span if self.has('backward') else 0.0
+        mine = self.version(vid).backward_span
+        return mine / alone if alone > 0 and mine > 0 else None
+
+    def terms(self, vid: str) -> dict:
+        """The wall-clock gain over (a) and the measured terms that make it up, in seconds.
+
+        calls: (a)'s calls minus this version's, times the per-call cost; overlap: all-reduce seconds that ran
+        while backward computed (beyond (a)'s); slowdown: how much longer backward took than alone;
+        rest: the gain none of them accounts for.
+        """
+        serial, v, p = self.version('serial'), self.version(vid), self.prediction
+        alone = self.version('backward').backward_span if self.has('backward') else v.backward_span
+        calls = (serial.calls - v.calls) * p.per_call
+        overlap = v.overlap_seconds - serial.overlap_seconds
+        slowdown = v.backward_span - alone
+        gain = serial.median - v.median
+        return {'gain': gain, 'calls': calls, 'fewer_calls': serial.calls - v.calls, 'overlap': overlap,
+                'slowdown': slowdown, 'rest': gain - (calls + overlap - slowdown)}
+
+    def overlap_row(self, vid: str) -> dict:
+        """The three numbers of one version: interval overlap, the model's, the wall clock against (a)."""
+        v = self.version(vid)
+        return {'measured': v.overlap, 'predicted': self.predicted(vid)['overlap'],
+                'wall_clock_s': self.version('serial').median - v.median if self.has('serial') else None,
+                'comm_s': v.comm_seconds, 'backward_slowdown': self.slowdown(vid), 'calls': v.calls,
+                'predicted_calls': self.predicted(vid)['calls']}
 
     def to_frame(self):
         """One row per version: every repeat's step time, median, spread, error; the prediction beside it."""
@@ -99,39 +244,43 @@ class AllreduceResult:
             rows.append({t('allreduce.col.version'): v.label, t('allreduce.col.median'): v.median,
                          t('allreduce.col.iqr'): q[2] - q[0], t('allreduce.col.min'): min(s),
                          t('allreduce.col.max'): max(s),
-                         t('allreduce.col.predicted'): self.prediction.for_version(v.id),
-                         t('allreduce.col.error'): v.relative_error,
+                         t('allreduce.col.predicted'): self.prediction.for_version(v.id, v.bucket_mb),
+                         t('allreduce.col.overlap'): v.overlap, t('allreduce.col.error'): v.relative_error,
                          t('allreduce.col.times'): ' '.join(f'{x:.4f}' for x in s)})
         return pd.DataFrame(rows).set_index(t('allreduce.col.version'))
 
     def to_dict(self) -> dict:
-        """JSON-ready: the dataclass fields, plus each version's median and the hidden fractions."""
+        """JSON-ready: the dataclass fields, plus each version's median and the overlap's three numbers."""
         d = asdict(self)
         for v, row in zip(self.versions, d['versions']):
             row['step_times'] = v.step_times
             row['median'] = v.median
-        serial = any(v.id == 'serial' for v in self.versions)  # the hidden fraction is measured against (a)
-        d['hidden_fraction'] = {v.id: self.hidden_fraction(v.id) for v in self.versions
-                                if serial and v.id not in BASELINES}
+        d['overlap'] = {v.id: self.overlap_row(v.id) for v in self.versions if v.id not in ('backward', 'nosync',
+                                                                                                'allreduce')}
         best = self.best_ddp()
         d['best_ddp'] = None if best is None else {'id': best.id, 'bucket_mb': best.bucket_mb}
+        sizes = [v.bucket_mb for v in self.ddp_versions()]
+        d['model_best_bucket_mb'] = self.prediction.best_buckets(sizes) if sizes else []
         return d
 
     def summary(self) -> str:
-        """The lines a learner reads after a run: each version, the bandwidth, the prediction, what was hidden."""
+        """The lines a learner reads after a run: each version, the model's two points, the overlap's numbers."""
         p = self.prediction
         lines = [t('allreduce.summary.head', processes=self.processes, backend=self.backend, layers=self.layers,
                    width=self.width, batch=self.batch_per_process, mb=p.gradient_bytes / 1e6)]
         lines += [t('allreduce.summary.version', label=v.label, median=v.median, error=v.relative_error,
                     repeats=len(v.times)) for v in self.versions]
-        lines.append(t('allreduce.summary.bandwidth', buffer_mb=p.buffer_bytes / 1e6,
-                       seconds=statistics.median(p.buffer_times), gbps=p.bus_bandwidth / 1e9, ring=p.ring_factor))
-        lines.append(t('allreduce.summary.predicted', allreduce=p.allreduce, serial=p.serial, overlapped=p.overlapped))
-        overlapped = [v for v in self.versions if v.id == 'hooks'] + ([self.best_ddp()] if self.best_ddp() else [])
-        if not any(v.id == 'serial' for v in self.versions):
-            overlapped = []
-        lines += [t('allreduce.summary.hidden', label=v.label, fraction=self.hidden_fraction(v.id)) for v in overlapped]
+        lines.append(t('allreduce.summary.model', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9,
+                       ring=p.ring_factor))
+        for v in self.versions:
+            if v.id in BASELINES or v.overlap is None:
+                continue
+            row = self.overlap_row(v.id)
+            label = t('allreduce.version.one_bucket', label=v.label) if self.one_bucket(v) else v.label
+            lines.append(t('allreduce.summary.overlap', label=label, measured=row['measured'],
+                           predicted=row['predicted'], gain=(row['wall_clock_s'] or 0.0) * 1e3,
+                           slowdown=row['backward_slowdown'] or 1.0))
         labels = {v.id: v.label for v in self.versions}
         lines += [t('allreduce.summary.trace', label=labels[vid], rank=r, path=path)
-                  for vid, paths in self.traces.items() for r, path in enumerate(paths)]
+                  for vid, paths in self.traces.items() for r, path in enumerate(paths) if path]
         return '\n'.join(lines)

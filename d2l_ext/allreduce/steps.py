@@ -5,7 +5,7 @@ must hold the parameters that one process would get from the whole minibatch. Ev
 has the same signature, `step(model, X, y, optimizer)`, so the engine can time and check any of them,
 including one a learner defines in a notebook cell.
 """
-import torch  # noqa: F401 (a learner's step sent as source runs with this module's names)
+import torch  # a learner's step sent as source also runs with this module's names
 import torch.distributed as dist
 from torch import nn
 
@@ -37,6 +37,24 @@ def backward_then_allreduce(model, X, y, optimizer):
     for p in model.parameters():
         p.grad /= dist.get_world_size()  # the sum of the averages is the average over the whole minibatch
         dist.all_reduce(p.grad)
+    optimizer.step()
+
+
+def flat_allreduce(model, X, y, optimizer):
+    """13.3.4 control: (a) with every gradient copied into one buffer, so one all-reduce call instead of one per tensor.
+
+    It overlaps nothing, like (a); (a) minus this is what the calls themselves cost, which DDP's
+    buckets also save, so a bucketed version's gain over (a) is not all overlap.
+    """
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    grads = [p.grad for p in model.parameters()]
+    flat = torch.cat([g.reshape(-1) for g in grads]) / dist.get_world_size()
+    dist.all_reduce(flat)
+    offset = 0
+    for g in grads:  # copy each gradient's summed share back
+        g.copy_(flat[offset:offset + g.numel()].view_as(g))
+        offset += g.numel()
     optimizer.step()
 
 
@@ -72,3 +90,5 @@ def allreduce_alone(model, X, y, optimizer):
 
 # The versions the lesson compares, by id; (c) is local_step on a DistributedDataParallel model.
 STEPS = {'serial': backward_then_allreduce, 'hooks': allreduce_in_hooks}
+# Controls every run adds (unless a learner's step takes the id): not overlap, but what overlap is measured against.
+CONTROLS = {'flat': flat_allreduce}

@@ -1,7 +1,13 @@
 """13.3.4: a profiled step turned into timeline events, one compute and one all-reduce execution lane per process."""
 from __future__ import annotations
 
+import glob
+import os
+import shutil
+import tempfile
+
 from ..i18n import t
+from ..overlap import busy, intersection
 
 _BACKWARD = 'autograd::engine::evaluate_function: '
 
@@ -9,7 +15,8 @@ _BACKWARD = 'autograd::engine::evaluate_function: '
 def _role(name: str, on_gpu: bool) -> str | None:
     """'backward', 'allreduce', 'optimizer', 'compute' (forward) or None (not drawn)."""
     low = name.lower()
-    if name in ('gloo:all_reduce', 'nccl:all_reduce') or (on_gpu and 'nccl' in low and 'allreduce' in low):
+    # gloo's event is the call itself, on its own thread; NCCL's CPU-side event only enqueues: take its kernel
+    if name == 'gloo:all_reduce' or (on_gpu and 'nccl' in low and 'allreduce' in low):
         return 'allreduce'
     if name.startswith('Optimizer.step'):
         return 'optimizer'
@@ -43,3 +50,45 @@ def timeline_events(prof, rank: int) -> list[dict]:
         e['start'] -= origin
         e['end'] -= origin
     return sorted(events, key=lambda e: (e['lane'], e['start']))
+
+
+def step_stats(events: list[dict]) -> dict:
+    """13.3.4: one process's profiled step in four numbers, from its intervals (HTA's overlap, d2l_ext.overlap).
+
+    comm: seconds the all-reduces were busy (their union); shared: of those, the seconds during which
+    the process was computing too (GPU kernels where there are any, else backward's operators);
+    backward: first to last backward operator (its span: stretched when communication slows it);
+    calls: all-reduce calls (one event each).
+    """
+    comm = [(e['start'], e['end']) for e in events if e['role'] == 'allreduce']
+    kernels = [(e['start'], e['end']) for e in events if e['role'] == 'compute']
+    backward = [(e['start'], e['end']) for e in events if e['role'] == 'backward']
+    computing = kernels or backward
+    return {'comm': busy(comm), 'shared': busy(intersection(comm, computing)), 'calls': len(comm),
+            'backward': max(e for _, e in backward) - min(s for s, _ in backward) if backward else 0.0}
+
+
+TRACE_PREFIX = 'd2l-allreduce-'  # then the pid of the process that shows the traces
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def trace_folder() -> tempfile.TemporaryDirectory:
+    """13.3.4: a temporary folder for Chrome traces, removed when the object is dropped or this process ends.
+
+    A kernel that is killed runs no clean-up, so each call first removes the folders of processes that
+    no longer exist: traces stay only while a live notebook can still show them.
+    """
+    for path in glob.glob(os.path.join(tempfile.gettempdir(), TRACE_PREFIX + '*')):
+        pid = os.path.basename(path)[len(TRACE_PREFIX):].split('-')[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+    return tempfile.TemporaryDirectory(prefix=f'{TRACE_PREFIX}{os.getpid()}-')

@@ -18,15 +18,27 @@ from ..i18n import set_language, t
 from ..profiling import no_profiler_chatter
 from . import steps as _steps
 from .plan import Plan
-from .trace import timeline_events
+from .trace import step_stats, timeline_events
 
-# The gradient a step applied: float32 agrees with float64 to ~1e-6; a missing sum or average is off by ~0.5.
-TOLERANCE = 1e-4
-# The parameters after it: float32 rounding alone gives ~4e-8. The step changes them by only ~1e-5 of
+# float32 unit roundoff: each float32 addition or product is off by at most this share of its result.
+U32 = 2.0 ** -24
+# The parameters after a step: float32 rounding alone gives ~4e-8. The step changes them by only ~1e-5 of
 # their size (so its change cannot be checked by subtraction in float32), so a tight bound is needed.
 PARAM_TOLERANCE = 1e-6
 # Versions that send nothing: each process's step uses its own share of the minibatch.
 LOCAL = ('backward', 'nosync')
+
+
+def gradient_tolerance(n: int, width: int, batch: int) -> float:
+    """Relative error a correct float32 gradient may show against the float64 reference, on n processes.
+
+    Each entry is a float32 sum: of `width` or `batch` products inside the step (whichever is longer),
+    then of the n processes' shares in the all-reduce, n - 1 more additions. A sum of m terms rounds by
+    at most (m - 1) u relative to the sum of their sizes; the factor 16 allows for cancellation (the sum
+    smaller than its terms). Correct runs measure about 1e-6; a missing average is off by n - 1 and an
+    update before the all-reduce finished by about a half, far above this.
+    """
+    return 16 * U32 * (max(width, batch) + n - 1)
 
 
 def relative_error(results, reference) -> float:
@@ -57,11 +69,56 @@ def _sync(device):
         torch.cuda.synchronize(device)
 
 
-def _reference(model, X, y, lr):
-    """(gradients, parameters after one SGD step) for one process training on X, computed in float64."""
-    m64 = copy.deepcopy(model).double()
+class Gates:
+    """While open, records which ReLU units a model's first forward pass opened (the step's own decisions)."""
+
+    def __init__(self, model):
+        self.gates, relus = [], [m for m in model.modules() if isinstance(m, torch.nn.ReLU)]
+        self.hooks = [m.register_forward_hook(self._keep) for m in relus]
+        self.count = len(relus)
+
+    def _keep(self, _module, _inputs, out):
+        if len(self.gates) < self.count:  # a second forward pass in one step does not replace the first's
+            self.gates.append(out.detach() > 0)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for h in self.hooks:
+            h.remove()
+
+
+def _share_gradients(m64, X, y, gates) -> list:
+    """The float64 gradients of one share, through the ReLU gates the float32 step itself chose.
+
+    A pre-activation within float32 rounding of 0 can fall on the other side of the ReLU in float64,
+    or in another float32 computation of the same product (BLAS results may depend on memory alignment);
+    the gradient below that unit then differs by a whole example's part, not by rounding (seen on an
+    H200 host: 7.6e-4 in the first two layers of one process out of 8). With the step's own gates, only
+    rounding is left between the two.
+    """
+    m64 = copy.deepcopy(m64)
+    given = iter(gates)
+    # the ReLU's input through the step's gate: open where float32 opened it, whatever the float64 sign
+    hooks = [m.register_forward_hook(lambda _m, inputs, _out: inputs[0] * next(given))
+             for m in m64.modules() if isinstance(m, torch.nn.ReLU)]
     _steps.loss_of(m64, X.double(), y.double()).backward()
-    return [p.grad for p in m64.parameters()], [p.detach() - lr * p.grad for p in m64.parameters()]
+    for h in hooks:
+        h.remove()
+    return [p.grad for p in m64.parameters()]
+
+
+def _reference(m64, X, y, gates, whole: bool, n: int, lr: float):
+    """(gradients, parameters after one SGD step) in float64, through the step's gates: this process's share, or
+    with `whole` one process on the whole minibatch (the mean of the shares' gradients, summed in float64)."""
+    grads = _share_gradients(m64, X, y, gates)
+    if whole:  # every process checks the same version at the same moment, so this collective lines up
+        flat = torch.cat([g.reshape(-1) for g in grads])
+        dist.all_reduce(flat)
+        flat /= n
+        grads = [c.view_as(g) for c, g in zip(flat.split([g.numel() for g in grads]), grads)]
+    return grads, [p.detach() - lr * g for p, g in zip(m64.parameters(), grads)]
 
 
 class Versions:
@@ -72,8 +129,15 @@ class Versions:
         plain = (model, torch.optim.SGD(model.parameters(), lr=plan.lr))
         table = {'backward': (t('allreduce.version.backward'), *plain, _steps.local_step, None),
                  'allreduce': (t('allreduce.version.allreduce'), *plain, _steps.allreduce_alone, None)}
-        for vid, step in plan.steps.items():
-            table[vid] = (t(f'allreduce.version.{vid}') if vid in _steps.STEPS else vid, *plain, _load(step), None)
+        chosen = {vid: _load(step) for vid, step in plan.steps.items()}
+        for vid, step in _steps.CONTROLS.items():  # after (a) when the run has it, so tables read (a), flat, (b)
+            if vid not in chosen:
+                ids = list(chosen)
+                at = ids.index('serial') + 1 if 'serial' in ids else 0
+                chosen = dict([*list(chosen.items())[:at], (vid, step), *list(chosen.items())[at:]])
+        known = {**_steps.STEPS, **_steps.CONTROLS}
+        for vid, step in chosen.items():
+            table[vid] = (t(f'allreduce.version.{vid}') if vid in known else vid, *plain, step, None)
         ids = [device.index] if device.type == 'cuda' else None
         for mb in plan.bucket_mb:
             ddp = DDP(copy.deepcopy(model), device_ids=ids, bucket_cap_mb=mb)
@@ -95,7 +159,7 @@ class Versions:
                     p.grad = torch.full_like(p, rank + 1.0)
 
 
-def _check(versions, vid, start, expected, rank, n):
+def _check(versions, vid, m64, gates, X, y, rank, n, tol, lr):
     """(what it was checked against, relative error); a wrong answer stops the run with ResultMismatch."""
     label, m = versions.table[vid][:2]
     if vid == 'allreduce':
@@ -103,15 +167,15 @@ def _check(versions, vid, start, expected, rank, n):
         against, error = 'sum', relative_error(got, [torch.full_like(g, n * (n + 1) / 2) for g in got])
     else:
         against = 'share' if vid in LOCAL else 'whole'
-        grads, params = expected[against]
+        grads, params = _reference(m64, X, y, gates, against == 'whole', n, lr)
         error = relative_error([p.grad for p in m.parameters()], grads)
-        if error > TOLERANCE:  # the gradient first: its error says by how much (a missing average gives n - 1)
-            raise ResultMismatch(t('allreduce.mismatch_grad', version=label, rank=rank, error=error, tol=TOLERANCE))
+        if error > tol:  # the gradient first: its error says by how much (a missing average gives n - 1)
+            raise ResultMismatch(t('allreduce.mismatch_grad', version=label, rank=rank, error=error, tol=tol))
         moved = relative_error(list(m.parameters()), params)
         if moved > PARAM_TOLERANCE:
             raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=moved, tol=PARAM_TOLERANCE))
-    if error > TOLERANCE:
-        raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=error, tol=TOLERANCE))
+    if error > tol:
+        raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=error, tol=tol))
     return against, error
 
 
@@ -140,7 +204,8 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
     start = [p.detach().clone() for p in model.parameters()]
     X, y = (torch.randn(n * plan.batch, plan.width, device=device) for _ in range(2))  # the whole minibatch
     share = slice(rank * plan.batch, (rank + 1) * plan.batch)  # this process's share of the minibatch
-    expected = {'whole': _reference(model, X, y, plan.lr), 'share': _reference(model, X[share], y[share], plan.lr)}
+    m64 = copy.deepcopy(model).double()  # the float64 reference starts from the same parameters
+    tol = gradient_tolerance(n, plan.width, plan.batch)
     X, y = X[share].contiguous(), y[share].contiguous()
     versions = Versions(plan, model, device)
     times = {vid: [] for vid in versions.table}
@@ -149,20 +214,26 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
     for r in range(last + 1):  # interleaved: drift hits every version alike
         for vid, (_, m, opt, step, _) in versions.table.items():
             versions.reset(vid, start, rank)
-            elapsed = _time(step, (m, X, y, opt), device)
+            with Gates(m) as gates:  # cheap: a comparison per ReLU output, in every repeat alike
+                elapsed = _time(step, (m, X, y, opt), device)
             if r >= plan.warmup:
                 times[vid].append(elapsed)
             if r == last:  # the last repeat's answer, checked before the next version moves the parameters
-                checked[vid], errors[vid] = _check(versions, vid, start, expected, rank, n)
+                checked[vid], errors[vid] = _check(versions, vid, m64, gates.gates, X, y, rank, n, tol, plan.lr)
         report('progress', {'phase': 'repeat', 'repeat': r + 1, 'of': last + 1})
-    grad_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
-    # four times the gradients' bytes (4-byte floats): big enough that bandwidth, not latency, decides
-    buffer = torch.ones(grad_bytes, device=device)
+    # backward produces the gradients in reverse parameter order: the order they can be sent in
+    tensor_bytes = [p.numel() * p.element_size() for p in reversed(list(model.parameters()))]
+    grad_bytes = sum(tensor_bytes)
+    # the per-call overhead + bandwidth model's two points: one float (the calls' own cost) and four times
+    # the gradients' bytes (4-byte floats: big enough that bandwidth, not the per-call cost, decides)
+    small, buffer = torch.ones(1, device=device), torch.ones(grad_bytes, device=device)
+    small_times = [_time(dist.all_reduce, (small,), device) for _ in range(plan.warmup + max(10, plan.repeats))]
     buffer_times = [_time(dist.all_reduce, (buffer,), device) for _ in range(plan.warmup + plan.repeats)]
-    traced = _trace(plan, versions, start, X, y, rank, device) if plan.trace_dir else {}
+    traced = _trace(plan, versions, start, X, y, rank, device)
     mine = {'rank': rank, 'times': times, 'errors': errors, 'checked': checked, 'traced': traced,
             'buffer_times': buffer_times[plan.warmup:], 'grad_bytes': grad_bytes, 'buffer_bytes': buffer.nbytes,
-            'labels': {vid: v[0] for vid, v in versions.table.items()},
+            'small_times': small_times[plan.warmup:], 'small_bytes': small.nbytes, 'tensor_bytes': tensor_bytes,
+            'tolerance': tol, 'labels': {vid: v[0] for vid, v in versions.table.items()},
             'buckets': {vid: v[4] for vid, v in versions.table.items()}}
     everyone = [None] * n
     dist.all_gather_object(everyone, mine)
@@ -171,19 +242,26 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
 
 
 def _trace(plan, versions, start, X, y, rank, device) -> dict:
-    """One profiled step per version: a Chrome trace per process (Perfetto opens it) and timeline events."""
+    """`plan.profiled` profiled steps per version: the intervals of each (trace.step_stats), the last step's
+    timeline events, and with a trace folder that step's Chrome trace per process (Perfetto opens it)."""
     from torch.profiler import ProfilerActivity, profile
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == 'cuda' else [])
     out = {}
     for vid, (_, m, opt, step, _) in versions.table.items():
-        versions.reset(vid, start, rank)
-        dist.barrier()
-        with no_profiler_chatter(), profile(activities=activities) as prof:
-            step(m, X, y, opt)
-            _sync(device)
-        path = Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json'
-        prof.export_chrome_trace(str(path))
-        out[vid] = {'path': str(path), 'events': timeline_events(prof, rank)}
+        stats = []
+        for _ in range(plan.profiled):
+            versions.reset(vid, start, rank)
+            dist.barrier()
+            with no_profiler_chatter(), profile(activities=activities) as prof:
+                step(m, X, y, opt)
+                _sync(device)
+            events = timeline_events(prof, rank)
+            stats.append(step_stats(events))
+        path = None
+        if plan.trace_dir:
+            path = str(Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json')
+            prof.export_chrome_trace(path)
+        out[vid] = {'path': path, 'events': events, 'stats': stats}
     return out
 
 

@@ -1,7 +1,12 @@
-"""13.3.4's plots and sentences: every repeat beside its prediction, one step's timeline per process, and
-the lines a learner reads, each chosen from the measured numbers."""
+"""13.3.4's plots and sentences: every repeat beside its prediction, one step's timeline per process, the bucket
+sweep beside the per-call overhead + bandwidth model, and the lines a learner reads, chosen from the numbers.
+
+Every overlap shown is the interval-based fraction (in [0, 1]); the wall-clock difference against (a) is
+printed beside it and split into the measured terms that make it up.
+"""
 from __future__ import annotations
 
+import math
 import statistics
 
 from ..i18n import t
@@ -9,39 +14,47 @@ from . import style
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
-_KNOWN = ('backward', 'nosync', 'allreduce', 'serial', 'hooks')
-_BASELINES = ('backward', 'nosync', 'allreduce', 'serial')
-# Below this share of the all-reduce, a difference between two versions is read as no difference.
-NOISE_SHARE = 0.10
+_KNOWN = ('backward', 'nosync', 'allreduce', 'serial', 'flat', 'hooks')
+_BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')
+# A term of the wall-clock difference smaller than this (seconds) is left out of the sentence.
+NEGLIGIBLE_S = 0.0002
+# Backward this much slower than alone is a slowdown worth naming (profiled steps vary by a few percent).
+SLOWDOWN_NOTED = 1.05
 
 
-def _label(version, text=style.plot_text) -> str:
+def _label(result, version, text=style.plot_text) -> str:
     """The version's name in the plot's (or the printed) language; a learner's own step keeps its name."""
     if version.bucket_mb is not None:
-        return text('allreduce.version.ddp', mb=version.bucket_mb)
+        label = text('allreduce.version.ddp', mb=version.bucket_mb)
+        return text('allreduce.version.one_bucket', label=label) if result.one_bucket(version) else label
     return text(f'allreduce.version.{version.id}') if version.id in _KNOWN else version.label
 
 
 def overlapping(result) -> list:
-    """The versions that try to hide the all-reduce: (b), every DDP bucket size, and a learner's own steps."""
+    """The versions that try to overlap the all-reduce: (b), every DDP bucket size, and a learner's own steps."""
     return [v for v in result.versions if v.id not in _BASELINES]
 
 
-def machine_text(backend: str, world_size: int) -> str:
-    """13.3.4's first cell: versions, cores, GPUs, and the processes this lesson starts."""
+def machine_text(backend: str, world_size: int, cores: int | None = None) -> str:
+    """13.3.4's first cell: versions, cores, GPUs, the processes this lesson starts, and whether they share cores."""
+    from ..machine import cpu_cores
     from .machine import machine_line
+    cores = cpu_cores() if cores is None else cores
+    if backend == 'gloo' and world_size > cores:  # not "one core each": say they take turns, and what still works
+        return machine_line() + '\n' + t('allreduce.processes.shared', n=world_size, cores=cores)
     return machine_line() + '\n' + t(f'allreduce.processes.{backend}', n=world_size)
 
 
 def ingredients_text(result) -> str:
-    """13.3.4: the two measurements the prediction is made from, printed before the steps are shown."""
+    """13.3.4: the measurements the prediction is made from, printed before the steps are shown."""
     p = result.prediction
     return '\n'.join([
         t('allreduce.summary.head', processes=result.processes, backend=result.backend, layers=result.layers,
           width=result.width, batch=result.batch_per_process, mb=p.gradient_bytes / 1e6),
-        t('allreduce.ingredient.backward', seconds=p.backward, tensors=2 * result.layers),
-        t('allreduce.summary.bandwidth', buffer_mb=p.buffer_bytes / 1e6, seconds=statistics.median(p.buffer_times),
-          gbps=p.bus_bandwidth / 1e9, ring=p.ring_factor)])
+        t('allreduce.ingredient.backward', seconds=p.backward, tensors=len(p.tensor_bytes)),
+        t('allreduce.ingredient.points', small=min(p.small_times) * 1e3, buffer_mb=p.buffer_bytes / 1e6,
+          large=min(p.buffer_times), n=len(p.small_times), m=len(p.buffer_times)),
+        t('allreduce.ingredient.fit', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9, ring=p.ring_factor)])
 
 
 def prediction_text(allreduce: float, serial: float, overlapped: float) -> str:
@@ -58,80 +71,164 @@ def _iqr(times) -> float:
     return q[2] - q[0]
 
 
-def verdict(result, version) -> str:
-    """13.3.4: 'most', 'part', 'noise', 'slower' or 'beyond' (more than all): what the numbers and their spread say."""
-    serial, alone = result.version('serial'), result.version('allreduce').median
-    fraction = result.hidden_fraction(version.id)
-    gap = serial.median - version.median
-    spread = max(_iqr(serial.step_times), _iqr(version.step_times), NOISE_SHARE * alone)
-    if fraction > 1 + NOISE_SHARE:  # more than the whole all-reduce: something else moved the medians
-        return 'beyond'
-    if abs(gap) <= spread:
-        return 'noise'
-    if gap < 0:
-        return 'slower'
-    return 'most' if fraction >= 0.5 else 'part'
+def _spread(result, version) -> float:
+    """How far apart (a) and a version may be by chance: the larger interquartile range of the two."""
+    return max(_iqr(result.version('serial').step_times), _iqr(version.step_times))
 
 
-def hidden_sentence(result, version) -> str:
-    """13.3.4: how much of the all-reduce one version hid, in words chosen by the numbers and their spread."""
-    return t(f'allreduce.hidden.{verdict(result, version)}', label=_label(version, t),
-             fraction=result.hidden_fraction(version.id))
+def _wall(result, version) -> str:
+    gain, spread = result.version('serial').median - version.median, _spread(result, version)
+    if abs(gain) <= spread:
+        return t('allreduce.wall.same', spread=spread * 1e3)
+    return t('allreduce.wall.faster' if gain > 0 else 'allreduce.wall.slower', ms=abs(gain) * 1e3)
 
 
-def hidden_text(result) -> str:
-    """13.3.4: one sentence per overlapping version, then the rule it is measured by."""
-    lines = [hidden_sentence(result, v) for v in overlapping(result)]
-    return '\n'.join(lines + [t('allreduce.hidden.rule')])
+def why_text(result, version) -> str:
+    """13.3.4: (a) minus this version, split into the measured terms: fewer calls, overlap, backward's slowdown."""
+    terms, ms = result.terms(version.id), 1e3
+    parts = []
+    if terms['fewer_calls'] and abs(terms['calls']) > NEGLIGIBLE_S:
+        parts.append(t('allreduce.why.calls', ms=terms['calls'] * ms, k=terms['fewer_calls'],
+                       alpha=result.prediction.per_call * ms))
+    parts.append(t('allreduce.why.overlap', ms=terms['overlap'] * ms))
+    ratio = result.slowdown(version.id)
+    if ratio is not None and abs(terms['slowdown']) > NEGLIGIBLE_S:
+        shared = result.backend == 'gloo' and 0 < result.cores < 2 * result.processes and ratio >= SLOWDOWN_NOTED
+        cores = t('allreduce.why.cores', cores=result.cores, n=result.processes) if shared else ''
+        alone = result.version('backward').backward_span
+        parts.append(t('allreduce.why.slowdown', ms=-terms['slowdown'] * ms, mine=version.backward_span * ms,
+                       alone=alone * ms, ratio=ratio, cores=cores))
+    parts.append(t('allreduce.why.rest', ms=terms['rest'] * ms, spread=_spread(result, version) * ms))
+    return t('allreduce.why.head', gain=terms['gain'] * ms) + ' ' + t('allreduce.why.join').join(parts)
+
+
+def overlap_sentence(result, version) -> str:
+    """13.3.4: one version's three numbers: interval overlap, the model's, and the wall clock against (a)."""
+    label = _label(result, version, t)
+    if version.overlap is None:
+        return t('allreduce.overlap.none_sent', label=label)
+    wall = _wall(result, version) if result.has('serial') else ''
+    return t('allreduce.overlap.line', label=label, measured=version.overlap, comm=version.comm_seconds * 1e3,
+             predicted=result.predicted(version.id)['overlap'], wall=wall)
+
+
+def overlap_text(result) -> str:
+    """13.3.4: for each overlapping version its three numbers and what the wall clock is made of; then the rule."""
+    lines = []
+    for v in overlapping(result):
+        lines.append(overlap_sentence(result, v))
+        if v.overlap is not None and result.has('serial'):
+            lines.append(why_text(result, v))
+    return '\n'.join(lines + [t('allreduce.overlap.rule')])
 
 
 def per_call_text(result) -> str:
-    """13.3.4: the gradients' all-reduce, one call per tensor, against the same bytes sent as one buffer."""
-    p, calls = result.prediction, 2 * result.layers
-    measured = result.version('allreduce').median
-    kind = 'costly' if measured - p.allreduce > NOISE_SHARE * p.allreduce else 'cheap'
-    return t(f'allreduce.per_call.{kind}', calls=calls, measured=measured, predicted=p.allreduce,
-             per_call=(measured - p.allreduce) / calls * 1e3)
+    """13.3.4: (a)'s one call per tensor against the flat control's one buffer, and the one-float all-reduce."""
+    serial, flat, p = result.version('serial'), result.version('flat'), result.prediction
+    diff, spread = serial.median - flat.median, _spread(result, flat)
+    calls = serial.calls or len(p.tensor_bytes)
+    kind = 'noise' if abs(diff) <= spread else ('line' if diff > 0 else 'slower')
+    return t(f'allreduce.per_call.{kind}', calls=calls, diff=diff * 1e3, per=diff / max(calls - 1, 1) * 1e3,
+             spread=spread * 1e3, alpha=p.per_call * 1e3, saved=(calls - 1) * p.per_call * 1e3)
 
 
 def check_text(result) -> str:
-    """13.3.4: what every version was checked against, and the worst relative error."""
+    """13.3.4: what every version was checked against, the worst relative error, and the tolerance's reason."""
     shared = [v for v in result.versions if v.checked_against == 'whole']
     worst = max((v.relative_error for v in shared), default=0.0)
-    return t('allreduce.checked', versions=len(shared), error=worst)
+    return t('allreduce.checked', versions=len(shared), error=worst, tol=result.tolerance, n=result.processes)
 
 
 def trace_text(result, version_id: str) -> str:
     """13.3.4: where the Chrome traces of one version are, and how to open them."""
-    label = _label(result.version(version_id), t)
+    label = _label(result, result.version(version_id), t)
     lines = [t('allreduce.summary.trace', label=label, rank=r, path=path)
-             for r, path in enumerate(result.traces.get(version_id, []))]
+             for r, path in enumerate(result.traces.get(version_id, [])) if path]
     return '\n'.join(lines + [t('allreduce.perfetto')])
 
 
 def _title(result) -> str:
-    """A title that states the finding: the version that hid most, and how much."""
-    tried = overlapping(result)
+    """A title that states the finding: the version whose all-reduce ran most during backward, and how much."""
+    tried = [v for v in overlapping(result) if v.overlap is not None]
     if not tried:
-        return style.plot_text('allreduce.plot.title')
-    best = max(tried, key=lambda v: result.hidden_fraction(v.id))
-    kind = verdict(result, best)
-    if kind == 'slower':
-        return style.plot_text('allreduce.plot.title_none')
-    key = {'most': 'title_best', 'part': 'title_best'}.get(kind, f'title_{kind}')
-    return style.plot_text(f'allreduce.plot.{key}', label=_label(best), fraction=result.hidden_fraction(best.id))
+        return style.plot_text('allreduce.plot.title_nothing')
+    best = max(tried, key=lambda v: v.overlap)
+    return style.plot_text('allreduce.plot.title_overlap', label=_label(result, best), overlap=best.overlap,
+                           predicted=result.predicted(best.id)['overlap'])
 
 
 def plot_steps(result, ax=None):
-    """13.3.4: each version's step time (slowest process), every repeat a dot, the prediction beside it."""
+    """13.3.4: each version's step time (slowest process), every repeat a dot, the model's prediction beside it."""
     p = result.prediction
-    times = {_label(v): v.step_times for v in result.versions}
-    guesses = {_label(v): p.for_version(v.id) for v in result.versions}
+    times = {_label(result, v): v.step_times for v in result.versions}
+    guesses = {_label(result, v): p.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
+               for v in result.versions}
     return plot_repeats(times, ax=ax, predicted=guesses, title=_title(result))
 
 
+def bucket_text(result, sizes=None) -> str:
+    """13.3.4: the bucket sizes the model predicts fastest beside the measured fastest, and how far apart they are."""
+    sizes = sorted(sizes or {v.bucket_mb for v in result.ddp_versions()})
+    model = result.prediction.best_buckets(sizes)
+    best = result.best_ddp()
+    apart = min(abs(sizes.index(best.bucket_mb) - sizes.index(mb)) for mb in model)
+    steps = t('allreduce.buckets.within') if apart <= 1 else t('allreduce.buckets.apart', steps=apart)
+    return t('allreduce.buckets.text', model=', '.join(f'{mb:g}' for mb in model), measured=f'{best.bucket_mb:g}',
+             steps=steps)
+
+
+def plot_buckets(results, sizes=None, ax=None):
+    """13.3.4: DDP's step time against its bucket size (every repeat of every run), the model's line beside it.
+
+    results: one AllreduceResult or several (the panel's runs); the model is the last run's. sizes: the
+    bucket sizes to draw the model at (default: those measured). (a) and the flat control, measured,
+    are drawn as horizontal lines; the size from which one bucket holds the whole gradient is marked.
+    """
+    results = results if isinstance(results, list | tuple) else [results]
+    last, ms = results[-1], 1e3
+    p = last.prediction
+    measured = [(v.bucket_mb, x) for r in results for v in r.ddp_versions() for x in v.step_times]
+    grid = sorted(set(sizes or ()) | {mb for mb, _ in measured})
+    if ax is None:
+        _, ax = style.figure(height=3.8)
+    else:
+        style.apply()
+    model = [p.for_version('ddp', mb) * ms for mb in grid]
+    ax.plot(grid, model, '--', marker='s', color=style.color('predicted'), zorder=2,
+            label=style.plot_text('allreduce.buckets.model', alpha=p.per_call * ms, gbps=p.bus_bandwidth / 1e9))
+    ax.scatter([mb for mb, _ in measured], [x * ms for _, x in measured], color=style.color('measured'), s=40,
+               alpha=0.8, zorder=3, label=style.plot_text('allreduce.buckets.measured'))
+    for vid, dash in (('serial', ':'), ('flat', '-.')):
+        if last.has(vid):
+            ax.axhline(last.version(vid).median * ms, ls=dash, color='grey', lw=1.2,
+                       label=style.plot_text(f'allreduce.buckets.{vid}'))
+    whole = p.gradient_bytes / 2 ** 20  # from this many MiB on, one bucket holds every gradient
+    if grid and grid[-1] >= whole:
+        ax.axvline(whole, color='black', lw=0.8)
+        ax.annotate(style.plot_text('allreduce.buckets.one'), (whole, 0.02), xycoords=('data', 'axes fraction'),
+                    xytext=(4, 0), textcoords='offset points', fontsize=style.MIN_FONT_PT)
+    ax.set_xscale('log')
+    ax.set_xticks(grid, [f'{mb:g}' for mb in grid])
+    ax.minorticks_off()
+    ax.set_ylim(0, max(model + [x * ms for _, x in measured]) * 1.15)
+    ax.set_xlabel(style.plot_text('allreduce.buckets.xlabel'))
+    ax.set_ylabel(style.plot_text('allreduce.buckets.ylabel'))
+    best = p.best_buckets(grid)
+    n = len(p.groups('ddp', best[0]))
+    if measured:
+        fastest = min((v.median, v.bucket_mb) for r in results for v in r.ddp_versions())[1]
+        title = style.plot_text('allreduce.buckets.title', model=', '.join(f'{mb:g}' for mb in best), buckets=n,
+                                measured=f'{fastest:g}')
+    else:
+        title = style.plot_text('allreduce.buckets.title_model', model=', '.join(f'{mb:g}' for mb in best), buckets=n)
+    ax.set_title(title, loc='left')
+    ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    style.english_labels(ax.figure)
+    return ax.figure
+
+
 def draw_step_timeline(result, version_id: str, ax=None):
-    """13.3.4: one traced step of a version: backward's operations and each all-reduce, per process."""
+    """13.3.4: one profiled step of a version: backward's operations and each all-reduce, per process."""
     if version_id not in result.events:
         from ..errors import UsageError
         raise UsageError(t('allreduce.usage.no_trace', version=version_id, traced=', '.join(result.events) or '-'))
@@ -149,8 +246,8 @@ def draw_step_timeline(result, version_id: str, ax=None):
 
 
 def _timeline_title(result, version_id: str) -> str:
-    """The finding of one traced step: how long before the end of backward the first all-reduce started."""
-    label, leads = _label(result.version(version_id)), []
+    """The finding of one profiled step: how long before the end of backward the first all-reduce started."""
+    label, leads = _label(result, result.version(version_id)), []
     for rank in range(result.processes):
         mine = [e for e in result.events[version_id] if e['rank'] == rank]
         ends = [e['end'] for e in mine if e['stream'] == 'compute' and e['role'] in ('backward', 'compute')]
@@ -158,6 +255,15 @@ def _timeline_title(result, version_id: str) -> str:
         if ends and starts:
             leads.append(max(ends) - min(starts))
     lead = statistics.mean(leads) if leads else 0.0
-    if lead <= 0:
+    if lead <= 0 or math.isclose(lead, 0.0, abs_tol=1e-6):
         return style.plot_text('allreduce.plot.timeline_after', label=label)
     return style.plot_text('allreduce.plot.timeline_during', label=label, ms=lead * 1e3)
+
+
+def guess_text(guess, result, version_id: str = 'hooks') -> str:
+    """13.3.4's prediction cell: the learner's guess of a version's overlap, the model's, and the measured one."""
+    v = result.version(version_id)
+    numbers = dict(predicted=result.predicted(version_id)['overlap'], measured=v.overlap or 0.0)
+    if guess is None:
+        return t('allreduce.guess.none', **numbers)
+    return t('allreduce.guess.line', guess=float(guess), label=_label(result, v, t), **numbers)

@@ -9,7 +9,6 @@ d2l-size (bucket size), d2l-run, d2l-results, d2l-plot.
 from __future__ import annotations
 
 import html
-import tempfile
 
 import ipywidgets as W
 from IPython.display import display
@@ -17,17 +16,18 @@ from IPython.display import display
 from ..errors import ResultMismatch, UsageError
 from ..i18n import t
 from . import style
-from .allreduce import draw_step_timeline, hidden_sentence, plot_steps
+from .allreduce import draw_step_timeline, overlap_sentence, plot_buckets
 from .panels import results_area, show_in
 
 BUCKETS_MB = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 25.0, 50.0)
 
 
 class BucketPanel:
-    """13.3.4: bucket size -> backward alone, all-reduce alone, (a) and DDP at that size, timed and checked.
+    """13.3.4: bucket size -> backward alone, all-reduce alone, (a), the flat control and DDP at that size, timed,
+    checked and profiled; every run so far drawn beside the per-call overhead + bandwidth model's line.
 
-    `steps`: the versions besides DDP (default: the lesson's (a), which the hidden fraction needs);
-    the other arguments go to run_allreduce as they are.
+    `steps`: the versions besides DDP and the flat control (default: the lesson's (a), which the wall-clock
+    difference is measured against); the other arguments go to run_allreduce as they are.
     """
 
     def __init__(self, backend='gloo', world_size=None, bucket_mb=1.0, steps=None, repeats=3, **sizes):
@@ -37,7 +37,6 @@ class BucketPanel:
                                                                                           BUCKETS_MB)))
         self.options = dict(backend=backend, world_size=world_size, repeats=repeats, **sizes)
         self.steps = steps or {'serial': reference.backward_then_allreduce}
-        self.trace_dir = tempfile.mkdtemp(prefix='allreduce-panel-')  # the timelines come from these traces
         self.bucket = W.SelectionSlider(options=[(f'{mb:g} MB', mb) for mb in BUCKETS_MB], value=bucket_mb,
                                         description=t('allreduce.panel.bucket'), continuous_update=False,
                                         style={'description_width': 'initial'}, layout=W.Layout(width='460px'))
@@ -65,11 +64,11 @@ class BucketPanel:
         mb = self.bucket.value
         self.message.value = f"<i>{html.escape(t('allreduce.panel.running', mb=mb))}</i>"
         try:
-            r = run_allreduce(bucket_mb=mb, steps=self.steps, trace_dir=self.trace_dir, progress=self._progress,
-                              **self.options)
+            # no trace folder: the timeline and the overlap come from the profiled steps' events
+            r = run_allreduce(bucket_mb=mb, steps=self.steps, progress=self._progress, **self.options)
             self._add(r)
             self._draw(r)
-            self.message.value = html.escape(hidden_sentence(r, r.best_ddp()))
+            self.message.value = html.escape(overlap_sentence(r, r.best_ddp()))
         except (UsageError, ResultMismatch) as e:
             self.message.value = html.escape(t('panels.cannot_run', message=e))
         except KeyboardInterrupt:  # run_allreduce has already ended every process
@@ -81,22 +80,28 @@ class BucketPanel:
             self.progress.layout.visibility = 'hidden'
 
     def _add(self, r):
-        """Keep the run and show every run so far as one table."""
+        """Keep the run and show every run so far as one table: the overlap's three numbers per bucket size."""
         import pandas as pd
         ddp = r.best_ddp()
         self.results.append(r)
+        row, ms = r.overlap_row(ddp.id), 1e3
         seconds = {t('allreduce.panel.col_seconds', label=t(f'allreduce.version.{vid}')): r.version(vid).median
-                   for vid in ('backward', 'allreduce', 'serial')}
-        self.rows.append({'#': len(self.rows) + 1, t('allreduce.panel.col_bucket'): f'{ddp.bucket_mb:g}', **seconds,
-                          t('allreduce.panel.col_ddp'): ddp.median,
-                          t('allreduce.panel.col_hidden'): f'{r.hidden_fraction(ddp.id):.0%}'})
+                   for vid in ('backward', 'serial', 'flat')}
+        slowdown, overlap = row['backward_slowdown'], row['measured']
+        self.rows.append({'#': len(self.rows) + 1, t('allreduce.panel.col_bucket'): f'{ddp.bucket_mb:g}',
+                          t('allreduce.panel.col_buckets'): row['calls'],
+                          t('allreduce.panel.col_overlap'): '-' if overlap is None else f'{overlap:.0%}',
+                          t('allreduce.panel.col_model'): f"{row['predicted']:.0%}",
+                          t('allreduce.panel.col_gain'): f"{row['wall_clock_s'] * ms:+.1f}",
+                          t('allreduce.panel.col_slowdown'): '-' if slowdown is None else f'{slowdown:.2f}',
+                          **seconds, t('allreduce.panel.col_ddp'): ddp.median})
         self.table.value = pd.DataFrame(self.rows).to_html(index=False, classes='d2l-table',
                                                            float_format=lambda v: f'{v:.4f}')
 
     def _draw(self, r):
         fig, (top, bottom) = style.figure(nrows=2, height=7.6)
         draw_step_timeline(r, r.best_ddp().id, ax=top)
-        plot_steps(r, ax=bottom)
+        plot_buckets(self.results, sizes=BUCKETS_MB, ax=bottom)  # every run so far, the model at every size
         self.figure = fig
         show_in(self.plot, fig)  # not `with self.plot:` (see panels.show_in)
 

@@ -13,70 +13,59 @@
 # ---
 
 # %% [markdown]
-# # 13.3.4 Gradients All-Reduced While Backward Still Runs
+# # Beyond 13.3 (extra lesson): Gradients All-Reduced While Backward Still Runs
 #
-# Section 13.3.2 motivates communication with "aggregating gradients across accelerators in distributed
-# optimization", then only copies results to the host. In practice that aggregation is an **all-reduce**: every
-# process contributes its gradients and every process receives their sum. Frameworks hide it behind the backward
-# pass, and this notebook takes the hiding apart.
+# Section 13.3.2 mentions "aggregating gradients across accelerators in distributed optimization". That is an
+# **all-reduce**: every process contributes its gradients and receives their sum. Frameworks run it while backward
+# still computes; we measure how much really runs at the same time, and why the clock shows less.
 #
-# The setting is *data parallelism* on an MLP like 13.3.3's: every process holds the same model and takes its share
-# of the minibatch; the gradients are averaged over the processes before the update. No cluster is needed: on CPUs
-# two processes on this machine (one core each) talk through the gloo library; with two or more GPUs, one process
-# per GPU talks through NCCL.
+# In *data parallelism* every process holds the same MLP and takes a share of the minibatch. On CPUs two processes
+# talk through gloo; on two or more GPUs, one process per GPU talks through NCCL.
 
 # %% [markdown] lang="zh"
-# # 13.3.4 在反向传播仍在进行时全归约梯度
+# # 12.3节之外（拓展课）：在反向传播仍在进行时全归约梯度
 #
-# 13.3.2节用“在分布式优化中聚合多个加速器上的梯度”来说明通信的必要性，但之后只演示了把结果复制到主机。实际上，
-# 这种聚合就是**全归约**（all-reduce）：每个进程贡献自己的梯度，每个进程都得到它们的和。深度学习框架把全归约藏在
-# 反向传播的背后，本节就把这种“隐藏”拆开来看。
+# 12.3.2节提到“在分布式优化中聚合多个加速器上的梯度”。这就是**全归约**（all-reduce）：每个进程贡献自己的梯度，
+# 并得到它们的和。深度学习框架在反向传播仍在计算时就进行全归约；我们测量其中有多少真正是同时进行的，以及为什么
+# 时钟上省下的时间更少。
 #
-# 场景是*数据并行*，模型是与13.3.3节类似的MLP：每个进程持有同样的模型，处理小批量中属于自己的那一份；
-# 在更新参数之前，梯度要在所有进程之间取平均。这不需要集群：在CPU上，这台机器上的两个进程（每个进程一个核）
-# 通过gloo库通信；有两个或更多GPU时，每个GPU一个进程，通过NCCL通信。
+# 在*数据并行*中，每个进程持有同样的多层感知机，处理小批量中的一份。在CPU上两个进程通过gloo通信；在两个或更多GPU上，
+# 每个GPU一个进程，通过NCCL通信。
 
 # %%
 # %matplotlib inline
 import math
-import statistics
-import tempfile
 
 import torch
 import torch.distributed as dist
 from IPython.display import display
 
 import d2l_ext
-from d2l_ext.allreduce import loss_of, run_allreduce
+from d2l_ext.allreduce import loss_of, run_allreduce, trace_folder
 from d2l_ext.display import allreduce as show
 from d2l_ext.display.allreduce_panel import BucketPanel
 
 d2l_ext.set_language('en')
 if torch.cuda.device_count() >= 2:  # one process per GPU; sizes that keep a GPU busy
     BACKEND, WORLD, SIZES = 'nccl', torch.cuda.device_count(), dict(layers=8, width=4096, batch=1024)
-else:  # two CPU processes, one core each; sizes that take about a tenth of a second per step
+else:  # two CPU processes; sizes that take about a tenth of a second per step
     BACKEND, WORLD, SIZES = 'gloo', 2, dict(layers=6, width=1024, batch=128)
 print(show.machine_text(BACKEND, WORLD))
 
 # %% [markdown]
 # ## The step, three ways
 #
-# Each process runs the same step on its share `X, y`; `loss_of` is the squared error averaged over that share; the
-# model is `layers` linear layers, `width` wide, with ReLUs. Dividing each gradient by the number of processes before
-# summing gives the whole minibatch's average.
+# Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before summing
+# gives the whole minibatch's average.
 #
-# **(a) Backward, then all-reduce.** The obvious version: finish the backward pass, then send every gradient.
-# `dist.all_reduce` returns when every process has sent and received.
+# **(a) Backward, then all-reduce.** `dist.all_reduce` returns when every process has sent and received.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步的三种写法
 #
-# 每个进程在自己那一份数据 `X, y` 上运行同一个训练步；`loss_of` 是在这一份数据上取平均的平方误差；模型由
-# `layers` 个宽为 `width` 的全连接层组成，层间是ReLU。求和之前把每个梯度除以进程数，得到的就是整个小批量上的
-# 平均梯度。
+# 每个进程在自己那一份数据 `X, y` 上运行训练步；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
 #
-# **(a) 先反向传播，再全归约。** 最直接的写法：反向传播全部完成后，再发送每个梯度。`dist.all_reduce`
-# 要等到每个进程都发送并接收完毕才返回。
+# **(a) 先反向传播，再全归约。** `dist.all_reduce` 要等到每个进程都发送并接收完毕才返回。
 
 # %%
 def backward_then_allreduce(model, X, y, optimizer):
@@ -90,15 +79,12 @@ def backward_then_allreduce(model, X, y, optimizer):
 
 
 # %% [markdown]
-# **(b) All-reduce from gradient hooks.** The backward pass computes the last layer's gradients first. A hook
-# registered with `register_post_accumulate_grad_hook` runs as soon as a parameter's gradient is ready; with
-# `async_op=True` the all-reduce starts and returns at once, so backward carries on with earlier layers while the
-# gradient travels. Before the update we must `wait()` for every all-reduce.
+# **(b) All-reduce from gradient hooks.** A hook from `register_post_accumulate_grad_hook` runs as soon as a gradient
+# is ready; with `async_op=True` the all-reduce returns at once and backward carries on. We `wait()` before the update.
 
 # %% [markdown] lang="zh"
-# **(b) 由梯度钩子发起全归约。** 反向传播最先算出最后一层的梯度。用 `register_post_accumulate_grad_hook` 注册的
-# 钩子会在某个参数的梯度就绪时立即运行；加上 `async_op=True`，全归约一开始就立即返回，于是在梯度传输的同时，
-# 反向传播继续计算前面各层。更新参数之前，必须对每个全归约调用 `wait()`。
+# **(b) 由梯度钩子发起全归约。** 用 `register_post_accumulate_grad_hook` 注册的钩子在梯度就绪时立即运行；加上
+# `async_op=True`，全归约立即返回，反向传播继续进行。更新参数之前调用 `wait()`。
 
 # %%
 def allreduce_in_hooks(model, X, y, optimizer):
@@ -120,74 +106,77 @@ def allreduce_in_hooks(model, X, y, optimizer):
 
 
 # %% [markdown]
-# **(c) `DistributedDataParallel`.** PyTorch's DDP does what (b) does, in *buckets*. Wrapping the model is the
-# only change; the step is a plain one:
+# **(c) `DistributedDataParallel`** does what (b) does, in *buckets*; the step is a plain one:
 #
 # ```python
 # model = DistributedDataParallel(mlp(layers, width), bucket_cap_mb=1)
 # optimizer.zero_grad(); loss_of(model, X, y).backward(); optimizer.step()
 # ```
 #
-# DDP groups the gradients into buckets of about `bucket_cap_mb` MB, in reverse parameter order (the order backward
-# produces them). A hook marks each gradient ready; when a bucket's gradients are all ready, its all-reduce starts
-# asynchronously; backward returns once every bucket is reduced. A bucket holds whole tensors, so a size below one
-# weight matrix (width² × 4 bytes) gives one bucket per layer. Large buckets: few calls; small: an early start.
+# Gradients fill buckets of about `bucket_cap_mb` MB in the order backward produces them; a full bucket's all-reduce
+# starts at once. Large buckets: few calls; small: an early start.
 
 # %% [markdown] lang="zh"
-# **(c) `DistributedDataParallel`。** PyTorch的DDP做的正是(b)所做的事，只不过是按*桶*进行。唯一的改动是包装模型，
-# 训练步本身就是普通的训练步：
+# **(c) `DistributedDataParallel`** 按*桶*做(b)所做的事；训练步就是普通的训练步：
 #
 # ```python
 # model = DistributedDataParallel(mlp(layers, width), bucket_cap_mb=1)
 # optimizer.zero_grad(); loss_of(model, X, y).backward(); optimizer.step()
 # ```
 #
-# DDP按参数的逆序（也就是反向传播产生梯度的顺序）把梯度分到大约 `bucket_cap_mb` MB大小的桶里。每个梯度由一个
-# 钩子标记为就绪；一个桶中的梯度全部就绪后，这个桶的全归约就异步开始；每个桶都归约完之后，反向传播才返回。
-# 一个桶只装完整的张量，所以小于一个权重矩阵（width² × 4 字节）的桶大小会让每层一个桶。桶大，调用次数少；
+# 梯度按反向传播产生的顺序装进大约 `bucket_cap_mb` MB的桶里；一个桶装满后，它的全归约立即开始。桶大，调用次数少；
 # 桶小，开始得早。
 
 # %% [markdown]
 # ## Measure the ingredients
 #
-# `run_allreduce` starts the processes and sends them *your* functions above as source code, so what runs is what
-# you read; it adds DDP with 1 MB buckets and two baselines, **backward alone** (nothing sent) and **all-reduce
-# alone**. All run interleaved, every repeat is kept, and each step is checked against one process training on the
-# whole minibatch in float64. A large buffer's all-reduce measures the bandwidth. First, only the ingredients:
+# `run_allreduce` sends *your* functions to the processes. It adds DDP, **backward alone** (nothing sent),
+# **all-reduce alone**, and a control, **flat**: (a) with all gradients in one buffer, one call. Flat overlaps
+# nothing, so (a) minus flat is what the calls cost. Every step is checked against float64, and a few are profiled
+# for the intervals. The model uses two all-reduces: one float and a large buffer.
 
 # %% [markdown] lang="zh"
 # ## 测量预测所需的数据
 #
-# `run_allreduce` 启动进程，并以源代码的形式把上面*你的*函数发给它们，因此运行的正是你读到的代码；它还加上
-# 桶大小为1 MB的DDP和两个基线：**仅反向传播**（什么也不发送）和**仅全归约**。所有版本交替运行，每次重复都被保留，
-# 每个训练步都与单个进程在整个小批量上用float64训练的结果进行校验。对一个大缓冲区的全归约用来测量带宽。
-# 先只看预测所需的数据：
+# `run_allreduce` 把*你的*函数发给各个进程。它还加上DDP、**仅反向传播**（不发送）、**仅全归约**，以及一个对照
+# 版本**扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不重叠，所以(a)减去扁平版本就是调用
+# 的代价。每个训练步都与float64的结果校验，并有几步做了性能分析以得到时间区间。模型使用两次全归约：一个浮点数和
+# 一个大缓冲区。
 
 # %% tags=["nbval-ignore-output"]
-traces = tempfile.mkdtemp(prefix='allreduce-')  # one Chrome trace per version and process
-result = run_allreduce(BACKEND, WORLD, bucket_mb=1, repeats=5, trace_dir=traces,
+traces = trace_folder()  # removed when this variable is replaced or the kernel ends
+result = run_allreduce(BACKEND, WORLD, bucket_mb=1, repeats=5, profiled=2, trace_dir=traces.name,
                        steps={'serial': backward_then_allreduce, 'hooks': allreduce_in_hooks}, **SIZES)
 print(show.ingredients_text(result))
 
 # %% [markdown]
 # ## Predict
 #
-# A ring all-reduce passes pieces of the buffer around the n processes, summing them on the way, then passes the
-# sums on: each process sends 2(n-1)/n of the buffer's bytes. Those bytes over the large buffer's time give the *bus
-# bandwidth*, and the gradients travel at it. Predict (a), and the best any overlap can do.
+# A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**:
+# α, the per-call overhead, from the one-float all-reduce; β, the bus bandwidth, from the large buffer.
+#
+# A call starts once its gradients are ready and the call before it is done. With K equal calls the last waits for
+# the end of backward: at best (K-1)/K of the all-reduce runs during backward, less when a call outlasts backward's
+# time per call. The model assumes communication has hardware of its own. Predict (a), and guess the share of
+# (b)'s all-reduce that runs while backward computes.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 环形全归约让缓冲区的各个分块沿着n个进程组成的环传递，边传边求和，再把求得的和传下去：每个进程发送缓冲区字节数
-# 的2(n-1)/n。这些字节数除以大缓冲区的时间就是*总线带宽*，梯度也以这个带宽传输。请预测(a)的时间，
-# 以及任何重叠方式所能达到的最好结果。
+# 环形全归约中每个进程发送字节数的2(n-1)/n，所以一次调用的代价是 **α + 2(n-1)/n × 字节数 / β**：每次调用的
+# 开销α来自一个浮点数的全归约，总线带宽β来自大缓冲区。
+#
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：最多
+# 只有(K-1)/K的全归约在反向传播期间进行；如果一次调用比反向传播每次调用所对应的时间还长，这个比例会更小。模型假定
+# 通信拥有自己的硬件。请预测(a)的时间，并猜一猜(b)的全归约有多大比例会在反向传播计算的同时进行。
 
 # %% tags=["nbval-ignore-output"]
-p, n = result.prediction, result.processes  # measured: backward alone, and the large buffer's all-reduce
+my_guess = None  # share of (b)'s all-reduce that runs while backward computes, 0 to 1
+
+p, n = result.prediction, result.processes  # measured: backward alone, one float's and a large buffer's all-reduce
 ring = 2 * (n - 1) / n                      # share of the bytes each process sends
-bus = ring * p.buffer_bytes / statistics.median(p.buffer_times)  # bytes per second
-allreduce = ring * p.gradient_bytes / bus
+alpha, bus = p.per_call, p.bus_bandwidth    # seconds per call; bytes per second
+allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): one call per gradient tensor
 serial = p.backward + allreduce             # (a): one after the other
 overlapped = max(p.backward, allreduce)     # if the all-reduce ran on hardware of its own
 print(show.prediction_text(allreduce, serial, overlapped))
@@ -195,49 +184,50 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown]
 # <details><summary>Worked answer: what to expect</summary>
 #
-# With two processes the ring factor is 2·1/2 = 1. The best overlap, max(backward, all-reduce), assumes
-# communication has hardware of its own: a network card, a GPU's links. Here it does not: gloo sums and copies on
-# CPU threads, and each process has one core, so communication takes time from backward. Expect (b) and (c)
-# between the two predictions, nearer (a); on a busy machine the difference may drown in noise. On GPUs linked by
-# NVLink, NCCL uses the GPUs' own links, and most of the all-reduce can hide.
+# The ring factor is 1 for two processes; the model's share for (b) is printed below. On CPUs gloo runs on the
+# same cores as backward: both can be under way and slower, so the clock may gain less than the overlap.
 # </details>
 #
 # ## Measure
 #
-# Each dot is one repeat (the slowest process: the next step waits for it); the hatched bar is the prediction.
+# Per overlapping version: the **overlap** (share of its all-reduce's busy time during which backward computed),
+# the **model**'s share, and the **wall clock** against (a), split on the next line into calls saved (times α),
+# all-reduce during backward, and backward's slowdown. Dots: repeats (slowest process); hatched: the model.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
 #
-# 两个进程时，环形因子是2·1/2 = 1。最佳重叠 max(反向传播, 全归约) 假定通信拥有自己的硬件：网卡，或者GPU之间的
-# 链路。这里并非如此：gloo在CPU线程上求和、复制，而每个进程只有一个核，因此通信会占用反向传播的时间。应当预期
-# (b)和(c)落在两个预测之间，更接近(a)；在繁忙的机器上，这个差别可能被噪声淹没。在通过NVLink相连的GPU上，
-# NCCL使用GPU自己的链路，全归约的大部分可以被隐藏。
+# 两个进程时环形因子是1；模型给出的(b)的比例印在下面。在CPU上，gloo与反向传播使用同样的核心：两者可以同时在进行
+# 却都变慢了，所以时钟上省下的时间可能少于重叠的时间。
 # </details>
 #
 # ## 实测
 #
-# 每个点是一次重复（取最慢的进程，因为下一步要等它）；斜线条是预测。
+# 每个重叠的版本给出：**重叠**（它的全归约忙碌的时间里反向传播也在计算的比例）、**模型**给出的比例，以及与(a)
+# 相比的**时钟时间**；下一行把时钟时间拆成省下的调用（乘以α）、在反向传播期间进行的全归约，以及反向传播变慢的
+# 部分。点：各次重复（最慢的进程）；斜线条：模型。
 
 # %% tags=["nbval-ignore-output"]
 print(show.check_text(result))
-print(show.hidden_text(result))
+print(show.guess_text(my_guess, result))
+print(show.overlap_text(result))
 show.plot_steps(result)
 
 # %% [markdown]
-# Look at two gaps: (a) against backward alone is the cost of communication; (a) against (b) and (c) is what
-# overlap won back. On two CPU cores expect well under half of the all-reduce to hide, and on a busy machine perhaps
-# none: gloo's threads and backward compete for the same cores. The lines above say what this run found.
+# The overlap counts time, not savings, so it stays within 0-100%; a longer backward is subtracted from what it
+# saved. Read the unexplained term against the repeats' spread.
 #
-# One more cost hides in "all-reduce alone": it is one call per gradient tensor. Compare it with the same bytes sent
-# as one buffer:
+# ## Fewer calls, or overlap?
+#
+# Fewer calls save time without any overlap. The flat control measures that:
 
 # %% [markdown] lang="zh"
-# 请看两个差距：(a)与仅反向传播之差是通信的代价；(a)与(b)、(c)之差是重叠挽回的时间。在两个CPU核上，应当预期
-# 被隐藏的全归约远不到一半，机器繁忙时甚至一点也没有：gloo的线程和反向传播争用同样的核。图上方的几行文字说明了
-# 这次运行的实际结果。
+# 重叠统计的是时间而不是节省，所以总在0-100%之间；反向传播多用的时间要从它省下的时间里减去。“无法解释”的那一项
+# 要与各次重复的波动范围对照着看。
 #
-# “仅全归约”里还藏着另一种代价：每个梯度张量一次调用。把它与同样字节数的单个缓冲区相比：
+# ## 是调用少了，还是重叠了？
+#
+# 调用次数少了，即使没有任何重叠也能省时间。扁平对照版本测量的就是这一部分：
 
 # %% tags=["nbval-ignore-output"]
 print(show.per_call_text(result))
@@ -245,26 +235,24 @@ print(show.per_call_text(result))
 # %% [markdown]
 # ## One step, process by process
 #
-# The run also profiled one step per version (`torch.profiler`). Each process gets two rows: its backward
-# operations and the all-reduces beside them. In (a) every all-reduce waits for backward to end; with DDP the first
-# buckets start while backward still computes earlier layers.
+# Two rows per process, from one profiled step. In (a) every all-reduce waits for backward to end; with DDP the first
+# buckets start while backward still computes.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 这次运行还对每个版本的一个训练步做了性能分析（`torch.profiler`）。每个进程占两行：它的反向传播操作，以及在旁边
-# 执行的全归约。在(a)中，每个全归约都要等反向传播结束；而用DDP时，最先的几个桶在反向传播还在计算前面各层时
-# 就开始了。
+# 每个进程占两行，来自做了性能分析的一步。在(a)中，每个全归约都要等反向传播结束；用DDP时，最先的几个桶在反向
+# 传播还在计算时就开始了。
 
 # %% tags=["nbval-ignore-output"]
 display(show.draw_step_timeline(result, 'serial'))
 show.draw_step_timeline(result, 'ddp-1')
 
 # %% [markdown]
-# The full traces are Chrome-trace files, one per process; open one in Perfetto to zoom into every operation:
+# The Chrome traces (one per process, kept until the kernel ends) open in Perfetto:
 
 # %% [markdown] lang="zh"
-# 完整的跟踪记录是Chrome跟踪格式的文件，每个进程一个；在Perfetto中打开，可以放大查看每个操作：
+# Chrome跟踪记录（每个进程一个，保留到内核结束为止）可以在Perfetto中打开：
 
 # %% tags=["nbval-ignore-output"]
 print(show.trace_text(result, 'ddp-1'))
@@ -272,14 +260,12 @@ print(show.trace_text(result, 'ddp-1'))
 # %% [markdown]
 # ## Try bucket sizes
 #
-# Pick a bucket size and press **Run**: the panel times backward alone, all-reduce alone, (a) and DDP at that size
-# (about ten seconds), draws DDP's step per process, and keeps every run in the table.
+# Pick a size and press **Run** (about ten seconds); every run stays in the table and plot, beside the model's line.
 
 # %% [markdown] lang="zh"
 # ## 试试不同的桶大小
 #
-# 选择一个桶大小并点击**运行**：面板会对仅反向传播、仅全归约、(a)以及该桶大小下的DDP计时（大约十秒），画出DDP在
-# 每个进程上的一个训练步，并把每次运行都保留在表中。
+# 选择一个大小并点击**运行**（大约十秒）；每次运行都保留在表和图中，旁边是模型的曲线。
 
 # %% tags=["nbval-ignore-output"]
 panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_then_allreduce}, **SIZES).show()
@@ -287,67 +273,60 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # %% [markdown]
 # ## MXNet
 #
-# MXNet does this job with its KVStore: `kv.push(key, grads)` sums the values pushed from several devices and
-# `kv.pull(key, out=...)` returns the sum; gluon's `Trainer` pushes each gradient after backward, key by key. On a
-# CPU-only machine it could only run with the contexts `cpu(0)` and `cpu(1)` in one process: the "reduction" is a
-# memory copy competing with backward for the same cores, with no separate link to hide. That would show
-# contention, not overlap, so we do not present it as a measurement.
+# MXNet's KVStore sums with `kv.push` and returns with `kv.pull`; without GPUs it is a memory copy in one process,
+# so we show no measurement of it.
 #
 # ## Beyond one machine
 #
-# The same code runs across machines. `torchrun` starts the processes on each machine, and they find one another
-# through a rendezvous endpoint; run this on each of two machines (HOST is the first one's address):
+# Run this on each of two machines (HOST: the first one's address):
 #
 # ```
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# Between machines the link is a network card, separate from the cores and GPUs, which is where overlapping
-# communication with backward pays most.
+# There a network card, separate from cores and GPUs, carries the bytes: where overlap pays most.
 
 # %% [markdown] lang="zh"
 # ## MXNet
 #
-# MXNet用KVStore完成这项工作：`kv.push(key, grads)` 把多个设备推送来的值求和，`kv.pull(key, out=...)` 取回这个和；
-# gluon的 `Trainer` 在反向传播之后逐个键地推送每个梯度。在只有CPU的机器上，它只能在一个进程里用 `cpu(0)` 和
-# `cpu(1)` 两个上下文运行：所谓“归约”只是一次内存复制，与反向传播争用同样的核，也没有一条独立的链路可供隐藏。
-# 那样展示的是争用而不是重叠，所以我们不把它作为测量结果给出。
+# MXNet的KVStore用 `kv.push` 求和、用 `kv.pull` 取回；没有GPU时，它只是一个进程里的内存复制，所以我们不给出它的
+# 测量结果。
 #
 # ## 超越一台机器
 #
-# 同样的代码可以跨机器运行。`torchrun` 在每台机器上启动进程，进程通过一个汇合端点（rendezvous endpoint）找到彼此；
-# 在两台机器上各运行一次下面的命令（HOST是第一台机器的地址）：
+# 在两台机器上各运行一次（HOST：第一台机器的地址）：
 #
 # ```
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# 机器之间的链路是网卡，它独立于CPU核和GPU，这正是让通信与反向传播重叠收益最大的地方。
+# 那里由独立于CPU核心和GPU的网卡传输字节：这正是重叠收益最大的地方。
 
 # %% [markdown]
 # ## Exercises
 #
-# 1. DDP's default bucket is 25 MB, about all of this model's gradients on CPUs. Predict the hidden fraction with one
-#    bucket that holds every gradient, against 1 MB buckets. Then run the cell.
+# 1. DDP's default bucket, 25 MB, holds about all of this model's gradients on CPUs. Which size does the model
+#    predict fastest among 0.25, 1, 8 MB and one bucket? What overlap for the one bucket? Run the sweep.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. DDP默认的桶大小是25 MB，在CPU上差不多就是这个模型的全部梯度。请预测：用一个装下全部梯度的桶，与用1 MB的桶
-#    相比，隐藏比例各是多少？然后运行下面的单元格。
+# 1. DDP默认的桶大小25 MB在CPU上差不多装下这个模型的全部梯度。在0.25、1、8 MB和一个桶之中，模型预测哪个
+#    最快？一个桶的重叠是多少？运行这次扫描。
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
 one_bucket = math.ceil(result.prediction.gradient_bytes / 2**20)  # DDP's MB are 2**20 bytes
-ex1 = run_allreduce(BACKEND, WORLD, bucket_mb=[1, one_bucket], repeats=3,
+ex1 = run_allreduce(BACKEND, WORLD, bucket_mb=[0.25, 1, 8, one_bucket], repeats=3,
                     steps={'serial': backward_then_allreduce}, **SIZES)
-print(show.hidden_text(ex1))
-show.plot_steps(ex1)
+print(show.bucket_text(ex1))
+print(show.overlap_text(ex1))
+show.plot_buckets(ex1)
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# One bucket can start only when its last gradient, the first layer's, is ready: at the end of backward. Nothing is
-# left to overlap; expect it as slow as (a), or slower (a large copy into the bucket).
+# One bucket starts when backward ends: the model gives it no overlap. Small buckets start early but pay α per call;
+# the model's line shows where the two balance.
 # </details>
 #
 # 2. Edit (b) so that it forgets to divide by the number of processes. Predict what the check says, then run.
@@ -355,8 +334,8 @@ show.plot_steps(ex1)
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 一个桶只有在它的最后一个梯度（第一层的梯度）就绪后才能开始，也就是反向传播结束的时候。没有什么可以重叠了；
-# 应当预期它与(a)一样慢，甚至更慢（还要把数据复制进一个大桶）。
+# 一个桶要等反向传播结束才能开始：模型给它的重叠是0。小桶开始得早，但每次调用都要付出α；模型的曲线显示了两者
+# 在哪里平衡。
 # </details>
 #
 # 2. 修改(b)，让它忘记除以进程数。预测校验会给出什么结果，然后运行。
@@ -388,23 +367,20 @@ except d2l_ext.ResultMismatch as wrong:
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Every gradient comes back n times too large, so the update moves n times too far. The check compares with one
-# process on the whole minibatch and stops the run with a relative error near n - 1 (1 for two processes).
+# Every gradient comes back n times too large. The check stops the run with a relative error near n - 1.
 # </details>
 #
-# 3. The all-reduce's bytes grow with the parameters (about width² per layer); backward's arithmetic grows with
-#    batch × width². Predict how the ratio of all-reduce alone to backward alone changes when the batch per process
-#    is halved, then run.
+# 3. Bytes grow with width², backward's arithmetic with batch × width². How does all-reduce alone / backward alone
+#    change when the batch per process is halved?
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 每个梯度都大了n倍，所以更新也走远了n倍。校验把结果与单个进程在整个小批量上的结果相比较，以接近n - 1的相对误差
-# （两个进程时为1）终止运行。
+# 每个梯度都大了n倍。校验以接近n - 1的相对误差终止运行。
 # </details>
 #
-# 3. 全归约的字节数随参数量增长（每层约为width²）；反向传播的算术运算量随 batch × width² 增长。请预测：当每个进程
-#    的批量减半时，仅全归约与仅反向传播之比如何变化？然后运行。
+# 3. 字节数随width²增长，反向传播的算术运算量随 batch × width² 增长。每个进程的批量减半时，仅全归约 / 仅反向
+#    传播如何变化？
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
 half = {**SIZES, 'batch': SIZES['batch'] // 2}
@@ -416,42 +392,222 @@ for r in (result, ex3):
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves backward's arithmetic and leaves the bytes alone: the ratio should about double (the width
-# leaves it about the same). Small per-device batches let communication dominate. On CPUs it moves less than
-# predicted: smaller products use the core less efficiently.
+# Half the batch halves backward's arithmetic, not the bytes: the ratio about doubles. On CPUs it can move less:
+# smaller products use a core less efficiently.
 # </details>
-#
-# ## Remember
-#
-# - Data parallelism sums (averages) gradients with an all-reduce; a ring sends 2(n-1)/n of the bytes per process.
-# - Overlap comes from the dependency graph: a layer's gradient is final before earlier layers are done.
-# - The best overlap is max(backward, all-reduce), and only when communication has hardware of its own.
-#
-# ## Pitfalls
-#
-# - All-reduce after backward hides nothing.
-# - One huge bucket hides nothing: it starts when backward ends.
-# - Forgetting to `wait()` before `optimizer.step()` updates with half-summed gradients.
-# - Forgetting to average gives n times the gradient.
-# - On CPUs, gloo's communication shares the cores with compute; expect far less than the best overlap.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使反向传播的算术运算量减半，而字节数不变：这个比值应当大约翻倍（改变宽度则大致不改变它）。每个设备的
-# 批量小，通信就占主导。在CPU上，它的变化比预测的小：较小的矩阵乘法对核的利用效率更低。
+# 批量减半使反向传播的算术运算量减半，而字节数不变：这个比值大约翻倍。在CPU上它的变化可能更小：较小的矩阵乘法对
+# 核心的利用效率更低。
 # </details>
+
+# %% [markdown]
+# ## Build it: four versions
 #
+# Now write the step yourself, four times, each closer to what DDP does. Each function does one SGD step with this
+# process's share `X, y`; `loss_of`, `dist` and `torch` are there to use. The check runs it on two processes for 3
+# steps, on a model with a *tied* weight (used twice in forward, listed once in `model.parameters()`) and a
+# *frozen* one (its `.grad` stays `None`), and compares the parameters with one float64 process on the whole
+# minibatch. For (c) and (d) it also measures the overlap, the share of the all-reduce time during which backward
+# was computing, beside the most it could be. Until a version passes, it says "not yet" and why.
+#
+# **(a) After backward, averaged.** The first step above, made to work with a frozen parameter.
+
+# %% [markdown] lang="zh"
+# ## 动手实现：四个版本
+#
+# 现在由你来写这个训练步，写四遍，一遍比一遍更接近DDP的做法。每个函数用本进程那一份小批量 `X, y` 做一步SGD；
+# 可以直接使用 `loss_of`、`dist` 和 `torch`。校验会在两个进程上把它运行3步，模型中有一个*共享*的权重（在前向
+# 传播中用了两次，在 `model.parameters()` 中只列出一次）和一个*冻结*的权重（它的 `.grad` 一直是 `None`），
+# 并把参数与单个进程在整个小批量上用float64训练的结果相比较。对于(c)和(d)，它还测量重叠，即在全归约进行的时间里
+# 反向传播同时在计算的时间所占的比例，旁边给出它最多能达到多少。一个版本通过之前，校验会显示“尚未通过”以及原因。
+#
+# **(a) 反向传播之后全归约，取平均。** 即上面的第一种训练步，只是要能处理冻结的参数。
+
+# %%
+def backward_then_allreduce(model, X, y, optimizer):
+    """(a) Backward on this process's share, then all-reduce every gradient, averaged; then the step."""
+    # TODO: zero the gradients, backward, then average each gradient over the processes (frozen ones have none)
+    raise NotImplementedError
+
+
+d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+def backward_then_allreduce(model, X, y, optimizer):
+    """13.3.4 (a): the whole backward pass first, then one all-reduce per gradient, averaged."""
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for p in model.parameters():
+        if p.grad is None:  # a frozen parameter has no gradient to send
+            continue
+        p.grad /= dist.get_world_size()  # the sum of the averages / n = the average over the whole minibatch
+        dist.all_reduce(p.grad)  # blocks until every process has contributed
+    optimizer.step()
+
+
+d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
+
+# %% [markdown]
+# **(b) One flat buffer.** Every call costs a start-up. Copy all the gradients into one flat tensor
+# (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`). The check counts
+# the calls.
+
+# %% [markdown] lang="zh"
+# **(b) 一个扁平缓冲区。** 每次调用都有启动开销。把所有梯度复制进一个扁平张量（对 `g.reshape(-1)` 用
+# `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。校验会统计调用次数。
+
+# %%
+def flat_allreduce(model, X, y, optimizer):
+    """(b) Backward, then one all-reduce of every gradient in one flat buffer; then the step."""
+    # TODO: flatten the gradients into one tensor, all-reduce it once, averaged, and copy the pieces back
+    raise NotImplementedError
+
+
+d2l_ext.check('13.3.4-b-flat', flat_allreduce)
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+def flat_allreduce(model, X, y, optimizer):
+    """13.3.4 (b): every gradient copied into one flat buffer, one all-reduce, copied back."""
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    flat = torch.cat([g.reshape(-1) for g in grads]) / dist.get_world_size()
+    dist.all_reduce(flat)  # one call: one start-up cost instead of one per tensor
+    offset = 0
+    for g in grads:
+        g.copy_(flat[offset:offset + g.numel()].view_as(g))
+        offset += g.numel()
+    optimizer.step()
+
+
+d2l_ext.check('13.3.4-b-flat', flat_allreduce)
+
+# %% [markdown]
+# **(c) From gradient hooks.** Start each gradient's all-reduce with `async_op=True` in a hook registered with
+# `p.register_post_accumulate_grad_hook` (a frozen parameter cannot take one); `wait()` for every one before
+# `optimizer.step()`, and remove the hooks, or the next step adds more.
+
+# %% [markdown] lang="zh"
+# **(c) 由梯度钩子发起。** 在用 `p.register_post_accumulate_grad_hook` 注册的钩子里，以 `async_op=True` 发起
+# 每个梯度的全归约（冻结的参数不能注册钩子）；在 `optimizer.step()` 之前对每一个调用 `wait()`，并移除钩子，
+# 否则下一步会再添加一批。
+
+# %%
+def allreduce_in_hooks(model, X, y, optimizer):
+    """(c) Each gradient's all-reduce started from its hook during backward, waited for before the step."""
+    # TODO: register a hook per parameter that needs a gradient; it averages and starts the all-reduce
+    raise NotImplementedError
+
+
+d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+def allreduce_in_hooks(model, X, y, optimizer):
+    """13.3.4 (c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
+    works = []
+
+    def send(p):
+        p.grad /= dist.get_world_size()
+        works.append(dist.all_reduce(p.grad, async_op=True))  # returns at once; backward goes on
+
+    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for work in works:
+        work.wait()  # every gradient summed before the update reads it
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+
+
+d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
+
+# %% [markdown]
+# **(d) Buckets.** Take the parameters that need a gradient in reverse order and fill buckets: add a parameter,
+# and close the bucket once it holds at least `bucket_mb` MB (2**20 bytes). When a bucket's last gradient is ready,
+# flatten the bucket and start its all-reduce; after backward, wait and copy back. The check tries bucket sizes that
+# give 1, 2 and 3 buckets and expects one call per bucket; it judges the overlap with 3.
+
+# %% [markdown] lang="zh"
+# **(d) 桶。** 按逆序取出需要梯度的参数，依次装进桶里：每放入一个参数，一旦桶中已有至少 `bucket_mb` MB
+# （2**20字节），就封上这个桶。一个桶的最后一个梯度就绪时，把桶展平并发起它的全归约；反向传播之后，等待并复制
+# 回去。校验会试用分别得到1个、2个和3个桶的桶大小，要求每个桶一次调用；重叠按3个桶的情形评判。
+
+# %%
+def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
+    """(d) Buckets of bucket_mb MB in reverse parameter order, each all-reduced as soon as it is full."""
+    # TODO: build the buckets, count each bucket's missing gradients in hooks, start a full bucket's all-reduce
+    raise NotImplementedError
+
+
+d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
+    """13.3.4 (d): buckets of bucket_mb MB filled in reverse parameter order, each all-reduced once full."""
+    params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order
+    buckets, current, size = [], [], 0
+    for p in params:  # a bucket closes once it holds bucket_mb MB (2**20 bytes), as DDP's do
+        current.append(p)
+        size += p.numel() * p.element_size()
+        if size >= bucket_mb * 2**20:
+            buckets.append(current)
+            current, size = [], 0
+    buckets += [current] if current else []
+    bucket_of = {p: b for b, members in enumerate(buckets) for p in members}
+    missing = [len(members) for members in buckets]  # gradients each bucket still waits for
+    works = []
+
+    def ready(p):
+        b = bucket_of[p]
+        missing[b] -= 1
+        if missing[b] == 0:  # full: one flat buffer, its all-reduce started, backward goes on
+            flat = torch.cat([q.grad.reshape(-1) for q in buckets[b]]) / dist.get_world_size()
+            works.append((buckets[b], flat, dist.all_reduce(flat, async_op=True)))
+
+    hooks = [p.register_post_accumulate_grad_hook(ready) for p in params]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for members, flat, work in works:
+        work.wait()
+        offset = 0
+        for q in members:  # the summed bucket back into each gradient
+            q.grad.copy_(flat[offset:offset + q.numel()].view_as(q))
+            offset += q.numel()
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+
+
+d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
+
+# %% [markdown]
+# ## Remember
+#
+# - Data parallelism averages gradients with an all-reduce; a call costs about α + 2(n-1)/n × bytes / β.
+# - Overlap comes from the dependency graph: a layer's gradient is final before earlier layers are done.
+# - Measure overlap from intervals (0-100%); the wall clock also counts fewer calls and a slower backward.
+#
+# ## Pitfalls
+#
+# - All-reduce after backward, or one bucket for everything, overlaps nothing.
+# - No `wait()` before `optimizer.step()`: half-summed gradients. No average: n times the gradient.
+# - (a) minus a bucketed version is partly fewer calls, not overlap.
+# - On CPUs gloo shares backward's cores: overlap costs backward time.
+
+# %% [markdown] lang="zh"
 # ## 要记住的
 #
-# - 数据并行用全归约对梯度求和（取平均）；环形全归约中每个进程发送2(n-1)/n的字节。
+# - 数据并行用全归约对梯度取平均；一次调用的代价约为 α + 2(n-1)/n × 字节数 / β。
 # - 重叠来自依赖图：一层的梯度在前面各层完成之前就已经确定了。
-# - 最佳重叠是 max(反向传播, 全归约)，而且只有在通信拥有自己的硬件时才能达到。
+# - 用时间区间测量重叠（0-100%）；时钟时间的差别还包含调用次数的减少和反向传播的变慢。
 #
 # ## 易犯的错误
 #
-# - 反向传播之后再全归约，什么也隐藏不了。
-# - 一个巨大的桶什么也隐藏不了：它在反向传播结束时才开始。
-# - 在 `optimizer.step()` 之前忘记 `wait()`，会用只求和了一部分的梯度来更新。
-# - 忘记取平均，梯度就会大n倍。
-# - 在CPU上，gloo的通信与计算共用同样的核；实际效果会远不如最佳重叠。
+# - 反向传播之后再全归约，或者把全部梯度装进一个桶，都什么也重叠不了。
+# - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：梯度大n倍。
+# - (a)减去分桶版本的时间，有一部分来自调用次数的减少，而不是重叠。
+# - 在CPU上，gloo与反向传播共用核心：重叠要以反向传播的时间为代价。

@@ -18,16 +18,16 @@ MESSAGES = {
     'allreduce.lane.allreduce': 'all-reduce',
     'allreduce.mismatch': '{version} on process {rank} gave wrong parameters: relative error {error:.2e} > {tol:.0e}',
     'allreduce.fail.died': 'process {rank} ended unexpectedly (exit code {code}); every other process was stopped',
-    'allreduce.fail.hung': ('process {rank} stopped responding ({seconds:.0f} s without progress); '
-                            'every process was stopped'),
+    'allreduce.fail.hung': ('process {rank} stopped responding ({seconds:.0f} s without progress); every process'
+                            ' was stopped'),
     'allreduce.fail.silent': 'no progress from process {rank} for {seconds:.0f} s; every process was stopped',
     'allreduce.fail.error': 'process {rank} failed: {kind}: {message}; every process was stopped',
     'allreduce.usage.backend': "backend {backend!r} is not available: choose 'gloo' (CPU) or 'nccl' (2+ GPUs)",
-    'allreduce.usage.nccl': "NCCL needs at least 2 GPUs and this machine has {gpus}: use --backend gloo",
+    'allreduce.usage.nccl': 'NCCL needs at least 2 GPUs and this machine has {gpus}: use --backend gloo',
     'allreduce.usage.world_hint': 'pass a world size of 2 or more',
     'allreduce.usage.world_small': 'a world size of {n} has nothing to all-reduce with: use 2 or more processes',
-    'allreduce.usage.cores': ('{n} processes need {n} cores and this machine has {cores}: '
-                              'use a world size of at most {cores}'),
+    'allreduce.usage.cores': ('{n} processes need {n} cores (one each) and this machine gives this program {core'
+                              's}: use a world size from 2 to {most}'),
     'allreduce.usage.gpus': '{n} NCCL processes need {n} GPUs and this machine has {gpus}: use at most {gpus}',
     'allreduce.usage.bucket': 'bucket size {value!r} must be a number of MB above 0, e.g. 1 or 0.25,1,4,25',
     'allreduce.usage.port_hint': 'pass a free port between 1024 and 65535, or none to pick one',
@@ -35,63 +35,107 @@ MESSAGES = {
     'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port, or none to pick a free one',
     'allreduce.usage.no_trace': 'no timeline of {version!r}: run with a trace folder (traced: {traced})',
     'allreduce.usage.size_hint': 'pass a positive {name}',
-    'allreduce.summary.head': ('{processes} processes ({backend}), MLP {layers} x {width}, {batch} examples each; '
-                               'gradients {mb:.1f} MB'),
+    'allreduce.summary.head': ('{processes} processes ({backend}), MLP {layers} x {width}, {batch} examples each'
+                               '; gradients {mb:.1f} MB'),
     'allreduce.summary.version': '{label:<38} median {median:.4f} s  (relative error {error:.1e}, {repeats} repeats)',
-    'allreduce.summary.bandwidth': ('all-reduce of {buffer_mb:.0f} MB: {seconds:.4f} s, bus bandwidth {gbps:.2f} GB/s; '
-                                    'a ring moves {ring:.2f} x the bytes'),
-    'allreduce.summary.predicted': ('predicted: all-reduce {allreduce:.4f} s, backward then all-reduce {serial:.4f} s, '
-                                    'best overlap {overlapped:.4f} s'),
-    'allreduce.summary.hidden': '{label}: {fraction:.0%} of the all-reduce hidden behind backward',
     'allreduce.summary.trace': 'trace of {label}, process {rank}: {path} (open it in Perfetto)',
     'allreduce.plot.title': 'one training step, every repeat',
     'allreduce.plot.xlabel': 'step time (s, slowest process)',
     'allreduce.plot.predicted': 'predicted',
     'allreduce.version.nosync': 'DDP inside no_sync (nothing sent)',
-    'allreduce.processes.gloo': ('this lesson starts {n} processes on this machine, one CPU core each, talking thro'
-                                 'ugh gloo'),
+    'allreduce.processes.gloo': ('this lesson starts {n} processes on this machine, one CPU core each, talking t'
+                                 'hrough gloo'),
     'allreduce.processes.nccl': 'this lesson starts {n} processes, one GPU each, talking through NCCL',
-    'allreduce.ingredient.backward': ('backward alone (forward, backward and update, nothing sent): {seconds:.4f} s'
-                                      ' (median); it produces {tensors} gradient tensors'),
+    'allreduce.ingredient.backward': ('backward alone (forward, backward and update, nothing sent): {seconds:.4f'
+                                      '} s (median); it produces {tensors} gradient tensors'),
     'allreduce.predict.allreduce': 'predicted all-reduce of the gradients:           {seconds:.4f} s',
     'allreduce.predict.serial': 'predicted (a), backward then all-reduce:          {seconds:.4f} s',
     'allreduce.predict.overlapped': 'predicted best overlap, max(backward, all-reduce): {seconds:.4f} s',
-    'allreduce.hidden.most': '{label}: {fraction:.0%} of the all-reduce hidden behind backward, more than half',
-    'allreduce.hidden.part': '{label}: {fraction:.0%} of the all-reduce hidden behind backward, less than half',
-    'allreduce.hidden.noise': ('{label}: {fraction:.0%} hidden, within the spread of the repeats: no clear differen'
-                               'ce from (a) in this run'),
-    'allreduce.hidden.slower': ('{label}: slower than (a) (hidden fraction {fraction:.0%}): starting the all-reduce'
-                                's early cost more than it hid in this run'),
-    'allreduce.hidden.rule': 'hidden fraction = ((a) - version) / all-reduce alone, medians of the slowest process',
-    'allreduce.per_call.costly': ('{calls} separate all-reduces took {measured:.4f} s; the same bytes as one buffer'
-                                  ' would take {predicted:.4f} s at the measured bandwidth: each call adds about {p'
-                                  'er_call:.2f} ms, one reason DDP packs gradients into buckets'),
-    'allreduce.per_call.cheap': ('{calls} separate all-reduces took {measured:.4f} s, close to the same bytes as on'
-                                 'e buffer ({predicted:.4f} s): at these sizes the bytes decide, not the number of '
-                                 'calls; hundreds of small tensors would add up, which is why DDP packs gradients i'
-                                 'nto buckets'),
-    'allreduce.checked': ('correct: after one step, each of the {versions} versions that send holds the parameters '
-                          'of one process trained on the whole minibatch (float64 reference); worst relative error '
-                          'of the gradients {error:.1e}'),
-    'allreduce.perfetto': ('open a trace at ui.perfetto.dev ("Open trace file"): backward\'s operations and the all'
-                           '-reduce threads of one process, on one time axis'),
-    'allreduce.plot.title_best': '{label} hid {fraction:.0%} of the all-reduce',
-    'allreduce.plot.title_none': 'no version hid any of the all-reduce in this run',
+    'allreduce.checked': ('correct: after one step, each of the {versions} versions that send holds the paramete'
+                          'rs of one process trained on the whole minibatch (float64 reference); worst relative '
+                          'error of the gradients {error:.1e}, allowed {tol:.1e} (float32 rounding over {n} proc'
+                          'esses)'),
+    'allreduce.perfetto': ('open a trace at ui.perfetto.dev ("Open trace file"): backward\'s operations and the '
+                           'all-reduce threads of one process, on one time axis'),
     'allreduce.panel.bucket': 'DDP bucket size',
     'allreduce.panel.bucket_choice': 'bucket size {mb} MB is not on the slider: choose one of {sizes}',
     'allreduce.panel.running': 'starting the processes, {mb:g} MB buckets...',
     'allreduce.panel.interrupted': 'Interrupted: every process was stopped; press Run to start again.',
     'allreduce.panel.col_bucket': 'bucket (MB)',
     'allreduce.panel.col_ddp': '(c) DDP (s)',
-    'allreduce.panel.col_hidden': 'hidden',
     'allreduce.ratio': 'batch of {batch} per process: all-reduce alone / backward alone = {ratio:.2f}',
-    'allreduce.hidden.beyond': ("{label}: {fraction:.0%} 'hidden', more than the whole all-reduce: other work on th"
-                                'e machine moved the medians; run it again'),
-    'allreduce.plot.title_beyond': "{label}: {fraction:.0%} 'hidden', more than all of it (noise)",
     'allreduce.plot.timeline_after': '{label}: every all-reduce starts after backward ends',
     'allreduce.plot.timeline_during': '{label}: all-reduces start {ms:.0f} ms before backward ends',
-    'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error {error:.2e} >'
-                                ' {tol:.0e}'),
-    'allreduce.plot.title_noise': '{label}: {fraction:.0%} hidden, within the noise of the repeats',
+    'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error {error:.2e'
+                                '} > {tol:.0e}'),
     'allreduce.panel.col_seconds': '{label} (s)',
+    'allreduce.version.flat': 'flat: backward, then one buffer',
+    'allreduce.version.one_bucket': '{label} (one bucket: the whole gradient)',
+    'allreduce.col.overlap': 'overlap (intervals)',
+    'allreduce.processes.shared': ('this lesson starts {n} processes on this machine, talking through gloo, and '
+                                   'this machine gives this program {cores} core(s) for them: they take turns, s'
+                                   'o backward and the all-reduce cannot run at the same moment; the lesson stil'
+                                   'l checks every result and draws every timeline, and the overlaps below are o'
+                                   'f intervals in which both were under way, taking turns'),
+    'allreduce.summary.model': ('model of one all-reduce call: {alpha:.3f} ms per call + bytes at {gbps:.2f} GB/'
+                                's bus bandwidth (ring factor {ring:.2f})'),
+    'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it {gain:+'
+                                  '.1f} ms; backward x{slowdown:.2f}'),
+    'allreduce.ingredient.points': ('all-reduce of one float: {small:.3f} ms (fastest of {n}; what a call costs '
+                                    'whatever its size); of {buffer_mb:.0f} MB: {large:.4f} s (fastest of {m})'),
+    'allreduce.ingredient.fit': ('per-call overhead alpha = {alpha:.3f} ms, bus bandwidth = {gbps:.2f} GB/s (a r'
+                                 'ing moves {ring:.2f} x the bytes)'),
+    'allreduce.overlap.line': ('{label}: {measured:.0%} of its {comm:.1f} ms of all-reduce ran while backward co'
+                               'mputed (model: {predicted:.0%}); {wall}'),
+    'allreduce.overlap.none_sent': '{label}: sent nothing in its profiled step',
+    'allreduce.wall.faster': 'the step took {ms:.1f} ms less than (a)',
+    'allreduce.wall.slower': 'the step took {ms:.1f} ms more than (a)',
+    'allreduce.wall.same': "the step took as long as (a), within the repeats' spread ({spread:.1f} ms)",
+    'allreduce.why.head': '    (a) minus it, {gain:+.1f} ms =',
+    'allreduce.why.calls': '{ms:+.1f} ms from {k} fewer calls ({alpha:.3f} ms each)',
+    'allreduce.why.overlap': '{ms:+.1f} ms of all-reduce during backward',
+    'allreduce.why.slowdown': ('{ms:+.1f} ms because backward took {mine:.1f} ms instead of {alone:.1f} ms alone'
+                               ' (x{ratio:.2f}){cores}'),
+    'allreduce.why.cores': ", gloo's threads running on the same {cores} core(s) as the {n} processes' backward",
+    'allreduce.why.rest': "{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms)",
+    'allreduce.why.join': '; ',
+    'allreduce.overlap.rule': ("overlap = of the all-reduce's busy time, the share during which backward compute"
+                               'd, from the profiled intervals (always 0-100%); model = the same share if each c'
+                               'all started as soon as its gradients were ready and had hardware of its own'),
+    'allreduce.per_call.line': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes: '
+                                '(a) minus flat = {diff:+.1f} ms, {per:.3f} ms per call; the one-float all-reduc'
+                                'e measured alpha = {alpha:.3f} ms per call'),
+    'allreduce.per_call.noise': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes:'
+                                 " they differ by {diff:+.1f} ms, within the repeats' spread ({spread:.1f} ms); "
+                                 'the one-float all-reduce measured alpha = {alpha:.3f} ms per call'),
+    'allreduce.plot.title_overlap': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model {predi'
+                                     'cted:.0%})'),
+    'allreduce.plot.title_nothing': 'one training step, every repeat: no version sent during backward',
+    'allreduce.buckets.xlabel': 'DDP bucket size (MB, log scale)',
+    'allreduce.buckets.ylabel': 'step time (ms, slowest process)',
+    'allreduce.buckets.model': 'model: {alpha:.2f} ms per call + bytes at {gbps:.2f} GB/s',
+    'allreduce.buckets.measured': 'measured DDP (every repeat)',
+    'allreduce.buckets.serial': '(a) measured',
+    'allreduce.buckets.flat': 'flat measured',
+    'allreduce.buckets.one': 'one bucket: the whole gradient',
+    'allreduce.buckets.title': "model's best: {model} MB ({buckets} buckets); measured best: {measured} MB",
+    'allreduce.buckets.title_model': "model's best: {model} MB ({buckets} buckets)",
+    'allreduce.buckets.text': ('bucket sizes the model predicts fastest: {model} MB; measured fastest: {measured'
+                               '} MB ({steps})'),
+    'allreduce.buckets.within': 'within one step of each other',
+    'allreduce.buckets.apart': '{steps} steps apart in the sweep',
+    'allreduce.panel.col_buckets': 'calls',
+    'allreduce.panel.col_overlap': 'overlap',
+    'allreduce.panel.col_model': 'model',
+    'allreduce.panel.col_gain': '(a) - DDP (ms)',
+    'allreduce.panel.col_slowdown': 'backward x',
+    'allreduce.guess.none': ('my_guess is still None: write your guess (0 to 1) first, then run the cell; model:'
+                             ' {predicted:.0%}, measured: {measured:.0%}'),
+    'allreduce.guess.line': ('your guess {guess:.0%}; model {predicted:.0%}; measured {measured:.0%} (share of {'
+                             "label}'s all-reduce that ran during backward)"),
+    'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes'
+                                  ", yet (a) minus flat = {diff:+.1f} ms, beyond the repeats' spread ({spread:.1"
+                                  'f} ms): flat was slower, so no saving from fewer calls shows here; by the one'
+                                  '-float all-reduce (alpha = {alpha:.3f} ms) the calls flat avoids are worth {s'
+                                  'aved:.1f} ms, and flat also copies every gradient into one buffer and back'),
 }

@@ -25,7 +25,8 @@ MESSAGES = {
     'allreduce.usage.nccl': 'NCCL 至少需要 2 个 GPU，而这台机器有 {gpus} 个：请改用 --backend gloo',
     'allreduce.usage.world_hint': '请给出不小于 2 的进程数',
     'allreduce.usage.world_small': '只有 {n} 个进程就没有可以一起全归约的对象：请使用至少 2 个进程',
-    'allreduce.usage.cores': '{n} 个进程需要 {n} 个核，而这台机器有 {cores} 个：进程数最多为 {cores}',
+    'allreduce.usage.cores': ('{n} 个进程需要 {n} 个核心（每个进程一个），而这台机器给本程序 {cores} 个：进程数'
+                              '请取 2 到 {most}'),
     'allreduce.usage.gpus': '{n} 个 NCCL 进程需要 {n} 个 GPU，而这台机器有 {gpus} 个：最多使用 {gpus} 个',
     'allreduce.usage.bucket': '桶的大小 {value!r} 必须是大于 0 的 MB 数，例如 1 或 0.25,1,4,25',
     'allreduce.usage.port_hint': '请给出 1024 到 65535 之间的空闲端口，或者不给端口让程序自动挑选',
@@ -33,59 +34,102 @@ MESSAGES = {
     'allreduce.usage.port_busy': '127.0.0.1 上的端口 {port} 已被占用：请换一个端口，或者不给端口让程序自动挑选',
     'allreduce.usage.no_trace': '没有 {version!r} 的时间线：请在运行时给出保存跟踪记录的文件夹（已跟踪：{traced}）',
     'allreduce.usage.size_hint': '请给出正整数 {name}',
-    'allreduce.summary.head': '{processes} 个进程（{backend}），MLP {layers} x {width}，每个进程 {batch} 个样本；'
-                              '梯度共 {mb:.1f} MB',
+    'allreduce.summary.head': ('{processes} 个进程（{backend}），MLP {layers} x {width}，每个进程 {batch} 个样本'
+                               '；梯度共 {mb:.1f} MB'),
     'allreduce.summary.version': '{label:<30} 中位数 {median:.4f} 秒（相对误差 {error:.1e}，重复 {repeats} 次）',
-    'allreduce.summary.bandwidth': '全归约 {buffer_mb:.0f} MB：{seconds:.4f} 秒，总线带宽 {gbps:.2f} GB/s；'
-                                   '环形全归约要传输 {ring:.2f} 倍的字节',
-    'allreduce.summary.predicted': '预测：全归约 {allreduce:.4f} 秒，先反向传播再全归约 {serial:.4f} 秒，'
-                                   '最佳重叠 {overlapped:.4f} 秒',
-    'allreduce.summary.hidden': '{label}：全归约有 {fraction:.0%} 隐藏在反向传播之后',
     'allreduce.summary.trace': '{label}在进程 {rank} 上的跟踪记录：{path}（可用 Perfetto 打开）',
     'allreduce.plot.title': '一个训练步，每次重复',
     'allreduce.plot.xlabel': '每步时间（秒，最慢的进程）',
     'allreduce.plot.predicted': '预测',
     'allreduce.version.nosync': 'no_sync 中的 DDP（不发送）',
-    'allreduce.processes.gloo': '本节在这台机器上启动 {n} 个进程，每个进程一个CPU核，通过 gloo 通信',
+    'allreduce.processes.gloo': '本节在这台机器上启动 {n} 个进程，每个进程一个CPU核心，通过 gloo 通信',
     'allreduce.processes.nccl': '本节启动 {n} 个进程，每个进程一个GPU，通过 NCCL 通信',
-    'allreduce.ingredient.backward': ('仅反向传播（前向传播、反向传播和更新，不发送）：{seconds:.4f} 秒（中位数）；'
-                                      '它产生 {tensors} 个梯度张量'),
+    'allreduce.ingredient.backward': ('仅反向传播（前向传播、反向传播和更新，不发送）：{seconds:.4f} 秒（中位数'
+                                      '）；它产生 {tensors} 个梯度张量'),
     'allreduce.predict.allreduce': '预测：梯度的全归约                      {seconds:.4f} 秒',
     'allreduce.predict.serial': '预测：(a) 先反向传播再全归约            {seconds:.4f} 秒',
     'allreduce.predict.overlapped': '预测：最佳重叠，max(反向传播, 全归约)   {seconds:.4f} 秒',
-    'allreduce.hidden.most': '{label}：全归约有 {fraction:.0%} 隐藏在反向传播之后，超过一半',
-    'allreduce.hidden.part': '{label}：全归约有 {fraction:.0%} 隐藏在反向传播之后，不到一半',
-    'allreduce.hidden.noise': ('{label}：隐藏了 {fraction:.0%}，但这在各次重复的波动范围之内：这次运行与 (a) 没有明'
-                               '显差别'),
-    'allreduce.hidden.slower': ('{label}：比 (a) 慢（隐藏比例 {fraction:.0%}）：这次运行中，提前开始全归约付出的代'
-                                '价超过了它隐藏的时间'),
-    'allreduce.hidden.rule': '隐藏比例 = ((a) − 该版本) / 仅全归约，均取最慢进程的中位数',
-    'allreduce.per_call.costly': ('{calls} 次单独的全归约用了 {measured:.4f} 秒；按实测带宽，同样的字节放在一个缓冲'
-                                  '区里只需 {predicted:.4f} 秒：每次调用大约多花 {per_call:.2f} 毫秒，这正是 DDP 把'
-                                  '梯度装进桶里的原因之一'),
-    'allreduce.per_call.cheap': ('{calls} 次单独的全归约用了 {measured:.4f} 秒，与同样字节放在一个缓冲区里的时间（{'
-                                 'predicted:.4f} 秒）相近：在这样的大小下，起决定作用的是字节数而不是调用次数；成百'
-                                 '上千个小张量的开销就会累积起来，所以 DDP 把梯度装进桶里'),
-    'allreduce.checked': ('结果正确：一步之后，{versions} 个需要发送的版本都得到了与单个进程在整个小批量上训练相同'
-                          '的参数（以 float64 为参考）；梯度的最大相对误差 {error:.1e}'),
-    'allreduce.perfetto': ('在 ui.perfetto.dev 中打开跟踪记录（“Open trace file”）：同一条时间轴上是一个进程的反向'
-                           '传播操作和全归约线程'),
-    'allreduce.plot.title_best': '{label}隐藏了全归约的 {fraction:.0%}',
-    'allreduce.plot.title_none': '这次运行中没有哪个版本隐藏了全归约',
+    'allreduce.checked': ('结果正确：一步之后，{versions} 个需要发送的版本都得到了与单个进程在整个小批量上训练相'
+                          '同的参数（以 float64 为参考）；梯度的最大相对误差 {error:.1e}，允许 {tol:.1e}（{n} 个'
+                          '进程上 float32 的舍入）'),
+    'allreduce.perfetto': ('在 ui.perfetto.dev 中打开跟踪记录（“Open trace file”）：同一条时间轴上是一个进程的反'
+                           '向传播操作和全归约线程'),
     'allreduce.panel.bucket': 'DDP 桶的大小',
     'allreduce.panel.bucket_choice': '滑块上没有 {mb} MB 的桶：请从 {sizes} 中选择',
     'allreduce.panel.running': '正在启动进程，桶的大小为 {mb:g} MB……',
     'allreduce.panel.interrupted': '已中断：所有进程均已停止；点击“运行”重新开始。',
     'allreduce.panel.col_bucket': '桶（MB）',
     'allreduce.panel.col_ddp': '(c) DDP（秒）',
-    'allreduce.panel.col_hidden': '隐藏比例',
     'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}',
-    'allreduce.hidden.beyond': ('{label}：“隐藏”了 {fraction:.0%}，超过了整个全归约：机器上的其他工作改变了中位数；'
-                                '请再运行一次'),
-    'allreduce.plot.title_beyond': '{label}：“隐藏”了 {fraction:.0%}，比全部还多（噪声）',
     'allreduce.plot.timeline_after': '{label}：每个全归约都在反向传播结束后才开始',
     'allreduce.plot.timeline_during': '{label}：全归约在反向传播结束前 {ms:.0f} 毫秒就开始了',
     'allreduce.mismatch_grad': '进程 {rank} 上的{version}使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
-    'allreduce.plot.title_noise': '{label}：隐藏了 {fraction:.0%}，在各次重复的波动范围之内',
     'allreduce.panel.col_seconds': '{label}（秒）',
+    'allreduce.version.flat': '扁平：先反向传播，再一个缓冲区',
+    'allreduce.version.one_bucket': '{label}（只有一个桶：整个梯度）',
+    'allreduce.col.overlap': '重叠（按时间区间）',
+    'allreduce.processes.shared': ('本节在这台机器上启动 {n} 个进程，通过 gloo 通信，而这台机器只给本程序 {cores'
+                                   '} 个核心：它们轮流使用核心，所以反向传播和全归约不可能在同一时刻运行；本节仍'
+                                   '会校验每个结果、画出每条时间线，下面的重叠是两者都在进行（轮流执行）的时间区'
+                                   '间'),
+    'allreduce.summary.model': ('一次全归约调用的模型：每次调用 {alpha:.3f} 毫秒 + 字节数按总线带宽 {gbps:.2f} G'
+                                'B/s 计（环形因子 {ring:.2f}）'),
+    'allreduce.summary.overlap': ('{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f} '
+                                  '毫秒；反向传播 x{slowdown:.2f}'),
+    'allreduce.ingredient.points': ('一个浮点数的全归约：{small:.3f} 毫秒（{n} 次中最快的一次；与大小无关的每次'
+                                    '调用开销）；{buffer_mb:.0f} MB 的全归约：{large:.4f} 秒（{m} 次中最快的一次'
+                                    '）'),
+    'allreduce.ingredient.fit': ('每次调用的开销 alpha = {alpha:.3f} 毫秒，总线带宽 = {gbps:.2f} GB/s（环形全归'
+                                 '约传输 {ring:.2f} 倍的字节）'),
+    'allreduce.overlap.line': ('{label}：它的 {comm:.1f} 毫秒全归约中，有 {measured:.0%} 是在反向传播计算的同时'
+                               '进行的（模型：{predicted:.0%}）；{wall}'),
+    'allreduce.overlap.none_sent': '{label}：在做性能分析的那一步里没有发送任何东西',
+    'allreduce.wall.faster': '这一步比 (a) 少用 {ms:.1f} 毫秒',
+    'allreduce.wall.slower': '这一步比 (a) 多用 {ms:.1f} 毫秒',
+    'allreduce.wall.same': '这一步与 (a) 用时相同，差别在各次重复的波动范围（{spread:.1f} 毫秒）之内',
+    'allreduce.why.head': '    (a) 减去它，{gain:+.1f} 毫秒 =',
+    'allreduce.why.calls': '{ms:+.1f} 毫秒来自少了 {k} 次调用（每次 {alpha:.3f} 毫秒）',
+    'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行的全归约',
+    'allreduce.why.slowdown': ('{ms:+.1f} 毫秒是因为反向传播用了 {mine:.1f} 毫秒，而单独运行只要 {alone:.1f} 毫'
+                               '秒（x{ratio:.2f}）{cores}'),
+    'allreduce.why.cores': '，gloo 的线程与 {n} 个进程的反向传播在同样的 {cores} 个核心上运行',
+    'allreduce.why.rest': '{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）',
+    'allreduce.why.join': '；',
+    'allreduce.overlap.rule': ('重叠 = 在全归约忙碌的时间里，反向传播也在计算的那部分所占的比例，由性能分析记录'
+                               '的时间区间算出（总在 0-100% 之间）；模型 = 假如每次调用在它的梯度就绪时立即开始'
+                               '、并且通信拥有自己的硬件，这个比例会是多少'),
+    'allreduce.per_call.line': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 '
+                                '= {diff:+.1f} 毫秒，即每次调用 {per:.3f} 毫秒；一个浮点数的全归约测得 alpha = '
+                                '每次调用 {alpha:.3f} 毫秒'),
+    'allreduce.per_call.noise': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：两者相差 {diff:+'
+                                 '.1f} 毫秒，在各次重复的波动范围（{spread:.1f} 毫秒）之内；一个浮点数的全归约测'
+                                 '得 alpha = 每次调用 {alpha:.3f} 毫秒'),
+    'allreduce.plot.title_overlap': '{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 {predicted:.0%}）',
+    'allreduce.plot.title_nothing': '一个训练步，每次重复：没有哪个版本在反向传播期间发送',
+    'allreduce.buckets.xlabel': 'DDP 桶的大小（MB，对数刻度）',
+    'allreduce.buckets.ylabel': '每步时间（毫秒，最慢的进程）',
+    'allreduce.buckets.model': '模型：每次调用 {alpha:.2f} 毫秒 + 字节数按 {gbps:.2f} GB/s 计',
+    'allreduce.buckets.measured': '实测 DDP（每次重复）',
+    'allreduce.buckets.serial': '(a) 实测',
+    'allreduce.buckets.flat': '扁平对照实测',
+    'allreduce.buckets.one': '只有一个桶：整个梯度',
+    'allreduce.buckets.title': '模型预测最快：{model} MB（{buckets} 个桶）；实测最快：{measured} MB',
+    'allreduce.buckets.title_model': '模型预测最快：{model} MB（{buckets} 个桶）',
+    'allreduce.buckets.text': '模型预测最快的桶大小：{model} MB；实测最快：{measured} MB（{steps}）',
+    'allreduce.buckets.within': '相差不超过一档',
+    'allreduce.buckets.apart': '在扫描中相差 {steps} 档',
+    'allreduce.panel.col_buckets': '调用次数',
+    'allreduce.panel.col_overlap': '重叠',
+    'allreduce.panel.col_model': '模型',
+    'allreduce.panel.col_gain': '(a) − DDP（毫秒）',
+    'allreduce.panel.col_slowdown': '反向传播 x',
+    'allreduce.guess.none': ('my_guess 仍是 None：先写下你的猜测（0 到 1 之间），再运行这个单元格；模型：{predic'
+                             'ted:.0%}，实测：{measured:.0%}'),
+    'allreduce.guess.line': ('你的猜测 {guess:.0%}；模型 {predicted:.0%}；实测 {measured:.0%}（{label}的全归约在'
+                             '反向传播期间进行的比例）'),
+    'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同，但(a)减去扁平对'
+                                  '照 = {diff:+.1f} 毫秒，超出了各次重复的波动范围（{spread:.1f} 毫秒）：这里看'
+                                  '不出调用次数减少带来的节省；按一个浮点数的全归约（alpha = {alpha:.3f} 毫秒）'
+                                  '，扁平对照省下的调用值 {saved:.1f} 毫秒，而它还要把每个梯度复制进一个缓冲区再'
+                                  '复制回来'),
 }
