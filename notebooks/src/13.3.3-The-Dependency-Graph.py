@@ -349,6 +349,26 @@ caught, message = dg.broken_engine_check(answer)
 print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
 
 # %% [markdown]
+# ## Recorded on a GPU machine
+#
+# The worked step recorded on a machine with a GPU: one repeat's busy intervals and every repeat of the three ways.
+# The caption is generated from the recording.
+
+# %% [markdown] lang="zh"
+# ## 在GPU机器上录制的结果
+#
+# 参考实现的训练步（两层多层感知机，图12.3.1）在一台有GPU的机器上录制的结果：一次重复中的忙碌区间，以及三种方式的
+# 每次重复。说明文字由录制数据生成。
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.depgraph import recording
+from d2l_ext.display import graph_recorded
+
+recorded = recording.newest()  # the newest recording from a machine with a GPU, or None
+print(graph_recorded.recorded_text(recorded))
+graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shipped
+
+# %% [markdown]
 # ## Remember
 #
 # * A step split over devices is a graph: chains side by side that meet where the gradients are summed.

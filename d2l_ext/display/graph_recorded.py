@@ -1,0 +1,164 @@
+"""13.3.3's step as recorded on a GPU machine, for readers without one: its caption and its figure.
+
+Every sentence and title is generated from the recording it describes (machine, versions, date,
+sizes, repeats, the measured overlap beside its prediction), in the reader's language; the
+figure draws the representative repeat's busy intervals and every repeat's time.
+"""
+from __future__ import annotations
+
+from ..depgraph import recording
+from ..i18n import t
+from . import style
+from .graph import lane_name
+from .timeline import draw_timeline
+
+ONE = 'one device'  # the one-device step's row id in a recording's events
+
+
+def device_text(desc: dict, rec: dict, plot: bool = False) -> str:
+    """A recorded lane's device as a reader reads it: 'GPU 0', 'CPU (15 of 16 cores)', 'CPU lane 1 (1 of 2 cores)'."""
+    say = style.plot_text if plot else t
+    cores = rec['machine'].get('cpu_cores')
+    if desc['kind'] == 'gpu':
+        return say('core.lane_gpu_label', index=desc['index'])
+    if desc['threads'] >= cores:
+        return say('core.lane_cpu_all_label', cores=cores)
+    if any(lane['kind'] == 'gpu' for lane in rec['lanes']):
+        return say('core.lane_cpu_label', threads=desc['threads'], cores=cores)
+    return say('core.lane_cpu_share_label', number=desc['index'], threads=desc['threads'], cores=cores)
+
+
+def _variant(v: str, plot: bool = False) -> str:
+    return (style.plot_text if plot else t)(f'graph.variant.{recording.VARIANTS.index(v)}')
+
+
+def where_text(rec: dict) -> str:
+    """Where, when and with what the recording was made."""
+    m, v = rec['machine'], rec['machine'].get('versions', {})
+    fields = dict(cores=m.get('cpu_cores'), torch=v.get('torch'), python=v.get('python'), date=m.get('date', '')[:10])
+    if not recording.is_gpu(rec):
+        return t('graph.recorded.where_cpu', **fields)
+    return t('graph.recorded.where', gpus=recording.gpu_kind(rec), driver=m.get('driver'), cuda=m.get('cuda'),
+             **fields)
+
+
+def run_text(rec: dict, run: dict) -> str:
+    """One batch size: the three medians and which of one device and the split took longer, by how much."""
+    s, sizes = recording.summary(run), rec['sizes']
+    lines = [t('graph.recorded.run', batch=run['batch'], repeats=run['repeats'], **sizes)]
+    lines += [t('graph.recorded.row', variant=_variant(v), ms=s['median'][v] * 1e3) for v in recording.VARIANTS]
+    ratio = s['split_over_one']
+    lines.append(t('graph.recorded.split_slower', ratio=ratio) if ratio >= 1
+                 else t('graph.recorded.split_faster', ratio=1 / ratio))
+    return '\n'.join(lines)
+
+
+def overlap_text(rec: dict, run: dict) -> str:
+    """The drawn repeat's halves, their overlap beside its prediction, the wall-clock saving beside its prediction."""
+    s = recording.summary(run)
+    halves = s['halves']
+    lines = [t('graph.recorded.halves', batch=run['batch'], lane0=lane_name('lane 0'), lane1=lane_name('lane 1'),
+               t0=halves.get('lane 0', float('nan')) * 1e3, t1=halves.get('lane 1', float('nan')) * 1e3)]
+    if s['overlap'] is not None:
+        lines.append(t('graph.recorded.overlap', fraction=s['overlap'], lane=lane_name(s['shorter']),
+                       low=s['overlap_min'], high=s['overlap_max'], repeats=run['repeats'],
+                       predicted=s['predicted_overlap'], in_turn=s['overlap_in_turn']))
+    if s['first'] is not None:
+        lines.append(t('graph.recorded.starts', first=lane_name(s['first']), offset=s['start_offset'] * 1e3))
+    if s['saved_predicted'] is not None:
+        lines.append(t('graph.recorded.saved', saved=s['saved'] * 1e3, predicted=s['saved_predicted'] * 1e3))
+    if s['in_turn_gap'] is not None:
+        lines.append(t('graph.recorded.gap', gap=s['in_turn_gap'] * 1e3))
+    ratios = _slowdown(run)
+    if ratios:
+        lines.append(t('graph.recorded.slowdown', lane0=lane_name('lane 0'), lane1=lane_name('lane 1'), **ratios))
+    lines.append(t('graph.recorded.checked', error=s['error'], tolerance=s['tolerance']))
+    return '\n'.join(lines)
+
+
+def _slowdown(run: dict) -> dict:
+    """{'r0', 'r1'}: each half's median busy time with the halves together over its median in turn."""
+    import statistics
+    out = {}
+    for i in (0, 1):
+        lane = f'lane {i}'
+        together = [h[lane] for h in run['halves']['split'] if lane in h]
+        alone = [h[lane] for h in run['halves']['in_turn'] if lane in h]
+        if not together or not alone:
+            return {}
+        out[f'r{i}'] = statistics.median(together) / statistics.median(alone)
+    return out
+
+
+def recorded_text(rec: dict | None, batch=None) -> str:
+    """The caption of a recording: where and when, the lanes, every batch's medians, the drawn run's overlap (13.3.3).
+
+    With no recording, one line saying that none is shipped yet.
+    """
+    if rec is None:
+        return t('graph.recorded.none')
+    lanes = t('graph.recorded.sep').join(
+        t('graph.recorded.lane_item', lane=lane_name(f'lane {i}'), device=device_text(d, rec))
+        for i, d in enumerate(rec['lanes']))
+    lines = [where_text(rec), t('graph.recorded.lanes', lanes=lanes, one=device_text(rec['one_device'], rec)),
+             t('graph.recorded.clock_note')]
+    lines += [run_text(rec, run) for run in rec['runs']]
+    lines.append(overlap_text(rec, recording.pick_run(rec, batch)))
+    return '\n'.join(lines)
+
+
+def title(rec: dict, run: dict) -> str:
+    """The figure's title, from the recording: GPU, date, batch, repeats, the overlap beside its prediction."""
+    s = recording.summary(run)
+    fields = dict(date=rec['machine'].get('date', '')[:10], batch=run['batch'], repeats=run['repeats'],
+                  fraction=s['overlap'] if s['overlap'] is not None else float('nan'),
+                  predicted=s['predicted_overlap'])
+    if recording.is_gpu(rec):
+        return style.plot_text('graph.recorded.title', gpu=rec['machine']['gpus'][0], **fields)
+    return style.plot_text('graph.recorded.title_cpu', **fields)
+
+
+def timeline_events(rec: dict, run: dict) -> tuple[list[dict], dict]:
+    """The representative repeat's split step and one-device step as timeline events, and their rows {label: role}."""
+    rows, role_of = {}, {}
+    for i, desc in enumerate(rec['lanes']):
+        label = style.plot_text('graph.recorded.row_lane', lane=lane_name(f'lane {i}', plot=True),
+                                device=device_text(desc, rec, plot=True))
+        rows[label], role_of[f'lane {i}'] = style.lane_role(i), label
+    server = lane_name(rec.get('server', 'cpu (parameter server)'), plot=True)
+    rows[server], role_of[rec.get('server', 'cpu (parameter server)')] = 'cpu', server
+    one = style.plot_text('graph.recorded.row_one', device=device_text(rec['one_device'], rec, plot=True))
+    rows[one], role_of[ONE] = style.lane_role(0), one  # lane 0's device, with all of it
+    events = []
+    for v in ('split', 'one_device'):
+        for e in run['events'][v]:
+            copy = e['name'] in ('weight copy', 'grad copy')
+            events.append({'lane': role_of[e['lane']], 'start': e['start'], 'end': e['end'],
+                           'name': style.plot_text('graph.recorded.stage.' + e['name'].replace(' ', '_')),
+                           'role': 'link' if copy else None})
+    return events, rows
+
+
+def draw_recorded(rec: dict | None, batch=None):
+    """The recorded step for readers without a GPU: one repeat's busy intervals above every repeat's time (13.3.3).
+
+    Returns the Figure, or None when there is no recording (recorded_text says so).
+    """
+    if rec is None:
+        return None
+    from .repeats import plot_repeats
+    run = recording.pick_run(rec, batch)
+    fig, (top, bottom) = style.figure(nrows=2, height=7.5)
+    events, rows = timeline_events(rec, run)
+    draw_timeline(events, ax=top, rows=rows, title=style.plot_text('graph.recorded.title_timeline'),
+                  legend_names={'link': style.plot_text('graph.recorded.legend_copy'),
+                                'cpu': style.plot_text('graph.recorded.legend_server')})
+    legend = top.get_legend()
+    if legend is not None:  # below the timeline, so both panels keep the figure's width
+        top.legend(handles=legend.legend_handles, loc='upper left', bbox_to_anchor=(0.0, -0.22), frameon=False,
+                   ncol=len(legend.legend_handles))
+    times = {_variant(v, plot=True): run['times'][v] for v in recording.VARIANTS}
+    plot_repeats(times, ax=bottom, unit='auto', title=style.plot_text('graph.recorded.title_repeats'))
+    fig.suptitle(title(rec, run), x=0.01, ha='left')
+    style.english_labels(fig)
+    return fig

@@ -1,0 +1,53 @@
+"""13.3.3's step recorded on a GPU machine: where and when, what ran, the times, the halves' overlap, the figure."""
+MESSAGES = {
+    'graph.recorded.what_batch': 'batch size',
+    'graph.recorded.none': ('No recording of this step from a GPU machine ships with this version yet: '
+                            'every number above was measured here.'),
+    'graph.recorded.where': ('Recorded on {gpus} with {cores} CPU cores (driver {driver}, CUDA {cuda}, '
+                             'PyTorch {torch}, Python {python}) on {date}'),
+    'graph.recorded.where_cpu': ('CPU recording (no GPU): {cores} CPU cores, PyTorch {torch}, Python {python}, '
+                                 'on {date}'),
+    'graph.recorded.lanes': 'lanes: {lanes}; one device: {one}',
+    'graph.recorded.lane_item': '{lane} = {device}',
+    'graph.recorded.run': ('batch {batch} ({d_in}-{hidden}-{d_out} MLP), {repeats} repeats of each way, interleaved '
+                           '(medians):'),
+    'graph.recorded.row': '  {variant}: {ms:.3f} ms',
+    'graph.recorded.split_slower': ('  the split step took {ratio:.2f} times as long as one device with the whole '
+                                    'minibatch'),
+    'graph.recorded.split_faster': ('  one device with the whole minibatch took {ratio:.2f} times as long as the split '
+                                    'step'),
+    'graph.recorded.halves': ('batch {batch}, the drawn repeat (the split step of median time): {lane0} was busy '
+                              '{t0:.3f} ms, {lane1} {t1:.3f} ms'),
+    'graph.recorded.overlap': ("overlap of the halves: during {fraction:.2f} of the shorter half's busy time "
+                               '({lane}) the other half was busy too (this repeat; {low:.2f} to {high:.2f} over '
+                               '{repeats} repeats); predicted {predicted:.2f} for halves started together; '
+                               'halves in turn: {in_turn:.2f}'),
+    'graph.recorded.starts': ('in this repeat {first} started its half {offset:.3f} ms before the other; the '
+                              'prediction assumes both start together'),
+    'graph.recorded.gap': 'with the halves in turn, the second started {gap:.3f} ms after the first ended (median)',
+    'graph.recorded.saved': ('wall clock: halves in turn minus together = {saved:.3f} ms (medians); predicted '
+                             "{predicted:.3f} ms, the shorter half's busy time when the halves ran in turn"),
+    'graph.recorded.slowdown': ("each half's busy time together / in turn (medians): {lane0}: {r0:.2f}, "
+                                '{lane1}: {r1:.2f}'),
+    'graph.recorded.checked': ('every update of every repeat matched one device in float64 (worst relative error '
+                               '{error:.1e}, tolerance {tolerance:.0e})'),
+    'graph.recorded.title': ('The step of Fig. 13.3.1 recorded on {gpu}, {date}\nbatch {batch}, {repeats} repeats; '
+                             'overlap of the halves {fraction:.2f} (predicted {predicted:.2f})'),
+    'graph.recorded.title_cpu': ('The step of Fig. 13.3.1, CPU recording (no GPU), {date}\nbatch {batch}, '
+                                 '{repeats} repeats; overlap of the halves {fraction:.2f} (predicted {predicted:.2f})'),
+    'graph.recorded.title_timeline': 'one repeat (the split step of median time), each way from its own start',
+    'graph.recorded.title_repeats': 'every repeat, in the order they ran',
+    'graph.recorded.row_lane': '{lane}: {device}',
+    'graph.recorded.row_one': 'one device: {device}',
+    'graph.recorded.stage.weight_copy': 'weights in',
+    'graph.recorded.stage.lane_step': 'forward + backward',
+    'graph.recorded.stage.grad_copy': 'gradients out',
+    'graph.recorded.stage.sum': 'sum',
+    'graph.recorded.stage.update': 'update',
+    'graph.recorded.stage.whole_step': 'whole step',
+    'graph.recorded.legend_copy': 'copies: weights in, gradients out',
+    'graph.recorded.legend_server': 'sum and update (server)',
+    'graph.recorded.sep': ', ',
+    'graph.recorded.clock_note': ('GPU intervals from CUDA events, CPU intervals from timestamps in the thread that '
+                                  'ran them, on one clock'),
+}

@@ -1,0 +1,47 @@
+"""12.3节图12.3.1的训练步在GPU机器上的录制：何时何地、运行了什么、耗时、两半的重叠、图。"""
+MESSAGES = {
+    'graph.recorded.what_batch': '批量大小',
+    'graph.recorded.none': '这个版本还没有附带在GPU机器上录制的这个训练步：上面的每个数字都是在这台机器上测得的。',
+    'graph.recorded.where': ('录制于 {gpus}，{cores} 个 CPU 核（驱动 {driver}，CUDA {cuda}，PyTorch {torch}，'
+                             'Python {python}），日期 {date}'),
+    'graph.recorded.where_cpu': ('CPU 录制（没有 GPU）：{cores} 个 CPU 核，PyTorch {torch}，Python {python}，'
+                                 '日期 {date}'),
+    'graph.recorded.lanes': '执行路：{lanes}；一个设备：{one}',
+    'graph.recorded.lane_item': '{lane} = {device}',
+    'graph.recorded.run': ('批量大小 {batch}（{d_in}-{hidden}-{d_out} 的多层感知机），每种方式交替重复 {repeats} 次'
+                           '（中位数）：'),
+    'graph.recorded.row': '  {variant}：{ms:.3f} 毫秒',
+    'graph.recorded.split_slower': '  拆分的训练步用时是一个设备处理整个小批量的 {ratio:.2f} 倍',
+    'graph.recorded.split_faster': '  一个设备处理整个小批量的用时是拆分的训练步的 {ratio:.2f} 倍',
+    'graph.recorded.halves': ('批量大小 {batch}，图中画出的那次重复（拆分训练步用时为中位数的一次）：{lane0} 忙碌 '
+                              '{t0:.3f} 毫秒，{lane1} 忙碌 {t1:.3f} 毫秒'),
+    'graph.recorded.overlap': ('两半的重叠：较短一半（{lane}）忙碌的时间里，有 {fraction:.2f} 的时间另一半也在忙碌'
+                               '（这次重复；{repeats} 次重复中为 {low:.2f} 到 {high:.2f}）；两半同时开始时预测为 '
+                               '{predicted:.2f}；两半先后运行时为 {in_turn:.2f}'),
+    'graph.recorded.starts': '这次重复中，{first}比另一条早 {offset:.3f} 毫秒开始它的一半；预测假定两半同时开始',
+    'graph.recorded.gap': '两半先后运行时，第二半在第一半结束 {gap:.3f} 毫秒后才开始（中位数）',
+    'graph.recorded.saved': ('挂钟时间：先后运行减去同时运行 = {saved:.3f} 毫秒（中位数）；预测 {predicted:.3f} 毫秒，'
+                             '即两半先后运行时较短一半的忙碌时间'),
+    'graph.recorded.slowdown': ('每一半同时运行时的忙碌时间除以先后运行时的（中位数）：'
+                                '{lane0}为 {r0:.2f}，{lane1}为 {r1:.2f}'),
+    'graph.recorded.checked': ('每次重复的每次更新都与一个设备的float64结果一致（最大相对误差 {error:.1e}，'
+                               '容差 {tolerance:.0e}）'),
+    'graph.recorded.title': ('图12.3.1的训练步，录制于 {gpu}，{date}\n批量大小 {batch}，重复 {repeats} 次；'
+                             '两半的重叠 {fraction:.2f}（预测 {predicted:.2f}）'),
+    'graph.recorded.title_cpu': ('图12.3.1的训练步，CPU 录制（没有 GPU），{date}\n批量大小 {batch}，重复 {repeats} 次；'
+                                 '两半的重叠 {fraction:.2f}（预测 {predicted:.2f}）'),
+    'graph.recorded.title_timeline': '一次重复（拆分训练步用时为中位数的一次），每种方式从各自的开始计时',
+    'graph.recorded.title_repeats': '每次重复，按运行顺序',
+    'graph.recorded.row_lane': '{lane}：{device}',
+    'graph.recorded.row_one': '一个设备：{device}',
+    'graph.recorded.stage.weight_copy': '传入权重',
+    'graph.recorded.stage.lane_step': '前向 + 反向传播',
+    'graph.recorded.stage.grad_copy': '传出梯度',
+    'graph.recorded.stage.sum': '求和',
+    'graph.recorded.stage.update': '更新',
+    'graph.recorded.stage.whole_step': '整个训练步',
+    'graph.recorded.legend_copy': '复制：传入权重，传出梯度',
+    'graph.recorded.legend_server': '求和与更新（服务器）',
+    'graph.recorded.sep': '，',
+    'graph.recorded.clock_note': 'GPU 的区间来自 CUDA 事件，CPU 的区间来自运行它的线程中的时间戳，统一到一个时钟上',
+}
