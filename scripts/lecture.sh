@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Lecture mode: serve ONE notebook with Voila as a clean app for a projector.
+# Lecture mode: serve a notebook with Voila as a clean app for a projector.
 #
 #   scripts/lecture.sh NOTEBOOK [PORT] [EXTRA VOILA OPTIONS...]
+#   scripts/lecture.sh FOLDER [PORT] [EXTRA VOILA OPTIONS...]
 #
+# - NOTEBOOK: that notebook at http://localhost:PORT/; FOLDER: a list of the notebooks under it at
+#   http://localhost:PORT/, each one at /voila/render/<its path under FOLDER> (one server for a
+#   whole course; each page still runs its notebook in a fresh kernel);
 # - code cells hidden (Voila's default), only outputs and widgets shown;
 # - each cell may run at most LECTURE_CELL_TIMEOUT seconds (default 300) before Voila gives up;
-# - a kernel whose page was closed is shut down after LECTURE_CULL_IDLE seconds idle (default 600);
-#   a page that is still open keeps its kernel however long the instructor talks;
+# - closing or reloading a page ends its kernel (the page asks Voila to; see the template below);
+#   a kernel whose page vanished without asking (a crashed browser, a lost network) is shut down
+#   after LECTURE_CULL_IDLE seconds idle (default 600); a page that is still open keeps its
+#   kernel however long the instructor talks;
 # - large plots: matplotlib reads the rc file this script writes ($MATPLOTLIBRC), and the page
 #   uses a "d2l-lecture" Voila template (the lab template plus larger fonts and widgets);
 #   D2L_EXT_LECTURE=1 is set in the kernel's environment for notebooks that want to adapt further;
@@ -21,8 +27,9 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 NOTEBOOK [PORT] [EXTRA VOILA OPTIONS...]" >&2
+    echo "usage: $0 NOTEBOOK|FOLDER [PORT] [EXTRA VOILA OPTIONS...]" >&2
     echo "  e.g. $0 notebooks/en/13.3.1-Parallel-Computation-on-Devices.ipynb 8866" >&2
+    echo "       $0 notebooks/en 8866   (every notebook under the folder, listed at http://localhost:8866/)" >&2
     exit 2
 }
 
@@ -35,8 +42,13 @@ if [[ $# -ge 1 && $1 != -* ]]; then
     port=$1
     shift
 fi
-[[ -f $notebook ]] || { echo "lecture.sh: no such notebook: $notebook" >&2; exit 2; }
-[[ $notebook == *.ipynb ]] || { echo "lecture.sh: not a notebook (.ipynb): $notebook" >&2; exit 2; }
+if [[ -d $notebook ]]; then
+    what="the notebooks under $notebook (each at /voila/render/<path>)"
+else
+    [[ -f $notebook ]] || { echo "lecture.sh: no such notebook or folder: $notebook" >&2; exit 2; }
+    [[ $notebook == *.ipynb ]] || { echo "lecture.sh: not a notebook (.ipynb): $notebook" >&2; exit 2; }
+    what=$notebook
+fi
 [[ $port =~ ^[0-9]+$ ]] || { echo "lecture.sh: PORT must be a number, got: $port" >&2; exit 2; }
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -97,6 +109,19 @@ mkdir -p "$tpl"
 echo '{"base_template": "lab"}' >"$tpl/conf.json"
 cat >"$tpl/index.html.j2" <<'EOF'
 {%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js -%}
+{{ super() }}
+<script>
+  // Closing or reloading the page should end its kernel: Voila's page asks for that with the
+  // _xsrf cookie's value, but Voila 0.5 never sets the cookie, so the request fails (403) and the
+  // kernel would stay until culled. A random same-origin value is what the check compares.
+  if (!/(^|;\s*)_xsrf=/.test(document.cookie)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    const token = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+    document.cookie = '_xsrf=' + token + '; path=/; SameSite=Strict';
+  }
+</script>
+{%- endblock html_head_js -%}
 {%- block notebook_css -%}
 {{ super() }}
 <style>
@@ -125,7 +150,7 @@ export D2L_EXT_LECTURE=1
 # The notebooks import d2l_ext; make the working tree importable even if not pip-installed.
 export PYTHONPATH=$repo${PYTHONPATH:+:$PYTHONPATH}
 
-echo "lecture.sh: serving $notebook at http://$ip:$port/ (Ctrl-C to stop)" >&2
+echo "lecture.sh: serving $what at http://$ip:$port/ (Ctrl-C to stop)" >&2
 # Not exec, so that the EXIT trap removes $work. voila runs in the background (where it
 # ignores SIGINT), and Ctrl-C / SIGTERM / SIGHUP to this script are passed on to it as SIGTERM.
 "$python" -m voila "$notebook" \

@@ -389,25 +389,27 @@ def voila_root(chromium_path, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def stopping_servers():
-    """Servers being stopped in the background; the session waits for every one before it ends.
+    """Servers (and kernels) being stopped in the background; the session waits for every one
+    before it ends.
 
     Stopping Voila waits seconds for its kernel to shut down (2 to 6 s measured per notebook on
-    2 cores), idle time the next notebook's test need not wait for: its server has its own port,
-    folder and log, and its stall check counts only its own kernels' CPU time.
+    2 cores), idle time the next notebook's test need not wait for.
     """
     threads: list[threading.Thread] = []
     errors: list[str] = []
 
-    def stop(server: Server) -> None:
+    def stop(what, *args) -> None:
         try:
-            server.stop()
+            what(*args) if args else what.stop()
         except Exception as exc:  # reported when the session ends, as a teardown error
-            errors.append(f"{server.name} ({server.log_path}) did not stop: {exc!r}")
+            errors.append(f"{getattr(what, 'name', what)} did not stop: {exc!r}")
 
-    def stop_later(server: Server) -> None:
-        thread = threading.Thread(target=stop, args=(server,), daemon=True)
+    def stop_later(what, *args) -> threading.Thread:
+        """Stop a Server, or call what(*args), in a thread of its own."""
+        thread = threading.Thread(target=stop, args=(what, *args), daemon=True)
         thread.start()
         threads.append(thread)
+        return thread
 
     yield stop_later
     for thread in threads:
@@ -415,21 +417,110 @@ def stopping_servers():
     assert not errors, "\n".join(errors)
 
 
-@pytest.fixture
-def lecture_server(voila_root, tmp_path, stopping_servers):
-    """Factory: start scripts/lecture.sh on a notebook of the Voila copy; stopped after the test."""
-    started: list[Server] = []
+def start_lecture(target: str, port: int, cwd: Path, home: Path, log: Path) -> Server:
+    """scripts/lecture.sh TARGET PORT as an instructor runs it (TARGET a notebook or a folder)."""
+    env = isolated_env(home)
+    env["PYTHON"] = sys.executable
+    env["LECTURE_CELL_TIMEOUT"] = str(int(TIMEOUT_S))
+    env["LECTURE_IP"] = "127.0.0.1"
+    cmd = ["bash", str(LECTURE_SH), target, str(port), "--show_tracebacks=True"]
+    return Server(f"voila (scripts/lecture.sh {target})", cmd, env, cwd, log)
 
-    def start(notebook: Notebook):
+
+def voila_kernels(server: Server) -> dict[int, str]:
+    """The kernels a Voila server runs now (one per page loaded and not shut down): pid -> kernel id,
+    read from the connection file in the kernel's command line."""
+    found = {}
+    try:
+        import psutil
+
+        for child in psutil.Process(server.proc.pid).children(recursive=True):
+            try:
+                cmd = " ".join(child.cmdline())
+                parent = " ".join(child.parent().cmdline())
+            except (psutil.Error, AttributeError):
+                continue
+            match = re.search(r"kernel-([0-9a-f-]{36})\.json", cmd)
+            if match and "ipykernel" in cmd and "ipykernel" not in parent:  # not a kernel's own fork
+                found[child.pid] = match.group(1)
+    except Exception:  # psutil missing or the server is gone
+        pass
+    return found
+
+
+@dataclasses.dataclass
+class LectureFolder:
+    server: Server
+    base: str
+    pending: list = dataclasses.field(default_factory=list)  # kernel shutdowns under way
+
+    def url(self, notebook: Notebook) -> str:
+        return f"{self.base}/voila/render/{urllib.parse.quote(notebook.rel)}"
+
+    def shutdown_kernels(self, kernels: dict[int, str], timeout: float = 30) -> None:
+        """Shut down these kernels (pid -> id) as a page being left asks Voila to (POST
+        voila/api/shutdown/<id> on beforeunload, which Playwright's context.close() skips).
+        One still there after `timeout` is killed by its pid, with its worker processes."""
+        for kernel_id in kernels.values():
+            req = urllib.request.Request(f"{self.base}/voila/api/shutdown/{kernel_id}",
+                                         method="POST", data=b"")
+            req.add_header("Cookie", "_xsrf=d2l")  # double-submit: cookie and header agree
+            req.add_header("X-XSRFToken", "d2l")
+            try:
+                with urllib.request.urlopen(req, timeout=timeout):
+                    pass
+            except (OSError, urllib.error.URLError) as exc:
+                print(f"  (kernel {kernel_id} not shut down through Voila: {exc})")
+        deadline = time.monotonic() + timeout
+        while set(kernels) & set(voila_kernels(self.server)) and time.monotonic() < deadline:
+            time.sleep(0.25)
+        for pid in set(kernels) & set(voila_kernels(self.server)):
+            print(f"  (killing kernel {pid} left running on the shared lecture server)")
+            for victim in [*_descendants(pid), pid]:
+                try:
+                    os.kill(victim, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+
+
+@pytest.fixture(scope="session")
+def lecture_folder(voila_root, tmp_path_factory):
+    """One `scripts/lecture.sh FOLDER PORT` server for every notebook but the fixture: each page
+    still runs its notebook in a fresh kernel, without starting Voila again per notebook."""
+    base = tmp_path_factory.mktemp("lecture-folder")
+    port = free_port()
+    server = start_lecture(str(voila_root), port, voila_root, base / "home", base / "lecture.log")
+    try:
+        # The folder's listing: no kernel starts for it, and it shows the template renders.
+        server.wait_ready(lambda: _http_ok(f"http://127.0.0.1:{port}/"), 60)
+        folder = LectureFolder(server, f"http://127.0.0.1:{port}")
+        yield folder
+        for thread in folder.pending:
+            thread.join()
+    finally:
+        server.stop()
+
+
+class LectureServers:
+    """Lecture mode in the tests. The fixture notebook gets the instructor's own single-notebook
+    command (`scripts/lecture.sh NOTEBOOK PORT`, a server of its own); every other notebook is a
+    page of the one shared `scripts/lecture.sh FOLDER PORT` server, whose kernels are shut down
+    after each test, so that none keeps its memory or its worker processes (or keeps computing,
+    after a failure) while the next notebook runs."""
+
+    def __init__(self, request, voila_root: Path, tmp_path: Path):
+        self.request, self.voila_root, self.tmp_path = request, voila_root, tmp_path
+        self.own: list[Server] = []
+        self.shared: LectureFolder | None = None
+
+    def __call__(self, notebook: Notebook):
+        if notebook.src != FIXTURE_NOTEBOOK:
+            self.shared = self.request.getfixturevalue("lecture_folder")
+            return self.shared.url(notebook), self.shared.server
         port = free_port()
-        env = isolated_env(tmp_path / "home")
-        env["PYTHON"] = sys.executable
-        env["LECTURE_CELL_TIMEOUT"] = str(int(TIMEOUT_S))
-        env["LECTURE_IP"] = "127.0.0.1"
-        cmd = ["bash", str(LECTURE_SH), notebook.rel, str(port), "--show_tracebacks=True"]
-        server = Server("voila (scripts/lecture.sh)", cmd, env, voila_root,
-                        tmp_path / "lecture.log")
-        started.append(server)
+        server = start_lecture(notebook.rel, port, self.voila_root, self.tmp_path / "home",
+                               self.tmp_path / "lecture.log")
+        self.own.append(server)
 
         def listening() -> bool:
             with socket.create_connection(("127.0.0.1", port), timeout=2):
@@ -438,9 +529,22 @@ def lecture_server(voila_root, tmp_path, stopping_servers):
         server.wait_ready(listening, 60)
         return f"http://127.0.0.1:{port}/", server
 
-    yield start
-    for server in started:
-        stopping_servers(server)
+    def finish(self, stop_later) -> None:
+        for server in self.own:
+            stop_later(server)
+        if self.shared is not None:
+            # The kernels of this test, listed now: shutting them down waits seconds for them to
+            # exit, idle time the next notebook's test need not wait for.
+            self.shared.pending.append(
+                stop_later(self.shared.shutdown_kernels, voila_kernels(self.shared.server)))
+
+
+@pytest.fixture
+def lecture_server(request, voila_root, tmp_path, stopping_servers):
+    """Lecture mode for one notebook: `url, server = lecture_server(notebook)`; see LectureServers."""
+    servers = LectureServers(request, voila_root, tmp_path)
+    yield servers
+    servers.finish(stopping_servers)
 
 
 # --------------------------------------------------------------------------- browser

@@ -1,5 +1,10 @@
 """Lecture mode: scripts/lecture.sh serves each notebook with Voila; the page works in Chromium.
 
+The fixture notebook runs under the instructor's single-notebook command (scripts/lecture.sh
+NOTEBOOK PORT); the lesson notebooks are pages of one `scripts/lecture.sh FOLDER PORT` server
+(/voila/render/<path>), so Voila starts once; each page still runs in a fresh kernel, shut down
+after its test.
+
 The page must finish loading with every widget rendered, no error output (Voila runs with
 --show_tracebacks=True here so a failure is readable) and no JavaScript error; code must be hidden;
 where the notebook has a Run button, a slider moved with the keyboard and a click on Run must
