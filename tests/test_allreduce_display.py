@@ -38,7 +38,7 @@ def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_s
 def test_the_overlap_is_the_interval_fraction_with_the_model_and_the_wall_clock_beside_it():
     r = fake()
     line = show.overlap_sentence(r, r.version('hooks'))
-    assert line.startswith('(b) all-reduce from gradient hooks: 50% of its 40.0 ms') and 'model: 8' in line
+    assert line.startswith('(c) all-reduce from gradient hooks: 50% of its 40.0 ms') and 'model: 8' in line
     assert 'took 10.0 ms less than (a)' in line
     same = fake(hooks=0.1395)
     assert "as long as (a), within the repeats' spread" in show.overlap_sentence(same, same.version('hooks'))
@@ -60,7 +60,7 @@ def test_the_wall_clock_is_split_into_measured_terms():
     why = show.why_text(r, r.version('ddp-1'))
     assert '6 fewer calls' in why and 'of all-reduce during backward' in why and 'none of these' in why
     hooks = show.why_text(r, r.version('hooks'))
-    assert 'fewer calls' not in hooks  # (a) and (b) make the same calls
+    assert 'fewer calls' not in hooks  # (a) and (c) make the same calls
     assert 'backward took 60.0 ms instead of 50.0 ms alone (x1.20)' in hooks
     assert "gloo's threads running on the same 2 core(s)" in hooks
     assert "gloo's threads" not in show.why_text(fake(cores=16), fake(cores=16).version('hooks'))  # spare cores
@@ -95,7 +95,7 @@ def test_the_model_predicts_a_bucket_size_and_the_plot_draws_it_beside_the_sweep
 
 def test_titles_and_sentences_in_chinese_too():
     r = fake()
-    assert show._title(r).startswith('(c) DDP')  # the larger interval overlap
+    assert show._title(r).startswith('(d) DDP')  # the larger interval overlap
     assert 'ms before backward ends' in show._timeline_title(r, 'ddp-1')
     with using_language('zh'):
         assert '全归约' in show.overlap_text(r) and '反向传播' in show.why_text(r, r.version('hooks'))

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -50,10 +51,20 @@ class Run:
         self.reader.join(30)
         return code, [ln for ln in self.lines if not ln.startswith('import time:')]
 
-    def live_processes(self):
-        """Processes of the run's session still alive (zombies, already ended, do not count)."""
-        out = subprocess.run(['ps', '-o', 'pid=,stat=', '-s', str(self.p.pid)], capture_output=True, text=True).stdout
-        return [line for line in out.splitlines() if line.split()[1:] and not line.split()[1].startswith('Z')]
+    def live_processes(self, grace_s=10.0):
+        """Processes of the run's session still alive after `grace_s` (zombies, already ended, do not count).
+
+        A killed worker, or multiprocessing's resource tracker that sees its parent gone, may take a
+        moment to exit after the CLI returns; one still there after the grace period was left running.
+        """
+        deadline = time.monotonic() + grace_s
+        while True:
+            out = subprocess.run(['ps', '-o', 'pid=,stat=', '-s', str(self.p.pid)], capture_output=True,
+                                 text=True).stdout
+            live = [line for line in out.splitlines() if line.split()[1:] and not line.split()[1].startswith('Z')]
+            if not live or time.monotonic() > deadline:
+                return live
+            time.sleep(0.2)
 
 
 def imported(module, times=1):

@@ -26,7 +26,7 @@ def run_allreduce(backend: str = 'gloo', world_size=None, *, bucket_mb=1.0, repe
     """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n processes.
 
     `steps` maps a name to a step function `step(model, X, y, optimizer)` (default: the lesson's (a)
-    and (b)); functions defined in a notebook cell are sent as their source, so what runs is what is shown.
+    and (c)); functions defined in a notebook cell are sent as their source, so what runs is what is shown.
     `progress(message)` is called in this process with each report from a process (a dict).
     `no_sync=True` adds a baseline: DDP at the first bucket size inside `no_sync()` (nothing sent).
     `share_cores=True` allows more processes than cores (they take turns: for checking results, not timing);

@@ -129,7 +129,7 @@ class Prediction:
             return [self.gradient_bytes]
         if bucket_mb is not None:
             return ddp_buckets(self.tensor_bytes, bucket_mb)
-        return list(self.tensor_bytes)  # (a), (b) and a learner's own step: one call per gradient
+        return list(self.tensor_bytes)  # (a), (c) and a learner's own step: one call per gradient
 
     def schedule(self, vid: str, bucket_mb=None) -> dict:
         """The model's step: 'busy' seconds of all-reduce, 'overlap' (fraction of them before backward ends),

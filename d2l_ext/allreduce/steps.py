@@ -59,7 +59,7 @@ def flat_allreduce(model, X, y, optimizer):
 
 
 def allreduce_in_hooks(model, X, y, optimizer):
-    """13.3.4 (b): each gradient's all-reduce starts as soon as backward has computed it."""
+    """13.3.4 (c): each gradient's all-reduce starts as soon as backward has computed it."""
     works = []
 
     def send(p):
@@ -88,7 +88,7 @@ def allreduce_alone(model, X, y, optimizer):
         dist.all_reduce(p.grad)
 
 
-# The versions the lesson compares, by id; (c) is local_step on a DistributedDataParallel model.
+# The versions the lesson compares, by id; (d) is local_step on a DistributedDataParallel model.
 STEPS = {'serial': backward_then_allreduce, 'hooks': allreduce_in_hooks}
 # Controls every run adds (unless a learner's step takes the id): not overlap, but what overlap is measured against.
 CONTROLS = {'flat': flat_allreduce}

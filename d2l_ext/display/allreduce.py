@@ -31,7 +31,7 @@ def _label(result, version, text=style.plot_text) -> str:
 
 
 def overlapping(result) -> list:
-    """The versions that try to overlap the all-reduce: (b), every DDP bucket size, and a learner's own steps."""
+    """The versions that try to overlap the all-reduce: (c), every DDP bucket size, and a learner's own steps."""
     return [v for v in result.versions if v.id not in _BASELINES]
 
 

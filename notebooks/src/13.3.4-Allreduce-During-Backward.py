@@ -56,7 +56,8 @@ print(show.machine_text(BACKEND, WORLD))
 # ## The step, three ways
 #
 # Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before summing
-# gives the whole minibatch's average.
+# gives the whole minibatch's average. The letters match the four versions you build at the end; (b), one flat buffer,
+# comes in as a control below.
 #
 # **(a) Backward, then all-reduce.** `dist.all_reduce` returns when every process has sent and received.
 
@@ -64,6 +65,7 @@ print(show.machine_text(BACKEND, WORLD))
 # ## 一个训练步的三种写法
 #
 # 每个进程在自己那一份数据 `X, y` 上运行训练步；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
+# 字母与最后你要动手实现的四个版本一致；(b)，即一个扁平缓冲区，在下面作为对照出现。
 #
 # **(a) 先反向传播，再全归约。** `dist.all_reduce` 要等到每个进程都发送并接收完毕才返回。
 
@@ -79,16 +81,16 @@ def backward_then_allreduce(model, X, y, optimizer):
 
 
 # %% [markdown]
-# **(b) All-reduce from gradient hooks.** A hook from `register_post_accumulate_grad_hook` runs as soon as a gradient
+# **(c) All-reduce from gradient hooks.** A hook from `register_post_accumulate_grad_hook` runs as soon as a gradient
 # is ready; with `async_op=True` the all-reduce returns at once and backward carries on. We `wait()` before the update.
 
 # %% [markdown] lang="zh"
-# **(b) 由梯度钩子发起全归约。** 用 `register_post_accumulate_grad_hook` 注册的钩子在梯度就绪时立即运行；加上
+# **(c) 由梯度钩子发起全归约。** 用 `register_post_accumulate_grad_hook` 注册的钩子在梯度就绪时立即运行；加上
 # `async_op=True`，全归约立即返回，反向传播继续进行。更新参数之前调用 `wait()`。
 
 # %%
 def allreduce_in_hooks(model, X, y, optimizer):
-    """(b) Each gradient's all-reduce starts as soon as backward has computed it."""
+    """(c) Each gradient's all-reduce starts as soon as backward has computed it."""
     works = []
 
     def send(p):
@@ -106,7 +108,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 
 
 # %% [markdown]
-# **(c) `DistributedDataParallel`** does what (b) does, in *buckets*; the step is a plain one:
+# **(d) `DistributedDataParallel`** does what (c) does, in *buckets*; the step is a plain one:
 #
 # ```python
 # model = DistributedDataParallel(mlp(layers, width), bucket_cap_mb=1)
@@ -117,7 +119,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # starts at once. Large buckets: few calls; small: an early start.
 
 # %% [markdown] lang="zh"
-# **(c) `DistributedDataParallel`** 按*桶*做(b)所做的事；训练步就是普通的训练步：
+# **(d) `DistributedDataParallel`** 按*桶*做(c)所做的事；训练步就是普通的训练步：
 #
 # ```python
 # model = DistributedDataParallel(mlp(layers, width), bucket_cap_mb=1)
@@ -131,7 +133,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # ## Measure the ingredients
 #
 # `run_allreduce` sends *your* functions to the processes. It adds DDP, **backward alone** (nothing sent),
-# **all-reduce alone**, and a control, **flat**: (a) with all gradients in one buffer, one call. Flat overlaps
+# **all-reduce alone**, and a control, **(b) flat**: (a) with all gradients in one buffer, one call. Flat overlaps
 # nothing, so (a) minus flat is what the calls cost. Every step is checked against float64, and a few are profiled
 # for the intervals. The model uses two all-reduces: one float and a large buffer.
 
@@ -139,7 +141,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # ## 测量预测所需的数据
 #
 # `run_allreduce` 把*你的*函数发给各个进程。它还加上DDP、**仅反向传播**（不发送）、**仅全归约**，以及一个对照
-# 版本**扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不重叠，所以(a)减去扁平版本就是调用
+# 版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不重叠，所以(a)减去扁平版本就是调用
 # 的代价。每个训练步都与float64的结果校验，并有几步做了性能分析以得到时间区间。模型使用两次全归约：一个浮点数和
 # 一个大缓冲区。
 
@@ -158,7 +160,7 @@ print(show.ingredients_text(result))
 # A call starts once its gradients are ready and the call before it is done. With K equal calls the last waits for
 # the end of backward: at best (K-1)/K of the all-reduce runs during backward, less when a call outlasts backward's
 # time per call. The model assumes communication has hardware of its own. Predict (a), and guess the share of
-# (b)'s all-reduce that runs while backward computes.
+# (c)'s all-reduce that runs while backward computes.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -168,10 +170,10 @@ print(show.ingredients_text(result))
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：最多
 # 只有(K-1)/K的全归约在反向传播期间进行；如果一次调用比反向传播每次调用所对应的时间还长，这个比例会更小。模型假定
-# 通信拥有自己的硬件。请预测(a)的时间，并猜一猜(b)的全归约有多大比例会在反向传播计算的同时进行。
+# 通信拥有自己的硬件。请预测(a)的时间，并猜一猜(c)的全归约有多大比例会在反向传播计算的同时进行。
 
 # %% tags=["nbval-ignore-output"]
-my_guess = None  # share of (b)'s all-reduce that runs while backward computes, 0 to 1
+my_guess = None  # share of (c)'s all-reduce that runs while backward computes, 0 to 1
 
 p, n = result.prediction, result.processes  # measured: backward alone, one float's and a large buffer's all-reduce
 ring = 2 * (n - 1) / n                      # share of the bytes each process sends
@@ -184,7 +186,7 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown]
 # <details><summary>Worked answer: what to expect</summary>
 #
-# The ring factor is 1 for two processes; the model's share for (b) is printed below. On CPUs gloo runs on the
+# The ring factor is 1 for two processes; the model's share for (c) is printed below. On CPUs gloo runs on the
 # same cores as backward: both can be under way and slower, so the clock may gain less than the overlap.
 # </details>
 #
@@ -197,7 +199,7 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
 #
-# 两个进程时环形因子是1；模型给出的(b)的比例印在下面。在CPU上，gloo与反向传播使用同样的核心：两者可以同时在进行
+# 两个进程时环形因子是1；模型给出的(c)的比例印在下面。在CPU上，gloo与反向传播使用同样的核心：两者可以同时在进行
 # 却都变慢了，所以时钟上省下的时间可能少于重叠的时间。
 # </details>
 #
@@ -329,7 +331,7 @@ show.plot_buckets(ex1)
 # the model's line shows where the two balance.
 # </details>
 #
-# 2. Edit (b) so that it forgets to divide by the number of processes. Predict what the check says, then run.
+# 2. Edit (c) so that it forgets to divide by the number of processes. Predict what the check says, then run.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
@@ -338,11 +340,11 @@ show.plot_buckets(ex1)
 # 在哪里平衡。
 # </details>
 #
-# 2. 修改(b)，让它忘记除以进程数。预测校验会给出什么结果，然后运行。
+# 2. 修改(c)，让它忘记除以进程数。预测校验会给出什么结果，然后运行。
 
 # %% jupyter={"source_hidden": true}
 def hooks_without_average(model, X, y, optimizer):
-    """(b) with the division by the number of processes left out."""
+    """(c) with the division by the number of processes left out."""
     works = []
 
     def send(p):
