@@ -23,9 +23,9 @@
 # talk through gloo; on two or more GPUs, one process per GPU talks through NCCL.
 
 # %% [markdown] lang="zh"
-# # 12.3节之外（拓展课）：在反向传播仍在进行时全归约梯度
+# # 扩展：在反向传播仍在进行时全归约梯度
 #
-# 12.3.2节提到“在分布式优化中聚合多个加速器上的梯度”。这就是**全归约**（all-reduce）：每个进程贡献自己的梯度，
+# 12.3.2节提到“在分布式优化中聚合多个加速卡上的梯度”。这就是**全归约**（all-reduce）：每个进程贡献自己的梯度，
 # 并得到它们的和。深度学习框架在反向传播仍在计算时就进行全归约；我们测量其中有多少真正是同时进行的，以及为什么
 # 时钟上省下的时间更少。
 #
@@ -316,7 +316,7 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # 1. DDP默认的桶大小25 MB在CPU上差不多装下这个模型的全部梯度。在0.25、1、8 MB和一个桶之中，模型预测哪个
 #    最快？一个桶的重叠是多少？运行这次扫描。
 
-# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 one_bucket = math.ceil(result.prediction.gradient_bytes / 2**20)  # DDP's MB are 2**20 bytes
 ex1 = run_allreduce(BACKEND, WORLD, bucket_mb=[0.25, 1, 8, one_bucket], repeats=3,
                     steps={'serial': backward_then_allreduce}, **SIZES)
@@ -342,7 +342,7 @@ show.plot_buckets(ex1)
 #
 # 2. 修改(c)，让它忘记除以进程数。预测校验会给出什么结果，然后运行。
 
-# %% jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true, "outputs_hidden": true}
 def hooks_without_average(model, X, y, optimizer):
     """(c) with the division by the number of processes left out."""
     works = []
@@ -384,7 +384,7 @@ except d2l_ext.ResultMismatch as wrong:
 # 3. 字节数随width²增长，反向传播的算术运算量随 batch × width² 增长。每个进程的批量减半时，仅全归约 / 仅反向
 #    传播如何变化？
 
-# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 half = {**SIZES, 'batch': SIZES['batch'] // 2}
 ex3 = run_allreduce(BACKEND, WORLD, bucket_mb=1, repeats=3, steps={'serial': backward_then_allreduce}, **half)
 for r in (result, ex3):
