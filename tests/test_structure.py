@@ -53,8 +53,6 @@ KNOWN_UPWARD = {
 KNOWN_CYCLES = {
     ('d2l_ext.lanes', 'd2l_ext.workers'):
         'lanes_for_all (upward too): workers -> backends.mxnet_backend -> lanes; it belongs with the dispatcher',
-    ('d2l_ext.allreduce.grading_ranks', 'd2l_ext.allreduce.tasks'):
-        "a gloo rank looks its task up in tasks.TASKS, and tasks starts the ranks (13.3.4 helper's new code)",
 }
 
 

@@ -1,7 +1,8 @@
 """13.3.4's graded tasks: worked solutions pass, typical wrong versions fail for their reason, the lesson shows them.
 
-Every grading here starts two gloo processes on this machine (a few seconds each); the pure parts
-(bucket rule, skeleton detection, the overlap judged from intervals) are tested without processes.
+Every graded source gets two new gloo processes; the sources of one test share the launcher that
+forks them, so PyTorch is imported once per test, not twice per source. The pure parts (bucket rule,
+skeleton detection, the overlap judged from intervals) are tested without processes.
 """
 import inspect
 import os
@@ -34,12 +35,8 @@ REASON = {'a_no_average': 'task.allreduce.wrong_sum', 'a_tied_twice': 'task.allr
           'd_ignores_bucket_mb': 'task.allreduce.buckets_wrong', 'd_no_average': 'task.allreduce.wrong_sum'}
 
 
-def grade(task, source):
-    return {c.id: c for c in task.grade(load_submission(task, source))}
-
-
 def leftover_ranks(tag: str) -> list[int]:
-    """Grading processes started under this test (their environment holds `tag`) still running (Linux: /proc)."""
+    """The launcher and its gloo processes started under this test (their environment holds `tag`) still running."""
     found = []
     for pid in filter(str.isdigit, os.listdir('/proc')):
         try:
@@ -47,7 +44,7 @@ def leftover_ranks(tag: str) -> list[int]:
             environ = pathlib.Path(f'/proc/{pid}/environ').read_bytes()
         except OSError:
             continue
-        if b'd2l_ext.allreduce.grading_ranks' in cmdline and f'D2L_EXT_TEST_TAG={tag}'.encode() in environ:
+        if b'd2l_ext.allreduce.task_grader' in cmdline and f'D2L_EXT_TEST_TAG={tag}'.encode() in environ:
             found.append(int(pid))
     return found
 
@@ -69,9 +66,21 @@ def tag(monkeypatch):
     return value
 
 
+@pytest.fixture(scope='module')
+def graded():
+    """(tag, {name: {criterion id: Criterion}}): every worked solution and wrong version, graded by one launcher."""
+    tag = uuid.uuid4().hex
+    named = [(task_id, tasks.TASKS[task_id], inspect.getsource(fn)) for task_id, fn in tasks.SOLUTIONS.items()]
+    named += [(name, tasks.WRONG_TASK[name], source) for name, (_, source) in tasks.WRONG.items()]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv('D2L_EXT_TEST_TAG', tag)
+        verdicts = tasks.grade_many([(task.id, load_submission(task, source)) for _, task, source in named])
+    return tag, {name: {c.id: c for c in verdict} for (name, _, _), verdict in zip(named, verdicts)}
+
+
 @pytest.mark.parametrize('task_id', sorted(tasks.TASKS))
-def test_worked_solution_passes_every_criterion(task_id):
-    verdict = grade(tasks.TASKS[task_id], inspect.getsource(tasks.SOLUTIONS[task_id]))
+def test_worked_solution_passes_every_criterion(graded, task_id):
+    verdict = graded[1][task_id]
     assert set(verdict) == CRITERIA[task_id]
     assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
     o = verdict['overlap'].fields
@@ -83,6 +92,12 @@ def test_worked_solution_passes_every_criterion(task_id):
     assert verdict['correct'].fields['error'] <= verdict['correct'].fields['tolerance']
 
 
+def test_grading_many_sources_leaves_nothing_running(graded):
+    assert len(graded[1]) == len(tasks.SOLUTIONS) + len(tasks.WRONG)
+    if os.path.isdir('/proc'):
+        assert nothing_left(graded[0])
+
+
 def test_every_wrong_version_has_its_reason():
     assert set(REASON) == set(tasks.WRONG)
     assert {name[0] for name in tasks.WRONG} == {'a', 'b', 'c', 'd'}
@@ -90,9 +105,9 @@ def test_every_wrong_version_has_its_reason():
 
 
 @pytest.mark.parametrize('name', sorted(tasks.WRONG))
-def test_wrong_versions_fail_for_their_reason(name):
-    failing, source = tasks.WRONG[name]
-    verdict = grade(tasks.WRONG_TASK[name], source)
+def test_wrong_versions_fail_for_their_reason(graded, name):
+    failing, _ = tasks.WRONG[name]
+    verdict = graded[1][name]
     assert not verdict[failing].passed and verdict[failing].key == REASON[name], (
         name, verdict[failing].key, verdict[failing].fields)
     if failing != 'runs':
@@ -102,13 +117,13 @@ def test_wrong_versions_fail_for_their_reason(name):
         assert verdict['overlap'].fields['predicted'] > grader.THRESHOLD
 
 
-def test_the_tied_weight_is_named():
-    verdict = grade(tasks.TASK_A, tasks.WRONG['a_tied_twice'][1])
+def test_the_tied_weight_is_named(graded):
+    verdict = graded[1]['a_tied_twice']
     assert verdict['correct'].fields['parameter'] == 'embed.weight'
 
 
 def test_skeleton_reports_todo_without_starting_processes(monkeypatch):
-    monkeypatch.setattr(grader, 'run_ranks', lambda *a, **k: pytest.fail('started processes for a skeleton'))
+    monkeypatch.setattr(grader, 'run_jobs', lambda *a, **k: pytest.fail('started processes for a skeleton'))
     skeleton = ('def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):\n    """(d) Buckets."""\n'
                 '    # TODO: ...\n    raise NotImplementedError\n')
     assert [(c.id, c.passed, c.key) for c in tasks.TASK_D.grade(load_submission(tasks.TASK_D, skeleton))] == [
@@ -122,20 +137,30 @@ def test_is_skeleton_only_for_a_bare_raise():
 
 
 def test_a_collective_nobody_joins_a_loop_and_a_crash_are_reported(monkeypatch, tag):
-    monkeypatch.setattr(grader, 'WORK_S', 6.0)
-    monkeypatch.setattr(grader, 'COLLECTIVE_TIMEOUT_S', 3.0)
-    for source, key in ((tasks.HANGS, 'task.allreduce.waited'), (tasks.LOOPS, 'task.allreduce.hung'),
-                        (tasks.CRASHES, 'task.allreduce.died')):
-        verdict = tasks.TASK_A.grade(load_submission(tasks.TASK_A, source))
+    monkeypatch.setattr(grader, 'WORK_S', 4.0)  # past the all-reduce's timeout, so that one says 'waited'
+    monkeypatch.setattr(grader, 'COLLECTIVE_TIMEOUT_S', 2.0)
+    sources = (tasks.HANGS, tasks.LOOPS, tasks.CRASHES, inspect.getsource(tasks.backward_then_allreduce))
+    verdicts = tasks.grade_many([(tasks.TASK_A.id, load_submission(tasks.TASK_A, s)) for s in sources])
+    for verdict, key in zip(verdicts, ('task.allreduce.waited', 'task.allreduce.hung', 'task.allreduce.died')):
         assert [(c.id, c.passed) for c in verdict] == [('runs', False)]
         assert verdict[0].key == key, (key, verdict[0].fields)
+    # the same launcher goes on: the source after them gets new processes and passes
+    assert all(c.passed for c in verdicts[-1]), [(c.id, c.key, c.fields) for c in verdicts[-1]]
     if os.path.isdir('/proc'):
         assert nothing_left(tag)
 
 
+SLEEPS = '''
+def backward_then_allreduce(model, X, y, optimizer):
+    import time
+    while True:  # never returns, and spends no CPU while the bound runs out
+        time.sleep(0.05)
+'''
+
+
 def test_a_hang_through_the_runner_leaves_nothing_running(tag):
     runner = pytest.importorskip('d2l_ext.grading.runner')
-    verdict = runner.grade('13.3.4-a-after', tasks.LOOPS, budget_s=20)
+    verdict = runner.grade('13.3.4-a-after', SLEEPS, budget_s=8)
     assert verdict.status == 'hung' and not verdict.passed
     if os.path.isdir('/proc'):
         assert nothing_left(tag)
@@ -154,6 +179,21 @@ def test_the_model_has_a_tied_and_a_frozen_parameter():
     names = [n for n, _ in model.named_parameters()]
     assert 'out.weight' not in names and 'embed.weight' in names
     assert [n for n, p in model.named_parameters() if not p.requires_grad] == ['frozen.weight']
+
+
+def test_the_graders_sgd_steps_as_the_reference_does():
+    import torch
+    seen = []
+    w, frozen = torch.nn.Parameter(torch.ones(2)), torch.nn.Parameter(torch.ones(2), requires_grad=False)
+    w.grad = torch.tensor([1.0, -2.0])
+    sgd = ranks.SGD([w, frozen], 0.5, before_step=lambda: seen.append(w.detach().clone()))
+    sgd.step()
+    assert torch.equal(seen[0], torch.ones(2)) and torch.equal(w.detach(), torch.tensor([0.5, 2.0]))
+    assert frozen.grad is None and torch.equal(frozen.detach(), torch.ones(2))
+    sgd.zero_grad(set_to_none=False)
+    assert torch.equal(w.grad, torch.zeros(2))
+    sgd.zero_grad()
+    assert w.grad is None
 
 
 def test_tolerance_comes_from_float32_rounding():

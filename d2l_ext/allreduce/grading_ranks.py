@@ -1,11 +1,11 @@
 """13.3.4's graders inside each gloo process: the learner's step on a tied-and-frozen model, every all-reduce timed.
 
-Started by `task_grader.run_ranks` as `python -m d2l_ext.allreduce.grading_ranks` (two processes), it reads its
-orders as JSON on stdin and writes JSON lines to the file descriptor it is given (never stdout, which
-the learner's prints may use). Each process trains on its half of every minibatch with the learner's
-function, compares the parameters after every step with one float64 process on the whole minibatch,
-and records, on one clock, when backward computed, when each all-reduce started, returned and
-completed, and when the optimizer step began: the intervals the overlap is judged from.
+`task_grader`'s launcher forks two of these per graded source (`rank_main`); each writes JSON lines
+to the pipe it is given (never stdout, which the learner's prints may use). Each process trains on
+its half of every minibatch with the learner's function, compares the parameters after every step
+with one float64 process on the whole minibatch, and records, on one clock, when backward computed,
+when each all-reduce started, returned and completed, and when the optimizer step began: the
+intervals the overlap is judged from.
 """
 from __future__ import annotations
 
@@ -15,12 +15,14 @@ import math
 import os
 import signal
 import statistics
-import sys
 import time
 
 import torch
 import torch.distributed as dist
 from torch import nn
+
+from ..grading import registry
+from ..grading.core import call_learner, load_submission
 
 WIDTH = 128  # every trainable weight is 128 x 128 float32 = 64 KiB = 1/16 MB: bucket sizes below are exact
 BATCH = 1024  # rows per process and step: backward must take longer than the all-reduces for overlap to show
@@ -166,6 +168,39 @@ def instrument(recorder: Recorder) -> dict:
 
 # -- one process's run -----------------------------------------------------------------------------
 
+class SGD:
+    """SGD as the float64 reference does it (p -= lr * p.grad), with torch.optim's zero_grad() and step().
+
+    Not torch.optim.SGD: building any torch.optim optimizer imports torch._dynamo, seconds of CPU in
+    every graded process; the update is the same one torch.optim.SGD makes for CPU tensors.
+    `before_step` runs as the update begins (when 'safe' looks at the all-reduces).
+    """
+
+    def __init__(self, params, lr: float, before_step=None):
+        self.param_groups, self.state, self._before = [{'params': list(params), 'lr': lr}], {}, before_step
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for p in self.param_groups[0]['params']:
+            if p.grad is not None and set_to_none:
+                p.grad = None
+            elif p.grad is not None:
+                p.grad.detach_().zero_()
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        if self._before is not None:
+            self._before()
+        for group in self.param_groups:
+            for p in group['params']:
+                if p.grad is not None:
+                    p.add_(p.grad, alpha=-group['lr'])
+        return loss
+
+
 def _minibatches(world: int):
     """STEPS whole minibatches (X, y), the same on every process (seeded)."""
     gen = torch.Generator().manual_seed(1)
@@ -173,27 +208,30 @@ def _minibatches(world: int):
             for _ in range(STEPS)]
 
 
-def _reference(model, batches, rank, world, kind):
-    """Parameters after each step of one float64 process: 'whole' minibatch, 'sum' (n x the average), 'local' share."""
+def references(world: int) -> dict:
+    """Parameters after each step of one float64 process: 'whole' minibatch; 'sum' (n x the average); 'local<r>'.
+
+    The last two are known mistakes (gradients summed, not averaged; never all-reduced): a wrong
+    version that matches one of them is told so.
+    """
     from .steps import loss_of
-    m = _copy64(model)
-    rows = slice(rank * BATCH, (rank + 1) * BATCH) if kind == 'local' else slice(None)
-    lr = LR * world if kind == 'sum' else LR
-    out = []
-    for X, y in batches:
-        m.zero_grad()
-        loss_of(m, X[rows].double(), y[rows].double()).backward()
-        with torch.no_grad():
-            for p in m.parameters():
-                if p.grad is not None:
-                    p -= lr * p.grad
-        out.append([p.detach().clone() for p in m.parameters()])
+    out = {}
+    for kind in ['whole', 'sum'] + [f'local{r}' for r in range(world)]:
+        torch.manual_seed(0)  # the model every process starts from
+        m = TiedNet().double()
+        r = int(kind[5:]) if kind.startswith('local') else None
+        rows = slice(None) if r is None else slice(r * BATCH, (r + 1) * BATCH)
+        lr = LR * world if kind == 'sum' else LR
+        out[kind] = []
+        for X, y in _minibatches(world):
+            m.zero_grad()
+            loss_of(m, X[rows].double(), y[rows].double()).backward()
+            with torch.no_grad():
+                for p in m.parameters():
+                    if p.grad is not None:
+                        p -= lr * p.grad
+            out[kind].append([p.detach().clone() for p in m.parameters()])
     return out
-
-
-def _copy64(model):
-    import copy
-    return copy.deepcopy(model).double()
 
 
 def _errors(params, start, expected) -> list[float]:
@@ -206,23 +244,8 @@ def _errors(params, start, expected) -> list[float]:
     return out
 
 
-class References:
-    """The float64 parameters after each step: the whole minibatch at once; two known mistakes when needed."""
-
-    def __init__(self, rank: int, world: int):
-        self.rank, self.world, self.cache = rank, world, {}
-        self.get('whole')
-
-    def get(self, kind: str) -> list:
-        if kind not in self.cache:  # 'sum': n times the average; 'local': this process's share alone
-            torch.manual_seed(0)
-            self.cache[kind] = _reference(TiedNet(), _minibatches(self.world), self.rank, self.world, kind)
-        return self.cache[kind]
-
-
 def run_case(fn, bucket_mb, recorder, rank, world, extra_args, refs) -> dict:
     """STEPS steps of the learner's function on a fresh model; errors after every step and every step's intervals."""
-    from ..grading.core import call_learner
     torch.manual_seed(0)  # the same model on every process
     model = TiedNet()
     start = [p.detach().clone() for p in model.parameters()]
@@ -232,8 +255,7 @@ def run_case(fn, bucket_mb, recorder, rank, world, extra_args, refs) -> dict:
         list(model.parameters())[i].register_post_accumulate_grad_hook(
             lambda _, k=k: recorder.grads.append((time.perf_counter(), k)))
     model.register_forward_hook(lambda *_: setattr(recorder, 'forward_end', time.perf_counter()))
-    optimizer = torch.optim.SGD(model.parameters(), lr=LR)
-    optimizer.register_step_pre_hook(lambda *_: recorder.on_step())
+    optimizer = SGD(model.parameters(), LR, before_step=recorder.on_step)
     rows = slice(rank * BATCH, (rank + 1) * BATCH)
     steps, after = [], []
     for X, y in batches:
@@ -247,13 +269,13 @@ def run_case(fn, bucket_mb, recorder, rank, world, extra_args, refs) -> dict:
             return {'failed': {'id': failed.id, 'key': failed.key, 'fields': failed.fields}}
         steps.append(recorder.summary())
         after.append([p.detach().clone() for p in model.parameters()])
-    whole = refs.get('whole')
+    whole = refs['whole']
     scale = max(p0.norm().item() / (e - p0.double()).norm().item()
                 for p0, e, p in zip(start, whole[-1], model.parameters()) if p.requires_grad)
     errors = [{'whole': _errors(a, start, w)} for a, w in zip(after, whole)]
     if max(max(e['whole']) for e in errors) > tolerance(world, scale):  # wrong: is it a mistake we can name?
-        for kind in ('sum', 'local'):
-            for e, a, r in zip(errors, after, refs.get(kind)):
+        for kind, ref in (('sum', refs['sum']), ('local', refs[f'local{rank}'])):
+            for e, a, r in zip(errors, after, ref):
                 e[kind] = _errors(a, start, r)
     return {'bucket_mb': bucket_mb, 'steps': steps, 'errors': errors, 'scale': scale,
             'names': [name for name, _ in model.named_parameters()],
@@ -275,63 +297,52 @@ def baseline(originals, sizes: list[int], bucket_mb) -> dict:
     return out
 
 
-def _die_with_parent():
-    """Linux: when the grading process is killed, the kernel ends this one too (nothing left running)."""
+def die_with_parent(parent: int) -> None:
+    """Linux: when `parent` ends (killed, say), the kernel ends this process too (nothing left running)."""
     try:
         import ctypes
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    if os.getppid() != parent:  # it ended before the line above: no signal would come
+        os._exit(1)
 
 
-def main() -> None:
-    _die_with_parent()
-    orders = json.loads(sys.stdin.read())
-    out = os.fdopen(orders['fd'], 'w', buffering=1)
+def rank_main(job: dict, rank: int, world: int, port: int, timeout: float, fd: int, refs: dict) -> None:
+    """One gloo process, forked: join the group, load the learner's source, run each case, report; never returns."""
+    out = os.fdopen(fd, 'w', buffering=1)
 
     def send(kind, **payload):
-        out.write(json.dumps({'kind': kind, 'rank': orders['rank'], 'time': time.time(), **payload}) + '\n')
+        out.write(json.dumps({'kind': kind, 'rank': rank, 'time': time.time(), **payload}) + '\n')
 
     try:
         torch.set_num_threads(1)  # one core per process
-        rank, world = orders['rank'], orders['world']
-        dist.init_process_group('gloo', init_method=f"tcp://127.0.0.1:{orders['port']}", rank=rank,
-                                world_size=world, timeout=datetime.timedelta(seconds=orders['timeout']))
-        from ..grading.core import load_submission
-        from .tasks import TASKS
+        dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{port}', rank=rank, world_size=world,
+                                timeout=datetime.timedelta(seconds=timeout))
         recorder = Recorder()
         originals = instrument(recorder)  # before the learner's code runs, so an imported all_reduce is timed too
-        task = TASKS[orders['task']]
-        fn = load_submission(task, orders['source']).functions[task.functions[0]]
+        task = registry.task(job['task'])
+        fn = load_submission(task, job['source']).functions[task.functions[0]]
         originals['all_reduce'](torch.ones(1))  # connections made before anything is timed
-        refs = References(rank, world)
-        warm = nn.Parameter(torch.ones(1))  # the optimizer's first step imports torch._dynamo (seconds): before
-        warm.grad = torch.ones(1)            # 'ready', so the time bound covers only the learner's steps
-        torch.optim.SGD([warm], lr=LR).step()
         send('ready')
         cases = []
-        for bucket_mb in orders['cases']:
+        for bucket_mb in job['cases']:
             case = run_case(fn, bucket_mb, recorder, rank, world, () if bucket_mb is None else (bucket_mb,), refs)
             cases.append(case)
             if 'failed' in case:
                 break
-        if 'failed' in cases[-1]:  # the grader ends every process now; another may be waiting for this one
+        if 'failed' in cases[-1]:  # the launcher ends every process now; another may be waiting for this one
             send('result', cases=cases, baseline={})
             out.flush()
             os._exit(0)
         dist.barrier()
-        base = baseline(originals, trainable_bytes(TiedNet()), orders['cases'][-1] or 1e9)
+        base = baseline(originals, trainable_bytes(TiedNet()), job['cases'][-1] or 1e9)
         send('result', cases=cases, baseline=base)
         dist.barrier()
         dist.destroy_process_group()
-    except BaseException as e:  # noqa: BLE001 (one line to the grader; it decides what failed first)
+    except BaseException as e:  # noqa: BLE001 (one line to the launcher; it decides what failed first)
         send('error', type=type(e).__name__, message=(str(e).splitlines() or [''])[0][:300])
         out.flush()
         os._exit(1)
     out.flush()
-    sys.stdout.flush()
     os._exit(0)  # gloo's threads at interpreter shutdown can abort the process; everything is sent
-
-
-if __name__ == '__main__':
-    main()

@@ -1,22 +1,33 @@
-"""13.3.4's graders in the grading process: start the two gloo processes, read their reports, judge them.
+"""13.3.4's graders in the grading process: run the learner's step on two gloo processes, judge their reports.
 
-`run_ranks` starts `python -m d2l_ext.allreduce.grading_ranks` twice and ends both whatever happens;
-the rest turns the processes' numbers into criteria: 'correct', 'safe', 'calls' / 'buckets', 'overlap'.
+`run_jobs` starts one launcher, `python -m d2l_ext.allreduce.task_grader`, which imports PyTorch once
+and forks two fresh gloo processes per graded source (`grading_ranks.rank_main`), one source after
+another, watching each pair against its time bound; no process outlives the call. The rest turns the
+processes' numbers into criteria: 'correct', 'safe', 'calls' / 'buckets', 'overlap'.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import math
 import os
+import pickle
+import select
+import signal
 import sys
 import time
 
+import torch
+
+from ..grading import registry
 from ..grading.core import criterion
 from ..overlap import busy, intersection, subtract
 from . import grading_ranks as ranks
 
 WORLD = 2
-START_S = 60.0  # both processes import PyTorch and join the group (seconds, on a busy 2-core laptop)
+START_S = 45.0  # the launcher imports PyTorch and the task (seconds, on a busy 2-core laptop)
+READY_S = 15.0  # then, per source, both forked processes join the group and load the learner's code
 WORK_S = 20.0  # then each graded run (3 steps; ~0.1 s here) must end within this, or it counts as hung
 COLLECTIVE_TIMEOUT_S = 10.0  # an all-reduce that another process never joins fails after this
 # (c) and (d) pass when, of the time their all-reduces were in flight, at least this fraction had backward
@@ -25,46 +36,172 @@ COLLECTIVE_TIMEOUT_S = 10.0  # an all-reduce that another process never joins fa
 THRESHOLD = 0.05
 
 
-def run_ranks(task_id: str, source: str, cases: list, world: int = WORLD):
-    """(reports per rank, None), or (None, the 'runs' criterion saying why not); no process outlives the call."""
-    import select
-    import subprocess
+def run_jobs(jobs: list, world: int = WORLD) -> list:
+    """Per job {'task', 'source', 'cases'}: (reports per process, None), or (None, the 'runs' criterion saying why not).
 
-    from .plan import free_port
-    port, procs, readers = free_port(), [], {}
+    Jobs share only the launcher's import: each gets two new processes, so one job's hang or crash
+    cannot hide another's reason.
+    """
+    import subprocess
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get('PYTHONPATH')) if p))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get('PYTHONPATH')) if p),
+               OMP_NUM_THREADS='1', OPENBLAS_NUM_THREADS='1',  # one core per process; no idle thread pools to fork
+               OBJC_DISABLE_INITIALIZE_FORK_SAFETY='YES')  # macOS: it forks with one thread, the check's worry
+    read, write = os.pipe()
+    orders = {'jobs': jobs, 'world': world, 'parent': os.getpid(), 'fd': write, 'timeout': COLLECTIVE_TIMEOUT_S,
+              'ready_s': READY_S, 'work_s': WORK_S}
+    proc = None
+    try:
+        proc = subprocess.Popen([sys.executable, '-m', 'd2l_ext.allreduce.task_grader'], stdin=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, pass_fds=(write,), env=env)
+        os.close(write)
+        write = None
+        try:
+            proc.stdin.write(json.dumps(orders).encode())
+            proc.stdin.close()
+        except OSError:  # it ended already; _collect says how
+            pass
+        return _collect(proc, read, jobs)
+    finally:
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()  # its processes follow it (PR_SET_PDEATHSIG)
+            proc.wait()
+        for fd in (read, write):
+            if fd is not None:
+                os.close(fd)
+
+
+def _collect(proc, read: int, jobs: list) -> list:
+    """The launcher's answer per job, in order; jobs it never answered get why (it hung, or ended)."""
+    out, buffer, began = [], b'', time.monotonic()
+    deadline = began + START_S  # its import; then each job's own bound (which the launcher enforces first)
+    while len(out) < len(jobs):
+        if not select.select([read], [], [], max(0.0, min(0.5, deadline - time.monotonic())))[0]:
+            if time.monotonic() > deadline:
+                why = criterion('runs', False, 'task.allreduce.hung', rank=0, seconds=time.monotonic() - began)
+                return out + [(None, why)] * (len(jobs) - len(out))
+            continue
+        chunk = os.read(read, 1 << 16)
+        if not chunk:  # it ended before answering every job
+            why = criterion('runs', False, 'task.allreduce.died', rank=0, code=proc.wait())
+            return out + [(None, why)] * (len(jobs) - len(out))
+        *lines, buffer = (buffer + chunk).split(b'\n')
+        for line in lines:
+            msg = json.loads(line)
+            if msg['kind'] == 'job':
+                failed = msg['failure']
+                out.append((msg['reports'], None) if failed is None else
+                           (None, criterion('runs', False, failed['key'], **failed['fields'])))
+            elif msg['kind'] == 'error':  # the launcher's own code failed
+                why = criterion('runs', False, 'task.allreduce.failed', rank=0, error=msg['error'])
+                return out + [(None, why)] * (len(jobs) - len(out))
+            if len(out) < len(jobs):
+                began = time.monotonic()
+                deadline = began + _bound(jobs[len(out)]) + 5.0  # 5 s to stop and reap a hung pair
+    return out
+
+
+def _bound(job) -> float:
+    return READY_S + WORK_S * len(job['cases'])
+
+
+# -- the launcher (its own process: PyTorch imported once, two processes forked per job) ----------------
+
+def main() -> None:
+    """The launcher: import once, then for each job fork its gloo processes and report what they did."""
+    orders = json.loads(sys.stdin.read())
+    ranks.die_with_parent(orders['parent'])
+    out = os.fdopen(orders['fd'], 'w', buffering=1)
+    try:
+        torch.set_num_threads(1)  # before any operation: the forked processes inherit one thread, no pool
+        for job in orders['jobs']:
+            registry.task(job['task'])  # imported once, here, not in every forked process
+        refs = _in_child(lambda: ranks.references(orders['world']))
+        gc.freeze()  # the forked processes' collector then leaves these objects' pages unwritten (fewer copies)
+        out.write(json.dumps({'kind': 'started'}) + '\n')
+        for i, job in enumerate(orders['jobs']):
+            reports, failure = _run_job(job, orders, refs, out.fileno())
+            out.write(json.dumps({'kind': 'job', 'job': i, 'reports': reports,
+                                  'failure': None if failure is None else vars(failure)}) + '\n')
+    except BaseException as e:  # noqa: BLE001 (one line to the grader, never a traceback)
+        out.write(json.dumps({'kind': 'error', 'error': f'{type(e).__name__}: {e}'.splitlines()[0][:300]}) + '\n')
+    out.flush()
+    os._exit(0)
+
+
+def _in_child(fn):
+    """fn() computed in a forked process and sent back pickled: the launcher itself never runs backward.
+
+    On a GPU machine autograd's first backward starts a thread per device, and a process forked after
+    that may not run backward at all; the gloo processes are forked from this one, so it stays clean.
+    """
+    read, write = os.pipe()
+    launcher = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ranks.die_with_parent(launcher)
+            os.close(read)
+            with os.fdopen(write, 'wb') as f:
+                f.write(pickle.dumps(fn()))
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, 'rb') as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    return pickle.loads(data)
+
+
+def _run_job(job, orders, refs, out_fd: int):
+    """Fork the job's processes, watch them (`_watch`), and end every one of them whatever happened."""
+    from .plan import free_port
+    world, port, launcher = orders['world'], free_port(), os.getpid()
+    pids, codes, readers = [], {}, {}
     try:
         for rank in range(world):
-            r, w = os.pipe()
-            proc = subprocess.Popen([sys.executable, '-m', 'd2l_ext.allreduce.grading_ranks'], stdin=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, pass_fds=(w,), env=env)
-            os.close(w)
-            procs.append(proc)
-            readers[r] = [rank, b'']
-            proc.stdin.write(json.dumps({'task': task_id, 'source': source, 'rank': rank, 'world': world, 'port': port,
-                                         'cases': cases, 'timeout': COLLECTIVE_TIMEOUT_S, 'fd': w}).encode())
-            proc.stdin.close()
-        return _watch(procs, readers, len(cases), select)
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the gloo process: rank_main never returns
+                try:
+                    ranks.die_with_parent(launcher)
+                    for fd in [read, out_fd, *readers]:
+                        os.close(fd)
+                    ranks.rank_main(job, rank, world, port, orders['timeout'], write, refs)
+                finally:
+                    os._exit(1)
+            os.close(write)
+            pids.append(pid)
+            readers[read] = [rank, b'']
+        return _watch(pids, codes, readers, len(job['cases']), orders)
     finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
-        for r in readers:
-            os.close(r)
+        for pid in pids:
+            if pid not in codes:
+                with contextlib.suppress(ProcessLookupError):  # it has just ended by itself
+                    os.kill(pid, signal.SIGKILL)
+                _exit_code(pid, codes)
+        for fd in readers:
+            os.close(fd)
 
 
-def _watch(procs, readers, n_cases, select):
+def _exit_code(pid: int, codes: dict) -> int:
+    """Reap `pid` (once): its exit code, or minus the signal that ended it, as Popen.returncode says it."""
+    if pid not in codes:
+        codes[pid] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    return codes[pid]
+
+
+def _watch(pids, codes, readers, n_cases, orders):
     """Read JSON lines until every rank's result, a failure, or a deadline; then say what went wrong first."""
-    world = len(procs)
+    world = len(pids)
     ready, results, failures = set(), {}, {}  # failures: rank -> what it reported (or that it died)
     began = time.monotonic()
-    deadline = began + START_S
+    deadline = began + orders['ready_s']
     while len(results) < world:
         now = time.monotonic()
         if failures and (len(results) + len(failures) == world or now - min(f['at'] for f in failures.values()) > 1):
-            return None, _first_cause(failures)  # the other processes had a second to say what they saw
+            return None, _first_cause(failures, orders['timeout'])  # the others had a second to say what they saw
         if now > deadline:
             silent = [r for r in range(world) if r not in results]
             return None, criterion('runs', False, 'task.allreduce.hung', rank=silent[0], seconds=now - began)
@@ -72,8 +209,8 @@ def _watch(procs, readers, n_cases, select):
         for fd in select.select(fds, [], [], 0.1)[0]:
             chunk = os.read(fd, 1 << 16)
             rank = readers[fd][0]
-            if not chunk:  # that process has gone; its exit code says how, once it is reaped
-                failures.setdefault(rank, {'at': time.monotonic(), 'died': procs[rank].wait()})
+            if not chunk:  # that process has gone; its exit code says how
+                failures.setdefault(rank, {'at': time.monotonic(), 'died': _exit_code(pids[rank], codes)})
                 continue
             readers[fd][1] += chunk
             *lines, readers[fd][1] = readers[fd][1].split(b'\n')
@@ -83,7 +220,7 @@ def _watch(procs, readers, n_cases, select):
                 if msg['kind'] == 'ready':
                     ready.add(rank)
                     if len(ready) == world:
-                        deadline = time.monotonic() + WORK_S * n_cases
+                        deadline = time.monotonic() + orders['work_s'] * n_cases
                 elif msg['kind'] == 'result' and failed is None:
                     results[rank] = msg
                 elif failed is not None:  # the learner's function raised: a criterion, already made
@@ -94,7 +231,7 @@ def _watch(procs, readers, n_cases, select):
     return [results[r] for r in range(world)], None
 
 
-def _first_cause(failures) -> object:
+def _first_cause(failures, timeout: float) -> object:
     """A process that died without a word; else an all-reduce nobody joined; else the learner's error, not its echo.
 
     When one process fails, the other's pending all-reduce fails too ('connection closed by peer'): that
@@ -106,7 +243,7 @@ def _first_cause(failures) -> object:
             return criterion('runs', False, 'task.allreduce.died', rank=rank, code=failures[rank]['died'])
     for rank in order:
         if any(word in failures[rank]['text'].lower() for word in ('timed out', 'timeout')):
-            return criterion('runs', False, 'task.allreduce.waited', rank=rank, seconds=COLLECTIVE_TIMEOUT_S)
+            return criterion('runs', False, 'task.allreduce.waited', rank=rank, seconds=timeout)
     echo = ('connection closed', 'remote worker', 'connection reset', 'broken pipe')
     causes = [r for r in order if not any(word in failures[r]['text'].lower() for word in echo)] or order
     f = failures[causes[0]]
@@ -193,6 +330,22 @@ def ideal_schedule(rep, baseline) -> tuple[list, list]:
     return schedule, windows
 
 
+def _blocked_by_the_learner(case) -> bool:
+    """A call without async_op, or a wait, during backward: blocking the learner wrote (not a busy machine's).
+
+    On a loaded machine gloo's thread can finish an async all-reduce before the call returns; that
+    is not the learner's blocking, so it is reported as too little overlap, not as a blocking call.
+    """
+    for rep in case:
+        for step in rep['steps']:
+            end = step['backward_end']
+            if any(not c.get('async') for c in step['calls'] if c['start'] < end):
+                return True
+            if any(w[0] < end for w in step['waits']):
+                return True
+    return False
+
+
 def overlap(case, baselines, required: bool) -> object:
     """Of the learner's all-reduce time, the share backward was computing beside it, both processes pooled.
 
@@ -226,6 +379,10 @@ def overlap(case, baselines, required: bool) -> object:
         return criterion('overlap', True, 'task.allreduce.overlap', **fields)
     if early_time == 0:
         return criterion('overlap', False, 'task.allreduce.overlap_after', **fields)
-    if early_blocked >= 0.5 * early_time:
+    if early_blocked >= 0.5 * early_time and _blocked_by_the_learner(case):
         return criterion('overlap', False, 'task.allreduce.overlap_blocking', **fields)
     return criterion('overlap', False, 'task.allreduce.overlap_low', **fields)
+
+
+if __name__ == '__main__':
+    main()

@@ -2,11 +2,12 @@
 
 Each task's function is one data-parallel SGD step, `fn(model, X, y, optimizer)` (and `bucket_mb` for
 (d)), run by two gloo processes on this machine, each on its half of the minibatch
-(`grading_ranks.py`). Graded: the parameters after each of 3 steps against one float64 process on
-the whole minibatch, on a model with a tied and a frozen weight ('correct'); every all-reduce
-finished before the optimizer step read the gradients ('safe'); for (b) one call per step, for (d)
-one per bucket; for (c) and (d) the overlap of the learner's own all-reduces with backward's
-computation, from the recorded intervals (for (a) and (b) it is reported, not required).
+(`grading_ranks.py`; the optimizer is a plain SGD with torch.optim's zero_grad() and step()).
+Graded: the parameters after each of 3 steps against one float64 process on the whole minibatch, on
+a model with a tied and a frozen weight ('correct'); every all-reduce finished before the optimizer
+step read the gradients ('safe'); for (b) one call per step, for (d) one per bucket; for (c) and (d)
+the overlap of the learner's own all-reduces with backward's computation, from the recorded
+intervals (for (a) and (b) it is reported, not required).
 """
 from __future__ import annotations
 
@@ -113,7 +114,7 @@ SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_al
              '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}
 
 
-# -- the grader (in the grading process; the two gloo processes run grading_ranks.main) -------------
+# -- the grader (in the grading process; task_grader forks the gloo processes) --------------------
 
 def _cases(task_id) -> list:
     """bucket_mb per graded run: (d) three sizes, the 3-bucket one last (its overlap is judged); others one run."""
@@ -133,12 +134,26 @@ def is_skeleton(source: str, name: str) -> bool:
 
 def grade(task_id: str, submission) -> list:
     """13.3.4: run the learner's step on two gloo processes; 'runs', 'correct', 'safe', then the task's own."""
+    return grade_many([(task_id, submission)])[0]
+
+
+def grade_many(items: list) -> list:
+    """[(task id, submission)] -> each one's criteria: one launcher imports PyTorch, each gets two new processes."""
+    verdicts, jobs = [None] * len(items), []
+    for i, (task_id, submission) in enumerate(items):
+        name = TASKS[task_id].functions[0]
+        if is_skeleton(submission.source, name):
+            verdicts[i] = [criterion('runs', False, 'grading.todo', name=name)]
+        else:
+            jobs.append((i, {'task': task_id, 'source': submission.source, 'cases': _cases(task_id)}))
+    for (i, job), (reports, failure) in zip(jobs, grader.run_jobs([job for _, job in jobs]) if jobs else ()):
+        verdicts[i] = [failure] if failure is not None else _judge(job['task'], reports)
+    return verdicts
+
+
+def _judge(task_id: str, reports: list) -> list:
+    """The criteria from both processes' reports: 'runs', 'correct', 'safe', then the task's own."""
     name = TASKS[task_id].functions[0]
-    if is_skeleton(submission.source, name):
-        return [criterion('runs', False, 'grading.todo', name=name)]
-    reports, failure = grader.run_ranks(task_id, submission.source, _cases(task_id))
-    if failure is not None:
-        return [failure]
     cases = [[r['cases'][i] for r in reports] for i in range(len(_cases(task_id)))]  # [case][rank]
     verdict = [criterion('runs', True, 'task.allreduce.ran', name=name, steps=ranks.STEPS * len(cases)),
                grader.correct(cases, len(reports)), grader.safe(cases)]
@@ -148,13 +163,16 @@ def grade(task_id: str, submission) -> list:
         verdict.append(grader.calls(cases, lambda case: len(ranks.buckets_of(case['sizes'], case['bucket_mb'])),
                                     'buckets'))
     required = task_id.endswith(('hooks', 'buckets'))  # (a) and (b): reported beside the prediction 0, not judged
-    verdict.append(grader.overlap(cases[-1], [r['baseline'] for r in reports], required))
+    # (d) runs three bucket sizes: judged on the one that overlapped most, since on a loaded machine the
+    # gloo thread can finish an async all-reduce before the call returns (3 of 138 loaded runs of one size)
+    judged = [grader.overlap(case, [r['baseline'] for r in reports], required) for case in cases[-1:] + cases[:-1]]
+    verdict.append(max(judged, key=lambda c: (c.passed, c.fields.get('measured', 0.0))) if required else judged[0])
     return verdict
 
 
 def budget_s(task_id: str) -> float:
-    """Start-up of two processes (PyTorch imported twice on a busy laptop), then each graded run's bound."""
-    return grader.START_S + grader.WORK_S * len(_cases(task_id)) + 15.0
+    """The launcher's start (PyTorch imported on a busy laptop), its two processes', then each graded run's bound."""
+    return grader.START_S + grader.READY_S + grader.WORK_S * len(_cases(task_id)) + 15.0
 
 
 def namespace() -> dict:
