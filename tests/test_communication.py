@@ -75,6 +75,11 @@ def test_rates_predict_and_texts_follow_the_numbers():
     assert 'no overlap to measure' in show.overlap_text(c, {}, dict(measured=None, predicted=0.0))
     assert 'None' in show.guess_text(None, 1.0, 1.2) and 'your guess 0.9000 s' in show.guess_text(0.9, 1.0, 1.2)
     assert 'None' in show.guess_text('soon', 1.0, 1.2)
+    with using_language('en'):  # a closed form outside the repeats' range gets its ratio, in either direction
+        assert '2.5x the measured time' in show.guess_text(None, 0.05, 0.02, repeats=[0.019, 0.02, 0.021])
+        assert 'was 2.0x what' in show.guess_text(None, 0.01, 0.02, repeats=[0.019, 0.02, 0.021])
+        assert 'x' not in show.guess_text(None, 0.02, 0.02, repeats=[0.019, 0.02, 0.021]).split('(median)')[-1]
+    assert [show._two_digits(x) for x in (0.00064, 0.64, 9.99, 64.3, 6407)] == ['0.00064', '0.64', '10', '64', '6400']
     rec = show.newest(load_recordings())
     with using_language('zh'):
         assert '秒' in show.recorded_text(rec) and '秒' in show.recorded_prediction_text(rec)

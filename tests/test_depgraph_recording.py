@@ -169,7 +169,7 @@ def test_the_caption_is_made_from_the_recording(here):
     changed['machine'].update(gpus=['NVIDIA H100 80GB HBM3'], date='2027-01-05T00:00:00+00:00')
     changed['runs'][0]['overlap']['split'] = [0.25, 0.25, 0.25]
     other = G.recorded_text(changed, batch=16)
-    assert 'NVIDIA H100 80GB HBM3 x1' in other and '2027-01-05' in other and 'during 0.25 of' in other
+    assert 'NVIDIA H100 80GB HBM3 x1' in other and '2027-01-05' in other and 'during 25% of' in other
     assert 'NVIDIA H200' not in other and '2026-12-03' not in other
 
 
@@ -179,8 +179,8 @@ def test_the_title_states_gpu_date_sizes_repeats_and_overlap_beside_its_predicti
         title = G.title(rec, fake_run())
         assert title == t('graph.recorded.title', gpu='NVIDIA H200', date='2026-12-03', batch=256, repeats=3,
                           fraction=0.5, predicted=1.0)
-        assert 'overlap of the halves 0.50 (predicted 1.00)' in title and 'batch 256, 3 repeats' in title
-        assert 'overlap of the halves 1.00' in G.title(rec, fake_run(halves=((1e-3, 2e-3), (0.0, 4e-3))))
+        assert 'overlap of the halves 50% (predicted 100%)' in title and 'batch 256, 3 repeats' in title
+        assert 'overlap of the halves 100%' in G.title(rec, fake_run(halves=((1e-3, 2e-3), (0.0, 4e-3))))
         assert '5 repeats' in G.title(rec, fake_run(repeats=5))
 
 
@@ -194,6 +194,16 @@ def test_the_verdict_follows_the_medians():
     assert 'one device with the whole minibatch took 2.00 times as long as the split step' in faster
 
 
+def test_a_saving_beyond_its_prediction_is_stated_with_the_ratio():
+    rec = {'sizes': {'d_in': 784, 'hidden': 256, 'd_out': 10}}
+    with using_language('en'):
+        within = G.overlap_text(rec, fake_run())  # saved 1.5 ms, predicted 2 ms (lane 0's half in turn)
+        beyond = G.overlap_text(rec, fake_run(times={'one_device': [1e-3] * 3, 'in_turn': [9e-3] * 3,
+                                                     'split': [4.5e-3] * 3}))  # saved 4.5 ms
+    assert 'this prediction' not in within
+    assert 'the measured saving is 2.2x this prediction' in beyond
+
+
 def test_the_figure_draws_both_ways_in_both_languages(here):
     rec = as_gpu(here)
     for lang in ('en', 'zh'):
@@ -204,7 +214,7 @@ def test_the_figure_draws_both_ways_in_both_languages(here):
             assert len(labels) == 4 and len(top.patches) >= 7  # two lanes, the server, one device; every event
             assert len(bottom.get_yticklabels()) == 3
             overlap = recording.summary(recording.pick_run(rec))['overlap']
-            assert f'{overlap:.2f}' in fig._suptitle.get_text() and '1.00' in fig._suptitle.get_text()
+            assert f'{overlap:.0%}' in fig._suptitle.get_text() and '100%' in fig._suptitle.get_text()
     assert G.draw_recorded(None) is None
 
 

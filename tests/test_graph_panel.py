@@ -72,6 +72,8 @@ def test_run_measures_on_this_machine(panel):
     assert panel.table.value != before
     row = list(panel.rows[-1].values())
     assert row[1] == "measured here" and row[-1] > 0
+    assert "None" not in panel.table.value and "—" in panel.table.value  # model rows: a dash, explained below
+    assert "not measured" in panel.table.value
     assert not panel.run_button.disabled
 
 

@@ -38,3 +38,11 @@ def test_comm_and_pipeline_panels():
     q = panels.PipelinePanel()
     q.update()
     assert 'ms' in q.summary.value
+
+
+def test_comm_panel_choices_are_labelled_in_the_learners_language():
+    from d2l_ext.i18n import using_language
+    with using_language('zh'):
+        c = panels.CommPanel(size=64, iters=2, repeats=1, gpu=True)
+    assert [label for label, _ in c.dest.options] == ['可分页内存', '锁页内存'] and c.dest.value == 'pinned'
+    assert [label for label, _ in c.stream.options] == ['同一个流', '复制流'] and c.stream.value == 'side'

@@ -82,6 +82,15 @@ def test_sentences_follow_the_numbers():
         assert 'close to the sum' in dp.book_text([0.1, 0.1], 0.2)  # numbers only: waiting and sharing look alike
         assert 'close to the slower lane' in dp.book_text([0.1, 0.1], 0.105)
         assert 'between' in dp.book_text([0.1, 0.1], 0.15)
+        above = dp.book_text([0.1, 0.1], 0.3)  # together slower than the sum: never 'between'
+        assert 'more than the sum' in above and 'between' not in above
+        below = dp.book_text([0.1, 0.2], 0.15)  # faster than the slower lane alone
+        assert 'less than the slower lane' in below and 'between' not in below
+        assert '0.050 s less' in dp.wall_text(0.3, 0.25) and '0.050 s longer' in dp.wall_text(0.25, 0.3)
+        assert '-' not in dp.wall_text(0.25, 0.3)
+    with using_language('zh'):
+        assert '多用 0.050 秒' in dp.wall_text(0.25, 0.3) and '超过' in dp.book_text([0.1, 0.1], 0.3)
+    with using_language('en'):
         assert 'About the same' in dp.no_wait_text({'no_wait': [0.2], 'every_device': [0.21]})
         assert 'queued' in dp.no_wait_text({'no_wait': [0.001], 'every_device': [0.13]})
         not_early = dp.no_wait_text({'no_wait': [0.70], 'every_device': [0.49]})  # longer, yet not 'about the same'
@@ -126,6 +135,8 @@ def test_guess_cells_show_the_closed_form_and_the_measurement_with_or_without_a_
         mine = dp.guess_text(0.3, 0.2, 0.25)
     assert 'my_guess' in none and 'closed form: 0.200 s' in none and 'measured: 0.250 s' in none
     assert 'your guess: 0.300 s' in mine
+    with using_language('en'):
+        assert 'my_overlap' in dp.guess_text(None, 1.0, 0.9, unit='%', name='my_overlap')
     with using_language('zh'):
         assert '倍' in dp.guess_text(1.5, 2.0, 1.9, unit='x')
 

@@ -46,17 +46,37 @@ def prediction_text(rates, iters: int, predicted: dict[str, float]) -> str:
     inner = rates.inner or rates.size
     lines = [t('communication.rates.gpu' if rates.gpu else 'communication.rates.cpu', tflops=rates.flops / 1e12,
                gbps=rates.copy_gbps, pageable=rates.pageable_gbps or 0.0, n=rates.size, inner=inner, k=iters,
-               tflop=iters * 2 * rates.size ** 2 * inner / 1e12, gb=iters * 4 * rates.size ** 2 / 1e9,
+               tflop=iters * 2 * rates.size ** 2 * inner / 1e12,
+               gflop=_two_digits(iters * 2 * rates.size ** 2 * inner / 1e9),
+               gb=iters * 4 * rates.size ** 2 / 1e9,
                run=s['run'], copy=s['copy'])]
     lines += [t('communication.predicted_line', name=_name(k), seconds=v) for k, v in predicted.items()]
     return '\n'.join(lines)
 
 
-def guess_text(guess, closed: float, measured: float) -> str:
-    """The learner's guess beside the closed form and the measurement; a reminder when there is no guess yet."""
+def _two_digits(x: float) -> str:
+    """A positive number with two significant digits, never in exponent form (0.64, 6.4, 64, 640)."""
+    import math
+    if not x > 0:
+        return '0'
+    r = float(f'{x:.2g}')  # rounded to two significant digits first, so 9.99 becomes 10
+    return f'{r:.{max(0, 1 - math.floor(math.log10(r)))}f}'
+
+
+def guess_text(guess, closed: float, measured: float, repeats=None) -> str:
+    """The learner's guess beside the closed form and the measurement; a reminder when there is no guess yet.
+
+    `repeats`: every repeat's time; when the closed form lies outside their range, one more line gives the ratio.
+    """
     if isinstance(guess, bool) or not isinstance(guess, (int, float)) or not guess == guess:
-        return t('communication.guess.none', closed=closed, measured=measured)
-    return t('communication.guess.line', guess=float(guess), closed=closed, measured=measured)
+        text = t('communication.guess.none', closed=closed, measured=measured)
+    else:
+        text = t('communication.guess.line', guess=float(guess), closed=closed, measured=measured)
+    if repeats and measured > 0 and closed > 0 and not min(repeats) <= closed <= max(repeats):
+        key = 'communication.guess.closed_above' if closed > measured else 'communication.guess.closed_below'
+        text += '\n' + t(key, ratio=max(closed, measured) / min(closed, measured), low=min(repeats),
+                         high=max(repeats))
+    return text
 
 
 def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:

@@ -46,9 +46,11 @@ def summary_text(g, title="graph") -> str:
     """graph_summary as a few readable lines (deterministic) (13.3.3)."""
     from ..depgraph.tracer import graph_summary
     s = graph_summary(g)
-    kinds = ", ".join(f"{v} {t('graph.edge.' + k)}" for k, v in s["edges"].items())
+    kinds = t("graph.sep_clause").join(t("graph.edge_count", count=v, kind=t('graph.edge.' + k))
+                                       for k, v in s["edges"].items())
     return t("graph.summary", title=title, nodes=s["nodes"], edges=sum(s["edges"].values()), kinds=kinds,
-             lanes=", ".join(lane_name(x) for x in s["lanes"]), devices=", ".join(s["devices"]),
+             lanes=t("graph.sep_list").join(lane_name(x) for x in s["lanes"]),
+             devices=t("graph.sep_list").join(s["devices"]),
              copies=s["copies"], bytes=f"{s['bytes_copied']:,}", size=_fmt_bytes(s["bytes_copied"]),
              flops=f"{s['flops']:,}")
 
@@ -161,7 +163,7 @@ def step_timing_text(s) -> str:
     ratios = [t("graph.ratio_item", variant=_variant_label(k), ratio=m.median / s.predicted[k])
               for k, m in s.measurements.items() if s.predicted.get(k)]
     if ratios:
-        lines.append(t("graph.measured_over_predicted", ratios="; ".join(ratios)))
+        lines.append(t("graph.measured_over_predicted", ratios=t("graph.sep_semicolon").join(ratios)))
     overlap = overlap_text(s)
     return "\n".join(lines + ([overlap] if overlap else []))
 
@@ -172,7 +174,7 @@ def dag_text(r) -> str:
     lines = [t("graph.dag_tasks", tasks=len(r.dag), n=r.n, lanes=_lanes(len(r.lanes))),
              t("graph.dag_model", serial=m["serial"], planned=m["planned"], path=m["critical_path"],
                bound=m["serial"] / m["critical_path"])]
-    counts = ", ".join(t("graph.dag_count", count=len(r.order[label]), lane=lane_name(f"lane {i}"))
+    counts = t("graph.sep_clause").join(t("graph.dag_count", count=len(r.order[label]), lane=lane_name(f"lane {i}"))
                        for i, label in enumerate(r.lanes))
     lines.append(t("graph.dag_split_speeds" if r.speeds else "graph.dag_split", counts=counts))
     lines.append(t("graph.dag_speedup", ratio=r.speedup))

@@ -118,14 +118,21 @@ class GraphSchedulePanel:
     def _add(self, r, kind, real):
         self.count += 1
         self.last = r
+        # model rows are computed, not timed: their real-step cell is a dash, explained under the table
         self.rows.append({"#": self.count, t("graph.panel.col_costs"): kind, t("graph.panel.batch"): self.batch.value,
-                          t("graph.panel.hidden"): self.hidden.value, t("graph.serial_total"): r.serial_total,
-                          t("graph.scheduled_total"): r.total, t("graph.critical_path_bound"): r.critical_path_s,
-                          t("graph.col_speedup"): r.speedup, t("graph.panel.col_real"): real})
+                          t("graph.panel.hidden"): self.hidden.value, t("graph.panel.col_serial"): r.serial_total,
+                          t("graph.panel.col_scheduled"): r.total, t("graph.panel.col_bound"): r.critical_path_s,
+                          t("graph.panel.col_speedup"): r.speedup,
+                          t("graph.panel.col_real"): real})
         self.rows = self.rows[-self.max_rows:]
         import pandas as pd
-        self.table.value = pd.DataFrame(self.rows).to_html(index=False, na_rep="", classes="d2l-table",
-                                                           float_format=lambda v: f"{v:.4g}")
+        col = t("graph.panel.col_real")
+        shown = [{**row, col: "—" if row[col] is None else f"{row[col]:.4g}"} for row in self.rows]
+        table = pd.DataFrame(shown).to_html(index=False, na_rep="—", classes="d2l-table",
+                                            float_format=lambda v: f"{v:.4g}")
+        note = f"<small>{html.escape(t('graph.panel.not_measured'))}</small>" \
+            if any(row[col] is None for row in self.rows) else ""
+        self.table.value = table + note
 
     def _draw(self, r, title):
         fig, ax = style.figure(height=3.6)

@@ -67,6 +67,8 @@ def overlap_text(rec: dict, run: dict) -> str:
         lines.append(t('graph.recorded.starts', first=lane_name(s['first']), offset=s['start_offset'] * 1e3))
     if s['saved_predicted'] is not None:
         lines.append(t('graph.recorded.saved', saved=s['saved'] * 1e3, predicted=s['saved_predicted'] * 1e3))
+        if s['saved_predicted'] > 0 and s['saved'] > 1.1 * s['saved_predicted']:  # beyond what overlap alone gives
+            lines.append(t('graph.recorded.saved_more', ratio=s['saved'] / s['saved_predicted']))
     if s['in_turn_gap'] is not None:
         lines.append(t('graph.recorded.gap', gap=s['in_turn_gap'] * 1e3))
     ratios = _slowdown(run)

@@ -150,8 +150,10 @@ class CommPanel(_Panel):
         self.size = Count('d2l-size', 'panels.size', size, 16, max_size)
         self.iters = Count('d2l-iters', 'panels.products', iters, 1, 100)
         self.framework = W.Dropdown(options=fws, value=fws[0], description=t('panels.framework'))
-        self.dest = W.ToggleButtons(options=['pageable', 'pinned'], value='pinned', description=t('panels.destination'))
-        self.stream = W.ToggleButtons(options=['same', 'side'], value='side', description=t('panels.stream'))
+        dests = [(t('panels.dest_pageable'), 'pageable'), (t('panels.dest_pinned'), 'pinned')]
+        self.dest = W.ToggleButtons(options=dests, value='pinned', description=t('panels.destination'))
+        self.stream = W.ToggleButtons(options=[(t('panels.stream_same'), 'same'), (t('panels.stream_side'), 'side')],
+                                      value='side', description=t('panels.stream'))
         self.non_blocking = W.Checkbox(value=True, description='non_blocking')
         self.gpu, self.repeats = gpu, repeats
         controls = [self.size.widget, self.iters.widget, self.framework]

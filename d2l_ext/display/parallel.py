@@ -54,8 +54,16 @@ def book_text(alone: list[float], both: float) -> str:
     """The book's 'both' cell against the sum and the slower lane alone (13.3.1)."""
     total, slower = sum(alone), max(alone)
     key = ('parallel.book.like_max' if _close(both, slower) else 'parallel.book.like_sum' if _close(both, total)
+           else 'parallel.book.above_sum' if both > total else 'parallel.book.below_slower' if both < slower
            else 'parallel.book.between')
     return t(key, both=both, total=total, slower=slower)
+
+
+def wall_text(serial: float, together: float) -> str:
+    """Medians of together against one after the other: time saved, or time lost when together was slower."""
+    if together <= serial:
+        return t('parallel.overlap.wall', serial=serial, together=together, saved=serial - together)
+    return t('parallel.overlap.wall_more', serial=serial, together=together, more=together - serial)
 
 
 def no_wait_text(times: dict[str, list[float]]) -> str:
@@ -132,10 +140,10 @@ def recorded_summary(rec) -> str:
              products=products, size=p.size, speedup=p.speedup, expected=p.expected_speedup)
 
 
-def guess_text(guess, closed_form: float, measured: float, unit: str = 's') -> str:
+def guess_text(guess, closed_form: float, measured: float, unit: str = 's', name: str = 'my_guess') -> str:
     """A prediction cell's answer: the learner's guess (or a request for one), the closed form, the measurement."""
     fmt = {'s': 'parallel.guess.seconds', '%': 'parallel.guess.fraction', 'x': 'parallel.guess.ratio'}[unit]
-    head = (t('parallel.guess.none') if guess is None else
+    head = (t('parallel.guess.none', name=name) if guess is None else
             t(fmt, what=t('parallel.guess.yours'), value=float(guess)))
     return '\n'.join([head, t(fmt, what=t('parallel.guess.closed_form'), value=closed_form),
                       t(fmt, what=t('parallel.guess.measured'), value=measured)])
@@ -166,7 +174,7 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
     text = t('parallel.overlap.fraction', measured=fraction if fraction is not None else 0.0, predicted=1.0,
              busy=' / '.join(f'{b - a:.3f}' for a, b in spans), span=span)
     if serial is not None and together is not None:
-        text = _sentences(text, t('parallel.overlap.wall', serial=serial, together=together, saved=serial - together))
+        text = _sentences(text, wall_text(serial, together))
     return text
 
 
@@ -198,8 +206,9 @@ def scaling_text(results) -> str:
     return '\n'.join(lines)
 
 
-def _engine(r) -> str:
-    return t('parallel.eager') if r.engine == 'eager' else r.engine
+def _engine(r, text=t) -> str:
+    """The engine's name; `text=style.plot_text` inside figures, so it follows the figure's language."""
+    return text('parallel.eager') if r.engine == 'eager' else r.engine
 
 
 def independence_text(r) -> str:
@@ -232,7 +241,8 @@ def plot_parallel(result, ax=None, title=None):
     if getattr(result, 'baseline', None) is not None:  # lanes sharing cores: one lane with all of them, both jobs
         names.append(style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
         values.append(repeats_of(result.baseline))
-    return plot_repeats(dict(zip(names, values)), ax=ax, predicted={names[-1]: result.expected},
+    together = names[len(result.lane_times)]  # the expectation is for all lanes together, not the baseline row
+    return plot_repeats(dict(zip(names, values)), ax=ax, predicted={together: result.expected},
                         title=title or style.plot_text('parallel.plot_title', framework=NAMES[result.framework],
                                                        speedup=result.speedup, expected=result.expected_speedup))
 
@@ -290,7 +300,7 @@ def plot_independence(runs):
     fig, _ = style.figure(nrows=len(runs), height=max(2.8, 2.6 * len(runs)))
     for ax, r in zip(fig.axes, runs):
         plot_variants(r, ax=ax, title=style.plot_text('parallel.independence.title', framework=NAMES[r.framework],
-                                                      engine=_engine(r), ratio=r.ratio))
+                                                      engine=_engine(r, style.plot_text), ratio=r.ratio))
     return fig
 
 

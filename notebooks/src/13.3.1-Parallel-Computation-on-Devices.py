@@ -148,7 +148,7 @@ print(no_wait_text(times))
 # long before the 50 products were done.
 
 # %% [markdown] lang="zh"
-# GPU能显示出差别：在这份记录中（标注了GPU型号、软件版本和日期），不等待的计时早在50次乘法完成之前就停止了。
+# GPU能显示出差别：在这份录制中（标注了GPU型号、软件版本和日期），不等待的计时早在50次乘法完成之前就停止了。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display import style
@@ -172,8 +172,8 @@ plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', 
 # %% [markdown] lang="zh"
 # ## 两条执行路同时运行
 #
-# PyTorch在调用它的线程里把CPU操作执行完毕，所以书中第二个 `run` 要等第一个结束后才开始。GPU只是把核函数
-# *排入队列*，所以一个线程就能喂饱多个GPU（直到队列中约有1,024个核函数）。因此做法是：每条CPU执行路有自己的
+# PyTorch在调用它的线程里把CPU操作执行完毕，所以书中第二个 `run` 要等第一个结束后才开始。GPU只是把CUDA 内核
+# *排入队列*，所以一个线程就能喂饱多个GPU（直到队列中约有1,024个CUDA 内核）。因此做法是：每条CPU执行路有自己的
 # Python线程，由它调用 `torch.set_num_threads(lane.threads)`（这个设置属于该线程；`mm` 会释放Python的全局锁）；
 # 先启动CPU线程，再把GPU的工作排入队列，然后等待每条执行路。
 
@@ -339,13 +339,12 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
 # 再与节省的时间比较。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import lane_overlap, plot_timeline
+from d2l_ext.display.parallel import lane_overlap, plot_timeline, wall_text
 
 my_overlap = None  # your guess: a fraction from 0 to 1
 tl = parallel.timeline('torch', size=N, iters=K)  # another run of both lanes together
-print(guess_text(my_overlap, 1.0, lane_overlap(tl), unit='%'))
-print(d2l_ext.t('parallel.overlap.wall', serial=med[names[2]], together=med[names[3]],
-                saved=med[names[2]] - med[names[3]]))
+print(guess_text(my_overlap, 1.0, lane_overlap(tl), unit='%', name='my_overlap'))
+print(wall_text(med[names[2]], med[names[3]]))
 plot_timeline(tl, predicted=alone)  # predicted ends in lane order: no lane names to match
 
 # %% [markdown]
@@ -407,9 +406,9 @@ plot_scaling(curves)
 # CPU as the second lane: separate hardware, so the expectation is max(t1, t2). The titles say what each panel holds.
 
 # %% [markdown] lang="zh"
-# ## 在GPU上记录的结果
+# ## 在GPU上录制的结果
 #
-# 没有GPU，就无法现场看到书中的设置。这份记录（与上面是同一份）用一块GPU，并以CPU作为第二条执行路：硬件相互独立，
+# 没有GPU，就无法现场看到书中的设置。这份录制（与上面是同一份）用一块GPU，并以CPU作为第二条执行路：硬件相互独立，
 # 所以预期为max(t1, t2)。各图的标题说明了图中画的是什么。
 
 # %% tags=["nbval-ignore-output"]

@@ -25,7 +25,7 @@
 # %% [markdown] lang="zh"
 # # 12.3.2 并行计算与通信
 #
-# 《动手学深度学习》§12.3“自动并行”（英文版为§13.3）。
+# 《动手学深度学习》§12.3“自动并行”中的12.3.2节（英文版为§13.3.2）。
 #
 # 书中在GPU上计算50个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
 # 这只有在三个条件下才成立：主机内存是**锁页内存**，复制在**另一个流**上运行，并且用**事件**让每次复制排在
@@ -116,7 +116,7 @@ print(show.copied_text(y, y_cpu))
 
 # %% [markdown] lang="zh"
 # 没有GPU时，对已经在主机内存中的张量调用 `y.to('cpu')` 返回的是同一个张量：什么也没有复制。下面用一个CPU上的
-# 类比代替，GPU上的记录则展示真正的情形。
+# 类比代替，GPU上的录制结果则展示真正的情形。
 #
 # ## 三个条件
 #
@@ -246,7 +246,7 @@ print(show.prediction_text(rates, K2, {}))
 
 # %% [markdown] lang="zh"
 # 把你对 `run_and_copy` 用时的猜测写进 `my_guess`，然后运行这个单元格：它交替地为只算乘积、先计算后复制和参考答案
-# `run_and_copy` 计时，校验每个结果，并把你的猜测、闭式解和实测值并排打印出来。每个点是一次重复；斜线条是闭式解。
+# `run_and_copy` 计时，校验每个结果，并把你的猜测、按公式的预测和实测值并排打印出来。每个点是一次重复；斜线条是按公式的预测。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # seconds: your guess for run_and_copy here
@@ -256,7 +256,8 @@ variants = {'run': lambda: [x.mm(w) for _ in buffers],
             'overlapped': lambda: copy_task.run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=5,
                            check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
-print(show.guess_text(my_guess, predicted['overlapped'], measured.medians()['overlapped']))
+print(show.guess_text(my_guess, predicted['overlapped'], measured.medians()['overlapped'],
+                     repeats=measured.measurements['overlapped'].times))
 show.plot_measured(measured, predicted)
 
 # %% [markdown]
@@ -272,7 +273,7 @@ show.plot_measured(measured, predicted)
 #
 # 50个4000 × 4000矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；按H200约48 TFLOP/s（fp32）计算，约0.13秒。结果共有
 # 50 · 4000² · 4 B = 3.2 GB；复制到锁页内存约55 GB/s，约0.06秒。因此一个流 ≈ 0.13 + 0.06 = 0.19秒；复制流 + 事件 ≈
-# max(0.13, 0.06) = 0.13秒。隐藏的单元格根据最新的GPU记录打印这一计算。
+# max(0.13, 0.06) = 0.13秒。隐藏的单元格根据最新的GPU录制结果打印这一计算。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -291,7 +292,7 @@ print(show.recorded_prediction_text(rec))
 # ## 每个乘积和每次复制在何时运行
 #
 # 再运行一次参考答案，并在每个流（torch.profiler）或每个线程上计时。一个重叠，三个数字：由区间算出的比例、它的
-# 闭式解和实际用时。虚线是整次运行的闭式解。
+# 按公式的预测和实际用时。虚线是整次运行按公式的预测。
 
 # %% tags=["nbval-ignore-output"]
 traced = copy_task.traced_run(copy_task.run_and_copy, lane)  # the worked solution, with the stopwatch on
@@ -314,7 +315,7 @@ show.plot_comm_timelines([copy_task.as_timeline(traced, lane)], predicted=predic
 #
 # ## GPU上录制的证据
 #
-# 下面是最新的GPU记录，标明了GPU、软件版本和日期。每个面板是一种复制方式；斜线条是根据硬件应当预期的用时。
+# 下面是最新的GPU录制结果，标明了GPU、软件版本和日期。每个面板是一种复制方式；斜线条是根据硬件应当预期的用时。
 
 # %% tags=["nbval-ignore-output"]
 print(show.recorded_text(rec))
@@ -433,7 +434,7 @@ show.plot_exercise_three(ex3)
 # 是最大值；如果有别的程序占着这些核，则最多是先后运行的用时。
 # </details>
 #
-# **4. 使用性能分析器。** `torch.profiler` 可以在notebook中使用，在CPU上也可以。先预测哪个算子占用的时间最多，
+# **4. 使用性能分析器。** `torch.profiler` 可以在notebook中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，
 # 再做性能分析。在 ui.perfetto.dev 中打开跟踪文件。
 
 # %% tags=["nbval-ignore-output"]
@@ -485,13 +486,13 @@ print(show.profile_text(prof, GPU))
 # 二者各占多少。在GPU上，复制位于第二个流上，每次复制都在其乘积之后。
 # </details>
 #
-# ## 要记住的
+# ## 记住
 #
 # * 只有具备锁页内存、第二个流，并为每个乘积记录一个事件，计算和复制才能重叠；主机在读取之前要等待复制流。
 # * 先预测：计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s；重叠后 ≥ max(计算, 复制)；在一个流上则是计算 + 复制。
 # * 用区间测量重叠：复制的时间中有多大比例有乘积在运行。
 #
-# ## 常见陷阱
+# ## 易错点
 #
 # * **不等待：** 不同步就为排队的GPU工作计时，测到的只是排队的时间。
 # * **同步之前读取：** `non_blocking` 的结果在负责复制的流同步之前并不存在。

@@ -24,7 +24,7 @@
 # weights travel is your plan (or `DistributedDataParallel`'s, in the next extra lesson).
 
 # %% [markdown] lang="zh"
-# # 12.3节 图12.3.1（拓展课）：依赖图
+# # 扩展：依赖图（《动手学深度学习》§12.3，图12.3.1）
 #
 # 书中的图12.3.1画出了一个两层多层感知机在一个CPU和两个GPU上的一个训练步：每个GPU在小批量的一半上完成前向传播、
 # 损失和反向传播；CPU（即*参数服务器*）对权重的梯度求和并更新权重，新的权重再回到各个GPU。本课我们在这台机器的两条
@@ -109,7 +109,7 @@ def lane_step(i, params, X, y, n_total):
 #
 # 1. 把一半样本（`X.tensor_split(2)`，`y` 也一样）和一份权重副本交给执行路 `i`，放在 `lanes[i].device()` 上。
 # 2. **同时**在两半样本上运行 `lane_step`：`run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上启动 `jobs[i]()`（CPU执行路在
-#    自己的线程中、使用分给它的核，GPU执行路的核函数被放入队列），并返回它们的结果。
+#    自己的线程中、使用分给它的核，GPU执行路的CUDA 内核被放入队列），并返回它们的结果。
 # 3. 把梯度移到 `params` 所在的CPU上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
 #
 # 检查会在这台机器的执行路上运行四个随机梯度下降步，并评判：更新（与一个设备的float64结果比较）、放置（每一半在自己的
@@ -198,7 +198,7 @@ print(show.rates_text(rates))
 # update. Then it measures the three, interleaved, each update checked against float64.
 
 # %% [markdown] lang="zh"
-# 根据这些数字，猜一猜两条执行路同时运行一个训练步要多长时间，并把它写进 `my_guess`。然后这个单元格打印闭式预测：
+# 根据这些数字，猜一猜两条执行路同时运行一个训练步要多长时间，并把它写进 `my_guess`。然后这个单元格打印按公式得出的预测：
 # 每条执行路的方框都按上面测得的时间缩放：**先后运行**，各方框依次运行，每条执行路取单独运行的时间；**同时运行**，
 # 依赖图所允许的调度（方框在其输入都已完成、且其执行路或链路空闲时立即开始），每条执行路取两条同时运行的时间；
 # **一个设备**，执行路0的方框使用全部核的时间乘以2（样本数加倍），再加上更新。接着它把三种方式交替运行并实测，每次
@@ -234,7 +234,7 @@ show.draw_schedule(plan, title=d2l_ext.t('graph.title_plan'))
 # measured: two GPUs at 10 TFLOP/s, a CPU server, PCIe at 12 GB/s); **Measure here** times the boxes on this machine.
 
 # %% [markdown] lang="zh"
-# 下面的面板在你移动滑块时重新计算书中场景的一个模型（为便于说明而假定的整数值，并非实测：两个10 TFLOP/s的GPU、一个
+# 下面的面板在你移动滑块时重新计算书中场景的一个模型（为便于说明而假定的整齐的数，并非实测：两个10 TFLOP/s的GPU、一个
 # CPU服务器、每个方向12 GB/s的PCIe）；**在这里测量** 则改为在这台机器上为各方框计时。
 
 # %% tags=["nbval-ignore-output"]
@@ -384,7 +384,7 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 # * Two CPU lanes share cores and memory: their "speedup" is not that of two devices.
 
 # %% [markdown] lang="zh"
-# ## 要记住的
+# ## 记住
 #
 # * 拆分到多个设备上的训练步是一个图：并排运行的链在梯度求和处汇合。
 # * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径。用在这里测得的方框耗时和速度来预测，再实测整个训练步。
@@ -392,7 +392,7 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 # * 要与一个设备处理整个小批量、不做复制的情况比较；只有当执行路增加了硬件时，拆分才划算。
 # * 变快的同时必须保持正确：把每个结果都与float64的参考结果进行校验。
 #
-# ## 易犯的错误
+# ## 易错点
 #
 # * 每一半的损失除以自己的样本数，然后求和：更新会变成两倍大。
 # * 只把权重复制到执行路上一次并一直保留：之后的每一步都在过时的权重上运行。

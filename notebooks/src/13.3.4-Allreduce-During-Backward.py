@@ -601,13 +601,13 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # - On CPUs gloo shares backward's cores: overlap costs backward time.
 
 # %% [markdown] lang="zh"
-# ## 要记住的
+# ## 记住
 #
 # - 数据并行用全归约对梯度取平均；一次调用的代价约为 α + 2(n-1)/n × 字节数 / β。
 # - 重叠来自依赖图：一层的梯度在前面各层完成之前就已经确定了。
 # - 用时间区间测量重叠（0-100%）；时钟时间的差别还包含调用次数的减少和反向传播的变慢。
 #
-# ## 易犯的错误
+# ## 易错点
 #
 # - 反向传播之后再全归约，或者把全部梯度装进一个桶，都什么也重叠不了。
 # - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：梯度大n倍。

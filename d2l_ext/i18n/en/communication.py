@@ -44,7 +44,7 @@ MESSAGES = {
                                 '-> {copy:.4f} s over the link (pinned)'),
     'communication.rates.cpu': ('measured here: one {n} x {inner} by {inner} x {n} product at {tflops:.3f} TFLOP/s '
                                 'on this lane; copies into preallocated host buffers {gbps:.1f} GB/s\n{k} products '
-                                '= {tflop:.3f} TFLOP -> {run:.4f} s; their results = {gb:.3f} GB -> {copy:.4f} s of '
+                                '= {gflop} GFLOP -> {run:.4f} s; their results = {gb:.3f} GB -> {copy:.4f} s of '
                                 'copying'),
     'communication.predicted_line': '  predicted {name}: {seconds:.4f} s',
     'communication.measured_title': 'Each repeat beside the prediction from this machine\'s rates',
@@ -79,7 +79,7 @@ MESSAGES = {
                                    '{late:.1e}. The copy happened to finish first this time; nothing guarantees it.'),
     'communication.hazard.cpu': ('No GPU here, so no copy can be read too early; on a GPU, a non_blocking copy read '
                                  'before synchronizing returns whatever the buffer held before.'),
-    'communication.ex3.alone': ('lanes {lanes}\nalone: lane 0 computing and copying {a:.4f} s, lane 1 computing '
+    'communication.ex3.alone': ('lanes: {lanes}\nalone: lane 0 computing and copying {a:.4f} s, lane 1 computing '
                                 '{b:.4f} s; one after the other {serial:.4f} s. Predict "together", then run the '
                                 'worked answer.'),
     'communication.ex3.like_expected': ('Together {together:.4f} s, close to the expectation {expected:.4f} s '
@@ -104,6 +104,10 @@ MESSAGES = {
     'communication.guess.none': ('my_guess is still None: write your guess (in seconds) first, then run the cell '
                                  'again.'
                                  '\nclosed form {closed:.4f} s; measured {measured:.4f} s (median)'),
+    'communication.guess.closed_above': ('the rates measured alone predicted {ratio:.1f}x the measured time (every '
+                                         'repeat took {low:.4f} to {high:.4f} s)'),
+    'communication.guess.closed_below': ('the measured time was {ratio:.1f}x what the rates measured alone predicted '
+                                         '(every repeat took {low:.4f} to {high:.4f} s)'),
     'communication.guess.line': ('your guess {guess:.4f} s; closed form {closed:.4f} s; measured {measured:.4f} s '
                                  '(median)'),
     'communication.overlap.interval': ('From the timeline\'s intervals: the copies ran beside a product for '

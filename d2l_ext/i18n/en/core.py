@@ -30,8 +30,8 @@ MESSAGES = {
     'core.unknown_lane': "lane {lane} does not exist here for {framework}; this machine's lanes are: {names}",
     'core.lane_twice': 'lane {lane} is named twice: name each lane once',
     'core.no_lane': 'name at least one lane: {names}',
-    'core.mismatch': '{what}: relative error {error:.2e} exceeds {tol:.0e}: the timed computation returned '
-                     'a wrong answer',
+    'core.mismatch': ('{what}: relative error {error:.2e} exceeds {tol:.0e}, so the timed computation returned '
+                      'a wrong answer'),
     'core.worker_failed': (
         'the {framework} worker process stopped (killed or crashed, perhaps out of memory) before it '
         'finished; the next run starts a fresh one'),

@@ -5,6 +5,10 @@ MESSAGES = {
     'graph.link': '{src} → {dst}',
     'graph.edge.copy': 'copy',
     'graph.edge.data': 'data',
+    'graph.sep_list': ', ',
+    'graph.sep_clause': ', ',
+    'graph.sep_semicolon': '; ',
+    'graph.edge_count': '{count} {kind}',
     'graph.summary': ('{title}: {nodes} nodes, {edges} edges ({kinds})\n'
                       '  lanes: {lanes}; devices: {devices}\n'
                       '  copies: {copies} copy nodes moving {bytes} bytes ({size}); arithmetic: {flops} FLOP'),
@@ -57,13 +61,18 @@ MESSAGES = {
     'graph.panel.row_measured': 'measured here',
     'graph.panel.col_costs': 'costs',
     'graph.panel.col_real': 'real step, lanes together (s)',
+    'graph.panel.col_serial': 'serial total (s)',
+    'graph.panel.col_scheduled': 'scheduled total (s)',
+    'graph.panel.col_bound': 'critical-path bound (s)',
+    'graph.panel.col_speedup': 'serial total ÷ scheduled total',
+    'graph.panel.not_measured': '—: not measured (model rows are computed from the sliders, not timed)',
     'graph.panel.title_model': 'Model: the schedule of one step',
     'graph.panel.title_measured': 'Boxes measured on {lanes}: the schedule',
     'graph.schedule_numbers': ('serial total {serial:.3f} ms; scheduled total {total:.3f} ms; '
                                'critical path {path:.3f} ms'),
     'graph.step_checked': ('the two-lane step changed the weights as autograd does in float64 '
                            '(relative error of the update {err:.1e})'),
-    'graph.check_caught': 'the check caught the changed step: {message}',
+    'graph.check_caught': 'the check caught the changed step ({message})',
     'graph.check_missed': 'the check passed: the change did not alter the update',
     'graph.predicted_line': '{variant}: predicted {ms:.2f} ms',
     'graph.step_row': '{variant}: median {ms:.2f} ms over {repeats} repeats{predicted}',

@@ -18,12 +18,14 @@ MESSAGES = {
                                     'step'),
     'graph.recorded.halves': ('batch {batch}, the drawn repeat (the split step of median time): {lane0} was busy '
                               '{t0:.3f} ms, {lane1} {t1:.3f} ms'),
-    'graph.recorded.overlap': ("overlap of the halves: during {fraction:.2f} of the shorter half's busy time "
-                               '({lane}) the other half was busy too (this repeat; {low:.2f} to {high:.2f} over '
-                               '{repeats} repeats); predicted {predicted:.2f} for halves started together; '
-                               'halves in turn: {in_turn:.2f}'),
+    'graph.recorded.overlap': ("overlap of the halves: during {fraction:.0%} of the shorter half's busy time "
+                               '({lane}) the other half was busy too (this repeat; {low:.0%} to {high:.0%} over '
+                               '{repeats} repeats); predicted {predicted:.0%} for halves started together; '
+                               'halves in turn: {in_turn:.0%}'),
     'graph.recorded.starts': ('in this repeat {first} started its half {offset:.3f} ms before the other; the '
                               'prediction assumes both start together'),
+    'graph.recorded.saved_more': ("the measured saving is {ratio:.1f}x this prediction: more than the shorter half's "
+                                  'busy time'),
     'graph.recorded.gap': 'with the halves in turn, the second started {gap:.3f} ms after the first ended (median)',
     'graph.recorded.saved': ('wall clock: halves in turn minus together = {saved:.3f} ms (medians); predicted '
                              "{predicted:.3f} ms, the shorter half's busy time when the halves ran in turn"),
@@ -32,9 +34,9 @@ MESSAGES = {
     'graph.recorded.checked': ('every update of every repeat matched one device in float64 (worst relative error '
                                '{error:.1e}, tolerance {tolerance:.0e})'),
     'graph.recorded.title': ('The step of Fig. 13.3.1 recorded on {gpu}, {date}\nbatch {batch}, {repeats} repeats; '
-                             'overlap of the halves {fraction:.2f} (predicted {predicted:.2f})'),
+                             'overlap of the halves {fraction:.0%} (predicted {predicted:.0%})'),
     'graph.recorded.title_cpu': ('The step of Fig. 13.3.1, CPU recording (no GPU), {date}\nbatch {batch}, '
-                                 '{repeats} repeats; overlap of the halves {fraction:.2f} (predicted {predicted:.2f})'),
+                                 '{repeats} repeats; overlap of the halves {fraction:.0%} (predicted {predicted:.0%})'),
     'graph.recorded.title_timeline': 'one repeat (the split step of median time), each way from its own start',
     'graph.recorded.title_repeats': 'every repeat, in the order they ran',
     'graph.recorded.row_lane': '{lane}: {device}',

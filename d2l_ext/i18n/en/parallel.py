@@ -29,8 +29,8 @@ MESSAGES = {
                              'measures the same thing'),
     'parallel.launch.needs_gpu_cpu': 'needs one GPU lane and one CPU lane (a machine with exactly one GPU)',
     'parallel.independence.summary': ('{framework} ({engine}, {lane}, {threads} thread(s)): {iters} products of '
-                                      '{size}x{size}: one at a time {single:.4f} s, issued together {together:.4f} s, '
-                                      'ratio {ratio:.2f}'),
+                                      '{size}x{size}: one at a time {single:.4f} s, issued together {together:.4f} s; '
+                                      'one at a time / issued together = {ratio:.2f}'),
     'parallel.small_ops.gpu': ('Issuing one small product from Python took about {launch_us:.1f} us here: the GPU '
                                'computes it faster than the next launch arrives, so the work is launch-bound and a '
                                'second stream has nothing to overlap. One batched product or a CUDA Graph replay '
@@ -53,6 +53,10 @@ MESSAGES = {
                                'not to the sum of the lanes alone ({total:.3f} s).'),
     'parallel.book.between': ('Both took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the sum of '
                               'the lanes alone ({total:.3f} s).'),
+    'parallel.book.above_sum': ('Both took {both:.3f} s: more than the sum of the lanes alone ({total:.3f} s), '
+                                'and so more than the slower lane alone ({slower:.3f} s).'),
+    'parallel.book.below_slower': ('Both took {both:.3f} s: less than the slower lane alone ({slower:.3f} s; sum of '
+                                   'the lanes alone {total:.3f} s).'),
     'parallel.no_wait.same': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. About the same: '
                               'the work was done when the calls returned (PyTorch computes CPU work before '
                               'returning), so there was nothing left to wait for.'),
@@ -94,7 +98,7 @@ MESSAGES = {
     'parallel.eager': 'eager',
     'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',
     'parallel.small_ops.title': '{device}: fastest here was {variant}',
-    'parallel.guess.none': 'Your guess: none yet. Write a number into my_guess above and run this cell again.',
+    'parallel.guess.none': 'Your guess: none yet. Write a number into {name} above and run this cell again.',
     'parallel.guess.yours': 'your guess',
     'parallel.guess.closed_form': 'closed form',
     'parallel.guess.measured': 'measured',
@@ -106,6 +110,8 @@ MESSAGES = {
                                   'lanes busy {busy} s, run {span:.3f} s from first start to last end.'),
     'parallel.overlap.wall': ('Wall clock, medians of the repeats: together {together:.3f} s against {serial:.3f} s '
                               'one after the other ({saved:.3f} s less).'),
+    'parallel.overlap.wall_more': ('Wall clock, medians of the repeats: together {together:.3f} s against '
+                                   '{serial:.3f} s one after the other: together took {more:.3f} s longer.'),
     'parallel.recorded.sep': ', ',
     'parallel.recorded.products': '{lane} {iters} products',
     'parallel.recorded.panel': ('{gpu}, {date}: {products} of {size}x{size}; every repeat: together {speedup:.2f}x '
@@ -114,8 +120,8 @@ MESSAGES = {
     'parallel.recorded.merged': 'one bar per product, except {lanes}: drawn as busy stretches (products merged)',
     'parallel.recorded.each': 'one bar per product',
     'parallel.independence.summary_gpu': ('{framework} ({engine}, {lane}): {iters} products of {size}x{size}: one '
-                                          'at a time {single:.4f} s, issued together {together:.4f} s, ratio '
-                                          '{ratio:.2f}'),
+                                          'at a time {single:.4f} s, issued together {together:.4f} s; one at a '
+                                          'time / issued together = {ratio:.2f}'),
     'parallel.variant.all_cores': 'one lane, all {cores} cores, both jobs',
     'parallel.no_wait.not_early': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. The no-wait '
                                    'clock did not stop early (not below half of the waited time): the work was done '

@@ -13,7 +13,7 @@ MESSAGES = {
     'communication.variant.together': '两条执行路同时运行',
     'communication.variant.serial_sum': '先后运行（用时之和）',
     'communication.variant.expected.separate': 'max(各执行路用时)：硬件相互独立',
-    'communication.variant.expected.shared': 'CPU 执行路共用核：核数允许几个就同时运行几个',
+    'communication.variant.expected.shared': 'CPU 执行路共用核：核数允许几条就同时运行几条',
     'communication.variant.expected.engine': '没有收益：MXNet 的引擎已用上所有核',
     'communication.mode.cpu_analogue': 'CPU 上的类比：由第二个线程复制',
     'communication.mode.book: copy_to_cpu(y)': '书中：copy_to_cpu(y)，新建可分页张量',
@@ -43,10 +43,10 @@ MESSAGES = {
                                 '经链路（锁页内存）{copy:.4f} 秒'),
     'communication.rates.cpu': ('在这里测得：此执行路上一个 {n} x {inner} 与 {inner} x {n} 矩阵的乘积 '
                                 '{tflops:.3f} TFLOP/s；复制到预先分配的主机缓冲区 {gbps:.1f} GB/s\n{k} 个乘积 = '
-                                '{tflop:.3f} TFLOP -> {run:.4f} 秒；其结果 = {gb:.3f} GB -> 复制 {copy:.4f} 秒'),
+                                '{gflop} GFLOP -> {run:.4f} 秒；其结果 = {gb:.3f} GB -> 复制 {copy:.4f} 秒'),
     'communication.predicted_line': '  预测 {name}：{seconds:.4f} 秒',
     'communication.measured_title': '每次重复的实测值，旁边是根据本机速率作出的预测',
-    'communication.recorded.none': '这里没有可以展示的 GPU 记录。',
+    'communication.recorded.none': '这里没有可以展示的 GPU 录制结果。',
     'communication.recorded.pageable': ('{gb:.1f} GB 的结果：书中复制到新建的可分页张量用了 {book:.2f} 秒，'
                                         '复制到锁页缓冲区用了 {pinned:.3f} 秒（可分页用时是锁页的 {ratio:.0f} 倍）。'),
     'communication.recorded.nb_like_pinned': ('书中的 non_blocking 复制（{nb:.4f} 秒）和预先分配的锁页缓冲区'
@@ -57,9 +57,9 @@ MESSAGES = {
     'communication.recorded.streams': ('在一个流上，同时发出计算与复制用了 {same:.4f} 秒，与先计算后复制'
                                        '（{serial:.4f} 秒）相当；使用复制流和事件后为 {side:.4f} 秒，'
                                        '而 max(计算, 复制) = {expected:.4f} 秒。'),
-    'communication.recorded.no_timelines': ('这份记录早于流时间线的记录：它只有上面的中位数，'
+    'communication.recorded.no_timelines': ('这份录制早于流时间线的录制：它只有上面的中位数，'
                                             '没有可以画出的各个流上的事件。'),
-    'communication.recorded.no_first_copy': '这份记录早于第一次调用的测量：没有冷启动复制和性能分析器的时间可以展示。',
+    'communication.recorded.no_first_copy': '这份录制早于第一次调用的测量：没有冷启动复制和性能分析器的时间可以展示。',
     'communication.first_copy.no_gpu': '这里没有 GPU：主机内存无需锁页，因此不存在冷启动的第一次复制',
     'communication.first_copy.summary': ('书中的 copy_to_cpu(y, non_blocking=True)：第一次调用 {cold:.3f} 秒，'
                                          '之后的调用 {warm:.3f} 秒（第一次用时是之后的 {ratio:.0f} 倍）：'
@@ -75,7 +75,7 @@ MESSAGES = {
                                    '这一次复制碰巧先完成了，但没有任何保证。'),
     'communication.hazard.cpu': ('这里没有 GPU，因此不会有复制被过早读取；在 GPU 上，同步之前读取 '
                                  'non_blocking 复制的结果，得到的是缓冲区里原有的内容。'),
-    'communication.ex3.alone': ('执行路 {lanes}\n单独运行：执行路 0 计算并复制 {a:.4f} 秒，执行路 1 计算 {b:.4f} 秒；'
+    'communication.ex3.alone': ('执行路：{lanes}\n单独运行：执行路 0 计算并复制 {a:.4f} 秒，执行路 1 计算 {b:.4f} 秒；'
                                 '先后运行 {serial:.4f} 秒。先预测“同时运行”的用时，再运行参考答案。'),
     'communication.ex3.like_expected': ('同时运行 {together:.4f} 秒，接近预期的 {expected:.4f} 秒（{rule}）；'
                                         '先后运行 {serial:.4f} 秒。'),
@@ -89,34 +89,39 @@ MESSAGES = {
                                         '（复制用时是乘积用时的 {share:.0%}）；跟踪文件显示它们各在哪个流上运行。'),
     'communication.profile.split_cpu': ('CPU 时间：乘积（aten::mm）{mm:.4f} 秒，复制（aten::copy_）{copy:.4f} 秒：'
                                         '复制用时是乘积用时的 {share:.0%}。'),
-    'communication.recorded.rates': ("记录值：{tflop:.1f} TFLOP 用时 {run:.4f} 秒（{tflops:.1f} TFLOP/s）；"
+    'communication.recorded.rates': ("录制值：{tflop:.1f} TFLOP 用时 {run:.4f} 秒（{tflops:.1f} TFLOP/s）；"
                                   "{gb:.1f} GB 复制到锁页缓冲区用时 {copy:.4f} 秒（{gbps:.1f} GB/s）\n"
                                   "预测：一个流，计算 + 复制 = {one:.4f} 秒；"
                                   "复制流 + 事件，max(计算, 复制) = {two:.4f} 秒"),
     'communication.recorded.book_rate': ("书中复制到新建的可分页张量：{book:.2f} 秒（{gbps:.2f} GB/s）"),
     'communication.mode.run_and_copy': 'run_and_copy，参考答案',
     'communication.guess.none': ('my_guess 仍是 None：请先写下你的猜测（单位：秒），再运行这个单元格。'
-                                 '\n闭式解 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）'),
-    'communication.guess.line': '你的猜测 {guess:.4f} 秒；闭式解 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）',
+                                 '\n按公式预测 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）'),
+    'communication.guess.closed_above': ('按单独测得的速率预测的用时是实测的 {ratio:.1f} 倍'
+                                         '（各次重复用时 {low:.4f} 到 {high:.4f} 秒）'),
+    'communication.guess.closed_below': ('实测用时是按单独测得的速率预测的 {ratio:.1f} 倍'
+                                         '（各次重复用时 {low:.4f} 到 {high:.4f} 秒）'),
+    'communication.guess.line': '你的猜测 {guess:.4f} 秒；按公式预测 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）',
     'communication.overlap.interval': ('根据时间线上的区间：复制在其忙碌时间的 {measured:.0%} 里与某个乘积同时运行'
-                                       '（闭式解 {predicted:.0%}：除最后一次外的每次复制，各重叠 min(乘积, 复制)）。'),
+                                       '（按公式预测 {predicted:.0%}：除最后一次外的每次复制，'
+                                       '各重叠 min(乘积, 复制)）。'),
     'communication.overlap.no_intervals': '时间线上没有乘积或没有复制：没有可以测量的重叠。',
     'communication.overlap.wall_less': ('实际用时：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
                                         '少用 {saved:.4f} 秒'
-                                        '（单独复制约 {copy:.4f} 秒；重叠用时的闭式解 {closed:.4f} 秒）。'),
+                                        '（单独复制约 {copy:.4f} 秒；重叠用时按公式预测为 {closed:.4f} 秒）。'),
     'communication.overlap.wall_more': ('实际用时：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
                                         '多用 {more:.4f} 秒'
-                                        '（单独复制约 {copy:.4f} 秒；重叠用时的闭式解 {closed:.4f} 秒）。'),
+                                        '（单独复制约 {copy:.4f} 秒；重叠用时按公式预测为 {closed:.4f} 秒）。'),
     'communication.overlap.slowed': ('与复制同时运行时，乘积忙碌了 {busy:.4f} 秒，单独运行时为 {run:.4f} 秒'
                                      '（是单独运行时的 {ratio:.2f} 倍）：复制运行期间乘积变慢了，'
                                      '因此实际用时的收益小于重叠比例所提示的。'),
     'communication.timeline.caption': '{plan}：{products} 个乘积和 {copies} 次复制，结果为 {n} x {n}',
-    'communication.recorded.caption': '记录于 {gpu}，{date}：{iters} 个 {n} x {n} 矩阵乘积，每次重复',
-    'communication.recorded.interval': ('根据记录的时间线上的区间：使用复制流和事件时，{copies} 次复制在其忙碌时间的'
-                                        ' {measured:.0%} 里与某个乘积同时运行（根据记录的计算与复制用时，闭式解为 '
+    'communication.recorded.caption': '录制于 {gpu}，{date}：{iters} 个 {n} x {n} 矩阵乘积，每次重复',
+    'communication.recorded.interval': ('根据录制的时间线上的区间：使用复制流和事件时，{copies} 次复制在其忙碌时间的'
+                                        ' {measured:.0%} 里与某个乘积同时运行（根据录制的计算与复制用时，按公式预测为 '
                                         '{predicted:.0%}）。'),
     'communication.axis_ms': '毫秒',
-    'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 个 {n} x {n} 矩阵乘积）',
+    'communication.recorded.source': '录制于 {gpu}，{date}（{iters} 个 {n} x {n} 矩阵乘积）',
     'communication.legend.compute': '乘积（mm）',
     'communication.legend.copy': '复制到主机内存',
 }

@@ -6,17 +6,17 @@ MESSAGES = {
     'core.no_gpu': '无',
     'core.lane_gpu_label': 'GPU {index}',
     'core.lane_gpu_label_named': 'GPU {index}（{name}）',
-    'core.lane_gpu_torch': '一整块 GPU：PyTorch 把核函数排入 GPU 的队列后立即返回',
+    'core.lane_gpu_torch': '一整块 GPU：PyTorch 把 CUDA 内核排入 GPU 的队列后立即返回',
     'core.lane_gpu_mxnet': '一整块 GPU：MXNet 的引擎把计算排入 GPU 的队列后立即返回',
     'core.lane_cpu_label': 'CPU（{cores} 个核中的 {threads} 个）',
     'core.lane_cpu_all_label': 'CPU（{cores} 个核）',
     'core.lane_cpu_beside_gpu_torch': (
-        'CPU，使用 {cores} 个核中的 {threads} 个（留一个核给 GPU 发射核函数）：PyTorch 在调用线程中把 CPU '
+        'CPU，使用 {cores} 个核中的 {threads} 个（留一个核给 GPU 发射 CUDA 内核）：PyTorch 在调用线程中把 CPU '
         '运算执行完毕才返回，所以这条执行路有自己的 Python 线程，与 GPU 同时运行'),
     'core.lane_cpu_beside_gpu_mxnet': 'CPU：MXNet 的引擎在由 {workers} 个 CPU 工作线程组成的线程池上执行运算',
     'core.lane_cpu_share_label': 'CPU 执行路 {number}（{cores} 个核中的 {threads} 个）',
     'core.lane_cpu_share_torch': (
-        '一个运行 PyTorch 的 Python 线程，使用 {threads} 个算子内线程，即 {cores} 个核中的 {threads} 个；'
+        '一个运行 PyTorch 的 Python 线程，使用 {threads} 个操作符内线程，即 {cores} 个核中的 {threads} 个；'
         'PyTorch 同步执行 CPU 运算，所以两条执行路需要两个线程。'),
     'core.lane_one_core': '这台机器只有一个核，两条执行路只能轮流运行：不要期待加速。',
     'core.lane_mxnet_cpu_label': 'MXNet cpu({index})',
@@ -27,7 +27,7 @@ MESSAGES = {
     'core.unknown_lane': '这台机器上 {framework} 没有执行路 {lane}；现有的执行路是：{names}',
     'core.lane_twice': '执行路 {lane} 被指定了两次：每条执行路只能指定一次',
     'core.no_lane': '请至少指定一条执行路：{names}',
-    'core.mismatch': '{what}：相对误差 {error:.2e} 超过 {tol:.0e}：计时的计算返回了错误的结果',
+    'core.mismatch': '{what}：相对误差 {error:.2e} 超过 {tol:.0e}，计时的计算返回了错误的结果',
     'core.worker_failed': ('{framework} 工作进程在完成之前停止了（被终止或崩溃，可能是内存不足）；'
                            '下次运行会启动一个新的工作进程'),
     'core.col_median': '中位数（秒）',

@@ -5,6 +5,10 @@ MESSAGES = {
     'graph.link': '{src} → {dst}',
     'graph.edge.copy': '复制',
     'graph.edge.data': '数据',
+    'graph.sep_list': '、',
+    'graph.sep_clause': '，',
+    'graph.sep_semicolon': '；',
+    'graph.edge_count': '{count} 条{kind}边',
     'graph.summary': ('{title}：{nodes} 个节点，{edges} 条边（{kinds}）\n'
                       '  执行路：{lanes}；设备：{devices}\n'
                       '  复制：{copies} 个复制节点，共传输 {bytes} 字节（{size}）；算术运算：{flops} FLOP'),
@@ -31,7 +35,7 @@ MESSAGES = {
     'graph.dag_tasks': '{tasks} 个任务，每个是一次 {n} x {n} 的矩阵乘法；执行路：{lanes}',
     'graph.dag_model': ('模型（以两个相同执行路上的一次乘法为单位）：串行 {serial:.0f}，计划 {planned:.0f}，'
                         '关键路径 {path:.0f}（任何计划的速度都不可能超过串行的 {bound:.2f} 倍）'),
-    'graph.dag_count': '{count} 个在{lane}上',
+    'graph.dag_count': '{lane} 上 {count} 个',
     'graph.dag_split': '计划的分配：{counts}',
     'graph.dag_split_speeds': '两条执行路速度不同（在每条执行路上各计时一次乘法）；计划的分配：{counts}',
     'graph.dag_speedup': '两条执行路按计划运行的速度是一条执行路按顺序运行的 {ratio:.2f} 倍（大于1：计划节省了时间）',
@@ -55,11 +59,16 @@ MESSAGES = {
     'graph.panel.row_measured': '在这里实测',
     'graph.panel.col_costs': '代价',
     'graph.panel.col_real': '真实训练步，执行路同时运行（秒）',
+    'graph.panel.col_serial': '串行总耗时（秒）',
+    'graph.panel.col_scheduled': '调度后总耗时（秒）',
+    'graph.panel.col_bound': '关键路径下界（秒）',
+    'graph.panel.col_speedup': '串行总耗时 ÷ 调度后总耗时',
+    'graph.panel.not_measured': '—：未测量（模型行由滑块的值计算得出，没有计时）',
     'graph.panel.title_model': '模型：一个训练步的调度',
     'graph.panel.title_measured': '在{lanes}上实测各方框：调度',
     'graph.schedule_numbers': '串行总耗时 {serial:.3f} 毫秒；调度后总耗时 {total:.3f} 毫秒；关键路径 {path:.3f} 毫秒',
     'graph.step_checked': '两条执行路上的训练步对权重的更新与float64下自动求导的结果一致（更新的相对误差 {err:.1e}）',
-    'graph.check_caught': '校验发现了改动后的训练步：{message}',
+    'graph.check_caught': '校验发现了改动后的训练步（{message}）',
     'graph.check_missed': '校验通过：这处改动没有改变更新',
     'graph.predicted_line': '{variant}：预测 {ms:.2f} 毫秒',
     'graph.step_row': '{variant}：{repeats} 次重复的中位数 {ms:.2f} 毫秒{predicted}',
@@ -79,9 +88,9 @@ MESSAGES = {
                     '两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍；'
                     '执行路0的方框在一个线程中使用全部 {cores} 个核：{all:.2f} 毫秒'),
     'graph.guess_missing': '请先把你的猜测（毫秒）写进 my_guess，再重新运行这个单元格',
-    'graph.guess_none': ('{variant}：你的猜测（尚无）| 闭式预测 {predicted:.2f} 毫秒 | '
+    'graph.guess_none': ('{variant}：你的猜测（尚无）| 按公式预测 {predicted:.2f} 毫秒 | '
                          '实测 {measured:.2f} 毫秒（中位数）'),
-    'graph.guess_line': ('{variant}：你的猜测 {guess:.2f} 毫秒 | 闭式预测 {predicted:.2f} 毫秒 | '
+    'graph.guess_line': ('{variant}：你的猜测 {guess:.2f} 毫秒 | 按公式预测 {predicted:.2f} 毫秒 | '
                          '实测 {measured:.2f} 毫秒（中位数）'),
     'graph.ratio_item': '{variant} {ratio:.2f}',
     'graph.measured_over_predicted': '实测值除以预测值：{ratios}',

@@ -15,10 +15,11 @@ MESSAGES = {
     'graph.recorded.split_faster': '  一个设备处理整个小批量的用时是拆分的训练步的 {ratio:.2f} 倍',
     'graph.recorded.halves': ('批量大小 {batch}，图中画出的那次重复（拆分训练步用时为中位数的一次）：{lane0} 忙碌 '
                               '{t0:.3f} 毫秒，{lane1} 忙碌 {t1:.3f} 毫秒'),
-    'graph.recorded.overlap': ('两半的重叠：较短一半（{lane}）忙碌的时间里，有 {fraction:.2f} 的时间另一半也在忙碌'
-                               '（这次重复；{repeats} 次重复中为 {low:.2f} 到 {high:.2f}）；两半同时开始时预测为 '
-                               '{predicted:.2f}；两半先后运行时为 {in_turn:.2f}'),
+    'graph.recorded.overlap': ('两半的重叠：较短一半（{lane}）忙碌的时间里，有 {fraction:.0%} 的时间另一半也在忙碌'
+                               '（这次重复；{repeats} 次重复中为 {low:.0%} 到 {high:.0%}）；两半同时开始时预测为 '
+                               '{predicted:.0%}；两半先后运行时为 {in_turn:.0%}'),
     'graph.recorded.starts': '这次重复中，{first}比另一条早 {offset:.3f} 毫秒开始它的一半；预测假定两半同时开始',
+    'graph.recorded.saved_more': '实测节省的时间是这个预测的 {ratio:.1f} 倍，超过了较短一半的忙碌时间',
     'graph.recorded.gap': '两半先后运行时，第二半在第一半结束 {gap:.3f} 毫秒后才开始（中位数）',
     'graph.recorded.saved': ('挂钟时间：先后运行减去同时运行 = {saved:.3f} 毫秒（中位数）；预测 {predicted:.3f} 毫秒，'
                              '即两半先后运行时较短一半的忙碌时间'),
@@ -27,9 +28,9 @@ MESSAGES = {
     'graph.recorded.checked': ('每次重复的每次更新都与一个设备的float64结果一致（最大相对误差 {error:.1e}，'
                                '容差 {tolerance:.0e}）'),
     'graph.recorded.title': ('图12.3.1的训练步，录制于 {gpu}，{date}\n批量大小 {batch}，重复 {repeats} 次；'
-                             '两半的重叠 {fraction:.2f}（预测 {predicted:.2f}）'),
+                             '两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
     'graph.recorded.title_cpu': ('图12.3.1的训练步，CPU 录制（没有 GPU），{date}\n批量大小 {batch}，重复 {repeats} 次；'
-                                 '两半的重叠 {fraction:.2f}（预测 {predicted:.2f}）'),
+                                 '两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
     'graph.recorded.title_timeline': '一次重复（拆分训练步用时为中位数的一次），每种方式从各自的开始计时',
     'graph.recorded.title_repeats': '每次重复，按运行顺序',
     'graph.recorded.row_lane': '{lane}：{device}',

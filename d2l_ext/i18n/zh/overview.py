@@ -4,7 +4,7 @@ MESSAGES = {
     'overview.assume.separate': '假设各执行路在不同的硬件上（每条执行路有自己的设备），且单独运行时耗时大致相同',
     'overview.assume.shared': ('假设各执行路共用 CPU 核：{cores} 个核，每条执行路 {threads} 个线程，'
                                '因此能同时运行 {ways} 条'),
-    'overview.prediction': '公式计算：同时运行的速度是先后运行的 {speedup:.2f} 倍，{assumption}',
+    'overview.prediction': '按公式预测：同时运行的速度是先后运行的 {speedup:.2f} 倍，{assumption}',
     'overview.verdict.as_expected': ('实测 {measured:.2f} 倍；由各执行路单独运行的用时得到的预期为 {expected:.2f} 倍：'
                                      '相差不超过 {tolerance:.0%}。'),
     'overview.verdict.within_spread': ('实测 {measured:.2f} 倍；由各执行路单独运行的用时得到的预期为 '
@@ -15,7 +15,7 @@ MESSAGES = {
     'overview.verdict.above': ('实测 {measured:.2f} 倍，高于由各执行路单独运行的用时得到的 {expected:.2f} 倍；'
                                '“同时运行”的各次重复给出 {low:.2f} 倍到 {high:.2f} 倍。'),
     'overview.verdict.unequal': ('各执行路单独运行分别用时 {times} 秒，并不相等：由这些用时得到的预期为 '
-                                 '{expected:.2f} 倍，而公式计算（{closed:.2f} 倍）假定各执行路用时相等。'),
+                                 '{expected:.2f} 倍，而按公式预测（{closed:.2f} 倍）假定各执行路用时相等。'),
     'overview.checked': '每个矩阵乘法的结果都与 float64 参考结果比较过：最大相对误差 {error:.1e}。',
     'overview.recorded.none': '这里没有 GPU 上的录制结果，所以本 notebook 无法展示 GPU 上的证据。',
     'overview.summary.shared': ('1. 多个设备：这台机器没有第二个设备，它的两条执行路共用 CPU 的 {cores} 个核。'

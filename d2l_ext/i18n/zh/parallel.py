@@ -20,8 +20,8 @@ MESSAGES = {
     'parallel.variant.gpu_first': '先把 GPU 的工作排入队列',
     'parallel.expect.separate': '预期 {seconds:.3f} 秒 = max(各执行路用时)：各执行路在相互独立的硬件上运行',
     'parallel.expect.shared': (
-        '预期 {seconds:.3f} 秒：各执行路共用 {cores} 个核，每个用 {threads} 个线程，'
-        '因此最多 {ways} 个能同时运行'
+        '预期 {seconds:.3f} 秒：各执行路共用 {cores} 个核，每条用 {threads} 个线程，'
+        '因此最多 {ways} 条能同时运行'
     ),
     'parallel.expect.engine': (
         '预期 {seconds:.3f} 秒 = 先后运行的用时：'
@@ -39,7 +39,7 @@ MESSAGES = {
     'parallel.independence.summary': (
         '{framework}（{engine}，{lane}，{threads} 个线程）：'
         '{iters} 个 {size}x{size} 的乘积：逐个执行 {single:.4f} 秒，'
-        '一起发出 {together:.4f} 秒，比值 {ratio:.2f}'
+        '一起发出 {together:.4f} 秒；逐个执行用时 ÷ 一起发出用时 = {ratio:.2f}'
     ),
     'parallel.small_ops.gpu': (
         '在这里从 Python 发出一个小乘积大约需要 {launch_us:.1f} 微秒：'
@@ -59,12 +59,16 @@ MESSAGES = {
     'parallel.mxnet_missing': ("这里没有安装MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
     'parallel.book.both': '两条执行路',
-    'parallel.book.like_sum': ('两者共用 {both:.3f} 秒：接近各执行路单独用时之和（{total:.3f} 秒），'
+    'parallel.book.like_sum': ('两条执行路合计用时 {both:.3f} 秒：接近各执行路单独用时之和（{total:.3f} 秒），'
                                '而不是较慢执行路的单独用时（{slower:.3f} 秒）。'),
-    'parallel.book.like_max': ('两者共用 {both:.3f} 秒：接近较慢执行路的单独用时（{slower:.3f} 秒），'
+    'parallel.book.like_max': ('两条执行路合计用时 {both:.3f} 秒：接近较慢执行路的单独用时（{slower:.3f} 秒），'
                                '而不是各执行路单独用时之和（{total:.3f} 秒）。'),
-    'parallel.book.between': ('两者共用 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）'
+    'parallel.book.between': ('两条执行路合计用时 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）'
                               '与各执行路单独用时之和（{total:.3f} 秒）之间。'),
+    'parallel.book.above_sum': ('两条执行路合计用时 {both:.3f} 秒：超过各执行路单独用时之和（{total:.3f} 秒），'
+                                '当然也超过较慢执行路的单独用时（{slower:.3f} 秒）。'),
+    'parallel.book.below_slower': ('两条执行路合计用时 {both:.3f} 秒：少于较慢执行路的单独用时（{slower:.3f} 秒；'
+                                   '各执行路单独用时之和为 {total:.3f} 秒）。'),
     'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。两者差不多：'
                               '调用返回时工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
     'parallel.no_wait.queued': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
@@ -103,9 +107,9 @@ MESSAGES = {
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
     'parallel.small_ops.title': '{device}：这里最快的是{variant}',
-    'parallel.guess.none': '你的猜测：还没有。请先在上面的 my_guess 里写一个数，再运行这个单元格。',
+    'parallel.guess.none': '你的猜测：还没有。请先在上面的 {name} 里写一个数，再运行这个单元格。',
     'parallel.guess.yours': '你的猜测',
-    'parallel.guess.closed_form': '公式计算',
+    'parallel.guess.closed_form': '按公式预测',
     'parallel.guess.measured': '实测',
     'parallel.guess.seconds': '{what}：{value:.3f} 秒',
     'parallel.guess.fraction': '{what}：{value:.0%}',
@@ -113,17 +117,20 @@ MESSAGES = {
     'parallel.overlap.fraction': ('时间线上的重叠：较短的执行路在其忙碌时间的 {measured:.0%} 里，另一条执行路也在忙碌'
                                   '（预测 {predicted:.0%}：两条同时开始）；各执行路忙碌 {busy} 秒，'
                                   '从最早开始到最晚结束共 {span:.3f} 秒。'),
-    'parallel.overlap.wall': ('墙上时钟（各次重复的中位数）：同时运行 {together:.3f} 秒，先后运行 {serial:.3f} 秒'
+    'parallel.overlap.wall': ('挂钟时间（各次重复的中位数）：同时运行 {together:.3f} 秒，先后运行 {serial:.3f} 秒'
                               '（少用 {saved:.3f} 秒）。'),
+    'parallel.overlap.wall_more': ('挂钟时间（各次重复的中位数）：同时运行 {together:.3f} 秒，'
+                                   '先后运行 {serial:.3f} 秒：同时运行反而多用 {more:.3f} 秒。'),
     'parallel.recorded.sep': '，',
     'parallel.recorded.products': '{lane} {iters} 个乘积',
     'parallel.recorded.panel': ('{gpu}，{date}：{products}（{size}x{size}）；每次重复：同时运行的速度是先后运行的 '
                                 '{speedup:.2f} 倍（预期 {expected:.2f} 倍）'),
-    'parallel.recorded.timeline': '同一份记录中的另一次运行：{products}（{size}x{size}）；{note}',
+    'parallel.recorded.timeline': '同一份录制中的另一次运行：{products}（{size}x{size}）；{note}',
     'parallel.recorded.merged': '每个条形是一个乘积，但{lanes}画的是忙碌区间（乘积已合并）',
     'parallel.recorded.each': '每个条形是一个乘积',
     'parallel.independence.summary_gpu': ('{framework}（{engine}，{lane}）：{iters} 个 {size}x{size} 的乘积：'
-                                          '逐个执行 {single:.4f} 秒，一起发出 {together:.4f} 秒，比值 {ratio:.2f}'),
+                                          '逐个执行 {single:.4f} 秒，一起发出 {together:.4f} 秒；'
+                                          '逐个执行用时 ÷ 一起发出用时 = {ratio:.2f}'),
     'parallel.variant.all_cores': '一条执行路，全部 {cores} 个核，做两份工作',
     'parallel.no_wait.not_early': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
                                    '不等待的计时并没有提前停止（不低于等待时用时的一半）：调用返回时工作已经完成。'),

@@ -14,7 +14,7 @@ MESSAGES = {
                              '主机必须等待复制流（copy_stream.synchronize()）'),
     'task.copy.unsafe_cpu': ('run_and_copy 返回时，buffers[{index}]（共 {buffers} 个）还没有（完全）复制好：返回之前，'
                              '请先等待复制线程结束（join）'),
-    'task.copy.no_intervals_gpu': ('性能分析器只看到 {products} 个核函数和 {copies} 次设备到主机的复制：'
+    'task.copy.no_intervals_gpu': ('性能分析器只看到 {products} 个 CUDA 内核和 {copies} 次设备到主机的复制：'
                                    '请把每个乘积从GPU复制到它的主机缓冲区'),
     'task.copy.no_intervals_cpu': ('计时器只看到 {products} 个乘积和 {copies} 次复制：'
                                    '请计算 x.mm(w)，再用 buf.copy_(y) 复制'),

@@ -19,5 +19,5 @@ MESSAGES = {
     'task.lanes.unfinished': 'run_together 返回 {seconds:.0f} 秒后，仍有工作没有完成',
     'task.lanes.overlap': ('较短的执行路在其忙碌时间的 {measured:.0%} 里，另一条执行路也在忙碌'
                            '（同时启动的执行路预测为 {predicted:.0%}；要求至少 {threshold:.0%}）；'
-                           '墙上时钟 {wall:.3f} 秒，各执行路忙碌时间合计 {serial:.3f} 秒，较长的一条 {longest:.3f} 秒'),
+                           '挂钟时间 {wall:.3f} 秒，各执行路忙碌时间合计 {serial:.3f} 秒，较长的一条 {longest:.3f} 秒'),
 }
