@@ -30,6 +30,7 @@ from .tracer import stage
 STEPS = 4  # the first also warms up threads and libraries: placement and overlap from the other three
 BATCH = 1024  # rows per graded step: each half long enough (~30 ms on one busy core) that a thread woken a few ms late
 #               by a busy machine still overlaps; the lesson's 256 rows take ~2 ms per half
+UPDATE_TOLERANCE = 1e-3  # relative error allowed in each step's update (see grade)
 LR = 0.5  # the grader's learning rate: large enough that a step on stale weights is far outside the tolerance
 THRESHOLD = 0.5  # the shorter half must have run at least half of its busy time beside the other
 PREDICTED = 1.0  # halves started together: the shorter one runs its whole busy time inside the longer one's
@@ -278,7 +279,10 @@ def grade(submission) -> list:
         params = {n: r['out'][n].detach().cpu().clone() for n in PARAM_NAMES}  # the next step starts from these
     out = [criterion('runs', True, 'task.mlp.ran', steps=len(runs))]
     from ..backends.torch_backend import tolerance
-    tol = tolerance()
+    # the update (new - old) is a difference, chained over the steps, and a GPU sums in another order than
+    # the float64 reference: on an H200 the worked solution's error reached 1.7e-4 at step 4; every wrong
+    # version the tests keep is above 1e-1
+    tol = max(tolerance(), UPDATE_TOLERANCE)
     bad = next((k for k, (err, _) in enumerate(errors) if not err <= tol), None)
     if bad is None:
         out.append(criterion('correct', True, 'task.mlp.correct', error=max(e for e, _ in errors), tolerance=tol,
