@@ -7,6 +7,8 @@ timeout; Ctrl-C or a notebook interrupt ends every process; the message names th
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
 
 from ..errors import ResultMismatch, WorkerFailed
@@ -46,8 +48,17 @@ def _start_and_watch(plan: Plan, progress) -> list[dict]:
     from .worker import rank_entry
     # one pipe per process: a process stopped while writing must not block the others' reports
     pipes = [mp.get_context('spawn').Pipe(duplex=False) for _ in range(plan.world_size)]
-    ctx = mp.start_processes(rank_entry, args=(plan, [w for _, w in pipes]), nprocs=plan.world_size,
-                             join=False, start_method='spawn')
+    # Ctrl-C reaches every process of the terminal's group, and a rank still importing PyTorch would print a
+    # traceback. Python leaves SIGINT ignored in a process whose parent ignored it (a blocked mask does not
+    # survive spawn's start-up), so the ranks start with it ignored; the parent's own handler comes back at once.
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        ctx = mp.start_processes(rank_entry, args=(plan, [w for _, w in pipes]), nprocs=plan.world_size,
+                                 join=False, start_method='spawn')
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
     try:
         return _watch(plan, ctx.processes, [r for r, _ in pipes], progress)
     finally:  # normal end, failure, KeyboardInterrupt: no process outlives the run
