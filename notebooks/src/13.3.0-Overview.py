@@ -30,8 +30,8 @@
 # |---|---|
 # | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two independent jobs on two lanes take about as long as the slower one, when the lanes are separate hardware; how to time queued work |
 # | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copies to the host hidden behind the next product: pinned buffers, a copy stream, events |
-# | [13.3.3 The Dependency Graph](13.3.3-The-Dependency-Graph.ipynb) | the book's two-layer MLP step split over two lanes, its graph and schedule, against one lane with the whole minibatch |
-# | [13.3.4 Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, where each gradient's all-reduce starts while backward still runs |
+# | [Extra: The Dependency Graph](13.3.3-The-Dependency-Graph.ipynb) | the book's two-layer MLP step split over two lanes, its graph and schedule, against one lane with the whole minibatch |
+# | [Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, where each gradient's all-reduce starts while backward still runs |
 
 # %% [markdown] lang="zh"
 # # 12.3 自动并行：概览

@@ -255,14 +255,15 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 #
 # Measure each lane's speed, and the first lane's device with all its cores. Then predict each lane alone, one after the
 # other, together, and the **baseline**: the first lane's whole device doing both jobs. Lanes on separate hardware take
-# max(t1, t2) together; lanes that share cores only divide them, so expect about the baseline.
+# max(t1, t2) together; lanes that share cores divide them: with a core for each lane's threads, expect max(t1, t2)
+# again, and never better than the baseline.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 测出每条执行路的速度，以及第一条执行路所在的设备用上全部核时的速度。然后预测：每条执行路单独运行、先后运行、
 # 同时运行，以及**基线**——第一条执行路用它的整个设备做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)；
-# 共用同一些核的执行路只是把这些核分开用，所以预期与基线差不多。
+# 共用同一些核的执行路只是把这些核分开用：每条执行路的线程各有核可用时，预期仍为max(t1, t2)，但不会比基线更好。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses

@@ -141,7 +141,7 @@ print(show.copied_text(y, y_cpu))
 #
 # On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU, `x` is 1000 × 16 and `w` 16 × 1000: a square
 # product does N multiply-adds per number it writes, so its copy would be about 2% of the run; these thin products do
-# 16, so the copy is a third of the run or more and overlapping it can show.
+# 16, so the copy becomes a share of the run large enough to see (this machine's share is printed below).
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -152,8 +152,8 @@ print(show.copied_text(y, y_cpu))
 # 已经完整，以及重叠：复制的忙碌时间中有多大比例有乘积在运行，由你这次运行自己的时间线测得。
 #
 # 在GPU上，`x` 和 `w` 是书中的4000 × 4000矩阵。在CPU上，`x` 是1000 × 16，`w` 是16 × 1000：方阵乘积每写出一个数
-# 要做N次乘加，复制只占运行时间的2%左右；这种“瘦”乘积每个数只做16次乘加，复制就占到运行时间的三分之一或更多，
-# 重叠的效果才看得出来。
+# 要做N次乘加，复制只占运行时间的2%左右；这种“瘦”乘积每个数只做16次乘加，复制在运行时间中所占的比例就大到
+# 看得出来（这台机器上的比例印在下面）。
 
 # %% tags=["nbval-ignore-output"]
 def run_and_copy(x, w, buffers, lane):
@@ -286,13 +286,13 @@ print(show.recorded_prediction_text(rec))
 # ## When each product and each copy ran
 #
 # The worked solution once more, with a stopwatch on each stream (torch.profiler) or thread. One overlap, three
-# numbers: the interval fraction, its closed form, and the wall clock. The dashed line is the closed form for the run.
+# numbers: the interval fraction, its closed form, and the wall clock. The dashed line is the closed form for the overlapped run.
 
 # %% [markdown] lang="zh"
 # ## 每个乘积和每次复制在何时运行
 #
 # 再运行一次参考答案，并在每个流（torch.profiler）或每个线程上计时。一个重叠，三个数字：由区间算出的比例、它的
-# 按公式的预测和实际用时。虚线是整次运行按公式的预测。
+# 按公式的预测和实际用时。虚线是重叠运行按公式的预测。
 
 # %% tags=["nbval-ignore-output"]
 traced = copy_task.traced_run(copy_task.run_and_copy, lane)  # the worked solution, with the stopwatch on
@@ -418,9 +418,9 @@ show.plot_exercise_three(ex3)
 # <details><summary>Worked answer</summary>
 #
 # A GPU lane and the CPU are separate hardware, and the GPU's copy engine is a third: expect the max of the two
-# lanes' times alone. Two CPU lanes of one core each are separate cores too; lane 0's copy thread takes turns on them
-# for a small share of the time (square products here): expect about the max, and up to one after the other when
-# other programs keep the cores busy.
+# lanes' times alone. On a CPU-only machine the two lanes and lane 0's copy thread are three threads on the cores the
+# lanes share: expect no better than the max, and up to one after the other; the line above says which rule the run
+# used and what it measured.
 # </details>
 #
 # **4. Use a profiler.** `torch.profiler` works in a notebook, on a CPU too. Predict which operator takes most of the
@@ -430,8 +430,8 @@ show.plot_exercise_three(ex3)
 # <details><summary>参考答案</summary>
 #
 # GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两条执行路单独运行用时的最大值。两条各用一个核
-# 的CPU执行路也分别在不同的核上；执行路0的复制线程轮流占用它们，只占一小部分时间（这里是方阵乘积）：应当预期大约
-# 是最大值；如果有别的程序占着这些核，则最多是先后运行的用时。
+# 在只有CPU的机器上，两条执行路和执行路0的复制线程是共用这些核的三个线程：应当预期不会好于最大值，最多是先后运行
+# 的用时；上面那一行说明了这次运行用的是哪条规则以及实测结果。
 # </details>
 #
 # **4. 使用性能分析器。** `torch.profiler` 可以在notebook中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，

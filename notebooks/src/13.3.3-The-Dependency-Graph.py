@@ -13,7 +13,7 @@
 # ---
 
 # %% [markdown]
-# # 13.3, Fig. 13.3.1 (extra lesson): The Dependency Graph
+# # Extra: The Dependency Graph (d2l §13.3, Fig. 13.3.1)
 #
 # Fig. 13.3.1 of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
 # minibatch through the forward pass, the loss and the backward pass; the CPU (the *parameter server*) sums the weight
@@ -330,8 +330,9 @@ show.draw_dag(ex5)
 #
 # With `arms=(1, 2, 3), cross=True`: 21 products in series; the critical path is 4 per stage (the longest arm, then the
 # join), 12 in all, and the plan on two lanes reaches it. With `arms=(2, 2, 2), cross=False` (cell below) the critical
-# path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. The lanes, not the
-# path, set the time.
+# path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. In units of one
+# product the lanes, not the path, set the time; the cell prints what this machine measured, which the unit count
+# does not predict exactly.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -339,7 +340,8 @@ show.draw_dag(ex5)
 #
 # 当 `arms=(1, 2, 3), cross=True` 时：串行需要21次乘法；关键路径每个阶段为4（最长的分支再加汇合点），总共12，两条执行路
 # 上的计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时（见下面的单元格），关键路径降到9，但两条执行路完成六个分支
-# 乘法需要每个阶段3，再加汇合点：仍是12。决定时间的是执行路的数量，而不是关键路径。
+# 乘法需要每个阶段3，再加汇合点：仍是12。以一次乘法为单位，决定时间的是执行路的数量，而不是关键路径；单元格印出的是
+# 这台机器的实测结果，按单位计数并不能准确预测它。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

@@ -13,7 +13,7 @@
 # ---
 
 # %% [markdown]
-# # Beyond 13.3 (extra lesson): Gradients All-Reduced While Backward Still Runs
+# # Extra: Gradients All-Reduced While Backward Still Runs
 #
 # Section 13.3.2 mentions "aggregating gradients across accelerators in distributed optimization". That is an
 # **all-reduce**: every process contributes its gradients and receives their sum. Frameworks run it while backward
