@@ -437,7 +437,7 @@ def backward_then_allreduce(model, X, y, optimizer):
 
 d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def backward_then_allreduce(model, X, y, optimizer):
     """13.3.4 (a): the whole backward pass first, then one all-reduce per gradient, averaged."""
     optimizer.zero_grad()
@@ -470,7 +470,7 @@ def flat_allreduce(model, X, y, optimizer):
 
 d2l_ext.check('13.3.4-b-flat', flat_allreduce)
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def flat_allreduce(model, X, y, optimizer):
     """13.3.4 (b): every gradient copied into one flat buffer, one all-reduce, copied back."""
     optimizer.zero_grad()
@@ -506,7 +506,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 
 d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def allreduce_in_hooks(model, X, y, optimizer):
     """13.3.4 (c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
     works = []
@@ -547,7 +547,7 @@ def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
 
 d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     """13.3.4 (d): buckets of bucket_mb MB filled in reverse parameter order, each all-reduced once full."""
     params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order
