@@ -80,6 +80,8 @@ class _Progress:
         self.bar, self.enabled, self.what = None, enabled and sys.stderr.isatty(), what
 
     def __call__(self, done, total):
+        # A report that arrives after close() (the worker's last one, drained late) must not draw a new
+        # line under the table.
         if not self.enabled:
             return
         if self.bar is None:
@@ -91,6 +93,7 @@ class _Progress:
         self.bar.refresh()
 
     def close(self):
+        self.enabled = False
         if self.bar is not None:
             self.bar.close()
             self.bar = None
