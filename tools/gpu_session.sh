@@ -9,7 +9,7 @@
 #   tools/gpu_session.sh tasks      grade every task's worked solution and the GPU wrong versions with `check`
 #   tools/gpu_session.sh allreduce  13.3.4 at 2, 4 and 8 gloo processes (JSON with events) into $OUT
 #   tools/gpu_session.sh depgraph   13.3.3's step recorded (one device vs the graph's lanes) into $OUT
-#   tools/gpu_session.sh zh         execute the Chinese notebooks too (no CJK font there: English plot labels)
+#   tools/gpu_session.sh zh         execute the Chinese notebooks too (carry .fonts/ with a CJK font for Chinese labels)
 # Several modes run in one call, in order: tools/gpu_session.sh bench notebooks
 set -u
 OUT=${OUT:-/tmp/d2l_ext_gpu_out}
@@ -19,6 +19,10 @@ if [ -d .whl ]; then
     && export PYTHONPATH=/tmp/site || exit 1
 fi
 export PYTHONPATH=$PWD:${PYTHONPATH:-} PYTHONUNBUFFERED=1 MPLBACKEND=Agg TQDM_DISABLE=1
+# The lent machine has no CJK font: one carried in .fonts/ (gitignored) lets the Chinese notebooks draw Chinese labels.
+if ls .fonts/*.tt? >/dev/null 2>&1; then
+  mkdir -p "$HOME/.local/share/fonts" && cp .fonts/*.tt? "$HOME/.local/share/fonts/"
+fi
 for mode in "$@"; do
 log=$OUT/$mode.log
 {
