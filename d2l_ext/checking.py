@@ -33,7 +33,8 @@ def relative_error(results, reference) -> float:
     """
     items = _items(results)
     if not items:
-        raise ValueError('relative_error needs at least one result')
+        from .i18n import t
+        raise ValueError(t('core.no_results'))
     if _is_torch(reference) and all(_is_torch(y) for y in items):
         ref = reference.detach().double()
         ref_norm = ref.norm().item()

@@ -101,8 +101,9 @@ class _Progress:
 
 def _devices(args) -> int:
     from .machine import available_frameworks
-    from .parallel import lanes_here
-    report = {fw: lanes_here(fw) for fw in available_frameworks()}
+    from .workers import lanes_for
+    report = {fw: [lane.as_dict() for lane in lanes] for fw, lanes in lanes_for(available_frameworks(),
+                                                                                 count='all').items()}
     report.setdefault('mxnet', t('cli.mxnet_missing'))
     if args.json:
         print(json.dumps({'command': 'devices', 'lanes': report}, indent=1))
@@ -147,8 +148,8 @@ def _check_lanes_everywhere(fws, lanes) -> None:
     """--framework all with a lane one framework lacks is refused before anything runs."""
     if not lanes or len(fws) < 2:
         return
-    from .parallel import lanes_here
-    names = {fw: {lane['name'] for lane in lanes_here(fw)} for fw in fws}
+    from .workers import lanes_for
+    names = {fw: {lane.name for lane in found} for fw, found in lanes_for(fws, count='all').items()}
     for lane in (n.strip() for n in lanes.split(',') if n.strip()):
         has = [fw for fw in fws if lane in names[fw]]
         lacks = [fw for fw in fws if lane not in names[fw]]
@@ -199,35 +200,32 @@ def hang_bound(command: str, repeats: int, estimate: float) -> tuple[float, floa
 
 
 def _one(command, fw, size, iters, repeats, lanes, limit, progress):
-    from .workers import call_in_worker
-    estimate = call_in_worker(fw, _estimate, command, fw, lanes, size, iters, timeout_s=STARTUP_S)
+    from .workers import dispatch
+    estimate = dispatch(_estimate, fw, lanes, timeout_s=STARTUP_S, command=command, size=size, iters=iters)
     bound, run = hang_bound(command, repeats, estimate)
-    kwargs = dict(size=size, iters=iters, repeats=repeats, max_seconds=limit)
     try:
-        return call_in_worker(fw, _measure, command, fw, lanes, kwargs, progress=progress, timeout_s=bound)
+        return dispatch(_measure, fw, lanes, progress=progress, timeout_s=bound, command=command, size=size,
+                        iters=iters, repeats=repeats, max_seconds=limit)
     except WorkerHung as e:
         raise WorkerHung(t('cli.hung_after', message=e, floor=round(HANG_FLOOR_S), factor=HANG_FACTOR,
                            estimate=run)) from None
 
 
-def _lanes_for(command, fw, lane_names):
-    from .lanes import pick_lanes
-    lanes = pick_lanes(fw, lane_names)
+def _used(command, lanes):
     return lanes if command == 'parallel' else lanes[:1]  # 13.3.2 runs on the first lane
 
 
-def _estimate(command, fw, lane_names, size, iters) -> float:
+def _estimate(lanes, command, size, iters) -> float:
     """In the worker: seconds of one pass of the workload (the CLI's bound for a hung worker)."""
     from .workloads import resolve_workload
-    lanes = _lanes_for(command, fw, lane_names)
-    return resolve_workload(lanes, size, iters, extra_matrices=2 if command == 'parallel' else 3).estimated_seconds
+    return resolve_workload(_used(command, lanes), size, iters,
+                            extra_matrices=2 if command == 'parallel' else 3).estimated_seconds
 
 
-def _measure(command, fw, lane_names, kwargs):
+def _measure(lanes, command, progress=None, **kwargs):
     """In the worker: the 13.3.1 or 13.3.2 measurement, reporting progress to the CLI's line."""
-    from .workers import report_progress
     if command == 'parallel':
         from .parallel import measure_parallel as measure
     else:
         from .communication import measure_comm as measure
-    return measure(_lanes_for(command, fw, lane_names), progress=report_progress, **kwargs)
+    return measure(_used(command, lanes), progress=progress, **kwargs)

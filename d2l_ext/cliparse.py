@@ -29,7 +29,8 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a bad option in one line with exit code 2 (argparse prints the whole usage first)."""
 
     def error(self, message):
-        self.exit(2, f'{self.prog}: error: {message} (see --help)\n')
+        from .i18n import t
+        self.exit(2, t('cli.error', prog=self.prog, message=t('core.see_help', message=message)) + '\n')
 
 
 def parser_with_subcommands(prog: str, description: str | None = None):

@@ -6,9 +6,9 @@ import importlib.util
 import os
 import platform
 
-from .errors import FrameworkMissing, UsageError
+from .errors import UsageError
+from .frameworks import check_framework, installed, known  # the edge check lives with the registry
 
-FRAMEWORKS = ('torch', 'mxnet')
 FAKE: dict = {}  # set by lanes.fake_hardware() in tests: {'gpus': n, 'cores': n}
 
 
@@ -38,24 +38,13 @@ def free_host_bytes() -> int:
 
 
 def has_framework(name: str) -> bool:
-    """True if the framework can be imported here (without importing it)."""
+    """True if the framework (or any module) can be imported here (without importing it)."""
     return importlib.util.find_spec(name) is not None
 
 
-def check_framework(name: str) -> str:
-    """Return the canonical framework name or raise a UsageError that says what to do."""
-    from .i18n import t
-    key = {'pytorch': 'torch', 'torch': 'torch', 'mxnet': 'mxnet', 'mx': 'mxnet'}.get(str(name).lower())
-    if key is None:
-        raise UsageError(t('core.unknown_framework', name=repr(name)))
-    if not has_framework(key):
-        raise FrameworkMissing(t('core.mxnet_missing' if key == 'mxnet' else 'core.torch_missing'))
-    return key
-
-
 def available_frameworks() -> list[str]:
-    """The frameworks installed here, in the book's order."""
-    return [f for f in FRAMEWORKS if has_framework(f)]
+    """The registered frameworks installed here, in the book's order."""
+    return [f for f in known() if installed(f)]
 
 
 def frameworks_for(choice: str) -> list[str]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import warnings
 
 
 @contextlib.contextmanager
@@ -13,7 +14,10 @@ def no_profiler_chatter():
     with open(os.devnull, 'w') as devnull:
         os.dup2(devnull.fileno(), 2)
     try:
-        yield
+        with warnings.catch_warnings():
+            # Each profile here is one cycle that keeps every event: the "clears events" warning is noise.
+            warnings.filterwarnings('ignore', message='Warning: Profiler clears events', category=UserWarning)
+            yield
     finally:
         os.dup2(saved, 2)
         os.close(saved)

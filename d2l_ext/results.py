@@ -1,8 +1,10 @@
-"""Typed results of every section's experiments, and their one table (13.3.1, 13.3.2, 13.3.3, 13.3.4).
+"""Typed results of every section's experiments, their one measurement type and their one table (13.3.1-13.3.4).
 
-Below the sections and above the ground: a section builds its result from these types, the CLI
-prints it (`to_json()` is `dataclasses.asdict`), and a notebook, widget or CLI shows it as one
-table (`to_frame()`: rows keyed by column ids, translated only when the table is drawn).
+Below the sections and above the ground: a timed variant is a `Measurement` (every repeat, with its
+median, IQR, min and max computed once, and the one noise judgement, as torch.utils.benchmark's
+Measurement keeps them); a section builds its result from these types, the CLI prints it
+(`to_json()` is `dataclasses.asdict`), and a notebook, widget or CLI shows it as one table
+(`to_frame()`: rows keyed by column ids, translated only when the table is drawn; `render()` writes it).
 """
 from __future__ import annotations
 
@@ -11,6 +13,10 @@ import statistics
 from dataclasses import dataclass, field
 
 from .i18n import t
+
+# On a shared 2-core machine medians within 10% of each other are "about the same"; an IQR above 10% of
+# the median is what torch.utils.benchmark flags as high variance too. Every noise judgement uses it.
+NOISE = 0.1
 
 
 def spread(times: list[float]) -> tuple[float, float]:
@@ -22,9 +28,24 @@ def spread(times: list[float]) -> tuple[float, float]:
     return statistics.median(times), iqr
 
 
-@dataclass
-class Times:
-    """Every repeat of one timed variant, with its median and spread (seconds)."""
+def close(a: float, b: float, of: float | None = None) -> bool:
+    """Two medians about the same: apart by at most NOISE of the larger (or of `of`) (13.3.1, 13.3.2)."""
+    return abs(a - b) <= NOISE * (max(a, b) if of is None else of)
+
+
+def chance_gap(*measurements: Measurement) -> float:
+    """How far apart these medians may be by chance: the largest IQR among them (13.3.4)."""
+    return max((m.iqr for m in measurements), default=0.0)
+
+
+@dataclass(init=False)
+class Measurement:
+    """Every repeat of one timed variant (seconds), its median, IQR, min and max computed once (every section).
+
+    `Measurement(label, times)`; the statistics are fields, so JSON keeps them. Treat it as read-only:
+    `timing.measure` builds it once the repeats are done. A recording made before repeats were kept
+    has a median alone (no times).
+    """
     label: str
     median: float
     iqr: float = 0.0
@@ -32,27 +53,59 @@ class Times:
     max: float | None = None
     times: list[float] = field(default_factory=list)
 
-    @classmethod
-    def of(cls, measurement, label: str | None = None) -> Times:
-        """From a timing.Measurement (or any object with .label and .times)."""
-        ts = list(measurement.times)
-        return cls.from_times(ts, label if label is not None else measurement.label)
+    def __init__(self, label: str = '', times=(), *, median: float | None = None, iqr: float = 0.0,
+                 min: float | None = None, max: float | None = None):  # min and max: the JSON field names
+        self.label, self.times = label, [float(x) for x in times]
+        if self.times:  # the one place the statistics are computed
+            self.median, self.iqr = spread(self.times)
+            self.min, self.max = _min(self.times), _max(self.times)
+        else:
+            self.median, self.iqr, self.min, self.max = median, iqr, min, max
 
     @classmethod
-    def from_times(cls, ts: list[float], label: str) -> Times:
+    def of(cls, measurement, label: str | None = None) -> Measurement:
+        """A copy of a Measurement (or of any object with .label and .times), relabelled when `label` is given."""
+        return cls(label if label is not None else measurement.label, measurement.times)
+
+    @classmethod
+    def from_times(cls, ts: list[float], label: str) -> Measurement:
         """From raw repeats."""
-        median, iqr = spread(ts)
-        return cls(label, median, iqr, min(ts), max(ts), ts)
+        return cls(label, ts)
 
     @classmethod
-    def from_json(cls, value, label: str = '') -> Times:
+    def from_json(cls, value, label: str = '') -> Measurement:
         """From saved JSON: a dict of these fields, or a bare median (recordings made before repeats were kept)."""
         if isinstance(value, (int, float)):
-            return cls(label, float(value))
-        fields = {f.name for f in dataclasses.fields(cls)}
-        d = {k: v for k, v in value.items() if k in fields}
-        d.setdefault('label', label)
-        return cls(**d)
+            return cls(label, median=float(value))
+        d = {k: v for k, v in value.items() if k in {f.name for f in dataclasses.fields(cls)}}
+        return cls(d.pop('label', label), d.pop('times', ()), **d)
+
+    @property
+    def repeats(self) -> int:
+        """How many repeats were timed."""
+        return len(self.times)
+
+    def repeated(self) -> list[float]:
+        """Every repeat to draw, or the median alone for a recording made before repeats were kept."""
+        return list(self.times) or [self.median]
+
+    @property
+    def noisy(self) -> bool:
+        """True when the repeats spread by more than NOISE of the median (torch.utils.benchmark's high variance)."""
+        return self.median is not None and self.iqr > NOISE * self.median
+
+    def as_dict(self) -> dict:
+        """JSON-ready summary: label, median, iqr, min, max, repeats, every time (the CLI's JSON fields)."""
+        return {'label': self.label, 'median': self.median, 'iqr': self.iqr, 'min': self.min, 'max': self.max,
+                'repeats': self.repeats, 'times': list(self.times)}
+
+    def __str__(self) -> str:
+        return (f'{self.label}: median {self.median:.4f} s '
+                f'(IQR {self.iqr:.4f} s, {self.repeats} runs)')
+
+
+_min, _max = min, max  # the builtins, shadowed by Measurement.__init__'s field-named arguments
+Times = Measurement  # the name the sections use (one type: issue 22 item 5)
 
 
 class Result:
@@ -72,7 +125,7 @@ class Result:
         return frame(self.table_rows(), self.area)
 
     def _repr_html_(self):  # a result as a cell's value shows its table
-        return self.to_frame().to_html(index=False, na_rep='')
+        return render(self.to_frame())
 
 
 # The timing columns are named alike in every table (timing.Comparison's too).
@@ -97,7 +150,23 @@ def frame(rows: list[dict], area: str = 'parallel'):
     return df.rename(columns={c: t(_SHARED.get(c, f'panels.col_{c}')) for c in df.columns})
 
 
-def timing_row(times: Times, **before) -> dict:
+def timing_row(times: Measurement, **before) -> dict:
     """The timing columns every table shares: median, IQR, min, max and every repeat (seconds)."""
     return dict(before, median=times.median, iqr=times.iqr, min=times.min, max=times.max,
                 repeats=', '.join(f'{x:.4g}' for x in times.times))
+
+
+def four_digits(value: float) -> str:
+    """A table's number: 4 significant digits (seconds, ratios and rates alike)."""
+    return f'{value:.4g}'
+
+
+def render(table, *, text: bool = False, index: bool = False, na: str = '', float_format=four_digits,
+           classes: str | None = None) -> str:
+    """The one table renderer: a DataFrame as HTML (or plain text with `text=True`), every table of 13.3.1-13.3.4.
+
+    Here, below the sections, so a result shows itself as a cell's value; display.tables is the display's door to it.
+    """
+    if text:
+        return table.to_string(index=index, float_format=float_format, na_rep=na)
+    return table.to_html(index=index, na_rep=na, float_format=float_format, classes=classes)

@@ -2,45 +2,19 @@
 
 Why not only torch.utils.benchmark: its Timer waits for the *current* CUDA device alone and cannot
 wait for MXNet's engine, and importing torch into the MXNet worker would bring back the very
-thread-count interference we isolate frameworks against. So the small Measurement below is
-framework-neutral; it mirrors torch.utils.benchmark's Measurement (median, IQR) on purpose.
+thread-count interference we isolate frameworks against. So timing here is framework-neutral; what
+it returns is results.Measurement, which mirrors torch.utils.benchmark's Measurement (median, IQR) on purpose.
 """
 from __future__ import annotations
 
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from .i18n import t
-from .results import spread
+from .results import Measurement, render
 
 clock = time.perf_counter  # timestamps (timelines, start delays); durations of work go through measure()
-
-
-@dataclass
-class Measurement:
-    """Repeated wall-clock times of one piece of work, with median and interquartile range."""
-    label: str
-    times: list[float] = field(default_factory=list)
-
-    @property
-    def median(self) -> float:
-        return spread(self.times)[0]
-
-    @property
-    def iqr(self) -> float:
-        return spread(self.times)[1]
-
-    def as_dict(self) -> dict:
-        """JSON-ready summary: label, median, iqr, min, max, repeats, every time (the CLI's JSON fields)."""
-        return {'label': self.label, 'median': self.median, 'iqr': self.iqr,
-                'min': min(self.times), 'max': max(self.times), 'repeats': len(self.times),
-                'times': list(self.times)}
-
-    def __str__(self) -> str:
-        return (f'{self.label}: median {self.median:.4f} s '
-                f'(IQR {self.iqr:.4f} s, {len(self.times)} runs)')
 
 
 def wait_for_lanes(lanes) -> None:
@@ -100,16 +74,16 @@ def measure(work: Callable[[], object], *, lanes: Iterable = (), label: str = ''
     for _ in range(warmup):
         result = work()
         wait()
-    m = Measurement(label or getattr(work, '__name__', 'work'))
+    times = []
     for r in range(repeats):
         result = None  # free the previous repeat's results before this one allocates its own
-        m.times.append(_timed(work, wait, result_box := []))
+        times.append(_timed(work, wait, result_box := []))
         result = result_box[0]
         if on_repeat:
             on_repeat(r + 1, repeats)
     if check is not None:
         check(result)  # outside the timed region: the last repeat's answer
-    return m
+    return Measurement(label or getattr(work, '__name__', 'work'), times)  # its statistics, computed once
 
 
 class Benchmark:
@@ -167,8 +141,8 @@ class Comparison:
     def to_frame(self):
         """A pandas DataFrame, one row per variant: median, IQR, min, max and every repeat's time (seconds)."""
         import pandas as pd
-        rows = {name: {t('core.col_median'): m.median, t('core.col_iqr'): m.iqr, t('core.col_min'): min(m.times),
-                       t('core.col_max'): max(m.times), t('core.col_times'): [round(x, 6) for x in m.times]}
+        rows = {name: {t('core.col_median'): m.median, t('core.col_iqr'): m.iqr, t('core.col_min'): m.min,
+                       t('core.col_max'): m.max, t('core.col_times'): [round(x, 6) for x in m.times]}
                 for name, m in self.measurements.items()}
         return pd.DataFrame.from_dict(rows, orient='index')
 
@@ -176,7 +150,7 @@ class Comparison:
         return '\n'.join(str(m) for m in self.measurements.values())
 
     def _repr_html_(self) -> str:
-        return self.to_frame().to_html(float_format=lambda v: f'{v:.4f}')
+        return render(self.to_frame(), index=True)
 
 
 def compare(variants: dict[str, Callable[[], object]], *, lanes: Iterable = (), repeats: int = 5,
@@ -194,15 +168,15 @@ def compare(variants: dict[str, Callable[[], object]], *, lanes: Iterable = (), 
         for work in variants.values():
             work()
             wait()
-    measurements = {name: Measurement(name) for name in variants}
+    times: dict[str, list[float]] = {name: [] for name in variants}
     last: dict = {}
     for _ in range(repeats):
         for name, work in variants.items():
             last[name] = None  # free this variant's previous results before it allocates new ones
             box: list = []
-            measurements[name].times.append(_timed(work, wait, box))
+            times[name].append(_timed(work, wait, box))
             last[name] = box[0]
     if check is not None:
         for name in variants:
             check(name, last[name])
-    return Comparison(measurements)
+    return Comparison({name: Measurement(name, ts) for name, ts in times.items()})

@@ -13,7 +13,13 @@ its estimate). Both raise WorkerHung, whose message gives the bound.
 
 Workers are named by a key: the framework ('torch', 'mxnet'), or the framework and a name after a
 colon for a separate process with the same environment ('torch:first-copy'); for MXNet the name
-may be an engine type ('mxnet:NaiveEngine'), which that worker then uses.
+may be an engine type ('mxnet:NaiveEngine'), which that worker then uses. What a worker sets up is
+read from its framework's description (d2l_ext.frameworks), never from its name here.
+
+`dispatch` is THE way into a framework's worker for a measurement (every section, the CLI, the
+widgets): it checks the framework once, at this edge, and hands the worker the lesson's Lane
+objects unchanged (or lane names, or None for the machine's default two, chosen in the worker);
+`lanes_for` is the one helper that lists or checks lanes across frameworks from the parent.
 """
 from __future__ import annotations
 
@@ -27,6 +33,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from .errors import ResultMismatch, UsageError, WorkerFailed, WorkerHung
+from .frameworks import check_framework, register_from, source
+from .frameworks import framework as _framework
+from .frameworks.mxnet_framework import ENGINES as MXNET_ENGINES  # noqa: F401 (old name)
 
 _pools: dict = {}
 _progress_queue = None  # set inside a worker by _init_worker
@@ -35,8 +44,6 @@ _busy = threading.Event()  # inside a worker: set while it runs a call
 # GIL for a moment each second, and every long computation (BLAS, PyTorch, MXNet) releases it.
 SILENCE_S = 30.0
 HEARTBEAT_S = 1.0
-MXNET_ENGINES = ('NaiveEngine', 'ThreadedEngine', 'ThreadedEnginePerDevice')
-NAMES = {'torch': 'PyTorch', 'mxnet': 'MXNet'}
 
 
 def framework_of(key: str) -> str:
@@ -45,15 +52,9 @@ def framework_of(key: str) -> str:
 
 
 def worker_environment(key: str) -> dict:
-    """Environment a worker sets before importing anything: its framework's, plus an MXNet engine if named."""
+    """Environment a worker sets before importing anything, from its framework's description (and the key's name)."""
     framework, _, name = key.partition(':')
-    if framework == 'mxnet':
-        from .backends.mxnet_backend import engine_environment
-        env = engine_environment()
-        if name in MXNET_ENGINES:
-            env['MXNET_ENGINE_TYPE'] = name
-        return env
-    return {}
+    return dict(_framework(framework).environment(name))
 
 
 def _exit_with(parent: int) -> None:
@@ -69,7 +70,7 @@ def _heartbeat(q) -> None:
         time.sleep(HEARTBEAT_S)
 
 
-def _init_worker(env: dict, progress_queue, framework: str) -> None:
+def _init_worker(env: dict, progress_queue, framework: str, description: str) -> None:
     global _progress_queue
     # Ctrl-C / "interrupt kernel" goes to the parent, which kills the worker itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -80,10 +81,16 @@ def _init_worker(env: dict, progress_queue, framework: str) -> None:
     _busy.set()  # from the start: the first call's function may import PyTorch while it is unpickled
     threading.Thread(target=_heartbeat, args=(progress_queue,), daemon=True).start()
     os.environ.update(env)
+    register_from(description)  # after the environment: a framework registered at run time (a test's) too
     _progress_queue = progress_queue
-    if framework == 'mxnet':  # profiler folders of workers that were killed (no import of mxnet here)
-        from .backends.mxnet_backend import remove_stale_traces
-        remove_stale_traces()
+    if _framework(framework).cleans_up_after_kill:  # e.g. MXNet's profiler folders of killed workers
+        _clean_after_kill(framework, None)
+
+
+def _clean_after_kill(framework: str, pids) -> None:
+    # the backend's remove_stale_traces(pids); MXNet's module does not import mxnet, so this is cheap
+    from .backends import backend
+    backend(framework).remove_stale_traces(pids)
 
 
 def report_progress(done: int, total: int) -> None:
@@ -107,12 +114,13 @@ def _get_pool(key: str):
         ctx = mp.get_context('spawn')
         q = ctx.Queue()
         pool = ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker,
-                                   initargs=(worker_environment(key), q, framework_of(key)))
+                                   initargs=(worker_environment(key), q, framework_of(key),
+                                             source(framework_of(key))))
         _pools[key] = (pool, q)
     return _pools[key]
 
 
-def _kill(pool) -> None:
+def _kill(pool, framework: str) -> None:
     # ProcessPoolExecutor has no public way to stop a busy worker before Python 3.14
     killed = []
     for p in list(getattr(pool, '_processes', {}).values()):
@@ -120,10 +128,11 @@ def _kill(pool) -> None:
             p.kill()
             p.join(5)
             killed.append(p.pid)
-    pool.shutdown(wait=False, cancel_futures=True)
-    if killed:  # a killed worker runs no atexit: remove its MXNet profiler folder here
-        from .backends.mxnet_backend import remove_stale_traces
-        remove_stale_traces(killed)
+    # wait=True: its manager thread is joined now, while its processes are already dead. Left running, that
+    # thread could race interpreter exit (concurrent.futures' atexit hook) and print "Bad file descriptor".
+    pool.shutdown(wait=True, cancel_futures=True)
+    if killed and _framework(framework).cleans_up_after_kill:  # a killed worker runs no atexit
+        _clean_after_kill(framework, killed)
 
 
 def _matches(key: str, name: str | None) -> bool:
@@ -137,7 +146,7 @@ def shutdown(framework: str | None = None) -> None:
     """
     for key in [k for k in list(_pools) if _matches(k, framework)]:
         pool, q = _pools.pop(key)
-        _kill(pool)
+        _kill(pool, framework_of(key))
         q.close()
 
 
@@ -170,7 +179,7 @@ def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float 
     """
     from .i18n import language, t
     pool, q = _get_pool(framework)
-    name = NAMES.get(framework_of(framework), framework)
+    name = _framework(framework_of(framework)).display
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     silence = SILENCE_S if silence_s is None else silence_s
     heard = time.monotonic()
@@ -205,6 +214,53 @@ def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float 
         if not isinstance(e, (UsageError, ResultMismatch)):
             shutdown(framework)  # interrupted or crashed: never leave a half-run worker
         raise
+
+
+# -- THE dispatcher into a framework's worker, and the one cross-framework lane helper --------------
+
+def dispatch(measure, framework: str, lanes=None, *, progress=None, worker: str | None = None,
+             timeout_s: float | None = None, **kwargs):
+    """Run `measure(lanes, **kwargs)` in the framework's worker and return its result (every section, the CLI).
+
+    The framework is checked here, once. `lanes` reach the worker as given: Lane objects (the
+    lesson's own, unchanged), lane names ('cpu0,cpu1' or a list), or None for the machine's
+    default two; names and None are resolved in the worker, where the framework is imported. With
+    `progress`, `measure` gets progress= and its reports come back to it. `worker` names a separate
+    worker ('torch:first-copy'); `timeout_s` bounds the call (call_in_worker).
+    """
+    fw = check_framework(framework)
+    key = worker or fw
+    if framework_of(key) != fw:
+        raise ValueError(f'worker {key!r} does not run {fw}')  # a programming error, never a learner's
+    return call_in_worker(key, _in_worker, measure, fw, lanes, kwargs, progress is not None,
+                          progress=progress, timeout_s=timeout_s)
+
+
+def _in_worker(measure, framework, lanes, kwargs, with_progress):
+    from .lanes import choose_lanes
+    if with_progress:
+        kwargs = dict(kwargs, progress=report_progress)
+    return measure(choose_lanes(framework, lanes), **kwargs)
+
+
+def lanes_for(frameworks, names=None, count: int | str = 2) -> dict:
+    """{framework: its Lane objects}, each listed in its own worker (CLI `devices`, --framework all, 13.3.0).
+
+    `names` (CLI --lanes) are checked for every framework before anything runs; without them each
+    framework lists its `count` default lanes (2, or 'all' for every GPU).
+    """
+    fws = [check_framework(fw) for fw in ([frameworks] if isinstance(frameworks, str) else frameworks)]
+    return {fw: call_in_worker(fw, _lanes_in_worker, fw, names, count) for fw in fws}
+
+
+def _lanes_in_worker(framework, names, count):
+    from .lanes import choose_lanes, lanes_of
+    return choose_lanes(framework, names) if names is not None else lanes_of(framework, count)
+
+
+def lanes_for_all(frameworks, names=None) -> dict:
+    """Old name of lanes_for (13.3.0's notebook): check a lane choice for every framework -> {fw: lanes}."""
+    return lanes_for(frameworks, names)
 
 
 def torch_thread_report() -> dict:

@@ -12,7 +12,9 @@ import math
 from dataclasses import dataclass, field
 
 from .errors import RunTooLong, UsageError
+from .frameworks import backend_module, framework
 from .i18n import t
+from .lanes import faked_gpus
 from .machine import free_host_bytes, positive_int
 
 BOOK_SIZE, BOOK_ITERS = 4000, 50
@@ -45,19 +47,18 @@ def is_mixed(lanes) -> bool:
 
 def _default_cpu_size(lanes, seconds: float = 1.0) -> int:
     threads = min(max(1, lane.threads) for lane in lanes if lane.kind == 'cpu')
-    if any(lane.framework == 'mxnet' for lane in lanes):
-        threads = 1  # OMP_NUM_THREADS=1 in the MXNet worker: each product runs on one core
+    if any(framework(lane.framework).one_core_per_product for lane in lanes):
+        threads = 1  # e.g. OMP_NUM_THREADS=1 in the MXNet worker: each product runs on one core
     n = (seconds * CPU_FLOPS_PER_CORE * threads / (2 * CPU_ITERS)) ** (1 / 3)
     return int(max(100, round(n / 100) * 100))
 
 
 def _free_bytes(lane) -> int:
-    from .lanes import faked_gpus
     if lane.kind == 'gpu' and faked_gpus():
         return 80 << 30  # a stand-in GPU (tests): an 80 GiB card
-    if lane.kind == 'gpu' and lane.framework == 'torch':
-        import torch
-        return torch.cuda.mem_get_info(lane.index)[0]
+    gpu_free = framework(lane.framework).gpu_free_bytes
+    if lane.kind == 'gpu' and gpu_free is not None:
+        return gpu_free(lane.index)
     return free_host_bytes()
 
 
@@ -118,16 +119,23 @@ def _check_memory(n: int, ks: list[int], lanes, extra: int) -> None:
 _RATES: dict = {}  # (framework, kind, index, threads) -> (FLOP/s of one product, seconds per call)
 
 
-def lane_speed(lane) -> tuple[float, float]:
-    """(FLOP/s, fixed seconds per product) of one lane, measured once per process (13.3.1, 13.3.2)."""
-    from .lanes import faked_gpus
+def _backend(lanes, work):
+    # The lanes' Backend, passed in by a section or found by name in the framework registry: this
+    # module times products only through the Backend interface and never imports d2l_ext.backends.
+    return work if work is not None else backend_module(lanes[0].framework)
+
+
+def lane_speed(lane, work=None) -> tuple[float, float]:
+    """(FLOP/s, fixed seconds per product) of one lane, measured once per process (13.3.1, 13.3.2).
+
+    `work` is the lane's Backend (default: its framework's, from the registry).
+    """
     key = (lane.framework, lane.kind, lane.index, lane.threads)
     if lane.kind == 'gpu' and faked_gpus():
         return 20e12, 10e-6  # a stand-in GPU (tests): nothing to measure
     if key not in _RATES:
-        from .backends import backend
         from .timing import measure
-        work = backend(lane.framework)
+        work = _backend([lane], work)
         n, k = (2048, 8) if lane.kind == 'gpu' else (256, 4)
         x, tiny = work.random_matrix(lane, n), work.random_matrix(lane, 8)
         big = measure(lambda: work.run_on_lanes([lane], [lambda: work.run(x, k)]), lanes=[lane], repeats=3)
@@ -141,16 +149,15 @@ def _seconds(n: int, speed: tuple[float, float]) -> float:
     return 2 * n ** 3 / speed[0] + speed[1]
 
 
-def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
+def balanced_iters(lanes, n: int, seconds: float = 0.5, work=None) -> list[int]:
     """Products per lane so that each lane alone takes about `seconds` (GPU + CPU lanes, 13.3.1).
 
     Times each lane after a warm-up, doubling the number of products until the timing covers at
     least a fifth of `seconds` (a GPU product takes well under a millisecond, so timing two of
-    them would mostly measure the wait), then scales: the GPU gets many more.
+    them would mostly measure the wait), then scales: the GPU gets many more. `work`: as lane_speed.
     """
-    from .backends import backend
     from .timing import measure
-    work = backend(lanes[0].framework)
+    work = _backend(lanes, work)
     out = []
     for lane in lanes:
         x = work.random_matrix(lane, n)
@@ -165,11 +172,13 @@ def balanced_iters(lanes, n: int, seconds: float = 0.5) -> list[int]:
     return out
 
 
-def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extra_matrices: int = 2) -> Workload:
+def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extra_matrices: int = 2,
+                     work=None) -> Workload:
     """Size and products per lane from the hardware (or the learner), validated and costed (13.3.1, 13.3.2).
 
     `iters` is one count or one per lane; `lesson=True` picks the notebooks' smaller CPU default;
-    `extra_matrices` counts the other n x n arrays alive during the run (inputs, copy buffers).
+    `extra_matrices` counts the other n x n arrays alive during the run (inputs, copy buffers);
+    `work` is the lanes' Backend for the calibration (default: found by the lanes' framework).
     """
     lanes = list(lanes)
     gpus_only = all(lane.kind == 'gpu' for lane in lanes)
@@ -179,7 +188,7 @@ def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extr
     n = positive_int(size, 'matrix size', option='--size', example=1000)
     if iters is None and is_mixed(lanes):  # GPU + CPU: balance the work so both lanes matter
         _check_memory(n, [1] * len(lanes), lanes, extra_matrices)
-        iters = balanced_iters(lanes, n, 0.25 if lesson else 0.5)
+        iters = balanced_iters(lanes, n, 0.25 if lesson else 0.5, work)
     elif iters is None:
         iters = BOOK_ITERS if gpus_only else CPU_ITERS
     ks = list(iters) if isinstance(iters, (list, tuple)) else [iters] * len(lanes)
@@ -187,7 +196,7 @@ def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extr
         raise UsageError(t('core.iters_per_lane', lanes=len(lanes)))
     ks = [positive_int(k, 'iteration count', option='--iters', example=10) for k in ks]
     _check_memory(n, ks, lanes, extra_matrices)
-    speeds = [lane_speed(lane) for lane in lanes]
+    speeds = [lane_speed(lane, work) for lane in lanes]
     return Workload(n, ks, sum(k * _seconds(n, s) for k, s in zip(ks, speeds)), speeds)
 
 

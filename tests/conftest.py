@@ -9,11 +9,6 @@ from d2l_ext.machine import has_framework  # noqa: E402
 needs_mxnet = pytest.mark.skipif(not has_framework('mxnet'), reason='MXNet is not installed (optional extra)')
 
 
-def pytest_configure(config):
-    # over ~10 s each (processes that import PyTorch): `-m "not slow"` leaves them out
-    config.addinivalue_line('markers', 'slow: takes over ~10 s (starts processes that import PyTorch)')
-
-
 # Test modules that import the Jupyter packages at the top: without them, a skip, not a collection error
 # (the package itself and its other tests need none of them).
 NEEDS_JUPYTER = {'test_rerun.py': ('nbformat', 'nbclient'),

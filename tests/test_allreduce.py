@@ -264,3 +264,10 @@ def test_trace_folders_of_ended_processes_are_removed(tmp_path, monkeypatch):
     del mine  # replaced or dropped: removed
     assert not os.path.exists(name)
     again.cleanup()
+
+
+def test_an_empty_bucket_list_plans_no_ddp_version_but_text_must_name_a_size():
+    from d2l_ext.errors import UsageError
+    assert plan_module.bucket_sizes([]) == () and make_plan('gloo', 2, bucket_mb=[], steps={}).bucket_mb == ()
+    with pytest.raises(UsageError):
+        plan_module.bucket_sizes('')  # the command line's --bucket-mb still needs a size

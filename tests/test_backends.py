@@ -13,7 +13,7 @@ METHODS = [name for name, _ in inspect.getmembers(Backend, inspect.isfunction) i
 @pytest.mark.parametrize('module', [torch_backend, mxnet_backend])
 def test_both_backends_have_every_method_of_the_protocol(module):
     assert set(METHODS) == {'run', 'copy_to_cpu', 'random_matrix', 'reference_product', 'run_on_lanes',
-                            'lane_timeline', 'tolerance', 'wait'}
+                            'lane_timeline', 'tolerance', 'wait', 'timeline_clock'}
     for name in METHODS:
         assert callable(getattr(module, name)), name
     assert 'gpu_first' in inspect.signature(module.run_on_lanes).parameters

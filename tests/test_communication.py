@@ -59,19 +59,20 @@ def test_rates_predict_and_texts_follow_the_numbers():
     assert r.gpu is False and r.flops > 0 and r.copy_gbps > 0
     s = r.seconds(3)
     assert s['run'] > 0 and s['copy'] > 0
-    c = Comparison({'run': Measurement('run', [1.0]), 'run_then_copy': Measurement('r', [1.5]),
-                    'overlapped': Measurement('o', [1.1])})
+    def runs(overlapped):  # a Measurement is read-only: a new comparison per case
+        return Comparison({'run': Measurement('run', [1.0]), 'run_then_copy': Measurement('r', [1.5]),
+                           'overlapped': Measurement('o', [overlapped])})
+    c = runs(1.1)
     fast = dict(measured=0.9, predicted=0.9, compute_busy=1.0)
     text = show.overlap_text(c, {'overlapped': 1.0}, fast)
     assert '90%' in text and '0.4000 s less' in text and 'slower' not in text
     # wall clock gained less than the overlap, and the products ran longer beside the copies: the cause is named
-    c.measurements['overlapped'].times[:] = [1.45]
+    c = runs(1.45)
     slowed = show.overlap_text(c, {'overlapped': 1.0}, dict(fast, compute_busy=1.4))
     assert 'ran slower' in slowed and '1.40 times as long' in slowed
     # the same gap without products that ran longer: numbers only, no cause
     assert 'slower' not in show.overlap_text(c, {'overlapped': 1.0}, fast)
-    c.measurements['overlapped'].times[:] = [2.0]
-    assert '0.5000 s more' in show.overlap_text(c, {'overlapped': 1.0}, fast)
+    assert '0.5000 s more' in show.overlap_text(runs(2.0), {'overlapped': 1.0}, fast)
     assert 'no overlap to measure' in show.overlap_text(c, {}, dict(measured=None, predicted=0.0))
     assert 'None' in show.guess_text(None, 1.0, 1.2) and 'your guess 0.9000 s' in show.guess_text(0.9, 1.0, 1.2)
     assert 'None' in show.guess_text('soon', 1.0, 1.2)
@@ -112,3 +113,82 @@ def test_profile_split_counts_each_copy_once():
     prof = SimpleNamespace(key_averages=lambda: rows)
     text = show.profile_text(prof, gpu=True)
     assert '0.0579 s' in text and '0.1158' not in text
+
+
+def test_copy_share_and_spread_judgement():
+    from d2l_ext.communication.core import copy_share, faster_beyond_spread, quartiles
+    assert copy_share(1.0, 1.5) == pytest.approx(1 / 3)
+    assert copy_share(1.2, 1.0) == 0.0 and copy_share(0.0, 0.0) == 0.0 and copy_share(-1.0, 1.0) == 1.0
+    assert quartiles([1.0, 2.0, 3.0, 4.0, 5.0]) == (2.0, 4.0) and quartiles([2.0]) == (2.0, 2.0)
+    assert faster_beyond_spread([1.0, 1.1, 1.2, 1.3, 2.5], [1.35, 1.4, 1.5, 1.6, 0.9])
+    assert not faster_beyond_spread([1.0, 1.1, 1.2, 1.45, 2.5], [1.35, 1.4, 1.5, 1.6, 0.9])  # quartiles overlap
+    assert not faster_beyond_spread([1.0], [2.0])  # one repeat has no spread to be beyond
+
+
+def test_overlap_text_prints_the_share_and_says_whether_beyond_the_spread():
+    from d2l_ext.display import communication as show
+    from d2l_ext.i18n import using_language
+    from d2l_ext.timing import Comparison, Measurement
+    def runs(*overlapped):
+        return Comparison({'run': Measurement('run', [1.0, 1.0, 1.0]),
+                           'run_then_copy': Measurement('r', [1.45, 1.5, 1.55]),
+                           'overlapped': Measurement('o', overlapped)})
+    c = runs(1.05, 1.1, 1.15)
+    o = dict(measured=0.9, predicted=0.95, compute_busy=1.0)
+    with using_language('en'):
+        text = show.overlap_text(c, {'overlapped': 1.0}, o)
+        assert "Copies' share of run then copy: 33%" in text and '0.5000 s of copying' in text
+        assert 'beyond the repeats\' spread' in text and '1.1250 s is below' in text and '1.4750 s' in text
+        assert 'cores' not in text  # a GPU run: no CPU time to report
+        c = runs(1.05, 1.5, 1.6)
+        assert 'does not tell them apart' in show.overlap_text(c, {'overlapped': 1.0}, o)
+        # on a CPU the traced run's CPU time / wall clock is reported; a cause only when it stayed under 1.5 cores
+        with fake_hardware(gpus=0, cores=2):
+            short = show.overlap_text(c, {'overlapped': 1.0}, dict(o, cores=1.1))
+            assert 'only 1.1 of the 2 cores' in short and 'seldom ran' in short
+            assert 'seldom' not in show.overlap_text(c, {'overlapped': 1.0}, dict(o, cores=1.8))
+            beyond = show.overlap_text(runs(1.05, 1.1, 1.15), {'overlapped': 1.0}, dict(o, cores=1.1))
+            assert 'kept 1.1 of the 2 cores' in beyond and 'seldom' not in beyond
+        assert 'overlap alone cannot do' not in text
+        faster = Comparison({'run': Measurement('run', [1.2]), 'run_then_copy': Measurement('r', [1.5]),
+                             'overlapped': Measurement('o', [1.1])})
+        below = show.overlap_text(faster, {'overlapped': 1.2}, dict(o, compute_busy=0.9))
+        assert 'took less than the products alone (1.2000 s)' in below and 'busy 0.9000 s' in below
+    with using_language('zh'):
+        assert '33%' in show.overlap_text(c, {'overlapped': 1.0}, o)
+
+
+def test_freed_memory_is_kept_for_the_next_product():
+    import subprocess
+    import sys
+    if not sys.platform.startswith('linux'):
+        pytest.skip('mallopt is glibc-only')
+    # A fresh process: a test runner's own heap (other tests, their threads' arenas) must not decide it.
+    code = """if True:
+        import resource, sys, torch
+        from d2l_ext.communication import tracing
+        if not tracing.keep_freed_memory():
+            print('no-mallopt'); sys.exit()
+        def faults_for_products():
+            before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            ys = [torch.ones(1000, 1000) for _ in range(10)]  # 10 results of 4 MB alive at once, as run then copy keeps
+            del ys
+            return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+        faults_for_products()
+        print(faults_for_products())
+    """
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120).stdout.split()
+    if out[-1:] == ['no-mallopt']:
+        pytest.skip('mallopt is glibc-only')
+    # 40 MB of fresh pages would be ~9,800 faults; kept memory is reused with (nearly) none
+    assert int(out[-1]) < 1000
+
+
+def test_traced_run_on_a_cpu_reports_the_cores_it_kept_busy():
+    import os
+
+    from d2l_ext.communication import task as T
+    lane = cpu_lanes()[0]
+    run = T.traced_run(T.run_and_copy, lane)
+    assert run['wall'] > 0 and 0 < run['cores'] <= (os.cpu_count() or 1) + 0.5  # CPU time / wall clock
+    assert {e['role'] for e in run['events']} == {'compute', 'copy'}

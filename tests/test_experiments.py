@@ -49,7 +49,10 @@ def test_comm_in_this_process_on_a_cpu_lane():
     assert r.rows and all(row.max_rel_error < 1e-4 for row in r.rows)
 
 
-def test_a_run_estimated_too_long_is_refused_before_it_starts():
+def test_a_run_estimated_too_long_is_refused_before_it_starts(monkeypatch):
+    # A fixed speed (1 TFLOP/s) rather than this machine's: a busy shared core would turn the suggested
+    # --iters into a smaller --size, and which one the learner reads is what this test checks.
+    monkeypatch.setattr('d2l_ext.workloads.lane_speed', lambda lane, work=None: (1e12, 0.0))
     with fake_hardware(gpus=0, cores=2), pytest.raises(RunTooLong, match=r'would take about .* choose --iters \d+'):
         measure_parallel(find_lanes('torch'), 1000, 200, 3, max_seconds=1)
 

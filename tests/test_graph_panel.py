@@ -68,7 +68,8 @@ def test_rows_are_capped_but_numbered_on(panel):
 def test_run_measures_on_this_machine(panel):
     before = panel.table.value
     panel.run_button.click()
-    assert panel.message.value == "", panel.message.value
+    # empty, or (on a busy machine) the one-thread test of why the boxes summed high; never an error
+    assert panel.message.value == "" or panel.message.value.startswith("a test:"), panel.message.value
     assert panel.table.value != before
     row = list(panel.rows[-1].values())
     assert row[1] == "measured here" and row[-1] > 0
@@ -86,3 +87,19 @@ def test_errors_are_shown_in_the_panel_not_raised(panel, monkeypatch):
     monkeypatch.setattr(depgraph, "measure_node_costs", broken)
     panel.run_button.click()
     assert "RuntimeError" in panel.message.value and not panel.run_button.disabled
+
+
+def test_run_says_when_one_thread_was_much_faster_than_all_cores(panel, monkeypatch):
+    real = depgraph.measure_node_costs
+
+    def slow_on_all_cores(*a, **k):
+        g, costs = real(*a, **k)
+        costs.one_thread = {k: 1e-6 for k in costs.one_thread or {n["id"]: 0 for n in g["nodes"]
+                                                                    if not n["lane"].startswith("lane ")}}
+        for k in costs.one_thread:
+            costs[k] = 1e-3  # a thousand times the one-thread time: the split over the cores slowed them
+        costs.threads = 2
+        return g, costs
+    monkeypatch.setattr(depgraph, "measure_node_costs", slow_on_all_cores)
+    panel.run_button.click()
+    assert panel.message.value.startswith("a test:") and "slowed it" in panel.message.value

@@ -61,18 +61,24 @@ def test_chinese_never_says_tongdao_for_lane():
 
 
 def _literal_keys():
-    """(file, line, key) for every literal key passed to t(), plot_text() or text_in() in the package."""
+    """(file, line, key) for every literal key in the package: passed to t(), plot_text(), text_in(), message(),
+    BadSubmission(), criterion() or Criterion(), or given as key=/description_key= or a dict's 'key' entry."""
+    calls = {**KEY_CALLS, 'message': 0, 'BadSubmission': 0, 'criterion': 2, 'Criterion': 2}
     for path in PACKAGE.rglob('*.py'):
         for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
-            if not isinstance(node, ast.Call):
-                continue
-            name = getattr(node.func, 'id', None) or getattr(node.func, 'attr', None)
-            pos = KEY_CALLS.get(name)
-            if pos is None or len(node.args) <= pos:
-                continue
-            arg = node.args[pos]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                yield path.relative_to(PACKAGE.parent), node.lineno, arg.value
+            found = []
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, 'id', None) or getattr(node.func, 'attr', None)
+                pos = calls.get(name)
+                if pos is not None and len(node.args) > pos:
+                    found.append(node.args[pos])
+                found += [k.value for k in node.keywords if k.arg in ('key', 'description_key')]
+            elif isinstance(node, ast.Dict):
+                found += [v for k, v in zip(node.keys, node.values)
+                          if isinstance(k, ast.Constant) and k.value in ('key', 'description_key')]
+            for arg in found:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    yield path.relative_to(PACKAGE.parent), arg.lineno, arg.value
 
 
 def test_every_literal_key_in_the_code_is_in_the_catalogue():
@@ -101,3 +107,4 @@ def test_using_language_switches_and_restores():
     with pytest.raises(RuntimeError), i18n.using_language('zh'):
         raise RuntimeError
     assert i18n.language() == 'en'
+

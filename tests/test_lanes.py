@@ -2,7 +2,8 @@
 import pytest
 
 from d2l_ext import UsageError, find_lanes, pick_lanes
-from d2l_ext.lanes import describe_lanes, fake_hardware, lanes_for_all, make_lane
+from d2l_ext.lanes import describe_lanes, fake_hardware, make_lane
+from d2l_ext.workers import lanes_for, lanes_for_all
 from tests.conftest import needs_mxnet
 
 FRAMEWORKS = ['torch', pytest.param('mxnet', marks=needs_mxnet)]
@@ -74,6 +75,8 @@ def test_a_lane_one_framework_lacks_is_refused_before_anything_runs():
         lanes_for_all(['torch', 'mxnet'], 'cpu0')
     both = lanes_for_all(['torch', 'mxnet'])
     assert [lane.framework for lane in both['mxnet']] == ['mxnet', 'mxnet']
+    every = lanes_for(['torch', 'mxnet'], count='all')  # the CLI's `devices`: one helper lists them all
+    assert every['torch'][0].framework == 'torch' and len(every['mxnet']) >= 2
 
 
 def test_lanes_are_built_in_one_place_with_keywords():
@@ -105,8 +108,8 @@ def test_unknown_framework_is_a_usage_error():
 
 
 def test_missing_mxnet_says_how_to_install(monkeypatch):
-    import d2l_ext.machine as machine
-    monkeypatch.setattr(machine, 'has_framework', lambda name: name != 'mxnet')
+    import d2l_ext.frameworks as frameworks
+    monkeypatch.setattr(frameworks, 'installed', lambda name: name != 'mxnet')
     with pytest.raises(UsageError, match=r"pip install 'd2l_ext\[mxnet\]'"):
         find_lanes('mxnet')
 

@@ -183,3 +183,112 @@ def test_overview_names_a_cause_only_when_measured():
         assert 'below' in below and 'not equal' not in below and 'noise' not in below
         spread = dp.overview_text(result([0.5, 0.5], [0.5, 0.8, 0.8], 2.0), closed_form=2.0)
         assert 'includes the expectation' in spread
+
+
+def test_sync_mistake_arms_wait_for_what_they_say():
+    """Issue 23: the book's arm is the bare synchronize() on purpose; the every-device arm names each GPU."""
+    from types import SimpleNamespace as NS
+
+    from d2l_ext.parallel.exercises import sync_waits
+    calls = []
+    torch = NS(cuda=NS(synchronize=lambda *args: calls.append(args)))
+    waits = sync_waits([GPU0, GPU1, make_lane('torch', 'cpu', 0)], torch)
+    waits['no_wait']()
+    assert calls == []
+    waits['book_synchronize']()
+    assert calls == [()]  # the current device only: the mistake shown
+    calls.clear()
+    waits['every_device']()
+    assert calls == [(0,), (1,)]  # every GPU used, by index; the CPU lane needs no wait
+
+
+def test_side_by_side_speed_is_measured_inside_the_common_window():
+    from d2l_ext.parallel import TimelineResult
+    from d2l_ext.parallel.sharing import common_window, predict_at, product_seconds, slowdowns
+    # lane A: 4 products of 0.2 s from 0; lane B: 2 products of 0.2 s from 0, then it is done
+    events = ([{'lane': 'A', 'name': f'mm {j}', 'start': 0.2 * j, 'end': 0.2 * (j + 1)} for j in range(4)]
+              + [{'lane': 'B', 'name': f'mm {j}', 'start': 0.2 * j, 'end': 0.2 * (j + 1)} for j in range(2)])
+    events[2]['end'] = events[3]['start'] = 0.7  # A's third product, after B ended, is slower: not counted
+    tl = TimelineResult('torch', 64, [4, 2], ['A', 'B'], events, 'thread clock')
+    assert common_window(tl) == pytest.approx((0.0, 0.4))
+    assert product_seconds(tl) == pytest.approx([0.2, 0.2])
+    assert slowdowns([0.2, 0.2], [0.1, 0.2]) == pytest.approx([2.0, 1.0])
+    assert predict_at([0.2, 0.1], [4, 2]) == pytest.approx(0.8)
+    assert predict_at([None, 0.1], [4, 2]) is None
+    apart = TimelineResult('torch', 64, [1, 1], ['A', 'B'], [{'lane': 'A', 'name': 'mm 1', 'start': 0, 'end': 1},
+                                                             {'lane': 'B', 'name': 'mm 1', 'start': 1, 'end': 2}],
+                           'thread clock')
+    assert common_window(apart) is None and product_seconds(apart) == [None, None]
+
+
+def test_gaps_are_explained_only_by_a_measured_test():
+    from d2l_ext.display import gaps as dp
+    from d2l_ext.i18n import using_language
+    with using_language('en'):
+        assert 'within 10%' in dp.gap_text('together', 0.10, [0.10, 0.105, 0.11])
+        spread = dp.gap_text('together', 0.10, [0.09, 0.13, 0.14])
+        assert 'includes the prediction' in spread and '1.30x the prediction' in spread
+        shared = dp.gap_text('together', 0.10, [0.19, 0.2, 0.21], shared=0.2)
+        assert 'more slowly than alone' in shared and '0.200 s' in shared
+        open_ = dp.gap_text('baseline', 0.10, [0.29, 0.3, 0.31], shared=0.2)  # 3x, and nothing measured explains it
+        assert '3.00x the prediction' in open_ and 'Nothing measured here tests a cause' in open_
+        assert 'slowly' not in open_ and 'noise' not in open_ and 'overhead' not in open_
+        lines = dp.prediction_text({'a': 0.1, 'b': 0.2, 'c': 1.0}, {'a': [0.1], 'b': [0.4]})
+        assert lines.count('\n') == 1  # a prediction without a measurement is not shown
+    with using_language('zh'):
+        assert '是预测的 3.00 倍' in dp.gap_text('基线', 0.10, [0.29, 0.3, 0.31])
+
+
+def test_full_overlap_with_slower_lanes_says_what_was_measured():
+    """Both lanes busy at once but each at half speed: the overlap is 100%, and the text says how slow they ran."""
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    tl = _timeline([(0.0, 0.8), (0.0, 0.8)])  # 4 products of 0.2 s on each lane, side by side
+    with using_language('en'):
+        text = dp.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
+                               labels=['lane 0', 'lane 1'])
+    assert '100% of its time' in text and 'together took' not in text
+    assert 'Predicted: together 0.400 s, 0.400 s less' in text
+    with using_language('en'):
+        longer = dp.wall_text(0.8, 0.9, expected=1.0)
+    assert 'Predicted: together 1.000 s, 0.200 s longer' in longer and '-' not in longer
+    assert 'lane 0 200 ms against 100 ms (2.00x as long)' in text
+    with using_language('en'):  # together's repeats: the gap, tested against the speed measured side by side
+        tested = dp.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
+                                 repeats=[0.79, 0.8, 0.82])
+    assert 'the prediction is 0.800 s' in tested and 'more slowly than alone' in tested
+
+
+def test_overview_names_the_side_by_side_slowdown_only_when_it_matches():
+    import statistics
+    from types import SimpleNamespace as NS
+
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    from d2l_ext.results import Times
+
+    def result(together):
+        return NS(speedup=0.8 / statistics.median(together), expected_speedup=2.0, serial_sum=0.8, iters=[4, 4],
+                  together=Times.from_times(together, 'together'),
+                  lane_times=[Times.from_times([0.4], 'x'), Times.from_times([0.4], 'x')])
+    slow = _timeline([(0.0, 0.6), (0.0, 0.6)])  # side by side a product took 0.15 s, alone 0.1 s
+    with using_language('en'):
+        matched = dp.overview_text(result([0.6, 0.6, 0.61]), 2.0, slow)
+        unmatched = dp.overview_text(result([0.8, 0.8, 0.81]), 2.0, slow)
+    assert 'more slowly than alone' in matched and '1.33x' in matched
+    assert 'more slowly' not in unmatched and 'below' in unmatched
+
+
+def test_recorded_text_states_both_runs_per_product():
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    from d2l_ext.recorded import newest
+    rec = newest()
+    if rec is None or not rec.timelines:
+        pytest.skip('no GPU recording with a timeline is shipped')
+    with using_language('en'):
+        text = dp.recorded_overlap_text(rec)
+    p, tl = rec.parallel[0], rec.timelines[0]
+    assert 'different runs' in text
+    assert f'{p.iters[1]} products in {p.lane_times[1].median:.3f} s' in text
+    assert f'{tl.iters[1]} in ' in text

@@ -2,7 +2,7 @@
 
 Layers, lowest first; a module may import its own layer or a lower one, never a higher one:
 
-    ground   errors, i18n, machine, paths, cliparse
+    ground   errors, i18n, machine, paths, cliparse, frameworks (what each framework is: the registry)
     measure  timing, checking, lanes, workloads, overlap, results, profiling
     backends backends
     workers  workers
@@ -30,7 +30,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / 'd2l_ext'
 
 LAYERS = [
-    ('ground', ['errors', 'i18n', 'machine', 'paths', 'cliparse']),
+    ('ground', ['errors', 'i18n', 'machine', 'paths', 'cliparse', 'frameworks']),
     ('measure', ['timing', 'checking', 'lanes', 'workloads', 'overlap', 'results', 'profiling']),
     ('backends', ['backends']),
     ('workers', ['workers']),
@@ -43,17 +43,8 @@ RANK = {top: rank for rank, (_, tops) in enumerate(LAYERS) for top in tops}
 SECTIONS = {'parallel', 'communication', 'depgraph', 'allreduce', 'grading'}
 
 # (importer, imported): why it is still there. Strict xfails below: remove an entry once it is fixed.
-KNOWN_UPWARD = {
-    ('d2l_ext.workloads', 'd2l_ext.backends'):
-        "lane_speed and balanced_iters time products through the lane's backend (workloads.py's owner: "
-        'pass the Backend in, or move the two probes to backends/)',
-    ('d2l_ext.lanes', 'd2l_ext.workers'):
-        'lanes_for_all asks each framework in its worker (belongs with the one dispatcher, issue 22 item 3)',
-}
-KNOWN_CYCLES = {
-    ('d2l_ext.lanes', 'd2l_ext.workers'):
-        'lanes_for_all (upward too): workers -> backends.mxnet_backend -> lanes; it belongs with the dispatcher',
-}
+KNOWN_UPWARD: dict = {}
+KNOWN_CYCLES: dict = {}
 
 
 # ------------------------------------------------------------------------------ reading imports

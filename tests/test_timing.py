@@ -92,4 +92,13 @@ def test_measurement_is_a_dataclass_for_json():
     import dataclasses
     import json
     m = Measurement('x', [0.5, 0.25])
-    assert json.loads(json.dumps(dataclasses.asdict(m))) == {'label': 'x', 'times': [0.5, 0.25]}
+    assert json.loads(json.dumps(dataclasses.asdict(m))) == {'label': 'x', 'median': 0.375, 'iqr': 0.125,
+                                                             'min': 0.25, 'max': 0.5, 'times': [0.5, 0.25]}
+
+
+def test_measure_and_compare_return_the_one_measurement_type():
+    from d2l_ext import results
+    m = measure(lambda: None, repeats=3, warmup=0, label='w')
+    c = compare({'a': lambda: None}, repeats=2, warmup=0)
+    assert type(m) is type(c['a']) is results.Measurement is results.Times
+    assert (m.label, m.repeats, m.median) == ('w', 3, results.spread(m.times)[0])

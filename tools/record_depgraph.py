@@ -1,10 +1,11 @@
 """Record 13.3.3's step on this machine (one device vs the two lanes its graph uses) into one JSON file.
 
-    python3 tools/record_depgraph.py --out FILE [--batch 256,4096,16384] [--repeats 7] [--force]
+    python3 tools/record_depgraph.py --out FILE [--batch 256,4096,16384] [--repeats 7] [--no-dag] [--force]
 
 On a GPU machine the lanes are the GPU and the CPU (or two GPUs) and the default batches are the
 lesson's 256 rows and two larger ones; without a GPU it records the lesson's size only, for trying
-it out (a CPU recording is never shown as GPU evidence). It prints the caption and the name to ship
+it out (a CPU recording is never shown as GPU evidence). Exercise 5 (the planned DAG) is recorded on
+the same lanes unless --no-dag. It prints the caption and the name to ship
 the file under: d2l_ext/depgraph/recorded/<name>. Needs PyTorch only (no Jupyter, no matplotlib).
 """
 from __future__ import annotations
@@ -53,6 +54,7 @@ def main(argv=None) -> int:
     p.add_argument('--batch', help='batch sizes, comma-separated (default: 256,4096,16384 with a GPU, else 256)')
     p.add_argument('--repeats', type=int, default=7, help='timed repeats of each way, interleaved (default 7)')
     p.add_argument('--force', action='store_true', help='replace --out if it exists')
+    p.add_argument('--no-dag', action='store_true', help="leave out exercise 5 (the planned DAG of products)")
     args = p.parse_args(argv)
     out = _output(args.out, args.force)
     if args.repeats < 1:
@@ -65,7 +67,8 @@ def main(argv=None) -> int:
     started = time.perf_counter()
     try:
         rec = recording.record_step(batches=batches, repeats=args.repeats,
-                                    progress=lambda i, n: print(f'batch {i} of {n} recorded', file=sys.stderr))
+                                    progress=lambda i, n: print(f'batch {i} of {n} recorded', file=sys.stderr),
+                                    dag=not args.no_dag)
     except UsageError as e:
         sys.exit(str(e))
     part = out.with_name(out.name + '.part')

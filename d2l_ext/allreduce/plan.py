@@ -57,7 +57,11 @@ def check_port(port) -> int:
 
 
 def bucket_sizes(value) -> tuple[float, ...]:
-    """13.3.4: DDP bucket sizes in MB from a number, a list, or text like '0.25,1,4'; each must be > 0."""
+    """13.3.4: DDP bucket sizes in MB from a number, a list, or text like '0.25,1,4'; each must be > 0.
+
+    An empty list means no DDP version (a run that needs only backward alone and all-reduce alone)."""
+    if isinstance(value, (list, tuple)) and not value:
+        return ()
     items = value.split(',') if isinstance(value, str) else (value if isinstance(value, (list, tuple)) else [value])
     sizes = []
     for item in items:

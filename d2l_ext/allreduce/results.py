@@ -284,3 +284,11 @@ class AllreduceResult:
         lines += [t('allreduce.summary.trace', label=labels[vid], rank=r, path=path)
                   for vid, paths in self.traces.items() for r, path in enumerate(paths) if path]
         return '\n'.join(lines)
+
+
+def result_from_dict(d: dict) -> AllreduceResult:
+    """13.3.4: an AllreduceResult back from AllreduceResult.to_dict()'s JSON (a recording's run)."""
+    names = {f for f in Version.__dataclass_fields__}
+    versions = [Version(**{k: v for k, v in row.items() if k in names}) for row in d['versions']]
+    fields = {k: v for k, v in d.items() if k in AllreduceResult.__dataclass_fields__}
+    return AllreduceResult(**{**fields, 'versions': versions, 'prediction': Prediction(**d['prediction'])})

@@ -144,7 +144,7 @@ class Versions:
             table[f'ddp-{mb:g}'] = (t('allreduce.version.ddp', mb=mb), ddp,
                                     torch.optim.SGD(ddp.parameters(), lr=plan.lr), _steps.local_step, mb)
         if plan.no_sync:  # its own DDP model: no_sync must not leave gradients behind for a timed DDP version
-            ddp = DDP(copy.deepcopy(model), device_ids=ids, bucket_cap_mb=plan.bucket_mb[0])
+            ddp = DDP(copy.deepcopy(model), device_ids=ids, bucket_cap_mb=plan.bucket_mb[0] if plan.bucket_mb else 25.0)
             table['nosync'] = (t('allreduce.version.nosync'), ddp, torch.optim.SGD(ddp.parameters(), lr=plan.lr),
                                _steps.ddp_without_sync, None)
         self.table = table

@@ -1,7 +1,10 @@
 """The framework backends behind one written interface (13.3.1, 13.3.2): PyTorch and MXNet.
 
-Each backend is a module with the functions below; `backend('torch')` returns it. MXNet's is
-only imported inside its worker process (importing mxnet next to torch drops torch's threads).
+Each backend is a module with the functions below; `backend('torch')` returns it. Which module
+is a framework's backend is said by its description in the registry (d2l_ext.frameworks), so a new
+framework adds its module here and its description there, and nothing else branches on its name.
+MXNet's module imports mxnet only inside its worker process (importing it next to torch drops
+torch's threads).
 """
 from __future__ import annotations
 
@@ -37,12 +40,11 @@ class Backend(Protocol):
     def wait(self, lanes: Sequence) -> None:
         """Block until the devices of these lanes have finished their queued work."""
 
+    def timeline_clock(self, lanes: Sequence) -> str:
+        """Which clock lane_timeline reads on these lanes (named in TimelineResult.clock)."""
+
 
 def backend(framework: str) -> Backend:
-    """The backend module of one framework ('torch' or 'mxnet'), used by every section."""
-    from ..machine import check_framework
-    if check_framework(framework) == 'torch':
-        from . import torch_backend
-        return torch_backend
-    from . import mxnet_backend
-    return mxnet_backend
+    """The backend module of one registered framework ('torch', 'pytorch', 'mxnet'), used by every section."""
+    from ..frameworks import backend_module
+    return backend_module(framework)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import os
 
-from .. import checking
-from ..lanes import mxnet_engine_environment as engine_environment  # noqa: F401 (workers.py sets it up)
+from ..frameworks import framework
+from ..frameworks.mxnet_framework import engine_environment
 
 
 def setup_mxnet():
@@ -55,8 +55,8 @@ def random_matrix(lane, n: int, seed: int = 0):
 
 
 def tolerance() -> float:
-    """Relative error allowed for MXNet's fp32 products (checking.tolerance)."""
-    return checking.tolerance('mxnet')
+    """Relative error allowed for MXNet's fp32 products (its description)."""
+    return framework('mxnet').tolerance()
 
 
 def reference_product(x):
@@ -69,6 +69,11 @@ def wait(lanes=()) -> None:
     """Wait for MXNet's engine, which waits for every context at once."""
     import mxnet as mx
     mx.nd.waitall()
+
+
+def timeline_clock(lanes=()) -> str:
+    """MXNet's own profiler times every product (lane_timeline, 13.3.1)."""
+    return 'mxnet profiler'
 
 
 def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import torch
 
-from .. import checking
+from ..frameworks import framework
 from ..timing import clock, wait_for_lanes
 
 # -- the book's `run` and `copy_to_cpu` (13.3.1, 13.3.2) -------------------------------------
@@ -28,8 +28,8 @@ def random_matrix(lane, n: int, seed: int = 0):
 
 
 def tolerance() -> float:
-    """Relative error allowed for fp32 products; TF32 (if switched on) rounds much coarser (checking.tolerance)."""
-    return checking.tolerance('torch')
+    """Relative error allowed for fp32 products; TF32 (if switched on) rounds much coarser (its description)."""
+    return framework('torch').tolerance()
 
 
 def reference_product(x):
@@ -41,6 +41,11 @@ def reference_product(x):
 def wait(lanes) -> None:
     """Synchronize every GPU these lanes use, each by index (timing.wait_for_lanes is the one copy)."""
     wait_for_lanes(lanes)
+
+
+def timeline_clock(lanes) -> str:
+    """CUDA events on GPU lanes, thread timestamps on CPU lanes (lane_timeline, 13.3.1)."""
+    return 'cuda events + thread clock' if any(lane.kind == 'gpu' for lane in lanes) else 'thread clock'
 
 
 # -- lanes running at the same time (13.3.1) -----------------------------------------------

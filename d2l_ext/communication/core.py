@@ -48,6 +48,27 @@ def predicted_overlap(product_s: float, copy_s: float, iters: int) -> float:
     return (iters - 1) * min(product_s, copy_s) / (iters * copy_s)
 
 
+def copy_share(run: float, run_then_copy: float) -> float:
+    """The copies' share of run then copy (13.3.2): (run then copy - run) / run then copy, a fraction in [0, 1]."""
+    if not run_then_copy > 0:
+        return 0.0
+    return min(1.0, max(0.0, (run_then_copy - run) / run_then_copy))
+
+
+def quartiles(times) -> tuple[float, float]:
+    """(lower, upper) quartile of repeated times, the ends of the IQR that results.spread reports."""
+    ts = sorted(times)
+    if len(ts) < 2:
+        return ts[0], ts[0]
+    q = statistics.quantiles(ts, n=4, method='inclusive')
+    return q[0], q[2]
+
+
+def faster_beyond_spread(faster, slower) -> bool:
+    """Whether `faster`'s repeats beat `slower`'s beyond their spread: its upper quartile below the other's lower."""
+    return len(faster) >= 2 and len(slower) >= 2 and quartiles(faster)[1] < quartiles(slower)[0]
+
+
 def copy_overlap(events) -> dict:
     """One run's copies against its products: interval overlap, its closed form (this run's medians), busy times."""
     compute, copies = intervals(events, 'compute'), intervals(events, 'copy')

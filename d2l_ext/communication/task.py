@@ -94,7 +94,7 @@ def _poison(lane) -> None:
         s = setting(lane)
         junk = [torch.full((s.n, s.n), math.nan, device=lane.device()) for _ in range(s.iters)]
         del junk
-        torch.cuda.synchronize()
+        torch.cuda.synchronize(lane.device())  # the lane's GPU, not whichever is current
 
 
 def _offsets(nbytes: int) -> list[int]:
@@ -158,7 +158,7 @@ def grade(submission) -> list:
     _poison(lane)
     before = set(threading.enumerate())
     ok, value = call_learner(fn, x, w, list(buffers), lane)  # a copy of the list: ours stays as it was
-    finish(before, wait_s())
+    finish(before, wait_s(), lane)
     if not ok:
         return [value]
     out = [criterion('runs', True, 'task.copy.ran')]
@@ -188,7 +188,7 @@ def _safety(fn, lane, x, w, buffers, ref, tol: float):
         held = snapshot(buffers) if ok else None
     finally:
         sys.setswitchinterval(switch)
-    finish(before, wait_s())
+    finish(before, wait_s(), lane)
     if not ok:
         return criterion('safe', False, 'task.copy.safe_raised')
     late = spans_wrong(held, ref, 10 * tol)

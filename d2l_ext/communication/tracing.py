@@ -6,21 +6,24 @@ product and copy in whichever thread ran it on a CPU.
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import os
 import tempfile
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 
 import torch
 
 # The book's 4000 x 4000 products on a GPU. On a CPU a square product does n multiply-adds per
-# number it writes, so its copy is ~2% of the run: thin n x 16 by 16 x n products make the copy a
-# third of the run or more, as the book's copies are on a GPU.
-SIZE = {'cpu': 1000, 'gpu': 4000}
-INNER = {'cpu': 16, 'gpu': 4000}
+# number it writes, so its copy is ~2% of the run: thin 700 x 4 by 4 x 700 products make the copies
+# 40-50% of run then copy, and overlapped beat run then copy beyond the repeats' spread on an idle
+# 2-core machine (tools/measure_copy_setting.py; 1000 x 16 gave copies a fifth to a quarter, no gain).
+SIZE = {'cpu': 700, 'gpu': 4000}
+INNER = {'cpu': 4, 'gpu': 4000}
 ITERS = {'cpu': 20, 'gpu': 10}
 
 
@@ -40,13 +43,46 @@ class Setting:
 
 
 def setting(lane) -> Setting:
-    """The book's products on a GPU; thin n x 16 by 16 x n ones on a CPU (the copy a third of the run or more)."""
+    """The book's products on a GPU; thin n x 4 by 4 x n ones on a CPU (the copies about a third of run then copy)."""
     return Setting(lane.kind, SIZE[lane.kind], INNER[lane.kind], ITERS[lane.kind])
 
 
+# glibc's mallopt parameters (malloc.h): above MMAP_THRESHOLD a block gets pages of its own, and free
+# memory at the heap's top beyond TRIM_THRESHOLD goes back to the system.
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+
+
+def keep_freed_memory() -> bool:
+    """Keep freed host memory in this process for the next tensor, as PyTorch's GPU allocator keeps its blocks.
+
+    By default glibc hands a freed product of a few MB back to the system, and a run that keeps its
+    products (run then copy) takes every page afresh from the kernel, one fault per 4 KiB: 19,500 per
+    20 products of 1000 x 1000, counted on 2 cores, against about 4,000 when each product is freed after
+    its copy. Those faults, not overlap, would then make overlapped look faster (it was 62% faster
+    without this setting, 2-9% with it, at 1000 x 4). Returns whether the C library took the setting
+    (False where it has no mallopt: nothing changes there).
+    """
+    global _kept
+    if _kept is None:
+        try:
+            mallopt = ctypes.CDLL(None).mallopt
+            _kept = bool(mallopt(M_MMAP_THRESHOLD, 32 << 20)) and bool(mallopt(M_TRIM_THRESHOLD, 1 << 30))
+        except (AttributeError, OSError, TypeError):
+            _kept = False
+    return _kept
+
+
+_kept: bool | None = None
+
+
 def operands(lane, seed: int = 0):
-    """(x, w) on the lane: w is x itself for the book's square products, as in `x.mm(x)`."""
+    """(x, w) on the lane: w is x itself for the book's square products, as in `x.mm(x)`.
+
+    On a CPU lane this also keeps freed memory in the process (`keep_freed_memory`), part of the setting.
+    """
     s = setting(lane)
+    if lane.kind == 'cpu':
+        keep_freed_memory()
     gen = torch.Generator().manual_seed(seed)
     x = torch.rand(s.n, s.inner, generator=gen).to(lane.device())
     w = x if s.inner == s.n else torch.rand(s.inner, s.n, generator=gen).to(lane.device())
@@ -130,16 +166,19 @@ def events_from_trace(trace_events) -> list[dict]:
     return out
 
 
-def _profiled(call):
-    """Run call() under torch.profiler (CPU and CUDA) and return (its value, the Chrome trace's events)."""
+def _profiled(call, device):
+    """Run call() under torch.profiler (CPU and CUDA), wait for `device`; return (its value, the trace's events)."""
     from torch.profiler import ProfilerActivity, profile
 
     from ..profiling import no_profiler_chatter
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
+        # Noise: torch.profiler warns once per process that it "clears events at the end of each cycle";
+        # this profile has one cycle, and the trace below holds every event of it.
+        warnings.filterwarnings('ignore', message='Warning: Profiler clears events', category=UserWarning)
         path = os.path.join(folder, 'trace.json')
         with no_profiler_chatter(), profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
             value = call()
-            torch.cuda.synchronize()
+            torch.cuda.synchronize(device)  # the lane's GPU: a bare synchronize() waits for the current one only
         prof.export_chrome_trace(path)
         with open(path, encoding='utf-8') as f:
             return value, json.load(f).get('traceEvents', [])
@@ -148,27 +187,30 @@ def _profiled(call):
 def traced_run(fn, lane, seed: int = 1) -> dict:
     """Call fn(x, w, buffers, lane) once with the stopwatch on (13.3.2's task and lesson): its timeline and wall time.
 
-    Returns {'value', 'buffers', 'events', 'wall'}; the value is whatever fn returned.
+    Returns {'value', 'buffers', 'events', 'wall', 'cores'}; the value is whatever fn returned. On a CPU,
+    'cores' is this process's CPU time over the wall clock meanwhile: how many cores it kept busy on
+    average (near 1 when other programs left it no second core for the copy thread); None on a GPU.
     """
     x, w = operands(lane, seed)
     buffers = host_buffers(lane)
     if lane.kind == 'gpu':
-        torch.cuda.synchronize()
+        torch.cuda.synchronize(lane.device())
         start = time.perf_counter()
-        value, trace = _profiled(lambda: fn(x, w, buffers, lane))
+        value, trace = _profiled(lambda: fn(x, w, buffers, lane), lane.device())
         wall = time.perf_counter() - start
-        return dict(value=value, buffers=buffers, events=events_from_trace(trace), wall=wall)
+        return dict(value=value, buffers=buffers, events=events_from_trace(trace), wall=wall, cores=None)
     log = []
     Timed.log = log
     try:
         before = set(threading.enumerate())
-        start = time.perf_counter()
+        cpu, start = time.process_time(), time.perf_counter()
         value = fn(x.as_subclass(Timed), w.as_subclass(Timed), buffers, lane)
-        wall = time.perf_counter() - start
-        finish(before)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        finish(before, lane=lane)
     finally:
         Timed.log = None
-    return dict(value=value, buffers=buffers, events=events_from_log(list(log)), wall=wall)
+    return dict(value=value, buffers=buffers, events=events_from_log(list(log)), wall=wall,
+                cores=cpu / wall if wall > 0 else None)
 
 
 def as_timeline(run, lane):
@@ -179,9 +221,16 @@ def as_timeline(run, lane):
                         'torch.profiler' if lane.kind == 'gpu' else 'thread clock')
 
 
-def finish(before, timeout: float = 30.0) -> None:
-    """Wait for everything a call left running: the GPU, and threads it started (up to `timeout` each)."""
-    if torch.cuda.is_available() and torch.cuda.is_initialized():
-        torch.cuda.synchronize()
+def finish(before, timeout: float = 30.0, lane=None) -> None:
+    """Wait for everything a call left running: the lane's GPU, and threads it started (up to `timeout` each).
+
+    A GPU lane waits on its own device (a lane on cuda:1 waits on cuda:1, whichever is current);
+    without a lane, every GPU PyTorch has started; a CPU lane has no device work to wait for.
+    """
+    if lane is not None and lane.kind == 'gpu':
+        torch.cuda.synchronize(lane.device())
+    elif lane is None and torch.cuda.is_available() and torch.cuda.is_initialized():
+        for i in range(torch.cuda.device_count()):
+            torch.cuda.synchronize(i)
     for t in set(threading.enumerate()) - before:
         t.join(timeout)

@@ -13,6 +13,7 @@ from ..errors import UsageError
 from . import schedule
 from .model import SERVER
 from .runs import APART, ONE_DEVICE, TOGETHER, as_lanes, record_step_graph, whole_device
+from .sharing import others_busy
 from .tracer import coarsen_graph
 
 # The book's setting as a model (Fig. 13.3.1): two GPUs and a CPU parameter server over PCIe.
@@ -33,6 +34,8 @@ class StepSchedule:
     critical_path: list = field(default_factory=list)
     events: list = field(default_factory=list)
     costs: str = "model"  # 'model' (speeds and bandwidths assumed) or 'measured' (each node alone, here)
+    others_busy: float | None = None  # share of the cores other programs used while the costs were measured
+    thread_test: dict | None = None  # {'all', 'one', 'threads'}: the nodes outside the lanes, all cores vs one thread
 
     def __getitem__(self, key):  # r['total'] still reads as it did when results were dicts
         return getattr(self, key)
@@ -90,15 +93,50 @@ def task_costs(g, device_speed, link_bandwidth, measured=None):
     return tasks
 
 
+def copy_kind(node) -> str:
+    """What a copy node moves across: 'devices' (its two ends differ) or 'lanes' (two lanes of one device) (13.3.3).
+
+    A copy's device reads 'src->dst'; the model graph's 'model' stands for the book's separate devices.
+    """
+    src, _, dst = str(node.get("device", "")).partition("->")
+    return "lanes" if src == dst and src not in ("", "model") else "devices"
+
+
 def schedule_step(g, device_speed=None, link_bandwidth=None, measured=None) -> StepSchedule:
     """Serial total, scheduled total and critical path of one step (13.3.3)."""
     tasks = task_costs(g, device_speed, link_bandwidth, measured)
     events = schedule.earliest_start_schedule(tasks)
+    across = {n["lane"]: copy_kind(n) for n in g["nodes"] if n["kind"] == "copy"}
     for e in events:  # links draw in the copy colour, lanes and the server in their own
         e["role"] = "link" if e["lane"].startswith("link:") else ("cpu" if e["lane"] == SERVER else e["lane"])
+        if e["lane"] in across:  # an id, not text: the legend's words are chosen where it is drawn
+            e["across"] = across[e["lane"]]
     length, path = schedule.critical_path(tasks)
     return StepSchedule(schedule.serial_total(tasks), schedule.schedule_total(events), length, path, events,
-                        "measured" if measured is not None else "model")
+                        "measured" if measured is not None else "model", getattr(measured, "others_busy", None),
+                        _thread_test(measured))
+
+
+def _thread_test(measured):
+    """{'all', 'one', 'threads'}: the same nodes' total with all cores and with one thread, or None."""
+    one = getattr(measured, "one_thread", None)
+    if not one:
+        return None
+    return {"all": sum(measured[k] for k in one), "one": sum(one.values()), "threads": measured.threads}
+
+
+class NodeCosts(dict):
+    """{node id: seconds}, each node timed alone, and the share of the cores other programs used meanwhile.
+
+    one_thread: the CPU nodes outside the lanes timed again with one thread ({} when there is one core).
+    """
+
+    others_busy: float | None = None
+    threads: int = 1  # this thread's cores when the nodes outside the lanes were timed
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.one_thread = {}
 
 
 def _replay(calls):
@@ -114,9 +152,14 @@ def measure_node_costs(lanes=None, problem=None, repeats=5):
 
     The ops recorded for a node run again with the same inputs, one node at a time. A lane's
     nodes run on that lane (run_on_lanes: a CPU lane's own thread with its share of the cores),
-    the server's and the copies' in this thread. Returns (coarse graph, {node id: seconds}).
+    the server's and the copies' in this thread, as the step runs them (all the cores). Those on
+    the CPU are timed again right after with one thread: the test of whether splitting each
+    operation over the cores slowed it while these were timed (costs.one_thread).
+    Returns (coarse graph, NodeCosts {node id: seconds}).
     """
-    from ..backends.torch_backend import run_on_lanes
+    import torch
+
+    from ..backends.torch_backend import intra_op_threads, run_on_lanes
     from ..timing import measure
 
     lanes = as_lanes(lanes)
@@ -127,14 +170,19 @@ def measure_node_costs(lanes=None, problem=None, repeats=5):
     def cost(calls, on):
         return measure(_replay(calls), lanes=on, label="node", repeats=repeats).median
 
-    costs = {}
-    for node in coarse["nodes"]:
-        calls = [raw["calls"][i] for i in node["ops"]]
-        lane = lane_of.get(node["lane"])
-        if lane is not None:
-            costs[node["id"]] = run_on_lanes([lane], [lambda c=calls, lane=lane: cost(c, [lane])])[0]
-        else:
-            costs[node["id"]] = cost(calls, lanes)
+    costs = NodeCosts()
+    with others_busy() as busy:
+        for node in coarse["nodes"]:
+            calls = [raw["calls"][i] for i in node["ops"]]
+            lane = lane_of.get(node["lane"])
+            if lane is not None:
+                costs[node["id"]] = run_on_lanes([lane], [lambda c=calls, lane=lane: cost(c, [lane])])[0]
+            else:
+                costs[node["id"]] = cost(calls, lanes)
+                if "cuda" not in node["device"] and torch.get_num_threads() > 1:
+                    with intra_op_threads(1):
+                        costs.one_thread[node["id"]] = cost(calls, lanes)
+    costs.others_busy, costs.threads = busy.share, torch.get_num_threads()
     return coarse, costs
 
 
@@ -146,6 +194,7 @@ class LaneRates:
     together: float  # both lanes at once, until the later one finished
     all_cores: float  # lane 0's boxes on the whole device (a CPU: every core in one thread)
     cores: int = 0
+    others_busy: float | None = None  # share of the cores other programs used while these were timed
 
     @property
     def rate(self):
@@ -169,13 +218,14 @@ def measure_rates(lanes=None, problem=None, repeats=5) -> LaneRates:
     works = [_replay([raw["calls"][i] for i, n in enumerate(raw["nodes"]) if n["lane"] == f"lane {k}"])
              for k in range(2)]
     whole = whole_device(lanes[0])
-    c = compare({"0": lambda: run_on_lanes([lanes[0]], [works[0]]),
-                 "1": lambda: run_on_lanes([lanes[1]], [works[1]]),
-                 "both": lambda: run_on_lanes(lanes, works),
-                 "all": lambda: run_on_lanes([whole], [works[0]])},
-                lanes=list(lanes) + [whole], repeats=repeats)
+    with others_busy() as busy:
+        c = compare({"0": lambda: run_on_lanes([lanes[0]], [works[0]]),
+                     "1": lambda: run_on_lanes([lanes[1]], [works[1]]),
+                     "both": lambda: run_on_lanes(lanes, works),
+                     "all": lambda: run_on_lanes([whole], [works[0]])},
+                    lanes=list(lanes) + [whole], repeats=repeats)
     m = c.medians()
-    return LaneRates([m["0"], m["1"]], m["both"], m["all"], cpu_cores())
+    return LaneRates([m["0"], m["1"]], m["both"], m["all"], cpu_cores(), busy.share)
 
 
 def predict_step(plan: StepSchedule, g, costs, rates: LaneRates, batch_parts=2):

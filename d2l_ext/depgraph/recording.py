@@ -179,11 +179,30 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
             'events': {v: events[v][rep] for v in VARIANTS}}
 
 
-def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=None, progress=None) -> dict:
+DAG_IDS = ('one_lane', 'planned', 'all_cores')  # dag.DAG_VARIANTS' ids, in order ('graph.dag_variant.<index>')
+
+
+def record_dag(lanes, repeats=5) -> dict:
+    """Exercise 5 on these lanes, JSON-ready: the plan's split, why, its prediction, every repeat (13.3.3)."""
+    from .dag import DAG_VARIANTS, dag_experiment
+    r = dag_experiment(lanes, repeats=repeats)
+    index = {label: i for i, label in enumerate(r.lanes)}
+    ids = dict(zip(DAG_VARIANTS, DAG_IDS))
+    return {'n': r.n, 'tasks': len(r.dag), 'repeats': repeats, 'model': r.model,
+            'counts': [len(r.order[label]) for label in r.lanes], 'forced': [index[x] for x in r.forced],
+            'speeds': [r.speeds[label] for label in r.lanes] if r.speeds else None,
+            'predicted': {ids[k]: v for k, v in r.predicted.items()} if r.predicted else None,
+            'times': {ids[k]: list(m.times) for k, m in r.measurements.items()},
+            'errors': {ids[k]: v for k, v in r.errors.items()}}
+
+
+def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=None, progress=None,
+                dag=False) -> dict:
     """Record 13.3.3's step on this machine's lanes at each batch size -> a JSON-ready recording (13.3.3).
 
     lanes: Lane objects or device names (default find_lanes('torch'): the GPU and the CPU, two GPUs, or two
-    shares of the CPU); sizes: the MLP's {'d_in', 'hidden', 'd_out'} (default the lesson's 784, 256, 10).
+    shares of the CPU); sizes: the MLP's {'d_in', 'hidden', 'd_out'} (default the lesson's 784, 256, 10);
+    dag=True adds exercise 5 on the same lanes (record_dag).
     """
     from ..machine import positive_int
     lanes = as_lanes(lanes)
@@ -200,6 +219,8 @@ def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=N
         out['runs'].append(_run(lanes, b, sizes, repeats, warmup, lr))
         if progress:
             progress(i + 1, len(batches))
+    if dag:  # optional: recordings without it stay readable
+        out['dag'] = record_dag(lanes)
     return out
 
 

@@ -20,6 +20,7 @@ from ..i18n import t
 from ..timing import Measurement
 from . import task
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
+from .sharing import others_busy
 from .tracer import coarsen_graph, trace
 
 STEP_VARIANTS = ('one device, whole minibatch, no copies', 'two lanes, one after the other',
@@ -163,6 +164,7 @@ class StepTiming:
     predicted: dict = field(default_factory=dict)  # variant -> seconds, from costs.predict_step
     shared_hardware: bool = False  # both lanes on one CPU
     overlap: LaneOverlap | None = None
+    others_busy: float | None = None  # share of the cores other programs used while the step was timed
 
     def medians(self):
         """{variant: median seconds}."""
@@ -228,9 +230,10 @@ def time_step(lanes=None, problem=None, repeats=5, lr=0.1, variants=STEP_VARIANT
 
     def check(name, result):
         errors[name] = check_update(result, params, reference, t(f'graph.variant.{STEP_VARIANTS.index(name)}'))
-    c = compare({k: runs[k] for k in STEP_VARIANTS if k in variants}, lanes=list(lanes) + extra,
-                repeats=repeats, check=check)
+    with others_busy() as busy:
+        c = compare({k: runs[k] for k in STEP_VARIANTS if k in variants}, lanes=list(lanes) + extra,
+                    repeats=repeats, check=check)
     return StepTiming([lane.label for lane in lanes], int(X.shape[0]),
                       {k: Measurement(k, list(c[k].times)) for k in c}, errors, dict(predicted or {}),
                       all(lane.kind == 'cpu' for lane in lanes),
-                      lane_overlap(lanes, problem) if overlap and TOGETHER in variants else None)
+                      lane_overlap(lanes, problem) if overlap and TOGETHER in variants else None, busy.share)

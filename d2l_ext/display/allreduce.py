@@ -112,10 +112,15 @@ def overlap_sentence(result, version) -> str:
              predicted=result.predicted(version.id)['overlap'], wall=wall)
 
 
-def overlap_text(result) -> str:
-    """13.3.4: for each overlapping version its three numbers and what the wall clock is made of; then the rule."""
+def overlap_text(result, ids=None) -> str:
+    """13.3.4: for each overlapping version (or those in `ids`) its three numbers and what the wall clock is made
+    of; then the rule."""
     lines = []
+    if result.backend == 'gloo' and 0 < result.cores < result.processes:  # one core: they can only take turns
+        lines.append(t('allreduce.overlap.shared', n=result.processes, cores=result.cores))
     for v in overlapping(result):
+        if ids is not None and v.id not in ids:
+            continue
         lines.append(overlap_sentence(result, v))
         if v.overlap is not None and result.has('serial'):
             lines.append(why_text(result, v))
@@ -147,9 +152,9 @@ def trace_text(result, version_id: str) -> str:
     return '\n'.join(lines + [t('allreduce.perfetto')])
 
 
-def _title(result) -> str:
+def _title(result, ids=None) -> str:
     """A title that states the finding: the version whose all-reduce ran most during backward, and how much."""
-    tried = [v for v in overlapping(result) if v.overlap is not None]
+    tried = [v for v in overlapping(result) if v.overlap is not None and (ids is None or v.id in ids)]
     if not tried:
         return style.plot_text('allreduce.plot.title_nothing')
     best = max(tried, key=lambda v: v.overlap)
@@ -157,13 +162,16 @@ def _title(result) -> str:
                            predicted=result.predicted(best.id)['overlap'])
 
 
-def plot_steps(result, ax=None):
-    """13.3.4: each version's step time (slowest process), every repeat a dot, the model's prediction beside it."""
+def plot_steps(result, ax=None, ids=None):
+    """13.3.4: each version's step time (slowest process), every repeat a dot, the model's prediction beside it.
+
+    ids: the versions to draw (default every one)."""
     p = result.prediction
-    times = {_label(result, v): v.step_times for v in result.versions}
+    shown = [v for v in result.versions if ids is None or v.id in ids]
+    times = {_label(result, v): v.step_times for v in shown}
     guesses = {_label(result, v): p.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
-               for v in result.versions}
-    return plot_repeats(times, ax=ax, predicted=guesses, title=_title(result))
+               for v in shown}
+    return plot_repeats(times, ax=ax, predicted=guesses, title=_title(result, ids))
 
 
 def bucket_text(result, sizes=None) -> str:

@@ -1,9 +1,9 @@
 """13.3.4's panel: pick a DDP bucket size, press Run, see the step timed and one step's timeline per process.
 
 Same pattern as display.panels: the slider never starts a run by itself; the panel runs once with
-its defaults when shown (so a headless run of the notebook exercises it); Run is disabled while the
-processes work; bad input, a process that died or a wrong result lands as one line in the output
-area and Run is enabled again. Every run stays in the table. CSS classes for the browser test:
+its defaults when shown (so a headless run of the notebook exercises it), or starts from a run already
+made; Run is disabled while the processes work; bad input, a process that died or a wrong result lands
+as one line in the output area and Run is enabled again. Every run stays in the table. CSS classes for the browser test:
 d2l-size (bucket size), d2l-run, d2l-results, d2l-plot.
 """
 from __future__ import annotations
@@ -66,8 +66,9 @@ class BucketPanel:
         try:
             # no trace folder: the timeline and the overlap come from the profiled steps' events
             r = run_allreduce(bucket_mb=mb, steps=self.steps, progress=self._progress, **self.options)
-            self._add(r)
-            self._draw(r)
+            self.results.append(r)
+            self._add(r, r.best_ddp())
+            self._draw(r, r.best_ddp())
             self.message.value = html.escape(overlap_sentence(r, r.best_ddp()))
         except (UsageError, ResultMismatch) as e:
             self.message.value = html.escape(t('panels.cannot_run', message=e))
@@ -79,11 +80,9 @@ class BucketPanel:
             self.run_button.disabled = False
             self.progress.layout.visibility = 'hidden'
 
-    def _add(self, r):
-        """Keep the run and show every run so far as one table: the overlap's three numbers per bucket size."""
+    def _add(self, r, ddp):
+        """Show every run so far as one table: the overlap's three numbers per bucket size (`ddp`: r's version)."""
         import pandas as pd
-        ddp = r.best_ddp()
-        self.results.append(r)
         row, ms = r.overlap_row(ddp.id), 1e3
         seconds = {t('allreduce.panel.col_seconds', label=t(f'allreduce.version.{vid}')): r.version(vid).median
                    for vid in ('backward', 'serial', 'flat')}
@@ -98,16 +97,24 @@ class BucketPanel:
         self.table.value = pd.DataFrame(self.rows).to_html(index=False, classes='d2l-table',
                                                            float_format=lambda v: f'{v:.4f}')
 
-    def _draw(self, r):
+    def _draw(self, r, ddp):
         fig, (top, bottom) = style.figure(nrows=2, height=7.6)
-        draw_step_timeline(r, r.best_ddp().id, ax=top)
+        draw_step_timeline(r, ddp.id, ax=top)
         plot_buckets(self.results, sizes=BUCKETS_MB, ax=bottom)  # every run so far, the model at every size
         self.figure = fig
         show_in(self.plot, fig)  # not `with self.plot:` (see panels.show_in)
 
-    def show(self, run_now: bool = True):
-        """Display the panel and run once with the default bucket size."""
+    def show(self, run_now: bool = True, first=None):
+        """Display the panel and run once with the default bucket size; or, given `first` (a run already made
+        with DDP at several bucket sizes), start from its rows instead of starting processes again."""
         display(self.box)
-        if run_now:
+        if first is not None and first.ddp_versions():
+            self.results.append(first)
+            for v in sorted(first.ddp_versions(), key=lambda v: v.bucket_mb):
+                self._add(first, v)
+            shown = next((v for v in first.ddp_versions() if v.bucket_mb == self.bucket.value), first.best_ddp())
+            self._draw(first, shown)
+            self.message.value = html.escape(overlap_sentence(first, shown))
+        elif run_now:
             self.run()
         return self

@@ -83,20 +83,38 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
     """One overlap, three numbers: the interval fraction beside its closed form, then the wall clock (13.3.2).
 
     `overlap` is `copy_overlap` of a traced run with 'predicted' replaced by the closed form from the
-    rates. A cause is named only when measured: the products ran longer beside the copies than alone.
+    rates (and, on a CPU, the traced run's 'cores'). Then the copies' share of run then copy, and
+    whether overlapped beat run then copy beyond the repeats' spread. A cause is named only when
+    measured: the process kept under 1.5 cores busy, or the products ran longer beside the copies.
     """
+    from ..communication.core import copy_share, faster_beyond_spread, quartiles
     med = comparison.medians()
     serial, over, run = med['run_then_copy'], med['overlapped'], med['run']
     copy = max(0.0, serial - run)
     measured = overlap.get('measured')
     lines = [t('communication.overlap.no_intervals') if measured is None else
              t('communication.overlap.interval', measured=measured, predicted=overlap['predicted'])]
-    wall = dict(serial=serial, over=over, copy=copy, closed=predicted.get('overlapped', 0.0))
+    wall = dict(serial=serial, over=over, closed=predicted.get('overlapped', 0.0))
     if over <= serial:
         lines.append(t('communication.overlap.wall_less', saved=serial - over, **wall))
     else:
         lines.append(t('communication.overlap.wall_more', more=over - serial, **wall))
+    lines.append(t('communication.overlap.share', share=copy_share(run, serial), serial=serial, run=run, copy=copy))
+    over_times = list(comparison.measurements['overlapped'].times)
+    serial_times = list(comparison.measurements['run_then_copy'].times)
+    (over_lo, over_hi), (serial_lo, serial_hi) = quartiles(over_times), quartiles(serial_times)
+    key = 'beyond' if faster_beyond_spread(over_times, serial_times) else 'within'
+    lines.append(t(f'communication.overlap.{key}', over_lo=over_lo, over_hi=over_hi, serial_lo=serial_lo,
+                   serial_hi=serial_hi))
+    cores = overlap.get('cores')
+    if cores is not None:  # measured on a CPU: did the copy thread get a core of its own?
+        from ..machine import cpu_cores
+        short = key == 'within' and cores < 1.5
+        lines.append(t('communication.overlap.cores_short' if short else 'communication.overlap.cores', cores=cores,
+                       total=cpu_cores()))
     busy = overlap.get('compute_busy') or 0.0
+    if over < run:  # faster than its own products alone: overlap cannot explain that; say what was measured
+        lines.append(t('communication.overlap.below_run', over=over, run=run, busy=busy))
     saved_share = (serial - over) / copy if copy > 0 else 0.0
     if measured is not None and measured - saved_share > 0.25 and run > 0 and busy > run * (1 + NOISE):
         lines.append(t('communication.overlap.slowed', busy=busy, run=run, ratio=busy / run))

@@ -75,12 +75,58 @@ def box_name(box: str, plot: bool = False) -> str:
 
 def schedule_text(r, path=True) -> str:
     """A schedule's three numbers, its speedup and bound, and (path=True) the critical path's boxes (13.3.3)."""
-    line = t("graph.schedule_numbers", serial=r.serial_total * 1e3, total=r.total * 1e3,
+    key = "graph.schedule_numbers_measured" if r.costs == "measured" else "graph.schedule_numbers"
+    line = t(key, serial=r.serial_total * 1e3, total=r.total * 1e3,
              path=r.critical_path_s * 1e3) + "\n" + t("graph.schedule_speedup", speedup=r.serial_total / r.total,
                                                        bound=r.serial_total / r.critical_path_s)
     if path:
         line += "\n" + t("graph.critical_path_is", path=" -> ".join(box_name(b) for b in r.critical_path))
     return line
+
+
+UNEVEN = 0.25  # other programs' shares this far apart (of the whole machine): the numbers are not comparable
+QUIET = 0.10  # at most this share everywhere: other programs cannot explain a gap between the numbers
+SLOWER = 2.0  # all cores this many times one thread's time: the split over the cores slowed the boxes
+
+
+def thread_test_text(plan, slow_only=False) -> str:
+    """The boxes outside the lanes on one thread vs all cores, timed right after: did the split slow them? (13.3.3)"""
+    test = getattr(plan, "thread_test", None)
+    if not test:
+        return ""
+    slow = test["one"] * SLOWER <= test["all"]
+    if slow_only and not slow:
+        return ""
+    return t("graph.vs.threads_slow" if slow else "graph.vs.threads_fine", one=test["one"] * 1e3,
+             all=test["all"] * 1e3, threads=test["threads"])
+
+
+def schedule_vs_step_text(plan, rates, timing) -> str:
+    """The schedule, the closed form and the measured step side by side, each saying what it measured (13.3.3).
+
+    Beside them, the share of the cores other programs used while each was timed (depgraph.sharing);
+    a sentence about that share is printed only when the shares decide it (far apart, or all small).
+    """
+    from ..depgraph.runs import TOGETHER
+    m = timing.measurements[TOGETHER]
+    lines = [t("graph.vs.title"), t("graph.vs.schedule", ms=plan.total * 1e3)]
+    if TOGETHER in timing.predicted:
+        lines.append(t("graph.vs.closed", ms=timing.predicted[TOGETHER] * 1e3))
+    lines.append(t("graph.vs.measured", ms=m.median * 1e3, repeats=len(m.times), lo=min(m.times) * 1e3,
+                   hi=max(m.times) * 1e3))
+    if thread_test_text(plan):
+        lines.append(thread_test_text(plan))
+    shares = [plan.others_busy, getattr(rates, "others_busy", None), timing.others_busy]
+    if all(x is None for x in shares):
+        return "\n".join(lines)
+    lines.append(t("graph.vs.others", **{k: t("graph.vs.unknown") if x is None else f"{x:.0%}"
+                                          for k, x in zip(("boxes", "rates", "step"), shares)}))
+    known = [x for x in shares if x is not None]
+    if len(known) == len(shares) and max(known) - min(known) >= UNEVEN:
+        lines.append(t("graph.vs.uneven", gap=max(known) - min(known)))
+    elif len(known) == len(shares) and max(known) <= QUIET:
+        lines.append(t("graph.vs.quiet", top=max(known)))
+    return "\n".join(lines)
 
 
 def _lanes(n: int) -> str:
@@ -177,6 +223,15 @@ def dag_text(r) -> str:
     counts = t("graph.sep_clause").join(t("graph.dag_count", count=len(r.order[label]), lane=lane_name(f"lane {i}"))
                        for i, label in enumerate(r.lanes))
     lines.append(t("graph.dag_split_speeds" if r.speeds else "graph.dag_split", counts=counts))
+    for label in r.forced:  # the planner alone would have left this lane idle
+        lines.append(t("graph.dag_forced", lane=lane_name(f"lane {r.lanes.index(label)}")))
+    p = r.predicted
+    if p:  # lanes of different speeds: the plan's length in seconds, before the run
+        from ..depgraph.dag import DAG_VARIANTS as V
+        ratio = p[V[0]] / p[V[1]]
+        lines.append(t("graph.dag_predicted", one=p[V[0]] * 1e3, planned=p[V[1]] * 1e3, ratio=ratio))
+        if ratio < 1:
+            lines.append(t("graph.dag_predicted_loss"))
     lines.append(t("graph.dag_speedup", ratio=r.speedup))
     from ..depgraph.dag import DAG_VARIANTS
     one, whole = r.measurements.get(DAG_VARIANTS[0]), r.measurements.get(DAG_VARIANTS[2])
@@ -200,9 +255,11 @@ def draw_dag(r, title=None):
                rows=[f"lane {i}" for i in range(len(r.lanes))])
     rows = {lane_name(f"lane {i}", plot=True): f"lane {i}" for i in range(len(r.lanes))}
     shown = [dict(e, lane=lane_name(f"lane {r.lanes.index(e['lane'])}", plot=True)) for e in r.trace]
-    # The plan's length in products, at the time per product the one-lane run measured here.
+    # Lanes of different speeds: the plan's modelled length in seconds. Equal lanes: its length in
+    # products, at the time per product the one-lane run measured here.
     per_product = r.measurements[DAG_VARIANTS[0]].median / r.model["serial"]
-    draw_timeline(shown, ax=bottom, rows=rows, predicted=r.model["planned"] * per_product,
+    predicted = r.predicted[DAG_VARIANTS[1]] if r.predicted else r.model["planned"] * per_product
+    draw_timeline(shown, ax=bottom, rows=rows, predicted=predicted,
                   title=title or style.plot_text("graph.title_dag_run", ratio=r.speedup))
     return fig
 
@@ -328,4 +385,16 @@ def draw_schedule(r, ax=None, title=None, predicted=None, critical_path=True):
              for e in events]
     path = set(getattr(r, "critical_path", ())) if critical_path else set()
     marked = [s["name"] for e, s in zip(events, shown) if e["name"] in path]
-    return draw_timeline(shown, ax=ax, title=title, predicted=predicted, rows=rows, highlight=marked)
+    return draw_timeline(shown, ax=ax, title=title, predicted=predicted, rows=rows, highlight=marked,
+                         legend_names=_legend_names(events))
+
+
+def _legend_names(events) -> dict:
+    """The server's colour named as the server; the copies named for what they cross: devices, or lanes (13.3.3)."""
+    names = {"cpu": style.plot_text("graph.server")}
+    kinds = {e["across"] for e in events if e.get("across")}
+    if kinds == {"lanes"}:
+        names["link"] = style.plot_text("graph.role.copy_lanes")
+    elif kinds == {"lanes", "devices"}:
+        names["link"] = style.plot_text("graph.role.copy_mixed")
+    return names  # copies between devices keep the shared name, style.role.link

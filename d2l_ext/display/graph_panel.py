@@ -20,7 +20,7 @@ from IPython.display import display
 from .. import depgraph
 from ..i18n import t
 from . import style
-from .graph import draw_schedule
+from .graph import draw_schedule, thread_test_text
 from .panels import results_area, show_in
 
 GIGA = 1e9
@@ -107,7 +107,7 @@ class GraphSchedulePanel:
             measured = real.measurements[depgraph.TOGETHER].median
             self._add(r, t("graph.panel.row_measured"), measured)
             self._draw(r, t("graph.panel.title_measured", lanes=" + ".join(lane.label for lane in self.lanes)))
-            self.message.value = ""
+            self.message.value = html.escape(thread_test_text(r, slow_only=True))  # why the boxes sum high, if tested
         except KeyboardInterrupt:
             self.message.value = f"<b>{html.escape(t('graph.panel.interrupted'))}</b>"
         except Exception as e:

@@ -13,6 +13,9 @@ from .graph import lane_name
 from .timeline import draw_timeline
 
 ONE = 'one device'  # the one-device step's row id in a recording's events
+# Exercise 5's ways in recording.DAG_IDS' order, each with its catalogue key (written out, so the keys can be checked).
+DAG_ROWS = (('one_lane', 'graph.dag_variant.0'), ('planned', 'graph.dag_variant.1'),
+            ('all_cores', 'graph.dag_variant.2'))
 
 
 def device_text(desc: dict, rec: dict, plot: bool = False) -> str:
@@ -106,6 +109,33 @@ def recorded_text(rec: dict | None, batch=None) -> str:
              t('graph.recorded.clock_note')]
     lines += [run_text(rec, run) for run in rec['runs']]
     lines.append(overlap_text(rec, recording.pick_run(rec, batch)))
+    if rec.get('dag'):  # exercise 5, in recordings that have it
+        lines.append(dag_text(rec['dag']))
+    return '\n'.join(lines)
+
+
+def dag_text(d: dict) -> str:
+    """Exercise 5 as recorded: the plan's split and why, its prediction, every way's median and range (13.3.3)."""
+    import statistics
+    lines = [t('graph.rec_dag.title', tasks=d['tasks'], n=d['n'], repeats=d['repeats'])]
+    for v, key in DAG_ROWS:
+        if v in d['times']:
+            ts = d['times'][v]
+            lines.append(t('graph.rec_dag.row', variant=t(key), ms=statistics.median(ts) * 1e3,
+                           lo=min(ts) * 1e3, hi=max(ts) * 1e3))
+    counts = t('graph.sep_clause').join(t('graph.dag_count', count=c, lane=lane_name(f'lane {i}'))
+                                        for i, c in enumerate(d['counts']))
+    lines.append(t('graph.dag_split_speeds' if d['speeds'] else 'graph.dag_split', counts=counts))
+    lines += [t('graph.dag_forced', lane=lane_name(f'lane {i}')) for i in d['forced']]
+    p = d.get('predicted')
+    if p:
+        ratio = p['one_lane'] / p['planned']
+        lines.append(t('graph.dag_predicted', one=p['one_lane'] * 1e3, planned=p['planned'] * 1e3, ratio=ratio))
+        if ratio < 1:
+            lines.append(t('graph.dag_predicted_loss'))
+    lines.append(t('graph.dag_speedup', ratio=statistics.median(d['times']['one_lane'])
+                   / statistics.median(d['times']['planned'])))
+    lines.append(t('graph.rec_dag.checked', error=max(d['errors'].values())))
     return '\n'.join(lines)
 
 

@@ -17,6 +17,7 @@ from IPython.display import display
 from ..errors import ResultMismatch, UsageError
 from ..i18n import t
 from ..machine import available_frameworks
+from . import tables
 
 LIMIT_S = 60.0  # a panel refuses a run estimated above a minute
 
@@ -58,19 +59,31 @@ class Count:
         return used
 
 
-class _Panel:
-    """Shared layout and run loop: controls, Run, progress bar, message line, results table, plot."""
+class Panel:
+    """The one panel base (13.3.1-13.3.4): Run, progress, message line, results table, plot; a failure is one line.
 
-    def __init__(self, controls):
-        self.run_button = W.Button(description=t('panels.run'), button_style='primary', icon='play')
+    A panel gives its controls, implements `_run_once(notes)` (append lines for the learner to `notes`)
+    and shows its table through `show_table` (display.tables.html). `run_key` names the button,
+    `interrupted_key` the line after Ctrl-C; `starting()` is what the message line says while it runs;
+    `_rows(controls)` lays out the controls, Run and the progress bar above the results.
+    """
+    run_key = 'panels.run'
+    interrupted_key = 'panels.interrupted'
+
+    def __init__(self, controls, *, progress_width: str = '300px'):
+        self.run_button = W.Button(description=t(self.run_key), button_style='primary', icon='play')
         self.run_button.add_class('d2l-run')
-        self.progress = W.IntProgress(value=0, min=0, max=1, layout=W.Layout(width='300px', visibility='hidden'))
+        self.progress = W.IntProgress(value=0, min=0, max=1, layout=W.Layout(width=progress_width,
+                                                                             visibility='hidden'))
         self.message, self.table, self.plot = results_area()
         self.results: list = []
         self.frames: list = []
         self.run_button.on_click(lambda _: self.run())
-        self.box = W.VBox([W.HBox(controls[:3]), W.HBox(controls[3:] + [self.run_button, self.progress]),
-                           self.message, self.table, self.plot])
+        self.box = W.VBox([W.HBox(row) for row in self._rows(list(controls))] + [self.message, self.table, self.plot])
+
+    def _rows(self, controls: list) -> list[list]:
+        """Three controls in the first row; the rest, Run and the progress bar in the second."""
+        return [controls[:3], controls[3:] + [self.run_button, self.progress]]
 
     def _progress(self, done, total):
         self.progress.max = max(total, 1)
@@ -83,19 +96,23 @@ class _Panel:
             self.run()
         return self
 
+    def starting(self) -> str:
+        """The message line's HTML while a run works (none by default)."""
+        return ''
+
     def run(self):
         """One experiment with the current control values; never raises into the notebook."""
         self.run_button.disabled = True
         self.progress.layout.visibility = 'visible'
         self.progress.value = 0
         notes: list[str] = []
-        self.message.value = ''
+        self.message.value = self.starting()
         try:
             self._run_once(notes)
         except (UsageError, ResultMismatch) as e:
             notes.append(t('panels.cannot_run', message=e))
         except KeyboardInterrupt:
-            notes.append(t('panels.interrupted'))
+            notes.append(t(self.interrupted_key))
         except Exception as e:  # WorkerFailed or anything unexpected: one line, and the panel stays usable
             notes.append(t('panels.failed', kind=type(e).__name__, message=e))
         finally:
@@ -103,24 +120,27 @@ class _Panel:
             self.run_button.disabled = False
             self.progress.layout.visibility = 'hidden'
 
+    def _run_once(self, notes: list[str]):
+        raise NotImplementedError
+
     def _options(self):
         """The controls' names, for a refusal that suggests smaller values."""
         return t(self.size.key), t(self.iters.key)
 
+    def show_table(self, table, **style) -> None:
+        """Show a table in the panel through the one renderer (display.tables.html; `style` as it takes)."""
+        self.table.value = tables.html(table, **style)
+
     def _add(self, result, number_columns: dict):
         """Keep the run and show every run so far as one table (the result's own to_frame)."""
-        import pandas as pd
         self.results.append(result)
-        df = result.to_frame()
-        for col, value in reversed(number_columns.items()):
-            df.insert(0, col, value)
-        self.frames.append(df)
-        table = pd.concat(self.frames, ignore_index=True)
-        self.table.value = table.to_html(index=False, na_rep='', float_format=lambda v: f'{v:.4g}',
-                                         classes='d2l-table')
+        self.show_table(tables.runs(self.frames, result, number_columns))
 
 
-class ParallelPanel(_Panel):
+_Panel = Panel  # the name before issue 22 item 5
+
+
+class ParallelPanel(Panel):
     """13.3.1: matrix size, products per lane, framework -> each lane alone and all together."""
 
     def __init__(self, size=400, iters=10, max_size=4000, repeats=3, frameworks=None):
@@ -142,7 +162,7 @@ class ParallelPanel(_Panel):
         show_in(self.plot, plot_parallel(r))
 
 
-class CommPanel(_Panel):
+class CommPanel(Panel):
     """13.3.2: matrix size, products, framework and (on a GPU) the copy choices -> run, copy, overlapped."""
 
     def __init__(self, size=400, iters=10, max_size=4000, repeats=3, frameworks=None, gpu=False):
@@ -177,7 +197,6 @@ class CommPanel(_Panel):
         show_in(self.plot, plot_comm(r))
 
 
-
 class PipelinePanel:
     """13.3.2 on any machine: a model of K products and copies, compute and copy times as sliders."""
 
@@ -204,7 +223,8 @@ class PipelinePanel:
         c, k, n = self.compute.value / 1e3, self.copy.value / 1e3, self.iters.value
         one, two = pipeline_model(c, k, n, overlap=False), pipeline_model(c, k, n, overlap=True)
         totals = {t('panels.one_stream'): one['total'], t('panels.two_streams'): two['total']}
-        self.summary.value = pd.DataFrame([totals]).to_html(index=False, float_format=lambda v: f'{v * 1e3:.2f} ms')
+        self.summary.value = tables.html(pd.DataFrame([totals]), classes=None,
+                                         float_format=lambda v: f'{v * 1e3:.2f} ms')
         fig, (ax1, ax2) = style.figure(nrows=2)
         roles = lambda evs: [dict(e, role='copy' if 'copy' in e['name'] else 'compute') for e in evs]  # noqa: E731
         draw_timeline(roles(one['events']), ax=ax1, title=style.plot_text('panels.one_stream_title'))

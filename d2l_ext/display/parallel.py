@@ -10,12 +10,14 @@ from __future__ import annotations
 import statistics
 
 from ..i18n import t
+from ..parallel.sharing import predict_at, product_seconds
 from . import style
+from .gaps import NOISE, gap_text, speed_text
+from .gaps import close as _close
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
 NAMES = {'torch': 'PyTorch', 'mxnet': 'MXNet'}
-NOISE = 0.1  # on a shared 2-core machine, medians within 10% of each other are "about the same"
 
 
 def variant_name(area: str, key: str) -> str:
@@ -38,10 +40,6 @@ def machine_text(lanes=()) -> str:
     return '\n'.join([head, describe_lanes(list(lanes))] if lanes else [head])
 
 
-def _close(a: float, b: float) -> bool:
-    return abs(a - b) <= NOISE * max(a, b)
-
-
 def _sentences(*parts: str) -> str:
     """Sentences in a row: a space between them in English, none in Chinese."""
     from ..i18n import language
@@ -59,11 +57,16 @@ def book_text(alone: list[float], both: float) -> str:
     return t(key, both=both, total=total, slower=slower)
 
 
-def wall_text(serial: float, together: float) -> str:
-    """Medians of together against one after the other: time saved, or time lost when together was slower."""
+def wall_text(serial: float, together: float, expected: float | None = None) -> str:
+    """Medians of together against one after the other: time saved (or lost), beside the predicted saving."""
     if together <= serial:
-        return t('parallel.overlap.wall', serial=serial, together=together, saved=serial - together)
-    return t('parallel.overlap.wall_more', serial=serial, together=together, more=together - serial)
+        text = t('parallel.overlap.wall', serial=serial, together=together, saved=serial - together)
+    else:
+        text = t('parallel.overlap.wall_more', serial=serial, together=together, more=together - serial)
+    if expected is not None:  # the saving the prediction allows; a predicted loss is worded as one, never negative
+        key = 'parallel.overlap.wall_predicted' if expected <= serial else 'parallel.overlap.wall_predicted_more'
+        text = _sentences(text, t(key, predicted=abs(serial - expected), expected=expected))
+    return text
 
 
 def no_wait_text(times: dict[str, list[float]]) -> str:
@@ -99,12 +102,13 @@ def verdict_text(alone: list[float], serial: float, together: float, baseline: f
     return text
 
 
-def overview_text(result, closed_form: float) -> str:
+def overview_text(result, closed_form: float, timeline=None) -> str:
     """13.3.0's verdict: measured against the expectation from the lanes' own times; a reason only where measured.
 
     The closed form assumes equal lanes; when the lanes' measured times differ, a sentence says so with
     the numbers. A gap beyond NOISE is called "within the repeats' spread" only when the range of the
-    together repeats covers the expectation; otherwise the numbers stand alone.
+    together repeats covers the expectation; else, given a `timeline`, the expectation is redone at the
+    time per product measured while both lanes were busy, and named only if that matches the measurement.
     """
     measured, expected = result.speedup, result.expected_speedup
     times = repeats_of(result.together)
@@ -120,6 +124,11 @@ def overview_text(result, closed_form: float) -> str:
     if abs(expected / closed_form - 1) > NOISE:  # measured: the lanes alone did not take equal times
         alone = ' / '.join(f'{m.median:.3f}' for m in result.lane_times)
         text = _sentences(text, t('overview.verdict.unequal', times=alone, expected=expected, closed=closed_form))
+    shared = predict_at(product_seconds(timeline), result.iters) if timeline is not None else None
+    if key in ('overview.verdict.below', 'overview.verdict.above') and shared:
+        at_shared = result.serial_sum / shared
+        if abs(measured / at_shared - 1) <= NOISE and abs(at_shared / expected - 1) > NOISE:
+            text = _sentences(text, t('parallel.gap.shared_speedup', shared=at_shared, noise=NOISE))
     return text
 
 
@@ -166,16 +175,28 @@ def lane_overlap(result) -> float | None:
     return overlap_fraction([spans[shortest]], union(s for j, s in enumerate(spans) if j != shortest))
 
 
-def overlap_text(result, serial: float | None = None, together: float | None = None) -> str:
-    """The lanes' overlap in one run: the interval fraction, its prediction, and the wall-clock times beside it."""
+def overlap_text(result, serial: float | None = None, together: float | None = None,
+                 expected: float | None = None, alone: list[float] | None = None, labels=None,
+                 repeats: list[float] | None = None) -> str:
+    """One overlap, three numbers: the interval fraction and its prediction, the wall-clock saving beside its
+    prediction (`expected`: the predicted together-time), and each lane's time per product while every lane
+    was busy against alone (`alone`: seconds per product, in lane order), which shows what the overlap cost.
+    `labels` name the lanes in the language in use (lane order), whatever language the timeline was made in.
+    `repeats` (together's) add the prediction's gap, tested against the speed measured side by side here.
+    """
     spans = lane_intervals(result)
     fraction = lane_overlap(result)
     span = max(b for _, b in spans) - min(a for a, _ in spans)
-    text = t('parallel.overlap.fraction', measured=fraction if fraction is not None else 0.0, predicted=1.0,
-             busy=' / '.join(f'{b - a:.3f}' for a, b in spans), span=span)
+    parts = [t('parallel.overlap.fraction', measured=fraction if fraction is not None else 0.0, predicted=1.0,
+               busy=' / '.join(f'{b - a:.3f}' for a, b in spans), span=span)]
     if serial is not None and together is not None:
-        text = _sentences(text, wall_text(serial, together))
-    return text
+        parts.append(wall_text(serial, together, expected))
+    if alone is not None:
+        parts.append(speed_text(result, alone, labels))
+    if repeats and expected is not None:
+        parts.append(gap_text(t('parallel.gap.together'), expected, list(repeats),
+                              predict_at(product_seconds(result), result.iters)))
+    return _sentences(*[p for p in parts if p])
 
 
 def summary_text(r) -> str:
@@ -370,8 +391,19 @@ def recorded_figure(rec, max_bars: int = 200):
 
 
 def recorded_overlap_text(rec) -> str:
-    """The recorded run's lane overlap beside its prediction and the recorded wall-clock times (13.3.0, 13.3.1)."""
+    """The recorded run's lane overlap beside its prediction and the recorded wall-clock times (13.3.0, 13.3.1).
+
+    The repeats and the timeline are different runs of the recording: each lane's time per product in both
+    is printed, so a timeline that does not look like the repeats above it is stated, with its numbers (that
+    also gives each lane's speed side by side, in the timeline, against the repeats of the lane alone).
+    """
     if not rec.timelines:
         return ''
-    p = rec.parallel[0]
-    return overlap_text(rec.timelines[0], serial=p.serial_sum, together=p.together.median)
+    p, tl = rec.parallel[0], rec.timelines[0]
+    names = _recorded_labels(rec, text=t)
+    labels = [names.get(x, x) for x in tl.lanes]
+    text = overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected)
+    runs = [t('parallel.recorded.run_lane', lane=label, repeats_k=k, repeats_s=m.median, repeats_ms=m.median / k * 1e3,
+              timeline_k=k2, timeline_s=b - a, timeline_ms=(b - a) / k2 * 1e3)
+            for label, m, k, k2, (a, b) in zip(labels, p.lane_times, p.iters, tl.iters, lane_intervals(tl)) if k and k2]
+    return _sentences(text, t('parallel.recorded.runs', lanes=t('parallel.speed.sep').join(runs)))

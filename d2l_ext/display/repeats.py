@@ -5,12 +5,12 @@ the repeats spread, so a learner can tell a real difference from drift.
 """
 from __future__ import annotations
 
-import statistics
 from collections.abc import Mapping
 
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from ..results import Measurement
 from . import style
 
 TIME_UNITS = {'s': 1.0, 'ms': 1e3, 'µs': 1e6, 'us': 1e6}
@@ -78,7 +78,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
         # Measured in the upper part of the row, the prediction as a hatched bar just below it.
         ys = [y - 0.3 + ROW_SPREAD * i / (n - 1) for i in range(n)] if n > 1 else [y - 0.15]
         ax.scatter([v * scale for v in values], ys, s=45, color=measured, alpha=0.8, linewidths=0, zorder=3)
-        med = statistics.median(values)
+        med = Measurement(name, values).median  # the one place a median is computed
         ax.vlines(med * scale, y - 0.38, y + 0.08, colors=median_colour, linewidth=3, zorder=4)
         right = max(values)
         if name in predicted:

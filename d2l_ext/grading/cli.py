@@ -15,15 +15,14 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+from ..cliparse import OneLineParser
 from ..i18n import t
 from .core import BadSubmission
 
 MAX_BYTES = 1 << 20  # a learner's answer is a few functions; anything larger is the wrong file
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2 (argparse would print the whole usage first)
-        self.exit(2, f'{self.prog}: error: {message} (see --help)\n')
+_Parser = OneLineParser  # one line, exit 2 (argparse would print the whole usage first)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

@@ -105,7 +105,7 @@ def call_learner(fn: Callable, *args, name: str | None = None, **kwargs):
     it); a NameError adds why it happens in a notebook. Running out of memory is not the learner's
     answer but the machine's state: it propagates, and the runner reports 'out_of_memory'.
     """
-    name = name or getattr(fn, '__name__', 'the function')
+    name = name or getattr(fn, '__name__', None) or type(fn).__name__  # a name, in every language
     try:
         return True, fn(*args, **kwargs)
     except NotImplementedError:

@@ -4,7 +4,9 @@ English is the default; the Chinese notebooks call `set_language('zh')` in their
 Messages live in one catalogue per language (`en/`, `zh/`), split into one module per area
 (`en/parallel.py`, `zh/parallel.py`, ...) so each section keeps its own words; every module
 defines `MESSAGES = {'area.key': 'text with {fields}'}`. A key missing in either language, or a
-translation whose {fields} differ, fails `tests/test_i18n.py`. Terms follow docs/glossary.md.
+translation whose {fields} differ, fails `tests/test_i18n.py`; a key built at run time
+(t(f'area.{kind}')) is checked for every value it can take (`tests/test_i18n_keys.py`); English
+shown to a learner but written outside `en/` fails `tests/test_i18n_literals.py`. Terms follow docs/glossary.md.
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def _check(lang: str) -> None:
     """Raise a UsageError naming the languages on offer when `lang` is not one of them."""
     if lang not in LANGUAGES:
         from ..errors import UsageError
-        raise UsageError(f"language {lang!r} is not available: choose one of {', '.join(LANGUAGES)}")
+        raise UsageError(t('core.no_language', language=repr(lang), choices=', '.join(LANGUAGES)))
 
 
 def set_language(lang: str) -> str:

@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 
 from ..backends import backend
 from ..checking import check_close
+from ..frameworks import framework as framework_of_lanes
 from ..i18n import t
-from ..lanes import pick_lanes
-from ..machine import check_framework, cpu_cores, positive_int, provenance
+from ..lanes import make_lane
+from ..machine import cpu_cores, positive_int, provenance
 from ..results import Result, Times, timing_row
 from ..timing import compare
-from ..workers import call_in_worker
+from ..workers import dispatch
 from ..workloads import check_budget, resolve_workload
 
 # -- what to expect: derived from the hardware, with its assumption -----------------------------
@@ -26,7 +27,8 @@ class Expectation:
 
     rule 'separate': lanes on separate hardware (GPUs, or a GPU and the CPU) -> max(lane times).
     rule 'shared':   CPU lanes sharing `cores` cores, `threads` each -> at most `ways` run at once.
-    rule 'engine':   MXNet's engine already spreads one lane's products over every core -> no gain.
+    rule 'engine':   the framework's engine (MXNet's) already spreads one lane's products over every core
+                     -> no gain. Which of the last two applies is the framework's `shared_cpu_rule`.
     """
     seconds: float
     speedup: float
@@ -52,10 +54,9 @@ def expectation(lanes, seconds: list[float], cores: int | None = None) -> Expect
         n = len(members)
         if key == ('cpu',) and n > 1:
             threads = max(max(1, lane.threads) for lane, _ in members)
-            if members[0][0].framework == 'mxnet':  # each context's engine pool uses every core
-                rule, group_ways = 'engine', 1
-            else:
-                rule, group_ways = 'shared', max(1, min(n, cores // threads))
+            rule = framework_of_lanes(members[0][0].framework).shared_cpu_rule
+            # 'engine': each context's engine pool already uses every core
+            group_ways = 1 if rule == 'engine' else max(1, min(n, cores // threads))
             ways = min(ways, group_ways)
         else:
             group_ways = n if key != ('cpu',) else 1
@@ -113,7 +114,7 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     """
     lanes = list(lanes)
     work = backend(lanes[0].framework)
-    wl = resolve_workload(lanes, size, iters, lesson=lesson)
+    wl = resolve_workload(lanes, size, iters, lesson=lesson, work=work)
     repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
     if max_seconds is not None:  # each lane alone and all together, after one warm-up
         check_budget(wl, max_seconds, t('parallel.what'), passes=2 * (repeats + 1), size_option=options[0],
@@ -124,10 +125,10 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     variants = {lane.label: (lambda i=i: work.run_on_lanes([lanes[i]], [jobs[i]])) for i, lane in enumerate(lanes)}
     variants['together'] = lambda: work.run_on_lanes(lanes, jobs)
     cores = cpu_cores()
-    shared = all(ln.kind == 'cpu' for ln in lanes) and lanes[0].framework == 'torch' and len(lanes) > 1
+    fw = framework_of_lanes(lanes[0].framework)
+    shared = all(ln.kind == 'cpu' for ln in lanes) and fw.shared_cpu_rule == 'shared' and len(lanes) > 1
     if baseline and shared:
-        from ..lanes import make_lane
-        whole = make_lane('torch', 'cpu', 0, threads=cores, name='cpu-all')
+        whole = make_lane(fw.name, 'cpu', 0, threads=cores, name='cpu-all')
         variants['all_cores'] = lambda: work.run_on_lanes([whole], [lambda: work.run(xs[0], sum(wl.iters))])
     errors = []
 
@@ -188,7 +189,7 @@ def measure_timeline(lanes, size=None, iters=None, *, lesson: bool = False) -> T
     """One run of all lanes together after a warm-up, with each product's start and end (13.3.1)."""
     lanes = list(lanes)
     work = backend(lanes[0].framework)
-    wl = resolve_workload(lanes, size, iters, lesson=lesson)
+    wl = resolve_workload(lanes, size, iters, lesson=lesson, work=work)
     xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
     work.run_on_lanes(lanes, [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)])  # warm-up
     work.wait(lanes)
@@ -196,9 +197,8 @@ def measure_timeline(lanes, size=None, iters=None, *, lesson: bool = False) -> T
     roles = {lane.label: f'lane {i % 4}' for i, lane in enumerate(lanes)}
     for e in events:  # one colour per lane, the same in every plot (display.style)
         e.setdefault('role', next((r for label, r in roles.items() if e['lane'].startswith(label)), 'lane 0'))
-    clock = ('mxnet profiler' if lanes[0].framework == 'mxnet' else
-             'cuda events + thread clock' if any(ln.kind == 'gpu' for ln in lanes) else 'thread clock')
-    return TimelineResult(lanes[0].framework, wl.size, list(wl.iters), [ln.label for ln in lanes], events, clock)
+    return TimelineResult(lanes[0].framework, wl.size, list(wl.iters), [ln.label for ln in lanes], events,
+                          work.timeline_clock(lanes))
 
 
 @dataclass
@@ -227,18 +227,8 @@ def measure_scaling(lanes, sizes=(200, 400, 800), iters=None, repeats: int = 3, 
 # -- in the framework's worker: what notebooks, widgets and the CLI call --------------------------
 
 def in_worker(measure, framework: str, lanes=None, progress=None, worker: str | None = None, **kwargs):
-    """Run `measure(picked lanes, **kwargs)` in the framework's worker process (13.3.1, 13.3.2).
+    """Old spelling of workers.dispatch (13.3.1, 13.3.2): `measure(lanes, **kwargs)` in the framework's worker.
 
-    `lanes` are lane names ('cpu0,cpu1') or None for the default two; they are picked inside the
-    worker, where the framework is imported. `worker` names a separate worker (a fresh process).
+    `lanes`: Lane objects (passed unchanged), lane names ('cpu0,cpu1'), or None for the default two.
     """
-    fw = check_framework(framework)
-    return call_in_worker(worker or fw, _picked, measure, fw, lanes, kwargs, progress is not None,
-                          progress=progress)
-
-
-def _picked(measure, framework, lane_names, kwargs, with_progress):
-    if with_progress:
-        from .. import workers
-        kwargs = dict(kwargs, progress=workers.report_progress)
-    return measure(pick_lanes(framework, lane_names), **kwargs)
+    return dispatch(measure, framework, lanes, progress=progress, worker=worker, **kwargs)

@@ -207,9 +207,7 @@ def measure_sync_mistake(lanes, size=None, iters=None, repeats: int = 5) -> Sync
     wl = resolve_workload(lanes, size, iters)
     xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
-    waits = {'no_wait': lambda: None,
-             'book_synchronize': torch.cuda.synchronize,  # the mistake, on purpose: current device only
-             'every_device': lambda: work.wait(lanes)}
+    waits = sync_waits(lanes, torch)
     raw = {name: [] for name in waits}
     work.run_on_lanes(lanes, jobs)
     for _ in range(positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 5')):
@@ -222,6 +220,22 @@ def measure_sync_mistake(lanes, size=None, iters=None, repeats: int = 5) -> Sync
             work.wait(lanes)
     return SyncMistakeResult([ln.label for ln in lanes], wl.size, list(wl.iters),
                              {name: Times.from_times(ts, name) for name, ts in raw.items()})
+
+
+def sync_waits(lanes, torch) -> dict:
+    """The three ways to end the clock (13.3.1): none, the book's bare synchronize(), every lane's GPU by index.
+
+    The book's arm is the mistake shown on purpose: with no device, synchronize() waits for the current
+    device only. The arm meant to wait for every device passes each lane's GPU index explicitly.
+    """
+    gpus = sorted({lane.index for lane in lanes if lane.kind == 'gpu'})
+
+    def every_device():
+        for g in gpus:
+            torch.cuda.synchronize(g)
+    return {'no_wait': lambda: None,
+            'book_synchronize': lambda: torch.cuda.synchronize(),  # the mistake, on purpose: current device only
+            'every_device': every_device}
 
 
 @dataclass

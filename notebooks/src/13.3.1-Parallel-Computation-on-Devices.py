@@ -144,11 +144,10 @@ d2l_ext.wait_for_lanes(lanes)
 print(no_wait_text(times))
 
 # %% [markdown]
-# A GPU shows the difference: in this recording (labelled with the GPU, versions and date) the no-wait clock stopped
-# long before the 50 products were done.
+# A GPU shows the difference: in this recording the no-wait clock stopped long before the 50 products were done.
 
 # %% [markdown] lang="zh"
-# GPU能显示出差别：在这份录制中（标注了GPU型号、软件版本和日期），不等待的计时早在50次乘法完成之前就停止了。
+# GPU能显示出差别：在这份录制中，不等待的计时早在50次乘法完成之前就停止了。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display import style
@@ -182,18 +181,16 @@ plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', 
 #
 # Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]` so that the lanes run at the same time; return the
 # results in order, safe to read the moment it returns. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
-# `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. The check runs it on this machine's lanes in a
-# separate process and reports whether it ran, whether the results match float64, whether every lane had finished at
-# return, and the lanes' overlap, from timestamps taken in each lane (CUDA events on a GPU).
+# `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. The check runs it in a separate process and
+# reports whether it ran, matched float64, had every lane finished at return, and the lanes' overlap.
 
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
 #
 # 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各条执行路同时运行；按顺序返回结果，
 # 且一返回就可以安全读取。执行路有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
-# `ThreadPoolExecutor`、`threading` 和 `torch`。检查会在单独的进程中、在这台机器的执行路上运行它，并报告：能否运行，
-# 结果是否与float64参考值相符，返回时每条执行路是否都已完成，以及各执行路的重叠（由各执行路内记录的时间戳测得，
-# GPU上用CUDA事件）。
+# `ThreadPoolExecutor`、`threading` 和 `torch`。检查会在单独的进程中运行它，并报告：能否运行，
+# 结果是否与float64参考值相符，返回时每条执行路是否都已完成，以及各执行路的重叠。
 
 # %% tags=["nbval-ignore-output"]
 def run_together(lanes, works):
@@ -255,18 +252,22 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 #
 # Measure each lane's speed, and the first lane's device with all its cores. Then predict each lane alone, one after the
 # other, together, and the **baseline**: the first lane's whole device doing both jobs. Lanes on separate hardware take
-# max(t1, t2) together; lanes that share cores divide them: with a core for each lane's threads, expect max(t1, t2)
-# again, and never better than the baseline.
+# max(t1, t2) together. Lanes sharing cores may each run slower side by side, so for them we also measure each
+# lane's speed while both run, and predict "together" from it.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 测出每条执行路的速度，以及第一条执行路所在的设备用上全部核时的速度。然后预测：每条执行路单独运行、先后运行、
-# 同时运行，以及**基线**——第一条执行路用它的整个设备做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)；
-# 共用同一些核的执行路只是把这些核分开用：每条执行路的线程各有核可用时，预期仍为max(t1, t2)，但不会比基线更好。
+# 同时运行，以及**基线**——第一条执行路用它的整个设备做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
+# 共用CPU核的执行路并排运行时，每条都可能比单独运行时慢，所以对它们还要测出两条同时运行时各自的速度，
+# 并用它来预测“同时运行”。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
+
+from d2l_ext import parallel
+from d2l_ext.parallel.sharing import product_seconds
 
 cores = d2l_ext.cpu_cores()
 whole = (dataclasses.replace(lanes[0], threads=cores, label=d2l_ext.t('core.lane_cpu_all_label', cores=cores))
@@ -276,6 +277,14 @@ for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
     m = d2l_ext.measure(lambda lane=lane, x=x: on_lanes([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=3)
     rate[lane] = 10 * 2 * N**3 / m.median
     print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median / 10 * 1e3, gflops=rate[lane] / 1e9))
+rate_both = {}  # lanes sharing the cores: each lane's speed while the other runs too, from each product's interval
+if all(lane.kind == 'cpu' for lane in lanes):
+    seconds = product_seconds(parallel.timeline('torch', size=N, iters=[10, 10]))
+    rate_both = {lane: 2 * N**3 / s for lane, s in zip(lanes, seconds)} if all(seconds) else {}
+for lane, r in rate_both.items():
+    print(d2l_ext.t('parallel.rate_both', lane=lane.label, size=N, ms=2 * N**3 / r * 1e3, gflops=r / 1e9))
+if rate_both:
+    print(d2l_ext.t('parallel.rate_sum', both=sum(rate_both.values()) / 1e9, cores=cores, whole=rate[whole] / 1e9))
 
 # %% [markdown]
 # Predict the five (a product of two n × n matrices is 2n³ floating-point operations). Write your number for
@@ -289,26 +298,30 @@ for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
 my_guess = None  # seconds: both lanes together
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# Worked answer: seconds = products x 2n^3 FLOP / FLOP per second; "together" from the hardware's rule.
-from d2l_ext import parallel
+# Worked answer: seconds = products x 2n^3 FLOP / FLOP per second; "together" from the speeds measured side by side
+# where the lanes share cores, else from the hardware's rule.
 from d2l_ext.display.parallel import expectation_text
 
 alone = [K[i] * 2 * N**3 / rate[lane] for i, lane in enumerate(lanes)]
 expected = parallel.expectation(lanes, alone)
+together = max(K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)) if rate_both else expected.seconds
 names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
          d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
-predicted = dict(zip(names, [*alone, sum(alone), expected.seconds, sum(K) * 2 * N**3 / rate[whole]]))
+predicted = dict(zip(names, [*alone, sum(alone), together, sum(K) * 2 * N**3 / rate[whole]]))
 for name, seconds in predicted.items():
     print(d2l_ext.t('parallel.predict.line', variant=name, seconds=seconds))
 print(expectation_text(expected))
+if rate_both:
+    print(d2l_ext.t('parallel.predict.shared', seconds=together, rule=expected.seconds))
 
 # %% [markdown]
-# Now all five, interleaved so that drift hits them alike, every answer checked.
+# Now all five, interleaved so that drift hits them alike, every answer checked, each beside its prediction.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，使漂移对它们的影响相同，并核对每个结果。
+# 现在交替测量这五种情况，使漂移对它们的影响相同，核对每个结果，并把每个实测值与它的预测并列。
 
 # %% tags=["nbval-ignore-output"]
+from d2l_ext.display.gaps import prediction_text
 from d2l_ext.display.parallel import guess_text, verdict_text
 from d2l_ext.display.repeats import plot_repeats
 
@@ -324,29 +337,34 @@ cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 med = cmp.medians()
 print(verdict_text([med[names[0]], med[names[1]]], med[names[2]], med[names[3]], med[names[4]]))
-print(guess_text(my_guess, expected.seconds, med[names[3]]))
+print(guess_text(my_guess, together, med[names[3]]))
+print(prediction_text(predicted, {name: cmp[name].times for name in names}))
 plot_repeats(cmp, predicted=predicted, title=style.plot_text(
     'parallel.plot_title', framework='PyTorch', speedup=med[names[2]] / med[names[3]],
-    expected=sum(alone) / expected.seconds))
+    expected=sum(alone) / together))
 
 # %% [markdown]
-# Where did each product run? Each bar is one product, timed in its lane (CUDA events on a GPU); dashed marks are
-# each lane's predicted end. The overlap is the fraction of the shorter lane's busy time during which the other lane
-# was busy too. Guess it (0 to 1) in `my_overlap`, then compare it with the time saved.
+# Where did each product run? Each bar is one product, timed in its lane; dashed marks are
+# each lane's predicted end (at its side-by-side speed where the lanes share cores). The overlap is the fraction of the shorter lane's busy time during which the other lane
+# was busy too. Guess it (0 to 1) in `my_overlap`, then compare it with the time saved and each lane's time per
+# product: full overlap saves little if side by side each lane computes more slowly.
 
 # %% [markdown] lang="zh"
-# 每个乘积在哪里运行？每个条形是一次乘法，在它所在的执行路上计时（GPU上用CUDA事件）；虚线是每条执行路预测的
-# 结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0到1），
-# 再与节省的时间比较。
+# 每个乘积在哪里运行？每个条形是一次乘法，在它所在的执行路上计时；虚线是每条执行路预测的结束时间
+# （各执行路共用CPU核时，按并排运行时测得的速度）。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。
+# 先在 `my_overlap` 里猜一猜（0到1），再与节省的时间以及每条执行路每个乘积的用时比较：如果并排运行时每条都算得
+# 更慢，完全重叠也省不了多少时间。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import lane_overlap, plot_timeline, wall_text
+from d2l_ext.display.parallel import lane_overlap, overlap_text, plot_timeline
 
 my_overlap = None  # your guess: a fraction from 0 to 1
 tl = parallel.timeline('torch', size=N, iters=K)  # another run of both lanes together
 print(guess_text(my_overlap, 1.0, lane_overlap(tl), unit='%', name='my_overlap'))
-print(wall_text(med[names[2]], med[names[3]]))
-plot_timeline(tl, predicted=alone)  # predicted ends in lane order: no lane names to match
+print(overlap_text(tl, med[names[2]], med[names[3]], together, [2 * N**3 / rate[lane] for lane in lanes],
+                   labels=[lane.label for lane in lanes], repeats=cmp[names[3]].times))
+ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if rate_both else alone
+plot_timeline(tl, predicted=ends)  # predicted ends in lane order: no lane names to match
 
 # %% [markdown]
 # ## MXNet: the same experiment through its dependency engine
@@ -382,14 +400,14 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 # %% [markdown]
 # ## Smaller products
 #
-# Every product also pays a fixed cost (the Python call, the threads, the wait), which weighs more as matrices shrink.
-# Compare each measured line with its expectation; the sentence below describes this run.
+# Every product also pays a fixed cost (the Python call, the threads, the wait), a larger share of a smaller product.
+# Compare each measured line with its expectation; the sentence below states this run's numbers, not their cause.
 
 # %% [markdown] lang="zh"
 # ## 更小的乘积
 #
-# 每次乘法还要付出固定开销（Python调用、线程、等待），矩阵越小，这部分开销就越重。比较每条实测线与它的预期线；
-# 下面的句子描述的是这一次运行。
+# 每次乘法还要付出固定开销（Python调用、线程、等待），乘积越小，这部分开销所占的比例越大。比较每条实测线与它的
+# 预期线；下面的句子只陈述这一次运行的数字，不说原因。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_scaling, scaling_text
@@ -403,14 +421,14 @@ plot_scaling(curves)
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# Without a GPU you cannot see the book's setting live. This recording (the same one as above) used one GPU with the
-# CPU as the second lane: separate hardware, so the expectation is max(t1, t2). The titles say what each panel holds.
+# This recording (the same as above) used one GPU and the CPU as the second lane: separate hardware, so the
+# expectation is max(t1, t2). The titles and the text say what each of its two runs holds.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
-# 没有GPU，就无法现场看到书中的设置。这份录制（与上面是同一份）用一块GPU，并以CPU作为第二条执行路：硬件相互独立，
-# 所以预期为max(t1, t2)。各图的标题说明了图中画的是什么。
+# 这份录制（与上面是同一份）用一块GPU，并以CPU作为第二条执行路：硬件相互独立，所以预期为max(t1, t2)。
+# 图的标题和上方的文字说明了其中两次运行各包含什么。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import recorded_figure, recorded_overlap_text
@@ -478,8 +496,7 @@ plot_independence(runs)
 #
 # A GPU computes a 64 × 64 product in well under a microsecond, but launching it from Python takes several: the work is
 # *launch-bound*, so a second stream has nothing to overlap, while `torch.bmm` and a CUDA Graph launch once. On a CPU,
-# one thread with all the cores splits each tiny product and waits for its slowest core, so two threads can win;
-# `torch.bmm` saves the per-call cost. The cell below measures it.
+# `torch.bmm` makes one call for all of them; whether two threads beat one with all the cores, the rows below say.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -490,8 +507,8 @@ plot_independence(runs)
 # <details><summary>参考答案</summary>
 #
 # GPU算一个64 × 64的乘积远不到一微秒，但从Python启动它却要好几微秒：这项工作*受启动开销限制*，第二个流没有可以
-# 重叠的东西，而 `torch.bmm` 和CUDA Graph只需启动一次。在CPU上，一个用上全部核的线程要把每个很小的乘积拆开，
-# 再等最慢的核，所以两个线程可能更快；`torch.bmm` 省去了每次调用的开销。下面的单元格测量了这些。
+# 重叠的东西，而 `torch.bmm` 和CUDA Graph只需启动一次。在CPU上，`torch.bmm` 只需一次调用就算完全部乘积；
+# 两个线程能否胜过一个用上全部核的线程，由下面各行的数字回答。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -513,8 +530,7 @@ plot_small_ops(small)
 #
 # ## Pitfalls
 #
-# * **No wait**: the clock measures only the launch.
-# * **`torch.cuda.synchronize()` with no argument** waits for the current device only: wait for every device used.
+# * **No wait**, or **`torch.cuda.synchronize()` with no argument** (the current device only): wait for every device.
 # * **Lanes that share hardware**: two CPU lanes, or two MXNet contexts, split the same cores.
 # * **Launch-bound small work**: more streams do not help; batch it or replay a CUDA Graph.
 
@@ -530,7 +546,6 @@ plot_small_ops(small)
 #
 # ## 易错点
 #
-# * **不等待**：计时测到的只是启动。
-# * **不带参数的 `torch.cuda.synchronize()`** 只等待当前设备：应等待用到的每个设备。
+# * **不等待**，或**不带参数的 `torch.cuda.synchronize()`**（只等待当前设备）：应等待用到的每个设备。
 # * **共用硬件的执行路**：两条CPU执行路，或两个MXNet上下文，分的是同一些核。
 # * **受启动开销限制的小工作**：增加流没有帮助；应批量计算，或重放CUDA Graph。

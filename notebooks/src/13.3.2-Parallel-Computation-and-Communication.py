@@ -139,9 +139,11 @@ print(show.copied_text(y, y_cpu))
 # every buffer hold `x @ w` (float64), are the buffers complete at return, and the overlap: the share of the copies'
 # busy time during which a product ran, from your run's own timeline.
 #
-# On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU, `x` is 1000 × 16 and `w` 16 × 1000: a square
-# product does N multiply-adds per number it writes, so its copy would be about 2% of the run; these thin products do
-# 16, so the copy becomes a share of the run large enough to see (this machine's share is printed below).
+# On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU, 20 products of `x` 700 × 4 by `w` 4 × 700: a
+# square product does N multiply-adds per number it writes, so its copy would be about 2% of the run; these do 4,
+# making the copies about 40% of run-then-copy (printed below). Freed memory stays in the process for the next
+# product, as PyTorch's GPU allocator keeps its blocks; otherwise run-then-copy, which keeps all 20 products, would
+# also wait for fresh pages.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -151,9 +153,10 @@ print(show.copied_text(y, y_cpu))
 # 分到的核数。检查会在单独的进程中运行它：能否运行，每个缓冲区是否装着 `x @ w`（以float64为参考），返回时缓冲区是否
 # 已经完整，以及重叠：复制的忙碌时间中有多大比例有乘积在运行，由你这次运行自己的时间线测得。
 #
-# 在GPU上，`x` 和 `w` 是书中的4000 × 4000矩阵。在CPU上，`x` 是1000 × 16，`w` 是16 × 1000：方阵乘积每写出一个数
-# 要做N次乘加，复制只占运行时间的2%左右；这种“瘦”乘积每个数只做16次乘加，复制在运行时间中所占的比例就大到
-# 看得出来（这台机器上的比例印在下面）。
+# 在GPU上，`x` 和 `w` 是书中的4000 × 4000矩阵。在CPU上，是20个 `x`（700 × 4）与 `w`（4 × 700）的乘积：方阵乘积
+# 每写出一个数要做N次乘加，复制只占运行时间的2%左右；这种“瘦”乘积每个数只做4次乘加，复制约占“先计算，后复制”
+# 用时的40%（比例印在下面）。释放的内存留在进程中供下一个乘积使用，就像PyTorch的GPU内存分配器保留它的内存块
+# 那样；否则保留全部20个乘积的“先计算，后复制”还要等待新的内存页。
 
 # %% tags=["nbval-ignore-output"]
 def run_and_copy(x, w, buffers, lane):
@@ -254,7 +257,7 @@ my_guess = None  # seconds: your guess for run_and_copy here
 variants = {'run': lambda: [x.mm(w) for _ in buffers],
             'run_then_copy': lambda: run_then_copy(x, w, buffers_base),
             'overlapped': lambda: copy_task.run_and_copy(x, w, buffers, lane)}
-measured = d2l_ext.compare(variants, lanes=[lane], repeats=5,
+measured = d2l_ext.compare(variants, lanes=[lane], repeats=7,
                            check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
 print(show.guess_text(my_guess, predicted['overlapped'], measured.medians()['overlapped'],
                      repeats=measured.measurements['overlapped'].times))
@@ -296,23 +299,18 @@ print(show.recorded_prediction_text(rec))
 
 # %% tags=["nbval-ignore-output"]
 traced = copy_task.traced_run(copy_task.run_and_copy, lane)  # the worked solution, with the stopwatch on
-overlap = dict(comm.copy_overlap(traced['events']),
+overlap = dict(comm.copy_overlap(traced['events']), cores=traced['cores'],  # cores: CPU time / wall clock
                predicted=comm.predicted_overlap(s['run'] / K2, s['copy'] / K2, K2))  # closed form from the rates
 print(show.overlap_text(measured, predicted, overlap))
 show.plot_comm_timelines([copy_task.as_timeline(traced, lane)], predicted=predicted['overlapped'])
 
 # %% [markdown]
-# When the wall clock gains less than the overlap suggests, the printed text says whether the products ran longer
-# beside the copies than alone.
-#
 # ## GPU evidence, recorded
 #
 # The newest GPU recording, labelled with its GPU, versions and date. Each panel is one way to copy; the hatched bar
 # is what to expect from the hardware.
 
 # %% [markdown] lang="zh"
-# 当实际用时的收益小于重叠的比例时，打印出的文字会说明：乘积在与复制同时运行时，是否比单独运行时用得更久。
-#
 # ## GPU上录制的证据
 #
 # 下面是最新的GPU录制结果，标明了GPU、软件版本和日期。每个面板是一种复制方式；斜线条是根据硬件应当预期的用时。

@@ -16,22 +16,20 @@
 # # Extra: The Dependency Graph (d2l §13.3, Fig. 13.3.1)
 #
 # Fig. 13.3.1 of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
-# minibatch through the forward pass, the loss and the backward pass; the CPU (the *parameter server*) sums the weight
-# gradients and updates the weights, which go back to the GPUs. Here you write that step on this machine's two lanes,
-# record its graph, predict from it how long the step takes, and measure it.
+# minibatch through forward, loss and backward; the CPU (the *parameter server*) sums the gradients and updates the
+# weights, which go back to the GPUs. Here you write that step on this machine's two lanes, record its graph, predict
+# its time from the graph, and measure it.
 #
-# No framework plans this split for you: which device gets which rows, where the gradients are summed and when the
-# weights travel is your plan (or `DistributedDataParallel`'s, in the next extra lesson).
+# Which device gets which rows, where the gradients are summed and when the weights travel is your plan here.
 
 # %% [markdown] lang="zh"
 # # 扩展：依赖图（《动手学深度学习》§12.3，图12.3.1）
 #
 # 书中的图12.3.1画出了一个两层多层感知机在一个CPU和两个GPU上的一个训练步：每个GPU在小批量的一半上完成前向传播、
-# 损失和反向传播；CPU（即*参数服务器*）对权重的梯度求和并更新权重，新的权重再回到各个GPU。本课我们在这台机器的两条
-# 执行路上亲手写出这个训练步，记录它的依赖图，用依赖图预测它要花多长时间，然后实测。
+# 损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重，新的权重再回到各个GPU。本课我们在这台机器的两条
+# 执行路上亲手写出这个训练步，记录它的依赖图，用依赖图预测它的耗时，然后实测。
 #
-# 没有哪个框架会替你规划这种拆分：哪个设备处理哪些样本、在哪里对梯度求和、何时传输权重，都是你的计划（或者是
-# `DistributedDataParallel` 的计划，见下一节拓展课）。
+# 哪个设备处理哪些样本、在哪里对梯度求和、何时传输权重，在这里都是你的计划。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -51,9 +49,9 @@ print(show.machine_text(lanes))
 # %% [markdown]
 # ## One lane's work
 #
-# Without two GPUs, `find_lanes` gives two *lanes* that can work at the same time: a GPU and the CPU, or two halves of
-# the CPU's cores (13.3.1). Lane `i` runs `lane_step` on its rows: the book's MLP (784 inputs, 256 hidden, 10 outputs,
-# squared loss), backward written out so every operation sits in a named box (`stage`) as in the figure. The loss is
+# Without two GPUs, `find_lanes` gives two *lanes* that can work at once: a GPU and the CPU, or two halves of the
+# CPU's cores (13.3.1). Lane `i` runs `lane_step` on its rows: the book's MLP (784-256-10, squared loss), backward
+# written out so every operation sits in a named box (`stage`), as in the figure. The loss is
 # divided by the *whole* minibatch size `n_total`, so the two lanes' gradients add up to the whole minibatch's.
 
 # %% [markdown] lang="zh"
@@ -94,13 +92,12 @@ def lane_step(i, params, X, y, n_total):
 #
 # 1. Give lane `i` half of the rows (`X.tensor_split(2)`, `y` alike) and a copy of the weights, on `lanes[i].device()`.
 # 2. Run `lane_step` for both halves **at once**: `run_on_lanes(lanes, jobs)` starts `jobs[i]()` on `lanes[i]` (a CPU
-#    lane in its own thread with its share of the cores, a GPU lane's kernels queued) and returns their results.
+#    lane in its own thread, a GPU lane's kernels queued) and returns their results.
 # 3. Move the gradients to the CPU, where `params` live, sum them there and return the new weights
 #    `params[k] - lr * total[k]`.
 #
-# The check runs four SGD steps on this machine's lanes and grades the updates (against one device in float64), the
-# placement (each half on its lane, the sum on the CPU) and the overlap (the share of the shorter half's busy time
-# during which the other half ran too, from timestamps recorded while your code ran).
+# The check runs four SGD steps and grades the updates (against float64), the placement (each half on its lane, the
+# sum on the CPU) and the overlap of the halves, from timestamps taken while your code ran.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
@@ -109,11 +106,11 @@ def lane_step(i, params, X, y, n_total):
 #
 # 1. 把一半样本（`X.tensor_split(2)`，`y` 也一样）和一份权重副本交给执行路 `i`，放在 `lanes[i].device()` 上。
 # 2. **同时**在两半样本上运行 `lane_step`：`run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上启动 `jobs[i]()`（CPU执行路在
-#    自己的线程中、使用分给它的核，GPU执行路的CUDA 内核被放入队列），并返回它们的结果。
+#    自己的线程中运行，GPU执行路的CUDA 内核被放入队列），并返回它们的结果。
 # 3. 把梯度移到 `params` 所在的CPU上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
 #
-# 检查会在这台机器的执行路上运行四个随机梯度下降步，并评判：更新（与一个设备的float64结果比较）、放置（每一半在自己的
-# 执行路上，求和在CPU上）和重叠（较短的一半在其忙碌时间里另一半也在运行的比例，根据你的代码运行时记录的时间戳计算）。
+# 检查会运行四个随机梯度下降步，并评判：更新（与float64结果比较）、放置（每一半在自己的执行路上，求和在CPU上）和
+# 两半的重叠（根据你的代码运行时记录的时间戳计算）。
 
 # %% tags=["nbval-ignore-output"]
 def mlp_step(lanes, params, X, y, lr):
@@ -150,16 +147,15 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 # ## The graph, recorded from the worked step
 #
 # `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook that sees every operation. An edge joins A
-# to B when B reads a tensor A wrote; a copy between lanes is its own node, on the link, with the bytes it moves.
-# Merging each box's operations gives the book's picture; the weights travel at the start of each step, where the
-# figure's "copy back" of the step before lands.
+# to B when B reads a tensor A wrote; a copy is its own node, between two lanes, with the bytes it moves.
+# Merging each box's operations gives the book's picture, with the weights' copy at the start of each step.
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
 # `record_step_graph` 在一个能看到每个操作的PyTorch钩子下运行一次参考实现 `mlp_step`。当B读取了A写入的张量时，就有
-# 一条从A到B的边；执行路之间的一次复制是链路上的一个单独节点，并带有它传输的字节数。把每个方框里的操作合并起来，就
-# 得到了书中的图；权重在每个训练步开始时传输，图中上一步的“复制回去”正落在这里。
+# 一条从A到B的边；一次复制是两条执行路之间的一个单独节点，并带有它传输的字节数。把每个方框里的操作合并起来，就
+# 得到了书中的图，权重的复制位于每个训练步的开始。
 
 # %%
 graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box
@@ -172,8 +168,8 @@ show.draw_graph(graph, title=d2l_ext.t('graph.title_graph'))
 #
 # ## Predict, then measure
 #
-# Three numbers from this machine: each box alone on its lane (median of 5 runs), both lanes' boxes at once, and lane
-# 0's boxes on one device with all the cores.
+# Measured here (medians of 5 runs): each box alone, each lane's boxes alone and both at once, lane 0's boxes with
+# all the cores.
 
 # %% [markdown] lang="zh"
 # 这正是书中的图，只是多了偏置和损失：两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。在一条链
@@ -181,8 +177,8 @@ show.draw_graph(graph, title=d2l_ext.t('graph.title_graph'))
 #
 # ## 先预测，再实测
 #
-# 这台机器上的三组数字：每个方框在自己的执行路上单独运行的时间（5次运行的中位数）、两条执行路的方框同时运行的时间，
-# 以及执行路0的方框在使用全部核的一个设备上运行的时间。
+# 在这里实测（5次运行的中位数）：每个方框单独运行的时间、每条执行路的方框单独运行和两条同时运行的时间，以及执行路0的
+# 方框使用全部核的时间。
 
 # %% tags=["nbval-ignore-output"]
 print(d2l_ext.t('graph.step_checked', err=dg.check_step_matches(lanes, (params, X, y))['relative_error']))
@@ -191,18 +187,17 @@ rates = dg.measure_rates(lanes, (params, X, y))
 print(show.rates_text(rates))
 
 # %% [markdown]
-# From these, guess one step with the two lanes together and write it into `my_guess`. The cell then prints the closed
-# forms, each lane's boxes scaled to the time measured above: **one after the other**, every box in turn, each lane
-# as alone; **together**, the schedule the graph allows (a box starts once its inputs are done and its lane or link is
-# free), each lane as both at once; **one device**, lane 0's boxes with all the cores, twice (twice the rows), plus the
-# update. Then it measures the three, interleaved, each update checked against float64.
+# Guess one step with the two lanes together and write it into `my_guess`. The cell prints closed forms, each lane's
+# boxes scaled to the times above: **one after the other**, every box in turn, each lane as alone; **together**, the
+# schedule the graph allows (a box starts once its inputs are done and its lane or link is free), both lanes as at
+# once; **one device**, lane 0's boxes with all the cores, twice, plus the update. Then it times the three,
+# interleaved, each checked against float64.
 
 # %% [markdown] lang="zh"
-# 根据这些数字，猜一猜两条执行路同时运行一个训练步要多长时间，并把它写进 `my_guess`。然后这个单元格打印按公式得出的预测：
-# 每条执行路的方框都按上面测得的时间缩放：**先后运行**，各方框依次运行，每条执行路取单独运行的时间；**同时运行**，
-# 依赖图所允许的调度（方框在其输入都已完成、且其执行路或链路空闲时立即开始），每条执行路取两条同时运行的时间；
-# **一个设备**，执行路0的方框使用全部核的时间乘以2（样本数加倍），再加上更新。接着它把三种方式交替运行并实测，每次
-# 更新都与float64的结果进行校验。
+# 猜一猜两条执行路同时运行一个训练步要多长时间，并把它写进 `my_guess`。这个单元格打印按公式得出的预测，每条执行路的
+# 方框都按上面测得的时间缩放：**先后运行**，各方框依次运行，每条执行路取单独运行的时间；**同时运行**，依赖图所允许的
+# 调度（方框在其输入都已完成、且其执行路或链路空闲时立即开始），两条执行路取同时运行的时间；**一个设备**，执行路0的
+# 方框使用全部核的时间乘以2，再加上更新。接着它把三种方式交替运行并计时，每次都与float64的结果进行校验。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together. Write a number, then run this cell.
@@ -215,18 +210,17 @@ print(show.step_timing_text(timing))
 show.draw_step_timing(timing)
 
 # %% [markdown]
-# The overlap line comes from when each half really ran: a share of the shorter half's busy time, always within
-# 0-100%; the wall-clock difference beside it also counts everything else the two ways do differently. Below: the
-# schedule of the boxes as timed one by one (critical path outlined). The graph promises only that the chains *can* overlap; a split
-# pays when the lanes add hardware and each gets enough rows for its arithmetic to outweigh the copies.
+# The overlap is measured from when each half ran; the wall-clock difference beside it counts everything else the two
+# ways do differently. Below: the schedule from the boxes timed one at a time (critical path outlined), then the step's
+# three numbers, each with the share of the cores other programs used meanwhile.
 
 # %% [markdown] lang="zh"
-# 重叠那一行根据每一半实际运行的时间测得：它是较短一半忙碌时间中的比例，总在0–100%之间；旁边的挂钟时间差还计入了
-# 两种方式之间的所有其他差别。下面是按逐个计时的方框排出的调度（关键路径已描边）。依赖图只承诺两条链*可以*重叠；当执行路增加了
-# 硬件、并且每条执行路分到足够多的样本以致算术运算超过复制的代价时，拆分才划算。
+# 重叠根据每一半实际运行的时间测得；旁边的挂钟时间差还计入了两种方式之间的所有其他差别。下面是按逐个计时的方框排出的
+# 调度（关键路径已描边），然后是这个训练步的三个数字，以及为每个数字计时时其他程序占用的核的比例。
 
 # %% tags=["nbval-ignore-output"]
 print(show.schedule_text(plan))
+print(show.schedule_vs_step_text(plan, rates, timing))
 show.draw_schedule(plan, title=d2l_ext.t('graph.title_plan'))
 
 # %% [markdown]
@@ -247,7 +241,7 @@ panel = GraphSchedulePanel(lanes).show()
 #
 # **1. A server that does not wait.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
 # uses lane 0's gradients twice, as a server that read before lane 1's arrived would. Predict: does the recorded graph
-# change? Does the check catch it? Then open the output of the cell below.
+# change, and does the check catch it? Then open the cell's output.
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -269,13 +263,13 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The graph changes: lane 1's gradients still reach the server, but no edge joins them to `sum` any more, so a
-# scheduler would start `sum` without them. The update is wrong, and the check against float64 catches it.
+# The graph changes: lane 1's gradients still reach the server, but no edge joins them to `sum`, so a scheduler
+# would start `sum` without them. The update is wrong, and the check against float64 catches it.
 # </details>
 #
-# **2. An uneven split.** With a GPU and the CPU as lanes, an even split makes the GPU wait for the CPU. From the
-# measured boxes, how many of the 256 rows should lane 0 get so that both lanes finish together? In your `mlp_step`,
-# split with `X.tensor_split([a])` (and `y` alike) and time it with `d2l_ext.measure(..., lanes=lanes)`.
+# **2. An uneven split.** With a GPU and the CPU as lanes, an even split makes the GPU wait. How many of the 256 rows
+# should lane 0 get so that both lanes finish together? Try `X.tensor_split([a])` (and `y` alike) in your `mlp_step`
+# and time it with `d2l_ext.measure(..., lanes=lanes)`.
 #
 # <details><summary>Worked answer</summary>
 #
@@ -291,8 +285,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # `sum`。更新是错的，与float64结果的校验发现了这一点。
 # </details>
 #
-# **2. 不均匀的拆分。** 以一个GPU和CPU作为执行路时，平均拆分会使GPU等待CPU。根据实测的各方框，256个样本中应当给执行路0
-# 多少个，才能让两条执行路同时完成？在你的 `mlp_step` 中改用 `X.tensor_split([a])` 拆分（`y` 也一样），再用
+# **2. 不均匀的拆分。** 以一个GPU和CPU作为执行路时，平均拆分会使GPU等待。256个样本中应当给执行路0多少个，才能让两条
+# 执行路同时完成？在你的 `mlp_step` 中试用 `X.tensor_split([a])`（`y` 也一样），再用
 # `d2l_ext.measure(..., lanes=lanes)` 为它计时。
 #
 # <details><summary>参考答案</summary>
@@ -304,14 +298,14 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies, still correct while faster.** Each task computes
 # `tanh((sum of its inputs) @ W)`; three stages, each a diamond of arms of `arms` products meeting in a join;
-# `cross=True` adds edges between arms. A planner puts each task on a lane (longest chain behind it first); a small
-# engine runs the plan, each lane waiting for the tasks it reads. Change `arms` and `cross`, read the prediction, run.
+# `cross=True` adds edges between arms. A planner puts each task on a lane (longest chain behind it first) and gives
+# every lane at least one; a small engine runs the plan, each lane waiting for the tasks it reads.
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习5：更复杂的依赖关系。** 设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务计算
 # `tanh((sum of its inputs) @ W)`；一共三个阶段，每个阶段是一个菱形：若干条分支，各含 `arms` 中给定个数的乘法，最后在
-# 汇合点汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条执行路上（其后的链最长的任务先放）；一个小引擎
-# 执行这个计划，每条执行路等待它所读取的任务完成。修改 `arms` 和 `cross`，读出预测，然后运行。
+# 汇合点汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条执行路上（其后的链最长的任务先放），并让每条
+# 执行路至少分到一个；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。
 
 # %%
 arms, cross = (1, 2, 3), True  # change these
@@ -331,8 +325,11 @@ show.draw_dag(ex5)
 # With `arms=(1, 2, 3), cross=True`: 21 products in series; the critical path is 4 per stage (the longest arm, then the
 # join), 12 in all, and the plan on two lanes reaches it. With `arms=(2, 2, 2), cross=False` (cell below) the critical
 # path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. In units of one
-# product the lanes, not the path, set the time; the cell prints what this machine measured, which the unit count
-# does not predict exactly.
+# product the lanes, not the path, set the time; measured times need not follow the unit count.
+#
+# Beside a GPU: on an H200 with 15 CPU cores (2026-12-02) the plan put 20 tasks on the GPU, one on the CPU, and ran
+# 0.35x as fast as the GPU alone. The output says when a lane got a task only because every lane gets one, and what
+# one product timed on each lane predicted.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -340,8 +337,12 @@ show.draw_dag(ex5)
 #
 # 当 `arms=(1, 2, 3), cross=True` 时：串行需要21次乘法；关键路径每个阶段为4（最长的分支再加汇合点），总共12，两条执行路
 # 上的计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时（见下面的单元格），关键路径降到9，但两条执行路完成六个分支
-# 乘法需要每个阶段3，再加汇合点：仍是12。以一次乘法为单位，决定时间的是执行路的数量，而不是关键路径；单元格印出的是
-# 这台机器的实测结果，按单位计数并不能准确预测它。
+# 乘法需要每个阶段3，再加汇合点：仍是12。以一次乘法为单位，决定时间的是执行路的数量，而不是关键路径；实测时间不一定
+# 符合按单位的计数。
+#
+# 与GPU并列时：在一台有15个CPU核的H200机器上（2026-12-02），计划把20个任务交给GPU、1个交给CPU，运行速度是GPU单独运行的
+# 0.35倍。
+# 输出会说明某条执行路是否只因为每条执行路都要分到任务才得到了一个任务，以及根据在每条执行路上为一次乘法计时得出的预测。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -353,8 +354,8 @@ print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
 # %% [markdown]
 # ## Recorded on a GPU machine
 #
-# The worked step recorded on a machine with a GPU: one repeat's busy intervals and every repeat of the three ways.
-# The caption is generated from the recording.
+# The worked step recorded on a GPU machine: one repeat's busy intervals and every repeat of the three ways, captioned
+# from the recording.
 
 # %% [markdown] lang="zh"
 # ## 在GPU机器上录制的结果
@@ -374,7 +375,7 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 # ## Remember
 #
 # * A step split over devices is a graph: chains side by side that meet where the gradients are summed.
-# * Serial total ≥ scheduled total ≥ critical path. Predict from boxes and rates measured here, then measure the step.
+# * Serial total ≥ scheduled total ≥ critical path; predict from rates measured here, then measure.
 # * Report an overlap as a fraction of an interval, beside its prediction and the wall-clock difference.
 # * Compare with one device holding the whole minibatch, no copies; splitting pays only when lanes add hardware.
 # * Faster must stay correct: check every result against a float64 reference.
@@ -389,7 +390,7 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 # ## 记住
 #
 # * 拆分到多个设备上的训练步是一个图：并排运行的链在梯度求和处汇合。
-# * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径。用在这里测得的方框耗时和速度来预测，再实测整个训练步。
+# * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径；用在这里测得的速度来预测，再实测。
 # * 报告重叠时给出区间的比例，并在旁边给出预测和挂钟时间差。
 # * 要与一个设备处理整个小批量、不做复制的情况比较；只有当执行路增加了硬件时，拆分才划算。
 # * 变快的同时必须保持正确：把每个结果都与float64的参考结果进行校验。

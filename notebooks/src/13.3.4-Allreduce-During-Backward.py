@@ -15,22 +15,21 @@
 # %% [markdown]
 # # Extra: Gradients All-Reduced While Backward Still Runs
 #
-# Section 13.3.2 mentions "aggregating gradients across accelerators in distributed optimization". That is an
-# **all-reduce**: every process contributes its gradients and receives their sum. Frameworks run it while backward
-# still computes; we measure how much really runs at the same time, and why the clock shows less.
+# Section 13.3.2 mentions "aggregating gradients across accelerators in distributed optimization": an
+# **all-reduce**, where every process contributes its gradients and receives their sum. Frameworks run it while
+# backward still computes; we measure how much really overlaps.
 #
-# In *data parallelism* every process holds the same MLP and takes a share of the minibatch. On CPUs two processes
-# talk through gloo; on two or more GPUs, one process per GPU talks through NCCL.
+# In *data parallelism* every process holds the same MLP and a share of the minibatch. CPU processes talk through
+# gloo; one process per GPU, through NCCL.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
-# 12.3.2节提到“在分布式优化中聚合多个加速卡上的梯度”。这就是**全归约**（all-reduce）：每个进程贡献自己的梯度，
-# 并得到它们的和。深度学习框架在反向传播仍在计算时就进行全归约；我们测量其中有多少真正是同时进行的，以及为什么
-# 时钟上省下的时间更少。
+# 12.3.2节提到“在分布式优化中聚合多个加速卡上的梯度”：这就是**全归约**（all-reduce），每个进程贡献自己的梯度，
+# 并得到它们的和。深度学习框架在反向传播仍在计算时就进行全归约；我们测量其中有多少真正是同时进行的。
 #
-# 在*数据并行*中，每个进程持有同样的多层感知机，处理小批量中的一份。在CPU上两个进程通过gloo通信；在两个或更多GPU上，
-# 每个GPU一个进程，通过NCCL通信。
+# 在*数据并行*中，每个进程持有同样的多层感知机和小批量中的一份。CPU上的进程通过gloo通信；每个GPU一个进程时，
+# 通过NCCL通信。
 
 # %%
 # %matplotlib inline
@@ -41,23 +40,25 @@ import torch.distributed as dist
 from IPython.display import display
 
 import d2l_ext
-from d2l_ext.allreduce import loss_of, run_allreduce, trace_folder
+from d2l_ext.allreduce import loss_of, recording, run_allreduce, trace_folder, world_sizes
 from d2l_ext.display import allreduce as show
+from d2l_ext.display import allreduce_recorded as recorded
 from d2l_ext.display.allreduce_panel import BucketPanel
 
 d2l_ext.set_language('en')
 if torch.cuda.device_count() >= 2:  # one process per GPU; sizes that keep a GPU busy
     BACKEND, WORLD, SIZES = 'nccl', torch.cuda.device_count(), dict(layers=8, width=4096, batch=1024)
-else:  # two CPU processes; sizes that take about a tenth of a second per step
-    BACKEND, WORLD, SIZES = 'gloo', 2, dict(layers=6, width=1024, batch=128)
+else:  # the fewest gloo processes (2), as the command line's default; about a tenth of a second per step
+    BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
+# DDP bucket sizes in MB (2**20 bytes); the last holds every gradient in one bucket
+BUCKETS = [0.25, 1, 8, math.ceil(SIZES['layers'] * (SIZES['width'] + 1) * SIZES['width'] * 4 / 2**20)]
 print(show.machine_text(BACKEND, WORLD))
 
 # %% [markdown]
 # ## The step, three ways
 #
 # Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before summing
-# gives the whole minibatch's average. The letters match the four versions you build at the end; (b), one flat buffer,
-# comes in as a control below.
+# gives the whole minibatch's average. The letters match the four versions you build at the end.
 #
 # **(a) Backward, then all-reduce.** `dist.all_reduce` returns when every process has sent and received.
 
@@ -65,7 +66,7 @@ print(show.machine_text(BACKEND, WORLD))
 # ## 一个训练步的三种写法
 #
 # 每个进程在自己那一份数据 `X, y` 上运行训练步；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
-# 字母与最后你要动手实现的四个版本一致；(b)，即一个扁平缓冲区，在下面作为对照出现。
+# 字母与最后你要动手实现的四个版本一致。
 #
 # **(a) 先反向传播，再全归约。** `dist.all_reduce` 要等到每个进程都发送并接收完毕才返回。
 
@@ -132,22 +133,21 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # %% [markdown]
 # ## Measure the ingredients
 #
-# `run_allreduce` sends *your* functions to the processes. It adds DDP, **backward alone** (nothing sent),
-# **all-reduce alone**, and a control, **(b) flat**: (a) with all gradients in one buffer, one call. Flat overlaps
-# nothing, so (a) minus flat is what the calls cost. Every step is checked against float64, and a few are profiled
-# for the intervals. The model uses two all-reduces: one float and a large buffer.
+# `run_allreduce` sends *your* functions to the processes. It adds DDP at four bucket sizes, **backward alone**
+# (nothing sent), **all-reduce alone**, and a control, **(b) flat**: (a) with all gradients in one buffer, one call.
+# Flat overlaps nothing, so (a) minus flat is what the calls cost. Every step is checked against float64; a few are
+# profiled for the intervals.
 
 # %% [markdown] lang="zh"
 # ## 测量预测所需的数据
 #
-# `run_allreduce` 把*你的*函数发给各个进程。它还加上DDP、**仅反向传播**（不发送）、**仅全归约**，以及一个对照
-# 版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不重叠，所以(a)减去扁平版本就是调用
-# 的代价。每个训练步都与float64的结果校验，并有几步做了性能分析以得到时间区间。模型使用两次全归约：一个浮点数和
-# 一个大缓冲区。
+# `run_allreduce` 把*你的*函数发给各个进程。它还加上四种桶大小的DDP、**仅反向传播**（不发送）、**仅全归约**，
+# 以及一个对照版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不重叠，所以(a)减去
+# 扁平版本就是调用的代价。每个训练步都与float64的结果校验；有几步做了性能分析以得到时间区间。
 
 # %% tags=["nbval-ignore-output"]
 traces = trace_folder()  # removed when this variable is replaced or the kernel ends
-result = run_allreduce(BACKEND, WORLD, bucket_mb=1, repeats=5, profiled=2, trace_dir=traces.name,
+result = run_allreduce(BACKEND, WORLD, bucket_mb=BUCKETS, repeats=5, profiled=2, trace_dir=traces.name,
                        steps={'serial': backward_then_allreduce, 'hooks': allreduce_in_hooks}, **SIZES)
 print(show.ingredients_text(result))
 
@@ -158,9 +158,8 @@ print(show.ingredients_text(result))
 # α, the per-call overhead, from the one-float all-reduce; β, the bus bandwidth, from the large buffer.
 #
 # A call starts once its gradients are ready and the call before it is done. With K equal calls the last waits for
-# the end of backward: at best (K-1)/K of the all-reduce runs during backward, less when a call outlasts backward's
-# time per call. The model assumes communication has hardware of its own. Predict (a), and guess the share of
-# (c)'s all-reduce that runs while backward computes.
+# the end of backward: at best (K-1)/K of the all-reduce runs during backward. The model assumes communication has
+# hardware of its own. Predict (a), and guess the share of (c)'s all-reduce that runs while backward computes.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -169,8 +168,8 @@ print(show.ingredients_text(result))
 # 开销α来自一个浮点数的全归约，总线带宽β来自大缓冲区。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：最多
-# 只有(K-1)/K的全归约在反向传播期间进行；如果一次调用比反向传播每次调用所对应的时间还长，这个比例会更小。模型假定
-# 通信拥有自己的硬件。请预测(a)的时间，并猜一猜(c)的全归约有多大比例会在反向传播计算的同时进行。
+# 只有(K-1)/K的全归约在反向传播期间进行。模型假定通信拥有自己的硬件。请预测(a)的时间，并猜一猜(c)的全归约有多大
+# 比例会在反向传播计算的同时进行。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # share of (c)'s all-reduce that runs while backward computes, 0 to 1
@@ -193,8 +192,8 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # ## Measure
 #
 # Per overlapping version: the **overlap** (share of its all-reduce's busy time during which backward computed),
-# the **model**'s share, and the **wall clock** against (a), split on the next line into calls saved (times α),
-# all-reduce during backward, and backward's slowdown. Dots: repeats (slowest process); hatched: the model.
+# the **model**'s share, and the **wall clock** against (a), split into calls saved (times α), all-reduce during
+# backward, and backward's slowdown. Dots: repeats; hatched: the model.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
@@ -206,18 +205,18 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # ## 实测
 #
 # 每个重叠的版本给出：**重叠**（它的全归约忙碌的时间里反向传播也在计算的比例）、**模型**给出的比例，以及与(a)
-# 相比的**时钟时间**；下一行把时钟时间拆成省下的调用（乘以α）、在反向传播期间进行的全归约，以及反向传播变慢的
-# 部分。点：各次重复（最慢的进程）；斜线条：模型。
+# 相比的**时钟时间**，拆成省下的调用（乘以α）、在反向传播期间进行的全归约，以及反向传播变慢的部分。点：各次重复；
+# 斜线条：模型。
 
 # %% tags=["nbval-ignore-output"]
 print(show.check_text(result))
 print(show.guess_text(my_guess, result))
-print(show.overlap_text(result))
-show.plot_steps(result)
+print(show.overlap_text(result, ['hooks', 'ddp-1']))
+show.plot_steps(result, ids=['backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp-1'])
 
 # %% [markdown]
-# The overlap counts time, not savings, so it stays within 0-100%; a longer backward is subtracted from what it
-# saved. Read the unexplained term against the repeats' spread.
+# The overlap counts time, not savings (0-100%); a longer backward is subtracted from the gain. Compare the
+# unexplained term with the repeats' spread.
 #
 # ## Fewer calls, or overlap?
 #
@@ -251,10 +250,10 @@ display(show.draw_step_timeline(result, 'serial'))
 show.draw_step_timeline(result, 'ddp-1')
 
 # %% [markdown]
-# The Chrome traces (one per process, kept until the kernel ends) open in Perfetto:
+# Chrome traces for Perfetto, one per process, kept until the kernel ends:
 
 # %% [markdown] lang="zh"
-# Chrome跟踪记录（每个进程一个，保留到内核结束为止）可以在Perfetto中打开：
+# 供Perfetto打开的Chrome跟踪记录，每个进程一个，保留到内核结束为止：
 
 # %% tags=["nbval-ignore-output"]
 print(show.trace_text(result, 'ddp-1'))
@@ -262,21 +261,24 @@ print(show.trace_text(result, 'ddp-1'))
 # %% [markdown]
 # ## Try bucket sizes
 #
-# Pick a size and press **Run** (about ten seconds); every run stays in the table and plot, beside the model's line.
+# The table starts with the first run's four sizes; pick another and press **Run** (about ten seconds): each run is
+# added beside the model's line.
 
 # %% [markdown] lang="zh"
 # ## 试试不同的桶大小
 #
-# 选择一个大小并点击**运行**（大约十秒）；每次运行都保留在表和图中，旁边是模型的曲线。
+# 表中先列出第一次运行的四种大小；选择另一个大小并点击**运行**（大约十秒）：每次运行都会加到表和图中，旁边是
+# 模型的曲线。
 
 # %% tags=["nbval-ignore-output"]
-panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_then_allreduce}, **SIZES).show()
+panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_then_allreduce}, **SIZES)
+panel.show(first=result)  # starts from the first run's four bucket sizes
 
 # %% [markdown]
 # ## MXNet
 #
-# MXNet's KVStore sums with `kv.push` and returns with `kv.pull`; without GPUs it is a memory copy in one process,
-# so we show no measurement of it.
+# MXNet's KVStore sums with `kv.push` and returns with `kv.pull`; without GPUs it is a copy in one process, so we
+# do not measure it.
 #
 # ## Beyond one machine
 #
@@ -287,6 +289,11 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # ```
 #
 # There a network card, separate from cores and GPUs, carries the bytes: where overlap pays most.
+#
+# ## Recorded on a larger machine
+#
+# The same run at 2, 4 and 8 processes, one core each, on a larger machine (the first line says which and when):
+# step times, overlap beside the model's, one step of (c) at the largest size.
 
 # %% [markdown] lang="zh"
 # ## MXNet
@@ -303,26 +310,36 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # ```
 #
 # 那里由独立于CPU核心和GPU的网卡传输字节：这正是重叠收益最大的地方。
+#
+# ## 在更大的机器上录制的结果
+#
+# 同样的运行，在一台更大的机器上用2、4和8个进程、每个进程一个核心（第一行说明是哪台机器、何时录制）：训练步
+# 时间、重叠与模型给出的比例，以及最大进程数时(c)的一个训练步。
+
+# %% tags=["nbval-ignore-output"]
+rec = recording.newest()  # the newest recording from a machine with a GPU shipped with d2l_ext, or None
+print(recorded.recorded_text(rec))
+if rec is not None:
+    display(recorded.plot_recorded(rec))
+    display(recorded.draw_recorded_timeline(rec, max(recording.results(rec)), 'hooks'))
 
 # %% [markdown]
 # ## Exercises
 #
 # 1. DDP's default bucket, 25 MB, holds about all of this model's gradients on CPUs. Which size does the model
-#    predict fastest among 0.25, 1, 8 MB and one bucket? What overlap for the one bucket? Run the sweep.
+#    predict fastest among 0.25, 1, 8 MB and one bucket? What overlap for the one bucket? The first run timed all four.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # 1. DDP默认的桶大小25 MB在CPU上差不多装下这个模型的全部梯度。在0.25、1、8 MB和一个桶之中，模型预测哪个
-#    最快？一个桶的重叠是多少？运行这次扫描。
+#    最快？一个桶的重叠是多少？第一次运行已经测量了这四种大小。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-one_bucket = math.ceil(result.prediction.gradient_bytes / 2**20)  # DDP's MB are 2**20 bytes
-ex1 = run_allreduce(BACKEND, WORLD, bucket_mb=[0.25, 1, 8, one_bucket], repeats=3,
-                    steps={'serial': backward_then_allreduce}, **SIZES)
-print(show.bucket_text(ex1))
-print(show.overlap_text(ex1))
-show.plot_buckets(ex1)
+ddp = [v.id for v in result.ddp_versions()]  # the first run timed every size in BUCKETS
+print(show.bucket_text(result))
+print(show.overlap_text(result, ddp))
+show.plot_buckets(result)
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
@@ -386,7 +403,7 @@ except d2l_ext.ResultMismatch as wrong:
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 half = {**SIZES, 'batch': SIZES['batch'] // 2}
-ex3 = run_allreduce(BACKEND, WORLD, bucket_mb=1, repeats=3, steps={'serial': backward_then_allreduce}, **half)
+ex3 = run_allreduce(BACKEND, WORLD, bucket_mb=[], repeats=3, steps={}, **half)  # alone versions only: no DDP
 for r in (result, ex3):
     print(d2l_ext.t('allreduce.ratio', batch=r.batch_per_process,
                     ratio=r.version('allreduce').median / r.version('backward').median))
@@ -394,37 +411,34 @@ for r in (result, ex3):
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves backward's arithmetic, not the bytes: the ratio about doubles. On CPUs it can move less:
-# smaller products use a core less efficiently.
+# Half the batch halves backward's arithmetic, not the bytes: the model says the ratio about doubles. Compare
+# the two printed ratios.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使反向传播的算术运算量减半，而字节数不变：这个比值大约翻倍。在CPU上它的变化可能更小：较小的矩阵乘法对
-# 核心的利用效率更低。
+# 批量减半使反向传播的算术运算量减半，而字节数不变：按模型，这个比值大约翻倍。请对照上面打印的两个比值。
 # </details>
 
 # %% [markdown]
 # ## Build it: four versions
 #
-# Now write the step yourself, four times, each closer to what DDP does. Each function does one SGD step with this
-# process's share `X, y`; `loss_of`, `dist` and `torch` are there to use. The check runs it on two processes for 3
-# steps, on a model with a *tied* weight (used twice in forward, listed once in `model.parameters()`) and a
-# *frozen* one (its `.grad` stays `None`), and compares the parameters with one float64 process on the whole
-# minibatch. For (c) and (d) it also measures the overlap, the share of the all-reduce time during which backward
-# was computing, beside the most it could be. Until a version passes, it says "not yet" and why.
+# Now write the step yourself, four times, each closer to what DDP does, with `loss_of`, `dist` and `torch`. The
+# check runs it on two processes for 3 steps, on a model with a *tied* weight (used twice in forward, listed once in
+# `model.parameters()`) and a *frozen* one (its `.grad` stays `None`), against one float64 process on the whole
+# minibatch. For (c) and (d) it also measures the overlap beside the most it could be. Until a version passes, it
+# says "not yet" and why.
 #
 # **(a) After backward, averaged.** The first step above, made to work with a frozen parameter.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：四个版本
 #
-# 现在由你来写这个训练步，写四遍，一遍比一遍更接近DDP的做法。每个函数用本进程那一份小批量 `X, y` 做一步SGD；
-# 可以直接使用 `loss_of`、`dist` 和 `torch`。校验会在两个进程上把它运行3步，模型中有一个*共享*的权重（在前向
-# 传播中用了两次，在 `model.parameters()` 中只列出一次）和一个*冻结*的权重（它的 `.grad` 一直是 `None`），
-# 并把参数与单个进程在整个小批量上用float64训练的结果相比较。对于(c)和(d)，它还测量重叠，即在全归约进行的时间里
-# 反向传播同时在计算的时间所占的比例，旁边给出它最多能达到多少。一个版本通过之前，校验会显示“尚未通过”以及原因。
+# 现在由你来写这个训练步，写四遍，一遍比一遍更接近DDP的做法，可以使用 `loss_of`、`dist` 和 `torch`。校验会在
+# 两个进程上把它运行3步，模型中有一个*共享*的权重（在前向传播中用了两次，在 `model.parameters()` 中只列出一次）
+# 和一个*冻结*的权重（它的 `.grad` 一直是 `None`），并与单个进程在整个小批量上用float64训练的结果相比较。对于(c)
+# 和(d)，它还测量重叠，旁边给出它最多能达到多少。一个版本通过之前，校验会显示“尚未通过”以及原因。
 #
 # **(a) 反向传播之后全归约，取平均。** 即上面的第一种训练步，只是要能处理冻结的参数。
 
@@ -528,10 +542,10 @@ def allreduce_in_hooks(model, X, y, optimizer):
 d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 
 # %% [markdown]
-# **(d) Buckets.** Take the parameters that need a gradient in reverse order and fill buckets: add a parameter,
-# and close the bucket once it holds at least `bucket_mb` MB (2**20 bytes). When a bucket's last gradient is ready,
-# flatten the bucket and start its all-reduce; after backward, wait and copy back. The check tries bucket sizes that
-# give 1, 2 and 3 buckets and expects one call per bucket; it judges the overlap with 3.
+# **(d) Buckets.** Fill buckets with the parameters that need a gradient, in reverse order; close a bucket once it
+# holds at least `bucket_mb` MB (2**20 bytes). When a bucket's last gradient is ready, flatten it and start its
+# all-reduce; after backward, wait and copy back. The check expects one call per bucket for sizes giving 1, 2 and 3
+# buckets, and judges the overlap with 3.
 
 # %% [markdown] lang="zh"
 # **(d) 桶。** 按逆序取出需要梯度的参数，依次装进桶里：每放入一个参数，一旦桶中已有至少 `bucket_mb` MB
@@ -597,7 +611,6 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # - All-reduce after backward, or one bucket for everything, overlaps nothing.
 # - No `wait()` before `optimizer.step()`: half-summed gradients. No average: n times the gradient.
-# - (a) minus a bucketed version is partly fewer calls, not overlap.
 # - On CPUs gloo shares backward's cores: overlap costs backward time.
 
 # %% [markdown] lang="zh"
@@ -611,5 +624,4 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # - 反向传播之后再全归约，或者把全部梯度装进一个桶，都什么也重叠不了。
 # - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：梯度大n倍。
-# - (a)减去分桶版本的时间，有一部分来自调用次数的减少，而不是重叠。
 # - 在CPU上，gloo与反向传播共用核心：重叠要以反向传播的时间为代价。

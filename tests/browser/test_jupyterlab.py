@@ -1,4 +1,6 @@
-"""Each notebook in a real JupyterLab, driven in headless Chromium as a person would use it.
+"""Each English notebook (and the fixture) in a real JupyterLab, driven in headless Chromium as a person would.
+
+The Chinese notebooks open in Voila instead (test_lecture_mode.py; conftest.front_ends says which goes where).
 
 Run All Cells from the menu, wait for the kernel, check there is no error output, no widget left
 unrendered and no JavaScript error; where the notebook has a Run button (class d2l-run), move the
@@ -13,6 +15,7 @@ import time
 import pytest
 
 pytestmark = pytest.mark.browser
+FRONT_END = "lab"  # the notebooks it opens: conftest.front_ends
 
 
 def test_notebook_in_jupyterlab(notebook, lab_server, d2l_page, ui, screenshot_dir):

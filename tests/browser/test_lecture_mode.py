@@ -1,4 +1,6 @@
-"""Lecture mode: scripts/lecture.sh serves each notebook with Voila; the page works in Chromium.
+"""Lecture mode: scripts/lecture.sh serves each Chinese notebook (and the fixture) with Voila; it works in Chromium.
+
+The English notebooks open in JupyterLab instead (test_jupyterlab.py; conftest.front_ends says which goes where).
 
 The fixture notebook runs under the instructor's single-notebook command (scripts/lecture.sh
 NOTEBOOK PORT); the lesson notebooks are pages of one `scripts/lecture.sh FOLDER PORT` server
@@ -23,6 +25,7 @@ import warnings
 import pytest
 
 pytestmark = pytest.mark.browser
+FRONT_END = "voila"  # the notebooks it opens: conftest.front_ends
 
 
 _PAGE_STATE_JS = """() => ({

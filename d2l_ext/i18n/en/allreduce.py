@@ -138,4 +138,29 @@ MESSAGES = {
                                   'f} ms): flat was slower, so no saving from fewer calls shows here; by the one'
                                   '-float all-reduce (alpha = {alpha:.3f} ms) the calls flat avoids are worth {s'
                                   'aved:.1f} ms, and flat also copies every gradient into one buffer and back'),
+    'allreduce.recorded.where': ('Recorded on a machine with {gpus} and {cores} CPU cores: the gloo processes ran on'
+                                 ' its CPU cores, one core each, not on the GPU (PyTorch {torch}, Python {python}, '
+                                 'NumPy {numpy}), on {date}; world sizes {sizes}'),
+    'allreduce.recorded.where_cpu': ('Recorded on a machine without a GPU, {cores} CPU cores (PyTorch {torch}, Python'
+                                     ' {python}, NumPy {numpy}), on {date}; world sizes {sizes}'),
+    'allreduce.recorded.run_own': ('{n} processes, one core each of {cores}: {layers} layers of width {width}, {batc'
+                                   'h} examples per process, {mb:.1f} MB of gradients; medians of {repeats} repeats'
+                                   ' (slowest process):'),
+    'allreduce.recorded.run_shared': ('{n} processes taking turns on {cores} core(s), so nothing could overlap: {lay'
+                                      'ers} layers of width {width}, {batch} examples per process, {mb:.1f} MB of gr'
+                                      'adients; medians of {repeats} repeats (slowest process):'),
+    'allreduce.recorded.median': '{label} {ms:.1f} ms',
+    'allreduce.recorded.best_ddp': '(d) DDP, fastest bucket size',
+    'allreduce.recorded.xlabel': 'gloo processes (world size)',
+    'allreduce.recorded.ylabel_ms': 'step time (ms, slowest process)',
+    'allreduce.recorded.ylabel_overlap': 'share of all-reduce time during backward',
+    'allreduce.recorded.measured': '{label}: measured',
+    'allreduce.recorded.model': '{label}: model',
+    'allreduce.recorded.title': 'Recorded on a {machine} machine, gloo on its {cores} CPU cores, {date}',
+    'allreduce.recorded.no_size': 'this recording has no run with {n} processes; it has {sizes}',
+    'allreduce.recorded.none': 'no recording from a larger machine is installed with this package',
+    'allreduce.overlap.shared': ('here {n} processes take turns on {cores} core(s), so backward and the all-reduce'
+                                 ' never run at the same moment: an overlap below counts intervals in which both w'
+                                 'ere under way, one waiting while the other ran; read the wall clock instead, and'
+                                 ' the recording from a larger machine below for overlap with a core per process'),
 }

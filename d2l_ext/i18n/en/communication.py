@@ -114,12 +114,25 @@ MESSAGES = {
                                        '{measured:.0%} of their busy time (closed form {predicted:.0%}: every copy but '
                                        'the last, each for min(product, copy)).'),
     'communication.overlap.no_intervals': 'The timeline holds no product or no copy: no overlap to measure.',
-    'communication.overlap.wall_less': ('Wall clock: run then copy {serial:.4f} s, overlapped {over:.4f} s, '
-                                        '{saved:.4f} s less (the copies alone take about {copy:.4f} s; closed form for '
-                                        'overlapped {closed:.4f} s).'),
-    'communication.overlap.wall_more': ('Wall clock: run then copy {serial:.4f} s, overlapped {over:.4f} s, '
-                                        '{more:.4f} s more (the copies alone take about {copy:.4f} s; closed form for '
-                                        'overlapped {closed:.4f} s).'),
+    'communication.overlap.wall_less': ('Wall clock (medians): run then copy {serial:.4f} s, overlapped {over:.4f} s, '
+                                        '{saved:.4f} s less (closed form for overlapped {closed:.4f} s).'),
+    'communication.overlap.wall_more': ('Wall clock (medians): run then copy {serial:.4f} s, overlapped {over:.4f} s, '
+                                        '{more:.4f} s more (closed form for overlapped {closed:.4f} s).'),
+    'communication.overlap.share': ("Copies' share of run then copy: {share:.0%} (run then copy {serial:.4f} s "
+                                    'minus products alone {run:.4f} s = {copy:.4f} s of copying).'),
+    'communication.overlap.beyond': ("Overlapped beat run then copy beyond the repeats' spread: its upper quartile "
+                                     "{over_hi:.4f} s is below run then copy's lower quartile {serial_lo:.4f} s."),
+    'communication.overlap.within': ("Overlapped and run then copy are within the repeats' spread (middle halves "
+                                     '{over_lo:.4f}-{over_hi:.4f} s and {serial_lo:.4f}-{serial_hi:.4f} s): this run '
+                                     'does not tell them apart.'),
+    'communication.overlap.cores': ('While overlapping, this process kept {cores:.1f} of the {total} cores busy on '
+                                    'average (its CPU time / wall clock).'),
+    'communication.overlap.cores_short': ('While overlapping, this process kept only {cores:.1f} of the {total} cores '
+                                          'busy on average (its CPU time / wall clock): the copy thread seldom ran '
+                                          'on a core of its own beside the products.'),
+    'communication.overlap.below_run': ('Overlapped ({over:.4f} s) took less than the products alone ({run:.4f} s), '
+                                        'which overlap alone cannot do: in the traced overlapped run the products '
+                                        'were busy {busy:.4f} s.'),
     'communication.overlap.slowed': ('The products were busy {busy:.4f} s beside the copies, against {run:.4f} s alone '
                                      '({ratio:.2f} times as long): the products ran slower while the copies ran, so '
                                      'the wall clock gained less than the overlap suggests.'),

@@ -70,6 +70,9 @@ MESSAGES = {
     'core.positive_hint': 'pass a positive {option}, e.g. {example}',
     'core.positive_any': 'use a whole number of at least 1',
     'core.and_hint': ', {hint}',
+    'core.no_language': 'language {language} is not available: choose one of {choices}',
+    'core.no_results': 'give at least one result to compare with the reference',
+    'core.see_help': '{message} (see --help)',
     'core.worker_silent': (
         'the {framework} worker process gave no sign of life for {seconds} s (stopped or frozen) and was '
         'stopped; the next run starts a fresh one'),

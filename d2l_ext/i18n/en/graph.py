@@ -102,4 +102,41 @@ MESSAGES = {
                            'of its time while the other ran too (from their intervals: {t0:.2f} ms and {t1:.2f} ms; '
                            'predicted {predicted:.0%} for halves started together); wall clock, one after the other '
                            'minus together: {saved:.2f} ms (predicted {saved_pred:.2f} ms)'),
+    'graph.schedule_numbers_measured': ('from the boxes timed one at a time, each alone (the lanes as if neither '
+                                        'slowed the other): serial total {serial:.3f} ms; scheduled total '
+                                        '{total:.3f} ms; critical path {path:.3f} ms'),
+    'graph.vs.title': 'one step with the two lanes together, three numbers:',
+    'graph.vs.schedule': '  the schedule above (boxes timed one at a time, each lane as if alone): {ms:.2f} ms',
+    'graph.vs.closed': ("  closed form (that schedule, each lane's boxes scaled to both lanes' time at once, "
+                        "measured above): {ms:.2f} ms"),
+    'graph.vs.measured': ('  measured (the whole step as mlp_step runs it, median of {repeats} repeats, {lo:.2f} '
+                          'to {hi:.2f} ms): {ms:.2f} ms'),
+    'graph.vs.others': ("other programs kept {boxes} of the cores busy while the boxes were timed, {rates} while "
+                        "both lanes' rates were timed, {step} while the step was timed"),
+    'graph.vs.unknown': 'an unknown share',
+    'graph.vs.uneven': ('those shares differ by {gap:.0%} of the machine: the numbers were measured on a machine '
+                        'busy to different degrees; run the cells again when it is quieter before reading a gap '
+                        'between them as a property of the step'),
+    'graph.vs.quiet': ('other programs used at most {top:.0%} of the cores in all three: they do not explain a gap '
+                       'between these numbers'),
+    'graph.role.copy_lanes': 'copy between lanes of one device',
+    'graph.role.copy_mixed': 'copy (between devices, or lanes of one device)',
+    'graph.dag_forced': ('the planner alone gave {lane} nothing; the exercise gives every lane a task, so {lane} '
+                         'got the one that lengthens the modelled plan least'),
+    'graph.dag_predicted': ('predicted from one product timed on each lane: lane 0 alone in order {one:.2f} ms, '
+                            'two lanes planned {planned:.2f} ms: the plan {ratio:.2f}x as fast (copies and waiting '
+                            'not counted)'),
+    'graph.dag_predicted_loss': ('the model itself predicts the plan to be slower than lane 0 alone: with lanes '
+                                 'this unequal, give every task to the faster one'),
+    'graph.rec_dag.title': ('exercise 5 recorded there: {tasks} tasks, each one {n} x {n} product; {repeats} '
+                            'repeats of each way, interleaved (median, then the range of every repeat):'),
+    'graph.rec_dag.row': '  {variant}: {ms:.3f} ms ({lo:.3f} to {hi:.3f} ms)',
+    'graph.rec_dag.checked': "every way's results matched float64 (worst relative error {error:.1e})",
+    'graph.vs.threads_slow': ('a test: timed again right after with one thread, the boxes outside the lanes '
+                              '(copies, sum, update) took {one:.2f} ms instead of {all:.2f} ms with all {threads} '
+                              'cores: while they were timed, splitting each operation over the cores slowed it, '
+                              'and the schedule above counts the slow times'),
+    'graph.vs.threads_fine': ('a test: timed again right after with one thread, the boxes outside the lanes '
+                              '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
+                              'cores: splitting their operations over the cores did not slow them'),
 }

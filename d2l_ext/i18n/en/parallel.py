@@ -36,8 +36,8 @@ MESSAGES = {
                                'second stream has nothing to overlap. One batched product or a CUDA Graph replay '
                                'launches once for all of them.'),
     'parallel.small_ops.cpu': ('On {cores} core(s), one product of {size}x{size} took about {launch_us:.1f} us '
-                               'including the Python call. Compare the rows: a second thread helps only when one '
-                               'thread leaves cores idle; one batched product saves the per-call cost.'),
+                               "including the Python call. The rows give each way's time, to set against one lane "
+                               'with all the cores; one batched product makes one call for all the products.'),
     'parallel.plot_title': '{framework}: together {speedup:.2f}x as fast as one after the other '
                            '(expected {expected:.2f}x)',
     'parallel.timeline_title': '{framework}: when each product ran on each lane',
@@ -126,4 +126,36 @@ MESSAGES = {
     'parallel.no_wait.not_early': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. The no-wait '
                                    'clock did not stop early (not below half of the waited time): the work was done '
                                    'when the calls returned.'),
+    'parallel.overlap.wall_predicted': 'Predicted: together {expected:.3f} s, {predicted:.3f} s less.',
+    'parallel.overlap.wall_predicted_more': 'Predicted: together {expected:.3f} s, {predicted:.3f} s longer.',
+    'parallel.speed.head': 'Time per product while every lane was busy (timeline) against the lane alone: {lanes}.',
+    'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms ({ratio:.2f}x as long)',
+    'parallel.gap.agrees': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median): '
+                            'within {noise:.0%}.'),
+    'parallel.gap.spread': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '
+                            'the prediction; the repeats ranged from {low:.3f} to {high:.3f} s, a range that includes '
+                            'the prediction: a gap within the run-to-run spread.'),
+    'parallel.gap.shared': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '
+                            'the prediction. At the time per product measured while every lane was busy (timeline), '
+                            'the prediction is {shared:.3f} s, within {noise:.0%} of the measurement: side by side, '
+                            'the lanes computed more slowly than alone.'),
+    'parallel.gap.open': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x the '
+                          'prediction; the repeats ranged from {low:.3f} to {high:.3f} s. Nothing measured here '
+                          'tests a cause for this gap.'),
+    'parallel.gap.shared_speedup': ('At the time per product measured while both lanes were busy (timeline), the '
+                                    "lanes' times give {shared:.2f}x, within {noise:.0%} of the measurement: side by "
+                                    'side, the lanes computed more slowly than alone.'),
+    'parallel.recorded.runs': ('The repeats and the timeline are different runs; time per product in each: '
+                               '{lanes}.'),
+    'parallel.recorded.run_lane': ('{lane} {repeats_k} products in {repeats_s:.3f} s ({repeats_ms:.3g} ms each) '
+                                   'in the repeats, {timeline_k} in {timeline_s:.3f} s ({timeline_ms:.3g} ms each) '
+                                   'in the timeline'),
+    'parallel.rate_both': ('{lane}, while the other lane ran too: one {size}x{size} product took {ms:.2f} ms, '
+                           '{gflops:.0f} GFLOP/s'),
+    'parallel.rate_sum': ('Both lanes at once: {both:.0f} GFLOP/s in all; one lane with all {cores} cores: '
+                          '{whole:.0f} GFLOP/s.'),
+    'parallel.predict.shared': ('together predicted from the rates measured while both lanes ran: {seconds:.3f} s '
+                                '(from the rates alone and the rule above: {rule:.3f} s)'),
+    'parallel.speed.sep': '; ',
+    'parallel.gap.together': 'Together',
 }

@@ -132,4 +132,27 @@ MESSAGES = {
                                   '不出调用次数减少带来的节省；按一个浮点数的全归约（alpha = {alpha:.3f} 毫秒）'
                                   '，扁平对照省下的调用值 {saved:.1f} 毫秒，而它还要把每个梯度复制进一个缓冲区再'
                                   '复制回来'),
+    'allreduce.recorded.where': ('录制于一台有 {gpus} 和 {cores} 个CPU核心的机器：gloo进程运行在它的CPU核心上，'
+                                 '每个进程一个核心，没有用GPU（PyTorch {torch}，Python {python}，NumPy {numpy}），'
+                                 '日期 {date}；进程数 {sizes}'),
+    'allreduce.recorded.where_cpu': ('录制于一台没有GPU的机器，{cores} 个CPU核心（PyTorch {torch}，Python {python}，'
+                                     'NumPy {numpy}），日期 {date}；进程数 {sizes}'),
+    'allreduce.recorded.run_own': ('{n} 个进程，每个进程占 {cores} 个核心中的一个：{layers} 层、宽度 {width}，每个进程'
+                                   ' {batch} 个样本，梯度共 {mb:.1f} MB；{repeats} 次重复的中位数（最慢的进程）：'),
+    'allreduce.recorded.run_shared': ('{n} 个进程在 {cores} 个核心上轮流运行，因此什么也不能重叠：{layers} 层、宽度'
+                                      ' {width}，每个进程 {batch} 个样本，梯度共 {mb:.1f} MB；{repeats} 次重复的中位'
+                                      '数（最慢的进程）：'),
+    'allreduce.recorded.median': '{label} {ms:.1f} 毫秒',
+    'allreduce.recorded.best_ddp': '(d) DDP，最快的桶大小',
+    'allreduce.recorded.xlabel': 'gloo进程数',
+    'allreduce.recorded.ylabel_ms': '训练步时间（毫秒，最慢的进程）',
+    'allreduce.recorded.ylabel_overlap': '全归约时间中与反向传播同时进行的比例',
+    'allreduce.recorded.measured': '{label}：实测',
+    'allreduce.recorded.model': '{label}：模型',
+    'allreduce.recorded.title': '录制于一台 {machine} 机器，gloo使用它的 {cores} 个CPU核心，{date}',
+    'allreduce.recorded.no_size': '这份录制没有 {n} 个进程的运行；它有 {sizes}',
+    'allreduce.recorded.none': '这个软件包没有附带来自更大机器的录制结果',
+    'allreduce.overlap.shared': ('这里 {n} 个进程在 {cores} 个核心上轮流运行，所以反向传播和全归约从不在同一时刻'
+                                 '运行：下面的重叠统计的是两者都在进行中的时间区间，一个在等待另一个运行；请看时钟'
+                                 '时间，并看下面来自更大机器的录制结果，那里每个进程有一个核心'),
 }

@@ -106,12 +106,23 @@ MESSAGES = {
                                        '（按公式预测 {predicted:.0%}：除最后一次外的每次复制，'
                                        '各重叠 min(乘积, 复制)）。'),
     'communication.overlap.no_intervals': '时间线上没有乘积或没有复制：没有可以测量的重叠。',
-    'communication.overlap.wall_less': ('实际用时：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
-                                        '少用 {saved:.4f} 秒'
-                                        '（单独复制约 {copy:.4f} 秒；重叠用时按公式预测为 {closed:.4f} 秒）。'),
-    'communication.overlap.wall_more': ('实际用时：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
-                                        '多用 {more:.4f} 秒'
-                                        '（单独复制约 {copy:.4f} 秒；重叠用时按公式预测为 {closed:.4f} 秒）。'),
+    'communication.overlap.wall_less': ('实际用时（中位数）：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
+                                        '少用 {saved:.4f} 秒（重叠用时按公式预测为 {closed:.4f} 秒）。'),
+    'communication.overlap.wall_more': ('实际用时（中位数）：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
+                                        '多用 {more:.4f} 秒（重叠用时按公式预测为 {closed:.4f} 秒）。'),
+    'communication.overlap.share': ('复制在“先计算，后复制”中所占的比例：{share:.0%}（“先计算，后复制” {serial:.4f} 秒'
+                                    '减去“只算乘积” {run:.4f} 秒 = 复制用了 {copy:.4f} 秒）。'),
+    'communication.overlap.beyond': ('“计算与复制重叠”比“先计算，后复制”快，且超出了各次重复的波动范围：'
+                                     '前者的上四分位数 {over_hi:.4f} 秒低于后者的下四分位数 {serial_lo:.4f} 秒。'),
+    'communication.overlap.within': ('“计算与复制重叠”与“先计算，后复制”的差别在各次重复的波动范围之内（二者中间一半的'
+                                     '重复分别为 {over_lo:.4f}–{over_hi:.4f} 秒和 '
+                                     '{serial_lo:.4f}–{serial_hi:.4f} 秒）：这次运行区分不出二者。'),
+    'communication.overlap.cores': ('重叠运行期间，这个进程平均让 {total} 个核心中的 {cores:.1f} 个保持忙碌'
+                                    '（它的CPU时间 / 实际用时）。'),
+    'communication.overlap.cores_short': ('重叠运行期间，这个进程平均只让 {total} 个核心中的 {cores:.1f} 个保持忙碌'
+                                          '（它的CPU时间 / 实际用时）：复制线程很少能在自己的核心上与乘积同时运行。'),
+    'communication.overlap.below_run': ('“计算与复制重叠”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
+                                        '这是重叠本身做不到的：在计时的那次重叠运行中，乘积忙碌了 {busy:.4f} 秒。'),
     'communication.overlap.slowed': ('与复制同时运行时，乘积忙碌了 {busy:.4f} 秒，单独运行时为 {run:.4f} 秒'
                                      '（是单独运行时的 {ratio:.2f} 倍）：复制运行期间乘积变慢了，'
                                      '因此实际用时的收益小于重叠比例所提示的。'),

@@ -49,7 +49,7 @@ MESSAGES = {
     'parallel.small_ops.cpu': (
         '在 {cores} 个核上，'
         '一个 {size}x{size} 的乘积连同 Python 调用大约需要 {launch_us:.1f} 微秒。'
-        '比较各行：只有当一个线程让核闲着时，第二个线程才有帮助；一次批量乘积省去了每次调用的开销。'
+        '各行给出每种方式的用时，请与一条用上全部核的执行路比较；一次批量乘积只需一次调用就算完全部乘积。'
     ),
     'parallel.plot_title': '{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍（预期 {expected:.2f} 倍）',
     'parallel.timeline_title': '{framework}：每个乘积在各执行路上的运行时间',
@@ -134,4 +134,36 @@ MESSAGES = {
     'parallel.variant.all_cores': '一条执行路，全部 {cores} 个核，做两份工作',
     'parallel.no_wait.not_early': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
                                    '不等待的计时并没有提前停止（不低于等待时用时的一半）：调用返回时工作已经完成。'),
+    'parallel.overlap.wall_predicted': '预测：同时运行 {expected:.3f} 秒，少用 {predicted:.3f} 秒。',
+    'parallel.overlap.wall_predicted_more': '预测：同时运行 {expected:.3f} 秒，反而多用 {predicted:.3f} 秒。',
+    'parallel.speed.head': '所有执行路都在忙碌时（时间线）每个乘积的用时，与该执行路单独运行时相比——{lanes}。',
+    'parallel.speed.lane': ('{lane}：{together:.3g} 毫秒，单独运行时 {alone:.3g} 毫秒'
+                            '（是单独运行时的 {ratio:.2f} 倍）'),
+    'parallel.gap.agrees': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数）：'
+                            '相差不超过 {noise:.0%}。'),
+    'parallel.gap.spread': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），'
+                            '是预测的 {ratio:.2f} 倍；各次重复从 {low:.3f} 秒到 {high:.3f} 秒，'
+                            '这个范围包含预测值：差距在各次运行的波动之内。'),
+    'parallel.gap.shared': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），'
+                            '是预测的 {ratio:.2f} 倍。按所有执行路都在忙碌时（时间线）测得的每个乘积用时，'
+                            '预测为 {shared:.3f} 秒，与实测相差不超过 {noise:.0%}：'
+                            '并排运行时，各执行路算得比单独运行时慢。'),
+    'parallel.gap.open': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），'
+                          '是预测的 {ratio:.2f} 倍；各次重复从 {low:.3f} 秒到 {high:.3f} 秒。'
+                          '这里没有任何测量检验过这个差距的原因。'),
+    'parallel.gap.shared_speedup': ('按两条执行路都在忙碌时（时间线）测得的每个乘积用时，'
+                                    '由各执行路用时得到 {shared:.2f} 倍，与实测相差不超过 {noise:.0%}：'
+                                    '并排运行时，各执行路算得比单独运行时慢。'),
+    'parallel.recorded.runs': '各次重复与时间线是不同的两次运行；两者中每个乘积的用时——{lanes}。',
+    'parallel.recorded.run_lane': ('{lane}：在各次重复中 {repeats_s:.3f} 秒做 {repeats_k} 个乘积'
+                                   '（每个 {repeats_ms:.3g} 毫秒），在时间线中 {timeline_s:.3f} 秒做 '
+                                   '{timeline_k} 个（每个 {timeline_ms:.3g} 毫秒）'),
+    'parallel.rate_both': ('{lane}，另一条执行路同时运行时：一次 {size}x{size} 的乘法用时 {ms:.2f} 毫秒，'
+                           '{gflops:.0f} GFLOP/s'),
+    'parallel.rate_sum': ('两条执行路同时运行：合计 {both:.0f} GFLOP/s；'
+                          '一条用上全部 {cores} 个核的执行路：{whole:.0f} GFLOP/s。'),
+    'parallel.predict.shared': ('由两条执行路同时运行时测得的速度预测同时运行：{seconds:.3f} 秒'
+                                '（由单独运行的速度和上面的规则得出：{rule:.3f} 秒）'),
+    'parallel.speed.sep': '；',
+    'parallel.gap.together': '同时运行',
 }

@@ -1,0 +1,128 @@
+"""13.3.4 recorded at several world sizes on a larger machine, for readers without one: times, intervals, provenance.
+
+`record` runs the lesson's own run (engine.run_allreduce: backward alone, all-reduce alone, (a) after
+backward, (b) flat, (c) hooks, (d) DDP per bucket size, every repeat checked against float64) once per
+world size and keeps each result's JSON (AllreduceResult.to_dict): every repeat on every process, the
+profiled steps' interval statistics and overlap, the model's prediction, and one profiled step's
+events per process (backward's operators, each all-reduce call's start and end) for drawing.
+Recordings are plain JSON with a `format` version; `newest` returns the shipped one to show.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import time
+
+from ..errors import UsageError
+from ..machine import cpu_cores, provenance
+from .results import AllreduceResult, result_from_dict
+
+FORMAT = 1
+FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
+REQUIRED = ('format', 'section', 'machine', 'sizes', 'runs')
+# The lesson's step versions, in its order: (a), (b), (c); (d) is every 'ddp-<MB>' id.
+STEPS = ('serial', 'flat', 'hooks')
+# Events kept for drawing: the step versions only (backward alone and all-reduce alone keep their statistics).
+DRAWN = STEPS + ('ddp',)
+# JSON floats rounded to this many significant digits: the profiler's clock is microseconds.
+DIGITS = 7
+
+
+def _rounded(x):
+    if isinstance(x, float):
+        return float(f'{x:.{DIGITS}g}')
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    return x
+
+
+def _run_json(result: AllreduceResult, seconds: float) -> dict:
+    """One world size's result as JSON: no trace paths (they stay on the recording machine), events as ids only."""
+    d = result.to_dict()
+    d.pop('traces', None)
+    # the lane label is text in the recording's language: a drawing makes it again from rank and stream
+    d['events'] = {vid: [{k: v for k, v in e.items() if k != 'lane'} for e in events]
+                   for vid, events in d['events'].items() if vid.split('-')[0] in DRAWN}
+    return _rounded({'world_size': result.processes, 'seconds': seconds,
+                     'shared_cores': result.processes > result.cores, 'result': d})
+
+
+def record(world_sizes=(2, 4, 8), *, bucket_mb=(0.25, 1, 8, 25), repeats=7, profiled=2, layers=6, width=1024,
+           batch=128, timeout=60.0, progress=None) -> dict:
+    """Record 13.3.4 with gloo at each world size -> a JSON-ready recording (13.3.4).
+
+    A world size above this machine's cores is run with the processes taking turns (share_cores), and the
+    recording says so: such a run checks results and draws timelines, its times show no overlap.
+    """
+    from .engine import run_allreduce
+    out = {'format': FORMAT, 'section': '13.3.4', 'recorded_with': 'tools/record_allreduce.py',
+           'machine': provenance(), 'backend': 'gloo', 'sizes': {'layers': layers, 'width': width, 'batch': batch},
+           'bucket_mb': list(bucket_mb), 'repeats': repeats, 'profiled': profiled, 'runs': []}
+    for i, n in enumerate(world_sizes):
+        started = time.perf_counter()
+        result = run_allreduce('gloo', n, bucket_mb=list(bucket_mb), repeats=repeats, profiled=profiled,
+                               layers=layers, width=width, batch=batch, timeout=timeout,
+                               share_cores=n > cpu_cores())
+        out['runs'].append(_run_json(result, time.perf_counter() - started))
+        if progress:
+            progress(i + 1, len(world_sizes), n)
+    return out
+
+
+# -- reading recordings back ------------------------------------------------------------------------
+
+def is_gpu_machine(rec: dict) -> bool:
+    """Recorded on a machine with a GPU (the processes still run on its CPU cores): the lesson's larger machine."""
+    return bool(rec['machine'].get('gpus'))
+
+
+def file_name(rec: dict) -> str:
+    """The name to ship a recording under: 'NVIDIA-H200-x1-2026-12-03.json' (or 'cpu-only-...')."""
+    gpus = rec['machine'].get('gpus') or []
+    name = f'{gpus[0]} x{len(gpus)}'.replace(' ', '-') if gpus else 'cpu-only'
+    return f"{name}-{rec['machine']['date'][:10]}.json"
+
+
+def check_recording(rec, where='recording') -> dict:
+    """The recording if this version can read it; else a UsageError saying what is wrong."""
+    if not isinstance(rec, dict) or rec.get('format') != FORMAT or rec.get('section') != '13.3.4':
+        got = rec.get('format') if isinstance(rec, dict) else type(rec).__name__
+        raise UsageError(f'{where}: not a 13.3.4 recording of format {FORMAT} (format {got!r}): record it again')
+    missing = [k for k in REQUIRED if k not in rec]
+    if missing or not rec['runs']:
+        raise UsageError(f"{where}: missing {', '.join(missing) or 'runs'}: record it again")
+    return rec
+
+
+def load(path) -> dict:
+    """One recording from its file, checked."""
+    path = pathlib.Path(path)
+    try:
+        rec = json.loads(path.read_text(encoding='utf-8'))
+    except (OSError, ValueError) as e:
+        raise UsageError(f'{path}: cannot read it as JSON ({e})') from None
+    return check_recording(rec, str(path)) | {'file': path.name}
+
+
+def newest(folder=None, gpu_only=True) -> dict | None:
+    """The newest recording in `folder` (default the shipped ones), only from GPU machines unless gpu_only=False."""
+    folder = pathlib.Path(folder or FOLDER)
+    recs = [load(p) for p in sorted(folder.glob('*.json'))] if folder.is_dir() else []
+    recs = [r for r in recs if is_gpu_machine(r) or not gpu_only]
+    return max(recs, key=lambda r: (r['machine'].get('date', ''), r['file'])) if recs else None
+
+
+def results(rec: dict) -> dict[int, AllreduceResult]:
+    """{world size: its AllreduceResult}, so the lesson's own tables and drawings show a recorded run."""
+    return {run['world_size']: result_from_dict(run['result']) for run in rec['runs']}
+
+
+def summary(result: AllreduceResult) -> dict:
+    """The numbers a caption states for one world size: medians, the overlaps beside the model's, the best bucket."""
+    med = {v.id: v.median for v in result.versions}
+    best = result.best_ddp()
+    rows = {vid: result.overlap_row(vid) for vid in ('hooks', best.id if best else None) if vid}
+    return {'median': med, 'best_ddp': best.id if best else None, 'best_mb': best.bucket_mb if best else None,
+            'overlap': rows, 'repeats': len(result.version('serial').times)}

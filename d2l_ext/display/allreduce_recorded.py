@@ -1,0 +1,104 @@
+"""13.3.4 as recorded at 2, 4 and 8 gloo processes on a larger machine, for readers without one: caption and figure.
+
+Every sentence and title is generated from the recording it describes (machine, versions, date, sizes,
+repeats, each version's medians, the interval overlap beside the model's); the timelines are the lesson's
+own (display.allreduce.draw_step_timeline) drawn from a recorded run.
+"""
+from __future__ import annotations
+
+from ..allreduce import recording
+from ..i18n import t
+from . import allreduce as show
+from . import style
+
+# The versions drawn against the world size, in the lesson's order; (d) is the fastest bucket size of each run.
+DRAWN = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp')
+
+
+def where_text(rec: dict) -> str:
+    """Where, when and with what the recording was made, and how its processes used the cores."""
+    m, v = rec['machine'], rec['machine'].get('versions', {})
+    fields = dict(cores=m.get('cpu_cores'), torch=v.get('torch'), python=v.get('python'), numpy=v.get('numpy'),
+                  date=m.get('date', '')[:10], sizes=', '.join(str(r['world_size']) for r in rec['runs']))
+    gpus = m.get('gpus') or []
+    if gpus:
+        return t('allreduce.recorded.where', gpus=f'{gpus[0]} x{len(gpus)}', **fields)
+    return t('allreduce.recorded.where_cpu', **fields)
+
+
+def _version_label(result, vid, text=t) -> str:
+    v = result.best_ddp() if vid == 'ddp' else result.version(vid)
+    return show._label(result, v, text)
+
+
+def run_text(rec: dict, result) -> str:
+    """One world size: how its processes used the cores, every version's median, the overlaps of (c) and best DDP."""
+    s = recording.summary(result)
+    cores = rec['machine'].get('cpu_cores') or result.cores
+    share = 'shared' if result.processes > cores else 'own'
+    lines = [t(f'allreduce.recorded.run_{share}', n=result.processes, cores=cores, repeats=s['repeats'],
+               layers=result.layers, width=result.width, batch=result.batch_per_process,
+               mb=result.prediction.gradient_bytes / 1e6)]
+    medians = [t('allreduce.recorded.median', label=_version_label(result, vid),
+                 ms=(result.best_ddp() if vid == 'ddp' else result.version(vid)).median * 1e3) for vid in DRAWN]
+    lines.append('    ' + t('allreduce.why.join').join(medians))
+    lines += ['    ' + show.overlap_sentence(result, result.version(vid)) for vid in s['overlap']]
+    return '\n'.join(lines)
+
+
+def recorded_text(rec: dict) -> str:
+    """The caption of a recording: where and when, then each world size's numbers (or that none is shipped)."""
+    if rec is None:
+        return t('allreduce.recorded.none')
+    runs = recording.results(rec)
+    return '\n'.join([where_text(rec)] + [run_text(rec, r) for _, r in sorted(runs.items())])
+
+
+def plot_recorded(rec: dict):
+    """Step time (every repeat a dot, median a line) and interval overlap beside the model's, against world size."""
+    runs = sorted(recording.results(rec).items())
+    sizes = [n for n, _ in runs]
+    fig, (left, right) = style.figure(ncols=2, height=4.2)
+    for vid in DRAWN:
+        versions = [(n, r.best_ddp() if vid == 'ddp' else r.version(vid)) for n, r in runs]
+        label = _version_label(runs[-1][1], vid, style.plot_text) if vid != 'ddp' else \
+            style.plot_text('allreduce.recorded.best_ddp')
+        line, = left.plot(sizes, [v.median * 1e3 for _, v in versions], marker='o', label=label)
+        for n, v in versions:
+            left.scatter([n] * len(v.step_times), [x * 1e3 for x in v.step_times], s=12, alpha=0.5,
+                         color=line.get_color())
+    left.set_xlabel(style.plot_text('allreduce.recorded.xlabel'))
+    left.set_ylabel(style.plot_text('allreduce.recorded.ylabel_ms'))
+    left.set_ylim(bottom=0)
+    for vid, marker in (('hooks', 'o'), ('ddp', 's')):
+        label = style.plot_text('allreduce.recorded.best_ddp') if vid == 'ddp' else \
+            _version_label(runs[-1][1], vid, style.plot_text)
+        ids = [r.best_ddp().id if vid == 'ddp' else vid for _, r in runs]
+        measured = [r.version(i).overlap or 0.0 for (_, r), i in zip(runs, ids)]
+        model = [r.predicted(i)['overlap'] for (_, r), i in zip(runs, ids)]
+        line, = right.plot(sizes, measured, marker=marker,
+                           label=style.plot_text('allreduce.recorded.measured', label=label))
+        right.plot(sizes, model, ls='--', marker=marker, mfc='none', color=line.get_color(),
+                   label=style.plot_text('allreduce.recorded.model', label=label))
+    right.set_ylim(0, 1.05)
+    right.set_xlabel(style.plot_text('allreduce.recorded.xlabel'))
+    right.set_ylabel(style.plot_text('allreduce.recorded.ylabel_overlap'))
+    for ax in (left, right):
+        ax.set_xticks(sizes, [str(n) for n in sizes])
+    left.legend(fontsize=style.MIN_FONT_PT - 1)
+    right.legend(fontsize=style.MIN_FONT_PT - 1)
+    m = rec['machine']
+    gpus = m.get('gpus') or []
+    fig.suptitle(style.plot_text('allreduce.recorded.title', machine=f'{gpus[0]} x{len(gpus)}' if gpus else 'CPU',
+                                 cores=m.get('cpu_cores'), date=m.get('date', '')[:10]))
+    style.english_labels(fig)
+    return fig
+
+
+def draw_recorded_timeline(rec: dict, world_size: int, version_id: str = 'hooks'):
+    """One recorded profiled step of a version at a world size, per process (the lesson's own timeline)."""
+    runs = recording.results(rec)
+    if world_size not in runs:
+        from ..errors import UsageError
+        raise UsageError(t('allreduce.recorded.no_size', n=world_size, sizes=', '.join(map(str, sorted(runs)))))
+    return show.draw_step_timeline(runs[world_size], version_id)

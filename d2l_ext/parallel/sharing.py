@@ -1,0 +1,56 @@
+"""13.3.0 and 13.3.1: how fast each lane ran while the lanes ran together, measured from a timeline's intervals.
+
+A prediction made from each lane's speed alone assumes that running beside another lane leaves that
+speed unchanged. On lanes that share cores it need not: these functions measure, from the products'
+own intervals, each lane's time per product while every lane was busy, so the prediction can be
+redone at that speed and a gap is explained by a measurement, never assumed.
+"""
+from __future__ import annotations
+
+import statistics
+
+
+def _events_of(timeline, label: str) -> list[dict]:
+    """A lane's events (MXNet's rows are 'label / worker n': matched by the lane's label at the start)."""
+    return [e for e in timeline.events if e['lane'] == label or e['lane'].startswith(label)]
+
+
+def common_window(timeline) -> tuple[float, float] | None:
+    """From the last lane's first start to the first lane's last end: when every lane was busy (None if never)."""
+    spans = []
+    for label in timeline.lanes:
+        mine = _events_of(timeline, label)
+        if not mine:
+            return None
+        spans.append((min(e['start'] for e in mine), max(e['end'] for e in mine)))
+    start, end = max(a for a, _ in spans), min(b for _, b in spans)
+    return (start, end) if end > start else None
+
+
+def product_seconds(timeline) -> list[float | None]:
+    """Per lane (timeline.lanes order): median seconds of one product that ran while every lane was busy.
+
+    Only products inside the common window count, so a lane that finished early does not lend the
+    others the speed they had once they ran alone. None for a lane with no product inside the window.
+    """
+    window = common_window(timeline)
+    if window is None:
+        return [None] * len(timeline.lanes)
+    a, b = window
+    out = []
+    for label in timeline.lanes:
+        inside = [e['end'] - e['start'] for e in _events_of(timeline, label) if e['start'] >= a and e['end'] <= b]
+        out.append(statistics.median(inside) if inside else None)
+    return out
+
+
+def slowdowns(together: list[float | None], alone: list[float]) -> list[float | None]:
+    """Per lane: seconds per product while every lane ran / seconds per product alone (1: unchanged)."""
+    return [None if t is None or not a else t / a for t, a in zip(together, alone)]
+
+
+def predict_at(per_product: list[float | None], iters: list[int]) -> float | None:
+    """Together-time if every lane kept the given seconds per product: the longest lane (None if one is unknown)."""
+    if any(p is None for p in per_product):
+        return None
+    return max(p * k for p, k in zip(per_product, iters))

@@ -1,0 +1,60 @@
+"""One measurement type (every repeat, median, IQR, noise judgement) and one table renderer (issue 22 item 5)."""
+import dataclasses
+import pickle
+
+import pandas as pd
+import pytest
+
+from d2l_ext import results
+from d2l_ext.results import NOISE, Measurement, chance_gap, close, render
+
+
+def test_statistics_are_computed_once_from_the_repeats():
+    m = Measurement('x', [4.0, 1.0, 3.0, 2.0, 100.0])
+    assert (m.median, m.iqr, m.min, m.max, m.repeats) == (3.0, pytest.approx(2.0), 1.0, 100.0, 5)
+    assert (m.median, m.iqr) == results.spread(m.times)
+    assert Measurement('one', [0.5]).iqr == 0.0
+
+
+def test_json_round_trip_and_old_recordings():
+    m = Measurement('x', [0.5, 0.25, 0.75])
+    again = Measurement.from_json(dataclasses.asdict(m))
+    assert again == m and pickle.loads(pickle.dumps(m)) == m
+    old = Measurement.from_json(0.3, 'bare median')  # recorded before repeats were kept
+    assert (old.label, old.median, old.times, old.repeated()) == ('bare median', 0.3, [], [0.3])
+    assert m.repeated() == [0.5, 0.25, 0.75]
+    assert Measurement.of(m, 'renamed').times == m.times and Measurement.of(m, 'renamed').label == 'renamed'
+
+
+def test_shipped_recordings_load_as_measurements_with_their_recorded_statistics():
+    from d2l_ext.recorded import load_recordings
+    recs = load_recordings(gpu_only=False)
+    if not recs:
+        pytest.skip('no recordings shipped')
+    together = recs[-1].parallel[0].together
+    assert isinstance(together, Measurement) and together.times
+    assert (together.median, together.iqr) == results.spread(together.times)
+
+
+def test_noise_judgement():
+    assert close(1.0, 1.0 + NOISE) and not close(1.0, 1.0 + 2 * NOISE)
+    assert close(2.0, 2.15, of=2.0) and not close(2.0, 2.25, of=2.0)
+    steady, wobbly = Measurement('s', [1.0, 1.01, 0.99, 1.0]), Measurement('w', [1.0, 1.5, 0.6, 1.2])
+    assert not steady.noisy and wobbly.noisy
+    assert chance_gap(steady, wobbly) == wobbly.iqr and chance_gap() == 0.0
+
+
+def test_one_renderer_writes_html_and_text_alike():
+    df = pd.DataFrame([{'a': 0.123456, 'b': float('nan')}])
+    page = render(df, classes='d2l-table')
+    assert 'class="dataframe d2l-table"' in page and '0.1235' in page and 'NaN' not in page
+    assert render(df, text=True).split() == ['a', 'b', '0.1235']
+
+
+def test_display_tables_take_a_result_rows_or_a_frame():
+    from d2l_ext.display import tables
+    rows = [results.timing_row(Measurement('x', [0.5, 0.25]), variant='together')]
+    from_rows = tables.html(rows)
+    assert from_rows == tables.html(results.frame(rows)) and 'median (s)' in from_rows
+    assert 'd2l-table' in from_rows and 'd2l-table' not in tables.html(results.frame(rows), classes=None)
+    assert 'median (s)' in tables.text(rows)
