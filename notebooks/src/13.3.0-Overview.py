@@ -18,7 +18,7 @@
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
 # asks for before they run it, so they can tell which pieces are independent and run those at the same time. But one
 # matrix product already keeps every core of a CPU, or a whole GPU, busy: running two products "in parallel" on the
-# same device gains little. The gains come from two other places:
+# same device gains little when each already uses every core. The gains come from two other places:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
@@ -38,7 +38,7 @@
 #
 # 《动手学深度学习》§12.3（英文版为§13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能够判断哪些部分
 # 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核或者整个 GPU 忙碌起来：在同一个设备上“并行”
-# 运行两个矩阵乘法几乎没有收益。收益来自另外两个地方：
+# 运行两个矩阵乘法，在每个乘法都已用满所有核时几乎没有收益。收益来自另外两个地方：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作；
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。

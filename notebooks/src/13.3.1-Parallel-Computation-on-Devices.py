@@ -113,14 +113,14 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], both.elapsed))
 #
 # The book's "both" cell ends with `torch.cuda.synchronize()`, which waits for the *current* device only. No wait at
 # all is worse: on a GPU the clock stops once the work is *queued*. Predict, then run (with a GPU, only GPU lanes are
-# timed). CPU lanes compute before each call returns, so the rows should agree; a GPU's no-wait row is much shorter.
+# timed). CPU lanes compute before each call returns, so the rows should be close; a GPU's no-wait row is much shorter.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
 # 书中“两者”那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备。完全不等待更糟：在GPU上，
 # 工作一*排入队列*，计时就停止了。先预测，再运行（有GPU时只为GPU执行路计时）。CPU执行路在每次调用返回前就已算完，
-# 所以各行应当相同；GPU上“不等待”那一行会短得多。
+# 所以各行应当相近；GPU上“不等待”那一行会短得多。
 
 # %% tags=["nbval-ignore-output"]
 import time
@@ -346,13 +346,13 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
 # %% [markdown]
 # Where did each product run? Each bar is one product, timed in its lane; dashed marks are
 # each lane's predicted end (at its side-by-side speed where the lanes share cores). The overlap is the fraction of the shorter lane's busy time during which the other lane
-# was busy too. Guess it (0 to 1) in `my_overlap`, then compare it with the time saved and each lane's time per
+# was busy too. Guess it as a fraction (0 to 1; printed below in %) in `my_overlap`, then compare it with the time saved and each lane's time per
 # product: full overlap saves little if side by side each lane computes more slowly.
 
 # %% [markdown] lang="zh"
 # 每个乘积在哪里运行？每个条形是一次乘法，在它所在的执行路上计时；虚线是每条执行路预测的结束时间
 # （各执行路共用CPU核时，按并排运行时测得的速度）。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。
-# 先在 `my_overlap` 里猜一猜（0到1），再与节省的时间以及每条执行路每个乘积的用时比较：如果并排运行时每条都算得
+# 先在 `my_overlap` 里猜一猜（0到1的比例；下面以%显示），再与节省的时间以及每条执行路每个乘积的用时比较：如果并排运行时每条都算得
 # 更慢，完全重叠也省不了多少时间。
 
 # %% tags=["nbval-ignore-output"]

@@ -141,7 +141,7 @@ print(show.copied_text(y, y_cpu))
 #
 # On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU, 20 products of `x` 700 × 4 by `w` 4 × 700: a
 # square product does N multiply-adds per number it writes, so its copy would be about 2% of the run; these do 4,
-# making the copies about 40% of run-then-copy (printed below). Freed memory stays in the process for the next
+# making the copies roughly 40-50% of run-then-copy (the measured share is printed below). Freed memory stays in the process for the next
 # product, as PyTorch's GPU allocator keeps its blocks; otherwise run-then-copy, which keeps all 20 products, would
 # also wait for fresh pages.
 
@@ -155,7 +155,7 @@ print(show.copied_text(y, y_cpu))
 #
 # 在GPU上，`x` 和 `w` 是书中的4000 × 4000矩阵。在CPU上，是20个 `x`（700 × 4）与 `w`（4 × 700）的乘积：方阵乘积
 # 每写出一个数要做N次乘加，复制只占运行时间的2%左右；这种“瘦”乘积每个数只做4次乘加，复制约占“先计算，后复制”
-# 用时的40%（比例印在下面）。释放的内存留在进程中供下一个乘积使用，就像PyTorch的GPU内存分配器保留它的内存块
+# 用时的40%~50%左右（实测比例印在下面）。释放的内存留在进程中供下一个乘积使用，就像PyTorch的GPU内存分配器保留它的内存块
 # 那样；否则保留全部20个乘积的“先计算，后复制”还要等待新的内存页。
 
 # %% tags=["nbval-ignore-output"]
@@ -460,7 +460,8 @@ print(show.profile_text(prof, GPU))
 # <details><summary>Worked answer</summary>
 #
 # `aten::mm` (the products) and `aten::copy_` (the copies; on a GPU also listed as `Memcpy DtoH`, the same time
-# again); the hidden cell prints their split. On a GPU the copies sit on a second stream, each after its product.
+# again); the hidden cell prints their split. On a GPU the copies sit on a second stream, each after its product. Under the
+# profiler every operator runs slower than in the timed repeats, so the profile's split is not the copy share above.
 # </details>
 #
 # ## Remember
@@ -481,7 +482,8 @@ print(show.profile_text(prof, GPU))
 # <details><summary>参考答案</summary>
 #
 # `aten::mm`（乘积）和 `aten::copy_`（复制；在GPU上还会以 `Memcpy DtoH` 列出，那是同一段时间）；隐藏的单元格打印
-# 二者各占多少。在GPU上，复制位于第二个流上，每次复制都在其乘积之后。
+# 二者各占多少。在GPU上，复制位于第二个流上，每次复制都在其乘积之后。在性能分析器下每个操作符都比计时的重复运行更慢，
+# 所以分析结果中的比例不是上面的复制占比。
 # </details>
 #
 # ## 记住

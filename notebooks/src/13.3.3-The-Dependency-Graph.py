@@ -274,8 +274,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>Worked answer</summary>
 #
 # Split in proportion to speed: a = 256 · t₁ / (t₀ + t₁), where tᵢ is the sum of lane *i*'s boxes at 128 rows. Next to
-# a GPU the CPU gets almost nothing, and then one GPU with the whole minibatch is simpler and faster. Two equal CPU
-# lanes are already balanced.
+# a GPU the CPU gets a small share, and one GPU with the whole minibatch may still be faster: time both. Two CPU lanes
+# on equal cores are balanced only if their measured times agree.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -292,7 +292,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>参考答案</summary>
 #
 # 按速度成比例地拆分：a = 256 · t₁ / (t₀ + t₁)，其中 tᵢ 是执行路 *i* 在128个样本时各方框耗时之和。与GPU并列时，
-# CPU几乎分不到样本，这时一个GPU处理整个小批量既简单又更快。两条相同的CPU执行路本来就是平衡的。
+# CPU只分到一小部分样本，一个GPU处理整个小批量仍可能更快：两者都计时。两条核数相同的CPU执行路只有在实测用时相近时才算平衡。
 # </details>
 
 # %% [markdown]
@@ -327,8 +327,8 @@ show.draw_dag(ex5)
 # path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. In units of one
 # product the lanes, not the path, set the time; measured times need not follow the unit count.
 #
-# Beside a GPU: on an H200 with 15 CPU cores (2026-12-02) the plan put 20 tasks on the GPU, one on the CPU, and ran
-# 0.35x as fast as the GPU alone. The output says when a lane got a task only because every lane gets one, and what
+# Beside a GPU: in the H200 recording (2026-12-03; the CPU lane used 15 of its 16 cores) the planner alone gave the
+# CPU nothing; since every lane gets a task, the CPU got one, and the plan ran 0.40x as fast as the GPU alone. The output says when a lane got a task only because every lane gets one, and what
 # one product timed on each lane predicted.
 # </details>
 
@@ -340,8 +340,8 @@ show.draw_dag(ex5)
 # 乘法需要每个阶段3，再加汇合点：仍是12。以一次乘法为单位，决定时间的是执行路的数量，而不是关键路径；实测时间不一定
 # 符合按单位的计数。
 #
-# 与GPU并列时：在一台有15个CPU核的H200机器上（2026-12-02），计划把20个任务交给GPU、1个交给CPU，运行速度是GPU单独运行的
-# 0.35倍。
+# 与GPU并列时：在H200的录制中（2026-12-03；CPU执行路用16个核中的15个），计划本身不给CPU任何任务；由于每条执行路都要
+# 分到任务，CPU分到一个，计划的速度是GPU单独运行的0.40倍。
 # 输出会说明某条执行路是否只因为每条执行路都要分到任务才得到了一个任务，以及根据在每条执行路上为一次乘法计时得出的预测。
 # </details>
 

@@ -35,16 +35,16 @@ MESSAGES = {
     'task.allreduce.buckets_wrong': ('with bucket_mb={bucket_mb:g}: {calls} all-reduce calls per step, but '
                                      'buckets of that size hold the gradients in {expected}'),
     'task.allreduce.overlap': ('overlap: backward computed during {measured:.0%} of the all-reduces\' time '
-                               '(predicted {predicted:.0%} at most, if each started the moment its gradients '
-                               'were ready; needed {threshold:.0%})'),
+                               '(model {predicted:.0%}: each all-reduce starting the moment its gradients '
+                               'are ready, at its speed alone; needed {threshold:.0%})'),
     'task.allreduce.overlap_info': ('overlap (not graded here): backward computed during {measured:.0%} of the '
                                     "all-reduces' time; predicted {predicted:.0%}, since they start after backward"),
-    'task.allreduce.overlap_after': ('overlap {measured:.0%} (predicted up to {predicted:.0%}, needed '
+    'task.allreduce.overlap_after': ('overlap {measured:.0%} (model {predicted:.0%}, needed '
                                      '{threshold:.0%}): no all-reduce started before backward ended'),
-    'task.allreduce.overlap_blocking': ('overlap {measured:.0%} (predicted up to {predicted:.0%}, needed '
+    'task.allreduce.overlap_blocking': ('overlap {measured:.0%} (model {predicted:.0%}, needed '
                                         '{threshold:.0%}): the all-reduces started during backward, but backward '
                                         'waited inside them; pass async_op=True and wait() only before the step'),
-    'task.allreduce.overlap_low': ('overlap {measured:.0%} (predicted up to {predicted:.0%}, needed '
+    'task.allreduce.overlap_low': ('overlap {measured:.0%} (model {predicted:.0%}, needed '
                                    '{threshold:.0%}): the all-reduces ran mostly after backward'),
     'task.allreduce.hung': ('process {rank} had not finished after {seconds:.0f} s; both processes were '
                             'stopped'),

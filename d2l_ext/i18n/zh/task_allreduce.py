@@ -29,15 +29,15 @@ MESSAGES = {
     'task.allreduce.buckets_wrong': ('bucket_mb={bucket_mb:g}时，每步调用了{calls}次全归约，'
                                      '但这个大小的桶装下全部梯度需要{expected}个桶'),
     'task.allreduce.overlap': ('重叠：全归约进行的时间里，有{measured:.0%}的时间反向传播在计算'
-                               '（预测最多{predicted:.0%}，即每个全归约在其梯度就绪的那一刻开始；要求{threshold:.0%}）'),
+                               '（模型{predicted:.0%}：每个全归约在其梯度就绪的那一刻开始，按单独运行时的速度；要求{threshold:.0%}）'),
     'task.allreduce.overlap_info': ('重叠（此处不评分）：全归约进行的时间里，有{measured:.0%}的时间反向传播在计算；'
                                     '预测为{predicted:.0%}，因为全归约在反向传播之后才开始'),
-    'task.allreduce.overlap_after': ('重叠{measured:.0%}（预测最多{predicted:.0%}，要求{threshold:.0%}）：'
+    'task.allreduce.overlap_after': ('重叠{measured:.0%}（模型{predicted:.0%}，要求{threshold:.0%}）：'
                                      '没有一个全归约在反向传播结束之前开始'),
-    'task.allreduce.overlap_blocking': ('重叠{measured:.0%}（预测最多{predicted:.0%}，要求{threshold:.0%}）：'
+    'task.allreduce.overlap_blocking': ('重叠{measured:.0%}（模型{predicted:.0%}，要求{threshold:.0%}）：'
                                         '全归约在反向传播期间开始了，但反向传播在其中等待；请传入async_op=True，'
                                         '只在更新之前调用wait()'),
-    'task.allreduce.overlap_low': ('重叠{measured:.0%}（预测最多{predicted:.0%}，要求{threshold:.0%}）：'
+    'task.allreduce.overlap_low': ('重叠{measured:.0%}（模型{predicted:.0%}，要求{threshold:.0%}）：'
                                    '全归约大多在反向传播之后进行'),
     'task.allreduce.hung': '进程{rank}在{seconds:.0f}秒后仍未完成；两个进程都已停止',
     'task.allreduce.waited': ('进程{rank}为一个另一进程从未参与的全归约等待了{seconds:.0f}秒：'
