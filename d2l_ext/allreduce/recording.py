@@ -9,12 +9,12 @@ Recordings are plain JSON with a `format` version; `newest` returns the shipped 
 """
 from __future__ import annotations
 
-import json
 import pathlib
 import time
 
 from ..errors import UsageError
 from ..machine import cpu_cores, provenance
+from ..paths import read_json
 from .results import AllreduceResult, result_from_dict
 
 FORMAT = 1
@@ -98,11 +98,7 @@ def check_recording(rec, where='recording') -> dict:
 
 def load(path) -> dict:
     """One recording from its file, checked."""
-    path = pathlib.Path(path)
-    try:
-        rec = json.loads(path.read_text(encoding='utf-8'))
-    except (OSError, ValueError) as e:
-        raise UsageError(f'{path}: cannot read it as JSON ({e})') from None
+    path, rec = read_json(path)
     return check_recording(rec, str(path)) | {'file': path.name}
 
 

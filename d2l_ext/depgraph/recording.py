@@ -13,7 +13,6 @@ JSON with a `format` version; `load_recordings` returns the shipped ones, newest
 from __future__ import annotations
 
 import contextlib
-import json
 import pathlib
 import statistics
 import time
@@ -23,6 +22,7 @@ import torch
 from ..errors import UsageError
 from ..i18n import t
 from ..machine import provenance
+from ..paths import read_json
 from ..timing import wait_for_lanes
 from . import task
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
@@ -257,11 +257,7 @@ def check_recording(rec, where='recording') -> dict:
 
 def load(path) -> dict:
     """One recording from its file, checked."""
-    path = pathlib.Path(path)
-    try:
-        rec = json.loads(path.read_text(encoding='utf-8'))
-    except (OSError, ValueError) as e:
-        raise UsageError(f'{path}: cannot read it as JSON ({e})') from None
+    path, rec = read_json(path)
     return check_recording(rec, str(path)) | {'file': path.name}
 
 

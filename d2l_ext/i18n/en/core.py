@@ -72,6 +72,7 @@ MESSAGES = {
     'core.and_hint': ', {hint}',
     'core.no_language': 'language {language} is not available: choose one of {choices}',
     'core.no_results': 'give at least one result to compare with the reference',
+    'core.not_json': '{path}: cannot read it as JSON ({reason})',
     'core.see_help': '{message} (see --help)',
     'core.worker_silent': (
         'the {framework} worker process gave no sign of life for {seconds} s (stopped or frozen) and was '
