@@ -29,8 +29,13 @@ test: lint unit notebooks browser
 lint: $(STAMP)
 	$(BIN)/ruff check d2l_ext tests benchmarks tools notebooks/src
 
+# Two pytest workers (pytest-xdist), a test file per worker at a time (--dist loadfile: a module's fixtures are set
+# up once, and a file's tests never run beside each other). The measurement: docs/browser-test.md, "What else keeps
+# make test short". UNIT_WORKERS=0 runs them in this process, one after another.
+UNIT_WORKERS ?= 2
 unit: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/python -m pytest tests -m "not browser" -q -p no:cacheprovider --durations=15
+	MPLBACKEND=Agg $(BIN)/python -m pytest tests -m "not browser" -q -p no:cacheprovider --durations=15 \
+	  -n $(UNIT_WORKERS) --dist loadfile
 
 # One kernel per lesson: nbval runs the English notebook's cells and compares their output with the committed one,
 # then the Chinese notebook's cells run in the same kernel, compared with the committed Chinese output (Run All a

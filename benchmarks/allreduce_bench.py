@@ -45,7 +45,7 @@ def overlap_reason(r, vid) -> str:
     if slowdown > 1.05:
         return (f'not in the model: backward x{slowdown:.2f} while sending (gloo shares cores with it), and the '
                 f'all-reduce took {v.comm_seconds * 1e3:.1f} ms against the model\'s {model["busy"] * 1e3:.1f} ms')
-    return (f'not in the model: the all-reduce took {v.comm_seconds * 1e3:.1f} ms against the model\'s '
+    return (f"not in the model: the all-reduce took {v.comm_seconds * 1e3:.1f} ms against the model's "
             f'{model["busy"] * 1e3:.1f} ms (bandwidth while overlapping below the measured {p.bus_bandwidth / 1e9:.2f} '
             f'GB/s)')
 
@@ -60,7 +60,7 @@ def bucket_reason(r, model_best, measured_best) -> str:
                      f'{s["calls"] * p.per_call * 1e3:.1f} ms, exposed after backward {s["exposed"] * 1e3:.1f} ms')
     m, b = r.version(f'ddp-{measured_best:g}'), r.version(f'ddp-{model_best:g}')
     term = 'per-call overhead' if abs(m.calls - b.calls) * p.per_call > abs(m.median - b.median) / 2 else \
-        'overlap (the measured overlap differs from the model\'s)'
+        "overlap (the measured overlap differs from the model's)"
     return f"term: {term}; model: {'; '.join(parts)}"
 
 

@@ -110,8 +110,8 @@ def main():
     for fw in available_frameworks():
         r = call_in_worker(fw, cpu_lanes_parallel, fw, **SMALL)
         report[f'cpu_lanes_{fw}'] = r.to_json()
-        print(f"  {fw}: lanes {[round(m.median, 4) for m in r.lane_times]}, together {r.together.median:.3f} s, "
-              f"speedup {r.speedup:.2f}x, expected {r.expected_speedup:.2f}x ({r.expectation.rule})")
+        print(f'  {fw}: lanes {[round(m.median, 4) for m in r.lane_times]}, together {r.together.median:.3f} s, '
+              f'speedup {r.speedup:.2f}x, expected {r.expected_speedup:.2f}x ({r.expectation.rule})')
         if fw == 'torch' and cpu_cores() == 2:
             goal(rows, 'PyTorch two CPU lanes speedup', r.speedup, '>= 1.8 on 2 idle cores', r.speedup >= 1.8, 'x')
 
@@ -149,11 +149,11 @@ def main():
             steal = cpu_steal_seconds() - steal
             report['gpu_cpu_lanes'] = m.to_json()
             report['gpu_cpu_lanes_steal_s'] = steal
-            print(f"  CPU time stolen by the host while measuring: {steal:.2f} s "
-                  f"(other virtual machines running on our cores)", flush=True)
+            print(f'  CPU time stolen by the host while measuring: {steal:.2f} s '
+                  f'(other virtual machines running on our cores)', flush=True)
             r = m.together.median / m.expected
-            print(f"  GPU + CPU lanes: {m.iters} products of {m.size}, "
-                  f"lanes {[round(x.median, 3) for x in m.lane_times]} s")
+            print(f'  GPU + CPU lanes: {m.iters} products of {m.size}, '
+                  f'lanes {[round(x.median, 3) for x in m.lane_times]} s')
             goal(rows, 'GPU + CPU together / max(lane times)', r, '<= 1.1', r <= 1.1)
             o = parallel.launch_order(repeats=SMALL['repeats'])
             report['launch_order'] = o.to_json()

@@ -45,18 +45,17 @@ def relative_error(results, reference) -> float:
     return max(float(numpy.linalg.norm(_as_numpy64(y) - ref)) / ref_norm for y in items)
 
 
-def tolerance(framework: str) -> float:
-    """Relative error allowed for a framework's fp32 products; PyTorch's TF32 (if switched on) rounds coarser."""
-    if framework == 'torch':
-        import torch
-        return 5e-3 if torch.backends.cuda.matmul.allow_tf32 else 1e-4
-    return 1e-4
+# Results of no registered framework (NumPy arrays) are checked as strictly as an fp32 product.
+STRICT_TOLERANCE = 1e-4
 
 
 def default_tolerance(results) -> float:
-    """The relative error the results' framework allows; NumPy results are checked as strictly as MXNet's fp32."""
-    first = _items(results)[0] if _items(results) else None
-    return tolerance('torch' if _is_torch(first) else 'mxnet')
+    """The relative error the results' framework allows (its registry entry, d2l_ext.frameworks: one home)."""
+    from .frameworks import framework, known
+    items = _items(results)
+    root = type(items[0]).__module__.split('.')[0] if items else ''
+    name = next((n for n in known() if framework(n).module == root), None)
+    return framework(name).tolerance() if name else STRICT_TOLERANCE
 
 
 def check_close(results, reference, what: str, tol: float | None = None) -> float:

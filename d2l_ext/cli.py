@@ -124,7 +124,7 @@ def _record(args) -> int:
 
     from .paths import check_output_file, save_text
     from .recorded import default_path, record
-    repeats = _count(args.repeats, 'repeats', 'repeats', 5)
+    repeats = _count(args.repeats, t('core.what_repeats'), 'repeats', 5)
     path = check_output_file(args.out or default_path(), args.force)  # before minutes of measuring
     print(t('cli.recording_to', path=path), flush=True)
     staging = pathlib.Path(tempfile.mkdtemp(prefix='d2l_ext-record-'))
@@ -171,9 +171,9 @@ def _run(args) -> int:
     from .display.tables import text
     from .machine import frameworks_for
     fws = frameworks_for(args.framework)
-    size = _count(args.size, 'matrix size', 'size', 1000)
-    iters = _count(args.iters, 'iteration count', 'iters', 10)
-    repeats = _count(args.repeats, 'repeats', 'repeats', 3)
+    size = _count(args.size, t('core.what_size'), 'size', 1000)
+    iters = _count(args.iters, t('core.what_iters'), 'iters', 10)
+    repeats = _count(args.repeats, t('core.what_repeats'), 'repeats', 3)
     lanes = getattr(args, 'lanes', None)
     _check_lanes_everywhere(fws, lanes)
     limit = None if args.yes else LIMIT_S

@@ -10,46 +10,111 @@ so we pick two lanes from what exists and say plainly what each one is:
 from __future__ import annotations
 
 import contextlib
-from dataclasses import asdict, dataclass
+import re
+from dataclasses import asdict, dataclass, fields
 
 from .errors import UsageError
 from .frameworks import framework as _framework
-from .i18n import t
+from .i18n import language, t, text_in
 from .machine import FAKE as _FAKE
 from .machine import check_framework, cpu_cores
 
 
 @dataclass(frozen=True)
 class Lane:
-    """One place where independent work can run (13.3.1): a GPU, the CPU, or a share of the CPU."""
+    """One place where independent work can run (13.3.1): a GPU, the CPU, or a share of the CPU.
+
+    A Lane holds ids and numbers only; its label and explanation are catalogue text made in the
+    language asked for when they are read (label_in, label), never stored translated.
+    """
     framework: str       # a registered framework's name (d2l_ext.frameworks): 'torch', 'mxnet'
     name: str            # what to type on the CLI: 'cuda:0', 'cpu', 'cpu0', 'gpu(0)', 'cpu(1)'
     kind: str            # 'gpu' or 'cpu'
     index: int           # GPU index, or CPU-lane number
-    label: str           # short, for tables and plots
-    explanation: str     # what the lane really is, in a student's words
     threads: int = 0     # intra-op threads for a CPU lane (0 for a GPU)
     asynchronous: bool = True  # True: the framework queues work and returns at once
+    cores: int = 0       # the machine's cores when the lane was found (a CPU label says 'threads of cores')
+    model: str = ''      # a GPU's model name, shown in its label ('NVIDIA H200')
+    workers: int = 0     # engine worker threads of a CPU context (MXNet), shown in its explanation
+    label_key: str = ''  # catalogue key of the label; '' -> the default for its kind and name
+    explanation_keys: tuple[str, ...] = ()  # catalogue keys of the explanation, joined
+
+    def _fields(self) -> dict:
+        return dict(index=self.index, number=self.index, threads=self.threads, cores=self.cores,
+                    name=self.model, workers=self.workers)
+
+    def label_in(self, lang: str | None = None) -> str:
+        """The short label for tables and plots in `lang` (default: the current language)."""
+        key = self.label_key or _default_label_key(self.framework, self.kind, self.name)
+        return text_in(lang or language(), key, **self._fields()) if key else self.name
+
+    @property
+    def label(self) -> str:
+        """The short label in the current language (tables, messages; plots use fonts.plot_lane)."""
+        return self.label_in()
+
+    def explanation_in(self, lang: str | None = None) -> str:
+        """What the lane really is, in a student's words, in `lang` (default: the current language)."""
+        return ''.join(text_in(lang or language(), key, **self._fields()) for key in self.explanation_keys)
+
+    @property
+    def explanation(self) -> str:
+        """explanation_in the current language."""
+        return self.explanation_in()
 
     def device(self):
         """The framework's device object for this lane (torch.device or mx.Context)."""
         return _framework(self.framework).device(self.kind, self.index)
 
     def as_dict(self) -> dict:
-        """JSON-ready description (used by the CLI and the recorded results)."""
-        return asdict(self)
+        """JSON-ready ids (CLI, recorded results), plus label and explanation for a person reading the JSON."""
+        d = asdict(self)
+        d['explanation_keys'] = list(self.explanation_keys)
+        return dict(d, label=self.label, explanation=self.explanation)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Lane:
+        """The Lane of an as_dict() (or a recording's lane dict): its ids, ignoring the text and extra keys."""
+        names = {f.name for f in fields(cls)}
+        kept = {k: v for k, v in d.items() if k in names}
+        kept['explanation_keys'] = tuple(kept.get('explanation_keys', ()))
+        return cls(**kept)
+
+
+_NAME = re.compile(r'(cuda|gpu|cpu)[:(]?(\d*)\)?\Z')
+
+
+def _default_label_key(framework: str, kind: str, name: str) -> str:
+    """The label key of a lane known by its id only: GPU n, the CPU, CPU lane n ('' -> the name itself)."""
+    m = _NAME.match(name)
+    if kind == 'gpu':
+        return 'core.lane_gpu_label'
+    if m is None:
+        return ''
+    return _framework(framework).cpu_label if m[2] else 'core.lane_cpu_plain'
+
+
+def label_of(name, lang: str | None = None, framework: str = 'torch') -> str:
+    """The label of a lane id ('cpu0', 'gpu1', 'cuda:0', 'cpu', 'cpu(1)') or Lane in `lang` (displays of data)."""
+    if isinstance(name, Lane):
+        return name.label_in(lang)
+    m = _NAME.match(str(name))
+    if m is None or (m[1] != 'cpu' and not m[2]):  # 'gpu' alone names a colour role, not a lane
+        return str(name)
+    kind = 'cpu' if m[1] == 'cpu' else 'gpu'
+    return make_lane(framework, kind, int(m[2] or 0), name=str(name)).label_in(lang)
 
 
 def make_lane(framework: str, kind: str, index: int = 0, *, threads: int = 0, name: str | None = None,
-              label: str | None = None, explanation: str = '') -> Lane:
+              label_key: str = '', explanation_keys: tuple[str, ...] = (), cores: int = 0, model: str = '',
+              workers: int = 0) -> Lane:
     """The one place a Lane is built (every section); a framework's CPU work is queued unless it says otherwise."""
     fw = _framework(framework)
     if name is None:
         name = fw.lane_name(kind, index)
-    if label is None:
-        label = f'GPU {index}' if kind == 'gpu' else name
-    return Lane(framework=fw.name, name=name, kind=kind, index=index, label=label, explanation=explanation,
-                threads=threads if kind == 'cpu' else 0, asynchronous=kind == 'gpu' or fw.cpu_queued)
+    return Lane(framework=fw.name, name=name, kind=kind, index=index, threads=threads if kind == 'cpu' else 0,
+                asynchronous=kind == 'gpu' or fw.cpu_queued, cores=cores, model=model, workers=workers,
+                label_key=label_key, explanation_keys=tuple(explanation_keys))
 
 
 @contextlib.contextmanager
@@ -76,11 +141,10 @@ def gpu_count(framework: str) -> int:
     return _framework(framework).gpu_count()
 
 
-def _gpu_label(framework: str, index: int) -> str:
-    name = None if 'gpus' in _FAKE else _framework(framework).gpu_name(index)
-    if name:
-        return t('core.lane_gpu_label_named', index=index, name=name)
-    return t('core.lane_gpu_label', index=index)
+def _gpu_lane(fw, index: int, cores: int) -> Lane:
+    model = '' if 'gpus' in _FAKE else (fw.gpu_name(index) or '')
+    return make_lane(fw.name, 'gpu', index, cores=cores, model=model, explanation_keys=(fw.gpu_explanation,),
+                     label_key='core.lane_gpu_label_named' if model else 'core.lane_gpu_label')
 
 
 def find_lanes(framework: str = 'torch', count: int | str = 2) -> list[Lane]:
@@ -97,11 +161,10 @@ def lanes_of(framework: str, count: int | str = 2) -> list[Lane]:
     fw = _framework(framework)
     g = gpu_count(fw.name)
     c = cpu_cores()
-    gpus = [make_lane(fw.name, 'gpu', i, label=_gpu_label(fw.name, i), explanation=t(fw.gpu_explanation))
-            for i in range(g if count == 'all' else min(int(count), g))]
+    gpus = [_gpu_lane(fw, i, c) for i in range(g if count == 'all' else min(int(count), g))]
     if g >= 2:
         return gpus
-    return gpus[:1] + [make_lane(fw.name, 'cpu', **spec) for spec in fw.cpu_lanes(g, c)]
+    return gpus[:1] + [make_lane(fw.name, 'cpu', cores=c, **spec) for spec in fw.cpu_lanes(g, c)]
 
 
 def pick_lanes(framework: str = 'torch', names=None) -> list[Lane]:

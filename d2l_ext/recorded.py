@@ -68,8 +68,6 @@ def build(cls, data):
     if origin is dict:
         return {k: build(args[1], v) for k, v in data.items()}
     if dataclasses.is_dataclass(cls):
-        if hasattr(cls, 'from_json') and not isinstance(data, dict):
-            return cls.from_json(data)
         hints = typing.get_type_hints(cls)
         known = {f.name for f in dataclasses.fields(cls) if f.init}
         return cls(**{k: build(hints[k], v) for k, v in data.items() if k in known})

@@ -72,14 +72,6 @@ class Measurement:
         """From raw repeats."""
         return cls(label, ts)
 
-    @classmethod
-    def from_json(cls, value, label: str = '') -> Measurement:
-        """From saved JSON: a dict of these fields, or a bare median (recordings made before repeats were kept)."""
-        if isinstance(value, (int, float)):
-            return cls(label, median=float(value))
-        d = {k: v for k, v in value.items() if k in {f.name for f in dataclasses.fields(cls)}}
-        return cls(d.pop('label', label), d.pop('times', ()), **d)
-
     @property
     def repeats(self) -> int:
         """How many repeats were timed."""

@@ -7,10 +7,10 @@ it returns is results.Measurement, which mirrors torch.utils.benchmark's Measure
 """
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Iterable
 
+from .frameworks import framework, known
 from .i18n import t
 from .results import Measurement, render
 
@@ -20,31 +20,20 @@ clock = time.perf_counter  # timestamps (timelines, start delays); durations of 
 def wait_for_lanes(lanes) -> None:
     """Block until every device used by these lanes has finished its queued work (every section).
 
-    Only frameworks already loaded are touched (work cannot be queued in one that is not), so
-    timing never imports a framework: importing MXNet next to PyTorch would change its threads.
-    PyTorch's CPU lanes run synchronously; each GPU is synchronized by index (a bare
-    synchronize() waits for the current device only); MXNet's engine waits for all its contexts.
+    Each framework waits for its own lanes as its registry entry says (Framework.wait_loaded: a
+    PyTorch GPU by index, since a bare synchronize() waits for the current device only; MXNet's
+    engine for all its contexts). Only frameworks already loaded are touched (work cannot be
+    queued in one that is not), so timing never imports a framework.
     """
     lanes = list(lanes)
-    torch = sys.modules.get('torch')
-    gpus = sorted({lane.index for lane in lanes if lane.framework == 'torch' and lane.kind == 'gpu'})
-    if torch is not None:
-        for i in gpus:
-            torch.cuda.synchronize(i)
-    mx = sys.modules.get('mxnet')
-    if mx is not None and any(lane.framework == 'mxnet' for lane in lanes):
-        mx.nd.waitall()
+    for name in dict.fromkeys(lane.framework for lane in lanes):
+        framework(name).wait_loaded([lane for lane in lanes if lane.framework == name])
 
 
 def wait_for_everything() -> None:
-    """Wait for every GPU PyTorch can see and for MXNet's engine if MXNet is loaded."""
-    torch = sys.modules.get('torch')
-    if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
-        for i in range(torch.cuda.device_count()):
-            torch.cuda.synchronize(i)
-    mx = sys.modules.get('mxnet')
-    if mx is not None:
-        mx.nd.waitall()
+    """Wait for every device of every framework already loaded (each as its registry entry says)."""
+    for name in known():
+        framework(name).wait_all()
 
 
 def _timed(work, wait, box: list) -> float:

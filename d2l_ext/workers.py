@@ -35,7 +35,7 @@ from concurrent.futures.process import BrokenProcessPool
 from .errors import ResultMismatch, UsageError, WorkerFailed, WorkerHung
 from .frameworks import check_framework, register_from, source
 from .frameworks import framework as _framework
-from .frameworks.mxnet_framework import ENGINES as MXNET_ENGINES  # noqa: F401 (old name)
+from .i18n import t
 
 _pools: dict = {}
 _progress_queue = None  # set inside a worker by _init_worker
@@ -177,7 +177,7 @@ def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float 
     or still busy after `timeout_s` seconds is killed and raises WorkerHung. If the caller is
     interrupted, the worker is killed so nothing keeps running and the next call starts clean.
     """
-    from .i18n import language, t
+    from .i18n import language
     pool, q = _get_pool(framework)
     name = _framework(framework_of(framework)).display
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
@@ -231,7 +231,7 @@ def dispatch(measure, framework: str, lanes=None, *, progress=None, worker: str 
     fw = check_framework(framework)
     key = worker or fw
     if framework_of(key) != fw:
-        raise ValueError(f'worker {key!r} does not run {fw}')  # a programming error, never a learner's
+        raise ValueError(t('core.worker_not_framework', worker=repr(key), framework=fw))  # a programming error
     return call_in_worker(key, _in_worker, measure, fw, lanes, kwargs, progress is not None,
                           progress=progress, timeout_s=timeout_s)
 
@@ -261,23 +261,3 @@ def _lanes_in_worker(framework, names, count):
 def lanes_for_all(frameworks, names=None) -> dict:
     """Old name of lanes_for (13.3.0's notebook): check a lane choice for every framework -> {fw: lanes}."""
     return lanes_for(frameworks, names)
-
-
-def torch_thread_report() -> dict:
-    """What a PyTorch worker sees: thread count, and whether MXNet got into this process (tests)."""
-    import sys
-
-    import torch
-    return {'torch_threads': torch.get_num_threads(), 'mxnet_loaded': 'mxnet' in sys.modules,
-            'pid': os.getpid()}
-
-
-def mxnet_worker_report() -> dict:
-    """What an MXNet worker sees: engine settings read at import, and whether torch is loaded (tests)."""
-    import sys
-
-    from .backends.mxnet_backend import setup_mxnet
-    setup_mxnet()
-    return {'MXNET_CPU_WORKER_NTHREADS': os.environ.get('MXNET_CPU_WORKER_NTHREADS'),
-            'OMP_NUM_THREADS': os.environ.get('OMP_NUM_THREADS'),
-            'torch_loaded': 'torch' in sys.modules, 'pid': os.getpid()}

@@ -185,7 +185,7 @@ def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extr
     if size is None:
         size = BOOK_SIZE if gpus_only else MIXED_SIZE if is_mixed(lanes) else \
             LESSON_CPU_SIZE if lesson else _default_cpu_size(lanes)
-    n = positive_int(size, 'matrix size', option='--size', example=1000)
+    n = positive_int(size, t('core.what_size'), option='--size', example=1000)
     if iters is None and is_mixed(lanes):  # GPU + CPU: balance the work so both lanes matter
         _check_memory(n, [1] * len(lanes), lanes, extra_matrices)
         iters = balanced_iters(lanes, n, 0.25 if lesson else 0.5, work)
@@ -194,7 +194,7 @@ def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extr
     ks = list(iters) if isinstance(iters, (list, tuple)) else [iters] * len(lanes)
     if len(ks) != len(lanes):
         raise UsageError(t('core.iters_per_lane', lanes=len(lanes)))
-    ks = [positive_int(k, 'iteration count', option='--iters', example=10) for k in ks]
+    ks = [positive_int(k, t('core.what_iters'), option='--iters', example=10) for k in ks]
     _check_memory(n, ks, lanes, extra_matrices)
     speeds = [lane_speed(lane, work) for lane in lanes]
     return Workload(n, ks, sum(k * _seconds(n, s) for k, s in zip(ks, speeds)), speeds)

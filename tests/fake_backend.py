@@ -12,7 +12,7 @@ from d2l_ext.frameworks import Framework
 
 
 def _cpu_lanes(gpus: int, cores: int) -> list[dict]:
-    return [dict(index=i, threads=1, label=f'NumPy lane {i}', explanation='a NumPy stand-in') for i in range(2)]
+    return [dict(index=i, threads=1, label_key='core.lane_cpu_share_label') for i in range(2)]
 
 
 FRAMEWORK = Framework(

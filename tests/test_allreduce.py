@@ -68,14 +68,14 @@ def _notebook_function(source: str, name: str):
     return namespace[name]
 
 
-FORGETS_TO_AVERAGE = '''
+FORGETS_TO_AVERAGE = """
 def summed(model, X, y, optimizer):
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for p in model.parameters():
         dist.all_reduce(p.grad)
     optimizer.step()
-'''
+"""
 
 
 def test_a_step_from_a_notebook_cell_runs_as_shown_and_a_wrong_one_stops_the_run():

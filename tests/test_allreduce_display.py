@@ -61,7 +61,8 @@ def test_the_wall_clock_is_split_into_measured_terms():
     assert '6 fewer calls' in why and 'of all-reduce during backward' in why and 'none of these' in why
     hooks = show.why_text(r, r.version('hooks'))
     assert 'fewer calls' not in hooks  # (a) and (c) make the same calls
-    assert 'backward took 60.0 ms instead of 50.0 ms alone (x1.20)' in hooks
+    # the profiled span inside each step, named so: never the whole step 'backward alone' prints as a median
+    assert "backward's operators (profiled) took 60.0 ms instead of 50.0 ms in backward alone (x1.20)" in hooks
     assert "gloo's threads running on the same 2 core(s)" in hooks
     assert "gloo's threads" not in show.why_text(fake(cores=16), fake(cores=16).version('hooks'))  # spare cores
 
@@ -123,7 +124,9 @@ def test_the_panel_runs_once_keeps_rows_and_turns_failures_into_one_line(monkeyp
     from d2l_ext.display import allreduce_panel
     from d2l_ext.errors import UsageError
     before = set(glob.glob(os.path.join(tempfile.gettempdir(), 'allreduce-*')))
+    from d2l_ext.display.panels import Panel
     panel = allreduce_panel.BucketPanel(bucket_mb=1.0, repeats=1, **TINY).show()
+    assert isinstance(panel, Panel)  # the one panel base: Run, progress, a failure as one line
     assert len(panel.rows) == 1 and 'd2l-table' in panel.table.value and panel.figure is not None
     assert 'overlap' in panel.table.value and 'hidden' not in panel.table.value
     assert not panel.run_button.disabled and 'Error' not in panel.message.value

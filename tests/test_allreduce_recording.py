@@ -89,6 +89,16 @@ def test_caption_comes_from_the_recording(rec):
     assert '录制于' in zh and 'Recorded' not in zh
 
 
+def test_the_caption_says_whether_this_machine_is_the_recordings(rec):
+    from d2l_ext.display import allreduce_recorded as R
+    gpu = as_gpu(rec)
+    same = R.this_machine_text(gpu, here={'gpus': list(gpu['machine']['gpus']), 'cpu_cores': 16})
+    assert same.startswith('This machine has what the recording') and 'NVIDIA H200 x1' in same
+    other = R.this_machine_text(gpu, here={'gpus': [], 'cpu_cores': 2})
+    assert 'differs' in other and 'no GPU and 2 CPU cores' in other and 'NVIDIA H200 x1 and 16' in other
+    assert 'larger machine' not in R.recorded_text(gpu)
+
+
 def test_no_recording_says_so():
     from d2l_ext.display import allreduce_recorded as R
     assert R.recorded_text(None).strip()

@@ -13,7 +13,7 @@ import pytest
 from d2l_ext.grading import registry
 from d2l_ext.grading.cli import main
 
-TINY = '''
+TINY = """
 from d2l_ext.grading.core import Task, call_learner, criterion
 
 
@@ -26,9 +26,9 @@ def grade(submission):
 
 TASK = Task(id='tiny', section='0', functions=('add',), signatures={'add': 'add(a, b)'},
             description_key='tiny.description', grade=grade, budget_s=lambda: 60.0)
-'''
+"""
 ENTRY = "registry.Entry('tiny', 'd2l_tiny_task:TASK', '0', {'add': 'add(a, b)'}, 'tiny.description')"
-HANG = '''
+HANG = """
 import os, subprocess, sys, time
 sleeper = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])
 with open({path!r} + '.part', 'w') as f:
@@ -36,7 +36,7 @@ with open({path!r} + '.part', 'w') as f:
 os.replace({path!r} + '.part', {path!r})
 while True:
     time.sleep(0.05)
-'''
+"""
 
 
 @pytest.fixture

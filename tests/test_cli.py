@@ -21,7 +21,7 @@ def cli(*args, cwd=None):
     (['parallel', '--size', '0'], 'matrix size must be at least 1'),
     (['parallel', '--size', '64', '--iters', '0'], 'pass a positive --iters'),
     (['parallel', '--size', '100000000'], 'choose a size of at most'),
-    (['parallel', '--framework', 'jax'], "choose 'torch' or 'mxnet'"),
+    (['parallel', '--framework', 'jax'], "choose one of 'torch', 'mxnet'"),
     (['parallel', '--size', '64', '--iters', '2', '--lanes', 'cuda:99'], "lane 'cuda:99' does not exist"),
     (['parallel', '--size', '1', '--iters', '1000000000'], 'bookkeeping memory'),
     (['allreduce', '--world-size', '0'], '--world-size must be a whole number from 2 to'),

@@ -100,6 +100,29 @@ def test_recorded_captions_and_overlap_come_from_the_recording():
     tl = rec.comm_timelines[-1]
     products = sum(e['role'] == 'compute' for e in tl.events)
     assert f'{products} products' in show.timeline_title(tl)
+    # one overlap, three numbers: the interval fraction, its closed form, and the wall-clock difference beside them
+    side = {r.mode: r for r in c.rows}['pinned, preallocated, copy stream + events']
+    saved = side.run_then_copy - side.overlapped
+    assert f'{saved:.4f} s less' in show.recorded_text(rec)
+
+
+def test_results_carry_lane_ids_and_display_makes_labels():
+    from d2l_ext.display import communication as show
+    lanes = cpu_lanes()
+    ex = measure_exercise_three(lanes, size=32, iters=1, repeats=1)
+    assert ex.lanes[0]['name'] == lanes[0].name  # ids, not a translated label
+    text = show.exercise_three_alone_text(ex)
+    assert all(lane.label in text for lane in lanes[:2])
+    (tl,) = measure_comm_timelines(lanes, size=32, iters=2)
+    assert tl.lane == lanes[0].name
+
+
+def test_copy_plans_come_from_the_framework_description():
+    from d2l_ext.frameworks import framework
+    # PyTorch runs CPU work in the caller's thread: it gets the explicit plans (a copy thread here)
+    assert framework('torch').cpu_queued is False
+    r = measure_comm(cpu_lanes(), size=32, iters=2, repeats=1)
+    assert [row.mode for row in r.rows] == ['cpu_analogue'] and r.rows[0].lane == cpu_lanes()[0].name
 
 
 def test_profile_split_counts_each_copy_once():
@@ -138,7 +161,7 @@ def test_overlap_text_prints_the_share_and_says_whether_beyond_the_spread():
     with using_language('en'):
         text = show.overlap_text(c, {'overlapped': 1.0}, o)
         assert "Copies' share of run then copy: 33%" in text and '0.5000 s of copying' in text
-        assert 'beyond the repeats\' spread' in text and '1.1250 s is below' in text and '1.4750 s' in text
+        assert "beyond the repeats' spread" in text and '1.1250 s is below' in text and '1.4750 s' in text
         assert 'cores' not in text  # a GPU run: no CPU time to report
         c = runs(1.05, 1.5, 1.6)
         assert 'does not tell them apart' in show.overlap_text(c, {'overlapped': 1.0}, o)

@@ -1,7 +1,7 @@
 """13.3.3: labels that mean what they say (copies named for what they cross, the three step numbers, exercise 5)."""
 import matplotlib
 
-matplotlib.use("Agg")
+matplotlib.use('Agg')
 
 import pytest  # noqa: E402
 
@@ -15,9 +15,9 @@ from d2l_ext.timing import Measurement  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def english():
-    d2l_ext.set_language("en")
+    d2l_ext.set_language('en')
     yield
-    d2l_ext.set_language("en")
+    d2l_ext.set_language('en')
 
 
 def _legend(fig):
@@ -25,49 +25,49 @@ def _legend(fig):
 
 
 def test_a_copy_between_two_cpu_lanes_is_not_called_a_transfer_between_devices():
-    g = dg.coarsen_graph(dg.record_step_graph(["cpu", "cpu"]))
-    plan = dg.schedule_step(g, measured={n["id"]: 1e-3 for n in g["nodes"]})
-    assert {e["across"] for e in plan.events if e["lane"].startswith("link:")} == {"lanes"}
+    g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu']))
+    plan = dg.schedule_step(g, measured={n['id']: 1e-3 for n in g['nodes']})
+    assert {e['across'] for e in plan.events if e['lane'].startswith('link:')} == {'lanes'}
     legend = _legend(show.draw_schedule(plan))
-    assert d2l_ext.t("graph.role.copy_lanes") in legend and d2l_ext.t("graph.server") in legend
-    assert d2l_ext.t("style.role.link") not in legend
+    assert d2l_ext.t('graph.role.copy_lanes') in legend and d2l_ext.t('graph.server') in legend
+    assert d2l_ext.t('style.role.link') not in legend
 
 
 def test_the_books_model_and_a_gpu_copy_are_transfers_between_devices():
     plan = dg.schedule_step(dg.model_graph(), **dg.BOOK_SETTING)
-    assert {e["across"] for e in plan.events if e["lane"].startswith("link:")} == {"devices"}
-    assert d2l_ext.t("style.role.link") in _legend(show.draw_schedule(plan))
-    assert costs.copy_kind({"device": "cpu->cuda:0"}) == "devices"
-    assert costs.copy_kind({"device": "cuda:0->cuda:0"}) == "lanes"
-    mixed = [{"lane": "link:a->b", "across": "devices"}, {"lane": "link:b->c", "across": "lanes"}]
-    assert show._legend_names(mixed)["link"] == d2l_ext.t("graph.role.copy_mixed")
-    assert "link" not in show._legend_names([{"lane": "link:a->b", "across": "devices"}])
+    assert {e['across'] for e in plan.events if e['lane'].startswith('link:')} == {'devices'}
+    assert d2l_ext.t('style.role.link') in _legend(show.draw_schedule(plan))
+    assert costs.copy_kind({'device': 'cpu->cuda:0'}) == 'devices'
+    assert costs.copy_kind({'device': 'cuda:0->cuda:0'}) == 'lanes'
+    mixed = [{'lane': 'link:a->b', 'across': 'devices'}, {'lane': 'link:b->c', 'across': 'lanes'}]
+    assert show._legend_names(mixed)['link'] == d2l_ext.t('graph.role.copy_mixed')
+    assert 'link' not in show._legend_names([{'lane': 'link:a->b', 'across': 'devices'}])
 
 
 def test_the_legend_is_chosen_where_it_is_drawn_in_chinese_too():
     from d2l_ext.display import style
     if not style.cjk_available():
-        pytest.skip("no CJK font: plot text falls back to English")
-    g = dg.coarsen_graph(dg.record_step_graph(["cpu", "cpu"]))
-    plan = dg.schedule_step(g, measured={n["id"]: 1e-3 for n in g["nodes"]})
-    d2l_ext.set_language("zh")
+        pytest.skip('no CJK font: plot text falls back to English')
+    g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu']))
+    plan = dg.schedule_step(g, measured={n['id']: 1e-3 for n in g['nodes']})
+    d2l_ext.set_language('zh')
     names = show._legend_names(plan.events)
-    assert names["link"] == "同一设备上执行路之间的复制" and names["cpu"] == "服务器（CPU）"
+    assert names['link'] == '同一设备上执行路之间的复制' and names['cpu'] == '服务器（CPU）'
 
 
 def test_others_busy_is_the_machines_busy_time_minus_ours_over_wall_and_cores(monkeypatch):
     readings = iter([(100.0, 2), (101.5, 2)])  # the machine: 1.5 core-seconds busy during the block
     own = iter([10.0, 10.5])  # of which this process used 0.5
     clock = iter([0.0, 1.0])  # over one second on two cores
-    monkeypatch.setattr(sharing, "_machine_busy_s", lambda: next(readings))
-    monkeypatch.setattr(sharing, "_own_cpu_s", lambda: next(own))
-    monkeypatch.setattr(sharing, "_wall", lambda: next(clock))
+    monkeypatch.setattr(sharing, '_machine_busy_s', lambda: next(readings))
+    monkeypatch.setattr(sharing, '_own_cpu_s', lambda: next(own))
+    monkeypatch.setattr(sharing, '_wall', lambda: next(clock))
     with sharing.others_busy() as b:
         pass
     assert b.share == pytest.approx(0.5)
-    monkeypatch.setattr(sharing, "_machine_busy_s", lambda: None)  # no counters (not Linux): unknown, not 0
-    monkeypatch.setattr(sharing, "_own_cpu_s", lambda: 0.0)
-    monkeypatch.setattr(sharing, "_wall", lambda: 0.0)
+    monkeypatch.setattr(sharing, '_machine_busy_s', lambda: None)  # no counters (not Linux): unknown, not 0
+    monkeypatch.setattr(sharing, '_own_cpu_s', lambda: 0.0)
+    monkeypatch.setattr(sharing, '_wall', lambda: 0.0)
     with sharing.others_busy() as b:
         pass
     assert b.share is None
@@ -89,7 +89,7 @@ class _Rates:
 
 
 def _timing(busy):
-    t = dg.StepTiming(["a", "b"], 256, {TOGETHER: Measurement(TOGETHER, [0.005, 0.006, 0.009])},
+    t = dg.StepTiming(['a', 'b'], 256, {TOGETHER: Measurement(TOGETHER, [0.005, 0.006, 0.009])},
                       predicted={TOGETHER: 0.030}, others_busy=busy)
     return t
 
@@ -102,25 +102,25 @@ def _vs(boxes, rates, step):
 
 def test_the_three_numbers_each_say_what_they_measured_and_every_repeat_is_in_the_range():
     text = _vs(0.05, 0.05, 0.05)
-    assert "40.00 ms" in text and "30.00 ms" in text and "6.00 ms" in text
-    assert "5.00 to 9.00 ms" in text and "median of 3 repeats" in text
+    assert '40.00 ms' in text and '30.00 ms' in text and '6.00 ms' in text
+    assert '5.00 to 9.00 ms' in text and 'median of 3 repeats' in text
 
 
 def test_a_sentence_about_other_programs_only_when_their_measured_shares_decide_it():
     uneven = _vs(0.9, 0.1, 0.05)
-    assert "differ by 85%" in uneven and "90%" in uneven
+    assert 'differ by 85%' in uneven and '90%' in uneven
     quiet = _vs(0.02, 0.05, 0.08)
-    assert "at most 8%" in quiet and "differ by" not in quiet
+    assert 'at most 8%' in quiet and 'differ by' not in quiet
     neither = _vs(0.3, 0.2, 0.4)  # busy everywhere, alike: no sentence names or rules out a cause
-    assert "differ by" not in neither and "at most" not in neither
+    assert 'differ by' not in neither and 'at most' not in neither
     unknown = _vs(None, 0.1, 0.1)
-    assert "an unknown share" in unknown and "differ by" not in unknown and "at most" not in unknown
-    assert "other programs" not in _vs(None, None, None)
+    assert 'an unknown share' in unknown and 'differ by' not in unknown and 'at most' not in unknown
+    assert 'other programs' not in _vs(None, None, None)
 
 
 def test_exercise_5_says_when_the_plan_was_forced_and_predicted_to_lose():
-    lanes = dg.as_lanes(["cpu", "cpu"])
-    fast, slow = lanes[0].label, lanes[1].label
+    lanes = dg.as_lanes(['cpu', 'cpu'])
+    fast, slow = lanes[0].name, lanes[1].name
     dag = dg.diamond_dag()
     speed = {fast: 1000.0, slow: 10.0}  # products per second: a GPU beside a CPU
     events, order = dg.dag_plan(dag, lanes, speed)
@@ -130,72 +130,72 @@ def test_exercise_5_says_when_the_plan_was_forced_and_predicted_to_lose():
     assert r.predicted[dg.DAG_VARIANTS[0]] == pytest.approx(0.021)
     assert r.predicted[dg.DAG_VARIANTS[1]] == pytest.approx(schedule.schedule_total(events))
     text = show.dag_text(r)
-    assert "the planner alone gave lane 1 nothing" in text
-    assert "predicted from one product timed on each lane" in text
-    assert "slower than lane 0 alone" in text  # the model predicts the loss the run then shows
-    assert "0.35x" in text  # the measured ratio beside it
+    assert 'the planner alone gave lane 1 nothing' in text
+    assert 'predicted from one product timed on each lane' in text
+    assert 'slower than lane 0 alone' in text  # the model predicts the loss the run then shows
+    assert '0.35x' in text  # the measured ratio beside it
 
 
 def test_exercise_5_on_equal_lanes_prints_no_seconds_prediction():
-    lanes = dg.as_lanes(["cpu", "cpu"])
+    lanes = dg.as_lanes(['cpu', 'cpu'])
     dag = dg.diamond_dag()
     events, order = dg.dag_plan(dag, lanes)
-    r = dg.DagExperiment(dag, 8, [x.label for x in lanes], order, dg.dag_model(dag, lanes), None, events,
+    r = dg.DagExperiment(dag, 8, [x.name for x in lanes], order, dg.dag_model(dag, lanes), None, events,
                          {v: Measurement(v, [0.02]) for v in dg.DAG_VARIANTS[:2]})
     assert r.predicted is None and r.forced == []
     text = show.dag_text(r)
-    assert "predicted from one product" not in text and "planner alone" not in text
+    assert 'predicted from one product' not in text and 'planner alone' not in text
 
 
 def test_the_thread_test_explains_the_schedule_only_when_one_thread_was_much_faster():
     slow, fine = _Plan(), _Plan()
     slow.others_busy = fine.others_busy = None
-    slow.thread_test = {"all": 0.200, "one": 0.0005, "threads": 2}
-    fine.thread_test = {"all": 0.0006, "one": 0.0005, "threads": 2}
+    slow.thread_test = {'all': 0.200, 'one': 0.0005, 'threads': 2}
+    fine.thread_test = {'all': 0.0006, 'one': 0.0005, 'threads': 2}
     a = show.schedule_vs_step_text(slow, _Rates(None), _timing(None))
     b = show.schedule_vs_step_text(fine, _Rates(None), _timing(None))
-    assert "0.50 ms instead of 200.00 ms" in a and "slowed it" in a
-    assert "did not slow them" in b and "slowed it" not in b
+    assert '0.50 ms instead of 200.00 ms' in a and 'slowed it' in a
+    assert 'did not slow them' in b and 'slowed it' not in b
 
 
 def test_node_costs_time_the_boxes_outside_the_lanes_again_with_one_thread(monkeypatch):
     import torch
     real = torch.get_num_threads()
-    monkeypatch.setattr(torch, "get_num_threads", lambda: 2)  # fake a second core: the test runs on any machine
+    monkeypatch.setattr(torch, 'get_num_threads', lambda: 2)  # fake a second core: the test runs on any machine
     try:
-        g, c = dg.measure_node_costs(["cpu", "cpu"], repeats=1)
+        g, c = dg.measure_node_costs(['cpu', 'cpu'], repeats=1)
     finally:
         monkeypatch.undo()
         torch.set_num_threads(real)  # the faked count may have kept intra_op_threads from restoring it
-    outside = {n["id"] for n in g["nodes"] if not n["lane"].startswith("lane ")}
+    outside = {n['id'] for n in g['nodes'] if not n['lane'].startswith('lane ')}
     assert set(c.one_thread) == outside and c.threads == 2
     plan = dg.schedule_step(g, measured=c)
-    assert plan.thread_test["all"] == pytest.approx(sum(c[k] for k in outside))
-    assert plan.thread_test["one"] == pytest.approx(sum(c.one_thread.values()))
+    assert plan.thread_test['all'] == pytest.approx(sum(c[k] for k in outside))
+    assert plan.thread_test['one'] == pytest.approx(sum(c.one_thread.values()))
     assert plan.others_busy is None or 0.0 <= plan.others_busy <= 1.0
 
 
 def test_a_recording_with_exercise_5_prints_its_plan_prediction_and_every_repeats_range():
     from d2l_ext.depgraph import recording
     from d2l_ext.display import graph_recorded
-    d = {"n": 1024, "tasks": 21, "repeats": 3, "model": {}, "counts": [20, 1], "forced": [1],
-         "speeds": [25000.0, 250.0], "predicted": {"one_lane": 21 / 25000.0, "planned": 0.0045},
-         "times": {"one_lane": [0.0009, 0.001, 0.0012], "planned": [0.0028, 0.003, 0.0031]},
-         "errors": {"one_lane": 1e-7, "planned": 2e-7}}
+    d = {'n': 1024, 'tasks': 21, 'repeats': 3, 'model': {}, 'counts': [20, 1], 'forced': [1],
+         'speeds': [25000.0, 250.0], 'predicted': {'one_lane': 21 / 25000.0, 'planned': 0.0045},
+         'times': {'one_lane': [0.0009, 0.001, 0.0012], 'planned': [0.0028, 0.003, 0.0031]},
+         'errors': {'one_lane': 1e-7, 'planned': 2e-7}}
     text = graph_recorded.dag_text(d)
-    assert "the plan puts 20 on lane 0, 1 on lane 1" in text
-    assert "the planner alone gave lane 1 nothing" in text
-    assert "slower than lane 0 alone" in text
-    assert "0.900 to 1.200 ms" in text and "0.33x" in text
+    assert 'the plan puts 20 on lane 0, 1 on lane 1' in text
+    assert 'the planner alone gave lane 1 nothing' in text
+    assert 'slower than lane 0 alone' in text
+    assert '0.900 to 1.200 ms' in text and '0.33x' in text
     assert tuple(v for v, _ in graph_recorded.DAG_ROWS) == recording.DAG_IDS
-    d2l_ext.set_language("zh")
-    assert "练习5" in graph_recorded.dag_text(d)
+    d2l_ext.set_language('zh')
+    assert '练习5' in graph_recorded.dag_text(d)
 
 
 def test_record_dag_is_json_ready_on_cpu_lanes():
     import json
 
     from d2l_ext.depgraph import recording
-    d = json.loads(json.dumps(recording.record_dag(dg.as_lanes(["cpu", "cpu"]), repeats=1)))
-    assert d["tasks"] == 21 and sum(d["counts"]) == 21 and d["forced"] == [] and d["predicted"] is None
-    assert set(d["times"]) == set(recording.DAG_IDS) and all(len(v) == 1 for v in d["times"].values())
+    d = json.loads(json.dumps(recording.record_dag(dg.as_lanes(['cpu', 'cpu']), repeats=1)))
+    assert d['tasks'] == 21 and sum(d['counts']) == 21 and d['forced'] == [] and d['predicted'] is None
+    assert set(d['times']) == set(recording.DAG_IDS) and all(len(v) == 1 for v in d['times'].values())

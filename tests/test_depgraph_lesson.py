@@ -1,7 +1,7 @@
 """13.3.3 as the lesson uses it: a step written in the notebook, traced, checked, timed and drawn."""
 import matplotlib
 
-matplotlib.use("Agg")
+matplotlib.use('Agg')
 
 import pytest  # noqa: E402
 
@@ -11,73 +11,75 @@ from d2l_ext.display import graph as show  # noqa: E402
 from d2l_ext.errors import ResultMismatch  # noqa: E402
 from d2l_ext.i18n import using_language  # noqa: E402
 
-TINY = {"batch": 8, "d_in": 5, "hidden": 6, "d_out": 3}
+TINY = {'batch': 8, 'd_in': 5, 'hidden': 6, 'd_out': 3}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def problem():
     return dg.make_problem(**TINY)
 
 
 def test_the_worked_step_is_checked_and_traced(problem):
-    r = dg.check_step_matches(["cpu", "cpu"], problem)
-    assert r["relative_error"] < 1e-5
-    g = dg.coarsen_graph(dg.record_step_graph(["cpu", "cpu"], problem))
-    assert {n["name"] for n in g["nodes"] if n["lane"] == dg.SERVER} == {"sum", "update"}
+    r = dg.check_step_matches(['cpu', 'cpu'], problem)
+    assert r['relative_error'] < 1e-5
+    g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem))
+    assert {n['name'] for n in g['nodes'] if n['lane'] == dg.SERVER} == {'sum', 'update'}
 
 
 def test_a_server_that_does_not_wait_is_caught_and_its_graph_loses_lane_1(problem):
-    hasty = dg.wrong_version("lane0_twice")
+    hasty = dg.wrong_version('lane0_twice')
     with pytest.raises(ResultMismatch):
-        dg.check_step_matches(["cpu", "cpu"], problem, step=hasty)
-    g = dg.coarsen_graph(dg.record_step_graph(["cpu", "cpu"], problem, step=hasty))
-    into_sum = {e["src"] for e in g["edges"] if e["dst"] == f"sum [{dg.SERVER}]"}
-    assert into_sum == {f"grad copy [link:lane 0->{dg.SERVER}]"}  # lane 1's gradients arrive and are never read
+        dg.check_step_matches(['cpu', 'cpu'], problem, step=hasty)
+    g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem, step=hasty))
+    into_sum = {e['src'] for e in g['edges'] if e['dst'] == f'sum [{dg.SERVER}]'}
+    assert into_sum == {f'grad copy [link:lane 0->{dg.SERVER}]'}  # lane 1's gradients arrive and are never read
     with pytest.raises(KeyError):
-        dg.wrong_version("no such version")
+        dg.wrong_version('no such version')
 
 
 def test_measured_costs_rates_time_and_drawing(problem):
-    g, costs = dg.measure_node_costs(["cpu", "cpu"], problem, repeats=1)
+    g, costs = dg.measure_node_costs(['cpu', 'cpu'], problem, repeats=1)
     plan = dg.schedule_step(g, measured=costs)
     assert plan.critical_path_s <= plan.total <= plan.serial_total + 1e-12
-    assert all(e["role"] == "link" for e in plan.events if e["lane"].startswith("link:"))
-    rates = dg.measure_rates(["cpu", "cpu"], problem, repeats=1)
+    assert all(e['role'] == 'link' for e in plan.events if e['lane'].startswith('link:'))
+    rates = dg.measure_rates(['cpu', 'cpu'], problem, repeats=1)
     assert rates.together > 0 and all(a > 0 for a in rates.alone) and rates.rate > 0
     predicted = dg.predict_step(plan, g, costs, rates)
-    s = dg.time_step(["cpu", "cpu"], problem, repeats=2, predicted=predicted)
+    s = dg.time_step(['cpu', 'cpu'], problem, repeats=2, predicted=predicted)
     assert set(s.errors) == set(dg.STEP_VARIANTS) and max(s.errors.values()) < 1e-4
     text = show.step_timing_text(s)
-    assert "lane 0 + lane 1" in text and "measured / predicted" in text
+    assert 'lane 0 + lane 1' in text and 'measured / predicted' in text
     o = s.overlap
     assert len(o.intervals) == 2 and min(a for a, _ in o.intervals) == 0 and 0 <= o.fraction <= 1
-    assert f"{o.fraction:.0%}" in show.overlap_text(s)
+    assert f'{o.fraction:.0%}' in show.overlap_text(s)
     fig = show.draw_step_timing(s)
-    assert "fastest here" in fig.axes[0].get_title(loc="left")
-    assert "predicted" in show.prediction_text(predicted)
-    with using_language("zh"):
-        assert "你的猜测" in show.guess_text(2.5, s) and "执行路0" in show.rates_text(rates)
+    assert 'fastest here' in fig.axes[0].get_title(loc='left')
+    with using_language('zh'):
+        assert '你的猜测' in show.guess_text(2.5, s) and '执行路0' in show.rates_text(rates)
 
 
 def test_texts_name_lanes_as_the_graphs_do():
-    lanes = d2l_ext.find_lanes("torch")
+    lanes = d2l_ext.find_lanes('torch')
     text = show.machine_text(lanes)
-    assert "lane 0 = " in text and "lane 1 = " in text and "PyTorch" in text
-    assert show.box_name("grad copy [link:lane 0->cpu (parameter server)]") == "grad copy [lane 0 → server (CPU)]"
-    assert show.box_name("no brackets") == "no brackets"
-    with using_language("zh"):
-        assert "执行路 0 = " in show.machine_text(lanes)
-        assert show.box_name("sum [cpu (parameter server)]") == "sum [服务器（CPU）]"
+    assert 'lane 0 = ' in text and 'lane 1 = ' in text and 'PyTorch' in text
+    assert show.box_name('grad copy [link:lane 0->cpu (parameter server)]') == 'grad copy [lane 0 → server (CPU)]'
+    assert show.box_name('no brackets') == 'no brackets'
+    with using_language('zh'):
+        assert '执行路 0 = ' in show.machine_text(lanes)
+        assert show.box_name('sum [cpu (parameter server)]') == 'sum [服务器（CPU）]'
 
 
 def test_exercise_5_model_and_drawing():
-    lanes = dg.as_lanes(["cpu", "cpu"])
+    lanes = dg.as_lanes(['cpu', 'cpu'])
     dag = dg.diamond_dag(3, (2, 2, 2), cross=False)
-    assert dg.dag_model(dag, lanes) == {"serial": 21.0, "planned": 12.0, "critical_path": 9.0}
-    assert "critical path 9" in show.dag_model_text(dg.dag_model(dag, lanes))
+    assert dg.dag_model(dag, lanes) == {'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2,
+                                        'floor': 11.0}
+    # the bound counts both the critical path and the lanes: 21 products on two lanes take at least 11
+    text = show.dag_model_text(dg.dag_model(dag, lanes))
+    assert 'critical path 9' in text and 'fewer than 11' in text and '1.91x' in text
     r = dg.dag_experiment(lanes, n=16, stages=1, arms=(1, 2, 3), repeats=1)
-    assert "on lane 0" in show.dag_text(r) and "on lane 1" in show.dag_text(r)
+    assert 'on lane 0' in show.dag_text(r) and 'on lane 1' in show.dag_text(r)
     fig = show.draw_dag(r)
     top, bottom = fig.axes[:2]
-    assert [t.get_text() for t in bottom.get_yticklabels()] == ["lane 0", "lane 1"]
-    assert top.get_title(loc="left").startswith("Exercise 5")
+    assert [t.get_text() for t in bottom.get_yticklabels()] == ['lane 0', 'lane 1']
+    assert top.get_title(loc='left').startswith('Exercise 5')

@@ -178,10 +178,29 @@ def test_the_title_states_gpu_date_sizes_repeats_and_overlap_beside_its_predicti
     with using_language('en'):
         title = G.title(rec, fake_run())
         assert title == t('graph.recorded.title', gpu='NVIDIA H200', date='2026-12-03', batch=256, repeats=3,
-                          fraction=0.5, predicted=1.0)
-        assert 'overlap of the halves 50% (predicted 100%)' in title and 'batch 256, 3 repeats' in title
+                          warmup=1, fraction=0.5, predicted=1.0)
+        assert 'overlap of the halves 50% (predicted 100%)' in title
+        assert 'batch 256, 3 repeats after 1 warm-up steps' in title
         assert 'overlap of the halves 100%' in G.title(rec, fake_run(halves=((1e-3, 2e-3), (0.0, 4e-3))))
         assert '5 repeats' in G.title(rec, fake_run(repeats=5))
+
+
+def test_each_batch_states_its_warm_up_and_every_repeat_range():
+    rec = {'sizes': {'d_in': 784, 'hidden': 256, 'd_out': 10}}
+    with using_language('en'):
+        text = G.run_text(rec, fake_run())
+    assert '1 warm-up steps not counted' in text and ' to ' in text.split('\n')[1]
+
+
+def test_one_device_not_slower_at_a_larger_batch_is_stated_with_both_ranges():
+    small, large = fake_run(), fake_run()
+    large = dict(large, batch=4096, times=dict(large['times'], one_device=[0.5e-3, 0.6e-3, 0.7e-3]))
+    small = dict(small, times=dict(small['times'], one_device=[0.8e-3, 1.3e-3, 1.4e-3]))
+    with using_language('en'):
+        flat = G.one_device_flat_text({'runs': [large, small]})
+        grows = G.one_device_flat_text({'runs': [dict(small, batch=4096), dict(large, batch=256)]})
+    assert flat.startswith('one device: batch 256 took 1.300 ms (0.800 to 1.400 ms), batch 4096 0.600 ms')
+    assert grows == ''
 
 
 def test_the_verdict_follows_the_medians():
@@ -216,6 +235,22 @@ def test_the_figure_draws_both_ways_in_both_languages(here):
             overlap = recording.summary(recording.pick_run(rec))['overlap']
             assert f'{overlap:.0%}' in fig._suptitle.get_text() and '100%' in fig._suptitle.get_text()
     assert G.draw_recorded(None) is None
+
+
+def test_every_bar_name_drawn_fits_inside_its_bar_in_chinese_too():
+    # A Chinese character takes a full em: a name wider than its bar is left out, never drawn past the bar.
+    from matplotlib.patches import Rectangle
+    with using_language('zh'):
+        fig = G.draw_recorded(recording.newest())
+    top = fig.axes[0]
+    fig.draw_without_rendering()
+    bars = [p.get_window_extent() for p in top.patches if isinstance(p, Rectangle)]
+    assert top.texts  # some names fit
+    for text in top.texts:
+        box = text.get_window_extent()
+        cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+        under = [b for b in bars if b.x0 <= cx <= b.x1 and b.y0 <= cy <= b.y1]
+        assert not under or box.width <= min(b.width for b in under), text.get_text()
 
 
 FIGURE_KEYS = ('graph.recorded.title', 'graph.recorded.title_cpu', 'graph.recorded.title_timeline',

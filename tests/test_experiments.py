@@ -26,7 +26,7 @@ def profiler_folders(pid: int) -> list[str]:
 
 def test_frameworks_for_checks_the_name():
     assert frameworks_for('torch') == ['torch'] and 'torch' in frameworks_for('all')
-    with pytest.raises(UsageError, match="choose 'torch' or 'mxnet'"):
+    with pytest.raises(UsageError, match="'jax'.*'torch'.*'mxnet'"):
         frameworks_for('jax')
 
 
@@ -73,7 +73,7 @@ def test_mxnet_timeline_re_runs_in_one_worker_and_leaves_no_profiler_folder():
         assert r.framework == 'mxnet' and r.max_rel_error < 1e-4
         for _ in range(3):  # the engine's profiler is read again and again in the same worker (Run All twice)
             t = timeline('mxnet', size=64, iters=3)
-            assert len(t.events) == 6 and all('worker' in e['lane'] for e in t.events)
+            assert len(t.events) == 6 and all('/w' in e['lane'] for e in t.events)  # worker rows
         (pid,) = worker_pids('mxnet')
         (folder,) = profiler_folders(pid)
         assert os.listdir(folder) == []  # each trace is removed once read

@@ -18,7 +18,7 @@ from d2l_ext.grading.runner import grade
 from d2l_ext.i18n import using_language
 
 # A task as small as a task can be, imported by the grading process from the test's folder.
-TINY = '''
+TINY = """
 from d2l_ext.grading.core import Task, call_learner, criterion
 from d2l_ext.i18n import language
 
@@ -34,7 +34,7 @@ def grade(submission):
 
 TASK = Task(id='tiny', section='0', functions=('add',), signatures={'add': 'add(a, b)'},
             description_key='tiny.description', grade=grade, budget_s=lambda: 60.0)
-'''
+"""
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def ended(pids, within_s: float = 20.0) -> list[int]:
     return [p for p in pids if alive(p)]
 
 
-HANG = '''
+HANG = """
 import os, subprocess, sys, time
 sleep = [sys.executable, '-c', 'import time; time.sleep(600)']
 same = subprocess.Popen(sleep)
@@ -92,7 +92,7 @@ with open({path!r} + '.part', 'w') as f:
 os.replace({path!r} + '.part', {path!r})
 while True:
     time.sleep(0.05)
-'''
+"""
 
 
 def read_pids(path: Path, within_s: float = 60.0) -> list[int]:

@@ -103,7 +103,7 @@ def test_lane_texts_follow_the_language():
 
 
 def test_unknown_framework_is_a_usage_error():
-    with pytest.raises(UsageError, match="choose 'torch' or 'mxnet'"):
+    with pytest.raises(UsageError, match="choose one of 'torch', 'mxnet'"):
         find_lanes('jax')
 
 
@@ -125,3 +125,17 @@ def test_cpu_steal_seconds_reads_proc_stat():
     from d2l_ext.machine import cpu_steal_seconds
     s = cpu_steal_seconds()
     assert math.isnan(s) or s >= 0
+
+
+def test_a_lane_holds_ids_and_survives_json_and_pickle():
+    import json
+    import pickle
+
+    from d2l_ext.i18n import using_language
+    from d2l_ext.lanes import Lane
+    lane = lanes_on('torch', gpus=0, cores=4)[1]
+    d = json.loads(json.dumps(lane.as_dict()))
+    assert Lane.from_dict(d) == lane == pickle.loads(pickle.dumps(lane))
+    assert d['label'] == lane.label_in('en') == 'CPU lane 1 (2 of 4 cores)'
+    with using_language('zh'):  # made when read, in the language asked for: never stored translated
+        assert lane.label == 'CPU 执行路 1（4 个核中的 2 个）' and '执行路' not in lane.label_in('en')

@@ -37,7 +37,7 @@ def test_every_notebook_has_a_source_and_both_languages():
 @pytest.mark.parametrize('name', NAMES)
 def test_zh_runs_the_same_code_as_en(name):
     en, zh = (ROOT / 'notebooks' / lang / f'{name}.ipynb' for lang in ('en', 'zh'))
-    masked = [[LANGUAGE_ARG.sub(r"\1LANG\3", text(c)) for c in cells(p, 'code')] for p in (en, zh)]
+    masked = [[LANGUAGE_ARG.sub(r'\1LANG\3', text(c)) for c in cells(p, 'code')] for p in (en, zh)]
     assert masked[0] == masked[1]
     assert "d2l_ext.set_language('zh')" in text(cells(zh, 'code')[0])
 

@@ -25,7 +25,7 @@ def test_long_run_refused_with_the_estimate():
 def test_worker_failure_is_one_message_and_run_stays_enabled(monkeypatch):
     def dead(*a, **k):
         raise WorkerFailed('the PyTorch worker process stopped')
-    monkeypatch.setattr('d2l_ext.parallel.core.in_worker', dead)
+    monkeypatch.setattr('d2l_ext.workers.dispatch', dead)
     p = panels.CommPanel(size=64, iters=2, repeats=1)
     p.run()
     assert 'WorkerFailed' in p.message.value and not p.run_button.disabled

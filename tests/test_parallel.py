@@ -63,7 +63,7 @@ def test_timeline_and_exercises_on_cpu():
     with fake_hardware(gpus=0):  # the CPU lanes' version, on a GPU machine too
         lanes = pick_lanes('torch')
     t = measure_timeline(lanes, size=64, iters=3)
-    assert len(t.events) == 6 and {e['lane'] for e in t.events} == set(t.lanes)
+    assert len(t.events) == 6 and {e['lane'] for e in t.events} == {lane['name'] for lane in t.lanes}
     assert all(e['role'].startswith('lane ') for e in t.events)
     ind = measure_independence(lanes, size=64, iters=3, repeats=1)
     assert set(ind.times) == {'one_at_a_time', 'issued_together'} and ind.threads == lanes[0].threads
@@ -113,7 +113,12 @@ def _timeline(spans, lanes=('lane A', 'lane B')):
     from d2l_ext.parallel import TimelineResult
     events = [{'lane': lane, 'name': f'mm {j}', 'start': a + j * (b - a) / 4, 'end': a + (j + 1) * (b - a) / 4}
               for lane, (a, b) in zip(lanes, spans) for j in range(4)]
-    return TimelineResult('torch', 64, [4, 4], list(lanes), events, 'thread clock')
+    return TimelineResult('torch', 64, [4, 4], _ids(*lanes), events, 'thread clock')
+
+
+def _ids(*names):
+    """Lane dicts as a result stores them (ids only); a name no lane id matches is its own label."""
+    return [dict(framework='torch', name=n, kind='cpu', index=i) for i, n in enumerate(names)]
 
 
 def test_lane_overlap_is_an_interval_fraction_with_the_wall_clock_beside_it():
@@ -159,9 +164,34 @@ def test_gpu_lane_is_never_labelled_with_threads():
     from d2l_ext.results import Times
     times = {'one_at_a_time': Times.from_times([0.2], 'one_at_a_time'),
              'issued_together': Times.from_times([0.2], 'issued_together')}
-    r = NS(framework='torch', engine='eager', lane='GPU 0', threads=0, iters=10, size=64, times=times, ratio=1.0)
+    lane = make_lane('torch', 'gpu', 0).as_dict()  # the result stores the lane's ids; the text labels it
+    r = NS(framework='torch', engine='eager', lane=lane, threads=0, iters=10, size=64, times=times, ratio=1.0)
     with using_language('en'):
-        assert 'thread' not in dp.independence_text(r)
+        text = dp.independence_text(r)
+    assert 'thread' not in text and 'GPU 0' in text
+
+
+def test_independence_sentence_is_chosen_by_what_the_variants_differ_in():
+    # issue 21: on a GPU lane the gain of issuing together is the skipped waits, never 'ran at the same time'
+    from types import SimpleNamespace as NS
+
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    from d2l_ext.results import Times
+    times = {'one_at_a_time': Times.from_times([0.4], 'one_at_a_time'),
+             'issued_together': Times.from_times([0.2], 'issued_together')}
+
+    def said(framework, kind, engine):
+        lane = dict(framework=framework, name='x', kind=kind, index=0)
+        r = NS(framework=framework, engine=engine, lane=lane, threads=0 if kind == 'gpu' else 1, iters=10, size=64,
+               times=times, ratio=2.0, kind=kind)
+        with using_language('en'):
+            return dp.independence_text(r)
+    gpu = said('torch', 'gpu', 'eager')
+    assert 'skipped waits' in gpu and 'same time by itself' not in gpu
+    assert 'nothing measured' in said('torch', 'cpu', 'eager')
+    assert 'same time by itself' in said('mxnet', 'cpu', 'ThreadedEnginePerDevice')
+    assert 'nothing measured' in said('mxnet', 'cpu', 'NaiveEngine')
 
 
 def test_overview_names_a_cause_only_when_measured():
@@ -209,13 +239,13 @@ def test_side_by_side_speed_is_measured_inside_the_common_window():
     events = ([{'lane': 'A', 'name': f'mm {j}', 'start': 0.2 * j, 'end': 0.2 * (j + 1)} for j in range(4)]
               + [{'lane': 'B', 'name': f'mm {j}', 'start': 0.2 * j, 'end': 0.2 * (j + 1)} for j in range(2)])
     events[2]['end'] = events[3]['start'] = 0.7  # A's third product, after B ended, is slower: not counted
-    tl = TimelineResult('torch', 64, [4, 2], ['A', 'B'], events, 'thread clock')
+    tl = TimelineResult('torch', 64, [4, 2], _ids('A', 'B'), events, 'thread clock')
     assert common_window(tl) == pytest.approx((0.0, 0.4))
     assert product_seconds(tl) == pytest.approx([0.2, 0.2])
     assert slowdowns([0.2, 0.2], [0.1, 0.2]) == pytest.approx([2.0, 1.0])
     assert predict_at([0.2, 0.1], [4, 2]) == pytest.approx(0.8)
     assert predict_at([None, 0.1], [4, 2]) is None
-    apart = TimelineResult('torch', 64, [1, 1], ['A', 'B'], [{'lane': 'A', 'name': 'mm 1', 'start': 0, 'end': 1},
+    apart = TimelineResult('torch', 64, [1, 1], _ids('A', 'B'), [{'lane': 'A', 'name': 'mm 1', 'start': 0, 'end': 1},
                                                              {'lane': 'B', 'name': 'mm 1', 'start': 1, 'end': 2}],
                            'thread clock')
     assert common_window(apart) is None and product_seconds(apart) == [None, None]
@@ -280,7 +310,7 @@ def test_overview_names_the_side_by_side_slowdown_only_when_it_matches():
 
 
 def test_recorded_text_states_both_runs_per_product():
-    from d2l_ext.display import parallel as dp
+    from d2l_ext.display import parallel_recorded as dp
     from d2l_ext.i18n import using_language
     from d2l_ext.recorded import newest
     rec = newest()

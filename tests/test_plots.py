@@ -32,7 +32,7 @@ def test_parallel_repeats_and_timeline_from_a_recording(rec):
     assert isinstance(fig, Figure) and 'expected' in fig.axes[0].get_title(loc='left')
     fig = dp.plot_timeline(rec.timelines[0])
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-    assert set(labels) == set(rec.timelines[0].lanes)
+    assert set(labels) == set(dp.lane_labels(rec.timelines[0].lanes))
 
 
 def test_comm_panels_one_per_mode(rec):

@@ -49,7 +49,7 @@ def test_newest_is_the_latest_date():
 
 
 def test_recorded_titles_come_from_the_recording():
-    from d2l_ext.display.parallel import recorded_figure, recorded_summary
+    from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary
     from d2l_ext.i18n import using_language
     rec = newest()
     with using_language('en'):
@@ -67,7 +67,7 @@ def test_recorded_titles_come_from_the_recording():
 
 def test_recorded_figures_have_no_english_in_chinese(monkeypatch):
     from d2l_ext.display import fonts, style
-    from d2l_ext.display.parallel import recorded_figure
+    from d2l_ext.display.parallel_recorded import recorded_figure
     from d2l_ext.i18n import using_language
     for module in (fonts, style):  # draw in Chinese even where no CJK font is installed (glyphs go missing)
         monkeypatch.setattr(module, 'cjk_font', lambda: 'DejaVu Sans')

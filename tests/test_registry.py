@@ -36,8 +36,7 @@ def _pid_and_lanes(lanes, tag):
 
 
 def test_the_lessons_lanes_reach_the_worker_unchanged():
-    mine = [make_lane('torch', 'cpu', i, threads=1, label=f'my lane {i}', explanation='chosen in 13.3.1')
-            for i in range(2)]
+    mine = [make_lane('torch', 'cpu', i, threads=1, cores=7, label_key='core.lane_cpu_share_label') for i in range(2)]
     pid, seen, tag = dispatch(_pid_and_lanes, 'pytorch', mine, tag='x')
     assert seen == mine and tag == 'x'
     last = find_lanes('torch')[-1].name  # a lane this machine has (cpu1 on a CPU, cpu beside a GPU)
@@ -90,6 +89,7 @@ def test_waiting_never_imports_a_framework():
     import sys
     code = ('import sys\nfrom d2l_ext import frameworks\nfrom d2l_ext.lanes import make_lane\n'
             "for fw in frameworks.known():\n    frameworks.framework(fw).wait_loaded([make_lane(fw, 'cpu', 0)])\n"
+            'from d2l_ext.timing import wait_for_everything\nwait_for_everything()\n'
             "print(sorted(m for m in ('torch', 'mxnet') if m in sys.modules))")
     done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -12,7 +12,7 @@ from d2l_ext.display import fonts, style
 from d2l_ext.display.repeats import plot_repeats
 from d2l_ext.display.timeline import draw_timeline
 from d2l_ext.errors import UsageError
-from d2l_ext.i18n import t, text_in, using_language
+from d2l_ext.i18n import text_in, using_language
 
 CONTRACT_ROLES = ('lane 0', 'lane 1', 'lane 2', 'lane 3', 'gpu', 'cpu', 'compute', 'copy', 'backward',
                   'allreduce', 'optimizer', 'idle', 'measured', 'predicted')
@@ -127,24 +127,50 @@ def test_english_needs_no_cjk_font(no_cjk_font, capsys):
     assert capsys.readouterr().err == ''
 
 
-def test_without_a_cjk_font_chinese_messages_on_a_figure_become_english(no_cjk_font, capsys):
+@pytest.fixture
+def faked_cjk_font(monkeypatch):
+    """As on a machine with a CJK font (its name faked: the texts are checked, not their glyphs)."""
+    monkeypatch.setattr(fonts, 'cjk_font', lambda: 'DejaVu Sans')
+    monkeypatch.setattr(style, 'cjk_font', lambda: 'DejaVu Sans')
+    yield
+    style.apply()
+
+
+def _zh_figure_texts():
+    """A zh timeline and repeats plot drawn from ids and keys: (row labels, title, legend, x label, repeats rows)."""
+    events = [{'lane': 'cpu0', 'name': 'mm 1', 'start': 0, 'end': 1, 'role': 'copy'},
+              {'lane': 'cuda:0', 'name': 'mm 1', 'start': 0, 'end': 1}]
     with using_language('zh'):
-        lane = t('core.lane_cpu_label', threads=1, cores=2)
-        title = t('style.predicted_total', value=t('common.seconds', value=0.5))
-        assert title == '预测：0.500 秒'
-        events = [{'lane': lane, 'name': t('style.role.copy'), 'start': 0, 'end': 1}]
-        fig = draw_timeline(events, title=title)
-        fig2, ax = style.figure()
-        ax.set_title(t('style.median'))  # added after: the figure turns it into English as it draws
-        _render(fig)
-        _render(fig2)
-    ax0 = fig.axes[0]
-    assert ax0.get_title(loc='left') == 'predicted: 0.500 s'
-    assert [x.get_text() for x in ax0.get_yticklabels()] == [text_in('en', 'core.lane_cpu_label', threads=1, cores=2)]
-    assert ax.get_title() == 'median'
+        fig = draw_timeline(events, title=style.plot_text('style.predicted_total', value='0.5 s'))
+        fig2 = plot_repeats({'alone': [0.2, 0.21]}, labels={'alone': style.plot_lane('cpu1')},
+                            title=style.plot_text('style.median'))
+    ax, ax2 = fig.axes[0], fig2.axes[0]
+    return ([x.get_text() for x in ax.get_yticklabels()], ax.get_title(loc='left'),
+            [x.get_text() for x in ax.get_legend().get_texts()], ax.get_xlabel(),
+            [x.get_text() for x in ax2.get_yticklabels()], ax2.get_title(loc='left'))
+
+
+def test_a_zh_figure_without_a_cjk_font_draws_english_from_its_keys(no_cjk_font, capsys):
+    rows, title, legend, xlabel, repeat_rows, title2 = _zh_figure_texts()
+    assert rows == ['CPU lane 0', 'GPU 0'] and title == 'predicted: 0.5 s'
+    assert legend == ['copy stream'] and xlabel == 'time (s)'
+    assert repeat_rows == ['CPU lane 1'] and title2 == 'median'
     capsys.readouterr()
 
 
-def test_english_for_leaves_other_text_alone():
-    assert fonts.english_for('GPU 0 (NVIDIA H200)') == 'GPU 0 (NVIDIA H200)'
-    assert fonts.english_for('一句不在目录里的话') == '一句不在目录里的话'
+def test_a_zh_figure_with_a_cjk_font_draws_chinese(faked_cjk_font):
+    rows, title, legend, xlabel, repeat_rows, title2 = _zh_figure_texts()
+    assert rows == ['CPU 执行路 0', 'GPU 0'] and title == '预测：0.5 s'
+    assert legend == ['复制流'] and xlabel == '时间（s）'
+    assert repeat_rows == ['CPU 执行路 1'] and title2 == '中位数'
+
+
+def test_a_lane_is_labelled_from_its_ids_in_the_language_asked():
+    from d2l_ext.lanes import label_of, make_lane
+    lane = make_lane('torch', 'cpu', 1, threads=3, cores=6, label_key='core.lane_cpu_share_label')
+    assert lane.label_in('en') == 'CPU lane 1 (3 of 6 cores)'
+    assert lane.label_in('zh') == 'CPU 执行路 1（6 个核中的 3 个）'
+    with using_language('zh'):
+        assert lane.label == lane.label_in('zh') and label_of('cpu') == 'CPU'
+    assert label_of('cuda:1') == 'GPU 1' and label_of('cpu(1)', 'en', 'mxnet') == 'MXNet cpu(1)'
+    assert label_of('gpu') == 'gpu' and label_of('GPU 0 (NVIDIA H200)') == 'GPU 0 (NVIDIA H200)'

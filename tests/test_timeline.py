@@ -135,3 +135,10 @@ def test_a_row_of_thousands_of_bars_is_merged_into_busy_stretches_and_says_so():
     assert gpu == [(0.0, pytest.approx(0.1)), (0.2, 0.3)]  # one stretch per busy interval, the gap kept
     assert len([e for e in events if e['lane'] == 'CPU']) == 5  # rows under the limit keep one bar per event
     assert aggregate(few, max_bars=200)[1] == {}
+
+
+def test_chinese_names_are_measured_as_full_ems():
+    """A bar's name fits by its drawn width: a Chinese character is a whole em, a Latin letter about 0.62 of one."""
+    from d2l_ext.display.timeline import text_ems
+    assert text_ems('mm 1') == pytest.approx(4 * 0.62)
+    assert text_ems('前向') == pytest.approx(2.0) and text_ems('前向 1') == pytest.approx(2.0 + 2 * 0.62)

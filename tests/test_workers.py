@@ -13,14 +13,28 @@ from d2l_ext import UsageError, WorkerFailed, workers
 from d2l_ext.errors import WorkerHung, one_line_errors_in_notebooks
 from d2l_ext.workers import (
     call_in_worker,
-    mxnet_worker_report,
     report_progress,
     shutdown,
-    torch_thread_report,
     worker_environment,
     worker_pids,
 )
 from tests.conftest import needs_mxnet
+
+
+def torch_thread_report() -> dict:
+    """What a PyTorch worker sees: thread count, and whether MXNet got into this process (run in the worker)."""
+    import torch
+    return {'torch_threads': torch.get_num_threads(), 'mxnet_loaded': 'mxnet' in sys.modules,
+            'pid': os.getpid()}
+
+
+def mxnet_worker_report() -> dict:
+    """What an MXNet worker sees: engine settings read at import, and whether torch is loaded (run in the worker)."""
+    from d2l_ext.backends.mxnet_backend import setup_mxnet
+    setup_mxnet()
+    return {'MXNET_CPU_WORKER_NTHREADS': os.environ.get('MXNET_CPU_WORKER_NTHREADS'),
+            'OMP_NUM_THREADS': os.environ.get('OMP_NUM_THREADS'),
+            'torch_loaded': 'torch' in sys.modules, 'pid': os.getpid()}
 
 
 def fresh_torch_threads():

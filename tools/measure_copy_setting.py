@@ -47,7 +47,7 @@ def measure(inner: int, repeats: int) -> str:
     return (f'inner {inner} (x {x.shape[0]} x {inner}, {len(buffers)} products, freed memory kept: '
             f'{tracing.keep_freed_memory()}): run {med["run"]:.4f} s, run then copy {med["run_then_copy"]:.4f} s '
             f'(quartiles {quartiles(serial)[0]:.4f}-{quartiles(serial)[1]:.4f}), overlapped {med["overlapped"]:.4f} s '
-            f'(quartiles {quartiles(over)[0]:.4f}-{quartiles(over)[1]:.4f}); copies\' share '
+            f"(quartiles {quartiles(over)[0]:.4f}-{quartiles(over)[1]:.4f}); copies' share "
             f'{copy_share(med["run"], med["run_then_copy"]):.0%}, overlapped saves '
             f'{1 - med["overlapped"] / med["run_then_copy"]:.0%}, beyond the spread: {beyond}')
 

@@ -54,7 +54,7 @@ def main(argv=None) -> int:
     p.add_argument('--batch', help='batch sizes, comma-separated (default: 256,4096,16384 with a GPU, else 256)')
     p.add_argument('--repeats', type=int, default=7, help='timed repeats of each way, interleaved (default 7)')
     p.add_argument('--force', action='store_true', help='replace --out if it exists')
-    p.add_argument('--no-dag', action='store_true', help="leave out exercise 5 (the planned DAG of products)")
+    p.add_argument('--no-dag', action='store_true', help='leave out exercise 5 (the planned DAG of products)')
     args = p.parse_args(argv)
     out = _output(args.out, args.force)
     if args.repeats < 1:

@@ -20,7 +20,7 @@ BYTES_PER_PARAMETER = 4 * 8
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """13.3.4: the `allreduce` subcommand and its options."""
     s = subparsers.add_parser('allreduce', help='13.3.4: gradients all-reduced while backward still runs')
-    s.add_argument('--backend', default='gloo', help="gloo (CPU processes, default) or nccl (one process per GPU)")
+    s.add_argument('--backend', default='gloo', help='gloo (CPU processes, default) or nccl (one process per GPU)')
     s.add_argument('--world-size', default=None, help='processes (default: 2 for gloo, every GPU for nccl)')
     s.add_argument('--bucket-mb', default='1', help='DDP bucket size in MB, or several: 0.25,1,4,25 (default 1)')
     s.add_argument('--repeats', default='3', help='timed repeats of every version after one warm-up (default 3)')

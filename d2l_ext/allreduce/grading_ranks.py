@@ -283,11 +283,17 @@ def run_case(fn, bucket_mb, recorder, rank, world, extra_args, refs) -> dict:
             'tied': 'embed.weight', 'sizes': trainable_bytes(model)}
 
 
-def baseline(originals, sizes: list[int], bucket_mb) -> dict:
-    """Seconds a blocking all-reduce of each size takes here (median of a few), for the prediction."""
-    numels = sorted({s // 4 for s in sizes} | {sum(sizes[i] for i in b) // 4 for b in buckets_of(sizes, bucket_mb)})
+def baseline(originals, sizes: list[int], bucket_mbs) -> dict:
+    """Seconds a blocking all-reduce of each size takes here (median of a few), for the prediction.
+
+    Every tensor's size and every bucket's at each of `bucket_mbs` (every graded case's): a case whose
+    buckets were not timed would get a prediction of 0.
+    """
+    numels = {s // 4 for s in sizes}
+    for bucket_mb in bucket_mbs:
+        numels |= {sum(sizes[i] for i in b) // 4 for b in buckets_of(sizes, bucket_mb)}
     out = {}
-    for numel in numels:
+    for numel in sorted(numels):
         x, times = torch.ones(numel), []
         for _ in range(BASELINE_REPEATS):
             t0 = time.perf_counter()
@@ -336,7 +342,7 @@ def rank_main(job: dict, rank: int, world: int, port: int, timeout: float, fd: i
             out.flush()
             os._exit(0)
         dist.barrier()
-        base = baseline(originals, trainable_bytes(TiedNet()), job['cases'][-1] or 1e9)
+        base = baseline(originals, trainable_bytes(TiedNet()), [mb or 1e9 for mb in job['cases']])
         send('result', cases=cases, baseline=base)
         dist.barrier()
         dist.destroy_process_group()

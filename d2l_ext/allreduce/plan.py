@@ -121,7 +121,8 @@ def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.
     if backend == 'nccl' and gpus < 2:
         raise UsageError(t('allreduce.usage.nccl', gpus=gpus))
     default = gpus if backend == 'nccl' else 2
-    n = positive_int(default if world_size is None else world_size, 'world size', t('allreduce.usage.world_hint'))
+    n = positive_int(default if world_size is None else world_size, t('allreduce.usage.what_world'),
+                     t('allreduce.usage.world_hint'))
     if n < 2:
         raise UsageError(t('allreduce.usage.world_small', n=n))
     most = world_sizes('gloo', share_cores)[1]

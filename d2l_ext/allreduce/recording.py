@@ -13,6 +13,7 @@ import pathlib
 import time
 
 from ..errors import UsageError
+from ..i18n import t
 from ..machine import cpu_cores, provenance
 from ..paths import read_json
 from .results import AllreduceResult, result_from_dict
@@ -89,10 +90,10 @@ def check_recording(rec, where='recording') -> dict:
     """The recording if this version can read it; else a UsageError saying what is wrong."""
     if not isinstance(rec, dict) or rec.get('format') != FORMAT or rec.get('section') != '13.3.4':
         got = rec.get('format') if isinstance(rec, dict) else type(rec).__name__
-        raise UsageError(f'{where}: not a 13.3.4 recording of format {FORMAT} (format {got!r}): record it again')
+        raise UsageError(t('allreduce.recorded.bad_format', where=where, format=FORMAT, got=repr(got)))
     missing = [k for k in REQUIRED if k not in rec]
     if missing or not rec['runs']:
-        raise UsageError(f"{where}: missing {', '.join(missing) or 'runs'}: record it again")
+        raise UsageError(t('allreduce.recorded.missing', where=where, missing=', '.join(missing) or 'runs'))
     return rec
 
 

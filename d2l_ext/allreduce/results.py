@@ -6,6 +6,7 @@ import statistics
 from dataclasses import asdict, dataclass, field
 
 from ..i18n import t
+from ..results import Measurement
 
 # Versions that are not a way of overlapping: what the overlapping ones are measured against.
 BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')
@@ -35,8 +36,13 @@ class Version:
         return [max(per_process) for per_process in self.times]
 
     @property
+    def measurement(self) -> Measurement:
+        """The step times as the one measurement type: median, IQR, min and max computed there, once."""
+        return Measurement(self.id, self.step_times)
+
+    @property
     def median(self) -> float:
-        return statistics.median(self.step_times)
+        return self.measurement.median
 
     def _all(self, key) -> list[float]:
         return [s[key] for process in self.stats for s in process]
@@ -239,14 +245,13 @@ class AllreduceResult:
         import pandas as pd
         rows = []
         for v in self.versions:
-            s = v.step_times
-            q = statistics.quantiles(s, n=4, method='inclusive') if len(s) > 1 else [s[0], s[0], s[0]]
-            rows.append({t('allreduce.col.version'): v.label, t('allreduce.col.median'): v.median,
-                         t('allreduce.col.iqr'): q[2] - q[0], t('allreduce.col.min'): min(s),
-                         t('allreduce.col.max'): max(s),
+            m = v.measurement
+            rows.append({t('allreduce.col.version'): v.label, t('allreduce.col.median'): m.median,
+                         t('allreduce.col.iqr'): m.iqr, t('allreduce.col.min'): m.min,
+                         t('allreduce.col.max'): m.max,
                          t('allreduce.col.predicted'): self.prediction.for_version(v.id, v.bucket_mb),
                          t('allreduce.col.overlap'): v.overlap, t('allreduce.col.error'): v.relative_error,
-                         t('allreduce.col.times'): ' '.join(f'{x:.4f}' for x in s)})
+                         t('allreduce.col.times'): ' '.join(f'{x:.4f}' for x in m.times)})
         return pd.DataFrame(rows).set_index(t('allreduce.col.version'))
 
     def to_dict(self) -> dict:

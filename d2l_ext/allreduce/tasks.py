@@ -197,7 +197,7 @@ TASKS = {task.id: task for task in (TASK_A, TASK_B, TASK_C, TASK_D)}
 
 # -- typical wrong versions (tests): name -> (the criterion that must fail, source) ------------------
 
-_A_NO_AVERAGE = '''
+_A_NO_AVERAGE = """
 def backward_then_allreduce(model, X, y, optimizer):
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
@@ -205,8 +205,8 @@ def backward_then_allreduce(model, X, y, optimizer):
         if p.grad is not None:
             dist.all_reduce(p.grad)  # the sum: n times the average
     optimizer.step()
-'''
-_A_TIED_TWICE = '''
+"""
+_A_TIED_TWICE = """
 def backward_then_allreduce(model, X, y, optimizer):
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
@@ -218,8 +218,8 @@ def backward_then_allreduce(model, X, y, optimizer):
         if p.grad is not None:
             p.grad /= dist.get_world_size()
     optimizer.step()
-'''
-_A_FROZEN = '''
+"""
+_A_FROZEN = """
 def backward_then_allreduce(model, X, y, optimizer):
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
@@ -227,8 +227,8 @@ def backward_then_allreduce(model, X, y, optimizer):
         p.grad /= dist.get_world_size()  # a frozen parameter's grad is None
         dist.all_reduce(p.grad)
     optimizer.step()
-'''
-_B_PER_PARAMETER = '''
+"""
+_B_PER_PARAMETER = """
 def flat_allreduce(model, X, y, optimizer):
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
@@ -237,8 +237,8 @@ def flat_allreduce(model, X, y, optimizer):
             p.grad /= dist.get_world_size()
             dist.all_reduce(p.grad)  # one call per tensor, not one for all
     optimizer.step()
-'''
-_B_NO_COPY_BACK = '''
+"""
+_B_NO_COPY_BACK = """
 def flat_allreduce(model, X, y, optimizer):
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
@@ -246,8 +246,8 @@ def flat_allreduce(model, X, y, optimizer):
     flat = torch.cat([g.reshape(-1) for g in grads]) / dist.get_world_size()
     dist.all_reduce(flat)  # summed, but never copied back into the gradients
     optimizer.step()
-'''
-_C_BLOCKING = '''
+"""
+_C_BLOCKING = """
 def allreduce_in_hooks(model, X, y, optimizer):
     def send(p):
         p.grad /= dist.get_world_size()
@@ -259,9 +259,9 @@ def allreduce_in_hooks(model, X, y, optimizer):
     for hook in hooks:
         hook.remove()
     optimizer.step()
-'''
+"""
 _C_WAIT_IN_HOOK = _C_BLOCKING.replace('dist.all_reduce(p.grad)  #', 'dist.all_reduce(p.grad, async_op=True).wait()  #')
-_C_NO_WAIT = '''
+_C_NO_WAIT = """
 def allreduce_in_hooks(model, X, y, optimizer):
     def send(p):
         p.grad /= dist.get_world_size()
@@ -273,8 +273,8 @@ def allreduce_in_hooks(model, X, y, optimizer):
     for hook in hooks:
         hook.remove()
     optimizer.step()
-'''
-_C_AFTER = '''
+"""
+_C_AFTER = """
 def allreduce_in_hooks(model, X, y, optimizer):
     ready = []
     hooks = [p.register_post_accumulate_grad_hook(ready.append) for p in model.parameters() if p.requires_grad]
@@ -289,8 +289,8 @@ def allreduce_in_hooks(model, X, y, optimizer):
     for hook in hooks:
         hook.remove()
     optimizer.step()
-'''
-_C_FROZEN = '''
+"""
+_C_FROZEN = """
 def allreduce_in_hooks(model, X, y, optimizer):
     works = []
 
@@ -306,14 +306,14 @@ def allreduce_in_hooks(model, X, y, optimizer):
     for hook in hooks:
         hook.remove()
     optimizer.step()
-'''
+"""
 _SOLUTION_B = inspect.getsource(flat_allreduce)
 _SOLUTION_D = inspect.getsource(allreduce_in_buckets)
-_D_FORWARD_ORDER = _SOLUTION_D.replace('reversed(list(model.parameters()))', 'model.parameters()').replace('''
-        if missing[b] == 0:''', '''
+_D_FORWARD_ORDER = _SOLUTION_D.replace('reversed(list(model.parameters()))', 'model.parameters()').replace("""
+        if missing[b] == 0:""", """
         while started and started[-1] < len(buckets) and missing[started[-1]] == 0:  # in order, as DDP
             b = started[-1]
-            started[-1] += 1''').replace('    works = []\n', '    works, started = [], [0]\n')
+            started[-1] += 1""").replace('    works = []\n', '    works, started = [], [0]\n')
 WRONG = {
     'a_no_average': ('correct', _A_NO_AVERAGE),
     'a_tied_twice': ('correct', _A_TIED_TWICE),
@@ -335,7 +335,7 @@ WRONG = {
 # The task each wrong version is for, by the letter its name starts with.
 WRONG_TASK = {name: TASKS[f"13.3.4-{name[0]}-{dict(a='after', b='flat', c='hooks', d='buckets')[name[0]]}"]
               for name in WRONG}
-HANGS = '''
+HANGS = """
 def backward_then_allreduce(model, X, y, optimizer):
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
@@ -344,14 +344,14 @@ def backward_then_allreduce(model, X, y, optimizer):
             if p.grad is not None:
                 dist.all_reduce(p.grad)
     optimizer.step()
-'''
-LOOPS = '''
+"""
+LOOPS = """
 def backward_then_allreduce(model, X, y, optimizer):
     while True:
         pass
-'''
-CRASHES = '''
+"""
+CRASHES = """
 def backward_then_allreduce(model, X, y, optimizer):
     import os
     os._exit(3)  # the process ends without a word
-'''
+"""

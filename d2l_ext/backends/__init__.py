@@ -48,3 +48,19 @@ def backend(framework: str) -> Backend:
     """The backend module of one registered framework ('torch', 'pytorch', 'mxnet'), used by every section."""
     from ..frameworks import backend_module
     return backend_module(framework)
+
+
+# A timeline row is a lane's id, or a lane's id and an engine worker: 'cpu(0)/w1' (MXNet's rows, 13.3.1).
+# Ids only: a display labels the row when it draws it (core.lane_worker_row).
+WORKER_SEP = '/w'
+
+
+def worker_row(lane_name: str, worker: int) -> str:
+    """The row id of one engine worker thread of a lane ('cpu(0)/w1'), made by MXNet's lane_timeline."""
+    return f'{lane_name}{WORKER_SEP}{worker}'
+
+
+def split_row(row: str) -> tuple[str, int | None]:
+    """A timeline row id as (lane id, worker number or None): 'cpu(0)/w1' -> ('cpu(0)', 1), 'cpu0' -> ('cpu0', None)."""
+    name, sep, worker = row.rpartition(WORKER_SEP)
+    return (name, int(worker)) if sep and worker.isdigit() else (row, None)

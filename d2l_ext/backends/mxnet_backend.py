@@ -11,6 +11,7 @@ import os
 
 from ..frameworks import framework
 from ..frameworks.mxnet_framework import engine_environment
+from . import worker_row
 
 
 def setup_mxnet():
@@ -178,7 +179,7 @@ def lane_timeline(lanes, xs, iters):
 
 
 def events_from_trace(trace, lanes):
-    """Turn chrome-trace B/E pairs of dot products into timeline events, one row per worker."""
+    """Turn chrome-trace B/E pairs of dot products into timeline events, one row per worker ('cpu(0)/w1')."""
     open_ops, events, workers = {}, [], {}
     for e in trace:
         if e.get('ph') not in ('B', 'E') or 'dot' not in e.get('name', ''):
@@ -189,8 +190,8 @@ def events_from_trace(trace, lanes):
         elif key in open_ops:
             start = open_ops.pop(key)
             workers.setdefault(key, len([k for k in workers if k[0] == key[0]]) + 1)
-            ctx = lanes[e['pid']].label if e['pid'] < len(lanes) else f'context {e["pid"]}'
-            events.append({'lane': f'{ctx} / worker {workers[key]}', 'name': 'dot',
+            ctx = lanes[e['pid']].name if e['pid'] < len(lanes) else f'context{e["pid"]}'
+            events.append({'lane': worker_row(ctx, workers[key]), 'name': 'dot',
                            'start': start, 'end': e['ts']})
     if events:
         t0 = min(e['start'] for e in events)

@@ -133,6 +133,7 @@ def lane_timeline(lanes, xs, iters):
 
     GPU lanes are timed with CUDA events (the GPU's own clock, from an event recorded at the
     start), CPU lanes with timestamps taken in their own thread; both share one axis from 0.
+    Each event's 'lane' is the lane's id (its name); displays label it when they draw it.
     """
     cpu_stamps, gpu_marks, gpu_zero = [], {}, {}
 
@@ -153,7 +154,7 @@ def lane_timeline(lanes, xs, iters):
                 for j in range(k):
                     s = clock()
                     x.mm(x)
-                    cpu_stamps.append((lane.label, j, s, clock()))
+                    cpu_stamps.append((lane.name, j, s, clock()))
         return job
 
     jobs = [make_job(i, lane, x, k) for i, (lane, x, k) in enumerate(zip(lanes, xs, iters))]
@@ -166,11 +167,11 @@ def lane_timeline(lanes, xs, iters):
     t0 = clock()
     run_on_lanes(lanes, jobs)
     wait(lanes)
-    events = [{'lane': label, 'name': f'mm {j + 1}', 'start': s - t0, 'end': e - t0}
-              for label, j, s, e in cpu_stamps]
+    events = [{'lane': name, 'name': f'mm {j + 1}', 'start': s - t0, 'end': e - t0}
+              for name, j, s, e in cpu_stamps]
     for i, marks in gpu_marks.items():
         zero = gpu_zero[lanes[i].index]
-        events += [{'lane': lanes[i].label, 'name': f'mm {j + 1}',
+        events += [{'lane': lanes[i].name, 'name': f'mm {j + 1}',
                     'start': zero.elapsed_time(a) / 1e3, 'end': zero.elapsed_time(b) / 1e3}
                    for j, a, b in marks]
     return sorted(events, key=lambda e: (e['lane'], e['start']))

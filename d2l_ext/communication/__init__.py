@@ -1,13 +1,14 @@
 """13.3.2 Parallel computation and communication: what notebooks, widgets and the CLI call.
 
-Each function runs in PyTorch's (or MXNet's) worker process and returns a typed result: show it
-with `result.to_frame()`, draw it with d2l_ext.display.communication, save it with `to_json()`.
+Each function runs in PyTorch's (or MXNet's) worker process through workers.dispatch, on the lanes
+given (Lane objects reach the worker unchanged; None: the machine's default), and returns a typed
+result: show it with `result.to_frame()`, draw it with d2l_ext.display.communication, save it with `to_json()`.
 The copy plans themselves (pinned buffers, a copy stream, events) are in `copying`.
 """
 from __future__ import annotations
 
-from ..parallel.core import in_worker
 from ..profiling import no_profiler_chatter
+from ..workers import dispatch, shutdown
 from .core import CommResult, CommRow, copy_overlap, expected_overlap, measure_comm, predicted_overlap
 from .evidence import (
     TIMELINE_PLANS,
@@ -27,35 +28,34 @@ __all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'Firs
 
 
 def comm(framework: str = 'torch', size=None, iters=None, repeats: int = 5, progress=None, plan: dict | None = None,
-         lesson: bool = False) -> CommResult:
+         lesson: bool = False, lanes=None) -> CommResult:
     """Run, copy, run then copy, overlapped, per copy mode, e.g. `comm('torch', lesson=True)` (13.3.2).
 
     `plan` picks one GPU copy mode, e.g. dict(dest='pinned', alloc='prealloc', stream='side', non_blocking=True).
     """
-    return in_worker(measure_comm, framework, None, progress, size=size, iters=iters, repeats=repeats, plan=plan,
-                     lesson=lesson)
+    return dispatch(measure_comm, framework, lanes, progress=progress, size=size, iters=iters, repeats=repeats,
+                    plan=plan, lesson=lesson)
 
 
-def comm_timelines(size=None, iters=None, plans=TIMELINE_PLANS, lesson: bool = True) -> list[CommTimeline]:
+def comm_timelines(size=None, iters=None, plans=TIMELINE_PLANS, lesson: bool = True, lanes=None) -> list[CommTimeline]:
     """Measured compute/copy stream timelines, one per copy plan, e.g. `comm_timelines()` (13.3.2)."""
-    return in_worker(measure_comm_timelines, 'torch', None, size=size, iters=iters, plans=tuple(plans), lesson=lesson)
+    return dispatch(measure_comm_timelines, 'torch', lanes, size=size, iters=iters, plans=tuple(plans), lesson=lesson)
 
 
-def first_copy(size=None, iters=None, repeats: int = 5) -> FirstCopyResult:
+def first_copy(size=None, iters=None, repeats: int = 5, lanes=None) -> FirstCopyResult:
     """The book's first non_blocking copy (cold) vs later ones, with profiler times, e.g. `first_copy()`.
 
     Runs in a fresh PyTorch worker each time, so the first call really is the process's first
     (PyTorch's workers are restarted: the next PyTorch run starts a fresh one, a few seconds).
     """
-    from ..workers import shutdown
     shutdown('torch')
     try:
-        return in_worker(measure_first_copy, 'torch', None, worker='torch:first-copy', size=size, iters=iters,
+        return dispatch(measure_first_copy, 'torch', lanes, worker='torch:first-copy', size=size, iters=iters,
                          repeats=repeats)
     finally:
         shutdown('torch')
 
 
-def exercise_three(size=None, iters=None, repeats: int = 3) -> ExerciseThreeResult:
+def exercise_three(size=None, iters=None, repeats: int = 3, lanes=None) -> ExerciseThreeResult:
     """Exercise 3: lane 1 computes and copies while lane 2 computes, e.g. `exercise_three()` (PyTorch)."""
-    return in_worker(measure_exercise_three, 'torch', None, size=size, iters=iters, repeats=repeats)
+    return dispatch(measure_exercise_three, 'torch', lanes, size=size, iters=iters, repeats=repeats)

@@ -38,8 +38,8 @@ BOOK_NON_BLOCKING = CopyPlan('pinned', 'fresh', 'same', True)     # copy_to_cpu(
 PINNED_SAME_STREAM = CopyPlan('pinned', 'prealloc', 'same', True)
 PINNED_SIDE_STREAM = CopyPlan('pinned', 'prealloc', 'side', True)
 GPU_PLANS = {
-    "book: copy_to_cpu(y)": BOOK_BLOCKING,
-    "book: copy_to_cpu(y, non_blocking=True)": BOOK_NON_BLOCKING,
+    'book: copy_to_cpu(y)': BOOK_BLOCKING,
+    'book: copy_to_cpu(y, non_blocking=True)': BOOK_NON_BLOCKING,
     'pinned, preallocated, same stream': PINNED_SAME_STREAM,
     'pinned, preallocated, copy stream + events': PINNED_SIDE_STREAM,
 }

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..backends import backend
 from ..checking import check_close
+from ..frameworks import framework
 from ..i18n import t
 from ..machine import cpu_cores, positive_int, provenance
 from ..overlap import busy, overlap_fraction
@@ -128,7 +129,7 @@ def _row(mode, plan, rule, lane, n, k, c, errors, link=None, threads=1) -> CommR
     run, copy = times['run'].median, times['copy'].median
     expected = expected_overlap(run, copy, rule, threads)
     gbps = k * n * n * 4 / copy / 1e9
-    return CommRow(mode, plan, lane.label, run, copy, times['run_then_copy'].median, times['overlapped'].median,
+    return CommRow(mode, plan, lane.name, run, copy, times['run_then_copy'].median, times['overlapped'].median,
                    expected, rule, times['overlapped'].median / expected, gbps, gbps / link if link else None,
                    max(errors), times)
 
@@ -165,34 +166,39 @@ def _torch_rows(lane, n, k, repeats, plan=None, progress=None):
         for mode, p in plans.items():
             copier = Copier(p, n, k, lane.device())
             c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
-                                      repeats, mode, wait, progress)
+                                      repeats, p.describe(), wait, progress)
             rule = 'separate' if p.stream == 'side' else 'one_stream'
-            rows.append(_row(p.describe() if mode == 'widget' else mode, p.describe(), rule, lane, n, k, c, errors,
+            rows.append(_row(mode, p.describe(), rule, lane, n, k, c, errors,  # mode 'widget': the panel's choice
                              link['pinned']))
             del copier  # free this mode's buffers before the next mode allocates its own
             torch.cuda.empty_cache()
     else:  # no link on a CPU-only machine: a second thread copying is the honest analogue
         copier = ThreadCopier(n, k)
         c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
-                                  repeats, 'cpu analogue', wait, progress)
+                                  repeats, t('communication.mode.cpu_analogue'), wait, progress)
         rows.append(_row('cpu_analogue', 'copy_thread', 'shared', lane, n, k, c, errors, threads=lane.threads))
     return rows, link
 
 
-def _mxnet_rows(lane, n, k, repeats, progress=None):
-    work = backend('mxnet')
+def _engine_rows(lane, n, k, repeats, progress=None):
+    work = backend(lane.framework)
     x = work.random_matrix(lane, n)
     ref = work.reference_product(x)
     wait = lambda: work.wait([lane])  # noqa: E731
     rows = []
-    # On MXNet's CPU build both destinations are host memory: the engine copies y[i-1] on one
-    # worker while another computes y[i], the CPU analogue of the book's claim.
+    # The framework's engine orders each copy after its product (MXNet's copyto): on MXNet's CPU build
+    # both destinations are host memory, one engine worker copies y[i-1] while another computes y[i].
     for mode, pinned in (('copyto(npx.cpu())', False), ('copyto(npx.cpu_pinned())', True)):
         copy = lambda ys, p=pinned: work.copy_to_cpu(ys, p)  # noqa: E731
         c, errors = _compare_mode(work, lane, x, k, ref, copy, lambda c=copy: c(work.run(x, k)), repeats, mode, wait,
                                   progress)
         rows.append(_row(mode, 'engine_new_array', 'engine', lane, n, k, c, errors))
     return rows, None
+
+
+def _gpu_plan_count() -> int:
+    from .copying import GPU_PLANS  # PyTorch's plans: imported only where they run
+    return len(GPU_PLANS)
 
 
 def measure_comm(lanes, size=None, iters=None, repeats: int = 5, *, plan: dict | None = None,
@@ -206,16 +212,20 @@ def measure_comm(lanes, size=None, iters=None, repeats: int = 5, *, plan: dict |
     lane = lanes[0]
     wl = resolve_workload([lane], size, iters, lesson=lesson, extra_matrices=3)
     n, k = wl.size, wl.iters[0]
-    repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
+    repeats = positive_int(repeats, 'repeats', option='--repeats', example=3)
+    # A framework that runs CPU work in the caller's thread (PyTorch) overlaps nothing by itself: it gets
+    # the explicit copy plans (a copy stream and events, a copy thread); one whose engine queues work
+    # (MXNet) orders its copies itself. Read from its description, so a new framework needs no edit here.
+    explicit = not framework(lane.framework).cpu_queued
     if max_seconds is not None:  # per mode: run, run then copy, overlapped (copies extra), after a warm-up
-        modes = 1 if plan or lane.kind != 'gpu' else 4 if lane.framework == 'torch' else 2
+        modes = 1 if plan or lane.kind != 'gpu' else 2 if not explicit else _gpu_plan_count()
         check_budget(wl, max_seconds, t('communication.what'), passes=3 * modes * (repeats + 1),
                      size_option=options[0], iters_option=options[1])
-    if lane.framework == 'torch':
+    if explicit:
         from ..backends.torch_backend import intra_op_threads
         # CPU analogue: the computing thread keeps to its lane's share, leaving a core to copy
         with intra_op_threads(lane.threads if lane.kind == 'cpu' else 0):
             rows, link = _torch_rows(lane, n, k, repeats, plan, progress)
     else:
-        rows, link = _mxnet_rows(lane, n, k, repeats, progress)
+        rows, link = _engine_rows(lane, n, k, repeats, progress)
     return CommResult(lane.framework, n, k, repeats, lane.as_dict(), lane.kind == 'gpu', link, rows, provenance())

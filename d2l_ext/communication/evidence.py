@@ -1,5 +1,5 @@
-"""13.3.2's evidence for readers without a GPU: stream timelines, the book's cold first copy,
-the profiler's CPU-versus-CUDA time, and exercise 3 (compute, copy and a second lane at once).
+"""13.3.2's evidence: stream timelines, the book's cold first copy, the profiler's CPU-versus-CUDA
+time, and exercise 3 (compute, copy and a second lane at once).
 
 Each `measure_*` runs in this process on lanes already chosen; recordings keep their raw events.
 """
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..backends import backend
 from ..checking import check_close
+from ..i18n import t
 from ..machine import positive_int
 from ..results import Result, Times, timing_row
 from ..timing import compare
@@ -25,7 +26,7 @@ class CommTimeline(Result):
     """When each product and each copy ran, one row per stream (GPU) or thread (CPU analogue)."""
     area = 'communication'
     plan: str
-    lane: str
+    lane: str  # the lane's name ('cuda:0', 'cpu0'): display translates it
     size: int
     iters: int
     events: list[dict]
@@ -50,7 +51,7 @@ def measure_comm_timelines(lanes, size=None, iters=None, plans=TIMELINE_PLANS, *
     with intra_op_threads(lane.threads if lane.kind == 'cpu' else 0):
         for name, plan in chosen:
             overlap_timeline(x, min(k, 3), plan)  # warm-up
-            out.append(CommTimeline(name, lane.label, n, k, overlap_timeline(x, k, plan),
+            out.append(CommTimeline(name, lane.name, n, k, overlap_timeline(x, k, plan),
                                     'cuda events' if lane.kind == 'gpu' else 'thread clock'))
     return out
 
@@ -121,7 +122,7 @@ def measure_first_copy(lanes, size=None, iters=None, repeats: int = 5) -> FirstC
     """
     lane = lanes[0]
     if lane.kind != 'gpu':
-        return FirstCopyResult(lane.label, reason='communication.first_copy.no_gpu')
+        return FirstCopyResult(lane.name, reason='communication.first_copy.no_gpu')
     work = backend('torch')
     wl = resolve_workload([lane], size, iters, extra_matrices=3)
     n, k = wl.size, wl.iters[0]
@@ -130,21 +131,21 @@ def measure_first_copy(lanes, size=None, iters=None, repeats: int = 5) -> FirstC
     ys = work.run(x, k)
     box = []
     cold, profile_cold = _profiled(lambda: box.append(work.copy_to_cpu(ys, True)), lane)
-    check_close(box.pop(), ref, 'first non_blocking copy')
+    check_close(box.pop(), ref, t('communication.check.first_copy'))
     box.clear()
     errors = []
     c = compare({'warm': lambda: work.copy_to_cpu(ys, True)}, lanes=[lane],
-                repeats=positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 5'), warmup=0,
-                check=lambda name, r: errors.append(check_close(r, ref, 'warm non_blocking copy')))
+                repeats=positive_int(repeats, 'repeats', option='repeats', example=5), warmup=0,
+                check=lambda name, r: errors.append(check_close(r, ref, t('communication.check.warm_copy'))))
     _, profile_warm = _profiled(lambda: work.copy_to_cpu(ys, True), lane)
-    return FirstCopyResult(lane.label, n, k, cold, Times.of(c.measurements['warm']), profile_cold, profile_warm)
+    return FirstCopyResult(lane.name, n, k, cold, Times.of(c.measurements['warm']), profile_cold, profile_warm)
 
 
 @dataclass
 class ExerciseThreeResult(Result):
     """Exercise 3: lane 1 computes and copies its results to the host while lane 2 computes."""
     area = 'communication'
-    lanes: list[str]
+    lanes: list[dict]  # the lanes' ids (Lane.as_dict): display makes their labels
     size: int
     iters: list[int]
     times: dict[str, Times]
@@ -179,11 +180,12 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
 
     def check(name, results):
         which = {'lane1_compute_and_copy': [0], 'lane2_compute': [1], 'together': [0, 1]}[name]
-        errors.extend(check_close(r, refs[i], f'exercise 3 ({name})') for i, r in zip(which, results))
-    c = compare(variants, lanes=lanes[:2], repeats=positive_int(repeats, 'repeats', 'pass a positive repeats'),
+        what = t('communication.check.ex3', variant=name)
+        errors.extend(check_close(r, refs[i], what) for i, r in zip(which, results))
+    c = compare(variants, lanes=lanes[:2], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
                 check=check)
     times = {name: Times.of(m, name) for name, m in c.measurements.items()}
     alone = [times['lane1_compute_and_copy'].median, times['lane2_compute'].median]
     exp = expectation(lanes[:2], alone)
-    return ExerciseThreeResult([ln.label for ln in lanes[:2]], n, ks, times, sum(alone), exp.seconds, exp.rule,
+    return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, sum(alone), exp.seconds, exp.rule,
                                max(errors))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import t
 from ..machine import positive_int
 from ..timing import measure
 
@@ -14,7 +15,7 @@ from ..timing import measure
 @dataclass
 class Rates:
     """Measured here (13.3.2): products' FLOP/s, the copy's GB/s (pinned on a GPU), pageable GB/s on a GPU."""
-    lane: str
+    lane: str  # the lane's name: display translates it
     gpu: bool
     size: int
     flops: float
@@ -41,9 +42,9 @@ def measure_rates(lane, n: int, repeats: int = 5, inner: int | None = None, iter
     import torch
 
     from ..backends.torch_backend import intra_op_threads, random_matrix
-    n = positive_int(n, 'matrix size', 'pass a positive size, e.g. 800')
-    k = positive_int(inner, 'inner size', 'pass a positive inner size, e.g. 16') if inner else n
-    iters = positive_int(iters, 'iteration count', 'pass a positive iters, e.g. 10')
+    n = positive_int(n, t('core.what_size'), option='n', example=800)
+    k = positive_int(inner, t('communication.what_inner'), option='inner', example=16) if inner else n
+    iters = positive_int(iters, t('core.what_iters'), option='iters', example=10)
     x = random_matrix(lane, n)
     a, b = (x, x) if k == n else (x[:, :k].contiguous(), x[:k].contiguous())
     square = None if k == n else k
@@ -51,11 +52,11 @@ def measure_rates(lane, n: int, repeats: int = 5, inner: int | None = None, iter
         from .copying import link_bandwidth
         product = measure(lambda: a.mm(b), lanes=[lane], repeats=repeats)
         link = link_bandwidth(lane.device(), n)
-        return Rates(lane.label, True, n, 2 * n * n * k / product.median, link['pinned'], link['pageable'], square)
+        return Rates(lane.name, True, n, 2 * n * n * k / product.median, link['pinned'], link['pageable'], square)
     dst = [torch.empty(n, n) for _ in range(iters)]
     with intra_op_threads(lane.threads):  # the lane's share of the cores, as in the lesson's analogue
         product = measure(lambda: [a.mm(b) for _ in range(iters)], lanes=[lane], repeats=repeats)
         ys = [a.mm(b) for _ in range(iters)]
         copy = measure(lambda: [d.copy_(y) for d, y in zip(dst, ys)], repeats=repeats)
-    return Rates(lane.label, False, n, iters * 2 * n * n * k / product.median, iters * 4 * n * n / copy.median / 1e9,
+    return Rates(lane.name, False, n, iters * 2 * n * n * k / product.median, iters * 4 * n * n / copy.median / 1e9,
                  inner=square)

@@ -37,6 +37,7 @@ from .tracing import (
 
 __all__ = ['INNER', 'ITERS', 'SIZE', 'TASK', 'Setting', 'as_timeline', 'grade', 'host_buffers', 'operands',
            'reference', 'run_and_copy', 'setting', 'traced_run']
+KINDS = ('cpu', 'gpu')  # lane kinds: the keys task.copy.unsafe_<kind> and task.copy.no_intervals_<kind>
 SPAN = 4096  # bytes read from each of a few places in every buffer at return
 THRESHOLD = 0.5  # the copies must overlap products for at least half the predicted fraction
 SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the time bound must hold on a busy old laptop)
@@ -205,9 +206,10 @@ def _overlap(run, lane):
                          products=o['products'])
     measured = o['measured'] or 0.0
     threshold = THRESHOLD * o['predicted']
+    serial = o['compute_busy'] + o['copy_busy']  # each busy time once: the products', then the copies'
     return criterion('overlap', measured >= threshold and measured > 0, 'task.copy.overlap', measured=measured,
-                     predicted=o['predicted'], threshold=threshold, wall=run['wall'],
-                     serial=o['compute_busy'] + o['copy_busy'], compute=o['compute_busy'], copy=o['copy_busy'])
+                     predicted=o['predicted'], threshold=threshold, wall=run['wall'], serial=serial,
+                     diff=run['wall'] - serial, compute=o['compute_busy'], copy=o['copy_busy'])
 
 
 def _slow_s() -> float:

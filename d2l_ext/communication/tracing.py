@@ -167,7 +167,11 @@ def events_from_trace(trace_events) -> list[dict]:
 
 
 def _profiled(call, device):
-    """Run call() under torch.profiler (CPU and CUDA), wait for `device`; return (its value, the trace's events)."""
+    """Run call() under torch.profiler (CPU and CUDA), wait for `device`: (its value, the trace's events, wall time).
+
+    The wall time is the call and the wait for its GPU work only: the profiler's start, the trace's export
+    and the buffers pinned before the call are not in it (a first profile in a process takes seconds to start).
+    """
     from torch.profiler import ProfilerActivity, profile
 
     from ..profiling import no_profiler_chatter
@@ -177,17 +181,21 @@ def _profiled(call, device):
         warnings.filterwarnings('ignore', message='Warning: Profiler clears events', category=UserWarning)
         path = os.path.join(folder, 'trace.json')
         with no_profiler_chatter(), profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            torch.cuda.synchronize(device)
+            start = time.perf_counter()
             value = call()
             torch.cuda.synchronize(device)  # the lane's GPU: a bare synchronize() waits for the current one only
+            wall = time.perf_counter() - start
         prof.export_chrome_trace(path)
         with open(path, encoding='utf-8') as f:
-            return value, json.load(f).get('traceEvents', [])
+            return value, json.load(f).get('traceEvents', []), wall
 
 
 def traced_run(fn, lane, seed: int = 1) -> dict:
     """Call fn(x, w, buffers, lane) once with the stopwatch on (13.3.2's task and lesson): its timeline and wall time.
 
-    Returns {'value', 'buffers', 'events', 'wall', 'cores'}; the value is whatever fn returned. On a CPU,
+    Returns {'value', 'buffers', 'events', 'wall', 'cores'}; the value is whatever fn returned; 'wall' is the
+    call alone (its buffers are allocated, and pinned on a GPU, before it; the profiler's start is not in it). On a CPU,
     'cores' is this process's CPU time over the wall clock meanwhile: how many cores it kept busy on
     average (near 1 when other programs left it no second core for the copy thread); None on a GPU.
     """
@@ -195,9 +203,7 @@ def traced_run(fn, lane, seed: int = 1) -> dict:
     buffers = host_buffers(lane)
     if lane.kind == 'gpu':
         torch.cuda.synchronize(lane.device())
-        start = time.perf_counter()
-        value, trace = _profiled(lambda: fn(x, w, buffers, lane), lane.device())
-        wall = time.perf_counter() - start
+        value, trace, wall = _profiled(lambda: fn(x, w, buffers, lane), lane.device())
         return dict(value=value, buffers=buffers, events=events_from_trace(trace), wall=wall, cores=None)
     log = []
     Timed.log = log
@@ -217,7 +223,7 @@ def as_timeline(run, lane):
     """A traced run as 13.3.2's CommTimeline (drawn by d2l_ext.display.communication.plot_comm_timelines)."""
     from .evidence import CommTimeline
     s = setting(lane)
-    return CommTimeline('run_and_copy', lane.label, s.n, s.iters, run['events'],
+    return CommTimeline('run_and_copy', lane.name, s.n, s.iters, run['events'],
                         'torch.profiler' if lane.kind == 'gpu' else 'thread clock')
 
 

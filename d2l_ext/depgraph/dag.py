@@ -5,6 +5,7 @@ plan, each lane waiting for the tasks it reads; every result is checked against 
 computed in float64. The plan always gives both lanes work (the exercise is about two devices).
 """
 
+import math
 import threading
 from dataclasses import dataclass, field, replace
 
@@ -12,6 +13,8 @@ import torch
 
 from ..checking import check_close
 from ..errors import ResultMismatch, UsageError
+from ..i18n import t
+from ..results import render
 from ..timing import Measurement, clock
 from . import schedule
 
@@ -20,7 +23,7 @@ from . import schedule
 # core, a 2-thread product's median went from 0.29 ms to 3.1 ms (1 thread: 0.59 ms), since a
 # product split over the cores waits for its slowest thread. That is why "all cores" sometimes
 # loses; dag_text says which happened in the run it describes.
-DAG_VARIANTS = ("one lane, in order", "two lanes, planned", "one device, all cores, in order")
+DAG_VARIANTS = ('one lane, in order', 'two lanes, planned', 'one device, all cores, in order')
 
 
 def diamond_dag(stages=3, arms=(1, 2, 3), cross=True):
@@ -31,21 +34,21 @@ def diamond_dag(stages=3, arms=(1, 2, 3), cross=True):
     the join reads the end of every arm. With cross=True the last product of each arm but the
     first also reads the first product of the arm before it. '2b1' is stage 2, arm b, product 1.
     """
-    letters = "abcdefghij"
+    letters = 'abcdefghij'
     if stages < 1 or not arms or min(arms) < 1 or len(arms) > len(letters):
-        raise UsageError(f"need stages >= 1 and 1 to {len(letters)} arms of length >= 1; got {stages}, {arms}")
-    tasks, prev = [], "x"
+        raise UsageError(t('graph.err.dag_shape', most=len(letters), stages=stages, arms=arms))
+    tasks, prev = [], 'x'
     for s in range(1, stages + 1):
         ends = []
         for j, length in enumerate(arms):
             for k in range(1, length + 1):
-                deps = [prev] if k == 1 else [f"{s}{letters[j]}{k - 1}"]
+                deps = [prev] if k == 1 else [f'{s}{letters[j]}{k - 1}']
                 if cross and j > 0 and k == length and length > 1:
-                    deps.append(f"{s}{letters[j - 1]}1")
-                tasks.append({"name": f"{s}{letters[j]}{k}", "deps": deps})
-            ends.append(f"{s}{letters[j]}{length}")
-        tasks.append({"name": f"{s}J", "deps": ends})
-        prev = f"{s}J"
+                    deps.append(f'{s}{letters[j - 1]}1')
+                tasks.append({'name': f'{s}{letters[j]}{k}', 'deps': deps})
+            ends.append(f'{s}{letters[j]}{length}')
+        tasks.append({'name': f'{s}J', 'deps': ends})
+        prev = f'{s}J'
     return tasks
 
 
@@ -53,7 +56,7 @@ def dag_problem(dag, n, seed=0):
     """Input x (n x n) and one weight matrix per task, fp32 on the CPU, the same everywhere."""
     g = torch.Generator().manual_seed(seed)
     x = torch.randn(n, n, generator=g)
-    return x, {t["name"]: torch.randn(n, n, generator=g) / n ** 0.5 for t in dag}
+    return x, {t['name']: torch.randn(n, n, generator=g) / n ** 0.5 for t in dag}
 
 
 def dag_task(inputs, w, out):
@@ -65,16 +68,16 @@ def dag_task(inputs, w, out):
 
 def dag_reference(dag, x, weights):
     """Every task's result in float64 on the CPU, one after another: the answer to check against."""
-    vals = {"x": x.double()}
-    for t in dag:
-        ins = [vals[d] for d in t["deps"]]
-        vals[t["name"]] = torch.tanh(sum(ins[1:], ins[0]) @ weights[t["name"]].double())
-    vals.pop("x")
+    vals = {'x': x.double()}
+    for task in dag:
+        ins = [vals[d] for d in task['deps']]
+        vals[task['name']] = torch.tanh(sum(ins[1:], ins[0]) @ weights[task['name']].double())
+    vals.pop('x')
     return vals
 
 
 def _units(dag):
-    return [schedule.Task(t["name"], 1.0, "", tuple(d for d in t["deps"] if d != "x")) for t in dag]
+    return [schedule.Task(t['name'], 1.0, '', tuple(d for d in t['deps'] if d != 'x')) for t in dag]
 
 
 def dag_plan(dag, lanes, speed=None, copy_s=0.0):
@@ -84,23 +87,28 @@ def dag_plan(dag, lanes, speed=None, copy_s=0.0):
     equal lanes (the same plan every run). If the planner leaves a lane idle (a GPU next to a slow
     CPU), one task is pinned to that lane: the one whose move lengthens the modelled plan least.
     """
-    labels = [lane.label for lane in lanes]
+    labels = [lane.name for lane in lanes]
     tasks = _units(dag)
     events = schedule.list_schedule(tasks, labels, speed, copy_s)
-    for idle in [lb for lb in labels if lb not in {e["lane"] for e in events}]:
+    for idle in [lb for lb in labels if lb not in {e['lane'] for e in events}]:
         tries = (schedule.list_schedule(tasks, labels, speed, copy_s, pinned={t.name: idle}) for t in tasks)
         events = min(tries, key=schedule.schedule_total)  # min keeps the first of equals
     order = {label: [] for label in labels}
-    for e in sorted(events, key=lambda e: (e["start"], e["end"])):
-        order[e["lane"]].append(e["name"])
+    for e in sorted(events, key=lambda e: (e['start'], e['end'])):
+        order[e['lane']].append(e['name'])
     return events, order
 
 
 def dag_model(dag, lanes):
-    """Exercise 5's prediction in units of one product on equal lanes: serial, planned, critical path (13.3.3)."""
+    """Exercise 5's prediction in units of one product on equal lanes: serial, planned, critical path (13.3.3).
+
+    'floor' is what no plan can beat: the critical path, or the serial products shared evenly by the
+    lanes (whole products), whichever is longer.
+    """
     units = _units(dag)
-    return {"serial": schedule.serial_total(units), "planned": schedule.schedule_total(dag_plan(dag, lanes)[0]),
-            "critical_path": schedule.critical_path(units)[0]}
+    serial, path = schedule.serial_total(units), schedule.critical_path(units)[0]
+    return {'serial': serial, 'planned': schedule.schedule_total(dag_plan(dag, lanes)[0]), 'critical_path': path,
+            'lanes': len(lanes), 'floor': max(path, math.ceil(serial / len(lanes)))}
 
 
 def place_dag(x, weights, lanes):
@@ -118,11 +126,11 @@ def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
     records when it ran. skip_waits=True is the exercise's broken engine: no waiting, and the
     lanes run one after the other, the last lane first. Returns (results {name: tensor}, events).
     """
-    deps = {t["name"]: t["deps"] for t in dag}
-    where = {name: lane for lane in lanes for name in order[lane.label]}
+    deps = {t['name']: t['deps'] for t in dag}
+    where = {name: lane for lane in lanes for name in order[lane.name]}
     missing = [name for name in deps if name not in where]
     if missing:
-        raise UsageError(f"the plan gives no lane to {missing}")
+        raise UsageError(t('graph.err.no_lane', tasks=missing))
     n = x[lanes[0].device()].shape[0]
     out = {name: torch.zeros(n, n, device=where[name].device()) for name in deps}
     done = {name: threading.Event() for name in deps}
@@ -131,18 +139,18 @@ def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
     def lane_work(i, lane):
         dev = lane.device()
         try:
-            for name in order[lane.label]:
+            for name in order[lane.name]:
                 for d in deps[name]:
-                    if d != "x" and not skip_waits:
+                    if d != 'x' and not skip_waits:
                         done[d].wait()
                 if errors:
                     return
                 start = clock()
-                dag_task([x[dev] if d == "x" else out[d].to(dev) for d in deps[name]], weights[dev][name], out[name])
-                if trace and lane.kind == "gpu":
+                dag_task([x[dev] if d == 'x' else out[d].to(dev) for d in deps[name]], weights[dev][name], out[name])
+                if trace and lane.kind == 'gpu':
                     torch.cuda.synchronize(dev)
-                events.append({"lane": lane.label, "name": name, "start": start - t0, "end": clock() - t0,
-                               "role": f"lane {i}"})
+                events.append({'lane': lane.name, 'name': name, 'start': start - t0, 'end': clock() - t0,
+                               'role': f'lane {i}'})
                 done[name].set()
         except BaseException as e:  # re-raised below; wake the other lanes so they stop
             errors.append(e)
@@ -160,20 +168,19 @@ def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
         run_on_lanes(threaded, jobs)
     if errors:
         raise errors[0]
-    return out, sorted(events, key=lambda e: e["start"])
+    return out, sorted(events, key=lambda e: e['start'])
 
 
 def check_dag(results, reference):
     """Worst relative error of any task vs the float64 reference; raises ResultMismatch if too big (13.3.3)."""
-    from ..i18n import t
-    return max(check_close(results[name], ref, t("graph.what_dag_task", name=name)) for name, ref in reference.items())
+    return max(check_close(results[name], ref, t('graph.what_dag_task', name=name)) for name, ref in reference.items())
 
 
 def dag_size(lanes):
     """Matrix size for exercise 5: about a millisecond per product on one CPU core or a GPU."""
-    if all(lane.kind == "gpu" for lane in lanes):
+    if all(lane.kind == 'gpu' for lane in lanes):
         return 2048
-    return 1024 if any(lane.kind == "gpu" for lane in lanes) else 384
+    return 1024 if any(lane.kind == 'gpu' for lane in lanes) else 384
 
 
 @dataclass
@@ -182,8 +189,8 @@ class DagExperiment:
 
     dag: list
     n: int
-    lanes: list
-    order: dict  # lane label -> task names in plan order
+    lanes: list  # the lanes' ids (Lane.name), in order: data carries ids, display names them
+    order: dict  # lane id -> task names in plan order
     model: dict  # in units of one product on equal lanes: serial, planned, critical_path
     speeds: dict | None  # lane label -> products per second, when the lanes differ
     plan_events: list
@@ -212,15 +219,14 @@ class DagExperiment:
 
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""
-        from ..i18n import t
         from ..timing import Comparison
         df = Comparison(self.measurements).to_frame()
-        df[t("graph.col_error")] = [self.errors.get(k) for k in df.index]
-        df.index = [t(f"graph.dag_variant.{DAG_VARIANTS.index(k)}") for k in df.index]
+        df[t('graph.col_error')] = [self.errors.get(k) for k in df.index]
+        df.index = [t(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in df.index]
         return df
 
-    def _repr_html_(self):
-        return self.to_frame().to_html(float_format=lambda v: f"{v:.4g}")
+    def _repr_html_(self):  # the one table renderer, as every result
+        return render(self.to_frame(), index=True)
 
 
 def _product_speeds(lanes, n):
@@ -231,7 +237,7 @@ def _product_speeds(lanes, n):
     for lane in lanes:
         a = torch.randn(n, n, device=lane.device())
         m = run_on_lanes([lane], [lambda lane=lane, a=a: measure(lambda: a @ a, lanes=[lane], repeats=3)])[0]
-        speeds[lane.label] = 1.0 / m.median
+        speeds[lane.name] = 1.0 / m.median
     return speeds
 
 
@@ -251,22 +257,22 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     speed = None if len({(lane.kind, lane.threads) for lane in lanes}) == 1 else _product_speeds(lanes, n)
     plan_events, order = dag_plan(dag, lanes, speed)
     # The planner's own choice, before dag_plan gives an idle lane one task (the exercise is about two lanes).
-    chosen = {e["lane"] for e in schedule.list_schedule(_units(dag), [lane.label for lane in lanes], speed)}
-    names = [t["name"] for t in dag]
-    plans = {DAG_VARIANTS[0]: (lanes, {lane.label: names if i == 0 else [] for i, lane in enumerate(lanes)}),
+    chosen = {e['lane'] for e in schedule.list_schedule(_units(dag), [lane.name for lane in lanes], speed)}
+    names = [t['name'] for t in dag]
+    plans = {DAG_VARIANTS[0]: (lanes, {lane.name: names if i == 0 else [] for i, lane in enumerate(lanes)}),
              DAG_VARIANTS[1]: (lanes, order)}
-    if all(lane.kind == "cpu" for lane in lanes):
+    if all(lane.kind == 'cpu' for lane in lanes):
         whole = whole_device(lanes[0])
-        plans[DAG_VARIANTS[2]] = ([whole], {whole.label: names})
+        plans[DAG_VARIANTS[2]] = ([whole], {whole.name: names})
     placed = {k: (ls, plan, *place_dag(x, weights, ls)) for k, (ls, plan) in plans.items()}
     variants = {k: (lambda p=p: run_dag(dag, p[2], p[3], p[0], p[1])[0]) for k, p in placed.items()}
     errors = {}
     c = compare(variants, lanes=lanes, repeats=repeats,
                 check=lambda name, res: errors.__setitem__(name, check_dag(res, reference)))
     _, trace = run_dag(dag, *placed[DAG_VARIANTS[1]][2:], lanes, order, trace=True)
-    r = DagExperiment(dag, n, [lane.label for lane in lanes], order, dag_model(dag, lanes), speed, plan_events,
+    r = DagExperiment(dag, n, [lane.name for lane in lanes], order, dag_model(dag, lanes), speed, plan_events,
                       {k: Measurement(k, list(c[k].times)) for k in c}, errors, trace,
-                      [lane.label for lane in lanes if lane.label not in chosen])
+                      [lane.name for lane in lanes if lane.name not in chosen])
     r._problem = (x, weights, reference, lanes)  # not a field: tensors stay out of the JSON
     return r
 
@@ -283,16 +289,15 @@ def broken_engine_check(experiment):
         check_dag(results, reference)
     except ResultMismatch as e:
         return True, str(e)
-    from ..i18n import t
-    return False, t("graph.broken_not_caught")
+    return False, t('graph.broken_not_caught')
 
 
 def dag_graph(r):
     """Exercise 5's DAG as a graph for draw_graph, one row per lane of the plan ('lane 0', 'lane 1') (13.3.3)."""
-    row = {label: f"lane {i}" for i, label in enumerate(r.lanes)}  # the step's lane names, the step's colours
+    row = {label: f'lane {i}' for i, label in enumerate(r.lanes)}  # the step's lane names, the step's colours
     lane_of = {name: row[label] for label, names in r.order.items() for name in names}
-    nodes = [{"id": t["name"], "name": t["name"], "stage": t["name"], "kind": "compute",
-              "lane": lane_of[t["name"]], "device": ""} for t in r.dag]
-    edges = [{"src": d, "dst": t["name"], "kind": "data", "shapes": [(r.n, r.n)], "bytes": 0}
-             for t in r.dag for d in t["deps"] if d != "x"]
-    return {"nodes": nodes, "edges": edges, "devices": list(row.values())}
+    nodes = [{'id': t['name'], 'name': t['name'], 'stage': t['name'], 'kind': 'compute',
+              'lane': lane_of[t['name']], 'device': ''} for t in r.dag]
+    edges = [{'src': d, 'dst': t['name'], 'kind': 'data', 'shapes': [(r.n, r.n)], 'bytes': 0}
+             for t in r.dag for d in t['deps'] if d != 'x']
+    return {'nodes': nodes, 'edges': edges, 'devices': list(row.values())}

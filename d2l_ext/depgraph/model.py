@@ -10,6 +10,7 @@ compares them); the step that places it on two lanes is the graded task's worked
 import torch
 
 from ..errors import UsageError
+from ..i18n import t
 from .tracer import stage
 
 PARAM_NAMES = ('W1', 'b1', 'W2', 'b2')
@@ -21,7 +22,7 @@ DEFAULT_SIZES = {'batch': 256, 'd_in': 784, 'hidden': 256, 'd_out': 10}
 def make_problem(batch=256, d_in=784, hidden=256, d_out=10, seed=0):
     """Weights on the CPU and one minibatch (X, y), the same numbers on every machine (13.3.3)."""
     if int(batch) != batch or batch < 2:
-        raise UsageError(f'batch must be a whole number >= 2 (two lanes get a part each), got {batch!r}')
+        raise UsageError(t('graph.err.batch_split', batch=repr(batch)))
     g = torch.Generator().manual_seed(seed)
     params = {'W1': torch.randn(d_in, hidden, generator=g) * 0.05,
               'b1': torch.randn(hidden, generator=g) * 0.05,

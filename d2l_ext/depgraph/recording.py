@@ -31,7 +31,7 @@ from .tracer import stage
 
 FORMAT = 1
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
-# Ids of the three ways to run the step, in runs.STEP_VARIANTS' order (so 'graph.variant.<index>' names them).
+# Ids of the three ways to run the step, runs.STEP_VARIANTS (the keys 'graph.variant.<id>' name them).
 VARIANTS = ('one_device', 'in_turn', 'split')
 HALF = 'lane step'  # the event name of a half's forward and backward (task.LaneRecorder's interval)
 WHOLE = 'whole step'  # the event name of the one-device step (forward, backward and update)
@@ -153,7 +153,7 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
     events = {v: [] for v in VARIANTS}
     errors = {v: 0.0 for v in VARIANTS}
     for r in range(warmup + repeats):
-        for k, v in enumerate(VARIANTS):
+        for v in VARIANTS:
             call, probe = runs[v]
             wait_for_lanes(every)
             zero = task.gpu_zero(every)  # synchronizes: outside the timed region
@@ -165,7 +165,7 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
                 continue
             times[v].append(wall)
             events[v].append(probe.events(zero, t0))
-            err = check_update(out, params, reference, t(f'graph.variant.{k}'))  # raises if wrong
+            err = check_update(out, params, reference, t(f'graph.variant.{v}'))  # raises if wrong
             errors[v] = max(errors[v], err)
     order = sorted(range(repeats), key=lambda i: times['split'][i])
     rep = order[(repeats - 1) // 2]  # the repeat whose split step took the median time
@@ -207,7 +207,7 @@ def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=N
     from ..machine import positive_int
     lanes = as_lanes(lanes)
     if len(lanes) != 2:
-        raise UsageError(f'the split step needs two lanes, got {len(lanes)}')
+        raise UsageError(t('graph.err.two_lanes', n=len(lanes)))
     repeats = positive_int(repeats, 'repeats', option='repeats', example=7)
     warmup = int(warmup)
     sizes = {k: v for k, v in DEFAULT_SIZES.items() if k != 'batch'} | dict(sizes or {})
@@ -248,10 +248,10 @@ def check_recording(rec, where='recording') -> dict:
     """The recording if it is one this version can read; else a UsageError saying what is wrong."""
     if not isinstance(rec, dict) or rec.get('format') != FORMAT:
         got = rec.get('format') if isinstance(rec, dict) else type(rec).__name__
-        raise UsageError(f'{where}: format {got!r}, expected {FORMAT}: record it again with tools/record_depgraph.py')
+        raise UsageError(t('graph.err.rec_format', where=where, got=repr(got), expected=FORMAT))
     missing = [k for k in REQUIRED if k not in rec]
     if missing or not rec['runs']:
-        raise UsageError(f"{where}: missing {', '.join(missing) or 'runs'}: record it again")
+        raise UsageError(t('graph.err.rec_missing', where=where, missing=', '.join(missing) or 'runs'))
     return rec
 
 
@@ -291,7 +291,7 @@ def pick_run(rec: dict, batch=None) -> dict:
     if batch is None:
         return runs.get(DEFAULT_SIZES['batch'], rec['runs'][0])
     if batch not in runs:
-        raise UsageError(f"no run at batch {batch} in this recording; it has {', '.join(map(str, runs))}")
+        raise UsageError(t('graph.err.no_batch', batch=batch, has=', '.join(map(str, runs))))
     return runs[batch]
 
 

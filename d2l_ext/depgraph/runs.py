@@ -17,14 +17,16 @@ import torch
 from ..checking import check_close
 from ..errors import UsageError
 from ..i18n import t
+from ..results import render
 from ..timing import Measurement
 from . import task
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
 from .sharing import others_busy
 from .tracer import coarsen_graph, trace
 
-STEP_VARIANTS = ('one device, whole minibatch, no copies', 'two lanes, one after the other',
-                 'two lanes together')
+# Ids of the three ways to run the step (the keys graph.variant.<id> name them; recording.VARIANTS are the same).
+STEP_VARIANTS = ('one_device', 'in_turn', 'split')
+VARIANTS = STEP_VARIANTS  # the values of {variant} in the keys built from it
 ONE_DEVICE, APART, TOGETHER = STEP_VARIANTS
 
 
@@ -47,7 +49,7 @@ def whole_device(lane):
     if lane.kind != 'cpu':
         return lane
     from ..machine import cpu_cores
-    return replace(lane, name='cpu', threads=cpu_cores(), label=f'CPU ({cpu_cores()} cores)')
+    return replace(lane, name='cpu', threads=cpu_cores(), cores=cpu_cores(), label_key='core.lane_cpu_all_label')
 
 
 @dataclass(frozen=True)
@@ -91,9 +93,9 @@ def model_graph(batch=256, hidden=256, d_in=784, d_out=10, coarse=True):
     """
     for name, v in (('batch', batch), ('hidden', hidden), ('d_in', d_in), ('d_out', d_out)):
         if int(v) != v or v < 1:
-            raise UsageError(f'{name} must be a whole number >= 1, got {v!r}')
+            raise UsageError(t('graph.err.whole_number', name=name, value=repr(v)))
     if batch < 2:
-        raise UsageError(f'batch must be at least 2 to split over two lanes, got {batch}')
+        raise UsageError(t('graph.err.batch_two', batch=batch))
     meta = torch.device('meta')
     shapes = {'W1': (d_in, hidden), 'b1': (hidden,), 'W2': (hidden, d_out), 'b2': (d_out,)}
     params = {k: torch.empty(shape, device=meta) for k, shape in shapes.items()}
@@ -157,7 +159,7 @@ def lane_overlap(lanes=None, problem=None, repeats=3) -> LaneOverlap:
 class StepTiming:
     """One SGD step timed three ways (13.3.3): every repeat, each update's error, predictions, the lanes' overlap."""
 
-    lanes: list
+    lanes: list  # the lanes' ids (Lane.name)
     batch: int
     measurements: dict  # variant -> timing.Measurement (label, every repeat's seconds)
     errors: dict = field(default_factory=dict)  # variant -> relative error of its update vs float64
@@ -188,11 +190,11 @@ class StepTiming:
         df = Comparison(self.measurements).to_frame()
         df[t('graph.col_predicted')] = [self.predicted.get(k) for k in df.index]
         df[t('graph.col_error')] = [self.errors.get(k) for k in df.index]
-        df.index = [t(f'graph.variant.{STEP_VARIANTS.index(k)}') for k in df.index]
+        df.index = [t(f'graph.variant.{variant}') for variant in df.index]
         return df
 
-    def _repr_html_(self):
-        return self.to_frame().to_html(float_format=lambda v: f'{v:.4g}')
+    def _repr_html_(self):  # the one table renderer, as every result
+        return render(self.to_frame(), index=True)
 
 
 def step_variants(lanes, problem, lr=0.1):
@@ -220,7 +222,7 @@ def time_step(lanes=None, problem=None, repeats=5, lr=0.1, variants=STEP_VARIANT
     from ..timing import compare
     unknown = [v for v in variants if v not in STEP_VARIANTS]
     if unknown:
-        raise UsageError(f'unknown variants {unknown}; choose from {list(STEP_VARIANTS)}')
+        raise UsageError(t('graph.err.variants', unknown=unknown, known=list(STEP_VARIANTS)))
     lanes = as_lanes(lanes)
     problem = problem or make_problem(**DEFAULT_SIZES)
     params, X, y = problem
@@ -228,12 +230,12 @@ def time_step(lanes=None, problem=None, repeats=5, lr=0.1, variants=STEP_VARIANT
     runs, extra = step_variants(lanes, problem, lr)
     errors = {}
 
-    def check(name, result):
-        errors[name] = check_update(result, params, reference, t(f'graph.variant.{STEP_VARIANTS.index(name)}'))
+    def check(variant, result):
+        errors[variant] = check_update(result, params, reference, t(f'graph.variant.{variant}'))
     with others_busy() as busy:
         c = compare({k: runs[k] for k in STEP_VARIANTS if k in variants}, lanes=list(lanes) + extra,
                     repeats=repeats, check=check)
-    return StepTiming([lane.label for lane in lanes], int(X.shape[0]),
+    return StepTiming([lane.name for lane in lanes], int(X.shape[0]),
                       {k: Measurement(k, list(c[k].times)) for k in c}, errors, dict(predicted or {}),
                       all(lane.kind == 'cpu' for lane in lanes),
                       lane_overlap(lanes, problem) if overlap and TOGETHER in variants else None, busy.share)

@@ -7,6 +7,7 @@ plain Python arithmetic, so the totals are the same floats on every machine.
 
 from dataclasses import dataclass
 
+from .. import i18n
 from ..errors import UsageError
 
 
@@ -25,21 +26,21 @@ def _as_tasks(tasks):
     out = []
     for t in tasks:
         if isinstance(t, dict):
-            t = Task(t["name"], float(t["cost"]), t["resource"], tuple(t.get("deps", ())))
+            t = Task(t['name'], float(t['cost']), t['resource'], tuple(t.get('deps', ())))
         else:
             t = Task(t.name, float(t.cost), t.resource, tuple(t.deps))
         if t.cost < 0:
-            raise UsageError(f"task {t.name!r} has a negative cost {t.cost}; costs are seconds >= 0")
+            raise UsageError(i18n.t('graph.err.negative_cost', task=repr(t.name), cost=t.cost))
         out.append(t)
     names = [t.name for t in out]
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
-        raise UsageError(f"task names must be unique; repeated: {dup}")
+        raise UsageError(i18n.t('graph.err.repeated', names=dup))
     known = set(names)
     for t in out:
         missing = [d for d in t.deps if d not in known]
         if missing:
-            raise UsageError(f"task {t.name!r} depends on unknown task(s) {missing}")
+            raise UsageError(i18n.t('graph.err.unknown_deps', task=repr(t.name), missing=missing))
     return out
 
 
@@ -63,7 +64,7 @@ def _topological(tasks):
                 ready.sort()
     if len(order) != len(tasks):
         stuck = [t.name for t in tasks if waiting[t.name] > 0]
-        raise UsageError(f"the dependencies form a cycle; tasks never ready: {stuck}")
+        raise UsageError(i18n.t('graph.err.cycle', stuck=stuck))
     return order
 
 
@@ -121,14 +122,14 @@ def earliest_start_schedule(tasks):
         t = tasks[i]
         end[t.name] = start + t.cost
         free[t.resource] = end[t.name]
-        events.append({"lane": t.resource, "name": t.name, "start": start, "end": end[t.name]})
+        events.append({'lane': t.resource, 'name': t.name, 'start': start, 'end': end[t.name]})
         pending.remove(i)
     return events
 
 
 def schedule_total(events):
     """Finish time of the last event (the makespan). Used by 13.3.1-13.3.3."""
-    return max((e["end"] for e in events), default=0.0)
+    return max((e['end'] for e in events), default=0.0)
 
 
 def pipeline_model(compute_s, copy_s, iters, overlap):
@@ -146,27 +147,27 @@ def pipeline_model(compute_s, copy_s, iters, overlap):
       reaches it exactly; measured times on a real device can only be slower.
     """
     if int(iters) != iters or iters < 1:
-        raise UsageError(f"iters must be a whole number >= 1, got {iters!r}")
+        raise UsageError(i18n.t('graph.err.iters', iters=repr(iters)))
     if compute_s < 0 or copy_s < 0:
-        raise UsageError("compute_s and copy_s are durations in seconds and must be >= 0")
+        raise UsageError(i18n.t('graph.err.durations'))
     iters = int(iters)
     tasks = []
-    compute_lane = "compute stream" if overlap else "one stream"
-    copy_lane = "copy stream" if overlap else "one stream"
+    compute_lane = 'compute stream' if overlap else 'one stream'
+    copy_lane = 'copy stream' if overlap else 'one stream'
     for i in range(1, iters + 1):
         # A stream runs its work in order: each task waits for the previous one on it.
-        prev_run = [f"product {i - 1}"] if i > 1 else []
+        prev_run = [f'product {i - 1}'] if i > 1 else []
         if not overlap and i > 1:
-            prev_run = [f"copy {i - 1}"]
-        tasks.append(Task(f"product {i}", compute_s, compute_lane, tuple(prev_run)))
-        prev_copy = [f"copy {i - 1}"] if overlap and i > 1 else []
-        tasks.append(Task(f"copy {i}", copy_s, copy_lane, tuple([f"product {i}"] + prev_copy)))
+            prev_run = [f'copy {i - 1}']
+        tasks.append(Task(f'product {i}', compute_s, compute_lane, tuple(prev_run)))
+        prev_copy = [f'copy {i - 1}'] if overlap and i > 1 else []
+        tasks.append(Task(f'copy {i}', copy_s, copy_lane, tuple([f'product {i}'] + prev_copy)))
     events = earliest_start_schedule(tasks)
     return {
-        "events": events,
-        "total": schedule_total(events),
-        "serial_total": iters * (compute_s + copy_s),
-        "ideal": max(iters * compute_s, iters * copy_s) + min(compute_s, copy_s),
+        'events': events,
+        'total': schedule_total(events),
+        'serial_total': iters * (compute_s + copy_s),
+        'ideal': max(iters * compute_s, iters * copy_s) + min(compute_s, copy_s),
     }
 
 
@@ -205,15 +206,15 @@ def list_schedule(tasks, resources, speed=None, copy_s=0.0, pinned=None):
     tasks = _as_tasks(tasks)
     resources = list(resources)
     if not resources:
-        raise UsageError("list_schedule needs at least one resource")
+        raise UsageError(i18n.t('graph.err.no_resource'))
     speed = {r: 1.0 for r in resources} if speed is None else dict(speed)
     missing = [r for r in resources if r not in speed]
     if missing or any(speed[r] <= 0 for r in resources):
-        raise UsageError(f"speed needs a factor > 0 for every resource; check {missing or speed}")
+        raise UsageError(i18n.t('graph.err.speed', check=missing or speed))
     pinned = dict(pinned or {})
     stray = {n: r for n, r in pinned.items() if r not in resources}
     if stray:
-        raise UsageError(f"pinned tasks name resources that are not listed: {stray}")
+        raise UsageError(i18n.t('graph.err.pinned', stray=stray))
     mean_slowness = sum(1.0 / speed[r] for r in resources) / len(resources)
     level = bottom_levels(tasks, mean_slowness)
     placed, free, events = {}, {r: 0.0 for r in resources}, []
@@ -233,6 +234,6 @@ def list_schedule(tasks, resources, speed=None, copy_s=0.0, pinned=None):
                 best = (r, start, end)
         placed[t.name] = best
         free[best[0]] = best[2]
-        events.append({"lane": best[0], "name": t.name, "start": best[1], "end": best[2]})
+        events.append({'lane': best[0], 'name': t.name, 'start': best[1], 'end': best[2]})
         pending.remove(i)
     return events

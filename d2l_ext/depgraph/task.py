@@ -385,12 +385,12 @@ WRONG = {  # name: (the criterion it must fail, its source)
         'lane_step(i, *h, h[1].shape[0]) for i, h',
         "Each half's loss divided by its own rows: the sum of two means is twice the mean.")),
     'averaged': ('correct', _changed(
-        "total = {k: grads[0][k] + grads[1][k] for k in params}",
-        "total = {k: (grads[0][k] + grads[1][k]) / 2 for k in params}",
+        'total = {k: grads[0][k] + grads[1][k] for k in params}',
+        'total = {k: (grads[0][k] + grads[1][k]) / 2 for k in params}',
         'The gradients averaged, although each half already divided by all n rows.')),
     'lane0_twice': ('correct', _changed(
-        "total = {k: grads[0][k] + grads[1][k] for k in params}",
-        "total = {k: grads[0][k] + grads[0][k] for k in params}",
+        'total = {k: grads[0][k] + grads[1][k] for k in params}',
+        'total = {k: grads[0][k] + grads[0][k] for k in params}',
         "A server that does not wait for lane 1: it uses lane 0's gradients twice.")),
     'stale': ('correct', '''
 _copies = {}
@@ -421,11 +421,11 @@ def mlp_step(lanes, params, X, y, lr):
 }
 WRONG_GPU = {  # wrong only where lane 0 is not the CPU: on CPU lanes the sum already runs on the server
     'sum_on_lane0': ('placement', _changed(
-        "grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]",
-        "grads = [{k: g[k].to(lanes[0].device()) for k in g} for _, g in results]",
+        'grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]',
+        'grads = [{k: g[k].to(lanes[0].device()) for k in g} for _, g in results]',
         "The gradients summed and applied on lane 0's device; only the result moved to the CPU.").replace(
-        "return {k: params[k] - lr * total[k] for k in params}",
-        "return {k: (params[k].to(lanes[0].device()) - lr * total[k]).cpu() for k in params}")),
+        'return {k: params[k] - lr * total[k] for k in params}',
+        'return {k: (params[k].to(lanes[0].device()) - lr * total[k]).cpu() for k in params}')),
 }
 HANGS = '''
 def mlp_step(lanes, params, X, y, lr):

@@ -18,13 +18,13 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 # The (lane, stage) the step is in right now: one stack per thread, since lanes run in threads.
 _LOCAL = threading.local()
-_VIEW_OPS = {"t", "transpose", "view", "_unsafe_view", "expand", "alias", "detach",
-             "as_strided", "reshape", "permute", "slice", "select", "unsqueeze", "squeeze"}
-_COPY_OPS = {"_to_copy", "copy_"}
+_VIEW_OPS = {'t', 'transpose', 'view', '_unsafe_view', 'expand', 'alias', 'detach',
+             'as_strided', 'reshape', 'permute', 'slice', 'select', 'unsqueeze', 'squeeze'}
+_COPY_OPS = {'_to_copy', 'copy_'}
 
 
 def _marks():
-    if not hasattr(_LOCAL, "marks"):
+    if not hasattr(_LOCAL, 'marks'):
         _LOCAL.marks = []
     return _LOCAL.marks
 
@@ -32,7 +32,7 @@ def _marks():
 @contextlib.contextmanager
 def stage(lane, name):
     """Label the operations run inside with a lane (a number i means 'lane i') and a book-level stage name (13.3.3)."""
-    _marks().append((f"lane {lane}" if isinstance(lane, int) else lane, name))
+    _marks().append((f'lane {lane}' if isinstance(lane, int) else lane, name))
     try:
         yield
     finally:
@@ -58,11 +58,11 @@ def _flops(op, ins, outs):
     """Rough floating point operations of one aten op (a matrix product counts 2 per MAC)."""
     if op in _VIEW_OPS or op in _COPY_OPS or not outs:
         return 0
-    if op in ("mm", "addmm"):
+    if op in ('mm', 'addmm'):
         n, k = ins[-2].shape
         m = ins[-1].shape[1]
-        return 2 * n * k * m + (n * m if op == "addmm" else 0)
-    if op == "sum":
+        return 2 * n * k * m + (n * m if op == 'addmm' else 0)
+    if op == 'sum':
         return ins[0].numel()
     return outs[0].numel()  # elementwise: one op per output element
 
@@ -70,7 +70,7 @@ def _flops(op, ins, outs):
 class GraphRecorder(TorchDispatchMode):
     """Logs each aten op as a node and data flow between ops as edges (13.3.3)."""
 
-    def __init__(self, keep_calls=False, inputs_on="host"):
+    def __init__(self, keep_calls=False, inputs_on='host'):
         super().__init__()
         self._inputs_on = inputs_on  # the lane holding tensors made before recording (the step's inputs)
         self.nodes, self.edges, self.calls = [], [], []
@@ -89,31 +89,31 @@ class GraphRecorder(TorchDispatchMode):
         lane, stage_name = _marks()[-1] if marked else (str(outs[0].device), op)
         is_copy, src_lane, src_dev = False, lane, outs[0].device
         if op in _COPY_OPS:
-            src = args[1] if op == "copy_" else args[0]  # copy_(dst, src) vs _to_copy(src)
+            src = args[1] if op == 'copy_' else args[0]  # copy_(dst, src) vs _to_copy(src)
             src_lane = self._producer[id(src)][1] if id(src) in self._producer else self._inputs_on
             src_dev = src.device
             # Two lanes on one CPU have no device change, so the logical lane counts too.
             is_copy = src_dev != outs[0].device or (marked and src_lane != lane)
         node_id = len(self.nodes)
         self.nodes.append({
-            "id": node_id, "name": op, "op": str(func), "stage": stage_name, "marked": marked,
-            "kind": "copy" if is_copy else "compute",
-            "lane": f"link:{src_lane}->{lane}" if is_copy else lane,
-            "device": f"{src_dev}->{outs[0].device}" if is_copy else str(outs[0].device),
-            "in_shapes": [tuple(t.shape) for t in ins], "out_shapes": [tuple(t.shape) for t in outs],
-            "dtype": str(outs[0].dtype).replace("torch.", ""), "flops": _flops(op, ins, outs),
-            "bytes": sum(_nbytes(t) for t in outs) if is_copy else 0,
+            'id': node_id, 'name': op, 'op': str(func), 'stage': stage_name, 'marked': marked,
+            'kind': 'copy' if is_copy else 'compute',
+            'lane': f'link:{src_lane}->{lane}' if is_copy else lane,
+            'device': f'{src_dev}->{outs[0].device}' if is_copy else str(outs[0].device),
+            'in_shapes': [tuple(t.shape) for t in ins], 'out_shapes': [tuple(t.shape) for t in outs],
+            'dtype': str(outs[0].dtype).replace('torch.', ''), 'flops': _flops(op, ins, outs),
+            'bytes': sum(_nbytes(t) for t in outs) if is_copy else 0,
         })
         seen = set()
         for t in ins:
             if id(t) in self._producer and id(t) not in seen:
                 seen.add(id(t))  # D * D reads D twice: one edge
                 src, _, tensor = self._producer[id(t)]
-                self.edges.append({"src": src, "dst": node_id, "tensor": tensor,
-                                   "shapes": [tuple(t.shape)], "bytes": _nbytes(t)})
+                self.edges.append({'src': src, 'dst': node_id, 'tensor': tensor,
+                                   'shapes': [tuple(t.shape)], 'bytes': _nbytes(t)})
         for k, t in enumerate(outs):
             # A copy's output lives on the lane it landed on, not on the link.
-            self._producer[id(t)] = (node_id, lane, f"{node_id}:{k}")
+            self._producer[id(t)] = (node_id, lane, f'{node_id}:{k}')
         self._alive.append((ins, outs))
         if self._keep_calls:
             self.calls.append((func, args, kwargs))
@@ -121,22 +121,22 @@ class GraphRecorder(TorchDispatchMode):
 
     def graph(self):
         """{'nodes', 'edges', 'devices'}: the marked ops if the step marked any stage, else every op."""
-        keep = {n["id"] for n in self.nodes if n["marked"]} or {n["id"] for n in self.nodes}
+        keep = {n['id'] for n in self.nodes if n['marked']} or {n['id'] for n in self.nodes}
         ids = {old: new for new, old in enumerate(sorted(keep))}  # renumber: ids index `calls`
-        nodes = [dict(n, id=ids[n["id"]]) for n in self.nodes if n["id"] in keep]
-        edges = [dict(e, src=ids[e["src"]], dst=ids[e["dst"]]) for e in self.edges
-                 if e["src"] in keep and e["dst"] in keep]
-        kind = {n["id"]: n["kind"] for n in nodes}
+        nodes = [dict(n, id=ids[n['id']]) for n in self.nodes if n['id'] in keep]
+        edges = [dict(e, src=ids[e['src']], dst=ids[e['dst']]) for e in self.edges
+                 if e['src'] in keep and e['dst'] in keep]
+        kind = {n['id']: n['kind'] for n in nodes}
         for e in edges:  # an edge is 'copy' when it enters or leaves a copy node
-            e["kind"] = "copy" if "copy" in (kind[e["src"]], kind[e["dst"]]) else "data"
-        devices = sorted({n["device"] for n in nodes if n["kind"] == "compute"})
-        g = {"nodes": nodes, "edges": edges, "devices": devices}
+            e['kind'] = 'copy' if 'copy' in (kind[e['src']], kind[e['dst']]) else 'data'
+        devices = sorted({n['device'] for n in nodes if n['kind'] == 'compute'})
+        g = {'nodes': nodes, 'edges': edges, 'devices': devices}
         if self._keep_calls:
-            g["calls"] = [c for i, c in enumerate(self.calls) if i in keep]
+            g['calls'] = [c for i, c in enumerate(self.calls) if i in keep]
         return g
 
 
-def trace(step_fn, *args, keep_calls=False, inputs_on="host", **kwargs):
+def trace(step_fn, *args, keep_calls=False, inputs_on='host', **kwargs):
     """Run step_fn(*args, **kwargs) once and return (its graph, its result) (13.3.3).
 
     The recorder sees the operations of this thread only, so run the lanes of a step one after
@@ -152,40 +152,40 @@ def trace(step_fn, *args, keep_calls=False, inputs_on="host", **kwargs):
 def coarsen_graph(g):
     """Merge the ops of each (lane, stage) into one book-level node, e.g. 'fc1 fwd' (13.3.3)."""
     groups, order = {}, []
-    for n in g["nodes"]:
+    for n in g['nodes']:
         key = f"{n['stage']} [{n['lane']}]"
         if key not in groups:
             order.append(key)
-            groups[key] = {"id": key, "name": n["stage"], "stage": n["stage"], "kind": n["kind"],
-                           "lane": n["lane"], "device": n["device"], "ops": [], "flops": 0, "bytes": 0}
+            groups[key] = {'id': key, 'name': n['stage'], 'stage': n['stage'], 'kind': n['kind'],
+                           'lane': n['lane'], 'device': n['device'], 'ops': [], 'flops': 0, 'bytes': 0}
         c = groups[key]
-        c["ops"].append(n["id"])
-        c["flops"] += n["flops"]
-        c["bytes"] += n["bytes"]
-    where = {i: key for key in order for i in groups[key]["ops"]}
+        c['ops'].append(n['id'])
+        c['flops'] += n['flops']
+        c['bytes'] += n['bytes']
+    where = {i: key for key in order for i in groups[key]['ops']}
     edges, seen_tensor = {}, set()
-    for e in g["edges"]:
-        a, b = where[e["src"]], where[e["dst"]]
+    for e in g['edges']:
+        a, b = where[e['src']], where[e['dst']]
         if a == b:
             continue
-        edge = edges.setdefault((a, b), {"src": a, "dst": b, "kind": e["kind"], "shapes": [], "bytes": 0})
-        if e["kind"] == "copy":
-            edge["kind"] = "copy"
-        if (e["tensor"], b) not in seen_tensor:  # a tensor read by several ops of a box crosses once
-            seen_tensor.add((e["tensor"], b))
-            edge["shapes"].append(e["shapes"][0])
-            edge["bytes"] += e["bytes"]
-    return {"nodes": [groups[k] for k in order], "edges": list(edges.values()), "devices": list(g["devices"])}
+        edge = edges.setdefault((a, b), {'src': a, 'dst': b, 'kind': e['kind'], 'shapes': [], 'bytes': 0})
+        if e['kind'] == 'copy':
+            edge['kind'] = 'copy'
+        if (e['tensor'], b) not in seen_tensor:  # a tensor read by several ops of a box crosses once
+            seen_tensor.add((e['tensor'], b))
+            edge['shapes'].append(e['shapes'][0])
+            edge['bytes'] += e['bytes']
+    return {'nodes': [groups[k] for k in order], 'edges': list(edges.values()), 'devices': list(g['devices'])}
 
 
 def graph_summary(g):
     """Counts that do not depend on timing: nodes, edges by kind, lanes, devices, copies, FLOP (13.3.3)."""
     kinds = {}
-    for e in g["edges"]:
-        kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
-    compute = [n for n in g["nodes"] if n["kind"] == "compute"]
-    copies = [n for n in g["nodes"] if n["kind"] == "copy"]
-    return {"nodes": len(g["nodes"]), "edges": dict(sorted(kinds.items())),
-            "lanes": sorted({n["lane"] for n in compute}), "devices": sorted({n["device"] for n in compute}),
-            "copies": len(copies), "bytes_copied": sum(n["bytes"] for n in copies),
-            "flops": sum(n["flops"] for n in g["nodes"])}
+    for e in g['edges']:
+        kinds[e['kind']] = kinds.get(e['kind'], 0) + 1
+    compute = [n for n in g['nodes'] if n['kind'] == 'compute']
+    copies = [n for n in g['nodes'] if n['kind'] == 'copy']
+    return {'nodes': len(g['nodes']), 'edges': dict(sorted(kinds.items())),
+            'lanes': sorted({n['lane'] for n in compute}), 'devices': sorted({n['device'] for n in compute}),
+            'copies': len(copies), 'bytes_copied': sum(n['bytes'] for n in copies),
+            'flops': sum(n['flops'] for n in g['nodes'])}

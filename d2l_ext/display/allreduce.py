@@ -10,6 +10,7 @@ import math
 import statistics
 
 from ..i18n import t
+from ..results import chance_gap
 from . import style
 from .repeats import plot_repeats
 from .timeline import draw_timeline
@@ -17,6 +18,8 @@ from .timeline import draw_timeline
 _KNOWN = ('backward', 'nosync', 'allreduce', 'serial', 'flat', 'hooks')
 _BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')
 # A term of the wall-clock difference smaller than this (seconds) is left out of the sentence.
+BACKENDS = ('gloo', 'nccl')  # the keys allreduce.processes.<backend>
+STREAMS = ('compute', 'allreduce')  # a trace event's stream: the keys allreduce.lane.<stream>
 NEGLIGIBLE_S = 0.0002
 # Backward this much slower than alone is a slowdown worth naming (profiled steps vary by a few percent).
 SLOWDOWN_NOTED = 1.05
@@ -51,7 +54,7 @@ def ingredients_text(result) -> str:
     return '\n'.join([
         t('allreduce.summary.head', processes=result.processes, backend=result.backend, layers=result.layers,
           width=result.width, batch=result.batch_per_process, mb=p.gradient_bytes / 1e6),
-        t('allreduce.ingredient.backward', seconds=p.backward, tensors=len(p.tensor_bytes)),
+        t('allreduce.ingredient.backward', seconds=p.backward, span=p.backward_span * 1e3, tensors=len(p.tensor_bytes)),
         t('allreduce.ingredient.points', small=min(p.small_times) * 1e3, buffer_mb=p.buffer_bytes / 1e6,
           large=min(p.buffer_times), n=len(p.small_times), m=len(p.buffer_times)),
         t('allreduce.ingredient.fit', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9, ring=p.ring_factor)])
@@ -64,16 +67,9 @@ def prediction_text(allreduce: float, serial: float, overlapped: float) -> str:
                       t('allreduce.predict.overlapped', seconds=overlapped)])
 
 
-def _iqr(times) -> float:
-    if len(times) < 2:
-        return 0.0
-    q = statistics.quantiles(times, n=4, method='inclusive')
-    return q[2] - q[0]
-
-
 def _spread(result, version) -> float:
     """How far apart (a) and a version may be by chance: the larger interquartile range of the two."""
-    return max(_iqr(result.version('serial').step_times), _iqr(version.step_times))
+    return chance_gap(result.version('serial').measurement, version.measurement)
 
 
 def _wall(result, version) -> str:
@@ -158,8 +154,11 @@ def _title(result, ids=None) -> str:
     if not tried:
         return style.plot_text('allreduce.plot.title_nothing')
     best = max(tried, key=lambda v: v.overlap)
-    return style.plot_text('allreduce.plot.title_overlap', label=_label(result, best), overlap=best.overlap,
-                           predicted=result.predicted(best.id)['overlap'])
+    fields = dict(label=_label(result, best), overlap=best.overlap, predicted=result.predicted(best.id)['overlap'])
+    if not result.has('serial'):
+        return style.plot_text('allreduce.plot.title_overlap', **fields)
+    return style.plot_text('allreduce.plot.title_overlap_wall', **fields,
+                           ms=(result.version('serial').median - best.median) * 1e3)
 
 
 def plot_steps(result, ax=None, ids=None):
@@ -231,7 +230,6 @@ def plot_buckets(results, sizes=None, ax=None):
         title = style.plot_text('allreduce.buckets.title_model', model=', '.join(f'{mb:g}' for mb in best), buckets=n)
     ax.set_title(title, loc='left')
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-    style.english_labels(ax.figure)
     return ax.figure
 
 
@@ -271,7 +269,8 @@ def _timeline_title(result, version_id: str) -> str:
 def guess_text(guess, result, version_id: str = 'hooks') -> str:
     """13.3.4's prediction cell: the learner's guess of a version's overlap, the model's, and the measured one."""
     v = result.version(version_id)
-    numbers = dict(predicted=result.predicted(version_id)['overlap'], measured=v.overlap or 0.0)
+    numbers = dict(predicted=result.predicted(version_id)['overlap'], measured=v.overlap or 0.0,
+                   wall=_wall(result, v) if result.has('serial') else '')
     if guess is None:
         return t('allreduce.guess.none', **numbers)
     return t('allreduce.guess.line', guess=float(guess), label=_label(result, v, t), **numbers)

@@ -1,10 +1,10 @@
 """13.3.4's panel: pick a DDP bucket size, press Run, see the step timed and one step's timeline per process.
 
-Same pattern as display.panels: the slider never starts a run by itself; the panel runs once with
-its defaults when shown (so a headless run of the notebook exercises it), or starts from a run already
-made; Run is disabled while the processes work; bad input, a process that died or a wrong result lands
-as one line in the output area and Run is enabled again. Every run stays in the table. CSS classes for the browser test:
-d2l-size (bucket size), d2l-run, d2l-results, d2l-plot.
+Built on display.panels.Panel (the one panel base): the slider never starts a run by itself; the panel runs
+once with its defaults when shown (so a headless run of the notebook exercises it), or starts from a run
+already made; Run is disabled while the processes work; bad input, a process that died or a wrong result
+lands as one line in the output area and Run is enabled again. Every run stays in the table. CSS classes
+for the browser test: d2l-size (bucket size), d2l-run, d2l-results, d2l-plot.
 """
 from __future__ import annotations
 
@@ -13,22 +13,23 @@ import html
 import ipywidgets as W
 from IPython.display import display
 
-from ..errors import ResultMismatch, UsageError
+from ..errors import UsageError
 from ..i18n import t
 from . import style
 from .allreduce import draw_step_timeline, overlap_sentence, plot_buckets
-from .panels import results_area, show_in
+from .panels import Panel, show_in
 
 BUCKETS_MB = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 25.0, 50.0)
 
 
-class BucketPanel:
+class BucketPanel(Panel):
     """13.3.4: bucket size -> backward alone, all-reduce alone, (a), the flat control and DDP at that size, timed,
     checked and profiled; every run so far drawn beside the per-call overhead + bandwidth model's line.
 
     `steps`: the versions besides DDP and the flat control (default: the lesson's (a), which the wall-clock
     difference is measured against); the other arguments go to run_allreduce as they are.
     """
+    interrupted_key = 'allreduce.panel.interrupted'
 
     def __init__(self, backend='gloo', world_size=None, bucket_mb=1.0, steps=None, repeats=3, **sizes):
         from ..allreduce import steps as reference
@@ -41,46 +42,32 @@ class BucketPanel:
                                         description=t('allreduce.panel.bucket'), continuous_update=False,
                                         style={'description_width': 'initial'}, layout=W.Layout(width='460px'))
         self.bucket.add_class('d2l-size')
-        self.run_button = W.Button(description=t('panels.run'), button_style='primary', icon='play')
-        self.run_button.add_class('d2l-run')
-        self.progress = W.IntProgress(value=0, min=0, max=1, layout=W.Layout(width='240px', visibility='hidden'))
-        self.message, self.table, self.plot = results_area()
         self.rows: list[dict] = []
-        self.results: list = []
         self.figure = None
-        self.run_button.on_click(lambda _: self.run())
-        self.box = W.VBox([W.HBox([self.bucket, self.run_button, self.progress]), self.message, self.table,
-                           self.plot])
+        super().__init__([self.bucket], progress_width='240px')
 
-    def _progress(self, report):
+    def _rows(self, controls: list) -> list[list]:
+        """The slider, Run and the progress bar in one row."""
+        return [controls + [self.run_button, self.progress]]
+
+    def starting(self) -> str:
+        return f"<i>{html.escape(t('allreduce.panel.running', mb=self.bucket.value))}</i>"
+
+    def _report(self, report):
         if report.get('rank') == 0 and report.get('phase') == 'repeat':
-            self.progress.max, self.progress.value = report['of'], report['repeat']
+            self._progress(report['repeat'], report['of'])
 
-    def run(self):
-        """One run at the slider's bucket size; never raises into the notebook."""
+    def _run_once(self, notes: list[str]):
+        """One run at the slider's bucket size (Panel.run turns any failure into one line)."""
         from ..allreduce import run_allreduce
-        self.run_button.disabled = True
-        self.progress.value, self.progress.layout.visibility = 0, 'visible'
-        mb = self.bucket.value
-        self.message.value = f"<i>{html.escape(t('allreduce.panel.running', mb=mb))}</i>"
-        try:
-            # no trace folder: the timeline and the overlap come from the profiled steps' events
-            r = run_allreduce(bucket_mb=mb, steps=self.steps, progress=self._progress, **self.options)
-            self.results.append(r)
-            self._add(r, r.best_ddp())
-            self._draw(r, r.best_ddp())
-            self.message.value = html.escape(overlap_sentence(r, r.best_ddp()))
-        except (UsageError, ResultMismatch) as e:
-            self.message.value = html.escape(t('panels.cannot_run', message=e))
-        except KeyboardInterrupt:  # run_allreduce has already ended every process
-            self.message.value = html.escape(t('allreduce.panel.interrupted'))
-        except Exception as e:  # WorkerFailed (a process died or hung) or anything else: one line
-            self.message.value = html.escape(t('panels.failed', kind=type(e).__name__, message=e))
-        finally:
-            self.run_button.disabled = False
-            self.progress.layout.visibility = 'hidden'
+        # no trace folder: the timeline and the overlap come from the profiled steps' events
+        r = run_allreduce(bucket_mb=self.bucket.value, steps=self.steps, progress=self._report, **self.options)
+        self.results.append(r)
+        self._add_row(r, r.best_ddp())
+        self._draw(r, r.best_ddp())
+        notes.append(overlap_sentence(r, r.best_ddp()))
 
-    def _add(self, r, ddp):
+    def _add_row(self, r, ddp):
         """Show every run so far as one table: the overlap's three numbers per bucket size (`ddp`: r's version)."""
         import pandas as pd
         row, ms = r.overlap_row(ddp.id), 1e3
@@ -94,8 +81,7 @@ class BucketPanel:
                           t('allreduce.panel.col_gain'): f"{row['wall_clock_s'] * ms:+.1f}",
                           t('allreduce.panel.col_slowdown'): '-' if slowdown is None else f'{slowdown:.2f}',
                           **seconds, t('allreduce.panel.col_ddp'): ddp.median})
-        self.table.value = pd.DataFrame(self.rows).to_html(index=False, classes='d2l-table',
-                                                           float_format=lambda v: f'{v:.4f}')
+        self.show_table(pd.DataFrame(self.rows), float_format=lambda v: f'{v:.4f}')
 
     def _draw(self, r, ddp):
         fig, (top, bottom) = style.figure(nrows=2, height=7.6)
@@ -107,14 +93,13 @@ class BucketPanel:
     def show(self, run_now: bool = True, first=None):
         """Display the panel and run once with the default bucket size; or, given `first` (a run already made
         with DDP at several bucket sizes), start from its rows instead of starting processes again."""
+        if first is None or not first.ddp_versions():
+            return super().show(run_now)
         display(self.box)
-        if first is not None and first.ddp_versions():
-            self.results.append(first)
-            for v in sorted(first.ddp_versions(), key=lambda v: v.bucket_mb):
-                self._add(first, v)
-            shown = next((v for v in first.ddp_versions() if v.bucket_mb == self.bucket.value), first.best_ddp())
-            self._draw(first, shown)
-            self.message.value = html.escape(overlap_sentence(first, shown))
-        elif run_now:
-            self.run()
+        self.results.append(first)
+        for v in sorted(first.ddp_versions(), key=lambda v: v.bucket_mb):
+            self._add_row(first, v)
+        shown = next((v for v in first.ddp_versions() if v.bucket_mb == self.bucket.value), first.best_ddp())
+        self._draw(first, shown)
+        self.message.value = html.escape(overlap_sentence(first, shown))
         return self

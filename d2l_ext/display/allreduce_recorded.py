@@ -26,6 +26,28 @@ def where_text(rec: dict) -> str:
     return t('allreduce.recorded.where_cpu', **fields)
 
 
+def _machine(gpus, cores) -> str:
+    if gpus:
+        return t('allreduce.recorded.machine_gpu', gpus=f'{gpus[0]} x{len(gpus)}', cores=cores)
+    return t('allreduce.recorded.machine_cpu', cores=cores)
+
+
+def this_machine_text(rec: dict, here: dict | None = None) -> str:
+    """Whether this machine is the kind the recording was made on (its GPUs and cores), and both when not.
+
+    `here`: {'gpus', 'cpu_cores'} of this machine (default: measured now); the recording's date is in where_text.
+    """
+    from ..machine import cpu_cores, gpu_names_torch
+    there = rec['machine']
+    here = here or {'gpus': gpu_names_torch(), 'cpu_cores': cpu_cores()}
+    mine, theirs = (list(d.get('gpus') or []) for d in (here, there))
+    same = mine == theirs and here.get('cpu_cores') == there.get('cpu_cores')
+    if same:
+        return t('allreduce.recorded.same_machine', machine=_machine(mine, here.get('cpu_cores')))
+    return t('allreduce.recorded.other_machine', here=_machine(mine, here.get('cpu_cores')),
+             there=_machine(theirs, there.get('cpu_cores')))
+
+
 def _version_label(result, vid, text=t) -> str:
     v = result.best_ddp() if vid == 'ddp' else result.version(vid)
     return show._label(result, v, text)
@@ -51,7 +73,7 @@ def recorded_text(rec: dict) -> str:
     if rec is None:
         return t('allreduce.recorded.none')
     runs = recording.results(rec)
-    return '\n'.join([where_text(rec)] + [run_text(rec, r) for _, r in sorted(runs.items())])
+    return '\n'.join([where_text(rec), this_machine_text(rec)] + [run_text(rec, r) for _, r in sorted(runs.items())])
 
 
 def plot_recorded(rec: dict):
@@ -91,7 +113,6 @@ def plot_recorded(rec: dict):
     gpus = m.get('gpus') or []
     fig.suptitle(style.plot_text('allreduce.recorded.title', machine=f'{gpus[0]} x{len(gpus)}' if gpus else 'CPU',
                                  cores=m.get('cpu_cores'), date=m.get('date', '')[:10]))
-    style.english_labels(fig)
     return fig
 
 

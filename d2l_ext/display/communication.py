@@ -7,13 +7,15 @@ sentence chosen by the measured numbers, so the lesson never states what its out
 from __future__ import annotations
 
 from ..i18n import t
+from ..results import NOISE, close
 from . import style
-from .parallel import machine_text, repeats_of, variant_name  # noqa: F401 (machine_text: the lesson's first cell)
+from .parallel import machine_text, variant_name  # noqa: F401 (machine_text: the lesson's first cell)
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
-NOISE = 0.1  # on a shared 2-core machine, medians within 10% are "about the same"
+REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
+EXPECTATIONS = ('separate', 'shared', 'engine')  # expectation rules: communication.variant.expected.<rule>
 SIDE_PLAN = 'pinned, preallocated, copy stream + events'
 
 
@@ -30,6 +32,12 @@ def _mode_name(mode: str) -> str:
 
 def _name(key: str) -> str:
     return variant_name('communication', key)
+
+
+def lane_label(lane) -> str:
+    """A lane's label in the learner's language from the ids a result carries: a Lane.as_dict, or a name (13.3.2)."""
+    from ..lanes import Lane, label_of
+    return Lane.from_dict(lane).label if isinstance(lane, dict) else label_of(lane)
 
 
 # -- this machine: the book's cells, the prediction, the measurement --------------------------------
@@ -94,11 +102,7 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
     measured = overlap.get('measured')
     lines = [t('communication.overlap.no_intervals') if measured is None else
              t('communication.overlap.interval', measured=measured, predicted=overlap['predicted'])]
-    wall = dict(serial=serial, over=over, closed=predicted.get('overlapped', 0.0))
-    if over <= serial:
-        lines.append(t('communication.overlap.wall_less', saved=serial - over, **wall))
-    else:
-        lines.append(t('communication.overlap.wall_more', more=over - serial, **wall))
+    lines.append(_wall_text(serial, over, predicted.get('overlapped', 0.0)))
     lines.append(t('communication.overlap.share', share=copy_share(run, serial), serial=serial, run=run, copy=copy))
     over_times = list(comparison.measurements['overlapped'].times)
     serial_times = list(comparison.measurements['run_then_copy'].times)
@@ -121,6 +125,13 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
     return '\n'.join(lines)
 
 
+def _wall_text(serial: float, over: float, closed: float) -> str:
+    """The wall-clock difference beside an interval overlap: run then copy against overlapped, and the closed form."""
+    if over <= serial:
+        return t('communication.overlap.wall_less', saved=serial - over, serial=serial, over=over, closed=closed)
+    return t('communication.overlap.wall_more', more=over - serial, serial=serial, over=over, closed=closed)
+
+
 def plot_measured(comparison, predicted: dict[str, float], title=None):
     """Every repeat of each variant (run, book, run then copy, overlapped) beside its prediction (13.3.2)."""
     times = {_name(k): list(m.times) for k, m in comparison.measurements.items()}
@@ -128,7 +139,7 @@ def plot_measured(comparison, predicted: dict[str, float], title=None):
     return plot_repeats(times, predicted=pred, title=title or style.plot_text('communication.measured_title'))
 
 
-# -- recordings: GPU evidence for readers without one ---------------------------------------------
+# -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
 
 def newest(recordings):
     """The most recently recorded GPU recording (by its date, then its file), or None (13.3.2)."""
@@ -153,7 +164,7 @@ def recorded_text(rec) -> str:
         lines.append(t('communication.recorded.pageable', gb=k * 4 * size * size / 1e9, book=book.copy,
                        pinned=same.copy, ratio=book.copy / same.copy))
     if book_nb and same:
-        key = 'communication.recorded.nb_like_pinned' if abs(book_nb.copy - same.copy) <= NOISE * same.copy \
+        key = 'communication.recorded.nb_like_pinned' if close(book_nb.copy, same.copy, of=same.copy) \
             else 'communication.recorded.nb_unlike_pinned'
         lines.append(t(key, nb=book_nb.copy, pinned=same.copy))
     if same and side:
@@ -163,6 +174,7 @@ def recorded_text(rec) -> str:
         if o is not None and o['measured'] is not None:
             lines.append(t('communication.recorded.interval', measured=o['measured'], predicted=o['predicted'],
                            products=o['products'], copies=o['copies']))
+            lines.append(_wall_text(side.run_then_copy, side.overlapped, side.expected))
     return '\n'.join(lines)
 
 
@@ -200,7 +212,7 @@ def recorded_prediction_text(rec) -> str:
 
 def plot_comm_row(row, ax=None, title=None):
     """One copy mode: run, copy, run then copy, overlapped (every repeat), the expectation beside overlapped."""
-    times = {_name(v): repeats_of(m) for v, m in row.times.items()}
+    times = {_name(v): m.repeated() for v, m in row.times.items()}
     return plot_repeats(times, ax=ax, predicted={_name('overlapped'): row.expected}, title=title or row.mode)
 
 
@@ -275,7 +287,7 @@ def plot_first_copy(result, ax=None):
     """The book's non_blocking copy: the first call beside every later one, and the profiler's split."""
     if result is None or result.warm is None:
         return None
-    return plot_repeats({_name('cold'): [result.cold], _name('warm'): repeats_of(result.warm)}, ax=ax,
+    return plot_repeats({_name('cold'): [result.cold], _name('warm'): result.warm.repeated()}, ax=ax,
                         title=style.plot_text('communication.first_copy.title'))
 
 
@@ -283,7 +295,8 @@ def plot_profile(result, ax=None):
     """torch.profiler's CPU time against CUDA time for the copy operators, cold and warm (13.3.2)."""
     if result is None or not (result.profile_cold or result.profile_warm):
         return None
-    rows = [(f'{style.plot_text("communication.variant." + when)}: {p.name}', p.cpu_time_us / 1e3,
+    rows = [(style.plot_text('communication.profile.tick', when=style.plot_text(f'communication.variant.{when}'),
+                             op=p.name), p.cpu_time_us / 1e3,
              p.cuda_time_us / 1e3) for when, prof in (('cold', result.profile_cold), ('warm', result.profile_warm))
             for p in prof]
     if ax is None:
@@ -302,7 +315,6 @@ def plot_profile(result, ax=None):
     ax.set_axisbelow(True)
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     ax.set_title(style.plot_text('communication.profile_title'), loc='left')
-    style.english_labels(ax.figure)
     return ax.figure
 
 
@@ -316,15 +328,16 @@ def hazard_text(early: float, late: float) -> str:
 
 def exercise_three_alone_text(r) -> str:
     """Exercise 3's inputs to the prediction: each lane's time alone (13.3.2)."""
-    return t('communication.ex3.alone', lanes=' / '.join(r.lanes), a=r.times['lane1_compute_and_copy'].median,
+    lanes = ' / '.join(lane_label(lane) for lane in r.lanes)
+    return t('communication.ex3.alone', lanes=lanes, a=r.times['lane1_compute_and_copy'].median,
              b=r.times['lane2_compute'].median, serial=r.serial_sum)
 
 
 def exercise_three_text(r) -> str:
     """Exercise 3's verdict: together against the expectation and against one after the other."""
     together = r.times['together'].median
-    key = ('communication.ex3.like_expected' if abs(together - r.expected) <= NOISE * r.expected
-           else 'communication.ex3.like_serial' if abs(together - r.serial_sum) <= NOISE * r.serial_sum
+    key = ('communication.ex3.like_expected' if close(together, r.expected, of=r.expected)
+           else 'communication.ex3.like_serial' if close(together, r.serial_sum, of=r.serial_sum)
            else 'communication.ex3.between')
     return t(key, together=together, expected=r.expected, serial=r.serial_sum,
              rule=t(f'communication.variant.expected.{r.expectation}'))
@@ -332,7 +345,7 @@ def exercise_three_text(r) -> str:
 
 def plot_exercise_three(r):
     """Exercise 3: each lane alone and both together (every repeat), the expectation beside 'together'."""
-    times = {_name(k): repeats_of(m) for k, m in r.times.items()}
+    times = {_name(k): m.repeated() for k, m in r.times.items()}
     return plot_repeats(times, predicted={_name('together'): r.expected},
                         title=style.plot_text('communication.ex3.title'))
 

@@ -1,21 +1,17 @@
 """Chinese text in plots: find a CJK font, or fall back to English labels with one hint (13.3.x, zh notebooks).
 
 Without a font that draws Chinese, matplotlib would draw boxes. Plot text then falls back to
-English: `plot_text` picks the language, and `english_labels` turns Chinese catalogue messages
-already on a figure (lane labels made with t(), say) back into English before drawing.
+English: every text a figure draws is made from a catalogue key (`plot_text`) or a lane id
+(`plot_lane`) in `plot_language()`, never translated first and turned back.
 """
 from __future__ import annotations
 
 import functools
-import re
-import string
 import sys
 
 from matplotlib import font_manager
-from matplotlib.text import Text
-from matplotlib.ticker import FixedFormatter, FuncFormatter
 
-from ..i18n import catalogue, language, text_in
+from ..i18n import language, text_in
 
 CJK_FONTS = ('Noto Sans CJK SC', 'Source Han Sans SC', 'Source Han Sans CN', 'Noto Sans SC', 'PingFang SC',
              'Microsoft YaHei', 'SimHei', 'WenQuanYi Zen Hei', 'WenQuanYi Micro Hei', 'Heiti SC',
@@ -23,7 +19,6 @@ CJK_FONTS = ('Noto Sans CJK SC', 'Source Han Sans SC', 'Source Han Sans CN', 'No
 # File names of CJK fonts, for a font cache built before the font was installed.
 _CJK_FILE_HINTS = ('cjk', 'sourcehan', 'wqy', 'pingfang', 'msyh', 'simhei', 'heiti', 'notosanssc')
 _PROBE = '执行路设备同步'  # characters every label font must have for the Chinese plots
-_CJK = re.compile('[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]')
 _hint_shown = {'done': False}
 
 
@@ -81,47 +76,7 @@ def plot_text(key: str, **fields) -> str:
     return text_in(plot_language(), key, **fields)
 
 
-@functools.cache
-def _zh_templates() -> list[tuple[re.Pattern, str, list[str]]]:
-    """(regex matching a filled-in Chinese message, key, field names), the most literal text first."""
-    out = []
-    for key, zh in catalogue('zh').items():
-        regex, names = '', []
-        for literal, field, _, _ in string.Formatter().parse(zh):
-            regex += re.escape(literal)
-            if field is not None:
-                regex += f'(?P<g{len(names)}>.+?)'
-                names.append(field)
-        literal_chars = len(re.sub(r'\{[^}]*\}', '', zh))
-        out.append((literal_chars, re.compile(regex + r'\Z', re.S), key, names))
-    return [(pattern, key, names) for _, pattern, key, names in sorted(out, key=lambda x: -x[0])]
-
-
-def english_for(text: str) -> str:
-    """The English of a Chinese catalogue message already filled in (its fields translated too); else `text`."""
-    if not _CJK.search(text):
-        return text
-    for pattern, key, names in _zh_templates():
-        match = pattern.match(text)
-        if match:
-            values = {name: english_for(match.group(f'g{i}')) for i, name in enumerate(names)}
-            # The values are already formatted: put them in the English template without its format specs.
-            return ''.join(literal + (values[field] if field is not None else '')
-                           for literal, field, _, _ in string.Formatter().parse(catalogue('en')[key]))
-    return text
-
-
-def english_labels(fig) -> None:
-    """Where plots fall back to English, turn every Chinese catalogue message on `fig` into English."""
-    if plot_language() == 'zh' or language() == 'en':
-        return
-    for artist in fig.findobj(Text):
-        artist.set_text(english_for(artist.get_text()))
-    for ax in fig.axes:  # tick labels are made again from their formatter at every draw: wrap it once
-        for axis in (ax.xaxis, ax.yaxis):
-            inner = axis.get_major_formatter()
-            # Only label formatters can hold words; numeric ones keep their offset text untouched.
-            if isinstance(inner, FuncFormatter | FixedFormatter) and not getattr(inner, '_english', False):
-                outer = FuncFormatter(lambda x, pos, inner=inner: english_for(inner(x, pos)))
-                outer._english = True
-                axis.set_major_formatter(outer)
+def plot_lane(lane_or_name, framework: str = 'torch') -> str:
+    """A lane's label (a Lane, or a lane id such as 'cpu0', 'cuda:0', 'cpu(1)') in the plot language."""
+    from ..lanes import label_of
+    return label_of(lane_or_name, plot_language(), framework)

@@ -10,13 +10,7 @@ import statistics
 
 from ..i18n import t
 from ..parallel.sharing import product_seconds, slowdowns
-
-NOISE = 0.1  # on a shared 2-core machine, medians within 10% of each other are "about the same"
-
-
-def close(a: float, b: float) -> bool:
-    """Within NOISE of each other (relative to the larger)."""
-    return abs(a - b) <= NOISE * max(a, b)
+from ..results import NOISE, close
 
 
 def speed_text(result, alone: list[float], labels: list[str] | None = None) -> str:

@@ -12,6 +12,11 @@ from . import style
 from .graph import lane_name
 from .timeline import draw_timeline
 
+# The recording's event names (ids) -> the catalogue keys that name them in a figure.
+STAGES = {name: f'graph.recorded.stage.{stage}' for name, stage in (
+    ('weight copy', 'weight_copy'), ('lane step', 'lane_step'), ('grad copy', 'grad_copy'), ('sum', 'sum'),
+    ('update', 'update'), ('whole step', 'whole_step'))}
+
 ONE = 'one device'  # the one-device step's row id in a recording's events
 # Exercise 5's ways in recording.DAG_IDS' order, each with its catalogue key (written out, so the keys can be checked).
 DAG_ROWS = (('one_lane', 'graph.dag_variant.0'), ('planned', 'graph.dag_variant.1'),
@@ -32,7 +37,7 @@ def device_text(desc: dict, rec: dict, plot: bool = False) -> str:
 
 
 def _variant(v: str, plot: bool = False) -> str:
-    return (style.plot_text if plot else t)(f'graph.variant.{recording.VARIANTS.index(v)}')
+    return (style.plot_text if plot else t)(f'graph.variant.{v}')
 
 
 def where_text(rec: dict) -> str:
@@ -46,14 +51,29 @@ def where_text(rec: dict) -> str:
 
 
 def run_text(rec: dict, run: dict) -> str:
-    """One batch size: the three medians and which of one device and the split took longer, by how much."""
+    """One batch size: the warm-up left out, the three medians and ranges, and which way took longer."""
     s, sizes = recording.summary(run), rec['sizes']
-    lines = [t('graph.recorded.run', batch=run['batch'], repeats=run['repeats'], **sizes)]
-    lines += [t('graph.recorded.row', variant=_variant(v), ms=s['median'][v] * 1e3) for v in recording.VARIANTS]
+    lines = [t('graph.recorded.run', batch=run['batch'], repeats=run['repeats'], warmup=run.get('warmup', 0),
+               **sizes)]
+    lines += [t('graph.recorded.row', variant=_variant(v), ms=s['median'][v] * 1e3, lo=min(run['times'][v]) * 1e3,
+                hi=max(run['times'][v]) * 1e3) for v in recording.VARIANTS]
     ratio = s['split_over_one']
     lines.append(t('graph.recorded.split_slower', ratio=ratio) if ratio >= 1
                  else t('graph.recorded.split_faster', ratio=1 / ratio))
     return '\n'.join(lines)
+
+
+def one_device_flat_text(rec: dict) -> str:
+    """Where one device's median did not grow with the batch: both batches' medians and ranges, numbers only."""
+    import statistics
+    runs = sorted(rec['runs'], key=lambda r: r['batch'])
+    for small, large in zip(runs, runs[1:]):
+        a, b = small['times'][recording.VARIANTS[0]], large['times'][recording.VARIANTS[0]]
+        if statistics.median(a) >= statistics.median(b):
+            return t('graph.recorded.one_flat', small=small['batch'], large=large['batch'],
+                     ms_small=statistics.median(a) * 1e3, lo_small=min(a) * 1e3, hi_small=max(a) * 1e3,
+                     ms_large=statistics.median(b) * 1e3, lo_large=min(b) * 1e3, hi_large=max(b) * 1e3)
+    return ''
 
 
 def overlap_text(rec: dict, run: dict) -> str:
@@ -108,6 +128,8 @@ def recorded_text(rec: dict | None, batch=None) -> str:
     lines = [where_text(rec), t('graph.recorded.lanes', lanes=lanes, one=device_text(rec['one_device'], rec)),
              t('graph.recorded.clock_note')]
     lines += [run_text(rec, run) for run in rec['runs']]
+    if one_device_flat_text(rec):
+        lines.append(one_device_flat_text(rec))
     lines.append(overlap_text(rec, recording.pick_run(rec, batch)))
     if rec.get('dag'):  # exercise 5, in recordings that have it
         lines.append(dag_text(rec['dag']))
@@ -143,6 +165,7 @@ def title(rec: dict, run: dict) -> str:
     """The figure's title, from the recording: GPU, date, batch, repeats, the overlap beside its prediction."""
     s = recording.summary(run)
     fields = dict(date=rec['machine'].get('date', '')[:10], batch=run['batch'], repeats=run['repeats'],
+                  warmup=run.get('warmup', 0),
                   fraction=s['overlap'] if s['overlap'] is not None else float('nan'),
                   predicted=s['predicted_overlap'])
     if recording.is_gpu(rec):
@@ -166,9 +189,26 @@ def timeline_events(rec: dict, run: dict) -> tuple[list[dict], dict]:
         for e in run['events'][v]:
             copy = e['name'] in ('weight copy', 'grad copy')
             events.append({'lane': role_of[e['lane']], 'start': e['start'], 'end': e['end'],
-                           'name': style.plot_text('graph.recorded.stage.' + e['name'].replace(' ', '_')),
+                           'name': style.plot_text(STAGES[e['name']]),
                            'role': 'link' if copy else None})
     return events, rows
+
+
+def _drop_names_that_spill(ax) -> None:
+    """Remove a bar's name where, laid out, it is wider than its bar (the legend and the colours still name it).
+
+    The timeline's own test counts every character as a Latin one, so a Chinese name could spill past its bar
+    (white text on white); here the drawn sizes decide, after the figure's layout.
+    """
+    from matplotlib.patches import Rectangle
+    ax.figure.draw_without_rendering()
+    bars = [p.get_window_extent() for p in ax.patches if isinstance(p, Rectangle)]
+    for text in list(ax.texts):
+        box = text.get_window_extent()
+        cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+        under = [b for b in bars if b.x0 <= cx <= b.x1 and b.y0 <= cy <= b.y1]
+        if under and box.width + 4 > min(b.width for b in under):
+            text.remove()
 
 
 def draw_recorded(rec: dict | None, batch=None):
@@ -192,5 +232,5 @@ def draw_recorded(rec: dict | None, batch=None):
     times = {_variant(v, plot=True): run['times'][v] for v in recording.VARIANTS}
     plot_repeats(times, ax=bottom, unit='auto', title=style.plot_text('graph.recorded.title_repeats'))
     fig.suptitle(title(rec, run), x=0.01, ha='left')
-    style.english_labels(fig)
+    _drop_names_that_spill(top)
     return fig

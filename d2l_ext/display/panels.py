@@ -153,11 +153,11 @@ class ParallelPanel(Panel):
 
     def _run_once(self, notes):
         from ..parallel import measure_parallel
-        from ..parallel.core import in_worker
+        from ..workers import dispatch
         from .parallel import plot_parallel
         size, iters = self.size.read(notes), self.iters.read(notes)
-        r = in_worker(measure_parallel, self.framework.value, None, self._progress, size=size, iters=iters,
-                      repeats=self.repeats, max_seconds=LIMIT_S, options=self._options())
+        r = dispatch(measure_parallel, self.framework.value, None, progress=self._progress, size=size, iters=iters,
+                     repeats=self.repeats, max_seconds=LIMIT_S, options=self._options())
         self._add(r, {'#': len(self.results) + 1, t('panels.framework'): r.framework})
         show_in(self.plot, plot_parallel(r))
 
@@ -183,7 +183,7 @@ class CommPanel(Panel):
 
     def _run_once(self, notes):
         from ..communication import measure_comm
-        from ..parallel.core import in_worker
+        from ..workers import dispatch
         from .communication import plot_comm
         fw = self.framework.value
         plan = None
@@ -191,8 +191,8 @@ class CommPanel(Panel):
             plan = dict(dest=self.dest.value, alloc='prealloc', stream=self.stream.value,
                         non_blocking=self.non_blocking.value)
         size, iters = self.size.read(notes), self.iters.read(notes)
-        r = in_worker(measure_comm, fw, None, self._progress, size=size, iters=iters, repeats=self.repeats,
-                      plan=plan, max_seconds=LIMIT_S, options=self._options())
+        r = dispatch(measure_comm, fw, None, progress=self._progress, size=size, iters=iters, repeats=self.repeats,
+                     plan=plan, max_seconds=LIMIT_S, options=self._options())
         self._add(r, {'#': len(self.results) + 1, t('panels.framework'): fw})
         show_in(self.plot, plot_comm(r))
 

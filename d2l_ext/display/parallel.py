@@ -9,15 +9,26 @@ from __future__ import annotations
 
 import statistics
 
+from ..frameworks import framework
 from ..i18n import t
-from ..parallel.sharing import predict_at, product_seconds
+from ..lanes import Lane
+from ..parallel.core import row_label
+from ..parallel.exercises import VARIANTS as EXERCISE_VARIANTS
+from ..parallel.sharing import events_of, predict_at, product_seconds
+from ..results import NOISE
+from ..results import close as _close
 from . import style
-from .gaps import NOISE, gap_text, speed_text
-from .gaps import close as _close
+from .gaps import gap_text, speed_text
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
-NAMES = {'torch': 'PyTorch', 'mxnet': 'MXNet'}
+RULES = ('separate', 'shared', 'engine')  # Expectation.rule: the keys parallel.expect.<rule>
+KINDS = ('cpu', 'gpu')  # exercise 2's lane kind: the keys parallel.small_ops.<kind>
+
+
+def _shown(name: str) -> str:
+    """A framework's display name, from the registry: 'PyTorch' for 'torch' (every sentence and title here)."""
+    return framework(name).display
 
 
 def variant_name(area: str, key: str) -> str:
@@ -25,11 +36,6 @@ def variant_name(area: str, key: str) -> str:
     from ..i18n import catalogue
     full = f'{area}.variant.{key}'
     return style.plot_text(full) if full in catalogue('en') else key
-
-
-def repeats_of(times) -> list[float]:
-    """Every repeat of a Times (just its median for recordings made before repeats were kept)."""
-    return list(times.times) or [times.median]
 
 
 def machine_text(lanes=()) -> str:
@@ -111,7 +117,7 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
     time per product measured while both lanes were busy, and named only if that matches the measurement.
     """
     measured, expected = result.speedup, result.expected_speedup
-    times = repeats_of(result.together)
+    times = result.together.repeated()
     low, high = result.serial_sum / max(times), result.serial_sum / min(times)
     fields = dict(measured=measured, expected=expected, tolerance=NOISE, low=low, high=high)
     if abs(measured / expected - 1) <= NOISE:
@@ -140,15 +146,6 @@ def overview_summary(result) -> str:
     return t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup)
 
 
-def recorded_summary(rec) -> str:
-    """13.3.0's summary, the recorded GPU run: which lanes, how many products each, and its speedup."""
-    p = rec.parallel[0]
-    names = _recorded_labels(rec, text=t)
-    products = _products([names.get(lane['label'], lane['label']) for lane in p.lanes], p.iters, text=t)
-    return t('overview.summary.gpu', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
-             products=products, size=p.size, speedup=p.speedup, expected=p.expected_speedup)
-
-
 def guess_text(guess, closed_form: float, measured: float, unit: str = 's', name: str = 'my_guess') -> str:
     """A prediction cell's answer: the learner's guess (or a request for one), the closed form, the measurement."""
     fmt = {'s': 'parallel.guess.seconds', '%': 'parallel.guess.fraction', 'x': 'parallel.guess.ratio'}[unit]
@@ -158,11 +155,16 @@ def guess_text(guess, closed_form: float, measured: float, unit: str = 's', name
                       t(fmt, what=t('parallel.guess.measured'), value=measured)])
 
 
+def lane_labels(lanes, lang: str | None = None) -> list[str]:
+    """The labels of a result's lanes (their ids, Lane.as_dict) in `lang` (default: the current language)."""
+    return [Lane.from_dict(lane).label_in(lang) for lane in lanes]
+
+
 def lane_intervals(result) -> list[tuple[float, float]]:
     """Each lane's busy interval in a timeline: from its first product's start to its last product's end."""
     out = []
-    for label in result.lanes:
-        mine = [e for e in result.events if e['lane'] == label or e['lane'].startswith(label)]
+    for lane in result.lanes:
+        mine = events_of(result, lane)
         out.append((min(e['start'] for e in mine), max(e['end'] for e in mine)) if mine else (0.0, 0.0))
     return out
 
@@ -181,7 +183,7 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
     """One overlap, three numbers: the interval fraction and its prediction, the wall-clock saving beside its
     prediction (`expected`: the predicted together-time), and each lane's time per product while every lane
     was busy against alone (`alone`: seconds per product, in lane order), which shows what the overlap cost.
-    `labels` name the lanes in the language in use (lane order), whatever language the timeline was made in.
+    `labels` name the lanes (lane order); by default the timeline's lanes labelled in the current language.
     `repeats` (together's) add the prediction's gap, tested against the speed measured side by side here.
     """
     spans = lane_intervals(result)
@@ -192,7 +194,7 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
     if serial is not None and together is not None:
         parts.append(wall_text(serial, together, expected))
     if alone is not None:
-        parts.append(speed_text(result, alone, labels))
+        parts.append(speed_text(result, alone, labels or lane_labels(result.lanes)))
     if repeats and expected is not None:
         parts.append(gap_text(t('parallel.gap.together'), expected, list(repeats),
                               predict_at(product_seconds(result), result.iters)))
@@ -201,7 +203,7 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
 
 def summary_text(r) -> str:
     """One ParallelResult in two sentences: what was measured, and what the hardware lets us expect."""
-    return '\n'.join([t('parallel.summary', framework=NAMES[r.framework], serial=r.serial_sum,
+    return '\n'.join([t('parallel.summary', framework=_shown(r.framework), serial=r.serial_sum,
                         together=r.together.median, speedup=r.speedup, expected_speedup=r.expected_speedup),
                       expectation_text(r.expectation)])
 
@@ -221,7 +223,7 @@ def scaling_text(results) -> str:
             shape = 'falls'
         else:
             shape = 'uneven'
-        lines.append(t(f'parallel.scaling.{shape}', framework=NAMES[r.framework], small=pts[0].size,
+        lines.append(t(f'parallel.scaling.{shape}', framework=_shown(r.framework), small=pts[0].size,
                        small_speedup=pts[0].speedup, large=pts[-1].size, large_speedup=pts[-1].speedup,
                        best=best.size, best_speedup=best.speedup))
     return '\n'.join(lines)
@@ -235,19 +237,33 @@ def _engine(r, text=t) -> str:
 def independence_text(r) -> str:
     """Exercise 1: the numbers, then whether the framework overlapped one run's products by itself."""
     key = 'parallel.independence.summary' if r.threads else 'parallel.independence.summary_gpu'  # no GPU 'threads'
-    head = t(key, framework=NAMES[r.framework], engine=_engine(r), lane=r.lane,
+    head = t(key, framework=_shown(r.framework), engine=_engine(r), lane=Lane.from_dict(r.lane).label,
              threads=r.threads, iters=r.iters, size=r.size, single=r.times['one_at_a_time'].median,
              together=r.times['issued_together'].median, ratio=r.ratio)
-    key = ('parallel.independence.overlapped' if r.ratio > 1 + NOISE else
-           'parallel.independence.slower' if r.ratio < 1 - NOISE else 'parallel.independence.in_order')
-    return head + '\n' + t(key, ratio=r.ratio)
+    return head + '\n' + t(_independence_key(r), ratio=r.ratio)
+
+
+def _independence_key(r) -> str:
+    """Exercise 1's sentence, chosen by what the two variants differ in (13.3.1)."""
+    # GPU lane: 'one at a time' also waits after each product, so a gain is the skipped waits. CPU: only an
+    # engine that queues CPU work (registry's cpu_queued), not the in-order NaiveEngine control, runs them at once.
+    if r.ratio < 1 - NOISE:
+        return 'parallel.independence.slower'
+    if r.ratio <= 1 + NOISE:
+        return 'parallel.independence.in_order'
+    if getattr(r, 'kind', 'cpu') == 'gpu':
+        return 'parallel.independence.gpu_waits'
+    if framework(r.framework).cpu_queued and r.engine != 'NaiveEngine':
+        return 'parallel.independence.overlapped'
+    return 'parallel.independence.untested'
 
 
 def small_ops_text(r) -> str:
     """Exercise 2: which way was fastest, and why, from the measured launch time per product."""
     base = r.times['one_lane'].median
     fastest = min(r.times, key=lambda k: r.times[k].median)
-    head = t('parallel.small_ops.fastest', variant=t(f'parallel.variant.{fastest}'),
+    names = {v: t(f'parallel.variant.{v}') for v in EXERCISE_VARIANTS if v in r.times}
+    head = t('parallel.small_ops.fastest', variant=names[fastest],
              ratio=base / r.times[fastest].median, products=r.products, size=r.size)
     return head + '\n' + t(f'parallel.small_ops.{r.kind}', launch_us=r.launch_per_product * 1e6, cores=r.cores,
                            size=r.size)
@@ -255,33 +271,42 @@ def small_ops_text(r) -> str:
 
 # -- pictures ------------------------------------------------------------------------------------
 
+def _plot_label(lane: dict) -> str:
+    """A result's lane (its as_dict ids) labelled in the plot language."""
+    return style.plot_lane(Lane.from_dict(lane), lane['framework'])
+
+
 def plot_parallel(result, ax=None, title=None):
     """Each lane alone and all together, every repeat a dot, the expected together-time beside (13.3.1)."""
-    names = [lane['label'] for lane in result.lanes] + [variant_name('parallel', 'together')]
-    values = [repeats_of(m) for m in result.lane_times] + [repeats_of(result.together)]
+    names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'together')]
+    values = [m.repeated() for m in result.lane_times] + [result.together.repeated()]
     if getattr(result, 'baseline', None) is not None:  # lanes sharing cores: one lane with all of them, both jobs
         names.append(style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
-        values.append(repeats_of(result.baseline))
+        values.append(result.baseline.repeated())
     together = names[len(result.lane_times)]  # the expectation is for all lanes together, not the baseline row
     return plot_repeats(dict(zip(names, values)), ax=ax, predicted={together: result.expected},
-                        title=title or style.plot_text('parallel.plot_title', framework=NAMES[result.framework],
+                        title=title or style.plot_text('parallel.plot_title', framework=_shown(result.framework),
                                                        speedup=result.speedup, expected=result.expected_speedup))
 
 
 def plot_timeline(result, ax=None, title=None, predicted=None):
     """When each product ran on each lane, in one run of all lanes together (13.3.1).
 
-    `predicted`: each lane's predicted end in seconds, in lane order (a list), so it matches the rows
-    whatever language their labels were made in; a number draws one line for the total.
+    Rows are lane ids (or a lane's engine workers, MXNet), labelled here in the plot language.
+    `predicted`: each lane's predicted end in seconds, in lane order (a list); a number draws one line for the total.
     """
-    rows = {label: style.lane_role(i) for i, label in enumerate(result.lanes)}
+    ids = [lane['name'] for lane in result.lanes]
+    rows = {name: style.lane_role(i) for i, name in enumerate(ids)}
     if result.framework == 'mxnet':  # rows are (context, engine worker): colour by the context
         rows = None
     if isinstance(predicted, (list, tuple)):
-        predicted = dict(zip(result.lanes, predicted))
-    return draw_timeline(result.events, ax=ax, rows=rows, predicted=predicted,
+        predicted = dict(zip(ids, predicted))
+    lang = style.plot_language()
+    labels = {row: row_label(row, result.lanes, lang) for row in {*ids, *(e['lane'] for e in result.events)}}
+    return draw_timeline(result.events, ax=ax, rows=rows, predicted=predicted, row_labels=labels,
+                         framework=result.framework,
                          title=title or style.plot_text('parallel.timeline_title',
-                                                        framework=NAMES[result.framework]))
+                                                        framework=_shown(result.framework)))
 
 
 def plot_scaling(results, ax=None):
@@ -293,7 +318,7 @@ def plot_scaling(results, ax=None):
     for k, r in enumerate(results):
         sizes = [p.size for p in r.points]
         colour = style.color(style.lane_role(k))
-        name = NAMES[r.framework]
+        name = _shown(r.framework)
         ax.plot(sizes, [p.speedup for p in r.points], 'o-', color=colour, ms=8,
                 label=style.plot_text('parallel.scaling_measured', framework=name))
         ax.plot(sizes, [p.expected_speedup for p in r.points], '--', color=colour,
@@ -311,7 +336,7 @@ def plot_scaling(results, ax=None):
 
 def plot_variants(result, ax=None, title=None, predicted=None):
     """Any result with a `times` dict (exercises 1 and 2, the sync mistake): every repeat of each variant."""
-    times = {variant_name(result.area, name): repeats_of(m) for name, m in result.times.items()}
+    times = {variant_name(result.area, name): m.repeated() for name, m in result.times.items()}
     predicted = {variant_name(result.area, k): v for k, v in (predicted or {}).items()}
     return plot_repeats(times, ax=ax, title=title, predicted=predicted or None, unit='auto')
 
@@ -320,7 +345,7 @@ def plot_independence(runs):
     """Exercise 1: one panel per framework and engine, every repeat of one-at-a-time and issued-together."""
     fig, _ = style.figure(nrows=len(runs), height=max(2.8, 2.6 * len(runs)))
     for ax, r in zip(fig.axes, runs):
-        plot_variants(r, ax=ax, title=style.plot_text('parallel.independence.title', framework=NAMES[r.framework],
+        plot_variants(r, ax=ax, title=style.plot_text('parallel.independence.title', framework=_shown(r.framework),
                                                       engine=_engine(r, style.plot_text), ratio=r.ratio))
     return fig
 
@@ -330,80 +355,3 @@ def plot_small_ops(r, ax=None):
     fastest = min(r.times, key=lambda k: r.times[k].median)
     return plot_variants(r, ax=ax, title=style.plot_text('parallel.small_ops.title', device=r.device,
                                                          variant=variant_name('parallel', fastest)))
-
-
-def _recorded_labels(rec, text=style.plot_text) -> dict[str, str]:
-    """{label saved in the recording: the same lane named in the plot language}: the label is made when drawn."""
-    cores = rec.machine['cpu_cores']
-    gpus = rec.machine.get('gpus') or ['']
-    names = {}
-    for p in rec.parallel:
-        for lane in p.lanes:
-            if lane['kind'] == 'gpu':
-                names[lane['label']] = text('core.lane_gpu_label_named', index=lane['index'],
-                                            name=gpus[min(lane['index'], len(gpus) - 1)])
-            elif lane.get('threads'):
-                names[lane['label']] = text('core.lane_cpu_label', threads=lane['threads'], cores=cores)
-    return names
-
-
-def _products(labels, iters, text=style.plot_text) -> str:
-    """'GPU 0 (NVIDIA H200) 1442 products, CPU (15 of 16 cores) 33 products', from the recording's data."""
-    return text('parallel.recorded.sep').join(text('parallel.recorded.products', lane=lane, iters=k)
-                                              for lane, k in zip(labels, iters))
-
-
-def _wrapped(text: str) -> str:
-    """A long title on lines that fit the figure (Chinese characters are twice as wide as Latin ones)."""
-    import textwrap
-    return textwrap.fill(text, 42 if style.plot_language() == 'zh' else 75)
-
-
-def recorded_figure(rec, max_bars: int = 200):
-    """A GPU recording's 13.3.1 evidence, as 13.3.0 and 13.3.1 both draw it: every repeat, then one run's timeline.
-
-    Titles are made from the recording: products per lane, matrix size, which run, machine and date.
-    A lane with more than `max_bars` products is drawn as its busy stretches, and its title says so.
-    """
-    import dataclasses
-
-    from .timeline import aggregate
-    names = _recorded_labels(rec)
-    gpu, date = rec.machine['gpus'][0], rec.machine.get('date', '')[:10]
-    p = rec.parallel[0]
-    lanes = [dict(lane, label=names.get(lane['label'], lane['label'])) for lane in p.lanes]
-    fig, axes = style.figure(nrows=2 if rec.timelines else 1, height=7.6 if rec.timelines else 4.0)
-    top = axes[0] if rec.timelines else axes
-    plot_parallel(dataclasses.replace(p, lanes=lanes), ax=top, title=_wrapped(style.plot_text(
-        'parallel.recorded.panel', gpu=gpu, date=date, size=p.size, products=_products([x['label'] for x in lanes],
-                                                                                       p.iters),
-        speedup=p.speedup, expected=p.expected_speedup)))
-    if rec.timelines:
-        tl = rec.timelines[0]
-        labels = [names.get(x, x) for x in tl.lanes]
-        events, merged = aggregate([dict(e, lane=names.get(e['lane'], e['lane'])) for e in tl.events], max_bars)
-        note = style.plot_text('parallel.recorded.merged' if merged else 'parallel.recorded.each',
-                               lanes=style.plot_text('parallel.recorded.sep').join(merged))
-        plot_timeline(dataclasses.replace(tl, lanes=labels, events=events), ax=axes[1],
-                      title=_wrapped(style.plot_text('parallel.recorded.timeline', size=tl.size,
-                                                     products=_products(labels, tl.iters), note=note)))
-    return fig
-
-
-def recorded_overlap_text(rec) -> str:
-    """The recorded run's lane overlap beside its prediction and the recorded wall-clock times (13.3.0, 13.3.1).
-
-    The repeats and the timeline are different runs of the recording: each lane's time per product in both
-    is printed, so a timeline that does not look like the repeats above it is stated, with its numbers (that
-    also gives each lane's speed side by side, in the timeline, against the repeats of the lane alone).
-    """
-    if not rec.timelines:
-        return ''
-    p, tl = rec.parallel[0], rec.timelines[0]
-    names = _recorded_labels(rec, text=t)
-    labels = [names.get(x, x) for x in tl.lanes]
-    text = overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected)
-    runs = [t('parallel.recorded.run_lane', lane=label, repeats_k=k, repeats_s=m.median, repeats_ms=m.median / k * 1e3,
-              timeline_k=k2, timeline_s=b - a, timeline_ms=(b - a) / k2 * 1e3)
-            for label, m, k, k2, (a, b) in zip(labels, p.lane_times, p.iters, tl.iters, lane_intervals(tl)) if k and k2]
-    return _sentences(text, t('parallel.recorded.runs', lanes=t('parallel.speed.sep').join(runs)))

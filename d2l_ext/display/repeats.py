@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from ..i18n import t
 from ..results import Measurement
 from . import style
 
@@ -17,16 +18,16 @@ TIME_UNITS = {'s': 1.0, 'ms': 1e3, 'µs': 1e6, 'us': 1e6}
 ROW_SPREAD = 0.3  # repeats spread over this share of a row, in the order they ran, so drift shows
 
 
-def _usage(message: str):
+def _usage(key: str, **fields):
     from ..errors import UsageError
-    return UsageError(message)
+    return UsageError(t(key, **fields))
 
 
 def _times(results) -> dict[str, list[float]]:
     """{variant: every repeat's value} from a Comparison, {name: Measurement}, {name: [values]} or {name: as_dict()}."""
     results = getattr(results, 'measurements', results)
     if not isinstance(results, Mapping) or not results:
-        raise _usage('plot_repeats needs a Comparison or a non-empty dict {variant: list of times}')
+        raise _usage('style.error.repeats_input')
     out = {}
     for name, value in results.items():
         times = getattr(value, 'times', None)
@@ -35,9 +36,9 @@ def _times(results) -> dict[str, list[float]]:
         try:
             times = [float(x) for x in times]
         except (TypeError, ValueError):
-            raise _usage(f'variant {name!r}: give its repeats as a list of numbers, not {value!r}') from None
+            raise _usage('style.error.repeats_numbers', name=repr(name), value=repr(value)) from None
         if not times:
-            raise _usage(f'variant {name!r} has no repeats: measure it at least once')
+            raise _usage('style.error.repeats_empty', name=repr(name))
         out[str(name)] = times
     return out
 
@@ -53,19 +54,21 @@ def _scale(unit: str, largest: float) -> tuple[str, float, str]:
 
 
 def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, float] | None = None, title=None,
-                 unit='s'):
+                 unit='s', labels=None):
     """One row per variant: each repeat a dot (run order), the median a black bar, the prediction hatched beside.
 
     Values are seconds when `unit` is 's', 'ms', 'µs' or 'auto' (shown in that unit), else shown as given
     (e.g. unit='GB/s'). predicted: {variant: value in the same base unit}; a variant may lack one.
+    labels: {variant id: text in the plot language} for the rows (plot_text, plot_lane); a variant
+    without one is shown as its id. title: text in the plot language.
     Returns the Figure. Used by 13.3.1-13.3.3 for every timed comparison.
     """
     times = _times(comparison_or_dict_of_times)
     predicted = dict(predicted or {})
     unknown = set(predicted) - set(times)
     if unknown:
-        raise _usage(f"predicted names {', '.join(map(repr, sorted(unknown)))}, not measured; "
-                     f"variants: {', '.join(times)}")
+        raise _usage('style.error.predicted_unknown', names=', '.join(map(repr, sorted(unknown))),
+                     variants=', '.join(times))
     largest = max([max(v) for v in times.values()] + list(predicted.values()))
     unit, scale, xlabel = _scale(unit, largest)
     if ax is None:
@@ -93,7 +96,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     if predicted:
         handles.append(Patch(fill=False, hatch='///', edgecolor=pred_colour, lw=1.5,
                              label=style.plot_text('style.predicted')))
-    ax.set_yticks(range(len(times)), list(times))
+    ax.set_yticks(range(len(times)), [(labels or {}).get(name, name) for name in times])
     ax.set_ylim(len(times) - 0.5, -0.5)  # first variant on top, as given
     ax.set_xlim(0, largest * scale * 1.18)  # from zero, so ratios read true; room for the median's value
     ax.set_xlabel(xlabel)
@@ -102,5 +105,4 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
         ax.set_title(title, loc='left')
-    style.english_labels(ax.figure)  # a caller's figure, where no CJK font exists
     return ax.figure

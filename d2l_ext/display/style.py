@@ -4,14 +4,16 @@ Colours come from the Okabe-Ito palette (safe for the common colour-vision defic
 per role: a lane keeps its colour in the plan and in the measured timeline, the GPU and the CPU
 keep theirs in every notebook, and so do the compute and copy streams. Text is at least 11 pt
 at the default figure size so a projector shows it. In Chinese, plots use an installed CJK font;
-without one they fall back to English labels (never boxes in place of characters).
+without one they fall back to English (never boxes in place of characters): every text a figure
+draws comes from catalogue keys and ids through plot_text and plot_lane, in the plot language.
 """
 from __future__ import annotations
 
 import matplotlib as mpl
 from matplotlib.figure import Figure
 
-from .fonts import cjk_available, cjk_font, english_labels, plot_language, plot_text  # noqa: F401 (API)
+from ..i18n import t
+from .fonts import cjk_available, cjk_font, plot_lane, plot_language, plot_text  # noqa: F401 (API)
 
 OKABE_ITO = {'blue': '#0072B2', 'orange': '#E69F00', 'green': '#009E73', 'purple': '#CC79A7',
              'sky': '#56B4E9', 'vermillion': '#D55E00', 'yellow': '#F0E442', 'black': '#000000'}
@@ -37,7 +39,7 @@ def color(role: str) -> str:
         return ROLES[role]
     except KeyError:
         from ..errors import UsageError
-        raise UsageError(f"no colour for role {role!r}: use one of {', '.join(ROLES)}") from None
+        raise UsageError(t('style.error.no_colour', role=repr(role), roles=', '.join(ROLES))) from None
 
 
 def lane_role(index: int) -> str:
@@ -67,14 +69,6 @@ def apply() -> None:
     mpl.rcParams.update(rc_params())
 
 
-class _Figure(Figure):
-    """A Figure that turns Chinese catalogue messages into English before drawing where no CJK font exists."""
-
-    def draw(self, renderer):
-        english_labels(self)
-        super().draw(renderer)
-
-
 def figure(ncols: int = 1, nrows: int = 1, height: float | None = None, width: float | None = None):
     """A pyplot-free Figure with constrained layout and its axes, sized for a projector; used by every plot.
 
@@ -83,9 +77,9 @@ def figure(ncols: int = 1, nrows: int = 1, height: float | None = None, width: f
     """
     from ..errors import UsageError
     if ncols < 1 or nrows < 1:
-        raise UsageError(f'a figure needs at least one row and one column of panels, not {nrows}x{ncols}')
+        raise UsageError(t('style.error.figure_shape', rows=nrows, cols=ncols))
     apply()
-    fig = _Figure(figsize=(width or WIDTH_IN, height or ROW_HEIGHT_IN * nrows), layout='constrained')
+    fig = Figure(figsize=(width or WIDTH_IN, height or ROW_HEIGHT_IN * nrows), layout='constrained')
     axes = fig.subplots(nrows, ncols, squeeze=True)
     return fig, axes
 

@@ -5,28 +5,33 @@ narrower than a few pixels is drawn as a line whose width is in points, not in s
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 from matplotlib.colors import to_rgb
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from ..i18n import t
 from . import style
+from .fonts import plot_lane
 
+# The roles a legend names (the keys style.role.<role>; 'lane N' is style.role.lane with its number).
+ROLES = ('gpu', 'cpu', 'compute', 'copy', 'link', 'backward', 'allreduce', 'optimizer', 'idle')
 BAR_HEIGHT = 0.6
 THIN_FRACTION = 0.005  # bars narrower than this share of the time axis get a line of fixed width
 THIN_LINE_PT = 2.0
 
 
-def _usage(message: str):
+def _usage(key: str, **fields):
     from ..errors import UsageError
-    return UsageError(message)
+    return UsageError(t(key, **fields))
 
 
 def _rows(events, rows) -> dict[str, str]:
-    """Row label -> colour role, in drawing order: `rows` first (a list, or a dict label -> role), then new lanes."""
+    """Row id -> colour role, in drawing order: `rows` first (a list, or a dict id -> role), then new lanes."""
     if isinstance(rows, str) or (rows is not None and not isinstance(rows, Mapping | Sequence)):
-        raise _usage('rows must be a list of lane labels or a dict {lane label: role}')
+        raise _usage('style.error.rows')
     given = dict(rows) if isinstance(rows, Mapping) else dict.fromkeys(rows or (), None)
     labels = list(dict.fromkeys([*given, *(e['lane'] for e in events)]))
     return {lab: given.get(lab) or style.lane_role(i) for i, lab in enumerate(labels)}
@@ -37,9 +42,9 @@ def _check(events) -> list[dict]:
     events = list(events)
     for e in events:
         if not isinstance(e, Mapping) or not {'lane', 'start', 'end'} <= set(e):
-            raise _usage(f"each event needs 'lane', 'start' and 'end' (seconds); got {e!r}")
+            raise _usage('style.error.event_fields', event=repr(e))
         if e['end'] < e['start']:
-            raise _usage(f"event {e.get('name', '')!r} ends ({e['end']}) before it starts ({e['start']})")
+            raise _usage('style.error.event_backwards', name=repr(e.get('name', '')), end=e['end'], start=e['start'])
         if 'role' in e and e['role'] is not None:
             style.color(e['role'])  # an unknown role fails here with the list of roles
     return events
@@ -67,6 +72,11 @@ def aggregate(events, max_bars: int = 200) -> tuple[list[dict], dict[str, int]]:
     return out, merged
 
 
+def text_ems(text: str) -> float:
+    """A name's width in ems: a Chinese (wide or full-width) character is a whole em, any other about 0.62."""
+    return sum(1.0 if unicodedata.east_asian_width(c) in 'WF' else 0.62 for c in text)
+
+
 def _text_colour(hex_colour: str) -> str:
     """Black on light bars, white on dark ones (relative luminance), so names inside bars stay readable."""
     r, g, b = to_rgb(hex_colour)
@@ -84,7 +94,7 @@ def _draw_bars(ax, events, rows, row_of, span, scale):
     roles_used = []
     # Before layout the axes are wider than they will be drawn: keep a margin when fitting names.
     px_per_unit = 0.8 * ax.bbox.width / (span * scale) if span > 0 else 0.0
-    char_px = style.MIN_FONT_PT * 0.62 * ax.figure.dpi / 72
+    em_px = style.MIN_FONT_PT * ax.figure.dpi / 72
     for e in events:
         role = e.get('role') or rows[e['lane']]
         roles_used.append(role)
@@ -96,7 +106,7 @@ def _draw_bars(ax, events, rows, row_of, span, scale):
             ax.vlines(left + width / 2, y - BAR_HEIGHT / 2, y + BAR_HEIGHT / 2, colors=fill,
                       linewidth=THIN_LINE_PT, zorder=2)
         name = str(e.get('name', '')).replace(f" [{e['lane']}]", '')  # the row already names the lane
-        if name and width * px_per_unit >= len(name) * char_px + 6:
+        if name and width * px_per_unit >= text_ems(name) * em_px + 6:
             ax.text(left + width / 2, y, name, ha='center', va='center', fontsize=style.MIN_FONT_PT,
                     color=_text_colour(fill), clip_on=True, zorder=4)
     return list(dict.fromkeys(roles_used))
@@ -108,7 +118,7 @@ def _draw_predicted(ax, predicted, row_of, scale, unit):
     if isinstance(predicted, Mapping):
         for lane, seconds in predicted.items():
             if lane not in row_of:
-                raise _usage(f'predicted names lane {lane!r}, which has no row; rows: {", ".join(row_of)}')
+                raise _usage('style.error.predicted_row', lane=repr(lane), rows=', '.join(row_of))
             y = row_of[lane]
             ax.vlines(seconds * scale, y - 0.45, y + 0.45, colors=colour, linestyles='--', linewidth=2.5, zorder=5)
         return Line2D([], [], color=colour, ls='--', lw=2.5, label=style.plot_text('style.predicted'))
@@ -117,19 +127,30 @@ def _draw_predicted(ax, predicted, row_of, scale, unit):
     return Line2D([], [], color=colour, ls='--', lw=2.5, label=label)
 
 
-def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highlight=None, legend_names=None):
-    """Gantt chart of planned or measured events, one row per lane; used by 13.3.1-13.3.3. Returns the Figure.
+def row_text(row: str, row_labels=None, framework: str = 'torch') -> str:
+    """The text beside a timeline row: `row_labels[row]` when given, else the lane id's label in the plot language."""
+    if row_labels is not None and row in row_labels:
+        return row_labels[row]
+    return plot_lane(row, framework)
 
-    events: dicts {'lane': row label, 'name': str, 'start': s, 'end': s, 'role': optional style role}.
-    rows: lane labels top to bottom, or {label: role} so a lane keeps its colour in plan and timeline.
+
+def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highlight=None, legend_names=None,
+                  row_labels=None, framework: str = 'torch'):
+    """Gantt chart of planned or measured events, one row per lane; used by 13.3.1-13.3.4. Returns the Figure.
+
+    events: dicts {'lane': row id, 'name': str, 'start': s, 'end': s, 'role': optional style role}.
+    rows: row ids top to bottom, or {id: role} so a lane keeps its colour in plan and timeline.
+    row_labels: {row id: text in the plot language}; a row without one is drawn as its lane's label
+    (plot_lane: 'cpu0' -> 'CPU lane 0'), and any other id as itself.
     predicted: a predicted total in seconds (dashed line) or {lane: predicted end in seconds}.
     highlight: names of events to outline in black (13.3.3's critical path).
-    legend_names: {role: text} where a role means something else here (threads, not streams, on a CPU).
+    legend_names: {role: text in the plot language} where a role means something else here (threads on a CPU).
+    title: text in the plot language (plot_text).
     """
     events = _check(events)
     rows = _rows(events, rows)
     if not rows:
-        raise _usage('draw_timeline needs at least one event or one row')
+        raise _usage('style.error.no_rows')
     if ax is None:
         _, ax = style.figure(height=max(2.6, 1.5 + 0.6 * len(rows)))
     else:
@@ -153,7 +174,7 @@ def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highli
         handles.append(Patch(fc='white', ec='black', lw=2, label=style.plot_text('style.critical_path')))
     if predicted is not None:
         handles.append(_draw_predicted(ax, predicted, row_of, scale, unit))
-    ax.set_yticks(range(len(rows)), list(rows))
+    ax.set_yticks(range(len(rows)), [row_text(r, row_labels, framework) for r in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)  # first lane on top, as listed
     ax.set_xlim(0, span * scale * 1.02 if span > 0 else 1)
     ax.set_xlabel(style.plot_text('style.time_axis', unit=unit))
@@ -163,5 +184,4 @@ def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highli
         ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
         ax.set_title(title, loc='left')
-    style.english_labels(ax.figure)  # a caller's figure, where no CJK font exists
     return ax.figure

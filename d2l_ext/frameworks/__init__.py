@@ -28,7 +28,7 @@ class Framework:
     gpu_count: Callable[[], int]   # GPUs it can use here (called in its worker)
     device: Callable[[str, int], object]       # (kind, index) -> its device object for a lane
     lane_name: Callable[[str, int], str]       # (kind, index) -> the name typed on the CLI
-    cpu_lanes: Callable[[int, int], list[dict]]  # (gpus, cores) -> make_lane keywords of its CPU lanes
+    cpu_lanes: Callable[[int, int], list[dict]]  # (gpus, cores) -> make_lane keywords of its CPU lanes (ids, keys)
     tolerance: Callable[[], float]             # relative error allowed for its fp32 products
     aliases: tuple[str, ...] = ()
     order: int = 50                # place in listings ('all' runs them in this order): the book's first
@@ -42,6 +42,9 @@ class Framework:
     cleans_up_after_kill: bool = False  # its backend has remove_stale_traces(pids) for killed workers
     wait_loaded: Callable[[list], None] = lambda lanes: None  # wait for these lanes' devices if the
     #                                 framework is already loaded (never imports it: timing.wait_for_lanes)
+    wait_all: Callable[[], None] = lambda: None  # wait for every device it uses, if it is already loaded
+    #                                 (never imports it: timing.wait_for_everything)
+    cpu_label: str = 'core.lane_cpu_number'  # catalogue key of a numbered CPU lane known by its name only
     extra: dict = field(default_factory=dict)
 
 
@@ -101,7 +104,7 @@ def framework(name) -> Framework:
     if key is None:
         from ..errors import UsageError
         from ..i18n import t
-        raise UsageError(t('core.unknown_framework', name=repr(name)))
+        raise UsageError(t('core.unknown_framework', name=repr(name), names=', '.join(map(repr, known()))))
     return _REGISTRY[key]
 
 

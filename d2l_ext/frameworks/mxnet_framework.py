@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 
-from ..i18n import t
 from ..machine import cpu_cores
 from . import Framework
 
@@ -49,10 +48,10 @@ def _lane_name(kind: str, index: int) -> str:
 
 def _cpu_lanes(gpus: int, cores: int) -> list[dict]:
     if gpus == 1:
-        return [dict(index=0, threads=cores, label=t('core.lane_cpu_all_label', cores=cores),
-                     explanation=t('core.lane_cpu_beside_gpu_mxnet', workers=cpu_workers()))]
-    return [dict(index=i, threads=1, label=t('core.lane_mxnet_cpu_label', index=i),
-                 explanation=t('core.lane_mxnet_cpu', workers=cpu_workers(), cores=cores)) for i in range(2)]
+        return [dict(index=0, threads=cores, label_key='core.lane_cpu_all_label', workers=cpu_workers(),
+                     explanation_keys=('core.lane_cpu_beside_gpu_mxnet',))]
+    return [dict(index=i, threads=1, label_key='core.lane_mxnet_cpu_label', workers=cpu_workers(),
+                 explanation_keys=('core.lane_mxnet_cpu',)) for i in range(2)]
 
 
 def _wait_loaded(lanes) -> None:
@@ -62,9 +61,16 @@ def _wait_loaded(lanes) -> None:
         mx.nd.waitall()  # the engine waits for every context at once
 
 
+def _wait_all() -> None:
+    import sys
+    mx = sys.modules.get('mxnet')
+    if mx is not None:
+        mx.nd.waitall()
+
+
 FRAMEWORK = Framework(
     name='mxnet', display='MXNet', module='mxnet', backend='d2l_ext.backends.mxnet_backend',
     missing='core.mxnet_missing', gpu_explanation='core.lane_gpu_mxnet', aliases=('mx',), order=1,
     gpu_count=_gpu_count, device=_device, lane_name=_lane_name, cpu_lanes=_cpu_lanes, tolerance=lambda: 1e-4,
     cpu_queued=True, shared_cpu_rule='engine', one_core_per_product=True, environment=worker_environment,
-    cleans_up_after_kill=True, wait_loaded=_wait_loaded)
+    cleans_up_after_kill=True, wait_loaded=_wait_loaded, wait_all=_wait_all, cpu_label='core.lane_mxnet_cpu_label')

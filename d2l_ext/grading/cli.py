@@ -29,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     """The `check` subcommand and its options (13.3.1-13.3.4's "Build it" tasks)."""
     s = subparsers.add_parser('check', help='grade a "Build it" task: check TASK FILE.py, or check --list')
     s.add_argument('task', nargs='?', help="a task id from 'check --list', e.g. 13.3.1-lanes")
-    s.add_argument('file', nargs='?', help='the .py file that defines the task\'s function(s)')
+    s.add_argument('file', nargs='?', help="the .py file that defines the task's function(s)")
     s.add_argument('--list', action='store_true', help='list the tasks, one line each')
     s.add_argument('--json', action='store_true', help='print JSON (the verdict and its drawn lines, or the list)')
     s.add_argument('--budget', default=None, help="seconds grading may take (default: the task's bound here)")

@@ -6,13 +6,13 @@ with `result.to_frame()` (a table), draw it with d2l_ext.display.parallel, save 
 """
 from __future__ import annotations
 
+from ..workers import dispatch
 from .core import (
     Expectation,
     ParallelResult,
     ScalingResult,
     TimelineResult,
     expectation,
-    in_worker,
     measure_parallel,
     measure_scaling,
     measure_timeline,
@@ -29,8 +29,8 @@ from .exercises import (
 )
 
 __all__ = ['Expectation', 'IndependenceResult', 'LaunchOrderResult', 'ParallelResult', 'ScalingResult',
-           'SmallOpsResult', 'SyncMistakeResult', 'TimelineResult', 'expectation', 'independence', 'lanes_here',
-           'launch_order', 'parallel', 'scaling', 'small_ops', 'sync_mistake', 'timeline']
+           'SmallOpsResult', 'SyncMistakeResult', 'TimelineResult', 'expectation', 'independence', 'launch_order',
+           'parallel', 'scaling', 'small_ops', 'sync_mistake', 'timeline']
 
 
 def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, lanes=None,
@@ -39,52 +39,39 @@ def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, 
 
     `baseline=True` adds, for lanes sharing CPU cores, one lane with all the cores doing every job.
     """
-    return in_worker(measure_parallel, framework, lanes, progress, size=size, iters=iters, repeats=repeats,
-                     lesson=lesson, baseline=baseline)
+    return dispatch(measure_parallel, framework, lanes, progress=progress, size=size, iters=iters, repeats=repeats,
+                    lesson=lesson, baseline=baseline)
 
 
 def timeline(framework: str = 'torch', size=None, iters=None, lanes=None, lesson: bool = False) -> TimelineResult:
     """When each product ran on each lane, e.g. `timeline('mxnet', lesson=True)` (13.3.1)."""
-    return in_worker(measure_timeline, framework, lanes, size=size, iters=iters, lesson=lesson)
+    return dispatch(measure_timeline, framework, lanes, size=size, iters=iters, lesson=lesson)
 
 
 def scaling(framework: str = 'torch', sizes=(200, 400, 800), iters=None, repeats: int = 3, lanes=None,
             progress=None, lesson: bool = False) -> ScalingResult:
     """Speedup and its expectation against matrix size, e.g. `scaling('torch', sizes=(64, 256, 1024), iters=10)`."""
-    return in_worker(measure_scaling, framework, lanes, progress, sizes=tuple(sizes), iters=iters, repeats=repeats,
-                     lesson=lesson)
+    return dispatch(measure_scaling, framework, lanes, progress=progress, sizes=tuple(sizes), iters=iters,
+                    repeats=repeats, lesson=lesson)
 
 
 def independence(framework: str = 'torch', size: int = 400, iters: int = 10, repeats: int = 3,
                  engine: str | None = None) -> IndependenceResult:
     """Exercise 1, e.g. `independence('mxnet', engine='NaiveEngine')` (the engine's control run)."""
     worker = f'{framework}:{engine}' if engine else None
-    return in_worker(measure_independence, framework, None, worker=worker, size=size, iters=iters, repeats=repeats)
+    return dispatch(measure_independence, framework, None, worker=worker, size=size, iters=iters, repeats=repeats)
 
 
 def small_ops(size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:
     """Exercise 2 (PyTorch), e.g. `small_ops(size=64, iters=400)`: two lanes vs bmm vs a CUDA Graph."""
-    return in_worker(measure_small_ops, 'torch', None, size=size, iters=iters, repeats=repeats)
+    return dispatch(measure_small_ops, 'torch', None, size=size, iters=iters, repeats=repeats)
 
 
 def sync_mistake(size=None, iters=None, repeats: int = 5, lanes=None) -> SyncMistakeResult:
     """The book's synchronize() next to no wait and every device, e.g. `sync_mistake()` (13.3.1)."""
-    return in_worker(measure_sync_mistake, 'torch', lanes, size=size, iters=iters, repeats=repeats)
+    return dispatch(measure_sync_mistake, 'torch', lanes, size=size, iters=iters, repeats=repeats)
 
 
 def launch_order(size=None, iters=None, repeats: int = 5, lanes=None) -> LaunchOrderResult:
     """GPU + CPU lanes started in either order, e.g. `launch_order()` (13.3.1, one-GPU machines)."""
-    return in_worker(measure_launch_order, 'torch', lanes, size=size, iters=iters, repeats=repeats)
-
-
-def lanes_here(framework: str = 'torch') -> list[dict]:
-    """The lanes a framework has on this machine, as dicts (the CLI's `devices`)."""
-    from ..machine import check_framework
-    from ..workers import call_in_worker
-    fw = check_framework(framework)
-    return call_in_worker(fw, _lanes_in_worker, fw)
-
-
-def _lanes_in_worker(framework):
-    from ..lanes import find_lanes
-    return [lane.as_dict() for lane in find_lanes(framework, 'all')]
+    return dispatch(measure_launch_order, 'torch', lanes, size=size, iters=iters, repeats=repeats)

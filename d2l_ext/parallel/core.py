@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..backends import backend
+from ..backends import backend, split_row
 from ..checking import check_close
 from ..frameworks import framework as framework_of_lanes
-from ..i18n import t
-from ..lanes import make_lane
+from ..i18n import language, t, text_in
+from ..lanes import Lane, label_of, make_lane
 from ..machine import cpu_cores, positive_int, provenance
 from ..results import Result, Times, timing_row
 from ..timing import compare
-from ..workers import dispatch
 from ..workloads import check_budget, resolve_workload
 
 # -- what to expect: derived from the hardware, with its assumption -----------------------------
@@ -91,7 +90,7 @@ class ParallelResult(Result):
     baseline_cores: int = 0
 
     def table_rows(self):
-        rows = [timing_row(m, variant=lane['label'], products=lane['iters'])
+        rows = [timing_row(m, variant=Lane.from_dict(lane).label, products=lane['iters'])
                 for lane, m in zip(self.lanes, self.lane_times)]
         rows.append(dict(variant='serial_sum', median=self.serial_sum))
         rows.append(timing_row(self.together, variant='together'))
@@ -115,20 +114,21 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     lanes = list(lanes)
     work = backend(lanes[0].framework)
     wl = resolve_workload(lanes, size, iters, lesson=lesson, work=work)
-    repeats = positive_int(repeats, 'repeats', 'pass a positive --repeats, e.g. 3')
+    repeats = positive_int(repeats, 'repeats', option='--repeats', example=3)
     if max_seconds is not None:  # each lane alone and all together, after one warm-up
         check_budget(wl, max_seconds, t('parallel.what'), passes=2 * (repeats + 1), size_option=options[0],
                      iters_option=options[1])
     xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
     refs = [work.reference_product(x) for x in xs]
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
-    variants = {lane.label: (lambda i=i: work.run_on_lanes([lanes[i]], [jobs[i]])) for i, lane in enumerate(lanes)}
+    variants = {lane.name: (lambda i=i: work.run_on_lanes([lanes[i]], [jobs[i]])) for i, lane in enumerate(lanes)}
     variants['together'] = lambda: work.run_on_lanes(lanes, jobs)
     cores = cpu_cores()
     fw = framework_of_lanes(lanes[0].framework)
     shared = all(ln.kind == 'cpu' for ln in lanes) and fw.shared_cpu_rule == 'shared' and len(lanes) > 1
     if baseline and shared:
-        whole = make_lane(fw.name, 'cpu', 0, threads=cores, name='cpu-all')
+        whole = make_lane(fw.name, 'cpu', 0, threads=cores, name='cpu', cores=cores,
+                          label_key='core.lane_cpu_all_label')
         variants['all_cores'] = lambda: work.run_on_lanes([whole], [lambda: work.run(xs[0], sum(wl.iters))])
     errors = []
 
@@ -136,11 +136,11 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
         if name == 'all_cores':
             errors.append(check_close(results[0], refs[0], f'{lanes[0].label} ({name})'))
             return
-        ran = range(len(lanes)) if name == 'together' else [next(i for i, ln in enumerate(lanes) if ln.label == name)]
+        ran = range(len(lanes)) if name == 'together' else [next(i for i, ln in enumerate(lanes) if ln.name == name)]
         for i, ys in zip(ran, results):
             errors.append(check_close(ys, refs[i], f'{lanes[i].label} ({name})'))
     c = compare(with_progress(variants, repeats, progress), lanes=lanes, repeats=repeats, warmup=1, check=check)
-    lane_times = [Times.of(c.measurements[lane.label]) for lane in lanes]
+    lane_times = [Times.of(c.measurements[lane.name]) for lane in lanes]  # keyed by id: labelled where shown
     together = Times.of(c.measurements['together'])
     serial = sum(m.median for m in lane_times)
     exp = expectation(lanes, [m.median for m in lane_times])
@@ -176,13 +176,23 @@ class TimelineResult(Result):
     framework: str
     size: int
     iters: list[int]
-    lanes: list[str]
-    events: list[dict]
+    lanes: list[dict]    # each lane's ids (Lane.as_dict); labelled where drawn
+    events: list[dict]   # 'lane': a lane's id, or a worker row of it ('cpu(0)/w1', backends.worker_row)
     clock: str  # 'cuda events + thread clock', 'thread clock' or 'mxnet profiler'
     experiment: str = 'timeline'
 
     def table_rows(self):
-        return [dict(lane=e['lane'], variant=e['name'], start=e['start'], end=e['end']) for e in self.events]
+        return [dict(lane=row_label(e['lane'], self.lanes), variant=e['name'], start=e['start'], end=e['end'])
+                for e in self.events]
+
+
+def row_label(row: str, lanes: list[dict], lang: str | None = None) -> str:
+    """A timeline row id in `lang` (default: the current language): its lane's label, and its worker if any."""
+    name, worker = split_row(row)
+    lane = next((ln for ln in lanes if ln['name'] == name), None)
+    label = Lane.from_dict(lane).label_in(lang) if lane else label_of(name, lang, lanes[0]['framework'] if lanes
+                                                                       else 'torch')
+    return label if worker is None else text_in(lang or language(), 'core.lane_worker_row', lane=label, worker=worker)
 
 
 def measure_timeline(lanes, size=None, iters=None, *, lesson: bool = False) -> TimelineResult:
@@ -194,10 +204,10 @@ def measure_timeline(lanes, size=None, iters=None, *, lesson: bool = False) -> T
     work.run_on_lanes(lanes, [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)])  # warm-up
     work.wait(lanes)
     events = work.lane_timeline(lanes, xs, wl.iters)
-    roles = {lane.label: f'lane {i % 4}' for i, lane in enumerate(lanes)}
+    roles = {lane.name: f'lane {i % 4}' for i, lane in enumerate(lanes)}
     for e in events:  # one colour per lane, the same in every plot (display.style)
-        e.setdefault('role', next((r for label, r in roles.items() if e['lane'].startswith(label)), 'lane 0'))
-    return TimelineResult(lanes[0].framework, wl.size, list(wl.iters), [ln.label for ln in lanes], events,
+        e.setdefault('role', roles.get(split_row(e['lane'])[0], 'lane 0'))
+    return TimelineResult(lanes[0].framework, wl.size, list(wl.iters), [ln.as_dict() for ln in lanes], events,
                           work.timeline_clock(lanes))
 
 
@@ -222,13 +232,3 @@ def measure_scaling(lanes, sizes=(200, 400, 800), iters=None, repeats: int = 3, 
         if progress:
             progress(i + 1, len(sizes))
     return ScalingResult(lanes[0].framework, points)
-
-
-# -- in the framework's worker: what notebooks, widgets and the CLI call --------------------------
-
-def in_worker(measure, framework: str, lanes=None, progress=None, worker: str | None = None, **kwargs):
-    """Old spelling of workers.dispatch (13.3.1, 13.3.2): `measure(lanes, **kwargs)` in the framework's worker.
-
-    `lanes`: Lane objects (passed unchanged), lane names ('cpu0,cpu1'), or None for the default two.
-    """
-    return dispatch(measure, framework, lanes, progress=progress, worker=worker, **kwargs)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from ..backends import backend
 from ..checking import check_close
+from ..frameworks import framework
+from ..i18n import t
 from ..machine import cpu_cores, positive_int
 from ..results import Result, Times, timing_row
 from ..timing import compare
@@ -22,11 +24,20 @@ def _rows_with_ratio(times: dict[str, Times], baseline: str) -> list[dict]:
     return [timing_row(m, variant=name, ratio=base / m.median) for name, m in times.items()]
 
 
+# Exercises 1 and 2's variant ids; each is labelled by the catalogue key parallel.variant.<id>.
+VARIANTS = ('one_at_a_time', 'issued_together', 'one_lane', 'two_streams', 'two_threads', 'batched', 'cuda_graph')
+
+
+def _what(exercise: int, variant: str) -> str:
+    """What a mismatch error names (exercises 1 and 2): the exercise and the variant's label."""
+    return t('parallel.check.exercise', number=exercise, variant=t(f'parallel.variant.{variant}'))
+
+
 @dataclass
 class IndependenceResult(Result):
     """Exercise 1: K independent products issued together vs one at a time (with a wait after each)."""
     framework: str
-    lane: str
+    lane: dict  # the lane's ids (Lane.as_dict); labelled where shown
     engine: str
     threads: int  # 0 for a GPU lane, whose work no CPU thread count describes
     size: int
@@ -34,6 +45,7 @@ class IndependenceResult(Result):
     times: dict[str, Times]
     ratio: float  # one at a time / issued together: well above 1 means the framework overlapped them
     max_rel_error: float
+    kind: str = 'cpu'  # the lane's kind: on a GPU lane the two variants differ in the waits they make
     experiment: str = 'independence'
 
     def table_rows(self):
@@ -59,24 +71,21 @@ def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int =
     variants = {'one_at_a_time': one_at_a_time, 'issued_together': lambda: work.run(x, k)}
     errors = []
     with _lane_threads(lane):  # the lane's label states its share of the cores: keep to it
-        c = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 3'),
-                    check=lambda name, ys: errors.append(check_close(ys, ref, f'exercise 1 ({name})')))
-        threads = 0 if lane.kind == 'gpu' else lane.threads if lane.framework == 'mxnet' else _torch_threads()
+        c = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
+                    check=lambda name, ys: errors.append(check_close(ys, ref, _what(1, name))))
+    threads = 0 if lane.kind == 'gpu' else lane.threads  # _lane_threads kept a synchronous lane to its share
     times = {name: Times.of(m, name) for name, m in c.measurements.items()}
     engine = os.environ.get('MXNET_ENGINE_TYPE', 'ThreadedEnginePerDevice') if lane.framework == 'mxnet' else 'eager'
-    return IndependenceResult(lane.framework, lane.label, engine, threads, wl.size, k, times,
-                              times['one_at_a_time'].median / times['issued_together'].median, max(errors))
-
-
-def _torch_threads() -> int:
-    import torch
-    return torch.get_num_threads()
+    return IndependenceResult(lane.framework, lane.as_dict(), engine, threads, wl.size, k, times,
+                              times['one_at_a_time'].median / times['issued_together'].median, max(errors),
+                              lane.kind)
 
 
 def _lane_threads(lane):
-    """PyTorch CPU lane: its own thread count for a while; anything else: nothing to set."""
+    """A CPU lane whose framework runs CPU work in the calling thread (the registry's cpu_queued is False, as
+    PyTorch's): that thread's count for a while; a queued framework's engine or a GPU: nothing to set."""
     import contextlib
-    if lane.framework != 'torch' or lane.kind != 'cpu':
+    if framework(lane.framework).cpu_queued or lane.kind != 'cpu':
         return contextlib.nullcontext()
     from ..backends.torch_backend import intra_op_threads
     return intra_op_threads(lane.threads)
@@ -111,8 +120,8 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
     from ..backends.torch_backend import intra_op_threads, run, run_on_lanes
     from ..lanes import make_lane
     lane = lanes[0]
-    n = positive_int(size, 'matrix size', 'pass a positive size, e.g. 64')
-    k = positive_int(iters, 'iteration count', 'pass a positive iters, e.g. 400')
+    n = positive_int(size, t('core.what_size'), option='size', example=64)
+    k = positive_int(iters, t('core.what_iters'), option='iters', example=400)
     x = torch.rand(n, n, generator=torch.Generator().manual_seed(0)).to(lane.device())
     ref = backend('torch').reference_product(x)
     batch = x.expand(2 * k, n, n)
@@ -143,8 +152,8 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
         variants['batched'] = batched
     errors = []
     with intra_op_threads(c if lane.kind == 'cpu' else 0):
-        cmp = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', 'pass a positive repeats'),
-                      check=lambda name, ys: errors.append(check_close(ys, ref, f'exercise 2 ({name})')))
+        cmp = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
+                      check=lambda name, ys: errors.append(check_close(ys, ref, _what(2, name))))
         launch = _launch_seconds(x, 2 * k, lane)
     times = {name: Times.of(m, name) for name, m in cmp.measurements.items()}
     return SmallOpsResult(str(lane.device()), lane.kind, n, 2 * k, c, times, launch, max(errors))
@@ -186,7 +195,7 @@ def _launch_seconds(x, products: int, lane) -> float:
 @dataclass
 class SyncMistakeResult(Result):
     """The book's torch.cuda.synchronize() (current device only) next to no wait and waiting for every device."""
-    lanes: list[str]
+    lanes: list[dict]  # the GPU lanes' ids (Lane.as_dict); labelled where shown
     size: int = 0
     iters: list[int] = field(default_factory=list)
     times: dict[str, Times] | None = None
@@ -210,7 +219,7 @@ def measure_sync_mistake(lanes, size=None, iters=None, repeats: int = 5) -> Sync
     waits = sync_waits(lanes, torch)
     raw = {name: [] for name in waits}
     work.run_on_lanes(lanes, jobs)
-    for _ in range(positive_int(repeats, 'repeats', 'pass a positive repeats, e.g. 5')):
+    for _ in range(positive_int(repeats, 'repeats', option='repeats', example=5)):
         for name, wait in waits.items():  # interleaved, so drift hits every variant alike
             work.wait(lanes)
             start = time.perf_counter()  # until the wait returns: the mistake is what it waits for
@@ -218,7 +227,7 @@ def measure_sync_mistake(lanes, size=None, iters=None, repeats: int = 5) -> Sync
             wait()
             raw[name].append(time.perf_counter() - start)
             work.wait(lanes)
-    return SyncMistakeResult([ln.label for ln in lanes], wl.size, list(wl.iters),
+    return SyncMistakeResult([ln.as_dict() for ln in lanes], wl.size, list(wl.iters),
                              {name: Times.from_times(ts, name) for name, ts in raw.items()})
 
 
@@ -241,7 +250,7 @@ def sync_waits(lanes, torch) -> dict:
 @dataclass
 class LaunchOrderResult(Result):
     """GPU + CPU lanes started CPU-first (the runner's order) or GPU-first: a full launch queue blocks."""
-    lanes: list[str]
+    lanes: list[dict]  # the lanes' ids (Lane.as_dict); labelled where shown
     size: int = 0
     iters: list[int] = field(default_factory=list)
     gpu_queue: Times | None = None  # the launch calls' return alone
@@ -259,7 +268,7 @@ class LaunchOrderResult(Result):
 def measure_launch_order(lanes, size=None, iters=None, repeats: int = 5) -> LaunchOrderResult:
     """Together-time and the CPU lane's start delay for both orders, interleaved (13.3.1)."""
     if len({lane.kind for lane in lanes}) < 2:
-        return LaunchOrderResult([ln.label for ln in lanes], reason='parallel.launch.needs_gpu_cpu')
+        return LaunchOrderResult([ln.as_dict() for ln in lanes], reason='parallel.launch.needs_gpu_cpu')
     work = backend('torch')
     wl = resolve_workload(lanes, size, iters)
     xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
@@ -277,20 +286,20 @@ def measure_launch_order(lanes, size=None, iters=None, repeats: int = 5) -> Laun
         work.wait(lanes)
     for _ in range(repeats):
         work.wait(lanes)
-        t = time.perf_counter()
+        t0 = time.perf_counter()
         work.run_on_lanes([lanes[i] for i in gpu], [jobs[i] for i in gpu])
-        raw['queue'].append(time.perf_counter() - t)  # the launch calls' return: queuing alone
+        raw['queue'].append(time.perf_counter() - t0)  # the launch calls' return: queuing alone
         work.wait(lanes)
-        raw['alone'].append(time.perf_counter() - t)
+        raw['alone'].append(time.perf_counter() - t0)
         for order in ('cpu_first', 'gpu_first'):  # interleaved, so drift hits both orders alike
             starts.clear()
             work.wait(lanes)
-            t = time.perf_counter()
+            t0 = time.perf_counter()
             work.run_on_lanes(lanes, jobs, gpu_first=order == 'gpu_first')
             work.wait(lanes)
-            raw[order].append(time.perf_counter() - t)
-            raw[f'delay_{order}'].append(min(starts) - t)
+            raw[order].append(time.perf_counter() - t0)
+            raw[f'delay_{order}'].append(min(starts) - t0)
     ts = {key: Times.from_times(v, key) for key, v in raw.items()}
-    return LaunchOrderResult([ln.label for ln in lanes], wl.size, list(wl.iters), ts['queue'], ts['alone'],
+    return LaunchOrderResult([ln.as_dict() for ln in lanes], wl.size, list(wl.iters), ts['queue'], ts['alone'],
                              {o: ts[o] for o in ('cpu_first', 'gpu_first')},
                              {o: ts[f'delay_{o}'] for o in ('cpu_first', 'gpu_first')})

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import statistics
 
+from ..backends import split_row
 
-def _events_of(timeline, label: str) -> list[dict]:
-    """A lane's events (MXNet's rows are 'label / worker n': matched by the lane's label at the start)."""
-    return [e for e in timeline.events if e['lane'] == label or e['lane'].startswith(label)]
+
+def events_of(timeline, lane: dict) -> list[dict]:
+    """A lane's events in a timeline (its ids, Lane.as_dict): its own row and its engine workers' rows (MXNet)."""
+    return [e for e in timeline.events if split_row(e['lane'])[0] == lane['name']]
 
 
 def common_window(timeline) -> tuple[float, float] | None:
     """From the last lane's first start to the first lane's last end: when every lane was busy (None if never)."""
     spans = []
-    for label in timeline.lanes:
-        mine = _events_of(timeline, label)
+    for lane in timeline.lanes:
+        mine = events_of(timeline, lane)
         if not mine:
             return None
         spans.append((min(e['start'] for e in mine), max(e['end'] for e in mine)))
@@ -38,8 +40,8 @@ def product_seconds(timeline) -> list[float | None]:
         return [None] * len(timeline.lanes)
     a, b = window
     out = []
-    for label in timeline.lanes:
-        inside = [e['end'] - e['start'] for e in _events_of(timeline, label) if e['start'] >= a and e['end'] <= b]
+    for lane in timeline.lanes:
+        inside = [e['end'] - e['start'] for e in events_of(timeline, lane) if e['start'] >= a and e['end'] <= b]
         out.append(statistics.median(inside) if inside else None)
     return out
 

@@ -16,6 +16,7 @@ import torch
 from ..grading.core import Task, criterion
 from ..overlap import busy, overlap_fraction, union
 
+KINDS = ('cpu', 'gpu')  # lane kinds: the keys task.lanes.unsafe_<kind>
 SIZE = {'cpu': 512, 'gpu': 4000}  # matrix size per lane kind
 ITERS = {'cpu': 40, 'gpu': 50}  # products per lane (a CPU lane: per thread): ~0.13 s on one 2-core CPU thread
 THRESHOLD = 0.5  # the shorter lane must have run at least half of its busy time beside the other

@@ -187,7 +187,7 @@ plot_parallel(result)
 # %% tags=["nbval-ignore-output"]
 from IPython.display import display
 
-from d2l_ext.display.parallel import recorded_figure, recorded_overlap_text, recorded_summary
+from d2l_ext.display.parallel_recorded import recorded_figure, recorded_overlap_text, recorded_summary
 from d2l_ext.recorded import newest
 
 rec = newest()  # the newest GPU recording: 13.3.1 and 13.3.2 draw the same one
@@ -200,7 +200,8 @@ if rec is not None:
 # ## Summary, with the numbers
 #
 # The book's summary makes three claims; each line below is printed from a measurement (point 2 from the GPU
-# recording of 13.3.2). Point 3, the framework finding independent work in the computational graph, is 13.3.3's.
+# recording of 13.3.2). Point 3, the framework finding independent work in the computational graph, is the extra
+# notebook's.
 
 # %% [markdown] lang="zh"
 # ## 小结与数字

@@ -58,12 +58,14 @@ devices = [lane.device() for lane in lanes]
 print(d2l_ext.describe_lanes(lanes))
 
 # %% [markdown]
-# The book's `run` computes 50 products of a 4000 × 4000 matrix: kept on GPUs, smaller on CPU lanes so the notebook
-# runs in about a minute. `refs` holds each product in float64: every timed answer is checked against it.
+# The book's `run` computes 50 products of a 4000 × 4000 matrix, as here on two GPUs; with a GPU and the CPU, smaller
+# and balanced so both lanes take about as long; on CPU lanes smaller still. The cell prints the sizes used. `refs`
+# holds each product in float64 to check every timed answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 计算一个4000 × 4000矩阵的50次乘法：在GPU上保持不变，在CPU执行路上用较小的矩阵，使notebook约一分钟
-# 就能运行完。`refs` 保存用float64计算的乘积：每个计时得到的结果都要与它核对。
+# 书中的 `run` 计算一个4000 × 4000矩阵的50次乘法：在两个GPU上照此运行；一个GPU加CPU时矩阵较小，并使两条执行路
+# 单独运行的耗时大致相同；在CPU执行路上矩阵更小。单元格会打印实际用的大小。`refs` 保存用float64计算的乘积，
+# 用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import resolve_workload
@@ -73,7 +75,7 @@ def run(x, k=50):
     return [x.mm(x) for _ in range(k)]
 
 
-work = resolve_workload(lanes, lesson=True)  # the book's 4000 and 50 on GPUs; smaller on CPU lanes
+work = resolve_workload(lanes, lesson=True)  # the book's sizes on two GPUs, else smaller: printed below
 N, K = work.size, work.iters  # K: products per lane
 x_0 = torch.rand(size=(N, N), device=devices[0])
 x_1 = torch.rand(size=(N, N), device=devices[1])
@@ -112,14 +114,14 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], both.elapsed))
 # ### What the clock waits for
 #
 # The book's "both" cell ends with `torch.cuda.synchronize()`, which waits for the *current* device only. No wait at
-# all is worse: on a GPU the clock stops once the work is *queued*. Predict, then run (with a GPU, only GPU lanes are
-# timed). CPU lanes compute before each call returns, so the rows should be close; a GPU's no-wait row is much shorter.
+# all is worse: on a GPU the clock stops once the work is *queued*. With a GPU, only GPU lanes are timed. CPU lanes
+# compute before each call returns, so the rows should be close; a GPU's no-wait row is much shorter.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
 # 书中“两者”那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备。完全不等待更糟：在GPU上，
-# 工作一*排入队列*，计时就停止了。先预测，再运行（有GPU时只为GPU执行路计时）。CPU执行路在每次调用返回前就已算完，
+# 工作一*排入队列*，计时就停止了。有GPU时只为GPU执行路计时。CPU执行路在每次调用返回前就已算完，
 # 所以各行应当相近；GPU上“不等待”那一行会短得多。
 
 # %% tags=["nbval-ignore-output"]
@@ -144,10 +146,11 @@ d2l_ext.wait_for_lanes(lanes)
 print(no_wait_text(times))
 
 # %% [markdown]
-# A GPU shows the difference: in this recording the no-wait clock stopped long before the 50 products were done.
+# A GPU shows the difference. In the GPU recording below, compare the no-wait row with the row that waits for every
+# device.
 
 # %% [markdown] lang="zh"
-# GPU能显示出差别：在这份录制中，不等待的计时早在50次乘法完成之前就停止了。
+# GPU能显示出差别。在下面的GPU录制结果中，比较“不等待”那一行与等待每个设备的那一行。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display import style
@@ -163,34 +166,33 @@ plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', 
 # ## Two lanes at the same time
 #
 # PyTorch runs a CPU operation to completion in the calling thread, so the book's second `run` starts when the first has
-# finished. A GPU only *queues* kernels, so one thread can feed several GPUs (until about 1,024 kernels are queued).
-# Hence the recipe: each CPU lane gets its own Python thread, which calls `torch.set_num_threads(lane.threads)` (the
-# setting belongs to that thread; `mm` releases Python's global lock); start the CPU threads, then queue the GPU work,
-# then wait for every lane.
+# finished. A GPU only *queues* kernels, so one thread can feed several GPUs. Hence the recipe: each CPU lane gets its
+# own Python thread, which calls `torch.set_num_threads(lane.threads)` (a per-thread setting; `mm` releases Python's
+# global lock); start the CPU threads, queue the GPU work, then wait for every lane.
 
 # %% [markdown] lang="zh"
 # ## 两条执行路同时运行
 #
 # PyTorch在调用它的线程里把CPU操作执行完毕，所以书中第二个 `run` 要等第一个结束后才开始。GPU只是把CUDA 内核
-# *排入队列*，所以一个线程就能喂饱多个GPU（直到队列中约有1,024个CUDA 内核）。因此做法是：每条CPU执行路有自己的
-# Python线程，由它调用 `torch.set_num_threads(lane.threads)`（这个设置属于该线程；`mm` 会释放Python的全局锁）；
-# 先启动CPU线程，再把GPU的工作排入队列，然后等待每条执行路。
+# *排入队列*，所以一个线程就能喂饱多个GPU。因此做法是：每条CPU执行路有自己的Python线程，由它调用
+# `torch.set_num_threads(lane.threads)`（这个设置属于该线程；`mm` 会释放Python的全局锁）；先启动CPU线程，
+# 再把GPU的工作排入队列，然后等待每条执行路。
 
 # %% [markdown]
 # ### Build it: `run_together`
 #
 # Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]` so that the lanes run at the same time; return the
 # results in order, safe to read the moment it returns. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
-# `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. The check runs it in a separate process and
-# reports whether it ran, matched float64, had every lane finished at return, and the lanes' overlap.
+# `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. A separate process checks that it runs,
+# matches float64, leaves every lane finished at return, and overlaps the lanes.
 
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
 #
 # 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各条执行路同时运行；按顺序返回结果，
 # 且一返回就可以安全读取。执行路有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
-# `ThreadPoolExecutor`、`threading` 和 `torch`。检查会在单独的进程中运行它，并报告：能否运行，
-# 结果是否与float64参考值相符，返回时每条执行路是否都已完成，以及各执行路的重叠。
+# `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，
+# 结果是否与float64相符，返回时每条执行路是否都已完成，各执行路是否重叠。
 
 # %% tags=["nbval-ignore-output"]
 def run_together(lanes, works):
@@ -224,11 +226,11 @@ def run_together(lanes, works):
 d2l_ext.check('13.3.1-lanes', run_together)
 
 # %% [markdown]
-# The package's `run_on_lanes` does the same, with each lane's thread kept alive between calls (it leaves the wait to
-# the caller). The cells below use it, so they run whatever your cell holds.
+# The package's `run_on_lanes` does the same, keeping each lane's thread between calls (the caller waits). The cells
+# below use it, so they run whatever your cell holds.
 
 # %% [markdown] lang="zh"
-# 包里的 `run_on_lanes` 做的是同样的事，只是每条执行路的线程在两次调用之间一直保留（等待留给调用者）。
+# 包里的 `run_on_lanes` 做的是同样的事，只是每条执行路的线程在两次调用之间保留（由调用者等待）。
 # 下面的代码单元用的是它，所以无论你的单元格里写的是什么，它们都能运行。
 
 # %% tags=["nbval-ignore-output"]
@@ -250,18 +252,17 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 # %% [markdown]
 # ## Predict, then measure
 #
-# Measure each lane's speed, and the first lane's device with all its cores. Then predict each lane alone, one after the
-# other, together, and the **baseline**: the first lane's whole device doing both jobs. Lanes on separate hardware take
-# max(t1, t2) together. Lanes sharing cores may each run slower side by side, so for them we also measure each
-# lane's speed while both run, and predict "together" from it.
+# Measure each lane's speed and that of the first lane's device with all its cores. Predict each lane alone, one after
+# the other, together, and the **baseline**: that whole device doing both jobs. On separate hardware together takes
+# max(t1, t2). Lanes sharing cores may each run slower side by side, so for them we also measure each lane's speed
+# while both run and predict from it.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 测出每条执行路的速度，以及第一条执行路所在的设备用上全部核时的速度。然后预测：每条执行路单独运行、先后运行、
-# 同时运行，以及**基线**——第一条执行路用它的整个设备做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
-# 共用CPU核的执行路并排运行时，每条都可能比单独运行时慢，所以对它们还要测出两条同时运行时各自的速度，
-# 并用它来预测“同时运行”。
+# 测出每条执行路的速度，以及第一条执行路所在的设备用上全部核时的速度。预测：每条执行路单独运行、先后运行、
+# 同时运行，以及**基线**——这个设备用上全部核做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
+# 共用CPU核的执行路并排运行时，每条都可能比单独运行时慢，所以对它们还要测出两条同时运行时各自的速度，并据此预测。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
@@ -270,7 +271,8 @@ from d2l_ext import parallel
 from d2l_ext.parallel.sharing import product_seconds
 
 cores = d2l_ext.cpu_cores()
-whole = (dataclasses.replace(lanes[0], threads=cores, label=d2l_ext.t('core.lane_cpu_all_label', cores=cores))
+whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
+                             label_key='core.lane_cpu_all_label')
          if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores
 rate = {}  # FLOP per second, from 10 products in a row (one alone would mostly time the wait on a GPU)
 for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
@@ -344,16 +346,15 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
     expected=sum(alone) / together))
 
 # %% [markdown]
-# Where did each product run? Each bar is one product, timed in its lane; dashed marks are
-# each lane's predicted end (at its side-by-side speed where the lanes share cores). The overlap is the fraction of the shorter lane's busy time during which the other lane
-# was busy too. Guess it as a fraction (0 to 1; printed below in %) in `my_overlap`, then compare it with the time saved and each lane's time per
-# product: full overlap saves little if side by side each lane computes more slowly.
+# Where did each product run? Each bar is one product; dashed marks are each lane's predicted end (at the side-by-side
+# speed where the lanes share cores). The overlap is the fraction of the shorter lane's busy time during which the
+# other lane was busy too. Guess it (0 to 1) in `my_overlap`, then compare it with the time saved and each lane's time
+# per product: full overlap saves little if each lane computes more slowly side by side.
 
 # %% [markdown] lang="zh"
-# 每个乘积在哪里运行？每个条形是一次乘法，在它所在的执行路上计时；虚线是每条执行路预测的结束时间
-# （各执行路共用CPU核时，按并排运行时测得的速度）。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。
-# 先在 `my_overlap` 里猜一猜（0到1的比例；下面以%显示），再与节省的时间以及每条执行路每个乘积的用时比较：如果并排运行时每条都算得
-# 更慢，完全重叠也省不了多少时间。
+# 每个乘积在哪里运行？每个条形是一次乘法；虚线是每条执行路预测的结束时间（各执行路共用CPU核时，按并排运行时测得
+# 的速度）。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0到1），
+# 再与节省的时间以及每条执行路每个乘积的用时比较：如果并排运行时每条都算得更慢，完全重叠也省不了多少时间。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import lane_overlap, overlap_text, plot_timeline
@@ -371,14 +372,14 @@ plot_timeline(tl, predicted=ends)  # predicted ends in lane order: no lane names
 #
 # MXNet hands every operation to its dependency engine, which runs whatever is ready on worker threads. Its
 # `ThreadedEnginePerDevice` gives `cpu(0)` and `cpu(1)` each a worker pool on the *same* cores, and one lane already
-# spreads its independent products over every core. Predict what a second MXNet lane gains, then compare.
+# spreads its independent products over every core. Predict what a second MXNet lane gains.
 
 # %% [markdown] lang="zh"
 # ## MXNet：通过依赖引擎做同样的实验
 #
 # MXNet把每个操作交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作。它的 `ThreadedEnginePerDevice`
 # 为 `cpu(0)` 和 `cpu(1)` 各配一个工作线程池，但它们在*同一些*核上，而单条执行路已经把相互独立的乘法分散到了
-# 所有核上。先预测第二条MXNet执行路能带来多少收益，再做比较。
+# 所有核上。先预测第二条MXNet执行路能带来多少收益。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_parallel, summary_text
@@ -401,13 +402,13 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 # ## Smaller products
 #
 # Every product also pays a fixed cost (the Python call, the threads, the wait), a larger share of a smaller product.
-# Compare each measured line with its expectation; the sentence below states this run's numbers, not their cause.
+# Compare each measured line with its expectation; the sentence below states numbers, not causes.
 
 # %% [markdown] lang="zh"
 # ## 更小的乘积
 #
 # 每次乘法还要付出固定开销（Python调用、线程、等待），乘积越小，这部分开销所占的比例越大。比较每条实测线与它的
-# 预期线；下面的句子只陈述这一次运行的数字，不说原因。
+# 预期线；下面的句子只陈述数字，不说原因。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_scaling, scaling_text
@@ -421,17 +422,17 @@ plot_scaling(curves)
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# This recording (the same as above) used one GPU and the CPU as the second lane: separate hardware, so the
-# expectation is max(t1, t2). The titles and the text say what each of its two runs holds.
+# This recording (as above) used a GPU and the CPU: separate hardware, so the expectation is max(t1, t2).
+# The titles and the text say what each of its two runs holds.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
-# 这份录制（与上面是同一份）用一块GPU，并以CPU作为第二条执行路：硬件相互独立，所以预期为max(t1, t2)。
+# 这份录制（同上）用一块GPU和CPU：硬件相互独立，所以预期为max(t1, t2)。
 # 图的标题和上方的文字说明了其中两次运行各包含什么。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import recorded_figure, recorded_overlap_text
+from d2l_ext.display.parallel_recorded import recorded_figure, recorded_overlap_text
 
 print(rec.label() if rec else d2l_ext.t('panels.no_gpu_recordings'))
 print(recorded_overlap_text(rec) if rec else '')
@@ -461,8 +462,9 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch runs eagerly, so the ratio stays near 1. MXNet's engine hands independent products to different workers, so
-# with idle cores the ratio rises above 1; with `NaiveEngine` it stays near 1. The cell below runs all three.
+# PyTorch runs eagerly: near 1 on a CPU lane; on a GPU lane "one at a time" also waits after each product, so a ratio
+# above 1 measures the skipped waits. MXNet's engine hands independent products to different workers, so with idle
+# cores the ratio rises above 1; with `NaiveEngine` it stays near 1. The cell below runs all three.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -473,8 +475,9 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch是即时执行的，所以比值接近1。MXNet的引擎把互不依赖的乘法交给不同的工作线程，所以有空闲的核时比值大于1；
-# 换成 `NaiveEngine` 后比值仍接近1。下面的单元格运行这三种情况。
+# PyTorch是即时执行的：在CPU执行路上比值接近1；在GPU执行路上，“逐个执行”在每次乘法之后还要等待，所以大于1的比值
+# 测到的是省掉的等待。MXNet的引擎把互不依赖的乘法交给不同的工作线程，所以有空闲的核时比值大于1；换成
+# `NaiveEngine` 后比值仍接近1。下面的单元格运行这三种情况。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -488,27 +491,27 @@ plot_independence(runs)
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help even on *one* device? Predict for 800 products of
-# 64 × 64: on a CPU, one thread with all the cores, two threads with half each, or one `torch.bmm`; on a GPU, two CUDA
-# streams, `torch.bmm`, or a CUDA Graph replayed with one launch. Hint: compare the time to launch one product with the
-# time its 2 × 64³ FLOP take.
+# 64 × 64: on a CPU, one thread with all the cores, two with half each, or one `torch.bmm`; on a GPU, two CUDA
+# streams, `torch.bmm`, or a CUDA Graph (one launch). Hint: compare launching one product with computing its
+# 2 × 64³ FLOP.
 #
 # <details><summary>Worked answer</summary>
 #
-# A GPU computes a 64 × 64 product in well under a microsecond, but launching it from Python takes several: the work is
-# *launch-bound*, so a second stream has nothing to overlap, while `torch.bmm` and a CUDA Graph launch once. On a CPU,
-# `torch.bmm` makes one call for all of them; whether two threads beat one with all the cores, the rows below say.
+# A GPU computes a 64 × 64 product in well under a microsecond, but launching one from Python takes several: the work
+# is *launch-bound*, so a second stream has nothing to overlap; `torch.bmm` and a CUDA Graph launch once. On a CPU,
+# `torch.bmm` makes one call; the rows say whether two threads beat one with all the cores.
 # </details>
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对800个64 × 64的乘法做出预测：在CPU上，
 # 是一个用上全部核的线程、两个各用一半核的线程，还是一次 `torch.bmm`；在GPU上，是两个CUDA流、`torch.bmm`，
-# 还是只需一次启动就能重放的CUDA Graph。提示：比较启动一次乘法的时间与完成2 × 64³次浮点运算所需的时间。
+# 还是CUDA Graph（只启动一次）。提示：比较启动一次乘法与完成它的2 × 64³次浮点运算各需多少时间。
 #
 # <details><summary>参考答案</summary>
 #
 # GPU算一个64 × 64的乘积远不到一微秒，但从Python启动它却要好几微秒：这项工作*受启动开销限制*，第二个流没有可以
-# 重叠的东西，而 `torch.bmm` 和CUDA Graph只需启动一次。在CPU上，`torch.bmm` 只需一次调用就算完全部乘积；
-# 两个线程能否胜过一个用上全部核的线程，由下面各行的数字回答。
+# 重叠的东西；`torch.bmm` 和CUDA Graph只需启动一次。在CPU上，`torch.bmm` 只需一次调用；两个线程能否胜过一个
+# 用上全部核的线程，由下面各行的数字回答。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -519,7 +522,7 @@ print(small_ops_text(small))
 plot_small_ops(small)
 
 # %% [markdown]
-# Exercises 3 and 4 are in 13.3.2, exercise 5 in 13.3.3.
+# Exercises 3 and 4 are in 13.3.2, exercise 5 in the extra notebook on the dependency graph.
 #
 # ## Remember
 #

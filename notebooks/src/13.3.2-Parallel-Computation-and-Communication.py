@@ -93,12 +93,17 @@ with d2l_ext.Benchmark(d2l_ext.t('communication.book.both'), [lane]):
     y = run(x_lane)
     y_cpu = copy_to_cpu(y, True)
 
+with d2l_ext.Benchmark(d2l_ext.t('communication.book.both_again'), [lane]):
+    y = run(x_lane)
+    y_cpu = copy_to_cpu(y, True)
+
 # %%
 print(show.copied_text(y, y_cpu))
 
 # %% [markdown]
-# Without a GPU, `y.to('cpu')` on a tensor already in host memory returns the same tensor: nothing is copied. Below,
-# a CPU analogue stands in, and GPU recordings show the real thing.
+# On a GPU, the first `non_blocking=True` call also page-locks fresh host memory (timed apart below); the second
+# reuses those blocks. Without a GPU, `y.to('cpu')` returns the same tensor: nothing is copied, so a CPU analogue
+# stands in, and GPU recordings show the real thing.
 #
 # ## The three conditions
 #
@@ -115,8 +120,9 @@ print(show.copied_text(y, y_cpu))
 # thread sets its own `torch.set_num_threads` (the setting belongs to the thread).
 
 # %% [markdown] lang="zh"
-# 没有GPU时，对已经在主机内存中的张量调用 `y.to('cpu')` 返回的是同一个张量：什么也没有复制。下面用一个CPU上的
-# 类比代替，GPU上的录制结果则展示真正的情形。
+# 在GPU上，第一次 `non_blocking=True` 调用还要为新的主机内存锁页（下文单独计时）；第二次调用重复使用这些内存块。
+# 没有GPU时，`y.to('cpu')` 返回的是同一个张量：什么也没有复制，因此下面用一个CPU上的类比代替，GPU上的录制结果
+# 则展示真正的情形。
 #
 # ## 三个条件
 #
@@ -135,28 +141,27 @@ print(show.copied_text(y, y_cpu))
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read the moment it returns. `lane.kind` is `'gpu'` or
-# `'cpu'`, `lane.threads` a CPU lane's share of the cores. The check runs it in a separate process: does it run, does
-# every buffer hold `x @ w` (float64), are the buffers complete at return, and the overlap: the share of the copies'
-# busy time during which a product ran, from your run's own timeline.
+# `'cpu'`, `lane.threads` a CPU lane's share of the cores. The check runs it in a separate process: it runs, every
+# buffer holds `x @ w` (against float64) and is complete at return, and the copies overlap the products (measured
+# from your run's own timeline).
 #
 # On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU, 20 products of `x` 700 × 4 by `w` 4 × 700: a
-# square product does N multiply-adds per number it writes, so its copy would be about 2% of the run; these do 4,
-# making the copies roughly 40-50% of run-then-copy (the measured share is printed below). Freed memory stays in the process for the next
-# product, as PyTorch's GPU allocator keeps its blocks; otherwise run-then-copy, which keeps all 20 products, would
-# also wait for fresh pages.
+# square product does N multiply-adds per number it writes, so its copy would be a sliver of the run; these do 4,
+# so the copies are a large share of run-then-copy (the measured share is printed below). Freed memory stays in the
+# process for the next product, as PyTorch's GPU allocator keeps its blocks.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在计算下一个乘积的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是CPU执行路
-# 分到的核数。检查会在单独的进程中运行它：能否运行，每个缓冲区是否装着 `x @ w`（以float64为参考），返回时缓冲区是否
-# 已经完整，以及重叠：复制的忙碌时间中有多大比例有乘积在运行，由你这次运行自己的时间线测得。
+# 分到的核数。检查会在单独的进程中运行它：能否运行，每个缓冲区是否装着 `x @ w`（以float64为参考）且在返回时已经
+# 完整，以及复制是否与乘积重叠（由你这次运行自己的时间线测得）。
 #
 # 在GPU上，`x` 和 `w` 是书中的4000 × 4000矩阵。在CPU上，是20个 `x`（700 × 4）与 `w`（4 × 700）的乘积：方阵乘积
-# 每写出一个数要做N次乘加，复制只占运行时间的2%左右；这种“瘦”乘积每个数只做4次乘加，复制约占“先计算，后复制”
-# 用时的40%~50%左右（实测比例印在下面）。释放的内存留在进程中供下一个乘积使用，就像PyTorch的GPU内存分配器保留它的内存块
-# 那样；否则保留全部20个乘积的“先计算，后复制”还要等待新的内存页。
+# 每写出一个数要做N次乘加，复制只占运行时间的很小一部分；这种“瘦”乘积每个数只做4次乘加，复制在“先计算，后复制”
+# 中占了很大的比例（实测比例印在下面）。释放的内存留在进程中供下一个乘积使用，就像PyTorch的GPU内存分配器保留
+# 它的内存块那样。
 
 # %% tags=["nbval-ignore-output"]
 def run_and_copy(x, w, buffers, lane):
@@ -243,9 +248,9 @@ predicted = {'run': s['run'], 'run_then_copy': s['run'] + s['copy'],
 print(show.prediction_text(rates, K2, {}))
 
 # %% [markdown]
-# Write your guess for `run_and_copy`'s time into `my_guess`, then run the cell: it times the products alone, run then
-# copy, and the worked `run_and_copy`, interleaved, checks every result, and prints your guess beside the closed form
-# and the measurement. Each dot is one repeat; the hatched bar is the closed form.
+# Put your guess for `run_and_copy`'s time in `my_guess` and run the cell: it times the products alone, run then copy
+# and the worked `run_and_copy` (interleaved, every result checked) beside your guess and the closed form. Each dot is
+# one repeat; the hatched bar is the closed form.
 
 # %% [markdown] lang="zh"
 # 把你对 `run_and_copy` 用时的猜测写进 `my_guess`，然后运行这个单元格：它交替地为只算乘积、先计算后复制和参考答案
@@ -266,17 +271,17 @@ show.plot_measured(measured, predicted)
 # %% [markdown]
 # <details><summary>Worked answer: the book's setting on an H200</summary>
 #
-# 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; at the H200's ~48 TFLOP/s (fp32), about 0.13 s. Their
-# results are 50 · 4000² · 4 B = 3.2 GB; into pinned memory at ~55 GB/s, about 0.06 s. So one stream ≈ 0.13 + 0.06 =
-# 0.19 s; copy stream + events ≈ max(0.13, 0.06) = 0.13 s. The hidden cell prints this from the newest GPU recording.
+# 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; their results are 50 · 4000² · 4 B = 3.2 GB. Divide by
+# the recorded FLOP/s and pinned GB/s: one stream takes run + copy, copy stream + events max(run, copy). The hidden
+# cell prints these from the newest GPU recording.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：H200上书中的设定</summary>
 #
-# 50个4000 × 4000矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；按H200约48 TFLOP/s（fp32）计算，约0.13秒。结果共有
-# 50 · 4000² · 4 B = 3.2 GB；复制到锁页内存约55 GB/s，约0.06秒。因此一个流 ≈ 0.13 + 0.06 = 0.19秒；复制流 + 事件 ≈
-# max(0.13, 0.06) = 0.13秒。隐藏的单元格根据最新的GPU录制结果打印这一计算。
+# 50个4000 × 4000矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。分别除以录制的
+# FLOP/s和锁页内存的GB/s：一个流的用时是计算 + 复制，复制流 + 事件的用时是 max(计算, 复制)。隐藏的单元格根据
+# 最新的GPU录制结果打印这些数字。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -340,7 +345,7 @@ else:
 # 重复使用PyTorch缓存的内存块。性能分析器把第一次调用拆开来看。
 
 # %% tags=["nbval-ignore-output"]
-first = comm.first_copy(repeats=3) if GPU else rec.first_copy if rec is not None else None
+first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
 print(show.first_copy_text(first, None if GPU else rec))
 if first is not None and first.warm is not None:
     display(show.plot_first_copy(first))
@@ -394,18 +399,18 @@ panel = CommPanel(size=N if GPU else 400, iters=10, gpu=GPU).show()
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each result to host memory (as
 # `run_and_copy`) while lane 1 computes on its own: a GPU and the CPU, or two CPU lanes. Three resources are busy:
-# lane 0's compute, the copy, lane 1's compute. Run the cell, read the times alone, and predict "together": which of
-# the three are separate hardware here? Then open the worked answer.
+# lane 0's compute, the copy, lane 1's compute. Read the times alone and predict "together": which of the three are
+# separate hardware here?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **3. CPU和GPU一起工作，并且相互通信。** 执行路0计算，并把每个结果复制到主机内存（像 `run_and_copy` 那样），同时
-# 执行路1独立地计算：一个GPU和CPU，或者两条CPU执行路。三种资源同时在忙：执行路0的计算、复制、执行路1的计算。运行
-# 下面的单元格，读出单独运行的用时，预测“同时运行”的用时：在这里，三者中哪些是相互独立的硬件？然后打开参考答案。
+# 执行路1独立地计算：一个GPU和CPU，或者两条CPU执行路。三种资源同时在忙：执行路0的计算、复制、执行路1的计算。读出
+# 单独运行的用时，预测“同时运行”的用时：在这里，三者中哪些是相互独立的硬件？
 
 # %% tags=["nbval-ignore-output"]
-ex3 = comm.exercise_three(repeats=3)  # each lane alone and both together, interleaved, every result checked
+ex3 = comm.exercise_three(repeats=3, lanes=d2l_ext.find_lanes('torch'))  # each lane alone and both together, interleaved, every result checked
 print(show.exercise_three_alone_text(ex3))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -417,8 +422,7 @@ show.plot_exercise_three(ex3)
 #
 # A GPU lane and the CPU are separate hardware, and the GPU's copy engine is a third: expect the max of the two
 # lanes' times alone. On a CPU-only machine the two lanes and lane 0's copy thread are three threads on the cores the
-# lanes share: expect no better than the max, and up to one after the other; the line above says which rule the run
-# used and what it measured.
+# lanes share: expect no better than the max, and up to one after the other; the line above names the rule used.
 # </details>
 #
 # **4. Use a profiler.** `torch.profiler` works in a notebook, on a CPU too. Predict which operator takes most of the
@@ -427,9 +431,9 @@ show.plot_exercise_three(ex3)
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两条执行路单独运行用时的最大值。两条各用一个核
+# GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两条执行路单独运行用时的最大值。
 # 在只有CPU的机器上，两条执行路和执行路0的复制线程是共用这些核的三个线程：应当预期不会好于最大值，最多是先后运行
-# 的用时；上面那一行说明了这次运行用的是哪条规则以及实测结果。
+# 的用时；上面那一行说明了用的是哪条规则。
 # </details>
 #
 # **4. 使用性能分析器。** `torch.profiler` 可以在notebook中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，

@@ -168,8 +168,8 @@ show.draw_graph(graph, title=d2l_ext.t('graph.title_graph'))
 #
 # ## Predict, then measure
 #
-# Measured here (medians of 5 runs): each box alone, each lane's boxes alone and both at once, lane 0's boxes with
-# all the cores.
+# Measured here (medians of repeated runs): each box alone, each lane's boxes alone and both at once, lane 0's boxes
+# on its whole device (a CPU: all its cores).
 
 # %% [markdown] lang="zh"
 # 这正是书中的图，只是多了偏置和损失：两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。在一条链
@@ -177,8 +177,8 @@ show.draw_graph(graph, title=d2l_ext.t('graph.title_graph'))
 #
 # ## 先预测，再实测
 #
-# 在这里实测（5次运行的中位数）：每个方框单独运行的时间、每条执行路的方框单独运行和两条同时运行的时间，以及执行路0的
-# 方框使用全部核的时间。
+# 在这里实测（多次运行的中位数）：每个方框单独运行的时间、每条执行路的方框单独运行和两条同时运行的时间，以及执行路0的
+# 方框在其整个设备上（CPU则使用全部核）的时间。
 
 # %% tags=["nbval-ignore-output"]
 print(d2l_ext.t('graph.step_checked', err=dg.check_step_matches(lanes, (params, X, y))['relative_error']))
@@ -190,14 +190,14 @@ print(show.rates_text(rates))
 # Guess one step with the two lanes together and write it into `my_guess`. The cell prints closed forms, each lane's
 # boxes scaled to the times above: **one after the other**, every box in turn, each lane as alone; **together**, the
 # schedule the graph allows (a box starts once its inputs are done and its lane or link is free), both lanes as at
-# once; **one device**, lane 0's boxes with all the cores, twice, plus the update. Then it times the three,
+# once; **one device**, lane 0's boxes on its whole device, twice, plus the update. Then it times the three,
 # interleaved, each checked against float64.
 
 # %% [markdown] lang="zh"
 # 猜一猜两条执行路同时运行一个训练步要多长时间，并把它写进 `my_guess`。这个单元格打印按公式得出的预测，每条执行路的
 # 方框都按上面测得的时间缩放：**先后运行**，各方框依次运行，每条执行路取单独运行的时间；**同时运行**，依赖图所允许的
 # 调度（方框在其输入都已完成、且其执行路或链路空闲时立即开始），两条执行路取同时运行的时间；**一个设备**，执行路0的
-# 方框使用全部核的时间乘以2，再加上更新。接着它把三种方式交替运行并计时，每次都与float64的结果进行校验。
+# 方框在其整个设备上的时间乘以2，再加上更新。接着它把三种方式交替运行并计时，每次都与float64的结果进行校验。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together. Write a number, then run this cell.
@@ -327,9 +327,9 @@ show.draw_dag(ex5)
 # path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. In units of one
 # product the lanes, not the path, set the time; measured times need not follow the unit count.
 #
-# Beside a GPU: in the H200 recording (2026-12-03; the CPU lane used 15 of its 16 cores) the planner alone gave the
-# CPU nothing; since every lane gets a task, the CPU got one, and the plan ran 0.40x as fast as the GPU alone. The output says when a lane got a task only because every lane gets one, and what
-# one product timed on each lane predicted.
+# Beside a GPU (see the recording at the end), the output says whether the planner alone gave the CPU anything,
+# when a lane got a task only because every lane gets one, what one product timed on each lane predicted, and how
+# the plan compared with the GPU alone.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -340,9 +340,8 @@ show.draw_dag(ex5)
 # 乘法需要每个阶段3，再加汇合点：仍是12。以一次乘法为单位，决定时间的是执行路的数量，而不是关键路径；实测时间不一定
 # 符合按单位的计数。
 #
-# 与GPU并列时：在H200的录制中（2026-12-03；CPU执行路用16个核中的15个），计划本身不给CPU任何任务；由于每条执行路都要
-# 分到任务，CPU分到一个，计划的速度是GPU单独运行的0.40倍。
-# 输出会说明某条执行路是否只因为每条执行路都要分到任务才得到了一个任务，以及根据在每条执行路上为一次乘法计时得出的预测。
+# 与GPU并列时（见本课末尾的录制结果），输出会说明规划器本身是否给了CPU任务、某条执行路是否只因为每条执行路都要分到
+# 任务才得到了一个任务、根据在每条执行路上为一次乘法计时得出的预测，以及计划与GPU单独运行相比如何。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

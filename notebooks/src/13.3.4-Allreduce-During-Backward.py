@@ -48,7 +48,7 @@ from d2l_ext.display.allreduce_panel import BucketPanel
 d2l_ext.set_language('en')
 if torch.cuda.device_count() >= 2:  # one process per GPU; sizes that keep a GPU busy
     BACKEND, WORLD, SIZES = 'nccl', torch.cuda.device_count(), dict(layers=8, width=4096, batch=1024)
-else:  # the fewest gloo processes (2), as the command line's default; about a tenth of a second per step
+else:  # the fewest gloo processes (2), as the command line's default
     BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
 # DDP bucket sizes in MB (2**20 bytes); the last holds every gradient in one bucket
 BUCKETS = [0.25, 1, 8, math.ceil(SIZES['layers'] * (SIZES['width'] + 1) * SIZES['width'] * 4 / 2**20)]
@@ -134,16 +134,17 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # ## Measure the ingredients
 #
 # `run_allreduce` sends *your* functions to the processes. It adds DDP at four bucket sizes, **backward alone**
-# (nothing sent), **all-reduce alone**, and a control, **(b) flat**: (a) with all gradients in one buffer, one call.
-# Flat overlaps nothing, so (a) minus flat is what the calls cost. Every step is checked against float64; a few are
-# profiled for the intervals.
+# (the whole step, nothing sent), **all-reduce alone**, and a control, **(b) flat**: (a) with all gradients in one
+# buffer, one call. Flat overlaps nothing; (a) minus flat is the calls' cost minus flat's copying. Every step is
+# checked against float64; a few are profiled for the intervals.
 
 # %% [markdown] lang="zh"
 # ## 测量预测所需的数据
 #
-# `run_allreduce` 把*你的*函数发给各个进程。它还加上四种桶大小的DDP、**仅反向传播**（不发送）、**仅全归约**，
-# 以及一个对照版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不重叠，所以(a)减去
-# 扁平版本就是调用的代价。每个训练步都与float64的结果校验；有几步做了性能分析以得到时间区间。
+# `run_allreduce` 把*你的*函数发给各个进程。它还加上四种桶大小的DDP、**仅反向传播**（整个训练步，不发送）、
+# **仅全归约**，以及一个对照版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不
+# 重叠；(a)减去扁平版本，是多出的调用的代价减去扁平版本复制梯度的代价。每个训练步都与float64的结果校验；有几步
+# 做了性能分析以得到时间区间。
 
 # %% tags=["nbval-ignore-output"]
 traces = trace_folder()  # removed when this variable is replaced or the kernel ends
@@ -193,7 +194,7 @@ print(show.prediction_text(allreduce, serial, overlapped))
 #
 # Per overlapping version: the **overlap** (share of its all-reduce's busy time during which backward computed),
 # the **model**'s share, and the **wall clock** against (a), split into calls saved (times α), all-reduce during
-# backward, and backward's slowdown. Dots: repeats; hatched: the model.
+# backward, and backward's slowdown (profiled). Dots: repeats; hatched: the model.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
@@ -205,8 +206,8 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # ## 实测
 #
 # 每个重叠的版本给出：**重叠**（它的全归约忙碌的时间里反向传播也在计算的比例）、**模型**给出的比例，以及与(a)
-# 相比的**时钟时间**，拆成省下的调用（乘以α）、在反向传播期间进行的全归约，以及反向传播变慢的部分。点：各次重复；
-# 斜线条：模型。
+# 相比的**时钟时间**，拆成省下的调用（乘以α）、在反向传播期间进行的全归约，以及反向传播变慢的部分（性能分析）。
+# 点：各次重复；斜线条：模型。
 
 # %% tags=["nbval-ignore-output"]
 print(show.check_text(result))
@@ -220,7 +221,7 @@ show.plot_steps(result, ids=['backward', 'allreduce', 'serial', 'flat', 'hooks',
 #
 # ## Fewer calls, or overlap?
 #
-# Fewer calls save time without any overlap. The flat control measures that:
+# Fewer calls could save time without overlap; flat also copies every gradient twice:
 
 # %% [markdown] lang="zh"
 # 重叠统计的是时间而不是节省，所以总在0-100%之间；反向传播多用的时间要从它省下的时间里减去。“无法解释”的那一项
@@ -228,7 +229,7 @@ show.plot_steps(result, ids=['backward', 'allreduce', 'serial', 'flat', 'hooks',
 #
 # ## 是调用少了，还是重叠了？
 #
-# 调用次数少了，即使没有任何重叠也能省时间。扁平对照版本测量的就是这一部分：
+# 调用次数少了，即使没有任何重叠也可能省时间；扁平版本还要把每个梯度复制两次：
 
 # %% tags=["nbval-ignore-output"]
 print(show.per_call_text(result))
@@ -250,10 +251,10 @@ display(show.draw_step_timeline(result, 'serial'))
 show.draw_step_timeline(result, 'ddp-1')
 
 # %% [markdown]
-# Chrome traces for Perfetto, one per process, kept until the kernel ends:
+# Chrome traces for Perfetto, one per process:
 
 # %% [markdown] lang="zh"
-# 供Perfetto打开的Chrome跟踪记录，每个进程一个，保留到内核结束为止：
+# 供Perfetto打开的Chrome跟踪记录，每个进程一个：
 
 # %% tags=["nbval-ignore-output"]
 print(show.trace_text(result, 'ddp-1'))
@@ -261,18 +262,17 @@ print(show.trace_text(result, 'ddp-1'))
 # %% [markdown]
 # ## Try bucket sizes
 #
-# The table starts with the first run's four sizes; pick another and press **Run** (about ten seconds): each run is
-# added beside the model's line.
+# The table starts with the first run's four sizes; pick another and press **Run**: each run is added beside the
+# model's line.
 
 # %% [markdown] lang="zh"
 # ## 试试不同的桶大小
 #
-# 表中先列出第一次运行的四种大小；选择另一个大小并点击**运行**（大约十秒）：每次运行都会加到表和图中，旁边是
-# 模型的曲线。
+# 表中先列出第一次运行的四种大小；选择另一个大小并点击**运行**：每次运行都会加到表和图中，旁边是模型的曲线。
 
 # %% tags=["nbval-ignore-output"]
-panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_then_allreduce}, **SIZES)
-panel.show(first=result)  # starts from the first run's four bucket sizes
+panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_then_allreduce},
+                    **SIZES).show(first=result)  # starts from the first run's four bucket sizes
 
 # %% [markdown]
 # ## MXNet
@@ -288,11 +288,11 @@ panel.show(first=result)  # starts from the first run's four bucket sizes
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# There a network card, separate from cores and GPUs, carries the bytes: where overlap pays most.
+# There a network card, separate from cores and GPUs, carries the bytes.
 #
-# ## Recorded on a larger machine
+# ## Recorded at 2, 4 and 8 processes
 #
-# The same run at 2, 4 and 8 processes, one core each, on a larger machine (the first line says which and when):
+# The same run, one core per process, on the machine the first lines name (they also say whether it is this one):
 # step times, overlap beside the model's, one step of (c) at the largest size.
 
 # %% [markdown] lang="zh"
@@ -309,12 +309,12 @@ panel.show(first=result)  # starts from the first run's four bucket sizes
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# 那里由独立于CPU核心和GPU的网卡传输字节：这正是重叠收益最大的地方。
+# 那里由独立于CPU核心和GPU的网卡传输字节。
 #
-# ## 在更大的机器上录制的结果
+# ## 用2、4和8个进程录制的结果
 #
-# 同样的运行，在一台更大的机器上用2、4和8个进程、每个进程一个核心（第一行说明是哪台机器、何时录制）：训练步
-# 时间、重叠与模型给出的比例，以及最大进程数时(c)的一个训练步。
+# 同样的运行，每个进程一个核心，录制于开头几行所说的机器（它们也说明是否就是这台机器）：训练步时间、重叠与模型
+# 给出的比例，以及最大进程数时(c)的一个训练步。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a machine with a GPU shipped with d2l_ext, or None
@@ -344,8 +344,8 @@ show.plot_buckets(result)
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# One bucket starts when backward ends: the model gives it no overlap. Small buckets start early but pay α per call;
-# the model's line shows where the two balance.
+# One bucket starts when backward ends, so the model gives it no overlap; compare the measured share. Small buckets
+# start early but pay α per call; the model's line shows where the two balance.
 # </details>
 #
 # 2. Edit (c) so that it forgets to divide by the number of processes. Predict what the check says, then run.
@@ -353,8 +353,8 @@ show.plot_buckets(result)
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 一个桶要等反向传播结束才能开始：模型给它的重叠是0。小桶开始得早，但每次调用都要付出α；模型的曲线显示了两者
-# 在哪里平衡。
+# 一个桶要等反向传播结束才能开始，所以模型给它的重叠是0；请对照实测的比例。小桶开始得早，但每次调用都要付出α；
+# 模型的曲线显示了两者在哪里平衡。
 # </details>
 #
 # 2. 修改(c)，让它忘记除以进程数。预测校验会给出什么结果，然后运行。
@@ -427,8 +427,8 @@ for r in (result, ex3):
 # Now write the step yourself, four times, each closer to what DDP does, with `loss_of`, `dist` and `torch`. The
 # check runs it on two processes for 3 steps, on a model with a *tied* weight (used twice in forward, listed once in
 # `model.parameters()`) and a *frozen* one (its `.grad` stays `None`), against one float64 process on the whole
-# minibatch. For (c) and (d) it also measures the overlap beside the most it could be. Until a version passes, it
-# says "not yet" and why.
+# minibatch. For (c) and (d) it also measures the overlap beside the model's. Until a version passes, it says
+# "not yet" and why.
 #
 # **(a) After backward, averaged.** The first step above, made to work with a frozen parameter.
 
@@ -438,7 +438,7 @@ for r in (result, ex3):
 # 现在由你来写这个训练步，写四遍，一遍比一遍更接近DDP的做法，可以使用 `loss_of`、`dist` 和 `torch`。校验会在
 # 两个进程上把它运行3步，模型中有一个*共享*的权重（在前向传播中用了两次，在 `model.parameters()` 中只列出一次）
 # 和一个*冻结*的权重（它的 `.grad` 一直是 `None`），并与单个进程在整个小批量上用float64训练的结果相比较。对于(c)
-# 和(d)，它还测量重叠，旁边给出它最多能达到多少。一个版本通过之前，校验会显示“尚未通过”以及原因。
+# 和(d)，它还测量重叠，旁边给出模型的比例。一个版本通过之前，校验会显示“尚未通过”以及原因。
 #
 # **(a) 反向传播之后全归约，取平均。** 即上面的第一种训练步，只是要能处理冻结的参数。
 
@@ -611,7 +611,7 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # - All-reduce after backward, or one bucket for everything, overlaps nothing.
 # - No `wait()` before `optimizer.step()`: half-summed gradients. No average: n times the gradient.
-# - On CPUs gloo shares backward's cores: overlap costs backward time.
+# - On CPUs gloo shares backward's cores: overlap can cost backward time.
 
 # %% [markdown] lang="zh"
 # ## 记住
@@ -624,4 +624,4 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # - 反向传播之后再全归约，或者把全部梯度装进一个桶，都什么也重叠不了。
 # - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：梯度大n倍。
-# - 在CPU上，gloo与反向传播共用核心：重叠要以反向传播的时间为代价。
+# - 在CPU上，gloo与反向传播共用核心：重叠可能让反向传播变慢。

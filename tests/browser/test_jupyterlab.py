@@ -15,7 +15,7 @@ import time
 import pytest
 
 pytestmark = pytest.mark.browser
-FRONT_END = "lab"  # the notebooks it opens: conftest.front_ends
+FRONT_END = 'lab'  # the notebooks it opens: conftest.front_ends
 
 
 def test_notebook_in_jupyterlab(notebook, lab_server, d2l_page, ui, screenshot_dir):
@@ -23,20 +23,20 @@ def test_notebook_in_jupyterlab(notebook, lab_server, d2l_page, ui, screenshot_d
     timings = {}
     t0 = time.monotonic()
     try:
-        page.goto(lab_server.url(notebook, workspace=f"t-{notebook.slug}"),
+        page.goto(lab_server.url(notebook, workspace=f't-{notebook.slug}'),
                   timeout=120_000)
-        page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(timeout=120_000)
+        page.locator('.jp-NotebookPanel .jp-Notebook').first.wait_for(timeout=120_000)
         ui.wait_lab_kernel_idle(page, 120)
         ui.dismiss_notifications(page)
-        timings["open"] = time.monotonic() - t0
+        timings['open'] = time.monotonic() - t0
 
         # Clear stored outputs first, so that every execution count seen afterwards is new.
-        ui.lab_menu(page, "Edit", "Clear Outputs of All Cells")
-        ui.lab_menu(page, "Run", "Run All Cells")
+        ui.lab_menu(page, 'Edit', 'Clear Outputs of All Cells')
+        ui.lab_menu(page, 'Run', 'Run All Cells')
         state = ui.wait_lab_run_all(page, ui.timeout_s)
-        timings["run_all"] = time.monotonic() - t0 - timings["open"]
+        timings['run_all'] = time.monotonic() - t0 - timings['open']
         ui.assert_no_cell_errors(state)
-        assert state["code"] > 0, "the notebook has no code cells"
+        assert state['code'] > 0, 'the notebook has no code cells'
         ui.assert_widgets_rendered(page, expect_run=notebook.has_run)
         ui.assert_no_output_errors(page)
 
@@ -44,7 +44,7 @@ def test_notebook_in_jupyterlab(notebook, lab_server, d2l_page, ui, screenshot_d
             t1 = time.monotonic()
             ui.exercise(page, ui.timeout_s,
                         settle=lambda: ui.wait_lab_kernel_idle(page, ui.timeout_s))
-            timings["exercise"] = time.monotonic() - t1
+            timings['exercise'] = time.monotonic() - t1
             state = ui.wait_lab_kernel_idle(page, ui.timeout_s)
             ui.assert_no_cell_errors(state)
             ui.assert_widgets_rendered(page)
@@ -52,7 +52,7 @@ def test_notebook_in_jupyterlab(notebook, lab_server, d2l_page, ui, screenshot_d
         log.assert_clean()
     finally:
         try:
-            ui.screenshot(page, screenshot_dir / "lab" / f"{notebook.slug}.png")
+            ui.screenshot(page, screenshot_dir / 'lab' / f'{notebook.slug}.png')
         finally:
             lab_server.shutdown_sessions()  # free the CPU for the next notebook
-        print(f"{notebook.rel}: " + ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()))
+        print(f'{notebook.rel}: ' + ', '.join(f'{k} {v:.1f} s' for k, v in timings.items()))

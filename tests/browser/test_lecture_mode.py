@@ -25,7 +25,7 @@ import warnings
 import pytest
 
 pytestmark = pytest.mark.browser
-FRONT_END = "voila"  # the notebooks it opens: conftest.front_ends
+FRONT_END = 'voila'  # the notebooks it opens: conftest.front_ends
 
 
 _PAGE_STATE_JS = """() => ({
@@ -34,30 +34,39 @@ _PAGE_STATE_JS = """() => ({
     shown: !!document.getElementById('rendered_cells') &&
            document.getElementById('rendered_cells').style.display !== 'none'})"""
 
+_PAGE_SHOWN_JS = """() => !document.getElementById('loading') &&
+    !!document.getElementById('rendered_cells') &&
+    document.getElementById('rendered_cells').style.display !== 'none'"""
+
 STALL_WINDOW_S = 15  # "Executing" with the kernels using < STALL_CPU_S of CPU in this window
 STALL_CPU_S = 0.3
 
 
 def load_lecture_page(page, url, server, timeout):
     """Open the page and wait until Voila has run every cell; returns the attempt number."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     for attempt in (1, 2):
-        page.goto(url, wait_until="commit", timeout=60_000)
+        page.goto(url, wait_until='commit', timeout=60_000)
         start = time.monotonic()
         samples = []  # (time, kernels' cpu seconds)
         while True:
             state = page.evaluate(_PAGE_STATE_JS)
-            if state["shown"] and not state["spinner"]:
+            if state['shown'] and not state['spinner']:
                 return attempt
             now = time.monotonic()
-            assert now - start < timeout, (f"Voila page not ready after {timeout:.0f} s: "
-                                           f"{state}\n{server.log_tail()}")
+            assert now - start < timeout, (f'Voila page not ready after {timeout:.0f} s: '
+                                           f'{state}\n{server.log_tail()}')
             cpu = server.children_cpu_seconds()
-            if state["text"].startswith("Executing") and cpu == cpu:  # not NaN
+            if state['text'].startswith('Executing') and cpu == cpu:  # not NaN
                 samples.append((now, cpu))
                 old = [c for t, c in samples if t <= now - STALL_WINDOW_S]
                 if old and cpu - old[-1] < STALL_CPU_S:
                     break  # stalled: the page waits, the kernel does nothing
-            time.sleep(0.5)
+            try:  # returns as soon as the page shows, else after 0.5 s for the stall check
+                page.wait_for_function(_PAGE_SHOWN_JS, timeout=500)
+            except PlaywrightTimeout:
+                pass
         warnings.warn(f"Voila stalled at {state['text']!r} with an idle kernel "
                       f"(attempt {attempt}); reloading the page", stacklevel=2)
     raise AssertionError(f"Voila stalled twice at {state['text']!r} with an idle kernel\n"
@@ -69,25 +78,25 @@ def test_notebook_in_lecture_mode(notebook, lecture_server, d2l_page, ui, screen
     timings = {}
     t0 = time.monotonic()
     url, server = lecture_server(notebook)
-    timings["start"] = time.monotonic() - t0
+    timings['start'] = time.monotonic() - t0
     try:
         attempts = load_lecture_page(page, url, server, ui.timeout_s)
-        page.wait_for_load_state("load")
-        timings["load"] = time.monotonic() - t0 - timings["start"]
+        page.wait_for_load_state('load')
+        timings['load'] = time.monotonic() - t0 - timings['start']
         if attempts > 1:
-            timings["load attempts"] = attempts
+            timings['load attempts'] = attempts
         ui.assert_widgets_rendered(page, expect_run=notebook.has_run)
         ui.assert_no_output_errors(page)
-        assert page.locator(".jp-CodeCell .jp-InputArea-editor").count() == 0, \
-            "code is visible in lecture mode"
+        assert page.locator('.jp-CodeCell .jp-InputArea-editor').count() == 0, \
+            'code is visible in lecture mode'
 
         if page.locator(f".{ui.classes['run']}").count():
             t1 = time.monotonic()
             ui.exercise(page, ui.timeout_s)
-            timings["exercise"] = time.monotonic() - t1
+            timings['exercise'] = time.monotonic() - t1
             ui.assert_widgets_rendered(page)
             ui.assert_no_output_errors(page)
         log.assert_clean()
     finally:
-        ui.screenshot(page, screenshot_dir / "voila" / f"{notebook.slug}.png")
-        print(f"{notebook.rel}: " + ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()))
+        ui.screenshot(page, screenshot_dir / 'voila' / f'{notebook.slug}.png')
+        print(f'{notebook.rel}: ' + ', '.join(f'{k} {v:.1f} s' for k, v in timings.items()))

@@ -46,11 +46,8 @@ MESSAGES = {
     'allreduce.processes.gloo': ('this lesson starts {n} processes on this machine, one CPU core each, talking t'
                                  'hrough gloo'),
     'allreduce.processes.nccl': 'this lesson starts {n} processes, one GPU each, talking through NCCL',
-    'allreduce.ingredient.backward': ('backward alone (forward, backward and update, nothing sent): {seconds:.4f'
-                                      '} s (median); it produces {tensors} gradient tensors'),
     'allreduce.predict.allreduce': 'predicted all-reduce of the gradients:           {seconds:.4f} s',
     'allreduce.predict.serial': 'predicted (a), backward then all-reduce:          {seconds:.4f} s',
-    'allreduce.predict.overlapped': 'predicted best overlap, max(backward, all-reduce): {seconds:.4f} s',
     'allreduce.checked': ('correct: after one step, each of the {versions} versions that send holds the paramete'
                           'rs of one process trained on the whole minibatch (float64 reference); worst relative '
                           'error of the gradients {error:.1e}, allowed {tol:.1e} (float32 rounding over {n} proc'
@@ -79,8 +76,6 @@ MESSAGES = {
                                    'f intervals in which both were under way, taking turns'),
     'allreduce.summary.model': ('model of one all-reduce call: {alpha:.3f} ms per call + bytes at {gbps:.2f} GB/'
                                 's bus bandwidth (ring factor {ring:.2f})'),
-    'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it {gain:+'
-                                  '.1f} ms; backward x{slowdown:.2f}'),
     'allreduce.ingredient.points': ('all-reduce of one float: {small:.3f} ms (fastest of {n}; what a call costs '
                                     'whatever its size); of {buffer_mb:.0f} MB: {large:.4f} s (fastest of {m})'),
     'allreduce.ingredient.fit': ('per-call overhead alpha = {alpha:.3f} ms, bus bandwidth = {gbps:.2f} GB/s (a r'
@@ -94,8 +89,6 @@ MESSAGES = {
     'allreduce.why.head': '    (a) minus it, {gain:+.1f} ms =',
     'allreduce.why.calls': '{ms:+.1f} ms from {k} fewer calls ({alpha:.3f} ms each)',
     'allreduce.why.overlap': '{ms:+.1f} ms of all-reduce during backward',
-    'allreduce.why.slowdown': ('{ms:+.1f} ms because backward took {mine:.1f} ms instead of {alone:.1f} ms alone'
-                               ' (x{ratio:.2f}){cores}'),
     'allreduce.why.cores': ", gloo's threads running on the same {cores} core(s) as the {n} processes' backward",
     'allreduce.why.rest': "{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms)",
     'allreduce.why.join': '; ',
@@ -128,11 +121,6 @@ MESSAGES = {
     'allreduce.panel.col_overlap': 'overlap',
     'allreduce.panel.col_model': 'model',
     'allreduce.panel.col_gain': '(a) - DDP (ms)',
-    'allreduce.panel.col_slowdown': 'backward x',
-    'allreduce.guess.none': ('my_guess is still None: write your guess (0 to 1) first, then run the cell; model:'
-                             ' {predicted:.0%}, measured: {measured:.0%}'),
-    'allreduce.guess.line': ('your guess {guess:.0%}; model {predicted:.0%}; measured {measured:.0%} (share of {'
-                             "label}'s all-reduce that ran during backward)"),
     'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes'
                                   ", yet (a) minus flat = {diff:+.1f} ms, beyond the repeats' spread ({spread:.1"
                                   'f} ms): flat was slower, so no saving from fewer calls shows here; by the one'
@@ -158,9 +146,33 @@ MESSAGES = {
     'allreduce.recorded.model': '{label}: model',
     'allreduce.recorded.title': 'Recorded on a {machine} machine, gloo on its {cores} CPU cores, {date}',
     'allreduce.recorded.no_size': 'this recording has no run with {n} processes; it has {sizes}',
-    'allreduce.recorded.none': 'no recording from a larger machine is installed with this package',
     'allreduce.overlap.shared': ('here {n} processes take turns on {cores} core(s), so backward and the all-reduce'
                                  ' never run at the same moment: an overlap below counts intervals in which both w'
                                  'ere under way, one waiting while the other ran; read the wall clock instead, and'
                                  ' the recording from a larger machine below for overlap with a core per process'),
+    'allreduce.usage.what_world': 'world size',
+    'allreduce.recorded.bad_format': ('{where}: not a 13.3.4 recording of format {format} (format {got}): record '
+                                      'it again'),
+    'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
+    'allreduce.ingredient.backward': ('backward alone (the whole step with nothing sent: forward, backward and up'
+                                      "date): {seconds:.4f} s (median); inside it, backward's operators, profiled"
+                                      ' from first to last: {span:.1f} ms; it produces {tensors} gradient tensors'),
+    'allreduce.predict.overlapped': 'predicted best overlap, max(backward alone, all-reduce): {seconds:.4f} s',
+    'allreduce.why.slowdown': ("{ms:+.1f} ms because backward's operators (profiled) took {mine:.1f} ms instead o"
+                               'f {alone:.1f} ms in backward alone (x{ratio:.2f}){cores}'),
+    'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it {gain:+.'
+                                  "1f} ms; backward's operators x{slowdown:.2f} against backward alone (profiled)"),
+    'allreduce.panel.col_slowdown': 'backward operators / alone (profiled)',
+    'allreduce.guess.none': ('my_guess is still None: write your guess (0 to 1) first, then run the cell; model: '
+                             '{predicted:.0%}, measured: {measured:.0%}; {wall}'),
+    'allreduce.guess.line': ('your guess {guess:.0%}; model {predicted:.0%}; measured {measured:.0%} (share of {l'
+                             "abel}'s all-reduce that ran during backward); {wall}"),
+    'allreduce.recorded.machine_gpu': '{gpus} and {cores} CPU cores',
+    'allreduce.recorded.machine_cpu': 'no GPU and {cores} CPU cores',
+    'allreduce.recorded.same_machine': ("This machine has what the recording's had ({machine}): the recording is "
+                                        'an earlier run of the same kind of machine, not of this session'),
+    'allreduce.recorded.other_machine': "This machine differs from the recording's: here {here}, there {there}",
+    'allreduce.recorded.none': 'no recording from a machine with a GPU is installed with this package',
+    'allreduce.plot.title_overlap_wall': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model {p'
+                                          'redicted:.0%}); (a) minus it: {ms:+.1f} ms'),
 }

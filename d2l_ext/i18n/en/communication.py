@@ -3,7 +3,7 @@ MESSAGES = {
     'communication.what': 'this run',
     'communication.variant.run': 'run (products only)',
     'communication.variant.copy': 'copy (copies only)',
-    'communication.variant.book': "book: run, copy_to_cpu(y, True)",
+    'communication.variant.book': 'book: run, copy_to_cpu(y, True)',
     'communication.variant.run_then_copy': 'run, then copy',
     'communication.variant.overlapped': 'run and copy overlapped',
     'communication.variant.warm': 'later calls (warm)',
@@ -27,14 +27,13 @@ MESSAGES = {
     'communication.plan.copy_thread': 'preallocated host buffers, copied by a second thread',
     'communication.plan.engine_new_array': 'a new host array per result, ordered by the engine',
     'communication.rule.separate': 'max(run, copy): the copy engine works beside the compute units',
-    'communication.rule.one_stream': 'run + copy: copies on the products\' stream wait for them',
+    'communication.rule.one_stream': "run + copy: copies on the products' stream wait for them",
     'communication.rule.shared': 'the copy thread shares the cores with the computing thread',
     'communication.rule.engine': "run + copy: MXNet's engine already keeps every core busy with products",
     'communication.no_link': 'No GPU here, so no device-to-host link: the rows are a labelled CPU analogue.',
     'communication.link': 'plain device-to-host copy: pageable {pageable:.1f} GB/s, pinned {pinned:.1f} GB/s',
     'communication.book.run': 'Run on lane 0',
     'communication.book.copy': 'Copy to CPU',
-    'communication.book.both': 'Run on lane 0 and copy to CPU',
     'communication.book.not_copied': ("Nothing was copied: the results already live in host memory, so y.to('cpu') "
                                       'returned the same tensors.'),
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
@@ -47,9 +46,9 @@ MESSAGES = {
                                 '= {gflop} GFLOP -> {run:.4f} s; their results = {gb:.3f} GB -> {copy:.4f} s of '
                                 'copying'),
     'communication.predicted_line': '  predicted {name}: {seconds:.4f} s',
-    'communication.measured_title': 'Each repeat beside the prediction from this machine\'s rates',
+    'communication.measured_title': "Each repeat beside the prediction from this machine's rates",
     'communication.recorded.none': 'No GPU recording is available to show here.',
-    'communication.recorded.pageable': ('{gb:.1f} GB of results: the book\'s copy into new pageable tensors took '
+    'communication.recorded.pageable': ("{gb:.1f} GB of results: the book's copy into new pageable tensors took "
                                         '{book:.2f} s, into pinned buffers {pinned:.3f} s (pageable took {ratio:.0f} '
                                         'times as long).'),
     'communication.recorded.nb_like_pinned': ("The book's non_blocking copy ({nb:.4f} s) is as fast as preallocated "
@@ -73,7 +72,7 @@ MESSAGES = {
                                          '(not profiled separately).'),
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
     'communication.first_copy.title': "The book's non_blocking copy: the first call page-locks new memory",
-    'communication.profile_title': 'torch.profiler: the host waits far longer than the GPU copies',
+    'communication.profile_title': 'torch.profiler: CPU time and CUDA time of the copy operators',
     'communication.hazard.caught': ('Read before synchronizing: relative error {early:.2f} (the buffer still held '
                                     'old values); after torch.cuda.synchronize(): {late:.1e}.'),
     'communication.hazard.lucky': ('Read before synchronizing: relative error {early:.1e}; after synchronizing: '
@@ -96,10 +95,10 @@ MESSAGES = {
                                         'which streams they ran.'),
     'communication.profile.split_cpu': ('CPU time: products (aten::mm) {mm:.4f} s, copies (aten::copy_) {copy:.4f} '
                                         's: the copies took {share:.0%} as long as the products.'),
-    'communication.recorded.rates': ("recorded: {tflop:.1f} TFLOP in {run:.4f} s ({tflops:.1f} TFLOP/s); "
-                                  "{gb:.1f} GB into pinned buffers in {copy:.4f} s ({gbps:.1f} GB/s)\n"
-                                  "predicted: one stream run + copy = {one:.4f} s; "
-                                  "copy stream + events max(run, copy) = {two:.4f} s"),
+    'communication.recorded.rates': ('recorded: {tflop:.1f} TFLOP in {run:.4f} s ({tflops:.1f} TFLOP/s); '
+                                  '{gb:.1f} GB into pinned buffers in {copy:.4f} s ({gbps:.1f} GB/s)\n'
+                                  'predicted: one stream run + copy = {one:.4f} s; '
+                                  'copy stream + events max(run, copy) = {two:.4f} s'),
     'communication.recorded.book_rate': ("the book's copy into new pageable tensors: {book:.2f} s ({gbps:.2f} GB/s)"),
     'communication.mode.run_and_copy': 'run_and_copy, worked solution',
     'communication.guess.none': ('my_guess is still None: write your guess (in seconds) first, then run the cell '
@@ -111,7 +110,7 @@ MESSAGES = {
                                          '(every repeat took {low:.4f} to {high:.4f} s)'),
     'communication.guess.line': ('your guess {guess:.4f} s; closed form {closed:.4f} s; measured {measured:.4f} s '
                                  '(median)'),
-    'communication.overlap.interval': ('From the timeline\'s intervals: the copies ran beside a product for '
+    'communication.overlap.interval': ("From the timeline's intervals: the copies ran beside a product for "
                                        '{measured:.0%} of their busy time (closed form {predicted:.0%}: every copy but '
                                        'the last, each for min(product, copy)).'),
     'communication.overlap.no_intervals': 'The timeline holds no product or no copy: no overlap to measure.',
@@ -139,11 +138,19 @@ MESSAGES = {
                                      'the wall clock gained less than the overlap suggests.'),
     'communication.timeline.caption': '{plan}: {products} products and {copies} copies of {n} x {n} results',
     'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} x {n}, every repeat',
-    'communication.recorded.interval': ('From the recorded timeline\'s intervals: with a copy stream and events the '
+    'communication.recorded.interval': ("From the recorded timeline's intervals: with a copy stream and events the "
                                         '{copies} copies ran beside a product for {measured:.0%} of their busy time '
                                         '(closed form from the recorded run and copy times: {predicted:.0%}).'),
     'communication.axis_ms': 'ms',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} x {n})',
     'communication.legend.compute': 'products (mm)',
     'communication.legend.copy': 'copies to host memory',
+    'communication.book.both': 'Run on lane 0 and copy to CPU (first non_blocking call)',
+    'communication.book.both_again': 'Run on lane 0 and copy to CPU (second non_blocking call)',
+    'communication.check.first_copy': 'first non_blocking copy',
+    'communication.check.warm_copy': 'warm non_blocking copy',
+    'communication.check.ex3': 'exercise 3 ({variant})',
+    'communication.what_inner': 'inner size',
+    'communication.profile.tick': '{when}: {op}',
+    'communication.mode.widget': 'the copy plan chosen above',
 }

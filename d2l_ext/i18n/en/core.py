@@ -9,6 +9,8 @@ MESSAGES = {
     'core.lane_gpu_torch': 'a whole GPU: PyTorch queues its kernels on the GPU and returns at once',
     'core.lane_gpu_mxnet': "a whole GPU: MXNet's engine queues the work on the GPU and returns at once",
     'core.lane_cpu_label': 'CPU ({threads} of {cores} cores)',
+    'core.lane_cpu_plain': 'CPU',
+    'core.lane_cpu_number': 'CPU lane {number}',
     'core.lane_cpu_all_label': 'CPU ({cores} cores)',
     'core.lane_cpu_beside_gpu_torch': (
         'the CPU with {threads} of its {cores} cores (one is left to feed the GPU): PyTorch runs CPU '
@@ -21,6 +23,7 @@ MESSAGES = {
         'a Python thread running PyTorch with {threads} intra-op thread(s), {threads} of the {cores} cores; '
         'PyTorch runs CPU operations synchronously, so two lanes need two threads.'),
     'core.lane_one_core': ' This machine has one core, so the two lanes take turns: expect no speedup.',
+    'core.lane_worker_row': '{lane} / worker {worker}',
     'core.lane_mxnet_cpu_label': 'MXNet cpu({index})',
     'core.lane_mxnet_cpu': (
         "its operations go to MXNet's dependency engine, which gives each CPU context its own pool of "
@@ -32,6 +35,7 @@ MESSAGES = {
     'core.no_lane': 'name at least one lane: {names}',
     'core.mismatch': ('{what}: relative error {error:.2e} exceeds {tol:.0e}, so the timed computation returned '
                       'a wrong answer'),
+    'core.worker_not_framework': 'worker {worker} does not run {framework}',
     'core.worker_failed': (
         'the {framework} worker process stopped (killed or crashed, perhaps out of memory) before it '
         'finished; the next run starts a fresh one'),
@@ -58,7 +62,7 @@ MESSAGES = {
     'core.worker_hung': (
         'the {framework} worker process gave no answer within {seconds} s (it hung) and was stopped; '
         'the next run starts a fresh one'),
-    'core.unknown_framework': "unknown framework {name}: choose 'torch' or 'mxnet' (or 'all' in the CLI)",
+    'core.unknown_framework': "unknown framework {name}: choose one of {names} (or 'all' in the CLI)",
     'core.mxnet_missing': ("MXNet is not installed here: install it with pip install 'd2l_ext[mxnet]' "
                            '(needs Python 3.11 and numpy<1.24), or choose PyTorch'),
     'core.torch_missing': 'PyTorch is not installed here: install it with pip install torch',

@@ -12,7 +12,6 @@ MESSAGES = {
     'graph.summary': ('{title}: {nodes} nodes, {edges} edges ({kinds})\n'
                       '  lanes: {lanes}; devices: {devices}\n'
                       '  copies: {copies} copy nodes moving {bytes} bytes ({size}); arithmetic: {flops} FLOP'),
-    'graph.ops_title': 'operations recorded for {lane} and its copies:',
     'graph.serial_total': 'serial total (one box at a time)',
     'graph.scheduled_total': 'scheduled total (earliest start)',
     'graph.critical_path_bound': 'critical-path bound',
@@ -20,12 +19,13 @@ MESSAGES = {
     'graph.col_speedup': 'serial total / this',
     'graph.col_predicted': 'predicted (s)',
     'graph.col_error': 'relative error vs float64',
-    'graph.schedule_speedup': ('the schedule is {speedup:.2f}x faster than one box at a time; '
-                               'no schedule can beat {bound:.2f}x'),
+    'graph.schedule_speedup': ('the schedule is {speedup:.2f}x faster than one box at a time; with these box times '
+                               'no schedule can beat {bound:.2f}x (none is shorter than the critical path or than '
+                               "the busiest lane's boxes in turn, {floor:.3f} ms)"),
     'graph.critical_path_is': 'critical path: {path}',
-    'graph.variant.0': 'one device, whole minibatch, no copies',
-    'graph.variant.1': 'two lanes, one after the other',
-    'graph.variant.2': 'two lanes together',
+    'graph.variant.one_device': 'one device, whole minibatch, no copies',
+    'graph.variant.in_turn': 'two lanes, one after the other',
+    'graph.variant.split': 'two lanes together',
     'graph.step_title': 'one training step, batch {batch}, lanes: {lanes}; {repeats} repeats of each, interleaved',
     'graph.step_speedup': ('two lanes together vs one after the other: {ratio:.2f}x '
                            '(above 1: running the lanes at once saved time)'),
@@ -36,7 +36,9 @@ MESSAGES = {
     'graph.dag_variant.2': 'one device, all cores, in order',
     'graph.dag_tasks': '{tasks} tasks, each one {n} x {n} product; lanes: {lanes}',
     'graph.dag_model': ('model, in units of one product on two equal lanes: serial {serial:.0f}, planned '
-                        '{planned:.0f}, critical path {path:.0f} (no plan can be more than {bound:.2f}x faster)'),
+                        '{planned:.0f}, critical path {path:.0f}; no plan takes fewer than {floor:.0f} (the critical '
+                        'path, or {serial:.0f} products shared by {lanes} lanes, whichever is longer), so none is '
+                        'more than {bound:.2f}x faster than serial'),
     'graph.dag_count': '{count} on {lane}',
     'graph.dag_split': 'the plan puts {counts}',
     'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
@@ -74,11 +76,10 @@ MESSAGES = {
                            '(relative error of the update {err:.1e})'),
     'graph.check_caught': 'the check caught the changed step ({message})',
     'graph.check_missed': 'the check passed: the change did not alter the update',
-    'graph.predicted_line': '{variant}: predicted {ms:.2f} ms',
     'graph.step_row': '{variant}: median {ms:.2f} ms over {repeats} repeats{predicted}',
     'graph.step_row_predicted': ' (predicted {ms:.2f} ms)',
     'graph.title_graph': 'One training step on two lanes, recorded from the worked mlp_step',
-    'graph.title_plan': 'The schedule the graph allows, from boxes measured here (critical path outlined)',
+    'graph.title_plan': 'The schedule the graph allows, from boxes timed one at a time here (critical path outlined)',
     'graph.title_step': 'Every repeat of one step: fastest here, "{variant}"',
     'graph.title_dag_plan': 'Exercise 5: the plan (which lane runs each task; columns follow the dependencies)',
     'graph.title_dag_run': 'The plan run here: {ratio:.2f}x the speed of one lane in order',
@@ -88,9 +89,12 @@ MESSAGES = {
     'graph.what_dag_task': 'DAG task {name}',
     'graph.title_hasty': "A server that does not wait: lane 1's gradients arrive, but sum never reads them",
     'graph.rates': ("lane 0's boxes alone {t0:.2f} ms, lane 1's alone {t1:.2f} ms, both lanes' at once {both:.2f} ms: "
-                    'at once they ran {rate:.2f}x as fast as one after the other (2.00x: two equal lanes that do not '
-                    'slow each other), the pair {slowdown:.2f}x as long as the longer lane alone; lane 0\'s boxes with '
-                    'all {cores} cores in one thread: {all:.2f} ms'),
+                    'at once they ran {rate:.2f}x as fast as one after the other ({ideal:.2f}x if neither slowed the '
+                    'other: one after the other over the longer lane alone), the pair {slowdown:.2f}x as long as the '
+                    'longer lane alone; {whole}'),
+    'graph.rates.whole_cpu': "lane 0's boxes with all {cores} cores in one thread: {all:.2f} ms",
+    'graph.rates.whole_gpu': ('lane 0 is a whole GPU already: its boxes timed again as the one-device baseline: '
+                              '{all:.2f} ms'),
     'graph.guess_missing': 'write your guess into my_guess first (milliseconds), then run this cell again',
     'graph.guess_none': ('{variant}: your guess (none yet) | closed form {predicted:.2f} ms | '
                          'measured {measured:.2f} ms (median)'),
@@ -102,9 +106,9 @@ MESSAGES = {
                            'of its time while the other ran too (from their intervals: {t0:.2f} ms and {t1:.2f} ms; '
                            'predicted {predicted:.0%} for halves started together); wall clock, one after the other '
                            'minus together: {saved:.2f} ms (predicted {saved_pred:.2f} ms)'),
-    'graph.schedule_numbers_measured': ('from the boxes timed one at a time, each alone (the lanes as if neither '
-                                        'slowed the other): serial total {serial:.3f} ms; scheduled total '
-                                        '{total:.3f} ms; critical path {path:.3f} ms'),
+    'graph.schedule_numbers_measured': ('from each box timed alone, one at a time ({repeats} repeats each, medians; '
+                                        'the lanes as if neither slowed the other): serial total {serial:.3f} ms; '
+                                        'scheduled total {total:.3f} ms; critical path {path:.3f} ms'),
     'graph.vs.title': 'one step with the two lanes together, three numbers:',
     'graph.vs.schedule': '  the schedule above (boxes timed one at a time, each lane as if alone): {ms:.2f} ms',
     'graph.vs.closed': ("  closed form (that schedule, each lane's boxes scaled to both lanes' time at once, "
@@ -114,6 +118,9 @@ MESSAGES = {
     'graph.vs.others': ("other programs kept {boxes} of the cores busy while the boxes were timed, {rates} while "
                         "both lanes' rates were timed, {step} while the step was timed"),
     'graph.vs.unknown': 'an unknown share',
+    'graph.vs.not_additive': ('the boxes timed one at a time add up to {ratio:.2f}x the measured step: here boxes '
+                              'timed apart do not add up to the step, so read the schedule for its order (which box '
+                              'waits for which), not for its length'),
     'graph.vs.uneven': ('those shares differ by {gap:.0%} of the machine: the numbers were measured on a machine '
                         'busy to different degrees; run the cells again when it is quieter before reading a gap '
                         'between them as a property of the step'),
@@ -139,4 +146,27 @@ MESSAGES = {
     'graph.vs.threads_fine': ('a test: timed again right after with one thread, the boxes outside the lanes '
                               '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
                               'cores: splitting their operations over the cores did not slow them'),
+    'graph.err.no_speed': ('device_speed has no entry for lane {lane} or device {device}; add one (FLOP/s) '
+                           "or a 'default'"),
+    'graph.err.no_bandwidth': 'link_bandwidth (bytes/s) must be > 0 to cost the copies',
+    'graph.err.dag_shape': 'need stages >= 1 and 1 to {most} arms of length >= 1; got {stages}, {arms}',
+    'graph.err.no_lane': 'the plan gives no lane to {tasks}',
+    'graph.err.batch_split': 'batch must be a whole number >= 2 (two lanes get a part each), got {batch}',
+    'graph.err.two_lanes': 'the split step needs two lanes, got {n}',
+    'graph.err.rec_format': ('{where}: format {got}, expected {expected}: record it again with '
+                             'tools/record_depgraph.py'),
+    'graph.err.rec_missing': '{where}: missing {missing}: record it again',
+    'graph.err.no_batch': 'no run at batch {batch} in this recording; it has {has}',
+    'graph.err.whole_number': '{name} must be a whole number >= 1, got {value}',
+    'graph.err.batch_two': 'batch must be at least 2 to split over two lanes, got {batch}',
+    'graph.err.variants': 'unknown variants {unknown}; choose from {known}',
+    'graph.err.negative_cost': 'task {task} has a negative cost {cost}; costs are seconds >= 0',
+    'graph.err.repeated': 'task names must be unique; repeated: {names}',
+    'graph.err.unknown_deps': 'task {task} depends on unknown task(s) {missing}',
+    'graph.err.cycle': 'the dependencies form a cycle; tasks never ready: {stuck}',
+    'graph.err.iters': 'iters must be a whole number >= 1, got {iters}',
+    'graph.err.durations': 'compute_s and copy_s are durations in seconds and must be >= 0',
+    'graph.err.no_resource': 'list_schedule needs at least one resource',
+    'graph.err.speed': 'speed needs a factor > 0 for every resource; check {check}',
+    'graph.err.pinned': 'pinned tasks name resources that are not listed: {stray}',
 }

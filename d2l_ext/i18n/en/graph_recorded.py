@@ -9,9 +9,12 @@ MESSAGES = {
                                  'on {date}'),
     'graph.recorded.lanes': 'lanes: {lanes}; one device: {one}',
     'graph.recorded.lane_item': '{lane} = {device}',
-    'graph.recorded.run': ('batch {batch} ({d_in}-{hidden}-{d_out} MLP), {repeats} repeats of each way, interleaved '
-                           '(medians):'),
-    'graph.recorded.row': '  {variant}: {ms:.3f} ms',
+    'graph.recorded.run': ('batch {batch} ({d_in}-{hidden}-{d_out} MLP), {warmup} warm-up steps not counted, then '
+                           '{repeats} repeats of each way, interleaved (median, then the range of every repeat):'),
+    'graph.recorded.row': '  {variant}: {ms:.3f} ms ({lo:.3f} to {hi:.3f} ms)',
+    'graph.recorded.one_flat': ('one device: batch {small} took {ms_small:.3f} ms ({lo_small:.3f} to '
+                                '{hi_small:.3f} ms), batch {large} {ms_large:.3f} ms ({lo_large:.3f} to '
+                                '{hi_large:.3f} ms): at these sizes its measured time did not grow with the batch'),
     'graph.recorded.split_slower': ('  the split step took {ratio:.2f} times as long as one device with the whole '
                                     'minibatch'),
     'graph.recorded.split_faster': ('  one device with the whole minibatch took {ratio:.2f} times as long as the split '
@@ -33,13 +36,15 @@ MESSAGES = {
                                 '{lane1}: {r1:.2f}'),
     'graph.recorded.checked': ('every update of every repeat matched one device in float64 (worst relative error '
                                '{error:.1e}, tolerance {tolerance:.0e})'),
-    'graph.recorded.title': ('The step of Fig. 13.3.1 recorded on {gpu}, {date}\nbatch {batch}, {repeats} repeats; '
-                             'overlap of the halves {fraction:.0%} (predicted {predicted:.0%})'),
+    'graph.recorded.title': ('The step of Fig. 13.3.1 recorded on {gpu}, {date}\nbatch {batch}, {repeats} repeats '
+                             'after {warmup} warm-up steps; overlap of the halves {fraction:.0%} (predicted '
+                             '{predicted:.0%})'),
     'graph.recorded.title_cpu': ('The step of Fig. 13.3.1, CPU recording (no GPU), {date}\nbatch {batch}, '
-                                 '{repeats} repeats; overlap of the halves {fraction:.0%} (predicted {predicted:.0%})'),
+                                 '{repeats} repeats after {warmup} warm-up steps; overlap of the halves '
+                                 '{fraction:.0%} (predicted {predicted:.0%})'),
     'graph.recorded.title_timeline': 'one repeat (the split step of median time), each way from its own start',
-    'graph.recorded.title_repeats': 'every repeat, in the order they ran',
-    'graph.recorded.row_lane': '{lane}: {device}',
+    'graph.recorded.title_repeats': 'every repeat after the warm-up, in the order they ran',
+    'graph.recorded.row_lane': '{lane}\n{device}',
     'graph.recorded.row_one': 'one device: {device}',
     'graph.recorded.stage.weight_copy': 'weights in',
     'graph.recorded.stage.lane_step': 'forward + backward',

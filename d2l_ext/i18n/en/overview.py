@@ -30,6 +30,6 @@ MESSAGES = {
                               '{run:.3f} s; with each result copied to the host on the same stream {one:.3f} s; '
                               'with a copy stream and events {two:.3f} s.'),
     'overview.summary.no_comm': '2. Computation and communication: no GPU recording of copies is available here.',
-    'overview.summary.graph': ('3. The dependency graph: 13.3.3 measures a training step split over two lanes '
-                               'against one lane with the whole minibatch.'),
+    'overview.summary.graph': ('3. The dependency graph: the extra notebook on it measures a training step split '
+                               'over two lanes against one lane with the whole minibatch.'),
 }

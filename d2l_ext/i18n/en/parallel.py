@@ -94,7 +94,7 @@ MESSAGES = {
                                        'time here.'),
     'parallel.small_ops.fastest': ('{products} products of {size}x{size}: fastest was "{variant}", {ratio:.2f}x as '
                                    'fast as one lane.'),
-    'parallel.recorded_sync': "{gpu}: without a wait the clock stops after queuing",
+    'parallel.recorded_sync': '{gpu}: without a wait the clock stops after queuing',
     'parallel.eager': 'eager',
     'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',
     'parallel.small_ops.title': '{device}: fastest here was {variant}',
@@ -158,4 +158,11 @@ MESSAGES = {
                                 '(from the rates alone and the rule above: {rule:.3f} s)'),
     'parallel.speed.sep': '; ',
     'parallel.gap.together': 'Together',
+    'parallel.check.exercise': 'exercise {number}, {variant}',
+    'parallel.independence.gpu_waits': ('Issued together ran {ratio:.2f}x as fast as one at a time. On a GPU lane '
+                                       '"one at a time" also waits for the GPU after every product, so the gain '
+                                       'measured here is those skipped waits; it does not test whether products '
+                                       'ran at the same time.'),
+    'parallel.independence.untested': ('Issued together ran {ratio:.2f}x as fast as one at a time; nothing measured '
+                                       'here tests a cause. Run it again and compare.'),
 }

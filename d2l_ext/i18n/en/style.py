@@ -19,4 +19,16 @@ MESSAGES = {
     'style.role.allreduce': 'all-reduce',
     'style.role.optimizer': 'optimizer step',
     'style.role.idle': 'idle',
+    'style.error.no_colour': 'no colour for role {role}: use one of {roles}',
+    'style.error.figure_shape': 'a figure needs at least one row and one column of panels, not {rows}x{cols}',
+    'style.error.rows': 'rows must be a list of row ids, or a dict mapping each row id to its colour role',
+    'style.error.event_fields': "each event needs 'lane', 'start' and 'end' (seconds); got {event}",
+    'style.error.event_backwards': 'event {name} ends ({end}) before it starts ({start})',
+    'style.error.predicted_row': 'predicted names lane {lane}, which has no row; rows: {rows}',
+    'style.error.no_rows': 'draw_timeline needs at least one event or one row',
+    'style.error.repeats_input': ('plot_repeats needs a Comparison or a non-empty dict mapping each variant to its '
+                                  'list of times'),
+    'style.error.repeats_numbers': 'variant {name}: give its repeats as a list of numbers, not {value}',
+    'style.error.repeats_empty': 'variant {name} has no repeats: measure it at least once',
+    'style.error.predicted_unknown': 'predicted names {names}, not measured; variants: {variants}',
 }

@@ -34,9 +34,6 @@ MESSAGES = {
     'task.allreduce.buckets': 'one all-reduce per bucket at every bucket size (the last: {expected} buckets)',
     'task.allreduce.buckets_wrong': ('with bucket_mb={bucket_mb:g}: {calls} all-reduce calls per step, but '
                                      'buckets of that size hold the gradients in {expected}'),
-    'task.allreduce.overlap': ('overlap: backward computed during {measured:.0%} of the all-reduces\' time '
-                               '(model {predicted:.0%}: each all-reduce starting the moment its gradients '
-                               'are ready, at its speed alone; needed {threshold:.0%})'),
     'task.allreduce.overlap_info': ('overlap (not graded here): backward computed during {measured:.0%} of the '
                                     "all-reduces' time; predicted {predicted:.0%}, since they start after backward"),
     'task.allreduce.overlap_after': ('overlap {measured:.0%} (model {predicted:.0%}, needed '
@@ -52,4 +49,13 @@ MESSAGES = {
                               'joined: every process must make the same all-reduce calls in the same order'),
     'task.allreduce.died': 'process {rank} ended without a word (exit code {code}); both processes were stopped',
     'task.allreduce.failed': 'process {rank} failed: {error}',
+    'task.allreduce.overlap': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, at or "
+                               "below the model's {predicted:.0%}; the model starts each all-reduce the moment it"
+                               's gradients are ready and gives it its time alone ({alone:.1f} ms in all), here t'
+                               'hey were in flight {busy:.1f} ms; needed {threshold:.0%}'),
+    'task.allreduce.overlap_above': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, "
+                                     "above the model's {predicted:.0%}; the model starts each all-reduce the mom"
+                                     'ent its gradients are ready and gives it its time alone ({alone:.1f} ms in '
+                                     'all), here they were in flight {busy:.1f} ms, and the longer they last besi'
+                                     'de backward, the more of them falls inside it; needed {threshold:.0%}'),
 }

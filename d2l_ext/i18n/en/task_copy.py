@@ -22,6 +22,8 @@ MESSAGES = {
     'task.copy.no_intervals_cpu': ('the stopwatch saw {products} products and {copies} copies: compute x.mm(w) and '
                                    'copy it with buf.copy_(y)'),
     'task.copy.overlap': ('the copies ran beside a product for {measured:.0%} of their busy time (predicted '
-                          '{predicted:.0%}, needed {threshold:.0%}); wall clock {wall:.4f} s; busy: products '
-                          '{compute:.4f} s, copies {copy:.4f} s, added up {serial:.4f} s'),
+                          '{predicted:.0%}, needed {threshold:.0%}); busy: products {compute:.4f} s, copies '
+                          '{copy:.4f} s, added up {serial:.4f} s; wall clock of this call {wall:.4f} s, {diff:+.4f} s '
+                          'against that sum (its buffers were allocated, and pinned on a GPU, before the call: not '
+                          'counted)'),
 }

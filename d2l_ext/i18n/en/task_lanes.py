@@ -6,7 +6,7 @@ MESSAGES = {
     'task.lanes.calls': ('each work must be called exactly once per call of run_together; the works were called '
                          '{calls} time(s)'),
     'task.lanes.count': 'return one result per lane: got {got} for {lanes} lanes',
-    'task.lanes.not_results': ("result {lane} should be what works[{lane}]() returned (a list of {products} "
+    'task.lanes.not_results': ('result {lane} should be what works[{lane}]() returned (a list of {products} '
                                'tensors); got {got}'),
     'task.lanes.order': 'result {lane} holds the products of lane {other}: return the results in the order of lanes',
     'task.lanes.wrong': ('result {lane} differs from the float64 reference: relative error {error:.1e}, '
@@ -15,7 +15,7 @@ MESSAGES = {
                            '(tolerance {tolerance:.0e})'),
     'task.lanes.safe': 'every lane had finished when run_together returned',
     'task.lanes.safe_unknown': 'safety not judged: the results were wrong',
-    'task.lanes.unsafe_cpu': ("lane {lane} (a CPU thread) was still running when run_together returned: wait for "
+    'task.lanes.unsafe_cpu': ('lane {lane} (a CPU thread) was still running when run_together returned: wait for '
                               'every thread before returning'),
     'task.lanes.unsafe_gpu': ("lane {lane}'s GPU had not finished its queued products when run_together returned: "
                               'synchronize every GPU used (torch.cuda.synchronize(lane.index))'),

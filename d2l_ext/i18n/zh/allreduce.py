@@ -44,11 +44,8 @@ MESSAGES = {
     'allreduce.version.nosync': 'no_sync 中的 DDP（不发送）',
     'allreduce.processes.gloo': '本节在这台机器上启动 {n} 个进程，每个进程一个CPU核心，通过 gloo 通信',
     'allreduce.processes.nccl': '本节启动 {n} 个进程，每个进程一个GPU，通过 NCCL 通信',
-    'allreduce.ingredient.backward': ('仅反向传播（前向传播、反向传播和更新，不发送）：{seconds:.4f} 秒（中位数'
-                                      '）；它产生 {tensors} 个梯度张量'),
     'allreduce.predict.allreduce': '预测：梯度的全归约                      {seconds:.4f} 秒',
     'allreduce.predict.serial': '预测：(a) 先反向传播再全归约            {seconds:.4f} 秒',
-    'allreduce.predict.overlapped': '预测：最佳重叠，max(反向传播, 全归约)   {seconds:.4f} 秒',
     'allreduce.checked': ('结果正确：一步之后，{versions} 个需要发送的版本都得到了与单个进程在整个小批量上训练相'
                           '同的参数（以 float64 为参考）；梯度的最大相对误差 {error:.1e}，允许 {tol:.1e}（{n} 个'
                           '进程上 float32 的舍入）'),
@@ -74,8 +71,6 @@ MESSAGES = {
                                    '间'),
     'allreduce.summary.model': ('一次全归约调用的模型：每次调用 {alpha:.3f} 毫秒 + 字节数按总线带宽 {gbps:.2f} G'
                                 'B/s 计（环形因子 {ring:.2f}）'),
-    'allreduce.summary.overlap': ('{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f} '
-                                  '毫秒；反向传播 x{slowdown:.2f}'),
     'allreduce.ingredient.points': ('一个浮点数的全归约：{small:.3f} 毫秒（{n} 次中最快的一次；与大小无关的每次'
                                     '调用开销）；{buffer_mb:.0f} MB 的全归约：{large:.4f} 秒（{m} 次中最快的一次'
                                     '）'),
@@ -90,8 +85,6 @@ MESSAGES = {
     'allreduce.why.head': '    (a) 减去它，{gain:+.1f} 毫秒 =',
     'allreduce.why.calls': '{ms:+.1f} 毫秒来自少了 {k} 次调用（每次 {alpha:.3f} 毫秒）',
     'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行的全归约',
-    'allreduce.why.slowdown': ('{ms:+.1f} 毫秒是因为反向传播用了 {mine:.1f} 毫秒，而单独运行只要 {alone:.1f} 毫'
-                               '秒（x{ratio:.2f}）{cores}'),
     'allreduce.why.cores': '，gloo 的线程与 {n} 个进程的反向传播在同样的 {cores} 个核心上运行',
     'allreduce.why.rest': '{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）',
     'allreduce.why.join': '；',
@@ -122,11 +115,6 @@ MESSAGES = {
     'allreduce.panel.col_overlap': '重叠',
     'allreduce.panel.col_model': '模型',
     'allreduce.panel.col_gain': '(a) − DDP（毫秒）',
-    'allreduce.panel.col_slowdown': '反向传播 x',
-    'allreduce.guess.none': ('my_guess 仍是 None：先写下你的猜测（0 到 1 之间），再运行这个单元格；模型：{predic'
-                             'ted:.0%}，实测：{measured:.0%}'),
-    'allreduce.guess.line': ('你的猜测 {guess:.0%}；模型 {predicted:.0%}；实测 {measured:.0%}（{label}的全归约在'
-                             '反向传播期间进行的比例）'),
     'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同，但(a)减去扁平对'
                                   '照 = {diff:+.1f} 毫秒，超出了各次重复的波动范围（{spread:.1f} 毫秒）：这里看'
                                   '不出调用次数减少带来的节省；按一个浮点数的全归约（alpha = {alpha:.3f} 毫秒）'
@@ -151,8 +139,31 @@ MESSAGES = {
     'allreduce.recorded.model': '{label}：模型',
     'allreduce.recorded.title': '录制于一台 {machine} 机器，gloo使用它的 {cores} 个CPU核心，{date}',
     'allreduce.recorded.no_size': '这份录制没有 {n} 个进程的运行；它有 {sizes}',
-    'allreduce.recorded.none': '这个软件包没有附带来自更大机器的录制结果',
     'allreduce.overlap.shared': ('这里 {n} 个进程在 {cores} 个核心上轮流运行，所以反向传播和全归约从不在同一时刻'
                                  '运行：下面的重叠统计的是两者都在进行中的时间区间，一个在等待另一个运行；请看时钟'
                                  '时间，并看下面来自更大机器的录制结果，那里每个进程有一个核心'),
+    'allreduce.usage.what_world': '进程数',
+    'allreduce.recorded.bad_format': '{where}：不是格式 {format} 的13.3.4录制结果（格式 {got}）：请重新录制',
+    'allreduce.recorded.missing': '{where}：缺少 {missing}：请重新录制',
+    'allreduce.ingredient.backward': ('仅反向传播（整个训练步，不发送：前向传播、反向传播和更新）：{seconds:.4f} '
+                                      '秒（中位数）；其中反向传播的各个操作符，按性能分析从第一个到最后一个：{spa'
+                                      'n:.1f} 毫秒；它产生 {tensors} 个梯度张量'),
+    'allreduce.predict.overlapped': '预测：最佳重叠，max(仅反向传播, 全归约)   {seconds:.4f} 秒',
+    'allreduce.summary.overlap': ('{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f} '
+                                  '毫秒；反向传播的操作符是仅反向传播时的 x{slowdown:.2f}（性能分析）'),
+    'allreduce.panel.col_slowdown': '反向传播操作符 / 仅反向传播（性能分析）',
+    'allreduce.guess.none': ('my_guess 仍是 None：先写下你的猜测（0 到 1 之间），再运行这个单元格；模型：{predict'
+                             'ed:.0%}，实测：{measured:.0%}；{wall}'),
+    'allreduce.guess.line': ('你的猜测 {guess:.0%}；模型 {predicted:.0%}；实测 {measured:.0%}（{label}的全归约在'
+                             '反向传播期间进行的比例）；{wall}'),
+    'allreduce.recorded.none': '这个软件包没有附带来自有GPU的机器的录制结果',
+    'allreduce.plot.title_overlap_wall': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 {predicte'
+                                          'd:.0%}）；(a) 减去它 {ms:+.1f} 毫秒'),
+    'allreduce.recorded.machine_gpu': '有 {gpus} 和 {cores} 个CPU核心',
+    'allreduce.recorded.machine_cpu': '没有GPU、有 {cores} 个CPU核心',
+    'allreduce.recorded.same_machine': ('这台机器与录制时的机器配置相同（{machine}）：录制结果是同类机器上较早的'
+                                        '一次运行，不是本次运行'),
+    'allreduce.recorded.other_machine': '这台机器与录制时的机器不同：这里{here}，录制时的机器{there}',
+    'allreduce.why.slowdown': ('{ms:+.1f} 毫秒是因为反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在仅反向'
+                               '传播中是 {alone:.1f} 毫秒（x{ratio:.2f}）{cores}'),
 }

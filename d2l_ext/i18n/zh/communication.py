@@ -34,7 +34,6 @@ MESSAGES = {
     'communication.link': '普通的设备到主机复制：可分页内存 {pageable:.1f} GB/s，锁页内存 {pinned:.1f} GB/s',
     'communication.book.run': '在执行路 0 上计算',
     'communication.book.copy': '复制到 CPU',
-    'communication.book.both': '在执行路 0 上计算并复制到 CPU',
     'communication.book.not_copied': "什么也没有复制：结果本来就在主机内存中，y.to('cpu') 返回的就是原来的张量。",
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates.gpu': ('在这里测得：一个 {n} x {n} 矩阵乘积 {tflops:.1f} TFLOP/s；设备到主机的复制，'
@@ -68,7 +67,7 @@ MESSAGES = {
                                          '{cuda:.3f} 秒；其余时间（由相减得出，未单独分析）花在锁页上。'),
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
     'communication.first_copy.title': '书中的 non_blocking 复制：第一次调用要为新内存锁页',
-    'communication.profile_title': 'torch.profiler：主机等待的时间远长于 GPU 复制的时间',
+    'communication.profile_title': 'torch.profiler：复制操作符的CPU时间与CUDA时间',
     'communication.hazard.caught': ('同步之前读取：相对误差 {early:.2f}（缓冲区里还是旧的值）；'
                                     'torch.cuda.synchronize() 之后：{late:.1e}。'),
     'communication.hazard.lucky': ('同步之前读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
@@ -89,11 +88,11 @@ MESSAGES = {
                                         '（复制用时是乘积用时的 {share:.0%}）；跟踪文件显示它们各在哪个流上运行。'),
     'communication.profile.split_cpu': ('CPU 时间：乘积（aten::mm）{mm:.4f} 秒，复制（aten::copy_）{copy:.4f} 秒：'
                                         '复制用时是乘积用时的 {share:.0%}。'),
-    'communication.recorded.rates': ("录制值：{tflop:.1f} TFLOP 用时 {run:.4f} 秒（{tflops:.1f} TFLOP/s）；"
-                                  "{gb:.1f} GB 复制到锁页缓冲区用时 {copy:.4f} 秒（{gbps:.1f} GB/s）\n"
-                                  "预测：一个流，计算 + 复制 = {one:.4f} 秒；"
-                                  "复制流 + 事件，max(计算, 复制) = {two:.4f} 秒"),
-    'communication.recorded.book_rate': ("书中复制到新建的可分页张量：{book:.2f} 秒（{gbps:.2f} GB/s）"),
+    'communication.recorded.rates': ('录制值：{tflop:.1f} TFLOP 用时 {run:.4f} 秒（{tflops:.1f} TFLOP/s）；'
+                                  '{gb:.1f} GB 复制到锁页缓冲区用时 {copy:.4f} 秒（{gbps:.1f} GB/s）\n'
+                                  '预测：一个流，计算 + 复制 = {one:.4f} 秒；'
+                                  '复制流 + 事件，max(计算, 复制) = {two:.4f} 秒'),
+    'communication.recorded.book_rate': ('书中复制到新建的可分页张量：{book:.2f} 秒（{gbps:.2f} GB/s）'),
     'communication.mode.run_and_copy': 'run_and_copy，参考答案',
     'communication.guess.none': ('my_guess 仍是 None：请先写下你的猜测（单位：秒），再运行这个单元格。'
                                  '\n按公式预测 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）'),
@@ -135,4 +134,12 @@ MESSAGES = {
     'communication.recorded.source': '录制于 {gpu}，{date}（{iters} 个 {n} x {n} 矩阵乘积）',
     'communication.legend.compute': '乘积（mm）',
     'communication.legend.copy': '复制到主机内存',
+    'communication.book.both': '在执行路 0 上计算并复制到 CPU（第一次 non_blocking 调用）',
+    'communication.book.both_again': '在执行路 0 上计算并复制到 CPU（第二次 non_blocking 调用）',
+    'communication.check.first_copy': '第一次 non_blocking 复制',
+    'communication.check.warm_copy': '之后的 non_blocking 复制',
+    'communication.check.ex3': '练习3（{variant}）',
+    'communication.what_inner': '内维大小',
+    'communication.profile.tick': '{when}：{op}',
+    'communication.mode.widget': '上面选择的复制方式',
 }

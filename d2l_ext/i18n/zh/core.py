@@ -9,6 +9,8 @@ MESSAGES = {
     'core.lane_gpu_torch': '一整块 GPU：PyTorch 把 CUDA 内核排入 GPU 的队列后立即返回',
     'core.lane_gpu_mxnet': '一整块 GPU：MXNet 的引擎把计算排入 GPU 的队列后立即返回',
     'core.lane_cpu_label': 'CPU（{cores} 个核中的 {threads} 个）',
+    'core.lane_cpu_plain': 'CPU',
+    'core.lane_cpu_number': 'CPU 执行路 {number}',
     'core.lane_cpu_all_label': 'CPU（{cores} 个核）',
     'core.lane_cpu_beside_gpu_torch': (
         'CPU，使用 {cores} 个核中的 {threads} 个（留一个核给 GPU 发射 CUDA 内核）：PyTorch 在调用线程中把 CPU '
@@ -19,6 +21,7 @@ MESSAGES = {
         '一个运行 PyTorch 的 Python 线程，使用 {threads} 个操作符内线程，即 {cores} 个核中的 {threads} 个；'
         'PyTorch 同步执行 CPU 运算，所以两条执行路需要两个线程。'),
     'core.lane_one_core': '这台机器只有一个核，两条执行路只能轮流运行：不要期待加速。',
+    'core.lane_worker_row': '{lane} / 工作线程 {worker}',
     'core.lane_mxnet_cpu_label': 'MXNet cpu({index})',
     'core.lane_mxnet_cpu': (
         '它的运算交给 MXNet 的依赖引擎，引擎为每个 CPU 设备上下文各配一个由 {workers} 个工作线程组成的线程池；'
@@ -28,6 +31,7 @@ MESSAGES = {
     'core.lane_twice': '执行路 {lane} 被指定了两次：每条执行路只能指定一次',
     'core.no_lane': '请至少指定一条执行路：{names}',
     'core.mismatch': '{what}：相对误差 {error:.2e} 超过 {tol:.0e}，计时的计算返回了错误的结果',
+    'core.worker_not_framework': '工作进程 {worker} 不运行 {framework}',
     'core.worker_failed': ('{framework} 工作进程在完成之前停止了（被终止或崩溃，可能是内存不足）；'
                            '下次运行会启动一个新的工作进程'),
     'core.col_median': '中位数（秒）',
@@ -52,7 +56,7 @@ MESSAGES = {
     'core.duration_h': '{value:.1f} 小时',
     'core.worker_hung': ('{framework} 工作进程在 {seconds} 秒内没有应答（卡住了），已被终止；'
                          '下次运行会启动一个新的工作进程'),
-    'core.unknown_framework': "未知的框架 {name}：请选择 'torch' 或 'mxnet'（命令行中也可以用 'all'）",
+    'core.unknown_framework': "未知的框架 {name}：请从 {names} 中选择一个（命令行中也可以用 'all'）",
     'core.mxnet_missing': ("这里没有安装 MXNet：请用 pip install 'd2l_ext[mxnet]' 安装"
                            '（需要 Python 3.11 和 numpy<1.24），或选择 PyTorch'),
     'core.torch_missing': '这里没有安装 PyTorch：请用 pip install torch 安装',

@@ -12,7 +12,6 @@ MESSAGES = {
     'graph.summary': ('{title}：{nodes} 个节点，{edges} 条边（{kinds}）\n'
                       '  执行路：{lanes}；设备：{devices}\n'
                       '  复制：{copies} 个复制节点，共传输 {bytes} 字节（{size}）；算术运算：{flops} FLOP'),
-    'graph.ops_title': '为{lane}及其复制记录的操作：',
     'graph.serial_total': '串行总耗时（一次一个方框）',
     'graph.scheduled_total': '调度后总耗时（尽早开始）',
     'graph.critical_path_bound': '关键路径下界',
@@ -20,11 +19,13 @@ MESSAGES = {
     'graph.col_speedup': '串行总耗时 / 该值',
     'graph.col_predicted': '预测（秒）',
     'graph.col_error': '与float64结果的相对误差',
-    'graph.schedule_speedup': '该调度的速度是一次一个方框的 {speedup:.2f} 倍；任何调度都不可能超过 {bound:.2f} 倍',
+    'graph.schedule_speedup': ('该调度的速度是一次一个方框的 {speedup:.2f} 倍；按这些方框的耗时，任何调度都不可能超过 '
+                               '{bound:.2f} 倍（任何调度都不短于关键路径，也不短于最忙的那条执行路依次运行其方框的'
+                               '时间，{floor:.3f} 毫秒）'),
     'graph.critical_path_is': '关键路径：{path}',
-    'graph.variant.0': '一个设备，整个小批量，不做复制',
-    'graph.variant.1': '两条执行路，先后运行',
-    'graph.variant.2': '两条执行路，同时运行',
+    'graph.variant.one_device': '一个设备，整个小批量，不做复制',
+    'graph.variant.in_turn': '两条执行路，先后运行',
+    'graph.variant.split': '两条执行路，同时运行',
     'graph.step_title': '一个训练步，批量大小 {batch}，执行路：{lanes}；每种方式交替重复 {repeats} 次',
     'graph.step_speedup': '两条执行路同时运行的速度是先后运行的 {ratio:.2f} 倍（大于1：同时运行节省了时间）',
     'graph.step_vs_one': ('两条执行路同时运行的速度是一个设备处理整个小批量的 {ratio:.2f} 倍'
@@ -33,8 +34,9 @@ MESSAGES = {
     'graph.dag_variant.1': '两条执行路，按计划',
     'graph.dag_variant.2': '一个设备，全部核，按顺序',
     'graph.dag_tasks': '{tasks} 个任务，每个是一次 {n} x {n} 的矩阵乘法；执行路：{lanes}',
-    'graph.dag_model': ('模型（以两个相同执行路上的一次乘法为单位）：串行 {serial:.0f}，计划 {planned:.0f}，'
-                        '关键路径 {path:.0f}（任何计划的速度都不可能超过串行的 {bound:.2f} 倍）'),
+    'graph.dag_model': ('模型（以两条相同执行路上的一次乘法为单位）：串行 {serial:.0f}，计划 {planned:.0f}，'
+                        '关键路径 {path:.0f}；任何计划都至少需要 {floor:.0f}（取关键路径与把 {serial:.0f} 次乘法平分给 '
+                        '{lanes} 条执行路两者中较大的一个），所以任何计划的速度都不超过串行的 {bound:.2f} 倍'),
     'graph.dag_count': '{lane} 上 {count} 个',
     'graph.dag_split': '计划的分配：{counts}',
     'graph.dag_split_speeds': '两条执行路速度不同（在每条执行路上各计时一次乘法）；计划的分配：{counts}',
@@ -70,11 +72,10 @@ MESSAGES = {
     'graph.step_checked': '两条执行路上的训练步对权重的更新与float64下自动求导的结果一致（更新的相对误差 {err:.1e}）',
     'graph.check_caught': '校验发现了改动后的训练步（{message}）',
     'graph.check_missed': '校验通过：这处改动没有改变更新',
-    'graph.predicted_line': '{variant}：预测 {ms:.2f} 毫秒',
     'graph.step_row': '{variant}：{repeats} 次重复的中位数 {ms:.2f} 毫秒{predicted}',
     'graph.step_row_predicted': '（预测 {ms:.2f} 毫秒）',
     'graph.title_graph': '两条执行路上的一个训练步，根据参考实现 mlp_step 记录',
-    'graph.title_plan': '依赖图所允许的调度，各方框在这里实测（关键路径加粗框出）',
+    'graph.title_plan': '依赖图所允许的调度，各方框在这里逐个计时（关键路径加粗框出）',
     'graph.title_step': '一个训练步的每次重复：这里最快的是“{variant}”',
     'graph.title_dag_plan': '练习5：计划（每个任务由哪条执行路运行；各列按依赖关系排列）',
     'graph.title_dag_run': '在这里运行该计划：速度是一条执行路按顺序运行的 {ratio:.2f} 倍',
@@ -84,9 +85,11 @@ MESSAGES = {
     'graph.what_dag_task': 'DAG任务 {name}',
     'graph.title_hasty': '不等待的服务器：执行路1的梯度到达了，但 sum 从不读取它们',
     'graph.rates': ('执行路0的方框单独运行 {t0:.2f} 毫秒，执行路1的单独运行 {t1:.2f} 毫秒，两条执行路的方框同时运行 '
-                    '{both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍（2.00 倍：两条互不拖慢的相同执行路），'
-                    '两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍；'
-                    '执行路0的方框在一个线程中使用全部 {cores} 个核：{all:.2f} 毫秒'),
+                    '{both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍（若互不拖慢则为 {ideal:.2f} 倍：先后运行'
+                    '的时间除以较长一条单独运行的时间），两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍；'
+                    '{whole}'),
+    'graph.rates.whole_cpu': '执行路0的方框在一个线程中使用全部 {cores} 个核：{all:.2f} 毫秒',
+    'graph.rates.whole_gpu': '执行路0本身就是一整个GPU：把它的方框再计时一次，作为一个设备的基准：{all:.2f} 毫秒',
     'graph.guess_missing': '请先把你的猜测（毫秒）写进 my_guess，再重新运行这个单元格',
     'graph.guess_none': ('{variant}：你的猜测（尚无）| 按公式预测 {predicted:.2f} 毫秒 | '
                          '实测 {measured:.2f} 毫秒（中位数）'),
@@ -98,8 +101,9 @@ MESSAGES = {
                            '另一半也在运行（根据两者的区间：{t0:.2f} 毫秒和 {t1:.2f} 毫秒；'
                            '两半同时开始时预测为 {predicted:.0%}）；'
                            '挂钟时间，先后运行减去同时运行：{saved:.2f} 毫秒（预测 {saved_pred:.2f} 毫秒）'),
-    'graph.schedule_numbers_measured': ('根据逐个单独计时的方框（两条执行路按互不拖慢计算）：串行总耗时 '
-                                        '{serial:.3f} 毫秒；调度后总耗时 {total:.3f} 毫秒；关键路径 {path:.3f} 毫秒'),
+    'graph.schedule_numbers_measured': ('根据逐个单独计时的方框（每个重复 {repeats} 次，取中位数；两条执行路按互不'
+                                        '拖慢计算）：串行总耗时 {serial:.3f} 毫秒；调度后总耗时 {total:.3f} 毫秒；'
+                                        '关键路径 {path:.3f} 毫秒'),
     'graph.vs.title': '两条执行路同时运行的一个训练步，三个数字：',
     'graph.vs.schedule': '  上面的调度（方框逐个单独计时，每条执行路按单独运行计算）：{ms:.2f} 毫秒',
     'graph.vs.closed': ('  按公式预测（同一调度，每条执行路的方框按上面测得的两条执行路同时运行的时间缩放）：'
@@ -109,6 +113,8 @@ MESSAGES = {
     'graph.vs.others': ('其他程序占用的核的比例：为方框计时时 {boxes}，为两条执行路的速度计时时 {rates}，为训练步计'
                         '时时 {step}'),
     'graph.vs.unknown': '未知',
+    'graph.vs.not_additive': ('逐个计时的方框加起来是实测训练步的 {ratio:.2f} 倍：在这里，分开计时的方框加起来并不'
+                              '等于训练步，所以读这个调度时看它的顺序（哪个方框等待哪个），而不是它的长度'),
     'graph.vs.uneven': ('这些比例相差整台机器的 {gap:.0%}：这些数字是在繁忙程度不同的机器上测得的；请在机器较空闲时'
                         '重新运行这些单元格，然后再把它们之间的差距看作训练步本身的性质'),
     'graph.vs.quiet': '三次计时中其他程序占用的核都不超过 {top:.0%}：它们解释不了这些数字之间的差距',
@@ -131,4 +137,26 @@ MESSAGES = {
     'graph.vs.threads_fine': ('一项检验：紧接着用一个线程再次计时，执行路以外的方框（复制、求和、更新）用了 '
                               '{one:.2f} 毫秒，使用全部 {threads} 个核时用了 {all:.2f} 毫秒：把它们的操作分到多个核'
                               '上并没有使它们变慢'),
+    'graph.err.no_speed': ('device_speed 中没有执行路 {lane} 或设备 {device} 的条目；请加上一个（FLOP/s）'
+                           "或一个 'default'"),
+    'graph.err.no_bandwidth': '要为复制计算耗时，link_bandwidth（字节/秒）必须 > 0',
+    'graph.err.dag_shape': '需要 stages >= 1，以及 1 到 {most} 条长度 >= 1 的分支；得到的是 {stages}，{arms}',
+    'graph.err.no_lane': '计划没有给 {tasks} 分配执行路',
+    'graph.err.batch_split': 'batch 必须是 >= 2 的整数（两条执行路各分到一部分），得到的是 {batch}',
+    'graph.err.two_lanes': '拆分的训练步需要两条执行路，得到的是 {n} 条',
+    'graph.err.rec_format': '{where}：格式 {got}，应为 {expected}：请用 tools/record_depgraph.py 重新录制',
+    'graph.err.rec_missing': '{where}：缺少 {missing}：请重新录制',
+    'graph.err.no_batch': '这份录制中没有批量大小 {batch} 的运行；它有 {has}',
+    'graph.err.whole_number': '{name} 必须是 >= 1 的整数，得到的是 {value}',
+    'graph.err.batch_two': '要拆分到两条执行路上，batch 至少为 2，得到的是 {batch}',
+    'graph.err.variants': '未知的方式 {unknown}；请从 {known} 中选择',
+    'graph.err.negative_cost': '任务 {task} 的耗时 {cost} 为负；耗时是 >= 0 的秒数',
+    'graph.err.repeated': '任务名必须唯一；重复的有：{names}',
+    'graph.err.unknown_deps': '任务 {task} 依赖未知的任务 {missing}',
+    'graph.err.cycle': '依赖关系构成了环；永远不会就绪的任务：{stuck}',
+    'graph.err.iters': 'iters 必须是 >= 1 的整数，得到的是 {iters}',
+    'graph.err.durations': 'compute_s 和 copy_s 是以秒为单位的时长，必须 >= 0',
+    'graph.err.no_resource': 'list_schedule 至少需要一个资源',
+    'graph.err.speed': 'speed 必须为每个资源给出 > 0 的系数；请检查 {check}',
+    'graph.err.pinned': '固定的任务指定了未列出的资源：{stray}',
 }

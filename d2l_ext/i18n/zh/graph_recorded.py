@@ -8,9 +8,12 @@ MESSAGES = {
                                  '日期 {date}'),
     'graph.recorded.lanes': '执行路：{lanes}；一个设备：{one}',
     'graph.recorded.lane_item': '{lane} = {device}',
-    'graph.recorded.run': ('批量大小 {batch}（{d_in}-{hidden}-{d_out} 的多层感知机），每种方式交替重复 {repeats} 次'
-                           '（中位数）：'),
-    'graph.recorded.row': '  {variant}：{ms:.3f} 毫秒',
+    'graph.recorded.run': ('批量大小 {batch}（{d_in}-{hidden}-{d_out} 的多层感知机），先预热 {warmup} 步（不计入），'
+                           '再把每种方式交替重复 {repeats} 次（中位数，以及所有重复的范围）：'),
+    'graph.recorded.row': '  {variant}：{ms:.3f} 毫秒（{lo:.3f} 到 {hi:.3f} 毫秒）',
+    'graph.recorded.one_flat': ('一个设备：批量大小 {small} 用时 {ms_small:.3f} 毫秒（{lo_small:.3f} 到 {hi_small:.3f} '
+                                '毫秒），批量大小 {large} 用时 {ms_large:.3f} 毫秒（{lo_large:.3f} 到 {hi_large:.3f} '
+                                '毫秒）：在这些规模下，它实测的用时没有随批量增大而增加'),
     'graph.recorded.split_slower': '  拆分的训练步用时是一个设备处理整个小批量的 {ratio:.2f} 倍',
     'graph.recorded.split_faster': '  一个设备处理整个小批量的用时是拆分的训练步的 {ratio:.2f} 倍',
     'graph.recorded.halves': ('批量大小 {batch}，图中画出的那次重复（拆分训练步用时为中位数的一次）：{lane0} 忙碌 '
@@ -27,13 +30,13 @@ MESSAGES = {
                                 '{lane0}为 {r0:.2f}，{lane1}为 {r1:.2f}'),
     'graph.recorded.checked': ('每次重复的每次更新都与一个设备的float64结果一致（最大相对误差 {error:.1e}，'
                                '容差 {tolerance:.0e}）'),
-    'graph.recorded.title': ('图12.3.1的训练步，录制于 {gpu}，{date}\n批量大小 {batch}，重复 {repeats} 次；'
-                             '两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
-    'graph.recorded.title_cpu': ('图12.3.1的训练步，CPU 录制（没有 GPU），{date}\n批量大小 {batch}，重复 {repeats} 次；'
-                                 '两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
+    'graph.recorded.title': ('图12.3.1的训练步，录制于 {gpu}，{date}\n批量大小 {batch}，预热 {warmup} 步后重复 '
+                             '{repeats} 次；两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
+    'graph.recorded.title_cpu': ('图12.3.1的训练步，CPU 录制（没有 GPU），{date}\n批量大小 {batch}，预热 {warmup} 步后'
+                                 '重复 {repeats} 次；两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
     'graph.recorded.title_timeline': '一次重复（拆分训练步用时为中位数的一次），每种方式从各自的开始计时',
-    'graph.recorded.title_repeats': '每次重复，按运行顺序',
-    'graph.recorded.row_lane': '{lane}：{device}',
+    'graph.recorded.title_repeats': '预热之后的每次重复，按运行顺序',
+    'graph.recorded.row_lane': '{lane}\n{device}',
     'graph.recorded.row_one': '一个设备：{device}',
     'graph.recorded.stage.weight_copy': '传入权重',
     'graph.recorded.stage.lane_step': '前向 + 反向传播',

@@ -166,4 +166,10 @@ MESSAGES = {
                                 '（由单独运行的速度和上面的规则得出：{rule:.3f} 秒）'),
     'parallel.speed.sep': '；',
     'parallel.gap.together': '同时运行',
+    'parallel.check.exercise': '练习 {number}：{variant}',
+    'parallel.independence.gpu_waits': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍。在GPU执行路上，“逐个执行”在每次'
+                                       '乘法之后还要等待GPU，所以这里测到的收益是省掉的这些等待；它并没有检验'
+                                       '各次乘法是否同时运行。'),
+    'parallel.independence.untested': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍；这里没有任何测量检验其原因。'
+                                       '再运行一次比较看看。'),
 }

@@ -28,8 +28,6 @@ MESSAGES = {
     'task.allreduce.buckets': '每种桶大小下都是每个桶一次全归约（最后一种：{expected}个桶）',
     'task.allreduce.buckets_wrong': ('bucket_mb={bucket_mb:g}时，每步调用了{calls}次全归约，'
                                      '但这个大小的桶装下全部梯度需要{expected}个桶'),
-    'task.allreduce.overlap': ('重叠：全归约进行的时间里，有{measured:.0%}的时间反向传播在计算'
-                               '（模型{predicted:.0%}：每个全归约在其梯度就绪的那一刻开始，按单独运行时的速度；要求{threshold:.0%}）'),
     'task.allreduce.overlap_info': ('重叠（此处不评分）：全归约进行的时间里，有{measured:.0%}的时间反向传播在计算；'
                                     '预测为{predicted:.0%}，因为全归约在反向传播之后才开始'),
     'task.allreduce.overlap_after': ('重叠{measured:.0%}（模型{predicted:.0%}，要求{threshold:.0%}）：'
@@ -44,4 +42,11 @@ MESSAGES = {
                               '每个进程必须以相同的顺序做相同的全归约调用'),
     'task.allreduce.died': '进程{rank}没有留下任何信息就结束了（退出码{code}）；两个进程都已停止',
     'task.allreduce.failed': '进程{rank}失败：{error}',
+    'task.allreduce.overlap': ('重叠：全归约进行的时间里，有{measured:.0%}的时间反向传播在计算，不高于模型的{pred'
+                               'icted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的时间（共{al'
+                               'one:.1f}毫秒），这里它们共进行了{busy:.1f}毫秒；要求{threshold:.0%}'),
+    'task.allreduce.overlap_above': ('重叠：全归约进行的时间里，有{measured:.0%}的时间反向传播在计算，高于模型的{'
+                                     'predicted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的'
+                                     '时间（共{alone:.1f}毫秒），这里它们共进行了{busy:.1f}毫秒，与反向传播同时进'
+                                     '行的全归约持续得越久，落在反向传播之内的部分就越多；要求{threshold:.0%}'),
 }

@@ -1,0 +1,80 @@
+"""13.3.0 and 13.3.1's recorded GPU run: its figure, overlap sentence and summary, labelled when drawn.
+
+A recording stores lane ids (Lane.as_dict) and events keyed by lane id; every label here is made
+from those ids in the language of the text or figure being drawn.
+"""
+from __future__ import annotations
+
+from ..i18n import t
+from ..parallel.core import row_label
+from . import style
+from .parallel import _sentences, lane_intervals, lane_labels, overlap_text, plot_parallel, plot_timeline
+
+
+def recorded_summary(rec) -> str:
+    """13.3.0's summary, the recorded GPU run: which lanes, how many products each, and its speedup."""
+    p = rec.parallel[0]
+    products = _products(lane_labels(p.lanes), p.iters, text=t)
+    return t('overview.summary.gpu', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
+             products=products, size=p.size, speedup=p.speedup, expected=p.expected_speedup)
+
+
+def _products(labels, iters, text=style.plot_text) -> str:
+    """'GPU 0 (NVIDIA H200) 1442 products, CPU (15 of 16 cores) 33 products', from the recording's data."""
+    return text('parallel.recorded.sep').join(text('parallel.recorded.products', lane=lane, iters=k)
+                                              for lane, k in zip(labels, iters))
+
+
+def _wrapped(text: str) -> str:
+    """A long title on lines that fit the figure (Chinese characters are twice as wide as Latin ones)."""
+    import textwrap
+    return textwrap.fill(text, 42 if style.plot_language() == 'zh' else 75)
+
+
+def recorded_figure(rec, max_bars: int = 200):
+    """A GPU recording's 13.3.1 evidence, as 13.3.0 and 13.3.1 both draw it: every repeat, then one run's timeline.
+
+    Titles are made from the recording: products per lane, matrix size, which run, machine and date.
+    A lane with more than `max_bars` products is drawn as its busy stretches, and its title says so.
+    """
+    import dataclasses
+
+    from .timeline import aggregate
+    lang = style.plot_language()
+    gpu, date = rec.machine['gpus'][0], rec.machine.get('date', '')[:10]
+    p = rec.parallel[0]
+    fig, axes = style.figure(nrows=2 if rec.timelines else 1, height=7.6 if rec.timelines else 4.0)
+    top = axes[0] if rec.timelines else axes
+    plot_parallel(p, ax=top, title=_wrapped(style.plot_text(
+        'parallel.recorded.panel', gpu=gpu, date=date, size=p.size, products=_products(lane_labels(p.lanes, lang),
+                                                                                       p.iters),
+        speedup=p.speedup, expected=p.expected_speedup)))
+    if rec.timelines:
+        tl = rec.timelines[0]
+        events, merged = aggregate(tl.events, max_bars)
+        note = style.plot_text('parallel.recorded.merged' if merged else 'parallel.recorded.each',
+                               lanes=style.plot_text('parallel.recorded.sep').join(
+                                   row_label(row, tl.lanes, lang) for row in merged))
+        plot_timeline(dataclasses.replace(tl, events=events), ax=axes[1],
+                      title=_wrapped(style.plot_text('parallel.recorded.timeline', size=tl.size,
+                                                     products=_products(lane_labels(tl.lanes, lang), tl.iters),
+                                                     note=note)))
+    return fig
+
+
+def recorded_overlap_text(rec) -> str:
+    """The recorded run's lane overlap beside its prediction and the recorded wall-clock times (13.3.0, 13.3.1).
+
+    The repeats and the timeline are different runs of the recording: each lane's time per product in both
+    is printed, so a timeline that does not look like the repeats above it is stated, with its numbers (that
+    also gives each lane's speed side by side, in the timeline, against the repeats of the lane alone).
+    """
+    if not rec.timelines:
+        return ''
+    p, tl = rec.parallel[0], rec.timelines[0]
+    text = overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected)
+    runs = [t('parallel.recorded.run_lane', lane=label, repeats_k=k, repeats_s=m.median, repeats_ms=m.median / k * 1e3,
+              timeline_k=k2, timeline_s=b - a, timeline_ms=(b - a) / k2 * 1e3)
+            for label, m, k, k2, (a, b) in zip(lane_labels(tl.lanes), p.lane_times, p.iters, tl.iters,
+                                               lane_intervals(tl)) if k and k2]
+    return _sentences(text, t('parallel.recorded.runs', lanes=t('parallel.speed.sep').join(runs)))
