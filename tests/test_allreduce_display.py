@@ -41,7 +41,8 @@ def test_the_overlap_is_the_interval_fraction_with_the_model_and_the_wall_clock_
     assert line.startswith('(c) all-reduce from gradient hooks: 50% of its 40.0 ms') and 'model: 8' in line
     assert 'took 10.0 ms less than (a)' in line
     same = fake(hooks=0.1395)
-    assert "as long as (a), within the repeats' spread" in show.overlap_sentence(same, same.version('hooks'))
+    assert "not told apart from (a): they differ by less than the repeats' spread" in show.overlap_sentence(
+        same, same.version('hooks'))
     slower = fake(hooks=0.20)
     assert 'more than (a)' in show.overlap_sentence(slower, slower.version('hooks'))
 
@@ -62,7 +63,9 @@ def test_the_wall_clock_is_split_into_measured_terms():
     hooks = show.why_text(r, r.version('hooks'))
     assert 'fewer calls' not in hooks  # (a) and (c) make the same calls
     # the profiled span inside each step, named so: never the whole step 'backward alone' prints as a median
-    assert "backward's operators (profiled) took 60.0 ms instead of 50.0 ms in backward alone (x1.20)" in hooks
+    assert ("backward's operators (profiled) taking 60.0 ms instead of 50.0 ms in backward alone (1.20x as long: "
+            'slower here)') in hooks
+    assert 'because' not in hooks  # a term is a measured difference, not a cause
     assert "gloo's threads running on the same 2 core(s)" in hooks
     assert "gloo's threads" not in show.why_text(fake(cores=16), fake(cores=16).version('hooks'))  # spare cores
 
@@ -90,7 +93,7 @@ def test_the_model_predicts_a_bucket_size_and_the_plot_draws_it_beside_the_sweep
     assert 'within one step' in show.bucket_text(r, [0.25, 1, 8, 50])
     fig = show.plot_buckets(r, sizes=[0.25, 1, 8, 50])
     ax = fig.axes[0]
-    assert "model's best: 0.25, 1 MB (6 buckets); measured best: 1 MB" == ax.get_title(loc='left')
+    assert "model's best: 0.25, 1 MiB (6 buckets); measured best: 1 MiB" == ax.get_title(loc='left')
     assert any(line.get_label().startswith('model: 0.40 ms per call') for line in ax.get_lines())
 
 
@@ -115,7 +118,7 @@ def test_one_core_is_explained_not_refused():
 
 def test_the_guess_cell_shows_model_and_measurement_with_or_without_a_guess():
     r = fake()
-    assert 'write your guess' in show.guess_text(None, r) and 'measured: 50%' in show.guess_text(None, r)
+    assert 'Write your prediction' in show.guess_text(None, r) and 'measured: 50%' in show.guess_text(None, r)
     assert show.guess_text(0.3, r).startswith('your guess 30%')
 
 

@@ -44,7 +44,26 @@ def cli(*args, cwd=None):
     (['record', '--out', '.'], 'is a folder'),
     (['frobnicate'], 'invalid choice'),
 ])
-def test_bad_values_exit_2_with_one_line(args, hint):
+def test_bad_values_exit_2_with_one_line(args, hint, capsys):
+    # In this process (each case a fresh import would cost seconds on a 2-core machine); the same answer from a
+    # fresh `python -m d2l_ext` is checked for one case of each subcommand below.
+    try:
+        code = cli_module.main(args)
+    except SystemExit as e:  # argparse's own errors leave through sys.exit, as they do from the command line
+        code = e.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert hint in err
+    assert 'Traceback' not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize('args, hint', [
+    (['parallel', '--size', '0'], 'matrix size must be at least 1'),
+    (['allreduce', '--timeout', 'nan'], '--timeout must be a number of seconds from 1 to 3600'),
+    (['record', '--out', '.'], 'is a folder'),
+    (['frobnicate'], 'invalid choice'),
+])
+def test_bad_values_exit_2_with_one_line_from_the_command_line(args, hint):
     p = cli(*args)
     assert p.returncode == 2, p.stderr
     assert hint in p.stderr

@@ -74,8 +74,22 @@ def test_rates_predict_and_texts_follow_the_numbers():
     assert 'slower' not in show.overlap_text(c, {'overlapped': 1.0}, fast)
     assert '0.5000 s more' in show.overlap_text(runs(2.0), {'overlapped': 1.0}, fast)
     assert 'no overlap to measure' in show.overlap_text(c, {}, dict(measured=None, predicted=0.0))
-    assert 'None' in show.guess_text(None, 1.0, 1.2) and 'your guess 0.9000 s' in show.guess_text(0.9, 1.0, 1.2)
-    assert 'None' in show.guess_text('soon', 1.0, 1.2)
+    assert 'my_guess first' in show.guess_text(None, 1.0, 1.2)
+    assert 'your guess 0.9000 s' in show.guess_text(0.9, 1.0, 1.2)
+    assert 'my_guess first' in show.guess_text('soon', 1.0, 1.2)
+    # en reader item 3: three outcomes; clearly slower is never 'within the spread'
+    def spread(over):
+        return Comparison({'run': Measurement('run', [1.0, 1.0, 1.0, 1.0]),
+                           'run_then_copy': Measurement('r', [1.40, 1.45, 1.5, 1.55]),
+                           'overlapped': Measurement('o', over)})
+    with using_language('en'):
+        slower = show.overlap_text(spread([1.7, 1.75, 1.8, 1.85]), {'overlapped': 1.0}, fast)
+        within = show.overlap_text(spread([1.42, 1.47, 1.52, 1.57]), {'overlapped': 1.0}, fast)
+        beyond = show.overlap_text(spread([1.1, 1.12, 1.14, 1.16]), {'overlapped': 1.0}, fast)
+    assert 'slower than run then copy beyond' in slower and 'within' not in slower
+    assert 'within the repeats' in within and 'beat run then copy' in beyond
+    # en reader item 4: the share is labelled as a difference of medians, not as the copies' time
+    assert 'difference of two medians' in within and 'of copying' not in within
     with using_language('en'):  # a closed form outside the repeats' range gets its ratio, in either direction
         assert '2.5x the measured time' in show.guess_text(None, 0.05, 0.02, repeats=[0.019, 0.02, 0.021])
         assert 'was 2.0x what' in show.guess_text(None, 0.01, 0.02, repeats=[0.019, 0.02, 0.021])
@@ -160,7 +174,7 @@ def test_overlap_text_prints_the_share_and_says_whether_beyond_the_spread():
     o = dict(measured=0.9, predicted=0.95, compute_busy=1.0)
     with using_language('en'):
         text = show.overlap_text(c, {'overlapped': 1.0}, o)
-        assert "Copies' share of run then copy: 33%" in text and '0.5000 s of copying' in text
+        assert '= 0.5000 s, 33% of run then copy' in text and 'difference of two medians' in text
         assert "beyond the repeats' spread" in text and '1.1250 s is below' in text and '1.4750 s' in text
         assert 'cores' not in text  # a GPU run: no CPU time to report
         c = runs(1.05, 1.5, 1.6)

@@ -231,7 +231,7 @@ def test_book_setting_model_numbers_are_fixed():
     assert r.critical_path_s <= r.total <= r.serial_total
     assert round(r.serial_total * 1e6, 1) == 298.5
     assert round(r.total * 1e6, 1) == 152.3
-    assert 'critical path: weight copy [server (CPU) → lane 0] -> fc1 fwd [lane 0]' in show.schedule_text(r)
+    assert 'critical path: weight copy [server (CPU) → lane 0] → fc1 fwd [lane 0]' in show.schedule_text(r)
     assert 'critical path:' not in show.schedule_text(r, path=False)
     assert r.to_frame().shape == (3, 2)
     assert json.loads(json.dumps(dataclasses.asdict(r)))['serial_total'] == r.serial_total
@@ -271,9 +271,10 @@ def test_time_step_reports_every_repeat_checked_with_a_prediction():
     df = t.to_frame()
     assert df.shape[0] == 3 and df.iloc[2, -2] == pytest.approx(predicted[dg.TOGETHER])
     text = show.step_timing_text(t)
-    assert 'two lanes together vs one after the other' in text and 'measured / predicted' in text
+    assert 'as one after the other' in text or 'not told apart' in text  # worded by the noise test
+    assert 'measured / predicted' in text
     assert 'overlap of the two halves' in text and 0 <= t.overlap.fraction <= 1
-    assert 'write your guess' in show.guess_text(None, t) and 'your guess 3.00 ms' in show.guess_text(3, t)
+    assert 'Write your prediction' in show.guess_text(None, t) and 'your guess 3.00 ms' in show.guess_text(3, t)
     assert json.loads(json.dumps(dataclasses.asdict(t)))['batch'] == 8
     one = dg.time_step(['cpu', 'cpu'], problem, repeats=1, variants=(dg.TOGETHER,))
     assert list(one.measurements) == [dg.TOGETHER] and one.speedup is None
@@ -357,7 +358,8 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
         for d in t['deps']:
             if d != 'x':
                 assert ran[d]['end'] <= ran[t['name']]['start']
-    assert 'two lanes planned vs one lane in order' in show.dag_text(r)
+    assert any(w in show.dag_text(r) for w in ('as fast as one lane in order', 'as long as one lane in order',
+                                               'one lane in order are not told apart'))
     assert r.to_frame().shape[0] == 3
     assert json.loads(json.dumps(dataclasses.asdict(r)))['n'] == 24
     caught, message = dg.broken_engine_check(r)

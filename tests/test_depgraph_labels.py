@@ -133,7 +133,7 @@ def test_exercise_5_says_when_the_plan_was_forced_and_predicted_to_lose():
     assert 'the planner alone gave lane 1 nothing' in text
     assert 'predicted from one product timed on each lane' in text
     assert 'slower than lane 0 alone' in text  # the model predicts the loss the run then shows
-    assert '0.35x' in text  # the measured ratio beside it
+    assert '2.86x as long' in text  # the measured ratio beside it, worded by direction
 
 
 def test_exercise_5_on_equal_lanes_prints_no_seconds_prediction():
@@ -186,7 +186,7 @@ def test_a_recording_with_exercise_5_prints_its_plan_prediction_and_every_repeat
     assert 'the plan puts 20 on lane 0, 1 on lane 1' in text
     assert 'the planner alone gave lane 1 nothing' in text
     assert 'slower than lane 0 alone' in text
-    assert '0.900 to 1.200 ms' in text and '0.33x' in text
+    assert '0.900 to 1.200 ms' in text and 'planned took 3.00x as long' in text
     assert tuple(v for v, _ in graph_recorded.DAG_ROWS) == recording.DAG_IDS
     d2l_ext.set_language('zh')
     assert '练习5' in graph_recorded.dag_text(d)

@@ -55,7 +55,7 @@ def test_measured_costs_rates_time_and_drawing(problem):
     fig = show.draw_step_timing(s)
     assert 'fastest here' in fig.axes[0].get_title(loc='left')
     with using_language('zh'):
-        assert '你的猜测' in show.guess_text(2.5, s) and '执行路0' in show.rates_text(rates)
+        assert '你的猜测' in show.guess_text(2.5, s) and '执行路 0 的方框' in show.rates_text(rates)
 
 
 def test_texts_name_lanes_as_the_graphs_do():
@@ -66,7 +66,7 @@ def test_texts_name_lanes_as_the_graphs_do():
     assert show.box_name('no brackets') == 'no brackets'
     with using_language('zh'):
         assert '执行路 0 = ' in show.machine_text(lanes)
-        assert show.box_name('sum [cpu (parameter server)]') == 'sum [服务器（CPU）]'
+        assert show.box_name('sum [cpu (parameter server)]') == '求和 [服务器（CPU）]'
 
 
 def test_exercise_5_model_and_drawing():

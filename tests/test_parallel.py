@@ -97,7 +97,7 @@ def test_sentences_follow_the_numbers():
         assert 'did not stop early' in not_early and 'About the same' not in not_early
         lost = dp.verdict_text([0.1, 0.1], 0.2, 0.12, 0.08)
         assert '1.50x as fast as the two lanes together' in lost and 'pay' not in lost
-        assert 'within 10% of together' in dp.verdict_text([0.1, 0.1], 0.2, 0.1, 0.102)
+        assert '0.002 s from together, within 10% of the longer' in dp.verdict_text([0.1, 0.1], 0.2, 0.1, 0.102)
         beaten = dp.verdict_text([0.1, 0.1], 0.2, 0.1, 0.15)  # same cores: no claim of added computing power
         assert '1.50x as fast as that' in beaten and 'computing power' not in beaten
 
@@ -181,17 +181,32 @@ def test_independence_sentence_is_chosen_by_what_the_variants_differ_in():
     times = {'one_at_a_time': Times.from_times([0.4], 'one_at_a_time'),
              'issued_together': Times.from_times([0.2], 'issued_together')}
 
-    def said(framework, kind, engine):
+    def run(framework, kind, engine, ts=times):
         lane = dict(framework=framework, name='x', kind=kind, index=0)
-        r = NS(framework=framework, engine=engine, lane=lane, threads=0 if kind == 'gpu' else 1, iters=10, size=64,
-               times=times, ratio=2.0, kind=kind)
+        return NS(framework=framework, engine=engine, lane=lane, threads=0 if kind == 'gpu' else 1, iters=10,
+                  size=64, times=ts, ratio=ts['one_at_a_time'].median / ts['issued_together'].median, kind=kind)
+
+    def said(framework, kind, engine, control=None):
         with using_language('en'):
-            return dp.independence_text(r)
+            return dp.independence_text(run(framework, kind, engine), control)
     gpu = said('torch', 'gpu', 'eager')
     assert 'skipped waits' in gpu and 'same time by itself' not in gpu
     assert 'nothing measured' in said('torch', 'cpu', 'eager')
-    assert 'same time by itself' in said('mxnet', 'cpu', 'ThreadedEnginePerDevice')
+    assert 'nothing measured' in said('mxnet', 'cpu', 'ThreadedEnginePerDevice')  # no in-order control: untested
     assert 'nothing measured' in said('mxnet', 'cpu', 'NaiveEngine')
+    # en reader item 7: the control's one at a time (0.15 s) beat issued together (0.2 s): no concurrency claimed
+    quick = {'one_at_a_time': Times.from_times([0.15], 'one_at_a_time'),
+             'issued_together': Times.from_times([0.15], 'issued_together')}
+    lost = said('mxnet', 'cpu', 'ThreadedEnginePerDevice', run('mxnet', 'cpu', 'NaiveEngine', quick))
+    assert 'does not show' in lost and 'same time by itself' not in lost and 'thread(s)' not in lost
+    slow = {'one_at_a_time': Times.from_times([0.4], 'one_at_a_time'),
+            'issued_together': Times.from_times([0.4], 'issued_together')}
+    assert 'same time by itself' in said('mxnet', 'cpu', 'ThreadedEnginePerDevice',
+                                         run('mxnet', 'cpu', 'NaiveEngine', slow))
+    with using_language('en'):
+        both = dp.independence_lines([run('mxnet', 'cpu', 'ThreadedEnginePerDevice'),
+                                      run('mxnet', 'cpu', 'NaiveEngine', slow)])
+    assert 'same time by itself' in both
 
 
 def test_overview_names_a_cause_only_when_measured():
@@ -278,10 +293,12 @@ def test_full_overlap_with_slower_lanes_says_what_was_measured():
         text = dp.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
                                labels=['lane 0', 'lane 1'])
     assert '100% of its time' in text and 'together took' not in text
-    assert 'Predicted: together 0.400 s, 0.400 s less' in text
+    assert 'one after the other 0.800 s, together 0.400 s, 0.400 s less' in text
     with using_language('en'):
         longer = dp.wall_text(0.8, 0.9, expected=1.0)
-    assert 'Predicted: together 1.000 s, 0.200 s longer' in longer and '-' not in longer
+        predicted = dp.wall_text(1.332, 1.2, expected=1.006, expected_serial=0.939)  # predicted vs predicted
+    assert 'together 1.000 s, 0.200 s longer' in longer and '-' not in longer
+    assert 'one after the other 0.939 s, together 1.006 s, 0.067 s longer' in predicted
     assert 'lane 0 200 ms against 100 ms (2.00x as long)' in text
     with using_language('en'):  # together's repeats: the gap, tested against the speed measured side by side
         tested = dp.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],

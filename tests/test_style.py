@@ -169,7 +169,7 @@ def test_a_lane_is_labelled_from_its_ids_in_the_language_asked():
     from d2l_ext.lanes import label_of, make_lane
     lane = make_lane('torch', 'cpu', 1, threads=3, cores=6, label_key='core.lane_cpu_share_label')
     assert lane.label_in('en') == 'CPU lane 1 (3 of 6 cores)'
-    assert lane.label_in('zh') == 'CPU 执行路 1（6 个核中的 3 个）'
+    assert lane.label_in('zh') == 'CPU 执行路 1（6 个核心中的 3 个）'
     with using_language('zh'):
         assert lane.label == lane.label_in('zh') and label_of('cpu') == 'CPU'
     assert label_of('cuda:1') == 'GPU 1' and label_of('cpu(1)', 'en', 'mxnet') == 'MXNet cpu(1)'

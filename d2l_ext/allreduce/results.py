@@ -272,7 +272,7 @@ class AllreduceResult:
         """The lines a learner reads after a run: each version, the model's two points, the overlap's numbers."""
         p = self.prediction
         lines = [t('allreduce.summary.head', processes=self.processes, backend=self.backend, layers=self.layers,
-                   width=self.width, batch=self.batch_per_process, mb=p.gradient_bytes / 1e6)]
+                   width=self.width, batch=self.batch_per_process, mb=p.gradient_bytes / MIB)]
         lines += [t('allreduce.summary.version', label=v.label, median=v.median, error=v.relative_error,
                     repeats=len(v.times)) for v in self.versions]
         lines.append(t('allreduce.summary.model', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9,

@@ -31,7 +31,7 @@ def local_step(model, X, y, optimizer):
 
 
 def backward_then_allreduce(model, X, y, optimizer):
-    """13.3.4 (a): the whole backward pass first, then one all-reduce per gradient."""
+    """(a): the whole backward pass first, then one all-reduce per gradient."""
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for p in model.parameters():
@@ -59,7 +59,7 @@ def flat_allreduce(model, X, y, optimizer):
 
 
 def allreduce_in_hooks(model, X, y, optimizer):
-    """13.3.4 (c): each gradient's all-reduce starts as soon as backward has computed it."""
+    """(c): each gradient's all-reduce starts as soon as backward has computed it."""
     works = []
 
     def send(p):

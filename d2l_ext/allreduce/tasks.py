@@ -31,7 +31,7 @@ BUCKET_MB = (0.375, 0.1875, 0.125)  # 6, 3 and 2 of the model's six 1/16 MB grad
 # -- the worked solutions (the single copy: the lesson's collapsed cells show exactly these sources) --
 
 def backward_then_allreduce(model, X, y, optimizer):
-    """13.3.4 (a): the whole backward pass first, then one all-reduce per gradient, averaged."""
+    """(a): the whole backward pass first, then one all-reduce per gradient, averaged."""
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for p in model.parameters():
@@ -43,7 +43,7 @@ def backward_then_allreduce(model, X, y, optimizer):
 
 
 def flat_allreduce(model, X, y, optimizer):
-    """13.3.4 (b): every gradient copied into one flat buffer, one all-reduce, copied back."""
+    """(b): every gradient copied into one flat buffer, one all-reduce, copied back."""
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     grads = [p.grad for p in model.parameters() if p.grad is not None]
@@ -57,7 +57,7 @@ def flat_allreduce(model, X, y, optimizer):
 
 
 def allreduce_in_hooks(model, X, y, optimizer):
-    """13.3.4 (c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
+    """(c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
     works = []
 
     def send(p):
@@ -75,7 +75,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 
 
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
-    """13.3.4 (d): buckets of bucket_mb MB filled in reverse parameter order, each all-reduced once full."""
+    """(d): buckets of bucket_mb MiB filled in reverse parameter order, each all-reduced once full."""
     params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order
     buckets, current, size = [], [], 0
     for p in params:  # a bucket closes once it holds bucket_mb MB (2**20 bytes), as DDP's do

@@ -140,6 +140,7 @@ class LaneOverlap:
     fraction: float | None  # of the shorter half's busy time, the share during which the other was busy too
     predicted: float = task.PREDICTED
     wall: float = 0.0  # the whole step, seconds
+    runs: int = 3  # recorded steps (after one warm-up) the median-overlap one was picked from
 
 
 def lane_overlap(lanes=None, problem=None, repeats=3) -> LaneOverlap:
@@ -152,7 +153,7 @@ def lane_overlap(lanes=None, problem=None, repeats=3) -> LaneOverlap:
     r = runs[len(runs) // 2]
     zero = min(a for a, _ in r['intervals'])
     return LaneOverlap([(a - zero, b - zero) for a, b in r['intervals']], task.half_overlap(r['intervals']),
-                       wall=r['wall'])
+                       wall=r['wall'], runs=len(runs))
 
 
 @dataclass

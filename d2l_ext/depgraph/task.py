@@ -40,7 +40,7 @@ SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the budget must hold on a
 # -- the worked solution (the single copy: 13.3.3's collapsed cell shows exactly this source) ----
 
 def mlp_step(lanes, params, X, y, lr):
-    """One SGD step with the minibatch split over two lanes (Fig. 13.3.1) -> the new weights, on the CPU."""
+    """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
     halves = []
     for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 import statistics
 
+from ..allreduce.results import MIB  # bytes per MiB: gradients and buckets in one unit
 from ..i18n import t
-from ..results import chance_gap
+from ..results import chance_gap, close
 from . import style
 from .repeats import plot_repeats
 from .timeline import draw_timeline
@@ -53,9 +54,9 @@ def ingredients_text(result) -> str:
     p = result.prediction
     return '\n'.join([
         t('allreduce.summary.head', processes=result.processes, backend=result.backend, layers=result.layers,
-          width=result.width, batch=result.batch_per_process, mb=p.gradient_bytes / 1e6),
+          width=result.width, batch=result.batch_per_process, mb=p.gradient_bytes / MIB),
         t('allreduce.ingredient.backward', seconds=p.backward, span=p.backward_span * 1e3, tensors=len(p.tensor_bytes)),
-        t('allreduce.ingredient.points', small=min(p.small_times) * 1e3, buffer_mb=p.buffer_bytes / 1e6,
+        t('allreduce.ingredient.points', small=min(p.small_times) * 1e3, buffer_mb=p.buffer_bytes / MIB,
           large=min(p.buffer_times), n=len(p.small_times), m=len(p.buffer_times)),
         t('allreduce.ingredient.fit', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9, ring=p.ring_factor)])
 
@@ -92,9 +93,18 @@ def why_text(result, version) -> str:
         shared = result.backend == 'gloo' and 0 < result.cores < 2 * result.processes and ratio >= SLOWDOWN_NOTED
         cores = t('allreduce.why.cores', cores=result.cores, n=result.processes) if shared else ''
         alone = result.version('backward').backward_span
-        parts.append(t('allreduce.why.slowdown', ms=-terms['slowdown'] * ms, mine=version.backward_span * ms,
-                       alone=alone * ms, ratio=ratio, cores=cores))
-    parts.append(t('allreduce.why.rest', ms=terms['rest'] * ms, spread=_spread(result, version) * ms))
+        fields = dict(ms=-terms['slowdown'] * ms, mine=version.backward_span * ms, alone=alone * ms, ratio=ratio)
+        if ratio > 1:  # worded by direction: x0.6 is backward running faster, not a slowdown
+            parts.append(t('allreduce.why.slower', cores=cores, **fields))
+        else:
+            parts.append(t('allreduce.why.faster', **fields))
+    named = [terms['overlap']] + ([terms['calls']] if terms['fewer_calls'] else []) + \
+        ([-terms['slowdown']] if ratio is not None else [])
+    rest = dict(ms=terms['rest'] * ms, spread=_spread(result, version) * ms)
+    if abs(terms['rest']) > max(abs(x) for x in named):  # then no term above explains the difference
+        parts.append(t('allreduce.why.rest_larger', **rest))
+    else:
+        parts.append(t('allreduce.why.rest', **rest))
     return t('allreduce.why.head', gain=terms['gain'] * ms) + ' ' + t('allreduce.why.join').join(parts)
 
 
@@ -120,7 +130,18 @@ def overlap_text(result, ids=None) -> str:
         lines.append(overlap_sentence(result, v))
         if v.overlap is not None and result.has('serial'):
             lines.append(why_text(result, v))
+    if (ids is None or 'hooks' in ids) and result.has('allreduce') and model_gap_text(result):
+        lines.append(model_gap_text(result))
     return '\n'.join(lines + [t('allreduce.overlap.rule')])
+
+
+def model_gap_text(result) -> str:
+    """13.3.4: all-reduce alone measured against the model, when they differ by more than NOISE (else nothing)."""
+    measured, predicted = result.version('allreduce').median, result.prediction.allreduce
+    if not predicted or close(measured, predicted):
+        return ''
+    return t('allreduce.model_under' if measured > predicted else 'allreduce.model_over', measured=measured * 1e3,
+             predicted=predicted * 1e3, gap=abs(measured - predicted) * 1e3, ratio=measured / predicted)
 
 
 def per_call_text(result) -> str:
@@ -173,14 +194,28 @@ def plot_steps(result, ax=None, ids=None):
     return plot_repeats(times, ax=ax, predicted=guesses, title=_title(result, ids))
 
 
+def _sizes_told_apart(result, sizes) -> bool:
+    """Whether some DDP bucket size's median is slower than the fastest's by more than the repeats' spread."""
+    best = result.best_ddp()
+    rivals = [v for v in result.ddp_versions() if v.bucket_mb in sizes]
+    return len(rivals) < 2 or any(v.median - best.median > chance_gap(best.measurement, v.measurement)
+                                  for v in rivals)
+
+
 def bucket_text(result, sizes=None) -> str:
     """13.3.4: the bucket sizes the model predicts fastest beside the measured fastest, and how far apart they are."""
     sizes = sorted(sizes or {v.bucket_mb for v in result.ddp_versions()})
     model = result.prediction.best_buckets(sizes)
     best = result.best_ddp()
+    rivals = [v for v in result.ddp_versions() if v.bucket_mb in sizes]
+    if not _sizes_told_apart(result, sizes):
+        spread = max(chance_gap(best.measurement, v.measurement) for v in rivals)
+        return t('allreduce.buckets.text_same', model=t('allreduce.sep_list').join(f'{mb:g}' for mb in model),
+                 spread=spread * 1e3)
     apart = min(abs(sizes.index(best.bucket_mb) - sizes.index(mb)) for mb in model)
     steps = t('allreduce.buckets.within') if apart <= 1 else t('allreduce.buckets.apart', steps=apart)
-    return t('allreduce.buckets.text', model=', '.join(f'{mb:g}' for mb in model), measured=f'{best.bucket_mb:g}',
+    return t('allreduce.buckets.text', model=t('allreduce.sep_list').join(f'{mb:g}' for mb in model),
+             measured=f'{best.bucket_mb:g}',
              steps=steps)
 
 
@@ -222,12 +257,15 @@ def plot_buckets(results, sizes=None, ax=None):
     ax.set_ylabel(style.plot_text('allreduce.buckets.ylabel'))
     best = p.best_buckets(grid)
     n = len(p.groups('ddp', best[0]))
-    if measured:
+    sizes_shown = style.plot_text('allreduce.sep_list').join(f'{mb:g}' for mb in best)
+    if measured and not _sizes_told_apart(last, [v.bucket_mb for v in last.ddp_versions()]):
+        title = style.plot_text('allreduce.buckets.title_same', model=sizes_shown, buckets=n)
+    elif measured:
         fastest = min((v.median, v.bucket_mb) for r in results for v in r.ddp_versions())[1]
-        title = style.plot_text('allreduce.buckets.title', model=', '.join(f'{mb:g}' for mb in best), buckets=n,
+        title = style.plot_text('allreduce.buckets.title', model=sizes_shown, buckets=n,
                                 measured=f'{fastest:g}')
     else:
-        title = style.plot_text('allreduce.buckets.title_model', model=', '.join(f'{mb:g}' for mb in best), buckets=n)
+        title = style.plot_text('allreduce.buckets.title_model', model=sizes_shown, buckets=n)
     ax.set_title(title, loc='left')
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return ax.figure

@@ -38,7 +38,7 @@ class BucketPanel(Panel):
                                                                                           BUCKETS_MB)))
         self.options = dict(backend=backend, world_size=world_size, repeats=repeats, **sizes)
         self.steps = steps or {'serial': reference.backward_then_allreduce}
-        self.bucket = W.SelectionSlider(options=[(f'{mb:g} MB', mb) for mb in BUCKETS_MB], value=bucket_mb,
+        self.bucket = W.SelectionSlider(options=[(f'{mb:g} MiB', mb) for mb in BUCKETS_MB], value=bucket_mb,
                                         description=t('allreduce.panel.bucket'), continuous_update=False,
                                         style={'description_width': 'initial'}, layout=W.Layout(width='460px'))
         self.bucket.add_class('d2l-size')

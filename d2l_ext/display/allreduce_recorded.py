@@ -19,7 +19,8 @@ def where_text(rec: dict) -> str:
     """Where, when and with what the recording was made, and how its processes used the cores."""
     m, v = rec['machine'], rec['machine'].get('versions', {})
     fields = dict(cores=m.get('cpu_cores'), torch=v.get('torch'), python=v.get('python'), numpy=v.get('numpy'),
-                  date=m.get('date', '')[:10], sizes=', '.join(str(r['world_size']) for r in rec['runs']))
+                  date=m.get('date', '')[:10],
+                  sizes=t('allreduce.sep_list').join(str(r['world_size']) for r in rec['runs']))
     gpus = m.get('gpus') or []
     if gpus:
         return t('allreduce.recorded.where', gpus=f'{gpus[0]} x{len(gpus)}', **fields)
@@ -60,7 +61,7 @@ def run_text(rec: dict, result) -> str:
     share = 'shared' if result.processes > cores else 'own'
     lines = [t(f'allreduce.recorded.run_{share}', n=result.processes, cores=cores, repeats=s['repeats'],
                layers=result.layers, width=result.width, batch=result.batch_per_process,
-               mb=result.prediction.gradient_bytes / 1e6)]
+               mb=result.prediction.gradient_bytes / 2 ** 20)]  # MiB, as the buckets
     medians = [t('allreduce.recorded.median', label=_version_label(result, vid),
                  ms=(result.best_ddp() if vid == 'ddp' else result.version(vid)).median * 1e3) for vid in DRAWN]
     lines.append('    ' + t('allreduce.why.join').join(medians))
@@ -121,5 +122,6 @@ def draw_recorded_timeline(rec: dict, world_size: int, version_id: str = 'hooks'
     runs = recording.results(rec)
     if world_size not in runs:
         from ..errors import UsageError
-        raise UsageError(t('allreduce.recorded.no_size', n=world_size, sizes=', '.join(map(str, sorted(runs)))))
+        sizes = t('allreduce.sep_list').join(map(str, sorted(runs)))
+        raise UsageError(t('allreduce.recorded.no_size', n=world_size, sizes=sizes))
     return show.draw_step_timeline(runs[world_size], version_id)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..i18n import t
 from ..results import NOISE, close
 from . import style
-from .parallel import machine_text, variant_name  # noqa: F401 (machine_text: the lesson's first cell)
+from .parallel import _sentences, machine_text, variant_name  # noqa: F401 (machine_text: the lesson's first cell)
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
@@ -107,13 +107,15 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
     over_times = list(comparison.measurements['overlapped'].times)
     serial_times = list(comparison.measurements['run_then_copy'].times)
     (over_lo, over_hi), (serial_lo, serial_hi) = quartiles(over_times), quartiles(serial_times)
-    key = 'beyond' if faster_beyond_spread(over_times, serial_times) else 'within'
+    # three outcomes, never two: a clearly slower overlapped run is not 'within the spread'
+    key = ('beyond' if faster_beyond_spread(over_times, serial_times)
+           else 'slower' if faster_beyond_spread(serial_times, over_times) else 'within')
     lines.append(t(f'communication.overlap.{key}', over_lo=over_lo, over_hi=over_hi, serial_lo=serial_lo,
                    serial_hi=serial_hi))
     cores = overlap.get('cores')
     if cores is not None:  # measured on a CPU: did the copy thread get a core of its own?
         from ..machine import cpu_cores
-        short = key == 'within' and cores < 1.5
+        short = key != 'beyond' and cores < 1.5
         lines.append(t('communication.overlap.cores_short' if short else 'communication.overlap.cores', cores=cores,
                        total=cpu_cores()))
     busy = overlap.get('compute_busy') or 0.0
@@ -168,13 +170,17 @@ def recorded_text(rec) -> str:
             else 'communication.recorded.nb_unlike_pinned'
         lines.append(t(key, nb=book_nb.copy, pinned=same.copy))
     if same and side:
-        lines.append(t('communication.recorded.streams', same=same.overlapped, serial=same.run_then_copy,
-                       side=side.overlapped, expected=side.expected))
+        key = ('communication.recorded.streams' if close(same.overlapped, same.run_then_copy)
+               else 'communication.recorded.streams_unlike')
+        lines.append(t(key, same=same.overlapped, serial=same.run_then_copy, side=side.overlapped,
+                       expected=side.expected))
         o = recorded_overlap(rec)
         if o is not None and o['measured'] is not None:
             lines.append(t('communication.recorded.interval', measured=o['measured'], predicted=o['predicted'],
                            products=o['products'], copies=o['copies']))
-            lines.append(_wall_text(side.run_then_copy, side.overlapped, side.expected))
+            # each panel times its own run then copy: name the panel these medians come from
+            lines.append(_sentences(t('communication.recorded.wall_panel'),
+                                    _wall_text(side.run_then_copy, side.overlapped, side.expected)))
     return '\n'.join(lines)
 
 

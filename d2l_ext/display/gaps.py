@@ -13,14 +13,18 @@ from ..parallel.sharing import product_seconds, slowdowns
 from ..results import NOISE, close
 
 
-def speed_text(result, alone: list[float], labels: list[str] | None = None) -> str:
-    """Each lane's seconds per product while every lane was busy (from the timeline) against the lane alone."""
+def speed_text(result, alone: list[float], labels: list[str] | None = None, alone_from: str = 'medians') -> str:
+    """Each lane's seconds per product while every lane was busy (from the timeline) against the lane alone.
+
+    `alone_from` names where `alone` was measured: 'medians' (the lanes' timed repeats) or 'rates' (a rate cell).
+    """
     together = product_seconds(result)
     ratios = slowdowns(together, alone)
     names = labels or result.lanes
     lanes = [t('parallel.speed.lane', lane=name, together=s * 1e3, alone=a * 1e3, ratio=r)
              for name, s, a, r in zip(names, together, alone, ratios) if s is not None and r is not None]
-    return t('parallel.speed.head', lanes=t('parallel.speed.sep').join(lanes)) if lanes else ''
+    key = 'parallel.speed.head_rates' if alone_from == 'rates' else 'parallel.speed.head'
+    return t(key, lanes=t('parallel.speed.sep').join(lanes)) if lanes else ''
 
 
 def gap_text(what: str, predicted: float, repeats: list[float], shared: float | None = None) -> str:

@@ -14,14 +14,23 @@ from ..i18n import t
 MARKS = {True: '✓', False: '✗'}
 
 
+def task_title(task_id: str) -> str:
+    """A task's name as a learner reads it ('Build it (dependency graph): mlp_step'); an unknown id as itself."""
+    titles = {'13.3.1-lanes': t('grading.title.lanes'), '13.3.2-copy': t('grading.title.copy'),
+              '13.3.3-mlp': t('grading.title.mlp'), '13.3.4-a-after': t('grading.title.a_after'),
+              '13.3.4-b-flat': t('grading.title.b_flat'), '13.3.4-c-hooks': t('grading.title.c_hooks'),
+              '13.3.4-d-buckets': t('grading.title.d_buckets')}
+    return titles.get(str(task_id), str(task_id))
+
+
 def lines(verdict: Verdict, *, failed_only: bool = False) -> list[str]:
     """The verdict as text lines: a header, then one line per criterion (only the unmet ones with failed_only)."""
     if verdict.status == 'bad_input':
         reasons = '; '.join(message(c.key, c.fields) for c in verdict.criteria)
         if any(c.key == 'grading.no_task' for c in verdict.criteria):  # it names the task already
             return [reasons]
-        return [t('grading.cannot_grade', task=verdict.task, reason=reasons)]
-    header = t('grading.passed' if verdict.passed else 'grading.not_yet', task=verdict.task)
+        return [t('grading.cannot_grade', task=task_title(verdict.task), reason=reasons)]
+    header = t('grading.passed' if verdict.passed else 'grading.not_yet', task=task_title(verdict.task))
     shown = [c for c in verdict.criteria if not (failed_only and c.passed)]
     return [header] + [f'  {MARKS[c.passed]} {message(c.key, c.fields)}' for c in shown]
 

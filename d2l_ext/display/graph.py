@@ -7,6 +7,7 @@ lane colours of display.style, so a lane has one colour in the graph, the plan a
 from __future__ import annotations
 
 from ..i18n import t
+from ..results import chance_gap
 from . import style
 from .timeline import draw_timeline
 
@@ -56,10 +57,26 @@ def summary_text(g, title='graph') -> str:
              flops=f"{s['flops']:,}")
 
 
+def stage_label(name: str, plot: bool = False) -> str:
+    """A stage id of the worked step as a learner reads it ('fc1 fwd' -> 'fc1 前向'); a learner's own as itself."""
+    say = style.plot_text if plot else t
+    names = {'weight copy': 'weight_copy', 'fc1 fwd': 'fc1_fwd', 'relu': 'relu', 'fc2 fwd': 'fc2_fwd', 'loss': 'loss',
+             'fc2 bwd': 'fc2_bwd', 'relu bwd': 'relu_bwd', 'fc1 bwd': 'fc1_bwd', 'grad copy': 'grad_copy',
+             'sum': 'sum', 'update': 'update'}
+    stage = names.get(name)
+    return say(f'graph.stage.{stage}') if stage else name
+
+
+STAGES = ('weight_copy', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd', 'grad_copy', 'sum',
+          'update')  # the keys graph.stage.<stage>, one per stage of the worked step
+
+
 def box_name(box: str, plot: bool = False) -> str:
-    """A coarse node id as a learner reads it: 'fc1 fwd [lane 0]' -> 'fc1 fwd [执行路 0]' in Chinese."""
+    """A coarse node id as a learner reads it: 'fc1 fwd [lane 0]' -> 'fc1 前向 [执行路 0]' in Chinese."""
     name, sep, lane = box.rpartition(' [')
-    return f'{name} [{lane_name(lane[:-1], plot)}]' if sep and lane.endswith(']') else box
+    if sep and lane.endswith(']'):
+        return f'{stage_label(name, plot)} [{lane_name(lane[:-1], plot)}]'
+    return stage_label(box, plot)
 
 
 def _floor(r) -> float:
@@ -78,7 +95,7 @@ def schedule_text(r, path=True) -> str:
              repeats=r.repeats) + '\n' + t('graph.schedule_speedup', speedup=r.serial_total / r.total,
                                            bound=r.serial_total / floor, floor=floor * 1e3)
     if path:
-        line += '\n' + t('graph.critical_path_is', path=' -> '.join(box_name(b) for b in r.critical_path))
+        line += '\n' + t('graph.critical_path_is', path=' → '.join(box_name(b) for b in r.critical_path))
     return line
 
 
@@ -88,16 +105,19 @@ NOT_ADDITIVE = 1.5  # the schedule this many times the measured step (or 1/this)
 SLOWER = 2.0  # all cores this many times one thread's time: the split over the cores slowed the boxes
 
 
-def thread_test_text(plan, slow_only=False) -> str:
-    """The boxes outside the lanes on one thread vs all cores, timed right after: did the split slow them? (13.3.3)"""
+def thread_test_text(plan, slow_only=False, quiet=True) -> str:
+    """The boxes outside the lanes on one thread vs all cores, timed right after: did the split slow them? (13.3.3)
+
+    quiet=False (other programs were busy while the boxes were timed): the numbers are given, no cause named.
+    """
     test = getattr(plan, 'thread_test', None)
     if not test:
         return ''
     slow = test['one'] * SLOWER <= test['all']
     if slow_only and not slow:
         return ''
-    return t('graph.vs.threads_slow' if slow else 'graph.vs.threads_fine', one=test['one'] * 1e3,
-             all=test['all'] * 1e3, threads=test['threads'])
+    key = ('graph.vs.threads_slow' if quiet else 'graph.vs.threads_slow_busy') if slow else 'graph.vs.threads_fine'
+    return t(key, one=test['one'] * 1e3, all=test['all'] * 1e3, threads=test['threads'])
 
 
 def schedule_vs_step_text(plan, rates, timing) -> str:
@@ -113,19 +133,21 @@ def schedule_vs_step_text(plan, rates, timing) -> str:
         lines.append(t('graph.vs.closed', ms=timing.predicted[TOGETHER] * 1e3))
     lines.append(t('graph.vs.measured', ms=m.median * 1e3, repeats=len(m.times), lo=min(m.times) * 1e3,
                    hi=max(m.times) * 1e3))
-    if thread_test_text(plan):
-        lines.append(thread_test_text(plan))
-    if m.median > 0 and not 1 / NOT_ADDITIVE <= plan.total / m.median <= NOT_ADDITIVE:
-        lines.append(t('graph.vs.not_additive', ratio=plan.total / m.median))
     shares = [plan.others_busy, getattr(rates, 'others_busy', None), timing.others_busy]
-    if all(x is None for x in shares):
+    known = [x for x in shares if x is not None]
+    quiet = len(known) == len(shares) and max(known) <= QUIET  # only then may a sentence name a cause
+    test = thread_test_text(plan, quiet=quiet or not known)  # no shares measured: the test stands alone
+    if test:
+        lines.append(test)
+    if m.median > 0 and not 1 / NOT_ADDITIVE <= plan.total / m.median <= NOT_ADDITIVE:
+        lines.append(t('graph.vs.not_additive', ms=plan.total * 1e3, ratio=plan.total / m.median))
+    if not known:
         return '\n'.join(lines)
     lines.append(t('graph.vs.others', **{k: t('graph.vs.unknown') if x is None else f'{x:.0%}'
                                           for k, x in zip(('boxes', 'rates', 'step'), shares)}))
-    known = [x for x in shares if x is not None]
     if len(known) == len(shares) and max(known) - min(known) >= UNEVEN:
         lines.append(t('graph.vs.uneven', gap=max(known) - min(known)))
-    elif len(known) == len(shares) and max(known) <= QUIET:
+    elif quiet:
         lines.append(t('graph.vs.quiet', top=max(known)))
     return '\n'.join(lines)
 
@@ -176,7 +198,17 @@ def overlap_text(s) -> str:
         else float('nan')
     busy = [b - a for a, b in o.intervals]
     return t('graph.overlap_line', fraction=o.fraction, predicted=o.predicted, t0=busy[0] * 1e3, t1=busy[1] * 1e3,
-             saved=(m[APART] - m[TOGETHER]) * 1e3, saved_pred=saved_pred * 1e3)
+             runs=getattr(o, 'runs', 3), saved=(m[APART] - m[TOGETHER]) * 1e3, saved_pred=saved_pred * 1e3)
+
+
+def versus_text(faster: str, slower: str, same: str, mine, other) -> str:
+    """13.3.3: `mine` against `other` (Measurements): faster, slower, or not told apart (within the larger IQR)."""
+    gap = chance_gap(mine, other)
+    fields = {'ratio': other.median / mine.median, 'inv': mine.median / other.median, 'gap': gap * 1e3,
+              'mine': mine.median * 1e3, 'other': other.median * 1e3}  # milliseconds
+    if abs(other.median - mine.median) <= gap:
+        return t(same, **fields)
+    return t(faster if mine.median < other.median else slower, **fields)
 
 
 def draw_step_timing(s, ax=None, title=None):
@@ -199,10 +231,13 @@ def step_timing_text(s) -> str:
         pred = t('graph.step_row_predicted', ms=s.predicted[k] * 1e3) if k in s.predicted else ''
         lines.append('  ' + t('graph.step_row', variant=_variant_label(k), ms=m.median * 1e3, repeats=len(m.times),
                               predicted=pred))
-    if s.speedup is not None:
-        lines.append(t('graph.step_speedup', ratio=s.speedup))
+    from ..depgraph.runs import APART, ONE_DEVICE, TOGETHER
+    if s.speedup is not None:  # the sentence follows the noise test, not the ratio alone
+        lines.append(versus_text('graph.step_faster', 'graph.step_slower', 'graph.step_same',
+                                 s.measurements[TOGETHER], s.measurements[APART]))
     if s.vs_one_device is not None:
-        lines.append(t('graph.step_vs_one', ratio=s.vs_one_device))
+        lines.append(versus_text('graph.split_faster', 'graph.split_slower', 'graph.split_same',
+                                 s.measurements[TOGETHER], s.measurements[ONE_DEVICE]))
     ratios = [t('graph.ratio_item', variant=_variant_label(k), ratio=m.median / s.predicted[k])
               for k, m in s.measurements.items() if s.predicted.get(k)]
     if ratios:
@@ -228,9 +263,11 @@ def dag_text(r) -> str:
         lines.append(t('graph.dag_predicted', one=p[V[0]] * 1e3, planned=p[V[1]] * 1e3, ratio=ratio))
         if ratio < 1:
             lines.append(t('graph.dag_predicted_loss'))
-    lines.append(t('graph.dag_speedup', ratio=r.speedup))
     from ..depgraph.dag import DAG_VARIANTS
     one, whole = r.measurements.get(DAG_VARIANTS[0]), r.measurements.get(DAG_VARIANTS[2])
+    planned = r.measurements.get(DAG_VARIANTS[1])
+    if one is not None and planned is not None:
+        lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', planned, one))
     if one is not None and whole is not None:  # the sentence follows the numbers: on a busy machine all cores can lose
         key = 'graph.dag_all_cores_faster' if whole.median < one.median else 'graph.dag_all_cores_slower'
         lines.append(t(key, ratio=one.median / whole.median, inv=whole.median / one.median))
@@ -255,8 +292,9 @@ def draw_dag(r, title=None):
     # products, at the time per product the one-lane run measured here.
     per_product = r.measurements[DAG_VARIANTS[0]].median / r.model['serial']
     predicted = r.predicted[DAG_VARIANTS[1]] if r.predicted else r.model['planned'] * per_product
+    key = 'graph.title_dag_run' if r.speedup >= 1 else 'graph.title_dag_run_slower'  # worded by direction
     draw_timeline(shown, ax=bottom, rows=rows, predicted=predicted,
-                  title=title or style.plot_text('graph.title_dag_run', ratio=r.speedup))
+                  title=title or style.plot_text(key, ratio=r.speedup, inv=1 / r.speedup))
     return fig
 
 
@@ -330,7 +368,8 @@ def draw_graph(g, ax=None, label_edges=None, title=None, rows=None):
     boxes = {}
     for n in g['nodes']:
         face = style.color(_role(n['lane'], lanes))
-        boxes[n['id']] = ax.text(*pos[n['id']], n['name'], ha='center', va='center', fontsize=style.MIN_FONT_PT,
+        boxes[n['id']] = ax.text(*pos[n['id']], stage_label(n['name'], plot=True), ha='center', va='center',
+                                 fontsize=style.MIN_FONT_PT,
                                  color='black' if n['kind'] == 'copy' or face == style.color('cpu') else 'white',
                                  bbox={'boxstyle': 'round,pad=0.3', 'fc': face, 'ec': '0.3', 'lw': 0.6}, zorder=3)
     middle = max(y.values(), default=0) / 2
@@ -377,7 +416,7 @@ def draw_schedule(r, ax=None, title=None, predicted=None, critical_path=True):
     rows = {lane_name(x, plot=True): _role(x, lanes) for x in ids}
     # 'fc1 fwd [lane 0]' keeps its lane in brackets, translated, so the timeline can drop it from the bar.
     shown = [dict(e, lane=lane_name(e['lane'], plot=True), role=e.get('role') or _role(e['lane'], lanes),
-                  name=e['name'].replace(f"[{e['lane']}]", f"[{lane_name(e['lane'], plot=True)}]"))
+                  name=box_name(e['name'], plot=True))
              for e in events]
     path = set(getattr(r, 'critical_path', ())) if critical_path else set()
     marked = [s['name'] for e, s in zip(events, shown) if e['name'] in path]

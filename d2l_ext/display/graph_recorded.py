@@ -155,8 +155,10 @@ def dag_text(d: dict) -> str:
         lines.append(t('graph.dag_predicted', one=p['one_lane'] * 1e3, planned=p['planned'] * 1e3, ratio=ratio))
         if ratio < 1:
             lines.append(t('graph.dag_predicted_loss'))
-    lines.append(t('graph.dag_speedup', ratio=statistics.median(d['times']['one_lane'])
-                   / statistics.median(d['times']['planned'])))
+    from ..results import Measurement
+    from .graph import versus_text
+    planned, one = (Measurement(v, d['times'][v]) for v in ('planned', 'one_lane'))
+    lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', planned, one))
     lines.append(t('graph.rec_dag.checked', error=max(d['errors'].values())))
     return '\n'.join(lines)
 

@@ -63,15 +63,22 @@ def book_text(alone: list[float], both: float) -> str:
     return t(key, both=both, total=total, slower=slower)
 
 
-def wall_text(serial: float, together: float, expected: float | None = None) -> str:
-    """Medians of together against one after the other: time saved (or lost), beside the predicted saving."""
+def wall_text(serial: float, together: float, expected: float | None = None,
+              expected_serial: float | None = None) -> str:
+    """Medians of together against one after the other: time saved (or lost), beside the predicted saving.
+
+    The predicted saving compares predicted with predicted: `expected` (together) against `expected_serial`
+    (one after the other, predicted from the lanes alone); without it, `serial` is that prediction (13.3.0:
+    one after the other is the sum of the lanes' medians alone).
+    """
     if together <= serial:
         text = t('parallel.overlap.wall', serial=serial, together=together, saved=serial - together)
     else:
         text = t('parallel.overlap.wall_more', serial=serial, together=together, more=together - serial)
     if expected is not None:  # the saving the prediction allows; a predicted loss is worded as one, never negative
-        key = 'parallel.overlap.wall_predicted' if expected <= serial else 'parallel.overlap.wall_predicted_more'
-        text = _sentences(text, t(key, predicted=abs(serial - expected), expected=expected))
+        base = serial if expected_serial is None else expected_serial
+        key = 'parallel.overlap.wall_predicted' if expected <= base else 'parallel.overlap.wall_predicted_more'
+        text = _sentences(text, t(key, predicted=abs(base - expected), expected=expected, serial=base))
     return text
 
 
@@ -104,7 +111,7 @@ def verdict_text(alone: list[float], serial: float, together: float, baseline: f
         key = ('parallel.verdict.base_same' if _close(together, baseline) else
                'parallel.verdict.base_beaten' if together < baseline else 'parallel.verdict.base_lost')
         ratio = together / baseline if key.endswith('lost') else baseline / together  # always 'x as fast', above 1
-        text = _sentences(text, t(key, baseline=baseline, ratio=ratio, noise=NOISE))
+        text = _sentences(text, t(key, baseline=baseline, ratio=ratio, noise=NOISE, diff=abs(together - baseline)))
     return text
 
 
@@ -179,12 +186,15 @@ def lane_overlap(result) -> float | None:
 
 def overlap_text(result, serial: float | None = None, together: float | None = None,
                  expected: float | None = None, alone: list[float] | None = None, labels=None,
-                 repeats: list[float] | None = None) -> str:
+                 repeats: list[float] | None = None, expected_serial: float | None = None,
+                 alone_from: str = 'medians') -> str:
     """One overlap, three numbers: the interval fraction and its prediction, the wall-clock saving beside its
     prediction (`expected`: the predicted together-time), and each lane's time per product while every lane
     was busy against alone (`alone`: seconds per product, in lane order), which shows what the overlap cost.
     `labels` name the lanes (lane order); by default the timeline's lanes labelled in the current language.
     `repeats` (together's) add the prediction's gap, tested against the speed measured side by side here.
+    `expected_serial`: one after the other as predicted, the base of the predicted saving (see wall_text).
+    `alone_from`: 'rates' when `alone` comes from a rate cell rather than the lanes' timed medians (speed_text).
     """
     spans = lane_intervals(result)
     fraction = lane_overlap(result)
@@ -192,9 +202,9 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
     parts = [t('parallel.overlap.fraction', measured=fraction if fraction is not None else 0.0, predicted=1.0,
                busy=' / '.join(f'{b - a:.3f}' for a, b in spans), span=span)]
     if serial is not None and together is not None:
-        parts.append(wall_text(serial, together, expected))
+        parts.append(wall_text(serial, together, expected, expected_serial))
     if alone is not None:
-        parts.append(speed_text(result, alone, labels or lane_labels(result.lanes)))
+        parts.append(speed_text(result, alone, labels or lane_labels(result.lanes), alone_from))
     if repeats and expected is not None:
         parts.append(gap_text(t('parallel.gap.together'), expected, list(repeats),
                               predict_at(product_seconds(result), result.iters)))
@@ -234,27 +244,50 @@ def _engine(r, text=t) -> str:
     return text('parallel.eager') if r.engine == 'eager' else r.engine
 
 
-def independence_text(r) -> str:
-    """Exercise 1: the numbers, then whether the framework overlapped one run's products by itself."""
-    key = 'parallel.independence.summary' if r.threads else 'parallel.independence.summary_gpu'  # no GPU 'threads'
+def independence_text(r, control=None) -> str:
+    """Exercise 1: the numbers, then whether the framework overlapped one run's products by itself.
+
+    `control`: the same framework's in-order run (MXNet's NaiveEngine); concurrency is claimed only when
+    issued together also beat the control's one at a time beyond NOISE.
+    """
+    # a thread count only where it was set (a framework running CPU work in the calling thread); an engine's
+    # own worker threads are not that number, so a queued framework's line names none
+    threaded = r.threads and not framework(r.framework).cpu_queued
+    key = 'parallel.independence.summary' if threaded else 'parallel.independence.summary_gpu'
     head = t(key, framework=_shown(r.framework), engine=_engine(r), lane=Lane.from_dict(r.lane).label,
              threads=r.threads, iters=r.iters, size=r.size, single=r.times['one_at_a_time'].median,
              together=r.times['issued_together'].median, ratio=r.ratio)
-    return head + '\n' + t(_independence_key(r), ratio=r.ratio)
+    key = _independence_key(r, control)
+    together = r.times['issued_together'].median
+    fields = dict(ratio=r.ratio, together=together)
+    if key == 'parallel.independence.control_not_beaten':
+        fields.update(control=control.times['one_at_a_time'].median, control_engine=_engine(control))
+    return head + '\n' + t(key, **fields)
 
 
-def _independence_key(r) -> str:
+def independence_lines(runs) -> str:
+    """Exercise 1's runs, each beside its framework's in-order control (MXNet's NaiveEngine) where one ran (13.3.1)."""
+    controls = {r.framework: r for r in runs if r.engine == 'NaiveEngine'}
+    return '\n'.join(independence_text(r, None if r.engine == 'NaiveEngine' else controls.get(r.framework))
+                      for r in runs)
+
+
+def _independence_key(r, control=None) -> str:
     """Exercise 1's sentence, chosen by what the two variants differ in (13.3.1)."""
     # GPU lane: 'one at a time' also waits after each product, so a gain is the skipped waits. CPU: only an
-    # engine that queues CPU work (registry's cpu_queued), not the in-order NaiveEngine control, runs them at once.
+    # engine that queues CPU work (registry's cpu_queued), beating the in-order NaiveEngine control too, shows
+    # products run at the same time; without that control nothing here tests a cause.
     if r.ratio < 1 - NOISE:
         return 'parallel.independence.slower'
     if r.ratio <= 1 + NOISE:
         return 'parallel.independence.in_order'
     if getattr(r, 'kind', 'cpu') == 'gpu':
         return 'parallel.independence.gpu_waits'
-    if framework(r.framework).cpu_queued and r.engine != 'NaiveEngine':
-        return 'parallel.independence.overlapped'
+    if framework(r.framework).cpu_queued and r.engine != 'NaiveEngine' and control is not None:
+        together, base = r.times['issued_together'].median, control.times['one_at_a_time'].median
+        if together < base and not _close(together, base):
+            return 'parallel.independence.overlapped'
+        return 'parallel.independence.control_not_beaten'
     return 'parallel.independence.untested'
 
 
@@ -263,8 +296,14 @@ def small_ops_text(r) -> str:
     base = r.times['one_lane'].median
     fastest = min(r.times, key=lambda k: r.times[k].median)
     names = {v: t(f'parallel.variant.{v}') for v in EXERCISE_VARIANTS if v in r.times}
-    head = t('parallel.small_ops.fastest', variant=names[fastest],
-             ratio=base / r.times[fastest].median, products=r.products, size=r.size)
+    ratio = base / r.times[fastest].median
+    head = t('parallel.small_ops.fastest', variant=names[fastest], ratio=ratio, products=r.products, size=r.size)
+    # lanes side by side on a CPU gain at most one core each: a larger ratio says the one-lane row was disturbed
+    # (a batched product saves calls as well, so it is not bounded by the cores)
+    if r.kind == 'cpu' and fastest in ('two_threads', 'two_streams') and ratio > max(r.cores, 1) * (1 + NOISE):
+        one = r.times['one_lane'].repeated()
+        head = _sentences(head, t('parallel.small_ops.suspect', cores=r.cores, ratio=ratio, base=names['one_lane'],
+                                  low=min(one) * 1e3, high=max(one) * 1e3))
     return head + '\n' + t(f'parallel.small_ops.{r.kind}', launch_us=r.launch_per_product * 1e6, cores=r.cores,
                            size=r.size)
 

@@ -37,14 +37,14 @@
 # # 12.3 自动并行：概览
 #
 # 《动手学深度学习》§12.3（英文版为§13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能够判断哪些部分
-# 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核或者整个 GPU 忙碌起来：在同一个设备上“并行”
-# 运行两个矩阵乘法，在每个乘法都已用满所有核时几乎没有收益。收益来自另外两个地方：
+# 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来：在同一个设备上“并行”
+# 运行两个矩阵乘法，在每个乘法都已用满所有核心时几乎没有收益。收益来自另外两个地方：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作；
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
 # 书中用两个 GPU 展示了这两点。这些 notebook 在这台机器现有的硬件上运行，并认真测量（预热、等待每个设备、展示每次
-# 重复、校验每个结果）；没有 GPU 时，就展示在 GPU 上录制的结果。
+# 重复、检查每个结果）；没有 GPU 时，就展示在 GPU 上录制的结果。
 #
 # | notebook | 你将看到 |
 # |---|---|
@@ -73,8 +73,8 @@ print(machine_line())
 # %% [markdown] lang="zh"
 # ## 这台机器的执行路
 #
-# *执行路*（lane）是能与其他工作同时运行工作的地方：一个 GPU、CPU，或者 CPU 的一部分核。请读一读每条执行路实际
-# 是什么：位于不同硬件上的两条执行路可以同时全速运行；共用同一组 CPU 核的两条执行路则不能。
+# *执行路*（lane）是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。请读一读
+# 每条执行路实际是什么：位于不同硬件上的两条执行路可以同时全速运行；共用同一组 CPU 核心的两条执行路则不能。
 
 # %%
 from d2l_ext.workers import lanes_for_all
@@ -99,8 +99,8 @@ if 'mxnet' in d2l_ext.available_frameworks():
 #
 # 每条执行路做同样的工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们先分别为每条执行路单独计时，再为两条
 # 同时运行计时，并交替进行各种测量，使漂移对每种情况的影响都相同。测量之前，先预测“同时运行”的速度是“先后运行”
-# 的几倍，并写进 `my_guess`。规则取决于硬件：位于不同设备上的执行路可以全部同时运行；共用 CPU 核的执行路，
-# 只有在核够分时才能同时运行。
+# 的几倍，并写进 `my_guess`。规则取决于硬件：位于不同设备上的执行路可以全部同时运行；共用 CPU 核心的执行路，
+# 只有在核心够分时才能同时运行。
 
 # %%
 my_guess = None  # together is how many times as fast as one after the other?
@@ -120,8 +120,8 @@ my_guess = None  # together is how many times as fast as one after the other?
 # <details><summary>参考答案</summary>
 #
 # 若各执行路耗时相同，先后运行的耗时是各执行路耗时之和。如果能有 `w` 条执行路同时运行，那么同时运行的耗时是这个和
-# 除以 `w`，也就是说速度是先后运行的 `w` 倍。不同的设备：`w` 等于执行路的条数。在 `c` 个核上、每条执行路 `k` 个
-# 线程的 CPU 执行路：`w = min(执行路条数, c // k)`；所以在只有一个核的机器上，各执行路只能轮流运行，`w = 1`。
+# 除以 `w`，也就是说速度是先后运行的 `w` 倍。不同的设备：`w` 等于执行路的条数。在 `c` 个核心上、每条执行路 `k` 个
+# 线程的 CPU 执行路：`w = min(执行路条数, c // k)`；所以在只有一个核心的机器上，各执行路只能轮流运行，`w = 1`。
 # 下面折叠的单元格为这台机器算出它；测量时再把同样的规则用于实际测得的各执行路耗时（它们从不完全相等），
 # 因此可能略有不同。
 #
@@ -147,8 +147,8 @@ print(t('overview.prediction', speedup=predicted_speedup, assumption=assumption)
 # side by side slowed the lanes. A gap between prediction and measurement is explained only by such a test.
 
 # %% [markdown] lang="zh"
-# 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是预期值。如果各执行路共用 CPU 核，还会多测一行：
-# 一条用上全部核的执行路做两份工作，这才是公平的基线。随后再运行一次并记录时间线，得到重叠（较短的执行路忙碌期间，
+# 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是预期值。如果各执行路共用 CPU 核心，还会多测一行：
+# 一条用上全部核心的执行路做两份工作，这才是公平的基线。随后再运行一次并记录时间线，得到重叠（较短的执行路忙碌期间，
 # 另一条也在忙碌的时间占比），以及两条都在忙碌时每条执行路每个乘积的用时，并与该执行路单独运行时相比：
 # 这是对“并排运行是否让执行路变慢”的一次测量检验。预测与实测之间的差距，只用这样的检验来解释。
 
@@ -169,7 +169,7 @@ print(t('overview.checked', error=result.max_rel_error))
 plot_parallel(result)
 
 # %% [markdown]
-# ## What a GPU machine shows
+# ## Recorded on a GPU
 #
 # The same experiment recorded on a machine with a GPU, where the lanes are the GPU and the CPU: separate hardware.
 # Each lane got as many products as take it about the same time alone, so the expectation is the slower lane's time.
@@ -177,7 +177,7 @@ plot_parallel(result)
 # and the text gives each lane's time per product in both runs, so a difference between them is stated, not hidden.
 
 # %% [markdown] lang="zh"
-# ## 在有 GPU 的机器上
+# ## 在GPU上录制的结果
 #
 # 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。每条执行路分到的矩阵乘法个数使它们
 # 单独运行的耗时大致相同，所以预期值就是较慢那条执行路的耗时。各次重复下方是同一份录制中的另一次运行，
@@ -248,8 +248,8 @@ print(t('overview.summary.graph'))
 # ## 记住
 #
 # - 一个操作符就已经能占满一个设备；收益来自多个设备，以及计算与通信的重叠。
-# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；共用 CPU 核的执行路只是把这些核分开用，
-#   所以要与一条用上全部核的执行路比较。
+# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；共用 CPU 核心的执行路只是把这些核心分开用，
+#   所以要与一条用上全部核心的执行路比较。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
 #
 # ## 易错点

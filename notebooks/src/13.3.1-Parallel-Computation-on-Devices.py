@@ -27,7 +27,7 @@
 # 《动手学深度学习》§12.3“自动并行”中的12.3.1节（英文版为§13.3.1）。
 #
 # 两个设备上的两项相互独立的工作，耗时应当等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
-# （可以同时运行工作的地方）上运行书中的代码，预测每次的用时，自己写出让执行路同时运行的函数，并看到第二条执行路
+# （可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心）上运行书中的代码，预测每次的用时，自己写出让执行路同时运行的函数，并看到第二条执行路
 # 什么时候划算。
 
 # %% tags=["nbval-ignore-output"]
@@ -48,7 +48,7 @@ print(machine_text())
 # ## 书中的代码，运行在这台机器的执行路上
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个GPU（GPU不足两个时，例如在Colab上，`devices[1]` 会引发
-# `IndexError`），所以我们改用这台机器的两条执行路：两个GPU，一个GPU加CPU，或者各占一半CPU核的两条CPU执行路。
+# `IndexError`），所以我们改用这台机器的两条执行路：两个GPU，一个GPU加CPU，或者各占一半CPU核心的两条CPU执行路。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -120,7 +120,7 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], both.elapsed))
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
-# 书中“两者”那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备。完全不等待更糟：在GPU上，
+# 书中 `d2l.Benchmark('GPU1 & GPU2')` 那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备。完全不等待更糟：在GPU上，
 # 工作一*排入队列*，计时就停止了。有GPU时只为GPU执行路计时。CPU执行路在每次调用返回前就已算完，
 # 所以各行应当相近；GPU上“不等待”那一行会短得多。
 
@@ -260,9 +260,9 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 测出每条执行路的速度，以及第一条执行路所在的设备用上全部核时的速度。预测：每条执行路单独运行、先后运行、
-# 同时运行，以及**基线**——这个设备用上全部核做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
-# 共用CPU核的执行路并排运行时，每条都可能比单独运行时慢，所以对它们还要测出两条同时运行时各自的速度，并据此预测。
+# 测出每条执行路的速度，以及第一条执行路所在的设备用上全部核心时的速度。预测：每条执行路单独运行、先后运行、
+# 同时运行，以及**基线**——这个设备用上全部核心做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
+# 共用CPU核心的执行路并排运行时，每条都可能比单独运行时慢，所以对它们还要测出两条同时运行时各自的速度，并据此预测。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
@@ -352,7 +352,7 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
 # per product: full overlap saves little if each lane computes more slowly side by side.
 
 # %% [markdown] lang="zh"
-# 每个乘积在哪里运行？每个条形是一次乘法；虚线是每条执行路预测的结束时间（各执行路共用CPU核时，按并排运行时测得
+# 每个乘积在哪里运行？每个条形是一次乘法；虚线是每条执行路预测的结束时间（各执行路共用CPU核心时，按并排运行时测得
 # 的速度）。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0到1），
 # 再与节省的时间以及每条执行路每个乘积的用时比较：如果并排运行时每条都算得更慢，完全重叠也省不了多少时间。
 
@@ -363,7 +363,8 @@ my_overlap = None  # your guess: a fraction from 0 to 1
 tl = parallel.timeline('torch', size=N, iters=K)  # another run of both lanes together
 print(guess_text(my_overlap, 1.0, lane_overlap(tl), unit='%', name='my_overlap'))
 print(overlap_text(tl, med[names[2]], med[names[3]], together, [2 * N**3 / rate[lane] for lane in lanes],
-                   labels=[lane.label for lane in lanes], repeats=cmp[names[3]].times))
+                   labels=[lane.label for lane in lanes], repeats=cmp[names[3]].times, expected_serial=sum(alone),
+                   alone_from='rates'))
 ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if rate_both else alone
 plot_timeline(tl, predicted=ends)  # predicted ends in lane order: no lane names to match
 
@@ -378,8 +379,8 @@ plot_timeline(tl, predicted=ends)  # predicted ends in lane order: no lane names
 # ## MXNet：通过依赖引擎做同样的实验
 #
 # MXNet把每个操作交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作。它的 `ThreadedEnginePerDevice`
-# 为 `cpu(0)` 和 `cpu(1)` 各配一个工作线程池，但它们在*同一些*核上，而单条执行路已经把相互独立的乘法分散到了
-# 所有核上。先预测第二条MXNet执行路能带来多少收益。
+# 为 `cpu(0)` 和 `cpu(1)` 各配一个工作线程池，但它们在*同一些*核心上，而单条执行路已经把相互独立的乘法分散到了
+# 所有核心上。先预测第二条MXNet执行路能带来多少收益。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_parallel, summary_text
@@ -446,7 +447,7 @@ recorded_figure(rec) if rec else None
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 选择矩阵大小和每条执行路的乘法次数，然后按**Run**；每次运行都会追加到表格中。
+# 选择矩阵大小和每条执行路的乘积个数，然后点击**运行**；每次运行都会追加到表格中。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import ParallelPanel
@@ -464,7 +465,8 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # PyTorch runs eagerly: near 1 on a CPU lane; on a GPU lane "one at a time" also waits after each product, so a ratio
 # above 1 measures the skipped waits. MXNet's engine hands independent products to different workers, so with idle
-# cores the ratio rises above 1; with `NaiveEngine` it stays near 1. The cell below runs all three.
+# cores the ratio can rise above 1; with `NaiveEngine` it stays near 1. Concurrency shows only if issued together
+# also beats the control's one at a time.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -476,17 +478,18 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # <details><summary>参考答案</summary>
 #
 # PyTorch是即时执行的：在CPU执行路上比值接近1；在GPU执行路上，“逐个执行”在每次乘法之后还要等待，所以大于1的比值
-# 测到的是省掉的等待。MXNet的引擎把互不依赖的乘法交给不同的工作线程，所以有空闲的核时比值大于1；换成
-# `NaiveEngine` 后比值仍接近1。下面的单元格运行这三种情况。
+# 测到的是省掉的等待。MXNet的引擎把互不依赖的乘积交给不同的工作线程，所以有空闲的核心时比值可能大于1；换成
+# `NaiveEngine` 后比值仍接近1。只有当一起发出也快于对照的逐个执行时，乘积才是同时运行的（逐个执行本身变慢也会
+# 抬高比值）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import independence_text, plot_independence
+from d2l_ext.display.parallel import independence_lines, plot_independence
 
 runs = [parallel.independence('torch', size=N, iters=10)]
 if 'mxnet' in frameworks:
     runs += [parallel.independence('mxnet', size=800, iters=10, engine=e) for e in (None, 'NaiveEngine')]
-print('\n'.join(independence_text(r) for r in runs))
+print(independence_lines(runs))
 plot_independence(runs)
 
 # %% [markdown]
@@ -504,14 +507,14 @@ plot_independence(runs)
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对800个64 × 64的乘法做出预测：在CPU上，
-# 是一个用上全部核的线程、两个各用一半核的线程，还是一次 `torch.bmm`；在GPU上，是两个CUDA流、`torch.bmm`，
+# 是一个用上全部核心的线程、两个各用一半核心的线程，还是一次 `torch.bmm`；在GPU上，是两个CUDA流、`torch.bmm`，
 # 还是CUDA Graph（只启动一次）。提示：比较启动一次乘法与完成它的2 × 64³次浮点运算各需多少时间。
 #
 # <details><summary>参考答案</summary>
 #
 # GPU算一个64 × 64的乘积远不到一微秒，但从Python启动它却要好几微秒：这项工作*受启动开销限制*，第二个流没有可以
 # 重叠的东西；`torch.bmm` 和CUDA Graph只需启动一次。在CPU上，`torch.bmm` 只需一次调用；两个线程能否胜过一个
-# 用上全部核的线程，由下面各行的数字回答。
+# 用上全部核心的线程，由下面各行的数字回答。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -542,13 +545,13 @@ plot_small_ops(small)
 #
 # ## 记住
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为max(t1, t2)；**共用**同一些核的执行路只是把这些核分开用：
-#   要与一条用上全部核的执行路比较。
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为max(t1, t2)；**共用**同一些核心的执行路只是把这些核心分开用：
+#   要与一条用上全部核心的执行路比较。
 # * GPU只是把工作排入队列，所以一个线程就能喂饱多个GPU；即时执行的CPU工作则需要每条执行路一个线程。
 # * 用这台机器实测的FLOP/s做预测；与公平的基线比较；看每一次重复。
 #
 # ## 易错点
 #
 # * **不等待**，或**不带参数的 `torch.cuda.synchronize()`**（只等待当前设备）：应等待用到的每个设备。
-# * **共用硬件的执行路**：两条CPU执行路，或两个MXNet上下文，分的是同一些核。
+# * **共用硬件的执行路**：两条CPU执行路，或两个MXNet上下文，分的是同一些核心。
 # * **受启动开销限制的小工作**：增加流没有帮助；应批量计算，或重放CUDA Graph。

@@ -89,11 +89,13 @@ with d2l_ext.Benchmark(d2l_ext.t('communication.book.run'), [lane]):
 with d2l_ext.Benchmark(d2l_ext.t('communication.book.copy'), [lane]):
     y_cpu = copy_to_cpu(y)
 
-with d2l_ext.Benchmark(d2l_ext.t('communication.book.both'), [lane]):
+# only a GPU's first non_blocking call page-locks host memory: on a CPU lane the labels say nothing is copied
+with d2l_ext.Benchmark(d2l_ext.t('communication.book.both' if GPU else 'communication.book.both_cpu'), [lane]):
     y = run(x_lane)
     y_cpu = copy_to_cpu(y, True)
 
-with d2l_ext.Benchmark(d2l_ext.t('communication.book.both_again'), [lane]):
+with d2l_ext.Benchmark(d2l_ext.t('communication.book.both_again' if GPU else 'communication.book.both_again_cpu'),
+                       [lane]):
     y = run(x_lane)
     y_cpu = copy_to_cpu(y, True)
 
@@ -155,7 +157,7 @@ print(show.copied_text(y, y_cpu))
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在计算下一个乘积的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是CPU执行路
-# 分到的核数。检查会在单独的进程中运行它：能否运行，每个缓冲区是否装着 `x @ w`（以float64为参考）且在返回时已经
+# 分到的核心数。检查会在单独的进程中运行它：能否运行，每个缓冲区是否装着 `x @ w`（以float64为参考）且在返回时已经
 # 完整，以及复制是否与乘积重叠（由你这次运行自己的时间线测得）。
 #
 # 在GPU上，`x` 和 `w` 是书中的4000 × 4000矩阵。在CPU上，是20个 `x`（700 × 4）与 `w`（4 × 700）的乘积：方阵乘积
@@ -224,7 +226,7 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 # ## 预测
 #
 # 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，应当预期
-# **max(计算, 复制)**，但前提是复制有自己的硬件：GPU的复制引擎，或者CPU上一个空闲的核。
+# **max(计算, 复制)**，但前提是复制有自己的硬件：GPU的复制引擎，或者CPU上一个空闲的核心。
 # 下面的单元格在任务的设定下分别单独测量乘积和复制。
 
 # %% tags=["nbval-ignore-output"]
@@ -254,7 +256,7 @@ print(show.prediction_text(rates, K2, {}))
 
 # %% [markdown] lang="zh"
 # 把你对 `run_and_copy` 用时的猜测写进 `my_guess`，然后运行这个单元格：它交替地为只算乘积、先计算后复制和参考答案
-# `run_and_copy` 计时，校验每个结果，并把你的猜测、按公式的预测和实测值并排打印出来。每个点是一次重复；斜线条是按公式的预测。
+# `run_and_copy` 计时，检查每个结果，并把你的猜测、按公式的预测和实测值并排打印出来。每个点是一次重复；斜线条是按公式的预测。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # seconds: your guess for run_and_copy here
@@ -300,7 +302,7 @@ print(show.recorded_prediction_text(rec))
 # ## 每个乘积和每次复制在何时运行
 #
 # 再运行一次参考答案，并在每个流（torch.profiler）或每个线程上计时。一个重叠，三个数字：由区间算出的比例、它的
-# 按公式的预测和实际用时。虚线是重叠运行按公式的预测。
+# 按公式的预测和挂钟时间。虚线是重叠运行按公式的预测。
 
 # %% tags=["nbval-ignore-output"]
 traced = copy_task.traced_run(copy_task.run_and_copy, lane)  # the worked solution, with the stopwatch on
@@ -310,13 +312,13 @@ print(show.overlap_text(measured, predicted, overlap))
 show.plot_comm_timelines([copy_task.as_timeline(traced, lane)], predicted=predicted['overlapped'])
 
 # %% [markdown]
-# ## GPU evidence, recorded
+# ## Recorded on a GPU
 #
 # The newest GPU recording, labelled with its GPU, versions and date. Each panel is one way to copy; the hatched bar
 # is what to expect from the hardware.
 
 # %% [markdown] lang="zh"
-# ## GPU上录制的证据
+# ## 在GPU上录制的结果
 #
 # 下面是最新的GPU录制结果，标明了GPU、软件版本和日期。每个面板是一种复制方式；斜线条是根据硬件应当预期的用时。
 
@@ -432,7 +434,7 @@ show.plot_exercise_three(ex3)
 # <details><summary>参考答案</summary>
 #
 # GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两条执行路单独运行用时的最大值。
-# 在只有CPU的机器上，两条执行路和执行路0的复制线程是共用这些核的三个线程：应当预期不会好于最大值，最多是先后运行
+# 在只有CPU的机器上，两条执行路和执行路0的复制线程是共用这些核心的三个线程：应当预期不会好于最大值，最多是先后运行
 # 的用时；上面那一行说明了用的是哪条规则。
 # </details>
 #

@@ -57,7 +57,7 @@ print(show.machine_text(lanes))
 # %% [markdown] lang="zh"
 # ## 一条执行路的工作
 #
-# 没有两个GPU时，`find_lanes` 给出两条可以同时工作的*执行路*：一个GPU和CPU，或者CPU核的两半（见12.3.1节）。执行路
+# 没有两个GPU时，`find_lanes` 给出两条可以同时工作的*执行路*：一个GPU和CPU，或者CPU核心的两半（见12.3.1节）。执行路
 # `i` 在自己的样本上运行 `lane_step`：书中的多层感知机（784个输入、256个隐藏单元、10个输出、平方损失），反向传播逐步
 # 写出，使每个操作都像图中那样位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，因此两条
 # 执行路的梯度相加正好等于整个小批量的梯度。
@@ -96,8 +96,9 @@ def lane_step(i, params, X, y, n_total):
 # 3. Move the gradients to the CPU, where `params` live, sum them there and return the new weights
 #    `params[k] - lr * total[k]`.
 #
-# The check runs four SGD steps and grades the updates (against float64), the placement (each half on its lane, the
-# sum on the CPU) and the overlap of the halves, from timestamps taken while your code ran.
+# The check runs four SGD steps (the first warms up) and grades, over the other three, the updates (against
+# float64), the placement (each half on its lane, the sum on the CPU) and the overlap of the halves, from timestamps
+# taken while your code ran.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
@@ -109,12 +110,12 @@ def lane_step(i, params, X, y, n_total):
 #    自己的线程中运行，GPU执行路的CUDA 内核被放入队列），并返回它们的结果。
 # 3. 把梯度移到 `params` 所在的CPU上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
 #
-# 检查会运行四个随机梯度下降步，并评判：更新（与float64结果比较）、放置（每一半在自己的执行路上，求和在CPU上）和
+# 检查会运行四个随机梯度下降步（第一步用于热身），并根据其余三步评判：更新（与float64结果比较）、放置（每一半在自己的执行路上，求和在CPU上）和
 # 两半的重叠（根据你的代码运行时记录的时间戳计算）。
 
 # %% tags=["nbval-ignore-output"]
 def mlp_step(lanes, params, X, y, lr):
-    """One SGD step with the minibatch split over two lanes (Fig. 13.3.1) -> the new weights, on the CPU."""
+    """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
     # TODO: half of the rows and a copy of the weights on each lane's device; lane_step on both halves at once
     #       (run_on_lanes); the gradients to the CPU, summed there; return params[k] - lr * total[k] for every k.
     raise NotImplementedError
@@ -124,7 +125,7 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def mlp_step(lanes, params, X, y, lr):
-    """One SGD step with the minibatch split over two lanes (Fig. 13.3.1) -> the new weights, on the CPU."""
+    """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
     halves = []
     for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
@@ -175,10 +176,10 @@ show.draw_graph(graph, title=d2l_ext.t('graph.title_graph'))
 # 这正是书中的图，只是多了偏置和损失：两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。在一条链
 # 内部，没有什么能提前开始；两条链之间的一切都可以重叠。
 #
-# ## 先预测，再实测
+# ## 先预测，再测量
 #
 # 在这里实测（多次运行的中位数）：每个方框单独运行的时间、每条执行路的方框单独运行和两条同时运行的时间，以及执行路0的
-# 方框在其整个设备上（CPU则使用全部核）的时间。
+# 方框在其整个设备上（CPU则使用全部核心）的时间。
 
 # %% tags=["nbval-ignore-output"]
 print(d2l_ext.t('graph.step_checked', err=dg.check_step_matches(lanes, (params, X, y))['relative_error']))
@@ -197,7 +198,7 @@ print(show.rates_text(rates))
 # 猜一猜两条执行路同时运行一个训练步要多长时间，并把它写进 `my_guess`。这个单元格打印按公式得出的预测，每条执行路的
 # 方框都按上面测得的时间缩放：**先后运行**，各方框依次运行，每条执行路取单独运行的时间；**同时运行**，依赖图所允许的
 # 调度（方框在其输入都已完成、且其执行路或链路空闲时立即开始），两条执行路取同时运行的时间；**一个设备**，执行路0的
-# 方框在其整个设备上的时间乘以2，再加上更新。接着它把三种方式交替运行并计时，每次都与float64的结果进行校验。
+# 方框在其整个设备上的时间乘以2，再加上更新。接着它把三种方式交替运行并计时，每次都与float64的结果进行检查。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together. Write a number, then run this cell.
@@ -216,7 +217,7 @@ show.draw_step_timing(timing)
 
 # %% [markdown] lang="zh"
 # 重叠根据每一半实际运行的时间测得；旁边的挂钟时间差还计入了两种方式之间的所有其他差别。下面是按逐个计时的方框排出的
-# 调度（关键路径已描边），然后是这个训练步的三个数字，以及为每个数字计时时其他程序占用的核的比例。
+# 调度（关键路径已描边），然后是这个训练步的三个数字，以及为每个数字计时时其他程序占用的核心的比例。
 
 # %% tags=["nbval-ignore-output"]
 print(show.schedule_text(plan))
@@ -247,7 +248,7 @@ panel = GraphSchedulePanel(lanes).show()
 # ## 练习
 #
 # **1. 不等待的服务器。** `dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路0的梯度
-# 用了两次，就像一个没等执行路1的梯度到达就去读取的服务器那样。先预测：记录下来的依赖图会变吗？校验能发现吗？然后
+# 用了两次，就像一个没等执行路1的梯度到达就去读取的服务器那样。先预测：记录下来的依赖图会变吗？检查能发现吗？然后
 # 展开下面单元格的输出。
 
 # %% jupyter={"outputs_hidden": true}
@@ -282,7 +283,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>参考答案</summary>
 #
 # 依赖图变了：执行路1的梯度仍然到达服务器，但不再有任何边把它们连到 `sum`，因此调度器会在没有这些梯度的情况下开始
-# `sum`。更新是错的，与float64结果的校验发现了这一点。
+# `sum`。更新是错的，与float64结果的检查发现了这一点。
 # </details>
 #
 # **2. 不均匀的拆分。** 以一个GPU和CPU作为执行路时，平均拆分会使GPU等待。256个样本中应当给执行路0多少个，才能让两条
@@ -327,9 +328,8 @@ show.draw_dag(ex5)
 # path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. In units of one
 # product the lanes, not the path, set the time; measured times need not follow the unit count.
 #
-# Beside a GPU (see the recording at the end), the output says whether the planner alone gave the CPU anything,
-# when a lane got a task only because every lane gets one, what one product timed on each lane predicted, and how
-# the plan compared with the GPU alone.
+# Beside a GPU (the recording at the end), the output says whether the planner gave the CPU anything, what one
+# product timed on each lane predicted, and how the plan compared with the GPU alone.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -340,8 +340,8 @@ show.draw_dag(ex5)
 # 乘法需要每个阶段3，再加汇合点：仍是12。以一次乘法为单位，决定时间的是执行路的数量，而不是关键路径；实测时间不一定
 # 符合按单位的计数。
 #
-# 与GPU并列时（见本课末尾的录制结果），输出会说明规划器本身是否给了CPU任务、某条执行路是否只因为每条执行路都要分到
-# 任务才得到了一个任务、根据在每条执行路上为一次乘法计时得出的预测，以及计划与GPU单独运行相比如何。
+# 与GPU并列时（见本课末尾的录制结果），输出会说明规划器是否给了CPU任务、根据在每条执行路上为一次乘法计时得出的
+# 预测，以及计划与GPU单独运行相比如何。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -357,7 +357,7 @@ print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
 # from the recording.
 
 # %% [markdown] lang="zh"
-# ## 在GPU机器上录制的结果
+# ## 在GPU上录制的结果
 #
 # 参考实现的训练步（两层多层感知机，图12.3.1）在一台有GPU的机器上录制的结果：一次重复中的忙碌区间，以及三种方式的
 # 每次重复。说明文字由录制数据生成。
@@ -392,7 +392,7 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 # * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径；用在这里测得的速度来预测，再实测。
 # * 报告重叠时给出区间的比例，并在旁边给出预测和挂钟时间差。
 # * 要与一个设备处理整个小批量、不做复制的情况比较；只有当执行路增加了硬件时，拆分才划算。
-# * 变快的同时必须保持正确：把每个结果都与float64的参考结果进行校验。
+# * 变快的同时必须保持正确：把每个结果都与float64的参考结果进行检查。
 #
 # ## 易错点
 #

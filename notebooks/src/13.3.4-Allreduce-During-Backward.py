@@ -15,7 +15,7 @@
 # %% [markdown]
 # # Extra: Gradients All-Reduced While Backward Still Runs
 #
-# Section 13.3.2 mentions "aggregating gradients across accelerators in distributed optimization": an
+# Section 13.3.2 notes that distributed optimization moves data to aggregate gradients across accelerators: an
 # **all-reduce**, where every process contributes its gradients and receives their sum. Frameworks run it while
 # backward still computes; we measure how much really overlaps.
 #
@@ -25,8 +25,8 @@
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
-# 12.3.2节提到“在分布式优化中聚合多个加速卡上的梯度”：这就是**全归约**（all-reduce），每个进程贡献自己的梯度，
-# 并得到它们的和。深度学习框架在反向传播仍在计算时就进行全归约；我们测量其中有多少真正是同时进行的。
+# 12.3.2节写道：“当我们打算执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度”。这就是**全归约**
+# （all-reduce），每个进程贡献自己的梯度，并得到它们的和。深度学习框架在反向传播仍在计算时就进行全归约；我们测量其中有多少真正是同时进行的。
 #
 # 在*数据并行*中，每个进程持有同样的多层感知机和小批量中的一份。CPU上的进程通过gloo通信；每个GPU一个进程时，
 # 通过NCCL通信。
@@ -116,7 +116,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # optimizer.zero_grad(); loss_of(model, X, y).backward(); optimizer.step()
 # ```
 #
-# Gradients fill buckets of about `bucket_cap_mb` MB in the order backward produces them; a full bucket's all-reduce
+# Gradients fill buckets of about `bucket_cap_mb` MiB in the order backward produces them; a full bucket's all-reduce
 # starts at once. Large buckets: few calls; small: an early start.
 
 # %% [markdown] lang="zh"
@@ -143,7 +143,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 #
 # `run_allreduce` 把*你的*函数发给各个进程。它还加上四种桶大小的DDP、**仅反向传播**（整个训练步，不发送）、
 # **仅全归约**，以及一个对照版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不
-# 重叠；(a)减去扁平版本，是多出的调用的代价减去扁平版本复制梯度的代价。每个训练步都与float64的结果校验；有几步
+# 重叠；(a)减去扁平版本，是多出的调用的代价减去扁平版本复制梯度的代价。每个训练步都与float64的结果检查；有几步
 # 做了性能分析以得到时间区间。
 
 # %% tags=["nbval-ignore-output"]
@@ -165,7 +165,7 @@ print(show.ingredients_text(result))
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 环形全归约中每个进程发送字节数的2(n-1)/n，所以一次调用的代价是 **α + 2(n-1)/n × 字节数 / β**：每次调用的
+# 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，所以一次调用的代价是 **α + 2(n-1)/n × 字节数 / β**：每次调用的
 # 开销α来自一个浮点数的全归约，总线带宽β来自大缓冲区。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：最多
@@ -194,19 +194,19 @@ print(show.prediction_text(allreduce, serial, overlapped))
 #
 # Per overlapping version: the **overlap** (share of its all-reduce's busy time during which backward computed),
 # the **model**'s share, and the **wall clock** against (a), split into calls saved (times α), all-reduce during
-# backward, and backward's slowdown (profiled). Dots: repeats; hatched: the model.
+# backward, and the change in backward's speed (profiled). Dots: repeats; hatched: the model.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
 #
 # 两个进程时环形因子是1；模型给出的(c)的比例印在下面。在CPU上，gloo与反向传播使用同样的核心：两者可以同时在进行
-# 却都变慢了，所以时钟上省下的时间可能少于重叠的时间。
+# 却都变慢了，所以挂钟时间上省下的时间可能少于重叠的时间。
 # </details>
 #
 # ## 实测
 #
 # 每个重叠的版本给出：**重叠**（它的全归约忙碌的时间里反向传播也在计算的比例）、**模型**给出的比例，以及与(a)
-# 相比的**时钟时间**，拆成省下的调用（乘以α）、在反向传播期间进行的全归约，以及反向传播变慢的部分（性能分析）。
+# 相比的**挂钟时间**，拆成省下的调用（乘以α）、在反向传播期间进行的全归约，以及反向传播快慢的变化（性能分析）。
 # 点：各次重复；斜线条：模型。
 
 # %% tags=["nbval-ignore-output"]
@@ -216,16 +216,14 @@ print(show.overlap_text(result, ['hooks', 'ddp-1']))
 show.plot_steps(result, ids=['backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp-1'])
 
 # %% [markdown]
-# The overlap counts time, not savings (0-100%); a longer backward is subtracted from the gain. Compare the
-# unexplained term with the repeats' spread.
+# The overlap counts time, not savings (0-100%). Compare the unexplained term with the repeats' spread.
 #
 # ## Fewer calls, or overlap?
 #
 # Fewer calls could save time without overlap; flat also copies every gradient twice:
 
 # %% [markdown] lang="zh"
-# 重叠统计的是时间而不是节省，所以总在0-100%之间；反向传播多用的时间要从它省下的时间里减去。“无法解释”的那一项
-# 要与各次重复的波动范围对照着看。
+# 重叠统计的是时间而不是节省，所以总在0-100%之间。“无法解释”的那一项要与各次重复的波动范围对照着看。
 #
 # ## 是调用少了，还是重叠了？
 #
@@ -254,7 +252,7 @@ show.draw_step_timeline(result, 'ddp-1')
 # Chrome traces for Perfetto, one per process:
 
 # %% [markdown] lang="zh"
-# 供Perfetto打开的Chrome跟踪记录，每个进程一个：
+# 供Perfetto打开的Chrome跟踪文件，每个进程一个：
 
 # %% tags=["nbval-ignore-output"]
 print(show.trace_text(result, 'ddp-1'))
@@ -292,8 +290,8 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 #
 # ## Recorded at 2, 4 and 8 processes
 #
-# The same run, one core per process, on the machine the first lines name (they also say whether it is this one):
-# step times, overlap beside the model's, one step of (c) at the largest size.
+# The same run, one core per process, on the machine the first lines name: step times, overlap beside the
+# model's, one step of (c) at the largest size.
 
 # %% [markdown] lang="zh"
 # ## MXNet
@@ -313,8 +311,8 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 #
 # ## 用2、4和8个进程录制的结果
 #
-# 同样的运行，每个进程一个核心，录制于开头几行所说的机器（它们也说明是否就是这台机器）：训练步时间、重叠与模型
-# 给出的比例，以及最大进程数时(c)的一个训练步。
+# 同样的运行，每个进程一个核心，录制于开头几行所说的机器：训练步时间、重叠与模型给出的比例，以及最大进程数时(c)
+# 的一个训练步。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a machine with a GPU shipped with d2l_ext, or None
@@ -326,13 +324,13 @@ if rec is not None:
 # %% [markdown]
 # ## Exercises
 #
-# 1. DDP's default bucket, 25 MB, holds about all of this model's gradients on CPUs. Which size does the model
-#    predict fastest among 0.25, 1, 8 MB and one bucket? What overlap for the one bucket? The first run timed all four.
+# 1. DDP's default bucket, 25 MiB, holds about all of this model's gradients on CPUs. Which size does the model
+#    predict fastest among 0.25, 1, 8 MiB and one bucket? What overlap for the one bucket? The first run timed all four.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. DDP默认的桶大小25 MB在CPU上差不多装下这个模型的全部梯度。在0.25、1、8 MB和一个桶之中，模型预测哪个
+# 1. DDP默认的桶大小25 MiB在CPU上差不多装下这个模型的全部梯度。在0.25、1、8 MiB和一个桶之中，模型预测哪个
 #    最快？一个桶的重叠是多少？第一次运行已经测量了这四种大小。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -357,7 +355,7 @@ show.plot_buckets(result)
 # 模型的曲线显示了两者在哪里平衡。
 # </details>
 #
-# 2. 修改(c)，让它忘记除以进程数。预测校验会给出什么结果，然后运行。
+# 2. 修改(c)，让它忘记除以进程数。预测检查会给出什么结果，然后运行。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true}
 def hooks_without_average(model, X, y, optimizer):
@@ -395,7 +393,7 @@ except d2l_ext.ResultMismatch as wrong:
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 每个梯度都大了n倍。校验以接近n - 1的相对误差终止运行。
+# 每个梯度都变成了应有值的 n 倍。检查以接近n - 1的相对误差终止运行。
 # </details>
 #
 # 3. 字节数随width²增长，反向传播的算术运算量随 batch × width² 增长。每个进程的批量减半时，仅全归约 / 仅反向
@@ -411,14 +409,15 @@ for r in (result, ex3):
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves backward's arithmetic, not the bytes: the model says the ratio about doubles. Compare
-# the two printed ratios.
+# Half the batch halves backward's arithmetic, not the bytes: were the step all arithmetic, the ratio would
+# double; costs that do not shrink with the batch make it grow less. Compare the two printed ratios.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使反向传播的算术运算量减半，而字节数不变：按模型，这个比值大约翻倍。请对照上面打印的两个比值。
+# 批量减半使反向传播的算术运算量减半，而字节数不变：假如训练步的时间全是算术运算，这个比值会翻倍；不随批量缩小的
+# 开销使它增长得少一些。请对照上面打印的两个比值。
 # </details>
 
 # %% [markdown]
@@ -435,10 +434,10 @@ for r in (result, ex3):
 # %% [markdown] lang="zh"
 # ## 动手实现：四个版本
 #
-# 现在由你来写这个训练步，写四遍，一遍比一遍更接近DDP的做法，可以使用 `loss_of`、`dist` 和 `torch`。校验会在
+# 现在由你来写这个训练步，写四遍，一遍比一遍更接近DDP的做法，可以使用 `loss_of`、`dist` 和 `torch`。检查会在
 # 两个进程上把它运行3步，模型中有一个*共享*的权重（在前向传播中用了两次，在 `model.parameters()` 中只列出一次）
 # 和一个*冻结*的权重（它的 `.grad` 一直是 `None`），并与单个进程在整个小批量上用float64训练的结果相比较。对于(c)
-# 和(d)，它还测量重叠，旁边给出模型的比例。一个版本通过之前，校验会显示“尚未通过”以及原因。
+# 和(d)，它还测量重叠，旁边给出模型的比例。一个版本通过之前，检查会显示“尚未通过”以及原因。
 #
 # **(a) 反向传播之后全归约，取平均。** 即上面的第一种训练步，只是要能处理冻结的参数。
 
@@ -453,7 +452,7 @@ d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def backward_then_allreduce(model, X, y, optimizer):
-    """13.3.4 (a): the whole backward pass first, then one all-reduce per gradient, averaged."""
+    """(a): the whole backward pass first, then one all-reduce per gradient, averaged."""
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for p in model.parameters():
@@ -467,13 +466,13 @@ def backward_then_allreduce(model, X, y, optimizer):
 d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 
 # %% [markdown]
-# **(b) One flat buffer.** Every call costs a start-up. Copy all the gradients into one flat tensor
+# **(b) One flat buffer.** Copy all the gradients into one flat tensor
 # (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`). The check counts
 # the calls.
 
 # %% [markdown] lang="zh"
-# **(b) 一个扁平缓冲区。** 每次调用都有启动开销。把所有梯度复制进一个扁平张量（对 `g.reshape(-1)` 用
-# `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。校验会统计调用次数。
+# **(b) 一个扁平缓冲区。** 把所有梯度复制进一个扁平张量（对 `g.reshape(-1)` 用
+# `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。检查会统计调用次数。
 
 # %%
 def flat_allreduce(model, X, y, optimizer):
@@ -486,7 +485,7 @@ d2l_ext.check('13.3.4-b-flat', flat_allreduce)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def flat_allreduce(model, X, y, optimizer):
-    """13.3.4 (b): every gradient copied into one flat buffer, one all-reduce, copied back."""
+    """(b): every gradient copied into one flat buffer, one all-reduce, copied back."""
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     grads = [p.grad for p in model.parameters() if p.grad is not None]
@@ -522,7 +521,7 @@ d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def allreduce_in_hooks(model, X, y, optimizer):
-    """13.3.4 (c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
+    """(c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
     works = []
 
     def send(p):
@@ -543,18 +542,18 @@ d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 
 # %% [markdown]
 # **(d) Buckets.** Fill buckets with the parameters that need a gradient, in reverse order; close a bucket once it
-# holds at least `bucket_mb` MB (2**20 bytes). When a bucket's last gradient is ready, flatten it and start its
+# holds at least `bucket_mb` MiB (2**20 bytes). When a bucket's last gradient is ready, flatten it and start its
 # all-reduce; after backward, wait and copy back. The check expects one call per bucket for sizes giving 1, 2 and 3
 # buckets, and judges the overlap with 3.
 
 # %% [markdown] lang="zh"
-# **(d) 桶。** 按逆序取出需要梯度的参数，依次装进桶里：每放入一个参数，一旦桶中已有至少 `bucket_mb` MB
+# **(d) 桶。** 按逆序取出需要梯度的参数，依次装进桶里：每放入一个参数，一旦桶中已有至少 `bucket_mb` MiB
 # （2**20字节），就封上这个桶。一个桶的最后一个梯度就绪时，把桶展平并发起它的全归约；反向传播之后，等待并复制
-# 回去。校验会试用分别得到1个、2个和3个桶的桶大小，要求每个桶一次调用；重叠按3个桶的情形评判。
+# 回去。检查会试用分别得到1个、2个和3个桶的桶大小，要求每个桶一次调用；重叠按3个桶的情形评判。
 
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
-    """(d) Buckets of bucket_mb MB in reverse parameter order, each all-reduced as soon as it is full."""
+    """(d) Buckets of bucket_mb MiB in reverse parameter order, each all-reduced as soon as it is full."""
     # TODO: build the buckets, count each bucket's missing gradients in hooks, start a full bucket's all-reduce
     raise NotImplementedError
 
@@ -563,7 +562,7 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
-    """13.3.4 (d): buckets of bucket_mb MB filled in reverse parameter order, each all-reduced once full."""
+    """(d): buckets of bucket_mb MiB filled in reverse parameter order, each all-reduced once full."""
     params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order
     buckets, current, size = [], [], 0
     for p in params:  # a bucket closes once it holds bucket_mb MB (2**20 bytes), as DDP's do
@@ -605,7 +604,7 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # - Data parallelism averages gradients with an all-reduce; a call costs about α + 2(n-1)/n × bytes / β.
 # - Overlap comes from the dependency graph: a layer's gradient is final before earlier layers are done.
-# - Measure overlap from intervals (0-100%); the wall clock also counts fewer calls and a slower backward.
+# - Measure overlap from intervals (0-100%); the wall clock also counts fewer calls and backward's speed.
 #
 # ## Pitfalls
 #
@@ -618,10 +617,10 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # - 数据并行用全归约对梯度取平均；一次调用的代价约为 α + 2(n-1)/n × 字节数 / β。
 # - 重叠来自依赖图：一层的梯度在前面各层完成之前就已经确定了。
-# - 用时间区间测量重叠（0-100%）；时钟时间的差别还包含调用次数的减少和反向传播的变慢。
+# - 用时间区间测量重叠（0-100%）；挂钟时间的差别还包含调用次数的减少和反向传播快慢的变化。
 #
 # ## 易错点
 #
 # - 反向传播之后再全归约，或者把全部梯度装进一个桶，都什么也重叠不了。
-# - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：梯度大n倍。
+# - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：每个梯度都变成了应有值的 n 倍。
 # - 在CPU上，gloo与反向传播共用核心：重叠可能让反向传播变慢。

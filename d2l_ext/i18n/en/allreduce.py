@@ -4,7 +4,7 @@ MESSAGES = {
     'allreduce.version.allreduce': 'all-reduce alone',
     'allreduce.version.serial': '(a) backward, then all-reduce',
     'allreduce.version.hooks': '(c) all-reduce from gradient hooks',
-    'allreduce.version.ddp': '(d) DDP, {mb:g} MB buckets',
+    'allreduce.version.ddp': '(d) DDP, {mb:g} MiB buckets',
     'allreduce.col.version': 'version',
     'allreduce.col.median': 'median step (s)',
     'allreduce.col.iqr': 'IQR (s)',
@@ -29,14 +29,14 @@ MESSAGES = {
     'allreduce.usage.cores': ('{n} processes need {n} cores (one each) and this machine gives this program {core'
                               's}: use a world size from 2 to {most}'),
     'allreduce.usage.gpus': '{n} NCCL processes need {n} GPUs and this machine has {gpus}: use at most {gpus}',
-    'allreduce.usage.bucket': 'bucket size {value!r} must be a number of MB above 0, e.g. 1 or 0.25,1,4,25',
+    'allreduce.usage.bucket': 'bucket size {value!r} must be a number of MiB above 0, e.g. 1 or 0.25,1,4,25',
     'allreduce.usage.port_hint': 'pass a free port between 1024 and 65535, or none to pick one',
     'allreduce.usage.port_range': 'port {port} is not a port: pass one between 1024 and 65535, or none',
     'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port, or none to pick a free one',
     'allreduce.usage.no_trace': 'no timeline of {version!r}: run with a trace folder (traced: {traced})',
     'allreduce.usage.size_hint': 'pass a positive {name}',
-    'allreduce.summary.head': ('{processes} processes ({backend}), MLP {layers} x {width}, {batch} examples each'
-                               '; gradients {mb:.1f} MB'),
+    'allreduce.summary.head': ('{processes} processes ({backend}), MLP: {layers} layers of width {width}, '
+                               '{batch} examples each; gradients {mb:.1f} MiB'),
     'allreduce.summary.version': '{label:<38} median {median:.4f} s  (relative error {error:.1e}, {repeats} repeats)',
     'allreduce.summary.trace': 'trace of {label}, process {rank}: {path} (open it in Perfetto)',
     'allreduce.plot.title': 'one training step, every repeat',
@@ -55,10 +55,10 @@ MESSAGES = {
     'allreduce.perfetto': ('open a trace at ui.perfetto.dev ("Open trace file"): backward\'s operations and the '
                            'all-reduce threads of one process, on one time axis'),
     'allreduce.panel.bucket': 'DDP bucket size',
-    'allreduce.panel.bucket_choice': 'bucket size {mb} MB is not on the slider: choose one of {sizes}',
-    'allreduce.panel.running': 'starting the processes, {mb:g} MB buckets...',
+    'allreduce.panel.bucket_choice': 'bucket size {mb} MiB is not on the slider: choose one of {sizes}',
+    'allreduce.panel.running': 'starting the processes, {mb:g} MiB buckets...',
     'allreduce.panel.interrupted': 'Interrupted: every process was stopped; press Run to start again.',
-    'allreduce.panel.col_bucket': 'bucket (MB)',
+    'allreduce.panel.col_bucket': 'bucket (MiB)',
     'allreduce.panel.col_ddp': '(d) DDP (s)',
     'allreduce.ratio': 'batch of {batch} per process: all-reduce alone / backward alone = {ratio:.2f}',
     'allreduce.plot.timeline_after': '{label}: every all-reduce starts after backward ends',
@@ -77,7 +77,7 @@ MESSAGES = {
     'allreduce.summary.model': ('model of one all-reduce call: {alpha:.3f} ms per call + bytes at {gbps:.2f} GB/'
                                 's bus bandwidth (ring factor {ring:.2f})'),
     'allreduce.ingredient.points': ('all-reduce of one float: {small:.3f} ms (fastest of {n}; what a call costs '
-                                    'whatever its size); of {buffer_mb:.0f} MB: {large:.4f} s (fastest of {m})'),
+                                    'whatever its size); of {buffer_mb:.0f} MiB: {large:.4f} s (fastest of {m})'),
     'allreduce.ingredient.fit': ('per-call overhead alpha = {alpha:.3f} ms, bus bandwidth = {gbps:.2f} GB/s (a r'
                                  'ing moves {ring:.2f} x the bytes)'),
     'allreduce.overlap.line': ('{label}: {measured:.0%} of its {comm:.1f} ms of all-reduce ran while backward co'
@@ -85,16 +85,24 @@ MESSAGES = {
     'allreduce.overlap.none_sent': '{label}: sent nothing in its profiled step',
     'allreduce.wall.faster': 'the step took {ms:.1f} ms less than (a)',
     'allreduce.wall.slower': 'the step took {ms:.1f} ms more than (a)',
-    'allreduce.wall.same': "the step took as long as (a), within the repeats' spread ({spread:.1f} ms)",
+    'allreduce.wall.same': ("the step is not told apart from (a): they differ by less than the repeats' spread "
+                            '({spread:.1f} ms, the larger interquartile range)'),
     'allreduce.why.head': '    (a) minus it, {gain:+.1f} ms =',
     'allreduce.why.calls': '{ms:+.1f} ms from {k} fewer calls ({alpha:.3f} ms each)',
     'allreduce.why.overlap': '{ms:+.1f} ms of all-reduce during backward',
     'allreduce.why.cores': ", gloo's threads running on the same {cores} core(s) as the {n} processes' backward",
     'allreduce.why.rest': "{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms)",
     'allreduce.why.join': '; ',
+    'allreduce.sep_list': ', ',
     'allreduce.overlap.rule': ("overlap = of the all-reduce's busy time, the share during which backward compute"
                                'd, from the profiled intervals (always 0-100%); model = the same share if each c'
-                               'all started as soon as its gradients were ready and had hardware of its own'),
+                               'all started as soon as its gradients were ready and had hardware of its own; '
+                               "repeats' spread = the larger interquartile range of the two steps compared, so it "
+                               'changes from line to line'),
+    'allreduce.model_under': ('all-reduce alone: measured {measured:.1f} ms, the model {predicted:.1f} ms: the model '
+                              'under-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
+    'allreduce.model_over': ('all-reduce alone: measured {measured:.1f} ms, the model {predicted:.1f} ms: the model '
+                             'over-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
     'allreduce.per_call.line': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes: '
                                 '(a) minus flat = {diff:+.1f} ms, {per:.3f} ms per call; the one-float all-reduc'
                                 'e measured alpha = {alpha:.3f} ms per call'),
@@ -104,19 +112,23 @@ MESSAGES = {
     'allreduce.plot.title_overlap': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model {predi'
                                      'cted:.0%})'),
     'allreduce.plot.title_nothing': 'one training step, every repeat: no version sent during backward',
-    'allreduce.buckets.xlabel': 'DDP bucket size (MB, log scale)',
+    'allreduce.buckets.xlabel': 'DDP bucket size (MiB, log scale)',
     'allreduce.buckets.ylabel': 'step time (ms, slowest process)',
     'allreduce.buckets.model': 'model: {alpha:.2f} ms per call + bytes at {gbps:.2f} GB/s',
     'allreduce.buckets.measured': 'measured DDP (every repeat)',
     'allreduce.buckets.serial': '(a) measured',
     'allreduce.buckets.flat': '(b) flat measured',
     'allreduce.buckets.one': 'one bucket: the whole gradient',
-    'allreduce.buckets.title': "model's best: {model} MB ({buckets} buckets); measured best: {measured} MB",
-    'allreduce.buckets.title_model': "model's best: {model} MB ({buckets} buckets)",
-    'allreduce.buckets.text': ('bucket sizes the model predicts fastest: {model} MB; measured fastest: {measured'
-                               '} MB ({steps})'),
+    'allreduce.buckets.title': "model's best: {model} MiB ({buckets} buckets); measured best: {measured} MiB",
+    'allreduce.buckets.title_model': "model's best: {model} MiB ({buckets} buckets)",
+    'allreduce.buckets.title_same': "model's best: {model} MiB ({buckets} buckets); measured: no size told apart",
+    'allreduce.buckets.text': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest: {measured'
+                               '} MiB ({steps})'),
     'allreduce.buckets.within': 'within one step of each other',
     'allreduce.buckets.apart': '{steps} steps apart in the sweep',
+    'allreduce.buckets.text_same': ('bucket sizes the model predicts fastest: {model} MiB; measured: no size told '
+                                    "apart (every size's median within the repeats' spread, {spread:.1f} ms, of "
+                                    'the fastest)'),
     'allreduce.panel.col_buckets': 'calls',
     'allreduce.panel.col_overlap': 'overlap',
     'allreduce.panel.col_model': 'model',
@@ -132,10 +144,10 @@ MESSAGES = {
     'allreduce.recorded.where_cpu': ('Recorded on a machine without a GPU, {cores} CPU cores (PyTorch {torch}, Python'
                                      ' {python}, NumPy {numpy}), on {date}; world sizes {sizes}'),
     'allreduce.recorded.run_own': ('{n} processes, one core each of {cores}: {layers} layers of width {width}, {batc'
-                                   'h} examples per process, {mb:.1f} MB of gradients; medians of {repeats} repeats'
+                                   'h} examples per process, {mb:.1f} MiB of gradients; medians of {repeats} repeats'
                                    ' (slowest process):'),
     'allreduce.recorded.run_shared': ('{n} processes taking turns on {cores} core(s), so nothing could overlap: {lay'
-                                      'ers} layers of width {width}, {batch} examples per process, {mb:.1f} MB of gr'
+                                      'ers} layers of width {width}, {batch} examples per process, {mb:.1f} MiB of gr'
                                       'adients; medians of {repeats} repeats (slowest process):'),
     'allreduce.recorded.median': '{label} {ms:.1f} ms',
     'allreduce.recorded.best_ddp': '(d) DDP, fastest bucket size',
@@ -151,19 +163,24 @@ MESSAGES = {
                                  'ere under way, one waiting while the other ran; read the wall clock instead, and'
                                  ' the recording from a larger machine below for overlap with a core per process'),
     'allreduce.usage.what_world': 'world size',
-    'allreduce.recorded.bad_format': ('{where}: not a 13.3.4 recording of format {format} (format {got}): record '
+    'allreduce.recorded.bad_format': ('{where}: not an all-reduce recording of format {format} (format {got}): record '
                                       'it again'),
     'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
     'allreduce.ingredient.backward': ('backward alone (the whole step with nothing sent: forward, backward and up'
                                       "date): {seconds:.4f} s (median); inside it, backward's operators, profiled"
                                       ' from first to last: {span:.1f} ms; it produces {tensors} gradient tensors'),
     'allreduce.predict.overlapped': 'predicted best overlap, max(backward alone, all-reduce): {seconds:.4f} s',
-    'allreduce.why.slowdown': ("{ms:+.1f} ms because backward's operators (profiled) took {mine:.1f} ms instead o"
-                               'f {alone:.1f} ms in backward alone (x{ratio:.2f}){cores}'),
-    'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it {gain:+.'
-                                  "1f} ms; backward's operators x{slowdown:.2f} against backward alone (profiled)"),
+    'allreduce.why.slower': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of "
+                             '{alone:.1f} ms in backward alone ({ratio:.2f}x as long: slower here){cores}'),
+    'allreduce.why.faster': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of "
+                             '{alone:.1f} ms in backward alone ({ratio:.2f}x as long: faster here)'),
+    'allreduce.why.rest_larger': ("{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms): larger "
+                                  'than every term above, so these terms do not explain the difference'),
+    'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it '
+                                  "{gain:+.1f} ms; backward's operators took {slowdown:.2f}x as long as in backward "
+                                  'alone (profiled)'),
     'allreduce.panel.col_slowdown': 'backward operators / alone (profiled)',
-    'allreduce.guess.none': ('my_guess is still None: write your guess (0 to 1) first, then run the cell; model: '
+    'allreduce.guess.none': ('Write your prediction (a number) in my_guess first, then run this cell. Model: '
                              '{predicted:.0%}, measured: {measured:.0%}; {wall}'),
     'allreduce.guess.line': ('your guess {guess:.0%}; model {predicted:.0%}; measured {measured:.0%} (share of {l'
                              "abel}'s all-reduce that ran during backward); {wall}"),

@@ -56,9 +56,13 @@ MESSAGES = {
                                               'reuses the pinned blocks it page-locked the first time.'),
     'communication.recorded.nb_unlike_pinned': ("The book's non_blocking copy took {nb:.4f} s, preallocated pinned "
                                                 'buffers {pinned:.4f} s.'),
-    'communication.recorded.streams': ('On one stream, run and copy issued together took {same:.4f} s, like run '
-                                       'then copy ({serial:.4f} s); with a copy stream and events {side:.4f} s, '
-                                       'against max(run, copy) = {expected:.4f} s.'),
+    'communication.recorded.streams': ('One-stream panel: run and copy issued together took {same:.4f} s, like run '
+                                       'then copy in that panel ({serial:.4f} s); with a copy stream and events '
+                                       '{side:.4f} s, against max(run, copy) = {expected:.4f} s.'),
+    'communication.recorded.streams_unlike': ('One-stream panel: run and copy issued together took {same:.4f} s, '
+                                              'run then copy in that panel {serial:.4f} s; with a copy stream and '
+                                              'events {side:.4f} s, against max(run, copy) = {expected:.4f} s.'),
+    'communication.recorded.wall_panel': 'Copy-stream panel (its own repeats):',
     'communication.recorded.no_timelines': ('This recording predates stream timelines: it holds only the medians '
                                             'above, no per-stream events to draw.'),
     'communication.recorded.no_first_copy': ('This recording predates the first-call measurement: no cold copy or '
@@ -101,8 +105,7 @@ MESSAGES = {
                                   'copy stream + events max(run, copy) = {two:.4f} s'),
     'communication.recorded.book_rate': ("the book's copy into new pageable tensors: {book:.2f} s ({gbps:.2f} GB/s)"),
     'communication.mode.run_and_copy': 'run_and_copy, worked solution',
-    'communication.guess.none': ('my_guess is still None: write your guess (in seconds) first, then run the cell '
-                                 'again.'
+    'communication.guess.none': ('Write your prediction (a number) in my_guess first, then run this cell.'
                                  '\nclosed form {closed:.4f} s; measured {measured:.4f} s (median)'),
     'communication.guess.closed_above': ('the rates measured alone predicted {ratio:.1f}x the measured time (every '
                                          'repeat took {low:.4f} to {high:.4f} s)'),
@@ -118,13 +121,18 @@ MESSAGES = {
                                         '{saved:.4f} s less (closed form for overlapped {closed:.4f} s).'),
     'communication.overlap.wall_more': ('Wall clock (medians): run then copy {serial:.4f} s, overlapped {over:.4f} s, '
                                         '{more:.4f} s more (closed form for overlapped {closed:.4f} s).'),
-    'communication.overlap.share': ("Copies' share of run then copy: {share:.0%} (run then copy {serial:.4f} s "
-                                    'minus products alone {run:.4f} s = {copy:.4f} s of copying).'),
+    'communication.overlap.share': ('What run then copy adds over the products alone (medians): {serial:.4f} s '
+                                    '- {run:.4f} s = {copy:.4f} s, {share:.0%} of run then copy. This is a '
+                                    "difference of two medians, not the copies' own time (the timeline shows "
+                                    'each copy).'),
     'communication.overlap.beyond': ("Overlapped beat run then copy beyond the repeats' spread: its upper quartile "
                                      "{over_hi:.4f} s is below run then copy's lower quartile {serial_lo:.4f} s."),
     'communication.overlap.within': ("Overlapped and run then copy are within the repeats' spread (middle halves "
                                      '{over_lo:.4f}-{over_hi:.4f} s and {serial_lo:.4f}-{serial_hi:.4f} s): this run '
                                      'does not tell them apart.'),
+    'communication.overlap.slower': ("Overlapped was slower than run then copy beyond the repeats' spread: its lower "
+                                     "quartile {over_lo:.4f} s is above run then copy's upper quartile "
+                                     '{serial_hi:.4f} s.'),
     'communication.overlap.cores': ('While overlapping, this process kept {cores:.1f} of the {total} cores busy on '
                                     'average (its CPU time / wall clock).'),
     'communication.overlap.cores_short': ('While overlapping, this process kept only {cores:.1f} of the {total} cores '
@@ -133,9 +141,11 @@ MESSAGES = {
     'communication.overlap.below_run': ('Overlapped ({over:.4f} s) took less than the products alone ({run:.4f} s), '
                                         'which overlap alone cannot do: in the traced overlapped run the products '
                                         'were busy {busy:.4f} s.'),
-    'communication.overlap.slowed': ('The products were busy {busy:.4f} s beside the copies, against {run:.4f} s alone '
-                                     '({ratio:.2f} times as long): the products ran slower while the copies ran, so '
-                                     'the wall clock gained less than the overlap suggests.'),
+    'communication.overlap.slowed': ('In the traced overlapped run the products were busy {busy:.4f} s beside the '
+                                     'copies; the untraced products-alone median is {run:.4f} s ({ratio:.2f} times '
+                                     'as long; one traced run against a median of untraced repeats): the products '
+                                     'ran slower while the copies ran, so the wall clock gained less than the '
+                                     'overlap suggests.'),
     'communication.timeline.caption': '{plan}: {products} products and {copies} copies of {n} x {n} results',
     'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} x {n}, every repeat',
     'communication.recorded.interval': ("From the recorded timeline's intervals: with a copy stream and events the "
@@ -147,6 +157,10 @@ MESSAGES = {
     'communication.legend.copy': 'copies to host memory',
     'communication.book.both': 'Run on lane 0 and copy to CPU (first non_blocking call)',
     'communication.book.both_again': 'Run on lane 0 and copy to CPU (second non_blocking call)',
+    'communication.book.both_cpu': ("Run on lane 0, then .to('cpu', non_blocking=True), 1st call (a CPU lane: "
+                                    'nothing is copied)'),
+    'communication.book.both_again_cpu': ("Run on lane 0, then .to('cpu', non_blocking=True), 2nd call (a CPU lane: "
+                                          'nothing is copied)'),
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'warm non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',

@@ -1,5 +1,13 @@
 """The "Build it" graders of 13.3.1-13.3.4: verdicts, stops, and input that cannot be graded."""
 MESSAGES = {
+    # a task's name as a learner reads it (the ids stay in code and on the command line)
+    'grading.title.lanes': 'Build it 13.3.1: run_together',
+    'grading.title.copy': 'Build it 13.3.2: run_and_copy',
+    'grading.title.mlp': 'Build it (dependency graph): mlp_step',
+    'grading.title.a_after': 'Build it (all-reduce) (a): backward_then_allreduce',
+    'grading.title.b_flat': 'Build it (all-reduce) (b): flat_allreduce',
+    'grading.title.c_hooks': 'Build it (all-reduce) (c): allreduce_in_hooks',
+    'grading.title.d_buckets': 'Build it (all-reduce) (d): allreduce_in_buckets',
     # the first line of a verdict
     'grading.passed': '✓ passed: {task}',
     'grading.not_yet': 'not yet: {task}',

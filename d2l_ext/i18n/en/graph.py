@@ -1,6 +1,17 @@
 """13.3.3: the dependency graph, its schedule, the timed step, exercise 5 and the panel."""
 MESSAGES = {
     'graph.lane': 'lane {i}',
+    'graph.stage.weight_copy': 'weight copy',
+    'graph.stage.fc1_fwd': 'fc1 fwd',
+    'graph.stage.relu': 'relu',
+    'graph.stage.fc2_fwd': 'fc2 fwd',
+    'graph.stage.loss': 'loss',
+    'graph.stage.fc2_bwd': 'fc2 bwd',
+    'graph.stage.relu_bwd': 'relu bwd',
+    'graph.stage.fc1_bwd': 'fc1 bwd',
+    'graph.stage.grad_copy': 'grad copy',
+    'graph.stage.sum': 'sum',
+    'graph.stage.update': 'update',
     'graph.server': 'server (CPU)',
     'graph.link': '{src} → {dst}',
     'graph.edge.copy': 'copy',
@@ -27,10 +38,24 @@ MESSAGES = {
     'graph.variant.in_turn': 'two lanes, one after the other',
     'graph.variant.split': 'two lanes together',
     'graph.step_title': 'one training step, batch {batch}, lanes: {lanes}; {repeats} repeats of each, interleaved',
-    'graph.step_speedup': ('two lanes together vs one after the other: {ratio:.2f}x '
-                           '(above 1: running the lanes at once saved time)'),
-    'graph.step_vs_one': ('two lanes together vs one device with the whole minibatch: {ratio:.2f}x '
-                          '(above 1: splitting the batch paid off; below 1: one device was faster)'),
+    'graph.step_faster': ('two lanes together ran {ratio:.2f}x as fast as one after the other '
+                          "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
+                          '{gap:.2f} ms): running the lanes at once saved time'),
+    'graph.step_slower': ('two lanes together took {inv:.2f}x as long as one after the other '
+                          "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
+                          '{gap:.2f} ms): running the lanes at once lost time'),
+    'graph.step_same': ('two lanes together and one after the other are not told apart: their medians '
+                        "({mine:.2f} and {other:.2f} ms) differ by less than the repeats' spread ({gap:.2f} ms, "
+                        'the larger interquartile range)'),
+    'graph.split_faster': ('two lanes together ran {ratio:.2f}x as fast as one device with the whole minibatch '
+                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
+                           '{gap:.2f} ms): splitting the batch paid off'),
+    'graph.split_slower': ('two lanes together took {inv:.2f}x as long as one device with the whole minibatch '
+                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
+                           '{gap:.2f} ms): one device was faster'),
+    'graph.split_same': ('two lanes together and one device with the whole minibatch are not told apart: their '
+                         "medians ({mine:.2f} and {other:.2f} ms) differ by less than the repeats' spread "
+                         '({gap:.2f} ms)'),
     'graph.dag_variant.0': 'one lane, in order',
     'graph.dag_variant.1': 'two lanes, planned',
     'graph.dag_variant.2': 'one device, all cores, in order',
@@ -42,7 +67,12 @@ MESSAGES = {
     'graph.dag_count': '{count} on {lane}',
     'graph.dag_split': 'the plan puts {counts}',
     'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
-    'graph.dag_speedup': 'two lanes planned vs one lane in order: {ratio:.2f}x (above 1: the plan saved time)',
+    'graph.dag_faster': ('two lanes planned ran {ratio:.2f}x as fast as one lane in order, apart by more than '
+                         "the repeats' spread ({gap:.3f} ms): the plan saved time"),
+    'graph.dag_slower': ('two lanes planned took {inv:.2f}x as long as one lane in order, apart by more than '
+                         "the repeats' spread ({gap:.3f} ms): the plan lost time"),
+    'graph.dag_same': ("two lanes planned and one lane in order are not told apart: their medians differ by less "
+                       "than the repeats' spread ({gap:.3f} ms)"),
     'graph.dag_all_cores_faster': 'one device with all cores ran {ratio:.2f}x as fast as one lane (one core) in order',
     'graph.dag_all_cores_slower': 'one device with all cores took {inv:.2f}x as long as one lane (one core) in order',
     'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
@@ -82,7 +112,8 @@ MESSAGES = {
     'graph.title_plan': 'The schedule the graph allows, from boxes timed one at a time here (critical path outlined)',
     'graph.title_step': 'Every repeat of one step: fastest here, "{variant}"',
     'graph.title_dag_plan': 'Exercise 5: the plan (which lane runs each task; columns follow the dependencies)',
-    'graph.title_dag_run': 'The plan run here: {ratio:.2f}x the speed of one lane in order',
+    'graph.title_dag_run': 'The plan run here: {ratio:.2f}x as fast as one lane in order (medians)',
+    'graph.title_dag_run_slower': 'The plan run here: {inv:.2f}x as long as one lane in order (medians)',
     'graph.broken_caught': 'an engine that skips the waits: the check against float64 caught it ({message})',
     'graph.lane_line': '{lane} = {name}: {explanation}',
     'graph.what_step': 'the two-lane step',
@@ -95,7 +126,7 @@ MESSAGES = {
     'graph.rates.whole_cpu': "lane 0's boxes with all {cores} cores in one thread: {all:.2f} ms",
     'graph.rates.whole_gpu': ('lane 0 is a whole GPU already: its boxes timed again as the one-device baseline: '
                               '{all:.2f} ms'),
-    'graph.guess_missing': 'write your guess into my_guess first (milliseconds), then run this cell again',
+    'graph.guess_missing': 'Write your prediction (a number) in my_guess first, then run this cell.',
     'graph.guess_none': ('{variant}: your guess (none yet) | closed form {predicted:.2f} ms | '
                          'measured {measured:.2f} ms (median)'),
     'graph.guess_line': ('{variant}: your guess {guess:.2f} ms | closed form {predicted:.2f} ms | '
@@ -103,7 +134,8 @@ MESSAGES = {
     'graph.ratio_item': '{variant} {ratio:.2f}',
     'graph.measured_over_predicted': 'measured / predicted: {ratios}',
     'graph.overlap_line': ('overlap of the two halves in one step together: the shorter half was busy {fraction:.0%} '
-                           'of its time while the other ran too (from their intervals: {t0:.2f} ms and {t1:.2f} ms; '
+                           'of its time while the other ran too (from one step recorded after the timing, the median '
+                           'overlap of {runs}: the halves were busy {t0:.2f} ms and {t1:.2f} ms; '
                            'predicted {predicted:.0%} for halves started together); wall clock, one after the other '
                            'minus together: {saved:.2f} ms (predicted {saved_pred:.2f} ms)'),
     'graph.schedule_numbers_measured': ('from each box timed alone, one at a time ({repeats} repeats each, medians; '
@@ -118,9 +150,9 @@ MESSAGES = {
     'graph.vs.others': ("other programs kept {boxes} of the cores busy while the boxes were timed, {rates} while "
                         "both lanes' rates were timed, {step} while the step was timed"),
     'graph.vs.unknown': 'an unknown share',
-    'graph.vs.not_additive': ('the boxes timed one at a time add up to {ratio:.2f}x the measured step: here boxes '
-                              'timed apart do not add up to the step, so read the schedule for its order (which box '
-                              'waits for which), not for its length'),
+    'graph.vs.not_additive': ('the schedule made from boxes timed one at a time ({ms:.2f} ms) is {ratio:.2f}x the '
+                              'measured step: here boxes timed apart do not predict the step, so read the schedule '
+                              'for its order (which box waits for which), not for its length'),
     'graph.vs.uneven': ('those shares differ by {gap:.0%} of the machine: the numbers were measured on a machine '
                         'busy to different degrees; run the cells again when it is quieter before reading a gap '
                         'between them as a property of the step'),
@@ -143,6 +175,10 @@ MESSAGES = {
                               '(copies, sum, update) took {one:.2f} ms instead of {all:.2f} ms with all {threads} '
                               'cores: while they were timed, splitting each operation over the cores slowed it, '
                               'and the schedule above counts the slow times'),
+    'graph.vs.threads_slow_busy': ('a test: timed again right after with one thread, the boxes outside the lanes '
+                                   '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
+                                   'cores; other programs did not leave the cores quiet throughout (their shares '
+                                   'below), so this run does not say whether splitting over the cores slowed them'),
     'graph.vs.threads_fine': ('a test: timed again right after with one thread, the boxes outside the lanes '
                               '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
                               'cores: splitting their operations over the cores did not slow them'),

@@ -27,8 +27,9 @@ MESSAGES = {
     'overview.summary.gpu': ('   Recorded on {gpu}, {date}: {products} of {size}x{size}; together {speedup:.2f}x as '
                              'fast as one after the other (expected {expected:.2f}x).'),
     'overview.summary.comm': ('2. Computation and communication, recorded on {gpu}: {iters} products alone took '
-                              '{run:.3f} s; with each result copied to the host on the same stream {one:.3f} s; '
-                              'with a copy stream and events {two:.3f} s.'),
+                              '{run:.3f} s; computing and copying each result to the host on the same stream '
+                              'took {one:.3f} s; computing and copying with a copy stream and events took '
+                              '{two:.3f} s.'),
     'overview.summary.no_comm': '2. Computation and communication: no GPU recording of copies is available here.',
     'overview.summary.graph': ('3. The dependency graph: the extra notebook on it measures a training step split '
                                'over two lanes against one lane with the whole minibatch.'),

@@ -10,7 +10,7 @@ MESSAGES = {
     'panels.col_expected_speedup': 'expected speedup',
     'panels.col_together': 'together (s)',
     'panels.col_serial_sum': 'one after the other (s)',
-    'panels.col_ratio': 'times faster than the first row',
+    'panels.col_ratio': "first row's median / this row's (x as fast)",
     'panels.col_mode': 'copy mode',
     'panels.col_run': 'run (s)',
     'panels.col_copy': 'copy (s)',

@@ -18,11 +18,13 @@ MESSAGES = {
     'parallel.variant.every_device': 'synchronize every device used',
     'parallel.variant.cpu_first': 'CPU lane started first',
     'parallel.variant.gpu_first': 'GPU work queued first',
-    'parallel.expect.separate': 'expected {seconds:.3f} s = max(lane times): the lanes run on separate hardware',
-    'parallel.expect.shared': ('expected {seconds:.3f} s: the lanes share {cores} core(s), {threads} thread(s) each, '
-                               'so at most {ways} can run at once'),
-    'parallel.expect.engine': ("expected {seconds:.3f} s = one after the other: one MXNet lane's engine already "
-                               'spreads its products over all {cores} cores, so a second lane finds none idle'),
+    'parallel.expect.separate': ('together by the rule, from each lane alone: {seconds:.3f} s = max(lane times): '
+                                 'the lanes run on separate hardware'),
+    'parallel.expect.shared': ('together by the rule, from each lane alone: {seconds:.3f} s: the lanes share '
+                               '{cores} core(s), {threads} thread(s) each, so at most {ways} can run at once'),
+    'parallel.expect.engine': ('together by the rule, from each lane alone: {seconds:.3f} s = one after the other: '
+                               "one MXNet lane's engine already spreads its products over all {cores} cores, so a "
+                               'second lane finds none idle'),
     'parallel.summary': ('{framework}: one after the other {serial:.3f} s, together {together:.3f} s, so together was '
                          '{speedup:.2f}x as fast; expected {expected_speedup:.2f}x.'),
     'parallel.sync.no_gpu': ('no GPU lane here: PyTorch runs CPU work before returning, so every way of waiting '
@@ -73,7 +75,8 @@ MESSAGES = {
     'parallel.verdict.serial': ('Together: {together:.3f} s, against {serial:.3f} s one after the other '
                                 '({speedup:.2f}x) and {slower:.3f} s for the slower lane alone.'),
     'parallel.verdict.base_same': ('The baseline, one lane with its whole device doing both jobs, took '
-                                   '{baseline:.3f} s: within {noise:.0%} of together.'),
+                                   '{baseline:.3f} s: {diff:.3f} s from together, within {noise:.0%} of the '
+                                   'longer of the two (the one noise test every comparison here uses).'),
     'parallel.verdict.base_beaten': ('The baseline, one lane with its whole device doing both jobs, took '
                                      '{baseline:.3f} s: together was {ratio:.2f}x as fast as that.'),
     'parallel.verdict.base_lost': ('The baseline, one lane with its whole device doing both jobs, took '
@@ -86,19 +89,27 @@ MESSAGES = {
                               'about the same at every size in this run.'),
     'parallel.scaling.uneven': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
                                 'n={large}, highest {best_speedup:.2f}x at n={best}: no steady trend in this run.'),
-    'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time: the framework '
-                                         'ran independent products at the same time by itself.'),
+    'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time, and also beat '
+                                         'the in-order control: the framework ran independent products at the same '
+                                         'time by itself.'),
+    'parallel.independence.control_not_beaten': ('Issued together ran {ratio:.2f}x as fast as one at a time here, '
+                                                  'but the in-order control ({control_engine}) took {control:.4f} s '
+                                                  'one at a time against {together:.4f} s issued together here: '
+                                                  'this does not show products running at the same time.'),
     'parallel.independence.slower': ('Ratio {ratio:.2f}, below 1: issued together took longer this time. Run it '
                                      'again and compare.'),
     'parallel.independence.in_order': ('A ratio of {ratio:.2f} is close to 1: issuing the products together saved no '
                                        'time here.'),
+    'parallel.small_ops.suspect': ('{ratio:.2f}x is more than {cores} core(s) allow for lanes side by side, so '
+                                   'the "{base}" row (every repeat {low:.1f}-{high:.1f} ms) was disturbed in this '
+                                   'run: run the cell again before comparing the rows.'),
     'parallel.small_ops.fastest': ('{products} products of {size}x{size}: fastest was "{variant}", {ratio:.2f}x as '
                                    'fast as one lane.'),
     'parallel.recorded_sync': '{gpu}: without a wait the clock stops after queuing',
     'parallel.eager': 'eager',
     'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',
     'parallel.small_ops.title': '{device}: fastest here was {variant}',
-    'parallel.guess.none': 'Your guess: none yet. Write a number into {name} above and run this cell again.',
+    'parallel.guess.none': 'Write your prediction (a number) in {name} first, then run this cell.',
     'parallel.guess.yours': 'your guess',
     'parallel.guess.closed_form': 'closed form',
     'parallel.guess.measured': 'measured',
@@ -126,9 +137,14 @@ MESSAGES = {
     'parallel.no_wait.not_early': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. The no-wait '
                                    'clock did not stop early (not below half of the waited time): the work was done '
                                    'when the calls returned.'),
-    'parallel.overlap.wall_predicted': 'Predicted: together {expected:.3f} s, {predicted:.3f} s less.',
-    'parallel.overlap.wall_predicted_more': 'Predicted: together {expected:.3f} s, {predicted:.3f} s longer.',
-    'parallel.speed.head': 'Time per product while every lane was busy (timeline) against the lane alone: {lanes}.',
+    'parallel.overlap.wall_predicted': ('Predicted from the lanes alone: one after the other {serial:.3f} s, '
+                                        'together {expected:.3f} s, {predicted:.3f} s less.'),
+    'parallel.overlap.wall_predicted_more': ('Predicted from the lanes alone: one after the other {serial:.3f} s, '
+                                             'together {expected:.3f} s, {predicted:.3f} s longer.'),
+    'parallel.speed.head': ("Time per product while every lane was busy (timeline) against the lane alone (its "
+                            "timed repeats' median): {lanes}."),
+    'parallel.speed.head_rates': ('Time per product while every lane was busy (timeline) against the lane alone '
+                                  '(from the rate measured alone above): {lanes}.'),
     'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms ({ratio:.2f}x as long)',
     'parallel.gap.agrees': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median): '
                             'within {noise:.0%}.'),

@@ -4,7 +4,7 @@ MESSAGES = {
     'task.allreduce.b.description': 'all-reduce every gradient in one flat buffer: one call per step',
     'task.allreduce.c.description': ("start each gradient's all-reduce from its hook during backward "
                                      '(async_op=True), wait before the optimizer step'),
-    'task.allreduce.d.description': ('all-reduce buckets of bucket_mb MB, filled in reverse parameter order, '
+    'task.allreduce.d.description': ('all-reduce buckets of bucket_mb MiB, filled in reverse parameter order, '
                                      'each as soon as it is full'),
     'task.allreduce.ran': '{name} ran {steps} steps on 2 processes without an error',
     'task.allreduce.correct': ('after each of {steps} steps the parameters match one float64 process on the whole '

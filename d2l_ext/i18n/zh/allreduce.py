@@ -4,7 +4,7 @@ MESSAGES = {
     'allreduce.version.allreduce': '仅全归约',
     'allreduce.version.serial': '(a) 先反向传播，再全归约',
     'allreduce.version.hooks': '(c) 由梯度钩子发起全归约',
-    'allreduce.version.ddp': '(d) DDP，{mb:g} MB 的桶',
+    'allreduce.version.ddp': '(d) DDP，{mb:g} MiB 的桶',
     'allreduce.col.version': '版本',
     'allreduce.col.median': '每步中位数（秒）',
     'allreduce.col.iqr': '四分位距（秒）',
@@ -28,16 +28,16 @@ MESSAGES = {
     'allreduce.usage.cores': ('{n} 个进程需要 {n} 个核心（每个进程一个），而这台机器给本程序 {cores} 个：进程数'
                               '请取 2 到 {most}'),
     'allreduce.usage.gpus': '{n} 个 NCCL 进程需要 {n} 个 GPU，而这台机器有 {gpus} 个：最多使用 {gpus} 个',
-    'allreduce.usage.bucket': '桶的大小 {value!r} 必须是大于 0 的 MB 数，例如 1 或 0.25,1,4,25',
+    'allreduce.usage.bucket': '桶的大小 {value!r} 必须是大于 0 的 MiB 数，例如 1 或 0.25,1,4,25',
     'allreduce.usage.port_hint': '请给出 1024 到 65535 之间的空闲端口，或者不给端口让程序自动挑选',
     'allreduce.usage.port_range': '{port} 不是有效端口：请给出 1024 到 65535 之间的端口，或者不给',
     'allreduce.usage.port_busy': '127.0.0.1 上的端口 {port} 已被占用：请换一个端口，或者不给端口让程序自动挑选',
-    'allreduce.usage.no_trace': '没有 {version!r} 的时间线：请在运行时给出保存跟踪记录的文件夹（已跟踪：{traced}）',
+    'allreduce.usage.no_trace': '没有 {version!r} 的时间线：请在运行时给出保存跟踪文件的文件夹（已跟踪：{traced}）',
     'allreduce.usage.size_hint': '请给出正整数 {name}',
-    'allreduce.summary.head': ('{processes} 个进程（{backend}），MLP {layers} x {width}，每个进程 {batch} 个样本'
-                               '；梯度共 {mb:.1f} MB'),
+    'allreduce.summary.head': ('{processes} 个进程（{backend}），多层感知机：{layers} 层、宽度 {width}，'
+                               '每个进程 {batch} 个样本；梯度共 {mb:.1f} MiB'),
     'allreduce.summary.version': '{label:<30} 中位数 {median:.4f} 秒（相对误差 {error:.1e}，重复 {repeats} 次）',
-    'allreduce.summary.trace': '{label}在进程 {rank} 上的跟踪记录：{path}（可用 Perfetto 打开）',
+    'allreduce.summary.trace': '{label}在进程 {rank} 上的跟踪文件：{path}（可用 Perfetto 打开）',
     'allreduce.plot.title': '一个训练步，每次重复',
     'allreduce.plot.xlabel': '每步时间（秒，最慢的进程）',
     'allreduce.plot.predicted': '预测',
@@ -49,13 +49,13 @@ MESSAGES = {
     'allreduce.checked': ('结果正确：一步之后，{versions} 个需要发送的版本都得到了与单个进程在整个小批量上训练相'
                           '同的参数（以 float64 为参考）；梯度的最大相对误差 {error:.1e}，允许 {tol:.1e}（{n} 个'
                           '进程上 float32 的舍入）'),
-    'allreduce.perfetto': ('在 ui.perfetto.dev 中打开跟踪记录（“Open trace file”）：同一条时间轴上是一个进程的反'
+    'allreduce.perfetto': ('在 ui.perfetto.dev 中打开跟踪文件（“Open trace file”）：同一条时间轴上是一个进程的反'
                            '向传播操作和全归约线程'),
     'allreduce.panel.bucket': 'DDP 桶的大小',
-    'allreduce.panel.bucket_choice': '滑块上没有 {mb} MB 的桶：请从 {sizes} 中选择',
-    'allreduce.panel.running': '正在启动进程，桶的大小为 {mb:g} MB……',
+    'allreduce.panel.bucket_choice': '滑块上没有 {mb} MiB 的桶：请从 {sizes} 中选择',
+    'allreduce.panel.running': '正在启动进程，桶的大小为 {mb:g} MiB……',
     'allreduce.panel.interrupted': '已中断：所有进程均已停止；点击“运行”重新开始。',
-    'allreduce.panel.col_bucket': '桶（MB）',
+    'allreduce.panel.col_bucket': '桶（MiB）',
     'allreduce.panel.col_ddp': '(d) DDP（秒）',
     'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}',
     'allreduce.plot.timeline_after': '{label}：每个全归约都在反向传播结束后才开始',
@@ -67,12 +67,12 @@ MESSAGES = {
     'allreduce.col.overlap': '重叠（按时间区间）',
     'allreduce.processes.shared': ('本节在这台机器上启动 {n} 个进程，通过 gloo 通信，而这台机器只给本程序 {cores'
                                    '} 个核心：它们轮流使用核心，所以反向传播和全归约不可能在同一时刻运行；本节仍'
-                                   '会校验每个结果、画出每条时间线，下面的重叠是两者都在进行（轮流执行）的时间区'
+                                   '会检查每个结果、画出每条时间线，下面的重叠是两者都在进行（轮流执行）的时间区'
                                    '间'),
     'allreduce.summary.model': ('一次全归约调用的模型：每次调用 {alpha:.3f} 毫秒 + 字节数按总线带宽 {gbps:.2f} G'
                                 'B/s 计（环形因子 {ring:.2f}）'),
     'allreduce.ingredient.points': ('一个浮点数的全归约：{small:.3f} 毫秒（{n} 次中最快的一次；与大小无关的每次'
-                                    '调用开销）；{buffer_mb:.0f} MB 的全归约：{large:.4f} 秒（{m} 次中最快的一次'
+                                    '调用开销）；{buffer_mb:.0f} MiB 的全归约：{large:.4f} 秒（{m} 次中最快的一次'
                                     '）'),
     'allreduce.ingredient.fit': ('每次调用的开销 alpha = {alpha:.3f} 毫秒，总线带宽 = {gbps:.2f} GB/s（环形全归'
                                  '约传输 {ring:.2f} 倍的字节）'),
@@ -81,16 +81,23 @@ MESSAGES = {
     'allreduce.overlap.none_sent': '{label}：在做性能分析的那一步里没有发送任何东西',
     'allreduce.wall.faster': '这一步比 (a) 少用 {ms:.1f} 毫秒',
     'allreduce.wall.slower': '这一步比 (a) 多用 {ms:.1f} 毫秒',
-    'allreduce.wall.same': '这一步与 (a) 用时相同，差别在各次重复的波动范围（{spread:.1f} 毫秒）之内',
+    'allreduce.wall.same': ('这一步与 (a) 的差别在各次重复的波动范围（{spread:.1f} 毫秒，取较大的四分位距）之内：'
+                            '区分不出快慢'),
     'allreduce.why.head': '    (a) 减去它，{gain:+.1f} 毫秒 =',
     'allreduce.why.calls': '{ms:+.1f} 毫秒来自少了 {k} 次调用（每次 {alpha:.3f} 毫秒）',
     'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行的全归约',
     'allreduce.why.cores': '，gloo 的线程与 {n} 个进程的反向传播在同样的 {cores} 个核心上运行',
     'allreduce.why.rest': '{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）',
     'allreduce.why.join': '；',
+    'allreduce.sep_list': '、',
     'allreduce.overlap.rule': ('重叠 = 在全归约忙碌的时间里，反向传播也在计算的那部分所占的比例，由性能分析记录'
                                '的时间区间算出（总在 0-100% 之间）；模型 = 假如每次调用在它的梯度就绪时立即开始'
-                               '、并且通信拥有自己的硬件，这个比例会是多少'),
+                               '、并且通信拥有自己的硬件，这个比例会是多少；各次重复的波动范围 = 所比较的两个训练步'
+                               '中较大的四分位距，所以每行各不相同'),
+    'allreduce.model_under': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型低估了 {gap:.1f} 毫秒'
+                              '（实测是模型的 {ratio:.2f} 倍）'),
+    'allreduce.model_over': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型高估了 {gap:.1f} 毫秒'
+                             '（实测是模型的 {ratio:.2f} 倍）'),
     'allreduce.per_call.line': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 '
                                 '= {diff:+.1f} 毫秒，即每次调用 {per:.3f} 毫秒；一个浮点数的全归约测得 alpha = '
                                 '每次调用 {alpha:.3f} 毫秒'),
@@ -99,18 +106,21 @@ MESSAGES = {
                                  '得 alpha = 每次调用 {alpha:.3f} 毫秒'),
     'allreduce.plot.title_overlap': '{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 {predicted:.0%}）',
     'allreduce.plot.title_nothing': '一个训练步，每次重复：没有哪个版本在反向传播期间发送',
-    'allreduce.buckets.xlabel': 'DDP 桶的大小（MB，对数刻度）',
+    'allreduce.buckets.xlabel': 'DDP 桶的大小（MiB，对数刻度）',
     'allreduce.buckets.ylabel': '每步时间（毫秒，最慢的进程）',
     'allreduce.buckets.model': '模型：每次调用 {alpha:.2f} 毫秒 + 字节数按 {gbps:.2f} GB/s 计',
     'allreduce.buckets.measured': '实测 DDP（每次重复）',
     'allreduce.buckets.serial': '(a) 实测',
     'allreduce.buckets.flat': '(b) 扁平对照实测',
     'allreduce.buckets.one': '只有一个桶：整个梯度',
-    'allreduce.buckets.title': '模型预测最快：{model} MB（{buckets} 个桶）；实测最快：{measured} MB',
-    'allreduce.buckets.title_model': '模型预测最快：{model} MB（{buckets} 个桶）',
-    'allreduce.buckets.text': '模型预测最快的桶大小：{model} MB；实测最快：{measured} MB（{steps}）',
+    'allreduce.buckets.title': '模型预测最快：{model} MiB（{buckets} 个桶）；实测最快：{measured} MiB',
+    'allreduce.buckets.title_model': '模型预测最快：{model} MiB（{buckets} 个桶）',
+    'allreduce.buckets.title_same': '模型预测最快：{model} MiB（{buckets} 个桶）；实测：区分不出哪个大小更快',
+    'allreduce.buckets.text': '模型预测最快的桶大小：{model} MiB；实测最快：{measured} MiB（{steps}）',
     'allreduce.buckets.within': '相差不超过一档',
     'allreduce.buckets.apart': '在扫描中相差 {steps} 档',
+    'allreduce.buckets.text_same': ('模型预测最快的桶大小：{model} MiB；实测：区分不出哪个大小更快（每个大小的中位数与'
+                                    '最快的那个的差别都在各次重复的波动范围 {spread:.1f} 毫秒之内）'),
     'allreduce.panel.col_buckets': '调用次数',
     'allreduce.panel.col_overlap': '重叠',
     'allreduce.panel.col_model': '模型',
@@ -126,9 +136,9 @@ MESSAGES = {
     'allreduce.recorded.where_cpu': ('录制于一台没有GPU的机器，{cores} 个CPU核心（PyTorch {torch}，Python {python}，'
                                      'NumPy {numpy}），日期 {date}；进程数 {sizes}'),
     'allreduce.recorded.run_own': ('{n} 个进程，每个进程占 {cores} 个核心中的一个：{layers} 层、宽度 {width}，每个进程'
-                                   ' {batch} 个样本，梯度共 {mb:.1f} MB；{repeats} 次重复的中位数（最慢的进程）：'),
+                                   ' {batch} 个样本，梯度共 {mb:.1f} MiB；{repeats} 次重复的中位数（最慢的进程）：'),
     'allreduce.recorded.run_shared': ('{n} 个进程在 {cores} 个核心上轮流运行，因此什么也不能重叠：{layers} 层、宽度'
-                                      ' {width}，每个进程 {batch} 个样本，梯度共 {mb:.1f} MB；{repeats} 次重复的中位'
+                                      ' {width}，每个进程 {batch} 个样本，梯度共 {mb:.1f} MiB；{repeats} 次重复的中位'
                                       '数（最慢的进程）：'),
     'allreduce.recorded.median': '{label} {ms:.1f} 毫秒',
     'allreduce.recorded.best_ddp': '(d) DDP，最快的桶大小',
@@ -140,20 +150,20 @@ MESSAGES = {
     'allreduce.recorded.title': '录制于一台 {machine} 机器，gloo使用它的 {cores} 个CPU核心，{date}',
     'allreduce.recorded.no_size': '这份录制没有 {n} 个进程的运行；它有 {sizes}',
     'allreduce.overlap.shared': ('这里 {n} 个进程在 {cores} 个核心上轮流运行，所以反向传播和全归约从不在同一时刻'
-                                 '运行：下面的重叠统计的是两者都在进行中的时间区间，一个在等待另一个运行；请看时钟'
+                                 '运行：下面的重叠统计的是两者都在进行中的时间区间，一个在等待另一个运行；请看挂钟'
                                  '时间，并看下面来自更大机器的录制结果，那里每个进程有一个核心'),
     'allreduce.usage.what_world': '进程数',
-    'allreduce.recorded.bad_format': '{where}：不是格式 {format} 的13.3.4录制结果（格式 {got}）：请重新录制',
+    'allreduce.recorded.bad_format': '{where}：不是格式 {format} 的全归约录制结果（格式 {got}）：请重新录制',
     'allreduce.recorded.missing': '{where}：缺少 {missing}：请重新录制',
     'allreduce.ingredient.backward': ('仅反向传播（整个训练步，不发送：前向传播、反向传播和更新）：{seconds:.4f} '
                                       '秒（中位数）；其中反向传播的各个操作符，按性能分析从第一个到最后一个：{spa'
                                       'n:.1f} 毫秒；它产生 {tensors} 个梯度张量'),
     'allreduce.predict.overlapped': '预测：最佳重叠，max(仅反向传播, 全归约)   {seconds:.4f} 秒',
     'allreduce.summary.overlap': ('{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f} '
-                                  '毫秒；反向传播的操作符是仅反向传播时的 x{slowdown:.2f}（性能分析）'),
+                                  '毫秒；反向传播的操作符用时是仅反向传播时的 {slowdown:.2f} 倍（性能分析）'),
     'allreduce.panel.col_slowdown': '反向传播操作符 / 仅反向传播（性能分析）',
-    'allreduce.guess.none': ('my_guess 仍是 None：先写下你的猜测（0 到 1 之间），再运行这个单元格；模型：{predict'
-                             'ed:.0%}，实测：{measured:.0%}；{wall}'),
+    'allreduce.guess.none': ('先在 my_guess 里写下你的预测（一个数），再运行这个单元。模型：{predicted:.0%}，实测：'
+                             '{measured:.0%}；{wall}'),
     'allreduce.guess.line': ('你的猜测 {guess:.0%}；模型 {predicted:.0%}；实测 {measured:.0%}（{label}的全归约在'
                              '反向传播期间进行的比例）；{wall}'),
     'allreduce.recorded.none': '这个软件包没有附带来自有GPU的机器的录制结果',
@@ -164,6 +174,10 @@ MESSAGES = {
     'allreduce.recorded.same_machine': ('这台机器与录制时的机器配置相同（{machine}）：录制结果是同类机器上较早的'
                                         '一次运行，不是本次运行'),
     'allreduce.recorded.other_machine': '这台机器与录制时的机器不同：这里{here}，录制时的机器{there}',
-    'allreduce.why.slowdown': ('{ms:+.1f} 毫秒是因为反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在仅反向'
-                               '传播中是 {alone:.1f} 毫秒（x{ratio:.2f}）{cores}'),
+    'allreduce.why.slower': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在仅反向传播中'
+                             '是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更慢）{cores}'),
+    'allreduce.why.faster': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在仅反向传播中'
+                             '是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更快）'),
+    'allreduce.why.rest_larger': ('{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）：它比上面'
+                                  '每一项都大，所以这些项解释不了这个差别'),
 }

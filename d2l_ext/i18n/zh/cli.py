@@ -28,5 +28,5 @@ MESSAGES = {
                         '运行一个进程，至少 2 个），收到的是 {value}'),
     'cli.model_memory': ('{world} 个进程、--layers {layers} --width {width} 大约需要 {need:.1f} GiB，'
                          '而本机只有 {free:.1f} GiB 可用：请选择 --width {fit} 或更小'),
-    'cli.hung_after': '{message}（上限：max({floor} 秒，估计用时 {estimate:.0f} 秒的 {factor} 倍)）',
+    'cli.hung_after': '{message}（上限：max({floor} 秒，估计用时 {estimate:.0f} 秒的 {factor} 倍））',
 }

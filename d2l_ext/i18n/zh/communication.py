@@ -13,8 +13,8 @@ MESSAGES = {
     'communication.variant.together': '两条执行路同时运行',
     'communication.variant.serial_sum': '先后运行（用时之和）',
     'communication.variant.expected.separate': 'max(各执行路用时)：硬件相互独立',
-    'communication.variant.expected.shared': 'CPU 执行路共用核：核数允许几条就同时运行几条',
-    'communication.variant.expected.engine': '没有收益：MXNet 的引擎已用上所有核',
+    'communication.variant.expected.shared': 'CPU 执行路共用核心：核心数允许几条就同时运行几条',
+    'communication.variant.expected.engine': '没有收益：MXNet 的引擎已用上所有核心',
     'communication.mode.cpu_analogue': 'CPU 上的类比：由第二个线程复制',
     'communication.mode.book: copy_to_cpu(y)': '书中：copy_to_cpu(y)，新建可分页张量',
     'communication.mode.book: copy_to_cpu(y, non_blocking=True)': '书中：copy_to_cpu(y, non_blocking=True)，一个流',
@@ -28,8 +28,8 @@ MESSAGES = {
     'communication.plan.engine_new_array': '每个结果一个新的主机数组，由引擎安排顺序',
     'communication.rule.separate': 'max(计算, 复制)：复制引擎与计算单元并行工作',
     'communication.rule.one_stream': '计算 + 复制：排在乘积所在流上的复制要等乘积完成',
-    'communication.rule.shared': '复制线程与计算线程共用 CPU 核',
-    'communication.rule.engine': '计算 + 复制：MXNet 的引擎已让所有核忙于乘积',
+    'communication.rule.shared': '复制线程与计算线程共用 CPU 核心',
+    'communication.rule.engine': '计算 + 复制：MXNet 的引擎已让所有核心忙于乘积',
     'communication.no_link': '这里没有 GPU，也就没有设备到主机的链路：下面各行是标明了的 CPU 类比。',
     'communication.link': '普通的设备到主机复制：可分页内存 {pageable:.1f} GB/s，锁页内存 {pinned:.1f} GB/s',
     'communication.book.run': '在执行路 0 上计算',
@@ -53,9 +53,13 @@ MESSAGES = {
                                               '调用时锁页的内存块。'),
     'communication.recorded.nb_unlike_pinned': ('书中的 non_blocking 复制用了 {nb:.4f} 秒，'
                                                 '预先分配的锁页缓冲区 {pinned:.4f} 秒。'),
-    'communication.recorded.streams': ('在一个流上，同时发出计算与复制用了 {same:.4f} 秒，与先计算后复制'
+    'communication.recorded.streams': ('单个流的面板：同时发出计算与复制用了 {same:.4f} 秒，与该面板中的先计算后复制'
                                        '（{serial:.4f} 秒）相当；使用复制流和事件后为 {side:.4f} 秒，'
                                        '而 max(计算, 复制) = {expected:.4f} 秒。'),
+    'communication.recorded.streams_unlike': ('单个流的面板：同时发出计算与复制用了 {same:.4f} 秒，该面板中的先计算后'
+                                              '复制用了 {serial:.4f} 秒；使用复制流和事件后为 {side:.4f} 秒，'
+                                              '而 max(计算, 复制) = {expected:.4f} 秒。'),
+    'communication.recorded.wall_panel': '复制流的面板（它自己的各次重复）：',
     'communication.recorded.no_timelines': ('这份录制早于流时间线的录制：它只有上面的中位数，'
                                             '没有可以画出的各个流上的事件。'),
     'communication.recorded.no_first_copy': '这份录制早于第一次调用的测量：没有冷启动复制和性能分析器的时间可以展示。',
@@ -82,9 +86,9 @@ MESSAGES = {
                                       '预期 {expected:.4f} 秒（{rule}）。'),
     'communication.ex3.between': ('同时运行 {together:.4f} 秒：预期 {expected:.4f} 秒（{rule}），'
                                   '先后运行 {serial:.4f} 秒。'),
-    'communication.ex3.title': '练习3：计算、复制和第二条执行路同时进行',
+    'communication.ex3.title': '练习 3：计算、复制和第二条执行路同时进行',
     'communication.profile.trace': 'Chrome 跟踪文件已写入 {path}：请在 ui.perfetto.dev 中打开。',
-    'communication.profile.split_gpu': ('GPU 时间：乘积（aten::mm）{mm:.4f} 秒，设备到主机的复制 {copy:.4f} 秒；'
+    'communication.profile.split_gpu': ('GPU 时间：乘积（aten::mm）{mm:.4f} 秒，设备到主机的复制 {copy:.4f} 秒'
                                         '（复制用时是乘积用时的 {share:.0%}）；跟踪文件显示它们各在哪个流上运行。'),
     'communication.profile.split_cpu': ('CPU 时间：乘积（aten::mm）{mm:.4f} 秒，复制（aten::copy_）{copy:.4f} 秒：'
                                         '复制用时是乘积用时的 {share:.0%}。'),
@@ -94,7 +98,7 @@ MESSAGES = {
                                   '复制流 + 事件，max(计算, 复制) = {two:.4f} 秒'),
     'communication.recorded.book_rate': ('书中复制到新建的可分页张量：{book:.2f} 秒（{gbps:.2f} GB/s）'),
     'communication.mode.run_and_copy': 'run_and_copy，参考答案',
-    'communication.guess.none': ('my_guess 仍是 None：请先写下你的猜测（单位：秒），再运行这个单元格。'
+    'communication.guess.none': ('先在 my_guess 里写下你的预测（一个数），再运行这个单元。'
                                  '\n按公式预测 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）'),
     'communication.guess.closed_above': ('按单独测得的速率预测的用时是实测的 {ratio:.1f} 倍'
                                          '（各次重复用时 {low:.4f} 到 {high:.4f} 秒）'),
@@ -105,26 +109,30 @@ MESSAGES = {
                                        '（按公式预测 {predicted:.0%}：除最后一次外的每次复制，'
                                        '各重叠 min(乘积, 复制)）。'),
     'communication.overlap.no_intervals': '时间线上没有乘积或没有复制：没有可以测量的重叠。',
-    'communication.overlap.wall_less': ('实际用时（中位数）：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
+    'communication.overlap.wall_less': ('挂钟时间（中位数）：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
                                         '少用 {saved:.4f} 秒（重叠用时按公式预测为 {closed:.4f} 秒）。'),
-    'communication.overlap.wall_more': ('实际用时（中位数）：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
+    'communication.overlap.wall_more': ('挂钟时间（中位数）：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
                                         '多用 {more:.4f} 秒（重叠用时按公式预测为 {closed:.4f} 秒）。'),
-    'communication.overlap.share': ('复制在“先计算，后复制”中所占的比例：{share:.0%}（“先计算，后复制” {serial:.4f} 秒'
-                                    '减去“只算乘积” {run:.4f} 秒 = 复制用了 {copy:.4f} 秒）。'),
+    'communication.overlap.share': ('“先计算，后复制”比“只算乘积”多用的时间（中位数）：{serial:.4f} 秒 - {run:.4f} 秒'
+                                    ' = {copy:.4f} 秒，占“先计算，后复制”的 {share:.0%}。这是两个中位数之差，'
+                                    '不是复制本身的用时（每次复制见时间线）。'),
     'communication.overlap.beyond': ('“计算与复制重叠”比“先计算，后复制”快，且超出了各次重复的波动范围：'
                                      '前者的上四分位数 {over_hi:.4f} 秒低于后者的下四分位数 {serial_lo:.4f} 秒。'),
     'communication.overlap.within': ('“计算与复制重叠”与“先计算，后复制”的差别在各次重复的波动范围之内（二者中间一半的'
                                      '重复分别为 {over_lo:.4f}–{over_hi:.4f} 秒和 '
                                      '{serial_lo:.4f}–{serial_hi:.4f} 秒）：这次运行区分不出二者。'),
+    'communication.overlap.slower': ('“计算与复制重叠”比“先计算，后复制”慢，且超出了各次重复的波动范围：'
+                                     '前者的下四分位数 {over_lo:.4f} 秒高于后者的上四分位数 {serial_hi:.4f} 秒。'),
     'communication.overlap.cores': ('重叠运行期间，这个进程平均让 {total} 个核心中的 {cores:.1f} 个保持忙碌'
-                                    '（它的CPU时间 / 实际用时）。'),
+                                    '（它的CPU时间 / 挂钟时间）。'),
     'communication.overlap.cores_short': ('重叠运行期间，这个进程平均只让 {total} 个核心中的 {cores:.1f} 个保持忙碌'
-                                          '（它的CPU时间 / 实际用时）：复制线程很少能在自己的核心上与乘积同时运行。'),
+                                          '（它的CPU时间 / 挂钟时间）：复制线程很少能在自己的核心上与乘积同时运行。'),
     'communication.overlap.below_run': ('“计算与复制重叠”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
                                         '这是重叠本身做不到的：在计时的那次重叠运行中，乘积忙碌了 {busy:.4f} 秒。'),
-    'communication.overlap.slowed': ('与复制同时运行时，乘积忙碌了 {busy:.4f} 秒，单独运行时为 {run:.4f} 秒'
-                                     '（是单独运行时的 {ratio:.2f} 倍）：复制运行期间乘积变慢了，'
-                                     '因此实际用时的收益小于重叠比例所提示的。'),
+    'communication.overlap.slowed': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒；未跟踪的“只算乘积”'
+                                     '中位数为 {run:.4f} 秒（是它的 {ratio:.2f} 倍；一次跟踪运行对比未跟踪各次重复的'
+                                     '中位数）：复制运行期间乘积变慢了，'
+                                     '因此挂钟时间的收益小于重叠比例所提示的。'),
     'communication.timeline.caption': '{plan}：{products} 个乘积和 {copies} 次复制，结果为 {n} x {n}',
     'communication.recorded.caption': '录制于 {gpu}，{date}：{iters} 个 {n} x {n} 矩阵乘积，每次重复',
     'communication.recorded.interval': ('根据录制的时间线上的区间：使用复制流和事件时，{copies} 次复制在其忙碌时间的'
@@ -136,9 +144,13 @@ MESSAGES = {
     'communication.legend.copy': '复制到主机内存',
     'communication.book.both': '在执行路 0 上计算并复制到 CPU（第一次 non_blocking 调用）',
     'communication.book.both_again': '在执行路 0 上计算并复制到 CPU（第二次 non_blocking 调用）',
+    'communication.book.both_cpu': ("在执行路 0 上计算，再调用 .to('cpu', non_blocking=True)，"
+                                    '第一次（CPU 执行路：不发生复制）'),
+    'communication.book.both_again_cpu': ("在执行路 0 上计算，再调用 .to('cpu', non_blocking=True)，"
+                                          '第二次（CPU 执行路：不发生复制）'),
     'communication.check.first_copy': '第一次 non_blocking 复制',
     'communication.check.warm_copy': '之后的 non_blocking 复制',
-    'communication.check.ex3': '练习3（{variant}）',
+    'communication.check.ex3': '练习 3（{variant}）',
     'communication.what_inner': '内维大小',
     'communication.profile.tick': '{when}：{op}',
     'communication.mode.widget': '上面选择的复制方式',

@@ -1,31 +1,31 @@
 """执行路、结果检查、计时表格、工作量与工作进程（各节共用）。"""
 MESSAGES = {
     'core.benchmark': '{description}：用时 {seconds:.4f} 秒',
-    'core.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个 CPU 核；GPU：{gpus}',
+    'core.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个 CPU 核心；GPU：{gpus}',
     'core.not_installed': '未安装',
     'core.no_gpu': '无',
     'core.lane_gpu_label': 'GPU {index}',
     'core.lane_gpu_label_named': 'GPU {index}（{name}）',
     'core.lane_gpu_torch': '一整块 GPU：PyTorch 把 CUDA 内核排入 GPU 的队列后立即返回',
     'core.lane_gpu_mxnet': '一整块 GPU：MXNet 的引擎把计算排入 GPU 的队列后立即返回',
-    'core.lane_cpu_label': 'CPU（{cores} 个核中的 {threads} 个）',
+    'core.lane_cpu_label': 'CPU（{cores} 个核心中的 {threads} 个）',
     'core.lane_cpu_plain': 'CPU',
     'core.lane_cpu_number': 'CPU 执行路 {number}',
-    'core.lane_cpu_all_label': 'CPU（{cores} 个核）',
+    'core.lane_cpu_all_label': 'CPU（{cores} 个核心）',
     'core.lane_cpu_beside_gpu_torch': (
-        'CPU，使用 {cores} 个核中的 {threads} 个（留一个核给 GPU 发射 CUDA 内核）：PyTorch 在调用线程中把 CPU '
+        'CPU，使用 {cores} 个核心中的 {threads} 个（留一个核心给 GPU 启动 CUDA 内核）：PyTorch 在调用线程中把 CPU '
         '运算执行完毕才返回，所以这条执行路有自己的 Python 线程，与 GPU 同时运行'),
     'core.lane_cpu_beside_gpu_mxnet': 'CPU：MXNet 的引擎在由 {workers} 个 CPU 工作线程组成的线程池上执行运算',
-    'core.lane_cpu_share_label': 'CPU 执行路 {number}（{cores} 个核中的 {threads} 个）',
+    'core.lane_cpu_share_label': 'CPU 执行路 {number}（{cores} 个核心中的 {threads} 个）',
     'core.lane_cpu_share_torch': (
-        '一个运行 PyTorch 的 Python 线程，使用 {threads} 个操作符内线程，即 {cores} 个核中的 {threads} 个；'
+        '一个运行 PyTorch 的 Python 线程，使用 {threads} 个操作符内线程，即 {cores} 个核心中的 {threads} 个；'
         'PyTorch 同步执行 CPU 运算，所以两条执行路需要两个线程。'),
-    'core.lane_one_core': '这台机器只有一个核，两条执行路只能轮流运行：不要期待加速。',
+    'core.lane_one_core': '这台机器只有一个核心，两条执行路只能轮流运行：不要期待加速。',
     'core.lane_worker_row': '{lane} / 工作线程 {worker}',
     'core.lane_mxnet_cpu_label': 'MXNet cpu({index})',
     'core.lane_mxnet_cpu': (
         '它的运算交给 MXNet 的依赖引擎，引擎为每个 CPU 设备上下文各配一个由 {workers} 个工作线程组成的线程池；'
-        'cpu(0) 和 cpu(1) 是共用同样 {cores} 个核的两个线程池，而不是两份独立的硬件'),
+        'cpu(0) 和 cpu(1) 是共用同样 {cores} 个核心的两个线程池，而不是两份独立的硬件'),
     'core.describe_lane': '执行路 {number}：{name:8s} {label} - {explanation}',
     'core.unknown_lane': '这台机器上 {framework} 没有执行路 {lane}；现有的执行路是：{names}',
     'core.lane_twice': '执行路 {lane} 被指定了两次：每条执行路只能指定一次',

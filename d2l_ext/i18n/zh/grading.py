@@ -1,5 +1,13 @@
-"""12.3.1-12.3.4 “动手实现”任务的评分：结论、被停止的运行，以及无法评分的输入。"""
+"""13.3.1-13.3.4 “动手实现”任务的评分：结论、被停止的运行，以及无法评分的输入。"""
 MESSAGES = {
+    # 学习者看到的任务名（任务编号只用在代码和命令行中）
+    'grading.title.lanes': '动手实现 12.3.1：run_together',
+    'grading.title.copy': '动手实现 12.3.2：run_and_copy',
+    'grading.title.mlp': '动手实现（依赖图）：mlp_step',
+    'grading.title.a_after': '动手实现（全归约）(a)：backward_then_allreduce',
+    'grading.title.b_flat': '动手实现（全归约）(b)：flat_allreduce',
+    'grading.title.c_hooks': '动手实现（全归约）(c)：allreduce_in_hooks',
+    'grading.title.d_buckets': '动手实现（全归约）(d)：allreduce_in_buckets',
     # 结论的第一行
     'grading.passed': '✓ 通过：{task}',
     'grading.not_yet': '尚未通过：{task}',

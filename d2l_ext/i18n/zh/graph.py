@@ -1,6 +1,17 @@
 """13.3.3：依赖图、它的调度、训练步计时、练习5和交互面板。"""
 MESSAGES = {
     'graph.lane': '执行路 {i}',
+    'graph.stage.weight_copy': '传入权重',
+    'graph.stage.fc1_fwd': 'fc1 前向',
+    'graph.stage.relu': 'ReLU',
+    'graph.stage.fc2_fwd': 'fc2 前向',
+    'graph.stage.loss': '损失',
+    'graph.stage.fc2_bwd': 'fc2 反向',
+    'graph.stage.relu_bwd': 'ReLU 反向',
+    'graph.stage.fc1_bwd': 'fc1 反向',
+    'graph.stage.grad_copy': '传出梯度',
+    'graph.stage.sum': '求和',
+    'graph.stage.update': '更新',
     'graph.server': '服务器（CPU）',
     'graph.link': '{src} → {dst}',
     'graph.edge.copy': '复制',
@@ -27,12 +38,23 @@ MESSAGES = {
     'graph.variant.in_turn': '两条执行路，先后运行',
     'graph.variant.split': '两条执行路，同时运行',
     'graph.step_title': '一个训练步，批量大小 {batch}，执行路：{lanes}；每种方式交替重复 {repeats} 次',
-    'graph.step_speedup': '两条执行路同时运行的速度是先后运行的 {ratio:.2f} 倍（大于1：同时运行节省了时间）',
-    'graph.step_vs_one': ('两条执行路同时运行的速度是一个设备处理整个小批量的 {ratio:.2f} 倍'
-                          '（大于1：拆分批量划算；小于1：一个设备更快）'),
+    'graph.step_faster': ('两条执行路同时运行的速度是先后运行的 {ratio:.2f} 倍（中位数 {mine:.2f} 毫秒和 '
+                          '{other:.2f} 毫秒，相差超过各次重复的波动范围 {gap:.2f} 毫秒）：同时运行节省了时间'),
+    'graph.step_slower': ('两条执行路同时运行的耗时是先后运行的 {inv:.2f} 倍（中位数 {mine:.2f} 毫秒和 '
+                          '{other:.2f} 毫秒，相差超过各次重复的波动范围 {gap:.2f} 毫秒）：同时运行反而更慢'),
+    'graph.step_same': ('两条执行路同时运行与先后运行区分不出快慢：两者的中位数（{mine:.2f} 毫秒和 {other:.2f} '
+                        '毫秒）相差不到各次重复的波动范围（{gap:.2f} 毫秒，取较大的四分位距）'),
+    'graph.split_faster': ('两条执行路同时运行的速度是一个设备处理整个小批量的 {ratio:.2f} 倍'
+                           '（中位数 {mine:.2f} 毫秒和 {other:.2f} 毫秒，'
+                           '相差超过各次重复的波动范围 {gap:.2f} 毫秒）：拆分批量划算'),
+    'graph.split_slower': ('两条执行路同时运行的耗时是一个设备处理整个小批量的 {inv:.2f} 倍'
+                           '（中位数 {mine:.2f} 毫秒和 {other:.2f} 毫秒，'
+                           '相差超过各次重复的波动范围 {gap:.2f} 毫秒）：一个设备更快'),
+    'graph.split_same': ('两条执行路同时运行与一个设备处理整个小批量区分不出快慢：两者的中位数（{mine:.2f} 毫秒和 '
+                         '{other:.2f} 毫秒）相差不到各次重复的波动范围（{gap:.2f} 毫秒）'),
     'graph.dag_variant.0': '一条执行路，按顺序',
     'graph.dag_variant.1': '两条执行路，按计划',
-    'graph.dag_variant.2': '一个设备，全部核，按顺序',
+    'graph.dag_variant.2': '一个设备，全部核心，按顺序',
     'graph.dag_tasks': '{tasks} 个任务，每个是一次 {n} x {n} 的矩阵乘法；执行路：{lanes}',
     'graph.dag_model': ('模型（以两条相同执行路上的一次乘法为单位）：串行 {serial:.0f}，计划 {planned:.0f}，'
                         '关键路径 {path:.0f}；任何计划都至少需要 {floor:.0f}（取关键路径与把 {serial:.0f} 次乘法平分给 '
@@ -40,9 +62,14 @@ MESSAGES = {
     'graph.dag_count': '{lane} 上 {count} 个',
     'graph.dag_split': '计划的分配：{counts}',
     'graph.dag_split_speeds': '两条执行路速度不同（在每条执行路上各计时一次乘法）；计划的分配：{counts}',
-    'graph.dag_speedup': '两条执行路按计划运行的速度是一条执行路按顺序运行的 {ratio:.2f} 倍（大于1：计划节省了时间）',
-    'graph.dag_all_cores_faster': '使用全部核的一个设备，速度是按顺序运行的一条执行路（一个核）的 {ratio:.2f} 倍',
-    'graph.dag_all_cores_slower': '使用全部核的一个设备，耗时是按顺序运行的一条执行路（一个核）的 {inv:.2f} 倍',
+    'graph.dag_faster': ('两条执行路按计划运行的速度是一条执行路按顺序运行的 {ratio:.2f} 倍，相差超过各次重复的'
+                         '波动范围（{gap:.3f} 毫秒）：计划节省了时间'),
+    'graph.dag_slower': ('两条执行路按计划运行的耗时是一条执行路按顺序运行的 {inv:.2f} 倍，相差超过各次重复的'
+                         '波动范围（{gap:.3f} 毫秒）：计划反而更慢'),
+    'graph.dag_same': ('两条执行路按计划运行与一条执行路按顺序运行区分不出快慢：两者的中位数相差不到各次重复的波动'
+                       '范围（{gap:.3f} 毫秒）'),
+    'graph.dag_all_cores_faster': '使用全部核心的一个设备，速度是按顺序运行的一条执行路（一个核心）的 {ratio:.2f} 倍',
+    'graph.dag_all_cores_slower': '使用全部核心的一个设备，耗时是按顺序运行的一条执行路（一个核心）的 {inv:.2f} 倍',
     'graph.broken_not_caught': '结果一致：这个计划恰好不需要等待',
     'graph.n_tensors': '{n} 个张量',
     'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
@@ -70,27 +97,29 @@ MESSAGES = {
     'graph.panel.title_measured': '在{lanes}上实测各方框：调度',
     'graph.schedule_numbers': '串行总耗时 {serial:.3f} 毫秒；调度后总耗时 {total:.3f} 毫秒；关键路径 {path:.3f} 毫秒',
     'graph.step_checked': '两条执行路上的训练步对权重的更新与float64下自动求导的结果一致（更新的相对误差 {err:.1e}）',
-    'graph.check_caught': '校验发现了改动后的训练步（{message}）',
-    'graph.check_missed': '校验通过：这处改动没有改变更新',
+    'graph.check_caught': '检查发现了改动后的训练步（{message}）',
+    'graph.check_missed': '检查通过：这处改动没有改变更新',
     'graph.step_row': '{variant}：{repeats} 次重复的中位数 {ms:.2f} 毫秒{predicted}',
     'graph.step_row_predicted': '（预测 {ms:.2f} 毫秒）',
     'graph.title_graph': '两条执行路上的一个训练步，根据参考实现 mlp_step 记录',
     'graph.title_plan': '依赖图所允许的调度，各方框在这里逐个计时（关键路径加粗框出）',
     'graph.title_step': '一个训练步的每次重复：这里最快的是“{variant}”',
     'graph.title_dag_plan': '练习5：计划（每个任务由哪条执行路运行；各列按依赖关系排列）',
-    'graph.title_dag_run': '在这里运行该计划：速度是一条执行路按顺序运行的 {ratio:.2f} 倍',
-    'graph.broken_caught': '跳过等待的引擎：与float64结果的校验发现了错误（{message}）',
+    'graph.title_dag_run': '在这里运行该计划：速度是一条执行路按顺序运行的 {ratio:.2f} 倍（中位数）',
+    'graph.title_dag_run_slower': '在这里运行该计划：耗时是一条执行路按顺序运行的 {inv:.2f} 倍（中位数）',
+    'graph.broken_caught': '跳过等待的引擎：与float64结果的检查发现了错误（{message}）',
     'graph.lane_line': '{lane} = {name}：{explanation}',
     'graph.what_step': '两条执行路上的训练步',
     'graph.what_dag_task': 'DAG任务 {name}',
-    'graph.title_hasty': '不等待的服务器：执行路1的梯度到达了，但 sum 从不读取它们',
-    'graph.rates': ('执行路0的方框单独运行 {t0:.2f} 毫秒，执行路1的单独运行 {t1:.2f} 毫秒，两条执行路的方框同时运行 '
-                    '{both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍（若互不拖慢则为 {ideal:.2f} 倍：先后运行'
-                    '的时间除以较长一条单独运行的时间），两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍；'
+    'graph.title_hasty': '不等待的服务器：执行路 1 的梯度到达了，但求和（sum）从不读取它们',
+    'graph.rates': ('执行路 0 的方框单独运行 {t0:.2f} 毫秒，执行路 1 的单独运行 {t1:.2f} 毫秒，'
+                    '两条执行路的方框同时运行 {both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍'
+                    '（若互不拖慢则为 {ideal:.2f} 倍：先后运行的时间除以较长一条单独运行的时间），'
+                    '两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍；'
                     '{whole}'),
-    'graph.rates.whole_cpu': '执行路0的方框在一个线程中使用全部 {cores} 个核：{all:.2f} 毫秒',
-    'graph.rates.whole_gpu': '执行路0本身就是一整个GPU：把它的方框再计时一次，作为一个设备的基准：{all:.2f} 毫秒',
-    'graph.guess_missing': '请先把你的猜测（毫秒）写进 my_guess，再重新运行这个单元格',
+    'graph.rates.whole_cpu': '执行路 0 的方框在一个线程中使用全部 {cores} 个核心：{all:.2f} 毫秒',
+    'graph.rates.whole_gpu': '执行路 0 本身就是一整个GPU：把它的方框再计时一次，作为一个设备的基准：{all:.2f} 毫秒',
+    'graph.guess_missing': '先在 my_guess 里写下你的预测（一个数），再运行这个单元。',
     'graph.guess_none': ('{variant}：你的猜测（尚无）| 按公式预测 {predicted:.2f} 毫秒 | '
                          '实测 {measured:.2f} 毫秒（中位数）'),
     'graph.guess_line': ('{variant}：你的猜测 {guess:.2f} 毫秒 | 按公式预测 {predicted:.2f} 毫秒 | '
@@ -98,7 +127,8 @@ MESSAGES = {
     'graph.ratio_item': '{variant} {ratio:.2f}',
     'graph.measured_over_predicted': '实测值除以预测值：{ratios}',
     'graph.overlap_line': ('两半同时运行的一个训练步中的重叠：较短的一半在其忙碌时间的 {fraction:.0%} 里，'
-                           '另一半也在运行（根据两者的区间：{t0:.2f} 毫秒和 {t1:.2f} 毫秒；'
+                           '另一半也在运行（取自计时之后另行记录的一个训练步，{runs} 次中重叠居中的一次：两半分别'
+                           '忙碌 {t0:.2f} 毫秒和 {t1:.2f} 毫秒；'
                            '两半同时开始时预测为 {predicted:.0%}）；'
                            '挂钟时间，先后运行减去同时运行：{saved:.2f} 毫秒（预测 {saved_pred:.2f} 毫秒）'),
     'graph.schedule_numbers_measured': ('根据逐个单独计时的方框（每个重复 {repeats} 次，取中位数；两条执行路按互不'
@@ -110,17 +140,18 @@ MESSAGES = {
                         '{ms:.2f} 毫秒'),
     'graph.vs.measured': ('  实测（mlp_step 运行的整个训练步，{repeats} 次重复的中位数，范围 {lo:.2f} 到 {hi:.2f} '
                           '毫秒）：{ms:.2f} 毫秒'),
-    'graph.vs.others': ('其他程序占用的核的比例：为方框计时时 {boxes}，为两条执行路的速度计时时 {rates}，为训练步计'
+    'graph.vs.others': ('其他程序占用的核心的比例：为方框计时时 {boxes}，为两条执行路的速度计时时 {rates}，为训练步计'
                         '时时 {step}'),
     'graph.vs.unknown': '未知',
-    'graph.vs.not_additive': ('逐个计时的方框加起来是实测训练步的 {ratio:.2f} 倍：在这里，分开计时的方框加起来并不'
-                              '等于训练步，所以读这个调度时看它的顺序（哪个方框等待哪个），而不是它的长度'),
+    'graph.vs.not_additive': ('按逐个计时的方框排出的调度（{ms:.2f} 毫秒）是实测训练步的 {ratio:.2f} 倍：在这里，'
+                              '分开计时的方框预测不了训练步，所以读这个调度时看它的顺序（哪个方框等待哪个），'
+                              '而不是它的长度'),
     'graph.vs.uneven': ('这些比例相差整台机器的 {gap:.0%}：这些数字是在繁忙程度不同的机器上测得的；请在机器较空闲时'
                         '重新运行这些单元格，然后再把它们之间的差距看作训练步本身的性质'),
-    'graph.vs.quiet': '三次计时中其他程序占用的核都不超过 {top:.0%}：它们解释不了这些数字之间的差距',
+    'graph.vs.quiet': '三次计时中其他程序占用的核心都不超过 {top:.0%}：它们解释不了这些数字之间的差距',
     'graph.role.copy_lanes': '同一设备上执行路之间的复制',
     'graph.role.copy_mixed': '复制（设备之间，或同一设备的执行路之间）',
-    'graph.dag_forced': ('规划器自己没有给{lane}任何任务；本练习要求每条执行路都有任务，所以{lane}分到了使模型中的'
+    'graph.dag_forced': ('规划器自己没有给 {lane} 任何任务；本练习要求每条执行路都有任务，所以 {lane} 分到了使模型中的'
                          '计划延长最少的那一个'),
     'graph.dag_predicted': ('根据在每条执行路上为一次乘法计时得出的预测：执行路 0 单独按顺序运行 {one:.2f} 毫秒，两'
                             '条执行路按计划运行 {planned:.2f} 毫秒：计划的速度预计是前者的 {ratio:.2f} 倍（未计入复'
@@ -132,10 +163,13 @@ MESSAGES = {
     'graph.rec_dag.row': '  {variant}：{ms:.3f} 毫秒（{lo:.3f} 到 {hi:.3f} 毫秒）',
     'graph.rec_dag.checked': '每种方式的结果都与float64一致（最大相对误差 {error:.1e}）',
     'graph.vs.threads_slow': ('一项检验：紧接着用一个线程再次计时，执行路以外的方框（复制、求和、更新）用了 '
-                              '{one:.2f} 毫秒，而使用全部 {threads} 个核时用了 {all:.2f} 毫秒：在为它们计时期间，把'
-                              '每个操作分到多个核上反而使它变慢，上面的调度计入的正是这些慢的时间'),
+                              '{one:.2f} 毫秒，而使用全部 {threads} 个核心时用了 {all:.2f} 毫秒：在为它们计时期间，把'
+                              '每个操作分到多个核心上反而使它变慢，上面的调度计入的正是这些慢的时间'),
+    'graph.vs.threads_slow_busy': ('一项检验：紧接着用一个线程再次计时，执行路以外的方框（复制、求和、更新）用了 '
+                                   '{one:.2f} 毫秒，使用全部 {threads} 个核心时用了 {all:.2f} 毫秒；其间其他程序并非'
+                                   '一直让核心空闲（占用比例见下），所以这次运行说明不了分到多个核心上是否使它们变慢'),
     'graph.vs.threads_fine': ('一项检验：紧接着用一个线程再次计时，执行路以外的方框（复制、求和、更新）用了 '
-                              '{one:.2f} 毫秒，使用全部 {threads} 个核时用了 {all:.2f} 毫秒：把它们的操作分到多个核'
+                              '{one:.2f} 毫秒，使用全部 {threads} 个核心时用了 {all:.2f} 毫秒：把它们的操作分到多个核心'
                               '上并没有使它们变慢'),
     'graph.err.no_speed': ('device_speed 中没有执行路 {lane} 或设备 {device} 的条目；请加上一个（FLOP/s）'
                            "或一个 'default'"),

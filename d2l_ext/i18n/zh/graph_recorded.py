@@ -1,10 +1,10 @@
-"""12.3节图12.3.1的训练步在GPU机器上的录制：何时何地、运行了什么、耗时、两半的重叠、图。"""
+"""12.3节图12.3.1的训练步在GPU上的录制：何时何地、运行了什么、耗时、两半的重叠、图。"""
 MESSAGES = {
     'graph.recorded.what_batch': '批量大小',
-    'graph.recorded.none': '这个版本还没有附带在GPU机器上录制的这个训练步：上面的每个数字都是在这台机器上测得的。',
-    'graph.recorded.where': ('录制于 {gpus}，{cores} 个 CPU 核（驱动 {driver}，CUDA {cuda}，PyTorch {torch}，'
+    'graph.recorded.none': '这个版本还没有附带在GPU上录制的这个训练步：上面的每个数字都是在这台机器上测得的。',
+    'graph.recorded.where': ('录制于 {gpus}，{cores} 个 CPU 核心（驱动 {driver}，CUDA {cuda}，PyTorch {torch}，'
                              'Python {python}），日期 {date}'),
-    'graph.recorded.where_cpu': ('CPU 录制（没有 GPU）：{cores} 个 CPU 核，PyTorch {torch}，Python {python}，'
+    'graph.recorded.where_cpu': ('CPU 录制（没有 GPU）：{cores} 个 CPU 核心，PyTorch {torch}，Python {python}，'
                                  '日期 {date}'),
     'graph.recorded.lanes': '执行路：{lanes}；一个设备：{one}',
     'graph.recorded.lane_item': '{lane} = {device}',
@@ -21,13 +21,13 @@ MESSAGES = {
     'graph.recorded.overlap': ('两半的重叠：较短一半（{lane}）忙碌的时间里，有 {fraction:.0%} 的时间另一半也在忙碌'
                                '（这次重复；{repeats} 次重复中为 {low:.0%} 到 {high:.0%}）；两半同时开始时预测为 '
                                '{predicted:.0%}；两半先后运行时为 {in_turn:.0%}'),
-    'graph.recorded.starts': '这次重复中，{first}比另一条早 {offset:.3f} 毫秒开始它的一半；预测假定两半同时开始',
+    'graph.recorded.starts': '这次重复中，{first} 比另一条早 {offset:.3f} 毫秒开始它的一半；预测假定两半同时开始',
     'graph.recorded.saved_more': '实测节省的时间是这个预测的 {ratio:.1f} 倍，超过了较短一半的忙碌时间',
     'graph.recorded.gap': '两半先后运行时，第二半在第一半结束 {gap:.3f} 毫秒后才开始（中位数）',
     'graph.recorded.saved': ('挂钟时间：先后运行减去同时运行 = {saved:.3f} 毫秒（中位数）；预测 {predicted:.3f} 毫秒，'
                              '即两半先后运行时较短一半的忙碌时间'),
     'graph.recorded.slowdown': ('每一半同时运行时的忙碌时间除以先后运行时的（中位数）：'
-                                '{lane0}为 {r0:.2f}，{lane1}为 {r1:.2f}'),
+                                '{lane0} 为 {r0:.2f}，{lane1} 为 {r1:.2f}'),
     'graph.recorded.checked': ('每次重复的每次更新都与一个设备的float64结果一致（最大相对误差 {error:.1e}，'
                                '容差 {tolerance:.0e}）'),
     'graph.recorded.title': ('图12.3.1的训练步，录制于 {gpu}，{date}\n批量大小 {batch}，预热 {warmup} 步后重复 '

@@ -2,7 +2,7 @@
 MESSAGES = {
     'overview.lanes_of': '{framework} 在这台机器上的执行路：',
     'overview.assume.separate': '假设各执行路在不同的硬件上（每条执行路有自己的设备），且单独运行时耗时大致相同',
-    'overview.assume.shared': ('假设各执行路共用 CPU 核：{cores} 个核，每条执行路 {threads} 个线程，'
+    'overview.assume.shared': ('假设各执行路共用 CPU 核心：{cores} 个核心，每条执行路 {threads} 个线程，'
                                '因此能同时运行 {ways} 条'),
     'overview.prediction': '按公式预测：同时运行的速度是先后运行的 {speedup:.2f} 倍，{assumption}',
     'overview.verdict.as_expected': ('实测 {measured:.2f} 倍；由各执行路单独运行的用时得到的预期为 {expected:.2f} 倍：'
@@ -18,15 +18,16 @@ MESSAGES = {
                                  '{expected:.2f} 倍，而按公式预测（{closed:.2f} 倍）假定各执行路用时相等。'),
     'overview.checked': '每个矩阵乘法的结果都与 float64 参考结果比较过：最大相对误差 {error:.1e}。',
     'overview.recorded.none': '这里没有 GPU 上的录制结果，所以本 notebook 无法展示 GPU 上的证据。',
-    'overview.summary.shared': ('1. 多个设备：这台机器没有第二个设备，它的两条执行路共用 CPU 的 {cores} 个核。'
-                                '同时运行的速度是先后运行的 {speedup:.2f} 倍，是一条用上全部 {cores} 个核的执行路的 '
+    'overview.summary.shared': ('1. 多个设备：这台机器没有第二个设备，它的两条执行路共用 CPU 的 {cores} 个核心。'
+                                '同时运行的速度是先后运行的 {speedup:.2f} 倍，是一条用上全部 {cores} 个核心的执行路的 '
                                 '{vs_all:.2f} 倍。'),
     'overview.summary.separate': ('1. 多个设备：在这台机器上，两条执行路同时运行的速度是先后运行的 {speedup:.2f} 倍'
                                   '（由各自单独运行的用时得到的预期为 {expected:.2f} 倍）。'),
     'overview.summary.gpu': ('   录制于 {gpu}，{date}：{products}（{size}x{size}）；同时运行的速度是先后运行的 '
                              '{speedup:.2f} 倍（预期 {expected:.2f} 倍）。'),
-    'overview.summary.comm': ('2. 计算与通信（录制于 {gpu}）：单独计算 {iters} 个矩阵乘法用时 {run:.3f} 秒；'
-                              '在同一个流上把每个结果复制到主机用时 {one:.3f} 秒；使用复制流和事件用时 {two:.3f} 秒。'),
+    'overview.summary.comm': ('2. 计算与通信（录制于 {gpu}）：只计算 {iters} 个矩阵乘积用时 {run:.3f} 秒；'
+                              '在同一个流上计算并把每个结果复制到主机用时 {one:.3f} 秒；'
+                              '使用复制流和事件，计算并复制用时 {two:.3f} 秒。'),
     'overview.summary.no_comm': '2. 计算与通信：这里没有 GPU 上复制操作的录制结果。',
     'overview.summary.graph': ('3. 依赖图：扩展一节“依赖图”把一个训练步拆分到两条执行路上，'
                                '并与在一条执行路上处理整个小批量相比较。'),

@@ -10,7 +10,7 @@ MESSAGES = {
     'panels.col_expected_speedup': '预期加速比',
     'panels.col_together': '同时运行（秒）',
     'panels.col_serial_sum': '先后运行（秒）',
-    'panels.col_ratio': '比第一行快的倍数',
+    'panels.col_ratio': '第一行用时 ÷ 本行用时（中位数）',
     'panels.col_mode': '复制方式',
     'panels.col_run': '计算（秒）',
     'panels.col_copy': '复制（秒）',
@@ -47,9 +47,9 @@ MESSAGES = {
     'panels.gbps_axis': 'GB/s',
     'panels.measured': '实测',
     'panels.expected': '预期',
-    'panels.recorded_gpu': '录制于 {gpus}，{cores} 个 CPU 核，驱动 {driver}，CUDA {cuda}，torch {torch}，'
+    'panels.recorded_gpu': '录制于 {gpus}，{cores} 个 CPU 核心，驱动 {driver}，CUDA {cuda}，torch {torch}，'
                            'Python {python}，日期 {date}',
-    'panels.recorded_cpu': 'CPU 录制（没有 GPU）：{cores} 个 CPU 核，torch {torch}，Python {python}，日期 {date}',
+    'panels.recorded_cpu': 'CPU 录制（没有 GPU）：{cores} 个 CPU 核心，torch {torch}，Python {python}，日期 {date}',
     'panels.no_gpu_recordings': '目前还没有 GPU 录制结果。',
     'panels.compute_ms': '每个乘积的计算时间（毫秒）',
     'panels.copy_ms': '每个结果的复制时间（毫秒）',

@@ -4,13 +4,13 @@ MESSAGES = {
     'parallel.variant.serial_sum': '先后运行（各执行路单独用时之和）',
     'parallel.variant.together': '所有执行路同时运行',
     'parallel.variant.expected.separate': '预期：max(各执行路用时)，硬件相互独立',
-    'parallel.variant.expected.shared': '预期：各执行路共用 CPU 核',
-    'parallel.variant.expected.engine': '预期：没有收益，MXNet 的引擎已用上所有核',
+    'parallel.variant.expected.shared': '预期：各执行路共用 CPU 核心',
+    'parallel.variant.expected.engine': '预期：没有收益，MXNet 的引擎已用上所有核心',
     'parallel.variant.one_at_a_time': '逐个执行（每个之后等待）',
     'parallel.variant.issued_together': '一起发出（只等待一次）',
     'parallel.variant.one_lane': '一条执行路，占用整个设备',
     'parallel.variant.two_streams': '同一 GPU 上的两个 CUDA 流',
-    'parallel.variant.two_threads': '两个线程，各用一半的核',
+    'parallel.variant.two_threads': '两个线程，各用一半的核心',
     'parallel.variant.batched': '一次批量乘积（torch.bmm）',
     'parallel.variant.cuda_graph': '重放 CUDA Graph（只启动一次）',
     'parallel.variant.no_wait': '完全不等待',
@@ -18,14 +18,13 @@ MESSAGES = {
     'parallel.variant.every_device': '同步用到的每个设备',
     'parallel.variant.cpu_first': '先启动 CPU 执行路',
     'parallel.variant.gpu_first': '先把 GPU 的工作排入队列',
-    'parallel.expect.separate': '预期 {seconds:.3f} 秒 = max(各执行路用时)：各执行路在相互独立的硬件上运行',
-    'parallel.expect.shared': (
-        '预期 {seconds:.3f} 秒：各执行路共用 {cores} 个核，每条用 {threads} 个线程，'
-        '因此最多 {ways} 条能同时运行'
-    ),
+    'parallel.expect.separate': ('按规则由各执行路单独运行的用时预期同时运行 {seconds:.3f} 秒 = max(各执行路用时)：'
+                                 '各执行路在相互独立的硬件上运行'),
+    'parallel.expect.shared': ('按规则由各执行路单独运行的用时预期同时运行 {seconds:.3f} 秒：各执行路共用 {cores} '
+                               '个核心，每条用 {threads} 个线程，因此最多 {ways} 条能同时运行'),
     'parallel.expect.engine': (
-        '预期 {seconds:.3f} 秒 = 先后运行的用时：'
-        '一条 MXNet 执行路的引擎已把它的乘积分配到全部 {cores} 个核上，第二条执行路找不到空闲的核'
+        '按规则由各执行路单独运行的用时预期同时运行 {seconds:.3f} 秒 = 先后运行的用时：'
+        '一条 MXNet 执行路的引擎已把它的乘积分配到全部 {cores} 个核心上，第二条执行路找不到空闲的核心'
     ),
     'parallel.summary': (
         '{framework}：先后运行 {serial:.3f} 秒，'
@@ -47,9 +46,9 @@ MESSAGES = {
         '一次批量乘积或重放 CUDA Graph 只需为全部乘积启动一次。'
     ),
     'parallel.small_ops.cpu': (
-        '在 {cores} 个核上，'
+        '在 {cores} 个核心上，'
         '一个 {size}x{size} 的乘积连同 Python 调用大约需要 {launch_us:.1f} 微秒。'
-        '各行给出每种方式的用时，请与一条用上全部核的执行路比较；一次批量乘积只需一次调用就算完全部乘积。'
+        '各行给出每种方式的用时，请与一条用上全部核心的执行路比较；一次批量乘积只需一次调用就算完全部乘积。'
     ),
     'parallel.plot_title': '{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍（预期 {expected:.2f} 倍）',
     'parallel.timeline_title': '{framework}：每个乘积在各执行路上的运行时间',
@@ -59,15 +58,15 @@ MESSAGES = {
     'parallel.mxnet_missing': ("这里没有安装MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
     'parallel.book.both': '两条执行路',
-    'parallel.book.like_sum': ('两条执行路合计用时 {both:.3f} 秒：接近各执行路单独用时之和（{total:.3f} 秒），'
+    'parallel.book.like_sum': ('两条执行路一起运行用时 {both:.3f} 秒：接近各执行路单独用时之和（{total:.3f} 秒），'
                                '而不是较慢执行路的单独用时（{slower:.3f} 秒）。'),
-    'parallel.book.like_max': ('两条执行路合计用时 {both:.3f} 秒：接近较慢执行路的单独用时（{slower:.3f} 秒），'
+    'parallel.book.like_max': ('两条执行路一起运行用时 {both:.3f} 秒：接近较慢执行路的单独用时（{slower:.3f} 秒），'
                                '而不是各执行路单独用时之和（{total:.3f} 秒）。'),
-    'parallel.book.between': ('两条执行路合计用时 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）'
+    'parallel.book.between': ('两条执行路一起运行用时 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）'
                               '与各执行路单独用时之和（{total:.3f} 秒）之间。'),
-    'parallel.book.above_sum': ('两条执行路合计用时 {both:.3f} 秒：超过各执行路单独用时之和（{total:.3f} 秒），'
+    'parallel.book.above_sum': ('两条执行路一起运行用时 {both:.3f} 秒：超过各执行路单独用时之和（{total:.3f} 秒），'
                                 '当然也超过较慢执行路的单独用时（{slower:.3f} 秒）。'),
-    'parallel.book.below_slower': ('两条执行路合计用时 {both:.3f} 秒：少于较慢执行路的单独用时（{slower:.3f} 秒；'
+    'parallel.book.below_slower': ('两条执行路一起运行用时 {both:.3f} 秒：少于较慢执行路的单独用时（{slower:.3f} 秒；'
                                    '各执行路单独用时之和为 {total:.3f} 秒）。'),
     'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。两者差不多：'
                               '调用返回时工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
@@ -78,12 +77,13 @@ MESSAGES = {
     'parallel.predict.line': '{variant}：预测 {seconds:.3f} 秒',
     'parallel.variant.one_after_other': '先后运行',
     'parallel.variant.both_jobs': '{lane}，做两份工作',
-    'parallel.workload': '{size}x{size} 的矩阵；每条执行路的乘法次数：{iters}',
+    'parallel.workload': '{size}x{size} 的矩阵；每条执行路的乘积个数：{iters}',
     'parallel.variant.threads': '两条执行路，各用一个线程',
     'parallel.verdict.serial': ('同时运行用时 {together:.3f} 秒，先后运行用时 {serial:.3f} 秒，'
                                 '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
     'parallel.verdict.base_same': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，'
-                                   '与同时运行相差不到 {noise:.0%}。'),
+                                   '与同时运行相差 {diff:.3f} 秒，不到二者中较长者的 {noise:.0%}'
+                                   '（这里每次比较都用这同一个噪声标准）。'),
     'parallel.verdict.base_beaten': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
                                      '同时运行的速度是它的 {ratio:.2f} 倍。'),
     'parallel.verdict.base_lost': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
@@ -97,17 +97,23 @@ MESSAGES = {
     'parallel.scaling.uneven': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，'
                                 'n={large} 时 {large_speedup:.2f} 倍，'
                                 '最高为 n={best} 时的 {best_speedup:.2f} 倍：这次运行没有稳定的趋势。'),
-    'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍：'
-                                         '框架自行让相互独立的乘法同时运行了。'),
-    'parallel.independence.slower': '比值 {ratio:.2f}，小于1：这次一起发出用时更长。再运行一次比较看看。',
-    'parallel.independence.in_order': '比值 {ratio:.2f} 约等于1：在这里一起发出这些乘法没有节省时间。',
+    'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍，而且也快于按顺序执行的对照：'
+                                         '框架自己让相互独立的乘积同时运行了。'),
+    'parallel.independence.control_not_beaten': ('在这里一起发出的速度是逐个执行的 {ratio:.2f} 倍，但按顺序执行的对照'
+                                                  '（{control_engine}）逐个执行只用了 {control:.4f} 秒，而这里一起发出'
+                                                  '用了 {together:.4f} 秒：这并不能说明乘积同时运行了。'),
+    'parallel.independence.slower': '比值 {ratio:.2f}，小于 1：这次一起发出用时更长。再运行一次比较看看。',
+    'parallel.independence.in_order': '比值 {ratio:.2f} 约等于 1：在这里一起发出这些乘积没有节省时间。',
+    'parallel.small_ops.suspect': ('{ratio:.2f} 倍超出了 {cores} 个核心上并排运行的执行路所能达到的上限，'
+                                   '因此这次运行中“{base}”这一行（各次重复 {low:.1f}–{high:.1f} 毫秒）受到了干扰：'
+                                   '请先重新运行这个单元，再比较各行。'),
     'parallel.small_ops.fastest': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”，'
                                    '速度是单条执行路的 {ratio:.2f} 倍。'),
     'parallel.recorded_sync': '{gpu}：不等待时，计时在排入队列后就停止了',
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
     'parallel.small_ops.title': '{device}：这里最快的是{variant}',
-    'parallel.guess.none': '你的猜测：还没有。请先在上面的 {name} 里写一个数，再运行这个单元格。',
+    'parallel.guess.none': '先在 {name} 里写下你的预测（一个数），再运行这个单元。',
     'parallel.guess.yours': '你的猜测',
     'parallel.guess.closed_form': '按公式预测',
     'parallel.guess.measured': '实测',
@@ -131,12 +137,17 @@ MESSAGES = {
     'parallel.independence.summary_gpu': ('{framework}（{engine}，{lane}）：{iters} 个 {size}x{size} 的乘积：'
                                           '逐个执行 {single:.4f} 秒，一起发出 {together:.4f} 秒；'
                                           '逐个执行用时 ÷ 一起发出用时 = {ratio:.2f}'),
-    'parallel.variant.all_cores': '一条执行路，全部 {cores} 个核，做两份工作',
+    'parallel.variant.all_cores': '一条执行路，全部 {cores} 个核心，做两份工作',
     'parallel.no_wait.not_early': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
                                    '不等待的计时并没有提前停止（不低于等待时用时的一半）：调用返回时工作已经完成。'),
-    'parallel.overlap.wall_predicted': '预测：同时运行 {expected:.3f} 秒，少用 {predicted:.3f} 秒。',
-    'parallel.overlap.wall_predicted_more': '预测：同时运行 {expected:.3f} 秒，反而多用 {predicted:.3f} 秒。',
-    'parallel.speed.head': '所有执行路都在忙碌时（时间线）每个乘积的用时，与该执行路单独运行时相比——{lanes}。',
+    'parallel.overlap.wall_predicted': ('按各执行路单独运行的用时预测：先后运行 {serial:.3f} 秒，同时运行 '
+                                        '{expected:.3f} 秒，少用 {predicted:.3f} 秒。'),
+    'parallel.overlap.wall_predicted_more': ('按各执行路单独运行的用时预测：先后运行 {serial:.3f} 秒，同时运行 '
+                                             '{expected:.3f} 秒，反而多用 {predicted:.3f} 秒。'),
+    'parallel.speed.head': ('所有执行路都在忙碌时（时间线）每个乘积的用时，与该执行路单独运行时'
+                            '（各次重复的中位数）相比——{lanes}。'),
+    'parallel.speed.head_rates': ('所有执行路都在忙碌时（时间线）每个乘积的用时，与该执行路单独运行时'
+                                  '（由上面单独测得的速度算出）相比——{lanes}。'),
     'parallel.speed.lane': ('{lane}：{together:.3g} 毫秒，单独运行时 {alone:.3g} 毫秒'
                             '（是单独运行时的 {ratio:.2f} 倍）'),
     'parallel.gap.agrees': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数）：'
@@ -161,7 +172,7 @@ MESSAGES = {
     'parallel.rate_both': ('{lane}，另一条执行路同时运行时：一次 {size}x{size} 的乘法用时 {ms:.2f} 毫秒，'
                            '{gflops:.0f} GFLOP/s'),
     'parallel.rate_sum': ('两条执行路同时运行：合计 {both:.0f} GFLOP/s；'
-                          '一条用上全部 {cores} 个核的执行路：{whole:.0f} GFLOP/s。'),
+                          '一条用上全部 {cores} 个核心的执行路：{whole:.0f} GFLOP/s。'),
     'parallel.predict.shared': ('由两条执行路同时运行时测得的速度预测同时运行：{seconds:.3f} 秒'
                                 '（由单独运行的速度和上面的规则得出：{rule:.3f} 秒）'),
     'parallel.speed.sep': '；',

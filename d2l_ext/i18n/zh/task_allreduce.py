@@ -1,52 +1,54 @@
-"""13.3.4的练习'13.3.4-a-after' .. '13.3.4-d-buckets'：描述和评分结果的句子。"""
+"""13.3.4 的练习'13.3.4-a-after' .. '13.3.4-d-buckets'：描述和评分结果的句子。"""
 MESSAGES = {
     'task.allreduce.a.description': '反向传播之后对每个梯度做全归约，并在各进程间取平均',
     'task.allreduce.b.description': '把所有梯度放进一个扁平缓冲区做全归约：每步只调用一次',
     'task.allreduce.c.description': '在反向传播期间由每个梯度的钩子发起全归约（async_op=True），在优化器更新之前等待',
-    'task.allreduce.d.description': '按参数的逆序把梯度装进大小为bucket_mb MB的桶，每个桶一装满就做全归约',
-    'task.allreduce.ran': '{name}在2个进程上运行了{steps}步，没有出错',
-    'task.allreduce.correct': ('{steps}步中每一步之后，参数都与单个进程在整个小批量上用float64训练的结果一致：'
-                               '最大相对误差{error:.1e}（容差{tolerance:.0e}）'),
-    'task.allreduce.wrong': ('第{step}步之后，{parameter}的移动与单个进程在整个小批量上用float64训练的结果不同：'
-                             '相对误差{error:.2g}（容差{tolerance:.0e}）'),
-    'task.allreduce.wrong_buckets': ('bucket_mb={bucket_mb:g}时，第{step}步之后，{parameter}的移动与单个进程在整个'
-                                     '小批量上用float64训练的结果不同：相对误差{error:.2g}（容差{tolerance:.0e}）'),
-    'task.allreduce.wrong_tied': ('第{step}步之后，只有{parameter}不对（相对误差{error:.2g}，容差{tolerance:.0e}）：'
+    'task.allreduce.d.description': '按参数的逆序把梯度装进大小为 bucket_mb MiB 的桶，每个桶一装满就做全归约',
+    'task.allreduce.ran': '{name} 在 2 个进程上运行了 {steps} 步，没有出错',
+    'task.allreduce.correct': ('{steps} 步中每一步之后，参数都与单个进程在整个小批量上用 float64 训练的结果一致：'
+                               '最大相对误差 {error:.1e}（容差 {tolerance:.0e}）'),
+    'task.allreduce.wrong': ('第 {step} 步之后，{parameter} 的移动与单个进程在整个小批量上用 float64 训练的结果不同：'
+                             '相对误差 {error:.2g}（容差 {tolerance:.0e}）'),
+    'task.allreduce.wrong_buckets': ('bucket_mb={bucket_mb:g} 时，第 {step} 步之后，{parameter} 的移动与单个进程在整个'
+                                     '小批量上用 float64 训练的结果不同：相对误差 {error:.2g}（容差 {tolerance:.0e}）'),
+    'task.allreduce.wrong_tied': ('第 {step} 步之后，只有 {parameter} 不对（相对误差 {error:.2g}，'
+                                  '容差 {tolerance:.0e}）：'
                                   '它在前向传播中用了两次，但在model.parameters()中只列出一次，所以它的梯度只能'
                                   '全归约一次'),
-    'task.allreduce.wrong_frozen': ('第{step}步之后，冻结的参数{parameter}改变了（相对误差{error:.2g}）：'
+    'task.allreduce.wrong_frozen': ('第 {step} 步之后，冻结的参数 {parameter} 改变了（相对误差 {error:.2g}）：'
                                     'requires_grad=False的参数必须保持不变'),
-    'task.allreduce.wrong_sum': ('每个参数移动的距离都是平均梯度所给距离的{n}倍：梯度在{n}个进程间求了和，'
-                                 '却没有取平均（相对误差{error:.2g}，容差{tolerance:.0e}）'),
+    'task.allreduce.wrong_sum': ('每个参数移动的距离都是平均梯度所给距离的 {n} 倍：梯度在 {n} 个进程间求了和，'
+                                 '却没有取平均（相对误差 {error:.2g}，容差 {tolerance:.0e}）'),
     'task.allreduce.wrong_local': ('每个进程只按自己那一半小批量的梯度移动：全归约的结果没有写回梯度'
-                                   '（相对误差{error:.2g}，容差{tolerance:.0e}）'),
+                                   '（相对误差 {error:.2g}，容差 {tolerance:.0e}）'),
     'task.allreduce.safe': '优化器更新开始时，每个全归约都已完成',
-    'task.allreduce.unsafe': ('第{step}步中，优化器更新开始时，{calls}个全归约里有{unfinished}个还没有完成：'
+    'task.allreduce.unsafe': ('第 {step} 步中，优化器更新开始时，{calls} 个全归约里有 {unfinished} 个还没有完成：'
                               '在optimizer.step()之前对每一个调用wait()'),
     'task.allreduce.calls': '每步一次全归约，一次处理所有梯度',
-    'task.allreduce.calls_wrong': '每步调用了{calls}次全归约：把所有梯度放进一个扁平缓冲区，只调用{expected}次全归约',
-    'task.allreduce.buckets': '每种桶大小下都是每个桶一次全归约（最后一种：{expected}个桶）',
-    'task.allreduce.buckets_wrong': ('bucket_mb={bucket_mb:g}时，每步调用了{calls}次全归约，'
-                                     '但这个大小的桶装下全部梯度需要{expected}个桶'),
-    'task.allreduce.overlap_info': ('重叠（此处不评分）：全归约进行的时间里，有{measured:.0%}的时间反向传播在计算；'
-                                    '预测为{predicted:.0%}，因为全归约在反向传播之后才开始'),
-    'task.allreduce.overlap_after': ('重叠{measured:.0%}（模型{predicted:.0%}，要求{threshold:.0%}）：'
+    'task.allreduce.calls_wrong': ('每步调用了 {calls} 次全归约：把所有梯度放进一个扁平缓冲区，只调用 {expected} '
+                                   '次全归约'),
+    'task.allreduce.buckets': '每种桶大小下都是每个桶一次全归约（最后一种：{expected} 个桶）',
+    'task.allreduce.buckets_wrong': ('bucket_mb={bucket_mb:g} 时，每步调用了 {calls} 次全归约，'
+                                     '但这个大小的桶装下全部梯度需要 {expected} 个桶'),
+    'task.allreduce.overlap_info': ('重叠（此处不评分）：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算；'
+                                    '预测为 {predicted:.0%}，因为全归约在反向传播之后才开始'),
+    'task.allreduce.overlap_after': ('重叠 {measured:.0%}（模型 {predicted:.0%}，要求 {threshold:.0%}）：'
                                      '没有一个全归约在反向传播结束之前开始'),
-    'task.allreduce.overlap_blocking': ('重叠{measured:.0%}（模型{predicted:.0%}，要求{threshold:.0%}）：'
+    'task.allreduce.overlap_blocking': ('重叠 {measured:.0%}（模型 {predicted:.0%}，要求 {threshold:.0%}）：'
                                         '全归约在反向传播期间开始了，但反向传播在其中等待；请传入async_op=True，'
                                         '只在更新之前调用wait()'),
-    'task.allreduce.overlap_low': ('重叠{measured:.0%}（模型{predicted:.0%}，要求{threshold:.0%}）：'
+    'task.allreduce.overlap_low': ('重叠 {measured:.0%}（模型 {predicted:.0%}，要求 {threshold:.0%}）：'
                                    '全归约大多在反向传播之后进行'),
-    'task.allreduce.hung': '进程{rank}在{seconds:.0f}秒后仍未完成；两个进程都已停止',
-    'task.allreduce.waited': ('进程{rank}为一个另一进程从未参与的全归约等待了{seconds:.0f}秒：'
+    'task.allreduce.hung': '进程 {rank} 在 {seconds:.0f} 秒后仍未完成；两个进程都已停止',
+    'task.allreduce.waited': ('进程 {rank} 为一个另一进程从未参与的全归约等待了 {seconds:.0f} 秒：'
                               '每个进程必须以相同的顺序做相同的全归约调用'),
-    'task.allreduce.died': '进程{rank}没有留下任何信息就结束了（退出码{code}）；两个进程都已停止',
-    'task.allreduce.failed': '进程{rank}失败：{error}',
-    'task.allreduce.overlap': ('重叠：全归约进行的时间里，有{measured:.0%}的时间反向传播在计算，不高于模型的{pred'
-                               'icted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的时间（共{al'
-                               'one:.1f}毫秒），这里它们共进行了{busy:.1f}毫秒；要求{threshold:.0%}'),
-    'task.allreduce.overlap_above': ('重叠：全归约进行的时间里，有{measured:.0%}的时间反向传播在计算，高于模型的{'
+    'task.allreduce.died': '进程 {rank} 没有留下任何信息就结束了（退出码 {code}）；两个进程都已停止',
+    'task.allreduce.failed': '进程 {rank} 失败：{error}',
+    'task.allreduce.overlap': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，不高于模型的 {pred'
+                               'icted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的时间（共 {al'
+                               'one:.1f} 毫秒），这里它们共进行了 {busy:.1f} 毫秒；要求 {threshold:.0%}'),
+    'task.allreduce.overlap_above': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，高于模型的 {'
                                      'predicted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的'
-                                     '时间（共{alone:.1f}毫秒），这里它们共进行了{busy:.1f}毫秒，与反向传播同时进'
-                                     '行的全归约持续得越久，落在反向传播之内的部分就越多；要求{threshold:.0%}'),
+                                     '时间（共 {alone:.1f} 毫秒），这里它们共进行了 {busy:.1f} 毫秒，与反向传播同时进'
+                                     '行的全归约持续得越久，落在反向传播之内的部分就越多；要求 {threshold:.0%}'),
 }

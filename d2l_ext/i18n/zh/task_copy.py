@@ -6,8 +6,8 @@ MESSAGES = {
     'task.copy.count': '应返回传入的 {buffers} 个缓冲区（已填好）；实际得到 {got}',
     'task.copy.not_buffer': ('结果 {index} 不是 buffers[{index}]：请把每个乘积复制到传入的缓冲区（预先分配的主机内存，'
                              '在GPU上是锁页内存），然后返回这些缓冲区'),
-    'task.copy.wrong': 'buffers[{index}] 与以float64计算的 x @ w 不符：相对误差 {error:.1e}，容差 {tolerance:.0e}',
-    'task.copy.correct': '每个缓冲区都装着 x @ w：与float64相比，最大相对误差 {error:.1e}（容差 {tolerance:.0e}）',
+    'task.copy.wrong': 'buffers[{index}] 与以 float64 计算的 x @ w 不符：相对误差 {error:.1e}，容差 {tolerance:.0e}',
+    'task.copy.correct': '每个缓冲区都装着 x @ w：与 float64 相比，最大相对误差 {error:.1e}（容差 {tolerance:.0e}）',
     'task.copy.safe': 'run_and_copy 返回的那一刻，全部 {buffers} 个缓冲区都已复制完毕',
     'task.copy.safe_raised': '未判断安全性：第二次调用引发了错误',
     'task.copy.unsafe_gpu': ('run_and_copy 返回时，buffers[{index}]（共 {buffers} 个）还没有（完全）复制好：返回之前，'
@@ -20,6 +20,6 @@ MESSAGES = {
                                    '请计算 x.mm(w)，再用 buf.copy_(y) 复制'),
     'task.copy.overlap': ('复制在其忙碌时间的 {measured:.0%} 里与某个乘积同时运行（预测 {predicted:.0%}，'
                           '至少需要 {threshold:.0%}）；乘积忙碌 {compute:.4f} 秒，复制忙碌 {copy:.4f} 秒，'
-                          '二者相加 {serial:.4f} 秒；这次调用的实际用时 {wall:.4f} 秒，与二者之和相差 {diff:+.4f} 秒'
+                          '二者相加 {serial:.4f} 秒；这次调用的挂钟时间 {wall:.4f} 秒，与二者之和相差 {diff:+.4f} 秒'
                           '（缓冲区在调用之前就已分配好，在GPU上还已锁页：不计在内）'),
 }

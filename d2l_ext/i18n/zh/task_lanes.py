@@ -8,8 +8,8 @@ MESSAGES = {
     'task.lanes.not_results': ('结果 {lane} 应当是 works[{lane}]() 的返回值（含 {products} 个张量的列表）；'
                                '实际得到 {got}'),
     'task.lanes.order': '结果 {lane} 装的是执行路 {other} 的乘积：请按 lanes 的顺序返回结果',
-    'task.lanes.wrong': '结果 {lane} 与float64参考值不符：相对误差 {error:.1e}，容差 {tolerance:.0e}',
-    'task.lanes.correct': '每个结果都与float64参考值相符：最大相对误差 {error:.1e}（容差 {tolerance:.0e}）',
+    'task.lanes.wrong': '结果 {lane} 与 float64 参考值不符：相对误差 {error:.1e}，容差 {tolerance:.0e}',
+    'task.lanes.correct': '每个结果都与 float64 参考值相符：最大相对误差 {error:.1e}（容差 {tolerance:.0e}）',
     'task.lanes.safe': 'run_together 返回时，每条执行路都已完成',
     'task.lanes.safe_unknown': '结果有误，因此未判断是否安全',
     'task.lanes.unsafe_cpu': 'run_together 返回时，执行路 {lane}（一个CPU线程）仍在运行：返回之前要等待每个线程',
