@@ -93,7 +93,10 @@ def test_rates_predict_and_texts_follow_the_numbers():
     with using_language('en'):  # a closed form outside the repeats' range gets its ratio, in either direction
         assert '2.5x the measured time' in show.guess_text(None, 0.05, 0.02, repeats=[0.019, 0.02, 0.021])
         assert 'was 2.0x what' in show.guess_text(None, 0.01, 0.02, repeats=[0.019, 0.02, 0.021])
-        assert 'x' not in show.guess_text(None, 0.02, 0.02, repeats=[0.019, 0.02, 0.021]).split('(median)')[-1]
+        assert 'within 10% of each other' in show.guess_text(None, 0.02, 0.02, repeats=[0.019, 0.02, 0.021])
+        # a 1.34x gap whose repeats include the closed form: said to be within the run-to-run spread
+        spread_line = show.guess_text(None, 0.0050, 0.0067, repeats=[0.0048, 0.0067, 0.0090])
+        assert '1.34x apart' in spread_line and 'within the run-to-run spread' in spread_line
     assert [show._two_digits(x) for x in (0.00064, 0.64, 9.99, 64.3, 6407)] == ['0.00064', '0.64', '10', '64', '6400']
     rec = show.newest(load_recordings())
     with using_language('zh'):

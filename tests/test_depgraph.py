@@ -304,6 +304,11 @@ def test_rates_size_the_predictions_and_the_boxes_shape_them(coarse):
     # a GPU lane 0 is a whole device already: no sentence about cores in one thread
     gpu = show.rates_text(dg.LaneRates([1.0, 2.0], 2.5, 1.0, 16, kind='gpu'))
     assert 'cores' not in gpu and 'whole GPU' in gpu
+    # at once faster than the longer lane alone: above the bound, said so and judged by the noise test
+    near = show.rates_text(dg.LaneRates([2.0, 2.0], 1.95, 1.0, 2))
+    far = show.rates_text(dg.LaneRates([2.0, 2.0], 1.5, 1.0, 2))
+    assert 'above the 2.00x of lanes that do not slow each other' in near and 'not told apart' in near
+    assert 'nothing measured here tests why' in far and 'if neither slowed' not in far
 
 
 def test_texts_in_chinese_name_lanes_as_zhixinglu(coarse):

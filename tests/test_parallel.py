@@ -306,6 +306,21 @@ def test_full_overlap_with_slower_lanes_says_what_was_measured():
     assert 'the prediction is 0.800 s' in tested and 'more slowly than alone' in tested
 
 
+def test_a_timeline_paced_unlike_the_repeats_is_said_to_be_another_run():
+    """The per-product times come from the timeline's own run: when it took far longer than together's repeats,
+    the text says so instead of letting a slow timeline read as a slowdown of the repeats."""
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    tl = _timeline([(0.0, 0.8), (0.0, 0.8)])
+    with using_language('en'):
+        slow = dp.overlap_text(tl, serial=0.8, together=0.4, expected=0.4, alone=[0.1, 0.1])
+        same = dp.overlap_text(tl, serial=1.6, together=0.8, expected=0.4, alone=[0.1, 0.1])
+    assert 'The timeline is another run' in slow and '0.800 s, against 0.400 s' in slow
+    assert 'another run' not in same
+    with using_language('zh'):
+        assert '时间线是另一次运行' in dp.overlap_text(tl, serial=0.8, together=0.4, expected=0.4, alone=[0.1, 0.1])
+
+
 def test_overview_names_the_side_by_side_slowdown_only_when_it_matches():
     import statistics
     from types import SimpleNamespace as NS
@@ -339,3 +354,21 @@ def test_recorded_text_states_both_runs_per_product():
     assert 'different runs' in text
     assert f'{p.iters[1]} products in {p.lane_times[1].median:.3f} s' in text
     assert f'{tl.iters[1]} in ' in text
+
+
+def test_small_products_are_called_launch_bound_on_a_gpu_only_when_the_numbers_show_it():
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.i18n import using_language
+    from d2l_ext.parallel.exercises import SmallOpsResult
+    from d2l_ext.results import Times
+
+    def result(one_lane, batched, launch=20e-6):
+        times = {'one_lane': Times.from_times([one_lane], 'one_lane'), 'batched': Times.from_times([batched], 'b')}
+        return SmallOpsResult('cuda:0', 'gpu', 64, 800, 16, times, launch, 1e-7)
+    with using_language('en'):
+        bound = dp.small_ops_text(result(800 * 21e-6, 800 * 1e-6))  # lane ~ issue time, bmm far below it
+        compute = dp.small_ops_text(result(800 * 60e-6, 800 * 1e-6))  # the lane took 3x the issue time
+    assert 'waited on the launches' in bound and '1.00 us per product' in bound
+    assert 'launch' in compute and 'waited on the launches' not in compute and 'do not show' in compute
+    with using_language('zh'):
+        assert '并不表明' in dp.small_ops_text(result(800 * 60e-6, 800 * 1e-6))

@@ -18,12 +18,10 @@ from .timeline import draw_timeline
 
 _KNOWN = ('backward', 'nosync', 'allreduce', 'serial', 'flat', 'hooks')
 _BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')
-# A term of the wall-clock difference smaller than this (seconds) is left out of the sentence.
 BACKENDS = ('gloo', 'nccl')  # the keys allreduce.processes.<backend>
 STREAMS = ('compute', 'allreduce')  # a trace event's stream: the keys allreduce.lane.<stream>
+# A term of the wall-clock difference smaller than this (seconds) is left out of the sentence.
 NEGLIGIBLE_S = 0.0002
-# Backward this much slower than alone is a slowdown worth naming (profiled steps vary by a few percent).
-SLOWDOWN_NOTED = 1.05
 
 
 def _label(result, version, text=style.plot_text) -> str:
@@ -90,12 +88,10 @@ def why_text(result, version) -> str:
     parts.append(t('allreduce.why.overlap', ms=terms['overlap'] * ms))
     ratio = result.slowdown(version.id)
     if ratio is not None and abs(terms['slowdown']) > NEGLIGIBLE_S:
-        shared = result.backend == 'gloo' and 0 < result.cores < 2 * result.processes and ratio >= SLOWDOWN_NOTED
-        cores = t('allreduce.why.cores', cores=result.cores, n=result.processes) if shared else ''
         alone = result.version('backward').backward_span
         fields = dict(ms=-terms['slowdown'] * ms, mine=version.backward_span * ms, alone=alone * ms, ratio=ratio)
         if ratio > 1:  # worded by direction: x0.6 is backward running faster, not a slowdown
-            parts.append(t('allreduce.why.slower', cores=cores, **fields))
+            parts.append(t('allreduce.why.slower', **fields))
         else:
             parts.append(t('allreduce.why.faster', **fields))
     named = [terms['overlap']] + ([terms['calls']] if terms['fewer_calls'] else []) + \
@@ -194,29 +190,21 @@ def plot_steps(result, ax=None, ids=None):
     return plot_repeats(times, ax=ax, predicted=guesses, title=_title(result, ids))
 
 
-def _sizes_told_apart(result, sizes) -> bool:
-    """Whether some DDP bucket size's median is slower than the fastest's by more than the repeats' spread."""
-    best = result.best_ddp()
-    rivals = [v for v in result.ddp_versions() if v.bucket_mb in sizes]
-    return len(rivals) < 2 or any(v.median - best.median > chance_gap(best.measurement, v.measurement)
-                                  for v in rivals)
-
-
 def bucket_text(result, sizes=None) -> str:
     """13.3.4: the bucket sizes the model predicts fastest beside the measured fastest, and how far apart they are."""
     sizes = sorted(sizes or {v.bucket_mb for v in result.ddp_versions()})
     model = result.prediction.best_buckets(sizes)
-    best = result.best_ddp()
     rivals = [v for v in result.ddp_versions() if v.bucket_mb in sizes]
-    if not _sizes_told_apart(result, sizes):
+    fastest = result.fastest_buckets(sizes)
+    listed = t('allreduce.sep_list').join
+    if len(fastest) == len(rivals) > 1:
+        best = min(rivals, key=lambda v: v.median)
         spread = max(chance_gap(best.measurement, v.measurement) for v in rivals)
-        return t('allreduce.buckets.text_same', model=t('allreduce.sep_list').join(f'{mb:g}' for mb in model),
-                 spread=spread * 1e3)
-    apart = min(abs(sizes.index(best.bucket_mb) - sizes.index(mb)) for mb in model)
+        return t('allreduce.buckets.text_same', model=listed(f'{mb:g}' for mb in model), spread=spread * 1e3)
+    apart = min(abs(sizes.index(a) - sizes.index(b)) for a in fastest for b in model)
     steps = t('allreduce.buckets.within') if apart <= 1 else t('allreduce.buckets.apart', steps=apart)
-    return t('allreduce.buckets.text', model=t('allreduce.sep_list').join(f'{mb:g}' for mb in model),
-             measured=f'{best.bucket_mb:g}',
-             steps=steps)
+    key = 'allreduce.buckets.text' if len(fastest) == 1 else 'allreduce.buckets.text_tied'
+    return t(key, model=listed(f'{mb:g}' for mb in model), measured=listed(f'{mb:g}' for mb in fastest), steps=steps)
 
 
 def plot_buckets(results, sizes=None, ax=None):
@@ -258,12 +246,12 @@ def plot_buckets(results, sizes=None, ax=None):
     best = p.best_buckets(grid)
     n = len(p.groups('ddp', best[0]))
     sizes_shown = style.plot_text('allreduce.sep_list').join(f'{mb:g}' for mb in best)
-    if measured and not _sizes_told_apart(last, [v.bucket_mb for v in last.ddp_versions()]):
+    fastest = last.fastest_buckets() if measured else []
+    if measured and len(fastest) == len(last.ddp_versions()) > 1:
         title = style.plot_text('allreduce.buckets.title_same', model=sizes_shown, buckets=n)
     elif measured:
-        fastest = min((v.median, v.bucket_mb) for r in results for v in r.ddp_versions())[1]
         title = style.plot_text('allreduce.buckets.title', model=sizes_shown, buckets=n,
-                                measured=f'{fastest:g}')
+                                measured=style.plot_text('allreduce.sep_list').join(f'{mb:g}' for mb in fastest))
     else:
         title = style.plot_text('allreduce.buckets.title_model', model=sizes_shown, buckets=n)
     ax.set_title(title, loc='left')

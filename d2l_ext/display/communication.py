@@ -74,16 +74,23 @@ def _two_digits(x: float) -> str:
 def guess_text(guess, closed: float, measured: float, repeats=None) -> str:
     """The learner's guess beside the closed form and the measurement; a reminder when there is no guess yet.
 
-    `repeats`: every repeat's time; when the closed form lies outside their range, one more line gives the ratio.
+    `repeats`: every repeat's time; one more line says whether the two agree (NOISE), differ within the repeats'
+    range, or differ beyond it (with the ratio).
     """
     if isinstance(guess, bool) or not isinstance(guess, (int, float)) or not guess == guess:
         text = t('communication.guess.none', closed=closed, measured=measured)
     else:
         text = t('communication.guess.line', guess=float(guess), closed=closed, measured=measured)
-    if repeats and measured > 0 and closed > 0 and not min(repeats) <= closed <= max(repeats):
-        key = 'communication.guess.closed_above' if closed > measured else 'communication.guess.closed_below'
-        text += '\n' + t(key, ratio=max(closed, measured) / min(closed, measured), low=min(repeats),
-                         high=max(repeats))
+    if repeats and measured > 0 and closed > 0:
+        fields = dict(ratio=max(closed, measured) / min(closed, measured), low=min(repeats), high=max(repeats),
+                      noise=NOISE)
+        if close(measured, closed):
+            key = 'communication.guess.agrees'
+        elif min(repeats) <= closed <= max(repeats):
+            key = 'communication.guess.spread'
+        else:
+            key = 'communication.guess.closed_above' if closed > measured else 'communication.guess.closed_below'
+        text += '\n' + t(key, **fields)
     return text
 
 

@@ -7,7 +7,7 @@ lane colours of display.style, so a lane has one colour in the graph, the plan a
 from __future__ import annotations
 
 from ..i18n import t
-from ..results import chance_gap
+from ..results import NOISE, chance_gap, close
 from . import style
 from .timeline import draw_timeline
 
@@ -173,8 +173,12 @@ def rates_text(r) -> str:
     """The lanes' measured rates the prediction uses: each lane alone, both at once, lane 0's whole device (13.3.3)."""
     whole = t('graph.rates.whole_gpu' if r.kind == 'gpu' else 'graph.rates.whole_cpu', all=r.all_cores * 1e3,
               cores=r.cores)
-    return t('graph.rates', t0=r.alone[0] * 1e3, t1=r.alone[1] * 1e3, both=r.together * 1e3, rate=r.rate,
-             ideal=r.ideal_rate, slowdown=r.slowdown, whole=whole)
+    fields = dict(t0=r.alone[0] * 1e3, t1=r.alone[1] * 1e3, both=r.together * 1e3, rate=r.rate,
+                  ideal=r.ideal_rate, slowdown=r.slowdown, whole=whole)
+    if r.slowdown < 1:  # at once beat the no-slowdown bound: said, and judged by the one noise test
+        why = t('graph.rates_above.noise' if close(r.slowdown, 1.0) else 'graph.rates_above.open', noise=NOISE)
+        return t('graph.rates_above', why=why, **fields)
+    return t('graph.rates', **fields)
 
 
 def guess_text(guess, s, variant=None) -> str:

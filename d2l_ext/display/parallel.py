@@ -205,6 +205,8 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
         parts.append(wall_text(serial, together, expected, expected_serial))
     if alone is not None:
         parts.append(speed_text(result, alone, labels or lane_labels(result.lanes), alone_from))
+        if together is not None and not _close(span, together):  # the timeline's run paced unlike the repeats
+            parts.append(t('parallel.speed.other_run', span=span, together=together))
     if repeats and expected is not None:
         parts.append(gap_text(t('parallel.gap.together'), expected, list(repeats),
                               predict_at(product_seconds(result), result.iters)))
@@ -292,7 +294,7 @@ def _independence_key(r, control=None) -> str:
 
 
 def small_ops_text(r) -> str:
-    """Exercise 2: which way was fastest, and why, from the measured launch time per product."""
+    """Exercise 2: which way was fastest; launch-bound on a GPU only when issue time, lane time and bmm show it."""
     base = r.times['one_lane'].median
     fastest = min(r.times, key=lambda k: r.times[k].median)
     names = {v: t(f'parallel.variant.{v}') for v in EXERCISE_VARIANTS if v in r.times}
@@ -304,8 +306,14 @@ def small_ops_text(r) -> str:
         one = r.times['one_lane'].repeated()
         head = _sentences(head, t('parallel.small_ops.suspect', cores=r.cores, ratio=ratio, base=names['one_lane'],
                                   low=min(one) * 1e3, high=max(one) * 1e3))
-    return head + '\n' + t(f'parallel.small_ops.{r.kind}', launch_us=r.launch_per_product * 1e6, cores=r.cores,
-                           size=r.size)
+    per = r.times['one_lane'].median / r.products
+    batched = r.times['batched'].median / r.products if 'batched' in r.times else None
+    key = f'parallel.small_ops.{r.kind}'
+    if r.kind == 'gpu' and not (batched is not None and batched * (1 + NOISE) < r.launch_per_product
+                                and per <= r.launch_per_product * (1 + NOISE)):
+        key = 'parallel.small_ops.gpu_open'  # launch-bound is said only when these numbers show it
+    return head + '\n' + t(key, launch_us=r.launch_per_product * 1e6, cores=r.cores, size=r.size, per_us=per * 1e6,
+                           batched_us=(batched or 0.0) * 1e6)
 
 
 # -- pictures ------------------------------------------------------------------------------------

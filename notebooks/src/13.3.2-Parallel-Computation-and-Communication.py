@@ -86,7 +86,7 @@ print(N, K)
 with d2l_ext.Benchmark(d2l_ext.t('communication.book.run'), [lane]):
     y = run(x_lane)
 
-with d2l_ext.Benchmark(d2l_ext.t('communication.book.copy'), [lane]):
+with d2l_ext.Benchmark(d2l_ext.t('communication.book.copy' if GPU else 'communication.book.copy_cpu'), [lane]):
     y_cpu = copy_to_cpu(y)
 
 # only a GPU's first non_blocking call page-locks host memory: on a CPU lane the labels say nothing is copied
@@ -94,6 +94,7 @@ with d2l_ext.Benchmark(d2l_ext.t('communication.book.both' if GPU else 'communic
     y = run(x_lane)
     y_cpu = copy_to_cpu(y, True)
 
+y_cpu = None  # let go of the first call's results: their pinned blocks return to PyTorch's cache for reuse
 with d2l_ext.Benchmark(d2l_ext.t('communication.book.both_again' if GPU else 'communication.book.both_again_cpu'),
                        [lane]):
     y = run(x_lane)
@@ -103,9 +104,9 @@ with d2l_ext.Benchmark(d2l_ext.t('communication.book.both_again' if GPU else 'co
 print(show.copied_text(y, y_cpu))
 
 # %% [markdown]
-# On a GPU, the first `non_blocking=True` call also page-locks fresh host memory (timed apart below); the second
-# reuses those blocks. Without a GPU, `y.to('cpu')` returns the same tensor: nothing is copied, so a CPU analogue
-# stands in, and GPU recordings show the real thing.
+# On a GPU, the first `non_blocking=True` call also page-locks fresh host memory (timed apart below); once `y_cpu`
+# lets go of its results, the second call reuses those blocks. Without a GPU, `y.to('cpu')` returns the same tensor:
+# nothing is copied, so a CPU analogue stands in, and GPU recordings show the real thing.
 #
 # ## The three conditions
 #
@@ -122,7 +123,8 @@ print(show.copied_text(y, y_cpu))
 # thread sets its own `torch.set_num_threads` (the setting belongs to the thread).
 
 # %% [markdown] lang="zh"
-# 在GPU上，第一次 `non_blocking=True` 调用还要为新的主机内存锁页（下文单独计时）；第二次调用重复使用这些内存块。
+# 在GPU上，第一次 `non_blocking=True` 调用还要为新的主机内存锁页（下文单独计时）；`y_cpu` 释放了这些结果之后，
+# 第二次调用便重复使用这些内存块。
 # 没有GPU时，`y.to('cpu')` 返回的是同一个张量：什么也没有复制，因此下面用一个CPU上的类比代替，GPU上的录制结果
 # 则展示真正的情形。
 #

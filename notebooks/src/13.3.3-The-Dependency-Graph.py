@@ -188,17 +188,18 @@ rates = dg.measure_rates(lanes, (params, X, y))
 print(show.rates_text(rates))
 
 # %% [markdown]
-# Guess one step with the two lanes together and write it into `my_guess`. The cell prints closed forms, each lane's
-# boxes scaled to the times above: **one after the other**, every box in turn, each lane as alone; **together**, the
-# schedule the graph allows (a box starts once its inputs are done and its lane or link is free), both lanes as at
-# once; **one device**, lane 0's boxes on its whole device, twice, plus the update. Then it times the three,
-# interleaved, each checked against float64.
+# Guess one step with both lanes together; write it into `my_guess`. The cell prints closed forms from the times
+# above: **one after the other**, every box in turn, each lane as alone; **together**, the schedule the graph allows (a
+# box starts once its inputs are done and its lane or link is free), lanes as at once; **one device**, lane 0's boxes
+# on its whole device, twice, plus the update. A step adds the server's boxes and the copies, so it outlasts the
+# lanes' boxes above. The three are timed interleaved, checked against float64.
 
 # %% [markdown] lang="zh"
 # 猜一猜两条执行路同时运行一个训练步要多长时间，并把它写进 `my_guess`。这个单元格打印按公式得出的预测，每条执行路的
 # 方框都按上面测得的时间缩放：**先后运行**，各方框依次运行，每条执行路取单独运行的时间；**同时运行**，依赖图所允许的
 # 调度（方框在其输入都已完成、且其执行路或链路空闲时立即开始），两条执行路取同时运行的时间；**一个设备**，执行路0的
-# 方框在其整个设备上的时间乘以2，再加上更新。接着它把三种方式交替运行并计时，每次都与float64的结果进行检查。
+# 方框在其整个设备上的时间乘以2，再加上更新。一个训练步还要运行服务器的方框和各次复制，所以比上面各执行路的方框
+# 用时更长。接着它把三种方式交替运行并计时，每次都与float64的结果进行检查。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together. Write a number, then run this cell.

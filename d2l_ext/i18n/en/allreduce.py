@@ -90,7 +90,6 @@ MESSAGES = {
     'allreduce.why.head': '    (a) minus it, {gain:+.1f} ms =',
     'allreduce.why.calls': '{ms:+.1f} ms from {k} fewer calls ({alpha:.3f} ms each)',
     'allreduce.why.overlap': '{ms:+.1f} ms of all-reduce during backward',
-    'allreduce.why.cores': ", gloo's threads running on the same {cores} core(s) as the {n} processes' backward",
     'allreduce.why.rest': "{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms)",
     'allreduce.why.join': '; ',
     'allreduce.sep_list': ', ',
@@ -124,6 +123,8 @@ MESSAGES = {
     'allreduce.buckets.title_same': "model's best: {model} MiB ({buckets} buckets); measured: no size told apart",
     'allreduce.buckets.text': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest: {measured'
                                '} MiB ({steps})'),
+    'allreduce.buckets.text_tied': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest, not '
+                                    "told apart (medians within the repeats' spread): {measured} MiB ({steps})"),
     'allreduce.buckets.within': 'within one step of each other',
     'allreduce.buckets.apart': '{steps} steps apart in the sweep',
     'allreduce.buckets.text_same': ('bucket sizes the model predicts fastest: {model} MiB; measured: no size told '
@@ -171,7 +172,7 @@ MESSAGES = {
                                       ' from first to last: {span:.1f} ms; it produces {tensors} gradient tensors'),
     'allreduce.predict.overlapped': 'predicted best overlap, max(backward alone, all-reduce): {seconds:.4f} s',
     'allreduce.why.slower': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of "
-                             '{alone:.1f} ms in backward alone ({ratio:.2f}x as long: slower here){cores}'),
+                             '{alone:.1f} ms in backward alone ({ratio:.2f}x as long: slower here)'),
     'allreduce.why.faster': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of "
                              '{alone:.1f} ms in backward alone ({ratio:.2f}x as long: faster here)'),
     'allreduce.why.rest_larger': ("{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms): larger "

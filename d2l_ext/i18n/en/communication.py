@@ -109,6 +109,9 @@ MESSAGES = {
                                  '\nclosed form {closed:.4f} s; measured {measured:.4f} s (median)'),
     'communication.guess.closed_above': ('the rates measured alone predicted {ratio:.1f}x the measured time (every '
                                          'repeat took {low:.4f} to {high:.4f} s)'),
+    'communication.guess.agrees': 'measured and closed form within {noise:.0%} of each other',
+    'communication.guess.spread': ('{ratio:.2f}x apart, but every repeat took {low:.4f} to {high:.4f} s, a range that '
+                                   'includes the closed form: a gap within the run-to-run spread'),
     'communication.guess.closed_below': ('the measured time was {ratio:.1f}x what the rates measured alone predicted '
                                          '(every repeat took {low:.4f} to {high:.4f} s)'),
     'communication.guess.line': ('your guess {guess:.4f} s; closed form {closed:.4f} s; measured {measured:.4f} s '
@@ -157,6 +160,7 @@ MESSAGES = {
     'communication.legend.copy': 'copies to host memory',
     'communication.book.both': 'Run on lane 0 and copy to CPU (first non_blocking call)',
     'communication.book.both_again': 'Run on lane 0 and copy to CPU (second non_blocking call)',
+    'communication.book.copy_cpu': ".to('cpu') (a CPU lane: nothing is copied)",
     'communication.book.both_cpu': ("Run on lane 0, then .to('cpu', non_blocking=True), 1st call (a CPU lane: "
                                     'nothing is copied)'),
     'communication.book.both_again_cpu': ("Run on lane 0, then .to('cpu', non_blocking=True), 2nd call (a CPU lane: "

@@ -67,12 +67,14 @@ MESSAGES = {
     'graph.dag_count': '{count} on {lane}',
     'graph.dag_split': 'the plan puts {counts}',
     'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
-    'graph.dag_faster': ('two lanes planned ran {ratio:.2f}x as fast as one lane in order, apart by more than '
+    'graph.dag_faster': ('two lanes planned ran {ratio:.2f}x as fast as one lane in order (medians {mine:.2f} and '
+                         '{other:.2f} ms), apart by more than '
                          "the repeats' spread ({gap:.3f} ms): the plan saved time"),
-    'graph.dag_slower': ('two lanes planned took {inv:.2f}x as long as one lane in order, apart by more than '
+    'graph.dag_slower': ('two lanes planned took {inv:.2f}x as long as one lane in order (medians {mine:.2f} and '
+                         '{other:.2f} ms), apart by more than '
                          "the repeats' spread ({gap:.3f} ms): the plan lost time"),
-    'graph.dag_same': ("two lanes planned and one lane in order are not told apart: their medians differ by less "
-                       "than the repeats' spread ({gap:.3f} ms)"),
+    'graph.dag_same': ('two lanes planned and one lane in order are not told apart: their medians ({mine:.2f} and '
+                       "{other:.2f} ms) differ by less than the repeats' spread ({gap:.3f} ms)"),
     'graph.dag_all_cores_faster': 'one device with all cores ran {ratio:.2f}x as fast as one lane (one core) in order',
     'graph.dag_all_cores_slower': 'one device with all cores took {inv:.2f}x as long as one lane (one core) in order',
     'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
@@ -123,6 +125,12 @@ MESSAGES = {
                     'at once they ran {rate:.2f}x as fast as one after the other ({ideal:.2f}x if neither slowed the '
                     'other: one after the other over the longer lane alone), the pair {slowdown:.2f}x as long as the '
                     'longer lane alone; {whole}'),
+    'graph.rates_above': ("lane 0's boxes alone {t0:.2f} ms, lane 1's alone {t1:.2f} ms, both lanes' at once "
+                          '{both:.2f} ms: at once they ran {rate:.2f}x as fast as one after the other, above the '
+                          '{ideal:.2f}x of lanes that do not slow each other (one after the other over the longer lane '
+                          'alone): the pair took {slowdown:.2f}x as long as the longer lane alone, {why}; {whole}'),
+    'graph.rates_above.noise': 'within {noise:.0%} of it, so not told apart from that bound',
+    'graph.rates_above.open': 'more than {noise:.0%} below it, and nothing measured here tests why',
     'graph.rates.whole_cpu': "lane 0's boxes with all {cores} cores in one thread: {all:.2f} ms",
     'graph.rates.whole_gpu': ('lane 0 is a whole GPU already: its boxes timed again as the one-device baseline: '
                               '{all:.2f} ms'),

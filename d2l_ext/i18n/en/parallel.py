@@ -22,9 +22,9 @@ MESSAGES = {
                                  'the lanes run on separate hardware'),
     'parallel.expect.shared': ('together by the rule, from each lane alone: {seconds:.3f} s: the lanes share '
                                '{cores} core(s), {threads} thread(s) each, so at most {ways} can run at once'),
-    'parallel.expect.engine': ('together by the rule, from each lane alone: {seconds:.3f} s = one after the other: '
-                               "one MXNet lane's engine already spreads its products over all {cores} cores, so a "
-                               'second lane finds none idle'),
+    'parallel.expect.engine': ('together by the rule, from each lane alone: {seconds:.3f} s = one after the other, '
+                               "assuming one MXNet lane's engine already keeps all {cores} cores busy with its "
+                               'products (a second lane would then find none idle)'),
     'parallel.summary': ('{framework}: one after the other {serial:.3f} s, together {together:.3f} s, so together was '
                          '{speedup:.2f}x as fast; expected {expected_speedup:.2f}x.'),
     'parallel.sync.no_gpu': ('no GPU lane here: PyTorch runs CPU work before returning, so every way of waiting '
@@ -33,10 +33,14 @@ MESSAGES = {
     'parallel.independence.summary': ('{framework} ({engine}, {lane}, {threads} thread(s)): {iters} products of '
                                       '{size}x{size}: one at a time {single:.4f} s, issued together {together:.4f} s; '
                                       'one at a time / issued together = {ratio:.2f}'),
-    'parallel.small_ops.gpu': ('Issuing one small product from Python took about {launch_us:.1f} us here: the GPU '
-                               'computes it faster than the next launch arrives, so the work is launch-bound and a '
-                               'second stream has nothing to overlap. One batched product or a CUDA Graph replay '
-                               'launches once for all of them.'),
+    'parallel.small_ops.gpu': ('Issuing one small product from Python took about {launch_us:.1f} us here, and one '
+                               'lane {per_us:.1f} us per product: about as long, so the lane waited on the launches. '
+                               'The batched product took {batched_us:.2f} us per product: the GPU computes one faster '
+                               'than the next launch arrives, so a second stream has nothing to overlap. One batched '
+                               'product or a CUDA Graph replay launches once for all of them.'),
+    'parallel.small_ops.gpu_open': ('Issuing one small product from Python took about {launch_us:.1f} us here, one '
+                                    'lane {per_us:.1f} us per product, the batched product {batched_us:.2f} us per '
+                                    'product. These numbers do not show the launches to be the limit.'),
     'parallel.small_ops.cpu': ('On {cores} core(s), one product of {size}x{size} took about {launch_us:.1f} us '
                                "including the Python call. The rows give each way's time, to set against one lane "
                                'with all the cores; one batched product makes one call for all the products.'),
@@ -143,6 +147,9 @@ MESSAGES = {
                                              'together {expected:.3f} s, {predicted:.3f} s longer.'),
     'parallel.speed.head': ("Time per product while every lane was busy (timeline) against the lane alone (its "
                             "timed repeats' median): {lanes}."),
+    'parallel.speed.other_run': ('The timeline is another run: from first start to last end it took {span:.3f} s, '
+                                 "against {together:.3f} s for together's median repeat, so the times per product "
+                                 'above describe that run, not the repeats.'),
     'parallel.speed.head_rates': ('Time per product while every lane was busy (timeline) against the lane alone '
                                   '(from the rate measured alone above): {lanes}.'),
     'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms ({ratio:.2f}x as long)',

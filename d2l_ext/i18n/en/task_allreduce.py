@@ -50,11 +50,13 @@ MESSAGES = {
     'task.allreduce.died': 'process {rank} ended without a word (exit code {code}); both processes were stopped',
     'task.allreduce.failed': 'process {rank} failed: {error}',
     'task.allreduce.overlap': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, at or "
-                               "below the model's {predicted:.0%}; the model starts each all-reduce the moment it"
+                               "below the model's {predicted:.0%} for this grader's network (one tied and one frozen "
+                               "weight: not the lesson's MLP); the model starts each all-reduce the moment it"
                                's gradients are ready and gives it its time alone ({alone:.1f} ms in all), here t'
                                'hey were in flight {busy:.1f} ms; needed {threshold:.0%}'),
     'task.allreduce.overlap_above': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, "
-                                     "above the model's {predicted:.0%}; the model starts each all-reduce the mom"
+                                     "above the model's {predicted:.0%} for this grader's network (one tied and one "
+                                     "frozen weight: not the lesson's MLP); the model starts each all-reduce the mom"
                                      'ent its gradients are ready and gives it its time alone ({alone:.1f} ms in '
                                      'all), here they were in flight {busy:.1f} ms, and the longer they last besi'
                                      'de backward, the more of them falls inside it; needed {threshold:.0%}'),

@@ -60,7 +60,7 @@ MESSAGES = {
     'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}',
     'allreduce.plot.timeline_after': '{label}：每个全归约都在反向传播结束后才开始',
     'allreduce.plot.timeline_during': '{label}：全归约在反向传播结束前 {ms:.0f} 毫秒就开始了',
-    'allreduce.mismatch_grad': '进程 {rank} 上的{version}使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
+    'allreduce.mismatch_grad': '进程 {rank} 上的「{version}」使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
     'allreduce.panel.col_seconds': '{label}（秒）',
     'allreduce.version.flat': '(b) 扁平：先反向传播，再一个缓冲区',
     'allreduce.version.one_bucket': '{label}（只有一个桶：整个梯度）',
@@ -86,7 +86,6 @@ MESSAGES = {
     'allreduce.why.head': '    (a) 减去它，{gain:+.1f} 毫秒 =',
     'allreduce.why.calls': '{ms:+.1f} 毫秒来自少了 {k} 次调用（每次 {alpha:.3f} 毫秒）',
     'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行的全归约',
-    'allreduce.why.cores': '，gloo 的线程与 {n} 个进程的反向传播在同样的 {cores} 个核心上运行',
     'allreduce.why.rest': '{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）',
     'allreduce.why.join': '；',
     'allreduce.sep_list': '、',
@@ -117,6 +116,8 @@ MESSAGES = {
     'allreduce.buckets.title_model': '模型预测最快：{model} MiB（{buckets} 个桶）',
     'allreduce.buckets.title_same': '模型预测最快：{model} MiB（{buckets} 个桶）；实测：区分不出哪个大小更快',
     'allreduce.buckets.text': '模型预测最快的桶大小：{model} MiB；实测最快：{measured} MiB（{steps}）',
+    'allreduce.buckets.text_tied': ('模型预测最快的桶大小：{model} MiB；实测最快、彼此区分不出（中位数之差在各次重复的'
+                                    '波动范围之内）：{measured} MiB（{steps}）'),
     'allreduce.buckets.within': '相差不超过一档',
     'allreduce.buckets.apart': '在扫描中相差 {steps} 档',
     'allreduce.buckets.text_same': ('模型预测最快的桶大小：{model} MiB；实测：区分不出哪个大小更快（每个大小的中位数与'
@@ -175,7 +176,7 @@ MESSAGES = {
                                         '一次运行，不是本次运行'),
     'allreduce.recorded.other_machine': '这台机器与录制时的机器不同：这里{here}，录制时的机器{there}',
     'allreduce.why.slower': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在仅反向传播中'
-                             '是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更慢）{cores}'),
+                             '是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更慢）'),
     'allreduce.why.faster': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在仅反向传播中'
                              '是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更快）'),
     'allreduce.why.rest_larger': ('{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）：它比上面'

@@ -102,6 +102,9 @@ MESSAGES = {
                                  '\n按公式预测 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）'),
     'communication.guess.closed_above': ('按单独测得的速率预测的用时是实测的 {ratio:.1f} 倍'
                                          '（各次重复用时 {low:.4f} 到 {high:.4f} 秒）'),
+    'communication.guess.agrees': '实测与按公式的预测相差不到 {noise:.0%}',
+    'communication.guess.spread': ('两者相差 {ratio:.2f} 倍，但各次重复用时 {low:.4f} 到 {high:.4f} 秒，这个范围包含'
+                                   '按公式的预测：差距在各次运行之间的波动之内'),
     'communication.guess.closed_below': ('实测用时是按单独测得的速率预测的 {ratio:.1f} 倍'
                                          '（各次重复用时 {low:.4f} 到 {high:.4f} 秒）'),
     'communication.guess.line': '你的猜测 {guess:.4f} 秒；按公式预测 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）',
@@ -144,6 +147,7 @@ MESSAGES = {
     'communication.legend.copy': '复制到主机内存',
     'communication.book.both': '在执行路 0 上计算并复制到 CPU（第一次 non_blocking 调用）',
     'communication.book.both_again': '在执行路 0 上计算并复制到 CPU（第二次 non_blocking 调用）',
+    'communication.book.copy_cpu': ".to('cpu')（CPU 执行路：不发生复制）",
     'communication.book.both_cpu': ("在执行路 0 上计算，再调用 .to('cpu', non_blocking=True)，"
                                     '第一次（CPU 执行路：不发生复制）'),
     'communication.book.both_again_cpu': ("在执行路 0 上计算，再调用 .to('cpu', non_blocking=True)，"

@@ -62,12 +62,14 @@ MESSAGES = {
     'graph.dag_count': '{lane} 上 {count} 个',
     'graph.dag_split': '计划的分配：{counts}',
     'graph.dag_split_speeds': '两条执行路速度不同（在每条执行路上各计时一次乘法）；计划的分配：{counts}',
-    'graph.dag_faster': ('两条执行路按计划运行的速度是一条执行路按顺序运行的 {ratio:.2f} 倍，相差超过各次重复的'
+    'graph.dag_faster': ('两条执行路按计划运行的速度是一条执行路按顺序运行的 {ratio:.2f} 倍（中位数 {mine:.2f} 与'
+                         ' {other:.2f} 毫秒），相差超过各次重复的'
                          '波动范围（{gap:.3f} 毫秒）：计划节省了时间'),
-    'graph.dag_slower': ('两条执行路按计划运行的耗时是一条执行路按顺序运行的 {inv:.2f} 倍，相差超过各次重复的'
+    'graph.dag_slower': ('两条执行路按计划运行的耗时是一条执行路按顺序运行的 {inv:.2f} 倍（中位数 {mine:.2f} 与'
+                         ' {other:.2f} 毫秒），相差超过各次重复的'
                          '波动范围（{gap:.3f} 毫秒）：计划反而更慢'),
-    'graph.dag_same': ('两条执行路按计划运行与一条执行路按顺序运行区分不出快慢：两者的中位数相差不到各次重复的波动'
-                       '范围（{gap:.3f} 毫秒）'),
+    'graph.dag_same': ('两条执行路按计划运行与一条执行路按顺序运行区分不出快慢：两者的中位数（{mine:.2f} 与 {other:.2f}'
+                       ' 毫秒）相差不到各次重复的波动范围（{gap:.3f} 毫秒）'),
     'graph.dag_all_cores_faster': '使用全部核心的一个设备，速度是按顺序运行的一条执行路（一个核心）的 {ratio:.2f} 倍',
     'graph.dag_all_cores_slower': '使用全部核心的一个设备，耗时是按顺序运行的一条执行路（一个核心）的 {inv:.2f} 倍',
     'graph.broken_not_caught': '结果一致：这个计划恰好不需要等待',
@@ -117,6 +119,12 @@ MESSAGES = {
                     '（若互不拖慢则为 {ideal:.2f} 倍：先后运行的时间除以较长一条单独运行的时间），'
                     '两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍；'
                     '{whole}'),
+    'graph.rates_above': ('执行路 0 的方框单独运行 {t0:.2f} 毫秒，执行路 1 的单独运行 {t1:.2f} 毫秒，'
+                          '两条执行路的方框同时运行 {both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍，'
+                          '高于互不拖慢时的 {ideal:.2f} 倍（先后运行的时间除以较长一条单独运行的时间）：'
+                          '两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍，{why}；{whole}'),
+    'graph.rates_above.noise': '与之相差不到 {noise:.0%}，因此与这个界限区分不出',
+    'graph.rates_above.open': '比它低了 {noise:.0%} 以上，这里测到的数字无法说明原因',
     'graph.rates.whole_cpu': '执行路 0 的方框在一个线程中使用全部 {cores} 个核心：{all:.2f} 毫秒',
     'graph.rates.whole_gpu': '执行路 0 本身就是一整个GPU：把它的方框再计时一次，作为一个设备的基准：{all:.2f} 毫秒',
     'graph.guess_missing': '先在 my_guess 里写下你的预测（一个数），再运行这个单元。',
@@ -151,7 +159,7 @@ MESSAGES = {
     'graph.vs.quiet': '三次计时中其他程序占用的核心都不超过 {top:.0%}：它们解释不了这些数字之间的差距',
     'graph.role.copy_lanes': '同一设备上执行路之间的复制',
     'graph.role.copy_mixed': '复制（设备之间，或同一设备的执行路之间）',
-    'graph.dag_forced': ('规划器自己没有给 {lane} 任何任务；本练习要求每条执行路都有任务，所以 {lane} 分到了使模型中的'
+    'graph.dag_forced': ('规划器自己没有给{lane}任何任务；本练习要求每条执行路都有任务，所以{lane}分到了使模型中的'
                          '计划延长最少的那一个'),
     'graph.dag_predicted': ('根据在每条执行路上为一次乘法计时得出的预测：执行路 0 单独按顺序运行 {one:.2f} 毫秒，两'
                             '条执行路按计划运行 {planned:.2f} 毫秒：计划的速度预计是前者的 {ratio:.2f} 倍（未计入复'

@@ -23,8 +23,8 @@ MESSAGES = {
     'parallel.expect.shared': ('按规则由各执行路单独运行的用时预期同时运行 {seconds:.3f} 秒：各执行路共用 {cores} '
                                '个核心，每条用 {threads} 个线程，因此最多 {ways} 条能同时运行'),
     'parallel.expect.engine': (
-        '按规则由各执行路单独运行的用时预期同时运行 {seconds:.3f} 秒 = 先后运行的用时：'
-        '一条 MXNet 执行路的引擎已把它的乘积分配到全部 {cores} 个核心上，第二条执行路找不到空闲的核心'
+        '按规则由各执行路单独运行的用时预期同时运行 {seconds:.3f} 秒 = 先后运行的用时，'
+        '假定一条 MXNet 执行路的引擎已让全部 {cores} 个核心忙于它的乘积（那样第二条执行路就找不到空闲的核心）'
     ),
     'parallel.summary': (
         '{framework}：先后运行 {serial:.3f} 秒，'
@@ -41,9 +41,13 @@ MESSAGES = {
         '一起发出 {together:.4f} 秒；逐个执行用时 ÷ 一起发出用时 = {ratio:.2f}'
     ),
     'parallel.small_ops.gpu': (
-        '在这里从 Python 发出一个小乘积大约需要 {launch_us:.1f} 微秒：'
-        'GPU 算完它的速度比下一次启动到达还快，所以这项工作受启动开销限制，第二个流没有可以重叠的东西。'
-        '一次批量乘积或重放 CUDA Graph 只需为全部乘积启动一次。'
+        '在这里从 Python 发出一个小乘积大约需要 {launch_us:.1f} 微秒，单条执行路每个乘积用 {per_us:.1f} 微秒：'
+        '两者差不多，所以这条执行路在等待启动。批量乘积每个乘积只用 {batched_us:.2f} 微秒：GPU 算完一个乘积比下一次'
+        '启动到达还快，所以第二个流没有可以重叠的东西。一次批量乘积或重放 CUDA Graph 只需为全部乘积启动一次。'
+    ),
+    'parallel.small_ops.gpu_open': (
+        '在这里从 Python 发出一个小乘积大约需要 {launch_us:.1f} 微秒，单条执行路每个乘积用 {per_us:.1f} 微秒，'
+        '批量乘积每个乘积用 {batched_us:.2f} 微秒。这些数字并不表明启动开销是瓶颈。'
     ),
     'parallel.small_ops.cpu': (
         '在 {cores} 个核心上，'
@@ -146,6 +150,9 @@ MESSAGES = {
                                              '{expected:.3f} 秒，反而多用 {predicted:.3f} 秒。'),
     'parallel.speed.head': ('所有执行路都在忙碌时（时间线）每个乘积的用时，与该执行路单独运行时'
                             '（各次重复的中位数）相比——{lanes}。'),
+    'parallel.speed.other_run': ('时间线是另一次运行：从最早开始到最晚结束用了 {span:.3f} 秒，而同时运行各次重复的'
+                                 '中位数是 {together:.3f} 秒，所以上面每个乘积的用时描述的是那一次运行，'
+                                 '而不是各次重复。'),
     'parallel.speed.head_rates': ('所有执行路都在忙碌时（时间线）每个乘积的用时，与该执行路单独运行时'
                                   '（由上面单独测得的速度算出）相比——{lanes}。'),
     'parallel.speed.lane': ('{lane}：{together:.3g} 毫秒，单独运行时 {alone:.3g} 毫秒'
