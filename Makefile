@@ -3,6 +3,11 @@
 # kernel), the browser test (English in JupyterLab, Chinese in Voila). Each lesson executes 4 times (was 8), so it
 # fits 20 minutes on the 2-core CI machine from a fresh clone (issue 22; the estimate is in docs/browser-test.md).
 PY ?= python3.11
+# Containers often set PYTHONDONTWRITEBYTECODE=1. With pip's --no-compile (below) no module would then ever get its
+# bytecode, and every process would compile what it imports from source again: `import torch, torch._dynamo` took
+# 10.6 s that way on the 2-core machine and 3.5 s once .venv held the bytecode; a gloo process of 13.3.4 spent 4 of
+# its 5.6 s of start-up in compile(). So the recipes write bytecode (into .venv and __pycache__/, both gitignored).
+unexport PYTHONDONTWRITEBYTECODE
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.d2l_ext-installed

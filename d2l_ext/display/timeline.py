@@ -21,6 +21,7 @@ ROLES = ('gpu', 'cpu', 'compute', 'copy', 'link', 'backward', 'allreduce', 'opti
 BAR_HEIGHT = 0.6
 THIN_FRACTION = 0.005  # bars narrower than this share of the time axis get a line of fixed width
 THIN_LINE_PT = 2.0
+MANY_BARS = 100  # more bars than this in one row and role: one collection, not a patch each
 
 
 def _usage(key: str, **fields):
@@ -90,8 +91,12 @@ def _legend_role_name(role: str) -> str:
 
 
 def _draw_bars(ax, events, rows, row_of, span, scale):
-    """Each event as an edgeless bar, with a fixed-width line for thin ones and its name where it fits."""
-    roles_used = []
+    """Each event as an edgeless bar, with a fixed-width line for thin ones and its name where it fits.
+
+    A row and role with more than MANY_BARS events is drawn as one collection (broken_barh): matplotlib adds each
+    barh as its own patch, and the 1,444 products of a recorded GPU lane took 2.5 s that way.
+    """
+    roles_used, groups, thin = [], {}, {}
     # Before layout the axes are wider than they will be drawn: keep a margin when fitting names.
     px_per_unit = 0.8 * ax.bbox.width / (span * scale) if span > 0 else 0.0
     em_px = style.MIN_FONT_PT * ax.figure.dpi / 72
@@ -101,14 +106,21 @@ def _draw_bars(ax, events, rows, row_of, span, scale):
         fill = style.color(role)
         y = row_of[e['lane']]
         left, width = e['start'] * scale, (e['end'] - e['start']) * scale
-        ax.barh(y, width, left=left, height=BAR_HEIGHT, color=fill, linewidth=0, zorder=2)
+        groups.setdefault((y, fill), []).append((left, width))
         if span > 0 and width < THIN_FRACTION * span * scale:
-            ax.vlines(left + width / 2, y - BAR_HEIGHT / 2, y + BAR_HEIGHT / 2, colors=fill,
-                      linewidth=THIN_LINE_PT, zorder=2)
+            thin.setdefault((y, fill), []).append(left + width / 2)
         name = str(e.get('name', '')).replace(f" [{e['lane']}]", '')  # the row already names the lane
         if name and width * px_per_unit >= text_ems(name) * em_px + 6:
             ax.text(left + width / 2, y, name, ha='center', va='center', fontsize=style.MIN_FONT_PT,
                     color=_text_colour(fill), clip_on=True, zorder=4)
+    for (y, fill), bars in groups.items():
+        if len(bars) > MANY_BARS:
+            ax.broken_barh(bars, (y - BAR_HEIGHT / 2, BAR_HEIGHT), facecolors=fill, linewidth=0, zorder=2)
+        else:
+            for left, width in bars:
+                ax.barh(y, width, left=left, height=BAR_HEIGHT, color=fill, linewidth=0, zorder=2)
+    for (y, fill), xs in thin.items():
+        ax.vlines(xs, y - BAR_HEIGHT / 2, y + BAR_HEIGHT / 2, colors=fill, linewidth=THIN_LINE_PT, zorder=2)
     return list(dict.fromkeys(roles_used))
 
 
