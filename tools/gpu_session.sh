@@ -10,6 +10,7 @@
 #   tools/gpu_session.sh allreduce  13.3.4 at 2, 4 and 8 gloo processes (JSON with events) into $OUT
 #   tools/gpu_session.sh depgraph   13.3.3's step recorded (one device vs the graph's lanes) into $OUT
 #   tools/gpu_session.sh zh         execute the Chinese notebooks too (carry .fonts/ with a CJK font for Chinese labels)
+#   NB="13.3.0 13.3.1" tools/gpu_session.sh notebooks zh   only those sections
 # Several modes run in one call, in order: tools/gpu_session.sh bench notebooks
 set -u
 OUT=${OUT:-/tmp/d2l_ext_gpu_out}
@@ -46,8 +47,8 @@ log=$OUT/$mode.log
       python3 -m d2l_ext record --out "$OUT/recorded.json"
       ;;
     notebooks)
-      python3 tools/build_notebooks.py --lang en
-      tar -cf "$OUT/notebooks-en.tar" notebooks/en
+      python3 tools/build_notebooks.py ${NB:-} --lang en  # NB="13.3.0 13.3.1": only those (default every one)
+      tag=${NB:-all}; tar -cf "$OUT/notebooks-en-${tag// /_}.tar" notebooks/en
       ;;
     units)
       python3 -m pytest tests -m 'not browser' -q --ignore=tests/browser -p no:cacheprovider -x --timeout 300 2>&1 | tail -40
@@ -83,8 +84,8 @@ PY
       python3 tools/record_depgraph.py --out "$OUT/depgraph.json"
       ;;
     zh)
-      python3 tools/build_notebooks.py --lang zh
-      tar -cf "$OUT/notebooks-zh.tar" notebooks/zh
+      python3 tools/build_notebooks.py ${NB:-} --lang zh
+      tag=${NB:-all}; tar -cf "$OUT/notebooks-zh-${tag// /_}.tar" notebooks/zh
       ;;
     bench)
       python3 benchmarks/launch_queue.py
