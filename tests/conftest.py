@@ -29,3 +29,45 @@ def pytest_pycollect_makemodule(module_path, parent):
     if module_path.name in NEEDS_JUPYTER and module_path.parent.name == 'tests':
         return _NeedsJupyter.from_parent(parent, path=module_path)
     return None
+
+
+@pytest.fixture
+def sigint_from_a_terminal():
+    """Ctrl-C as a terminal gives it: SIGINT raising KeyboardInterrupt in the main thread, not blocked.
+
+    A test that sends SIGINT (to itself, or to a child that inherits these at start) needs that state; a pytest
+    worker that ran other tests may hold another one. The state found is restored afterwards, and warned about
+    when it differed (in a CI run, both Ctrl-C tests of the grader once lost their signal this way).
+    """
+    import signal
+    import warnings
+    before = signal.getsignal(signal.SIGINT)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if before is not signal.default_int_handler or signal.SIGINT in mask:
+        warnings.warn(f'SIGINT was {before!r}, blocked: {signal.SIGINT in mask}; reset for this test', stacklevel=1)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+@pytest.fixture(autouse=True)
+def _sigint_left_as_found(request):
+    """A test that leaves SIGINT's handler or mask changed is named (a warning) and the state put back, so a later
+    test's Ctrl-C in the same pytest worker is not lost."""
+    import signal
+    import threading
+    import warnings
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler, mask = signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    yield
+    now_handler, now_mask = signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    if now_handler is not handler or (signal.SIGINT in now_mask) != (signal.SIGINT in mask):
+        warnings.warn(f'{request.node.nodeid} left SIGINT as {now_handler!r}, blocked: {signal.SIGINT in now_mask}; '
+                      'put back', stacklevel=1)
+        signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)

@@ -160,7 +160,7 @@ def test_the_module_entry_answers_with_one_line():
     assert done.returncode == 2 and done.stderr.count('\n') == 1
 
 
-def test_ctrl_c_is_one_line_exit_130_and_nothing_left(tiny):
+def test_ctrl_c_is_one_line_exit_130_and_nothing_left(tiny, sigint_from_a_terminal):
     pids = tiny / 'pids.txt'
     script = ('import sys\nfrom d2l_ext.grading import registry\nfrom d2l_ext.grading.cli import main\n'
               f'registry.TASKS["tiny"] = {ENTRY}\nsys.exit(main(sys.argv[1:]))\n')

@@ -155,7 +155,7 @@ def test_a_hang_is_stopped_at_the_bound_and_leaves_nothing_running(tiny):
     assert ended(pids) == []
 
 
-def test_ctrl_c_while_grading_kills_everything_and_propagates(tiny):
+def test_ctrl_c_while_grading_kills_everything_and_propagates(tiny, sigint_from_a_terminal):
     path = tiny / 'pids.txt'
 
     def interrupt():

@@ -15,6 +15,7 @@ import ipywidgets as W
 from IPython.display import display
 
 from ..errors import ResultMismatch, UsageError
+from ..frameworks import framework
 from ..i18n import t
 from ..machine import available_frameworks
 from . import tables
@@ -187,7 +188,7 @@ class CommPanel(Panel):
         from .communication import plot_comm
         fw = self.framework.value
         plan = None
-        if self.gpu and fw == 'torch':
+        if self.gpu and framework(fw).copy_plans:
             plan = dict(dest=self.dest.value, alloc='prealloc', stream=self.stream.value,
                         non_blocking=self.non_blocking.value)
         size, iters = self.size.read(notes), self.iters.read(notes)

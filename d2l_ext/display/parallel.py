@@ -241,6 +241,11 @@ def scaling_text(results) -> str:
     return '\n'.join(lines)
 
 
+def _is_control(r) -> bool:
+    """Exercise 1: a run on its framework's in-order engine (the registry's control_engine), the control."""
+    return r.engine is not None and r.engine == framework(r.framework).control_engine
+
+
 def _engine(r, text=t) -> str:
     """The engine's name; `text=style.plot_text` inside figures, so it follows the figure's language."""
     return text('parallel.eager') if r.engine == 'eager' else r.engine
@@ -249,8 +254,8 @@ def _engine(r, text=t) -> str:
 def independence_text(r, control=None) -> str:
     """Exercise 1: the numbers, then whether the framework overlapped one run's products by itself.
 
-    `control`: the same framework's in-order run (MXNet's NaiveEngine); concurrency is claimed only when
-    issued together also beat the control's one at a time beyond NOISE.
+    `control`: the same framework's in-order run (its control_engine: MXNet's NaiveEngine); concurrency is
+    claimed only when issued together also beat the control's one at a time beyond NOISE.
     """
     # a thread count only where it was set (a framework running CPU work in the calling thread); an engine's
     # own worker threads are not that number, so a queued framework's line names none
@@ -268,16 +273,16 @@ def independence_text(r, control=None) -> str:
 
 
 def independence_lines(runs) -> str:
-    """Exercise 1's runs, each beside its framework's in-order control (MXNet's NaiveEngine) where one ran (13.3.1)."""
-    controls = {r.framework: r for r in runs if r.engine == 'NaiveEngine'}
-    return '\n'.join(independence_text(r, None if r.engine == 'NaiveEngine' else controls.get(r.framework))
+    """Exercise 1's runs, each beside its framework's in-order control (its control_engine) where one ran (13.3.1)."""
+    controls = {r.framework: r for r in runs if _is_control(r)}
+    return '\n'.join(independence_text(r, None if _is_control(r) else controls.get(r.framework))
                       for r in runs)
 
 
 def _independence_key(r, control=None) -> str:
     """Exercise 1's sentence, chosen by what the two variants differ in (13.3.1)."""
     # GPU lane: 'one at a time' also waits after each product, so a gain is the skipped waits. CPU: only an
-    # engine that queues CPU work (registry's cpu_queued), beating the in-order NaiveEngine control too, shows
+    # engine that queues CPU work (registry's cpu_queued), beating the in-order control (control_engine) too, shows
     # products run at the same time; without that control nothing here tests a cause.
     if r.ratio < 1 - NOISE:
         return 'parallel.independence.slower'
@@ -285,7 +290,7 @@ def _independence_key(r, control=None) -> str:
         return 'parallel.independence.in_order'
     if getattr(r, 'kind', 'cpu') == 'gpu':
         return 'parallel.independence.gpu_waits'
-    if framework(r.framework).cpu_queued and r.engine != 'NaiveEngine' and control is not None:
+    if framework(r.framework).cpu_queued and not _is_control(r) and control is not None:
         together, base = r.times['issued_together'].median, control.times['one_at_a_time'].median
         if together < base and not _close(together, base):
             return 'parallel.independence.overlapped'
@@ -344,7 +349,7 @@ def plot_timeline(result, ax=None, title=None, predicted=None):
     """
     ids = [lane['name'] for lane in result.lanes]
     rows = {name: style.lane_role(i) for i, name in enumerate(ids)}
-    if result.framework == 'mxnet':  # rows are (context, engine worker): colour by the context
+    if framework(result.framework).worker_rows:  # rows are (lane, engine worker): colour by the lane
         rows = None
     if isinstance(predicted, (list, tuple)):
         predicted = dict(zip(ids, predicted))

@@ -68,4 +68,4 @@ FRAMEWORK = Framework(
     missing='core.torch_missing', gpu_explanation='core.lane_gpu_torch', aliases=('pytorch',), order=0,
     gpu_count=_gpu_count, device=_device, lane_name=_lane_name, cpu_lanes=_cpu_lanes, tolerance=_tolerance,
     cpu_queued=False, shared_cpu_rule='shared', gpu_name=_gpu_name, gpu_free_bytes=_gpu_free_bytes,
-    wait_loaded=_wait_loaded, wait_all=_wait_all)
+    wait_loaded=_wait_loaded, wait_all=_wait_all, copy_plans=True)

@@ -54,7 +54,6 @@ class IndependenceResult(Result):
 
 def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int = 3) -> IndependenceResult:
     """Exercise 1 on the first lane: does the framework overlap one `run`'s products by itself?"""
-    import os
     lane = lanes[0]
     work = backend(lane.framework)
     wl = resolve_workload([lane], size, iters)
@@ -75,7 +74,7 @@ def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int =
                     check=lambda name, ys: errors.append(check_close(ys, ref, _what(1, name))))
     threads = 0 if lane.kind == 'gpu' else lane.threads  # _lane_threads kept a synchronous lane to its share
     times = {name: Times.of(m, name) for name, m in c.measurements.items()}
-    engine = os.environ.get('MXNET_ENGINE_TYPE', 'ThreadedEnginePerDevice') if lane.framework == 'mxnet' else 'eager'
+    engine = framework(lane.framework).engine()
     return IndependenceResult(lane.framework, lane.as_dict(), engine, threads, wl.size, k, times,
                               times['one_at_a_time'].median / times['issued_together'].median, max(errors),
                               lane.kind)
