@@ -45,7 +45,7 @@ class Recording:
                       date=m.get('date', '')[:10])
         if not self.gpu:
             return t('panels.recorded_cpu', **fields)
-        gpus = f"{m['gpus'][0]} x{len(m['gpus'])}"
+        gpus = t('core.gpus', name=m['gpus'][0], count=len(m['gpus']))
         return t('panels.recorded_gpu', gpus=gpus, driver=m.get('driver'), cuda=m.get('cuda'), **fields)
 
     def to_json(self) -> dict:

@@ -191,9 +191,12 @@ def test_overlap_text_prints_the_share_and_says_whether_beyond_the_spread():
             assert 'kept 1.1 of the 2 cores' in beyond and 'seldom' not in beyond
         assert 'overlap alone cannot do' not in text
         faster = Comparison({'run': Measurement('run', [1.2]), 'run_then_copy': Measurement('r', [1.5]),
-                             'overlapped': Measurement('o', [1.1])})
+                             'overlapped': Measurement('o', [1.0])})
         below = show.overlap_text(faster, {'overlapped': 1.2}, dict(o, compute_busy=0.9))
         assert 'took less than the products alone (1.2000 s)' in below and 'busy 0.9000 s' in below
+        near = Comparison({'run': Measurement('run', [1.2]), 'run_then_copy': Measurement('r', [1.5]),
+                           'overlapped': Measurement('o', [1.15])})  # 4% below: within NOISE, nothing to explain
+        assert 'less than the products alone' not in show.overlap_text(near, {'overlapped': 1.2}, o)
     with using_language('zh'):
         assert '33%' in show.overlap_text(c, {'overlapped': 1.0}, o)
 
@@ -215,7 +218,7 @@ def test_freed_memory_is_kept_for_the_next_product():
             del ys
             return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
         faults_for_products()
-        print(faults_for_products())
+        print(min(faults_for_products() for _ in range(3)))  # the least of three: other work may fault too
     """
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120).stdout.split()
     if out[-1:] == ['no-mallopt']:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import re
 import sys
 import time
 
@@ -28,6 +29,27 @@ SET_LANGUAGE = "d2l_ext.set_language('{}')"
 KERNELSPEC = {'name': 'python3', 'display_name': 'Python 3 (ipykernel)', 'language': 'python'}
 # tags: nbval markers; jupyter: collapsed worked answers (source_hidden). jupytext's own keys are build noise.
 KEPT_CELL_METADATA = ('tags', 'jupyter')
+
+
+# A line break inside a Chinese paragraph renders as a space between two characters in Chrome and JupyterLab
+# (CSS drops it only in Firefox): the sources wrap at 120 columns, so the Chinese notebooks get those lines joined.
+_CJK = re.compile(r'[\u2014\u2018-\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
+_STARTS_BLOCK = re.compile(r'\s*([-*+]\s|\d+\.\s|#+\s|\||>|```|<|\$\$)')  # a list item, heading, table, HTML...
+_ENDS_JOINING = re.compile(r'\s*(#+\s|\|)')  # a heading or a table row never continues on the next line
+
+
+def join_chinese_lines(text: str) -> str:
+    """Markdown with each line break between two Chinese characters removed (not in code fences or between blocks)."""
+    out, fenced = [], False
+    for line in text.split('\n'):
+        if line.lstrip().startswith('```'):
+            fenced = not fenced
+        elif (not fenced and out and out[-1] and line.strip() and _CJK.match(out[-1][-1])
+              and _CJK.match(line.lstrip()[0]) and not _STARTS_BLOCK.match(line) and not _ENDS_JOINING.match(out[-1])):
+            out[-1] += line.lstrip()
+            continue
+        out.append(line)
+    return '\n'.join(out)
 
 
 class SourceError(Exception):
@@ -86,7 +108,8 @@ def notebook(path: pathlib.Path, lang: str):
     for i, cell in enumerate(cells):
         meta = {k: cell.metadata[k] for k in KEPT_CELL_METADATA if k in cell.metadata}
         make = nbformat.v4.new_code_cell if cell.cell_type == 'code' else nbformat.v4.new_markdown_cell
-        nb.cells.append(make(cell.source, metadata=meta, id=f'{lang}-{i:03d}'))
+        text = join_chinese_lines(cell.source) if lang == 'zh' and cell.cell_type == 'markdown' else cell.source
+        nb.cells.append(make(text, metadata=meta, id=f'{lang}-{i:03d}'))
     _set_language(path, nb.cells, lang)
     return nb
 

@@ -78,7 +78,7 @@ def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     """(d): buckets of bucket_mb MiB filled in reverse parameter order, each all-reduced once full."""
     params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order
     buckets, current, size = [], [], 0
-    for p in params:  # a bucket closes once it holds bucket_mb MB (2**20 bytes), as DDP's do
+    for p in params:  # a bucket closes once it holds bucket_mb MiB (2**20 bytes), as DDP's do
         current.append(p)
         size += p.numel() * p.element_size()
         if size >= bucket_mb * 2**20:

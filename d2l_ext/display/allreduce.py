@@ -240,7 +240,8 @@ def plot_buckets(results, sizes=None, ax=None):
     ax.set_xscale('log')
     ax.set_xticks(grid, [f'{mb:g}' for mb in grid])
     ax.minorticks_off()
-    ax.set_ylim(0, max(model + [x * ms for _, x in measured]) * 1.15)
+    lines = [last.version(vid).median * ms for vid in ('serial', 'flat') if last.has(vid)]  # drawn: in view
+    ax.set_ylim(0, max(model + [x * ms for _, x in measured] + lines) * 1.15)
     ax.set_xlabel(style.plot_text('allreduce.buckets.xlabel'))
     ax.set_ylabel(style.plot_text('allreduce.buckets.ylabel'))
     best = p.best_buckets(grid)

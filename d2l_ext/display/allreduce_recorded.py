@@ -23,13 +23,14 @@ def where_text(rec: dict) -> str:
                   sizes=t('allreduce.sep_list').join(str(r['world_size']) for r in rec['runs']))
     gpus = m.get('gpus') or []
     if gpus:
-        return t('allreduce.recorded.where', gpus=f'{gpus[0]} x{len(gpus)}', **fields)
+        return t('allreduce.recorded.where', gpus=t('core.gpus', name=gpus[0], count=len(gpus)), **fields)
     return t('allreduce.recorded.where_cpu', **fields)
 
 
 def _machine(gpus, cores) -> str:
     if gpus:
-        return t('allreduce.recorded.machine_gpu', gpus=f'{gpus[0]} x{len(gpus)}', cores=cores)
+        return t('allreduce.recorded.machine_gpu', gpus=t('core.gpus', name=gpus[0], count=len(gpus)),
+                 cores=cores)
     return t('allreduce.recorded.machine_cpu', cores=cores)
 
 
@@ -112,7 +113,8 @@ def plot_recorded(rec: dict):
     right.legend(fontsize=style.MIN_FONT_PT - 1)
     m = rec['machine']
     gpus = m.get('gpus') or []
-    fig.suptitle(style.plot_text('allreduce.recorded.title', machine=f'{gpus[0]} x{len(gpus)}' if gpus else 'CPU',
+    machine = style.plot_text('core.gpus', name=gpus[0], count=len(gpus)) if gpus else 'CPU'
+    fig.suptitle(style.plot_text('allreduce.recorded.title', machine=machine,
                                  cores=m.get('cpu_cores'), date=m.get('date', '')[:10]))
     return fig
 

@@ -126,7 +126,7 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
         lines.append(t('communication.overlap.cores_short' if short else 'communication.overlap.cores', cores=cores,
                        total=cpu_cores()))
     busy = overlap.get('compute_busy') or 0.0
-    if over < run:  # faster than its own products alone: overlap cannot explain that; say what was measured
+    if over < run and not close(over, run):  # faster than its products alone beyond NOISE: overlap cannot do that
         lines.append(t('communication.overlap.below_run', over=over, run=run, busy=busy))
     saved_share = (serial - over) / copy if copy > 0 else 0.0
     if measured is not None and measured - saved_share > 0.25 and run > 0 and busy > run * (1 + NOISE):

@@ -6,7 +6,8 @@ lane colours of display.style, so a lane has one colour in the graph, the plan a
 """
 from __future__ import annotations
 
-from ..i18n import t
+from ..i18n import language, t
+from ..lanes import label_of
 from ..results import NOISE, chance_gap, close
 from . import style
 from .timeline import draw_timeline
@@ -52,7 +53,7 @@ def summary_text(g, title='graph') -> str:
                                        for k, v in s['edges'].items())
     return t('graph.summary', title=title, nodes=s['nodes'], edges=sum(s['edges'].values()), kinds=kinds,
              lanes=t('graph.sep_list').join(lane_name(x) for x in s['lanes']),
-             devices=t('graph.sep_list').join(s['devices']),
+             devices=t('graph.sep_list').join(label_of(d, language()) for d in s['devices']),
              copies=s['copies'], bytes=f"{s['bytes_copied']:,}", size=_fmt_bytes(s['bytes_copied']),
              flops=f"{s['flops']:,}")
 
@@ -175,9 +176,9 @@ def rates_text(r) -> str:
               cores=r.cores)
     fields = dict(t0=r.alone[0] * 1e3, t1=r.alone[1] * 1e3, both=r.together * 1e3, rate=r.rate,
                   ideal=r.ideal_rate, slowdown=r.slowdown, whole=whole)
-    if r.slowdown < 1:  # at once beat the no-slowdown bound: said, and judged by the one noise test
-        why = t('graph.rates_above.noise' if close(r.slowdown, 1.0) else 'graph.rates_above.open', noise=NOISE)
-        return t('graph.rates_above', why=why, **fields)
+    if r.slowdown < 1:  # at once beat the no-slowdown bound: judged by the one noise test, then said
+        key = 'graph.rates_at_bound' if close(r.slowdown, 1.0) else 'graph.rates_above'
+        return t(key, noise=NOISE, **fields)
     return t('graph.rates', **fields)
 
 
@@ -264,7 +265,8 @@ def dag_text(r) -> str:
     if p:  # lanes of different speeds: the plan's length in seconds, before the run
         from ..depgraph.dag import DAG_VARIANTS as V
         ratio = p[V[0]] / p[V[1]]
-        lines.append(t('graph.dag_predicted', one=p[V[0]] * 1e3, planned=p[V[1]] * 1e3, ratio=ratio))
+        key = 'graph.dag_predicted' if ratio >= 1 else 'graph.dag_predicted_slower'  # below 1: worded as longer
+        lines.append(t(key, one=p[V[0]] * 1e3, planned=p[V[1]] * 1e3, ratio=ratio, inv=1 / ratio))
         if ratio < 1:
             lines.append(t('graph.dag_predicted_loss'))
     from ..depgraph.dag import DAG_VARIANTS

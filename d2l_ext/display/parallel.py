@@ -148,8 +148,9 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
 def overview_summary(result) -> str:
     """13.3.0's summary point 1: lanes sharing cores are not called devices and are set against all the cores."""
     if result.baseline is not None:
-        return t('overview.summary.shared', cores=result.baseline_cores, speedup=result.speedup,
-                 vs_all=result.baseline.median / result.together.median)
+        vs_all = result.baseline.median / result.together.median  # below 1: together was the slower, say it so
+        return t('overview.summary.shared' if vs_all >= 1 else 'overview.summary.shared_slower',
+                 cores=result.baseline_cores, speedup=result.speedup, vs_all=vs_all, inv=1 / vs_all)
     return t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup)
 
 
@@ -405,5 +406,6 @@ def plot_independence(runs):
 def plot_small_ops(r, ax=None):
     """Exercise 2: every repeat of each way to run many small products on one device, the fastest in the title."""
     fastest = min(r.times, key=lambda k: r.times[k].median)
-    return plot_variants(r, ax=ax, title=style.plot_text('parallel.small_ops.title', device=r.device,
+    device = style.plot_lane(r.device)  # 'cuda:0' -> 'GPU 0', 'cpu' -> 'CPU': a device id is not a title
+    return plot_variants(r, ax=ax, title=style.plot_text('parallel.small_ops.title', device=device,
                                                          variant=variant_name('parallel', fastest)))

@@ -440,7 +440,7 @@ show.plot_exercise_three(ex3)
 # 的用时；上面那一行说明了用的是哪条规则。
 # </details>
 #
-# **4. 使用性能分析器。** `torch.profiler` 可以在notebook中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，
+# **4. 使用性能分析器。** `torch.profiler` 可以在Jupyter记事本中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，
 # 再做性能分析。在 ui.perfetto.dev 中打开跟踪文件。
 
 # %% tags=["nbval-ignore-output"]
@@ -468,8 +468,8 @@ print(show.profile_text(prof, GPU))
 # <details><summary>Worked answer</summary>
 #
 # `aten::mm` (the products) and `aten::copy_` (the copies; on a GPU also listed as `Memcpy DtoH`, the same time
-# again); the hidden cell prints their split. On a GPU the copies sit on a second stream, each after its product. Under the
-# profiler every operator runs slower than in the timed repeats, so the profile's split is not the copy share above.
+# again); the hidden cell prints their split. On a GPU the copies sit on a second stream, each after its product. The
+# profile is one more run, timed another way, so its split need not equal the copy share above.
 # </details>
 #
 # ## Remember
@@ -490,8 +490,8 @@ print(show.profile_text(prof, GPU))
 # <details><summary>参考答案</summary>
 #
 # `aten::mm`（乘积）和 `aten::copy_`（复制；在GPU上还会以 `Memcpy DtoH` 列出，那是同一段时间）；隐藏的单元格打印
-# 二者各占多少。在GPU上，复制位于第二个流上，每次复制都在其乘积之后。在性能分析器下每个操作符都比计时的重复运行更慢，
-# 所以分析结果中的比例不是上面的复制占比。
+# 二者各占多少。在GPU上，复制位于第二个流上，每次复制都在其乘积之后。性能分析是另外一次运行，计时方式也不同，
+# 所以分析结果中的比例不一定等于上面的复制占比。
 # </details>
 #
 # ## 记住

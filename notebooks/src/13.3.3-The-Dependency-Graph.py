@@ -110,7 +110,7 @@ def lane_step(i, params, X, y, n_total):
 #    自己的线程中运行，GPU执行路的CUDA 内核被放入队列），并返回它们的结果。
 # 3. 把梯度移到 `params` 所在的CPU上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
 #
-# 检查会运行四个随机梯度下降步（第一步用于热身），并根据其余三步评判：更新（与float64结果比较）、放置（每一半在自己的执行路上，求和在CPU上）和
+# 检查会运行四个随机梯度下降步（第一步用于预热），并根据其余三步评判：更新（与float64结果比较）、放置（每一半在自己的执行路上，求和在CPU上）和
 # 两半的重叠（根据你的代码运行时记录的时间戳计算）。
 
 # %% tags=["nbval-ignore-output"]
@@ -294,7 +294,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>参考答案</summary>
 #
 # 按速度成比例地拆分：a = 256 · t₁ / (t₀ + t₁)，其中 tᵢ 是执行路 *i* 在128个样本时各方框耗时之和。与GPU并列时，
-# CPU只分到一小部分样本，一个GPU处理整个小批量仍可能更快：两者都计时。两条核数相同的CPU执行路只有在实测用时相近时才算平衡。
+# CPU只分到一小部分样本，一个GPU处理整个小批量仍可能更快：两者都计时。两条核心数相同的CPU执行路只有在实测用时相近时才算平衡。
 # </details>
 
 # %% [markdown]
@@ -399,4 +399,4 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 #
 # * 每一半的损失除以自己的样本数，然后求和：更新会变成两倍大。
 # * 只把权重复制到执行路上一次并一直保留：之后的每一步都在过时的权重上运行。
-# * 两条CPU执行路共用核和内存：它们的“加速比”不是两个设备的加速比。
+# * 两条CPU执行路共用核心和内存：它们的“加速比”不是两个设备的加速比。

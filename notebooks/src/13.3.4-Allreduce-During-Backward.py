@@ -25,7 +25,7 @@
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
-# 12.3.2节写道：“当我们打算执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度”。这就是**全归约**
+# 12.3.2节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这就是**全归约**
 # （all-reduce），每个进程贡献自己的梯度，并得到它们的和。深度学习框架在反向传播仍在计算时就进行全归约；我们测量其中有多少真正是同时进行的。
 #
 # 在*数据并行*中，每个进程持有同样的多层感知机和小批量中的一份。CPU上的进程通过gloo通信；每个GPU一个进程时，
@@ -50,7 +50,7 @@ if torch.cuda.device_count() >= 2:  # one process per GPU; sizes that keep a GPU
     BACKEND, WORLD, SIZES = 'nccl', torch.cuda.device_count(), dict(layers=8, width=4096, batch=1024)
 else:  # the fewest gloo processes (2), as the command line's default
     BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
-# DDP bucket sizes in MB (2**20 bytes); the last holds every gradient in one bucket
+# DDP bucket sizes in MiB (2**20 bytes, what DDP calls bucket_cap_mb); the last holds every gradient in one bucket
 BUCKETS = [0.25, 1, 8, math.ceil(SIZES['layers'] * (SIZES['width'] + 1) * SIZES['width'] * 4 / 2**20)]
 print(show.machine_text(BACKEND, WORLD))
 
@@ -127,7 +127,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # optimizer.zero_grad(); loss_of(model, X, y).backward(); optimizer.step()
 # ```
 #
-# 梯度按反向传播产生的顺序装进大约 `bucket_cap_mb` MB的桶里；一个桶装满后，它的全归约立即开始。桶大，调用次数少；
+# 梯度按反向传播产生的顺序装进大约 `bucket_cap_mb` MiB的桶里；一个桶装满后，它的全归约立即开始。桶大，调用次数少；
 # 桶小，开始得早。
 
 # %% [markdown]
@@ -565,7 +565,7 @@ def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     """(d): buckets of bucket_mb MiB filled in reverse parameter order, each all-reduced once full."""
     params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order
     buckets, current, size = [], [], 0
-    for p in params:  # a bucket closes once it holds bucket_mb MB (2**20 bytes), as DDP's do
+    for p in params:  # a bucket closes once it holds bucket_mb MiB (2**20 bytes), as DDP's do
         current.append(p)
         size += p.numel() * p.element_size()
         if size >= bucket_mb * 2**20:

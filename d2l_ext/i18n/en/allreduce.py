@@ -78,7 +78,7 @@ MESSAGES = {
                                 's bus bandwidth (ring factor {ring:.2f})'),
     'allreduce.ingredient.points': ('all-reduce of one float: {small:.3f} ms (fastest of {n}; what a call costs '
                                     'whatever its size); of {buffer_mb:.0f} MiB: {large:.4f} s (fastest of {m})'),
-    'allreduce.ingredient.fit': ('per-call overhead alpha = {alpha:.3f} ms, bus bandwidth = {gbps:.2f} GB/s (a r'
+    'allreduce.ingredient.fit': ('per-call overhead α = {alpha:.3f} ms, bus bandwidth = {gbps:.2f} GB/s (a r'
                                  'ing moves {ring:.2f} x the bytes)'),
     'allreduce.overlap.line': ('{label}: {measured:.0%} of its {comm:.1f} ms of all-reduce ran while backward co'
                                'mputed (model: {predicted:.0%}); {wall}'),
@@ -89,7 +89,8 @@ MESSAGES = {
                             '({spread:.1f} ms, the larger interquartile range)'),
     'allreduce.why.head': '    (a) minus it, {gain:+.1f} ms =',
     'allreduce.why.calls': '{ms:+.1f} ms from {k} fewer calls ({alpha:.3f} ms each)',
-    'allreduce.why.overlap': '{ms:+.1f} ms of all-reduce during backward',
+    'allreduce.why.overlap': ('{ms:+.1f} ms of all-reduce in flight during backward (its wait for the other '
+                              'processes included)'),
     'allreduce.why.rest': "{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms)",
     'allreduce.why.join': '; ',
     'allreduce.sep_list': ', ',
@@ -104,10 +105,10 @@ MESSAGES = {
                              'over-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
     'allreduce.per_call.line': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes: '
                                 '(a) minus flat = {diff:+.1f} ms, {per:.3f} ms per call; the one-float all-reduc'
-                                'e measured alpha = {alpha:.3f} ms per call'),
+                                'e measured α = {alpha:.3f} ms per call'),
     'allreduce.per_call.noise': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes:'
-                                 " they differ by {diff:+.1f} ms, within the repeats' spread ({spread:.1f} ms); "
-                                 'the one-float all-reduce measured alpha = {alpha:.3f} ms per call'),
+                                 " (a) minus flat = {diff:+.1f} ms, within the repeats' spread ({spread:.1f} ms); "
+                                 'the one-float all-reduce measured α = {alpha:.3f} ms per call'),
     'allreduce.plot.title_overlap': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model {predi'
                                      'cted:.0%})'),
     'allreduce.plot.title_nothing': 'one training step, every repeat: no version sent during backward',
@@ -137,7 +138,7 @@ MESSAGES = {
     'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes'
                                   ", yet (a) minus flat = {diff:+.1f} ms, beyond the repeats' spread ({spread:.1"
                                   'f} ms): flat was slower, so no saving from fewer calls shows here; by the one'
-                                  '-float all-reduce (alpha = {alpha:.3f} ms) the calls flat avoids are worth {s'
+                                  '-float all-reduce (α = {alpha:.3f} ms) the calls flat avoids are worth {s'
                                   'aved:.1f} ms, and flat also copies every gradient into one buffer and back'),
     'allreduce.recorded.where': ('Recorded on a machine with {gpus} and {cores} CPU cores: the gloo processes ran on'
                                  ' its CPU cores, one core each, not on the GPU (PyTorch {torch}, Python {python}, '
@@ -157,7 +158,8 @@ MESSAGES = {
     'allreduce.recorded.ylabel_overlap': 'share of all-reduce time during backward',
     'allreduce.recorded.measured': '{label}: measured',
     'allreduce.recorded.model': '{label}: model',
-    'allreduce.recorded.title': 'Recorded on a {machine} machine, gloo on its {cores} CPU cores, {date}',
+    'allreduce.recorded.title': ('Recorded on a {machine} machine, each gloo process on one of its {cores} CPU cores, '
+                                 '{date}'),
     'allreduce.recorded.no_size': 'this recording has no run with {n} processes; it has {sizes}',
     'allreduce.overlap.shared': ('here {n} processes take turns on {cores} core(s), so backward and the all-reduce'
                                  ' never run at the same moment: an overlap below counts intervals in which both w'

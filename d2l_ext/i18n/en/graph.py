@@ -128,9 +128,13 @@ MESSAGES = {
     'graph.rates_above': ("lane 0's boxes alone {t0:.2f} ms, lane 1's alone {t1:.2f} ms, both lanes' at once "
                           '{both:.2f} ms: at once they ran {rate:.2f}x as fast as one after the other, above the '
                           '{ideal:.2f}x of lanes that do not slow each other (one after the other over the longer lane '
-                          'alone): the pair took {slowdown:.2f}x as long as the longer lane alone, {why}; {whole}'),
-    'graph.rates_above.noise': 'within {noise:.0%} of it, so not told apart from that bound',
-    'graph.rates_above.open': 'more than {noise:.0%} below it, and nothing measured here tests why',
+                          'alone): the pair took {slowdown:.2f}x as long as the longer lane alone, more than '
+                          '{noise:.0%} below it, and nothing measured here tests why; {whole}'),
+    'graph.rates_at_bound': ("lane 0's boxes alone {t0:.2f} ms, lane 1's alone {t1:.2f} ms, both lanes' at once "
+                             '{both:.2f} ms: at once they ran {rate:.2f}x as fast as one after the other, within '
+                             '{noise:.0%} of the {ideal:.2f}x of lanes that do not slow each other (one after the '
+                             'other over the longer lane alone): the pair took {slowdown:.2f}x as long as the longer '
+                             'lane alone; {whole}'),
     'graph.rates.whole_cpu': "lane 0's boxes with all {cores} cores in one thread: {all:.2f} ms",
     'graph.rates.whole_gpu': ('lane 0 is a whole GPU already: its boxes timed again as the one-device baseline: '
                               '{all:.2f} ms'),
@@ -173,6 +177,9 @@ MESSAGES = {
     'graph.dag_predicted': ('predicted from one product timed on each lane: lane 0 alone in order {one:.2f} ms, '
                             'two lanes planned {planned:.2f} ms: the plan {ratio:.2f}x as fast (copies and waiting '
                             'not counted)'),
+    'graph.dag_predicted_slower': ('predicted from one product timed on each lane: lane 0 alone in order '
+                                   '{one:.2f} ms, two lanes planned {planned:.2f} ms: the plan {inv:.2f}x as long '
+                                   '(copies and waiting not counted)'),
     'graph.dag_predicted_loss': ('the model itself predicts the plan to be slower than lane 0 alone: with lanes '
                                  'this unequal, give every task to the faster one'),
     'graph.rec_dag.title': ('exercise 5 recorded there: {tasks} tasks, each one {n} x {n} product; {repeats} '
@@ -189,7 +196,8 @@ MESSAGES = {
                                    'below), so this run does not say whether splitting over the cores slowed them'),
     'graph.vs.threads_fine': ('a test: timed again right after with one thread, the boxes outside the lanes '
                               '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
-                              'cores: splitting their operations over the cores did not slow them'),
+                              'cores: less than twice as long, so splitting their operations over the cores does not '
+                              'explain slow boxes in the schedule'),
     'graph.err.no_speed': ('device_speed has no entry for lane {lane} or device {device}; add one (FLOP/s) '
                            "or a 'default'"),
     'graph.err.no_bandwidth': 'link_bandwidth (bytes/s) must be > 0 to cost the copies',

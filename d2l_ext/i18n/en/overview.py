@@ -22,6 +22,10 @@ MESSAGES = {
     'overview.summary.shared': ('1. Several devices: this machine has no second device; its two lanes share the '
                                 "CPU's {cores} cores. Together they were {speedup:.2f}x as fast as one after the "
                                 'other, and {vs_all:.2f}x as fast as one lane using all {cores} cores.'),
+    'overview.summary.shared_slower': ('1. Several devices: this machine has no second device; its two lanes share '
+                                       "the CPU's {cores} cores. Together they were {speedup:.2f}x as fast as one "
+                                       'after the other, but took {inv:.2f}x as long as one lane using all {cores} '
+                                       'cores.'),
     'overview.summary.separate': ('1. Several devices: here, the two lanes together were {speedup:.2f}x as fast as '
                                   'one after the other (expected {expected:.2f}x from their times alone).'),
     'overview.summary.gpu': ('   Recorded on {gpu}, {date}: {products} of {size}x{size}; together {speedup:.2f}x as '

@@ -141,9 +141,9 @@ MESSAGES = {
     'parallel.no_wait.not_early': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. The no-wait '
                                    'clock did not stop early (not below half of the waited time): the work was done '
                                    'when the calls returned.'),
-    'parallel.overlap.wall_predicted': ('Predicted from the lanes alone: one after the other {serial:.3f} s, '
+    'parallel.overlap.wall_predicted': ('Predicted: one after the other {serial:.3f} s, '
                                         'together {expected:.3f} s, {predicted:.3f} s less.'),
-    'parallel.overlap.wall_predicted_more': ('Predicted from the lanes alone: one after the other {serial:.3f} s, '
+    'parallel.overlap.wall_predicted_more': ('Predicted: one after the other {serial:.3f} s, '
                                              'together {expected:.3f} s, {predicted:.3f} s longer.'),
     'parallel.speed.head': ("Time per product while every lane was busy (timeline) against the lane alone (its "
                             "timed repeats' median): {lanes}."),

@@ -56,8 +56,14 @@ MESSAGES = {
                                'hey were in flight {busy:.1f} ms; needed {threshold:.0%}'),
     'task.allreduce.overlap_above': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, "
                                      "above the model's {predicted:.0%} for this grader's network (one tied and one "
-                                     "frozen weight: not the lesson's MLP); the model starts each all-reduce the mom"
-                                     'ent its gradients are ready and gives it its time alone ({alone:.1f} ms in '
-                                     'all), here they were in flight {busy:.1f} ms, and the longer they last besi'
-                                     'de backward, the more of them falls inside it; needed {threshold:.0%}'),
+                                     "frozen weight: not the lesson's MLP); the model starts each all-reduce the "
+                                     'moment its gradients are ready and gives it its time alone ({alone:.1f} ms in '
+                                     'all), here they were in flight {busy:.1f} ms: longer, and the longer they last '
+                                     'beside backward, the more of them falls inside it; needed {threshold:.0%}'),
+    'task.allreduce.overlap_above_shorter': ("overlap: backward computed during {measured:.0%} of the all-reduces' "
+                                             "time, above the model's {predicted:.0%} for this grader's network (one "
+                                             "tied and one frozen weight: not the lesson's MLP); the model starts "
+                                             'each all-reduce the moment its gradients are ready and gives it its '
+                                             'time alone ({alone:.1f} ms in all), here they were in flight '
+                                             '{busy:.1f} ms; needed {threshold:.0%}'),
 }

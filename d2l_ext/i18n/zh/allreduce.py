@@ -74,7 +74,7 @@ MESSAGES = {
     'allreduce.ingredient.points': ('一个浮点数的全归约：{small:.3f} 毫秒（{n} 次中最快的一次；与大小无关的每次'
                                     '调用开销）；{buffer_mb:.0f} MiB 的全归约：{large:.4f} 秒（{m} 次中最快的一次'
                                     '）'),
-    'allreduce.ingredient.fit': ('每次调用的开销 alpha = {alpha:.3f} 毫秒，总线带宽 = {gbps:.2f} GB/s（环形全归'
+    'allreduce.ingredient.fit': ('每次调用的开销 α = {alpha:.3f} 毫秒，总线带宽 = {gbps:.2f} GB/s（环形全归'
                                  '约传输 {ring:.2f} 倍的字节）'),
     'allreduce.overlap.line': ('{label}：它的 {comm:.1f} 毫秒全归约中，有 {measured:.0%} 是在反向传播计算的同时'
                                '进行的（模型：{predicted:.0%}）；{wall}'),
@@ -85,7 +85,7 @@ MESSAGES = {
                             '区分不出快慢'),
     'allreduce.why.head': '    (a) 减去它，{gain:+.1f} 毫秒 =',
     'allreduce.why.calls': '{ms:+.1f} 毫秒来自少了 {k} 次调用（每次 {alpha:.3f} 毫秒）',
-    'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行的全归约',
+    'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行中的全归约（包括它等待其他进程的时间）',
     'allreduce.why.rest': '{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）',
     'allreduce.why.join': '；',
     'allreduce.sep_list': '、',
@@ -98,11 +98,11 @@ MESSAGES = {
     'allreduce.model_over': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型高估了 {gap:.1f} 毫秒'
                              '（实测是模型的 {ratio:.2f} 倍）'),
     'allreduce.per_call.line': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 '
-                                '= {diff:+.1f} 毫秒，即每次调用 {per:.3f} 毫秒；一个浮点数的全归约测得 alpha = '
+                                '= {diff:+.1f} 毫秒，即每次调用 {per:.3f} 毫秒；一个浮点数的全归约测得 α = '
                                 '每次调用 {alpha:.3f} 毫秒'),
-    'allreduce.per_call.noise': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：两者相差 {diff:+'
-                                 '.1f} 毫秒，在各次重复的波动范围（{spread:.1f} 毫秒）之内；一个浮点数的全归约测'
-                                 '得 alpha = 每次调用 {alpha:.3f} 毫秒'),
+    'allreduce.per_call.noise': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 = '
+                                 '{diff:+.1f} 毫秒，在各次重复的波动范围（{spread:.1f} 毫秒）之内；一个浮点数的全归约测'
+                                 '得 α = 每次调用 {alpha:.3f} 毫秒'),
     'allreduce.plot.title_overlap': '{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 {predicted:.0%}）',
     'allreduce.plot.title_nothing': '一个训练步，每次重复：没有哪个版本在反向传播期间发送',
     'allreduce.buckets.xlabel': 'DDP 桶的大小（MiB，对数刻度）',
@@ -128,7 +128,7 @@ MESSAGES = {
     'allreduce.panel.col_gain': '(a) − DDP（毫秒）',
     'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同，但(a)减去扁平对'
                                   '照 = {diff:+.1f} 毫秒，超出了各次重复的波动范围（{spread:.1f} 毫秒）：这里看'
-                                  '不出调用次数减少带来的节省；按一个浮点数的全归约（alpha = {alpha:.3f} 毫秒）'
+                                  '不出调用次数减少带来的节省；按一个浮点数的全归约（α = {alpha:.3f} 毫秒）'
                                   '，扁平对照省下的调用值 {saved:.1f} 毫秒，而它还要把每个梯度复制进一个缓冲区再'
                                   '复制回来'),
     'allreduce.recorded.where': ('录制于一台有 {gpus} 和 {cores} 个CPU核心的机器：gloo进程运行在它的CPU核心上，'
@@ -148,7 +148,8 @@ MESSAGES = {
     'allreduce.recorded.ylabel_overlap': '全归约时间中与反向传播同时进行的比例',
     'allreduce.recorded.measured': '{label}：实测',
     'allreduce.recorded.model': '{label}：模型',
-    'allreduce.recorded.title': '录制于一台 {machine} 机器，gloo使用它的 {cores} 个CPU核心，{date}',
+    'allreduce.recorded.title': ('录制于一台有 {machine} 的机器，每个 gloo 进程各占它 {cores} 个 CPU 核心中的一个，'
+                                 '{date}'),
     'allreduce.recorded.no_size': '这份录制没有 {n} 个进程的运行；它有 {sizes}',
     'allreduce.overlap.shared': ('这里 {n} 个进程在 {cores} 个核心上轮流运行，所以反向传播和全归约从不在同一时刻'
                                  '运行：下面的重叠统计的是两者都在进行中的时间区间，一个在等待另一个运行；请看挂钟'

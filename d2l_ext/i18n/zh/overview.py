@@ -17,10 +17,13 @@ MESSAGES = {
     'overview.verdict.unequal': ('各执行路单独运行分别用时 {times} 秒，并不相等：由这些用时得到的预期为 '
                                  '{expected:.2f} 倍，而按公式预测（{closed:.2f} 倍）假定各执行路用时相等。'),
     'overview.checked': '每个矩阵乘法的结果都与 float64 参考结果比较过：最大相对误差 {error:.1e}。',
-    'overview.recorded.none': '这里没有 GPU 上的录制结果，所以本 notebook 无法展示 GPU 上的证据。',
+    'overview.recorded.none': '这里没有 GPU 上的录制结果，所以本Jupyter记事本无法展示 GPU 上的证据。',
     'overview.summary.shared': ('1. 多个设备：这台机器没有第二个设备，它的两条执行路共用 CPU 的 {cores} 个核心。'
                                 '同时运行的速度是先后运行的 {speedup:.2f} 倍，是一条用上全部 {cores} 个核心的执行路的 '
                                 '{vs_all:.2f} 倍。'),
+    'overview.summary.shared_slower': ('1. 多个设备：这台机器没有第二个设备，它的两条执行路共用 CPU 的 {cores} 个核心。'
+                                       '同时运行的速度是先后运行的 {speedup:.2f} 倍，但用时是一条用上全部 {cores} 个'
+                                       '核心的执行路的 {inv:.2f} 倍。'),
     'overview.summary.separate': ('1. 多个设备：在这台机器上，两条执行路同时运行的速度是先后运行的 {speedup:.2f} 倍'
                                   '（由各自单独运行的用时得到的预期为 {expected:.2f} 倍）。'),
     'overview.summary.gpu': ('   录制于 {gpu}，{date}：{products}（{size}x{size}）；同时运行的速度是先后运行的 '

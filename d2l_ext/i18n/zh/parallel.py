@@ -144,9 +144,9 @@ MESSAGES = {
     'parallel.variant.all_cores': '一条执行路，全部 {cores} 个核心，做两份工作',
     'parallel.no_wait.not_early': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
                                    '不等待的计时并没有提前停止（不低于等待时用时的一半）：调用返回时工作已经完成。'),
-    'parallel.overlap.wall_predicted': ('按各执行路单独运行的用时预测：先后运行 {serial:.3f} 秒，同时运行 '
+    'parallel.overlap.wall_predicted': ('预测：先后运行 {serial:.3f} 秒，同时运行 '
                                         '{expected:.3f} 秒，少用 {predicted:.3f} 秒。'),
-    'parallel.overlap.wall_predicted_more': ('按各执行路单独运行的用时预测：先后运行 {serial:.3f} 秒，同时运行 '
+    'parallel.overlap.wall_predicted_more': ('预测：先后运行 {serial:.3f} 秒，同时运行 '
                                              '{expected:.3f} 秒，反而多用 {predicted:.3f} 秒。'),
     'parallel.speed.head': ('所有执行路都在忙碌时（时间线）每个乘积的用时，与该执行路单独运行时'
                             '（各次重复的中位数）相比——{lanes}。'),
