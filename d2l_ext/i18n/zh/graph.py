@@ -129,7 +129,7 @@ MESSAGES = {
                              '与互不拖慢时的 {ideal:.2f} 倍相差不到 {noise:.0%}（先后运行的时间除以较长一条单独运行的'
                              '时间）：两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍；{whole}'),
     'graph.rates.whole_cpu': '执行路 0 的方框在一个线程中使用全部 {cores} 个核心：{all:.2f} 毫秒',
-    'graph.rates.whole_gpu': '执行路 0 本身就是一整个GPU：把它的方框再计时一次，作为一个设备的基准：{all:.2f} 毫秒',
+    'graph.rates.whole_gpu': '执行路 0 本身就是一整块GPU：把它的方框再计时一次，作为一个设备的基准：{all:.2f} 毫秒',
     'graph.guess_missing': '先在 my_guess 里写下你的预测（一个数），再运行这个单元。',
     'graph.guess_none': ('{variant}：你的猜测（尚无）| 按公式预测 {predicted:.2f} 毫秒 | '
                          '实测 {measured:.2f} 毫秒（中位数）'),
