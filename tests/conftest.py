@@ -35,9 +35,11 @@ def pytest_pycollect_makemodule(module_path, parent):
 def sigint_from_a_terminal():
     """Ctrl-C as a terminal gives it: SIGINT raising KeyboardInterrupt in the main thread, not blocked.
 
-    A test that sends SIGINT (to itself, or to a child that inherits these at start) needs that state; a pytest
-    worker that ran other tests may hold another one. The state found is restored afterwards, and warned about
-    when it differed (in a CI run, both Ctrl-C tests of the grader once lost their signal this way).
+    A test that sends SIGINT (to itself, or to a child that inherits these at start) needs that state. A suite
+    started as a background job (`cmd &` in a shell without job control) starts with SIGINT ignored, and Python then
+    installs no handler; nbclient (test_build) installs the default one, so the grader's two Ctrl-C tests passed or
+    failed by which file their pytest worker had run first (seen in a fresh-clone run, 2026-12-04). The state found
+    is restored afterwards, and warned about when it differed.
     """
     import signal
     import warnings

@@ -204,7 +204,7 @@ def run_together(lanes, works):
 d2l_ext.check('13.3.1-lanes', run_together)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# Worked solution (the grader's own; its tests check that it passes and that typical mistakes fail).
+# Worked solution (the grader's own reference: it passes, and typical mistakes fail).
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -466,8 +466,8 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # PyTorch runs eagerly: near 1 on a CPU lane; on a GPU lane "one at a time" also waits after each product, so a ratio
 # above 1 measures the skipped waits. MXNet's engine hands independent products to different workers, so with idle
-# cores the ratio can rise above 1; with `NaiveEngine` it stays near 1. Concurrency shows only if issued together
-# also beats the control's one at a time.
+# cores the ratio can rise above 1; with `NaiveEngine` nothing overlaps, so its ratio is the gap without concurrency.
+# Concurrency shows only if issued together also beats the control's one at a time.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -480,8 +480,8 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # PyTorch是即时执行的：在CPU执行路上比值接近1；在GPU执行路上，“逐个执行”在每次乘法之后还要等待，所以大于1的比值
 # 测到的是省掉的等待。MXNet的引擎把互不依赖的乘积交给不同的工作线程，所以有空闲的核心时比值可能大于1；换成
-# `NaiveEngine` 后比值仍接近1。只有当一起发出也快于对照的逐个执行时，乘积才是同时运行的（逐个执行本身变慢也会
-# 抬高比值）。
+# `NaiveEngine` 后什么也不能重叠，所以它的比值显示的是没有并发时两种方式相差多少。只有当一起发出也快于对照的
+# 逐个执行时，乘积才是同时运行的（逐个执行本身变慢也会抬高比值）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

@@ -178,7 +178,7 @@ def run_and_copy(x, w, buffers, lane):
 d2l_ext.check('13.3.2-copy', run_and_copy)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# Worked solution (the grader's own; its tests check that it passes and that typical mistakes fail).
+# Worked solution (the grader's own reference: it passes, and typical mistakes fail).
 def run_and_copy(x, w, buffers, lane):
     """Compute x @ w once per buffer on `lane` and copy each product into its buffer while the next one computes.
 

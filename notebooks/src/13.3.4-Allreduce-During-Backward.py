@@ -48,7 +48,7 @@ from d2l_ext.display.allreduce_panel import BucketPanel
 d2l_ext.set_language('en')
 if torch.cuda.device_count() >= 2:  # one process per GPU; sizes that keep a GPU busy
     BACKEND, WORLD, SIZES = 'nccl', torch.cuda.device_count(), dict(layers=8, width=4096, batch=1024)
-else:  # the fewest gloo processes (2), as the command line's default
+else:  # the fewest gloo processes (2)
     BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
 # DDP bucket sizes in MiB (2**20 bytes, what DDP calls bucket_cap_mb); the last holds every gradient in one bucket
 BUCKETS = [0.25, 1, 8, math.ceil(SIZES['layers'] * (SIZES['width'] + 1) * SIZES['width'] * 4 / 2**20)]
