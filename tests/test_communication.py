@@ -21,6 +21,9 @@ def cpu_lanes():
 
 def test_expectation_rules():
     assert expected_overlap(1.0, 0.5, 'separate') == 1.0
+    # ten products, each copied once done: the last copy (0.05) follows the last product
+    assert expected_overlap(1.0, 0.5, 'separate', iters=10) == pytest.approx(1.05)
+    assert expected_overlap(0.5, 1.0, 'separate', iters=10) == pytest.approx(1.05)  # the first product, before any copy
     assert expected_overlap(1.0, 0.5, 'one_stream') == 1.5
     assert expected_overlap(1.0, 0.5, 'engine') == 1.5
 

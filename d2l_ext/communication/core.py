@@ -22,18 +22,22 @@ from ..workloads import check_budget, resolve_workload
 VARIANTS = ('run', 'copy', 'run_then_copy', 'overlapped')
 
 
-def expected_overlap(run: float, copy: float, rule: str, threads: int = 1) -> float:
+def expected_overlap(run: float, copy: float, rule: str, threads: int = 1, iters: int | None = None) -> float:
     """What run + copy issued together can take (13.3.2), by the rule that holds here.
 
     'separate': a GPU's copy engine works beside its compute units -> max(run, copy).
     'one_stream': copies queued on the products' stream wait for them -> run + copy.
     'shared': a copy thread beside a computing thread on the same cores -> (run + copy) / ways.
+    With `iters` (products, each copied once it is done), where the two overlap the pipeline also fills and drains:
+    the first copy waits for the first product and the last copy follows the last product, so one product or one
+    copy, whichever is shorter, adds min(run, copy) / iters.
     """
+    tail = min(run, copy) / iters if iters else 0.0
     if rule == 'separate':
-        return max(run, copy)
+        return max(run, copy) + tail
     if rule == 'shared':
         ways = max(1, min(2, cpu_cores() // max(1, threads)))
-        return max(run, copy, (run + copy) / ways)
+        return run + copy if ways == 1 else max(run, copy, (run + copy) / ways) + tail
     return run + copy
 
 
@@ -127,7 +131,7 @@ class CommResult(Result):
 def _row(mode, plan, rule, lane, n, k, c, errors, link=None, threads=1) -> CommRow:
     times = {name: Times.of(c.measurements[name], name) for name in VARIANTS}
     run, copy = times['run'].median, times['copy'].median
-    expected = expected_overlap(run, copy, rule, threads)
+    expected = expected_overlap(run, copy, rule, threads, iters=k)
     gbps = k * n * n * 4 / copy / 1e9
     return CommRow(mode, plan, lane.name, run, copy, times['run_then_copy'].median, times['overlapped'].median,
                    expected, rule, times['overlapped'].median / expected, gbps, gbps / link if link else None,

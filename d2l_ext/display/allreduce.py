@@ -128,6 +128,10 @@ def overlap_text(result, ids=None) -> str:
             lines.append(why_text(result, v))
     if (ids is None or 'hooks' in ids) and result.has('allreduce') and model_gap_text(result):
         lines.append(model_gap_text(result))
+    if (ids is None or 'hooks' in ids) and result.has('serial'):  # (a) beside the model that predicted it (cell above)
+        measured, predicted = result.version('serial').median, result.prediction.for_version('serial')
+        lines.append(t('allreduce.model_serial', measured=measured * 1e3, predicted=predicted * 1e3,
+                       ratio=measured / predicted if predicted else float('nan')))
     return '\n'.join(lines + [t('allreduce.overlap.rule')])
 
 

@@ -292,7 +292,8 @@ def first_copy_text(result, rec=None) -> str:
                    ratio=result.cold / result.warm.median))
     to = [p for p in result.profile_cold if p.name == 'aten::to']
     if to:
-        lines.append(t('communication.first_copy.profile', cpu=to[0].cpu_time_us / 1e6, cuda=to[0].cuda_time_us / 1e6))
+        cpu, cuda = to[0].cpu_time_us / 1e6, to[0].cuda_time_us / 1e6
+        lines.append(t('communication.first_copy.profile', cpu=cpu, cuda=cuda, rest=max(0.0, cpu - cuda)))
     return '\n'.join(lines)
 
 

@@ -221,15 +221,15 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 # ## Predict
 #
 # Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, the times add up. Overlapped, expect
-# **max(run, copy)**, but only if the copy has hardware of its own: a GPU's copy engine, or on a CPU a free core. The
-# cell below measures the products and the copies in the task's setting, each alone.
+# **max(run, copy)** plus the first product or the last copy (the shorter), but only if the copy has hardware of its
+# own: a GPU's copy engine, or on a CPU a free core. The cell below measures both in the task's setting, each alone.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，应当预期
-# **max(计算, 复制)**，但前提是复制有自己的硬件：GPU的复制引擎，或者CPU上一个空闲的核心。
-# 下面的单元格在任务的设定下分别单独测量乘积和复制。
+# **max(计算, 复制)**，再加上第一个乘积或最后一次复制（取较短者），但前提是复制有自己的硬件：GPU的复制引擎，
+# 或者CPU上一个空闲的核心。下面的单元格在任务的设定下分别单独测量乘积和复制。
 
 # %% tags=["nbval-ignore-output"]
 x, w = copy_task.operands(lane)           # the task's setting on this lane
@@ -248,7 +248,8 @@ def run_then_copy(x, w, buffers):
 rates = comm.measure_rates(lane, x.shape[0], inner=x.shape[1], iters=K2)  # products' FLOP/s, copies' GB/s, here
 s = rates.seconds(K2)                     # run = K·2N²·inner / FLOP/s, copy = K·4N² bytes / GB/s
 predicted = {'run': s['run'], 'run_then_copy': s['run'] + s['copy'],
-             'overlapped': comm.expected_overlap(s['run'], s['copy'], 'separate' if GPU else 'shared', lane.threads)}
+             'overlapped': comm.expected_overlap(s['run'], s['copy'], 'separate' if GPU else 'shared', lane.threads,
+                                                 iters=K2)}  # the first product and the last copy stick out
 print(show.prediction_text(rates, K2, {}))
 
 # %% [markdown]
@@ -276,7 +277,7 @@ show.plot_measured(measured, predicted)
 # <details><summary>Worked answer: the book's setting on an H200</summary>
 #
 # 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; their results are 50 · 4000² · 4 B = 3.2 GB. Divide by
-# the recorded FLOP/s and pinned GB/s: one stream takes run + copy, copy stream + events max(run, copy). The hidden
+# the recorded FLOP/s and pinned GB/s: one stream takes run + copy, copy stream + events about max(run, copy). The hidden
 # cell prints these from the newest GPU recording.
 # </details>
 
@@ -284,7 +285,7 @@ show.plot_measured(measured, predicted)
 # <details><summary>参考答案：H200上书中的设定</summary>
 #
 # 50个4000 × 4000矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。分别除以录制的
-# FLOP/s和锁页内存的GB/s：一个流的用时是计算 + 复制，复制流 + 事件的用时是 max(计算, 复制)。隐藏的单元格根据
+# FLOP/s和锁页内存的GB/s：一个流的用时是计算 + 复制，复制流 + 事件的用时约为 max(计算, 复制)。隐藏的单元格根据
 # 最新的GPU录制结果打印这些数字。
 # </details>
 

@@ -99,6 +99,8 @@ MESSAGES = {
                                'all started as soon as its gradients were ready and had hardware of its own; '
                                "repeats' spread = the larger interquartile range of the two steps compared, so it "
                                'changes from line to line'),
+    'allreduce.model_serial': ('(a) backward, then all-reduce: measured {measured:.1f} ms (median), the model '
+                               '{predicted:.1f} ms ({ratio:.2f}x the model)'),
     'allreduce.model_under': ('all-reduce alone: measured {measured:.1f} ms, the model {predicted:.1f} ms: the model '
                               'under-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
     'allreduce.model_over': ('all-reduce alone: measured {measured:.1f} ms, the model {predicted:.1f} ms: the model '

@@ -72,8 +72,9 @@ MESSAGES = {
                                          'later calls {warm:.3f} s (the first took {ratio:.0f} times as long): it '
                                          'page-locks new host memory.'),
     'communication.first_copy.profile': ('torch.profiler, first call: aten::to held the CPU {cpu:.3f} s, the GPU '
-                                         'copied for {cuda:.3f} s; the rest, by subtraction, was page-locking '
-                                         '(not profiled separately).'),
+                                         'copied for {cuda:.3f} s; the rest, {rest:.3f} s by subtraction, is not '
+                                         'profiled separately: it is what the later calls, which reuse pinned '
+                                         'blocks, do not spend.'),
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
     'communication.first_copy.title': "The book's non_blocking copy: the first call page-locks new memory",
     'communication.profile_title': 'torch.profiler: CPU time and CUDA time of the copy operators',

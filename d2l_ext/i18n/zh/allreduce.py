@@ -93,6 +93,8 @@ MESSAGES = {
                                '的时间区间算出（总在 0-100% 之间）；模型 = 假如每次调用在它的梯度就绪时立即开始'
                                '、并且通信拥有自己的硬件，这个比例会是多少；各次重复的波动范围 = 所比较的两个训练步'
                                '中较大的四分位距，所以每行各不相同'),
+    'allreduce.model_serial': ('(a) 先反向传播再全归约：实测 {measured:.1f} 毫秒（中位数），模型 {predicted:.1f} 毫秒'
+                               '（是模型的 {ratio:.2f} 倍）'),
     'allreduce.model_under': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型低估了 {gap:.1f} 毫秒'
                               '（实测是模型的 {ratio:.2f} 倍）'),
     'allreduce.model_over': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型高估了 {gap:.1f} 毫秒'

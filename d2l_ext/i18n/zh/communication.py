@@ -68,7 +68,8 @@ MESSAGES = {
                                          '之后的调用 {warm:.3f} 秒（第一次用时是之后的 {ratio:.0f} 倍）：'
                                          '第一次调用要为新的主机内存锁页。'),
     'communication.first_copy.profile': ('torch.profiler，第一次调用：aten::to 占用 CPU {cpu:.3f} 秒，GPU 复制只用了 '
-                                         '{cuda:.3f} 秒；其余时间（由相减得出，未单独分析）花在锁页上。'),
+                                         '{cuda:.3f} 秒；其余 {rest:.3f} 秒由相减得出，未单独分析：'
+                                         '之后重复使用锁页内存块的调用没有这部分时间。'),
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
     'communication.first_copy.title': '书中的 non_blocking 复制：第一次调用要为新内存锁页',
     'communication.profile_title': 'torch.profiler：复制操作符的CPU时间与CUDA时间',

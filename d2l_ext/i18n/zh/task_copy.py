@@ -20,6 +20,6 @@ MESSAGES = {
                                    '请计算 x.mm(w)，再用 buf.copy_(y) 复制'),
     'task.copy.overlap': ('复制在其忙碌时间的 {measured:.0%} 里与某个乘积同时运行（预测 {predicted:.0%}，'
                           '至少需要 {threshold:.0%}）；乘积忙碌 {compute:.4f} 秒，复制忙碌 {copy:.4f} 秒，'
-                          '二者相加 {serial:.4f} 秒；这次调用的挂钟时间 {wall:.4f} 秒，与二者之和相差 {diff:+.4f} 秒'
+                          '二者相加 {serial:.4f} 秒；这次调用的挂钟时间 {wall:.4f} 秒，减去二者之和为 {diff:+.4f} 秒'
                           '（缓冲区在调用之前就已分配好，在GPU上还已锁页：不计在内）'),
 }
