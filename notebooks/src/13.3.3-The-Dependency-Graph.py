@@ -377,7 +377,7 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 # * A step split over devices is a graph: chains side by side that meet where the gradients are summed.
 # * Serial total ≥ scheduled total ≥ critical path; predict from rates measured here, then measure.
 # * Report an overlap as a fraction of an interval, beside its prediction and the wall-clock difference.
-# * Compare with one device holding the whole minibatch, no copies; splitting pays only when lanes add hardware.
+# * Compare with one device holding the whole minibatch, no copies: only that comparison says whether splitting pays.
 # * Faster must stay correct: check every result against a float64 reference.
 #
 # ## Pitfalls
@@ -392,7 +392,7 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 # * 拆分到多个设备上的训练步是一个图：并排运行的链在梯度求和处汇合。
 # * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径；用在这里测得的速度来预测，再实测。
 # * 报告重叠时给出区间的比例，并在旁边给出预测和挂钟时间差。
-# * 要与一个设备处理整个小批量、不做复制的情况比较；只有当执行路增加了硬件时，拆分才划算。
+# * 要与一个设备处理整个小批量、不做复制的情况比较：只有这个比较才能说明拆分是否划算。
 # * 变快的同时必须保持正确：把每个结果都与float64的参考结果进行检查。
 #
 # ## 易错点

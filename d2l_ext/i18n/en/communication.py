@@ -49,8 +49,8 @@ MESSAGES = {
     'communication.measured_title': "Each repeat beside the prediction from this machine's rates",
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.pageable': ("{gb:.1f} GB of results: the book's copy into new pageable tensors took "
-                                        '{book:.2f} s, into pinned buffers {pinned:.3f} s (pageable took {ratio:.0f} '
-                                        'times as long).'),
+                                        '{book:.2f} s, into pinned buffers {pinned:.3f} s (the new pageable '
+                                        'tensors took {ratio:.0f} times as long).'),
     'communication.recorded.nb_like_pinned': ("The book's non_blocking copy ({nb:.4f} s) is as fast as preallocated "
                                               'pinned buffers ({pinned:.4f} s): from the second call on, PyTorch '
                                               'reuses the pinned blocks it page-locked the first time.'),

@@ -47,7 +47,8 @@ MESSAGES = {
     'communication.measured_title': '每次重复的实测值，旁边是根据本机速率作出的预测',
     'communication.recorded.none': '这里没有可以展示的 GPU 录制结果。',
     'communication.recorded.pageable': ('{gb:.1f} GB 的结果：书中复制到新建的可分页张量用了 {book:.2f} 秒，'
-                                        '复制到锁页缓冲区用了 {pinned:.3f} 秒（可分页用时是锁页的 {ratio:.0f} 倍）。'),
+                                        '复制到锁页缓冲区用了 {pinned:.3f} 秒'
+                                        '（新的可分页张量用时是锁页缓冲区的 {ratio:.0f} 倍）。'),
     'communication.recorded.nb_like_pinned': ('书中的 non_blocking 复制（{nb:.4f} 秒）和预先分配的锁页缓冲区'
                                               '（{pinned:.4f} 秒）一样快：从第二次调用起，PyTorch 会重复使用第一次'
                                               '调用时锁页的内存块。'),
