@@ -23,20 +23,8 @@ DYNAMIC_KEY_CALLS = {**KEY_CALLS, 'message': 0, 'BadSubmission': 0, 'criterion':
 # cell whose value may or may not have a name (results.render names variants, modes and rules, and shows the rest).
 # The all-reduce worker names a version only when it is one of allreduce.steps' (tested below that each has a name).
 LOOKED_UP_FIRST = {('results.py', "f'{area}.{kinds[k]}.{v}'"), ('allreduce/worker.py', "f'allreduce.version.{vid}'")}
-# path relative to d2l_ext: built keys without declared values when this list was written (2026-12-03)
-DYNAMIC_PENDING = {
-    'allreduce/worker.py': 1,
-    'communication/task.py': 2,
-    'depgraph/recording.py': 1,
-    'display/allreduce.py': 2,
-    'display/communication.py': 2,
-    'display/graph.py': 1,
-    'display/graph_recorded.py': 1,
-    'display/parallel.py': 3,
-    'display/timeline.py': 1,
-    'parallel/task.py': 1,
-    'results.py': 1,
-}
+# path relative to d2l_ext: built keys without declared values (none left since 2026-12-04; a new one fails)
+DYNAMIC_PENDING: dict[str, int] = {}
 
 
 def _module_name(path: Path) -> str:
@@ -332,13 +320,6 @@ def f(r, e, gain, k):
                           ('a.v.0', 'a.v.1'), ('?',), ('a.pair.cold', 'a.pair.warm')])
 
 
-if __name__ == '__main__':  # python tests/test_i18n_keys.py: built keys without declared values (DYNAMIC_PENDING)
-    for name, sites in sorted(_unresolved_by_file().items()):
-        print(f"    '{name}': {len(sites)},")
-        for site in sites:
-            print(f'        # {site}')
-
-
 def test_every_all_reduce_version_has_a_name_in_both_languages():
     from d2l_ext.allreduce import steps
     ids = {*steps.STEPS, *steps.CONTROLS}
@@ -346,3 +327,10 @@ def test_every_all_reduce_version_has_a_name_in_both_languages():
     keys = [f'allreduce.version.{vid}' for vid in sorted(ids)]
     missing = [k for k in keys if k not in i18n.catalogue('en') or k not in i18n.catalogue('zh')]
     assert not missing, missing
+
+
+if __name__ == '__main__':  # python tests/test_i18n_keys.py: built keys without declared values (DYNAMIC_PENDING)
+    for name, sites in sorted(_unresolved_by_file().items()):
+        print(f"    '{name}': {len(sites)},")
+        for site in sites:
+            print(f'        # {site}')

@@ -150,14 +150,6 @@ class Task:
         return _wanted(self.signatures[name])
 
 
-def source_of(fn: Callable) -> str:
-    """The source of a function defined in a notebook cell or a file (IPython keeps cell sources for inspect)."""
-    try:
-        return inspect.getsource(fn)
-    except (OSError, TypeError) as e:
-        raise BadSubmission('grading.no_source', name=getattr(fn, '__name__', repr(fn))) from e
-
-
 def _parameter_names(node: ast.FunctionDef) -> list[str]:
     """A def's parameter names in inspect.signature's order (positional-only, plain, *args, keyword-only, **kwargs)."""
     a = node.args
