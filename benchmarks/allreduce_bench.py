@@ -43,7 +43,7 @@ def overlap_reason(r, vid) -> str:
         return f'model: {calls} calls allow at most {(calls - 1) / calls:.0%}'
     slowdown = r.slowdown(vid) or 1.0
     if slowdown > 1.05:
-        return (f'not in the model: backward x{slowdown:.2f} while sending (gloo shares cores with it), and the '
+        return (f'not in the model: backward x{slowdown:.2f} while sending (measured; its cause is not), and the '
                 f'all-reduce took {v.comm_seconds * 1e3:.1f} ms against the model\'s {model["busy"] * 1e3:.1f} ms')
     return (f"not in the model: the all-reduce took {v.comm_seconds * 1e3:.1f} ms against the model's "
             f'{model["busy"] * 1e3:.1f} ms (bandwidth while overlapping below the measured {p.bus_bandwidth / 1e9:.2f} '
@@ -81,7 +81,7 @@ def allreduce_goals(backend: str = 'gloo', world_size=None, bucket_mb=BUCKETS_MB
           f'CPU time stolen by the host while measuring: {steal:.2f} s)')
     for v in r.versions:
         print(f'  {v.label:<38} median {v.median:.4f} s  every repeat: {" ".join(f"{x:.4f}" for x in v.step_times)}')
-    print(f'  model: {p.per_call * 1e3:.3f} ms per call (one float: fastest of {len(p.small_times)}) + bytes at '
+    print(f'  model: {p.per_call * 1e3:.3f} ms per call (one float: median of {len(p.small_times)}) + bytes at '
           f'{p.bus_bandwidth / 1e9:.2f} GB/s bus bandwidth; backward alone {p.backward_span * 1e3:.1f} ms (profiled)')
     for vid in ('hooks', best.id):
         row = r.overlap_row(vid)

@@ -121,7 +121,7 @@ def test_names_and_newest(rec, tmp_path):
     assert recording.file_name(rec).startswith('cpu-only-')
     assert recording.file_name(as_gpu(rec)) == 'NVIDIA-H200-x1-2026-12-03.json'
     (tmp_path / 'cpu.json').write_text(json.dumps(rec))
-    assert recording.newest(tmp_path) is None  # a CPU recording is never shown as the larger machine's
+    assert recording.newest(tmp_path) is None  # a CPU recording is never shown as the recorded GPU machine's
     assert recording.newest(tmp_path, gpu_only=False)['file'] == 'cpu.json'
     for date in ('2026-12-01', '2026-12-03'):
         (tmp_path / f'{date}.json').write_text(json.dumps(as_gpu(rec, date=f'{date}T00:00:00+00:00')))
@@ -137,7 +137,7 @@ def test_wrong_files_are_refused(rec, tmp_path):
             recording.load(bad)
 
 
-def test_shipped_recordings_are_from_the_larger_machine():
+def test_shipped_recordings_are_from_a_gpu_machine():
     files = sorted(recording.FOLDER.glob('*.json'))
     if not files:
         pytest.skip('no 13.3.4 recording shipped yet')

@@ -238,3 +238,108 @@ def test_traced_run_on_a_cpu_reports_the_cores_it_kept_busy():
     run = T.traced_run(T.run_and_copy, lane)
     assert run['wall'] > 0 and 0 < run['cores'] <= (os.cpu_count() or 1) + 0.5  # CPU time / wall clock
     assert {e['role'] for e in run['events']} == {'compute', 'copy'}
+
+
+def _ex3(together, alone=(1.0, 0.8), threads=(1, 1), copy_threads=1, cores=2, rule='oversubscribed'):
+    from d2l_ext.communication import ExerciseThreeResult
+    from d2l_ext.results import Measurement
+    times = {'lane1_compute_and_copy': Measurement('a', [alone[0]]), 'lane2_compute': Measurement('b', [alone[1]]),
+             'together': Measurement('t', together)}
+    lanes = [dict(kind='cpu', index=i, threads=n) for i, n in enumerate(threads)]
+    return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, list(threads),
+                               copy_threads, cores)
+
+
+def test_exercise_three_with_more_threads_than_cores_predicts_a_range():
+    # fresh-reader finding: lane 0's compute and copy threads plus lane 1's thread are 3 threads on 2 cores
+    from d2l_ext.display import communication as show
+    from d2l_ext.i18n import using_language
+    with fake_hardware(gpus=0, cores=2):
+        lanes = pick_lanes('torch')
+        ex = measure_exercise_three(lanes, size=32, iters=1, repeats=1)
+    if sum(ln.threads for ln in lanes[:2]) + 1 > 2:
+        alone = [ex.times['lane1_compute_and_copy'].median, ex.times['lane2_compute'].median]
+        assert ex.expectation == 'oversubscribed' and ex.expected == max(alone) and ex.cores == 2
+        assert ex.copy_threads == 1 and ex.lane_threads == [ln.threads for ln in lanes[:2]]
+    with using_language('en'):
+        text = show.exercise_three_text(_ex3([1.4]))
+        assert '3 threads want a core (lane 0: 1 computing, 1 copying; lane 1: 1 computing)' in text
+        assert 'this machine has 2' in text and 'from max(lane times) = 1.0000 s' in text
+        assert 'up to one after the other 1.8000 s' in text and 'between the two ends' in text
+        assert 'close to max(lane times)' in show.exercise_three_text(_ex3([1.02]))
+        assert 'about one after the other' in show.exercise_three_text(_ex3([1.78]))
+        assert 'above one after the other' in show.exercise_three_text(_ex3([2.5]))
+        # as many threads as cores: the old rule and its one number, no range
+        fits = show.exercise_three_text(_ex3([1.02], rule='shared', copy_threads=0))
+        assert 'range' not in fits and 'close to the expectation 1.0000 s' in fits
+    with using_language('zh'):
+        assert '有 3 个线程需要核心' in show.exercise_three_text(_ex3([1.4]))
+    fig = show.plot_exercise_three(_ex3([1.4, 1.5]))
+    ax = fig.axes[0]
+    assert ax.get_xlim()[1] >= 1.8 and len(ax.get_legend().get_texts()) == 4  # repeats, median, predicted, range
+
+
+def test_recorded_pageable_text_says_what_each_ratio_compares():
+    from types import SimpleNamespace
+
+    from d2l_ext.display import communication as show
+    from d2l_ext.i18n import using_language
+    from d2l_ext.recorded import load_recordings
+    rec = show.newest(load_recordings())
+    c = rec.comm[0]
+    rows = {r.mode: r for r in c.rows}
+    book, pinned = rows['book: copy_to_cpu(y)'], rows['pinned, preallocated, same stream']
+    with using_language('en'):
+        text = show.recorded_text(rec)
+        assert 'compares new pageable memory with reused pinned memory' in text
+        if show.REUSED_PLAN not in rows:  # an older recording: its link measurement of a reused pageable buffer
+            assert f"pageable {c.link_gbps['pageable']:.1f} GB/s" in text
+        reused = SimpleNamespace(copy=pinned.copy * 3.4)  # a recording with the reused-pageable row
+        line = show.pageable_text(c, book, pinned, reused)
+        assert 'reused on every repeat' in line and '3.4 times as long as the pinned buffers' in line
+        assert 'link measurement' not in line
+        bare = SimpleNamespace(size=c.size, iters=c.iters, link_gbps=None)  # neither: the first sentence only
+        only = show.pageable_text(bare, book, pinned)
+        assert 'reused pageable' not in only and 'link' not in only and only.endswith('reused pinned memory.')
+
+
+def test_book_labels_say_the_first_call_includes_page_locking():
+    import d2l_ext
+    for lang in ('en', 'zh'):
+        with d2l_ext.i18n.using_language(lang):
+            assert ('page-locking' if lang == 'en' else '锁页') in d2l_ext.t('communication.book.both')
+            assert ('page-locking' if lang == 'en' else '锁页') in d2l_ext.t('communication.variant.cold')
+            assert ('new pageable' if lang == 'en' else '新建的可分页') in d2l_ext.t('communication.book.copy')
+
+
+def test_titles_fit_their_figure_in_both_languages():
+    # zh reader: titles must not run past the figure (nor be wrapped mid-phrase): drawn with the CJK font
+    from d2l_ext.display import communication as show
+    from d2l_ext.display.fonts import cjk_font
+    from d2l_ext.recorded import load_recordings
+    if cjk_font() is None:
+        pytest.skip('no CJK font here')
+    rec = show.newest(load_recordings())
+    for lang in ('zh', 'en'):
+        _titles_fit(show, rec, lang)
+
+
+def _titles_fit(show, rec, lang):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from d2l_ext.i18n import using_language
+    with using_language(lang):
+        figs = [show.plot_comm(rec.comm[0], title=show.recorded_title(rec)),
+                show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)),
+                show.plot_exercise_three(_ex3([1.4])), show.plot_first_copy(rec.first_copy),
+                show.plot_profile(rec.first_copy)]
+        for fig in figs:
+            renderer = FigureCanvasAgg(fig).get_renderer()
+            fig.draw(renderer)
+            width = fig.bbox.width
+            texts = [tx for ax in fig.axes for tx in (ax.title, ax._left_title)]  # plots title on the left
+            texts += [fig._suptitle] if fig._suptitle else []
+            for text in texts:
+                if text.get_text():
+                    box = text.get_window_extent(renderer)
+                    assert '\n' not in text.get_text() and box.x0 >= 0 and box.x1 <= width, text.get_text()

@@ -245,17 +245,51 @@ def test_every_bar_name_drawn_fits_inside_its_bar_in_chinese_too():
     top = fig.axes[0]
     fig.draw_without_rendering()
     bars = [p.get_window_extent() for p in top.patches if isinstance(p, Rectangle)]
+    pad = G.style.MIN_FONT_PT * fig.dpi / 72  # half an em each side: no stroke reaches the bar's edge
     assert top.texts  # some names fit
     for text in top.texts:
         box = text.get_window_extent()
         cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
         under = [b for b in bars if b.x0 <= cx <= b.x1 and b.y0 <= cy <= b.y1]
-        assert not under or box.width <= min(b.width for b in under), text.get_text()
+        assert not under or box.width + pad <= min(b.width for b in under), text.get_text()
+
+
+def test_each_drawn_way_is_its_median_repeat_and_the_caption_says_which(here):
+    run = recording.pick_run(here)
+    for v in recording.VARIANTS:
+        times = run['times'][v]
+        assert sorted(times)[(len(times) - 1) // 2] == times[run['drawn'][v]]  # the median repeat, drawn
+    with using_language('en'):
+        text = G.drawn_text(run)
+    assert text.count('(the median)') == len(G.DRAWN)
+
+
+def test_an_older_recording_drawing_another_repeat_says_so_beside_the_median():
+    run = fake_run(times={'one_device': [1e-3, 3e-3, 2e-3], 'in_turn': [6e-3] * 3, 'split': [4e-3, 5e-3, 4.5e-3]},
+                   repeats=3)  # 'representative' 0, no 'drawn': every way drawn from repeat 1
+    with using_language('en'):
+        text = G.drawn_text(run)
+    assert 'repeat 1 of 3, 1.000 ms on the wall clock (the median of its repeats: 2.000 ms)' in text
+    assert 'its bars span 1.000 ms' in text
+
+
+def test_the_repeats_drawn_above_are_ringed_among_every_repeat(here):
+    with using_language('en'):
+        fig = G.draw_recorded(as_gpu(here))
+    bottom = fig.axes[1]
+    legend = [x.get_text() for x in bottom.get_legend().get_texts()]
+    assert t('graph.recorded.legend_drawn') in legend
+    from matplotlib.collections import PathCollection
+    dots = sum(len(c.get_offsets()) for c in bottom.collections if isinstance(c, PathCollection))
+    run = recording.pick_run(here)
+    assert dots == sum(len(ts) for ts in run['times'].values()) + len(G.DRAWN)  # every repeat, plus the rings
 
 
 FIGURE_KEYS = ('graph.recorded.title', 'graph.recorded.title_cpu', 'graph.recorded.title_timeline',
                'graph.recorded.title_repeats', 'graph.recorded.row_lane', 'graph.recorded.row_one',
-               'graph.recorded.legend_copy', 'graph.recorded.legend_server')
+               'graph.recorded.legend_copy', 'graph.recorded.legend_server', 'graph.recorded.legend_drawn',
+               'graph.recorded.short.weight_copy', 'graph.recorded.short.grad_copy', 'graph.recorded.short.lane_step',
+               'graph.recorded.short.whole_step')
 
 
 def test_chinese_figure_text_has_no_english_words():

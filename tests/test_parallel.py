@@ -357,7 +357,7 @@ def test_recorded_text_states_both_runs_per_product():
 
 
 def test_small_products_are_called_launch_bound_on_a_gpu_only_when_the_numbers_show_it():
-    from d2l_ext.display import parallel as dp
+    from d2l_ext.display import gaps as dp
     from d2l_ext.i18n import using_language
     from d2l_ext.parallel.exercises import SmallOpsResult
     from d2l_ext.results import Times

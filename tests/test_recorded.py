@@ -11,7 +11,7 @@ def test_shipped_gpu_recordings_load_typed():
         assert r.label().startswith('recorded on NVIDIA')
         p = r.parallel[0]
         assert p.expectation.rule == 'separate' and p.expected == max(m.median for m in p.lane_times)
-        assert len(r.comm[0].rows) == 4 and r.timelines[0].events
+        assert len(r.comm[0].rows) in (4, 5) and r.timelines[0].events  # 5: with a reused pageable row
         json.dumps(r.to_json())
 
 

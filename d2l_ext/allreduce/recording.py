@@ -1,4 +1,4 @@
-"""13.3.4 recorded at several world sizes on a larger machine, for readers without one: times, intervals, provenance.
+"""13.3.4 recorded at several world sizes on a GPU machine's CPU cores, shipped and shown: times, intervals, provenance.
 
 `record` runs the lesson's own run (engine.run_allreduce: backward alone, all-reduce alone, (a) after
 backward, (b) flat, (c) hooks, (d) DDP per bucket size, every repeat checked against float64) once per
@@ -75,7 +75,7 @@ def record(world_sizes=(2, 4, 8), *, bucket_mb=(0.25, 1, 8, 25), repeats=7, prof
 # -- reading recordings back ------------------------------------------------------------------------
 
 def is_gpu_machine(rec: dict) -> bool:
-    """Recorded on a machine with a GPU (the processes still run on its CPU cores): the lesson's larger machine."""
+    """Recorded on a machine with a GPU (the processes still run on its CPU cores): the machines the lesson ships."""
     return bool(rec['machine'].get('gpus'))
 
 

@@ -66,9 +66,14 @@ class Version:
 
     @property
     def backward_span(self) -> float:
-        """Backward's first to last operator, mean over processes, shortest profiled step (the least disturbed)."""
+        """Backward's first to last operator, mean over processes, median over the profiled steps (the statistic
+        every step time is compared by)."""
         steps = list(zip(*self.stats))
-        return min(statistics.mean(s['backward'] for s in step) for step in steps) if steps else 0.0
+        return statistics.median(statistics.mean(s['backward'] for s in step) for step in steps) if steps else 0.0
+
+    def per_process(self) -> list[float]:
+        """Each process's own median step time over the repeats (step_times takes the slowest of each repeat)."""
+        return [statistics.median(column) for column in zip(*self.times)]
 
     @property
     def calls(self) -> int:
@@ -91,14 +96,14 @@ def ddp_buckets(tensor_bytes: list[int], bucket_mb: float) -> list[int]:
 @dataclass
 class Prediction:
     """13.3.4's model: an all-reduce call costs alpha + ring x bytes / bandwidth (per-call overhead + bandwidth,
-    fitted from a one-float and a large all-reduce); gradients become ready evenly through backward, each
-    call waits for its gradients and for the call before it (one communication queue)."""
+    fitted from the medians of a one-float and a large all-reduce); gradients become ready evenly through backward,
+    each call waits for its gradients and for the call before it (one communication queue)."""
     processes: int
     gradient_bytes: int
     ring_factor: float  # 2(n-1)/n: the share of the bytes each process sends in a ring all-reduce
     buffer_bytes: int  # the large buffer
     buffer_times: list[float]  # its all-reduce, every repeat (slowest process)
-    bus_bandwidth: float  # bytes/s, from the two fastest times: ring x (large - small bytes) / (large - small time)
+    bus_bandwidth: float  # bytes/s, from the two medians: ring x (large - small bytes) / (large - small time)
     allreduce: float  # predicted seconds for the gradients as (a) sends them: one call per tensor
     backward: float  # measured: backward alone, median step (forward, backward and update)
     serial: float  # backward + all-reduce
@@ -107,15 +112,15 @@ class Prediction:
     small_times: list[float] = field(default_factory=list)  # one float's all-reduce, every repeat
     per_call: float = 0.0  # alpha: seconds a call costs whatever its size
     tensor_bytes: list[int] = field(default_factory=list)  # each gradient's bytes, in backward order
-    backward_span: float = 0.0  # backward's operators alone, first to last (profiled, backward alone)
+    backward_span: float = 0.0  # backward's operators, first to last (profiled in backward alone; median of steps)
 
     @classmethod
     def from_measurements(cls, processes, gradient_bytes, buffer_bytes, buffer_times, backward, small_bytes=4,
                           small_times=None, tensor_bytes=None, backward_span=None):
         ring = 2 * (processes - 1) / processes
-        # the fastest repeat of each: a call's cost is a floor that other work on the machine only adds to
-        large = min(buffer_times)
-        small = min(small_times) if small_times else 0.0
+        # the median repeat of each: the statistic of every step time the model is compared with
+        large = statistics.median(buffer_times)
+        small = statistics.median(small_times) if small_times else 0.0
         # a large buffer that took no longer than one float would give no bandwidth: keep it positive
         bus = ring * (buffer_bytes - small_bytes) / max(large - small, 1e-9)
         alpha = max(0.0, small - ring * small_bytes / bus)
@@ -302,9 +307,18 @@ class AllreduceResult:
         return '\n'.join(lines)
 
 
+def _refit(p: dict, versions: list[Version]) -> Prediction:
+    """The model fitted again from a JSON prediction's raw repeats: a recording is read with today's statistics."""
+    alone = next((v for v in versions if v.id == 'backward'), None)
+    return Prediction.from_measurements(
+        p['processes'], p['gradient_bytes'], p['buffer_bytes'], p['buffer_times'],
+        alone.median if alone else p['backward'], p.get('small_bytes', 4), p.get('small_times'),
+        p.get('tensor_bytes'), (alone.backward_span if alone and alone.stats else None) or p.get('backward_span'))
+
+
 def result_from_dict(d: dict) -> AllreduceResult:
     """13.3.4: an AllreduceResult back from AllreduceResult.to_dict()'s JSON (a recording's run)."""
     names = {f for f in Version.__dataclass_fields__}
     versions = [Version(**{k: v for k, v in row.items() if k in names}) for row in d['versions']]
     fields = {k: v for k, v in d.items() if k in AllreduceResult.__dataclass_fields__}
-    return AllreduceResult(**{**fields, 'versions': versions, 'prediction': Prediction(**d['prediction'])})
+    return AllreduceResult(**{**fields, 'versions': versions, 'prediction': _refit(d['prediction'], versions)})

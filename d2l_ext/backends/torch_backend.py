@@ -128,50 +128,69 @@ def on_lanes(lanes, *jobs):
     return run_on_lanes(lanes, list(jobs))
 
 
-def lane_timeline(lanes, xs, iters):
-    """When each product ran on each lane, during one run of all lanes together (13.3.1).
+class KeptTogether:
+    """`KeptTogether(lanes, xs, iters)()`: lane i computes iters[i] products xs[i] @ xs[i], all lanes at once,
+    and every call keeps when each product ran (13.3.0, 13.3.1).
 
-    GPU lanes are timed with CUDA events (the GPU's own clock, from an event recorded at the
-    start), CPU lanes with timestamps taken in their own thread; both share one axis from 0.
-    Each event's 'lane' is the lane's id (its name); displays label it when they draw it.
+    GPU lanes are timed with CUDA events (the GPU's own clock, from an event recorded at the start),
+    CPU lanes with timestamps taken in their own thread; `events(k)` puts call k's on one axis from 0.
+    Returns each lane's products, as run_on_lanes does; the caller waits for the lanes.
     """
-    cpu_stamps, gpu_marks, gpu_zero = [], {}, {}
 
-    def make_job(i, lane, x, k):
+    def __init__(self, lanes, xs, iters):
+        self.lanes, self.xs, self.iters = list(lanes), list(xs), list(iters)
+        self.calls: list[tuple] = []  # per call: (host start, GPU start events, CPU stamps, GPU events)
+
+    def __call__(self):
+        stamps, marks, zero = [], {}, {}
+        for g in sorted({lane.index for lane in self.lanes if lane.kind == 'gpu'}):
+            with torch.cuda.device(g):  # the GPU is idle here (the caller waited), so this marks the host start
+                zero[g] = torch.cuda.Event(enable_timing=True)
+                zero[g].record()
+        t0 = clock()
+        out = run_on_lanes(self.lanes, [self._job(i, stamps, marks) for i in range(len(self.lanes))])
+        self.calls.append((t0, zero, stamps, marks))
+        return out
+
+    def _job(self, i: int, stamps: list, marks: dict):
+        lane, x, k = self.lanes[i], self.xs[i], self.iters[i]
         if lane.kind == 'gpu':
             def job():
+                ys, mine = [], []
                 with torch.cuda.device(lane.index):
-                    marks = []
                     for j in range(k):
                         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
                         a.record()
-                        x.mm(x)
+                        ys.append(x.mm(x))
                         b.record()
-                        marks.append((j, a, b))
-                    gpu_marks[i] = marks
+                        mine.append((j, a, b))
+                marks[i] = mine
+                return ys
         else:
-            def job():
+            def job():  # in the lane's own thread: its timestamps are when this lane computed
+                ys = []
                 for j in range(k):
                     s = clock()
-                    x.mm(x)
-                    cpu_stamps.append((lane.name, j, s, clock()))
+                    ys.append(x.mm(x))
+                    stamps.append((lane.name, j, s, clock()))
+                return ys
         return job
 
-    jobs = [make_job(i, lane, x, k) for i, (lane, x, k) in enumerate(zip(lanes, xs, iters))]
-    gpus = sorted({lane.index for lane in lanes if lane.kind == 'gpu'})
+    def events(self, k: int = -1) -> list[dict]:
+        """Call k's products as {'lane': lane id, 'name', 'start', 'end'} (seconds from its start); lanes waited for."""
+        t0, zero, stamps, marks = self.calls[k]
+        wait(self.lanes)
+        events = [{'lane': name, 'name': f'mm {j + 1}', 'start': s - t0, 'end': e - t0} for name, j, s, e in stamps]
+        for i, mine in marks.items():
+            z = zero[self.lanes[i].index]
+            events += [{'lane': self.lanes[i].name, 'name': f'mm {j + 1}', 'start': z.elapsed_time(a) / 1e3,
+                        'end': z.elapsed_time(b) / 1e3} for j, a, b in mine]
+        return sorted(events, key=lambda e: (e['lane'], e['start']))
+
+
+def lane_timeline(lanes, xs, iters):
+    """When each product ran on each lane, during one run of all lanes together (13.3.1, MXNet's twin)."""
+    kept = KeptTogether(lanes, xs, iters)
     wait(lanes)
-    for g in gpus:
-        with torch.cuda.device(g):
-            gpu_zero[g] = torch.cuda.Event(enable_timing=True)
-            gpu_zero[g].record()
-    t0 = clock()
-    run_on_lanes(lanes, jobs)
-    wait(lanes)
-    events = [{'lane': name, 'name': f'mm {j + 1}', 'start': s - t0, 'end': e - t0}
-              for name, j, s, e in cpu_stamps]
-    for i, marks in gpu_marks.items():
-        zero = gpu_zero[lanes[i].index]
-        events += [{'lane': lanes[i].name, 'name': f'mm {j + 1}',
-                    'start': zero.elapsed_time(a) / 1e3, 'end': zero.elapsed_time(b) / 1e3}
-                   for j, a, b in marks]
-    return sorted(events, key=lambda e: (e['lane'], e['start']))
+    kept()
+    return kept.events()

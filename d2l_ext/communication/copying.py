@@ -35,10 +35,12 @@ class CopyPlan:
 
 BOOK_BLOCKING = CopyPlan('pageable', 'fresh', 'same', False)      # copy_to_cpu(y)
 BOOK_NON_BLOCKING = CopyPlan('pinned', 'fresh', 'same', True)     # copy_to_cpu(y, True)
+PAGEABLE_REUSED = CopyPlan('pageable', 'prealloc', 'same', False)  # pageable, but no new memory per call
 PINNED_SAME_STREAM = CopyPlan('pinned', 'prealloc', 'same', True)
 PINNED_SIDE_STREAM = CopyPlan('pinned', 'prealloc', 'side', True)
 GPU_PLANS = {
     'book: copy_to_cpu(y)': BOOK_BLOCKING,
+    'pageable, preallocated, same stream': PAGEABLE_REUSED,  # separates 'pageable' from 'new memory per call'
     'book: copy_to_cpu(y, non_blocking=True)': BOOK_NON_BLOCKING,
     'pinned, preallocated, same stream': PINNED_SAME_STREAM,
     'pinned, preallocated, copy stream + events': PINNED_SIDE_STREAM,

@@ -149,6 +149,11 @@ def _compare_mode(work, lane, x, k, ref, copy, run_and_copy, repeats, what, wait
         return copy(out)
     variants = {'run': lambda: work.run(x, k), 'copy': lambda: copy(ys), 'run_then_copy': run_then_copy,
                 'overlapped': run_and_copy}
+    # compare keeps each variant's last result (for its check) while the next ones run: with a new pinned tensor
+    # per result, its first timed repeats would page-lock more host memory. Hold them all once, untimed, first.
+    held = [v() for v in variants.values()]
+    wait()
+    del held
     errors = []
     c = compare(with_progress(variants, repeats, progress), lanes=[lane], repeats=repeats,
                 check=lambda name, r: errors.append(check_close(r, ref, f'{what} ({name})')))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..backends import backend
 from ..checking import check_close
 from ..i18n import t
-from ..machine import positive_int
+from ..machine import cpu_cores, positive_int
 from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workloads import resolve_workload
@@ -151,8 +151,11 @@ class ExerciseThreeResult(Result):
     times: dict[str, Times]
     serial_sum: float
     expected: float
-    expectation: str
+    expectation: str  # a parallel.core rule, or 'oversubscribed': expected is then the lower end of a range
     max_rel_error: float
+    lane_threads: list[int] = field(default_factory=list)  # threads each lane computes with (a GPU lane's: 1)
+    copy_threads: int = 0  # 1 when lane 0 is a CPU lane: its copy thread wants a core too
+    cores: int = 0  # the CPU cores those threads share
     experiment: str = 'exercise-3'
 
     def table_rows(self):
@@ -187,5 +190,15 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
     times = {name: Times.of(m, name) for name, m in c.measurements.items()}
     alone = [times['lane1_compute_and_copy'].median, times['lane2_compute'].median]
     exp = expectation(lanes[:2], alone)
-    return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, sum(alone), exp.seconds, exp.rule,
-                               max(errors))
+    threads, copy_threads, cores = [_threads(ln) for ln in lanes[:2]], int(lanes[0].kind == 'cpu'), cpu_cores()
+    seconds, rule = exp.seconds, exp.rule
+    if any(ln.kind == 'cpu' for ln in lanes[:2]) and sum(threads) + copy_threads > cores:
+        # more threads than cores: the lanes' times alone bound 'together' from below (max) and above (sum)
+        seconds, rule = max(alone), 'oversubscribed'
+    return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, sum(alone), seconds, rule,
+                               max(errors), threads, copy_threads, cores)
+
+
+def _threads(lane) -> int:
+    """Threads a lane keeps busy on the CPU: a CPU lane its intra-op threads, a GPU lane the one that issues work."""
+    return max(1, lane.threads) if lane.kind == 'cpu' else 1

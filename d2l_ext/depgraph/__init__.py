@@ -1,4 +1,4 @@
-"""13.3.3 "The Dependency Graph", split by job; data only (drawing lives in d2l_ext.display.graph).
+"""13.3.3 "The Dependency Graph", split by job; data only (drawing lives in d2l_ext.display.graph_draw).
 
 * model:    the two-layer MLP of Fig. 13.3.1: one lane's forward and backward, the problem, its float64 answer
 * task:     the graded "Build it" task '13.3.3-mlp' and its worked answer, mlp_step (the step on two lanes)

@@ -123,8 +123,10 @@ def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
     Before a task starts, its lane waits until every task it reads has finished (a
     threading.Event per task); inputs made on another device are copied first. `x` and
     `weights` are place_dag's per-device copies. trace=True waits for the GPU after each task and
-    records when it ran. skip_waits=True is the exercise's broken engine: no waiting, and the
-    lanes run one after the other, the last lane first. Returns (results {name: tensor}, events).
+    records when it ran: 'ready' (its lane began waiting for its inputs), 'start' (they were done),
+    'copied' (inputs from another device copied), 'end'. skip_waits=True is the exercise's broken
+    engine: no waiting, and the lanes run one after the other, the last lane first. Returns (results
+    {name: tensor}, events).
     """
     deps = {t['name']: t['deps'] for t in dag}
     where = {name: lane for lane in lanes for name in order[lane.name]}
@@ -140,17 +142,22 @@ def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
         dev = lane.device()
         try:
             for name in order[lane.name]:
+                ready = clock()
                 for d in deps[name]:
                     if d != 'x' and not skip_waits:
                         done[d].wait()
                 if errors:
                     return
                 start = clock()
-                dag_task([x[dev] if d == 'x' else out[d].to(dev) for d in deps[name]], weights[dev][name], out[name])
+                inputs = [x[dev] if d == 'x' else out[d].to(dev) for d in deps[name]]  # a copy if made elsewhere
+                if trace and lane.kind == 'gpu':
+                    torch.cuda.synchronize(dev)
+                copied = clock()
+                dag_task(inputs, weights[dev][name], out[name])
                 if trace and lane.kind == 'gpu':
                     torch.cuda.synchronize(dev)
                 events.append({'lane': lane.name, 'name': name, 'start': start - t0, 'end': clock() - t0,
-                               'role': f'lane {i}'})
+                               'ready': ready - t0, 'copied': copied - t0, 'role': f'lane {i}'})
                 done[name].set()
         except BaseException as e:  # re-raised below; wake the other lanes so they stop
             errors.append(e)
@@ -198,6 +205,8 @@ class DagExperiment:
     errors: dict = field(default_factory=dict)  # variant -> worst relative error vs float64
     trace: list = field(default_factory=list)  # one run of the plan, each task's start and end
     forced: list = field(default_factory=list)  # lanes the planner left idle, each given one task anyway
+    threads: list = field(default_factory=list)  # each lane's CPU threads (0: a GPU), in lanes' order
+    cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
 
     @property
     def speedup(self):
@@ -216,6 +225,36 @@ class DagExperiment:
             return None
         return {DAG_VARIANTS[0]: len(self.dag) / self.speeds[self.lanes[0]],
                 DAG_VARIANTS[1]: schedule.schedule_total(self.plan_events)}
+
+    def predicted_ms(self):
+        """{variant: seconds} for one lane in order and two lanes planned, known before the plan runs (13.3.3).
+
+        Lanes of different speeds: `predicted`. Equal lanes: the one-lane run's median per product
+        times the products in series (that one equals its measurement) and in the plan.
+        """
+        if self.predicted:
+            return self.predicted
+        one = self.measurements.get(DAG_VARIANTS[0])
+        if one is None:
+            return None
+        per_product = one.median / self.model['serial']
+        return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: self.model['planned'] * per_product}
+
+    def breakdown(self):
+        """The traced run per lane: seconds computing, copying inputs, waiting for them -> ({lane id: {...}}, span).
+
+        From `trace` (one run of the plan after the timing, each GPU task waited for); None without one.
+        """
+        if not self.trace or 'ready' not in self.trace[0]:
+            return None
+        out = {label: {'products': 0.0, 'copies': 0.0, 'waiting': 0.0, 'tasks': 0} for label in self.lanes}
+        for e in self.trace:
+            b = out[e['lane']]
+            b['products'] += e['end'] - e['copied']
+            b['copies'] += e['copied'] - e['start']
+            b['waiting'] += e['start'] - e['ready']
+            b['tasks'] += 1
+        return out, max(e['end'] for e in self.trace) - min(e['ready'] for e in self.trace)
 
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""
@@ -247,6 +286,7 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     On CPU lanes a third variant is the honest baseline: every task in order on one thread using
     all the cores. Lanes of different speeds are planned from one product timed on each.
     """
+    from ..machine import cpu_cores
     from ..timing import compare
     from .runs import as_lanes, whole_device
     lanes = as_lanes(lanes)
@@ -272,7 +312,8 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     _, trace = run_dag(dag, *placed[DAG_VARIANTS[1]][2:], lanes, order, trace=True)
     r = DagExperiment(dag, n, [lane.name for lane in lanes], order, dag_model(dag, lanes), speed, plan_events,
                       {k: Measurement(k, list(c[k].times)) for k in c}, errors, trace,
-                      [lane.name for lane in lanes if lane.name not in chosen])
+                      [lane.name for lane in lanes if lane.name not in chosen],
+                      [lane.threads if lane.kind == 'cpu' else 0 for lane in lanes], cpu_cores())
     r._problem = (x, weights, reference, lanes)  # not a field: tensors stay out of the JSON
     return r
 

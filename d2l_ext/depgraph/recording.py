@@ -5,10 +5,10 @@ two lanes beside the one-device step on the whole minibatch and the halves one a
 interleaved, several repeats, every update checked against float64. Every run is instrumented the
 same way, so the intervals come from the timed runs themselves: a GPU's work from CUDA events
 (converted to the host clock with an event whose completion the host waited for), a CPU's from
-timestamps taken in the thread that ran it. One representative repeat (the one whose split step
-took the median time) keeps its intervals for drawing; every repeat keeps its times, its halves'
-busy times and their overlap (d2l_ext.overlap, as the grader measures it). Recordings are plain
-JSON with a `format` version; `load_recordings` returns the shipped ones, newest per GPU kind.
+timestamps taken in the thread that ran it. Each way keeps the intervals of its median repeat
+for drawing; every repeat keeps its times, its halves' busy times and their overlap (d2l_ext.overlap,
+as the grader measures it). Recordings are plain JSON with a `format` version; `load_recordings`
+returns the shipped ones, newest per GPU kind.
 """
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def _overlap(events) -> float | None:
 
 
 def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
-    """One batch size: every repeat of the three ways, interleaved; the representative repeat's events."""
+    """One batch size: every repeat of the three ways, interleaved; each way's median repeat's events."""
     params, X, y = make_problem(batch=batch, **sizes)
     reference, _ = reference_step(params, X, y, lr)
     one = _OneDevice(lanes[0], params, X, y)
@@ -167,16 +167,27 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
             events[v].append(probe.events(zero, t0))
             err = check_update(out, params, reference, t(f'graph.variant.{v}'))  # raises if wrong
             errors[v] = max(errors[v], err)
-    order = sorted(range(repeats), key=lambda i: times['split'][i])
-    rep = order[(repeats - 1) // 2]  # the repeat whose split step took the median time
+    drawn = {v: median_repeat(times[v]) for v in VARIANTS}  # each way drawn from its own median repeat
+    rep = drawn['split']
     from ..backends.torch_backend import tolerance
     return {'batch': batch, 'repeats': repeats, 'warmup': warmup, 'times': times,
             'errors': errors, 'tolerance': tolerance(),
             'halves': {v: [_halves(ev) for ev in events[v]] for v in ('in_turn', 'split')},
             'spans': {v: [_spans(ev) for ev in events[v]] for v in ('in_turn', 'split')},
             'overlap': {v: [_overlap(ev) for ev in events[v]] for v in ('in_turn', 'split')},
-            'predicted_overlap': task.PREDICTED, 'representative': rep,
-            'events': {v: events[v][rep] for v in VARIANTS}}
+            'predicted_overlap': task.PREDICTED, 'representative': rep, 'drawn': drawn,
+            'events': {v: events[v][drawn[v]] for v in VARIANTS}}
+
+
+def median_repeat(times) -> int:
+    """The index of the repeat of median time (the lower middle of an even count)."""
+    order = sorted(range(len(times)), key=lambda i: times[i])
+    return order[(len(times) - 1) // 2]
+
+
+def drawn_repeat(run: dict, variant: str) -> int:
+    """Which repeat a run's events of `variant` come from: its own median repeat (older recordings: the split's)."""
+    return run.get('drawn', {}).get(variant, run['representative'])
 
 
 DAG_IDS = ('one_lane', 'planned', 'all_cores')  # dag.DAG_VARIANTS' ids, in order ('graph.dag_variant.<index>')
@@ -193,7 +204,14 @@ def record_dag(lanes, repeats=5) -> dict:
             'speeds': [r.speeds[label] for label in r.lanes] if r.speeds else None,
             'predicted': {ids[k]: v for k, v in r.predicted.items()} if r.predicted else None,
             'times': {ids[k]: list(m.times) for k, m in r.measurements.items()},
-            'errors': {ids[k]: v for k, v in r.errors.items()}}
+            'errors': {ids[k]: v for k, v in r.errors.items()}, 'threads': r.threads, 'cores': r.cores,
+            'breakdown': _breakdown(r)}
+
+
+def _breakdown(r) -> dict | None:
+    """DagExperiment.breakdown as JSON: {'lanes': [per lane, in lanes' order], 'span': seconds}, or None."""
+    b = r.breakdown()
+    return None if b is None else {'lanes': [b[0][label] for label in r.lanes], 'span': b[1]}
 
 
 def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=None, progress=None,

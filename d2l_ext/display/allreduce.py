@@ -50,12 +50,15 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
 def ingredients_text(result) -> str:
     """13.3.4: the measurements the prediction is made from, printed before the steps are shown."""
     p = result.prediction
+    profiled = len(result.version('backward').stats[0]) if result.has('backward') and \
+        result.version('backward').stats else 1
     return '\n'.join([
         t('allreduce.summary.head', processes=result.processes, backend=result.backend, layers=result.layers,
           width=result.width, batch=result.batch_per_process, mb=p.gradient_bytes / MIB),
-        t('allreduce.ingredient.backward', seconds=p.backward, span=p.backward_span * 1e3, tensors=len(p.tensor_bytes)),
-        t('allreduce.ingredient.points', small=min(p.small_times) * 1e3, buffer_mb=p.buffer_bytes / MIB,
-          large=min(p.buffer_times), n=len(p.small_times), m=len(p.buffer_times)),
+        t('allreduce.ingredient.backward', seconds=p.backward, span=p.backward_span * 1e3, tensors=len(p.tensor_bytes),
+          steps=profiled),
+        t('allreduce.ingredient.points', small=statistics.median(p.small_times) * 1e3, buffer_mb=p.buffer_bytes / MIB,
+          large=statistics.median(p.buffer_times), n=len(p.small_times), m=len(p.buffer_times)),
         t('allreduce.ingredient.fit', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9, ring=p.ring_factor)])
 
 
@@ -303,5 +306,12 @@ def guess_text(guess, result, version_id: str = 'hooks') -> str:
     numbers = dict(predicted=result.predicted(version_id)['overlap'], measured=v.overlap or 0.0,
                    wall=_wall(result, v) if result.has('serial') else '')
     if guess is None:
-        return t('allreduce.guess.none', **numbers)
-    return t('allreduce.guess.line', guess=float(guess), label=_label(result, v, t), **numbers)
+        line = t('allreduce.guess.none', **numbers)
+    else:
+        line = t('allreduce.guess.line', guess=float(guess), label=_label(result, v, t), **numbers)
+    ratio = result.slowdown(version_id)
+    if ratio is None:  # nothing profiled: no measured speed of backward to state
+        return line
+    # the model gives backward its time alone; the profiler says what it took while this version sent
+    return line + '\n' + t('allreduce.guess.slowdown', mine=v.backward_span * 1e3, ratio=ratio,
+                           alone=result.version('backward').backward_span * 1e3)

@@ -1,13 +1,15 @@
-"""13.3.4 as recorded at 2, 4 and 8 gloo processes on a larger machine, for readers without one: caption and figure.
+"""13.3.4 as recorded at 2, 4 and 8 gloo processes on the recorded machine (named from the recording): caption, figure.
 
 Every sentence and title is generated from the recording it describes (machine, versions, date, sizes,
-repeats, each version's medians, the interval overlap beside the model's); the timelines are the lesson's
+repeats, each version's medians, the interval overlap beside the model's, and the per-process numbers
+behind a step below backward alone or an overlap far from the model's); the timelines are the lesson's
 own (display.allreduce.draw_step_timeline) drawn from a recorded run.
 """
 from __future__ import annotations
 
 from ..allreduce import recording
 from ..i18n import t
+from ..results import chance_gap
 from . import allreduce as show
 from . import style
 
@@ -55,8 +57,57 @@ def _version_label(result, vid, text=t) -> str:
     return show._label(result, v, text)
 
 
-def run_text(rec: dict, result) -> str:
-    """One world size: how its processes used the cores, every version's median, the overlaps of (c) and best DDP."""
+def _ms(values) -> str:
+    return t('allreduce.sep_list').join(f'{x * 1e3:.1f}' for x in values)
+
+
+def below_text(result, vid: str) -> str:
+    """A version whose median step is below backward alone's: by how much against the spread, and each process's
+    own medians (a repeat's step is its slowest process, and in backward alone the processes never wait)."""
+    alone, v = result.version('backward'), result.version(vid)
+    if v.median >= alone.median:
+        return ''
+    spread = chance_gap(alone.measurement, v.measurement)
+    verdict = t('allreduce.recorded.below_' + ('within' if alone.median - v.median <= spread else 'beyond'),
+                spread=spread * 1e3)
+    return t('allreduce.recorded.below', label=show._label(result, v, t), ms=v.median * 1e3,
+             gap=(alone.median - v.median) * 1e3, alone=alone.median * 1e3, verdict=verdict,
+             mine_alone=_ms(alone.per_process()), mine=_ms(v.per_process()))
+
+
+def _each(version, key) -> list[float]:
+    return [s[key] for process in version.stats for s in process]
+
+
+def processes_text(result, vid: str) -> str:
+    """A version's profiled steps, per process: backward's span and the all-reduce's busy time, each beside its
+    time alone; when backward ran for less time than the all-reduce was busy, the cap that puts on the overlap
+    (the overlap counts only all-reduce time during backward's operators, so it is at most their ratio)."""
+    v, alone, sent = result.version(vid), result.version('backward'), result.version('allreduce')
+    spans, comm = _each(v, 'backward'), _each(v, 'comm')
+    if not spans or not _each(alone, 'backward') or not _each(sent, 'comm'):
+        return ''
+    line = t('allreduce.recorded.processes', label=show._label(result, v, t),
+             lo=min(spans) * 1e3, hi=max(spans) * 1e3,
+             alo=min(_each(alone, 'backward')) * 1e3, ahi=max(_each(alone, 'backward')) * 1e3,
+             clo=min(comm) * 1e3, chi=max(comm) * 1e3,
+             xlo=min(_each(sent, 'comm')) * 1e3, xhi=max(_each(sent, 'comm')) * 1e3)
+    cap = sum(spans) / sum(comm) if sum(comm) > 0 else 1.0
+    return line + (t('allreduce.recorded.cap', cap=cap) if cap < 1 else '')
+
+
+def steps_text(result, vid: str) -> str:
+    """Backward's span on every process in each profiled step of a version: which processes were slow, and when."""
+    v = result.version(vid)
+    steps = [t('allreduce.recorded.step', step=k + 1, spans=_ms(step)) for k, step in
+             enumerate(zip(*([s['backward'] for s in process] for process in v.stats)))]
+    return t('allreduce.recorded.steps', label=show._label(result, v, t), last=result.processes - 1,
+             steps=t('allreduce.why.join').join(steps)) if steps else ''
+
+
+def run_text(rec: dict, result, drawn: bool = False) -> str:
+    """One world size: how its processes used the cores, every version's median, the overlaps of (c) and best DDP,
+    and the per-process numbers behind them; `drawn`: this run's (c) timeline is drawn below (its steps listed)."""
     s = recording.summary(result)
     cores = rec['machine'].get('cpu_cores') or result.cores
     share = 'shared' if result.processes > cores else 'own'
@@ -66,16 +117,22 @@ def run_text(rec: dict, result) -> str:
     medians = [t('allreduce.recorded.median', label=_version_label(result, vid),
                  ms=(result.best_ddp() if vid == 'ddp' else result.version(vid)).median * 1e3) for vid in DRAWN]
     lines.append('    ' + t('allreduce.why.join').join(medians))
-    lines += ['    ' + show.overlap_sentence(result, result.version(vid)) for vid in s['overlap']]
+    for vid in s['overlap']:
+        lines.append('    ' + show.overlap_sentence(result, result.version(vid)))
+        steps = steps_text(result, vid) if drawn and vid == 'hooks' else ''
+        lines += ['        ' + text for text in (below_text(result, vid), processes_text(result, vid), steps) if text]
     return '\n'.join(lines)
 
 
 def recorded_text(rec: dict) -> str:
-    """The caption of a recording: where and when, then each world size's numbers (or that none is shipped)."""
+    """The caption of a recording: where and when, then each world size's numbers (or that none is shipped), then
+    what none of them explains."""
     if rec is None:
         return t('allreduce.recorded.none')
-    runs = recording.results(rec)
-    return '\n'.join([where_text(rec), this_machine_text(rec)] + [run_text(rec, r) for _, r in sorted(runs.items())])
+    runs = sorted(recording.results(rec).items())
+    largest = runs[-1][0]  # the lesson draws one step of (c) at the largest world size
+    return '\n'.join([where_text(rec), this_machine_text(rec)] +
+                     [run_text(rec, r, drawn=n == largest) for n, r in runs] + [t('allreduce.recorded.unexplained')])
 
 
 def plot_recorded(rec: dict):

@@ -15,8 +15,9 @@ from .timeline import draw_timeline
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
-EXPECTATIONS = ('separate', 'shared', 'engine')  # expectation rules: communication.variant.expected.<rule>
+EXPECTATIONS = ('separate', 'shared', 'engine', 'oversubscribed')  # rules: communication.variant.expected.<rule>
 SIDE_PLAN = 'pinned, preallocated, copy stream + events'
+REUSED_PLAN = 'pageable, preallocated, same stream'  # recorded from 2026-12-04 on
 
 
 def _flat(axes) -> list:
@@ -169,9 +170,7 @@ def recorded_text(rec) -> str:
     book, book_nb = rows.get('book: copy_to_cpu(y)'), rows.get('book: copy_to_cpu(y, non_blocking=True)')
     same, side = rows.get('pinned, preallocated, same stream'), rows.get('pinned, preallocated, copy stream + events')
     if book and same:
-        size, k = rec.comm[0].size, rec.comm[0].iters
-        lines.append(t('communication.recorded.pageable', gb=k * 4 * size * size / 1e9, book=book.copy,
-                       pinned=same.copy, ratio=book.copy / same.copy))
+        lines.append(pageable_text(rec.comm[0], book, same, rows.get(REUSED_PLAN)))
     if book_nb and same:
         key = 'communication.recorded.nb_like_pinned' if close(book_nb.copy, same.copy, of=same.copy) \
             else 'communication.recorded.nb_unlike_pinned'
@@ -189,6 +188,26 @@ def recorded_text(rec) -> str:
             lines.append(_sentences(t('communication.recorded.wall_panel'),
                                     _wall_text(side.run_then_copy, side.overlapped, side.expected)))
     return '\n'.join(lines)
+
+
+def pageable_text(result, book, pinned, reused=None) -> str:
+    """New pageable tensors against pinned buffers, and a reused pageable buffer where the data hold one (13.3.2).
+
+    `reused`: the recording's reused-pageable row (every repeat, same size and count as the others); an older
+    recording has only its link measurement (one result copied repeatedly into one buffer, pageable and pinned).
+    """
+    size, k = result.size, result.iters
+    gb = k * 4 * size * size / 1e9
+    lines = [t('communication.recorded.pageable', gb=gb, book=book.copy, book_gbps=gb / book.copy, pinned=pinned.copy,
+               pinned_gbps=gb / pinned.copy, ratio=book.copy / pinned.copy)]
+    link = result.link_gbps or {}
+    if reused is not None:
+        lines.append(t('communication.recorded.reused', seconds=reused.copy, gbps=gb / reused.copy,
+                       ratio=reused.copy / pinned.copy))
+    elif link.get('pageable') and link.get('pinned'):  # one measurement, both memories: compared with each other
+        lines.append(t('communication.recorded.reused_link', gbps=link['pageable'], pinned=link['pinned'], n=size,
+                       ratio=link['pinned'] / link['pageable']))
+    return _sentences(*lines)
 
 
 def recorded_overlap(rec) -> dict | None:
@@ -348,8 +367,16 @@ def exercise_three_alone_text(r) -> str:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's verdict: together against the expectation and against one after the other."""
+    """Exercise 3's verdict: together against the expectation and against one after the other.
+
+    With more threads than cores ('oversubscribed') the closed form is a range, max(lane times) to their sum,
+    and the sentence says where 'together' fell in it and how many threads wanted how many cores.
+    """
     together = r.times['together'].median
+    if r.expectation == 'oversubscribed':
+        return t('communication.ex3.oversubscribed', together=together, where=t(_where(r, together)),
+                 threads=sum(r.lane_threads) + r.copy_threads, parts=_thread_parts(r), cores=r.cores,
+                 expected=r.expected, serial=r.serial_sum)
     key = ('communication.ex3.like_expected' if close(together, r.expected, of=r.expected)
            else 'communication.ex3.like_serial' if close(together, r.serial_sum, of=r.serial_sum)
            else 'communication.ex3.between')
@@ -357,11 +384,48 @@ def exercise_three_text(r) -> str:
              rule=t(f'communication.variant.expected.{r.expectation}'))
 
 
+def _where(r, together: float) -> str:
+    """Where 'together' fell in the range from max(lane times) to one after the other: a catalogue key."""
+    return ('communication.ex3.where_near_max' if close(together, r.expected, of=r.expected)
+            else 'communication.ex3.where_near_serial' if close(together, r.serial_sum, of=r.serial_sum)
+            else 'communication.ex3.where_below' if together < r.expected
+            else 'communication.ex3.where_above' if together > r.serial_sum else 'communication.ex3.where_inside')
+
+
+def _thread_parts(r) -> str:
+    """Which threads want a core, lane by lane: 'lane 0: 1 computing, 1 copying; lane 1: 1 computing'."""
+    parts = []
+    for i, (lane, n) in enumerate(zip(r.lanes, r.lane_threads)):
+        gpu = isinstance(lane, dict) and lane.get('kind') == 'gpu'
+        key = ('communication.ex3.threads_gpu' if gpu else 'communication.ex3.threads_copy'
+               if i == 0 and r.copy_threads else 'communication.ex3.threads_cpu')
+        parts.append(t(key, lane=i, n=n))
+    return t('communication.ex3.threads_sep').join(parts)
+
+
 def plot_exercise_three(r):
-    """Exercise 3: each lane alone and both together (every repeat), the expectation beside 'together'."""
+    """Exercise 3: each lane alone and both together (every repeat), the expectation beside 'together'.
+
+    With more threads than cores the expectation is a range: hatched up to max(lane times), dotted on to their sum.
+    """
     times = {_name(k): m.repeated() for k, m in r.times.items()}
-    return plot_repeats(times, predicted={_name('together'): r.expected},
-                        title=style.plot_text('communication.ex3.title'))
+    fig = plot_repeats(times, predicted={_name('together'): r.expected},
+                       title=style.plot_text('communication.ex3.title'))
+    if r.expectation == 'oversubscribed' and r.serial_sum > r.expected:
+        from matplotlib.patches import Patch
+        ax = fig.axes[0]
+        y = list(times).index(_name('together')) + 0.25  # where plot_repeats drew the hatched bar
+        colour = style.color('predicted')
+        ax.barh(y, r.serial_sum - r.expected, left=r.expected, height=0.2, fill=False, hatch='..',
+                edgecolor=colour, linewidth=1.0, linestyle='--', zorder=2)
+        ax.set_xlim(0, max(ax.get_xlim()[1], r.serial_sum * 1.05))
+        legend = ax.get_legend()  # plot_repeats' entries, then the range's
+        handles = list(legend.legend_handles) if legend else []
+        labels = [text.get_text() for text in legend.get_texts()] if legend else []
+        handles.append(Patch(fill=False, hatch='..', edgecolor=colour, linestyle='--'))
+        labels.append(style.plot_text('communication.ex3.range_legend'))
+        ax.legend(handles, labels, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    return fig
 
 
 def profile_text(prof, gpu: bool) -> str:

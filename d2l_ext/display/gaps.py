@@ -3,14 +3,27 @@
 The tests: the repeats' own range (run-to-run spread) and each lane's time per product measured while
 every lane was busy (d2l_ext.parallel.sharing). Where neither explains a gap, the sentence gives the
 numbers and says that nothing measured tests a cause: no interference, overhead or noise is assumed.
+Small products (13.3.1): each size's time per product beside the time the largest size's rate gives,
+and exercise 2's ways of running many small products, each named a fix only where it measured faster.
 """
 from __future__ import annotations
 
 import statistics
 
-from ..i18n import t
+from ..frameworks import framework
+from ..i18n import language, t
+from ..lanes import Lane
+from ..parallel.exercises import VARIANTS
 from ..parallel.sharing import product_seconds, slowdowns
 from ..results import NOISE, close
+
+KINDS = ('cpu', 'gpu')  # exercise 2's lane kind: the keys parallel.small_ops.<kind>
+ONCE = ('batched', 'cuda_graph')  # exercise 2's ways that launch once for all the products
+
+
+def _sentences(*parts: str) -> str:
+    """Sentences in a row: a space between them in English, none in Chinese (every text of 13.3.0 and 13.3.1)."""
+    return ('' if language() == 'zh' else ' ').join(p for p in parts if p)
 
 
 def speed_text(result, alone: list[float], labels: list[str] | None = None, alone_from: str = 'medians') -> str:
@@ -53,3 +66,64 @@ def prediction_text(predicted: dict[str, float], measured: dict[str, list[float]
     shared = shared or {}
     return '\n'.join(gap_text(name, p, list(measured[name]), shared.get(name))
                      for name, p in predicted.items() if name in measured)
+
+
+def per_product_text(results) -> str:
+    """Each size's time per product on the first lane alone, beside the time at the largest size's rate (13.3.1).
+
+    The rate (FLOP per second) is the largest size's own; a product of n x n matrices is 2n^3 FLOP. The
+    difference is stated as a number: no cause (the call, the threads, the wait) is tested here.
+    """
+    lines = []
+    for r in results:
+        pts = sorted(r.points, key=lambda p: p.size)
+        per = [p.lane_times[0].median / p.iters[0] for p in pts]
+        rate = 2 * pts[-1].size ** 3 / per[-1]
+        sizes = t('parallel.speed.sep').join(
+            t('parallel.per_product.size', size=p.size, ms=s * 1e3, rated=2 * p.size ** 3 / rate * 1e3,
+              ratio=s * rate / (2 * p.size ** 3)) for p, s in zip(pts[:-1], per[:-1]))
+        lines.append(t('parallel.per_product.line', framework=framework(r.framework).display,
+                       lane=Lane.from_dict(pts[0].lanes[0]).label, large=pts[-1].size, ms=per[-1] * 1e3,
+                       gflops=rate / 1e9, sizes=sizes))
+    return '\n'.join(lines)
+
+
+def small_ops_text(r) -> str:
+    """Exercise 2: which way was fastest; launch-bound on a GPU only when issue time, lane time and bmm show it.
+
+    A way that launches once (bmm, a CUDA Graph) is named a fix only when it measured faster than one lane.
+    """
+    base = r.times['one_lane'].median
+    fastest = min(r.times, key=lambda k: r.times[k].median)
+    names = {v: t(f'parallel.variant.{v}') for v in VARIANTS if v in r.times}
+    ratio = base / r.times[fastest].median
+    head = t('parallel.small_ops.fastest', variant=names[fastest], ratio=ratio, products=r.products, size=r.size)
+    # lanes side by side on a CPU gain at most one core each: a larger ratio says the one-lane row was disturbed
+    # (a batched product saves calls as well, so it is not bounded by the cores)
+    if r.kind == 'cpu' and fastest in ('two_threads', 'two_streams') and ratio > max(r.cores, 1) * (1 + NOISE):
+        one = r.times['one_lane'].repeated()
+        head = _sentences(head, t('parallel.small_ops.suspect', cores=r.cores, ratio=ratio,
+                                  base=names['one_lane'], low=min(one) * 1e3, high=max(one) * 1e3))
+    per = base / r.products
+    batched = r.times['batched'].median / r.products if 'batched' in r.times else None
+    key = f'parallel.small_ops.{r.kind}'
+    if r.kind == 'gpu' and not (batched is not None and batched * (1 + NOISE) < r.launch_per_product
+                                and per <= r.launch_per_product * (1 + NOISE)):
+        key = 'parallel.small_ops.gpu_open'  # launch-bound is said only when these numbers show it
+    rate = getattr(r, 'rate_flops', 0.0)
+    text = t(key, launch_us=r.launch_per_product * 1e6, cores=r.cores, size=r.size, per_us=per * 1e6,
+             batched_us=(batched or 0.0) * 1e6, rated_us=2 * r.size ** 3 / rate * 1e6 if rate else 0.0,
+             large=getattr(r, 'rate_size', 0), gflops=rate / 1e9)
+    return head + '\n' + _sentences(text, once_text(r, names) if r.kind == 'gpu' else '')
+
+
+def once_text(r, names) -> str:
+    """The ways that launch once, each per product against one lane: a fix only where it measured faster."""
+    base = r.times['one_lane'].median
+    parts = []
+    for v in ONCE:
+        if v in r.times:
+            m = r.times[v].median
+            key = 'parallel.small_ops.once_faster' if m * (1 + NOISE) < base else 'parallel.small_ops.once_not'
+            parts.append(t(key, variant=names[v], us=m / r.products * 1e6, ratio=base / m))
+    return t('parallel.small_ops.once', ways=t('parallel.speed.sep').join(parts)) if parts else ''

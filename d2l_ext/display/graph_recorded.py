@@ -9,7 +9,8 @@ from __future__ import annotations
 from ..depgraph import recording
 from ..i18n import t
 from . import style
-from .graph import lane_name
+from .graph_draw import fit_bar_names
+from .graph_names import lane_name
 from .timeline import draw_timeline
 
 # The recording's event names (ids) -> the catalogue keys that name them in a figure.
@@ -17,6 +18,9 @@ STAGES = {name: f'graph.recorded.stage.{stage}' for name, stage in (
     ('weight copy', 'weight_copy'), ('lane step', 'lane_step'), ('grad copy', 'grad_copy'), ('sum', 'sum'),
     ('update', 'update'), ('whole step', 'whole_step'))}
 
+# Names short enough for a narrow bar, used where the full one does not fit (the legend names the copies in full).
+SHORT = (('weight copy', 'graph.recorded.short.weight_copy'), ('grad copy', 'graph.recorded.short.grad_copy'),
+         ('lane step', 'graph.recorded.short.lane_step'), ('whole step', 'graph.recorded.short.whole_step'))
 ONE = 'one device'  # the one-device step's row id in a recording's events
 # Exercise 5's ways in recording.DAG_IDS' order, each with its catalogue key (written out, so the keys can be checked).
 DAG_ROWS = (('one_lane', 'graph.dag_variant.0'), ('planned', 'graph.dag_variant.1'),
@@ -56,10 +60,31 @@ def run_text(rec: dict, run: dict) -> str:
     lines = [t('graph.recorded.run', batch=run['batch'], repeats=run['repeats'], warmup=run.get('warmup', 0),
                **sizes)]
     lines += [t('graph.recorded.row', variant=_variant(v), ms=s['median'][v] * 1e3, lo=min(run['times'][v]) * 1e3,
-                hi=max(run['times'][v]) * 1e3) for v in recording.VARIANTS]
+                hi=max(run['times'][v]) * 1e3, every=_ms_list(run['times'][v])) for v in recording.VARIANTS]
     ratio = s['split_over_one']
     lines.append(t('graph.recorded.split_slower', ratio=ratio) if ratio >= 1
                  else t('graph.recorded.split_faster', ratio=1 / ratio))
+    return '\n'.join(lines)
+
+
+def _ms_list(times) -> str:
+    return t('graph.recorded.sep').join(f'{x * 1e3:.3f}' for x in times)
+
+
+DRAWN = ('one_device', 'split')  # the ways the timeline draws, each from one repeat
+
+
+def drawn_text(run: dict) -> str:
+    """Which repeat each drawn way is: its number, its wall-clock time beside the median, its bars' span."""
+    import statistics
+    lines = []
+    for v in DRAWN:
+        i, times, events = recording.drawn_repeat(run, v), run['times'][v], run['events'][v]
+        median = statistics.median(times)
+        key = 'graph.recorded.drawn_median' if times[i] == median else 'graph.recorded.drawn_other'
+        lines.append(t(key, variant=_variant(v), repeat=i + 1, repeats=len(times), ms=times[i] * 1e3,
+                       median=median * 1e3,
+                       span=(max(e['end'] for e in events) - min(e['start'] for e in events)) * 1e3))
     return '\n'.join(lines)
 
 
@@ -130,7 +155,8 @@ def recorded_text(rec: dict | None, batch=None) -> str:
     lines += [run_text(rec, run) for run in rec['runs']]
     if one_device_flat_text(rec):
         lines.append(one_device_flat_text(rec))
-    lines.append(overlap_text(rec, recording.pick_run(rec, batch)))
+    run = recording.pick_run(rec, batch)
+    lines += [overlap_text(rec, run), drawn_text(run)]
     if rec.get('dag'):  # exercise 5, in recordings that have it
         lines.append(dag_text(rec['dag']))
     return '\n'.join(lines)
@@ -144,20 +170,20 @@ def dag_text(d: dict) -> str:
         if v in d['times']:
             ts = d['times'][v]
             lines.append(t('graph.rec_dag.row', variant=t(key), ms=statistics.median(ts) * 1e3,
-                           lo=min(ts) * 1e3, hi=max(ts) * 1e3))
+                           lo=min(ts) * 1e3, hi=max(ts) * 1e3, every=_ms_list(ts)))
     counts = t('graph.sep_clause').join(t('graph.dag_count', count=c, lane=lane_name(f'lane {i}'))
                                         for i, c in enumerate(d['counts']))
     lines.append(t('graph.dag_split_speeds' if d['speeds'] else 'graph.dag_split', counts=counts))
     lines += [t('graph.dag_forced', lane=lane_name(f'lane {i}')) for i in d['forced']]
+    from ..results import Measurement
+    from .graph import dag_beside_text, dag_breakdown_text, dag_predicted_lines, versus_text
+    planned, one = (Measurement(v, d['times'][v]) for v in ('planned', 'one_lane'))
     p = d.get('predicted')
     if p:
-        ratio = p['one_lane'] / p['planned']
-        lines.append(t('graph.dag_predicted', one=p['one_lane'] * 1e3, planned=p['planned'] * 1e3, ratio=ratio))
-        if ratio < 1:
-            lines.append(t('graph.dag_predicted_loss'))
-    from ..results import Measurement
-    from .graph import versus_text
-    planned, one = (Measurement(v, d['times'][v]) for v in ('planned', 'one_lane'))
+        lines += dag_predicted_lines(p['one_lane'], p['planned'])
+        lines.append(dag_beside_text(p['one_lane'], p['planned'], one, planned))
+    if d.get('breakdown'):  # recordings from 2026-12-04 on
+        lines.append(dag_breakdown_text(d['breakdown']['lanes'], d['breakdown']['span'], gpu=0 in d['threads']))
     lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', planned, one))
     lines.append(t('graph.rec_dag.checked', error=max(d['errors'].values())))
     return '\n'.join(lines)
@@ -196,23 +222,6 @@ def timeline_events(rec: dict, run: dict) -> tuple[list[dict], dict]:
     return events, rows
 
 
-def _drop_names_that_spill(ax) -> None:
-    """Remove a bar's name where, laid out, it is wider than its bar (the legend and the colours still name it).
-
-    The timeline's own test counts every character as a Latin one, so a Chinese name could spill past its bar
-    (white text on white); here the drawn sizes decide, after the figure's layout.
-    """
-    from matplotlib.patches import Rectangle
-    ax.figure.draw_without_rendering()
-    bars = [p.get_window_extent() for p in ax.patches if isinstance(p, Rectangle)]
-    for text in list(ax.texts):
-        box = text.get_window_extent()
-        cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
-        under = [b for b in bars if b.x0 <= cx <= b.x1 and b.y0 <= cy <= b.y1]
-        if under and box.width + 4 > min(b.width for b in under):
-            text.remove()
-
-
 def draw_recorded(rec: dict | None, batch=None):
     """The recorded step for readers without a GPU: one repeat's busy intervals above every repeat's time (13.3.3).
 
@@ -233,6 +242,27 @@ def draw_recorded(rec: dict | None, batch=None):
                    ncol=len(legend.legend_handles))
     times = {_variant(v, plot=True): run['times'][v] for v in recording.VARIANTS}
     plot_repeats(times, ax=bottom, unit='auto', title=style.plot_text('graph.recorded.title_repeats'))
+    _ring_drawn(bottom, run)
     fig.suptitle(title(rec, run), x=0.01, ha='left')
-    _drop_names_that_spill(top)
+    fit_bar_names(top, short={style.plot_text(STAGES[name]): style.plot_text(key) for name, key in SHORT})
     return fig
+
+
+def _ring_drawn(ax, run: dict) -> None:
+    """Ring, among every repeat's dots, the repeat each drawn way's bars come from, and name the ring in the legend."""
+    from matplotlib.lines import Line2D
+
+    from .repeats import ROW_SPREAD
+    scale = style.time_unit(max(max(ts) for ts in run['times'].values()))[1]  # plot_repeats' unit='auto'
+    for y, v in enumerate(recording.VARIANTS):
+        if v in DRAWN:
+            i, n = recording.drawn_repeat(run, v), len(run['times'][v])
+            row_y = y - 0.3 + ROW_SPREAD * i / (n - 1) if n > 1 else y - 0.15  # where plot_repeats put the dot
+            ax.scatter([run['times'][v][i] * scale], [row_y], s=160, facecolors='none', edgecolors='black',
+                       linewidths=1.5, zorder=5)
+    legend = ax.get_legend()
+    ring = Line2D([], [], ls='', marker='o', markersize=11, markerfacecolor='none', markeredgecolor='black',
+                  markeredgewidth=1.5)
+    ax.legend(handles=[*legend.legend_handles, ring],
+              labels=[*(x.get_text() for x in legend.texts), style.plot_text('graph.recorded.legend_drawn')],
+              loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)

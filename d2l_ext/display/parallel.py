@@ -13,17 +13,15 @@ from ..frameworks import framework
 from ..i18n import t
 from ..lanes import Lane
 from ..parallel.core import row_label
-from ..parallel.exercises import VARIANTS as EXERCISE_VARIANTS
 from ..parallel.sharing import events_of, predict_at, product_seconds
 from ..results import NOISE
 from ..results import close as _close
 from . import style
-from .gaps import gap_text, speed_text
+from .gaps import _sentences, gap_text, speed_text
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
 RULES = ('separate', 'shared', 'engine')  # Expectation.rule: the keys parallel.expect.<rule>
-KINDS = ('cpu', 'gpu')  # exercise 2's lane kind: the keys parallel.small_ops.<kind>
 
 
 def _shown(name: str) -> str:
@@ -44,12 +42,6 @@ def machine_text(lanes=()) -> str:
     from .machine import machine_line
     head = machine_line()
     return '\n'.join([head, describe_lanes(list(lanes))] if lanes else [head])
-
-
-def _sentences(*parts: str) -> str:
-    """Sentences in a row: a space between them in English, none in Chinese."""
-    from ..i18n import language
-    return ('' if language() == 'zh' else ' ').join(parts)
 
 
 # -- sentences chosen by the numbers -------------------------------------------------------------
@@ -146,12 +138,24 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
 
 
 def overview_summary(result) -> str:
-    """13.3.0's summary point 1: lanes sharing cores are not called devices and are set against all the cores."""
-    if result.baseline is not None:
-        vs_all = result.baseline.median / result.together.median  # below 1: together was the slower, say it so
+    """13.3.0's summary point 1: the speedup, beside one device doing both lanes' work wherever that was timed."""
+    if result.baseline is None:
+        return t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup)
+    vs_all = result.baseline.median / result.together.median  # below 1: together was the slower, say it so
+    if result.baseline_lane is None:  # lanes sharing cores: not called devices, set against all the cores
         return t('overview.summary.shared' if vs_all >= 1 else 'overview.summary.shared_slower',
                  cores=result.baseline_cores, speedup=result.speedup, vs_all=vs_all, inv=1 / vs_all)
-    return t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup)
+    return _sentences(t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup),
+                      baseline_text(Lane.from_dict(result.baseline_lane).label, result.baseline.median,
+                                    result.together.median))
+
+
+def baseline_text(lane: str, baseline: float, together: float) -> str:
+    """One device doing both lanes' work against the lanes together: numbers, and which was faster (13.3.0)."""
+    key = ('overview.summary.base_same' if _close(baseline, together) else
+           'overview.summary.base_beaten' if together < baseline else 'overview.summary.base_lost')
+    ratio = max(baseline, together) / min(baseline, together)
+    return t(key, lane=lane, baseline=baseline, together=together, ratio=ratio, noise=NOISE)
 
 
 def guess_text(guess, closed_form: float, measured: float, unit: str = 's', name: str = 'my_guess') -> str:
@@ -188,7 +192,7 @@ def lane_overlap(result) -> float | None:
 def overlap_text(result, serial: float | None = None, together: float | None = None,
                  expected: float | None = None, alone: list[float] | None = None, labels=None,
                  repeats: list[float] | None = None, expected_serial: float | None = None,
-                 alone_from: str = 'medians') -> str:
+                 alone_from: str = 'medians', median_repeat: int | None = None) -> str:
     """One overlap, three numbers: the interval fraction and its prediction, the wall-clock saving beside its
     prediction (`expected`: the predicted together-time), and each lane's time per product while every lane
     was busy against alone (`alone`: seconds per product, in lane order), which shows what the overlap cost.
@@ -196,17 +200,22 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
     `repeats` (together's) add the prediction's gap, tested against the speed measured side by side here.
     `expected_serial`: one after the other as predicted, the base of the predicted saving (see wall_text).
     `alone_from`: 'rates' when `alone` comes from a rate cell rather than the lanes' timed medians (speed_text).
+    `median_repeat`: the timeline is that repeat (its index in `repeats`) of together, the median one
+    (parallel.Together); it is said so, else a timeline paced unlike the repeats is called another run.
     """
     spans = lane_intervals(result)
     fraction = lane_overlap(result)
     span = max(b for _, b in spans) - min(a for a, _ in spans)
     parts = [t('parallel.overlap.fraction', measured=fraction if fraction is not None else 0.0, predicted=1.0,
                busy=' / '.join(f'{b - a:.3f}' for a, b in spans), span=span)]
+    if median_repeat is not None and repeats:
+        parts.append(t('parallel.speed.median_repeat', index=median_repeat + 1, repeats=len(repeats),
+                       wall=repeats[median_repeat]))
     if serial is not None and together is not None:
         parts.append(wall_text(serial, together, expected, expected_serial))
     if alone is not None:
         parts.append(speed_text(result, alone, labels or lane_labels(result.lanes), alone_from))
-        if together is not None and not _close(span, together):  # the timeline's run paced unlike the repeats
+        if median_repeat is None and together is not None and not _close(span, together):  # paced unlike them
             parts.append(t('parallel.speed.other_run', span=span, together=together))
     if repeats and expected is not None:
         parts.append(gap_text(t('parallel.gap.together'), expected, list(repeats),
@@ -299,29 +308,6 @@ def _independence_key(r, control=None) -> str:
     return 'parallel.independence.untested'
 
 
-def small_ops_text(r) -> str:
-    """Exercise 2: which way was fastest; launch-bound on a GPU only when issue time, lane time and bmm show it."""
-    base = r.times['one_lane'].median
-    fastest = min(r.times, key=lambda k: r.times[k].median)
-    names = {v: t(f'parallel.variant.{v}') for v in EXERCISE_VARIANTS if v in r.times}
-    ratio = base / r.times[fastest].median
-    head = t('parallel.small_ops.fastest', variant=names[fastest], ratio=ratio, products=r.products, size=r.size)
-    # lanes side by side on a CPU gain at most one core each: a larger ratio says the one-lane row was disturbed
-    # (a batched product saves calls as well, so it is not bounded by the cores)
-    if r.kind == 'cpu' and fastest in ('two_threads', 'two_streams') and ratio > max(r.cores, 1) * (1 + NOISE):
-        one = r.times['one_lane'].repeated()
-        head = _sentences(head, t('parallel.small_ops.suspect', cores=r.cores, ratio=ratio, base=names['one_lane'],
-                                  low=min(one) * 1e3, high=max(one) * 1e3))
-    per = r.times['one_lane'].median / r.products
-    batched = r.times['batched'].median / r.products if 'batched' in r.times else None
-    key = f'parallel.small_ops.{r.kind}'
-    if r.kind == 'gpu' and not (batched is not None and batched * (1 + NOISE) < r.launch_per_product
-                                and per <= r.launch_per_product * (1 + NOISE)):
-        key = 'parallel.small_ops.gpu_open'  # launch-bound is said only when these numbers show it
-    return head + '\n' + t(key, launch_us=r.launch_per_product * 1e6, cores=r.cores, size=r.size, per_us=per * 1e6,
-                           batched_us=(batched or 0.0) * 1e6)
-
-
 # -- pictures ------------------------------------------------------------------------------------
 
 def _plot_label(lane: dict) -> str:
@@ -333,8 +319,10 @@ def plot_parallel(result, ax=None, title=None):
     """Each lane alone and all together, every repeat a dot, the expected together-time beside (13.3.1)."""
     names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'together')]
     values = [m.repeated() for m in result.lane_times] + [result.together.repeated()]
-    if getattr(result, 'baseline', None) is not None:  # lanes sharing cores: one lane with all of them, both jobs
-        names.append(style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
+    if getattr(result, 'baseline', None) is not None:  # one device doing both jobs
+        lane = getattr(result, 'baseline_lane', None)  # separate hardware: the first lane; else all the cores
+        names.append(style.plot_text('parallel.variant.both_jobs', lane=_plot_label(lane)) if lane else
+                     style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
         values.append(result.baseline.repeated())
     together = names[len(result.lane_times)]  # the expectation is for all lanes together, not the baseline row
     return plot_repeats(dict(zip(names, values)), ax=ax, predicted={together: result.expected},

@@ -6,17 +6,23 @@ from those ids in the language of the text or figure being drawn.
 from __future__ import annotations
 
 from ..i18n import t
+from ..lanes import Lane
 from ..parallel.core import row_label
 from . import style
-from .parallel import _sentences, lane_intervals, lane_labels, overlap_text, plot_parallel, plot_timeline
+from .parallel import _sentences, baseline_text, lane_intervals, lane_labels, overlap_text, plot_parallel, plot_timeline
 
 
 def recorded_summary(rec) -> str:
-    """13.3.0's summary, the recorded GPU run: which lanes, how many products each, and its speedup."""
+    """13.3.0's summary, the recorded GPU run: which lanes, how many products each, its speedup, and one device
+    doing both lanes' work beside it where the recording has that run (else it says the recording lacks it)."""
     p = rec.parallel[0]
     products = _products(lane_labels(p.lanes), p.iters, text=t)
-    return t('overview.summary.gpu', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
+    head = t('overview.summary.gpu', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
              products=products, size=p.size, speedup=p.speedup, expected=p.expected_speedup)
+    if p.baseline is None or p.baseline_lane is None:
+        return _sentences(head, t('overview.summary.no_base'))
+    return _sentences(head, baseline_text(Lane.from_dict(p.baseline_lane).label, p.baseline.median,
+                                          p.together.median))
 
 
 def _products(labels, iters, text=style.plot_text) -> str:
@@ -56,22 +62,28 @@ def recorded_figure(rec, max_bars: int = 200):
                                lanes=style.plot_text('parallel.recorded.sep').join(
                                    row_label(row, tl.lanes, lang) for row in merged))
         plot_timeline(dataclasses.replace(tl, events=events), ax=axes[1],
-                      title=_wrapped(style.plot_text('parallel.recorded.timeline', size=tl.size,
-                                                     products=_products(lane_labels(tl.lanes, lang), tl.iters),
-                                                     note=note)))
+                      title=_wrapped(style.plot_text(
+                          'parallel.recorded.timeline' if tl.repeat is None else 'parallel.recorded.timeline_repeat',
+                          size=tl.size, products=_products(lane_labels(tl.lanes, lang), tl.iters), note=note,
+                          index=(tl.repeat or 0) + 1, repeats=p.together.repeats)))
     return fig
 
 
 def recorded_overlap_text(rec) -> str:
     """The recorded run's lane overlap beside its prediction and the recorded wall-clock times (13.3.0, 13.3.1).
 
-    The repeats and the timeline are different runs of the recording: each lane's time per product in both
-    is printed, so a timeline that does not look like the repeats above it is stated, with its numbers (that
+    Newer recordings draw the repeat of "together" timed as the median, and say so. In older ones the repeats
+    and the timeline are different runs: each lane's time per product in both is printed, so a timeline that
+    does not look like the repeats above it is stated, with its numbers (that
     also gives each lane's speed side by side, in the timeline, against the repeats of the lane alone).
     """
     if not rec.timelines:
         return ''
     p, tl = rec.parallel[0], rec.timelines[0]
+    if tl.repeat is not None:  # the timeline is the repeat of "together" timed as the median: one run, no second
+        return overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected,
+                            alone=[m.median / k for m, k in zip(p.lane_times, p.iters)],
+                            labels=lane_labels(tl.lanes), repeats=p.together.repeated(), median_repeat=tl.repeat)
     text = overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected)
     runs = [t('parallel.recorded.run_lane', lane=label, repeats_k=k, repeats_s=m.median, repeats_ms=m.median / k * 1e3,
               timeline_k=k2, timeline_s=b - a, timeline_ms=(b - a) / k2 * 1e3)

@@ -27,10 +27,11 @@ from .exercises import (
     measure_small_ops,
     measure_sync_mistake,
 )
+from .together import Together
 
 __all__ = ['Expectation', 'IndependenceResult', 'LaunchOrderResult', 'ParallelResult', 'ScalingResult',
-           'SmallOpsResult', 'SyncMistakeResult', 'TimelineResult', 'expectation', 'independence', 'launch_order',
-           'parallel', 'scaling', 'small_ops', 'sync_mistake', 'timeline']
+           'SmallOpsResult', 'SyncMistakeResult', 'TimelineResult', 'Together', 'expectation', 'independence',
+           'launch_order', 'parallel', 'scaling', 'small_ops', 'sync_mistake', 'timeline']
 
 
 def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, lanes=None,

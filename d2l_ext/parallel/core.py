@@ -5,6 +5,7 @@ framework's worker); each returns a typed result with `to_frame()` and `to_json(
 """
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
 
 from ..backends import backend, split_row
@@ -86,8 +87,10 @@ class ParallelResult(Result):
     correct: bool = True
     machine: dict = field(default_factory=dict)
     experiment: str = 'parallel'
-    baseline: Times | None = None  # lanes sharing cores: one lane with all `baseline_cores` cores doing every job
-    baseline_cores: int = 0
+    baseline: Times | None = None  # one device doing every lane's products (measure_parallel's `baseline`)
+    baseline_cores: int = 0  # lanes sharing cores: the baseline is one lane with all these cores
+    baseline_lane: dict | None = None  # separate hardware: the baseline is this lane (the first) alone (its ids)
+    timeline: TimelineResult | None = None  # the "together" repeat timed as the median (backends that keep intervals)
 
     def table_rows(self):
         rows = [timing_row(m, variant=Lane.from_dict(lane).label, products=lane['iters'])
@@ -96,7 +99,8 @@ class ParallelResult(Result):
         rows.append(timing_row(self.together, variant='together'))
         rows.append(dict(variant=f'expected.{self.expectation.rule}', median=self.expected))
         if self.baseline is not None:
-            rows.append(timing_row(self.baseline, variant='all_cores', cores=self.baseline_cores))
+            rows.append(timing_row(self.baseline, variant='all_cores' if self.baseline_lane is None else 'both_jobs',
+                                   cores=self.baseline_cores))
         return rows
 
 
@@ -105,8 +109,9 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
                      baseline: bool = False) -> ParallelResult:
     """Time every lane alone and all lanes together, interleaved; check every answer (13.3.1).
 
-    `baseline`: where the lanes are PyTorch CPU lanes sharing the cores, also time one lane with all
-    the cores doing every lane's products: the honest comparison for lanes that only divide the cores.
+    `baseline`: also time one device doing every lane's products. Lanes sharing the CPU's cores (PyTorch):
+    one lane with all the cores, the honest comparison for lanes that only divide them. Lanes on separate
+    hardware: the first lane (a GPU) alone, so a speedup over one after the other is set beside one device.
 
     `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer; the
     message suggests values for `options` (the CLI's flags, or a panel's control names).
@@ -122,13 +127,16 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     refs = [work.reference_product(x) for x in xs]
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
     variants = {lane.name: (lambda i=i: work.run_on_lanes([lanes[i]], [jobs[i]])) for i, lane in enumerate(lanes)}
-    variants['together'] = lambda: work.run_on_lanes(lanes, jobs)
+    kept = getattr(work, 'KeptTogether', None)  # a backend that keeps each product's interval in every call
+    kept = kept(lanes, xs, wl.iters) if kept else None
+    variants['together'] = kept or (lambda: work.run_on_lanes(lanes, jobs))
     cores = cpu_cores()
     fw = framework_of_lanes(lanes[0].framework)
     shared = all(ln.kind == 'cpu' for ln in lanes) and fw.shared_cpu_rule == 'shared' and len(lanes) > 1
-    if baseline and shared:
-        whole = make_lane(fw.name, 'cpu', 0, threads=cores, name='cpu', cores=cores,
-                          label_key='core.lane_cpu_all_label')
+    separate = any(ln.kind != 'cpu' for ln in lanes) and len(lanes) > 1
+    if baseline and (shared or separate):
+        whole = (make_lane(fw.name, 'cpu', 0, threads=cores, name='cpu', cores=cores,
+                           label_key='core.lane_cpu_all_label') if shared else lanes[0])
         variants['all_cores'] = lambda: work.run_on_lanes([whole], [lambda: work.run(xs[0], sum(wl.iters))])
     errors = []
 
@@ -151,7 +159,10 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
         [2 * wl.size ** 3 * k / m.median / 1e12 for k, m in zip(wl.iters, lane_times)],
         max(errors), True, provenance(),
         baseline=Times.of(c.measurements['all_cores']) if 'all_cores' in variants else None,
-        baseline_cores=cores if 'all_cores' in variants else 0)
+        baseline_cores=cores if 'all_cores' in variants and shared else 0,
+        baseline_lane=lanes[0].as_dict() if 'all_cores' in variants and not shared else None,
+        timeline=kept_timeline(kept, together.times, lanes[0].framework, wl.size, work.timeline_clock(lanes))
+        if kept else None)
 
 
 def with_progress(variants: dict, repeats: int, progress):
@@ -180,6 +191,7 @@ class TimelineResult(Result):
     events: list[dict]   # 'lane': a lane's id, or a worker row of it ('cpu(0)/w1', backends.worker_row)
     clock: str  # 'cuda events + thread clock', 'thread clock' or 'mxnet profiler'
     experiment: str = 'timeline'
+    repeat: int | None = None  # the index of the "together" repeat it is (the median one); None: a run of its own
 
     def table_rows(self):
         return [dict(lane=row_label(e['lane'], self.lanes), variant=e['name'], start=e['start'], end=e['end'])
@@ -209,6 +221,25 @@ def measure_timeline(lanes, size=None, iters=None, *, lesson: bool = False) -> T
         e.setdefault('role', roles.get(split_row(e['lane'])[0], 'lane 0'))
     return TimelineResult(lanes[0].framework, wl.size, list(wl.iters), [ln.as_dict() for ln in lanes], events,
                           work.timeline_clock(lanes))
+
+
+def median_index(times) -> int:
+    """Which of `times` is the median (the nearest one when their count is even) (13.3.0, 13.3.1)."""
+    times = list(times)
+    mid = statistics.median(times)
+    return min(range(len(times)), key=lambda j: abs(times[j] - mid))
+
+
+def kept_timeline(kept, times, framework: str, size: int, clock_name: str) -> TimelineResult:
+    """The call of `kept` (a backend's KeptTogether) timed as the median of `times`, its last len(times) calls."""
+    times = list(times)
+    k = median_index(times)
+    events = kept.events(len(kept.calls) - len(times) + k)
+    roles = {lane.name: f'lane {i % 4}' for i, lane in enumerate(kept.lanes)}  # one colour per lane (display.style)
+    for e in events:
+        e['role'] = roles.get(split_row(e['lane'])[0], 'lane 0')
+    return TimelineResult(framework, size, list(kept.iters), [ln.as_dict() for ln in kept.lanes], events, clock_name,
+                          repeat=k)
 
 
 @dataclass

@@ -102,6 +102,8 @@ class SmallOpsResult(Result):
     launch_per_product: float  # seconds of Python + launch per product, measured on one lane
     max_rel_error: float
     experiment: str = 'small-ops'
+    rate_flops: float = 0.0  # CPU: FLOP per second of one rate_size x rate_size product on the same cores
+    rate_size: int = 0
 
     def table_rows(self):
         return _rows_with_ratio(self.times, 'one_lane')
@@ -110,9 +112,9 @@ class SmallOpsResult(Result):
 def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:
     """Exercise 2 (PyTorch) on the first lane's device: what helps when each product is tiny?
 
-    GPU: from one Python thread every small product is bound by its launch (a few microseconds),
-    not by the GPU, so a second stream gains nothing; one batched product (torch.bmm) or a CUDA
-    Graph replay launches once. CPU: one thread with every core, two threads with half each, bmm.
+    GPU: one lane, two streams, one batched product (torch.bmm) and a CUDA Graph replay (the last two
+    launch once), beside the time Python takes to issue one product. CPU: one thread with every core,
+    two threads with half each, bmm, and the FLOP rate of a large product on the same cores.
     """
     import torch
 
@@ -154,8 +156,23 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
         cmp = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
                       check=lambda name, ys: errors.append(check_close(ys, ref, _what(2, name))))
         launch = _launch_seconds(x, 2 * k, lane)
+        large = RATE_SIZE if lane.kind == 'cpu' else 0  # what a small product's FLOP would take at a large one's rate
+        rate = _rate(large, lane) if large else 0.0
     times = {name: Times.of(m, name) for name, m in cmp.measurements.items()}
-    return SmallOpsResult(str(lane.device()), lane.kind, n, 2 * k, c, times, launch, max(errors))
+    return SmallOpsResult(str(lane.device()), lane.kind, n, 2 * k, c, times, launch, max(errors), rate_flops=rate,
+                          rate_size=large)
+
+
+RATE_SIZE = 512  # exercise 2 on a CPU: the product whose FLOP rate a small product's time is set beside
+
+
+def _rate(n: int, lane) -> float:
+    """FLOP per second of one n x n product on the lane (the median of 3 after a warm-up), with its current threads."""
+    import torch
+
+    from ..timing import measure
+    x = torch.rand(n, n, generator=torch.Generator().manual_seed(1)).to(lane.device())
+    return 2 * n ** 3 / measure(lambda: x.mm(x), lanes=[lane], repeats=3).median
 
 
 def _graph_replay(x, products: int, dev):

@@ -140,15 +140,17 @@ predicted_speedup = float(ways)
 print(t('overview.prediction', speedup=predicted_speedup, assumption=assumption))
 
 # %% [markdown]
-# Now measure. Each dot is one repeat; the black bar is the median; the hatched bar is the expectation. Where the
-# lanes share cores, one more row runs both jobs on one lane with all the cores: the honest baseline. A timeline run
-# after it gives the overlap (the fraction of the shorter lane's busy time during which the other was busy too) and
-# each lane's time per product while both were busy, set against the lane alone: a measured test of whether running
+# Now measure. Each dot is one repeat; the black bar is the median; the hatched bar is the prediction. One more row,
+# the honest baseline, runs both jobs on one device: one lane with all the cores where the lanes share them, else the
+# first lane alone. The repeat of "together" timed as the median is kept as a timeline: it gives the overlap (the
+# fraction of the shorter lane's busy time during which the other was busy too) and each lane's time per product
+# while both were busy, set against the lane alone: a measured test of whether running
 # side by side slowed the lanes. A gap between prediction and measurement is explained only by such a test.
 
 # %% [markdown] lang="zh"
-# 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是预期值。如果各执行路共用 CPU 核心，还会多测一行：
-# 一条用上全部核心的执行路做两份工作，这才是公平的基线。随后再运行一次并记录时间线，得到重叠（较短的执行路忙碌期间，
+# 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是预测值。还会多测一行公平的基线：由一个设备做两份
+# 工作——各执行路共用 CPU 核心时，是一条用上全部核心的执行路；否则是第一条执行路单独运行。“同时运行”中用时为中位数的那次
+# 重复被保留为时间线，从中得到重叠（较短的执行路忙碌期间，
 # 另一条也在忙碌的时间占比），以及两条都在忙碌时每条执行路每个乘积的用时，并与该执行路单独运行时相比：
 # 这是对“并排运行是否让执行路变慢”的一次测量检验。预测与实测之间的差距，只用这样的检验来解释。
 
@@ -157,14 +159,14 @@ from d2l_ext import parallel
 from d2l_ext.display.parallel import guess_text, overlap_text, overview_text, plot_parallel, verdict_text
 
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked
-tl = parallel.timeline('torch', size=result.size, iters=result.iters)  # another run: when each product ran
+tl = result.timeline  # the median repeat of "together": when each product ran in it
 alone = [m.median / k for m, k in zip(result.lane_times, result.iters)]  # seconds per product, each lane alone
 print(guess_text(my_guess, predicted_speedup, result.speedup, unit='x'))
 print(overview_text(result, predicted_speedup, tl))
 print(verdict_text([m.median for m in result.lane_times], result.serial_sum, result.together.median,
                    result.baseline.median if result.baseline else None))
 print(overlap_text(tl, result.serial_sum, result.together.median, result.expected, alone,
-                   labels=[lane.label for lane in lanes]))
+                   labels=[lane.label for lane in lanes], repeats=result.together.times, median_repeat=tl.repeat))
 print(t('overview.checked', error=result.max_rel_error))
 plot_parallel(result)
 
@@ -173,7 +175,7 @@ plot_parallel(result)
 #
 # The same experiment recorded on a machine with a GPU, where the lanes are the GPU and the CPU: separate hardware.
 # Each lane was given as many products as took it about the same time alone when the recording was sized, so the
-# expectation is the slower lane's time. Below the repeats, another run from the same recording shows when each lane
+# prediction is the slower lane's time. Below the repeats, another run from the same recording shows when each lane
 # was busy; a lane can keep another pace there. The titles give the counts, and the text each lane's time per
 # product in both runs.
 
@@ -181,7 +183,7 @@ plot_parallel(result)
 # ## 在GPU上录制的结果
 #
 # 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。录制时按每条执行路单独运行的速度
-# 分配矩阵乘法的个数，使两者单独运行的耗时大致相同，所以预期值就是较慢那条执行路的耗时。各次重复下方是同一份
+# 分配矩阵乘法的个数，使两者单独运行的耗时大致相同，所以预测值就是较慢那条执行路的耗时。各次重复下方是同一份
 # 录制中的另一次运行，显示每条执行路何时在忙；在那次运行中，执行路的快慢可能不同。各图标题给出了乘法的个数，
 # 文字给出两次运行中每条执行路每个乘积的用时。
 

@@ -58,17 +58,17 @@ devices = [lane.device() for lane in lanes]
 print(d2l_ext.describe_lanes(lanes))
 
 # %% [markdown]
-# The book's `run` computes 50 products of a 4000 × 4000 matrix, as here on two GPUs; with a GPU and the CPU, smaller
-# and balanced so both lanes take about as long; on CPU lanes smaller still. The cell prints the sizes used. `refs`
-# holds each product in float64 to check every timed answer.
+# The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU. Where a lane is the CPU the matrices are
+# smaller, and the counts balanced so both lanes take about as long; the cell prints this run's sizes beside the
+# book's. `refs` holds each product in float64 to check every timed answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 计算一个4000 × 4000矩阵的50次乘法：在两个GPU上照此运行；一个GPU加CPU时矩阵较小，并使两条执行路
-# 单独运行的耗时大致相同；在CPU执行路上矩阵更小。单元格会打印实际用的大小。`refs` 保存用float64计算的乘积，
-# 用来核对每个计时得到的结果。
+# 书中的 `run` 在每个GPU上计算一个4000 × 4000矩阵的50次乘法。有一条执行路是CPU时，矩阵较小，并调整乘法个数，
+# 使两条执行路单独运行的耗时大致相同；单元格会把这次运行实际用的大小与书中的并列打印出来。`refs` 保存用float64
+# 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.workloads import resolve_workload
+from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
 
 
 def run(x, k=50):
@@ -82,7 +82,7 @@ x_1 = torch.rand(size=(N, N), device=devices[1])
 refs = [x.double().mm(x.double()) for x in (x_0, x_1)]
 if lanes[-1].kind == 'cpu':
     torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores, as a GPU is one device
-print(d2l_ext.t('parallel.workload', size=N, iters=K))
+print(d2l_ext.t('parallel.workload', size=N, iters=K, book_size=BOOK_SIZE, book_iters=BOOK_ITERS))
 
 # %% [markdown]
 # Warm up both lanes, then the book's three timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every
@@ -115,14 +115,14 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], both.elapsed))
 #
 # The book's "both" cell ends with `torch.cuda.synchronize()`, which waits for the *current* device only. No wait at
 # all is worse: on a GPU the clock stops once the work is *queued*. With a GPU, only GPU lanes are timed. CPU lanes
-# compute before each call returns, so the rows should be close; a GPU's no-wait row is much shorter.
+# compute before each call returns, so their rows should be close.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
 # 书中 `d2l.Benchmark('GPU1 & GPU2')` 那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备。完全不等待更糟：在GPU上，
 # 工作一*排入队列*，计时就停止了。有GPU时只为GPU执行路计时。CPU执行路在每次调用返回前就已算完，
-# 所以各行应当相近；GPU上“不等待”那一行会短得多。
+# 所以它们的各行应当相近。
 
 # %% tags=["nbval-ignore-output"]
 import time
@@ -255,8 +255,8 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 #
 # Measure each lane's speed and that of the first lane's device with all its cores. Predict each lane alone, one after
 # the other, together, and the **baseline**: that whole device doing both jobs. On separate hardware together takes
-# max(t1, t2). Lanes sharing cores may each run slower side by side, so for them we also measure each lane's speed
-# while both run and predict from it.
+# max(t1, t2). Lanes sharing cores may each run slower side by side, so for them we predict from each lane's speed
+# measured while both run.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
@@ -282,7 +282,9 @@ for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
     print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median / 10 * 1e3, gflops=rate[lane] / 1e9))
 rate_both = {}  # lanes sharing the cores: each lane's speed while the other runs too, from each product's interval
 if all(lane.kind == 'cpu' for lane in lanes):
-    seconds = product_seconds(parallel.timeline('torch', size=N, iters=[10, 10]))
+    pair = parallel.Together(lanes, [x_0, x_1], [10, 10])  # both lanes at once, keeping each product's interval
+    m = d2l_ext.measure(pair, lanes=lanes, repeats=3)
+    seconds = product_seconds(pair.timeline(m.times))  # in the repeat timed as the median, as for the rates above
     rate_both = {lane: 2 * N**3 / s for lane, s in zip(lanes, seconds)} if all(seconds) else {}
 for lane, r in rate_both.items():
     print(d2l_ext.t('parallel.rate_both', lane=lane.label, size=N, ms=2 * N**3 / r * 1e3, gflops=r / 1e9))
@@ -328,11 +330,12 @@ from d2l_ext.display.gaps import prediction_text
 from d2l_ext.display.parallel import guess_text, verdict_text
 from d2l_ext.display.repeats import plot_repeats
 
+together_run = parallel.Together(lanes, [x_0, x_1], K)  # as on_lanes(lanes, jobs), keeping each product's interval
 variants = dict(zip(names, [
     lambda: on_lanes(lanes[:1], jobs[:1]),
     lambda: on_lanes(lanes[1:], jobs[1:]),
     lambda: on_lanes(lanes[:1], jobs[:1]) + on_lanes(lanes[1:], jobs[1:]),
-    lambda: on_lanes(lanes, jobs),
+    together_run,  # every repeat of "together" keeps when each product ran: the median one is drawn below
     lambda: on_lanes([whole], [lambda: run(x_0, K[0] + K[1])]),
 ]))
 answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
@@ -347,25 +350,26 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
     expected=sum(alone) / together))
 
 # %% [markdown]
-# Where did each product run? Each bar is one product; dashed marks are each lane's predicted end (at the side-by-side
-# speed where the lanes share cores). The overlap is the fraction of the shorter lane's busy time during which the
-# other lane was busy too. Guess it (0 to 1) in `my_overlap`, then compare it with the time saved and each lane's time
-# per product: full overlap saves little if each lane computes more slowly side by side.
+# Where did each product run? The timeline is the repeat of "together" timed as the median, so it and the numbers
+# beside it come from one run. Each bar is one product; dashed marks are each lane's predicted end. The overlap is the
+# fraction of the shorter lane's busy time during which the other lane was busy too. Guess it (0 to 1) in
+# `my_overlap`, then compare it with the time saved.
 
 # %% [markdown] lang="zh"
-# 每个乘积在哪里运行？每个条形是一次乘法；虚线是每条执行路预测的结束时间（各执行路共用CPU核心时，按并排运行时测得
-# 的速度）。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0到1），
-# 再与节省的时间以及每条执行路每个乘积的用时比较：如果并排运行时每条都算得更慢，完全重叠也省不了多少时间。
+# 每个乘积在哪里运行？时间线就是“同时运行”各次重复中用时为中位数的那一次，所以它与旁边的数字来自同一次运行。
+# 每个条形是一次乘法；虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间
+# 占比。先在 `my_overlap` 里猜一猜（0到1），再与节省的时间比较。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import lane_overlap, overlap_text, plot_timeline
 
 my_overlap = None  # your guess: a fraction from 0 to 1
-tl = parallel.timeline('torch', size=N, iters=K)  # another run of both lanes together
+repeats = cmp[names[3]].times  # every repeat of "together"
+tl = together_run.timeline(repeats)  # the repeat timed as the median: its own intervals
 print(guess_text(my_overlap, 1.0, lane_overlap(tl), unit='%', name='my_overlap'))
 print(overlap_text(tl, med[names[2]], med[names[3]], together, [2 * N**3 / rate[lane] for lane in lanes],
-                   labels=[lane.label for lane in lanes], repeats=cmp[names[3]].times, expected_serial=sum(alone),
-                   alone_from='rates'))
+                   labels=[lane.label for lane in lanes], repeats=repeats, expected_serial=sum(alone),
+                   alone_from='rates', median_repeat=together_run.median_index(repeats)))
 ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if rate_both else alone
 plot_timeline(tl, predicted=ends)  # predicted ends in lane order: no lane names to match
 
@@ -403,34 +407,36 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 # %% [markdown]
 # ## Smaller products
 #
-# Every product also pays a fixed cost (the Python call, the threads, the wait), a larger share of a smaller product.
-# Compare each measured line with its expectation; the sentence below states numbers, not causes.
+# Does a small product take only its share of the FLOP? The lines set each size's time per product (first lane alone)
+# beside the time at the largest size's FLOP rate, then each speedup beside its prediction: numbers, not causes.
 
 # %% [markdown] lang="zh"
 # ## 更小的乘积
 #
-# 每次乘法还要付出固定开销（Python调用、线程、等待），乘积越小，这部分开销所占的比例越大。比较每条实测线与它的
-# 预期线；下面的句子只陈述数字，不说原因。
+# 小乘积的用时是否只与它的浮点运算量成比例？下面先把每种大小下每个乘积的用时（第一条执行路单独运行）与按最大
+# 尺寸的FLOP速度算出的用时并列，再把每个加速比与它的预测并列：只陈述数字，不说原因。
 
 # %% tags=["nbval-ignore-output"]
+from d2l_ext.display.gaps import per_product_text
 from d2l_ext.display.parallel import plot_scaling, scaling_text
 
 on_cpu = lanes[0].kind == 'cpu'
 sizes = (64, 128, 256, 512) if on_cpu else (1000, 2000, 4000)
 curves = [parallel.scaling(fw, sizes=sizes, iters=10 if on_cpu else None, repeats=3, lesson=True) for fw in frameworks]
+print(per_product_text(curves))
 print(scaling_text(curves))
 plot_scaling(curves)
 
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# This recording (as above) used a GPU and the CPU: separate hardware, so the expectation is max(t1, t2).
-# The titles and the text say what each of its two runs holds.
+# This recording (as above) used a GPU and the CPU: separate hardware, so the prediction is max(t1, t2).
+# Titles and text say what each of its two runs holds.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
-# 这份录制（同上）用一块GPU和CPU：硬件相互独立，所以预期为max(t1, t2)。
+# 这份录制（同上）用一块GPU和CPU：硬件相互独立，所以预测为max(t1, t2)。
 # 图的标题和上方的文字说明了其中两次运行各包含什么。
 
 # %% tags=["nbval-ignore-output"]
@@ -501,9 +507,9 @@ plot_independence(runs)
 #
 # <details><summary>Worked answer</summary>
 #
-# A GPU computes a 64 × 64 product in well under a microsecond, but launching one from Python takes several: the work
-# is *launch-bound*, so a second stream has nothing to overlap; `torch.bmm` and a CUDA Graph launch once. On a CPU,
-# `torch.bmm` makes one call; the rows say whether two threads beat one with all the cores.
+# If launching one product from Python takes longer than the GPU takes to compute it, the work is *launch-bound*: a
+# second stream has nothing to overlap, while `torch.bmm` and a CUDA Graph launch once; the output says which of them
+# measured faster here. On a CPU, `torch.bmm` makes one call; the rows say whether two threads beat one.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -513,13 +519,14 @@ plot_independence(runs)
 #
 # <details><summary>参考答案</summary>
 #
-# GPU算一个64 × 64的乘积远不到一微秒，但从Python启动它却要好几微秒：这项工作*受启动开销限制*，第二个流没有可以
-# 重叠的东西；`torch.bmm` 和CUDA Graph只需启动一次。在CPU上，`torch.bmm` 只需一次调用；两个线程能否胜过一个
-# 用上全部核心的线程，由下面各行的数字回答。
+# 如果从Python启动一次乘法比GPU完成它还慢，这项工作就*受启动开销限制*：第二个流没有可以重叠的东西，而
+# `torch.bmm` 和CUDA Graph只需启动一次；输出会说明这里哪一种实测更快。在CPU上，`torch.bmm` 只需一次调用；
+# 两个线程能否胜过一个用上全部核心的线程，由下面各行的数字回答。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import plot_small_ops, small_ops_text
+from d2l_ext.display.gaps import small_ops_text
+from d2l_ext.display.parallel import plot_small_ops
 
 small = parallel.small_ops(size=64, iters=400)
 print(small_ops_text(small))
@@ -539,7 +546,8 @@ plot_small_ops(small)
 #
 # * **No wait**, or **`torch.cuda.synchronize()` with no argument** (the current device only): wait for every device.
 # * **Lanes that share hardware**: two CPU lanes, or two MXNet contexts, split the same cores.
-# * **Launch-bound small work**: more streams do not help; batch it or replay a CUDA Graph.
+# * **Launch-bound small work**: launch once for all the products rather than add streams; exercise 2 measures
+#   which way is fastest here.
 
 # %% [markdown] lang="zh"
 # 练习3和练习4见12.3.2，练习5见扩展一节“依赖图”。
@@ -555,4 +563,4 @@ plot_small_ops(small)
 #
 # * **不等待**，或**不带参数的 `torch.cuda.synchronize()`**（只等待当前设备）：应等待用到的每个设备。
 # * **共用硬件的执行路**：两条CPU执行路，或两个MXNet上下文，分的是同一些核心。
-# * **受启动开销限制的小工作**：增加流没有帮助；应批量计算，或重放CUDA Graph。
+# * **受启动开销限制的小工作**：应为全部乘积只启动一次，而不是增加流；练习2测出了这里哪种方式最快。

@@ -323,7 +323,7 @@ show.plot_comm_timelines([copy_task.as_timeline(traced, lane)], predicted=predic
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
-# 下面是最新的GPU录制结果，标明了GPU、软件版本和日期。每个面板是一种复制方式；斜线条是根据硬件应当预期的用时。
+# 下面是最新的GPU录制结果，标明了GPU、软件版本和日期。每个面板是一种复制方式；斜线条是根据硬件预测的用时。
 
 # %% tags=["nbval-ignore-output"]
 print(show.recorded_text(rec))
@@ -426,8 +426,9 @@ show.plot_exercise_three(ex3)
 # <details><summary>Worked answer</summary>
 #
 # A GPU lane and the CPU are separate hardware, and the GPU's copy engine is a third: expect the max of the two
-# lanes' times alone. On a CPU-only machine the two lanes and lane 0's copy thread are three threads on the cores the
-# lanes share: expect no better than the max, and up to one after the other; the line above names the rule used.
+# lanes' times alone. On a CPU-only machine lane 0's copy thread is one more thread on the cores the lanes share: when
+# the threads outnumber the cores, expect no better than the max, and up to one after the other. The line above
+# counts them and prints the rule it used.
 # </details>
 #
 # **4. Use a profiler.** `torch.profiler` works in a notebook, on a CPU too. Predict which operator takes most of the
@@ -437,8 +438,8 @@ show.plot_exercise_three(ex3)
 # <details><summary>参考答案</summary>
 #
 # GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两条执行路单独运行用时的最大值。
-# 在只有CPU的机器上，两条执行路和执行路0的复制线程是共用这些核心的三个线程：应当预期不会好于最大值，最多是先后运行
-# 的用时；上面那一行说明了用的是哪条规则。
+# 在只有CPU的机器上，执行路0的复制线程是在两条执行路共用的核心上多出的一个线程：线程多于核心时，应当预期不会好于
+# 最大值，最多是先后运行的用时。上面那一行数出了线程和核心，并打印出所用的规则。
 # </details>
 #
 # **4. 使用性能分析器。** `torch.profiler` 可以在Jupyter记事本中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，

@@ -20,7 +20,7 @@
 # weights, which go back to the GPUs. Here you write that step on this machine's two lanes, record its graph, predict
 # its time from the graph, and measure it.
 #
-# Which device gets which rows, where the gradients are summed and when the weights travel is your plan here.
+# Which device gets which rows, where the gradients are summed and when weights travel: here, you plan it.
 
 # %% [markdown] lang="zh"
 # # 扩展：依赖图（《动手学深度学习》§12.3，图12.3.1）
@@ -226,11 +226,11 @@ print(show.schedule_vs_step_text(plan, rates, timing))
 show.draw_schedule(plan, title=d2l_ext.t('graph.title_plan'))
 
 # %% [markdown]
-# The panel recomputes a model of the book's setting as you move a slider (round numbers assumed for illustration, not
-# measured: two GPUs at 10 TFLOP/s, a CPU server, PCIe at 12 GB/s); **Measure here** times the boxes on this machine.
+# The panel's sliders recompute a model of the book's setting (round numbers assumed for illustration, not measured:
+# two GPUs at 10 TFLOP/s, a CPU server, PCIe at 12 GB/s); **Measure here** times the boxes on this machine.
 
 # %% [markdown] lang="zh"
-# 下面的面板在你移动滑块时重新计算书中场景的一个模型（为便于说明而假定的整齐的数，并非实测：两个10 TFLOP/s的GPU、一个
+# 下面面板的滑块重新计算书中场景的一个模型（为便于说明而假定的整齐的数，并非实测：两个10 TFLOP/s的GPU、一个
 # CPU服务器、每个方向12 GB/s的PCIe）；**在这里测量** 则改为在这台机器上为各方框计时。
 
 # %% tags=["nbval-ignore-output"]
@@ -354,14 +354,14 @@ print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
 # %% [markdown]
 # ## Recorded on a GPU machine
 #
-# The worked step recorded on a GPU machine: one repeat's busy intervals and every repeat of the three ways, captioned
-# from the recording.
+# The worked step recorded on a GPU machine: every repeat of the three ways, and the intervals of the ringed ones;
+# the caption comes from the recording.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
-# 参考实现的训练步（两层多层感知机，图12.3.1）在一台有GPU的机器上录制的结果：一次重复中的忙碌区间，以及三种方式的
-# 每次重复。说明文字由录制数据生成。
+# 参考实现的训练步（两层多层感知机，图12.3.1）在一台有GPU的机器上录制的结果：三种方式的每次重复，以及其中圈出的
+# 那几次重复的忙碌区间；说明文字由录制数据生成。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.depgraph import recording

@@ -156,7 +156,8 @@ print(show.ingredients_text(result))
 # ## Predict
 #
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**:
-# α, the per-call overhead, from the one-float all-reduce; β, the bus bandwidth, from the large buffer.
+# α, the per-call overhead, from the one-float all-reduce; β, the bus bandwidth, from the large buffer; both
+# from median repeats, as every step time below.
 #
 # A call starts once its gradients are ready and the call before it is done. With K equal calls the last waits for
 # the end of backward: at best (K-1)/K of the all-reduce runs during backward. The model assumes communication has
@@ -166,7 +167,7 @@ print(show.ingredients_text(result))
 # ## 预测
 #
 # 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，所以一次调用的代价是 **α + 2(n-1)/n × 字节数 / β**：每次调用的
-# 开销α来自一个浮点数的全归约，总线带宽β来自大缓冲区。
+# 开销α来自一个浮点数的全归约，总线带宽β来自大缓冲区；两者都取各次重复的中位数，与下面每个训练步的时间一样。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：最多
 # 只有(K-1)/K的全归约在反向传播期间进行。模型假定通信拥有自己的硬件。请预测(a)的时间，并猜一猜(c)的全归约有多大
@@ -175,7 +176,7 @@ print(show.ingredients_text(result))
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # share of (c)'s all-reduce that runs while backward computes, 0 to 1
 
-p, n = result.prediction, result.processes  # measured: backward alone, one float's and a large buffer's all-reduce
+p, n = result.prediction, result.processes  # medians: backward alone, one float's and a large buffer's all-reduce
 ring = 2 * (n - 1) / n                      # share of the bytes each process sends
 alpha, bus = p.per_call, p.bus_bandwidth    # seconds per call; bytes per second
 allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): one call per gradient tensor
@@ -186,8 +187,8 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown]
 # <details><summary>Worked answer: what to expect</summary>
 #
-# The ring factor is 1 for two processes; the model's share for (c) is printed below. On CPUs gloo runs on the
-# same cores as backward: both can be under way and slower, so the clock may gain less than the overlap.
+# The ring factor is 1 for two processes; the model's share for (c) is printed below. The model gives backward its
+# time alone; the line after it says how long backward's operators took while (c)'s all-reduce ran.
 # </details>
 #
 # ## Measure
@@ -199,8 +200,8 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
 #
-# 两个进程时环形因子是1；模型给出的(c)的比例印在下面。在CPU上，gloo与反向传播使用同样的核心：两者可以同时在进行
-# 却都变慢了，所以挂钟时间上省下的时间可能少于重叠的时间。
+# 两个进程时环形因子是1；模型给出的(c)的比例印在下面。模型假定反向传播用的是它单独运行时的时间；紧接着的一行
+# 给出(c)的全归约进行期间反向传播的操作符用了多长时间。
 # </details>
 #
 # ## 实测
@@ -610,7 +611,7 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # - All-reduce after backward, or one bucket for everything, overlaps nothing.
 # - No `wait()` before `optimizer.step()`: half-summed gradients. No average: n times the gradient.
-# - On CPUs gloo shares backward's cores: overlap can cost backward time.
+# - Overlap is not savings: compare the wall clock, and backward's time while sending with its time alone.
 
 # %% [markdown] lang="zh"
 # ## 记住
@@ -623,4 +624,4 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # - 反向传播之后再全归约，或者把全部梯度装进一个桶，都什么也重叠不了。
 # - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：每个梯度都变成了应有值的 n 倍。
-# - 在CPU上，gloo与反向传播共用核心：重叠可能让反向传播变慢。
+# - 重叠不等于节省：要看挂钟时间，并把发送期间反向传播的时间与它单独运行时的时间相比。

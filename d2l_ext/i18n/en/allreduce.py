@@ -1,6 +1,6 @@
 """Messages of 13.3.4: gradients all-reduced while backward still runs."""
 MESSAGES = {
-    'allreduce.version.backward': 'backward alone (nothing sent)',
+    'allreduce.version.backward': 'backward alone (whole step, nothing sent)',
     'allreduce.version.allreduce': 'all-reduce alone',
     'allreduce.version.serial': '(a) backward, then all-reduce',
     'allreduce.version.hooks': '(c) all-reduce from gradient hooks',
@@ -76,8 +76,8 @@ MESSAGES = {
                                    'f intervals in which both were under way, taking turns'),
     'allreduce.summary.model': ('model of one all-reduce call: {alpha:.3f} ms per call + bytes at {gbps:.2f} GB/'
                                 's bus bandwidth (ring factor {ring:.2f})'),
-    'allreduce.ingredient.points': ('all-reduce of one float: {small:.3f} ms (fastest of {n}; what a call costs '
-                                    'whatever its size); of {buffer_mb:.0f} MiB: {large:.4f} s (fastest of {m})'),
+    'allreduce.ingredient.points': ('all-reduce of one float: {small:.3f} ms (median of {n}; what a call costs '
+                                    'whatever its size); of {buffer_mb:.0f} MiB: {large:.4f} s (median of {m})'),
     'allreduce.ingredient.fit': ('per-call overhead α = {alpha:.3f} ms, bus bandwidth = {gbps:.2f} GB/s (a r'
                                  'ing moves {ring:.2f} x the bytes)'),
     'allreduce.overlap.line': ('{label}: {measured:.0%} of its {comm:.1f} ms of all-reduce ran while backward co'
@@ -166,14 +166,15 @@ MESSAGES = {
     'allreduce.overlap.shared': ('here {n} processes take turns on {cores} core(s), so backward and the all-reduce'
                                  ' never run at the same moment: an overlap below counts intervals in which both w'
                                  'ere under way, one waiting while the other ran; read the wall clock instead, and'
-                                 ' the recording from a larger machine below for overlap with a core per process'),
+                                 ' for overlap the recording below, made with a core per process'),
     'allreduce.usage.what_world': 'world size',
     'allreduce.recorded.bad_format': ('{where}: not an all-reduce recording of format {format} (format {got}): record '
                                       'it again'),
     'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
     'allreduce.ingredient.backward': ('backward alone (the whole step with nothing sent: forward, backward and up'
                                       "date): {seconds:.4f} s (median); inside it, backward's operators, profiled"
-                                      ' from first to last: {span:.1f} ms; it produces {tensors} gradient tensors'),
+                                      ' from first to last: {span:.1f} ms (median of {steps} profiled steps); it p'
+                                      'roduces {tensors} gradient tensors'),
     'allreduce.predict.overlapped': 'predicted best overlap, max(backward alone, all-reduce): {seconds:.4f} s',
     'allreduce.why.slower': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of "
                              '{alone:.1f} ms in backward alone ({ratio:.2f}x as long: slower here)'),
@@ -197,4 +198,26 @@ MESSAGES = {
     'allreduce.recorded.none': 'no recording from a machine with a GPU is installed with this package',
     'allreduce.plot.title_overlap_wall': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model {p'
                                           'redicted:.0%}); (a) minus it: {ms:+.1f} ms'),
+    'allreduce.guess.slowdown': ("while its all-reduce ran, backward's operators took {mine:.1f} ms, {ratio:.2f}x "
+                                 'as long as the {alone:.1f} ms in backward alone (profiled, median of the profiled '
+                                 'steps); the model gives them their time alone'),
+    'allreduce.recorded.below': ("{label} ({ms:.1f} ms) is {gap:.1f} ms below backward alone ({alone:.1f} ms), both "
+                                 "medians of each repeat's slowest process: {verdict}; each process's own median: "
+                                 'backward alone {mine_alone} ms, {label} {mine} ms'),
+    'allreduce.recorded.below_within': ("within the repeats' spread ({spread:.1f} ms, the larger interquartile range)"
+                                        ', so not told apart'),
+    'allreduce.recorded.below_beyond': ("beyond the repeats' spread ({spread:.1f} ms, the larger interquartile range)"
+                                        ', and nothing measured here explains it'),
+    'allreduce.recorded.processes': ("{label}, per process and profiled step: backward's operators took {lo:.1f}–"
+                                     '{hi:.1f} ms (in backward alone: {alo:.1f}–{ahi:.1f} ms); its all-reduce was busy '
+                                     '{clo:.1f}–{chi:.1f} ms (in all-reduce alone: {xlo:.1f}–{xhi:.1f} ms)'),
+    'allreduce.recorded.cap': ("; backward's operators' time over the all-reduce's busy time, summed over processes"
+                               ' and steps, caps the overlap at {cap:.0%}'),
+    'allreduce.recorded.steps': ("{label}, backward's operators on processes 0 to {last} (ms), {steps}; the timeline "
+                                 'below draws the last step'),
+    'allreduce.recorded.step': 'profiled step {step}: {spans}',
+    'allreduce.recorded.unexplained': ("Why one process's backward or all-reduce took longer than another's, or one "
+                                       'repeat longer than another, is not explained by anything measured here; the '
+                                       "model gives every process backward alone's time and every call the time α "
+                                       'and β give it'),
 }

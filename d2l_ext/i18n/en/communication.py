@@ -7,7 +7,7 @@ MESSAGES = {
     'communication.variant.run_then_copy': 'run, then copy',
     'communication.variant.overlapped': 'run and copy overlapped',
     'communication.variant.warm': 'later calls (warm)',
-    'communication.variant.cold': 'first call (cold)',
+    'communication.variant.cold': 'first call (includes page-locking)',
     'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies, alone',
     'communication.variant.lane2_compute': 'lane 1 computes, alone',
     'communication.variant.together': 'both lanes together',
@@ -33,7 +33,7 @@ MESSAGES = {
     'communication.no_link': 'No GPU here, so no device-to-host link: the rows are a labelled CPU analogue.',
     'communication.link': 'plain device-to-host copy: pageable {pageable:.1f} GB/s, pinned {pinned:.1f} GB/s',
     'communication.book.run': 'Run on lane 0',
-    'communication.book.copy': 'Copy to CPU',
+    'communication.book.copy': 'Copy to CPU (into new pageable tensors)',
     'communication.book.not_copied': ("Nothing was copied: the results already live in host memory, so y.to('cpu') "
                                       'returned the same tensors.'),
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
@@ -49,8 +49,10 @@ MESSAGES = {
     'communication.measured_title': "Each repeat beside the prediction from this machine's rates",
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.pageable': ("{gb:.1f} GB of results: the book's copy into new pageable tensors took "
-                                        '{book:.2f} s, into pinned buffers {pinned:.3f} s (the new pageable '
-                                        'tensors took {ratio:.0f} times as long).'),
+                                        '{book:.2f} s ({book_gbps:.2f} GB/s), into preallocated pinned buffers '
+                                        '{pinned:.3f} s ({pinned_gbps:.1f} GB/s): the new tensors took {ratio:.0f} '
+                                        'times as long. That ratio compares new pageable memory with reused pinned '
+                                        'memory.'),
     'communication.recorded.nb_like_pinned': ("The book's non_blocking copy ({nb:.4f} s) is as fast as preallocated "
                                               'pinned buffers ({pinned:.4f} s): from the second call on, PyTorch '
                                               'reuses the pinned blocks it page-locked the first time.'),
@@ -150,7 +152,7 @@ MESSAGES = {
                                      'as long; one traced run against a median of untraced repeats): the products '
                                      'ran slower while the copies ran, so the wall clock gained less than the '
                                      'overlap suggests.'),
-    'communication.timeline.caption': '{plan}: {products} products and {copies} copies of {n} x {n} results',
+    'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} x {n})',
     'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} x {n}, every repeat',
     'communication.recorded.interval': ("From the recorded timeline's intervals: with a copy stream and events the "
                                         '{copies} copies ran beside a product for {measured:.0%} of their busy time '
@@ -159,7 +161,8 @@ MESSAGES = {
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} x {n})',
     'communication.legend.compute': 'products (mm)',
     'communication.legend.copy': 'copies to host memory',
-    'communication.book.both': 'Run on lane 0 and copy to CPU (first non_blocking call)',
+    'communication.book.both': ('Run on lane 0 and copy to CPU (first non_blocking call, including page-locking new '
+                                'host memory)'),
     'communication.book.both_again': 'Run on lane 0 and copy to CPU (second non_blocking call)',
     'communication.book.copy_cpu': ".to('cpu') (a CPU lane: nothing is copied)",
     'communication.book.both_cpu': ("Run on lane 0, then .to('cpu', non_blocking=True), 1st call (a CPU lane: "
@@ -172,4 +175,26 @@ MESSAGES = {
     'communication.what_inner': 'inner size',
     'communication.profile.tick': '{when}: {op}',
     'communication.mode.widget': 'the copy plan chosen above',
+    'communication.variant.expected.oversubscribed': 'more threads than cores: from max(lane times) up to their sum',
+    'communication.mode.pageable, preallocated, same stream': 'pageable buffers, preallocated (reused), one stream',
+    'communication.recorded.reused': ('Into preallocated pageable buffers, reused on every repeat: {seconds:.3f} s '
+                                       '({gbps:.1f} GB/s), {ratio:.1f} times as long as the pinned buffers.'),
+    'communication.recorded.reused_link': ('This recording has no row for reused pageable buffers; its link '
+                                            'measurement copied one {n} x {n} result again and again into one '
+                                            'reused buffer: pageable {gbps:.1f} GB/s, pinned {pinned:.1f} GB/s '
+                                            '({ratio:.1f} times as fast).'),
+    'communication.ex3.oversubscribed': ('Together {together:.4f} s: {where}. {threads} threads want a core ({parts}) '
+                                         'and this machine has {cores}, so the closed form is a range: from '
+                                         'max(lane times) = {expected:.4f} s, if every thread had a core, up to one '
+                                         'after the other {serial:.4f} s.'),
+    'communication.ex3.where_near_max': 'close to max(lane times)',
+    'communication.ex3.where_near_serial': 'about one after the other, no gain here',
+    'communication.ex3.where_inside': 'between the two ends of the range',
+    'communication.ex3.where_below': 'below max(lane times)',
+    'communication.ex3.where_above': 'above one after the other',
+    'communication.ex3.threads_cpu': 'lane {lane}: {n} computing',
+    'communication.ex3.threads_copy': 'lane {lane}: {n} computing, 1 copying',
+    'communication.ex3.threads_gpu': 'lane {lane}: 1 issuing GPU work',
+    'communication.ex3.threads_sep': '; ',
+    'communication.ex3.range_legend': 'up to one after the other',
 }

@@ -75,8 +75,8 @@ MESSAGES = {
                          "the repeats' spread ({gap:.3f} ms): the plan lost time"),
     'graph.dag_same': ('two lanes planned and one lane in order are not told apart: their medians ({mine:.2f} and '
                        "{other:.2f} ms) differ by less than the repeats' spread ({gap:.3f} ms)"),
-    'graph.dag_all_cores_faster': 'one device with all cores ran {ratio:.2f}x as fast as one lane (one core) in order',
-    'graph.dag_all_cores_slower': 'one device with all cores took {inv:.2f}x as long as one lane (one core) in order',
+    'graph.dag_all_cores_faster': 'one device with all cores ran {ratio:.2f}x as fast as {lane} in order',
+    'graph.dag_all_cores_slower': 'one device with all cores took {inv:.2f}x as long as {lane} in order',
     'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
     'graph.n_tensors': '{n} tensors',
     'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
@@ -175,16 +175,14 @@ MESSAGES = {
     'graph.dag_forced': ('the planner alone gave {lane} nothing; the exercise gives every lane a task, so {lane} '
                          'got the one that lengthens the modelled plan least'),
     'graph.dag_predicted': ('predicted from one product timed on each lane: lane 0 alone in order {one:.2f} ms, '
-                            'two lanes planned {planned:.2f} ms: the plan {ratio:.2f}x as fast (copies and waiting '
-                            'not counted)'),
+                            'two lanes planned {planned:.2f} ms: the plan {ratio:.2f}x as fast'),
     'graph.dag_predicted_slower': ('predicted from one product timed on each lane: lane 0 alone in order '
-                                   '{one:.2f} ms, two lanes planned {planned:.2f} ms: the plan {inv:.2f}x as long '
-                                   '(copies and waiting not counted)'),
+                                   '{one:.2f} ms, two lanes planned {planned:.2f} ms: the plan {inv:.2f}x as long'),
     'graph.dag_predicted_loss': ('the model itself predicts the plan to be slower than lane 0 alone: with lanes '
                                  'this unequal, give every task to the faster one'),
     'graph.rec_dag.title': ('exercise 5 recorded there: {tasks} tasks, each one {n} x {n} product; {repeats} '
                             'repeats of each way, interleaved (median, then the range of every repeat):'),
-    'graph.rec_dag.row': '  {variant}: {ms:.3f} ms ({lo:.3f} to {hi:.3f} ms)',
+    'graph.rec_dag.row': '  {variant}: {ms:.3f} ms ({lo:.3f} to {hi:.3f} ms; every repeat in order: {every})',
     'graph.rec_dag.checked': "every way's results matched float64 (worst relative error {error:.1e})",
     'graph.vs.threads_slow': ('a test: timed again right after with one thread, the boxes outside the lanes '
                               '(copies, sum, update) took {one:.2f} ms instead of {all:.2f} ms with all {threads} '
@@ -221,4 +219,17 @@ MESSAGES = {
     'graph.err.no_resource': 'list_schedule needs at least one resource',
     'graph.err.speed': 'speed needs a factor > 0 for every resource; check {check}',
     'graph.err.pinned': 'pinned tasks name resources that are not listed: {stray}',
+    'graph.lane_device': '{lane} ({device})',
+    'graph.dag_per_product': ("predicted from the one-lane run's median ({one:.2f} ms for {serial:.0f} products, "
+                              '{per:.3f} ms each): two lanes planned, a plan {planned:.0f} products long, '
+                              '{ms:.2f} ms; measured {measured:.2f} ms (median)'),
+    'graph.dag_vs': 'predicted beside measured: {rows}',
+    'graph.dag_vs_row': '{variant}: predicted {predicted:.2f} ms, measured {measured:.2f} ms (median)',
+    'graph.dag_breakdown': ('the plan run once more after the timing: {span:.2f} ms from the first lane starting to '
+                            'the last task ending; {lanes}'),
+    'graph.dag_breakdown_gpu': ('the plan run once more after the timing, the GPU lane waiting for each of its tasks: '
+                                '{span:.2f} ms from the first lane starting to the last task ending; {lanes}'),
+    'graph.dag_breakdown_lane': ('{lane} ({tasks} tasks): running them {products:.2f} ms, fetching inputs (a copy '
+                                 'where made on the other device) {copies:.2f} ms, waiting for inputs '
+                                 '{waiting:.2f} ms'),
 }

@@ -11,7 +11,7 @@ MESSAGES = {
     'graph.recorded.lane_item': '{lane} = {device}',
     'graph.recorded.run': ('batch {batch} ({d_in}-{hidden}-{d_out} MLP), {warmup} warm-up steps not counted, then '
                            '{repeats} repeats of each way, interleaved (median, then the range of every repeat):'),
-    'graph.recorded.row': '  {variant}: {ms:.3f} ms ({lo:.3f} to {hi:.3f} ms)',
+    'graph.recorded.row': '  {variant}: {ms:.3f} ms ({lo:.3f} to {hi:.3f} ms; every repeat in order: {every})',
     'graph.recorded.one_flat': ('one device: batch {small} took {ms_small:.3f} ms ({lo_small:.3f} to '
                                 '{hi_small:.3f} ms), batch {large} {ms_large:.3f} ms ({lo_large:.3f} to '
                                 '{hi_large:.3f} ms): at these sizes its measured time did not grow with the batch'),
@@ -42,7 +42,7 @@ MESSAGES = {
     'graph.recorded.title_cpu': ('The step of Fig. 13.3.1, CPU recording (no GPU), {date}\nbatch {batch}, '
                                  '{repeats} repeats after {warmup} warm-up steps; overlap of the halves '
                                  '{fraction:.0%} (predicted {predicted:.0%})'),
-    'graph.recorded.title_timeline': 'one repeat (the split step of median time), each way from its own start',
+    'graph.recorded.title_timeline': 'the repeats ringed below, each way from its own start',
     'graph.recorded.title_repeats': 'every repeat after the warm-up, in the order they ran',
     'graph.recorded.row_lane': '{lane}\n{device}',
     'graph.recorded.row_one': 'one device: {device}',
@@ -57,4 +57,13 @@ MESSAGES = {
     'graph.recorded.sep': ', ',
     'graph.recorded.clock_note': ('GPU intervals from CUDA events, CPU intervals from timestamps in the thread that '
                                   'ran them, on one clock'),
+    'graph.recorded.drawn_median': ('drawn: {variant}, repeat {repeat} of {repeats}, {ms:.3f} ms on the wall clock '
+                                    '(the median); its bars span {span:.3f} ms'),
+    'graph.recorded.drawn_other': ('drawn: {variant}, repeat {repeat} of {repeats}, {ms:.3f} ms on the wall clock '
+                                   '(the median of its repeats: {median:.3f} ms); its bars span {span:.3f} ms'),
+    'graph.recorded.short.weight_copy': 'weights',
+    'graph.recorded.short.grad_copy': 'grads',
+    'graph.recorded.short.lane_step': 'fwd + bwd',
+    'graph.recorded.short.whole_step': 'step',
+    'graph.recorded.legend_drawn': 'the repeat drawn above',
 }

@@ -37,4 +37,12 @@ MESSAGES = {
     'overview.summary.no_comm': '2. Computation and communication: no GPU recording of copies is available here.',
     'overview.summary.graph': ('3. The dependency graph: the extra notebook on it measures a training step split '
                                'over two lanes against one lane with the whole minibatch.'),
+    'overview.summary.base_same': ("{lane} alone doing both lanes' work took {baseline:.3f} s, together "
+                                   '{together:.3f} s: within {noise:.0%} of each other.'),
+    'overview.summary.base_beaten': ("{lane} alone doing both lanes' work took {baseline:.3f} s; together took "
+                                     '{together:.3f} s, {ratio:.2f}x as fast.'),
+    'overview.summary.base_lost': ("{lane} alone doing both lanes' work took {baseline:.3f} s, {ratio:.2f}x as fast "
+                                   'as the lanes together ({together:.3f} s).'),
+    'overview.summary.no_base': ("The recording has no run of one device doing both lanes' work, so that "
+                                 'comparison is not in it.'),
 }

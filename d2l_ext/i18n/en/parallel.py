@@ -36,14 +36,23 @@ MESSAGES = {
     'parallel.small_ops.gpu': ('Issuing one small product from Python took about {launch_us:.1f} us here, and one '
                                'lane {per_us:.1f} us per product: about as long, so the lane waited on the launches. '
                                'The batched product took {batched_us:.2f} us per product: the GPU computes one faster '
-                               'than the next launch arrives, so a second stream has nothing to overlap. One batched '
-                               'product or a CUDA Graph replay launches once for all of them.'),
+                               'than the next launch arrives, so a second stream has nothing to overlap.'),
+    'parallel.small_ops.once': 'Launching once for all the products: {ways}.',
+    'parallel.small_ops.once_faster': '{variant} {us:.2f} us per product, {ratio:.1f}x as fast as one lane',
+    'parallel.small_ops.once_not': '{variant} {us:.2f} us per product, not faster than one lane ({ratio:.2f}x)',
     'parallel.small_ops.gpu_open': ('Issuing one small product from Python took about {launch_us:.1f} us here, one '
                                     'lane {per_us:.1f} us per product, the batched product {batched_us:.2f} us per '
                                     'product. These numbers do not show the launches to be the limit.'),
-    'parallel.small_ops.cpu': ('On {cores} core(s), one product of {size}x{size} took about {launch_us:.1f} us '
-                               "including the Python call. The rows give each way's time, to set against one lane "
-                               'with all the cores; one batched product makes one call for all the products.'),
+    'parallel.small_ops.cpu': ('On {cores} core(s), per product of {size}x{size}: {per_us:.1f} us as one call '
+                               'each (one lane), {batched_us:.1f} us inside one batched product; at the rate of one '
+                               '{large}x{large} product ({gflops:.0f} GFLOP/s) its 2n³ FLOP take {rated_us:.1f} us. '
+                               "The rows give each way's time, to set against one lane with all the cores."),
+    'parallel.per_product.line': ('{framework}, {lane} alone: {ms:.3g} ms per product at n={large} '
+                                  '({gflops:.0f} GFLOP/s); at that rate {sizes}.'),
+    'parallel.per_product.size': 'n={size} would take {rated:.3g} ms, measured {ms:.3g} ms ({ratio:.1f}x)',
+    'parallel.speed.median_repeat': ('The timeline is repeat {index} of {repeats} of "together", the one timed as '
+                                     'the median ({wall:.3f} s): the overlap, the times per product side by side '
+                                     'and the prediction redone at them all come from that run.'),
     'parallel.plot_title': '{framework}: together {speedup:.2f}x as fast as one after the other '
                            '(expected {expected:.2f}x)',
     'parallel.timeline_title': '{framework}: when each product ran on each lane',
@@ -74,7 +83,8 @@ MESSAGES = {
     'parallel.predict.line': '{variant}: predicted {seconds:.3f} s',
     'parallel.variant.one_after_other': 'one after the other',
     'parallel.variant.both_jobs': '{lane}, both jobs',
-    'parallel.workload': '{size}x{size} matrices; products per lane: {iters}',
+    'parallel.workload': ('this run: {size}x{size} matrices, products per lane {iters} (the book: {book_iters} '
+                          'products of {book_size}x{book_size} on each GPU)'),
     'parallel.variant.threads': 'both lanes, one thread each',
     'parallel.verdict.serial': ('Together: {together:.3f} s, against {serial:.3f} s one after the other '
                                 '({speedup:.2f}x) and {slower:.3f} s for the slower lane alone.'),
@@ -132,6 +142,8 @@ MESSAGES = {
     'parallel.recorded.panel': ('{gpu}, {date}: {products} of {size}x{size}; every repeat: together {speedup:.2f}x '
                                 'as fast as one after the other (expected {expected:.2f}x)'),
     'parallel.recorded.timeline': ('Another run from the same recording: {products} of {size}x{size}; {note}'),
+    'parallel.recorded.timeline_repeat': ('Repeat {index} of {repeats} of "together" (the median): {products} of '
+                                          '{size}x{size}; {note}'),
     'parallel.recorded.merged': 'one bar per product, except {lanes}: drawn as busy stretches (products merged)',
     'parallel.recorded.each': 'one bar per product',
     'parallel.independence.summary_gpu': ('{framework} ({engine}, {lane}): {iters} products of {size}x{size}: one '

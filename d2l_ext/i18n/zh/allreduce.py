@@ -1,6 +1,6 @@
 """13.3.4 的消息：反向传播仍在进行时就全归约梯度。"""
 MESSAGES = {
-    'allreduce.version.backward': '仅反向传播（不发送）',
+    'allreduce.version.backward': '仅反向传播（整个训练步，不发送）',
     'allreduce.version.allreduce': '仅全归约',
     'allreduce.version.serial': '(a) 先反向传播，再全归约',
     'allreduce.version.hooks': '(c) 由梯度钩子发起全归约',
@@ -71,9 +71,8 @@ MESSAGES = {
                                    '间'),
     'allreduce.summary.model': ('一次全归约调用的模型：每次调用 {alpha:.3f} 毫秒 + 字节数按总线带宽 {gbps:.2f} G'
                                 'B/s 计（环形因子 {ring:.2f}）'),
-    'allreduce.ingredient.points': ('一个浮点数的全归约：{small:.3f} 毫秒（{n} 次中最快的一次；与大小无关的每次'
-                                    '调用开销）；{buffer_mb:.0f} MiB 的全归约：{large:.4f} 秒（{m} 次中最快的一次'
-                                    '）'),
+    'allreduce.ingredient.points': ('一个浮点数的全归约：{small:.3f} 毫秒（{n} 次的中位数；与大小无关的每次'
+                                    '调用开销）；{buffer_mb:.0f} MiB 的全归约：{large:.4f} 秒（{m} 次的中位数）'),
     'allreduce.ingredient.fit': ('每次调用的开销 α = {alpha:.3f} 毫秒，总线带宽 = {gbps:.2f} GB/s（环形全归'
                                  '约传输 {ring:.2f} 倍的字节）'),
     'allreduce.overlap.line': ('{label}：它的 {comm:.1f} 毫秒全归约中，有 {measured:.0%} 是在反向传播计算的同时'
@@ -155,13 +154,13 @@ MESSAGES = {
     'allreduce.recorded.no_size': '这份录制没有 {n} 个进程的运行；它有 {sizes}',
     'allreduce.overlap.shared': ('这里 {n} 个进程在 {cores} 个核心上轮流运行，所以反向传播和全归约从不在同一时刻'
                                  '运行：下面的重叠统计的是两者都在进行中的时间区间，一个在等待另一个运行；请看挂钟'
-                                 '时间，并看下面来自更大机器的录制结果，那里每个进程有一个核心'),
+                                 '时间；重叠请看下面每个进程各占一个核心时的录制结果'),
     'allreduce.usage.what_world': '进程数',
     'allreduce.recorded.bad_format': '{where}：不是格式 {format} 的全归约录制结果（格式 {got}）：请重新录制',
     'allreduce.recorded.missing': '{where}：缺少 {missing}：请重新录制',
     'allreduce.ingredient.backward': ('仅反向传播（整个训练步，不发送：前向传播、反向传播和更新）：{seconds:.4f} '
                                       '秒（中位数）；其中反向传播的各个操作符，按性能分析从第一个到最后一个：{spa'
-                                      'n:.1f} 毫秒；它产生 {tensors} 个梯度张量'),
+                                      'n:.1f} 毫秒（{steps} 个性能分析步的中位数）；它产生 {tensors} 个梯度张量'),
     'allreduce.predict.overlapped': '预测：最佳重叠，max(仅反向传播, 全归约)   {seconds:.4f} 秒',
     'allreduce.summary.overlap': ('{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f} '
                                   '毫秒；反向传播的操作符用时是仅反向传播时的 {slowdown:.2f} 倍（性能分析）'),
@@ -184,4 +183,25 @@ MESSAGES = {
                              '是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更快）'),
     'allreduce.why.rest_larger': ('{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）：它比上面'
                                   '每一项都大，所以这些项解释不了这个差别'),
+    'allreduce.guess.slowdown': ('在它的全归约进行期间，反向传播的操作符用了 {mine:.1f} 毫秒，是仅反向传播中 '
+                                 '{alone:.1f} 毫秒的 {ratio:.2f} 倍（性能分析，各性能分析步的中位数）；模型给它们的'
+                                 '是单独运行时的时间'),
+    'allreduce.recorded.below': ('{label}（{ms:.1f} 毫秒）比仅反向传播（{alone:.1f} 毫秒）少 {gap:.1f} 毫秒，两者都是'
+                                 '每次重复中最慢进程的中位数：{verdict}；每个进程自己的中位数：仅反向传播 {mine_alone}'
+                                 ' 毫秒，{label} {mine} 毫秒'),
+    'allreduce.recorded.below_within': ('在各次重复的波动范围（{spread:.1f} 毫秒，取较大的四分位距）之内，所以区分'
+                                        '不出快慢'),
+    'allreduce.recorded.below_beyond': ('超出了各次重复的波动范围（{spread:.1f} 毫秒，取较大的四分位距），这里测量'
+                                        '的任何东西都解释不了它'),
+    'allreduce.recorded.processes': ('{label}，按进程和性能分析步：反向传播的操作符用了 {lo:.1f}–{hi:.1f} 毫秒（在仅'
+                                     '反向传播中：{alo:.1f}–{ahi:.1f} 毫秒）；它的全归约忙碌了 {clo:.1f}–{chi:.1f} 毫'
+                                     '秒（在仅全归约中：{xlo:.1f}–{xhi:.1f} 毫秒）'),
+    'allreduce.recorded.cap': ('；反向传播操作符的时间除以全归约忙碌的时间（对各进程和各步求和），把重叠限制在 '
+                               '{cap:.0%} 以内'),
+    'allreduce.recorded.steps': ('{label}，进程0到{last}上反向传播的操作符用时（毫秒），{steps}；下面的时间线画的'
+                                 '是最后一步'),
+    'allreduce.recorded.step': '第 {step} 个性能分析步：{spans}',
+    'allreduce.recorded.unexplained': ('一个进程的反向传播或全归约为什么比另一个进程的慢、一次重复为什么比另一次慢，'
+                                       '这里测量的任何东西都解释不了；模型给每个进程的都是仅反向传播的时间，给每次调'
+                                       '用的都是由α和β算出的时间'),
 }

@@ -7,7 +7,7 @@ MESSAGES = {
     'communication.variant.run_then_copy': '先计算，后复制',
     'communication.variant.overlapped': '计算与复制重叠',
     'communication.variant.warm': '之后的调用（已预热）',
-    'communication.variant.cold': '第一次调用（冷启动）',
+    'communication.variant.cold': '第一次调用（含锁页）',
     'communication.variant.lane1_compute_and_copy': '执行路 0 计算并复制，单独运行',
     'communication.variant.lane2_compute': '执行路 1 计算，单独运行',
     'communication.variant.together': '两条执行路同时运行',
@@ -16,8 +16,8 @@ MESSAGES = {
     'communication.variant.expected.shared': 'CPU 执行路共用核心：核心数允许几条就同时运行几条',
     'communication.variant.expected.engine': '没有收益：MXNet 的引擎已用上所有核心',
     'communication.mode.cpu_analogue': 'CPU 上的类比：由第二个线程复制',
-    'communication.mode.book: copy_to_cpu(y)': '书中：copy_to_cpu(y)，新建可分页张量',
-    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': '书中：copy_to_cpu(y, non_blocking=True)，一个流',
+    'communication.mode.book: copy_to_cpu(y)': '书中的复制：新建可分页张量',
+    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': '书中的 non_blocking 复制，一个流',
     'communication.mode.pinned, preallocated, same stream': '预先分配的锁页缓冲区，一个流',
     'communication.mode.pinned, preallocated, copy stream + events': '锁页缓冲区，复制流 + 事件',
     'communication.row.compute_stream': '计算流',
@@ -33,7 +33,7 @@ MESSAGES = {
     'communication.no_link': '这里没有 GPU，也就没有设备到主机的链路：下面各行是标明了的 CPU 类比。',
     'communication.link': '普通的设备到主机复制：可分页内存 {pageable:.1f} GB/s，锁页内存 {pinned:.1f} GB/s',
     'communication.book.run': '在执行路 0 上计算',
-    'communication.book.copy': '复制到 CPU',
+    'communication.book.copy': '复制到 CPU（复制到新建的可分页张量）',
     'communication.book.not_copied': "什么也没有复制：结果本来就在主机内存中，y.to('cpu') 返回的就是原来的张量。",
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates.gpu': ('在这里测得：一个 {n} x {n} 矩阵乘积 {tflops:.1f} TFLOP/s；设备到主机的复制，'
@@ -44,11 +44,13 @@ MESSAGES = {
                                 '{tflops:.3f} TFLOP/s；复制到预先分配的主机缓冲区 {gbps:.1f} GB/s\n{k} 个乘积 = '
                                 '{gflop} GFLOP -> {run:.4f} 秒；其结果 = {gb:.3f} GB -> 复制 {copy:.4f} 秒'),
     'communication.predicted_line': '  预测 {name}：{seconds:.4f} 秒',
-    'communication.measured_title': '每次重复的实测值，旁边是根据本机速率作出的预测',
+    'communication.measured_title': '每次重复与按本机速率的预测',
     'communication.recorded.none': '这里没有可以展示的 GPU 录制结果。',
-    'communication.recorded.pageable': ('{gb:.1f} GB 的结果：书中复制到新建的可分页张量用了 {book:.2f} 秒，'
-                                        '复制到锁页缓冲区用了 {pinned:.3f} 秒'
-                                        '（新的可分页张量用时是锁页缓冲区的 {ratio:.0f} 倍）。'),
+    'communication.recorded.pageable': ('{gb:.1f} GB 的结果：书中复制到新建的可分页张量用了 {book:.2f} 秒'
+                                        '（{book_gbps:.2f} GB/s），'
+                                        '复制到预先分配的锁页缓冲区用了 {pinned:.3f} 秒（{pinned_gbps:.1f} GB/s）。'
+                                        '前者用时是后者的 {ratio:.0f} 倍。'
+                                        '这个比值比较的是新建的可分页内存与重复使用的锁页内存。'),
     'communication.recorded.nb_like_pinned': ('书中的 non_blocking 复制（{nb:.4f} 秒）和预先分配的锁页缓冲区'
                                               '（{pinned:.4f} 秒）一样快：从第二次调用起，PyTorch 会重复使用第一次'
                                               '调用时锁页的内存块。'),
@@ -72,8 +74,8 @@ MESSAGES = {
                                          '{cuda:.3f} 秒；其余 {rest:.3f} 秒由相减得出，未单独分析：'
                                          '之后重复使用锁页内存块的调用没有这部分时间。'),
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
-    'communication.first_copy.title': '书中的 non_blocking 复制：第一次调用要为新内存锁页',
-    'communication.profile_title': 'torch.profiler：复制操作符的CPU时间与CUDA时间',
+    'communication.first_copy.title': '书中的 non_blocking 复制：首次调用为新内存锁页',
+    'communication.profile_title': 'torch.profiler：复制操作符的 CPU 与 CUDA 时间',
     'communication.hazard.caught': ('同步之前读取：相对误差 {early:.2f}（缓冲区里还是旧的值）；'
                                     'torch.cuda.synchronize() 之后：{late:.1e}。'),
     'communication.hazard.lucky': ('同步之前读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
@@ -82,13 +84,13 @@ MESSAGES = {
                                  'non_blocking 复制的结果，得到的是缓冲区里原有的内容。'),
     'communication.ex3.alone': ('执行路：{lanes}\n单独运行：执行路 0 计算并复制 {a:.4f} 秒，执行路 1 计算 {b:.4f} 秒；'
                                 '先后运行 {serial:.4f} 秒。先预测“同时运行”的用时，再运行参考答案。'),
-    'communication.ex3.like_expected': ('同时运行 {together:.4f} 秒，接近预期的 {expected:.4f} 秒（{rule}）；'
+    'communication.ex3.like_expected': ('同时运行 {together:.4f} 秒，接近预测的 {expected:.4f} 秒（{rule}）；'
                                         '先后运行 {serial:.4f} 秒。'),
     'communication.ex3.like_serial': ('同时运行 {together:.4f} 秒，与先后运行（{serial:.4f} 秒）相当：这里没有收益；'
-                                      '预期 {expected:.4f} 秒（{rule}）。'),
-    'communication.ex3.between': ('同时运行 {together:.4f} 秒：预期 {expected:.4f} 秒（{rule}），'
+                                      '预测 {expected:.4f} 秒（{rule}）。'),
+    'communication.ex3.between': ('同时运行 {together:.4f} 秒：预测 {expected:.4f} 秒（{rule}），'
                                   '先后运行 {serial:.4f} 秒。'),
-    'communication.ex3.title': '练习 3：计算、复制和第二条执行路同时进行',
+    'communication.ex3.title': '练习 3：计算、复制与第二条执行路同时运行',
     'communication.profile.trace': 'Chrome 跟踪文件已写入 {path}：请在 ui.perfetto.dev 中打开。',
     'communication.profile.split_gpu': ('GPU 时间：乘积（aten::mm）{mm:.4f} 秒，设备到主机的复制 {copy:.4f} 秒'
                                         '（复制用时是乘积用时的 {share:.0%}）；跟踪文件显示它们各在哪个流上运行。'),
@@ -138,16 +140,16 @@ MESSAGES = {
                                      '中位数为 {run:.4f} 秒（是它的 {ratio:.2f} 倍；一次跟踪运行对比未跟踪各次重复的'
                                      '中位数）：复制运行期间乘积变慢了，'
                                      '因此挂钟时间的收益小于重叠比例所提示的。'),
-    'communication.timeline.caption': '{plan}：{products} 个乘积和 {copies} 次复制，结果为 {n} x {n}',
-    'communication.recorded.caption': '录制于 {gpu}，{date}：{iters} 个 {n} x {n} 矩阵乘积，每次重复',
+    'communication.timeline.caption': '{plan}：{products} 个乘积、{copies} 次复制（{n} x {n}）',
+    'communication.recorded.caption': '录制于 {gpu}，{date}：{iters} 个 {n} x {n} 乘积，每次重复',
     'communication.recorded.interval': ('根据录制的时间线上的区间：使用复制流和事件时，{copies} 次复制在其忙碌时间的'
                                         ' {measured:.0%} 里与某个乘积同时运行（根据录制的计算与复制用时，按公式预测为 '
                                         '{predicted:.0%}）。'),
     'communication.axis_ms': '毫秒',
-    'communication.recorded.source': '录制于 {gpu}，{date}（{iters} 个 {n} x {n} 矩阵乘积）',
+    'communication.recorded.source': '录制于 {gpu}，{date}（{iters} 个 {n} x {n} 乘积）',
     'communication.legend.compute': '乘积（mm）',
     'communication.legend.copy': '复制到主机内存',
-    'communication.book.both': '在执行路 0 上计算并复制到 CPU（第一次 non_blocking 调用）',
+    'communication.book.both': '在执行路 0 上计算并复制到 CPU（第一次 non_blocking 调用，包括为新的主机内存锁页）',
     'communication.book.both_again': '在执行路 0 上计算并复制到 CPU（第二次 non_blocking 调用）',
     'communication.book.copy_cpu': ".to('cpu')（CPU 执行路：不发生复制）",
     'communication.book.both_cpu': ("在执行路 0 上计算，再调用 .to('cpu', non_blocking=True)，"
@@ -160,4 +162,25 @@ MESSAGES = {
     'communication.what_inner': '内维大小',
     'communication.profile.tick': '{when}：{op}',
     'communication.mode.widget': '上面选择的复制方式',
+    'communication.variant.expected.oversubscribed': '线程多于核心：从 max(各执行路用时) 到它们的和',
+    'communication.mode.pageable, preallocated, same stream': '预先分配（重复使用）的可分页缓冲区，一个流',
+    'communication.recorded.reused': ('复制到预先分配、每次重复都重复使用的可分页缓冲区：{seconds:.3f} 秒'
+                                       '（{gbps:.1f} GB/s），是锁页缓冲区用时的 {ratio:.1f} 倍。'),
+    'communication.recorded.reused_link': ('这份录制没有重复使用的可分页缓冲区这一行；它的链路测量把一个 {n} x {n} '
+                                            '的结果反复复制到同一个重复使用的缓冲区：可分页内存 {gbps:.1f} GB/s，'
+                                            '锁页内存 {pinned:.1f} GB/s（是前者的 {ratio:.1f} 倍）。'),
+    'communication.ex3.oversubscribed': ('同时运行 {together:.4f} 秒：{where}。有 {threads} 个线程需要核心（{parts}），'
+                                         '而本机有 {cores} 个核心，因此按公式的预测是一个范围：从 max(各执行路用时) = '
+                                         '{expected:.4f} 秒（假如每个线程都有自己的核心），'
+                                         '到先后运行的 {serial:.4f} 秒。'),
+    'communication.ex3.where_near_max': '接近 max(各执行路用时)',
+    'communication.ex3.where_near_serial': '与先后运行相当，这里没有收益',
+    'communication.ex3.where_inside': '在范围的两端之间',
+    'communication.ex3.where_below': '低于 max(各执行路用时)',
+    'communication.ex3.where_above': '高于先后运行的用时',
+    'communication.ex3.threads_cpu': '执行路 {lane}：{n} 个计算线程',
+    'communication.ex3.threads_copy': '执行路 {lane}：{n} 个计算线程，1 个复制线程',
+    'communication.ex3.threads_gpu': '执行路 {lane}：1 个发出 GPU 工作的线程',
+    'communication.ex3.threads_sep': '；',
+    'communication.ex3.range_legend': '最多到先后运行的用时',
 }

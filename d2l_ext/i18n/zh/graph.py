@@ -70,8 +70,8 @@ MESSAGES = {
                          '波动范围（{gap:.3f} 毫秒）：计划反而更慢'),
     'graph.dag_same': ('两条执行路按计划运行与一条执行路按顺序运行区分不出快慢：两者的中位数（{mine:.2f} 与 {other:.2f}'
                        ' 毫秒）相差不到各次重复的波动范围（{gap:.3f} 毫秒）'),
-    'graph.dag_all_cores_faster': '使用全部核心的一个设备，速度是按顺序运行的一条执行路（一个核心）的 {ratio:.2f} 倍',
-    'graph.dag_all_cores_slower': '使用全部核心的一个设备，耗时是按顺序运行的一条执行路（一个核心）的 {inv:.2f} 倍',
+    'graph.dag_all_cores_faster': '使用全部核心的一个设备，速度是按顺序运行的{lane}的 {ratio:.2f} 倍',
+    'graph.dag_all_cores_slower': '使用全部核心的一个设备，耗时是按顺序运行的{lane}的 {inv:.2f} 倍',
     'graph.broken_not_caught': '结果一致：这个计划恰好不需要等待',
     'graph.n_tensors': '{n} 个张量',
     'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
@@ -162,20 +162,19 @@ MESSAGES = {
     'graph.vs.quiet': '三次计时中其他程序占用的核心都不超过 {top:.0%}：它们解释不了这些数字之间的差距',
     'graph.role.copy_lanes': '同一设备上执行路之间的复制',
     'graph.role.copy_mixed': '复制（设备之间，或同一设备的执行路之间）',
-    'graph.dag_forced': ('规划器自己没有给{lane}任何任务；本练习要求每条执行路都有任务，所以{lane}分到了使模型中的'
+    'graph.dag_forced': ('规划器自己没有给{lane} 任何任务；本练习要求每条执行路都有任务，所以{lane} 分到了使模型中的'
                          '计划延长最少的那一个'),
     'graph.dag_predicted': ('根据在每条执行路上为一次乘法计时得出的预测：执行路 0 单独按顺序运行 {one:.2f} 毫秒，两'
-                            '条执行路按计划运行 {planned:.2f} 毫秒：计划的速度预计是前者的 {ratio:.2f} 倍（未计入复'
-                            '制和等待）'),
+                            '条执行路按计划运行 {planned:.2f} 毫秒：计划的速度预计是前者的 {ratio:.2f} 倍'),
     'graph.dag_predicted_slower': ('根据在每条执行路上为一次乘法计时得出的预测：'
                                    '执行路 0 单独按顺序运行 {one:.2f} 毫秒，'
                                    '两条执行路按计划运行 {planned:.2f} 毫秒：'
-                                   '预计计划用时是前者的 {inv:.2f} 倍（未计入复制和等待）'),
+                                   '预计计划用时是前者的 {inv:.2f} 倍'),
     'graph.dag_predicted_loss': ('模型本身就预测这个计划比执行路 0 单独运行更慢：执行路的速度相差这么大时，应当把所'
                                  '有任务都交给较快的那条'),
     'graph.rec_dag.title': ('在那里录制的练习5：{tasks} 个任务，每个是一次 {n} x {n} 的矩阵乘法；每种方式交替重复 '
                             '{repeats} 次（中位数，以及所有重复的范围）：'),
-    'graph.rec_dag.row': '  {variant}：{ms:.3f} 毫秒（{lo:.3f} 到 {hi:.3f} 毫秒）',
+    'graph.rec_dag.row': '  {variant}：{ms:.3f} 毫秒（{lo:.3f} 到 {hi:.3f} 毫秒；按顺序的每次重复：{every}）',
     'graph.rec_dag.checked': '每种方式的结果都与float64一致（最大相对误差 {error:.1e}）',
     'graph.vs.threads_slow': ('一项检验：紧接着用一个线程再次计时，执行路以外的方框（复制、求和、更新）用了 '
                               '{one:.2f} 毫秒，而使用全部 {threads} 个核心时用了 {all:.2f} 毫秒：在为它们计时期间，把'
@@ -208,4 +207,15 @@ MESSAGES = {
     'graph.err.no_resource': 'list_schedule 至少需要一个资源',
     'graph.err.speed': 'speed 必须为每个资源给出 > 0 的系数；请检查 {check}',
     'graph.err.pinned': '固定的任务指定了未列出的资源：{stray}',
+    'graph.lane_device': '{lane}（{device}）',
+    'graph.dag_per_product': ('根据一条执行路运行的中位数预测（{serial:.0f} 次乘法共 {one:.2f} 毫秒，每次 {per:.3f} '
+                              '毫秒）：两条执行路按计划运行，计划长 {planned:.0f} 次乘法，{ms:.2f} 毫秒；实测 '
+                              '{measured:.2f} 毫秒（中位数）'),
+    'graph.dag_vs': '预测与实测并列：{rows}',
+    'graph.dag_vs_row': '{variant}：预测 {predicted:.2f} 毫秒，实测 {measured:.2f} 毫秒（中位数）',
+    'graph.dag_breakdown': '计时之后把计划再运行一次：从第一条执行路开始到最后一个任务结束共 {span:.2f} 毫秒；{lanes}',
+    'graph.dag_breakdown_gpu': ('计时之后把计划再运行一次，GPU执行路等待它的每个任务完成：从第一条执行路开始到最后一个'
+                                '任务结束共 {span:.2f} 毫秒；{lanes}'),
+    'graph.dag_breakdown_lane': ('{lane}（{tasks} 个任务）：运行任务 {products:.2f} 毫秒，取得输入（若在另一设备上'
+                                 '产生则需复制）{copies:.2f} 毫秒，等待输入 {waiting:.2f} 毫秒'),
 }

@@ -10,7 +10,7 @@ MESSAGES = {
     'graph.recorded.lane_item': '{lane} = {device}',
     'graph.recorded.run': ('批量大小 {batch}（{d_in}-{hidden}-{d_out} 的多层感知机），先预热 {warmup} 步（不计入），'
                            '再把每种方式交替重复 {repeats} 次（中位数，以及所有重复的范围）：'),
-    'graph.recorded.row': '  {variant}：{ms:.3f} 毫秒（{lo:.3f} 到 {hi:.3f} 毫秒）',
+    'graph.recorded.row': '  {variant}：{ms:.3f} 毫秒（{lo:.3f} 到 {hi:.3f} 毫秒；按顺序的每次重复：{every}）',
     'graph.recorded.one_flat': ('一个设备：批量大小 {small} 用时 {ms_small:.3f} 毫秒（{lo_small:.3f} 到 {hi_small:.3f} '
                                 '毫秒），批量大小 {large} 用时 {ms_large:.3f} 毫秒（{lo_large:.3f} 到 {hi_large:.3f} '
                                 '毫秒）：在这些规模下，它实测的用时没有随批量增大而增加'),
@@ -34,7 +34,7 @@ MESSAGES = {
                              '{repeats} 次；两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
     'graph.recorded.title_cpu': ('图12.3.1的训练步，CPU 录制（没有 GPU），{date}\n批量大小 {batch}，预热 {warmup} 步后'
                                  '重复 {repeats} 次；两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
-    'graph.recorded.title_timeline': '一次重复（拆分训练步用时为中位数的一次），每种方式从各自的开始计时',
+    'graph.recorded.title_timeline': '下方圈出的那几次重复，每种方式从各自的开始计时',
     'graph.recorded.title_repeats': '预热之后的每次重复，按运行顺序',
     'graph.recorded.row_lane': '{lane}\n{device}',
     'graph.recorded.row_one': '一个设备：{device}',
@@ -48,4 +48,13 @@ MESSAGES = {
     'graph.recorded.legend_server': '求和与更新（服务器）',
     'graph.recorded.sep': '，',
     'graph.recorded.clock_note': 'GPU 的区间来自 CUDA 事件，CPU 的区间来自运行它的线程中的时间戳，统一到一个时钟上',
+    'graph.recorded.drawn_median': ('图中画出：{variant}，{repeats} 次重复中的第 {repeat} 次，挂钟时间 {ms:.3f} 毫秒'
+                                    '（即中位数）；它的各段从头到尾共 {span:.3f} 毫秒'),
+    'graph.recorded.drawn_other': ('图中画出：{variant}，{repeats} 次重复中的第 {repeat} 次，挂钟时间 {ms:.3f} 毫秒'
+                                   '（各次重复的中位数为 {median:.3f} 毫秒）；它的各段从头到尾共 {span:.3f} 毫秒'),
+    'graph.recorded.short.weight_copy': '权重',
+    'graph.recorded.short.grad_copy': '梯度',
+    'graph.recorded.short.lane_step': '前向+反向',
+    'graph.recorded.short.whole_step': '训练步',
+    'graph.recorded.legend_drawn': '上图画出的那次重复',
 }

@@ -1,11 +1,11 @@
-"""13.3.1 多设备上的并行计算：变体、预期，以及根据测量结果生成的句子。"""
+"""13.3.1 多设备上的并行计算：变体、预测，以及根据测量结果生成的句子。"""
 MESSAGES = {
     'parallel.what': '这次运行',
     'parallel.variant.serial_sum': '先后运行（各执行路单独用时之和）',
     'parallel.variant.together': '所有执行路同时运行',
-    'parallel.variant.expected.separate': '预期：max(各执行路用时)，硬件相互独立',
-    'parallel.variant.expected.shared': '预期：各执行路共用 CPU 核心',
-    'parallel.variant.expected.engine': '预期：没有收益，MXNet 的引擎已用上所有核心',
+    'parallel.variant.expected.separate': '预测：max(各执行路用时)，硬件相互独立',
+    'parallel.variant.expected.shared': '预测：各执行路共用 CPU 核心',
+    'parallel.variant.expected.engine': '预测：没有收益，MXNet 的引擎已用上所有核心',
     'parallel.variant.one_at_a_time': '逐个执行（每个之后等待）',
     'parallel.variant.issued_together': '一起发出（只等待一次）',
     'parallel.variant.one_lane': '一条执行路，占用整个设备',
@@ -18,18 +18,18 @@ MESSAGES = {
     'parallel.variant.every_device': '同步用到的每个设备',
     'parallel.variant.cpu_first': '先启动 CPU 执行路',
     'parallel.variant.gpu_first': '先把 GPU 的工作排入队列',
-    'parallel.expect.separate': ('按规则由各执行路单独运行的用时预期同时运行 {seconds:.3f} 秒 = max(各执行路用时)：'
+    'parallel.expect.separate': ('按规则由各执行路单独运行的用时预测同时运行 {seconds:.3f} 秒 = max(各执行路用时)：'
                                  '各执行路在相互独立的硬件上运行'),
-    'parallel.expect.shared': ('按规则由各执行路单独运行的用时预期同时运行 {seconds:.3f} 秒：各执行路共用 {cores} '
+    'parallel.expect.shared': ('按规则由各执行路单独运行的用时预测同时运行 {seconds:.3f} 秒：各执行路共用 {cores} '
                                '个核心，每条用 {threads} 个线程，因此最多 {ways} 条能同时运行'),
     'parallel.expect.engine': (
-        '按规则由各执行路单独运行的用时预期同时运行 {seconds:.3f} 秒 = 先后运行的用时，'
+        '按规则由各执行路单独运行的用时预测同时运行 {seconds:.3f} 秒 = 先后运行的用时，'
         '假定一条 MXNet 执行路的引擎已让全部 {cores} 个核心忙于它的乘积（那样第二条执行路就找不到空闲的核心）'
     ),
     'parallel.summary': (
         '{framework}：先后运行 {serial:.3f} 秒，'
         '同时运行 {together:.3f} 秒，即同时运行的速度是先后运行的 {speedup:.2f} 倍；'
-        '预期 {expected_speedup:.2f} 倍。'
+        '预测 {expected_speedup:.2f} 倍。'
     ),
     'parallel.sync.no_gpu': (
         '这里没有 GPU 执行路：PyTorch 在返回前就完成了 CPU 上的计算，所以各种等待方式测到的都一样'
@@ -43,21 +43,30 @@ MESSAGES = {
     'parallel.small_ops.gpu': (
         '在这里从 Python 发出一个小乘积大约需要 {launch_us:.1f} 微秒，单条执行路每个乘积用 {per_us:.1f} 微秒：'
         '两者差不多，所以这条执行路在等待启动。批量乘积每个乘积只用 {batched_us:.2f} 微秒：GPU 算完一个乘积比下一次'
-        '启动到达还快，所以第二个流没有可以重叠的东西。一次批量乘积或重放 CUDA Graph 只需为全部乘积启动一次。'
+        '启动到达还快，所以第二个流没有可以重叠的东西。'
     ),
+    'parallel.small_ops.once': '为全部乘积只启动一次：{ways}。',
+    'parallel.small_ops.once_faster': '{variant}每个乘积 {us:.2f} 微秒，速度是单条执行路的 {ratio:.1f} 倍',
+    'parallel.small_ops.once_not': '{variant}每个乘积 {us:.2f} 微秒，并不比单条执行路快（{ratio:.2f} 倍）',
     'parallel.small_ops.gpu_open': (
         '在这里从 Python 发出一个小乘积大约需要 {launch_us:.1f} 微秒，单条执行路每个乘积用 {per_us:.1f} 微秒，'
         '批量乘积每个乘积用 {batched_us:.2f} 微秒。这些数字并不表明启动开销是瓶颈。'
     ),
     'parallel.small_ops.cpu': (
-        '在 {cores} 个核心上，'
-        '一个 {size}x{size} 的乘积连同 Python 调用大约需要 {launch_us:.1f} 微秒。'
-        '各行给出每种方式的用时，请与一条用上全部核心的执行路比较；一次批量乘积只需一次调用就算完全部乘积。'
+        '在 {cores} 个核心上，每个 {size}x{size} 的乘积：逐个调用（单条执行路）{per_us:.1f} 微秒，'
+        '在一次批量乘积中 {batched_us:.1f} 微秒；按一次 {large}x{large} 乘法的速度（{gflops:.0f} GFLOP/s），'
+        '它的 2n³ 次浮点运算需要 {rated_us:.1f} 微秒。各行给出每种方式的用时，请与一条用上全部核心的执行路比较。'
     ),
-    'parallel.plot_title': '{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍（预期 {expected:.2f} 倍）',
+    'parallel.per_product.line': ('{framework}，{lane}单独运行：n={large} 时每个乘积 {ms:.3g} 毫秒'
+                                  '（{gflops:.0f} GFLOP/s）；按这个速度，{sizes}。'),
+    'parallel.per_product.size': 'n={size} 应需 {rated:.3g} 毫秒，实测 {ms:.3g} 毫秒（{ratio:.1f} 倍）',
+    'parallel.speed.median_repeat': ('时间线是“同时运行”{repeats} 次重复中的第 {index} 次，即用时为中位数的那一次'
+                                     '（{wall:.3f} 秒）：重叠、并排运行时每个乘积的用时，以及按这些用时重新算出的'
+                                     '预测，都来自这一次运行。'),
+    'parallel.plot_title': '{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍（预测 {expected:.2f} 倍）',
     'parallel.timeline_title': '{framework}：每个乘积在各执行路上的运行时间',
     'parallel.scaling_measured': '{framework} 实测',
-    'parallel.scaling_expected': '{framework} 预期',
+    'parallel.scaling_expected': '{framework} 预测',
     'parallel.scaling_title': '乘积越小，第二条执行路的收益越少？',
     'parallel.mxnet_missing': ("这里没有安装MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
@@ -81,7 +90,8 @@ MESSAGES = {
     'parallel.predict.line': '{variant}：预测 {seconds:.3f} 秒',
     'parallel.variant.one_after_other': '先后运行',
     'parallel.variant.both_jobs': '{lane}，做两份工作',
-    'parallel.workload': '{size}x{size} 的矩阵；每条执行路的乘积个数：{iters}',
+    'parallel.workload': ('这次运行：{size}x{size} 的矩阵，每条执行路的乘积个数 {iters}'
+                          '（书中：每个GPU上 {book_iters} 个 {book_size}x{book_size} 的乘积）'),
     'parallel.variant.threads': '两条执行路，各用一个线程',
     'parallel.verdict.serial': ('同时运行用时 {together:.3f} 秒，先后运行用时 {serial:.3f} 秒，'
                                 '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
@@ -134,8 +144,10 @@ MESSAGES = {
     'parallel.recorded.sep': '，',
     'parallel.recorded.products': '{lane} {iters} 个乘积',
     'parallel.recorded.panel': ('{gpu}，{date}：{products}（{size}x{size}）；每次重复：同时运行的速度是先后运行的 '
-                                '{speedup:.2f} 倍（预期 {expected:.2f} 倍）'),
+                                '{speedup:.2f} 倍（预测 {expected:.2f} 倍）'),
     'parallel.recorded.timeline': '同一份录制中的另一次运行：{products}（{size}x{size}）；{note}',
+    'parallel.recorded.timeline_repeat': ('“同时运行”{repeats} 次重复中的第 {index} 次（中位数）：'
+                                          '{products}（{size}x{size}）；{note}'),
     'parallel.recorded.merged': '每个条形是一个乘积，但{lanes}画的是忙碌区间（乘积已合并）',
     'parallel.recorded.each': '每个条形是一个乘积',
     'parallel.independence.summary_gpu': ('{framework}（{engine}，{lane}）：{iters} 个 {size}x{size} 的乘积：'

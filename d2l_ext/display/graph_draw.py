@@ -1,0 +1,208 @@
+"""13.3.3's figures: the recorded graph (one row per lane, columns by dependency depth), its schedule,
+the timed step and exercise 5, in the lane colours of display.style (a lane has one colour everywhere)."""
+from __future__ import annotations
+
+from . import style
+from .graph_names import SERVER, box_name, fmt_bytes, lane_name, role_of, stage_label, variant_label
+from .timeline import draw_timeline
+
+NAME_PAD_EMS = 1.0  # a bar keeps its name only with this much room to spare (half an em each side)
+
+
+def fit_bar_names(ax, short: dict | None = None) -> None:
+    """Shorten a bar's name (short: {name: shorter name}) or remove it where, laid out, it does not fit inside its
+    bar with room to spare (13.3.3).
+
+    The legend and the colours still name a bar left without one. The timeline's own test counts every character as
+    a Latin one before layout, so a Chinese name could reach its bar's edge and lose a stroke to the white
+    beside it ('传出梯度' read as '专出梯度'); here the drawn sizes decide, after the figure's layout.
+    """
+    from matplotlib.patches import Rectangle
+    ax.figure.draw_without_rendering()
+    pad = NAME_PAD_EMS * style.MIN_FONT_PT * ax.figure.dpi / 72
+    bars = [p.get_window_extent() for p in ax.patches if isinstance(p, Rectangle)]
+    for text in list(ax.texts):
+        box = text.get_window_extent()
+        cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+        under = [b for b in bars if b.x0 <= cx <= b.x1 and b.y0 <= cy <= b.y1]
+        if not under or box.width + pad <= min(b.width for b in under):
+            continue
+        if (short or {}).get(text.get_text()):
+            text.set_text(short[text.get_text()])
+            if text.get_window_extent().width + pad <= min(b.width for b in under):
+                continue
+        text.remove()
+
+
+def draw_step_timing(s, ax=None, title=None):
+    """Every repeat of each way to run the step, its prediction beside, the fastest named in the title (13.3.3)."""
+    from .repeats import plot_repeats
+    times = {variant_label(k, plot=True): m.times for k, m in s.measurements.items()}
+    predicted = {variant_label(k, plot=True): v for k, v in s.predicted.items() if k in s.measurements}
+    fastest = min(s.measurements, key=lambda k: s.measurements[k].median)
+    if ax is None:
+        _, ax = style.figure(height=2.2 + 0.8 * len(times))
+    return plot_repeats(times, ax=ax, predicted=predicted, unit='auto',
+                        title=title or style.plot_text('graph.title_step', variant=variant_label(fastest, plot=True)))
+
+
+def draw_dag(r, title=None):
+    """Exercise 5: the plan (which lane runs each task) above the measured run, its prediction dashed (13.3.3)."""
+    from ..depgraph.dag import DAG_VARIANTS, dag_graph
+    fig, (top, bottom) = style.figure(nrows=2, height=8.5)
+    draw_graph(dag_graph(r), ax=top, label_edges=False, title=style.plot_text('graph.title_dag_plan'),
+               rows=[f'lane {i}' for i in range(len(r.lanes))])
+    rows = {lane_name(f'lane {i}', plot=True): f'lane {i}' for i in range(len(r.lanes))}
+    shown = [dict(e, lane=lane_name(f"lane {r.lanes.index(e['lane'])}", plot=True)) for e in r.trace]
+    predicted = r.predicted_ms()[DAG_VARIANTS[1]]  # the number dag_text prints beside the measured one
+    key = 'graph.title_dag_run' if r.speedup >= 1 else 'graph.title_dag_run_slower'  # worded by direction
+    draw_timeline(shown, ax=bottom, rows=rows, predicted=predicted,
+                  title=title or style.plot_text(key, ratio=r.speedup, inv=1 / r.speedup))
+    fit_bar_names(bottom)
+    return fig
+
+
+def _row_order(g, rows=None):
+    """Compute lanes top to bottom with the parameter server in the middle; links halfway between."""
+    lanes = [lane for lane in rows or () if any(n['lane'] == lane for n in g['nodes'])]
+    for n in g['nodes']:
+        if n['kind'] == 'compute' and n['lane'] not in lanes:
+            lanes.append(n['lane'])
+    if SERVER in lanes:
+        lanes.remove(SERVER)
+        lanes.insert(len(lanes) // 2, SERVER)
+    y = {lane: 2.0 * i for i, lane in enumerate(lanes)}
+    for n in g['nodes']:
+        if n['lane'] not in y:
+            a, _, b = n['lane'][len('link:'):].partition('->')
+            y[n['lane']] = (y.get(a, 0.0) + y.get(b, 0.0)) / 2
+    return lanes, y
+
+
+def _layers(g):
+    """Column of each node: the longest chain of nodes before it (a layered layout)."""
+    preds = {}
+    for e in g['edges']:
+        preds.setdefault(e['dst'], []).append(e['src'])
+    depth = {}
+    for n in g['nodes']:  # recorded order is already a topological order
+        depth[n['id']] = 1 + max((depth[p] for p in preds.get(n['id'], [])), default=-1)
+    return depth
+
+
+def _positions(g, lanes, y, depth):
+    """(x, y) of each node; nodes sharing a row and a column are spread vertically so none hides another."""
+    slot, pos = {}, {}
+    for n in g['nodes']:
+        slot.setdefault((n['lane'], depth[n['id']]), []).append(n['id'])
+    for (lane, col), ids in slot.items():
+        for k, i in enumerate(ids):
+            off = 0.0 if len(ids) == 1 else -0.45 + 0.9 * k / (len(ids) - 1)
+            pos[i] = (float(col), y[lane] + off)
+    return pos
+
+
+def _edge_label(e) -> str:
+    if e['kind'] == 'copy':
+        return fmt_bytes(e['bytes'])
+    if len(e['shapes']) == 1:
+        return '×'.join(str(s) for s in e['shapes'][0]) or 'scalar'
+    return style.plot_text('graph.n_tensors', n=len(e['shapes']))
+
+
+def _legend_label(lane: str, device: str) -> str:
+    """A row's legend entry: the lane and, for a lane, its device as a reader reads it ('执行路 0（GPU 0）')."""
+    if not device or lane == SERVER:
+        return lane_name(lane, plot=True)
+    return style.plot_text('graph.lane_device', lane=lane_name(lane, plot=True), device=lane_name(device, plot=True))
+
+
+def draw_graph(g, ax=None, label_edges=None, title=None, rows=None):
+    """Draw a (coarse) dependency graph: one row per lane, columns by dependency depth (13.3.3). Returns the Figure.
+
+    rows: lane ids in the order to draw them, top first (default: as they first appear). A
+    hand-made layered layout: rows per lane is exactly the picture of Fig. 13.3.1.
+    """
+    from matplotlib.patches import Patch
+    lanes, y = _row_order(g, rows)
+    depth = _layers(g)
+    ncols = max(depth.values(), default=0) + 1
+    if ax is None:
+        # Wide enough for 11 pt boxes and labels, narrow enough that a notebook does not shrink them much.
+        _, ax = style.figure(width=min(15.0, max(10.0, 1.35 * ncols)), height=1.6 + 1.3 * max(y.values(), default=1))
+    else:
+        style.apply()
+    fig = ax.figure
+    pos = _positions(g, lanes, y, depth)
+    ax.set_xlim(-0.7, ncols - 0.3)
+    ax.set_ylim(max(y.values(), default=0) + 0.9, -0.9)  # first lane on top
+    boxes = {}
+    for n in g['nodes']:
+        face = style.color(role_of(n['lane'], lanes))
+        boxes[n['id']] = ax.text(*pos[n['id']], stage_label(n['name'], plot=True), ha='center', va='center',
+                                 fontsize=style.MIN_FONT_PT,
+                                 color='black' if n['kind'] == 'copy' or face == style.color('cpu') else 'white',
+                                 bbox={'boxstyle': 'round,pad=0.3', 'fc': face, 'ec': '0.3', 'lw': 0.6}, zorder=3)
+    middle = max(y.values(), default=0) / 2
+    if label_edges is None:
+        label_edges = len(g['edges']) <= 40
+    for e in g['edges']:
+        (x1, y1), (x2, y2) = pos[e['src']], pos[e['dst']]
+        # An arrow skipping columns would cross the boxes between: bend it away from its row.
+        rad = 0.0 if x2 - x1 <= 1 else (0.2 if y1 <= middle else -0.2)
+        ax.annotate('', xy=(x2, y2), xytext=(x1, y1), zorder=1,
+                    # Clipped to the two boxes, so every arrowhead shows whatever a box's width.
+                    arrowprops={'arrowstyle': '-|>', 'lw': 1.0, 'color': '0.35', 'shrinkA': 1, 'shrinkB': 1,
+                                'patchA': boxes[e['src']].get_bbox_patch(), 'patchB': boxes[e['dst']].get_bbox_patch(),
+                                'linestyle': '--' if e['kind'] == 'copy' else '-',
+                                'connectionstyle': f'arc3,rad={rad}'})
+        if label_edges:
+            # Midpoint of the arc, worked out in display units as matplotlib's arc3 does.
+            (d1x, d1y), (d2x, d2y) = ax.transData.transform([(x1, y1), (x2, y2)])
+            mid = ((d1x + d2x) / 2 + 0.5 * rad * (d2y - d1y), (d1y + d2y) / 2 - 0.5 * rad * (d2x - d1x))
+            xm, ym = ax.transData.inverted().transform(mid)
+            if rad == 0 and y1 == y2:  # beside a short arrow between two boxes, away from the arcs
+                ym += -0.32 if y1 <= middle else 0.32
+            ax.text(xm, ym, _edge_label(e), fontsize=style.MIN_FONT_PT,
+                    ha='center', va='center', color='0.15', zorder=2,
+                    bbox={'boxstyle': 'round,pad=0.1', 'fc': 'white', 'ec': 'none', 'alpha': 0.85})
+    device_of = {n['lane']: n['device'] for n in g['nodes']}
+    handles = [Patch(color=style.color(role_of(lane, lanes)), label=_legend_label(lane, device_of[lane]))
+               for lane in lanes]
+    if any(n['kind'] == 'copy' for n in g['nodes']):
+        handles.append(Patch(fc=style.color('link'), ec='0.3', label=style.plot_text('graph.legend_copy')))
+    ax.legend(handles=handles, loc='upper center', bbox_to_anchor=(0.5, -0.01), ncol=min(len(handles), 4),
+              frameon=False)
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title, loc='left')
+    return fig
+
+
+def draw_schedule(r, ax=None, title=None, predicted=None, critical_path=True):
+    """A StepSchedule (or exercise 5's events) as a timeline in the lanes' colours (13.3.3). Returns the Figure."""
+    events = r.events if hasattr(r, 'events') else list(r)
+    ids = list(dict.fromkeys(e['lane'] for e in events))
+    lanes = [x for x in ids if not x.startswith('link:') and x != SERVER]
+    rows = {lane_name(x, plot=True): role_of(x, lanes) for x in ids}
+    # 'fc1 fwd [lane 0]' keeps its lane in brackets, translated, so the timeline can drop it from the bar.
+    shown = [dict(e, lane=lane_name(e['lane'], plot=True), role=e.get('role') or role_of(e['lane'], lanes),
+                  name=box_name(e['name'], plot=True))
+             for e in events]
+    path = set(getattr(r, 'critical_path', ())) if critical_path else set()
+    marked = [s['name'] for e, s in zip(events, shown) if e['name'] in path]
+    fig = draw_timeline(shown, ax=ax, title=title, predicted=predicted, rows=rows, highlight=marked,
+                        legend_names=_legend_names(events))
+    fit_bar_names(ax if ax is not None else fig.axes[0])
+    return fig
+
+
+def _legend_names(events) -> dict:
+    """The server's colour named as the server; the copies named for what they cross: devices, or lanes (13.3.3)."""
+    names = {'cpu': style.plot_text('graph.server')}
+    kinds = {e['across'] for e in events if e.get('across')}
+    if kinds == {'lanes'}:
+        names['link'] = style.plot_text('graph.role.copy_lanes')
+    elif kinds == {'lanes', 'devices'}:
+        names['link'] = style.plot_text('graph.role.copy_mixed')
+    return names  # copies between devices keep the shared name, style.role.link

@@ -1,0 +1,142 @@
+"""13.3.0 and 13.3.1 reader findings (wave 3): one run drawn and compared, measured small-product costs,
+launch-once ways named a fix only when faster, the baseline beside every speedup, one Chinese word for 'predicted'."""
+import pathlib
+import statistics
+from types import SimpleNamespace as NS
+
+import pytest
+
+from d2l_ext.i18n import using_language
+from d2l_ext.lanes import fake_hardware, make_lane, pick_lanes
+from d2l_ext.results import Times
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def test_together_keeps_each_repeat_and_draws_the_median_one():
+    import torch
+
+    from d2l_ext.parallel import Together
+    from d2l_ext.parallel.sharing import product_seconds
+    from d2l_ext.timing import compare
+    with fake_hardware(gpus=0, cores=2):
+        lanes = pick_lanes('torch')
+    xs = [torch.rand(32, 32) for _ in lanes]
+    run = Together(lanes, xs, [3, 2])
+    cmp = compare({'together': run}, lanes=lanes, repeats=3)
+    out = run()  # returns each lane's products, as run_on_lanes
+    assert [len(ys) for ys in out] == [3, 2] and torch.allclose(out[0][0], xs[0] @ xs[0])
+    times = [0.3, 0.1, 0.2]  # the median is the third repeat
+    assert run.median_index(times) == 2 and run.median_index([0.1, 0.4, 0.2, 0.3]) in (2, 3)
+    tl = run.timeline(cmp['together'].times)
+    assert len(tl.events) == 5 and {e['lane'] for e in tl.events} == {lane.name for lane in lanes}
+    assert all(0 <= e['start'] <= e['end'] for e in tl.events) and all(e['role'].startswith('lane ') for e in tl.events)
+    assert len(product_seconds(tl)) == 2
+    assert len(run.calls) == 1 + 3 + 1  # warm-up, repeats, the call above
+
+
+def test_the_timeline_drawn_is_said_to_be_the_median_repeat_not_another_run():
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.parallel import TimelineResult
+    events = [{'lane': lane, 'name': f'mm {j}', 'start': 0.1 * j, 'end': 0.1 * (j + 1)} for lane in ('A', 'B')
+              for j in range(4)]
+    lanes = [dict(framework='torch', name=n, kind='cpu', index=i) for i, n in enumerate('AB')]
+    tl = TimelineResult('torch', 64, [4, 4], lanes, events, 'thread clock')
+    with using_language('en'):
+        text = dp.overlap_text(tl, 0.8, 0.2, 0.4, [0.1, 0.1], repeats=[0.5, 0.2, 0.1], median_repeat=1)
+    assert 'repeat 2 of 3' in text and '(0.200 s)' in text and 'another run' not in text
+    with using_language('zh'):
+        assert '3 次重复中的第 2 次' in dp.overlap_text(tl, 0.8, 0.2, 0.4, [0.1, 0.1], repeats=[0.5, 0.2, 0.1],
+                                                       median_repeat=1)
+
+
+def _small(kind, one_lane, batched, graph=None, rate=0.0):
+    from d2l_ext.parallel.exercises import SmallOpsResult
+    times = {'one_lane': Times.from_times([one_lane], 'one_lane'), 'batched': Times.from_times([batched], 'b')}
+    if graph is not None:
+        times['cuda_graph'] = Times.from_times([graph], 'g')
+    return SmallOpsResult('cuda:0' if kind == 'gpu' else 'cpu', kind, 64, 800, 16, times, 12e-6, 1e-7,
+                          rate_flops=rate, rate_size=512 if rate else 0)
+
+
+def test_launch_once_ways_are_named_a_fix_only_when_they_measured_faster():
+    from d2l_ext.display.gaps import small_ops_text
+    with using_language('en'):
+        both = small_ops_text(_small('gpu', 800 * 11e-6, 800 * 0.75e-6, graph=800 * 3.3e-6))
+        slow_graph = small_ops_text(_small('gpu', 800 * 11e-6, 800 * 0.75e-6, graph=800 * 12e-6))
+    assert 'CUDA Graph replay (one launch) 3.30 us per product, 3.3x as fast as one lane' in both
+    assert 'CUDA Graph replay (one launch) 12.00 us per product, not faster than one lane' in slow_graph
+    assert 'or a CUDA Graph' not in slow_graph
+    with using_language('zh'):
+        assert '并不比单条执行路快' in small_ops_text(_small('gpu', 800 * 11e-6, 800 * 0.75e-6, graph=800 * 12e-6))
+
+
+def test_small_products_on_a_cpu_give_call_and_flop_times_side_by_side():
+    from d2l_ext.display.gaps import small_ops_text
+    with using_language('en'):
+        text = small_ops_text(_small('cpu', 800 * 10e-6, 800 * 5e-6, rate=100e9))
+    # 2 * 64^3 FLOP at 100 GFLOP/s: 5.2 us
+    assert '10.0 us as one call each' in text and '5.0 us inside one batched product' in text
+    assert '512x512 product (100 GFLOP/s)' in text and '5.2 us' in text
+
+
+def test_time_per_product_is_set_beside_the_largest_sizes_rate():
+    from d2l_ext.display.gaps import per_product_text
+    lane = make_lane('torch', 'cpu', 0, threads=1).as_dict()
+
+    def point(n, seconds):
+        return NS(size=n, iters=[10], lane_times=[Times.from_times([seconds], 'x')], lanes=[lane])
+    # n=512: 10 products in 0.1 s (10 ms each); n=64 at that rate: 10 ms / 512 = 0.0195 ms, measured 0.05 ms
+    curve = NS(framework='torch', points=[point(512, 0.1), point(64, 0.0005)])
+    with using_language('en'):
+        text = per_product_text([curve])
+    assert '10 ms per product at n=512' in text and 'n=64 would take 0.0195 ms, measured 0.05 ms (2.6x)' in text
+
+
+def _result(baseline=None, lane=None, cores=0):
+    together = Times.from_times([0.25, 0.25, 0.26], 'together')
+    return NS(speedup=1.9, expected_speedup=1.92, together=together, baseline=baseline, baseline_lane=lane,
+              baseline_cores=cores)
+
+
+def test_the_summary_sets_one_device_doing_both_jobs_beside_the_speedup():
+    from d2l_ext.display import parallel as dp
+    gpu = make_lane('torch', 'gpu', 0).as_dict()
+    with using_language('en'):
+        same = dp.overview_summary(_result(Times.from_times([0.255], 'b'), gpu))
+        beaten = dp.overview_summary(_result(Times.from_times([0.5], 'b'), gpu))
+        none = dp.overview_summary(_result())
+    assert '1.90x as fast as one after the other' in same and "alone doing both lanes' work took 0.255 s" in same
+    assert 'within 10% of each other' in same and 'GPU 0' in same
+    assert '2.00x as fast' in beaten
+    assert 'alone doing both' not in none
+
+
+def test_a_recording_without_the_baseline_says_so():
+    from d2l_ext.display.parallel_recorded import recorded_summary
+    from d2l_ext.recorded import newest
+    rec = newest()
+    if rec is None or not rec.parallel:
+        pytest.skip('no GPU recording is shipped')
+    with using_language('en'):
+        text = recorded_summary(rec)
+    if rec.parallel[0].baseline is None:
+        assert 'not in it' in text
+    else:
+        assert "doing both lanes' work" in text
+
+
+def test_chinese_text_of_13_3_0_and_13_3_1_says_predicted_one_way():
+    files = [ROOT / 'd2l_ext/i18n/zh/overview.py', ROOT / 'd2l_ext/i18n/zh/parallel.py',
+             *sorted((ROOT / 'notebooks/src').glob('13.3.[01]-*.py'))]
+    for path in files:
+        assert '预期' not in path.read_text(encoding='utf-8'), path.name
+
+
+def test_measure_parallel_times_the_all_cores_baseline_for_shared_lanes_only_as_before():
+    from d2l_ext.parallel import measure_parallel
+    with fake_hardware(gpus=0, cores=2):
+        lanes = pick_lanes('torch')
+    r = measure_parallel(lanes, size=32, iters=2, repeats=1, baseline=True)
+    assert r.baseline is not None and r.baseline_lane is None and r.baseline_cores >= 1
+    assert statistics.median(r.baseline.repeated()) > 0
