@@ -341,19 +341,25 @@ def test_overview_names_the_side_by_side_slowdown_only_when_it_matches():
     assert 'more slowly' not in unmatched and 'below' in unmatched
 
 
-def test_recorded_text_states_both_runs_per_product():
+def test_recorded_text_says_which_run_the_timeline_is():
+    """A timeline kept from the median repeat says so; one from a run of its own states both runs per product."""
+    import dataclasses
+
     from d2l_ext.display import parallel_recorded as dp
     from d2l_ext.i18n import using_language
     from d2l_ext.recorded import newest
     rec = newest()
     if rec is None or not rec.timelines:
         pytest.skip('no GPU recording with a timeline is shipped')
-    with using_language('en'):
-        text = dp.recorded_overlap_text(rec)
     p, tl = rec.parallel[0], rec.timelines[0]
-    assert 'different runs' in text
-    assert f'{p.iters[1]} products in {p.lane_times[1].median:.3f} s' in text
-    assert f'{tl.iters[1]} in ' in text
+    own_run = dataclasses.replace(rec, timelines=[dataclasses.replace(tl, repeat=None)])
+    kept = dataclasses.replace(rec, timelines=[dataclasses.replace(tl, repeat=1)])
+    with using_language('en'):
+        separate, median = dp.recorded_overlap_text(own_run), dp.recorded_overlap_text(kept)
+    assert 'different runs' in separate and 'different runs' not in median
+    assert f'{p.iters[1]} products in {p.lane_times[1].median:.3f} s' in separate
+    assert f'{tl.iters[1]} in ' in separate
+    assert f'repeat 2 of {p.together.repeats} of "together"' in median
 
 
 def test_small_products_are_called_launch_bound_on_a_gpu_only_when_the_numbers_show_it():

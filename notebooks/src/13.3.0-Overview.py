@@ -175,17 +175,15 @@ plot_parallel(result)
 #
 # The same experiment recorded on a machine with a GPU, where the lanes are the GPU and the CPU: separate hardware.
 # Each lane was given as many products as took it about the same time alone when the recording was sized, so the
-# prediction is the slower lane's time. Below the repeats, another run from the same recording shows when each lane
-# was busy; a lane can keep another pace there. The titles give the counts, and the text each lane's time per
-# product in both runs.
+# prediction is the slower lane's time. Below the repeats, the repeat of "together" timed as the median shows when
+# each lane was busy. The titles give the counts, and the text each lane's time per product in that repeat.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
 # 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。录制时按每条执行路单独运行的速度
-# 分配矩阵乘法的个数，使两者单独运行的耗时大致相同，所以预测值就是较慢那条执行路的耗时。各次重复下方是同一份
-# 录制中的另一次运行，显示每条执行路何时在忙；在那次运行中，执行路的快慢可能不同。各图标题给出了乘法的个数，
-# 文字给出两次运行中每条执行路每个乘积的用时。
+# 分配矩阵乘法的个数，使两者单独运行的耗时大致相同，所以预测值就是较慢那条执行路的耗时。各次重复下方是“同时运行”中
+# 用时为中位数的那次重复，显示每条执行路何时在忙。各图标题给出了乘法的个数，文字给出这次重复中每条执行路每个乘积的用时。
 
 # %% tags=["nbval-ignore-output"]
 from IPython.display import display

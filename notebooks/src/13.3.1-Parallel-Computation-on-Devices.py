@@ -431,13 +431,13 @@ plot_scaling(curves)
 # ## Recorded on a GPU
 #
 # This recording (as above) used a GPU and the CPU: separate hardware, so the prediction is max(t1, t2).
-# Titles and text say what each of its two runs holds.
+# Titles and text say which repeat the timeline is and what it holds.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
 # 这份录制（同上）用一块GPU和CPU：硬件相互独立，所以预测为max(t1, t2)。
-# 图的标题和上方的文字说明了其中两次运行各包含什么。
+# 图的标题和上方的文字说明时间线是哪一次重复、其中包含什么。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_figure, recorded_overlap_text
