@@ -2,6 +2,7 @@
 the timed step and exercise 5, in the lane colours of display.style (a lane has one colour everywhere)."""
 from __future__ import annotations
 
+from ..results import chance_gap
 from . import style
 from .graph_names import SERVER, box_name, fmt_bytes, lane_name, role_of, stage_label, variant_label
 from .timeline import draw_timeline
@@ -39,11 +40,15 @@ def draw_step_timing(s, ax=None, title=None):
     from .repeats import plot_repeats
     times = {variant_label(k, plot=True): m.times for k, m in s.measurements.items()}
     predicted = {variant_label(k, plot=True): v for k, v in s.predicted.items() if k in s.measurements}
-    fastest = min(s.measurements, key=lambda k: s.measurements[k].median)
+    ranked = sorted(s.measurements, key=lambda k: s.measurements[k].median)
+    fastest, m = ranked[0], s.measurements
+    # named fastest only when apart from the runner-up by more than the repeats' spread (as the text decides)
+    tied = len(ranked) > 1 and m[ranked[1]].median - m[fastest].median <= chance_gap(m[fastest], m[ranked[1]])
     if ax is None:
         _, ax = style.figure(height=2.2 + 0.8 * len(times))
-    return plot_repeats(times, ax=ax, predicted=predicted, unit='auto',
-                        title=title or style.plot_text('graph.title_step', variant=variant_label(fastest, plot=True)))
+    key = 'graph.title_step_tied' if tied else 'graph.title_step'
+    return plot_repeats(times, ax=ax, predicted=predicted, unit='auto', title=title or style.plot_text(
+        key, variant=variant_label(fastest, plot=True), other=variant_label(ranked[-1 if not tied else 1], plot=True)))
 
 
 def draw_dag(r, title=None):

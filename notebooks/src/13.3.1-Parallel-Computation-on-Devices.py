@@ -58,12 +58,12 @@ devices = [lane.device() for lane in lanes]
 print(d2l_ext.describe_lanes(lanes))
 
 # %% [markdown]
-# The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU. Where a lane is the CPU the matrices are
-# smaller, and the counts balanced so both lanes take about as long; the cell prints this run's sizes beside the
+# The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU. Where a lane is the CPU, both lanes use
+# one smaller size, and the counts are balanced so both lanes take about as long; the cell prints this run's sizes beside the
 # book's. `refs` holds each product in float64 to check every timed answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 在每个GPU上计算一个4000 × 4000矩阵的50次乘法。有一条执行路是CPU时，矩阵较小，并调整乘法个数，
+# 书中的 `run` 在每个GPU上计算一个4000 × 4000矩阵的50次乘法。有一条执行路是CPU时，两条执行路都用同一个较小的大小，并调整乘法个数，
 # 使两条执行路单独运行的耗时大致相同；单元格会把这次运行实际用的大小与书中的并列打印出来。`refs` 保存用float64
 # 计算的乘积，用来核对每个计时得到的结果。
 
@@ -253,7 +253,7 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 # %% [markdown]
 # ## Predict, then measure
 #
-# Measure each lane's speed and that of the first lane's device with all its cores. Predict each lane alone, one after
+# Measure each lane's speed and that of the first lane's whole device (a CPU: all its cores). Predict each lane alone, one after
 # the other, together, and the **baseline**: that whole device doing both jobs. On separate hardware together takes
 # max(t1, t2). Lanes sharing cores may each run slower side by side, so for them we predict from each lane's speed
 # measured while both run.
@@ -261,8 +261,8 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 测出每条执行路的速度，以及第一条执行路所在的设备用上全部核心时的速度。预测：每条执行路单独运行、先后运行、
-# 同时运行，以及**基线**——这个设备用上全部核心做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
+# 测出每条执行路的速度，以及第一条执行路所在的整个设备（CPU 则用上全部核心）的速度。预测：每条执行路单独运行、先后运行、
+# 同时运行，以及**基线**——这整个设备做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
 # 共用CPU核心的执行路并排运行时，每条都可能比单独运行时慢，所以对它们还要测出两条同时运行时各自的速度，并据此预测。
 
 # %% tags=["nbval-ignore-output"]

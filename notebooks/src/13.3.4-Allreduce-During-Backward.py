@@ -135,7 +135,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 #
 # `run_allreduce` sends *your* functions to the processes. It adds DDP at four bucket sizes, **backward alone**
 # (the whole step, nothing sent), **all-reduce alone**, and a control, **(b) flat**: (a) with all gradients in one
-# buffer, one call. Flat overlaps nothing; (a) minus flat is the calls' cost minus flat's copying. Every step is
+# buffer, one call. Flat overlaps nothing; (a) minus flat compares many calls with one call plus two copies (not separated here). Every step is
 # checked against float64; a few are profiled for the intervals.
 
 # %% [markdown] lang="zh"
@@ -143,7 +143,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 #
 # `run_allreduce` 把*你的*函数发给各个进程。它还加上四种桶大小的DDP、**仅反向传播**（整个训练步，不发送）、
 # **仅全归约**，以及一个对照版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不
-# 重叠；(a)减去扁平版本，是多出的调用的代价减去扁平版本复制梯度的代价。每个训练步都与float64的结果检查；有几步
+# 重叠；(a)减去扁平版本，比较的是多次调用与一次调用加两次复制（这里没有把两者分开）。每个训练步都与float64的结果检查；有几步
 # 做了性能分析以得到时间区间。
 
 # %% tags=["nbval-ignore-output"]

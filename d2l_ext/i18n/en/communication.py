@@ -5,7 +5,7 @@ MESSAGES = {
     'communication.variant.copy': 'copy (copies only)',
     'communication.variant.book': 'book: run, copy_to_cpu(y, True)',
     'communication.variant.run_then_copy': 'run, then copy',
-    'communication.variant.overlapped': 'run and copy overlapped',
+    'communication.variant.overlapped': 'run and copy issued together',
     'communication.variant.warm': 'later calls (warm)',
     'communication.variant.cold': 'first call (includes page-locking)',
     'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies, alone',
@@ -58,12 +58,16 @@ MESSAGES = {
                                               'reuses the pinned blocks it page-locked the first time.'),
     'communication.recorded.nb_unlike_pinned': ("The book's non_blocking copy took {nb:.4f} s, preallocated pinned "
                                                 'buffers {pinned:.4f} s.'),
-    'communication.recorded.streams': ('One-stream panel: run and copy issued together took {same:.4f} s, like run '
+    'communication.recorded.streams': ('Pinned buffers, one stream: run and copy issued together took '
+                                       '{same:.4f} s, like run '
                                        'then copy in that panel ({serial:.4f} s); with a copy stream and events '
-                                       '{side:.4f} s, against max(run, copy) = {expected:.4f} s.'),
-    'communication.recorded.streams_unlike': ('One-stream panel: run and copy issued together took {same:.4f} s, '
+                                       '{side:.4f} s, against the closed form max(run, copy) + last copy = '
+                                       '{expected:.4f} s.'),
+    'communication.recorded.streams_unlike': ('Pinned buffers, one stream: run and copy issued together took '
+                                              '{same:.4f} s, '
                                               'run then copy in that panel {serial:.4f} s; with a copy stream and '
-                                              'events {side:.4f} s, against max(run, copy) = {expected:.4f} s.'),
+                                              'events {side:.4f} s, against the closed form max(run, copy) + '
+                                              'last copy = {expected:.4f} s.'),
     'communication.recorded.wall_panel': 'Copy-stream panel (its own repeats):',
     'communication.recorded.no_timelines': ('This recording predates stream timelines: it holds only the medians '
                                             'above, no per-stream events to draw.'),
@@ -72,13 +76,14 @@ MESSAGES = {
     'communication.first_copy.no_gpu': 'no GPU here: host memory needs no page-locking, so there is no cold first copy',
     'communication.first_copy.summary': ("The book's copy_to_cpu(y, non_blocking=True): first call {cold:.3f} s, "
                                          'later calls {warm:.3f} s (the first took {ratio:.0f} times as long): it '
-                                         'page-locks new host memory.'),
+                                         'allocates and page-locks new host memory (this run does not separate '
+                                         'the two).'),
     'communication.first_copy.profile': ('torch.profiler, first call: aten::to held the CPU {cpu:.3f} s, the GPU '
                                          'copied for {cuda:.3f} s; the rest, {rest:.3f} s by subtraction, is not '
                                          'profiled separately: it is what the later calls, which reuse pinned '
                                          'blocks, do not spend.'),
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
-    'communication.first_copy.title': "The book's non_blocking copy: the first call page-locks new memory",
+    'communication.first_copy.title': "Book's non_blocking copy: first call allocates and page-locks new memory",
     'communication.profile_title': 'torch.profiler: CPU time and CUDA time of the copy operators',
     'communication.hazard.caught': ('Read before synchronizing: relative error {early:.2f} (the buffer still held '
                                     'old values); after torch.cuda.synchronize(): {late:.1e}.'),

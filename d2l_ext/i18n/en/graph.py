@@ -112,6 +112,7 @@ MESSAGES = {
     'graph.step_row_predicted': ' (predicted {ms:.2f} ms)',
     'graph.title_graph': 'One training step on two lanes, recorded from the worked mlp_step',
     'graph.title_plan': 'The schedule the graph allows, from boxes timed one at a time here (critical path outlined)',
+    'graph.title_step_tied': 'Every repeat of one step: "{variant}" and "{other}" not told apart',
     'graph.title_step': 'Every repeat of one step: fastest here, "{variant}"',
     'graph.title_dag_plan': 'Exercise 5: the plan (which lane runs each task; columns follow the dependencies)',
     'graph.title_dag_run': 'The plan run here: {ratio:.2f}x as fast as one lane in order (medians)',
@@ -194,8 +195,8 @@ MESSAGES = {
                                    'below), so this run does not say whether splitting over the cores slowed them'),
     'graph.vs.threads_fine': ('a test: timed again right after with one thread, the boxes outside the lanes '
                               '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
-                              'cores: less than twice as long, so splitting their operations over the cores does not '
-                              'explain slow boxes in the schedule'),
+                              'cores: not twice as long or more, so this test does not show the one-thread boxes in '
+                              'the schedule as too slow'),
     'graph.err.no_speed': ('device_speed has no entry for lane {lane} or device {device}; add one (FLOP/s) '
                            "or a 'default'"),
     'graph.err.no_bandwidth': 'link_bandwidth (bytes/s) must be > 0 to cost the copies',

@@ -34,7 +34,7 @@ MESSAGES = {
                                       '{size}x{size}: one at a time {single:.4f} s, issued together {together:.4f} s; '
                                       'one at a time / issued together = {ratio:.2f}'),
     'parallel.small_ops.gpu': ('Issuing one small product from Python took about {launch_us:.1f} us here, and one '
-                               'lane {per_us:.1f} us per product: about as long, so the lane waited on the launches. '
+                               'lane {per_us:.1f} us per product: about as long. '
                                'The batched product took {batched_us:.2f} us per product: the GPU computes one faster '
                                'than the next launch arrives, so a second stream has nothing to overlap.'),
     'parallel.small_ops.once': 'Launching once for all the products: {ways}.',
@@ -90,7 +90,9 @@ MESSAGES = {
                                 '({speedup:.2f}x) and {slower:.3f} s for the slower lane alone.'),
     'parallel.verdict.base_same': ('The baseline, one lane with its whole device doing both jobs, took '
                                    '{baseline:.3f} s: {diff:.3f} s from together, within {noise:.0%} of the '
-                                   'longer of the two (the one noise test every comparison here uses).'),
+                                   'longer of the two (the noise test this comparison uses): beside one device '
+                                   'doing both jobs, the second lane '
+                                   'gained nothing here.'),
     'parallel.verdict.base_beaten': ('The baseline, one lane with its whole device doing both jobs, took '
                                      '{baseline:.3f} s: together was {ratio:.2f}x as fast as that.'),
     'parallel.verdict.base_lost': ('The baseline, one lane with its whole device doing both jobs, took '
@@ -139,7 +141,7 @@ MESSAGES = {
                                    '{serial:.3f} s one after the other: together took {more:.3f} s longer.'),
     'parallel.recorded.sep': ', ',
     'parallel.recorded.products': '{lane} {iters} products',
-    'parallel.recorded.panel': ('{gpu}, {date}: {products} of {size}x{size}; every repeat: together {speedup:.2f}x '
+    'parallel.recorded.panel': ('{gpu}, {date}: {products} of {size}x{size}; medians: together {speedup:.2f}x '
                                 'as fast as one after the other (expected {expected:.2f}x)'),
     'parallel.recorded.timeline': ('Another run from the same recording: {products} of {size}x{size}; {note}'),
     'parallel.recorded.timeline_repeat': ('Repeat {index} of {repeats} of "together" (the median): {products} of '

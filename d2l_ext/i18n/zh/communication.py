@@ -5,7 +5,7 @@ MESSAGES = {
     'communication.variant.copy': '复制（只做复制）',
     'communication.variant.book': '书中：计算，copy_to_cpu(y, True)',
     'communication.variant.run_then_copy': '先计算，后复制',
-    'communication.variant.overlapped': '计算与复制重叠',
+    'communication.variant.overlapped': '同时发出计算与复制',
     'communication.variant.warm': '之后的调用（已预热）',
     'communication.variant.cold': '第一次调用（含锁页）',
     'communication.variant.lane1_compute_and_copy': '执行路 0 计算并复制，单独运行',
@@ -56,12 +56,14 @@ MESSAGES = {
                                               '调用时锁页的内存块。'),
     'communication.recorded.nb_unlike_pinned': ('书中的 non_blocking 复制用了 {nb:.4f} 秒，'
                                                 '预先分配的锁页缓冲区 {pinned:.4f} 秒。'),
-    'communication.recorded.streams': ('单个流的面板：同时发出计算与复制用了 {same:.4f} 秒，与该面板中的先计算后复制'
-                                       '（{serial:.4f} 秒）相当；使用复制流和事件后为 {side:.4f} 秒，'
-                                       '而 max(计算, 复制) = {expected:.4f} 秒。'),
-    'communication.recorded.streams_unlike': ('单个流的面板：同时发出计算与复制用了 {same:.4f} 秒，该面板中的先计算后'
-                                              '复制用了 {serial:.4f} 秒；使用复制流和事件后为 {side:.4f} 秒，'
-                                              '而 max(计算, 复制) = {expected:.4f} 秒。'),
+    'communication.recorded.streams': ('锁页缓冲区、单个流：同时发出计算与复制用了 {same:.4f} 秒，'
+                                       '与该面板中的先计算后复制（{serial:.4f} 秒）相当；'
+                                       '使用复制流和事件后为 {side:.4f} 秒，'
+                                       '而公式 max(计算, 复制) + 最后一次复制 = {expected:.4f} 秒。'),
+    'communication.recorded.streams_unlike': ('锁页缓冲区、单个流：同时发出计算与复制用了 {same:.4f} 秒，'
+                                              '该面板中的先计算后复制用了 {serial:.4f} 秒；'
+                                              '使用复制流和事件后为 {side:.4f} 秒，'
+                                              '而公式 max(计算, 复制) + 最后一次复制 = {expected:.4f} 秒。'),
     'communication.recorded.wall_panel': '复制流的面板（它自己的各次重复）：',
     'communication.recorded.no_timelines': ('这份录制早于流时间线的录制：它只有上面的中位数，'
                                             '没有可以画出的各个流上的事件。'),
@@ -69,12 +71,12 @@ MESSAGES = {
     'communication.first_copy.no_gpu': '这里没有 GPU：主机内存无需锁页，因此不存在冷启动的第一次复制',
     'communication.first_copy.summary': ('书中的 copy_to_cpu(y, non_blocking=True)：第一次调用 {cold:.3f} 秒，'
                                          '之后的调用 {warm:.3f} 秒（第一次用时是之后的 {ratio:.0f} 倍）：'
-                                         '第一次调用要为新的主机内存锁页。'),
+                                         '第一次调用要分配新的主机内存并为它锁页（这次运行没有把两者分开）。'),
     'communication.first_copy.profile': ('torch.profiler，第一次调用：aten::to 占用 CPU {cpu:.3f} 秒，GPU 复制只用了 '
                                          '{cuda:.3f} 秒；其余 {rest:.3f} 秒由相减得出，未单独分析：'
                                          '之后重复使用锁页内存块的调用没有这部分时间。'),
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
-    'communication.first_copy.title': '书中的 non_blocking 复制：首次调用为新内存锁页',
+    'communication.first_copy.title': '书中的 non_blocking 复制：首次调用分配新内存并锁页',
     'communication.profile_title': 'torch.profiler：复制操作符的 CPU 与 CUDA 时间',
     'communication.hazard.caught': ('同步之前读取：相对误差 {early:.2f}（缓冲区里还是旧的值）；'
                                     'torch.cuda.synchronize() 之后：{late:.1e}。'),
@@ -123,18 +125,18 @@ MESSAGES = {
     'communication.overlap.share': ('“先计算，后复制”比“只算乘积”多用的时间（中位数）：{serial:.4f} 秒 - {run:.4f} 秒'
                                     ' = {copy:.4f} 秒，占“先计算，后复制”的 {share:.0%}。这是两个中位数之差，'
                                     '不是复制本身的用时（每次复制见时间线）。'),
-    'communication.overlap.beyond': ('“计算与复制重叠”比“先计算，后复制”快，且超出了各次重复的波动范围：'
+    'communication.overlap.beyond': ('“同时发出计算与复制”比“先计算，后复制”快，且超出了各次重复的波动范围：'
                                      '前者的上四分位数 {over_hi:.4f} 秒低于后者的下四分位数 {serial_lo:.4f} 秒。'),
-    'communication.overlap.within': ('“计算与复制重叠”与“先计算，后复制”的差别在各次重复的波动范围之内（二者中间一半的'
-                                     '重复分别为 {over_lo:.4f}–{over_hi:.4f} 秒和 '
+    'communication.overlap.within': ('“同时发出计算与复制”与“先计算，后复制”的差别在各次重复的波动范围之内'
+                                     '（二者中间一半的重复分别为 {over_lo:.4f}–{over_hi:.4f} 秒和 '
                                      '{serial_lo:.4f}–{serial_hi:.4f} 秒）：这次运行区分不出二者。'),
-    'communication.overlap.slower': ('“计算与复制重叠”比“先计算，后复制”慢，且超出了各次重复的波动范围：'
+    'communication.overlap.slower': ('“同时发出计算与复制”比“先计算，后复制”慢，且超出了各次重复的波动范围：'
                                      '前者的下四分位数 {over_lo:.4f} 秒高于后者的上四分位数 {serial_hi:.4f} 秒。'),
     'communication.overlap.cores': ('重叠运行期间，这个进程平均让 {total} 个核心中的 {cores:.1f} 个保持忙碌'
                                     '（它的CPU时间 / 挂钟时间）。'),
     'communication.overlap.cores_short': ('重叠运行期间，这个进程平均只让 {total} 个核心中的 {cores:.1f} 个保持忙碌'
                                           '（它的CPU时间 / 挂钟时间）：复制线程很少能在自己的核心上与乘积同时运行。'),
-    'communication.overlap.below_run': ('“计算与复制重叠”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
+    'communication.overlap.below_run': ('“同时发出计算与复制”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
                                         '这是重叠本身做不到的：在计时的那次重叠运行中，乘积忙碌了 {busy:.4f} 秒。'),
     'communication.overlap.slowed': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒；未跟踪的“只算乘积”'
                                      '中位数为 {run:.4f} 秒（是它的 {ratio:.2f} 倍；一次跟踪运行对比未跟踪各次重复的'

@@ -105,6 +105,7 @@ MESSAGES = {
     'graph.step_row_predicted': '（预测 {ms:.2f} 毫秒）',
     'graph.title_graph': '两条执行路上的一个训练步，根据参考实现 mlp_step 记录',
     'graph.title_plan': '依赖图所允许的调度，各方框在这里逐个计时（关键路径加粗框出）',
+    'graph.title_step_tied': '一个训练步的每次重复：“{variant}”与“{other}”区分不出快慢',
     'graph.title_step': '一个训练步的每次重复：这里最快的是“{variant}”',
     'graph.title_dag_plan': '练习5：计划（每个任务由哪条执行路运行；各列按依赖关系排列）',
     'graph.title_dag_run': '在这里运行该计划：速度是一条执行路按顺序运行的 {ratio:.2f} 倍（中位数）',
@@ -183,8 +184,8 @@ MESSAGES = {
                                    '{one:.2f} 毫秒，使用全部 {threads} 个核心时用了 {all:.2f} 毫秒；其间其他程序并非'
                                    '一直让核心空闲（占用比例见下），所以这次运行说明不了分到多个核心上是否使它们变慢'),
     'graph.vs.threads_fine': ('一项检验：紧接着用一个线程再次计时，执行路以外的方框（复制、求和、更新）用了 '
-                              '{one:.2f} 毫秒，使用全部 {threads} 个核心时用了 {all:.2f} 毫秒：不到两倍，所以把它们的'
-                              '操作分到多个核心上解释不了调度中慢的方框'),
+                              '{one:.2f} 毫秒，使用全部 {threads} 个核心时用了 {all:.2f} 毫秒：没有达到两倍，'
+                              '所以这项检验没有显示调度中按一个线程计时的方框偏慢'),
     'graph.err.no_speed': ('device_speed 中没有执行路 {lane} 或设备 {device} 的条目；请加上一个（FLOP/s）'
                            "或一个 'default'"),
     'graph.err.no_bandwidth': '要为复制计算耗时，link_bandwidth（字节/秒）必须 > 0',

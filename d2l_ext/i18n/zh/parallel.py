@@ -42,7 +42,7 @@ MESSAGES = {
     ),
     'parallel.small_ops.gpu': (
         '在这里从 Python 发出一个小乘积大约需要 {launch_us:.1f} 微秒，单条执行路每个乘积用 {per_us:.1f} 微秒：'
-        '两者差不多，所以这条执行路在等待启动。批量乘积每个乘积只用 {batched_us:.2f} 微秒：GPU 算完一个乘积比下一次'
+        '两者差不多。批量乘积每个乘积只用 {batched_us:.2f} 微秒：GPU 算完一个乘积比下一次'
         '启动到达还快，所以第二个流没有可以重叠的东西。'
     ),
     'parallel.small_ops.once': '为全部乘积只启动一次：{ways}。',
@@ -97,7 +97,7 @@ MESSAGES = {
                                 '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
     'parallel.verdict.base_same': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，'
                                    '与同时运行相差 {diff:.3f} 秒，不到二者中较长者的 {noise:.0%}'
-                                   '（这里每次比较都用这同一个噪声标准）。'),
+                                   '（这次比较所用的噪声标准）：与一个设备做两份工作相比，第二条执行路在这里没有带来收益。'),
     'parallel.verdict.base_beaten': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
                                      '同时运行的速度是它的 {ratio:.2f} 倍。'),
     'parallel.verdict.base_lost': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
@@ -143,7 +143,7 @@ MESSAGES = {
                                    '先后运行 {serial:.3f} 秒：同时运行反而多用 {more:.3f} 秒。'),
     'parallel.recorded.sep': '，',
     'parallel.recorded.products': '{lane} {iters} 个乘积',
-    'parallel.recorded.panel': ('{gpu}，{date}：{products}（{size}x{size}）；每次重复：同时运行的速度是先后运行的 '
+    'parallel.recorded.panel': ('{gpu}，{date}：{products}（{size}x{size}）；按中位数：同时运行的速度是先后运行的 '
                                 '{speedup:.2f} 倍（预测 {expected:.2f} 倍）'),
     'parallel.recorded.timeline': '同一份录制中的另一次运行：{products}（{size}x{size}）；{note}',
     'parallel.recorded.timeline_repeat': ('“同时运行”{repeats} 次重复中的第 {index} 次（中位数）：'
