@@ -172,3 +172,12 @@ def test_a_slower_flat_control_is_never_read_as_a_negative_cost_per_call():
     r.version('flat').times = [[0.20, 0.20]] * 3  # flat 60 ms slower than (a)
     text = show.per_call_text(r)
     assert 'flat was slower' in text and 'per call' not in text.split('alpha')[0]
+
+
+def test_one_gpu_says_why_the_lesson_runs_gloo_on_the_cpu(monkeypatch):
+    from d2l_ext.display import allreduce as shown
+    from d2l_ext.i18n import using_language
+    for gpus, said in ((1, True), (0, False)):
+        monkeypatch.setattr(shown, '_gpu_count', lambda gpus=gpus: gpus)
+        with using_language('en'):
+            assert ('the GPU is not used here' in shown.machine_text('gloo', 2, cores=16)) is said

@@ -340,3 +340,23 @@ def test_a_notebook_cell_shows_the_drawn_lines_once(tiny):
         assert shell.user_ns['v'].criteria[0].fields['line'] == 4
     finally:
         interactive.InteractiveShell.clear_instance()
+
+
+def test_a_skeleton_is_told_what_will_be_checked_with_the_tasks_own_thresholds():
+    """The 'not yet' of a skeleton lists the checks; every threshold it states is the one the grader uses."""
+    modules = {'13.3.1-lanes': 'd2l_ext.parallel.task', '13.3.2-copy': 'd2l_ext.communication.task',
+               '13.3.3-mlp': 'd2l_ext.depgraph.task', '13.3.4-c-hooks': 'd2l_ext.allreduce.task_grader',
+               '13.3.4-d-buckets': 'd2l_ext.allreduce.task_grader'}
+    for task_id, e in registry.TASKS.items():
+        assert e.checks_key, f'{task_id} does not say what it checks'
+        stated = dict(e.checks).get('threshold')
+        if task_id in modules:
+            pytest.importorskip('torch')
+            assert stated == importlib.import_module(modules[task_id]).THRESHOLD, task_id
+        todo = Verdict(task_id, 'not_yet', [Criterion('runs', False, 'grading.todo', {'name': 'f'})])
+        for lang in ('en', 'zh'):
+            with using_language(lang):
+                shown = lines(todo)
+            assert len(shown) == 3 and (stated is None or f'{stated:.0%}' in shown[-1]), shown
+    passed = Verdict('13.3.1-lanes', 'passed', [Criterion('runs', True, 'task.lanes.ran', {'runs': 2})])
+    assert len(lines(passed)) == 2  # only a skeleton is told

@@ -32,7 +32,13 @@ def lines(verdict: Verdict, *, failed_only: bool = False) -> list[str]:
         return [t('grading.cannot_grade', task=task_title(verdict.task), reason=reasons)]
     header = t('grading.passed' if verdict.passed else 'grading.not_yet', task=task_title(verdict.task))
     shown = [c for c in verdict.criteria if not (failed_only and c.passed)]
-    return [header] + [f'  {MARKS[c.passed]} {message(c.key, c.fields)}' for c in shown]
+    out = [header] + [f'  {MARKS[c.passed]} {message(c.key, c.fields)}' for c in shown]
+    if any(c.key == 'grading.todo' for c in verdict.criteria):  # still the skeleton: say what will be checked
+        from ..grading.registry import TASKS
+        e = TASKS.get(verdict.task)
+        if e is not None and e.checks_key:
+            out.append('  ' + t('grading.will_check', checks=t(e.checks_key, **dict(e.checks))))
+    return out
 
 
 @dataclass

@@ -248,6 +248,8 @@ def scaling_text(results) -> str:
         lines.append(t(f'parallel.scaling.{shape}', framework=_shown(r.framework), small=pts[0].size,
                        small_speedup=pts[0].speedup, large=pts[-1].size, large_speedup=pts[-1].speedup,
                        best=best.size, best_speedup=best.speedup))
+        lines.append(t('parallel.scaling.points', framework=_shown(r.framework), points=t('parallel.recorded.sep').join(
+            t('parallel.scaling.point', size=q.size, measured=q.speedup, expected=q.expected_speedup) for q in pts)))
     return '\n'.join(lines)
 
 

@@ -80,8 +80,10 @@ def recorded_overlap_text(rec) -> str:
     if not rec.timelines:
         return ''
     p, tl = rec.parallel[0], rec.timelines[0]
+    other = t('parallel.recorded.not_this_run', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
+              products=_products(lane_labels(p.lanes), p.iters, text=t), size=p.size)
     if tl.repeat is not None:  # the timeline is the repeat of "together" timed as the median: one run, no second
-        return overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected,
+        return other + '\n' + overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected,
                             alone=[m.median / k for m, k in zip(p.lane_times, p.iters)],
                             labels=lane_labels(tl.lanes), repeats=p.together.repeated(), median_repeat=tl.repeat)
     text = overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected)
@@ -89,4 +91,4 @@ def recorded_overlap_text(rec) -> str:
               timeline_k=k2, timeline_s=b - a, timeline_ms=(b - a) / k2 * 1e3)
             for label, m, k, k2, (a, b) in zip(lane_labels(tl.lanes), p.lane_times, p.iters, tl.iters,
                                                lane_intervals(tl)) if k and k2]
-    return _sentences(text, t('parallel.recorded.runs', lanes=t('parallel.speed.sep').join(runs)))
+    return other + '\n' + _sentences(text, t('parallel.recorded.runs', lanes=t('parallel.speed.sep').join(runs)))

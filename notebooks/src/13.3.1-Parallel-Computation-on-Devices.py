@@ -253,7 +253,7 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 # %% [markdown]
 # ## Predict, then measure
 #
-# Measure each lane's speed and that of the first lane's whole device (a CPU: all its cores). Predict each lane alone, one after
+# Measure each lane's speed and that of the first lane's whole device. Predict each lane alone, one after
 # the other, together, and the **baseline**: that whole device doing both jobs. On separate hardware together takes
 # max(t1, t2). Lanes sharing cores may each run slower side by side, so for them we predict from each lane's speed
 # measured while both run.
@@ -261,7 +261,7 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 测出每条执行路的速度，以及第一条执行路所在的整个设备（CPU 则用上全部核心）的速度。预测：每条执行路单独运行、先后运行、
+# 测出每条执行路的速度，以及第一条执行路所在的整个设备的速度。预测：每条执行路单独运行、先后运行、
 # 同时运行，以及**基线**——这整个设备做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
 # 共用CPU核心的执行路并排运行时，每条都可能比单独运行时慢，所以对它们还要测出两条同时运行时各自的速度，并据此预测。
 
@@ -351,13 +351,13 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
 
 # %% [markdown]
 # Where did each product run? The timeline is the repeat of "together" timed as the median, so it and the numbers
-# beside it come from one run. Each bar is one product; dashed marks are each lane's predicted end. The overlap is the
-# fraction of the shorter lane's busy time during which the other lane was busy too. Guess it (0 to 1) in
+# beside it come from one run. Each bar is one product (touching bars merge); dashed marks are each lane's predicted
+# end. The overlap is the fraction of the shorter lane's busy time during which the other lane was busy too. Guess it (0 to 1) in
 # `my_overlap`, then compare it with the time saved.
 
 # %% [markdown] lang="zh"
 # 每个乘积在哪里运行？时间线就是“同时运行”各次重复中用时为中位数的那一次，所以它与旁边的数字来自同一次运行。
-# 每个条形是一次乘法；虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间
+# 每个条形是一次乘法（紧接着运行的乘法会连成一块）；虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间
 # 占比。先在 `my_overlap` 里猜一猜（0到1），再与节省的时间比较。
 
 # %% tags=["nbval-ignore-output"]

@@ -161,7 +161,8 @@ print(show.ingredients_text(result))
 #
 # A call starts once its gradients are ready and the call before it is done. With K equal calls the last waits for
 # the end of backward: at best (K-1)/K of the all-reduce runs during backward. The model assumes communication has
-# hardware of its own. Predict (a), and guess the share of (c)'s all-reduce that runs while backward computes.
+# hardware of its own. Guess the share of (c)'s all-reduce that runs while backward computes; the cell then works out
+# (a) from the model.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -170,8 +171,8 @@ print(show.ingredients_text(result))
 # 开销α来自一个浮点数的全归约，总线带宽β来自大缓冲区；两者都取各次重复的中位数，与下面每个训练步的时间一样。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：最多
-# 只有(K-1)/K的全归约在反向传播期间进行。模型假定通信拥有自己的硬件。请预测(a)的时间，并猜一猜(c)的全归约有多大
-# 比例会在反向传播计算的同时进行。
+# 只有(K-1)/K的全归约在反向传播期间进行。模型假定通信拥有自己的硬件。请猜一猜(c)的全归约有多大比例会在反向传播
+# 计算的同时进行；随后这个单元格用模型算出(a)的时间。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # share of (c)'s all-reduce that runs while backward computes, 0 to 1

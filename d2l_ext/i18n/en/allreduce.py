@@ -45,6 +45,8 @@ MESSAGES = {
     'allreduce.version.nosync': 'DDP inside no_sync (nothing sent)',
     'allreduce.processes.gloo': ('this lesson starts {n} processes on this machine, one CPU core each, talking t'
                                  'hrough gloo'),
+    'allreduce.processes.one_gpu': ('this machine has one GPU: NCCL runs one process per GPU, so the all-reduce '
+                                    'between processes is shown with gloo on the CPU; the GPU is not used here'),
     'allreduce.processes.nccl': 'this lesson starts {n} processes, one GPU each, talking through NCCL',
     'allreduce.predict.allreduce': 'predicted all-reduce of the gradients:           {seconds:.4f} s',
     'allreduce.predict.serial': 'predicted (a), backward then all-reduce:          {seconds:.4f} s',
@@ -62,7 +64,8 @@ MESSAGES = {
     'allreduce.panel.col_ddp': '(d) DDP (s)',
     'allreduce.ratio': 'batch of {batch} per process: all-reduce alone / backward alone = {ratio:.2f}',
     'allreduce.plot.timeline_after': '{label}: every all-reduce starts after backward ends',
-    'allreduce.plot.timeline_during': '{label}: all-reduces start {ms:.0f} ms before backward ends',
+    'allreduce.plot.timeline_during': ('{label}: all-reduces start {ms:.0f} ms before backward ends\n'
+                                       '(mean over processes; each process timed from its own start)'),
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error {error:.2e'
                                 '} > {tol:.0e}'),
     'allreduce.panel.col_seconds': '{label} (s)',

@@ -14,6 +14,25 @@ MESSAGES = {
     'grading.cannot_grade': 'cannot grade {task}: {reason}',
     'grading.interrupted': 'grading interrupted: the grading process and everything it started were stopped',
     # the learner's function did not run to the end
+    'grading.will_check': 'once it runs, the check will look for: {checks}',
+    'grading.checks.lanes': ('no error; every result matching float64; every lane finished when run_together returns; '
+                             'the shorter lane busy beside the other for at least {threshold:.0%} of its busy time'),
+    'grading.checks.copy': ('no error; every result matching float64; every buffer complete the moment run_and_copy '
+                            'returns; the copies beside a product for at least {threshold:.0%} of the overlap '
+                            'predicted for them'),
+    'grading.checks.mlp': ('no error; every SGD step matching one device on the whole minibatch in float64; each '
+                           'half on its own lane and the gradients summed on the CPU; in the best of the graded steps, '
+                           'the shorter half busy beside the other for at least {threshold:.0%} of its busy time'),
+    'grading.checks.allreduce_a': ('no error or hang on 2 processes; after every step the parameters matching one '
+                                   'float64 process on the whole minibatch (a tied and a frozen weight included); '
+                                   'every all-reduce complete before optimizer.step(); the overlap is shown, not '
+                                   'graded'),
+    'grading.checks.allreduce_b': ('as for (a), with one all-reduce call per step; the overlap is shown, not graded'),
+    'grading.checks.allreduce_c': ('as for (a), and backward computing during at least {threshold:.0%} of the '
+                                   "all-reduces' time"),
+    'grading.checks.allreduce_d': ('as for (c), with the buckets bucket_mb asks for (sizes giving 1, 2 and 3 '
+                                   "buckets), and backward computing during at least {threshold:.0%} of the "
+                                   "all-reduces' time"),
     'grading.todo': 'still raises NotImplementedError: replace the TODO with your code',
     'grading.raised': '{name} raised {error}',
     'grading.raised_at': '{name} raised {error} (line {line})',

@@ -71,7 +71,8 @@ MESSAGES = {
     'parallel.book.above_sum': ('Both took {both:.3f} s: more than the sum of the lanes alone ({total:.3f} s), '
                                 'and so more than the slower lane alone ({slower:.3f} s).'),
     'parallel.book.below_slower': ('Both took {both:.3f} s: less than the slower lane alone ({slower:.3f} s; sum of '
-                                   'the lanes alone {total:.3f} s).'),
+                                   'the lanes alone {total:.3f} s). Each is one timing, not a median: the repeats '
+                                   'below give the spread.'),
     'parallel.no_wait.same': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. About the same: '
                               'the work was done when the calls returned (PyTorch computes CPU work before '
                               'returning), so there was nothing left to wait for.'),
@@ -97,6 +98,8 @@ MESSAGES = {
                                      '{baseline:.3f} s: together was {ratio:.2f}x as fast as that.'),
     'parallel.verdict.base_lost': ('The baseline, one lane with its whole device doing both jobs, took '
                                    '{baseline:.3f} s: it was {ratio:.2f}x as fast as the two lanes together.'),
+    'parallel.scaling.points': '{framework}, each size: measured (predicted): {points}',
+    'parallel.scaling.point': 'n={size} {measured:.2f}x ({expected:.2f}x)',
     'parallel.scaling.rises': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
                                'the speedup grew with the matrices.'),
     'parallel.scaling.falls': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
@@ -146,6 +149,8 @@ MESSAGES = {
     'parallel.recorded.timeline': ('Another run from the same recording: {products} of {size}x{size}; {note}'),
     'parallel.recorded.timeline_repeat': ('Repeat {index} of {repeats} of "together" (the median): {products} of '
                                           '{size}x{size}; {note}'),
+    'parallel.recorded.not_this_run': ("The recording is another machine's run ({gpu}, {date}: {products} of "
+                                       "{size}x{size}), not this session's, which is above."),
     'parallel.recorded.merged': 'one bar per product, except {lanes}: drawn as busy stretches (products merged)',
     'parallel.recorded.each': 'one bar per product',
     'parallel.independence.summary_gpu': ('{framework} ({engine}, {lane}): {iters} products of {size}x{size}: one '
@@ -159,14 +164,14 @@ MESSAGES = {
                                         'together {expected:.3f} s, {predicted:.3f} s less.'),
     'parallel.overlap.wall_predicted_more': ('Predicted: one after the other {serial:.3f} s, '
                                              'together {expected:.3f} s, {predicted:.3f} s longer.'),
-    'parallel.speed.head': ("Time per product while every lane was busy (timeline) against the lane alone (its "
+    'parallel.speed.head': ("Median time per product while every lane was busy (timeline) against the lane alone (its "
                             "timed repeats' median): {lanes}."),
     'parallel.speed.other_run': ('The timeline is another run: from first start to last end it took {span:.3f} s, '
                                  "against {together:.3f} s for together's median repeat, so the times per product "
                                  'above describe that run, not the repeats.'),
-    'parallel.speed.head_rates': ('Time per product while every lane was busy (timeline) against the lane alone '
+    'parallel.speed.head_rates': ('Median time per product while every lane was busy (timeline) against the lane alone '
                                   '(from the rate measured alone above): {lanes}.'),
-    'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms ({ratio:.2f}x as long)',
+    'parallel.speed.lane': '{lane} {together:#.3g} ms against {alone:#.3g} ms ({ratio:.2f}x as long)',
     'parallel.gap.agrees': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median): '
                             'within {noise:.0%}.'),
     'parallel.gap.spread': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '

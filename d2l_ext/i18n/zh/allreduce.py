@@ -43,6 +43,8 @@ MESSAGES = {
     'allreduce.plot.predicted': '预测',
     'allreduce.version.nosync': 'no_sync 中的 DDP（不发送）',
     'allreduce.processes.gloo': '本节在这台机器上启动 {n} 个进程，每个进程一个CPU核心，通过 gloo 通信',
+    'allreduce.processes.one_gpu': ('这台机器只有一块GPU：NCCL 每个进程用一块GPU，所以这里用 CPU 上的 gloo '
+                                    '演示进程之间的全归约；这里不使用GPU'),
     'allreduce.processes.nccl': '本节启动 {n} 个进程，每个进程一个GPU，通过 NCCL 通信',
     'allreduce.predict.allreduce': '预测：梯度的全归约                      {seconds:.4f} 秒',
     'allreduce.predict.serial': '预测：(a) 先反向传播再全归约            {seconds:.4f} 秒',
@@ -59,7 +61,8 @@ MESSAGES = {
     'allreduce.panel.col_ddp': '(d) DDP（秒）',
     'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}',
     'allreduce.plot.timeline_after': '{label}：每个全归约都在反向传播结束后才开始',
-    'allreduce.plot.timeline_during': '{label}：全归约在反向传播结束前 {ms:.0f} 毫秒就开始了',
+    'allreduce.plot.timeline_during': ('{label}：全归约在反向传播结束前 {ms:.0f} 毫秒就开始了\n'
+                                       '（各进程的平均；每个进程从自己的起点计时）'),
     'allreduce.mismatch_grad': '进程 {rank} 上的「{version}」使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
     'allreduce.panel.col_seconds': '{label}（秒）',
     'allreduce.version.flat': '(b) 扁平：先反向传播，再一个缓冲区',

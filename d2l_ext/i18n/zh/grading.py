@@ -14,6 +14,22 @@ MESSAGES = {
     'grading.cannot_grade': '无法评分 {task}：{reason}',
     'grading.interrupted': '评分已中断：评分进程及其启动的所有进程都已停止',
     # 学习者的函数没有运行完
+    'grading.will_check': '能运行之后，检查会看：{checks}',
+    'grading.checks.lanes': ('不出错；每个结果都与 float64 一致；run_together 返回时每条执行路都已结束；'
+                             '较短的执行路至少有 {threshold:.0%} 的忙碌时间与另一条同时忙碌'),
+    'grading.checks.copy': ('不出错；每个结果都与 float64 一致；run_and_copy 返回的那一刻每个缓冲区都已完整；'
+                            '复制与乘积并排的时间至少达到为它们预测的重叠的 {threshold:.0%}'),
+    'grading.checks.mlp': ('不出错；每个随机梯度下降步都与一个设备处理整个小批量的 float64 结果一致；'
+                           '每一半在各自的执行路上，梯度在 CPU 上求和；在被检查的几步中最好的一步里，'
+                           '较短的一半至少有 {threshold:.0%} 的忙碌时间与另一半同时忙碌'),
+    'grading.checks.allreduce_a': ('在 2 个进程上不出错、不挂起；每一步之后的参数都与一个 float64 进程'
+                                   '处理整个小批量的结果一致（包括一个共享权重和一个冻结权重）；'
+                                   'optimizer.step() 之前每次全归约都已完成；重叠只显示，不评分'),
+    'grading.checks.allreduce_b': '与 (a) 相同，且每一步只调用一次全归约；重叠只显示，不评分',
+    'grading.checks.allreduce_c': ('与 (a) 相同，且在全归约进行的时间里，'
+                                   '反向传播至少有 {threshold:.0%} 的时间在计算'),
+    'grading.checks.allreduce_d': ('与 (c) 相同，桶按 bucket_mb 的要求划分（桶大小分别给出 1、2、3 个桶），'
+                                   '且在全归约进行的时间里，反向传播至少有 {threshold:.0%} 的时间在计算'),
     'grading.todo': '仍然抛出 NotImplementedError：请把 TODO 换成你的代码',
     'grading.raised': '{name} 抛出了 {error}',
     'grading.raised_at': '{name} 抛出了 {error}（第 {line} 行）',

@@ -113,7 +113,7 @@ MESSAGES = {
     'graph.broken_caught': '跳过等待的引擎：与float64结果的检查发现了错误（{message}）',
     'graph.lane_line': '{lane} = {name}：{explanation}',
     'graph.what_step': '两条执行路上的训练步',
-    'graph.what_dag_task': 'DAG任务 {name}',
+    'graph.what_dag_task': '依赖图任务 {name}',
     'graph.title_hasty': '不等待的服务器：执行路 1 的梯度到达了，但求和（sum）从不读取它们',
     'graph.rates': ('执行路 0 的方框单独运行 {t0:.2f} 毫秒，执行路 1 的单独运行 {t1:.2f} 毫秒，'
                     '两条执行路的方框同时运行 {both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍'

@@ -80,7 +80,8 @@ MESSAGES = {
     'parallel.book.above_sum': ('两条执行路一起运行用时 {both:.3f} 秒：超过各执行路单独用时之和（{total:.3f} 秒），'
                                 '当然也超过较慢执行路的单独用时（{slower:.3f} 秒）。'),
     'parallel.book.below_slower': ('两条执行路一起运行用时 {both:.3f} 秒：少于较慢执行路的单独用时（{slower:.3f} 秒；'
-                                   '各执行路单独用时之和为 {total:.3f} 秒）。'),
+                                   '各执行路单独用时之和为 {total:.3f} 秒）。这些都只计时一次，不是中位数：'
+                                   '下文的多次重复给出波动范围。'),
     'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。两者差不多：'
                               '调用返回时工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
     'parallel.no_wait.queued': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
@@ -102,6 +103,8 @@ MESSAGES = {
                                      '同时运行的速度是它的 {ratio:.2f} 倍。'),
     'parallel.verdict.base_lost': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
                                    '它的速度是两条执行路同时运行的 {ratio:.2f} 倍。'),
+    'parallel.scaling.points': '{framework}，各个大小：实测（预测）：{points}',
+    'parallel.scaling.point': 'n={size} {measured:.2f} 倍（{expected:.2f} 倍）',
     'parallel.scaling.rises': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                '{large_speedup:.2f} 倍：加速比随矩阵增大而提高。'),
     'parallel.scaling.falls': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
@@ -148,6 +151,8 @@ MESSAGES = {
     'parallel.recorded.timeline': '同一份录制中的另一次运行：{products}（{size}x{size}）；{note}',
     'parallel.recorded.timeline_repeat': ('“同时运行”{repeats} 次重复中的第 {index} 次（中位数）：'
                                           '{products}（{size}x{size}）；{note}'),
+    'parallel.recorded.not_this_run': ('这份录制是另一台机器上的运行（{gpu}，{date}：{products}，{size}x{size}），'
+                                       '不是本次会话的运行（本次运行见上文）。'),
     'parallel.recorded.merged': '每个条形是一个乘积，但{lanes}画的是忙碌区间（乘积已合并）',
     'parallel.recorded.each': '每个条形是一个乘积',
     'parallel.independence.summary_gpu': ('{framework}（{engine}，{lane}）：{iters} 个 {size}x{size} 的乘积：'
@@ -160,14 +165,14 @@ MESSAGES = {
                                         '{expected:.3f} 秒，少用 {predicted:.3f} 秒。'),
     'parallel.overlap.wall_predicted_more': ('预测：先后运行 {serial:.3f} 秒，同时运行 '
                                              '{expected:.3f} 秒，反而多用 {predicted:.3f} 秒。'),
-    'parallel.speed.head': ('所有执行路都在忙碌时（时间线）每个乘积的用时，与该执行路单独运行时'
+    'parallel.speed.head': ('所有执行路都在忙碌时（时间线）每个乘积用时的中位数，与该执行路单独运行时'
                             '（各次重复的中位数）相比——{lanes}。'),
     'parallel.speed.other_run': ('时间线是另一次运行：从最早开始到最晚结束用了 {span:.3f} 秒，而同时运行各次重复的'
                                  '中位数是 {together:.3f} 秒，所以上面每个乘积的用时描述的是那一次运行，'
                                  '而不是各次重复。'),
-    'parallel.speed.head_rates': ('所有执行路都在忙碌时（时间线）每个乘积的用时，与该执行路单独运行时'
+    'parallel.speed.head_rates': ('所有执行路都在忙碌时（时间线）每个乘积用时的中位数，与该执行路单独运行时'
                                   '（由上面单独测得的速度算出）相比——{lanes}。'),
-    'parallel.speed.lane': ('{lane}：{together:.3g} 毫秒，单独运行时 {alone:.3g} 毫秒'
+    'parallel.speed.lane': ('{lane}：{together:#.3g} 毫秒，单独运行时 {alone:#.3g} 毫秒'
                             '（是单独运行时的 {ratio:.2f} 倍）'),
     'parallel.gap.agrees': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数）：'
                             '相差不超过 {noise:.0%}。'),
