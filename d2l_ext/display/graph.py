@@ -79,7 +79,8 @@ def thread_test_text(plan, slow_only=False, quiet=True) -> str:
     slow = test['one'] * SLOWER <= test['all']
     if slow_only and not slow:
         return ''
-    key = ('graph.vs.threads_slow' if quiet else 'graph.vs.threads_slow_busy') if slow else 'graph.vs.threads_fine'
+    key = (('graph.vs.threads_slow' if quiet else 'graph.vs.threads_slow_busy') if slow
+           else 'graph.vs.threads_faster' if test['one'] < test['all'] else 'graph.vs.threads_fine')
     return t(key, one=test['one'] * 1e3, all=test['all'] * 1e3, threads=test['threads'])
 
 

@@ -42,13 +42,13 @@ def draw_step_timing(s, ax=None, title=None):
     predicted = {variant_label(k, plot=True): v for k, v in s.predicted.items() if k in s.measurements}
     ranked = sorted(s.measurements, key=lambda k: s.measurements[k].median)
     fastest, m = ranked[0], s.measurements
-    # named fastest only when apart from the runner-up by more than the repeats' spread (as the text decides)
-    tied = len(ranked) > 1 and m[ranked[1]].median - m[fastest].median <= chance_gap(m[fastest], m[ranked[1]])
+    # named fastest only when apart from every other way by more than the repeats' spread (as the text decides)
+    tied = [k for k in ranked[1:] if m[k].median - m[fastest].median <= chance_gap(m[fastest], m[k])]
     if ax is None:
         _, ax = style.figure(height=2.2 + 0.8 * len(times))
     key = 'graph.title_step_tied' if tied else 'graph.title_step'
     return plot_repeats(times, ax=ax, predicted=predicted, unit='auto', title=title or style.plot_text(
-        key, variant=variant_label(fastest, plot=True), other=variant_label(ranked[-1 if not tied else 1], plot=True)))
+        key, variant=variant_label(fastest, plot=True), other=variant_label((tied or ranked)[-1], plot=True)))
 
 
 def draw_dag(r, title=None):

@@ -193,6 +193,10 @@ MESSAGES = {
                                    '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
                                    'cores; other programs did not leave the cores quiet throughout (their shares '
                                    'below), so this run does not say whether splitting over the cores slowed them'),
+    'graph.vs.threads_faster': ('a test: timed again right after with one thread, the boxes outside the lanes '
+                                '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
+                                'cores: one thread was faster, so this test does not show the one-thread boxes in '
+                                'the schedule as too slow'),
     'graph.vs.threads_fine': ('a test: timed again right after with one thread, the boxes outside the lanes '
                               '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
                               'cores: not twice as long or more, so this test does not show the one-thread boxes in '

@@ -171,7 +171,7 @@ MESSAGES = {
                                  'above describe that run, not the repeats.'),
     'parallel.speed.head_rates': ('Median time per product while every lane was busy (timeline) against the lane alone '
                                   '(from the rate measured alone above): {lanes}.'),
-    'parallel.speed.lane': '{lane} {together:#.3g} ms against {alone:#.3g} ms ({ratio:.2f}x as long)',
+    'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms ({ratio:.2f}x as long)',
     'parallel.gap.agrees': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median): '
                             'within {noise:.0%}.'),
     'parallel.gap.spread': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '
@@ -180,13 +180,13 @@ MESSAGES = {
     'parallel.gap.shared': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '
                             'the prediction. At the time per product measured while every lane was busy (timeline), '
                             'the prediction is {shared:.3f} s, within {noise:.0%} of the measurement: side by side, '
-                            'the lanes computed more slowly than alone.'),
+                            'the speeds of the lanes side by side account for the measured time.'),
     'parallel.gap.open': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x the '
                           'prediction; the repeats ranged from {low:.3f} to {high:.3f} s. Nothing measured here '
                           'tests a cause for this gap.'),
     'parallel.gap.shared_speedup': ('At the time per product measured while both lanes were busy (timeline), the '
                                     "lanes' times give {shared:.2f}x, within {noise:.0%} of the measurement: side by "
-                                    'side, the lanes computed more slowly than alone.'),
+                                    'side, the speeds of the lanes side by side account for the measured time.'),
     'parallel.recorded.runs': ('The repeats and the timeline are different runs; time per product in each: '
                                '{lanes}.'),
     'parallel.recorded.run_lane': ('{lane} {repeats_k} products in {repeats_s:.3f} s ({repeats_ms:.3g} ms each) '

@@ -172,7 +172,7 @@ MESSAGES = {
                                  '而不是各次重复。'),
     'parallel.speed.head_rates': ('所有执行路都在忙碌时（时间线）每个乘积用时的中位数，与该执行路单独运行时'
                                   '（由上面单独测得的速度算出）相比——{lanes}。'),
-    'parallel.speed.lane': ('{lane}：{together:#.3g} 毫秒，单独运行时 {alone:#.3g} 毫秒'
+    'parallel.speed.lane': ('{lane}：{together:.3g} 毫秒，单独运行时 {alone:.3g} 毫秒'
                             '（是单独运行时的 {ratio:.2f} 倍）'),
     'parallel.gap.agrees': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数）：'
                             '相差不超过 {noise:.0%}。'),
@@ -182,13 +182,13 @@ MESSAGES = {
     'parallel.gap.shared': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），'
                             '是预测的 {ratio:.2f} 倍。按所有执行路都在忙碌时（时间线）测得的每个乘积用时，'
                             '预测为 {shared:.3f} 秒，与实测相差不超过 {noise:.0%}：'
-                            '并排运行时，各执行路算得比单独运行时慢。'),
+                            '并排运行时各执行路的速度就足以说明实测用时。'),
     'parallel.gap.open': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），'
                           '是预测的 {ratio:.2f} 倍；各次重复从 {low:.3f} 秒到 {high:.3f} 秒。'
                           '这里没有任何测量检验过这个差距的原因。'),
     'parallel.gap.shared_speedup': ('按两条执行路都在忙碌时（时间线）测得的每个乘积用时，'
                                     '由各执行路用时得到 {shared:.2f} 倍，与实测相差不超过 {noise:.0%}：'
-                                    '并排运行时，各执行路算得比单独运行时慢。'),
+                                    '并排运行时各执行路的速度就足以说明实测用时。'),
     'parallel.recorded.runs': '各次重复与时间线是不同的两次运行；两者中每个乘积的用时——{lanes}。',
     'parallel.recorded.run_lane': ('{lane}：在各次重复中 {repeats_s:.3f} 秒做 {repeats_k} 个乘积'
                                    '（每个 {repeats_ms:.3g} 毫秒），在时间线中 {timeline_s:.3f} 秒做 '
