@@ -178,6 +178,6 @@ def test_one_gpu_says_why_the_lesson_runs_gloo_on_the_cpu(monkeypatch):
     from d2l_ext.display import allreduce as shown
     from d2l_ext.i18n import using_language
     for gpus, said in ((1, True), (0, False)):
-        monkeypatch.setattr(shown, '_gpu_count', lambda gpus=gpus: gpus)
+        monkeypatch.setattr(shown, 'gpu_names_torch', lambda gpus=gpus: ['NVIDIA H200'] * gpus)
         with using_language('en'):
             assert ('the GPU is not used here' in shown.machine_text('gloo', 2, cores=16)) is said

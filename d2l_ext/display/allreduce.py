@@ -11,6 +11,7 @@ import statistics
 
 from ..allreduce.results import MIB  # bytes per MiB: gradients and buckets in one unit
 from ..i18n import t
+from ..machine import gpu_names_torch
 from ..results import chance_gap, close
 from . import style
 from .repeats import plot_repeats
@@ -45,19 +46,9 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
     if backend == 'gloo' and world_size > cores:  # not "one core each": say they take turns, and what still works
         return machine_line() + '\n' + t('allreduce.processes.shared', n=world_size, cores=cores)
     text = machine_line() + '\n' + t(f'allreduce.processes.{backend}', n=world_size)
-    gpus = _gpu_count()
-    if backend == 'gloo' and gpus == 1:  # a GPU student should not wonder why the GPU sits idle
+    if backend == 'gloo' and len(gpu_names_torch()) == 1:  # a GPU student should not wonder why the GPU sits idle
         text += '\n' + t('allreduce.processes.one_gpu')
     return text
-
-
-def _gpu_count() -> int:
-    """How many GPUs PyTorch sees here (0 without PyTorch or CUDA)."""
-    try:
-        import torch
-        return torch.cuda.device_count() if torch.cuda.is_available() else 0
-    except ImportError:
-        return 0
 
 
 def ingredients_text(result) -> str:
