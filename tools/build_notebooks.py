@@ -33,21 +33,32 @@ KEPT_CELL_METADATA = ('tags', 'jupyter')
 
 # A line break inside a Chinese paragraph renders as a space between two characters in Chrome and JupyterLab
 # (CSS drops it only in Firefox): the sources wrap at 120 columns, so the Chinese notebooks get those lines joined.
+# Emphasis marks (`**执行路**`) do not count as a side; a Latin word beside a Chinese character joins too, as d2l-zh
+# writes it ("一个CPU"); a code span keeps its break, which renders as the space the sources put around code.
 _CJK = re.compile(r'[\u2014\u2018-\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
+_LATIN = re.compile(r'[A-Za-z0-9]')
 _STARTS_BLOCK = re.compile(r'\s*([-*+]\s|\d+\.\s|#+\s|\||>|```|<|\$\$)')  # a list item, heading, table, HTML...
 _ENDS_JOINING = re.compile(r'\s*(#+\s|\|)')  # a heading or a table row never continues on the next line
 
 
+def _joins(before: str, after: str) -> bool:
+    """Whether a line break between these two characters (emphasis stripped) renders as a stray space."""
+    if _CJK.match(before):
+        return bool(_CJK.match(after) or _LATIN.match(after))
+    return bool(_LATIN.match(before) and _CJK.match(after))
+
+
 def join_chinese_lines(text: str) -> str:
-    """Markdown with each line break between two Chinese characters removed (not in code fences or between blocks)."""
+    """Markdown with each line break beside a Chinese character removed (not in code fences or between blocks)."""
     out, fenced = [], False
     for line in text.split('\n'):
         if line.lstrip().startswith('```'):
             fenced = not fenced
-        elif (not fenced and out and out[-1] and line.strip() and _CJK.match(out[-1][-1])
-              and _CJK.match(line.lstrip()[0]) and not _STARTS_BLOCK.match(line) and not _ENDS_JOINING.match(out[-1])):
-            out[-1] += line.lstrip()
-            continue
+        elif not fenced and out and line.strip() and not _STARTS_BLOCK.match(line) and not _ENDS_JOINING.match(out[-1]):
+            end, start = out[-1].rstrip().rstrip('*_'), line.lstrip().lstrip('*_')
+            if end and start and _joins(end[-1], start[0]):
+                out[-1] = out[-1].rstrip() + line.lstrip()
+                continue
         out.append(line)
     return '\n'.join(out)
 

@@ -1,0 +1,31 @@
+"""The zh build joins wrapped lines that would render as a stray space (tools/build_notebooks.py, every lesson)."""
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / 'tools'))
+from build_notebooks import join_chinese_lines  # noqa: E402  (a script in tools/, not a package)
+
+
+def test_two_chinese_characters_join():
+    assert join_chinese_lines('这是一条\n执行路。') == '这是一条执行路。'
+
+
+def test_emphasis_does_not_stop_the_join():
+    assert join_chinese_lines('两条**执行路**\n（可以同时工作）') == '两条**执行路**（可以同时工作）'
+    assert join_chinese_lines('两条\n**执行路**') == '两条**执行路**'
+
+
+def test_latin_beside_chinese_joins_as_d2l_zh_writes_it():
+    assert join_chinese_lines('一个\nCPU服务器') == '一个CPU服务器'
+    assert join_chinese_lines('每秒12 GB的GPU和\nCPU') == '每秒12 GB的GPU和CPU'
+    assert join_chinese_lines('TFLOP/s\n的GPU') == 'TFLOP/s的GPU'
+
+
+def test_code_spans_english_lines_and_blocks_keep_their_breaks():
+    assert join_chinese_lines('会引发\n`IndexError`') == '会引发\n`IndexError`'
+    assert join_chinese_lines('two English\nwords') == 'two English\nwords'
+    assert join_chinese_lines('结果。\n2. 第二项') == '结果。\n2. 第二项'
+    assert join_chinese_lines('结果。\n</details>') == '结果。\n</details>'
+    assert join_chinese_lines('## 标题\n正文') == '## 标题\n正文'
+    assert join_chinese_lines('```\n代码\n注释\n```') == '```\n代码\n注释\n```'
+    assert join_chinese_lines('段落。\n\n下一段') == '段落。\n\n下一段'
