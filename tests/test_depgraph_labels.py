@@ -202,3 +202,91 @@ def test_record_dag_is_json_ready_on_cpu_lanes():
     d = json.loads(json.dumps(recording.record_dag(dg.as_lanes(['cpu', 'cpu']), repeats=1)))
     assert d['tasks'] == 21 and sum(d['counts']) == 21 and d['forced'] == [] and d['predicted'] is None
     assert set(d['times']) == set(recording.DAG_IDS) and all(len(v) == 1 for v in d['times'].values())
+
+
+# -- verdicts that respect the spread, overlap that does not explain a saving, one pair of boxes timed twice ----
+
+def _m(label, times):
+    return Measurement(label, [x * 1e-3 for x in times])  # milliseconds in
+
+
+def test_a_saving_is_claimed_only_when_the_repeats_are_told_apart():
+    from d2l_ext.display.graph_draw import told_apart
+    split = _m('split', [2.14, 2.21, 2.21, 2.23, 2.28, 2.32, 2.55])
+    apart = _m('one', [2.8, 2.88, 3.03, 3.09, 3.23, 3.26, 3.26])  # every repeat slower than every split repeat
+    touching = _m('one', [2.41, 3.3, 3.3, 3.33, 3.42, 3.65, 3.7])  # medians far apart, one repeat inside the range
+    args = ('graph.split_faster', 'graph.split_slower', 'graph.split_same', 'graph.split_spread')
+    assert told_apart(split, apart) and not told_apart(split, touching)
+    assert 'splitting the batch paid off' in show.versus_text(*args, split, apart)
+    text = show.versus_text(*args, split, touching)
+    assert 'paid off' not in text.replace('does not show that splitting the batch paid off', '')
+    assert 'within the spread of the repeats' in text and '2.14 to 2.55 ms and 2.41 to 3.70 ms' in text
+    with_gap = show.versus_text(*args, split, _m('one', [2.2, 2.3, 2.4]))  # medians within the larger IQR
+    assert 'differ by less than' in with_gap
+    d2l_ext.set_language('zh')
+    assert '差别在各次重复的波动之内' in show.versus_text(*args, split, touching)
+
+
+def test_the_step_figure_names_a_fastest_way_only_when_the_sentences_would():
+    s = dg.StepTiming(['a', 'b'], 256, {'one_device': _m('one_device', [2.41, 3.3, 3.33, 3.42, 3.7]),
+                                        'in_turn': _m('in_turn', [5.0, 5.1, 5.2, 5.3, 5.4]),
+                                        'split': _m('split', [2.1, 2.2, 2.2, 2.3, 2.5])})
+    title = show.draw_step_timing(s).axes[0].get_title(loc='left')
+    assert 'not told apart' in title and 'fastest' not in title
+
+
+def _overlap_timing(fraction, intervals, split, in_turn):
+    t = dg.StepTiming(['a', 'b'], 256, {'one_device': _m('one_device', [3.05, 3.1, 3.15]),
+                                        'in_turn': _m('in_turn', in_turn), 'split': _m('split', split)},
+                      predicted={'in_turn': 3e-3, 'split': 2e-3})
+    t.overlap = dg.LaneOverlap(intervals, fraction)
+    return t
+
+
+def test_a_saving_without_overlap_is_not_put_down_to_overlap():
+    halves = [(1.5e-3, 3.0e-3), (0.0, 1.4e-3)]  # recorded in the order they ended: one after the other
+    t = _overlap_timing(0.0, halves, split=[3.0, 3.1, 3.2], in_turn=[4.0, 4.1, 4.2])
+    text = show.overlap_text(t)
+    assert 'busy 0% of its time' in text
+    assert 'one half was busy from 0.00 to 1.40 ms and the other from 1.50 to 3.00 ms' in text
+    assert 'below that of "two lanes, one after the other" (4.10 ms)' in text and 'one device' not in text
+    assert 'does not explain that difference' in text
+    d2l_ext.set_language('zh')
+    assert '本次运行测得的重叠解释不了这个差别' in show.overlap_text(t)
+    d2l_ext.set_language('en')
+    within = _overlap_timing(0.0, halves, split=[3.0, 3.1, 4.3], in_turn=[4.0, 4.1, 4.2])  # ranges overlap
+    assert 'does not explain' not in show.overlap_text(within)
+    overlapped = _overlap_timing(0.95, [(0.0, 1.4e-3), (0.05e-3, 1.45e-3)], split=[3.0, 3.1, 3.2],
+                                 in_turn=[4.0, 4.1, 4.2])
+    assert 'does not explain' not in show.overlap_text(overlapped)
+
+
+class _RatesAt:
+    def __init__(self, together):
+        self.together, self.others_busy = together, None
+
+
+def test_the_schedule_apart_from_the_step_is_given_its_difference_without_a_cause():
+    plan = _Plan()
+    plan.others_busy = None
+    timing = _timing(None)  # measured median 6 ms; the schedule 40 ms is beyond 1.5x: the older sentence
+    assert 'do not predict the step' in show.schedule_vs_step_text(plan, _Rates(None), timing)
+    plan.total = 0.0043  # 0.72x the measured step: apart by more than 10%, within 1.5x
+    text = show.schedule_vs_step_text(plan, _Rates(None), timing)
+    assert '(4.30 ms) is 0.72x the measured step (6.00 ms)' in text and 'differ by 1.70 ms' in text
+    assert 'does not break that difference down' in text
+    plan.total = 0.0059  # within 10%: nothing to reconcile
+    assert 'break that difference' not in show.schedule_vs_step_text(plan, _Rates(None), timing)
+
+
+def test_both_lanes_boxes_at_once_timed_twice_are_set_side_by_side_when_they_differ():
+    timing = _timing(None)
+    timing.overlap = dg.LaneOverlap([(0.0, 1.5e-3), (0.05e-3, 1.55e-3)], 0.97)
+    plan = _Plan()
+    plan.others_busy = None
+    text = show.schedule_vs_step_text(plan, _RatesAt(2.77e-3), timing)
+    assert '2.77 ms in the rates above' in text and '1.55 ms from the first half' in text and '(1.79x)' in text
+    assert 'does not test why' in text
+    assert 'timed twice' not in show.schedule_vs_step_text(plan, _RatesAt(1.6e-3), timing)  # within 10%
+    d2l_ext.set_language('zh')
+    assert '计时了两次' in show.schedule_vs_step_text(plan, _RatesAt(2.77e-3), timing)

@@ -41,7 +41,7 @@ def test_device_ids_read_as_their_labels_in_text_and_figures(lang):
     assert legend[0] == style.plot_text('graph.lane_device', lane=style.plot_text('graph.lane', i=0), device='GPU 0')
     assert not any(raw in text for text in legend for raw in ('cuda', '(cpu)', '（cpu）'))
     rows = [x.get_text() for x in show.draw_schedule(
-        [{'lane': 'link:cpu->lane 0', 'name': 'weight copy', 'start': 0.0, 'end': 1e-3}]).axes[0].get_yticklabels()]
+        [{'lane': 'link:cpu->lane 0', 'name': 'copy in', 'start': 0.0, 'end': 1e-3}]).axes[0].get_yticklabels()]
     assert rows == [style.plot_text('graph.link', src='CPU', dst=style.plot_text('graph.lane', i=0))]
 
 

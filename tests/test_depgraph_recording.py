@@ -93,7 +93,7 @@ def test_the_recording_holds_what_a_reader_needs(here):
         assert all(err <= run['tolerance'] for err in run['errors'].values())  # checked against float64
         split = run['events']['split']
         assert sorted(e['lane'] for e in split if e['name'] == recording.HALF) == ['lane 0', 'lane 1']
-        assert {'sum', 'update', 'grad copy', 'weight copy'} <= {e['name'] for e in split}
+        assert {'sum', 'update', 'grad copy', 'copy in'} <= {e['name'] for e in split}
         assert [e['name'] for e in run['events']['one_device']] == [recording.WHOLE]
         assert all(e['end'] >= e['start'] for ev in run['events'].values() for e in ev)
 
@@ -155,6 +155,19 @@ def test_shipped_recordings_are_gpu_recordings_named_after_their_machine(path):
     for run in rec['runs']:
         assert all(f is None or 0.0 <= f <= 1.0 for v in ('in_turn', 'split') for f in run['overlap'][v])
         assert all(err <= run['tolerance'] for err in run['errors'].values())
+        names = {e['name'] for events in run['events'].values() for e in events}
+        assert names <= set(G.STAGES), f'{path.name}: stage ids without a label {sorted(names - set(G.STAGES))}'
+
+
+def test_the_stage_that_hands_each_lane_its_weights_and_rows_is_named_for_both():
+    import inspect
+
+    from d2l_ext.depgraph import task
+    assert "stage(i, 'copy in')" in inspect.getsource(task.mlp_step)  # it copies the weights and moves the rows
+    with using_language('en'):
+        assert t(G.STAGES['copy in']) == 'weights + rows in' and 'weights + rows in' in t('graph.recorded.legend_copy')
+    with using_language('zh'):
+        assert t(G.STAGES['copy in']) == '传入权重和样本' and t('graph.stage.copy_in') == '传入权重和样本'
 
 
 # -- caption and figure ----------------------------------------------------------------------------
@@ -273,6 +286,17 @@ def test_an_older_recording_drawing_another_repeat_says_so_beside_the_median():
     assert 'its bars span 1.000 ms' in text
 
 
+def test_bars_that_cover_much_less_than_the_wall_clock_are_given_the_difference_and_no_cause():
+    times = {'one_device': [2e-3] * 3, 'in_turn': [6e-3] * 3, 'split': [4.5e-3] * 3}  # one device's bars: 1 ms of 2
+    with using_language('en'):
+        text = G.drawn_text(fake_run(times=times))
+    assert 'that repeat took 2.000 ms on the wall clock and its bars span 1.000 ms (50% of it)' in text
+    assert 'does not say what the other 1.000 ms were' in text
+    assert text.count('does not say what') == 1  # the split step's bars (0 to 4.1 ms of 4.5) are within 10%
+    with using_language('zh'):
+        assert '其余的 1.000 毫秒' in G.drawn_text(fake_run(times=times))
+
+
 def test_the_repeats_drawn_above_are_ringed_among_every_repeat(here):
     with using_language('en'):
         fig = G.draw_recorded(as_gpu(here))
@@ -288,7 +312,7 @@ def test_the_repeats_drawn_above_are_ringed_among_every_repeat(here):
 FIGURE_KEYS = ('graph.recorded.title', 'graph.recorded.title_cpu', 'graph.recorded.title_timeline',
                'graph.recorded.title_repeats', 'graph.recorded.row_lane', 'graph.recorded.row_one',
                'graph.recorded.legend_copy', 'graph.recorded.legend_server', 'graph.recorded.legend_drawn',
-               'graph.recorded.short.weight_copy', 'graph.recorded.short.grad_copy', 'graph.recorded.short.lane_step',
+               'graph.recorded.short.copy_in', 'graph.recorded.short.grad_copy', 'graph.recorded.short.lane_step',
                'graph.recorded.short.whole_step')
 
 

@@ -41,6 +41,12 @@ def test_wrong_versions_fail_for_their_reason(name):
         assert verdict['runs'].passed
 
 
+def test_the_grader_accepts_the_learners_own_stage_names():
+    renamed = inspect.getsource(task.mlp_step).replace("'copy in'", "'weights and rows to the lane'")
+    assert 'weights and rows to the lane' in renamed
+    assert all(c.passed for c in grade(renamed).values())
+
+
 def test_each_wrong_update_says_how_far_off_it_is():
     scales = {name: grade(task.WRONG[name][1])['correct'].fields for name in ('half_means', 'averaged')}
     assert scales['half_means']['scale'] == pytest.approx(2.0, rel=1e-3)  # the sum of two means: twice the mean

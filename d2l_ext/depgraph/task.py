@@ -44,7 +44,7 @@ def mlp_step(lanes, params, X, y, lr):
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
     halves = []
     for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'weight copy'):  # lane i gets a fresh copy of the weights and its half of the rows
+        with stage(i, 'copy in'):  # lane i gets a fresh copy of the weights and its half of the rows
             w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
             halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
     # Both halves at once, each on its lane; each loss is divided by all n rows, so the gradients add up.
@@ -62,7 +62,7 @@ def mlp_step_in_turn(lanes, params, X, y, lr):
     server, n = params['W1'].device, X.shape[0]
     halves = []
     for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'weight copy'):
+        with stage(i, 'copy in'):
             w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
             halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
     results = []

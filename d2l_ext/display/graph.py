@@ -9,7 +9,15 @@ from __future__ import annotations
 from ..i18n import language, t
 from ..lanes import label_of
 from ..results import NOISE, chance_gap, close
-from .graph_draw import _legend_names, draw_dag, draw_graph, draw_schedule, draw_step_timing, fit_bar_names
+from .graph_draw import (
+    _legend_names,
+    draw_dag,
+    draw_graph,
+    draw_schedule,
+    draw_step_timing,
+    fit_bar_names,
+    told_apart,
+)
 from .graph_names import (
     SERVER,
     STAGES,
@@ -24,8 +32,8 @@ from .graph_names import (
 # The figures and the names live in display.graph_draw and display.graph_names; the lesson reads them from here.
 __all__ = ['SERVER', 'STAGES', '_legend_names', 'box_name', 'dag_model_text', 'dag_text', 'draw_dag', 'draw_graph',
            'draw_schedule', 'draw_step_timing', 'fit_bar_names', 'guess_text', 'lane_name', 'machine_text',
-           'overlap_text', 'rates_text', 'schedule_text', 'schedule_vs_step_text', 'stage_label', 'step_timing_text',
-           'summary_text', 'thread_test_text', 'versus_text']
+           'overlap_text', 'rates_text', 'at_once_text', 'schedule_text', 'schedule_vs_step_text', 'stage_label',
+           'step_timing_text', 'summary_text', 'thread_test_text', 'versus_text']
 KS = ('copy', 'data')  # edge kinds of graph_summary: the keys graph.edge.<k>
 
 
@@ -105,6 +113,12 @@ def schedule_vs_step_text(plan, rates, timing) -> str:
         lines.append(test)
     if m.median > 0 and not 1 / NOT_ADDITIVE <= plan.total / m.median <= NOT_ADDITIVE:
         lines.append(t('graph.vs.not_additive', ms=plan.total * 1e3, ratio=plan.total / m.median))
+    elif m.median > 0 and not close(plan.total, m.median):  # apart, not by the factor above: the gap, no cause
+        lines.append(t('graph.vs.apart', ms=plan.total * 1e3, ratio=plan.total / m.median, step=m.median * 1e3,
+                       diff=abs(m.median - plan.total) * 1e3))
+    at_once = at_once_text(rates, timing)
+    if at_once:
+        lines.append(at_once)
     if not known:
         return '\n'.join(lines)
     lines.append(t('graph.vs.others', **{k: t('graph.vs.unknown') if x is None else f'{x:.0%}'
@@ -114,6 +128,20 @@ def schedule_vs_step_text(plan, rates, timing) -> str:
     elif quiet:
         lines.append(t('graph.vs.quiet', top=max(known)))
     return '\n'.join(lines)
+
+
+def at_once_text(rates, timing) -> str:
+    """Both lanes' boxes at once as the rates timed them beside the span of the halves in the recorded step (13.3.3).
+
+    The same boxes timed twice: printed only when the two are more than NOISE apart, with the numbers and no cause.
+    """
+    together, o = getattr(rates, 'together', None), timing.overlap
+    if not together or o is None or not o.intervals:
+        return ''
+    span = max(b for _, b in o.intervals) - min(a for a, _ in o.intervals)
+    if span <= 0 or close(together, span):
+        return ''
+    return t('graph.vs.at_once_twice', rates=together * 1e3, span=span * 1e3, ratio=together / span)
 
 
 def machine_text(lanes) -> str:
@@ -147,26 +175,50 @@ def guess_text(guess, s, variant=None) -> str:
     return t('graph.guess_line', guess=float(guess), **fields)
 
 
+LOW_OVERLAP = NOISE  # halves that overlapped at most this share of the shorter one's busy time: next to no overlap
+
+
 def overlap_text(s) -> str:
-    """The two halves' overlap as an interval fraction, its prediction, and the wall-clock difference (13.3.3)."""
-    from ..depgraph.runs import APART, TOGETHER
+    """The two halves' overlap as an interval fraction, its prediction, and the wall-clock difference (13.3.3).
+
+    When the halves hardly overlapped (LOW_OVERLAP) but two lanes together beat another way (told apart, as the
+    verdicts say), a second line gives the halves' intervals and says that this run's overlap does not explain it.
+    """
+    from ..depgraph.runs import APART, ONE_DEVICE, TOGETHER
     o, m = s.overlap, s.medians()
     if o is None or o.fraction is None or APART not in m or TOGETHER not in m:
         return ''
     saved_pred = s.predicted[APART] - s.predicted[TOGETHER] if APART in s.predicted and TOGETHER in s.predicted \
         else float('nan')
     busy = [b - a for a, b in o.intervals]
-    return t('graph.overlap_line', fraction=o.fraction, predicted=o.predicted, t0=busy[0] * 1e3, t1=busy[1] * 1e3,
+    line = t('graph.overlap_line', fraction=o.fraction, predicted=o.predicted, t0=busy[0] * 1e3, t1=busy[1] * 1e3,
              runs=getattr(o, 'runs', 3), saved=(m[APART] - m[TOGETHER]) * 1e3, saved_pred=saved_pred * 1e3)
+    ms = s.measurements  # the ways together beat by the verdicts' own test (told_apart): where a line says it saved
+    below = [k for k in (APART, ONE_DEVICE) if k in ms and m[k] > m[TOGETHER] and told_apart(ms[TOGETHER], ms[k])]
+    if o.fraction > LOW_OVERLAP or not below:
+        return line
+    # Together beat another way while the recorded halves hardly overlapped: say so, with the intervals.
+    (a0, b0), (a1, b1) = sorted(o.intervals)
+    others = t('graph.sep_and').join(t('graph.overlap_below_item', variant=variant_label(k), ms=m[k] * 1e3)
+                                     for k in below)
+    return line + '\n' + t('graph.overlap_unexplained', a0=a0 * 1e3, b0=b0 * 1e3, a1=a1 * 1e3, b1=b1 * 1e3,
+                           fraction=o.fraction, mine=m[TOGETHER] * 1e3, others=others)
 
 
-def versus_text(faster: str, slower: str, same: str, mine, other) -> str:
-    """13.3.3: `mine` against `other` (Measurements): faster, slower, or not told apart (within the larger IQR)."""
+def versus_text(faster: str, slower: str, same: str, spread: str, mine, other) -> str:
+    """13.3.3: `mine` against `other` (Measurements): faster or slower only when told apart (graph_draw.told_apart).
+
+    Not told apart: `same` when the medians are within the repeats' spread (the larger IQR), `spread` when the
+    medians are further apart than that but the two ranges of repeats (the rows of dots) overlap.
+    """
     gap = chance_gap(mine, other)
     fields = {'ratio': other.median / mine.median, 'inv': mine.median / other.median, 'gap': gap * 1e3,
               'mine': mine.median * 1e3, 'other': other.median * 1e3}  # milliseconds
     if abs(other.median - mine.median) <= gap:
         return t(same, **fields)
+    if not told_apart(mine, other):
+        return t(spread, lo_mine=mine.min * 1e3, hi_mine=mine.max * 1e3, lo_other=other.min * 1e3,
+                 hi_other=other.max * 1e3, **fields)
     return t(faster if mine.median < other.median else slower, **fields)
 
 
@@ -180,10 +232,10 @@ def step_timing_text(s) -> str:
                               predicted=pred))
     from ..depgraph.runs import APART, ONE_DEVICE, TOGETHER
     if s.speedup is not None:  # the sentence follows the noise test, not the ratio alone
-        lines.append(versus_text('graph.step_faster', 'graph.step_slower', 'graph.step_same',
+        lines.append(versus_text('graph.step_faster', 'graph.step_slower', 'graph.step_same', 'graph.step_spread',
                                  s.measurements[TOGETHER], s.measurements[APART]))
     if s.vs_one_device is not None:
-        lines.append(versus_text('graph.split_faster', 'graph.split_slower', 'graph.split_same',
+        lines.append(versus_text('graph.split_faster', 'graph.split_slower', 'graph.split_same', 'graph.split_spread',
                                  s.measurements[TOGETHER], s.measurements[ONE_DEVICE]))
     ratios = [t('graph.ratio_item', variant=variant_label(k), ratio=m.median / s.predicted[k])
               for k, m in s.measurements.items() if s.predicted.get(k)]
@@ -214,7 +266,8 @@ def dag_text(r) -> str:
     if b is not None:
         lines.append(dag_breakdown_text([b[0][label] for label in r.lanes], b[1], gpu=0 in r.threads))
     if one is not None and planned is not None:
-        lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', planned, one))
+        lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', 'graph.dag_spread', planned,
+                                 one))
     if one is not None and whole is not None:  # the sentence follows the numbers: on a busy machine all cores can lose
         lane0 = (t('core.lane_cpu_share_label', number=0, threads=r.threads[0], cores=r.cores)
                  if r.threads and r.cores else label_of(r.lanes[0], language()))

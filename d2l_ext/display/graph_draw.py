@@ -35,6 +35,25 @@ def fit_bar_names(ax, short: dict | None = None) -> None:
         text.remove()
 
 
+def ranges_overlap(a, b) -> bool:
+    """Whether two ways' repeats share a stretch of time: a repeat of one lies within the other's range (13.3.3).
+
+    A recording made before repeats were kept has no range: it counts as overlapping nothing.
+    """
+    if None in (a.min, a.max, b.min, b.max):
+        return False
+    return a.min <= b.max and b.min <= a.max
+
+
+def told_apart(a, b) -> bool:
+    """Two ways' repeats (Measurements) told apart: medians further apart than the repeats' spread (chance_gap,
+    the larger IQR) and the two ranges of repeats (the rows of dots) not overlapping (13.3.3).
+
+    The one test behind every verdict of 13.3.3 (faster, slower, or within the spread) and the step figure's title.
+    """
+    return abs(a.median - b.median) > chance_gap(a, b) and not ranges_overlap(a, b)
+
+
 def draw_step_timing(s, ax=None, title=None):
     """Every repeat of each way to run the step, its prediction beside, the fastest named in the title (13.3.3)."""
     from .repeats import plot_repeats
@@ -42,8 +61,8 @@ def draw_step_timing(s, ax=None, title=None):
     predicted = {variant_label(k, plot=True): v for k, v in s.predicted.items() if k in s.measurements}
     ranked = sorted(s.measurements, key=lambda k: s.measurements[k].median)
     fastest, m = ranked[0], s.measurements
-    # named fastest only when apart from every other way by more than the repeats' spread (as the text decides)
-    tied = [k for k in ranked[1:] if m[k].median - m[fastest].median <= chance_gap(m[fastest], m[k])]
+    # named fastest only when told apart from every other way (the test the sentences use)
+    tied = [k for k in ranked[1:] if not told_apart(m[fastest], m[k])]
     if ax is None:
         _, ax = style.figure(height=2.2 + 0.8 * len(times))
     key = 'graph.title_step_tied' if tied else 'graph.title_step'

@@ -15,11 +15,11 @@ from .timeline import draw_timeline
 
 # The recording's event names (ids) -> the catalogue keys that name them in a figure.
 STAGES = {name: f'graph.recorded.stage.{stage}' for name, stage in (
-    ('weight copy', 'weight_copy'), ('lane step', 'lane_step'), ('grad copy', 'grad_copy'), ('sum', 'sum'),
+    ('copy in', 'copy_in'), ('lane step', 'lane_step'), ('grad copy', 'grad_copy'), ('sum', 'sum'),
     ('update', 'update'), ('whole step', 'whole_step'))}
 
 # Names short enough for a narrow bar, used where the full one does not fit (the legend names the copies in full).
-SHORT = (('weight copy', 'graph.recorded.short.weight_copy'), ('grad copy', 'graph.recorded.short.grad_copy'),
+SHORT = (('copy in', 'graph.recorded.short.copy_in'), ('grad copy', 'graph.recorded.short.grad_copy'),
          ('lane step', 'graph.recorded.short.lane_step'), ('whole step', 'graph.recorded.short.whole_step'))
 ONE = 'one device'  # the one-device step's row id in a recording's events
 # Exercise 5's ways in recording.DAG_IDS' order, each with its catalogue key (written out, so the keys can be checked).
@@ -75,17 +75,26 @@ DRAWN = ('one_device', 'split')  # the ways the timeline draws, each from one re
 
 
 def drawn_text(run: dict) -> str:
-    """Which repeat each drawn way is: its number, its wall-clock time beside the median, its bars' span."""
+    """Which repeat each drawn way is: its number, its wall-clock time beside the median, its bars' span.
+
+    The same repeat timed twice (the wall clock around the call, its bars on the lanes' clocks): where the bars
+    cover less than 1 - NOISE of the wall clock, a line gives the difference in numbers, without a cause.
+    """
     import statistics
-    lines = []
+
+    from ..results import NOISE
+    lines, gaps = [], []
     for v in DRAWN:
         i, times, events = recording.drawn_repeat(run, v), run['times'][v], run['events'][v]
         median = statistics.median(times)
         key = 'graph.recorded.drawn_median' if times[i] == median else 'graph.recorded.drawn_other'
+        span = max(e['end'] for e in events) - min(e['start'] for e in events)
         lines.append(t(key, variant=_variant(v), repeat=i + 1, repeats=len(times), ms=times[i] * 1e3,
-                       median=median * 1e3,
-                       span=(max(e['end'] for e in events) - min(e['start'] for e in events)) * 1e3))
-    return '\n'.join(lines)
+                       median=median * 1e3, span=span * 1e3))
+        if times[i] > 0 and span < (1 - NOISE) * times[i]:
+            gaps.append(t('graph.recorded.drawn_gap', variant=_variant(v), ms=times[i] * 1e3, span=span * 1e3,
+                          gap=(times[i] - span) * 1e3, share=span / times[i]))
+    return '\n'.join(lines + gaps)
 
 
 def one_device_flat_text(rec: dict) -> str:
@@ -184,7 +193,8 @@ def dag_text(d: dict) -> str:
         lines.append(dag_beside_text(p['one_lane'], p['planned'], one, planned))
     if d.get('breakdown'):  # recordings from 2026-12-04 on
         lines.append(dag_breakdown_text(d['breakdown']['lanes'], d['breakdown']['span'], gpu=0 in d['threads']))
-    lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', planned, one))
+    lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', 'graph.dag_spread', planned,
+                             one))
     lines.append(t('graph.rec_dag.checked', error=max(d['errors'].values())))
     return '\n'.join(lines)
 
@@ -215,7 +225,7 @@ def timeline_events(rec: dict, run: dict) -> tuple[list[dict], dict]:
     events = []
     for v in ('split', 'one_device'):
         for e in run['events'][v]:
-            copy = e['name'] in ('weight copy', 'grad copy')
+            copy = e['name'] in ('copy in', 'grad copy')
             events.append({'lane': role_of[e['lane']], 'start': e['start'], 'end': e['end'],
                            'name': style.plot_text(STAGES[e['name']]),
                            'role': 'link' if copy else None})

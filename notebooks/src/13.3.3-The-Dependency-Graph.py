@@ -19,8 +19,6 @@
 # minibatch through forward, loss and backward; the CPU (the *parameter server*) sums the gradients and updates the
 # weights, which go back to the GPUs. Here you write that step on this machine's two lanes, record its graph, predict
 # its time from the graph, and measure it.
-#
-# Which device gets which rows, where the gradients are summed and when weights travel: here, you plan it.
 
 # %% [markdown] lang="zh"
 # # 扩展：依赖图（《动手学深度学习》§12.3，图12.3.1）
@@ -28,8 +26,6 @@
 # 书中的图12.3.1画出了一个两层多层感知机在一个CPU和两个GPU上的一个训练步：每个GPU在小批量的一半上完成前向传播、
 # 损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重，新的权重再回到各个GPU。本课我们在这台机器的两条
 # 执行路上亲手写出这个训练步，记录它的依赖图，用依赖图预测它的耗时，然后实测。
-#
-# 哪个设备处理哪些样本、在哪里对梯度求和、何时传输权重，在这里都是你的计划。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -96,9 +92,8 @@ def lane_step(i, params, X, y, n_total):
 # 3. Move the gradients to the CPU, where `params` live, sum them there and return the new weights
 #    `params[k] - lr * total[k]`.
 #
-# The check runs four SGD steps (the first warms up) and grades, over the other three, the updates (against
-# float64), the placement (each half on its lane, the sum on the CPU) and the overlap of the halves, from timestamps
-# taken while your code ran.
+# The check runs four SGD steps and grades the updates (against float64), the placement and the halves' overlap, from
+# timestamps taken while your code ran.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
@@ -110,8 +105,8 @@ def lane_step(i, params, X, y, n_total):
 #    自己的线程中运行，GPU执行路的CUDA 内核被放入队列），并返回它们的结果。
 # 3. 把梯度移到 `params` 所在的CPU上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
 #
-# 检查会运行四个随机梯度下降步（第一步用于预热），并根据其余三步评判：更新（与float64结果比较）、放置（每一半在自己的执行路上，求和在CPU上）和
-# 两半的重叠（根据你的代码运行时记录的时间戳计算）。
+# 检查会运行四个随机梯度下降步，并评判：更新（与float64结果比较）、放置和两半的重叠（根据你的代码运行时记录的
+# 时间戳计算）。
 
 # %% tags=["nbval-ignore-output"]
 def mlp_step(lanes, params, X, y, lr):
@@ -129,7 +124,7 @@ def mlp_step(lanes, params, X, y, lr):
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
     halves = []
     for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'weight copy'):  # lane i gets a fresh copy of the weights and its half of the rows
+        with stage(i, 'copy in'):  # lane i gets a fresh copy of the weights and its half of the rows
             w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
             halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
     # Both halves at once, each on its lane; each loss is divided by all n rows, so the gradients add up.
@@ -149,14 +144,15 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 #
 # `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook that sees every operation. An edge joins A
 # to B when B reads a tensor A wrote; a copy is its own node, between two lanes, with the bytes it moves.
-# Merging each box's operations gives the book's picture, with the weights' copy at the start of each step.
+# Merging each box's operations gives the book's picture. Each step starts with `copy in`: fresh weights for each
+# lane, and its rows (moved only to another device).
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
 # `record_step_graph` 在一个能看到每个操作的PyTorch钩子下运行一次参考实现 `mlp_step`。当B读取了A写入的张量时，就有
 # 一条从A到B的边；一次复制是两条执行路之间的一个单独节点，并带有它传输的字节数。把每个方框里的操作合并起来，就
-# 得到了书中的图，权重的复制位于每个训练步的开始。
+# 得到了书中的图。每个训练步从 `copy in` 开始：每条执行路得到一份新的权重副本和它的样本（样本只在换设备时才被复制）。
 
 # %%
 graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box
@@ -271,7 +267,9 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # **2. An uneven split.** With a GPU and the CPU as lanes, an even split makes the GPU wait. How many of the 256 rows
 # should lane 0 get so that both lanes finish together? Try `X.tensor_split([a])` (and `y` alike) in your `mlp_step`
-# and time it with `d2l_ext.measure(..., lanes=lanes)`.
+# and time it with `d2l_ext.measure(..., lanes=lanes)`. Without a GPU, read the recording at the end: the text
+# above the figure "The step of Fig. 13.3.1 recorded on NVIDIA H200" gives each lane's device and busy time at
+# batch 256.
 #
 # <details><summary>Worked answer</summary>
 #
@@ -289,7 +287,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # **2. 不均匀的拆分。** 以一个GPU和CPU作为执行路时，平均拆分会使GPU等待。256个样本中应当给执行路0多少个，才能让两条
 # 执行路同时完成？在你的 `mlp_step` 中试用 `X.tensor_split([a])`（`y` 也一样），再用
-# `d2l_ext.measure(..., lanes=lanes)` 为它计时。
+# `d2l_ext.measure(..., lanes=lanes)` 为它计时。没有GPU时，请读本课末尾的录制结果：图“图12.3.1的训练步，录制于
+# NVIDIA H200”上方的文字给出了每条执行路的设备，以及批量大小为256时它的忙碌时间。
 #
 # <details><summary>参考答案</summary>
 #
@@ -354,14 +353,13 @@ print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
 # %% [markdown]
 # ## Recorded on a GPU machine
 #
-# The worked step recorded on a GPU machine: every repeat of the three ways, and the intervals of the ringed ones;
-# the caption comes from the recording.
+# The worked step recorded on a GPU machine: every repeat of the three ways, and the intervals of the ringed ones.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
 # 参考实现的训练步（两层多层感知机，图12.3.1）在一台有GPU的机器上录制的结果：三种方式的每次重复，以及其中圈出的
-# 那几次重复的忙碌区间；说明文字由录制数据生成。
+# 那几次重复的忙碌区间。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.depgraph import recording

@@ -1,7 +1,7 @@
 """13.3.3: the dependency graph, its schedule, the timed step, exercise 5 and the panel."""
 MESSAGES = {
     'graph.lane': 'lane {i}',
-    'graph.stage.weight_copy': 'weight copy',
+    'graph.stage.copy_in': 'weights + rows in',
     'graph.stage.fc1_fwd': 'fc1 fwd',
     'graph.stage.relu': 'relu',
     'graph.stage.fc2_fwd': 'fc2 fwd',
@@ -40,22 +40,35 @@ MESSAGES = {
     'graph.step_title': 'one training step, batch {batch}, lanes: {lanes}; {repeats} repeats of each, interleaved',
     'graph.step_faster': ('two lanes together ran {ratio:.2f}x as fast as one after the other '
                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
-                          '{gap:.2f} ms): running the lanes at once saved time'),
+                          '{gap:.2f} ms, with no repeat of one within the range of the other): running the lanes at '
+                          'once saved time'),
     'graph.step_slower': ('two lanes together took {inv:.2f}x as long as one after the other '
                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
-                          '{gap:.2f} ms): running the lanes at once lost time'),
+                          '{gap:.2f} ms, with no repeat of one within the range of the other): running the lanes at '
+                          'once lost time'),
     'graph.step_same': ('two lanes together and one after the other are not told apart: their medians '
                         "({mine:.2f} and {other:.2f} ms) differ by less than the repeats' spread ({gap:.2f} ms, "
                         'the larger interquartile range)'),
+    'graph.step_spread': ('two lanes together and one after the other are not told apart: their medians ({mine:.2f} '
+                          "and {other:.2f} ms) differ by more than the repeats' spread ({gap:.2f} ms), but their "
+                          'repeats overlap ({lo_mine:.2f} to {hi_mine:.2f} ms and {lo_other:.2f} to {hi_other:.2f} '
+                          'ms): the difference is within the spread of the repeats'),
     'graph.split_faster': ('two lanes together ran {ratio:.2f}x as fast as one device with the whole minibatch '
                            "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
-                           '{gap:.2f} ms): splitting the batch paid off'),
+                           '{gap:.2f} ms, with no repeat of one within the range of the other): splitting the batch '
+                           'paid off'),
     'graph.split_slower': ('two lanes together took {inv:.2f}x as long as one device with the whole minibatch '
                            "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
-                           '{gap:.2f} ms): one device was faster'),
+                           '{gap:.2f} ms, with no repeat of one within the range of the other): one device was '
+                           'faster'),
     'graph.split_same': ('two lanes together and one device with the whole minibatch are not told apart: their '
                          "medians ({mine:.2f} and {other:.2f} ms) differ by less than the repeats' spread "
                          '({gap:.2f} ms)'),
+    'graph.split_spread': ('two lanes together and one device with the whole minibatch are not told apart: their '
+                           "medians ({mine:.2f} and {other:.2f} ms) differ by more than the repeats' spread "
+                           '({gap:.2f} ms), but their repeats overlap ({lo_mine:.2f} to {hi_mine:.2f} ms and '
+                           '{lo_other:.2f} to {hi_other:.2f} ms): the difference is within the spread of the '
+                           'repeats, so this run does not show that splitting the batch paid off'),
     'graph.dag_variant.0': 'one lane, in order',
     'graph.dag_variant.1': 'two lanes, planned',
     'graph.dag_variant.2': 'one device, all cores, in order',
@@ -69,12 +82,18 @@ MESSAGES = {
     'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
     'graph.dag_faster': ('two lanes planned ran {ratio:.2f}x as fast as one lane in order (medians {mine:.2f} and '
                          '{other:.2f} ms), apart by more than '
-                         "the repeats' spread ({gap:.3f} ms): the plan saved time"),
+                         "the repeats' spread ({gap:.3f} ms), with no repeat of one within the range of the other: "
+                         'the plan saved time'),
     'graph.dag_slower': ('two lanes planned took {inv:.2f}x as long as one lane in order (medians {mine:.2f} and '
                          '{other:.2f} ms), apart by more than '
-                         "the repeats' spread ({gap:.3f} ms): the plan lost time"),
+                         "the repeats' spread ({gap:.3f} ms), with no repeat of one within the range of the other: "
+                         'the plan lost time'),
     'graph.dag_same': ('two lanes planned and one lane in order are not told apart: their medians ({mine:.2f} and '
                        "{other:.2f} ms) differ by less than the repeats' spread ({gap:.3f} ms)"),
+    'graph.dag_spread': ('two lanes planned and one lane in order are not told apart: their medians ({mine:.2f} and '
+                         "{other:.2f} ms) differ by more than the repeats' spread ({gap:.3f} ms), but their repeats "
+                         'overlap ({lo_mine:.2f} to {hi_mine:.2f} ms and {lo_other:.2f} to {hi_other:.2f} ms): the '
+                         'difference is within the spread of the repeats'),
     'graph.dag_all_cores_faster': 'one device with all cores ran {ratio:.2f}x as fast as {lane} in order',
     'graph.dag_all_cores_slower': 'one device with all cores took {inv:.2f}x as long as {lane} in order',
     'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
@@ -151,6 +170,12 @@ MESSAGES = {
                            'overlap of {runs}: the halves were busy {t0:.2f} ms and {t1:.2f} ms; '
                            'predicted {predicted:.0%} for halves started together); wall clock, one after the other '
                            'minus together: {saved:.2f} ms (predicted {saved_pred:.2f} ms)'),
+    'graph.overlap_unexplained': ('in that step one half was busy from {a0:.2f} to {b0:.2f} ms and the other from '
+                                  '{a1:.2f} to {b1:.2f} ms (from the first start): they overlapped {fraction:.0%}. '
+                                  'Yet the median of two lanes together ({mine:.2f} ms) was below {others}: the '
+                                  'overlap measured in this run does not explain that difference'),
+    'graph.overlap_below_item': 'that of "{variant}" ({ms:.2f} ms)',
+    'graph.sep_and': ' and ',
     'graph.schedule_numbers_measured': ('from each box timed alone, one at a time ({repeats} repeats each, medians; '
                                         'the lanes as if neither slowed the other): serial total {serial:.3f} ms; '
                                         'scheduled total {total:.3f} ms; critical path {path:.3f} ms'),
@@ -166,6 +191,13 @@ MESSAGES = {
     'graph.vs.not_additive': ('the schedule made from boxes timed one at a time ({ms:.2f} ms) is {ratio:.2f}x the '
                               'measured step: here boxes timed apart do not predict the step, so read the schedule '
                               'for its order (which box waits for which), not for its length'),
+    'graph.vs.apart': ('the schedule made from boxes timed one at a time ({ms:.2f} ms) is {ratio:.2f}x the measured '
+                       'step ({step:.2f} ms): the same boxes, timed apart and within the step, differ by {diff:.2f} '
+                       'ms, and this run does not break that difference down'),
+    'graph.vs.at_once_twice': ("both lanes' boxes at once, timed twice: {rates:.2f} ms in the rates above (the closed "
+                               "form scales the lanes' boxes to it), {span:.2f} ms from the first half's start to the "
+                               "last half's end in the step recorded for the overlap ({ratio:.2f}x); this run does "
+                               'not test why the two differ'),
     'graph.vs.uneven': ('those shares differ by {gap:.0%} of the machine: the numbers were measured on a machine '
                         'busy to different degrees; run the cells again when it is quieter before reading a gap '
                         'between them as a property of the step'),

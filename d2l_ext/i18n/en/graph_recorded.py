@@ -46,13 +46,13 @@ MESSAGES = {
     'graph.recorded.title_repeats': 'every repeat after the warm-up, in the order they ran',
     'graph.recorded.row_lane': '{lane}\n{device}',
     'graph.recorded.row_one': 'one device: {device}',
-    'graph.recorded.stage.weight_copy': 'weights in',
+    'graph.recorded.stage.copy_in': 'weights + rows in',
     'graph.recorded.stage.lane_step': 'forward + backward',
     'graph.recorded.stage.grad_copy': 'gradients out',
     'graph.recorded.stage.sum': 'sum',
     'graph.recorded.stage.update': 'update',
     'graph.recorded.stage.whole_step': 'whole step',
-    'graph.recorded.legend_copy': 'copies: weights in, gradients out',
+    'graph.recorded.legend_copy': 'copies: weights + rows in, gradients out',
     'graph.recorded.legend_server': 'sum and update (server)',
     'graph.recorded.sep': ', ',
     'graph.recorded.clock_note': ('GPU intervals from CUDA events, CPU intervals from timestamps in the thread that '
@@ -61,7 +61,11 @@ MESSAGES = {
                                     '(the median); its bars span {span:.3f} ms'),
     'graph.recorded.drawn_other': ('drawn: {variant}, repeat {repeat} of {repeats}, {ms:.3f} ms on the wall clock '
                                    '(the median of its repeats: {median:.3f} ms); its bars span {span:.3f} ms'),
-    'graph.recorded.short.weight_copy': 'weights',
+    'graph.recorded.drawn_gap': ('{variant}: that repeat took {ms:.3f} ms on the wall clock and its bars span '
+                                 '{span:.3f} ms ({share:.0%} of it): the wall clock times the whole call, the bars '
+                                 'only the intervals recorded inside it (CUDA events, thread timestamps), and this '
+                                 'recording does not say what the other {gap:.3f} ms were'),
+    'graph.recorded.short.copy_in': 'copy in',
     'graph.recorded.short.grad_copy': 'grads',
     'graph.recorded.short.lane_step': 'fwd + bwd',
     'graph.recorded.short.whole_step': 'step',

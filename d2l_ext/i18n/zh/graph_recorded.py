@@ -38,13 +38,13 @@ MESSAGES = {
     'graph.recorded.title_repeats': '预热之后的每次重复，按运行顺序',
     'graph.recorded.row_lane': '{lane}\n{device}',
     'graph.recorded.row_one': '一个设备：{device}',
-    'graph.recorded.stage.weight_copy': '传入权重',
+    'graph.recorded.stage.copy_in': '传入权重和样本',
     'graph.recorded.stage.lane_step': '前向 + 反向传播',
     'graph.recorded.stage.grad_copy': '传出梯度',
     'graph.recorded.stage.sum': '求和',
     'graph.recorded.stage.update': '更新',
     'graph.recorded.stage.whole_step': '整个训练步',
-    'graph.recorded.legend_copy': '复制：传入权重，传出梯度',
+    'graph.recorded.legend_copy': '复制：传入权重和样本，传出梯度',
     'graph.recorded.legend_server': '求和与更新（服务器）',
     'graph.recorded.sep': '，',
     'graph.recorded.clock_note': 'GPU 的区间来自 CUDA 事件，CPU 的区间来自运行它的线程中的时间戳，统一到一个时钟上',
@@ -52,7 +52,10 @@ MESSAGES = {
                                     '（即中位数）；它的各段从头到尾共 {span:.3f} 毫秒'),
     'graph.recorded.drawn_other': ('图中画出：{variant}，{repeats} 次重复中的第 {repeat} 次，挂钟时间 {ms:.3f} 毫秒'
                                    '（各次重复的中位数为 {median:.3f} 毫秒）；它的各段从头到尾共 {span:.3f} 毫秒'),
-    'graph.recorded.short.weight_copy': '权重',
+    'graph.recorded.drawn_gap': ('{variant}：那次重复的挂钟时间为 {ms:.3f} 毫秒，它的各段从头到尾共 {span:.3f} 毫秒'
+                                 '（占 {share:.0%}）：挂钟时间计的是整个调用，各段只计其中记录下的区间'
+                                 '（CUDA 事件、线程中的时间戳），这份录制没有说明其余的 {gap:.3f} 毫秒是什么'),
+    'graph.recorded.short.copy_in': '传入',
     'graph.recorded.short.grad_copy': '梯度',
     'graph.recorded.short.lane_step': '前向+反向',
     'graph.recorded.short.whole_step': '训练步',
