@@ -89,11 +89,23 @@ def test_the_model_predicts_a_bucket_size_and_the_plot_draws_it_beside_the_sweep
     p = r.prediction
     assert p.best_buckets([0.25, 1, 8, 50]) == [0.25, 1]  # one bucket per layer: same calls, earliest start
     assert p.schedule('ddp', 50)['overlap'] == 0.0 and p.schedule('hooks')['overlap'] > 0.5
-    assert 'within one step' in show.bucket_text(r, [0.25, 1, 8, 50])
+    assert 'measured fastest: 1 MiB (1 MiB is in both)' in show.bucket_text(r, [0.25, 1, 8, 50])
     fig = show.plot_buckets(r, sizes=[0.25, 1, 8, 50])
     ax = fig.axes[0]
     assert "model's best: 0.25, 1 MiB (6 buckets); measured best: 1 MiB" == ax.get_title(loc='left')
     assert any(line.get_label().startswith('model: 0.40 ms per call') for line in ax.get_lines())
+
+
+def test_the_distance_in_the_sweep_names_both_sizes_and_the_sweep():
+    sweep = [0.25, 1, 8, 50]  # the model's fastest: 0.25 and 1 MiB
+    text = show.bucket_text(fake(ddp_mb=8.0), sweep)
+    assert ('measured 8 MiB and model 1 MiB are neighbouring sizes in the sweep of 0.25, 1, 8, 50 MiB' in text
+            and 'step' not in text)
+    assert 'measured 50 MiB and model 1 MiB are 2 positions apart in the sweep' in show.bucket_text(
+        fake(ddp_mb=50.0), sweep)
+    with using_language('zh'):
+        assert '实测的 8 MiB 与模型的 1 MiB 在所试的 0.25、1、8、50 MiB 中是相邻的两个大小' in show.bucket_text(
+            fake(ddp_mb=8.0), sweep)
 
 
 def test_bucket_sizes_within_the_spread_of_the_fastest_are_named_together_never_one_of_them_alone():
@@ -136,6 +148,15 @@ def test_the_guess_cell_shows_model_and_measurement_with_or_without_a_guess():
     r = fake()
     assert 'Write your prediction' in show.guess_text(None, r) and 'measured: 50%' in show.guess_text(None, r)
     assert show.guess_text(0.3, r).startswith('your guess 30%')
+    # with or without a guess, the line says what its percentages are a share of
+    for guess in (None, 0.3):
+        assert 'the share of the all-reduce that ran during backward' in show.guess_text(guess, r)
+    with using_language('zh'):
+        assert '中，全归约在反向传播期间进行的比例' in show.guess_text(None, r)
+    # the ratio exercise names what it divides
+    with using_language('en'):
+        from d2l_ext.i18n import t
+        assert 'ratio of their median times' in t('allreduce.ratio', batch=64, ratio=1.1)
 
 
 def test_the_panel_runs_once_keeps_rows_and_turns_failures_into_one_line(monkeypatch):

@@ -72,7 +72,8 @@ def test_rates_predict_and_texts_follow_the_numbers():
     # wall clock gained less than the overlap, and the products ran longer beside the copies: the cause is named
     c = runs(1.45)
     slowed = show.overlap_text(c, {'overlapped': 1.0}, dict(fast, compute_busy=1.4))
-    assert 'ran slower' in slowed and '1.40 times as long' in slowed
+    # the ratio belongs to the traced busy time, not to the median it is set against
+    assert 'ran slower' in slowed and 'busy 1.4000 s beside the copies, 1.40 times the untraced' in slowed
     # the same gap without products that ran longer: numbers only, no cause
     assert 'slower' not in show.overlap_text(c, {'overlapped': 1.0}, fast)
     assert '0.5000 s more' in show.overlap_text(runs(2.0), {'overlapped': 1.0}, fast)
@@ -99,7 +100,10 @@ def test_rates_predict_and_texts_follow_the_numbers():
         assert 'within 10% of each other' in show.guess_text(None, 0.02, 0.02, repeats=[0.019, 0.02, 0.021])
         # a 1.34x gap whose repeats include the closed form: said to be within the run-to-run spread
         spread_line = show.guess_text(None, 0.0050, 0.0067, repeats=[0.0048, 0.0067, 0.0090])
-        assert '1.34x apart' in spread_line and 'within the run-to-run spread' in spread_line
+        assert 'the larger 1.34x the smaller' in spread_line and 'within the run-to-run spread' in spread_line
+    with using_language('zh'):  # never "相差 x 倍", which reads two ways
+        spread_zh = show.guess_text(None, 0.0050, 0.0067, repeats=[0.0048, 0.0067, 0.0090])
+        assert '较大者是较小者的 1.34 倍' in spread_zh and '相差' not in spread_zh
     assert [show._two_digits(x) for x in (0.00064, 0.64, 9.99, 64.3, 6407)] == ['0.00064', '0.64', '10', '64', '6400']
     rec = show.newest(load_recordings())
     with using_language('zh'):
@@ -185,13 +189,21 @@ def test_overlap_text_prints_the_share_and_says_whether_beyond_the_spread():
         assert 'cores' not in text  # a GPU run: no CPU time to report
         c = runs(1.05, 1.5, 1.6)
         assert 'does not tell them apart' in show.overlap_text(c, {'overlapped': 1.0}, o)
-        # on a CPU the traced run's CPU time / wall clock is reported; a cause only when it stayed under 1.5 cores
+        # on a CPU the traced run's CPU time / wall clock is reported, joined to the interval share by what each
+        # measures: CPU time (cores x wall) against the time the products' and copies' intervals add up to
         with fake_hardware(gpus=0, cores=2):
-            short = show.overlap_text(c, {'overlapped': 1.0}, dict(o, cores=1.1))
-            assert 'only 1.1 of the 2 cores' in short and 'seldom ran' in short
-            assert 'seldom' not in show.overlap_text(c, {'overlapped': 1.0}, dict(o, cores=1.8))
-            beyond = show.overlap_text(runs(1.05, 1.1, 1.15), {'overlapped': 1.0}, dict(o, cores=1.1))
-            assert 'kept 1.1 of the 2 cores' in beyond and 'seldom' not in beyond
+            traced = dict(o, compute_busy=1.0, copy_busy=0.5, wall=1.2)  # intervals add up to 1.5 s
+            part = show.overlap_text(c, {'overlapped': 1.0}, dict(traced, cores=1.0))  # 1.2 s of CPU: 80%
+            assert 'kept 1.0 of the 2 cores' in part and 'The 90% above counts' in part
+            assert '1.2000 s, is 80% of the 1.5000 s' in part and 'without running on a core' in part
+            full = show.overlap_text(c, {'overlapped': 1.0}, dict(traced, cores=1.3))  # 1.56 s: all of it
+            assert 'for about all of their intervals' in full and 'without running' not in full
+            assert 'seldom' not in part + full  # no cause the run did not test
+            bare = show.overlap_text(c, {'overlapped': 1.0}, dict(o, cores=1.1))  # no wall: the cores alone
+            assert 'kept 1.1 of the 2 cores' in bare and 'above counts' not in bare
+            with using_language('zh'):
+                zh = show.overlap_text(c, {'overlapped': 1.0}, dict(traced, cores=1.0))
+                assert '上面的 90% 统计的是' in zh and '只是乘积和复制的区间加起来的 1.5000 秒的 80%' in zh
         assert 'overlap alone cannot do' not in text
         faster = Comparison({'run': Measurement('run', [1.2]), 'run_then_copy': Measurement('r', [1.5]),
                              'overlapped': Measurement('o', [1.0])})
@@ -343,3 +355,17 @@ def _titles_fit(show, rec, lang):
                 if text.get_text():
                     box = text.get_window_extent(renderer)
                     assert '\n' not in text.get_text() and box.x0 >= 0 and box.x1 <= width, text.get_text()
+
+
+def test_recorded_worked_answer_and_recorded_text_print_one_closed_form():
+    """The worked answer's 'plus the shorter of one product and one copy' is the number the copy-stream panel is
+    set against: a reader never sees two values for one closed form."""
+    from d2l_ext.display import communication as show
+    from d2l_ext.i18n import using_language
+    from d2l_ext.recorded import load_recordings
+    rec = show.newest(load_recordings())
+    side = {r.mode: r for r in rec.comm[0].rows}[show.SIDE_PLAN]
+    with using_language('en'):
+        assert f'one product and one copy = {side.expected:.4f} s' in show.recorded_prediction_text(rec)
+        assert f'one product and one copy = {side.expected:.4f} s' in show.recorded_text(rec)
+        assert 'last copy' not in show.recorded_text(rec)  # the shorter one is named, whichever it is

@@ -212,10 +212,24 @@ def bucket_text(result, sizes=None) -> str:
         best = min(rivals, key=lambda v: v.median)
         spread = max(chance_gap(best.measurement, v.measurement) for v in rivals)
         return t('allreduce.buckets.text_same', model=listed(f'{mb:g}' for mb in model), spread=spread * 1e3)
-    apart = min(abs(sizes.index(a) - sizes.index(b)) for a in fastest for b in model)
-    steps = t('allreduce.buckets.within') if apart <= 1 else t('allreduce.buckets.apart', steps=apart)
-    key = 'allreduce.buckets.text' if len(fastest) == 1 else 'allreduce.buckets.text_tied'
-    return t(key, model=listed(f'{mb:g}' for mb in model), measured=listed(f'{mb:g}' for mb in fastest), steps=steps)
+    return t('allreduce.buckets.text' if len(fastest) == 1 else 'allreduce.buckets.text_tied',
+             model=listed(f'{mb:g}' for mb in model), measured=listed(f'{mb:g}' for mb in fastest),
+             where=_sweep_distance(sizes, fastest, model))
+
+
+def _sweep_distance(sizes, fastest, model) -> str:
+    """How far the measured fastest lie from the model's fastest in the sweep: the closest pair, named by size.
+
+    A size in both lists; two sizes next to each other in the sweep (no size swept between them); or how many
+    positions apart they are. The sweep itself is listed, so 'next to each other' can be read off it.
+    """
+    pairs = sorted((abs(sizes.index(a) - sizes.index(b)), a, b) for a in fastest for b in model)
+    apart, a, b = pairs[0]
+    sweep = t('allreduce.sep_list').join(f'{mb:g}' for mb in sizes)
+    if apart == 0:
+        return t('allreduce.buckets.shared', mb=f'{a:g}')
+    key = 'allreduce.buckets.neighbours' if apart == 1 else 'allreduce.buckets.apart'
+    return t(key, measured=f'{a:g}', model=f'{b:g}', steps=apart, sweep=sweep)
 
 
 def plot_buckets(results, sizes=None, ax=None):
@@ -310,7 +324,7 @@ def guess_text(guess, result, version_id: str = 'hooks') -> str:
     numbers = dict(predicted=result.predicted(version_id)['overlap'], measured=v.overlap or 0.0,
                    wall=_wall(result, v) if result.has('serial') else '')
     if guess is None:
-        line = t('allreduce.guess.none', **numbers)
+        line = t('allreduce.guess.none', label=_label(result, v, t), **numbers)
     else:
         line = t('allreduce.guess.line', guess=float(guess), label=_label(result, v, t), **numbers)
     ratio = result.slowdown(version_id)

@@ -1,5 +1,6 @@
 """13.3.2's pictures and sentences: each variant's repeats beside its prediction, compute/copy stream
-timelines, the book's first non_blocking copy (cold vs warm, the profiler's CPU vs CUDA time).
+timelines, the book's first non_blocking copy (cold vs warm, the profiler's CPU vs CUDA time), the hazard.
+Exercises 3 and 4 live in display/communication_exercises.py; their names are re-exported here.
 
 Each plot takes a typed result (or a Comparison) and returns the Figure; each `*_text` returns a
 sentence chosen by the measured numbers, so the lesson never states what its output contradicts.
@@ -9,13 +10,20 @@ from __future__ import annotations
 from ..i18n import t
 from ..results import NOISE, close
 from . import style
+from .communication_exercises import (  # noqa: F401 (re-exported: the lesson reads them as show.)
+    EXPECTATIONS,
+    exercise_three_alone_text,
+    exercise_three_text,
+    lane_label,
+    plot_exercise_three,
+    profile_text,
+)
 from .parallel import _sentences, machine_text, variant_name  # noqa: F401 (machine_text: the lesson's first cell)
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
-EXPECTATIONS = ('separate', 'shared', 'engine', 'oversubscribed')  # rules: communication.variant.expected.<rule>
 SIDE_PLAN = 'pinned, preallocated, copy stream + events'
 REUSED_PLAN = 'pageable, preallocated, same stream'  # recorded from 2026-12-04 on
 
@@ -33,12 +41,6 @@ def _mode_name(mode: str) -> str:
 
 def _name(key: str) -> str:
     return variant_name('communication', key)
-
-
-def lane_label(lane) -> str:
-    """A lane's label in the learner's language from the ids a result carries: a Lane.as_dict, or a name (13.3.2)."""
-    from ..lanes import Lane, label_of
-    return Lane.from_dict(lane).label if isinstance(lane, dict) else label_of(lane)
 
 
 # -- this machine: the book's cells, the prediction, the measurement --------------------------------
@@ -120,12 +122,8 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
            else 'slower' if faster_beyond_spread(serial_times, over_times) else 'within')
     lines.append(t(f'communication.overlap.{key}', over_lo=over_lo, over_hi=over_hi, serial_lo=serial_lo,
                    serial_hi=serial_hi))
-    cores = overlap.get('cores')
-    if cores is not None:  # measured on a CPU: did the copy thread get a core of its own?
-        from ..machine import cpu_cores
-        short = key != 'beyond' and cores < 1.5
-        lines.append(t('communication.overlap.cores_short' if short else 'communication.overlap.cores', cores=cores,
-                       total=cpu_cores()))
+    if overlap.get('cores') is not None:  # measured on a CPU: how much of their intervals the threads ran on a core
+        lines.append(_cores_text(overlap))
     busy = overlap.get('compute_busy') or 0.0
     if over < run and not close(over, run):  # faster than its products alone beyond NOISE: overlap cannot do that
         lines.append(t('communication.overlap.below_run', over=over, run=run, busy=busy))
@@ -133,6 +131,25 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
     if measured is not None and measured - saved_share > 0.25 and run > 0 and busy > run * (1 + NOISE):
         lines.append(t('communication.overlap.slowed', busy=busy, run=run, ratio=busy / run))
     return '\n'.join(lines)
+
+
+def _cores_text(overlap: dict) -> str:
+    """A CPU run's cores busy (CPU time / wall clock), joined to the interval share by what each one measures.
+
+    The interval share counts time during which a copy's interval lay within a product's; a thread can be inside
+    its interval without running on a core. With the traced call's 'wall' and both roles' busy time, the process's
+    CPU time is set against the time the intervals add up to, and the sentence says which of the two it was:
+    about all of that time on a core (CPU time at least 1 - NOISE of it), or only part of it.
+    """
+    from ..machine import cpu_cores
+    cores, wall = overlap['cores'], overlap.get('wall')
+    line = t('communication.overlap.cores', cores=cores, total=cpu_cores())
+    busy = (overlap.get('compute_busy') or 0.0) + (overlap.get('copy_busy') or 0.0)
+    if not wall or not busy > 0 or overlap.get('measured') is None:
+        return line
+    cpu = cores * wall
+    key = 'communication.overlap.on_core_all' if cpu >= busy * (1 - NOISE) else 'communication.overlap.on_core_part'
+    return _sentences(line, t(key, cpu=cpu, busy=busy, share=cpu / busy, measured=overlap['measured']))
 
 
 def _wall_text(serial: float, over: float, closed: float) -> str:
@@ -232,11 +249,15 @@ def recorded_prediction_text(rec) -> str:
     same, book = rows.get('pinned, preallocated, same stream'), rows.get('book: copy_to_cpu(y)')
     if same is None:
         return rec.label()
+    from ..communication.core import expected_overlap
     n, k = c.size, c.iters
     tflop, gb = k * 2 * n ** 3 / 1e12, k * 4 * n * n / 1e9
+    # max(run, copy), then with the pipeline's fill: the very closed form the copy-stream panel is set against below
+    side = rows.get(SIDE_PLAN)
+    fill = side.expected if side is not None else expected_overlap(same.run, same.copy, 'separate', iters=k)
     lines = [rec.label(), t('communication.recorded.rates', tflop=tflop, run=same.run, tflops=tflop / same.run, gb=gb,
                             copy=same.copy, gbps=gb / same.copy, one=same.run + same.copy,
-                            two=max(same.run, same.copy))]
+                            two=max(same.run, same.copy), fill=fill)]
     if book is not None:
         lines.append(t('communication.recorded.book_rate', book=book.copy, gbps=gb / book.copy))
     return '\n'.join(lines)
@@ -351,89 +372,9 @@ def plot_profile(result, ax=None):
     return ax.figure
 
 
-# -- the hazard and the exercises -------------------------------------------------------------------
+# -- the hazard: a non_blocking copy read before it has landed -------------------------------------
 
 def hazard_text(early: float, late: float) -> str:
     """Relative error of a non_blocking copy read at once and after synchronizing (13.3.2)."""
     key = 'communication.hazard.caught' if early > late * 10 and early > 1e-3 else 'communication.hazard.lucky'
     return t(key, early=early, late=late)
-
-
-def exercise_three_alone_text(r) -> str:
-    """Exercise 3's inputs to the prediction: each lane's time alone (13.3.2)."""
-    lanes = ' / '.join(lane_label(lane) for lane in r.lanes)
-    return t('communication.ex3.alone', lanes=lanes, a=r.times['lane1_compute_and_copy'].median,
-             b=r.times['lane2_compute'].median, serial=r.serial_sum)
-
-
-def exercise_three_text(r) -> str:
-    """Exercise 3's verdict: together against the expectation and against one after the other.
-
-    With more threads than cores ('oversubscribed') the closed form is a range, max(lane times) to their sum,
-    and the sentence says where 'together' fell in it and how many threads wanted how many cores.
-    """
-    together = r.times['together'].median
-    if r.expectation == 'oversubscribed':
-        return t('communication.ex3.oversubscribed', together=together, where=t(_where(r, together)),
-                 threads=sum(r.lane_threads) + r.copy_threads, parts=_thread_parts(r), cores=r.cores,
-                 expected=r.expected, serial=r.serial_sum)
-    key = ('communication.ex3.like_expected' if close(together, r.expected, of=r.expected)
-           else 'communication.ex3.like_serial' if close(together, r.serial_sum, of=r.serial_sum)
-           else 'communication.ex3.between')
-    return t(key, together=together, expected=r.expected, serial=r.serial_sum,
-             rule=t(f'communication.variant.expected.{r.expectation}'))
-
-
-def _where(r, together: float) -> str:
-    """Where 'together' fell in the range from max(lane times) to one after the other: a catalogue key."""
-    return ('communication.ex3.where_near_max' if close(together, r.expected, of=r.expected)
-            else 'communication.ex3.where_near_serial' if close(together, r.serial_sum, of=r.serial_sum)
-            else 'communication.ex3.where_below' if together < r.expected
-            else 'communication.ex3.where_above' if together > r.serial_sum else 'communication.ex3.where_inside')
-
-
-def _thread_parts(r) -> str:
-    """Which threads want a core, lane by lane: 'lane 0: 1 computing, 1 copying; lane 1: 1 computing'."""
-    parts = []
-    for i, (lane, n) in enumerate(zip(r.lanes, r.lane_threads)):
-        gpu = isinstance(lane, dict) and lane.get('kind') == 'gpu'
-        key = ('communication.ex3.threads_gpu' if gpu else 'communication.ex3.threads_copy'
-               if i == 0 and r.copy_threads else 'communication.ex3.threads_cpu')
-        parts.append(t(key, lane=i, n=n))
-    return t('communication.ex3.threads_sep').join(parts)
-
-
-def plot_exercise_three(r):
-    """Exercise 3: each lane alone and both together (every repeat), the expectation beside 'together'.
-
-    With more threads than cores the expectation is a range: hatched up to max(lane times), dotted on to their sum.
-    """
-    times = {_name(k): m.repeated() for k, m in r.times.items()}
-    fig = plot_repeats(times, predicted={_name('together'): r.expected},
-                       title=style.plot_text('communication.ex3.title'))
-    if r.expectation == 'oversubscribed' and r.serial_sum > r.expected:
-        from matplotlib.patches import Patch
-        ax = fig.axes[0]
-        y = list(times).index(_name('together')) + 0.25  # where plot_repeats drew the hatched bar
-        colour = style.color('predicted')
-        ax.barh(y, r.serial_sum - r.expected, left=r.expected, height=0.2, fill=False, hatch='..',
-                edgecolor=colour, linewidth=1.0, linestyle='--', zorder=2)
-        ax.set_xlim(0, max(ax.get_xlim()[1], r.serial_sum * 1.05))
-        legend = ax.get_legend()  # plot_repeats' entries, then the range's
-        handles = list(legend.legend_handles) if legend else []
-        labels = [text.get_text() for text in legend.get_texts()] if legend else []
-        handles.append(Patch(fill=False, hatch='..', edgecolor=colour, linestyle='--'))
-        labels.append(style.plot_text('communication.ex3.range_legend'))
-        ax.legend(handles, labels, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-    return fig
-
-
-def profile_text(prof, gpu: bool) -> str:
-    """Exercise 4: where the profiled run-and-copy spent its time, from torch.profiler's averages."""
-    def total(names, attr):
-        return sum(getattr(e, attr, 0.0) or 0.0 for e in prof.key_averages() if e.key in names) / 1e6
-    attr = 'self_device_time_total' if gpu else 'self_cpu_time_total'
-    # operator level only: the copy kernel (Memcpy DtoH) is the same time again, not more of it
-    mm, copy = total({'aten::mm'}, attr), total({'aten::copy_'}, attr)
-    return t('communication.profile.split_gpu' if gpu else 'communication.profile.split_cpu', mm=mm, copy=copy,
-             share=copy / mm if mm > 0 else 0.0)

@@ -309,7 +309,7 @@ print(show.recorded_prediction_text(rec))
 
 # %% tags=["nbval-ignore-output"]
 traced = copy_task.traced_run(copy_task.run_and_copy, lane)  # the worked solution, with the stopwatch on
-overlap = dict(comm.copy_overlap(traced['events']), cores=traced['cores'],  # cores: CPU time / wall clock
+overlap = dict(comm.copy_overlap(traced['events']), cores=traced['cores'], wall=traced['wall'],  # cores: CPU / wall
                predicted=comm.predicted_overlap(s['run'] / K2, s['copy'] / K2, K2))  # closed form from the rates
 print(show.overlap_text(measured, predicted, overlap))
 show.plot_comm_timelines([copy_task.as_timeline(traced, lane)], predicted=predicted['overlapped'])
@@ -478,7 +478,8 @@ print(show.profile_text(prof, GPU))
 #
 # * Compute and copies can overlap only with pinned memory, a second stream and an event per product; the host waits
 #   for the copy stream before it reads.
-# * Predict first: run = FLOPs / FLOP/s, copy = bytes / GB/s; overlapped ≥ max(run, copy); on one stream, run + copy.
+# * Predict first: run = FLOPs / FLOP/s, copy = bytes / GB/s; on one stream, run + copy; overlapped, about
+#   max(run, copy) or more (single repeats scatter around it).
 # * Measure an overlap from intervals: the share of the copies' time during which products ran.
 #
 # ## Pitfalls
@@ -499,7 +500,8 @@ print(show.profile_text(prof, GPU))
 # ## 记住
 #
 # * 只有具备锁页内存、第二个流，并为每个乘积记录一个事件，计算和复制才能重叠；主机在读取之前要等待复制流。
-# * 先预测：计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s；重叠后 ≥ max(计算, 复制)；在一个流上则是计算 + 复制。
+# * 先预测：计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s；在一个流上是计算 + 复制；重叠后约为
+#   max(计算, 复制) 或更长（单次重复散布在它周围）。
 # * 用区间测量重叠：复制的时间中有多大比例有乘积在运行。
 #
 # ## 易错点

@@ -62,7 +62,8 @@ MESSAGES = {
     'allreduce.panel.interrupted': 'Interrupted: every process was stopped; press Run to start again.',
     'allreduce.panel.col_bucket': 'bucket (MiB)',
     'allreduce.panel.col_ddp': '(d) DDP (s)',
-    'allreduce.ratio': 'batch of {batch} per process: all-reduce alone / backward alone = {ratio:.2f}',
+    'allreduce.ratio': ('batch of {batch} per process: all-reduce alone / backward alone = {ratio:.2f} (the ratio '
+                        'of their median times)'),
     'allreduce.plot.timeline_after': '{label}: every all-reduce starts after backward ends',
     'allreduce.plot.timeline_during': ('{label}: all-reduces start {ms:.0f} ms before backward ends\n'
                                        '(mean over processes; each process timed from its own start)'),
@@ -128,17 +129,20 @@ MESSAGES = {
     'allreduce.buckets.title_model': "model's best: {model} MiB ({buckets} buckets)",
     'allreduce.buckets.title_same': "model's best: {model} MiB ({buckets} buckets); measured: no size told apart",
     'allreduce.buckets.text': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest: {measured'
-                               '} MiB ({steps})'),
+                               '} MiB ({where})'),
     'allreduce.buckets.text_tied': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest, not '
-                                    "told apart (medians within the repeats' spread): {measured} MiB ({steps})"),
-    'allreduce.buckets.within': 'within one step of each other',
-    'allreduce.buckets.apart': '{steps} steps apart in the sweep',
+                                    "told apart (medians within the repeats' spread): {measured} MiB ({where})"),
+    'allreduce.buckets.shared': '{mb} MiB is in both',
+    'allreduce.buckets.neighbours': ('measured {measured} MiB and model {model} MiB are neighbouring sizes in the '
+                                     'sweep of {sweep} MiB'),
+    'allreduce.buckets.apart': ('measured {measured} MiB and model {model} MiB are {steps} positions apart in the '
+                                'sweep of {sweep} MiB'),
     'allreduce.buckets.text_same': ('bucket sizes the model predicts fastest: {model} MiB; measured: no size told '
                                     "apart (every size's median within the repeats' spread, {spread:.1f} ms, of "
                                     'the fastest)'),
     'allreduce.panel.col_buckets': 'calls',
-    'allreduce.panel.col_overlap': 'overlap',
-    'allreduce.panel.col_model': 'model',
+    'allreduce.panel.col_overlap': 'overlap (measured)',
+    'allreduce.panel.col_model': 'overlap (model)',
     'allreduce.panel.col_gain': '(a) - DDP (ms)',
     'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes'
                                   ", yet (a) minus flat = {diff:+.1f} ms, beyond the repeats' spread ({spread:.1"
@@ -188,11 +192,12 @@ MESSAGES = {
     'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it '
                                   "{gain:+.1f} ms; backward's operators took {slowdown:.2f}x as long as in backward "
                                   'alone (profiled)'),
-    'allreduce.panel.col_slowdown': 'backward operators / alone (profiled)',
+    'allreduce.panel.col_slowdown': "backward's operators: times as long as alone (profiled)",
     'allreduce.guess.none': ('Write your prediction (a number) in my_guess first, then run this cell. Model: '
-                             '{predicted:.0%}, measured: {measured:.0%}; {wall}'),
-    'allreduce.guess.line': ('your guess {guess:.0%}; model {predicted:.0%}; measured {measured:.0%} (share of {l'
-                             "abel}'s all-reduce that ran during backward); {wall}"),
+                             '{predicted:.0%}, measured: {measured:.0%} (in {label}, the share of the all-reduce '
+                             'that ran during backward); {wall}'),
+    'allreduce.guess.line': ('your guess {guess:.0%}; model {predicted:.0%}; measured {measured:.0%} (in {label}, '
+                             'the share of the all-reduce that ran during backward); {wall}'),
     'allreduce.recorded.machine_gpu': '{gpus} and {cores} CPU cores',
     'allreduce.recorded.machine_cpu': 'no GPU and {cores} CPU cores',
     'allreduce.recorded.same_machine': ("This machine has what the recording's had ({machine}): the recording is "

@@ -61,13 +61,13 @@ MESSAGES = {
     'communication.recorded.streams': ('Pinned buffers, one stream: run and copy issued together took '
                                        '{same:.4f} s, like run '
                                        'then copy in that panel ({serial:.4f} s); with a copy stream and events '
-                                       '{side:.4f} s, against the closed form max(run, copy) + last copy = '
-                                       '{expected:.4f} s.'),
+                                       '{side:.4f} s, against the closed form max(run, copy) + the shorter '
+                                       'of one product and one copy = {expected:.4f} s.'),
     'communication.recorded.streams_unlike': ('Pinned buffers, one stream: run and copy issued together took '
                                               '{same:.4f} s, '
                                               'run then copy in that panel {serial:.4f} s; with a copy stream and '
                                               'events {side:.4f} s, against the closed form max(run, copy) + '
-                                              'last copy = {expected:.4f} s.'),
+                                              'the shorter of one product and one copy = {expected:.4f} s.'),
     'communication.recorded.wall_panel': 'Copy-stream panel (its own repeats):',
     'communication.recorded.no_timelines': ('This recording predates stream timelines: it holds only the medians '
                                             'above, no per-stream events to draw.'),
@@ -110,7 +110,8 @@ MESSAGES = {
     'communication.recorded.rates': ('recorded: {tflop:.1f} TFLOP in {run:.4f} s ({tflops:.1f} TFLOP/s); '
                                   '{gb:.1f} GB into pinned buffers in {copy:.4f} s ({gbps:.1f} GB/s)\n'
                                   'predicted: one stream run + copy = {one:.4f} s; '
-                                  'copy stream + events max(run, copy) = {two:.4f} s'),
+                                  'copy stream + events max(run, copy) = {two:.4f} s, plus the shorter of one '
+                                  'product and one copy = {fill:.4f} s'),
     'communication.recorded.book_rate': ("the book's copy into new pageable tensors: {book:.2f} s ({gbps:.2f} GB/s)"),
     'communication.mode.run_and_copy': 'run_and_copy, worked solution',
     'communication.guess.none': ('Write your prediction (a number) in my_guess first, then run this cell.'
@@ -118,8 +119,9 @@ MESSAGES = {
     'communication.guess.closed_above': ('the rates measured alone predicted {ratio:.1f}x the measured time (every '
                                          'repeat took {low:.4f} to {high:.4f} s)'),
     'communication.guess.agrees': 'measured and closed form within {noise:.0%} of each other',
-    'communication.guess.spread': ('{ratio:.2f}x apart, but every repeat took {low:.4f} to {high:.4f} s, a range that '
-                                   'includes the closed form: a gap within the run-to-run spread'),
+    'communication.guess.spread': ('the larger {ratio:.2f}x the smaller, but every repeat took {low:.4f} to '
+                                   '{high:.4f} s, a range that includes the closed form: a gap within the run-to-run '
+                                   'spread'),
     'communication.guess.closed_below': ('the measured time was {ratio:.1f}x what the rates measured alone predicted '
                                          '(every repeat took {low:.4f} to {high:.4f} s)'),
     'communication.guess.line': ('your guess {guess:.4f} s; closed form {closed:.4f} s; measured {measured:.4f} s '
@@ -146,17 +148,25 @@ MESSAGES = {
                                      '{serial_hi:.4f} s.'),
     'communication.overlap.cores': ('While overlapping, this process kept {cores:.1f} of the {total} cores busy on '
                                     'average (its CPU time / wall clock).'),
-    'communication.overlap.cores_short': ('While overlapping, this process kept only {cores:.1f} of the {total} cores '
-                                          'busy on average (its CPU time / wall clock): the copy thread seldom ran '
-                                          'on a core of its own beside the products.'),
+    'communication.overlap.on_core_all': ("The {measured:.0%} above counts the time a copy's interval lay within a "
+                                          "product's; CPU time counts the time a thread actually ran on a core. Here "
+                                          "the process's CPU time, {cpu:.4f} s, is about as long as the {busy:.4f} s "
+                                          "its products' and copies' intervals add up to, or longer: the threads ran "
+                                          'on a core for about all of their intervals.'),
+    'communication.overlap.on_core_part': ("The {measured:.0%} above counts the time a copy's interval lay within a "
+                                           "product's; CPU time counts the time a thread actually ran on a core. Here "
+                                           "the process's CPU time, {cpu:.4f} s, is {share:.0%} of the {busy:.4f} s "
+                                           "its products' and copies' intervals add up to: for the rest a thread was "
+                                           'inside its interval without running on a core, so an overlap of intervals '
+                                           'does not show both threads running at that moment.'),
     'communication.overlap.below_run': ('Overlapped ({over:.4f} s) took less than the products alone ({run:.4f} s), '
                                         'which overlap alone cannot do: in the traced overlapped run the products '
                                         'were busy {busy:.4f} s.'),
     'communication.overlap.slowed': ('In the traced overlapped run the products were busy {busy:.4f} s beside the '
-                                     'copies; the untraced products-alone median is {run:.4f} s ({ratio:.2f} times '
-                                     'as long; one traced run against a median of untraced repeats): the products '
-                                     'ran slower while the copies ran, so the wall clock gained less than the '
-                                     'overlap suggests.'),
+                                     'copies, {ratio:.2f} times the untraced products-alone median of {run:.4f} s '
+                                     '(one traced run against a median of untraced repeats): the products ran '
+                                     'slower while the copies ran, so the wall clock gained less than the overlap '
+                                     'suggests.'),
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} x {n})',
     'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} x {n}, every repeat',
     'communication.recorded.interval': ("From the recorded timeline's intervals: with a copy stream and events the "

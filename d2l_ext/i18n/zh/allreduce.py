@@ -59,11 +59,11 @@ MESSAGES = {
     'allreduce.panel.interrupted': '已中断：所有进程均已停止；点击“运行”重新开始。',
     'allreduce.panel.col_bucket': '桶（MiB）',
     'allreduce.panel.col_ddp': '(d) DDP（秒）',
-    'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}',
+    'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}（两者用时中位数之比）',
     'allreduce.plot.timeline_after': '{label}：每个全归约都在反向传播结束后才开始',
     'allreduce.plot.timeline_during': ('{label}：全归约在反向传播结束前 {ms:.0f} 毫秒就开始了\n'
                                        '（各进程的平均；每个进程从自己的起点计时）'),
-    'allreduce.mismatch_grad': '进程 {rank} 上的「{version}」使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
+    'allreduce.mismatch_grad': '进程 {rank} 上的“{version}”使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
     'allreduce.panel.col_seconds': '{label}（秒）',
     'allreduce.version.flat': '(b) 扁平：先反向传播，再一个缓冲区',
     'allreduce.version.one_bucket': '{label}（只有一个桶：整个梯度）',
@@ -119,16 +119,19 @@ MESSAGES = {
     'allreduce.buckets.title': '模型预测最快：{model} MiB（{buckets} 个桶）；实测最快：{measured} MiB',
     'allreduce.buckets.title_model': '模型预测最快：{model} MiB（{buckets} 个桶）',
     'allreduce.buckets.title_same': '模型预测最快：{model} MiB（{buckets} 个桶）；实测：区分不出哪个大小更快',
-    'allreduce.buckets.text': '模型预测最快的桶大小：{model} MiB；实测最快：{measured} MiB（{steps}）',
+    'allreduce.buckets.text': '模型预测最快的桶大小：{model} MiB；实测最快：{measured} MiB（{where}）',
     'allreduce.buckets.text_tied': ('模型预测最快的桶大小：{model} MiB；实测最快、彼此区分不出（中位数之差在各次重复的'
-                                    '波动范围之内）：{measured} MiB（{steps}）'),
-    'allreduce.buckets.within': '相差不超过一档',
-    'allreduce.buckets.apart': '在扫描中相差 {steps} 档',
+                                    '波动范围之内）：{measured} MiB（{where}）'),
+    'allreduce.buckets.shared': '{mb} MiB 两者都有',
+    'allreduce.buckets.neighbours': ('实测的 {measured} MiB 与模型的 {model} MiB 在所试的 {sweep} MiB 中'
+                                     '是相邻的两个大小'),
+    'allreduce.buckets.apart': ('实测的 {measured} MiB 与模型的 {model} MiB 在所试的 {sweep} MiB 中'
+                                '相隔 {steps} 个位置'),
     'allreduce.buckets.text_same': ('模型预测最快的桶大小：{model} MiB；实测：区分不出哪个大小更快（每个大小的中位数与'
                                     '最快的那个的差别都在各次重复的波动范围 {spread:.1f} 毫秒之内）'),
     'allreduce.panel.col_buckets': '调用次数',
-    'allreduce.panel.col_overlap': '重叠',
-    'allreduce.panel.col_model': '模型',
+    'allreduce.panel.col_overlap': '重叠（实测）',
+    'allreduce.panel.col_model': '重叠（模型）',
     'allreduce.panel.col_gain': '(a) − DDP（毫秒）',
     'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同，但(a)减去扁平对'
                                   '照 = {diff:+.1f} 毫秒，超出了各次重复的波动范围（{spread:.1f} 毫秒）：这里看'
@@ -167,10 +170,10 @@ MESSAGES = {
     'allreduce.predict.overlapped': '预测：最佳重叠，max(仅反向传播, 全归约)   {seconds:.4f} 秒',
     'allreduce.summary.overlap': ('{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f} '
                                   '毫秒；反向传播的操作符用时是仅反向传播时的 {slowdown:.2f} 倍（性能分析）'),
-    'allreduce.panel.col_slowdown': '反向传播操作符 / 仅反向传播（性能分析）',
+    'allreduce.panel.col_slowdown': '反向传播操作符用时是单独运行时的几倍（性能分析）',
     'allreduce.guess.none': ('先在 my_guess 里写下你的预测（一个数），再运行这个单元。模型：{predicted:.0%}，实测：'
-                             '{measured:.0%}；{wall}'),
-    'allreduce.guess.line': ('你的猜测 {guess:.0%}；模型 {predicted:.0%}；实测 {measured:.0%}（{label}的全归约在'
+                             '{measured:.0%}（{label}中，全归约在反向传播期间进行的比例）；{wall}'),
+    'allreduce.guess.line': ('你的猜测 {guess:.0%}；模型 {predicted:.0%}；实测 {measured:.0%}（{label}中，全归约在'
                              '反向传播期间进行的比例）；{wall}'),
     'allreduce.recorded.none': '这个软件包没有附带来自有GPU的机器的录制结果',
     'allreduce.plot.title_overlap_wall': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 {predicte'

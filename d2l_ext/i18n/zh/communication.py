@@ -59,11 +59,13 @@ MESSAGES = {
     'communication.recorded.streams': ('锁页缓冲区、单个流：同时发出计算与复制用了 {same:.4f} 秒，'
                                        '与该面板中的先计算后复制（{serial:.4f} 秒）相当；'
                                        '使用复制流和事件后为 {side:.4f} 秒，'
-                                       '而公式 max(计算, 复制) + 最后一次复制 = {expected:.4f} 秒。'),
+                                       '而公式 max(计算, 复制) + 一个乘积与一次复制中较短者 = '
+                                       '{expected:.4f} 秒。'),
     'communication.recorded.streams_unlike': ('锁页缓冲区、单个流：同时发出计算与复制用了 {same:.4f} 秒，'
                                               '该面板中的先计算后复制用了 {serial:.4f} 秒；'
                                               '使用复制流和事件后为 {side:.4f} 秒，'
-                                              '而公式 max(计算, 复制) + 最后一次复制 = {expected:.4f} 秒。'),
+                                              '而公式 max(计算, 复制) + 一个乘积与一次复制中较短者 = '
+                                              '{expected:.4f} 秒。'),
     'communication.recorded.wall_panel': '复制流的面板（它自己的各次重复）：',
     'communication.recorded.no_timelines': ('这份录制早于流时间线的录制：它只有上面的中位数，'
                                             '没有可以画出的各个流上的事件。'),
@@ -101,7 +103,8 @@ MESSAGES = {
     'communication.recorded.rates': ('录制值：{tflop:.1f} TFLOP 用时 {run:.4f} 秒（{tflops:.1f} TFLOP/s）；'
                                   '{gb:.1f} GB 复制到锁页缓冲区用时 {copy:.4f} 秒（{gbps:.1f} GB/s）\n'
                                   '预测：一个流，计算 + 复制 = {one:.4f} 秒；'
-                                  '复制流 + 事件，max(计算, 复制) = {two:.4f} 秒'),
+                                  '复制流 + 事件，max(计算, 复制) = {two:.4f} 秒，'
+                                  '再加上一个乘积与一次复制中较短者 = {fill:.4f} 秒'),
     'communication.recorded.book_rate': ('书中复制到新建的可分页张量：{book:.2f} 秒（{gbps:.2f} GB/s）'),
     'communication.mode.run_and_copy': 'run_and_copy，参考答案',
     'communication.guess.none': ('先在 my_guess 里写下你的预测（一个数），再运行这个单元。'
@@ -109,8 +112,8 @@ MESSAGES = {
     'communication.guess.closed_above': ('按单独测得的速率预测的用时是实测的 {ratio:.1f} 倍'
                                          '（各次重复用时 {low:.4f} 到 {high:.4f} 秒）'),
     'communication.guess.agrees': '实测与按公式的预测相差不到 {noise:.0%}',
-    'communication.guess.spread': ('两者相差 {ratio:.2f} 倍，但各次重复用时 {low:.4f} 到 {high:.4f} 秒，这个范围包含'
-                                   '按公式的预测：差距在各次运行之间的波动之内'),
+    'communication.guess.spread': ('较大者是较小者的 {ratio:.2f} 倍，但各次重复用时 {low:.4f} 到 {high:.4f} 秒，'
+                                   '这个范围包含按公式的预测：差距在各次运行之间的波动之内'),
     'communication.guess.closed_below': ('实测用时是按单独测得的速率预测的 {ratio:.1f} 倍'
                                          '（各次重复用时 {low:.4f} 到 {high:.4f} 秒）'),
     'communication.guess.line': '你的猜测 {guess:.4f} 秒；按公式预测 {closed:.4f} 秒；实测 {measured:.4f} 秒（中位数）',
@@ -118,10 +121,10 @@ MESSAGES = {
                                        '（按公式预测 {predicted:.0%}：除最后一次外的每次复制，'
                                        '各重叠 min(乘积, 复制)）。'),
     'communication.overlap.no_intervals': '时间线上没有乘积或没有复制：没有可以测量的重叠。',
-    'communication.overlap.wall_less': ('挂钟时间（中位数）：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
-                                        '少用 {saved:.4f} 秒（重叠用时按公式预测为 {closed:.4f} 秒）。'),
-    'communication.overlap.wall_more': ('挂钟时间（中位数）：先计算后复制 {serial:.4f} 秒，重叠 {over:.4f} 秒，'
-                                        '多用 {more:.4f} 秒（重叠用时按公式预测为 {closed:.4f} 秒）。'),
+    'communication.overlap.wall_less': ('挂钟时间（中位数）：“先计算，后复制” {serial:.4f} 秒，“同时发出计算与复制”'
+                                        ' {over:.4f} 秒，少用 {saved:.4f} 秒（后者按公式预测为 {closed:.4f} 秒）。'),
+    'communication.overlap.wall_more': ('挂钟时间（中位数）：“先计算，后复制” {serial:.4f} 秒，“同时发出计算与复制”'
+                                        ' {over:.4f} 秒，多用 {more:.4f} 秒（后者按公式预测为 {closed:.4f} 秒）。'),
     'communication.overlap.share': ('“先计算，后复制”比“只算乘积”多用的时间（中位数）：{serial:.4f} 秒 - {run:.4f} 秒'
                                     ' = {copy:.4f} 秒，占“先计算，后复制”的 {share:.0%}。这是两个中位数之差，'
                                     '不是复制本身的用时（每次复制见时间线）。'),
@@ -134,13 +137,22 @@ MESSAGES = {
                                      '前者的下四分位数 {over_lo:.4f} 秒高于后者的上四分位数 {serial_hi:.4f} 秒。'),
     'communication.overlap.cores': ('重叠运行期间，这个进程平均让 {total} 个核心中的 {cores:.1f} 个保持忙碌'
                                     '（它的CPU时间 / 挂钟时间）。'),
-    'communication.overlap.cores_short': ('重叠运行期间，这个进程平均只让 {total} 个核心中的 {cores:.1f} 个保持忙碌'
-                                          '（它的CPU时间 / 挂钟时间）：复制线程很少能在自己的核心上与乘积同时运行。'),
+    'communication.overlap.on_core_all': ('上面的 {measured:.0%} 统计的是复制的区间落在某个乘积的区间之内的'
+                                          '时间；CPU时间统计的是线程真正在核心上运行的时间。'
+                                          '这里进程的CPU时间为 {cpu:.4f} 秒，'
+                                          '与乘积和复制的区间加起来的 {busy:.4f} 秒相当或更长：线程在它们的区间里'
+                                          '差不多一直在核心上运行。'),
+    'communication.overlap.on_core_part': ('上面的 {measured:.0%} 统计的是复制的区间落在某个乘积的区间之内的'
+                                           '时间；CPU时间统计的是线程真正在核心上运行的时间。'
+                                           '这里进程的CPU时间为 {cpu:.4f} 秒，'
+                                           '只是乘积和复制的区间加起来的 {busy:.4f} 秒的 {share:.0%}：其余时间里，'
+                                           '线程处在自己的区间之内，却没有在核心上运行，所以区间重叠并不说明两个线程'
+                                           '在那一刻同时运行。'),
     'communication.overlap.below_run': ('“同时发出计算与复制”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
                                         '这是重叠本身做不到的：在计时的那次重叠运行中，乘积忙碌了 {busy:.4f} 秒。'),
-    'communication.overlap.slowed': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒；未跟踪的“只算乘积”'
-                                     '中位数为 {run:.4f} 秒（是它的 {ratio:.2f} 倍；一次跟踪运行对比未跟踪各次重复的'
-                                     '中位数）：复制运行期间乘积变慢了，'
+    'communication.overlap.slowed': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒，是未跟踪的'
+                                     '“只算乘积”中位数 {run:.4f} 秒的 {ratio:.2f} 倍（一次跟踪运行对比未跟踪各次'
+                                     '重复的中位数）：复制运行期间乘积变慢了，'
                                      '因此挂钟时间的收益小于重叠比例所提示的。'),
     'communication.timeline.caption': '{plan}：{products} 个乘积、{copies} 次复制（{n} x {n}）',
     'communication.recorded.caption': '录制于 {gpu}，{date}：{iters} 个 {n} x {n} 乘积，每次重复',
@@ -170,7 +182,7 @@ MESSAGES = {
                                        '（{gbps:.1f} GB/s），是锁页缓冲区用时的 {ratio:.1f} 倍。'),
     'communication.recorded.reused_link': ('这份录制没有重复使用的可分页缓冲区这一行；它的链路测量把一个 {n} x {n} '
                                             '的结果反复复制到同一个重复使用的缓冲区：可分页内存 {gbps:.1f} GB/s，'
-                                            '锁页内存 {pinned:.1f} GB/s（是前者的 {ratio:.1f} 倍）。'),
+                                            '锁页内存 {pinned:.1f} GB/s（速率是可分页内存的 {ratio:.1f} 倍）。'),
     'communication.ex3.oversubscribed': ('同时运行 {together:.4f} 秒：{where}。有 {threads} 个线程需要核心（{parts}），'
                                          '而本机有 {cores} 个核心，因此按公式的预测是一个范围：从 max(各执行路用时) = '
                                          '{expected:.4f} 秒（假如每个线程都有自己的核心），'
