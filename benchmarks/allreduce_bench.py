@@ -5,8 +5,8 @@
 Goals, on 2 processes (the default): the interval-based overlap of the all-reduce with backward (the share
 of the all-reduce's busy time during which backward computed, from profiled steps) >= 0.5 for the
 gradient-hook version and for DDP at its best bucket size in the sweep; the bucket size the per-call
-overhead + bandwidth model predicts fastest within one step of the measured fastest. Backward's own
-slowdown while overlapping (overlapped backward / backward alone) is printed beside each overlap; where a
+overhead + bandwidth model predicts fastest at most one size away in the sweep from the measured fastest.
+Backward's own slowdown while overlapping (overlapped backward / backward alone) is printed beside each overlap; where a
 goal is missed, the output names the term of the model that explains it.
 """
 from __future__ import annotations
@@ -98,8 +98,9 @@ def allreduce_goals(backend: str = 'gloo', world_size=None, bucket_mb=BUCKETS_MB
     model = p.best_buckets(swept)
     fastest = r.fastest_buckets()  # the sizes not told apart from the fastest by the repeats' spread
     apart = min(abs(swept.index(a) - swept.index(b)) for a in fastest for b in model)
-    goal(rows, f"model's best bucket ({', '.join(f'{mb:g}' for mb in model)} MB) steps from the measured best "
-               f"({', '.join(f'{mb:g}' for mb in fastest)} MB, not told apart)", apart, '<= 1', apart <= 1)
+    goal(rows, f"model's best bucket ({', '.join(f'{mb:g}' for mb in model)} MB): sizes in the sweep from the "
+               f"measured best ({', '.join(f'{mb:g}' for mb in fastest)} MB, not told apart)",
+         apart, '<= 1', apart <= 1)
     if apart > 1:
         print(f'       why: {bucket_reason(r, model[0], best.bucket_mb)}')
     bookkeeping = r.version('nosync').median / r.version('backward').median

@@ -10,7 +10,8 @@ bandwidth vs a plain pinned copy (goal >= 90%), TFLOP/s vs fp32 peak (and TF32, 
 GPU + CPU lanes together vs max(lane times) (goal <= 1.1), all GPUs together vs max (goal <= 1.05).
 13.3.4 (benchmarks/allreduce_bench.py): the interval-based overlap of the all-reduce with backward
 (goal >= 0.5) for the hook version and DDP at its best bucket size, 2 processes, backward's slowdown
-beside; the per-call overhead + bandwidth model's best bucket size within one step of the measured best.
+beside; the per-call overhead + bandwidth model's best bucket size at most one size away in the sweep
+from the measured best.
 """
 from __future__ import annotations
 
