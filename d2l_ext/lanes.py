@@ -197,6 +197,10 @@ def choose_lanes(framework: str, names=None) -> list[Lane]:
 
 
 def describe_lanes(lanes: list[Lane]) -> str:
-    """A few lines a student can read: what each lane really is (13.3.1)."""
-    return '\n'.join(t('core.describe_lane', number=i, name=lane.name, label=lane.label,
-                       explanation=lane.explanation) for i, lane in enumerate(lanes))
+    """A few lines a student can read: what each lane really is (13.3.0, 13.3.1).
+
+    Each lane by its number and label in the current language; its id ('cpu0', 'cuda:0') stays in the data
+    (Lane.name, the CLI's `devices`), not in this text.
+    """
+    return '\n'.join(t('core.describe_lane', number=i, label=lane.label, explanation=lane.explanation)
+                      for i, lane in enumerate(lanes))

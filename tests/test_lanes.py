@@ -97,7 +97,8 @@ def test_lane_texts_follow_the_language():
     from d2l_ext.i18n import set_language
     try:
         set_language('zh')
-        assert '执行路' in describe_lanes(lanes_on('torch', gpus=0, cores=2))
+        text = describe_lanes(lanes_on('torch', gpus=0, cores=2))
+        assert '执行路' in text and 'cpu0' not in text and 'cpu1' not in text  # lanes named in words, ids in data
     finally:
         set_language('en')
 

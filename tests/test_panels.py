@@ -46,3 +46,22 @@ def test_comm_panel_choices_are_labelled_in_the_learners_language():
         c = panels.CommPanel(size=64, iters=2, repeats=1, gpu=True)
     assert [label for label, _ in c.dest.options] == ['可分页内存', '锁页内存'] and c.dest.value == 'pinned'
     assert [label for label, _ in c.stream.options] == ['同一个流', '复制流'] and c.stream.value == 'side'
+
+
+def test_the_framework_choice_shows_framework_names_and_keeps_ids():
+    from d2l_ext.i18n import using_language
+    with using_language('zh'):
+        p = panels.ParallelPanel(size=64, iters=2, repeats=1, frameworks=['torch', 'mxnet'])
+        c = panels.CommPanel(size=64, iters=2, repeats=1, frameworks=['torch'])
+    assert list(p.framework.options) == [('PyTorch', 'torch'), ('MXNet', 'mxnet')] and p.framework.value == 'torch'
+    assert list(c.framework.options) == [('PyTorch', 'torch')]
+
+
+def test_the_pipeline_model_names_its_rows_in_the_learners_language(monkeypatch):
+    from d2l_ext.i18n import using_language
+    figures = []
+    monkeypatch.setattr(panels, 'show_in', lambda out, fig: figures.append(fig))
+    with using_language('zh'):
+        panels.PipelinePanel().update()
+    rows = [t.get_text() for ax in figures[0].axes for t in ax.get_yticklabels()]
+    assert not {'one stream', 'compute stream', 'copy stream'} & set(rows) and len(rows) == 3

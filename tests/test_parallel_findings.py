@@ -140,3 +140,125 @@ def test_measure_parallel_times_the_all_cores_baseline_for_shared_lanes_only_as_
     r = measure_parallel(lanes, size=32, iters=2, repeats=1, baseline=True)
     assert r.baseline is not None and r.baseline_lane is None and r.baseline_cores >= 1
     assert statistics.median(r.baseline.repeated()) > 0
+
+
+# -- wave 4 (a reader without a GPU, a d2l-zh reader): sentences chosen by the repeats' spread, ratios above 2 ----
+
+def _point(size, together, serial=0.2, expected=1.9, lanes=(0.1, 0.1)):
+    """A scaling point as measure_parallel gives it: every repeat of together, one after the other, each lane alone."""
+    m = Times.from_times(together, 'together')
+    return NS(size=size, together=m, serial_sum=serial, speedup=serial / m.median, expected_speedup=expected,
+              lane_times=[Times.from_times([x], 'lane') for x in lanes])
+
+
+def _curve(*points):
+    return NS(framework='torch', points=list(points))
+
+
+def test_the_scaling_sentence_says_grew_only_beyond_the_spread_and_names_dips_within_it():
+    from d2l_ext.display import parallel as dp
+    # the reader's run: 0.63x, 1.74x, 1.86x, 1.77x; the last step dips by 0.09x, inside those sizes' spread
+    dips = _curve(_point(64, [0.30, 0.317, 0.33]), _point(128, [0.11, 0.115, 0.12]),
+                  _point(256, [0.100, 0.1075, 0.118]), _point(512, [0.105, 0.113, 0.121]))
+    assert [round(p.speedup, 2) for p in dips.points] == [0.63, 1.74, 1.86, 1.77]
+    with using_language('en'):
+        text = dp.scaling_text([dips])
+        assert 'grew' not in text and 'rose overall' in text and 'dips within the spread' in text
+        assert 'n=256 1.86x, then n=512 1.77x, spread 0.' in text
+        steady = dp.scaling_text([_curve(_point(64, [0.2, 0.2, 0.2]), _point(128, [0.15, 0.15, 0.15]),
+                                         _point(256, [0.11, 0.11, 0.11]))])
+        assert 'grew at every larger size' in steady
+        # the largest size within the spread of the smallest: no trend claimed
+        within = dp.scaling_text([_curve(_point(64, [0.12, 0.16, 0.2]), _point(128, [0.2, 0.2, 0.2]),
+                                         _point(256, [0.13, 0.15, 0.19]))])
+        assert 'no clear trend' in within and 'grew' not in within and 'rose' not in within
+        # a dip far beyond the spread: not 'rose overall'
+        uneven = dp.scaling_text([_curve(_point(64, [0.2, 0.2, 0.2]), _point(128, [0.1, 0.1, 0.1]),
+                                         _point(256, [0.19, 0.19, 0.19]), _point(512, [0.11, 0.11, 0.11]))])
+        assert 'no steady trend' in uneven and 'rose overall' not in uneven
+    with using_language('zh'):
+        zh = dp.scaling_text([dips])
+        assert '随矩阵增大而提高' not in zh and '总体上提高' in zh and '回落' in zh
+
+
+def test_a_ratio_above_two_says_what_it_compares_and_only_above_two():
+    from d2l_ext.display import parallel as dp
+    from d2l_ext.parallel.exercises import SmallOpsResult
+    with using_language('en'):
+        above = dp.verdict_text([0.1, 0.12], 0.22, 0.105)  # 2.10x: together below the slower lane alone
+        assert '2.10x is above 2x' in above and 'took less than the slower lane alone (0.12 s)' in above
+        assert 'above 2x' not in dp.verdict_text([0.1, 0.1], 0.2, 0.1)  # exactly 2.00x: no sentence
+        base = dp.verdict_text([0.1, 0.1], 0.2, 0.11, 0.3)  # 2.73x as fast as one device doing both jobs
+        assert '2.73x is above 2x' in base and 'not against one after the other (0.200 s, 1.82x)' in base
+        ind = NS(framework='mxnet', engine='ThreadedEnginePerDevice', threads=0, iters=10, size=800, ratio=2.19,
+                 kind='cpu', lane=make_lane('mxnet', 'cpu', 0, threads=1).as_dict(),
+                 times={'one_at_a_time': Times.from_times([0.11], 'a'),
+                        'issued_together': Times.from_times([0.05], 'b')})
+        text = dp.independence_text(ind)
+        assert 'The ratio 2.19 is above 2, yet no second lane ran' in text and 'same 10 products' in text
+        ind.ratio = 1.81
+        assert 'above 2' not in dp.independence_text(ind)
+
+        def small(batched):
+            times = {'one_lane': Times.from_times([800 * 10e-6], 'one_lane'),
+                     'two_threads': Times.from_times([800 * 9e-6], 't'), 'batched': Times.from_times([batched], 'b')}
+            return SmallOpsResult('cpu', 'cpu', 64, 800, 2, times, 12e-6, 1e-7, rate_flops=100e9, rate_size=512)
+        first, *_ = dp.small_ops_lines(small(800 * 4.95e-6)).split('\n')  # 2.02x
+        assert 'fastest was' in first and '2.02x is above 2, yet no second lane ran' in first
+        assert 'all 800 products' in first
+        assert 'above 2' not in dp.small_ops_lines(small(800 * 6e-6))  # 1.67x
+    with using_language('zh'):
+        assert '超过了 2 倍' in dp.verdict_text([0.1, 0.12], 0.22, 0.105)
+
+
+def test_the_recorded_sync_figure_says_why_one_gpus_two_waits_agree():
+    from d2l_ext.display.parallel_recorded import recorded_sync_text
+    from d2l_ext.parallel.exercises import SyncMistakeResult
+
+    def rec(gpus, book):
+        lanes = [make_lane('torch', 'gpu', i).as_dict() for i in range(gpus)]
+        times = {'no_wait': Times.from_times([0.001] * 3, 'n'), 'book_synchronize': Times.from_times([book] * 3, 'b'),
+                 'every_device': Times.from_times([0.13] * 3, 'e')}
+        return NS(sync_mistake=SyncMistakeResult(lanes, 4000, [50] * gpus, times))
+    with using_language('en'):
+        one = recorded_sync_text(rec(1, 0.1301))
+        two = recorded_sync_text(rec(2, 0.065))
+    assert 'used one GPU' in one and 'the same GPU' in one and 'needs two GPUs' in one and '0.1301 s' in one
+    assert 'used 2 GPUs' in two and 'same GPU' not in two and 'current device only' in two
+    with using_language('zh'):
+        assert '同一块 GPU' in recorded_sync_text(rec(1, 0.1301))
+
+
+def test_every_legend_entry_of_the_scaling_plot_has_a_visible_line():
+    from d2l_ext.display import parallel as dp
+    curves = [_curve(_point(64, [0.12]), _point(128, [0.11])),
+              NS(framework='mxnet', points=[_point(64, [0.2], expected=1.0), _point(128, [0.19], expected=1.0)])]
+    fig = dp.plot_scaling(curves)
+    ax = fig.axes[0]
+    labelled = {line.get_label(): line for line in ax.get_lines() if not line.get_label().startswith('_')}
+    assert len(labelled) == 4 == len(ax.get_legend().get_lines())
+    one = [line for line in ax.get_lines() if line.get_label().startswith('_') and set(line.get_ydata()) == {1.0}]
+    mx_predicted = [line for label, line in labelled.items()
+                    if label.startswith('MXNet') and line.get_linestyle() == '--']
+    assert one and mx_predicted and mx_predicted[0].get_zorder() > one[0].get_zorder()  # drawn on top of the 1x line
+
+
+def test_the_overview_summary_says_what_a_ratio_above_two_compares():
+    from d2l_ext.display import parallel as dp
+    shared = NS(speedup=0.97, expected_speedup=2.0, together=Times.from_times([0.236], 't'), serial_sum=0.229,
+                baseline=Times.from_times([0.478], 'b'), baseline_lane=None, baseline_cores=2,
+                lane_times=[Times.from_times([0.115], 'a'), Times.from_times([0.114], 'b')])
+    with using_language('en'):
+        text = dp.overview_summary(shared)
+    assert '2.03x as fast as one lane using all 2 cores' in text and '2.03x is above 2x' in text
+    assert 'not against one after the other (0.229 s, 0.97x)' in text
+    shared.baseline = Times.from_times([0.3], 'b')  # 1.27x: nothing to add
+    with using_language('en'):
+        assert 'above 2x' not in dp.overview_summary(shared)
+
+
+def test_a_small_size_above_two_prints_times_that_differ():
+    from d2l_ext.display import parallel as dp
+    with using_language('en'):
+        text = dp.serial_above_two(2.03, 0.004891, 0.005012)  # both 0.005 at three decimals
+    assert '(0.004891 s)' in text and '(0.005012 s)' in text

@@ -142,3 +142,41 @@ def test_chinese_names_are_measured_as_full_ems():
     from d2l_ext.display.timeline import text_ems
     assert text_ems('mm 1') == pytest.approx(4 * 0.62)
     assert text_ems('前向') == pytest.approx(2.0) and text_ems('前向 1') == pytest.approx(2.0 + 2 * 0.62)
+
+
+def test_numbered_products_and_copies_are_drawn_in_words_and_keep_their_ids():
+    from d2l_ext.display.timeline import event_text
+    from d2l_ext.i18n import using_language
+    events = [{'lane': 'cpu0', 'name': 'mm 1', 'start': 0.0, 'end': 1.0},
+              {'lane': 'copy stream', 'name': 'copy_ 1', 'start': 1.0, 'end': 2.0, 'role': 'copy'},
+              {'lane': 'cpu0', 'name': 'x@W1', 'start': 2.0, 'end': 3.0}]
+    for lang in ('en', 'zh'):
+        with using_language(lang):
+            product, copy = style.plot_text('style.event.product', number=1), style.plot_text('style.event.copy',
+                                                                                               number=1)
+            fig = draw_timeline(events)
+            drawn = {t.get_text() for t in fig.axes[0].texts}
+            assert {product, copy, 'x@W1'} <= drawn and not {'mm 1', 'copy_ 1'} & drawn
+            assert event_text('dot 12') == style.plot_text('style.event.product', number=12)
+    assert [e['name'] for e in events] == ['mm 1', 'copy_ 1', 'x@W1']  # the data keep the ids
+    with using_language('en'):
+        assert (event_text('mm 3'), event_text('copy 2'), event_text('mm')) == ('product 3', 'copy 2', 'mm')
+
+
+def test_a_bar_too_narrow_for_the_words_still_shows_its_number():
+    from d2l_ext.i18n import using_language
+    events = [{'lane': 'cpu0', 'name': f'mm {j + 1}', 'start': j * 0.01, 'end': (j + 1) * 0.01} for j in range(30)]
+    with using_language('en'):
+        drawn = [t.get_text() for t in draw_timeline(events).axes[0].texts]
+    assert drawn and all(text.isdigit() for text in drawn) and '1' in drawn
+
+
+def test_a_chart_shows_its_bars_alike_numbers_alone_when_one_bar_lacks_room_for_the_words():
+    from d2l_ext.i18n import using_language
+    wide = [{'lane': 'cpu0', 'name': f'mm {j + 1}', 'start': j * 0.25, 'end': (j + 1) * 0.25} for j in range(3)]
+    narrow = [{'lane': 'cpu1', 'name': 'mm 4', 'start': 0.75, 'end': 0.77}]  # another row
+    with using_language('en'):
+        words = [t.get_text() for t in draw_timeline(wide).axes[0].texts]
+        mixed = [t.get_text() for t in draw_timeline(wide + narrow).axes[0].texts]
+    assert words == [f'product {j + 1}' for j in range(3)]
+    assert mixed and all(text.isdigit() for text in mixed)

@@ -41,6 +41,12 @@ def results_area():
     return message, table, plot
 
 
+def framework_dropdown(fws) -> W.Dropdown:
+    """The framework control: each framework shown by its name ('PyTorch', 'MXNet'), its id ('torch') the value."""
+    return W.Dropdown(options=[(framework(fw).display, fw) for fw in fws], value=fws[0],
+                      description=t('panels.framework'))
+
+
 class Count:
     """A whole-number control with a range; an out-of-range value is reported, never silently clamped."""
 
@@ -148,7 +154,7 @@ class ParallelPanel(Panel):
         fws = frameworks or available_frameworks()
         self.size = Count('d2l-size', 'panels.size', size, 16, max_size)
         self.iters = Count('d2l-iters', 'panels.iters', iters, 1, 100)
-        self.framework = W.Dropdown(options=fws, value=fws[0], description=t('panels.framework'))
+        self.framework = framework_dropdown(fws)
         self.repeats = repeats
         super().__init__([self.size.widget, self.iters.widget, self.framework])
 
@@ -159,7 +165,7 @@ class ParallelPanel(Panel):
         size, iters = self.size.read(notes), self.iters.read(notes)
         r = dispatch(measure_parallel, self.framework.value, None, progress=self._progress, size=size, iters=iters,
                      repeats=self.repeats, max_seconds=LIMIT_S, options=self._options())
-        self._add(r, {'#': len(self.results) + 1, t('panels.framework'): r.framework})
+        self._add(r, {'#': len(self.results) + 1, t('panels.framework'): framework(r.framework).display})
         show_in(self.plot, plot_parallel(r))
 
 
@@ -170,7 +176,7 @@ class CommPanel(Panel):
         fws = frameworks or available_frameworks()
         self.size = Count('d2l-size', 'panels.size', size, 16, max_size)
         self.iters = Count('d2l-iters', 'panels.products', iters, 1, 100)
-        self.framework = W.Dropdown(options=fws, value=fws[0], description=t('panels.framework'))
+        self.framework = framework_dropdown(fws)
         dests = [(t('panels.dest_pageable'), 'pageable'), (t('panels.dest_pinned'), 'pinned')]
         self.dest = W.ToggleButtons(options=dests, value='pinned', description=t('panels.destination'))
         self.stream = W.ToggleButtons(options=[(t('panels.stream_same'), 'same'), (t('panels.stream_side'), 'side')],
@@ -194,7 +200,7 @@ class CommPanel(Panel):
         size, iters = self.size.read(notes), self.iters.read(notes)
         r = dispatch(measure_comm, fw, None, progress=self._progress, size=size, iters=iters, repeats=self.repeats,
                      plan=plan, max_seconds=LIMIT_S, options=self._options())
-        self._add(r, {'#': len(self.results) + 1, t('panels.framework'): fw})
+        self._add(r, {'#': len(self.results) + 1, t('panels.framework'): framework(fw).display})
         show_in(self.plot, plot_comm(r))
 
 
@@ -225,11 +231,14 @@ class PipelinePanel:
         one, two = pipeline_model(c, k, n, overlap=False), pipeline_model(c, k, n, overlap=True)
         totals = {t('panels.one_stream'): one['total'], t('panels.two_streams'): two['total']}
         self.summary.value = tables.html(pd.DataFrame([totals]), classes=None,
-                                         float_format=lambda v: f'{v * 1e3:.2f} ms')
+                                         float_format=lambda v: f"{v * 1e3:.2f} {t('style.unit.ms')}")
         fig, (ax1, ax2) = style.figure(nrows=2)
         roles = lambda evs: [dict(e, role='copy' if 'copy' in e['name'] else 'compute') for e in evs]  # noqa: E731
-        draw_timeline(roles(one['events']), ax=ax1, title=style.plot_text('panels.one_stream_title'))
-        draw_timeline(roles(two['events']), ax=ax2, title=style.plot_text('panels.two_streams_title'))
+        rows = {'one stream': style.plot_text('panels.one_stream'),  # the model's row ids, named in the plot language
+                'compute stream': style.plot_text('style.role.compute'),
+                'copy stream': style.plot_text('style.role.copy')}
+        draw_timeline(roles(one['events']), ax=ax1, title=style.plot_text('panels.one_stream_title'), row_labels=rows)
+        draw_timeline(roles(two['events']), ax=ax2, title=style.plot_text('panels.two_streams_title'), row_labels=rows)
         show_in(self.plot, fig)
 
     def show(self):

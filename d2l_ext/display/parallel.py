@@ -14,14 +14,16 @@ from ..i18n import t
 from ..lanes import Lane
 from ..parallel.core import row_label
 from ..parallel.sharing import events_of, predict_at, product_seconds
-from ..results import NOISE
+from ..results import NOISE, Measurement, chance_gap
 from ..results import close as _close
 from . import style
-from .gaps import _sentences, gap_text, speed_text
+from .gaps import ONCE, _sentences, gap_text, small_ops_text, speed_text
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
 RULES = ('separate', 'shared', 'engine')  # Expectation.rule: the keys parallel.expect.<rule>
+# scaling_shape's shapes: the keys parallel.scaling.<shape>
+SHAPES = ('flat', 'no_trend', 'rises', 'rises_dips', 'falls', 'falls_bumps', 'uneven')
 
 
 def _shown(name: str) -> str:
@@ -97,13 +99,16 @@ def verdict_text(alone: list[float], serial: float, together: float, baseline: f
 
     Numbers only: which of the two was faster is stated, never why (no measurement here tests a cause).
     """
-    text = t('parallel.verdict.serial', together=together, serial=serial, speedup=serial / together,
-             slower=max(alone))
+    text = _sentences(t('parallel.verdict.serial', together=together, serial=serial, speedup=serial / together,
+                        slower=max(alone)), serial_above_two(serial / together, together, max(alone)))
     if baseline is not None:
         key = ('parallel.verdict.base_same' if _close(together, baseline) else
                'parallel.verdict.base_beaten' if together < baseline else 'parallel.verdict.base_lost')
         ratio = together / baseline if key.endswith('lost') else baseline / together  # always 'x as fast', above 1
         text = _sentences(text, t(key, baseline=baseline, ratio=ratio, noise=NOISE, diff=abs(together - baseline)))
+        if key.endswith('beaten') and above_two(ratio):  # against one device doing both jobs, not the lanes' sum
+            text = _sentences(text, t('parallel.above_two.baseline', ratio=ratio, baseline=baseline,
+                                      serial=serial, speedup=serial / together))
     return text
 
 
@@ -139,23 +144,43 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
 
 def overview_summary(result) -> str:
     """13.3.0's summary point 1: the speedup, beside one device doing both lanes' work wherever that was timed."""
+    note = _result_above_two(result)
     if result.baseline is None:
-        return t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup)
+        return _sentences(t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup),
+                          note)
     vs_all = result.baseline.median / result.together.median  # below 1: together was the slower, say it so
     if result.baseline_lane is None:  # lanes sharing cores: not called devices, set against all the cores
-        return t('overview.summary.shared' if vs_all >= 1 else 'overview.summary.shared_slower',
-                 cores=result.baseline_cores, speedup=result.speedup, vs_all=vs_all, inv=1 / vs_all)
-    return _sentences(t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup),
+        if above_two(vs_all) and getattr(result, 'serial_sum', None):  # against all the cores, not the lanes' sum
+            note = _sentences(note, t('parallel.above_two.baseline', ratio=vs_all, baseline=result.baseline.median,
+                                      serial=result.serial_sum, speedup=result.speedup))
+        return _sentences(t('overview.summary.shared' if vs_all >= 1 else 'overview.summary.shared_slower',
+                            cores=result.baseline_cores, speedup=result.speedup, vs_all=vs_all, inv=1 / vs_all), note)
+    return _sentences(t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup), note,
                       baseline_text(Lane.from_dict(result.baseline_lane).label, result.baseline.median,
-                                    result.together.median))
+                                    result.together.median, getattr(result, 'serial_sum', None)))
 
 
-def baseline_text(lane: str, baseline: float, together: float) -> str:
-    """One device doing both lanes' work against the lanes together: numbers, and which was faster (13.3.0)."""
+def _result_above_two(result) -> str:
+    """serial_above_two for a ParallelResult: its speedup, together's median and the slower lane's median alone."""
+    lanes = getattr(result, 'lane_times', None)
+    if not lanes:
+        return ''
+    return serial_above_two(result.speedup, result.together.median, max(m.median for m in lanes))
+
+
+def baseline_text(lane: str, baseline: float, together: float, serial: float | None = None) -> str:
+    """One device doing both lanes' work against the lanes together: numbers, and which was faster (13.3.0).
+
+    Together above 2x as fast as that device says what the ratio compares, with one after the other (`serial`).
+    """
     key = ('overview.summary.base_same' if _close(baseline, together) else
            'overview.summary.base_beaten' if together < baseline else 'overview.summary.base_lost')
     ratio = max(baseline, together) / min(baseline, together)
-    return t(key, lane=lane, baseline=baseline, together=together, ratio=ratio, noise=NOISE)
+    text = t(key, lane=lane, baseline=baseline, together=together, ratio=ratio, noise=NOISE)
+    if key.endswith('beaten') and above_two(ratio) and serial:
+        text = _sentences(text, t('parallel.above_two.baseline', ratio=ratio, baseline=baseline, serial=serial,
+                                  speedup=serial / together))
+    return text
 
 
 def guess_text(guess, closed_form: float, measured: float, unit: str = 's', name: str = 'my_guess') -> str:
@@ -225,31 +250,83 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
 
 def summary_text(r) -> str:
     """One ParallelResult in two sentences: what was measured, and what the hardware lets us expect."""
-    return '\n'.join([t('parallel.summary', framework=_shown(r.framework), serial=r.serial_sum,
-                        together=r.together.median, speedup=r.speedup, expected_speedup=r.expected_speedup),
+    return '\n'.join([_sentences(t('parallel.summary', framework=_shown(r.framework), serial=r.serial_sum,
+                                   together=r.together.median, speedup=r.speedup,
+                                   expected_speedup=r.expected_speedup), _result_above_two(r)),
                       expectation_text(r.expectation)])
 
 
+def speedup_repeats(p) -> Measurement:
+    """One size's speedup in each repeat of together (one after the other, the lanes' medians, over that repeat).
+
+    A point without repeats (a test's fake, an old recording) gives its median speedup alone, so no spread.
+    """
+    together = getattr(p, 'together', None)
+    times = together.repeated() if together is not None else []
+    serial = getattr(p, 'serial_sum', None)
+    return Measurement('speedup', [serial / x for x in times] if serial and times else [p.speedup])
+
+
+def scaling_shape(pts) -> tuple[str, list, float]:
+    """The curve's shape by the repeats' spread (results.chance_gap, the package's one chance test), and its dips.
+
+    'rises'/'falls': the largest size beats the smallest beyond the spread and every step goes that way;
+    'rises_dips'/'falls_bumps': the same overall, with steps against it each within their sizes' spread;
+    'uneven': a step against it beyond the spread; 'no_trend': smallest and largest within the spread;
+    'flat': every size within NOISE of the smallest. Returns (shape, [(before, after, their spread) of each step
+    against it], the spread of the smallest and largest sizes' speedups).
+    """
+    spread = [speedup_repeats(p) for p in pts]
+    overall = chance_gap(spread[0], spread[-1])
+    if all(_close(p.speedup, pts[0].speedup) for p in pts):
+        return 'flat', [], overall
+    first, last = pts[0].speedup, pts[-1].speedup
+    if abs(last - first) <= overall:
+        return 'no_trend', [], overall
+    up = last > first
+    against = [(i, i + 1) for i in range(len(pts) - 1)
+               if (pts[i + 1].speedup < pts[i].speedup if up else pts[i + 1].speedup > pts[i].speedup)]
+    if not against:
+        return ('rises' if up else 'falls'), [], overall
+    pairs = [(pts[i], pts[j], chance_gap(spread[i], spread[j])) for i, j in against]
+    if all(abs(b.speedup - a.speedup) <= gap for a, b, gap in pairs):
+        return ('rises_dips' if up else 'falls_bumps'), pairs, overall
+    return 'uneven', pairs, overall
+
+
+def above_two(ratio: float) -> bool:
+    """A ratio printed (two decimals) above 2: more than two lanes give over one after the other at their own speeds."""
+    return round(ratio, 2) > 2
+
+
+def serial_above_two(speedup: float, together: float, slower: float) -> str:
+    """Two lanes together above 2x one after the other: what that means in this run's numbers ('' at most 2x).
+
+    One after the other is the sum of the lanes alone, so above 2x together took less than the slower lane alone.
+    """
+    return t('parallel.above_two.serial', speedup=speedup, together=together, slower=slower) \
+        if above_two(speedup) else ''
+
+
 def scaling_text(results) -> str:
-    """The measured curve in words: speedup at the smallest and largest size, and where it peaked (13.3.1)."""
+    """The measured curve in words, its shape judged against the repeats' spread; each size's numbers (13.3.1)."""
     lines = []
     for r in results:
         pts = sorted(r.points, key=lambda p: p.size)
         best = max(pts, key=lambda p: p.speedup)
-        steps = [b.speedup - a.speedup for a, b in zip(pts, pts[1:])]
-        if all(_close(p.speedup, pts[0].speedup) for p in pts):
-            shape = 'flat'
-        elif all(s > -NOISE for s in steps) and pts[-1].speedup > pts[0].speedup:
-            shape = 'rises'
-        elif all(s < NOISE for s in steps) and pts[-1].speedup < pts[0].speedup:
-            shape = 'falls'
-        else:
-            shape = 'uneven'
+        shape, pairs, spread = scaling_shape(pts)
+        steps = t('parallel.speed.sep').join(t('parallel.scaling.step', before=a.size, after=b.size,
+                                                 before_speedup=a.speedup, after_speedup=b.speedup, spread=gap)
+                                               for a, b, gap in pairs)
         lines.append(t(f'parallel.scaling.{shape}', framework=_shown(r.framework), small=pts[0].size,
                        small_speedup=pts[0].speedup, large=pts[-1].size, large_speedup=pts[-1].speedup,
-                       best=best.size, best_speedup=best.speedup))
+                       best=best.size, best_speedup=best.speedup, steps=steps, spread=spread,
+                       diff=abs(pts[-1].speedup - pts[0].speedup)))
         lines.append(t('parallel.scaling.points', framework=_shown(r.framework), points=t('parallel.recorded.sep').join(
             t('parallel.scaling.point', size=q.size, measured=q.speedup, expected=q.expected_speedup) for q in pts)))
+        above = [q for q in pts if above_two(q.speedup) and getattr(q, 'lane_times', None)]
+        lines += [t('parallel.scaling.above_two', size=q.size, note=serial_above_two(
+            q.speedup, q.together.median, max(m.median for m in q.lane_times))) for q in above]
     return '\n'.join(lines)
 
 
@@ -281,7 +358,11 @@ def independence_text(r, control=None) -> str:
     fields = dict(ratio=r.ratio, together=together)
     if key == 'parallel.independence.control_not_beaten':
         fields.update(control=control.times['one_at_a_time'].median, control_engine=_engine(control))
-    return head + '\n' + t(key, **fields)
+    text = t(key, **fields)
+    if above_two(r.ratio):  # one lane, two ways of issuing the same products: not two lanes against one
+        text = _sentences(text, t('parallel.above_two.independence', ratio=r.ratio, iters=r.iters,
+                                  lane=Lane.from_dict(r.lane).label))
+    return head + '\n' + text
 
 
 def independence_lines(runs) -> str:
@@ -358,15 +439,17 @@ def plot_scaling(results, ax=None):
         _, ax = style.figure()
     else:
         style.apply()
+    # below this line, running together lost time; drawn under the curves, so a prediction of exactly 1 (MXNet's
+    # engine rule) stays visible on it
+    ax.axhline(1.0, color=style.color('idle'), lw=1.5, zorder=1)
     for k, r in enumerate(results):
         sizes = [p.size for p in r.points]
         colour = style.color(style.lane_role(k))
         name = _shown(r.framework)
-        ax.plot(sizes, [p.speedup for p in r.points], 'o-', color=colour, ms=8,
+        ax.plot(sizes, [p.speedup for p in r.points], 'o-', color=colour, ms=8, zorder=2,
                 label=style.plot_text('parallel.scaling_measured', framework=name))
-        ax.plot(sizes, [p.expected_speedup for p in r.points], '--', color=colour,
+        ax.plot(sizes, [p.expected_speedup for p in r.points], '--', color=colour, lw=2, zorder=3,
                 label=style.plot_text('parallel.scaling_expected', framework=name))
-    ax.axhline(1.0, color=style.color('idle'), lw=1.5)  # below this line, running together lost time
     ax.set_xscale('log', base=2)
     ax.set_xticks(sizes, [str(n) for n in sizes])
     ax.set_ylim(bottom=0)
@@ -391,6 +474,22 @@ def plot_independence(runs):
         plot_variants(r, ax=ax, title=style.plot_text('parallel.independence.title', framework=_shown(r.framework),
                                                       engine=_engine(r, style.plot_text), ratio=r.ratio))
     return fig
+
+
+def small_ops_lines(r) -> str:
+    """Exercise 2's sentences (gaps.small_ops_text), and what the fastest way's ratio compares when it is above 2.
+
+    A way that launches once for all the products is set against one lane making a call per product on the same
+    device: not two lanes against one, so 2x is no bound for it.
+    """
+    head, _, rest = small_ops_text(r).partition('\n')
+    fastest = min(r.times, key=lambda k: r.times[k].median)
+    ratio = r.times['one_lane'].median / r.times[fastest].median
+    for way in ONCE:
+        if way == fastest and above_two(ratio):
+            head = _sentences(head, t('parallel.above_two.small_ops', ratio=ratio, products=r.products,
+                                      variant=t(f'parallel.variant.{way}')))
+    return '\n'.join(x for x in (head, rest) if x)
 
 
 def plot_small_ops(r, ax=None):

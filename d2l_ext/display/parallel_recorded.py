@@ -9,7 +9,17 @@ from ..i18n import t
 from ..lanes import Lane
 from ..parallel.core import row_label
 from . import style
-from .parallel import _sentences, baseline_text, lane_intervals, lane_labels, overlap_text, plot_parallel, plot_timeline
+from .parallel import (
+    _result_above_two,
+    _sentences,
+    baseline_text,
+    lane_intervals,
+    lane_labels,
+    no_wait_text,
+    overlap_text,
+    plot_parallel,
+    plot_timeline,
+)
 
 
 def recorded_summary(rec) -> str:
@@ -19,10 +29,30 @@ def recorded_summary(rec) -> str:
     products = _products(lane_labels(p.lanes), p.iters, text=t)
     head = t('overview.summary.gpu', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
              products=products, size=p.size, speedup=p.speedup, expected=p.expected_speedup)
+    head = _sentences(head, _result_above_two(p))
     if p.baseline is None or p.baseline_lane is None:
         return _sentences(head, t('overview.summary.no_base'))
     return _sentences(head, baseline_text(Lane.from_dict(p.baseline_lane).label, p.baseline.median,
-                                          p.together.median))
+                                          p.together.median, p.serial_sum))
+
+
+def recorded_sync_text(rec) -> str:
+    """The recorded sync figure's numbers (13.3.1): no wait against every device, and the book's synchronize().
+
+    Chosen by the GPUs the recording's sync run used: on one GPU "every device" and "the current device" are that
+    GPU, so the book's call and the wait for every device must agree there; telling them apart needs two GPUs.
+    """
+    sync = rec.sync_mistake
+    if sync is None or not sync.times:
+        return ''
+    times = {name: m.repeated() for name, m in sync.times.items()}
+    text = no_wait_text(times)
+    gpus = len({lane.get('index') for lane in sync.lanes if lane.get('kind') == 'gpu'})
+    if 'book_synchronize' in times:
+        key = 'parallel.recorded.sync_one_gpu' if gpus == 1 else 'parallel.recorded.sync_gpus'
+        text = _sentences(text, t(key, gpus=gpus, book=sync.times['book_synchronize'].median,
+                                  waited=sync.times['every_device'].median))
+    return text
 
 
 def _products(labels, iters, text=style.plot_text) -> str:

@@ -48,7 +48,7 @@ def _scale(unit: str, largest: float) -> tuple[str, float, str]:
     if unit == 'auto':
         unit = style.time_unit(largest)[0]
     if unit in TIME_UNITS:
-        shown = 'µs' if unit == 'us' else unit
+        shown = style.unit_text(unit)
         return shown, TIME_UNITS[unit], style.plot_text('style.time_axis', unit=shown)
     return unit, 1.0, unit
 

@@ -91,3 +91,14 @@ def time_unit(seconds: float) -> tuple[str, float]:
     if seconds >= 1e-3:
         return 'ms', 1e3
     return 'µs', 1e6
+
+
+UNIT_KEYS = {'s': 'style.unit.s', 'ms': 'style.unit.ms', 'µs': 'style.unit.us', 'us': 'style.unit.us'}
+
+
+def unit_text(unit: str, plot: bool = True) -> str:
+    """A time unit's symbol in the plot language (plot=False: the learner's), e.g. 'ms' or 毫秒; others as given."""
+    key = UNIT_KEYS.get(unit)
+    if key is None:
+        return unit
+    return plot_text(key) if plot else t(key)

@@ -5,6 +5,7 @@ narrower than a few pixels is drawn as a line whose width is in points, not in s
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 
@@ -22,6 +23,11 @@ BAR_HEIGHT = 0.6
 THIN_FRACTION = 0.005  # bars narrower than this share of the time axis get a line of fixed width
 THIN_LINE_PT = 2.0
 MANY_BARS = 100  # more bars than this in one row and role: one collection, not a patch each
+# Event ids the measurements give products and copies ('mm 3' from PyTorch, 'dot 3' from MXNet, 'copy_ 3' from a
+# profiled copy, 'product 3' / 'copy 3' from a model): drawn as the words style.event.<kind>, the ids kept in the data.
+EVENT_NAMES = {'mm': 'product', 'dot': 'product', 'product': 'product', 'copy': 'copy', 'copy_': 'copy'}
+KINDS = ('product', 'copy')  # the keys style.event.<kind>
+_NUMBERED = re.compile(r'(mm|dot|product|copy_?) (\d+)\Z')
 
 
 def _usage(key: str, **fields):
@@ -78,6 +84,23 @@ def text_ems(text: str) -> float:
     return sum(1.0 if unicodedata.east_asian_width(c) in 'WF' else 0.62 for c in text)
 
 
+def event_text(name: str) -> str:
+    """An event's id as drawn: a numbered product or copy in the plot language ('mm 3' -> 'product 3'), else itself."""
+    return event_texts(name)[0]
+
+
+def event_texts(name: str) -> list[str]:
+    """What may be written inside an event's bar, longest first: 'product 3', then its number alone where it is one.
+
+    A bar too narrow for the words still shows which product or copy it is (the title and legend say what bars are).
+    """
+    m = _NUMBERED.match(name)
+    if m is None:
+        return [name]
+    kind = EVENT_NAMES[m[1]]
+    return [style.plot_text(f'style.event.{kind}', number=int(m[2])), m[2]]
+
+
 def _text_colour(hex_colour: str) -> str:
     """Black on light bars, white on dark ones (relative luminance), so names inside bars stay readable."""
     r, g, b = to_rgb(hex_colour)
@@ -96,7 +119,7 @@ def _draw_bars(ax, events, rows, row_of, span, scale):
     A row and role with more than MANY_BARS events is drawn as one collection (broken_barh): matplotlib adds each
     barh as its own patch, and the 1,444 products of a recorded GPU lane took 2.5 s that way.
     """
-    roles_used, groups, thin = [], {}, {}
+    roles_used, groups, thin, named = [], {}, {}, []
     # Before layout the axes are wider than they will be drawn: keep a margin when fitting names.
     px_per_unit = 0.8 * ax.bbox.width / (span * scale) if span > 0 else 0.0
     em_px = style.MIN_FONT_PT * ax.figure.dpi / 72
@@ -110,8 +133,17 @@ def _draw_bars(ax, events, rows, row_of, span, scale):
         if span > 0 and width < THIN_FRACTION * span * scale:
             thin.setdefault((y, fill), []).append(left + width / 2)
         name = str(e.get('name', '')).replace(f" [{e['lane']}]", '')  # the row already names the lane
-        if name and width * px_per_unit >= text_ems(name) * em_px + 6:
-            ax.text(left + width / 2, y, name, ha='center', va='center', fontsize=style.MIN_FONT_PT,
+        if name:
+            named.append((y, left, width, fill, event_texts(name)))
+
+    def fits(text, width):
+        return bool(text) and width * px_per_unit >= text_ems(text) * em_px + 6
+    # where some numbered bar is too narrow for its words, every bar of the chart shows its number alone, alike
+    short = any(len(texts) > 1 and not fits(texts[0], width) for _, _, width, _, texts in named)
+    for y, left, width, fill, texts in named:
+        shown = next((x for x in (texts[1:] if short and len(texts) > 1 else texts) if fits(x, width)), None)
+        if shown:
+            ax.text(left + width / 2, y, shown, ha='center', va='center', fontsize=style.MIN_FONT_PT,
                     color=_text_colour(fill), clip_on=True, zorder=4)
     for (y, fill), bars in groups.items():
         if len(bars) > MANY_BARS:
@@ -135,7 +167,7 @@ def _draw_predicted(ax, predicted, row_of, scale, unit):
             ax.vlines(seconds * scale, y - 0.45, y + 0.45, colors=colour, linestyles='--', linewidth=2.5, zorder=5)
         return Line2D([], [], color=colour, ls='--', lw=2.5, label=style.plot_text('style.predicted'))
     ax.axvline(predicted * scale, color=colour, ls='--', lw=2.5, zorder=5)
-    label = style.plot_text('style.predicted_total', value=f'{predicted * scale:.3g} {unit}')
+    label = style.plot_text('style.predicted_total', value=f'{predicted * scale:.3g} {style.unit_text(unit)}')
     return Line2D([], [], color=colour, ls='--', lw=2.5, label=label)
 
 
@@ -189,7 +221,7 @@ def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highli
     ax.set_yticks(range(len(rows)), [row_text(r, row_labels, framework) for r in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)  # first lane on top, as listed
     ax.set_xlim(0, span * scale * 1.02 if span > 0 else 1)
-    ax.set_xlabel(style.plot_text('style.time_axis', unit=unit))
+    ax.set_xlabel(style.plot_text('style.time_axis', unit=style.unit_text(unit)))
     ax.grid(axis='x', alpha=0.3)
     ax.set_axisbelow(True)
     if handles:

@@ -59,13 +59,12 @@ print(d2l_ext.describe_lanes(lanes))
 
 # %% [markdown]
 # The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU. Where a lane is the CPU, both lanes use
-# one smaller size, and the counts are balanced so both lanes take about as long; the cell prints this run's sizes beside the
-# book's. `refs` holds each product in float64 to check every timed answer.
+# one smaller size, and the counts are balanced so both lanes take about as long. `refs` holds each product in float64
+# to check every timed answer.
 
 # %% [markdown] lang="zh"
 # 书中的 `run` 在每个GPU上计算一个4000 × 4000矩阵的50次乘法。有一条执行路是CPU时，两条执行路都用同一个较小的大小，并调整乘法个数，
-# 使两条执行路单独运行的耗时大致相同；单元格会把这次运行实际用的大小与书中的并列打印出来。`refs` 保存用float64
-# 计算的乘积，用来核对每个计时得到的结果。
+# 使两条执行路单独运行的耗时大致相同。`refs` 保存用float64计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
@@ -146,19 +145,20 @@ d2l_ext.wait_for_lanes(lanes)
 print(no_wait_text(times))
 
 # %% [markdown]
-# A GPU shows the difference. In the GPU recording below, compare the no-wait row with the row that waits for every
-# device.
+# In the GPU recording below, compare the no-wait row with the rows that wait.
 
 # %% [markdown] lang="zh"
-# GPU能显示出差别。在下面的GPU录制结果中，比较“不等待”那一行与等待每个设备的那一行。
+# 在下面的GPU录制结果中，比较“不等待”那一行与两行等待的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display import style
 from d2l_ext.display.parallel import plot_variants
+from d2l_ext.display.parallel_recorded import recorded_sync_text
 from d2l_ext.recorded import newest
 
 rec = newest()  # the newest GPU recording shipped with the package: every notebook draws this one
 print(rec.label() if rec else d2l_ext.t('panels.no_gpu_recordings'))
+print(recorded_sync_text(rec) if rec else '')
 gpu = rec.machine['gpus'][0] if rec else None
 plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', gpu=gpu)) if rec else None
 
@@ -226,8 +226,8 @@ def run_together(lanes, works):
 d2l_ext.check('13.3.1-lanes', run_together)
 
 # %% [markdown]
-# The package's `run_on_lanes` does the same, keeping each lane's thread between calls (the caller waits). The cells
-# below use it, so they run whatever your cell holds.
+# The package's `run_on_lanes` does the same, keeping each lane's thread between calls (the caller waits); the cells
+# below use it, whatever your cell holds.
 
 # %% [markdown] lang="zh"
 # 包里的 `run_on_lanes` 做的是同样的事，只是每条执行路的线程在两次调用之间保留（由调用者等待）。
@@ -293,11 +293,11 @@ if rate_both:
 
 # %% [markdown]
 # Predict the five (a product of two n × n matrices is 2n³ floating-point operations). Write your number for
-# "together" into `my_guess`; the worked answer below computes all five, and the measurement prints yours beside them.
+# "together" into `my_guess`; the worked answer below computes all five.
 
 # %% [markdown] lang="zh"
 # 预测这五种情况（两个n × n矩阵相乘需要2n³次浮点运算）。把你对“同时运行”的预测写进 `my_guess`；下面的参考答案
-# 会算出全部五个预测，测量结果会把你的数字并列打印出来。
+# 会算出全部五个预测。
 
 # %%
 my_guess = None  # seconds: both lanes together
@@ -384,8 +384,8 @@ plot_timeline(tl, predicted=ends)  # predicted ends in lane order: no lane names
 # ## MXNet：通过依赖引擎做同样的实验
 #
 # MXNet把每个操作交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作。它的 `ThreadedEnginePerDevice`
-# 为 `cpu(0)` 和 `cpu(1)` 各配一个工作线程池，但它们在*同一些*核心上，而单条执行路已经把相互独立的乘法分散到了
-# 所有核心上。先预测第二条MXNet执行路能带来多少收益。
+# 为两个CPU上下文（两条MXNet执行路）各配一个工作线程池，但它们在*同一些*核心上，而单条执行路已经把相互独立的乘法
+# 分散到了所有核心上。先预测第二条MXNet执行路能带来多少收益。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_parallel, summary_text
@@ -408,13 +408,13 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 # ## Smaller products
 #
 # Does a small product take only its share of the FLOP? The lines set each size's time per product (first lane alone)
-# beside the time at the largest size's FLOP rate, then each speedup beside its prediction: numbers, not causes.
+# beside the time at the largest size's FLOP rate, then each speedup beside its prediction.
 
 # %% [markdown] lang="zh"
 # ## 更小的乘积
 #
 # 小乘积的用时是否只与它的浮点运算量成比例？下面先把每种大小下每个乘积的用时（第一条执行路单独运行）与按最大
-# 尺寸的FLOP速度算出的用时并列，再把每个加速比与它的预测并列：只陈述数字，不说原因。
+# 尺寸的FLOP速度算出的用时并列，再把每个加速比与它的预测并列。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.gaps import per_product_text
@@ -431,13 +431,11 @@ plot_scaling(curves)
 # ## Recorded on a GPU
 #
 # This recording (as above) used a GPU and the CPU: separate hardware, so the prediction is max(t1, t2).
-# Titles and text say which repeat the timeline is and what it holds.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
 # 这份录制（同上）用一块GPU和CPU：硬件相互独立，所以预测为max(t1, t2)。
-# 图的标题和上方的文字说明时间线是哪一次重复、其中包含什么。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_figure, recorded_overlap_text
@@ -503,7 +501,9 @@ plot_independence(runs)
 # **2.** When each operation is small, can parallelism help even on *one* device? Predict for 800 products of
 # 64 × 64: on a CPU, one thread with all the cores, two with half each, or one `torch.bmm`; on a GPU, two CUDA
 # streams, `torch.bmm`, or a CUDA Graph (one launch). Hint: compare launching one product with computing its
-# 2 × 64³ FLOP.
+# 2 × 64³ FLOP. No GPU? In the recorded figure "NVIDIA H200: without a wait the clock stops after queuing" above,
+# the no-wait row is the time to queue 50 products; the text above the recorded timeline gives the GPU's time per
+# 2000 × 2000 product.
 #
 # <details><summary>Worked answer</summary>
 #
@@ -515,7 +515,9 @@ plot_independence(runs)
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对800个64 × 64的乘法做出预测：在CPU上，
 # 是一个用上全部核心的线程、两个各用一半核心的线程，还是一次 `torch.bmm`；在GPU上，是两个CUDA流、`torch.bmm`，
-# 还是CUDA Graph（只启动一次）。提示：比较启动一次乘法与完成它的2 × 64³次浮点运算各需多少时间。
+# 还是CUDA Graph（只启动一次）。提示：比较启动一次乘法与完成它的2 × 64³次浮点运算各需多少时间。没有GPU？
+# 在上面录制的图“NVIDIA H200：不等待时，计时在排入队列后就停止了”中，“完全不等待”那一行是把
+# 50个乘积排入队列的用时；录制的时间线上方的文字给出GPU上每个2000 × 2000乘积的用时。
 #
 # <details><summary>参考答案</summary>
 #
@@ -525,11 +527,10 @@ plot_independence(runs)
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-from d2l_ext.display.gaps import small_ops_text
-from d2l_ext.display.parallel import plot_small_ops
+from d2l_ext.display.parallel import plot_small_ops, small_ops_lines
 
 small = parallel.small_ops(size=64, iters=400)
-print(small_ops_text(small))
+print(small_ops_lines(small))
 plot_small_ops(small)
 
 # %% [markdown]

@@ -30,7 +30,7 @@ MESSAGES = {
         "its operations go to MXNet's dependency engine, which gives each CPU context its own pool of "
         '{workers} worker thread(s); cpu(0) and cpu(1) are two such pools sharing the same {cores} core(s), '
         'not separate hardware'),
-    'core.describe_lane': 'lane {number}: {name:8s} {label} - {explanation}',
+    'core.describe_lane': 'lane {number}: {label} - {explanation}',
     'core.unknown_lane': "lane {lane} does not exist here for {framework}; this machine's lanes are: {names}",
     'core.lane_twice': 'lane {lane} is named twice: name each lane once',
     'core.no_lane': 'name at least one lane: {names}',

@@ -57,7 +57,7 @@ MESSAGES = {
                            '(expected {expected:.2f}x)',
     'parallel.timeline_title': '{framework}: when each product ran on each lane',
     'parallel.scaling_measured': '{framework} measured',
-    'parallel.scaling_expected': '{framework} expected',
+    'parallel.scaling_expected': '{framework} predicted',
     'parallel.scaling_title': 'Smaller products, less to gain from a second lane?',
     'parallel.mxnet_missing': ("MXNet is not installed here, so this part is skipped. To add it: "
                                "pip install mxnet==1.9.1 'numpy<1.24' (it needs Python 3.11 or older)."),
@@ -101,13 +101,50 @@ MESSAGES = {
     'parallel.scaling.points': '{framework}, each size: measured (predicted): {points}',
     'parallel.scaling.point': 'n={size} {measured:.2f}x ({expected:.2f}x)',
     'parallel.scaling.rises': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
-                               'the speedup grew with the matrices.'),
+                               "the speedup grew at every larger size, by {diff:.2f} in all, beyond the repeats' "
+                               "spread ({spread:.2f}, the larger interquartile range of the two sizes' speedups)."),
+    'parallel.scaling.rises_dips': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
+                                    "n={large}: the speedup rose overall, by {diff:.2f}, beyond the repeats' "
+                                    "spread ({spread:.2f}, the larger interquartile range of the two sizes' "
+                                    'speedups), with dips within the spread ({steps}).'),
     'parallel.scaling.falls': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
-                               'the speedup shrank as the matrices grew in this run.'),
+                               'the speedup shrank at every larger size in this run, by {diff:.2f} in all, beyond '
+                               "the repeats' spread ({spread:.2f}, the larger interquartile range of the two "
+                               "sizes' speedups)."),
+    'parallel.scaling.falls_bumps': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
+                                     'n={large}: the speedup fell overall in this run, by {diff:.2f}, beyond the '
+                                     "repeats' spread ({spread:.2f}, the larger interquartile range of the two "
+                                     "sizes' speedups), with rises within the spread ({steps})."),
+    'parallel.scaling.no_trend': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
+                                  "n={large}: {diff:.2f} apart, within the repeats' spread ({spread:.2f}, the "
+                                  "larger interquartile range of the two sizes' speedups): no clear trend in this "
+                                  'run.'),
+    'parallel.scaling.step': ('n={before} {before_speedup:.2f}x, then n={after} {after_speedup:.2f}x, '
+                              'spread {spread:.2f}'),
+    'parallel.scaling.above_two': 'n={size}: {note}',
     'parallel.scaling.flat': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
                               'about the same at every size in this run.'),
     'parallel.scaling.uneven': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
-                                'n={large}, highest {best_speedup:.2f}x at n={best}: no steady trend in this run.'),
+                                'n={large}, highest {best_speedup:.2f}x at n={best}: no steady trend in this run; '
+                                "it went the other way by more than the repeats' spread ({steps})."),
+    'parallel.above_two.serial': ('{speedup:.2f}x is above 2x, the most two lanes give over one after the other at '
+                                  'their speeds alone: together ({together:.4g} s) took less than the slower lane '
+                                  'alone ({slower:.4g} s).'),
+    'parallel.above_two.baseline': ('{ratio:.2f}x is above 2x: it sets together against one device doing both jobs '
+                                    '({baseline:.3f} s), not against one after the other ({serial:.3f} s, '
+                                    '{speedup:.2f}x), the comparison that two lanes keep within 2x.'),
+    'parallel.above_two.independence': ('The ratio {ratio:.2f} is above 2, yet no second lane ran: both rows ran the '
+                                        'same {iters} products on {lane}, one at a time (a wait after each) against '
+                                        'issued together (one wait).'),
+    'parallel.above_two.small_ops': ('{ratio:.2f}x is above 2, yet no second lane ran: it sets {variant}, one call '
+                                     'for all {products} products, against one lane making a call per product, '
+                                     'on the same device.'),
+    'parallel.recorded.sync_one_gpu': ('The recording\'s sync run used one GPU: there "every device" and "the '
+                                       'current device" are the same GPU, so the book\'s synchronize() and the wait '
+                                       'for every device wait for the same work and should agree ({book:.4f} s and '
+                                       '{waited:.4f} s); telling them apart needs two GPUs.'),
+    'parallel.recorded.sync_gpus': ("The recording's sync run used {gpus} GPUs: the book's synchronize() took "
+                                    '{book:.4f} s, waiting for every device {waited:.4f} s.'),
     'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time, and also beat '
                                          'the in-order control: the framework ran independent products at the same '
                                          'time by itself.'),

@@ -3,6 +3,9 @@ MESSAGES = {
     'style.no_cjk_font': ('No Chinese font is installed, so plots use English labels; install one '
                           '(Debian/Ubuntu: apt-get install fonts-noto-cjk) and restart the kernel.'),
     'style.time_axis': 'time ({unit})',
+    'style.unit.s': 's',
+    'style.unit.ms': 'ms',
+    'style.unit.us': 'µs',
     'style.start_axis': 'start time ({unit})',
     'style.predicted_total': 'predicted: {value}',
     'style.predicted': 'predicted',
@@ -19,6 +22,8 @@ MESSAGES = {
     'style.role.allreduce': 'all-reduce',
     'style.role.optimizer': 'optimizer step',
     'style.role.idle': 'idle',
+    'style.event.product': 'product {number}',
+    'style.event.copy': 'copy {number}',
     'style.error.no_colour': 'no colour for role {role}: use one of {roles}',
     'style.error.figure_shape': 'a figure needs at least one row and one column of panels, not {rows}x{cols}',
     'style.error.rows': 'rows must be a list of row ids, or a dict mapping each row id to its colour role',

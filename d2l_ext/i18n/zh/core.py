@@ -23,11 +23,11 @@ MESSAGES = {
         'PyTorch 同步执行 CPU 运算，所以两条执行路需要两个线程。'),
     'core.lane_one_core': '这台机器只有一个核心，两条执行路只能轮流运行：不要期待加速。',
     'core.lane_worker_row': '{lane} / 工作线程 {worker}',
-    'core.lane_mxnet_cpu_label': 'MXNet cpu({index})',
+    'core.lane_mxnet_cpu_label': 'MXNet CPU 上下文 {index}',
     'core.lane_mxnet_cpu': (
         '它的运算交给 MXNet 的依赖引擎，引擎为每个 CPU 设备上下文各配一个由 {workers} 个工作线程组成的线程池；'
-        'cpu(0) 和 cpu(1) 是共用同样 {cores} 个核心的两个线程池，而不是两份独立的硬件'),
-    'core.describe_lane': '执行路 {number}：{name:8s} {label} - {explanation}',
+        '这两个 CPU 上下文是共用同样 {cores} 个核心的两个线程池，而不是两份独立的硬件'),
+    'core.describe_lane': '执行路 {number}：{label} - {explanation}',
     'core.unknown_lane': '这台机器上 {framework} 没有执行路 {lane}；现有的执行路是：{names}',
     'core.lane_twice': '执行路 {lane} 被指定了两次：每条执行路只能指定一次',
     'core.no_lane': '请至少指定一条执行路：{names}',

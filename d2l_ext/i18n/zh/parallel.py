@@ -106,14 +106,46 @@ MESSAGES = {
     'parallel.scaling.points': '{framework}，各个大小：实测（预测）：{points}',
     'parallel.scaling.point': 'n={size} {measured:.2f} 倍（{expected:.2f} 倍）',
     'parallel.scaling.rises': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
-                               '{large_speedup:.2f} 倍：加速比随矩阵增大而提高。'),
+                               '{large_speedup:.2f} 倍：加速比在每个更大的尺寸上都提高了，共提高 {diff:.2f}，'
+                               '超出了各次重复的波动范围（{spread:.2f}，取较大的四分位距）。'),
+    'parallel.scaling.rises_dips': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+                                    '{large_speedup:.2f} 倍：加速比总体上提高了 {diff:.2f}，超出了各次重复的波动范围'
+                                    '（{spread:.2f}，取较大的四分位距），中间有在波动范围之内的回落（{steps}）。'),
     'parallel.scaling.falls': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
-                               '{large_speedup:.2f} 倍：这次运行中加速比随矩阵增大而减小。'),
+                               '{large_speedup:.2f} 倍：这次运行中加速比在每个更大的尺寸上都减小了，共减小 '
+                               '{diff:.2f}，超出了各次重复的波动范围（{spread:.2f}，取较大的四分位距）。'),
+    'parallel.scaling.falls_bumps': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+                                     '{large_speedup:.2f} 倍：这次运行中加速比总体上减小了 {diff:.2f}，'
+                                     '超出了各次重复的波动范围（{spread:.2f}，取较大的四分位距），'
+                                     '中间有在波动范围之内的回升（{steps}）。'),
+    'parallel.scaling.no_trend': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+                                  '{large_speedup:.2f} 倍：两者相差 {diff:.2f}，'
+                                  '在各次重复的波动范围（{spread:.2f}，取较大的四分位距）之内：'
+                                  '这次运行看不出明确的趋势。'),
+    'parallel.scaling.step': ('n={before} 时 {before_speedup:.2f} 倍，n={after} 时 {after_speedup:.2f} 倍，'
+                              '波动范围 {spread:.2f}'),
+    'parallel.scaling.above_two': 'n={size}：{note}',
     'parallel.scaling.flat': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                               '{large_speedup:.2f} 倍：这次运行中各个规模的加速比差不多。'),
     'parallel.scaling.uneven': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，'
                                 'n={large} 时 {large_speedup:.2f} 倍，'
-                                '最高为 n={best} 时的 {best_speedup:.2f} 倍：这次运行没有稳定的趋势。'),
+                                '最高为 n={best} 时的 {best_speedup:.2f} 倍：这次运行没有稳定的趋势；'
+                                '中间有超出各次重复波动范围的反向变化（{steps}）。'),
+    'parallel.above_two.serial': ('{speedup:.2f} 倍超过了 2 倍，而两条执行路若都保持单独运行时的速度，'
+                                  '最多只能比先后运行快 2 倍：同时运行（{together:.4g} 秒）比较慢的执行路单独运行'
+                                  '（{slower:.4g} 秒）还要快。'),
+    'parallel.above_two.baseline': ('{ratio:.2f} 倍超过了 2 倍：它比较的是同时运行与一个设备做两份工作'
+                                    '（{baseline:.3f} 秒），而不是与先后运行（{serial:.3f} 秒，{speedup:.2f} 倍）比较；'
+                                    '两条执行路不超过 2 倍的，是后一种比较。'),
+    'parallel.above_two.independence': ('比值 {ratio:.2f} 大于 2，但这里并没有第二条执行路：两行都在{lane}上运行同样的 '
+                                        '{iters} 个乘积，比较的是逐个执行（每个之后等待）与一起发出（只等待一次）。'),
+    'parallel.above_two.small_ops': ('{ratio:.2f} 倍大于 2，但这里并没有第二条执行路：比较的是同一个设备上的'
+                                     '“{variant}”（全部 {products} 个乘积只调用一次）与每个乘积调用一次的单条执行路。'),
+    'parallel.recorded.sync_one_gpu': ('这份录制的同步实验只用了一块 GPU：在那里“每个设备”和“当前设备”是同一块 GPU，'
+                                       '所以书中的 synchronize() 与等待每个设备等的是同样的工作，两者应当一致'
+                                       '（{book:.4f} 秒和 {waited:.4f} 秒）；要看出两者的差别，需要两块 GPU。'),
+    'parallel.recorded.sync_gpus': ('这份录制的同步实验用了 {gpus} 块 GPU：书中的 synchronize() 用时 {book:.4f} 秒，'
+                                    '等待每个设备用时 {waited:.4f} 秒。'),
     'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍，而且也快于按顺序执行的对照：'
                                          '框架自己让相互独立的乘积同时运行了。'),
     'parallel.independence.control_not_beaten': ('在这里一起发出的速度是逐个执行的 {ratio:.2f} 倍，但按顺序执行的对照'

@@ -3,6 +3,9 @@ MESSAGES = {
     'style.no_cjk_font': ('未安装中文字体，图中标签改用英文；请安装一个中文字体'
                           '（Debian/Ubuntu：apt-get install fonts-noto-cjk）后重启内核。'),
     'style.time_axis': '时间（{unit}）',
+    'style.unit.s': '秒',
+    'style.unit.ms': '毫秒',
+    'style.unit.us': '微秒',
     'style.start_axis': '开始时间（{unit}）',
     'style.predicted_total': '预测：{value}',
     'style.predicted': '预测',
@@ -19,6 +22,8 @@ MESSAGES = {
     'style.role.allreduce': '全归约',
     'style.role.optimizer': '优化器更新',
     'style.role.idle': '空闲',
+    'style.event.product': '乘积 {number}',
+    'style.event.copy': '复制 {number}',
     'style.error.no_colour': '角色 {role} 没有颜色：请使用 {roles} 之一',
     'style.error.figure_shape': '一张图至少需要一行一列子图，而不是 {rows}x{cols}',
     'style.error.rows': 'rows 必须是行标识的列表，或把每个行标识映射到其颜色角色的字典',
