@@ -53,7 +53,8 @@ def test_measured_costs_rates_time_and_drawing(problem):
     assert len(o.intervals) == 2 and min(a for a, _ in o.intervals) == 0 and 0 <= o.fraction <= 1
     assert f'{o.fraction:.0%}' in show.overlap_text(s)
     fig = show.draw_step_timing(s)
-    assert 'fastest here' in fig.axes[0].get_title(loc='left')
+    title = fig.axes[0].get_title(loc='left')  # which way wins depends on this machine's timings: either verdict
+    assert title.startswith('Every repeat of one step') and ('fastest here' in title or 'not told apart' in title)
     with using_language('zh'):
         assert '你的猜测' in show.guess_text(2.5, s) and '执行路 0 的方框' in show.rates_text(rates)
 
