@@ -19,6 +19,7 @@ def test_latin_beside_chinese_joins_as_d2l_zh_writes_it():
     assert join_chinese_lines('一个\nCPU服务器') == '一个CPU服务器'
     assert join_chinese_lines('每秒12 GB的GPU和\nCPU') == '每秒12 GB的GPU和CPU'
     assert join_chinese_lines('TFLOP/s\n的GPU') == 'TFLOP/s的GPU'
+    assert join_chinese_lines('与(a)\n相比') == '与(a)相比' and join_chinese_lines('对于\n(c)和(d)') == '对于(c)和(d)'
 
 
 def test_code_spans_english_lines_and_blocks_keep_their_breaks():

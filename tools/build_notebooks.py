@@ -34,7 +34,8 @@ KEPT_CELL_METADATA = ('tags', 'jupyter')
 # A line break inside a Chinese paragraph renders as a space between two characters in Chrome and JupyterLab
 # (CSS drops it only in Firefox): the sources wrap at 120 columns, so the Chinese notebooks get those lines joined.
 # Emphasis marks (`**执行路**`) do not count as a side; a Latin word beside a Chinese character joins too, as d2l-zh
-# writes it ("一个CPU"); a code span keeps its break, which renders as the space the sources put around code.
+# writes it ("一个CPU"), and so does a bracketed label ("与(a)相比"); a code span keeps its break, which renders as
+# the space the sources put around code.
 _CJK = re.compile(r'[\u2014\u2018-\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
 _LATIN = re.compile(r'[A-Za-z0-9]')
 _STARTS_BLOCK = re.compile(r'\s*([-*+]\s|\d+\.\s|#+\s|\||>|```|<|\$\$)')  # a list item, heading, table, HTML...
@@ -44,8 +45,8 @@ _ENDS_JOINING = re.compile(r'\s*(#+\s|\|)')  # a heading or a table row never co
 def _joins(before: str, after: str) -> bool:
     """Whether a line break between these two characters (emphasis stripped) renders as a stray space."""
     if _CJK.match(before):
-        return bool(_CJK.match(after) or _LATIN.match(after))
-    return bool(_LATIN.match(before) and _CJK.match(after))
+        return bool(_CJK.match(after) or _LATIN.match(after) or after == '(')
+    return bool((_LATIN.match(before) or before == ')') and _CJK.match(after))
 
 
 def join_chinese_lines(text: str) -> str:
