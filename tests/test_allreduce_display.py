@@ -202,3 +202,72 @@ def test_one_gpu_says_why_the_lesson_runs_gloo_on_the_cpu(monkeypatch):
         monkeypatch.setattr(shown, 'gpu_names_torch', lambda gpus=gpus: ['NVIDIA H200'] * gpus)
         with using_language('en'):
             assert ('the GPU is not used here' in shown.machine_text('gloo', 2, cores=16)) is said
+
+
+def test_the_fewer_calls_term_is_the_models_and_the_flat_control_says_what_it_measured():
+    r = fake()  # flat 5 ms faster than (a), spread 1 ms: the control shows a saving
+    why = show.why_text(r, r.version('ddp-1'))
+    assert 'by the model for 6 fewer calls (6 × α' in why
+    assert 'ran 5.0 ms faster than (a)' in show.overlap_text(r)
+    slower = fake()
+    slower.version('flat').times = [[0.20, 0.20]] * 3
+    text = show.overlap_text(slower)
+    assert "the fewer-calls terms above are the model's" in text and 'does not show that saving' in text
+    noisy = fake(spread=0.01)
+    assert 'does not show that saving' in show.overlap_text(noisy) and 'within the repeats' in show.overlap_text(noisy)
+    assert 'fewer-calls' not in show.overlap_text(r, ['hooks'])  # (c) makes (a)'s calls: no model term to qualify
+    with using_language('zh'):
+        assert '模型按少了 6 次调用算出的' in show.why_text(r, r.version('ddp-1'))
+        assert '却看不出这份节省' in show.overlap_text(slower)
+
+
+def test_a_slower_flat_control_names_its_copies_as_untimed_never_as_the_cause():
+    r = fake()
+    r.version('flat').times = [[0.20, 0.20]] * 3
+    assert 'this run does not time those copies' in show.per_call_text(r)
+    with using_language('zh'):
+        assert '这次运行没有测量这些复制的时间' in show.per_call_text(r)
+
+
+def test_one_bucket_and_the_flat_control_both_one_call_are_set_side_by_side():
+    r = fake(ddp_mb=50.0, ddp=0.16)  # flat at 0.135 s: 25 ms apart, spread 1 ms
+    text = show.overlap_text(r)
+    assert ('and the flat control (b) each make one all-reduce of the whole gradient after backward; their '
+            'medians, 160.0 ms and 135.0 ms, differ by 25.0 ms, beyond') in text
+    assert 'because' not in text
+    near = fake(ddp_mb=50.0, ddp=0.1355)
+    assert 'differ by 0.5 ms, within' in show.overlap_text(near)
+    assert 'flat control (b) each' not in show.overlap_text(fake())  # 1 MiB: several buckets, no such line
+
+
+def test_a_measured_share_above_the_models_says_so_with_both_all_reduce_times():
+    r = fake(hooks_shared=0.039)  # 98% measured, the model's 8x%
+    line = show.overlap_sentence(r, r.version('hooks'))
+    model = r.predicted('hooks')
+    assert f"above the model's {model['overlap']:.0%}, whose all-reduce takes {model['busy'] * 1e3:.1f} ms" in line
+    assert 'of its 40.0 ms of all-reduce' in line
+    assert 'above' not in show.overlap_sentence(fake(), fake().version('hooks'))  # 50% below the model's
+    with using_language('zh'):
+        assert '高于模型的' in show.overlap_sentence(r, r.version('hooks'))
+
+
+@pytest.mark.parametrize('factor, said', [(0.4, 'more than the 2x'), (0.6, 'less than the 2x'),
+                                          (0.5, 'about the 2x')])
+def test_the_ratio_exercise_says_how_the_ratio_grew_beside_2x(factor, said):
+    import copy
+    r = fake()
+    half = copy.deepcopy(r)
+    half.batch_per_process //= 2
+    half.version('backward').times = [[x * factor for x in row] for row in half.version('backward').times]
+    text = show.ratio_text(r, half)
+    assert text.count('batch of') == 2 and said in text.splitlines()[-1]
+    with using_language('zh'):
+        assert '训练步全是算术运算时的 2 倍' in show.ratio_text(r, half)
+
+
+def test_the_trace_lines_say_whose_traces_and_how_long_they_last():
+    r = fake()
+    r.traces = {'ddp-1': ['/tmp/x/p0.json', '/tmp/x/p1.json']}
+    text = show.trace_text(r, 'ddp-1')
+    assert "this run's trace of (d) DDP, 1 MiB buckets, process 1: /tmp/x/p1.json" in text
+    assert 'removed when' in text and 'kernel ends' in text

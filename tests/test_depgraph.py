@@ -10,6 +10,7 @@ matplotlib.use('Agg')
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
+import d2l_ext  # noqa: E402
 from d2l_ext import depgraph as dg  # noqa: E402
 from d2l_ext.depgraph import schedule  # noqa: E402
 from d2l_ext.display import graph as show  # noqa: E402
@@ -58,10 +59,33 @@ def test_coarse_graph_on_cpu(coarse):
     up = edges[('fc1 bwd [lane 0]', f'grad copy [link:lane 0->{SERVER}]')]
     assert up['kind'] == 'copy' and up['bytes'] == (784 * 256 + 256) * 4
     assert edges[('fc1 fwd [lane 0]', 'relu [lane 0]')]['shapes'] == [(128, 256)]
-    down = edges[(f'copy in [link:{SERVER}->lane 1]', 'fc1 fwd [lane 1]')]  # the weights arrive first
+    down = edges[(f'weights in [link:{SERVER}->lane 1]', 'fc1 fwd [lane 1]')]  # named for what it carries
     assert down['kind'] == 'copy' and down['bytes'] == (784 * 256 + 256) * 4
     # The two lanes never talk to each other directly: only through the server.
     assert not any('lane 0' in a and 'lane 1' in b for a, b in edges)
+
+
+def test_each_copy_in_is_named_for_what_it_moved():
+    import inspect
+
+    from d2l_ext.depgraph import task
+    # A lane on another device gets its rows by a copy of their own; `copy=True` makes one between CPU lanes too.
+    src = inspect.getsource(task.mlp_step).replace('Xi.to(lane.device())', 'Xi.to(lane.device(), copy=True)')
+    src = src.replace('yi.to(lane.device())', 'yi.to(lane.device(), copy=True)')
+    ns = dict(vars(task))
+    exec(src, ns)
+    g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], step=ns['mlp_step']))
+    into = {n['id']: n for n in g['nodes'] if n['kind'] == 'copy' and n['lane'].endswith('->lane 0')}
+    assert set(into) == {f'weights in [link:{SERVER}->lane 0]', 'rows in [link:cpu->lane 0]'}
+    assert into['rows in [link:cpu->lane 0]']['bytes'] == 128 * (784 + 10) * 4  # its half of X and of y, no weight
+    assert into[f'weights in [link:{SERVER}->lane 0]']['bytes'] == (784 * 256 + 256 + 256 * 10 + 10) * 4
+    texts = [x.get_text() for x in show.draw_graph(g).axes[0].texts]
+    assert texts.count('rows in') == 2 and texts.count('weights in') == 2 and '392 KiB' in texts
+    d2l_ext.set_language('zh')
+    try:
+        assert show.box_name('rows in [link:cpu->lane 0]') == '传入样本 [CPU → 执行路 0]'
+    finally:
+        d2l_ext.set_language('en')
 
 
 def test_copy_nodes_sit_on_links(raw):
@@ -140,7 +164,7 @@ def test_task_costs_use_flops_and_bytes(coarse):
     tasks = {t.name: t for t in dg.task_costs(coarse, speed, link_bandwidth=1e8)}
     fc1 = tasks['fc1 fwd [lane 0]']
     assert fc1.cost == pytest.approx((2 * 128 * 784 * 256 + 128 * 256) / 1e9)
-    assert fc1.resource == 'lane 0' and fc1.deps == (f'copy in [link:{SERVER}->lane 0]',)
+    assert fc1.resource == 'lane 0' and fc1.deps == (f'weights in [link:{SERVER}->lane 0]',)
     up = tasks[f'grad copy [link:lane 1->{SERVER}]']
     assert up.cost == pytest.approx(814120 / 1e8)
     assert set(up.deps) == {'fc2 bwd [lane 1]', 'fc1 bwd [lane 1]'}
@@ -164,7 +188,7 @@ def test_schedule_step_overlaps_the_lanes(coarse):
     assert r['total'] < 0.75 * r['serial_total']
     # ...but never less than its longest chain, which goes through one lane and the server.
     assert r['total'] >= r['critical_path_s'] - 1e-12
-    assert r['critical_path'][0].startswith('copy in')
+    assert r['critical_path'][0].startswith('weights in')
     assert r['critical_path'][-1] == f'update [{SERVER}]'
     lane_serial = schedule.serial_total(dg.task_costs(coarse, speed, 1e9))
     assert r['serial_total'] == lane_serial
@@ -186,8 +210,8 @@ def test_draw_graph_writes_every_node(coarse):
     ax = fig.axes[0]
     texts = [t.get_text() for t in ax.texts]
     for n in coarse['nodes']:
-        assert show.stage_label(n['name'], plot=True) in texts  # by its label: 'copy in' -> 'weights + rows in'
-    assert 'weights + rows in' in texts and 'copy in' not in texts
+        assert show.stage_label(n['name'], plot=True) in texts  # by its label: 'weights in', not a stage id
+    assert 'weights in' in texts and 'copy in' not in texts and 'rows in' not in texts  # CPU lanes: no rows copied
     assert '785 KiB' in texts  # a copy edge labelled with its bytes
     assert min(t.get_fontsize() for t in ax.texts) >= 11  # readable on a projector
     arrows = [t.arrow_patch for t in ax.texts if getattr(t, 'arrow_patch', None) is not None]
@@ -232,7 +256,7 @@ def test_book_setting_model_numbers_are_fixed():
     assert r.critical_path_s <= r.total <= r.serial_total
     assert round(r.serial_total * 1e6, 1) == 298.5
     assert round(r.total * 1e6, 1) == 152.3
-    assert 'critical path: weights + rows in [server (CPU) → lane 0] → fc1 fwd [lane 0]' in show.schedule_text(r)
+    assert 'critical path: weights in [server (CPU) → lane 0] → fc1 fwd [lane 0]' in show.schedule_text(r)
     assert 'critical path:' not in show.schedule_text(r, path=False)
     assert r.to_frame().shape == (3, 2)
     assert json.loads(json.dumps(dataclasses.asdict(r)))['serial_total'] == r.serial_total

@@ -214,25 +214,56 @@ def test_a_saving_is_claimed_only_when_the_repeats_are_told_apart():
     from d2l_ext.display.graph_draw import told_apart
     split = _m('split', [2.14, 2.21, 2.21, 2.23, 2.28, 2.32, 2.55])
     apart = _m('one', [2.8, 2.88, 3.03, 3.09, 3.23, 3.26, 3.26])  # every repeat slower than every split repeat
-    touching = _m('one', [2.41, 3.3, 3.3, 3.33, 3.42, 3.65, 3.7])  # medians far apart, one repeat inside the range
+    outlier = _m('one', [2.41, 3.3, 3.3, 3.33, 3.42, 3.65, 3.7])  # one repeat inside the other's range
     args = ('graph.split_faster', 'graph.split_slower', 'graph.split_same', 'graph.split_spread')
-    assert told_apart(split, apart) and not told_apart(split, touching)
+    assert told_apart(split, apart) and told_apart(split, outlier)  # one outlying repeat does not undo a verdict
     assert 'splitting the batch paid off' in show.versus_text(*args, split, apart)
-    text = show.versus_text(*args, split, touching)
+    text = show.versus_text(*args, split, outlier)  # the interquartile ranges it compared, quoted
+    assert 'paid off' in text and 'interquartile ranges (2.21 to 2.30 ms and 3.30 to ' in text
+    # medians further apart than the larger IQR, the middle halves of the repeats still overlapping: no verdict
+    low, high = _m('split', [1.0, 1.0, 1.0, 2.0, 2.0]), _m('one', [1.9, 1.9, 2.2, 2.2, 2.2])
+    assert not told_apart(low, high)
+    text = show.versus_text(*args, low, high)
     assert 'paid off' not in text.replace('does not show that splitting the batch paid off', '')
-    assert 'within the spread of the repeats' in text and '2.14 to 2.55 ms and 2.41 to 3.70 ms' in text
+    assert 'within the spread of the repeats' in text and '(1.00 to 2.00 ms and 1.90 to 2.20 ms)' in text
     with_gap = show.versus_text(*args, split, _m('one', [2.2, 2.3, 2.4]))  # medians within the larger IQR
     assert 'differ by less than' in with_gap
     d2l_ext.set_language('zh')
-    assert '差别在各次重复的波动之内' in show.versus_text(*args, split, touching)
+    assert '差别在各次重复的波动之内' in show.versus_text(*args, low, high)
+    assert '下四分位数到上四分位数' in show.versus_text(*args, split, outlier)
 
 
-def test_the_step_figure_names_a_fastest_way_only_when_the_sentences_would():
-    s = dg.StepTiming(['a', 'b'], 256, {'one_device': _m('one_device', [2.41, 3.3, 3.33, 3.42, 3.7]),
-                                        'in_turn': _m('in_turn', [5.0, 5.1, 5.2, 5.3, 5.4]),
-                                        'split': _m('split', [2.1, 2.2, 2.2, 2.3, 2.5])})
-    title = show.draw_step_timing(s).axes[0].get_title(loc='left')
+def test_the_step_figure_and_its_sentences_read_one_set_of_verdicts():
+    from d2l_ext.display.graph_draw import verdicts
+    tied = dg.StepTiming(['a', 'b'], 256, {'one_device': _m('one_device', [1.9, 1.9, 2.2, 2.2, 2.2]),
+                                           'in_turn': _m('in_turn', [5.0, 5.1, 5.2, 5.3, 5.4]),
+                                           'split': _m('split', [1.0, 1.0, 1.0, 2.0, 2.0])})
+    title = show.draw_step_timing(tied).axes[0].get_title(loc='left')
     assert 'not told apart' in title and 'fastest' not in title
+    assert 'one device with the whole minibatch are not told apart' in show.step_timing_text(tied)
+    # one outlying repeat of the faster way: still named fastest, in the title and in the sentence alike
+    s = dg.StepTiming(['a', 'b'], 256, {'one_device': _m('one_device', [3.3, 3.3, 3.33, 3.42, 3.7]),
+                                        'in_turn': _m('in_turn', [5.0, 5.1, 5.2, 5.3, 5.4]),
+                                        'split': _m('split', [2.1, 2.2, 2.2, 2.3, 3.5])})
+    assert verdicts(s) is verdicts(s)  # made once, kept on the result
+    title = show.draw_step_timing(s).axes[0].get_title(loc='left')
+    assert 'fastest here, "two lanes together"' in title
+    assert 'two lanes together ran 1.51x as fast as one device' in show.step_timing_text(s)
+
+
+def test_exercise_5_title_and_sentence_state_one_verdict():
+    r = dg.dag_experiment(['cpu', 'cpu'], n=8, stages=1, repeats=1)
+    one, planned = dg.DAG_VARIANTS[:2]
+    # the zh CPU build's numbers: one outlying planned repeat inside the one-lane range
+    r.measurements = {one: _m(one, [36.74, 38.0, 38.39, 38.8, 39.03]),
+                      planned: _m(planned, [21.89, 22.1, 22.57, 23.0, 39.83])}
+    title = show.draw_dag(r).axes[1].get_title(loc='left')
+    assert '1.70x as fast as one lane in order' in title
+    assert 'two lanes planned ran 1.70x as fast as one lane in order' in show.dag_text(r)
+    r.measurements = {one: _m(one, [1.9, 1.9, 2.2, 2.2, 2.2]), planned: _m(planned, [1.0, 1.0, 1.0, 2.0, 2.0])}
+    title = show.draw_dag(r).axes[1].get_title(loc='left')
+    assert 'not told apart' in title and 'as fast' not in title
+    assert 'two lanes planned and one lane in order are not told apart' in show.dag_text(r)
 
 
 def _overlap_timing(fraction, intervals, split, in_turn):
@@ -254,7 +285,7 @@ def test_a_saving_without_overlap_is_not_put_down_to_overlap():
     d2l_ext.set_language('zh')
     assert '本次运行测得的重叠解释不了这个差别' in show.overlap_text(t)
     d2l_ext.set_language('en')
-    within = _overlap_timing(0.0, halves, split=[3.0, 3.1, 4.3], in_turn=[4.0, 4.1, 4.2])  # ranges overlap
+    within = _overlap_timing(0.0, halves, split=[3.0, 3.1, 4.1, 4.2], in_turn=[4.0, 4.1, 4.2])  # IQRs overlap
     assert 'does not explain' not in show.overlap_text(within)
     overlapped = _overlap_timing(0.95, [(0.0, 1.4e-3), (0.05e-3, 1.45e-3)], split=[3.0, 3.1, 3.2],
                                  in_turn=[4.0, 4.1, 4.2])
@@ -271,10 +302,16 @@ def test_the_schedule_apart_from_the_step_is_given_its_difference_without_a_caus
     plan.others_busy = None
     timing = _timing(None)  # measured median 6 ms; the schedule 40 ms is beyond 1.5x: the older sentence
     assert 'do not predict the step' in show.schedule_vs_step_text(plan, _Rates(None), timing)
-    plan.total = 0.0043  # 0.72x the measured step: apart by more than 10%, within 1.5x
+    plan.total = 0.0075  # 1.25x the measured step: apart by more than 10%, within 1.5x
     text = show.schedule_vs_step_text(plan, _Rates(None), timing)
-    assert '(4.30 ms) is 0.72x the measured step (6.00 ms)' in text and 'differ by 1.70 ms' in text
+    assert '(7.50 ms) is 1.25x the measured step (6.00 ms)' in text and 'differ by 1.50 ms' in text
     assert 'does not break that difference down' in text
+    plan.total = 0.0043  # 0.72x: shorter than the step, said as shorter
+    text = show.schedule_vs_step_text(plan, _Rates(None), timing)
+    assert '(4.30 ms) is shorter than the measured step (6.00 ms) by 1.70 ms' in text
+    assert 'does not break that difference down' in text and 'read the schedule for its order' not in text
+    plan.total = 0.0017  # 0.28x: shorter beyond 1.5x
+    assert 'read the schedule for its order' in show.schedule_vs_step_text(plan, _Rates(None), timing)
     plan.total = 0.0059  # within 10%: nothing to reconcile
     assert 'break that difference' not in show.schedule_vs_step_text(plan, _Rates(None), timing)
 
@@ -285,8 +322,50 @@ def test_both_lanes_boxes_at_once_timed_twice_are_set_side_by_side_when_they_dif
     plan = _Plan()
     plan.others_busy = None
     text = show.schedule_vs_step_text(plan, _RatesAt(2.77e-3), timing)
-    assert '2.77 ms in the rates above' in text and '1.55 ms from the first half' in text and '(1.79x)' in text
+    assert '2.77 ms in the rates above' in text and '1.55 ms from the first half' in text
+    assert "(the rates' time is 1.79x the step's)" in text  # which over which, named
     assert 'does not test why' in text
     assert 'timed twice' not in show.schedule_vs_step_text(plan, _RatesAt(1.6e-3), timing)  # within 10%
     d2l_ext.set_language('zh')
-    assert '计时了两次' in show.schedule_vs_step_text(plan, _RatesAt(2.77e-3), timing)
+    zh = show.schedule_vs_step_text(plan, _RatesAt(2.77e-3), timing)
+    assert '计时了两次' in zh and '测速度时的时间是训练步中的 1.79 倍' in zh
+
+
+def test_the_thread_test_is_printed_only_beside_a_schedule_longer_than_the_step():
+    plan = _Plan()
+    plan.others_busy = None
+    plan.thread_test = {'all': 0.0006, 'one': 0.0005, 'threads': 2}
+    timing = _timing(None)  # the step's median: 6 ms
+    assert 'a test:' in show.schedule_vs_step_text(plan, _Rates(None), timing)  # the schedule: 40 ms, too long
+    plan.total = 0.0017  # too short: a slow box outside the lanes could only lengthen it
+    text = show.schedule_vs_step_text(plan, _Rates(None), timing)
+    assert 'a test:' not in text and 'shorter than the measured step (6.00 ms) by 4.30 ms' in text
+    plan.total = 0.0059  # within 10%: no gap, no test
+    assert 'a test:' not in show.schedule_vs_step_text(plan, _Rates(None), timing)
+
+
+def test_lane_0s_boxes_timed_twice_are_set_side_by_side_when_they_differ():
+    gpu = dg.LaneRates([0.43e-3, 1.88e-3], 1.76e-3, 0.65e-3, cores=16, kind='gpu')
+    text = show.rates_text(gpu)
+    assert '0.43 ms alone above, 0.65 ms as the one-device baseline (the baseline is 1.51x the first)' in text
+    assert 'does not test why' in text
+    assert 'timed twice' not in show.rates_text(dg.LaneRates([0.43e-3, 1.88e-3], 1.76e-3, 0.45e-3, 16, kind='gpu'))
+    cpu = dg.LaneRates([1.51e-3, 1.57e-3], 2.81e-3, 2.22e-3, cores=2, kind='cpu')
+    text = show.rates_text(cpu)
+    assert "took 2.22 ms with all 2 cores in one thread against 1.51 ms on lane 0's own share" in text
+    assert 'does not test why more cores took longer' in text
+    faster = dg.LaneRates([1.51e-3, 1.57e-3], 2.81e-3, 0.9e-3, cores=2, kind='cpu')  # all cores faster: expected
+    assert 'took longer' not in show.rates_text(faster)
+    d2l_ext.set_language('zh')
+    assert '计时了两次' in show.rates_text(gpu) and '核心更多反而更慢' in show.rates_text(cpu)
+
+
+def test_a_prediction_far_from_its_measurement_is_said_in_numbers():
+    s = dg.StepTiming(['a', 'b'], 256, {'one_device': _m('one_device', [0.7, 0.74, 0.76, 0.8, 0.9]),
+                                        'split': _m('split', [3.3, 3.35, 3.36, 3.4, 3.5])},
+                      predicted={'one_device': 1.46e-3, 'split': 3.3e-3})
+    text = show.step_timing_text(s)
+    assert 'one device, whole minibatch, no copies, measured 0.76 ms against 1.46 ms predicted (0.52x' in text
+    assert 'two lanes together, measured' not in text and 'this run does not test why' in text
+    s.predicted['one_device'] = 0.78e-3  # within 10%: no sentence
+    assert 'further apart than' not in show.step_timing_text(s)

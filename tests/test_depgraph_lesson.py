@@ -74,10 +74,12 @@ def test_exercise_5_model_and_drawing():
     lanes = dg.as_lanes(['cpu', 'cpu'])
     dag = dg.diamond_dag(3, (2, 2, 2), cross=False)
     assert dg.dag_model(dag, lanes) == {'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2,
-                                        'floor': 11.0}
-    # the bound counts both the critical path and the lanes: 21 products on two lanes take at least 11
+                                        'floor': 12.0}
+    # the bound the worked answer derives: each stage's six arm products on two lanes take 3, then its join: 12
     text = show.dag_model_text(dg.dag_model(dag, lanes))
-    assert 'critical path 9' in text and 'fewer than 11' in text and '1.91x' in text
+    assert 'critical path 9' in text and 'fewer than 12' in text and '1.75x' in text and 'plus 1 for each join' in text
+    assert dg.dag_model(dg.diamond_dag(), lanes)['floor'] == 12.0  # arms (1, 2, 3): the critical path, 4 a stage
+    assert dg.dag_model(dg.diamond_dag(1, (4, 1, 1), cross=False), lanes)['floor'] == 5.0  # the longest arm, then J
     r = dg.dag_experiment(lanes, n=16, stages=1, arms=(1, 2, 3), repeats=1)
     assert 'on lane 0' in show.dag_text(r) and 'on lane 1' in show.dag_text(r)
     fig = show.draw_dag(r)

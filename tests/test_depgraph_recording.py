@@ -167,7 +167,9 @@ def test_the_stage_that_hands_each_lane_its_weights_and_rows_is_named_for_both()
     with using_language('en'):
         assert t(G.STAGES['copy in']) == 'weights + rows in' and 'weights + rows in' in t('graph.recorded.legend_copy')
     with using_language('zh'):
-        assert t(G.STAGES['copy in']) == '传入权重和样本' and t('graph.stage.copy_in') == '传入权重和样本'
+        assert t(G.STAGES['copy in']) == '传入权重和样本'
+        # the recorded graph names each copy by what it moved (runs.name_copies_in): weights or rows, not both
+        assert t('graph.stage.weights_in') == '传入权重' and t('graph.stage.rows_in') == '传入样本'
 
 
 # -- caption and figure ----------------------------------------------------------------------------
@@ -234,6 +236,29 @@ def test_a_saving_beyond_its_prediction_is_stated_with_the_ratio():
                                                      'split': [4.5e-3] * 3}))  # saved 4.5 ms
     assert 'this prediction' not in within
     assert 'the measured saving is 2.2x this prediction' in beyond
+
+
+def test_a_saving_beyond_its_prediction_says_how_much_the_gap_between_the_halves_leaves_unaccounted():
+    s = {'saved': 0.770e-3, 'saved_predicted': 0.409e-3, 'in_turn_gap': 0.107e-3}  # the H200 recording's numbers
+    with using_language('en'):
+        text = G.saved_more_text(s)
+        assert '1.9x this prediction: 0.361 ms more' in text and 'leaves 0.254 ms' in text
+        assert 'no more than the 0.400 ms' in G.saved_more_text(dict(s, in_turn_gap=0.4e-3))  # the gap covers it
+        assert 'does not say what that 0.361 ms was' in G.saved_more_text(dict(s, in_turn_gap=None))
+        assert G.saved_more_text(dict(s, saved=0.44e-3)) == ''  # within 10% of the prediction: nothing to add
+        beyond = G.overlap_text({'sizes': {}}, fake_run(times={'one_device': [1e-3] * 3, 'in_turn': [9e-3] * 3,
+                                                               'split': [4.5e-3] * 3}))
+        assert beyond.count('after the first ended') == 1  # the gap is stated once, inside the saving's sentence
+    with using_language('zh'):
+        assert '还有 0.254 毫秒' in G.saved_more_text(s)
+
+
+def test_each_lanes_time_alone_is_given_for_exercise_2():
+    with using_language('en'):
+        text = G.overlap_text({'sizes': {}}, fake_run())
+    assert 'each lane alone (the halves in turn), 128 rows each: lane 0 was busy 2.000 ms, lane 1 3.000 ms' in text
+    with using_language('zh'):
+        assert '每条执行路单独运行' in G.overlap_text({'sizes': {}}, fake_run())
 
 
 def test_the_figure_draws_both_ways_in_both_languages(here):

@@ -88,10 +88,18 @@ def test_worked_solution_passes_every_criterion(graded, task_id):
     if task_id.endswith(('after', 'flat')):  # reported beside the closed form, not judged
         assert verdict['overlap'].key == 'task.allreduce.overlap_info' and o['predicted'] == 0
     else:
-        above = o['measured'] > o['predicted']  # the sentence says which side of the model it is on
+        above = grader.above_model(o['measured'], o['predicted'])  # which side of the model, as printed
         above_keys = ('task.allreduce.overlap_above', 'task.allreduce.overlap_above_shorter')  # by the step's length
         assert (verdict['overlap'].key in above_keys) if above else verdict['overlap'].key == 'task.allreduce.overlap'
         assert o['measured'] >= grader.THRESHOLD and o['busy'] > 0 and o['alone'] >= 0
+        # the model's time alone is its calls times their mean time alone, both printed: (c) and (d) comparable
+        assert o['calls'] == o['per_step'] * o['steps'] * o['processes'] and o['steps'] == ranks.STEPS
+        assert o['per_step'] == 6 if task_id.endswith('hooks') else o['per_step'] in (1, 2, 3)  # (d): judged size's
+        assert o['alone'] == pytest.approx(o['calls'] * o['each'])
+    several = task_id.endswith('buckets')  # (d): STEPS steps at each of its bucket sizes, said so in both lines
+    assert verdict['runs'].key == ('task.allreduce.ran_sizes' if several else 'task.allreduce.ran')
+    assert verdict['correct'].key == ('task.allreduce.correct_sizes' if several else 'task.allreduce.correct')
+    assert verdict['runs'].fields['steps'] == ranks.STEPS
     assert verdict['correct'].fields['error'] <= verdict['correct'].fields['tolerance']
 
 
@@ -230,6 +238,31 @@ def test_overlap_is_judged_from_intervals():
     assert not after.passed and after.key == 'task.allreduce.overlap_after'
     # (a), (b): reported, not judged
     assert grader.overlap(_case(_step(0, 10, [(11, 15, 15, False)])), baseline, False).passed
+
+
+def test_the_models_time_alone_is_labelled_as_calls_times_each_calls_time():
+    baseline = [{'1': 0.002}]
+    step = _step(0, 10, [(1, 1.01, 5, True)], [(10, 10.01)])
+    o = grader.overlap(_case(step), baseline, True)
+    assert o.fields['calls'] == 1 and o.fields['each'] == pytest.approx(2.0) and o.fields['alone'] == pytest.approx(2)
+    said = {'en': '1 calls (1 per step × 1 steps × 1 processes) × 2.00 ms on average = 2.0 ms',
+            'zh': '1 次调用（每步 1 次 × 1 步 × 1 个进程）× 平均每次 2.00 毫秒 = 2.0 毫秒'}
+    for lang, words in said.items():
+        text = catalogue(lang)[o.key].format(**o.fields)
+        assert words in text and 'the more of them' not in text  # numbers, no untested cause
+
+
+def test_above_the_model_is_judged_as_the_sentence_prints_it():
+    assert not grader.above_model(0.552, 0.548) and grader.above_model(0.56, 0.548)
+
+
+def test_the_baseline_times_every_size_in_turn_after_one_untimed_call(monkeypatch):
+    seen = []
+    monkeypatch.setattr(ranks.time, 'perf_counter', iter(range(10_000)).__next__)  # each call: 1 s
+    out = ranks.baseline({'all_reduce': lambda x: seen.append(x.numel())}, [4 * 16384] * 2, [1e9])
+    sizes = [16384, 32768]
+    assert seen == sizes + sizes * ranks.BASELINE_REPEATS  # a slow spell falls on every size alike
+    assert out == {'16384': 1, '32768': 1}
 
 
 def test_every_key_the_graders_use_is_in_both_catalogues():

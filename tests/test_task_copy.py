@@ -164,3 +164,24 @@ def test_hanging_and_crashing_versions_go_through_the_runner(source, status, bud
     verdict = run('13.3.2-copy', source, budget_s=budget)
     assert verdict.status == status and not verdict.passed
     assert time.perf_counter() - start < 15 + 120 + 30
+
+
+def test_overlap_verdict_says_which_way_the_wall_clock_differs_from_the_busy_sum():
+    # reader: 'minus that sum -0.0021 s' read as a negative time; the sign is now a word, the number positive
+    from types import SimpleNamespace
+
+    from d2l_ext.i18n import t, using_language
+    events = [dict(role='compute', start=0.002 * i, end=0.002 * (i + 1)) for i in range(4)]
+    events += [dict(role='copy', start=0.002 * (i + 1), end=0.002 * (i + 1) + 0.001) for i in range(4)]
+    lane = SimpleNamespace(kind='cpu')
+    saved = T._overlap(dict(events=events, wall=0.009), lane)   # busy 0.008 + 0.004 = 0.012 s
+    more = T._overlap(dict(events=events, wall=0.015), lane)
+    assert saved.key == 'task.copy.overlap' and more.key == 'task.copy.overlap_more'
+    assert saved.fields['diff'] == pytest.approx(0.003) and more.fields['diff'] == pytest.approx(0.003)
+    with using_language('en'):
+        assert '0.0030 s less than that sum: time saved by overlapping' in t(saved.key, **saved.fields)
+        assert '0.0030 s more than that sum' in t(more.key, **more.fields)
+        assert '-0.' not in t(saved.key, **saved.fields)
+    with using_language('zh'):
+        assert '比二者之和少 0.0030 秒' in t(saved.key, **saved.fields)
+        assert '比二者之和多 0.0030 秒' in t(more.key, **more.fields)

@@ -165,10 +165,32 @@ def test_numbered_products_and_copies_are_drawn_in_words_and_keep_their_ids():
 
 def test_a_bar_too_narrow_for_the_words_still_shows_its_number():
     from d2l_ext.i18n import using_language
-    events = [{'lane': 'cpu0', 'name': f'mm {j + 1}', 'start': j * 0.01, 'end': (j + 1) * 0.01} for j in range(30)]
+    events = [{'lane': 'cpu0', 'name': f'mm {j + 1}', 'start': j * 0.01, 'end': (j + 1) * 0.01} for j in range(12)]
     with using_language('en'):
         drawn = [t.get_text() for t in draw_timeline(events).axes[0].texts]
-    assert drawn and all(text.isdigit() for text in drawn) and '1' in drawn
+    assert drawn == [str(j + 1) for j in range(12)]
+
+
+def test_a_row_is_numbered_only_when_every_bar_has_room_and_touching_bars_stay_countable():
+    """Reader finding: 26 recorded products drew as one block numbered 1-9, which read as nine products."""
+    from d2l_ext.display.timeline import EDGE_COLOUR, back_to_back
+    from d2l_ext.i18n import using_language
+    many = [{'lane': 'cpu', 'name': f'mm {j + 1}', 'start': j * 0.016, 'end': (j + 1) * 0.016} for j in range(40)]
+    few = [{'lane': 'gpu', 'name': f'mm {j + 1}', 'start': j * 0.2, 'end': (j + 1) * 0.2} for j in range(3)]
+    with using_language('en'):
+        fig = draw_timeline(many + few, rows=['gpu', 'cpu'])
+    ax = fig.axes[0]
+    drawn = [t.get_text() for t in ax.texts]
+    assert drawn == ['1', '2', '3']  # the wide row keeps its numbers; the crowded row shows none, not its first few
+    bars = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_fill()]
+    assert len(bars) == 43 and all(p.get_linewidth() > 0 and to_rgba(p.get_edgecolor()) == to_rgba(EDGE_COLOUR)
+                                   for p in bars)  # an edge between every two touching bars
+    thin = [{'lane': 'x', 'name': 'a', 'start': 0.0, 'end': 1.0}, {'lane': 'y', 'name': 'b', 'start': 0.5,
+                                                                    'end': 0.5001}]
+    widths = sorted(p.get_linewidth() for p in draw_timeline(thin).axes[0].patches if isinstance(p, Rectangle))
+    assert widths[0] == 0  # a bar of a pixel or less keeps no edge, which would erase it
+    assert back_to_back(many, 'cpu') and not back_to_back(few + [{'lane': 'gpu', 'start': 0.9, 'end': 1.0}], 'gpu')
+    assert not back_to_back(few[:1], 'gpu')  # one bar is not "back to back"
 
 
 def test_a_chart_shows_its_bars_alike_numbers_alone_when_one_bar_lacks_room_for_the_words():

@@ -258,8 +258,9 @@ def correct(cases, world) -> object:
     worst = max((e, c, r, s, i) for c, case in enumerate(cases) for r, rep in enumerate(case)
                 for s, step in enumerate(rep['errors']) for i, e in enumerate(step['whole']))
     error, c, r, s, i = worst
-    if error <= tol:
-        return criterion('correct', True, 'task.allreduce.correct', error=error, tolerance=tol, steps=ranks.STEPS)
+    if error <= tol:  # (d) runs its STEPS steps at each of several bucket sizes: said so
+        key = 'task.allreduce.correct_sizes' if len(cases) > 1 else 'task.allreduce.correct'
+        return criterion('correct', True, key, error=error, tolerance=tol, steps=ranks.STEPS, sizes=len(cases))
     case = cases[c]
     first = next(s for s, step in enumerate(case[r]['errors']) if max(step['whole']) > tol)
     for kind in ('sum', 'local'):  # a known mistake when every parameter, on every process, matches it
@@ -346,6 +347,11 @@ def _blocked_by_the_learner(case) -> bool:
     return False
 
 
+def above_model(measured: float, predicted: float) -> bool:
+    """Above the model's share as the sentence prints both (whole percent): never '55% above the model's 55%'."""
+    return round(measured * 100) > round(predicted * 100)
+
+
 def overlap(case, baselines, required: bool) -> object:
     """Of the learner's all-reduce time, the share backward was computing beside it, both processes pooled.
 
@@ -354,6 +360,7 @@ def overlap(case, baselines, required: bool) -> object:
     prediction pools `ideal_schedule` the same way; (a) and (b) start after backward, so theirs is 0.
     """
     shared = total = early_time = early_blocked = ideal_inside = ideal_total = 0.0
+    ideal_calls = 0
     for rep, baseline in zip(case, baselines):
         comm, compute, inside, early = [], [], [], []
         for step in rep['steps']:
@@ -370,15 +377,21 @@ def overlap(case, baselines, required: bool) -> object:
             schedule, windows = ideal_schedule(rep, baseline)
             ideal_total += busy(schedule)
             ideal_inside += busy(intersection(schedule, windows))
+            ideal_calls += len(schedule)
     measured = min(1.0, shared / total) if total > 0 else 0.0
     predicted = min(1.0, ideal_inside / ideal_total) if ideal_total > 0 else 0.0
-    # the model gives each all-reduce its time alone: beside the measured time in flight, what it leaves out
+    # the model gives each all-reduce its time alone: beside the measured time in flight, what it leaves out.
+    # 'alone' is calls x each call's time alone, so (c) and (d) differ by their number of calls and by the time
+    # a call of their sizes took when timed alone here: both are printed beside it
+    steps = sum(len(rep['steps']) for rep in case)
     fields = dict(measured=measured, predicted=predicted, threshold=THRESHOLD, busy=total * 1e3,
-                  alone=ideal_total * 1e3)
+                  alone=ideal_total * 1e3, calls=ideal_calls, per_step=ideal_calls / steps if steps else 0,
+                  steps=steps // max(len(case), 1), processes=len(case),
+                  each=ideal_total / ideal_calls * 1e3 if ideal_calls else 0.0)
     if not required:
         return criterion('overlap', True, 'task.allreduce.overlap_info', **fields)
     if measured >= THRESHOLD:
-        if measured > predicted:  # why a longer flight gives more overlap is said only when it was longer
+        if above_model(measured, predicted):  # the time in flight beside the model's, longer or shorter: no cause
             key = 'task.allreduce.overlap_above' if total > ideal_total else 'task.allreduce.overlap_above_shorter'
             return criterion('overlap', True, key, **fields)
         return criterion('overlap', True, 'task.allreduce.overlap', **fields)

@@ -155,7 +155,9 @@ def _judge(task_id: str, reports: list) -> list:
     """The criteria from both processes' reports: 'runs', 'correct', 'safe', then the task's own."""
     name = TASKS[task_id].functions[0]
     cases = [[r['cases'][i] for r in reports] for i in range(len(_cases(task_id)))]  # [case][rank]
-    verdict = [criterion('runs', True, 'task.allreduce.ran', name=name, steps=ranks.STEPS * len(cases)),
+    ran = 'task.allreduce.ran_sizes' if len(cases) > 1 else 'task.allreduce.ran'  # (d): STEPS per bucket size
+    verdict = [criterion('runs', True, ran, name=name, steps=ranks.STEPS, sizes=len(cases),
+                         total=ranks.STEPS * len(cases)),
                grader.correct(cases, len(reports)), grader.safe(cases)]
     if task_id.endswith('flat'):
         verdict.append(grader.calls(cases, lambda case: 1, 'calls'))

@@ -67,7 +67,7 @@ class ProfileRow:
 
 @dataclass
 class FirstCopyResult(Result):
-    """The book's `copy_to_cpu(y, non_blocking=True)`: first call (page-locking fresh memory) vs warm."""
+    """The book's `copy_to_cpu(y, non_blocking=True)`: first call (new pinned memory) vs later calls (reused blocks)."""
     area = 'communication'
     lane: str
     size: int = 0

@@ -207,9 +207,11 @@ def _overlap(run, lane):
     measured = o['measured'] or 0.0
     threshold = THRESHOLD * o['predicted']
     serial = o['compute_busy'] + o['copy_busy']  # each busy time once: the products', then the copies'
-    return criterion('overlap', measured >= threshold and measured > 0, 'task.copy.overlap', measured=measured,
+    # the wall clock against that sum, always as a positive number with its direction in words
+    key = 'task.copy.overlap' if run['wall'] <= serial else 'task.copy.overlap_more'
+    return criterion('overlap', measured >= threshold and measured > 0, key, measured=measured,
                      predicted=o['predicted'], threshold=threshold, wall=run['wall'], serial=serial,
-                     diff=run['wall'] - serial, compute=o['compute_busy'], copy=o['copy_busy'])
+                     diff=abs(run['wall'] - serial), compute=o['compute_busy'], copy=o['copy_busy'])
 
 
 def _slow_s() -> float:

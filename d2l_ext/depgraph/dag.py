@@ -99,16 +99,47 @@ def dag_plan(dag, lanes, speed=None, copy_s=0.0):
     return events, order
 
 
+def _waits_for(units) -> dict[str, set]:
+    """{task: every task it waits for, directly or not}; units in a dependency order."""
+    before = {}
+    for u in units:
+        before[u.name] = set(u.deps).union(*(before[d] for d in u.deps))
+    return before
+
+
+def plan_floor(units, lanes: int) -> float:
+    """What no plan on `lanes` equal lanes can beat, in products (13.3.3 exercise 5).
+
+    A join is a task every other task waits for or is waited for by (a stage's join). The parts between joins
+    run one after another: each takes at least its longest chain, or its products shared by the lanes (whole
+    products), whichever is longer, and each join one product more. With no join it is the critical path or the
+    whole DAG shared by the lanes. For the diamond: each stage's arms, then its join.
+    """
+    before = _waits_for(units)
+    joins = {u.name for u in units
+             if len(before[u.name]) + sum(u.name in b for b in before.values()) == len(units) - 1}
+    part = {u.name: len(before[u.name] & joins) for u in units}  # the joins it waits for
+    floor = float(len(joins))
+    for k in range(len(joins) + 1):
+        inside = [u for u in units if u.name not in joins and part[u.name] == k]  # the k-th part
+        if inside:
+            names = {u.name for u in inside}
+            chain = schedule.critical_path([replace(u, deps=tuple(d for d in u.deps if d in names))
+                                            for u in inside])[0]
+            floor += max(chain, math.ceil(sum(u.cost for u in inside) / lanes))
+    return floor
+
+
 def dag_model(dag, lanes):
     """Exercise 5's prediction in units of one product on equal lanes: serial, planned, critical path (13.3.3).
 
-    'floor' is what no plan can beat: the critical path, or the serial products shared evenly by the
-    lanes (whole products), whichever is longer.
+    'floor' is what no plan can beat (plan_floor): the parts between joins in turn, each its longest chain or its
+    products shared by the lanes, whichever is longer, plus one product per join.
     """
     units = _units(dag)
     serial, path = schedule.serial_total(units), schedule.critical_path(units)[0]
     return {'serial': serial, 'planned': schedule.schedule_total(dag_plan(dag, lanes)[0]), 'critical_path': path,
-            'lanes': len(lanes), 'floor': max(path, math.ceil(serial / len(lanes)))}
+            'lanes': len(lanes), 'floor': plan_floor(units, len(lanes))}
 
 
 def place_dag(x, weights, lanes):

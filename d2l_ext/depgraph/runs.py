@@ -78,9 +78,26 @@ def record_step_graph(lanes=None, problem=None, keep_calls=False, lr=0.1, step=N
     """
     devices = [_device_name(x) for x in (lanes or ['cpu', 'cpu'])]
     params, X, y = problem or make_problem(**DEFAULT_SIZES)
+    labels = {id(v): 'weights' for v in params.values()} | {id(X): 'rows', id(y): 'rows'}
     g, _ = trace(step or task.mlp_step, [_TraceLane(d) for d in devices], params, X, y, lr,
-                 keep_calls=keep_calls, inputs_on=SERVER)
+                 keep_calls=keep_calls, inputs_on=SERVER, labels=labels)
     g['devices'] = devices
+    return name_copies_in(g)
+
+
+COPY_IN = 'copy in'  # the worked step's stage that hands each lane its weights and its rows
+COPY_IN_AS = {'weights': 'weights in', 'rows': 'rows in'}  # the stage a copy of it takes, by what it moved
+
+
+def name_copies_in(g):
+    """Each copy of the stage 'copy in' named by what it moved, from the recording: 'weights in' or 'rows in'.
+
+    A lane on another device gets its rows and the weights over separate copies; on the CPU's own lanes the rows
+    are not copied at all. Naming each copy by what it carried keeps a box from promising both (13.3.3).
+    """
+    for n in g['nodes']:
+        if n['kind'] == 'copy' and n['stage'] == COPY_IN and len(n.get('carries', ())) == 1:
+            n['stage'] = COPY_IN_AS.get(n['carries'][0], COPY_IN)
     return g
 
 

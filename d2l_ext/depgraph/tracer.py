@@ -21,6 +21,7 @@ _LOCAL = threading.local()
 _VIEW_OPS = {'t', 'transpose', 'view', '_unsafe_view', 'expand', 'alias', 'detach',
              'as_strided', 'reshape', 'permute', 'slice', 'select', 'unsqueeze', 'squeeze'}
 _COPY_OPS = {'_to_copy', 'copy_'}
+_SPLIT_OPS = {'split', 'split_with_sizes', 'unbind', 'chunk', 'narrow', 'tensor_split'}  # views, several outputs
 
 
 def _marks():
@@ -68,11 +69,16 @@ def _flops(op, ins, outs):
 
 
 class GraphRecorder(TorchDispatchMode):
-    """Logs each aten op as a node and data flow between ops as edges (13.3.3)."""
+    """Logs each aten op as a node and data flow between ops as edges (13.3.3).
 
-    def __init__(self, keep_calls=False, inputs_on='host'):
+    labels: {id(tensor): name} for tensors made before recording ('weights', 'rows'); a view or a copy of a
+    labelled tensor keeps its label, and a copy node lists the labels of what it moved in 'carries'.
+    """
+
+    def __init__(self, keep_calls=False, inputs_on='host', labels=None):
         super().__init__()
         self._inputs_on = inputs_on  # the lane holding tensors made before recording (the step's inputs)
+        self._labels = dict(labels or {})  # id(tensor) -> what it is; kept alive by _alive or by the caller
         self.nodes, self.edges, self.calls = [], [], []
         self._producer = {}  # id(tensor) -> (node id, lane holding it, tensor key)
         self._alive = []  # keep tensors alive so a Python id is never reused while recording
@@ -94,6 +100,10 @@ class GraphRecorder(TorchDispatchMode):
             src_dev = src.device
             # Two lanes on one CPU have no device change, so the logical lane counts too.
             is_copy = src_dev != outs[0].device or (marked and src_lane != lane)
+        carried = self._labels.get(id(ins[0])) if ins and (op in _COPY_OPS or op in _VIEW_OPS or op in _SPLIT_OPS) \
+            else None
+        if op == 'copy_' and len(ins) > 1:
+            carried = self._labels.get(id(ins[1]))
         node_id = len(self.nodes)
         self.nodes.append({
             'id': node_id, 'name': op, 'op': str(func), 'stage': stage_name, 'marked': marked,
@@ -103,6 +113,7 @@ class GraphRecorder(TorchDispatchMode):
             'in_shapes': [tuple(t.shape) for t in ins], 'out_shapes': [tuple(t.shape) for t in outs],
             'dtype': str(outs[0].dtype).replace('torch.', ''), 'flops': _flops(op, ins, outs),
             'bytes': sum(_nbytes(t) for t in outs) if is_copy else 0,
+            'carries': [carried] if is_copy and carried else [],
         })
         seen = set()
         for t in ins:
@@ -114,6 +125,10 @@ class GraphRecorder(TorchDispatchMode):
         for k, t in enumerate(outs):
             # A copy's output lives on the lane it landed on, not on the link.
             self._producer[id(t)] = (node_id, lane, f'{node_id}:{k}')
+            if carried:  # a view or a copy of a labelled tensor is still that data
+                self._labels[id(t)] = carried
+            else:
+                self._labels.pop(id(t), None)  # an id reused by a new tensor loses the old label
         self._alive.append((ins, outs))
         if self._keep_calls:
             self.calls.append((func, args, kwargs))
@@ -136,14 +151,15 @@ class GraphRecorder(TorchDispatchMode):
         return g
 
 
-def trace(step_fn, *args, keep_calls=False, inputs_on='host', **kwargs):
+def trace(step_fn, *args, keep_calls=False, inputs_on='host', labels=None, **kwargs):
     """Run step_fn(*args, **kwargs) once and return (its graph, its result) (13.3.3).
 
     The recorder sees the operations of this thread only, so run the lanes of a step one after
     the other while recording (runs.record_step_graph gives the step lanes that queue in this thread).
-    `inputs_on` names the lane that holds the tensors made before recording.
+    `inputs_on` names the lane that holds the tensors made before recording; `labels` ({id(tensor): name})
+    says what some of them are, so each copy node lists what it moved ('carries').
     """
-    rec = GraphRecorder(keep_calls=keep_calls, inputs_on=inputs_on)
+    rec = GraphRecorder(keep_calls=keep_calls, inputs_on=inputs_on, labels=labels)
     with torch.no_grad(), rec:
         result = step_fn(*args, **kwargs)
     return rec.graph(), result
@@ -157,9 +173,11 @@ def coarsen_graph(g):
         if key not in groups:
             order.append(key)
             groups[key] = {'id': key, 'name': n['stage'], 'stage': n['stage'], 'kind': n['kind'],
-                           'lane': n['lane'], 'device': n['device'], 'ops': [], 'flops': 0, 'bytes': 0}
+                           'lane': n['lane'], 'device': n['device'], 'ops': [], 'flops': 0, 'bytes': 0,
+                           'carries': []}
         c = groups[key]
         c['ops'].append(n['id'])
+        c['carries'] += [x for x in n.get('carries', ()) if x not in c['carries']]
         c['flops'] += n['flops']
         c['bytes'] += n['bytes']
     where = {i: key for key in order for i in groups[key]['ops']}

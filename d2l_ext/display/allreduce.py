@@ -86,7 +86,8 @@ def _wall(result, version) -> str:
 
 
 def why_text(result, version) -> str:
-    """13.3.4: (a) minus this version, split into the measured terms: fewer calls, overlap, backward's slowdown."""
+    """13.3.4: (a) minus this version, split into terms: the model's for fewer calls (calls x alpha, labelled as the
+    model's), and the measured all-reduce during backward and backward's slowdown; the rest is what none explains."""
     terms, ms = result.terms(version.id), 1e3
     parts = []
     if terms['fewer_calls'] and abs(terms['calls']) > NEGLIGIBLE_S:
@@ -117,8 +118,13 @@ def overlap_sentence(result, version) -> str:
     if version.overlap is None:
         return t('allreduce.overlap.none_sent', label=label)
     wall = _wall(result, version) if result.has('serial') else ''
-    return t('allreduce.overlap.line', label=label, measured=version.overlap, comm=version.comm_seconds * 1e3,
-             predicted=result.predicted(version.id)['overlap'], wall=wall)
+    model = result.predicted(version.id)
+    # the model's share is its ideal schedule's, not a bound: above it (as printed, in whole percent), the line
+    # says so with the two all-reduce times, measured and the model's; no cause, none was measured
+    above = round(version.overlap * 100) > round(model['overlap'] * 100)
+    return t('allreduce.overlap.line_above' if above else 'allreduce.overlap.line', label=label,
+             measured=version.overlap, comm=version.comm_seconds * 1e3, predicted=model['overlap'],
+             model=model['busy'] * 1e3, wall=wall)
 
 
 def overlap_text(result, ids=None) -> str:
@@ -127,12 +133,15 @@ def overlap_text(result, ids=None) -> str:
     lines = []
     if result.backend == 'gloo' and 0 < result.cores < result.processes:  # one core: they can only take turns
         lines.append(t('allreduce.overlap.shared', n=result.processes, cores=result.cores))
-    for v in overlapping(result):
-        if ids is not None and v.id not in ids:
-            continue
+    shown = [v for v in overlapping(result) if ids is None or v.id in ids]
+    for v in shown:
         lines.append(overlap_sentence(result, v))
         if v.overlap is not None and result.has('serial'):
             lines.append(why_text(result, v))
+        if result.one_bucket(v) and result.has('flat'):
+            lines.append(one_call_text(result, v))
+    if any(v.overlap is not None for v in shown) and calls_term_shown(result, shown):
+        lines.append(flat_control_text(result))
     if (ids is None or 'hooks' in ids) and result.has('allreduce') and model_gap_text(result):
         lines.append(model_gap_text(result))
     if (ids is None or 'hooks' in ids) and result.has('serial'):  # (a) beside the model that predicted it (cell above)
@@ -149,6 +158,54 @@ def model_gap_text(result) -> str:
         return ''
     return t('allreduce.model_under' if measured > predicted else 'allreduce.model_over', measured=measured * 1e3,
              predicted=predicted * 1e3, gap=abs(measured - predicted) * 1e3, ratio=measured / predicted)
+
+
+def calls_term_shown(result, versions) -> bool:
+    """Whether why_text printed the model's fewer-calls term for any of `versions` (and a flat control exists)."""
+    if not (result.has('serial') and result.has('flat')):
+        return False
+    return any(v.overlap is not None and result.terms(v.id)['fewer_calls'] and
+               abs(result.terms(v.id)['calls']) > NEGLIGIBLE_S for v in versions)
+
+
+def flat_control_text(result) -> str:
+    """13.3.4: the fewer-calls terms above are the model's (calls x alpha); what the measured flat control shows.
+
+    The control makes 1 call where (a) makes one per tensor, with the same bytes: beyond the repeats' spread
+    and positive, it shows a saving (its size printed beside the model's); within the spread, or negative, it
+    does not show the model's saving, and the line says so.
+    """
+    serial, flat, p = result.version('serial'), result.version('flat'), result.prediction
+    diff, spread = serial.median - flat.median, _spread(result, flat)
+    calls = serial.calls or len(p.tensor_bytes)
+    key = 'allreduce.calls_control.noise' if abs(diff) <= spread else (
+        'allreduce.calls_control.line' if diff > 0 else 'allreduce.calls_control.slower')
+    return t(key, calls=calls, fewer=calls - 1, diff=diff * 1e3, spread=spread * 1e3,
+             saved=(calls - 1) * p.per_call * 1e3)
+
+
+def one_call_text(result, version) -> str:
+    """13.3.4: one DDP bucket and the flat control each make one all-reduce of the whole gradient after backward:
+    their medians side by side, told apart or not by the repeats' spread (no cause: none was measured)."""
+    flat = result.version('flat')
+    diff, spread = version.median - flat.median, chance_gap(version.measurement, flat.measurement)
+    key = 'allreduce.one_call.same' if abs(diff) <= spread else 'allreduce.one_call.apart'
+    return t(key, label=_label(result, version, t), ms=version.median * 1e3, flat=flat.median * 1e3,
+             diff=abs(diff) * 1e3, spread=spread * 1e3)
+
+
+def ratio_text(result, half) -> str:
+    """13.3.4, exercise 3: all-reduce alone / backward alone at the batch and at half of it, then how many times
+    the ratio grew beside the 2x that halving backward's arithmetic alone gives (within NOISE: about 2x)."""
+    ratios = [r.version('allreduce').median / r.version('backward').median for r in (result, half)]
+    lines = [t('allreduce.ratio', batch=r.batch_per_process, ratio=x) for r, x in zip((result, half), ratios)]
+    rise = ratios[1] / ratios[0] if ratios[0] else float('nan')
+    halved = half.batch_per_process * 2 == result.batch_per_process
+    if halved and rise == rise:  # not NaN
+        key = 'allreduce.ratio_rise.about' if close(rise, 2.0) else (
+            'allreduce.ratio_rise.more' if rise > 2 else 'allreduce.ratio_rise.less')
+        lines.append(t(key, rise=rise))
+    return '\n'.join(lines)
 
 
 def per_call_text(result) -> str:
@@ -171,9 +228,9 @@ def check_text(result) -> str:
 def trace_text(result, version_id: str) -> str:
     """13.3.4: where the Chrome traces of one version are, and how to open them."""
     label = _label(result, result.version(version_id), t)
-    lines = [t('allreduce.summary.trace', label=label, rank=r, path=path)
+    lines = [t('allreduce.trace.file', label=label, rank=r, path=path)
              for r, path in enumerate(result.traces.get(version_id, [])) if path]
-    return '\n'.join(lines + [t('allreduce.perfetto')])
+    return '\n'.join(lines + [t('allreduce.trace.kept'), t('allreduce.perfetto')])
 
 
 def _title(result, ids=None) -> str:

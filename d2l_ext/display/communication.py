@@ -1,5 +1,5 @@
 """13.3.2's pictures and sentences: each variant's repeats beside its prediction, compute/copy stream
-timelines, the book's first non_blocking copy (cold vs warm, the profiler's CPU vs CUDA time), the hazard.
+timelines, the book's first non_blocking copy (first call vs later calls, the profiler's CPU vs CUDA time), the hazard.
 Exercises 3 and 4 live in display/communication_exercises.py; their names are re-exported here.
 
 Each plot takes a typed result (or a Comparison) and returns the Figure; each `*_text` returns a
@@ -49,6 +49,21 @@ def copied_text(ys, ys_cpu) -> str:
     """Whether the book's copy_to_cpu made new host tensors or returned the same ones (13.3.2)."""
     same = all(a.data_ptr() == b.data_ptr() for a, b in zip(ys, ys_cpu))
     return t('communication.book.not_copied' if same else 'communication.book.copied')
+
+
+def book_times_text(run: float, first: float, second: float, gpu: bool) -> str:
+    """The book's single timings (13.3.2): run alone, and run plus .to('cpu', non_blocking=True) twice.
+
+    On a GPU it says these are single timings and that the first call is timed again with repeats. On a CPU,
+    where .to copies nothing, the two .to lines are set against compute alone: within NOISE of it, or their
+    ratios with no cause (this run tests none).
+    """
+    if gpu:
+        return t('communication.book.single_gpu')
+    key = ('communication.book.single_close' if close(first, run) and close(second, run)
+           else 'communication.book.single_apart')
+    return t(key, run=run, first=first / run if run > 0 else 0.0, second=second / run if run > 0 else 0.0,
+             noise=NOISE)
 
 
 def prediction_text(rates, iters: int, predicted: dict[str, float]) -> str:
@@ -103,7 +118,8 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
     `overlap` is `copy_overlap` of a traced run with 'predicted' replaced by the closed form from the
     rates (and, on a CPU, the traced run's 'cores'). Then the copies' share of run then copy, and
     whether overlapped beat run then copy beyond the repeats' spread. A cause is named only when
-    measured: the process kept under 1.5 cores busy, or the products ran longer beside the copies.
+    measured: the process kept under 1.5 cores busy, or the traced products ran longer than every untraced
+    products-alone repeat. A last line gives the traced run's own wall clock (the timeline drawn is that run).
     """
     from ..communication.core import copy_share, faster_beyond_spread, quartiles
     med = comparison.medians()
@@ -128,9 +144,22 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
     if over < run and not close(over, run):  # faster than its products alone beyond NOISE: overlap cannot do that
         lines.append(t('communication.overlap.below_run', over=over, run=run, busy=busy))
     saved_share = (serial - over) / copy if copy > 0 else 0.0
+    run_times = list(comparison.measurements['run'].times)
     if measured is not None and measured - saved_share > 0.25 and run > 0 and busy > run * (1 + NOISE):
-        lines.append(t('communication.overlap.slowed', busy=busy, run=run, ratio=busy / run))
+        # one traced run against untraced repeats: 'slower' only when it lies above every one of them
+        slow = 'communication.overlap.slowed' if busy > max(run_times) else 'communication.overlap.slowed_within'
+        lines.append(t(slow, busy=busy, run=run, ratio=busy / run, lo=min(run_times), hi=max(run_times)))
+    if overlap.get('wall'):  # the timeline drawn below is this one traced run, not the medians above
+        lines.append(_traced_text(overlap['wall'], over_times, run_times, predicted.get('overlapped', 0.0)))
     return '\n'.join(lines)
+
+
+def _traced_text(wall: float, over_times: list[float], run_times: list[float], closed: float) -> str:
+    """The traced run's wall clock against the untraced overlapped repeats' range: within, below or above it."""
+    lo, hi = min(over_times), max(over_times)
+    key = ('communication.overlap.traced_below' if wall < lo else
+           'communication.overlap.traced_above' if wall > hi else 'communication.overlap.traced_within')
+    return t(key, wall=wall, lo=lo, hi=hi, run_lo=min(run_times), run_hi=max(run_times), closed=closed)
 
 
 def _cores_text(overlap: dict) -> str:
@@ -220,7 +249,7 @@ def pageable_text(result, book, pinned, reused=None) -> str:
     link = result.link_gbps or {}
     if reused is not None:
         lines.append(t('communication.recorded.reused', seconds=reused.copy, gbps=gb / reused.copy,
-                       ratio=reused.copy / pinned.copy))
+                       ratio=reused.copy / pinned.copy, new_ratio=book.copy / reused.copy))
     elif link.get('pageable') and link.get('pinned'):  # one measurement, both memories: compared with each other
         lines.append(t('communication.recorded.reused_link', gbps=link['pageable'], pinned=link['pinned'], n=size,
                        ratio=link['pinned'] / link['pageable']))

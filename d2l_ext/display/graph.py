@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from ..i18n import language, t
 from ..lanes import label_of
-from ..results import NOISE, chance_gap, close
+from ..results import NOISE, close
 from .graph_draw import (
     _legend_names,
+    compare,
     draw_dag,
     draw_graph,
     draw_schedule,
     draw_step_timing,
     fit_bar_names,
-    told_apart,
+    verdicts,
 )
 from .graph_names import (
     SERVER,
@@ -30,10 +31,11 @@ from .graph_names import (
 )
 
 # The figures and the names live in display.graph_draw and display.graph_names; the lesson reads them from here.
-__all__ = ['SERVER', 'STAGES', '_legend_names', 'box_name', 'dag_model_text', 'dag_text', 'draw_dag', 'draw_graph',
-           'draw_schedule', 'draw_step_timing', 'fit_bar_names', 'guess_text', 'lane_name', 'machine_text',
-           'overlap_text', 'rates_text', 'at_once_text', 'schedule_text', 'schedule_vs_step_text', 'stage_label',
-           'step_timing_text', 'summary_text', 'thread_test_text', 'versus_text']
+__all__ = ['SERVER', 'STAGES', '_legend_names', 'at_once_text', 'box_name', 'compare', 'dag_model_text', 'dag_text',
+           'draw_dag', 'draw_graph', 'draw_schedule', 'draw_step_timing', 'fit_bar_names', 'guess_text',
+           'lane0_twice_text', 'lane_name', 'machine_text', 'overlap_text', 'predicted_apart_text', 'rates_text',
+           'schedule_text', 'schedule_vs_step_text', 'stage_label', 'step_timing_text', 'summary_text',
+           'thread_test_text', 'verdicts', 'versus_text']
 KS = ('copy', 'data')  # edge kinds of graph_summary: the keys graph.edge.<k>
 
 
@@ -108,14 +110,17 @@ def schedule_vs_step_text(plan, rates, timing) -> str:
     shares = [plan.others_busy, getattr(rates, 'others_busy', None), timing.others_busy]
     known = [x for x in shares if x is not None]
     quiet = len(known) == len(shares) and max(known) <= QUIET  # only then may a sentence name a cause
-    test = thread_test_text(plan, quiet=quiet or not known)  # no shares measured: the test stands alone
-    if test:
-        lines.append(test)
-    if m.median > 0 and not 1 / NOT_ADDITIVE <= plan.total / m.median <= NOT_ADDITIVE:
-        lines.append(t('graph.vs.not_additive', ms=plan.total * 1e3, ratio=plan.total / m.median))
-    elif m.median > 0 and not close(plan.total, m.median):  # apart, not by the factor above: the gap, no cause
-        lines.append(t('graph.vs.apart', ms=plan.total * 1e3, ratio=plan.total / m.median, step=m.median * 1e3,
-                       diff=abs(m.median - plan.total) * 1e3))
+    apart = m.median > 0 and not close(plan.total, m.median)
+    far = m.median > 0 and not 1 / NOT_ADDITIVE <= plan.total / m.median <= NOT_ADDITIVE
+    gap = dict(ms=plan.total * 1e3, ratio=plan.total / m.median if m.median > 0 else float('nan'),
+               step=m.median * 1e3, diff=abs(m.median - plan.total) * 1e3)
+    if apart and plan.total > m.median:  # too long: the thread test bears on it (slow boxes outside the lanes)
+        test = thread_test_text(plan, quiet=quiet or not known)  # no shares measured: the test stands alone
+        if test:
+            lines.append(test)
+        lines.append(t('graph.vs.not_additive' if far else 'graph.vs.apart', **gap))
+    elif apart:  # too short: the thread test could only lengthen it, so it is left out; the gap, no cause
+        lines.append(t('graph.vs.shorter_far' if far else 'graph.vs.shorter', **gap))
     at_once = at_once_text(rates, timing)
     if at_once:
         lines.append(at_once)
@@ -160,8 +165,24 @@ def rates_text(r) -> str:
                   ideal=r.ideal_rate, slowdown=r.slowdown, whole=whole)
     if r.slowdown < 1:  # at once beat the no-slowdown bound: judged by the one noise test, then said
         key = 'graph.rates_at_bound' if close(r.slowdown, 1.0) else 'graph.rates_above'
-        return t(key, noise=NOISE, **fields)
-    return t('graph.rates', **fields)
+        line = t(key, noise=NOISE, **fields)
+    else:
+        line = t('graph.rates', **fields)
+    twice = lane0_twice_text(r)
+    return line + ('\n' + twice if twice else '')
+
+
+def lane0_twice_text(r) -> str:
+    """Lane 0's boxes timed twice, alone on its lane and on its whole device (the one-device prediction's base).
+
+    Numbers only, when the two are more than NOISE apart: on a GPU (the same device both times) either way, on
+    a CPU when all the cores took longer than lane 0's share of them. This run does not test why.
+    """
+    alone, whole = r.alone[0], r.all_cores
+    if alone <= 0 or whole <= 0 or close(alone, whole) or (r.kind != 'gpu' and whole < alone):
+        return ''
+    key = 'graph.rates.twice_gpu' if r.kind == 'gpu' else 'graph.rates.all_cores_slower'
+    return t(key, alone=alone * 1e3, all=whole * 1e3, ratio=whole / alone, cores=r.cores)
 
 
 def guess_text(guess, s, variant=None) -> str:
@@ -193,8 +214,8 @@ def overlap_text(s) -> str:
     busy = [b - a for a, b in o.intervals]
     line = t('graph.overlap_line', fraction=o.fraction, predicted=o.predicted, t0=busy[0] * 1e3, t1=busy[1] * 1e3,
              runs=getattr(o, 'runs', 3), saved=(m[APART] - m[TOGETHER]) * 1e3, saved_pred=saved_pred * 1e3)
-    ms = s.measurements  # the ways together beat by the verdicts' own test (told_apart): where a line says it saved
-    below = [k for k in (APART, ONE_DEVICE) if k in ms and m[k] > m[TOGETHER] and told_apart(ms[TOGETHER], ms[k])]
+    v = verdicts(s)  # the ways together beat by the verdicts the sentences print: where a line says it saved
+    below = [k for k in (APART, ONE_DEVICE) if k in m and v[TOGETHER, k].outcome == 'faster']
     if o.fraction > LOW_OVERLAP or not below:
         return line
     # Together beat another way while the recorded halves hardly overlapped: say so, with the intervals.
@@ -205,21 +226,15 @@ def overlap_text(s) -> str:
                            fraction=o.fraction, mine=m[TOGETHER] * 1e3, others=others)
 
 
-def versus_text(faster: str, slower: str, same: str, spread: str, mine, other) -> str:
-    """13.3.3: `mine` against `other` (Measurements): faster or slower only when told apart (graph_draw.told_apart).
+def versus_text(faster: str, slower: str, same: str, spread: str, mine, other, verdict=None) -> str:
+    """13.3.3: `mine` against `other` (Measurements): faster or slower only when told apart (graph_draw.compare).
 
     Not told apart: `same` when the medians are within the repeats' spread (the larger IQR), `spread` when the
-    medians are further apart than that but the two ranges of repeats (the rows of dots) overlap.
+    medians are further apart than that but the two interquartile ranges overlap. Every key quotes the IQRs it
+    compared. verdict: the comparison already made (graph_draw.verdicts), so a figure's title reads the same one.
     """
-    gap = chance_gap(mine, other)
-    fields = {'ratio': other.median / mine.median, 'inv': mine.median / other.median, 'gap': gap * 1e3,
-              'mine': mine.median * 1e3, 'other': other.median * 1e3}  # milliseconds
-    if abs(other.median - mine.median) <= gap:
-        return t(same, **fields)
-    if not told_apart(mine, other):
-        return t(spread, lo_mine=mine.min * 1e3, hi_mine=mine.max * 1e3, lo_other=other.min * 1e3,
-                 hi_other=other.max * 1e3, **fields)
-    return t(faster if mine.median < other.median else slower, **fields)
+    v = verdict or compare(mine, other)
+    return t({'faster': faster, 'slower': slower, 'same': same, 'spread': spread}[v.outcome], **v.fields)
 
 
 def step_timing_text(s) -> str:
@@ -231,18 +246,31 @@ def step_timing_text(s) -> str:
         lines.append('  ' + t('graph.step_row', variant=variant_label(k), ms=m.median * 1e3, repeats=len(m.times),
                               predicted=pred))
     from ..depgraph.runs import APART, ONE_DEVICE, TOGETHER
+    v = verdicts(s)  # made once: draw_step_timing's title reads the same verdicts
     if s.speedup is not None:  # the sentence follows the noise test, not the ratio alone
         lines.append(versus_text('graph.step_faster', 'graph.step_slower', 'graph.step_same', 'graph.step_spread',
-                                 s.measurements[TOGETHER], s.measurements[APART]))
+                                 s.measurements[TOGETHER], s.measurements[APART], v[TOGETHER, APART]))
     if s.vs_one_device is not None:
         lines.append(versus_text('graph.split_faster', 'graph.split_slower', 'graph.split_same', 'graph.split_spread',
-                                 s.measurements[TOGETHER], s.measurements[ONE_DEVICE]))
+                                 s.measurements[TOGETHER], s.measurements[ONE_DEVICE], v[TOGETHER, ONE_DEVICE]))
     ratios = [t('graph.ratio_item', variant=variant_label(k), ratio=m.median / s.predicted[k])
               for k, m in s.measurements.items() if s.predicted.get(k)]
     if ratios:
         lines.append(t('graph.measured_over_predicted', ratios=t('graph.sep_semicolon').join(ratios)))
+    off = predicted_apart_text(s)
+    if off:
+        lines.append(off)
     overlap = overlap_text(s)
     return '\n'.join(lines + ([overlap] if overlap else []))
+
+
+def predicted_apart_text(s) -> str:
+    """The ways whose median is further from its prediction than NOISE and than its repeats' IQR, numbers only."""
+    items = [t('graph.predicted_apart_item', variant=variant_label(k), ms=m.median * 1e3,
+               predicted=s.predicted[k] * 1e3, iqr=m.iqr * 1e3, ratio=m.median / s.predicted[k])
+             for k, m in s.measurements.items()
+             if s.predicted.get(k) and not close(m.median, s.predicted[k]) and abs(m.median - s.predicted[k]) > m.iqr]
+    return t('graph.predicted_apart', noise=NOISE, items=t('graph.sep_semicolon').join(items)) if items else ''
 
 
 def dag_text(r) -> str:
@@ -267,7 +295,7 @@ def dag_text(r) -> str:
         lines.append(dag_breakdown_text([b[0][label] for label in r.lanes], b[1], gpu=0 in r.threads))
     if one is not None and planned is not None:
         lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', 'graph.dag_spread', planned,
-                                 one))
+                                 one, verdicts(r)[V[1], V[0]]))  # the verdict draw_dag's title states
     if one is not None and whole is not None:  # the sentence follows the numbers: on a busy machine all cores can lose
         lane0 = (t('core.lane_cpu_share_label', number=0, threads=r.threads[0], cores=r.cores)
                  if r.threads and r.cores else label_of(r.lanes[0], language()))

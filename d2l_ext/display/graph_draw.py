@@ -2,6 +2,8 @@
 the timed step and exercise 5, in the lane colours of display.style (a lane has one colour everywhere)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..results import chance_gap
 from . import style
 from .graph_names import SERVER, box_name, fmt_bytes, lane_name, role_of, stage_label, variant_label
@@ -35,23 +37,65 @@ def fit_bar_names(ax, short: dict | None = None) -> None:
         text.remove()
 
 
-def ranges_overlap(a, b) -> bool:
-    """Whether two ways' repeats share a stretch of time: a repeat of one lies within the other's range (13.3.3).
+def quartiles(m) -> tuple[float, float]:
+    """(first, third) quartile of a Measurement's repeats, as results.spread computes its IQR (inclusive).
 
-    A recording made before repeats were kept has no range: it counts as overlapping nothing.
+    Fewer than two repeats (a recording that kept the median alone): both are the median, an IQR of 0.
     """
-    if None in (a.min, a.max, b.min, b.max):
-        return False
-    return a.min <= b.max and b.min <= a.max
+    import statistics
+    if len(m.times) < 2:
+        return m.median, m.median
+    q = statistics.quantiles(m.times, n=4, method='inclusive')
+    return q[0], q[2]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """`mine` against `other` (Measurements) by the one test of 13.3.3, and the numbers a sentence quotes.
+
+    outcome: 'faster' or 'slower' (told apart), 'same' (medians within the repeats' spread, the larger IQR) or
+    'spread' (medians further apart than that, but the interquartile ranges overlap). fields: milliseconds.
+    """
+    outcome: str
+    fields: dict
+
+    @property
+    def told_apart(self) -> bool:
+        return self.outcome in ('faster', 'slower')
+
+
+def compare(mine, other) -> Verdict:
+    """Told apart when the medians differ by more than chance_gap (the larger IQR) AND the two interquartile
+    ranges (the middle half of each way's repeats) do not overlap; one outlying repeat does not undo it (13.3.3)."""
+    gap = chance_gap(mine, other)
+    (a0, a1), (b0, b1) = quartiles(mine), quartiles(other)
+    fields = {'ratio': other.median / mine.median, 'inv': mine.median / other.median, 'gap': gap * 1e3,
+              'mine': mine.median * 1e3, 'other': other.median * 1e3, 'q1_mine': a0 * 1e3, 'q3_mine': a1 * 1e3,
+              'q1_other': b0 * 1e3, 'q3_other': b1 * 1e3}
+    if abs(other.median - mine.median) <= gap:
+        return Verdict('same', fields)
+    if a0 <= b1 and b0 <= a1:
+        return Verdict('spread', fields)
+    return Verdict('faster' if mine.median < other.median else 'slower', fields)
 
 
 def told_apart(a, b) -> bool:
-    """Two ways' repeats (Measurements) told apart: medians further apart than the repeats' spread (chance_gap,
-    the larger IQR) and the two ranges of repeats (the rows of dots) not overlapping (13.3.3).
+    """Two ways' repeats (Measurements) told apart by compare's test (13.3.3)."""
+    return compare(a, b).told_apart
 
-    The one test behind every verdict of 13.3.3 (faster, slower, or within the spread) and the step figure's title.
+
+def verdicts(result) -> dict:
+    """{(mine, other): Verdict} for every ordered pair of a result's ways (StepTiming, DagExperiment), computed once.
+
+    Kept on the result, so the sentences and the figure's title read the same verdicts and cannot disagree;
+    computed again only if its measurements were replaced.
     """
-    return abs(a.median - b.median) > chance_gap(a, b) and not ranges_overlap(a, b)
+    ms = dict(result.measurements)
+    kept = getattr(result, '_verdicts', None)
+    if kept is None or kept[0].keys() != ms.keys() or any(kept[0][k] is not m for k, m in ms.items()):
+        kept = (ms, {(a, b): compare(ms[a], ms[b]) for a in ms for b in ms if a != b})
+        result._verdicts = kept
+    return kept[1]
 
 
 def draw_step_timing(s, ax=None, title=None):
@@ -60,9 +104,9 @@ def draw_step_timing(s, ax=None, title=None):
     times = {variant_label(k, plot=True): m.times for k, m in s.measurements.items()}
     predicted = {variant_label(k, plot=True): v for k, v in s.predicted.items() if k in s.measurements}
     ranked = sorted(s.measurements, key=lambda k: s.measurements[k].median)
-    fastest, m = ranked[0], s.measurements
-    # named fastest only when told apart from every other way (the test the sentences use)
-    tied = [k for k in ranked[1:] if not told_apart(m[fastest], m[k])]
+    fastest, v = ranked[0], verdicts(s)
+    # named fastest only when told apart from every other way: the verdicts the sentences print
+    tied = [k for k in ranked[1:] if not v[fastest, k].told_apart]
     if ax is None:
         _, ax = style.figure(height=2.2 + 0.8 * len(times))
     key = 'graph.title_step_tied' if tied else 'graph.title_step'
@@ -70,8 +114,15 @@ def draw_step_timing(s, ax=None, title=None):
         key, variant=variant_label(fastest, plot=True), other=variant_label((tied or ranked)[-1], plot=True)))
 
 
+DAG_TITLES = {'faster': 'graph.title_dag_run', 'slower': 'graph.title_dag_run_slower',
+              'same': 'graph.title_dag_run_tied', 'spread': 'graph.title_dag_run_tied'}
+
+
 def draw_dag(r, title=None):
-    """Exercise 5: the plan (which lane runs each task) above the measured run, its prediction dashed (13.3.3)."""
+    """Exercise 5: the plan (which lane runs each task) above the measured run, its prediction dashed (13.3.3).
+
+    The title states the verdict dag_text prints (verdicts: the same comparison, made once).
+    """
     from ..depgraph.dag import DAG_VARIANTS, dag_graph
     fig, (top, bottom) = style.figure(nrows=2, height=8.5)
     draw_graph(dag_graph(r), ax=top, label_edges=False, title=style.plot_text('graph.title_dag_plan'),
@@ -79,9 +130,10 @@ def draw_dag(r, title=None):
     rows = {lane_name(f'lane {i}', plot=True): f'lane {i}' for i in range(len(r.lanes))}
     shown = [dict(e, lane=lane_name(f"lane {r.lanes.index(e['lane'])}", plot=True)) for e in r.trace]
     predicted = r.predicted_ms()[DAG_VARIANTS[1]]  # the number dag_text prints beside the measured one
-    key = 'graph.title_dag_run' if r.speedup >= 1 else 'graph.title_dag_run_slower'  # worded by direction
-    draw_timeline(shown, ax=bottom, rows=rows, predicted=predicted,
-                  title=title or style.plot_text(key, ratio=r.speedup, inv=1 / r.speedup))
+    if title is None and DAG_VARIANTS[0] in r.measurements and DAG_VARIANTS[1] in r.measurements:
+        v = verdicts(r)[DAG_VARIANTS[1], DAG_VARIANTS[0]]
+        title = style.plot_text(DAG_TITLES[v.outcome], **v.fields)
+    draw_timeline(shown, ax=bottom, rows=rows, predicted=predicted, title=title)
     fit_bar_names(bottom)
     return fig
 

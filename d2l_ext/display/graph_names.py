@@ -12,8 +12,9 @@ from .fonts import plot_lane
 
 SERVER = 'cpu (parameter server)'  # the server's row id in the graphs (depgraph.model.SERVER)
 # The keys graph.stage.<stage>, one per stage of the worked step, and the stage ids they name.
-STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd', 'grad_copy', 'sum',
-          'update')
+# 'copy in' is recorded as 'weights in' or 'rows in', each copy named by what it moved (runs.name_copies_in).
+STAGES = ('copy_in', 'weights_in', 'rows_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd',
+          'grad_copy', 'sum', 'update')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 VARIANTS = ('one_device', 'in_turn', 'split')  # the keys graph.variant.<variant> (depgraph.runs.STEP_VARIANTS)
 

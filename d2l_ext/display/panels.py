@@ -181,7 +181,7 @@ class CommPanel(Panel):
         self.dest = W.ToggleButtons(options=dests, value='pinned', description=t('panels.destination'))
         self.stream = W.ToggleButtons(options=[(t('panels.stream_same'), 'same'), (t('panels.stream_side'), 'side')],
                                       value='side', description=t('panels.stream'))
-        self.non_blocking = W.Checkbox(value=True, description='non_blocking')
+        self.non_blocking = W.Checkbox(value=True, description=t('panels.non_blocking'))
         self.gpu, self.repeats = gpu, repeats
         controls = [self.size.widget, self.iters.widget, self.framework]
         if gpu:  # the copy choices only mean something where a device-to-host link exists

@@ -12,6 +12,7 @@ from . import style
 from .parallel import (
     _result_above_two,
     _sentences,
+    balance_text,
     baseline_text,
     lane_intervals,
     lane_labels,
@@ -46,13 +47,15 @@ def recorded_sync_text(rec) -> str:
     if sync is None or not sync.times:
         return ''
     times = {name: m.repeated() for name, m in sync.times.items()}
-    text = no_wait_text(times)
+    iters = sync.iters if isinstance(sync.iters, (list, tuple)) else [sync.iters] * len(sync.lanes)
+    work = t('parallel.recorded.sync_work', work=_products(lane_labels(sync.lanes), iters, text=t), size=sync.size,
+             repeats=max(len(ts) for ts in times.values()))
     gpus = len({lane.get('index') for lane in sync.lanes if lane.get('kind') == 'gpu'})
-    if 'book_synchronize' in times:
-        key = 'parallel.recorded.sync_one_gpu' if gpus == 1 else 'parallel.recorded.sync_gpus'
-        text = _sentences(text, t(key, gpus=gpus, book=sync.times['book_synchronize'].median,
-                                  waited=sync.times['every_device'].median))
-    return text
+    if gpus == 1 and 'book_synchronize' in times:  # the book's row is said once, with why the two waits agree
+        return _sentences(work, no_wait_text({k: v for k, v in times.items() if k != 'book_synchronize'}),
+                          t('parallel.recorded.sync_one_gpu', book=sync.times['book_synchronize'].median,
+                            waited=sync.times['every_device'].median))
+    return _sentences(work, t('parallel.recorded.sync_gpus', gpus=gpus) if gpus > 1 else '', no_wait_text(times))
 
 
 def _products(labels, iters, text=style.plot_text) -> str:
@@ -61,17 +64,75 @@ def _products(labels, iters, text=style.plot_text) -> str:
                                               for lane, k in zip(labels, iters))
 
 
-def _wrapped(text: str) -> str:
-    """A long title on lines that fit the figure (Chinese characters are twice as wide as Latin ones)."""
-    import textwrap
-    return textwrap.fill(text, 42 if style.plot_language() == 'zh' else 75)
+NBSP = '\u00a0'
+# a title line's width in ems as timeline.text_ems counts them: 75 Latin letters (their drawn width is nearer
+# 0.53 em than the 0.62 counted); 39 Chinese characters, the width of the axes at the title's size
+TITLE_EMS = {'en': 75 * 0.62, 'zh': 39.0}
+_NO_LINE_START = set('）)，,。：:；;、”！？')  # closing marks stay on the line of what they close
+_NO_LINE_END = set('（(“')
+
+
+def _wide(c: str) -> bool:
+    import unicodedata
+    return unicodedata.east_asian_width(c) in 'WF'
+
+
+def _wrapped(text: str, ems: float | None = None) -> str:
+    """A long title on lines that fit the figure, measured in ems (a Chinese character is twice a Latin letter's width).
+
+    Lines break at spaces and, in Chinese, between characters, never before a closing mark or after an opening one.
+    A number stays on the line of the word after it ('26 个乘积', '26 products') and of the word before it
+    ('GPU 0', '第 2 次'): the space between them is held by a no-break space while wrapping, then given back.
+    """
+    import re
+
+    from .timeline import text_ems
+    ems = ems or TITLE_EMS.get(style.plot_language(), TITLE_EMS['en'])
+    held = re.sub(r'(\d) (?=[^\W\d_])|(?<=[^\W\d_]) (?=\d)', lambda m: (m[1] or '') + NBSP, text)
+    pieces, piece = [], ''  # the text cut at every place a line may break; a space stays with the piece before it
+    for i, c in enumerate(held):
+        before = held[i - 1] if i else ''
+        if piece and (before == ' ' or (c != ' ' and NBSP not in (before, c) and (_wide(before) or _wide(c))
+                                        and c not in _NO_LINE_START and before not in _NO_LINE_END)):
+            pieces.append(piece)
+            piece = ''
+        piece += c
+    pieces.append(piece)
+    lines, line = [], ''
+    for piece in pieces:
+        if line and text_ems((line + piece).rstrip(' ')) > ems:
+            lines.append(line.rstrip(' '))
+            line = ''
+        line += piece
+    lines.append(line.rstrip(' '))
+    return '\n'.join(lines).replace(NBSP, ' ')
+
+
+def _timeline_rows(tl, merged: dict, lang: str) -> str:
+    """The recorded timeline's caption, row by row: what each lane's bars are, as drawn.
+
+    A merged lane is its busy stretches; any other lane has one bar per product, and where its products ran
+    back to back (every gap below timeline.THIN_FRACTION of the run) the caption says so: the bars touch and
+    are told apart by their edges (draw_timeline), not by gaps.
+    """
+    from .timeline import back_to_back
+    sep = style.plot_text('parallel.speed.sep')
+    rows = []
+    for lane, k in zip(tl.lanes, tl.iters):
+        label = row_label(lane['name'], tl.lanes, lang)
+        key = ('parallel.recorded.row_merged' if lane['name'] in merged else
+               'parallel.recorded.row_touching' if back_to_back(tl.events, lane['name']) else
+               'parallel.recorded.row_each')
+        rows.append(style.plot_text(key, lane=label, iters=k))
+    return sep.join(rows)
 
 
 def recorded_figure(rec, max_bars: int = 200):
     """A GPU recording's 13.3.1 evidence, as 13.3.0 and 13.3.1 both draw it: every repeat, then one run's timeline.
 
     Titles are made from the recording: products per lane, matrix size, which run, machine and date.
-    A lane with more than `max_bars` products is drawn as its busy stretches, and its title says so.
+    A lane with more than `max_bars` products is drawn as its busy stretches; the timeline's title says, lane by
+    lane, what its bars are (busy stretches, or one bar per product, back to back where they touch).
     """
     import dataclasses
 
@@ -88,19 +149,20 @@ def recorded_figure(rec, max_bars: int = 200):
     if rec.timelines:
         tl = rec.timelines[0]
         events, merged = aggregate(tl.events, max_bars)
-        note = style.plot_text('parallel.recorded.merged' if merged else 'parallel.recorded.each',
-                               lanes=style.plot_text('parallel.recorded.sep').join(
-                                   row_label(row, tl.lanes, lang) for row in merged))
         plot_timeline(dataclasses.replace(tl, events=events), ax=axes[1],
                       title=_wrapped(style.plot_text(
                           'parallel.recorded.timeline' if tl.repeat is None else 'parallel.recorded.timeline_repeat',
-                          size=tl.size, products=_products(lane_labels(tl.lanes, lang), tl.iters), note=note,
+                          size=tl.size, rows=_timeline_rows(tl, merged, lang),
                           index=(tl.repeat or 0) + 1, repeats=p.together.repeats)))
     return fig
 
 
-def recorded_overlap_text(rec) -> str:
+def recorded_overlap_text(rec, baseline: bool = False) -> str:
     """The recorded run's lane overlap beside its prediction and the recorded wall-clock times (13.3.0, 13.3.1).
+
+    First each lane's time alone (the counts aimed at equal times: balance_text says how close they came).
+    `baseline`: end with one device doing both lanes' work against together (13.3.1; 13.3.0 says it in its
+    summary), where the recording has that run.
 
     Newer recordings draw the repeat of "together" timed as the median, and say so. In older ones the repeats
     and the timeline are different runs: each lane's time per product in both is printed, so a timeline that
@@ -112,13 +174,19 @@ def recorded_overlap_text(rec) -> str:
     p, tl = rec.parallel[0], rec.timelines[0]
     other = t('parallel.recorded.not_this_run', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
               products=_products(lane_labels(p.lanes), p.iters, text=t), size=p.size)
+    other = _sentences(other, balance_text(lane_labels(p.lanes), [m.median for m in p.lane_times]))
+    tail = ''
+    if baseline and p.baseline is not None and p.baseline_lane is not None:
+        tail = '\n' + baseline_text(Lane.from_dict(p.baseline_lane).label, p.baseline.median, p.together.median,
+                                    p.serial_sum)
     if tl.repeat is not None:  # the timeline is the repeat of "together" timed as the median: one run, no second
         return other + '\n' + overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected,
                             alone=[m.median / k for m, k in zip(p.lane_times, p.iters)],
-                            labels=lane_labels(tl.lanes), repeats=p.together.repeated(), median_repeat=tl.repeat)
+                            labels=lane_labels(tl.lanes), repeats=p.together.repeated(),
+                            median_repeat=tl.repeat) + tail
     text = overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected)
     runs = [t('parallel.recorded.run_lane', lane=label, repeats_k=k, repeats_s=m.median, repeats_ms=m.median / k * 1e3,
               timeline_k=k2, timeline_s=b - a, timeline_ms=(b - a) / k2 * 1e3)
             for label, m, k, k2, (a, b) in zip(lane_labels(tl.lanes), p.lane_times, p.iters, tl.iters,
                                                lane_intervals(tl)) if k and k2]
-    return other + '\n' + _sentences(text, t('parallel.recorded.runs', lanes=t('parallel.speed.sep').join(runs)))
+    return other + '\n' + _sentences(text, t('parallel.recorded.runs', lanes=t('parallel.speed.sep').join(runs))) + tail

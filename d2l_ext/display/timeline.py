@@ -1,7 +1,9 @@
 """Timelines (Gantt charts) of planned or measured events, one row per lane; used by 13.3.1-13.3.3.
 
-Bars of any width stay visible: bars have no edge (an edge erased 1 px bars before), and a bar
-narrower than a few pixels is drawn as a line whose width is in points, not in seconds.
+Bars of any width stay visible: a bar narrower than a few pixels has no edge (an edge erased 1 px bars
+before) and is drawn as a line whose width is in points, not in seconds; a wider bar has a thin edge in the
+background colour, so bars that touch (products back to back) stay countable instead of merging into one block.
+Numbers inside bars are drawn for a row only when every numbered bar of that row has room for one.
 """
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ BAR_HEIGHT = 0.6
 THIN_FRACTION = 0.005  # bars narrower than this share of the time axis get a line of fixed width
 THIN_LINE_PT = 2.0
 MANY_BARS = 100  # more bars than this in one row and role: one collection, not a patch each
+EDGE_MIN_PX = 4.0  # bars at least this wide (drawn) get an edge in the background colour: touching bars stay apart
+EDGE_PT = 1.0
+EDGE_COLOUR = 'white'  # the figure's background
 # Event ids the measurements give products and copies ('mm 3' from PyTorch, 'dot 3' from MXNet, 'copy_ 3' from a
 # profiled copy, 'product 3' / 'copy 3' from a model): drawn as the words style.event.<kind>, the ids kept in the data.
 EVENT_NAMES = {'mm': 'product', 'dot': 'product', 'product': 'product', 'copy': 'copy', 'copy_': 'copy'}
@@ -79,6 +84,20 @@ def aggregate(events, max_bars: int = 200) -> tuple[list[dict], dict[str, int]]:
     return out, merged
 
 
+def back_to_back(events, row: str, fraction: float = THIN_FRACTION) -> bool:
+    """True when the row's events (two or more) follow each other with every gap below `fraction` of the run.
+
+    The run is from the first start to the last end over all rows; such bars touch when drawn, so a caption
+    says they are back to back (draw_timeline edges them so they stay countable).
+    """
+    events = list(events)
+    mine = sorted((e['start'], e['end']) for e in events if e['lane'] == row)
+    if len(mine) < 2:
+        return False
+    span = max(e['end'] for e in events) - min(e['start'] for e in events)
+    return all(b[0] - a[1] < fraction * span for a, b in zip(mine, mine[1:]))
+
+
 def text_ems(text: str) -> float:
     """A name's width in ems: a Chinese (wide or full-width) character is a whole em, any other about 0.62."""
     return sum(1.0 if unicodedata.east_asian_width(c) in 'WF' else 0.62 for c in text)
@@ -114,8 +133,12 @@ def _legend_role_name(role: str) -> str:
 
 
 def _draw_bars(ax, events, rows, row_of, span, scale):
-    """Each event as an edgeless bar, with a fixed-width line for thin ones and its name where it fits.
+    """Each event as a bar, with a fixed-width line for thin ones and its name where it fits.
 
+    A bar at least EDGE_MIN_PX wide gets an edge in the background colour, so products back to back show as
+    separate bars (the caption can say "one bar per product" and mean it). Names: where some numbered bar of
+    the chart is too narrow for its words, every bar shows its number alone; a row whose numbered bars do not
+    all have room for their numbers shows none (never the first few alone, which would read as the count).
     A row and role with more than MANY_BARS events is drawn as one collection (broken_barh): matplotlib adds each
     barh as its own patch, and the 1,444 products of a recorded GPU lane took 2.5 s that way.
     """
@@ -138,19 +161,27 @@ def _draw_bars(ax, events, rows, row_of, span, scale):
 
     def fits(text, width):
         return bool(text) and width * px_per_unit >= text_ems(text) * em_px + 6
+
+    def edge(width):
+        return EDGE_PT if width * px_per_unit >= EDGE_MIN_PX else 0.0
     # where some numbered bar is too narrow for its words, every bar of the chart shows its number alone, alike
     short = any(len(texts) > 1 and not fits(texts[0], width) for _, _, width, _, texts in named)
-    for y, left, width, fill, texts in named:
-        shown = next((x for x in (texts[1:] if short and len(texts) > 1 else texts) if fits(x, width)), None)
-        if shown:
-            ax.text(left + width / 2, y, shown, ha='center', va='center', fontsize=style.MIN_FONT_PT,
+    shown = [(y, left, width, fill, next((x for x in (texts[1:] if short and len(texts) > 1 else texts)
+                                          if fits(x, width)), None), len(texts) > 1)
+             for y, left, width, fill, texts in named]
+    bare = {y for y, _, _, _, text, numbered in shown if numbered and text is None}  # rows not all numbered
+    for y, left, width, fill, text, numbered in shown:
+        if text and not (numbered and y in bare):
+            ax.text(left + width / 2, y, text, ha='center', va='center', fontsize=style.MIN_FONT_PT,
                     color=_text_colour(fill), clip_on=True, zorder=4)
     for (y, fill), bars in groups.items():
         if len(bars) > MANY_BARS:
-            ax.broken_barh(bars, (y - BAR_HEIGHT / 2, BAR_HEIGHT), facecolors=fill, linewidth=0, zorder=2)
+            ax.broken_barh(bars, (y - BAR_HEIGHT / 2, BAR_HEIGHT), facecolors=fill, zorder=2,
+                           edgecolors=EDGE_COLOUR, linewidth=edge(min(w for _, w in bars)))
         else:
             for left, width in bars:
-                ax.barh(y, width, left=left, height=BAR_HEIGHT, color=fill, linewidth=0, zorder=2)
+                ax.barh(y, width, left=left, height=BAR_HEIGHT, color=fill, edgecolor=EDGE_COLOUR,
+                        linewidth=edge(width), zorder=2)
     for (y, fill), xs in thin.items():
         ax.vlines(xs, y - BAR_HEIGHT / 2, y + BAR_HEIGHT / 2, colors=fill, linewidth=THIN_LINE_PT, zorder=2)
     return list(dict.fromkeys(roles_used))

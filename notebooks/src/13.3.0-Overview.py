@@ -18,13 +18,16 @@
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
 # asks for before they run it, so they can tell which pieces are independent and run those at the same time. But one
 # matrix product already keeps every core of a CPU, or a whole GPU, busy: running two products "in parallel" on the
-# same device gains little when each already uses every core. The gains come from two other places:
+# same device gains little when each already uses every core. A gain over running jobs one after the other needs
+# separate hardware working at the same time:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The book shows both with two GPUs. These notebooks run on whatever this machine has, measure carefully (warm-up,
-# waiting for every device, every repeat shown, every answer checked) and show GPU recordings where there is no GPU.
+# The fair test of a second lane is one device doing both jobs; the measurements below say whether the second lane
+# beat it here. The book shows both with two GPUs. These notebooks run on whatever this machine has, measure
+# carefully (warm-up, waiting for every device, every repeat shown, every answer checked) and also show recorded GPU
+# runs, for readers without a GPU and for comparison.
 #
 # | notebook | what you will see |
 # |---|---|
@@ -38,13 +41,14 @@
 #
 # 《动手学深度学习》§12.3（英文版为§13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能够判断哪些部分
 # 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来：在同一个设备上“并行”
-# 运行两个矩阵乘法，在每个乘法都已用满所有核心时几乎没有收益。收益来自另外两个地方：
+# 运行两个矩阵乘法，在每个乘法都已用满所有核心时几乎没有收益。要比先后运行更快，需要能同时工作的不同硬件：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作；
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
-# 书中用两个 GPU 展示了这两点。这些Jupyter记事本在这台机器现有的硬件上运行，并认真测量（预热、等待每个设备、展示每次
-# 重复、检查每个结果）；没有 GPU 时，就展示在 GPU 上录制的结果。
+# 检验第二条执行路的公平基线是一个设备做两份工作；下面的测量会说明，在这里第二条执行路是否胜过了它。书中用两个 GPU
+# 展示了这两点。这些Jupyter记事本在这台机器现有的硬件上运行，并认真测量（预热、等待每个设备、展示每次重复、检查每个
+# 结果）；此外还展示在 GPU 上录制的结果，供没有 GPU 的读者使用，也供对照。
 #
 # | Jupyter记事本 | 你将看到 |
 # |---|---|
@@ -174,16 +178,18 @@ plot_parallel(result)
 # ## Recorded on a GPU
 #
 # The same experiment recorded on a machine with a GPU, where the lanes are the GPU and the CPU: separate hardware.
-# Each lane was given as many products as took it about the same time alone when the recording was sized, so the
-# prediction is the slower lane's time. Below the repeats, the repeat of "together" timed as the median shows when
-# each lane was busy. The titles give the counts, and the text each lane's time per product in that repeat.
+# Each lane's product count was chosen from its measured rate, aiming at equal times alone; the text prints the times
+# the lanes then took alone, and the prediction is the slower lane's measured time. Below the repeats, the repeat of
+# "together" timed as the median shows when each lane was busy. The titles give the counts, and the text each lane's
+# time per product in that repeat.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
-# 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。录制时按每条执行路单独运行的速度
-# 分配矩阵乘法的个数，使两者单独运行的耗时大致相同，所以预测值就是较慢那条执行路的耗时。各次重复下方是“同时运行”中
-# 用时为中位数的那次重复，显示每条执行路何时在忙。各图标题给出了乘法的个数，文字给出这次重复中每条执行路每个乘积的用时。
+# 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。每条执行路的乘积个数是按它实测的速度
+# 选定的，目标是两者单独运行的耗时相同；文字打印出两条执行路随后单独运行的实际用时，预测值是较慢那条执行路实测的耗时。
+# 各次重复下方是“同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。各图标题给出了乘积的个数，文字给出这次
+# 重复中每条执行路每个乘积的用时。
 
 # %% tags=["nbval-ignore-output"]
 from IPython.display import display
@@ -229,8 +235,9 @@ print(t('overview.summary.graph'))
 # %% [markdown]
 # ## Remember
 #
-# - One operator already fills a device; gains come from several devices and from overlapping computation with
-#   communication.
+# - One operator already fills a device; a gain over one after the other needs separate hardware (several devices,
+#   or copies beside computation), and the fair test is one device doing both jobs: the summary says whether the
+#   second lane beat it here.
 # - Predict from the hardware first: separate devices allow the slower lane's time; lanes sharing cores only divide
 #   them, so compare with one lane that uses all the cores.
 # - Time queued work only after waiting for every device it ran on, and look at every repeat, not just one number.
@@ -242,13 +249,15 @@ print(t('overview.summary.graph'))
 # - **One-device `synchronize()`**: `torch.cuda.synchronize()` waits for the current device only; with two GPUs,
 #   wait for each.
 # - **Reading before the sync**: a `non_blocking=True` copy may not have finished when the next line reads it.
-# - **Pageable copies**: copies to ordinary host memory are synchronous and slow; pinned (page-locked) buffers let the
-#   copy run beside the computation, but pinning fresh memory costs time, so allocate the buffers once.
+# - **New host memory on every copy**: in the recording, copies into new host memory on every call, pinned or not,
+#   were much slower than into reused buffers, and reused pageable buffers slower than pinned ones; with pinned
+#   buffers, a copy stream and an event per product, copies and compute overlapped. Allocate the buffers once.
 
 # %% [markdown] lang="zh"
 # ## 记住
 #
-# - 一个操作符就已经能占满一个设备；收益来自多个设备，以及计算与通信的重叠。
+# - 一个操作符就已经能占满一个设备；要比先后运行更快，需要不同的硬件（多个设备，或与计算同时进行的复制），
+#   公平的检验是一个设备做两份工作：小结会说明在这里第二条执行路是否胜过了它。
 # - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；共用 CPU 核心的执行路只是把这些核心分开用，
 #   所以要与一条用上全部核心的执行路比较。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
@@ -258,5 +267,6 @@ print(t('overview.summary.graph'))
 # - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到。
 # - **只同步一个设备**：`torch.cuda.synchronize()` 只等待当前设备；有两个 GPU 时，要分别等待每一个。
 # - **同步之前就读取**：`non_blocking=True` 的复制在下一行读取结果时可能还没有完成。
-# - **可分页内存的复制**：复制到普通主机内存是同步的，而且很慢；锁页内存缓冲区能让复制与计算同时进行，但锁定新
-#   分配的内存本身也要花时间，所以缓冲区只应分配一次。
+# - **每次复制都用新的主机内存**：在录制结果中，每次调用都复制到新分配的主机内存（无论是否锁页）比复制到重复使用的
+#   缓冲区慢得多，重复使用的可分页缓冲区也比锁页缓冲区慢；使用锁页缓冲区、复制流，并为每个乘积记录一个事件时，
+#   复制和计算重叠了。所以缓冲区只应分配一次。

@@ -19,7 +19,7 @@
 #
 # Two independent jobs on two devices should take as long as the slower one, not the sum. Here you run the book's
 # cells on this machine's two **lanes** (places where work can run at the same time), predict each time, build the
-# runner yourself, and see when a second lane pays.
+# runner yourself, and test a second lane against the fair baseline: one device doing both jobs.
 
 # %% [markdown] lang="zh"
 # # 12.3.1 基于GPU的并行计算
@@ -27,8 +27,8 @@
 # 《动手学深度学习》§12.3“自动并行”中的12.3.1节（英文版为§13.3.1）。
 #
 # 两个设备上的两项相互独立的工作，耗时应当等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
-# （可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心）上运行书中的代码，预测每次的用时，自己写出让执行路同时运行的函数，并看到第二条执行路
-# 什么时候划算。
+# （可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心）上运行书中的代码，预测每次的用时，自己写出让执行路同时运行的函数，并用公平的基线
+# ——一个设备做两份工作——来检验第二条执行路。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -59,12 +59,12 @@ print(d2l_ext.describe_lanes(lanes))
 
 # %% [markdown]
 # The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU. Where a lane is the CPU, both lanes use
-# one smaller size, and the counts are balanced so both lanes take about as long. `refs` holds each product in float64
-# to check every timed answer.
+# one smaller size; beside a GPU, the counts aim at equal times from measured rates. `refs` holds each product in
+# float64 to check every timed answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 在每个GPU上计算一个4000 × 4000矩阵的50次乘法。有一条执行路是CPU时，两条执行路都用同一个较小的大小，并调整乘法个数，
-# 使两条执行路单独运行的耗时大致相同。`refs` 保存用float64计算的乘积，用来核对每个计时得到的结果。
+# 书中的 `run` 在每个GPU上计算一个4000 × 4000矩阵的50次乘法。有一条执行路是CPU时，两条执行路都用同一个较小的大小；
+# 与GPU并列时，乘积个数按实测的速度选定，目标是单独运行的耗时相同。`refs` 保存用float64计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
@@ -255,15 +255,14 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 #
 # Measure each lane's speed and that of the first lane's whole device. Predict each lane alone, one after
 # the other, together, and the **baseline**: that whole device doing both jobs. On separate hardware together takes
-# max(t1, t2). Lanes sharing cores may each run slower side by side, so for them we predict from each lane's speed
-# measured while both run.
+# max(t1, t2). Lanes sharing cores are predicted from each lane's speed measured while both run.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 测出每条执行路的速度，以及第一条执行路所在的整个设备的速度。预测：每条执行路单独运行、先后运行、
 # 同时运行，以及**基线**——这整个设备做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
-# 共用CPU核心的执行路并排运行时，每条都可能比单独运行时慢，所以对它们还要测出两条同时运行时各自的速度，并据此预测。
+# 共用CPU核心的执行路，则按两条同时运行时测得的各自速度来预测。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
@@ -275,11 +274,12 @@ cores = d2l_ext.cpu_cores()
 whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
                              label_key='core.lane_cpu_all_label')
          if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores
-rate = {}  # FLOP per second, from 10 products in a row (one alone would mostly time the wait on a GPU)
+rate = {}  # FLOP per second: the median of 5 repeats of 10 products in a row (one alone would time the wait on a GPU)
 for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
-    m = d2l_ext.measure(lambda lane=lane, x=x: on_lanes([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=3)
+    m = d2l_ext.measure(lambda lane=lane, x=x: on_lanes([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=5)
     rate[lane] = 10 * 2 * N**3 / m.median
-    print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median / 10 * 1e3, gflops=rate[lane] / 1e9))
+    print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median / 10 * 1e3, gflops=rate[lane] / 1e9,
+                    repeats=len(m.times), products=10, low=m.min / 10 * 1e3, high=m.max / 10 * 1e3))
 rate_both = {}  # lanes sharing the cores: each lane's speed while the other runs too, from each product's interval
 if all(lane.kind == 'cpu' for lane in lanes):
     pair = parallel.Together(lanes, [x_0, x_1], [10, 10])  # both lanes at once, keeping each product's interval
@@ -327,7 +327,7 @@ if rate_both:
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.gaps import prediction_text
-from d2l_ext.display.parallel import guess_text, verdict_text
+from d2l_ext.display.parallel import balance_text, book_check_text, guess_text, verdict_text
 from d2l_ext.display.repeats import plot_repeats
 
 together_run = parallel.Together(lanes, [x_0, x_1], K)  # as on_lanes(lanes, jobs), keeping each product's interval
@@ -343,6 +343,8 @@ cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 med = cmp.medians()
 print(verdict_text([med[names[0]], med[names[1]]], med[names[2]], med[names[3]], med[names[4]]))
+print(balance_text(names[:2], [med[names[0]], med[names[1]]]))
+print(book_check_text(both.elapsed, med[names[2]], med[names[3]]))  # the book's "both" cell, timed once
 print(guess_text(my_guess, together, med[names[3]]))
 print(prediction_text(predicted, {name: cmp[name].times for name in names}))
 plot_repeats(cmp, predicted=predicted, title=style.plot_text(
@@ -351,13 +353,13 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
 
 # %% [markdown]
 # Where did each product run? The timeline is the repeat of "together" timed as the median, so it and the numbers
-# beside it come from one run. Each bar is one product (touching bars merge); dashed marks are each lane's predicted
+# beside it come from one run. Each bar is one product (edged where bars touch); dashed marks are each lane's predicted
 # end. The overlap is the fraction of the shorter lane's busy time during which the other lane was busy too. Guess it (0 to 1) in
 # `my_overlap`, then compare it with the time saved.
 
 # %% [markdown] lang="zh"
 # 每个乘积在哪里运行？时间线就是“同时运行”各次重复中用时为中位数的那一次，所以它与旁边的数字来自同一次运行。
-# 每个条形是一次乘法（紧接着运行的乘法会连成一块）；虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间
+# 每个条形是一个乘积（紧挨着的条形带边框，以便分开）；虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间
 # 占比。先在 `my_overlap` 里猜一猜（0到1），再与节省的时间比较。
 
 # %% tags=["nbval-ignore-output"]
@@ -367,9 +369,10 @@ my_overlap = None  # your guess: a fraction from 0 to 1
 repeats = cmp[names[3]].times  # every repeat of "together"
 tl = together_run.timeline(repeats)  # the repeat timed as the median: its own intervals
 print(guess_text(my_overlap, 1.0, lane_overlap(tl), unit='%', name='my_overlap'))
-print(overlap_text(tl, med[names[2]], med[names[3]], together, [2 * N**3 / rate[lane] for lane in lanes],
+lane_alone = [med[names[i]] / K[i] for i in range(2)]  # seconds per product, each lane alone in this comparison
+print(overlap_text(tl, med[names[2]], med[names[3]], together, lane_alone,
                    labels=[lane.label for lane in lanes], repeats=repeats, expected_serial=sum(alone),
-                   alone_from='rates', median_repeat=together_run.median_index(repeats)))
+                   median_repeat=together_run.median_index(repeats)))
 ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if rate_both else alone
 plot_timeline(tl, predicted=ends)  # predicted ends in lane order: no lane names to match
 
@@ -441,7 +444,7 @@ plot_scaling(curves)
 from d2l_ext.display.parallel_recorded import recorded_figure, recorded_overlap_text
 
 print(rec.label() if rec else d2l_ext.t('panels.no_gpu_recordings'))
-print(recorded_overlap_text(rec) if rec else '')
+print(recorded_overlap_text(rec, baseline=True) if rec else '')
 recorded_figure(rec) if rec else None
 
 # %% [markdown]
@@ -471,7 +474,8 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # PyTorch runs eagerly: near 1 on a CPU lane; on a GPU lane "one at a time" also waits after each product, so a ratio
 # above 1 measures the skipped waits. MXNet's engine hands independent products to different workers, so with idle
 # cores the ratio can rise above 1; with `NaiveEngine` nothing overlaps, so its ratio is the gap without concurrency.
-# Concurrency shows only if issued together also beats the control's one at a time.
+# Concurrency shows only if issued together also beats the control's one at a time (a slower one at a time would
+# raise the ratio too).
 # </details>
 
 # %% [markdown] lang="zh"
@@ -501,9 +505,8 @@ plot_independence(runs)
 # **2.** When each operation is small, can parallelism help even on *one* device? Predict for 800 products of
 # 64 × 64: on a CPU, one thread with all the cores, two with half each, or one `torch.bmm`; on a GPU, two CUDA
 # streams, `torch.bmm`, or a CUDA Graph (one launch). Hint: compare launching one product with computing its
-# 2 × 64³ FLOP. No GPU? In the recorded figure "NVIDIA H200: without a wait the clock stops after queuing" above,
-# the no-wait row is the time to queue 50 products; the text above the recorded timeline gives the GPU's time per
-# 2000 × 2000 product.
+# 2 × 64³ FLOP. No GPU? In the recorded sync figure above, the no-wait row is the time to queue 50 products; the
+# text above the recorded timeline gives the GPU's time per 2000 × 2000 product.
 #
 # <details><summary>Worked answer</summary>
 #
@@ -516,8 +519,8 @@ plot_independence(runs)
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对800个64 × 64的乘法做出预测：在CPU上，
 # 是一个用上全部核心的线程、两个各用一半核心的线程，还是一次 `torch.bmm`；在GPU上，是两个CUDA流、`torch.bmm`，
 # 还是CUDA Graph（只启动一次）。提示：比较启动一次乘法与完成它的2 × 64³次浮点运算各需多少时间。没有GPU？
-# 在上面录制的图“NVIDIA H200：不等待时，计时在排入队列后就停止了”中，“完全不等待”那一行是把
-# 50个乘积排入队列的用时；录制的时间线上方的文字给出GPU上每个2000 × 2000乘积的用时。
+# 在上面录制的同步图中，“完全不等待”那一行是把50个乘积排入队列的用时；录制的时间线上方的文字给出GPU上
+# 每个2000 × 2000乘积的用时。
 #
 # <details><summary>参考答案</summary>
 #
@@ -547,8 +550,8 @@ plot_small_ops(small)
 #
 # * **No wait**, or **`torch.cuda.synchronize()` with no argument** (the current device only): wait for every device.
 # * **Lanes that share hardware**: two CPU lanes, or two MXNet contexts, split the same cores.
-# * **Launch-bound small work**: launch once for all the products rather than add streams; exercise 2 measures
-#   which way is fastest here.
+# * **Launch-bound small work**: streams add queues, not a second GPU; exercise 2 measures which way was fastest
+#   here.
 
 # %% [markdown] lang="zh"
 # 练习3和练习4见12.3.2，练习5见扩展一节“依赖图”。
@@ -564,4 +567,4 @@ plot_small_ops(small)
 #
 # * **不等待**，或**不带参数的 `torch.cuda.synchronize()`**（只等待当前设备）：应等待用到的每个设备。
 # * **共用硬件的执行路**：两条CPU执行路，或两个MXNet上下文，分的是同一些核心。
-# * **受启动开销限制的小工作**：应为全部乘积只启动一次，而不是增加流；练习2测出了这里哪种方式最快。
+# * **受启动开销限制的小工作**：流增加的是队列，而不是第二个GPU；练习2测出了这里哪种方式最快。

@@ -18,9 +18,10 @@
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
 # The book computes 50 products on a GPU, copies them to host memory, and claims the system can copy `y[i-1]`
-# while it computes `y[i]`. That holds only under three conditions: the host memory is **pinned** (page-locked), the
-# copies run on a **second stream**, and **events** order each copy after its own product. Here you run the book's
-# cells, write a version that meets the conditions, predict its time from this machine's numbers, and measure it.
+# while it computes `y[i]`. The GPU recording below shows them overlapping with **pinned** (page-locked) host buffers,
+# copies on a **second stream**, and **events** keeping each copy after its product; with the copies on the products'
+# stream, it took run + copy. Here you run the book's cells, write the overlapping version, predict its time and
+# measure it.
 
 # %% [markdown] lang="zh"
 # # 12.3.2 并行计算与通信
@@ -28,8 +29,9 @@
 # 《动手学深度学习》§12.3“自动并行”中的12.3.2节（英文版为§13.3.2）。
 #
 # 书中在GPU上计算50个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
-# 这只有在三个条件下才成立：主机内存是**锁页内存**，复制在**另一个流**上运行，并且用**事件**让每次复制排在
-# 它自己的乘积之后。本节先运行书中的代码，再自己写出满足这三个条件的版本，根据本机的数字预测它的用时，然后实测。
+# 下面的GPU录制结果展示了一种二者确实重叠的设定：主机缓冲区是**锁页内存**，复制在**另一个流**上运行，并且用
+# **事件**让每次复制排在它自己的乘积之后。复制与乘积在同一个流上时，用时是计算 + 复制。本节先运行书中的代码，
+# 再自己写出重叠的版本，预测它的用时，然后实测。
 
 # %%
 # %matplotlib inline
@@ -80,65 +82,69 @@ def copy_to_cpu(x, non_blocking=False):
 x_lane = torch.rand(size=(N, N), device=lane.device())
 run(x_lane)  # warm-up
 d2l_ext.wait_for_lanes([lane])
-print(N, K)
+print(d2l_ext.t('communication.book.setting', n=N, k=K))
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark(d2l_ext.t('communication.book.run'), [lane]):
+with d2l_ext.Benchmark(d2l_ext.t('communication.book.run'), [lane]) as run_alone:
     y = run(x_lane)
 
 with d2l_ext.Benchmark(d2l_ext.t('communication.book.copy' if GPU else 'communication.book.copy_cpu'), [lane]):
     y_cpu = copy_to_cpu(y)
 
-# only a GPU's first non_blocking call page-locks host memory: on a CPU lane the labels say nothing is copied
-with d2l_ext.Benchmark(d2l_ext.t('communication.book.both' if GPU else 'communication.book.both_cpu'), [lane]):
+# on a GPU the first non_blocking call copies into new host memory; on a CPU lane nothing is copied
+with d2l_ext.Benchmark(d2l_ext.t('communication.book.both' if GPU else 'communication.book.both_cpu'),
+                       [lane]) as first_call:
     y = run(x_lane)
     y_cpu = copy_to_cpu(y, True)
 
 y_cpu = None  # let go of the first call's results: their pinned blocks return to PyTorch's cache for reuse
 with d2l_ext.Benchmark(d2l_ext.t('communication.book.both_again' if GPU else 'communication.book.both_again_cpu'),
-                       [lane]):
+                       [lane]) as second_call:
     y = run(x_lane)
     y_cpu = copy_to_cpu(y, True)
+print(show.book_times_text(run_alone.elapsed, first_call.elapsed, second_call.elapsed, GPU))
 
 # %%
 print(show.copied_text(y, y_cpu))
 
 # %% [markdown]
-# On a GPU, the first `non_blocking=True` call also page-locks fresh host memory (timed apart below); once `y_cpu`
+# On a GPU, the first `non_blocking=True` call copies into new pinned host memory (timed apart below); once `y_cpu`
 # lets go of its results, the second call reuses those blocks. Without a GPU, `y.to('cpu')` returns the same tensor:
 # nothing is copied, so a CPU analogue stands in, and GPU recordings show the real thing.
 #
-# ## The three conditions
+# ## The three ingredients
 #
 # * **Pinned memory.** The GPU's copy engine writes only into page-locked memory (`pin_memory=True`); a copy into
-#   ordinary (*pageable*) memory goes through a staging buffer and makes the host wait. Page-locking is slow: do it
-#   once, into buffers you reuse.
+#   ordinary (*pageable*) memory goes through a staging buffer and makes the host wait. Allocate buffers once and
+#   reuse them: the recording compares new memory on every call with reused buffers.
 # * **A copy stream.** Work on one CUDA stream runs in order: a copy queued behind product `i+1` waits for it. On a
 #   second stream `s` (`with torch.cuda.stream(s):`), copy `i` can run while product `i+1` computes.
 # * **Events.** `done.record()` puts a marker on the compute stream after product `i`; `s.wait_event(done)` holds
-#   the copy stream until that marker is reached. `y.record_stream(s)` tells PyTorch's allocator that `s` still reads
-#   `y`. The host reads the buffers only after `s.synchronize()`.
+#   the copy stream until that marker is reached, so the copy reads a finished product. `y.record_stream(s)` tells
+#   PyTorch's allocator that `s` still reads `y`. The host reads the buffers only after `s.synchronize()`.
 #
 # On a CPU the copy engine is a second thread fed through a `queue.Queue`; `join()` plays `synchronize()`. Each
-# thread sets its own `torch.set_num_threads` (the setting belongs to the thread).
+# thread sets its own `torch.set_num_threads`.
 
 # %% [markdown] lang="zh"
-# 在GPU上，第一次 `non_blocking=True` 调用还要为新的主机内存锁页（下文单独计时）；`y_cpu` 释放了这些结果之后，
+# 在GPU上，第一次 `non_blocking=True` 调用复制到新的锁页主机内存（下文单独计时）；`y_cpu` 释放了这些结果之后，
 # 第二次调用便重复使用这些内存块。
 # 没有GPU时，`y.to('cpu')` 返回的是同一个张量：什么也没有复制，因此下面用一个CPU上的类比代替，GPU上的录制结果
 # 则展示真正的情形。
 #
-# ## 三个条件
+# ## 三个要素
 #
 # * **锁页内存。** GPU的复制引擎只能直接写入锁页内存（`pin_memory=True`）；复制到普通的（*可分页*）内存时，要经过
-#   一个中转缓冲区，而且主机必须等待。锁页操作很慢：只做一次，锁页的缓冲区重复使用。
+#   一个中转缓冲区，而且主机必须等待。缓冲区只分配一次，然后重复使用：录制结果比较了每次调用都用新内存与重复使用
+#   缓冲区这两种情形。
 # * **复制流。** 同一个CUDA流上的工作按顺序执行：排在乘积 `i+1` 之后的复制要等它完成。放在第二个流 `s` 上
 #   （`with torch.cuda.stream(s):`），复制 `i` 就能在计算乘积 `i+1` 的同时进行。
-# * **事件。** `done.record()` 在计算流上乘积 `i` 之后放一个标记；`s.wait_event(done)` 让复制流等到这个标记为止。
+# * **事件。** `done.record()` 在计算流上乘积 `i` 之后放一个标记；`s.wait_event(done)` 让复制流等到这个标记为止，
+#   这样复制读到的是已经算完的乘积。
 #   `y.record_stream(s)` 告诉PyTorch的内存分配器，流 `s` 还在读取 `y`。主机要在 `s.synchronize()` 之后才读取缓冲区。
 #
 # 在CPU上，复制引擎换成由 `queue.Queue` 供给的第二个线程；`join()` 起 `synchronize()` 的作用。每个线程各自调用
-# `torch.set_num_threads`（这个设置属于线程本身）。
+# `torch.set_num_threads`。
 
 # %% [markdown]
 # ## Build it: `run_and_copy`
@@ -298,14 +304,14 @@ print(show.recorded_prediction_text(rec))
 # %% [markdown]
 # ## When each product and each copy ran
 #
-# The worked solution once more, with a stopwatch on each stream (torch.profiler) or thread. One overlap, three
-# numbers: the interval fraction, its closed form, and the wall clock. The dashed line is the closed form for the overlapped run.
+# The worked solution once more, with a stopwatch on each stream (torch.profiler) or thread: the interval overlap
+# beside its closed form, then the wall clock.
 
 # %% [markdown] lang="zh"
 # ## 每个乘积和每次复制在何时运行
 #
-# 再运行一次参考答案，并在每个流（torch.profiler）或每个线程上计时。一个重叠，三个数字：由区间算出的比例、它的
-# 按公式的预测和挂钟时间。虚线是重叠运行按公式的预测。
+# 再运行一次参考答案，并在每个流（torch.profiler）或每个线程上计时：先是由区间算出的重叠比例及其按公式的预测，
+# 然后是挂钟时间。
 
 # %% tags=["nbval-ignore-output"]
 traced = copy_task.traced_run(copy_task.run_and_copy, lane)  # the worked solution, with the stopwatch on
@@ -340,14 +346,14 @@ else:
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# `copy_to_cpu(y, True)` allocates a new pinned tensor per result. The first time, the driver must page-lock fresh
-# host memory; later calls reuse the blocks PyTorch cached. The profiler splits the first call.
+# `copy_to_cpu(y, True)` allocates a new pinned tensor per result. The first call gets new host memory; later calls
+# reuse the blocks PyTorch cached. The profiler splits the first call into the GPU's copy and the rest.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量。第一次调用时，驱动程序必须为新的主机内存锁页；之后的调用会
-# 重复使用PyTorch缓存的内存块。性能分析器把第一次调用拆开来看。
+# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量。第一次调用得到的是新的主机内存；之后的调用会重复使用
+# PyTorch缓存的内存块。性能分析器把第一次调用拆成GPU上的复制和其余部分。
 
 # %% tags=["nbval-ignore-output"]
 first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
@@ -427,8 +433,7 @@ show.plot_exercise_three(ex3)
 #
 # A GPU lane and the CPU are separate hardware, and the GPU's copy engine is a third: expect the max of the two
 # lanes' times alone. On a CPU-only machine lane 0's copy thread is one more thread on the cores the lanes share: when
-# the threads outnumber the cores, expect no better than the max, and up to one after the other. The line above
-# counts them and prints the rule it used.
+# the threads outnumber the cores, expect no better than the max, and up to one after the other.
 # </details>
 #
 # **4. Use a profiler.** `torch.profiler` works in a notebook, on a CPU too. Predict which operator takes most of the
@@ -439,7 +444,7 @@ show.plot_exercise_three(ex3)
 #
 # GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两条执行路单独运行用时的最大值。
 # 在只有CPU的机器上，执行路0的复制线程是在两条执行路共用的核心上多出的一个线程：线程多于核心时，应当预期不会好于
-# 最大值，最多是先后运行的用时。上面那一行数出了线程和核心，并打印出所用的规则。
+# 最大值，最多是先后运行的用时。
 # </details>
 #
 # **4. 使用性能分析器。** `torch.profiler` 可以在Jupyter记事本中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，
@@ -476,8 +481,8 @@ print(show.profile_text(prof, GPU))
 #
 # ## Remember
 #
-# * Compute and copies can overlap only with pinned memory, a second stream and an event per product; the host waits
-#   for the copy stream before it reads.
+# * In the recording, compute and copies overlapped with pinned buffers, a copy stream and an event per product; on
+#   one stream they took run + copy.
 # * Predict first: run = FLOPs / FLOP/s, copy = bytes / GB/s; on one stream, run + copy; overlapped, about
 #   max(run, copy) or more (single repeats scatter around it).
 # * Measure an overlap from intervals: the share of the copies' time during which products ran.
@@ -486,7 +491,8 @@ print(show.profile_text(prof, GPU))
 #
 # * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
 # * **Reading before the sync:** a `non_blocking` result is not there until you synchronize the stream that copies it.
-# * **Pageable copies** are slow and make the host wait; **pinning fresh memory** on every call costs more than the copy.
+# * **Pageable copies** are slow and make the host wait; **new host memory on every call**, pinned or not, was slower
+#   than reused buffers in the recording.
 # * **One stream for compute and copies** runs them in turn: no overlap.
 
 # %% [markdown] lang="zh"
@@ -499,7 +505,8 @@ print(show.profile_text(prof, GPU))
 #
 # ## 记住
 #
-# * 只有具备锁页内存、第二个流，并为每个乘积记录一个事件，计算和复制才能重叠；主机在读取之前要等待复制流。
+# * 在录制结果中，使用锁页缓冲区、复制流，并为每个乘积记录一个事件时，计算和复制重叠了；在一个流上，用时是
+#   计算 + 复制。
 # * 先预测：计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s；在一个流上是计算 + 复制；重叠后约为
 #   max(计算, 复制) 或更长（单次重复散布在它周围）。
 # * 用区间测量重叠：复制的时间中有多大比例有乘积在运行。
@@ -508,5 +515,6 @@ print(show.profile_text(prof, GPU))
 #
 # * **不等待：** 不同步就为排队的GPU工作计时，测到的只是排队的时间。
 # * **同步之前读取：** `non_blocking` 的结果在负责复制的流同步之前并不存在。
-# * **可分页内存的复制** 很慢，而且会让主机等待；**每次调用都为新内存锁页**，花的时间比复制本身还多。
+# * **可分页内存的复制** 很慢，而且会让主机等待；在录制结果中，**每次调用都用新的主机内存**（无论是否锁页）
+#   比重复使用缓冲区慢。
 # * **计算和复制共用一个流** 会让它们依次执行：没有重叠。

@@ -144,15 +144,16 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 #
 # `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook that sees every operation. An edge joins A
 # to B when B reads a tensor A wrote; a copy is its own node, between two lanes, with the bytes it moves.
-# Merging each box's operations gives the book's picture. Each step starts with `copy in`: fresh weights for each
-# lane, and its rows (moved only to another device).
+# Merging each box's operations gives the book's picture. Each step starts with `copy in`, each copy named for what
+# it moves: fresh weights to each lane, its rows only to another device.
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
 # `record_step_graph` 在一个能看到每个操作的PyTorch钩子下运行一次参考实现 `mlp_step`。当B读取了A写入的张量时，就有
 # 一条从A到B的边；一次复制是两条执行路之间的一个单独节点，并带有它传输的字节数。把每个方框里的操作合并起来，就
-# 得到了书中的图。每个训练步从 `copy in` 开始：每条执行路得到一份新的权重副本和它的样本（样本只在换设备时才被复制）。
+# 得到了书中的图。每个训练步从 `copy in` 开始，每次复制按它传输的内容命名：每条执行路得到一份新的权重副本，样本只在
+# 换设备时才被复制。
 
 # %%
 graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box
@@ -267,9 +268,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # **2. An uneven split.** With a GPU and the CPU as lanes, an even split makes the GPU wait. How many of the 256 rows
 # should lane 0 get so that both lanes finish together? Try `X.tensor_split([a])` (and `y` alike) in your `mlp_step`
-# and time it with `d2l_ext.measure(..., lanes=lanes)`. Without a GPU, read the recording at the end: the text
-# above the figure "The step of Fig. 13.3.1 recorded on NVIDIA H200" gives each lane's device and busy time at
-# batch 256.
+# and time it with `d2l_ext.measure(..., lanes=lanes)`. Without a GPU, use the recording at the end: its line "each
+# lane alone" gives each lane's busy time at 128 rows.
 #
 # <details><summary>Worked answer</summary>
 #
@@ -287,8 +287,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # **2. 不均匀的拆分。** 以一个GPU和CPU作为执行路时，平均拆分会使GPU等待。256个样本中应当给执行路0多少个，才能让两条
 # 执行路同时完成？在你的 `mlp_step` 中试用 `X.tensor_split([a])`（`y` 也一样），再用
-# `d2l_ext.measure(..., lanes=lanes)` 为它计时。没有GPU时，请读本课末尾的录制结果：图“图12.3.1的训练步，录制于
-# NVIDIA H200”上方的文字给出了每条执行路的设备，以及批量大小为256时它的忙碌时间。
+# `d2l_ext.measure(..., lanes=lanes)` 为它计时。没有GPU时，请用本课末尾的录制结果：其中“每条执行路单独运行”那一行
+# 给出了每条执行路处理128个样本时的忙碌时间。
 #
 # <details><summary>参考答案</summary>
 #

@@ -160,9 +160,9 @@ print(show.ingredients_text(result))
 # from median repeats, as every step time below.
 #
 # A call starts once its gradients are ready and the call before it is done. With K equal calls the last waits for
-# the end of backward: at best (K-1)/K of the all-reduce runs during backward. The model assumes communication has
-# hardware of its own. Guess the share of (c)'s all-reduce that runs while backward computes; the cell then works out
-# (a) from the model.
+# the end of backward: in the model, at most (K-1)/K of the all-reduce runs during backward. That is the model's
+# share, not a bound: a measured share can be higher. The model assumes communication has hardware of its own.
+# Guess the share of (c)'s all-reduce that runs while backward computes; the cell then works out (a) from the model.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -170,9 +170,9 @@ print(show.ingredients_text(result))
 # 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，所以一次调用的代价是 **α + 2(n-1)/n × 字节数 / β**：每次调用的
 # 开销α来自一个浮点数的全归约，总线带宽β来自大缓冲区；两者都取各次重复的中位数，与下面每个训练步的时间一样。
 #
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：最多
-# 只有(K-1)/K的全归约在反向传播期间进行。模型假定通信拥有自己的硬件。请猜一猜(c)的全归约有多大比例会在反向传播
-# 计算的同时进行；随后这个单元格用模型算出(a)的时间。
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：在模型
+# 中，最多只有(K-1)/K的全归约在反向传播期间进行。这是模型给出的比例，不是上限：实测比例可能更高。模型假定通信
+# 拥有自己的硬件。请猜一猜(c)的全归约有多大比例会在反向传播计算的同时进行；随后这个单元格用模型算出(a)的时间。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # share of (c)'s all-reduce that runs while backward computes, 0 to 1
@@ -195,8 +195,8 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # ## Measure
 #
 # Per overlapping version: the **overlap** (share of its all-reduce's busy time during which backward computed),
-# the **model**'s share, and the **wall clock** against (a), split into calls saved (times α), all-reduce during
-# backward, and the change in backward's speed (profiled). Dots: repeats; hatched: the model.
+# the **model**'s share, and the **wall clock** against (a), split into the model's fewer-calls term (calls × α),
+# all-reduce during backward, and the change in backward's speed (profiled). Dots: repeats; hatched: the model.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
@@ -208,7 +208,8 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # ## 实测
 #
 # 每个重叠的版本给出：**重叠**（它的全归约忙碌的时间里反向传播也在计算的比例）、**模型**给出的比例，以及与(a)
-# 相比的**挂钟时间**，拆成省下的调用（乘以α）、在反向传播期间进行的全归约，以及反向传播快慢的变化（性能分析）。
+# 相比的**挂钟时间**，拆成模型给出的调用减少项（调用次数 × α）、实测在反向传播期间进行的全归约，以及反向传播快慢
+# 的变化（性能分析）。
 # 点：各次重复；斜线条：模型。
 
 # %% tags=["nbval-ignore-output"]
@@ -222,14 +223,14 @@ show.plot_steps(result, ids=['backward', 'allreduce', 'serial', 'flat', 'hooks',
 #
 # ## Fewer calls, or overlap?
 #
-# Fewer calls could save time without overlap; flat also copies every gradient twice:
+# Fewer calls could save time without overlap; flat also copies every gradient twice (the copies are not timed):
 
 # %% [markdown] lang="zh"
 # 重叠统计的是时间而不是节省，所以总在0-100%之间。“无法解释”的那一项要与各次重复的波动范围对照着看。
 #
 # ## 是调用少了，还是重叠了？
 #
-# 调用次数少了，即使没有任何重叠也可能省时间；扁平版本还要把每个梯度复制两次：
+# 调用次数少了，即使没有任何重叠也可能省时间；扁平版本还要把每个梯度复制两次（这些复制没有单独计时）：
 
 # %% tags=["nbval-ignore-output"]
 print(show.per_call_text(result))
@@ -251,10 +252,10 @@ display(show.draw_step_timeline(result, 'serial'))
 show.draw_step_timeline(result, 'ddp-1')
 
 # %% [markdown]
-# Chrome traces for Perfetto, one per process:
+# Your run's Chrome traces for Perfetto, one per process:
 
 # %% [markdown] lang="zh"
-# 供Perfetto打开的Chrome跟踪文件，每个进程一个：
+# 这次运行的、供Perfetto打开的Chrome跟踪文件，每个进程一个：
 
 # %% tags=["nbval-ignore-output"]
 print(show.trace_text(result, 'ddp-1'))
@@ -277,8 +278,8 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # %% [markdown]
 # ## MXNet
 #
-# MXNet's KVStore sums with `kv.push` and returns with `kv.pull`; without GPUs it is a copy in one process, so we
-# do not measure it.
+# MXNet's KVStore (`kv.push` sums, `kv.pull` returns) sums the devices of one process, or goes through server
+# processes (`dist_` types): no all-reduce between processes to time here.
 #
 # ## Beyond one machine
 #
@@ -298,8 +299,8 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # %% [markdown] lang="zh"
 # ## MXNet
 #
-# MXNet的KVStore用 `kv.push` 求和、用 `kv.pull` 取回；没有GPU时，它只是一个进程里的内存复制，所以我们不给出它的
-# 测量结果。
+# MXNet的KVStore（`kv.push` 求和，`kv.pull` 取回）对一个进程中的各个设备求和，或者经过服务器进程（`dist_` 系列
+# 类型）：这里没有进程之间的全归约可以计时。
 #
 # ## 超越一台机器
 #
@@ -326,14 +327,15 @@ if rec is not None:
 # %% [markdown]
 # ## Exercises
 #
-# 1. DDP's default bucket, 25 MiB, holds about all of this model's gradients on CPUs. Which size does the model
-#    predict fastest among 0.25, 1, 8 MiB and one bucket? What overlap for the one bucket? The first run timed all four.
+# 1. With the CPU sizes, DDP's default bucket, 25 MiB, holds all of this model's gradients (24.0 MiB). Which size
+#    does the model predict fastest among 0.25, 1, 8 MiB and one bucket? What overlap for the one bucket? The first
+#    run timed all four.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. DDP默认的桶大小25 MiB在CPU上差不多装下这个模型的全部梯度。在0.25、1、8 MiB和一个桶之中，模型预测哪个
-#    最快？一个桶的重叠是多少？第一次运行已经测量了这四种大小。
+# 1. 用CPU上的大小时，DDP默认的桶大小25 MiB能装下这个模型的全部梯度（24.0 MiB）。在0.25、1、8 MiB和一个桶之中，
+#    模型预测哪个最快？一个桶的重叠是多少？第一次运行已经测量了这四种大小。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 ddp = [v.id for v in result.ddp_versions()]  # the first run timed every size in BUCKETS
@@ -398,28 +400,26 @@ except d2l_ext.ResultMismatch as wrong:
 # 每个梯度都变成了应有值的 n 倍。检查以接近n - 1的相对误差终止运行。
 # </details>
 #
-# 3. 字节数随width²增长，反向传播的算术运算量随 batch × width² 增长。每个进程的批量减半时，仅全归约 / 仅反向
+# 3. 字节数随宽度²增长，反向传播的算术运算量随批量 × 宽度²增长。每个进程的批量减半时，仅全归约 / 仅反向
 #    传播如何变化？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 half = {**SIZES, 'batch': SIZES['batch'] // 2}
 ex3 = run_allreduce(BACKEND, WORLD, bucket_mb=[], repeats=3, steps={}, **half)  # alone versions only: no DDP
-for r in (result, ex3):
-    print(d2l_ext.t('allreduce.ratio', batch=r.batch_per_process,
-                    ratio=r.version('allreduce').median / r.version('backward').median))
+print(show.ratio_text(result, ex3))  # each batch's ratio, then how many times it grew beside 2x
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
 # Half the batch halves backward's arithmetic, not the bytes: were the step all arithmetic, the ratio would
-# double; costs that do not shrink with the batch make it grow less. Compare the two printed ratios.
+# double. The last line says whether it grew more or less; what makes up the difference is not timed.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使反向传播的算术运算量减半，而字节数不变：假如训练步的时间全是算术运算，这个比值会翻倍；不随批量缩小的
-# 开销使它增长得少一些。请对照上面打印的两个比值。
+# 批量减半使反向传播的算术运算量减半，而字节数不变：假如训练步的时间全是算术运算，这个比值会翻倍。两个比值下面的
+# 那一行说明它比翻倍增长得多还是少；造成差别的各个部分没有单独计时。
 # </details>
 
 # %% [markdown]

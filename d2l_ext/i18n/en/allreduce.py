@@ -92,7 +92,7 @@ MESSAGES = {
     'allreduce.wall.same': ("the step is not told apart from (a): they differ by less than the repeats' spread "
                             '({spread:.1f} ms, the larger interquartile range)'),
     'allreduce.why.head': '    (a) minus it, {gain:+.1f} ms =',
-    'allreduce.why.calls': '{ms:+.1f} ms from {k} fewer calls ({alpha:.3f} ms each)',
+    'allreduce.why.calls': '{ms:+.1f} ms by the model for {k} fewer calls ({k} × α {alpha:.3f} ms)',
     'allreduce.why.overlap': ('{ms:+.1f} ms of all-reduce in flight during backward (its wait for the other '
                               'processes included)'),
     'allreduce.why.rest': "{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms)",
@@ -148,7 +148,8 @@ MESSAGES = {
                                   ", yet (a) minus flat = {diff:+.1f} ms, beyond the repeats' spread ({spread:.1"
                                   'f} ms): flat was slower, so no saving from fewer calls shows here; by the one'
                                   '-float all-reduce (α = {alpha:.3f} ms) the calls flat avoids are worth {s'
-                                  'aved:.1f} ms, and flat also copies every gradient into one buffer and back'),
+                                  'aved:.1f} ms; flat also copies every gradient into one buffer and back, and '
+                                  'this run does not time those copies'),
     'allreduce.recorded.where': ('Recorded on a machine with {gpus} and {cores} CPU cores: the gloo processes ran on'
                                  ' its CPU cores, one core each, not on the GPU (PyTorch {torch}, Python {python}, '
                                  'NumPy {numpy}), on {date}; world sizes {sizes}'),
@@ -228,4 +229,35 @@ MESSAGES = {
                                        'repeat longer than another, is not explained by anything measured here; the '
                                        "model gives every process backward alone's time and every call the time α "
                                        'and β give it'),
+    'allreduce.overlap.line_above': ('{label}: {measured:.0%} of its {comm:.1f} ms of all-reduce ran while backward'
+                                     " computed, above the model's {predicted:.0%}, whose all-reduce takes {model:.1f}"
+                                     ' ms; {wall}'),
+    'allreduce.calls_control.line': ("the fewer-calls terms above are the model's (calls × α); the measured flat "
+                                     'control, 1 call instead of {calls}, ran {diff:.1f} ms faster than (a), beyond '
+                                     "the repeats' spread ({spread:.1f} ms), where the model gives {fewer} fewer "
+                                     'calls {saved:.1f} ms'),
+    'allreduce.calls_control.noise': ("the fewer-calls terms above are the model's (calls × α); the measured flat "
+                                      'control, 1 call instead of {calls}, does not show that saving: (a) minus '
+                                      "flat = {diff:+.1f} ms, within the repeats' spread ({spread:.1f} ms), where "
+                                      'the model gives {saved:.1f} ms'),
+    'allreduce.calls_control.slower': ("the fewer-calls terms above are the model's (calls × α); the measured flat "
+                                       'control, 1 call instead of {calls}, does not show that saving: (a) minus '
+                                       "flat = {diff:+.1f} ms, beyond the repeats' spread ({spread:.1f} ms), where "
+                                       'the model gives {saved:.1f} ms'),
+    'allreduce.one_call.same': ('{label} and the flat control (b) each make one all-reduce of the whole gradient '
+                                'after backward; their medians, {ms:.1f} ms and {flat:.1f} ms, differ by {diff:.1f} '
+                                "ms, within the repeats' spread ({spread:.1f} ms)"),
+    'allreduce.one_call.apart': ('{label} and the flat control (b) each make one all-reduce of the whole gradient '
+                                 'after backward; their medians, {ms:.1f} ms and {flat:.1f} ms, differ by {diff:.1f} '
+                                 "ms, beyond the repeats' spread ({spread:.1f} ms); nothing measured here splits "
+                                 'that difference into parts'),
+    'allreduce.ratio_rise.more': ('halving the batch made the ratio {rise:.2f}x as large: more than the 2x that '
+                                  'a step made only of arithmetic would give'),
+    'allreduce.ratio_rise.less': ('halving the batch made the ratio {rise:.2f}x as large: less than the 2x that '
+                                  'a step made only of arithmetic would give'),
+    'allreduce.ratio_rise.about': ('halving the batch made the ratio {rise:.2f}x as large: about the 2x that '
+                                   'a step made only of arithmetic would give'),
+    'allreduce.trace.file': "this run's trace of {label}, process {rank}: {path}",
+    'allreduce.trace.kept': ("these files last while this notebook's kernel runs: the folder is removed when "
+                             'the variable traces is replaced or the kernel ends'),
 }

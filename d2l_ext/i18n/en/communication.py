@@ -6,8 +6,8 @@ MESSAGES = {
     'communication.variant.book': 'book: run, copy_to_cpu(y, True)',
     'communication.variant.run_then_copy': 'run, then copy',
     'communication.variant.overlapped': 'run and copy issued together',
-    'communication.variant.warm': 'later calls (warm)',
-    'communication.variant.cold': 'first call (includes page-locking)',
+    'communication.variant.warm': 'later calls (reused memory)',
+    'communication.variant.cold': 'first call (new memory)',
     'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies, alone',
     'communication.variant.lane2_compute': 'lane 1 computes, alone',
     'communication.variant.together': 'both lanes together',
@@ -54,8 +54,8 @@ MESSAGES = {
                                         'times as long. That ratio compares new pageable memory with reused pinned '
                                         'memory.'),
     'communication.recorded.nb_like_pinned': ("The book's non_blocking copy ({nb:.4f} s) is as fast as preallocated "
-                                              'pinned buffers ({pinned:.4f} s): from the second call on, PyTorch '
-                                              'reuses the pinned blocks it page-locked the first time.'),
+                                              'pinned buffers ({pinned:.4f} s): from the second call on, it copies '
+                                              'into the pinned blocks PyTorch kept from the first call.'),
     'communication.recorded.nb_unlike_pinned': ("The book's non_blocking copy took {nb:.4f} s, preallocated pinned "
                                                 'buffers {pinned:.4f} s.'),
     'communication.recorded.streams': ('Pinned buffers, one stream: run and copy issued together took '
@@ -73,17 +73,16 @@ MESSAGES = {
                                             'above, no per-stream events to draw.'),
     'communication.recorded.no_first_copy': ('This recording predates the first-call measurement: no cold copy or '
                                              'profiler times to show.'),
-    'communication.first_copy.no_gpu': 'no GPU here: host memory needs no page-locking, so there is no cold first copy',
-    'communication.first_copy.summary': ("The book's copy_to_cpu(y, non_blocking=True): first call {cold:.3f} s, "
-                                         'later calls {warm:.3f} s (the first took {ratio:.0f} times as long): it '
-                                         'allocates and page-locks new host memory (this run does not separate '
-                                         'the two).'),
+    'communication.first_copy.no_gpu': 'no GPU here: no device-to-host copy, so no first copy to time',
+    'communication.first_copy.summary': ("The book's copy_to_cpu(y, non_blocking=True): first call, into new host "
+                                         'memory, {cold:.3f} s; later calls, into the blocks PyTorch kept from it, '
+                                         '{warm:.3f} s (the first took {ratio:.0f} times as long).'),
     'communication.first_copy.profile': ('torch.profiler, first call: aten::to held the CPU {cpu:.3f} s, the GPU '
-                                         'copied for {cuda:.3f} s; the rest, {rest:.3f} s by subtraction, is not '
-                                         'profiled separately: it is what the later calls, which reuse pinned '
-                                         'blocks, do not spend.'),
+                                         'copied for {cuda:.3f} s; the rest, {rest:.3f} s by subtraction, is CPU time '
+                                         'outside the GPU copy, and this run does not split it further (allocating '
+                                         'the new memory is not timed apart).'),
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
-    'communication.first_copy.title': "Book's non_blocking copy: first call allocates and page-locks new memory",
+    'communication.first_copy.title': "Book's non_blocking copy: first call into new memory, later calls reuse it",
     'communication.profile_title': 'torch.profiler: CPU time and CUDA time of the copy operators',
     'communication.hazard.caught': ('Read before synchronizing: relative error {early:.2f} (the buffer still held '
                                     'old values); after torch.cuda.synchronize(): {late:.1e}.'),
@@ -101,7 +100,8 @@ MESSAGES = {
     'communication.ex3.between': ('Together {together:.4f} s: expected {expected:.4f} s ({rule}), one after the '
                                   'other {serial:.4f} s.'),
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane at once',
-    'communication.profile.trace': 'Chrome trace written to {path}: open it at ui.perfetto.dev.',
+    'communication.profile.trace': ('Your profile was saved to {path}: drag that file onto ui.perfetto.dev to see '
+                                    'when each operator ran.'),
     'communication.profile.split_gpu': ('GPU time: products (aten::mm) {mm:.4f} s, device-to-host copies {copy:.4f} '
                                         's (the copies took {share:.0%} as long as the products); the trace shows on '
                                         'which streams they ran.'),
@@ -164,9 +164,26 @@ MESSAGES = {
                                         'were busy {busy:.4f} s.'),
     'communication.overlap.slowed': ('In the traced overlapped run the products were busy {busy:.4f} s beside the '
                                      'copies, {ratio:.2f} times the untraced products-alone median of {run:.4f} s '
-                                     '(one traced run against a median of untraced repeats): the products ran '
-                                     'slower while the copies ran, so the wall clock gained less than the overlap '
-                                     'suggests.'),
+                                     'and above every untraced products-alone repeat ({lo:.4f}-{hi:.4f} s): the '
+                                     'products ran slower while the copies ran, so the wall clock gained less than '
+                                     'the overlap suggests.'),
+    'communication.overlap.slowed_within': ('In the traced overlapped run the products were busy {busy:.4f} s beside '
+                                            'the copies, {ratio:.2f} times the untraced products-alone median of '
+                                            '{run:.4f} s, but within the range of the untraced products-alone repeats '
+                                            "({lo:.4f}-{hi:.4f} s): one traced run inside the repeats' spread does not "
+                                            'show the copies slowing the products.'),
+    'communication.overlap.traced_within': ('The timeline below is one traced run, not a median: its wall clock '
+                                            '{wall:.4f} s lies within the untraced overlapped repeats ({lo:.4f}-'
+                                            '{hi:.4f} s); untraced products alone took {run_lo:.4f}-{run_hi:.4f} s; '
+                                            'the dashed line is the closed form, {closed:.4f} s.'),
+    'communication.overlap.traced_below': ('The timeline below is one traced run, not a median: its wall clock '
+                                           '{wall:.4f} s is below every untraced overlapped repeat ({lo:.4f}-'
+                                           '{hi:.4f} s); untraced products alone took {run_lo:.4f}-{run_hi:.4f} s; '
+                                           'the dashed line is the closed form, {closed:.4f} s.'),
+    'communication.overlap.traced_above': ('The timeline below is one traced run, not a median: its wall clock '
+                                           '{wall:.4f} s is above every untraced overlapped repeat ({lo:.4f}-'
+                                           '{hi:.4f} s); untraced products alone took {run_lo:.4f}-{run_hi:.4f} s; '
+                                           'the dashed line is the closed form, {closed:.4f} s.'),
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} x {n})',
     'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} x {n}, every repeat',
     'communication.recorded.interval': ("From the recorded timeline's intervals: with a copy stream and events the "
@@ -176,9 +193,18 @@ MESSAGES = {
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} x {n})',
     'communication.legend.compute': 'products (mm)',
     'communication.legend.copy': 'copies to host memory',
-    'communication.book.both': ('Run on lane 0 and copy to CPU (first non_blocking call, including page-locking new '
-                                'host memory)'),
+    'communication.book.both': 'Run on lane 0 and copy to CPU (first non_blocking call, into new host memory)',
     'communication.book.both_again': 'Run on lane 0 and copy to CPU (second non_blocking call)',
+    'communication.book.setting': '{n} x {n} matrices, {k} products per call of run',
+    'communication.book.single_gpu': ('Each line above is one timing, not a median; the first non_blocking call is '
+                                      'timed again below, with repeats.'),
+    'communication.book.single_close': ('Each line above is one timing, not a median. Nothing is copied on a CPU lane, '
+                                        'and the two lines with .to are within {noise:.0%} of compute alone '
+                                        '({run:.4f} s).'),
+    'communication.book.single_apart': ('Each line above is one timing, not a median. Nothing is copied on a CPU lane; '
+                                        'the two lines with .to took {first:.2f} and {second:.2f} times as long as '
+                                        'compute alone ({run:.4f} s), at least one more than {noise:.0%} away: this '
+                                        'run does not test why.'),
     'communication.book.copy_cpu': ".to('cpu') (a CPU lane: nothing is copied)",
     'communication.book.both_cpu': ("Run on lane 0, then .to('cpu', non_blocking=True), 1st call (a CPU lane: "
                                     'nothing is copied)'),
@@ -193,7 +219,8 @@ MESSAGES = {
     'communication.variant.expected.oversubscribed': 'more threads than cores: from max(lane times) up to their sum',
     'communication.mode.pageable, preallocated, same stream': 'pageable buffers, preallocated (reused), one stream',
     'communication.recorded.reused': ('Into preallocated pageable buffers, reused on every repeat: {seconds:.3f} s '
-                                       '({gbps:.1f} GB/s), {ratio:.1f} times as long as the pinned buffers.'),
+                                       '({gbps:.1f} GB/s), {ratio:.1f} times as long as the pinned buffers; the new '
+                                       'pageable tensors took {new_ratio:.1f} times as long as these reused ones.'),
     'communication.recorded.reused_link': ('This recording has no row for reused pageable buffers; its link '
                                             'measurement copied one {n} x {n} result again and again into one '
                                             'reused buffer: pageable {gbps:.1f} GB/s, pinned {pinned:.1f} GB/s '

@@ -1,7 +1,9 @@
 """13.3.3: the dependency graph, its schedule, the timed step, exercise 5 and the panel."""
 MESSAGES = {
     'graph.lane': 'lane {i}',
-    'graph.stage.copy_in': 'weights + rows in',
+    'graph.stage.copy_in': 'data in',  # a copy in that moved neither or both (runs.name_copies_in)
+    'graph.stage.weights_in': 'weights in',
+    'graph.stage.rows_in': 'rows in',
     'graph.stage.fc1_fwd': 'fc1 fwd',
     'graph.stage.relu': 'relu',
     'graph.stage.fc2_fwd': 'fc2 fwd',
@@ -38,62 +40,67 @@ MESSAGES = {
     'graph.variant.in_turn': 'two lanes, one after the other',
     'graph.variant.split': 'two lanes together',
     'graph.step_title': 'one training step, batch {batch}, lanes: {lanes}; {repeats} repeats of each, interleaved',
-    'graph.step_faster': ('two lanes together ran {ratio:.2f}x as fast as one after the other '
-                          "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
-                          '{gap:.2f} ms, with no repeat of one within the range of the other): running the lanes at '
-                          'once saved time'),
-    'graph.step_slower': ('two lanes together took {inv:.2f}x as long as one after the other '
-                          "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
-                          '{gap:.2f} ms, with no repeat of one within the range of the other): running the lanes at '
-                          'once lost time'),
+    'graph.step_faster': ('two lanes together ran {ratio:.2f}x as fast as one after the other (medians {mine:.2f} '
+                          "and {other:.2f} ms, apart by more than the repeats' spread ({gap:.2f} ms, the larger "
+                          'interquartile range), and their interquartile ranges ({q1_mine:.2f} to {q3_mine:.2f} ms '
+                          'and {q1_other:.2f} to {q3_other:.2f} ms) do not overlap): running the lanes at once '
+                          'saved time'),
+    'graph.step_slower': ('two lanes together took {inv:.2f}x as long as one after the other (medians {mine:.2f} and '
+                          "{other:.2f} ms, apart by more than the repeats' spread ({gap:.2f} ms, the larger "
+                          'interquartile range), and their interquartile ranges ({q1_mine:.2f} to {q3_mine:.2f} ms '
+                          'and {q1_other:.2f} to {q3_other:.2f} ms) do not overlap): running the lanes at once lost '
+                          'time'),
     'graph.step_same': ('two lanes together and one after the other are not told apart: their medians '
                         "({mine:.2f} and {other:.2f} ms) differ by less than the repeats' spread ({gap:.2f} ms, "
                         'the larger interquartile range)'),
     'graph.step_spread': ('two lanes together and one after the other are not told apart: their medians ({mine:.2f} '
                           "and {other:.2f} ms) differ by more than the repeats' spread ({gap:.2f} ms), but their "
-                          'repeats overlap ({lo_mine:.2f} to {hi_mine:.2f} ms and {lo_other:.2f} to {hi_other:.2f} '
-                          'ms): the difference is within the spread of the repeats'),
+                          'interquartile ranges overlap ({q1_mine:.2f} to {q3_mine:.2f} ms and {q1_other:.2f} to '
+                          '{q3_other:.2f} ms): the difference is within the spread of the repeats'),
     'graph.split_faster': ('two lanes together ran {ratio:.2f}x as fast as one device with the whole minibatch '
-                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
-                           '{gap:.2f} ms, with no repeat of one within the range of the other): splitting the batch '
-                           'paid off'),
+                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread "
+                           '({gap:.2f} ms, the larger interquartile range), and their interquartile ranges '
+                           '({q1_mine:.2f} to {q3_mine:.2f} ms and {q1_other:.2f} to {q3_other:.2f} ms) do not '
+                           'overlap): splitting the batch paid off'),
     'graph.split_slower': ('two lanes together took {inv:.2f}x as long as one device with the whole minibatch '
-                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread, "
-                           '{gap:.2f} ms, with no repeat of one within the range of the other): one device was '
-                           'faster'),
+                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread "
+                           '({gap:.2f} ms, the larger interquartile range), and their interquartile ranges '
+                           '({q1_mine:.2f} to {q3_mine:.2f} ms and {q1_other:.2f} to {q3_other:.2f} ms) do not '
+                           'overlap): one device was faster'),
     'graph.split_same': ('two lanes together and one device with the whole minibatch are not told apart: their '
                          "medians ({mine:.2f} and {other:.2f} ms) differ by less than the repeats' spread "
                          '({gap:.2f} ms)'),
     'graph.split_spread': ('two lanes together and one device with the whole minibatch are not told apart: their '
                            "medians ({mine:.2f} and {other:.2f} ms) differ by more than the repeats' spread "
-                           '({gap:.2f} ms), but their repeats overlap ({lo_mine:.2f} to {hi_mine:.2f} ms and '
-                           '{lo_other:.2f} to {hi_other:.2f} ms): the difference is within the spread of the '
+                           '({gap:.2f} ms), but their interquartile ranges overlap ({q1_mine:.2f} to {q3_mine:.2f} '
+                           'ms and {q1_other:.2f} to {q3_other:.2f} ms): the difference is within the spread of the '
                            'repeats, so this run does not show that splitting the batch paid off'),
     'graph.dag_variant.0': 'one lane, in order',
     'graph.dag_variant.1': 'two lanes, planned',
     'graph.dag_variant.2': 'one device, all cores, in order',
     'graph.dag_tasks': '{tasks} tasks, each one {n} x {n} product; lanes: {lanes}',
     'graph.dag_model': ('model, in units of one product on two equal lanes: serial {serial:.0f}, planned '
-                        '{planned:.0f}, critical path {path:.0f}; no plan takes fewer than {floor:.0f} (the critical '
-                        'path, or {serial:.0f} products shared by {lanes} lanes, whichever is longer), so none is '
-                        'more than {bound:.2f}x faster than serial'),
+                        '{planned:.0f}, critical path {path:.0f}; no plan takes fewer than {floor:.0f} (a join '
+                        'waits for every task before it, so the parts between joins run in turn: each at least its '
+                        'longest chain or its products shared by the {lanes} lanes, rounded up, whichever is '
+                        'longer, plus 1 for each join), so none is more than {bound:.2f}x faster than serial'),
     'graph.dag_count': '{count} on {lane}',
     'graph.dag_split': 'the plan puts {counts}',
     'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
     'graph.dag_faster': ('two lanes planned ran {ratio:.2f}x as fast as one lane in order (medians {mine:.2f} and '
-                         '{other:.2f} ms), apart by more than '
-                         "the repeats' spread ({gap:.3f} ms), with no repeat of one within the range of the other: "
-                         'the plan saved time'),
+                         "{other:.2f} ms, apart by more than the repeats' spread ({gap:.3f} ms, the larger "
+                         'interquartile range), and their interquartile ranges ({q1_mine:.2f} to {q3_mine:.2f} ms '
+                         'and {q1_other:.2f} to {q3_other:.2f} ms) do not overlap): the plan saved time'),
     'graph.dag_slower': ('two lanes planned took {inv:.2f}x as long as one lane in order (medians {mine:.2f} and '
-                         '{other:.2f} ms), apart by more than '
-                         "the repeats' spread ({gap:.3f} ms), with no repeat of one within the range of the other: "
-                         'the plan lost time'),
+                         "{other:.2f} ms, apart by more than the repeats' spread ({gap:.3f} ms, the larger "
+                         'interquartile range), and their interquartile ranges ({q1_mine:.2f} to {q3_mine:.2f} ms '
+                         'and {q1_other:.2f} to {q3_other:.2f} ms) do not overlap): the plan lost time'),
     'graph.dag_same': ('two lanes planned and one lane in order are not told apart: their medians ({mine:.2f} and '
                        "{other:.2f} ms) differ by less than the repeats' spread ({gap:.3f} ms)"),
     'graph.dag_spread': ('two lanes planned and one lane in order are not told apart: their medians ({mine:.2f} and '
-                         "{other:.2f} ms) differ by more than the repeats' spread ({gap:.3f} ms), but their repeats "
-                         'overlap ({lo_mine:.2f} to {hi_mine:.2f} ms and {lo_other:.2f} to {hi_other:.2f} ms): the '
-                         'difference is within the spread of the repeats'),
+                         "{other:.2f} ms) differ by more than the repeats' spread ({gap:.3f} ms), but their "
+                         'interquartile ranges overlap ({q1_mine:.2f} to {q3_mine:.2f} ms and {q1_other:.2f} to '
+                         '{q3_other:.2f} ms): the difference is within the spread of the repeats'),
     'graph.dag_all_cores_faster': 'one device with all cores ran {ratio:.2f}x as fast as {lane} in order',
     'graph.dag_all_cores_slower': 'one device with all cores took {inv:.2f}x as long as {lane} in order',
     'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
@@ -194,10 +201,10 @@ MESSAGES = {
     'graph.vs.apart': ('the schedule made from boxes timed one at a time ({ms:.2f} ms) is {ratio:.2f}x the measured '
                        'step ({step:.2f} ms): the same boxes, timed apart and within the step, differ by {diff:.2f} '
                        'ms, and this run does not break that difference down'),
-    'graph.vs.at_once_twice': ("both lanes' boxes at once, timed twice: {rates:.2f} ms in the rates above (the closed "
-                               "form scales the lanes' boxes to it), {span:.2f} ms from the first half's start to the "
-                               "last half's end in the step recorded for the overlap ({ratio:.2f}x); this run does "
-                               'not test why the two differ'),
+    'graph.vs.at_once_twice': ("both lanes' boxes at once, timed twice: {rates:.2f} ms in the rates above (the "
+                               "closed form scales the lanes' boxes to it), {span:.2f} ms from the first half's "
+                               "start to the last half's end in the step recorded for the overlap (the rates' time "
+                               "is {ratio:.2f}x the step's); this run does not test why the two differ"),
     'graph.vs.uneven': ('those shares differ by {gap:.0%} of the machine: the numbers were measured on a machine '
                         'busy to different degrees; run the cells again when it is quieter before reading a gap '
                         'between them as a property of the step'),
@@ -269,4 +276,25 @@ MESSAGES = {
     'graph.dag_breakdown_lane': ('{lane} ({tasks} tasks): running them {products:.2f} ms, fetching inputs (a copy '
                                  'where made on the other device) {copies:.2f} ms, waiting for inputs '
                                  '{waiting:.2f} ms'),
+    'graph.title_dag_run_tied': ('The plan run here: not told apart from one lane in order (medians {mine:.2f} and '
+                                 '{other:.2f} ms)'),
+    'graph.vs.shorter': ('the schedule made from boxes timed one at a time ({ms:.2f} ms) is shorter than the '
+                         'measured step ({step:.2f} ms) by {diff:.2f} ms (the schedule is {ratio:.2f}x the step), '
+                         'and this run does not break that difference down'),
+    'graph.vs.shorter_far': ('the schedule made from boxes timed one at a time ({ms:.2f} ms) is shorter than the '
+                             'measured step ({step:.2f} ms) by {diff:.2f} ms (the schedule is {ratio:.2f}x the '
+                             'step), and this run does not break that difference down: read the schedule for its '
+                             'order (which box waits for which), not for its length'),
+    'graph.rates.twice_gpu': ("lane 0's boxes on the same GPU, timed twice: {alone:.2f} ms alone above, {all:.2f} ms "
+                              'as the one-device baseline (the baseline is {ratio:.2f}x the first); the one-device '
+                              'prediction below is built on the {all:.2f} ms, and this run does not test why the '
+                              'two differ'),
+    'graph.rates.all_cores_slower': ("lane 0's boxes took {all:.2f} ms with all {cores} cores in one thread against "
+                                     "{alone:.2f} ms on lane 0's own share of them ({ratio:.2f}x as long with all "
+                                     'cores); the one-device prediction below is built on the {all:.2f} ms, and '
+                                     'this run does not test why more cores took longer'),
+    'graph.predicted_apart': ("measured and predicted further apart than {noise:.0%} and than the repeats' spread "
+                              '(the interquartile range): {items}; this run does not test why'),
+    'graph.predicted_apart_item': ('{variant}, measured {ms:.2f} ms against {predicted:.2f} ms predicted '
+                                   '({ratio:.2f}x; spread {iqr:.2f} ms)'),
 }

@@ -27,8 +27,9 @@ MESSAGES = {
                                'halves in turn: {in_turn:.0%}'),
     'graph.recorded.starts': ('in this repeat {first} started its half {offset:.3f} ms before the other; the '
                               'prediction assumes both start together'),
-    'graph.recorded.saved_more': ("the measured saving is {ratio:.1f}x this prediction: more than the shorter half's "
-                                  'busy time'),
+    'graph.recorded.saved_more': ('the measured saving is {ratio:.1f}x this prediction: {excess:.3f} ms more than '
+                                  "the shorter half's busy time, and this recording does not say what that "
+                                  '{excess:.3f} ms was'),
     'graph.recorded.gap': 'with the halves in turn, the second started {gap:.3f} ms after the first ended (median)',
     'graph.recorded.saved': ('wall clock: halves in turn minus together = {saved:.3f} ms (medians); predicted '
                              "{predicted:.3f} ms, the shorter half's busy time when the halves ran in turn"),
@@ -70,4 +71,14 @@ MESSAGES = {
     'graph.recorded.short.lane_step': 'fwd + bwd',
     'graph.recorded.short.whole_step': 'step',
     'graph.recorded.legend_drawn': 'the repeat drawn above',
+    'graph.recorded.saved_more_gap': ('the measured saving is {ratio:.1f}x this prediction: {excess:.3f} ms more '
+                                      "than the shorter half's busy time; with the halves in turn the second "
+                                      'started {gap:.3f} ms after the first ended (median), which leaves {rest:.3f} '
+                                      'ms of the saving that this recording does not account for'),
+    'graph.recorded.saved_more_covered': ('the measured saving is {ratio:.1f}x this prediction: {excess:.3f} ms more '
+                                          "than the shorter half's busy time, no more than the {gap:.3f} ms by "
+                                          'which, with the halves in turn, the second started after the first ended '
+                                          '(median)'),
+    'graph.recorded.alone': ('each lane alone (the halves in turn), {rows} rows each: {lane0} was busy {t0:.3f} ms, '
+                             '{lane1} {t1:.3f} ms (medians of {repeats} repeats)'),
 }

@@ -21,11 +21,17 @@ MESSAGES = {
     'overview.recorded.none': 'No GPU recording is available, so this notebook shows no GPU evidence.',
     'overview.summary.shared': ('1. Several devices: this machine has no second device; its two lanes share the '
                                 "CPU's {cores} cores. Together they were {speedup:.2f}x as fast as one after the "
-                                'other, and {vs_all:.2f}x as fast as one lane using all {cores} cores.'),
+                                'other, and {vs_all:.2f}x as fast as one lane using all {cores} cores: here the '
+                                'second lane beat one device doing both jobs.'),
+    'overview.summary.shared_same': ('1. Several devices: this machine has no second device; its two lanes share '
+                                     "the CPU's {cores} cores. Together they were {speedup:.2f}x as fast as one "
+                                     'after the other; one lane using all {cores} cores took {baseline:.3f} s, '
+                                     'together {together:.3f} s: within {noise:.0%} of each other, so here the '
+                                     'second lane did not beat one device doing both jobs.'),
     'overview.summary.shared_slower': ('1. Several devices: this machine has no second device; its two lanes share '
                                        "the CPU's {cores} cores. Together they were {speedup:.2f}x as fast as one "
                                        'after the other, but took {inv:.2f}x as long as one lane using all {cores} '
-                                       'cores.'),
+                                       'cores: here the second lane did not beat one device doing both jobs.'),
     'overview.summary.separate': ('1. Several devices: here, the two lanes together were {speedup:.2f}x as fast as '
                                   'one after the other (expected {expected:.2f}x from their times alone).'),
     'overview.summary.gpu': ('   Recorded on {gpu}, {date}: {products} of {size}x{size}; together {speedup:.2f}x as '
@@ -38,11 +44,14 @@ MESSAGES = {
     'overview.summary.graph': ('3. The dependency graph: the extra notebook on it measures a training step split '
                                'over two lanes against one lane with the whole minibatch.'),
     'overview.summary.base_same': ("{lane} alone doing both lanes' work took {baseline:.3f} s, together "
-                                   '{together:.3f} s: within {noise:.0%} of each other.'),
+                                   '{together:.3f} s: within {noise:.0%} of each other, so here the second lane '
+                                   'did not beat one device doing both jobs.'),
     'overview.summary.base_beaten': ("{lane} alone doing both lanes' work took {baseline:.3f} s; together took "
-                                     '{together:.3f} s, {ratio:.2f}x as fast.'),
+                                     '{together:.3f} s, {ratio:.2f}x as fast: here the second lane beat one device '
+                                     'doing both jobs.'),
     'overview.summary.base_lost': ("{lane} alone doing both lanes' work took {baseline:.3f} s, {ratio:.2f}x as fast "
-                                   'as the lanes together ({together:.3f} s).'),
+                                   'as the lanes together ({together:.3f} s): here the second lane did not beat '
+                                   'one device doing both jobs.'),
     'overview.summary.no_base': ("The recording has no run of one device doing both lanes' work, so that "
                                  'comparison is not in it.'),
 }

@@ -30,6 +30,7 @@ MESSAGES = {
     'panels.iters': 'products per lane',
     'panels.products': 'products',
     'panels.framework': 'framework',
+    'panels.non_blocking': 'non_blocking',
     'panels.destination': 'destination',
     'panels.stream': 'stream',
     'panels.dest_pageable': 'pageable memory',

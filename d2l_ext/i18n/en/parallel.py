@@ -73,6 +73,22 @@ MESSAGES = {
     'parallel.book.below_slower': ('Both took {both:.3f} s: less than the slower lane alone ({slower:.3f} s; sum of '
                                    'the lanes alone {total:.3f} s). Each is one timing, not a median: the repeats '
                                    'below give the spread.'),
+    'parallel.book.single': ("Each of these is one timing of the book's cell, not a median; this run does not test "
+                             'why "both" took longer than the sum. The repeats below give medians.'),
+    'parallel.book.check_serial': ('The book\'s "both" cell, timed once above: {both:.3f} s, {to_serial:.2f}x the '
+                                   'median of one after the other here ({serial:.3f} s): within {noise:.0%} of it.'),
+    'parallel.book.check_together': ('The book\'s "both" cell, timed once above: {both:.3f} s, {to_together:.2f}x '
+                                     'the median of together here ({together:.3f} s): within {noise:.0%} of it.'),
+    'parallel.book.check_neither': ('The book\'s "both" cell, timed once above: {both:.3f} s, {to_serial:.2f}x the '
+                                    'median of one after the other ({serial:.3f} s) and {to_together:.2f}x that of '
+                                    'together ({together:.3f} s) here: one timing, near neither median; this run '
+                                    'does not test why.'),
+    'parallel.balance.lane': '{lane} {seconds:.3f} s',
+    'parallel.balance.even': 'Each lane alone (median): {lanes}: within {noise:.0%} of each other.',
+    'parallel.balance.uneven': ('Each lane alone (median): {lanes}: {ratio:.2f}x apart, more than {noise:.0%}: the '
+                                'product counts, chosen to aim at equal times, did not give equal times.'),
+    'parallel.no_wait.book_row': ("The book's synchronize(): {book:.4f} s, within {noise:.0%} of waiting for every "
+                                  'lane.'),
     'parallel.no_wait.same': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. About the same: '
                               'the work was done when the calls returned (PyTorch computes CPU work before '
                               'returning), so there was nothing left to wait for.'),
@@ -80,7 +96,8 @@ MESSAGES = {
                                 'the clock stopped when the work was queued, not when it was done.'),
     'parallel.no_wait.book_short': ("The book's synchronize() measured {book:.4f} s: it waited for the current "
                                     'device only.'),
-    'parallel.rate': '{lane}: one {size}x{size} product took {ms:.2f} ms, {gflops:.0f} GFLOP/s',
+    'parallel.rate': ('{lane}: one {size}x{size} product took {ms:.2f} ms (median of {repeats} repeats of '
+                      '{products} products; {low:.2f}-{high:.2f} ms per product), {gflops:.0f} GFLOP/s'),
     'parallel.predict.line': '{variant}: predicted {seconds:.3f} s',
     'parallel.variant.one_after_other': 'one after the other',
     'parallel.variant.both_jobs': '{lane}, both jobs',
@@ -91,40 +108,48 @@ MESSAGES = {
                                 '({speedup:.2f}x) and {slower:.3f} s for the slower lane alone.'),
     'parallel.verdict.base_same': ('The baseline, one lane with its whole device doing both jobs, took '
                                    '{baseline:.3f} s: {diff:.3f} s from together, within {noise:.0%} of the '
-                                   'longer of the two (the noise test this comparison uses): beside one device '
-                                   'doing both jobs, the second lane '
-                                   'gained nothing here.'),
+                                   'longer of the two (the noise test this comparison uses): here the second '
+                                   'lane did not beat one device doing both jobs.'),
     'parallel.verdict.base_beaten': ('The baseline, one lane with its whole device doing both jobs, took '
-                                     '{baseline:.3f} s: together was {ratio:.2f}x as fast as that.'),
+                                     '{baseline:.3f} s: together was {ratio:.2f}x as fast as that, so here the '
+                                     'second lane beat one device doing both jobs.'),
     'parallel.verdict.base_lost': ('The baseline, one lane with its whole device doing both jobs, took '
-                                   '{baseline:.3f} s: it was {ratio:.2f}x as fast as the two lanes together.'),
-    'parallel.scaling.points': '{framework}, each size: measured (predicted): {points}',
+                                   '{baseline:.3f} s: it was {ratio:.2f}x as fast as the two lanes together, so '
+                                   'here the second lane did not beat one device doing both jobs.'),
+    'parallel.scaling.points': '{framework}, speedup at each size: measured (predicted): {points}',
     'parallel.scaling.point': 'n={size} {measured:.2f}x ({expected:.2f}x)',
-    'parallel.scaling.rises': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
+    'parallel.scaling.rises': ('{framework}, speedup (one after the other / together): '
+                               '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
                                "the speedup grew at every larger size, by {diff:.2f} in all, beyond the repeats' "
                                "spread ({spread:.2f}, the larger interquartile range of the two sizes' speedups)."),
-    'parallel.scaling.rises_dips': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
+    'parallel.scaling.rises_dips': ('{framework}, speedup (one after the other / together): '
+                                    '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
                                     "n={large}: the speedup rose overall, by {diff:.2f}, beyond the repeats' "
                                     "spread ({spread:.2f}, the larger interquartile range of the two sizes' "
                                     'speedups), with dips within the spread ({steps}).'),
-    'parallel.scaling.falls': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
+    'parallel.scaling.falls': ('{framework}, speedup (one after the other / together): '
+                               '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
                                'the speedup shrank at every larger size in this run, by {diff:.2f} in all, beyond '
                                "the repeats' spread ({spread:.2f}, the larger interquartile range of the two "
                                "sizes' speedups)."),
-    'parallel.scaling.falls_bumps': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
+    'parallel.scaling.falls_bumps': ('{framework}, speedup (one after the other / together): '
+                                     '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
                                      'n={large}: the speedup fell overall in this run, by {diff:.2f}, beyond the '
                                      "repeats' spread ({spread:.2f}, the larger interquartile range of the two "
                                      "sizes' speedups), with rises within the spread ({steps})."),
-    'parallel.scaling.no_trend': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
+    'parallel.scaling.no_trend': ('{framework}, speedup (one after the other / together): '
+                                  '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
                                   "n={large}: {diff:.2f} apart, within the repeats' spread ({spread:.2f}, the "
                                   "larger interquartile range of the two sizes' speedups): no clear trend in this "
                                   'run.'),
     'parallel.scaling.step': ('n={before} {before_speedup:.2f}x, then n={after} {after_speedup:.2f}x, '
                               'spread {spread:.2f}'),
     'parallel.scaling.above_two': 'n={size}: {note}',
-    'parallel.scaling.flat': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
+    'parallel.scaling.flat': ('{framework}, speedup (one after the other / together): '
+                              '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
                               'about the same at every size in this run.'),
-    'parallel.scaling.uneven': ('{framework}: {small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
+    'parallel.scaling.uneven': ('{framework}, speedup (one after the other / together): '
+                                '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
                                 'n={large}, highest {best_speedup:.2f}x at n={best}: no steady trend in this run; '
                                 "it went the other way by more than the repeats' spread ({steps})."),
     'parallel.above_two.serial': ('{speedup:.2f}x is above 2x, the most two lanes give over one after the other at '
@@ -143,8 +168,7 @@ MESSAGES = {
                                        'current device" are the same GPU, so the book\'s synchronize() and the wait '
                                        'for every device wait for the same work and should agree ({book:.4f} s and '
                                        '{waited:.4f} s); telling them apart needs two GPUs.'),
-    'parallel.recorded.sync_gpus': ("The recording's sync run used {gpus} GPUs: the book's synchronize() took "
-                                    '{book:.4f} s, waiting for every device {waited:.4f} s.'),
+    'parallel.recorded.sync_gpus': "The recording's sync run used {gpus} GPUs.",
     'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time, and also beat '
                                          'the in-order control: the framework ran independent products at the same '
                                          'time by itself.'),
@@ -152,15 +176,26 @@ MESSAGES = {
                                                   'but the in-order control ({control_engine}) took {control:.4f} s '
                                                   'one at a time against {together:.4f} s issued together here: '
                                                   'this does not show products running at the same time.'),
-    'parallel.independence.slower': ('Ratio {ratio:.2f}, below 1: issued together took longer this time. Run it '
-                                     'again and compare.'),
-    'parallel.independence.in_order': ('A ratio of {ratio:.2f} is close to 1: issuing the products together saved no '
-                                       'time here.'),
+    'parallel.independence.slower': ("Ratio {ratio:.2f}: issued together took longer, by {diff:.4f} s, beyond the "
+                                     "repeats' spread ({spread:.4f} s, the larger interquartile range of the two). "
+                                     'Run it again and compare.'),
+    'parallel.independence.within_spread': ("Ratio {ratio:.2f}: the two medians are {diff:.4f} s apart, within the "
+                                            "repeats' spread ({spread:.4f} s, the larger interquartile range of the "
+                                            'two): not told apart here.'),
     'parallel.small_ops.suspect': ('{ratio:.2f}x is more than {cores} core(s) allow for lanes side by side, so '
                                    'the "{base}" row (every repeat {low:.1f}-{high:.1f} ms) was disturbed in this '
                                    'run: run the cell again before comparing the rows.'),
     'parallel.small_ops.fastest': ('{products} products of {size}x{size}: fastest was "{variant}", {ratio:.2f}x as '
-                                   'fast as one lane.'),
+                                   "fast as one lane, beyond the repeats' spread of every other way."),
+    'parallel.small_ops.fastest_base': ('{products} products of {size}x{size}: fastest was "{variant}" '
+                                        "({ms:.3g} ms), beyond the repeats' spread of every other way."),
+    'parallel.small_ops.tied': ('{products} products of {size}x{size}: "{variant}" had the lowest median '
+                                '({ms:.3g} ms, {ratio:.2f}x as fast as one lane), but {others} lay within the '
+                                "repeats' spread of it ({spread_ms:.3g} ms, the larger interquartile range): not "
+                                'told apart here.'),
+    'parallel.small_ops.way': '"{variant}" ({ms:.3g} ms)',
+    'parallel.small_ops.or': ' and ',
+    'parallel.small_ops.title_tied': '{device}: not told apart (within the spread): {ways}',
     'parallel.recorded_sync': '{gpu}: without a wait the clock stops after queuing',
     'parallel.eager': 'eager',
     'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',
@@ -170,7 +205,7 @@ MESSAGES = {
     'parallel.guess.closed_form': 'closed form',
     'parallel.guess.measured': 'measured',
     'parallel.guess.seconds': '{what}: {value:.3f} s',
-    'parallel.guess.fraction': '{what}: {value:.0%}',
+    'parallel.guess.fraction': '{what}: {value:.2f} ({value:.0%})',
     'parallel.guess.ratio': '{what}: {value:.2f}x',
     'parallel.overlap.fraction': ('Overlap from the timeline: the shorter lane was busy {measured:.0%} of its time '
                                   'while the other lane was busy too (predicted {predicted:.0%}: both start at once); '
@@ -183,13 +218,15 @@ MESSAGES = {
     'parallel.recorded.products': '{lane} {iters} products',
     'parallel.recorded.panel': ('{gpu}, {date}: {products} of {size}x{size}; medians: together {speedup:.2f}x '
                                 'as fast as one after the other (expected {expected:.2f}x)'),
-    'parallel.recorded.timeline': ('Another run from the same recording: {products} of {size}x{size}; {note}'),
-    'parallel.recorded.timeline_repeat': ('Repeat {index} of {repeats} of "together" (the median): {products} of '
-                                          '{size}x{size}; {note}'),
+    'parallel.recorded.timeline': 'Another run from the same recording, {size}x{size}: {rows}',
+    'parallel.recorded.timeline_repeat': ('Repeat {index} of {repeats} of "together" (the median), {size}x{size}: '
+                                          '{rows}'),
+    'parallel.recorded.row_merged': '{lane} {iters} products, drawn as busy stretches (products merged)',
+    'parallel.recorded.row_each': '{lane} {iters} products, one bar each',
+    'parallel.recorded.row_touching': '{lane} {iters} products back to back, one bar each (the bars touch)',
+    'parallel.recorded.sync_work': 'Timed in the recording: {work} of {size}x{size}, {repeats} repeats of each wait.',
     'parallel.recorded.not_this_run': ("The recording is another machine's run ({gpu}, {date}: {products} of "
                                        "{size}x{size}), not this session's, which is above."),
-    'parallel.recorded.merged': 'one bar per product, except {lanes}: drawn as busy stretches (products merged)',
-    'parallel.recorded.each': 'one bar per product',
     'parallel.independence.summary_gpu': ('{framework} ({engine}, {lane}): {iters} products of {size}x{size}: one '
                                           'at a time {single:.4f} s, issued together {together:.4f} s; one at a '
                                           'time / issued together = {ratio:.2f}'),

@@ -51,19 +51,31 @@ MESSAGES = {
     'task.allreduce.failed': 'process {rank} failed: {error}',
     'task.allreduce.overlap': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, at or "
                                "below the model's {predicted:.0%} for this grader's network (one tied and one frozen "
-                               "weight: not the lesson's MLP); the model starts each all-reduce the moment it"
-                               's gradients are ready and gives it its time alone ({alone:.1f} ms in all), here t'
-                               'hey were in flight {busy:.1f} ms; needed {threshold:.0%}'),
+                               "weight: not the lesson's MLP); the model starts each all-reduce the moment its "
+                               'gradients are ready and gives it its time alone, as timed here: {calls} calls '
+                               '({per_step:g} per step × {steps} steps × {processes} processes) × {each:.2f} ms on '
+                               'average = {alone:.1f} ms; measured from each call to its completion, they were in '
+                               'flight {busy:.1f} ms in all; needed {threshold:.0%}'),
     'task.allreduce.overlap_above': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, "
                                      "above the model's {predicted:.0%} for this grader's network (one tied and one "
                                      "frozen weight: not the lesson's MLP); the model starts each all-reduce the "
-                                     'moment its gradients are ready and gives it its time alone ({alone:.1f} ms in '
-                                     'all), here they were in flight {busy:.1f} ms: longer, and the longer they last '
-                                     'beside backward, the more of them falls inside it; needed {threshold:.0%}'),
+                                     'moment its gradients are ready and gives it its time alone, as timed here: '
+                                     '{calls} calls ({per_step:g} per step × {steps} steps × {processes} processes) '
+                                     '× {each:.2f} ms on average = {alone:.1f} ms; measured from each call to its '
+                                     'completion, they were in flight {busy:.1f} ms in all, longer than that; '
+                                     'needed {threshold:.0%}'),
     'task.allreduce.overlap_above_shorter': ("overlap: backward computed during {measured:.0%} of the all-reduces' "
                                              "time, above the model's {predicted:.0%} for this grader's network (one "
                                              "tied and one frozen weight: not the lesson's MLP); the model starts "
                                              'each all-reduce the moment its gradients are ready and gives it its '
-                                             'time alone ({alone:.1f} ms in all), here they were in flight '
-                                             '{busy:.1f} ms; needed {threshold:.0%}'),
+                                             'time alone, as timed here: {calls} calls ({per_step:g} per step × '
+                                             '{steps} steps × {processes} processes) × {each:.2f} ms on average = '
+                                             '{alone:.1f} ms; measured from each call to its completion, they were '
+                                             'in flight {busy:.1f} ms in all, shorter than that; needed '
+                                             '{threshold:.0%}'),
+    'task.allreduce.ran_sizes': ('{name} ran {steps} steps at each of {sizes} bucket sizes ({total} steps) on 2 '
+                                 'processes without an error'),
+    'task.allreduce.correct_sizes': ('at each of the {sizes} bucket sizes, after each of its {steps} steps the '
+                                     'parameters match one float64 process on the whole minibatch: worst relative '
+                                     'error {error:.1e} (tolerance {tolerance:.0e})'),
 }

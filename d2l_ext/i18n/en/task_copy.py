@@ -23,7 +23,13 @@ MESSAGES = {
                                    'copy it with buf.copy_(y)'),
     'task.copy.overlap': ('the copies ran beside a product for {measured:.0%} of their busy time (predicted '
                           '{predicted:.0%}, needed {threshold:.0%}); busy: products {compute:.4f} s, copies '
-                          '{copy:.4f} s, added up {serial:.4f} s; wall clock of this call {wall:.4f} s, minus that sum '
-                          '{diff:+.4f} s (its buffers were allocated, and pinned on a GPU, before the call: not '
-                          'counted)'),
+                          '{copy:.4f} s, added up {serial:.4f} s; wall clock of this call {wall:.4f} s, {diff:.4f} s '
+                          'less than that sum: time saved by overlapping (its buffers were allocated, and pinned on '
+                          'a GPU, before the call: not counted)'),
+    'task.copy.overlap_more': ('the copies ran beside a product for {measured:.0%} of their busy time (predicted '
+                               '{predicted:.0%}, needed {threshold:.0%}); busy: products {compute:.4f} s, copies '
+                               '{copy:.4f} s, added up {serial:.4f} s; wall clock of this call {wall:.4f} s, '
+                               '{diff:.4f} s more than that sum: for at least that long neither a product nor a '
+                               'copy was busy (its buffers were allocated, and pinned on a GPU, before the call: '
+                               'not counted)'),
 }

@@ -86,7 +86,7 @@ MESSAGES = {
     'allreduce.wall.same': ('这一步与 (a) 的差别在各次重复的波动范围（{spread:.1f} 毫秒，取较大的四分位距）之内：'
                             '区分不出快慢'),
     'allreduce.why.head': '    (a) 减去它，{gain:+.1f} 毫秒 =',
-    'allreduce.why.calls': '{ms:+.1f} 毫秒来自少了 {k} 次调用（每次 {alpha:.3f} 毫秒）',
+    'allreduce.why.calls': '{ms:+.1f} 毫秒是模型按少了 {k} 次调用算出的（{k} × α {alpha:.3f} 毫秒）',
     'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行中的全归约（包括它等待其他进程的时间）',
     'allreduce.why.rest': '{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）',
     'allreduce.why.join': '；',
@@ -136,8 +136,8 @@ MESSAGES = {
     'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同，但(a)减去扁平对'
                                   '照 = {diff:+.1f} 毫秒，超出了各次重复的波动范围（{spread:.1f} 毫秒）：这里看'
                                   '不出调用次数减少带来的节省；按一个浮点数的全归约（α = {alpha:.3f} 毫秒）'
-                                  '，扁平对照省下的调用值 {saved:.1f} 毫秒，而它还要把每个梯度复制进一个缓冲区再'
-                                  '复制回来'),
+                                  '，扁平对照省下的调用值 {saved:.1f} 毫秒；扁平对照还要把每个梯度复制进一个缓冲区'
+                                  '再复制回来，这次运行没有测量这些复制的时间'),
     'allreduce.recorded.where': ('录制于一台有 {gpus} 和 {cores} 个CPU核心的机器：gloo进程运行在它的CPU核心上，'
                                  '每个进程一个核心，没有用GPU（PyTorch {torch}，Python {python}，NumPy {numpy}），'
                                  '日期 {date}；进程数 {sizes}'),
@@ -210,4 +210,28 @@ MESSAGES = {
     'allreduce.recorded.unexplained': ('一个进程的反向传播或全归约为什么比另一个进程的慢、一次重复为什么比另一次慢，'
                                        '这里测量的任何东西都解释不了；模型给每个进程的都是仅反向传播的时间，给每次调'
                                        '用的都是由α和β算出的时间'),
+    'allreduce.overlap.line_above': ('{label}：它的 {comm:.1f} 毫秒全归约中，有 {measured:.0%} 是在反向传播计算的'
+                                     '同时进行的，高于模型的 {predicted:.0%}（模型中它的全归约用时 {model:.1f} 毫秒）'
+                                     '；{wall}'),
+    'allreduce.calls_control.line': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 1 '
+                                     '次而不是 {calls} 次，比 (a) 快了 {diff:.1f} 毫秒，超出了各次重复的波动范围（'
+                                     '{spread:.1f} 毫秒）；模型给少了的 {fewer} 次调用算出的是 {saved:.1f} 毫秒'),
+    'allreduce.calls_control.noise': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 1 '
+                                      '次而不是 {calls} 次，却看不出这份节省：(a) 减去扁平对照 = {diff:+.1f} 毫秒，'
+                                      '在各次重复的波动范围（{spread:.1f} 毫秒）之内，而模型给出的是 {saved:.1f} 毫秒'),
+    'allreduce.calls_control.slower': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 '
+                                       '1 次而不是 {calls} 次，却看不出这份节省：(a) 减去扁平对照 = {diff:+.1f} 毫'
+                                       '秒，超出了各次重复的波动范围（{spread:.1f} 毫秒），而模型给出的是 '
+                                       '{saved:.1f} 毫秒'),
+    'allreduce.one_call.same': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；两者的中位数 '
+                                '{ms:.1f} 毫秒和 {flat:.1f} 毫秒相差 {diff:.1f} 毫秒，在各次重复的波动范围（'
+                                '{spread:.1f} 毫秒）之内'),
+    'allreduce.one_call.apart': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；两者的中位数 '
+                                 '{ms:.1f} 毫秒和 {flat:.1f} 毫秒相差 {diff:.1f} 毫秒，超出了各次重复的波动范围（'
+                                 '{spread:.1f} 毫秒）；这里测量的各项都不能把这个差别拆开'),
+    'allreduce.ratio_rise.more': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：多于训练步全是算术运算时的 2 倍',
+    'allreduce.ratio_rise.less': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：少于训练步全是算术运算时的 2 倍',
+    'allreduce.ratio_rise.about': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：与训练步全是算术运算时的 2 倍相近',
+    'allreduce.trace.file': '这次运行中{label}在进程 {rank} 上的跟踪文件：{path}',
+    'allreduce.trace.kept': '这些文件在这个笔记本的内核运行期间保留：变量 traces 被替换或内核结束时，文件夹会被删除',
 }

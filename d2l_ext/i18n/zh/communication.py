@@ -6,8 +6,8 @@ MESSAGES = {
     'communication.variant.book': '书中：计算，copy_to_cpu(y, True)',
     'communication.variant.run_then_copy': '先计算，后复制',
     'communication.variant.overlapped': '同时发出计算与复制',
-    'communication.variant.warm': '之后的调用（已预热）',
-    'communication.variant.cold': '第一次调用（含锁页）',
+    'communication.variant.warm': '之后的调用（重复使用的内存）',
+    'communication.variant.cold': '第一次调用（新内存）',
     'communication.variant.lane1_compute_and_copy': '执行路 0 计算并复制，单独运行',
     'communication.variant.lane2_compute': '执行路 1 计算，单独运行',
     'communication.variant.together': '两条执行路同时运行',
@@ -52,8 +52,8 @@ MESSAGES = {
                                         '前者用时是后者的 {ratio:.0f} 倍。'
                                         '这个比值比较的是新建的可分页内存与重复使用的锁页内存。'),
     'communication.recorded.nb_like_pinned': ('书中的 non_blocking 复制（{nb:.4f} 秒）和预先分配的锁页缓冲区'
-                                              '（{pinned:.4f} 秒）一样快：从第二次调用起，PyTorch 会重复使用第一次'
-                                              '调用时锁页的内存块。'),
+                                              '（{pinned:.4f} 秒）一样快：从第二次调用起，它复制到 PyTorch '
+                                              '从第一次调用保留下来的锁页内存块中。'),
     'communication.recorded.nb_unlike_pinned': ('书中的 non_blocking 复制用了 {nb:.4f} 秒，'
                                                 '预先分配的锁页缓冲区 {pinned:.4f} 秒。'),
     'communication.recorded.streams': ('锁页缓冲区、单个流：同时发出计算与复制用了 {same:.4f} 秒，'
@@ -70,15 +70,15 @@ MESSAGES = {
     'communication.recorded.no_timelines': ('这份录制早于流时间线的录制：它只有上面的中位数，'
                                             '没有可以画出的各个流上的事件。'),
     'communication.recorded.no_first_copy': '这份录制早于第一次调用的测量：没有冷启动复制和性能分析器的时间可以展示。',
-    'communication.first_copy.no_gpu': '这里没有 GPU：主机内存无需锁页，因此不存在冷启动的第一次复制',
-    'communication.first_copy.summary': ('书中的 copy_to_cpu(y, non_blocking=True)：第一次调用 {cold:.3f} 秒，'
-                                         '之后的调用 {warm:.3f} 秒（第一次用时是之后的 {ratio:.0f} 倍）：'
-                                         '第一次调用要分配新的主机内存并为它锁页（这次运行没有把两者分开）。'),
+    'communication.first_copy.no_gpu': '这里没有 GPU：没有设备到主机的复制，因此没有第一次复制可以计时',
+    'communication.first_copy.summary': ('书中的 copy_to_cpu(y, non_blocking=True)：第一次调用复制到新的主机内存，'
+                                         '用时 {cold:.3f} 秒；之后的调用复制到 PyTorch 从第一次调用保留下来的内存块，'
+                                         '用时 {warm:.3f} 秒（第一次用时是之后的 {ratio:.0f} 倍）。'),
     'communication.first_copy.profile': ('torch.profiler，第一次调用：aten::to 占用 CPU {cpu:.3f} 秒，GPU 复制只用了 '
-                                         '{cuda:.3f} 秒；其余 {rest:.3f} 秒由相减得出，未单独分析：'
-                                         '之后重复使用锁页内存块的调用没有这部分时间。'),
+                                         '{cuda:.3f} 秒；其余 {rest:.3f} 秒由相减得出，是 GPU 复制之外的 CPU 时间，'
+                                         '这次运行没有把它再拆开（分配新内存的时间没有单独测量）。'),
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
-    'communication.first_copy.title': '书中的 non_blocking 复制：首次调用分配新内存并锁页',
+    'communication.first_copy.title': '书中的 non_blocking 复制：首次调用写入新内存，之后重复使用',
     'communication.profile_title': 'torch.profiler：复制操作符的 CPU 与 CUDA 时间',
     'communication.hazard.caught': ('同步之前读取：相对误差 {early:.2f}（缓冲区里还是旧的值）；'
                                     'torch.cuda.synchronize() 之后：{late:.1e}。'),
@@ -95,7 +95,8 @@ MESSAGES = {
     'communication.ex3.between': ('同时运行 {together:.4f} 秒：预测 {expected:.4f} 秒（{rule}），'
                                   '先后运行 {serial:.4f} 秒。'),
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路同时运行',
-    'communication.profile.trace': 'Chrome 跟踪文件已写入 {path}：请在 ui.perfetto.dev 中打开。',
+    'communication.profile.trace': ('这次性能分析已保存到 {path}：把这个文件拖到 ui.perfetto.dev 页面上，'
+                                    '就能看到每个操作符在何时运行。'),
     'communication.profile.split_gpu': ('GPU 时间：乘积（aten::mm）{mm:.4f} 秒，设备到主机的复制 {copy:.4f} 秒'
                                         '（复制用时是乘积用时的 {share:.0%}）；跟踪文件显示它们各在哪个流上运行。'),
     'communication.profile.split_cpu': ('CPU 时间：乘积（aten::mm）{mm:.4f} 秒，复制（aten::copy_）{copy:.4f} 秒：'
@@ -151,9 +152,25 @@ MESSAGES = {
     'communication.overlap.below_run': ('“同时发出计算与复制”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
                                         '这是重叠本身做不到的：在计时的那次重叠运行中，乘积忙碌了 {busy:.4f} 秒。'),
     'communication.overlap.slowed': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒，是未跟踪的'
-                                     '“只算乘积”中位数 {run:.4f} 秒的 {ratio:.2f} 倍（一次跟踪运行对比未跟踪各次'
-                                     '重复的中位数）：复制运行期间乘积变慢了，'
+                                     '“只算乘积”中位数 {run:.4f} 秒的 {ratio:.2f} 倍，并且高于未跟踪的“只算乘积”'
+                                     '每一次重复（{lo:.4f}–{hi:.4f} 秒）：复制运行期间乘积变慢了，'
                                      '因此挂钟时间的收益小于重叠比例所提示的。'),
+    'communication.overlap.slowed_within': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒，是未跟踪的'
+                                            '“只算乘积”中位数 {run:.4f} 秒的 {ratio:.2f} 倍，但仍在未跟踪的“只算乘积”'
+                                            '各次重复的范围之内（{lo:.4f}–{hi:.4f} 秒）：落在各次重复波动范围内的'
+                                            '一次跟踪运行，不能说明复制拖慢了乘积。'),
+    'communication.overlap.traced_within': ('下面的时间线是一次跟踪运行，不是中位数：它的挂钟时间 {wall:.4f} 秒落在'
+                                            '未跟踪的“同时发出计算与复制”各次重复的范围之内（{lo:.4f}–{hi:.4f} 秒）；'
+                                            '未跟踪的“只算乘积”用时 {run_lo:.4f}–{run_hi:.4f} 秒；'
+                                            '虚线是按公式的预测，{closed:.4f} 秒。'),
+    'communication.overlap.traced_below': ('下面的时间线是一次跟踪运行，不是中位数：它的挂钟时间 {wall:.4f} 秒低于'
+                                           '未跟踪的“同时发出计算与复制”的每一次重复（{lo:.4f}–{hi:.4f} 秒）；'
+                                           '未跟踪的“只算乘积”用时 {run_lo:.4f}–{run_hi:.4f} 秒；'
+                                           '虚线是按公式的预测，{closed:.4f} 秒。'),
+    'communication.overlap.traced_above': ('下面的时间线是一次跟踪运行，不是中位数：它的挂钟时间 {wall:.4f} 秒高于'
+                                           '未跟踪的“同时发出计算与复制”的每一次重复（{lo:.4f}–{hi:.4f} 秒）；'
+                                           '未跟踪的“只算乘积”用时 {run_lo:.4f}–{run_hi:.4f} 秒；'
+                                           '虚线是按公式的预测，{closed:.4f} 秒。'),
     'communication.timeline.caption': '{plan}：{products} 个乘积、{copies} 次复制（{n} x {n}）',
     'communication.recorded.caption': '录制于 {gpu}，{date}：{iters} 个 {n} x {n} 乘积，每次重复',
     'communication.recorded.interval': ('根据录制的时间线上的区间：使用复制流和事件时，{copies} 次复制在其忙碌时间的'
@@ -163,7 +180,14 @@ MESSAGES = {
     'communication.recorded.source': '录制于 {gpu}，{date}（{iters} 个 {n} x {n} 乘积）',
     'communication.legend.compute': '乘积（mm）',
     'communication.legend.copy': '复制到主机内存',
-    'communication.book.both': '在执行路 0 上计算并复制到 CPU（第一次 non_blocking 调用，包括为新的主机内存锁页）',
+    'communication.book.both': '在执行路 0 上计算并复制到 CPU（第一次 non_blocking 调用，复制到新的主机内存）',
+    'communication.book.setting': '{n} x {n} 矩阵，run 每次调用计算 {k} 个乘积',
+    'communication.book.single_gpu': '上面每一行都是一次计时，不是中位数；第一次 non_blocking 调用在下文还会重复计时。',
+    'communication.book.single_close': ('上面每一行都是一次计时，不是中位数。CPU 执行路上不发生复制，'
+                                        '两行带 .to 的用时与只计算（{run:.4f} 秒）相差不到 {noise:.0%}。'),
+    'communication.book.single_apart': ('上面每一行都是一次计时，不是中位数。CPU 执行路上不发生复制；'
+                                        '两行带 .to 的用时分别是只计算（{run:.4f} 秒）的 {first:.2f} 倍和 '
+                                        '{second:.2f} 倍，至少有一行相差超过 {noise:.0%}：这次运行没有检验其原因。'),
     'communication.book.both_again': '在执行路 0 上计算并复制到 CPU（第二次 non_blocking 调用）',
     'communication.book.copy_cpu': ".to('cpu')（CPU 执行路：不发生复制）",
     'communication.book.both_cpu': ("在执行路 0 上计算，再调用 .to('cpu', non_blocking=True)，"
@@ -179,7 +203,8 @@ MESSAGES = {
     'communication.variant.expected.oversubscribed': '线程多于核心：从 max(各执行路用时) 到它们的和',
     'communication.mode.pageable, preallocated, same stream': '预先分配（重复使用）的可分页缓冲区，一个流',
     'communication.recorded.reused': ('复制到预先分配、每次重复都重复使用的可分页缓冲区：{seconds:.3f} 秒'
-                                       '（{gbps:.1f} GB/s），是锁页缓冲区用时的 {ratio:.1f} 倍。'),
+                                       '（{gbps:.1f} GB/s），是锁页缓冲区用时的 {ratio:.1f} 倍；'
+                                       '新建的可分页张量用时是这些重复使用的缓冲区的 {new_ratio:.1f} 倍。'),
     'communication.recorded.reused_link': ('这份录制没有重复使用的可分页缓冲区这一行；它的链路测量把一个 {n} x {n} '
                                             '的结果反复复制到同一个重复使用的缓冲区：可分页内存 {gbps:.1f} GB/s，'
                                             '锁页内存 {pinned:.1f} GB/s（速率是可分页内存的 {ratio:.1f} 倍）。'),

@@ -22,7 +22,8 @@ MESSAGES = {
                                '（这次重复；{repeats} 次重复中为 {low:.0%} 到 {high:.0%}）；两半同时开始时预测为 '
                                '{predicted:.0%}；两半先后运行时为 {in_turn:.0%}'),
     'graph.recorded.starts': '这次重复中，{first} 比另一条早 {offset:.3f} 毫秒开始它的一半；预测假定两半同时开始',
-    'graph.recorded.saved_more': '实测节省的时间是这个预测的 {ratio:.1f} 倍，超过了较短一半的忙碌时间',
+    'graph.recorded.saved_more': ('实测节省的时间是这个预测的 {ratio:.1f} 倍，比较短一半的忙碌时间多 {excess:.3f} '
+                                  '毫秒，这份录制没有说明这 {excess:.3f} 毫秒是什么'),
     'graph.recorded.gap': '两半先后运行时，第二半在第一半结束 {gap:.3f} 毫秒后才开始（中位数）',
     'graph.recorded.saved': ('挂钟时间：先后运行减去同时运行 = {saved:.3f} 毫秒（中位数）；预测 {predicted:.3f} 毫秒，'
                              '即两半先后运行时较短一半的忙碌时间'),
@@ -60,4 +61,12 @@ MESSAGES = {
     'graph.recorded.short.lane_step': '前向+反向',
     'graph.recorded.short.whole_step': '训练步',
     'graph.recorded.legend_drawn': '上图画出的那次重复',
+    'graph.recorded.saved_more_gap': ('实测节省的时间是这个预测的 {ratio:.1f} 倍，比较短一半的忙碌时间多 {excess:.3f}'
+                                      ' 毫秒；两半先后运行时，第二半在第一半结束 {gap:.3f} 毫秒后才开始（中位数），'
+                                      '除去这段间隔，还有 {rest:.3f} 毫秒的节省是这份录制没有说明的'),
+    'graph.recorded.saved_more_covered': ('实测节省的时间是这个预测的 {ratio:.1f} 倍，比较短一半的忙碌时间多 '
+                                          '{excess:.3f} 毫秒，不超过两半先后运行时第二半在第一半结束后才开始的间隔 '
+                                          '{gap:.3f} 毫秒（中位数）'),
+    'graph.recorded.alone': ('每条执行路单独运行（两半先后运行），各 {rows} 个样本：{lane0} 忙碌 {t0:.3f} '
+                             '毫秒，{lane1} 忙碌 {t1:.3f} 毫秒（{repeats} 次重复的中位数）'),
 }

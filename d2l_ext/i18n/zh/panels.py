@@ -30,6 +30,7 @@ MESSAGES = {
     'panels.iters': '每条执行路的乘积个数',
     'panels.products': '乘积个数',
     'panels.framework': '框架',
+    'panels.non_blocking': 'non_blocking（非阻塞复制）',
     'panels.destination': '目标内存',
     'panels.stream': '流',
     'panels.dest_pageable': '可分页内存',

@@ -57,7 +57,7 @@ MESSAGES = {
         '在一次批量乘积中 {batched_us:.1f} 微秒；按一次 {large}x{large} 乘法的速度（{gflops:.0f} GFLOP/s），'
         '它的 2n³ 次浮点运算需要 {rated_us:.1f} 微秒。各行给出每种方式的用时，请与一条用上全部核心的执行路比较。'
     ),
-    'parallel.per_product.line': ('{framework}，{lane}单独运行：n={large} 时每个乘积 {ms:.3g} 毫秒'
+    'parallel.per_product.line': ('{framework}，单独运行的 {lane}：n={large} 时每个乘积 {ms:.3g} 毫秒'
                                   '（{gflops:.0f} GFLOP/s）；按这个速度，{sizes}。'),
     'parallel.per_product.size': 'n={size} 应需 {rated:.3g} 毫秒，实测 {ms:.3g} 毫秒（{ratio:.1f} 倍）',
     'parallel.speed.median_repeat': ('时间线是“同时运行”{repeats} 次重复中的第 {index} 次，即用时为中位数的那一次'
@@ -82,12 +82,27 @@ MESSAGES = {
     'parallel.book.below_slower': ('两条执行路一起运行用时 {both:.3f} 秒：少于较慢执行路的单独用时（{slower:.3f} 秒；'
                                    '各执行路单独用时之和为 {total:.3f} 秒）。这些都只计时一次，不是中位数：'
                                    '下文的多次重复给出波动范围。'),
+    'parallel.book.single': ('这些都只计时一次，不是中位数；这次运行没有检验“两条执行路”为什么比两者之和还慢。'
+                             '下文的多次重复给出中位数。'),
+    'parallel.book.check_serial': ('书中“两条执行路”那个单元只计时一次：{both:.3f} 秒，是这里先后运行中位数'
+                                   '（{serial:.3f} 秒）的 {to_serial:.2f} 倍：相差不超过 {noise:.0%}。'),
+    'parallel.book.check_together': ('书中“两条执行路”那个单元只计时一次：{both:.3f} 秒，是这里同时运行中位数'
+                                     '（{together:.3f} 秒）的 {to_together:.2f} 倍：相差不超过 {noise:.0%}。'),
+    'parallel.book.check_neither': ('书中“两条执行路”那个单元只计时一次：{both:.3f} 秒，是这里先后运行中位数'
+                                    '（{serial:.3f} 秒）的 {to_serial:.2f} 倍、同时运行中位数（{together:.3f} 秒）的 '
+                                    '{to_together:.2f} 倍：只是一次计时，与两个中位数都不接近；这次运行没有检验原因。'),
+    'parallel.balance.lane': '{lane} {seconds:.3f} 秒',
+    'parallel.balance.even': '各执行路单独运行（中位数）：{lanes}：彼此相差不超过 {noise:.0%}。',
+    'parallel.balance.uneven': ('各执行路单独运行（中位数）：{lanes}：相差 {ratio:.2f} 倍，超过 {noise:.0%}：'
+                                '按相同用时选定的乘积个数并没有得到相同的用时。'),
+    'parallel.no_wait.book_row': '书中的 synchronize()：{book:.4f} 秒，与等待每条执行路相差不超过 {noise:.0%}。',
     'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。两者差不多：'
                               '调用返回时工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
     'parallel.no_wait.queued': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
                                 '不等待时，计时在工作排入队列时就停止了，而不是在工作完成时。'),
     'parallel.no_wait.book_short': '书中的 synchronize() 测得 {book:.4f} 秒：它只等待了当前设备。',
-    'parallel.rate': '{lane}：一次 {size}x{size} 的乘法用时 {ms:.2f} 毫秒，{gflops:.0f} GFLOP/s',
+    'parallel.rate': ('{lane}：一次 {size}x{size} 的乘法用时 {ms:.2f} 毫秒（{repeats} 次重复的中位数，每次 '
+                      '{products} 个乘积；每个乘积 {low:.2f}–{high:.2f} 毫秒），{gflops:.0f} GFLOP/s'),
     'parallel.predict.line': '{variant}：预测 {seconds:.3f} 秒',
     'parallel.variant.one_after_other': '先后运行',
     'parallel.variant.both_jobs': '{lane}，做两份工作',
@@ -98,36 +113,45 @@ MESSAGES = {
                                 '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
     'parallel.verdict.base_same': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，'
                                    '与同时运行相差 {diff:.3f} 秒，不到二者中较长者的 {noise:.0%}'
-                                   '（这次比较所用的噪声标准）：与一个设备做两份工作相比，第二条执行路在这里没有带来收益。'),
+                                   '（这次比较所用的噪声标准）：在这里，第二条执行路没有胜过一个设备做两份工作。'),
     'parallel.verdict.base_beaten': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
-                                     '同时运行的速度是它的 {ratio:.2f} 倍。'),
+                                     '同时运行的速度是它的 {ratio:.2f} 倍：在这里，第二条执行路胜过了'
+                                     '一个设备做两份工作。'),
     'parallel.verdict.base_lost': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
-                                   '它的速度是两条执行路同时运行的 {ratio:.2f} 倍。'),
-    'parallel.scaling.points': '{framework}，各个大小：实测（预测）：{points}',
+                                   '它的速度是两条执行路同时运行的 {ratio:.2f} 倍：在这里，第二条执行路没有胜过'
+                                   '一个设备做两份工作。'),
+    'parallel.scaling.points': '{framework}，各个大小的加速比：实测（预测）：{points}',
     'parallel.scaling.point': 'n={size} {measured:.2f} 倍（{expected:.2f} 倍）',
-    'parallel.scaling.rises': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+    'parallel.scaling.rises': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
+                               'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                '{large_speedup:.2f} 倍：加速比在每个更大的尺寸上都提高了，共提高 {diff:.2f}，'
                                '超出了各次重复的波动范围（{spread:.2f}，取较大的四分位距）。'),
-    'parallel.scaling.rises_dips': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+    'parallel.scaling.rises_dips': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
+                                    'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                     '{large_speedup:.2f} 倍：加速比总体上提高了 {diff:.2f}，超出了各次重复的波动范围'
                                     '（{spread:.2f}，取较大的四分位距），中间有在波动范围之内的回落（{steps}）。'),
-    'parallel.scaling.falls': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+    'parallel.scaling.falls': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
+                               'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                '{large_speedup:.2f} 倍：这次运行中加速比在每个更大的尺寸上都减小了，共减小 '
                                '{diff:.2f}，超出了各次重复的波动范围（{spread:.2f}，取较大的四分位距）。'),
-    'parallel.scaling.falls_bumps': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+    'parallel.scaling.falls_bumps': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
+                                     'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                      '{large_speedup:.2f} 倍：这次运行中加速比总体上减小了 {diff:.2f}，'
                                      '超出了各次重复的波动范围（{spread:.2f}，取较大的四分位距），'
                                      '中间有在波动范围之内的回升（{steps}）。'),
-    'parallel.scaling.no_trend': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+    'parallel.scaling.no_trend': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
+                                  'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                                   '{large_speedup:.2f} 倍：两者相差 {diff:.2f}，'
                                   '在各次重复的波动范围（{spread:.2f}，取较大的四分位距）之内：'
                                   '这次运行看不出明确的趋势。'),
     'parallel.scaling.step': ('n={before} 时 {before_speedup:.2f} 倍，n={after} 时 {after_speedup:.2f} 倍，'
                               '波动范围 {spread:.2f}'),
     'parallel.scaling.above_two': 'n={size}：{note}',
-    'parallel.scaling.flat': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
+    'parallel.scaling.flat': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
+                              'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                               '{large_speedup:.2f} 倍：这次运行中各个规模的加速比差不多。'),
-    'parallel.scaling.uneven': ('{framework}：n={small} 时 {small_speedup:.2f} 倍，'
+    'parallel.scaling.uneven': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
+                                'n={small} 时 {small_speedup:.2f} 倍，'
                                 'n={large} 时 {large_speedup:.2f} 倍，'
                                 '最高为 n={best} 时的 {best_speedup:.2f} 倍：这次运行没有稳定的趋势；'
                                 '中间有超出各次重复波动范围的反向变化（{steps}）。'),
@@ -137,27 +161,37 @@ MESSAGES = {
     'parallel.above_two.baseline': ('{ratio:.2f} 倍超过了 2 倍：它比较的是同时运行与一个设备做两份工作'
                                     '（{baseline:.3f} 秒），而不是与先后运行（{serial:.3f} 秒，{speedup:.2f} 倍）比较；'
                                     '两条执行路不超过 2 倍的，是后一种比较。'),
-    'parallel.above_two.independence': ('比值 {ratio:.2f} 大于 2，但这里并没有第二条执行路：两行都在{lane}上运行同样的 '
-                                        '{iters} 个乘积，比较的是逐个执行（每个之后等待）与一起发出（只等待一次）。'),
+    'parallel.above_two.independence': ('比值 {ratio:.2f} 大于 2，但这里并没有第二条执行路：两行在同一条执行路'
+                                        '（{lane}）上运行同样的 {iters} 个乘积，比较的是逐个执行（每个之后等待）'
+                                        '与一起发出（只等待一次）。'),
     'parallel.above_two.small_ops': ('{ratio:.2f} 倍大于 2，但这里并没有第二条执行路：比较的是同一个设备上的'
                                      '“{variant}”（全部 {products} 个乘积只调用一次）与每个乘积调用一次的单条执行路。'),
     'parallel.recorded.sync_one_gpu': ('这份录制的同步实验只用了一块 GPU：在那里“每个设备”和“当前设备”是同一块 GPU，'
                                        '所以书中的 synchronize() 与等待每个设备等的是同样的工作，两者应当一致'
                                        '（{book:.4f} 秒和 {waited:.4f} 秒）；要看出两者的差别，需要两块 GPU。'),
-    'parallel.recorded.sync_gpus': ('这份录制的同步实验用了 {gpus} 块 GPU：书中的 synchronize() 用时 {book:.4f} 秒，'
-                                    '等待每个设备用时 {waited:.4f} 秒。'),
+    'parallel.recorded.sync_gpus': '这份录制的同步实验用了 {gpus} 块 GPU。',
     'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍，而且也快于按顺序执行的对照：'
                                          '框架自己让相互独立的乘积同时运行了。'),
     'parallel.independence.control_not_beaten': ('在这里一起发出的速度是逐个执行的 {ratio:.2f} 倍，但按顺序执行的对照'
                                                   '（{control_engine}）逐个执行只用了 {control:.4f} 秒，而这里一起发出'
                                                   '用了 {together:.4f} 秒：这并不能说明乘积同时运行了。'),
-    'parallel.independence.slower': '比值 {ratio:.2f}，小于 1：这次一起发出用时更长。再运行一次比较看看。',
-    'parallel.independence.in_order': '比值 {ratio:.2f} 约等于 1：在这里一起发出这些乘积没有节省时间。',
+    'parallel.independence.slower': ('比值 {ratio:.2f}：一起发出用时更长，多 {diff:.4f} 秒，超出了各次重复的波动范围'
+                                     '（{spread:.4f} 秒，取两者中较大的四分位距）。再运行一次比较看看。'),
+    'parallel.independence.within_spread': ('比值 {ratio:.2f}：两个中位数相差 {diff:.4f} 秒，在各次重复的波动范围'
+                                            '（{spread:.4f} 秒，取两者中较大的四分位距）之内：这里分不出快慢。'),
     'parallel.small_ops.suspect': ('{ratio:.2f} 倍超出了 {cores} 个核心上并排运行的执行路所能达到的上限，'
                                    '因此这次运行中“{base}”这一行（各次重复 {low:.1f}–{high:.1f} 毫秒）受到了干扰：'
                                    '请先重新运行这个单元，再比较各行。'),
     'parallel.small_ops.fastest': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”，'
-                                   '速度是单条执行路的 {ratio:.2f} 倍。'),
+                                   '速度是单条执行路的 {ratio:.2f} 倍，超出了其他每种方式各次重复的波动范围。'),
+    'parallel.small_ops.fastest_base': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”（{ms:.3g} 毫秒），'
+                                        '超出了其他每种方式各次重复的波动范围。'),
+    'parallel.small_ops.tied': ('{products} 个 {size}x{size} 的乘积：“{variant}”的中位数最低（{ms:.3g} 毫秒，'
+                                '速度是单条执行路的 {ratio:.2f} 倍），但{others}在它各次重复的波动范围'
+                                '（{spread_ms:.3g} 毫秒，取较大的四分位距）之内：这里分不出快慢。'),
+    'parallel.small_ops.way': '“{variant}”（{ms:.3g} 毫秒）',
+    'parallel.small_ops.or': '和',
+    'parallel.small_ops.title_tied': '{device}：分不出快慢（在波动范围之内）：{ways}',
     'parallel.recorded_sync': '{gpu}：不等待时，计时在排入队列后就停止了',
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
@@ -167,7 +201,7 @@ MESSAGES = {
     'parallel.guess.closed_form': '按公式预测',
     'parallel.guess.measured': '实测',
     'parallel.guess.seconds': '{what}：{value:.3f} 秒',
-    'parallel.guess.fraction': '{what}：{value:.0%}',
+    'parallel.guess.fraction': '{what}：{value:.2f}（{value:.0%}）',
     'parallel.guess.ratio': '{what}：{value:.2f} 倍',
     'parallel.overlap.fraction': ('时间线上的重叠：较短的执行路在其忙碌时间的 {measured:.0%} 里，另一条执行路也在忙碌'
                                   '（预测 {predicted:.0%}：两条同时开始）；各执行路忙碌 {busy} 秒，'
@@ -180,13 +214,14 @@ MESSAGES = {
     'parallel.recorded.products': '{lane} {iters} 个乘积',
     'parallel.recorded.panel': ('{gpu}，{date}：{products}（{size}x{size}）；按中位数：同时运行的速度是先后运行的 '
                                 '{speedup:.2f} 倍（预测 {expected:.2f} 倍）'),
-    'parallel.recorded.timeline': '同一份录制中的另一次运行：{products}（{size}x{size}）；{note}',
-    'parallel.recorded.timeline_repeat': ('“同时运行”{repeats} 次重复中的第 {index} 次（中位数）：'
-                                          '{products}（{size}x{size}）；{note}'),
+    'parallel.recorded.timeline': '同一份录制中的另一次运行（{size}x{size}）：{rows}',
+    'parallel.recorded.timeline_repeat': '“同时运行”{repeats} 次重复中的第 {index} 次（中位数，{size}x{size}）：{rows}',
+    'parallel.recorded.row_merged': '{lane} {iters} 个乘积，画成忙碌区间（乘积已合并）',
+    'parallel.recorded.row_each': '{lane} {iters} 个乘积，每个一个条形',
+    'parallel.recorded.row_touching': '{lane} {iters} 个乘积首尾相接，每个一个条形（条形相互紧挨）',
+    'parallel.recorded.sync_work': '录制中计时的工作：{work}（{size}x{size}），每种等待方式重复 {repeats} 次。',
     'parallel.recorded.not_this_run': ('这份录制是另一台机器上的运行（{gpu}，{date}：{products}，{size}x{size}），'
                                        '不是本次会话的运行（本次运行见上文）。'),
-    'parallel.recorded.merged': '每个条形是一个乘积，但{lanes}画的是忙碌区间（乘积已合并）',
-    'parallel.recorded.each': '每个条形是一个乘积',
     'parallel.independence.summary_gpu': ('{framework}（{engine}，{lane}）：{iters} 个 {size}x{size} 的乘积：'
                                           '逐个执行 {single:.4f} 秒，一起发出 {together:.4f} 秒；'
                                           '逐个执行用时 ÷ 一起发出用时 = {ratio:.2f}'),

@@ -46,18 +46,26 @@ MESSAGES = {
     'task.allreduce.failed': '进程 {rank} 失败：{error}',
     'task.allreduce.overlap': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，不高于模型对本评分'
                                '网络（一个共享权重和一个冻结权重，不是课上的多层感知机）预测的 {predicted:.0%}；'
-                               '模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的时间（共 {alone:.1f} 毫秒），'
-                               '这里它们共进行了 {busy:.1f} 毫秒；要求 {threshold:.0%}'),
+                               '模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的时间（在这里测得）：'
+                               '{calls} 次调用（每步 {per_step:g} 次 × {steps} 步 × {processes} 个进程）× 平均每次 '
+                               '{each:.2f} 毫秒 = {alone:.1f} 毫秒；实测从每次调用到它完成，它们共进行了 {busy:.1f} '
+                               '毫秒；要求 {threshold:.0%}'),
     'task.allreduce.overlap_above': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，高于模型对本'
                                      '评分网络（一个共享权重和一个冻结权重，不是课上的多层感知机）预测的 '
                                      '{predicted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的'
-                                     '时间（共 {alone:.1f} 毫秒），这里它们共进行了 {busy:.1f} 毫秒，比单独运行时长；'
-                                     '与反向传播同时进行的全归约持续得越久，落在反向传播之内的部分就越多；'
-                                     '要求 {threshold:.0%}'),
+                                     '时间（在这里测得）：{calls} 次调用（每步 {per_step:g} 次 × {steps} 步 × '
+                                     '{processes} 个进程）× 平均每次 {each:.2f} 毫秒 = {alone:.1f} 毫秒；实测从每次'
+                                     '调用到它完成，它们共进行了 {busy:.1f} 毫秒，比这更长；要求 {threshold:.0%}'),
     'task.allreduce.overlap_above_shorter': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，'
                                              '高于模型对本评分网络（一个共享权重和一个冻结权重，'
                                              '不是课上的多层感知机）预测的 {predicted:.0%}；'
                                              '模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的时间'
-                                             '（共 {alone:.1f} 毫秒），这里它们共进行了 {busy:.1f} 毫秒；'
+                                             '（在这里测得）：{calls} 次调用（每步 {per_step:g} 次 × {steps} 步 × '
+                                             '{processes} 个进程）× 平均每次 {each:.2f} 毫秒 = {alone:.1f} 毫秒；'
+                                             '实测从每次调用到它完成，它们共进行了 {busy:.1f} 毫秒，比这更短；'
                                              '要求 {threshold:.0%}'),
+    'task.allreduce.ran_sizes': ('{name} 在 2 个进程上、{sizes} 种桶大小下各运行了 {steps} 步（共 {total} 步），'
+                                 '没有出错'),
+    'task.allreduce.correct_sizes': ('{sizes} 种桶大小下，各自 {steps} 步中每一步之后，参数都与单个进程在整个小批量上用'
+                                     ' float64 训练的结果一致：最大相对误差 {error:.1e}（容差 {tolerance:.0e}）'),
 }
