@@ -4,6 +4,8 @@ import json
 import pytest
 
 from d2l_ext import UsageError
+from d2l_ext.display import parallel_exercises as dx
+from d2l_ext.display import scaling as ds
 from d2l_ext.lanes import fake_hardware, find_lanes, make_lane, pick_lanes
 from d2l_ext.parallel import (
     expectation,
@@ -104,10 +106,10 @@ def test_sentences_follow_the_numbers():
         def curve(*speedups):
             return NS(framework='torch', points=[NS(size=64 * 2 ** i, speedup=s, expected_speedup=1.9)
                                                  for i, s in enumerate(speedups)])
-        assert 'grew' in dp.scaling_text([curve(1.0, 1.4, 1.9)])
-        assert 'shrank' in dp.scaling_text([curve(1.06, 1.0, 0.93, 0.5)])
-        assert 'no steady trend' in dp.scaling_text([curve(1.0, 1.6, 0.9)])
-        assert 'about the same' in dp.scaling_text([curve(1.0, 1.02, 0.98)])
+        assert 'grew' in ds.scaling_text([curve(1.0, 1.4, 1.9)])
+        assert 'shrank' in ds.scaling_text([curve(1.06, 1.0, 0.93, 0.5)])
+        assert 'no steady trend' in ds.scaling_text([curve(1.0, 1.6, 0.9)])
+        assert 'about the same' in ds.scaling_text([curve(1.0, 1.02, 0.98)])
 
 
 def _timeline(spans, lanes=('lane A', 'lane B')):
@@ -160,7 +162,6 @@ def test_timeline_prediction_by_lane_order_survives_a_language_switch():
 def test_gpu_lane_is_never_labelled_with_threads():
     from types import SimpleNamespace as NS
 
-    from d2l_ext.display import parallel as dp
     from d2l_ext.i18n import using_language
     from d2l_ext.results import Times
     times = {'one_at_a_time': Times.from_times([0.2], 'one_at_a_time'),
@@ -168,7 +169,7 @@ def test_gpu_lane_is_never_labelled_with_threads():
     lane = make_lane('torch', 'gpu', 0).as_dict()  # the result stores the lane's ids; the text labels it
     r = NS(framework='torch', engine='eager', lane=lane, threads=0, iters=10, size=64, times=times, ratio=1.0)
     with using_language('en'):
-        text = dp.independence_text(r)
+        text = dx.independence_text(r)
     assert 'thread' not in text and 'GPU 0' in text
 
 
@@ -176,7 +177,6 @@ def test_independence_sentence_is_chosen_by_what_the_variants_differ_in():
     # issue 21: on a GPU lane the gain of issuing together is the skipped waits, never 'ran at the same time'
     from types import SimpleNamespace as NS
 
-    from d2l_ext.display import parallel as dp
     from d2l_ext.i18n import using_language
     from d2l_ext.results import Times
     times = {'one_at_a_time': Times.from_times([0.4], 'one_at_a_time'),
@@ -189,7 +189,7 @@ def test_independence_sentence_is_chosen_by_what_the_variants_differ_in():
 
     def said(framework, kind, engine, control=None):
         with using_language('en'):
-            return dp.independence_text(run(framework, kind, engine), control)
+            return dx.independence_text(run(framework, kind, engine), control)
     gpu = said('torch', 'gpu', 'eager')
     assert 'skipped waits' in gpu and 'same time by itself' not in gpu
     assert 'nothing measured' in said('torch', 'cpu', 'eager')
@@ -205,7 +205,7 @@ def test_independence_sentence_is_chosen_by_what_the_variants_differ_in():
     assert 'same time by itself' in said('mxnet', 'cpu', 'ThreadedEnginePerDevice',
                                          run('mxnet', 'cpu', 'NaiveEngine', slow))
     with using_language('en'):
-        both = dp.independence_lines([run('mxnet', 'cpu', 'ThreadedEnginePerDevice'),
+        both = dx.independence_lines([run('mxnet', 'cpu', 'ThreadedEnginePerDevice'),
                                       run('mxnet', 'cpu', 'NaiveEngine', slow)])
     assert 'same time by itself' in both
 

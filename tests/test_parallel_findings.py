@@ -6,6 +6,8 @@ from types import SimpleNamespace as NS
 
 import pytest
 
+from d2l_ext.display import parallel_exercises as dx
+from d2l_ext.display import scaling as ds
 from d2l_ext.i18n import using_language
 from d2l_ext.lanes import fake_hardware, make_lane, pick_lanes
 from d2l_ext.results import Times
@@ -156,28 +158,27 @@ def _curve(*points):
 
 
 def test_the_scaling_sentence_says_grew_only_beyond_the_spread_and_names_dips_within_it():
-    from d2l_ext.display import parallel as dp
     # the reader's run: 0.63x, 1.74x, 1.86x, 1.77x; the last step dips by 0.09x, inside those sizes' spread
     dips = _curve(_point(64, [0.30, 0.317, 0.33]), _point(128, [0.11, 0.115, 0.12]),
                   _point(256, [0.100, 0.1075, 0.118]), _point(512, [0.105, 0.113, 0.121]))
     assert [round(p.speedup, 2) for p in dips.points] == [0.63, 1.74, 1.86, 1.77]
     with using_language('en'):
-        text = dp.scaling_text([dips])
+        text = ds.scaling_text([dips])
         assert 'grew' not in text and 'rose overall' in text and 'dips within the spread' in text
         assert 'n=256 1.86x, then n=512 1.77x, spread 0.' in text
-        steady = dp.scaling_text([_curve(_point(64, [0.2, 0.2, 0.2]), _point(128, [0.15, 0.15, 0.15]),
+        steady = ds.scaling_text([_curve(_point(64, [0.2, 0.2, 0.2]), _point(128, [0.15, 0.15, 0.15]),
                                          _point(256, [0.11, 0.11, 0.11]))])
         assert 'grew at every larger size' in steady
         # the largest size within the spread of the smallest: no trend claimed
-        within = dp.scaling_text([_curve(_point(64, [0.12, 0.16, 0.2]), _point(128, [0.2, 0.2, 0.2]),
+        within = ds.scaling_text([_curve(_point(64, [0.12, 0.16, 0.2]), _point(128, [0.2, 0.2, 0.2]),
                                          _point(256, [0.13, 0.15, 0.19]))])
         assert 'no clear trend' in within and 'grew' not in within and 'rose' not in within
         # a dip far beyond the spread: not 'rose overall'
-        uneven = dp.scaling_text([_curve(_point(64, [0.2, 0.2, 0.2]), _point(128, [0.1, 0.1, 0.1]),
+        uneven = ds.scaling_text([_curve(_point(64, [0.2, 0.2, 0.2]), _point(128, [0.1, 0.1, 0.1]),
                                          _point(256, [0.19, 0.19, 0.19]), _point(512, [0.11, 0.11, 0.11]))])
         assert 'no steady trend' in uneven and 'rose overall' not in uneven
     with using_language('zh'):
-        zh = dp.scaling_text([dips])
+        zh = ds.scaling_text([dips])
         assert '随矩阵增大而提高' not in zh and '总体上提高' in zh and '回落' in zh
 
 
@@ -194,19 +195,19 @@ def test_a_ratio_above_two_says_what_it_compares_and_only_above_two():
                  kind='cpu', lane=make_lane('mxnet', 'cpu', 0, threads=1).as_dict(),
                  times={'one_at_a_time': Times.from_times([0.11], 'a'),
                         'issued_together': Times.from_times([0.05], 'b')})
-        text = dp.independence_text(ind)
+        text = dx.independence_text(ind)
         assert 'The ratio 2.19 is above 2, yet no second lane ran' in text and 'same 10 products' in text
         ind.ratio = 1.81
-        assert 'above 2' not in dp.independence_text(ind)
+        assert 'above 2' not in dx.independence_text(ind)
 
         def small(batched):
             times = {'one_lane': Times.from_times([800 * 10e-6], 'one_lane'),
                      'two_threads': Times.from_times([800 * 9e-6], 't'), 'batched': Times.from_times([batched], 'b')}
             return SmallOpsResult('cpu', 'cpu', 64, 800, 2, times, 12e-6, 1e-7, rate_flops=100e9, rate_size=512)
-        first, *_ = dp.small_ops_lines(small(800 * 4.95e-6)).split('\n')  # 2.02x
+        first, *_ = dx.small_ops_lines(small(800 * 4.95e-6)).split('\n')  # 2.02x
         assert 'fastest was' in first and '2.02x is above 2, yet no second lane ran' in first
         assert 'all 800 products' in first
-        assert 'above 2' not in dp.small_ops_lines(small(800 * 6e-6))  # 1.67x
+        assert 'above 2' not in dx.small_ops_lines(small(800 * 6e-6))  # 1.67x
     with using_language('zh'):
         assert '超过了 2 倍' in dp.verdict_text([0.1, 0.12], 0.22, 0.105)
 
@@ -230,10 +231,9 @@ def test_the_recorded_sync_figure_says_why_one_gpus_two_waits_agree():
 
 
 def test_every_legend_entry_of_the_scaling_plot_has_a_visible_line():
-    from d2l_ext.display import parallel as dp
     curves = [_curve(_point(64, [0.12]), _point(128, [0.11])),
               NS(framework='mxnet', points=[_point(64, [0.2], expected=1.0), _point(128, [0.19], expected=1.0)])]
-    fig = dp.plot_scaling(curves)
+    fig = ds.plot_scaling(curves)
     ax = fig.axes[0]
     labelled = {line.get_label(): line for line in ax.get_lines() if not line.get_label().startswith('_')}
     assert len(labelled) == 4 == len(ax.get_legend().get_lines())

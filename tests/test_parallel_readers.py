@@ -8,6 +8,8 @@ from types import SimpleNamespace as NS
 
 import pytest
 
+from d2l_ext.display import parallel_exercises as dx
+from d2l_ext.display import scaling as ds
 from d2l_ext.i18n import catalogue, using_language
 from d2l_ext.lanes import make_lane
 from d2l_ext.results import Times
@@ -112,20 +114,19 @@ def _small(kind, **ways):
 
 
 def test_exercise_2_names_a_winner_only_beyond_the_spread():
-    from d2l_ext.display import parallel as dp
     tied = _small('cpu', one_lane=800 * 8.8e-6, two_threads=800 * 8.5e-6, batched=800 * 10.8e-6)
     clear = _small('gpu', one_lane=800 * 12.7e-6, two_streams=800 * 12.6e-6, batched=800 * 0.83e-6,
                    cuda_graph=800 * 3.45e-6)
     with using_language('en'):
-        said = dp.small_ops_lines(tied)
-        title = dp.plot_small_ops(tied).axes[0].get_title(loc='left')
+        said = dx.small_ops_lines(tied)
+        title = dx.plot_small_ops(tied).axes[0].get_title(loc='left')
         assert 'not told apart' in said and 'fastest was' not in said and 'not told apart' in title
         assert 'fastest here' not in title
-        won = dp.small_ops_lines(clear)
+        won = dx.small_ops_lines(clear)
         assert 'fastest was "one batched product (torch.bmm)"' in won and "beyond the repeats' spread" in won
-        assert 'fastest here was' in dp.plot_small_ops(clear).axes[0].get_title(loc='left')
+        assert 'fastest here was' in dx.plot_small_ops(clear).axes[0].get_title(loc='left')
     with using_language('zh'):
-        assert '分不出快慢' in dp.small_ops_lines(tied)
+        assert '分不出快慢' in dx.small_ops_lines(tied)
 
 
 def _independence(one, together, kind='gpu'):
@@ -137,14 +138,13 @@ def _independence(one, together, kind='gpu'):
 
 
 def test_exercise_1_is_judged_by_the_spread_not_by_closeness_to_one():
-    from d2l_ext.display import parallel as dp
     # GPU edition: every "issued together" repeat (3.49-3.5 ms) below every "one at a time" one (3.65-3.75 ms)
     apart = _independence([3.65e-3, 3.7e-3, 3.72e-3, 3.75e-3, 3.68e-3], [3.49e-3, 3.5e-3, 3.5e-3, 3.49e-3, 3.5e-3])
     # a ratio far from 1 whose repeats overlap
     overlapping = _independence([0.10, 0.20, 0.30, 0.12, 0.25], [0.09, 0.18, 0.31, 0.11, 0.15], kind='cpu')
     with using_language('en'):
-        assert 'skipped waits' in dp.independence_text(apart) and 'close to 1' not in dp.independence_text(apart)
-        text = dp.independence_text(overlapping)
+        assert 'skipped waits' in dx.independence_text(apart) and 'close to 1' not in dx.independence_text(apart)
+        text = dx.independence_text(overlapping)
         assert overlapping.ratio > 1.1 and 'not told apart' in text
     assert 'parallel.independence.in_order' not in catalogue('en')
 
@@ -186,15 +186,14 @@ def test_the_recorded_sync_names_the_work_and_the_gpu_edition_prints_the_books_r
 
 
 def test_the_scaling_sentence_says_which_ratio_it_prints():
-    from d2l_ext.display import parallel as dp
-    from d2l_ext.display.parallel import SHAPES
+    from d2l_ext.display.scaling import SHAPES
     for shape in SHAPES:
         assert 'speedup (one after the other / together)' in catalogue('en')[f'parallel.scaling.{shape}']
         assert '先后运行用时 ÷ 同时运行用时' in catalogue('zh')[f'parallel.scaling.{shape}']
     pts = [NS(size=n, speedup=s, expected_speedup=2.0, together=None, serial_sum=None, lane_times=None)
            for n, s in ((64, 0.92), (128, 1.5))]
     with using_language('en'):
-        assert 'speedup (one after the other / together): 0.92x at n=64' in dp.scaling_text(
+        assert 'speedup (one after the other / together): 0.92x at n=64' in ds.scaling_text(
             [NS(framework='torch', points=pts)])
 
 

@@ -421,7 +421,7 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.gaps import per_product_text
-from d2l_ext.display.parallel import plot_scaling, scaling_text
+from d2l_ext.display.scaling import plot_scaling, scaling_text
 
 on_cpu = lanes[0].kind == 'cpu'
 sizes = (64, 128, 256, 512) if on_cpu else (1000, 2000, 4000)
@@ -493,7 +493,7 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import independence_lines, plot_independence
+from d2l_ext.display.parallel_exercises import independence_lines, plot_independence
 
 runs = [parallel.independence('torch', size=N, iters=10)]
 if 'mxnet' in frameworks:
@@ -530,7 +530,7 @@ plot_independence(runs)
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import plot_small_ops, small_ops_lines
+from d2l_ext.display.parallel_exercises import plot_small_ops, small_ops_lines
 
 small = parallel.small_ops(size=64, iters=400)
 print(small_ops_lines(small))
