@@ -38,6 +38,30 @@ def chance_gap(*measurements: Measurement) -> float:
     return max((m.iqr for m in measurements), default=0.0)
 
 
+def quartiles(m) -> tuple[float, float]:
+    """(first, third) quartile of a Measurement's repeats, as spread() computes its IQR (inclusive).
+
+    Fewer than two repeats (a recording that kept the median alone): both are the median, an IQR of 0.
+    """
+    if len(m.times) < 2:
+        return m.median, m.median
+    q = statistics.quantiles(m.times, n=4, method='inclusive')
+    return q[0], q[2]
+
+
+def told_apart(a, b) -> bool:
+    """The package's one test of two ways' repeats (every section): the medians differ by more than chance_gap
+    (the larger IQR) AND the interquartile ranges (the middle half of each way's repeats) do not overlap.
+
+    Sentences that use it say "the middle halves of the repeats do not overlap", not that every repeat differs:
+    one outlying repeat neither makes nor undoes a difference.
+    """
+    if abs(a.median - b.median) <= chance_gap(a, b):
+        return False
+    (a0, a1), (b0, b1) = quartiles(a), quartiles(b)
+    return not (a0 <= b1 and b0 <= a1)
+
+
 @dataclass(init=False)
 class Measurement:
     """Every repeat of one timed variant (seconds), its median, IQR, min and max computed once (every section).

@@ -58,3 +58,18 @@ def test_display_tables_take_a_result_rows_or_a_frame():
     assert from_rows == tables.html(results.frame(rows)) and 'median (s)' in from_rows
     assert 'd2l-table' in from_rows and 'd2l-table' not in tables.html(results.frame(rows), classes=None)
     assert 'median (s)' in tables.text(rows)
+
+
+def test_told_apart_needs_the_medians_beyond_the_iqr_and_the_middle_halves_apart():
+    from d2l_ext.results import Measurement, quartiles, told_apart
+    fast, slow = Measurement('a', [1.0, 1.1, 1.2, 1.3, 1.4]), Measurement('b', [2.0, 2.1, 2.2, 2.3, 2.4])
+    assert told_apart(fast, slow) and told_apart(slow, fast)
+    # one outlying repeat of the fast way, slower than every slow repeat: the middle halves still do not overlap
+    outlier = Measurement('a', [1.0, 1.1, 1.2, 1.3, 9.0])
+    assert quartiles(outlier) == (1.1, 1.3) and told_apart(outlier, slow)
+    # middle halves overlapping, though the medians differ by more than the larger IQR
+    low, high = Measurement('w', [0.0, 1.0, 1.0, 2.0, 2.0]), Measurement('n', [1.5, 1.5, 2.5, 2.5, 3.0])
+    assert quartiles(low) == (1.0, 2.0) and quartiles(high) == (1.5, 2.5)
+    assert abs(low.median - high.median) > max(low.iqr, high.iqr) and not told_apart(low, high)
+    assert not told_apart(fast, Measurement('c', [1.15, 1.2, 1.25]))  # medians equal
+    assert quartiles(Measurement('m', median=0.5)) == (0.5, 0.5)  # a recording with a median alone

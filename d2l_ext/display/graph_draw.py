@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..results import chance_gap
+from ..results import chance_gap, quartiles
+from ..results import told_apart as _apart
 from . import style
 from .graph_names import SERVER, box_name, fmt_bytes, lane_name, role_of, stage_label, variant_label
 from .timeline import draw_timeline
@@ -37,18 +38,6 @@ def fit_bar_names(ax, short: dict | None = None) -> None:
         text.remove()
 
 
-def quartiles(m) -> tuple[float, float]:
-    """(first, third) quartile of a Measurement's repeats, as results.spread computes its IQR (inclusive).
-
-    Fewer than two repeats (a recording that kept the median alone): both are the median, an IQR of 0.
-    """
-    import statistics
-    if len(m.times) < 2:
-        return m.median, m.median
-    q = statistics.quantiles(m.times, n=4, method='inclusive')
-    return q[0], q[2]
-
-
 @dataclass(frozen=True)
 class Verdict:
     """`mine` against `other` (Measurements) by the one test of 13.3.3, and the numbers a sentence quotes.
@@ -74,7 +63,7 @@ def compare(mine, other) -> Verdict:
               'q1_other': b0 * 1e3, 'q3_other': b1 * 1e3}
     if abs(other.median - mine.median) <= gap:
         return Verdict('same', fields)
-    if a0 <= b1 and b0 <= a1:
+    if not _apart(mine, other):  # results.told_apart, the package's one test: the middle halves overlap
         return Verdict('spread', fields)
     return Verdict('faster' if mine.median < other.median else 'slower', fields)
 
