@@ -55,6 +55,28 @@ class Recording:
         return d
 
 
+PROVENANCE = ('same_kind', 'other_kind')  # provenance_phrase's outcomes: the keys panels.provenance.<kind>
+
+
+def provenance_phrase(recording, here: dict | None = None) -> str:
+    """The catalogue key naming where a recording was made, against this machine (any lesson that shows one).
+
+    'panels.provenance.same_kind' ("an earlier run on a machine of the same kind") when this machine has the
+    recording's GPUs (the same names, as many) and as many CPU cores; else 'panels.provenance.other_kind'
+    ("another machine's run"). Neither says it is this session's run. The phrases take no fields: say
+    t(provenance_phrase(rec)) inside a sentence. `here`: this machine's {'gpus': [...], 'cpu_cores': n}
+    (default: d2l_ext.machine's gpu_names_torch and cpu_cores).
+    """
+    if here is None:
+        from .machine import cpu_cores, gpu_names_torch
+        here = {'gpus': gpu_names_torch(), 'cpu_cores': cpu_cores()}
+    m = recording.machine if hasattr(recording, 'machine') else recording
+    same = (bool(m.get('gpus')) and list(m.get('gpus') or []) == list(here.get('gpus') or [])
+            and m.get('cpu_cores') == here.get('cpu_cores'))
+    kind = 'same_kind' if same else 'other_kind'
+    return f'panels.provenance.{kind}'
+
+
 def build(cls, data):
     """A dataclass (or list/dict/Optional of them) from its JSON, ignoring fields it does not know."""
     origin, args = typing.get_origin(cls), typing.get_args(cls)

@@ -10,6 +10,7 @@ from d2l_ext.allreduce import AllreduceResult, Prediction, Version
 from d2l_ext.display import allreduce as show
 from d2l_ext.display.style import cjk_available
 from d2l_ext.i18n import using_language
+from d2l_ext.results import told_apart
 
 TINY = dict(layers=2, width=32, batch=4)
 LAYER = 1024 * 1024 * 4  # one 1024 x 1024 float32 weight
@@ -41,7 +42,8 @@ def test_the_overlap_is_the_interval_fraction_with_the_model_and_the_wall_clock_
     assert line.startswith('(c) all-reduce from gradient hooks: 50% of its 40.0 ms') and 'model: 8' in line
     assert 'took 10.0 ms less than (a)' in line
     same = fake(hooks=0.1395)
-    assert "not told apart from (a): they differ by less than the repeats' spread" in show.overlap_sentence(
+    assert ('(a) minus the step = +0.5 ms, no more than the larger interquartile range (1.0 ms): not told apart '
+            '(middle halves of the repeats: (a) 139.5–140.5 ms, (c) 139.0–140.0 ms)') in show.overlap_sentence(
         same, same.version('hooks'))
     slower = fake(hooks=0.20)
     assert 'more than (a)' in show.overlap_sentence(slower, slower.version('hooks'))
@@ -63,8 +65,8 @@ def test_the_wall_clock_is_split_into_measured_terms():
     hooks = show.why_text(r, r.version('hooks'))
     assert 'fewer calls' not in hooks  # (a) and (c) make the same calls
     # the profiled span inside each step, named so: never the whole step 'backward alone' prints as a median
-    assert ("backward's operators (profiled) taking 60.0 ms instead of 50.0 ms in backward alone (1.20x as long: "
-            'slower here)') in hooks
+    assert ("backward's operators (profiled) taking 60.0 ms instead of 50.0 ms in the step without all-reduce "
+            '(1.20x as long: slower here)') in hooks
     assert 'because' not in hooks  # a term is a measured difference, not a cause
     assert "gloo's threads" not in hooks and 'core' not in hooks  # sharing cores was never tested as the cause
 
@@ -81,7 +83,7 @@ def test_per_call_cost_comes_from_the_flat_control():
     r = fake()
     assert '(a) minus flat = +5.0 ms' in show.per_call_text(r)
     noisy = fake(spread=0.01)
-    assert 'within the repeats' in show.per_call_text(noisy)
+    assert 'no more than the larger interquartile range (10.0 ms): not told apart' in show.per_call_text(noisy)
 
 
 def test_the_model_predicts_a_bucket_size_and_the_plot_draws_it_beside_the_sweep():
@@ -114,7 +116,7 @@ def test_bucket_sizes_within_the_spread_of_the_fastest_are_named_together_never_
     r.versions += [near, far]  # 0.25 MiB within the 1 ms spread of the fastest (1 MiB), 8 MiB far slower
     assert r.fastest_buckets([0.25, 1, 8]) == [0.25, 1]
     text = show.bucket_text(r, [0.25, 1, 8])
-    assert 'measured fastest, not told apart' in text and '0.25, 1 MiB' in text
+    assert 'measured fastest, with the sizes not told apart from it' in text and '0.25, 1 MiB' in text
     assert ax_title(show.plot_buckets(r)).endswith('measured best: 0.25, 1 MiB')
     far_too = fake(ddp_mb=8.0, ddp=0.1203).version('ddp-8')
     r.versions[-1] = far_too  # now every size within the spread: none told apart
@@ -214,7 +216,7 @@ def test_the_fewer_calls_term_is_the_models_and_the_flat_control_says_what_it_me
     text = show.overlap_text(slower)
     assert "the fewer-calls terms above are the model's" in text and 'does not show that saving' in text
     noisy = fake(spread=0.01)
-    assert 'does not show that saving' in show.overlap_text(noisy) and 'within the repeats' in show.overlap_text(noisy)
+    assert 'does not show that saving' in show.overlap_text(noisy) and 'not told apart' in show.overlap_text(noisy)
     assert 'fewer-calls' not in show.overlap_text(r, ['hooks'])  # (c) makes (a)'s calls: no model term to qualify
     with using_language('zh'):
         assert '模型按少了 6 次调用算出的' in show.why_text(r, r.version('ddp-1'))
@@ -233,10 +235,12 @@ def test_one_bucket_and_the_flat_control_both_one_call_are_set_side_by_side():
     r = fake(ddp_mb=50.0, ddp=0.16)  # flat at 0.135 s: 25 ms apart, spread 1 ms
     text = show.overlap_text(r)
     assert ('and the flat control (b) each make one all-reduce of the whole gradient after backward; their '
-            'medians, 160.0 ms and 135.0 ms, differ by 25.0 ms, beyond') in text
+            'medians, 160.0 ms and 135.0 ms, differ by 25.0 ms, more than the larger interquartile range (1.0 ms), '
+            'and the middle halves of the repeats ((d) 50 MiB 159.5–160.5 ms, (b) 134.5–135.5 ms) do not '
+            'overlap') in text
     assert 'because' not in text
     near = fake(ddp_mb=50.0, ddp=0.1355)
-    assert 'differ by 0.5 ms, within' in show.overlap_text(near)
+    assert 'differ by 0.5 ms, no more than the larger interquartile range' in show.overlap_text(near)
     assert 'flat control (b) each' not in show.overlap_text(fake())  # 1 MiB: several buckets, no such line
 
 
@@ -271,3 +275,38 @@ def test_the_trace_lines_say_whose_traces_and_how_long_they_last():
     text = show.trace_text(r, 'ddp-1')
     assert "this run's trace of (d) DDP, 1 MiB buckets, process 1: /tmp/x/p1.json" in text
     assert 'removed when' in text and 'kernel ends' in text
+
+
+def test_every_step_comparison_uses_the_one_told_apart_test_both_parts_in_order():
+    r = fake()
+    # medians 17 ms apart, more than either IQR (10 ms), but the middle halves overlap (109-110 ms)
+    r.version('hooks').times = [[x, x] for x in (0.090, 0.100, 0.101, 0.110, 0.120)]
+    r.version('serial').times = [[x, x] for x in (0.100, 0.109, 0.118, 0.119, 0.130)]
+    assert not told_apart(r.version('serial').measurement, r.version('hooks').measurement)
+    line = show.overlap_sentence(r, r.version('hooks'))
+    assert 'more than the larger interquartile range' in line and 'but the middle halves of the repeats overlap' in line
+    assert line.endswith('not told apart') and 'beyond' not in line and 'within' not in line
+    with using_language('zh'):
+        assert '各次重复的中间一半相互重叠' in show.overlap_sentence(r, r.version('hooks'))
+
+
+def test_a_difference_not_told_apart_is_split_but_never_set_against_its_terms():
+    r = fake(ddp=0.1395)  # (d) within (a)'s spread; its unexplained term is then the largest
+    why = show.why_text(r, r.version('ddp-1'))
+    assert 'not told apart above: these terms split a difference the repeats do not establish' in why
+    assert 'do not explain the difference' not in why
+    with using_language('zh'):
+        assert '并未确认的差别' in show.why_text(r, r.version('ddp-1'))
+        assert '解释不了这个差别' not in show.why_text(r, r.version('ddp-1'))
+
+
+def test_every_hatched_model_value_is_printed_and_all_reduce_alone_too():
+    r = fake()
+    ids = ['backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp-1']
+    text = show.model_steps_text(r, ids)
+    for vid in ids:
+        v = r.version(vid)
+        assert f'{r.prediction.for_version(v.id, v.bucket_mb):.4f} s' in text
+    ingredients = show.ingredients_text(r)
+    assert 'step without all-reduce (forward, backward and update, nothing sent): 0.1000 s' in ingredients
+    assert 'all-reduce alone (the 12 gradients' in ingredients and '0.0400 s (median)' in ingredients

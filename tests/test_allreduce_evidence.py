@@ -52,7 +52,7 @@ def test_a_recording_is_refitted_from_its_raw_repeats_when_read(shipped):
 
 def test_the_guess_cell_states_backwards_measured_speed_not_a_cause():
     text = show.guess_text(None, fake())
-    assert "backward's operators took 60.0 ms, 1.20x as long as the 50.0 ms in backward alone" in text
+    assert "backward's operators took 60.0 ms, 1.20x as long as the 50.0 ms in the step without all-reduce" in text
     assert not any(words in text for words in UNTESTED)
 
 
@@ -70,7 +70,7 @@ def test_the_lesson_names_no_untested_cause():
 def test_a_step_below_backward_alone_comes_with_the_spread_and_each_processs_median(shipped):
     r = recording.results(shipped)[4]
     text = R.below_text(r, 'hooks')  # recorded: (c) 60.7 ms, backward alone 63.3 ms (slowest process per repeat)
-    assert 'below backward alone' in text and 'not told apart' in text
+    assert 'below the step without all-reduce' in text and 'not told apart' in text
     alone, mine = r.version('backward').per_process(), r.version('hooks').per_process()
     assert max(alone) < min(mine)  # per process, (c) is slower than backward alone: no contradiction left
     for x in alone + mine:

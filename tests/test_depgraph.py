@@ -389,7 +389,7 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
             if d != 'x':
                 assert ran[d]['end'] <= ran[t['name']]['start']
     assert any(w in show.dag_text(r) for w in ('as fast as one lane in order', 'as long as one lane in order',
-                                               'one lane in order are not told apart'))
+                                               'one lane in order: medians'))
     assert r.to_frame().shape[0] == 3
     assert json.loads(json.dumps(dataclasses.asdict(r)))['n'] == 24
     caught, message = dg.broken_engine_check(r)

@@ -219,18 +219,21 @@ def test_a_saving_is_claimed_only_when_the_repeats_are_told_apart():
     assert told_apart(split, apart) and told_apart(split, outlier)  # one outlying repeat does not undo a verdict
     assert 'splitting the batch paid off' in show.versus_text(*args, split, apart)
     text = show.versus_text(*args, split, outlier)  # the interquartile ranges it compared, quoted
-    assert 'paid off' in text and 'interquartile ranges (2.21 to 2.30 ms and 3.30 to ' in text
+    assert 'paid off' in text and 'the middle halves of the repeats (2.21–2.30 and 3.30–' in text
     # medians further apart than the larger IQR, the middle halves of the repeats still overlapping: no verdict
     low, high = _m('split', [1.0, 1.0, 1.0, 2.0, 2.0]), _m('one', [1.9, 1.9, 2.2, 2.2, 2.2])
     assert not told_apart(low, high)
     text = show.versus_text(*args, low, high)
     assert 'paid off' not in text.replace('does not show that splitting the batch paid off', '')
-    assert 'within the spread of the repeats' in text and '(1.00 to 2.00 ms and 1.90 to 2.20 ms)' in text
+    # both parts of the test, in that order, in one clause: never 'within the spread' after 'differ by more'
+    assert ('differ by more than the larger interquartile range (1.00 ms), but the middle halves of the repeats '
+            'overlap (1.00–2.00 and 1.90–2.20 ms): not told apart') in text and 'within the spread' not in text
     with_gap = show.versus_text(*args, split, _m('one', [2.2, 2.3, 2.4]))  # medians within the larger IQR
-    assert 'differ by less than' in with_gap
+    assert 'differ by no more than the larger interquartile range' in with_gap and 'not told apart' in with_gap
     d2l_ext.set_language('zh')
-    assert '差别在各次重复的波动之内' in show.versus_text(*args, low, high)
-    assert '下四分位数到上四分位数' in show.versus_text(*args, split, outlier)
+    zh = show.versus_text(*args, low, high)
+    assert '但各次重复的中间一半相互重叠（1.00–2.00 与 1.90–2.20 毫秒）：区分不出快慢' in zh and '波动' not in zh
+    assert '各次重复的中间一半（2.21–2.30 与 3.30–' in show.versus_text(*args, split, outlier)
 
 
 def test_the_step_figure_and_its_sentences_read_one_set_of_verdicts():
@@ -240,7 +243,7 @@ def test_the_step_figure_and_its_sentences_read_one_set_of_verdicts():
                                            'split': _m('split', [1.0, 1.0, 1.0, 2.0, 2.0])})
     title = show.draw_step_timing(tied).axes[0].get_title(loc='left')
     assert 'not told apart' in title and 'fastest' not in title
-    assert 'one device with the whole minibatch are not told apart' in show.step_timing_text(tied)
+    assert 'two lanes together and one device with the whole minibatch: medians' in show.step_timing_text(tied)
     # one outlying repeat of the faster way: still named fastest, in the title and in the sentence alike
     s = dg.StepTiming(['a', 'b'], 256, {'one_device': _m('one_device', [3.3, 3.3, 3.33, 3.42, 3.7]),
                                         'in_turn': _m('in_turn', [5.0, 5.1, 5.2, 5.3, 5.4]),
@@ -263,7 +266,7 @@ def test_exercise_5_title_and_sentence_state_one_verdict():
     r.measurements = {one: _m(one, [1.9, 1.9, 2.2, 2.2, 2.2]), planned: _m(planned, [1.0, 1.0, 1.0, 2.0, 2.0])}
     title = show.draw_dag(r).axes[1].get_title(loc='left')
     assert 'not told apart' in title and 'as fast' not in title
-    assert 'two lanes planned and one lane in order are not told apart' in show.dag_text(r)
+    assert 'two lanes planned and one lane in order: medians' in show.dag_text(r)
 
 
 def _overlap_timing(fraction, intervals, split, in_turn):
@@ -369,3 +372,19 @@ def test_a_prediction_far_from_its_measurement_is_said_in_numbers():
     assert 'two lanes together, measured' not in text and 'this run does not test why' in text
     s.predicted['one_device'] = 0.78e-3  # within 10%: no sentence
     assert 'further apart than' not in show.step_timing_text(s)
+
+
+def test_the_schedules_floor_prints_the_critical_path_and_the_busiest_row_and_takes_the_larger():
+    from types import SimpleNamespace
+    events = [{'lane': 'lane 0', 'start': 0.0, 'end': 1e-3}, {'lane': 'lane 1', 'start': 0.0, 'end': 0.8e-3},
+              {'lane': 'lane 1', 'start': 0.8e-3, 'end': 1.3e-3}]
+    for crit, floor in ((1.473e-3, '1.473 ms'), (1.1e-3, '1.300 ms')):
+        r = SimpleNamespace(costs='model', serial_total=2.3e-3, total=1.5e-3, critical_path_s=crit, repeats=0,
+                            events=events, critical_path=[])
+        d2l_ext.set_language('en')
+        text = show.schedule_text(r, path=False)
+        assert f'the critical path, {crit * 1e3:.3f} ms,' in text and 'busiest row (lane 1)' in text
+        assert 'in turn, 1.300 ms; the floor is the larger, ' + floor in text
+        d2l_ext.set_language('zh')
+        assert '下界取两者中较大的一个，即 ' + floor.replace('ms', '毫秒') in show.schedule_text(r, path=False)
+    d2l_ext.set_language('en')

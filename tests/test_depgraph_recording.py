@@ -207,15 +207,23 @@ def test_each_batch_states_its_warm_up_and_every_repeat_range():
     assert '1 warm-up steps not counted' in text and ' to ' in text.split('\n')[1]
 
 
-def test_one_device_not_slower_at_a_larger_batch_is_stated_with_both_ranges():
+def test_one_device_not_slower_at_a_larger_batch_is_stated_over_every_size_with_the_middle_halves():
     small, large = fake_run(), fake_run()
     large = dict(large, batch=4096, times=dict(large['times'], one_device=[0.5e-3, 0.6e-3, 0.7e-3]))
     small = dict(small, times=dict(small['times'], one_device=[0.8e-3, 1.3e-3, 1.4e-3]))
+    largest = dict(large, batch=16384, times=dict(large['times'], one_device=[0.9e-3, 1.0e-3, 1.1e-3]))
+    close = dict(large, batch=65536, times=dict(large['times'], one_device=[0.95e-3, 1.05e-3, 1.2e-3]))
     with using_language('en'):
         flat = G.one_device_flat_text({'runs': [large, small]})
         grows = G.one_device_flat_text({'runs': [dict(small, batch=4096), dict(large, batch=256)]})
-    assert flat.startswith('one device: batch 256 took 1.300 ms (0.800 to 1.400 ms), batch 4096 0.600 ms')
+        three = G.one_device_flat_text({'runs': [largest, large, small, close]})
+    assert '256: 1.300 ms (1.050–1.350 ms), 4096: 0.600 ms (0.550–0.650 ms)' in flat
+    assert 'from 256 to 4096 it fell' in flat and 'middle halves of the repeats do not overlap' in flat
     assert grows == ''
+    assert 'from 256 to 4096 it fell, from 4096 to 16384 it rose, from 16384 to 65536 not told apart' in three
+    assert G.one_device_by_batch({'runs': [largest, large, small, close]}) == ['fell', 'rose', 'same']
+    with using_language('zh'):
+        assert '从 4096 到 16384 用时增加' in G.one_device_flat_text({'runs': [largest, large, small]})
 
 
 def test_the_verdict_follows_the_medians():

@@ -104,6 +104,18 @@ def test_overlap_is_the_shorter_halfs_fraction():
     assert task.half_overlap([(0.0, 1.0), (0.8, 1.2)]) == pytest.approx(0.5)
 
 
+def test_the_checks_step_times_say_its_rows_per_step_and_are_in_milliseconds():
+    runs = [{'intervals': [(0.0, 0.004), (0.001, 0.005)], 'wall': 0.006}] * 3
+    c = task._overlap(runs, batch=1024)
+    assert c.fields['batch'] == 1024 and c.fields['wall'] == pytest.approx(6.0)
+    assert c.fields['serial'] == pytest.approx(8.0) and c.fields['longest'] == pytest.approx(4.0)
+    from d2l_ext.i18n import t
+    with using_language('en'):
+        text = t(c.key, **c.fields)
+    assert 'the check uses 1024 rows per step, and a step took 6.00 ms on the wall clock' in text
+    assert '(medians of those 3 steps, after 1 not counted)' in text
+
+
 def test_every_key_the_grader_uses_is_in_both_catalogues():
     keys = set(re.findall(r"'(task\.mlp\.[a-z_]+)'", inspect.getsource(task)))
     assert len(keys) >= 12

@@ -24,7 +24,8 @@ def measure(inner: int, repeats: int) -> str:
     import d2l_ext
     from d2l_ext.communication import task as copy_task
     from d2l_ext.communication import tracing
-    from d2l_ext.communication.core import copy_share, faster_beyond_spread, quartiles
+    from d2l_ext.communication.core import copy_share
+    from d2l_ext.results import quartiles, told_apart
     tracing.INNER['cpu'] = inner
     lane = d2l_ext.find_lanes('torch')[0]
     if lane.kind != 'cpu':
@@ -42,14 +43,14 @@ def measure(inner: int, repeats: int) -> str:
                          'overlapped': lambda: copy_task.run_and_copy(x, w, buffers, lane)},
                         lanes=[lane], repeats=repeats, check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
     med = m.medians()
-    over, serial = m.measurements['overlapped'].times, m.measurements['run_then_copy'].times
-    beyond = faster_beyond_spread(over, serial)
+    over, serial = m.measurements['overlapped'], m.measurements['run_then_copy']
+    beyond = over.median < serial.median and told_apart(over, serial)
     return (f'inner {inner} (x {x.shape[0]} x {inner}, {len(buffers)} products, freed memory kept: '
             f'{tracing.keep_freed_memory()}): run {med["run"]:.4f} s, run then copy {med["run_then_copy"]:.4f} s '
             f'(quartiles {quartiles(serial)[0]:.4f}-{quartiles(serial)[1]:.4f}), overlapped {med["overlapped"]:.4f} s '
             f"(quartiles {quartiles(over)[0]:.4f}-{quartiles(over)[1]:.4f}); copies' share "
             f'{copy_share(med["run"], med["run_then_copy"]):.0%}, overlapped saves '
-            f'{1 - med["overlapped"] / med["run_then_copy"]:.0%}, beyond the spread: {beyond}')
+            f'{1 - med["overlapped"] / med["run_then_copy"]:.0%}, told apart (middle halves apart): {beyond}')
 
 
 def main() -> None:

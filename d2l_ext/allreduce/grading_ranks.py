@@ -286,13 +286,14 @@ def run_case(fn, bucket_mb, recorder, rank, world, extra_args, refs) -> dict:
 def baseline(originals, sizes: list[int], bucket_mbs) -> dict:
     """Seconds a blocking all-reduce of each size takes here (median of BASELINE_REPEATS), for the prediction.
 
-    Every tensor's size and every bucket's at each of `bucket_mbs` (every graded case's): a case whose
+    One float (the model's per-call overhead, as the lesson fits it), every tensor's size and every bucket's at
+    each of `bucket_mbs` (every graded case's): a case whose
     buckets were not timed would get a prediction of 0. One untimed call per size, then the sizes in
     turn, round after round, so no size is timed only in a slow spell. On a two-core machine a pair of
     processes' blocking calls of 64-384 KiB took either ~0.4 ms or ~4 ms, often for the pair's whole
     life: the grader's sentence prints calls x their mean time alone, so a reader sees which it was.
     """
-    numels = {s // 4 for s in sizes}
+    numels = {1} | {s // 4 for s in sizes}  # one float too: the per-call overhead of the model the sentence may name
     for bucket_mb in bucket_mbs:
         numels |= {sum(sizes[i] for i in b) // 4 for b in buckets_of(sizes, bucket_mb)}
     tensors = {numel: torch.ones(numel) for numel in sorted(numels)}

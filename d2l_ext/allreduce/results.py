@@ -6,7 +6,7 @@ import statistics
 from dataclasses import asdict, dataclass, field
 
 from ..i18n import t
-from ..results import Measurement, chance_gap
+from ..results import Measurement, told_apart
 
 # Versions that are not a way of overlapping: what the overlapping ones are measured against.
 BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')
@@ -206,15 +206,14 @@ class AllreduceResult:
         return min(self.ddp_versions(), key=lambda v: v.median, default=None)
 
     def fastest_buckets(self, sizes=None) -> list[float]:
-        """The DDP bucket sizes (of `sizes`, default all) not told apart from the fastest: each median within the
-        repeats' spread (the larger interquartile range, chance_gap) of the fastest's; one size when it is
-        faster beyond the spread."""
+        """The DDP bucket sizes (of `sizes`, default all) not told apart from the fastest median by
+        d2l_ext.results.told_apart (the package's one test of two ways' repeats); the fastest alone when every
+        other size is told apart from it."""
         rivals = [v for v in self.ddp_versions() if sizes is None or v.bucket_mb in sizes]
         if not rivals:
             return []
         best = min(rivals, key=lambda v: v.median)
-        return sorted(v.bucket_mb for v in rivals
-                      if v.median - best.median <= chance_gap(best.measurement, v.measurement))
+        return sorted(v.bucket_mb for v in rivals if v is best or not told_apart(best.measurement, v.measurement))
 
     def one_bucket(self, version) -> bool:
         """A bucket size at least the whole gradient: DDP sends it as one bucket once backward has ended."""

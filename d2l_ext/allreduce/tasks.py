@@ -117,7 +117,9 @@ SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_al
 # -- the grader (in the grading process; task_grader forks the gloo processes) --------------------
 
 def _cases(task_id) -> list:
-    """bucket_mb per graded run: (d) three sizes, the 3-bucket one last (its overlap is judged); others one run."""
+    """bucket_mb per graded run: (d) three sizes, the 3-bucket one last; others one run.
+
+    (d)'s overlap is judged at whichever size overlapped most (the 3-bucket one first among equals): see _judge."""
     return list(BUCKET_MB) if task_id.endswith('buckets') else [None]
 
 
@@ -165,7 +167,8 @@ def _judge(task_id: str, reports: list) -> list:
         verdict.append(grader.calls(cases, lambda case: len(ranks.buckets_of(case['sizes'], case['bucket_mb'])),
                                     'buckets'))
     required = task_id.endswith(('hooks', 'buckets'))  # (a) and (b): reported beside the prediction 0, not judged
-    # (d) runs three bucket sizes: judged on the one that overlapped most, since on a loaded machine the
+    # (d) runs three bucket sizes: judged on the one that overlapped most (the lesson's text says so, and the
+    # sentence prints that size's calls per step), since on a loaded machine the
     # gloo thread can finish an async all-reduce before the call returns (3 of 138 loaded runs of one size)
     judged = [grader.overlap(case, [r['baseline'] for r in reports], required) for case in cases[-1:] + cases[:-1]]
     verdict.append(max(judged, key=lambda c: (c.passed, c.fields.get('measured', 0.0))) if required else judged[0])

@@ -60,28 +60,19 @@ def copy_share(run: float, run_then_copy: float) -> float:
     return min(1.0, max(0.0, (run_then_copy - run) / run_then_copy))
 
 
-def quartiles(times) -> tuple[float, float]:
-    """(lower, upper) quartile of repeated times, the ends of the IQR that results.spread reports."""
-    ts = sorted(times)
-    if len(ts) < 2:
-        return ts[0], ts[0]
-    q = statistics.quantiles(ts, n=4, method='inclusive')
-    return q[0], q[2]
-
-
-def faster_beyond_spread(faster, slower) -> bool:
-    """Whether `faster`'s repeats beat `slower`'s beyond their spread: its upper quartile below the other's lower."""
-    return len(faster) >= 2 and len(slower) >= 2 and quartiles(faster)[1] < quartiles(slower)[0]
-
-
 def copy_overlap(events) -> dict:
-    """One run's copies against its products: interval overlap, its closed form (this run's medians), busy times."""
+    """One run's copies against its products: interval overlap, its closed form (this run's medians), busy times.
+
+    'span': from the first traced start to the last traced end (what a timeline of this run draws), 0 if none.
+    """
     compute, copies = intervals(events, 'compute'), intervals(events, 'copy')
+    both = compute + copies
+    span = max(e for _, e in both) - min(s for s, _ in both) if both else 0.0
     measured = overlap_fraction(copies, compute)
     p = statistics.median([e - s for s, e in compute]) if compute else 0.0
     c = statistics.median([e - s for s, e in copies]) if copies else 0.0
     return dict(measured=measured, predicted=predicted_overlap(p, c, len(copies)), compute_busy=busy(compute),
-                copy_busy=busy(copies), copies=len(copies), products=len(compute))
+                copy_busy=busy(copies), copies=len(copies), products=len(compute), span=span)
 
 
 @dataclass

@@ -291,7 +291,7 @@ def grade(submission) -> list:
         out.append(criterion('correct', False, 'task.mlp.wrong', step=bad + 1, error=errors[bad][0], tolerance=tol,
                              scale=errors[bad][1]))
     out.append(_placement_criterion(runs, lanes, batches[0][0].shape[0]))
-    out.append(_overlap(runs[1:]))
+    out.append(_overlap(runs[1:], batches[0][0].shape[0]))  # the first step warms up: not counted
     return out
 
 
@@ -310,8 +310,11 @@ def _placement_criterion(runs, lanes, batch):
     return criterion('placement', True, 'task.mlp.placed', lanes=names)
 
 
-def _overlap(runs):
+def _overlap(runs, batch=BATCH):
     """The interval overlap of the graded steps (the best one judged, the median beside), the prediction, wall clock.
+
+    The times are said with the check's rows per step (`batch`, BATCH: not the lesson's minibatch) and in
+    milliseconds, so they can be set beside the lesson's timed step; the first step (a warm-up) is not among `runs`.
 
     The best step is judged because a busy machine may start one lane's thread late in any single step, while
     code that runs the halves in turn overlaps in none (its second half starts after the first has ended).
@@ -323,9 +326,9 @@ def _overlap(runs):
     halves = [[b - a for a, b in r['intervals']] for r in runs if len(r['intervals']) == 2]
     return criterion('overlap', measured >= THRESHOLD, 'task.mlp.overlap', measured=measured, predicted=PREDICTED,
                      median=statistics.median(fractions), steps=len(fractions),
-                     threshold=THRESHOLD, wall=statistics.median(r['wall'] for r in runs),
-                     serial=statistics.median(sum(h) for h in halves),
-                     longest=statistics.median(max(h) for h in halves))
+                     threshold=THRESHOLD, wall=statistics.median(r['wall'] for r in runs) * 1e3,
+                     serial=statistics.median(sum(h) for h in halves) * 1e3,
+                     longest=statistics.median(max(h) for h in halves) * 1e3, batch=batch, warmup=1)
 
 
 def step_slow_s() -> float:

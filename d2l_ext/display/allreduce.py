@@ -12,7 +12,7 @@ import statistics
 from ..allreduce.results import MIB  # bytes per MiB: gradients and buckets in one unit
 from ..i18n import t
 from ..machine import gpu_names_torch
-from ..results import chance_gap, close
+from ..results import chance_gap, close, quartiles, told_apart
 from . import style
 from .repeats import plot_repeats
 from .timeline import draw_timeline
@@ -31,6 +31,30 @@ def _label(result, version, text=style.plot_text) -> str:
         label = text('allreduce.version.ddp', mb=version.bucket_mb)
         return text('allreduce.version.one_bucket', label=label) if result.one_bucket(version) else label
     return text(f'allreduce.version.{version.id}') if version.id in _KNOWN else version.label
+
+
+def _short(result, version) -> str:
+    """A version's letter in a told-apart clause: '(a)', '(d) 1 MiB'; the step without all-reduce by name."""
+    if version.bucket_mb is not None:
+        return f'(d) {version.bucket_mb:g} MiB'
+    letters = {'serial': '(a)', 'flat': '(b)', 'hooks': '(c)'}
+    if version.id in letters:
+        return letters[version.id]
+    return t('allreduce.short.backward') if version.id in ('backward', 'nosync') else version.label
+
+
+def compared(result, a, b) -> tuple[bool, str]:
+    """Whether two versions' step times are told apart (d2l_ext.results.told_apart, the one test), and the clause
+    that says both parts of the test in order, with each middle half in ms, so a reader can check it on the dots."""
+    ma, mb = a.measurement, b.measurement
+    (a0, a1), (b0, b1) = quartiles(ma), quartiles(mb)
+    fields = dict(a=_short(result, a), b=_short(result, b), a0=a0 * 1e3, a1=a1 * 1e3, b0=b0 * 1e3, b1=b1 * 1e3,
+                  spread=chance_gap(ma, mb) * 1e3)
+    if told_apart(ma, mb):
+        return True, t('allreduce.apart.yes', **fields)
+    if abs(ma.median - mb.median) <= chance_gap(ma, mb):
+        return False, t('allreduce.apart.gap', **fields)
+    return False, t('allreduce.apart.overlap', **fields)
 
 
 def overlapping(result) -> list:
@@ -61,6 +85,8 @@ def ingredients_text(result) -> str:
           width=result.width, batch=result.batch_per_process, mb=p.gradient_bytes / MIB),
         t('allreduce.ingredient.backward', seconds=p.backward, span=p.backward_span * 1e3, tensors=len(p.tensor_bytes),
           steps=profiled),
+        *([t('allreduce.ingredient.allreduce', seconds=result.version('allreduce').median,
+             tensors=len(p.tensor_bytes))] if result.has('allreduce') else []),
         t('allreduce.ingredient.points', small=statistics.median(p.small_times) * 1e3, buffer_mb=p.buffer_bytes / MIB,
           large=statistics.median(p.buffer_times), n=len(p.small_times), m=len(p.buffer_times)),
         t('allreduce.ingredient.fit', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9, ring=p.ring_factor)])
@@ -74,15 +100,17 @@ def prediction_text(allreduce: float, serial: float, overlapped: float) -> str:
 
 
 def _spread(result, version) -> float:
-    """How far apart (a) and a version may be by chance: the larger interquartile range of the two."""
+    """The larger interquartile range of (a) and a version: the first part of told_apart's test."""
     return chance_gap(result.version('serial').measurement, version.measurement)
 
 
 def _wall(result, version) -> str:
-    gain, spread = result.version('serial').median - version.median, _spread(result, version)
-    if abs(gain) <= spread:
-        return t('allreduce.wall.same', spread=spread * 1e3)
-    return t('allreduce.wall.faster' if gain > 0 else 'allreduce.wall.slower', ms=abs(gain) * 1e3)
+    """The step against (a): told apart or not by the one test, its two parts said in order."""
+    gain = result.version('serial').median - version.median
+    told, verdict = compared(result, result.version('serial'), version)
+    if not told:
+        return t('allreduce.wall.same', diff=gain * 1e3, verdict=verdict)
+    return t('allreduce.wall.faster' if gain > 0 else 'allreduce.wall.slower', ms=abs(gain) * 1e3, verdict=verdict)
 
 
 def why_text(result, version) -> str:
@@ -105,11 +133,14 @@ def why_text(result, version) -> str:
     named = [terms['overlap']] + ([terms['calls']] if terms['fewer_calls'] else []) + \
         ([-terms['slowdown']] if ratio is not None else [])
     rest = dict(ms=terms['rest'] * ms, spread=_spread(result, version) * ms)
-    if abs(terms['rest']) > max(abs(x) for x in named):  # then no term above explains the difference
+    told = compared(result, result.version('serial'), version)[0]
+    # a difference not told apart is split all the same, but said to be one: no term is then set against it
+    if told and abs(terms['rest']) > max(abs(x) for x in named):  # then no term above explains the difference
         parts.append(t('allreduce.why.rest_larger', **rest))
     else:
         parts.append(t('allreduce.why.rest', **rest))
-    return t('allreduce.why.head', gain=terms['gain'] * ms) + ' ' + t('allreduce.why.join').join(parts)
+    head = t('allreduce.why.head' if told else 'allreduce.why.head_untold', gain=terms['gain'] * ms)
+    return head + ' ' + t('allreduce.why.join').join(parts)
 
 
 def overlap_sentence(result, version) -> str:
@@ -171,27 +202,27 @@ def calls_term_shown(result, versions) -> bool:
 def flat_control_text(result) -> str:
     """13.3.4: the fewer-calls terms above are the model's (calls x alpha); what the measured flat control shows.
 
-    The control makes 1 call where (a) makes one per tensor, with the same bytes: beyond the repeats' spread
-    and positive, it shows a saving (its size printed beside the model's); within the spread, or negative, it
-    does not show the model's saving, and the line says so.
+    The control makes 1 call where (a) makes one per tensor, with the same bytes: told apart from (a) and
+    faster, it shows a saving (its size printed beside the model's); not told apart, or slower, it does not
+    show the model's saving, and the line says so.
     """
     serial, flat, p = result.version('serial'), result.version('flat'), result.prediction
-    diff, spread = serial.median - flat.median, _spread(result, flat)
+    diff = serial.median - flat.median
+    told, verdict = compared(result, serial, flat)
     calls = serial.calls or len(p.tensor_bytes)
-    key = 'allreduce.calls_control.noise' if abs(diff) <= spread else (
+    key = 'allreduce.calls_control.noise' if not told else (
         'allreduce.calls_control.line' if diff > 0 else 'allreduce.calls_control.slower')
-    return t(key, calls=calls, fewer=calls - 1, diff=diff * 1e3, spread=spread * 1e3,
-             saved=(calls - 1) * p.per_call * 1e3)
+    return t(key, calls=calls, fewer=calls - 1, diff=diff * 1e3, verdict=verdict, saved=(calls - 1) * p.per_call * 1e3)
 
 
 def one_call_text(result, version) -> str:
     """13.3.4: one DDP bucket and the flat control each make one all-reduce of the whole gradient after backward:
-    their medians side by side, told apart or not by the repeats' spread (no cause: none was measured)."""
+    their medians side by side, told apart or not by the one test (no cause: none was measured)."""
     flat = result.version('flat')
-    diff, spread = version.median - flat.median, chance_gap(version.measurement, flat.measurement)
-    key = 'allreduce.one_call.same' if abs(diff) <= spread else 'allreduce.one_call.apart'
-    return t(key, label=_label(result, version, t), ms=version.median * 1e3, flat=flat.median * 1e3,
-             diff=abs(diff) * 1e3, spread=spread * 1e3)
+    told, verdict = compared(result, version, flat)
+    return t('allreduce.one_call.apart' if told else 'allreduce.one_call.same', label=_label(result, version, t),
+             ms=version.median * 1e3, flat=flat.median * 1e3, diff=abs(version.median - flat.median) * 1e3,
+             verdict=verdict)
 
 
 def ratio_text(result, half) -> str:
@@ -211,11 +242,12 @@ def ratio_text(result, half) -> str:
 def per_call_text(result) -> str:
     """13.3.4: (a)'s one call per tensor against the flat control's one buffer, and the one-float all-reduce."""
     serial, flat, p = result.version('serial'), result.version('flat'), result.prediction
-    diff, spread = serial.median - flat.median, _spread(result, flat)
+    diff = serial.median - flat.median
+    told, verdict = compared(result, serial, flat)
     calls = serial.calls or len(p.tensor_bytes)
-    kind = 'noise' if abs(diff) <= spread else ('line' if diff > 0 else 'slower')
+    kind = 'noise' if not told else ('line' if diff > 0 else 'slower')
     return t(f'allreduce.per_call.{kind}', calls=calls, diff=diff * 1e3, per=diff / max(calls - 1, 1) * 1e3,
-             spread=spread * 1e3, alpha=p.per_call * 1e3, saved=(calls - 1) * p.per_call * 1e3)
+             verdict=verdict, alpha=p.per_call * 1e3, saved=(calls - 1) * p.per_call * 1e3)
 
 
 def check_text(result) -> str:
@@ -246,15 +278,27 @@ def _title(result, ids=None) -> str:
                            ms=(result.version('serial').median - best.median) * 1e3)
 
 
+def _drawn(result, ids=None) -> list:
+    """The versions plot_steps draws, each with the model's step time it draws hatched beside the dots."""
+    p = result.prediction
+    return [(v, p.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb))
+            for v in result.versions if ids is None or v.id in ids]
+
+
+def model_steps_text(result, ids=None) -> str:
+    """13.3.4: every model value plot_steps draws hatched, printed (seconds), so none is only in the figure."""
+    shown = t('allreduce.sep_list').join(t('allreduce.model_step', label=_label(result, v, t), seconds=s)
+                                          for v, s in _drawn(result, ids))
+    return t('allreduce.model_steps', steps=shown)
+
+
 def plot_steps(result, ax=None, ids=None):
     """13.3.4: each version's step time (slowest process), every repeat a dot, the model's prediction beside it.
 
-    ids: the versions to draw (default every one)."""
-    p = result.prediction
-    shown = [v for v in result.versions if ids is None or v.id in ids]
-    times = {_label(result, v): v.step_times for v in shown}
-    guesses = {_label(result, v): p.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
-               for v in shown}
+    ids: the versions to draw (default every one); model_steps_text prints the hatched values."""
+    drawn = _drawn(result, ids)
+    times = {_label(result, v): v.step_times for v, _ in drawn}
+    guesses = {_label(result, v): s for v, s in drawn}
     return plot_repeats(times, ax=ax, predicted=guesses, title=_title(result, ids))
 
 
@@ -267,8 +311,7 @@ def bucket_text(result, sizes=None) -> str:
     listed = t('allreduce.sep_list').join
     if len(fastest) == len(rivals) > 1:
         best = min(rivals, key=lambda v: v.median)
-        spread = max(chance_gap(best.measurement, v.measurement) for v in rivals)
-        return t('allreduce.buckets.text_same', model=listed(f'{mb:g}' for mb in model), spread=spread * 1e3)
+        return t('allreduce.buckets.text_same', model=listed(f'{mb:g}' for mb in model), fastest=f'{best.bucket_mb:g}')
     return t('allreduce.buckets.text' if len(fastest) == 1 else 'allreduce.buckets.text_tied',
              model=listed(f'{mb:g}' for mb in model), measured=listed(f'{mb:g}' for mb in fastest),
              where=_sweep_distance(sizes, fastest, model))

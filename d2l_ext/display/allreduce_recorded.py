@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ..allreduce import recording
 from ..i18n import t
-from ..results import chance_gap
 from . import allreduce as show
 from . import style
 
@@ -67,9 +66,8 @@ def below_text(result, vid: str) -> str:
     alone, v = result.version('backward'), result.version(vid)
     if v.median >= alone.median:
         return ''
-    spread = chance_gap(alone.measurement, v.measurement)
-    verdict = t('allreduce.recorded.below_' + ('within' if alone.median - v.median <= spread else 'beyond'),
-                spread=spread * 1e3)
+    told, clause = show.compared(result, alone, v)
+    verdict = t('allreduce.recorded.below_' + ('beyond' if told else 'within'), verdict=clause)
     return t('allreduce.recorded.below', label=show._label(result, v, t), ms=v.median * 1e3,
              gap=(alone.median - v.median) * 1e3, alone=alone.median * 1e3, verdict=verdict,
              mine_alone=_ms(alone.per_process()), mine=_ms(v.per_process()))

@@ -8,7 +8,7 @@ sentence chosen by the measured numbers, so the lesson never states what its out
 from __future__ import annotations
 
 from ..i18n import t
-from ..results import NOISE, close
+from ..results import NOISE, chance_gap, close, quartiles, told_apart
 from . import style
 from .communication_exercises import (  # noqa: F401 (re-exported: the lesson reads them as show.)
     EXPECTATIONS,
@@ -54,7 +54,8 @@ def copied_text(ys, ys_cpu) -> str:
 def book_times_text(run: float, first: float, second: float, gpu: bool) -> str:
     """The book's single timings (13.3.2): run alone, and run plus .to('cpu', non_blocking=True) twice.
 
-    On a GPU it says these are single timings and that the first call is timed again with repeats. On a CPU,
+    On a GPU it says these are single timings, that a fresh process times the first call once more (once: it is
+    the first call into that memory) and later calls with repeats. On a CPU,
     where .to copies nothing, the two .to lines are set against compute alone: within NOISE of it, or their
     ratios with no cause (this run tests none).
     """
@@ -117,11 +118,13 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
 
     `overlap` is `copy_overlap` of a traced run with 'predicted' replaced by the closed form from the
     rates (and, on a CPU, the traced run's 'cores'). Then the copies' share of run then copy, and
-    whether overlapped beat run then copy beyond the repeats' spread. A cause is named only when
-    measured: the process kept under 1.5 cores busy, or the traced products ran longer than every untraced
-    products-alone repeat. A last line gives the traced run's own wall clock (the timeline drawn is that run).
+    whether overlapped and run then copy are told apart (results.told_apart: the medians differ by more than
+    the larger IQR and the middle halves of the repeats do not overlap), said with both ranges. A cause is named
+    only when measured: the process kept under 1.5 cores busy, or the traced products ran longer than every untraced
+    products-alone repeat. A last line gives the traced run's own wall clock (the timeline drawn is that run)
+    and, from its 'span', how much of that wall clock the drawn bars cover.
     """
-    from ..communication.core import copy_share, faster_beyond_spread, quartiles
+    from ..communication.core import copy_share
     med = comparison.medians()
     serial, over, run = med['run_then_copy'], med['overlapped'], med['run']
     copy = max(0.0, serial - run)
@@ -130,14 +133,9 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
              t('communication.overlap.interval', measured=measured, predicted=overlap['predicted'])]
     lines.append(_wall_text(serial, over, predicted.get('overlapped', 0.0)))
     lines.append(t('communication.overlap.share', share=copy_share(run, serial), serial=serial, run=run, copy=copy))
-    over_times = list(comparison.measurements['overlapped'].times)
-    serial_times = list(comparison.measurements['run_then_copy'].times)
-    (over_lo, over_hi), (serial_lo, serial_hi) = quartiles(over_times), quartiles(serial_times)
-    # three outcomes, never two: a clearly slower overlapped run is not 'within the spread'
-    key = ('beyond' if faster_beyond_spread(over_times, serial_times)
-           else 'slower' if faster_beyond_spread(serial_times, over_times) else 'within')
-    lines.append(t(f'communication.overlap.{key}', over_lo=over_lo, over_hi=over_hi, serial_lo=serial_lo,
-                   serial_hi=serial_hi))
+    over_m, serial_m = comparison.measurements['overlapped'], comparison.measurements['run_then_copy']
+    over_times = list(over_m.times)
+    lines.append(told_apart_text(over_m, serial_m))
     if overlap.get('cores') is not None:  # measured on a CPU: how much of their intervals the threads ran on a core
         lines.append(_cores_text(overlap))
     busy = overlap.get('compute_busy') or 0.0
@@ -150,16 +148,42 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
         slow = 'communication.overlap.slowed' if busy > max(run_times) else 'communication.overlap.slowed_within'
         lines.append(t(slow, busy=busy, run=run, ratio=busy / run, lo=min(run_times), hi=max(run_times)))
     if overlap.get('wall'):  # the timeline drawn below is this one traced run, not the medians above
-        lines.append(_traced_text(overlap['wall'], over_times, run_times, predicted.get('overlapped', 0.0)))
+        lines.append(_traced_text(overlap['wall'], over_times, run_times, predicted.get('overlapped', 0.0),
+                                  overlap.get('span')))
     return '\n'.join(lines)
 
 
-def _traced_text(wall: float, over_times: list[float], run_times: list[float], closed: float) -> str:
-    """The traced run's wall clock against the untraced overlapped repeats' range: within, below or above it."""
+def told_apart_text(over, serial) -> str:
+    """Overlapped against run then copy by results.told_apart, with the two medians and the middle halves.
+
+    Four outcomes: faster or slower (both parts of the test hold), or not told apart because the middle halves
+    overlap, or (they do not) because the medians differ by no more than the larger IQR.
+    """
+    (over_lo, over_hi), (serial_lo, serial_hi) = quartiles(over), quartiles(serial)
+    if told_apart(over, serial):
+        key = 'beyond' if over.median < serial.median else 'slower'
+    else:
+        key = 'within' if over_lo <= serial_hi and serial_lo <= over_hi else 'within_gap'
+    return t(f'communication.overlap.{key}', over_lo=over_lo, over_hi=over_hi, serial_lo=serial_lo,
+             serial_hi=serial_hi, over=over.median, serial=serial.median, gap=chance_gap(over, serial))
+
+
+def _traced_text(wall: float, over_times: list[float], run_times: list[float], closed: float,
+                 span: float | None = None) -> str:
+    """The traced run's wall clock against the untraced overlapped repeats' range: within, below or above it.
+
+    With `span` (first traced start to last traced end): how much of that wall clock the drawn bars cover,
+    about all of it (within NOISE) or part, the rest given as a number with no cause (nothing here times it).
+    """
     lo, hi = min(over_times), max(over_times)
     key = ('communication.overlap.traced_below' if wall < lo else
            'communication.overlap.traced_above' if wall > hi else 'communication.overlap.traced_within')
-    return t(key, wall=wall, lo=lo, hi=hi, run_lo=min(run_times), run_hi=max(run_times), closed=closed)
+    text = t(key, wall=wall, lo=lo, hi=hi, run_lo=min(run_times), run_hi=max(run_times), closed=closed)
+    if span is None or not span > 0 or not wall > 0:
+        return text
+    part = ('communication.overlap.span_all' if close(span, wall, of=wall) else
+            'communication.overlap.span_part' if span < wall else 'communication.overlap.span_more')
+    return _sentences(text, t(part, span=span * 1e3, wall=wall * 1e3, rest=max(0.0, wall - span) * 1e3))
 
 
 def _cores_text(overlap: dict) -> str:
@@ -188,10 +212,32 @@ def _wall_text(serial: float, over: float, closed: float) -> str:
     return t('communication.overlap.wall_more', more=over - serial, serial=serial, over=over, closed=closed)
 
 
-def plot_measured(comparison, predicted: dict[str, float], title=None):
-    """Every repeat of each variant (run, book, run then copy, overlapped) beside its prediction (13.3.2)."""
-    times = {_name(k): list(m.times) for k, m in comparison.measurements.items()}
-    pred = {_name(k): v for k, v in predicted.items() if k in comparison.measurements}
+def overlapped_name(rule: str | None = None) -> str:
+    """The 'overlapped' row's name by how run and copy were set up (a copy mode's rule), never one name for all.
+
+    'separate': a copy stream and events; 'one_stream': issued together on one stream; 'shared': a second thread
+    copies; 'engine': the framework's engine orders them. Without a rule: the generic name.
+    """
+    key = f'overlapped.{rule}' if rule in OVERLAPPED_RULES else 'overlapped'
+    return _name(key)
+
+
+OVERLAPPED_RULES = ('separate', 'one_stream', 'shared', 'engine')  # keys communication.variant.overlapped.<rule>
+
+
+def _names(keys, rule: str | None) -> dict[str, str]:
+    return {k: overlapped_name(rule) if k == 'overlapped' else _name(k) for k in keys}
+
+
+def plot_measured(comparison, predicted: dict[str, float], title=None, rule: str | None = None):
+    """Every repeat of each variant (run, book, run then copy, overlapped) beside its prediction (13.3.2).
+
+    `rule`: how the overlapped variant ran ('separate' on a GPU: copy stream + events; 'shared' on a CPU: a copy
+    thread), so its row says the setup.
+    """
+    names = _names(comparison.measurements, rule)
+    times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
+    pred = {names[k]: v for k, v in predicted.items() if k in comparison.measurements}
     return plot_repeats(times, predicted=pred, title=title or style.plot_text('communication.measured_title'))
 
 
@@ -294,8 +340,10 @@ def recorded_prediction_text(rec) -> str:
 
 def plot_comm_row(row, ax=None, title=None):
     """One copy mode: run, copy, run then copy, overlapped (every repeat), the expectation beside overlapped."""
-    times = {_name(v): m.repeated() for v, m in row.times.items()}
-    return plot_repeats(times, ax=ax, predicted={_name('overlapped'): row.expected}, title=title or row.mode)
+    names = _names(row.times, row.expectation)  # the overlapped row says its stream setup (one stream or two)
+    times = {names[v]: m.repeated() for v, m in row.times.items()}
+    return plot_repeats(times, ax=ax, predicted={overlapped_name(row.expectation): row.expected},
+                        title=title or row.mode)
 
 
 def recorded_title(rec, repeats: bool = True) -> str:
@@ -324,6 +372,45 @@ def timeline_title(tl) -> str:
                            copies=count['copy'], n=tl.size)
 
 
+def legend_names(tl, merged=()) -> dict[str, str]:
+    """What a bar is, per role; for a role in `merged` (merged_roles) the entry says its bars are drawn as one
+    stretch, so a reader does not count one block where the title counts 50 (the title has no room left)."""
+    count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
+    return {role: style.plot_text(f'communication.legend.{role}') + (
+        '\n' + style.plot_text(f'communication.timeline.merged_{role}', count=count[role]) if role in merged else '')
+        for role in ('compute', 'copy')}
+
+
+def merged_roles(events, px_per_second: float) -> set[str]:
+    """Roles whose bars touch and are drawn without an edge between them, so they read as one block.
+
+    As timeline.draw_timeline draws them: bars of a role in one row whose gaps are all below THIN_FRACTION of the
+    run (they touch when drawn), where some bar is narrower than EDGE_MIN_PX (it gets no edge to part it).
+    """
+    from .timeline import EDGE_MIN_PX, THIN_FRACTION
+    events = list(events)
+    if not events:
+        return set()
+    span = max(e['end'] for e in events) - min(e['start'] for e in events)
+    out = set()
+    for role in {e['role'] for e in events}:
+        for lane in {e['lane'] for e in events if e['role'] == role}:
+            bars = sorted((e['start'], e['end']) for e in events if e['role'] == role and e['lane'] == lane)
+            if len(bars) < 2:
+                continue
+            touching = all(b[0] - a[1] < THIN_FRACTION * span for a, b in zip(bars, bars[1:]))
+            if touching and min(e - s for s, e in bars) * px_per_second < EDGE_MIN_PX:
+                out.add(role)
+    return out
+
+
+def _px_per_second(ax, events, predicted=None) -> float:
+    """Pixels per second as draw_timeline fits bars (its 0.8 margin on the axes' width before layout)."""
+    ends = [e['end'] for e in events] + ([predicted] if predicted is not None else [])
+    span = max(ends, default=0.0)
+    return 0.8 * ax.bbox.width / span if span > 0 else 0.0
+
+
 def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
     """One stream timeline per copy plan, stacked, each with its own time axis (no clipped panel).
 
@@ -335,8 +422,9 @@ def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
         named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
         events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in tl.events]
         rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
-        # the legend names what a bar is (a product, a copy); the rows name where it ran (stream or thread)
-        what = {role: style.plot_text(f'communication.legend.{role}') for role in ('compute', 'copy')}
+        # the legend names what a bar is (a product, a copy) and whether they are drawn merged; the rows name
+        # where it ran (stream or thread)
+        what = legend_names(tl, merged_roles(tl.events, _px_per_second(ax, tl.events, predicted)))
         draw_timeline(events, ax=ax, rows=rows, title=timeline_title(tl), predicted=predicted, legend_names=what)
     if title:
         fig.suptitle(title)
@@ -358,7 +446,7 @@ def first_copy_text(result, rec=None) -> str:
         return t(result.reason or 'communication.first_copy.no_gpu')
     lines = [rec.label()] if rec is not None else []
     lines.append(t('communication.first_copy.summary', cold=result.cold, warm=result.warm.median,
-                   ratio=result.cold / result.warm.median))
+                   repeats=len(result.warm.repeated()), ratio=result.cold / result.warm.median))
     to = [p for p in result.profile_cold if p.name == 'aten::to']
     if to:
         cpu, cuda = to[0].cpu_time_us / 1e6, to[0].cuda_time_us / 1e6
@@ -378,7 +466,7 @@ def plot_profile(result, ax=None):
     """torch.profiler's CPU time against CUDA time for the copy operators, cold and warm (13.3.2)."""
     if result is None or not (result.profile_cold or result.profile_warm):
         return None
-    rows = [(style.plot_text('communication.profile.tick', when=style.plot_text(f'communication.variant.{when}'),
+    rows = [(style.plot_text('communication.profile.tick', when=style.plot_text(f'communication.profile.when_{when}'),
                              op=p.name), p.cpu_time_us / 1e3,
              p.cuda_time_us / 1e3) for when, prof in (('cold', result.profile_cold), ('warm', result.profile_warm))
             for p in prof]

@@ -52,21 +52,29 @@ def summary_text(g, title='graph') -> str:
              flops=f"{s['flops']:,}")
 
 
-def _floor(r) -> float:
-    """What no schedule can beat: the critical path, or the busiest resource's tasks in turn (seconds)."""
+def _floor(r) -> tuple[float, float, str]:
+    """What no schedule can beat, as its two parts: the critical path (seconds), and the busiest row (a lane, the
+    server or a link) running its boxes in turn (seconds, and that row's id). The floor is the larger of the two."""
     busy = {}
     for e in r.events:
         busy[e['lane']] = busy.get(e['lane'], 0.0) + e['end'] - e['start']
-    return max([r.critical_path_s, *busy.values()])
+    row = max(busy, key=busy.get, default='')
+    return r.critical_path_s, busy.get(row, 0.0), row
 
 
 def schedule_text(r, path=True) -> str:
-    """A schedule's three numbers, its speedup and bound, and (path=True) the critical path's boxes (13.3.3)."""
+    """A schedule's three numbers, its speedup and bound, and (path=True) the critical path's boxes (13.3.3).
+
+    The bound's floor is printed as both its parts, the critical path and the busiest lane's boxes in turn, the
+    larger named as the floor (so the number is not read as the smaller part's).
+    """
     key = 'graph.schedule_numbers_measured' if r.costs == 'measured' else 'graph.schedule_numbers'
-    floor = _floor(r)
+    crit, lane, row = _floor(r)
+    floor = max(crit, lane)
     line = t(key, serial=r.serial_total * 1e3, total=r.total * 1e3, path=r.critical_path_s * 1e3,
              repeats=r.repeats) + '\n' + t('graph.schedule_speedup', speedup=r.serial_total / r.total,
-                                           bound=r.serial_total / floor, floor=floor * 1e3)
+                                           bound=r.serial_total / floor, floor=floor * 1e3, crit=crit * 1e3,
+                                           lane=lane * 1e3, row=lane_name(row))
     if path:
         line += '\n' + t('graph.critical_path_is', path=' → '.join(box_name(b) for b in r.critical_path))
     return line
@@ -229,9 +237,10 @@ def overlap_text(s) -> str:
 def versus_text(faster: str, slower: str, same: str, spread: str, mine, other, verdict=None) -> str:
     """13.3.3: `mine` against `other` (Measurements): faster or slower only when told apart (graph_draw.compare).
 
-    Not told apart: `same` when the medians are within the repeats' spread (the larger IQR), `spread` when the
-    medians are further apart than that but the two interquartile ranges overlap. Every key quotes the IQRs it
-    compared. verdict: the comparison already made (graph_draw.verdicts), so a figure's title reads the same one.
+    Not told apart: `same` when the medians differ by no more than the larger IQR, `spread` when they differ by
+    more but the middle halves of the repeats (the interquartile ranges) overlap; each key says both parts of the
+    test it applied, in one clause, with the numbers compared. verdict: the comparison already made
+    (graph_draw.verdicts), so a figure's title reads the same one.
     """
     v = verdict or compare(mine, other)
     return t({'faster': faster, 'slower': slower, 'same': same, 'spread': spread}[v.outcome], **v.fields)
@@ -296,12 +305,16 @@ def dag_text(r) -> str:
     if one is not None and planned is not None:
         lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', 'graph.dag_spread', planned,
                                  one, verdicts(r)[V[1], V[0]]))  # the verdict draw_dag's title states
-    if one is not None and whole is not None:  # the sentence follows the numbers: on a busy machine all cores can lose
+    if one is not None and whole is not None:  # the sentence follows the verdict: on a busy machine all cores can lose
         lane0 = (t('core.lane_cpu_share_label', number=0, threads=r.threads[0], cores=r.cores)
                  if r.threads and r.cores else label_of(r.lanes[0], language()))
-        key = 'graph.dag_all_cores_faster' if whole.median < one.median else 'graph.dag_all_cores_slower'
-        lines.append(t(key, ratio=one.median / whole.median, inv=whole.median / one.median, lane=lane0))
+        v = verdicts(r)[V[2], V[0]]  # both times, judged by the one test (told apart or not), the workload named
+        lines.append(t(ALL_CORES[v.outcome], tasks=len(r.dag), lane=lane0, **v.fields))
     return '\n'.join(lines)
+
+
+ALL_CORES = {'faster': 'graph.dag_all_cores_faster', 'slower': 'graph.dag_all_cores_slower',
+             'same': 'graph.dag_all_cores_same', 'spread': 'graph.dag_all_cores_spread'}  # by Verdict.outcome
 
 
 def dag_predicted_lines(one: float, planned: float) -> list[str]:

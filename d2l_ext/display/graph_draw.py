@@ -42,8 +42,8 @@ def fit_bar_names(ax, short: dict | None = None) -> None:
 class Verdict:
     """`mine` against `other` (Measurements) by the one test of 13.3.3, and the numbers a sentence quotes.
 
-    outcome: 'faster' or 'slower' (told apart), 'same' (medians within the repeats' spread, the larger IQR) or
-    'spread' (medians further apart than that, but the interquartile ranges overlap). fields: milliseconds.
+    outcome: 'faster' or 'slower' (told apart), 'same' (medians no further apart than the larger IQR) or
+    'spread' (medians further apart than that, but the middle halves of the repeats overlap). fields: milliseconds.
     """
     outcome: str
     fields: dict

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..depgraph import recording
 from ..i18n import t
+from ..results import Measurement, quartiles, told_apart
 from . import style
 from .graph_draw import fit_bar_names
 from .graph_names import lane_name
@@ -97,17 +98,37 @@ def drawn_text(run: dict) -> str:
     return '\n'.join(lines + gaps)
 
 
-def one_device_flat_text(rec: dict) -> str:
-    """Where one device's median did not grow with the batch: both batches' medians and ranges, numbers only."""
-    import statistics
+ONE_STEP = {'rose': 'graph.recorded.one_step.rose', 'fell': 'graph.recorded.one_step.fell',
+            'same': 'graph.recorded.one_step.same'}  # one device from one batch size to the next (one_device_by_batch)
+
+
+def one_device_by_batch(rec: dict) -> list[str]:
+    """One device's time from each recorded batch size to the next: 'rose', 'fell' or 'same' (not told apart).
+
+    Each pair of neighbouring sizes is judged by results.told_apart (medians further apart than the larger IQR and
+    the middle halves of the repeats apart); sizes in increasing order.
+    """
     runs = sorted(rec['runs'], key=lambda r: r['batch'])
-    for small, large in zip(runs, runs[1:]):
-        a, b = small['times'][recording.VARIANTS[0]], large['times'][recording.VARIANTS[0]]
-        if statistics.median(a) >= statistics.median(b):
-            return t('graph.recorded.one_flat', small=small['batch'], large=large['batch'],
-                     ms_small=statistics.median(a) * 1e3, lo_small=min(a) * 1e3, hi_small=max(a) * 1e3,
-                     ms_large=statistics.median(b) * 1e3, lo_large=min(b) * 1e3, hi_large=max(b) * 1e3)
-    return ''
+    ms = [Measurement('', r['times'][recording.VARIANTS[0]]) for r in runs]
+    return ['same' if not told_apart(a, b) else 'rose' if b.median > a.median else 'fell' for a, b in zip(ms, ms[1:])]
+
+
+def one_device_flat_text(rec: dict) -> str:
+    """One device's time over every recorded batch size, where it did not rise at every step: each size's median and
+    middle half of the repeats, and from each size to the next whether it rose, fell or was not told apart.
+
+    Numbers only: the recording does not test why. Empty when it rose at every step (or one size was recorded).
+    """
+    steps = one_device_by_batch(rec)
+    if all(s == 'rose' for s in steps):
+        return ''
+    runs = sorted(rec['runs'], key=lambda r: r['batch'])
+    ms = [Measurement('', r['times'][recording.VARIANTS[0]]) for r in runs]
+    items = [t('graph.recorded.one_item', batch=r['batch'], ms=m.median * 1e3, q1=quartiles(m)[0] * 1e3,
+               q3=quartiles(m)[1] * 1e3) for r, m in zip(runs, ms)]
+    said = [t(ONE_STEP[s], a=a['batch'], b=b['batch']) for s, a, b in zip(steps, runs, runs[1:])]
+    return t('graph.recorded.one_by_batch', items=t('graph.sep_clause').join(items),
+             steps=t('graph.sep_clause').join(said))
 
 
 def overlap_text(rec: dict, run: dict) -> str:
@@ -197,8 +218,9 @@ def recorded_text(rec: dict | None, batch=None) -> str:
     lines = [where_text(rec), t('graph.recorded.lanes', lanes=lanes, one=device_text(rec['one_device'], rec)),
              t('graph.recorded.clock_note')]
     lines += [run_text(rec, run) for run in rec['runs']]
-    if one_device_flat_text(rec):
-        lines.append(one_device_flat_text(rec))
+    flat = one_device_flat_text(rec)
+    if flat:
+        lines.append(flat)
     run = recording.pick_run(rec, batch)
     lines += [overlap_text(rec, run), drawn_text(run)]
     if rec.get('dag'):  # exercise 5, in recordings that have it

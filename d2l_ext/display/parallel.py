@@ -7,6 +7,7 @@ states a result the output below it contradicts.
 """
 from __future__ import annotations
 
+import math
 import statistics
 
 from ..frameworks import framework
@@ -14,7 +15,7 @@ from ..i18n import t
 from ..lanes import Lane
 from ..parallel.core import row_label
 from ..parallel.sharing import events_of, predict_at, product_seconds
-from ..results import NOISE
+from ..results import NOISE, Measurement, chance_gap, quartiles, told_apart
 from ..results import close as _close
 from . import style
 from .gaps import _sentences, gap_text, speed_text
@@ -46,18 +47,79 @@ def machine_text(lanes=()) -> str:
 
 # -- sentences chosen by the numbers -------------------------------------------------------------
 
+UNITS = ('s', 'ms', 'x')  # apart_text's units: the keys parallel.unit.<unit>
+PREDICTIONS = ('closed_form', 'by_rule')  # guess_text's names of its prediction: parallel.guess.<prediction>
+
+
+def _sig(value: float, digits: int) -> str:
+    """`value` to `digits` significant digits, never in exponent form ('0.00024', not '2.4e-04')."""
+    shown = f'{value:.{digits}g}'
+    if 'e' in shown and value:
+        shown = f'{value:.{max(0, digits - 1 - math.floor(math.log10(abs(value))))}f}'
+    return shown
+
+
+def _number(value: float, unit: str, digits: int | None = None) -> str:
+    """A number shown in `unit`: seconds to 4 significant digits, ms to 3, a ratio to 2 places; or to `digits`."""
+    if unit == 'x':
+        return f'{value:.2f}'
+    return _sig(value * (1e3 if unit == 'ms' else 1), digits or (4 if unit == 's' else 3))
+
+
+def _in_unit(value: float, unit: str, digits: int | None = None) -> str:
+    """A number with its unit in the current language ('0.504 s', '1.84x'; '0.504 秒', '1.84 倍').
+
+    `digits`: significant digits instead of _number's (a difference or an IQR needs fewer than a quartile).
+    """
+    return t(f'parallel.unit.{unit}', value=_number(value, unit, digits))
+
+
+def _halves(m: Measurement, unit: str) -> str:
+    """The middle half of a way's repeats, 'q1–q3' with its unit (results.quartiles, as told_apart uses them)."""
+    q1, q3 = quartiles(m)
+    return t(f'parallel.unit.{unit}', value=f'{_number(q1, unit)}–{_number(q3, unit)}')
+
+
+def apart_text(a: Measurement, b: Measurement, unit: str = 'auto') -> str:
+    """Two ways' repeats by results.told_apart, both parts of the test in order, in one clause (every lesson's rule):
+    the medians' difference against the larger interquartile range, then whether the middle halves overlap.
+
+    `unit`: 's', 'ms' or 'x' (UNITS); 'auto' gives seconds, or ms where both medians are below 0.1 s. Ways with a
+    median alone (no repeats kept) are said to have no spread to compare (told_apart treats them as points).
+    """
+    if unit == 'auto':
+        unit = 'ms' if max(a.median, b.median) < 0.1 else 's'
+    digits = None if unit == 'x' else 2
+    fields = dict(diff=_in_unit(abs(a.median - b.median), unit, digits), gap=_in_unit(chance_gap(a, b), unit, digits),
+                  a=_halves(a, unit), b=_halves(b, unit))
+    if len(a.times) < 2 and len(b.times) < 2:
+        return t('parallel.apart.single', **fields)
+    if told_apart(a, b):
+        return t('parallel.apart.yes', **fields)
+    if abs(a.median - b.median) <= chance_gap(a, b):
+        return t('parallel.apart.close', **fields)
+    return t('parallel.apart.overlap', **fields)
+
+
+def _within(value: float, reference: float) -> bool:
+    """`value` within NOISE of `reference`, as a ratio to it (the test 13.3.0's verdict uses: |value/ref - 1|)."""
+    return abs(value / reference - 1) <= NOISE
+
+
 def book_text(alone: list[float], both: float) -> str:
     """The book's 'both' cell against the sum and the slower lane alone (13.3.1).
 
-    Each number is one timing. Where "both" lies outside what the lanes alone allow (above their sum, below the
-    slower lane), a sentence says so and that this run does not test why (book_check_text sets the same
-    timing beside the medians measured later).
+    Each number is one timing. "Close to" is within NOISE as a ratio to that reference (the percentage is printed).
+    Where "both" lies outside what the lanes alone allow (above their sum, below the slower lane), a sentence
+    says so and that this run does not test why (book_check_text sets the same timing beside the medians
+    measured later).
     """
     total, slower = sum(alone), max(alone)
-    key = ('parallel.book.like_max' if _close(both, slower) else 'parallel.book.like_sum' if _close(both, total)
+    key = ('parallel.book.like_max' if _within(both, slower) else 'parallel.book.like_sum' if _within(both, total)
            else 'parallel.book.above_sum' if both > total else 'parallel.book.below_slower' if both < slower
            else 'parallel.book.between')
-    text = t(key, both=both, total=total, slower=slower)
+    text = t(key, both=both, total=total, slower=slower, noise=NOISE, to_slower=abs(both / slower - 1),
+             to_total=abs(both / total - 1))
     if key == 'parallel.book.above_sum':
         text = _sentences(text, t('parallel.book.single'))
     return text
@@ -126,21 +188,56 @@ def expectation_text(e) -> str:
     return t(f'parallel.expect.{e.rule}', seconds=e.seconds, cores=e.cores, threads=e.threads, ways=e.ways)
 
 
-def verdict_text(alone: list[float], serial: float, together: float, baseline: float | None = None) -> str:
+def _as_measurement(value, label: str) -> Measurement:
+    """A Measurement as given, or one made of a bare median (no repeats: its middle half is the median alone)."""
+    return value if isinstance(value, Measurement) or hasattr(value, 'times') else Measurement(label, median=value)
+
+
+def versus_one_device(baseline, together) -> str:
+    """Together against one device doing both jobs, as measured (13.3.0, 13.3.1): the percentage or ratio, the NOISE
+    test ("gained almost nothing" within it), then results.told_apart on their repeats, both parts in one clause.
+
+    `baseline`, `together`: Measurements (or bare medians). Numbers only: never why one was faster.
+    """
+    b, g = _as_measurement(baseline, 'baseline'), _as_measurement(together, 'together')
+    fields = dict(noise=NOISE, apart=apart_text(b, g), pct=abs(b.median - g.median) / b.median,
+                  ratio=max(b.median, g.median) / min(b.median, g.median))
+    faster = g.median < b.median
+    if _close(g.median, b.median):
+        key = 'faster_small' if faster else 'slower_small'
+    elif told_apart(g, b):
+        key = 'beaten' if faster else 'lost'
+    else:
+        key = 'untold_faster' if faster else 'untold_slower'
+    return t(f'parallel.versus.{key}', **fields)
+
+
+VERSUS = ('faster_small', 'slower_small', 'beaten', 'lost', 'untold_faster', 'untold_slower')  # parallel.versus.*
+
+
+def _beat_one_device(baseline, together) -> bool:
+    """Together faster than one device doing both, beyond NOISE and told apart (the 'beaten' outcome)."""
+    b, g = _as_measurement(baseline, 'baseline'), _as_measurement(together, 'together')
+    return g.median < b.median and not _close(g.median, b.median) and told_apart(g, b)
+
+
+def verdict_text(alone: list[float], serial: float, together, baseline=None) -> str:
     """Together against one after the other and, where measured, one lane with all cores doing both jobs.
 
+    `together`, `baseline`: Measurements (their repeats give the told-apart test) or bare medians.
     Numbers only: which of the two was faster is stated, never why (no measurement here tests a cause).
     """
-    text = _sentences(t('parallel.verdict.serial', together=together, serial=serial, speedup=serial / together,
-                        slower=max(alone)), serial_above_two(serial / together, together, max(alone)))
+    g = _as_measurement(together, 'together')
+    text = _sentences(t('parallel.verdict.serial', together=g.median, serial=serial, speedup=serial / g.median,
+                        slower=max(alone)), serial_above_two(serial / g.median, g.median, max(alone)))
     if baseline is not None:
-        key = ('parallel.verdict.base_same' if _close(together, baseline) else
-               'parallel.verdict.base_beaten' if together < baseline else 'parallel.verdict.base_lost')
-        ratio = together / baseline if key.endswith('lost') else baseline / together  # always 'x as fast', above 1
-        text = _sentences(text, t(key, baseline=baseline, ratio=ratio, noise=NOISE, diff=abs(together - baseline)))
-        if key.endswith('beaten') and above_two(ratio):  # against one device doing both jobs, not the lanes' sum
-            text = _sentences(text, t('parallel.above_two.baseline', ratio=ratio, baseline=baseline,
-                                      serial=serial, speedup=serial / together))
+        b = _as_measurement(baseline, 'baseline')
+        text = _sentences(text, t('parallel.verdict.base', baseline=b.median, together=g.median,
+                                  verdict=versus_one_device(b, g)))
+        ratio = b.median / g.median
+        if _beat_one_device(b, g) and above_two(ratio):  # against one device doing both jobs, not the lanes' sum
+            text = _sentences(text, t('parallel.above_two.baseline', ratio=ratio, baseline=b.median,
+                                      serial=serial, speedup=serial / g.median))
     return text
 
 
@@ -148,9 +245,9 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
     """13.3.0's verdict: measured against the expectation from the lanes' own times; a reason only where measured.
 
     The closed form assumes equal lanes; when the lanes' measured times differ, a sentence says so with
-    the numbers. A gap beyond NOISE is called "within the repeats' spread" only when the range of the
-    together repeats covers the expectation; else, given a `timeline`, the expectation is redone at the
-    time per product measured while both lanes were busy, and named only if that matches the measurement.
+    the numbers. A gap beyond NOISE whose repeats' speedups are not told apart from the expectation (results.told_apart,
+    the expectation a point) is said so by versus_prediction; else, given a `timeline`, the expectation is redone at
+    the time per product measured while both lanes were busy, and named only if that matches the measurement.
     """
     measured, expected = result.speedup, result.expected_speedup
     times = result.together.repeated()
@@ -158,11 +255,13 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
     fields = dict(measured=measured, expected=expected, tolerance=NOISE, low=low, high=high)
     if abs(measured / expected - 1) <= NOISE:
         key = 'overview.verdict.as_expected'
-    elif low <= expected <= high:
-        key = 'overview.verdict.within_spread'
+    elif not told_apart(speedup_repeats(result), Measurement('predicted', median=expected)):
+        key = 'overview.verdict.not_apart'  # the repeats' speedups not told apart from it: said by versus_prediction
     else:
         key = 'overview.verdict.below' if measured < expected else 'overview.verdict.above'
     text = t(key, **fields)
+    if key == 'overview.verdict.not_apart':
+        text = _sentences(text, versus_prediction(result))
     if abs(expected / closed_form - 1) > NOISE:  # measured: the lanes alone did not take equal times
         alone = ' / '.join(f'{m.median:.3f}' for m in result.lane_times)
         text = _sentences(text, t('overview.verdict.unequal', times=alone, expected=expected, closed=closed_form))
@@ -174,24 +273,32 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
     return text
 
 
+def lanes_split(result) -> bool:
+    """CPU lanes whose threads together fit the cores: they split the cores (each its own); else they share them."""
+    threads = [lane.get('threads') or 0 for lane in getattr(result, 'lanes', None) or []]
+    cores = result.baseline_cores or getattr(result.expectation, 'cores', 0)
+    return bool(cores and threads) and all(threads) and sum(threads) <= cores
+
+
 def overview_summary(result) -> str:
     """13.3.0's summary point 1: the speedup, beside one device doing both lanes' work wherever that was timed."""
     note = _result_above_two(result)
     if result.baseline is None:
         return _sentences(t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup),
                           note)
-    vs_all = result.baseline.median / result.together.median  # below 1: together was the slower, say it so
-    if result.baseline_lane is None:  # lanes sharing cores: not called devices, set against all the cores
-        if above_two(vs_all) and getattr(result, 'serial_sum', None):  # against all the cores, not the lanes' sum
+    vs_all = result.baseline.median / result.together.median
+    if result.baseline_lane is None:  # CPU lanes: not called devices, set against all the cores
+        if _beat_one_device(result.baseline, result.together) and above_two(vs_all) and \
+                getattr(result, 'serial_sum', None):  # against all the cores, not the lanes' sum
             note = _sentences(note, t('parallel.above_two.baseline', ratio=vs_all, baseline=result.baseline.median,
                                       serial=result.serial_sum, speedup=result.speedup))
-        key = ('overview.summary.shared_same' if _close(result.baseline.median, result.together.median) else
-               'overview.summary.shared' if vs_all > 1 else 'overview.summary.shared_slower')
-        return _sentences(t(key, cores=result.baseline_cores, speedup=result.speedup, vs_all=vs_all, inv=1 / vs_all,
-                            baseline=result.baseline.median, together=result.together.median, noise=NOISE), note)
+        key = 'overview.summary.split' if lanes_split(result) else 'overview.summary.shared'
+        return _sentences(t(key, cores=result.baseline_cores, speedup=result.speedup,
+                            baseline=result.baseline.median, together=result.together.median,
+                            verdict=versus_one_device(result.baseline, result.together)), note)
     return _sentences(t('overview.summary.separate', speedup=result.speedup, expected=result.expected_speedup), note,
-                      baseline_text(Lane.from_dict(result.baseline_lane).label, result.baseline.median,
-                                    result.together.median, getattr(result, 'serial_sum', None)))
+                      baseline_text(Lane.from_dict(result.baseline_lane).label, result.baseline, result.together,
+                                    getattr(result, 'serial_sum', None)))
 
 
 def _result_above_two(result) -> str:
@@ -202,28 +309,34 @@ def _result_above_two(result) -> str:
     return serial_above_two(result.speedup, result.together.median, max(m.median for m in lanes))
 
 
-def baseline_text(lane: str, baseline: float, together: float, serial: float | None = None) -> str:
-    """One device doing both lanes' work against the lanes together: numbers, and which was faster (13.3.0).
+def baseline_text(lane: str, baseline, together, serial: float | None = None) -> str:
+    """One device doing both lanes' work against the lanes together, as measured (13.3.0, 13.3.1): versus_one_device.
 
-    Together above 2x as fast as that device says what the ratio compares, with one after the other (`serial`).
+    `baseline`, `together`: Measurements (or bare medians). Together above 2x as fast as that device says what the
+    ratio compares, with one after the other (`serial`).
     """
-    key = ('overview.summary.base_same' if _close(baseline, together) else
-           'overview.summary.base_beaten' if together < baseline else 'overview.summary.base_lost')
-    ratio = max(baseline, together) / min(baseline, together)
-    text = t(key, lane=lane, baseline=baseline, together=together, ratio=ratio, noise=NOISE)
-    if key.endswith('beaten') and above_two(ratio) and serial:
-        text = _sentences(text, t('parallel.above_two.baseline', ratio=ratio, baseline=baseline, serial=serial,
-                                  speedup=serial / together))
+    b, g = _as_measurement(baseline, 'baseline'), _as_measurement(together, 'together')
+    text = t('overview.summary.base', lane=lane, baseline=b.median, together=g.median,
+             verdict=versus_one_device(b, g))
+    ratio = b.median / g.median
+    if _beat_one_device(b, g) and above_two(ratio) and serial:
+        text = _sentences(text, t('parallel.above_two.baseline', ratio=ratio, baseline=b.median, serial=serial,
+                                  speedup=serial / g.median))
     return text
 
 
-def guess_text(guess, closed_form: float, measured: float, unit: str = 's', name: str = 'my_guess') -> str:
-    """A prediction cell's answer: the learner's guess (or a request for one), the closed form, the measurement."""
+def guess_text(guess, closed_form: float, measured: float, unit: str = 's', name: str = 'my_guess',
+               prediction: str = 'closed_form') -> str:
+    """A prediction cell's answer: the learner's guess (or a request for one), the prediction, the measurement.
+
+    `prediction` names it (PREDICTIONS): 'closed_form', or 'by_rule' (13.3.0: the hardware rule, told apart from the
+    prediction from the lanes' measured times that its figure and verdict give): the key parallel.guess.<prediction>.
+    """
     # '%': a fraction from 0 to 1, as the learner writes it, printed with its percentage beside it
     fmt = {'s': 'parallel.guess.seconds', '%': 'parallel.guess.fraction', 'x': 'parallel.guess.ratio'}[unit]
     head = (t('parallel.guess.none', name=name) if guess is None else
             t(fmt, what=t('parallel.guess.yours'), value=float(guess)))
-    return '\n'.join([head, t(fmt, what=t('parallel.guess.closed_form'), value=closed_form),
+    return '\n'.join([head, t(fmt, what=t(f'parallel.guess.{prediction}'), value=closed_form),
                       t(fmt, what=t('parallel.guess.measured'), value=measured)])
 
 
@@ -249,6 +362,14 @@ def lane_overlap(result) -> float | None:
     return overlap_fraction([spans[shortest]], union(s for j, s in enumerate(spans) if j != shortest))
 
 
+def redone_text(per_product: list[float], iters: list[int], labels: list[str]) -> str:
+    """The together-time predicted again at each lane's time per product while every lane was busy (a timeline):
+    max over the lanes of products x time per product, each term printed (13.3.0, 13.3.1)."""
+    terms = t('parallel.speed.sep').join(t('parallel.speed.term', lane=label, iters=k, ms=p * 1e3, seconds=p * k)
+                                         for label, k, p in zip(labels, iters, per_product))
+    return t('parallel.speed.redone', terms=terms, seconds=predict_at(per_product, iters))
+
+
 def overlap_text(result, serial: float | None = None, together: float | None = None,
                  expected: float | None = None, alone: list[float] | None = None, labels=None,
                  repeats: list[float] | None = None, expected_serial: float | None = None,
@@ -268,26 +389,59 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
     span = max(b for _, b in spans) - min(a for a, _ in spans)
     parts = [t('parallel.overlap.fraction', measured=fraction if fraction is not None else 0.0, predicted=1.0,
                busy=' / '.join(f'{b - a:.3f}' for a, b in spans), span=span)]
+    per_product = product_seconds(result)
+    redone = predict_at(per_product, result.iters)  # max(products x time per product side by side), or None
     if median_repeat is not None and repeats:
-        parts.append(t('parallel.speed.median_repeat', index=median_repeat + 1, repeats=len(repeats),
-                       wall=repeats[median_repeat]))
+        key = 'parallel.speed.median_repeat' if redone and alone is not None else 'parallel.speed.median_repeat_plain'
+        parts.append(t(key, index=median_repeat + 1, repeats=len(repeats), wall=repeats[median_repeat]))
     if serial is not None and together is not None:
         parts.append(wall_text(serial, together, expected, expected_serial))
     if alone is not None:
         parts.append(speed_text(result, alone, labels or lane_labels(result.lanes), alone_from))
+        if redone:  # the prediction redone at those times: printed, so the sentence above is true
+            parts.append(redone_text(per_product, result.iters, labels or lane_labels(result.lanes)))
         if median_repeat is None and together is not None and not _close(span, together):  # paced unlike them
             parts.append(t('parallel.speed.other_run', span=span, together=together))
     if repeats and expected is not None:
-        parts.append(gap_text(t('parallel.gap.together'), expected, list(repeats),
-                              predict_at(product_seconds(result), result.iters)))
+        parts.append(gap_text(t('parallel.gap.together'), expected, list(repeats), redone))
     return _sentences(*[p for p in parts if p])
 
 
+def speedup_repeats(p) -> Measurement:
+    """One result's speedup in each repeat of together (one after the other, the lanes' medians, over that repeat).
+
+    A result without repeats (a test's fake, an old recording) gives its median speedup alone, so no spread.
+    """
+    together = getattr(p, 'together', None)
+    times = together.repeated() if together is not None else []
+    serial = getattr(p, 'serial_sum', None)
+    return Measurement('speedup', [serial / x for x in times] if serial and times else [p.speedup])
+
+
+def versus_prediction(r) -> str:
+    """The repeats' speedups against the predicted speedup, by results.told_apart (the prediction a single point).
+
+    Both parts of the test in order: the median's distance from the prediction against the interquartile range,
+    then whether the middle half of the repeats' speedups includes the prediction. Numbers only.
+    """
+    m = speedup_repeats(r)
+    q1, q3 = quartiles(m)
+    fields = dict(expected=r.expected_speedup, diff=_in_unit(abs(m.median - r.expected_speedup), 'x'),
+                  gap=_in_unit(m.iqr, 'x'), halves=_halves(m, 'x'))
+    if told_apart(m, Measurement('predicted', median=r.expected_speedup)):
+        key = 'apart'
+    else:
+        key = 'close' if abs(m.median - r.expected_speedup) <= m.iqr else 'within'
+    return t(f'parallel.versus_prediction.{key}', **fields)
+
+
 def summary_text(r) -> str:
-    """One ParallelResult in two sentences: what was measured, and what the hardware lets us expect."""
+    """One ParallelResult in two sentences: what was measured, and what the hardware lets us expect; the measured
+    speedup is set against the predicted one by told_apart (versus_prediction)."""
     return '\n'.join([_sentences(t('parallel.summary', framework=_shown(r.framework), serial=r.serial_sum,
                                    together=r.together.median, speedup=r.speedup,
-                                   expected_speedup=r.expected_speedup), _result_above_two(r)),
+                                   expected_speedup=r.expected_speedup), versus_prediction(r),
+                                 _result_above_two(r)),
                       expectation_text(r.expectation)])
 
 
@@ -327,12 +481,49 @@ def plot_parallel(result, ax=None, title=None):
                                                        speedup=result.speedup, expected=result.expected_speedup))
 
 
-def plot_timeline(result, ax=None, title=None, predicted=None):
+MAX_BARS = 200  # a lane with more products is drawn as its busy stretches (timeline.aggregate), and said so
+
+
+def timeline_rows(tl, merged: dict, lang: str | None = None, text=None) -> str:
+    """A timeline's caption, row by row: what each lane's bars are, as drawn (13.3.0, 13.3.1, live and recorded).
+
+    A merged lane (timeline.aggregate) is its busy stretches; any other lane has one bar per product, and where its
+    products ran back to back (every gap below timeline.THIN_FRACTION of the run) the caption says so: the bars
+    touch and are told apart by their edges (draw_timeline), not by gaps. `text`: t for printed text, plot_text
+    (the default) inside a figure.
+    """
+    from .timeline import back_to_back
+    text = text or style.plot_text
+    lang = lang or style.plot_language()
+    rows = []
+    for lane, k in zip(tl.lanes, tl.iters):
+        label = row_label(lane['name'], tl.lanes, lang)
+        key = ('parallel.recorded.row_merged' if lane['name'] in merged else
+               'parallel.recorded.row_touching' if back_to_back(tl.events, lane['name']) else
+               'parallel.recorded.row_each')
+        rows.append(text(key, lane=label, iters=k))
+    return text('parallel.speed.sep').join(rows)
+
+
+def timeline_caption(tl, max_bars: int = MAX_BARS) -> str:
+    """What plot_timeline(tl, max_bars=...) draws for each lane, from the data, in the current language (13.3.1)."""
+    from ..i18n import language
+    from .timeline import aggregate
+    return t('parallel.timeline_caption', rows=timeline_rows(tl, aggregate(tl.events, max_bars)[1], language(), t))
+
+
+def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = None):
     """When each product ran on each lane, in one run of all lanes together (13.3.1).
 
     Rows are lane ids (or a lane's engine workers, MXNet), labelled here in the plot language.
     `predicted`: each lane's predicted end in seconds, in lane order (a list); a number draws one line for the total.
+    `max_bars`: a lane with more products is drawn as its busy stretches (timeline_caption says which).
     """
+    if max_bars is not None:
+        import dataclasses
+
+        from .timeline import aggregate
+        result = dataclasses.replace(result, events=aggregate(result.events, max_bars)[0])
     ids = [lane['name'] for lane in result.lanes]
     rows = {name: style.lane_role(i) for i, name in enumerate(ids)}
     if framework(result.framework).worker_rows:  # rows are (lane, engine worker): colour by the lane

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..i18n import t
 from ..lanes import Lane
-from ..parallel.core import row_label
+from ..recorded import provenance_phrase
 from . import style
 from .parallel import (
     _result_above_two,
@@ -20,6 +20,7 @@ from .parallel import (
     overlap_text,
     plot_parallel,
     plot_timeline,
+    timeline_rows,
 )
 
 
@@ -33,8 +34,8 @@ def recorded_summary(rec) -> str:
     head = _sentences(head, _result_above_two(p))
     if p.baseline is None or p.baseline_lane is None:
         return _sentences(head, t('overview.summary.no_base'))
-    return _sentences(head, baseline_text(Lane.from_dict(p.baseline_lane).label, p.baseline.median,
-                                          p.together.median, p.serial_sum))
+    return _sentences(head, baseline_text(Lane.from_dict(p.baseline_lane).label, p.baseline, p.together,
+                                          p.serial_sum))
 
 
 def recorded_sync_text(rec) -> str:
@@ -108,25 +109,6 @@ def _wrapped(text: str, ems: float | None = None) -> str:
     return '\n'.join(lines).replace(NBSP, ' ')
 
 
-def _timeline_rows(tl, merged: dict, lang: str) -> str:
-    """The recorded timeline's caption, row by row: what each lane's bars are, as drawn.
-
-    A merged lane is its busy stretches; any other lane has one bar per product, and where its products ran
-    back to back (every gap below timeline.THIN_FRACTION of the run) the caption says so: the bars touch and
-    are told apart by their edges (draw_timeline), not by gaps.
-    """
-    from .timeline import back_to_back
-    sep = style.plot_text('parallel.speed.sep')
-    rows = []
-    for lane, k in zip(tl.lanes, tl.iters):
-        label = row_label(lane['name'], tl.lanes, lang)
-        key = ('parallel.recorded.row_merged' if lane['name'] in merged else
-               'parallel.recorded.row_touching' if back_to_back(tl.events, lane['name']) else
-               'parallel.recorded.row_each')
-        rows.append(style.plot_text(key, lane=label, iters=k))
-    return sep.join(rows)
-
-
 def recorded_figure(rec, max_bars: int = 200):
     """A GPU recording's 13.3.1 evidence, as 13.3.0 and 13.3.1 both draw it: every repeat, then one run's timeline.
 
@@ -152,17 +134,18 @@ def recorded_figure(rec, max_bars: int = 200):
         plot_timeline(dataclasses.replace(tl, events=events), ax=axes[1],
                       title=_wrapped(style.plot_text(
                           'parallel.recorded.timeline' if tl.repeat is None else 'parallel.recorded.timeline_repeat',
-                          size=tl.size, rows=_timeline_rows(tl, merged, lang),
+                          size=tl.size, rows=timeline_rows(tl, merged, lang),
                           index=(tl.repeat or 0) + 1, repeats=p.together.repeats)))
     return fig
 
 
-def recorded_overlap_text(rec, baseline: bool = False) -> str:
+def recorded_overlap_text(rec, baseline: bool = False, here: dict | None = None) -> str:
     """The recorded run's lane overlap beside its prediction and the recorded wall-clock times (13.3.0, 13.3.1).
 
     First each lane's time alone (the counts aimed at equal times: balance_text says how close they came).
     `baseline`: end with one device doing both lanes' work against together (13.3.1; 13.3.0 says it in its
-    summary), where the recording has that run.
+    summary), where the recording has that run. The recording is named by recorded.provenance_phrase (`here`: this
+    machine, for tests).
 
     Newer recordings draw the repeat of "together" timed as the median, and say so. In older ones the repeats
     and the timeline are different runs: each lane's time per product in both is printed, so a timeline that
@@ -173,12 +156,12 @@ def recorded_overlap_text(rec, baseline: bool = False) -> str:
         return ''
     p, tl = rec.parallel[0], rec.timelines[0]
     other = t('parallel.recorded.not_this_run', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
-              products=_products(lane_labels(p.lanes), p.iters, text=t), size=p.size)
+              products=_products(lane_labels(p.lanes), p.iters, text=t), size=p.size,
+              provenance=t(provenance_phrase(rec, here)))
     other = _sentences(other, balance_text(lane_labels(p.lanes), [m.median for m in p.lane_times]))
     tail = ''
     if baseline and p.baseline is not None and p.baseline_lane is not None:
-        tail = '\n' + baseline_text(Lane.from_dict(p.baseline_lane).label, p.baseline.median, p.together.median,
-                                    p.serial_sum)
+        tail = '\n' + baseline_text(Lane.from_dict(p.baseline_lane).label, p.baseline, p.together, p.serial_sum)
     if tl.repeat is not None:  # the timeline is the repeat of "together" timed as the median: one run, no second
         return other + '\n' + overlap_text(tl, serial=p.serial_sum, together=p.together.median, expected=p.expected,
                             alone=[m.median / k for m, k in zip(p.lane_times, p.iters)],

@@ -1,70 +1,72 @@
-"""13.3.1's speedup against matrix size: the curve's shape judged by the repeats' spread, in words and a plot."""
+"""13.3.1's speedup against matrix size: the curve's shape judged by results.told_apart, in words and a plot."""
 from __future__ import annotations
 
 from ..i18n import t
-from ..results import Measurement, chance_gap
 from ..results import close as _close
+from ..results import told_apart
 from . import style
-from .parallel import _shown, above_two, serial_above_two
+from .gaps import _sentences
+from .parallel import _shown, above_two, apart_text, serial_above_two, speedup_repeats
+
+FAR = 1.5  # a size whose measured speedup is more than this factor from its prediction gets a sentence
 
 # scaling_shape's shapes: the keys parallel.scaling.<shape>
 SHAPES = ('flat', 'no_trend', 'rises', 'rises_dips', 'falls', 'falls_bumps', 'uneven')
 
 
-def speedup_repeats(p) -> Measurement:
-    """One size's speedup in each repeat of together (one after the other, the lanes' medians, over that repeat).
+def scaling_shape(pts) -> tuple[str, list]:
+    """The curve's shape by results.told_apart on the sizes' speedups in each repeat, and the steps against it.
 
-    A point without repeats (a test's fake, an old recording) gives its median speedup alone, so no spread.
+    'rises'/'falls': the largest size's speedup told apart from the smallest's and every step goes that way;
+    'rises_dips'/'falls_bumps': the same overall, with steps against it each not told apart;
+    'uneven': a step against it told apart; 'no_trend': smallest and largest not told apart;
+    'flat': every size within NOISE of the smallest. Returns (shape, [(before, after) of each step against it]).
     """
-    together = getattr(p, 'together', None)
-    times = together.repeated() if together is not None else []
-    serial = getattr(p, 'serial_sum', None)
-    return Measurement('speedup', [serial / x for x in times] if serial and times else [p.speedup])
-
-
-def scaling_shape(pts) -> tuple[str, list, float]:
-    """The curve's shape by the repeats' spread (results.chance_gap, the package's one chance test), and its dips.
-
-    'rises'/'falls': the largest size beats the smallest beyond the spread and every step goes that way;
-    'rises_dips'/'falls_bumps': the same overall, with steps against it each within their sizes' spread;
-    'uneven': a step against it beyond the spread; 'no_trend': smallest and largest within the spread;
-    'flat': every size within NOISE of the smallest. Returns (shape, [(before, after, their spread) of each step
-    against it], the spread of the smallest and largest sizes' speedups).
-    """
-    spread = [speedup_repeats(p) for p in pts]
-    overall = chance_gap(spread[0], spread[-1])
     if all(_close(p.speedup, pts[0].speedup) for p in pts):
-        return 'flat', [], overall
-    first, last = pts[0].speedup, pts[-1].speedup
-    if abs(last - first) <= overall:
-        return 'no_trend', [], overall
-    up = last > first
-    against = [(i, i + 1) for i in range(len(pts) - 1)
-               if (pts[i + 1].speedup < pts[i].speedup if up else pts[i + 1].speedup > pts[i].speedup)]
-    if not against:
-        return ('rises' if up else 'falls'), [], overall
-    pairs = [(pts[i], pts[j], chance_gap(spread[i], spread[j])) for i, j in against]
-    if all(abs(b.speedup - a.speedup) <= gap for a, b, gap in pairs):
-        return ('rises_dips' if up else 'falls_bumps'), pairs, overall
-    return 'uneven', pairs, overall
+        return 'flat', []
+    if not told_apart(speedup_repeats(pts[0]), speedup_repeats(pts[-1])):
+        return 'no_trend', []
+    up = pts[-1].speedup > pts[0].speedup
+    pairs = [(pts[i], pts[i + 1]) for i in range(len(pts) - 1)
+             if (pts[i + 1].speedup < pts[i].speedup if up else pts[i + 1].speedup > pts[i].speedup)]
+    if not pairs:
+        return ('rises' if up else 'falls'), []
+    if not any(told_apart(speedup_repeats(a), speedup_repeats(b)) for a, b in pairs):
+        return ('rises_dips' if up else 'falls_bumps'), pairs
+    return 'uneven', pairs
+
+
+def point_notes(q) -> str:
+    """One size's measured speedup below 1 (together took longer) or more than FAR from its prediction: numbers only."""
+    notes = []
+    serial, together = getattr(q, 'serial_sum', None), getattr(q, 'together', None)
+    if q.speedup < 1 and serial and together is not None:
+        notes.append(t('parallel.scaling.below_one', size=q.size, together=together.median, serial=serial,
+                       measured=q.speedup))
+    if q.expected_speedup and max(q.speedup / q.expected_speedup, q.expected_speedup / q.speedup) > FAR:
+        notes.append(t('parallel.scaling.far', size=q.size, measured=q.speedup, expected=q.expected_speedup,
+                       ratio=max(q.speedup, q.expected_speedup) / min(q.speedup, q.expected_speedup), far=FAR))
+    return _sentences(*notes)
 
 
 def scaling_text(results) -> str:
-    """The measured curve in words, its shape judged against the repeats' spread; each size's numbers (13.3.1)."""
+    """The measured curve in words, its shape judged by results.told_apart; each size's numbers (13.3.1)."""
     lines = []
     for r in results:
         pts = sorted(r.points, key=lambda p: p.size)
         best = max(pts, key=lambda p: p.speedup)
-        shape, pairs, spread = scaling_shape(pts)
+        shape, pairs = scaling_shape(pts)
         steps = t('parallel.speed.sep').join(t('parallel.scaling.step', before=a.size, after=b.size,
-                                                 before_speedup=a.speedup, after_speedup=b.speedup, spread=gap)
-                                               for a, b, gap in pairs)
+                                                 before_speedup=a.speedup, after_speedup=b.speedup,
+                                                 apart=apart_text(speedup_repeats(a), speedup_repeats(b), 'x'))
+                                               for a, b in pairs)
         lines.append(t(f'parallel.scaling.{shape}', framework=_shown(r.framework), small=pts[0].size,
                        small_speedup=pts[0].speedup, large=pts[-1].size, large_speedup=pts[-1].speedup,
-                       best=best.size, best_speedup=best.speedup, steps=steps, spread=spread,
-                       diff=abs(pts[-1].speedup - pts[0].speedup)))
+                       best=best.size, best_speedup=best.speedup, steps=steps,
+                       apart=apart_text(speedup_repeats(pts[0]), speedup_repeats(pts[-1]), 'x')))
         lines.append(t('parallel.scaling.points', framework=_shown(r.framework), points=t('parallel.recorded.sep').join(
             t('parallel.scaling.point', size=q.size, measured=q.speedup, expected=q.expected_speedup) for q in pts)))
+        lines += [note for note in map(point_notes, pts) if note]
         above = [q for q in pts if above_two(q.speedup) and getattr(q, 'lane_times', None)]
         lines += [t('parallel.scaling.above_two', size=q.size, note=serial_above_two(
             q.speedup, q.together.median, max(m.median for m in q.lane_times))) for q in above]

@@ -70,15 +70,16 @@ print(machine_line())
 # %% [markdown]
 # ## This machine's lanes
 #
-# A *lane* is a place where work can run at the same time as other work: a GPU, the CPU, or a share of the CPU's
-# cores. Read what each lane really is: two lanes on separate hardware can both run at full speed; two lanes that
-# share the same cores cannot.
+# A *lane* is a place where work can run at the same time as other work: a GPU, the CPU, or some of the CPU's
+# cores. Read what each lane really is: two lanes on separate hardware, or lanes that split a CPU's cores (each lane
+# its own cores), can both run at once, each at the speed of what it has; two lanes that share the same cores cannot.
 
 # %% [markdown] lang="zh"
 # ## 这台机器的执行路
 #
 # *执行路*（lane）是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。请读一读
-# 每条执行路实际是什么：位于不同硬件上的两条执行路可以同时全速运行；共用同一组 CPU 核心的两条执行路则不能。
+# 每条执行路实际是什么：位于不同硬件上的两条执行路，或把 CPU 核心分开用（每条执行路用各自的核心）的执行路，可以同时
+# 运行，各自以所拥有硬件的速度运行；共用同一组 CPU 核心的两条执行路则不能。
 
 # %%
 from d2l_ext.workers import lanes_for_all
@@ -96,14 +97,14 @@ if 'mxnet' in d2l_ext.available_frameworks():
 # Each lane gets the same job: independent matrix products (the book's `run`). We time each lane alone, then both
 # together, interleaved so that drift hits every variant alike. Before measuring, predict how many times as fast
 # "together" is as "one after the other", and write it into `my_guess`. The rule depends on the hardware: lanes on
-# separate devices can all run at once; lanes that share cores can run at once only as far as the cores go round.
+# separate devices can all run at once; CPU lanes can run at once only as far as the cores can be split among them.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
 #
 # 每条执行路做同样的工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们先分别为每条执行路单独计时，再为两条
 # 同时运行计时，并交替进行各种测量，使漂移对每种情况的影响都相同。测量之前，先预测“同时运行”的速度是“先后运行”
-# 的几倍，并写进 `my_guess`。规则取决于硬件：位于不同设备上的执行路可以全部同时运行；共用 CPU 核心的执行路，
+# 的几倍，并写进 `my_guess`。规则取决于硬件：位于不同设备上的执行路可以全部同时运行；CPU 上的执行路，
 # 只有在核心够分时才能同时运行。
 
 # %%
@@ -133,7 +134,7 @@ my_guess = None  # together is how many times as fast as one after the other?
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true}
 cores = d2l_ext.cpu_cores()
-if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes share the cores: as many run at once as fit
+if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes split the cores: as many run at once as fit
     threads = max(lane.threads for lane in lanes)
     ways = min(len(lanes), max(1, cores // threads))
     assumption = t('overview.assume.shared', cores=cores, threads=threads, ways=ways)
@@ -145,7 +146,7 @@ print(t('overview.prediction', speedup=predicted_speedup, assumption=assumption)
 
 # %% [markdown]
 # Now measure. Each dot is one repeat; the black bar is the median; the hatched bar is the prediction. One more row,
-# the honest baseline, runs both jobs on one device: one lane with all the cores where the lanes share them, else the
+# the honest baseline, runs both jobs on one device: one lane with all the cores where the lanes are CPU lanes, else the
 # first lane alone. The repeat of "together" timed as the median is kept as a timeline: it gives the overlap (the
 # fraction of the shorter lane's busy time during which the other was busy too) and each lane's time per product
 # while both were busy, set against the lane alone: a measured test of whether running
@@ -153,7 +154,7 @@ print(t('overview.prediction', speedup=predicted_speedup, assumption=assumption)
 
 # %% [markdown] lang="zh"
 # 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是预测值。还会多测一行公平的基线：由一个设备做两份
-# 工作——各执行路共用 CPU 核心时，是一条用上全部核心的执行路；否则是第一条执行路单独运行。“同时运行”中用时为中位数的那次
+# 工作——各执行路都在 CPU 上时，是一条用上全部核心的执行路；否则是第一条执行路单独运行。“同时运行”中用时为中位数的那次
 # 重复被保留为时间线，从中得到重叠（较短的执行路忙碌期间，
 # 另一条也在忙碌的时间占比），以及两条都在忙碌时每条执行路每个乘积的用时，并与该执行路单独运行时相比：
 # 这是对“并排运行是否让执行路变慢”的一次测量检验。预测与实测之间的差距，只用这样的检验来解释。
@@ -165,10 +166,9 @@ from d2l_ext.display.parallel import guess_text, overlap_text, overview_text, pl
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked
 tl = result.timeline  # the median repeat of "together": when each product ran in it
 alone = [m.median / k for m, k in zip(result.lane_times, result.iters)]  # seconds per product, each lane alone
-print(guess_text(my_guess, predicted_speedup, result.speedup, unit='x'))
+print(guess_text(my_guess, predicted_speedup, result.speedup, unit='x', prediction='by_rule'))
 print(overview_text(result, predicted_speedup, tl))
-print(verdict_text([m.median for m in result.lane_times], result.serial_sum, result.together.median,
-                   result.baseline.median if result.baseline else None))
+print(verdict_text([m.median for m in result.lane_times], result.serial_sum, result.together, result.baseline))
 print(overlap_text(tl, result.serial_sum, result.together.median, result.expected, alone,
                    labels=[lane.label for lane in lanes], repeats=result.together.times, median_repeat=tl.repeat))
 print(t('overview.checked', error=result.max_rel_error))
@@ -206,15 +206,15 @@ if rec is not None:
 # %% [markdown]
 # ## Summary, with the numbers
 #
-# The book's summary makes three claims; each line below is printed from a measurement (point 2 from the GPU
-# recording of 13.3.2). Point 3, the framework finding independent work in the computational graph, is the extra
-# notebook's.
+# The book's summary makes three claims; lines 1 and 2 below are printed from measurements (line 2 from the GPU
+# recording of 13.3.2). Point 3, the framework finding independent work in the computational graph, is measured in
+# the extra notebook, so line 3 only points there.
 
 # %% [markdown] lang="zh"
 # ## 小结与数字
 #
-# 书中的小结有三点；下面每一行都由测量结果打印出来（第 2 点来自 12.3.2 在 GPU 上的录制结果）。第 3 点，即框架从
-# 计算图中找出相互独立的工作，留给扩展一节“依赖图”。
+# 书中的小结有三点；下面第 1、2 行由测量结果打印出来（第 2 行来自 12.3.2 在 GPU 上的录制结果）。第 3 点，即框架从
+# 计算图中找出相互独立的工作，在扩展一节“依赖图”中测量，所以第 3 行只是指向那里。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import overview_summary
@@ -238,8 +238,8 @@ print(t('overview.summary.graph'))
 # - One operator already fills a device; a gain over one after the other needs separate hardware (several devices,
 #   or copies beside computation), and the fair test is one device doing both jobs: the summary says whether the
 #   second lane beat it here.
-# - Predict from the hardware first: separate devices allow the slower lane's time; lanes sharing cores only divide
-#   them, so compare with one lane that uses all the cores.
+# - Predict from the hardware first: separate devices allow the slower lane's time; lanes on one CPU only split its
+#   cores, so compare with one lane that uses all the cores.
 # - Time queued work only after waiting for every device it ran on, and look at every repeat, not just one number.
 #
 # ## Pitfalls
@@ -249,16 +249,16 @@ print(t('overview.summary.graph'))
 # - **One-device `synchronize()`**: `torch.cuda.synchronize()` waits for the current device only; with two GPUs,
 #   wait for each.
 # - **Reading before the sync**: a `non_blocking=True` copy may not have finished when the next line reads it.
-# - **New host memory on every copy**: in the recording, copies into new host memory on every call, pinned or not,
-#   were much slower than into reused buffers, and reused pageable buffers slower than pinned ones; with pinned
-#   buffers, a copy stream and an event per product, copies and compute overlapped. Allocate the buffers once.
+# - **New host memory on every copy**: in the recording, copies into new pageable tensors on every call were much
+#   slower than into reused buffers, and reused pageable buffers slower than pinned ones; with pinned buffers, a copy
+#   stream and an event per product, copies and compute overlapped. Allocate the buffers once.
 
 # %% [markdown] lang="zh"
 # ## 记住
 #
 # - 一个操作符就已经能占满一个设备；要比先后运行更快，需要不同的硬件（多个设备，或与计算同时进行的复制），
 #   公平的检验是一个设备做两份工作：小结会说明在这里第二条执行路是否胜过了它。
-# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；共用 CPU 核心的执行路只是把这些核心分开用，
+# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路只是把它的核心分开用，
 #   所以要与一条用上全部核心的执行路比较。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
 #
@@ -267,6 +267,6 @@ print(t('overview.summary.graph'))
 # - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到。
 # - **只同步一个设备**：`torch.cuda.synchronize()` 只等待当前设备；有两个 GPU 时，要分别等待每一个。
 # - **同步之前就读取**：`non_blocking=True` 的复制在下一行读取结果时可能还没有完成。
-# - **每次复制都用新的主机内存**：在录制结果中，每次调用都复制到新分配的主机内存（无论是否锁页）比复制到重复使用的
-#   缓冲区慢得多，重复使用的可分页缓冲区也比锁页缓冲区慢；使用锁页缓冲区、复制流，并为每个乘积记录一个事件时，
-#   复制和计算重叠了。所以缓冲区只应分配一次。
+# - **每次复制都用新的主机内存**：在录制结果中，每次调用都复制到新分配的可分页张量比复制到重复使用的缓冲区慢得多，
+#   重复使用的可分页缓冲区也比锁页缓冲区慢；使用锁页缓冲区、复制流，并为每个乘积记录一个事件时，复制和计算重叠了。
+#   所以缓冲区只应分配一次。

@@ -85,7 +85,7 @@ print(d2l_ext.t('parallel.workload', size=N, iters=K, book_size=BOOK_SIZE, book_
 
 # %% [markdown]
 # Warm up both lanes, then the book's three timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every
-# device of the given lanes before starting and before stopping the clock.
+# device of the given lanes before starting and stopping the clock.
 
 # %% [markdown] lang="zh"
 # 先预热两条执行路，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
@@ -255,14 +255,14 @@ print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
 #
 # Measure each lane's speed and that of the first lane's whole device. Predict each lane alone, one after
 # the other, together, and the **baseline**: that whole device doing both jobs. On separate hardware together takes
-# max(t1, t2). Lanes sharing cores are predicted from each lane's speed measured while both run.
+# max(t1, t2). CPU lanes are predicted from each lane's speed measured while both run.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 测出每条执行路的速度，以及第一条执行路所在的整个设备的速度。预测：每条执行路单独运行、先后运行、
 # 同时运行，以及**基线**——这整个设备做两份工作。在相互独立的硬件上，同时运行用时为max(t1, t2)。
-# 共用CPU核心的执行路，则按两条同时运行时测得的各自速度来预测。
+# CPU执行路则按两条同时运行时测得的各自速度来预测。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
@@ -280,7 +280,7 @@ for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
     rate[lane] = 10 * 2 * N**3 / m.median
     print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median / 10 * 1e3, gflops=rate[lane] / 1e9,
                     repeats=len(m.times), products=10, low=m.min / 10 * 1e3, high=m.max / 10 * 1e3))
-rate_both = {}  # lanes sharing the cores: each lane's speed while the other runs too, from each product's interval
+rate_both = {}  # CPU lanes splitting the cores: each lane's speed while the other runs too, from each product's interval
 if all(lane.kind == 'cpu' for lane in lanes):
     pair = parallel.Together(lanes, [x_0, x_1], [10, 10])  # both lanes at once, keeping each product's interval
     m = d2l_ext.measure(pair, lanes=lanes, repeats=3)
@@ -304,7 +304,7 @@ my_guess = None  # seconds: both lanes together
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 # Worked answer: seconds = products x 2n^3 FLOP / FLOP per second; "together" from the speeds measured side by side
-# where the lanes share cores, else from the hardware's rule.
+# where the lanes are CPU lanes, else from the hardware's rule.
 from d2l_ext.display.parallel import expectation_text
 
 alone = [K[i] * 2 * N**3 / rate[lane] for i, lane in enumerate(lanes)]
@@ -342,7 +342,7 @@ answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
 cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 med = cmp.medians()
-print(verdict_text([med[names[0]], med[names[1]]], med[names[2]], med[names[3]], med[names[4]]))
+print(verdict_text([med[names[0]], med[names[1]]], med[names[2]], cmp[names[3]], cmp[names[4]]))
 print(balance_text(names[:2], [med[names[0]], med[names[1]]]))
 print(book_check_text(both.elapsed, med[names[2]], med[names[3]]))  # the book's "both" cell, timed once
 print(guess_text(my_guess, together, med[names[3]]))
@@ -352,18 +352,18 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
     expected=sum(alone) / together))
 
 # %% [markdown]
-# Where did each product run? The timeline is the repeat of "together" timed as the median, so it and the numbers
-# beside it come from one run. Each bar is one product (edged where bars touch); dashed marks are each lane's predicted
-# end. The overlap is the fraction of the shorter lane's busy time during which the other lane was busy too. Guess it (0 to 1) in
-# `my_overlap`, then compare it with the time saved.
+# Where did each product run? The timeline is the median repeat of "together", so it and the numbers beside it come
+# from one run. The line above it says what each lane's bars are; dashed marks are each lane's
+# predicted end. The overlap is the fraction of the shorter lane's busy time during which the other lane was busy too.
+# Guess it (0 to 1) in `my_overlap`, then compare it with the time saved.
 
 # %% [markdown] lang="zh"
 # 每个乘积在哪里运行？时间线就是“同时运行”各次重复中用时为中位数的那一次，所以它与旁边的数字来自同一次运行。
-# 每个条形是一个乘积（紧挨着的条形带边框，以便分开）；虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间
-# 占比。先在 `my_overlap` 里猜一猜（0到1），再与节省的时间比较。
+# 时间线上方的一行说明每条执行路的条形是什么；虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0到1），
+# 再与节省的时间比较。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import lane_overlap, overlap_text, plot_timeline
+from d2l_ext.display.parallel import lane_overlap, overlap_text, plot_timeline, timeline_caption
 
 my_overlap = None  # your guess: a fraction from 0 to 1
 repeats = cmp[names[3]].times  # every repeat of "together"
@@ -374,7 +374,8 @@ print(overlap_text(tl, med[names[2]], med[names[3]], together, lane_alone,
                    labels=[lane.label for lane in lanes], repeats=repeats, expected_serial=sum(alone),
                    median_repeat=together_run.median_index(repeats)))
 ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if rate_both else alone
-plot_timeline(tl, predicted=ends)  # predicted ends in lane order: no lane names to match
+print(timeline_caption(tl))  # what each lane's bars are, from the data
+plot_timeline(tl, predicted=ends, max_bars=200)  # predicted ends in lane order; over 200 products: busy stretches
 
 # %% [markdown]
 # ## MXNet: the same experiment through its dependency engine
@@ -433,12 +434,12 @@ plot_scaling(curves)
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# This recording (as above) used a GPU and the CPU: separate hardware, so the prediction is max(t1, t2).
+# This recording used a GPU and the CPU: separate hardware, so the prediction is max(t1, t2).
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
-# 这份录制（同上）用一块GPU和CPU：硬件相互独立，所以预测为max(t1, t2)。
+# 这份录制用一块GPU和CPU：硬件相互独立，所以预测为max(t1, t2)。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_figure, recorded_overlap_text
@@ -475,7 +476,7 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # above 1 measures the skipped waits. MXNet's engine hands independent products to different workers, so with idle
 # cores the ratio can rise above 1; with `NaiveEngine` nothing overlaps, so its ratio is the gap without concurrency.
 # Concurrency shows only if issued together also beats the control's one at a time (a slower one at a time would
-# raise the ratio too).
+# raise the ratio too). The GPU recording lacks this exercise.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -489,7 +490,7 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # PyTorch是即时执行的：在CPU执行路上比值接近1；在GPU执行路上，“逐个执行”在每次乘法之后还要等待，所以大于1的比值
 # 测到的是省掉的等待。MXNet的引擎把互不依赖的乘积交给不同的工作线程，所以有空闲的核心时比值可能大于1；换成
 # `NaiveEngine` 后什么也不能重叠，所以它的比值显示的是没有并发时两种方式相差多少。只有当一起发出也快于对照的
-# 逐个执行时，乘积才是同时运行的（逐个执行本身变慢也会抬高比值）。
+# 逐个执行时，乘积才是同时运行的（逐个执行本身变慢也会抬高比值）。GPU上的录制结果不包含这个练习。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -541,15 +542,15 @@ plot_small_ops(small)
 #
 # ## Remember
 #
-# * Independent work on lanes of **separate hardware** takes about max(t1, t2); lanes that **share** cores only
-#   divide them: compare with one lane that uses all of them.
+# * Independent work on lanes of **separate hardware** takes about max(t1, t2); lanes on one CPU only **split** its
+#   cores: compare with one lane that uses all of them.
 # * A GPU only queues work, so one thread can feed several GPUs; eager CPU work needs a thread per lane.
 # * Predict from measured FLOP/s; compare with an honest baseline; look at every repeat.
 #
 # ## Pitfalls
 #
 # * **No wait**, or **`torch.cuda.synchronize()` with no argument** (the current device only): wait for every device.
-# * **Lanes that share hardware**: two CPU lanes, or two MXNet contexts, split the same cores.
+# * **Lanes on the same hardware**: two CPU lanes split one CPU's cores; two MXNet contexts share them.
 # * **Launch-bound small work**: streams add queues, not a second GPU; exercise 2 measures which way was fastest
 #   here.
 
@@ -558,7 +559,7 @@ plot_small_ops(small)
 #
 # ## 记住
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为max(t1, t2)；**共用**同一些核心的执行路只是把这些核心分开用：
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为max(t1, t2)；同一个CPU上的执行路只是把它的核心**分开用**：
 #   要与一条用上全部核心的执行路比较。
 # * GPU只是把工作排入队列，所以一个线程就能喂饱多个GPU；即时执行的CPU工作则需要每条执行路一个线程。
 # * 用这台机器实测的FLOP/s做预测；与公平的基线比较；看每一次重复。
@@ -566,5 +567,5 @@ plot_small_ops(small)
 # ## 易错点
 #
 # * **不等待**，或**不带参数的 `torch.cuda.synchronize()`**（只等待当前设备）：应等待用到的每个设备。
-# * **共用硬件的执行路**：两条CPU执行路，或两个MXNet上下文，分的是同一些核心。
+# * **在同一硬件上的执行路**：两条CPU执行路把一个CPU的核心分开用；两个MXNet上下文共用同一些核心。
 # * **受启动开销限制的小工作**：流增加的是队列，而不是第二个GPU；练习2测出了这里哪种方式最快。

@@ -108,15 +108,15 @@ print(show.book_times_text(run_alone.elapsed, first_call.elapsed, second_call.el
 print(show.copied_text(y, y_cpu))
 
 # %% [markdown]
-# On a GPU, the first `non_blocking=True` call copies into new pinned host memory (timed apart below); once `y_cpu`
-# lets go of its results, the second call reuses those blocks. Without a GPU, `y.to('cpu')` returns the same tensor:
-# nothing is copied, so a CPU analogue stands in, and GPU recordings show the real thing.
+# On a GPU, the first `non_blocking=True` call copies into new pinned host memory (timed once more below, as a
+# whole); once `y_cpu` lets go of its results, the second call reuses those blocks. Without a GPU, `y.to('cpu')`
+# returns the same tensor: nothing is copied, so a CPU analogue stands in, and GPU recordings show the real thing.
 #
 # ## The three ingredients
 #
-# * **Pinned memory.** The GPU's copy engine writes only into page-locked memory (`pin_memory=True`); a copy into
-#   ordinary (*pageable*) memory goes through a staging buffer and makes the host wait. Allocate buffers once and
-#   reuse them: the recording compares new memory on every call with reused buffers.
+# * **Pinned memory.** `pin_memory=True` allocates page-locked host memory, which the GPU's copy engine writes
+#   directly; on a GPU, Predict below measures copy rates (GB/s) into pinned and ordinary (*pageable*) memory.
+#   Allocate buffers once and reuse them.
 # * **A copy stream.** Work on one CUDA stream runs in order: a copy queued behind product `i+1` waits for it. On a
 #   second stream `s` (`with torch.cuda.stream(s):`), copy `i` can run while product `i+1` computes.
 # * **Events.** `done.record()` puts a marker on the compute stream after product `i`; `s.wait_event(done)` holds
@@ -127,19 +127,18 @@ print(show.copied_text(y, y_cpu))
 # thread sets its own `torch.set_num_threads`.
 
 # %% [markdown] lang="zh"
-# 在GPU上，第一次 `non_blocking=True` 调用复制到新的锁页主机内存（下文单独计时）；`y_cpu` 释放了这些结果之后，
-# 第二次调用便重复使用这些内存块。
+# 在GPU上，第一次 `non_blocking=True` 调用复制到新的锁页主机内存（下文再做一次，整体计时）；`y_cpu` 释放了
+# 这些结果之后，第二次调用便重复使用这些内存块。
 # 没有GPU时，`y.to('cpu')` 返回的是同一个张量：什么也没有复制，因此下面用一个CPU上的类比代替，GPU上的录制结果
 # 则展示真正的情形。
 #
 # ## 三个要素
 #
-# * **锁页内存。** GPU的复制引擎只能直接写入锁页内存（`pin_memory=True`）；复制到普通的（*可分页*）内存时，要经过
-#   一个中转缓冲区，而且主机必须等待。缓冲区只分配一次，然后重复使用：录制结果比较了每次调用都用新内存与重复使用
-#   缓冲区这两种情形。
-# * **复制流。** 同一个CUDA流上的工作按顺序执行：排在乘积 `i+1` 之后的复制要等它完成。放在第二个流 `s` 上
+# * **锁页内存**。`pin_memory=True` 分配锁页主机内存，GPU的复制引擎可以直接写入它；在GPU上，下面的“预测”
+#   测量复制到锁页内存和普通（*可分页*）内存的速率（GB/s）。缓冲区只分配一次，然后重复使用。
+# * **复制流**。同一个CUDA流上的工作按顺序执行：排在乘积 `i+1` 之后的复制要等它完成。放在第二个流 `s` 上
 #   （`with torch.cuda.stream(s):`），复制 `i` 就能在计算乘积 `i+1` 的同时进行。
-# * **事件。** `done.record()` 在计算流上乘积 `i` 之后放一个标记；`s.wait_event(done)` 让复制流等到这个标记为止，
+# * **事件**。`done.record()` 在计算流上乘积 `i` 之后放一个标记；`s.wait_event(done)` 让复制流等到这个标记为止，
 #   这样复制读到的是已经算完的乘积。
 #   `y.record_stream(s)` 告诉PyTorch的内存分配器，流 `s` 还在读取 `y`。主机要在 `s.synchronize()` 之后才读取缓冲区。
 #
@@ -157,8 +156,8 @@ print(show.copied_text(y, y_cpu))
 #
 # On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU, 20 products of `x` 700 × 4 by `w` 4 × 700: a
 # square product does N multiply-adds per number it writes, so its copy would be a sliver of the run; these do 4,
-# so the copies are a large share of run-then-copy (the measured share is printed below). Freed memory stays in the
-# process for the next product, as PyTorch's GPU allocator keeps its blocks.
+# so the copies are a large share of run-then-copy (measured below). Freed memory stays in the process for the next
+# product, as PyTorch's GPU allocator keeps its blocks.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -170,7 +169,7 @@ print(show.copied_text(y, y_cpu))
 #
 # 在GPU上，`x` 和 `w` 是书中的4000 × 4000矩阵。在CPU上，是20个 `x`（700 × 4）与 `w`（4 × 700）的乘积：方阵乘积
 # 每写出一个数要做N次乘加，复制只占运行时间的很小一部分；这种“瘦”乘积每个数只做4次乘加，复制在“先计算，后复制”
-# 中占了很大的比例（实测比例印在下面）。释放的内存留在进程中供下一个乘积使用，就像PyTorch的GPU内存分配器保留
+# 中占了很大的比例（实测见下文）。释放的内存留在进程中供下一个乘积使用，就像PyTorch的GPU内存分配器保留
 # 它的内存块那样。
 
 # %% tags=["nbval-ignore-output"]
@@ -277,7 +276,7 @@ measured = d2l_ext.compare(variants, lanes=[lane], repeats=7,
                            check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
 print(show.guess_text(my_guess, predicted['overlapped'], measured.medians()['overlapped'],
                      repeats=measured.measurements['overlapped'].times))
-show.plot_measured(measured, predicted)
+show.plot_measured(measured, predicted, rule='separate' if GPU else 'shared')  # copy stream + events, or thread
 
 # %% [markdown]
 # <details><summary>Worked answer: the book's setting on an H200</summary>
@@ -323,13 +322,12 @@ show.plot_comm_timelines([copy_task.as_timeline(traced, lane)], predicted=predic
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# The newest GPU recording, labelled with its GPU, versions and date. Each panel is one way to copy; the hatched bar
-# is what to expect from the hardware.
+# The newest GPU recording. Each panel is one way to copy; the hatched bar is the prediction.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
-# 下面是最新的GPU录制结果，标明了GPU、软件版本和日期。每个面板是一种复制方式；斜线条是根据硬件预测的用时。
+# 下面是最新的GPU录制结果。每个面板是一种复制方式；斜线条是预测的用时。
 
 # %% tags=["nbval-ignore-output"]
 print(show.recorded_text(rec))
@@ -346,14 +344,15 @@ else:
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# `copy_to_cpu(y, True)` allocates a new pinned tensor per result. The first call gets new host memory; later calls
-# reuse the blocks PyTorch cached. The profiler splits the first call into the GPU's copy and the rest.
+# `copy_to_cpu(y, True)` allocates a new pinned tensor per result. The first call gets new host memory, so it is
+# timed once; later calls reuse the blocks PyTorch cached and are timed with repeats. The profiler splits the first
+# call into the GPU's copy and the rest.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量。第一次调用得到的是新的主机内存；之后的调用会重复使用
-# PyTorch缓存的内存块。性能分析器把第一次调用拆成GPU上的复制和其余部分。
+# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量。第一次调用得到的是新的主机内存，因此只计时一次；之后的
+# 调用会重复使用PyTorch缓存的内存块，并重复计时。性能分析器把第一次调用拆成GPU上的复制和其余部分。
 
 # %% tags=["nbval-ignore-output"]
 first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
@@ -416,7 +415,7 @@ panel = CommPanel(size=N if GPU else 400, iters=10, gpu=GPU).show()
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **3. CPU和GPU一起工作，并且相互通信。** 执行路0计算，并把每个结果复制到主机内存（像 `run_and_copy` 那样），同时
+# **3. CPU和GPU一起工作，并且相互通信**。执行路0计算，并把每个结果复制到主机内存（像 `run_and_copy` 那样），同时
 # 执行路1独立地计算：一个GPU和CPU，或者两条CPU执行路。三种资源同时在忙：执行路0的计算、复制、执行路1的计算。读出
 # 单独运行的用时，预测“同时运行”的用时：在这里，三者中哪些是相互独立的硬件？
 
@@ -447,7 +446,7 @@ show.plot_exercise_three(ex3)
 # 最大值，最多是先后运行的用时。
 # </details>
 #
-# **4. 使用性能分析器。** `torch.profiler` 可以在Jupyter记事本中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，
+# **4. 使用性能分析器**。`torch.profiler` 可以在Jupyter记事本中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，
 # 再做性能分析。在 ui.perfetto.dev 中打开跟踪文件。
 
 # %% tags=["nbval-ignore-output"]
@@ -491,8 +490,9 @@ print(show.profile_text(prof, GPU))
 #
 # * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
 # * **Reading before the sync:** a `non_blocking` result is not there until you synchronize the stream that copies it.
-# * **Pageable copies** are slow and make the host wait; **new host memory on every call**, pinned or not, was slower
-#   than reused buffers in the recording.
+# * **Pageable memory:** recorded copies into it ran at fewer GB/s than into pinned buffers.
+# * **New host memory per call:** recorded new pageable tensors were slower than reused buffers; new pinned memory,
+#   timed on its first call only, was slower than later calls.
 # * **One stream for compute and copies** runs them in turn: no overlap.
 
 # %% [markdown] lang="zh"
@@ -513,8 +513,9 @@ print(show.profile_text(prof, GPU))
 #
 # ## 易错点
 #
-# * **不等待：** 不同步就为排队的GPU工作计时，测到的只是排队的时间。
-# * **同步之前读取：** `non_blocking` 的结果在负责复制的流同步之前并不存在。
-# * **可分页内存的复制** 很慢，而且会让主机等待；在录制结果中，**每次调用都用新的主机内存**（无论是否锁页）
-#   比重复使用缓冲区慢。
-# * **计算和复制共用一个流** 会让它们依次执行：没有重叠。
+# * **不等待**：不同步就为排队的GPU工作计时，测到的只是排队的时间。
+# * **同步之前读取**：`non_blocking` 的结果在负责复制的流同步之前并不存在。
+# * **可分页内存**：在录制结果中，复制到可分页内存的速率（GB/s）低于复制到锁页缓冲区。
+# * **每次调用都用新的主机内存**：在录制结果中，新建的可分页张量比重复使用的缓冲区慢；新的锁页内存只在第一次调用时
+#   计时，比之后的调用慢。
+# * **计算和复制共用一个流**会让它们依次执行：没有重叠。

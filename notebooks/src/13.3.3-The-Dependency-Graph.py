@@ -144,16 +144,16 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 #
 # `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook that sees every operation. An edge joins A
 # to B when B reads a tensor A wrote; a copy is its own node, between two lanes, with the bytes it moves.
-# Merging each box's operations gives the book's picture. Each step starts with `copy in`, each copy named for what
-# it moves: fresh weights to each lane, its rows only to another device.
+# Merging each box's operations gives the book's picture. Each step starts with the copies in (`copy in`), each named
+# for what it moves: `weights in`, a fresh copy to each lane, and `rows in` only where the rows move to another device.
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
 # `record_step_graph` 在一个能看到每个操作的PyTorch钩子下运行一次参考实现 `mlp_step`。当B读取了A写入的张量时，就有
 # 一条从A到B的边；一次复制是两条执行路之间的一个单独节点，并带有它传输的字节数。把每个方框里的操作合并起来，就
-# 得到了书中的图。每个训练步从 `copy in` 开始，每次复制按它传输的内容命名：每条执行路得到一份新的权重副本，样本只在
-# 换设备时才被复制。
+# 得到了书中的图。每个训练步从传入的复制（`copy in`）开始，每次复制按它传输的内容命名：“传入权重”给每条执行路一份新的
+# 权重副本，“传入样本”只在样本换设备时才出现。
 
 # %%
 graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box
@@ -228,7 +228,7 @@ show.draw_schedule(plan, title=d2l_ext.t('graph.title_plan'))
 
 # %% [markdown] lang="zh"
 # 下面面板的滑块重新计算书中场景的一个模型（为便于说明而假定的整齐的数，并非实测：两个10 TFLOP/s的GPU、一个
-# CPU服务器、每个方向12 GB/s的PCIe）；**在这里测量** 则改为在这台机器上为各方框计时。
+# CPU服务器、每个方向12 GB/s的PCIe）；**在这里测量**则改为在这台机器上为各方框计时。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.graph_panel import GraphSchedulePanel
@@ -245,7 +245,7 @@ panel = GraphSchedulePanel(lanes).show()
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1. 不等待的服务器。** `dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路0的梯度
+# **1. 不等待的服务器**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路0的梯度
 # 用了两次，就像一个没等执行路1的梯度到达就去读取的服务器那样。先预测：记录下来的依赖图会变吗？检查能发现吗？然后
 # 展开下面单元格的输出。
 
@@ -285,7 +285,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # `sum`。更新是错的，与float64结果的检查发现了这一点。
 # </details>
 #
-# **2. 不均匀的拆分。** 以一个GPU和CPU作为执行路时，平均拆分会使GPU等待。256个样本中应当给执行路0多少个，才能让两条
+# **2. 不均匀的拆分**。以一个GPU和CPU作为执行路时，平均拆分会使GPU等待。256个样本中应当给执行路0多少个，才能让两条
 # 执行路同时完成？在你的 `mlp_step` 中试用 `X.tensor_split([a])`（`y` 也一样），再用
 # `d2l_ext.measure(..., lanes=lanes)` 为它计时。没有GPU时，请用本课末尾的录制结果：其中“每条执行路单独运行”那一行
 # 给出了每条执行路处理128个样本时的忙碌时间。
@@ -303,7 +303,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # every lane at least one; a small engine runs the plan, each lane waiting for the tasks it reads.
 
 # %% [markdown] lang="zh"
-# **3. 书中的练习5：更复杂的依赖关系。** 设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务计算
+# **3. 书中的练习5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务计算
 # `tanh((sum of its inputs) @ W)`；一共三个阶段，每个阶段是一个菱形：若干条分支，各含 `arms` 中给定个数的乘法，最后在
 # 汇合点汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条执行路上（其后的链最长的任务先放），并让每条
 # 执行路至少分到一个；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。

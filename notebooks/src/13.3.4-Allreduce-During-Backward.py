@@ -133,17 +133,18 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # %% [markdown]
 # ## Measure the ingredients
 #
-# `run_allreduce` sends *your* functions to the processes. It adds DDP at four bucket sizes, **backward alone**
-# (the whole step, nothing sent), **all-reduce alone**, and a control, **(b) flat**: (a) with all gradients in one
-# buffer, one call. Flat overlaps nothing; (a) minus flat compares many calls with one call plus two copies (not separated here). Every step is
+# `run_allreduce` sends *your* functions to the processes. It adds DDP at four bucket sizes, the **step without
+# all-reduce** (forward, backward, update; nothing sent), **all-reduce alone**, and a control, **(b) flat**: (a) with all gradients in one
+# buffer, one call. (a) minus flat compares many calls with one call plus two untimed copies. Every step is
 # checked against float64; a few are profiled for the intervals.
 
 # %% [markdown] lang="zh"
 # ## 测量预测所需的数据
 #
-# `run_allreduce` 把*你的*函数发给各个进程。它还加上四种桶大小的DDP、**仅反向传播**（整个训练步，不发送）、
-# **仅全归约**，以及一个对照版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。扁平版本什么也不
-# 重叠；(a)减去扁平版本，比较的是多次调用与一次调用加两次复制（这里没有把两者分开）。每个训练步都与float64的结果检查；有几步
+# `run_allreduce` 把*你的*函数发给各个进程。它还加上四种桶大小的DDP、**不做全归约的训练步**（前向传播、
+# 反向传播、更新；不发送）、
+# **仅全归约**，以及一个对照版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。(a)减去扁平版本，
+# 比较的是多次调用与一次调用加两次未计时的复制。每个训练步都与float64的结果检查；有几步
 # 做了性能分析以得到时间区间。
 
 # %% tags=["nbval-ignore-output"]
@@ -177,7 +178,7 @@ print(show.ingredients_text(result))
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # share of (c)'s all-reduce that runs while backward computes, 0 to 1
 
-p, n = result.prediction, result.processes  # medians: backward alone, one float's and a large buffer's all-reduce
+p, n = result.prediction, result.processes  # medians: step without all-reduce, one float's, a large buffer's
 ring = 2 * (n - 1) / n                      # share of the bytes each process sends
 alpha, bus = p.per_call, p.bus_bandwidth    # seconds per call; bytes per second
 allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): one call per gradient tensor
@@ -188,49 +189,49 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown]
 # <details><summary>Worked answer: what to expect</summary>
 #
-# The ring factor is 1 for two processes; the model's share for (c) is printed below. The model gives backward its
-# time alone; the line after it says how long backward's operators took while (c)'s all-reduce ran.
+# The ring factor is 1 for two processes; the model's share for (c) is printed below. The line after it compares
+# backward's operators while (c)'s all-reduce ran with the step without all-reduce.
 # </details>
 #
 # ## Measure
 #
 # Per overlapping version: the **overlap** (share of its all-reduce's busy time during which backward computed),
-# the **model**'s share, and the **wall clock** against (a), split into the model's fewer-calls term (calls × α),
-# all-reduce during backward, and the change in backward's speed (profiled). Dots: repeats; hatched: the model.
+# the **model**'s share, and the **wall clock** against (a), split into terms. Dots: repeats; hatched: the model
+# (values printed above).
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
 #
-# 两个进程时环形因子是1；模型给出的(c)的比例印在下面。模型假定反向传播用的是它单独运行时的时间；紧接着的一行
-# 给出(c)的全归约进行期间反向传播的操作符用了多长时间。
+# 两个进程时环形因子是1；模型给出的(c)的比例印在下面。紧接着的一行把(c)的全归约进行期间反向传播的操作符
+# 用时与不做全归约的训练步相比。
 # </details>
 #
 # ## 实测
 #
 # 每个重叠的版本给出：**重叠**（它的全归约忙碌的时间里反向传播也在计算的比例）、**模型**给出的比例，以及与(a)
-# 相比的**挂钟时间**，拆成模型给出的调用减少项（调用次数 × α）、实测在反向传播期间进行的全归约，以及反向传播快慢
-# 的变化（性能分析）。
-# 点：各次重复；斜线条：模型。
+# 相比的**挂钟时间**，拆成若干项。点：各次重复；斜线条：模型（数值印在图的上方）。
 
 # %% tags=["nbval-ignore-output"]
 print(show.check_text(result))
 print(show.guess_text(my_guess, result))
 print(show.overlap_text(result, ['hooks', 'ddp-1']))
-show.plot_steps(result, ids=['backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp-1'])
+drawn = ['backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp-1']
+print(show.model_steps_text(result, drawn))  # every hatched value in the figure
+show.plot_steps(result, ids=drawn)
 
 # %% [markdown]
-# The overlap counts time, not savings (0-100%). Compare the unexplained term with the repeats' spread.
+# The overlap counts time, not savings (0-100%). Compare the unexplained term with the interquartile range beside it.
 #
 # ## Fewer calls, or overlap?
 #
-# Fewer calls could save time without overlap; flat also copies every gradient twice (the copies are not timed):
+# Fewer calls could save time without overlap:
 
 # %% [markdown] lang="zh"
-# 重叠统计的是时间而不是节省，所以总在0-100%之间。“无法解释”的那一项要与各次重复的波动范围对照着看。
+# 重叠统计的是时间而不是节省，所以总在0-100%之间。“无法解释”的那一项要与旁边印出的四分位距对照着看。
 #
 # ## 是调用少了，还是重叠了？
 #
-# 调用次数少了，即使没有任何重叠也可能省时间；扁平版本还要把每个梯度复制两次（这些复制没有单独计时）：
+# 调用次数少了，即使没有任何重叠也可能省时间：
 
 # %% tags=["nbval-ignore-output"]
 print(show.per_call_text(result))
@@ -289,7 +290,8 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# There a network card, separate from cores and GPUs, carries the bytes.
+# There a network card, separate from cores and GPUs, would carry the bytes. Everything 13.3.4 measured went
+# through gloo on CPU cores, on the GPU machine too.
 #
 # ## Recorded at 2, 4 and 8 processes
 #
@@ -310,7 +312,8 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# 那里由独立于CPU核心和GPU的网卡传输字节。
+# 那里会由独立于CPU核心和GPU的网卡传输字节。本节测得的一切都经过CPU核心上的gloo，在有GPU的机器上
+# 也是如此。
 #
 # ## 用2、4和8个进程录制的结果
 #
@@ -391,8 +394,8 @@ except d2l_ext.ResultMismatch as wrong:
 # Every gradient comes back n times too large. The check stops the run with a relative error near n - 1.
 # </details>
 #
-# 3. Bytes grow with width², backward's arithmetic with batch × width². How does all-reduce alone / backward alone
-#    change when the batch per process is halved?
+# 3. Bytes grow with width², backward's arithmetic with batch × width². How does all-reduce alone / the step
+#    without all-reduce change when the batch per process is halved?
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
@@ -400,8 +403,8 @@ except d2l_ext.ResultMismatch as wrong:
 # 每个梯度都变成了应有值的 n 倍。检查以接近n - 1的相对误差终止运行。
 # </details>
 #
-# 3. 字节数随宽度²增长，反向传播的算术运算量随批量 × 宽度²增长。每个进程的批量减半时，仅全归约 / 仅反向
-#    传播如何变化？
+# 3. 字节数随宽度²增长，反向传播的算术运算量随批量 × 宽度²增长。每个进程的批量减半时，仅全归约 / 不做全归约的
+#    训练步如何变化？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 half = {**SIZES, 'batch': SIZES['batch'] // 2}
@@ -412,14 +415,15 @@ print(show.ratio_text(result, ex3))  # each batch's ratio, then how many times i
 # <details><summary>Worked answer</summary>
 #
 # Half the batch halves backward's arithmetic, not the bytes: were the step all arithmetic, the ratio would
-# double. The last line says whether it grew more or less; what makes up the difference is not timed.
+# double. The last line says whether it grew about 2x (within 10%), more, or less; what makes up any difference
+# is not timed.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
 # 批量减半使反向传播的算术运算量减半，而字节数不变：假如训练步的时间全是算术运算，这个比值会翻倍。两个比值下面的
-# 那一行说明它比翻倍增长得多还是少；造成差别的各个部分没有单独计时。
+# 那一行说明它大约是2倍（相差10%以内）、多于还是少于2倍；造成差别的各个部分没有单独计时。
 # </details>
 
 # %% [markdown]
@@ -546,12 +550,13 @@ d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 # **(d) Buckets.** Fill buckets with the parameters that need a gradient, in reverse order; close a bucket once it
 # holds at least `bucket_mb` MiB (2**20 bytes). When a bucket's last gradient is ready, flatten it and start its
 # all-reduce; after backward, wait and copy back. The check expects one call per bucket for sizes giving 1, 2 and 3
-# buckets, and judges the overlap with 3.
+# buckets, and judges the overlap at the size that overlapped most (its line gives its calls per step).
 
 # %% [markdown] lang="zh"
 # **(d) 桶。** 按逆序取出需要梯度的参数，依次装进桶里：每放入一个参数，一旦桶中已有至少 `bucket_mb` MiB
 # （2**20字节），就封上这个桶。一个桶的最后一个梯度就绪时，把桶展平并发起它的全归约；反向传播之后，等待并复制
-# 回去。检查会试用分别得到1个、2个和3个桶的桶大小，要求每个桶一次调用；重叠按3个桶的情形评判。
+# 回去。检查会试用分别得到1个、2个和3个桶的桶大小，要求每个桶一次调用；重叠按三种大小中重叠最多的那一种评判
+# （那一行给出该大小每步的调用次数）。
 
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
@@ -610,7 +615,7 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # ## Pitfalls
 #
-# - All-reduce after backward, or one bucket for everything, overlaps nothing.
+# - All-reduce after backward, or one bucket for everything, overlaps almost nothing (the model: none).
 # - No `wait()` before `optimizer.step()`: half-summed gradients. No average: n times the gradient.
 # - Overlap is not savings: compare the wall clock, and backward's time while sending with its time alone.
 
@@ -623,6 +628,6 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # ## 易错点
 #
-# - 反向传播之后再全归约，或者把全部梯度装进一个桶，都什么也重叠不了。
+# - 反向传播之后再全归约，或者把全部梯度装进一个桶，都几乎什么也重叠不了（模型：完全不重叠）。
 # - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：每个梯度都变成了应有值的 n 倍。
 # - 重叠不等于节省：要看挂钟时间，并把发送期间反向传播的时间与它单独运行时的时间相比。

@@ -1,6 +1,6 @@
 """Messages of 13.3.4: gradients all-reduced while backward still runs."""
 MESSAGES = {
-    'allreduce.version.backward': 'backward alone (whole step, nothing sent)',
+    'allreduce.version.backward': 'step without all-reduce (forward, backward, update; nothing sent)',
     'allreduce.version.allreduce': 'all-reduce alone',
     'allreduce.version.serial': '(a) backward, then all-reduce',
     'allreduce.version.hooks': '(c) all-reduce from gradient hooks',
@@ -62,8 +62,8 @@ MESSAGES = {
     'allreduce.panel.interrupted': 'Interrupted: every process was stopped; press Run to start again.',
     'allreduce.panel.col_bucket': 'bucket (MiB)',
     'allreduce.panel.col_ddp': '(d) DDP (s)',
-    'allreduce.ratio': ('batch of {batch} per process: all-reduce alone / backward alone = {ratio:.2f} (the ratio '
-                        'of their median times)'),
+    'allreduce.ratio': ('batch of {batch} per process: all-reduce alone / step without all-reduce = {ratio:.2f} ('
+                        'the ratio of their median times)'),
     'allreduce.plot.timeline_after': '{label}: every all-reduce starts after backward ends',
     'allreduce.plot.timeline_during': ('{label}: all-reduces start {ms:.0f} ms before backward ends\n'
                                        '(mean over processes; each process timed from its own start)'),
@@ -87,34 +87,33 @@ MESSAGES = {
     'allreduce.overlap.line': ('{label}: {measured:.0%} of its {comm:.1f} ms of all-reduce ran while backward co'
                                'mputed (model: {predicted:.0%}); {wall}'),
     'allreduce.overlap.none_sent': '{label}: sent nothing in its profiled step',
-    'allreduce.wall.faster': 'the step took {ms:.1f} ms less than (a)',
-    'allreduce.wall.slower': 'the step took {ms:.1f} ms more than (a)',
-    'allreduce.wall.same': ("the step is not told apart from (a): they differ by less than the repeats' spread "
-                            '({spread:.1f} ms, the larger interquartile range)'),
+    'allreduce.wall.faster': 'the step took {ms:.1f} ms less than (a): {verdict}',
+    'allreduce.wall.slower': 'the step took {ms:.1f} ms more than (a): {verdict}',
+    'allreduce.wall.same': '(a) minus the step = {diff:+.1f} ms, {verdict}',
     'allreduce.why.head': '    (a) minus it, {gain:+.1f} ms =',
     'allreduce.why.calls': '{ms:+.1f} ms by the model for {k} fewer calls ({k} × α {alpha:.3f} ms)',
     'allreduce.why.overlap': ('{ms:+.1f} ms of all-reduce in flight during backward (its wait for the other '
                               'processes included)'),
-    'allreduce.why.rest': "{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms)",
+    'allreduce.why.rest': '{ms:+.1f} ms none of these accounts for (larger interquartile range {spread:.1f} ms)',
     'allreduce.why.join': '; ',
     'allreduce.sep_list': ', ',
-    'allreduce.overlap.rule': ("overlap = of the all-reduce's busy time, the share during which backward compute"
-                               'd, from the profiled intervals (always 0-100%); model = the same share if each c'
-                               'all started as soon as its gradients were ready and had hardware of its own; '
-                               "repeats' spread = the larger interquartile range of the two steps compared, so it "
-                               'changes from line to line'),
+    'allreduce.overlap.rule': ("overlap = of the all-reduce's busy time, the share during which backward computed"
+                               ', from the profiled intervals (always 0-100%); model = the same share if each cal'
+                               'l started as soon as its gradients were ready and had hardware of its own; two st'
+                               'eps are told apart when their medians differ by more than the larger interquartil'
+                               'e range and the middle halves of their repeats do not overlap'),
     'allreduce.model_serial': ('(a) backward, then all-reduce: measured {measured:.1f} ms (median), the model '
                                '{predicted:.1f} ms ({ratio:.2f}x the model)'),
     'allreduce.model_under': ('all-reduce alone: measured {measured:.1f} ms, the model {predicted:.1f} ms: the model '
                               'under-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
     'allreduce.model_over': ('all-reduce alone: measured {measured:.1f} ms, the model {predicted:.1f} ms: the model '
                              'over-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
-    'allreduce.per_call.line': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes: '
-                                '(a) minus flat = {diff:+.1f} ms, {per:.3f} ms per call; the one-float all-reduc'
-                                'e measured α = {alpha:.3f} ms per call'),
-    'allreduce.per_call.noise': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes:'
-                                 " (a) minus flat = {diff:+.1f} ms, within the repeats' spread ({spread:.1f} ms); "
-                                 'the one-float all-reduce measured α = {alpha:.3f} ms per call'),
+    'allreduce.per_call.line': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes: ('
+                                'a) minus flat = {diff:+.1f} ms, {verdict}; that is {per:.3f} ms per call; the on'
+                                'e-float all-reduce measured α = {alpha:.3f} ms per call'),
+    'allreduce.per_call.noise': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes: '
+                                 '(a) minus flat = {diff:+.1f} ms, {verdict}; the one-float all-reduce measured α'
+                                 ' = {alpha:.3f} ms per call'),
     'allreduce.plot.title_overlap': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model {predi'
                                      'cted:.0%})'),
     'allreduce.plot.title_nothing': 'one training step, every repeat: no version sent during backward',
@@ -130,26 +129,27 @@ MESSAGES = {
     'allreduce.buckets.title_same': "model's best: {model} MiB ({buckets} buckets); measured: no size told apart",
     'allreduce.buckets.text': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest: {measured'
                                '} MiB ({where})'),
-    'allreduce.buckets.text_tied': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest, not '
-                                    "told apart (medians within the repeats' spread): {measured} MiB ({where})"),
+    'allreduce.buckets.text_tied': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest, with'
+                                    ' the sizes not told apart from it (by the test in the lines below): {measure'
+                                    'd} MiB ({where})'),
     'allreduce.buckets.shared': '{mb} MiB is in both',
     'allreduce.buckets.neighbours': ('measured {measured} MiB and model {model} MiB are neighbouring sizes in the '
                                      'sweep of {sweep} MiB'),
     'allreduce.buckets.apart': ('measured {measured} MiB and model {model} MiB are {steps} positions apart in the '
                                 'sweep of {sweep} MiB'),
-    'allreduce.buckets.text_same': ('bucket sizes the model predicts fastest: {model} MiB; measured: no size told '
-                                    "apart (every size's median within the repeats' spread, {spread:.1f} ms, of "
-                                    'the fastest)'),
+    'allreduce.buckets.text_same': ('bucket sizes the model predicts fastest: {model} MiB; measured: no size told'
+                                    ' apart from the fastest, {fastest} MiB (for each, the medians differ by no m'
+                                    'ore than the larger interquartile range, or the middle halves of the repeats'
+                                    ' overlap)'),
     'allreduce.panel.col_buckets': 'calls',
     'allreduce.panel.col_overlap': 'overlap (measured)',
     'allreduce.panel.col_model': 'overlap (model)',
     'allreduce.panel.col_gain': '(a) - DDP (ms)',
-    'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes'
-                                  ", yet (a) minus flat = {diff:+.1f} ms, beyond the repeats' spread ({spread:.1"
-                                  'f} ms): flat was slower, so no saving from fewer calls shows here; by the one'
-                                  '-float all-reduce (α = {alpha:.3f} ms) the calls flat avoids are worth {s'
-                                  'aved:.1f} ms; flat also copies every gradient into one buffer and back, and '
-                                  'this run does not time those copies'),
+    'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes,'
+                                  ' yet (a) minus flat = {diff:+.1f} ms, {verdict}: flat was slower, so no saving'
+                                  ' from fewer calls shows here; by the one-float all-reduce (α = {alpha:.3f} ms)'
+                                  ' the calls flat avoids are worth {saved:.1f} ms; flat also copies every gradie'
+                                  'nt into one buffer and back, and this run does not time those copies'),
     'allreduce.recorded.where': ('Recorded on a machine with {gpus} and {cores} CPU cores: the gloo processes ran on'
                                  ' its CPU cores, one core each, not on the GPU (PyTorch {torch}, Python {python}, '
                                  'NumPy {numpy}), on {date}; world sizes {sizes}'),
@@ -179,20 +179,22 @@ MESSAGES = {
     'allreduce.recorded.bad_format': ('{where}: not an all-reduce recording of format {format} (format {got}): record '
                                       'it again'),
     'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
-    'allreduce.ingredient.backward': ('backward alone (the whole step with nothing sent: forward, backward and up'
-                                      "date): {seconds:.4f} s (median); inside it, backward's operators, profiled"
-                                      ' from first to last: {span:.1f} ms (median of {steps} profiled steps); it p'
-                                      'roduces {tensors} gradient tensors'),
-    'allreduce.predict.overlapped': 'predicted best overlap, max(backward alone, all-reduce): {seconds:.4f} s',
-    'allreduce.why.slower': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of "
-                             '{alone:.1f} ms in backward alone ({ratio:.2f}x as long: slower here)'),
-    'allreduce.why.faster': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of "
-                             '{alone:.1f} ms in backward alone ({ratio:.2f}x as long: faster here)'),
-    'allreduce.why.rest_larger': ("{ms:+.1f} ms none of these accounts for (repeats' spread {spread:.1f} ms): larger "
-                                  'than every term above, so these terms do not explain the difference'),
-    'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it '
-                                  "{gain:+.1f} ms; backward's operators took {slowdown:.2f}x as long as in backward "
-                                  'alone (profiled)'),
+    'allreduce.ingredient.backward': ('step without all-reduce (forward, backward and update, nothing sent): {sec'
+                                      "onds:.4f} s (median); inside it, backward's operators, profiled from first"
+                                      ' to last: {span:.1f} ms (median of {steps} profiled steps); it produces {t'
+                                      'ensors} gradient tensors'),
+    'allreduce.predict.overlapped': ('predicted best overlap, max(step without all-reduce, all-reduce): {seconds:'
+                                     '.4f} s'),
+    'allreduce.why.slower': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of {"
+                             'alone:.1f} ms in the step without all-reduce ({ratio:.2f}x as long: slower here)'),
+    'allreduce.why.faster': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of {"
+                             'alone:.1f} ms in the step without all-reduce ({ratio:.2f}x as long: faster here)'),
+    'allreduce.why.rest_larger': ('{ms:+.1f} ms none of these accounts for (larger interquartile range {spread:.1'
+                                  'f} ms): larger than every term above, so these terms do not explain the differ'
+                                  'ence'),
+    'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it {gain:+.'
+                                  "1f} ms; backward's operators took {slowdown:.2f}x as long as in the step witho"
+                                  'ut all-reduce (profiled)'),
     'allreduce.panel.col_slowdown': "backward's operators: times as long as alone (profiled)",
     'allreduce.guess.none': ('Write your prediction (a number) in my_guess first, then run this cell. Model: '
                              '{predicted:.0%}, measured: {measured:.0%} (in {label}, the share of the all-reduce '
@@ -207,50 +209,45 @@ MESSAGES = {
     'allreduce.recorded.none': 'no recording from a machine with a GPU is installed with this package',
     'allreduce.plot.title_overlap_wall': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model {p'
                                           'redicted:.0%}); (a) minus it: {ms:+.1f} ms'),
-    'allreduce.guess.slowdown': ("while its all-reduce ran, backward's operators took {mine:.1f} ms, {ratio:.2f}x "
-                                 'as long as the {alone:.1f} ms in backward alone (profiled, median of the profiled '
-                                 'steps); the model gives them their time alone'),
-    'allreduce.recorded.below': ("{label} ({ms:.1f} ms) is {gap:.1f} ms below backward alone ({alone:.1f} ms), both "
-                                 "medians of each repeat's slowest process: {verdict}; each process's own median: "
-                                 'backward alone {mine_alone} ms, {label} {mine} ms'),
-    'allreduce.recorded.below_within': ("within the repeats' spread ({spread:.1f} ms, the larger interquartile range)"
-                                        ', so not told apart'),
-    'allreduce.recorded.below_beyond': ("beyond the repeats' spread ({spread:.1f} ms, the larger interquartile range)"
-                                        ', and nothing measured here explains it'),
+    'allreduce.guess.slowdown': ("while its all-reduce ran, backward's operators took {mine:.1f} ms, {ratio:.2f}x"
+                                 ' as long as the {alone:.1f} ms in the step without all-reduce (profiled, median'
+                                 ' of the profiled steps); the model gives them that time'),
+    'allreduce.recorded.below': ('{label} ({ms:.1f} ms) is {gap:.1f} ms below the step without all-reduce ({alone'
+                                 ":.1f} ms), both medians of each repeat's slowest process: {verdict}; each proce"
+                                 "ss's own median: step without all-reduce {mine_alone} ms, {label} {mine} ms"),
+    'allreduce.recorded.below_within': '{verdict}',
+    'allreduce.recorded.below_beyond': '{verdict}; nothing measured here explains it',
     'allreduce.recorded.processes': ("{label}, per process and profiled step: backward's operators took {lo:.1f}–"
-                                     '{hi:.1f} ms (in backward alone: {alo:.1f}–{ahi:.1f} ms); its all-reduce was busy '
-                                     '{clo:.1f}–{chi:.1f} ms (in all-reduce alone: {xlo:.1f}–{xhi:.1f} ms)'),
+                                     '{hi:.1f} ms (in the step without all-reduce: {alo:.1f}–{ahi:.1f} ms); its a'
+                                     'll-reduce was busy {clo:.1f}–{chi:.1f} ms (in all-reduce alone: {xlo:.1f}–{'
+                                     'xhi:.1f} ms)'),
     'allreduce.recorded.cap': ("; backward's operators' time over the all-reduce's busy time, summed over processes"
                                ' and steps, caps the overlap at {cap:.0%}'),
     'allreduce.recorded.steps': ("{label}, backward's operators on processes 0 to {last} (ms), {steps}; the timeline "
                                  'below draws the last step'),
     'allreduce.recorded.step': 'profiled step {step}: {spans}',
-    'allreduce.recorded.unexplained': ("Why one process's backward or all-reduce took longer than another's, or one "
-                                       'repeat longer than another, is not explained by anything measured here; the '
-                                       "model gives every process backward alone's time and every call the time α "
-                                       'and β give it'),
+    'allreduce.recorded.unexplained': ("Why one process's backward or all-reduce took longer than another's, or o"
+                                       'ne repeat longer than another, is not explained by anything measured here'
+                                       '; the model gives every process the time of the step without all-reduce a'
+                                       'nd every call the time α and β give it'),
     'allreduce.overlap.line_above': ('{label}: {measured:.0%} of its {comm:.1f} ms of all-reduce ran while backward'
                                      " computed, above the model's {predicted:.0%}, whose all-reduce takes {model:.1f}"
                                      ' ms; {wall}'),
     'allreduce.calls_control.line': ("the fewer-calls terms above are the model's (calls × α); the measured flat "
-                                     'control, 1 call instead of {calls}, ran {diff:.1f} ms faster than (a), beyond '
-                                     "the repeats' spread ({spread:.1f} ms), where the model gives {fewer} fewer "
-                                     'calls {saved:.1f} ms'),
-    'allreduce.calls_control.noise': ("the fewer-calls terms above are the model's (calls × α); the measured flat "
-                                      'control, 1 call instead of {calls}, does not show that saving: (a) minus '
-                                      "flat = {diff:+.1f} ms, within the repeats' spread ({spread:.1f} ms), where "
-                                      'the model gives {saved:.1f} ms'),
-    'allreduce.calls_control.slower': ("the fewer-calls terms above are the model's (calls × α); the measured flat "
-                                       'control, 1 call instead of {calls}, does not show that saving: (a) minus '
-                                       "flat = {diff:+.1f} ms, beyond the repeats' spread ({spread:.1f} ms), where "
-                                       'the model gives {saved:.1f} ms'),
+                                     'control, 1 call instead of {calls}, ran {diff:.1f} ms faster than (a), {ver'
+                                     'dict}; the model gives {fewer} fewer calls {saved:.1f} ms'),
+    'allreduce.calls_control.noise': ("the fewer-calls terms above are the model's (calls × α); the measured flat"
+                                      ' control, 1 call instead of {calls}, does not show that saving: (a) minus '
+                                      'flat = {diff:+.1f} ms, {verdict}; the model gives {saved:.1f} ms'),
+    'allreduce.calls_control.slower': ("the fewer-calls terms above are the model's (calls × α); the measured fla"
+                                       't control, 1 call instead of {calls}, does not show that saving: (a) minu'
+                                       's flat = {diff:+.1f} ms, {verdict}; the model gives {saved:.1f} ms'),
     'allreduce.one_call.same': ('{label} and the flat control (b) each make one all-reduce of the whole gradient '
-                                'after backward; their medians, {ms:.1f} ms and {flat:.1f} ms, differ by {diff:.1f} '
-                                "ms, within the repeats' spread ({spread:.1f} ms)"),
-    'allreduce.one_call.apart': ('{label} and the flat control (b) each make one all-reduce of the whole gradient '
-                                 'after backward; their medians, {ms:.1f} ms and {flat:.1f} ms, differ by {diff:.1f} '
-                                 "ms, beyond the repeats' spread ({spread:.1f} ms); nothing measured here splits "
-                                 'that difference into parts'),
+                                'after backward; their medians, {ms:.1f} ms and {flat:.1f} ms, differ by {diff:.1'
+                                'f} ms, {verdict}'),
+    'allreduce.one_call.apart': ('{label} and the flat control (b) each make one all-reduce of the whole gradient'
+                                 ' after backward; their medians, {ms:.1f} ms and {flat:.1f} ms, differ by {diff:'
+                                 '.1f} ms, {verdict}; nothing measured here splits that difference into parts'),
     'allreduce.ratio_rise.more': ('halving the batch made the ratio {rise:.2f}x as large: more than the 2x that '
                                   'a step made only of arithmetic would give'),
     'allreduce.ratio_rise.less': ('halving the batch made the ratio {rise:.2f}x as large: less than the 2x that '
@@ -260,4 +257,18 @@ MESSAGES = {
     'allreduce.trace.file': "this run's trace of {label}, process {rank}: {path}",
     'allreduce.trace.kept': ("these files last while this notebook's kernel runs: the folder is removed when "
                              'the variable traces is replaced or the kernel ends'),
+    'allreduce.short.backward': 'step without all-reduce',
+    'allreduce.apart.yes': ('more than the larger interquartile range ({spread:.1f} ms), and the middle halves of'
+                            ' the repeats ({a} {a0:.1f}–{a1:.1f} ms, {b} {b0:.1f}–{b1:.1f} ms) do not overlap'),
+    'allreduce.apart.gap': ('no more than the larger interquartile range ({spread:.1f} ms): not told apart (middl'
+                            'e halves of the repeats: {a} {a0:.1f}–{a1:.1f} ms, {b} {b0:.1f}–{b1:.1f} ms)'),
+    'allreduce.apart.overlap': ('more than the larger interquartile range ({spread:.1f} ms), but the middle halve'
+                                's of the repeats overlap ({a} {a0:.1f}–{a1:.1f} ms and {b} {b0:.1f}–{b1:.1f} ms)'
+                                ': not told apart'),
+    'allreduce.why.head_untold': ('    (a) minus it, {gain:+.1f} ms (not told apart above: these terms split a di'
+                                  'fference the repeats do not establish) ='),
+    'allreduce.ingredient.allreduce': ("all-reduce alone (the {tensors} gradients' all-reduce, one call per tenso"
+                                       'r, no step): {seconds:.4f} s (median)'),
+    'allreduce.model_step': '{label} {seconds:.4f} s',
+    'allreduce.model_steps': "the model's step times, drawn hatched below: {steps}",
 }

@@ -6,8 +6,12 @@ MESSAGES = {
     'communication.variant.book': 'book: run, copy_to_cpu(y, True)',
     'communication.variant.run_then_copy': 'run, then copy',
     'communication.variant.overlapped': 'run and copy issued together',
-    'communication.variant.warm': 'later calls (reused memory)',
-    'communication.variant.cold': 'first call (new memory)',
+    'communication.variant.overlapped.separate': 'run and copy: copy stream + events',
+    'communication.variant.overlapped.one_stream': 'run and copy: one stream, issued together',
+    'communication.variant.overlapped.shared': 'run and copy: a second thread copies',
+    'communication.variant.overlapped.engine': "run and copy: issued together, MXNet's engine orders them",
+    'communication.variant.warm': 'later calls, reused memory',
+    'communication.variant.cold': 'first call, new memory: one timing',
     'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies, alone',
     'communication.variant.lane2_compute': 'lane 1 computes, alone',
     'communication.variant.together': 'both lanes together',
@@ -75,14 +79,15 @@ MESSAGES = {
                                              'profiler times to show.'),
     'communication.first_copy.no_gpu': 'no GPU here: no device-to-host copy, so no first copy to time',
     'communication.first_copy.summary': ("The book's copy_to_cpu(y, non_blocking=True): first call, into new host "
-                                         'memory, {cold:.3f} s; later calls, into the blocks PyTorch kept from it, '
-                                         '{warm:.3f} s (the first took {ratio:.0f} times as long).'),
+                                         'memory, {cold:.3f} s (one timing: there is one first call per process); '
+                                         'later calls, into the blocks PyTorch kept from it, {warm:.3f} s (median '
+                                         'of {repeats} repeats; the first took {ratio:.0f} times as long).'),
     'communication.first_copy.profile': ('torch.profiler, first call: aten::to held the CPU {cpu:.3f} s, the GPU '
                                          'copied for {cuda:.3f} s; the rest, {rest:.3f} s by subtraction, is CPU time '
                                          'outside the GPU copy, and this run does not split it further (allocating '
                                          'the new memory is not timed apart).'),
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
-    'communication.first_copy.title': "Book's non_blocking copy: first call into new memory, later calls reuse it",
+    'communication.first_copy.title': "Book's non_blocking copy: first call into new memory against later calls",
     'communication.profile_title': 'torch.profiler: CPU time and CUDA time of the copy operators',
     'communication.hazard.caught': ('Read before synchronizing: relative error {early:.2f} (the buffer still held '
                                     'old values); after torch.cuda.synchronize(): {late:.1e}.'),
@@ -138,14 +143,25 @@ MESSAGES = {
                                     '- {run:.4f} s = {copy:.4f} s, {share:.0%} of run then copy. This is a '
                                     "difference of two medians, not the copies' own time (the timeline shows "
                                     'each copy).'),
-    'communication.overlap.beyond': ("Overlapped beat run then copy beyond the repeats' spread: its upper quartile "
-                                     "{over_hi:.4f} s is below run then copy's lower quartile {serial_lo:.4f} s."),
-    'communication.overlap.within': ("Overlapped and run then copy are within the repeats' spread (middle halves "
-                                     '{over_lo:.4f}-{over_hi:.4f} s and {serial_lo:.4f}-{serial_hi:.4f} s): this run '
-                                     'does not tell them apart.'),
-    'communication.overlap.slower': ("Overlapped was slower than run then copy beyond the repeats' spread: its lower "
-                                     "quartile {over_lo:.4f} s is above run then copy's upper quartile "
-                                     '{serial_hi:.4f} s.'),
+    'communication.overlap.beyond': ('Overlapped beat run then copy: the medians ({over:.4f} s and {serial:.4f} s) '
+                                     'differ by more than the larger IQR ({gap:.4f} s) and the middle halves of the '
+                                     'repeats ({over_lo:.4f}-{over_hi:.4f} s and {serial_lo:.4f}-{serial_hi:.4f} s) '
+                                     'do not overlap.'),
+    'communication.overlap.within': ('Overlapped and run then copy: the middle halves of the repeats overlap '
+                                     '({over_lo:.4f}-{over_hi:.4f} s and {serial_lo:.4f}-{serial_hi:.4f} s): not '
+                                     'told apart.'),
+    'communication.overlap.within_gap': ('Overlapped and run then copy: the medians ({over:.4f} s and {serial:.4f} s) '
+                                         'differ by no more than the larger IQR ({gap:.4f} s), though the middle '
+                                         'halves of the repeats ({over_lo:.4f}-{over_hi:.4f} s and '
+                                         '{serial_lo:.4f}-{serial_hi:.4f} s) do not overlap: not told apart.'),
+    'communication.overlap.slower': ('Overlapped was slower than run then copy: the medians ({over:.4f} s and '
+                                     '{serial:.4f} s) differ by more than the larger IQR ({gap:.4f} s) and the '
+                                     'middle halves of the repeats ({over_lo:.4f}-{over_hi:.4f} s and '
+                                     '{serial_lo:.4f}-{serial_hi:.4f} s) do not overlap.'),
+    'communication.overlap.span_all': ('Its bars span {span:.2f} ms, about all of its {wall:.2f} ms wall clock.'),
+    'communication.overlap.span_part': ('Its bars span {span:.2f} ms of its {wall:.2f} ms wall clock; the other '
+                                        '{rest:.2f} ms holds no traced product or copy.'),
+    'communication.overlap.span_more': 'Its bars span {span:.2f} ms, longer than its {wall:.2f} ms wall clock.',
     'communication.overlap.cores': ('While overlapping, this process kept {cores:.1f} of the {total} cores busy on '
                                     'average (its CPU time / wall clock).'),
     'communication.overlap.on_core_all': ("The {measured:.0%} above counts the time a copy's interval lay within a "
@@ -170,7 +186,7 @@ MESSAGES = {
     'communication.overlap.slowed_within': ('In the traced overlapped run the products were busy {busy:.4f} s beside '
                                             'the copies, {ratio:.2f} times the untraced products-alone median of '
                                             '{run:.4f} s, but within the range of the untraced products-alone repeats '
-                                            "({lo:.4f}-{hi:.4f} s): one traced run inside the repeats' spread does not "
+                                            '({lo:.4f}-{hi:.4f} s): one traced run inside that range does not '
                                             'show the copies slowing the products.'),
     'communication.overlap.traced_within': ('The timeline below is one traced run, not a median: its wall clock '
                                             '{wall:.4f} s lies within the untraced overlapped repeats ({lo:.4f}-'
@@ -185,7 +201,10 @@ MESSAGES = {
                                            '{hi:.4f} s); untraced products alone took {run_lo:.4f}-{run_hi:.4f} s; '
                                            'the dashed line is the closed form, {closed:.4f} s.'),
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} x {n})',
-    'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} x {n}, every repeat',
+    'communication.timeline.merged_copy': '({count}, back to back:\ndrawn as one stretch)',
+    'communication.timeline.merged_compute': '({count}, back to back:\ndrawn as one stretch)',
+    'communication.recorded.caption': ('recorded on {gpu}, {date}: {iters} products of {n} x {n} (each dot is one '
+                                       'repeat)'),
     'communication.recorded.interval': ("From the recorded timeline's intervals: with a copy stream and events the "
                                         '{copies} copies ran beside a product for {measured:.0%} of their busy time '
                                         '(closed form from the recorded run and copy times: {predicted:.0%}).'),
@@ -196,8 +215,9 @@ MESSAGES = {
     'communication.book.both': 'Run on lane 0 and copy to CPU (first non_blocking call, into new host memory)',
     'communication.book.both_again': 'Run on lane 0 and copy to CPU (second non_blocking call)',
     'communication.book.setting': '{n} x {n} matrices, {k} products per call of run',
-    'communication.book.single_gpu': ('Each line above is one timing, not a median; the first non_blocking call is '
-                                      'timed again below, with repeats.'),
+    'communication.book.single_gpu': ('Each line above is one timing, not a median. Below, a fresh process makes '
+                                      'the first non_blocking call once more (timed once: it is the first call '
+                                      'into that memory) and later calls with repeats.'),
     'communication.book.single_close': ('Each line above is one timing, not a median. Nothing is copied on a CPU lane, '
                                         'and the two lines with .to are within {noise:.0%} of compute alone '
                                         '({run:.4f} s).'),
@@ -214,6 +234,8 @@ MESSAGES = {
     'communication.check.warm_copy': 'warm non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
     'communication.what_inner': 'inner size',
+    'communication.profile.when_cold': 'first call (new memory)',
+    'communication.profile.when_warm': 'later call (reused memory)',
     'communication.profile.tick': '{when}: {op}',
     'communication.mode.widget': 'the copy plan chosen above',
     'communication.variant.expected.oversubscribed': 'more threads than cores: from max(lane times) up to their sum',

@@ -33,48 +33,44 @@ MESSAGES = {
     'graph.col_predicted': 'predicted (s)',
     'graph.col_error': 'relative error vs float64',
     'graph.schedule_speedup': ('the schedule is {speedup:.2f}x faster than one box at a time; with these box times '
-                               'no schedule can beat {bound:.2f}x (none is shorter than the critical path or than '
-                               "the busiest lane's boxes in turn, {floor:.3f} ms)"),
+                               'no schedule can beat {bound:.2f}x: none is shorter than the critical path, '
+                               "{crit:.3f} ms, or than the schedule's busiest row ({row}) running its boxes in turn, "
+                               '{lane:.3f} ms; the floor is the larger, {floor:.3f} ms'),
     'graph.critical_path_is': 'critical path: {path}',
     'graph.variant.one_device': 'one device, whole minibatch, no copies',
     'graph.variant.in_turn': 'two lanes, one after the other',
     'graph.variant.split': 'two lanes together',
     'graph.step_title': 'one training step, batch {batch}, lanes: {lanes}; {repeats} repeats of each, interleaved',
-    'graph.step_faster': ('two lanes together ran {ratio:.2f}x as fast as one after the other (medians {mine:.2f} '
-                          "and {other:.2f} ms, apart by more than the repeats' spread ({gap:.2f} ms, the larger "
-                          'interquartile range), and their interquartile ranges ({q1_mine:.2f} to {q3_mine:.2f} ms '
-                          'and {q1_other:.2f} to {q3_other:.2f} ms) do not overlap): running the lanes at once '
-                          'saved time'),
+    'graph.step_faster': ('two lanes together ran {ratio:.2f}x as fast as one after the other (medians {mine:.2f} and '
+                          '{other:.2f} ms differ by more than the larger interquartile range, {gap:.2f} ms, and the '
+                          'middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} '
+                          'ms) do not overlap): running the lanes at once saved time'),
     'graph.step_slower': ('two lanes together took {inv:.2f}x as long as one after the other (medians {mine:.2f} and '
-                          "{other:.2f} ms, apart by more than the repeats' spread ({gap:.2f} ms, the larger "
-                          'interquartile range), and their interquartile ranges ({q1_mine:.2f} to {q3_mine:.2f} ms '
-                          'and {q1_other:.2f} to {q3_other:.2f} ms) do not overlap): running the lanes at once lost '
-                          'time'),
-    'graph.step_same': ('two lanes together and one after the other are not told apart: their medians '
-                        "({mine:.2f} and {other:.2f} ms) differ by less than the repeats' spread ({gap:.2f} ms, "
-                        'the larger interquartile range)'),
-    'graph.step_spread': ('two lanes together and one after the other are not told apart: their medians ({mine:.2f} '
-                          "and {other:.2f} ms) differ by more than the repeats' spread ({gap:.2f} ms), but their "
-                          'interquartile ranges overlap ({q1_mine:.2f} to {q3_mine:.2f} ms and {q1_other:.2f} to '
-                          '{q3_other:.2f} ms): the difference is within the spread of the repeats'),
+                          '{other:.2f} ms differ by more than the larger interquartile range, {gap:.2f} ms, and the '
+                          'middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} '
+                          'ms) do not overlap): running the lanes at once lost time'),
+    'graph.step_same': ('two lanes together and one after the other: medians {mine:.2f} and {other:.2f} ms differ by '
+                        'no more than the larger interquartile range ({gap:.2f} ms): not told apart'),
+    'graph.step_spread': ('two lanes together and one after the other: medians {mine:.2f} and {other:.2f} ms differ by '
+                          'more than the larger interquartile range ({gap:.2f} ms), but the middle halves of the '
+                          'repeats overlap ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms): not '
+                          'told apart'),
     'graph.split_faster': ('two lanes together ran {ratio:.2f}x as fast as one device with the whole minibatch '
-                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread "
-                           '({gap:.2f} ms, the larger interquartile range), and their interquartile ranges '
-                           '({q1_mine:.2f} to {q3_mine:.2f} ms and {q1_other:.2f} to {q3_other:.2f} ms) do not '
-                           'overlap): splitting the batch paid off'),
-    'graph.split_slower': ('two lanes together took {inv:.2f}x as long as one device with the whole minibatch '
-                           "(medians {mine:.2f} and {other:.2f} ms, apart by more than the repeats' spread "
-                           '({gap:.2f} ms, the larger interquartile range), and their interquartile ranges '
-                           '({q1_mine:.2f} to {q3_mine:.2f} ms and {q1_other:.2f} to {q3_other:.2f} ms) do not '
-                           'overlap): one device was faster'),
-    'graph.split_same': ('two lanes together and one device with the whole minibatch are not told apart: their '
-                         "medians ({mine:.2f} and {other:.2f} ms) differ by less than the repeats' spread "
-                         '({gap:.2f} ms)'),
-    'graph.split_spread': ('two lanes together and one device with the whole minibatch are not told apart: their '
-                           "medians ({mine:.2f} and {other:.2f} ms) differ by more than the repeats' spread "
-                           '({gap:.2f} ms), but their interquartile ranges overlap ({q1_mine:.2f} to {q3_mine:.2f} '
-                           'ms and {q1_other:.2f} to {q3_other:.2f} ms): the difference is within the spread of the '
-                           'repeats, so this run does not show that splitting the batch paid off'),
+                           '(medians {mine:.2f} and {other:.2f} ms differ by more than the larger interquartile range, '
+                           '{gap:.2f} ms, and the middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and '
+                           '{q1_other:.2f}–{q3_other:.2f} ms) do not overlap): splitting the batch paid off'),
+    'graph.split_slower': ('two lanes together took {inv:.2f}x as long as one device with the whole minibatch (medians '
+                           '{mine:.2f} and {other:.2f} ms differ by more than the larger interquartile range, '
+                           '{gap:.2f} ms, and the middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and '
+                           '{q1_other:.2f}–{q3_other:.2f} ms) do not overlap): one device was faster'),
+    'graph.split_same': ('two lanes together and one device with the whole minibatch: medians {mine:.2f} and '
+                         '{other:.2f} ms differ by no more than the larger interquartile range ({gap:.2f} ms): not '
+                         'told apart, so this run does not show that splitting the batch paid off'),
+    'graph.split_spread': ('two lanes together and one device with the whole minibatch: medians {mine:.2f} and '
+                           '{other:.2f} ms differ by more than the larger interquartile range ({gap:.2f} ms), but the '
+                           'middle halves of the repeats overlap ({q1_mine:.2f}–{q3_mine:.2f} and '
+                           '{q1_other:.2f}–{q3_other:.2f} ms): not told apart, so this run does not show that '
+                           'splitting the batch paid off'),
     'graph.dag_variant.0': 'one lane, in order',
     'graph.dag_variant.1': 'two lanes, planned',
     'graph.dag_variant.2': 'one device, all cores, in order',
@@ -88,21 +84,37 @@ MESSAGES = {
     'graph.dag_split': 'the plan puts {counts}',
     'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
     'graph.dag_faster': ('two lanes planned ran {ratio:.2f}x as fast as one lane in order (medians {mine:.2f} and '
-                         "{other:.2f} ms, apart by more than the repeats' spread ({gap:.3f} ms, the larger "
-                         'interquartile range), and their interquartile ranges ({q1_mine:.2f} to {q3_mine:.2f} ms '
-                         'and {q1_other:.2f} to {q3_other:.2f} ms) do not overlap): the plan saved time'),
+                         '{other:.2f} ms differ by more than the larger interquartile range, {gap:.3f} ms, and the '
+                         'middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} '
+                         'ms) do not overlap): the plan saved time'),
     'graph.dag_slower': ('two lanes planned took {inv:.2f}x as long as one lane in order (medians {mine:.2f} and '
-                         "{other:.2f} ms, apart by more than the repeats' spread ({gap:.3f} ms, the larger "
-                         'interquartile range), and their interquartile ranges ({q1_mine:.2f} to {q3_mine:.2f} ms '
-                         'and {q1_other:.2f} to {q3_other:.2f} ms) do not overlap): the plan lost time'),
-    'graph.dag_same': ('two lanes planned and one lane in order are not told apart: their medians ({mine:.2f} and '
-                       "{other:.2f} ms) differ by less than the repeats' spread ({gap:.3f} ms)"),
-    'graph.dag_spread': ('two lanes planned and one lane in order are not told apart: their medians ({mine:.2f} and '
-                         "{other:.2f} ms) differ by more than the repeats' spread ({gap:.3f} ms), but their "
-                         'interquartile ranges overlap ({q1_mine:.2f} to {q3_mine:.2f} ms and {q1_other:.2f} to '
-                         '{q3_other:.2f} ms): the difference is within the spread of the repeats'),
-    'graph.dag_all_cores_faster': 'one device with all cores ran {ratio:.2f}x as fast as {lane} in order',
-    'graph.dag_all_cores_slower': 'one device with all cores took {inv:.2f}x as long as {lane} in order',
+                         '{other:.2f} ms differ by more than the larger interquartile range, {gap:.3f} ms, and the '
+                         'middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} '
+                         'ms) do not overlap): the plan lost time'),
+    'graph.dag_same': ('two lanes planned and one lane in order: medians {mine:.2f} and {other:.2f} ms differ by no '
+                       'more than the larger interquartile range ({gap:.3f} ms): not told apart'),
+    'graph.dag_spread': ('two lanes planned and one lane in order: medians {mine:.2f} and {other:.2f} ms differ by '
+                         'more than the larger interquartile range ({gap:.3f} ms), but the middle halves of the '
+                         'repeats overlap ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms): not told '
+                         'apart'),
+    'graph.dag_all_cores_faster': ("this exercise's {tasks} products ran {ratio:.2f}x as fast on one device with all "
+                                   'cores as on {lane} in order (medians {mine:.2f} and {other:.2f} ms differ by more '
+                                   'than the larger interquartile range, {gap:.3f} ms, and the middle halves of the '
+                                   'repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms) do not '
+                                   'overlap)'),
+    'graph.dag_all_cores_slower': ("this exercise's {tasks} products took {inv:.2f}x as long on one device with all "
+                                   'cores as on {lane} in order (medians {mine:.2f} and {other:.2f} ms differ by more '
+                                   'than the larger interquartile range, {gap:.3f} ms, and the middle halves of the '
+                                   'repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms) do not '
+                                   'overlap)'),
+    'graph.dag_all_cores_same': ("this exercise's {tasks} products on one device with all cores and on {lane} in "
+                                 'order: medians {mine:.2f} and {other:.2f} ms differ by no more than the larger '
+                                 'interquartile range ({gap:.3f} ms): not told apart'),
+    'graph.dag_all_cores_spread': ("this exercise's {tasks} products on one device with all cores and on {lane} in "
+                                   'order: medians {mine:.2f} and {other:.2f} ms differ by more than the larger '
+                                   'interquartile range ({gap:.3f} ms), but the middle halves of the repeats overlap '
+                                   '({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms): not told '
+                                   'apart'),
     'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
     'graph.n_tensors': '{n} tensors',
     'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
@@ -285,16 +297,18 @@ MESSAGES = {
                              'measured step ({step:.2f} ms) by {diff:.2f} ms (the schedule is {ratio:.2f}x the '
                              'step), and this run does not break that difference down: read the schedule for its '
                              'order (which box waits for which), not for its length'),
-    'graph.rates.twice_gpu': ("lane 0's boxes on the same GPU, timed twice: {alone:.2f} ms alone above, {all:.2f} ms "
-                              'as the one-device baseline (the baseline is {ratio:.2f}x the first); the one-device '
+    'graph.rates.twice_gpu': ("lane 0's boxes of the training step (forward and backward of its half of the "
+                              'minibatch) on the same GPU, timed twice: {alone:.2f} ms alone above, {all:.2f} ms as '
+                              'the one-device baseline (the baseline is {ratio:.2f}x the first); the one-device '
                               'prediction below is built on the {all:.2f} ms, and this run does not test why the '
                               'two differ'),
-    'graph.rates.all_cores_slower': ("lane 0's boxes took {all:.2f} ms with all {cores} cores in one thread against "
+    'graph.rates.all_cores_slower': ("lane 0's boxes of the training step (forward and backward of its half of the "
+                                     'minibatch) took {all:.2f} ms with all {cores} cores in one thread against '
                                      "{alone:.2f} ms on lane 0's own share of them ({ratio:.2f}x as long with all "
                                      'cores); the one-device prediction below is built on the {all:.2f} ms, and '
                                      'this run does not test why more cores took longer'),
-    'graph.predicted_apart': ("measured and predicted further apart than {noise:.0%} and than the repeats' spread "
-                              '(the interquartile range): {items}; this run does not test why'),
+    'graph.predicted_apart': ("measured and predicted further apart than {noise:.0%} and than that way's "
+                              'interquartile range: {items}; this run does not test why'),
     'graph.predicted_apart_item': ('{variant}, measured {ms:.2f} ms against {predicted:.2f} ms predicted '
-                                   '({ratio:.2f}x; spread {iqr:.2f} ms)'),
+                                   '({ratio:.2f}x; interquartile range {iqr:.2f} ms)'),
 }

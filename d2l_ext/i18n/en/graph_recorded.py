@@ -12,9 +12,13 @@ MESSAGES = {
     'graph.recorded.run': ('batch {batch} ({d_in}-{hidden}-{d_out} MLP), {warmup} warm-up steps not counted, then '
                            '{repeats} repeats of each way, interleaved (median, then the range of every repeat):'),
     'graph.recorded.row': '  {variant}: {ms:.3f} ms ({lo:.3f} to {hi:.3f} ms; every repeat in order: {every})',
-    'graph.recorded.one_flat': ('one device: batch {small} took {ms_small:.3f} ms ({lo_small:.3f} to '
-                                '{hi_small:.3f} ms), batch {large} {ms_large:.3f} ms ({lo_large:.3f} to '
-                                '{hi_large:.3f} ms): at these sizes its measured time did not grow with the batch'),
+    'graph.recorded.one_by_batch': ('one device, whole minibatch, by batch size (median, then the middle half of the '
+                                    'repeats): {items}; {steps} (rose or fell: the medians differ by more than the '
+                                    'larger interquartile range and the middle halves of the repeats do not overlap)'),
+    'graph.recorded.one_item': '{batch}: {ms:.3f} ms ({q1:.3f}–{q3:.3f} ms)',
+    'graph.recorded.one_step.rose': 'from {a} to {b} it rose',
+    'graph.recorded.one_step.fell': 'from {a} to {b} it fell',
+    'graph.recorded.one_step.same': 'from {a} to {b} not told apart',
     'graph.recorded.split_slower': ('  the split step took {ratio:.2f} times as long as one device with the whole '
                                     'minibatch'),
     'graph.recorded.split_faster': ('  one device with the whole minibatch took {ratio:.2f} times as long as the split '

@@ -20,8 +20,6 @@ MESSAGES = {
     'parallel.variant.gpu_first': 'GPU work queued first',
     'parallel.expect.separate': ('together by the rule, from each lane alone: {seconds:.3f} s = max(lane times): '
                                  'the lanes run on separate hardware'),
-    'parallel.expect.shared': ('together by the rule, from each lane alone: {seconds:.3f} s: the lanes share '
-                               '{cores} core(s), {threads} thread(s) each, so at most {ways} can run at once'),
     'parallel.expect.engine': ('together by the rule, from each lane alone: {seconds:.3f} s = one after the other, '
                                "assuming one MXNet lane's engine already keeps all {cores} cores busy with its "
                                'products (a second lane would then find none idle)'),
@@ -50,11 +48,6 @@ MESSAGES = {
     'parallel.per_product.line': ('{framework}, {lane} alone: {ms:.3g} ms per product at n={large} '
                                   '({gflops:.0f} GFLOP/s); at that rate {sizes}.'),
     'parallel.per_product.size': 'n={size} would take {rated:.3g} ms, measured {ms:.3g} ms ({ratio:.1f}x)',
-    'parallel.speed.median_repeat': ('The timeline is repeat {index} of {repeats} of "together", the one timed as '
-                                     'the median ({wall:.3f} s): the overlap, the times per product side by side '
-                                     'and the prediction redone at them all come from that run.'),
-    'parallel.plot_title': '{framework}: together {speedup:.2f}x as fast as one after the other '
-                           '(expected {expected:.2f}x)',
     'parallel.timeline_title': '{framework}: when each product ran on each lane',
     'parallel.scaling_measured': '{framework} measured',
     'parallel.scaling_expected': '{framework} predicted',
@@ -62,12 +55,6 @@ MESSAGES = {
     'parallel.mxnet_missing': ("MXNet is not installed here, so this part is skipped. To add it: "
                                "pip install mxnet==1.9.1 'numpy<1.24' (it needs Python 3.11 or older)."),
     'parallel.book.both': 'both lanes',
-    'parallel.book.like_sum': ('Both took {both:.3f} s: close to the sum of the lanes alone ({total:.3f} s), '
-                               'not to the slower lane alone ({slower:.3f} s).'),
-    'parallel.book.like_max': ('Both took {both:.3f} s: close to the slower lane alone ({slower:.3f} s), '
-                               'not to the sum of the lanes alone ({total:.3f} s).'),
-    'parallel.book.between': ('Both took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the sum of '
-                              'the lanes alone ({total:.3f} s).'),
     'parallel.book.above_sum': ('Both took {both:.3f} s: more than the sum of the lanes alone ({total:.3f} s), '
                                 'and so more than the slower lane alone ({slower:.3f} s).'),
     'parallel.book.below_slower': ('Both took {both:.3f} s: less than the slower lane alone ({slower:.3f} s; sum of '
@@ -106,52 +93,12 @@ MESSAGES = {
     'parallel.variant.threads': 'both lanes, one thread each',
     'parallel.verdict.serial': ('Together: {together:.3f} s, against {serial:.3f} s one after the other '
                                 '({speedup:.2f}x) and {slower:.3f} s for the slower lane alone.'),
-    'parallel.verdict.base_same': ('The baseline, one lane with its whole device doing both jobs, took '
-                                   '{baseline:.3f} s: {diff:.3f} s from together, within {noise:.0%} of the '
-                                   'longer of the two (the noise test this comparison uses): here the second '
-                                   'lane did not beat one device doing both jobs.'),
-    'parallel.verdict.base_beaten': ('The baseline, one lane with its whole device doing both jobs, took '
-                                     '{baseline:.3f} s: together was {ratio:.2f}x as fast as that, so here the '
-                                     'second lane beat one device doing both jobs.'),
-    'parallel.verdict.base_lost': ('The baseline, one lane with its whole device doing both jobs, took '
-                                   '{baseline:.3f} s: it was {ratio:.2f}x as fast as the two lanes together, so '
-                                   'here the second lane did not beat one device doing both jobs.'),
     'parallel.scaling.points': '{framework}, speedup at each size: measured (predicted): {points}',
     'parallel.scaling.point': 'n={size} {measured:.2f}x ({expected:.2f}x)',
-    'parallel.scaling.rises': ('{framework}, speedup (one after the other / together): '
-                               '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
-                               "the speedup grew at every larger size, by {diff:.2f} in all, beyond the repeats' "
-                               "spread ({spread:.2f}, the larger interquartile range of the two sizes' speedups)."),
-    'parallel.scaling.rises_dips': ('{framework}, speedup (one after the other / together): '
-                                    '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
-                                    "n={large}: the speedup rose overall, by {diff:.2f}, beyond the repeats' "
-                                    "spread ({spread:.2f}, the larger interquartile range of the two sizes' "
-                                    'speedups), with dips within the spread ({steps}).'),
-    'parallel.scaling.falls': ('{framework}, speedup (one after the other / together): '
-                               '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
-                               'the speedup shrank at every larger size in this run, by {diff:.2f} in all, beyond '
-                               "the repeats' spread ({spread:.2f}, the larger interquartile range of the two "
-                               "sizes' speedups)."),
-    'parallel.scaling.falls_bumps': ('{framework}, speedup (one after the other / together): '
-                                     '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
-                                     'n={large}: the speedup fell overall in this run, by {diff:.2f}, beyond the '
-                                     "repeats' spread ({spread:.2f}, the larger interquartile range of the two "
-                                     "sizes' speedups), with rises within the spread ({steps})."),
-    'parallel.scaling.no_trend': ('{framework}, speedup (one after the other / together): '
-                                  '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
-                                  "n={large}: {diff:.2f} apart, within the repeats' spread ({spread:.2f}, the "
-                                  "larger interquartile range of the two sizes' speedups): no clear trend in this "
-                                  'run.'),
-    'parallel.scaling.step': ('n={before} {before_speedup:.2f}x, then n={after} {after_speedup:.2f}x, '
-                              'spread {spread:.2f}'),
     'parallel.scaling.above_two': 'n={size}: {note}',
     'parallel.scaling.flat': ('{framework}, speedup (one after the other / together): '
                               '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at n={large}: '
                               'about the same at every size in this run.'),
-    'parallel.scaling.uneven': ('{framework}, speedup (one after the other / together): '
-                                '{small_speedup:.2f}x at n={small}, {large_speedup:.2f}x at '
-                                'n={large}, highest {best_speedup:.2f}x at n={best}: no steady trend in this run; '
-                                "it went the other way by more than the repeats' spread ({steps})."),
     'parallel.above_two.serial': ('{speedup:.2f}x is above 2x, the most two lanes give over one after the other at '
                                   'their speeds alone: together ({together:.4g} s) took less than the slower lane '
                                   'alone ({slower:.4g} s).'),
@@ -169,33 +116,9 @@ MESSAGES = {
                                        'for every device wait for the same work and should agree ({book:.4f} s and '
                                        '{waited:.4f} s); telling them apart needs two GPUs.'),
     'parallel.recorded.sync_gpus': "The recording's sync run used {gpus} GPUs.",
-    'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time, and also beat '
-                                         'the in-order control: the framework ran independent products at the same '
-                                         'time by itself.'),
-    'parallel.independence.control_not_beaten': ('Issued together ran {ratio:.2f}x as fast as one at a time here, '
-                                                  'but the in-order control ({control_engine}) took {control:.4f} s '
-                                                  'one at a time against {together:.4f} s issued together here: '
-                                                  'this does not show products running at the same time.'),
-    'parallel.independence.slower': ("Ratio {ratio:.2f}: issued together took longer, by {diff:.4f} s, beyond the "
-                                     "repeats' spread ({spread:.4f} s, the larger interquartile range of the two). "
-                                     'Run it again and compare.'),
-    'parallel.independence.within_spread': ("Ratio {ratio:.2f}: the two medians are {diff:.4f} s apart, within the "
-                                            "repeats' spread ({spread:.4f} s, the larger interquartile range of the "
-                                            'two): not told apart here.'),
     'parallel.small_ops.suspect': ('{ratio:.2f}x is more than {cores} core(s) allow for lanes side by side, so '
                                    'the "{base}" row (every repeat {low:.1f}-{high:.1f} ms) was disturbed in this '
                                    'run: run the cell again before comparing the rows.'),
-    'parallel.small_ops.fastest': ('{products} products of {size}x{size}: fastest was "{variant}", {ratio:.2f}x as '
-                                   "fast as one lane, beyond the repeats' spread of every other way."),
-    'parallel.small_ops.fastest_base': ('{products} products of {size}x{size}: fastest was "{variant}" '
-                                        "({ms:.3g} ms), beyond the repeats' spread of every other way."),
-    'parallel.small_ops.tied': ('{products} products of {size}x{size}: "{variant}" had the lowest median '
-                                '({ms:.3g} ms, {ratio:.2f}x as fast as one lane), but {others} lay within the '
-                                "repeats' spread of it ({spread_ms:.3g} ms, the larger interquartile range): not "
-                                'told apart here.'),
-    'parallel.small_ops.way': '"{variant}" ({ms:.3g} ms)',
-    'parallel.small_ops.or': ' and ',
-    'parallel.small_ops.title_tied': '{device}: not told apart (within the spread): {ways}',
     'parallel.recorded_sync': '{gpu}: without a wait the clock stops after queuing',
     'parallel.eager': 'eager',
     'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',
@@ -216,8 +139,6 @@ MESSAGES = {
                                    '{serial:.3f} s one after the other: together took {more:.3f} s longer.'),
     'parallel.recorded.sep': ', ',
     'parallel.recorded.products': '{lane} {iters} products',
-    'parallel.recorded.panel': ('{gpu}, {date}: {products} of {size}x{size}; medians: together {speedup:.2f}x '
-                                'as fast as one after the other (expected {expected:.2f}x)'),
     'parallel.recorded.timeline': 'Another run from the same recording, {size}x{size}: {rows}',
     'parallel.recorded.timeline_repeat': ('Repeat {index} of {repeats} of "together" (the median), {size}x{size}: '
                                           '{rows}'),
@@ -225,8 +146,6 @@ MESSAGES = {
     'parallel.recorded.row_each': '{lane} {iters} products, one bar each',
     'parallel.recorded.row_touching': '{lane} {iters} products back to back, one bar each (the bars touch)',
     'parallel.recorded.sync_work': 'Timed in the recording: {work} of {size}x{size}, {repeats} repeats of each wait.',
-    'parallel.recorded.not_this_run': ("The recording is another machine's run ({gpu}, {date}: {products} of "
-                                       "{size}x{size}), not this session's, which is above."),
     'parallel.independence.summary_gpu': ('{framework} ({engine}, {lane}): {iters} products of {size}x{size}: one '
                                           'at a time {single:.4f} s, issued together {together:.4f} s; one at a '
                                           'time / issued together = {ratio:.2f}'),
@@ -248,9 +167,6 @@ MESSAGES = {
     'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms ({ratio:.2f}x as long)',
     'parallel.gap.agrees': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median): '
                             'within {noise:.0%}.'),
-    'parallel.gap.spread': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '
-                            'the prediction; the repeats ranged from {low:.3f} to {high:.3f} s, a range that includes '
-                            'the prediction: a gap within the run-to-run spread.'),
     'parallel.gap.shared': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '
                             'the prediction. At the time per product measured while every lane was busy (timeline), '
                             'the prediction is {shared:.3f} s, within {noise:.0%} of the measurement: side by side, '
@@ -275,10 +191,135 @@ MESSAGES = {
     'parallel.speed.sep': '; ',
     'parallel.gap.together': 'Together',
     'parallel.check.exercise': 'exercise {number}, {variant}',
-    'parallel.independence.gpu_waits': ('Issued together ran {ratio:.2f}x as fast as one at a time. On a GPU lane '
-                                       '"one at a time" also waits for the GPU after every product, so the gain '
-                                       'measured here is those skipped waits; it does not test whether products '
-                                       'ran at the same time.'),
-    'parallel.independence.untested': ('Issued together ran {ratio:.2f}x as fast as one at a time; nothing measured '
-                                       'here tests a cause. Run it again and compare.'),
+    'parallel.unit.s': '{value} s',
+    'parallel.unit.ms': '{value} ms',
+    'parallel.unit.x': '{value}x',
+    'parallel.apart.yes': ('the medians differ by {diff}, more than the larger interquartile range ({gap}), and the '
+                           'middle halves of the repeats ({a} and {b}) do not overlap'),
+    'parallel.apart.close': ('the medians differ by {diff}, no more than the larger interquartile range ({gap}): '
+                             'not told apart'),
+    'parallel.apart.overlap': ('the medians differ by {diff}, more than the larger interquartile range ({gap}), but '
+                               'the middle halves of the repeats overlap ({a} and {b}): not told apart'),
+    'parallel.versus.faster_small': ('together was {pct:.1%} faster than one device doing both: within {noise:.0%}, '
+                                     'so the second lane gained almost nothing here; {apart}.'),
+    'parallel.versus.slower_small': ('together was {pct:.1%} slower than one device doing both: within {noise:.0%}, '
+                                     'so the second lane gained nothing here; {apart}.'),
+    'parallel.versus.beaten': ('together was {ratio:.2f}x as fast as one device doing both, more than {noise:.0%}; '
+                               '{apart}: here the second lane beat one device doing both jobs.'),
+    'parallel.versus.lost': ('one device doing both was {ratio:.2f}x as fast as the lanes together, more than '
+                             '{noise:.0%}; {apart}: here the second lane did not beat one device doing both jobs.'),
+    'parallel.versus.untold_faster': ('together was {ratio:.2f}x as fast as one device doing both, more than '
+                                      '{noise:.0%}, but {apart}, so this run does not show the second lane beating '
+                                      'it.'),
+    'parallel.versus.untold_slower': ('one device doing both was {ratio:.2f}x as fast as the lanes together, more '
+                                      'than {noise:.0%}, but {apart}.'),
+    'parallel.verdict.base': ('The baseline, one lane with its whole device doing both jobs, took {baseline:.3f} s, '
+                              'together {together:.3f} s: {verdict}'),
+    'parallel.versus_prediction.apart': ("The repeats' speedups against the prediction ({expected:.2f}x): the "
+                                         'median is {diff} from it, more than their interquartile range ({gap}), '
+                                         'and their middle half ({halves}) does not include it.'),
+    'parallel.versus_prediction.close': ("The repeats' speedups against the prediction ({expected:.2f}x): the "
+                                         'median is {diff} from it, no more than their interquartile range ({gap}; '
+                                         'middle half {halves}): not told apart.'),
+    'parallel.versus_prediction.within': ("The repeats' speedups against the prediction ({expected:.2f}x): the "
+                                          'median is {diff} from it, more than their interquartile range ({gap}), '
+                                          'but their middle half ({halves}) includes it: not told apart.'),
+    'parallel.speed.median_repeat': ('The timeline is repeat {index} of {repeats} of "together", the one timed as '
+                                     'the median ({wall:.3f} s): the overlap, the times per product side by side '
+                                     'and the prediction redone at them (below) all come from that run.'),
+    'parallel.speed.median_repeat_plain': ('The timeline is repeat {index} of {repeats} of "together", the one '
+                                           'timed as the median ({wall:.3f} s): the overlap comes from that run.'),
+    'parallel.speed.redone': ('At those times per product side by side, the prediction redone is max(products x '
+                              'time per product) = max({terms}) = {seconds:.3f} s.'),
+    'parallel.speed.term': '{lane} {iters} x {ms:.3g} ms = {seconds:.3f} s',
+    'parallel.timeline_caption': 'What the bars below are: {rows}.',
+    'parallel.guess.by_rule': 'by the hardware rule',
+    'parallel.plot_title': ('{framework}: together {speedup:.2f}x as fast as one after the other\n(predicted from '
+                            "the lanes' measured speeds alone: {expected:.2f}x)"),
+    'parallel.recorded.panel': ('{gpu}, {date}: {products} of {size}x{size}; medians: together {speedup:.2f}x as '
+                                "fast as one after the other (predicted from the lanes' measured speeds alone: "
+                                '{expected:.2f}x)'),
+    'parallel.independence.slower': ('Ratio {ratio:.2f}: issued together took longer; {apart}. Run it again and '
+                                     'compare.'),
+    'parallel.independence.not_apart': 'Ratio {ratio:.2f}: {apart} here.',
+    'parallel.independence.gpu_waits': ('Issued together ran {ratio:.2f}x as fast as one at a time; {apart}. On a '
+                                        'GPU lane "one at a time" also waits for the GPU after every product, so '
+                                        'the gain measured here is those skipped waits; it does not test whether '
+                                        'products ran at the same time.'),
+    'parallel.independence.overlapped': ('Issued together ran {ratio:.2f}x as fast as one at a time ({apart}), and '
+                                         "also beat the in-order control's one at a time ({control_apart}): the "
+                                         'framework ran independent products at the same time by itself.'),
+    'parallel.independence.control_not_beaten': ('Issued together ran {ratio:.2f}x as fast as one at a time here '
+                                                 '({apart}), but against the in-order control ({control_engine}) '
+                                                 'one at a time, {control:.4f} s, and issued together here, '
+                                                 '{together:.4f} s, {control_apart}: this does not show products '
+                                                 'running at the same time.'),
+    'parallel.small_ops.fastest': ('{products} products of {size}x{size}: lowest median "{variant}", {ratio:.2f}x '
+                                   'as fast as one lane.'),
+    'parallel.small_ops.winner': ('{products} products of {size}x{size}: fastest was "{variant}" ({ms:.3g} ms, '
+                                  '{ratio:.2f}x as fast as one lane), told apart from every other way: {pairs}.'),
+    'parallel.small_ops.fastest_base': ('{products} products of {size}x{size}: fastest was "{variant}" ({ms:.3g} '
+                                        'ms), told apart from every other way: {pairs}.'),
+    'parallel.small_ops.tied': ('{products} products of {size}x{size}: "{variant}" had the lowest median ({ms:.3g} '
+                                'ms, {ratio:.2f}x as fast as one lane); {pairs}.'),
+    'parallel.small_ops.pair': 'against "{variant}", {apart}',
+    'parallel.small_ops.title_tied': '{device}: lowest medians not told apart: {ways}',
+    'parallel.small_ops.issue_close': ('Issuing one product from Python (the {products} calls timed once, from the '
+                                       'first call until the last returned, without waiting for the GPU, per '
+                                       "product): {launch_us:.1f} us; one lane's whole time per product (timed "
+                                       'until the GPU finished, median): {per_us:.1f} us: within {noise:.0%} of '
+                                       'each other.'),
+    'parallel.small_ops.issue_longer': ('Issuing one product from Python (the {products} calls timed once, from the '
+                                        'first call until the last returned, without waiting for the GPU, per '
+                                        "product): {launch_us:.1f} us; one lane's whole time per product (timed "
+                                        'until the GPU finished, median): {per_us:.1f} us: issuing took '
+                                        "{ratio:.2f}x the lane's whole time per product."),
+    'parallel.small_ops.issue_shorter': ('Issuing one product from Python (the {products} calls timed once, from '
+                                         'the first call until the last returned, without waiting for the GPU, per '
+                                         "product): {launch_us:.1f} us; one lane's whole time per product (timed "
+                                         "until the GPU finished, median): {per_us:.1f} us: the lane's whole time "
+                                         'per product was {ratio:.2f}x the issue time.'),
+    'parallel.small_ops.batched_per': 'The batched product took {batched_us:.2f} us per product.',
+    'parallel.scaling.rises': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x at '
+                               'n={small}, {large_speedup:.2f}x at n={large}: the speedup grew at every larger '
+                               'size; from n={small} to n={large}, {apart}.'),
+    'parallel.scaling.rises_dips': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x at '
+                                    'n={small}, {large_speedup:.2f}x at n={large}: the speedup rose overall (from '
+                                    'n={small} to n={large}, {apart}), with dips not told apart ({steps}).'),
+    'parallel.scaling.falls': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x at '
+                               'n={small}, {large_speedup:.2f}x at n={large}: the speedup shrank at every larger '
+                               'size in this run; from n={small} to n={large}, {apart}.'),
+    'parallel.scaling.falls_bumps': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x '
+                                     'at n={small}, {large_speedup:.2f}x at n={large}: the speedup fell overall in '
+                                     'this run (from n={small} to n={large}, {apart}), with rises not told apart '
+                                     '({steps}).'),
+    'parallel.scaling.no_trend': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x at '
+                                  'n={small}, {large_speedup:.2f}x at n={large}: from n={small} to n={large}, '
+                                  '{apart}, so no clear trend in this run.'),
+    'parallel.scaling.uneven': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x at '
+                                'n={small}, {large_speedup:.2f}x at n={large}, highest {best_speedup:.2f}x at '
+                                'n={best}: no steady trend in this run; it went the other way ({steps}).'),
+    'parallel.scaling.step': 'n={before} {before_speedup:.2f}x, then n={after} {after_speedup:.2f}x: {apart}',
+    'parallel.scaling.below_one': ('n={size}: together took longer than one after the other ({together:.4g} s '
+                                   'against {serial:.4g} s; speedup {measured:.2f}x, below 1).'),
+    'parallel.scaling.far': ('n={size}: measured {measured:.2f}x against the predicted {expected:.2f}x: '
+                             '{ratio:.2f}x apart, more than {far:.1f}x.'),
+    'parallel.book.like_max': ('Both took {both:.3f} s, {to_slower:.1%} from the slower lane alone ({slower:.3f} '
+                               's): within {noise:.0%} of it, not near the sum of the lanes alone ({total:.3f} s).'),
+    'parallel.book.like_sum': ('Both took {both:.3f} s, {to_total:.1%} from the sum of the lanes alone ({total:.3f} '
+                               's): within {noise:.0%} of it, not near the slower lane alone ({slower:.3f} s).'),
+    'parallel.book.between': ('Both took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the sum '
+                              'of the lanes alone ({total:.3f} s), {to_slower:.1%} and {to_total:.1%} from them: '
+                              'more than {noise:.0%} from each.'),
+    'parallel.recorded.not_this_run': ('The recording is {provenance} ({gpu}, {date}: {products} of {size}x{size}), '
+                                       "not this session's, which is above."),
+    'parallel.expect.shared': ('together by the rule, from each lane alone: {seconds:.3f} s: the lanes are on '
+                               '{cores} core(s), {threads} thread(s) each, so at most {ways} can run at once (as '
+                               'many as the cores can be split among)'),
+    'parallel.apart.single': 'one median each, no repeats kept (medians {diff} apart), so no spread to compare',
+    'parallel.independence.untested': ('Issued together ran {ratio:.2f}x as fast as one at a time; {apart}; nothing '
+                                       'measured here tests a cause. Run it again and compare.'),
+    'parallel.gap.spread': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '
+                            'the prediction; the repeats ranged from {low:.3f} to {high:.3f} s, a range that '
+                            'includes the prediction.'),
 }

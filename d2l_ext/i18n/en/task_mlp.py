@@ -22,6 +22,7 @@ MESSAGES = {
     'task.mlp.no_halves': 'no step ran two halves through lane_step, so no overlap could be measured',
     'task.mlp.overlap': ('in the best of {steps} graded steps the shorter half was busy {measured:.0%} of its time '
                          'while the other half was busy too (median {median:.0%}; predicted {predicted:.0%} for halves '
-                         'started together; needed {threshold:.0%}); a step took {wall:.3f} s on the wall clock, '
-                         'the halves {serial:.3f} s in all, the longer {longest:.3f} s (medians)'),
+                         'started together; needed {threshold:.0%}); the check uses {batch} rows per step, and a step '
+                         'took {wall:.2f} ms on the wall clock, the halves {serial:.2f} ms in all, the longer '
+                         '{longest:.2f} ms (medians of those {steps} steps, after {warmup} not counted)'),
 }

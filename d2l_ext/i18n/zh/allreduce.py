@@ -1,6 +1,6 @@
 """13.3.4 的消息：反向传播仍在进行时就全归约梯度。"""
 MESSAGES = {
-    'allreduce.version.backward': '仅反向传播（整个训练步，不发送）',
+    'allreduce.version.backward': '不做全归约的训练步（前向传播、反向传播、更新；不发送）',
     'allreduce.version.allreduce': '仅全归约',
     'allreduce.version.serial': '(a) 先反向传播，再全归约',
     'allreduce.version.hooks': '(c) 由梯度钩子发起全归约',
@@ -59,7 +59,7 @@ MESSAGES = {
     'allreduce.panel.interrupted': '已中断：所有进程均已停止；点击“运行”重新开始。',
     'allreduce.panel.col_bucket': '桶（MiB）',
     'allreduce.panel.col_ddp': '(d) DDP（秒）',
-    'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 仅反向传播 = {ratio:.2f}（两者用时中位数之比）',
+    'allreduce.ratio': '每个进程的批量为 {batch}：仅全归约 / 不做全归约的训练步 = {ratio:.2f}（两者用时中位数之比）',
     'allreduce.plot.timeline_after': '{label}：每个全归约都在反向传播结束后才开始',
     'allreduce.plot.timeline_during': ('{label}：全归约在反向传播结束前 {ms:.0f} 毫秒就开始了\n'
                                        '（各进程的平均；每个进程从自己的起点计时）'),
@@ -81,32 +81,31 @@ MESSAGES = {
     'allreduce.overlap.line': ('{label}：它的 {comm:.1f} 毫秒全归约中，有 {measured:.0%} 是在反向传播计算的同时'
                                '进行的（模型：{predicted:.0%}）；{wall}'),
     'allreduce.overlap.none_sent': '{label}：在做性能分析的那一步里没有发送任何东西',
-    'allreduce.wall.faster': '这一步比 (a) 少用 {ms:.1f} 毫秒',
-    'allreduce.wall.slower': '这一步比 (a) 多用 {ms:.1f} 毫秒',
-    'allreduce.wall.same': ('这一步与 (a) 的差别在各次重复的波动范围（{spread:.1f} 毫秒，取较大的四分位距）之内：'
-                            '区分不出快慢'),
+    'allreduce.wall.faster': '这一步比 (a) 少用 {ms:.1f} 毫秒：{verdict}',
+    'allreduce.wall.slower': '这一步比 (a) 多用 {ms:.1f} 毫秒：{verdict}',
+    'allreduce.wall.same': '(a) 减去这一步 = {diff:+.1f} 毫秒，{verdict}',
     'allreduce.why.head': '    (a) 减去它，{gain:+.1f} 毫秒 =',
     'allreduce.why.calls': '{ms:+.1f} 毫秒是模型按少了 {k} 次调用算出的（{k} × α {alpha:.3f} 毫秒）',
     'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行中的全归约（包括它等待其他进程的时间）',
-    'allreduce.why.rest': '{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）',
+    'allreduce.why.rest': '{ms:+.1f} 毫秒无法用以上各项解释（较大的四分位距 {spread:.1f} 毫秒）',
     'allreduce.why.join': '；',
     'allreduce.sep_list': '、',
-    'allreduce.overlap.rule': ('重叠 = 在全归约忙碌的时间里，反向传播也在计算的那部分所占的比例，由性能分析记录'
-                               '的时间区间算出（总在 0-100% 之间）；模型 = 假如每次调用在它的梯度就绪时立即开始'
-                               '、并且通信拥有自己的硬件，这个比例会是多少；各次重复的波动范围 = 所比较的两个训练步'
-                               '中较大的四分位距，所以每行各不相同'),
+    'allreduce.overlap.rule': ('重叠 = 在全归约忙碌的时间里，反向传播也在计算的那部分所占的比例，由性能分析记录的'
+                               '时间区间算出（总在 0-100% 之间）；模型 = 假如每次调用在它的梯度就绪时立即开始、并'
+                               '且通信拥有自己的硬件，这个比例会是多少；两个训练步的中位数之差大于较大的四分位距'
+                               '、且各次重复的中间一半互不重叠时，才算区分得出'),
     'allreduce.model_serial': ('(a) 先反向传播再全归约：实测 {measured:.1f} 毫秒（中位数），模型 {predicted:.1f} 毫秒'
                                '（是模型的 {ratio:.2f} 倍）'),
     'allreduce.model_under': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型低估了 {gap:.1f} 毫秒'
                               '（实测是模型的 {ratio:.2f} 倍）'),
     'allreduce.model_over': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型高估了 {gap:.1f} 毫秒'
                              '（实测是模型的 {ratio:.2f} 倍）'),
-    'allreduce.per_call.line': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 '
-                                '= {diff:+.1f} 毫秒，即每次调用 {per:.3f} 毫秒；一个浮点数的全归约测得 α = '
-                                '每次调用 {alpha:.3f} 毫秒'),
-    'allreduce.per_call.noise': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 = '
-                                 '{diff:+.1f} 毫秒，在各次重复的波动范围（{spread:.1f} 毫秒）之内；一个浮点数的全归约测'
-                                 '得 α = 每次调用 {alpha:.3f} 毫秒'),
+    'allreduce.per_call.line': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 ='
+                                ' {diff:+.1f} 毫秒，{verdict}；即每次调用 {per:.3f} 毫秒；一个浮点数的全归约测得 '
+                                'α = 每次调用 {alpha:.3f} 毫秒'),
+    'allreduce.per_call.noise': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 '
+                                 '= {diff:+.1f} 毫秒，{verdict}；一个浮点数的全归约测得 α = 每次调用 {alpha:.3f} '
+                                 '毫秒'),
     'allreduce.plot.title_overlap': '{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 {predicted:.0%}）',
     'allreduce.plot.title_nothing': '一个训练步，每次重复：没有哪个版本在反向传播期间发送',
     'allreduce.buckets.xlabel': 'DDP 桶的大小（MiB，对数刻度）',
@@ -120,24 +119,25 @@ MESSAGES = {
     'allreduce.buckets.title_model': '模型预测最快：{model} MiB（{buckets} 个桶）',
     'allreduce.buckets.title_same': '模型预测最快：{model} MiB（{buckets} 个桶）；实测：区分不出哪个大小更快',
     'allreduce.buckets.text': '模型预测最快的桶大小：{model} MiB；实测最快：{measured} MiB（{where}）',
-    'allreduce.buckets.text_tied': ('模型预测最快的桶大小：{model} MiB；实测最快、彼此区分不出（中位数之差在各次重复的'
-                                    '波动范围之内）：{measured} MiB（{where}）'),
+    'allreduce.buckets.text_tied': ('模型预测最快的桶大小：{model} MiB；实测最快的、以及与它区分不出的大小（按下'
+                                    '面各行的检验）：{measured} MiB（{where}）'),
     'allreduce.buckets.shared': '{mb} MiB 两者都有',
     'allreduce.buckets.neighbours': ('实测的 {measured} MiB 与模型的 {model} MiB 在所试的 {sweep} MiB 中'
                                      '是相邻的两个大小'),
     'allreduce.buckets.apart': ('实测的 {measured} MiB 与模型的 {model} MiB 在所试的 {sweep} MiB 中'
                                 '相隔 {steps} 个位置'),
-    'allreduce.buckets.text_same': ('模型预测最快的桶大小：{model} MiB；实测：区分不出哪个大小更快（每个大小的中位数与'
-                                    '最快的那个的差别都在各次重复的波动范围 {spread:.1f} 毫秒之内）'),
+    'allreduce.buckets.text_same': ('模型预测最快的桶大小：{model} MiB；实测：没有哪个大小与最快的 {fastest} MiB '
+                                    '区分得出（每个大小与它的中位数之差都不大于较大的四分位距，或者各次重复的中间'
+                                    '一半相互重叠）'),
     'allreduce.panel.col_buckets': '调用次数',
     'allreduce.panel.col_overlap': '重叠（实测）',
     'allreduce.panel.col_model': '重叠（模型）',
     'allreduce.panel.col_gain': '(a) − DDP（毫秒）',
     'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同，但(a)减去扁平对'
-                                  '照 = {diff:+.1f} 毫秒，超出了各次重复的波动范围（{spread:.1f} 毫秒）：这里看'
-                                  '不出调用次数减少带来的节省；按一个浮点数的全归约（α = {alpha:.3f} 毫秒）'
-                                  '，扁平对照省下的调用值 {saved:.1f} 毫秒；扁平对照还要把每个梯度复制进一个缓冲区'
-                                  '再复制回来，这次运行没有测量这些复制的时间'),
+                                  '照 = {diff:+.1f} 毫秒，{verdict}：扁平对照更慢，这里看不出调用次数减少带来的节'
+                                  '省；按一个浮点数的全归约（α = {alpha:.3f} 毫秒），扁平对照省下的调用值 {saved:'
+                                  '.1f} 毫秒；扁平对照还要把每个梯度复制进一个缓冲区再复制回来，这次运行没有测量'
+                                  '这些复制的时间'),
     'allreduce.recorded.where': ('录制于一台有 {gpus} 和 {cores} 个CPU核心的机器：gloo进程运行在它的CPU核心上，'
                                  '每个进程一个核心，没有用GPU（PyTorch {torch}，Python {python}，NumPy {numpy}），'
                                  '日期 {date}；进程数 {sizes}'),
@@ -164,12 +164,13 @@ MESSAGES = {
     'allreduce.usage.what_world': '进程数',
     'allreduce.recorded.bad_format': '{where}：不是格式 {format} 的全归约录制结果（格式 {got}）：请重新录制',
     'allreduce.recorded.missing': '{where}：缺少 {missing}：请重新录制',
-    'allreduce.ingredient.backward': ('仅反向传播（整个训练步，不发送：前向传播、反向传播和更新）：{seconds:.4f} '
-                                      '秒（中位数）；其中反向传播的各个操作符，按性能分析从第一个到最后一个：{spa'
-                                      'n:.1f} 毫秒（{steps} 个性能分析步的中位数）；它产生 {tensors} 个梯度张量'),
-    'allreduce.predict.overlapped': '预测：最佳重叠，max(仅反向传播, 全归约)   {seconds:.4f} 秒',
+    'allreduce.ingredient.backward': ('不做全归约的训练步（前向传播、反向传播和更新，不发送）：{seconds:.4f} 秒（'
+                                      '中位数）；其中反向传播的各个操作符，按性能分析从第一个到最后一个：{span:.1'
+                                      'f} 毫秒（{steps} 个性能分析步的中位数）；它产生 {tensors} 个梯度张量'),
+    'allreduce.predict.overlapped': '预测：最佳重叠，max(不做全归约的训练步, 全归约)   {seconds:.4f} 秒',
     'allreduce.summary.overlap': ('{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f} '
-                                  '毫秒；反向传播的操作符用时是仅反向传播时的 {slowdown:.2f} 倍（性能分析）'),
+                                  '毫秒；反向传播的操作符用时是不做全归约的训练步中的 {slowdown:.2f} 倍（性能分析'
+                                  '）'),
     'allreduce.panel.col_slowdown': '反向传播操作符用时是单独运行时的几倍（性能分析）',
     'allreduce.guess.none': ('先在 my_guess 里写下你的预测（一个数），再运行这个单元。模型：{predicted:.0%}，实测：'
                              '{measured:.0%}（{label}中，全归约在反向传播期间进行的比例）；{wall}'),
@@ -183,55 +184,64 @@ MESSAGES = {
     'allreduce.recorded.same_machine': ('这台机器与录制时的机器配置相同（{machine}）：录制结果是同类机器上较早的'
                                         '一次运行，不是本次运行'),
     'allreduce.recorded.other_machine': '这台机器与录制时的机器不同：这里{here}，录制时的机器{there}',
-    'allreduce.why.slower': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在仅反向传播中'
-                             '是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更慢）'),
-    'allreduce.why.faster': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在仅反向传播中'
-                             '是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更快）'),
-    'allreduce.why.rest_larger': ('{ms:+.1f} 毫秒无法用以上各项解释（各次重复的波动范围 {spread:.1f} 毫秒）：它比上面'
+    'allreduce.why.slower': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在不做全归约'
+                             '的训练步中是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更慢）'),
+    'allreduce.why.faster': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在不做全归约'
+                             '的训练步中是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更快）'),
+    'allreduce.why.rest_larger': ('{ms:+.1f} 毫秒无法用以上各项解释（较大的四分位距 {spread:.1f} 毫秒）：它比上面'
                                   '每一项都大，所以这些项解释不了这个差别'),
-    'allreduce.guess.slowdown': ('在它的全归约进行期间，反向传播的操作符用了 {mine:.1f} 毫秒，是仅反向传播中 '
-                                 '{alone:.1f} 毫秒的 {ratio:.2f} 倍（性能分析，各性能分析步的中位数）；模型给它们的'
-                                 '是单独运行时的时间'),
-    'allreduce.recorded.below': ('{label}（{ms:.1f} 毫秒）比仅反向传播（{alone:.1f} 毫秒）少 {gap:.1f} 毫秒，两者都是'
-                                 '每次重复中最慢进程的中位数：{verdict}；每个进程自己的中位数：仅反向传播 {mine_alone}'
-                                 ' 毫秒，{label} {mine} 毫秒'),
-    'allreduce.recorded.below_within': ('在各次重复的波动范围（{spread:.1f} 毫秒，取较大的四分位距）之内，所以区分'
-                                        '不出快慢'),
-    'allreduce.recorded.below_beyond': ('超出了各次重复的波动范围（{spread:.1f} 毫秒，取较大的四分位距），这里测量'
-                                        '的任何东西都解释不了它'),
-    'allreduce.recorded.processes': ('{label}，按进程和性能分析步：反向传播的操作符用了 {lo:.1f}–{hi:.1f} 毫秒（在仅'
-                                     '反向传播中：{alo:.1f}–{ahi:.1f} 毫秒）；它的全归约忙碌了 {clo:.1f}–{chi:.1f} 毫'
-                                     '秒（在仅全归约中：{xlo:.1f}–{xhi:.1f} 毫秒）'),
+    'allreduce.guess.slowdown': ('在它的全归约进行期间，反向传播的操作符用了 {mine:.1f} 毫秒，是不做全归约的训练'
+                                 '步中 {alone:.1f} 毫秒的 {ratio:.2f} 倍（性能分析，各性能分析步的中位数）；模型'
+                                 '给它们的是后者的时间'),
+    'allreduce.recorded.below': ('{label}（{ms:.1f} 毫秒）比不做全归约的训练步（{alone:.1f} 毫秒）少 {gap:.1f} 毫'
+                                 '秒，两者都是每次重复中最慢进程的中位数：{verdict}；每个进程自己的中位数：不做全'
+                                 '归约的训练步 {mine_alone} 毫秒，{label} {mine} 毫秒'),
+    'allreduce.recorded.below_within': '{verdict}',
+    'allreduce.recorded.below_beyond': '{verdict}；这里测量的任何东西都解释不了它',
+    'allreduce.recorded.processes': ('{label}，按进程和性能分析步：反向传播的操作符用了 {lo:.1f}–{hi:.1f} 毫秒（'
+                                     '在不做全归约的训练步中：{alo:.1f}–{ahi:.1f} 毫秒）；它的全归约忙碌了 {clo:.'
+                                     '1f}–{chi:.1f} 毫秒（在仅全归约中：{xlo:.1f}–{xhi:.1f} 毫秒）'),
     'allreduce.recorded.cap': ('；反向传播操作符的时间除以全归约忙碌的时间（对各进程和各步求和），把重叠限制在 '
                                '{cap:.0%} 以内'),
     'allreduce.recorded.steps': ('{label}，进程0到{last}上反向传播的操作符用时（毫秒），{steps}；下面的时间线画的'
                                  '是最后一步'),
     'allreduce.recorded.step': '第 {step} 个性能分析步：{spans}',
-    'allreduce.recorded.unexplained': ('一个进程的反向传播或全归约为什么比另一个进程的慢、一次重复为什么比另一次慢，'
-                                       '这里测量的任何东西都解释不了；模型给每个进程的都是仅反向传播的时间，给每次调'
-                                       '用的都是由α和β算出的时间'),
+    'allreduce.recorded.unexplained': ('一个进程的反向传播或全归约为什么比另一个进程的慢、一次重复为什么比另一次'
+                                       '慢，这里测量的任何东西都解释不了；模型给每个进程的都是不做全归约的训练步'
+                                       '的时间，给每次调用的都是由α和β算出的时间'),
     'allreduce.overlap.line_above': ('{label}：它的 {comm:.1f} 毫秒全归约中，有 {measured:.0%} 是在反向传播计算的'
                                      '同时进行的，高于模型的 {predicted:.0%}（模型中它的全归约用时 {model:.1f} 毫秒）'
                                      '；{wall}'),
-    'allreduce.calls_control.line': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 1 '
-                                     '次而不是 {calls} 次，比 (a) 快了 {diff:.1f} 毫秒，超出了各次重复的波动范围（'
-                                     '{spread:.1f} 毫秒）；模型给少了的 {fewer} 次调用算出的是 {saved:.1f} 毫秒'),
-    'allreduce.calls_control.noise': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 1 '
-                                      '次而不是 {calls} 次，却看不出这份节省：(a) 减去扁平对照 = {diff:+.1f} 毫秒，'
-                                      '在各次重复的波动范围（{spread:.1f} 毫秒）之内，而模型给出的是 {saved:.1f} 毫秒'),
-    'allreduce.calls_control.slower': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 '
-                                       '1 次而不是 {calls} 次，却看不出这份节省：(a) 减去扁平对照 = {diff:+.1f} 毫'
-                                       '秒，超出了各次重复的波动范围（{spread:.1f} 毫秒），而模型给出的是 '
-                                       '{saved:.1f} 毫秒'),
-    'allreduce.one_call.same': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；两者的中位数 '
-                                '{ms:.1f} 毫秒和 {flat:.1f} 毫秒相差 {diff:.1f} 毫秒，在各次重复的波动范围（'
-                                '{spread:.1f} 毫秒）之内'),
-    'allreduce.one_call.apart': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；两者的中位数 '
-                                 '{ms:.1f} 毫秒和 {flat:.1f} 毫秒相差 {diff:.1f} 毫秒，超出了各次重复的波动范围（'
-                                 '{spread:.1f} 毫秒）；这里测量的各项都不能把这个差别拆开'),
+    'allreduce.calls_control.line': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 '
+                                     '1 次而不是 {calls} 次，比 (a) 快了 {diff:.1f} 毫秒，{verdict}；模型给少了的'
+                                     ' {fewer} 次调用算出的是 {saved:.1f} 毫秒'),
+    'allreduce.calls_control.noise': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用'
+                                      ' 1 次而不是 {calls} 次，却看不出这份节省：(a) 减去扁平对照 = {diff:+.1f} '
+                                      '毫秒，{verdict}；模型给出的是 {saved:.1f} 毫秒'),
+    'allreduce.calls_control.slower': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调'
+                                       '用 1 次而不是 {calls} 次，却看不出这份节省：(a) 减去扁平对照 = {diff:+.1f'
+                                       '} 毫秒，{verdict}；模型给出的是 {saved:.1f} 毫秒'),
+    'allreduce.one_call.same': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；两者的中位数 {ms:.'
+                                '1f} 毫秒和 {flat:.1f} 毫秒相差 {diff:.1f} 毫秒，{verdict}'),
+    'allreduce.one_call.apart': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；两者的中位数 {ms:'
+                                 '.1f} 毫秒和 {flat:.1f} 毫秒相差 {diff:.1f} 毫秒，{verdict}；这里测量的各项都不'
+                                 '能把这个差别拆开'),
     'allreduce.ratio_rise.more': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：多于训练步全是算术运算时的 2 倍',
     'allreduce.ratio_rise.less': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：少于训练步全是算术运算时的 2 倍',
     'allreduce.ratio_rise.about': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：与训练步全是算术运算时的 2 倍相近',
     'allreduce.trace.file': '这次运行中{label}在进程 {rank} 上的跟踪文件：{path}',
     'allreduce.trace.kept': '这些文件在这个笔记本的内核运行期间保留：变量 traces 被替换或内核结束时，文件夹会被删除',
+    'allreduce.short.backward': '不做全归约的训练步',
+    'allreduce.apart.yes': ('大于较大的四分位距（{spread:.1f} 毫秒），且各次重复的中间一半（{a} {a0:.1f}–{a1:.1f}'
+                            ' 毫秒与 {b} {b0:.1f}–{b1:.1f} 毫秒）互不重叠'),
+    'allreduce.apart.gap': ('不大于较大的四分位距（{spread:.1f} 毫秒）：区分不出（各次重复的中间一半：{a} {a0:.1f'
+                            '}–{a1:.1f} 毫秒，{b} {b0:.1f}–{b1:.1f} 毫秒）'),
+    'allreduce.apart.overlap': ('大于较大的四分位距（{spread:.1f} 毫秒），但各次重复的中间一半相互重叠（{a} {a0:.'
+                                '1f}–{a1:.1f} 毫秒与 {b} {b0:.1f}–{b1:.1f} 毫秒）：区分不出'),
+    'allreduce.why.head_untold': ('    (a) 减去它，{gain:+.1f} 毫秒（上面区分不出快慢：以下各项拆分的是一个各次重'
+                                  '复并未确认的差别）='),
+    'allreduce.ingredient.allreduce': ('仅全归约（{tensors} 个梯度的全归约，每个张量一次调用，不做训练步）：{seco'
+                                       'nds:.4f} 秒（中位数）'),
+    'allreduce.model_step': '{label} {seconds:.4f} 秒',
+    'allreduce.model_steps': '模型预测的每步时间（下图中的斜线条）：{steps}',
 }

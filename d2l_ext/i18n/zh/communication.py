@@ -6,8 +6,12 @@ MESSAGES = {
     'communication.variant.book': '书中：计算，copy_to_cpu(y, True)',
     'communication.variant.run_then_copy': '先计算，后复制',
     'communication.variant.overlapped': '同时发出计算与复制',
-    'communication.variant.warm': '之后的调用（重复使用的内存）',
-    'communication.variant.cold': '第一次调用（新内存）',
+    'communication.variant.overlapped.separate': '计算与复制：复制流 + 事件',
+    'communication.variant.overlapped.one_stream': '计算与复制：一个流，同时发出',
+    'communication.variant.overlapped.shared': '计算与复制：由第二个线程复制',
+    'communication.variant.overlapped.engine': '计算与复制：同时发出，由 MXNet 的引擎安排顺序',
+    'communication.variant.warm': '之后的调用，重复使用的内存',
+    'communication.variant.cold': '第一次调用，新内存：一次计时',
     'communication.variant.lane1_compute_and_copy': '执行路 0 计算并复制，单独运行',
     'communication.variant.lane2_compute': '执行路 1 计算，单独运行',
     'communication.variant.together': '两条执行路同时运行',
@@ -72,13 +76,15 @@ MESSAGES = {
     'communication.recorded.no_first_copy': '这份录制早于第一次调用的测量：没有冷启动复制和性能分析器的时间可以展示。',
     'communication.first_copy.no_gpu': '这里没有 GPU：没有设备到主机的复制，因此没有第一次复制可以计时',
     'communication.first_copy.summary': ('书中的 copy_to_cpu(y, non_blocking=True)：第一次调用复制到新的主机内存，'
-                                         '用时 {cold:.3f} 秒；之后的调用复制到 PyTorch 从第一次调用保留下来的内存块，'
-                                         '用时 {warm:.3f} 秒（第一次用时是之后的 {ratio:.0f} 倍）。'),
+                                         '用时 {cold:.3f} 秒（一次计时：每个进程只有一次第一次调用）；'
+                                         '之后的调用复制到 PyTorch 从第一次调用保留下来的内存块，'
+                                         '用时 {warm:.3f} 秒（{repeats} 次重复的中位数；第一次用时是之后的 '
+                                         '{ratio:.0f} 倍）。'),
     'communication.first_copy.profile': ('torch.profiler，第一次调用：aten::to 占用 CPU {cpu:.3f} 秒，GPU 复制只用了 '
                                          '{cuda:.3f} 秒；其余 {rest:.3f} 秒由相减得出，是 GPU 复制之外的 CPU 时间，'
                                          '这次运行没有把它再拆开（分配新内存的时间没有单独测量）。'),
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
-    'communication.first_copy.title': '书中的 non_blocking 复制：首次调用写入新内存，之后重复使用',
+    'communication.first_copy.title': '书中的 non_blocking 复制：第一次调用写入新内存，与之后的调用对比',
     'communication.profile_title': 'torch.profiler：复制操作符的 CPU 与 CUDA 时间',
     'communication.hazard.caught': ('同步之前读取：相对误差 {early:.2f}（缓冲区里还是旧的值）；'
                                     'torch.cuda.synchronize() 之后：{late:.1e}。'),
@@ -122,20 +128,32 @@ MESSAGES = {
                                        '（按公式预测 {predicted:.0%}：除最后一次外的每次复制，'
                                        '各重叠 min(乘积, 复制)）。'),
     'communication.overlap.no_intervals': '时间线上没有乘积或没有复制：没有可以测量的重叠。',
-    'communication.overlap.wall_less': ('挂钟时间（中位数）：“先计算，后复制” {serial:.4f} 秒，“同时发出计算与复制”'
+    'communication.overlap.wall_less': ('挂钟时间（中位数）：“先计算，后复制” {serial:.4f} 秒，“重叠版本”'
                                         ' {over:.4f} 秒，少用 {saved:.4f} 秒（后者按公式预测为 {closed:.4f} 秒）。'),
-    'communication.overlap.wall_more': ('挂钟时间（中位数）：“先计算，后复制” {serial:.4f} 秒，“同时发出计算与复制”'
+    'communication.overlap.wall_more': ('挂钟时间（中位数）：“先计算，后复制” {serial:.4f} 秒，“重叠版本”'
                                         ' {over:.4f} 秒，多用 {more:.4f} 秒（后者按公式预测为 {closed:.4f} 秒）。'),
     'communication.overlap.share': ('“先计算，后复制”比“只算乘积”多用的时间（中位数）：{serial:.4f} 秒 - {run:.4f} 秒'
                                     ' = {copy:.4f} 秒，占“先计算，后复制”的 {share:.0%}。这是两个中位数之差，'
                                     '不是复制本身的用时（每次复制见时间线）。'),
-    'communication.overlap.beyond': ('“同时发出计算与复制”比“先计算，后复制”快，且超出了各次重复的波动范围：'
-                                     '前者的上四分位数 {over_hi:.4f} 秒低于后者的下四分位数 {serial_lo:.4f} 秒。'),
-    'communication.overlap.within': ('“同时发出计算与复制”与“先计算，后复制”的差别在各次重复的波动范围之内'
-                                     '（二者中间一半的重复分别为 {over_lo:.4f}–{over_hi:.4f} 秒和 '
-                                     '{serial_lo:.4f}–{serial_hi:.4f} 秒）：这次运行区分不出二者。'),
-    'communication.overlap.slower': ('“同时发出计算与复制”比“先计算，后复制”慢，且超出了各次重复的波动范围：'
-                                     '前者的下四分位数 {over_lo:.4f} 秒高于后者的上四分位数 {serial_hi:.4f} 秒。'),
+    'communication.overlap.beyond': ('“重叠版本”比“先计算，后复制”快：两者的中位数（{over:.4f} 秒与 '
+                                     '{serial:.4f} 秒）之差大于较大的四分位距（{gap:.4f} 秒），且各次重复的中间一半'
+                                     '（{over_lo:.4f}–{over_hi:.4f} 秒与 {serial_lo:.4f}–{serial_hi:.4f} 秒）'
+                                     '互不重叠。'),
+    'communication.overlap.within': ('“重叠版本”与“先计算，后复制”：各次重复的中间一半相互重叠'
+                                     '（{over_lo:.4f}–{over_hi:.4f} 秒与 {serial_lo:.4f}–{serial_hi:.4f} 秒）：'
+                                     '区分不出。'),
+    'communication.overlap.within_gap': ('“重叠版本”与“先计算，后复制”：两者的中位数（{over:.4f} 秒与 '
+                                         '{serial:.4f} 秒）之差不大于较大的四分位距（{gap:.4f} 秒），'
+                                         '尽管各次重复的中间一半（{over_lo:.4f}–{over_hi:.4f} 秒与 '
+                                         '{serial_lo:.4f}–{serial_hi:.4f} 秒）互不重叠：区分不出。'),
+    'communication.overlap.slower': ('“重叠版本”比“先计算，后复制”慢：两者的中位数（{over:.4f} 秒与 '
+                                     '{serial:.4f} 秒）之差大于较大的四分位距（{gap:.4f} 秒），且各次重复的中间一半'
+                                     '（{over_lo:.4f}–{over_hi:.4f} 秒与 {serial_lo:.4f}–{serial_hi:.4f} 秒）'
+                                     '互不重叠。'),
+    'communication.overlap.span_all': '时间线上的条覆盖 {span:.2f} 毫秒，约为它的全部挂钟时间 {wall:.2f} 毫秒。',
+    'communication.overlap.span_part': ('时间线上的条覆盖它的挂钟时间 {wall:.2f} 毫秒中的 {span:.2f} 毫秒；'
+                                        '其余 {rest:.2f} 毫秒里没有被跟踪到的乘积或复制。'),
+    'communication.overlap.span_more': '时间线上的条覆盖 {span:.2f} 毫秒，比它的挂钟时间 {wall:.2f} 毫秒还长。',
     'communication.overlap.cores': ('重叠运行期间，这个进程平均让 {total} 个核心中的 {cores:.1f} 个保持忙碌'
                                     '（它的CPU时间 / 挂钟时间）。'),
     'communication.overlap.on_core_all': ('上面的 {measured:.0%} 统计的是复制的区间落在某个乘积的区间之内的'
@@ -149,7 +167,7 @@ MESSAGES = {
                                            '只是乘积和复制的区间加起来的 {busy:.4f} 秒的 {share:.0%}：其余时间里，'
                                            '线程处在自己的区间之内，却没有在核心上运行，所以区间重叠并不说明两个线程'
                                            '在那一刻同时运行。'),
-    'communication.overlap.below_run': ('“同时发出计算与复制”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
+    'communication.overlap.below_run': ('“重叠版本”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
                                         '这是重叠本身做不到的：在计时的那次重叠运行中，乘积忙碌了 {busy:.4f} 秒。'),
     'communication.overlap.slowed': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒，是未跟踪的'
                                      '“只算乘积”中位数 {run:.4f} 秒的 {ratio:.2f} 倍，并且高于未跟踪的“只算乘积”'
@@ -157,22 +175,24 @@ MESSAGES = {
                                      '因此挂钟时间的收益小于重叠比例所提示的。'),
     'communication.overlap.slowed_within': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒，是未跟踪的'
                                             '“只算乘积”中位数 {run:.4f} 秒的 {ratio:.2f} 倍，但仍在未跟踪的“只算乘积”'
-                                            '各次重复的范围之内（{lo:.4f}–{hi:.4f} 秒）：落在各次重复波动范围内的'
+                                            '各次重复的范围之内（{lo:.4f}–{hi:.4f} 秒）：落在这个范围内的'
                                             '一次跟踪运行，不能说明复制拖慢了乘积。'),
     'communication.overlap.traced_within': ('下面的时间线是一次跟踪运行，不是中位数：它的挂钟时间 {wall:.4f} 秒落在'
-                                            '未跟踪的“同时发出计算与复制”各次重复的范围之内（{lo:.4f}–{hi:.4f} 秒）；'
+                                            '未跟踪的“重叠版本”各次重复的范围之内（{lo:.4f}–{hi:.4f} 秒）；'
                                             '未跟踪的“只算乘积”用时 {run_lo:.4f}–{run_hi:.4f} 秒；'
                                             '虚线是按公式的预测，{closed:.4f} 秒。'),
     'communication.overlap.traced_below': ('下面的时间线是一次跟踪运行，不是中位数：它的挂钟时间 {wall:.4f} 秒低于'
-                                           '未跟踪的“同时发出计算与复制”的每一次重复（{lo:.4f}–{hi:.4f} 秒）；'
+                                           '未跟踪的“重叠版本”的每一次重复（{lo:.4f}–{hi:.4f} 秒）；'
                                            '未跟踪的“只算乘积”用时 {run_lo:.4f}–{run_hi:.4f} 秒；'
                                            '虚线是按公式的预测，{closed:.4f} 秒。'),
     'communication.overlap.traced_above': ('下面的时间线是一次跟踪运行，不是中位数：它的挂钟时间 {wall:.4f} 秒高于'
-                                           '未跟踪的“同时发出计算与复制”的每一次重复（{lo:.4f}–{hi:.4f} 秒）；'
+                                           '未跟踪的“重叠版本”的每一次重复（{lo:.4f}–{hi:.4f} 秒）；'
                                            '未跟踪的“只算乘积”用时 {run_lo:.4f}–{run_hi:.4f} 秒；'
                                            '虚线是按公式的预测，{closed:.4f} 秒。'),
     'communication.timeline.caption': '{plan}：{products} 个乘积、{copies} 次复制（{n} x {n}）',
-    'communication.recorded.caption': '录制于 {gpu}，{date}：{iters} 个 {n} x {n} 乘积，每次重复',
+    'communication.timeline.merged_copy': '（{count} 次，首尾相接：\n画出来连成一整段）',
+    'communication.timeline.merged_compute': '（{count} 个，首尾相接：\n画出来连成一整段）',
+    'communication.recorded.caption': '录制于 {gpu}，{date}：{iters} 个 {n} x {n} 乘积（每个点是一次重复）',
     'communication.recorded.interval': ('根据录制的时间线上的区间：使用复制流和事件时，{copies} 次复制在其忙碌时间的'
                                         ' {measured:.0%} 里与某个乘积同时运行（根据录制的计算与复制用时，按公式预测为 '
                                         '{predicted:.0%}）。'),
@@ -182,7 +202,9 @@ MESSAGES = {
     'communication.legend.copy': '复制到主机内存',
     'communication.book.both': '在执行路 0 上计算并复制到 CPU（第一次 non_blocking 调用，复制到新的主机内存）',
     'communication.book.setting': '{n} x {n} 矩阵，run 每次调用计算 {k} 个乘积',
-    'communication.book.single_gpu': '上面每一行都是一次计时，不是中位数；第一次 non_blocking 调用在下文还会重复计时。',
+    'communication.book.single_gpu': ('上面每一行都是一次计时，不是中位数。下文在一个新进程中再做一次第一次 '
+                                      'non_blocking 调用（只计时一次：它是写入那块内存的第一次调用），'
+                                      '之后的调用则重复计时。'),
     'communication.book.single_close': ('上面每一行都是一次计时，不是中位数。CPU 执行路上不发生复制，'
                                         '两行带 .to 的用时与只计算（{run:.4f} 秒）相差不到 {noise:.0%}。'),
     'communication.book.single_apart': ('上面每一行都是一次计时，不是中位数。CPU 执行路上不发生复制；'
@@ -198,6 +220,8 @@ MESSAGES = {
     'communication.check.warm_copy': '之后的 non_blocking 复制',
     'communication.check.ex3': '练习 3（{variant}）',
     'communication.what_inner': '内维大小',
+    'communication.profile.when_cold': '第一次调用（新内存）',
+    'communication.profile.when_warm': '之后的调用（重复使用的内存）',
     'communication.profile.tick': '{when}：{op}',
     'communication.mode.widget': '上面选择的复制方式',
     'communication.variant.expected.oversubscribed': '线程多于核心：从 max(各执行路用时) 到它们的和',

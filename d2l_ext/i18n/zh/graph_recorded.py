@@ -11,9 +11,13 @@ MESSAGES = {
     'graph.recorded.run': ('批量大小 {batch}（{d_in}-{hidden}-{d_out} 的多层感知机），先预热 {warmup} 步（不计入），'
                            '再把每种方式交替重复 {repeats} 次（中位数，以及所有重复的范围）：'),
     'graph.recorded.row': '  {variant}：{ms:.3f} 毫秒（{lo:.3f} 到 {hi:.3f} 毫秒；按顺序的每次重复：{every}）',
-    'graph.recorded.one_flat': ('一个设备：批量大小 {small} 用时 {ms_small:.3f} 毫秒（{lo_small:.3f} 到 {hi_small:.3f} '
-                                '毫秒），批量大小 {large} 用时 {ms_large:.3f} 毫秒（{lo_large:.3f} 到 {hi_large:.3f} '
-                                '毫秒）：在这些规模下，它实测的用时没有随批量增大而增加'),
+    'graph.recorded.one_by_batch': ('一个设备处理整个小批量，按批量大小（中位数，以及各次重复的中间一半）：{items}；'
+                                    '{steps}（增加或减少的判断：中位数相差超过较大的四分位距，且各次重复的中间一半互'
+                                    '不重叠）'),
+    'graph.recorded.one_item': '{batch}：{ms:.3f} 毫秒（{q1:.3f}–{q3:.3f} 毫秒）',
+    'graph.recorded.one_step.rose': '从 {a} 到 {b} 用时增加',
+    'graph.recorded.one_step.fell': '从 {a} 到 {b} 用时减少',
+    'graph.recorded.one_step.same': '从 {a} 到 {b} 区分不出增减',
     'graph.recorded.split_slower': '  拆分的训练步用时是一个设备处理整个小批量的 {ratio:.2f} 倍',
     'graph.recorded.split_faster': '  一个设备处理整个小批量的用时是拆分的训练步的 {ratio:.2f} 倍',
     'graph.recorded.halves': ('批量大小 {batch}，图中画出的那次重复（拆分训练步用时为中位数的一次）：{lane0} 忙碌 '

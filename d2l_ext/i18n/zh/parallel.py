@@ -20,8 +20,6 @@ MESSAGES = {
     'parallel.variant.gpu_first': '先把 GPU 的工作排入队列',
     'parallel.expect.separate': ('按规则由各执行路单独运行的用时预测同时运行 {seconds:.3f} 秒 = max(各执行路用时)：'
                                  '各执行路在相互独立的硬件上运行'),
-    'parallel.expect.shared': ('按规则由各执行路单独运行的用时预测同时运行 {seconds:.3f} 秒：各执行路共用 {cores} '
-                               '个核心，每条用 {threads} 个线程，因此最多 {ways} 条能同时运行'),
     'parallel.expect.engine': (
         '按规则由各执行路单独运行的用时预测同时运行 {seconds:.3f} 秒 = 先后运行的用时，'
         '假定一条 MXNet 执行路的引擎已让全部 {cores} 个核心忙于它的乘积（那样第二条执行路就找不到空闲的核心）'
@@ -60,10 +58,6 @@ MESSAGES = {
     'parallel.per_product.line': ('{framework}，单独运行的 {lane}：n={large} 时每个乘积 {ms:.3g} 毫秒'
                                   '（{gflops:.0f} GFLOP/s）；按这个速度，{sizes}。'),
     'parallel.per_product.size': 'n={size} 应需 {rated:.3g} 毫秒，实测 {ms:.3g} 毫秒（{ratio:.1f} 倍）',
-    'parallel.speed.median_repeat': ('时间线是“同时运行”{repeats} 次重复中的第 {index} 次，即用时为中位数的那一次'
-                                     '（{wall:.3f} 秒）：重叠、并排运行时每个乘积的用时，以及按这些用时重新算出的'
-                                     '预测，都来自这一次运行。'),
-    'parallel.plot_title': '{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍（预测 {expected:.2f} 倍）',
     'parallel.timeline_title': '{framework}：每个乘积在各执行路上的运行时间',
     'parallel.scaling_measured': '{framework} 实测',
     'parallel.scaling_expected': '{framework} 预测',
@@ -71,12 +65,6 @@ MESSAGES = {
     'parallel.mxnet_missing': ("这里没有安装MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
     'parallel.book.both': '两条执行路',
-    'parallel.book.like_sum': ('两条执行路一起运行用时 {both:.3f} 秒：接近各执行路单独用时之和（{total:.3f} 秒），'
-                               '而不是较慢执行路的单独用时（{slower:.3f} 秒）。'),
-    'parallel.book.like_max': ('两条执行路一起运行用时 {both:.3f} 秒：接近较慢执行路的单独用时（{slower:.3f} 秒），'
-                               '而不是各执行路单独用时之和（{total:.3f} 秒）。'),
-    'parallel.book.between': ('两条执行路一起运行用时 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} 秒）'
-                              '与各执行路单独用时之和（{total:.3f} 秒）之间。'),
     'parallel.book.above_sum': ('两条执行路一起运行用时 {both:.3f} 秒：超过各执行路单独用时之和（{total:.3f} 秒），'
                                 '当然也超过较慢执行路的单独用时（{slower:.3f} 秒）。'),
     'parallel.book.below_slower': ('两条执行路一起运行用时 {both:.3f} 秒：少于较慢执行路的单独用时（{slower:.3f} 秒；'
@@ -111,50 +99,12 @@ MESSAGES = {
     'parallel.variant.threads': '两条执行路，各用一个线程',
     'parallel.verdict.serial': ('同时运行用时 {together:.3f} 秒，先后运行用时 {serial:.3f} 秒，'
                                 '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
-    'parallel.verdict.base_same': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，'
-                                   '与同时运行相差 {diff:.3f} 秒，不到二者中较长者的 {noise:.0%}'
-                                   '（这次比较所用的噪声标准）：在这里，第二条执行路没有胜过一个设备做两份工作。'),
-    'parallel.verdict.base_beaten': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
-                                     '同时运行的速度是它的 {ratio:.2f} 倍：在这里，第二条执行路胜过了'
-                                     '一个设备做两份工作。'),
-    'parallel.verdict.base_lost': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒：'
-                                   '它的速度是两条执行路同时运行的 {ratio:.2f} 倍：在这里，第二条执行路没有胜过'
-                                   '一个设备做两份工作。'),
     'parallel.scaling.points': '{framework}，各个大小的加速比：实测（预测）：{points}',
     'parallel.scaling.point': 'n={size} {measured:.2f} 倍（{expected:.2f} 倍）',
-    'parallel.scaling.rises': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
-                               'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
-                               '{large_speedup:.2f} 倍：加速比在每个更大的尺寸上都提高了，共提高 {diff:.2f}，'
-                               '超出了各次重复的波动范围（{spread:.2f}，取较大的四分位距）。'),
-    'parallel.scaling.rises_dips': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
-                                    'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
-                                    '{large_speedup:.2f} 倍：加速比总体上提高了 {diff:.2f}，超出了各次重复的波动范围'
-                                    '（{spread:.2f}，取较大的四分位距），中间有在波动范围之内的回落（{steps}）。'),
-    'parallel.scaling.falls': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
-                               'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
-                               '{large_speedup:.2f} 倍：这次运行中加速比在每个更大的尺寸上都减小了，共减小 '
-                               '{diff:.2f}，超出了各次重复的波动范围（{spread:.2f}，取较大的四分位距）。'),
-    'parallel.scaling.falls_bumps': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
-                                     'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
-                                     '{large_speedup:.2f} 倍：这次运行中加速比总体上减小了 {diff:.2f}，'
-                                     '超出了各次重复的波动范围（{spread:.2f}，取较大的四分位距），'
-                                     '中间有在波动范围之内的回升（{steps}）。'),
-    'parallel.scaling.no_trend': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
-                                  'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
-                                  '{large_speedup:.2f} 倍：两者相差 {diff:.2f}，'
-                                  '在各次重复的波动范围（{spread:.2f}，取较大的四分位距）之内：'
-                                  '这次运行看不出明确的趋势。'),
-    'parallel.scaling.step': ('n={before} 时 {before_speedup:.2f} 倍，n={after} 时 {after_speedup:.2f} 倍，'
-                              '波动范围 {spread:.2f}'),
     'parallel.scaling.above_two': 'n={size}：{note}',
     'parallel.scaling.flat': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
                               'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                               '{large_speedup:.2f} 倍：这次运行中各个规模的加速比差不多。'),
-    'parallel.scaling.uneven': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
-                                'n={small} 时 {small_speedup:.2f} 倍，'
-                                'n={large} 时 {large_speedup:.2f} 倍，'
-                                '最高为 n={best} 时的 {best_speedup:.2f} 倍：这次运行没有稳定的趋势；'
-                                '中间有超出各次重复波动范围的反向变化（{steps}）。'),
     'parallel.above_two.serial': ('{speedup:.2f} 倍超过了 2 倍，而两条执行路若都保持单独运行时的速度，'
                                   '最多只能比先后运行快 2 倍：同时运行（{together:.4g} 秒）比较慢的执行路单独运行'
                                   '（{slower:.4g} 秒）还要快。'),
@@ -170,28 +120,9 @@ MESSAGES = {
                                        '所以书中的 synchronize() 与等待每个设备等的是同样的工作，两者应当一致'
                                        '（{book:.4f} 秒和 {waited:.4f} 秒）；要看出两者的差别，需要两块 GPU。'),
     'parallel.recorded.sync_gpus': '这份录制的同步实验用了 {gpus} 块 GPU。',
-    'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍，而且也快于按顺序执行的对照：'
-                                         '框架自己让相互独立的乘积同时运行了。'),
-    'parallel.independence.control_not_beaten': ('在这里一起发出的速度是逐个执行的 {ratio:.2f} 倍，但按顺序执行的对照'
-                                                  '（{control_engine}）逐个执行只用了 {control:.4f} 秒，而这里一起发出'
-                                                  '用了 {together:.4f} 秒：这并不能说明乘积同时运行了。'),
-    'parallel.independence.slower': ('比值 {ratio:.2f}：一起发出用时更长，多 {diff:.4f} 秒，超出了各次重复的波动范围'
-                                     '（{spread:.4f} 秒，取两者中较大的四分位距）。再运行一次比较看看。'),
-    'parallel.independence.within_spread': ('比值 {ratio:.2f}：两个中位数相差 {diff:.4f} 秒，在各次重复的波动范围'
-                                            '（{spread:.4f} 秒，取两者中较大的四分位距）之内：这里分不出快慢。'),
     'parallel.small_ops.suspect': ('{ratio:.2f} 倍超出了 {cores} 个核心上并排运行的执行路所能达到的上限，'
                                    '因此这次运行中“{base}”这一行（各次重复 {low:.1f}–{high:.1f} 毫秒）受到了干扰：'
                                    '请先重新运行这个单元，再比较各行。'),
-    'parallel.small_ops.fastest': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”，'
-                                   '速度是单条执行路的 {ratio:.2f} 倍，超出了其他每种方式各次重复的波动范围。'),
-    'parallel.small_ops.fastest_base': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”（{ms:.3g} 毫秒），'
-                                        '超出了其他每种方式各次重复的波动范围。'),
-    'parallel.small_ops.tied': ('{products} 个 {size}x{size} 的乘积：“{variant}”的中位数最低（{ms:.3g} 毫秒，'
-                                '速度是单条执行路的 {ratio:.2f} 倍），但{others}在它各次重复的波动范围'
-                                '（{spread_ms:.3g} 毫秒，取较大的四分位距）之内：这里分不出快慢。'),
-    'parallel.small_ops.way': '“{variant}”（{ms:.3g} 毫秒）',
-    'parallel.small_ops.or': '和',
-    'parallel.small_ops.title_tied': '{device}：分不出快慢（在波动范围之内）：{ways}',
     'parallel.recorded_sync': '{gpu}：不等待时，计时在排入队列后就停止了',
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
@@ -212,16 +143,12 @@ MESSAGES = {
                                    '先后运行 {serial:.3f} 秒：同时运行反而多用 {more:.3f} 秒。'),
     'parallel.recorded.sep': '，',
     'parallel.recorded.products': '{lane} {iters} 个乘积',
-    'parallel.recorded.panel': ('{gpu}，{date}：{products}（{size}x{size}）；按中位数：同时运行的速度是先后运行的 '
-                                '{speedup:.2f} 倍（预测 {expected:.2f} 倍）'),
     'parallel.recorded.timeline': '同一份录制中的另一次运行（{size}x{size}）：{rows}',
     'parallel.recorded.timeline_repeat': '“同时运行”{repeats} 次重复中的第 {index} 次（中位数，{size}x{size}）：{rows}',
     'parallel.recorded.row_merged': '{lane} {iters} 个乘积，画成忙碌区间（乘积已合并）',
     'parallel.recorded.row_each': '{lane} {iters} 个乘积，每个一个条形',
     'parallel.recorded.row_touching': '{lane} {iters} 个乘积首尾相接，每个一个条形（条形相互紧挨）',
     'parallel.recorded.sync_work': '录制中计时的工作：{work}（{size}x{size}），每种等待方式重复 {repeats} 次。',
-    'parallel.recorded.not_this_run': ('这份录制是另一台机器上的运行（{gpu}，{date}：{products}，{size}x{size}），'
-                                       '不是本次会话的运行（本次运行见上文）。'),
     'parallel.independence.summary_gpu': ('{framework}（{engine}，{lane}）：{iters} 个 {size}x{size} 的乘积：'
                                           '逐个执行 {single:.4f} 秒，一起发出 {together:.4f} 秒；'
                                           '逐个执行用时 ÷ 一起发出用时 = {ratio:.2f}'),
@@ -243,9 +170,6 @@ MESSAGES = {
                             '（是单独运行时的 {ratio:.2f} 倍）'),
     'parallel.gap.agrees': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数）：'
                             '相差不超过 {noise:.0%}。'),
-    'parallel.gap.spread': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），'
-                            '是预测的 {ratio:.2f} 倍；各次重复从 {low:.3f} 秒到 {high:.3f} 秒，'
-                            '这个范围包含预测值：差距在各次运行的波动之内。'),
     'parallel.gap.shared': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），'
                             '是预测的 {ratio:.2f} 倍。按所有执行路都在忙碌时（时间线）测得的每个乘积用时，'
                             '预测为 {shared:.3f} 秒，与实测相差不超过 {noise:.0%}：'
@@ -269,9 +193,123 @@ MESSAGES = {
     'parallel.speed.sep': '；',
     'parallel.gap.together': '同时运行',
     'parallel.check.exercise': '练习 {number}：{variant}',
-    'parallel.independence.gpu_waits': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍。在GPU执行路上，“逐个执行”在每次'
-                                       '乘法之后还要等待GPU，所以这里测到的收益是省掉的这些等待；它并没有检验'
-                                       '各次乘法是否同时运行。'),
-    'parallel.independence.untested': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍；这里没有任何测量检验其原因。'
-                                       '再运行一次比较看看。'),
+    'parallel.unit.s': '{value} 秒',
+    'parallel.unit.ms': '{value} 毫秒',
+    'parallel.unit.x': '{value} 倍',
+    'parallel.apart.yes': '中位数相差 {diff}，超过较大的四分位距（{gap}），且各次重复的中间一半（{a} 与 {b}）互不重叠',
+    'parallel.apart.close': '中位数相差 {diff}，不超过较大的四分位距（{gap}）：区分不出',
+    'parallel.apart.overlap': ('中位数相差 {diff}，超过较大的四分位距（{gap}），但各次重复的中间一半相互重叠（{a} '
+                               '与 {b}）：区分不出'),
+    'parallel.versus.faster_small': ('同时运行比一个设备做两份工作快 {pct:.1%}：在 {noise:.0%} 之内，所以在这里第二'
+                                     '条执行路几乎没有带来收益；{apart}。'),
+    'parallel.versus.slower_small': ('同时运行比一个设备做两份工作慢 {pct:.1%}：在 {noise:.0%} 之内，所以在这里第二'
+                                     '条执行路没有带来收益；{apart}。'),
+    'parallel.versus.beaten': ('同时运行的速度是一个设备做两份工作的 {ratio:.2f} 倍，相差超过 {noise:.0%}；{apart}：'
+                               '在这里，第二条执行路胜过了一个设备做两份工作。'),
+    'parallel.versus.lost': ('一个设备做两份工作的速度是两条执行路同时运行的 {ratio:.2f} 倍，相差超过 {noise:.0%}；{'
+                             'apart}：在这里，第二条执行路没有胜过一个设备做两份工作。'),
+    'parallel.versus.untold_faster': ('同时运行的速度是一个设备做两份工作的 {ratio:.2f} 倍，相差超过 {noise:.0%}，但'
+                                      '{apart}，所以这次运行不能说明第二条执行路胜过了它。'),
+    'parallel.versus.untold_slower': ('一个设备做两份工作的速度是两条执行路同时运行的 {ratio:.2f} 倍，相差超过 '
+                                      '{noise:.0%}，但{apart}。'),
+    'parallel.verdict.base': ('基线（一条执行路用它的整个设备做两份工作）用时 {baseline:.3f} 秒，同时运行 '
+                              '{together:.3f} 秒：{verdict}'),
+    'parallel.versus_prediction.apart': ('各次重复的加速比与预测（{expected:.2f} 倍）相比：中位数与预测相差 '
+                                         '{diff}，超过它们的四分位距（{gap}），且它们的中间一半（{halves}）不包含预'
+                                         '测。'),
+    'parallel.versus_prediction.close': ('各次重复的加速比与预测（{expected:.2f} 倍）相比：中位数与预测相差 '
+                                         '{diff}，不超过它们的四分位距（{gap}；中间一半 {halves}）：区分不出。'),
+    'parallel.versus_prediction.within': ('各次重复的加速比与预测（{expected:.2f} 倍）相比：中位数与预测相差 '
+                                          '{diff}，超过它们的四分位距（{gap}），但它们的中间一半（{halves}）包含预测'
+                                          '：区分不出。'),
+    'parallel.speed.median_repeat': ('时间线是“同时运行”{repeats} 次重复中的第 {index} 次，即用时为中位数的那一次（{'
+                                     'wall:.3f} 秒）：重叠、并排运行时每个乘积的用时，以及按这些用时重新算出的预测（'
+                                     '见下文），都来自这一次运行。'),
+    'parallel.speed.median_repeat_plain': ('时间线是“同时运行”{repeats} 次重复中的第 {index} 次，即用时为中位数的那'
+                                           '一次（{wall:.3f} 秒）：重叠来自这一次运行。'),
+    'parallel.speed.redone': ('按并排运行时这些每个乘积的用时重新预测：max(乘积个数 × 每个乘积的用时) = max({terms})'
+                              ' = {seconds:.3f} 秒。'),
+    'parallel.speed.term': '{lane} {iters} × {ms:.3g} 毫秒 = {seconds:.3f} 秒',
+    'parallel.timeline_caption': '下图中的条形：{rows}。',
+    'parallel.guess.by_rule': '按硬件规则预测',
+    'parallel.plot_title': ('{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍\n（由各执行路单独运行时实测的'
+                            '速度预测 {expected:.2f} 倍）'),
+    'parallel.recorded.panel': ('{gpu}，{date}：{products}（{size}x{size}）；按中位数：同时运行的速度是先后运行的 '
+                                '{speedup:.2f} 倍（由各执行路单独运行时实测的速度预测 {expected:.2f} 倍）'),
+    'parallel.independence.slower': '比值 {ratio:.2f}：一起发出用时更长；{apart}。再运行一次比较看看。',
+    'parallel.independence.not_apart': '比值 {ratio:.2f}：{apart}。',
+    'parallel.independence.gpu_waits': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍；{apart}。在GPU执行路上，“逐个执'
+                                        '行”在每次乘法之后还要等待GPU，所以这里测到的收益是省掉的这些等待；它并没有'
+                                        '检验各次乘法是否同时运行。'),
+    'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍（{apart}），而且也快于按顺序执行'
+                                         '的对照的逐个执行（{control_apart}）：框架自己让相互独立的乘积同时运行了。'),
+    'parallel.independence.control_not_beaten': ('在这里一起发出的速度是逐个执行的 {ratio:.2f} 倍（{apart}），但与按'
+                                                 '顺序执行的对照（{control_engine}）相比，对照逐个执行 {control:.4f}'
+                                                 ' 秒，这里一起发出 {together:.4f} 秒，{control_apart}：这并不能说明'
+                                                 '乘积同时运行了。'),
+    'parallel.small_ops.fastest': ('{products} 个 {size}x{size} 的乘积：中位数最低的是“{variant}”，速度是单条执行路'
+                                   '的 {ratio:.2f} 倍。'),
+    'parallel.small_ops.winner': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”（{ms:.3g} '
+                                  '毫秒，速度是单条执行路的 {ratio:.2f} 倍），与其他每种方式都区分得开：{pairs}。'),
+    'parallel.small_ops.fastest_base': ('{products} 个 {size}x{size} 的乘积：最快的是“{variant}”（{ms:.3g} '
+                                        '毫秒），与其他每种方式都区分得开：{pairs}。'),
+    'parallel.small_ops.tied': ('{products} 个 {size}x{size} 的乘积：“{variant}”的中位数最低（{ms:.3g} '
+                                '毫秒，速度是单条执行路的 {ratio:.2f} 倍）；{pairs}。'),
+    'parallel.small_ops.pair': '与“{variant}”相比，{apart}',
+    'parallel.small_ops.title_tied': '{device}：最低的几个中位数区分不出：{ways}',
+    'parallel.small_ops.issue_close': ('从 Python 发出一个乘积（{products} 次调用只计时一次，从第一次调用到最后一次'
+                                       '返回，不等待 GPU，按乘积平均）：{launch_us:.1f} 微秒；单条执行路每个乘积的全'
+                                       '部用时（计时到 GPU 完成，取中位数）：{per_us:.1f} 微秒：两者相差不超过 '
+                                       '{noise:.0%}。'),
+    'parallel.small_ops.issue_longer': ('从 Python 发出一个乘积（{products} 次调用只计时一次，从第一次调用到最后一次'
+                                        '返回，不等待 GPU，按乘积平均）：{launch_us:.1f} 微秒；单条执行路每个乘积的'
+                                        '全部用时（计时到 GPU 完成，取中位数）：{per_us:.1f} 微秒：发出用时是单条执'
+                                        '行路每个乘积全部用时的 {ratio:.2f} 倍。'),
+    'parallel.small_ops.issue_shorter': ('从 Python 发出一个乘积（{products} 次调用只计时一次，从第一次调用到最后一'
+                                         '次返回，不等待 GPU，按乘积平均）：{launch_us:.1f} 微秒；单条执行路每个乘积'
+                                         '的全部用时（计时到 GPU 完成，取中位数）：{per_us:.1f} 微秒：单条执行路每个'
+                                         '乘积的全部用时是发出用时的 {ratio:.2f} 倍。'),
+    'parallel.small_ops.batched_per': '批量乘积每个乘积用时 {batched_us:.2f} 微秒。',
+    'parallel.scaling.rises': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
+                               '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} '
+                               '倍：加速比在每个更大的尺寸上都提高了；从 n={small} 到 n={large}，{apart}。'),
+    'parallel.scaling.rises_dips': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
+                                    '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} '
+                                    '倍：加速比总体上提高了（从 n={small} 到 n={large}，{apart}），中间有区分不出的'
+                                    '回落（{steps}）。'),
+    'parallel.scaling.falls': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
+                               '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} '
+                               '倍：这次运行中加速比在每个更大的尺寸上都减小了；从 n={small} 到 n={large}，{apart}。'),
+    'parallel.scaling.falls_bumps': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
+                                     '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} '
+                                     '倍：这次运行中加速比总体上减小了（从 n={small} 到 n={large}，{apart}），中间有'
+                                     '区分不出的回升（{steps}）。'),
+    'parallel.scaling.no_trend': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
+                                  '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} 倍：从 n={small} 到 '
+                                  'n={large}，{apart}，所以这次运行看不出明确的趋势。'),
+    'parallel.scaling.uneven': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
+                                '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} 倍，最高为 n={best} 时的 '
+                                '{best_speedup:.2f} 倍：这次运行没有稳定的趋势；中间有反向变化（{steps}）。'),
+    'parallel.scaling.step': 'n={before} 时 {before_speedup:.2f} 倍，n={after} 时 {after_speedup:.2f} 倍：{apart}',
+    'parallel.scaling.below_one': ('n={size}：同时运行比先后运行用时更长（{together:.4g} 秒，先后运行 {serial:.4g} '
+                                   '秒；加速比 {measured:.2f} 倍，低于 1）。'),
+    'parallel.scaling.far': ('n={size}：实测 {measured:.2f} 倍，预测 {expected:.2f} 倍：相差 {ratio:.2f} 倍，超过 '
+                             '{far:.1f} 倍。'),
+    'parallel.book.like_max': ('两条执行路一起运行用时 {both:.3f} 秒，与较慢执行路的单独用时（{slower:.3f} 秒）相差 '
+                               '{to_slower:.1%}：在 {noise:.0%} 之内，而远离各执行路单独用时之和（{total:.3f} 秒）。'),
+    'parallel.book.like_sum': ('两条执行路一起运行用时 {both:.3f} 秒，与各执行路单独用时之和（{total:.3f} 秒）相差 '
+                               '{to_total:.1%}：在 {noise:.0%} 之内，而远离较慢执行路的单独用时（{slower:.3f} 秒）。'),
+    'parallel.book.between': ('两条执行路一起运行用时 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} '
+                              '秒）与各执行路单独用时之和（{total:.3f} 秒）之间，与两者分别相差 {to_slower:.1%} 和 '
+                              '{to_total:.1%}：都超过 {noise:.0%}。'),
+    'parallel.recorded.not_this_run': ('这份录制是{provenance}（{gpu}，{date}：{products}，{size}x{size}），不是本次'
+                                       '会话的运行（本次运行见上文）。'),
+    'parallel.expect.shared': ('按规则由各执行路单独运行的用时预测同时运行 {seconds:.3f} 秒：各执行路在 {cores} '
+                               '个核心上，每条用 {threads} 个线程，因此最多 {ways} 条能同时运行（核心能分给几条就是'
+                               '几条）'),
+    'parallel.apart.single': '每种方式只有一个中位数，没有保留各次重复（中位数相差 {diff}），所以没有波动范围可比',
+    'parallel.independence.untested': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍；{apart}；这里没有任何测量检验其原'
+                                       '因。再运行一次比较看看。'),
+    'parallel.gap.spread': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），是预测的 '
+                            '{ratio:.2f} 倍；各次重复从 {low:.3f} 秒到 {high:.3f} 秒，这个范围包含预测值。'),
 }

@@ -21,6 +21,7 @@ MESSAGES = {
     'task.mlp.no_halves': '没有一个训练步通过 lane_step 运行两半样本，因此无法测量重叠',
     'task.mlp.overlap': ('在评分的 {steps} 个训练步中最好的一步里，较短的一半在其忙碌时间的 {measured:.0%} 里，'
                          '另一半也在忙碌（中位数 {median:.0%}；两半同时开始时的预测为 {predicted:.0%}；要求至少 '
-                         '{threshold:.0%}）；一个训练步的挂钟时间 {wall:.3f} 秒，两半共忙碌 {serial:.3f} 秒，'
-                         '较长的一半 {longest:.3f} 秒（均为中位数）'),
+                         '{threshold:.0%}）；检查每步使用 {batch} 个样本，一个训练步的挂钟时间 {wall:.2f} 毫秒，两半'
+                         '共忙碌 {serial:.2f} 毫秒，较长的一半 {longest:.2f} 毫秒（这 {steps} 步的中位数，之前的 '
+                         '{warmup} 步不计入）'),
 }
