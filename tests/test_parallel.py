@@ -4,6 +4,7 @@ import json
 import pytest
 
 from d2l_ext import UsageError
+from d2l_ext.display import lane_timeline as dl
 from d2l_ext.display import parallel_exercises as dx
 from d2l_ext.display import scaling as ds
 from d2l_ext.lanes import fake_hardware, find_lanes, make_lane, pick_lanes
@@ -128,13 +129,12 @@ def _ids(*names):
 
 
 def test_lane_overlap_is_an_interval_fraction_with_the_wall_clock_beside_it():
-    from d2l_ext.display import parallel as dp
     from d2l_ext.i18n import using_language
-    assert dp.lane_overlap(_timeline([(0.0, 1.0), (0.0, 0.5)])) == pytest.approx(1.0)
-    assert dp.lane_overlap(_timeline([(0.0, 1.0), (1.0, 2.0)])) == pytest.approx(0.0)
-    assert dp.lane_overlap(_timeline([(0.0, 1.0), (0.75, 1.25)])) == pytest.approx(0.5)
+    assert dl.lane_overlap(_timeline([(0.0, 1.0), (0.0, 0.5)])) == pytest.approx(1.0)
+    assert dl.lane_overlap(_timeline([(0.0, 1.0), (1.0, 2.0)])) == pytest.approx(0.0)
+    assert dl.lane_overlap(_timeline([(0.0, 1.0), (0.75, 1.25)])) == pytest.approx(0.5)
     with using_language('en'):
-        text = dp.overlap_text(_timeline([(0.0, 1.0), (0.75, 1.25)]), serial=1.5, together=1.25)
+        text = dl.overlap_text(_timeline([(0.0, 1.0), (0.75, 1.25)]), serial=1.5, together=1.25)
     assert '50% of its time' in text and 'predicted 100%' in text and '0.250 s less' in text
 
 
@@ -154,11 +154,10 @@ def test_guess_cells_show_the_closed_form_and_the_measurement_with_or_without_a_
 
 def test_timeline_prediction_by_lane_order_survives_a_language_switch():
     """13.3.1's cell 12 broke when the lanes were named in one language and the timeline in another."""
-    from d2l_ext.display import parallel as dp
     from d2l_ext.i18n import using_language
     tl = _timeline([(0.0, 1.0), (0.0, 0.5)], lanes=('CPU 执行路 0', 'CPU 执行路 1'))
     with using_language('en'):
-        fig = dp.plot_timeline(tl, predicted=[1.0, 0.5])
+        fig = dl.plot_timeline(tl, predicted=[1.0, 0.5])
     assert fig.axes
 
 
@@ -297,7 +296,7 @@ def test_full_overlap_with_slower_lanes_says_what_was_measured():
     from d2l_ext.i18n import using_language
     tl = _timeline([(0.0, 0.8), (0.0, 0.8)])  # 4 products of 0.2 s on each lane, side by side
     with using_language('en'):
-        text = dp.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
+        text = dl.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
                                labels=['lane 0', 'lane 1'])
     assert '100% of its time' in text and 'together took' not in text
     assert 'one after the other 0.800 s, together 0.400 s, 0.400 s less' in text
@@ -308,7 +307,7 @@ def test_full_overlap_with_slower_lanes_says_what_was_measured():
     assert 'one after the other 0.939 s, together 1.006 s, 0.067 s longer' in predicted
     assert 'lane 0 200 ms against 100 ms (2.00x as long)' in text
     with using_language('en'):  # together's repeats: the gap, tested against the speed measured side by side
-        tested = dp.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
+        tested = dl.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
                                  repeats=[0.79, 0.8, 0.82])
     assert 'the prediction is 0.800 s' in tested and 'side by side account for' in tested
 
@@ -316,16 +315,15 @@ def test_full_overlap_with_slower_lanes_says_what_was_measured():
 def test_a_timeline_paced_unlike_the_repeats_is_said_to_be_another_run():
     """The per-product times come from the timeline's own run: when it took far longer than together's repeats,
     the text says so instead of letting a slow timeline read as a slowdown of the repeats."""
-    from d2l_ext.display import parallel as dp
     from d2l_ext.i18n import using_language
     tl = _timeline([(0.0, 0.8), (0.0, 0.8)])
     with using_language('en'):
-        slow = dp.overlap_text(tl, serial=0.8, together=0.4, expected=0.4, alone=[0.1, 0.1])
-        same = dp.overlap_text(tl, serial=1.6, together=0.8, expected=0.4, alone=[0.1, 0.1])
+        slow = dl.overlap_text(tl, serial=0.8, together=0.4, expected=0.4, alone=[0.1, 0.1])
+        same = dl.overlap_text(tl, serial=1.6, together=0.8, expected=0.4, alone=[0.1, 0.1])
     assert 'The timeline is another run' in slow and '0.800 s, against 0.400 s' in slow
     assert 'another run' not in same
     with using_language('zh'):
-        assert '时间线是另一次运行' in dp.overlap_text(tl, serial=0.8, together=0.4, expected=0.4, alone=[0.1, 0.1])
+        assert '时间线是另一次运行' in dl.overlap_text(tl, serial=0.8, together=0.4, expected=0.4, alone=[0.1, 0.1])
 
 
 def test_overview_names_the_side_by_side_slowdown_only_when_it_matches():

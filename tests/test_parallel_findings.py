@@ -6,6 +6,7 @@ from types import SimpleNamespace as NS
 
 import pytest
 
+from d2l_ext.display import lane_timeline as dl
 from d2l_ext.display import parallel_exercises as dx
 from d2l_ext.display import scaling as ds
 from d2l_ext.i18n import using_language
@@ -38,17 +39,16 @@ def test_together_keeps_each_repeat_and_draws_the_median_one():
 
 
 def test_the_timeline_drawn_is_said_to_be_the_median_repeat_not_another_run():
-    from d2l_ext.display import parallel as dp
     from d2l_ext.parallel import TimelineResult
     events = [{'lane': lane, 'name': f'mm {j}', 'start': 0.1 * j, 'end': 0.1 * (j + 1)} for lane in ('A', 'B')
               for j in range(4)]
     lanes = [dict(framework='torch', name=n, kind='cpu', index=i) for i, n in enumerate('AB')]
     tl = TimelineResult('torch', 64, [4, 4], lanes, events, 'thread clock')
     with using_language('en'):
-        text = dp.overlap_text(tl, 0.8, 0.2, 0.4, [0.1, 0.1], repeats=[0.5, 0.2, 0.1], median_repeat=1)
+        text = dl.overlap_text(tl, 0.8, 0.2, 0.4, [0.1, 0.1], repeats=[0.5, 0.2, 0.1], median_repeat=1)
     assert 'repeat 2 of 3' in text and '(0.200 s)' in text and 'another run' not in text
     with using_language('zh'):
-        assert '3 次重复中的第 2 次' in dp.overlap_text(tl, 0.8, 0.2, 0.4, [0.1, 0.1], repeats=[0.5, 0.2, 0.1],
+        assert '3 次重复中的第 2 次' in dl.overlap_text(tl, 0.8, 0.2, 0.4, [0.1, 0.1], repeats=[0.5, 0.2, 0.1],
                                                        median_repeat=1)
 
 

@@ -5,6 +5,7 @@ the package chooses for them, in English and Chinese. No timing is asserted: eve
 """
 from types import SimpleNamespace as NS
 
+from d2l_ext.display import lane_timeline as dl
 from d2l_ext.display import parallel as dp
 from d2l_ext.display import parallel_exercises as dx
 from d2l_ext.display import scaling as ds
@@ -107,10 +108,10 @@ def test_the_timeline_caption_and_the_redone_prediction_come_from_the_data():
     rec = newest()
     tl, p = rec.timelines[0], rec.parallel[0]
     with using_language('en'):
-        caption = dp.timeline_caption(tl)
+        caption = dl.timeline_caption(tl)
         assert '1440 products, drawn as busy stretches' in caption and '26 products back to back' in caption
-        assert 'one bar each' in dp.timeline_caption(tl, max_bars=5000).split(';')[0]  # drawn one by one
-        text = dp.overlap_text(tl, p.serial_sum, p.together.median, p.expected,
+        assert 'one bar each' in dl.timeline_caption(tl, max_bars=5000).split(';')[0]  # drawn one by one
+        text = dl.overlap_text(tl, p.serial_sum, p.together.median, p.expected,
                                [m.median / k for m, k in zip(p.lane_times, p.iters)], repeats=p.together.times,
                                median_repeat=tl.repeat)
     assert 'prediction redone at them' in text and 'max(products x time per product) = max(' in text

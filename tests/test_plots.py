@@ -9,6 +9,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from d2l_ext.communication import measure_comm_timelines  # noqa: E402
 from d2l_ext.display import communication as dc  # noqa: E402
+from d2l_ext.display import lane_timeline as dl  # noqa: E402
 from d2l_ext.display import parallel as dp  # noqa: E402
 from d2l_ext.display import scaling as ds  # noqa: E402
 from d2l_ext.lanes import fake_hardware, pick_lanes  # noqa: E402
@@ -31,9 +32,9 @@ def rec():
 def test_parallel_repeats_and_timeline_from_a_recording(rec):
     fig = dp.plot_parallel(rec.parallel[0])
     assert isinstance(fig, Figure) and 'predicted from' in fig.axes[0].get_title(loc='left')
-    fig = dp.plot_timeline(rec.timelines[0])
+    fig = dl.plot_timeline(rec.timelines[0])
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-    assert set(labels) == set(dp.lane_labels(rec.timelines[0].lanes))
+    assert set(labels) == set(dl.lane_labels(rec.timelines[0].lanes))
 
 
 def test_comm_panels_one_per_mode(rec):

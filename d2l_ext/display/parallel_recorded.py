@@ -9,18 +9,14 @@ from ..i18n import t
 from ..lanes import Lane
 from ..recorded import provenance_phrase
 from . import style
+from .lane_timeline import lane_intervals, lane_labels, overlap_text, plot_timeline, timeline_rows
 from .parallel import (
     _result_above_two,
     _sentences,
     balance_text,
     baseline_text,
-    lane_intervals,
-    lane_labels,
     no_wait_text,
-    overlap_text,
     plot_parallel,
-    plot_timeline,
-    timeline_rows,
 )
 
 

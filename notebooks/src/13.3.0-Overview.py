@@ -161,7 +161,8 @@ print(t('overview.prediction', speedup=predicted_speedup, assumption=assumption)
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
-from d2l_ext.display.parallel import guess_text, overlap_text, overview_text, plot_parallel, verdict_text
+from d2l_ext.display.lane_timeline import overlap_text
+from d2l_ext.display.parallel import guess_text, overview_text, plot_parallel, verdict_text
 
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked
 tl = result.timeline  # the median repeat of "together": when each product ran in it

@@ -363,7 +363,7 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
 # 再与节省的时间比较。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import lane_overlap, overlap_text, plot_timeline, timeline_caption
+from d2l_ext.display.lane_timeline import lane_overlap, overlap_text, plot_timeline, timeline_caption
 
 my_overlap = None  # your guess: a fraction from 0 to 1
 repeats = cmp[names[3]].times  # every repeat of "together"
