@@ -73,7 +73,7 @@ def test_rates_predict_and_texts_follow_the_numbers():
     c = runs(1.45)
     slowed = show.overlap_text(c, {'overlapped': 1.0}, dict(fast, compute_busy=1.4))
     # the ratio belongs to the traced busy time, not to the median it is set against
-    assert 'ran slower' in slowed and 'busy 1.4000 s beside the copies, 1.40 times the untraced' in slowed
+    assert 'does not show which' in slowed and 'busy 1.4000 s beside the copies, 1.40 times the untraced' in slowed
     # the same gap without products that ran longer: numbers only, no cause
     assert 'slower' not in show.overlap_text(c, {'overlapped': 1.0}, fast)
     assert '0.5000 s more' in show.overlap_text(runs(2.0), {'overlapped': 1.0}, fast)
@@ -514,8 +514,8 @@ def test_products_slower_beside_copies_only_beyond_the_untraced_repeats():
                            'overlapped': Measurement('o', [0.0072, 0.0116, 0.0132])})
     traced = dict(measured=0.95, predicted=0.95, compute_busy=0.0099)
     wide, narrow = [0.0049, 0.0076, 0.0106], [0.0074, 0.0076, 0.0078]
-    for lang, slower, within in (('en', 'ran slower', 'does not show the copies slowing'),
-                                 ('zh', '乘积变慢了', '不能说明复制拖慢了乘积')):
+    for lang, slower, within in (('en', 'which of the two slowed', 'does not show the copies slowing'),
+                                 ('zh', '哪一个让乘积变慢', '不能说明复制拖慢了乘积')):
         with using_language(lang):
             inside = show.overlap_text(runs(wide), {'overlapped': 0.0063}, traced)
             beyond = show.overlap_text(runs(narrow), {'overlapped': 0.0063}, traced)

@@ -105,7 +105,7 @@ def test_the_lanes_times_alone_are_printed_with_a_sentence_when_more_than_ten_pe
         assert '0.499 s' in text and '0.416 s' in text and '1.20x apart' in text and 'did not give equal' in text
         assert 'within 10%' in balance_text(['a', 'b'], [0.111, 0.116])
     with using_language('zh'):
-        assert '相差 1.20 倍' in recorded_overlap_text(newest())
+        assert '较大者是较小者的 1.20 倍' in recorded_overlap_text(newest())
 
 
 # -- findings 4 and 5: one spread test for a named winner -----------------------------------------------------

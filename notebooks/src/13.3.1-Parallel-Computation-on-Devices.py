@@ -472,11 +472,11 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch runs eagerly: near 1 on a CPU lane; on a GPU lane "one at a time" also waits after each product, so a ratio
-# above 1 measures the skipped waits. MXNet's engine hands independent products to different workers, so with idle
-# cores the ratio can rise above 1; with `NaiveEngine` nothing overlaps, so its ratio is the gap without concurrency.
-# Concurrency shows only if issued together also beats the control's one at a time (a slower one at a time would
-# raise the ratio too). The GPU recording lacks this exercise.
+# PyTorch runs eagerly: on a CPU lane nothing overlaps (the line above says if the two were told apart); on a GPU
+# lane "one at a time" also waits after each product, so a ratio above 1 measures the skipped waits. MXNet's engine
+# hands independent products to different workers, so with idle cores the ratio can rise above 1; `NaiveEngine`
+# overlaps nothing, giving the gap without concurrency. Concurrency shows only if issued together also beats the
+# control's one at a time (a slower one at a time raises the ratio too). The recording lacks this exercise.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -487,7 +487,8 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch是即时执行的：在CPU执行路上比值接近1；在GPU执行路上，“逐个执行”在每次乘法之后还要等待，所以大于1的比值
+# PyTorch是即时执行的，所以在CPU执行路上一起发出没有可以重叠的东西（上面一行说明这次运行是否仍区分出了两者）；
+# 在GPU执行路上，“逐个执行”在每次乘法之后还要等待，所以大于1的比值
 # 测到的是省掉的等待。MXNet的引擎把互不依赖的乘积交给不同的工作线程，所以有空闲的核心时比值可能大于1；换成
 # `NaiveEngine` 后什么也不能重叠，所以它的比值显示的是没有并发时两种方式相差多少。只有当一起发出也快于对照的
 # 逐个执行时，乘积才是同时运行的（逐个执行本身变慢也会抬高比值）。GPU上的录制结果不包含这个练习。

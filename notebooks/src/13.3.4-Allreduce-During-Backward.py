@@ -290,8 +290,8 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# There a network card, separate from cores and GPUs, would carry the bytes. Everything 13.3.4 measured went
-# through gloo on CPU cores, on the GPU machine too.
+# There a network card would carry the bytes. With fewer than two GPUs, as here and in the recording, 13.3.4
+# measures gloo on CPU cores.
 #
 # ## Recorded at 2, 4 and 8 processes
 #
@@ -312,8 +312,8 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# 那里会由独立于CPU核心和GPU的网卡传输字节。本节测得的一切都经过CPU核心上的gloo，在有GPU的机器上
-# 也是如此。
+# 那里会由独立于CPU核心和GPU的网卡传输字节。少于两个GPU时（这台机器和录制结果都是如此），本节测量的是CPU
+# 核心上的gloo。
 #
 # ## 用2、4和8个进程录制的结果
 #
@@ -349,8 +349,8 @@ show.plot_buckets(result)
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# One bucket starts when backward ends, so the model gives it no overlap; compare the measured share. Small buckets
-# start early but pay α per call; the model's line shows where the two balance.
+# In the model one bucket starts when backward ends, so it gives no overlap; the measured share can differ. Small
+# buckets start early but pay α per call; the model's line shows where the two balance.
 # </details>
 #
 # 2. Edit (c) so that it forgets to divide by the number of processes. Predict what the check says, then run.
@@ -358,7 +358,7 @@ show.plot_buckets(result)
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 一个桶要等反向传播结束才能开始，所以模型给它的重叠是0；请对照实测的比例。小桶开始得早，但每次调用都要付出α；
+# 在模型中，一个桶要等反向传播结束才能开始，所以模型给它的重叠是0；实测的比例可能不同。小桶开始得早，但每次调用都要付出α；
 # 模型的曲线显示了两者在哪里平衡。
 # </details>
 #

@@ -180,9 +180,9 @@ MESSAGES = {
                                         'were busy {busy:.4f} s.'),
     'communication.overlap.slowed': ('In the traced overlapped run the products were busy {busy:.4f} s beside the '
                                      'copies, {ratio:.2f} times the untraced products-alone median of {run:.4f} s '
-                                     'and above every untraced products-alone repeat ({lo:.4f}-{hi:.4f} s): the '
-                                     'products ran slower while the copies ran, so the wall clock gained less than '
-                                     'the overlap suggests.'),
+                                     'and above every untraced products-alone repeat ({lo:.4f}-{hi:.4f} s). The traced '
+                                     'run adds the profiler and the copies at once, so this does not show which of '
+                                     'the two slowed the products.'),
     'communication.overlap.slowed_within': ('In the traced overlapped run the products were busy {busy:.4f} s beside '
                                             'the copies, {ratio:.2f} times the untraced products-alone median of '
                                             '{run:.4f} s, but within the range of the untraced products-alone repeats '

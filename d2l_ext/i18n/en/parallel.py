@@ -4,7 +4,7 @@ MESSAGES = {
     'parallel.variant.serial_sum': 'one after the other (sum of the lanes alone)',
     'parallel.variant.together': 'all lanes together',
     'parallel.variant.expected.separate': 'expected: max(lane times), separate hardware',
-    'parallel.variant.expected.shared': 'expected: lanes share the cores',
+    'parallel.variant.expected.shared': "expected: lanes on one CPU's cores",
     'parallel.variant.expected.engine': "expected: no gain, MXNet's engine already uses every core",
     'parallel.variant.one_at_a_time': 'one at a time (wait after each)',
     'parallel.variant.issued_together': 'issued together (one wait)',
@@ -235,9 +235,9 @@ MESSAGES = {
     'parallel.timeline_caption': 'What the bars below are: {rows}.',
     'parallel.guess.by_rule': 'by the hardware rule',
     'parallel.plot_title': ('{framework}: together {speedup:.2f}x as fast as one after the other\n(predicted from '
-                            "the lanes' measured speeds alone: {expected:.2f}x)"),
+                            "each lane's time alone in this run: {expected:.2f}x)"),
     'parallel.recorded.panel': ('{gpu}, {date}: {products} of {size}x{size}; medians: together {speedup:.2f}x as '
-                                "fast as one after the other (predicted from the lanes' measured speeds alone: "
+                                "fast as one after the other (predicted from each lane's time alone in that run: "
                                 '{expected:.2f}x)'),
     'parallel.independence.slower': ('Ratio {ratio:.2f}: issued together took longer; {apart}. Run it again and '
                                      'compare.'),
@@ -281,8 +281,8 @@ MESSAGES = {
                                          'per product was {ratio:.2f}x the issue time.'),
     'parallel.small_ops.batched_per': 'The batched product took {batched_us:.2f} us per product.',
     'parallel.scaling.rises': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x at '
-                               'n={small}, {large_speedup:.2f}x at n={large}: the speedup grew at every larger '
-                               'size; from n={small} to n={large}, {apart}.'),
+                               'n={small}, {large_speedup:.2f}x at n={large}: the speedup fell at no larger '
+                               'size (as printed); from n={small} to n={large}, {apart}.'),
     'parallel.scaling.rises_dips': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x at '
                                     'n={small}, {large_speedup:.2f}x at n={large}: the speedup rose overall (from '
                                     'n={small} to n={large}, {apart}), with dips not told apart ({steps}).'),

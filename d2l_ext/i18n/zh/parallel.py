@@ -4,7 +4,7 @@ MESSAGES = {
     'parallel.variant.serial_sum': '先后运行（各执行路单独用时之和）',
     'parallel.variant.together': '所有执行路同时运行',
     'parallel.variant.expected.separate': '预测：max(各执行路用时)，硬件相互独立',
-    'parallel.variant.expected.shared': '预测：各执行路共用 CPU 核心',
+    'parallel.variant.expected.shared': '预测：各执行路在同一个 CPU 的核心上',
     'parallel.variant.expected.engine': '预测：没有收益，MXNet 的引擎已用上所有核心',
     'parallel.variant.one_at_a_time': '逐个执行（每个之后等待）',
     'parallel.variant.issued_together': '一起发出（只等待一次）',
@@ -81,8 +81,8 @@ MESSAGES = {
                                     '{to_together:.2f} 倍：只是一次计时，与两个中位数都不接近；这次运行没有检验原因。'),
     'parallel.balance.lane': '{lane} {seconds:.3f} 秒',
     'parallel.balance.even': '各执行路单独运行（中位数）：{lanes}：彼此相差不超过 {noise:.0%}。',
-    'parallel.balance.uneven': ('各执行路单独运行（中位数）：{lanes}：相差 {ratio:.2f} 倍，超过 {noise:.0%}：'
-                                '按相同用时选定的乘积个数并没有得到相同的用时。'),
+    'parallel.balance.uneven': ('各执行路单独运行（中位数）：{lanes}：较大者是较小者的 {ratio:.2f} 倍，'
+                                '相差超过 {noise:.0%}：按相同用时选定的乘积个数并没有得到相同的用时。'),
     'parallel.no_wait.book_row': '书中的 synchronize()：{book:.4f} 秒，与等待每条执行路相差不超过 {noise:.0%}。',
     'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。两者差不多：'
                               '调用返回时工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
@@ -196,10 +196,10 @@ MESSAGES = {
     'parallel.unit.s': '{value} 秒',
     'parallel.unit.ms': '{value} 毫秒',
     'parallel.unit.x': '{value} 倍',
-    'parallel.apart.yes': '中位数相差 {diff}，超过较大的四分位距（{gap}），且各次重复的中间一半（{a} 与 {b}）互不重叠',
+    'parallel.apart.yes': '中位数相差 {diff}，超过较大的四分位距（{gap}），且各次重复的中间一半（{a}与{b}）互不重叠',
     'parallel.apart.close': '中位数相差 {diff}，不超过较大的四分位距（{gap}）：区分不出',
-    'parallel.apart.overlap': ('中位数相差 {diff}，超过较大的四分位距（{gap}），但各次重复的中间一半相互重叠（{a} '
-                               '与 {b}）：区分不出'),
+    'parallel.apart.overlap': ('中位数相差 {diff}，超过较大的四分位距（{gap}），但各次重复的中间一半相互重叠（{a}'
+                               '与{b}）：区分不出'),
     'parallel.versus.faster_small': ('同时运行比一个设备做两份工作快 {pct:.1%}：在 {noise:.0%} 之内，所以在这里第二'
                                      '条执行路几乎没有带来收益；{apart}。'),
     'parallel.versus.slower_small': ('同时运行比一个设备做两份工作慢 {pct:.1%}：在 {noise:.0%} 之内，所以在这里第二'
@@ -232,10 +232,10 @@ MESSAGES = {
     'parallel.speed.term': '{lane} {iters} × {ms:.3g} 毫秒 = {seconds:.3f} 秒',
     'parallel.timeline_caption': '下图中的条形：{rows}。',
     'parallel.guess.by_rule': '按硬件规则预测',
-    'parallel.plot_title': ('{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍\n（由各执行路单独运行时实测的'
-                            '速度预测 {expected:.2f} 倍）'),
+    'parallel.plot_title': ('{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍\n（由本次运行中各执行路单独运行的'
+                            '用时预测 {expected:.2f} 倍）'),
     'parallel.recorded.panel': ('{gpu}，{date}：{products}（{size}x{size}）；按中位数：同时运行的速度是先后运行的 '
-                                '{speedup:.2f} 倍（由各执行路单独运行时实测的速度预测 {expected:.2f} 倍）'),
+                                '{speedup:.2f} 倍（由那次运行中各执行路单独运行的用时预测 {expected:.2f} 倍）'),
     'parallel.independence.slower': '比值 {ratio:.2f}：一起发出用时更长；{apart}。再运行一次比较看看。',
     'parallel.independence.not_apart': '比值 {ratio:.2f}：{apart}。',
     'parallel.independence.gpu_waits': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍；{apart}。在GPU执行路上，“逐个执'
@@ -272,7 +272,8 @@ MESSAGES = {
     'parallel.small_ops.batched_per': '批量乘积每个乘积用时 {batched_us:.2f} 微秒。',
     'parallel.scaling.rises': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
                                '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} '
-                               '倍：加速比在每个更大的尺寸上都提高了；从 n={small} 到 n={large}，{apart}。'),
+                               '倍：加速比在更大的尺寸上都没有下降（按打印的数字）；'
+                               '从 n={small} 到 n={large}，{apart}。'),
     'parallel.scaling.rises_dips': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
                                     '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} '
                                     '倍：加速比总体上提高了（从 n={small} 到 n={large}，{apart}），中间有区分不出的'
@@ -293,8 +294,8 @@ MESSAGES = {
     'parallel.scaling.step': 'n={before} 时 {before_speedup:.2f} 倍，n={after} 时 {after_speedup:.2f} 倍：{apart}',
     'parallel.scaling.below_one': ('n={size}：同时运行比先后运行用时更长（{together:.4g} 秒，先后运行 {serial:.4g} '
                                    '秒；加速比 {measured:.2f} 倍，低于 1）。'),
-    'parallel.scaling.far': ('n={size}：实测 {measured:.2f} 倍，预测 {expected:.2f} 倍：相差 {ratio:.2f} 倍，超过 '
-                             '{far:.1f} 倍。'),
+    'parallel.scaling.far': ('n={size}：实测 {measured:.2f} 倍，预测 {expected:.2f} 倍：'
+                             '较大者是较小者的 {ratio:.2f} 倍，超过 {far:.1f} 倍。'),
     'parallel.book.like_max': ('两条执行路一起运行用时 {both:.3f} 秒，与较慢执行路的单独用时（{slower:.3f} 秒）相差 '
                                '{to_slower:.1%}：在 {noise:.0%} 之内，而远离各执行路单独用时之和（{total:.3f} 秒）。'),
     'parallel.book.like_sum': ('两条执行路一起运行用时 {both:.3f} 秒，与各执行路单独用时之和（{total:.3f} 秒）相差 '
