@@ -7,16 +7,18 @@ states a result the output below it contradicts.
 """
 from __future__ import annotations
 
-import math
 import statistics
 
 from ..frameworks import framework
 from ..i18n import t
 from ..lanes import Lane
 from ..parallel.sharing import predict_at, product_seconds
-from ..results import NOISE, Measurement, chance_gap, quartiles, told_apart
+from ..results import NOISE, Measurement, quartiles, told_apart
 from ..results import close as _close
 from . import style
+from .apart import apart
+from .apart import halves as _halves
+from .apart import in_unit as _in_unit
 from .gaps import _sentences
 from .repeats import plot_repeats
 
@@ -45,58 +47,12 @@ def machine_text(lanes=()) -> str:
 
 # -- sentences chosen by the numbers -------------------------------------------------------------
 
-UNITS = ('s', 'ms', 'x')  # apart_text's units: the keys parallel.unit.<unit>
 PREDICTIONS = ('closed_form', 'by_rule')  # guess_text's names of its prediction: parallel.guess.<prediction>
 
 
-def _sig(value: float, digits: int) -> str:
-    """`value` to `digits` significant digits, never in exponent form ('0.00024', not '2.4e-04')."""
-    shown = f'{value:.{digits}g}'
-    if 'e' in shown and value:
-        shown = f'{value:.{max(0, digits - 1 - math.floor(math.log10(abs(value))))}f}'
-    return shown
-
-
-def _number(value: float, unit: str, digits: int | None = None) -> str:
-    """A number shown in `unit`: seconds to 4 significant digits, ms to 3, a ratio to 2 places; or to `digits`."""
-    if unit == 'x':
-        return f'{value:.2f}'
-    return _sig(value * (1e3 if unit == 'ms' else 1), digits or (4 if unit == 's' else 3))
-
-
-def _in_unit(value: float, unit: str, digits: int | None = None) -> str:
-    """A number with its unit in the current language ('0.504 s', '1.84x'; '0.504 秒', '1.84 倍').
-
-    `digits`: significant digits instead of _number's (a difference or an IQR needs fewer than a quartile).
-    """
-    return t(f'parallel.unit.{unit}', value=_number(value, unit, digits))
-
-
-def _halves(m: Measurement, unit: str) -> str:
-    """The middle half of a way's repeats, 'q1–q3' with its unit (results.quartiles, as told_apart uses them)."""
-    q1, q3 = quartiles(m)
-    return t(f'parallel.unit.{unit}', value=f'{_number(q1, unit)}–{_number(q3, unit)}')
-
-
 def apart_text(a: Measurement, b: Measurement, unit: str = 'auto') -> str:
-    """Two ways' repeats by results.told_apart, both parts of the test in order, in one clause (every lesson's rule):
-    the medians' difference against the larger interquartile range, then whether the middle halves overlap.
-
-    `unit`: 's', 'ms' or 'x' (UNITS); 'auto' gives seconds, or ms where both medians are below 0.1 s. Ways with a
-    median alone (no repeats kept) are said to have no spread to compare (told_apart treats them as points).
-    """
-    if unit == 'auto':
-        unit = 'ms' if max(a.median, b.median) < 0.1 else 's'
-    digits = None if unit == 'x' else 2
-    fields = dict(diff=_in_unit(abs(a.median - b.median), unit, digits), gap=_in_unit(chance_gap(a, b), unit, digits),
-                  a=_halves(a, unit), b=_halves(b, unit))
-    if len(a.times) < 2 and len(b.times) < 2:
-        return t('parallel.apart.single', **fields)
-    if told_apart(a, b):
-        return t('parallel.apart.yes', **fields)
-    if abs(a.median - b.median) <= chance_gap(a, b):
-        return t('parallel.apart.close', **fields)
-    return t('parallel.apart.overlap', **fields)
+    """Two ways' repeats by results.told_apart in display.apart's one clause (13.3.0, 13.3.1)."""
+    return apart(a, b, unit, medians=False).clause
 
 
 def _within(value: float, reference: float) -> bool:

@@ -191,15 +191,6 @@ MESSAGES = {
     'parallel.speed.sep': '; ',
     'parallel.gap.together': 'Together',
     'parallel.check.exercise': 'exercise {number}, {variant}',
-    'parallel.unit.s': '{value} s',
-    'parallel.unit.ms': '{value} ms',
-    'parallel.unit.x': '{value}x',
-    'parallel.apart.yes': ('the medians differ by {diff}, more than the larger interquartile range ({gap}), and the '
-                           'middle halves of the repeats ({a} and {b}) do not overlap'),
-    'parallel.apart.close': ('the medians differ by {diff}, no more than the larger interquartile range ({gap}): '
-                             'not told apart'),
-    'parallel.apart.overlap': ('the medians differ by {diff}, more than the larger interquartile range ({gap}), but '
-                               'the middle halves of the repeats overlap ({a} and {b}): not told apart'),
     'parallel.versus.faster_small': ('together was {pct:.1%} faster than one device doing both: within {noise:.0%}, '
                                      'so the second lane gained almost nothing here; {apart}.'),
     'parallel.versus.slower_small': ('together was {pct:.1%} slower than one device doing both: within {noise:.0%}, '
@@ -316,7 +307,6 @@ MESSAGES = {
     'parallel.expect.shared': ('together by the rule, from each lane alone: {seconds:.3f} s: the lanes are on '
                                '{cores} core(s), {threads} thread(s) each, so at most {ways} can run at once (as '
                                'many as the cores can be split among)'),
-    'parallel.apart.single': 'one median each, no repeats kept (medians {diff} apart), so no spread to compare',
     'parallel.independence.untested': ('Issued together ran {ratio:.2f}x as fast as one at a time; {apart}; nothing '
                                        'measured here tests a cause. Run it again and compare.'),
     'parallel.gap.spread': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '

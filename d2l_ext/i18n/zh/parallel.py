@@ -193,13 +193,6 @@ MESSAGES = {
     'parallel.speed.sep': '；',
     'parallel.gap.together': '同时运行',
     'parallel.check.exercise': '练习 {number}：{variant}',
-    'parallel.unit.s': '{value} 秒',
-    'parallel.unit.ms': '{value} 毫秒',
-    'parallel.unit.x': '{value} 倍',
-    'parallel.apart.yes': '中位数相差 {diff}，超过较大的四分位距（{gap}），且各次重复的中间一半（{a}与{b}）互不重叠',
-    'parallel.apart.close': '中位数相差 {diff}，不超过较大的四分位距（{gap}）：区分不出',
-    'parallel.apart.overlap': ('中位数相差 {diff}，超过较大的四分位距（{gap}），但各次重复的中间一半相互重叠（{a}'
-                               '与{b}）：区分不出'),
     'parallel.versus.faster_small': ('同时运行比一个设备做两份工作快 {pct:.1%}：在 {noise:.0%} 之内，所以在这里第二'
                                      '条执行路几乎没有带来收益；{apart}。'),
     'parallel.versus.slower_small': ('同时运行比一个设备做两份工作慢 {pct:.1%}：在 {noise:.0%} 之内，所以在这里第二'
@@ -308,7 +301,6 @@ MESSAGES = {
     'parallel.expect.shared': ('按规则由各执行路单独运行的用时预测同时运行 {seconds:.3f} 秒：各执行路在 {cores} '
                                '个核心上，每条用 {threads} 个线程，因此最多 {ways} 条能同时运行（核心能分给几条就是'
                                '几条）'),
-    'parallel.apart.single': '每种方式只有一个中位数，没有保留各次重复（中位数相差 {diff}），所以没有波动范围可比',
     'parallel.independence.untested': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍；{apart}；这里没有任何测量检验其原'
                                        '因。再运行一次比较看看。'),
     'parallel.gap.spread': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），是预测的 '
