@@ -2,7 +2,8 @@
 
 Every graded source gets two new gloo processes; the sources of one test share the launcher that
 forks them, so PyTorch is imported once per test, not twice per source. The pure parts (bucket rule,
-skeleton detection, the overlap judged from intervals) are tested without processes.
+skeleton detection, the overlap judged from intervals, 'safe' judged from the calls and waits recorded) are
+tested without processes.
 """
 import inspect
 import os
@@ -13,9 +14,10 @@ import uuid
 
 import pytest
 
+from d2l_ext.allreduce import grader_checks as checks
+from d2l_ext.allreduce import grader_overlap, tasks
 from d2l_ext.allreduce import grading_ranks as ranks
 from d2l_ext.allreduce import task_grader as grader
-from d2l_ext.allreduce import tasks
 from d2l_ext.grading.core import load_submission
 from d2l_ext.i18n import catalogue
 
@@ -29,9 +31,9 @@ REASON = {'a_no_average': 'task.allreduce.wrong_sum', 'a_tied_twice': 'task.allr
           'a_frozen_has_grad': 'grading.raised_at', 'b_one_call_per_tensor': 'task.allreduce.calls_wrong',
           'b_no_copy_back': 'task.allreduce.wrong_local', 'b_no_average': 'task.allreduce.wrong_sum',
           'b_frozen_has_grad': 'grading.raised_at', 'c_blocking_hooks': 'task.allreduce.overlap_blocking',
-          'c_wait_in_hook': 'task.allreduce.overlap_blocking', 'c_no_wait': 'task.allreduce.unsafe',
+          'c_wait_in_hook': 'task.allreduce.overlap_blocking', 'c_no_wait': 'task.allreduce.unwaited',
           'c_after_backward': 'task.allreduce.overlap_after', 'c_frozen_hook': 'grading.raised_at',
-          'd_forward_order': 'task.allreduce.overlap_after', 'd_no_wait': 'task.allreduce.unsafe',
+          'd_forward_order': 'task.allreduce.overlap_after', 'd_no_wait': 'task.allreduce.unwaited',
           'd_ignores_bucket_mb': 'task.allreduce.buckets_wrong', 'd_no_average': 'task.allreduce.wrong_sum'}
 
 
@@ -84,15 +86,15 @@ def test_worked_solution_passes_every_criterion(graded, task_id):
     assert set(verdict) == CRITERIA[task_id]
     assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
     o = verdict['overlap'].fields
-    assert 0 <= o['measured'] <= 1 and 0 <= o['predicted'] <= 1 and o['threshold'] == grader.THRESHOLD
+    assert 0 <= o['measured'] <= 1 and 0 <= o['predicted'] <= 1 and o['threshold'] == grader_overlap.THRESHOLD
     if task_id.endswith(('after', 'flat')):  # reported beside the closed form, not judged
         assert verdict['overlap'].key == 'task.allreduce.overlap_info' and o['predicted'] == 0
     else:
-        above = grader.above_model(o['measured'], o['predicted'])  # which side of the model, as printed
+        above = grader_overlap.above_model(o['measured'], o['predicted'])  # which side of the model, as printed
         above_keys = ('task.allreduce.overlap_above', 'task.allreduce.overlap_above_shorter')  # by the step's length
         key = verdict['overlap'].key.removesuffix('_slow')  # _slow: calls timed alone > 2x the model (a busy machine)
         assert (key in above_keys) if above else key == 'task.allreduce.overlap'
-        assert o['measured'] >= grader.THRESHOLD and o['busy'] > 0 and o['alone'] >= 0
+        assert o['measured'] >= grader_overlap.THRESHOLD and o['busy'] > 0 and o['alone'] >= 0
         # the model's time alone is its calls times their mean time alone, both printed: (c) and (d) comparable
         assert o['calls'] == o['per_step'] * o['steps'] * o['processes'] and o['steps'] == ranks.STEPS
         assert o['per_step'] == 6 if task_id.endswith('hooks') else o['per_step'] in (1, 2, 3)  # (d): judged size's
@@ -125,8 +127,8 @@ def test_wrong_versions_fail_for_their_reason(graded, name):
     if failing != 'runs':
         assert verdict['runs'].passed
     if failing == 'overlap':  # right answers, overlapped too little; the prediction says what was possible
-        assert verdict['correct'].passed and verdict['overlap'].fields['measured'] < grader.THRESHOLD
-        assert verdict['overlap'].fields['predicted'] > grader.THRESHOLD
+        assert verdict['correct'].passed and verdict['overlap'].fields['measured'] < grader_overlap.THRESHOLD
+        assert verdict['overlap'].fields['predicted'] > grader_overlap.THRESHOLD
 
 
 def test_the_tied_weight_is_named(graded):
@@ -226,25 +228,25 @@ def _case(step):
 def test_overlap_is_judged_from_intervals():
     baseline = [{'1': 0.0}]
     # started at 1 during backward 0..10, returned at once, done at 5: all of it beside compute
-    ok = grader.overlap(_case(_step(0, 10, [(1, 1.01, 5, True)], [(10, 10.01)])), baseline, True)
+    ok = grader_overlap.overlap(_case(_step(0, 10, [(1, 1.01, 5, True)], [(10, 10.01)])), baseline, True)
     # baseline 0 s: the model's all-reduces take no time, so the measured 4 ms in flight is above its share
     assert ok.passed and ok.key == 'task.allreduce.overlap_above' and ok.fields['measured'] > 0.99
     assert ok.fields['busy'] > ok.fields['alone'] == 0
     # the same call blocking: backward waited inside it, nothing computed beside it
-    blocking = grader.overlap(_case(_step(0, 10, [(1, 5, 5, False)])), baseline, True)
+    blocking = grader_overlap.overlap(_case(_step(0, 10, [(1, 5, 5, False)])), baseline, True)
     assert not blocking.passed and blocking.key == 'task.allreduce.overlap_blocking'
     assert blocking.fields['measured'] == 0
     # started after backward
-    after = grader.overlap(_case(_step(0, 10, [(11, 11.01, 15, True)], [(11.02, 15)])), baseline, True)
+    after = grader_overlap.overlap(_case(_step(0, 10, [(11, 11.01, 15, True)], [(11.02, 15)])), baseline, True)
     assert not after.passed and after.key == 'task.allreduce.overlap_after'
     # (a), (b): reported, not judged
-    assert grader.overlap(_case(_step(0, 10, [(11, 15, 15, False)])), baseline, False).passed
+    assert grader_overlap.overlap(_case(_step(0, 10, [(11, 15, 15, False)])), baseline, False).passed
 
 
 def test_the_models_time_alone_is_labelled_as_calls_times_each_calls_time():
     baseline = [{'1': 0.002}]
     step = _step(0, 10, [(1, 1.01, 5, True)], [(10, 10.01)])
-    o = grader.overlap(_case(step), baseline, True)
+    o = grader_overlap.overlap(_case(step), baseline, True)
     assert o.fields['calls'] == 1 and o.fields['each'] == pytest.approx(2.0) and o.fields['alone'] == pytest.approx(2)
     said = {'en': '1 calls (1 per step × 1 steps × 1 processes) × 2.00 ms on average = 2.0 ms',
             'zh': '1 次调用（每步 1 次 × 1 步 × 1 个进程）× 平均每次 2.00 毫秒 = 2.0 毫秒'}
@@ -253,8 +255,59 @@ def test_the_models_time_alone_is_labelled_as_calls_times_each_calls_time():
         assert words in text and 'the more of them' not in text  # numbers, no untested cause
 
 
+def _async_step(waits, unfinished=0, step_start=10.5):
+    """Two async calls during backward 0..10, the optimizer step at `step_start`; the calls done at 10.2."""
+    step = _step(0, 10, [(1, 1.01, 10.2, True), (6, 6.01, 10.2, True)], waits)
+    return {**step, 'step_start': step_start, 'unfinished': unfinished}
+
+
+def test_an_async_call_never_waited_for_is_unsafe_though_it_had_completed():
+    """The load-proof part of 'safe': counted from the calls and waits recorded, not from what had finished."""
+    never = checks.safe([[{'steps': [_async_step([])]}]])  # both done before the step: a busy machine's luck
+    assert not never.passed and never.key == 'task.allreduce.unwaited'
+    assert (never.fields['waits'], never.fields['calls'], never.fields['step']) == (0, 2, 1)
+    one = checks.safe([[{'steps': [_async_step([(10.1, 10.2)])]}]])
+    assert not one.passed and one.key == 'task.allreduce.unwaited' and one.fields['waits'] == 1
+    late = checks.safe([[{'steps': [_async_step([(10.6, 10.7), (10.7, 10.8)])]}]])  # waited after the step began
+    assert not late.passed and late.key == 'task.allreduce.unwaited' and late.fields['waits'] == 0
+    both = [(10.1, 10.15), (10.15, 10.2)]
+    assert checks.safe([[{'steps': [_async_step(both)]}]]).passed
+    running = checks.safe([[{'steps': [_async_step(both, unfinished=1)]}]])  # waited, yet one still running
+    assert not running.passed and running.key == 'task.allreduce.unsafe'
+    blocking = _step(0, 10, [(1, 5, 5, False)])  # no handle to wait for
+    assert checks.safe([[{'steps': [{**blocking, 'step_start': 10.5}]}]]).passed
+    said = {'en': 'async_op=True 2, waited for (wait() on the handle or its future taken) 0',
+            'zh': '发起了 2 个全归约，而在更新之前只等待了 0 个'}
+    for lang, words in said.items():
+        text = catalogue(lang)[never.key].format(**never.fields)
+        assert words in text
+
+
+def test_waiting_through_the_future_counts_as_waiting():
+    """fut.wait() or torch.futures.wait_all on handle.get_future(): the handle's future taken before the step."""
+    step = _async_step([])
+    step['calls'] = [{**c, 'waited': None, 'future': 9.0} for c in step['calls']]
+    assert checks.safe([[{'steps': [step]}]]).passed
+    late = _async_step([])
+    late['calls'] = [{**c, 'waited': None, 'future': 11.0} for c in late['calls']]  # taken after the step began
+    assert checks.safe([[{'steps': [late]}]]).key == 'task.allreduce.unwaited'
+
+    class Work:  # the real handle's part the proxy passes on
+        def get_future(self):
+            return 'the real future'
+    call = {'waited': None}
+    assert ranks.WorkProxy(Work(), call, ranks.Recorder()).get_future() == 'the real future'
+    assert call['future'] is not None
+
+
+def test_the_launcher_module_still_offers_every_verdict():
+    """tasks.py and the notebook's checks read the verdicts as task_grader.<name>; their homes are the split modules."""
+    assert grader.THRESHOLD is grader_overlap.THRESHOLD and grader.overlap is grader_overlap.overlap
+    assert (grader.correct, grader.safe, grader.calls) == (checks.correct, checks.safe, checks.calls)
+
+
 def test_above_the_model_is_judged_as_the_sentence_prints_it():
-    assert not grader.above_model(0.552, 0.548) and grader.above_model(0.56, 0.548)
+    assert not grader_overlap.above_model(0.552, 0.548) and grader_overlap.above_model(0.56, 0.548)
 
 
 def test_the_baseline_times_every_size_in_turn_after_one_untimed_call(monkeypatch):
@@ -271,22 +324,23 @@ def test_calls_timed_alone_far_above_the_model_get_a_sentence_with_both_numbers_
     case = [{'steps': [step], 'sizes': [4 * 16384] * 2, 'bucket_mb': None}] * 2
     # alpha 0.3 ms (one float), bandwidth from the 128 KiB call: the model gives a 64 KiB call 0.8 ms
     slow = {'1': 0.0003, '16384': 0.004, '32768': 0.0013}
-    o = grader.overlap(case, [slow, slow], True)
+    o = grader_overlap.overlap(case, [slow, slow], True)
     assert o.passed and o.key.endswith('_slow') and o.fields['ratio'] == pytest.approx(5.0, rel=1e-3)
     assert o.fields['model_each'] == pytest.approx(0.8, rel=1e-3) and o.fields['each'] == pytest.approx(4.0)
     for lang, words in {'en': 'timed alone these calls took 5.0x', 'zh': '这次运行没有检验原因'}.items():
         text = catalogue(lang)[o.key].format(**o.fields)
         assert words in text and 'because' not in text
     fast = {'1': 0.0003, '16384': 0.0008, '32768': 0.0013}  # as the model says: no sentence
-    assert not grader.overlap(case, [fast, fast], True).key.endswith('_slow')
+    assert not grader_overlap.overlap(case, [fast, fast], True).key.endswith('_slow')
 
 
 def test_every_key_the_graders_use_is_in_both_catalogues():
-    source = inspect.getsource(tasks) + inspect.getsource(grader)
+    source = ''.join(inspect.getsource(m) for m in (tasks, grader, checks, grader_overlap))
     keys = set(re.findall(r"'(task\.allreduce\.[a-z_.]+)'", source))
     keys |= {f'task.allreduce.wrong_{k}' for k in ('sum', 'local')} | {f'task.allreduce.{k}_wrong' for k in
                                                                          ('calls', 'buckets')}
     keys |= {f'task.allreduce.{k}' for k in ('calls', 'buckets')}
+    assert {'task.allreduce.unwaited', 'task.allreduce.overlap_blocking'} <= keys  # the split modules were read
     keys |= {t.description_key for t in tasks.TASKS.values()}
     for lang in ('en', 'zh'):
         assert keys <= set(catalogue(lang)), keys - set(catalogue(lang))

@@ -104,7 +104,8 @@ class Recorder:
         """The step's intervals, JSON-ready: compute = forward end .. last gradient, minus time blocked in calls."""
         begin = self.began if self.forward_end is None else self.forward_end
         end = max((t for t, _ in self.grads), default=begin)
-        calls = [{k: c[k] for k in ('start', 'returned', 'async', 'numel')} | {'done': _done(c)} for c in self.calls]
+        calls = [{k: c[k] for k in ('start', 'returned', 'async', 'numel')} | {'done': _done(c), 'waited': c['waited'],
+                  'future': c.get('future')} for c in self.calls]
         return {'forward_end': begin, 'backward_end': end, 'grads': self.grads, 'calls': calls,
                 'waits': self.waits, 'step_start': self.step_start, 'unfinished': self.unfinished}
 
@@ -130,6 +131,14 @@ class WorkProxy:
         self._recorder.waits.append((t0, t1))
         self._call['waited'] = t1 if self._call['waited'] is None else self._call['waited']
         return out
+
+    def get_future(self):
+        # Waiting through the future (fut.wait(), torch.futures.wait_all) is waiting too: the real future has to be
+        # returned (wait_all takes nothing else), so its use is recorded here and the grader's check that the call
+        # had completed when the optimizer step began (`unfinished`) judges the rest.
+        if self._call.get('future') is None:
+            self._call['future'] = time.perf_counter()
+        return self._work.get_future()
 
     def __getattr__(self, name):
         return getattr(self._work, name)

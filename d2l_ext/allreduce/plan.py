@@ -6,6 +6,7 @@ import socket
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from ..frameworks import framework
 from ..i18n import language, t
 from ..machine import cpu_cores, positive_int
 from . import steps as _steps
@@ -96,8 +97,8 @@ def world_sizes(backend: str = 'gloo', share_cores: bool = False) -> tuple[int, 
 
 
 def _gpu_count() -> int:
-    import torch
-    return torch.cuda.device_count() if torch.cuda.is_available() else 0
+    """GPUs NCCL can use here: PyTorch's count, as its framework description gives it (0 without CUDA)."""
+    return framework('torch').gpu_count()
 
 
 def portable(step):

@@ -28,6 +28,9 @@ MESSAGES = {
     'task.allreduce.safe': 'every all-reduce had completed when the optimizer step began',
     'task.allreduce.unsafe': ('in step {step}, {unfinished} of {calls} all-reduces had not completed when the '
                               'optimizer step began: wait() for each before optimizer.step()'),
+    'task.allreduce.unwaited': ('in step {step}, before the optimizer step began: all-reduces started with '
+                                'async_op=True {calls}, waited for (wait() on the handle or its future taken) {waits}; '
+                                'wait() for each before optimizer.step()'),
     'task.allreduce.calls': 'one all-reduce per step, for all the gradients at once',
     'task.allreduce.calls_wrong': ('{calls} all-reduce calls per step: put every gradient into one flat buffer '
                                    'and all-reduce it with {expected} call'),
