@@ -309,7 +309,7 @@ def test_full_overlap_with_slower_lanes_says_what_was_measured():
     with using_language('en'):  # together's repeats: the gap, tested against the speed measured side by side
         tested = dl.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
                                  repeats=[0.79, 0.8, 0.82])
-    assert 'the prediction is 0.800 s' in tested and 'side by side account for' in tested
+    assert 'measured while both lanes ran, in the timeline: 0.800 s' in tested and 'side by side account for' in tested
 
 
 def test_a_timeline_paced_unlike_the_repeats_is_said_to_be_another_run():

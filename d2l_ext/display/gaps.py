@@ -26,6 +26,21 @@ def _sentences(*parts: str) -> str:
     return ('' if language() == 'zh' else ' ').join(p for p in parts if p)
 
 
+# what a prediction is made from: the keys parallel.source.<source>, the label every prediction of 13.3.0/13.3.1
+# carries ('alone': each lane's timed medians alone; 'rates': rates measured alone; 'rates_both': rates measured
+# while both lanes ran, a rate cell; 'side_by_side': again, at the times per product in the timeline)
+SOURCES = ('alone', 'rates', 'rates_both', 'side_by_side')
+
+
+def source_label(source: str, capital: bool = False) -> str:
+    """What a prediction is made from, in the current language ('predicted from each lane's time alone').
+
+    `capital`: its first letter in capitals, where it opens a sentence (no change in Chinese).
+    """
+    text = t(f'parallel.source.{source}')
+    return text[:1].upper() + text[1:] if capital else text
+
+
 def speed_text(result, alone: list[float], labels: list[str] | None = None, alone_from: str = 'medians') -> str:
     """Each lane's seconds per product while every lane was busy (from the timeline) against the lane alone.
 
@@ -40,15 +55,18 @@ def speed_text(result, alone: list[float], labels: list[str] | None = None, alon
     return t(key, lanes=t('parallel.speed.sep').join(lanes)) if lanes else ''
 
 
-def gap_text(what: str, predicted: float, repeats: list[float], shared: float | None = None) -> str:
+def gap_text(what: str, predicted: float, repeats: list[float], shared: float | None = None,
+             source: str = 'alone') -> str:
     """A prediction beside its measurement (median of `repeats`); a gap beyond NOISE is explained only by a test.
 
-    Tested here: the repeats' own range (run-to-run spread) and, where given, `shared`: the prediction redone at
-    the time per product measured while every lane was busy. Neither explains it: the numbers, and no cause.
+    `source` (SOURCES) labels what the prediction is made from. Tested here: the repeats' own range (run-to-run
+    spread) and, where given, `shared`: the prediction made again at the time per product measured while every lane
+    was busy (labelled 'side_by_side'). Neither explains it: the numbers, and no cause.
     """
     measured = statistics.median(repeats)
     fields = dict(what=what, predicted=predicted, measured=measured, ratio=measured / predicted, noise=NOISE,
-                  low=min(repeats), high=max(repeats), shared=shared or 0.0)
+                  low=min(repeats), high=max(repeats), shared=shared or 0.0, source=source_label(source),
+                  Shared_source=source_label('side_by_side', capital=True))
     if close(measured, predicted):
         key = 'parallel.gap.agrees'
     elif min(repeats) <= predicted <= max(repeats):
@@ -61,10 +79,13 @@ def gap_text(what: str, predicted: float, repeats: list[float], shared: float | 
 
 
 def prediction_text(predicted: dict[str, float], measured: dict[str, list[float]],
-                    shared: dict[str, float] | None = None) -> str:
-    """Every prediction beside its measurement, one line per variant, each gap explained only by a test (13.3.1)."""
-    shared = shared or {}
-    return '\n'.join(gap_text(name, p, list(measured[name]), shared.get(name))
+                    shared: dict[str, float] | None = None, sources: dict[str, str] | None = None) -> str:
+    """Every prediction beside its measurement, one line per variant, each gap explained only by a test (13.3.1).
+
+    `sources`: what each variant's prediction is made from (SOURCES; default 'alone'), said in its line.
+    """
+    shared, sources = shared or {}, sources or {}
+    return '\n'.join(gap_text(name, p, list(measured[name]), shared.get(name), sources.get(name, 'alone'))
                      for name, p in predicted.items() if name in measured)
 
 

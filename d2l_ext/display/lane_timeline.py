@@ -9,7 +9,7 @@ from ..parallel.core import row_label
 from ..parallel.sharing import events_of, predict_at, product_seconds
 from ..results import close as _close
 from . import style
-from .gaps import _sentences, gap_text, speed_text
+from .gaps import _sentences, gap_text, source_label, speed_text
 from .parallel import _shown, wall_text
 from .timeline import draw_timeline
 
@@ -40,16 +40,18 @@ def lane_overlap(result) -> float | None:
 
 def redone_text(per_product: list[float], iters: list[int], labels: list[str]) -> str:
     """The together-time predicted again at each lane's time per product while every lane was busy (a timeline):
-    max over the lanes of products x time per product, each term printed (13.3.0, 13.3.1)."""
+    max over the lanes of products x time per product, each term printed, labelled so (13.3.0, 13.3.1)."""
     terms = t('parallel.speed.sep').join(t('parallel.speed.term', lane=label, iters=k, ms=p * 1e3, seconds=p * k)
                                          for label, k, p in zip(labels, iters, per_product))
-    return t('parallel.speed.redone', terms=terms, seconds=predict_at(per_product, iters))
+    return t('parallel.speed.redone', terms=terms, seconds=predict_at(per_product, iters),
+             Source=source_label('side_by_side', capital=True))
 
 
 def overlap_text(result, serial: float | None = None, together: float | None = None,
                  expected: float | None = None, alone: list[float] | None = None, labels=None,
                  repeats: list[float] | None = None, expected_serial: float | None = None,
-                 alone_from: str = 'medians', median_repeat: int | None = None) -> str:
+                 alone_from: str = 'medians', median_repeat: int | None = None, source: str = 'alone',
+                 serial_source: str | None = None) -> str:
     """One overlap, three numbers: the interval fraction and its prediction, the wall-clock saving beside its
     prediction (`expected`: the predicted together-time), and each lane's time per product while every lane
     was busy against alone (`alone`: seconds per product, in lane order), which shows what the overlap cost.
@@ -59,6 +61,8 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
     `alone_from`: 'rates' when `alone` comes from a rate cell rather than the lanes' timed medians (speed_text).
     `median_repeat`: the timeline is that repeat (its index in `repeats`) of together, the median one
     (parallel.Together); it is said so, else a timeline paced unlike the repeats is called another run.
+    `source`, `serial_source` (gaps.SOURCES): what `expected` and `expected_serial` are made from ('alone': each
+    lane's timed medians alone; 13.3.1's live run: 'rates' or 'rates_both'), said beside each prediction.
     """
     spans = lane_intervals(result)
     fraction = lane_overlap(result)
@@ -71,7 +75,7 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
         key = 'parallel.speed.median_repeat' if redone and alone is not None else 'parallel.speed.median_repeat_plain'
         parts.append(t(key, index=median_repeat + 1, repeats=len(repeats), wall=repeats[median_repeat]))
     if serial is not None and together is not None:
-        parts.append(wall_text(serial, together, expected, expected_serial))
+        parts.append(wall_text(serial, together, expected, expected_serial, source, serial_source))
     if alone is not None:
         parts.append(speed_text(result, alone, labels or lane_labels(result.lanes), alone_from))
         if redone:  # the prediction redone at those times: printed, so the sentence above is true
@@ -79,7 +83,7 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
         if median_repeat is None and together is not None and not _close(span, together):  # paced unlike them
             parts.append(t('parallel.speed.other_run', span=span, together=together))
     if repeats and expected is not None:
-        parts.append(gap_text(t('parallel.gap.together'), expected, list(repeats), redone))
+        parts.append(gap_text(t('parallel.gap.together'), expected, list(repeats), redone, source))
     return _sentences(*[p for p in parts if p])
 
 

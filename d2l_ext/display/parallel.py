@@ -16,10 +16,8 @@ from ..parallel.sharing import predict_at, product_seconds
 from ..results import NOISE, Measurement, quartiles, told_apart
 from ..results import close as _close
 from . import style
-from .apart import apart
-from .apart import halves as _halves
-from .apart import in_unit as _in_unit
-from .gaps import _sentences
+from .apart import apart, halves, in_unit
+from .gaps import SOURCES, _sentences, source_label
 from .repeats import plot_repeats
 
 RULES = ('separate', 'shared', 'engine')  # Expectation.rule: the keys parallel.expect.<rule>
@@ -47,12 +45,8 @@ def machine_text(lanes=()) -> str:
 
 # -- sentences chosen by the numbers -------------------------------------------------------------
 
-PREDICTIONS = ('closed_form', 'by_rule')  # guess_text's names of its prediction: parallel.guess.<prediction>
-
-
-def apart_text(a: Measurement, b: Measurement, unit: str = 'auto') -> str:
-    """Two ways' repeats by results.told_apart in display.apart's one clause (13.3.0, 13.3.1)."""
-    return apart(a, b, unit, medians=False).clause
+# guess_text's names of its prediction: parallel.guess.<prediction>; it also takes what one is made from (gaps.SOURCES)
+PREDICTIONS = ('closed_form', 'by_rule', 'start_together')
 
 
 def _within(value: float, reference: float) -> bool:
@@ -104,12 +98,13 @@ def balance_text(labels: list[str], alone: list[float]) -> str:
 
 
 def wall_text(serial: float, together: float, expected: float | None = None,
-              expected_serial: float | None = None) -> str:
+              expected_serial: float | None = None, source: str = 'alone', serial_source: str | None = None) -> str:
     """Medians of together against one after the other: time saved (or lost), beside the predicted saving.
 
     The predicted saving compares predicted with predicted: `expected` (together) against `expected_serial`
     (one after the other, predicted from the lanes alone); without it, `serial` is that prediction (13.3.0:
-    one after the other is the sum of the lanes' medians alone).
+    one after the other is the sum of the lanes' medians alone). `source`, `serial_source` (gaps.SOURCES; the
+    second defaults to the first): what each prediction is made from, said after the numbers.
     """
     if together <= serial:
         text = t('parallel.overlap.wall', serial=serial, together=together, saved=serial - together)
@@ -118,7 +113,12 @@ def wall_text(serial: float, together: float, expected: float | None = None,
     if expected is not None:  # the saving the prediction allows; a predicted loss is worded as one, never negative
         base = serial if expected_serial is None else expected_serial
         key = 'parallel.overlap.wall_predicted' if expected <= base else 'parallel.overlap.wall_predicted_more'
-        text = _sentences(text, t(key, predicted=abs(base - expected), expected=expected, serial=base))
+        serial_source = serial_source or source
+        whence = (t('parallel.overlap.whence_same', source=source_label(source)) if serial_source == source else
+                  t('parallel.overlap.whence_mixed', source=source_label(source),
+                    serial_source=source_label(serial_source)))
+        text = _sentences(text, t(key, predicted=abs(base - expected), expected=expected, serial=base,
+                                  whence=whence))
     return text
 
 
@@ -154,7 +154,7 @@ def versus_one_device(baseline, together) -> str:
     `baseline`, `together`: Measurements (or bare medians). Numbers only: never why one was faster.
     """
     b, g = _as_measurement(baseline, 'baseline'), _as_measurement(together, 'together')
-    fields = dict(noise=NOISE, apart=apart_text(b, g), pct=abs(b.median - g.median) / b.median,
+    fields = dict(noise=NOISE, apart=apart(b, g, medians=False).clause, pct=abs(b.median - g.median) / b.median,
                   ratio=max(b.median, g.median) / min(b.median, g.median))
     faster = g.median < b.median
     if _close(g.median, b.median):
@@ -183,7 +183,7 @@ def verdict_text(alone: list[float], serial: float, together, baseline=None) -> 
     """
     g = _as_measurement(together, 'together')
     text = _sentences(t('parallel.verdict.serial', together=g.median, serial=serial, speedup=serial / g.median,
-                        slower=max(alone)), serial_above_two(serial / g.median, g.median, max(alone)))
+                        slower=max(alone)), serial_above_two(serial / g.median, g.median, max(alone), sum(alone)))
     if baseline is not None:
         b = _as_measurement(baseline, 'baseline')
         text = _sentences(text, t('parallel.verdict.base', baseline=b.median, together=g.median,
@@ -223,7 +223,8 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
     if key in ('overview.verdict.below', 'overview.verdict.above') and shared:
         at_shared = result.serial_sum / shared
         if abs(measured / at_shared - 1) <= NOISE and abs(at_shared / expected - 1) > NOISE:
-            text = _sentences(text, t('parallel.gap.shared_speedup', shared=at_shared, noise=NOISE))
+            text = _sentences(text, t('parallel.gap.shared_speedup', shared=at_shared, noise=NOISE,
+                                      Shared_source=source_label('side_by_side', capital=True)))
     return text
 
 
@@ -283,14 +284,17 @@ def guess_text(guess, closed_form: float, measured: float, unit: str = 's', name
                prediction: str = 'closed_form') -> str:
     """A prediction cell's answer: the learner's guess (or a request for one), the prediction, the measurement.
 
-    `prediction` names it (PREDICTIONS): 'closed_form', or 'by_rule' (13.3.0: the hardware rule, told apart from the
-    prediction from the lanes' measured times that its figure and verdict give): the key parallel.guess.<prediction>.
+    `prediction` names it (PREDICTIONS): 'closed_form'; 'by_rule' (13.3.0: the hardware rule, told apart from the
+    prediction from the lanes' measured times that its figure and verdict give); 'start_together' (13.3.1's overlap);
+    or what it is made from (gaps.SOURCES, 13.3.1's together-time): the key parallel.guess.<prediction> or
+    parallel.source.<prediction>.
     """
     # '%': a fraction from 0 to 1, as the learner writes it, printed with its percentage beside it
     fmt = {'s': 'parallel.guess.seconds', '%': 'parallel.guess.fraction', 'x': 'parallel.guess.ratio'}[unit]
     head = (t('parallel.guess.none', name=name) if guess is None else
             t(fmt, what=t('parallel.guess.yours'), value=float(guess)))
-    return '\n'.join([head, t(fmt, what=t(f'parallel.guess.{prediction}'), value=closed_form),
+    what = source_label(prediction) if prediction in SOURCES else t(f'parallel.guess.{prediction}')
+    return '\n'.join([head, t(fmt, what=what, value=closed_form),
                       t(fmt, what=t('parallel.guess.measured'), value=measured)])
 
 
@@ -313,8 +317,8 @@ def versus_prediction(r) -> str:
     """
     m = speedup_repeats(r)
     q1, q3 = quartiles(m)
-    fields = dict(expected=r.expected_speedup, diff=_in_unit(abs(m.median - r.expected_speedup), 'x'),
-                  gap=_in_unit(m.iqr, 'x'), halves=_halves(m, 'x'))
+    fields = dict(expected=r.expected_speedup, diff=in_unit(abs(m.median - r.expected_speedup), 'x'),
+                  gap=in_unit(m.iqr, 'x'), halves=halves(m, 'x'))
     if told_apart(m, Measurement('predicted', median=r.expected_speedup)):
         key = 'apart'
     else:
@@ -337,13 +341,20 @@ def above_two(ratio: float) -> bool:
     return round(ratio, 2) > 2
 
 
-def serial_above_two(speedup: float, together: float, slower: float) -> str:
+def serial_above_two(speedup: float, together: float, slower: float, total: float | None = None) -> str:
     """Two lanes together above 2x one after the other: what that means in this run's numbers ('' at most 2x).
 
-    One after the other is the sum of the lanes alone, so above 2x together took less than the slower lane alone.
+    Where one after the other is the sum of the lanes alone, above 2x means together took less than the slower lane
+    alone. Where it is its own timed row (13.3.1: `total`, the sum of the lanes alone, given), above 2x can instead
+    come from that row taking longer than the sum: the sentence then says so with both numbers, and the speedup
+    against the sum.
     """
-    return t('parallel.above_two.serial', speedup=speedup, together=together, slower=slower) \
-        if above_two(speedup) else ''
+    if not above_two(speedup):
+        return ''
+    if together < slower or not total:
+        return t('parallel.above_two.serial', speedup=speedup, together=together, slower=slower)
+    return t('parallel.above_two.serial_timed', speedup=speedup, serial=speedup * together, total=total,
+             vs_total=total / together, together=together, slower=slower)
 
 
 # -- pictures ------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """13.3.1's exercises 1 and 2 in sentences and pictures: products issued together on one lane, and small products.
 
 Each `*_text`/`*_lines` function returns sentences chosen by the measured numbers and by results.told_apart (the
-package's one test of two ways' repeats, worded by display.parallel.apart_text); each plot returns the Figure.
+package's one test of two ways' repeats, worded by display.apart); each plot returns the Figure.
 """
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from ..parallel.exercises import VARIANTS
 from ..results import NOISE, told_apart
 from ..results import close as _close
 from . import style
+from .apart import apart
 from .gaps import ONCE, _sentences, once_text, small_ops_text
-from .parallel import _shown, above_two, apart_text, plot_variants, variant_name
+from .parallel import _shown, above_two, plot_variants, variant_name
 
 
 def _is_control(r) -> bool:
@@ -41,11 +42,11 @@ def independence_text(r, control=None) -> str:
              together=r.times['issued_together'].median, ratio=r.ratio)
     key = _independence_key(r, control)
     single, together = r.times['one_at_a_time'], r.times['issued_together']
-    fields = dict(ratio=r.ratio, together=together.median, apart=apart_text(single, together, 's'))
+    fields = dict(ratio=r.ratio, together=together.median, apart=apart(single, together, 's', medians=False).clause)
     if key in ('parallel.independence.control_not_beaten', 'parallel.independence.overlapped'):
         base = control.times['one_at_a_time']
         fields.update(control=base.median, control_engine=_engine(control),
-                      control_apart=apart_text(base, together, 's'))
+                      control_apart=apart(base, together, 's', medians=False).clause)
     text = t(key, **fields)
     if above_two(r.ratio):  # one lane, two ways of issuing the same products: not two lanes against one
         text = _sentences(text, t('parallel.above_two.independence', ratio=r.ratio, iters=r.iters,
@@ -109,13 +110,14 @@ def _small_ops_names(r) -> dict[str, str]:
 def _small_ops_head(r) -> str:
     """Exercise 2's first sentence, chosen by told_apart: the fastest way, or the ways not told apart from it.
 
-    Each comparison is said with its numbers (apart_text), so a reader can check it against the dots.
+    Each comparison is said with its numbers (display.apart, both medians: the head gives only the fastest's), so
+    a reader can check it against the dots.
     """
     fastest, tied = small_ops_winner(r)
     names = _small_ops_names(r)
     against = tied or [k for k in r.times if k != fastest]
     pairs = t('parallel.speed.sep').join(
-        t('parallel.small_ops.pair', variant=names[k], apart=apart_text(r.times[fastest], r.times[k], 'ms'))
+        t('parallel.small_ops.pair', variant=names[k], apart=apart(r.times[fastest], r.times[k], 'ms').clause)
         for k in sorted(against, key=lambda k: r.times[k].median))
     fields = dict(products=r.products, size=r.size, variant=names[fastest], ms=r.times[fastest].median * 1e3,
                   ratio=r.times['one_lane'].median / r.times[fastest].median, pairs=pairs)

@@ -5,8 +5,9 @@ from ..i18n import t
 from ..results import close as _close
 from ..results import told_apart
 from . import style
+from .apart import apart
 from .gaps import _sentences
-from .parallel import _shown, above_two, apart_text, serial_above_two, speedup_repeats
+from .parallel import _shown, above_two, serial_above_two, speedup_repeats
 
 FAR = 1.5  # a size whose measured speedup is more than this factor from its prediction gets a sentence
 
@@ -58,12 +59,14 @@ def scaling_text(results) -> str:
         shape, pairs = scaling_shape(pts)
         steps = t('parallel.speed.sep').join(t('parallel.scaling.step', before=a.size, after=b.size,
                                                  before_speedup=a.speedup, after_speedup=b.speedup,
-                                                 apart=apart_text(speedup_repeats(a), speedup_repeats(b), 'x'))
+                                                 apart=apart(speedup_repeats(a), speedup_repeats(b), 'x',
+                                                             medians=False).clause)
                                                for a, b in pairs)
         lines.append(t(f'parallel.scaling.{shape}', framework=_shown(r.framework), small=pts[0].size,
                        small_speedup=pts[0].speedup, large=pts[-1].size, large_speedup=pts[-1].speedup,
                        best=best.size, best_speedup=best.speedup, steps=steps,
-                       apart=apart_text(speedup_repeats(pts[0]), speedup_repeats(pts[-1]), 'x')))
+                       apart=apart(speedup_repeats(pts[0]), speedup_repeats(pts[-1]), 'x',
+                                   medians=False).clause))
         lines.append(t('parallel.scaling.points', framework=_shown(r.framework), points=t('parallel.recorded.sep').join(
             t('parallel.scaling.point', size=q.size, measured=q.speedup, expected=q.expected_speedup) for q in pts)))
         lines += [note for note in map(point_notes, pts) if note]

@@ -305,6 +305,7 @@ my_guess = None  # seconds: both lanes together
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 # Worked answer: seconds = products x 2n^3 FLOP / FLOP per second; "together" from the speeds measured side by side
 # where the lanes are CPU lanes, else from the hardware's rule.
+from d2l_ext.display.gaps import source_label
 from d2l_ext.display.parallel import expectation_text
 
 alone = [K[i] * 2 * N**3 / rate[lane] for i, lane in enumerate(lanes)]
@@ -313,8 +314,9 @@ together = max(K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)
 names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
          d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
 predicted = dict(zip(names, [*alone, sum(alone), together, sum(K) * 2 * N**3 / rate[whole]]))
+made_from = dict.fromkeys(names, 'rates') | {names[3]: 'rates_both' if rate_both else 'rates'}  # what each is made from
 for name, seconds in predicted.items():
-    print(d2l_ext.t('parallel.predict.line', variant=name, seconds=seconds))
+    print(d2l_ext.t('parallel.predict.line', variant=name, seconds=seconds, source=source_label(made_from[name])))
 print(expectation_text(expected))
 if rate_both:
     print(d2l_ext.t('parallel.predict.shared', seconds=together, rule=expected.seconds))
@@ -345,10 +347,10 @@ med = cmp.medians()
 print(verdict_text([med[names[0]], med[names[1]]], med[names[2]], cmp[names[3]], cmp[names[4]]))
 print(balance_text(names[:2], [med[names[0]], med[names[1]]]))
 print(book_check_text(both.elapsed, med[names[2]], med[names[3]]))  # the book's "both" cell, timed once
-print(guess_text(my_guess, together, med[names[3]]))
-print(prediction_text(predicted, {name: cmp[name].times for name in names}))
+print(guess_text(my_guess, together, med[names[3]], prediction=made_from[names[3]]))
+print(prediction_text(predicted, {name: cmp[name].times for name in names}, sources=made_from))
 plot_repeats(cmp, predicted=predicted, title=style.plot_text(
-    'parallel.plot_title', framework='PyTorch', speedup=med[names[2]] / med[names[3]],
+    'parallel.plot_title_rates', framework='PyTorch', speedup=med[names[2]] / med[names[3]],
     expected=sum(alone) / together))
 
 # %% [markdown]
@@ -368,11 +370,11 @@ from d2l_ext.display.lane_timeline import lane_overlap, overlap_text, plot_timel
 my_overlap = None  # your guess: a fraction from 0 to 1
 repeats = cmp[names[3]].times  # every repeat of "together"
 tl = together_run.timeline(repeats)  # the repeat timed as the median: its own intervals
-print(guess_text(my_overlap, 1.0, lane_overlap(tl), unit='%', name='my_overlap'))
+print(guess_text(my_overlap, 1.0, lane_overlap(tl), unit='%', name='my_overlap', prediction='start_together'))
 lane_alone = [med[names[i]] / K[i] for i in range(2)]  # seconds per product, each lane alone in this comparison
 print(overlap_text(tl, med[names[2]], med[names[3]], together, lane_alone,
                    labels=[lane.label for lane in lanes], repeats=repeats, expected_serial=sum(alone),
-                   median_repeat=together_run.median_index(repeats)))
+                   median_repeat=together_run.median_index(repeats), source=made_from[names[3]], serial_source='rates'))
 ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if rate_both else alone
 print(timeline_caption(tl))  # what each lane's bars are, from the data
 plot_timeline(tl, predicted=ends, max_bars=200)  # predicted ends in lane order; over 200 products: busy stretches

@@ -12,9 +12,10 @@ MESSAGES = {
     'overview.checked': 'Every product was checked against a float64 reference: worst relative error {error:.1e}.',
     'overview.recorded.none': 'No GPU recording is available, so this notebook shows no GPU evidence.',
     'overview.summary.separate': ('1. Several devices: here, the two lanes together were {speedup:.2f}x as fast as '
-                                  'one after the other (expected {expected:.2f}x from their times alone).'),
+                                  "one after the other (predicted from each lane's time alone: {expected:.2f}x)."),
     'overview.summary.gpu': ('   Recorded on {gpu}, {date}: {products} of {size}x{size}; together {speedup:.2f}x as '
-                             'fast as one after the other (expected {expected:.2f}x).'),
+                             "fast as one after the other (predicted from each lane's time alone: "
+                             '{expected:.2f}x).'),
     'overview.summary.comm': ('2. Computation and communication, recorded on {gpu}: {iters} products alone took '
                               '{run:.3f} s; computing and copying each result to the host on the same stream '
                               'took {one:.3f} s; computing and copying with a copy stream and events took '

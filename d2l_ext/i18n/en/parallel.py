@@ -24,7 +24,7 @@ MESSAGES = {
                                "assuming one MXNet lane's engine already keeps all {cores} cores busy with its "
                                'products (a second lane would then find none idle)'),
     'parallel.summary': ('{framework}: one after the other {serial:.3f} s, together {together:.3f} s, so together was '
-                         '{speedup:.2f}x as fast; expected {expected_speedup:.2f}x.'),
+                         "{speedup:.2f}x as fast; predicted from each lane's time alone: {expected_speedup:.2f}x."),
     'parallel.sync.no_gpu': ('no GPU lane here: PyTorch runs CPU work before returning, so every way of waiting '
                              'measures the same thing'),
     'parallel.launch.needs_gpu_cpu': 'needs one GPU lane and one CPU lane (a machine with exactly one GPU)',
@@ -50,8 +50,8 @@ MESSAGES = {
     'parallel.per_product.size': 'n={size} would take {rated:.3g} ms, measured {ms:.3g} ms ({ratio:.1f}x)',
     'parallel.timeline_title': '{framework}: when each product ran on each lane',
     'parallel.scaling_measured': '{framework} measured',
-    'parallel.scaling_expected': '{framework} predicted',
-    'parallel.scaling_title': 'Smaller products, less to gain from a second lane?',
+    'parallel.scaling_expected': "{framework} predicted from each lane's time alone",
+    'parallel.scaling_title': 'Speedup of two lanes over one after the other, at each matrix size',
     'parallel.mxnet_missing': ("MXNet is not installed here, so this part is skipped. To add it: "
                                "pip install mxnet==1.9.1 'numpy<1.24' (it needs Python 3.11 or older)."),
     'parallel.book.both': 'both lanes',
@@ -85,7 +85,7 @@ MESSAGES = {
                                     'device only.'),
     'parallel.rate': ('{lane}: one {size}x{size} product took {ms:.2f} ms (median of {repeats} repeats of '
                       '{products} products; {low:.2f}-{high:.2f} ms per product), {gflops:.0f} GFLOP/s'),
-    'parallel.predict.line': '{variant}: predicted {seconds:.3f} s',
+    'parallel.predict.line': '{variant}, {source}: {seconds:.3f} s',
     'parallel.variant.one_after_other': 'one after the other',
     'parallel.variant.both_jobs': '{lane}, both jobs',
     'parallel.workload': ('this run: {size}x{size} matrices, products per lane {iters} (the book: {book_iters} '
@@ -93,7 +93,8 @@ MESSAGES = {
     'parallel.variant.threads': 'both lanes, one thread each',
     'parallel.verdict.serial': ('Together: {together:.3f} s, against {serial:.3f} s one after the other '
                                 '({speedup:.2f}x) and {slower:.3f} s for the slower lane alone.'),
-    'parallel.scaling.points': '{framework}, speedup at each size: measured (predicted): {points}',
+    'parallel.scaling.points': ("{framework}, speedup at each size: measured (predicted from each lane's time alone): "
+                                '{points}'),
     'parallel.scaling.point': 'n={size} {measured:.2f}x ({expected:.2f}x)',
     'parallel.scaling.above_two': 'n={size}: {note}',
     'parallel.scaling.flat': ('{framework}, speedup (one after the other / together): '
@@ -153,10 +154,10 @@ MESSAGES = {
     'parallel.no_wait.not_early': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. The no-wait '
                                    'clock did not stop early (not below half of the waited time): the work was done '
                                    'when the calls returned.'),
-    'parallel.overlap.wall_predicted': ('Predicted: one after the other {serial:.3f} s, '
-                                        'together {expected:.3f} s, {predicted:.3f} s less.'),
-    'parallel.overlap.wall_predicted_more': ('Predicted: one after the other {serial:.3f} s, '
-                                             'together {expected:.3f} s, {predicted:.3f} s longer.'),
+    'parallel.overlap.wall_predicted': ('Predicted: one after the other {serial:.3f} s, together {expected:.3f} s, '
+                                        '{predicted:.3f} s less ({whence}).'),
+    'parallel.overlap.wall_predicted_more': ('Predicted: one after the other {serial:.3f} s, together '
+                                             '{expected:.3f} s, {predicted:.3f} s longer ({whence}).'),
     'parallel.speed.head': ("Median time per product while every lane was busy (timeline) against the lane alone (its "
                             "timed repeats' median): {lanes}."),
     'parallel.speed.other_run': ('The timeline is another run: from first start to last end it took {span:.3f} s, '
@@ -165,18 +166,17 @@ MESSAGES = {
     'parallel.speed.head_rates': ('Median time per product while every lane was busy (timeline) against the lane alone '
                                   '(from the rate measured alone above): {lanes}.'),
     'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms ({ratio:.2f}x as long)',
-    'parallel.gap.agrees': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median): '
+    'parallel.gap.agrees': ('{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median): '
                             'within {noise:.0%}.'),
-    'parallel.gap.shared': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '
-                            'the prediction. At the time per product measured while every lane was busy (timeline), '
-                            'the prediction is {shared:.3f} s, within {noise:.0%} of the measurement: side by side, '
-                            'the speeds of the lanes side by side account for the measured time.'),
-    'parallel.gap.open': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x the '
-                          'prediction; the repeats ranged from {low:.3f} to {high:.3f} s. Nothing measured here '
+    'parallel.gap.shared': ('{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median), {ratio:.2f}x '
+                            'the prediction. {Shared_source}: {shared:.3f} s, within {noise:.0%} of the measurement: '
+                            'the speeds the lanes ran at side by side account for the measured time.'),
+    'parallel.gap.open': ('{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median), {ratio:.2f}x '
+                          'the prediction; the repeats ranged from {low:.3f} to {high:.3f} s. Nothing measured here '
                           'tests a cause for this gap.'),
-    'parallel.gap.shared_speedup': ('At the time per product measured while both lanes were busy (timeline), the '
-                                    "lanes' times give {shared:.2f}x, within {noise:.0%} of the measurement: side by "
-                                    'side, the speeds of the lanes side by side account for the measured time.'),
+    'parallel.gap.shared_speedup': ('{Shared_source}, the speedup is {shared:.2f}x, within {noise:.0%} of the '
+                                    'measurement: the speeds the lanes ran at side by side account for the measured '
+                                    'speedup.'),
     'parallel.recorded.runs': ('The repeats and the timeline are different runs; time per product in each: '
                                '{lanes}.'),
     'parallel.recorded.run_lane': ('{lane} {repeats_k} products in {repeats_s:.3f} s ({repeats_ms:.3g} ms each) '
@@ -217,11 +217,10 @@ MESSAGES = {
                                           'but their middle half ({halves}) includes it: not told apart.'),
     'parallel.speed.median_repeat': ('The timeline is repeat {index} of {repeats} of "together", the one timed as '
                                      'the median ({wall:.3f} s): the overlap, the times per product side by side '
-                                     'and the prediction redone at them (below) all come from that run.'),
+                                     'and the prediction made again at them (below) all come from that run.'),
     'parallel.speed.median_repeat_plain': ('The timeline is repeat {index} of {repeats} of "together", the one '
                                            'timed as the median ({wall:.3f} s): the overlap comes from that run.'),
-    'parallel.speed.redone': ('At those times per product side by side, the prediction redone is max(products x '
-                              'time per product) = max({terms}) = {seconds:.3f} s.'),
+    'parallel.speed.redone': ('{Source}: max(products x time per product) = max({terms}) = {seconds:.3f} s.'),
     'parallel.speed.term': '{lane} {iters} x {ms:.3g} ms = {seconds:.3f} s',
     'parallel.timeline_caption': 'What the bars below are: {rows}.',
     'parallel.guess.by_rule': 'by the hardware rule',
@@ -309,7 +308,22 @@ MESSAGES = {
                                'many as the cores can be split among)'),
     'parallel.independence.untested': ('Issued together ran {ratio:.2f}x as fast as one at a time; {apart}; nothing '
                                        'measured here tests a cause. Run it again and compare.'),
-    'parallel.gap.spread': ('{what}: predicted {predicted:.3f} s, measured {measured:.3f} s (median), {ratio:.2f}x '
+    'parallel.gap.spread': ('{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median), {ratio:.2f}x '
                             'the prediction; the repeats ranged from {low:.3f} to {high:.3f} s, a range that '
                             'includes the prediction.'),
+    'parallel.source.alone': "predicted from each lane's time alone",
+    'parallel.source.rates': 'predicted from the rates measured alone above',
+    'parallel.source.rates_both': 'predicted from the rates measured above while both lanes ran',
+    'parallel.source.side_by_side': ('predicted again at the times per product measured while both lanes ran, in '
+                                     'the timeline'),
+    'parallel.overlap.whence_same': 'both {source}',
+    'parallel.overlap.whence_mixed': 'one after the other {serial_source}, together {source}',
+    'parallel.guess.start_together': 'predicted, both lanes starting at once',
+    'parallel.plot_title_rates': ('{framework}: together {speedup:.2f}x as fast as one after the other\n(predicted '
+                                  'from the rates measured above: {expected:.2f}x)'),
+    'parallel.above_two.serial_timed': ('{speedup:.2f}x is above 2x because one after the other, timed as its own '
+                                        'row ({serial:.4g} s), took longer than the sum of the lanes alone '
+                                        '({total:.4g} s); against that sum together was {vs_total:.2f}x as fast, and '
+                                        'together ({together:.4g} s) took no less than the slower lane alone '
+                                        '({slower:.4g} s).'),
 }

@@ -11,9 +11,9 @@ MESSAGES = {
     'overview.checked': '每个矩阵乘法的结果都与 float64 参考结果比较过：最大相对误差 {error:.1e}。',
     'overview.recorded.none': '这里没有 GPU 上的录制结果，所以本Jupyter记事本无法展示 GPU 上的证据。',
     'overview.summary.separate': ('1. 多个设备：在这台机器上，两条执行路同时运行的速度是先后运行的 {speedup:.2f} 倍'
-                                  '（由各自单独运行的用时得到的预测为 {expected:.2f} 倍）。'),
+                                  '（由各执行路单独运行的用时预测为 {expected:.2f} 倍）。'),
     'overview.summary.gpu': ('   录制于 {gpu}，{date}：{products}（{size}x{size}）；同时运行的速度是先后运行的 '
-                             '{speedup:.2f} 倍（预测 {expected:.2f} 倍）。'),
+                             '{speedup:.2f} 倍（由各执行路单独运行的用时预测为 {expected:.2f} 倍）。'),
     'overview.summary.comm': ('2. 计算与通信（录制于 {gpu}）：只计算 {iters} 个矩阵乘积用时 {run:.3f} 秒；'
                               '在同一个流上计算并把每个结果复制到主机用时 {one:.3f} 秒；'
                               '使用复制流和事件，计算并复制用时 {two:.3f} 秒。'),

@@ -27,7 +27,7 @@ MESSAGES = {
     'parallel.summary': (
         '{framework}：先后运行 {serial:.3f} 秒，'
         '同时运行 {together:.3f} 秒，即同时运行的速度是先后运行的 {speedup:.2f} 倍；'
-        '预测 {expected_speedup:.2f} 倍。'
+        '由各执行路单独运行的用时预测为 {expected_speedup:.2f} 倍。'
     ),
     'parallel.sync.no_gpu': (
         '这里没有 GPU 执行路：PyTorch 在返回前就完成了 CPU 上的计算，所以各种等待方式测到的都一样'
@@ -60,8 +60,8 @@ MESSAGES = {
     'parallel.per_product.size': 'n={size} 应需 {rated:.3g} 毫秒，实测 {ms:.3g} 毫秒（{ratio:.1f} 倍）',
     'parallel.timeline_title': '{framework}：每个乘积在各执行路上的运行时间',
     'parallel.scaling_measured': '{framework} 实测',
-    'parallel.scaling_expected': '{framework} 预测',
-    'parallel.scaling_title': '乘积越小，第二条执行路的收益越少？',
+    'parallel.scaling_expected': '{framework} 由各执行路单独运行的用时预测',
+    'parallel.scaling_title': '各个矩阵大小下，两条执行路同时运行相对先后运行的加速比',
     'parallel.mxnet_missing': ("这里没有安装MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
     'parallel.book.both': '两条执行路',
@@ -91,7 +91,7 @@ MESSAGES = {
     'parallel.no_wait.book_short': '书中的 synchronize() 测得 {book:.4f} 秒：它只等待了当前设备。',
     'parallel.rate': ('{lane}：一次 {size}x{size} 的乘法用时 {ms:.2f} 毫秒（{repeats} 次重复的中位数，每次 '
                       '{products} 个乘积；每个乘积 {low:.2f}–{high:.2f} 毫秒），{gflops:.0f} GFLOP/s'),
-    'parallel.predict.line': '{variant}：预测 {seconds:.3f} 秒',
+    'parallel.predict.line': '{variant}，{source}：{seconds:.3f} 秒',
     'parallel.variant.one_after_other': '先后运行',
     'parallel.variant.both_jobs': '{lane}，做两份工作',
     'parallel.workload': ('这次运行：{size}x{size} 的矩阵，每条执行路的乘积个数 {iters}'
@@ -99,7 +99,7 @@ MESSAGES = {
     'parallel.variant.threads': '两条执行路，各用一个线程',
     'parallel.verdict.serial': ('同时运行用时 {together:.3f} 秒，先后运行用时 {serial:.3f} 秒，'
                                 '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
-    'parallel.scaling.points': '{framework}，各个大小的加速比：实测（预测）：{points}',
+    'parallel.scaling.points': '{framework}，各个大小的加速比：实测（由各执行路单独运行的用时预测）：{points}',
     'parallel.scaling.point': 'n={size} {measured:.2f} 倍（{expected:.2f} 倍）',
     'parallel.scaling.above_two': 'n={size}：{note}',
     'parallel.scaling.flat': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：'
@@ -156,9 +156,9 @@ MESSAGES = {
     'parallel.no_wait.not_early': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
                                    '不等待的计时并没有提前停止（不低于等待时用时的一半）：调用返回时工作已经完成。'),
     'parallel.overlap.wall_predicted': ('预测：先后运行 {serial:.3f} 秒，同时运行 '
-                                        '{expected:.3f} 秒，少用 {predicted:.3f} 秒。'),
+                                        '{expected:.3f} 秒，少用 {predicted:.3f} 秒（{whence}）。'),
     'parallel.overlap.wall_predicted_more': ('预测：先后运行 {serial:.3f} 秒，同时运行 '
-                                             '{expected:.3f} 秒，反而多用 {predicted:.3f} 秒。'),
+                                             '{expected:.3f} 秒，反而多用 {predicted:.3f} 秒（{whence}）。'),
     'parallel.speed.head': ('所有执行路都在忙碌时（时间线）每个乘积用时的中位数，与该执行路单独运行时'
                             '（各次重复的中位数）相比——{lanes}。'),
     'parallel.speed.other_run': ('时间线是另一次运行：从最早开始到最晚结束用了 {span:.3f} 秒，而同时运行各次重复的'
@@ -168,18 +168,16 @@ MESSAGES = {
                                   '（由上面单独测得的速度算出）相比——{lanes}。'),
     'parallel.speed.lane': ('{lane}：{together:.3g} 毫秒，单独运行时 {alone:.3g} 毫秒'
                             '（是单独运行时的 {ratio:.2f} 倍）'),
-    'parallel.gap.agrees': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数）：'
+    'parallel.gap.agrees': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数）：'
                             '相差不超过 {noise:.0%}。'),
-    'parallel.gap.shared': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），'
-                            '是预测的 {ratio:.2f} 倍。按所有执行路都在忙碌时（时间线）测得的每个乘积用时，'
-                            '预测为 {shared:.3f} 秒，与实测相差不超过 {noise:.0%}：'
-                            '并排运行时各执行路的速度就足以说明实测用时。'),
-    'parallel.gap.open': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），'
+    'parallel.gap.shared': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数），'
+                            '是预测的 {ratio:.2f} 倍。{Shared_source}：{shared:.3f} 秒，'
+                            '与实测相差不超过 {noise:.0%}：并排运行时各执行路的速度就足以说明实测用时。'),
+    'parallel.gap.open': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数），'
                           '是预测的 {ratio:.2f} 倍；各次重复从 {low:.3f} 秒到 {high:.3f} 秒。'
                           '这里没有任何测量检验过这个差距的原因。'),
-    'parallel.gap.shared_speedup': ('按两条执行路都在忙碌时（时间线）测得的每个乘积用时，'
-                                    '由各执行路用时得到 {shared:.2f} 倍，与实测相差不超过 {noise:.0%}：'
-                                    '并排运行时各执行路的速度就足以说明实测用时。'),
+    'parallel.gap.shared_speedup': ('{Shared_source}，加速比为 {shared:.2f} 倍，与实测相差不超过 {noise:.0%}：'
+                                    '并排运行时各执行路的速度就足以说明实测的加速比。'),
     'parallel.recorded.runs': '各次重复与时间线是不同的两次运行；两者中每个乘积的用时——{lanes}。',
     'parallel.recorded.run_lane': ('{lane}：在各次重复中 {repeats_s:.3f} 秒做 {repeats_k} 个乘积'
                                    '（每个 {repeats_ms:.3g} 毫秒），在时间线中 {timeline_s:.3f} 秒做 '
@@ -220,8 +218,7 @@ MESSAGES = {
                                      '见下文），都来自这一次运行。'),
     'parallel.speed.median_repeat_plain': ('时间线是“同时运行”{repeats} 次重复中的第 {index} 次，即用时为中位数的那'
                                            '一次（{wall:.3f} 秒）：重叠来自这一次运行。'),
-    'parallel.speed.redone': ('按并排运行时这些每个乘积的用时重新预测：max(乘积个数 × 每个乘积的用时) = max({terms})'
-                              ' = {seconds:.3f} 秒。'),
+    'parallel.speed.redone': ('{Source}：max(乘积个数 × 每个乘积的用时) = max({terms}) = {seconds:.3f} 秒。'),
     'parallel.speed.term': '{lane} {iters} × {ms:.3g} 毫秒 = {seconds:.3f} 秒',
     'parallel.timeline_caption': '下图中的条形：{rows}。',
     'parallel.guess.by_rule': '按硬件规则预测',
@@ -303,6 +300,19 @@ MESSAGES = {
                                '几条）'),
     'parallel.independence.untested': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍；{apart}；这里没有任何测量检验其原'
                                        '因。再运行一次比较看看。'),
-    'parallel.gap.spread': ('{what}：预测 {predicted:.3f} 秒，实测 {measured:.3f} 秒（中位数），是预测的 '
+    'parallel.gap.spread': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数），是预测的 '
                             '{ratio:.2f} 倍；各次重复从 {low:.3f} 秒到 {high:.3f} 秒，这个范围包含预测值。'),
+    'parallel.source.alone': '由各执行路单独运行的用时预测',
+    'parallel.source.rates': '由上面单独测得的速度预测',
+    'parallel.source.rates_both': '由上面两条执行路同时运行时测得的速度预测',
+    'parallel.source.side_by_side': '按时间线中两条执行路同时运行时测得的每个乘积用时再次预测',
+    'parallel.overlap.whence_same': '两者都{source}',
+    'parallel.overlap.whence_mixed': '先后运行{serial_source}，同时运行{source}',
+    'parallel.guess.start_together': '预测（两条执行路同时开始）',
+    'parallel.plot_title_rates': ('{framework}：同时运行的速度是先后运行的 {speedup:.2f} 倍\n（由上面测得的速度预测 '
+                                  '{expected:.2f} 倍）'),
+    'parallel.above_two.serial_timed': ('{speedup:.2f} 倍超过了 2 倍，是因为单独计时的先后运行（{serial:.4g} 秒）比'
+                                        '各执行路单独用时之和（{total:.4g} 秒）更长；与这个和相比，同时运行的速度是'
+                                        ' {vs_total:.2f} 倍，而同时运行（{together:.4g} 秒）并不比较慢的执行路单独'
+                                        '运行（{slower:.4g} 秒）快。'),
 }
