@@ -73,3 +73,17 @@ def _sigint_left_as_found(request):
                       'put back', stacklevel=1)
         signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+@pytest.fixture
+def faked_cjk_font(monkeypatch):
+    """As on a machine with a CJK font (its name faked: the texts are checked, not their glyphs).
+
+    A test of Chinese plot labels needs it: without a CJK font (the lent GPU machine has none) plots fall back to
+    English labels on purpose, and the test would check the fallback instead.
+    """
+    from d2l_ext.display import fonts, style
+    monkeypatch.setattr(fonts, 'cjk_font', lambda: 'DejaVu Sans')
+    monkeypatch.setattr(style, 'cjk_font', lambda: 'DejaVu Sans')
+    yield
+    style.apply()

@@ -57,7 +57,7 @@ def test_the_framework_choice_shows_framework_names_and_keeps_ids():
     assert list(c.framework.options) == [('PyTorch', 'torch')]
 
 
-def test_the_pipeline_model_names_its_rows_in_the_learners_language(monkeypatch):
+def test_the_pipeline_model_names_its_rows_in_the_learners_language(monkeypatch, faked_cjk_font):
     from d2l_ext.i18n import using_language
     figures = []
     monkeypatch.setattr(panels, 'show_in', lambda out, fig: figures.append(fig))

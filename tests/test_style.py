@@ -127,15 +127,6 @@ def test_english_needs_no_cjk_font(no_cjk_font, capsys):
     assert capsys.readouterr().err == ''
 
 
-@pytest.fixture
-def faked_cjk_font(monkeypatch):
-    """As on a machine with a CJK font (its name faked: the texts are checked, not their glyphs)."""
-    monkeypatch.setattr(fonts, 'cjk_font', lambda: 'DejaVu Sans')
-    monkeypatch.setattr(style, 'cjk_font', lambda: 'DejaVu Sans')
-    yield
-    style.apply()
-
-
 def _zh_figure_texts():
     """A zh timeline and repeats plot drawn from ids and keys: (row labels, title, legend, x label, repeats rows)."""
     events = [{'lane': 'cpu0', 'name': 'mm 1', 'start': 0, 'end': 1, 'role': 'copy'},
