@@ -62,7 +62,7 @@ def test_the_recorded_summary_says_the_gpu_alone_was_not_beaten():
 
 # -- findings 2 and 3: the recorded timeline's caption and the lanes' times alone ------------------------------
 
-def test_the_recorded_timeline_caption_says_what_is_drawn_and_keeps_numbers_with_their_words():
+def test_the_recorded_timeline_caption_says_what_is_drawn_and_keeps_numbers_with_their_words(faked_cjk_font):
     from matplotlib.patches import Rectangle
 
     from d2l_ext.display.parallel_recorded import recorded_figure
