@@ -28,6 +28,37 @@ def test_expectation_rules():
     assert expected_overlap(1.0, 0.5, 'engine') == 1.5
 
 
+def test_a_copy_thread_on_shared_cores_is_predicted_as_its_label_says():
+    from d2l_ext.communication import copy_thread_rule
+    from d2l_ext.i18n import t, using_language
+    # a core left for the copy thread: the free-core closed form, and the label says the copy has a core of its own
+    assert copy_thread_rule(1, cores=2) == 'own_core'
+    assert expected_overlap(1.0, 0.5, 'own_core', 1, iters=10, cores=2) == pytest.approx(1.05)
+    # no core left (2 computing threads on 2 cores): the copy cannot be free; the cores' work spread over them
+    assert copy_thread_rule(2, cores=2) == 'shared' and copy_thread_rule(1, cores=1) == 'shared'
+    assert expected_overlap(1.0, 0.5, 'shared', 2, iters=10, cores=2) == pytest.approx(1.25)  # (2 x 1 + 0.5) / 2
+    assert expected_overlap(1.0, 0.5, 'shared', 1, cores=1) == pytest.approx(1.5)  # one core: run + copy
+    assert expected_overlap(1.0, 0.5, 'shared', 2, cores=2) > max(1.0, 0.5)  # never the free-core bound
+    assert expected_overlap(1.0, 0.5, 'thread', 2, cores=2) == expected_overlap(1.0, 0.5, 'shared', 2, cores=2)
+    with using_language('en'):
+        assert 'max(run, copy)' in t('communication.rule.own_core') and 'a core of its own' in t(
+            'communication.rule.own_core')
+        shared = t('communication.rule.shared')
+        assert shared.startswith('(computing threads x run + copy) / cores') and 'needs a core' in shared
+    with using_language('zh'):
+        assert '自己的核心' in t('communication.rule.own_core') and '核心数' in t('communication.rule.shared')
+
+
+def test_the_cpu_row_records_the_rule_its_number_follows():
+    from d2l_ext.communication import copy_thread_rule
+    lanes = cpu_lanes()
+    r = measure_comm(lanes, size=64, iters=3, repeats=2)
+    (row,) = r.rows
+    assert row.expectation == copy_thread_rule(lanes[0].threads)
+    assert row.expected == pytest.approx(expected_overlap(row.run, row.copy, row.expectation, lanes[0].threads,
+                                                          iters=3))
+
+
 def test_comm_on_cpu_is_a_labelled_analogue():
     r = measure_comm(cpu_lanes(), size=64, iters=3, repeats=2)
     assert r.has_link is False and r.link_gbps is None
@@ -91,7 +122,7 @@ def test_rates_predict_and_texts_follow_the_numbers():
         within = show.overlap_text(spread([1.42, 1.47, 1.52, 1.57]), {'overlapped': 1.0}, fast)
         beyond = show.overlap_text(spread([1.1, 1.12, 1.14, 1.16]), {'overlapped': 1.0}, fast)
     assert 'slower than run then copy: the medians' in slower and 'not told apart' not in slower
-    assert 'the middle halves of the repeats overlap' in within and 'not told apart' in within
+    assert 'no more than the larger interquartile range' in within and 'not told apart' in within
     assert 'beat run then copy' in beyond and 'do not overlap' in beyond
     for text in (slower, within, beyond):  # results.told_apart's wording: never a bare 'spread'
         assert "repeats' spread" not in text
@@ -196,22 +227,31 @@ def test_told_apart_text_says_both_parts_of_the_test():
     over, serial = Measurement('o', [1.0, 1.1, 1.2, 1.3, 1.4]), Measurement('r', [2.0, 2.1, 2.2, 2.3, 2.4])
     with using_language('en'):
         text = show.told_apart_text(over, serial)
-        assert 'differ by more than the larger IQR' in text and 'do not overlap' in text
-        assert text.index('larger IQR') < text.index('middle halves')  # both parts, in that order, in one clause
-        # medians apart by no more than the larger IQR, middle halves apart: not told apart, and why
+        assert text.startswith('Overlapped beat run then copy: the medians (1.200 s and 2.200 s) differ by 1.000 s')
+        assert 'more than the larger interquartile range' in text and 'do not overlap' in text
+        assert text.index('interquartile') < text.index('middle halves')  # both parts, in that order, in one clause
+        assert show.told_apart_text(serial, over).startswith('Overlapped was slower than run then copy:')
+        # medians apart by no more than the larger IQR: not told apart, and why
         wide, narrow = Measurement('a', [0.0, 0.0, 9.0, 10.0, 10.0]), Measurement('b', [10.1, 10.1, 10.2, 10.3, 10.3])
         gap = show.told_apart_text(wide, narrow)
-        assert 'no more than the larger IQR' in gap and 'not told apart' in gap
-        same = show.told_apart_text(over, Measurement('r', [1.1, 1.2, 1.3, 1.4, 1.5]))
-        assert 'the middle halves of the repeats overlap (1.1000-1.3000 s and 1.2000-1.4000 s)' in same
+        assert 'no more than the larger interquartile range' in gap and 'not told apart' in gap
+        # medians apart by more than the larger IQR, middle halves overlapping: not told apart, with both ranges
+        same = show.told_apart_text(over, Measurement('r', [1.2, 1.25, 1.5, 1.52, 1.7]))
+        assert same.startswith('Overlapped and run then copy: ') and 'not told apart' in same
+        assert 'the middle halves of the repeats overlap (1.100–1.300 s and 1.250–1.520 s)' in same
+        # one wording for every lesson: display.apart's clause, no copy of it in this lesson's catalogue
+        from d2l_ext.i18n import catalogue
+        assert not any(k in catalogue('en') for k in ('communication.overlap.beyond', 'communication.overlap.within',
+                                                       'communication.overlap.within_gap',
+                                                       'communication.overlap.slower'))
     with using_language('zh'):
         zh = show.told_apart_text(over, serial)
         assert '各次重复的中间一半' in zh and '互不重叠' in zh
-        assert '相互重叠' in show.told_apart_text(over, Measurement('r', [1.1, 1.2, 1.3, 1.4, 1.5]))
+        assert '相互重叠' in show.told_apart_text(over, Measurement('r', [1.2, 1.25, 1.5, 1.52, 1.7]))
 
 
 def test_traced_text_says_how_much_of_the_wall_clock_the_bars_span():
-    from d2l_ext.display import communication as show
+    from d2l_ext.display import communication_overlap as show
     from d2l_ext.i18n import using_language
     with using_language('en'):
         part = show._traced_text(0.0052, [0.005, 0.006], [0.004, 0.0045], 0.00516, span=0.0046)
@@ -241,24 +281,44 @@ def test_overlapped_rows_name_their_stream_setup():
 
 
 def test_recorded_timeline_titles_say_when_bars_merge():
+    from matplotlib.colors import to_rgb
+
     from d2l_ext.display import communication as show
+    from d2l_ext.display import style
     from d2l_ext.i18n import using_language
     from d2l_ext.recorded import load_recordings
     rec = show.newest(load_recordings())
-    # copies back to back, each narrower than an edge: drawn as one stretch, and the title says so
+    # copies back to back, each narrower than an edge: drawn as one stretch, and the legend says so
     touching = [{'lane': 's', 'role': 'copy', 'start': i * 1.0, 'end': i * 1.0 + 1.0} for i in range(50)]
     assert show.merged_roles(touching, px_per_second=2.0) == {'copy'}
     assert show.merged_roles(touching, px_per_second=10.0) == set()  # wide enough for an edge: countable
     apart = [{'lane': 's', 'role': 'copy', 'start': i * 3.0, 'end': i * 3.0 + 1.0} for i in range(50)]
     assert show.merged_roles(apart, px_per_second=2.0) == set()
+    # only gaps below the threshold are closed: a wider gap stays a gap, and the legend counts the stretches
+    split = touching[:25] + [dict(e, start=e['start'] + 5.0, end=e['end'] + 5.0) for e in touching[25:]]
+    drawn, merged = show.merge_touching(split, px_per_second=2.0)
+    assert [(e['start'], e['end']) for e in drawn] == [(0.0, 25.0), (30.0, 55.0)]
+    assert merged == {'copy': {'count': 50, 'stretches': 2, 'gap': pytest.approx(0.005 * 55.0)}}
     with using_language('en'):
+        assert '(50, gaps under 275 ms\nmerged: drawn as 2 stretches)' in show.legend_names(
+            type('TL', (), {'events': split})(), merged)['copy']
         fig = show.plot_comm_timelines(rec.comm_timelines)
         axes = [ax for ax in fig.axes if ax.get_legend() is not None]
         legends = [' '.join(tx.get_text() for tx in ax.get_legend().get_texts()) for ax in axes]
         one_stream = [lg for tl, lg in zip(rec.comm_timelines, legends) if tl.plan != show.SIDE_PLAN]
         side = [lg for tl, lg in zip(rec.comm_timelines, legends) if tl.plan == show.SIDE_PLAN]
-        assert one_stream and all('50, back to back' in lg and 'one stretch' in lg for lg in one_stream)
-        assert side and all('back to back' not in lg for lg in side)  # 50 separate copies: countable
+        assert one_stream and all('(50, gaps under' in lg and 'one stretch' in lg for lg in one_stream)
+        assert side and all('merged' not in lg for lg in side)  # 50 separate copies: countable
+        # the picture is what the legend says: each one-stream panel draws its 50 copies as one orange bar (the
+        # recorded 2026-12-04 panel drew one copy with an edge, a white line at about 145 ms inside the block)
+        copy_colour = style.color('copy')
+        for tl, ax in zip(rec.comm_timelines, axes):
+            bars = [p for p in ax.patches if tuple(p.get_facecolor()[:3]) == to_rgb(copy_colour)]
+            assert len(bars) == (1 if tl.plan != show.SIDE_PLAN else 50), tl.plan
+    with using_language('zh'):
+        fig = show.plot_comm_timelines(rec.comm_timelines)
+        texts = ' '.join(tx.get_text() for ax in fig.axes if ax.get_legend() for tx in ax.get_legend().get_texts())
+        assert '间隔不到' in texts and '画成一整段' in texts and '首尾相接' not in texts
 
 
 def test_overlap_text_prints_the_share_and_says_whether_beyond_the_spread():
@@ -274,7 +334,7 @@ def test_overlap_text_prints_the_share_and_says_whether_beyond_the_spread():
     with using_language('en'):
         text = show.overlap_text(c, {'overlapped': 1.0}, o)
         assert '= 0.5000 s, 33% of run then copy' in text and 'difference of two medians' in text
-        assert 'the middle halves of the repeats (1.0750-1.1250 s and 1.4750-1.5250 s) do not overlap' in text
+        assert 'the middle halves of the repeats (1.075–1.125 s and 1.475–1.525 s) do not overlap' in text
         assert "repeats' spread" not in text
         assert 'cores' not in text  # a GPU run: no CPU time to report
         c = runs(1.05, 1.5, 1.6)

@@ -68,11 +68,11 @@ def test_coarse_graph_on_cpu(coarse):
 def test_each_copy_in_is_named_for_what_it_moved():
     import inspect
 
-    from d2l_ext.depgraph import task
+    from d2l_ext.depgraph import worked
     # A lane on another device gets its rows by a copy of their own; `copy=True` makes one between CPU lanes too.
-    src = inspect.getsource(task.mlp_step).replace('Xi.to(lane.device())', 'Xi.to(lane.device(), copy=True)')
+    src = inspect.getsource(worked.mlp_step).replace('Xi.to(lane.device())', 'Xi.to(lane.device(), copy=True)')
     src = src.replace('yi.to(lane.device())', 'yi.to(lane.device(), copy=True)')
-    ns = dict(vars(task))
+    ns = dict(vars(worked))
     exec(src, ns)
     g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], step=ns['mlp_step']))
     into = {n['id']: n for n in g['nodes'] if n['kind'] == 'copy' and n['lane'].endswith('->lane 0')}
@@ -272,11 +272,11 @@ def test_as_lanes_makes_cpu_lanes_with_a_share_of_the_cores():
 
 
 def test_the_step_on_two_threads_equals_one_after_the_other():
-    from d2l_ext.depgraph import task
+    from d2l_ext.depgraph import worked
     params, X, y = dg.make_problem(**TINY)
     lanes = dg.as_lanes(['cpu', 'cpu'])
     apart = dg.mlp_step_in_turn(lanes, params, X, y, 0.1)
-    at_once = task.mlp_step(lanes, params, X, y, 0.1)
+    at_once = worked.mlp_step(lanes, params, X, y, 0.1)
     assert all(torch.equal(apart[k], at_once[k]) for k in dg.PARAM_NAMES)
     assert all(at_once[k].device.type == 'cpu' for k in dg.PARAM_NAMES)
 
@@ -389,7 +389,8 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
             if d != 'x':
                 assert ran[d]['end'] <= ran[t['name']]['start']
     assert any(w in show.dag_text(r) for w in ('as fast as one lane in order', 'as long as one lane in order',
-                                               'one lane in order: medians'))
+                                               'one lane in order: the medians',
+                                               'one lane in order: one median each'))
     assert r.to_frame().shape[0] == 3
     assert json.loads(json.dumps(dataclasses.asdict(r)))['n'] == 24
     caught, message = dg.broken_engine_check(r)

@@ -155,10 +155,12 @@ def test_the_thread_test_explains_the_schedule_only_when_one_thread_was_much_fas
     a = show.schedule_vs_step_text(slow, _Rates(None), _timing(None))
     b = show.schedule_vs_step_text(fine, _Rates(None), _timing(None))
     assert '0.50 ms instead of 200.00 ms' in a and 'slowed it' in a
-    assert 'does not show the one-thread boxes' in b and 'slowed it' not in b and 'one thread was faster' in b
+    assert 'does not show the split over the cores as what lengthened' in b and 'slowed it' not in b
+    assert 'one thread was faster, but all cores took less than twice as long' in b
+    assert 'one-thread boxes' not in a + b  # the schedule counts the all-core times: never named for one thread
     fine.thread_test = {'all': 0.0005, 'one': 0.0006, 'threads': 2}  # slower, but not twice as long
     c = show.schedule_vs_step_text(fine, _Rates(None), _timing(None))
-    assert 'not twice as long' in c and 'one thread was faster' not in c
+    assert 'all cores took no longer than one thread' in c and 'one thread was faster' not in c
 
 
 def test_node_costs_time_the_boxes_outside_the_lanes_again_with_one_thread(monkeypatch):
@@ -192,7 +194,7 @@ def test_a_recording_with_exercise_5_prints_its_plan_prediction_and_every_repeat
     assert '0.900 to 1.200 ms' in text and 'planned took 3.00x as long' in text
     assert tuple(v for v, _ in graph_recorded.DAG_ROWS) == recording.DAG_IDS
     d2l_ext.set_language('zh')
-    assert '练习5' in graph_recorded.dag_text(d)
+    assert '书中的练习5' in graph_recorded.dag_text(d)
 
 
 def test_record_dag_is_json_ready_on_cpu_lanes():
@@ -211,29 +213,30 @@ def _m(label, times):
 
 
 def test_a_saving_is_claimed_only_when_the_repeats_are_told_apart():
-    from d2l_ext.display.graph_draw import told_apart
+    from d2l_ext.results import told_apart
     split = _m('split', [2.14, 2.21, 2.21, 2.23, 2.28, 2.32, 2.55])
     apart = _m('one', [2.8, 2.88, 3.03, 3.09, 3.23, 3.26, 3.26])  # every repeat slower than every split repeat
     outlier = _m('one', [2.41, 3.3, 3.3, 3.33, 3.42, 3.65, 3.7])  # one repeat inside the other's range
-    args = ('graph.split_faster', 'graph.split_slower', 'graph.split_same', 'graph.split_spread')
+    args = ('graph.split',)
     assert told_apart(split, apart) and told_apart(split, outlier)  # one outlying repeat does not undo a verdict
     assert 'splitting the batch paid off' in show.versus_text(*args, split, apart)
     text = show.versus_text(*args, split, outlier)  # the interquartile ranges it compared, quoted
-    assert 'paid off' in text and 'the middle halves of the repeats (2.21–2.30 and 3.30–' in text
+    assert 'paid off' in text and 'the middle halves of the repeats (2.21–2.30 ms and 3.30–' in text
+    assert text.count('interquartile range') == 1  # display.apart's one clause, not a second copy in the head
     # medians further apart than the larger IQR, the middle halves of the repeats still overlapping: no verdict
     low, high = _m('split', [1.0, 1.0, 1.0, 2.0, 2.0]), _m('one', [1.9, 1.9, 2.2, 2.2, 2.2])
     assert not told_apart(low, high)
     text = show.versus_text(*args, low, high)
     assert 'paid off' not in text.replace('does not show that splitting the batch paid off', '')
     # both parts of the test, in that order, in one clause: never 'within the spread' after 'differ by more'
-    assert ('differ by more than the larger interquartile range (1.00 ms), but the middle halves of the repeats '
-            'overlap (1.00–2.00 and 1.90–2.20 ms): not told apart') in text and 'within the spread' not in text
+    assert ('differ by 1.20 ms, more than the larger interquartile range (1.00 ms), but the middle halves of the '
+            'repeats overlap (1.00–2.00 ms and 1.90–2.20 ms): not told apart') in text and 'within the spread' not in text
     with_gap = show.versus_text(*args, split, _m('one', [2.2, 2.3, 2.4]))  # medians within the larger IQR
-    assert 'differ by no more than the larger interquartile range' in with_gap and 'not told apart' in with_gap
+    assert 'differ by 0.07 ms, no more than the larger interquartile range' in with_gap and 'not told apart' in with_gap
     d2l_ext.set_language('zh')
     zh = show.versus_text(*args, low, high)
-    assert '但各次重复的中间一半相互重叠（1.00–2.00 与 1.90–2.20 毫秒）：区分不出快慢' in zh and '波动' not in zh
-    assert '各次重复的中间一半（2.21–2.30 与 3.30–' in show.versus_text(*args, split, outlier)
+    assert '但各次重复的中间一半相互重叠（1.00–2.00 毫秒与1.90–2.20 毫秒）：区分不出' in zh and '波动' not in zh
+    assert '各次重复的中间一半（2.21–2.3 毫秒与3.3–' in show.versus_text(*args, split, outlier)
 
 
 def test_the_step_figure_and_its_sentences_read_one_set_of_verdicts():
@@ -243,7 +246,7 @@ def test_the_step_figure_and_its_sentences_read_one_set_of_verdicts():
                                            'split': _m('split', [1.0, 1.0, 1.0, 2.0, 2.0])})
     title = show.draw_step_timing(tied).axes[0].get_title(loc='left')
     assert 'not told apart' in title and 'fastest' not in title
-    assert 'two lanes together and one device with the whole minibatch: medians' in show.step_timing_text(tied)
+    assert 'two lanes together and one device with the whole minibatch: the medians' in show.step_timing_text(tied)
     # one outlying repeat of the faster way: still named fastest, in the title and in the sentence alike
     s = dg.StepTiming(['a', 'b'], 256, {'one_device': _m('one_device', [3.3, 3.3, 3.33, 3.42, 3.7]),
                                         'in_turn': _m('in_turn', [5.0, 5.1, 5.2, 5.3, 5.4]),
@@ -266,7 +269,7 @@ def test_exercise_5_title_and_sentence_state_one_verdict():
     r.measurements = {one: _m(one, [1.9, 1.9, 2.2, 2.2, 2.2]), planned: _m(planned, [1.0, 1.0, 1.0, 2.0, 2.0])}
     title = show.draw_dag(r).axes[1].get_title(loc='left')
     assert 'not told apart' in title and 'as fast' not in title
-    assert 'two lanes planned and one lane in order: medians' in show.dag_text(r)
+    assert 'two lanes planned and one lane in order: the medians' in show.dag_text(r)
 
 
 def _overlap_timing(fraction, intervals, split, in_turn):
@@ -388,3 +391,20 @@ def test_the_schedules_floor_prints_the_critical_path_and_the_busiest_row_and_ta
         d2l_ext.set_language('zh')
         assert '下界取两者中较大的一个，即 ' + floor.replace('ms', '毫秒') in show.schedule_text(r, path=False)
     d2l_ext.set_language('en')
+
+
+@pytest.mark.parametrize('lang', ['en', 'zh'])
+def test_a_prediction_off_its_measurement_points_to_the_thread_test_only_where_it_follows(lang):
+    d2l_ext.set_language(lang)
+    tested = {'en': 'one possible cause is tested below the schedule', 'zh': '调度下方检验了一个可能的原因'}[lang]
+    untested = {'en': 'this run does not test why', 'zh': '本次运行没有检验原因'}[lang]
+    timing = _timing(None)  # measured 6 ms, predicted 30 ms: a prediction above its measurement
+    plan = _Plan()  # the schedule, 40 ms, longer than the step: the thread test is printed after it
+    plan.others_busy, plan.thread_test = None, {'all': 0.0006, 'one': 0.0005, 'threads': 2}
+    before, after = show.step_timing_text(timing, plan), show.schedule_vs_step_text(plan, _Rates(None), timing)
+    assert tested in before and untested not in before and show.thread_test_text(plan) in after
+    assert untested in show.step_timing_text(timing)  # no schedule given: nothing said to follow
+    plan.total = 0.0017  # the schedule shorter than the step: no thread test follows, so none is pointed to
+    assert untested in show.step_timing_text(timing, plan) and tested not in show.step_timing_text(timing, plan)
+    plan.total, timing.predicted = 0.040, {TOGETHER: 0.003}  # measured above its prediction: the test cannot bear
+    assert untested in show.step_timing_text(timing, plan)

@@ -85,4 +85,20 @@ def test_exercise_5_model_and_drawing():
     fig = show.draw_dag(r)
     top, bottom = fig.axes[:2]
     assert [t.get_text() for t in bottom.get_yticklabels()] == ['lane 0', 'lane 1']
-    assert top.get_title(loc='left').startswith('Exercise 5')
+    assert top.get_title(loc='left').startswith("The book's exercise 5")
+
+
+def test_every_reference_to_a_numbered_exercise_names_the_books_in_the_lesson_and_its_catalogue():
+    """13.3.3 numbers its own exercises 1-3; the book's exercise 5 is its third, so a bare 'exercise 5' or '练习5'
+    would point a reader at the wrong list. Every numbered reference says whose it is."""
+    import pathlib
+    import re
+
+    from d2l_ext.i18n import catalogue
+    src = (pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.3-The-Dependency-Graph.py').read_text()
+    for lang, bare, owned in (('en', r'(?i)exercise\s*\d', r"(?i)the book's exercise \d"),
+                              ('zh', r'练习\s*\d', r'书中的练习\d')):
+        texts = [src] + [v for k, v in catalogue(lang).items() if k.startswith('graph.')]
+        for text in texts:
+            assert len(re.findall(bare, text)) == len(re.findall(owned, text)), text[:200]
+        assert any(re.search(owned, text) for text in texts)

@@ -162,8 +162,8 @@ def test_shipped_recordings_are_gpu_recordings_named_after_their_machine(path):
 def test_the_stage_that_hands_each_lane_its_weights_and_rows_is_named_for_both():
     import inspect
 
-    from d2l_ext.depgraph import task
-    assert "stage(i, 'copy in')" in inspect.getsource(task.mlp_step)  # it copies the weights and moves the rows
+    from d2l_ext.depgraph import worked
+    assert "stage(i, 'copy in')" in inspect.getsource(worked.mlp_step)  # it copies the weights and moves the rows
     with using_language('en'):
         assert t(G.STAGES['copy in']) == 'weights + rows in' and 'weights + rows in' in t('graph.recorded.legend_copy')
     with using_language('zh'):

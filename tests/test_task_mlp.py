@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from d2l_ext.depgraph import model, task
+from d2l_ext.depgraph import model, task, worked
 from d2l_ext.grading.core import load_submission
 from d2l_ext.i18n import catalogue, using_language
 
@@ -21,7 +21,7 @@ def lanes_have_gpu():
 
 
 def test_worked_solution_passes_every_criterion():
-    verdict = grade(inspect.getsource(task.mlp_step))
+    verdict = grade(inspect.getsource(worked.mlp_step))
     assert set(verdict) == {'runs', 'correct', 'placement', 'overlap'}
     assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
     o = verdict['overlap'].fields
@@ -29,9 +29,9 @@ def test_worked_solution_passes_every_criterion():
     assert verdict['correct'].fields['steps'] == task.STEPS
 
 
-@pytest.mark.parametrize('name', sorted(task.WRONG))
+@pytest.mark.parametrize('name', sorted(worked.WRONG))
 def test_wrong_versions_fail_for_their_reason(name):
-    failing, source = task.WRONG[name]
+    failing, source = worked.WRONG[name]
     if name in ('in_turn', 'main_thread') and all(lane.kind == 'gpu' for lane in task.graded_lanes()):
         pytest.skip('on GPU lanes only, queuing the halves in turn still runs them at once')
     verdict = grade(source)
@@ -42,29 +42,29 @@ def test_wrong_versions_fail_for_their_reason(name):
 
 
 def test_the_grader_accepts_the_learners_own_stage_names():
-    renamed = inspect.getsource(task.mlp_step).replace("'copy in'", "'weights and rows to the lane'")
+    renamed = inspect.getsource(worked.mlp_step).replace("'copy in'", "'weights and rows to the lane'")
     assert 'weights and rows to the lane' in renamed
     assert all(c.passed for c in grade(renamed).values())
 
 
 def test_each_wrong_update_says_how_far_off_it_is():
-    scales = {name: grade(task.WRONG[name][1])['correct'].fields for name in ('half_means', 'averaged')}
+    scales = {name: grade(worked.WRONG[name][1])['correct'].fields for name in ('half_means', 'averaged')}
     assert scales['half_means']['scale'] == pytest.approx(2.0, rel=1e-3)  # the sum of two means: twice the mean
     assert scales['averaged']['scale'] == pytest.approx(0.5, rel=1e-3)
-    assert grade(task.WRONG['stale'][1])['correct'].fields['step'] == 2  # right on the first step, stale after
+    assert grade(worked.WRONG['stale'][1])['correct'].fields['step'] == 2  # right on the first step, stale after
 
 
 def test_the_version_in_turn_is_right_and_on_its_lanes_but_never_overlaps():
-    verdict = grade(task.WRONG['in_turn'][1])
+    verdict = grade(worked.WRONG['in_turn'][1])
     if lanes_have_gpu():
         pytest.skip('a GPU lane queues its half and returns: the grader waits, the overlap depends on the pair')
     assert verdict['correct'].passed and verdict['placement'].passed
     assert verdict['overlap'].fields['measured'] == 0.0
 
 
-@pytest.mark.parametrize('name', sorted(task.WRONG_GPU))
+@pytest.mark.parametrize('name', sorted(worked.WRONG_GPU))
 def test_gpu_only_wrong_versions(name):
-    failing, source = task.WRONG_GPU[name]
+    failing, source = worked.WRONG_GPU[name]
     verdict = grade(source)
     if lanes_have_gpu() and task.graded_lanes()[0].kind == 'gpu':
         assert not verdict[failing].passed and verdict[failing].key == 'task.mlp.server_device'
@@ -73,7 +73,7 @@ def test_gpu_only_wrong_versions(name):
 
 
 def test_skeleton_reports_todo():
-    verdict = task.TASK.grade(load_submission(task.TASK, task.WRONG['todo'][1]))
+    verdict = task.TASK.grade(load_submission(task.TASK, worked.WRONG['todo'][1]))
     assert [(c.id, c.passed, c.key) for c in verdict] == [('runs', False, 'grading.todo')]
 
 
@@ -152,7 +152,7 @@ def _header_of(source: str, code: str) -> str:
 
 def test_lesson_shows_exactly_the_packaged_solution_collapsed():
     source = LESSON.read_text()
-    solution = inspect.getsource(task.mlp_step)
+    solution = inspect.getsource(worked.mlp_step)
     assert solution in _functions_in(source, 'mlp_step')
     header = _header_of(source, solution)
     assert '"source_hidden": true' in header and '"outputs_hidden": true' in header
@@ -172,7 +172,7 @@ def test_lesson_skeleton_is_graded_and_says_todo():
 
 
 # A hang is killed at the budget whatever it is: 8 s is enough to show it; a crash needs time to import first.
-@pytest.mark.parametrize('source, status, budget', [(task.HANGS, 'hung', 8), (task.CRASHES, 'crashed', 20)])
+@pytest.mark.parametrize('source, status, budget', [(worked.HANGS, 'hung', 8), (worked.CRASHES, 'crashed', 20)])
 def test_hanging_and_crashing_versions_are_reported_by_the_runner(source, status, budget):
     runner = pytest.importorskip('d2l_ext.grading.runner')
     verdict = runner.grade('13.3.3-mlp', source, budget_s=budget)

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from ..profiling import no_profiler_chatter
 from ..workers import dispatch, shutdown
-from .core import CommResult, CommRow, copy_overlap, expected_overlap, measure_comm, predicted_overlap
+from .core import (
+    CommResult,
+    CommRow,
+    copy_overlap,
+    copy_thread_rule,
+    expected_overlap,
+    measure_comm,
+    predicted_overlap,
+)
 from .evidence import (
     TIMELINE_PLANS,
     CommTimeline,
@@ -23,8 +31,8 @@ from .evidence import (
 from .rates import Rates, measure_rates
 
 __all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'FirstCopyResult', 'ProfileRow',
-           'Rates', 'TIMELINE_PLANS', 'comm', 'comm_timelines', 'copy_overlap', 'exercise_three', 'expected_overlap',
-           'first_copy', 'measure_rates', 'no_profiler_chatter', 'predicted_overlap']
+           'Rates', 'TIMELINE_PLANS', 'comm', 'comm_timelines', 'copy_overlap', 'copy_thread_rule', 'exercise_three',
+           'expected_overlap', 'first_copy', 'measure_rates', 'no_profiler_chatter', 'predicted_overlap']
 
 
 def comm(framework: str = 'torch', size=None, iters=None, repeats: int = 5, progress=None, plan: dict | None = None,

@@ -22,22 +22,36 @@ from ..workloads import check_budget, resolve_workload
 VARIANTS = ('run', 'copy', 'run_then_copy', 'overlapped')
 
 
-def expected_overlap(run: float, copy: float, rule: str, threads: int = 1, iters: int | None = None) -> float:
+def copy_thread_rule(threads: int, cores: int | None = None) -> str:
+    """Which closed form a CPU copy thread follows (13.3.2): 'own_core' when the computing threads leave it a core
+    (threads + 1 <= cores), else 'shared' (it needs a core the computing threads already fill)."""
+    cores = cores or cpu_cores()
+    return 'own_core' if max(1, threads) + 1 <= cores else 'shared'
+
+
+def expected_overlap(run: float, copy: float, rule: str, threads: int = 1, iters: int | None = None,
+                     cores: int | None = None) -> float:
     """What run + copy issued together can take (13.3.2), by the rule that holds here.
 
     'separate': a GPU's copy engine works beside its compute units -> max(run, copy).
     'one_stream': copies queued on the products' stream wait for them -> run + copy.
-    'shared': a copy thread beside a computing thread on the same cores -> (run + copy) / ways.
+    'own_core': a CPU copy thread with a core of its own beside `threads` computing threads -> max(run, copy).
+    'shared': a CPU copy thread on cores the computing threads fill -> their core time spread over the cores,
+    (min(threads, cores) x run + copy) / cores, and never less than max(run, copy). A copy that needs a core while
+    every core computes cannot be free. With 1 core this is run + copy.
+    'thread': a CPU copy thread, either of the two by copy_thread_rule(threads, cores).
     With `iters` (products, each copied once it is done), where the two overlap the pipeline also fills and drains:
     the first copy waits for the first product and the last copy follows the last product, so one product or one
-    copy, whichever is shorter, adds min(run, copy) / iters.
+    copy, whichever is shorter, adds min(run, copy) / iters ('separate' and 'own_core').
     """
+    cores = cores or cpu_cores()
+    if rule == 'thread':
+        rule = copy_thread_rule(threads, cores)
     tail = min(run, copy) / iters if iters else 0.0
-    if rule == 'separate':
+    if rule in ('separate', 'own_core'):
         return max(run, copy) + tail
     if rule == 'shared':
-        ways = max(1, min(2, cpu_cores() // max(1, threads)))
-        return run + copy if ways == 1 else max(run, copy, (run + copy) / ways) + tail
+        return max(run, copy, (min(max(1, threads), cores) * run + copy) / cores)
     return run + copy
 
 
@@ -87,7 +101,7 @@ class CommRow(Result):
     run_then_copy: float
     overlapped: float
     expected: float
-    expectation: str  # the rule: 'separate', 'one_stream', 'shared' or 'engine'
+    expectation: str  # the rule: 'separate', 'one_stream', 'own_core', 'shared' or 'engine'
     overlap_vs_expected: float
     copy_gbps: float
     copy_vs_link: float | None
@@ -176,7 +190,8 @@ def _torch_rows(lane, n, k, repeats, plan=None, progress=None):
         copier = ThreadCopier(n, k)
         c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
                                   repeats, t('communication.mode.cpu_analogue'), wait, progress)
-        rows.append(_row('cpu_analogue', 'copy_thread', 'shared', lane, n, k, c, errors, threads=lane.threads))
+        rows.append(_row('cpu_analogue', 'copy_thread', copy_thread_rule(lane.threads), lane, n, k, c, errors,
+                         threads=lane.threads))
     return rows, link
 
 

@@ -1,12 +1,13 @@
 """13.3.3 "The Dependency Graph", split by job; data only (drawing lives in d2l_ext.display.graph_draw).
 
 * model:    the two-layer MLP of Fig. 13.3.1: one lane's forward and backward, the problem, its float64 answer
-* task:     the graded "Build it" task '13.3.3-mlp' and its worked answer, mlp_step (the step on two lanes)
+* worked:   the worked answer, mlp_step (the step on two lanes), the halves in turn, and the typical wrong versions
+* task:     the graded "Build it" task '13.3.3-mlp': what it records of the learner's step, and its criteria
 * tracer:   recording a step's dependency graph from the operations it runs (TorchDispatchMode)
 * runs:     recording, running, checking and timing the step on this machine's lanes
 * costs:    node costs (modelled or measured here), the lanes' measured rates, the schedule and predictions
 * schedule: the generic algorithms: serial total, critical path, list scheduling (13.3.1-13.3.3)
-* dag:      exercise 5, a DAG of products planned and run on two lanes by a small dependency engine
+* dag:      the book's exercise 5, a DAG of products planned and run on two lanes by a small dependency engine
 
 Importing it loads PyTorch, never matplotlib.
 """
@@ -64,8 +65,9 @@ from .runs import (
     time_step,
     whole_device,
 )
-from .task import mlp_step_in_turn, wrong_version
+from .task import wrong_version
 from .tracer import GraphRecorder, coarsen_graph, graph_summary, stage, trace
+from .worked import mlp_step_in_turn
 
 __all__ = [
     'APART', 'as_lanes', 'BOOK_SETTING', 'broken_engine_check', 'check_dag', 'check_step_matches', 'check_update',

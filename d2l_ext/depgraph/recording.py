@@ -1,6 +1,6 @@
 """13.3.3's step recorded on a machine with a GPU, for readers without one: times, intervals, provenance (JSON).
 
-`record_step` runs the lesson's worked step (task.mlp_step, the single copy) on this machine's
+`record_step` runs the lesson's worked step (worked.mlp_step, the single copy) on this machine's
 two lanes beside the one-device step on the whole minibatch and the halves one after the other,
 interleaved, several repeats, every update checked against float64. Every run is instrumented the
 same way, so the intervals come from the timed runs themselves: a GPU's work from CUDA events
@@ -24,7 +24,7 @@ from ..i18n import t
 from ..machine import provenance
 from ..paths import read_json
 from ..timing import wait_for_lanes
-from . import task
+from . import task, worked
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
 from .runs import as_lanes, check_update, whole_device
 from .tracer import stage
@@ -145,7 +145,7 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
     reference, _ = reference_step(params, X, y, lr)
     one = _OneDevice(lanes[0], params, X, y)
     every = list(lanes) + [one.lane]
-    in_turn, split = _Split(task.mlp_step_in_turn, lanes), _Split(task.mlp_step, lanes)
+    in_turn, split = _Split(worked.mlp_step_in_turn, lanes), _Split(worked.mlp_step, lanes)
     runs = {'one_device': (lambda: one(lr), one),
             'in_turn': (lambda: in_turn(params, X, y, lr), in_turn),
             'split': (lambda: split(params, X, y, lr), split)}

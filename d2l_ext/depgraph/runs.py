@@ -1,11 +1,11 @@
 """Running, recording, checking and timing the MLP step on this machine's lanes (13.3.3).
 
-The step is the graded task's worked answer (task.mlp_step), the single copy the lesson shows.
+The step is the graded task's worked answer (worked.mlp_step), the single copy the lesson shows.
 Three ways to run it are timed interleaved with timing.compare (every repeat kept), each update checked against float64:
 
 * one device, whole minibatch, no copies: the baseline (on a CPU, one thread with all cores);
-* two lanes, one after the other (task.mlp_step_in_turn);
-* two lanes together (task.mlp_step);
+* two lanes, one after the other (worked.mlp_step_in_turn);
+* two lanes together (worked.mlp_step);
 
 and the two lanes' overlap is measured from the intervals each half really ran.
 """
@@ -19,7 +19,7 @@ from ..errors import UsageError
 from ..i18n import t
 from ..results import render
 from ..timing import Measurement
-from . import task
+from . import task, worked
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
 from .sharing import others_busy
 from .tracer import coarsen_graph, trace
@@ -72,14 +72,14 @@ def record_step_graph(lanes=None, problem=None, keep_calls=False, lr=0.1, step=N
     """The op-level dependency graph of one two-lane training step (13.3.3).
 
     `lanes`: Lane objects or device names (default two CPU lanes); `step` defaults to the worked
-    answer, task.mlp_step (any function with its signature works). The halves run one after the
+    answer, worked.mlp_step (any function with its signature works). The halves run one after the
     other in this thread while recording. Each node has id, name (aten op), stage, kind
     ('compute' or 'copy'), lane, device, shapes, dtype, flops and bytes.
     """
     devices = [_device_name(x) for x in (lanes or ['cpu', 'cpu'])]
     params, X, y = problem or make_problem(**DEFAULT_SIZES)
     labels = {id(v): 'weights' for v in params.values()} | {id(X): 'rows', id(y): 'rows'}
-    g, _ = trace(step or task.mlp_step, [_TraceLane(d) for d in devices], params, X, y, lr,
+    g, _ = trace(step or worked.mlp_step, [_TraceLane(d) for d in devices], params, X, y, lr,
                  keep_calls=keep_calls, inputs_on=SERVER, labels=labels)
     g['devices'] = devices
     return name_copies_in(g)
@@ -144,7 +144,7 @@ def check_step_matches(lanes=None, problem=None, lr=0.1, step=None):
     """
     lanes = as_lanes(lanes)
     params, X, y = problem or make_problem(**DEFAULT_SIZES)
-    new = (step or task.mlp_step)(lanes, params, X, y, lr)
+    new = (step or worked.mlp_step)(lanes, params, X, y, lr)
     reference, _ = reference_step(params, X, y, lr)
     return {'match': True, 'relative_error': check_update(new, params, reference, t('graph.what_step'))}
 
@@ -164,7 +164,7 @@ def lane_overlap(lanes=None, problem=None, repeats=3) -> LaneOverlap:
     """Run the worked step with recorded halves; the repeat with the median overlap (the first one warms up)."""
     lanes = as_lanes(lanes)
     params, X, y = problem or make_problem(**DEFAULT_SIZES)
-    fn = task.fresh(task.mlp_step)
+    fn = task.fresh(worked.mlp_step)
     runs = [task.recorded_step(fn, lanes, params, X, y, 0.1) for _ in range(repeats + 1)][1:]
     runs.sort(key=lambda r: task.half_overlap(r['intervals']) or 0.0)
     r = runs[len(runs) // 2]
@@ -227,8 +227,8 @@ def step_variants(lanes, problem, lr=0.1):
     def one_device():
         return run_on_lanes([whole], [lambda: sgd_step(on_dev, X1, y1, lr)])[0]
     return {ONE_DEVICE: one_device,
-            APART: lambda: task.mlp_step_in_turn(lanes, params, X, y, lr),
-            TOGETHER: lambda: task.mlp_step(lanes, params, X, y, lr)}, [whole]
+            APART: lambda: worked.mlp_step_in_turn(lanes, params, X, y, lr),
+            TOGETHER: lambda: worked.mlp_step(lanes, params, X, y, lr)}, [whole]
 
 
 def time_step(lanes=None, problem=None, repeats=5, lr=0.1, variants=STEP_VARIANTS, predicted=None,

@@ -12,8 +12,9 @@ import statistics
 from ..allreduce.results import MIB  # bytes per MiB: gradients and buckets in one unit
 from ..i18n import t
 from ..machine import gpu_names_torch
-from ..results import chance_gap, close, quartiles, told_apart
+from ..results import chance_gap, close
 from . import style
+from .apart import apart
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
@@ -43,18 +44,12 @@ def _short(result, version) -> str:
     return t('allreduce.short.backward') if version.id in ('backward', 'nosync') else version.label
 
 
-def compared(result, a, b) -> tuple[bool, str]:
-    """Whether two versions' step times are told apart (d2l_ext.results.told_apart, the one test), and the clause
-    that says both parts of the test in order, with each middle half in ms, so a reader can check it on the dots."""
-    ma, mb = a.measurement, b.measurement
-    (a0, a1), (b0, b1) = quartiles(ma), quartiles(mb)
-    fields = dict(a=_short(result, a), b=_short(result, b), a0=a0 * 1e3, a1=a1 * 1e3, b0=b0 * 1e3, b1=b1 * 1e3,
-                  spread=chance_gap(ma, mb) * 1e3)
-    if told_apart(ma, mb):
-        return True, t('allreduce.apart.yes', **fields)
-    if abs(ma.median - mb.median) <= chance_gap(ma, mb):
-        return False, t('allreduce.apart.gap', **fields)
-    return False, t('allreduce.apart.overlap', **fields)
+def compared(result, a, b, medians: bool = True) -> tuple[bool, str]:
+    """Whether two versions' step times are told apart (d2l_ext.results.told_apart, the one test), and display.apart's
+    clause: both parts of the test in order, each middle half in ms after its version's letter, so a reader can
+    check it on the dots. `medians=False` where the head already gives both medians."""
+    found = apart(a.measurement, b.measurement, 'ms', names=(_short(result, a), _short(result, b)), medians=medians)
+    return found.told, found.clause
 
 
 def overlapping(result) -> list:
@@ -300,89 +295,6 @@ def plot_steps(result, ax=None, ids=None):
     times = {_label(result, v): v.step_times for v, _ in drawn}
     guesses = {_label(result, v): s for v, s in drawn}
     return plot_repeats(times, ax=ax, predicted=guesses, title=_title(result, ids))
-
-
-def bucket_text(result, sizes=None) -> str:
-    """13.3.4: the bucket sizes the model predicts fastest beside the measured fastest, and how far apart they are."""
-    sizes = sorted(sizes or {v.bucket_mb for v in result.ddp_versions()})
-    model = result.prediction.best_buckets(sizes)
-    rivals = [v for v in result.ddp_versions() if v.bucket_mb in sizes]
-    fastest = result.fastest_buckets(sizes)
-    listed = t('allreduce.sep_list').join
-    if len(fastest) == len(rivals) > 1:
-        best = min(rivals, key=lambda v: v.median)
-        return t('allreduce.buckets.text_same', model=listed(f'{mb:g}' for mb in model), fastest=f'{best.bucket_mb:g}')
-    return t('allreduce.buckets.text' if len(fastest) == 1 else 'allreduce.buckets.text_tied',
-             model=listed(f'{mb:g}' for mb in model), measured=listed(f'{mb:g}' for mb in fastest),
-             where=_sweep_distance(sizes, fastest, model))
-
-
-def _sweep_distance(sizes, fastest, model) -> str:
-    """How far the measured fastest lie from the model's fastest in the sweep: the closest pair, named by size.
-
-    A size in both lists; two sizes next to each other in the sweep (no size swept between them); or how many
-    positions apart they are. The sweep itself is listed, so 'next to each other' can be read off it.
-    """
-    pairs = sorted((abs(sizes.index(a) - sizes.index(b)), a, b) for a in fastest for b in model)
-    apart, a, b = pairs[0]
-    sweep = t('allreduce.sep_list').join(f'{mb:g}' for mb in sizes)
-    if apart == 0:
-        return t('allreduce.buckets.shared', mb=f'{a:g}')
-    key = 'allreduce.buckets.neighbours' if apart == 1 else 'allreduce.buckets.apart'
-    return t(key, measured=f'{a:g}', model=f'{b:g}', steps=apart, sweep=sweep)
-
-
-def plot_buckets(results, sizes=None, ax=None):
-    """13.3.4: DDP's step time against its bucket size (every repeat of every run), the model's line beside it.
-
-    results: one AllreduceResult or several (the panel's runs); the model is the last run's. sizes: the
-    bucket sizes to draw the model at (default: those measured). (a) and the flat control, measured,
-    are drawn as horizontal lines; the size from which one bucket holds the whole gradient is marked.
-    """
-    results = results if isinstance(results, list | tuple) else [results]
-    last, ms = results[-1], 1e3
-    p = last.prediction
-    measured = [(v.bucket_mb, x) for r in results for v in r.ddp_versions() for x in v.step_times]
-    grid = sorted(set(sizes or ()) | {mb for mb, _ in measured})
-    if ax is None:
-        _, ax = style.figure(height=3.8)
-    else:
-        style.apply()
-    model = [p.for_version('ddp', mb) * ms for mb in grid]
-    ax.plot(grid, model, '--', marker='s', color=style.color('predicted'), zorder=2,
-            label=style.plot_text('allreduce.buckets.model', alpha=p.per_call * ms, gbps=p.bus_bandwidth / 1e9))
-    ax.scatter([mb for mb, _ in measured], [x * ms for _, x in measured], color=style.color('measured'), s=40,
-               alpha=0.8, zorder=3, label=style.plot_text('allreduce.buckets.measured'))
-    for vid, dash in (('serial', ':'), ('flat', '-.')):
-        if last.has(vid):
-            ax.axhline(last.version(vid).median * ms, ls=dash, color='grey', lw=1.2,
-                       label=style.plot_text(f'allreduce.buckets.{vid}'))
-    whole = p.gradient_bytes / 2 ** 20  # from this many MiB on, one bucket holds every gradient
-    if grid and grid[-1] >= whole:
-        ax.axvline(whole, color='black', lw=0.8)
-        ax.annotate(style.plot_text('allreduce.buckets.one'), (whole, 0.02), xycoords=('data', 'axes fraction'),
-                    xytext=(4, 0), textcoords='offset points', fontsize=style.MIN_FONT_PT)
-    ax.set_xscale('log')
-    ax.set_xticks(grid, [f'{mb:g}' for mb in grid])
-    ax.minorticks_off()
-    lines = [last.version(vid).median * ms for vid in ('serial', 'flat') if last.has(vid)]  # drawn: in view
-    ax.set_ylim(0, max(model + [x * ms for _, x in measured] + lines) * 1.15)
-    ax.set_xlabel(style.plot_text('allreduce.buckets.xlabel'))
-    ax.set_ylabel(style.plot_text('allreduce.buckets.ylabel'))
-    best = p.best_buckets(grid)
-    n = len(p.groups('ddp', best[0]))
-    sizes_shown = style.plot_text('allreduce.sep_list').join(f'{mb:g}' for mb in best)
-    fastest = last.fastest_buckets() if measured else []
-    if measured and len(fastest) == len(last.ddp_versions()) > 1:
-        title = style.plot_text('allreduce.buckets.title_same', model=sizes_shown, buckets=n)
-    elif measured:
-        title = style.plot_text('allreduce.buckets.title', model=sizes_shown, buckets=n,
-                                measured=style.plot_text('allreduce.sep_list').join(f'{mb:g}' for mb in fastest))
-    else:
-        title = style.plot_text('allreduce.buckets.title_model', model=sizes_shown, buckets=n)
-    ax.set_title(title, loc='left')
-    ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-    return ax.figure
 
 
 def draw_step_timeline(result, version_id: str, ax=None):

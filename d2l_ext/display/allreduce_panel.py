@@ -16,7 +16,8 @@ from IPython.display import display
 from ..errors import UsageError
 from ..i18n import t
 from . import style
-from .allreduce import draw_step_timeline, overlap_sentence, plot_buckets
+from .allreduce import draw_step_timeline, overlap_sentence
+from .allreduce_buckets import plot_buckets
 from .panels import Panel, show_in
 
 BUCKETS_MB = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 25.0, 50.0)

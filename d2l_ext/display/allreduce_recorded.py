@@ -12,7 +12,8 @@ from ..i18n import t
 from . import allreduce as show
 from . import style
 
-# The versions drawn against the world size, in the lesson's order; (d) is the fastest bucket size of each run.
+# The versions drawn against the world size, in the lesson's order; (d) is each run's DDP bucket size with the
+# lowest median step (results.best_ddp), named by ddp_label / sweep_text from what was recorded.
 DRAWN = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp')
 
 
@@ -51,6 +52,38 @@ def this_machine_text(rec: dict, here: dict | None = None) -> str:
              there=_machine(theirs, there.get('cpu_cores')))
 
 
+def _swept(runs) -> tuple[list[float], list]:
+    """The DDP bucket sizes recorded (any world size), and each run's size with the lowest median step."""
+    return sorted({v.bucket_mb for _, r in runs for v in r.ddp_versions()}), [r.best_ddp() for _, r in runs]
+
+
+def ddp_label(runs, text=t) -> str:
+    """(d)'s name in the figure, from what was recorded: the one bucket size there is, or the size with the lowest
+    median of the N recorded (the same at every world size, or the sizes that were lowest at some world size)."""
+    swept, best = _swept(runs)
+    if len(swept) == 1:
+        return show._label(runs[-1][1], best[-1], text)
+    chosen = sorted({v.bucket_mb for v in best})
+    mb = text('allreduce.sep_list').join(f'{x:g}' for x in chosen)
+    if len(chosen) == 1:
+        return text('allreduce.recorded.best_ddp_same', mb=mb, n=len(swept))
+    return text('allreduce.recorded.best_ddp_each', mb=mb, n=len(swept))
+
+
+def sweep_text(runs) -> str:
+    """The caption's line on (d): the bucket sizes recorded and which one each world size shows (nothing when
+    only one size was recorded: every line below names it)."""
+    swept, best = _swept(runs)
+    if len(swept) < 2:
+        return ''
+    sweep = t('allreduce.sep_list').join(f'{x:g}' for x in swept)
+    if len({v.bucket_mb for v in best}) == 1:
+        return t('allreduce.recorded.sweep_same', n=len(swept), sweep=sweep, mb=f'{best[0].bucket_mb:g}')
+    each = t('allreduce.sep_list').join(t('allreduce.recorded.sweep_at', mb=f'{v.bucket_mb:g}', n=n)
+                                        for (n, _), v in zip(runs, best))
+    return t('allreduce.recorded.sweep_each', n=len(swept), sweep=sweep, each=each)
+
+
 def _version_label(result, vid, text=t) -> str:
     v = result.best_ddp() if vid == 'ddp' else result.version(vid)
     return show._label(result, v, text)
@@ -66,7 +99,7 @@ def below_text(result, vid: str) -> str:
     alone, v = result.version('backward'), result.version(vid)
     if v.median >= alone.median:
         return ''
-    told, clause = show.compared(result, alone, v)
+    told, clause = show.compared(result, alone, v, medians=False)
     verdict = t('allreduce.recorded.below_' + ('beyond' if told else 'within'), verdict=clause)
     return t('allreduce.recorded.below', label=show._label(result, v, t), ms=v.median * 1e3,
              gap=(alone.median - v.median) * 1e3, alone=alone.median * 1e3, verdict=verdict,
@@ -129,7 +162,8 @@ def recorded_text(rec: dict) -> str:
         return t('allreduce.recorded.none')
     runs = sorted(recording.results(rec).items())
     largest = runs[-1][0]  # the lesson draws one step of (c) at the largest world size
-    return '\n'.join([where_text(rec), this_machine_text(rec)] +
+    sweep = sweep_text(runs)
+    return '\n'.join([where_text(rec), this_machine_text(rec)] + ([sweep] if sweep else []) +
                      [run_text(rec, r, drawn=n == largest) for n, r in runs] + [t('allreduce.recorded.unexplained')])
 
 
@@ -141,7 +175,7 @@ def plot_recorded(rec: dict):
     for vid in DRAWN:
         versions = [(n, r.best_ddp() if vid == 'ddp' else r.version(vid)) for n, r in runs]
         label = _version_label(runs[-1][1], vid, style.plot_text) if vid != 'ddp' else \
-            style.plot_text('allreduce.recorded.best_ddp')
+            ddp_label(runs, style.plot_text)
         line, = left.plot(sizes, [v.median * 1e3 for _, v in versions], marker='o', label=label)
         for n, v in versions:
             left.scatter([n] * len(v.step_times), [x * 1e3 for x in v.step_times], s=12, alpha=0.5,
@@ -150,7 +184,7 @@ def plot_recorded(rec: dict):
     left.set_ylabel(style.plot_text('allreduce.recorded.ylabel_ms'))
     left.set_ylim(bottom=0)
     for vid, marker in (('hooks', 'o'), ('ddp', 's')):
-        label = style.plot_text('allreduce.recorded.best_ddp') if vid == 'ddp' else \
+        label = ddp_label(runs, style.plot_text) if vid == 'ddp' else \
             _version_label(runs[-1][1], vid, style.plot_text)
         ids = [r.best_ddp().id if vid == 'ddp' else vid for _, r in runs]
         measured = [r.version(i).overlap or 0.0 for (_, r), i in zip(runs, ids)]

@@ -39,10 +39,32 @@ def in_unit(value: float, unit: str, digits: int | None = None) -> str:
     return t(f'apart.unit.{unit}', value=number(value, unit, digits))
 
 
-def halves(m, unit: str, name: str | None = None) -> str:
-    """The middle half of a way's repeats, 'q1–q3' with its unit, after its name if given (results.quartiles)."""
+def places(value: float, unit: str) -> int:
+    """Decimal places that show `value` in `unit` as a clause shows every number: ms to three significant digits
+    but at least 0.1 ms (140.5, 90.0, 2.21), seconds to four significant digits, ratios to 0.01. Trailing zeros
+    are kept, so the numbers of one clause line up."""
+    if unit == 'x':
+        return 2
+    shown = abs(value) * (1e3 if unit == 'ms' else 1)
+    if not shown > 0:
+        return 1
+    if unit == 'ms':
+        return max(1, 2 - math.floor(math.log10(shown)))
+    return max(0, 3 - math.floor(math.log10(shown)))
+
+
+def _fixed(value: float, unit: str, decimals: int) -> str:
+    return f'{value * (1e3 if unit == "ms" else 1):.{decimals}f}'
+
+
+def halves(m, unit: str, name: str | None = None, decimals: int | None = None) -> str:
+    """The middle half of a way's repeats, 'q1–q3' with its unit, after its name if given (results.quartiles).
+
+    `decimals`: the clause's places (the same for every number in it); by default those of the median.
+    """
     q1, q3 = quartiles(m)
-    shown = t(f'apart.unit.{unit}', value=f'{number(q1, unit)}–{number(q3, unit)}')
+    d = places(m.median, unit) if decimals is None else decimals
+    shown = t(f'apart.unit.{unit}', value=f'{_fixed(q1, unit, d)}–{_fixed(q3, unit, d)}')
     return shown if name is None else t('apart.named', name=name, range=shown)
 
 
@@ -66,11 +88,18 @@ def apart(a, b, unit: str = 'auto', names: tuple[str | None, str | None] = (None
     """
     if unit == 'auto':
         unit = 'ms' if max(a.median, b.median) < 0.1 else 's'
-    digits = None if unit == 'x' else 2
-    values = dict(ma=in_unit(a.median, unit), mb=in_unit(b.median, unit))
+    # One number of places for the whole clause, from the larger median, and the difference taken between the
+    # medians as shown: the numbers a reader sees add up (110.5 - 90.0 = 20.5, not "111 and 90 differ by 20").
+    d = places(max(abs(a.median), abs(b.median)), unit)
+    scale = 1e3 if unit == 'ms' else 1
+
+    def shown(value: float) -> str:
+        return t(f'apart.unit.{unit}', value=_fixed(value, unit, d))
+    diff = abs(round(a.median * scale, d) - round(b.median * scale, d)) / scale
+    values = dict(ma=shown(a.median), mb=shown(b.median))
     fields = dict(medians=t('apart.medians' if medians else 'apart.medians_plain', **values), **values,
-                  diff=in_unit(abs(a.median - b.median), unit, digits), gap=in_unit(chance_gap(a, b), unit, digits),
-                  a=halves(a, unit, names[0]), b=halves(b, unit, names[1]))
+                  diff=shown(diff), gap=shown(chance_gap(a, b)),
+                  a=halves(a, unit, names[0], d), b=halves(b, unit, names[1], d))
     told = told_apart(a, b)
     if len(a.times) < 2 and len(b.times) < 2:
         outcome = 'single'

@@ -1,6 +1,9 @@
-"""13.3.2's pictures and sentences: each variant's repeats beside its prediction, compute/copy stream
-timelines, the book's first non_blocking copy (first call vs later calls, the profiler's CPU vs CUDA time), the hazard.
-Exercises 3 and 4 live in display/communication_exercises.py; their names are re-exported here.
+"""13.3.2's pictures and sentences: this machine's book cells, rates and prediction, each variant's repeats beside
+its prediction, the GPU recording's copy modes, the book's first non_blocking copy (first call vs later calls, the
+profiler's CPU vs CUDA time), the hazard.
+The overlap sentences live in display/communication_overlap.py, the stream timelines in
+display/communication_timelines.py, exercises 3 and 4 in display/communication_exercises.py; their public names are
+re-exported here (the lesson reads them as show.), and none of them imports this module.
 
 Each plot takes a typed result (or a Comparison) and returns the Figure; each `*_text` returns a
 sentence chosen by the measured numbers, so the lesson never states what its output contradicts.
@@ -8,7 +11,7 @@ sentence chosen by the measured numbers, so the lesson never states what its out
 from __future__ import annotations
 
 from ..i18n import t
-from ..results import NOISE, chance_gap, close, quartiles, told_apart
+from ..results import NOISE, close
 from . import style
 from .communication_exercises import (  # noqa: F401 (re-exported: the lesson reads them as show.)
     EXPECTATIONS,
@@ -18,25 +21,25 @@ from .communication_exercises import (  # noqa: F401 (re-exported: the lesson re
     plot_exercise_three,
     profile_text,
 )
+from .communication_overlap import _wall_text, guess_text, overlap_text, told_apart_text  # noqa: F401 (re-exported)
+from .communication_timelines import (  # noqa: F401 (re-exported)
+    STREAM_ROWS,
+    _flat,
+    _mode_name,
+    legend_names,
+    merge_touching,
+    merged_roles,
+    plot_comm_timelines,
+    timeline_title,
+    timelines_missing_text,
+)
 from .parallel import _sentences, machine_text, variant_name  # noqa: F401 (machine_text: the lesson's first cell)
 from .repeats import plot_repeats
-from .timeline import draw_timeline
 
-STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
+RULES = ('separate', 'one_stream', 'own_core', 'shared', 'engine')  # CommRow.expectation: communication.rule.<rule>
 SIDE_PLAN = 'pinned, preallocated, copy stream + events'
 REUSED_PLAN = 'pageable, preallocated, same stream'  # recorded from 2026-12-04 on
-
-
-def _flat(axes) -> list:
-    """style.figure's axes as a list, whether it returned one panel or an array."""
-    return list(axes.flat) if hasattr(axes, 'flat') else [axes]
-
-
-def _mode_name(mode: str) -> str:
-    from ..i18n import catalogue
-    key = f'communication.mode.{mode}'
-    return style.plot_text(key) if key in catalogue('en') else mode
 
 
 def _name(key: str) -> str:
@@ -67,8 +70,12 @@ def book_times_text(run: float, first: float, second: float, gpu: bool) -> str:
              noise=NOISE)
 
 
-def prediction_text(rates, iters: int, predicted: dict[str, float]) -> str:
-    """This machine's rates and what they predict for each variant (13.3.2)."""
+def prediction_text(rates, iters: int, predicted: dict[str, float], rule: str | None = None) -> str:
+    """This machine's rates and what they predict for each variant (13.3.2).
+
+    `rule` (communication.copy_thread_rule on a CPU, 'separate' on a GPU): one more line names the closed form the
+    overlapped prediction follows here, the very rule expected_overlap computed it by.
+    """
     s = rates.seconds(iters)
     inner = rates.inner or rates.size
     lines = [t('communication.rates.gpu' if rates.gpu else 'communication.rates.cpu', tflops=rates.flops / 1e12,
@@ -78,6 +85,8 @@ def prediction_text(rates, iters: int, predicted: dict[str, float]) -> str:
                gb=iters * 4 * rates.size ** 2 / 1e9,
                run=s['run'], copy=s['copy'])]
     lines += [t('communication.predicted_line', name=_name(k), seconds=v) for k, v in predicted.items()]
+    if rule is not None:
+        lines.append(t('communication.rates.rule', rule=t(f'communication.rule.{rule}')))
     return '\n'.join(lines)
 
 
@@ -90,134 +99,13 @@ def _two_digits(x: float) -> str:
     return f'{r:.{max(0, 1 - math.floor(math.log10(r)))}f}'
 
 
-def guess_text(guess, closed: float, measured: float, repeats=None) -> str:
-    """The learner's guess beside the closed form and the measurement; a reminder when there is no guess yet.
-
-    `repeats`: every repeat's time; one more line says whether the two agree (NOISE), differ within the repeats'
-    range, or differ beyond it (with the ratio).
-    """
-    if isinstance(guess, bool) or not isinstance(guess, (int, float)) or not guess == guess:
-        text = t('communication.guess.none', closed=closed, measured=measured)
-    else:
-        text = t('communication.guess.line', guess=float(guess), closed=closed, measured=measured)
-    if repeats and measured > 0 and closed > 0:
-        fields = dict(ratio=max(closed, measured) / min(closed, measured), low=min(repeats), high=max(repeats),
-                      noise=NOISE)
-        if close(measured, closed):
-            key = 'communication.guess.agrees'
-        elif min(repeats) <= closed <= max(repeats):
-            key = 'communication.guess.spread'
-        else:
-            key = 'communication.guess.closed_above' if closed > measured else 'communication.guess.closed_below'
-        text += '\n' + t(key, **fields)
-    return text
-
-
-def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
-    """One overlap, three numbers: the interval fraction beside its closed form, then the wall clock (13.3.2).
-
-    `overlap` is `copy_overlap` of a traced run with 'predicted' replaced by the closed form from the
-    rates (and, on a CPU, the traced run's 'cores'). Then the copies' share of run then copy, and
-    whether overlapped and run then copy are told apart (results.told_apart: the medians differ by more than
-    the larger IQR and the middle halves of the repeats do not overlap), said with both ranges. A cause is named
-    only when measured: the process kept under 1.5 cores busy, or the traced products ran longer than every untraced
-    products-alone repeat. A last line gives the traced run's own wall clock (the timeline drawn is that run)
-    and, from its 'span', how much of that wall clock the drawn bars cover.
-    """
-    from ..communication.core import copy_share
-    med = comparison.medians()
-    serial, over, run = med['run_then_copy'], med['overlapped'], med['run']
-    copy = max(0.0, serial - run)
-    measured = overlap.get('measured')
-    lines = [t('communication.overlap.no_intervals') if measured is None else
-             t('communication.overlap.interval', measured=measured, predicted=overlap['predicted'])]
-    lines.append(_wall_text(serial, over, predicted.get('overlapped', 0.0)))
-    lines.append(t('communication.overlap.share', share=copy_share(run, serial), serial=serial, run=run, copy=copy))
-    over_m, serial_m = comparison.measurements['overlapped'], comparison.measurements['run_then_copy']
-    over_times = list(over_m.times)
-    lines.append(told_apart_text(over_m, serial_m))
-    if overlap.get('cores') is not None:  # measured on a CPU: how much of their intervals the threads ran on a core
-        lines.append(_cores_text(overlap))
-    busy = overlap.get('compute_busy') or 0.0
-    if over < run and not close(over, run):  # faster than its products alone beyond NOISE: overlap cannot do that
-        lines.append(t('communication.overlap.below_run', over=over, run=run, busy=busy))
-    saved_share = (serial - over) / copy if copy > 0 else 0.0
-    run_times = list(comparison.measurements['run'].times)
-    if measured is not None and measured - saved_share > 0.25 and run > 0 and busy > run * (1 + NOISE):
-        # one traced run against untraced repeats: 'slower' only when it lies above every one of them
-        slow = 'communication.overlap.slowed' if busy > max(run_times) else 'communication.overlap.slowed_within'
-        lines.append(t(slow, busy=busy, run=run, ratio=busy / run, lo=min(run_times), hi=max(run_times)))
-    if overlap.get('wall'):  # the timeline drawn below is this one traced run, not the medians above
-        lines.append(_traced_text(overlap['wall'], over_times, run_times, predicted.get('overlapped', 0.0),
-                                  overlap.get('span')))
-    return '\n'.join(lines)
-
-
-def told_apart_text(over, serial) -> str:
-    """Overlapped against run then copy by results.told_apart, with the two medians and the middle halves.
-
-    Four outcomes: faster or slower (both parts of the test hold), or not told apart because the middle halves
-    overlap, or (they do not) because the medians differ by no more than the larger IQR.
-    """
-    (over_lo, over_hi), (serial_lo, serial_hi) = quartiles(over), quartiles(serial)
-    if told_apart(over, serial):
-        key = 'beyond' if over.median < serial.median else 'slower'
-    else:
-        key = 'within' if over_lo <= serial_hi and serial_lo <= over_hi else 'within_gap'
-    return t(f'communication.overlap.{key}', over_lo=over_lo, over_hi=over_hi, serial_lo=serial_lo,
-             serial_hi=serial_hi, over=over.median, serial=serial.median, gap=chance_gap(over, serial))
-
-
-def _traced_text(wall: float, over_times: list[float], run_times: list[float], closed: float,
-                 span: float | None = None) -> str:
-    """The traced run's wall clock against the untraced overlapped repeats' range: within, below or above it.
-
-    With `span` (first traced start to last traced end): how much of that wall clock the drawn bars cover,
-    about all of it (within NOISE) or part, the rest given as a number with no cause (nothing here times it).
-    """
-    lo, hi = min(over_times), max(over_times)
-    key = ('communication.overlap.traced_below' if wall < lo else
-           'communication.overlap.traced_above' if wall > hi else 'communication.overlap.traced_within')
-    text = t(key, wall=wall, lo=lo, hi=hi, run_lo=min(run_times), run_hi=max(run_times), closed=closed)
-    if span is None or not span > 0 or not wall > 0:
-        return text
-    part = ('communication.overlap.span_all' if close(span, wall, of=wall) else
-            'communication.overlap.span_part' if span < wall else 'communication.overlap.span_more')
-    return _sentences(text, t(part, span=span * 1e3, wall=wall * 1e3, rest=max(0.0, wall - span) * 1e3))
-
-
-def _cores_text(overlap: dict) -> str:
-    """A CPU run's cores busy (CPU time / wall clock), joined to the interval share by what each one measures.
-
-    The interval share counts time during which a copy's interval lay within a product's; a thread can be inside
-    its interval without running on a core. With the traced call's 'wall' and both roles' busy time, the process's
-    CPU time is set against the time the intervals add up to, and the sentence says which of the two it was:
-    about all of that time on a core (CPU time at least 1 - NOISE of it), or only part of it.
-    """
-    from ..machine import cpu_cores
-    cores, wall = overlap['cores'], overlap.get('wall')
-    line = t('communication.overlap.cores', cores=cores, total=cpu_cores())
-    busy = (overlap.get('compute_busy') or 0.0) + (overlap.get('copy_busy') or 0.0)
-    if not wall or not busy > 0 or overlap.get('measured') is None:
-        return line
-    cpu = cores * wall
-    key = 'communication.overlap.on_core_all' if cpu >= busy * (1 - NOISE) else 'communication.overlap.on_core_part'
-    return _sentences(line, t(key, cpu=cpu, busy=busy, share=cpu / busy, measured=overlap['measured']))
-
-
-def _wall_text(serial: float, over: float, closed: float) -> str:
-    """The wall-clock difference beside an interval overlap: run then copy against overlapped, and the closed form."""
-    if over <= serial:
-        return t('communication.overlap.wall_less', saved=serial - over, serial=serial, over=over, closed=closed)
-    return t('communication.overlap.wall_more', more=over - serial, serial=serial, over=over, closed=closed)
-
-
 def overlapped_name(rule: str | None = None) -> str:
     """The 'overlapped' row's name by how run and copy were set up (a copy mode's rule), never one name for all.
 
     'separate': a copy stream and events; 'one_stream': issued together on one stream; 'shared': a second thread
     copies; 'engine': the framework's engine orders them. Without a rule: the generic name.
     """
+    rule = 'shared' if rule == 'own_core' else rule  # a copy thread either way: the name says the setup, not the rule
     key = f'overlapped.{rule}' if rule in OVERLAPPED_RULES else 'overlapped'
     return _name(key)
 
@@ -363,77 +251,6 @@ def plot_comm(result, title=None):
     if title:
         fig.suptitle(title)
     return fig
-
-
-def timeline_title(tl) -> str:
-    """A panel's title from its own data: the plan, how many products and copies it holds, their size."""
-    count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
-    return style.plot_text('communication.timeline.caption', plan=_mode_name(tl.plan), products=count['compute'],
-                           copies=count['copy'], n=tl.size)
-
-
-def legend_names(tl, merged=()) -> dict[str, str]:
-    """What a bar is, per role; for a role in `merged` (merged_roles) the entry says its bars are drawn as one
-    stretch, so a reader does not count one block where the title counts 50 (the title has no room left)."""
-    count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
-    return {role: style.plot_text(f'communication.legend.{role}') + (
-        '\n' + style.plot_text(f'communication.timeline.merged_{role}', count=count[role]) if role in merged else '')
-        for role in ('compute', 'copy')}
-
-
-def merged_roles(events, px_per_second: float) -> set[str]:
-    """Roles whose bars touch and are drawn without an edge between them, so they read as one block.
-
-    As timeline.draw_timeline draws them: bars of a role in one row whose gaps are all below THIN_FRACTION of the
-    run (they touch when drawn), where some bar is narrower than EDGE_MIN_PX (it gets no edge to part it).
-    """
-    from .timeline import EDGE_MIN_PX, THIN_FRACTION
-    events = list(events)
-    if not events:
-        return set()
-    span = max(e['end'] for e in events) - min(e['start'] for e in events)
-    out = set()
-    for role in {e['role'] for e in events}:
-        for lane in {e['lane'] for e in events if e['role'] == role}:
-            bars = sorted((e['start'], e['end']) for e in events if e['role'] == role and e['lane'] == lane)
-            if len(bars) < 2:
-                continue
-            touching = all(b[0] - a[1] < THIN_FRACTION * span for a, b in zip(bars, bars[1:]))
-            if touching and min(e - s for s, e in bars) * px_per_second < EDGE_MIN_PX:
-                out.add(role)
-    return out
-
-
-def _px_per_second(ax, events, predicted=None) -> float:
-    """Pixels per second as draw_timeline fits bars (its 0.8 margin on the axes' width before layout)."""
-    ends = [e['end'] for e in events] + ([predicted] if predicted is not None else [])
-    span = max(ends, default=0.0)
-    return 0.8 * ax.bbox.width / span if span > 0 else 0.0
-
-
-def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
-    """One stream timeline per copy plan, stacked, each with its own time axis (no clipped panel).
-
-    Rows are named in the plot language; each panel's title counts its own products and copies;
-    `predicted` (seconds) marks a predicted total on each panel.
-    """
-    fig, axes = style.figure(nrows=len(timelines), height=max(2.8, 2.5 * len(timelines)))
-    for tl, ax in zip(timelines, _flat(axes)):
-        named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
-        events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in tl.events]
-        rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
-        # the legend names what a bar is (a product, a copy) and whether they are drawn merged; the rows name
-        # where it ran (stream or thread)
-        what = legend_names(tl, merged_roles(tl.events, _px_per_second(ax, tl.events, predicted)))
-        draw_timeline(events, ax=ax, rows=rows, title=timeline_title(tl), predicted=predicted, legend_names=what)
-    if title:
-        fig.suptitle(title)
-    return fig
-
-
-def timelines_missing_text(rec) -> str | None:
-    """One line when the recording holds no stream timelines (recorded before they were kept), else None."""
-    return None if rec is not None and rec.comm_timelines else t('communication.recorded.no_timelines')
 
 
 # -- the book's first non_blocking copy -------------------------------------------------------------

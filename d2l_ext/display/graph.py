@@ -11,12 +11,12 @@ from ..lanes import label_of
 from ..results import NOISE, close
 from .graph_draw import (
     _legend_names,
-    compare,
     draw_dag,
     draw_graph,
     draw_schedule,
     draw_step_timing,
     fit_bar_names,
+    verdict,
     verdicts,
 )
 from .graph_names import (
@@ -31,11 +31,11 @@ from .graph_names import (
 )
 
 # The figures and the names live in display.graph_draw and display.graph_names; the lesson reads them from here.
-__all__ = ['SERVER', 'STAGES', '_legend_names', 'at_once_text', 'box_name', 'compare', 'dag_model_text', 'dag_text',
+__all__ = ['SERVER', 'STAGES', '_legend_names', 'at_once_text', 'box_name', 'dag_model_text', 'dag_text',
            'draw_dag', 'draw_graph', 'draw_schedule', 'draw_step_timing', 'fit_bar_names', 'guess_text',
            'lane0_twice_text', 'lane_name', 'machine_text', 'overlap_text', 'predicted_apart_text', 'rates_text',
            'schedule_text', 'schedule_vs_step_text', 'stage_label', 'step_timing_text', 'summary_text',
-           'thread_test_text', 'verdicts', 'versus_text']
+           'thread_test_follows', 'thread_test_text', 'verdict', 'verdicts', 'versus_text']
 KS = ('copy', 'data')  # edge kinds of graph_summary: the keys graph.edge.<k>
 
 
@@ -102,6 +102,16 @@ def thread_test_text(plan, slow_only=False, quiet=True) -> str:
     return t(key, one=test['one'] * 1e3, all=test['all'] * 1e3, threads=test['threads'])
 
 
+def thread_test_follows(plan, timing) -> bool:
+    """Whether schedule_vs_step_text prints the thread test: the schedule longer than the measured step by more
+    than NOISE, and the boxes outside the lanes timed again on one thread (13.3.3). The timing cell's sentences read
+    it, so a sentence before the schedule says whether a test of a cause follows."""
+    from ..depgraph.runs import TOGETHER
+    m = timing.measurements.get(TOGETHER)
+    return bool(plan is not None and m is not None and m.median > 0 and plan.total > m.median
+                and not close(plan.total, m.median) and getattr(plan, 'thread_test', None))
+
+
 def schedule_vs_step_text(plan, rates, timing) -> str:
     """The schedule, the closed form and the measured step side by side, each saying what it measured (13.3.3).
 
@@ -123,9 +133,8 @@ def schedule_vs_step_text(plan, rates, timing) -> str:
     gap = dict(ms=plan.total * 1e3, ratio=plan.total / m.median if m.median > 0 else float('nan'),
                step=m.median * 1e3, diff=abs(m.median - plan.total) * 1e3)
     if apart and plan.total > m.median:  # too long: the thread test bears on it (slow boxes outside the lanes)
-        test = thread_test_text(plan, quiet=quiet or not known)  # no shares measured: the test stands alone
-        if test:
-            lines.append(test)
+        if thread_test_follows(plan, timing):
+            lines.append(thread_test_text(plan, quiet=quiet or not known))  # no shares measured: the test stands alone
         lines.append(t('graph.vs.not_additive' if far else 'graph.vs.apart', **gap))
     elif apart:  # too short: the thread test could only lengthen it, so it is left out; the gap, no cause
         lines.append(t('graph.vs.shorter_far' if far else 'graph.vs.shorter', **gap))
@@ -234,20 +243,27 @@ def overlap_text(s) -> str:
                            fraction=o.fraction, mine=m[TOGETHER] * 1e3, others=others)
 
 
-def versus_text(faster: str, slower: str, same: str, spread: str, mine, other, verdict=None) -> str:
-    """13.3.3: `mine` against `other` (Measurements): faster or slower only when told apart (graph_draw.compare).
+HEADS = ('graph.step', 'graph.split', 'graph.dag', 'graph.dag_all_cores')  # versus_text's key families
+OUTCOMES = ('faster', 'slower', 'tied')  # graph_draw.Verdict.outcome: the last part of each key
 
-    Not told apart: `same` when the medians differ by no more than the larger IQR, `spread` when they differ by
-    more but the middle halves of the repeats (the interquartile ranges) overlap; each key says both parts of the
-    test it applied, in one clause, with the numbers compared. verdict: the comparison already made
-    (graph_draw.verdicts), so a figure's title reads the same one.
+
+def versus_text(head: str, mine, other, verdict_made=None, **fields) -> str:
+    """13.3.3: `mine` against `other` (Measurements): faster or slower only when told apart (results.told_apart).
+
+    `head`: a key family ('graph.step'); its keys <head>_faster, <head>_slower and <head>_tied hold only the head and
+    the conclusion, and display.apart's clause (both parts of the test, in order, with the numbers) fills {clause}.
+    verdict_made: the comparison already made (graph_draw.verdicts), so a figure's title reads the same one.
     """
-    v = verdict or compare(mine, other)
-    return t({'faster': faster, 'slower': slower, 'same': same, 'spread': spread}[v.outcome], **v.fields)
+    v = verdict_made or verdict(mine, other)
+    return t(f'{head}_{v.outcome}', clause=v.clause(), **v.fields, **fields)
 
 
-def step_timing_text(s) -> str:
-    """Sentences stating what time_step measured, beside its predictions and their assumption (13.3.3)."""
+def step_timing_text(s, plan=None) -> str:
+    """Sentences stating what time_step measured, beside its predictions and their assumption (13.3.3).
+
+    plan: the schedule printed after (schedule_step), so a prediction off its measurement says whether the one test
+    of a cause in this run, the thread test, follows (thread_test_follows).
+    """
     lines = [t('graph.step_title', batch=s.batch, lanes=lanes_text(len(s.lanes)),
                repeats=len(next(iter(s.measurements.values())).times))]
     for k, m in s.measurements.items():
@@ -257,29 +273,39 @@ def step_timing_text(s) -> str:
     from ..depgraph.runs import APART, ONE_DEVICE, TOGETHER
     v = verdicts(s)  # made once: draw_step_timing's title reads the same verdicts
     if s.speedup is not None:  # the sentence follows the noise test, not the ratio alone
-        lines.append(versus_text('graph.step_faster', 'graph.step_slower', 'graph.step_same', 'graph.step_spread',
-                                 s.measurements[TOGETHER], s.measurements[APART], v[TOGETHER, APART]))
+        lines.append(versus_text('graph.step', s.measurements[TOGETHER], s.measurements[APART], v[TOGETHER, APART]))
     if s.vs_one_device is not None:
-        lines.append(versus_text('graph.split_faster', 'graph.split_slower', 'graph.split_same', 'graph.split_spread',
-                                 s.measurements[TOGETHER], s.measurements[ONE_DEVICE], v[TOGETHER, ONE_DEVICE]))
+        lines.append(versus_text('graph.split', s.measurements[TOGETHER], s.measurements[ONE_DEVICE],
+                                 v[TOGETHER, ONE_DEVICE]))
     ratios = [t('graph.ratio_item', variant=variant_label(k), ratio=m.median / s.predicted[k])
               for k, m in s.measurements.items() if s.predicted.get(k)]
     if ratios:
         lines.append(t('graph.measured_over_predicted', ratios=t('graph.sep_semicolon').join(ratios)))
-    off = predicted_apart_text(s)
+    off = predicted_apart_text(s, plan)
     if off:
         lines.append(off)
     overlap = overlap_text(s)
     return '\n'.join(lines + ([overlap] if overlap else []))
 
 
-def predicted_apart_text(s) -> str:
-    """The ways whose median is further from its prediction than NOISE and than its repeats' IQR, numbers only."""
+def predicted_apart_text(s, plan=None) -> str:
+    """The ways whose median is further from its prediction than NOISE and than its repeats' IQR, numbers only.
+
+    It ends by saying whether a cause is tested: the thread test below the schedule where it follows (plan given and
+    thread_test_follows) and a prediction is above its measurement (the one gap that test bears on), else that this
+    run does not test why.
+    """
+    off = {k: m for k, m in s.measurements.items()
+           if s.predicted.get(k) and not close(m.median, s.predicted[k]) and abs(m.median - s.predicted[k]) > m.iqr}
+    if not off:
+        return ''
     items = [t('graph.predicted_apart_item', variant=variant_label(k), ms=m.median * 1e3,
                predicted=s.predicted[k] * 1e3, iqr=m.iqr * 1e3, ratio=m.median / s.predicted[k])
-             for k, m in s.measurements.items()
-             if s.predicted.get(k) and not close(m.median, s.predicted[k]) and abs(m.median - s.predicted[k]) > m.iqr]
-    return t('graph.predicted_apart', noise=NOISE, items=t('graph.sep_semicolon').join(items)) if items else ''
+             for k, m in off.items()]
+    # the thread test can only show boxes counted too slow: a cause of a prediction above its measurement alone
+    above = any(m.median < s.predicted[k] for k, m in off.items())
+    key = 'graph.predicted_apart_tested' if above and thread_test_follows(plan, s) else 'graph.predicted_apart'
+    return t(key, noise=NOISE, items=t('graph.sep_semicolon').join(items))
 
 
 def dag_text(r) -> str:
@@ -303,18 +329,15 @@ def dag_text(r) -> str:
     if b is not None:
         lines.append(dag_breakdown_text([b[0][label] for label in r.lanes], b[1], gpu=0 in r.threads))
     if one is not None and planned is not None:
-        lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', 'graph.dag_spread', planned,
-                                 one, verdicts(r)[V[1], V[0]]))  # the verdict draw_dag's title states
+        # the verdict draw_dag's title states
+        lines.append(versus_text('graph.dag', planned, one, verdicts(r)[V[1], V[0]]))
     if one is not None and whole is not None:  # the sentence follows the verdict: on a busy machine all cores can lose
         lane0 = (t('core.lane_cpu_share_label', number=0, threads=r.threads[0], cores=r.cores)
                  if r.threads and r.cores else label_of(r.lanes[0], language()))
-        v = verdicts(r)[V[2], V[0]]  # both times, judged by the one test (told apart or not), the workload named
-        lines.append(t(ALL_CORES[v.outcome], tasks=len(r.dag), lane=lane0, **v.fields))
+        # both times, judged by the one test (told apart or not), the workload named
+        lines.append(versus_text('graph.dag_all_cores', whole, one, verdicts(r)[V[2], V[0]], tasks=len(r.dag),
+                                 lane=lane0))
     return '\n'.join(lines)
-
-
-ALL_CORES = {'faster': 'graph.dag_all_cores_faster', 'slower': 'graph.dag_all_cores_slower',
-             'same': 'graph.dag_all_cores_same', 'spread': 'graph.dag_all_cores_spread'}  # by Verdict.outcome
 
 
 def dag_predicted_lines(one: float, planned: float) -> list[str]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..results import chance_gap, quartiles
-from ..results import told_apart as _apart
 from . import style
+from .apart import apart
 from .graph_names import SERVER, box_name, fmt_bytes, lane_name, role_of, stage_label, variant_label
 from .timeline import draw_timeline
 
@@ -40,37 +39,33 @@ def fit_bar_names(ax, short: dict | None = None) -> None:
 
 @dataclass(frozen=True)
 class Verdict:
-    """`mine` against `other` (Measurements) by the one test of 13.3.3, and the numbers a sentence quotes.
+    """`mine` against `other` (Measurements) by results.told_apart, as display.apart says it (13.3.3).
 
-    outcome: 'faster' or 'slower' (told apart), 'same' (medians no further apart than the larger IQR) or
-    'spread' (medians further apart than that, but the middle halves of the repeats overlap). fields: milliseconds.
+    outcome: 'faster' or 'slower' (told apart) or 'tied' (not told apart: apart's 'close', 'overlap' or 'single').
+    fields: the ratios and the medians in milliseconds a head or a title quotes. The clause is made when it is
+    printed (clause()), in the language of that moment, so a kept verdict never carries another language's words.
     """
     outcome: str
     fields: dict
+    mine: object
+    other: object
 
     @property
     def told_apart(self) -> bool:
-        return self.outcome in ('faster', 'slower')
+        return self.outcome != 'tied'
+
+    def clause(self) -> str:
+        """display.apart's clause for this pair: both parts of the test, in order, with the numbers."""
+        return apart(self.mine, self.other).clause
 
 
-def compare(mine, other) -> Verdict:
-    """Told apart when the medians differ by more than chance_gap (the larger IQR) AND the two interquartile
-    ranges (the middle half of each way's repeats) do not overlap; one outlying repeat does not undo it (13.3.3)."""
-    gap = chance_gap(mine, other)
-    (a0, a1), (b0, b1) = quartiles(mine), quartiles(other)
-    fields = {'ratio': other.median / mine.median, 'inv': mine.median / other.median, 'gap': gap * 1e3,
-              'mine': mine.median * 1e3, 'other': other.median * 1e3, 'q1_mine': a0 * 1e3, 'q3_mine': a1 * 1e3,
-              'q1_other': b0 * 1e3, 'q3_other': b1 * 1e3}
-    if abs(other.median - mine.median) <= gap:
-        return Verdict('same', fields)
-    if not _apart(mine, other):  # results.told_apart, the package's one test: the middle halves overlap
-        return Verdict('spread', fields)
-    return Verdict('faster' if mine.median < other.median else 'slower', fields)
-
-
-def told_apart(a, b) -> bool:
-    """Two ways' repeats (Measurements) told apart by compare's test (13.3.3)."""
-    return compare(a, b).told_apart
+def verdict(mine, other) -> Verdict:
+    """`mine` against `other` by display.apart (results.told_apart), with the numbers a head or a title quotes."""
+    a = apart(mine, other)
+    outcome = ('faster' if a.faster == 'a' else 'slower') if a.told else 'tied'
+    fields = {'ratio': other.median / mine.median, 'inv': mine.median / other.median,
+              'mine': mine.median * 1e3, 'other': other.median * 1e3}
+    return Verdict(outcome, fields, mine, other)
 
 
 def verdicts(result) -> dict:
@@ -82,7 +77,7 @@ def verdicts(result) -> dict:
     ms = dict(result.measurements)
     kept = getattr(result, '_verdicts', None)
     if kept is None or kept[0].keys() != ms.keys() or any(kept[0][k] is not m for k, m in ms.items()):
-        kept = (ms, {(a, b): compare(ms[a], ms[b]) for a in ms for b in ms if a != b})
+        kept = (ms, {(a, b): verdict(ms[a], ms[b]) for a in ms for b in ms if a != b})
         result._verdicts = kept
     return kept[1]
 
@@ -104,7 +99,7 @@ def draw_step_timing(s, ax=None, title=None):
 
 
 DAG_TITLES = {'faster': 'graph.title_dag_run', 'slower': 'graph.title_dag_run_slower',
-              'same': 'graph.title_dag_run_tied', 'spread': 'graph.title_dag_run_tied'}
+              'tied': 'graph.title_dag_run_tied'}
 
 
 def draw_dag(r, title=None):

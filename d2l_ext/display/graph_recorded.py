@@ -250,8 +250,7 @@ def dag_text(d: dict) -> str:
         lines.append(dag_beside_text(p['one_lane'], p['planned'], one, planned))
     if d.get('breakdown'):  # recordings from 2026-12-04 on
         lines.append(dag_breakdown_text(d['breakdown']['lanes'], d['breakdown']['span'], gpu=0 in d['threads']))
-    lines.append(versus_text('graph.dag_faster', 'graph.dag_slower', 'graph.dag_same', 'graph.dag_spread', planned,
-                             one))
+    lines.append(versus_text('graph.dag', planned, one))
     lines.append(t('graph.rec_dag.checked', error=max(d['errors'].values())))
     return '\n'.join(lines)
 

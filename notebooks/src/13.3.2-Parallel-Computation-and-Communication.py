@@ -252,10 +252,10 @@ def run_then_copy(x, w, buffers):
 
 rates = comm.measure_rates(lane, x.shape[0], inner=x.shape[1], iters=K2)  # products' FLOP/s, copies' GB/s, here
 s = rates.seconds(K2)                     # run = K·2N²·inner / FLOP/s, copy = K·4N² bytes / GB/s
+rule = 'separate' if GPU else comm.copy_thread_rule(lane.threads)  # CPU: is a core left for the copy thread?
 predicted = {'run': s['run'], 'run_then_copy': s['run'] + s['copy'],
-             'overlapped': comm.expected_overlap(s['run'], s['copy'], 'separate' if GPU else 'shared', lane.threads,
-                                                 iters=K2)}  # the first product and the last copy stick out
-print(show.prediction_text(rates, K2, {}))
+             'overlapped': comm.expected_overlap(s['run'], s['copy'], rule, lane.threads, iters=K2)}
+print(show.prediction_text(rates, K2, {}, rule=rule))
 
 # %% [markdown]
 # Put your guess for `run_and_copy`'s time in `my_guess` and run the cell: it times the products alone, run then copy
@@ -276,7 +276,7 @@ measured = d2l_ext.compare(variants, lanes=[lane], repeats=7,
                            check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
 print(show.guess_text(my_guess, predicted['overlapped'], measured.medians()['overlapped'],
                      repeats=measured.measurements['overlapped'].times))
-show.plot_measured(measured, predicted, rule='separate' if GPU else 'shared')  # copy stream + events, or thread
+show.plot_measured(measured, predicted, rule=rule)  # copy stream + events, or a copy thread
 
 # %% [markdown]
 # <details><summary>Worked answer: the book's setting on an H200</summary>

@@ -205,7 +205,7 @@ plan = dg.schedule_step(graph_here, measured=costs)
 predicted = dg.predict_step(plan, graph_here, costs, rates)
 timing = dg.time_step(lanes, (params, X, y), repeats=7, predicted=predicted)
 print(show.guess_text(my_guess, timing))
-print(show.step_timing_text(timing))
+print(show.step_timing_text(timing, plan))
 show.draw_step_timing(timing)
 
 # %% [markdown]

@@ -42,6 +42,7 @@ from IPython.display import display
 import d2l_ext
 from d2l_ext.allreduce import loss_of, recording, run_allreduce, trace_folder, world_sizes
 from d2l_ext.display import allreduce as show
+from d2l_ext.display import allreduce_buckets as sweep
 from d2l_ext.display import allreduce_recorded as recorded
 from d2l_ext.display.allreduce_panel import BucketPanel
 
@@ -290,7 +291,7 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# There a network card would carry the bytes. With fewer than two GPUs, as here and in the recording, 13.3.4
+# There a network card would carry the bytes. With fewer than two GPUs, as in the recording, this lesson
 # measures gloo on CPU cores.
 #
 # ## Recorded at 2, 4 and 8 processes
@@ -312,8 +313,8 @@ panel = BucketPanel(BACKEND, WORLD, bucket_mb=8.0, steps={'serial': backward_the
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
 # ```
 #
-# 那里会由独立于CPU核心和GPU的网卡传输字节。少于两个GPU时（这台机器和录制结果都是如此），本节测量的是CPU
-# 核心上的gloo。
+# 那里会由独立于CPU核心和GPU的网卡传输字节。少于两个GPU时（录制结果就是如此），本节测量的是CPU核心上的
+# gloo。
 #
 # ## 用2、4和8个进程录制的结果
 #
@@ -342,9 +343,9 @@ if rec is not None:
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 ddp = [v.id for v in result.ddp_versions()]  # the first run timed every size in BUCKETS
-print(show.bucket_text(result))
+print(sweep.bucket_text(result))
 print(show.overlap_text(result, ddp))
-show.plot_buckets(result)
+sweep.plot_buckets(result)
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>

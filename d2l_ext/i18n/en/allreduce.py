@@ -54,8 +54,8 @@ MESSAGES = {
                           'rs of one process trained on the whole minibatch (float64 reference); worst relative '
                           'error of the gradients {error:.1e}, allowed {tol:.1e} (float32 rounding over {n} proc'
                           'esses)'),
-    'allreduce.perfetto': ('open a trace at ui.perfetto.dev ("Open trace file"): backward\'s operations and the '
-                           'all-reduce threads of one process, on one time axis'),
+    'allreduce.perfetto': ('open a trace at ui.perfetto.dev ("Open trace file" in the menu on the left): backward'
+                           "'s operations and the all-reduce threads of one process, on one time axis"),
     'allreduce.panel.bucket': 'DDP bucket size',
     'allreduce.panel.bucket_choice': 'bucket size {mb} MiB is not on the slider: choose one of {sizes}',
     'allreduce.panel.running': 'starting the processes, {mb:g} MiB buckets...',
@@ -87,9 +87,9 @@ MESSAGES = {
     'allreduce.overlap.line': ('{label}: {measured:.0%} of its {comm:.1f} ms of all-reduce ran while backward co'
                                'mputed (model: {predicted:.0%}); {wall}'),
     'allreduce.overlap.none_sent': '{label}: sent nothing in its profiled step',
-    'allreduce.wall.faster': 'the step took {ms:.1f} ms less than (a): {verdict}',
-    'allreduce.wall.slower': 'the step took {ms:.1f} ms more than (a): {verdict}',
-    'allreduce.wall.same': '(a) minus the step = {diff:+.1f} ms, {verdict}',
+    'allreduce.wall.faster': '(a) and this step: {verdict}; this step is faster',
+    'allreduce.wall.slower': '(a) and this step: {verdict}; this step is slower',
+    'allreduce.wall.same': '(a) and this step: {verdict}',
     'allreduce.why.head': '    (a) minus it, {gain:+.1f} ms =',
     'allreduce.why.calls': '{ms:+.1f} ms by the model for {k} fewer calls ({k} × α {alpha:.3f} ms)',
     'allreduce.why.overlap': ('{ms:+.1f} ms of all-reduce in flight during backward (its wait for the other '
@@ -108,12 +108,11 @@ MESSAGES = {
                               'under-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
     'allreduce.model_over': ('all-reduce alone: measured {measured:.1f} ms, the model {predicted:.1f} ms: the model '
                              'over-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
-    'allreduce.per_call.line': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes: ('
-                                'a) minus flat = {diff:+.1f} ms, {verdict}; that is {per:.3f} ms per call; the on'
-                                'e-float all-reduce measured α = {alpha:.3f} ms per call'),
-    'allreduce.per_call.noise': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes: '
-                                 '(a) minus flat = {diff:+.1f} ms, {verdict}; the one-float all-reduce measured α'
-                                 ' = {alpha:.3f} ms per call'),
+    'allreduce.per_call.line': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes; (a) an'
+                                'd flat: {verdict}; flat is faster, by {per:.3f} ms per call it avoids; the one-float '
+                                'all-reduce measured α = {alpha:.3f} ms per call'),
+    'allreduce.per_call.noise': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes; (a) a'
+                                 'nd flat: {verdict}; the one-float all-reduce measured α = {alpha:.3f} ms per call'),
     'allreduce.plot.title_overlap': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model {predi'
                                      'cted:.0%})'),
     'allreduce.plot.title_nothing': 'one training step, every repeat: no version sent during backward',
@@ -145,11 +144,11 @@ MESSAGES = {
     'allreduce.panel.col_overlap': 'overlap (measured)',
     'allreduce.panel.col_model': 'overlap (model)',
     'allreduce.panel.col_gain': '(a) - DDP (ms)',
-    'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes,'
-                                  ' yet (a) minus flat = {diff:+.1f} ms, {verdict}: flat was slower, so no saving'
-                                  ' from fewer calls shows here; by the one-float all-reduce (α = {alpha:.3f} ms)'
-                                  ' the calls flat avoids are worth {saved:.1f} ms; flat also copies every gradie'
-                                  'nt into one buffer and back, and this run does not time those copies'),
+    'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes; (a) '
+                                  'and flat: {verdict}; flat is slower, so no saving from fewer calls shows here; by t'
+                                  'he one-float all-reduce (α = {alpha:.3f} ms) the calls flat avoids are worth {saved'
+                                  ':.1f} ms; flat also copies every gradient into one buffer and back, and this run do'
+                                  'es not time those copies'),
     'allreduce.recorded.where': ('Recorded on a machine with {gpus} and {cores} CPU cores: the gloo processes ran on'
                                  ' its CPU cores, one core each, not on the GPU (PyTorch {torch}, Python {python}, '
                                  'NumPy {numpy}), on {date}; world sizes {sizes}'),
@@ -162,7 +161,13 @@ MESSAGES = {
                                       'ers} layers of width {width}, {batch} examples per process, {mb:.1f} MiB of gr'
                                       'adients; medians of {repeats} repeats (slowest process):'),
     'allreduce.recorded.median': '{label} {ms:.1f} ms',
-    'allreduce.recorded.best_ddp': '(d) DDP, fastest bucket size',
+    'allreduce.recorded.best_ddp_same': '(d) DDP, {mb} MiB buckets (lowest median of the {n} sizes recorded)',
+    'allreduce.recorded.best_ddp_each': '(d) DDP, lowest median of the {n} sizes recorded ({mb} MiB)',
+    'allreduce.recorded.sweep_same': ('DDP was recorded at {n} bucket sizes ({sweep} MiB); (d) below is the size with'
+                                      ' the lowest median step, {mb} MiB, at every world size'),
+    'allreduce.recorded.sweep_each': ('DDP was recorded at {n} bucket sizes ({sweep} MiB); (d) below is, at each '
+                                      'world size, the size with the lowest median step: {each}'),
+    'allreduce.recorded.sweep_at': '{mb} MiB at {n} processes',
     'allreduce.recorded.xlabel': 'gloo processes (world size)',
     'allreduce.recorded.ylabel_ms': 'step time (ms, slowest process)',
     'allreduce.recorded.ylabel_overlap': 'share of all-reduce time during backward',
@@ -212,9 +217,9 @@ MESSAGES = {
     'allreduce.guess.slowdown': ("while its all-reduce ran, backward's operators took {mine:.1f} ms, {ratio:.2f}x"
                                  ' as long as the {alone:.1f} ms in the step without all-reduce (profiled, median'
                                  ' of the profiled steps); the model gives them that time'),
-    'allreduce.recorded.below': ('{label} ({ms:.1f} ms) is {gap:.1f} ms below the step without all-reduce ({alone'
-                                 ":.1f} ms), both medians of each repeat's slowest process: {verdict}; each proce"
-                                 "ss's own median: step without all-reduce {mine_alone} ms, {label} {mine} ms"),
+    'allreduce.recorded.below': ('{label} ({ms:.1f} ms) is below the step without all-reduce ({alone:.1f} ms), both me'
+                                 "dians of each repeat's slowest process: {verdict}; each process's own median: step w"
+                                 'ithout all-reduce {mine_alone} ms, {label} {mine} ms'),
     'allreduce.recorded.below_within': '{verdict}',
     'allreduce.recorded.below_beyond': '{verdict}; nothing measured here explains it',
     'allreduce.recorded.processes': ("{label}, per process and profiled step: backward's operators took {lo:.1f}–"
@@ -233,21 +238,19 @@ MESSAGES = {
     'allreduce.overlap.line_above': ('{label}: {measured:.0%} of its {comm:.1f} ms of all-reduce ran while backward'
                                      " computed, above the model's {predicted:.0%}, whose all-reduce takes {model:.1f}"
                                      ' ms; {wall}'),
-    'allreduce.calls_control.line': ("the fewer-calls terms above are the model's (calls × α); the measured flat "
-                                     'control, 1 call instead of {calls}, ran {diff:.1f} ms faster than (a), {ver'
-                                     'dict}; the model gives {fewer} fewer calls {saved:.1f} ms'),
-    'allreduce.calls_control.noise': ("the fewer-calls terms above are the model's (calls × α); the measured flat"
-                                      ' control, 1 call instead of {calls}, does not show that saving: (a) minus '
-                                      'flat = {diff:+.1f} ms, {verdict}; the model gives {saved:.1f} ms'),
-    'allreduce.calls_control.slower': ("the fewer-calls terms above are the model's (calls × α); the measured fla"
-                                       't control, 1 call instead of {calls}, does not show that saving: (a) minu'
-                                       's flat = {diff:+.1f} ms, {verdict}; the model gives {saved:.1f} ms'),
-    'allreduce.one_call.same': ('{label} and the flat control (b) each make one all-reduce of the whole gradient '
-                                'after backward; their medians, {ms:.1f} ms and {flat:.1f} ms, differ by {diff:.1'
-                                'f} ms, {verdict}'),
-    'allreduce.one_call.apart': ('{label} and the flat control (b) each make one all-reduce of the whole gradient'
-                                 ' after backward; their medians, {ms:.1f} ms and {flat:.1f} ms, differ by {diff:'
-                                 '.1f} ms, {verdict}; nothing measured here splits that difference into parts'),
+    'allreduce.calls_control.line': ("the fewer-calls terms above are the model's (calls × α); the measured flat contr"
+                                     'ol makes 1 call instead of {calls}; (a) and flat: {verdict}; flat is faster; the'
+                                     ' model gives {fewer} fewer calls {saved:.1f} ms'),
+    'allreduce.calls_control.noise': ("the fewer-calls terms above are the model's (calls × α); the measured flat cont"
+                                      'rol makes 1 call instead of {calls}; (a) and flat: {verdict}, so it does not sh'
+                                      'ow that saving; the model gives {saved:.1f} ms'),
+    'allreduce.calls_control.slower': ("the fewer-calls terms above are the model's (calls × α); the measured flat con"
+                                       'trol makes 1 call instead of {calls}; (a) and flat: {verdict}; flat is slower,'
+                                       ' so it does not show that saving; the model gives {saved:.1f} ms'),
+    'allreduce.one_call.same': ('{label} and the flat control (b) each make one all-reduce of the whole gradient after'
+                                ' backward; {verdict}'),
+    'allreduce.one_call.apart': ('{label} and the flat control (b) each make one all-reduce of the whole gradient afte'
+                                 'r backward; {verdict}; nothing measured here splits that difference into parts'),
     'allreduce.ratio_rise.more': ('halving the batch made the ratio {rise:.2f}x as large: more than the 2x that '
                                   'a step made only of arithmetic would give'),
     'allreduce.ratio_rise.less': ('halving the batch made the ratio {rise:.2f}x as large: less than the 2x that '
@@ -258,13 +261,6 @@ MESSAGES = {
     'allreduce.trace.kept': ("these files last while this notebook's kernel runs: the folder is removed when "
                              'the variable traces is replaced or the kernel ends'),
     'allreduce.short.backward': 'step without all-reduce',
-    'allreduce.apart.yes': ('more than the larger interquartile range ({spread:.1f} ms), and the middle halves of'
-                            ' the repeats ({a} {a0:.1f}–{a1:.1f} ms, {b} {b0:.1f}–{b1:.1f} ms) do not overlap'),
-    'allreduce.apart.gap': ('no more than the larger interquartile range ({spread:.1f} ms): not told apart (middl'
-                            'e halves of the repeats: {a} {a0:.1f}–{a1:.1f} ms, {b} {b0:.1f}–{b1:.1f} ms)'),
-    'allreduce.apart.overlap': ('more than the larger interquartile range ({spread:.1f} ms), but the middle halve'
-                                's of the repeats overlap ({a} {a0:.1f}–{a1:.1f} ms and {b} {b0:.1f}–{b1:.1f} ms)'
-                                ': not told apart'),
     'allreduce.why.head_untold': ('    (a) minus it, {gain:+.1f} ms (not told apart above: these terms split a di'
                                   'fference the repeats do not establish) ='),
     'allreduce.ingredient.allreduce': ("all-reduce alone (the {tensors} gradients' all-reduce, one call per tenso"

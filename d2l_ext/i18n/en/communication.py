@@ -17,7 +17,8 @@ MESSAGES = {
     'communication.variant.together': 'both lanes together',
     'communication.variant.serial_sum': 'one after the other (sum)',
     'communication.variant.expected.separate': 'max(lane times): separate hardware',
-    'communication.variant.expected.shared': 'CPU lanes on shared cores: as many at once as the cores allow',
+    'communication.variant.expected.shared': ('CPU lanes on shared cores: max(lane times, their sum / the lanes the '
+                                              'cores run at once)'),
     'communication.variant.expected.engine': "no gain: MXNet's engine already uses every core",
     'communication.mode.cpu_analogue': 'CPU analogue: a second thread copies',
     'communication.mode.book: copy_to_cpu(y)': 'book: copy_to_cpu(y), new pageable tensors',
@@ -30,9 +31,13 @@ MESSAGES = {
     'communication.row.copy_thread': 'copy thread',
     'communication.plan.copy_thread': 'preallocated host buffers, copied by a second thread',
     'communication.plan.engine_new_array': 'a new host array per result, ordered by the engine',
-    'communication.rule.separate': 'max(run, copy): the copy engine works beside the compute units',
+    'communication.rule.separate': ('max(run, copy) + the shorter of one product and one copy: the copy engine works '
+                                    'beside the compute units'),
     'communication.rule.one_stream': "run + copy: copies on the products' stream wait for them",
-    'communication.rule.shared': 'the copy thread shares the cores with the computing thread',
+    'communication.rule.own_core': ('max(run, copy) + the shorter of one product and one copy: the copy thread has a '
+                                    'core of its own beside the computing threads'),
+    'communication.rule.shared': ('(computing threads x run + copy) / cores, at least max(run, copy): the copy '
+                                  'thread needs a core the computing threads fill'),
     'communication.rule.engine': "run + copy: MXNet's engine already keeps every core busy with products",
     'communication.no_link': 'No GPU here, so no device-to-host link: the rows are a labelled CPU analogue.',
     'communication.link': 'plain device-to-host copy: pageable {pageable:.1f} GB/s, pinned {pinned:.1f} GB/s',
@@ -50,6 +55,7 @@ MESSAGES = {
                                 '= {gflop} GFLOP -> {run:.4f} s; their results = {gb:.3f} GB -> {copy:.4f} s of '
                                 'copying'),
     'communication.predicted_line': '  predicted {name}: {seconds:.4f} s',
+    'communication.rates.rule': 'closed form for run_and_copy here: {rule}',
     'communication.measured_title': "Each repeat beside the prediction from this machine's rates",
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.pageable': ("{gb:.1f} GB of results: the book's copy into new pageable tensors took "
@@ -143,21 +149,9 @@ MESSAGES = {
                                     '- {run:.4f} s = {copy:.4f} s, {share:.0%} of run then copy. This is a '
                                     "difference of two medians, not the copies' own time (the timeline shows "
                                     'each copy).'),
-    'communication.overlap.beyond': ('Overlapped beat run then copy: the medians ({over:.4f} s and {serial:.4f} s) '
-                                     'differ by more than the larger IQR ({gap:.4f} s) and the middle halves of the '
-                                     'repeats ({over_lo:.4f}-{over_hi:.4f} s and {serial_lo:.4f}-{serial_hi:.4f} s) '
-                                     'do not overlap.'),
-    'communication.overlap.within': ('Overlapped and run then copy: the middle halves of the repeats overlap '
-                                     '({over_lo:.4f}-{over_hi:.4f} s and {serial_lo:.4f}-{serial_hi:.4f} s): not '
-                                     'told apart.'),
-    'communication.overlap.within_gap': ('Overlapped and run then copy: the medians ({over:.4f} s and {serial:.4f} s) '
-                                         'differ by no more than the larger IQR ({gap:.4f} s), though the middle '
-                                         'halves of the repeats ({over_lo:.4f}-{over_hi:.4f} s and '
-                                         '{serial_lo:.4f}-{serial_hi:.4f} s) do not overlap: not told apart.'),
-    'communication.overlap.slower': ('Overlapped was slower than run then copy: the medians ({over:.4f} s and '
-                                     '{serial:.4f} s) differ by more than the larger IQR ({gap:.4f} s) and the '
-                                     'middle halves of the repeats ({over_lo:.4f}-{over_hi:.4f} s and '
-                                     '{serial_lo:.4f}-{serial_hi:.4f} s) do not overlap.'),
+    'communication.overlap.head_faster': 'Overlapped beat run then copy: {clause}.',
+    'communication.overlap.head_slower': 'Overlapped was slower than run then copy: {clause}.',
+    'communication.overlap.head_not_apart': 'Overlapped and run then copy: {clause}.',
     'communication.overlap.span_all': ('Its bars span {span:.2f} ms, about all of its {wall:.2f} ms wall clock.'),
     'communication.overlap.span_part': ('Its bars span {span:.2f} ms of its {wall:.2f} ms wall clock; the other '
                                         '{rest:.2f} ms holds no traced product or copy.'),
@@ -201,8 +195,10 @@ MESSAGES = {
                                            '{hi:.4f} s); untraced products alone took {run_lo:.4f}-{run_hi:.4f} s; '
                                            'the dashed line is the closed form, {closed:.4f} s.'),
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} x {n})',
-    'communication.timeline.merged_copy': '({count}, back to back:\ndrawn as one stretch)',
-    'communication.timeline.merged_compute': '({count}, back to back:\ndrawn as one stretch)',
+    'communication.timeline.merged_copy': '({count}, gaps under {gap} ms\nmerged: drawn as {stretches})',
+    'communication.timeline.merged_compute': '({count}, gaps under {gap} ms\nmerged: drawn as {stretches})',
+    'communication.timeline.stretches_one': 'one stretch',
+    'communication.timeline.stretches_many': '{n} stretches',
     'communication.recorded.caption': ('recorded on {gpu}, {date}: {iters} products of {n} x {n} (each dot is one '
                                        'repeat)'),
     'communication.recorded.interval': ("From the recorded timeline's intervals: with a copy stream and events the "

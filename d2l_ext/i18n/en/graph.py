@@ -41,36 +41,18 @@ MESSAGES = {
     'graph.variant.in_turn': 'two lanes, one after the other',
     'graph.variant.split': 'two lanes together',
     'graph.step_title': 'one training step, batch {batch}, lanes: {lanes}; {repeats} repeats of each, interleaved',
-    'graph.step_faster': ('two lanes together ran {ratio:.2f}x as fast as one after the other (medians {mine:.2f} and '
-                          '{other:.2f} ms differ by more than the larger interquartile range, {gap:.2f} ms, and the '
-                          'middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} '
-                          'ms) do not overlap): running the lanes at once saved time'),
-    'graph.step_slower': ('two lanes together took {inv:.2f}x as long as one after the other (medians {mine:.2f} and '
-                          '{other:.2f} ms differ by more than the larger interquartile range, {gap:.2f} ms, and the '
-                          'middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} '
-                          'ms) do not overlap): running the lanes at once lost time'),
-    'graph.step_same': ('two lanes together and one after the other: medians {mine:.2f} and {other:.2f} ms differ by '
-                        'no more than the larger interquartile range ({gap:.2f} ms): not told apart'),
-    'graph.step_spread': ('two lanes together and one after the other: medians {mine:.2f} and {other:.2f} ms differ by '
-                          'more than the larger interquartile range ({gap:.2f} ms), but the middle halves of the '
-                          'repeats overlap ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms): not '
-                          'told apart'),
+    # the told-apart heads and conclusions: display.apart's clause fills {clause} (both parts of the test, in order)
+    'graph.step_faster': ('two lanes together ran {ratio:.2f}x as fast as one after the other ({clause}): running the '
+                          'lanes at once saved time'),
+    'graph.step_slower': ('two lanes together took {inv:.2f}x as long as one after the other ({clause}): running the '
+                          'lanes at once lost time'),
+    'graph.step_tied': 'two lanes together and one after the other: {clause}',
     'graph.split_faster': ('two lanes together ran {ratio:.2f}x as fast as one device with the whole minibatch '
-                           '(medians {mine:.2f} and {other:.2f} ms differ by more than the larger interquartile range, '
-                           '{gap:.2f} ms, and the middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and '
-                           '{q1_other:.2f}–{q3_other:.2f} ms) do not overlap): splitting the batch paid off'),
-    'graph.split_slower': ('two lanes together took {inv:.2f}x as long as one device with the whole minibatch (medians '
-                           '{mine:.2f} and {other:.2f} ms differ by more than the larger interquartile range, '
-                           '{gap:.2f} ms, and the middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and '
-                           '{q1_other:.2f}–{q3_other:.2f} ms) do not overlap): one device was faster'),
-    'graph.split_same': ('two lanes together and one device with the whole minibatch: medians {mine:.2f} and '
-                         '{other:.2f} ms differ by no more than the larger interquartile range ({gap:.2f} ms): not '
-                         'told apart, so this run does not show that splitting the batch paid off'),
-    'graph.split_spread': ('two lanes together and one device with the whole minibatch: medians {mine:.2f} and '
-                           '{other:.2f} ms differ by more than the larger interquartile range ({gap:.2f} ms), but the '
-                           'middle halves of the repeats overlap ({q1_mine:.2f}–{q3_mine:.2f} and '
-                           '{q1_other:.2f}–{q3_other:.2f} ms): not told apart, so this run does not show that '
-                           'splitting the batch paid off'),
+                           '({clause}): splitting the batch paid off'),
+    'graph.split_slower': ('two lanes together took {inv:.2f}x as long as one device with the whole minibatch '
+                           '({clause}): one device was faster'),
+    'graph.split_tied': ('two lanes together and one device with the whole minibatch: {clause}, so this run does not '
+                         'show that splitting the batch paid off'),
     'graph.dag_variant.0': 'one lane, in order',
     'graph.dag_variant.1': 'two lanes, planned',
     'graph.dag_variant.2': 'one device, all cores, in order',
@@ -83,38 +65,16 @@ MESSAGES = {
     'graph.dag_count': '{count} on {lane}',
     'graph.dag_split': 'the plan puts {counts}',
     'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
-    'graph.dag_faster': ('two lanes planned ran {ratio:.2f}x as fast as one lane in order (medians {mine:.2f} and '
-                         '{other:.2f} ms differ by more than the larger interquartile range, {gap:.3f} ms, and the '
-                         'middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} '
-                         'ms) do not overlap): the plan saved time'),
-    'graph.dag_slower': ('two lanes planned took {inv:.2f}x as long as one lane in order (medians {mine:.2f} and '
-                         '{other:.2f} ms differ by more than the larger interquartile range, {gap:.3f} ms, and the '
-                         'middle halves of the repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} '
-                         'ms) do not overlap): the plan lost time'),
-    'graph.dag_same': ('two lanes planned and one lane in order: medians {mine:.2f} and {other:.2f} ms differ by no '
-                       'more than the larger interquartile range ({gap:.3f} ms): not told apart'),
-    'graph.dag_spread': ('two lanes planned and one lane in order: medians {mine:.2f} and {other:.2f} ms differ by '
-                         'more than the larger interquartile range ({gap:.3f} ms), but the middle halves of the '
-                         'repeats overlap ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms): not told '
-                         'apart'),
+    'graph.dag_faster': ('two lanes planned ran {ratio:.2f}x as fast as one lane in order ({clause}): the plan saved '
+                         'time'),
+    'graph.dag_slower': 'two lanes planned took {inv:.2f}x as long as one lane in order ({clause}): the plan lost time',
+    'graph.dag_tied': 'two lanes planned and one lane in order: {clause}',
     'graph.dag_all_cores_faster': ("this exercise's {tasks} products ran {ratio:.2f}x as fast on one device with all "
-                                   'cores as on {lane} in order (medians {mine:.2f} and {other:.2f} ms differ by more '
-                                   'than the larger interquartile range, {gap:.3f} ms, and the middle halves of the '
-                                   'repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms) do not '
-                                   'overlap)'),
+                                   'cores as on {lane} in order ({clause})'),
     'graph.dag_all_cores_slower': ("this exercise's {tasks} products took {inv:.2f}x as long on one device with all "
-                                   'cores as on {lane} in order (medians {mine:.2f} and {other:.2f} ms differ by more '
-                                   'than the larger interquartile range, {gap:.3f} ms, and the middle halves of the '
-                                   'repeats ({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms) do not '
-                                   'overlap)'),
-    'graph.dag_all_cores_same': ("this exercise's {tasks} products on one device with all cores and on {lane} in "
-                                 'order: medians {mine:.2f} and {other:.2f} ms differ by no more than the larger '
-                                 'interquartile range ({gap:.3f} ms): not told apart'),
-    'graph.dag_all_cores_spread': ("this exercise's {tasks} products on one device with all cores and on {lane} in "
-                                   'order: medians {mine:.2f} and {other:.2f} ms differ by more than the larger '
-                                   'interquartile range ({gap:.3f} ms), but the middle halves of the repeats overlap '
-                                   '({q1_mine:.2f}–{q3_mine:.2f} and {q1_other:.2f}–{q3_other:.2f} ms): not told '
-                                   'apart'),
+                                   'cores as on {lane} in order ({clause})'),
+    'graph.dag_all_cores_tied': ("this exercise's {tasks} products on one device with all cores and on {lane} in "
+                                 'order: {clause}'),
     'graph.broken_not_caught': 'the results matched: this plan happens to need no waiting',
     'graph.n_tensors': '{n} tensors',
     'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
@@ -152,7 +112,8 @@ MESSAGES = {
     'graph.title_plan': 'The schedule the graph allows, from boxes timed one at a time here (critical path outlined)',
     'graph.title_step_tied': 'Every repeat of one step: "{variant}" and "{other}" not told apart',
     'graph.title_step': 'Every repeat of one step: fastest here, "{variant}"',
-    'graph.title_dag_plan': 'Exercise 5: the plan (which lane runs each task; columns follow the dependencies)',
+    'graph.title_dag_plan': ("The book's exercise 5: the plan (which lane runs each task; columns follow the "
+                             'dependencies)'),
     'graph.title_dag_run': 'The plan run here: {ratio:.2f}x as fast as one lane in order (medians)',
     'graph.title_dag_run_slower': 'The plan run here: {inv:.2f}x as long as one lane in order (medians)',
     'graph.broken_caught': 'an engine that skips the waits: the check against float64 caught it ({message})',
@@ -232,8 +193,8 @@ MESSAGES = {
                                    '{one:.2f} ms, two lanes planned {planned:.2f} ms: the plan {inv:.2f}x as long'),
     'graph.dag_predicted_loss': ('the model itself predicts the plan to be slower than lane 0 alone: with lanes '
                                  'this unequal, give every task to the faster one'),
-    'graph.rec_dag.title': ('exercise 5 recorded there: {tasks} tasks, each one {n} x {n} product; {repeats} '
-                            'repeats of each way, interleaved (median, then the range of every repeat):'),
+    'graph.rec_dag.title': ("the book's exercise 5 recorded there: {tasks} tasks, each one {n} x {n} product; "
+                            '{repeats} repeats of each way, interleaved (median, then the range of every repeat):'),
     'graph.rec_dag.row': '  {variant}: {ms:.3f} ms ({lo:.3f} to {hi:.3f} ms; every repeat in order: {every})',
     'graph.rec_dag.checked': "every way's results matched float64 (worst relative error {error:.1e})",
     'graph.vs.threads_slow': ('a test: timed again right after with one thread, the boxes outside the lanes '
@@ -246,12 +207,13 @@ MESSAGES = {
                                    'below), so this run does not say whether splitting over the cores slowed them'),
     'graph.vs.threads_faster': ('a test: timed again right after with one thread, the boxes outside the lanes '
                                 '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
-                                'cores: one thread was faster, so this test does not show the one-thread boxes in '
-                                'the schedule as too slow'),
+                                'cores, the times the schedule counts: one thread was faster, but all cores took less '
+                                'than twice as long, so this test does not show the split over the cores as what '
+                                'lengthened the schedule'),
     'graph.vs.threads_fine': ('a test: timed again right after with one thread, the boxes outside the lanes '
                               '(copies, sum, update) took {one:.2f} ms against {all:.2f} ms with all {threads} '
-                              'cores: not twice as long or more, so this test does not show the one-thread boxes in '
-                              'the schedule as too slow'),
+                              'cores, the times the schedule counts: all cores took no longer than one thread, so '
+                              'this test does not show the split over the cores as what lengthened the schedule'),
     'graph.err.no_speed': ('device_speed has no entry for lane {lane} or device {device}; add one (FLOP/s) '
                            "or a 'default'"),
     'graph.err.no_bandwidth': 'link_bandwidth (bytes/s) must be > 0 to cost the copies',
@@ -285,8 +247,8 @@ MESSAGES = {
                             'the last task ending; {lanes}'),
     'graph.dag_breakdown_gpu': ('the plan run once more after the timing, the GPU lane waiting for each of its tasks: '
                                 '{span:.2f} ms from the first lane starting to the last task ending; {lanes}'),
-    'graph.dag_breakdown_lane': ('{lane} ({tasks} tasks): running them {products:.2f} ms, fetching inputs (a copy '
-                                 'where made on the other device) {copies:.2f} ms, waiting for inputs '
+    'graph.dag_breakdown_lane': ('{lane} ({tasks} of the tasks): running them {products:.2f} ms, fetching inputs '
+                                 '(a copy where made on the other device) {copies:.2f} ms, waiting for inputs '
                                  '{waiting:.2f} ms'),
     'graph.title_dag_run_tied': ('The plan run here: not told apart from one lane in order (medians {mine:.2f} and '
                                  '{other:.2f} ms)'),
@@ -309,6 +271,10 @@ MESSAGES = {
                                      'this run does not test why more cores took longer'),
     'graph.predicted_apart': ("measured and predicted further apart than {noise:.0%} and than that way's "
                               'interquartile range: {items}; this run does not test why'),
+    'graph.predicted_apart_tested': ("measured and predicted further apart than {noise:.0%} and than that way's "
+                                     'interquartile range: {items}; for a prediction above its measurement, one '
+                                     'possible cause is tested below the schedule: the boxes outside the lanes '
+                                     '(copies, sum, update) timed again on one thread'),
     'graph.predicted_apart_item': ('{variant}, measured {ms:.2f} ms against {predicted:.2f} ms predicted '
                                    '({ratio:.2f}x; interquartile range {iqr:.2f} ms)'),
 }

@@ -51,8 +51,8 @@ MESSAGES = {
     'allreduce.checked': ('结果正确：一步之后，{versions} 个需要发送的版本都得到了与单个进程在整个小批量上训练相'
                           '同的参数（以 float64 为参考）；梯度的最大相对误差 {error:.1e}，允许 {tol:.1e}（{n} 个'
                           '进程上 float32 的舍入）'),
-    'allreduce.perfetto': ('在 ui.perfetto.dev 中打开跟踪文件（“Open trace file”）：同一条时间轴上是一个进程的反'
-                           '向传播操作和全归约线程'),
+    'allreduce.perfetto': ('打开跟踪文件：在 ui.perfetto.dev 点击左侧菜单中的“Open trace file”（Perfetto 的界面是'
+                           '英文的）；同一条时间轴上是一个进程的反向传播操作和全归约线程'),
     'allreduce.panel.bucket': 'DDP 桶的大小',
     'allreduce.panel.bucket_choice': '滑块上没有 {mb} MiB 的桶：请从 {sizes} 中选择',
     'allreduce.panel.running': '正在启动进程，桶的大小为 {mb:g} MiB……',
@@ -81,9 +81,9 @@ MESSAGES = {
     'allreduce.overlap.line': ('{label}：它的 {comm:.1f} 毫秒全归约中，有 {measured:.0%} 是在反向传播计算的同时'
                                '进行的（模型：{predicted:.0%}）；{wall}'),
     'allreduce.overlap.none_sent': '{label}：在做性能分析的那一步里没有发送任何东西',
-    'allreduce.wall.faster': '这一步比 (a) 少用 {ms:.1f} 毫秒：{verdict}',
-    'allreduce.wall.slower': '这一步比 (a) 多用 {ms:.1f} 毫秒：{verdict}',
-    'allreduce.wall.same': '(a) 减去这一步 = {diff:+.1f} 毫秒，{verdict}',
+    'allreduce.wall.faster': '(a) 与这一步：{verdict}；这一步更快',
+    'allreduce.wall.slower': '(a) 与这一步：{verdict}；这一步更慢',
+    'allreduce.wall.same': '(a) 与这一步：{verdict}',
     'allreduce.why.head': '    (a) 减去它，{gain:+.1f} 毫秒 =',
     'allreduce.why.calls': '{ms:+.1f} 毫秒是模型按少了 {k} 次调用算出的（{k} × α {alpha:.3f} 毫秒）',
     'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行中的全归约（包括它等待其他进程的时间）',
@@ -100,12 +100,11 @@ MESSAGES = {
                               '（实测是模型的 {ratio:.2f} 倍）'),
     'allreduce.model_over': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型高估了 {gap:.1f} 毫秒'
                              '（实测是模型的 {ratio:.2f} 倍）'),
-    'allreduce.per_call.line': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 ='
-                                ' {diff:+.1f} 毫秒，{verdict}；即每次调用 {per:.3f} 毫秒；一个浮点数的全归约测得 '
-                                'α = 每次调用 {alpha:.3f} 毫秒'),
-    'allreduce.per_call.noise': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同：(a) 减去扁平对照 '
-                                 '= {diff:+.1f} 毫秒，{verdict}；一个浮点数的全归约测得 α = 每次调用 {alpha:.3f} '
-                                 '毫秒'),
+    'allreduce.per_call.line': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同；(a) 与扁平对照：{verdic'
+                                't}；扁平对照更快，每省下一次调用快 {per:.3f} 毫秒；一个浮点数的全归约测得 α = 每次调'
+                                '用 {alpha:.3f} 毫秒'),
+    'allreduce.per_call.noise': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同；(a) 与扁平对照：{verdi'
+                                 'ct}；一个浮点数的全归约测得 α = 每次调用 {alpha:.3f} 毫秒'),
     'allreduce.plot.title_overlap': '{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 {predicted:.0%}）',
     'allreduce.plot.title_nothing': '一个训练步，每次重复：没有哪个版本在反向传播期间发送',
     'allreduce.buckets.xlabel': 'DDP 桶的大小（MiB，对数刻度）',
@@ -133,11 +132,10 @@ MESSAGES = {
     'allreduce.panel.col_overlap': '重叠（实测）',
     'allreduce.panel.col_model': '重叠（模型）',
     'allreduce.panel.col_gain': '(a) − DDP（毫秒）',
-    'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同，但(a)减去扁平对'
-                                  '照 = {diff:+.1f} 毫秒，{verdict}：扁平对照更慢，这里看不出调用次数减少带来的节'
-                                  '省；按一个浮点数的全归约（α = {alpha:.3f} 毫秒），扁平对照省下的调用值 {saved:'
-                                  '.1f} 毫秒；扁平对照还要把每个梯度复制进一个缓冲区再复制回来，这次运行没有测量'
-                                  '这些复制的时间'),
+    'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同；(a) 与扁平对照：{verd'
+                                  'ict}；扁平对照更慢，这里看不出调用次数减少带来的节省；按一个浮点数的全归约（α = {al'
+                                  'pha:.3f} 毫秒），扁平对照省下的调用值 {saved:.1f} 毫秒；扁平对照还要把每个梯度复制'
+                                  '进一个缓冲区再复制回来，这次运行没有测量这些复制的时间'),
     'allreduce.recorded.where': ('录制于一台有 {gpus} 和 {cores} 个CPU核心的机器：gloo进程运行在它的CPU核心上，'
                                  '每个进程一个核心，没有用GPU（PyTorch {torch}，Python {python}，NumPy {numpy}），'
                                  '日期 {date}；进程数 {sizes}'),
@@ -149,7 +147,13 @@ MESSAGES = {
                                       ' {width}，每个进程 {batch} 个样本，梯度共 {mb:.1f} MiB；{repeats} 次重复的中位'
                                       '数（最慢的进程）：'),
     'allreduce.recorded.median': '{label} {ms:.1f} 毫秒',
-    'allreduce.recorded.best_ddp': '(d) DDP，最快的桶大小',
+    'allreduce.recorded.best_ddp_same': '(d) DDP，{mb} MiB 的桶（录制的 {n} 种桶大小中中位数最小的）',
+    'allreduce.recorded.best_ddp_each': '(d) DDP，录制的 {n} 种桶大小中中位数最小的（{mb} MiB）',
+    'allreduce.recorded.sweep_same': ('DDP 录制了 {n} 种桶大小（{sweep} MiB）；下面的 (d) 是训练步中位数最小的那种，'
+                                      '在每个进程数下都是 {mb} MiB'),
+    'allreduce.recorded.sweep_each': ('DDP 录制了 {n} 种桶大小（{sweep} MiB）；下面的 (d) 是每个进程数下训练步中位数'
+                                      '最小的那种：{each}'),
+    'allreduce.recorded.sweep_at': '{n} 个进程时 {mb} MiB',
     'allreduce.recorded.xlabel': 'gloo进程数',
     'allreduce.recorded.ylabel_ms': '训练步时间（毫秒，最慢的进程）',
     'allreduce.recorded.ylabel_overlap': '全归约时间中与反向传播同时进行的比例',
@@ -193,9 +197,9 @@ MESSAGES = {
     'allreduce.guess.slowdown': ('在它的全归约进行期间，反向传播的操作符用了 {mine:.1f} 毫秒，是不做全归约的训练'
                                  '步中 {alone:.1f} 毫秒的 {ratio:.2f} 倍（性能分析，各性能分析步的中位数）；模型'
                                  '给它们的是后者的时间'),
-    'allreduce.recorded.below': ('{label}（{ms:.1f} 毫秒）比不做全归约的训练步（{alone:.1f} 毫秒）少 {gap:.1f} 毫'
-                                 '秒，两者都是每次重复中最慢进程的中位数：{verdict}；每个进程自己的中位数：不做全'
-                                 '归约的训练步 {mine_alone} 毫秒，{label} {mine} 毫秒'),
+    'allreduce.recorded.below': ('{label}（{ms:.1f} 毫秒）比不做全归约的训练步（{alone:.1f} 毫秒）少，两者都是每次重复'
+                                 '中最慢进程的中位数：{verdict}；每个进程自己的中位数：不做全归约的训练步 {mine_alone}'
+                                 ' 毫秒，{label} {mine} 毫秒'),
     'allreduce.recorded.below_within': '{verdict}',
     'allreduce.recorded.below_beyond': '{verdict}；这里测量的任何东西都解释不了它',
     'allreduce.recorded.processes': ('{label}，按进程和性能分析步：反向传播的操作符用了 {lo:.1f}–{hi:.1f} 毫秒（'
@@ -212,32 +216,24 @@ MESSAGES = {
     'allreduce.overlap.line_above': ('{label}：它的 {comm:.1f} 毫秒全归约中，有 {measured:.0%} 是在反向传播计算的'
                                      '同时进行的，高于模型的 {predicted:.0%}（模型中它的全归约用时 {model:.1f} 毫秒）'
                                      '；{wall}'),
-    'allreduce.calls_control.line': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 '
-                                     '1 次而不是 {calls} 次，比 (a) 快了 {diff:.1f} 毫秒，{verdict}；模型给少了的'
-                                     ' {fewer} 次调用算出的是 {saved:.1f} 毫秒'),
-    'allreduce.calls_control.noise': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用'
-                                      ' 1 次而不是 {calls} 次，却看不出这份节省：(a) 减去扁平对照 = {diff:+.1f} '
-                                      '毫秒，{verdict}；模型给出的是 {saved:.1f} 毫秒'),
-    'allreduce.calls_control.slower': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调'
-                                       '用 1 次而不是 {calls} 次，却看不出这份节省：(a) 减去扁平对照 = {diff:+.1f'
-                                       '} 毫秒，{verdict}；模型给出的是 {saved:.1f} 毫秒'),
-    'allreduce.one_call.same': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；两者的中位数 {ms:.'
-                                '1f} 毫秒和 {flat:.1f} 毫秒相差 {diff:.1f} 毫秒，{verdict}'),
-    'allreduce.one_call.apart': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；两者的中位数 {ms:'
-                                 '.1f} 毫秒和 {flat:.1f} 毫秒相差 {diff:.1f} 毫秒，{verdict}；这里测量的各项都不'
-                                 '能把这个差别拆开'),
+    'allreduce.calls_control.line': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 1 次'
+                                     '而不是 {calls} 次；(a) 与扁平对照：{verdict}；扁平对照更快；模型给少了的 {fewer}'
+                                     ' 次调用算出的是 {saved:.1f} 毫秒'),
+    'allreduce.calls_control.noise': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 1 次'
+                                      '而不是 {calls} 次；(a) 与扁平对照：{verdict}，所以看不出这份节省；模型给出的是 '
+                                      '{saved:.1f} 毫秒'),
+    'allreduce.calls_control.slower': ('上面“少了几次调用”的各项是模型给出的（调用次数 × α）；实测的扁平对照只调用 1 '
+                                       '次而不是 {calls} 次；(a) 与扁平对照：{verdict}；扁平对照更慢，所以看不出这份节'
+                                       '省；模型给出的是 {saved:.1f} 毫秒'),
+    'allreduce.one_call.same': '{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；{verdict}',
+    'allreduce.one_call.apart': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；{verdict}；这里测量的'
+                                 '各项都不能把这个差别拆开'),
     'allreduce.ratio_rise.more': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：多于训练步全是算术运算时的 2 倍',
     'allreduce.ratio_rise.less': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：少于训练步全是算术运算时的 2 倍',
     'allreduce.ratio_rise.about': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：与训练步全是算术运算时的 2 倍相近',
     'allreduce.trace.file': '这次运行中{label}在进程 {rank} 上的跟踪文件：{path}',
     'allreduce.trace.kept': '这些文件在这个笔记本的内核运行期间保留：变量 traces 被替换或内核结束时，文件夹会被删除',
     'allreduce.short.backward': '不做全归约的训练步',
-    'allreduce.apart.yes': ('大于较大的四分位距（{spread:.1f} 毫秒），且各次重复的中间一半（{a} {a0:.1f}–{a1:.1f}'
-                            ' 毫秒与 {b} {b0:.1f}–{b1:.1f} 毫秒）互不重叠'),
-    'allreduce.apart.gap': ('不大于较大的四分位距（{spread:.1f} 毫秒）：区分不出（各次重复的中间一半：{a} {a0:.1f'
-                            '}–{a1:.1f} 毫秒，{b} {b0:.1f}–{b1:.1f} 毫秒）'),
-    'allreduce.apart.overlap': ('大于较大的四分位距（{spread:.1f} 毫秒），但各次重复的中间一半相互重叠（{a} {a0:.'
-                                '1f}–{a1:.1f} 毫秒与 {b} {b0:.1f}–{b1:.1f} 毫秒）：区分不出'),
     'allreduce.why.head_untold': ('    (a) 减去它，{gain:+.1f} 毫秒（上面区分不出快慢：以下各项拆分的是一个各次重'
                                   '复并未确认的差别）='),
     'allreduce.ingredient.allreduce': ('仅全归约（{tensors} 个梯度的全归约，每个张量一次调用，不做训练步）：{seco'

@@ -17,7 +17,8 @@ MESSAGES = {
     'communication.variant.together': '两条执行路同时运行',
     'communication.variant.serial_sum': '先后运行（用时之和）',
     'communication.variant.expected.separate': 'max(各执行路用时)：硬件相互独立',
-    'communication.variant.expected.shared': 'CPU 执行路共用核心：核心数允许几条就同时运行几条',
+    'communication.variant.expected.shared': ('CPU 执行路共用核心：max(各执行路用时, 用时之和 / 核心能同时运行的'
+                                              '执行路数)'),
     'communication.variant.expected.engine': '没有收益：MXNet 的引擎已用上所有核心',
     'communication.mode.cpu_analogue': 'CPU 上的类比：由第二个线程复制',
     'communication.mode.book: copy_to_cpu(y)': '书中的复制：新建可分页张量',
@@ -30,9 +31,11 @@ MESSAGES = {
     'communication.row.copy_thread': '复制线程',
     'communication.plan.copy_thread': '预先分配的主机缓冲区，由第二个线程复制',
     'communication.plan.engine_new_array': '每个结果一个新的主机数组，由引擎安排顺序',
-    'communication.rule.separate': 'max(计算, 复制)：复制引擎与计算单元并行工作',
+    'communication.rule.separate': 'max(计算, 复制) + 一个乘积与一次复制中较短者：复制引擎与计算单元并行工作',
     'communication.rule.one_stream': '计算 + 复制：排在乘积所在流上的复制要等乘积完成',
-    'communication.rule.shared': '复制线程与计算线程共用 CPU 核心',
+    'communication.rule.own_core': 'max(计算, 复制) + 一个乘积与一次复制中较短者：复制线程在计算线程之外有自己的核心',
+    'communication.rule.shared': ('(计算线程数 x 计算 + 复制) / 核心数，至少为 max(计算, 复制)：复制线程要占用计算线程'
+                                  '已占满的核心'),
     'communication.rule.engine': '计算 + 复制：MXNet 的引擎已让所有核心忙于乘积',
     'communication.no_link': '这里没有 GPU，也就没有设备到主机的链路：下面各行是标明了的 CPU 类比。',
     'communication.link': '普通的设备到主机复制：可分页内存 {pageable:.1f} GB/s，锁页内存 {pinned:.1f} GB/s',
@@ -48,6 +51,7 @@ MESSAGES = {
                                 '{tflops:.3f} TFLOP/s；复制到预先分配的主机缓冲区 {gbps:.1f} GB/s\n{k} 个乘积 = '
                                 '{gflop} GFLOP -> {run:.4f} 秒；其结果 = {gb:.3f} GB -> 复制 {copy:.4f} 秒'),
     'communication.predicted_line': '  预测 {name}：{seconds:.4f} 秒',
+    'communication.rates.rule': '这里对 run_and_copy 按公式的预测：{rule}',
     'communication.measured_title': '每次重复与按本机速率的预测',
     'communication.recorded.none': '这里没有可以展示的 GPU 录制结果。',
     'communication.recorded.pageable': ('{gb:.1f} GB 的结果：书中复制到新建的可分页张量用了 {book:.2f} 秒'
@@ -135,21 +139,9 @@ MESSAGES = {
     'communication.overlap.share': ('“先计算，后复制”比“只算乘积”多用的时间（中位数）：{serial:.4f} 秒 - {run:.4f} 秒'
                                     ' = {copy:.4f} 秒，占“先计算，后复制”的 {share:.0%}。这是两个中位数之差，'
                                     '不是复制本身的用时（每次复制见时间线）。'),
-    'communication.overlap.beyond': ('“重叠版本”比“先计算，后复制”快：两者的中位数（{over:.4f} 秒与 '
-                                     '{serial:.4f} 秒）之差大于较大的四分位距（{gap:.4f} 秒），且各次重复的中间一半'
-                                     '（{over_lo:.4f}–{over_hi:.4f} 秒与 {serial_lo:.4f}–{serial_hi:.4f} 秒）'
-                                     '互不重叠。'),
-    'communication.overlap.within': ('“重叠版本”与“先计算，后复制”：各次重复的中间一半相互重叠'
-                                     '（{over_lo:.4f}–{over_hi:.4f} 秒与 {serial_lo:.4f}–{serial_hi:.4f} 秒）：'
-                                     '区分不出。'),
-    'communication.overlap.within_gap': ('“重叠版本”与“先计算，后复制”：两者的中位数（{over:.4f} 秒与 '
-                                         '{serial:.4f} 秒）之差不大于较大的四分位距（{gap:.4f} 秒），'
-                                         '尽管各次重复的中间一半（{over_lo:.4f}–{over_hi:.4f} 秒与 '
-                                         '{serial_lo:.4f}–{serial_hi:.4f} 秒）互不重叠：区分不出。'),
-    'communication.overlap.slower': ('“重叠版本”比“先计算，后复制”慢：两者的中位数（{over:.4f} 秒与 '
-                                     '{serial:.4f} 秒）之差大于较大的四分位距（{gap:.4f} 秒），且各次重复的中间一半'
-                                     '（{over_lo:.4f}–{over_hi:.4f} 秒与 {serial_lo:.4f}–{serial_hi:.4f} 秒）'
-                                     '互不重叠。'),
+    'communication.overlap.head_faster': '“重叠版本”比“先计算，后复制”快：{clause}。',
+    'communication.overlap.head_slower': '“重叠版本”比“先计算，后复制”慢：{clause}。',
+    'communication.overlap.head_not_apart': '“重叠版本”与“先计算，后复制”：{clause}。',
     'communication.overlap.span_all': '时间线上的条覆盖 {span:.2f} 毫秒，约为它的全部挂钟时间 {wall:.2f} 毫秒。',
     'communication.overlap.span_part': ('时间线上的条覆盖它的挂钟时间 {wall:.2f} 毫秒中的 {span:.2f} 毫秒；'
                                         '其余 {rest:.2f} 毫秒里没有被跟踪到的乘积或复制。'),
@@ -190,8 +182,10 @@ MESSAGES = {
                                            '未跟踪的“只算乘积”用时 {run_lo:.4f}–{run_hi:.4f} 秒；'
                                            '虚线是按公式的预测，{closed:.4f} 秒。'),
     'communication.timeline.caption': '{plan}：{products} 个乘积、{copies} 次复制（{n} x {n}）',
-    'communication.timeline.merged_copy': '（{count} 次，首尾相接：\n画出来连成一整段）',
-    'communication.timeline.merged_compute': '（{count} 个，首尾相接：\n画出来连成一整段）',
+    'communication.timeline.merged_copy': '（{count} 次，间隔不到 {gap} 毫秒的\n已合并：画成{stretches}）',
+    'communication.timeline.merged_compute': '（{count} 个，间隔不到 {gap} 毫秒的\n已合并：画成{stretches}）',
+    'communication.timeline.stretches_one': '一整段',
+    'communication.timeline.stretches_many': '{n} 段',
     'communication.recorded.caption': '录制于 {gpu}，{date}：{iters} 个 {n} x {n} 乘积（每个点是一次重复）',
     'communication.recorded.interval': ('根据录制的时间线上的区间：使用复制流和事件时，{copies} 次复制在其忙碌时间的'
                                         ' {measured:.0%} 里与某个乘积同时运行（根据录制的计算与复制用时，按公式预测为 '

@@ -41,31 +41,13 @@ MESSAGES = {
     'graph.variant.in_turn': '两条执行路，先后运行',
     'graph.variant.split': '两条执行路，同时运行',
     'graph.step_title': '一个训练步，批量大小 {batch}，执行路：{lanes}；每种方式交替重复 {repeats} 次',
-    'graph.step_faster': ('两条执行路同时运行的速度是先后运行的 {ratio:.2f} 倍（中位数 {mine:.2f} 与 {other:.2f} 毫秒'
-                          '相差超过较大的四分位距 {gap:.2f} 毫秒，且各次重复的中间一半（{q1_mine:.2f}–{q3_mine:.2f} '
-                          '与 {q1_other:.2f}–{q3_other:.2f} 毫秒）互不重叠）：同时运行节省了时间'),
-    'graph.step_slower': ('两条执行路同时运行的耗时是先后运行的 {inv:.2f} 倍（中位数 {mine:.2f} 与 {other:.2f} 毫秒相'
-                          '差超过较大的四分位距 {gap:.2f} 毫秒，且各次重复的中间一半（{q1_mine:.2f}–{q3_mine:.2f} 与 '
-                          '{q1_other:.2f}–{q3_other:.2f} 毫秒）互不重叠）：同时运行反而更慢'),
-    'graph.step_same': ('两条执行路同时运行与先后运行：中位数 {mine:.2f} 与 {other:.2f} 毫秒相差不超过较大的四分位距'
-                        '（{gap:.2f} 毫秒）：区分不出快慢'),
-    'graph.step_spread': ('两条执行路同时运行与先后运行：中位数 {mine:.2f} 与 {other:.2f} 毫秒相差超过较大的四分位距'
-                          '（{gap:.2f} 毫秒），但各次重复的中间一半相互重叠（{q1_mine:.2f}–{q3_mine:.2f} 与 '
-                          '{q1_other:.2f}–{q3_other:.2f} 毫秒）：区分不出快慢'),
-    'graph.split_faster': ('两条执行路同时运行的速度是一个设备处理整个小批量的 {ratio:.2f} 倍（中位数 {mine:.2f} 与 '
-                           '{other:.2f} 毫秒相差超过较大的四分位距 {gap:.2f} 毫秒，且各次重复的中间一半（'
-                           '{q1_mine:.2f}–{q3_mine:.2f} 与 {q1_other:.2f}–{q3_other:.2f} 毫秒）互不重叠）：拆分批量划'
-                           '算'),
-    'graph.split_slower': ('两条执行路同时运行的耗时是一个设备处理整个小批量的 {inv:.2f} 倍（中位数 {mine:.2f} 与 '
-                           '{other:.2f} 毫秒相差超过较大的四分位距 {gap:.2f} 毫秒，且各次重复的中间一半（'
-                           '{q1_mine:.2f}–{q3_mine:.2f} 与 {q1_other:.2f}–{q3_other:.2f} 毫秒）互不重叠）：一个设备更'
-                           '快'),
-    'graph.split_same': ('两条执行路同时运行与一个设备处理整个小批量：中位数 {mine:.2f} 与 {other:.2f} 毫秒相差不超过'
-                         '较大的四分位距（{gap:.2f} 毫秒）：区分不出快慢，所以这次运行不能说明拆分批量划算'),
-    'graph.split_spread': ('两条执行路同时运行与一个设备处理整个小批量：中位数 {mine:.2f} 与 {other:.2f} 毫秒相差超过'
-                           '较大的四分位距（{gap:.2f} 毫秒），但各次重复的中间一半相互重叠（{q1_mine:.2f}–'
-                           '{q3_mine:.2f} 与 {q1_other:.2f}–{q3_other:.2f} 毫秒）：区分不出快慢，所以这次运行不能说明'
-                           '拆分批量划算'),
+    # 区分快慢的句首与结论：{clause} 由 display.apart 给出（检验的两部分，按顺序）
+    'graph.step_faster': '两条执行路同时运行的速度是先后运行的 {ratio:.2f} 倍（{clause}）：同时运行节省了时间',
+    'graph.step_slower': '两条执行路同时运行的耗时是先后运行的 {inv:.2f} 倍（{clause}）：同时运行反而更慢',
+    'graph.step_tied': '两条执行路同时运行与先后运行：{clause}',
+    'graph.split_faster': '两条执行路同时运行的速度是一个设备处理整个小批量的 {ratio:.2f} 倍（{clause}）：拆分批量划算',
+    'graph.split_slower': '两条执行路同时运行的耗时是一个设备处理整个小批量的 {inv:.2f} 倍（{clause}）：一个设备更快',
+    'graph.split_tied': '两条执行路同时运行与一个设备处理整个小批量：{clause}，所以这次运行不能说明拆分批量划算',
     'graph.dag_variant.0': '一条执行路，按顺序',
     'graph.dag_variant.1': '两条执行路，按计划',
     'graph.dag_variant.2': '一个设备，全部核心，按顺序',
@@ -77,32 +59,15 @@ MESSAGES = {
     'graph.dag_count': '{lane} 上 {count} 个',
     'graph.dag_split': '计划的分配：{counts}',
     'graph.dag_split_speeds': '两条执行路速度不同（在每条执行路上各计时一次乘法）；计划的分配：{counts}',
-    'graph.dag_faster': ('两条执行路按计划运行的速度是一条执行路按顺序运行的 {ratio:.2f} 倍（中位数 {mine:.2f} 与 '
-                         '{other:.2f} 毫秒相差超过较大的四分位距 {gap:.3f} 毫秒，且各次重复的中间一半（{q1_mine:.2f}–'
-                         '{q3_mine:.2f} 与 {q1_other:.2f}–{q3_other:.2f} 毫秒）互不重叠）：计划节省了时间'),
-    'graph.dag_slower': ('两条执行路按计划运行的耗时是一条执行路按顺序运行的 {inv:.2f} 倍（中位数 {mine:.2f} 与 '
-                         '{other:.2f} 毫秒相差超过较大的四分位距 {gap:.3f} 毫秒，且各次重复的中间一半（{q1_mine:.2f}–'
-                         '{q3_mine:.2f} 与 {q1_other:.2f}–{q3_other:.2f} 毫秒）互不重叠）：计划反而更慢'),
-    'graph.dag_same': ('两条执行路按计划运行与一条执行路按顺序运行：中位数 {mine:.2f} 与 {other:.2f} 毫秒相差不超过较'
-                       '大的四分位距（{gap:.3f} 毫秒）：区分不出快慢'),
-    'graph.dag_spread': ('两条执行路按计划运行与一条执行路按顺序运行：中位数 {mine:.2f} 与 {other:.2f} 毫秒相差超过较'
-                         '大的四分位距（{gap:.3f} 毫秒），但各次重复的中间一半相互重叠（{q1_mine:.2f}–{q3_mine:.2f} '
-                         '与 {q1_other:.2f}–{q3_other:.2f} 毫秒）：区分不出快慢'),
+    'graph.dag_faster': ('两条执行路按计划运行的速度是一条执行路按顺序运行的 {ratio:.2f} 倍（{clause}）：'
+                         '计划节省了时间'),
+    'graph.dag_slower': '两条执行路按计划运行的耗时是一条执行路按顺序运行的 {inv:.2f} 倍（{clause}）：计划反而更慢',
+    'graph.dag_tied': '两条执行路按计划运行与一条执行路按顺序运行：{clause}',
     'graph.dag_all_cores_faster': ('本练习的 {tasks} 次乘法在使用全部核心的一个设备上的速度是按顺序在{lane}上的 '
-                                   '{ratio:.2f} 倍（中位数 {mine:.2f} 与 {other:.2f} 毫秒相差超过较大的四分位距 '
-                                   '{gap:.3f} 毫秒，且各次重复的中间一半（{q1_mine:.2f}–{q3_mine:.2f} 与 '
-                                   '{q1_other:.2f}–{q3_other:.2f} 毫秒）互不重叠）'),
+                                   '{ratio:.2f} 倍（{clause}）'),
     'graph.dag_all_cores_slower': ('本练习的 {tasks} 次乘法在使用全部核心的一个设备上的耗时是按顺序在{lane}上的 '
-                                   '{inv:.2f} 倍（中位数 {mine:.2f} 与 {other:.2f} 毫秒相差超过较大的四分位距 '
-                                   '{gap:.3f} 毫秒，且各次重复的中间一半（{q1_mine:.2f}–{q3_mine:.2f} 与 '
-                                   '{q1_other:.2f}–{q3_other:.2f} 毫秒）互不重叠）'),
-    'graph.dag_all_cores_same': ('本练习的 {tasks} 次乘法，使用全部核心的一个设备与按顺序在{lane}上：中位数 '
-                                 '{mine:.2f} 与 {other:.2f} 毫秒相差不超过较大的四分位距（{gap:.3f} 毫秒）：区分不'
-                                 '出快慢'),
-    'graph.dag_all_cores_spread': ('本练习的 {tasks} 次乘法，使用全部核心的一个设备与按顺序在{lane}上：中位数 '
-                                   '{mine:.2f} 与 {other:.2f} 毫秒相差超过较大的四分位距（{gap:.3f} 毫秒），但各次重复'
-                                   '的中间一半相互重叠（{q1_mine:.2f}–{q3_mine:.2f} 与 {q1_other:.2f}–{q3_other:.2f} '
-                                   '毫秒）：区分不出快慢'),
+                                   '{inv:.2f} 倍（{clause}）'),
+    'graph.dag_all_cores_tied': '本练习的 {tasks} 次乘法，使用全部核心的一个设备与按顺序在{lane}上：{clause}',
     'graph.broken_not_caught': '结果一致：这个计划恰好不需要等待',
     'graph.n_tensors': '{n} 个张量',
     'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
@@ -138,7 +103,7 @@ MESSAGES = {
     'graph.title_plan': '依赖图所允许的调度，各方框在这里逐个计时（关键路径加粗框出）',
     'graph.title_step_tied': '一个训练步的每次重复：“{variant}”与“{other}”区分不出快慢',
     'graph.title_step': '一个训练步的每次重复：这里最快的是“{variant}”',
-    'graph.title_dag_plan': '练习5：计划（每个任务由哪条执行路运行；各列按依赖关系排列）',
+    'graph.title_dag_plan': '书中的练习5：计划（每个任务由哪条执行路运行；各列按依赖关系排列）',
     'graph.title_dag_run': '在这里运行该计划：速度是一条执行路按顺序运行的 {ratio:.2f} 倍（中位数）',
     'graph.title_dag_run_slower': '在这里运行该计划：耗时是一条执行路按顺序运行的 {inv:.2f} 倍（中位数）',
     'graph.broken_caught': '跳过等待的引擎：与float64结果的检查发现了错误（{message}）',
@@ -215,8 +180,8 @@ MESSAGES = {
                                    '预计计划用时是前者的 {inv:.2f} 倍'),
     'graph.dag_predicted_loss': ('模型本身就预测这个计划比执行路 0 单独运行更慢：执行路的速度相差这么大时，应当把所'
                                  '有任务都交给较快的那条'),
-    'graph.rec_dag.title': ('在那里录制的练习5：{tasks} 个任务，每个是一次 {n} x {n} 的矩阵乘法；每种方式交替重复 '
-                            '{repeats} 次（中位数，以及所有重复的范围）：'),
+    'graph.rec_dag.title': ('在那里录制的书中的练习5：{tasks} 个任务，每个是一次 {n} x {n} 的矩阵乘法；每种方式交替'
+                            '重复 {repeats} 次（中位数，以及所有重复的范围）：'),
     'graph.rec_dag.row': '  {variant}：{ms:.3f} 毫秒（{lo:.3f} 到 {hi:.3f} 毫秒；按顺序的每次重复：{every}）',
     'graph.rec_dag.checked': '每种方式的结果都与float64一致（最大相对误差 {error:.1e}）',
     'graph.vs.threads_slow': ('一项检验：紧接着用一个线程再次计时，执行路以外的方框（复制、求和、更新）用了 '
@@ -226,11 +191,12 @@ MESSAGES = {
                                    '{one:.2f} 毫秒，使用全部 {threads} 个核心时用了 {all:.2f} 毫秒；其间其他程序并非'
                                    '一直让核心空闲（占用比例见下），所以这次运行说明不了分到多个核心上是否使它们变慢'),
     'graph.vs.threads_faster': ('一项检验：紧接着用一个线程再次计时，执行路以外的方框（复制、求和、更新）用了 '
-                                '{one:.2f} 毫秒，使用全部 {threads} 个核心时用了 {all:.2f} 毫秒：一个线程反而更快，'
-                                '所以这项检验没有显示调度中按一个线程计时的方框偏慢'),
+                                '{one:.2f} 毫秒，使用全部 {threads} 个核心时（即调度计入的时间）用了 {all:.2f} 毫秒：'
+                                '一个线程更快，但全部核心的用时不到它的两倍，所以这项检验没有显示是把操作分到多个核心'
+                                '上拉长了调度'),
     'graph.vs.threads_fine': ('一项检验：紧接着用一个线程再次计时，执行路以外的方框（复制、求和、更新）用了 '
-                              '{one:.2f} 毫秒，使用全部 {threads} 个核心时用了 {all:.2f} 毫秒：没有达到两倍，'
-                              '所以这项检验没有显示调度中按一个线程计时的方框偏慢'),
+                              '{one:.2f} 毫秒，使用全部 {threads} 个核心时（即调度计入的时间）用了 {all:.2f} 毫秒：'
+                              '全部核心的用时不比一个线程长，所以这项检验没有显示是把操作分到多个核心上拉长了调度'),
     'graph.err.no_speed': ('device_speed 中没有执行路 {lane} 或设备 {device} 的条目；请加上一个（FLOP/s）'
                            "或一个 'default'"),
     'graph.err.no_bandwidth': '要为复制计算耗时，link_bandwidth（字节/秒）必须 > 0',
@@ -281,6 +247,9 @@ MESSAGES = {
                                      '用的是 {all:.2f} 毫秒，本次运行没有检验为什么核心更多反而更慢'),
     'graph.predicted_apart': ('实测与预测相差超过 {noise:.0%}，也超过该方式各次重复的四分位距：{items}；本次运行没有'
                               '检验原因'),
+    'graph.predicted_apart_tested': ('实测与预测相差超过 {noise:.0%}，也超过该方式各次重复的四分位距：{items}；'
+                                     '对于预测高于实测的情形，调度下方检验了一个可能的原因：把执行路以外的方框（复制、'
+                                     '求和、更新）用一个线程再次计时'),
     'graph.predicted_apart_item': ('{variant}，实测 {ms:.2f} 毫秒，预测 {predicted:.2f} 毫秒（{ratio:.2f} '
                                    '倍；四分位距 {iqr:.2f} 毫秒）'),
 }

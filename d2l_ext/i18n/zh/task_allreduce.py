@@ -25,8 +25,8 @@ MESSAGES = {
     'task.allreduce.unsafe': ('第 {step} 步中，优化器更新开始时，{calls} 个全归约里有 {unfinished} 个还没有完成：'
                               '在optimizer.step()之前对每一个调用wait()'),
     'task.allreduce.unwaited': ('第 {step} 步中，优化器更新开始之前以async_op=True发起了 {calls} 个全归约，'
-                                '而在更新之前只等待了 {waits} 个（对句柄调用wait()，或取用其future）：在optimizer.step()之前'
-                                '对每一个调用wait()'),
+                                '而在更新之前只等待了 {waits} 个（对句柄调用wait()，或取用其future）：'
+                                '在optimizer.step()之前对每一个调用wait()'),
     'task.allreduce.calls': '每步一次全归约，一次处理所有梯度',
     'task.allreduce.calls_wrong': ('每步调用了 {calls} 次全归约：把所有梯度放进一个扁平缓冲区，只调用 {expected} '
                                    '次全归约'),

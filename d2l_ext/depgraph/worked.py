@@ -1,0 +1,137 @@
+"""13.3.3's worked step and its typical wrong versions: the single copy of each, as code and as submissions.
+
+`mlp_step` is the lesson's worked answer (its collapsed cell shows exactly this source) and the step that
+depgraph.runs times and depgraph.recording records; `mlp_step_in_turn` runs the halves one after the other.
+WRONG, WRONG_GPU, HANGS and CRASHES are sources the grader (depgraph.task) must fail, each for its reason
+(tests/test_task_mlp.py); task.wrong_version turns one into a function (exercise 1).
+"""
+from __future__ import annotations
+
+import inspect
+
+from ..backends.torch_backend import run_on_lanes
+from ..timing import wait_for_lanes
+from .model import SERVER, lane_step
+from .tracer import stage
+
+# -- the worked solution (the single copy: 13.3.3's collapsed cell shows exactly this source) ----
+
+def mlp_step(lanes, params, X, y, lr):
+    """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
+    server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
+    halves = []
+    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
+        with stage(i, 'copy in'):  # lane i gets a fresh copy of the weights and its half of the rows
+            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
+            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
+    # Both halves at once, each on its lane; each loss is divided by all n rows, so the gradients add up.
+    results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
+    with stage(SERVER, 'grad copy'):  # every gradient to the server
+        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
+    with stage(SERVER, 'sum'):  # waits for both lanes
+        total = {k: grads[0][k] + grads[1][k] for k in params}
+    with stage(SERVER, 'update'):
+        return {k: params[k] - lr * total[k] for k in params}
+
+
+def mlp_step_in_turn(lanes, params, X, y, lr):
+    """The same step with the halves one after the other, each on its lane: right numbers, no overlap."""
+    server, n = params['W1'].device, X.shape[0]
+    halves = []
+    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
+        with stage(i, 'copy in'):
+            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
+            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
+    results = []
+    for i, (lane, h) in enumerate(zip(lanes, halves)):  # start lane 1 only once lane 0 has finished
+        results += run_on_lanes([lane], [lambda i=i, h=h: lane_step(i, *h, n)])
+        wait_for_lanes([lane])
+    with stage(SERVER, 'grad copy'):
+        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
+    with stage(SERVER, 'sum'):
+        total = {k: grads[0][k] + grads[1][k] for k in params}
+    with stage(SERVER, 'update'):
+        return {k: params[k] - lr * total[k] for k in params}
+
+
+# -- typical wrong versions (tests/test_task_mlp.py): each must fail for its reason -------------------
+
+def _as_submission(fn) -> str:
+    """A function's source renamed to mlp_step (a wrong version written as a function, e.g. the one in turn)."""
+    return inspect.getsource(fn).replace(f'def {fn.__name__}(', 'def mlp_step(', 1)
+
+
+_SOLUTION = _as_submission(mlp_step)
+
+
+def _changed(old: str, new: str, doc: str) -> str:
+    """The worked solution with one line changed (so each wrong version differs from it in one place)."""
+    assert old in _SOLUTION, old
+    source = _SOLUTION.replace(old, new, 1)
+    return source.replace(inspect.getdoc(mlp_step), doc, 1)
+
+
+WRONG = {  # name: (the criterion it must fail, its source)
+    'in_turn': ('overlap', _as_submission(mlp_step_in_turn)),
+    'main_thread': ('placement', _changed(
+        'results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])',
+        'results = [lane_step(i, *h, n) for i, h in enumerate(halves)]',
+        'Both halves in this thread, one after the other: right numbers, but not on the lanes.')),
+    'half_means': ('correct', _changed(
+        'lane_step(i, *h, n) for i, h',
+        'lane_step(i, *h, h[1].shape[0]) for i, h',
+        "Each half's loss divided by its own rows: the sum of two means is twice the mean.")),
+    'averaged': ('correct', _changed(
+        'total = {k: grads[0][k] + grads[1][k] for k in params}',
+        'total = {k: (grads[0][k] + grads[1][k]) / 2 for k in params}',
+        'The gradients averaged, although each half already divided by all n rows.')),
+    'lane0_twice': ('correct', _changed(
+        'total = {k: grads[0][k] + grads[1][k] for k in params}',
+        'total = {k: grads[0][k] + grads[0][k] for k in params}',
+        "A server that does not wait for lane 1: it uses lane 0's gradients twice.")),
+    'stale': ('correct', '''
+_copies = {}
+
+
+def mlp_step(lanes, params, X, y, lr):
+    """Copies the weights to the lanes once and keeps them: every later step runs on stale weights."""
+    n = X.shape[0]
+    halves = []
+    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
+        if i not in _copies:
+            _copies[i] = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
+        halves.append((_copies[i], Xi.to(lane.device()), yi.to(lane.device())))
+    results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
+    grads = [{k: g[k].to('cpu') for k in g} for _, g in results]
+    return {k: params[k] - lr * (grads[0][k] + grads[1][k]) for k in params}
+'''),
+    'raises': ('runs', '''
+def mlp_step(lanes, params, X, y, lr):
+    """Crashes inside the learner's own code (an ordinary exception)."""
+    return lane_step(0, params, X, y)
+'''),
+    'todo': ('runs', '''
+def mlp_step(lanes, params, X, y, lr):
+    """The skeleton."""
+    raise NotImplementedError
+'''),
+}
+WRONG_GPU = {  # wrong only where lane 0 is not the CPU: on CPU lanes the sum already runs on the server
+    'sum_on_lane0': ('placement', _changed(
+        'grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]',
+        'grads = [{k: g[k].to(lanes[0].device()) for k in g} for _, g in results]',
+        "The gradients summed and applied on lane 0's device; only the result moved to the CPU.").replace(
+        'return {k: params[k] - lr * total[k] for k in params}',
+        'return {k: (params[k].to(lanes[0].device()) - lr * total[k]).cpu() for k in params}')),
+}
+HANGS = '''
+def mlp_step(lanes, params, X, y, lr):
+    """Waits for something that never happens."""
+    threading.Event().wait()
+'''
+CRASHES = '''
+def mlp_step(lanes, params, X, y, lr):
+    """Takes the whole process down, as a segfault in an extension would."""
+    import os
+    os._exit(3)
+'''

@@ -1,0 +1,122 @@
+"""13.3.2's stream timelines: one panel per copy plan, each product and copy a bar, and what the legend says when bars
+that touch are drawn merged.
+
+Split from display/communication.py, which re-exports every public name here (the lesson reads them as `show.`);
+this module imports nothing from it, so the two form no cycle.
+"""
+from __future__ import annotations
+
+from ..i18n import t
+from . import style
+from .apart import sig
+from .timeline import EDGE_MIN_PX, THIN_FRACTION, draw_timeline
+
+STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
+
+
+def _flat(axes) -> list:
+    """style.figure's axes as a list, whether it returned one panel or an array."""
+    return list(axes.flat) if hasattr(axes, 'flat') else [axes]
+
+
+def _mode_name(mode: str) -> str:
+    from ..i18n import catalogue
+    key = f'communication.mode.{mode}'
+    return style.plot_text(key) if key in catalogue('en') else mode
+
+
+def timeline_title(tl) -> str:
+    """A panel's title from its own data: the plan, how many products and copies it holds, their size."""
+    count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
+    return style.plot_text('communication.timeline.caption', plan=_mode_name(tl.plan), products=count['compute'],
+                           copies=count['copy'], n=tl.size)
+
+
+def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, dict]]:
+    """The events to draw, with bars that touch merged into stretches, and what was merged per role.
+
+    A role's bars in one row are merged where some bar is narrower than EDGE_MIN_PX when drawn (timeline gives it
+    no edge, so bars that touch would read as one block, or as blocks split by a few edged bars) and some gap
+    between them is below THIN_FRACTION of the run (they touch when drawn). Only gaps below that threshold are
+    closed; the rest stay gaps, so the picture shows exactly the stretches the legend counts.
+    Returns (events, {role: {'count': bars, 'stretches': stretches drawn, 'gap': the threshold in seconds}}).
+    """
+    events = list(events)
+    if not events:
+        return [], {}
+    span = max(e['end'] for e in events) - min(e['start'] for e in events)
+    threshold = THIN_FRACTION * span
+    out, merged = [], {}
+    for role, lane in dict.fromkeys((e['role'], e['lane']) for e in events):
+        mine = sorted((e for e in events if e['role'] == role and e['lane'] == lane), key=lambda e: e['start'])
+        narrow = any((e['end'] - e['start']) * px_per_second < EDGE_MIN_PX for e in mine)
+        touching = any(b['start'] - a['end'] < threshold for a, b in zip(mine, mine[1:]))
+        if not (narrow and touching):
+            out += mine
+            continue
+        stretches = [[mine[0]['start'], mine[0]['end']]]
+        for e in mine[1:]:
+            if e['start'] - stretches[-1][1] < threshold:
+                stretches[-1][1] = max(stretches[-1][1], e['end'])
+            else:
+                stretches.append([e['start'], e['end']])
+        out += [{'lane': lane, 'name': '', 'start': s, 'end': end, 'role': role} for s, end in stretches]
+        info = merged.setdefault(role, {'count': 0, 'stretches': 0, 'gap': threshold})
+        info['count'] += len(mine)
+        info['stretches'] += len(stretches)
+    return out, merged
+
+
+def merged_roles(events, px_per_second: float) -> set[str]:
+    """Roles whose touching bars merge_touching draws as stretches."""
+    return set(merge_touching(events, px_per_second)[1])
+
+
+def legend_names(tl, merged=None) -> dict[str, str]:
+    """What a bar is, per role; for a role in `merged` (merge_touching's second value) the entry says which gaps
+    were merged and how many stretches are drawn, so a reader does not count one block where the title counts 50
+    (the title has no room left)."""
+    merged = merged or {}
+    return {role: style.plot_text(f'communication.legend.{role}') + (
+        '\n' + _merged_text(role, merged[role]) if role in merged else '') for role in ('compute', 'copy')}
+
+
+def _merged_text(role: str, info: dict) -> str:
+    n = info['stretches']
+    stretches = style.plot_text('communication.timeline.stretches_one' if n == 1
+                                else 'communication.timeline.stretches_many', n=n)
+    return style.plot_text(f'communication.timeline.merged_{role}', count=info['count'],
+                           gap=sig(info['gap'] * 1e3, 2), stretches=stretches)
+
+
+def _px_per_second(ax, events, predicted=None) -> float:
+    """Pixels per second as draw_timeline fits bars (its 0.8 margin on the axes' width before layout)."""
+    ends = [e['end'] for e in events] + ([predicted] if predicted is not None else [])
+    span = max(ends, default=0.0)
+    return 0.8 * ax.bbox.width / span if span > 0 else 0.0
+
+
+def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
+    """One stream timeline per copy plan, stacked, each with its own time axis (no clipped panel).
+
+    Rows are named in the plot language; each panel's title counts its own products and copies;
+    `predicted` (seconds) marks a predicted total on each panel. Bars that touch and are too narrow for an edge
+    are drawn merged (merge_touching), and the legend says so.
+    """
+    fig, axes = style.figure(nrows=len(timelines), height=max(2.8, 2.5 * len(timelines)))
+    for tl, ax in zip(timelines, _flat(axes)):
+        named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
+        drawn, merged = merge_touching(tl.events, _px_per_second(ax, tl.events, predicted))
+        events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in drawn]
+        rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
+        # the legend names what a bar is (a product, a copy) and what is drawn merged; the rows name where it ran
+        draw_timeline(events, ax=ax, rows=rows, title=timeline_title(tl), predicted=predicted,
+                      legend_names=legend_names(tl, merged))
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def timelines_missing_text(rec) -> str | None:
+    """One line when the recording holds no stream timelines (recorded before they were kept), else None."""
+    return None if rec is not None and rec.comm_timelines else t('communication.recorded.no_timelines')
