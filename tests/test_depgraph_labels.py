@@ -236,7 +236,7 @@ def test_a_saving_is_claimed_only_when_the_repeats_are_told_apart():
     d2l_ext.set_language('zh')
     zh = show.versus_text(*args, low, high)
     assert '但各次重复的中间一半相互重叠（1.00–2.00 毫秒与1.90–2.20 毫秒）：区分不出' in zh and '波动' not in zh
-    assert '各次重复的中间一半（2.21–2.3 毫秒与3.3–' in show.versus_text(*args, split, outlier)
+    assert '各次重复的中间一半（2.21–2.30 毫秒与3.30–' in show.versus_text(*args, split, outlier)
 
 
 def test_the_step_figure_and_its_sentences_read_one_set_of_verdicts():
