@@ -541,7 +541,7 @@ print(small_ops_lines(small))
 plot_small_ops(small)
 
 # %% [markdown]
-# Exercises 3 and 4 are in 13.3.2, exercise 5 in the extra notebook on the dependency graph.
+# The book's exercises 3 and 4 are in 13.3.2, its exercise 5 in the extra notebook on the dependency graph.
 #
 # ## Remember
 #
@@ -558,7 +558,7 @@ plot_small_ops(small)
 #   here.
 
 # %% [markdown] lang="zh"
-# 练习3和练习4见12.3.2，练习5见扩展一节“依赖图”。
+# 书中的练习3和练习4见12.3.2，练习5见扩展一节“依赖图”。
 #
 # ## 记住
 #

@@ -104,7 +104,7 @@ MESSAGES = {
                                       '预测 {expected:.4f} 秒（{rule}）。'),
     'communication.ex3.between': ('同时运行 {together:.4f} 秒：预测 {expected:.4f} 秒（{rule}），'
                                   '先后运行 {serial:.4f} 秒。'),
-    'communication.ex3.title': '练习 3：计算、复制与第二条执行路同时运行',
+    'communication.ex3.title': '练习3：计算、复制与第二条执行路同时运行',
     'communication.profile.trace': ('这次性能分析已保存到 {path}：把这个文件拖到 ui.perfetto.dev 页面上，'
                                     '就能看到每个操作符在何时运行。'),
     'communication.profile.split_gpu': ('GPU 时间：乘积（aten::mm）{mm:.4f} 秒，设备到主机的复制 {copy:.4f} 秒'
