@@ -541,7 +541,7 @@ print(small_ops_lines(small))
 plot_small_ops(small)
 
 # %% [markdown]
-# The book's exercises 3 and 4 are in 13.3.2, its exercise 5 in the extra notebook on the dependency graph.
+# The book's exercises 3 and 4 are in 13.3.2, exercise 5 in the dependency graph notebook.
 #
 # ## Remember
 #
