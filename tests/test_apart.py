@@ -50,3 +50,10 @@ def test_the_numbers_shown_add_up_and_keep_their_places():
 def test_one_median_each_has_no_spread_to_compare_and_auto_picks_ms():
     one = apart(Measurement('a', median=0.010), Measurement('b', median=0.020))
     assert one.outcome == 'single' and 'ms' in one.clause
+
+
+def test_a_difference_of_two_ratios_is_a_plain_number():
+    with using_language('en'):
+        v = apart(_m([1.00, 1.02, 1.04]), _m([1.96, 1.98, 2.00]), 'x')
+        assert v.clause.startswith('the medians (1.02x and 1.98x) differ by 0.96, more than the larger interquartile '
+                                   'range (0.02)')

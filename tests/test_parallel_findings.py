@@ -166,7 +166,7 @@ def test_the_scaling_sentence_says_grew_only_beyond_the_spread_and_names_dips_wi
     with using_language('en'):
         text = ds.scaling_text([dips])
         assert 'grew' not in text and 'rose overall' in text and 'dips not told apart' in text
-        assert 'n=256 1.86x, then n=512 1.77x: the medians differ by 0.09x' in text
+        assert 'n=256 1.86x, then n=512 1.77x: the medians differ by 0.09,' in text
         assert 'interquartile range' in text and 'spread 0.' not in text
         assert 'n=64: together took longer than one after the other' in text  # 0.63x: below 1, said with numbers
         assert 'n=64: measured 0.63x against the predicted 1.90x: 3.01x apart' in text  # far from its prediction

@@ -97,8 +97,10 @@ def apart(a, b, unit: str = 'auto', names: tuple[str | None, str | None] = (None
         return t(f'apart.unit.{unit}', value=_fixed(value, unit, d))
     diff = abs(round(a.median * scale, d) - round(b.median * scale, d)) / scale
     values = dict(ma=shown(a.median), mb=shown(b.median))
+    # A difference of two ratios (or their IQR) is not a ratio: shown as a plain number ('differ by 0.96', not 0.96x).
+    between = (lambda value: _fixed(value, unit, d)) if unit == 'x' else shown
     fields = dict(medians=t('apart.medians' if medians else 'apart.medians_plain', **values), **values,
-                  diff=shown(diff), gap=shown(chance_gap(a, b)),
+                  diff=between(diff), gap=between(chance_gap(a, b)),
                   a=halves(a, unit, names[0], d), b=halves(b, unit, names[1], d))
     told = told_apart(a, b)
     if len(a.times) < 2 and len(b.times) < 2:
