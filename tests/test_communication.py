@@ -629,8 +629,8 @@ def _titles_fit(show, rec, lang):
     with using_language(lang):
         figs = [show.plot_comm(rec.comm[0], title=show.recorded_title(rec)),
                 show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)),
-                show.plot_exercise_three(_ex3([1.4])), show.plot_first_copy(rec.first_copy),
-                show.plot_profile(rec.first_copy)]
+                show.plot_exercise_three(_ex3([1.4])), show.plot_first_copy(rec.first_copy, rec=rec),
+                show.plot_profile(rec.first_copy, rec=rec)]
         for fig in figs:
             renderer = FigureCanvasAgg(fig).get_renderer()
             fig.draw(renderer)

@@ -31,6 +31,7 @@ class CommTimeline(Result):
     iters: int
     events: list[dict]
     clock: str  # 'cuda events' or 'thread clock'
+    inner: int | None = None  # the products' inner size (size x inner times inner x size); None: square
     experiment: str = 'comm-timeline'
 
     def table_rows(self):

@@ -224,7 +224,7 @@ def as_timeline(run, lane):
     from .evidence import CommTimeline
     s = setting(lane)
     return CommTimeline('run_and_copy', lane.name, s.n, s.iters, run['events'],
-                        'torch.profiler' if lane.kind == 'gpu' else 'thread clock')
+                        'torch.profiler' if lane.kind == 'gpu' else 'thread clock', inner=s.inner)
 
 
 def finish(before, timeout: float = 30.0, lane=None) -> None:

@@ -271,16 +271,71 @@ def first_copy_text(result, rec=None) -> str:
     return '\n'.join(lines)
 
 
-def plot_first_copy(result, ax=None):
-    """The book's non_blocking copy: the first call beside every later one, and the profiler's split."""
+def first_copy_source(result, rec) -> str | None:
+    """'recorded on <GPU>, <date> (50 results of 4000 x 4000)' from the recording a first-copy figure draws; None
+    when `rec` is None (measured here)."""
+    if rec is None:
+        return None
+    m = rec.machine
+    return style.plot_text('communication.first_copy.recorded', gpu=m['gpus'][0] if m.get('gpus') else '?',
+                           date=m.get('date', '')[:10], iters=result.iters, n=result.size)
+
+
+def _titled(ax, title: str, source: str | None):
+    """The figure's own title on the axes; where it was recorded, when it was, above it (each one line)."""
+    ax.set_title(title, loc='left')
+    if source:
+        ax.figure.suptitle(source)
+    return ax.figure
+
+
+def plot_first_copy(result, ax=None, rec=None):
+    """The book's non_blocking copy: the first call's one timing (a diamond, no median: there is one) beside every
+    later call (dots, their median a bar), each labelled with what its number is (13.3.2).
+
+    `rec`: the recording `result` came from (None: measured here); the figure then says where and when.
+    """
     if result is None or result.warm is None:
         return None
-    return plot_repeats({_name('cold'): [result.cold], _name('warm'): result.warm.repeated()}, ax=ax,
-                        title=style.plot_text('communication.first_copy.title'))
+    from matplotlib.lines import Line2D
+
+    from .apart import sig
+    later, median = list(result.warm.repeated()), result.warm.median
+    if ax is None:
+        _, ax = style.figure(height=2.8 + (0.4 if rec is not None else 0))
+    else:
+        style.apply()
+    unit, scale = style.time_unit(max([result.cold] + later))
+    shown, colour = style.unit_text(unit), style.color('measured')
+    ax.scatter([result.cold * scale], [0], s=70, marker='D', color=colour, linewidths=0, zorder=3)
+    n = len(later)
+    ys = [1 - 0.3 + 0.3 * i / (n - 1) for i in range(n)] if n > 1 else [1 - 0.15]
+    ax.scatter([v * scale for v in later], ys, s=45, color=colour, alpha=0.8, linewidths=0, zorder=3)
+    ax.vlines(median * scale, 1 - 0.38, 1 + 0.08, colors='black', linewidth=3, zorder=4)
+    for y, right, key, value in ((0, result.cold, 'one_timing', result.cold), (1, max(later), 'median_of', median)):
+        ax.annotate(style.plot_text(f'communication.first_copy.{key}', value=sig(value * scale, 3), unit=shown, n=n),
+                    (right * scale, y), xytext=(8, 0), textcoords='offset points', va='center',
+                    fontsize=style.MIN_FONT_PT)
+    ax.set_yticks([0, 1], [_name('cold'), _name('warm')])
+    ax.set_ylim(1.5, -0.5)
+    ax.set_xlim(0, max([result.cold] + later) * scale * 1.35)  # room for the labels
+    ax.set_xlabel(style.plot_text('style.time_axis', unit=shown))
+    ax.grid(axis='x', alpha=0.3)
+    ax.set_axisbelow(True)
+    handles = [Line2D([], [], ls='', marker='D', color=colour,
+                      label=style.plot_text('communication.first_copy.one_timing_legend')),
+               Line2D([], [], ls='', marker='o', color=colour, label=style.plot_text('style.measured')),
+               Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color='black',
+                      label=style.plot_text('style.median'))]
+    ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    return _titled(ax, style.plot_text('communication.first_copy.title'), first_copy_source(result, rec))
 
 
-def plot_profile(result, ax=None):
-    """torch.profiler's CPU time against CUDA time for the copy operators, cold and warm (13.3.2)."""
+def plot_profile(result, ax=None, rec=None):
+    """torch.profiler's CPU time against CUDA time for the copy operators, cold and warm (13.3.2).
+
+    `rec`: the recording `result` came from (None: measured here); the figure then says where and when.
+    """
     if result is None or not (result.profile_cold or result.profile_warm):
         return None
     rows = [(style.plot_text('communication.profile.tick', when=style.plot_text(f'communication.profile.when_{when}'),
@@ -288,7 +343,7 @@ def plot_profile(result, ax=None):
              p.cuda_time_us / 1e3) for when, prof in (('cold', result.profile_cold), ('warm', result.profile_warm))
             for p in prof]
     if ax is None:
-        _, ax = style.figure(height=max(3.0, 1.2 + 0.55 * len(rows)))
+        _, ax = style.figure(height=max(3.0, 1.2 + 0.55 * len(rows)) + (0.4 if rec is not None else 0))
     else:
         style.apply()
     ys = range(len(rows))
@@ -302,8 +357,7 @@ def plot_profile(result, ax=None):
     ax.grid(axis='x', alpha=0.3)
     ax.set_axisbelow(True)
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-    ax.set_title(style.plot_text('communication.profile_title'), loc='left')
-    return ax.figure
+    return _titled(ax, style.plot_text('communication.profile_title'), first_copy_source(result, rec))
 
 
 # -- the hazard: a non_blocking copy read before it has landed -------------------------------------

@@ -46,8 +46,9 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
     whether overlapped and run then copy are told apart (results.told_apart: the medians differ by more than
     the larger IQR and the middle halves of the repeats do not overlap), said with both ranges. A cause is named
     only when measured: the process kept under 1.5 cores busy, or the traced products ran longer than every untraced
-    products-alone repeat. A last line gives the traced run's own wall clock (the timeline drawn is that run)
-    and, from its 'span', how much of that wall clock the drawn bars cover.
+    products-alone repeat; overlapped below its products alone gives the traced run's numbers and names no cause.
+    A last line gives the traced run's own wall clock (the timeline drawn is that run) and, from its 'span', how
+    much of that wall clock the drawn bars cover.
     """
     from ..communication.core import copy_share
     med = comparison.medians()
@@ -64,10 +65,10 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
     if overlap.get('cores') is not None:  # measured on a CPU: how much of their intervals the threads ran on a core
         lines.append(_cores_text(overlap))
     busy = overlap.get('compute_busy') or 0.0
-    if over < run and not close(over, run):  # faster than its products alone beyond NOISE: overlap cannot do that
-        lines.append(t('communication.overlap.below_run', over=over, run=run, busy=busy))
-    saved_share = (serial - over) / copy if copy > 0 else 0.0
     run_times = list(comparison.measurements['run'].times)
+    if over < run and not close(over, run):  # faster than its products alone beyond NOISE: overlap cannot do that
+        lines.append(_below_run_text(over, run, busy, overlap.get('wall') or 0.0, run_times))
+    saved_share = (serial - over) / copy if copy > 0 else 0.0
     if measured is not None and measured - saved_share > 0.25 and run > 0 and busy > run * (1 + NOISE):
         # one traced run against untraced repeats: 'slower' only when it lies above every one of them
         slow = 'communication.overlap.slowed' if busy > max(run_times) else 'communication.overlap.slowed_within'
@@ -76,6 +77,13 @@ def overlap_text(comparison, predicted: dict[str, float], overlap: dict) -> str:
         lines.append(_traced_text(overlap['wall'], over_times, run_times, predicted.get('overlapped', 0.0),
                                   overlap.get('span')))
     return '\n'.join(lines)
+
+
+def _below_run_text(over: float, run: float, busy: float, wall: float, run_times: list[float]) -> str:
+    """Overlapped faster than its products alone: the traced run's wall clock and its products' busy time, set
+    against the untraced products-alone repeats (below every one of them, or within their range); no cause named."""
+    key = 'communication.overlap.below_run' if busy < min(run_times) else 'communication.overlap.below_run_within'
+    return t(key, over=over, run=run, busy=busy, wall=wall, lo=min(run_times), hi=max(run_times))
 
 
 def told_apart_text(over, serial) -> str:

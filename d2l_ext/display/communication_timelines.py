@@ -26,10 +26,16 @@ def _mode_name(mode: str) -> str:
 
 
 def timeline_title(tl) -> str:
-    """A panel's title from its own data: the plan, how many products and copies it holds, their size."""
+    """A panel's title from its own data: the plan, how many products and copies it holds, their size.
+
+    Square products say 'n x n'; thin ones (the CPU task's n x inner times inner x n) say both shapes, and the
+    copies' n x n, so a reader never takes the results' size for the operands'.
+    """
     count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
-    return style.plot_text('communication.timeline.caption', plan=_mode_name(tl.plan), products=count['compute'],
-                           copies=count['copy'], n=tl.size)
+    inner = getattr(tl, 'inner', None)
+    key = 'communication.timeline.caption_thin' if inner and inner != tl.size else 'communication.timeline.caption'
+    return style.plot_text(key, plan=_mode_name(tl.plan), products=count['compute'], copies=count['copy'],
+                           n=tl.size, inner=inner)
 
 
 def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, dict]]:

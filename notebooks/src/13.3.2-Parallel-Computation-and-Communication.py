@@ -225,16 +225,16 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict
 #
-# Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, the times add up. Overlapped, expect
+# Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, they add up. Overlapped, expect
 # **max(run, copy)** plus the first product or the last copy (the shorter), but only if the copy has hardware of its
-# own: a GPU's copy engine, or on a CPU a free core. The cell below measures both in the task's setting, each alone.
+# own: a GPU's copy engine, or on a CPU a free core. The cell below measures each alone.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，应当预期
 # **max(计算, 复制)**，再加上第一个乘积或最后一次复制（取较短者），但前提是复制有自己的硬件：GPU的复制引擎，
-# 或者CPU上一个空闲的核心。下面的单元格在任务的设定下分别单独测量乘积和复制。
+# 或者CPU上一个空闲的核心。下面的单元格分别单独测量乘积和复制。
 
 # %% tags=["nbval-ignore-output"]
 x, w = copy_task.operands(lane)           # the task's setting on this lane
@@ -259,7 +259,7 @@ print(show.prediction_text(rates, K2, {}, rule=rule))
 
 # %% [markdown]
 # Put your guess for `run_and_copy`'s time in `my_guess` and run the cell: it times the products alone, run then copy
-# and the worked `run_and_copy` (interleaved, every result checked) beside your guess and the closed form. Each dot is
+# and the worked `run_and_copy` (interleaved, results checked) beside your guess and the closed form. Each dot is
 # one repeat; the hatched bar is the closed form.
 
 # %% [markdown] lang="zh"
@@ -283,7 +283,7 @@ show.plot_measured(measured, predicted, rule=rule)  # copy stream + events, or a
 #
 # 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; their results are 50 · 4000² · 4 B = 3.2 GB. Divide by
 # the recorded FLOP/s and pinned GB/s: one stream takes run + copy, copy stream + events about max(run, copy). The hidden
-# cell prints these from the newest GPU recording.
+# cell prints these from the recording.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -291,7 +291,7 @@ show.plot_measured(measured, predicted, rule=rule)  # copy stream + events, or a
 #
 # 50个4000 × 4000矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。分别除以录制的
 # FLOP/s和锁页内存的GB/s：一个流的用时是计算 + 复制，复制流 + 事件的用时约为 max(计算, 复制)。隐藏的单元格根据
-# 最新的GPU录制结果打印这些数字。
+# 录制结果打印这些数字。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -322,12 +322,12 @@ show.plot_comm_timelines([copy_task.as_timeline(traced, lane)], predicted=predic
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# The newest GPU recording. Each panel is one way to copy; the hatched bar is the prediction.
+# Each panel is one way to copy; the hatched bar is the prediction.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
 #
-# 下面是最新的GPU录制结果。每个面板是一种复制方式；斜线条是预测的用时。
+# 每个面板是一种复制方式；斜线条是预测的用时。
 
 # %% tags=["nbval-ignore-output"]
 print(show.recorded_text(rec))
@@ -344,22 +344,24 @@ else:
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# `copy_to_cpu(y, True)` allocates a new pinned tensor per result. The first call gets new host memory, so it is
-# timed once; later calls reuse the blocks PyTorch cached and are timed with repeats. The profiler splits the first
-# call into the GPU's copy and the rest.
+# `copy_to_cpu(y, True)` allocates a new pinned tensor per result: the first call gets new host memory (timed once),
+# later calls reuse the blocks PyTorch cached (timed with repeats). The profiler splits the first call into the GPU's
+# copy and the rest. Measured here on a GPU, else from the GPU recording.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量。第一次调用得到的是新的主机内存，因此只计时一次；之后的
-# 调用会重复使用PyTorch缓存的内存块，并重复计时。性能分析器把第一次调用拆成GPU上的复制和其余部分。
+# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量：第一次调用得到新的主机内存（只计时一次），之后的调用
+# 重复使用PyTorch缓存的内存块（重复计时）。性能分析器把第一次调用拆成GPU上的复制和其余部分。有GPU时在本机测量，
+# 否则展示GPU上的录制结果。
 
 # %% tags=["nbval-ignore-output"]
 first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
-print(show.first_copy_text(first, None if GPU else rec))
+source = None if GPU else rec  # the recording shown when this machine has no GPU
+print(show.first_copy_text(first, source))
 if first is not None and first.warm is not None:
-    display(show.plot_first_copy(first))
-    display(show.plot_profile(first))
+    display(show.plot_first_copy(first, rec=source))
+    display(show.plot_profile(first, rec=source))
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -480,10 +482,10 @@ print(show.profile_text(prof, GPU))
 #
 # ## Remember
 #
-# * In the recording, compute and copies overlapped with pinned buffers, a copy stream and an event per product; on
-#   one stream they took run + copy.
-# * Predict first: run = FLOPs / FLOP/s, copy = bytes / GB/s; on one stream, run + copy; overlapped, about
-#   max(run, copy) or more (single repeats scatter around it).
+# * In the recording, pinned buffers, a copy stream and an event per product let compute and copies overlap.
+# * Predict first: run = FLOPs / FLOP/s, copy = bytes / GB/s; one stream: run + copy. Overlap saves at most the
+#   shorter: at best max(run, copy) plus the shorter of one product and one copy. Below max(run, copy), something
+#   besides the overlap changed.
 # * Measure an overlap from intervals: the share of the copies' time during which products ran.
 #
 # ## Pitfalls
@@ -505,10 +507,10 @@ print(show.profile_text(prof, GPU))
 #
 # ## 记住
 #
-# * 在录制结果中，使用锁页缓冲区、复制流，并为每个乘积记录一个事件时，计算和复制重叠了；在一个流上，用时是
-#   计算 + 复制。
-# * 先预测：计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s；在一个流上是计算 + 复制；重叠后约为
-#   max(计算, 复制) 或更长（单次重复散布在它周围）。
+# * 在录制结果中，锁页缓冲区、复制流和每个乘积的一个事件让计算和复制重叠了。
+# * 先预测：计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s；一个流：计算 + 复制。重叠最多省下两者中较短的
+#   那一个：最好也是 max(计算, 复制) 再加上一个乘积与一次复制中较短者。低于 max(计算, 复制)，说明除了重叠之外
+#   还有别的变化。
 # * 用区间测量重叠：复制的时间中有多大比例有乘积在运行。
 #
 # ## 易错点

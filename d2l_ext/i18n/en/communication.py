@@ -95,6 +95,10 @@ MESSAGES = {
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
     'communication.first_copy.title': "Book's non_blocking copy: first call into new memory against later calls",
     'communication.profile_title': 'torch.profiler: CPU time and CUDA time of the copy operators',
+    'communication.first_copy.recorded': 'recorded on {gpu}, {date} ({iters} results of {n} x {n})',
+    'communication.first_copy.one_timing': '{value} {unit} (one timing)',
+    'communication.first_copy.median_of': '{value} {unit} (median of {n})',
+    'communication.first_copy.one_timing_legend': 'the one timing',
     'communication.hazard.caught': ('Read before synchronizing: relative error {early:.2f} (the buffer still held '
                                     'old values); after torch.cuda.synchronize(): {late:.1e}.'),
     'communication.hazard.lucky': ('Read before synchronizing: relative error {early:.1e}; after synchronizing: '
@@ -170,8 +174,15 @@ MESSAGES = {
                                            'inside its interval without running on a core, so an overlap of intervals '
                                            'does not show both threads running at that moment.'),
     'communication.overlap.below_run': ('Overlapped ({over:.4f} s) took less than the products alone ({run:.4f} s), '
-                                        'which overlap alone cannot do: in the traced overlapped run the products '
-                                        'were busy {busy:.4f} s.'),
+                                        'which overlap alone cannot do: in the traced overlapped run (wall clock '
+                                        '{wall:.4f} s) the products were busy {busy:.4f} s, below every untraced '
+                                        'products-alone repeat ({lo:.4f}-{hi:.4f} s): the products themselves took '
+                                        'less time there; this run does not test why.'),
+    'communication.overlap.below_run_within': ('Overlapped ({over:.4f} s) took less than the products alone '
+                                               '({run:.4f} s), which overlap alone cannot do: in the traced '
+                                               'overlapped run (wall clock {wall:.4f} s) the products were busy '
+                                               '{busy:.4f} s, within the untraced products-alone repeats '
+                                               '({lo:.4f}-{hi:.4f} s); this run does not test why.'),
     'communication.overlap.slowed': ('In the traced overlapped run the products were busy {busy:.4f} s beside the '
                                      'copies, {ratio:.2f} times the untraced products-alone median of {run:.4f} s '
                                      'and above every untraced products-alone repeat ({lo:.4f}-{hi:.4f} s). The traced '
@@ -195,6 +206,8 @@ MESSAGES = {
                                            '{hi:.4f} s); untraced products alone took {run_lo:.4f}-{run_hi:.4f} s; '
                                            'the dashed line is the closed form, {closed:.4f} s.'),
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} x {n})',
+    'communication.timeline.caption_thin': ('{plan}: {products} products ({n} x {inner} times {inner} x {n}), '
+                                            '{copies} copies of {n} x {n}'),
     'communication.timeline.merged_copy': '({count}, gaps under {gap} ms\nmerged: drawn as {stretches})',
     'communication.timeline.merged_compute': '({count}, gaps under {gap} ms\nmerged: drawn as {stretches})',
     'communication.timeline.stretches_one': 'one stretch',

@@ -90,6 +90,10 @@ MESSAGES = {
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
     'communication.first_copy.title': '书中的 non_blocking 复制：第一次调用写入新内存，与之后的调用对比',
     'communication.profile_title': 'torch.profiler：复制操作符的 CPU 与 CUDA 时间',
+    'communication.first_copy.recorded': '录制于 {gpu}，{date}（{iters} 个 {n} x {n} 结果）',
+    'communication.first_copy.one_timing': '{value} {unit}（一次计时）',
+    'communication.first_copy.median_of': '{value} {unit}（{n} 次的中位数）',
+    'communication.first_copy.one_timing_legend': '唯一的一次计时',
     'communication.hazard.caught': ('同步之前读取：相对误差 {early:.2f}（缓冲区里还是旧的值）；'
                                     'torch.cuda.synchronize() 之后：{late:.1e}。'),
     'communication.hazard.lucky': ('同步之前读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
@@ -160,12 +164,19 @@ MESSAGES = {
                                            '线程处在自己的区间之内，却没有在核心上运行，所以区间重叠并不说明两个线程'
                                            '在那一刻同时运行。'),
     'communication.overlap.below_run': ('“重叠版本”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
-                                        '这是重叠本身做不到的：在计时的那次重叠运行中，乘积忙碌了 {busy:.4f} 秒。'),
-    'communication.overlap.slowed': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒，是未跟踪的'
+                                        '这是重叠本身做不到的：在跟踪的那次重叠运行中（挂钟时间 {wall:.4f} 秒），'
+                                        '乘积忙碌了 {busy:.4f} 秒，低于未跟踪的“只算乘积”的每一次重复'
+                                        '（{lo:.4f}–{hi:.4f} 秒）：乘积本身在那里用时更短；这次运行没有检验原因。'),
+    'communication.overlap.below_run_within': ('“重叠版本”（{over:.4f} 秒）比“只算乘积”（{run:.4f} 秒）还快，'
+                                               '这是重叠本身做不到的：在跟踪的那次重叠运行中'
+                                               '（挂钟时间 {wall:.4f} 秒），乘积忙碌了 {busy:.4f} 秒，'
+                                               '落在未跟踪的“只算乘积”各次重复的范围之内'
+                                               '（{lo:.4f}–{hi:.4f} 秒）；这次运行没有检验原因。'),
+    'communication.overlap.slowed': ('在跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒，是未跟踪的'
                                      '“只算乘积”中位数 {run:.4f} 秒的 {ratio:.2f} 倍，并且高于未跟踪的“只算乘积”'
                                      '每一次重复（{lo:.4f}–{hi:.4f} 秒）。跟踪的那次运行同时多了性能分析器和复制，'
                                      '所以这不能说明是两者中的哪一个让乘积变慢。'),
-    'communication.overlap.slowed_within': ('在计时跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒，是未跟踪的'
+    'communication.overlap.slowed_within': ('在跟踪的那次重叠运行中，乘积在复制旁忙碌了 {busy:.4f} 秒，是未跟踪的'
                                             '“只算乘积”中位数 {run:.4f} 秒的 {ratio:.2f} 倍，但仍在未跟踪的“只算乘积”'
                                             '各次重复的范围之内（{lo:.4f}–{hi:.4f} 秒）：落在这个范围内的'
                                             '一次跟踪运行，不能说明复制拖慢了乘积。'),
@@ -182,6 +193,8 @@ MESSAGES = {
                                            '未跟踪的“只算乘积”用时 {run_lo:.4f}–{run_hi:.4f} 秒；'
                                            '虚线是按公式的预测，{closed:.4f} 秒。'),
     'communication.timeline.caption': '{plan}：{products} 个乘积、{copies} 次复制（{n} x {n}）',
+    'communication.timeline.caption_thin': ('{plan}：{products} 个乘积（{n} x {inner} 乘以 {inner} x {n}）、'
+                                            '{copies} 次 {n} x {n} 的复制'),
     'communication.timeline.merged_copy': '（{count} 次，间隔不到 {gap} 毫秒的\n已合并：画成{stretches}）',
     'communication.timeline.merged_compute': '（{count} 个，间隔不到 {gap} 毫秒的\n已合并：画成{stretches}）',
     'communication.timeline.stretches_one': '一整段',
