@@ -83,9 +83,14 @@ def test_each_copy_in_is_named_for_what_it_moved():
     assert texts.count('rows in') == 2 and texts.count('weights in') == 2 and '392 KiB' in texts
     d2l_ext.set_language('zh')
     try:
-        assert show.box_name('rows in [link:cpu->lane 0]') == '传入样本 [CPU → 执行路 0]'
+        assert show.box_name('rows in [link:cpu->lane 0]') == '传入样本 [服务器（CPU） → 执行路 0]'
     finally:
         d2l_ext.set_language('en')
+    # The schedule's rows: the CPU named one way on every link, each link saying which edge it carries.
+    plan = dg.schedule_step(g, measured={n['id']: 1e-3 for n in g['nodes']})
+    rows = [x.get_text() for x in show.draw_schedule(plan).axes[0].get_yticklabels()]
+    assert 'server (CPU) → lane 0: weights in' in rows and 'server (CPU) → lane 0: rows in' in rows
+    assert not any(r.startswith('CPU →') for r in rows)
 
 
 def test_copy_nodes_sit_on_links(raw):
@@ -332,8 +337,28 @@ def test_rates_size_the_predictions_and_the_boxes_shape_them(coarse):
     # at once faster than the longer lane alone: above the bound, said so and judged by the noise test
     near = show.rates_text(dg.LaneRates([2.0, 2.0], 1.95, 1.0, 2))
     far = show.rates_text(dg.LaneRates([2.0, 2.0], 1.5, 1.0, 2))
-    assert 'within 10% of the 2.00x of lanes that do not slow each other' in near and 'above' not in near
-    assert 'above the 2.00x' in far and 'nothing measured here tests why' in far and 'if neither slowed' not in far
+    assert 'no more than 10% of it' in near and 'above' not in near and 'within 10% of the' not in near
+    assert 'above the 2.00x' in far and 'this run does not test why' in far and 'if neither slowed' not in far
+    for text in (near, far):  # a pair shorter than the longer lane alone is not what lanes that do not slow do
+        assert 'such lanes take as long as the longer lane alone, not less' in text
+
+
+@pytest.mark.parametrize('lang', ['en', 'zh'])
+def test_a_pair_shorter_than_its_longer_lane_says_the_test_with_its_milliseconds(lang):
+    """The GPU edition: 0.42 and 4.80 ms alone, 4.34 ms at once. 1.20x against 1.09x read as 'within 10%' at the
+    edge (1.20 / 1.09 = 1.10); the test is 4.80 - 4.34 = 0.46 ms against 10% of 4.80 = 0.48 ms, said as such."""
+    d2l_ext.set_language(lang)
+    try:
+        text = show.rates_text(dg.LaneRates([0.42e-3, 4.80e-3], 4.34e-3, 0.69e-3, 16, kind='gpu'))
+    finally:
+        d2l_ext.set_language('en')
+    if lang == 'en':
+        assert 'within 10% of the 1.09x' not in text
+        assert '0.904x as long as that lane (0.46 ms less than 4.80 ms, no more than 10% of it, 0.48 ms)' in text
+        assert 'not less' in text and 'this run does not test why it was shorter' in text
+    else:
+        assert '相差不到' not in text and '0.904 倍（比 4.80 毫秒少 0.46 毫秒，不超过它的 10%，即 0.48 毫秒）' in text
+        assert '不会更短' in text and '本次运行没有检验为什么更短' in text
 
 
 def test_texts_in_chinese_name_lanes_as_zhixinglu(coarse):

@@ -230,7 +230,8 @@ def test_a_saving_is_claimed_only_when_the_repeats_are_told_apart():
     assert 'paid off' not in text.replace('does not show that splitting the batch paid off', '')
     # both parts of the test, in that order, in one clause: never 'within the spread' after 'differ by more'
     assert ('differ by 1.20 ms, more than the larger interquartile range (1.00 ms), but the middle halves of the '
-            'repeats overlap (1.00–2.00 ms and 1.90–2.20 ms): not told apart') in text and 'within the spread' not in text
+            'repeats overlap (1.00–2.00 ms and 1.90–2.20 ms): not told apart') in text
+    assert 'within the spread' not in text
     with_gap = show.versus_text(*args, split, _m('one', [2.2, 2.3, 2.4]))  # medians within the larger IQR
     assert 'differ by 0.07 ms, no more than the larger interquartile range' in with_gap and 'not told apart' in with_gap
     d2l_ext.set_language('zh')
@@ -408,3 +409,14 @@ def test_a_prediction_off_its_measurement_points_to_the_thread_test_only_where_i
     assert untested in show.step_timing_text(timing, plan) and tested not in show.step_timing_text(timing, plan)
     plan.total, timing.predicted = 0.040, {TOGETHER: 0.003}  # measured above its prediction: the test cannot bear
     assert untested in show.step_timing_text(timing, plan)
+
+
+@pytest.mark.parametrize('lang', ['en', 'zh'])
+def test_other_programs_all_at_zero_are_said_as_zero_not_at_most_zero(lang):
+    from d2l_ext.i18n import using_language
+    with using_language(lang):
+        zero, some = _vs(0.0, 0.001, 0.0), _vs(0.0, 0.03, 0.0)
+    if lang == 'en':
+        assert 'used 0% of the cores in all three' in zero and 'at most 0%' not in zero and 'at most 3%' in some
+    else:
+        assert '都是 0%' in zero and '都不超过 0%' not in zero and '都不超过 3%' in some

@@ -102,3 +102,44 @@ def test_every_reference_to_a_numbered_exercise_names_the_books_in_the_lesson_an
         for text in texts:
             assert len(re.findall(bare, text)) == len(re.findall(owned, text)), text[:200]
         assert any(re.search(owned, text) for text in texts)
+
+
+def test_the_pitfall_says_cpu_lanes_split_the_cores_as_the_overview_defines_them():
+    """13.3.0: lanes that split a CPU's cores (each its own) can run at once; lanes that share cores cannot. The
+    pitfall names the first kind, which this lesson's CPU lanes are (1 of 2 cores each), in both languages."""
+    import pathlib
+    src = (pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.3-The-Dependency-Graph.py').read_text()
+    assert 'share cores and memory' not in src and '共用核心和内存' not in src
+    assert "split one CPU's cores and share its memory" in src
+    assert '把一个CPU的核心分开用（每条执行路用各自的核心），但共用它的内存' in src
+
+
+def _dag_with_widths(lane0, lane1):
+    """Exercise 5's plan with a made-up trace: every task on lane i takes the given seconds."""
+    from d2l_ext.results import Measurement
+    lanes = dg.as_lanes(['cpu', 'cpu'])
+    dag = dg.diamond_dag(stages=3, arms=(1, 2, 3), cross=True)
+    events, order = dg.dag_plan(dag, lanes)
+    trace, end = [], [0.0, 0.0]
+    for i, (lane, width) in enumerate(zip(lanes, (lane0, lane1))):
+        for name in order[lane.name]:
+            trace.append({'lane': lane.name, 'name': name, 'start': end[i], 'end': end[i] + width})
+            end[i] += width + 2e-4
+    return dg.DagExperiment(dag, 8, [x.name for x in lanes], order, dg.dag_model(dag, lanes), None, events,
+                            {dg.DAG_VARIANTS[0]: Measurement('a', [0.045]),
+                             dg.DAG_VARIANTS[1]: Measurement('b', [0.029])}, trace=trace, threads=[1, 1], cores=2)
+
+
+@pytest.mark.parametrize('lang', ['en', 'zh'])
+def test_exercise_5_names_its_bars_by_one_rule_on_both_lanes_and_says_when_some_are_left_unnamed(lang):
+    """The CPU build drew lane 0's 2 ms bars with their names and 7 of lane 1's 1.7 ms bars without: each bar's
+    name now fits across it, or upright, or the title says that bars too narrow for a name are left unnamed."""
+    from d2l_ext.display import style
+    with using_language(lang):
+        note = style.plot_text('graph.dag_unnamed')  # plot text: English where no CJK font is installed
+        bottom = show.draw_dag(_dag_with_widths(2.0e-3, 1.7e-3)).axes[1]
+        names = [t.get_text() for t in bottom.texts]
+        assert len(names) == 21 and {'1a1', '1c2', '3J'} <= set(names)  # every task on both lanes
+        assert note not in bottom.get_title(loc='left')
+        bottom = show.draw_dag(_dag_with_widths(2.0e-3, 0.05e-3)).axes[1]
+        assert len(bottom.texts) < 21 and bottom.get_title(loc='left').endswith('\n' + note)

@@ -32,7 +32,9 @@ def _graph():
 @pytest.mark.parametrize('lang', ['en', 'zh'])
 def test_device_ids_read_as_their_labels_in_text_and_figures(lang):
     d2l_ext.set_language(lang)
-    assert show.lane_name('link:cpu->lane 0') == d2l_ext.t('graph.link', src='CPU', dst=d2l_ext.t('graph.lane', i=0))
+    # The CPU's memory is the server's: a copy from it names its source as the server, one name for one device.
+    assert show.lane_name('link:cpu->lane 0') == d2l_ext.t('graph.link', src=d2l_ext.t('graph.server'),
+                                                           dst=d2l_ext.t('graph.lane', i=0))
     assert show.lane_name('cuda:0') == 'GPU 0'
     assert show.lane_name('my lane') == 'my lane'  # a learner's own id stays itself
     if lang == 'zh' and not style.cjk_available():
@@ -42,7 +44,8 @@ def test_device_ids_read_as_their_labels_in_text_and_figures(lang):
     assert not any(raw in text for text in legend for raw in ('cuda', '(cpu)', '（cpu）'))
     rows = [x.get_text() for x in show.draw_schedule(
         [{'lane': 'link:cpu->lane 0', 'name': 'copy in', 'start': 0.0, 'end': 1e-3}]).axes[0].get_yticklabels()]
-    assert rows == [style.plot_text('graph.link', src='CPU', dst=style.plot_text('graph.lane', i=0))]
+    link = style.plot_text('graph.link', src=style.plot_text('graph.server'), dst=style.plot_text('graph.lane', i=0))
+    assert rows == [style.plot_text('graph.link_row', link=link, what=style.plot_text('graph.stage.copy_in'))]
 
 
 def _equal_lanes_experiment(one=0.021, planned=0.015):

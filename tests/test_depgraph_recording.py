@@ -192,12 +192,32 @@ def test_the_title_states_gpu_date_sizes_repeats_and_overlap_beside_its_predicti
     rec = {'machine': {'gpus': ['NVIDIA H200'], 'date': '2026-12-03T17:00:00+00:00'}, 'lanes': [{'kind': 'gpu'}]}
     with using_language('en'):
         title = G.title(rec, fake_run())
-        assert title == t('graph.recorded.title', gpu='NVIDIA H200', date='2026-12-03', batch=256, repeats=3,
-                          warmup=1, fraction=0.5, predicted=1.0)
-        assert 'overlap of the halves 50% (predicted 100%)' in title
+        assert title == t('graph.recorded.title', gpu='NVIDIA H200 x1', date='2026-12-03', batch=256, repeats=3,
+                          warmup=1, fraction=0.5, predicted=1.0, lane='lane 0')
+        # the overlap says of what interval it is a share, as the caption does (a bare '50%' left it unsaid)
+        assert "overlap of the halves: 50% of the shorter half's busy time (lane 0), predicted 100%" in title
         assert 'batch 256, 3 repeats after 1 warm-up steps' in title
-        assert 'overlap of the halves 100%' in G.title(rec, fake_run(halves=((1e-3, 2e-3), (0.0, 4e-3))))
+        assert 'overlap of the halves: 100%' in G.title(rec, fake_run(halves=((1e-3, 2e-3), (0.0, 4e-3))))
         assert '5 repeats' in G.title(rec, fake_run(repeats=5))
+    with using_language('zh'):  # the GPUs as every lesson says them ('1 块 NVIDIA H200', not 'NVIDIA H200 x1')
+        title = G.title(rec, fake_run())
+        assert '1 块 NVIDIA H200' in title and 'x1' not in title and '较短一半（执行路 0）忙碌时间的 50%' in title
+        assert '1 块 NVIDIA H200' in G.where_text(dict(rec, machine=dict(rec['machine'], cpu_cores=16)))
+
+
+def test_the_repeats_panel_says_how_their_order_is_drawn_and_zh_reads_the_shorter_half_whole():
+    for lang in ('en', 'zh'):
+        with using_language(lang):
+            assert t('graph.recorded.title_repeats') != {'en': 'every repeat after the warm-up, in the order they ran',
+                                                         'zh': '预热之后的每次重复，按运行顺序'}[lang]
+    with using_language('en'):
+        assert 'first on top' in t('graph.recorded.title_repeats')
+    with using_language('zh'):
+        assert '最上面' in t('graph.recorded.title_repeats')
+        fields = dict(ratio=2.0, excess=1.0, gap=0.5, rest=0.5)
+        for key in ('saved_more', 'saved_more_gap', 'saved_more_covered'):
+            text = t(f'graph.recorded.{key}', **fields)
+            assert '比较短的那一半的忙碌时间多' in text and '比较短一半' not in text
 
 
 def test_each_batch_states_its_warm_up_and_every_repeat_range():

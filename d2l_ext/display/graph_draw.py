@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from . import style
 from .apart import apart
-from .graph_names import SERVER, box_name, fmt_bytes, lane_name, role_of, stage_label, variant_label
+from .graph_names import SERVER, box_name, fmt_bytes, lane_name, link_row, role_of, stage_label, variant_label
 from .timeline import draw_timeline
 
 NAME_PAD_EMS = 1.0  # a bar keeps its name only with this much room to spare (half an em each side)
@@ -117,9 +117,43 @@ def draw_dag(r, title=None):
     if title is None and DAG_VARIANTS[0] in r.measurements and DAG_VARIANTS[1] in r.measurements:
         v = verdicts(r)[DAG_VARIANTS[1], DAG_VARIANTS[0]]
         title = style.plot_text(DAG_TITLES[v.outcome], **v.fields)
-    draw_timeline(shown, ax=bottom, rows=rows, predicted=predicted, title=title)
-    fit_bar_names(bottom)
+    draw_timeline([dict(e, name='') for e in shown], ax=bottom, rows=rows, predicted=predicted, title=title)
+    if name_bars(bottom, shown, list(rows), predicted):  # some bar too narrow for its task's name: the title says so
+        note = style.plot_text('graph.dag_unnamed')
+        bottom.set_title(f'{title}\n{note}' if title else note, loc='left')
     return fig
+
+
+def name_bars(ax, events, rows, predicted=None) -> int:
+    """Name every bar of a timeline by one rule, on every lane alike: inside the bar, across it where the name fits
+    with room to spare (NAME_PAD_EMS), else upright where it fits that way, else not at all (13.3.3's exercise 5).
+
+    events: the timeline's events (seconds), each with its 'name'; rows: the row labels top to bottom, as drawn;
+    predicted: the total draw_timeline was given (it sets the time unit). Measured after the figure's layout.
+    Returns how many bars were left without a name.
+    """
+    from .timeline import BAR_HEIGHT, _text_colour
+    span = max([e['end'] for e in events] + ([predicted] if predicted is not None else []), default=0.0)
+    scale = style.time_unit(span)[1]
+    ax.figure.draw_without_rendering()
+    pad = NAME_PAD_EMS * style.MIN_FONT_PT * ax.figure.dpi / 72
+    unnamed = 0
+    for e in events:
+        y, left, right = rows.index(e['lane']), e['start'] * scale, e['end'] * scale
+        (x0, y0), (x1, y1) = ax.transData.transform([(left, y - BAR_HEIGHT / 2), (right, y + BAR_HEIGHT / 2)])
+        width, height = abs(x1 - x0), abs(y1 - y0)
+        fill = style.color(e.get('role') or style.lane_role(y))
+        text = ax.text((left + right) / 2, y, e['name'], ha='center', va='center', fontsize=style.MIN_FONT_PT,
+                       color=_text_colour(fill), clip_on=True, zorder=4)
+        for rotation in (0, 90):
+            text.set_rotation(rotation)
+            box = text.get_window_extent()
+            if box.width + pad <= width and box.height + pad <= height:
+                break
+        else:
+            text.remove()
+            unnamed += 1
+    return unnamed
 
 
 def _row_order(g, rows=None):
@@ -244,10 +278,15 @@ def draw_schedule(r, ax=None, title=None, predicted=None, critical_path=True):
     events = r.events if hasattr(r, 'events') else list(r)
     ids = list(dict.fromkeys(e['lane'] for e in events))
     lanes = [x for x in ids if not x.startswith('link:') and x != SERVER]
-    rows = {lane_name(x, plot=True): role_of(x, lanes) for x in ids}
+    # A link's row says what its copies moved ('weights in', 'rows in'): two links between the same ends stay apart.
+    label = {x: link_row(x, [_stage_of(e['name']) for e in events if e['lane'] == x], plot=True)
+             if x.startswith('link:') else lane_name(x, plot=True) for x in ids}
+    rows = {label[x]: role_of(x, lanes) for x in ids}
     # 'fc1 fwd [lane 0]' keeps its lane in brackets, translated, so the timeline can drop it from the bar.
-    shown = [dict(e, lane=lane_name(e['lane'], plot=True), role=e.get('role') or role_of(e['lane'], lanes),
-                  name=box_name(e['name'], plot=True))
+    # A link's bar is named '<stage> [<its row>]', which the timeline shortens to the stage (and keeps unique).
+    shown = [dict(e, lane=label[e['lane']], role=e.get('role') or role_of(e['lane'], lanes),
+                  name=f"{stage_label(_stage_of(e['name']), plot=True)} [{label[e['lane']]}]"
+                  if e['lane'].startswith('link:') else box_name(e['name'], plot=True))
              for e in events]
     path = set(getattr(r, 'critical_path', ())) if critical_path else set()
     marked = [s['name'] for e, s in zip(events, shown) if e['name'] in path]
@@ -255,6 +294,12 @@ def draw_schedule(r, ax=None, title=None, predicted=None, critical_path=True):
                         legend_names=_legend_names(events))
     fit_bar_names(ax if ax is not None else fig.axes[0])
     return fig
+
+
+def _stage_of(box: str) -> str:
+    """A box's stage: 'rows in [link:cpu->lane 0]' -> 'rows in'."""
+    name, sep, _ = box.rpartition(' [')
+    return name if sep else box
 
 
 def _legend_names(events) -> dict:

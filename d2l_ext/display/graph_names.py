@@ -32,8 +32,21 @@ def lane_name(lane: str, plot: bool = False) -> str:
         return say('graph.server')
     if lane.startswith('link:'):
         a, _, b = lane[5:].partition('->')
-        return say('graph.link', src=lane_name(a, plot), dst=lane_name(b, plot))
+        return say('graph.link', src=lane_name(_end(a), plot), dst=lane_name(_end(b), plot))
     return plot_lane(lane) if plot else label_of(lane, language())
+
+
+def _end(device: str) -> str:
+    """A copy's end as a row id: the CPU's memory is the server's (SERVER), so the weights and the minibatch's rows,
+    both read from it, name their source one way ('server (CPU) → lane 0', never also 'CPU → lane 0')."""
+    return SERVER if device == 'cpu' else device
+
+
+def link_row(lane: str, stages, plot: bool = False) -> str:
+    """A link's row in a timeline: its ends and what its copies moved ('server (CPU) → lane 0: rows in')."""
+    what = (style.plot_text if plot else t)('graph.sep_list').join(dict.fromkeys(stage_label(x, plot) for x in stages))
+    return (style.plot_text if plot else t)('graph.link_row', link=lane_name(lane, plot), what=what) if what \
+        else lane_name(lane, plot)
 
 
 def role_of(lane: str, rows: list[str]) -> str:

@@ -51,8 +51,13 @@ def where_text(rec: dict) -> str:
     fields = dict(cores=m.get('cpu_cores'), torch=v.get('torch'), python=v.get('python'), date=m.get('date', '')[:10])
     if not recording.is_gpu(rec):
         return t('graph.recorded.where_cpu', **fields)
-    return t('graph.recorded.where', gpus=recording.gpu_kind(rec), driver=m.get('driver'), cuda=m.get('cuda'),
-             **fields)
+    return t('graph.recorded.where', gpus=gpus_text(rec), driver=m.get('driver'), cuda=m.get('cuda'), **fields)
+
+
+def gpus_text(rec: dict, plot: bool = False) -> str:
+    """The recording's GPUs as every lesson names a machine's GPUs (core.gpus): 'NVIDIA H200 x1', '1 块 NVIDIA H200'."""
+    gpus = rec['machine'].get('gpus') or []
+    return (style.plot_text if plot else t)('core.gpus', name=gpus[0], count=len(gpus)) if gpus else ''
 
 
 def run_text(rec: dict, run: dict) -> str:
@@ -261,9 +266,9 @@ def title(rec: dict, run: dict) -> str:
     fields = dict(date=rec['machine'].get('date', '')[:10], batch=run['batch'], repeats=run['repeats'],
                   warmup=run.get('warmup', 0),
                   fraction=s['overlap'] if s['overlap'] is not None else float('nan'),
-                  predicted=s['predicted_overlap'])
+                  predicted=s['predicted_overlap'], lane=lane_name(s['shorter'], plot=True) if s['shorter'] else '')
     if recording.is_gpu(rec):
-        return style.plot_text('graph.recorded.title', gpu=rec['machine']['gpus'][0], **fields)
+        return style.plot_text('graph.recorded.title', gpu=gpus_text(rec, plot=True), **fields)
     return style.plot_text('graph.recorded.title_cpu', **fields)
 
 

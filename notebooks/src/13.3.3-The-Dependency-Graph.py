@@ -328,7 +328,7 @@ show.draw_dag(ex5)
 # path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. In units of one
 # product the lanes, not the path, set the time; measured times need not follow the unit count.
 #
-# Beside a GPU (the recording at the end), the output says whether the planner gave the CPU anything, what one
+# Beside a GPU (recorded at the end), the output says whether the planner gave the CPU anything, what one
 # product timed on each lane predicted, and how the plan compared with the GPU alone.
 # </details>
 
@@ -353,7 +353,7 @@ print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
 # %% [markdown]
 # ## Recorded on a GPU machine
 #
-# The worked step recorded on a GPU machine: every repeat of the three ways, and the intervals of the ringed ones.
+# The worked step recorded on a GPU machine: every repeat of the three ways, and the ringed ones' intervals.
 
 # %% [markdown] lang="zh"
 # ## 在GPU上录制的结果
@@ -382,7 +382,7 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 #
 # * Each half's loss divided by its own rows, then summed: the update is twice too large.
 # * Weights copied to the lanes once and kept: every later step runs on stale weights.
-# * Two CPU lanes share cores and memory: their "speedup" is not that of two devices.
+# * Two CPU lanes split one CPU's cores and share its memory: their "speedup" is not two devices'.
 
 # %% [markdown] lang="zh"
 # ## 记住
@@ -397,4 +397,5 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 #
 # * 每一半的损失除以自己的样本数，然后求和：更新会变成两倍大。
 # * 只把权重复制到执行路上一次并一直保留：之后的每一步都在过时的权重上运行。
-# * 两条CPU执行路共用核心和内存：它们的“加速比”不是两个设备的加速比。
+# * 两条CPU执行路把一个CPU的核心分开用（每条执行路用各自的核心），但共用它的内存：它们的“加速比”不是两个设备的
+#   加速比。

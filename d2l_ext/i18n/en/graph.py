@@ -16,6 +16,7 @@ MESSAGES = {
     'graph.stage.update': 'update',
     'graph.server': 'server (CPU)',
     'graph.link': '{src} → {dst}',
+    'graph.link_row': '{link}: {what}',  # a copy's row in the schedule: its ends, what it moved
     'graph.edge.copy': 'copy',
     'graph.edge.data': 'data',
     'graph.sep_list': ', ',
@@ -112,6 +113,7 @@ MESSAGES = {
     'graph.title_plan': 'The schedule the graph allows, from boxes timed one at a time here (critical path outlined)',
     'graph.title_step_tied': 'Every repeat of one step: "{variant}" and "{other}" not told apart',
     'graph.title_step': 'Every repeat of one step: fastest here, "{variant}"',
+    'graph.dag_unnamed': "bars too narrow for a task's name are left unnamed; the plan above names every task",
     'graph.title_dag_plan': ("The book's exercise 5: the plan (which lane runs each task; columns follow the "
                              'dependencies)'),
     'graph.title_dag_run': 'The plan run here: {ratio:.2f}x as fast as one lane in order (medians)',
@@ -127,14 +129,17 @@ MESSAGES = {
                     'longer lane alone; {whole}'),
     'graph.rates_above': ("lane 0's boxes alone {t0:.2f} ms, lane 1's alone {t1:.2f} ms, both lanes' at once "
                           '{both:.2f} ms: at once they ran {rate:.2f}x as fast as one after the other, above the '
-                          '{ideal:.2f}x of lanes that do not slow each other (one after the other over the longer lane '
-                          'alone): the pair took {slowdown:.2f}x as long as the longer lane alone, more than '
-                          '{noise:.0%} below it, and nothing measured here tests why; {whole}'),
+                          '{ideal:.2f}x of lanes that do not slow each other (one after the other over the longer '
+                          'lane alone); such lanes take as long as the longer lane alone, not less, but the pair '
+                          'took {slowdown:.3f}x as long as that lane ({gap:.2f} ms less than {longer:.2f} ms, more '
+                          'than {noise:.0%} of it, {limit:.2f} ms), and this run does not test why; {whole}'),
     'graph.rates_at_bound': ("lane 0's boxes alone {t0:.2f} ms, lane 1's alone {t1:.2f} ms, both lanes' at once "
-                             '{both:.2f} ms: at once they ran {rate:.2f}x as fast as one after the other, within '
-                             '{noise:.0%} of the {ideal:.2f}x of lanes that do not slow each other (one after the '
-                             'other over the longer lane alone): the pair took {slowdown:.2f}x as long as the longer '
-                             'lane alone; {whole}'),
+                             '{both:.2f} ms: at once they ran {rate:.2f}x as fast as one after the other '
+                             '({ideal:.2f}x for lanes that do not slow each other: one after the other over the '
+                             'longer lane alone); such lanes take as long as the longer lane alone, not less: the '
+                             'pair took {slowdown:.3f}x as long as that lane ({gap:.2f} ms less than {longer:.2f} ms, '
+                             'no more than {noise:.0%} of it, {limit:.2f} ms), so not told apart from them, and this '
+                             'run does not test why it was shorter; {whole}'),
     'graph.rates.whole_cpu': "lane 0's boxes with all {cores} cores in one thread: {all:.2f} ms",
     'graph.rates.whole_gpu': ('lane 0 is a whole GPU already: its boxes timed again as the one-device baseline: '
                               '{all:.2f} ms'),
@@ -181,6 +186,8 @@ MESSAGES = {
     'graph.vs.uneven': ('those shares differ by {gap:.0%} of the machine: the numbers were measured on a machine '
                         'busy to different degrees; run the cells again when it is quieter before reading a gap '
                         'between them as a property of the step'),
+    'graph.vs.quiet_none': ('other programs used {top:.0%} of the cores in all three: they do not explain a gap '
+                            'between these numbers'),
     'graph.vs.quiet': ('other programs used at most {top:.0%} of the cores in all three: they do not explain a gap '
                        'between these numbers'),
     'graph.role.copy_lanes': 'copy between lanes of one device',

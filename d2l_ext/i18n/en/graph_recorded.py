@@ -42,13 +42,14 @@ MESSAGES = {
     'graph.recorded.checked': ('every update of every repeat matched one device in float64 (worst relative error '
                                '{error:.1e}, tolerance {tolerance:.0e})'),
     'graph.recorded.title': ('The step of Fig. 13.3.1 recorded on {gpu}, {date}\nbatch {batch}, {repeats} repeats '
-                             'after {warmup} warm-up steps; overlap of the halves {fraction:.0%} (predicted '
-                             '{predicted:.0%})'),
+                             'after {warmup} warm-up steps; overlap of the halves: {fraction:.0%} of the shorter '
+                             "half's busy time ({lane}), predicted {predicted:.0%}"),
     'graph.recorded.title_cpu': ('The step of Fig. 13.3.1, CPU recording (no GPU), {date}\nbatch {batch}, '
-                                 '{repeats} repeats after {warmup} warm-up steps; overlap of the halves '
-                                 '{fraction:.0%} (predicted {predicted:.0%})'),
+                                 '{repeats} repeats after {warmup} warm-up steps; overlap of the halves: '
+                                 "{fraction:.0%} of the shorter half's busy time ({lane}), predicted {predicted:.0%}"),
     'graph.recorded.title_timeline': 'the repeats ringed below, each way from its own start',
-    'graph.recorded.title_repeats': 'every repeat after the warm-up, in the order they ran',
+    'graph.recorded.title_repeats': ('every repeat after the warm-up; in each row the first on top, each later one '
+                                     'lower'),
     'graph.recorded.row_lane': '{lane}\n{device}',
     'graph.recorded.row_one': 'one device: {device}',
     'graph.recorded.stage.copy_in': 'weights + rows in',

@@ -16,6 +16,7 @@ MESSAGES = {
     'graph.stage.update': '更新',
     'graph.server': '服务器（CPU）',
     'graph.link': '{src} → {dst}',
+    'graph.link_row': '{link}：{what}',  # a copy's row in the schedule: its ends, what it moved
     'graph.edge.copy': '复制',
     'graph.edge.data': '数据',
     'graph.sep_list': '、',
@@ -103,6 +104,7 @@ MESSAGES = {
     'graph.title_plan': '依赖图所允许的调度，各方框在这里逐个计时（关键路径加粗框出）',
     'graph.title_step_tied': '一个训练步的每次重复：“{variant}”与“{other}”区分不出快慢',
     'graph.title_step': '一个训练步的每次重复：这里最快的是“{variant}”',
+    'graph.dag_unnamed': '太窄、放不下任务名称的条形不标名称；上面的计划标出了每个任务',
     'graph.title_dag_plan': '书中的练习5：计划（每个任务由哪条执行路运行；各列按依赖关系排列）',
     'graph.title_dag_run': '在这里运行该计划：速度是一条执行路按顺序运行的 {ratio:.2f} 倍（中位数）',
     'graph.title_dag_run_slower': '在这里运行该计划：耗时是一条执行路按顺序运行的 {inv:.2f} 倍（中位数）',
@@ -118,13 +120,16 @@ MESSAGES = {
                     '{whole}'),
     'graph.rates_above': ('执行路 0 的方框单独运行 {t0:.2f} 毫秒，执行路 1 的单独运行 {t1:.2f} 毫秒，'
                           '两条执行路的方框同时运行 {both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍，'
-                          '高于互不拖慢时的 {ideal:.2f} 倍（先后运行的时间除以较长一条单独运行的时间）：'
-                          '两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍，比它低了 {noise:.0%} 以上，'
-                          '这里测到的数字无法说明原因；{whole}'),
+                          '高于互不拖慢时的 {ideal:.2f} 倍（先后运行的时间除以较长一条单独运行的时间）；互不拖慢的'
+                          '执行路一起的耗时等于较长一条单独运行的时间，不会更短，但这两条一起的耗时是它的 '
+                          '{slowdown:.3f} 倍（比 {longer:.2f} 毫秒少 {gap:.2f} 毫秒，超过它的 {noise:.0%}，即 '
+                          '{limit:.2f} 毫秒），本次运行没有检验原因；{whole}'),
     'graph.rates_at_bound': ('执行路 0 的方框单独运行 {t0:.2f} 毫秒，执行路 1 的单独运行 {t1:.2f} 毫秒，'
-                             '两条执行路的方框同时运行 {both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍，'
-                             '与互不拖慢时的 {ideal:.2f} 倍相差不到 {noise:.0%}（先后运行的时间除以较长一条单独运行的'
-                             '时间）：两条执行路一起的耗时是较长一条单独运行时的 {slowdown:.2f} 倍；{whole}'),
+                             '两条执行路的方框同时运行 {both:.2f} 毫秒：同时运行的速度是先后运行的 {rate:.2f} 倍'
+                             '（互不拖慢时为 {ideal:.2f} 倍：先后运行的时间除以较长一条单独运行的时间）；互不拖慢的'
+                             '执行路一起的耗时等于较长一条单独运行的时间，不会更短：这两条一起的耗时是它的 '
+                             '{slowdown:.3f} 倍（比 {longer:.2f} 毫秒少 {gap:.2f} 毫秒，不超过它的 {noise:.0%}，即 '
+                             '{limit:.2f} 毫秒），因此与互不拖慢的执行路区分不出，本次运行没有检验为什么更短；{whole}'),
     'graph.rates.whole_cpu': '执行路 0 的方框在一个线程中使用全部 {cores} 个核心：{all:.2f} 毫秒',
     'graph.rates.whole_gpu': '执行路 0 本身就是一整块GPU：把它的方框再计时一次，作为一个设备的基准：{all:.2f} 毫秒',
     'graph.guess_missing': '先在 my_guess 里写下你的预测（一个数），再运行这个单元。',
@@ -167,6 +172,7 @@ MESSAGES = {
                                '者为什么不同'),
     'graph.vs.uneven': ('这些比例相差整台机器的 {gap:.0%}：这些数字是在繁忙程度不同的机器上测得的；请在机器较空闲时'
                         '重新运行这些单元格，然后再把它们之间的差距看作训练步本身的性质'),
+    'graph.vs.quiet_none': '三次计时中其他程序占用的核心都是 {top:.0%}：它们解释不了这些数字之间的差距',
     'graph.vs.quiet': '三次计时中其他程序占用的核心都不超过 {top:.0%}：它们解释不了这些数字之间的差距',
     'graph.role.copy_lanes': '同一设备上执行路之间的复制',
     'graph.role.copy_mixed': '复制（设备之间，或同一设备的执行路之间）',

@@ -26,7 +26,7 @@ MESSAGES = {
                                '（这次重复；{repeats} 次重复中为 {low:.0%} 到 {high:.0%}）；两半同时开始时预测为 '
                                '{predicted:.0%}；两半先后运行时为 {in_turn:.0%}'),
     'graph.recorded.starts': '这次重复中，{first} 比另一条早 {offset:.3f} 毫秒开始它的一半；预测假定两半同时开始',
-    'graph.recorded.saved_more': ('实测节省的时间是这个预测的 {ratio:.1f} 倍，比较短一半的忙碌时间多 {excess:.3f} '
+    'graph.recorded.saved_more': ('实测节省的时间是这个预测的 {ratio:.1f} 倍，比较短的那一半的忙碌时间多 {excess:.3f} '
                                   '毫秒，这份录制没有说明这 {excess:.3f} 毫秒是什么'),
     'graph.recorded.gap': '两半先后运行时，第二半在第一半结束 {gap:.3f} 毫秒后才开始（中位数）',
     'graph.recorded.saved': ('挂钟时间：先后运行减去同时运行 = {saved:.3f} 毫秒（中位数）；预测 {predicted:.3f} 毫秒，'
@@ -36,11 +36,13 @@ MESSAGES = {
     'graph.recorded.checked': ('每次重复的每次更新都与一个设备的float64结果一致（最大相对误差 {error:.1e}，'
                                '容差 {tolerance:.0e}）'),
     'graph.recorded.title': ('图12.3.1的训练步，录制于 {gpu}，{date}\n批量大小 {batch}，预热 {warmup} 步后重复 '
-                             '{repeats} 次；两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
+                             '{repeats} 次；两半的重叠：较短一半（{lane}）忙碌时间的 {fraction:.0%}，'
+                             '预测 {predicted:.0%}'),
     'graph.recorded.title_cpu': ('图12.3.1的训练步，CPU 录制（没有 GPU），{date}\n批量大小 {batch}，预热 {warmup} 步后'
-                                 '重复 {repeats} 次；两半的重叠 {fraction:.0%}（预测 {predicted:.0%}）'),
+                                 '重复 {repeats} 次；两半的重叠：较短一半（{lane}）忙碌时间的 {fraction:.0%}，'
+                                 '预测 {predicted:.0%}'),
     'graph.recorded.title_timeline': '下方圈出的那几次重复，每种方式从各自的开始计时',
-    'graph.recorded.title_repeats': '预热之后的每次重复，按运行顺序',
+    'graph.recorded.title_repeats': '预热之后的每次重复；每一行中第一次在最上面，之后每次依次往下',
     'graph.recorded.row_lane': '{lane}\n{device}',
     'graph.recorded.row_one': '一个设备：{device}',
     'graph.recorded.stage.copy_in': '传入权重和样本',
@@ -65,10 +67,10 @@ MESSAGES = {
     'graph.recorded.short.lane_step': '前向+反向',
     'graph.recorded.short.whole_step': '训练步',
     'graph.recorded.legend_drawn': '上图画出的那次重复',
-    'graph.recorded.saved_more_gap': ('实测节省的时间是这个预测的 {ratio:.1f} 倍，比较短一半的忙碌时间多 {excess:.3f}'
-                                      ' 毫秒；两半先后运行时，第二半在第一半结束 {gap:.3f} 毫秒后才开始（中位数），'
-                                      '除去这段间隔，还有 {rest:.3f} 毫秒的节省是这份录制没有说明的'),
-    'graph.recorded.saved_more_covered': ('实测节省的时间是这个预测的 {ratio:.1f} 倍，比较短一半的忙碌时间多 '
+    'graph.recorded.saved_more_gap': ('实测节省的时间是这个预测的 {ratio:.1f} 倍，比较短的那一半的忙碌时间多 '
+                                      '{excess:.3f} 毫秒；两半先后运行时，第二半在第一半结束 {gap:.3f} 毫秒后才开始'
+                                      '（中位数），除去这段间隔，还有 {rest:.3f} 毫秒的节省是这份录制没有说明的'),
+    'graph.recorded.saved_more_covered': ('实测节省的时间是这个预测的 {ratio:.1f} 倍，比较短的那一半的忙碌时间多 '
                                           '{excess:.3f} 毫秒，不超过两半先后运行时第二半在第一半结束后才开始的间隔 '
                                           '{gap:.3f} 毫秒（中位数）'),
     'graph.recorded.alone': ('每条执行路单独运行（两半先后运行），各 {rows} 个样本：{lane0} 忙碌 {t0:.3f} '
