@@ -35,7 +35,8 @@ def _runs(rec):
 def _legend(rec):
     import matplotlib.pyplot as plt
     fig = R.plot_recorded(rec)
-    labels = [text.get_text() for ax in fig.axes if ax.get_legend() for text in ax.get_legend().get_texts()]
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
+    labels = [text.get_text() for legend in legends for text in legend.get_texts()]
     plt.close(fig)
     return labels
 

@@ -13,6 +13,7 @@ from ..allreduce.results import MIB  # bytes per MiB: gradients and buckets in o
 from ..i18n import t
 from ..machine import gpu_names_torch
 from ..results import chance_gap, close
+from . import allreduce_sums as sums
 from . import style
 from .apart import apart
 from .repeats import plot_repeats
@@ -108,33 +109,60 @@ def _wall(result, version) -> str:
     return t('allreduce.wall.faster' if gain > 0 else 'allreduce.wall.slower', ms=abs(gain) * 1e3, verdict=verdict)
 
 
+def _places(result, version) -> int:
+    """The ms places of every number set against (a) for a version: those of the told-apart clause about them."""
+    return sums.places(result.version('serial').median, version.median) if result.has('serial') else \
+        sums.places(version.median)
+
+
+def _backward(result, version, d: int) -> dict | None:
+    """Backward's profiled span here and alone, in ms as printed, and their ratio from those numbers (or None)."""
+    if result.slowdown(version.id) is None:
+        return None
+    mine, alone = sums.shown(version.backward_span, d), sums.shown(result.version('backward').backward_span, d)
+    return dict(mine=mine, alone=alone, ratio=sums.ratio(mine, alone))
+
+
 def why_text(result, version) -> str:
     """13.3.4: (a) minus this version, split into terms: the model's for fewer calls (calls x alpha, labelled as the
-    model's), and the measured all-reduce during backward and backward's slowdown; the rest is what none explains."""
-    terms, ms = result.terms(version.id), 1e3
-    parts = []
+    model's), and the measured all-reduce during backward and backward's slowdown; the rest is what none explains.
+
+    Every number is rounded as printed first (display.allreduce_sums): the head is the difference between the two
+    medians as the clause above prints them, and the rest is that head minus the printed terms, so the line adds up.
+    """
+    terms, serial = result.terms(version.id), result.version('serial')
+    d = _places(result, version)
+    gain = sums.minus(serial.median, version.median, d)
+
+    def signed(ms: float) -> str:
+        return sums.fmt(ms, d, sign=True)
+    parts, named = [], []
     if terms['fewer_calls'] and abs(terms['calls']) > NEGLIGIBLE_S:
-        parts.append(t('allreduce.why.calls', ms=terms['calls'] * ms, k=terms['fewer_calls'],
-                       alpha=result.prediction.per_call * ms))
-    parts.append(t('allreduce.why.overlap', ms=terms['overlap'] * ms))
-    ratio = result.slowdown(version.id)
-    if ratio is not None and abs(terms['slowdown']) > NEGLIGIBLE_S:
-        alone = result.version('backward').backward_span
-        fields = dict(ms=-terms['slowdown'] * ms, mine=version.backward_span * ms, alone=alone * ms, ratio=ratio)
-        if ratio > 1:  # worded by direction: x0.6 is backward running faster, not a slowdown
-            parts.append(t('allreduce.why.slower', **fields))
-        else:
-            parts.append(t('allreduce.why.faster', **fields))
-    named = [terms['overlap']] + ([terms['calls']] if terms['fewer_calls'] else []) + \
-        ([-terms['slowdown']] if ratio is not None else [])
-    rest = dict(ms=terms['rest'] * ms, spread=_spread(result, version) * ms)
-    told = compared(result, result.version('serial'), version)[0]
+        alpha = round(result.prediction.per_call * 1e3, 3)  # printed with 3 places: k x that, as printed
+        calls = round(terms['fewer_calls'] * alpha, d) + 0.0
+        parts.append(t('allreduce.why.calls', ms=signed(calls), k=terms['fewer_calls'], alpha=alpha))
+        named.append(calls)
+    overlap = sums.shown(terms['overlap'], d)
+    parts.append(t('allreduce.why.overlap', ms=signed(overlap)))
+    named.append(overlap)
+    spans = _backward(result, version, d)
+    if spans is not None and abs(terms['slowdown']) > NEGLIGIBLE_S:
+        slowdown = round(spans['alone'] - spans['mine'], d) + 0.0
+        fields = dict(ms=signed(slowdown), mine=sums.fmt(spans['mine'], d), alone=sums.fmt(spans['alone'], d),
+                      ratio=spans['ratio'])
+        # worded by direction: x0.6 is backward running faster, not a slowdown
+        parts.append(t('allreduce.why.slower' if spans['mine'] > spans['alone'] else 'allreduce.why.faster',
+                       **fields))
+        named.append(slowdown)
+    left = sums.rest(gain, named, d)
+    fields = dict(ms=signed(left), spread=sums.fmt(sums.shown(_spread(result, version), d), d))
+    told = compared(result, serial, version)[0]
     # a difference not told apart is split all the same, but said to be one: no term is then set against it
-    if told and abs(terms['rest']) > max(abs(x) for x in named):  # then no term above explains the difference
-        parts.append(t('allreduce.why.rest_larger', **rest))
+    if told and abs(left) > max(abs(x) for x in named):  # then no term above explains the difference
+        parts.append(t('allreduce.why.rest_larger', **fields))
     else:
-        parts.append(t('allreduce.why.rest', **rest))
-    head = t('allreduce.why.head' if told else 'allreduce.why.head_untold', gain=terms['gain'] * ms)
+        parts.append(t('allreduce.why.rest', **fields))
+    head = t('allreduce.why.head' if told else 'allreduce.why.head_untold', gain=signed(gain))
     return head + ' ' + t('allreduce.why.join').join(parts)
 
 
@@ -171,9 +199,8 @@ def overlap_text(result, ids=None) -> str:
     if (ids is None or 'hooks' in ids) and result.has('allreduce') and model_gap_text(result):
         lines.append(model_gap_text(result))
     if (ids is None or 'hooks' in ids) and result.has('serial'):  # (a) beside the model that predicted it (cell above)
-        measured, predicted = result.version('serial').median, result.prediction.for_version('serial')
-        lines.append(t('allreduce.model_serial', measured=measured * 1e3, predicted=predicted * 1e3,
-                       ratio=measured / predicted if predicted else float('nan')))
+        lines.append(_against_model('allreduce.model_serial', result.version('serial').median,
+                                    result.prediction.for_version('serial')))
     return '\n'.join(lines + [t('allreduce.overlap.rule')])
 
 
@@ -182,8 +209,16 @@ def model_gap_text(result) -> str:
     measured, predicted = result.version('allreduce').median, result.prediction.allreduce
     if not predicted or close(measured, predicted):
         return ''
-    return t('allreduce.model_under' if measured > predicted else 'allreduce.model_over', measured=measured * 1e3,
-             predicted=predicted * 1e3, gap=abs(measured - predicted) * 1e3, ratio=measured / predicted)
+    return _against_model('allreduce.model_under' if measured > predicted else 'allreduce.model_over', measured,
+                          predicted)
+
+
+def _against_model(key: str, measured: float, predicted: float) -> str:
+    """A measured median beside the model's, their gap and ratio taken from the two numbers as printed."""
+    d = sums.places(measured, predicted)
+    m, p = sums.shown(measured, d), sums.shown(predicted, d)
+    return t(key, measured=sums.fmt(m, d), predicted=sums.fmt(p, d), gap=sums.fmt(abs(m - p), d),
+             ratio=sums.ratio(m, p))
 
 
 def calls_term_shown(result, versions) -> bool:
@@ -207,7 +242,12 @@ def flat_control_text(result) -> str:
     calls = serial.calls or len(p.tensor_bytes)
     key = 'allreduce.calls_control.noise' if not told else (
         'allreduce.calls_control.line' if diff > 0 else 'allreduce.calls_control.slower')
-    return t(key, calls=calls, fewer=calls - 1, diff=diff * 1e3, verdict=verdict, saved=(calls - 1) * p.per_call * 1e3)
+    return t(key, calls=calls, fewer=calls - 1, diff=diff * 1e3, verdict=verdict, saved=_saved(p, calls - 1))
+
+
+def _saved(p, fewer: int) -> float:
+    """The model's saving for `fewer` calls, ms: fewer x alpha as printed (3 places), so a reader can multiply."""
+    return fewer * round(p.per_call * 1e3, 3)
 
 
 def one_call_text(result, version) -> str:
@@ -241,8 +281,9 @@ def per_call_text(result) -> str:
     told, verdict = compared(result, serial, flat)
     calls = serial.calls or len(p.tensor_bytes)
     kind = 'noise' if not told else ('line' if diff > 0 else 'slower')
-    return t(f'allreduce.per_call.{kind}', calls=calls, diff=diff * 1e3, per=diff / max(calls - 1, 1) * 1e3,
-             verdict=verdict, alpha=p.per_call * 1e3, saved=(calls - 1) * p.per_call * 1e3)
+    shown = sums.minus(serial.median, flat.median, sums.places(serial.median, flat.median))  # as the clause has it
+    return t(f'allreduce.per_call.{kind}', calls=calls, diff=shown, per=shown / max(calls - 1, 1),
+             verdict=verdict, alpha=p.per_call * 1e3, saved=_saved(p, calls - 1))
 
 
 def check_text(result) -> str:
@@ -269,8 +310,15 @@ def _title(result, ids=None) -> str:
     fields = dict(label=_label(result, best), overlap=best.overlap, predicted=result.predicted(best.id)['overlap'])
     if not result.has('serial'):
         return style.plot_text('allreduce.plot.title_overlap', **fields)
-    return style.plot_text('allreduce.plot.title_overlap_wall', **fields,
-                           ms=(result.version('serial').median - best.median) * 1e3)
+    # the verdict of the lines above, never a bare difference that reads as a gain when it is not told apart
+    serial = result.version('serial')
+    found = apart(serial.measurement, best.measurement, 'ms')
+    if not found.told:
+        return style.plot_text('allreduce.plot.title_overlap_untold', **fields)
+    d = _places(result, best)
+    ms = sums.fmt(abs(sums.minus(serial.median, best.median, d)), d)
+    return style.plot_text('allreduce.plot.title_overlap_' + ('faster' if found.faster == 'b' else 'slower'),
+                           **fields, ms=ms)
 
 
 def _drawn(result, ids=None) -> list:
@@ -297,8 +345,10 @@ def plot_steps(result, ax=None, ids=None):
     return plot_repeats(times, ax=ax, predicted=guesses, title=_title(result, ids))
 
 
-def draw_step_timeline(result, version_id: str, ax=None):
-    """13.3.4: one profiled step of a version: backward's operations and each all-reduce, per process."""
+def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = None):
+    """13.3.4: one profiled step of a version: backward's operations and each all-reduce, per process.
+
+    heading: a first title line saying which run this is (a recording's machine, date and world size)."""
     if version_id not in result.events:
         from ..errors import UsageError
         raise UsageError(t('allreduce.usage.no_trace', version=version_id, traced=', '.join(result.events) or '-'))
@@ -312,7 +362,8 @@ def draw_step_timeline(result, version_id: str, ax=None):
         for stream in ('compute', 'allreduce'):
             lane = style.plot_text('allreduce.lane', rank=rank, what=style.plot_text(f'allreduce.lane.{stream}'))
             rows[lane] = 'backward' if stream == 'compute' else 'allreduce'
-    return draw_timeline(events, ax=ax, rows=rows, title=_timeline_title(result, version_id))
+    title = _timeline_title(result, version_id)
+    return draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title)
 
 
 def _timeline_title(result, version_id: str) -> str:
@@ -339,9 +390,10 @@ def guess_text(guess, result, version_id: str = 'hooks') -> str:
         line = t('allreduce.guess.none', label=_label(result, v, t), **numbers)
     else:
         line = t('allreduce.guess.line', guess=float(guess), label=_label(result, v, t), **numbers)
-    ratio = result.slowdown(version_id)
-    if ratio is None:  # nothing profiled: no measured speed of backward to state
+    d = _places(result, v)
+    spans = _backward(result, v, d)
+    if spans is None:  # nothing profiled: no measured speed of backward to state
         return line
     # the model gives backward its time alone; the profiler says what it took while this version sent
-    return line + '\n' + t('allreduce.guess.slowdown', mine=v.backward_span * 1e3, ratio=ratio,
-                           alone=result.version('backward').backward_span * 1e3)
+    return line + '\n' + t('allreduce.guess.slowdown', mine=sums.fmt(spans['mine'], d), ratio=spans['ratio'],
+                           alone=sums.fmt(spans['alone'], d))

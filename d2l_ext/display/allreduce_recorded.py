@@ -29,11 +29,19 @@ def where_text(rec: dict) -> str:
     return t('allreduce.recorded.where_cpu', **fields)
 
 
-def _machine(gpus, cores) -> str:
+def _machine(gpus, cores, text=t) -> str:
+    """'NVIDIA H200 x1 and 16 CPU cores' / 'no GPU and 2 CPU cores' (text: t, or style.plot_text in a figure)."""
     if gpus:
-        return t('allreduce.recorded.machine_gpu', gpus=t('core.gpus', name=gpus[0], count=len(gpus)),
-                 cores=cores)
-    return t('allreduce.recorded.machine_cpu', cores=cores)
+        return text('allreduce.recorded.machine_gpu', gpus=text('core.gpus', name=gpus[0], count=len(gpus)),
+                    cores=cores)
+    return text('allreduce.recorded.machine_cpu', cores=cores)
+
+
+def _recorded_on(rec: dict, key: str, **fields) -> str:
+    """A figure's heading from the recording itself: the date and the machine it was recorded on."""
+    m = rec['machine']
+    return style.plot_text(key, date=m.get('date', '')[:10],
+                           machine=_machine(m.get('gpus') or [], m.get('cpu_cores'), style.plot_text), **fields)
 
 
 def this_machine_text(rec: dict, here: dict | None = None) -> str:
@@ -171,40 +179,40 @@ def plot_recorded(rec: dict):
     """Step time (every repeat a dot, median a line) and interval overlap beside the model's, against world size."""
     runs = sorted(recording.results(rec).items())
     sizes = [n for n, _ in runs]
-    fig, (left, right) = style.figure(ncols=2, height=4.2)
+    fig, (left, right) = style.figure(ncols=2, height=6.6)
+    colours = {}
     for vid in DRAWN:
         versions = [(n, r.best_ddp() if vid == 'ddp' else r.version(vid)) for n, r in runs]
         label = _version_label(runs[-1][1], vid, style.plot_text) if vid != 'ddp' else \
             ddp_label(runs, style.plot_text)
         line, = left.plot(sizes, [v.median * 1e3 for _, v in versions], marker='o', label=label)
+        colours[vid] = line.get_color()
         for n, v in versions:
             left.scatter([n] * len(v.step_times), [x * 1e3 for x in v.step_times], s=12, alpha=0.5,
                          color=line.get_color())
-    left.set_xlabel(style.plot_text('allreduce.recorded.xlabel'))
     left.set_ylabel(style.plot_text('allreduce.recorded.ylabel_ms'))
     left.set_ylim(bottom=0)
-    for vid, marker in (('hooks', 'o'), ('ddp', 's')):
-        label = ddp_label(runs, style.plot_text) if vid == 'ddp' else \
-            _version_label(runs[-1][1], vid, style.plot_text)
+    # (c) and (d) in the colours of the left panel, by their letters: their full names are in the legend once
+    for vid, marker, label in (('hooks', 'o', '(c)'), ('ddp', 's', '(d)')):
         ids = [r.best_ddp().id if vid == 'ddp' else vid for _, r in runs]
         measured = [r.version(i).overlap or 0.0 for (_, r), i in zip(runs, ids)]
         model = [r.predicted(i)['overlap'] for (_, r), i in zip(runs, ids)]
-        line, = right.plot(sizes, measured, marker=marker,
-                           label=style.plot_text('allreduce.recorded.measured', label=label))
-        right.plot(sizes, model, ls='--', marker=marker, mfc='none', color=line.get_color(),
+        right.plot(sizes, measured, marker=marker, color=colours[vid],
+                   label=style.plot_text('allreduce.recorded.measured', label=label))
+        right.plot(sizes, model, ls='--', marker=marker, mfc='none', color=colours[vid],
                    label=style.plot_text('allreduce.recorded.model', label=label))
     right.set_ylim(0, 1.05)
-    right.set_xlabel(style.plot_text('allreduce.recorded.xlabel'))
     right.set_ylabel(style.plot_text('allreduce.recorded.ylabel_overlap'))
     for ax in (left, right):
         ax.set_xticks(sizes, [str(n) for n in sizes])
-    left.legend(fontsize=style.MIN_FONT_PT - 1)
-    right.legend(fontsize=style.MIN_FONT_PT - 1)
-    m = rec['machine']
-    gpus = m.get('gpus') or []
-    machine = style.plot_text('core.gpus', name=gpus[0], count=len(gpus)) if gpus else 'CPU'
-    fig.suptitle(style.plot_text('allreduce.recorded.title', machine=machine,
-                                 cores=m.get('cpu_cores'), date=m.get('date', '')[:10]))
+    handles = []
+    for ax in (left, right):
+        ax.set_xlabel(style.plot_text('allreduce.recorded.xlabel'))
+        handles += list(zip(*ax.get_legend_handles_labels()))
+    # one legend below both panels (step times, then overlaps): it covers no axis label, tick or point
+    fig.legend(*zip(*handles), loc='outside lower center', ncol=2, fontsize=style.MIN_FONT_PT - 1, frameon=False,
+               handlelength=1.5, columnspacing=1.0)
+    fig.suptitle(_recorded_on(rec, 'allreduce.recorded.title'))
     return fig
 
 
@@ -215,4 +223,6 @@ def draw_recorded_timeline(rec: dict, world_size: int, version_id: str = 'hooks'
         from ..errors import UsageError
         sizes = t('allreduce.sep_list').join(map(str, sorted(runs)))
         raise UsageError(t('allreduce.recorded.no_size', n=world_size, sizes=sizes))
-    return show.draw_step_timeline(runs[world_size], version_id)
+    # the title says which run this is: recorded, where, when, at how many processes (not this session's run)
+    heading = _recorded_on(rec, 'allreduce.recorded.timeline', n=world_size)
+    return show.draw_step_timeline(runs[world_size], version_id, heading=heading)

@@ -162,8 +162,8 @@ print(show.ingredients_text(result))
 # from median repeats, as every step time below.
 #
 # A call starts once its gradients are ready and the call before it is done. With K equal calls the last waits for
-# the end of backward: in the model, at most (K-1)/K of the all-reduce runs during backward. That is the model's
-# share, not a bound: a measured share can be higher. The model assumes communication has hardware of its own.
+# the end of backward: the model gives at most (K-1)/K of the all-reduce during backward. That caps the model's
+# share only: a measured share can be higher. The model assumes communication has hardware of its own.
 # Guess the share of (c)'s all-reduce that runs while backward computes; the cell then works out (a) from the model.
 
 # %% [markdown] lang="zh"
@@ -172,8 +172,8 @@ print(show.ingredients_text(result))
 # 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，所以一次调用的代价是 **α + 2(n-1)/n × 字节数 / β**：每次调用的
 # 开销α来自一个浮点数的全归约，总线带宽β来自大缓冲区；两者都取各次重复的中位数，与下面每个训练步的时间一样。
 #
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：在模型
-# 中，最多只有(K-1)/K的全归约在反向传播期间进行。这是模型给出的比例，不是上限：实测比例可能更高。模型假定通信
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有K次大小相同的调用，最后一次要等反向传播结束：模型
+# 给出的在反向传播期间进行的全归约比例最多是(K-1)/K。这个上限只属于模型：实测比例可能更高。模型假定通信
 # 拥有自己的硬件。请猜一猜(c)的全归约有多大比例会在反向传播计算的同时进行；随后这个单元格用模型算出(a)的时间。
 
 # %% tags=["nbval-ignore-output"]
@@ -197,8 +197,8 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # ## Measure
 #
 # Per overlapping version: the **overlap** (share of its all-reduce's busy time during which backward computed),
-# the **model**'s share, and the **wall clock** against (a), split into terms. Dots: repeats; hatched: the model
-# (values printed above).
+# the **model**'s share, and the **wall clock** against (a), split into terms. Dots: repeats; hatched: predicted
+# (by the model; values printed above).
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
@@ -210,7 +210,7 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # ## 实测
 #
 # 每个重叠的版本给出：**重叠**（它的全归约忙碌的时间里反向传播也在计算的比例）、**模型**给出的比例，以及与(a)
-# 相比的**挂钟时间**，拆成若干项。点：各次重复；斜线条：模型（数值印在图的上方）。
+# 相比的**挂钟时间**，拆成若干项。点：各次重复；斜线条：预测（模型给出，数值印在图的上方）。
 
 # %% tags=["nbval-ignore-output"]
 print(show.check_text(result))
@@ -611,7 +611,7 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # ## Remember
 #
 # - Data parallelism averages gradients with an all-reduce; a call costs about α + 2(n-1)/n × bytes / β.
-# - Overlap comes from the dependency graph: a layer's gradient is final before earlier layers are done.
+# - Overlap comes from the dependency graph: a layer's gradient is final before backward reaches the layers before it.
 # - Measure overlap from intervals (0-100%); the wall clock also counts fewer calls and backward's speed.
 #
 # ## Pitfalls
@@ -624,7 +624,7 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # ## 记住
 #
 # - 数据并行用全归约对梯度取平均；一次调用的代价约为 α + 2(n-1)/n × 字节数 / β。
-# - 重叠来自依赖图：一层的梯度在前面各层完成之前就已经确定了。
+# - 重叠来自依赖图：一层的梯度在它前面各层的反向传播完成之前就已经确定了。
 # - 用时间区间测量重叠（0-100%）；挂钟时间的差别还包含调用次数的减少和反向传播快慢的变化。
 #
 # ## 易错点

@@ -90,11 +90,11 @@ MESSAGES = {
     'allreduce.wall.faster': '(a) and this step: {verdict}; this step is faster',
     'allreduce.wall.slower': '(a) and this step: {verdict}; this step is slower',
     'allreduce.wall.same': '(a) and this step: {verdict}',
-    'allreduce.why.head': '    (a) minus it, {gain:+.1f} ms =',
-    'allreduce.why.calls': '{ms:+.1f} ms by the model for {k} fewer calls ({k} × α {alpha:.3f} ms)',
-    'allreduce.why.overlap': ('{ms:+.1f} ms of all-reduce in flight during backward (its wait for the other '
+    'allreduce.why.head': '    (a) minus it, {gain} ms =',
+    'allreduce.why.calls': '{ms} ms by the model for {k} fewer calls ({k} × α {alpha:.3f} ms)',
+    'allreduce.why.overlap': ('{ms} ms of all-reduce in flight during backward (its wait for the other '
                               'processes included)'),
-    'allreduce.why.rest': '{ms:+.1f} ms none of these accounts for (larger interquartile range {spread:.1f} ms)',
+    'allreduce.why.rest': '{ms} ms none of these accounts for (larger interquartile range {spread} ms)',
     'allreduce.why.join': '; ',
     'allreduce.sep_list': ', ',
     'allreduce.overlap.rule': ("overlap = of the all-reduce's busy time, the share during which backward computed"
@@ -102,12 +102,12 @@ MESSAGES = {
                                'l started as soon as its gradients were ready and had hardware of its own; two st'
                                'eps are told apart when their medians differ by more than the larger interquartil'
                                'e range and the middle halves of their repeats do not overlap'),
-    'allreduce.model_serial': ('(a) backward, then all-reduce: measured {measured:.1f} ms (median), the model '
-                               '{predicted:.1f} ms ({ratio:.2f}x the model)'),
-    'allreduce.model_under': ('all-reduce alone: measured {measured:.1f} ms, the model {predicted:.1f} ms: the model '
-                              'under-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
-    'allreduce.model_over': ('all-reduce alone: measured {measured:.1f} ms, the model {predicted:.1f} ms: the model '
-                             'over-predicts it by {gap:.1f} ms ({ratio:.2f}x)'),
+    'allreduce.model_serial': ('(a) backward, then all-reduce: measured {measured} ms (median), the model '
+                               '{predicted} ms ({ratio:.2f}x the model)'),
+    'allreduce.model_under': ('all-reduce alone: measured {measured} ms, the model {predicted} ms: the model '
+                              'under-predicts it by {gap} ms ({ratio:.2f}x)'),
+    'allreduce.model_over': ('all-reduce alone: measured {measured} ms, the model {predicted} ms: the model '
+                             'over-predicts it by {gap} ms ({ratio:.2f}x)'),
     'allreduce.per_call.line': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes; (a) an'
                                 'd flat: {verdict}; flat is faster, by {per:.3f} ms per call it avoids; the one-float '
                                 'all-reduce measured α = {alpha:.3f} ms per call'),
@@ -168,13 +168,13 @@ MESSAGES = {
     'allreduce.recorded.sweep_each': ('DDP was recorded at {n} bucket sizes ({sweep} MiB); (d) below is, at each '
                                       'world size, the size with the lowest median step: {each}'),
     'allreduce.recorded.sweep_at': '{mb} MiB at {n} processes',
-    'allreduce.recorded.xlabel': 'gloo processes (world size)',
+    'allreduce.recorded.xlabel': 'gloo processes',
     'allreduce.recorded.ylabel_ms': 'step time (ms, slowest process)',
     'allreduce.recorded.ylabel_overlap': 'share of all-reduce time during backward',
     'allreduce.recorded.measured': '{label}: measured',
     'allreduce.recorded.model': '{label}: model',
-    'allreduce.recorded.title': ('Recorded on a {machine} machine, each gloo process on one of its {cores} CPU cores, '
-                                 '{date}'),
+    'allreduce.recorded.title': 'Recorded {date} on a machine with {machine}\neach gloo process on one CPU core',
+    'allreduce.recorded.timeline': 'Recorded {date} ({machine}), {n} gloo processes',
     'allreduce.recorded.no_size': 'this recording has no run with {n} processes; it has {sizes}',
     'allreduce.overlap.shared': ('here {n} processes take turns on {cores} core(s), so backward and the all-reduce'
                                  ' never run at the same moment: an overlap below counts intervals in which both w'
@@ -190,13 +190,12 @@ MESSAGES = {
                                       'ensors} gradient tensors'),
     'allreduce.predict.overlapped': ('predicted best overlap, max(step without all-reduce, all-reduce): {seconds:'
                                      '.4f} s'),
-    'allreduce.why.slower': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of {"
-                             'alone:.1f} ms in the step without all-reduce ({ratio:.2f}x as long: slower here)'),
-    'allreduce.why.faster': ("{ms:+.1f} ms from backward's operators (profiled) taking {mine:.1f} ms instead of {"
-                             'alone:.1f} ms in the step without all-reduce ({ratio:.2f}x as long: faster here)'),
-    'allreduce.why.rest_larger': ('{ms:+.1f} ms none of these accounts for (larger interquartile range {spread:.1'
-                                  'f} ms): larger than every term above, so these terms do not explain the differ'
-                                  'ence'),
+    'allreduce.why.slower': ("{ms} ms from backward's operators (profiled) taking {mine} ms instead of {alone} "
+                             'ms in the step without all-reduce ({ratio:.2f}x as long: slower here)'),
+    'allreduce.why.faster': ("{ms} ms from backward's operators (profiled) taking {mine} ms instead of {alone} "
+                             'ms in the step without all-reduce ({ratio:.2f}x as long: faster here)'),
+    'allreduce.why.rest_larger': ('{ms} ms none of these accounts for (larger interquartile range {spread} ms): '
+                                  'larger than every term above, so these terms do not explain the difference'),
     'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it {gain:+.'
                                   "1f} ms; backward's operators took {slowdown:.2f}x as long as in the step witho"
                                   'ut all-reduce (profiled)'),
@@ -212,11 +211,15 @@ MESSAGES = {
                                         'an earlier run of the same kind of machine, not of this session'),
     'allreduce.recorded.other_machine': "This machine differs from the recording's: here {here}, there {there}",
     'allreduce.recorded.none': 'no recording from a machine with a GPU is installed with this package',
-    'allreduce.plot.title_overlap_wall': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model {p'
-                                          'redicted:.0%}); (a) minus it: {ms:+.1f} ms'),
-    'allreduce.guess.slowdown': ("while its all-reduce ran, backward's operators took {mine:.1f} ms, {ratio:.2f}x"
-                                 ' as long as the {alone:.1f} ms in the step without all-reduce (profiled, median'
-                                 ' of the profiled steps); the model gives them that time'),
+    'allreduce.plot.title_overlap_faster': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model '
+                                            '{predicted:.0%}); {ms} ms faster than (a), told apart'),
+    'allreduce.plot.title_overlap_slower': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model '
+                                            '{predicted:.0%}); {ms} ms slower than (a), told apart'),
+    'allreduce.plot.title_overlap_untold': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model '
+                                            '{predicted:.0%}); step time not told apart from (a)'),
+    'allreduce.guess.slowdown': ("while its all-reduce ran, backward's operators took {mine} ms, {ratio:.2f}x as "
+                                 'long as the {alone} ms in the step without all-reduce (profiled, median of the '
+                                 'profiled steps); the model gives them {alone} ms, their time without all-reduce'),
     'allreduce.recorded.below': ('{label} ({ms:.1f} ms) is below the step without all-reduce ({alone:.1f} ms), both me'
                                  "dians of each repeat's slowest process: {verdict}; each process's own median: step w"
                                  'ithout all-reduce {mine_alone} ms, {label} {mine} ms'),
@@ -261,10 +264,10 @@ MESSAGES = {
     'allreduce.trace.kept': ("these files last while this notebook's kernel runs: the folder is removed when "
                              'the variable traces is replaced or the kernel ends'),
     'allreduce.short.backward': 'step without all-reduce',
-    'allreduce.why.head_untold': ('    (a) minus it, {gain:+.1f} ms (not told apart above: these terms split a di'
+    'allreduce.why.head_untold': ('    (a) minus it, {gain} ms (not told apart above: these terms split a di'
                                   'fference the repeats do not establish) ='),
     'allreduce.ingredient.allreduce': ("all-reduce alone (the {tensors} gradients' all-reduce, one call per tenso"
                                        'r, no step): {seconds:.4f} s (median)'),
     'allreduce.model_step': '{label} {seconds:.4f} s',
-    'allreduce.model_steps': "the model's step times, drawn hatched below: {steps}",
+    'allreduce.model_steps': "predicted step times (the model's), drawn hatched below: {steps}",
 }

@@ -84,21 +84,21 @@ MESSAGES = {
     'allreduce.wall.faster': '(a) 与这一步：{verdict}；这一步更快',
     'allreduce.wall.slower': '(a) 与这一步：{verdict}；这一步更慢',
     'allreduce.wall.same': '(a) 与这一步：{verdict}',
-    'allreduce.why.head': '    (a) 减去它，{gain:+.1f} 毫秒 =',
-    'allreduce.why.calls': '{ms:+.1f} 毫秒是模型按少了 {k} 次调用算出的（{k} × α {alpha:.3f} 毫秒）',
-    'allreduce.why.overlap': '{ms:+.1f} 毫秒是在反向传播期间进行中的全归约（包括它等待其他进程的时间）',
-    'allreduce.why.rest': '{ms:+.1f} 毫秒无法用以上各项解释（较大的四分位距 {spread:.1f} 毫秒）',
+    'allreduce.why.head': '    (a) 减去它，{gain} 毫秒 =',
+    'allreduce.why.calls': '{ms} 毫秒是模型按少了 {k} 次调用算出的（{k} × α {alpha:.3f} 毫秒）',
+    'allreduce.why.overlap': '{ms} 毫秒是在反向传播期间进行中的全归约（包括它等待其他进程的时间）',
+    'allreduce.why.rest': '{ms} 毫秒无法用以上各项解释（较大的四分位距 {spread} 毫秒）',
     'allreduce.why.join': '；',
     'allreduce.sep_list': '、',
     'allreduce.overlap.rule': ('重叠 = 在全归约忙碌的时间里，反向传播也在计算的那部分所占的比例，由性能分析记录的'
                                '时间区间算出（总在 0-100% 之间）；模型 = 假如每次调用在它的梯度就绪时立即开始、并'
                                '且通信拥有自己的硬件，这个比例会是多少；两个训练步的中位数之差大于较大的四分位距'
                                '、且各次重复的中间一半互不重叠时，才算区分得出'),
-    'allreduce.model_serial': ('(a) 先反向传播再全归约：实测 {measured:.1f} 毫秒（中位数），模型 {predicted:.1f} 毫秒'
+    'allreduce.model_serial': ('(a) 先反向传播再全归约：实测 {measured} 毫秒（中位数），模型 {predicted} 毫秒'
                                '（是模型的 {ratio:.2f} 倍）'),
-    'allreduce.model_under': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型低估了 {gap:.1f} 毫秒'
+    'allreduce.model_under': ('仅全归约：实测 {measured} 毫秒，模型 {predicted} 毫秒：模型低估了 {gap} 毫秒'
                               '（实测是模型的 {ratio:.2f} 倍）'),
-    'allreduce.model_over': ('仅全归约：实测 {measured:.1f} 毫秒，模型 {predicted:.1f} 毫秒：模型高估了 {gap:.1f} 毫秒'
+    'allreduce.model_over': ('仅全归约：实测 {measured} 毫秒，模型 {predicted} 毫秒：模型高估了 {gap} 毫秒'
                              '（实测是模型的 {ratio:.2f} 倍）'),
     'allreduce.per_call.line': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同；(a) 与扁平对照：{verdic'
                                 't}；扁平对照更快，每省下一次调用快 {per:.3f} 毫秒；一个浮点数的全归约测得 α = 每次调'
@@ -147,8 +147,8 @@ MESSAGES = {
                                       ' {width}，每个进程 {batch} 个样本，梯度共 {mb:.1f} MiB；{repeats} 次重复的中位'
                                       '数（最慢的进程）：'),
     'allreduce.recorded.median': '{label} {ms:.1f} 毫秒',
-    'allreduce.recorded.best_ddp_same': '(d) DDP，{mb} MiB 的桶（录制的 {n} 种桶大小中中位数最小的）',
-    'allreduce.recorded.best_ddp_each': '(d) DDP，录制的 {n} 种桶大小中中位数最小的（{mb} MiB）',
+    'allreduce.recorded.best_ddp_same': '(d) DDP，{mb} MiB 的桶（录制的 {n} 种桶大小里中位数最小的）',
+    'allreduce.recorded.best_ddp_each': '(d) DDP，录制的 {n} 种桶大小里中位数最小的（{mb} MiB）',
     'allreduce.recorded.sweep_same': ('DDP 录制了 {n} 种桶大小（{sweep} MiB）；下面的 (d) 是训练步中位数最小的那种，'
                                       '在每个进程数下都是 {mb} MiB'),
     'allreduce.recorded.sweep_each': ('DDP 录制了 {n} 种桶大小（{sweep} MiB）；下面的 (d) 是每个进程数下训练步中位数'
@@ -159,8 +159,8 @@ MESSAGES = {
     'allreduce.recorded.ylabel_overlap': '全归约时间中与反向传播同时进行的比例',
     'allreduce.recorded.measured': '{label}：实测',
     'allreduce.recorded.model': '{label}：模型',
-    'allreduce.recorded.title': ('录制于一台有 {machine} 的机器，每个 gloo 进程各占它 {cores} 个 CPU 核心中的一个，'
-                                 '{date}'),
+    'allreduce.recorded.title': '录制于 {date}，机器{machine}\n每个 gloo 进程占一个 CPU 核心',
+    'allreduce.recorded.timeline': '录制于 {date}（机器{machine}），{n} 个 gloo 进程',
     'allreduce.recorded.no_size': '这份录制没有 {n} 个进程的运行；它有 {sizes}',
     'allreduce.overlap.shared': ('这里 {n} 个进程在 {cores} 个核心上轮流运行，所以反向传播和全归约从不在同一时刻'
                                  '运行：下面的重叠统计的是两者都在进行中的时间区间，一个在等待另一个运行；请看挂钟'
@@ -181,22 +181,26 @@ MESSAGES = {
     'allreduce.guess.line': ('你的猜测 {guess:.0%}；模型 {predicted:.0%}；实测 {measured:.0%}（{label}中，全归约在'
                              '反向传播期间进行的比例）；{wall}'),
     'allreduce.recorded.none': '这个软件包没有附带来自有GPU的机器的录制结果',
-    'allreduce.plot.title_overlap_wall': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 {predicte'
-                                          'd:.0%}）；(a) 减去它 {ms:+.1f} 毫秒'),
+    'allreduce.plot.title_overlap_faster': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 '
+                                            '{predicted:.0%}）；比 (a) 快 {ms} 毫秒，区分得出'),
+    'allreduce.plot.title_overlap_slower': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 '
+                                            '{predicted:.0%}）；比 (a) 慢 {ms} 毫秒，区分得出'),
+    'allreduce.plot.title_overlap_untold': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 '
+                                            '{predicted:.0%}）；训练步时间与 (a) 区分不出'),
     'allreduce.recorded.machine_gpu': '有 {gpus} 和 {cores} 个CPU核心',
     'allreduce.recorded.machine_cpu': '没有GPU、有 {cores} 个CPU核心',
     'allreduce.recorded.same_machine': ('这台机器与录制时的机器配置相同（{machine}）：录制结果是同类机器上较早的'
                                         '一次运行，不是本次运行'),
     'allreduce.recorded.other_machine': '这台机器与录制时的机器不同：这里{here}，录制时的机器{there}',
-    'allreduce.why.slower': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在不做全归约'
-                             '的训练步中是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更慢）'),
-    'allreduce.why.faster': ('{ms:+.1f} 毫秒来自反向传播的操作符（性能分析）用了 {mine:.1f} 毫秒，而在不做全归约'
-                             '的训练步中是 {alone:.1f} 毫秒（是其 {ratio:.2f} 倍：这里更快）'),
-    'allreduce.why.rest_larger': ('{ms:+.1f} 毫秒无法用以上各项解释（较大的四分位距 {spread:.1f} 毫秒）：它比上面'
+    'allreduce.why.slower': ('{ms} 毫秒来自反向传播的操作符（性能分析）用了 {mine} 毫秒，而在不做全归约'
+                             '的训练步中是 {alone} 毫秒（是其 {ratio:.2f} 倍：这里更慢）'),
+    'allreduce.why.faster': ('{ms} 毫秒来自反向传播的操作符（性能分析）用了 {mine} 毫秒，而在不做全归约'
+                             '的训练步中是 {alone} 毫秒（是其 {ratio:.2f} 倍：这里更快）'),
+    'allreduce.why.rest_larger': ('{ms} 毫秒无法用以上各项解释（较大的四分位距 {spread} 毫秒）：它比上面'
                                   '每一项都大，所以这些项解释不了这个差别'),
-    'allreduce.guess.slowdown': ('在它的全归约进行期间，反向传播的操作符用了 {mine:.1f} 毫秒，是不做全归约的训练'
-                                 '步中 {alone:.1f} 毫秒的 {ratio:.2f} 倍（性能分析，各性能分析步的中位数）；模型'
-                                 '给它们的是后者的时间'),
+    'allreduce.guess.slowdown': ('在它的全归约进行期间，反向传播的操作符用了 {mine} 毫秒，是不做全归约的训练'
+                                 '步中 {alone} 毫秒的 {ratio:.2f} 倍（性能分析，各性能分析步的中位数）；模型'
+                                 '给它们的是不做全归约时的 {alone} 毫秒'),
     'allreduce.recorded.below': ('{label}（{ms:.1f} 毫秒）比不做全归约的训练步（{alone:.1f} 毫秒）少，两者都是每次重复'
                                  '中最慢进程的中位数：{verdict}；每个进程自己的中位数：不做全归约的训练步 {mine_alone}'
                                  ' 毫秒，{label} {mine} 毫秒'),
@@ -234,10 +238,10 @@ MESSAGES = {
     'allreduce.trace.file': '这次运行中{label}在进程 {rank} 上的跟踪文件：{path}',
     'allreduce.trace.kept': '这些文件在这个笔记本的内核运行期间保留：变量 traces 被替换或内核结束时，文件夹会被删除',
     'allreduce.short.backward': '不做全归约的训练步',
-    'allreduce.why.head_untold': ('    (a) 减去它，{gain:+.1f} 毫秒（上面区分不出快慢：以下各项拆分的是一个各次重'
+    'allreduce.why.head_untold': ('    (a) 减去它，{gain} 毫秒（上面区分不出快慢：以下各项拆分的是一个各次重'
                                   '复并未确认的差别）='),
     'allreduce.ingredient.allreduce': ('仅全归约（{tensors} 个梯度的全归约，每个张量一次调用，不做训练步）：{seco'
                                        'nds:.4f} 秒（中位数）'),
     'allreduce.model_step': '{label} {seconds:.4f} 秒',
-    'allreduce.model_steps': '模型预测的每步时间（下图中的斜线条）：{steps}',
+    'allreduce.model_steps': '预测的每步时间（模型给出，下图中的斜线条）：{steps}',
 }
