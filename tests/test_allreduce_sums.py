@@ -161,3 +161,12 @@ def test_the_recorded_timeline_says_it_is_the_recording(lang, said):
         gpus = t('core.gpus', name=m['gpus'][0], count=len(m['gpus']))
     title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
     assert said.format(date=m['date'][:10], gpus=gpus) in title
+
+
+def test_the_cli_summary_subtracts_the_medians_as_it_prints_them():
+    r = fake(serial=0.09634, hooks=0.08866)  # printed 0.0963 s and 0.0887 s: 7.6 ms apart as printed, 7.68 raw
+    with using_language('en'):
+        text = r.summary()
+    serial, hooks = round(r.version('serial').median, 4), round(r.version('hooks').median, 4)
+    assert f'median {serial:.4f} s' in text and f'median {hooks:.4f} s' in text
+    assert f'(a) minus it {(serial - hooks) * 1e3:+.1f} ms' in text and '(a) minus it +7.6 ms' in text
