@@ -115,7 +115,7 @@ def test_the_timeline_caption_and_the_redone_prediction_come_from_the_data():
         text = dl.overlap_text(tl, p.serial_sum, p.together.median, p.expected,
                                [m.median / k for m, k in zip(p.lane_times, p.iters)], repeats=p.together.times,
                                median_repeat=tl.repeat)
-    assert 'prediction made again at them' in text and 'max(products x time per product) = max(' in text
+    assert 'prediction made again at them' in text and 'max(products x median time per product) = max(' in text
     assert '1440 x 0.348 ms = 0.501 s' in text
 
 

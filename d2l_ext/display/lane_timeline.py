@@ -7,6 +7,7 @@ from ..i18n import t
 from ..lanes import Lane
 from ..parallel.core import row_label
 from ..parallel.sharing import events_of, predict_at, product_seconds
+from ..results import NOISE
 from ..results import close as _close
 from . import style
 from .gaps import _sentences, gap_text, source_label, speed_text
@@ -47,6 +48,33 @@ def redone_text(per_product: list[float], iters: list[int], labels: list[str]) -
              Source=source_label('side_by_side', capital=True))
 
 
+def _sep(sep: str, parts: list[str]) -> str:
+    """The non-empty parts joined by the language's comma (parallel.recorded.sep)."""
+    return t('parallel.recorded.sep').join(p for p in parts if p)
+
+
+def span_text(result, per_product: list[float | None], labels: list[str]) -> str:
+    """Each lane's span in a timeline (its first start to its last end) against products x median time per product,
+    for the lanes whose span exceeds that by more than NOISE (13.3.0, 13.3.1); '' where none does.
+
+    The median per product says how long one product took; the span is what the lane's row covers. Each such lane
+    gets its numbers: the excess, the products' own time in all, and the part of the span between products. No cause.
+    """
+    rows = []
+    for label, lane, k, p, (a, b) in zip(labels, result.lanes, result.iters, per_product, lane_intervals(result)):
+        mine = events_of(result, lane)
+        if p is None or not mine or (b - a) <= k * p * (1 + NOISE):
+            continue
+        busy, extra = sum(e['end'] - e['start'] for e in mine), (b - a) - k * p
+        gaps, longer = (b - a) - busy, busy - k * p  # between products; products beyond k x the median
+        rows.append(_sep(', ', [t('parallel.speed.span_lane', lane=label, span=b - a, iters=k, ms=p * 1e3,
+                                  product=k * p, extra=extra),
+                                t('parallel.speed.span_longer', busy=busy, longer=longer) if round(longer, 3) > 0
+                                else '',
+                                t('parallel.speed.span_gaps', gaps=gaps) if round(gaps, 3) > 0 else '']))
+    return t('parallel.speed.span', lanes=t('parallel.speed.sep').join(rows), noise=NOISE) if rows else ''
+
+
 def overlap_text(result, serial: float | None = None, together: float | None = None,
                  expected: float | None = None, alone: list[float] | None = None, labels=None,
                  repeats: list[float] | None = None, expected_serial: float | None = None,
@@ -80,6 +108,7 @@ def overlap_text(result, serial: float | None = None, together: float | None = N
         parts.append(speed_text(result, alone, labels or lane_labels(result.lanes), alone_from))
         if redone:  # the prediction redone at those times: printed, so the sentence above is true
             parts.append(redone_text(per_product, result.iters, labels or lane_labels(result.lanes)))
+            parts.append(span_text(result, per_product, labels or lane_labels(result.lanes)))
         if median_repeat is None and together is not None and not _close(span, together):  # paced unlike them
             parts.append(t('parallel.speed.other_run', span=span, together=together))
     if repeats and expected is not None:
@@ -109,10 +138,37 @@ def timeline_rows(tl, merged: dict, lang: str | None = None, text=None) -> str:
 
 
 def timeline_caption(tl, max_bars: int = MAX_BARS) -> str:
-    """What plot_timeline(tl, max_bars=...) draws for each lane, from the data, in the current language (13.3.1)."""
+    """What plot_timeline(tl, max_bars=...) draws for each lane, from the data, in the current language (13.3.1).
+
+    A timeline whose rows are engine workers (MXNet) gets engine_caption: its bars are numbered across all rows.
+    """
     from ..i18n import language
     from .timeline import aggregate
+    if framework(tl.framework).worker_rows:
+        return engine_caption(tl)
     return t('parallel.timeline_caption', rows=timeline_rows(tl, aggregate(tl.events, max_bars)[1], language(), t))
+
+
+def engine_caption(tl) -> str:
+    """An engine's timeline (rows are a context's worker threads, MXNet) in words, from the data (13.3.1).
+
+    Which run it is (a run of its own, or the repeat of together timed as the median), what the numbers in the bars
+    count (every product, across all rows, in the order they started), and per lane its products, worker rows,
+    first start and last end in ms. Numbers only: no cause for when a lane started.
+    """
+    from ..backends import split_row
+    rows = []
+    for lane in tl.lanes:
+        mine = events_of(tl, lane)
+        if not mine:
+            continue
+        workers = {split_row(e['lane'])[1] for e in mine}
+        rows.append(t('parallel.engine.lane', lane=Lane.from_dict(lane).label, iters=len(mine), workers=len(workers),
+                      first=min(e['start'] for e in mine) * 1e3, last=max(e['end'] for e in mine) * 1e3))
+    which = (t('parallel.engine.own_run') if tl.repeat is None else
+             t('parallel.engine.median_repeat', index=tl.repeat + 1))
+    return t('parallel.engine.caption', framework=_shown(tl.framework), which=which, products=len(tl.events),
+             rows=t('parallel.speed.sep').join(rows))
 
 
 def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = None):

@@ -18,6 +18,7 @@ from ..results import close as _close
 from . import style
 from .apart import apart, halves, in_unit
 from .gaps import SOURCES, _sentences, source_label
+from .parallel_book import CELLS, RUNNER, _within, book_check_text, book_text, runner_text  # noqa: F401
 from .repeats import plot_repeats
 
 RULES = ('separate', 'shared', 'engine')  # Expectation.rule: the keys parallel.expect.<rule>
@@ -47,42 +48,6 @@ def machine_text(lanes=()) -> str:
 
 # guess_text's names of its prediction: parallel.guess.<prediction>; it also takes what one is made from (gaps.SOURCES)
 PREDICTIONS = ('closed_form', 'by_rule', 'start_together')
-
-
-def _within(value: float, reference: float) -> bool:
-    """`value` within NOISE of `reference`, as a ratio to it (the test 13.3.0's verdict uses: |value/ref - 1|)."""
-    return abs(value / reference - 1) <= NOISE
-
-
-def book_text(alone: list[float], both: float) -> str:
-    """The book's 'both' cell against the sum and the slower lane alone (13.3.1).
-
-    Each number is one timing. "Close to" is within NOISE as a ratio to that reference (the percentage is printed).
-    Where "both" lies outside what the lanes alone allow (above their sum, below the slower lane), a sentence
-    says so and that this run does not test why (book_check_text sets the same timing beside the medians
-    measured later).
-    """
-    total, slower = sum(alone), max(alone)
-    key = ('parallel.book.like_max' if _within(both, slower) else 'parallel.book.like_sum' if _within(both, total)
-           else 'parallel.book.above_sum' if both > total else 'parallel.book.below_slower' if both < slower
-           else 'parallel.book.between')
-    text = t(key, both=both, total=total, slower=slower, noise=NOISE, to_slower=abs(both / slower - 1),
-             to_total=abs(both / total - 1))
-    if key == 'parallel.book.above_sum':
-        text = _sentences(text, t('parallel.book.single'))
-    return text
-
-
-def book_check_text(both: float, serial: float, together: float) -> str:
-    """The book's 'both' cell (one timing) beside the medians of one after the other and together (13.3.1).
-
-    Numbers only: which median it lies within NOISE of, or that it lies near neither; never why.
-    """
-    fields = dict(both=both, serial=serial, together=together, to_serial=both / serial,
-                  to_together=both / together, noise=NOISE)
-    key = ('parallel.book.check_serial' if _close(both, serial) else
-           'parallel.book.check_together' if _close(both, together) else 'parallel.book.check_neither')
-    return t(key, **fields)
 
 
 def balance_text(labels: list[str], alone: list[float]) -> str:
@@ -154,8 +119,9 @@ def versus_one_device(baseline, together) -> str:
     `baseline`, `together`: Measurements (or bare medians). Numbers only: never why one was faster.
     """
     b, g = _as_measurement(baseline, 'baseline'), _as_measurement(together, 'together')
-    fields = dict(noise=NOISE, apart=apart(b, g, medians=False).clause, pct=abs(b.median - g.median) / b.median,
-                  ratio=max(b.median, g.median) / min(b.median, g.median))
+    names = (t('parallel.name.baseline'), t('parallel.name.together'))  # each middle half says whose it is
+    fields = dict(noise=NOISE, apart=apart(b, g, names=names, medians=False).clause,
+                  pct=abs(b.median - g.median) / b.median, ratio=max(b.median, g.median) / min(b.median, g.median))
     faster = g.median < b.median
     if _close(g.median, b.median):
         key = 'faster_small' if faster else 'slower_small'
@@ -175,15 +141,37 @@ def _beat_one_device(baseline, together) -> bool:
     return g.median < b.median and not _close(g.median, b.median) and told_apart(g, b)
 
 
-def verdict_text(alone: list[float], serial: float, together, baseline=None) -> str:
-    """Together against one after the other and, where measured, one lane with all cores doing both jobs.
+MAX = ('close', 'above', 'below', 'untold')  # max_text's outcomes: the keys parallel.verdict.max_<outcome>
 
-    `together`, `baseline`: Measurements (their repeats give the told-apart test) or bare medians.
+
+def max_text(alone: list, together) -> str:
+    """Together against the slower lane alone, max(t1, t2): whether "about max(t1, t2)" held in this run.
+
+    Within NOISE (as a ratio to the slower lane): about max. Else results.told_apart on the repeats (apart's clause,
+    each middle half named) says whether together took longer (or less) than the slower lane alone, or that this
+    run does not tell them apart. `alone`: each lane's Measurement (or bare median). Numbers only.
+    """
+    lanes = [_as_measurement(m, f'lane {i}') for i, m in enumerate(alone)]
+    slower, g = max(lanes, key=lambda m: m.median), _as_measurement(together, 'together')
+    a = apart(slower, g, names=(t('parallel.name.slower'), t('parallel.name.together')), medians=False)
+    key = ('close' if _within(g.median, slower.median) else 'untold' if not a.told else
+           'above' if g.median > slower.median else 'below')
+    return t(f'parallel.verdict.max_{key}', ratio=g.median / slower.median, slower=slower.median, noise=NOISE,
+             together=g.median, apart=a.clause)
+
+
+def verdict_text(alone: list, serial: float, together, baseline=None) -> str:
+    """Together against one after the other, against the slower lane alone (max_text) and, where measured, one lane
+    with all cores doing both jobs.
+
+    `alone`, `together`, `baseline`: Measurements (their repeats give the told-apart test) or bare medians.
     Numbers only: which of the two was faster is stated, never why (no measurement here tests a cause).
     """
     g = _as_measurement(together, 'together')
+    medians = [_as_measurement(m, 'lane').median for m in alone]
     text = _sentences(t('parallel.verdict.serial', together=g.median, serial=serial, speedup=serial / g.median,
-                        slower=max(alone)), serial_above_two(serial / g.median, g.median, max(alone), sum(alone)))
+                        slower=max(medians)), serial_above_two(serial / g.median, g.median, max(medians),
+                                                               sum(medians)), max_text(alone, g))
     if baseline is not None:
         b = _as_measurement(baseline, 'baseline')
         text = _sentences(text, t('parallel.verdict.base', baseline=b.median, together=g.median,

@@ -55,6 +55,18 @@ def recorded_sync_text(rec) -> str:
     return _sentences(work, t('parallel.recorded.sync_gpus', gpus=gpus) if gpus > 1 else '', no_wait_text(times))
 
 
+def recorded_sync_title(rec) -> str:
+    """The recorded sync figure's title, in the plot language: the GPU, that it was recorded, and when (13.3.1)."""
+    return style.plot_text('parallel.recorded_sync_dated', gpu=rec.machine['gpus'][0],
+                           date=rec.machine.get('date', '')[:10])
+
+
+def plot_recorded_sync(rec):
+    """The recorded sync run (every repeat of each way of waiting) under recorded_sync_title (13.3.1)."""
+    from .parallel import plot_variants
+    return plot_variants(rec.sync_mistake, title=recorded_sync_title(rec))
+
+
 def _products(labels, iters, text=style.plot_text) -> str:
     """'GPU 0 (NVIDIA H200) 1442 products, CPU (15 of 16 cores) 33 products', from the recording's data."""
     return text('parallel.recorded.sep').join(text('parallel.recorded.products', lane=lane, iters=k)

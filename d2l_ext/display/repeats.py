@@ -43,6 +43,16 @@ def _times(results) -> dict[str, list[float]]:
     return out
 
 
+def median_label(value: float, digits: int = 3) -> str:
+    """A median as drawn beside its row: `digits` significant digits, trailing zeros kept ('0.200', not '0.2'), so a
+    median never reads rounder than the dots around it; never in exponent form."""
+    import math
+    if not value or not math.isfinite(value):
+        return f'{value:g}'
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f'{value:.{decimals}f}'
+
+
 def _scale(unit: str, largest: float) -> tuple[str, float, str]:
     """(unit shown, factor, axis label): time units scale seconds ('auto' picks one), any other unit is shown as is."""
     if unit == 'auto':
@@ -88,8 +98,8 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
             ax.barh(y + 0.25, predicted[name] * scale, height=0.2, fill=False, hatch='///', edgecolor=pred_colour,
                     linewidth=1.5, zorder=2)
             right = max(right, predicted[name])
-        ax.annotate(f'{med * scale:.3g} {unit}', (right * scale, y), xytext=(8, 0), textcoords='offset points',
-                    va='center', fontsize=style.MIN_FONT_PT)
+        ax.annotate(f'{median_label(med * scale)} {unit}', (right * scale, y), xytext=(8, 0),
+                    textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
     handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),
                Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
                       label=style.plot_text('style.median'))]

@@ -77,7 +77,7 @@ print(machine_line())
 # %% [markdown] lang="zh"
 # ## 这台机器的执行路
 #
-# *执行路*（lane）是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。请读一读
+# *执行路*是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。请读一读
 # 每条执行路实际是什么：位于不同硬件上的两条执行路，或把 CPU 核心分开用（每条执行路用各自的核心）的执行路，可以同时
 # 运行，各自以所拥有硬件的速度运行；共用同一组 CPU 核心的两条执行路则不能。
 
@@ -145,19 +145,21 @@ predicted_speedup = float(ways)
 print(t('overview.prediction', speedup=predicted_speedup, assumption=assumption))
 
 # %% [markdown]
-# Now measure. Each dot is one repeat; the black bar is the median; the hatched bar is the prediction. One more row,
-# the honest baseline, runs both jobs on one device: one lane with all the cores where the lanes are CPU lanes, else the
-# first lane alone. The repeat of "together" timed as the median is kept as a timeline: it gives the overlap (the
-# fraction of the shorter lane's busy time during which the other was busy too) and each lane's time per product
-# while both were busy, set against the lane alone: a measured test of whether running
-# side by side slowed the lanes. A gap between prediction and measurement is explained only by such a test.
+# Now measure. Each dot is one repeat; the black bar is the median; the hatched bar is "together" predicted by the
+# same rule from the lanes' measured times alone (on separate devices, the slower lane's time), not the equal-lanes
+# ratio above. One more row, the honest baseline, runs both jobs on one device: one lane with all the cores where the
+# lanes are CPU lanes, else the first lane alone. The repeat of "together" timed as the median is kept as a timeline:
+# it gives the overlap (the fraction of the shorter lane's busy time during which the other was busy too) and each
+# lane's time per product while both were busy, set against the lane alone: a measured test of whether running side
+# by side slowed each product. A gap between prediction and measurement is explained only by such a test.
 
 # %% [markdown] lang="zh"
-# 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是预测值。还会多测一行公平的基线：由一个设备做两份
-# 工作——各执行路都在 CPU 上时，是一条用上全部核心的执行路；否则是第一条执行路单独运行。“同时运行”中用时为中位数的那次
-# 重复被保留为时间线，从中得到重叠（较短的执行路忙碌期间，
-# 另一条也在忙碌的时间占比），以及两条都在忙碌时每条执行路每个乘积的用时，并与该执行路单独运行时相比：
-# 这是对“并排运行是否让执行路变慢”的一次测量检验。预测与实测之间的差距，只用这样的检验来解释。
+# 现在来测量。每个点是一次重复；黑色短线是中位数；带斜线的条形是按同一规则、由各执行路实测的单独用时算出的
+# “同时运行”预测（在不同的设备上就是更慢的那条执行路的用时），而不是上面假定各执行路用时相等得到的倍数。还会多测
+# 一行公平的基线：由一个设备做两份工作——各执行路都在 CPU 上时，是一条用上全部核心的执行路；否则是第一条执行路单独
+# 运行。“同时运行”中用时为中位数的那次重复被保留为时间线，从中得到重叠（较短的执行路忙碌期间，另一条也在忙碌的时间
+# 占比），以及两条都在忙碌时每条执行路每个乘积的用时，并与该执行路单独运行时相比：这是对“并排运行是否让每个乘积
+# 变慢”的一次测量检验。预测与实测之间的差距，只用这样的检验来解释。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -169,7 +171,7 @@ tl = result.timeline  # the median repeat of "together": when each product ran i
 alone = [m.median / k for m, k in zip(result.lane_times, result.iters)]  # seconds per product, each lane alone
 print(guess_text(my_guess, predicted_speedup, result.speedup, unit='x', prediction='by_rule'))
 print(overview_text(result, predicted_speedup, tl))
-print(verdict_text([m.median for m in result.lane_times], result.serial_sum, result.together, result.baseline))
+print(verdict_text(result.lane_times, result.serial_sum, result.together, result.baseline))
 print(overlap_text(tl, result.serial_sum, result.together.median, result.expected, alone,
                    labels=[lane.label for lane in lanes], repeats=result.together.times, median_repeat=tl.repeat))
 print(t('overview.checked', error=result.max_rel_error))
@@ -188,7 +190,7 @@ plot_parallel(result)
 # ## 在GPU上录制的结果
 #
 # 同样的实验在一台有 GPU 的机器上录制，两条执行路是 GPU 和 CPU：不同的硬件。每条执行路的乘积个数是按它实测的速度
-# 选定的，目标是两者单独运行的耗时相同；文字打印出两条执行路随后单独运行的实际用时，预测值是较慢那条执行路实测的耗时。
+# 选定的，目标是两者单独运行的耗时相同；文字打印出两条执行路随后单独运行的实测用时，预测值是较慢那条执行路实测的耗时。
 # 各次重复下方是“同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。各图标题给出了乘积的个数，文字给出这次
 # 重复中每条执行路每个乘积的用时。
 
@@ -237,7 +239,7 @@ print(t('overview.summary.graph'))
 # ## Remember
 #
 # - One operator already fills a device; a gain over one after the other needs separate hardware (several devices,
-#   or copies beside computation), and the fair test is one device doing both jobs: the summary says whether the
+#   separate cores of one CPU, or copies beside computation), and the fair test is one device doing both jobs: the summary says whether the
 #   second lane beat it here.
 # - Predict from the hardware first: separate devices allow the slower lane's time; lanes on one CPU only split its
 #   cores, so compare with one lane that uses all the cores.
@@ -257,7 +259,8 @@ print(t('overview.summary.graph'))
 # %% [markdown] lang="zh"
 # ## 记住
 #
-# - 一个操作符就已经能占满一个设备；要比先后运行更快，需要不同的硬件（多个设备，或与计算同时进行的复制），
+# - 一个操作符就已经能占满一个设备；要比先后运行更快，需要不同的硬件（多个设备、同一个CPU上各自分开的核心，
+#   或与计算同时进行的复制），
 #   公平的检验是一个设备做两份工作：小结会说明在这里第二条执行路是否胜过了它。
 # - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路只是把它的核心分开用，
 #   所以要与一条用上全部核心的执行路比较。

@@ -92,7 +92,7 @@ print(d2l_ext.t('parallel.workload', size=N, iters=K, book_size=BOOK_SIZE, book_
 # 都会等待所给执行路的每个设备。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import book_text
+from d2l_ext.display.parallel import book_text, runner_text
 
 run(x_0, K[0]), run(x_1, K[1])  # warm-up
 d2l_ext.wait_for_lanes(lanes)
@@ -145,38 +145,36 @@ d2l_ext.wait_for_lanes(lanes)
 print(no_wait_text(times))
 
 # %% [markdown]
-# In the GPU recording below, compare the no-wait row with the rows that wait.
+# In the GPU recording below, compare "no wait at all" with "synchronize every device used".
 
 # %% [markdown] lang="zh"
-# 在下面的GPU录制结果中，比较“不等待”那一行与两行等待的结果。
+# 在下面的GPU录制结果中，比较“完全不等待”那一行与“同步用到的每个设备”那一行。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display import style
-from d2l_ext.display.parallel import plot_variants
-from d2l_ext.display.parallel_recorded import recorded_sync_text
+from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_text
 from d2l_ext.recorded import newest
 
-rec = newest()  # the newest GPU recording shipped with the package: every notebook draws this one
+rec = newest()  # the newest GPU recording shipped with the package (13.3.0 draws it too)
 print(rec.label() if rec else d2l_ext.t('panels.no_gpu_recordings'))
 print(recorded_sync_text(rec) if rec else '')
-gpu = rec.machine['gpus'][0] if rec else None
-plot_variants(rec.sync_mistake, title=style.plot_text('parallel.recorded_sync', gpu=gpu)) if rec else None
+plot_recorded_sync(rec) if rec else None
 
 # %% [markdown]
 # ## Two lanes at the same time
 #
-# PyTorch runs a CPU operation to completion in the calling thread, so the book's second `run` starts when the first has
-# finished. A GPU only *queues* kernels, so one thread can feed several GPUs. Hence the recipe: each CPU lane gets its
-# own Python thread, which calls `torch.set_num_threads(lane.threads)` (a per-thread setting; `mm` releases Python's
-# global lock); start the CPU threads, queue the GPU work, then wait for every lane.
+# On a CPU lane PyTorch finishes each operation before the call returns, so in the book's cell the next `run` waits
+# for a CPU lane's `run`; on a GPU lane `run` only *queues* kernels and returns, so one thread can feed several GPUs.
+# Hence the recipe: each CPU lane gets its own Python thread, which calls `torch.set_num_threads(lane.threads)` (per
+# thread; `mm` releases Python's GIL); start the CPU threads, queue the GPU work, then wait for every lane.
 
 # %% [markdown] lang="zh"
 # ## 两条执行路同时运行
 #
-# PyTorch在调用它的线程里把CPU操作执行完毕，所以书中第二个 `run` 要等第一个结束后才开始。GPU只是把CUDA 内核
-# *排入队列*，所以一个线程就能喂饱多个GPU。因此做法是：每条CPU执行路有自己的Python线程，由它调用
-# `torch.set_num_threads(lane.threads)`（这个设置属于该线程；`mm` 会释放Python的全局锁）；先启动CPU线程，
-# 再把GPU的工作排入队列，然后等待每条执行路。
+# 在CPU执行路上，PyTorch在调用它的线程里把每个操作执行完毕，所以在书中的代码单元里，CPU执行路上的 `run` 结束后，
+# 下一个 `run` 才开始。在GPU执行路上，`run` 只是把CUDA内核*排入队列*就返回，下一个 `run` 立即开始，所以一个线程
+# 就能喂饱多个GPU。因此做法是：每条CPU执行路有自己的Python线程，由它调用 `torch.set_num_threads(lane.threads)`
+# （这个设置属于该线程；`mm` 会释放Python的全局解释器锁（GIL））；先启动CPU线程，再把GPU的工作排入队列，
+# 然后等待每条执行路。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -248,7 +246,7 @@ on_lanes(lanes, jobs)  # warm-up, as for the book's cells: the first call also s
 with d2l_ext.Benchmark(d2l_ext.t('parallel.variant.threads'), lanes) as threaded:
     ys = on_lanes(lanes, jobs)
 [d2l_ext.check_close(y, ref, lane.label) for y, ref, lane in zip(ys, refs, lanes)]
-print(book_text([alone_0.elapsed, alone_1.elapsed], threaded.elapsed))
+print(runner_text([alone_0.elapsed, alone_1.elapsed], both.elapsed, threaded.elapsed))  # one timing each
 
 # %% [markdown]
 # ## Predict, then measure
@@ -328,6 +326,7 @@ if rate_both:
 # 现在交替测量这五种情况，使漂移对它们的影响相同，核对每个结果，并把每个实测值与它的预测并列。
 
 # %% tags=["nbval-ignore-output"]
+from d2l_ext.display import style
 from d2l_ext.display.gaps import prediction_text
 from d2l_ext.display.parallel import balance_text, book_check_text, guess_text, verdict_text
 from d2l_ext.display.repeats import plot_repeats
@@ -344,7 +343,7 @@ answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
 cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 med = cmp.medians()
-print(verdict_text([med[names[0]], med[names[1]]], med[names[2]], cmp[names[3]], cmp[names[4]]))
+print(verdict_text([cmp[names[0]], cmp[names[1]]], med[names[2]], cmp[names[3]], cmp[names[4]]))
 print(balance_text(names[:2], [med[names[0]], med[names[1]]]))
 print(book_check_text(both.elapsed, med[names[2]], med[names[3]]))  # the book's "both" cell, timed once
 print(guess_text(my_guess, together, med[names[3]], prediction=made_from[names[3]]))
@@ -354,13 +353,13 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
     expected=sum(alone) / together))
 
 # %% [markdown]
-# Where did each product run? The timeline is the median repeat of "together", so it and the numbers beside it come
-# from one run. The line above it says what each lane's bars are; dashed marks are each lane's
+# Where did each product run? The timeline is the median repeat of "together". The line above it says what each
+# lane's bars are; dashed marks are each lane's
 # predicted end. The overlap is the fraction of the shorter lane's busy time during which the other lane was busy too.
 # Guess it (0 to 1) in `my_overlap`, then compare it with the time saved.
 
 # %% [markdown] lang="zh"
-# 每个乘积在哪里运行？时间线就是“同时运行”各次重复中用时为中位数的那一次，所以它与旁边的数字来自同一次运行。
+# 每个乘积在哪里运行？时间线就是“同时运行”各次重复中用时为中位数的那一次。
 # 时间线上方的一行说明每条执行路的条形是什么；虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0到1），
 # 再与节省的时间比较。
 
@@ -402,13 +401,16 @@ print(summary_text(mx) if mx else d2l_ext.t('parallel.mxnet_missing'))
 plot_parallel(mx) if mx else None
 
 # %% [markdown]
-# The engine decides which worker runs which product, so its timeline has one row per engine worker:
+# The engine picks each product's worker, so its timeline has a row per engine worker (the line above says which run):
 
 # %% [markdown] lang="zh"
-# 由引擎决定哪个工作线程运行哪个乘积，所以它的时间线每个引擎工作线程占一行：
+# 由引擎决定哪个工作线程运行哪个乘积，所以它的时间线每个引擎工作线程占一行；时间线上方的一行说明它是哪一次运行、
+# 编号数的是什么：
 
 # %% tags=["nbval-ignore-output"]
-plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
+mx_tl = parallel.timeline('mxnet', lesson=True) if mx else None  # a run of its own, after a warm-up
+print(timeline_caption(mx_tl) if mx else '')
+plot_timeline(mx_tl) if mx else None
 
 # %% [markdown]
 # ## Smaller products
@@ -474,7 +476,7 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch runs eagerly: on a CPU lane nothing overlaps (the line above says if the two were told apart); on a GPU
+# PyTorch runs eagerly: on a CPU lane nothing overlaps (the output below says if told apart); on a GPU
 # lane "one at a time" also waits after each product, so a ratio above 1 measures the skipped waits. MXNet's engine
 # hands independent products to different workers, so with idle cores the ratio can rise above 1; `NaiveEngine`
 # overlaps nothing, giving the gap without concurrency. Concurrency shows only if issued together also beats the
@@ -489,7 +491,7 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch是即时执行的，所以在CPU执行路上一起发出没有可以重叠的东西（上面一行说明这次运行是否仍区分出了两者）；
+# PyTorch是即时执行的，所以在CPU执行路上一起发出没有可以重叠的东西（下面的输出说明这次运行是否仍区分出了两者）；
 # 在GPU执行路上，“逐个执行”在每次乘法之后还要等待，所以大于1的比值
 # 测到的是省掉的等待。MXNet的引擎把互不依赖的乘积交给不同的工作线程，所以有空闲的核心时比值可能大于1；换成
 # `NaiveEngine` 后什么也不能重叠，所以它的比值显示的是没有并发时两种方式相差多少。只有当一起发出也快于对照的
@@ -509,8 +511,8 @@ plot_independence(runs)
 # **2.** When each operation is small, can parallelism help even on *one* device? Predict for 800 products of
 # 64 × 64: on a CPU, one thread with all the cores, two with half each, or one `torch.bmm`; on a GPU, two CUDA
 # streams, `torch.bmm`, or a CUDA Graph (one launch). Hint: compare launching one product with computing its
-# 2 × 64³ FLOP. No GPU? In the recorded sync figure above, the no-wait row is the time to queue 50 products; the
-# text above the recorded timeline gives the GPU's time per 2000 × 2000 product.
+# 2 × 64³ FLOP. No GPU? In the recorded sync figure above, the "no wait at all" row is the time to queue 50
+# products; the text above the recorded timeline gives the GPU's time per 2000 × 2000 product.
 #
 # <details><summary>Worked answer</summary>
 #

@@ -55,13 +55,23 @@ MESSAGES = {
     'parallel.mxnet_missing': ("MXNet is not installed here, so this part is skipped. To add it: "
                                "pip install mxnet==1.9.1 'numpy<1.24' (it needs Python 3.11 or older)."),
     'parallel.book.both': 'both lanes',
-    'parallel.book.above_sum': ('Both took {both:.3f} s: more than the sum of the lanes alone ({total:.3f} s), '
+    'parallel.book.cell.book': 'The book\'s "both" cell',
+    'parallel.book.cell.runner': 'The cell with run_on_lanes (a thread per CPU lane)',
+    'parallel.book.above_sum': ('{cell} took {both:.3f} s: more than the sum of the lanes alone ({total:.3f} s), '
                                 'and so more than the slower lane alone ({slower:.3f} s).'),
-    'parallel.book.below_slower': ('Both took {both:.3f} s: less than the slower lane alone ({slower:.3f} s; sum of '
-                                   'the lanes alone {total:.3f} s). Each is one timing, not a median: the repeats '
+    'parallel.book.below_slower': ('{cell} took {both:.3f} s: less than the slower lane alone ({slower:.3f} s; sum '
+                                   'of the lanes alone {total:.3f} s). Each is one timing, not a median: the repeats '
                                    'below give the spread.'),
-    'parallel.book.single': ("Each of these is one timing of the book's cell, not a median; this run does not test "
-                             'why "both" took longer than the sum. The repeats below give medians.'),
+    'parallel.book.single': ('Each of these is one timing, not a median; this run does not test why it took longer '
+                             'than the sum of the lanes alone. The repeats below give medians.'),
+    'parallel.runner.like_book': ('The book\'s "both" cell took {book:.3f} s, run_on_lanes {runner:.3f} s: within '
+                                  '{noise:.0%} of each other (one timing each).'),
+    'parallel.runner.slower': ('The book\'s "both" cell took {book:.3f} s, run_on_lanes {runner:.3f} s: run_on_lanes '
+                               'took {ratio:.2f}x as long, more than {noise:.0%}, so here it did not beat the '
+                               "book's cell (one timing each; this run does not test why)."),
+    'parallel.runner.faster': ('The book\'s "both" cell took {book:.3f} s, run_on_lanes {runner:.3f} s: the book\'s '
+                               'cell took {ratio:.2f}x as long as run_on_lanes, more than {noise:.0%} (one timing '
+                               'each).'),
     'parallel.book.check_serial': ('The book\'s "both" cell, timed once above: {both:.3f} s, {to_serial:.2f}x the '
                                    'median of one after the other here ({serial:.3f} s): within {noise:.0%} of it.'),
     'parallel.book.check_together': ('The book\'s "both" cell, timed once above: {both:.3f} s, {to_together:.2f}x '
@@ -121,6 +131,7 @@ MESSAGES = {
                                    'the "{base}" row (every repeat {low:.1f}-{high:.1f} ms) was disturbed in this '
                                    'run: run the cell again before comparing the rows.'),
     'parallel.recorded_sync': '{gpu}: without a wait the clock stops after queuing',
+    'parallel.recorded_sync_dated': '{gpu}, recorded {date}: without a wait the clock stops after queuing',
     'parallel.eager': 'eager',
     'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',
     'parallel.small_ops.title': '{device}: fastest here was {variant}',
@@ -165,7 +176,7 @@ MESSAGES = {
                                  'above describe that run, not the repeats.'),
     'parallel.speed.head_rates': ('Median time per product while every lane was busy (timeline) against the lane alone '
                                   '(from the rate measured alone above): {lanes}.'),
-    'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms ({ratio:.2f}x as long)',
+    'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms per product ({ratio:.2f}x as long)',
     'parallel.gap.agrees': ('{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median): '
                             'within {noise:.0%}.'),
     'parallel.gap.shared': ('{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median), {ratio:.2f}x '
@@ -220,7 +231,7 @@ MESSAGES = {
                                      'and the prediction made again at them (below) all come from that run.'),
     'parallel.speed.median_repeat_plain': ('The timeline is repeat {index} of {repeats} of "together", the one '
                                            'timed as the median ({wall:.3f} s): the overlap comes from that run.'),
-    'parallel.speed.redone': ('{Source}: max(products x time per product) = max({terms}) = {seconds:.3f} s.'),
+    'parallel.speed.redone': ('{Source}: max(products x median time per product) = max({terms}) = {seconds:.3f} s.'),
     'parallel.speed.term': '{lane} {iters} x {ms:.3g} ms = {seconds:.3f} s',
     'parallel.timeline_caption': 'What the bars below are: {rows}.',
     'parallel.guess.by_rule': 'by the hardware rule',
@@ -271,8 +282,8 @@ MESSAGES = {
                                          'per product was {ratio:.2f}x the issue time.'),
     'parallel.small_ops.batched_per': 'The batched product took {batched_us:.2f} us per product.',
     'parallel.scaling.rises': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x at '
-                               'n={small}, {large_speedup:.2f}x at n={large}: the speedup fell at no larger '
-                               'size (as printed); from n={small} to n={large}, {apart}.'),
+                               'n={small}, {large_speedup:.2f}x at n={large}: from each size to the next larger one '
+                               'the median speedup did not fall; from n={small} to n={large}, {apart}.'),
     'parallel.scaling.rises_dips': ('{framework}, speedup (one after the other / together): {small_speedup:.2f}x at '
                                     'n={small}, {large_speedup:.2f}x at n={large}: the speedup rose overall (from '
                                     'n={small} to n={large}, {apart}), with dips not told apart ({steps}).'),
@@ -294,13 +305,14 @@ MESSAGES = {
                                    'against {serial:.4g} s; speedup {measured:.2f}x, below 1).'),
     'parallel.scaling.far': ('n={size}: measured {measured:.2f}x against the predicted {expected:.2f}x: '
                              '{ratio:.2f}x apart, more than {far:.1f}x.'),
-    'parallel.book.like_max': ('Both took {both:.3f} s, {to_slower:.1%} from the slower lane alone ({slower:.3f} '
+    'parallel.book.like_max': ('{cell} took {both:.3f} s, {to_slower:.1%} from the slower lane alone ({slower:.3f} '
                                's): within {noise:.0%} of it, not near the sum of the lanes alone ({total:.3f} s).'),
-    'parallel.book.like_sum': ('Both took {both:.3f} s, {to_total:.1%} from the sum of the lanes alone ({total:.3f} '
+    'parallel.book.like_sum': ('{cell} took {both:.3f} s, {to_total:.1%} from the sum of the lanes alone ({total:.3f} '
                                's): within {noise:.0%} of it, not near the slower lane alone ({slower:.3f} s).'),
-    'parallel.book.between': ('Both took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the sum '
-                              'of the lanes alone ({total:.3f} s), {to_slower:.1%} and {to_total:.1%} from them: '
-                              'more than {noise:.0%} from each.'),
+    'parallel.book.between': ('{cell} took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the '
+                              'sum of the lanes alone ({total:.3f} s): {to_slower:.1%} more than the slower lane '
+                              'alone (a share of its time) and {to_total:.1%} less than the sum (a share of the '
+                              'sum), more than {noise:.0%} from each.'),
     'parallel.recorded.not_this_run': ('The recording is {provenance} ({gpu}, {date}: {products} of {size}x{size}), '
                                        "not this session's, which is above."),
     'parallel.expect.shared': ('together by the rule, from each lane alone: {seconds:.3f} s: the lanes are on '
@@ -326,4 +338,28 @@ MESSAGES = {
                                         '({total:.4g} s); against that sum together was {vs_total:.2f}x as fast, and '
                                         'together ({together:.4g} s) took no less than the slower lane alone '
                                         '({slower:.4g} s).'),
+    'parallel.name.baseline': 'one device doing both',
+    'parallel.name.together': 'together',
+    'parallel.name.slower': 'the slower lane alone',
+    'parallel.verdict.max_close': ('Together took {ratio:.2f}x the slower lane alone ({slower:.3f} s): within '
+                                   '{noise:.0%}, so here together took about max(t1, t2).'),
+    'parallel.verdict.max_above': ('Together took {ratio:.2f}x the slower lane alone ({slower:.3f} s), more than '
+                                   '{noise:.0%}; {apart}: here together took longer than max(t1, t2).'),
+    'parallel.verdict.max_below': ('Together took {ratio:.2f}x the slower lane alone ({slower:.3f} s), more than '
+                                   '{noise:.0%}; {apart}: here together took less than max(t1, t2).'),
+    'parallel.verdict.max_untold': ('Together took {ratio:.2f}x the slower lane alone ({slower:.3f} s), more than '
+                                    '{noise:.0%}, but {apart}, so this run does not tell together from max(t1, t2).'),
+    'parallel.speed.span': ("Products x median time per product is not a lane's span in the timeline (its first "
+                            'start to its last end); here the span was more than {noise:.0%} longer: {lanes}; this '
+                            'run does not test why.'),
+    'parallel.speed.span_lane': '{lane} spanned {span:.3f} s against {iters} x {ms:.3g} ms = {product:.3f} s',
+    'parallel.speed.span_longer': 'its products took {busy:.3f} s in all ({longer:.3f} s more than that)',
+    'parallel.speed.span_gaps': "{gaps:.3f} s of the lane's span is between products",
+    'parallel.engine.caption': ("{framework}'s timeline below is {which}. Each row is one engine worker thread of a "
+                                'context; the numbers in the bars count all {products} products across every row, '
+                                'in the order they started. {rows}.'),
+    'parallel.engine.own_run': 'a separate run of both lanes together, not one of the timed repeats above',
+    'parallel.engine.median_repeat': 'repeat {index} of "together", the one timed as the median',
+    'parallel.engine.lane': ('{lane}: {iters} products on {workers} worker row(s), first start at {first:.1f} ms, '
+                             'last end at {last:.1f} ms'),
 }

@@ -65,12 +65,21 @@ MESSAGES = {
     'parallel.mxnet_missing': ("这里没有安装MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要Python 3.11或更早的版本）。"),
     'parallel.book.both': '两条执行路',
-    'parallel.book.above_sum': ('两条执行路一起运行用时 {both:.3f} 秒：超过各执行路单独用时之和（{total:.3f} 秒），'
-                                '当然也超过较慢执行路的单独用时（{slower:.3f} 秒）。'),
-    'parallel.book.below_slower': ('两条执行路一起运行用时 {both:.3f} 秒：少于较慢执行路的单独用时（{slower:.3f} 秒；'
+    'parallel.book.cell.book': '书中的代码单元（“两条执行路”）',
+    'parallel.book.cell.runner': 'run_on_lanes 所在的代码单元（每条 CPU 执行路一个线程）',
+    'parallel.runner.like_book': ('书中的代码单元用时 {book:.3f} 秒，run_on_lanes 用时 {runner:.3f} 秒：彼此相差不超过 '
+                                  '{noise:.0%}（各只计时一次）。'),
+    'parallel.runner.slower': ('书中的代码单元用时 {book:.3f} 秒，run_on_lanes 用时 {runner:.3f} 秒：'
+                               'run_on_lanes 的用时是前者的 {ratio:.2f} 倍，相差超过 {noise:.0%}，'
+                               '所以在这里它没有胜过书中的代码单元（各只计时一次；这次运行没有检验原因）。'),
+    'parallel.runner.faster': ('书中的代码单元用时 {book:.3f} 秒，run_on_lanes 用时 {runner:.3f} 秒：书中代码单元的用时'
+                               '是 run_on_lanes 的 {ratio:.2f} 倍，相差超过 {noise:.0%}（各只计时一次）。'),
+    'parallel.book.above_sum': ('{cell}用时 {both:.3f} 秒：超过各执行路单独用时之和（{total:.3f} 秒），'
+                                '当然也超过更慢的那条执行路的单独用时（{slower:.3f} 秒）。'),
+    'parallel.book.below_slower': ('{cell}用时 {both:.3f} 秒：少于更慢的那条执行路的单独用时（{slower:.3f} 秒；'
                                    '各执行路单独用时之和为 {total:.3f} 秒）。这些都只计时一次，不是中位数：'
                                    '下文的多次重复给出波动范围。'),
-    'parallel.book.single': ('这些都只计时一次，不是中位数；这次运行没有检验“两条执行路”为什么比两者之和还慢。'
+    'parallel.book.single': ('这些都只计时一次，不是中位数；这次运行没有检验它为什么比各执行路单独用时之和还慢。'
                              '下文的多次重复给出中位数。'),
     'parallel.book.check_serial': ('书中“两条执行路”那个单元只计时一次：{both:.3f} 秒，是这里先后运行中位数'
                                    '（{serial:.3f} 秒）的 {to_serial:.2f} 倍：相差不超过 {noise:.0%}。'),
@@ -98,7 +107,7 @@ MESSAGES = {
                           '（书中：每个GPU上 {book_iters} 个 {book_size}x{book_size} 的乘积）'),
     'parallel.variant.threads': '两条执行路，各用一个线程',
     'parallel.verdict.serial': ('同时运行用时 {together:.3f} 秒，先后运行用时 {serial:.3f} 秒，'
-                                '前者的速度是后者的 {speedup:.2f} 倍；较慢的执行路单独运行用时 {slower:.3f} 秒。'),
+                                '前者的速度是后者的 {speedup:.2f} 倍；更慢的那条执行路单独运行用时 {slower:.3f} 秒。'),
     'parallel.scaling.points': '{framework}，各个大小的加速比：实测（由各执行路单独运行的用时预测）：{points}',
     'parallel.scaling.point': 'n={size} {measured:.2f} 倍（{expected:.2f} 倍）',
     'parallel.scaling.above_two': 'n={size}：{note}',
@@ -106,7 +115,7 @@ MESSAGES = {
                               'n={small} 时 {small_speedup:.2f} 倍，n={large} 时 '
                               '{large_speedup:.2f} 倍：这次运行中各个规模的加速比差不多。'),
     'parallel.above_two.serial': ('{speedup:.2f} 倍超过了 2 倍，而两条执行路若都保持单独运行时的速度，'
-                                  '最多只能比先后运行快 2 倍：同时运行（{together:.4g} 秒）比较慢的执行路单独运行'
+                                  '速度最多是先后运行的 2 倍：同时运行（{together:.4g} 秒）比更慢的那条执行路单独运行'
                                   '（{slower:.4g} 秒）还要快。'),
     'parallel.above_two.baseline': ('{ratio:.2f} 倍超过了 2 倍：它比较的是同时运行与一个设备做两份工作'
                                     '（{baseline:.3f} 秒），而不是与先后运行（{serial:.3f} 秒，{speedup:.2f} 倍）比较；'
@@ -124,6 +133,7 @@ MESSAGES = {
                                    '因此这次运行中“{base}”这一行（各次重复 {low:.1f}–{high:.1f} 毫秒）受到了干扰：'
                                    '请先重新运行这个单元，再比较各行。'),
     'parallel.recorded_sync': '{gpu}：不等待时，计时在排入队列后就停止了',
+    'parallel.recorded_sync_dated': '{gpu}，录制于 {date}：不等待时，计时在排入队列后就停止了',
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
     'parallel.small_ops.title': '{device}：这里最快的是{variant}',
@@ -167,7 +177,7 @@ MESSAGES = {
     'parallel.speed.head_rates': ('所有执行路都在忙碌时（时间线）每个乘积用时的中位数，与该执行路单独运行时'
                                   '（由上面单独测得的速度算出）相比——{lanes}。'),
     'parallel.speed.lane': ('{lane}：{together:.3g} 毫秒，单独运行时 {alone:.3g} 毫秒'
-                            '（是单独运行时的 {ratio:.2f} 倍）'),
+                            '（每个乘积的用时是单独运行时的 {ratio:.2f} 倍）'),
     'parallel.gap.agrees': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数）：'
                             '相差不超过 {noise:.0%}。'),
     'parallel.gap.shared': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数），'
@@ -218,7 +228,7 @@ MESSAGES = {
                                      '见下文），都来自这一次运行。'),
     'parallel.speed.median_repeat_plain': ('时间线是“同时运行”{repeats} 次重复中的第 {index} 次，即用时为中位数的那'
                                            '一次（{wall:.3f} 秒）：重叠来自这一次运行。'),
-    'parallel.speed.redone': ('{Source}：max(乘积个数 × 每个乘积的用时) = max({terms}) = {seconds:.3f} 秒。'),
+    'parallel.speed.redone': ('{Source}：max(乘积个数 × 每个乘积用时的中位数) = max({terms}) = {seconds:.3f} 秒。'),
     'parallel.speed.term': '{lane} {iters} × {ms:.3g} 毫秒 = {seconds:.3f} 秒',
     'parallel.timeline_caption': '下图中的条形：{rows}。',
     'parallel.guess.by_rule': '按硬件规则预测',
@@ -262,7 +272,7 @@ MESSAGES = {
     'parallel.small_ops.batched_per': '批量乘积每个乘积用时 {batched_us:.2f} 微秒。',
     'parallel.scaling.rises': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
                                '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} '
-                               '倍：加速比在更大的尺寸上都没有下降（按打印的数字）；'
+                               '倍：从每个尺寸到下一个更大的尺寸，加速比的中位数都没有下降；'
                                '从 n={small} 到 n={large}，{apart}。'),
     'parallel.scaling.rises_dips': ('{framework}，加速比（先后运行用时 ÷ 同时运行用时）：n={small} 时 '
                                     '{small_speedup:.2f} 倍，n={large} 时 {large_speedup:.2f} '
@@ -286,13 +296,14 @@ MESSAGES = {
                                    '秒；加速比 {measured:.2f} 倍，低于 1）。'),
     'parallel.scaling.far': ('n={size}：实测 {measured:.2f} 倍，预测 {expected:.2f} 倍：'
                              '较大者是较小者的 {ratio:.2f} 倍，超过 {far:.1f} 倍。'),
-    'parallel.book.like_max': ('两条执行路一起运行用时 {both:.3f} 秒，与较慢执行路的单独用时（{slower:.3f} 秒）相差 '
+    'parallel.book.like_max': ('{cell}用时 {both:.3f} 秒，与更慢的那条执行路的单独用时（{slower:.3f} 秒）相差 '
                                '{to_slower:.1%}：在 {noise:.0%} 之内，而远离各执行路单独用时之和（{total:.3f} 秒）。'),
-    'parallel.book.like_sum': ('两条执行路一起运行用时 {both:.3f} 秒，与各执行路单独用时之和（{total:.3f} 秒）相差 '
-                               '{to_total:.1%}：在 {noise:.0%} 之内，而远离较慢执行路的单独用时（{slower:.3f} 秒）。'),
-    'parallel.book.between': ('两条执行路一起运行用时 {both:.3f} 秒：介于较慢执行路的单独用时（{slower:.3f} '
-                              '秒）与各执行路单独用时之和（{total:.3f} 秒）之间，与两者分别相差 {to_slower:.1%} 和 '
-                              '{to_total:.1%}：都超过 {noise:.0%}。'),
+    'parallel.book.like_sum': ('{cell}用时 {both:.3f} 秒，与各执行路单独用时之和（{total:.3f} 秒）相差 '
+                               '{to_total:.1%}：在 {noise:.0%} 之内，而远离更慢的那条执行路的单独用时'
+                               '（{slower:.3f} 秒）。'),
+    'parallel.book.between': ('{cell}用时 {both:.3f} 秒：介于更慢的那条执行路的单独用时（{slower:.3f} 秒）与各执行'
+                              '路单独用时之和（{total:.3f} 秒）之间：比前者多 {to_slower:.1%}（以前者为基准），比后者'
+                              '少 {to_total:.1%}（以后者为基准），都超过 {noise:.0%}。'),
     'parallel.recorded.not_this_run': ('这份录制是{provenance}（{gpu}，{date}：{products}，{size}x{size}），不是本次'
                                        '会话的运行（本次运行见上文）。'),
     'parallel.expect.shared': ('按规则由各执行路单独运行的用时预测同时运行 {seconds:.3f} 秒：各执行路在 {cores} '
@@ -313,6 +324,28 @@ MESSAGES = {
                                   '{expected:.2f} 倍）'),
     'parallel.above_two.serial_timed': ('{speedup:.2f} 倍超过了 2 倍，是因为单独计时的先后运行（{serial:.4g} 秒）比'
                                         '各执行路单独用时之和（{total:.4g} 秒）更长；与这个和相比，同时运行的速度是'
-                                        ' {vs_total:.2f} 倍，而同时运行（{together:.4g} 秒）并不比较慢的执行路单独'
+                                        ' {vs_total:.2f} 倍，而同时运行（{together:.4g} 秒）并不比更慢的那条执行路单独'
                                         '运行（{slower:.4g} 秒）快。'),
+    'parallel.name.baseline': '一个设备做两份工作',
+    'parallel.name.together': '同时运行',
+    'parallel.name.slower': '更慢的那条执行路单独运行',
+    'parallel.verdict.max_close': ('同时运行用时是更慢的那条执行路单独用时（{slower:.3f} 秒）的 {ratio:.2f} 倍：'
+                                   '相差不超过 {noise:.0%}，所以在这里同时运行用时约为 max(t1, t2)。'),
+    'parallel.verdict.max_above': ('同时运行用时是更慢的那条执行路单独用时（{slower:.3f} 秒）的 {ratio:.2f} 倍，'
+                                   '相差超过 {noise:.0%}；{apart}：在这里同时运行用时超过了 max(t1, t2)。'),
+    'parallel.verdict.max_below': ('同时运行用时是更慢的那条执行路单独用时（{slower:.3f} 秒）的 {ratio:.2f} 倍，'
+                                   '相差超过 {noise:.0%}；{apart}：在这里同时运行用时少于 max(t1, t2)。'),
+    'parallel.verdict.max_untold': ('同时运行用时是更慢的那条执行路单独用时（{slower:.3f} 秒）的 {ratio:.2f} 倍，'
+                                    '相差超过 {noise:.0%}，但{apart}，所以这次运行区分不出同时运行与 max(t1, t2)。'),
+    'parallel.speed.span': ('乘积个数 × 每个乘积用时的中位数，并不是一条执行路在时间线上的跨度（从它最早开始到最晚'
+                            '结束）；这里跨度比它长了超过 {noise:.0%}——{lanes}；这次运行没有检验原因。'),
+    'parallel.speed.span_lane': '{lane}：跨度 {span:.3f} 秒，而 {iters} × {ms:.3g} 毫秒 = {product:.3f} 秒',
+    'parallel.speed.span_longer': '它的乘积本身共用时 {busy:.3f} 秒（比这多 {longer:.3f} 秒）',
+    'parallel.speed.span_gaps': '跨度中有 {gaps:.3f} 秒位于乘积之间',
+    'parallel.engine.caption': ('下面 {framework} 的时间线是{which}。每一行是一个上下文的一个引擎工作线程；条形中的编号'
+                                '对所有行的全部 {products} 个乘积按开始的先后统一编号。{rows}。'),
+    'parallel.engine.own_run': '两条执行路同时运行的另一次单独运行，不是上面计时的各次重复之一',
+    'parallel.engine.median_repeat': '“同时运行”的第 {index} 次重复，即用时为中位数的那一次',
+    'parallel.engine.lane': ('{lane}：{iters} 个乘积，分布在 {workers} 行工作线程上，最早在 {first:.1f} 毫秒开始，'
+                             '最晚在 {last:.1f} 毫秒结束'),
 }
