@@ -130,7 +130,6 @@ MESSAGES = {
     'parallel.small_ops.suspect': ('{ratio:.2f}x is more than {cores} core(s) allow for lanes side by side, so '
                                    'the "{base}" row (every repeat {low:.1f}-{high:.1f} ms) was disturbed in this '
                                    'run: run the cell again before comparing the rows.'),
-    'parallel.recorded_sync': '{gpu}: without a wait the clock stops after queuing',
     'parallel.recorded_sync_dated': '{gpu}, recorded {date}: without a wait the clock stops after queuing',
     'parallel.eager': 'eager',
     'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',

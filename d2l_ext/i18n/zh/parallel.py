@@ -132,7 +132,6 @@ MESSAGES = {
     'parallel.small_ops.suspect': ('{ratio:.2f} 倍超出了 {cores} 个核心上并排运行的执行路所能达到的上限，'
                                    '因此这次运行中“{base}”这一行（各次重复 {low:.1f}–{high:.1f} 毫秒）受到了干扰：'
                                    '请先重新运行这个单元，再比较各行。'),
-    'parallel.recorded_sync': '{gpu}：不等待时，计时在排入队列后就停止了',
     'parallel.recorded_sync_dated': '{gpu}，录制于 {date}：不等待时，计时在排入队列后就停止了',
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
