@@ -1,4 +1,6 @@
 """display.apart: results.told_apart's one clause, its four outcomes, in English and Chinese (every lesson)."""
+import re
+
 from d2l_ext.display.apart import apart
 from d2l_ext.i18n import using_language
 from d2l_ext.results import Measurement
@@ -57,3 +59,15 @@ def test_a_difference_of_two_ratios_is_a_plain_number():
         v = apart(_m([1.00, 1.02, 1.04]), _m([1.96, 1.98, 2.00]), 'x')
         assert v.clause.startswith('the medians (1.02x and 1.98x) differ by 0.96, more than the larger interquartile '
                                    'range (0.02)')
+
+
+def test_more_places_where_rounding_would_print_the_opposite_of_the_test():
+    # as 13.3.1's CPU build: medians 0.01602 s apart, the larger IQR 0.01596 s: both 0.0160 at four places
+    a = _m([0.1490, 0.1500, 0.1510, 0.1515, 0.1520])
+    b = _m([0.159, 0.1600, 0.16702, 0.17596, 0.177])
+    with using_language('en'):
+        v = apart(a, b, 's')
+    assert v.outcome == 'yes'
+    diff, gap = (float(x) for x in re.findall(r'differ by ([0-9.]+) s, more than the larger interquartile range '
+                                              r'\(([0-9.]+) s\)', v.clause)[0])
+    assert diff > gap, v.clause

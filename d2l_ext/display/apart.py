@@ -88,20 +88,6 @@ def apart(a, b, unit: str = 'auto', names: tuple[str | None, str | None] = (None
     """
     if unit == 'auto':
         unit = 'ms' if max(a.median, b.median) < 0.1 else 's'
-    # One number of places for the whole clause, from the larger median, and the difference taken between the
-    # medians as shown: the numbers a reader sees add up (110.5 - 90.0 = 20.5, not "111 and 90 differ by 20").
-    d = places(max(abs(a.median), abs(b.median)), unit)
-    scale = 1e3 if unit == 'ms' else 1
-
-    def shown(value: float) -> str:
-        return t(f'apart.unit.{unit}', value=_fixed(value, unit, d))
-    diff = abs(round(a.median * scale, d) - round(b.median * scale, d)) / scale
-    values = dict(ma=shown(a.median), mb=shown(b.median))
-    # A difference of two ratios (or their IQR) is not a ratio: shown as a plain number ('differ by 0.96', not 0.96x).
-    between = (lambda value: _fixed(value, unit, d)) if unit == 'x' else shown
-    fields = dict(medians=t('apart.medians' if medians else 'apart.medians_plain', **values), **values,
-                  diff=between(diff), gap=between(chance_gap(a, b)),
-                  a=halves(a, unit, names[0], d), b=halves(b, unit, names[1], d))
     told = told_apart(a, b)
     if len(a.times) < 2 and len(b.times) < 2:
         outcome = 'single'
@@ -112,4 +98,28 @@ def apart(a, b, unit: str = 'auto', names: tuple[str | None, str | None] = (None
     else:
         outcome = 'overlap'
     faster = ('a' if a.median < b.median else 'b') if told else None
+    # One number of places for the whole clause, from the larger median, and the difference taken between the
+    # medians as shown: the numbers a reader sees add up (110.5 - 90.0 = 20.5, not "111 and 90 differ by 20").
+    # More places where rounding would make the printed numbers say the opposite of the test ("differ by 0.0159 s,
+    # more than the larger interquartile range (0.0159 s)", or ranges that touch when told apart).
+    d = places(max(abs(a.median), abs(b.median)), unit)
+    scale = 1e3 if unit == 'ms' else 1
+    for extra in range(4):
+        diff = round(abs(round(a.median * scale, d) - round(b.median * scale, d)), d)  # as printed, no float residue
+        gap = round(chance_gap(a, b) * scale, d)
+        (a1, a3), (b1, b3) = ((round(q * scale, d) for q in quartiles(m)) for m in (a, b))
+        ok = {'yes': diff > gap and (a3 < b1 or b3 < a1), 'overlap': diff > gap, 'close': diff <= gap}
+        if ok.get(outcome, True) or extra == 3:
+            break
+        d += 1
+    diff /= scale
+
+    def shown(value: float) -> str:
+        return t(f'apart.unit.{unit}', value=_fixed(value, unit, d))
+    values = dict(ma=shown(a.median), mb=shown(b.median))
+    # A difference of two ratios (or their IQR) is not a ratio: shown as a plain number ('differ by 0.96', not 0.96x).
+    between = (lambda value: _fixed(value, unit, d)) if unit == 'x' else shown
+    fields = dict(medians=t('apart.medians' if medians else 'apart.medians_plain', **values), **values,
+                  diff=between(diff), gap=between(chance_gap(a, b)),
+                  a=halves(a, unit, names[0], d), b=halves(b, unit, names[1], d))
     return Apart(told, outcome, faster, t(f'apart.{outcome}', **fields))
