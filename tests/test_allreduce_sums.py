@@ -35,9 +35,9 @@ def _check_adds_up(r, vid):
     assert abs(head - (a - b)) < 1e-9 and abs(abs(head) - diff) < 1e-9, (clause, why)
     terms = [float(re.match(NUMBER + ' ms', part).group(1)) for part in why.split(' = ', 1)[1].split('; ')]
     assert abs(sum(terms) - head) < 1e-9, why
-    taking = re.search(r'taking ' + NUMBER + ' ms instead of ' + NUMBER + ' ms', why)
+    taking = re.search(r'took ' + NUMBER + ' ms instead of ' + NUMBER + ' ms', why)
     if taking:
-        term = next(x for x, part in zip(terms, why.split(' = ', 1)[1].split('; ')) if 'taking' in part)
+        term = next(x for x, part in zip(terms, why.split(' = ', 1)[1].split('; ')) if 'took' in part)
         assert abs(term - (float(taking.group(2)) - float(taking.group(1)))) < 1e-9, why
     return why
 
@@ -106,7 +106,8 @@ def test_the_models_share_is_at_most_k_minus_1_over_k_and_the_measured_can_be_hi
 
 def test_the_remember_line_and_the_zh_legend_read_cleanly():
     source = SOURCE.read_text(encoding='utf-8')
-    assert '在它前面各层的反向传播完成之前' in source and 'before earlier layers are done' not in source
+    assert '在靠近输入的各层的反向传播完成之前' in source and '在它前面各层' not in source
+    assert 'the layers nearer\n#   the input' in source and 'reaches the layers before it' not in source
     rec = recording.newest()
     if rec is None:
         pytest.skip('no recording shipped')

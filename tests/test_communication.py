@@ -501,8 +501,8 @@ def test_first_copy_text_splits_the_gpu_copy_from_the_rest_and_names_no_cause():
     # the first call is one timing (item 1 of the GPU-edition read): said so beside the later calls' repeats
     assert 'first call, into new host memory, 1.032 s (one timing' in text
     assert '0.058 s (median of 3 repeats; the first took 18 times as long)' in text
-    assert 'the GPU copied for 0.058 s' in text and 'the rest, 0.972 s by subtraction' in text
-    assert 'does not split it further' in text and 'page-lock' not in text
+    assert 'the GPU copy 0.058 s of CUDA time' in text and '1.030 s - 0.058 s = 0.972 s' in text
+    assert 'does not test what it was spent on' in text and 'page-lock' not in text
     with using_language('zh'):
         zh = show.first_copy_text(result)
     assert '复制到新的主机内存' in zh and '0.972 秒' in zh and '为它锁页' not in zh

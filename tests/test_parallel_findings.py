@@ -79,7 +79,7 @@ def test_small_products_on_a_cpu_give_call_and_flop_times_side_by_side():
         text = small_ops_text(_small('cpu', 800 * 10e-6, 800 * 5e-6, rate=100e9))
     # 2 * 64^3 FLOP at 100 GFLOP/s: 5.2 us
     assert '10.0 us as one call each' in text and '5.0 us inside one batched product' in text
-    assert '512x512 product (100 GFLOP/s)' in text and '5.2 us' in text
+    assert '512x512 product on one lane with all 16 core(s) (100 GFLOP/s)' in text and '5.2 us' in text
 
 
 def test_time_per_product_is_set_beside_the_largest_sizes_rate():

@@ -61,7 +61,8 @@ def test_exercise_2_says_how_the_issue_time_was_timed_and_numbers_only():
         assert 'the 800 calls timed once' in text and 'without waiting for the GPU' in text
         assert "issuing took 1.12x the lane's whole time per product" in text
         assert 'about as long' not in text and 'nothing to overlap' not in text  # no cause, no "about"
-        assert 'within 10% of each other' in dx.small_ops_lines(_small_gpu(17e-6, 16.8))
+        close = dx.small_ops_lines(_small_gpu(17e-6, 16.8))
+        assert "apart (a share of the lane's time per product), within 10%" in close
         assert "the lane's whole time per product was" in dx.small_ops_lines(_small_gpu(5e-6, 16.8))
     with using_language('zh'):
         assert '不等待 GPU' in dx.small_ops_lines(longer)
@@ -99,7 +100,7 @@ def test_the_recorded_baseline_is_said_as_measured():
     rec = newest()
     with using_language('en'):
         text = dp.baseline_text('GPU 0', rec.parallel[0].baseline, rec.parallel[0].together)
-    assert 'together was 0.7% faster than one device doing both: within 10%' in text
+    assert 'together was faster than one device doing both, 0.7% apart (a share of the larger), within 10%' in text
     assert 'gained almost nothing' in text and 'do not overlap' in text and 'did not beat' not in text
     with using_language('zh'):
         assert '几乎没有带来收益' in dp.baseline_text('GPU 0', rec.parallel[0].baseline, rec.parallel[0].together)

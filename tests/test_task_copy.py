@@ -179,9 +179,42 @@ def test_overlap_verdict_says_which_way_the_wall_clock_differs_from_the_busy_sum
     assert saved.key == 'task.copy.overlap' and more.key == 'task.copy.overlap_more'
     assert saved.fields['diff'] == pytest.approx(0.003) and more.fields['diff'] == pytest.approx(0.003)
     with using_language('en'):
-        assert '0.0030 s less than that sum: time saved by overlapping' in t(saved.key, **saved.fields)
+        assert '0.0030 s less than the busy times added up' in t(saved.key, **saved.fields)
         assert '0.0030 s more than that sum' in t(more.key, **more.fields)
         assert '-0.' not in t(saved.key, **saved.fields)
     with using_language('zh'):
-        assert '比二者之和少 0.0030 秒' in t(saved.key, **saved.fields)
+        assert '比二者的忙碌时间相加少 0.0030 秒' in t(saved.key, **saved.fields)
         assert '比二者之和多 0.0030 秒' in t(more.key, **more.fields)
+
+
+def test_wall_below_the_busy_sum_is_busy_time_at_once_not_time_saved():
+    # reader (round 3): 'time saved by overlapping' was measured against the sum of the busy intervals, not against
+    # run then copy (which the lesson's own medians did not tell apart from overlapped)
+    from types import SimpleNamespace
+
+    from d2l_ext.i18n import t, using_language
+    events = [dict(role='compute', start=0.002 * i, end=0.002 * (i + 1)) for i in range(4)]
+    events += [dict(role='copy', start=0.002 * (i + 1), end=0.002 * (i + 1) + 0.001) for i in range(4)]
+    saved = T._overlap(dict(events=events, wall=0.009), SimpleNamespace(kind='cpu'))
+    with using_language('en'):
+        en = t(saved.key, **saved.fields)
+    with using_language('zh'):
+        zh = t(saved.key, **saved.fields)
+    assert 'time saved by overlapping' not in en and '重叠省下的时间' not in zh
+    assert 'a product and a copy were busy at once' in en and 'not time saved against run then copy' in en
+    assert '乘积和复制同时在忙' in zh and '不是与“先计算，后复制”相比省下的时间' in zh
+
+
+def test_the_busy_sum_and_the_gap_are_computed_from_the_numbers_as_printed():
+    # GPU-edition-like case: 0.0158 + 0.0051 printed as 0.0210 (raw sum rounded) broke the reader's addition
+    from types import SimpleNamespace
+
+    from d2l_ext.i18n import t, using_language
+    events = [dict(role='compute', start=0.0, end=0.01584), dict(role='copy', start=0.0, end=0.00514)]
+    got = T._overlap(dict(events=events, wall=0.01754), SimpleNamespace(kind='gpu'))
+    f = got.fields
+    assert (f['compute'], f['copy'], f['serial'], f['wall']) == (0.0158, 0.0051, 0.0209, 0.0175)
+    with using_language('en'):
+        assert 'added up 0.0209 s' in t(got.key, **f) and '0.0034 s less' in t(got.key, **f)
+    same = T._overlap(dict(events=events, wall=0.02091), SimpleNamespace(kind='gpu'))
+    assert same.key == 'task.copy.overlap_equal'

@@ -206,12 +206,16 @@ def _overlap(run, lane):
                          products=o['products'])
     measured = o['measured'] or 0.0
     threshold = THRESHOLD * o['predicted']
-    serial = o['compute_busy'] + o['copy_busy']  # each busy time once: the products', then the copies'
-    # the wall clock against that sum, always as a positive number with its direction in words
-    key = 'task.copy.overlap' if run['wall'] <= serial else 'task.copy.overlap_more'
+    # the numbers as printed (4 places), so the sum and the difference are the reader's own arithmetic
+    compute, copy, wall = (round(v, 4) for v in (o['compute_busy'], o['copy_busy'], run['wall']))
+    serial = round(compute + copy, 4)  # each busy time once: the products', then the copies'
+    # the wall clock against that sum, always as a positive number with its direction in words. Less: busy time
+    # that ran at once (not a saving against run then copy, which this check does not time)
+    key = ('task.copy.overlap' if wall < serial else 'task.copy.overlap_more' if wall > serial
+           else 'task.copy.overlap_equal')
     return criterion('overlap', measured >= threshold and measured > 0, key, measured=measured,
-                     predicted=o['predicted'], threshold=threshold, wall=run['wall'], serial=serial,
-                     diff=abs(run['wall'] - serial), compute=o['compute_busy'], copy=o['copy_busy'])
+                     predicted=o['predicted'], threshold=threshold, wall=wall, serial=serial,
+                     diff=round(abs(wall - serial), 4), compute=compute, copy=copy)
 
 
 def _slow_s() -> float:

@@ -15,11 +15,12 @@ from ..machine import gpu_names_torch
 from ..results import chance_gap, close
 from . import allreduce_sums as sums
 from . import style
+from .allreduce_sums import ratio_text  # noqa: F401  (exercise 3, from the ratios as printed)
 from .apart import apart
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
-_KNOWN = ('backward', 'nosync', 'allreduce', 'serial', 'flat', 'hooks')
+IDS = ('backward', 'nosync', 'allreduce', 'serial', 'flat', 'hooks')  # the versions the catalogues name
 _BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')
 BACKENDS = ('gloo', 'nccl')  # the keys allreduce.processes.<backend>
 STREAMS = ('compute', 'allreduce')  # a trace event's stream: the keys allreduce.lane.<stream>
@@ -32,7 +33,17 @@ def _label(result, version, text=style.plot_text) -> str:
     if version.bucket_mb is not None:
         label = text('allreduce.version.ddp', mb=version.bucket_mb)
         return text('allreduce.version.one_bucket', label=label) if result.one_bucket(version) else label
-    return text(f'allreduce.version.{version.id}') if version.id in _KNOWN else version.label
+    return text(f'allreduce.version.{version.id}') if version.id in IDS else version.label
+
+
+def _row(result, version, one_line: bool = False) -> str:
+    """A version's short name in a figure (letter, a few words, two lines where long); `one_line` for a title."""
+    if version.bucket_mb is not None:
+        label = style.plot_text('allreduce.row.ddp', mb=version.bucket_mb)
+        label = style.plot_text('allreduce.row.one_bucket', label=label) if result.one_bucket(version) else label
+    else:
+        label = style.plot_text(f'allreduce.row.{version.id}') if version.id in IDS else version.label
+    return label.replace('\n', ' ') if one_line else label
 
 
 def _short(result, version) -> str:
@@ -136,22 +147,25 @@ def why_text(result, version) -> str:
 
     def signed(ms: float) -> str:
         return sums.fmt(ms, d, sign=True)
+
+    def gained(key: str, ms: float, **fields) -> str:
+        """A term worded by its sign as printed: + is time this version saves against (a), - time it loses."""
+        return t(key + ('_lost' if ms < 0 else ''), ms=signed(ms), **fields)
     parts, named = [], []
     if terms['fewer_calls'] and abs(terms['calls']) > NEGLIGIBLE_S:
         alpha = round(result.prediction.per_call * 1e3, 3)  # printed with 3 places: k x that, as printed
         calls = round(terms['fewer_calls'] * alpha, d) + 0.0
-        parts.append(t('allreduce.why.calls', ms=signed(calls), k=terms['fewer_calls'], alpha=alpha))
+        parts.append(gained('allreduce.why.calls', calls, k=abs(terms['fewer_calls']), alpha=alpha))
         named.append(calls)
     overlap = sums.shown(terms['overlap'], d)
-    parts.append(t('allreduce.why.overlap', ms=signed(overlap)))
+    parts.append(gained('allreduce.why.overlap', overlap))
     named.append(overlap)
     spans = _backward(result, version, d)
-    if spans is not None and abs(terms['slowdown']) > NEGLIGIBLE_S:
-        slowdown = round(spans['alone'] - spans['mine'], d) + 0.0
-        fields = dict(ms=signed(slowdown), mine=sums.fmt(spans['mine'], d), alone=sums.fmt(spans['alone'], d),
-                      ratio=spans['ratio'])
-        # worded by direction: x0.6 is backward running faster, not a slowdown
-        parts.append(t('allreduce.why.slower' if spans['mine'] > spans['alone'] else 'allreduce.why.faster',
+    slowdown = 0.0 if spans is None else round(spans['alone'] - spans['mine'], d) + 0.0
+    if slowdown and abs(terms['slowdown']) > NEGLIGIBLE_S:
+        fields = dict(mine=sums.fmt(spans['mine'], d), alone=sums.fmt(spans['alone'], d), ratio=spans['ratio'])
+        # worded by direction as printed: lost to a slower backward, or gained from a faster one (x0.6)
+        parts.append(t('allreduce.why.slower' if slowdown < 0 else 'allreduce.why.faster', ms=signed(slowdown),
                        **fields))
         named.append(slowdown)
     left = sums.rest(gain, named, d)
@@ -260,20 +274,6 @@ def one_call_text(result, version) -> str:
              verdict=verdict)
 
 
-def ratio_text(result, half) -> str:
-    """13.3.4, exercise 3: all-reduce alone / backward alone at the batch and at half of it, then how many times
-    the ratio grew beside the 2x that halving backward's arithmetic alone gives (within NOISE: about 2x)."""
-    ratios = [r.version('allreduce').median / r.version('backward').median for r in (result, half)]
-    lines = [t('allreduce.ratio', batch=r.batch_per_process, ratio=x) for r, x in zip((result, half), ratios)]
-    rise = ratios[1] / ratios[0] if ratios[0] else float('nan')
-    halved = half.batch_per_process * 2 == result.batch_per_process
-    if halved and rise == rise:  # not NaN
-        key = 'allreduce.ratio_rise.about' if close(rise, 2.0) else (
-            'allreduce.ratio_rise.more' if rise > 2 else 'allreduce.ratio_rise.less')
-        lines.append(t(key, rise=rise))
-    return '\n'.join(lines)
-
-
 def per_call_text(result) -> str:
     """13.3.4: (a)'s one call per tensor against the flat control's one buffer, and the one-float all-reduce."""
     serial, flat, p = result.version('serial'), result.version('flat'), result.prediction
@@ -307,7 +307,8 @@ def _title(result, ids=None) -> str:
     if not tried:
         return style.plot_text('allreduce.plot.title_nothing')
     best = max(tried, key=lambda v: v.overlap)
-    fields = dict(label=_label(result, best), overlap=best.overlap, predicted=result.predicted(best.id)['overlap'])
+    fields = dict(label=_row(result, best, one_line=True), overlap=best.overlap,
+                  predicted=result.predicted(best.id)['overlap'])
     if not result.has('serial'):
         return style.plot_text('allreduce.plot.title_overlap', **fields)
     # the verdict of the lines above, never a bare difference that reads as a gain when it is not told apart
@@ -340,8 +341,8 @@ def plot_steps(result, ax=None, ids=None):
 
     ids: the versions to draw (default every one); model_steps_text prints the hatched values."""
     drawn = _drawn(result, ids)
-    times = {_label(result, v): v.step_times for v, _ in drawn}
-    guesses = {_label(result, v): s for v, s in drawn}
+    times = {_row(result, v): v.step_times for v, _ in drawn}
+    guesses = {_row(result, v): s for v, s in drawn}
     return plot_repeats(times, ax=ax, predicted=guesses, title=_title(result, ids))
 
 

@@ -7,22 +7,37 @@ display.allreduce, so the two never import each other.
 from __future__ import annotations
 
 from ..i18n import t
+from . import allreduce_sums as sums
 from . import style
 
 
+def _fastest(result, sizes=None) -> tuple:
+    """The DDP size with the lowest median (of `sizes`), its median in ms as printed, and the other sizes not told
+    apart from it (results.fastest_buckets: the one test)."""
+    rivals = [v for v in result.ddp_versions() if sizes is None or v.bucket_mb in sizes]
+    best = min(rivals, key=lambda v: v.median)
+    d = sums.places(best.median)
+    others = [mb for mb in result.fastest_buckets(sizes) if mb != best.bucket_mb]
+    return best, sums.fmt(sums.shown(best.median, d), d), others
+
+
 def bucket_text(result, sizes=None) -> str:
-    """13.3.4: the bucket sizes the model predicts fastest beside the measured fastest, and how far apart they are."""
+    """13.3.4: the bucket sizes the model predicts fastest beside the measured fastest (one size, its median), the
+    sizes not told apart from it, and how far apart the measured and the model's are in the sweep."""
     sizes = sorted(sizes or {v.bucket_mb for v in result.ddp_versions()})
     model = result.prediction.best_buckets(sizes)
     rivals = [v for v in result.ddp_versions() if v.bucket_mb in sizes]
-    fastest = result.fastest_buckets(sizes)
+    best, ms, others = _fastest(result, sizes)
     listed = t('allreduce.sep_list').join
-    if len(fastest) == len(rivals) > 1:
-        best = min(rivals, key=lambda v: v.median)
-        return t('allreduce.buckets.text_same', model=listed(f'{mb:g}' for mb in model), fastest=f'{best.bucket_mb:g}')
-    return t('allreduce.buckets.text' if len(fastest) == 1 else 'allreduce.buckets.text_tied',
-             model=listed(f'{mb:g}' for mb in model), measured=listed(f'{mb:g}' for mb in fastest),
-             where=_sweep_distance(sizes, fastest, model))
+    fields = dict(model=listed(f'{mb:g}' for mb in model), fastest=f'{best.bucket_mb:g}', ms=ms)
+    if len(others) + 1 == len(rivals) > 1:
+        return t('allreduce.buckets.text_same', **fields)
+    if not others:
+        return t('allreduce.buckets.text', **fields, where=_sweep_distance(sizes, [best.bucket_mb], model))
+    shared = [mb for mb in others if mb in model]  # a size the model names, not told apart from the fastest
+    where = t('allreduce.buckets.shared_tied', mb=listed(f'{mb:g}' for mb in shared)) if shared and \
+        best.bucket_mb not in model else _sweep_distance(sizes, [best.bucket_mb], model)
+    return t('allreduce.buckets.text_tied', **fields, others=listed(f'{mb:g}' for mb in others), where=where)
 
 
 def _sweep_distance(sizes, fastest, model) -> str:
@@ -80,12 +95,13 @@ def plot_buckets(results, sizes=None, ax=None):
     best = p.best_buckets(grid)
     n = len(p.groups('ddp', best[0]))
     sizes_shown = style.plot_text('allreduce.sep_list').join(f'{mb:g}' for mb in best)
-    fastest = last.fastest_buckets() if measured else []
-    if measured and len(fastest) == len(last.ddp_versions()) > 1:
-        title = style.plot_text('allreduce.buckets.title_same', model=sizes_shown, buckets=n)
-    elif measured:
-        title = style.plot_text('allreduce.buckets.title', model=sizes_shown, buckets=n,
-                                measured=style.plot_text('allreduce.sep_list').join(f'{mb:g}' for mb in fastest))
+    if measured:
+        best_v, ms, others = _fastest(last)
+        listed = style.plot_text('allreduce.sep_list').join
+        key = 'title_same' if len(others) + 1 == len(last.ddp_versions()) > 1 else \
+            'title_tied' if others else 'title'
+        title = style.plot_text(f'allreduce.buckets.{key}', model=sizes_shown, buckets=n,
+                                fastest=f'{best_v.bucket_mb:g}', ms=ms, others=listed(f'{mb:g}' for mb in others))
     else:
         title = style.plot_text('allreduce.buckets.title_model', model=sizes_shown, buckets=n)
     ax.set_title(title, loc='left')

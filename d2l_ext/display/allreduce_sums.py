@@ -7,6 +7,8 @@ Values come in seconds and go out in ms (floats already rounded, or strings form
 """
 from __future__ import annotations
 
+from ..i18n import t
+from ..results import NOISE
 from .apart import places as _places
 
 MS = 1e3
@@ -45,3 +47,21 @@ def ratio(a_ms: float, b_ms: float) -> float:
 def fmt(ms: float, d: int = 1, sign: bool = False) -> str:
     """A number of ms with its places ('+7.7', '35.8')."""
     return f'{ms + 0.0:{"+" if sign else ""}.{d}f}'
+
+
+def ratio_text(result, half) -> str:
+    """13.3.4, exercise 3: all-reduce alone / the step without all-reduce at the batch and at half of it, then how
+    many times the ratio grew beside 2x, all from the ratios as printed (2 places).
+
+    About 2x when neither of the rise and 2 is more than 1 + NOISE times the other (the bounds are printed); 2x is
+    what halving gives only if all of the step's time halves with the batch, and the line says so."""
+    ratios = [round(r.version('allreduce').median / r.version('backward').median, 2) for r in (result, half)]
+    lines = [t('allreduce.ratio', batch=r.batch_per_process, ratio=x) for r, x in zip((result, half), ratios)]
+    halved = half.batch_per_process * 2 == result.batch_per_process
+    if halved and ratios[0] > 0:
+        rise = round(ratios[1] / ratios[0], 2)  # as printed, and the verdict from that printed number
+        low, high = round(2 / (1 + NOISE), 2), round(2 * (1 + NOISE), 2)
+        key = 'about' if low <= rise <= high else ('more' if rise > high else 'less')
+        lines.append(t(f'allreduce.ratio_rise.{key}', rise=rise, new=ratios[1], old=ratios[0], low=low, high=high) +
+                     t('allreduce.ratio_rise.why'))
+    return '\n'.join(lines)

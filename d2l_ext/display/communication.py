@@ -19,6 +19,7 @@ from .communication_exercises import (  # noqa: F401 (re-exported: the lesson re
     exercise_three_text,
     lane_label,
     plot_exercise_three,
+    profile_guess_text,
     profile_text,
 )
 from .communication_overlap import _wall_text, guess_text, overlap_text, told_apart_text  # noqa: F401 (re-exported)
@@ -266,8 +267,11 @@ def first_copy_text(result, rec=None) -> str:
                    repeats=len(result.warm.repeated()), ratio=result.cold / result.warm.median))
     to = [p for p in result.profile_cold if p.name == 'aten::to']
     if to:
-        cpu, cuda = to[0].cpu_time_us / 1e6, to[0].cuda_time_us / 1e6
-        lines.append(t('communication.first_copy.profile', cpu=cpu, cuda=cuda, rest=max(0.0, cpu - cuda)))
+        # the difference of the two times as printed (3 places), so the reader's subtraction gives the same number
+        cpu, cuda = round(to[0].cpu_time_us / 1e6, 3), round(to[0].cuda_time_us / 1e6, 3)
+        # the CPU-side time minus the copy's CUDA time: at least that much of the call was not the copy
+        key = 'communication.first_copy.profile' if cpu > cuda else 'communication.first_copy.profile_plain'
+        lines.append(t(key, cpu=cpu, cuda=cuda, rest=cpu - cuda))
     return '\n'.join(lines)
 
 
@@ -312,13 +316,18 @@ def plot_first_copy(result, ax=None, rec=None):
     ys = [1 - 0.3 + 0.3 * i / (n - 1) for i in range(n)] if n > 1 else [1 - 0.15]
     ax.scatter([v * scale for v in later], ys, s=45, color=colour, alpha=0.8, linewidths=0, zorder=3)
     ax.vlines(median * scale, 1 - 0.38, 1 + 0.08, colors='black', linewidth=3, zorder=4)
-    for y, right, key, value in ((0, result.cold, 'one_timing', result.cold), (1, max(later), 'median_of', median)):
+    right_end = max([result.cold] + later) * scale * 1.35
+    for y, ends, key, value in ((0, (result.cold,), 'one_timing', result.cold),
+                                (1, (min(later), max(later)), 'median_of', median)):
+        # inside the axes: right of the marks in the left half, else left of them (the legend sits to the right)
+        left_of = ends[-1] * scale > right_end / 2
         ax.annotate(style.plot_text(f'communication.first_copy.{key}', value=sig(value * scale, 3), unit=shown, n=n),
-                    (right * scale, y), xytext=(8, 0), textcoords='offset points', va='center',
+                    ((ends[0] if left_of else ends[-1]) * scale, y), xytext=(-8 if left_of else 8, 0),
+                    textcoords='offset points', va='center', ha='right' if left_of else 'left',
                     fontsize=style.MIN_FONT_PT)
     ax.set_yticks([0, 1], [_name('cold'), _name('warm')])
     ax.set_ylim(1.5, -0.5)
-    ax.set_xlim(0, max([result.cold] + later) * scale * 1.35)  # room for the labels
+    ax.set_xlim(0, right_end)
     ax.set_xlabel(style.plot_text('style.time_axis', unit=shown))
     ax.grid(axis='x', alpha=0.3)
     ax.set_axisbelow(True)

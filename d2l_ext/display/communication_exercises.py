@@ -103,3 +103,17 @@ def profile_text(prof, gpu: bool) -> str:
     mm, copy = total({'aten::mm'}, attr), total({'aten::copy_'}, attr)
     return t('communication.profile.split_gpu' if gpu else 'communication.profile.split_cpu', mm=mm, copy=copy,
              share=copy / mm if mm > 0 else 0.0)
+
+
+def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:
+    """Exercise 4's prediction: the learner's operator beside the aten:: operator with the most self time (CUDA time
+    on a GPU, CPU time on a CPU); with no guess, where to write it. The table itself is in the hidden answer cell."""
+    if guess is None:
+        return t('communication.profile.guess_none')
+    attr = 'self_device_time_total' if gpu else 'self_cpu_time_total'
+    ops = {e.key: (getattr(e, attr, 0.0) or 0.0) / 1e6 for e in prof.key_averages() if e.key.startswith('aten::')}
+    if not ops:
+        return t('communication.profile.guess_no_ops', guess=guess)
+    top = max(ops, key=ops.get)
+    key = 'communication.profile.guess_right' if str(guess).strip() == top else 'communication.profile.guess_other'
+    return t(key, guess=guess, top=top, seconds=ops[top], kind='CUDA' if gpu else 'CPU')

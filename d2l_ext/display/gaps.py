@@ -26,6 +26,25 @@ def _sentences(*parts: str) -> str:
     return ('' if language() == 'zh' else ' ').join(p for p in parts if p)
 
 
+BASES = ('prediction', 'slower', 'sum', 'book', 'lane_per')  # within()'s named bases: parallel.within.base.<base>
+
+
+def within(a: float, b: float, base: str | None = None) -> str:
+    """The NOISE test's own percentage beside 'within 10%', its base named: '9.5% apart (a share of the larger),
+    within 10%'.
+
+    `base` None: the larger of the two (results.close's test); else `b` is the base, named by
+    parallel.within.base.<base> (BASES): the tests that take a ratio to one value (|a/b - 1|).
+    """
+    pct = abs(a - b) / (max(a, b) if base is None else b)
+    shown = f'{pct:.1%}'
+    if pct <= NOISE and shown == f'{NOISE:.1%}':  # 9.97% is not printed as 10.0% beside "within 10%"
+        shown = f'{pct:.2%}'
+    if base is None:
+        return t('parallel.within.larger', pct=shown, noise=NOISE)
+    return t('parallel.within.of', pct=shown, noise=NOISE, base=t(f'parallel.within.base.{base}'))
+
+
 # what a prediction is made from: the keys parallel.source.<source>, the label every prediction of 13.3.0/13.3.1
 # carries ('alone': each lane's timed medians alone; 'rates': rates measured alone; 'rates_both': rates measured
 # while both lanes ran, a rate cell; 'side_by_side': again, at the times per product in the timeline)
@@ -66,7 +85,8 @@ def gap_text(what: str, predicted: float, repeats: list[float], shared: float | 
     measured = statistics.median(repeats)
     fields = dict(what=what, predicted=predicted, measured=measured, ratio=measured / predicted, noise=NOISE,
                   low=min(repeats), high=max(repeats), shared=shared or 0.0, source=source_label(source),
-                  Shared_source=source_label('side_by_side', capital=True))
+                  Shared_source=source_label('side_by_side', capital=True), within=within(measured, predicted),
+                  within_shared=within(measured, shared) if shared else '')
     if close(measured, predicted):
         key = 'parallel.gap.agrees'
     elif min(repeats) <= predicted <= max(repeats):

@@ -52,6 +52,16 @@ def summary_text(g, title='graph') -> str:
              flops=f"{s['flops']:,}")
 
 
+def _ms(seconds: float, d: int = 2) -> float:
+    """`seconds` in ms as printed with `d` places: a difference or ratio beside it is taken from this."""
+    return round(seconds * 1e3, d) + 0.0
+
+
+def _over(a: float, b: float) -> float:
+    """a / b (nan when b is 0)."""
+    return a / b if b else float('nan')
+
+
 def _floor(r) -> tuple[float, float, str]:
     """What no schedule can beat, as its two parts: the critical path (seconds), and the busiest row (a lane, the
     server or a link) running its boxes in turn (seconds, and that row's id). The floor is the larger of the two."""
@@ -71,9 +81,10 @@ def schedule_text(r, path=True) -> str:
     key = 'graph.schedule_numbers_measured' if r.costs == 'measured' else 'graph.schedule_numbers'
     crit, lane, row = _floor(r)
     floor = max(crit, lane)
+    serial, total, least = (_ms(x, 3) for x in (r.serial_total, r.total, floor))  # as printed: 3 places
     line = t(key, serial=r.serial_total * 1e3, total=r.total * 1e3, path=r.critical_path_s * 1e3,
-             repeats=r.repeats) + '\n' + t('graph.schedule_speedup', speedup=r.serial_total / r.total,
-                                           bound=r.serial_total / floor, floor=floor * 1e3, crit=crit * 1e3,
+             repeats=r.repeats) + '\n' + t('graph.schedule_speedup', speedup=_over(serial, total),
+                                           bound=_over(serial, least), floor=floor * 1e3, crit=crit * 1e3,
                                            lane=lane * 1e3, row=lane_name(row))
     if path:
         line += '\n' + t('graph.critical_path_is', path=' → '.join(box_name(b) for b in r.critical_path))
@@ -237,8 +248,12 @@ def overlap_text(s) -> str:
     saved_pred = s.predicted[APART] - s.predicted[TOGETHER] if APART in s.predicted and TOGETHER in s.predicted \
         else float('nan')
     busy = [b - a for a, b in o.intervals]
+    # both differences from the numbers step_timing_text prints (2 places in ms), so they subtract as printed
+    saved = round(_ms(m[APART]) - _ms(m[TOGETHER]), 2) + 0.0
+    if saved_pred == saved_pred:  # not nan
+        saved_pred = (round(_ms(s.predicted[APART]) - _ms(s.predicted[TOGETHER]), 2) + 0.0) / 1e3
     line = t('graph.overlap_line', fraction=o.fraction, predicted=o.predicted, t0=busy[0] * 1e3, t1=busy[1] * 1e3,
-             runs=getattr(o, 'runs', 3), saved=(m[APART] - m[TOGETHER]) * 1e3, saved_pred=saved_pred * 1e3)
+             runs=getattr(o, 'runs', 3), saved=saved, saved_pred=saved_pred * 1e3)
     v = verdicts(s)  # the ways together beat by the verdicts the sentences print: where a line says it saved
     below = [k for k in (APART, ONE_DEVICE) if k in m and v[TOGETHER, k].outcome == 'faster']
     if o.fraction > LOW_OVERLAP or not below:
@@ -350,9 +365,9 @@ def dag_text(r) -> str:
 
 def dag_predicted_lines(one: float, planned: float) -> list[str]:
     """Exercise 5 on lanes of different speeds: the prediction from one product timed on each lane (seconds in)."""
-    ratio = one / planned
+    ratio = _over(_ms(one), _ms(planned))  # from the two as printed (2 places in ms)
     key = 'graph.dag_predicted' if ratio >= 1 else 'graph.dag_predicted_slower'  # below 1: worded as longer
-    lines = [t(key, one=one * 1e3, planned=planned * 1e3, ratio=ratio, inv=1 / ratio)]
+    lines = [t(key, one=one * 1e3, planned=planned * 1e3, ratio=ratio, inv=_over(_ms(planned), _ms(one)))]
     return lines + ([t('graph.dag_predicted_loss')] if ratio < 1 else [])
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import style
-from .apart import apart
+from .apart import apart, places
 from .graph_names import SERVER, box_name, fmt_bytes, lane_name, link_row, role_of, stage_label, variant_label
 from .timeline import draw_timeline
 
@@ -59,12 +59,32 @@ class Verdict:
         return apart(self.mine, self.other).clause
 
 
+def as_printed(mine, other) -> tuple[float, float, str]:
+    """The two medians as display.apart's clause prints them, in ms, and as text of that many places (13.3.3).
+
+    The clause shows both medians with one number of places (apart.places, from the larger, in ms below 0.1 s, else
+    in seconds); a ratio or a title beside it is taken from these numbers, so a reader dividing them gets it.
+    Returns (mine ms, other ms, format of one number in ms).
+    """
+    unit = 'ms' if max(mine.median, other.median) < 0.1 else 's'
+    d = places(max(abs(mine.median), abs(other.median)), unit)
+    scale = 1e3 if unit == 'ms' else 1.0
+    a, b = (round(m.median * scale, d) * 1e3 / scale for m in (mine, other))
+    return a, b, f'.{d if unit == "ms" else max(0, d - 3)}f'
+
+
 def verdict(mine, other) -> Verdict:
-    """`mine` against `other` by display.apart (results.told_apart), with the numbers a head or a title quotes."""
+    """`mine` against `other` by display.apart (results.told_apart), with the numbers a head or a title quotes.
+
+    The ratios are taken from the medians as the clause prints them (as_printed); 'mine' and 'other' are those
+    medians in ms as text ('31.4'), so a title shows the numbers its ratio comes from.
+    """
     a = apart(mine, other)
     outcome = ('faster' if a.faster == 'a' else 'slower') if a.told else 'tied'
-    fields = {'ratio': other.median / mine.median, 'inv': mine.median / other.median,
-              'mine': mine.median * 1e3, 'other': other.median * 1e3}
+    ms, other_ms, fmt = as_printed(mine, other)
+    nan = float('nan')
+    fields = {'ratio': other_ms / ms if ms else nan, 'inv': ms / other_ms if other_ms else nan,
+              'mine': format(ms, fmt), 'other': format(other_ms, fmt)}
     return Verdict(outcome, fields, mine, other)
 
 
@@ -114,14 +134,31 @@ def draw_dag(r, title=None):
     rows = {lane_name(f'lane {i}', plot=True): f'lane {i}' for i in range(len(r.lanes))}
     shown = [dict(e, lane=lane_name(f"lane {r.lanes.index(e['lane'])}", plot=True)) for e in r.trace]
     predicted = r.predicted_ms()[DAG_VARIANTS[1]]  # the number dag_text prints beside the measured one
-    if title is None and DAG_VARIANTS[0] in r.measurements and DAG_VARIANTS[1] in r.measurements:
-        v = verdicts(r)[DAG_VARIANTS[1], DAG_VARIANTS[0]]
-        title = style.plot_text(DAG_TITLES[v.outcome], **v.fields)
+    if title is None:
+        title = dag_run_title(r)
     draw_timeline([dict(e, name='') for e in shown], ax=bottom, rows=rows, predicted=predicted, title=title)
     if name_bars(bottom, shown, list(rows), predicted):  # some bar too narrow for its task's name: the title says so
         note = style.plot_text('graph.dag_unnamed')
         bottom.set_title(f'{title}\n{note}' if title else note, loc='left')
     return fig
+
+
+def dag_run_title(r) -> str | None:
+    """draw_dag's title: the verdict dag_text prints, with the medians its ratio comes from, then what the bars are:
+    one run of the plan traced after the timing, its time (dag_text's breakdown) beside the timed median (13.3.3)."""
+    from ..depgraph.dag import DAG_VARIANTS
+    lines, fields = [], {}
+    if DAG_VARIANTS[0] in r.measurements and DAG_VARIANTS[1] in r.measurements:
+        v = verdicts(r)[DAG_VARIANTS[1], DAG_VARIANTS[0]]
+        fields = v.fields
+        lines.append(style.plot_text(DAG_TITLES[v.outcome], **fields))
+    b = r.breakdown() if hasattr(r, 'breakdown') else None
+    span = b[1] if b is not None else (max(e['end'] for e in r.trace) - min(e['start'] for e in r.trace)
+                                       if r.trace else None)
+    if span is not None:
+        lines.append(style.plot_text('graph.title_dag_bars', span=span * 1e3, median=fields['mine']) if fields
+                     else style.plot_text('graph.title_dag_bars_only', span=span * 1e3))
+    return '\n'.join(lines) or None
 
 
 def name_bars(ax, events, rows, predicted=None) -> int:

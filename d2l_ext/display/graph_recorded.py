@@ -67,10 +67,17 @@ def run_text(rec: dict, run: dict) -> str:
                **sizes)]
     lines += [t('graph.recorded.row', variant=_variant(v), ms=s['median'][v] * 1e3, lo=min(run['times'][v]) * 1e3,
                 hi=max(run['times'][v]) * 1e3, every=_ms_list(run['times'][v])) for v in recording.VARIANTS]
-    ratio = s['split_over_one']
+    # the ratio of the two medians as the rows print them (3 places in ms), so a reader dividing them gets it
+    split, one = (_ms(s['median'][v]) for v in ('split', 'one_device'))
+    ratio = split / one if one else s['split_over_one']
     lines.append(t('graph.recorded.split_slower', ratio=ratio) if ratio >= 1
                  else t('graph.recorded.split_faster', ratio=1 / ratio))
     return '\n'.join(lines)
+
+
+def _ms(seconds: float) -> float:
+    """`seconds` in ms as this caption prints it (3 places): differences and ratios are taken from these."""
+    return round(seconds * 1e3, 3) + 0.0
 
 
 def _ms_list(times) -> str:
@@ -98,8 +105,9 @@ def drawn_text(run: dict) -> str:
         lines.append(t(key, variant=_variant(v), repeat=i + 1, repeats=len(times), ms=times[i] * 1e3,
                        median=median * 1e3, span=span * 1e3))
         if times[i] > 0 and span < (1 - NOISE) * times[i]:
-            gaps.append(t('graph.recorded.drawn_gap', variant=_variant(v), ms=times[i] * 1e3, span=span * 1e3,
-                          gap=(times[i] - span) * 1e3, share=span / times[i]))
+            wall, bars = _ms(times[i]), _ms(span)  # as printed above, so the gap subtracts as printed
+            gaps.append(t('graph.recorded.drawn_gap', variant=_variant(v), ms=wall, span=bars,
+                          gap=round(wall - bars, 3), share=bars / wall))
     return '\n'.join(lines + gaps)
 
 
@@ -154,7 +162,9 @@ def overlap_text(rec: dict, run: dict) -> str:
         lines.append(t('graph.recorded.starts', first=lane_name(s['first']), offset=s['start_offset'] * 1e3))
     gap_said = False
     if s['saved_predicted'] is not None:
-        lines.append(t('graph.recorded.saved', saved=s['saved'] * 1e3, predicted=s['saved_predicted'] * 1e3))
+        # from the medians as the rows print them (3 places in ms): 3.966 - 3.196 = 0.770
+        saved = round(_ms(s['median']['in_turn']) - _ms(s['median']['split']), 3) + 0.0
+        lines.append(t('graph.recorded.saved', saved=saved, predicted=_ms(s['saved_predicted'])))
         more = saved_more_text(s)
         if more:
             lines.append(more)
@@ -175,13 +185,17 @@ def saved_more_text(s: dict) -> str:
     saved, predicted, gap = s['saved'], s['saved_predicted'], s['in_turn_gap']
     if not predicted or predicted <= 0 or saved <= (1 + NOISE) * predicted:
         return ''
-    excess, fields = saved - predicted, {'ratio': saved / predicted}
+    # every number from those printed before it (3 places in ms), so each subtraction works as printed
+    saved = round(_ms(s['median']['in_turn']) - _ms(s['median']['split']), 3) if 'median' in s else _ms(saved)
+    predicted = _ms(predicted)
+    excess, fields = round(saved - predicted, 3) + 0.0, {'ratio': saved / predicted}
     if gap is None:
-        return t('graph.recorded.saved_more', excess=excess * 1e3, **fields)
+        return t('graph.recorded.saved_more', excess=excess, **fields)
+    gap = _ms(gap)
     if gap < excess:
-        return t('graph.recorded.saved_more_gap', excess=excess * 1e3, gap=gap * 1e3, rest=(excess - gap) * 1e3,
+        return t('graph.recorded.saved_more_gap', excess=excess, gap=gap, rest=round(excess - gap, 3) + 0.0,
                  **fields)
-    return t('graph.recorded.saved_more_covered', excess=excess * 1e3, gap=gap * 1e3, **fields)
+    return t('graph.recorded.saved_more_covered', excess=excess, gap=gap, **fields)
 
 
 def _alone(run: dict) -> dict:

@@ -17,7 +17,7 @@ from ..results import NOISE, Measurement, quartiles, told_apart
 from ..results import close as _close
 from . import style
 from .apart import apart, halves, in_unit
-from .gaps import SOURCES, _sentences, source_label
+from .gaps import SOURCES, _sentences, source_label, within
 from .parallel_book import CELLS, RUNNER, _within, book_check_text, book_text, runner_text  # noqa: F401
 from .repeats import plot_repeats
 
@@ -50,16 +50,20 @@ def machine_text(lanes=()) -> str:
 PREDICTIONS = ('closed_form', 'by_rule', 'start_together')
 
 
-def balance_text(labels: list[str], alone: list[float]) -> str:
+def balance_text(labels: list[str], alone: list[float], aimed: bool = False) -> str:
     """Each lane's time alone (medians), and whether they are within NOISE of each other (13.3.0, 13.3.1).
 
-    The product counts aim at equal times; the sentence says, with the numbers, when the lanes missed it.
+    Within: the test's own percentage, a share of the larger (gaps.within). `aimed`: the product counts were chosen
+    from measured rates to aim at equal times (a GPU lane beside a CPU lane, workloads.is_mixed); only then does a
+    miss say that the counts aimed at equal times.
     """
     lanes = t('parallel.speed.sep').join(t('parallel.balance.lane', lane=label, seconds=s)
                                          for label, s in zip(labels, alone))
     slower, faster = max(alone), min(alone)
-    key = 'parallel.balance.even' if _close(slower, faster) else 'parallel.balance.uneven'
-    return t(key, lanes=lanes, ratio=slower / faster if faster else 0.0, noise=NOISE)
+    key = ('parallel.balance.even' if _close(slower, faster) else
+           'parallel.balance.uneven' if aimed else 'parallel.balance.uneven_unaimed')
+    return t(key, lanes=lanes, ratio=slower / faster if faster else 0.0, noise=NOISE,
+             within=within(slower, faster) if faster else '')
 
 
 def wall_text(serial: float, together: float, expected: float | None = None,
@@ -88,18 +92,31 @@ def wall_text(serial: float, together: float, expected: float | None = None,
 
 
 def no_wait_text(times: dict[str, list[float]]) -> str:
-    """No wait against waiting for every lane (and the book's synchronize() where it ran) (13.3.1)."""
+    """No wait against waiting for every lane (and the book's synchronize() where it ran) (13.3.1).
+
+    Each way is named as its row in the figure (parallel.variant.<way>). The book's row against waiting for every
+    device: within NOISE of the larger (its percentage printed), shorter, or longer (no cause named).
+    """
     med = {name: statistics.median(ts) for name, ts in times.items()}
-    fields = dict(no_wait=med['no_wait'], waited=med['every_device'])
-    key = ('parallel.no_wait.same' if _close(med['no_wait'], med['every_device']) else
-           'parallel.no_wait.not_early' if med['no_wait'] > 0.5 * med['every_device'] else 'parallel.no_wait.queued')
+    waited = med['every_device']
+    fields = dict(no_wait=med['no_wait'], waited=waited, noise=NOISE, waited_name=t('parallel.variant.every_device'),
+                  No_wait=_capital(t('parallel.variant.no_wait')),
+                  Book_name=_capital(t('parallel.variant.book_synchronize')))
+    key = ('parallel.no_wait.same' if _close(med['no_wait'], waited) else
+           'parallel.no_wait.not_early' if med['no_wait'] > 0.5 * waited else 'parallel.no_wait.queued')
     text = t(key, **fields)
     if 'book_synchronize' in med:  # the book's own wait is printed wherever it ran, short or not
         book = med['book_synchronize']
-        short = book < (1 - NOISE) * med['every_device']
-        text = _sentences(text, t('parallel.no_wait.book_short' if short else 'parallel.no_wait.book_row',
-                                  book=book, waited=med['every_device'], noise=NOISE))
+        key = ('parallel.no_wait.book_row' if _close(book, waited) else
+               'parallel.no_wait.book_short' if book < waited else 'parallel.no_wait.book_long')
+        text = _sentences(text, t(key, book=book, ratio=book / waited if waited else 0.0,
+                                  within=within(book, waited), **fields))
     return text
+
+
+def _capital(text: str) -> str:
+    """A name that opens a sentence: its first letter in capitals (no change in Chinese, nor to code: 'torch.cuda')."""
+    return text if any(c in text.split(' ', 1)[0] for c in '._()') else text[:1].upper() + text[1:]
 
 
 def expectation_text(e) -> str:
@@ -120,8 +137,8 @@ def versus_one_device(baseline, together) -> str:
     """
     b, g = _as_measurement(baseline, 'baseline'), _as_measurement(together, 'together')
     names = (t('parallel.name.baseline'), t('parallel.name.together'))  # each middle half says whose it is
-    fields = dict(noise=NOISE, apart=apart(b, g, names=names, medians=False).clause,
-                  pct=abs(b.median - g.median) / b.median, ratio=max(b.median, g.median) / min(b.median, g.median))
+    fields = dict(noise=NOISE, apart=apart(b, g, names=names, medians=False).clause, within=within(b.median, g.median),
+                  ratio=max(b.median, g.median) / min(b.median, g.median))
     faster = g.median < b.median
     if _close(g.median, b.median):
         key = 'faster_small' if faster else 'slower_small'
@@ -157,7 +174,7 @@ def max_text(alone: list, together) -> str:
     key = ('close' if _within(g.median, slower.median) else 'untold' if not a.told else
            'above' if g.median > slower.median else 'below')
     return t(f'parallel.verdict.max_{key}', ratio=g.median / slower.median, slower=slower.median, noise=NOISE,
-             together=g.median, apart=a.clause)
+             together=g.median, apart=a.clause, within=within(g.median, slower.median, 'slower'))
 
 
 def verdict_text(alone: list, serial: float, together, baseline=None) -> str:
@@ -194,7 +211,8 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
     measured, expected = result.speedup, result.expected_speedup
     times = result.together.repeated()
     low, high = result.serial_sum / max(times), result.serial_sum / min(times)
-    fields = dict(measured=measured, expected=expected, tolerance=NOISE, low=low, high=high)
+    fields = dict(measured=measured, expected=expected, tolerance=NOISE, low=low, high=high,
+                  within=within(measured, expected, 'prediction'))
     if abs(measured / expected - 1) <= NOISE:
         key = 'overview.verdict.as_expected'
     elif not told_apart(speedup_repeats(result), Measurement('predicted', median=expected)):
@@ -212,6 +230,7 @@ def overview_text(result, closed_form: float, timeline=None) -> str:
         at_shared = result.serial_sum / shared
         if abs(measured / at_shared - 1) <= NOISE and abs(at_shared / expected - 1) > NOISE:
             text = _sentences(text, t('parallel.gap.shared_speedup', shared=at_shared, noise=NOISE,
+                                      within=within(measured, at_shared, 'prediction'),
                                       Shared_source=source_label('side_by_side', capital=True)))
     return text
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..i18n import t
 from ..results import NOISE
 from ..results import close as _close
-from .gaps import _sentences
+from .gaps import _sentences, within
 
 
 def _within(value: float, reference: float) -> bool:
@@ -34,7 +34,8 @@ def book_text(alone: list[float], both: float, cell: str = 'book') -> str:
            else 'parallel.book.above_sum' if both > total else 'parallel.book.below_slower' if both < slower
            else 'parallel.book.between')
     text = t(key, both=both, total=total, slower=slower, noise=NOISE, to_slower=abs(both / slower - 1),
-             to_total=abs(both / total - 1), cell=t(f'parallel.book.cell.{cell}'))
+             to_total=abs(both / total - 1), cell=t(f'parallel.book.cell.{cell}'),
+             within=within(both, total, 'sum') if key == 'parallel.book.like_sum' else within(both, slower, 'slower'))
     if key == 'parallel.book.above_sum':
         text = _sentences(text, t('parallel.book.single'))
     return text
@@ -49,7 +50,7 @@ def runner_text(alone: list[float], book: float, runner: float) -> str:
     key = 'like_book' if _within(runner, book) else 'slower' if runner > book else 'faster'
     return _sentences(book_text(alone, runner, cell='runner'),
                       t(f'parallel.runner.{key}', book=book, runner=runner, noise=NOISE,
-                        ratio=max(book, runner) / min(book, runner)))
+                        ratio=max(book, runner) / min(book, runner), within=within(runner, book, 'book')))
 
 
 def book_check_text(both: float, serial: float, together: float) -> str:
@@ -59,6 +60,7 @@ def book_check_text(both: float, serial: float, together: float) -> str:
     """
     fields = dict(both=both, serial=serial, together=together, to_serial=both / serial,
                   to_together=both / together, noise=NOISE)
+    fields['within'] = within(both, serial) if _close(both, serial) else within(both, together)
     key = ('parallel.book.check_serial' if _close(both, serial) else
            'parallel.book.check_together' if _close(both, together) else 'parallel.book.check_neither')
     return t(key, **fields)

@@ -13,7 +13,7 @@ from ..results import NOISE, told_apart
 from ..results import close as _close
 from . import style
 from .apart import apart
-from .gaps import ONCE, _sentences, once_text, small_ops_text
+from .gaps import ONCE, _sentences, once_text, small_ops_text, within
 from .parallel import _shown, above_two, plot_variants, variant_name
 
 
@@ -136,6 +136,7 @@ def issue_text(r) -> str:
     key = ('parallel.small_ops.issue_close' if _close(issue, per, of=per) else
            'parallel.small_ops.issue_longer' if issue > per else 'parallel.small_ops.issue_shorter')
     fields = dict(products=r.products, launch_us=issue * 1e6, per_us=per * 1e6, noise=NOISE,
+                  within=within(issue, per, 'lane_per'),
                   ratio=max(issue, per) / min(issue, per))
     text = t(key, **fields)
     if 'batched' in r.times:

@@ -34,6 +34,28 @@ def recorded_summary(rec) -> str:
                                           p.serial_sum))
 
 
+def recorded_comm_summary(rec) -> str:
+    """13.3.0's summary point 2, from the recording of 13.3.2: computing alone, then computing and copying each result
+    to the host on the same stream and with a copy stream and events, into the same buffers (named: pinned or
+    pageable, reused or new), with the size and the recording's date; '' where the recording has no such pair.
+    """
+    c = rec.comm[0] if rec is not None and getattr(rec, 'comm', None) else None
+    if c is None:
+        return ''
+    two = min((r for r in c.rows if r.expectation == 'separate'), key=lambda r: r.overlapped, default=None)
+    if two is None:
+        return ''
+    same = two.plan.replace('side stream', 'same stream')  # the same buffers, on one stream: only the stream differs
+    one = next((r for r in c.rows if r.plan == same and r.expectation != 'separate'), None)
+    if one is None:
+        return ''
+    memory = 'pinned' if 'pinned' in two.plan else 'pageable'
+    reuse = 'prealloc' if 'prealloc' in two.plan else 'fresh'
+    date = (c.machine or rec.machine).get('date', '')[:10]
+    return t('overview.summary.comm', gpu=rec.machine['gpus'][0], date=date, iters=c.iters, size=c.size,
+             run=one.run, one=one.overlapped, two=two.overlapped, buffers=t(f'overview.buffers.{memory}.{reuse}'))
+
+
 def recorded_sync_text(rec) -> str:
     """The recorded sync figure's numbers (13.3.1): no wait against every device, and the book's synchronize().
 
@@ -56,9 +78,16 @@ def recorded_sync_text(rec) -> str:
 
 
 def recorded_sync_title(rec) -> str:
-    """The recorded sync figure's title, in the plot language: the GPU, that it was recorded, and when (13.3.1)."""
-    return style.plot_text('parallel.recorded_sync_dated', gpu=rec.machine['gpus'][0],
-                           date=rec.machine.get('date', '')[:10])
+    """The recorded sync figure's title, in the plot language: the GPU, when it was recorded, and the workload timed
+    ('one GPU, 50 products of 4000x4000'; each GPU lane's products where it used several) (13.3.1)."""
+    sync = rec.sync_mistake
+    iters = sync.iters if isinstance(sync.iters, (list, tuple)) else [sync.iters] * len(sync.lanes)
+    gpu_lanes = [(lane, k) for lane, k in zip(sync.lanes, iters) if lane.get('kind') == 'gpu']
+    work = (style.plot_text('parallel.recorded.sync_one', iters=gpu_lanes[0][1]) if len(gpu_lanes) == 1 else
+            _products(lane_labels([lane for lane, _ in gpu_lanes], style.plot_language()),
+                      [k for _, k in gpu_lanes]))
+    return _wrapped(style.plot_text('parallel.recorded_sync_dated', gpu=rec.machine['gpus'][0],
+                                    date=rec.machine.get('date', '')[:10], work=work, size=sync.size))
 
 
 def plot_recorded_sync(rec):
@@ -166,7 +195,8 @@ def recorded_overlap_text(rec, baseline: bool = False, here: dict | None = None)
     other = t('parallel.recorded.not_this_run', gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10],
               products=_products(lane_labels(p.lanes), p.iters, text=t), size=p.size,
               provenance=t(provenance_phrase(rec, here)))
-    other = _sentences(other, balance_text(lane_labels(p.lanes), [m.median for m in p.lane_times]))
+    aimed = len({lane.get('kind') for lane in p.lanes}) > 1  # GPU beside CPU: counts chosen from measured rates
+    other = _sentences(other, balance_text(lane_labels(p.lanes), [m.median for m in p.lane_times], aimed=aimed))
     tail = ''
     if baseline and p.baseline is not None and p.baseline_lane is not None:
         tail = '\n' + baseline_text(Lane.from_dict(p.baseline_lane).label, p.baseline, p.together, p.serial_sum)

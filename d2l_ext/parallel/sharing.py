@@ -56,3 +56,12 @@ def predict_at(per_product: list[float | None], iters: list[int]) -> float | Non
     if any(p is None for p in per_product):
         return None
     return max(p * k for p, k in zip(per_product, iters))
+
+
+def as_printed(seconds: float, digits: int = 2) -> float:
+    """A time per product as a rate line prints it (milliseconds to `digits` decimals), back in seconds (13.3.1).
+
+    Predictions made from it are the count x the time per product as printed: two lanes printed at the same
+    milliseconds per product and given the same count predict the same seconds.
+    """
+    return round(seconds * 1e3, digits) / 1e3

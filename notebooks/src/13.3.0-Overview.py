@@ -197,7 +197,12 @@ plot_parallel(result)
 # %% tags=["nbval-ignore-output"]
 from IPython.display import display
 
-from d2l_ext.display.parallel_recorded import recorded_figure, recorded_overlap_text, recorded_summary
+from d2l_ext.display.parallel_recorded import (
+    recorded_comm_summary,
+    recorded_figure,
+    recorded_overlap_text,
+    recorded_summary,
+)
 from d2l_ext.recorded import newest
 
 rec = newest()  # the newest GPU recording: 13.3.1 and 13.3.2 draw the same one
@@ -209,15 +214,15 @@ if rec is not None:
 # %% [markdown]
 # ## Summary, with the numbers
 #
-# The book's summary makes three claims; lines 1 and 2 below are printed from measurements (line 2 from the GPU
+# The book's summary makes three claims; points 1 and 2 below are printed from measurements (point 2 from the GPU
 # recording of 13.3.2). Point 3, the framework finding independent work in the computational graph, is measured in
-# the extra notebook, so line 3 only points there.
+# the extra notebook, so here it only points there.
 
 # %% [markdown] lang="zh"
 # ## 小结与数字
 #
-# 书中的小结有三点；下面第 1、2 行由测量结果打印出来（第 2 行来自 12.3.2 在 GPU 上的录制结果）。第 3 点，即框架从
-# 计算图中找出相互独立的工作，在扩展一节“依赖图”中测量，所以第 3 行只是指向那里。
+# 书中的小结有三点；下面第 1、2 点由测量结果打印出来（第 2 点来自 12.3.2 在 GPU 上的录制结果）。第 3 点，即框架从
+# 计算图中找出相互独立的工作，在扩展一节“依赖图”中测量，所以这里的第 3 点只是指向那里。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import overview_summary
@@ -225,14 +230,7 @@ from d2l_ext.display.parallel import overview_summary
 print(overview_summary(result))
 if rec is not None and rec.parallel:
     print(recorded_summary(rec))
-gpu = rec.machine['gpus'][0] if rec is not None else None
-c = rec.comm[0] if rec is not None and rec.comm else None
-one = min((r.overlapped for r in c.rows if r.expectation != 'separate'), default=None) if c else None  # one stream
-two = min((r.overlapped for r in c.rows if r.expectation == 'separate'), default=None) if c else None  # copy stream
-if one is not None and two is not None:
-    print(t('overview.summary.comm', gpu=gpu, iters=c.iters, run=c.rows[0].run, one=one, two=two))
-else:
-    print(t('overview.summary.no_comm'))
+print(recorded_comm_summary(rec) or t('overview.summary.no_comm'))  # one stream against a copy stream, same buffers
 print(t('overview.summary.graph'))
 
 # %% [markdown]

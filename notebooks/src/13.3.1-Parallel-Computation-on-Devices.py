@@ -266,7 +266,7 @@ print(runner_text([alone_0.elapsed, alone_1.elapsed], both.elapsed, threaded.ela
 import dataclasses
 
 from d2l_ext import parallel
-from d2l_ext.parallel.sharing import product_seconds
+from d2l_ext.parallel.sharing import as_printed, product_seconds
 
 cores = d2l_ext.cpu_cores()
 whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
@@ -275,7 +275,7 @@ whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
 rate = {}  # FLOP per second: the median of 5 repeats of 10 products in a row (one alone would time the wait on a GPU)
 for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
     m = d2l_ext.measure(lambda lane=lane, x=x: on_lanes([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=5)
-    rate[lane] = 10 * 2 * N**3 / m.median
+    rate[lane] = 2 * N**3 / as_printed(m.median / 10)  # from the time per product as printed below
     print(d2l_ext.t('parallel.rate', lane=lane.label, size=N, ms=m.median / 10 * 1e3, gflops=rate[lane] / 1e9,
                     repeats=len(m.times), products=10, low=m.min / 10 * 1e3, high=m.max / 10 * 1e3))
 rate_both = {}  # CPU lanes splitting the cores: each lane's speed while the other runs too, from each product's interval
@@ -283,7 +283,7 @@ if all(lane.kind == 'cpu' for lane in lanes):
     pair = parallel.Together(lanes, [x_0, x_1], [10, 10])  # both lanes at once, keeping each product's interval
     m = d2l_ext.measure(pair, lanes=lanes, repeats=3)
     seconds = product_seconds(pair.timeline(m.times))  # in the repeat timed as the median, as for the rates above
-    rate_both = {lane: 2 * N**3 / s for lane, s in zip(lanes, seconds)} if all(seconds) else {}
+    rate_both = {lane: 2 * N**3 / as_printed(s) for lane, s in zip(lanes, seconds)} if all(seconds) else {}
 for lane, r in rate_both.items():
     print(d2l_ext.t('parallel.rate_both', lane=lane.label, size=N, ms=2 * N**3 / r * 1e3, gflops=r / 1e9))
 if rate_both:
@@ -330,6 +330,7 @@ from d2l_ext.display import style
 from d2l_ext.display.gaps import prediction_text
 from d2l_ext.display.parallel import balance_text, book_check_text, guess_text, verdict_text
 from d2l_ext.display.repeats import plot_repeats
+from d2l_ext.workloads import is_mixed
 
 together_run = parallel.Together(lanes, [x_0, x_1], K)  # as on_lanes(lanes, jobs), keeping each product's interval
 variants = dict(zip(names, [
@@ -344,7 +345,7 @@ cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 med = cmp.medians()
 print(verdict_text([cmp[names[0]], cmp[names[1]]], med[names[2]], cmp[names[3]], cmp[names[4]]))
-print(balance_text(names[:2], [med[names[0]], med[names[1]]]))
+print(balance_text(names[:2], [med[names[0]], med[names[1]]], aimed=is_mixed(lanes)))  # counts chosen from rates?
 print(book_check_text(both.elapsed, med[names[2]], med[names[3]]))  # the book's "both" cell, timed once
 print(guess_text(my_guess, together, med[names[3]], prediction=made_from[names[3]]))
 print(prediction_text(predicted, {name: cmp[name].times for name in names}, sources=made_from))
@@ -353,14 +354,13 @@ plot_repeats(cmp, predicted=predicted, title=style.plot_text(
     expected=sum(alone) / together))
 
 # %% [markdown]
-# Where did each product run? The timeline is the median repeat of "together". The line above it says what each
-# lane's bars are; dashed marks are each lane's
+# Where did each product run? The timeline is the median repeat of "together"; dashed marks are each lane's
 # predicted end. The overlap is the fraction of the shorter lane's busy time during which the other lane was busy too.
 # Guess it (0 to 1) in `my_overlap`, then compare it with the time saved.
 
 # %% [markdown] lang="zh"
 # 每个乘积在哪里运行？时间线就是“同时运行”各次重复中用时为中位数的那一次。
-# 时间线上方的一行说明每条执行路的条形是什么；虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0到1），
+# 虚线是每条执行路预测的结束时间。重叠是较短的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0到1），
 # 再与节省的时间比较。
 
 # %% tags=["nbval-ignore-output"]
@@ -383,14 +383,14 @@ plot_timeline(tl, predicted=ends, max_bars=200)  # predicted ends in lane order;
 #
 # MXNet hands every operation to its dependency engine, which runs whatever is ready on worker threads. Its
 # `ThreadedEnginePerDevice` gives `cpu(0)` and `cpu(1)` each a worker pool on the *same* cores, and one lane already
-# spreads its independent products over every core. Predict what a second MXNet lane gains.
+# spreads its independent products over every core. What does a second lane gain? Measured below.
 
 # %% [markdown] lang="zh"
 # ## MXNet：通过依赖引擎做同样的实验
 #
 # MXNet把每个操作交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作。它的 `ThreadedEnginePerDevice`
 # 为两个CPU上下文（两条MXNet执行路）各配一个工作线程池，但它们在*同一些*核心上，而单条执行路已经把相互独立的乘法
-# 分散到了所有核心上。先预测第二条MXNet执行路能带来多少收益。
+# 分散到了所有核心上。第二条MXNet执行路能带来多少收益？下面的单元格测量它。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_parallel, summary_text
@@ -415,14 +415,14 @@ plot_timeline(mx_tl) if mx else None
 # %% [markdown]
 # ## Smaller products
 #
-# Does a small product take only its share of the FLOP? The lines set each size's time per product (first lane alone)
-# beside the time at the largest size's FLOP rate, then each speedup beside its prediction.
+# The lines below measure whether a small product takes only its share of the FLOP: each size's time per product
+# (first lane alone) beside the time at the largest size's FLOP rate, then each speedup beside its prediction.
 
 # %% [markdown] lang="zh"
 # ## 更小的乘积
 #
-# 小乘积的用时是否只与它的浮点运算量成比例？下面先把每种大小下每个乘积的用时（第一条执行路单独运行）与按最大
-# 尺寸的FLOP速度算出的用时并列，再把每个加速比与它的预测并列。
+# 下面几行测量小乘积的用时是否只与它的浮点运算量成比例：先把每种大小下每个乘积的用时（第一条执行路单独运行）
+# 与按最大尺寸的FLOP速度算出的用时并列，再把每个加速比与它的预测并列。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.gaps import per_product_text
@@ -556,8 +556,8 @@ plot_small_ops(small)
 #
 # * **No wait**, or **`torch.cuda.synchronize()` with no argument** (the current device only): wait for every device.
 # * **Lanes on the same hardware**: two CPU lanes split one CPU's cores; two MXNet contexts share them.
-# * **Launch-bound small work**: streams add queues, not a second GPU; exercise 2 measures which way was fastest
-#   here.
+# * **Launch-bound small work**: streams add queues, not a second GPU; exercise 2 compares the ways of running many
+#   small products.
 
 # %% [markdown] lang="zh"
 # 书中的练习3和练习4见12.3.2，练习5见扩展一节“依赖图”。
@@ -573,4 +573,4 @@ plot_small_ops(small)
 #
 # * **不等待**，或**不带参数的 `torch.cuda.synchronize()`**（只等待当前设备）：应等待用到的每个设备。
 # * **在同一硬件上的执行路**：两条CPU执行路把一个CPU的核心分开用；两个MXNet上下文共用同一些核心。
-# * **受启动开销限制的小工作**：流增加的是队列，而不是第二个GPU；练习2测出了这里哪种方式最快。
+# * **受启动开销限制的小工作**：流增加的是队列，而不是第二个GPU；练习2比较了运行许多小乘积的几种方式。

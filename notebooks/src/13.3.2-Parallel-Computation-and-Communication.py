@@ -108,15 +108,14 @@ print(show.book_times_text(run_alone.elapsed, first_call.elapsed, second_call.el
 print(show.copied_text(y, y_cpu))
 
 # %% [markdown]
-# On a GPU, the first `non_blocking=True` call copies into new pinned host memory (timed once more below, as a
-# whole); once `y_cpu` lets go of its results, the second call reuses those blocks. Without a GPU, `y.to('cpu')`
-# returns the same tensor: nothing is copied, so a CPU analogue stands in, and GPU recordings show the real thing.
+# On a GPU, the first `non_blocking=True` call copies into new pinned host memory (timed again below); once
+# `y_cpu` lets go of its results, the second call reuses those blocks. Without a GPU, `y.to('cpu')` returns the
+# same tensor: nothing is copied, so a CPU analogue stands in, and GPU recordings show the real thing.
 #
 # ## The three ingredients
 #
 # * **Pinned memory.** `pin_memory=True` allocates page-locked host memory, which the GPU's copy engine writes
 #   directly; on a GPU, Predict below measures copy rates (GB/s) into pinned and ordinary (*pageable*) memory.
-#   Allocate buffers once and reuse them.
 # * **A copy stream.** Work on one CUDA stream runs in order: a copy queued behind product `i+1` waits for it. On a
 #   second stream `s` (`with torch.cuda.stream(s):`), copy `i` can run while product `i+1` computes.
 # * **Events.** `done.record()` puts a marker on the compute stream after product `i`; `s.wait_event(done)` holds
@@ -127,7 +126,7 @@ print(show.copied_text(y, y_cpu))
 # thread sets its own `torch.set_num_threads`.
 
 # %% [markdown] lang="zh"
-# 在GPU上，第一次 `non_blocking=True` 调用复制到新的锁页主机内存（下文再做一次，整体计时）；`y_cpu` 释放了
+# 在GPU上，第一次 `non_blocking=True` 调用复制到新的锁页主机内存（下文再计时一次）；`y_cpu` 释放了
 # 这些结果之后，第二次调用便重复使用这些内存块。
 # 没有GPU时，`y.to('cpu')` 返回的是同一个张量：什么也没有复制，因此下面用一个CPU上的类比代替，GPU上的录制结果
 # 则展示真正的情形。
@@ -135,7 +134,7 @@ print(show.copied_text(y, y_cpu))
 # ## 三个要素
 #
 # * **锁页内存**。`pin_memory=True` 分配锁页主机内存，GPU的复制引擎可以直接写入它；在GPU上，下面的“预测”
-#   测量复制到锁页内存和普通（*可分页*）内存的速率（GB/s）。缓冲区只分配一次，然后重复使用。
+#   测量复制到锁页内存和普通（*可分页*）内存的速率（GB/s）。
 # * **复制流**。同一个CUDA流上的工作按顺序执行：排在乘积 `i+1` 之后的复制要等它完成。放在第二个流 `s` 上
 #   （`with torch.cuda.stream(s):`），复制 `i` 就能在计算乘积 `i+1` 的同时进行。
 # * **事件**。`done.record()` 在计算流上乘积 `i` 之后放一个标记；`s.wait_event(done)` 让复制流等到这个标记为止，
@@ -151,8 +150,8 @@ print(show.copied_text(y, y_cpu))
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read the moment it returns. `lane.kind` is `'gpu'` or
 # `'cpu'`, `lane.threads` a CPU lane's share of the cores. The check runs it in a separate process: it runs, every
-# buffer holds `x @ w` (against float64) and is complete at return, and the copies overlap the products (measured
-# from your run's own timeline).
+# buffer holds `x @ w` (against float64) and is complete at return, and the copies overlap the products (from
+# your run's own timeline).
 #
 # On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU, 20 products of `x` 700 × 4 by `w` 4 × 700: a
 # square product does N multiply-adds per number it writes, so its copy would be a sliver of the run; these do 4,
@@ -438,7 +437,7 @@ show.plot_exercise_three(ex3)
 # </details>
 #
 # **4. Use a profiler.** `torch.profiler` works in a notebook, on a CPU too. Predict which operator takes most of the
-# time, then profile. Open the trace at ui.perfetto.dev.
+# time: write it in `my_guess`, then profile. Open the trace at ui.perfetto.dev.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
@@ -449,13 +448,15 @@ show.plot_exercise_three(ex3)
 # </details>
 #
 # **4. 使用性能分析器**。`torch.profiler` 可以在Jupyter记事本中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，
-# 再做性能分析。在 ui.perfetto.dev 中打开跟踪文件。
+# 把它写进 `my_guess`，再做性能分析。在 ui.perfetto.dev 中打开跟踪文件。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
 import tempfile
 
 from torch.profiler import ProfilerActivity, profile
+
+my_guess = None  # the operator you expect to take the most time, as the profiler names it
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
 # On a CPU the profiler records only the thread that starts it, not the copy thread of run_and_copy,
@@ -464,19 +465,20 @@ work = (lambda: copy_task.run_and_copy(x, w, buffers, lane)) if GPU else (lambda
 with comm.no_profiler_chatter(), profile(activities=activities) as prof:
     work()
     d2l_ext.wait_for_lanes([lane])
-print(prof.key_averages().table(sort_by='self_cuda_time_total' if GPU else 'self_cpu_time_total', row_limit=8))
 trace = pathlib.Path(tempfile.gettempdir()) / 'run_and_copy_trace.json'
 prof.export_chrome_trace(str(trace))
+print(show.profile_guess_text(prof, GPU, my_guess))
 print(d2l_ext.t('communication.profile.trace', path=trace))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+print(prof.key_averages().table(sort_by='self_cuda_time_total' if GPU else 'self_cpu_time_total', row_limit=8))
 print(show.profile_text(prof, GPU))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
 # `aten::mm` (the products) and `aten::copy_` (the copies; on a GPU also listed as `Memcpy DtoH`, the same time
-# again); the hidden cell prints their split. On a GPU the copies sit on a second stream, each after its product. The
+# again); the hidden cell prints the profile and their split. On a GPU the copies sit on a second stream, each after its product. The
 # profile is one more run, timed another way, so its split need not equal the copy share above.
 # </details>
 #
@@ -491,7 +493,8 @@ print(show.profile_text(prof, GPU))
 # ## Pitfalls
 #
 # * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
-# * **Reading before the sync:** a `non_blocking` result is not there until you synchronize the stream that copies it.
+# * **Reading before the sync:** a `non_blocking` result is incomplete (it may hold old contents) until you
+#   synchronize the stream that copies it.
 # * **Pageable memory:** recorded copies into it ran at fewer GB/s than into pinned buffers.
 # * **New host memory per call:** recorded new pageable tensors were slower than reused buffers; new pinned memory,
 #   timed on its first call only, was slower than later calls.
@@ -501,7 +504,7 @@ print(show.profile_text(prof, GPU))
 # <details><summary>参考答案</summary>
 #
 # `aten::mm`（乘积）和 `aten::copy_`（复制；在GPU上还会以 `Memcpy DtoH` 列出，那是同一段时间）；隐藏的单元格打印
-# 二者各占多少。在GPU上，复制位于第二个流上，每次复制都在其乘积之后。性能分析是另外一次运行，计时方式也不同，
+# 性能分析的表格和二者各占多少。在GPU上，复制位于第二个流上，每次复制都在其乘积之后。性能分析是另外一次运行，计时方式也不同，
 # 所以分析结果中的比例不一定等于上面的复制占比。
 # </details>
 #
@@ -516,7 +519,7 @@ print(show.profile_text(prof, GPU))
 # ## 易错点
 #
 # * **不等待**：不同步就为排队的GPU工作计时，测到的只是排队的时间。
-# * **同步之前读取**：`non_blocking` 的结果在负责复制的流同步之前并不存在。
+# * **同步之前读取**：`non_blocking` 的结果在负责复制的流同步之前并不完整（可能还是缓冲区原有的内容）。
 # * **可分页内存**：在录制结果中，复制到可分页内存的速率（GB/s）低于复制到锁页缓冲区。
 # * **每次调用都用新的主机内存**：在录制结果中，新建的可分页张量比重复使用的缓冲区慢；新的锁页内存只在第一次调用时
 #   计时，比之后的调用慢。

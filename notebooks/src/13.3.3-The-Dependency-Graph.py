@@ -102,7 +102,7 @@ def lane_step(i, params, X, y, n_total):
 #
 # 1. 把一半样本（`X.tensor_split(2)`，`y` 也一样）和一份权重副本交给执行路 `i`，放在 `lanes[i].device()` 上。
 # 2. **同时**在两半样本上运行 `lane_step`：`run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上启动 `jobs[i]()`（CPU执行路在
-#    自己的线程中运行，GPU执行路的CUDA 内核被放入队列），并返回它们的结果。
+#    自己的线程中运行，GPU执行路的CUDA内核排入队列），并返回它们的结果。
 # 3. 把梯度移到 `params` 所在的CPU上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
 #
 # 检查会运行四个随机梯度下降步，并评判：更新（与float64结果比较）、放置和两半的重叠（根据你的代码运行时记录的
@@ -304,7 +304,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务计算
-# `tanh((sum of its inputs) @ W)`；一共三个阶段，每个阶段是一个菱形：若干条分支，各含 `arms` 中给定个数的乘法，最后在
+# `tanh((各输入之和) @ W)`；一共三个阶段，每个阶段是一个菱形：若干条分支，各含 `arms` 中给定个数的乘法，最后在
 # 汇合点汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条执行路上（其后的链最长的任务先放），并让每条
 # 执行路至少分到一个；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。
 

@@ -135,9 +135,9 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # ## Measure the ingredients
 #
 # `run_allreduce` sends *your* functions to the processes. It adds DDP at four bucket sizes, the **step without
-# all-reduce** (forward, backward, update; nothing sent), **all-reduce alone**, and a control, **(b) flat**: (a) with all gradients in one
-# buffer, one call. (a) minus flat compares many calls with one call plus two untimed copies. Every step is
-# checked against float64; a few are profiled for the intervals.
+# all-reduce** (forward, backward, update; nothing sent), **all-reduce alone**, and a control, **(b) flat**: (a) with
+# all gradients in one buffer, one call. (a) minus flat compares many calls with one call plus two copies, timed
+# within (b)'s step, not separately. Every step is checked against float64; a few are profiled for the intervals.
 
 # %% [markdown] lang="zh"
 # ## 测量预测所需的数据
@@ -145,8 +145,8 @@ def allreduce_in_hooks(model, X, y, optimizer):
 # `run_allreduce` 把*你的*函数发给各个进程。它还加上四种桶大小的DDP、**不做全归约的训练步**（前向传播、
 # 反向传播、更新；不发送）、
 # **仅全归约**，以及一个对照版本**(b) 扁平**：即(a)，但所有梯度放在一个缓冲区里，只调用一次。(a)减去扁平版本，
-# 比较的是多次调用与一次调用加两次未计时的复制。每个训练步都与float64的结果检查；有几步
-# 做了性能分析以得到时间区间。
+# 比较的是多次调用与一次调用加两次复制（复制计入(b)的训练步时间，只是未单独计时）。每个训练步都与float64的结果
+# 检查；有几步做了性能分析以得到时间区间。
 
 # %% tags=["nbval-ignore-output"]
 traces = trace_folder()  # removed when this variable is replaced or the kernel ends
@@ -198,7 +198,7 @@ print(show.prediction_text(allreduce, serial, overlapped))
 #
 # Per overlapping version: the **overlap** (share of its all-reduce's busy time during which backward computed),
 # the **model**'s share, and the **wall clock** against (a), split into terms. Dots: repeats; hatched: predicted
-# (by the model; values printed above).
+# (printed above).
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：应当预期什么</summary>
@@ -210,7 +210,7 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # ## 实测
 #
 # 每个重叠的版本给出：**重叠**（它的全归约忙碌的时间里反向传播也在计算的比例）、**模型**给出的比例，以及与(a)
-# 相比的**挂钟时间**，拆成若干项。点：各次重复；斜线条：预测（模型给出，数值印在图的上方）。
+# 相比的**挂钟时间**，拆成若干项。点：各次重复；斜线条：预测（数值印在图的上方）。
 
 # %% tags=["nbval-ignore-output"]
 print(show.check_text(result))
@@ -415,16 +415,15 @@ print(show.ratio_text(result, ex3))  # each batch's ratio, then how many times i
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves backward's arithmetic, not the bytes: were the step all arithmetic, the ratio would
-# double. The last line says whether it grew about 2x (within 10%), more, or less; what makes up any difference
-# is not timed.
+# Half the batch halves forward and backward's arithmetic, not the bytes nor the update's work. The last line says
+# whether the ratio grew about 2x (neither more than 1.1 times the other), more, or less.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使反向传播的算术运算量减半，而字节数不变：假如训练步的时间全是算术运算，这个比值会翻倍。两个比值下面的
-# 那一行说明它大约是2倍（相差10%以内）、多于还是少于2倍；造成差别的各个部分没有单独计时。
+# 批量减半使前向传播和反向传播的算术运算量减半，而字节数和参数更新的工作量不变。两个比值下面的那一行说明这个比值
+# 大约是2倍（两者之比不超过1.1）、多于还是少于2倍。
 # </details>
 
 # %% [markdown]
@@ -611,7 +610,8 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # ## Remember
 #
 # - Data parallelism averages gradients with an all-reduce; a call costs about α + 2(n-1)/n × bytes / β.
-# - Overlap comes from the dependency graph: a layer's gradient is final before backward reaches the layers before it.
+# - Overlap comes from the dependency graph: a layer's gradient is final before backward reaches the layers nearer
+#   the input.
 # - Measure overlap from intervals (0-100%); the wall clock also counts fewer calls and backward's speed.
 #
 # ## Pitfalls
@@ -624,7 +624,7 @@ d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # ## 记住
 #
 # - 数据并行用全归约对梯度取平均；一次调用的代价约为 α + 2(n-1)/n × 字节数 / β。
-# - 重叠来自依赖图：一层的梯度在它前面各层的反向传播完成之前就已经确定了。
+# - 重叠来自依赖图：一层的梯度在靠近输入的各层的反向传播完成之前就已经确定了。
 # - 用时间区间测量重叠（0-100%）；挂钟时间的差别还包含调用次数的减少和反向传播快慢的变化。
 #
 # ## 易错点

@@ -91,9 +91,9 @@ MESSAGES = {
     'allreduce.wall.slower': '(a) and this step: {verdict}; this step is slower',
     'allreduce.wall.same': '(a) and this step: {verdict}',
     'allreduce.why.head': '    (a) minus it, {gain} ms =',
-    'allreduce.why.calls': '{ms} ms by the model for {k} fewer calls ({k} × α {alpha:.3f} ms)',
-    'allreduce.why.overlap': ('{ms} ms of all-reduce in flight during backward (its wait for the other '
-                              'processes included)'),
+    'allreduce.why.calls': '{ms} ms saved, by the model, for {k} fewer calls ({k} × α {alpha:.3f} ms)',
+    'allreduce.why.overlap': ('{ms} ms saved: all-reduce hidden behind backward (in flight while backward computed,'
+                              ' its wait for the other processes included)'),
     'allreduce.why.rest': '{ms} ms none of these accounts for (larger interquartile range {spread} ms)',
     'allreduce.why.join': '; ',
     'allreduce.sep_list': ', ',
@@ -123,32 +123,34 @@ MESSAGES = {
     'allreduce.buckets.serial': '(a) measured',
     'allreduce.buckets.flat': '(b) flat measured',
     'allreduce.buckets.one': 'one bucket: the whole gradient',
-    'allreduce.buckets.title': "model's best: {model} MiB ({buckets} buckets); measured best: {measured} MiB",
-    'allreduce.buckets.title_model': "model's best: {model} MiB ({buckets} buckets)",
-    'allreduce.buckets.title_same': "model's best: {model} MiB ({buckets} buckets); measured: no size told apart",
-    'allreduce.buckets.text': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest: {measured'
-                               '} MiB ({where})'),
-    'allreduce.buckets.text_tied': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest, with'
-                                    ' the sizes not told apart from it (by the test in the lines below): {measure'
-                                    'd} MiB ({where})'),
+    'allreduce.buckets.title': ("model's fastest: {model} MiB ({buckets} buckets)\nmeasured fastest: {fastest} MiB "
+                                '(median {ms} ms)'),
+    'allreduce.buckets.title_model': "model's fastest: {model} MiB ({buckets} buckets)",
+    'allreduce.buckets.title_same': ("model's fastest: {model} MiB ({buckets} buckets)\nmeasured: no size told apar"
+                                     't from the fastest, {fastest} MiB (median {ms} ms)'),
+    'allreduce.buckets.text': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest: {fastest} M'
+                               'iB, median {ms} ms ({where})'),
+    'allreduce.buckets.text_tied': ('bucket sizes the model predicts fastest: {model} MiB; measured fastest: {faste'
+                                    'st} MiB, median {ms} ms; not told apart from it (by the test in the lines belo'
+                                    'w): {others} MiB ({where})'),
     'allreduce.buckets.shared': '{mb} MiB is in both',
     'allreduce.buckets.neighbours': ('measured {measured} MiB and model {model} MiB are neighbouring sizes in the '
                                      'sweep of {sweep} MiB'),
     'allreduce.buckets.apart': ('measured {measured} MiB and model {model} MiB are {steps} positions apart in the '
                                 'sweep of {sweep} MiB'),
-    'allreduce.buckets.text_same': ('bucket sizes the model predicts fastest: {model} MiB; measured: no size told'
-                                    ' apart from the fastest, {fastest} MiB (for each, the medians differ by no m'
-                                    'ore than the larger interquartile range, or the middle halves of the repeats'
-                                    ' overlap)'),
+    'allreduce.buckets.text_same': ('bucket sizes the model predicts fastest: {model} MiB; measured: no size told a'
+                                    'part from the fastest, {fastest} MiB, median {ms} ms (for each, the medians di'
+                                    'ffer by no more than the larger interquartile range, or the middle halves of t'
+                                    'he repeats overlap)'),
     'allreduce.panel.col_buckets': 'calls',
     'allreduce.panel.col_overlap': 'overlap (measured)',
     'allreduce.panel.col_model': 'overlap (model)',
     'allreduce.panel.col_gain': '(a) - DDP (ms)',
-    'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes; (a) '
-                                  'and flat: {verdict}; flat is slower, so no saving from fewer calls shows here; by t'
-                                  'he one-float all-reduce (α = {alpha:.3f} ms) the calls flat avoids are worth {saved'
-                                  ':.1f} ms; flat also copies every gradient into one buffer and back, and this run do'
-                                  'es not time those copies'),
+    'allreduce.per_call.slower': ('(a) made {calls} all-reduce calls and the flat control 1, with the same bytes; ('
+                                  'a) and flat: {verdict}; flat is slower, so no saving from fewer calls shows here'
+                                  '; by the one-float all-reduce (α = {alpha:.3f} ms) the calls flat avoids are wor'
+                                  'th {saved:.1f} ms; flat also copies every gradient into one buffer and back: tho'
+                                  'se copies are inside its timed step, not timed separately'),
     'allreduce.recorded.where': ('Recorded on a machine with {gpus} and {cores} CPU cores: the gloo processes ran on'
                                  ' its CPU cores, one core each, not on the GPU (PyTorch {torch}, Python {python}, '
                                  'NumPy {numpy}), on {date}; world sizes {sizes}'),
@@ -190,10 +192,10 @@ MESSAGES = {
                                       'ensors} gradient tensors'),
     'allreduce.predict.overlapped': ('predicted best overlap, max(step without all-reduce, all-reduce): {seconds:'
                                      '.4f} s'),
-    'allreduce.why.slower': ("{ms} ms from backward's operators (profiled) taking {mine} ms instead of {alone} "
-                             'ms in the step without all-reduce ({ratio:.2f}x as long: slower here)'),
-    'allreduce.why.faster': ("{ms} ms from backward's operators (profiled) taking {mine} ms instead of {alone} "
-                             'ms in the step without all-reduce ({ratio:.2f}x as long: faster here)'),
+    'allreduce.why.slower': ('{ms} ms lost to the slower backward: its operators (profiled) took {mine} ms instead '
+                             'of {alone} ms in the step without all-reduce ({ratio:.2f}x as long)'),
+    'allreduce.why.faster': ('{ms} ms gained from the faster backward: its operators (profiled) took {mine} ms inst'
+                             'ead of {alone} ms in the step without all-reduce ({ratio:.2f}x as long)'),
     'allreduce.why.rest_larger': ('{ms} ms none of these accounts for (larger interquartile range {spread} ms): '
                                   'larger than every term above, so these terms do not explain the difference'),
     'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it {gain:+.'
@@ -211,12 +213,12 @@ MESSAGES = {
                                         'an earlier run of the same kind of machine, not of this session'),
     'allreduce.recorded.other_machine': "This machine differs from the recording's: here {here}, there {there}",
     'allreduce.recorded.none': 'no recording from a machine with a GPU is installed with this package',
-    'allreduce.plot.title_overlap_faster': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model '
-                                            '{predicted:.0%}); {ms} ms faster than (a), told apart'),
-    'allreduce.plot.title_overlap_slower': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model '
-                                            '{predicted:.0%}); {ms} ms slower than (a), told apart'),
-    'allreduce.plot.title_overlap_untold': ('{label}: {overlap:.0%} of its all-reduce ran during backward (model '
-                                            '{predicted:.0%}); step time not told apart from (a)'),
+    'allreduce.plot.title_overlap_faster': ('{label}: {overlap:.0%} of its all-reduce ran during backward\n(model {'
+                                            'predicted:.0%}); {ms} ms faster than (a), told apart'),
+    'allreduce.plot.title_overlap_slower': ('{label}: {overlap:.0%} of its all-reduce ran during backward\n(model {'
+                                            'predicted:.0%}); {ms} ms slower than (a), told apart'),
+    'allreduce.plot.title_overlap_untold': ('{label}: {overlap:.0%} of its all-reduce ran during backward\n(model {'
+                                            'predicted:.0%}); step time not told apart from (a)'),
     'allreduce.guess.slowdown': ("while its all-reduce ran, backward's operators took {mine} ms, {ratio:.2f}x as "
                                  'long as the {alone} ms in the step without all-reduce (profiled, median of the '
                                  'profiled steps); the model gives them {alone} ms, their time without all-reduce'),
@@ -254,12 +256,12 @@ MESSAGES = {
                                 ' backward; {verdict}'),
     'allreduce.one_call.apart': ('{label} and the flat control (b) each make one all-reduce of the whole gradient afte'
                                  'r backward; {verdict}; nothing measured here splits that difference into parts'),
-    'allreduce.ratio_rise.more': ('halving the batch made the ratio {rise:.2f}x as large: more than the 2x that '
-                                  'a step made only of arithmetic would give'),
-    'allreduce.ratio_rise.less': ('halving the batch made the ratio {rise:.2f}x as large: less than the 2x that '
-                                  'a step made only of arithmetic would give'),
-    'allreduce.ratio_rise.about': ('halving the batch made the ratio {rise:.2f}x as large: about the 2x that '
-                                   'a step made only of arithmetic would give'),
+    'allreduce.ratio_rise.more': ('halving the batch made the ratio {rise:.2f}x as large ({new:.2f} / {old:.2f}): m'
+                                  'ore than 2x (above {high:.2f}x)'),
+    'allreduce.ratio_rise.less': ('halving the batch made the ratio {rise:.2f}x as large ({new:.2f} / {old:.2f}): l'
+                                  'ess than 2x (below {low:.2f}x)'),
+    'allreduce.ratio_rise.about': ('halving the batch made the ratio {rise:.2f}x as large ({new:.2f} / {old:.2f}): '
+                                   'about 2x (from {low:.2f}x to {high:.2f}x)'),
     'allreduce.trace.file': "this run's trace of {label}, process {rank}: {path}",
     'allreduce.trace.kept': ("these files last while this notebook's kernel runs: the folder is removed when "
                              'the variable traces is replaced or the kernel ends'),
@@ -270,4 +272,20 @@ MESSAGES = {
                                        'r, no step): {seconds:.4f} s (median)'),
     'allreduce.model_step': '{label} {seconds:.4f} s',
     'allreduce.model_steps': "predicted step times (the model's), drawn hatched below: {steps}",
+    'allreduce.why.calls_lost': '{ms} ms lost, by the model, for {k} more calls ({k} × α {alpha:.3f} ms)',
+    'allreduce.why.overlap_lost': '{ms} ms lost: less all-reduce hidden behind backward than in (a)',
+    'allreduce.buckets.title_tied': ("model's fastest: {model} MiB ({buckets} buckets)\nmeasured fastest: {fastest}"
+                                     ' MiB (median {ms} ms); not told apart from it: {others} MiB'),
+    'allreduce.buckets.shared_tied': "{mb} MiB among them is the model's fastest",
+    'allreduce.ratio_rise.why': ("; 2x only if all of the step's time were work that halves with the batch (forward"
+                                 " and backward's arithmetic): the update does the same work for any batch, and thi"
+                                 's run does not time the parts separately'),
+    'allreduce.row.backward': 'step without\nall-reduce',
+    'allreduce.row.nosync': 'DDP in no_sync',
+    'allreduce.row.allreduce': 'all-reduce alone',
+    'allreduce.row.serial': '(a) backward,\nthen all-reduce',
+    'allreduce.row.flat': '(b) flat',
+    'allreduce.row.hooks': '(c) hooks',
+    'allreduce.row.ddp': '(d) DDP, {mb:g} MiB',
+    'allreduce.row.one_bucket': '{label}\n(one bucket)',
 }

@@ -88,10 +88,12 @@ MESSAGES = {
                                          'memory, {cold:.3f} s (one timing: there is one first call per process); '
                                          'later calls, into the blocks PyTorch kept from it, {warm:.3f} s (median '
                                          'of {repeats} repeats; the first took {ratio:.0f} times as long).'),
-    'communication.first_copy.profile': ('torch.profiler, first call: aten::to held the CPU {cpu:.3f} s, the GPU '
-                                         'copied for {cuda:.3f} s; the rest, {rest:.3f} s by subtraction, is CPU time '
-                                         'outside the GPU copy, and this run does not split it further (allocating '
-                                         'the new memory is not timed apart).'),
+    'communication.first_copy.profile': ('torch.profiler, first call: aten::to took {cpu:.3f} s of CPU time, the GPU '
+                                         'copy {cuda:.3f} s of CUDA time; {cpu:.3f} s - {cuda:.3f} s = {rest:.3f} s: '
+                                         'at least that much of the call was not spent in the GPU copy. This run does '
+                                         'not test what it was spent on.'),
+    'communication.first_copy.profile_plain': ('torch.profiler, first call: aten::to took {cpu:.3f} s of CPU time, '
+                                               'the GPU copy {cuda:.3f} s of CUDA time.'),
     'communication.timeline.cpu_analogue': 'CPU analogue: computing thread and copying thread',
     'communication.first_copy.title': "Book's non_blocking copy: first call into new memory against later calls",
     'communication.profile_title': 'torch.profiler: CPU time and CUDA time of the copy operators',
@@ -122,6 +124,14 @@ MESSAGES = {
                                         'which streams they ran.'),
     'communication.profile.split_cpu': ('CPU time: products (aten::mm) {mm:.4f} s, copies (aten::copy_) {copy:.4f} '
                                         's: the copies took {share:.0%} as long as the products.'),
+    'communication.profile.guess_none': ("Write the operator you expect to take the most time in my_guess (for "
+                                         "example 'aten::mm' or 'aten::copy_'), then run this cell; the hidden cell "
+                                         'below prints the profile.'),
+    'communication.profile.guess_right': ('your guess {guess}; the aten:: operator with the most self {kind} time: '
+                                          '{top} ({seconds:.4f} s), as you predicted'),
+    'communication.profile.guess_other': ('your guess {guess}; the aten:: operator with the most self {kind} time: '
+                                          '{top} ({seconds:.4f} s), not the one you predicted'),
+    'communication.profile.guess_no_ops': 'your guess {guess}; the profile holds no aten:: operator to compare',
     'communication.recorded.rates': ('recorded: {tflop:.1f} TFLOP in {run:.4f} s ({tflops:.1f} TFLOP/s); '
                                   '{gb:.1f} GB into pinned buffers in {copy:.4f} s ({gbps:.1f} GB/s)\n'
                                   'predicted: one stream run + copy = {one:.4f} s; '

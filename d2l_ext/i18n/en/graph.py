@@ -33,8 +33,9 @@ MESSAGES = {
     'graph.col_speedup': 'serial total / this',
     'graph.col_predicted': 'predicted (s)',
     'graph.col_error': 'relative error vs float64',
-    'graph.schedule_speedup': ('the schedule is {speedup:.2f}x faster than one box at a time; with these box times '
-                               'no schedule can beat {bound:.2f}x: none is shorter than the critical path, '
+    'graph.schedule_speedup': ('the schedule runs {speedup:.2f}x as fast as one box at a time; with these box times '
+                               'no schedule runs more than {bound:.2f}x as fast: none is shorter than the critical '
+                               'path, '
                                "{crit:.3f} ms, or than the schedule's busiest row ({row}) running its boxes in turn, "
                                '{lane:.3f} ms; the floor is the larger, {floor:.3f} ms'),
     'graph.critical_path_is': 'critical path: {path}',
@@ -62,7 +63,7 @@ MESSAGES = {
                         '{planned:.0f}, critical path {path:.0f}; no plan takes fewer than {floor:.0f} (a join '
                         'waits for every task before it, so the parts between joins run in turn: each at least its '
                         'longest chain or its products shared by the {lanes} lanes, rounded up, whichever is '
-                        'longer, plus 1 for each join), so none is more than {bound:.2f}x faster than serial'),
+                        'longer, plus 1 for each join), so none runs more than {bound:.2f}x as fast as serial'),
     'graph.dag_count': '{count} on {lane}',
     'graph.dag_split': 'the plan puts {counts}',
     'graph.dag_split_speeds': 'the lanes differ in speed (one product timed on each); the plan puts {counts}',
@@ -116,8 +117,13 @@ MESSAGES = {
     'graph.dag_unnamed': "bars too narrow for a task's name are left unnamed; the plan above names every task",
     'graph.title_dag_plan': ("The book's exercise 5: the plan (which lane runs each task; columns follow the "
                              'dependencies)'),
-    'graph.title_dag_run': 'The plan run here: {ratio:.2f}x as fast as one lane in order (medians)',
-    'graph.title_dag_run_slower': 'The plan run here: {inv:.2f}x as long as one lane in order (medians)',
+    'graph.title_dag_run': ('The plan run here: {ratio:.2f}x as fast as one lane in order (timed medians {mine} and '
+                            '{other} ms)'),
+    'graph.title_dag_run_slower': ('The plan run here: {inv:.2f}x as long as one lane in order (timed medians {mine} '
+                                   'and {other} ms)'),
+    # what draw_dag's bars are: one run traced after the timing, not a timed repeat (its time beside the median)
+    'graph.title_dag_bars': 'bars: one more run after the timing, {span:.2f} ms (the timed median: {median} ms)',
+    'graph.title_dag_bars_only': 'bars: one more run after the timing, {span:.2f} ms',
     'graph.broken_caught': 'an engine that skips the waits: the check against float64 caught it ({message})',
     'graph.lane_line': '{lane} = {name}: {explanation}',
     'graph.what_step': 'the two-lane step',
@@ -151,8 +157,8 @@ MESSAGES = {
     'graph.ratio_item': '{variant} {ratio:.2f}',
     'graph.measured_over_predicted': 'measured / predicted: {ratios}',
     'graph.overlap_line': ('overlap of the two halves in one step together: the shorter half was busy {fraction:.0%} '
-                           'of its time while the other ran too (from one step recorded after the timing, the median '
-                           'overlap of {runs}: the halves were busy {t0:.2f} ms and {t1:.2f} ms; '
+                           'of its time while the other ran too (of {runs} steps recorded after the timing, the one '
+                           'whose overlap was the median: its halves were busy {t0:.2f} ms and {t1:.2f} ms; '
                            'predicted {predicted:.0%} for halves started together); wall clock, one after the other '
                            'minus together: {saved:.2f} ms (predicted {saved_pred:.2f} ms)'),
     'graph.overlap_unexplained': ('in that step one half was busy from {a0:.2f} to {b0:.2f} ms and the other from '
@@ -257,8 +263,8 @@ MESSAGES = {
     'graph.dag_breakdown_lane': ('{lane} ({tasks} of the tasks): running them {products:.2f} ms, fetching inputs '
                                  '(a copy where made on the other device) {copies:.2f} ms, waiting for inputs '
                                  '{waiting:.2f} ms'),
-    'graph.title_dag_run_tied': ('The plan run here: not told apart from one lane in order (medians {mine:.2f} and '
-                                 '{other:.2f} ms)'),
+    'graph.title_dag_run_tied': ('The plan run here: not told apart from one lane in order (timed medians {mine} '
+                                 'and {other} ms)'),
     'graph.vs.shorter': ('the schedule made from boxes timed one at a time ({ms:.2f} ms) is shorter than the '
                          'measured step ({step:.2f} ms) by {diff:.2f} ms (the schedule is {ratio:.2f}x the step), '
                          'and this run does not break that difference down'),

@@ -4,7 +4,7 @@ MESSAGES = {
     'overview.assume.separate': ('assuming separate hardware (each lane has its own device) and lanes that take '
                                  'about equally long alone'),
     'overview.verdict.as_expected': ("Measured {measured:.2f}x; the lanes' own times alone give {expected:.2f}x: "
-                                     'within {tolerance:.0%}.'),
+                                     '{within}.'),
     'overview.verdict.below': ("Measured {measured:.2f}x, below the {expected:.2f}x that the lanes' own times alone "
                                'give; the repeats of "together" give {low:.2f}x to {high:.2f}x.'),
     'overview.verdict.above': ("Measured {measured:.2f}x, above the {expected:.2f}x that the lanes' own times alone "
@@ -16,10 +16,10 @@ MESSAGES = {
     'overview.summary.gpu': ('   Recorded on {gpu}, {date}: {products} of {size}x{size}; together {speedup:.2f}x as '
                              "fast as one after the other (predicted from each lane's time alone: "
                              '{expected:.2f}x).'),
-    'overview.summary.comm': ('2. Computation and communication, recorded on {gpu}: {iters} products alone took '
-                              '{run:.3f} s; computing and copying each result to the host on the same stream '
-                              'took {one:.3f} s; computing and copying with a copy stream and events took '
-                              '{two:.3f} s.'),
+    'overview.summary.comm': ('2. Computation and communication, recorded on {gpu}, {date}: {iters} products of '
+                              '{size}x{size} alone took {run:.3f} s; computing them and copying each result to the '
+                              'host into {buffers} took {one:.3f} s on the same stream and {two:.3f} s with a copy '
+                              'stream and events.'),
     'overview.summary.no_comm': '2. Computation and communication: no GPU recording of copies is available here.',
     'overview.summary.graph': ('3. The dependency graph: the extra notebook on it measures a training step split '
                                'over two lanes against one lane with the whole minibatch.'),
@@ -41,4 +41,8 @@ MESSAGES = {
     'overview.verdict.not_apart': ("Measured {measured:.2f}x; the lanes' own times alone give {expected:.2f}x."),
     'overview.verdict.unequal': ('The lanes alone took {times} s, not equal: from their times the prediction is '
                                  '{expected:.2f}x, while the hardware rule ({closed:.2f}x) assumed equal lanes.'),
+    'overview.buffers.pinned.prealloc': 'reused pinned buffers',
+    'overview.buffers.pinned.fresh': 'new pinned tensors',
+    'overview.buffers.pageable.prealloc': 'reused pageable buffers',
+    'overview.buffers.pageable.fresh': 'new pageable tensors',
 }

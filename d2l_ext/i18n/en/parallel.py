@@ -41,10 +41,11 @@ MESSAGES = {
     'parallel.small_ops.gpu_open': ('Issuing one small product from Python took about {launch_us:.1f} us here, one '
                                     'lane {per_us:.1f} us per product, the batched product {batched_us:.2f} us per '
                                     'product. These numbers do not show the launches to be the limit.'),
-    'parallel.small_ops.cpu': ('On {cores} core(s), per product of {size}x{size}: {per_us:.1f} us as one call '
-                               'each (one lane), {batched_us:.1f} us inside one batched product; at the rate of one '
-                               '{large}x{large} product ({gflops:.0f} GFLOP/s) its 2n³ FLOP take {rated_us:.1f} us. '
-                               "The rows give each way's time, to set against one lane with all the cores."),
+    'parallel.small_ops.cpu': ('On {cores} core(s), per product of {size}x{size}: {per_us:.1f} us as one call each '
+                               '(one lane), {batched_us:.1f} us inside one batched product; at the rate of one '
+                               '{large}x{large} product on one lane with all {cores} core(s) ({gflops:.0f} '
+                               "GFLOP/s) its 2n³ FLOP take {rated_us:.1f} us. The rows give each way's time, to "
+                               'set against one lane with all the cores.'),
     'parallel.per_product.line': ('{framework}, {lane} alone: {ms:.3g} ms per product at n={large} '
                                   '({gflops:.0f} GFLOP/s); at that rate {sizes}.'),
     'parallel.per_product.size': 'n={size} would take {rated:.3g} ms, measured {ms:.3g} ms ({ratio:.1f}x)',
@@ -64,8 +65,8 @@ MESSAGES = {
                                    'below give the spread.'),
     'parallel.book.single': ('Each of these is one timing, not a median; this run does not test why it took longer '
                              'than the sum of the lanes alone. The repeats below give medians.'),
-    'parallel.runner.like_book': ('The book\'s "both" cell took {book:.3f} s, run_on_lanes {runner:.3f} s: within '
-                                  '{noise:.0%} of each other (one timing each).'),
+    'parallel.runner.like_book': ('The book\'s "both" cell took {book:.3f} s, run_on_lanes {runner:.3f} s: '
+                                  '{within} (one timing each).'),
     'parallel.runner.slower': ('The book\'s "both" cell took {book:.3f} s, run_on_lanes {runner:.3f} s: run_on_lanes '
                                'took {ratio:.2f}x as long, more than {noise:.0%}, so here it did not beat the '
                                "book's cell (one timing each; this run does not test why)."),
@@ -73,26 +74,25 @@ MESSAGES = {
                                'cell took {ratio:.2f}x as long as run_on_lanes, more than {noise:.0%} (one timing '
                                'each).'),
     'parallel.book.check_serial': ('The book\'s "both" cell, timed once above: {both:.3f} s, {to_serial:.2f}x the '
-                                   'median of one after the other here ({serial:.3f} s): within {noise:.0%} of it.'),
+                                   'median of one after the other here ({serial:.3f} s): {within}.'),
     'parallel.book.check_together': ('The book\'s "both" cell, timed once above: {both:.3f} s, {to_together:.2f}x '
-                                     'the median of together here ({together:.3f} s): within {noise:.0%} of it.'),
+                                     'the median of together here ({together:.3f} s): {within}.'),
     'parallel.book.check_neither': ('The book\'s "both" cell, timed once above: {both:.3f} s, {to_serial:.2f}x the '
                                     'median of one after the other ({serial:.3f} s) and {to_together:.2f}x that of '
                                     'together ({together:.3f} s) here: one timing, near neither median; this run '
                                     'does not test why.'),
     'parallel.balance.lane': '{lane} {seconds:.3f} s',
-    'parallel.balance.even': 'Each lane alone (median): {lanes}: within {noise:.0%} of each other.',
+    'parallel.balance.even': 'Each lane alone (median): {lanes}: {within}.',
     'parallel.balance.uneven': ('Each lane alone (median): {lanes}: {ratio:.2f}x apart, more than {noise:.0%}: the '
                                 'product counts, chosen to aim at equal times, did not give equal times.'),
-    'parallel.no_wait.book_row': ("The book's synchronize(): {book:.4f} s, within {noise:.0%} of waiting for every "
-                                  'lane.'),
-    'parallel.no_wait.same': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. About the same: '
-                              'the work was done when the calls returned (PyTorch computes CPU work before '
-                              'returning), so there was nothing left to wait for.'),
-    'parallel.no_wait.queued': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. Without a wait '
-                                'the clock stopped when the work was queued, not when it was done.'),
-    'parallel.no_wait.book_short': ("The book's synchronize() measured {book:.4f} s: it waited for the current "
-                                    'device only.'),
+    'parallel.no_wait.book_row': '{Book_name}: {book:.4f} s, against {waited:.4f} s: {within}.',
+    'parallel.no_wait.same': ('{No_wait}: {no_wait:.4f} s; {waited_name}: {waited:.4f} s. About the same: the work '
+                              'was done when the calls returned (PyTorch computes CPU work before returning), so '
+                              'there was nothing left to wait for.'),
+    'parallel.no_wait.queued': ('{No_wait}: {no_wait:.4f} s; {waited_name}: {waited:.4f} s. Without a wait the '
+                                'clock stopped when the work was queued, not when it was done.'),
+    'parallel.no_wait.book_short': ('{Book_name}: {book:.4f} s, less than the {waited:.4f} s of "{waited_name}", '
+                                    'by more than {noise:.0%}.'),
     'parallel.rate': ('{lane}: one {size}x{size} product took {ms:.2f} ms (median of {repeats} repeats of '
                       '{products} products; {low:.2f}-{high:.2f} ms per product), {gflops:.0f} GFLOP/s'),
     'parallel.predict.line': '{variant}, {source}: {seconds:.3f} s',
@@ -130,7 +130,8 @@ MESSAGES = {
     'parallel.small_ops.suspect': ('{ratio:.2f}x is more than {cores} core(s) allow for lanes side by side, so '
                                    'the "{base}" row (every repeat {low:.1f}-{high:.1f} ms) was disturbed in this '
                                    'run: run the cell again before comparing the rows.'),
-    'parallel.recorded_sync_dated': '{gpu}, recorded {date}: without a wait the clock stops after queuing',
+    'parallel.recorded_sync_dated': ('{gpu}, recorded {date}: {work} of {size}x{size}; without a wait the clock '
+                                     'stops after queuing'),
     'parallel.eager': 'eager',
     'parallel.independence.title': '{framework} ({engine}): issued together {ratio:.2f}x as fast as one at a time',
     'parallel.small_ops.title': '{device}: fastest here was {variant}',
@@ -161,9 +162,9 @@ MESSAGES = {
                                           'at a time {single:.4f} s, issued together {together:.4f} s; one at a '
                                           'time / issued together = {ratio:.2f}'),
     'parallel.variant.all_cores': 'one lane, all {cores} cores, both jobs',
-    'parallel.no_wait.not_early': ('No wait: {no_wait:.4f} s; waiting for every lane: {waited:.4f} s. The no-wait '
-                                   'clock did not stop early (not below half of the waited time): the work was done '
-                                   'when the calls returned.'),
+    'parallel.no_wait.not_early': ('{No_wait}: {no_wait:.4f} s; {waited_name}: {waited:.4f} s. The no-wait clock '
+                                   'did not stop early (not below half of the waited time): the work was done when '
+                                   'the calls returned.'),
     'parallel.overlap.wall_predicted': ('Predicted: one after the other {serial:.3f} s, together {expected:.3f} s, '
                                         '{predicted:.3f} s less ({whence}).'),
     'parallel.overlap.wall_predicted_more': ('Predicted: one after the other {serial:.3f} s, together '
@@ -176,17 +177,16 @@ MESSAGES = {
     'parallel.speed.head_rates': ('Median time per product while every lane was busy (timeline) against the lane alone '
                                   '(from the rate measured alone above): {lanes}.'),
     'parallel.speed.lane': '{lane} {together:.3g} ms against {alone:.3g} ms per product ({ratio:.2f}x as long)',
-    'parallel.gap.agrees': ('{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median): '
-                            'within {noise:.0%}.'),
+    'parallel.gap.agrees': '{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median): {within}.',
     'parallel.gap.shared': ('{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median), {ratio:.2f}x '
-                            'the prediction. {Shared_source}: {shared:.3f} s, within {noise:.0%} of the measurement: '
-                            'the speeds the lanes ran at side by side account for the measured time.'),
+                            'the prediction. {Shared_source}: {shared:.3f} s; it and the measurement are '
+                            '{within_shared}: the speeds the lanes ran at side by side account for the measured '
+                            'time.'),
     'parallel.gap.open': ('{what}, {source}: {predicted:.3f} s; measured {measured:.3f} s (median), {ratio:.2f}x '
                           'the prediction; the repeats ranged from {low:.3f} to {high:.3f} s. Nothing measured here '
                           'tests a cause for this gap.'),
-    'parallel.gap.shared_speedup': ('{Shared_source}, the speedup is {shared:.2f}x, within {noise:.0%} of the '
-                                    'measurement: the speeds the lanes ran at side by side account for the measured '
-                                    'speedup.'),
+    'parallel.gap.shared_speedup': ('{Shared_source}, the speedup is {shared:.2f}x; the measurement is {within}: '
+                                    'the speeds the lanes ran at side by side account for the measured speedup.'),
     'parallel.recorded.runs': ('The repeats and the timeline are different runs; time per product in each: '
                                '{lanes}.'),
     'parallel.recorded.run_lane': ('{lane} {repeats_k} products in {repeats_s:.3f} s ({repeats_ms:.3g} ms each) '
@@ -201,10 +201,10 @@ MESSAGES = {
     'parallel.speed.sep': '; ',
     'parallel.gap.together': 'Together',
     'parallel.check.exercise': 'exercise {number}, {variant}',
-    'parallel.versus.faster_small': ('together was {pct:.1%} faster than one device doing both: within {noise:.0%}, '
-                                     'so the second lane gained almost nothing here; {apart}.'),
-    'parallel.versus.slower_small': ('together was {pct:.1%} slower than one device doing both: within {noise:.0%}, '
-                                     'so the second lane gained nothing here; {apart}.'),
+    'parallel.versus.faster_small': ('together was faster than one device doing both, {within}, so the second lane '
+                                     'gained almost nothing here; {apart}.'),
+    'parallel.versus.slower_small': ('together was slower than one device doing both, {within}, so the second lane '
+                                     'gained nothing here; {apart}.'),
     'parallel.versus.beaten': ('together was {ratio:.2f}x as fast as one device doing both, more than {noise:.0%}; '
                                '{apart}: here the second lane beat one device doing both jobs.'),
     'parallel.versus.lost': ('one device doing both was {ratio:.2f}x as fast as the lanes together, more than '
@@ -267,8 +267,7 @@ MESSAGES = {
     'parallel.small_ops.issue_close': ('Issuing one product from Python (the {products} calls timed once, from the '
                                        'first call until the last returned, without waiting for the GPU, per '
                                        "product): {launch_us:.1f} us; one lane's whole time per product (timed "
-                                       'until the GPU finished, median): {per_us:.1f} us: within {noise:.0%} of '
-                                       'each other.'),
+                                       'until the GPU finished, median): {per_us:.1f} us: {within}.'),
     'parallel.small_ops.issue_longer': ('Issuing one product from Python (the {products} calls timed once, from the '
                                         'first call until the last returned, without waiting for the GPU, per '
                                         "product): {launch_us:.1f} us; one lane's whole time per product (timed "
@@ -304,10 +303,10 @@ MESSAGES = {
                                    'against {serial:.4g} s; speedup {measured:.2f}x, below 1).'),
     'parallel.scaling.far': ('n={size}: measured {measured:.2f}x against the predicted {expected:.2f}x: '
                              '{ratio:.2f}x apart, more than {far:.1f}x.'),
-    'parallel.book.like_max': ('{cell} took {both:.3f} s, {to_slower:.1%} from the slower lane alone ({slower:.3f} '
-                               's): within {noise:.0%} of it, not near the sum of the lanes alone ({total:.3f} s).'),
-    'parallel.book.like_sum': ('{cell} took {both:.3f} s, {to_total:.1%} from the sum of the lanes alone ({total:.3f} '
-                               's): within {noise:.0%} of it, not near the slower lane alone ({slower:.3f} s).'),
+    'parallel.book.like_max': ('{cell} took {both:.3f} s against the slower lane alone ({slower:.3f} s): {within}; '
+                               'not near the sum of the lanes alone ({total:.3f} s).'),
+    'parallel.book.like_sum': ('{cell} took {both:.3f} s against the sum of the lanes alone ({total:.3f} s): '
+                               '{within}; not near the slower lane alone ({slower:.3f} s).'),
     'parallel.book.between': ('{cell} took {both:.3f} s: between the slower lane alone ({slower:.3f} s) and the '
                               'sum of the lanes alone ({total:.3f} s): {to_slower:.1%} more than the slower lane '
                               'alone (a share of its time) and {to_total:.1%} less than the sum (a share of the '
@@ -340,8 +339,8 @@ MESSAGES = {
     'parallel.name.baseline': 'one device doing both',
     'parallel.name.together': 'together',
     'parallel.name.slower': 'the slower lane alone',
-    'parallel.verdict.max_close': ('Together took {ratio:.2f}x the slower lane alone ({slower:.3f} s): within '
-                                   '{noise:.0%}, so here together took about max(t1, t2).'),
+    'parallel.verdict.max_close': ('Together took {ratio:.2f}x the slower lane alone ({slower:.3f} s): {within}, '
+                                   'so here together took about max(t1, t2).'),
     'parallel.verdict.max_above': ('Together took {ratio:.2f}x the slower lane alone ({slower:.3f} s), more than '
                                    '{noise:.0%}; {apart}: here together took longer than max(t1, t2).'),
     'parallel.verdict.max_below': ('Together took {ratio:.2f}x the slower lane alone ({slower:.3f} s), more than '
@@ -361,4 +360,16 @@ MESSAGES = {
     'parallel.engine.median_repeat': 'repeat {index} of "together", the one timed as the median',
     'parallel.engine.lane': ('{lane}: {iters} products on {workers} worker row(s), first start at {first:.1f} ms, '
                              'last end at {last:.1f} ms'),
+    'parallel.within.larger': '{pct} apart (a share of the larger), within {noise:.0%}',
+    'parallel.within.of': '{pct} apart (a share of {base}), within {noise:.0%}',
+    'parallel.within.base.prediction': 'the prediction',
+    'parallel.within.base.slower': 'the slower lane alone',
+    'parallel.within.base.book': "the book's cell",
+    'parallel.within.base.lane_per': "the lane's time per product",
+    'parallel.balance.uneven_unaimed': ('Each lane alone (median): {lanes}: {ratio:.2f}x apart, more than '
+                                        '{noise:.0%}; the product counts here were not chosen to give equal times.'),
+    'parallel.no_wait.book_long': ('{Book_name}: {book:.4f} s, {ratio:.2f}x the {waited:.4f} s of "{waited_name}", '
+                                   'more than {noise:.0%}; this run does not test why.'),
+    'parallel.recorded.sync_one': 'one GPU, {iters} products',
+    'parallel.within.base.sum': 'the sum',
 }

@@ -23,9 +23,16 @@ MESSAGES = {
                                    'copy it with buf.copy_(y)'),
     'task.copy.overlap': ('the copies ran beside a product for {measured:.0%} of their busy time (predicted '
                           '{predicted:.0%}, needed {threshold:.0%}); busy: products {compute:.4f} s, copies '
-                          '{copy:.4f} s, added up {serial:.4f} s; wall clock of this call {wall:.4f} s, {diff:.4f} s '
-                          'less than that sum: time saved by overlapping (its buffers were allocated, and pinned on '
-                          'a GPU, before the call: not counted)'),
+                          '{copy:.4f} s, added up {serial:.4f} s; the wall clock of this call, {wall:.4f} s, was '
+                          '{diff:.4f} s less than the busy times added up: for at least that long a product and a '
+                          'copy were busy at once (busy time that ran at once, not time saved against run then copy, '
+                          'which this check does not time; its buffers were allocated, and pinned on a GPU, before '
+                          'the call: not counted)'),
+    'task.copy.overlap_equal': ('the copies ran beside a product for {measured:.0%} of their busy time (predicted '
+                                '{predicted:.0%}, needed {threshold:.0%}); busy: products {compute:.4f} s, copies '
+                                '{copy:.4f} s, added up {serial:.4f} s; the wall clock of this call, {wall:.4f} s, '
+                                'equals the busy times added up to 4 places (its buffers were allocated, and pinned '
+                                'on a GPU, before the call: not counted)'),
     'task.copy.overlap_more': ('the copies ran beside a product for {measured:.0%} of their busy time (predicted '
                                '{predicted:.0%}, needed {threshold:.0%}); busy: products {compute:.4f} s, copies '
                                '{copy:.4f} s, added up {serial:.4f} s; wall clock of this call {wall:.4f} s, '

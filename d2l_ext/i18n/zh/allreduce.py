@@ -85,8 +85,9 @@ MESSAGES = {
     'allreduce.wall.slower': '(a) 与这一步：{verdict}；这一步更慢',
     'allreduce.wall.same': '(a) 与这一步：{verdict}',
     'allreduce.why.head': '    (a) 减去它，{gain} 毫秒 =',
-    'allreduce.why.calls': '{ms} 毫秒是模型按少了 {k} 次调用算出的（{k} × α {alpha:.3f} 毫秒）',
-    'allreduce.why.overlap': '{ms} 毫秒是在反向传播期间进行中的全归约（包括它等待其他进程的时间）',
+    'allreduce.why.calls': '{ms} 毫秒是省下的：模型按少了 {k} 次调用算出（{k} × α {alpha:.3f} 毫秒）',
+    'allreduce.why.overlap': ('{ms} 毫秒是省下的：藏在反向传播背后的全归约（在反向传播计算期间进行，包括它等待其他'
+                              '进程的时间）'),
     'allreduce.why.rest': '{ms} 毫秒无法用以上各项解释（较大的四分位距 {spread} 毫秒）',
     'allreduce.why.join': '；',
     'allreduce.sep_list': '、',
@@ -114,28 +115,31 @@ MESSAGES = {
     'allreduce.buckets.serial': '(a) 实测',
     'allreduce.buckets.flat': '(b) 扁平对照实测',
     'allreduce.buckets.one': '只有一个桶：整个梯度',
-    'allreduce.buckets.title': '模型预测最快：{model} MiB（{buckets} 个桶）；实测最快：{measured} MiB',
+    'allreduce.buckets.title': ('模型预测最快：{model} MiB（{buckets} 个桶）\n实测最快：{fastest} MiB（中位数 {ms}'
+                                ' 毫秒）'),
     'allreduce.buckets.title_model': '模型预测最快：{model} MiB（{buckets} 个桶）',
-    'allreduce.buckets.title_same': '模型预测最快：{model} MiB（{buckets} 个桶）；实测：区分不出哪个大小更快',
-    'allreduce.buckets.text': '模型预测最快的桶大小：{model} MiB；实测最快：{measured} MiB（{where}）',
-    'allreduce.buckets.text_tied': ('模型预测最快的桶大小：{model} MiB；实测最快的、以及与它区分不出的大小（按下'
-                                    '面各行的检验）：{measured} MiB（{where}）'),
+    'allreduce.buckets.title_same': ('模型预测最快：{model} MiB（{buckets} 个桶）\n实测：没有哪个大小与最快的 {fas'
+                                     'test} MiB（中位数 {ms} 毫秒）区分得出'),
+    'allreduce.buckets.text': '模型预测最快的桶大小：{model} MiB；实测最快：{fastest} MiB，中位数 {ms} 毫秒（{where}）',
+    'allreduce.buckets.text_tied': ('模型预测最快的桶大小：{model} MiB；实测最快：{fastest} MiB，中位数 {ms} 毫秒'
+                                    '；与它区分不出的（按下面各行的检验）：{others} MiB（{where}）'),
     'allreduce.buckets.shared': '{mb} MiB 两者都有',
     'allreduce.buckets.neighbours': ('实测的 {measured} MiB 与模型的 {model} MiB 在所试的 {sweep} MiB 中'
                                      '是相邻的两个大小'),
     'allreduce.buckets.apart': ('实测的 {measured} MiB 与模型的 {model} MiB 在所试的 {sweep} MiB 中'
                                 '相隔 {steps} 个位置'),
-    'allreduce.buckets.text_same': ('模型预测最快的桶大小：{model} MiB；实测：没有哪个大小与最快的 {fastest} MiB '
-                                    '区分得出（每个大小与它的中位数之差都不大于较大的四分位距，或者各次重复的中间'
-                                    '一半相互重叠）'),
+    'allreduce.buckets.text_same': ('模型预测最快的桶大小：{model} MiB；实测：没有哪个大小与最快的 {fastest} MiB（'
+                                    '中位数 {ms} 毫秒）区分得出（每个大小与它的中位数之差都不大于较大的四分位距，'
+                                    '或者各次重复的中间一半相互重叠）'),
     'allreduce.panel.col_buckets': '调用次数',
     'allreduce.panel.col_overlap': '重叠（实测）',
     'allreduce.panel.col_model': '重叠（模型）',
     'allreduce.panel.col_gain': '(a) − DDP（毫秒）',
-    'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同；(a) 与扁平对照：{verd'
-                                  'ict}；扁平对照更慢，这里看不出调用次数减少带来的节省；按一个浮点数的全归约（α = {al'
-                                  'pha:.3f} 毫秒），扁平对照省下的调用值 {saved:.1f} 毫秒；扁平对照还要把每个梯度复制'
-                                  '进一个缓冲区再复制回来，这次运行没有测量这些复制的时间'),
+    'allreduce.per_call.slower': ('(a) 调用了 {calls} 次全归约，扁平对照只调用 1 次，字节数相同；(a) 与扁平对照：{'
+                                  'verdict}；扁平对照更慢，这里看不出调用次数减少带来的节省；按一个浮点数的全归约'
+                                  '（α = {alpha:.3f} 毫秒），扁平对照省下的调用值 {saved:.1f} 毫秒；扁平对照还要把'
+                                  '每个梯度复制进一个缓冲区再复制回来：这些复制计入它的训练步时间，只是没有单独计'
+                                  '时'),
     'allreduce.recorded.where': ('录制于一台有 {gpus} 和 {cores} 个CPU核心的机器：gloo进程运行在它的CPU核心上，'
                                  '每个进程一个核心，没有用GPU（PyTorch {torch}，Python {python}，NumPy {numpy}），'
                                  '日期 {date}；进程数 {sizes}'),
@@ -181,21 +185,21 @@ MESSAGES = {
     'allreduce.guess.line': ('你的猜测 {guess:.0%}；模型 {predicted:.0%}；实测 {measured:.0%}（{label}中，全归约在'
                              '反向传播期间进行的比例）；{wall}'),
     'allreduce.recorded.none': '这个软件包没有附带来自有GPU的机器的录制结果',
-    'allreduce.plot.title_overlap_faster': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 '
-                                            '{predicted:.0%}）；比 (a) 快 {ms} 毫秒，区分得出'),
-    'allreduce.plot.title_overlap_slower': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 '
-                                            '{predicted:.0%}）；比 (a) 慢 {ms} 毫秒，区分得出'),
-    'allreduce.plot.title_overlap_untold': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行（模型 '
-                                            '{predicted:.0%}）；训练步时间与 (a) 区分不出'),
+    'allreduce.plot.title_overlap_faster': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行\n（模型 {predi'
+                                            'cted:.0%}）；比 (a) 快 {ms} 毫秒，区分得出'),
+    'allreduce.plot.title_overlap_slower': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行\n（模型 {predi'
+                                            'cted:.0%}）；比 (a) 慢 {ms} 毫秒，区分得出'),
+    'allreduce.plot.title_overlap_untold': ('{label}：它的全归约有 {overlap:.0%} 在反向传播期间进行\n（模型 {predi'
+                                            'cted:.0%}）；训练步时间与 (a) 区分不出'),
     'allreduce.recorded.machine_gpu': '有 {gpus} 和 {cores} 个CPU核心',
     'allreduce.recorded.machine_cpu': '没有GPU、有 {cores} 个CPU核心',
     'allreduce.recorded.same_machine': ('这台机器与录制时的机器配置相同（{machine}）：录制结果是同类机器上较早的'
                                         '一次运行，不是本次运行'),
     'allreduce.recorded.other_machine': '这台机器与录制时的机器不同：这里{here}，录制时的机器{there}',
-    'allreduce.why.slower': ('{ms} 毫秒来自反向传播的操作符（性能分析）用了 {mine} 毫秒，而在不做全归约'
-                             '的训练步中是 {alone} 毫秒（是其 {ratio:.2f} 倍：这里更慢）'),
-    'allreduce.why.faster': ('{ms} 毫秒来自反向传播的操作符（性能分析）用了 {mine} 毫秒，而在不做全归约'
-                             '的训练步中是 {alone} 毫秒（是其 {ratio:.2f} 倍：这里更快）'),
+    'allreduce.why.slower': ('{ms} 毫秒是反向传播变慢而损失的：它的操作符（性能分析）用了 {mine} 毫秒，而在不做全'
+                             '归约的训练步中是 {alone} 毫秒（是其 {ratio:.2f} 倍）'),
+    'allreduce.why.faster': ('{ms} 毫秒是反向传播变快而省下的：它的操作符（性能分析）用了 {mine} 毫秒，而在不做全'
+                             '归约的训练步中是 {alone} 毫秒（是其 {ratio:.2f} 倍）'),
     'allreduce.why.rest_larger': ('{ms} 毫秒无法用以上各项解释（较大的四分位距 {spread} 毫秒）：它比上面'
                                   '每一项都大，所以这些项解释不了这个差别'),
     'allreduce.guess.slowdown': ('在它的全归约进行期间，反向传播的操作符用了 {mine} 毫秒，是不做全归约的训练'
@@ -232,11 +236,15 @@ MESSAGES = {
     'allreduce.one_call.same': '{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；{verdict}',
     'allreduce.one_call.apart': ('{label}和扁平对照 (b) 都在反向传播之后对整个梯度做一次全归约；{verdict}；这里测量的'
                                  '各项都不能把这个差别拆开'),
-    'allreduce.ratio_rise.more': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：多于训练步全是算术运算时的 2 倍',
-    'allreduce.ratio_rise.less': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：少于训练步全是算术运算时的 2 倍',
-    'allreduce.ratio_rise.about': '批量减半后，这个比值变成了原来的 {rise:.2f} 倍：与训练步全是算术运算时的 2 倍相近',
+    'allreduce.ratio_rise.more': ('批量减半后，这个比值变成了原来的 {rise:.2f} 倍（{new:.2f} / {old:.2f}）：多于 2'
+                                  ' 倍（超过 {high:.2f} 倍）'),
+    'allreduce.ratio_rise.less': ('批量减半后，这个比值变成了原来的 {rise:.2f} 倍（{new:.2f} / {old:.2f}）：少于 2'
+                                  ' 倍（低于 {low:.2f} 倍）'),
+    'allreduce.ratio_rise.about': ('批量减半后，这个比值变成了原来的 {rise:.2f} 倍（{new:.2f} / {old:.2f}）：约为 '
+                                   '2 倍（在 {low:.2f} 倍到 {high:.2f} 倍之间）'),
     'allreduce.trace.file': '这次运行中{label}在进程 {rank} 上的跟踪文件：{path}',
-    'allreduce.trace.kept': '这些文件在这个笔记本的内核运行期间保留：变量 traces 被替换或内核结束时，文件夹会被删除',
+    'allreduce.trace.kept': ('这些文件在这个Jupyter记事本的内核运行期间保留：变量 traces 被替换或内核结束时，文件'
+                             '夹会被删除'),
     'allreduce.short.backward': '不做全归约的训练步',
     'allreduce.why.head_untold': ('    (a) 减去它，{gain} 毫秒（上面区分不出快慢：以下各项拆分的是一个各次重'
                                   '复并未确认的差别）='),
@@ -244,4 +252,19 @@ MESSAGES = {
                                        'nds:.4f} 秒（中位数）'),
     'allreduce.model_step': '{label} {seconds:.4f} 秒',
     'allreduce.model_steps': '预测的每步时间（模型给出，下图中的斜线条）：{steps}',
+    'allreduce.why.calls_lost': '{ms} 毫秒是损失的：模型按多了 {k} 次调用算出（{k} × α {alpha:.3f} 毫秒）',
+    'allreduce.why.overlap_lost': '{ms} 毫秒是损失的：藏在反向传播背后的全归约比 (a) 中少',
+    'allreduce.buckets.title_tied': ('模型预测最快：{model} MiB（{buckets} 个桶）\n实测最快：{fastest} MiB（中位数'
+                                     ' {ms} 毫秒）；与它区分不出：{others} MiB'),
+    'allreduce.buckets.shared_tied': '其中的 {mb} MiB 是模型预测最快的',
+    'allreduce.ratio_rise.why': ('；只有训练步的全部时间都是随批量减半的工作（前向传播和反向传播的算术运算）时，才'
+                                 '会是 2 倍：参数更新的工作量与批量无关，这次运行也没有分别测量各个部分'),
+    'allreduce.row.backward': '不做全归约的\n训练步',
+    'allreduce.row.nosync': 'no_sync 中的 DDP',
+    'allreduce.row.allreduce': '仅全归约',
+    'allreduce.row.serial': '(a) 先反向传播，\n再全归约',
+    'allreduce.row.flat': '(b) 扁平',
+    'allreduce.row.hooks': '(c) 梯度钩子',
+    'allreduce.row.ddp': '(d) DDP，{mb:g} MiB',
+    'allreduce.row.one_bucket': '{label}\n（一个桶）',
 }

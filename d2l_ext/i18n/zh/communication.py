@@ -84,9 +84,12 @@ MESSAGES = {
                                          '之后的调用复制到 PyTorch 从第一次调用保留下来的内存块，'
                                          '用时 {warm:.3f} 秒（{repeats} 次重复的中位数；第一次用时是之后的 '
                                          '{ratio:.0f} 倍）。'),
-    'communication.first_copy.profile': ('torch.profiler，第一次调用：aten::to 占用 CPU {cpu:.3f} 秒，GPU 复制只用了 '
-                                         '{cuda:.3f} 秒；其余 {rest:.3f} 秒由相减得出，是 GPU 复制之外的 CPU 时间，'
-                                         '这次运行没有把它再拆开（分配新内存的时间没有单独测量）。'),
+    'communication.first_copy.profile': ('torch.profiler，第一次调用：aten::to 占用 CPU 时间 {cpu:.3f} 秒，GPU 复制的 '
+                                         'CUDA 时间为 {cuda:.3f} 秒；{cpu:.3f} 秒 - {cuda:.3f} 秒 = {rest:.3f} 秒：'
+                                         '这次调用中至少有这么多时间不是花在GPU复制上。这次运行没有检验这些时间花在了'
+                                         '哪里。'),
+    'communication.first_copy.profile_plain': ('torch.profiler，第一次调用：aten::to 占用 CPU 时间 {cpu:.3f} 秒，'
+                                               'GPU 复制的 CUDA 时间为 {cuda:.3f} 秒。'),
     'communication.timeline.cpu_analogue': 'CPU 上的类比：计算线程与复制线程',
     'communication.first_copy.title': '书中的 non_blocking 复制：第一次调用写入新内存，与之后的调用对比',
     'communication.profile_title': 'torch.profiler：复制操作符的 CPU 与 CUDA 时间',
@@ -115,6 +118,13 @@ MESSAGES = {
                                         '（复制用时是乘积用时的 {share:.0%}）；跟踪文件显示它们各在哪个流上运行。'),
     'communication.profile.split_cpu': ('CPU 时间：乘积（aten::mm）{mm:.4f} 秒，复制（aten::copy_）{copy:.4f} 秒：'
                                         '复制用时是乘积用时的 {share:.0%}。'),
+    'communication.profile.guess_none': ("先把你预计用时最多的操作符写进 my_guess（例如 'aten::mm' 或 "
+                                         "'aten::copy_'），再运行这个单元格；下面隐藏的单元格打印性能分析的结果。"),
+    'communication.profile.guess_right': ('你的猜测 {guess}；自身 {kind} 时间最多的 aten:: 操作符：{top}'
+                                          '（{seconds:.4f} 秒），与你的预测一致'),
+    'communication.profile.guess_other': ('你的猜测 {guess}；自身 {kind} 时间最多的 aten:: 操作符：{top}'
+                                          '（{seconds:.4f} 秒），不是你预测的那个'),
+    'communication.profile.guess_no_ops': '你的猜测 {guess}；性能分析中没有可以比较的 aten:: 操作符',
     'communication.recorded.rates': ('录制值：{tflop:.1f} TFLOP 用时 {run:.4f} 秒（{tflops:.1f} TFLOP/s）；'
                                   '{gb:.1f} GB 复制到锁页缓冲区用时 {copy:.4f} 秒（{gbps:.1f} GB/s）\n'
                                   '预测：一个流，计算 + 复制 = {one:.4f} 秒；'

@@ -33,10 +33,11 @@ MESSAGES = {
     'graph.col_speedup': '串行总耗时 / 该值',
     'graph.col_predicted': '预测（秒）',
     'graph.col_error': '与float64结果的相对误差',
-    'graph.schedule_speedup': ('该调度的速度是一次一个方框的 {speedup:.2f} 倍；按这些方框的耗时，任何调度都不可能超过 '
-                               '{bound:.2f} 倍：任何调度都不短于关键路径（{crit:.3f} 毫秒），也不短于调度中最忙的一行'
-                               '（{row}）依次运行其方框的时间（{lane:.3f} 毫秒）；下界取两者中较大的一个，即 '
-                               '{floor:.3f} 毫秒'),
+    'graph.schedule_speedup': ('该调度的速度是一次一个方框的 {speedup:.2f} 倍；'
+                               '按这些方框的耗时，任何调度的速度都不可能超过一次一个方框的 {bound:.2f} 倍：'
+                               '任何调度都不短于关键路径（{crit:.3f} 毫秒），'
+                               '也不短于调度中最忙的一行（{row}）依次运行其方框的时间（{lane:.3f} 毫秒）；'
+                               '下界取两者中较大的一个，即 {floor:.3f} 毫秒'),
     'graph.critical_path_is': '关键路径：{path}',
     'graph.variant.one_device': '一个设备，整个小批量，不做复制',
     'graph.variant.in_turn': '两条执行路，先后运行',
@@ -106,8 +107,12 @@ MESSAGES = {
     'graph.title_step': '一个训练步的每次重复：这里最快的是“{variant}”',
     'graph.dag_unnamed': '太窄、放不下任务名称的条形不标名称；上面的计划标出了每个任务',
     'graph.title_dag_plan': '书中的练习5：计划（每个任务由哪条执行路运行；各列按依赖关系排列）',
-    'graph.title_dag_run': '在这里运行该计划：速度是一条执行路按顺序运行的 {ratio:.2f} 倍（中位数）',
-    'graph.title_dag_run_slower': '在这里运行该计划：耗时是一条执行路按顺序运行的 {inv:.2f} 倍（中位数）',
+    'graph.title_dag_run': ('在这里运行该计划：速度是一条执行路按顺序运行的 {ratio:.2f} 倍（计时的中位数：{mine} 与 '
+                            '{other} 毫秒）'),
+    'graph.title_dag_run_slower': ('在这里运行该计划：耗时是一条执行路按顺序运行的 {inv:.2f} 倍（计时的中位数：{mine} '
+                                   '与 {other} 毫秒）'),
+    'graph.title_dag_bars': '条形：计时之后把计划再运行一次，共 {span:.2f} 毫秒（计时的中位数：{median} 毫秒）',
+    'graph.title_dag_bars_only': '条形：计时之后把计划再运行一次，共 {span:.2f} 毫秒',
     'graph.broken_caught': '跳过等待的引擎：与float64结果的检查发现了错误（{message}）',
     'graph.lane_line': '{lane} = {name}：{explanation}',
     'graph.what_step': '两条执行路上的训练步',
@@ -140,7 +145,7 @@ MESSAGES = {
     'graph.ratio_item': '{variant} {ratio:.2f}',
     'graph.measured_over_predicted': '实测值除以预测值：{ratios}',
     'graph.overlap_line': ('两半同时运行的一个训练步中的重叠：较短的一半在其忙碌时间的 {fraction:.0%} 里，'
-                           '另一半也在运行（取自计时之后另行记录的一个训练步，{runs} 次中重叠居中的一次：两半分别'
+                           '另一半也在运行（计时之后另行记录了 {runs} 个训练步，取重叠为中位数的那一个：它的两半分别'
                            '忙碌 {t0:.2f} 毫秒和 {t1:.2f} 毫秒；'
                            '两半同时开始时预测为 {predicted:.0%}）；'
                            '挂钟时间，先后运行减去同时运行：{saved:.2f} 毫秒（预测 {saved_pred:.2f} 毫秒）'),
@@ -236,8 +241,8 @@ MESSAGES = {
                                 '任务结束共 {span:.2f} 毫秒；{lanes}'),
     'graph.dag_breakdown_lane': ('{lane}（{tasks} 个任务）：运行任务 {products:.2f} 毫秒，取得输入（若在另一设备上'
                                  '产生则需复制）{copies:.2f} 毫秒，等待输入 {waiting:.2f} 毫秒'),
-    'graph.title_dag_run_tied': ('在这里运行该计划：与一条执行路按顺序运行区分不出快慢（中位数 {mine:.2f} 与 '
-                                 '{other:.2f} 毫秒）'),
+    'graph.title_dag_run_tied': ('在这里运行该计划：与一条执行路按顺序运行区分不出快慢（计时的中位数：{mine} 与 '
+                                 '{other} 毫秒）'),
     'graph.vs.shorter': ('按逐个计时的方框排出的调度（{ms:.2f} 毫秒）比实测训练步（{step:.2f} 毫秒）短 {diff:.2f} '
                          '毫秒（调度是训练步的 {ratio:.2f} 倍），本次运行没有把这个差别分解开'),
     'graph.vs.shorter_far': ('按逐个计时的方框排出的调度（{ms:.2f} 毫秒）比实测训练步（{step:.2f} 毫秒）短 '

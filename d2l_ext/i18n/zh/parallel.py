@@ -50,11 +50,10 @@ MESSAGES = {
         '在这里从 Python 发出一个小乘积大约需要 {launch_us:.1f} 微秒，单条执行路每个乘积用 {per_us:.1f} 微秒，'
         '批量乘积每个乘积用 {batched_us:.2f} 微秒。这些数字并不表明启动开销是瓶颈。'
     ),
-    'parallel.small_ops.cpu': (
-        '在 {cores} 个核心上，每个 {size}x{size} 的乘积：逐个调用（单条执行路）{per_us:.1f} 微秒，'
-        '在一次批量乘积中 {batched_us:.1f} 微秒；按一次 {large}x{large} 乘法的速度（{gflops:.0f} GFLOP/s），'
-        '它的 2n³ 次浮点运算需要 {rated_us:.1f} 微秒。各行给出每种方式的用时，请与一条用上全部核心的执行路比较。'
-    ),
+    'parallel.small_ops.cpu': ('在 {cores} 个核心上，每个 {size}x{size} 的乘积：逐个调用（单条执行路）{per_us:.1f} '
+                               '微秒，在一次批量乘积中 {batched_us:.1f} 微秒；按一条用上全部 {cores} 个核心的执行路'
+                               '做一次 {large}x{large} 乘法的速度（{gflops:.0f} GFLOP/s），它的 2n³ 次浮点运算需要 '
+                               '{rated_us:.1f} 微秒。各行给出每种方式的用时，请与一条用上全部核心的执行路比较。'),
     'parallel.per_product.line': ('{framework}，单独运行的 {lane}：n={large} 时每个乘积 {ms:.3g} 毫秒'
                                   '（{gflops:.0f} GFLOP/s）；按这个速度，{sizes}。'),
     'parallel.per_product.size': 'n={size} 应需 {rated:.3g} 毫秒，实测 {ms:.3g} 毫秒（{ratio:.1f} 倍）',
@@ -67,8 +66,8 @@ MESSAGES = {
     'parallel.book.both': '两条执行路',
     'parallel.book.cell.book': '书中的代码单元（“两条执行路”）',
     'parallel.book.cell.runner': 'run_on_lanes 所在的代码单元（每条 CPU 执行路一个线程）',
-    'parallel.runner.like_book': ('书中的代码单元用时 {book:.3f} 秒，run_on_lanes 用时 {runner:.3f} 秒：彼此相差不超过 '
-                                  '{noise:.0%}（各只计时一次）。'),
+    'parallel.runner.like_book': ('书中的代码单元用时 {book:.3f} 秒，run_on_lanes 用时 {runner:.3f} 秒：{within}（'
+                                  '各只计时一次）。'),
     'parallel.runner.slower': ('书中的代码单元用时 {book:.3f} 秒，run_on_lanes 用时 {runner:.3f} 秒：'
                                'run_on_lanes 的用时是前者的 {ratio:.2f} 倍，相差超过 {noise:.0%}，'
                                '所以在这里它没有胜过书中的代码单元（各只计时一次；这次运行没有检验原因）。'),
@@ -81,23 +80,24 @@ MESSAGES = {
                                    '下文的多次重复给出波动范围。'),
     'parallel.book.single': ('这些都只计时一次，不是中位数；这次运行没有检验它为什么比各执行路单独用时之和还慢。'
                              '下文的多次重复给出中位数。'),
-    'parallel.book.check_serial': ('书中“两条执行路”那个单元只计时一次：{both:.3f} 秒，是这里先后运行中位数'
-                                   '（{serial:.3f} 秒）的 {to_serial:.2f} 倍：相差不超过 {noise:.0%}。'),
-    'parallel.book.check_together': ('书中“两条执行路”那个单元只计时一次：{both:.3f} 秒，是这里同时运行中位数'
-                                     '（{together:.3f} 秒）的 {to_together:.2f} 倍：相差不超过 {noise:.0%}。'),
+    'parallel.book.check_serial': ('书中“两条执行路”那个单元只计时一次：{both:.3f} 秒，是这里先后运行中位数（'
+                                   '{serial:.3f} 秒）的 {to_serial:.2f} 倍：{within}。'),
+    'parallel.book.check_together': ('书中“两条执行路”那个单元只计时一次：{both:.3f} 秒，是这里同时运行中位数（'
+                                     '{together:.3f} 秒）的 {to_together:.2f} 倍：{within}。'),
     'parallel.book.check_neither': ('书中“两条执行路”那个单元只计时一次：{both:.3f} 秒，是这里先后运行中位数'
                                     '（{serial:.3f} 秒）的 {to_serial:.2f} 倍、同时运行中位数（{together:.3f} 秒）的 '
                                     '{to_together:.2f} 倍：只是一次计时，与两个中位数都不接近；这次运行没有检验原因。'),
     'parallel.balance.lane': '{lane} {seconds:.3f} 秒',
-    'parallel.balance.even': '各执行路单独运行（中位数）：{lanes}：彼此相差不超过 {noise:.0%}。',
+    'parallel.balance.even': '各执行路单独运行（中位数）：{lanes}：彼此{within}。',
     'parallel.balance.uneven': ('各执行路单独运行（中位数）：{lanes}：较大者是较小者的 {ratio:.2f} 倍，'
                                 '相差超过 {noise:.0%}：按相同用时选定的乘积个数并没有得到相同的用时。'),
-    'parallel.no_wait.book_row': '书中的 synchronize()：{book:.4f} 秒，与等待每条执行路相差不超过 {noise:.0%}。',
-    'parallel.no_wait.same': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。两者差不多：'
-                              '调用返回时工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
-    'parallel.no_wait.queued': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
-                                '不等待时，计时在工作排入队列时就停止了，而不是在工作完成时。'),
-    'parallel.no_wait.book_short': '书中的 synchronize() 测得 {book:.4f} 秒：它只等待了当前设备。',
+    'parallel.no_wait.book_row': '{Book_name}：{book:.4f} 秒，对比 {waited:.4f} 秒：{within}。',
+    'parallel.no_wait.same': ('{No_wait}：{no_wait:.4f} 秒；{waited_name}：{waited:.4f} 秒。两者差不多：调用返回时'
+                              '工作已经完成（PyTorch在返回之前就算完CPU上的工作），没有什么可等的。'),
+    'parallel.no_wait.queued': ('{No_wait}：{no_wait:.4f} 秒；{waited_name}：{waited:.4f} 秒。不等待时，计时在工作'
+                                '排入队列时就停止了，而不是在工作完成时。'),
+    'parallel.no_wait.book_short': ('{Book_name}：{book:.4f} 秒，比“{waited_name}”的 {waited:.4f} 秒少，相差超过 '
+                                    '{noise:.0%}。'),
     'parallel.rate': ('{lane}：一次 {size}x{size} 的乘法用时 {ms:.2f} 毫秒（{repeats} 次重复的中位数，每次 '
                       '{products} 个乘积；每个乘积 {low:.2f}–{high:.2f} 毫秒），{gflops:.0f} GFLOP/s'),
     'parallel.predict.line': '{variant}，{source}：{seconds:.3f} 秒',
@@ -132,7 +132,7 @@ MESSAGES = {
     'parallel.small_ops.suspect': ('{ratio:.2f} 倍超出了 {cores} 个核心上并排运行的执行路所能达到的上限，'
                                    '因此这次运行中“{base}”这一行（各次重复 {low:.1f}–{high:.1f} 毫秒）受到了干扰：'
                                    '请先重新运行这个单元，再比较各行。'),
-    'parallel.recorded_sync_dated': '{gpu}，录制于 {date}：不等待时，计时在排入队列后就停止了',
+    'parallel.recorded_sync_dated': '{gpu}，录制于 {date}：{work}（{size}x{size}）；不等待时，计时在排入队列后就停止了',
     'parallel.eager': '即时执行',
     'parallel.independence.title': '{framework}（{engine}）：一起发出的速度是逐个执行的 {ratio:.2f} 倍',
     'parallel.small_ops.title': '{device}：这里最快的是{variant}',
@@ -162,8 +162,8 @@ MESSAGES = {
                                           '逐个执行 {single:.4f} 秒，一起发出 {together:.4f} 秒；'
                                           '逐个执行用时 ÷ 一起发出用时 = {ratio:.2f}'),
     'parallel.variant.all_cores': '一条执行路，全部 {cores} 个核心，做两份工作',
-    'parallel.no_wait.not_early': ('不等待：{no_wait:.4f} 秒；等待每条执行路：{waited:.4f} 秒。'
-                                   '不等待的计时并没有提前停止（不低于等待时用时的一半）：调用返回时工作已经完成。'),
+    'parallel.no_wait.not_early': ('{No_wait}：{no_wait:.4f} 秒；{waited_name}：{waited:.4f} 秒。不等待的计时并没有'
+                                   '提前停止（不低于等待时用时的一半）：调用返回时工作已经完成。'),
     'parallel.overlap.wall_predicted': ('预测：先后运行 {serial:.3f} 秒，同时运行 '
                                         '{expected:.3f} 秒，少用 {predicted:.3f} 秒（{whence}）。'),
     'parallel.overlap.wall_predicted_more': ('预测：先后运行 {serial:.3f} 秒，同时运行 '
@@ -177,16 +177,15 @@ MESSAGES = {
                                   '（由上面单独测得的速度算出）相比——{lanes}。'),
     'parallel.speed.lane': ('{lane}：{together:.3g} 毫秒，单独运行时 {alone:.3g} 毫秒'
                             '（每个乘积的用时是单独运行时的 {ratio:.2f} 倍）'),
-    'parallel.gap.agrees': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数）：'
-                            '相差不超过 {noise:.0%}。'),
-    'parallel.gap.shared': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数），'
-                            '是预测的 {ratio:.2f} 倍。{Shared_source}：{shared:.3f} 秒，'
-                            '与实测相差不超过 {noise:.0%}：并排运行时各执行路的速度就足以说明实测用时。'),
+    'parallel.gap.agrees': '{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数）：{within}。',
+    'parallel.gap.shared': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数），是预测的 '
+                            '{ratio:.2f} 倍。{Shared_source}：{shared:.3f} 秒，与实测{within_shared}：并排运行时各'
+                            '执行路的速度就足以说明实测用时。'),
     'parallel.gap.open': ('{what}，{source}：{predicted:.3f} 秒；实测 {measured:.3f} 秒（中位数），'
                           '是预测的 {ratio:.2f} 倍；各次重复从 {low:.3f} 秒到 {high:.3f} 秒。'
                           '这里没有任何测量检验过这个差距的原因。'),
-    'parallel.gap.shared_speedup': ('{Shared_source}，加速比为 {shared:.2f} 倍，与实测相差不超过 {noise:.0%}：'
-                                    '并排运行时各执行路的速度就足以说明实测的加速比。'),
+    'parallel.gap.shared_speedup': ('{Shared_source}，加速比为 {shared:.2f} 倍，实测与它{within}：并排运行时各执行'
+                                    '路的速度就足以说明实测的加速比。'),
     'parallel.recorded.runs': '各次重复与时间线是不同的两次运行；两者中每个乘积的用时——{lanes}。',
     'parallel.recorded.run_lane': ('{lane}：在各次重复中 {repeats_s:.3f} 秒做 {repeats_k} 个乘积'
                                    '（每个 {repeats_ms:.3g} 毫秒），在时间线中 {timeline_s:.3f} 秒做 '
@@ -200,10 +199,10 @@ MESSAGES = {
     'parallel.speed.sep': '；',
     'parallel.gap.together': '同时运行',
     'parallel.check.exercise': '练习 {number}：{variant}',
-    'parallel.versus.faster_small': ('同时运行比一个设备做两份工作快 {pct:.1%}：在 {noise:.0%} 之内，所以在这里第二'
-                                     '条执行路几乎没有带来收益；{apart}。'),
-    'parallel.versus.slower_small': ('同时运行比一个设备做两份工作慢 {pct:.1%}：在 {noise:.0%} 之内，所以在这里第二'
-                                     '条执行路没有带来收益；{apart}。'),
+    'parallel.versus.faster_small': ('同时运行比一个设备做两份工作快，{within}，所以在这里第二条执行路几乎没有带来'
+                                     '收益；{apart}。'),
+    'parallel.versus.slower_small': ('同时运行比一个设备做两份工作慢，{within}，所以在这里第二条执行路没有带来收益'
+                                     '；{apart}。'),
     'parallel.versus.beaten': ('同时运行的速度是一个设备做两份工作的 {ratio:.2f} 倍，相差超过 {noise:.0%}；{apart}：'
                                '在这里，第二条执行路胜过了一个设备做两份工作。'),
     'parallel.versus.lost': ('一个设备做两份工作的速度是两条执行路同时运行的 {ratio:.2f} 倍，相差超过 {noise:.0%}；{'
@@ -240,8 +239,9 @@ MESSAGES = {
     'parallel.independence.gpu_waits': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍；{apart}。在GPU执行路上，“逐个执'
                                         '行”在每次乘法之后还要等待GPU，所以这里测到的收益是省掉的这些等待；它并没有'
                                         '检验各次乘法是否同时运行。'),
-    'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍（{apart}），而且也快于按顺序执行'
-                                         '的对照的逐个执行（{control_apart}）：框架自己让相互独立的乘积同时运行了。'),
+    'parallel.independence.overlapped': ('一起发出的速度是逐个执行的 {ratio:.2f} 倍（{apart}），而且也快于对照（按'
+                                         '顺序执行）里的逐个执行（{control_apart}）：框架自己让相互独立的乘积同时运'
+                                         '行了。'),
     'parallel.independence.control_not_beaten': ('在这里一起发出的速度是逐个执行的 {ratio:.2f} 倍（{apart}），但与按'
                                                  '顺序执行的对照（{control_engine}）相比，对照逐个执行 {control:.4f}'
                                                  ' 秒，这里一起发出 {together:.4f} 秒，{control_apart}：这并不能说明'
@@ -257,9 +257,8 @@ MESSAGES = {
     'parallel.small_ops.pair': '与“{variant}”相比，{apart}',
     'parallel.small_ops.title_tied': '{device}：最低的几个中位数区分不出：{ways}',
     'parallel.small_ops.issue_close': ('从 Python 发出一个乘积（{products} 次调用只计时一次，从第一次调用到最后一次'
-                                       '返回，不等待 GPU，按乘积平均）：{launch_us:.1f} 微秒；单条执行路每个乘积的全'
-                                       '部用时（计时到 GPU 完成，取中位数）：{per_us:.1f} 微秒：两者相差不超过 '
-                                       '{noise:.0%}。'),
+                                       '返回，不等待 GPU，按乘积平均）：{launch_us:.1f} 微秒；单条执行路每个乘积的'
+                                       '全部用时（计时到 GPU 完成，取中位数）：{per_us:.1f} 微秒：两者{within}。'),
     'parallel.small_ops.issue_longer': ('从 Python 发出一个乘积（{products} 次调用只计时一次，从第一次调用到最后一次'
                                         '返回，不等待 GPU，按乘积平均）：{launch_us:.1f} 微秒；单条执行路每个乘积的'
                                         '全部用时（计时到 GPU 完成，取中位数）：{per_us:.1f} 微秒：发出用时是单条执'
@@ -295,11 +294,10 @@ MESSAGES = {
                                    '秒；加速比 {measured:.2f} 倍，低于 1）。'),
     'parallel.scaling.far': ('n={size}：实测 {measured:.2f} 倍，预测 {expected:.2f} 倍：'
                              '较大者是较小者的 {ratio:.2f} 倍，超过 {far:.1f} 倍。'),
-    'parallel.book.like_max': ('{cell}用时 {both:.3f} 秒，与更慢的那条执行路的单独用时（{slower:.3f} 秒）相差 '
-                               '{to_slower:.1%}：在 {noise:.0%} 之内，而远离各执行路单独用时之和（{total:.3f} 秒）。'),
-    'parallel.book.like_sum': ('{cell}用时 {both:.3f} 秒，与各执行路单独用时之和（{total:.3f} 秒）相差 '
-                               '{to_total:.1%}：在 {noise:.0%} 之内，而远离更慢的那条执行路的单独用时'
-                               '（{slower:.3f} 秒）。'),
+    'parallel.book.like_max': ('{cell}用时 {both:.3f} 秒，与更慢的那条执行路的单独用时（{slower:.3f} 秒）{within}，'
+                               '而远离各执行路单独用时之和（{total:.3f} 秒）。'),
+    'parallel.book.like_sum': ('{cell}用时 {both:.3f} 秒，与各执行路单独用时之和（{total:.3f} 秒）{within}，而远离'
+                               '更慢的那条执行路的单独用时（{slower:.3f} 秒）。'),
     'parallel.book.between': ('{cell}用时 {both:.3f} 秒：介于更慢的那条执行路的单独用时（{slower:.3f} 秒）与各执行'
                               '路单独用时之和（{total:.3f} 秒）之间：比前者多 {to_slower:.1%}（以前者为基准），比后者'
                               '少 {to_total:.1%}（以后者为基准），都超过 {noise:.0%}。'),
@@ -329,7 +327,7 @@ MESSAGES = {
     'parallel.name.together': '同时运行',
     'parallel.name.slower': '更慢的那条执行路单独运行',
     'parallel.verdict.max_close': ('同时运行用时是更慢的那条执行路单独用时（{slower:.3f} 秒）的 {ratio:.2f} 倍：'
-                                   '相差不超过 {noise:.0%}，所以在这里同时运行用时约为 max(t1, t2)。'),
+                                   '{within}，所以在这里同时运行用时约为 max(t1, t2)。'),
     'parallel.verdict.max_above': ('同时运行用时是更慢的那条执行路单独用时（{slower:.3f} 秒）的 {ratio:.2f} 倍，'
                                    '相差超过 {noise:.0%}；{apart}：在这里同时运行用时超过了 max(t1, t2)。'),
     'parallel.verdict.max_below': ('同时运行用时是更慢的那条执行路单独用时（{slower:.3f} 秒）的 {ratio:.2f} 倍，'
@@ -347,4 +345,16 @@ MESSAGES = {
     'parallel.engine.median_repeat': '“同时运行”的第 {index} 次重复，即用时为中位数的那一次',
     'parallel.engine.lane': ('{lane}：{iters} 个乘积，分布在 {workers} 行工作线程上，最早在 {first:.1f} 毫秒开始，'
                              '最晚在 {last:.1f} 毫秒结束'),
+    'parallel.within.larger': '相差 {pct}（以较大者为基准），不超过 {noise:.0%}',
+    'parallel.within.of': '相差 {pct}（以{base}为基准），不超过 {noise:.0%}',
+    'parallel.within.base.prediction': '预测',
+    'parallel.within.base.slower': '更慢的那条执行路单独运行的用时',
+    'parallel.within.base.book': '书中代码单元的用时',
+    'parallel.within.base.lane_per': '该执行路每个乘积的用时',
+    'parallel.balance.uneven_unaimed': ('各执行路单独运行（中位数）：{lanes}：较大者是较小者的 {ratio:.2f} 倍，相差'
+                                        '超过 {noise:.0%}；这里的乘积个数并不是为了得到相同的用时而选定的。'),
+    'parallel.no_wait.book_long': ('{Book_name}：{book:.4f} 秒，是“{waited_name}”的 {waited:.4f} 秒的 {ratio:.2f} '
+                                   '倍，相差超过 {noise:.0%}；这次运行没有检验原因。'),
+    'parallel.recorded.sync_one': '一块 GPU，{iters} 个乘积',
+    'parallel.within.base.sum': '两者之和',
 }
