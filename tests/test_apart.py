@@ -71,3 +71,10 @@ def test_more_places_where_rounding_would_print_the_opposite_of_the_test():
     diff, gap = (float(x) for x in re.findall(r'differ by ([0-9.]+) s, more than the larger interquartile range '
                                               r'\(([0-9.]+) s\)', v.clause)[0])
     assert diff > gap, v.clause
+
+
+def test_a_middle_half_that_spans_something_is_not_printed_as_one_number():
+    # 13.3.1's GPU edition: "the medians (1.3 ms and 17.4 ms) ... middle halves (1.3–1.3 ms ...)"
+    with using_language('en'):
+        v = apart(_m([0.00124, 0.00125, 0.00125, 0.00126, 0.00127]), _m([0.0172, 0.0173, 0.0174, 0.0175, 0.0176]))
+    assert '(1.25 ms and 17.40 ms)' in v.clause and '1.25–1.26 ms' in v.clause, v.clause

@@ -143,3 +143,17 @@ def test_the_zh_source_says_the_task_in_chinese_and_queues_as_the_other_lessons(
     zh = ''.join(part for part in SRC.read_text().split('# %%') if part.startswith(' [markdown] lang="zh"'))
     assert 'sum of its inputs' not in zh and 'tanh((各输入之和) @ W)' in zh
     assert '被放入队列' not in zh and '排入队列' in zh
+
+
+def test_the_rates_line_computes_its_gap_and_ratios_from_the_printed_milliseconds():
+    from types import SimpleNamespace
+
+    from d2l_ext.display import graph as show_graph
+    from d2l_ext.i18n import using_language
+    alone, together = (0.001534, 0.000236), 0.001366  # the GPU edition: printed 1.53, 0.24 and 1.37 ms
+    r = SimpleNamespace(alone=alone, together=together, kind='gpu', all_cores=0.001534, cores=16,
+                        rate=sum(alone) / together, ideal_rate=sum(alone) / max(alone), slowdown=together / max(alone))
+    with using_language('en'):
+        text = show_graph.rates_text(r)
+    assert "both lanes' at once 1.37 ms" in text and '0.16 ms less than 1.53 ms' in text, text
+    assert f'{1.37 / 1.53:.3f}x as long' in text and f'{(1.53 + 0.24) / 1.37:.2f}x as fast' in text

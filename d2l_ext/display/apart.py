@@ -102,14 +102,21 @@ def apart(a, b, unit: str = 'auto', names: tuple[str | None, str | None] = (None
     # medians as shown: the numbers a reader sees add up (110.5 - 90.0 = 20.5, not "111 and 90 differ by 20").
     # More places where rounding would make the printed numbers say the opposite of the test ("differ by 0.0159 s,
     # more than the larger interquartile range (0.0159 s)", or ranges that touch when told apart).
-    d = places(max(abs(a.median), abs(b.median)), unit)
+    # From the larger median, plus up to two places where the smaller needs them (17.40 and 1.25 ms, not 17.4 and
+    # 1.2: a head printing the smaller median at its own precision then agrees with the clause).
+    top = places(max(abs(a.median), abs(b.median)), unit)
+    d = min(max(places(a.median, unit), places(b.median, unit)), top + 2)
     scale = 1e3 if unit == 'ms' else 1
     for extra in range(4):
         diff = round(abs(round(a.median * scale, d) - round(b.median * scale, d)), d)  # as printed, no float residue
         gap = round(chance_gap(a, b) * scale, d)
         (a1, a3), (b1, b3) = ((round(q * scale, d) for q in quartiles(m)) for m in (a, b))
         ok = {'yes': diff > gap and (a3 < b1 or b3 < a1), 'overlap': diff > gap, 'close': diff <= gap}
-        if ok.get(outcome, True) or extra == 3:
+        # a middle half that spans something must not print as 'x–x', nor two different medians as one number
+        spans = all(lo < hi or not q_lo < q_hi for (lo, hi), (q_lo, q_hi) in zip(((a1, a3), (b1, b3)),
+                                                                              (quartiles(a), quartiles(b))))
+        distinct = diff > 0 or a.median == b.median
+        if (ok.get(outcome, True) and spans and distinct) or extra == 3:
             break
         d += 1
     diff /= scale

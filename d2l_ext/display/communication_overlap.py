@@ -105,8 +105,10 @@ def _traced_text(wall: float, over_times: list[float], run_times: list[float], c
     about all of it (within NOISE) or part, the rest given as a number with no cause (nothing here times it).
     """
     lo, hi = min(over_times), max(over_times)
-    key = ('communication.overlap.traced_below' if wall < lo else
-           'communication.overlap.traced_above' if wall > hi else 'communication.overlap.traced_within')
+    # judged on the numbers as printed (4 places): "0.0278 s is above ... (0.0275-0.0278 s)" would read as false
+    shown_wall, shown_lo, shown_hi = (round(x, 4) for x in (wall, lo, hi))
+    key = ('communication.overlap.traced_below' if shown_wall < shown_lo else
+           'communication.overlap.traced_above' if shown_wall > shown_hi else 'communication.overlap.traced_within')
     text = t(key, wall=wall, lo=lo, hi=hi, run_lo=min(run_times), run_hi=max(run_times), closed=closed)
     if span is None or not span > 0 or not wall > 0:
         return text

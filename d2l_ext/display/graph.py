@@ -195,13 +195,15 @@ def rates_text(r) -> str:
     """
     whole = t('graph.rates.whole_gpu' if r.kind == 'gpu' else 'graph.rates.whole_cpu', all=r.all_cores * 1e3,
               cores=r.cores)
-    fields = dict(t0=r.alone[0] * 1e3, t1=r.alone[1] * 1e3, both=r.together * 1e3, rate=r.rate,
-                  ideal=r.ideal_rate, slowdown=r.slowdown, whole=whole)
-    if r.slowdown < 1:  # shorter than the longer lane alone: the test (within NOISE of it or not) said with its ms
-        longer = max(r.alone)
-        key = 'graph.rates_at_bound' if close(r.together, longer) else 'graph.rates_above'
-        line = t(key, noise=NOISE, longer=longer * 1e3, gap=(longer - r.together) * 1e3, limit=NOISE * longer * 1e3,
-                 **fields)
+    # every ratio and gap from the milliseconds as printed (2 places), so a reader's arithmetic gives the same
+    t0, t1, both = (round(x * 1e3, 2) for x in (*r.alone, r.together))
+    longer = max(t0, t1)
+    fields = dict(t0=t0, t1=t1, both=both, rate=(t0 + t1) / both if both else r.rate,
+                  ideal=(t0 + t1) / longer if longer else r.ideal_rate,
+                  slowdown=both / longer if longer else r.slowdown, whole=whole)
+    if both < longer:  # shorter than the longer lane alone: the test (within NOISE of it or not) said with its ms
+        key = 'graph.rates_at_bound' if close(both, longer) else 'graph.rates_above'
+        line = t(key, noise=NOISE, longer=longer, gap=longer - both, limit=NOISE * longer, **fields)
     else:
         line = t('graph.rates', **fields)
     twice = lane0_twice_text(r)

@@ -94,7 +94,8 @@ if 'mxnet' in d2l_ext.available_frameworks():
 # %% [markdown]
 # ## A first taste: predict, then measure
 #
-# Each lane gets the same job: independent matrix products (the book's `run`). We time each lane alone, then both
+# Each lane gets the same kind of job: independent matrix products (the book's `run`); beside a GPU, each lane's
+# count of products is chosen from its measured rate, aiming at equal times. We time each lane alone, then both
 # together, interleaved so that drift hits every variant alike. Before measuring, predict how many times as fast
 # "together" is as "one after the other", and write it into `my_guess`. The rule depends on the hardware: lanes on
 # separate devices can all run at once; CPU lanes can run at once only as far as the cores can be split among them.
@@ -102,7 +103,8 @@ if 'mxnet' in d2l_ext.available_frameworks():
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
 #
-# 每条执行路做同样的工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们先分别为每条执行路单独计时，再为两条
+# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）；有GPU时，每条执行路的乘积个数按其实测速度选定，
+# 力求用时相等。我们先分别为每条执行路单独计时，再为两条
 # 同时运行计时，并交替进行各种测量，使漂移对每种情况的影响都相同。测量之前，先预测“同时运行”的速度是“先后运行”
 # 的几倍，并写进 `my_guess`。规则取决于硬件：位于不同设备上的执行路可以全部同时运行；CPU 上的执行路，
 # 只有在核心够分时才能同时运行。
