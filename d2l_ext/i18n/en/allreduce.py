@@ -92,8 +92,8 @@ MESSAGES = {
     'allreduce.wall.same': '(a) and this step: {verdict}',
     'allreduce.why.head': '    (a) minus it, {gain} ms =',
     'allreduce.why.calls': '{ms} ms saved, by the model, for {k} fewer calls ({k} × α {alpha:.3f} ms)',
-    'allreduce.why.overlap': ('{ms} ms saved: all-reduce hidden behind backward (in flight while backward computed,'
-                              ' its wait for the other processes included)'),
+    'allreduce.why.overlap': ('{ms} ms of all-reduce hidden behind backward (in flight while backward computed,'
+                              ' its wait for the other processes included), hidden and not by itself saved'),
     'allreduce.why.rest': '{ms} ms none of these accounts for (larger interquartile range {spread} ms)',
     'allreduce.why.join': '; ',
     'allreduce.sep_list': ', ',

@@ -86,8 +86,8 @@ MESSAGES = {
     'allreduce.wall.same': '(a) 与这一步：{verdict}',
     'allreduce.why.head': '    (a) 减去它，{gain} 毫秒 =',
     'allreduce.why.calls': '{ms} 毫秒是省下的：模型按少了 {k} 次调用算出（{k} × α {alpha:.3f} 毫秒）',
-    'allreduce.why.overlap': ('{ms} 毫秒是省下的：藏在反向传播背后的全归约（在反向传播计算期间进行，包括它等待其他'
-                              '进程的时间）'),
+    'allreduce.why.overlap': ('{ms} 毫秒是藏在反向传播背后的全归约（在反向传播计算期间进行，包括它等待其他'
+                              '进程的时间），藏起来不等于省下'),
     'allreduce.why.rest': '{ms} 毫秒无法用以上各项解释（较大的四分位距 {spread} 毫秒）',
     'allreduce.why.join': '；',
     'allreduce.sep_list': '、',
