@@ -98,12 +98,11 @@ def apart(a, b, unit: str = 'auto', names: tuple[str | None, str | None] = (None
     else:
         outcome = 'overlap'
     faster = ('a' if a.median < b.median else 'b') if told else None
-    # One number of places for the whole clause, from the larger median, and the difference taken between the
-    # medians as shown: the numbers a reader sees add up (110.5 - 90.0 = 20.5, not "111 and 90 differ by 20").
-    # More places where rounding would make the printed numbers say the opposite of the test ("differ by 0.0159 s,
-    # more than the larger interquartile range (0.0159 s)", or ranges that touch when told apart).
-    # From the larger median, plus up to two places where the smaller needs them (17.40 and 1.25 ms, not 17.4 and
-    # 1.2: a head printing the smaller median at its own precision then agrees with the clause).
+    # One number of places for the whole clause, and the difference taken between the medians as shown, so the
+    # numbers a reader sees add up (110.5 - 90.0 = 20.5, not "111 and 90 differ by 20"). The places start from the
+    # larger median, plus up to two where the smaller needs them (17.40 and 1.25 ms, not 17.4 and 1.2), then grow
+    # where rounding would print the opposite of the test ("differ by 0.0159 s, more than the larger interquartile
+    # range (0.0159 s)", ranges that touch when told apart, or a spanning range printed 'x–x').
     top = places(max(abs(a.median), abs(b.median)), unit)
     d = min(max(places(a.median, unit), places(b.median, unit)), top + 2)
     scale = 1e3 if unit == 'ms' else 1
