@@ -64,22 +64,24 @@ def _scale(unit: str, largest: float) -> tuple[str, float, str]:
 
 
 def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, float] | None = None, title=None,
-                 unit='s', labels=None):
+                 unit='s', labels=None, guess: dict[str, float] | None = None):
     """One row per variant: each repeat a dot (run order), the median a black bar, the prediction hatched beside.
 
     Values are seconds when `unit` is 's', 'ms', 'µs' or 'auto' (shown in that unit), else shown as given
     (e.g. unit='GB/s'). predicted: {variant: value in the same base unit}; a variant may lack one.
+    guess: {variant: the learner's guess, same base unit}, drawn as a diamond on its row (None values skipped).
     labels: {variant id: text in the plot language} for the rows (plot_text, plot_lane); a variant
     without one is shown as its id. title: text in the plot language.
     Returns the Figure. Used by 13.3.1-13.3.3 for every timed comparison.
     """
     times = _times(comparison_or_dict_of_times)
     predicted = dict(predicted or {})
-    unknown = set(predicted) - set(times)
+    guess = {k: float(v) for k, v in (guess or {}).items() if v is not None}
+    unknown = (set(predicted) | set(guess)) - set(times)
     if unknown:
         raise _usage('style.error.predicted_unknown', names=', '.join(map(repr, sorted(unknown))),
                      variants=', '.join(times))
-    largest = max([max(v) for v in times.values()] + list(predicted.values()))
+    largest = max([max(v) for v in times.values()] + list(predicted.values()) + list(guess.values()))
     unit, scale, xlabel = _scale(unit, largest)
     if ax is None:
         _, ax = style.figure(height=max(2.6, 1.4 + 0.65 * len(times)))
@@ -98,6 +100,10 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
             ax.barh(y + 0.25, predicted[name] * scale, height=0.2, fill=False, hatch='///', edgecolor=pred_colour,
                     linewidth=1.5, zorder=2)
             right = max(right, predicted[name])
+        if name in guess:
+            ax.scatter([guess[name] * scale], [y - 0.15], s=140, marker='D', color=style.color('guess'), zorder=5,
+                       edgecolors='white')
+            right = max(right, guess[name])
         ax.annotate(f'{median_label(med * scale)} {unit}', (right * scale, y), xytext=(8, 0),
                     textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
     handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),
@@ -106,6 +112,9 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     if predicted:
         handles.append(Patch(fill=False, hatch='///', edgecolor=pred_colour, lw=1.5,
                              label=style.plot_text('style.predicted')))
+    if guess:
+        handles.append(Line2D([], [], ls='', marker='D', markersize=10, color=style.color('guess'),
+                              label=style.plot_text('style.guess')))
     ax.set_yticks(range(len(times)), [(labels or {}).get(name, name) for name in times])
     ax.set_ylim(len(times) - 0.5, -0.5)  # first variant on top, as given
     ax.set_xlim(0, largest * scale * 1.18)  # from zero, so ratios read true; room for the median's value

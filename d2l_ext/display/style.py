@@ -25,7 +25,7 @@ ROLES = {
     'gpu': _P['green'], 'cpu': _P['sky'],
     'compute': _P['blue'], 'copy': _P['vermillion'], 'link': _P['vermillion'],
     'backward': _P['blue'], 'allreduce': _P['vermillion'], 'optimizer': _P['purple'],
-    'idle': '#D9D9D9', 'measured': _P['blue'], 'predicted': _P['vermillion'],
+    'idle': '#D9D9D9', 'measured': _P['blue'], 'predicted': _P['vermillion'], 'guess': _P['purple'],
 }
 LANE_ROLES = ('lane 0', 'lane 1', 'lane 2', 'lane 3')
 WIDTH_IN = 10.0       # inches: at 100 dpi a 1000 px image, legible on a projector with 12 pt text

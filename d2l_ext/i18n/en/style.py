@@ -8,6 +8,7 @@ MESSAGES = {
     'style.unit.us': 'µs',
     'style.start_axis': 'start time ({unit})',
     'style.predicted_total': 'predicted: {value}',
+    'style.guess': 'your guess',
     'style.predicted': 'predicted',
     'style.measured': 'each repeat',
     'style.median': 'median',

@@ -8,6 +8,7 @@ MESSAGES = {
     'style.unit.us': '微秒',
     'style.start_axis': '开始时间（{unit}）',
     'style.predicted_total': '预测：{value}',
+    'style.guess': '你的猜测',
     'style.predicted': '预测',
     'style.measured': '每次重复',
     'style.median': '中位数',

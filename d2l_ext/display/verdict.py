@@ -1,0 +1,97 @@
+"""The one wording layer for comparisons and numbers: every lesson's verdict line, its numbers, details on demand.
+
+One rule, defined once (13.3.0) and named the same everywhere: a way is **faster** (or **slower**) than another
+only when the middle halves of their repeats do not overlap and their medians differ by more than the larger
+spread (results.told_apart); otherwise there is **no clear difference**. A cell prints at most one line built here:
+
+    together 0.105 s vs one device 0.113 s: faster
+
+The statistics behind it (medians, quartiles, every repeat) stay in the result objects; `details(...)` shows them
+collapsed, for an instructor or a curious student. Numbers: seconds and milliseconds to 3 significant digits,
+ratios to 2 places ('1.84x'), shares as whole percents of a base the sentence names once.
+"""
+from __future__ import annotations
+
+import html
+import math
+
+from ..i18n import t
+from ..results import told_apart
+
+WORDS = ('faster', 'slower', 'same')  # the keys verdict.<word>
+UNITS = ('s', 'ms', 'x', '%')  # the keys verdict.unit.<unit>
+
+
+def sig(value: float, digits: int = 3) -> str:
+    """`value` to `digits` significant digits, trailing zeros kept ('0.200'), never in exponent form."""
+    if not value or not math.isfinite(value):
+        return f'{value:g}'
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f'{value:.{decimals}f}'
+
+
+def unit_for(*seconds: float) -> str:
+    """'ms' when every value is below 0.1 s, else 's' (one unit per line)."""
+    return 'ms' if max(abs(s) for s in seconds) < 0.1 else 's'
+
+
+def num(value: float, unit: str = 's', digits: int = 3) -> str:
+    """A number with its unit in the reader's language: '0.105 s', '12.3 ms', '1.84x', '74%' (0.74 with '%')."""
+    if unit == 'x':
+        shown = f'{value:.2f}'
+    elif unit == '%':
+        shown = f'{value * 100:.0f}'
+    elif unit == 'ms':
+        shown = sig(value * 1e3, digits)
+    else:
+        shown = sig(value, digits)
+    return t(f'verdict.unit.{unit}', value=shown)
+
+
+def compare(a, b) -> str:
+    """'faster', 'slower' or 'same': `a` against `b` (Measurements, or anything with .times and .median)."""
+    if not told_apart(a, b):
+        return 'same'
+    return 'faster' if a.median < b.median else 'slower'
+
+
+def word_of(a, b) -> str:
+    """The verdict word of `a` against `b` in the reader's language."""
+    word = compare(a, b)
+    return t(f'verdict.{word}')
+
+
+def line(name_a: str, a, name_b: str, b, unit: str | None = None) -> str:
+    """The one verdict line: 'together 0.105 s vs one device 0.113 s: faster' (medians; `a` judged against `b`)."""
+    unit = unit or unit_for(a.median, b.median)
+    return t('verdict.line', a=name_a, ma=num(a.median, unit), b=name_b, mb=num(b.median, unit), word=word_of(a, b))
+
+
+def guess(value, predicted: float, measured: float, unit: str = 's') -> str:
+    """'your guess 1.50x · predicted 2.00x · measured 1.93x' (no guess: asks for one)."""
+    if value is None:
+        return t('verdict.no_guess', predicted=num(predicted, unit), measured=num(measured, unit))
+    return t('verdict.guess', guess=num(float(value), unit), predicted=num(predicted, unit),
+             measured=num(measured, unit))
+
+
+class Details:
+    """Statistics shown on demand: a collapsed <details> element in a notebook, plain text elsewhere."""
+
+    def __init__(self, table, title: str | None = None):
+        self.table, self.title = table, title or t('verdict.details')
+
+    def _repr_html_(self) -> str:
+        from ..results import render
+        body = render(self.table) if hasattr(self.table, 'to_html') else f'<pre>{html.escape(str(self.table))}</pre>'
+        return f'<details><summary>{html.escape(self.title)}</summary>{body}</details>'
+
+    def __repr__(self) -> str:
+        from ..results import render
+        return render(self.table, text=True) if hasattr(self.table, 'to_string') else str(self.table)
+
+
+def details(result_or_frame, title: str | None = None) -> Details:
+    """Every statistic of a result (its `to_frame()`), or a DataFrame, collapsed until the reader opens it."""
+    table = result_or_frame.to_frame() if hasattr(result_or_frame, 'to_frame') else result_or_frame
+    return Details(table, title)

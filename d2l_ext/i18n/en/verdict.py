@@ -1,0 +1,14 @@
+"""The verdict words and number units (display/verdict.py): one rule, one vocabulary, every lesson."""
+MESSAGES = {
+    'verdict.faster': 'faster',
+    'verdict.slower': 'slower',
+    'verdict.same': 'no clear difference',
+    'verdict.line': '{a} {ma} vs {b} {mb}: {word}',
+    'verdict.guess': 'your guess {guess} · predicted {predicted} · measured {measured}',
+    'verdict.no_guess': 'predicted {predicted} · measured {measured} (write your guess into my_guess first)',
+    'verdict.details': 'Details: every statistic',
+    'verdict.unit.s': '{value} s',
+    'verdict.unit.ms': '{value} ms',
+    'verdict.unit.x': '{value}x',
+    'verdict.unit.%': '{value}%',
+}
