@@ -98,3 +98,20 @@ def test_a_failing_cell_writes_nothing(tmp_path):
     with pytest.raises(bn.SourceError, match=r'9\.9\.9-Tiny\.py \(en\) failed while running(.|\n)*ZeroDivisionError'):
         bn.build([path], langs=('en',), out_root=tmp_path / 'out')
     assert not (tmp_path / 'out' / 'en' / '9.9.9-Tiny.ipynb').exists()
+
+
+def test_comments_are_written_in_the_notebook_language():
+    code = 'my_guess = None  # seconds: how long?  #zh: 秒：要多久？\n# keep me\nx = 1  #  whole  #zh: 整行'
+    assert bn.swap_comments(code, 'en') == 'my_guess = None  # seconds: how long?\n# keep me\nx = 1  #  whole'
+    assert bn.swap_comments(code, 'zh') == 'my_guess = None  # 秒：要多久？\n# keep me\nx = 1  # 整行'
+
+
+def test_a_source_cell_is_the_package_function_itself():
+    import inspect
+
+    from d2l_ext.display import verdict
+    shown = bn.harvest('#@source d2l_ext.display.verdict.sig\n#@source d2l_ext.display.verdict.num\n')
+    assert shown == inspect.getsource(verdict.sig).rstrip() + '\n\n\n' + inspect.getsource(verdict.num).rstrip()
+    assert bn.harvest('x = 1\n#@source d2l_ext.display.verdict.sig').startswith('x = 1')  # mixed: as is
+    with pytest.raises(bn.SourceError, match='no_such'):
+        bn.harvest('#@source d2l_ext.display.verdict.no_such')

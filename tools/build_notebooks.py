@@ -2,7 +2,10 @@
 
 Each source is a jupytext percent-format script: code cells are ordinary Python, every English
 markdown cell is followed by its Chinese twin (`# %% [markdown] lang="zh"`). Both languages run
-the one copy of the code; only the first code cell's `d2l_ext.set_language('en')` changes.
+the one copy of the code; only the first code cell's `d2l_ext.set_language('en')` and the comments change:
+a comment written `# English text  #zh: 中文` reads `# English text` in English and `# 中文` in Chinese.
+A code cell whose lines are all `#@source d2l_ext.module.function` gets those functions' source from the
+package (as d2lbook harvests `#@save` cells, the other way round), so a lesson never types package code twice.
 Executing with nbclient in a fresh kernel gives the committed execution counts 1..n.
 
     python tools/build_notebooks.py                  # build and execute every notebook
@@ -64,6 +67,40 @@ def join_chinese_lines(text: str) -> str:
     return '\n'.join(out)
 
 
+# `# English  #zh: 中文`: the first '#' starts the comment; the marker splits it into the two languages.
+_COMMENT = re.compile(r'^(?P<code>[^#]*#)(?P<space> ?)(?P<en>.*?)\s+#zh:\s?(?P<zh>.*)$')
+_HARVEST = re.compile(r'^#@source\s+(?P<module>[\w.]+)\.(?P<name>\w+)\s*$')
+
+
+def swap_comments(code: str, lang: str) -> str:
+    """Code with each `# English  #zh: 中文` comment in one language (the code itself is the same in both)."""
+    def one(line: str) -> str:
+        m = _COMMENT.match(line)
+        if not m:
+            return line
+        return m['code'] + (m['space'] + m['en'] if lang == 'en' else ' ' + m['zh'])
+    return '\n'.join(one(line) for line in code.split('\n'))
+
+
+def harvest(code: str) -> str:
+    """A cell of `#@source module.function` lines as those functions' source; any other cell as it is."""
+    lines = [line for line in code.strip().split('\n') if line.strip()]
+    found = [_HARVEST.match(line) for line in lines]
+    if not lines or not all(found):
+        return code
+    import importlib
+    import inspect
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    parts = []
+    for m in found:
+        try:
+            parts.append(inspect.getsource(getattr(importlib.import_module(m['module']), m['name'])).rstrip('\n'))
+        except (ImportError, AttributeError) as e:
+            raise SourceError(f'#@source {m["module"]}.{m["name"]}: {e}') from None
+    return '\n\n\n'.join(parts)
+
+
 class SourceError(Exception):
     """A lesson source that cannot be built; the message names the file and the cell."""
 
@@ -120,7 +157,10 @@ def notebook(path: pathlib.Path, lang: str):
     for i, cell in enumerate(cells):
         meta = {k: cell.metadata[k] for k in KEPT_CELL_METADATA if k in cell.metadata}
         make = nbformat.v4.new_code_cell if cell.cell_type == 'code' else nbformat.v4.new_markdown_cell
-        text = join_chinese_lines(cell.source) if lang == 'zh' and cell.cell_type == 'markdown' else cell.source
+        if cell.cell_type == 'code':
+            text = swap_comments(harvest(cell.source), lang)
+        else:
+            text = join_chinese_lines(cell.source) if lang == 'zh' else cell.source
         nb.cells.append(make(text, metadata=meta, id=f'{lang}-{i:03d}'))
     _set_language(path, nb.cells, lang)
     return nb
