@@ -1,7 +1,13 @@
-"""The book's 13.3 workloads in PyTorch, and THE lane runner (13.3.1, 13.3.2, 13.3.3)."""
+"""The book's 13.3 workloads in PyTorch, and the one lane runner, run_together (13.3.1-13.3.3).
+
+Its home for readers is d2l_ext.parallel.together (13.3.1's technique); it is defined here, a layer below the
+sections, because every section's measurements and the backend interface (run_on_lanes) run it.
+"""
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import functools
 from concurrent.futures import ThreadPoolExecutor
 
 import torch
@@ -63,69 +69,40 @@ def intra_op_threads(n: int):
             torch.set_num_threads(old)
 
 
-# One long-lived thread per lane, made on first use: starting threads at every call costs about
-# a millisecond (measured on a 2-core CPU), as long as a whole lane's share of a small training step.
-_WORKERS: dict = {}
+@functools.cache
+def lane_thread(name: str, threads: int) -> ThreadPoolExecutor:
+    """A CPU lane's own thread, kept between calls: starting one costs about a millisecond (13.3.3's steps)."""
+    return ThreadPoolExecutor(1, thread_name_prefix=f'd2l-lane-{name}')
 
 
-def lane_worker(lane) -> ThreadPoolExecutor:
-    """The lane's own thread (13.3.1, 13.3.3): CPU lanes keep their thread count, GPU lanes their device."""
-    key = (lane.kind, lane.index, lane.threads)
-    if key not in _WORKERS:
-        def setup():
-            if lane.kind == 'gpu':
-                torch.cuda.set_device(lane.index)  # a new thread has no current CUDA device
-        _WORKERS[key] = ThreadPoolExecutor(1, thread_name_prefix=f'd2l-lane-{lane.name}', initializer=setup)
-    return _WORKERS[key]
-
-
-def _on_lane_thread(lane, job):
-    def call():
-        if torch.get_num_threads() != lane.threads:  # per thread: this lane's share of the cores
+def run_together(lanes, works, *, wait=True, gpu_first=False):
+    """Run works[i] on lanes[i], all at the same time; return their results in order."""
+    def on_cpu(lane, work):
+        if torch.get_num_threads() != lane.threads:  # this thread's share of the cores (a per-thread setting)
             torch.set_num_threads(max(1, lane.threads))
-        return job()
-    return lane_worker(lane).submit(call)
+        return work()
 
-
-def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
-    """Start jobs[i]() on lanes[i] all at once and return their results (13.3.1, 13.3.2, 13.3.3).
-
-    A CPU lane runs synchronously, so each runs on its own Python thread (PyTorch releases the GIL
-    inside mm, so two threads really use two cores). GPU lanes are queued from this thread, and
-    only after the CPU lanes have started: the GPU's launch queue holds about a thousand kernels,
-    and once it is full, queuing more blocks this thread until the GPU catches up. Queuing the GPU
-    first would hold the CPU lanes back for that long; `gpu_first=True` keeps that order so the
-    benchmark can show the difference. Wait for the lanes' devices before reading GPU results.
-    """
-    results = [None] * len(lanes)
-
-    def queue_gpu_work():
-        for i, lane in enumerate(lanes):
-            if lane.asynchronous:
-                results[i] = jobs[i]()
-
-    if gpu_first:
-        queue_gpu_work()
-    futures = {i: _on_lane_thread(lane, jobs[i]) for i, lane in enumerate(lanes) if not lane.asynchronous}
-    error = None
+    def queue_gpu_work():  # a GPU only queues work, so this one thread feeds every GPU lane
+        return {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
+    gpu = queue_gpu_work() if gpu_first else {}  # the wrong order, kept to show that a full GPU queue blocks
+    cpu = {i: lane_thread(lane.name, lane.threads).submit(on_cpu, lane, works[i])
+           for i, lane in enumerate(lanes) if lane.kind != 'gpu'}  # CPU lanes start first, each on its own thread ...
     try:
         if not gpu_first:
-            queue_gpu_work()
-    except Exception as e:  # raised below, once no CPU lane is left running unseen
-        error = e
-    for i, f in futures.items():
-        try:
-            results[i] = f.result()
-        except Exception as e:
-            error = error or e
-    if error is not None:
-        raise error
+            gpu = queue_gpu_work()  # ... then GPU work is queued
+    finally:
+        concurrent.futures.wait(cpu.values())  # no CPU lane is left running unseen, even if queuing failed
+    results = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
+    if wait:
+        for lane in lanes:
+            if lane.kind == 'gpu':
+                torch.cuda.synchronize(lane.index)  # every GPU used, not only the current one
     return results
 
 
-def on_lanes(lanes, *jobs):
-    """`on_lanes(lanes, job1, job2)`: the notebooks' spelling of run_on_lanes (13.3.1)."""
-    return run_on_lanes(lanes, list(jobs))
+def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
+    """The backends' name for run_together without its wait: the callers (measure, compare) wait for the lanes."""
+    return run_together(lanes, jobs, wait=False, gpu_first=gpu_first)
 
 
 class KeptTogether:

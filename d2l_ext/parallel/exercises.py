@@ -259,7 +259,7 @@ def sync_waits(lanes, torch) -> dict:
         for g in gpus:
             torch.cuda.synchronize(g)
     return {'no_wait': lambda: None,
-            'book_synchronize': lambda: torch.cuda.synchronize(),  # the mistake, on purpose: current device only
+            'book_synchronize': lambda: torch.cuda.synchronize(torch.cuda.current_device()),  # the book's: current only
             'every_device': every_device}
 
 

@@ -1,21 +1,24 @@
-"""13.3.1: all lanes together as a timed variant that keeps, in every call, when each product ran (PyTorch).
+"""13.3.1's technique, lanes running together: the one lane runner and a timed variant that keeps its intervals.
 
-A timeline recorded in a run of its own can keep another pace than the repeats it is set beside.
-Timed as the "together" variant, `Together` makes every repeat its own timeline, so the timeline
-drawn and the numbers compared with it come from one run: the repeat whose time was the median.
+`run_together(lanes, works)` is the lane runner every section uses (the Build-it task's worked solution too):
+a CPU lane on its own thread with its share of the cores, GPU work queued from the caller, then a wait for every
+GPU. It is defined in backends.torch_backend (the backend interface's run_on_lanes is it without the wait); import
+it from here. `Together` times all lanes at once as one variant and keeps, in every call, when each product ran,
+so the timeline drawn and the numbers beside it come from one run: the repeat whose time was the median.
 """
 from __future__ import annotations
 
-from ..backends.torch_backend import KeptTogether, timeline_clock
+from ..backends.torch_backend import KeptTogether, lane_thread, run_together, timeline_clock
 from .core import TimelineResult, kept_timeline, median_index
+
+__all__ = ['Together', 'lane_thread', 'run_together']
 
 
 class Together(KeptTogether):
     """`Together(lanes, xs, iters)()`: lane i computes iters[i] products xs[i] @ xs[i], all lanes at once.
 
-    Returns each lane's products, as run_on_lanes does (the caller waits for the lanes, as compare
-    and measure do). Every call keeps each product's interval: thread clock on CPU lanes, CUDA
-    events on GPU lanes; `timeline(times)` reads back the call timed as the median of `times`.
+    Returns each lane's products (the caller waits for the lanes, as compare and measure do). Every call keeps each
+    product's interval: thread clock on CPU lanes, CUDA events on GPU lanes.
     """
 
     def median_index(self, times) -> int:
