@@ -138,6 +138,9 @@ class Prediction:
         """The bytes of each call a version makes: (a) one per tensor, flat one, DDP one per bucket."""
         if vid == 'flat':
             return [self.gradient_bytes]
+        if vid == 'buckets':  # (d) as the lesson times it
+            from .steps import BUCKET_MB
+            bucket_mb = BUCKET_MB
         if bucket_mb is not None:
             return ddp_buckets(self.tensor_bytes, bucket_mb)
         return list(self.tensor_bytes)  # (a), (c) and a learner's own step: one call per gradient

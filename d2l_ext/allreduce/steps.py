@@ -1,13 +1,20 @@
-"""13.3.4: one SGD step of data-parallel training, written so the lesson can show it and a learner can change it.
+"""13.3.4: one SGD step of data-parallel training, four ways: the one home of (a)-(d) and the flat control.
 
 Every process holds the same model and its own share of the minibatch; after a step, every process
-must hold the parameters that one process would get from the whole minibatch. Every step function
-has the same signature, `step(model, X, y, optimizer)`, so the engine can time and check any of them,
-including one a learner defines in a notebook cell.
+must hold the parameters that one process would get from the whole minibatch. A step is
+`step(model, X, y, optimizer)` ((d) also takes `bucket_mb`), so the engine can time and check any of
+them, a learner's included; the graders' worked solutions and the lesson's worked answers are these.
+Each is correct for a tied parameter (listed once by `model.parameters()`) and a frozen one (its
+`.grad` stays None). Comments carry their Chinese after `#zh:` (the notebook build picks one).
 """
+import functools
+import inspect
+
 import torch  # a learner's step sent as source also runs with this module's names
 import torch.distributed as dist
 from torch import nn
+
+BUCKET_MB = 1.0  # (d)'s bucket size (MiB) when the lesson times it beside DDP's
 
 
 def mlp(layers: int = 6, width: int = 1024) -> nn.Sequential:
@@ -31,46 +38,80 @@ def local_step(model, X, y, optimizer):
 
 
 def backward_then_allreduce(model, X, y, optimizer):
-    """(a): the whole backward pass first, then one all-reduce per gradient."""
+    """(a): the whole backward pass first, then one all-reduce per gradient, averaged."""
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for p in model.parameters():
-        p.grad /= dist.get_world_size()  # the sum of the averages is the average over the whole minibatch
-        dist.all_reduce(p.grad)
+        if p.grad is None:  # a frozen parameter has no gradient to send  #zh: 冻结的参数没有梯度要发送
+            continue
+        p.grad /= dist.get_world_size()  # sum of n averages / n: the whole minibatch's  #zh: n 个平均之和除以 n
+        dist.all_reduce(p.grad)  # blocks until every process has contributed  #zh: 等每个进程都贡献后才返回
     optimizer.step()
 
 
 def flat_allreduce(model, X, y, optimizer):
-    """13.3.4 control: (a) with every gradient copied into one buffer, so one all-reduce call instead of one per tensor.
-
-    It overlaps nothing, like (a); (a) minus this is what the calls themselves cost, which DDP's
-    buckets also save, so a bucketed version's gain over (a) is not all overlap.
-    """
+    """(b): every gradient copied into one flat buffer, one all-reduce, copied back."""
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
-    grads = [p.grad for p in model.parameters()]
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
     flat = torch.cat([g.reshape(-1) for g in grads]) / dist.get_world_size()
-    dist.all_reduce(flat)
+    dist.all_reduce(flat)  # one call: one start-up cost, not one per tensor  #zh: 一次调用，只付一次启动开销
     offset = 0
-    for g in grads:  # copy each gradient's summed share back
+    for g in grads:  # each gradient's summed piece back  #zh: 把求和后的每一段复制回各个梯度
         g.copy_(flat[offset:offset + g.numel()].view_as(g))
         offset += g.numel()
     optimizer.step()
 
 
 def allreduce_in_hooks(model, X, y, optimizer):
-    """(c): each gradient's all-reduce starts as soon as backward has computed it."""
+    """(c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
     works = []
 
     def send(p):
         p.grad /= dist.get_world_size()
-        works.append(dist.all_reduce(p.grad, async_op=True))  # returns at once; backward goes on
+        works.append(dist.all_reduce(p.grad, async_op=True))  # returns at once  #zh: 立即返回，反向传播继续
 
-    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters()]
+    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for work in works:
-        work.wait()  # every gradient summed before the update uses it
+        work.wait()  # every gradient summed before the update  #zh: 更新之前每个梯度都已求和
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+
+
+def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
+    """(d): buckets of bucket_mb MiB filled in reverse parameter order, each all-reduced once full."""
+    params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order  #zh: 反向传播的顺序
+    buckets, current, size = [], [], 0
+    for p in params:  # a bucket closes at bucket_mb MiB (2**20 bytes)  #zh: 桶满 bucket_mb MiB 时封上
+        current.append(p)
+        size += p.numel() * p.element_size()
+        if size >= bucket_mb * 2**20:
+            buckets.append(current)
+            current, size = [], 0
+    buckets += [current] if current else []
+    bucket_of = {p: b for b, members in enumerate(buckets) for p in members}
+    missing = [len(members) for members in buckets]  # gradients each bucket waits for  #zh: 每个桶还在等的梯度数
+    works = []
+
+    def ready(p):
+        b = bucket_of[p]
+        missing[b] -= 1
+        if missing[b] == 0:  # full: flatten, start its all-reduce  #zh: 桶满：展平并发起它的全归约
+            flat = torch.cat([q.grad.reshape(-1) for q in buckets[b]]) / dist.get_world_size()
+            works.append((buckets[b], flat, dist.all_reduce(flat, async_op=True)))
+
+    hooks = [p.register_post_accumulate_grad_hook(ready) for p in params]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for members, flat, work in works:
+        work.wait()
+        offset = 0
+        for q in members:  # the summed bucket back into each gradient  #zh: 把求和后的桶复制回各个梯度
+            q.grad.copy_(flat[offset:offset + q.numel()].view_as(q))
+            offset += q.numel()
     for hook in hooks:
         hook.remove()
     optimizer.step()
@@ -85,10 +126,21 @@ def ddp_without_sync(model, X, y, optimizer):
 def allreduce_alone(model, X, y, optimizer):
     """13.3.4 baseline: only the communication of (a), on gradients that are already there."""
     for p in model.parameters():
-        dist.all_reduce(p.grad)
+        if p.grad is not None:
+            dist.all_reduce(p.grad)
 
 
-# The versions the lesson compares, by id; (d) is local_step on a DistributedDataParallel model.
-STEPS = {'serial': backward_then_allreduce, 'hooks': allreduce_in_hooks}
+def as_step(fn):
+    """A step the engine can call as `step(model, X, y, optimizer)`: (d)'s `bucket_mb` fixed at BUCKET_MB."""
+    if 'bucket_mb' in inspect.signature(fn).parameters:
+        return functools.partial(fn, bucket_mb=BUCKET_MB)
+    return fn
+
+
+# The versions the lesson times, by id, in its order; DDP is local_step on a DistributedDataParallel model.
+STEPS = {'serial': backward_then_allreduce, 'hooks': allreduce_in_hooks, 'buckets': allreduce_in_buckets}
 # Controls every run adds (unless a learner's step takes the id): not overlap, but what overlap is measured against.
 CONTROLS = {'flat': flat_allreduce}
+# Each task's package version: the graders' worked solutions and what the lesson measures until the learner's pass.
+SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_allreduce,
+             '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}

@@ -51,8 +51,8 @@ def _load(step):
     if isinstance(step, tuple) and step[0] == 'source':
         namespace = dict(vars(_steps))
         exec(compile(step[2], f'<step {step[1]}>', 'exec'), namespace)
-        return namespace[step[1]]
-    return step
+        return _steps.as_step(namespace[step[1]])
+    return _steps.as_step(step)
 
 
 def _die_with_parent():

@@ -70,6 +70,7 @@ MESSAGES = {
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error {error:.2e'
                                 '} > {tol:.0e}'),
     'allreduce.panel.col_seconds': '{label} (s)',
+    'allreduce.version.buckets': '(d) buckets, 1 MiB',
     'allreduce.version.flat': '(b) flat: backward, then one buffer',
     'allreduce.version.one_bucket': '{label} (one bucket: the whole gradient)',
     'allreduce.col.overlap': 'overlap (intervals)',

@@ -65,6 +65,7 @@ MESSAGES = {
                                        '（各进程的平均；每个进程从自己的起点计时）'),
     'allreduce.mismatch_grad': '进程 {rank} 上的“{version}”使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
     'allreduce.panel.col_seconds': '{label}（秒）',
+    'allreduce.version.buckets': '(d) 分桶，1 MiB',
     'allreduce.version.flat': '(b) 扁平：先反向传播，再一个缓冲区',
     'allreduce.version.one_bucket': '{label}（只有一个桶：整个梯度）',
     'allreduce.col.overlap': '重叠（按时间区间）',
