@@ -3,14 +3,17 @@
 X -> Linear -> ReLU -> Linear -> squared loss, plain SGD. The backward pass is written out
 (`H.T @ dY`, ...) instead of left to autograd so that every operation sits inside a named
 `stage`, which is how the recorded graph gets the boxes of the book's figure; `reference_step`
-checks it against autograd in float64. `lane_step` is the single copy the lesson shows (a test
-compares them); the step that places it on two lanes is the graded task's worked answer (task.py).
+checks it against autograd in float64. `lane_step` and `mlp_step` (the step that places it on two lanes, the
+Build-it's worked answer) are the single copies: the lesson shows their source (#@source), the recordings run them,
+and the grader (task.py) imports them from here.
 """
 
 import torch
 
+from ..backends.torch_backend import run_on_lanes
 from ..errors import UsageError
 from ..i18n import t
+from ..timing import wait_for_lanes
 from .tracer import stage
 
 PARAM_NAMES = ('W1', 'b1', 'W2', 'b2')
@@ -51,6 +54,44 @@ def lane_step(i, params, X, y, n_total):
     with stage(i, 'fc1 bwd'):
         dW1, db1 = X.T @ dZ1, dZ1.sum(0)
     return loss, {'W1': dW1, 'b1': db1, 'W2': dW2, 'b2': db2}
+
+
+def mlp_step(lanes, params, X, y, lr):
+    """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
+    server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
+    halves = []
+    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
+        with stage(i, 'copy in'):  # lane i gets a fresh copy of the weights and its half of the rows
+            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
+            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
+    # Both halves at once, each on its lane; each loss is divided by all n rows, so the gradients add up.
+    results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
+    with stage(SERVER, 'grad copy'):  # every gradient to the server
+        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
+    with stage(SERVER, 'sum'):  # waits for both lanes
+        total = {k: grads[0][k] + grads[1][k] for k in params}
+    with stage(SERVER, 'update'):
+        return {k: params[k] - lr * total[k] for k in params}
+
+
+def mlp_step_in_turn(lanes, params, X, y, lr):
+    """The same step with the halves one after the other, each on its lane: right numbers, no overlap."""
+    server, n = params['W1'].device, X.shape[0]
+    halves = []
+    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
+        with stage(i, 'copy in'):
+            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
+            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
+    results = []
+    for i, (lane, h) in enumerate(zip(lanes, halves)):  # start lane 1 only once lane 0 has finished
+        results += run_on_lanes([lane], [lambda i=i, h=h: lane_step(i, *h, n)])
+        wait_for_lanes([lane])
+    with stage(SERVER, 'grad copy'):
+        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
+    with stage(SERVER, 'sum'):
+        total = {k: grads[0][k] + grads[1][k] for k in params}
+    with stage(SERVER, 'update'):
+        return {k: params[k] - lr * total[k] for k in params}
 
 
 def sgd_step(params, X, y, lr=0.1):

@@ -1,6 +1,6 @@
 """13.3.3's step recorded on a machine with a GPU, for readers without one: times, intervals, provenance (JSON).
 
-`record_step` runs the lesson's worked step (worked.mlp_step, the single copy) on this machine's
+`record_step` runs the lesson's worked step (model.mlp_step, the single copy) on this machine's
 two lanes beside the one-device step on the whole minibatch and the halves one after the other,
 interleaved, several repeats, every update checked against float64. Every run is instrumented the
 same way, so the intervals come from the timed runs themselves: a GPU's work from CUDA events
@@ -24,7 +24,7 @@ from ..i18n import t
 from ..machine import provenance
 from ..paths import read_json
 from ..timing import wait_for_lanes
-from . import task, worked
+from . import halves, model
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
 from .runs import as_lanes, check_update, whole_device
 from .tracer import stage
@@ -33,7 +33,7 @@ FORMAT = 1
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
 # Ids of the three ways to run the step, runs.STEP_VARIANTS (the keys 'graph.variant.<id>' name them).
 VARIANTS = ('one_device', 'in_turn', 'split')
-HALF = 'lane step'  # the event name of a half's forward and backward (task.LaneRecorder's interval)
+HALF = 'lane step'  # the event name of a half's forward and backward (halves.LaneRecorder's interval)
 WHOLE = 'whole step'  # the event name of the one-device step (forward, backward and update)
 REQUIRED = ('format', 'machine', 'lanes', 'one_device', 'sizes', 'runs')
 
@@ -51,7 +51,7 @@ def _mark(device: torch.device):
 
 
 def _host(mark, zero) -> float:
-    """A mark on the host clock; zero is task.gpu_zero's {GPU: (event, host time when it completed)}."""
+    """A mark on the host clock; zero is halves.gpu_zero's {GPU: (event, host time when it completed)}."""
     if isinstance(mark, float):
         return mark
     g, ev = mark
@@ -72,7 +72,7 @@ class _Split:
     """The worked step (or the halves in turn) remade from its source, its stages and halves recorded."""
 
     def __init__(self, step, lanes):
-        self.fn, self.lanes, self.marks, self.halves = task.fresh(step), lanes, [], None
+        self.fn, self.lanes, self.marks, self.halves = halves.with_names(step), lanes, [], None
 
         @contextlib.contextmanager
         def timed_stage(lane, name):  # the step's own `stage`, also timed on the device doing the work
@@ -86,7 +86,7 @@ class _Split:
         self.fn.__globals__['stage'] = timed_stage
 
     def __call__(self, params, X, y, lr):
-        self.marks, self.halves = [], task.LaneRecorder()
+        self.marks, self.halves = [], halves.LaneRecorder()
         self.fn.__globals__['lane_step'] = self.halves.lane_step
         return self.fn(self.lanes, params, X, y, lr)
 
@@ -136,7 +136,7 @@ def _spans(events) -> dict[str, list[float]]:
 def _overlap(events) -> float | None:
     """Of the shorter half's busy time, the fraction the other half was busy too (the grader's measure)."""
     spans = [(e['start'], e['end']) for e in events if e['name'] == HALF]
-    return task.half_overlap(spans) if len(spans) == 2 else None
+    return halves.half_overlap(spans) if len(spans) == 2 else None
 
 
 def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
@@ -145,7 +145,7 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
     reference, _ = reference_step(params, X, y, lr)
     one = _OneDevice(lanes[0], params, X, y)
     every = list(lanes) + [one.lane]
-    in_turn, split = _Split(worked.mlp_step_in_turn, lanes), _Split(worked.mlp_step, lanes)
+    in_turn, split = _Split(model.mlp_step_in_turn, lanes), _Split(model.mlp_step, lanes)
     runs = {'one_device': (lambda: one(lr), one),
             'in_turn': (lambda: in_turn(params, X, y, lr), in_turn),
             'split': (lambda: split(params, X, y, lr), split)}
@@ -156,7 +156,7 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
         for v in VARIANTS:
             call, probe = runs[v]
             wait_for_lanes(every)
-            zero = task.gpu_zero(every)  # synchronizes: outside the timed region
+            zero = halves.gpu_zero(every)  # synchronizes: outside the timed region
             t0 = time.perf_counter()
             out = call()
             wait_for_lanes(every)
@@ -175,8 +175,16 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
             'halves': {v: [_halves(ev) for ev in events[v]] for v in ('in_turn', 'split')},
             'spans': {v: [_spans(ev) for ev in events[v]] for v in ('in_turn', 'split')},
             'overlap': {v: [_overlap(ev) for ev in events[v]] for v in ('in_turn', 'split')},
-            'predicted_overlap': task.PREDICTED, 'representative': rep, 'drawn': drawn,
+            'predicted_overlap': halves.PREDICTED, 'representative': rep, 'drawn': drawn,
             'events': {v: events[v][drawn[v]] for v in VARIANTS}}
+
+
+def predict_split(run: dict) -> float:
+    """Two lanes together, predicted from the halves one after the other: each repeat's wall clock less its shorter
+    half's busy time (the graph's two chains are independent, so the shorter can run inside the longer), the median.
+    """
+    return statistics.median(wall - min(h.values())
+                             for wall, h in zip(run['times']['in_turn'], run['halves']['in_turn']))
 
 
 def median_repeat(times) -> int:
@@ -334,4 +342,14 @@ def summary(run: dict) -> dict:
             'saved_predicted': statistics.median(alone) if alone else None,
             'first': first, 'start_offset': abs(spans['lane 0'][0] - spans['lane 1'][0]) if first else None,
             'in_turn_gap': statistics.median(gaps) if gaps else None,
-            'error': max(run['errors'].values()), 'tolerance': run['tolerance']}
+            'error': max(run['errors'].values()), 'tolerance': run['tolerance'], 'predicted_split': predict_split(run)}
+
+
+def to_frame(run: dict):
+    """Every statistic of a run: median, quartiles, every repeat, prediction and error per way (details on demand)."""
+    from ..timing import Comparison, Measurement
+    df = Comparison({v: Measurement(v, run['times'][v]) for v in VARIANTS}).to_frame()
+    df[t('graph.col_predicted')] = [predict_split(run) if v == 'split' else None for v in df.index]
+    df[t('graph.col_error')] = [run['errors'].get(v) for v in df.index]
+    df.index = [t(f'graph.variant.{v}') for v in df.index]
+    return df

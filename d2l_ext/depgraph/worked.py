@@ -1,7 +1,5 @@
-"""13.3.3's worked step and its typical wrong versions: the single copy of each, as code and as submissions.
+"""13.3.3's typical wrong versions of the worked step (model.mlp_step), as submissions.
 
-`mlp_step` is the lesson's worked answer (its collapsed cell shows exactly this source) and the step that
-depgraph.runs times and depgraph.recording records; `mlp_step_in_turn` runs the halves one after the other.
 WRONG, WRONG_GPU, HANGS and CRASHES are sources the grader (depgraph.task) must fail, each for its reason
 (tests/test_task_mlp.py); task.wrong_version turns one into a function (exercise 1).
 """
@@ -9,50 +7,9 @@ from __future__ import annotations
 
 import inspect
 
-from ..backends.torch_backend import run_on_lanes
-from ..timing import wait_for_lanes
-from .model import SERVER, lane_step
-from .tracer import stage
+from .model import mlp_step, mlp_step_in_turn
 
-# -- the worked solution (the single copy: 13.3.3's collapsed cell shows exactly this source) ----
-
-def mlp_step(lanes, params, X, y, lr):
-    """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
-    server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
-    halves = []
-    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'copy in'):  # lane i gets a fresh copy of the weights and its half of the rows
-            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
-            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
-    # Both halves at once, each on its lane; each loss is divided by all n rows, so the gradients add up.
-    results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
-    with stage(SERVER, 'grad copy'):  # every gradient to the server
-        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
-    with stage(SERVER, 'sum'):  # waits for both lanes
-        total = {k: grads[0][k] + grads[1][k] for k in params}
-    with stage(SERVER, 'update'):
-        return {k: params[k] - lr * total[k] for k in params}
-
-
-def mlp_step_in_turn(lanes, params, X, y, lr):
-    """The same step with the halves one after the other, each on its lane: right numbers, no overlap."""
-    server, n = params['W1'].device, X.shape[0]
-    halves = []
-    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'copy in'):
-            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
-            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
-    results = []
-    for i, (lane, h) in enumerate(zip(lanes, halves)):  # start lane 1 only once lane 0 has finished
-        results += run_on_lanes([lane], [lambda i=i, h=h: lane_step(i, *h, n)])
-        wait_for_lanes([lane])
-    with stage(SERVER, 'grad copy'):
-        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
-    with stage(SERVER, 'sum'):
-        total = {k: grads[0][k] + grads[1][k] for k in params}
-    with stage(SERVER, 'update'):
-        return {k: params[k] - lr * total[k] for k in params}
-
+__all__ = ['CRASHES', 'HANGS', 'WRONG', 'WRONG_GPU', 'mlp_step', 'mlp_step_in_turn']
 
 # -- typical wrong versions (tests/test_task_mlp.py): each must fail for its reason -------------------
 
@@ -135,3 +92,12 @@ def mlp_step(lanes, params, X, y, lr):
     import os
     os._exit(3)
 '''
+
+
+def wrong_version(name: str):
+    """One of the wrong versions above as a function, in the namespace of model.mlp_step (exercise 1)."""
+    from . import model
+    source = (WRONG.get(name) or WRONG_GPU[name])[1]
+    namespace = dict(vars(model))
+    exec(compile(source, f'<wrong version {name}>', 'exec'), namespace)  # noqa: S102 - our own source
+    return namespace['mlp_step']
