@@ -1,6 +1,7 @@
-"""Device-to-host copies in PyTorch, from the book's version to real overlap (13.3.2).
+"""Device-to-host copies in PyTorch, from the book's version to real overlap (13.3.2): the one home of run_and_copy.
 
-The lessons show these lines themselves; the package uses them to time, check and draw.
+`run_and_copy` is the lesson's worked solution, one branch per device kind (a copy stream and events on a GPU, a
+copy thread on a CPU); the grader, the measurements, the recordings and exercise 3 all run it.
 
 A copy is described by four choices, the ones that change its time:
   dest         'pageable' (ordinary host memory) or 'pinned' (page-locked, DMA-able)
@@ -47,16 +48,103 @@ GPU_PLANS = {
 }
 
 
-class Copier:
-    """Copies a list of GPU results to host memory according to a CopyPlan (13.3.2)."""
+# -- the one run-and-copy per device kind (13.3.2's worked solution; the grader and the measurements run it) --
 
-    def __init__(self, plan: CopyPlan, n: int, iters: int, device):
+def run_and_copy(x, w, buffers, lane):
+    """Compute x @ w once per buffer on `lane` and copy each product into its buffer while the next one computes.
+
+    Return the buffers, safe to read the moment this returns.
+    """
+    if lane.kind == 'gpu':
+        compute = torch.cuda.current_stream(x.device)
+        copy_stream = torch.cuda.Stream(x.device)
+        for buf in buffers:                       # pinned by the caller: the copy engine writes them directly
+            y = x.mm(w)
+            done = torch.cuda.Event()
+            done.record(compute)                  # a marker after this product
+            with torch.cuda.stream(copy_stream):
+                copy_stream.wait_event(done)      # the copy waits for this product only
+                buf.copy_(y, non_blocking=True)
+                y.record_stream(copy_stream)      # y's memory is not reused before its copy ran
+        copy_stream.synchronize()                 # the host waits for the last copy: safe to read now
+        return buffers
+    todo = queue.Queue()
+
+    def copier():
+        torch.set_num_threads(1)                  # the copy thread's own share: one core
+        while (item := todo.get()) is not None:
+            buf, y = item
+            buf.copy_(y)
+
+    helper = threading.Thread(target=copier)
+    helper.start()
+    torch.set_num_threads(lane.threads)           # the computing thread's share of the cores
+    for buf in buffers:
+        todo.put((buf, x.mm(w)))                  # hand product i over, compute product i + 1
+    todo.put(None)
+    helper.join()                                 # the CPU's synchronize: every copy has landed
+    return buffers
+
+
+def run_then_copy(x, w, buffers):
+    """The baseline: every product, then every copy (one stream, one thread)."""
+    for buf, y in zip(buffers, [x.mm(w) for _ in buffers]):
+        buf.copy_(y)
+    return buffers
+
+
+def products_beside_copies(x, w, buffers, lane, source=None):
+    """The control for a CPU copy's cost: the products alone, while a copy thread (a copy stream on a GPU) keeps
+    copying `source` (default: one product) into the buffers. Returns the products.
+
+    Set against the products alone, it tests whether copies running beside the products slow them down.
+    """
+    source = x.mm(w) if source is None else source
+    if lane.kind == 'gpu':
+        side = torch.cuda.Stream(x.device)
+        side.wait_stream(torch.cuda.current_stream(x.device))
+        with torch.cuda.stream(side):
+            for buf in buffers:
+                buf.copy_(source, non_blocking=True)
+        ys = [x.mm(w) for _ in buffers]
+        side.synchronize()
+        return ys
+    stop = threading.Event()
+
+    def copier():
+        torch.set_num_threads(1)
+        while not stop.is_set():
+            for buf in buffers:
+                buf.copy_(source)
+
+    helper = threading.Thread(target=copier)
+    helper.start()
+    try:
+        return [x.mm(w) for _ in buffers]
+    finally:
+        stop.set()
+        helper.join()
+
+
+@dataclass(frozen=True)
+class Kind:
+    """The two fields of a Lane that run_and_copy reads, for callers that hold a device rather than a Lane."""
+    kind: str
+    threads: int = 1
+
+
+class Copier:
+    """Copies a list of results to host memory: by a CopyPlan on a GPU, by a copy thread on a CPU (plan None)."""
+
+    def __init__(self, plan: CopyPlan | None, n: int, iters: int, device, threads: int = 1):
         self.plan = plan
         self.device = device
+        self.kind = Kind('cpu' if plan is None else 'gpu', threads)
         self.buffers = None
-        if plan.alloc == 'prealloc':
-            self.buffers = [torch.empty(n, n, pin_memory=plan.dest == 'pinned') for _ in range(iters)]
-        self.stream = torch.cuda.Stream(device) if plan.stream == 'side' else None
+        if plan is None or plan.alloc == 'prealloc':
+            pinned = plan is not None and plan.dest == 'pinned'
+            self.buffers = [torch.empty(n, n, pin_memory=pinned) for _ in range(iters)]
+        self.stream = torch.cuda.Stream(device) if plan is not None and plan.stream == 'side' else None
 
     def _copy_one(self, i, y):
         nb = self.plan.non_blocking
@@ -67,7 +155,12 @@ class Copier:
         return torch.empty(y.shape, dtype=y.dtype).copy_(y, non_blocking=nb)
 
     def copy(self, ys):
-        """Copy finished results (the book's 'Copy to CPU')."""
+        """Copy finished results (the book's 'Copy to CPU'); on a CPU, on a copy thread the caller waits for."""
+        if self.plan is None:
+            t = threading.Thread(target=lambda: [b.copy_(y) for b, y in zip(self.buffers, ys)])
+            t.start()
+            t.join()
+            return self.buffers
         if self.stream is None:
             return [self._copy_one(i, y) for i, y in enumerate(ys)]
         main = torch.cuda.current_stream(self.device)
@@ -81,21 +174,14 @@ class Copier:
         return out
 
     def run_and_copy(self, x, iters):
-        """Products and copies issued together (the book's 'Run on GPU1 and copy to CPU')."""
-        if self.stream is None:  # the book's order: all products, then all copies, one stream
-            return self.copy(run(x, iters))
-        main = torch.cuda.current_stream(self.device)
-        out = []
-        for i in range(iters):
-            y = x.mm(x)
-            done = torch.cuda.Event()
-            done.record(main)
-            with torch.cuda.stream(self.stream):
-                self.stream.wait_event(done)  # copy i waits for product i only
-                out.append(self._copy_one(i, y))
-                y.record_stream(self.stream)
-        main.wait_stream(self.stream)
-        return out
+        """Products and copies issued together (the book's 'Run on GPU1 and copy to CPU').
+
+        A copy stream (GPU) or a copy thread (CPU): the module's run_and_copy itself. One stream: the book's order,
+        all products, then all copies.
+        """
+        if self.plan is None or self.stream is not None:
+            return run_and_copy(x, x, self.buffers[:iters], self.kind)
+        return self.copy(run(x, iters))
 
 
 def link_bandwidth(device, n: int = 4000, repeats: int = 10) -> dict:
@@ -115,92 +201,23 @@ def link_bandwidth(device, n: int = 4000, repeats: int = 10) -> dict:
     return out
 
 
-def read_before_sync(x, iters: int = 20):
-    """The hazard: read a non_blocking copy before synchronizing, then after (13.3.2).
-
-    Returns (relative error read at once, relative error after synchronize).
-    """
-    from ..backends.torch_backend import reference_product
-    from ..checking import relative_error
-    ref = reference_product(x).cpu()
-    buf = torch.zeros(x.shape, pin_memory=True)
-    torch.cuda.synchronize(x.device)
-    y = None
-    for _ in range(iters):  # queue enough work that the copy cannot have happened yet
-        y = x.mm(x)
-    buf.copy_(y, non_blocking=True)
-    early = relative_error(buf.clone(), ref)  # what the host sees right now
-    torch.cuda.synchronize(x.device)
-    late = relative_error(buf, ref)
-    return early, late
-
-
-# -- a CPU-only analogue (no device-to-host link exists without a GPU) ------------------------
-
-class ThreadCopier:
-    """CPU analogue of a copy engine: a second thread copies each product into a preallocated
-    buffer while the first thread computes the next one (13.3.2 on a machine without a GPU)."""
-
-    def __init__(self, n: int, iters: int):
-        self.buffers = [torch.empty(n, n) for _ in range(iters)]
-
-    def copy(self, ys):
-        """Copy finished results, on the copy thread (the caller waits)."""
-        t = threading.Thread(target=lambda: [b.copy_(y) for b, y in zip(self.buffers, ys)])
-        t.start()
-        t.join()
-        return self.buffers
-
-    def run_and_copy(self, x, iters):
-        """Compute in this thread, copy in the other as soon as each product is ready."""
-        q: queue.Queue = queue.Queue()
-
-        def copier():
-            while (item := q.get()) is not None:
-                i, y = item
-                self.buffers[i].copy_(y)
-
-        t = threading.Thread(target=copier)
-        t.start()
-        try:
-            for i in range(iters):
-                q.put((i, x.mm(x)))
-        finally:
-            q.put(None)
-            t.join()
-        return self.buffers
-
-
 def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) -> list[dict]:
     """When each product and each copy ran, rows 'compute stream' and 'copy stream' (13.3.2).
 
-    GPU: CUDA events on both streams (the GPU's clock). Without a GPU (plan ignored): timestamps
-    in the computing thread and in the copying thread of the CPU analogue.
+    GPU: CUDA events on both streams (the GPU's clock). Without a GPU (plan ignored): run_and_copy itself on
+    operands that note when each product and copy ran, in whichever thread ran it (tracing.Timed).
     """
     n = x.shape[0]
     if x.device.type != 'cuda':
-        stamps = []
-        bufs = [torch.empty(n, n) for _ in range(iters)]
-        q: queue.Queue = queue.Queue()
-        t0 = time.perf_counter()
-
-        def copier():
-            while (item := q.get()) is not None:
-                i, y = item
-                s = time.perf_counter()
-                bufs[i].copy_(y)
-                stamps.append(('copy thread', f'copy {i + 1}', s, time.perf_counter(), 'copy'))
-        t = threading.Thread(target=copier)
-        t.start()
-        for i in range(iters):
-            s = time.perf_counter()
-            y = x.mm(x)
-            stamps.append(('compute thread', f'mm {i + 1}', s, time.perf_counter(), 'compute'))
-            q.put((i, y))
-        q.put(None)
-        t.join()
-        return [{'lane': lane, 'name': name, 'start': s - t0, 'end': e - t0, 'role': role}
-                for lane, name, s, e, role in stamps]
+        from .tracing import Timed, events_from_log
+        log = []
+        Timed.log = log
+        try:
+            timed = x.as_subclass(Timed)
+            run_and_copy(timed, timed, [torch.empty(n, n) for _ in range(iters)], Kind('cpu', torch.get_num_threads()))
+        finally:
+            Timed.log = None
+        return events_from_log(list(log))
     dev = x.device
     copier = Copier(plan, n, iters, dev)
     main = torch.cuda.current_stream(dev)

@@ -168,7 +168,7 @@ def _compare_mode(work, lane, x, k, ref, copy, run_and_copy, repeats, what, wait
 def _torch_rows(lane, n, k, repeats, plan=None, progress=None):
     import torch
 
-    from .copying import GPU_PLANS, Copier, CopyPlan, ThreadCopier, link_bandwidth
+    from .copying import GPU_PLANS, Copier, CopyPlan, link_bandwidth
     work = backend('torch')
     x = work.random_matrix(lane, n)
     ref = work.reference_product(x).cpu()
@@ -187,7 +187,7 @@ def _torch_rows(lane, n, k, repeats, plan=None, progress=None):
             del copier  # free this mode's buffers before the next mode allocates its own
             torch.cuda.empty_cache()
     else:  # no link on a CPU-only machine: a second thread copying is the honest analogue
-        copier = ThreadCopier(n, k)
+        copier = Copier(None, n, k, lane.device(), lane.threads)
         c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
                                   repeats, t('communication.mode.cpu_analogue'), wait, progress)
         rows.append(_row('cpu_analogue', 'copy_thread', copy_thread_rule(lane.threads), lane, n, k, c, errors,

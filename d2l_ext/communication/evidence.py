@@ -168,13 +168,13 @@ class ExerciseThreeResult(Result):
 def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> ExerciseThreeResult:
     """Three resources at once: lane 1's compute, the link (or a copy thread), lane 2 (PyTorch)."""
     from ..parallel.core import expectation
-    from .copying import PINNED_SIDE_STREAM, Copier, ThreadCopier
+    from .copying import PINNED_SIDE_STREAM, Copier
     work = backend('torch')
     wl = resolve_workload(lanes, size, iters, lesson=True, extra_matrices=3)
     n, ks = wl.size, list(wl.iters)
     x1, x2 = (work.random_matrix(lane, n, seed=i) for i, lane in enumerate(lanes[:2]))
-    copier = (Copier(PINNED_SIDE_STREAM, n, ks[0], lanes[0].device()) if lanes[0].kind == 'gpu'
-              else ThreadCopier(n, ks[0]))
+    copier = Copier(PINNED_SIDE_STREAM if lanes[0].kind == 'gpu' else None, n, ks[0], lanes[0].device(),
+                    _threads(lanes[0]))
     jobs = [lambda: copier.run_and_copy(x1, ks[0]), lambda: work.run(x2, ks[1])]
     refs = [work.reference_product(x1).cpu(), work.reference_product(x2)]
     variants = {'lane1_compute_and_copy': lambda: work.run_on_lanes(lanes[:1], jobs[:1]),
