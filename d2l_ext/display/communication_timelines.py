@@ -1,12 +1,7 @@
-"""13.3.2's stream timelines: one panel per copy plan, each product and copy a bar, and what the legend says when bars
-that touch are drawn merged.
-
-Split from display/communication.py, which re-exports every public name here (the lesson reads them as `show.`);
-this module imports nothing from it, so the two form no cycle.
-"""
+"""13.3.2's stream timelines: one panel per copy plan, each product and copy a bar; bars too thin to tell apart are
+drawn merged into stretches, and the legend says so. display/communication.py re-exports plot_comm_timelines."""
 from __future__ import annotations
 
-from ..i18n import t
 from . import style
 from .apart import sig
 from .timeline import EDGE_MIN_PX, THIN_FRACTION, draw_timeline
@@ -26,16 +21,10 @@ def _mode_name(mode: str) -> str:
 
 
 def timeline_title(tl) -> str:
-    """A panel's title from its own data: the plan, how many products and copies it holds, their size.
-
-    Square products say 'n x n'; thin ones (the CPU task's n x inner times inner x n) say both shapes, and the
-    copies' n x n, so a reader never takes the results' size for the operands'.
-    """
+    """A panel's title from its own data: the plan, how many products and copies it holds, their size."""
     count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
-    inner = getattr(tl, 'inner', None)
-    key = 'communication.timeline.caption_thin' if inner and inner != tl.size else 'communication.timeline.caption'
-    return style.plot_text(key, plan=_mode_name(tl.plan), products=count['compute'], copies=count['copy'],
-                           n=tl.size, inner=inner)
+    return style.plot_text('communication.timeline.caption', plan=_mode_name(tl.plan), products=count['compute'],
+                           copies=count['copy'], n=tl.size)
 
 
 def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, dict]]:
@@ -71,11 +60,6 @@ def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, 
         info['count'] += len(mine)
         info['stretches'] += len(stretches)
     return out, merged
-
-
-def merged_roles(events, px_per_second: float) -> set[str]:
-    """Roles whose touching bars merge_touching draws as stretches."""
-    return set(merge_touching(events, px_per_second)[1])
 
 
 def legend_names(tl, merged=None) -> dict[str, str]:
@@ -121,8 +105,3 @@ def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
     if title:
         fig.suptitle(title)
     return fig
-
-
-def timelines_missing_text(rec) -> str | None:
-    """One line when the recording holds no stream timelines (recorded before they were kept), else None."""
-    return None if rec is not None and rec.comm_timelines else t('communication.recorded.no_timelines')
