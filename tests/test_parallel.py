@@ -1,12 +1,17 @@
-"""13.3.1: expectations from the hardware, typed results, checked answers (CPU lanes, small sizes)."""
+"""13.3.0/13.3.1: expectations from the hardware, typed results, the one lane runner, and the pictures with their
+one verdict line (display.parallel, lane_timeline, scaling, parallel_recorded)."""
 import json
+import statistics
+import threading
+from types import SimpleNamespace as NS
 
 import pytest
 
 from d2l_ext import UsageError
 from d2l_ext.display import lane_timeline as dl
-from d2l_ext.display import parallel_exercises as dx
+from d2l_ext.display import parallel as dp
 from d2l_ext.display import scaling as ds
+from d2l_ext.i18n import using_language
 from d2l_ext.lanes import fake_hardware, find_lanes, make_lane, pick_lanes
 from d2l_ext.parallel import (
     expectation,
@@ -17,6 +22,7 @@ from d2l_ext.parallel import (
     measure_sync_mistake,
     measure_timeline,
 )
+from d2l_ext.results import Times
 
 GPU0, GPU1 = make_lane('torch', 'gpu', 0), make_lane('torch', 'gpu', 1)
 
@@ -76,47 +82,6 @@ def test_timeline_and_exercises_on_cpu():
     assert measure_launch_order(lanes).reason == 'parallel.launch.needs_gpu_cpu'
 
 
-def test_sentences_follow_the_numbers():
-    from types import SimpleNamespace as NS
-
-    from d2l_ext.display import parallel as dp
-    from d2l_ext.i18n import using_language
-    with using_language('en'):
-        assert 'sum of the lanes alone (0.200 s): 0.0% apart (a share of the sum), within 10%' in dp.book_text(
-            [0.1, 0.1], 0.2)  # numbers only
-        assert '5.0% apart (a share of the slower lane alone)' in dp.book_text([0.1, 0.1], 0.105)
-        # 'close' is within 10% as a ratio to the reference: the GPU edition's 0.275 s is 10.4% above 0.249 s
-        assert 'between' in dp.book_text([0.2493, 0.2466], 0.2753) and '10.4%' in dp.book_text([0.2493, 0.2466], 0.2753)
-        assert 'between' in dp.book_text([0.1, 0.1], 0.15)
-        above = dp.book_text([0.1, 0.1], 0.3)  # together slower than the sum: never 'between'
-        assert 'more than the sum' in above and 'between' not in above
-        below = dp.book_text([0.1, 0.2], 0.15)  # faster than the slower lane alone
-        assert 'less than the slower lane' in below and 'between' not in below
-        assert '0.050 s less' in dp.wall_text(0.3, 0.25) and '0.050 s longer' in dp.wall_text(0.25, 0.3)
-        assert '-' not in dp.wall_text(0.25, 0.3)
-    with using_language('zh'):
-        assert '多用 0.050 秒' in dp.wall_text(0.25, 0.3) and '超过' in dp.book_text([0.1, 0.1], 0.3)
-    with using_language('en'):
-        assert 'About the same' in dp.no_wait_text({'no_wait': [0.2], 'every_device': [0.21]})
-        assert 'queued' in dp.no_wait_text({'no_wait': [0.001], 'every_device': [0.13]})
-        not_early = dp.no_wait_text({'no_wait': [0.70], 'every_device': [0.49]})  # longer, yet not 'about the same'
-        assert 'did not stop early' in not_early and 'About the same' not in not_early
-        lost = dp.verdict_text([0.1, 0.1], 0.2, 0.12, 0.08)
-        assert 'one device doing both was 1.50x as fast as the lanes together' in lost and 'pay' not in lost
-        small = dp.verdict_text([0.1, 0.1], 0.2, 0.1, 0.102)
-        assert 'together was faster than one device doing both, 2.0% apart (a share of the larger), within 10%' in small
-        beaten = dp.verdict_text([0.1, 0.1], 0.2, 0.1, 0.15)  # same cores: no claim of added computing power
-        assert 'together was 1.50x as fast as one device doing both' in beaten and 'computing power' not in beaten
-
-        def curve(*speedups):
-            return NS(framework='torch', points=[NS(size=64 * 2 ** i, speedup=s, expected_speedup=1.9)
-                                                 for i, s in enumerate(speedups)])
-        assert 'the median speedup did not fall' in ds.scaling_text([curve(1.0, 1.4, 1.9)])
-        assert 'shrank' in ds.scaling_text([curve(1.06, 1.0, 0.93, 0.5)])
-        assert 'no steady trend' in ds.scaling_text([curve(1.0, 1.6, 0.9)])
-        assert 'about the same' in ds.scaling_text([curve(1.0, 1.02, 0.98)])
-
-
 def _timeline(spans, lanes=('lane A', 'lane B')):
     from d2l_ext.parallel import TimelineResult
     events = [{'lane': lane, 'name': f'mm {j}', 'start': a + j * (b - a) / 4, 'end': a + (j + 1) * (b - a) / 4}
@@ -129,126 +94,32 @@ def _ids(*names):
     return [dict(framework='torch', name=n, kind='cpu', index=i) for i, n in enumerate(names)]
 
 
-def test_lane_overlap_is_an_interval_fraction_with_the_wall_clock_beside_it():
-    from d2l_ext.i18n import using_language
+def test_lane_overlap_is_an_interval_fraction():
     assert dl.lane_overlap(_timeline([(0.0, 1.0), (0.0, 0.5)])) == pytest.approx(1.0)
     assert dl.lane_overlap(_timeline([(0.0, 1.0), (1.0, 2.0)])) == pytest.approx(0.0)
     assert dl.lane_overlap(_timeline([(0.0, 1.0), (0.75, 1.25)])) == pytest.approx(0.5)
-    with using_language('en'):
-        text = dl.overlap_text(_timeline([(0.0, 1.0), (0.75, 1.25)]), serial=1.5, together=1.25)
-    assert '50% of its time' in text and 'predicted 100%' in text and '0.250 s less' in text
-
-
-def test_guess_cells_show_the_closed_form_and_the_measurement_with_or_without_a_guess():
-    from d2l_ext.display import parallel as dp
-    from d2l_ext.i18n import using_language
-    with using_language('en'):
-        none = dp.guess_text(None, 0.2, 0.25)
-        mine = dp.guess_text(0.3, 0.2, 0.25)
-    assert 'my_guess' in none and 'closed form: 0.200 s' in none and 'measured: 0.250 s' in none
-    assert 'your guess: 0.300 s' in mine
-    with using_language('en'):
-        assert 'my_overlap' in dp.guess_text(None, 1.0, 0.9, unit='%', name='my_overlap')
-    with using_language('zh'):
-        assert '倍' in dp.guess_text(1.5, 2.0, 1.9, unit='x')
 
 
 def test_timeline_prediction_by_lane_order_survives_a_language_switch():
-    """13.3.1's cell 12 broke when the lanes were named in one language and the timeline in another."""
-    from d2l_ext.i18n import using_language
+    """13.3.1's timeline cell broke when the lanes were named in one language and the timeline in another."""
     tl = _timeline([(0.0, 1.0), (0.0, 0.5)], lanes=('CPU 执行路 0', 'CPU 执行路 1'))
     with using_language('en'):
         fig = dl.plot_timeline(tl, predicted=[1.0, 0.5])
     assert fig.axes
 
 
-def test_gpu_lane_is_never_labelled_with_threads():
-    from types import SimpleNamespace as NS
-
-    from d2l_ext.i18n import using_language
-    from d2l_ext.results import Times
-    times = {'one_at_a_time': Times.from_times([0.2], 'one_at_a_time'),
-             'issued_together': Times.from_times([0.2], 'issued_together')}
-    lane = make_lane('torch', 'gpu', 0).as_dict()  # the result stores the lane's ids; the text labels it
-    r = NS(framework='torch', engine='eager', lane=lane, threads=0, iters=10, size=64, times=times, ratio=1.0)
-    with using_language('en'):
-        text = dx.independence_text(r)
-    assert 'thread' not in text and 'GPU 0' in text
-
-
-def test_independence_sentence_is_chosen_by_what_the_variants_differ_in():
-    # issue 21: on a GPU lane the gain of issuing together is the skipped waits, never 'ran at the same time'
-    from types import SimpleNamespace as NS
-
-    from d2l_ext.i18n import using_language
-    from d2l_ext.results import Times
-    times = {'one_at_a_time': Times.from_times([0.4], 'one_at_a_time'),
-             'issued_together': Times.from_times([0.2], 'issued_together')}
-
-    def run(framework, kind, engine, ts=times):
-        lane = dict(framework=framework, name='x', kind=kind, index=0)
-        return NS(framework=framework, engine=engine, lane=lane, threads=0 if kind == 'gpu' else 1, iters=10,
-                  size=64, times=ts, ratio=ts['one_at_a_time'].median / ts['issued_together'].median, kind=kind)
-
-    def said(framework, kind, engine, control=None):
-        with using_language('en'):
-            return dx.independence_text(run(framework, kind, engine), control)
-    gpu = said('torch', 'gpu', 'eager')
-    assert 'skipped waits' in gpu and 'same time by itself' not in gpu
-    assert 'nothing measured' in said('torch', 'cpu', 'eager')
-    assert 'nothing measured' in said('mxnet', 'cpu', 'ThreadedEnginePerDevice')  # no in-order control: untested
-    assert 'nothing measured' in said('mxnet', 'cpu', 'NaiveEngine')
-    # en reader item 7: the control's one at a time (0.15 s) beat issued together (0.2 s): no concurrency claimed
-    quick = {'one_at_a_time': Times.from_times([0.15], 'one_at_a_time'),
-             'issued_together': Times.from_times([0.15], 'issued_together')}
-    lost = said('mxnet', 'cpu', 'ThreadedEnginePerDevice', run('mxnet', 'cpu', 'NaiveEngine', quick))
-    assert 'does not show' in lost and 'same time by itself' not in lost and 'thread(s)' not in lost
-    slow = {'one_at_a_time': Times.from_times([0.4], 'one_at_a_time'),
-            'issued_together': Times.from_times([0.4], 'issued_together')}
-    assert 'same time by itself' in said('mxnet', 'cpu', 'ThreadedEnginePerDevice',
-                                         run('mxnet', 'cpu', 'NaiveEngine', slow))
-    with using_language('en'):
-        both = dx.independence_lines([run('mxnet', 'cpu', 'ThreadedEnginePerDevice'),
-                                      run('mxnet', 'cpu', 'NaiveEngine', slow)])
-    assert 'same time by itself' in both
-
-
-def test_overview_names_a_cause_only_when_measured():
-    import statistics
-    from types import SimpleNamespace as NS
-
-    from d2l_ext.display import parallel as dp
-    from d2l_ext.i18n import using_language
-    from d2l_ext.results import Times
-
-    def result(alone, together, expected):
-        return NS(speedup=sum(alone) / statistics.median(together), expected_speedup=expected,
-                  serial_sum=sum(alone), together=Times.from_times(together, 'together'),
-                  lane_times=[Times.from_times([a], 'x') for a in alone])
-    with using_language('en'):
-        unbalanced = dp.overview_text(result([0.5, 0.33], [0.5, 0.5, 0.5], 1.66), closed_form=2.0)
-        assert 'within 10%' in unbalanced and 'not equal' in unbalanced and 'in each other' not in unbalanced
-        below = dp.overview_text(result([0.5, 0.5], [0.8, 0.8, 0.81], 2.0), closed_form=2.0)
-        assert 'below' in below and 'not equal' not in below and 'noise' not in below
-        # one outlying repeat (2.00x) does not make the prediction reachable: the middle halves decide (told_apart)
-        outlier = dp.overview_text(result([0.5, 0.5], [0.5, 0.8, 0.8], 2.0), closed_form=2.0)
-        assert 'below' in outlier and 'includes it' not in outlier
-        spread = dp.overview_text(result([0.5, 0.5], [0.5, 0.52, 0.8, 0.8, 0.7], 2.0), closed_form=2.0)
-        assert 'middle half 1.25–1.92x): not told apart' in spread and 'below' not in spread
-
-
 def test_sync_mistake_arms_wait_for_what_they_say():
-    """Issue 23: the book's arm is the bare synchronize() on purpose; the every-device arm names each GPU."""
+    """Issue 23: the book's arm waits for the current device only, on purpose; the every-device arm names each GPU."""
     from types import SimpleNamespace as NS
 
     from d2l_ext.parallel.exercises import sync_waits
     calls = []
-    torch = NS(cuda=NS(synchronize=lambda *args: calls.append(args)))
+    torch = NS(cuda=NS(synchronize=lambda *args: calls.append(args), current_device=lambda: 7))
     waits = sync_waits([GPU0, GPU1, make_lane('torch', 'cpu', 0)], torch)
     waits['no_wait']()
     assert calls == []
     waits['book_synchronize']()
-    assert calls == [()]  # the current device only: the mistake shown
+    assert calls == [(7,)]  # the current device only: the mistake shown
     calls.clear()
     waits['every_device']()
     assert calls == [(0,), (1,)]  # every GPU used, by index; the CPU lane needs no wait
@@ -273,114 +144,141 @@ def test_side_by_side_speed_is_measured_inside_the_common_window():
     assert common_window(apart) is None and product_seconds(apart) == [None, None]
 
 
-def test_gaps_are_explained_only_by_a_measured_test():
-    from d2l_ext.display import gaps as dp
-    from d2l_ext.i18n import using_language
+def test_together_keeps_each_repeat_and_draws_the_median_one():
+    import torch
+
+    from d2l_ext.parallel import Together
+    from d2l_ext.parallel.sharing import product_seconds
+    from d2l_ext.timing import compare
+    with fake_hardware(gpus=0, cores=2):
+        lanes = pick_lanes('torch')
+    xs = [torch.rand(32, 32) for _ in lanes]
+    run = Together(lanes, xs, [3, 2])
+    cmp = compare({'together': run}, lanes=lanes, repeats=3)
+    out = run()  # returns each lane's products, as run_on_lanes
+    assert [len(ys) for ys in out] == [3, 2] and torch.allclose(out[0][0], xs[0] @ xs[0])
+    times = [0.3, 0.1, 0.2]  # the median is the third repeat
+    assert run.median_index(times) == 2 and run.median_index([0.1, 0.4, 0.2, 0.3]) in (2, 3)
+    tl = run.timeline(cmp['together'].times)
+    assert len(tl.events) == 5 and {e['lane'] for e in tl.events} == {lane.name for lane in lanes}
+    assert all(0 <= e['start'] <= e['end'] for e in tl.events) and all(e['role'].startswith('lane ') for e in tl.events)
+    assert len(product_seconds(tl)) == 2
+    assert len(run.calls) == 1 + 3 + 1  # warm-up, repeats, the call above
+
+
+def test_measure_parallel_times_the_all_cores_baseline_for_shared_lanes_only_as_before():
+    from d2l_ext.parallel import measure_parallel
+    with fake_hardware(gpus=0, cores=2):
+        lanes = pick_lanes('torch')
+    r = measure_parallel(lanes, size=32, iters=2, repeats=1, baseline=True)
+    assert r.baseline is not None and r.baseline_lane is None and r.baseline_cores >= 1
+    assert statistics.median(r.baseline.repeated()) > 0
+
+
+# -- the one lane runner (issue 34) ------------------------------------------------------------------------------
+
+def test_one_lane_runner_everywhere():
+    """The worked solution, the backend's run_on_lanes and Together all run parallel.together.run_together."""
+    import inspect
+
+    from d2l_ext.backends import torch_backend
+    from d2l_ext.parallel import together
+    assert together.run_together is torch_backend.run_together
+    assert torch_backend.run_on_lanes is torch_backend.start_together
+    assert 'start_together(' in inspect.getsource(torch_backend.run_together)
+    assert list(inspect.signature(together.run_together).parameters) == ['lanes', 'works']  # the task's
+    assert 'run_on_lanes(' in inspect.getsource(torch_backend.KeptTogether.__call__)
+    assert not hasattr(torch_backend, 'on_lanes')
+
+
+def test_run_together_keeps_a_thread_per_cpu_lane_and_returns_in_order():
+    import torch
+
+    from d2l_ext.parallel.together import run_together
+    lanes = [make_lane('torch', 'cpu', i, threads=1) for i in range(2)]
+    seen = [run_together(lanes, [lambda i=i: (i, torch.get_num_threads(), threading.get_ident()) for i in range(2)])
+            for _ in range(2)]
+    assert [[i for i, _, _ in call] for call in seen] == [[0, 1], [0, 1]]
+    assert all(n == 1 for call in seen for _, n, _ in call)
+    assert seen[0][0][2] == seen[1][0][2] != seen[0][1][2]  # each lane's own thread, kept between calls
+
+
+def test_run_together_raises_only_once_every_cpu_lane_finished():
+    from d2l_ext.parallel.together import start_together
+    gpu, cpu = make_lane('torch', 'gpu', 0), make_lane('torch', 'cpu', 0, threads=1, name='cpu')
+    finished = threading.Event()
+
+    def fails():
+        raise RuntimeError('queue full')
+    with pytest.raises(RuntimeError, match='queue full'):
+        start_together([gpu, cpu], [fails, lambda: (__import__('time').sleep(0.05), finished.set())])
+    assert finished.is_set()
+
+
+# -- pictures and their one line ----------------------------------------------------------------------------------
+
+def _result(together=(0.10, 0.11, 0.105), baseline=(0.2, 0.21, 0.205), baseline_lane=None):
+    lanes = [dict(make_lane('torch', 'cpu', i, threads=1).as_dict(), iters=4) for i in range(2)]
+    return NS(framework='torch', lanes=lanes, lane_times=[Times.from_times([0.1, 0.1, 0.1], 'a'),
+                                                           Times.from_times([0.1, 0.12, 0.11], 'b')],
+              together=Times.from_times(together, 'together'), baseline=Times.from_times(baseline, 'base'),
+              baseline_lane=baseline_lane, baseline_cores=2, expected=0.11, serial_sum=0.21)
+
+
+def test_the_together_line_is_one_verdict_against_one_device_or_one_after_the_other():
     with using_language('en'):
-        assert 'within 10%' in dp.gap_text('together', 0.10, [0.10, 0.105, 0.11])
-        spread = dp.gap_text('together', 0.10, [0.09, 0.13, 0.14])
-        assert 'includes the prediction' in spread and '1.30x the prediction' in spread
-        shared = dp.gap_text('together', 0.10, [0.19, 0.2, 0.21], shared=0.2)
-        assert 'side by side account for' in shared and '0.200 s' in shared
-        open_ = dp.gap_text('baseline', 0.10, [0.29, 0.3, 0.31], shared=0.2)  # 3x, and nothing measured explains it
-        assert '3.00x the prediction' in open_ and 'Nothing measured here tests a cause' in open_
-        assert 'slowly' not in open_ and 'noise' not in open_ and 'overhead' not in open_
-        lines = dp.prediction_text({'a': 0.1, 'b': 0.2, 'c': 1.0}, {'a': [0.1], 'b': [0.4]})
-        assert lines.count('\n') == 1  # a prediction without a measurement is not shown
+        assert dp.together_line(_result()) == 'together 0.105 s vs one lane with all 2 cores 0.205 s: faster'
+        same = _result(baseline=(0.104, 0.106, 0.105))
+        assert dp.together_line(same).endswith(': no clear difference')
+        gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
+        assert dp.together_line(gpu).startswith('together 0.105 s vs GPU 0')
+        no_base = _result()
+        no_base.baseline = None
+        assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: faster'
     with using_language('zh'):
-        assert '是预测的 3.00 倍' in dp.gap_text('基线', 0.10, [0.29, 0.3, 0.31])
+        assert dp.together_line(_result()) == '同时运行 0.105 秒，一条用上全部 2 个核心的执行路 0.205 秒：更快'
 
 
-def test_full_overlap_with_slower_lanes_says_what_was_measured():
-    """Both lanes busy at once but each at half speed: the overlap is 100%, and the text says how slow they ran."""
-    from d2l_ext.display import parallel as dp
-    from d2l_ext.i18n import using_language
-    tl = _timeline([(0.0, 0.8), (0.0, 0.8)])  # 4 products of 0.2 s on each lane, side by side
+def test_plot_parallel_draws_the_prediction_and_the_guess():
+    fig = dp.plot_parallel(_result(), guess=0.15)
+    assert fig.axes and len(fig.axes[0].get_yticklabels()) == 4
+
+
+def test_exercise_lines_are_verdict_lines():
+    r = NS(framework='torch', engine='eager', times={
+        'one_at_a_time': Times.from_times([0.2, 0.21, 0.2], 'a'), 'issued_together': Times.from_times([0.1] * 3, 'b')})
+    small = NS(times={'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.021] * 3, 'b'),
+                      'batched': Times.from_times([0.004] * 3, 'c')})
     with using_language('en'):
-        text = dl.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
-                               labels=['lane 0', 'lane 1'])
-    assert '100% of its time' in text and 'together took' not in text
-    assert 'one after the other 0.800 s, together 0.400 s, 0.400 s less' in text
+        assert dp.independence_lines([r]) == ('PyTorch (eager): issued together (one wait) 0.100 s vs one at a time '
+                                              '(wait after each) 0.200 s: faster')
+        assert dp.small_ops_line(small) == ('one batched product (torch.bmm) 4.00 ms vs one lane, the whole device '
+                                            '20.0 ms: faster')
+
+
+def test_the_scaling_line_gives_the_smallest_and_largest_size():
+    pts = [NS(size=n, speedup=s, expected_speedup=2.0) for n, s in ((64, 1.02), (512, 1.96))]
     with using_language('en'):
-        longer = dp.wall_text(0.8, 0.9, expected=1.0)
-        predicted = dp.wall_text(1.332, 1.2, expected=1.006, expected_serial=0.939)  # predicted vs predicted
-    assert 'together 1.000 s, 0.200 s longer' in longer and '-' not in longer
-    assert 'one after the other 0.939 s, together 1.006 s, 0.067 s longer' in predicted
-    assert 'lane 0 200 ms against 100 ms per product (2.00x as long)' in text
-    with using_language('en'):  # together's repeats: the gap, tested against the speed measured side by side
-        tested = dl.overlap_text(tl, serial=0.8, together=0.8, expected=0.4, alone=[0.1, 0.1],
-                                 repeats=[0.79, 0.8, 0.82])
-    assert 'measured while both lanes ran, in the timeline: 0.800 s' in tested and 'side by side account for' in tested
+        assert ds.scaling_line([NS(framework='torch', points=pts)]) == (
+            'PyTorch, one after the other / together: 1.02x at n=64; 1.96x at n=512')
+    fig = ds.plot_scaling([NS(framework='torch', points=pts)])
+    assert fig.axes
 
 
-def test_a_timeline_paced_unlike_the_repeats_is_said_to_be_another_run():
-    """The per-product times come from the timeline's own run: when it took far longer than together's repeats,
-    the text says so instead of letting a slow timeline read as a slowdown of the repeats."""
-    from d2l_ext.i18n import using_language
-    tl = _timeline([(0.0, 0.8), (0.0, 0.8)])
-    with using_language('en'):
-        slow = dl.overlap_text(tl, serial=0.8, together=0.4, expected=0.4, alone=[0.1, 0.1])
-        same = dl.overlap_text(tl, serial=1.6, together=0.8, expected=0.4, alone=[0.1, 0.1])
-    assert 'The timeline is another run' in slow and '0.800 s, against 0.400 s' in slow
-    assert 'another run' not in same
-    with using_language('zh'):
-        assert '时间线是另一次运行' in dl.overlap_text(tl, serial=0.8, together=0.4, expected=0.4, alone=[0.1, 0.1])
-
-
-def test_overview_names_the_side_by_side_slowdown_only_when_it_matches():
-    import statistics
-    from types import SimpleNamespace as NS
-
-    from d2l_ext.display import parallel as dp
-    from d2l_ext.i18n import using_language
-    from d2l_ext.results import Times
-
-    def result(together):
-        return NS(speedup=0.8 / statistics.median(together), expected_speedup=2.0, serial_sum=0.8, iters=[4, 4],
-                  together=Times.from_times(together, 'together'),
-                  lane_times=[Times.from_times([0.4], 'x'), Times.from_times([0.4], 'x')])
-    slow = _timeline([(0.0, 0.6), (0.0, 0.6)])  # side by side a product took 0.15 s, alone 0.1 s
-    with using_language('en'):
-        matched = dp.overview_text(result([0.6, 0.6, 0.61]), 2.0, slow)
-        unmatched = dp.overview_text(result([0.8, 0.8, 0.81]), 2.0, slow)
-    assert 'side by side account for' in matched and '1.33x' in matched
-    assert 'more slowly' not in unmatched and 'below' in unmatched
-
-
-def test_recorded_text_says_which_run_the_timeline_is():
-    """A timeline kept from the median repeat says so; one from a run of its own states both runs per product."""
-    import dataclasses
-
-    from d2l_ext.display import parallel_recorded as dp
-    from d2l_ext.i18n import using_language
+def test_the_recording_draws_and_says_one_line():
+    from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary, recorded_sync_line
     from d2l_ext.recorded import newest
     rec = newest()
-    if rec is None or not rec.timelines:
-        pytest.skip('no GPU recording with a timeline is shipped')
-    p, tl = rec.parallel[0], rec.timelines[0]
-    own_run = dataclasses.replace(rec, timelines=[dataclasses.replace(tl, repeat=None)])
-    kept = dataclasses.replace(rec, timelines=[dataclasses.replace(tl, repeat=1)])
+    if rec is None:
+        pytest.skip('no recording shipped')
     with using_language('en'):
-        separate, median = dp.recorded_overlap_text(own_run), dp.recorded_overlap_text(kept)
-    assert 'different runs' in separate and 'different runs' not in median
-    assert f'{p.iters[1]} products in {p.lane_times[1].median:.3f} s' in separate
-    assert f'{tl.iters[1]} in ' in separate
-    assert f'repeat 2 of {p.together.repeats} of "together"' in median
+        assert recorded_summary(rec).startswith('together ') and '\n' not in recorded_summary(rec)
+        assert recorded_sync_line(rec).startswith('no wait at all ')
+    assert recorded_figure(rec).axes
 
 
-def test_small_products_are_called_launch_bound_on_a_gpu_only_when_the_numbers_show_it():
-    from d2l_ext.display import gaps as dp
-    from d2l_ext.i18n import using_language
-    from d2l_ext.parallel.exercises import SmallOpsResult
-    from d2l_ext.results import Times
-
-    def result(one_lane, batched, launch=20e-6):
-        times = {'one_lane': Times.from_times([one_lane], 'one_lane'), 'batched': Times.from_times([batched], 'b')}
-        return SmallOpsResult('cuda:0', 'gpu', 64, 800, 16, times, launch, 1e-7)
+def test_the_lanes_table_has_a_row_per_lane():
+    lanes = [make_lane('torch', 'cpu', i, threads=1) for i in range(2)]
     with using_language('en'):
-        bound = dp.small_ops_text(result(800 * 21e-6, 800 * 1e-6))  # lane ~ issue time, bmm far below it
-        compute = dp.small_ops_text(result(800 * 60e-6, 800 * 1e-6))  # the lane took 3x the issue time
-    assert 'about as long' in bound and '1.00 us per product' in bound  # the numbers; no cause named
-    assert 'launch' in compute and 'waited on the launches' not in compute and 'do not show' in compute
-    with using_language('zh'):
-        assert '并不表明' in dp.small_ops_text(result(800 * 60e-6, 800 * 1e-6))
+        frame = dp.lanes_table({'torch': lanes}).data
+    assert len(frame) == 2 and list(frame.columns) == ['framework', 'lane', 'what it is']

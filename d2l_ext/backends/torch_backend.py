@@ -75,8 +75,8 @@ def lane_thread(name: str, threads: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(1, thread_name_prefix=f'd2l-lane-{name}')
 
 
-def run_together(lanes, works, *, wait=True, gpu_first=False):
-    """Run works[i] on lanes[i], all at the same time; return their results in order."""
+def start_together(lanes, works, *, gpu_first=False):
+    """Start works[i] on lanes[i], all at the same time; return their results (GPU work may still be queued)."""
     def on_cpu(lane, work):
         if torch.get_num_threads() != lane.threads:  # this thread's share of the cores (a per-thread setting)
             torch.set_num_threads(max(1, lane.threads))
@@ -92,17 +92,19 @@ def run_together(lanes, works, *, wait=True, gpu_first=False):
             gpu = queue_gpu_work()  # ... then GPU work is queued
     finally:
         concurrent.futures.wait(cpu.values())  # no CPU lane is left running unseen, even if queuing failed
-    results = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
-    if wait:
-        for lane in lanes:
-            if lane.kind == 'gpu':
-                torch.cuda.synchronize(lane.index)  # every GPU used, not only the current one
+    return [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
+
+
+def run_together(lanes, works):
+    """Run works[i] on lanes[i], all at the same time; return their results in order."""
+    results = start_together(lanes, works)
+    for lane in lanes:
+        if lane.kind == 'gpu':
+            torch.cuda.synchronize(lane.index)  # every GPU used, not only the current one
     return results
 
 
-def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
-    """The backends' name for run_together without its wait: the callers (measure, compare) wait for the lanes."""
-    return run_together(lanes, jobs, wait=False, gpu_first=gpu_first)
+run_on_lanes = start_together  # the backend interface's name: the callers (measure, compare) wait for the lanes
 
 
 class KeptTogether:
