@@ -6,7 +6,7 @@
 #   tools/gpu_session.sh bench      the launch-queue probe and the benchmark
 #   tools/gpu_session.sh record     `python -m d2l_ext record` into $OUT/recorded.json
 #   tools/gpu_session.sh units      the unit suite only (counts in $OUT/units.log)
-#   tools/gpu_session.sh tasks      grade every task's worked solution and the GPU wrong versions with `check`
+#   tools/gpu_session.sh tasks      grade every task's worked solution and wrong version with `check` (tools/grade_tasks.py)
 #   tools/gpu_session.sh allreduce  13.3.4 at 2, 4 and 8 gloo processes (JSON with events) into $OUT
 #   tools/gpu_session.sh depgraph   13.3.3's step recorded (one device vs the graph's lanes) into $OUT
 #   tools/gpu_session.sh zh         execute the Chinese notebooks too (carry .fonts/ with a CJK font for Chinese labels)
@@ -51,29 +51,11 @@ log=$OUT/$mode.log
       tag=${NB:-all}; tar -cf "$OUT/notebooks-en-${tag// /_}.tar" notebooks/en
       ;;
     units)
-      python3 -m pytest tests -m 'not browser' -q --ignore=tests/browser -p no:cacheprovider -x --timeout 300 2>&1 | tail -40
+      python3 -m pytest tests -m 'not browser' -q --ignore=tests/browser -p no:cacheprovider --timeout 300 2>&1 | tail -60  # the whole suite: no -x
       ;;
     tasks)
-      python3 - "$OUT" <<'PY'
-import inspect, json, pathlib, subprocess, sys, tempfile
-out, rows = pathlib.Path(sys.argv[1]), []
-tmp = pathlib.Path(tempfile.mkdtemp())
-def grade(task_id, source, label):
-    f = tmp / f'{len(rows)}.py'
-    f.write_text(source)
-    p = subprocess.run([sys.executable, '-m', 'd2l_ext', 'check', task_id, str(f)], capture_output=True, text=True)
-    rows.append({'task': task_id, 'version': label, 'exit': p.returncode, 'output': p.stdout.strip().splitlines()})
-    print(f'{task_id:18} {label:40} exit {p.returncode}:', ' | '.join(p.stdout.strip().splitlines())[:400], flush=True)
-from d2l_ext.parallel import task as lanes
-from d2l_ext.communication import task as copy
-grade('13.3.1-lanes', inspect.getsource(lanes.run_together), 'worked solution')
-for name, src in getattr(lanes, 'WRONG', {}).items():
-    grade('13.3.1-lanes', src, name)
-grade('13.3.2-copy', inspect.getsource(copy.run_and_copy), 'worked solution')
-for name, src in getattr(copy, 'WRONG_GPU', {}).items():
-    grade('13.3.2-copy', src, name)
-(out / 'tasks.json').write_text(json.dumps(rows, indent=1))
-PY
+      # every worked solution and wrong version (GPU-only ones where there are GPU lanes), each against its expected outcome
+      python3 tools/grade_tasks.py --json "$OUT/tasks.json"; echo "tasks: exit $? (0: every outcome as expected)"
       ;;
     allreduce)
       for n in 2 4 8; do
