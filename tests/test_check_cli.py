@@ -78,23 +78,26 @@ def test_exit_0_when_passed(tiny, capsys):
     assert code == 0 and out.splitlines()[0] == '✓ passed: tiny' and err == ''
 
 
-def test_exit_1_with_one_line_per_failed_criterion(tiny, capsys):
+def test_exit_1_with_one_line_per_criterion_and_what_to_change(tiny, capsys):
     code, out, _ = run(capsys, 'check', 'tiny', answer(tiny, 'return a * b'))
     assert code == 1
-    header, *failed = out.splitlines()
-    assert header == 'not yet: tiny' and len(failed) == 1 and '2.0e-01' in failed[0]
+    header, line, change = out.splitlines()
+    assert header == 'not yet: tiny' and line == '  ✗ correct: worst error 2.0e-01 (allowed 0e+00)'
+    assert change.startswith('  change: ') and len(change.split()) <= 21
 
 
-@pytest.mark.parametrize('code, key', [
-    ('raise NotImplementedError', 'grading.todo'),
-    ('import os\nos._exit(3)', 'grading.crashed_code'),
-    ('while True:\n    pass', 'grading.hung'),
+@pytest.mark.parametrize('code, key, status', [
+    ('raise NotImplementedError', 'grading.todo', 'not_yet'),
+    ('import os\nos._exit(3)', 'grading.crashed_code', 'crashed'),
+    ('while True:\n    pass', 'grading.hung', 'hung'),
 ])
-def test_exit_1_for_todo_crash_and_hang(tiny, capsys, code, key):
-    status, out, _ = run(capsys, 'tiny', answer(tiny, code), '--budget', '1', '--json')
+def test_todo_crash_and_hang_have_their_status_and_exit_code(tiny, capsys, code, key, status):
+    from d2l_ext.grading.core import EXIT_CODES
+    got, out, _ = run(capsys, 'tiny', answer(tiny, code), '--budget', '1', '--json')
     verdict = json.loads(out)
-    assert status == 1 and verdict['criteria'][0]['key'] == key
-    assert set(verdict) == {'command', 'task', 'status', 'criteria', 'seconds', 'budget_s', 'output', 'lines'}
+    assert verdict['status'] == status and got == EXIT_CODES[status] and verdict['criteria'][0]['key'] == key
+    assert set(verdict) == {'command', 'task', 'status', 'criteria', 'seconds', 'budget_s', 'output', 'lines',
+                            'details'}
     assert verdict['lines'][0] == 'not yet: tiny'
 
 

@@ -134,7 +134,7 @@ def overlap(case, baselines, required: bool) -> object:
                   ratio=ideal_total / model if model > 0 else 0.0)
     slow = fitted and model > 0 and ideal_total > SLOW_RATIO * model  # numbers only: why is not tested here
     if not required:
-        return criterion('overlap', True, 'task.allreduce.overlap_info', **fields)
+        return criterion('overlap', True, 'task.allreduce.overlap_info', info=True, **fields)
     if measured >= THRESHOLD:
         if above_model(measured, predicted):  # the time in flight beside the model's, longer or shorter: no cause
             if total > ideal_total:

@@ -1,7 +1,10 @@
 """The "Build it" verdicts drawn as text, and `d2l_ext.check`, the notebook's grader (13.3.1-13.3.4 tasks).
 
-A verdict is drawn as a first line (passed, or not yet) and one line per criterion with its measured
-numbers beside the prediction, in the language in use; input that cannot be graded is one line.
+Within the reading budget (issue 32): a command line prints a first line (passed / not yet / cannot measure
+here), one line per criterion (at most 20 words, e.g. `✓ overlap 44% (model 83%, needed 30%)`) and, when not
+yet passing, one line saying what to change. A notebook cell prints at most 3 lines: the first line with every
+criterion's mark, the first unmet criterion's line, and what to change. The full sentences with their
+arithmetic are the verdict's details: `verdict.details()` in a notebook, `--json` ('details') on the command line.
 """
 from __future__ import annotations
 
@@ -12,6 +15,31 @@ from ..grading.core import BadSubmission, Verdict, message
 from ..i18n import t
 
 MARKS = {True: '✓', False: '✗'}
+UNMEASURED = '–'  # a criterion this machine cannot show, or one not judged because an earlier one failed
+# A criterion's short line names it; these ids have a label of their own (grading.label.<id>)
+LABELS = ('runs', 'correct', 'threads', 'safe', 'overlap', 'placement', 'calls', 'buckets', 'integrity')
+# What to change, one line each (grading.fix.<key>): the failures a grader reports. Others repeat their own sentence.
+FIXES = (
+    'task.lanes.calls', 'task.lanes.count', 'task.lanes.not_results', 'task.lanes.order', 'task.lanes.wrong',
+    'task.lanes.unsafe_cpu', 'task.lanes.unsafe_gpu', 'task.lanes.unsafe_value', 'task.lanes.unfinished',
+    'task.lanes.overlap', 'task.lanes.threads',
+    'task.copy.count', 'task.copy.not_buffer', 'task.copy.wrong', 'task.copy.unsafe_gpu', 'task.copy.unsafe_cpu',
+    'task.copy.no_intervals_gpu', 'task.copy.no_intervals_cpu', 'task.copy.overlap', 'task.copy.overlap_equal',
+    'task.copy.overlap_more',
+    'task.mlp.not_weights', 'task.mlp.shape', 'task.mlp.wrong', 'task.mlp.calls', 'task.mlp.rows',
+    'task.mlp.device', 'task.mlp.threads', 'task.mlp.same_thread', 'task.mlp.result_device',
+    'task.mlp.server_device', 'task.mlp.no_halves', 'task.mlp.overlap',
+    'task.allreduce.wrong', 'task.allreduce.wrong_buckets', 'task.allreduce.wrong_tied',
+    'task.allreduce.wrong_frozen', 'task.allreduce.wrong_sum', 'task.allreduce.wrong_local',
+    'task.allreduce.unsafe', 'task.allreduce.unwaited', 'task.allreduce.leftover_hooks',
+    'task.allreduce.calls_wrong', 'task.allreduce.buckets_wrong', 'task.allreduce.overlap_after',
+    'task.allreduce.overlap_blocking', 'task.allreduce.overlap_low', 'task.allreduce.overlap',
+    'task.allreduce.overlap_slow', 'task.allreduce.waited', 'task.allreduce.no_allreduce',
+    'task.allreduce.none_grad',
+    'grading.correct', 'grading.raised', 'grading.raised_at', 'grading.hung', 'grading.killed', 'grading.out_of_memory',
+    'grading.crashed_code', 'grading.worked_solution', 'grading.tampered', 'grading.forged',
+)
+WORDS = 20  # a drawn line's most words (issue 32)
 
 
 def task_title(task_id: str) -> str:
@@ -23,22 +51,104 @@ def task_title(task_id: str) -> str:
     return titles.get(str(task_id), str(task_id))
 
 
-def lines(verdict: Verdict, *, failed_only: bool = False) -> list[str]:
-    """The verdict as text lines: a header, then one line per criterion (only the unmet ones with failed_only)."""
+def _short(text: str, words: int = WORDS) -> str:
+    """At most `words` words (a Chinese line: at most 3 characters a word), '…' where cut."""
+    if any('\u4e00' <= ch <= '\u9fff' for ch in text):
+        return text if len(text) <= 3 * words else text[:3 * words - 1] + '…'
+    parts = text.split()
+    return text if len(parts) <= words else ' '.join(parts[:words]) + ' …'
+
+
+def _pct(value) -> str:
+    from .verdict import num
+    return num(float(value), '%')
+
+
+def _label(c) -> str:
+    for name in LABELS:
+        if c.id == name:
+            return t(f'grading.label.{name}')
+    return c.id
+
+
+def criterion_line(c) -> str:
+    """One criterion in at most 20 words: its mark, its name, its measured number beside what was needed."""
+    f = c.fields
+    if f.get('unmeasurable'):
+        return _short(f"{UNMEASURED} {t('grading.line.unmeasurable', label=_label(c), why=message(c.key, f))}")
+    if f.get('not_judged'):
+        return f"{UNMEASURED} {t('grading.line.not_judged', label=_label(c))}"
+    mark = MARKS[c.passed]
+    if c.id == 'overlap' and 'measured' in f:
+        measured, predicted = _pct(f['measured']), _pct(f.get('predicted', 0))
+        if 'threshold' not in f or f.get('info'):
+            return f"· {t('grading.line.overlap_info', measured=measured, predicted=predicted)}"
+        needed = _pct(f['threshold'])
+        return f"{mark} {t('grading.line.overlap', measured=measured, predicted=predicted, needed=needed)}"
+    if c.id == 'correct' and 'error' in f and 'tolerance' in f:
+        return f"{mark} {t('grading.line.error', label=_label(c), error=f['error'], tolerance=f['tolerance'])}"
+    if c.id in ('calls', 'buckets') and not c.passed and 'calls' in f:
+        return f"{mark} {t('grading.line.calls', label=_label(c), calls=f['calls'], expected=f.get('expected', '?'))}"
+    if c.id == 'runs' and not c.passed or c.id in ('input', 'integrity'):
+        return _short(f'{mark} {message(c.key, f)}')
+    return f'{mark} {_label(c)}'
+
+
+def fix_line(c) -> str:
+    """What to change for an unmet criterion, in at most 20 words (its own sentence when none is written)."""
+    for key in FIXES:
+        if c.key == key:
+            return _short(t('grading.change', fix=message(f'grading.fix.{key}', c.fields)))
+    if c.id == 'runs' or c.key == 'grading.todo':
+        return ''  # its line says it already
+    return _short(t('grading.change', fix=message(c.key, c.fields)))
+
+
+def _first_unmet(verdict: Verdict):
+    return next((c for c in verdict.criteria if not c.passed and not c.fields.get('unmeasurable')
+                 and not c.fields.get('not_judged')), None)
+
+
+def _header(verdict: Verdict) -> str:
+    key = 'grading.not_yet'  # also for a run that was stopped (hung, crashed, out of memory)
+    if verdict.status == 'passed':
+        key = 'grading.passed'
+    elif verdict.status == 'cannot_measure':
+        key = 'grading.cannot_measure'
+    return t(key, task=task_title(verdict.task))
+
+
+def lines(verdict: Verdict, *, compact: bool = False) -> list[str]:
+    """The verdict drawn: the first line, one line per criterion, and what to change (compact: at most 3 lines)."""
     if verdict.status == 'bad_input':
         reasons = '; '.join(message(c.key, c.fields) for c in verdict.criteria)
         if any(c.key == 'grading.no_task' for c in verdict.criteria):  # it names the task already
             return [reasons]
         return [t('grading.cannot_grade', task=task_title(verdict.task), reason=reasons)]
-    header = t('grading.passed' if verdict.passed else 'grading.not_yet', task=task_title(verdict.task))
-    shown = [c for c in verdict.criteria if not (failed_only and c.passed)]
-    out = [header] + [f'  {MARKS[c.passed]} {message(c.key, c.fields)}' for c in shown]
+    header, unmet = _header(verdict), _first_unmet(verdict)
+    drawn = [criterion_line(c) for c in verdict.criteria]
+    change = fix_line(unmet) if unmet is not None else ''
+    if verdict.status == 'cannot_measure' and unmet is None:
+        change = t('grading.change_machine')
     if any(c.key == 'grading.todo' for c in verdict.criteria):  # still the skeleton: say what will be checked
         from ..grading.registry import TASKS
         e = TASKS.get(verdict.task)
         if e is not None and e.checks_key:
-            out.append('  ' + t('grading.will_check', checks=t(e.checks_key, **dict(e.checks))))
-    return out
+            change = t('grading.will_check', checks=t(e.checks_key, **dict(e.checks)))
+    if compact:
+        marks = ' '.join(line.split(' ', 2)[0] + ' ' + _label(c) for line, c in zip(drawn, verdict.criteria))
+        shown = [f'{header} · {marks}' if len(verdict.criteria) > 1 else header]
+        worth = unmet if unmet is not None else next(
+            (c for c in verdict.criteria if c.id == 'overlap' or c.fields.get('unmeasurable')), None)
+        if worth is not None:
+            shown.append('  ' + criterion_line(worth))
+        return shown + (['  ' + change] if change else [])
+    return [header] + ['  ' + line for line in drawn] + (['  ' + change] if change else [])
+
+
+def details(verdict: Verdict) -> list[str]:
+    """Every criterion's full sentence with its arithmetic (for an instructor, `--json`, or `verdict.details()`)."""
+    return [f'{MARKS[c.passed]} {message(c.key, c.fields)}' for c in verdict.criteria]
 
 
 @dataclass
@@ -49,8 +159,12 @@ class CheckedVerdict(Verdict):
         # check() has already printed the lines in this cell; a later cell showing the value prints them again
         shown_in = getattr(self, '_drawn_in', None)
         if shown_in is None or shown_in != _execution_count():
-            print('\n'.join(lines(self)))
+            print('\n'.join(lines(self, compact=True)))
         self._drawn_in = None
+
+    def details(self) -> None:
+        """Print every criterion's full sentence (the numbers behind the short lines)."""
+        print('\n'.join(details(self)))
 
 
 def _execution_count():
@@ -78,9 +192,13 @@ def submitted(task_id: str, functions) -> str:
     """The source to grade: each function's own source, after checking they are the task's functions.
 
     One function keeps its lines where they are in its cell, so an error's line number is the cell's.
+    A function defined in this package (a worked solution imported instead of written) is refused.
     """
     from ..grading.registry import entry
     wanted = entry(task_id).functions
+    for fn in functions:
+        if (getattr(fn, '__module__', None) or '').startswith('d2l_ext.'):
+            raise BadSubmission('grading.worked_solution', name=getattr(fn, '__name__', '?'))
     sources = [_source(fn) for fn in functions]
     given = [fn.__name__ for fn in functions]
     if sorted(given) != sorted(wanted):
@@ -92,11 +210,12 @@ def submitted(task_id: str, functions) -> str:
 
 
 def check(task_id: str, *functions, budget_s: float | None = None) -> CheckedVerdict:
-    """Grade the learner's functions for `task_id` and print the verdict; returns it (a notebook shows it once).
+    """Grade the learner's functions for `task_id` and print the verdict in at most 3 lines; returns it.
 
     d2l_ext.check('13.3.1-lanes', run_together) runs the task's grader on the function's own
-    source in a separate process with the task's time bound, so a hang or a crash stops only that
+    source in a separate, contained process with the task's time bound, so a hang or a crash stops only that
     process. Bad input (unknown task, wrong function, wrong parameters, syntax error) is one line.
+    `.details()` on the result prints the full sentences.
     """
     from ..grading.runner import bad_input, grade
     try:
@@ -107,6 +226,6 @@ def check(task_id: str, *functions, budget_s: float | None = None) -> CheckedVer
         print(t('grading.interrupted'))
         raise
     shown = CheckedVerdict(**vars(verdict))
-    print('\n'.join(lines(shown)))
+    print('\n'.join(lines(shown, compact=True)))
     shown._drawn_in = _execution_count()
     return shown

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..cliparse import OneLineParser
 from ..i18n import t
-from .core import BadSubmission
+from .core import EXIT_CODES, BadSubmission
 
 MAX_BYTES = 1 << 20  # a learner's answer is a few functions; anything larger is the wrong file
 
@@ -75,7 +75,7 @@ def _list(as_json: bool) -> int:
 
 def run(args) -> int:
     """Grade one file (or list the tasks) and print the verdict: exit 0 passed, 1 not yet, 2 bad input."""
-    from ..display.grading import lines
+    from ..display.grading import details, lines
     from .runner import bad_input, grade
     if args.list:
         return _list(args.json)
@@ -88,15 +88,15 @@ def run(args) -> int:
         verdict = grade(args.task, read_source(args.file), budget_s=args.budget, filename=args.file)
     except BadSubmission as e:
         verdict = bad_input(args.task, e)
-    drawn = lines(verdict, failed_only=not verdict.passed)
+    drawn = lines(verdict)
     if args.json:
-        print(json.dumps({'command': 'check', **asdict(verdict), 'lines': lines(verdict)}, ensure_ascii=False,
-                         indent=1, default=str))
+        print(json.dumps({'command': 'check', **asdict(verdict), 'lines': drawn, 'details': details(verdict)},
+                         ensure_ascii=False, indent=1, default=str))
     elif verdict.status == 'bad_input':
         print(t('grading.cli_error', message=drawn[0]), file=sys.stderr)
     else:
         print('\n'.join(drawn))
-    return {'passed': 0, 'bad_input': 2}.get(verdict.status, 1)
+    return EXIT_CODES.get(verdict.status, 1)
 
 
 def main(argv=None) -> int:

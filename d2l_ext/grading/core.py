@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 
-# What a grading run can end as: the learner's code was graded (passed, not_yet), it was stopped by
-# the runner (hung, crashed, out_of_memory), or it could not be graded at all (bad_input).
-STATUSES = ('passed', 'not_yet', 'hung', 'crashed', 'out_of_memory', 'bad_input')
+# What a grading run can end as: the learner's code was graded (passed, not_yet, or cannot_measure: all
+# else passed but this machine cannot show a timed criterion), it was stopped by the runner (hung,
+# crashed, out_of_memory), or it could not be graded at all (bad_input). The command line's exit codes:
+STATUSES = ('passed', 'not_yet', 'bad_input', 'cannot_measure', 'hung', 'crashed', 'out_of_memory')
+EXIT_CODES = {status: code for code, status in enumerate(STATUSES)}  # passed 0, not_yet 1, ... out_of_memory 6
 
 
 def message(key: str, fields: dict) -> str:

@@ -22,6 +22,7 @@ class Entry:
     description_key: str
     checks_key: str = ''  # what the grader will check, with its thresholds: told while the task is still a skeleton
     checks: tuple = ()  # (field, value) pairs for checks_key; the values equal the task module's (tests say so)
+    criteria: tuple = ()  # (criterion id, maximum score) in the order drawn; the same for every outcome
 
     @property
     def functions(self) -> tuple[str, ...]:
@@ -29,33 +30,40 @@ class Entry:
         return tuple(self.signatures)
 
 
-def _entry(id, target, section, signatures, description_key, checks_key='', **checks) -> tuple[str, Entry]:
-    return id, Entry(id, target, section, signatures, description_key, checks_key, tuple(sorted(checks.items())))
+def _entry(id, target, section, signatures, description_key, checks_key='', criteria=(), **checks):
+    scored = tuple((c, 0 if c.startswith('~') else 1) for c in criteria)  # '~overlap': shown, not scored
+    scored = tuple((c.lstrip('~'), score) for c, score in scored)
+    return id, Entry(id, target, section, signatures, description_key, checks_key, tuple(sorted(checks.items())),
+                     scored)
+
+
+BASIC = ('runs', 'correct', 'safe')
 
 
 # In lesson order; `check --list` prints them so.
 TASKS: dict[str, Entry] = dict([
     _entry('13.3.1-lanes', 'd2l_ext.parallel.task:TASK', '13.3.1',
            {'run_together': 'run_together(lanes, works)'}, 'task.lanes.description',
-           'grading.checks.lanes', threshold=0.5),
+           'grading.checks.lanes', ('runs', 'correct', 'threads', 'safe', 'overlap'), threshold=0.5),
     _entry('13.3.2-copy', 'd2l_ext.communication.task:TASK', '13.3.2',
            {'run_and_copy': 'run_and_copy(x, w, buffers, lane)'}, 'task.copy.description',
-           'grading.checks.copy', threshold=0.5),
+           'grading.checks.copy', (*BASIC, 'overlap'), threshold=0.5),
     _entry('13.3.3-mlp', 'd2l_ext.depgraph.task:TASK', '13.3.3',
            {'mlp_step': 'mlp_step(lanes, params, X, y, lr)'}, 'task.mlp.description',
-           'grading.checks.mlp', threshold=0.5),
+           'grading.checks.mlp', ('runs', 'correct', 'placement', 'overlap'), threshold=0.5),
     _entry('13.3.4-a-after', 'd2l_ext.allreduce.tasks:TASK_A', '13.3.4',
            {'backward_then_allreduce': 'backward_then_allreduce(model, X, y, optimizer)'},
-           'task.allreduce.a.description', 'grading.checks.allreduce_a'),
+           'task.allreduce.a.description', 'grading.checks.allreduce_a', (*BASIC, '~overlap')),
     _entry('13.3.4-b-flat', 'd2l_ext.allreduce.tasks:TASK_B', '13.3.4',
            {'flat_allreduce': 'flat_allreduce(model, X, y, optimizer)'}, 'task.allreduce.b.description',
-           'grading.checks.allreduce_b'),
+           'grading.checks.allreduce_b', (*BASIC, 'calls', '~overlap')),
     _entry('13.3.4-c-hooks', 'd2l_ext.allreduce.tasks:TASK_C', '13.3.4',
            {'allreduce_in_hooks': 'allreduce_in_hooks(model, X, y, optimizer)'}, 'task.allreduce.c.description',
-           'grading.checks.allreduce_c', threshold=0.05),
+           'grading.checks.allreduce_c', (*BASIC, 'overlap'), threshold=0.05),
     _entry('13.3.4-d-buckets', 'd2l_ext.allreduce.tasks:TASK_D', '13.3.4',
            {'allreduce_in_buckets': 'allreduce_in_buckets(model, X, y, optimizer, bucket_mb)'},
-           'task.allreduce.d.description', 'grading.checks.allreduce_d', threshold=0.05),
+           'task.allreduce.d.description', 'grading.checks.allreduce_d', (*BASIC, 'buckets', 'overlap'),
+           threshold=0.05),
 ])
 
 
@@ -91,6 +99,7 @@ def listing() -> list[dict]:
             (name, signature), = e.signatures.items()
             row.update(function=name, signature=signature)
         row.update(functions=list(e.functions), signatures=list(e.signatures.values()),
-                   description=message(e.description_key, {}))
+                   description=message(e.description_key, {}),
+                   criteria=[{'id': c, 'max_score': score} for c, score in e.criteria])
         out.append(row)
     return out

@@ -16,6 +16,7 @@ import contextlib
 import json
 import math
 import os
+import secrets
 import select
 import signal
 import subprocess
@@ -23,9 +24,8 @@ import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
-from . import registry
+from . import integrity, registry, sandbox
 from .core import (
     BadSubmission,
     Criterion,
@@ -40,7 +40,6 @@ from .core import (
 STARTUP_S = 120.0  # start the interpreter and import the task and its framework
 GRACE_S = 5.0  # after the result: time the grading process gets to end by itself
 OUTPUT_CHARS = 4000  # the end of what the grading process printed, kept for instructors (--json)
-CHILD = 'from d2l_ext.grading.runner import child_main; child_main()'
 
 
 def bad_input(task_id: str, error: BadSubmission) -> Verdict:
@@ -75,6 +74,9 @@ def grade(task_id: str, source: str, *, budget_s: float | None = None, language:
         tree = parse_submission(found.signatures, source, filename)  # a bad file costs no process
     except BadSubmission as e:
         return bad_input(task_id, e)
+    taken = integrity.imports_solution(tree, [f for e in registry.TASKS.values() for f in e.functions])
+    if taken:  # the package's worked solution imported, not written: reported as such, no process needed
+        return Verdict(found.id, 'not_yet', [criterion('runs', False, 'grading.worked_solution', name=taken)])
     todo = untouched(tree, found.functions)
     if todo:  # the skeleton as the lesson gives it: its grader could only say 'todo' (and costs seconds)
         return Verdict(found.id, 'not_yet', [criterion('runs', False, 'grading.todo', name=n) for n in todo])
@@ -83,79 +85,91 @@ def grade(task_id: str, source: str, *, budget_s: float | None = None, language:
     return _run(found.id, request)
 
 
-def _environment() -> dict:
-    """This process's environment, with this package importable first and plots off-screen."""
-    env = dict(os.environ)
-    root = Path(__file__).resolve().parents[2]
-    if root.name not in ('site-packages', 'dist-packages'):  # a checkout: put it first; an install is found anyway
-        env['PYTHONPATH'] = os.pathsep.join(p for p in (str(root), env.get('PYTHONPATH')) if p)
-    env['MPLBACKEND'] = 'Agg'  # a notebook's inline backend means nothing in the grading process
-    return env
-
-
 def _run(task_id: str, request: dict) -> Verdict:
+    """Start the keeper (sandbox.py) in a folder of its own, send the request, watch, and leave nothing running."""
+    lim = sandbox.limits()
+    nonce = secrets.token_hex(16)  # a result line without it was not written by the grader's code
     with tempfile.TemporaryDirectory(prefix='d2l_ext-grading-') as folder:
-        path = Path(folder) / 'request.json'
-        path.write_text(json.dumps(request), encoding='utf-8')
         read, write = os.pipe()
-        with open(Path(folder) / 'output.txt', 'w+b') as output:
-            proc = None
-            try:
-                with _no_interrupt():  # a Ctrl-C during the start arrives once `proc` can be ended
-                    proc = subprocess.Popen([sys.executable, '-c', CHILD, str(write), str(path)],
-                                            stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
-                                            pass_fds=(write,), start_new_session=True, env=_environment())
-                    os.close(write)
-                    write = None
-                watched = _watch(proc, read, request['budget_s'])
-            finally:  # a result, a hang, a crash, Ctrl-C: the whole group goes
-                if proc is not None:
-                    _end(proc)
-                for fd in (read, write):
-                    if fd is not None:
+        out_read, out_write = os.pipe()
+        message = {**request, 'nonce': nonce, 'result_fd': write, 'limits': lim,
+                   'bound_s': STARTUP_S + (request['budget_s'] or 600.0)}
+        proc = None
+        try:
+            with _no_interrupt():  # a Ctrl-C during the start arrives once `proc` can be ended
+                proc = subprocess.Popen(sandbox.command(folder), stdin=subprocess.PIPE, stdout=out_write,
+                                        stderr=out_write, pass_fds=(write,), start_new_session=True,
+                                        env=sandbox.environment(folder), cwd=folder)
+                for fd in (write, out_write):
+                    os.close(fd)
+                write = out_write = None
+            proc.stdin.write((json.dumps(message) + '\n').encode())
+            proc.stdin.flush()
+            watched = _watch(proc, read, out_read, request['budget_s'], nonce, lim)
+        except BrokenPipeError:  # the keeper ended before reading: its exit code says why
+            watched = {'hung': False, 'started': False, 'bound': STARTUP_S, 'seconds': 0.0, 'printed': ''}
+        finally:  # a result, a hang, a crash, Ctrl-C: the whole tree goes
+            if proc is not None:
+                _end(proc)
+            for fd in (read, write, out_read, out_write):
+                if fd is not None:
+                    with contextlib.suppress(OSError):
                         os.close(fd)
-            output.seek(0, os.SEEK_END)
-            output.seek(max(0, output.tell() - OUTPUT_CHARS))
-            printed = output.read().decode('utf-8', errors='replace')
-    return _verdict(task_id, proc.returncode, printed, **watched)
+    return _verdict(task_id, proc.returncode, **watched)
 
 
-def _watch(proc, read: int, budget_s: float | None) -> dict:
-    """Read the grading process's messages until its result, its end, or the bound; what happened, as a dict."""
+def _watch(proc, read: int, out: int, budget_s: float | None, nonce: str, lim: dict) -> dict:
+    """Read the grading process's messages and output until its result, its end, a limit, or the bound."""
     spawned = time.monotonic()
     deadline, bound, started, result, buffer = spawned + STARTUP_S, STARTUP_S, None, None, b''
-    while result is None:
+    printed, total, forged, stop, next_memory = b'', 0, False, None, 0.0
+    while result is None and stop is None:
         now = time.monotonic()
         exited = _exited(proc)  # checked before reading, so a result written just before the end is read
-        ready, _, _ = select.select([read], [], [], 0.0 if exited else max(0.0, min(0.2, deadline - now)))
-        chunk = os.read(read, 1 << 16) if ready else b''
+        ready, _, _ = select.select([read, out], [], [], 0.0 if exited else max(0.0, min(0.2, deadline - now)))
+        chunk = os.read(read, 1 << 16) if read in ready else b''
+        data = os.read(out, 1 << 16) if out in ready else b''
+        if data:
+            total += len(data)
+            printed = (printed + data)[-OUTPUT_CHARS * 4:]
+            if total > lim['output_kb'] * 1024:
+                stop = ('crashed', 'grading.output_limit', {'limit': int(lim['output_kb'])})
         buffer += chunk
         *lines, buffer = buffer.split(b'\n')
         for line in lines:
             try:
                 message = json.loads(line)
-            except ValueError:  # not ours: only the grading process writes to this pipe
+            except ValueError:
+                forged = True
                 continue
-            if message.get('event') == 'started':
+            if not isinstance(message, dict) or message.pop('nonce', None) != nonce:
+                forged = True  # only the grader's own code knows the nonce
+            elif message.get('event') == 'started':
                 started = time.monotonic()
                 bound = budget_s or float(message['budget_s'])
                 deadline = started + bound
             else:
                 result = message
-        if result is not None or (exited and not chunk):
+        if now >= next_memory:  # the resident memory of the whole tree, every half second
+            next_memory = now + 0.5
+            used = sandbox.resident_mb(sandbox.descendants(proc.pid))
+            if used > lim['memory_mb']:
+                stop = ('out_of_memory', 'grading.memory_limit', {'limit': int(lim['memory_mb']), 'used': int(used)})
+        if result is not None or (exited and not chunk and not data):
             break
-        if not chunk and time.monotonic() >= deadline:
-            return {'hung': True, 'started': started is not None, 'bound': bound,
-                    'seconds': time.monotonic() - (started or spawned)}
+        if stop is None and not chunk and time.monotonic() >= deadline:
+            stop = ('hung', 'grading.hung' if started else 'grading.hung_startup', {'seconds': bound})
     if result is not None:  # it ends by itself right after; a leftover process is killed by _end
         with contextlib.suppress(subprocess.TimeoutExpired):
             _wait_without_reaping(proc, GRACE_S)
-    return {'hung': False, 'started': started is not None, 'bound': bound, 'result': result,
+    text = printed.decode('utf-8', errors='replace')[-OUTPUT_CHARS:]
+    return {'hung': stop is not None and stop[0] == 'hung', 'stop': stop, 'started': started is not None,
+            'bound': bound, 'result': result, 'forged': forged, 'printed': text,
             'seconds': time.monotonic() - (started or spawned)}
 
 
 def _exited(proc) -> bool:
-    """Whether the grading process has ended, not reaping it: its id, so its group's, stays unused until _end."""
+    """Whether the keeper has ended, not reaping it: its id, so its group's, stays unused until _end."""
     try:
         return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
     except ChildProcessError:
@@ -172,25 +186,15 @@ def _wait_without_reaping(proc, timeout: float) -> None:
         time.sleep(0.02)
 
 
-def _descendants(pid: int) -> list:
-    """Every process started under `pid`, also those that left its group (psutil; none without it)."""
-    try:
-        import psutil
-        return psutil.Process(pid).children(recursive=True)
-    except Exception:  # noqa: BLE001 (no psutil, or the process is already gone: the group kill suffices)
-        return []
-
-
-def _kill_all(pid: int) -> None:
-    """Stop the group (so nothing new starts), then kill it and every descendant, in or out of the group."""
+def _kill_all(proc) -> None:
+    """Ask the keeper to clean up (its stdin closed); then kill whatever is left of the tree and the group."""
+    with contextlib.suppress(OSError):
+        proc.stdin.close()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        _wait_without_reaping(proc, GRACE_S)
+    sandbox.kill_tree(proc.pid, itself=False)
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGSTOP)
-    descendants = _descendants(pid)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
-    for p in descendants:
-        with contextlib.suppress(Exception):
-            p.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
 
 
 @contextlib.contextmanager
@@ -206,12 +210,12 @@ def _no_interrupt():
 
 
 def _end(proc) -> None:
-    """Kill the grading process's group and every process it started, then reap it, even through more Ctrl-Cs."""
+    """End the keeper and every process it started, then reap it, even through more Ctrl-Cs."""
     interrupted = False
     while True:  # a Ctrl-C raised by other means than the signal (a command line's forwarding thread)
         try:
             with _no_interrupt():
-                _kill_all(proc.pid)
+                _kill_all(proc)
                 proc.wait()
             break
         except KeyboardInterrupt:
@@ -220,17 +224,27 @@ def _end(proc) -> None:
         raise KeyboardInterrupt
 
 
-def _verdict(task_id, returncode, printed, *, hung, started, bound, seconds, result=None) -> Verdict:
-    """The Verdict from what the grading process reported, or from how it ended when it reported nothing."""
+SIGNALS = {signal.SIGXCPU: ('hung', 'grading.cpu_limit'), signal.SIGXFSZ: ('crashed', 'grading.file_limit'),
+           signal.SIGKILL: ('out_of_memory', 'grading.killed')}  # SIGKILL: not ours (ours comes after a result)
+
+
+def _verdict(task_id, returncode, *, hung, started, bound, seconds, printed='', stop=None, forged=False,
+             result=None) -> Verdict:
+    """The Verdict from what the grading process reported (judged here), or from how it ended."""
     def stopped(status, key, **fields):
         return Verdict(task_id, status, [criterion('runs', False, key, **fields)], seconds, bound, printed)
-    if hung:
-        return stopped('hung', 'grading.hung' if started else 'grading.hung_startup', seconds=bound)
+    if stop is not None:
+        status, key, fields = stop
+        return stopped(status, key, **fields)
     if result is None:  # it ended without a word: a signal, or an exit from inside the learner's code
-        if returncode is not None and returncode < 0:
-            number = -returncode
-            if number == signal.SIGKILL:  # not ours (ours comes only after a result or the bound)
-                return stopped('out_of_memory', 'grading.killed')
+        if forged:
+            return stopped('not_yet', 'grading.forged')
+        number = -returncode if returncode is not None and returncode < 0 else (
+            returncode - 128 if returncode is not None and 128 < returncode < 160 else None)
+        if number in SIGNALS:
+            status, key = SIGNALS[number]
+            return stopped(status, key, **sandbox.limits())
+        if number is not None:
             name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
             return stopped('crashed', 'grading.crashed_signal', signal=name)
         return stopped('crashed', 'grading.crashed_code', code=returncode)
@@ -239,7 +253,9 @@ def _verdict(task_id, returncode, printed, *, hung, started, bound, seconds, res
         criteria = [Criterion(c['id'], bool(c['passed']), c['key'], c.get('fields') or {}) for c in result['criteria']]
         if not criteria:
             return stopped('not_yet', 'grading.no_criteria')
-        status = 'passed' if all(c.passed for c in criteria) else 'not_yet'
+        if forged:  # something else wrote to the result channel: the learner's code
+            criteria.append(criterion('integrity', False, 'grading.forged'))
+        status, criteria = integrity.judge(task_id, criteria)
         return Verdict(task_id, status, criteria, seconds, bound, printed)
     if status == 'bad_input':
         return Verdict(task_id, status, [Criterion('input', False, result['key'], result['fields'])], seconds,
@@ -247,7 +263,7 @@ def _verdict(task_id, returncode, printed, *, hung, started, bound, seconds, res
     return stopped(status, result['key'], **result['fields'])
 
 
-# -- inside the grading process ---------------------------------------------------------------------
+# -- inside the grading process (forked by the keeper, sandbox.py) ---------------------------------------
 
 def _plain(value):
     """JSON for what a grader may put in a criterion's fields: numpy and torch scalars, tuples, else text."""
@@ -257,28 +273,17 @@ def _plain(value):
     return str(value)
 
 
-def _orphaned(parent: int) -> None:
-    """If the process that started grading dies, end this process group: nothing keeps running unseen."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    for p in _descendants(os.getpid()):
-        with contextlib.suppress(Exception):
-            p.kill()
-    os.killpg(0, signal.SIGKILL)
-
-
-def child_main() -> None:
-    """The grading process: import the task, load the learner's source, grade it, report, exit."""
-    write, path = int(sys.argv[1]), sys.argv[2]
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while starting this
-    request = json.loads(Path(path).read_text(encoding='utf-8'))
-    threading.Thread(target=_orphaned, args=(request['parent'],), daemon=True).start()
-
+def _sender(write: int, nonce: str):
     def send(**message):
-        data = (json.dumps(message, default=_plain) + '\n').encode()
+        data = (json.dumps({**message, 'nonce': nonce}, default=_plain) + '\n').encode()
         while data:
             data = data[os.write(write, data):]
+    return send
 
+
+def child_main(request: dict, keeper: int) -> None:
+    """The grading process: import the task, load the learner's source, grade it, check the grader, report, exit."""
+    send = _sender(request.pop('result_fd'), request.pop('nonce'))
     from ..i18n import set_language
     set_language(request['language'])
     try:
@@ -288,9 +293,13 @@ def child_main() -> None:
         send(event='result', status='crashed', key='grading.task_broken', fields={'error': _error(e)})
         os._exit(0)
     send(event='started', budget_s=budget)
+    grade_fn, changed, before = task.grade, integrity.changed, integrity.snapshot()  # held before any learner code
     try:
         submission = load_submission(task, request['source'], request['filename'])
-        criteria = [c if isinstance(c, Criterion) else Criterion(**c) for c in task.grade(submission)]
+        criteria = [c if isinstance(c, Criterion) else Criterion(**c) for c in grade_fn(submission)]
+        what = changed(before)
+        if what:
+            criteria.append(criterion('integrity', False, 'grading.tampered', what=what))
         result = {'status': 'graded', 'criteria': [vars(c) for c in criteria]}
     except BadSubmission as e:
         result = {'status': 'bad_input', 'key': e.key, 'fields': e.fields}
