@@ -127,7 +127,7 @@ def test_sync_mistake_arms_wait_for_what_they_say():
 
 def test_side_by_side_speed_is_measured_inside_the_common_window():
     from d2l_ext.parallel import TimelineResult
-    from d2l_ext.parallel.sharing import common_window, predict_at, product_seconds, slowdowns
+    from d2l_ext.parallel.sharing import common_window, product_seconds
     # lane A: 4 products of 0.2 s from 0; lane B: 2 products of 0.2 s from 0, then it is done
     events = ([{'lane': 'A', 'name': f'mm {j}', 'start': 0.2 * j, 'end': 0.2 * (j + 1)} for j in range(4)]
               + [{'lane': 'B', 'name': f'mm {j}', 'start': 0.2 * j, 'end': 0.2 * (j + 1)} for j in range(2)])
@@ -135,9 +135,6 @@ def test_side_by_side_speed_is_measured_inside_the_common_window():
     tl = TimelineResult('torch', 64, [4, 2], _ids('A', 'B'), events, 'thread clock')
     assert common_window(tl) == pytest.approx((0.0, 0.4))
     assert product_seconds(tl) == pytest.approx([0.2, 0.2])
-    assert slowdowns([0.2, 0.2], [0.1, 0.2]) == pytest.approx([2.0, 1.0])
-    assert predict_at([0.2, 0.1], [4, 2]) == pytest.approx(0.8)
-    assert predict_at([None, 0.1], [4, 2]) is None
     apart = TimelineResult('torch', 64, [1, 1], _ids('A', 'B'), [{'lane': 'A', 'name': 'mm 1', 'start': 0, 'end': 1},
                                                              {'lane': 'B', 'name': 'mm 1', 'start': 1, 'end': 2}],
                            'thread clock')

@@ -1,9 +1,8 @@
 """13.3.0 and 13.3.1: how fast each lane ran while the lanes ran together, measured from a timeline's intervals.
 
 A prediction made from each lane's speed alone assumes that running beside another lane leaves that
-speed unchanged. On lanes that share cores it need not: these functions measure, from the products'
-own intervals, each lane's time per product while every lane was busy, so the prediction can be
-redone at that speed and a gap is explained by a measurement, never assumed.
+speed unchanged. On lanes that split one CPU it need not: these functions measure, from the products'
+own intervals, each lane's time per product while every lane was busy (13.3.1 predicts "together" from it).
 """
 from __future__ import annotations
 
@@ -44,18 +43,6 @@ def product_seconds(timeline) -> list[float | None]:
         inside = [e['end'] - e['start'] for e in events_of(timeline, lane) if e['start'] >= a and e['end'] <= b]
         out.append(statistics.median(inside) if inside else None)
     return out
-
-
-def slowdowns(together: list[float | None], alone: list[float]) -> list[float | None]:
-    """Per lane: seconds per product while every lane ran / seconds per product alone (1: unchanged)."""
-    return [None if t is None or not a else t / a for t, a in zip(together, alone)]
-
-
-def predict_at(per_product: list[float | None], iters: list[int]) -> float | None:
-    """Together-time if every lane kept the given seconds per product: the longest lane (None if one is unknown)."""
-    if any(p is None for p in per_product):
-        return None
-    return max(p * k for p, k in zip(per_product, iters))
 
 
 def as_printed(seconds: float, digits: int = 2) -> float:
