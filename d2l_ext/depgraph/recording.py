@@ -351,5 +351,5 @@ def to_frame(run: dict):
     df = Comparison({v: Measurement(v, run['times'][v]) for v in VARIANTS}).to_frame()
     df[t('graph.col_predicted')] = [predict_split(run) if v == 'split' else None for v in df.index]
     df[t('graph.col_error')] = [run['errors'].get(v) for v in df.index]
-    df.index = [t(f'graph.variant.{v}') for v in df.index]
+    df.index = [t(f'graph.variant.{variant}') for variant in VARIANTS]  # the frame's rows, in this order
     return df

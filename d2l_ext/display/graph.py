@@ -23,7 +23,7 @@ from .timeline import draw_timeline
 STAGES = ('copy_in', 'weights_in', 'rows_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd',
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
-VARIANTS = recording.VARIANTS  # the keys graph.variant.<variant> and graph.short.<variant>
+VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys graph.variant.<variant>
 
 
 # -- names --------------------------------------------------------------------------------------------
@@ -126,8 +126,11 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
                                 'patchA': boxes[e['src']].get_bbox_patch(), 'patchB': boxes[e['dst']].get_bbox_patch(),
                                 'linestyle': '--' if e['kind'] == 'copy' else '-',
                                 'connectionstyle': f'arc3,rad={rad}'})
-        if e['kind'] == 'copy' and e.get('bytes'):
-            ax.text((x1 + x2) / 2, (y1 + y2) / 2, fmt_bytes(e['bytes']), fontsize=style.MIN_FONT_PT, ha='center',
+        if e['kind'] == 'copy' and e.get('bytes'):  # at the arc's midpoint, in display units as arc3 bends it
+            (d1x, d1y), (d2x, d2y) = ax.transData.transform([(x1, y1), (x2, y2)])
+            xm, ym = ax.transData.inverted().transform(((d1x + d2x) / 2 + 0.5 * rad * (d2y - d1y),
+                                                        (d1y + d2y) / 2 - 0.5 * rad * (d2x - d1x)))
+            ax.text(xm, ym, fmt_bytes(e['bytes']), fontsize=style.MIN_FONT_PT, ha='center',
                     va='center', color='0.15', zorder=2, bbox={'boxstyle': 'round,pad=0.1', 'fc': 'white',
                                                                'ec': 'none', 'alpha': 0.85})
     device_of = {n['lane']: n.get('device', '') for n in g['nodes']}
@@ -185,7 +188,7 @@ def draw_step(run: dict, guess_ms=None, title=None):
     Both panels come from the same timed repeats, so the drawn intervals never contradict the dots.
     """
     fig, (top, bottom) = style.figure(nrows=2, height=7.5)
-    labels = {v: style.plot_text(f'graph.variant.{v}') for v in VARIANTS}
+    labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
     guess = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}
     plot_repeats(_measurements(run), ax=top, unit='ms', labels=labels,
                  predicted={'split': recording.predict_split(run)}, guess=guess,

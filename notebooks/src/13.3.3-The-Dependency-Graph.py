@@ -17,69 +17,47 @@
 #
 # Fig. 13.3.1 of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
 # minibatch through forward, loss and backward; the CPU (the *parameter server*) sums the gradients and updates the
-# weights, which go back to the GPUs. Here you write that step on this machine's two lanes, record its graph, predict
-# its time from the graph, and measure it.
+# weights. Here you write that step on this machine's two lanes, record its graph, predict its time and measure it.
 
 # %% [markdown] lang="zh"
 # # 扩展：依赖图（《动手学深度学习》§12.3，图12.3.1）
 #
-# 书中的图12.3.1画出了一个两层多层感知机在一个CPU和两个GPU上的一个训练步：每个GPU在小批量的一半上完成前向传播、
-# 损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重，新的权重再回到各个GPU。本课我们在这台机器的两条
-# 执行路上亲手写出这个训练步，记录它的依赖图，用依赖图预测它的耗时，然后实测。
+# 书中的图12.3.1画出了一个两层多层感知机在一个 CPU 和两个 GPU 上的一个训练步：每个 GPU 在小批量的一半上完成前向传播、
+# 损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。本节我们在这台机器的两条执行路上写出这个训练步，
+# 记录它的依赖图，用依赖图预测它的耗时，然后实测。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
-import torch
+import torch  # noqa: F401 - used by the cells below (lane_step, mlp_step)
 
 import d2l_ext
 from d2l_ext import depgraph as dg
-from d2l_ext.backends.torch_backend import run_on_lanes
-from d2l_ext.depgraph import SERVER, stage
+from d2l_ext.backends.torch_backend import run_on_lanes  # noqa: F401 - used by mlp_step
+from d2l_ext.depgraph import SERVER, recording, stage  # noqa: F401 - used by mlp_step
 from d2l_ext.display import graph as show
 
 d2l_ext.set_language('en')
-lanes = d2l_ext.find_lanes('torch')  # two GPUs; or a GPU and the CPU; or two halves of the CPU's cores
-params, X, y = dg.make_problem(batch=256)  # the weights (on the CPU) and one minibatch
-print(show.machine_text(lanes))
+lanes = d2l_ext.find_lanes('torch')  # two GPUs; or a GPU and the CPU; or two halves of the CPU's cores  #zh: 两个 GPU；或一个 GPU 和 CPU；或 CPU 核心的两半
+params, X, y = dg.make_problem(batch=256)  # the weights (on the CPU) and one minibatch  #zh: 权重（在 CPU 上）和一个小批量
+print(show.machine_line(lanes))
 
 # %% [markdown]
 # ## One lane's work
 #
-# Without two GPUs, `find_lanes` gives two *lanes* that can work at once: a GPU and the CPU, or two halves of the
-# CPU's cores (13.3.1). Lane `i` runs `lane_step` on its rows: the book's MLP (784-256-10, squared loss), backward
-# written out so every operation sits in a named box (`stage`), as in the figure. The loss is
-# divided by the *whole* minibatch size `n_total`, so the two lanes' gradients add up to the whole minibatch's.
+# Without two GPUs, `find_lanes` gives two *lanes* that can work at once (13.3.1). Lane `i` runs `lane_step` on its
+# rows: the book's MLP (784-256-10, squared loss), backward written out so every operation sits in a named box
+# (`stage`). The loss is divided by the *whole* minibatch size `n_total`, so the lanes' gradients add up.
 
 # %% [markdown] lang="zh"
 # ## 一条执行路的工作
 #
-# 没有两个GPU时，`find_lanes` 给出两条可以同时工作的*执行路*：一个GPU和CPU，或者CPU核心的两半（见12.3.1节）。执行路
-# `i` 在自己的样本上运行 `lane_step`：书中的多层感知机（784个输入、256个隐藏单元、10个输出、平方损失），反向传播逐步
-# 写出，使每个操作都像图中那样位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，因此两条
-# 执行路的梯度相加正好等于整个小批量的梯度。
+# 没有两个 GPU 时，`find_lanes` 给出两条可以同时工作的*执行路*：一个 GPU 和 CPU，或者 CPU 核心的两半（见12.3.1节）。
+# 执行路 `i` 在自己的样本上运行 `lane_step`：书中的多层感知机（784个输入、256个隐藏单元、10个输出、平方损失），
+# 反向传播逐步写出，使每个操作都位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，
+# 因此两条执行路的梯度相加正好等于整个小批量的梯度。
 
 # %%
-def lane_step(i, params, X, y, n_total):
-    """Forward and backward of lane i's rows -> (loss, gradients), the loss divided by all n_total rows."""
-    W1, b1, W2, b2 = params['W1'], params['b1'], params['W2'], params['b2']
-    with stage(i, 'fc1 fwd'):
-        Z1 = X @ W1 + b1
-    with stage(i, 'relu'):
-        H = torch.relu(Z1)
-    with stage(i, 'fc2 fwd'):
-        y_hat = H @ W2 + b2
-    with stage(i, 'loss'):
-        D = y_hat - y
-        loss = (D * D).sum() / (2 * n_total)
-        dY = D / n_total  # d loss / d y_hat
-    with stage(i, 'fc2 bwd'):
-        dW2, db2, dH = H.T @ dY, dY.sum(0), dY @ W2.T
-    with stage(i, 'relu bwd'):
-        dZ1 = dH * (Z1 > 0)
-    with stage(i, 'fc1 bwd'):
-        dW1, db1 = X.T @ dZ1, dZ1.sum(0)
-    return loss, {'W1': dW1, 'b1': db1, 'W2': dW2, 'b2': db2}
-
+#@source d2l_ext.depgraph.model.lane_step
 
 # %% [markdown]
 # ## Build it: `mlp_step`
@@ -101,139 +79,99 @@ def lane_step(i, params, X, y, n_total):
 # 为两条执行路写出图12.3.1中的训练步：哪个设备运行什么，数据在哪里移动。
 #
 # 1. 把一半样本（`X.tensor_split(2)`，`y` 也一样）和一份权重副本交给执行路 `i`，放在 `lanes[i].device()` 上。
-# 2. **同时**在两半样本上运行 `lane_step`：`run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上启动 `jobs[i]()`（CPU执行路在
-#    自己的线程中运行，GPU执行路的CUDA内核排入队列），并返回它们的结果。
-# 3. 把梯度移到 `params` 所在的CPU上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
+# 2. **同时**在两半样本上运行 `lane_step`：`run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上启动 `jobs[i]()`（CPU 执行路在
+#    自己的线程中运行，GPU 执行路的 CUDA 内核排入队列），并返回它们的结果。
+# 3. 把梯度移到 `params` 所在的 CPU 上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
 #
-# 检查会运行四个随机梯度下降步，并评判：更新（与float64结果比较）、放置和两半的重叠（根据你的代码运行时记录的
+# 检查会运行四个随机梯度下降步，并评判：更新（与 float64 结果比较）、放置和两半的重叠（根据你的代码运行时记录的
 # 时间戳计算）。
 
 # %% tags=["nbval-ignore-output"]
 def mlp_step(lanes, params, X, y, lr):
     """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
-    # TODO: half of the rows and a copy of the weights on each lane's device; lane_step on both halves at once
-    #       (run_on_lanes); the gradients to the CPU, summed there; return params[k] - lr * total[k] for every k.
+    # TODO: half of the rows and a copy of the weights on each lane's device  #zh: TODO：每条执行路的设备上放一半样本和一份权重副本
+    # lane_step on both halves at once (run_on_lanes)  #zh: 在两半样本上同时运行 lane_step（run_on_lanes）
+    # the gradients to the CPU, summed there; return params[k] - lr * total[k] for every k  #zh: 梯度移到 CPU 上求和；对每个 k 返回 params[k] - lr * total[k]
     raise NotImplementedError
 
 
 d2l_ext.check('13.3.3-mlp', mlp_step)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-def mlp_step(lanes, params, X, y, lr):
-    """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
-    server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
-    halves = []
-    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'copy in'):  # lane i gets a fresh copy of the weights and its half of the rows
-            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
-            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
-    # Both halves at once, each on its lane; each loss is divided by all n rows, so the gradients add up.
-    results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
-    with stage(SERVER, 'grad copy'):  # every gradient to the server
-        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
-    with stage(SERVER, 'sum'):  # waits for both lanes
-        total = {k: grads[0][k] + grads[1][k] for k in params}
-    with stage(SERVER, 'update'):
-        return {k: params[k] - lr * total[k] for k in params}
-
-
-d2l_ext.check('13.3.3-mlp', mlp_step)
+#@source d2l_ext.depgraph.model.mlp_step
 
 # %% [markdown]
 # ## The graph, recorded from the worked step
 #
-# `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook that sees every operation. An edge joins A
-# to B when B reads a tensor A wrote; a copy is its own node, between two lanes, with the bytes it moves.
-# Merging each box's operations gives the book's picture. Each step starts with the copies in (`copy in`), each named
-# for what it moves: `weights in`, a fresh copy to each lane, and `rows in` only where the rows move to another device.
+# `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook that sees every operation: an edge joins A
+# to B when B reads a tensor A wrote; a copy is dashed, labelled with the bytes it moves.
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
-# `record_step_graph` 在一个能看到每个操作的PyTorch钩子下运行一次参考实现 `mlp_step`。当B读取了A写入的张量时，就有
-# 一条从A到B的边；一次复制是两条执行路之间的一个单独节点，并带有它传输的字节数。把每个方框里的操作合并起来，就
-# 得到了书中的图。每个训练步从传入的复制（`copy in`）开始，每次复制按它传输的内容命名：“传入权重”给每条执行路一份新的
-# 权重副本，“传入样本”只在样本换设备时才出现。
+# `record_step_graph` 在一个能看到每个操作的 PyTorch 钩子下运行一次参考实现 `mlp_step`：当 B 读取了 A 写入的
+# 张量时，就有一条从 A 到 B 的边；复制用虚线表示，标有它传输的字节数。
 
 # %%
-graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box
-print(show.summary_text(graph, d2l_ext.t('graph.title_graph')))
-show.draw_graph(graph, title=d2l_ext.t('graph.title_graph'))
+graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box  #zh: 每个方框一个节点
+show.draw_graph(graph)
 
 # %% [markdown]
-# It is the book's figure plus the biases and the loss: two chains that meet only at the server, whose `sum` waits
-# for **both** lanes' gradients. Inside a chain nothing can start early; between the chains everything can overlap.
+# Two chains that meet only at the server, whose `sum` waits for **both** lanes' gradients. Between the chains nothing
+# waits.
 #
 # ## Predict, then measure
 #
-# Measured here (medians of repeated runs): each box alone, each lane's boxes alone and both at once, lane 0's boxes
-# on its whole device (a CPU: all its cores).
+# The step is timed three ways, interleaved, every update checked against float64: **one device** with the whole
+# minibatch (no copies); **one after the other**, lane 1's half starting once lane 0's is done; **together**.
+#
+# The graph predicts *together* from *one after the other*: both run the same boxes; only the two chains may now
+# overlap, so the shorter half can hide inside the longer one:
+#
+# $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
+#
+# each half's busy time measured in the same repeat. On two CPU lanes each half has one core and both share the CPU's
+# memory, so *together* may come out a little slower than predicted. Beside a GPU, the CPU lane is the long half.
 
 # %% [markdown] lang="zh"
-# 这正是书中的图，只是多了偏置和损失：两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。在一条链
-# 内部，没有什么能提前开始；两条链之间的一切都可以重叠。
+# 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
 #
 # ## 先预测，再测量
 #
-# 在这里实测（多次运行的中位数）：每个方框单独运行的时间、每条执行路的方框单独运行和两条同时运行的时间，以及执行路0的
-# 方框在其整个设备上（CPU则使用全部核心）的时间。
+# 训练步按三种方式交替计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量（不做复制）；**先后运行**，
+# 执行路 0 的一半完成后执行路 1 的一半才开始；**同时运行**。
+#
+# 依赖图根据“先后运行”预测“同时运行”：两种方式运行的方框相同，只是两条链现在可以重叠，因此较短的一半可以藏进
+# 较长的一半里：
+#
+# $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半 0}, t_\textrm{一半 1}),$$
+#
+# 其中每一半的忙碌时间在同一次重复中测得。两条 CPU 执行路各用一个核心，又共用 CPU 的内存，所以“同时运行”可能比预测
+# 慢一点。与 GPU 并列时，CPU 执行路是较长的那一半。
 
 # %% tags=["nbval-ignore-output"]
-print(d2l_ext.t('graph.step_checked', err=dg.check_step_matches(lanes, (params, X, y))['relative_error']))
-graph_here, costs = dg.measure_node_costs(lanes, (params, X, y))
-rates = dg.measure_rates(lanes, (params, X, y))
-print(show.rates_text(rates))
+my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
+
+here = dg.record_step(lanes, repeats=7)['runs'][0]  # every repeat and interval of the three ways  #zh: 三种方式的每次重复和区间
+show.show_step(here, my_guess)
 
 # %% [markdown]
-# Guess one step with both lanes together; write it into `my_guess`. The cell prints closed forms from the times
-# above: **one after the other**, every box in turn, each lane as alone; **together**, the schedule the graph allows (a
-# box starts once its inputs are done and its lane or link is free), lanes as at once; **one device**, lane 0's boxes
-# on its whole device, twice, plus the update. A step adds the server's boxes and the copies, so it outlasts the
-# lanes' boxes above. The three are timed interleaved, checked against float64.
+# Below the repeats: the median repeat of *together* and of *one device*. `show.details(here)` lists every statistic.
+#
+# ## Recorded on a GPU machine
+#
+# The same cell on an H200 machine, whose lanes are the GPU and the CPU (15 threads): the picture of the point.
 
 # %% [markdown] lang="zh"
-# 猜一猜两条执行路同时运行一个训练步要多长时间，并把它写进 `my_guess`。这个单元格打印按公式得出的预测，每条执行路的
-# 方框都按上面测得的时间缩放：**先后运行**，各方框依次运行，每条执行路取单独运行的时间；**同时运行**，依赖图所允许的
-# 调度（方框在其输入都已完成、且其执行路或链路空闲时立即开始），两条执行路取同时运行的时间；**一个设备**，执行路0的
-# 方框在其整个设备上的时间乘以2，再加上更新。一个训练步还要运行服务器的方框和各次复制，所以比上面各执行路的方框
-# 用时更长。接着它把三种方式交替运行并计时，每次都与float64的结果进行检查。
+# 下图是“同时运行”与“一个设备”各自中位数那次重复的每个方框。`show.details(here)` 列出全部统计量。
+#
+# ## 在 GPU 上录制的结果
+#
+# 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是 GPU 和 CPU（15 个线程）：这正是本节要点的图示。
 
 # %% tags=["nbval-ignore-output"]
-my_guess = None  # ms: one step with the two lanes together. Write a number, then run this cell.
-
-plan = dg.schedule_step(graph_here, measured=costs)
-predicted = dg.predict_step(plan, graph_here, costs, rates)
-timing = dg.time_step(lanes, (params, X, y), repeats=7, predicted=predicted)
-print(show.guess_text(my_guess, timing))
-print(show.step_timing_text(timing, plan))
-show.draw_step_timing(timing)
-
-# %% [markdown]
-# The overlap is measured from when each half ran; the wall-clock difference beside it counts everything else the two
-# ways do differently. Below: the schedule from the boxes timed one at a time (critical path outlined), then the step's
-# three numbers, each with the share of the cores other programs used meanwhile.
-
-# %% [markdown] lang="zh"
-# 重叠根据每一半实际运行的时间测得；旁边的挂钟时间差还计入了两种方式之间的所有其他差别。下面是按逐个计时的方框排出的
-# 调度（关键路径已描边），然后是这个训练步的三个数字，以及为每个数字计时时其他程序占用的核心的比例。
-
-# %% tags=["nbval-ignore-output"]
-print(show.schedule_text(plan))
-print(show.schedule_vs_step_text(plan, rates, timing))
-show.draw_schedule(plan, title=d2l_ext.t('graph.title_plan'))
-
-# %% [markdown]
-# The panel's sliders recompute a model of the book's setting (round numbers assumed for illustration, not measured:
-# two GPUs at 10 TFLOP/s, a CPU server, PCIe at 12 GB/s); **Measure here** times the boxes on this machine.
-
-# %% [markdown] lang="zh"
-# 下面面板的滑块重新计算书中场景的一个模型（为便于说明而假定的整齐的数，并非实测：两个10 TFLOP/s的GPU、一个
-# CPU服务器、每个方向12 GB/s的PCIe）；**在这里测量**则改为在这台机器上为各方框计时。
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.display.graph_panel import GraphSchedulePanel
-
-panel = GraphSchedulePanel(lanes).show()
+recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 录制结果，没有则为 None
+show.show_recorded(recorded)
 
 # %% [markdown]
 # ## Exercises
@@ -245,19 +183,18 @@ panel = GraphSchedulePanel(lanes).show()
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1. 不等待的服务器**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路0的梯度
-# 用了两次，就像一个没等执行路1的梯度到达就去读取的服务器那样。先预测：记录下来的依赖图会变吗？检查能发现吗？然后
-# 展开下面单元格的输出。
+# **1. 不等待的服务器**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
+# 用了两次，就像一个没等执行路 1 的梯度到达就去读取的服务器那样。先预测：记录下来的依赖图会变吗？检查能发现吗？
+# 然后展开下面单元格的输出。
 
 # %% jupyter={"outputs_hidden": true}
 hasty = dg.wrong_version('lane0_twice')
 try:
     dg.check_step_matches(lanes, (params, X, y), step=hasty)
     print(d2l_ext.t('graph.check_missed'))
-except d2l_ext.ResultMismatch as e:
-    print(d2l_ext.t('graph.check_caught', message=e))
-show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty)),
-                title=d2l_ext.t('graph.title_hasty'))
+except d2l_ext.ResultMismatch:
+    print(d2l_ext.t('graph.check_caught'))
+show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty)), title='graph.title_hasty')
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
@@ -266,116 +203,103 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # would start `sum` without them. The update is wrong, and the check against float64 catches it.
 # </details>
 #
-# **2. An uneven split.** With a GPU and the CPU as lanes, an even split makes the GPU wait. How many of the 256 rows
-# should lane 0 get so that both lanes finish together? Try `X.tensor_split([a])` (and `y` alike) in your `mlp_step`
-# and time it with `d2l_ext.measure(..., lanes=lanes)`. Without a GPU, use the recording at the end: its line "each
-# lane alone" gives each lane's busy time at 128 rows.
+# **2. Splitting does not always pay.** In the recording, *together* is slower than *one device*. Using the two
+# figures, explain why in two or three sentences.
 #
 # <details><summary>Worked answer</summary>
 #
-# Split in proportion to speed: a = 256 · t₁ / (t₀ + t₁), where tᵢ is the sum of lane *i*'s boxes at 128 rows. Next to
-# a GPU the CPU gets a small share, and one GPU with the whole minibatch may still be faster: time both. Two CPU lanes
-# on equal cores are balanced only if their measured times agree.
+# The GPU alone takes 0.982 ms for all 256 rows. Split, the step waits for its longest half: in the timeline the CPU
+# lane's forward and backward outlast the whole one-device step, and the copies and the server's boxes come on top.
+# </details>
+#
+# **3. An uneven split.** How many of the 256 rows should lane 0 get so that both halves finish together?
+#
+# <details><summary>Worked answer</summary>
+#
+# In proportion to speed: a = 256 · t₁ / (t₀ + t₁), tᵢ being lane *i*'s busy time at 128 rows (the timeline's bars).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 依赖图变了：执行路1的梯度仍然到达服务器，但不再有任何边把它们连到 `sum`，因此调度器会在没有这些梯度的情况下开始
-# `sum`。更新是错的，与float64结果的检查发现了这一点。
+# 依赖图变了：执行路 1 的梯度仍然到达服务器，但不再有任何边把它们连到 `sum`，因此调度器会在没有这些梯度的情况下
+# 开始 `sum`。更新是错的，与 float64 结果的检查发现了这一点。
 # </details>
 #
-# **2. 不均匀的拆分**。以一个GPU和CPU作为执行路时，平均拆分会使GPU等待。256个样本中应当给执行路0多少个，才能让两条
-# 执行路同时完成？在你的 `mlp_step` 中试用 `X.tensor_split([a])`（`y` 也一样），再用
-# `d2l_ext.measure(..., lanes=lanes)` 为它计时。没有GPU时，请用本课末尾的录制结果：其中“每条执行路单独运行”那一行
-# 给出了每条执行路处理128个样本时的忙碌时间。
+# **2. 拆分并不总是划算**。在录制结果中，“同时运行”比“一个设备”慢。请根据这两幅图，用两三句话解释原因。
 #
 # <details><summary>参考答案</summary>
 #
-# 按速度成比例地拆分：a = 256 · t₁ / (t₀ + t₁)，其中 tᵢ 是执行路 *i* 在128个样本时各方框耗时之和。与GPU并列时，
-# CPU只分到一小部分样本，一个GPU处理整个小批量仍可能更快：两者都计时。两条核心数相同的CPU执行路只有在实测用时相近时才算平衡。
+# 只用 GPU 处理全部256个样本需要 0.982 毫秒。拆分后，训练步要等最长的那一半：时间线上 CPU 执行路单是前向和
+# 反向传播就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
+# </details>
+#
+# **3. 不均匀的拆分**。256个样本中应当给执行路 0 多少个，才能让两半同时完成？
+#
+# <details><summary>参考答案</summary>
+#
+# 按速度成比例地拆分：a = 256 · t₁ / (t₀ + t₁)，其中 tᵢ 是执行路 *i* 处理128个样本时的忙碌时间（时间线上的方框）。
 # </details>
 
 # %% [markdown]
-# **3. The book's exercise 5: more complex dependencies, still correct while faster.** Each task computes
-# `tanh((sum of its inputs) @ W)`; three stages, each a diamond of arms of `arms` products meeting in a join;
-# `cross=True` adds edges between arms. A planner puts each task on a lane (longest chain behind it first) and gives
-# every lane at least one; a small engine runs the plan, each lane waiting for the tasks it reads.
+# **4. The book's exercise 5: more complex dependencies, still correct while faster.** Each task computes
+# `tanh((sum of its inputs) @ W)`. Three stages; in each, arms of 1, 2 and 3 products (task `2b1`: stage 2, arm b,
+# product 1) meet in a join (`2J`); `cross=True` adds edges between arms. A planner puts each task on a lane; a small
+# engine runs the plan, each lane waiting for the tasks it reads. In products on two equal lanes:
 
 # %% [markdown] lang="zh"
-# **3. 书中的练习5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务计算
-# `tanh((各输入之和) @ W)`；一共三个阶段，每个阶段是一个菱形：若干条分支，各含 `arms` 中给定个数的乘法，最后在
-# 汇合点汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条执行路上（其后的链最长的任务先放），并让每条
-# 执行路至少分到一个；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。
+# **4. 书中的练习5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务
+# 计算 `tanh((各输入之和) @ W)`。一共三个阶段；每个阶段有分别含1、2、3次乘法的分支（任务 `2b1` 表示第2阶段、
+# 分支 b 的第1次乘法），它们在汇合点（`2J`）汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条
+# 执行路上（其后的链最长的任务先放）；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。以两条同样快的
+# 执行路上的乘法次数计：
 
 # %%
-arms, cross = (1, 2, 3), True  # change these
+arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
 dag = dg.diamond_dag(stages=3, arms=arms, cross=cross)
-print(show.dag_model_text(dg.dag_model(dag, lanes)))
+print(show.dag_line(dg.dag_model(dag, lanes)))
+show.draw_dag(dag, lanes)
+
+# %% [markdown]
+# Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure (one lane's run
+# predicts the plan: 12 products' worth of 21).
+
+# %% [markdown] lang="zh"
+# 为什么两条执行路上的任何计划都不少于12？先猜一猜按计划运行要多久，再测量（用一条执行路的运行来预测计划：
+# 21次乘法中12次的时间）。
 
 # %% tags=["nbval-ignore-output"]
-ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=5)  # every result checked against float64
-print(show.dag_text(ex5))
-caught, message = dg.broken_engine_check(ex5)  # the same plan, with the waits left out
-print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
-show.draw_dag(ex5)
+my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
+
+ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=5)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
+caught, _ = dg.broken_engine_check(ex5)  # the same plan, with the waits left out  #zh: 同一个计划，但去掉了等待
+print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
+show.show_dag(ex5, my_guess_dag)
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# With `arms=(1, 2, 3), cross=True`: 21 products in series; the critical path is 4 per stage (the longest arm, then the
-# join), 12 in all, and the plan on two lanes reaches it. With `arms=(2, 2, 2), cross=False` (cell below) the critical
-# path drops to 9, but six arm products on two lanes take 3 per stage, plus the join: still 12. In units of one
-# product the lanes, not the path, set the time; measured times need not follow the unit count.
-#
-# Beside a GPU (recorded at the end), the output says whether the planner gave the CPU anything, what one
-# product timed on each lane predicted, and how the plan compared with the GPU alone.
+# A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
+# arm (3) and then its join (1): 4 per stage, 12 in all, which is also the critical path (outlined). The plan reaches
+# it. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
+# stage, plus the join: still 12. Then the lanes, not the path, set the time.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 当 `arms=(1, 2, 3), cross=True` 时：串行需要21次乘法；关键路径每个阶段为4（最长的分支再加汇合点），总共12，两条执行路
-# 上的计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时（见下面的单元格），关键路径降到9，但两条执行路完成六个分支
-# 乘法需要每个阶段3，再加汇合点：仍是12。以一次乘法为单位，决定时间的是执行路的数量，而不是关键路径；实测时间不一定
-# 符合按单位的计数。
-#
-# 与GPU并列时（见本课末尾的录制结果），输出会说明规划器是否给了CPU任务、根据在每条执行路上为一次乘法计时得出的
-# 预测，以及计划与GPU单独运行相比如何。
+# 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
+# 每个阶段4，总共12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
+# 关键路径降到9，但两条执行路完成六个分支乘法需要每个阶段3，再加汇合点：仍是12。这时决定时间的是执行路的数量，
+# 而不是关键路径。
 # </details>
-
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-answer = dg.dag_experiment(lanes, arms=(2, 2, 2), cross=False, repeats=3)
-print(show.dag_text(answer))
-caught, message = dg.broken_engine_check(answer)
-print(d2l_ext.t('graph.broken_caught', message=message) if caught else message)
-
-# %% [markdown]
-# ## Recorded on a GPU machine
-#
-# The worked step recorded on a GPU machine: every repeat of the three ways, and the ringed ones' intervals.
-
-# %% [markdown] lang="zh"
-# ## 在GPU上录制的结果
-#
-# 参考实现的训练步（两层多层感知机，图12.3.1）在一台有GPU的机器上录制的结果：三种方式的每次重复，以及其中圈出的
-# 那几次重复的忙碌区间。
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.depgraph import recording
-from d2l_ext.display import graph_recorded
-
-recorded = recording.newest()  # the newest recording from a machine with a GPU, or None
-print(graph_recorded.recorded_text(recorded))
-graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shipped
 
 # %% [markdown]
 # ## Remember
 #
 # * A step split over devices is a graph: chains side by side that meet where the gradients are summed.
-# * Serial total ≥ scheduled total ≥ critical path; predict from rates measured here, then measure.
-# * Report an overlap as a fraction of an interval, beside its prediction and the wall-clock difference.
-# * Compare with one device holding the whole minibatch, no copies: only that comparison says whether splitting pays.
+# * The graph says what may overlap; predict from what you measured, then measure.
+# * Compare with one device holding the whole minibatch: only that says whether splitting pays.
 # * Faster must stay correct: check every result against a float64 reference.
 #
 # ## Pitfalls
@@ -388,14 +312,12 @@ graph_recorded.draw_recorded(recorded)  # draws nothing when no recording is shi
 # ## 记住
 #
 # * 拆分到多个设备上的训练步是一个图：并排运行的链在梯度求和处汇合。
-# * 串行总耗时 ≥ 调度后总耗时 ≥ 关键路径；用在这里测得的速度来预测，再实测。
-# * 报告重叠时给出区间的比例，并在旁边给出预测和挂钟时间差。
-# * 要与一个设备处理整个小批量、不做复制的情况比较：只有这个比较才能说明拆分是否划算。
-# * 变快的同时必须保持正确：把每个结果都与float64的参考结果进行检查。
+# * 依赖图说明哪些工作可以重叠；根据实测的量来预测，再实测。
+# * 要与一个设备处理整个小批量的情况比较：只有这个比较才能说明拆分是否划算。
+# * 变快的同时必须保持正确：把每个结果都与 float64 的参考结果进行检查。
 #
 # ## 易错点
 #
 # * 每一半的损失除以自己的样本数，然后求和：更新会变成两倍大。
 # * 只把权重复制到执行路上一次并一直保留：之后的每一步都在过时的权重上运行。
-# * 两条CPU执行路把一个CPU的核心分开用（每条执行路用各自的核心），但共用它的内存：它们的“加速比”不是两个设备的
-#   加速比。
+# * 两条 CPU 执行路把一个 CPU 的核心分开用，但共用它的内存：它们的“加速比”不是两个设备的加速比。
