@@ -325,7 +325,7 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
         assert hidden.metadata['jupyter'] == {'source_hidden': True, 'outputs_hidden': True}, marker
     guess = next(c for c in code if 'show.measured_text' in c.source)
     assert 'my_guess = None  # seconds' in guess.source and '#zh: 秒' in guess.source
-    assert 'show.plot_measured(measured, predicted, guess=my_guess)' in guess.source
+    assert 'display(show.plot_measured(measured, predicted, guess=my_guess))' in guess.source
 
 
 def test_the_lesson_worked_solution_is_the_package_run_and_copy():

@@ -119,6 +119,7 @@ def products_beside_copies(x, w, buffers, lane, source=None):
 
     helper = threading.Thread(target=copier)
     helper.start()
+    torch.set_num_threads(lane.threads)  # the products' share of the cores, as in run_and_copy
     try:
         return [x.mm(w) for _ in buffers]
     finally:

@@ -18,18 +18,17 @@
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
 # The book computes 50 products on a GPU, copies them to host memory, and claims the system can copy `y[i-1]`
-# while it computes `y[i]`. That takes three things: **pinned** host buffers, copies on a **second stream**, and
-# **events** that keep each copy after its product. Here you run the book's cells, write the overlapping version,
-# predict its time and measure it.
+# while it computes `y[i]`. That takes **pinned** host buffers, copies on a **second stream**, and **events** that
+# keep each copy after its product. Run the book's cells, write the overlapping version, predict, measure.
 
 # %% [markdown] lang="zh"
 # # 12.3.2 并行计算与通信
 #
-# 《动手学深度学习》§12.3“自动并行”中的12.3.2节（英文版为§13.3.2）。
+# 《动手学深度学习》§12.3“自动并行”中的 12.3.2 节（英文版为 §13.3.2）。
 #
-# 书中在GPU上计算50个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
-# 这需要三样东西：**锁页**主机缓冲区、放在**另一个流**上的复制，以及让每次复制排在它的乘积之后的**事件**。
-# 本节先运行书中的代码，再自己写出重叠的版本，预测它的用时，然后实测。
+# 书中在 GPU 上计算 50 个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
+# 这需要**锁页**主机缓冲区、放在**另一个流**上的复制，以及让每次复制排在它的乘积之后的**事件**。
+# 本节先运行书中的代码，再写出重叠的版本，预测，然后实测。
 
 # %%
 # %matplotlib inline
@@ -53,17 +52,16 @@ print(lane.label)
 # %% [markdown]
 # ## The book's cells
 #
-# On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. `d2l_ext.Benchmark` waits for
-# the lane before it stops the clock. **Predict first.** On a GPU the results cross to host memory, so copying takes
-# time of its own. Without a GPU the results already live in host memory: `y.to('cpu')` returns the same tensor and
-# moves nothing, so predict a copy of about 0 s and "run and copy" about as long as run alone.
+# On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. **Predict first.** On a GPU
+# the results cross to host memory, which takes time. Without a GPU they already live there: `y.to('cpu')` returns
+# the same tensor and moves nothing, so predict a copy of about 0 s and "run and copy" about as long as run.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
-# 在GPU上，这里用的是书中的4000 × 4000矩阵和50个乘积；在CPU上则用小一些的矩阵。`d2l_ext.Benchmark` 会先等待
-# 执行路完成，再停止计时。**先预测**。在GPU上，结果要传到主机内存，复制有它自己的用时。没有GPU时，结果本来就在
-# 主机内存中：`y.to('cpu')` 返回同一个张量，什么也不搬运，所以应当预测复制约为0秒，“计算并复制”与只计算差不多。
+# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 个乘积；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
+# 主机内存，这需要时间。没有 GPU 时，结果本来就在那里：`y.to('cpu')` 返回同一个张量，什么也不搬运，所以应当预测
+# 复制约为 0 秒，“计算并复制”与只计算差不多。
 
 # %%
 workload = resolve_workload([lane], lesson=True, extra_matrices=3)
@@ -97,56 +95,44 @@ with d2l_ext.Benchmark(d2l_ext.t('communication.book.both'), [lane]):
 print(show.copied_text(y, y_cpu))
 
 # %% [markdown]
-# On a GPU this first `non_blocking=True` call also allocates new pinned host memory; a later section times it.
-#
 # ## The three ingredients
 #
-# * **Pinned memory.** `pin_memory=True` allocates page-locked host memory, which the GPU's copy engine writes
-#   directly.
-# * **A copy stream.** Work on one CUDA stream runs in order: a copy queued behind product `i+1` waits for it. On a
-#   second stream `s` (`with torch.cuda.stream(s):`), copy `i` can run while product `i+1` computes.
-# * **Events.** `done.record()` puts a marker on the compute stream after product `i`; `s.wait_event(done)` holds
-#   the copy stream until that marker is reached, so the copy reads a finished product. `y.record_stream(s)` tells
-#   PyTorch's allocator that `s` still reads `y`. The host reads the buffers only after `s.synchronize()`.
+# * **Pinned memory.** `pin_memory=True` allocates page-locked host memory that the GPU's copy engine writes directly.
+# * **A copy stream.** One CUDA stream runs in order; on a second stream `s` (`with torch.cuda.stream(s):`), copy `i`
+#   runs while product `i+1` computes.
+# * **Events.** `done.record()` marks the compute stream after product `i`; `s.wait_event(done)` holds the copy until
+#   then. `y.record_stream(s)` tells the allocator that `s` still reads `y`; the host reads after `s.synchronize()`.
 #
 # On a CPU the copy engine is a second thread fed through a `queue.Queue`; `join()` plays `synchronize()`.
 
 # %% [markdown] lang="zh"
-# 在GPU上，这第一次 `non_blocking=True` 调用还要分配新的锁页主机内存；后面有一节专门为它计时。
-#
 # ## 三个要素
 #
-# * **锁页内存**。`pin_memory=True` 分配锁页主机内存，GPU的复制引擎可以直接写入它。
-# * **复制流**。同一个CUDA流上的工作按顺序执行：排在乘积 `i+1` 之后的复制要等它完成。放在第二个流 `s` 上
-#   （`with torch.cuda.stream(s):`），复制 `i` 就能在计算乘积 `i+1` 的同时进行。
-# * **事件**。`done.record()` 在计算流上乘积 `i` 之后放一个标记；`s.wait_event(done)` 让复制流等到这个标记为止，
-#   这样复制读到的是已经算完的乘积。`y.record_stream(s)` 告诉PyTorch的内存分配器，流 `s` 还在读取 `y`。
-#   主机要在 `s.synchronize()` 之后才读取缓冲区。
+# * **锁页内存**。`pin_memory=True` 分配锁页主机内存，GPU 的复制引擎可以直接写入它。
+# * **复制流**。一个 CUDA 流上的工作按顺序执行；放在第二个流 `s` 上（`with torch.cuda.stream(s):`），复制 `i`
+#   就能在计算乘积 `i+1` 的同时进行。
+# * **事件**。`done.record()` 在计算流上乘积 `i` 之后做一个标记；`s.wait_event(done)` 让复制等到这个标记。
+#   `y.record_stream(s)` 告诉内存分配器，流 `s` 还在读取 `y`；主机在 `s.synchronize()` 之后才读取。
 #
-# 在CPU上，复制引擎换成由 `queue.Queue` 供给的第二个线程；`join()` 起 `synchronize()` 的作用。
+# 在 CPU 上，复制引擎换成由 `queue.Queue` 供给的第二个线程；`join()` 起 `synchronize()` 的作用。
 
 # %% [markdown]
 # ## Build it: `run_and_copy`
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
-# while the next one computes; return the buffers, safe to read the moment it returns. `lane.kind` is `'gpu'` or
-# `'cpu'`, `lane.threads` a CPU lane's share of the cores. The check runs it in a separate process: it runs, every
-# buffer holds `x @ w`, every buffer is complete at return, and the copies overlap the products (from your run's
-# own timeline).
-#
-# On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU, 20 products of `x` 700 × 4 by `w` 4 × 700:
-# thin products write many numbers for little arithmetic, so their copies are a large share of run then copy.
+# while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
+# `lane.threads` a CPU lane's share of the cores. The check, in a separate process: it runs, every buffer holds
+# `x @ w` and is complete at return, and the copies overlap the products. On a GPU, `x` and `w` are the book's
+# 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700), whose copies are a large share of the time.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在计算下一个乘积的同时把这个乘积复制到它的
-# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是CPU执行路
-# 分到的核心数。检查会在单独的进程中运行它：能否运行，每个缓冲区是否装着 `x @ w`，返回时每个缓冲区是否已经完整，
-# 以及复制是否与乘积重叠（由你这次运行自己的时间线测得）。
-#
-# 在GPU上，`x` 和 `w` 是书中的4000 × 4000矩阵。在CPU上，是20个 `x`（700 × 4）与 `w`（4 × 700）的乘积：这种“瘦”
-# 乘积计算量小、写出的数多，所以复制在“先计算，后复制”中占了很大的比例。
+# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
+# 分到的核心数。检查在单独的进程中进行：能否运行，每个缓冲区是否装着 `x @ w` 且在返回时已经完整，复制是否与乘积
+# 重叠。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 个“瘦”乘积（700 × 4 乘以 4 × 700），复制在
+# 用时中占了很大的比例。
 
 # %% tags=["nbval-ignore-output"]
 def run_and_copy(x, w, buffers, lane):
@@ -206,18 +192,16 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 # ## Predict
 #
 # Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, they add up. Overlapped, expect
-# **max(run, copy)** plus the first product or the last copy (the shorter), but only if the copy has hardware of its
-# own. A GPU has it: the copy engine. On this CPU the copy thread gets the second core, yet a CPU copy is a core
-# reading and writing main memory, the memory the products write too: the closed form holds only if the copies
-# leave the products' speed alone. The cell below measures each rate alone and prints the prediction.
+# **max(run, copy)** plus the shorter of one product and one copy, if the copy has hardware of its own. A GPU has
+# it: the copy engine. On a CPU the copy thread gets a core of its own, but it moves bytes through the memory the
+# products write: the closed form assumes the copies leave the products' speed alone.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，应当预期
-# **max(计算, 复制)**，再加上第一个乘积或最后一次复制（取较短者），但前提是复制有自己的硬件。GPU有：复制引擎。
-# 在这台CPU上，复制线程分到第二个核心，但CPU上的复制是一个核心在读写主存，而乘积也在写同一块主存：只有复制不拖慢
-# 乘积时，这个公式才成立。下面的单元格分别单独测量两种速率，并打印预测。
+# 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，
+# 应当预期 **max(计算, 复制)**，再加上一个乘积与一次复制中较短者，前提是复制有自己的硬件。GPU 有：复制引擎。
+# 在 CPU 上，复制线程有自己的核心，但它搬运数据要经过乘积也在写的同一块内存：这个公式假定复制不拖慢乘积。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -232,13 +216,12 @@ predicted = {'run': s['run'], 'run_then_copy': s['run'] + s['copy'],
 print(show.prediction_text(s, predicted))
 
 # %% [markdown]
-# Put your guess for `run_and_copy`'s time in `my_guess` and run the cell: it times the products alone, run then
-# copy and `run_and_copy`, interleaved and every result checked. Each dot is one repeat; the hatched bar is the
-# prediction, the diamond your guess.
+# Put your guess (seconds) in `my_guess` and run: each dot is one repeat of products alone, run then copy or
+# `run_and_copy`; hatched: the prediction; diamond: your guess.
 
 # %% [markdown] lang="zh"
-# 把你对 `run_and_copy` 用时的猜测写进 `my_guess`，然后运行这个单元格：它交替地为只算乘积、先计算后复制和
-# `run_and_copy` 计时，并检查每个结果。每个点是一次重复；斜线条是预测，菱形是你的猜测。
+# 把你的猜测（秒）写进 `my_guess`，然后运行：每个点是只算乘积、先计算后复制或 `run_and_copy` 的一次重复；
+# 斜线条是预测；菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对本机 run_and_copy 用时的猜测
@@ -248,7 +231,7 @@ variants = {'run': lambda: [x.mm(w) for _ in buffers],
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=7,
                            check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
-show.plot_measured(measured, predicted, guess=my_guess)
+display(show.plot_measured(measured, predicted, guess=my_guess))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
@@ -257,45 +240,44 @@ print(show.measured_text(measured, predicted, my_guess))
 # open the answer.
 
 # %% [markdown] lang="zh"
-# **解释一次落空的预测**。在下面的H200录制结果中，复制流 + 事件的用时与预测相差不到1%。如果本机的
+# **解释一次落空的预测**。在下面的 H200 录制结果中，复制流 + 事件的用时与预测相差不到 1%。如果本机的
 # `run_and_copy` 比预测多用了四分之一以上，用三四句话写下原因，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
 # The prediction assumes the copies cost the products nothing. The hidden cell tests that: it times the products
-# alone and the same products while a copy thread (a copy stream on a GPU) keeps copying beside them. Where the
-# products slow down, the copies were not free: on a CPU both are cores moving bytes through one memory, and the
-# closed form then undercounts. Where they do not, look for what else ran on the cores meanwhile.
+# alone and beside a copy thread (a copy stream on a GPU) that keeps copying. Products that slow down mean the
+# copies were not free: on a CPU both move bytes through one memory. If they do not, look for other work on the
+# cores.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 预测假定复制不占用乘积的任何时间。隐藏的单元格检验这一点：它分别为单独计算乘积、以及在复制线程（GPU上是复制流）
-# 一直在旁边复制时计算同样的乘积计时。如果乘积变慢了，复制就不是免费的：在CPU上，两者都是核心在同一块内存中搬运
-# 数据，这时公式低估了用时。如果乘积没有变慢，就去找这段时间里还有什么在占用核心。
+# 预测假定复制不占用乘积的任何时间。隐藏的单元格检验这一点：它分别为单独计算乘积、以及旁边有复制线程（GPU 上是
+# 复制流）一直在复制时计算乘积计时。乘积变慢，说明复制不是免费的：在 CPU 上，两者都在同一块内存中搬运数据。
+# 如果乘积没有变慢，就去找核心上的其他工作。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 control = d2l_ext.compare({'run': lambda: [x.mm(w) for _ in buffers],
                            'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane)},
                           lanes=[lane], repeats=7)
-show.plot_control(control)
+display(show.plot_control(control))
 print(show.control_text(control))
 
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# The picture of the point, recorded on an H200: each panel is one way to copy the book's 50 results, every repeat
-# a dot, the prediction hatched. With pinned buffers on one stream, run and copy take run + copy; with a copy stream
-# and events, about max(run, copy).
+# The picture of the point, recorded on an H200: one panel per way to copy the book's 50 results. Pinned buffers on
+# one stream take run + copy; a copy stream and events, about max(run, copy).
 
 # %% [markdown] lang="zh"
-# ## 在GPU上录制的结果
+# ## 在 GPU 上录制的结果
 #
-# 这一点的真实图景，在H200上录制：每个面板是复制书中50个结果的一种方式，每个点是一次重复，斜线条是预测。
-# 锁页缓冲区放在一个流上时，计算加复制用时为计算 + 复制；用复制流和事件时，约为 max(计算, 复制)。
+# 这一点的真实图景，在 H200 上录制：每个面板是复制书中 50 个结果的一种方式。锁页缓冲区放在一个流上时，用时为
+# 计算 + 复制；用复制流和事件时，约为 max(计算, 复制)。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import load_recordings
@@ -309,26 +291,24 @@ print(show.recorded_text(rec))
 # <details><summary>Worked answer: the book's setting on an H200</summary>
 #
 # 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; their results are 50 · 4000² · 4 B = 3.2 GB. Divide by
-# the recorded FLOP/s and pinned GB/s: one stream takes run + copy, copy stream + events about max(run, copy). The
-# hidden cell prints these from the recording.
+# the recorded FLOP/s and pinned GB/s: one stream takes run + copy, copy stream + events about max(run, copy).
 # </details>
 
 # %% [markdown] lang="zh"
-# <details><summary>参考答案：H200上书中的设定</summary>
+# <details><summary>参考答案：H200 上书中的设定</summary>
 #
-# 50个4000 × 4000矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。分别除以录制的
-# FLOP/s和锁页内存的GB/s：一个流的用时是计算 + 复制，复制流 + 事件的用时约为 max(计算, 复制)。隐藏的单元格根据
-# 录制结果打印这些数字。
+# 50 个 4000 × 4000 矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。
+# 分别除以录制的 FLOP/s 和锁页内存的 GB/s：一个流的用时是计算 + 复制，复制流 + 事件的用时约为 max(计算, 复制)。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.recorded_prediction_text(rec))
 
 # %% [markdown]
-# When each product and each copy ran in that recording, one panel per copy setup:
+# When each product and copy ran in that recording, one panel per setup:
 
 # %% [markdown] lang="zh"
-# 在那次录制中，每个乘积和每次复制在何时运行，每种复制设定一个面板：
+# 在那次录制中，每个乘积和每次复制在何时运行，每种设定一个面板：
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None and rec.comm_timelines:
@@ -337,14 +317,14 @@ if rec is not None and rec.comm_timelines:
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# `copy_to_cpu(y, True)` allocates a new pinned tensor per result: the first call gets new host memory (timed once),
-# later calls reuse the blocks PyTorch cached (timed with repeats). Measured here on a GPU, else recorded.
+# `copy_to_cpu(y, True)` allocates a new pinned tensor per result: the first call gets new host memory, later calls
+# reuse PyTorch's cached blocks. Measured here on a GPU, else recorded.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量：第一次调用得到新的主机内存（只计时一次），之后的调用
-# 重复使用PyTorch缓存的内存块（重复计时）。有GPU时在本机测量，否则展示录制结果。
+# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量：第一次调用得到新的主机内存，之后的
+# 调用重复使用 PyTorch 缓存的内存块。有 GPU 时在本机测量，否则展示录制结果。
 
 # %% tags=["nbval-ignore-output"]
 first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
@@ -380,13 +360,12 @@ else:
 # %% [markdown]
 # ## Try it yourself
 #
-# A model of K products and copies on one stream or two (sliders start from this machine's rates), then a panel that
-# measures a size you choose.
+# A model of K products and copies on one stream or two; then measure a size you choose.
 
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 下面的模型把K个乘积及其复制放在一个流或两个流上（滑块的初值取自本机的速率）；其后的面板实测你选择的矩阵大小。
+# 下面的模型把 K 个乘积及其复制放在一个流或两个流上；然后实测你选择的矩阵大小。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import CommPanel, PipelinePanel
@@ -399,32 +378,31 @@ panel = CommPanel(size=N if GPU else 400, iters=10, gpu=GPU).show()
 # %% [markdown]
 # ## Exercises
 #
-# **3. CPU and GPU together, with communication.** Lane 0 computes and copies each result to host memory (as
-# `run_and_copy`) while lane 1 computes on its own: a GPU and the CPU, or two CPU lanes. Three resources are busy:
-# lane 0's compute, the copy, lane 1's compute. Read the times alone and predict "together": which of the three are
-# separate hardware here?
+# **3. CPU and GPU together, with communication.** Lane 0 computes and copies each result to host memory while
+# lane 1 computes on its own: a GPU and the CPU, or two CPU lanes. Predict "together" from the times alone: which of
+# lane 0's compute, the copy and lane 1's compute are separate hardware here?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **3. CPU和GPU一起工作，并且相互通信**。执行路0计算，并把每个结果复制到主机内存（像 `run_and_copy` 那样），同时
-# 执行路1独立地计算：一个GPU和CPU，或者两条CPU执行路。三种资源同时在忙：执行路0的计算、复制、执行路1的计算。读出
-# 单独运行的用时，预测“同时运行”的用时：在这里，三者中哪些是相互独立的硬件？
+# **3. CPU 和 GPU 一起工作，并且相互通信**。执行路 0 计算，并把每个结果复制到主机内存，同时执行路 1 独立地计算：
+# 一个 GPU 和 CPU，或者两条 CPU 执行路。根据单独运行的用时预测“同时运行”的用时：在这里，执行路 0 的计算、复制和
+# 执行路 1 的计算中，哪些是相互独立的硬件？
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=3, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
 print(show.exercise_three_alone_text(ex3))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-show.plot_exercise_three(ex3)
+display(show.plot_exercise_three(ex3))
 print(show.exercise_three_text(ex3))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane and the CPU are separate hardware, and the GPU's copy engine is a third: expect the max of the two
-# lanes' times alone. On a CPU-only machine lane 0's copy thread is one more thread on the cores the lanes share:
-# when the threads outnumber the cores, expect no better than the max, and up to one after the other.
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware: expect the max of the lanes' times alone. On a
+# CPU-only machine the copy thread is one more thread on shared cores: with more threads than cores, expect between
+# the max and one after the other.
 # </details>
 #
 # **4. Use a profiler.** `torch.profiler` works in a notebook, on a CPU too. Predict which operator takes most of the
@@ -433,12 +411,11 @@ print(show.exercise_three_text(ex3))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU执行路和CPU是相互独立的硬件，而GPU的复制引擎是第三种：应当预期两条执行路单独运行用时的最大值。
-# 在只有CPU的机器上，执行路0的复制线程是在两条执行路共用的核心上多出的一个线程：线程多于核心时，应当预期不会好于
-# 最大值，最多是先后运行的用时。
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预期两条执行路单独运行用时的最大值。在只有 CPU 的机器上，
+# 复制线程是共用核心上多出的一个线程：线程多于核心时，应当预期介于最大值和先后运行的用时之间。
 # </details>
 #
-# **4. 使用性能分析器**。`torch.profiler` 可以在Jupyter记事本中使用，在CPU上也可以。先预测哪个操作符占用的时间最多，
+# **4. 使用性能分析器**。`torch.profiler` 可以在 Jupyter 记事本中使用，在 CPU 上也可以。先预测哪个操作符占用的时间最多，
 # 把它写进 `my_guess`，再做性能分析。在 ui.perfetto.dev 中打开跟踪文件。
 
 # %% tags=["nbval-ignore-output"]
@@ -467,42 +444,35 @@ print(show.profile_text(prof, GPU))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# `aten::mm` (the products) and `aten::copy_` (the copies; on a GPU also listed as `Memcpy DtoH`, the same time
-# again); the hidden cell shows the profile and their split. The profile is one more run, timed another way.
+# `aten::mm` (the products) and `aten::copy_` (the copies; on a GPU also `Memcpy DtoH`, the same time again).
 # </details>
 #
 # ## Remember
 #
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap on a GPU.
-# * Predict first: run = FLOPs / FLOP/s, copy = bytes / GB/s; one stream: run + copy; overlapped: at best
-#   max(run, copy) plus the shorter of one product and one copy.
+# * One stream: run + copy; overlapped: at best max(run, copy) plus the shorter of one product and one copy.
 # * Overlap is free only where the copy has hardware of its own.
 #
 # ## Pitfalls
 #
 # * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
-# * **Reading before the sync:** a `non_blocking` result may still hold old contents until you synchronize the
-#   stream that copies it.
+# * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
 # * **Pageable memory** and **new host memory per call** made the recorded copies slower.
-# * **One stream for compute and copies** runs them in turn: no overlap.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm`（乘积）和 `aten::copy_`（复制；在GPU上还会以 `Memcpy DtoH` 列出，那是同一段时间）；隐藏的单元格展示
-# 性能分析的表格和二者各占多少。性能分析是另外一次运行，计时方式也不同。
+# `aten::mm`（乘积）和 `aten::copy_`（复制；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）。
 # </details>
 #
 # ## 记住
 #
-# * 在GPU上，锁页缓冲区、复制流和每个乘积的一个事件让计算和复制重叠。
-# * 先预测：计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s；一个流：计算 + 复制；重叠时：最好也是
-#   max(计算, 复制) 再加上一个乘积与一次复制中较短者。
+# * 在 GPU 上，锁页缓冲区、复制流和每个乘积的一个事件让计算和复制重叠。
+# * 一个流：计算 + 复制；重叠时：最好也是 max(计算, 复制) 再加上一个乘积与一次复制中较短者。
 # * 只有复制有自己的硬件时，重叠才是免费的。
 #
 # ## 易错点
 #
-# * **不等待**：不同步就为排队的GPU工作计时，测到的只是排队的时间。
-# * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是缓冲区原有的内容。
+# * **不等待**：不同步就为排队的 GPU 工作计时，测到的只是排队的时间。
+# * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
 # * 在录制结果中，**可分页内存**和**每次调用都用新的主机内存**都让复制变慢。
-# * **计算和复制共用一个流**会让它们依次执行：没有重叠。
