@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.d2l_ext-installed
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 600 -p no:cacheprovider
 
-.PHONY: lab test lint unit notebooks rerun browser lecture
+.PHONY: lab test lint unit notebooks rerun browser lecture test-newest
 
 # --no-compile: pip would byte-compile all ~12,800 installed .py files (about 56 s of CPU on the 2-core CI machine,
 # measured as 4.4 ms a file); Python compiles the few thousand that are imported on first use instead.
@@ -58,6 +58,12 @@ rerun: notebooks
 # Each lesson once: English in JupyterLab, Chinese in Voila (D2L_EXT_BROWSER_ALL=1: every notebook in both).
 browser: $(STAMP)
 	$(BIN)/python -m pytest tests/browser -m browser -q -p no:cacheprovider --durations=15
+
+# The newest stack learners bring (issue 35): Python 3.13, numpy 2, the newest torch that installs here, no MXNet, no
+# d2l, in a venv of its own (.venv313, requirements/newest.txt): the unit suite, every lesson run top to bottom in both
+# languages (no output comparison), every task's worked solution graded. .ci/run runs it after `make test`.
+test-newest:
+	tools/test_newest.sh
 
 # Lecture mode: make lecture NB=notebooks/en/13.3.1-Parallel-Computation-on-Devices.ipynb
 lecture: $(STAMP)

@@ -48,19 +48,19 @@ def cases() -> list[tuple[str, str, str, str, str]]:
         skip = 'skipped: on GPU lanes only, a plain loop queues both lanes at once and they do overlap'
         add('13.3.1-lanes', name, source, failing, skip if name == 'sequential' and all_gpu else '')
     for name, (failing, source) in lanes.WRONG_GPU.items():
-        add('13.3.1-lanes', name, source, failing, '' if has_gpu else no_gpu)
+        add('13.3.1-lanes', f'{name} (GPU)', source, failing, '' if has_gpu else no_gpu)
     add('13.3.2-copy', 'worked solution', inspect.getsource(copy.run_and_copy), PASS)
     for name, (failing, source) in copy.WRONG_CPU.items():
         add('13.3.2-copy', name, source, failing,
             'CPU-only wrong version: skipped here (the task copies from a GPU on this machine)' if has_gpu else '')
     for name, (failing, source) in copy.WRONG_GPU.items():
-        add('13.3.2-copy', name, source, failing, '' if has_gpu else no_gpu)
+        add('13.3.2-copy', f'{name} (GPU)', source, failing, '' if has_gpu else no_gpu)
     add('13.3.3-mlp', 'worked solution', inspect.getsource(worked.mlp_step), PASS)
     for name, (failing, source) in worked.WRONG.items():
         skip = 'skipped: on GPU lanes only, queuing the halves in turn still runs them at once'
         add('13.3.3-mlp', name, source, failing, skip if name in ('in_turn', 'main_thread') and all_gpu else '')
     for name, (failing, source) in worked.WRONG_GPU.items():
-        add('13.3.3-mlp', name, source, failing,
+        add('13.3.3-mlp', f'{name} (GPU)', source, failing,
             '' if first_gpu else 'GPU-only wrong version: skipped here (lane 0 is not a GPU on this machine)')
     for task_id, fn in allreduce.SOLUTIONS.items():
         add(task_id, 'worked solution', inspect.getsource(fn), PASS)
@@ -121,7 +121,8 @@ def main(argv=None) -> int:
             rows.append(dict(task=task_id, version=label, expected=want, got=got, as_expected=ok, exit=code,
                              seconds=round(seconds, 1), lines=verdict.get('lines', [])))
     graded = [r for r in rows if 'skipped' not in r]
-    print(f'{len(graded) - wrong} of {len(graded)} graded as expected, {len(rows) - len(graded)} skipped', flush=True)
+    print(f'{len(graded) - wrong} of {len(graded)} versions graded as expected', flush=True)
+    print(f'tasks: {len(graded) - wrong} passed, {wrong} failed, {len(rows) - len(graded)} skipped', flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, ensure_ascii=False, indent=1))
     return 1 if wrong else 0
