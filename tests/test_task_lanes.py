@@ -22,7 +22,7 @@ def lanes_have_gpu():
 
 def test_worked_solution_passes_every_criterion():
     verdict = grade(inspect.getsource(task.run_together))
-    assert set(verdict) == {'runs', 'correct', 'safe', 'overlap'}
+    assert set(verdict) == {'runs', 'correct', 'threads', 'safe', 'overlap'}
     assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
     o = verdict['overlap'].fields
     assert 0 <= o['measured'] <= 1 and o['predicted'] == task.PREDICTED and o['threshold'] == task.THRESHOLD

@@ -22,7 +22,7 @@ import torch.distributed as dist
 from torch import nn
 
 from ..grading import registry
-from ..grading.core import call_learner, load_submission
+from ..grading.core import call_learner, criterion, load_submission
 
 WIDTH = 128  # every trainable weight is 128 x 128 float32 = 64 KiB = 1/16 MB: bucket sizes below are exact
 BATCH = 1024  # rows per process and step: backward must take longer than the all-reduces for overlap to show
@@ -275,12 +275,16 @@ def run_case(fn, bucket_mb, recorder, rank, world, extra_args, refs) -> dict:
             if c['work'] is not None:
                 c['work'].wait()
         if not ok:
+            none = [n for n, p in model.named_parameters() if p.grad is None]
+            if none and 'Invalid function argument' in str(failed.fields.get('error', '')):  # all_reduce(None)
+                failed = criterion('runs', False, 'task.allreduce.none_grad', parameter=none[0])
             return {'failed': {'id': failed.id, 'key': failed.key, 'fields': failed.fields}}
         steps.append(recorder.summary())
         after.append([p.detach().clone() for p in model.parameters()])
     whole = refs['whole']
-    scale = max(p0.norm().item() / (e - p0.double()).norm().item()
-                for p0, e, p in zip(start, whole[-1], model.parameters()) if p.requires_grad)
+    scale = max((p0.norm().item() / (e - p0.double()).norm().item()  # a weight the learner unfroze: not moved
+                 for p0, e, p in zip(start, whole[-1], model.parameters())
+                 if p.requires_grad and (e - p0.double()).norm().item() > 0), default=1.0)
     errors = [{'whole': _errors(a, start, w)} for a, w in zip(after, whole)]
     if max(max(e['whole']) for e in errors) > tolerance(world, scale):  # wrong: is it a mistake we can name?
         for kind, ref in (('sum', refs['sum']), ('local', refs[f'local{rank}'])):

@@ -161,6 +161,8 @@ def _judge(task_id: str, reports: list) -> list:
     verdict = [criterion('runs', True, ran, name=name, steps=ranks.STEPS, sizes=len(cases),
                          total=ranks.STEPS * len(cases)),
                grader.correct(cases, len(reports)), grader.safe(cases)]
+    if any(not step['calls'] for case in cases for rep in case for step in rep['steps']):
+        verdict[1] = criterion('correct', False, 'task.allreduce.no_allreduce')  # right numbers, no communication
     if task_id.endswith('flat'):
         verdict.append(grader.calls(cases, lambda case: 1, 'calls'))
     if task_id.endswith('buckets'):

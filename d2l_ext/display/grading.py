@@ -203,10 +203,31 @@ def submitted(task_id: str, functions) -> str:
     given = [fn.__name__ for fn in functions]
     if sorted(given) != sorted(wanted):
         raise BadSubmission('grading.names', task=task_id, given=', '.join(given) or '-', wanted=', '.join(wanted))
+    helpers = ''.join('\n\n' + _source(h)[0] for h in _helpers(functions, wanted))
     if len(sources) == 1:
         text, first = sources[0]
-        return '\n' * (first - 1) + text
-    return '\n\n'.join(text for text, _ in sources)
+        return '\n' * (first - 1) + text + helpers
+    return '\n\n'.join(text for text, _ in sources) + helpers
+
+
+def _helpers(functions, wanted) -> list:
+    """The learner's own functions these call (defined in their notebook or file, not this package's), recursively."""
+    import inspect
+    found, todo = {}, list(functions)
+    while todo:
+        fn = todo.pop()
+        codes, names = [fn.__code__], set()
+        while codes:
+            code = codes.pop()
+            names.update(code.co_names)
+            codes += [c for c in code.co_consts if inspect.iscode(c)]
+        for name in sorted(names):
+            g = fn.__globals__.get(name)
+            if (inspect.isfunction(g) and name not in wanted and name not in found
+                    and not (g.__module__ or '').startswith('d2l_ext')):
+                found[name] = g
+                todo.append(g)
+    return list(found.values())
 
 
 def check(task_id: str, *functions, budget_s: float | None = None) -> CheckedVerdict:

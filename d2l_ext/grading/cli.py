@@ -1,7 +1,11 @@
 """`python -m d2l_ext check ...` (the "Build it" tasks of 13.3.1-13.3.4); also `python -m d2l_ext.grading ...`.
 
-    check --list [--json]                 the tasks, one line each starting with its id
-    check TASK FILE.py [--json] [--budget S]   grade FILE: exit 0 passed, 1 not yet, 2 bad input
+    check --list [--json]                         the tasks (and, with --json, their criteria and maximum scores)
+    check TASK FILE.py|FILE.ipynb [--json] [--budget S] [--format gradescope] [--lang en|zh]
+    check --class FOLDER [--out DIR] [--tasks ...] [--format gradescope]   a class: table, JSON, figure
+
+Exit codes (one per status, also with --json): 0 passed, 1 not_yet, 2 bad_input, 3 cannot_measure,
+4 hung, 5 crashed, 6 out_of_memory. The language: --lang, else D2L_EXT_LANG, else English.
 
 An entry point (like d2l_ext/cli.py): it draws verdicts with d2l_ext.display.grading.
 """
@@ -25,13 +29,33 @@ MAX_BYTES = 1 << 20  # a learner's answer is a few functions; anything larger is
 _Parser = OneLineParser  # one line, exit 2 (argparse would print the whole usage first)
 
 
+def _epilog() -> str:
+    from .sandbox import limits, sandbox_name
+    lim = limits()
+    how = ('bubblewrap (the rest of the file system read-only, own process namespace)'
+           if sandbox_name() == 'bubblewrap' else 'the keeper only (no working bwrap: the file system stays writable)')
+    return (f"exit codes: {', '.join(f'{c} {s}' for s, c in EXIT_CODES.items())}. Each submission runs in its own "
+            f"temporary folder with a clean environment, as its own process group under a subreaper; limits: "
+            f"memory {lim['memory_mb']:.0f} MB (resident, whole tree), files {lim['file_mb']:.0f} MB, output "
+            f"{lim['output_kb']:.0f} KB, CPU time {lim['cpu_factor']:g} x the wall bound x cores, wall: the task's "
+            f"bound (--budget); change with D2L_EXT_GRADING_MEMORY_MB etc. Sandbox here: {how}.")
+
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """The `check` subcommand and its options (13.3.1-13.3.4's "Build it" tasks)."""
-    s = subparsers.add_parser('check', help='grade a "Build it" task: check TASK FILE.py, or check --list')
+    s = subparsers.add_parser('check', help='grade a "Build it" task: check TASK FILE, check --class FOLDER, --list',
+                              epilog=_epilog())
     s.add_argument('task', nargs='?', help="a task id from 'check --list', e.g. 13.3.1-lanes")
-    s.add_argument('file', nargs='?', help="the .py file that defines the task's function(s)")
+    s.add_argument('file', nargs='?', help="the .py file or notebook (.ipynb, en or zh) with the task's function(s)")
     s.add_argument('--list', action='store_true', help='list the tasks, one line each')
-    s.add_argument('--json', action='store_true', help='print JSON (the verdict and its drawn lines, or the list)')
+    s.add_argument('--class', dest='folder', default=None,
+                   help='grade every task in every submission of FOLDER (one .py or .ipynb per student)')
+    s.add_argument('--out', default=None, help='where --class and --format gradescope write (default: .)')
+    s.add_argument('--tasks', nargs='+', default=None, help='with --class: only these tasks')
+    s.add_argument('--format', choices=('text', 'gradescope'), default='text',
+                   help="gradescope: write Gradescope's results.json")
+    s.add_argument('--json', action='store_true', help='print JSON (the verdict, its lines and details, or the list)')
+    s.add_argument('--lang', choices=('en', 'zh'), default=None, help='language (default: $D2L_EXT_LANG, else en)')
     s.add_argument('--budget', default=None, help="seconds grading may take (default: the task's bound here)")
     return s
 
@@ -73,22 +97,66 @@ def _list(as_json: bool) -> int:
     return 0
 
 
+def _language(args) -> None:
+    from ..i18n import set_language
+    lang = getattr(args, 'lang', None) or os.environ.get('D2L_EXT_LANG') or 'en'
+    set_language(lang if lang in ('en', 'zh') else 'en')
+
+
+def _write_gradescope(verdicts, out) -> str:
+    from .classroom import gradescope
+    path = Path(out or '.') / 'results.json'
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(gradescope(verdicts), ensure_ascii=False, indent=1), encoding='utf-8')
+    return str(path)
+
+
+def _class(args) -> int:
+    from .classroom import grade_class, write_table
+    from .runner import check_budget
+    try:
+        check_budget(args.budget)
+        if not Path(args.folder).is_dir():
+            raise BadSubmission('grading.is_not_dir', path=args.folder)
+    except BadSubmission as e:
+        print(t('grading.cli_error', message=str(e)), file=sys.stderr)
+        return 2
+    rows, verdicts = grade_class(args.folder, args.tasks, budget_s=args.budget, progress=not args.json)
+    paths = write_table(rows, args.out or '.')
+    if args.format == 'gradescope':
+        for student in dict.fromkeys(s for s, _ in verdicts):
+            paths.append(_write_gradescope([v for (s, _), v in verdicts.items() if s == student],
+                                           Path(args.out or '.') / student))
+    wrote = t('grading.cli_wrote', paths=', '.join(paths))
+    print(json.dumps(rows, ensure_ascii=False, indent=1) if args.json else wrote)
+    return 0
+
+
 def run(args) -> int:
-    """Grade one file (or list the tasks) and print the verdict: exit 0 passed, 1 not yet, 2 bad input."""
+    """Grade one file or notebook, a class, or list the tasks; the exit code says the status (EXIT_CODES)."""
     from ..display.grading import details, lines
     from .runner import bad_input, grade
+    _language(args)
     if args.list:
+        if args.task or args.file or args.folder:
+            print(t('grading.cli_error', message=t('grading.cli_extra')), file=sys.stderr)
+            return 2
         return _list(args.json)
+    if args.folder:
+        return _class(args)
     if not args.task or not args.file:
         print(t('grading.cli_error', message=t('grading.cli_usage')), file=sys.stderr)
         return 2
     try:
+        from .classroom import source_of
         from .registry import entry
         entry(args.task)  # an unknown task is named before the file is looked at
-        verdict = grade(args.task, read_source(args.file), budget_s=args.budget, filename=args.file)
+        verdict = grade(args.task, source_of(args.task, args.file), budget_s=args.budget, filename=args.file)
     except BadSubmission as e:
         verdict = bad_input(args.task, e)
     drawn = lines(verdict)
+    if args.format == 'gradescope' and verdict.status != 'bad_input':
+        _write_gradescope([verdict], args.out)
     if args.json:
         print(json.dumps({'command': 'check', **asdict(verdict), 'lines': drawn, 'details': details(verdict)},
                          ensure_ascii=False, indent=1, default=str))

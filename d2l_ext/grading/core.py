@@ -176,8 +176,9 @@ def parse_submission(signatures: dict[str, str], source: str, filename: str = '<
         tree = ast.parse(source, filename=filename)
     except SyntaxError as e:
         raise BadSubmission('grading.syntax', line=e.lineno or 0, message=e.msg) from None
-    except ValueError as e:  # a NUL byte in the source
-        raise BadSubmission('grading.syntax', line=0, message=str(e)) from None
+    except ValueError:  # a NUL byte in the source
+        line = source[:source.find('\0')].count('\n') + 1 if '\0' in source else 0
+        raise BadSubmission('grading.nul_byte', line=line) from None
     defined = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
     for name, signature in signatures.items():
         node = defined.get(name)
@@ -227,6 +228,8 @@ def load_submission(task: Task, source: str, filename: str = '<submission>') -> 
     try:
         exec(compile(tree, filename, 'exec'), namespace)  # noqa: S102 (grading runs the learner's own code)
     except Exception as e:  # noqa: BLE001 (any error in their top level is theirs to fix)
+        if is_out_of_memory(e):
+            raise  # the runner says 'out_of_memory', not 'bad input'
         raise BadSubmission('grading.top_level', error=f'{type(e).__name__}: {e}') from None
     functions = {}
     for name in task.functions:

@@ -16,6 +16,8 @@ import types
 from .core import Criterion, criterion
 
 TIMED = ('overlap',)  # criteria that time the learner's code: judged only once the others pass
+# a 'runs' criterion of a task's own harness that is a run's status (its processes hung or died), not an answer
+STOPPED = {'task.allreduce.hung': 'hung', 'task.allreduce.died': 'crashed'}
 WATCHED = ('d2l_ext', 'torch.distributed')  # modules whose functions and constants the learner must not replace
 
 
@@ -84,13 +86,22 @@ def judge(task_id: str, criteria: list[Criterion]) -> tuple[str, list[Criterion]
         elif not c.passed:
             earlier_failed = True
         out.append(c)
-    have = {c.id for c in out}
-    for wanted, _ in (entry.criteria if entry is not None else ()):
-        if wanted not in have:
-            out.append(criterion(wanted, False, 'grading.line.not_judged', not_judged=True, label=wanted))
+    out = complete(task_id, out)
+    stopped = next((STOPPED[c.key] for c in out if c.key in STOPPED), None)
+    if stopped:  # a rank that hung or died inside the task's own harness: the run's status, not a wrong answer
+        return stopped, out
     failed = [c for c in out if not c.passed and not c.fields.get('unmeasurable') and not c.fields.get('not_judged')]
     if failed or any(c.fields.get('not_judged') for c in out):
         return 'not_yet', out
     if any(c.fields.get('unmeasurable') for c in out):
         return 'cannot_measure', out
     return 'passed', out
+
+
+def complete(task_id: str, criteria: list[Criterion]) -> list[Criterion]:
+    """Every criterion the task lists (registry), in its order: one not reached is there as 'not judged'."""
+    from .registry import TASKS
+    entry = TASKS.get(task_id)
+    have = {c.id for c in criteria}
+    return criteria + [criterion(wanted, False, 'grading.line.not_judged', not_judged=True, label=wanted)
+                       for wanted, _ in (entry.criteria if entry is not None else ()) if wanted not in have]

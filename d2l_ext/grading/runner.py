@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 
-from . import integrity, registry, sandbox
+from . import integrity, measurable, registry, sandbox
 from .core import (
     BadSubmission,
     Criterion,
@@ -231,8 +231,9 @@ SIGNALS = {signal.SIGXCPU: ('hung', 'grading.cpu_limit'), signal.SIGXFSZ: ('cras
 def _verdict(task_id, returncode, *, hung, started, bound, seconds, printed='', stop=None, forged=False,
              result=None) -> Verdict:
     """The Verdict from what the grading process reported (judged here), or from how it ended."""
-    def stopped(status, key, **fields):
-        return Verdict(task_id, status, [criterion('runs', False, key, **fields)], seconds, bound, printed)
+    def stopped(status, key, **fields):  # the task's other criteria are listed, not judged
+        criteria = integrity.complete(task_id, [criterion('runs', False, key, **fields)])
+        return Verdict(task_id, status, criteria, seconds, bound, printed)
     if stop is not None:
         status, key, fields = stop
         return stopped(status, key, **fields)
@@ -296,7 +297,9 @@ def child_main(request: dict, keeper: int) -> None:
     grade_fn, changed, before = task.grade, integrity.changed, integrity.snapshot()  # held before any learner code
     try:
         submission = load_submission(task, request['source'], request['filename'])
+        machine = measurable.state()  # before the learner's code runs: cores, and what others keep busy
         criteria = [c if isinstance(c, Criterion) else Criterion(**c) for c in grade_fn(submission)]
+        criteria = measurable.mark(criteria, machine)
         what = changed(before)
         if what:
             criteria.append(criterion('integrity', False, 'grading.tampered', what=what))

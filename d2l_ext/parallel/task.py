@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import torch
 
-from ..grading.core import Task, criterion
+from ..grading.core import Task, criterion, is_out_of_memory
 from ..overlap import busy, overlap_fraction, union
 
 KINDS = ('cpu', 'gpu')  # lane kinds: the keys task.lanes.unsafe_<kind>
@@ -22,6 +22,7 @@ ITERS = {'cpu': 40, 'gpu': 50}  # products per lane (a CPU lane: per thread): ~0
 THRESHOLD = 0.5  # the shorter lane must have run at least half of its busy time beside the other
 PREDICTED = 1.0  # lanes started together: the shorter one runs its whole busy time inside the longer one's
 SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the budget must hold on a busy old laptop)
+DEFAULT_THREADS = torch.get_num_threads()  # PyTorch's own setting here: a lane that never sets its share keeps it
 
 
 # -- the worked solution (the single copy: 13.3.1's collapsed cell shows exactly this source) ----
@@ -68,7 +69,7 @@ class Work:
         self.reset()
 
     def reset(self):
-        self.calls, self.start, self.end, self.events = 0, None, None, None
+        self.calls, self.start, self.end, self.events, self.threads = 0, None, None, None, None
         self.finished = threading.Event()
 
     def __call__(self):
@@ -87,6 +88,7 @@ class Work:
             self.events = (a, b)
             self.finished.set()  # queued; done when b has completed
             return ys
+        self.threads = torch.get_num_threads()  # this thread's setting: a CPU lane must use its share
         self.start = time.perf_counter()  # in the thread that runs the work
         ys = [self.x.mm(self.x) for _ in range(self.k)]
         self.end = time.perf_counter()
@@ -180,11 +182,13 @@ def _one_run(fn, lanes, works) -> dict:
     """Call the learner's function once; what was done when it returned, what it returned, the intervals."""
     for w in works:
         w.reset()
+    torch.set_num_threads(DEFAULT_THREADS)  # a new thread starts with the last setting made anywhere: reset it
     zero = _gpu_zero(lanes)
     t0 = time.perf_counter()
     out = fn(lanes, works)
     wall = time.perf_counter() - t0
     ready = [w.done() for w in works]  # the moment it returned: before anything here waits
+    threads = [w.threads for w in works]
     held = _snapshot(out)
     deadline = time.perf_counter() + wait_s()  # a version that returned early leaves work running: let it end
     for w in works:
@@ -193,7 +197,8 @@ def _one_run(fn, lanes, works) -> dict:
         torch.cuda.synchronize(g)
     finished = all(w.calls == 1 and w.done() for w in works)
     intervals = [_interval(w, zero) for w in works] if finished else None
-    return dict(out=out, held=held, wall=wall, ready=ready, calls=[w.calls for w in works], intervals=intervals)
+    return dict(out=out, held=held, wall=wall, ready=ready, calls=[w.calls for w in works], intervals=intervals,
+                threads=threads)
 
 
 def lane_overlap(intervals) -> float | None:
@@ -216,7 +221,9 @@ def grade(submission) -> list:
     except NotImplementedError:
         return [criterion('runs', False, 'grading.todo')]
     except Exception as e:  # noqa: BLE001 (whatever the learner's code raised is the verdict)
-        return [criterion('runs', False, 'task.lanes.raised', error=f'{type(e).__name__}: {e}')]
+        if is_out_of_memory(e):
+            raise  # the machine's state, not the learner's answer: the runner says 'out_of_memory'
+        return [criterion('runs', False, 'task.lanes.raised', error=f'{type(e).__name__}: {e}'.splitlines()[0][:300])]
     out = [criterion('runs', True, 'task.lanes.ran', runs=len(runs))]
     bad_calls = next((r['calls'] for r in runs if any(c != 1 for c in r['calls'])), None)
     if bad_calls is not None:
@@ -229,9 +236,19 @@ def grade(submission) -> list:
         from ..checking import relative_error
         err = max(relative_error(y, w.ref) for r in runs for y, w in zip(r['out'], works))
         out.append(criterion('correct', True, 'task.lanes.correct', error=err, tolerance=tolerance()))
+    out.append(_threads(runs, works))
     out.append(_safety(runs, lanes, works, correct=problem is None))
     out.append(_overlap(runs[-1]))
     return out
+
+
+def _threads(runs, works):
+    """Every CPU lane's work ran with the lane's share of the threads (torch.set_num_threads in its thread)."""
+    for r in runs:
+        for i, (seen, w) in enumerate(zip(r['threads'], works)):
+            if w.lane.kind == 'cpu' and seen is not None and seen != w.lane.threads:
+                return criterion('threads', False, 'task.lanes.threads', lane=i, got=seen, want=w.lane.threads)
+    return criterion('threads', True, 'task.lanes.threads_ok')
 
 
 def _safety(runs, lanes, works, correct: bool):
@@ -320,6 +337,17 @@ def run_together(lanes, works):
         results = [f.result() for f in futures]
     return results[::-1]
 '''),
+    'no_threads': ('threads', '''
+def run_together(lanes, works):
+    """Every lane on its own thread, but no lane gets its share of the cores (torch.set_num_threads not called)."""
+    with ThreadPoolExecutor(len(lanes)) as pool:
+        futures = [pool.submit(work) for work in works]
+        results = [f.result() for f in futures]
+    for lane in lanes:
+        if lane.kind == 'gpu':
+            torch.cuda.synchronize(lane.index)
+    return results
+'''),
     'raises': ('runs', '''
 def run_together(lanes, works):
     """Crashes inside the learner's own code (an ordinary exception)."""
@@ -330,8 +358,11 @@ WRONG_GPU = {  # wrong only where a lane queues its work: on CPU lanes there is 
     'no_synchronize': ('safe', '''
 def run_together(lanes, works):
     """CPU threads joined, GPU work queued, but no GPU is waited for."""
+    def on_cpu(lane, work):
+        torch.set_num_threads(lane.threads)
+        return work()
     with ThreadPoolExecutor(len(lanes)) as pool:
-        cpu = {i: pool.submit(works[i]) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
+        cpu = {i: pool.submit(on_cpu, lane, works[i]) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
         gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
         return [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
 '''),

@@ -33,8 +33,7 @@ MESSAGES = {
                                'cores (or a GPU)'),
     # why a timed criterion cannot be measured on this machine
     'grading.unmeasurable.cores': '{cores} core(s) free for {needed} lanes or processes',
-    'grading.unmeasurable.load': 'other programs used {busy} of the cores',
-    'grading.unmeasurable.spread': 'repeats spread {spread} (bound {bound})',
+    'grading.unmeasurable.load': 'other programs used {busy} of the cores (at most {limit})',
     # submissions that pass without doing the task
     'grading.worked_solution': "{name} is the package's worked solution, not your code: write your own",
     'grading.tampered': 'your code changed the grader ({what}): graders are not part of the answer',
@@ -84,6 +83,7 @@ MESSAGES = {
     'grading.no_criteria': 'the grader measured nothing',
     # input that cannot be graded (the command line exits with 2)
     'grading.syntax': 'syntax error on line {line}: {message}',
+    'grading.nul_byte': 'line {line} holds a NUL byte (\\0): save the file as plain text',
     'grading.missing': 'define a function {signature} (no function {name} was found at the top level)',
     'grading.signature': '{name} takes ({got}); the task needs {signature}',
     'grading.top_level': 'running the code outside the function raised {error}',
@@ -168,6 +168,17 @@ MESSAGES = {
     'grading.fix.grading.tampered': 'leave the grader, its thresholds and torch.distributed as they are',
     'grading.fix.grading.forged': 'do not write to the grader\'s files or pipes',
     # the command line
+    'grading.bad_notebook': '{path} is not a notebook that can be read (JSON)',
+    'grading.no_cell': 'no cell of {path} defines {name} (the Build-it cell of {task})',
+    'grading.class.passed': 'passed',
+    'grading.class.not_yet': 'not yet',
+    'grading.class.cannot_measure': 'could not measure here',
+    'grading.class.students': 'students',
+    'grading.class.overlap': 'overlap measured (dots: students; line: the model)',
+    'grading.class.unmeasured_score': 'this machine cannot measure it: worth 0 points here, not counted against you',
+    'grading.cli_wrote': 'wrote {paths}',
+    'grading.cli_extra': 'check --list takes no task or file',
+    'grading.is_not_dir': '{path} is not a folder: give the folder of submissions',
     'grading.cli_error': 'python -m d2l_ext check: error: {message}',
     'grading.cli_usage': 'give a task id and a file (check 13.3.1-lanes my_answer.py), or --list',
     'grading.cli_interrupted': 'python -m d2l_ext check: interrupted; nothing is left running',

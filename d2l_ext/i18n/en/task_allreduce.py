@@ -25,6 +25,12 @@ MESSAGES = {
     'task.allreduce.wrong_local': ("every process moved by its own half of the minibatch's gradient only: the "
                                    'all-reduced values never reached the gradients (relative error {error:.2g}, '
                                    'tolerance {tolerance:.0e})'),
+    'task.allreduce.none_grad': ('{parameter} has no gradient (.grad is None, a frozen parameter), and '
+                                 'dist.all_reduce was given None'),
+    'task.allreduce.no_allreduce': ('a step made no all-reduce: a process can know the whole minibatch\'s gradient '
+                                    'only by communicating'),
+    'task.allreduce.leftover_hooks': ('in step {step}, {calls} all-reduces started for {params} gradients: hooks of '
+                                      'an earlier step are still registered'),
     'task.allreduce.safe': 'every all-reduce had completed when the optimizer step began',
     'task.allreduce.unsafe': ('in step {step}, {unfinished} of {calls} all-reduces had not completed when the '
                               'optimizer step began: wait() for each before optimizer.step()'),

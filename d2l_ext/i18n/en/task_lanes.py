@@ -13,6 +13,9 @@ MESSAGES = {
                          'tolerance {tolerance:.0e}'),
     'task.lanes.correct': ('every result matches the float64 reference: worst relative error {error:.1e} '
                            '(tolerance {tolerance:.0e})'),
+    'task.lanes.threads': ('lane {lane} (a CPU lane) ran with {got} thread(s); its share is {want}: call '
+                           "torch.set_num_threads(lane.threads) in the lane's own thread"),
+    'task.lanes.threads_ok': 'every CPU lane ran with its share of the threads',
     'task.lanes.safe': 'every lane had finished when run_together returned',
     'task.lanes.safe_unknown': 'safety not judged: the results were wrong',
     'task.lanes.unsafe_cpu': ('lane {lane} (a CPU thread) was still running when run_together returned: wait for '

@@ -32,8 +32,7 @@ MESSAGES = {
     'grading.change_machine': '代码无须修改：请在更空闲、核心更多（或有 GPU）的机器上再评一次',
     # 本机为什么无法测量计时的标准
     'grading.unmeasurable.cores': '{needed} 条执行路或进程只有 {cores} 个空闲核心',
-    'grading.unmeasurable.load': '其他程序占用了 {busy} 的核心',
-    'grading.unmeasurable.spread': '各次重复相差 {spread}（上限 {bound}）',
+    'grading.unmeasurable.load': '其他程序占用了 {busy} 的核心（至多 {limit}）',
     # 没有完成任务却想通过的提交
     'grading.worked_solution': '{name} 是本包的参考答案，不是你的代码：请自己编写',
     'grading.tampered': '你的代码改动了评分程序（{what}）：评分程序不属于答案',
@@ -77,6 +76,7 @@ MESSAGES = {
     'grading.no_criteria': '评分程序没有测到任何结果',
     # 无法评分的输入（命令行以退出码 2 结束）
     'grading.syntax': '第 {line} 行有语法错误：{message}',
+    'grading.nul_byte': '第 {line} 行含有 NUL 字节（\\0）：请把文件存为纯文本',
     'grading.missing': '请定义函数 {signature}（在顶层没有找到函数 {name}）',
     'grading.signature': '{name} 的参数是（{got}）；任务要求 {signature}',
     'grading.top_level': '运行函数之外的代码时抛出了 {error}',
@@ -157,6 +157,17 @@ MESSAGES = {
     'grading.fix.grading.tampered': '不要改动评分程序、它的阈值和 torch.distributed',
     'grading.fix.grading.forged': '不要写评分程序的文件或管道',
     # 命令行
+    'grading.bad_notebook': '{path} 不是可以读取的记事本（JSON）',
+    'grading.no_cell': '{path} 中没有单元格定义 {name}（{task} 的“动手实现”单元格）',
+    'grading.class.passed': '通过',
+    'grading.class.not_yet': '尚未通过',
+    'grading.class.cannot_measure': '本机无法测量',
+    'grading.class.students': '学生人数',
+    'grading.class.overlap': '测得的重叠（点：学生；线：模型）',
+    'grading.class.unmeasured_score': '本机无法测量此项：这里记 0 分，不算你的失分',
+    'grading.cli_wrote': '已写出 {paths}',
+    'grading.cli_extra': 'check --list 不接受任务或文件',
+    'grading.is_not_dir': '{path} 不是文件夹：请给出存放提交的文件夹',
     'grading.cli_error': 'python -m d2l_ext check：错误：{message}',
     'grading.cli_usage': '请给出任务编号和文件（check 13.3.1-lanes my_answer.py），或使用 --list',
     'grading.cli_interrupted': 'python -m d2l_ext check：已中断；没有留下仍在运行的进程',

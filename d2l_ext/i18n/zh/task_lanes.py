@@ -10,6 +10,9 @@ MESSAGES = {
     'task.lanes.order': '结果 {lane} 装的是执行路 {other} 的乘积：请按 lanes 的顺序返回结果',
     'task.lanes.wrong': '结果 {lane} 与 float64 参考值不符：相对误差 {error:.1e}，容差 {tolerance:.0e}',
     'task.lanes.correct': '每个结果都与 float64 参考值相符：最大相对误差 {error:.1e}（容差 {tolerance:.0e}）',
+    'task.lanes.threads': ('执行路 {lane}（CPU 执行路）用了 {got} 个线程，它应得 {want} 个：在该执行路自己的线程里调用 '
+                           'torch.set_num_threads(lane.threads)'),
+    'task.lanes.threads_ok': '每条 CPU 执行路都用了它应得的线程数',
     'task.lanes.safe': 'run_together 返回时，每条执行路都已完成',
     'task.lanes.safe_unknown': '结果有误，因此未判断是否安全',
     'task.lanes.unsafe_cpu': 'run_together 返回时，执行路 {lane}（一个CPU线程）仍在运行：返回之前要等待每个线程',

@@ -1,0 +1,73 @@
+"""Whether this machine can show a timed criterion (every "Build it" task's overlap): cores free, others' load.
+
+A criterion that times the learner's code (overlap) is graded only where the machine can show it: at
+least CORES_NEEDED cores this process may use (two lanes, or two processes, each need one), and other
+programs using at most LOAD_SHARE of those cores while grading starts. Otherwise the criterion is
+'cannot measure here' (status cannot_measure, exit code 3), never passed or failed on a machine that
+cannot tell.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+CORES_NEEDED = 2  # two lanes (13.3.1-13.3.3) or two gloo processes (13.3.4), one core each at least
+LOAD_SHARE = 0.5  # other programs may use at most this share of the cores (D2L_EXT_GRADING_LOAD_SHARE)
+SAMPLE_S = 0.3
+
+
+def _jiffies(cpus) -> tuple[int, int]:
+    """(busy, total) jiffies of these CPUs from /proc/stat."""
+    busy = total = 0
+    try:
+        with open('/proc/stat') as f:
+            for line in f:
+                name, *values = line.split()
+                if name.startswith('cpu') and name[3:].isdigit() and int(name[3:]) in cpus:
+                    numbers = [int(v) for v in values[:8]]
+                    idle = numbers[3] + numbers[4]  # idle + iowait
+                    total += sum(numbers)
+                    busy += sum(numbers) - idle
+    except OSError:
+        pass
+    return busy, total
+
+
+def others_busy(seconds: float = SAMPLE_S) -> float:
+    """The share of this process's cores that other programs kept busy over `seconds` (0 where unknown)."""
+    cpus = os.sched_getaffinity(0) if hasattr(os, 'sched_getaffinity') else set(range(os.cpu_count() or 1))
+    b0, t0 = _jiffies(cpus)
+    mine0 = sum(os.times()[:4])
+    time.sleep(seconds)
+    b1, t1 = _jiffies(cpus)
+    mine = (sum(os.times()[:4]) - mine0) * os.sysconf('SC_CLK_TCK')
+    return max(0.0, (b1 - b0 - mine) / (t1 - t0)) if t1 > t0 else 0.0
+
+
+def state() -> dict:
+    """This machine now: the cores this process may use and the share others keep busy."""
+    from ..machine import cpu_cores
+    return {'cores': cpu_cores(), 'busy': others_busy()}
+
+
+def reason(machine: dict, needed: int = CORES_NEEDED) -> tuple[str, dict] | None:
+    """(catalogue key, fields) saying why a timed criterion cannot be shown here, or None when it can."""
+    from ..display.verdict import num
+    if machine['cores'] < needed:
+        return 'grading.unmeasurable.cores', {'cores': machine['cores'], 'needed': needed}
+    share = float(os.environ.get('D2L_EXT_GRADING_LOAD_SHARE', LOAD_SHARE))
+    if machine['busy'] > share:
+        return 'grading.unmeasurable.load', {'busy': num(machine['busy'], '%'), 'limit': num(share, '%')}
+    return None
+
+
+def mark(criteria: list, machine: dict, needed: int = CORES_NEEDED) -> list:
+    """The criteria with every timed one marked unmeasurable (its numbers kept) where `reason` gives one."""
+    why = reason(machine, needed)
+    if why is None:
+        return criteria
+    for c in criteria:
+        if c.id == 'overlap' and not c.fields.get('info'):
+            c.key, c.passed = why[0], False
+            c.fields.update(why[1], unmeasurable=True)
+    return criteria
