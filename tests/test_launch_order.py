@@ -1,4 +1,4 @@
-"""run_on_lanes starts CPU lanes before it queues GPU work (13.3.1): a full launch queue blocks."""
+"""The lane runner starts CPU lanes before it queues GPU work (13.3.1): a full launch queue blocks."""
 import threading
 
 import pytest
@@ -11,6 +11,13 @@ from d2l_ext.workloads import balanced_iters
 # does for a real GPU whose launch queue may be full.
 GPU = make_lane('torch', 'gpu', 0)
 CPU = make_lane('torch', 'cpu', 0, threads=1, name='cpu')
+
+
+@pytest.fixture(autouse=True)
+def no_gpu_wait(monkeypatch):
+    """The stand-in GPU lane has no device to synchronize: the runner's final wait is a no-op here."""
+    monkeypatch.setattr(torch_backend, 'wait', lambda lanes: None)
+    monkeypatch.setattr(torch_backend.torch.cuda, 'synchronize', lambda *args: None)
 
 
 def blocking_jobs(timeout: float):

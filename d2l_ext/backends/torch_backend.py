@@ -1,15 +1,12 @@
 """The book's 13.3 workloads in PyTorch, and the one lane runner, run_together (13.3.1-13.3.3).
 
-run_together(lanes, works) = start_together (a kept thread per CPU lane, GPU work queued after the CPU lanes
-start) + a wait for every GPU by index; run_on_lanes is start_together, the callers wait. Their home for readers
-and the grader is d2l_ext.parallel.together (13.3.1's technique); they are defined here, a layer below the
-sections, because every section's measurements and the backend interface run them.
+run_together(lanes, works) is the Build-it task's worked solution and what every section runs (run_on_lanes, the
+backend interface's name, is it). Its home for readers and the grader is d2l_ext.parallel.together (13.3.1's
+technique); it is defined here, a layer below the sections, because the backend interface runs it.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
-import functools
 from concurrent.futures import ThreadPoolExecutor
 
 import torch
@@ -71,42 +68,40 @@ def intra_op_threads(n: int):
             torch.set_num_threads(old)
 
 
-@functools.cache
-def lane_thread(name: str, threads: int) -> ThreadPoolExecutor:
-    """A CPU lane's own thread, kept between calls: starting one costs about a millisecond (13.3.3's steps)."""
-    return ThreadPoolExecutor(1, thread_name_prefix=f'd2l-lane-{name}')
-
-
-def start_together(lanes, works, *, gpu_first=False):
-    """Start works[i] on lanes[i], all at the same time; return their results (GPU work may still be queued)."""
-    def on_cpu(lane, work):
-        if torch.get_num_threads() != lane.threads:  # this thread's share of the cores (a per-thread setting)
-            torch.set_num_threads(max(1, lane.threads))
-        return work()
-
-    def queue_gpu_work():  # a GPU only queues work, so this one thread feeds every GPU lane
-        return {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
-    gpu = queue_gpu_work() if gpu_first else {}  # the wrong order, kept to show that a full GPU queue blocks
-    cpu = {i: lane_thread(lane.name, lane.threads).submit(on_cpu, lane, works[i])
-           for i, lane in enumerate(lanes) if lane.kind != 'gpu'}  # CPU lanes start first, each on its own thread ...
-    try:
-        if not gpu_first:
-            gpu = queue_gpu_work()  # ... then GPU work is queued
-    finally:
-        concurrent.futures.wait(cpu.values())  # no CPU lane is left running unseen, even if queuing failed
-    return [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
-
-
 def run_together(lanes, works):
     """Run works[i] on lanes[i], all at the same time; return their results in order."""
-    results = start_together(lanes, works)
+    def on_cpu(lane, work):
+        torch.set_num_threads(lane.threads)  # this thread's share of the cores (a per-thread setting)
+        return work()
+    # one thread per CPU lane, kept between calls: starting threads anew costs about a millisecond each call
+    threads = run_together.__dict__.setdefault('threads', {})
+    cpu = {}
+    for i, lane in enumerate(lanes):  # CPU lanes start first, each on its own thread ...
+        if lane.kind == 'cpu':
+            if lane.name not in threads:
+                threads[lane.name] = ThreadPoolExecutor(1, thread_name_prefix=f'd2l-lane-{lane.name}')
+            cpu[i] = threads[lane.name].submit(on_cpu, lane, works[i])
+    try:
+        gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}  # ... then GPU work is queued
+    finally:
+        [f.exception() for f in cpu.values()]  # every CPU lane has finished before anything is raised
+    results = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
     for lane in lanes:
         if lane.kind == 'gpu':
             torch.cuda.synchronize(lane.index)  # every GPU used, not only the current one
     return results
 
 
-run_on_lanes = start_together  # the backend interface's name: the callers (measure, compare) wait for the lanes
+def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
+    """The backend interface's runner: run_together. `gpu_first` queues the GPU work before the CPU lanes start,
+    the wrong order, kept so that 13.3.1's launch-order run can show that a full GPU queue holds the CPU lanes back."""
+    if not gpu_first:
+        return run_together(lanes, jobs)
+    gpu = {i: jobs[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
+    cpu = iter(run_together([lane for lane in lanes if lane.kind != 'gpu'],
+                            [job for lane, job in zip(lanes, jobs) if lane.kind != 'gpu']))
+    wait([lane for lane in lanes if lane.kind == 'gpu'])
+    return [gpu[i] if i in gpu else next(cpu) for i in range(len(lanes))]
 
 
 class KeptTogether:

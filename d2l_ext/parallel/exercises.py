@@ -234,12 +234,12 @@ def measure_sync_mistake(lanes, size=None, iters=None, repeats: int = 5) -> Sync
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
     waits = sync_waits(lanes, torch)
     raw = {name: [] for name in waits}
-    work.run_on_lanes(lanes, jobs)
+    work.run_on_lanes(lanes, jobs)  # warm-up
     for _ in range(positive_int(repeats, 'repeats', option='repeats', example=5)):
         for name, wait in waits.items():  # interleaved, so drift hits every variant alike
             work.wait(lanes)
             start = time.perf_counter()  # until the wait returns: the mistake is what it waits for
-            work.run_on_lanes(lanes, jobs)
+            [job() for job in jobs]  # GPU lanes only: queued from this thread, as the book's cell does
             wait()
             raw[name].append(time.perf_counter() - start)
             work.wait(lanes)
@@ -303,7 +303,7 @@ def measure_launch_order(lanes, size=None, iters=None, repeats: int = 5) -> Laun
     for _ in range(repeats):
         work.wait(lanes)
         t0 = time.perf_counter()
-        work.run_on_lanes([lanes[i] for i in gpu], [jobs[i] for i in gpu])
+        [jobs[i]() for i in gpu]  # from this thread, no wait
         raw['queue'].append(time.perf_counter() - t0)  # the launch calls' return: queuing alone
         work.wait(lanes)
         raw['alone'].append(time.perf_counter() - t0)

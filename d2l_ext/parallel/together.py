@@ -1,18 +1,18 @@
 """13.3.1's technique, lanes running together: the one lane runner and a timed variant that keeps its intervals.
 
 `run_together(lanes, works)` is the lane runner every section uses (the Build-it task's worked solution too): a CPU
-lane on its own thread with its share of the cores, GPU work queued from the caller, then a wait for every GPU.
-`start_together` is all but that wait (the backend interface's run_on_lanes). Both are defined in
-backends.torch_backend, a layer below the sections that run them; import them from here. `Together` times all lanes
+lane on its own kept thread with its share of the cores, GPU work queued from the caller, then a wait for every GPU.
+It is defined in backends.torch_backend (the backend interface's run_on_lanes), a layer below the sections that
+run it; import it from here. `Together` times all lanes
 at once as one variant and keeps, in every call, when each product ran, so the timeline drawn and the numbers beside
 it come from one run: the repeat whose time was the median.
 """
 from __future__ import annotations
 
-from ..backends.torch_backend import KeptTogether, lane_thread, run_together, start_together, timeline_clock
+from ..backends.torch_backend import KeptTogether, run_together, timeline_clock
 from .core import TimelineResult, kept_timeline, median_index
 
-__all__ = ['Together', 'lane_thread', 'run_together', 'start_together']
+__all__ = ['Together', 'run_together']
 
 
 class Together(KeptTogether):

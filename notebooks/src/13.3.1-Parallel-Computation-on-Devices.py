@@ -202,9 +202,7 @@ plot_recorded_sync(rec) if rec else None
 # 结果是否与 float64 相符，返回时每条执行路是否都已完成，各执行路是否重叠。
 
 # %% tags=["nbval-ignore-output"]
-import concurrent.futures  # noqa: F401 (at hand, as are the three below)
-import functools  # noqa: F401
-import threading  # noqa: F401
+import threading  # noqa: F401 (at hand for the task)
 from concurrent.futures import ThreadPoolExecutor  # noqa: F401
 
 
@@ -217,8 +215,6 @@ def run_together(lanes, works):
 d2l_ext.check('13.3.1-lanes', run_together)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-#@source d2l_ext.parallel.together.lane_thread
-#@source d2l_ext.parallel.together.start_together
 #@source d2l_ext.parallel.together.run_together
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -317,6 +313,8 @@ print(d2l_ext.t('parallel.predicted', items=d2l_ext.t('parallel.sep').join(
 # 12.3 概览中的那条规则，把同时运行与基线相比较。
 
 # %% tags=["nbval-ignore-output"]
+from d2l_ext.display import style
+
 together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每个乘积的时间区间
 variants = dict(zip(names, [
     lambda: run_together(lanes[:1], jobs[:1]),
@@ -330,7 +328,9 @@ cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 print(verdict.guess(my_guess, together, cmp[names[3]].median))
 print(verdict.line(d2l_ext.t('parallel.name.together'), cmp[names[3]], names[4], cmp[names[4]]))
-plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess})
+plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, labels=dict(zip(names, [  # rows in the plot's language  #zh: 图中各行用图的语言
+    *[style.plot_lane(lane) for lane in lanes], variant_name('parallel', 'one_after_other'),
+    variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
 
 # %% [markdown]
 # Where did each product run? The timeline is the repeat of "together" timed as the median; dashed marks are the
