@@ -173,6 +173,8 @@ def parse_submission(signatures: dict[str, str], source: str, filename: str = '<
     and again inside it by `load_submission`.
     """
     try:
+        if '\0' in source:  # Python says 'line 0' or nothing of where
+            raise ValueError('NUL')
         tree = ast.parse(source, filename=filename)
     except SyntaxError as e:
         raise BadSubmission('grading.syntax', line=e.lineno or 0, message=e.msg) from None

@@ -30,8 +30,7 @@ LIMITS = {'memory_mb': 4096, 'file_mb': 64, 'output_kb': 1024, 'cpu_factor': 2.0
 KEEPER = 'from d2l_ext.grading.sandbox import keeper_main; keeper_main()'
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 KEPT_ENV = ('PATH', 'PYTHONPATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LD_LIBRARY_PATH', 'CUDA_VISIBLE_DEVICES',
-            'CUDA_HOME', 'NVIDIA_VISIBLE_DEVICES', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'VIRTUAL_ENV',
-            'D2L_EXT_LANG')
+            'CUDA_HOME', 'NVIDIA_VISIBLE_DEVICES', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'VIRTUAL_ENV')
 
 
 def limits() -> dict:
@@ -45,7 +44,7 @@ def limits() -> dict:
 
 def environment(folder: str) -> dict:
     """A clean environment: only what Python, the framework and the GPU need; HOME and TMPDIR the own folder."""
-    env = {k: os.environ[k] for k in KEPT_ENV if k in os.environ}
+    env = {k: v for k, v in os.environ.items() if k in KEPT_ENV or k.startswith('D2L_EXT_')}  # ours: settings
     root = Path(__file__).resolve().parents[2]
     if root.name not in ('site-packages', 'dist-packages'):  # a checkout: put it first; an install is found anyway
         env['PYTHONPATH'] = os.pathsep.join(p for p in (str(root), env.get('PYTHONPATH')) if p)
