@@ -13,7 +13,8 @@ _HOMES = {'ProcessFailed': 'engine', 'run_allreduce': 'engine', 'run_under_torch
           'Prediction': 'results', 'ddp_buckets': 'results', 'flat_allreduce': 'steps', 'gradient_tolerance': 'worker',
           'trace_folder': 'trace',
           'Version': 'results', 'allreduce_alone': 'steps', 'allreduce_in_hooks': 'steps',
-          'backward_then_allreduce': 'steps', 'local_step': 'steps', 'loss_of': 'steps', 'mlp': 'steps'}
+          'backward_then_allreduce': 'steps', 'allreduce_in_buckets': 'steps',
+          'local_step': 'steps', 'loss_of': 'steps', 'mlp': 'steps'}
 __all__ = sorted(_HOMES)
 
 

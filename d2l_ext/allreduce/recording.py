@@ -24,7 +24,7 @@ REQUIRED = ('format', 'section', 'machine', 'sizes', 'runs')
 # The lesson's step versions, in its order: (a), (b), (c); (d) is every 'ddp-<MB>' id.
 STEPS = ('serial', 'flat', 'hooks')
 # Events kept for drawing: the step versions only (backward alone and all-reduce alone keep their statistics).
-DRAWN = STEPS + ('ddp',)
+DRAWN = STEPS + ('buckets', 'ddp')
 # JSON floats rounded to this many significant digits: the profiler's clock is microseconds.
 DIGITS = 7
 

@@ -6,7 +6,7 @@ import statistics
 from dataclasses import asdict, dataclass, field
 
 from ..i18n import t
-from ..results import Measurement, told_apart
+from ..results import Measurement
 
 # Versions that are not a way of overlapping: what the overlapping ones are measured against.
 BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')
@@ -60,20 +60,11 @@ class Version:
         return statistics.mean(self._all('comm')) if self.stats else 0.0
 
     @property
-    def overlap_seconds(self) -> float:
-        """Of those, the seconds during which backward computed too (mean per step and process)."""
-        return statistics.mean(self._all('shared')) if self.stats else 0.0
-
-    @property
     def backward_span(self) -> float:
         """Backward's first to last operator, mean over processes, median over the profiled steps (the statistic
         every step time is compared by)."""
         steps = list(zip(*self.stats))
         return statistics.median(statistics.mean(s['backward'] for s in step) for step in steps) if steps else 0.0
-
-    def per_process(self) -> list[float]:
-        """Each process's own median step time over the repeats (step_times takes the slowest of each repeat)."""
-        return [statistics.median(column) for column in zip(*self.times)]
 
     @property
     def calls(self) -> int:
@@ -208,16 +199,6 @@ class AllreduceResult:
         """The DistributedDataParallel bucket size with the fastest median step."""
         return min(self.ddp_versions(), key=lambda v: v.median, default=None)
 
-    def fastest_buckets(self, sizes=None) -> list[float]:
-        """The DDP bucket sizes (of `sizes`, default all) not told apart from the fastest median by
-        d2l_ext.results.told_apart (the package's one test of two ways' repeats); the fastest alone when every
-        other size is told apart from it."""
-        rivals = [v for v in self.ddp_versions() if sizes is None or v.bucket_mb in sizes]
-        if not rivals:
-            return []
-        best = min(rivals, key=lambda v: v.median)
-        return sorted(v.bucket_mb for v in rivals if v is best or not told_apart(best.measurement, v.measurement))
-
     def one_bucket(self, version) -> bool:
         """A bucket size at least the whole gradient: DDP sends it as one bucket once backward has ended."""
         return version.bucket_mb is not None and len(ddp_buckets(self.prediction.tensor_bytes,
@@ -233,22 +214,6 @@ class AllreduceResult:
         alone = self.version('backward').backward_span if self.has('backward') else 0.0
         mine = self.version(vid).backward_span
         return mine / alone if alone > 0 and mine > 0 else None
-
-    def terms(self, vid: str) -> dict:
-        """The wall-clock gain over (a) and the measured terms that make it up, in seconds.
-
-        calls: (a)'s calls minus this version's, times the per-call cost; overlap: all-reduce seconds that ran
-        while backward computed (beyond (a)'s); slowdown: how much longer backward took than alone;
-        rest: the gain none of them accounts for.
-        """
-        serial, v, p = self.version('serial'), self.version(vid), self.prediction
-        alone = self.version('backward').backward_span if self.has('backward') else v.backward_span
-        calls = (serial.calls - v.calls) * p.per_call
-        overlap = v.overlap_seconds - serial.overlap_seconds
-        slowdown = v.backward_span - alone
-        gain = serial.median - v.median
-        return {'gain': gain, 'calls': calls, 'fewer_calls': serial.calls - v.calls, 'overlap': overlap,
-                'slowdown': slowdown, 'rest': gain - (calls + overlap - slowdown)}
 
     def overlap_row(self, vid: str) -> dict:
         """The three numbers of one version: interval overlap, the model's, the wall clock against (a)."""

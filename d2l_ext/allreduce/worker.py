@@ -208,6 +208,7 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
     tol = gradient_tolerance(n, plan.width, plan.batch)
     X, y = X[share].contiguous(), y[share].contiguous()
     versions = Versions(plan, model, device)
+    report('progress', {'phase': 'versions'})  # DDP's first import can take a minute on a busy machine
     times = {vid: [] for vid in versions.table}
     errors, checked = {}, {}
     last = plan.warmup + plan.repeats - 1
@@ -220,6 +221,8 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
                 times[vid].append(elapsed)
             if r == last:  # the last repeat's answer, checked before the next version moves the parameters
                 checked[vid], errors[vid] = _check(versions, vid, m64, gates.gates, X, y, rank, n, tol, plan.lr)
+            if r == 0:  # a first step can be slow (lazy set-up on a busy machine): say this process is alive
+                report('progress', {'phase': 'first', 'version': vid, 'seconds': elapsed})
         report('progress', {'phase': 'repeat', 'repeat': r + 1, 'of': last + 1})
     # backward produces the gradients in reverse parameter order: the order they can be sent in
     tensor_bytes = [p.numel() * p.element_size() for p in reversed(list(model.parameters()))]
@@ -229,7 +232,8 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
     small, buffer = torch.ones(1, device=device), torch.ones(grad_bytes, device=device)
     small_times = [_time(dist.all_reduce, (small,), device) for _ in range(plan.warmup + max(10, plan.repeats))]
     buffer_times = [_time(dist.all_reduce, (buffer,), device) for _ in range(plan.warmup + plan.repeats)]
-    traced = _trace(plan, versions, start, X, y, rank, device)
+    report('progress', {'phase': 'model points'})
+    traced = _trace(plan, versions, start, X, y, rank, device, report)
     mine = {'rank': rank, 'times': times, 'errors': errors, 'checked': checked, 'traced': traced,
             'buffer_times': buffer_times[plan.warmup:], 'grad_bytes': grad_bytes, 'buffer_bytes': buffer.nbytes,
             'small_times': small_times[plan.warmup:], 'small_bytes': small.nbytes, 'tensor_bytes': tensor_bytes,
@@ -241,7 +245,7 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
     return everyone if rank == 0 else None
 
 
-def _trace(plan, versions, start, X, y, rank, device) -> dict:
+def _trace(plan, versions, start, X, y, rank, device, report) -> dict:
     """`plan.profiled` profiled steps per version: the intervals of each (trace.step_stats), the last step's
     timeline events, and with a trace folder that step's Chrome trace per process (Perfetto opens it)."""
     from torch.profiler import ProfilerActivity, profile
@@ -262,6 +266,7 @@ def _trace(plan, versions, start, X, y, rank, device) -> dict:
             path = str(Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json')
             prof.export_chrome_trace(path)
         out[vid] = {'path': path, 'events': events, 'stats': stats}
+        report('progress', {'phase': 'profiled', 'version': vid})  # alive: the engine's silence clock restarts
     return out
 
 
