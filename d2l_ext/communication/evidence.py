@@ -15,27 +15,11 @@ from ..machine import cpu_cores, positive_int
 from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workloads import resolve_workload
+from .tracing import CommTimeline  # noqa: F401 (re-exported: the package's results)
 
 # The timelines a recording keeps: the book's non_blocking copy and the two fixes (13.3.2).
 TIMELINE_PLANS = ('book: copy_to_cpu(y, non_blocking=True)', 'pinned, preallocated, same stream',
                   'pinned, preallocated, copy stream + events')
-
-
-@dataclass
-class CommTimeline(Result):
-    """When each product and each copy ran, one row per stream (GPU) or thread (CPU analogue)."""
-    area = 'communication'
-    plan: str
-    lane: str  # the lane's name ('cuda:0', 'cpu0'): display translates it
-    size: int
-    iters: int
-    events: list[dict]
-    clock: str  # 'cuda events' or 'thread clock'
-    inner: int | None = None  # the products' inner size (size x inner times inner x size); None: square
-    experiment: str = 'comm-timeline'
-
-    def table_rows(self):
-        return [dict(lane=e['lane'], variant=e['name'], start=e['start'], end=e['end']) for e in self.events]
 
 
 def measure_comm_timelines(lanes, size=None, iters=None, plans=TIMELINE_PLANS, *,

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import torch
 
+from ..results import Result
+
 # The book's 4000 x 4000 products on a GPU. On a CPU a square product does n multiply-adds per
 # number it writes, so its copy is ~2% of the run: thin 700 x 4 by 4 x 700 products make the copies
 # 40-50% of run then copy, and overlapped beat run then copy beyond the repeats' spread on an idle
@@ -219,9 +221,25 @@ def traced_run(fn, lane, seed: int = 1) -> dict:
                 cores=cpu / wall if wall > 0 else None)
 
 
+@dataclass
+class CommTimeline(Result):
+    """When each product and each copy ran, one row per stream (GPU) or thread (CPU analogue)."""
+    area = 'communication'
+    plan: str
+    lane: str  # the lane's name ('cuda:0', 'cpu0'): display translates it
+    size: int
+    iters: int
+    events: list[dict]
+    clock: str  # 'cuda events' or 'thread clock'
+    inner: int | None = None  # the products' inner size (size x inner times inner x size); None: square
+    experiment: str = 'comm-timeline'
+
+    def table_rows(self):
+        return [dict(lane=e['lane'], variant=e['name'], start=e['start'], end=e['end']) for e in self.events]
+
+
 def as_timeline(run, lane):
     """A traced run as 13.3.2's CommTimeline (drawn by d2l_ext.display.communication.plot_comm_timelines)."""
-    from .evidence import CommTimeline
     s = setting(lane)
     return CommTimeline('run_and_copy', lane.name, s.n, s.iters, run['events'],
                         'torch.profiler' if lane.kind == 'gpu' else 'thread clock', inner=s.inner)
