@@ -43,7 +43,7 @@ from d2l_ext.display import verdict
 from d2l_ext.workloads import resolve_workload
 
 d2l_ext.set_language('en')
-lane = d2l_ext.find_lanes('torch')[0]  # the GPU if there is one, else a share of the CPU's cores  #zh: 有GPU时是GPU，否则是CPU的一部分核心
+lane = d2l_ext.find_lanes('torch')[0]  # the GPU if there is one, else a share of the CPU's cores  #zh: 有 GPU 时是 GPU，否则是 CPU 的一部分核心
 GPU = lane.kind == 'gpu'
 if not GPU:
     torch.set_num_threads(lane.threads)  # products on the lane's cores; the others stay free for copying  #zh: 乘积只用执行路的核心，其余核心留给复制
@@ -206,10 +206,10 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
 K2 = tracing.setting(lane).iters
-buffers, buffers_base = tracing.host_buffers(lane), tracing.host_buffers(lane)  # pinned on a GPU, once  #zh: 在GPU上为锁页内存，只分配一次
-ref = tracing.reference(x, w)             # x @ w in float64: every result must match it  #zh: float64的 x @ w：每个结果都要与它一致
+buffers, buffers_base = tracing.host_buffers(lane), tracing.host_buffers(lane)  # pinned on a GPU, once  #zh: 在 GPU 上为锁页内存，只分配一次
+ref = tracing.reference(x, w)             # x @ w in float64: every result must match it  #zh: float64 的 x @ w：每个结果都要与它一致
 
-rates = comm.measure_rates(lane, x.shape[0], inner=x.shape[1], iters=K2)  # products' FLOP/s, copies' GB/s  #zh: 乘积的FLOP/s，复制的GB/s
+rates = comm.measure_rates(lane, x.shape[0], inner=x.shape[1], iters=K2)  # products' FLOP/s, copies' GB/s  #zh: 乘积的 FLOP/s，复制的 GB/s
 s = rates.seconds(K2)                     # run = FLOPs / FLOP/s, copy = bytes / GB/s  #zh: 计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s
 predicted = {'run': s['run'], 'run_then_copy': s['run'] + s['copy'],
              'overlapped': comm.expected_overlap(s['run'], s['copy'], 'separate', iters=K2)}
@@ -282,7 +282,7 @@ print(show.control_text(control))
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import load_recordings
 
-rec = show.newest(load_recordings())  # the newest recording made on a GPU  #zh: 最新的GPU录制结果
+rec = show.newest(load_recordings())  # the newest recording made on a GPU  #zh: 最新的 GPU 录制结果
 if rec is not None:
     display(show.plot_comm(rec.comm[0], title=show.recorded_title(rec)))
 print(show.recorded_text(rec))
@@ -328,7 +328,7 @@ if rec is not None and rec.comm_timelines:
 
 # %% tags=["nbval-ignore-output"]
 first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
-source = None if GPU else rec  # the recording shown when this machine has no GPU  #zh: 本机没有GPU时展示的录制结果
+source = None if GPU else rec  # the recording shown when this machine has no GPU  #zh: 本机没有 GPU 时展示的录制结果
 if first is not None and first.warm is not None:
     display(show.plot_first_copy(first, rec=source))
 print(show.first_copy_text(first))
@@ -427,7 +427,7 @@ from torch.profiler import ProfilerActivity, profile
 my_guess = None  # the operator you expect to take the most time, as the profiler names it  #zh: 你预计用时最多的操作符，按性能分析器的名字写
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
-# On a CPU the profiler records only the thread that starts it, so there we profile run then copy  #zh: 在CPU上，性能分析器只记录启动它的线程，所以这里分析先计算后复制
+# On a CPU the profiler records only the thread that starts it, so there we profile run then copy  #zh: 在 CPU 上，性能分析器只记录启动它的线程，所以这里分析先计算后复制
 work = (lambda: copying.run_and_copy(x, w, buffers, lane)) if GPU else (lambda: copying.run_then_copy(x, w, buffers_base))
 with comm.no_profiler_chatter(), profile(activities=activities) as prof:
     work()
