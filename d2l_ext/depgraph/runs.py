@@ -10,6 +10,7 @@ import torch
 from ..checking import check_close
 from ..i18n import t
 from . import model
+from .halves import with_names
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step
 from .tracer import trace
 
@@ -41,11 +42,16 @@ class _TraceLane:
     """A lane whose work is queued in the calling thread (run_on_lanes), so the recorder sees every operation."""
     where: str
     asynchronous: bool = True
-    kind: str = 'gpu'  # the lane runner queues a GPU lane's work in the calling thread: the recorder sees it
+    kind: str = 'trace'
     index: int = 0
 
     def device(self):
         return torch.device(self.where)
+
+
+def _inline(lanes, jobs, **_):
+    """run_on_lanes for recording: every job in this thread, one after the other."""
+    return [job() for job in jobs]
 
 
 def _device_name(x) -> str:
@@ -63,7 +69,9 @@ def record_step_graph(lanes=None, problem=None, keep_calls=False, lr=0.1, step=N
     devices = [_device_name(x) for x in (lanes or ['cpu', 'cpu'])]
     params, X, y = problem or make_problem(**DEFAULT_SIZES)
     labels = {id(v): 'weights' for v in params.values()} | {id(X): 'rows', id(y): 'rows'}
-    g, _ = trace(step or model.mlp_step, [_TraceLane(d) for d in devices], params, X, y, lr,
+    # The step's lanes run inline (the recorder sees this thread only), whatever the lane runner does with threads.
+    step = with_names(step or model.mlp_step, run_on_lanes=_inline)
+    g, _ = trace(step, [_TraceLane(d) for d in devices], params, X, y, lr,
                  keep_calls=keep_calls, inputs_on=SERVER, labels=labels)
     g['devices'] = devices
     return name_copies_in(g)

@@ -152,7 +152,7 @@ show.draw_graph(graph)
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
 
-here = dg.record_step(lanes, repeats=7)['runs'][0]  # every repeat and interval of the three ways  #zh: 三种方式的每次重复和区间
+here = dg.record_step(lanes, repeats=21)['runs'][0]  # every repeat and interval of the three ways  #zh: 三种方式的每次重复和区间
 show.show_step(here, my_guess)
 
 # %% [markdown]
