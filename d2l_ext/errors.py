@@ -44,9 +44,10 @@ def _one_line(shell, etype, value, tb, tb_offset=None):
 
 def one_line_errors_in_notebooks() -> None:
     """In IPython (notebooks, widgets): UsageError and WorkerFailed show as one line; another handler is kept."""
-    if 'IPython' not in sys.modules:  # not in a notebook or IPython shell (importing it costs the CLI time)
+    ipython = sys.modules.get('IPython')
+    if ipython is None:  # not in a notebook or IPython shell (importing it costs the CLI time), or not installed
         return
-    shell = sys.modules['IPython'].get_ipython()
+    shell = ipython.get_ipython()
     if shell is not None and not shell.custom_exceptions:
         shell.set_custom_exc((UsageError, WorkerFailed), _one_line)
 

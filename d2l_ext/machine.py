@@ -39,7 +39,10 @@ def free_host_bytes() -> int:
 
 def has_framework(name: str) -> bool:
     """True if the framework (or any module) can be imported here (without importing it)."""
-    return importlib.util.find_spec(name) is not None
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a parent package missing, or a module blocked (sys.modules[name] = None)
+        return False
 
 
 def available_frameworks() -> list[str]:

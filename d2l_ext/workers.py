@@ -109,7 +109,23 @@ def _call_in_language(lang: str, func, args, kwargs):
         _busy.clear()
 
 
+def _dead_while_idle(pool) -> bool:
+    """Whether a pool's worker died between calls (killed, out of memory): nothing of the caller's was running."""
+    if getattr(pool, '_broken', False):
+        return True
+    return any(not p.is_alive() for p in (getattr(pool, '_processes', None) or {}).values())
+
+
+def _drop(key: str) -> None:
+    """Stop the worker of exactly this key (its pool and progress queue)."""
+    pool, q = _pools.pop(key)
+    _kill(pool, framework_of(key))
+    q.close()
+
+
 def _get_pool(key: str):
+    if key in _pools and _dead_while_idle(_pools[key][0]):
+        _drop(key)  # replaced before the call: the learner's next run needs no second try
     if key not in _pools:
         ctx = mp.get_context('spawn')
         q = ctx.Queue()
@@ -145,9 +161,7 @@ def shutdown(framework: str | None = None) -> None:
     The next call starts a fresh one.
     """
     for key in [k for k in list(_pools) if _matches(k, framework)]:
-        pool, q = _pools.pop(key)
-        _kill(pool, framework_of(key))
-        q.close()
+        _drop(key)
 
 
 def worker_pids(framework: str) -> list[int]:

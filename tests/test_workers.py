@@ -249,3 +249,16 @@ def test_a_worker_whose_caller_is_killed_ends_itself():
         time.sleep(0.1)
     os.kill(pid, signal.SIGKILL)
     raise AssertionError('the orphaned worker kept running')
+
+
+def test_a_worker_that_died_while_idle_is_replaced_before_the_next_call():
+    # A notebook: a run, then the worker is killed between cells (out-of-memory killer); the next run just works.
+    first = call_in_worker('torch', os.getpid)
+    os.kill(first, signal.SIGKILL)
+    for _ in range(100):  # until the kernel has reaped it
+        if first not in worker_pids('torch'):
+            break
+        time.sleep(0.05)
+    second = call_in_worker('torch', os.getpid)  # no WorkerFailed: nothing was running when it died
+    assert second != first and worker_pids('torch') == [second]
+    shutdown()

@@ -11,19 +11,57 @@ from __future__ import annotations
 
 import html
 
-import ipywidgets as W
-from IPython.display import display
-
 from ..errors import ResultMismatch, UsageError
 from ..frameworks import framework
 from ..i18n import t
 from ..machine import available_frameworks
 from . import tables
 
+try:
+    import ipywidgets as W
+    from IPython.display import display
+    MISSING = ''
+except ImportError as e:  # `pip install .` without the notebook extra, or a Jupyter without ipywidgets
+    W, display, MISSING = None, print, (e.name or 'ipywidgets').partition('.')[0]
+
 LIMIT_S = 60.0  # a panel refuses a run estimated above a minute
 
 
-def show_in(out: W.Output, fig) -> None:
+class Unavailable:
+    """A panel where ipywidgets is missing: `show()` and `run()` print its one-line reason instead of failing.
+
+    Anything else asked of it raises ModuleNotFoundError with that line (a test needing the widgets then skips).
+    """
+
+    def __init__(self, panel: str, module: str):
+        self.panel, self.module = panel, module
+        self.reason = t('panels.no_widgets', panel=panel, module=module)
+
+    def show(self, *args, **kwargs):
+        print(self.reason)
+        return self
+
+    run = update = show
+
+    def __repr__(self) -> str:
+        return self.reason
+
+    def __getattr__(self, name):
+        if name.startswith('__'):
+            raise AttributeError(name)
+        raise ModuleNotFoundError(self.reason, name=self.module)
+
+
+class _NeedsWidgets:
+    """Constructing a panel without ipywidgets gives its Unavailable line, not an ImportError in the learner's cell."""
+
+    def __new__(cls, *args, **kwargs):
+        if W is None:
+            return Unavailable(cls.__name__, MISSING)
+        return super().__new__(cls)
+
+
+def show_in(out, fig) -> None:
     """Replace what an Output widget shows with a figure (13.3.1-13.3.3 panels).
 
     Not `with out: display(fig)`: capturing while a cell runs made Voila pages hang now and then
@@ -41,7 +79,7 @@ def results_area():
     return message, table, plot
 
 
-def framework_dropdown(fws) -> W.Dropdown:
+def framework_dropdown(fws):
     """The framework control: each framework shown by its name ('PyTorch', 'MXNet'), its id ('torch') the value."""
     return W.Dropdown(options=[(framework(fw).display, fw) for fw in fws], value=fws[0],
                       description=t('panels.framework'))
@@ -66,7 +104,7 @@ class Count:
         return used
 
 
-class Panel:
+class Panel(_NeedsWidgets):
     """The one panel base (13.3.1-13.3.4): Run, progress, message line, results table, plot; a failure is one line.
 
     A panel gives its controls, implements `_run_once(notes)` (append lines for the learner to `notes`)
@@ -204,7 +242,7 @@ class CommPanel(Panel):
         show_in(self.plot, plot_comm(r))
 
 
-class PipelinePanel:
+class PipelinePanel(_NeedsWidgets):
     """13.3.2 on any machine: a model of K products and copies, compute and copy times as sliders."""
 
     def __init__(self, compute_ms=2.6, copy_ms=1.2, iters=10):

@@ -1,5 +1,7 @@
 """Tables, plots, interactive panels and recordings (13.3.1, 13.3.2)."""
 MESSAGES = {
+    'panels.no_widgets': ('{panel}: this interactive panel needs {module}, which is not installed here; '
+                          'pip install ipywidgets, then restart the kernel'),
     'panels.col_variant': 'what ran',
     'panels.col_products': 'products',
     'panels.col_lane': 'lane',

@@ -1,5 +1,6 @@
 """表格、图、交互面板与录制结果（13.3.1、13.3.2）。"""
 MESSAGES = {
+    'panels.no_widgets': '{panel}：这个交互面板需要 {module}，但这里没有安装；请 pip install ipywidgets，然后重启内核',
     'panels.col_variant': '运行内容',
     'panels.col_products': '乘积个数',
     'panels.col_lane': '执行路',
