@@ -84,8 +84,14 @@ def graded():
 def test_worked_solution_passes_every_criterion(graded, task_id):
     verdict = graded[1][task_id]
     assert set(verdict) == CRITERIA[task_id]
-    assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
     o = verdict['overlap'].fields
+    if not verdict['overlap'].passed and o['measured'] < grader_overlap.THRESHOLD:  # a timing, on a busy machine:
+        from d2l_ext.grading import measurable  # the runner says 'cannot measure here' there, never 'not yet'
+        assert measurable.reason(measurable.state()) is not None, o
+        verdict = {k: c for k, c in verdict.items() if k != 'overlap'}
+    assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
+    if 'overlap' not in verdict:
+        return
     assert 0 <= o['measured'] <= 1 and 0 <= o['predicted'] <= 1 and o['threshold'] == grader_overlap.THRESHOLD
     if task_id.endswith(('after', 'flat')):  # reported beside the closed form, not judged
         assert verdict['overlap'].key == 'task.allreduce.overlap_info' and o['predicted'] == 0

@@ -15,9 +15,12 @@ from . import grading_ranks as ranks
 from .results import Prediction
 
 # (c) and (d) pass when, of the time their all-reduces were in flight, at least this fraction had backward
-# computing beside it: blocking calls and calls started after backward measure ~0 (only the microseconds between
-# a call's return and its wait: 0.000-0.002 here), the worked solutions 0.14-0.39 on two cores under a load of 6-10.
-THRESHOLD = 0.05
+# computing beside it. Measured (benchmarks/class_bench.py --overlap-basis, 5 runs each, H100 host 2026-12-06):
+# 16 idle cores: (c) 0.68-0.71, (d) 0.47-0.60, the serial control (all-reduces after backward) 0.00; the same
+# host held to 2 cores: (c) 0.26-0.51, (d) 0.42-0.68, serial 0.00. Waiting for every handle halfway through
+# backward measured 0.10 (tester, issue 33): 0.20 lies above that and below every reference run. A machine whose
+# other programs keep over half the cores busy is 'cannot measure here' (grading/measurable.py), not graded.
+THRESHOLD = 0.2
 # Timed alone, calls that took more than this many times the per-call overhead + bandwidth model (the lesson's,
 # fitted here) get a sentence saying so, with both numbers; the run does not test why.
 SLOW_RATIO = 2.0

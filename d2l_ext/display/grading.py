@@ -8,8 +8,11 @@ arithmetic are the verdict's details: `verdict.details()` in a notebook, `--json
 """
 from __future__ import annotations
 
+import csv
+import json
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..grading.core import BadSubmission, Verdict, message
 from ..i18n import t
@@ -250,3 +253,83 @@ def check(task_id: str, *functions, budget_s: float | None = None) -> CheckedVer
     print('\n'.join(lines(shown, compact=True)))
     shown._drawn_in = _execution_count()
     return shown
+
+
+# -- a class: the table and its figure, Gradescope's results.json, a score for nbgrader / otter-grader ----
+
+BARS = ('passed', 'not_yet', 'cannot_measure')  # the figure's groups: keys grading.class.<status>
+COLORS = {'passed': 'tab:green', 'not_yet': 'tab:orange', 'cannot_measure': 'tab:gray'}
+
+
+def write_table(rows: list[dict], out: str) -> list[str]:
+    """class.csv, class.json and class.png in `out`; returns their paths."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    fields = ['student', 'task', 'status', 'score', 'max_score', 'overlap', 'model', 'seconds']
+    with open(folder / 'class.csv', 'w', newline='', encoding='utf-8') as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    (folder / 'class.json').write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding='utf-8')
+    figure(rows).savefig(folder / 'class.png', dpi=120, bbox_inches='tight')
+    return [str(folder / n) for n in ('class.csv', 'class.json', 'class.png')]
+
+
+def figure(rows: list[dict]):
+    """Per task: students passed / not yet / could not measure (bars); the overlap measured, each student a dot."""
+    import matplotlib
+    matplotlib.use('Agg', force=False)
+    import matplotlib.pyplot as plt
+
+    tasks = list(dict.fromkeys(r['task'] for r in rows)) or ['-']
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(tasks) + 2), sharey=True)
+    start = [0] * len(tasks)
+    for status in BARS:
+        n = [sum(1 for r in rows if r['task'] == tid and (r['status'] == status or (
+            status == 'not_yet' and r['status'] not in ('passed', 'cannot_measure')))) for tid in tasks]
+        left.barh(range(len(tasks)), n, left=start, color=COLORS[status], label=t(f'grading.class.{status}'))
+        start = [a + b for a, b in zip(start, n)]
+    left.set_yticks(range(len(tasks)), tasks)
+    left.set_xlabel(t('grading.class.students'))
+    left.legend(loc='lower center', bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
+    for i, tid in enumerate(tasks):
+        got = [r['overlap'] for r in rows if r['task'] == tid and r['overlap'] is not None]
+        model = [r['model'] for r in rows if r['task'] == tid and r['model'] is not None]
+        right.plot(got, [i] * len(got), 'o', color='tab:blue', alpha=0.6)
+        if model:
+            right.plot([sorted(model)[len(model) // 2]] * 2, [i - 0.35, i + 0.35], color='black')
+    right.set_xlim(0, 1)
+    right.set_xlabel(t('grading.class.overlap'))
+    return fig
+
+
+def gradescope(verdicts: list[Verdict]) -> dict:
+    """Gradescope's results.json: one test per criterion (name, score, max_score, status, output)."""
+    from ..grading.registry import TASKS
+    tests = []
+    for v in verdicts:
+        scores = dict(TASKS[v.task].criteria) if v.task in TASKS else {}
+        for c in v.criteria:
+            top = 0 if c.fields.get('unmeasurable') else scores.get(c.id, 0)
+            output = criterion_line(c) + '\n' + message(c.key, c.fields)
+            if c.fields.get('unmeasurable'):
+                output += '\n' + t('grading.class.unmeasured_score')
+            tests.append({'name': f'{task_title(v.task)}: {c.id}', 'score': float(top if c.passed else 0),
+                          'max_score': float(top), 'status': 'passed' if c.passed else 'failed', 'output': output})
+    return {'score': sum(x['score'] for x in tests), 'output_format': 'text', 'tests': tests}
+
+
+def score(task_id: str, code) -> float:
+    """For nbgrader and otter-grader: grade `code` (a function or its source) and return the points; prints nothing."""
+    import contextlib
+    import io
+
+    from ..grading.classroom import points
+    from ..grading.runner import bad_input, grade
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            source = code if isinstance(code, str) else submitted(task_id, [code])
+            verdict = grade(task_id, source)
+        except BadSubmission as e:
+            verdict = bad_input(task_id, e)
+    return points(verdict)[0]

@@ -2,24 +2,48 @@
 
     source_of(task_id, path)        the learner's code for a task, from a .py file or their notebook's Build-it cell
     grade_class(folder, tasks)      every task in every submission -> rows (student, task, status, score, ...)
-    write_table(rows, out)          class.csv, class.json and class.png (passed / not yet / cannot measure per task,
-                                    the overlap measured beside the model's, every student a dot)
-    gradescope(verdicts)            Gradescope's results.json: one test per criterion, score / max_score / status
-    score(task_id, code)            for nbgrader and otter-grader: the points as a number, nothing on stderr
+    points(verdict)                 (points, maximum): one per criterion met that the task scores
+
+Drawn in d2l_ext.display.grading: the class table and figure (write_table), Gradescope's results.json
+(gradescope), and `score(task_id, code)` for nbgrader and otter-grader.
 """
 from __future__ import annotations
 
 import ast
-import csv
 import json
 import re
+import stat
 from pathlib import Path
 
 from .core import BadSubmission, Verdict
 
+MAX_BYTES = 1 << 20  # a learner's answer is a few functions; anything larger is the wrong file
 SUFFIXES = ('.py', '.ipynb')  # what a submission in a class folder may be
-BARS = ('passed', 'not_yet', 'cannot_measure')  # the figure's groups: keys grading.class.<status>
-COLORS = {'passed': 'tab:green', 'not_yet': 'tab:orange', 'cannot_measure': 'tab:gray'}
+
+
+def read_source(path: str) -> str:
+    """The learner's file as text; BadSubmission saying what to change if missing, a folder, unreadable, not UTF-8."""
+    p = Path(path)
+    try:
+        info = p.stat()
+    except FileNotFoundError:
+        raise BadSubmission('grading.no_file', path=path) from None
+    except OSError as e:
+        raise BadSubmission('grading.unreadable', path=path, error=e.strerror or type(e).__name__) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise BadSubmission('grading.is_dir', path=path)
+    if not stat.S_ISREG(info.st_mode):  # a pipe or a device would block or never end
+        raise BadSubmission('grading.not_regular', path=path)
+    if info.st_size > MAX_BYTES:
+        raise BadSubmission('grading.too_big', path=path, limit=MAX_BYTES)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise BadSubmission('grading.unreadable', path=path, error=e.strerror or type(e).__name__) from None
+    try:
+        return data.decode('utf-8-sig')
+    except UnicodeDecodeError:
+        raise BadSubmission('grading.not_utf8', path=path) from None
 
 
 def _cells(path: Path) -> list[str]:
@@ -72,7 +96,6 @@ def notebook_source(task_id: str, path: Path) -> str:
 
 def source_of(task_id: str, path: str) -> str:
     """The code to grade for `task_id` in a .py file or a notebook (.ipynb); BadSubmission if unusable."""
-    from .cli import read_source
     if str(path).endswith('.ipynb'):
         read_source(path)  # the same checks on the file (exists, size, UTF-8)
         return notebook_source(task_id, Path(path))
@@ -137,81 +160,3 @@ def grade_class(folder: str, tasks=None, *, progress: bool = True, budget_s=None
     if bar is not None:
         bar.close()
     return rows, verdicts
-
-
-def write_table(rows: list[dict], out: str) -> list[str]:
-    """class.csv, class.json and class.png in `out`; returns their paths."""
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    fields = ['student', 'task', 'status', 'score', 'max_score', 'overlap', 'model', 'seconds']
-    with open(folder / 'class.csv', 'w', newline='', encoding='utf-8') as f:
-        writer = csv.DictWriter(f, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(rows)
-    (folder / 'class.json').write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding='utf-8')
-    figure(rows).savefig(folder / 'class.png', dpi=120, bbox_inches='tight')
-    return [str(folder / n) for n in ('class.csv', 'class.json', 'class.png')]
-
-
-def figure(rows: list[dict]):
-    """Per task: students passed / not yet / could not measure (bars); the overlap measured, each student a dot."""
-    import matplotlib
-    matplotlib.use('Agg', force=False)
-    import matplotlib.pyplot as plt
-
-    from ..i18n import t
-    tasks = list(dict.fromkeys(r['task'] for r in rows)) or ['-']
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(tasks) + 2), sharey=True)
-    start = [0] * len(tasks)
-    for status in BARS:
-        n = [sum(1 for r in rows if r['task'] == tid and (r['status'] == status or (
-            status == 'not_yet' and r['status'] not in ('passed', 'cannot_measure')))) for tid in tasks]
-        left.barh(range(len(tasks)), n, left=start, color=COLORS[status], label=t(f'grading.class.{status}'))
-        start = [a + b for a, b in zip(start, n)]
-    left.set_yticks(range(len(tasks)), tasks)
-    left.set_xlabel(t('grading.class.students'))
-    left.legend(loc='lower center', bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
-    for i, tid in enumerate(tasks):
-        got = [r['overlap'] for r in rows if r['task'] == tid and r['overlap'] is not None]
-        model = [r['model'] for r in rows if r['task'] == tid and r['model'] is not None]
-        right.plot(got, [i] * len(got), 'o', color='tab:blue', alpha=0.6)
-        if model:
-            right.plot([sorted(model)[len(model) // 2]] * 2, [i - 0.35, i + 0.35], color='black')
-    right.set_xlim(0, 1)
-    right.set_xlabel(t('grading.class.overlap'))
-    return fig
-
-
-def gradescope(verdicts: list[Verdict]) -> dict:
-    """Gradescope's results.json: one test per criterion (name, score, max_score, status, output)."""
-    from ..display.grading import criterion_line, task_title
-    from ..i18n import t
-    from .core import message
-    from .registry import TASKS
-    tests = []
-    for v in verdicts:
-        scores = dict(TASKS[v.task].criteria) if v.task in TASKS else {}
-        for c in v.criteria:
-            top = 0 if c.fields.get('unmeasurable') else scores.get(c.id, 0)
-            output = criterion_line(c) + '\n' + message(c.key, c.fields)
-            if c.fields.get('unmeasurable'):
-                output += '\n' + t('grading.class.unmeasured_score')
-            tests.append({'name': f'{task_title(v.task)}: {c.id}', 'score': float(top if c.passed else 0),
-                          'max_score': float(top), 'status': 'passed' if c.passed else 'failed', 'output': output})
-    return {'score': sum(x['score'] for x in tests), 'output_format': 'text', 'tests': tests}
-
-
-def score(task_id: str, code) -> float:
-    """For nbgrader and otter-grader: grade `code` (a function or its source) and return the points; prints nothing."""
-    import contextlib
-    import io
-
-    from ..display.grading import submitted
-    from .runner import bad_input, grade
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        try:
-            source = code if isinstance(code, str) else submitted(task_id, [code])
-            verdict = grade(task_id, source)
-        except BadSubmission as e:
-            verdict = bad_input(task_id, e)
-    return points(verdict)[0]

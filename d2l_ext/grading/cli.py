@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import stat
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -22,9 +21,6 @@ from pathlib import Path
 from ..cliparse import OneLineParser
 from ..i18n import t
 from .core import EXIT_CODES, BadSubmission
-
-MAX_BYTES = 1 << 20  # a learner's answer is a few functions; anything larger is the wrong file
-
 
 _Parser = OneLineParser  # one line, exit 2 (argparse would print the whole usage first)
 
@@ -60,31 +56,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return s
 
 
-def read_source(path: str) -> str:
-    """The learner's file as text; BadSubmission saying what to change if missing, a folder, unreadable, not UTF-8."""
-    p = Path(path)
-    try:
-        info = p.stat()
-    except FileNotFoundError:
-        raise BadSubmission('grading.no_file', path=path) from None
-    except OSError as e:
-        raise BadSubmission('grading.unreadable', path=path, error=e.strerror or type(e).__name__) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise BadSubmission('grading.is_dir', path=path)
-    if not stat.S_ISREG(info.st_mode):  # a pipe or a device would block or never end
-        raise BadSubmission('grading.not_regular', path=path)
-    if info.st_size > MAX_BYTES:
-        raise BadSubmission('grading.too_big', path=path, limit=MAX_BYTES)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise BadSubmission('grading.unreadable', path=path, error=e.strerror or type(e).__name__) from None
-    try:
-        return data.decode('utf-8-sig')
-    except UnicodeDecodeError:
-        raise BadSubmission('grading.not_utf8', path=path) from None
-
-
 def _list(as_json: bool) -> int:
     from .registry import listing
     rows = listing()
@@ -104,7 +75,7 @@ def _language(args) -> None:
 
 
 def _write_gradescope(verdicts, out) -> str:
-    from .classroom import gradescope
+    from ..display.grading import gradescope
     path = Path(out or '.') / 'results.json'
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(gradescope(verdicts), ensure_ascii=False, indent=1), encoding='utf-8')
@@ -112,7 +83,8 @@ def _write_gradescope(verdicts, out) -> str:
 
 
 def _class(args) -> int:
-    from .classroom import grade_class, write_table
+    from ..display.grading import write_table
+    from .classroom import grade_class
     from .runner import check_budget
     try:
         check_budget(args.budget)

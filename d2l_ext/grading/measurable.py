@@ -52,12 +52,11 @@ def state() -> dict:
 
 def reason(machine: dict, needed: int = CORES_NEEDED) -> tuple[str, dict] | None:
     """(catalogue key, fields) saying why a timed criterion cannot be shown here, or None when it can."""
-    from ..display.verdict import num
     if machine['cores'] < needed:
         return 'grading.unmeasurable.cores', {'cores': machine['cores'], 'needed': needed}
     share = float(os.environ.get('D2L_EXT_GRADING_LOAD_SHARE', LOAD_SHARE))
     if machine['busy'] > share:
-        return 'grading.unmeasurable.load', {'busy': num(machine['busy'], '%'), 'limit': num(share, '%')}
+        return 'grading.unmeasurable.load', {'busy': machine['busy'], 'limit': share}
     return None
 
 

@@ -20,19 +20,16 @@ import secrets
 import select
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 
-from . import integrity, measurable, registry, sandbox
+from . import integrity, registry, sandbox
 from .core import (
     BadSubmission,
     Criterion,
     Verdict,
     criterion,
-    is_out_of_memory,
-    load_submission,
     parse_submission,
     untouched,
 )
@@ -262,61 +259,3 @@ def _verdict(task_id, returncode, *, hung, started, bound, seconds, printed='', 
         return Verdict(task_id, status, [Criterion('input', False, result['key'], result['fields'])], seconds,
                        bound, printed)
     return stopped(status, result['key'], **result['fields'])
-
-
-# -- inside the grading process (forked by the keeper, sandbox.py) ---------------------------------------
-
-def _plain(value):
-    """JSON for what a grader may put in a criterion's fields: numpy and torch scalars, tuples, else text."""
-    for name in ('item', 'tolist'):
-        with contextlib.suppress(Exception):
-            return getattr(value, name)()
-    return str(value)
-
-
-def _sender(write: int, nonce: str):
-    def send(**message):
-        data = (json.dumps({**message, 'nonce': nonce}, default=_plain) + '\n').encode()
-        while data:
-            data = data[os.write(write, data):]
-    return send
-
-
-def child_main(request: dict, keeper: int) -> None:
-    """The grading process: import the task, load the learner's source, grade it, check the grader, report, exit."""
-    send = _sender(request.pop('result_fd'), request.pop('nonce'))
-    from ..i18n import set_language
-    set_language(request['language'])
-    try:
-        task = registry.load(request['target'])
-        budget = request['budget_s'] or float(task.budget_s())
-    except Exception as e:  # noqa: BLE001 (a task module that does not import is reported, not a traceback)
-        send(event='result', status='crashed', key='grading.task_broken', fields={'error': _error(e)})
-        os._exit(0)
-    send(event='started', budget_s=budget)
-    grade_fn, changed, before = task.grade, integrity.changed, integrity.snapshot()  # held before any learner code
-    try:
-        submission = load_submission(task, request['source'], request['filename'])
-        machine = measurable.state()  # before the learner's code runs: cores, and what others keep busy
-        criteria = [c if isinstance(c, Criterion) else Criterion(**c) for c in grade_fn(submission)]
-        criteria = measurable.mark(criteria, machine)
-        what = changed(before)
-        if what:
-            criteria.append(criterion('integrity', False, 'grading.tampered', what=what))
-        result = {'status': 'graded', 'criteria': [vars(c) for c in criteria]}
-    except BadSubmission as e:
-        result = {'status': 'bad_input', 'key': e.key, 'fields': e.fields}
-    except BaseException as e:  # noqa: BLE001 (anything escaping grade, even SystemExit, is this run's verdict)
-        oom = is_out_of_memory(e)
-        result = {'status': 'out_of_memory' if oom else 'crashed',
-                  'key': 'grading.out_of_memory' if oom else 'grading.crashed_error', 'fields': {'error': _error(e)}}
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    send(event='result', **result)
-    os._exit(0)  # threads the learner's code left running must not hold the process open
-
-
-def _error(e: BaseException) -> str:
-    text = f'{type(e).__name__}: {e}' if str(e) else type(e).__name__
-    return text.splitlines()[0][:300]

@@ -33,7 +33,7 @@ MESSAGES = {
                                'cores (or a GPU)'),
     # why a timed criterion cannot be measured on this machine
     'grading.unmeasurable.cores': '{cores} core(s) free for {needed} lanes or processes',
-    'grading.unmeasurable.load': 'other programs used {busy} of the cores (at most {limit})',
+    'grading.unmeasurable.load': 'other programs used {busy:.0%} of the cores (at most {limit:.0%})',
     # submissions that pass without doing the task
     'grading.worked_solution': "{name} is the package's worked solution, not your code: write your own",
     'grading.tampered': 'your code changed the grader ({what}): graders are not part of the answer',

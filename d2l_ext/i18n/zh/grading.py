@@ -32,7 +32,7 @@ MESSAGES = {
     'grading.change_machine': '代码无须修改：请在更空闲、核心更多（或有 GPU）的机器上再评一次',
     # 本机为什么无法测量计时的标准
     'grading.unmeasurable.cores': '{needed} 条执行路或进程只有 {cores} 个空闲核心',
-    'grading.unmeasurable.load': '其他程序占用了 {busy} 的核心（至多 {limit}）',
+    'grading.unmeasurable.load': '其他程序占用了 {busy:.0%} 的核心（至多 {limit:.0%}）',
     # 没有完成任务却想通过的提交
     'grading.worked_solution': '{name} 是本包的参考答案，不是你的代码：请自己编写',
     'grading.tampered': '你的代码改动了评分程序（{what}）：评分程序不属于答案',

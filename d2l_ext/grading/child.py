@@ -1,0 +1,71 @@
+"""The grading process (every "Build it" task), forked by the keeper (sandbox.py): grade, check the grader, report.
+
+It imports the task, loads the learner's source, notes the machine's state (measurable.py), runs the task's
+grader, checks that the learner's code left the grader as it was (integrity.py), and sends one result line,
+marked with the grader's nonce, on the result channel; the grader's own process judges it (runner.py).
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+
+from . import integrity, measurable, registry
+from .core import BadSubmission, Criterion, criterion, is_out_of_memory, load_submission
+
+
+def _plain(value):
+    """JSON for what a grader may put in a criterion's fields: numpy and torch scalars, tuples, else text."""
+    for name in ('item', 'tolist'):
+        with contextlib.suppress(Exception):
+            return getattr(value, name)()
+    return str(value)
+
+
+def _sender(write: int, nonce: str):
+    def send(**message):
+        data = (json.dumps({**message, 'nonce': nonce}, default=_plain) + '\n').encode()
+        while data:
+            data = data[os.write(write, data):]
+    return send
+
+
+def child_main(request: dict, keeper: int) -> None:
+    """The grading process: import the task, load the learner's source, grade it, check the grader, report, exit."""
+    send = _sender(request.pop('result_fd'), request.pop('nonce'))
+    from ..i18n import set_language
+    set_language(request['language'])
+    try:
+        task = registry.load(request['target'])
+        budget = request['budget_s'] or float(task.budget_s())
+    except Exception as e:  # noqa: BLE001 (a task module that does not import is reported, not a traceback)
+        send(event='result', status='crashed', key='grading.task_broken', fields={'error': _error(e)})
+        os._exit(0)
+    send(event='started', budget_s=budget)
+    grade_fn, changed, before = task.grade, integrity.changed, integrity.snapshot()  # held before any learner code
+    try:
+        submission = load_submission(task, request['source'], request['filename'])
+        machine = measurable.state()  # before the learner's code runs: cores, and what others keep busy
+        criteria = [c if isinstance(c, Criterion) else Criterion(**c) for c in grade_fn(submission)]
+        criteria = measurable.mark(criteria, machine)
+        what = changed(before)
+        if what:
+            criteria.append(criterion('integrity', False, 'grading.tampered', what=what))
+        result = {'status': 'graded', 'criteria': [vars(c) for c in criteria]}
+    except BadSubmission as e:
+        result = {'status': 'bad_input', 'key': e.key, 'fields': e.fields}
+    except BaseException as e:  # noqa: BLE001 (anything escaping grade, even SystemExit, is this run's verdict)
+        oom = is_out_of_memory(e)
+        result = {'status': 'out_of_memory' if oom else 'crashed',
+                  'key': 'grading.out_of_memory' if oom else 'grading.crashed_error', 'fields': {'error': _error(e)}}
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    send(event='result', **result)
+    os._exit(0)  # threads the learner's code left running must not hold the process open
+
+
+def _error(e: BaseException) -> str:
+    text = f'{type(e).__name__}: {e}' if str(e) else type(e).__name__
+    return text.splitlines()[0][:300]
