@@ -188,9 +188,36 @@ def _run(args) -> int:
             progress.close()
         if not args.json:
             print(text(results[-1]), flush=True)
+            for line in caveats(args.command, results[-1].to_json()):
+                print(line, flush=True)
     if args.json:
-        print(json.dumps({'command': args.command, 'results': [r.to_json() for r in results]}, indent=1))
+        print(json.dumps({'command': args.command, 'results': [dict(r.to_json(), caveats=caveats(args.command,
+                                                                                                 r.to_json()))
+                                                               for r in results]}, indent=1))
     return 0
+
+
+def _medians(data):
+    """Every 'median' (seconds) in a result's JSON, however deep."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == 'median' and isinstance(value, (int, float)):
+                yield float(value)
+            else:
+                yield from _medians(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _medians(value)
+
+
+def caveats(command: str, data: dict) -> list[str]:
+    """What the table cannot show (issue 35): lanes that took turns on too few cores, times below the noise floor."""
+    from .machine import noise_line, turns_line
+    if command == 'parallel':  # every CPU lane needs a core of its own to run beside the other
+        turns = turns_line(sum(lane.get('kind') == 'cpu' for lane in data.get('lanes') or []))
+    else:  # 13.3.2 on a CPU: the products and the copy thread need a core each
+        turns = turns_line(2, what='threads') if (data.get('lane') or {}).get('kind') == 'cpu' else ''
+    return [line for line in (turns, noise_line(*_medians(data))) if line]
 
 
 def hang_bound(command: str, repeats: int, estimate: float) -> tuple[float, float]:

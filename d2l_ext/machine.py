@@ -140,3 +140,34 @@ def cpu_steal_seconds() -> float:
         return int(fields[8]) / os.sysconf('SC_CLK_TCK')
     except (OSError, IndexError, ValueError):
         return float('nan')
+
+
+# -- one core, said plainly (issue 35): the CLI, the lessons and the grader use these two, nothing else -------
+
+NOISE_S = 1e-3  # below about a millisecond a timing is mostly the clock and the scheduler: called noise
+TURNS = {'lanes': 'machine.turns_lanes', 'processes': 'machine.turns_processes', 'threads': 'machine.turns_threads'}
+
+
+def turns_line(needed: int, cores: int | None = None, what: str = 'lanes') -> str:
+    """The one line for work that needs more cores than this machine gives, or '' when each gets a core of its own.
+
+    turns_line(2, 1) -> 'this machine has 1 core for 2 lanes: they take turns, so no overlap or speedup can be
+    measured here'. `what` is 'lanes' (13.3.1, 13.3.3), 'processes' (13.3.4's gloo ranks) or 'threads' (13.3.2's
+    products and copies on a CPU);
+    `cores` defaults to the cores this process may use (cpu_cores). Print it instead of, or right beside, any
+    overlap or speedup measured with that work.
+    """
+    from .i18n import t
+    have = cpu_cores() if cores is None else int(cores)
+    if have >= needed:
+        return ''
+    count = t('machine.one_core') if have == 1 else t('machine.cores', count=have)
+    return t(TURNS[what], cores=count, needed=needed)
+
+
+def noise_line(*seconds: float) -> str:
+    """One line saying times below NOISE_S are noise when any of `seconds` is below it, else ''."""
+    from .i18n import t
+    if any(s is not None and 0 <= s < NOISE_S for s in seconds):
+        return t('machine.noise', ms=f'{NOISE_S * 1e3:g}')
+    return ''
