@@ -282,3 +282,13 @@ def test_the_lanes_table_has_a_row_per_lane():
     with using_language('en'):
         frame = dp.lanes_table({'torch': lanes}).data
     assert len(frame) == 2 and list(frame.columns) == ['framework', 'lane', 'what it is']
+
+
+def test_chinese_lines_put_no_space_after_chinese_punctuation():
+    gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
+    with using_language('zh'):
+        assert dp.items([('CPU 执行路 0（2 个核心中的 1 个）', '16.9 毫秒'), ('GPU 0', '1.00 秒')]) == (
+            'CPU 执行路 0（2 个核心中的 1 个）16.9 毫秒；GPU 0 1.00 秒')
+        assert '） ' not in dp.baseline_name(gpu) or '）' not in dp.baseline_name(gpu)
+    with using_language('en'):
+        assert dp.items([('lane 0', '16.9 ms'), ('lane 1', '17.0 ms')]) == 'lane 0 16.9 ms; lane 1 17.0 ms'

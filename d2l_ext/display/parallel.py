@@ -23,6 +23,17 @@ def _sentences(*parts: str) -> str:
     return ('' if language() == 'zh' else ' ').join(p for p in parts if p)
 
 
+def tidy(text: str) -> str:
+    """Chinese spacing: no space after Chinese punctuation ('GPU 0（NVIDIA H200）做两份工作'); English as it is."""
+    import re
+    return re.sub(r'([）：，；。]) ', r'\1', text) if language() == 'zh' else text
+
+
+def items(pairs) -> str:
+    """'name value; name value' (zh: '；'), each value as verdict.num gives it: 13.3.1's rate and prediction lines."""
+    return tidy(t('parallel.sep').join(t('parallel.item', name=name, value=value) for name, value in pairs))
+
+
 def variant_name(area: str, key: str) -> str:
     """A row's name in the plot language: '<area>.variant.<key>' where the catalogue has it, else the key."""
     from ..i18n import catalogue
@@ -55,7 +66,7 @@ def serial(result) -> Measurement:
 def baseline_name(result) -> str:
     """What the baseline row is: one lane with all the cores (CPU lanes), else the first lane alone."""
     if result.baseline_lane is not None:
-        return t('parallel.name.device', lane=Lane.from_dict(result.baseline_lane).label)
+        return tidy(t('parallel.name.device', lane=Lane.from_dict(result.baseline_lane).label))
     return t('parallel.name.all_cores', cores=result.baseline_cores)
 
 
