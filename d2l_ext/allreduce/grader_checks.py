@@ -56,7 +56,7 @@ def safe(cases) -> object:
                 waits = [w for w in step['waits'] if w[0] < before]
                 # a handle whose future was taken (and not wait()ed) counts as waited through that future
                 futures = [c for c in started if c.get('waited') is None and (c.get('future') or math.inf) < before]
-                if len(step['calls']) > len(rep['sizes']):  # hooks of an earlier step still registered
+                if rep.get('sizes') and len(step['calls']) > len(rep['sizes']):  # hooks of an earlier step left
                     return criterion('safe', False, 'task.allreduce.leftover_hooks', calls=len(step['calls']),
                                      params=len(rep['sizes']), step=s + 1)
                 if len(waits) + len(futures) < len(started):

@@ -23,92 +23,12 @@ from torch import nn
 from ..grading.core import Task, criterion
 from . import grading_ranks as ranks
 from . import task_grader as grader
-from .steps import loss_of
+from .steps import allreduce_in_buckets, allreduce_in_hooks, backward_then_allreduce, flat_allreduce, loss_of
 
 BUCKET_MB = (0.375, 0.1875, 0.125)  # 6, 3 and 2 of the model's six 1/16 MB gradients: 1, 2 and 3 buckets
 
 
-# -- the worked solutions (the single copy: the lesson's collapsed cells show exactly these sources) --
-
-def backward_then_allreduce(model, X, y, optimizer):
-    """(a): the whole backward pass first, then one all-reduce per gradient, averaged."""
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for p in model.parameters():
-        if p.grad is None:  # a frozen parameter has no gradient to send
-            continue
-        p.grad /= dist.get_world_size()  # the sum of the averages / n = the average over the whole minibatch
-        dist.all_reduce(p.grad)  # blocks until every process has contributed
-    optimizer.step()
-
-
-def flat_allreduce(model, X, y, optimizer):
-    """(b): every gradient copied into one flat buffer, one all-reduce, copied back."""
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    grads = [p.grad for p in model.parameters() if p.grad is not None]
-    flat = torch.cat([g.reshape(-1) for g in grads]) / dist.get_world_size()
-    dist.all_reduce(flat)  # one call: one start-up cost instead of one per tensor
-    offset = 0
-    for g in grads:
-        g.copy_(flat[offset:offset + g.numel()].view_as(g))
-        offset += g.numel()
-    optimizer.step()
-
-
-def allreduce_in_hooks(model, X, y, optimizer):
-    """(c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
-    works = []
-
-    def send(p):
-        p.grad /= dist.get_world_size()
-        works.append(dist.all_reduce(p.grad, async_op=True))  # returns at once; backward goes on
-
-    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for work in works:
-        work.wait()  # every gradient summed before the update reads it
-    for hook in hooks:
-        hook.remove()
-    optimizer.step()
-
-
-def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
-    """(d): buckets of bucket_mb MiB filled in reverse parameter order, each all-reduced once full."""
-    params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order
-    buckets, current, size = [], [], 0
-    for p in params:  # a bucket closes once it holds bucket_mb MiB (2**20 bytes), as DDP's do
-        current.append(p)
-        size += p.numel() * p.element_size()
-        if size >= bucket_mb * 2**20:
-            buckets.append(current)
-            current, size = [], 0
-    buckets += [current] if current else []
-    bucket_of = {p: b for b, members in enumerate(buckets) for p in members}
-    missing = [len(members) for members in buckets]  # gradients each bucket still waits for
-    works = []
-
-    def ready(p):
-        b = bucket_of[p]
-        missing[b] -= 1
-        if missing[b] == 0:  # full: one flat buffer, its all-reduce started, backward goes on
-            flat = torch.cat([q.grad.reshape(-1) for q in buckets[b]]) / dist.get_world_size()
-            works.append((buckets[b], flat, dist.all_reduce(flat, async_op=True)))
-
-    hooks = [p.register_post_accumulate_grad_hook(ready) for p in params]
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for members, flat, work in works:
-        work.wait()
-        offset = 0
-        for q in members:  # the summed bucket back into each gradient
-            q.grad.copy_(flat[offset:offset + q.numel()].view_as(q))
-            offset += q.numel()
-    for hook in hooks:
-        hook.remove()
-    optimizer.step()
-
+# -- the worked solutions: the technique's one home, allreduce/steps.py (the lesson's cells show its source) --
 
 SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_allreduce,
              '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}

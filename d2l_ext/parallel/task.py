@@ -15,6 +15,7 @@ import torch
 
 from ..grading.core import Task, criterion, is_out_of_memory
 from ..overlap import busy, overlap_fraction, union
+from .together import run_together  # noqa: F401 (the worked solution: the one lane runner, the lesson's cell)
 
 KINDS = ('cpu', 'gpu')  # lane kinds: the keys task.lanes.unsafe_<kind>
 SIZE = {'cpu': 512, 'gpu': 4000}  # matrix size per lane kind
@@ -23,23 +24,6 @@ THRESHOLD = 0.5  # the shorter lane must have run at least half of its busy time
 PREDICTED = 1.0  # lanes started together: the shorter one runs its whole busy time inside the longer one's
 SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the budget must hold on a busy old laptop)
 DEFAULT_THREADS = torch.get_num_threads()  # PyTorch's own setting here: a lane that never sets its share keeps it
-
-
-# -- the worked solution (the single copy: 13.3.1's collapsed cell shows exactly this source) ----
-
-def run_together(lanes, works):
-    """Run works[i] on lanes[i], all at the same time; return their results in order."""
-    def on_cpu(lane, work):
-        torch.set_num_threads(lane.threads)  # this thread's share of the cores (a per-thread setting)
-        return work()
-    with ThreadPoolExecutor(len(lanes)) as pool:  # CPU lanes start first, each on its own thread ...
-        cpu = {i: pool.submit(on_cpu, lane, works[i]) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
-        gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}  # ... then GPU work is queued
-        results = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
-    for lane in lanes:
-        if lane.kind == 'gpu':
-            torch.cuda.synchronize(lane.index)  # every GPU used, not only the current one
-    return results
 
 
 # -- the grader ------------------------------------------------------------------------------------
