@@ -46,7 +46,7 @@ def lane_step(i, params, X, y, n_total):
     with stage(i, 'loss'):
         D = y_hat - y
         loss = (D * D).sum() / (2 * n_total)
-        dY = D / n_total  # d loss / d y_hat
+        dY = D / n_total  # d loss / d y_hat  #zh: 损失对 y_hat 的导数
     with stage(i, 'fc2 bwd'):
         dW2, db2, dH = H.T @ dY, dY.sum(0), dY @ W2.T
     with stage(i, 'relu bwd'):
@@ -58,17 +58,18 @@ def lane_step(i, params, X, y, n_total):
 
 def mlp_step(lanes, params, X, y, lr):
     """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
-    server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU
+    server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU  #zh: 权重在服务器（CPU）上
     halves = []
     for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'copy in'):  # lane i gets a fresh copy of the weights and its half of the rows
+        with stage(i, 'copy in'):  # lane i: fresh weights, half of the rows  #zh: 执行路 i：新的权重副本和一半样本
             w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
             halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
-    # Both halves at once, each on its lane; each loss is divided by all n rows, so the gradients add up.
+    # Both halves at once, each on its lane.  #zh: 两半同时在各自的执行路上运行。
+    # Each loss is divided by all n rows, so the gradients add up.  #zh: 每个损失都除以全部 n 个样本，所以梯度可以相加。
     results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
-    with stage(SERVER, 'grad copy'):  # every gradient to the server
+    with stage(SERVER, 'grad copy'):  # every gradient to the server  #zh: 所有梯度传到服务器
         grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
-    with stage(SERVER, 'sum'):  # waits for both lanes
+    with stage(SERVER, 'sum'):  # waits for both lanes  #zh: 等待两条执行路
         total = {k: grads[0][k] + grads[1][k] for k in params}
     with stage(SERVER, 'update'):
         return {k: params[k] - lr * total[k] for k in params}
