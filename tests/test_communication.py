@@ -336,3 +336,13 @@ def test_the_lesson_worked_solution_is_the_package_run_and_copy():
     source = open(SRC, encoding='utf-8').read()
     defs = [n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == 'run_and_copy']
     assert ast.get_source_segment(source, defs[1]) == inspect.getsource(copying.run_and_copy).rstrip('\n')
+
+
+def test_every_result_keeps_its_statistics_for_details(rec):
+    ex = _ex3([1.4, 1.5, 1.6])
+    with using_language('en'):
+        table = ex.details()
+        assert {'median (s)', 'IQR (s)', 'every repeat (s)'} <= set(table.columns) and len(table) >= 3
+        comm = rec.comm[0].details()
+    assert len(comm) == 4 * len(rec.comm[0].rows) and 'every repeat (s)' in comm.columns
+    assert len(rec.first_copy.details()) and len(rec.comm_timelines[0].details()) == len(rec.comm_timelines[0].events)

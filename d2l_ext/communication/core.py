@@ -18,6 +18,7 @@ from ..parallel.core import with_progress
 from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workloads import check_budget, resolve_workload
+from .tracing import Detailed
 
 VARIANTS = ('run', 'copy', 'run_then_copy', 'overlapped')
 
@@ -90,7 +91,7 @@ def copy_overlap(events) -> dict:
 
 
 @dataclass
-class CommRow(Result):
+class CommRow(Detailed, Result):
     """One copy mode: medians of run, copy, run then copy and overlapped, what to expect, every repeat."""
     area = 'communication'
     mode: str
@@ -113,7 +114,7 @@ class CommRow(Result):
 
 
 @dataclass
-class CommResult(Result):
+class CommResult(Detailed, Result):
     """13.3.2 on one lane: a row per copy mode, and the link's plain copy speed (None without a GPU)."""
     area = 'communication'
     framework: str
@@ -126,6 +127,11 @@ class CommResult(Result):
     rows: list[CommRow]
     machine: dict = field(default_factory=dict)
     experiment: str = 'comm'
+
+    def details(self):
+        """Every variant of every copy mode: median, IQR, min, max and every repeat."""
+        from ..results import frame
+        return frame([row for r in self.rows for row in r.table_rows()], self.area)
 
     def table_rows(self):
         return [dict(mode=r.mode, run=r.run, copy=r.copy, run_then_copy=r.run_then_copy, overlapped=r.overlapped,

@@ -221,8 +221,16 @@ def traced_run(fn, lane, seed: int = 1) -> dict:
                 cores=cpu / wall if wall > 0 else None)
 
 
+class Detailed:
+    """details(): every statistic of a 13.3.2 result as a table (medians, IQR, every repeat), shown only when asked;
+    the lesson's cells print one verdict line instead."""
+
+    def details(self):
+        return self.to_frame()
+
+
 @dataclass
-class CommTimeline(Result):
+class CommTimeline(Detailed, Result):
     """When each product and each copy ran, one row per stream (GPU) or thread (CPU analogue)."""
     area = 'communication'
     plan: str
