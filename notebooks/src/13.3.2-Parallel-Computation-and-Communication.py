@@ -158,31 +158,40 @@ def run_and_copy(x, w, buffers, lane):
     if lane.kind == 'gpu':
         compute = torch.cuda.current_stream(x.device)
         copy_stream = torch.cuda.Stream(x.device)
-        for buf in buffers:                       # pinned by the caller: the copy engine writes them directly
+        # pinned by the caller: the copy engine writes them directly  #zh: 调用者已分配锁页内存：复制引擎直接写入
+        for buf in buffers:
             y = x.mm(w)
             done = torch.cuda.Event()
-            done.record(compute)                  # a marker after this product
+            # a marker after this product  #zh: 在这个乘积之后做一个标记
+            done.record(compute)
             with torch.cuda.stream(copy_stream):
-                copy_stream.wait_event(done)      # the copy waits for this product only
+                # the copy waits for this product only  #zh: 复制只等待这个乘积
+                copy_stream.wait_event(done)
                 buf.copy_(y, non_blocking=True)
-                y.record_stream(copy_stream)      # y's memory is not reused before its copy ran
-        copy_stream.synchronize()                 # the host waits for the last copy: safe to read now
+                # y's memory is not reused before its copy ran  #zh: 复制完成之前不重用 y 的内存
+                y.record_stream(copy_stream)
+        # the host waits for the last copy: safe to read now  #zh: 主机等待最后一次复制：现在可以安全读取
+        copy_stream.synchronize()
         return buffers
     todo = queue.Queue()
 
     def copier():
-        torch.set_num_threads(1)                  # the copy thread's own share: one core
+        # the copy thread's own share: one core  #zh: 复制线程自己的份额：一个核心
+        torch.set_num_threads(1)
         while (item := todo.get()) is not None:
             buf, y = item
             buf.copy_(y)
 
     helper = threading.Thread(target=copier)
     helper.start()
-    torch.set_num_threads(lane.threads)           # the computing thread's share of the cores
+    # the computing thread's share of the cores  #zh: 计算线程分到的核心
+    torch.set_num_threads(lane.threads)
     for buf in buffers:
-        todo.put((buf, x.mm(w)))                  # hand product i over, compute product i + 1
+        # hand product i over, compute product i + 1  #zh: 交出乘积 i，计算乘积 i + 1
+        todo.put((buf, x.mm(w)))
     todo.put(None)
-    helper.join()                                 # the CPU's synchronize: every copy has landed
+    # the CPU's synchronize: every copy has landed  #zh: CPU 上的同步：每次复制都已完成
+    helper.join()
     return buffers
 
 
