@@ -156,8 +156,10 @@ def plot_steps(result, guess=None, ids=None, title=None):
     right.set_xlabel(style.plot_text('allreduce.plot.share'))
     handles = [Patch(color=colours[p], label=style.plot_text(f'allreduce.part.{p}')) for p in PARTS] + [
         Line2D([], [], ls='', marker='o', color=style.color('measured'), label=style.plot_text('style.measured')),
-        Patch(fill=False, hatch='///', edgecolor=style.color('predicted'), label=style.plot_text('style.predicted')),
-        Line2D([], [], ls='', marker='D', color=style.color('guess'), label=style.plot_text('style.guess'))]
+        Patch(fill=False, hatch='///', edgecolor=style.color('predicted'), label=style.plot_text('style.predicted'))]
+    if guess is not None:
+        handles.append(Line2D([], [], ls='', marker='D', color=style.color('guess'),
+                              label=style.plot_text('style.guess')))
     fig.legend(handles=handles, loc='outside lower center', ncol=3, frameon=False)
     fig.suptitle(title or style.plot_text('allreduce.plot.title'))
     return fig

@@ -16,21 +16,16 @@
 # # Extra: Gradients All-Reduced While Backward Still Runs
 #
 # Section 13.3.2 notes that distributed optimization moves data to aggregate gradients across accelerators: an
-# **all-reduce**, where every process contributes its gradients and receives their sum. Frameworks run it while
-# backward still computes. You write four versions of the step, then measure how much really overlaps.
-#
-# In *data parallelism* every process holds the same MLP and a share of the minibatch. CPU processes talk through
-# gloo; one process per GPU, through NCCL.
+# **all-reduce**, where every process contributes its gradients and receives their sum. In *data parallelism*
+# every process holds the same MLP and a share of the minibatch. You write four versions of the step, then measure
+# how much of the all-reduce runs while backward still computes.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
 # 12.3.2节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这就是**全归约**
-# （all-reduce）：每个进程贡献自己的梯度，并得到它们的和。深度学习框架在反向传播仍在计算时就进行全归约。
-# 下面你先写出训练步的四个版本，再测量其中有多少真正同时进行。
-#
-# 在*数据并行*中，每个进程持有同样的多层感知机和小批量中的一份。CPU 上的进程通过 gloo 通信；每个 GPU 一个进程时，
-# 通过 NCCL 通信。
+# （all-reduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
+# 小批量中的一份。下面你先写出训练步的四个版本，再测量全归约有多少是在反向传播仍在计算时进行的。
 
 # %%
 # %matplotlib inline
@@ -58,22 +53,21 @@ print(show.machine_text(BACKEND, WORLD))
 # %% [markdown]
 # ## Build it: four versions of the step
 #
-# Each process runs the step on its share `X, y`. Dividing each gradient by the number of processes before the sum
-# gives the whole minibatch's average. You write the step four times, each closer to what DDP does, with
-# `loss_of`, `dist` and `torch`. The check runs it on two processes for 3 steps against one float64 process on the
-# whole minibatch. Its model has a *tied* weight (used twice, listed once in `model.parameters()`) and a *frozen*
-# one (its `.grad` stays `None`).
+# Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before the sum
+# gives the whole minibatch's average. Use `loss_of`, `dist` and `torch`. The check runs your step on two
+# processes against one float64 process on the whole minibatch, with a *tied* weight (listed once in
+# `model.parameters()`) and a *frozen* one (its `.grad` stays `None`).
 #
-# **(a) After backward.** Backward computes every gradient; then `dist.all_reduce(p.grad)` sums each one over the
-# processes. It returns when every process has sent and received, so nothing is sent while backward runs.
+# **(a) After backward.** Backward computes every gradient; then `dist.all_reduce(p.grad)` sums each one. It
+# returns when every process has sent and received, so nothing is sent while backward runs.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：训练步的四个版本
 #
-# 每个进程在自己那一份数据 `X, y` 上运行训练步。求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
-# 你要把训练步写四遍，一遍比一遍更接近 DDP 的做法，可以使用 `loss_of`、`dist` 和 `torch`。检查会在两个进程上
-# 把它运行 3 步，与单个进程在整个小批量上用 float64 训练的结果相比较。它的模型有一个*共享*的权重（用了两次，
-# 在 `model.parameters()` 中只列出一次）和一个*冻结*的权重（它的 `.grad` 一直是 `None`）。
+# 每个进程在自己那一份数据 `X, y` 上运行训练步；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
+# 可以使用 `loss_of`、`dist` 和 `torch`。检查在两个进程上运行你的训练步，与单个进程在整个小批量上用 float64
+# 训练的结果相比较；模型中有一个*共享*的权重（在 `model.parameters()` 中只列出一次）和一个*冻结*的权重
+# （它的 `.grad` 一直是 `None`）。
 #
 # **(a) 反向传播之后。** 反向传播算出全部梯度；然后 `dist.all_reduce(p.grad)` 在各个进程之间对每个梯度求和。
 # 它要等每个进程都发送并接收完毕才返回，所以反向传播期间什么也没有发送。
@@ -91,14 +85,12 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 #@source d2l_ext.allreduce.steps.backward_then_allreduce
 
 # %% [markdown]
-# **(b) One flat buffer.** A control, not an overlap: (a) with one call instead of one per tensor. Copy every
-# gradient into one flat tensor (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back
-# (`g.copy_(...)`). The check counts the calls.
+# **(b) One flat buffer.** A control: (a) with one call instead of one per tensor. Copy every gradient into one
+# flat tensor (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`).
 
 # %% [markdown] lang="zh"
 # **(b) 一个扁平缓冲区。** 这是对照，不是重叠：即 (a)，但只调用一次，而不是每个张量一次。把所有梯度复制进一个
 # 扁平张量（对 `g.reshape(-1)` 用 `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。
-# 检查会统计调用次数。
 
 # %%
 def flat_allreduce(model, X, y, optimizer):
@@ -113,11 +105,10 @@ checked['b'] = d2l_ext.check('13.3.4-b-flat', flat_allreduce)
 #@source d2l_ext.allreduce.steps.flat_allreduce
 
 # %% [markdown]
-# **(c) From gradient hooks.** Backward produces the last layer's gradient first; it is final before backward
-# reaches the layers nearer the input, so its all-reduce can start at once. A hook registered with
-# `p.register_post_accumulate_grad_hook` runs as soon as `p.grad` is ready; `dist.all_reduce(..., async_op=True)`
-# returns a handle at once, and backward carries on. Call `wait()` on every handle before `optimizer.step()`,
-# and remove the hooks, or the next step adds more. A frozen parameter cannot take a hook.
+# **(c) From gradient hooks.** The last layer's gradient is final before backward reaches the layers nearer the
+# input, so its all-reduce can start at once. A hook registered with `p.register_post_accumulate_grad_hook` runs
+# as soon as `p.grad` is ready; `dist.all_reduce(..., async_op=True)` returns a handle at once. `wait()` on every
+# handle before `optimizer.step()`, and remove the hooks. A frozen parameter cannot take a hook.
 
 # %% [markdown] lang="zh"
 # **(c) 由梯度钩子发起。** 反向传播最先算出最后一层的梯度；在反向传播到达靠近输入的各层之前，它就已经确定，
@@ -138,18 +129,17 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 #@source d2l_ext.allreduce.steps.allreduce_in_hooks
 
 # %% [markdown]
-# **(d) Buckets.** `DistributedDataParallel` does what (c) does, in *buckets*: gradients fill buckets of about
-# `bucket_cap_mb` MiB in the order backward produces them, and a full bucket's all-reduce starts at once. Large
-# buckets make few calls; small ones start early. Fill buckets with the parameters that need a gradient, in reverse
-# order; close one once it holds at least `bucket_mb` MiB (2**20 bytes). When a bucket's last gradient is ready,
-# flatten it and start its all-reduce; after backward, wait and copy back. The check tries sizes giving 1, 2 and 3
-# buckets.
+# **(d) Buckets.** `DistributedDataParallel` does what (c) does in *buckets* of about `bucket_cap_mb` MiB, filled
+# in the order backward produces gradients; a full bucket's all-reduce starts at once. Large buckets make few calls;
+# small ones start early. Fill buckets with the parameters that need a gradient, in reverse order, closing one at
+# `bucket_mb` MiB (2**20 bytes). When its last gradient is ready, flatten it and start its all-reduce; after
+# backward, wait and copy back.
 
 # %% [markdown] lang="zh"
 # **(d) 分桶。** `DistributedDataParallel` 按*桶*做 (c) 所做的事：梯度按反向传播产生的顺序装进大约
 # `bucket_cap_mb` MiB 的桶里，一个桶装满后，它的全归约立即开始。桶大，调用次数少；桶小，开始得早。按逆序取出
 # 需要梯度的参数装进桶里，一旦桶中已有至少 `bucket_mb` MiB（2**20 字节）就封上。一个桶的最后一个梯度就绪时，
-# 把桶展平并发起它的全归约；反向传播之后，等待并复制回去。检查会试用分别得到 1、2、3 个桶的桶大小。
+# 把桶展平并发起它的全归约；反向传播之后，等待并复制回去。
 
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
@@ -166,16 +156,14 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown]
 # ## Measure the ingredients
 #
-# `run_allreduce` times your versions once they pass their checks, else the package's, on the processes above. It
-# adds DDP at four bucket sizes, the **step without all-reduce** (nothing sent) and **all-reduce alone**. Every step
-# is checked against float64; two per version are profiled for the intervals.
+# `run_allreduce` times your versions once they pass, else the package's, beside DDP at four bucket sizes, the
+# **step without all-reduce** and **all-reduce alone**. Every step is checked against float64.
 
 # %% [markdown] lang="zh"
 # ## 测量预测所需的数据
 #
-# `run_allreduce` 在上面的进程上计时：你的版本通过检查后用你的，否则用包里的。它还加上四种桶大小的 DDP、
-# **不做全归约的训练步**（不发送）和**仅全归约**。每个训练步都与 float64 的结果核对；每个版本有两步做了性能
-# 分析，以得到时间区间。
+# `run_allreduce` 计时：你的版本通过检查后用你的，否则用包里的；旁边还有四种桶大小的 DDP、**不做全归约的
+# 训练步**和**仅全归约**。每个训练步都与 float64 的结果核对。
 
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
@@ -189,16 +177,14 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**:
-# α, the per-call overhead, from a one-float all-reduce; β, the bus bandwidth, from a large buffer.
+# A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**
+# (α from a one-float all-reduce, β from a large buffer). A call starts once its gradients are ready and the call
+# before it is done, so with K equal calls the model puts at most (K-1)/K of the all-reduce during backward. It
+# assumes communication has hardware of its own.
 #
-# A call starts once its gradients are ready and the call before it is done. With K equal calls the last waits for
-# the end of backward, so the model gives at most (K-1)/K of the all-reduce during backward. The model assumes
-# communication has hardware of its own.
-#
-# That is not true here. With 2 CPU cores, gloo's communication threads and backward share the cores: an
-# all-reduce in flight takes cycles from backward, so overlap can slow backward down, and one bucket may even win.
-# Predict whether overlap can pay here. Guess the share of (c)'s all-reduce that runs during backward.
+# Not here: with 2 CPU cores, gloo's threads and backward share the cores. An all-reduce in flight takes cycles
+# from backward, so overlap can slow backward, and one bucket may even win. Predict whether overlap can pay here,
+# and guess the share of (c)'s all-reduce that runs during backward.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -227,22 +213,21 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown]
 # ## Measure
 #
-# Left, each version's step in three measured parts: the step without all-reduce, how much longer backward's
-# operators ran than there, and the all-reduce not hidden. (a) is the control: its all-reduce starts after
-# backward, so a slower backward in (a) is not overlap. Dots: repeats; hatched: the model. Right, the share of each
-# all-reduce during backward, per profiled step and process; the diamond is your guess.
+# Left, each step in three measured parts: the step without all-reduce, how much longer backward ran than there,
+# and the all-reduce not hidden. (a) is the control: its all-reduce starts after backward, so a slower backward
+# there is not overlap. Right, the share of the all-reduce during backward; the diamond is your guess.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 左图把每个版本的训练步拆成三个实测部分：不做全归约的训练步、反向传播的操作符比那里多用的时间，以及没有藏住的
-# 全归约。(a) 是对照：它的全归约在反向传播之后才开始，所以 (a) 中变慢的反向传播不是重叠造成的。点：各次重复；
-# 斜线：模型。右图是每次全归约在反向传播期间进行的比例，每个进程的每个分析步一个点；菱形是你的猜测。
+# 左图把每个训练步拆成三个实测部分：不做全归约的训练步、反向传播比那里多用的时间，以及没有藏住的全归约。
+# (a) 是对照：它的全归约在反向传播之后才开始，所以那里变慢的反向传播不是重叠造成的。右图是全归约在反向传播
+# 期间进行的比例；菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
 print(show.guess_text(my_guess, result))
-show.plot_steps(result, guess=my_guess);
+display(show.plot_steps(result, guess=my_guess))
 
 # %% [markdown]
 # ## One step, process by process
@@ -257,21 +242,20 @@ show.plot_steps(result, guess=my_guess);
 # 反向传播还在计算时就开始了。
 
 # %% tags=["nbval-ignore-output"]
-display(show.draw_step_timeline(result, 'serial'))
-show.draw_step_timeline(result, 'hooks')
 print(show.trace_text(result, 'hooks'))
+display(show.draw_step_timeline(result, 'serial'))
+display(show.draw_step_timeline(result, 'hooks'))
 
 # %% [markdown]
 # ## Recorded on a GPU host's 16 CPU cores
 #
-# The same run, one core per process, on a host with 16 cores: there gloo's threads need not take a core from
-# backward. This recording is the picture of the point; compare it with your figure above.
+# The same run on a host with 16 cores, where gloo's threads need not take a core from backward: the picture of
+# the point.
 
 # %% [markdown] lang="zh"
 # ## 在一台 GPU 主机的 16 个 CPU 核心上录制的结果
 #
-# 同样的运行，每个进程一个核心，录制于一台有 16 个核心的主机：在那里，gloo 的线程不必从反向传播那里抢核心。
-# 这份录制结果正好说明本节的要点；请把它与上面你自己的图比较。
+# 同样的运行，录制于一台有 16 个核心的主机，在那里 gloo 的线程不必从反向传播那里抢核心：这正是本节要点的写照。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机录制结果
@@ -283,9 +267,8 @@ if rec is not None:
 # %% [markdown]
 # ## MXNet and beyond one machine
 #
-# MXNet's KVStore (`kv.push` sums, `kv.pull` returns) sums the devices of one process, or goes through server
-# processes: no all-reduce between processes to time here. To use two machines, run this on each (HOST: the
-# first one's address); a network card then carries the bytes:
+# MXNet's KVStore sums the devices of one process, or goes through server processes: no all-reduce between
+# processes to time here. For two machines, run this on each (HOST: the first one's address):
 #
 # ```
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
@@ -293,15 +276,14 @@ if rec is not None:
 #
 # ## Exercises
 #
-# 1. Compare your figure with the recording's. Where did (c)'s time go on each machine? Explain why the model
-#    predicted (c) better there, in 3-4 sentences.
+# 1. Where did (c)'s time go on each machine? In 3-4 sentences, explain why the model predicted (c) better
+#    there.
 
 # %% [markdown] lang="zh"
 # ## MXNet 与多台机器
 #
-# MXNet 的 KVStore（`kv.push` 求和，`kv.pull` 取回）对一个进程中的各个设备求和，或者经过服务器进程：这里没有
-# 进程之间的全归约可以计时。要使用两台机器，在每台机器上运行下面的命令（HOST：第一台机器的地址）；那时由网卡
-# 传输字节：
+# MXNet 的 KVStore 对一个进程中的各个设备求和，或者经过服务器进程：这里没有进程之间的全归约可以计时。要使用
+# 两台机器，在每台机器上运行下面的命令（HOST：第一台机器的地址）：
 #
 # ```
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
@@ -309,8 +291,7 @@ if rec is not None:
 #
 # ## 练习
 #
-# 1. 把你的图与录制结果的图比较。在每台机器上，(c) 的时间花在哪里？用三四句话解释为什么模型对那里的 (c)
-#    预测得更准。
+# 1. 在每台机器上，(c) 的时间花在哪里？用三四句话解释为什么模型对那里的 (c) 预测得更准。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
@@ -320,35 +301,32 @@ for run in (result, there):  # here, then the recording  #zh: 先是这里，再
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The lines above give (c)'s parts here and there. Where two cores are shared, backward's operators in (c) run
-# much longer than in the step without all-reduce: gloo's threads compete with them. The model gives backward its
-# time alone, so it misses that part. (a)'s part is the control: a slower backward there has no overlap to blame.
-# With a core of its own per process, the slowed part nearly vanishes and the model lands.
+# Here (c)'s backward runs much longer than in the step without all-reduce, more than (a)'s, the control: gloo's
+# threads compete with it for two cores. The model gives backward its time alone, so it misses that part. With a
+# core per process the slowed part shrinks and the model lands.
 # </details>
 #
-# 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which of the four sizes does the model
-#    predict fastest? Why can one bucket win here, though the model gives it no overlap?
+# 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
+#    fastest? Why can one bucket win here?
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 上面两行给出 (c) 在这里和在那里的各个部分。两个核心共用时，(c) 中反向传播的操作符比不做全归约的训练步中慢得
-# 多：gloo 的线程在与它们争抢核心。模型按反向传播单独运行的时间计算，所以漏掉了这一部分。(a) 的这一部分是
-# 对照：那里变慢的反向传播与重叠无关。每个进程有自己的核心时，变慢的部分几乎消失，模型也就预测准了。
+# 这里 (c) 的反向传播比不做全归约的训练步中慢得多，也比对照 (a) 慢：gloo 的线程在与它争抢两个核心。模型按
+# 反向传播单独运行的时间计算，所以漏掉了这一部分。每个进程有自己的核心时，变慢的部分小得多，模型也就预测准了。
 # </details>
 #
-# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。在四种大小中，模型预测哪个最快？模型给一个桶的重叠是 0，
-#    为什么一个桶在这里仍可能最快？
+# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？为什么一个桶在这里可能最快？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.bucket_text(result))
-show.plot_buckets(result);
+display(show.plot_buckets(result))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
 # Small buckets start early but pay α per call. On two shared cores an early all-reduce also slows backward, so
-# one bucket, sent after backward, can be as fast or faster. With a core per process the small buckets win.
+# one bucket sent after backward can be as fast. With a core per process small buckets win.
 # </details>
 #
 # 3. Edit (c) so that it forgets to divide by the number of processes. Predict what the check says, then run.
