@@ -20,6 +20,7 @@ import time
 import torch
 
 from ..grading.core import Task, call_learner, criterion
+from .copying import run_and_copy  # noqa: F401 (the worked solution: the technique's one home)
 from .core import copy_overlap
 from .tracing import (
     INNER,
@@ -41,44 +42,6 @@ KINDS = ('cpu', 'gpu')  # lane kinds: the keys task.copy.unsafe_<kind> and task.
 SPAN = 4096  # bytes read from each of a few places in every buffer at return
 THRESHOLD = 0.5  # the copies must overlap products for at least half the predicted fraction
 SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the time bound must hold on a busy old laptop)
-
-
-# -- the worked solution (the single copy: 13.3.2's collapsed cell shows exactly this source) -------
-
-def run_and_copy(x, w, buffers, lane):
-    """Compute x @ w once per buffer on `lane` and copy each product into its buffer while the next one computes.
-
-    Return the buffers, safe to read the moment this returns.
-    """
-    if lane.kind == 'gpu':
-        compute = torch.cuda.current_stream(x.device)
-        copy_stream = torch.cuda.Stream(x.device)
-        for buf in buffers:                       # pinned by the caller: the copy engine writes them directly
-            y = x.mm(w)
-            done = torch.cuda.Event()
-            done.record(compute)                  # a marker after this product
-            with torch.cuda.stream(copy_stream):
-                copy_stream.wait_event(done)      # the copy waits for this product only
-                buf.copy_(y, non_blocking=True)
-                y.record_stream(copy_stream)      # y's memory is not reused before its copy ran
-        copy_stream.synchronize()                 # the host waits for the last copy: safe to read now
-        return buffers
-    todo = queue.Queue()
-
-    def copier():
-        torch.set_num_threads(1)                  # the copy thread's own share: one core
-        while (item := todo.get()) is not None:
-            buf, y = item
-            buf.copy_(y)
-
-    helper = threading.Thread(target=copier)
-    helper.start()
-    torch.set_num_threads(lane.threads)           # the computing thread's share of the cores
-    for buf in buffers:
-        todo.put((buf, x.mm(w)))                  # hand product i over, compute product i + 1
-    todo.put(None)
-    helper.join()                                 # the CPU's synchronize: every copy has landed
-    return buffers
 
 
 # -- the grader --------------------------------------------------------------------------------------

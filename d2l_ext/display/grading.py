@@ -90,6 +90,9 @@ def criterion_line(c) -> str:
         return f"{mark} {t('grading.line.overlap', measured=measured, predicted=predicted, needed=needed)}"
     if c.id == 'correct' and 'error' in f and 'tolerance' in f:
         return f"{mark} {t('grading.line.error', label=_label(c), error=f['error'], tolerance=f['tolerance'])}"
+    if c.id == 'threads' and not c.passed and 'got' in f:
+        used = t('grading.line.threads', label=_label(c), lane=f.get('lane', '?'), got=f['got'], want=f.get('want'))
+        return f'{mark} {used}'
     if c.id in ('calls', 'buckets') and not c.passed and 'calls' in f:
         return f"{mark} {t('grading.line.calls', label=_label(c), calls=f['calls'], expected=f.get('expected', '?'))}"
     if c.id == 'runs' and not c.passed or c.id in ('input', 'integrity'):
@@ -133,7 +136,7 @@ def lines(verdict: Verdict, *, compact: bool = False) -> list[str]:
     change = fix_line(unmet) if unmet is not None else ''
     if verdict.status == 'cannot_measure' and unmet is None:
         change = t('grading.change_machine')
-    if any(c.key == 'grading.todo' for c in verdict.criteria):  # still the skeleton: say what will be checked
+    if not compact and any(c.key == 'grading.todo' for c in verdict.criteria):  # a skeleton: what will be checked
         from ..grading.registry import TASKS
         e = TASKS.get(verdict.task)
         if e is not None and e.checks_key:

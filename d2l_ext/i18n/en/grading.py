@@ -26,6 +26,7 @@ MESSAGES = {
     'grading.line.overlap_info': 'overlap {measured} (model {predicted}; not graded in this task)',
     'grading.line.error': '{label}: worst error {error:.1e} (allowed {tolerance:.0e})',
     'grading.line.calls': '{label}: {calls} all-reduces per step (needed {expected})',
+    'grading.line.threads': '{label}: lane {lane} used {got} thread(s); its share is {want}',
     'grading.line.unmeasurable': '{label}: cannot measure here ({why})',
     'grading.line.not_judged': '{label}: not judged until the criteria above pass',
     'grading.change': 'change: {fix}',

@@ -26,6 +26,7 @@ MESSAGES = {
     'grading.line.overlap_info': '重叠 {measured}（模型 {predicted}；本任务不评分）',
     'grading.line.error': '{label}：最大误差 {error:.1e}（允许 {tolerance:.0e}）',
     'grading.line.calls': '{label}：每步 {calls} 次全归约（需要 {expected} 次）',
+    'grading.line.threads': '{label}：执行路 {lane} 用了 {got} 个线程，应得 {want} 个',
     'grading.line.unmeasurable': '{label}：本机无法测量（{why}）',
     'grading.line.not_judged': '{label}：上面各项通过之后才评判',
     'grading.change': '要改：{fix}',
