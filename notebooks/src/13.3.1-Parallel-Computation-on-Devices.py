@@ -258,12 +258,12 @@ with d2l_ext.Benchmark(d2l_ext.t('parallel.runner'), lanes) as threaded:
 import dataclasses
 
 from d2l_ext import parallel
+from d2l_ext.display.parallel import items
 from d2l_ext.parallel.sharing import as_printed, product_seconds
 
 
 def per_product(rates):  # one line: each lane's milliseconds per product  #zh: 一行：每条执行路每个乘积的毫秒数
-    return d2l_ext.t('parallel.sep').join(d2l_ext.t('parallel.item', name=lane.label, value=verdict.num(
-        2 * N**3 / r, 'ms')) for lane, r in rates.items())
+    return items((lane.label, verdict.num(2 * N**3 / r, 'ms')) for lane, r in rates.items())
 
 
 cores = d2l_ext.cpu_cores()
@@ -301,8 +301,7 @@ together = max(K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)
 names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
          d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
 predicted = dict(zip(names, [*alone, sum(alone), together, sum(K) * 2 * N**3 / rate[whole]]))
-print(d2l_ext.t('parallel.predicted', items=d2l_ext.t('parallel.sep').join(
-    d2l_ext.t('parallel.item', name=name, value=verdict.num(s)) for name, s in predicted.items())))
+print(d2l_ext.t('parallel.predicted', items=items((name, verdict.num(s)) for name, s in predicted.items())))
 
 # %% [markdown]
 # Now all five, interleaved so that drift hits them alike, every answer checked; the line compares together with the
