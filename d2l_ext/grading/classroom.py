@@ -53,7 +53,8 @@ def _cells(path: Path) -> list[str]:
         raise BadSubmission('grading.bad_notebook', path=str(path)) from None
     out = []
     for cell in notebook.get('cells', []):
-        if cell.get('cell_type') == 'code':
+        hidden = (cell.get('metadata') or {}).get('jupyter', {}).get('source_hidden')
+        if cell.get('cell_type') == 'code' and not hidden:  # a collapsed cell is the lesson's worked answer
             text = cell.get('source', '')
             out.append(''.join(text) if isinstance(text, list) else str(text))
     return out
