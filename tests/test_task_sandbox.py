@@ -211,11 +211,13 @@ def test_a_notebook_build_it_cell_is_found_by_task_id(tmp_path):
     cells = [{'cell_type': 'code', 'source': 'import d2l_ext\n%matplotlib inline\n'},
              {'cell_type': 'markdown', 'source': '# 动手实现'},
              {'cell_type': 'code', 'source': ['def run_together(lanes, works):\n', '    return [w() for w in works]\n',
-                                              "\nd2l_ext.check('13.3.1-lanes', run_together)\n"]}]
+                                              "\nd2l_ext.check('13.3.1-lanes', run_together)\n"]},
+             {'cell_type': 'code', 'metadata': {'jupyter': {'source_hidden': True}},  # the lesson's worked answer
+              'source': "def run_together(lanes, works):\n    return 'answer'\nd2l_ext.check('13.3.1-lanes', f)"}]
     path = tmp_path / 'alice.ipynb'
     path.write_text(json.dumps({'cells': cells, 'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}}))
     source = classroom.source_of('13.3.1-lanes', str(path))
-    assert source.startswith('def run_together(lanes, works):') and 'check(' not in source
+    assert source.startswith('def run_together(lanes, works):') and 'check(' not in source and 'answer' not in source
     assert classroom.tasks_in(path) == ['13.3.1-lanes']
 
 
