@@ -74,29 +74,37 @@ def main(argv=None) -> int:
 
 
 class _Progress:
-    """A tqdm line on a terminal (text mode only); TQDM_DISABLE and non-terminals turn it off."""
+    """A one-line progress bar on a terminal's stderr: shown only once a run has taken DELAY_S, erased before the table.
 
-    def __init__(self, enabled: bool, what: str):
-        self.bar, self.enabled, self.what = None, enabled and sys.stderr.isatty(), what
+    Off for --json, when stderr is not a terminal, and with TQDM_DISABLE set (as the tests and CI set it).
+    A report that arrives after close() (the worker's last one, drained late) draws nothing.
+    """
+    DELAY_S = 2.0
+    WIDTH = 20
+
+    def __init__(self, enabled: bool, what: str, stream=None, clock=None):
+        import os
+        import time
+        self.stream = stream or sys.stderr
+        self.enabled = enabled and self.stream.isatty() and not os.environ.get('TQDM_DISABLE')
+        self.what, self.clock = what, clock or time.monotonic
+        self.started, self.drawn = self.clock(), 0
 
     def __call__(self, done, total):
-        # A report that arrives after close() (the worker's last one, drained late) must not draw a new
-        # line under the table.
-        if not self.enabled:
+        if not self.enabled or self.clock() - self.started < self.DELAY_S:
             return
-        if self.bar is None:
-            from tqdm import tqdm
-            # delay: only work longer than a couple of seconds gets a line
-            self.bar = tqdm(total=total, desc=self.what, delay=2, leave=False, file=sys.stderr)
-        self.bar.total = total
-        self.bar.n = done
-        self.bar.refresh()
+        filled = int(self.WIDTH * min(done, total) / max(total, 1))
+        line = f"{self.what}: [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total}"
+        self.stream.write('\r' + line.ljust(self.drawn))
+        self.stream.flush()
+        self.drawn = max(self.drawn, len(line))
 
     def close(self):
         self.enabled = False
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+        if self.drawn:  # blank the line and return to its start: the table begins on a clean line
+            self.stream.write('\r' + ' ' * self.drawn + '\r')
+            self.stream.flush()
+            self.drawn = 0
 
 
 def _devices(args) -> int:

@@ -177,10 +177,10 @@ def choose_lanes(framework: str, names=None) -> list[Lane]:
     fw = _framework(framework).name
     if isinstance(names, str):
         names = [n.strip() for n in names.split(',') if n.strip()]
-    if names is not None and all(isinstance(n, Lane) for n in names):
+    if names and all(isinstance(n, Lane) for n in names):
         available = {n.name: n for n in names if n.framework == fw}
-    else:
-        available = {lane.name: lane for lane in lanes_of(fw, 'all' if names else 2)}
+    else:  # names, or an empty list ('--lanes ,'): every lane here, so a refusal can list them
+        available = {lane.name: lane for lane in lanes_of(fw, 'all' if names is not None else 2)}
     if names is None:
         return list(available.values())
     chosen = []

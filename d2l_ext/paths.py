@@ -31,7 +31,47 @@ def _stat(path: Path, option: str):
     except NotADirectoryError:
         raise UsageError(t('cli.path_under_file', path=path, option=option)) from None
     except OSError as e:
-        raise UsageError(t('cli.path_cannot_write', path=path, option=option, reason=_reason(e))) from None
+        raise UsageError(t('cli.path_cannot_write', path=path, option=option, reason=_reason(e),
+                           suggestion=_suggestion(option))) from None
+
+
+# What a path that is not a folder is, in words (a FIFO and /dev/null were both called 'a file').
+KINDS = {'file': 'cli.kind_file', 'device': 'cli.kind_device', 'fifo': 'cli.kind_fifo', 'socket': 'cli.kind_socket',
+         'other': 'cli.kind_other'}
+
+
+def kind_of(mode: int) -> str:
+    """'file', 'device', 'fifo', 'socket' or 'other' for an os.stat mode that is not a folder."""
+    for test, kind in ((stat.S_ISREG, 'file'), (stat.S_ISCHR, 'device'), (stat.S_ISBLK, 'device'),
+                       (stat.S_ISFIFO, 'fifo'), (stat.S_ISSOCK, 'socket')):
+        if test(mode):
+            return kind
+    return 'other'
+
+
+def _takes_files(folder: Path) -> bool:
+    """Whether a file can be created and removed in `folder` (tried, not asked)."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix='.d2l_ext-probe-', dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+        return True
+    except OSError:
+        return False
+
+
+def writable_place(name: str, near=None) -> Path:
+    """`name` in the first folder that takes a new file: `near`, the current folder, home, the temp folder."""
+    folders = ([Path(near)] if near is not None else []) + [Path.cwd(), Path.home(), Path(tempfile.gettempdir())]
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            if folder.is_dir() and _takes_files(folder):
+                return folder / name
+    return Path(tempfile.gettempdir()) / name
+
+
+def _suggestion(option: str, near=None) -> Path:
+    return writable_place('d2l_ext-traces' if option == '--trace-dir' else 'recording.json', near)
 
 
 def try_folder(folder, option: str, *, create: bool = False) -> Path:
@@ -39,7 +79,8 @@ def try_folder(folder, option: str, *, create: bool = False) -> Path:
     folder = Path(folder).expanduser()
     st = _stat(folder, option)
     if st is not None and not stat.S_ISDIR(st.st_mode):
-        raise UsageError(t('cli.path_is_file', path=folder, option=option))
+        raise UsageError(t('cli.path_is_file', path=folder, option=option, kind=t(KINDS[kind_of(st.st_mode)]),
+                           suggestion=_suggestion(option)))
     if st is None and not create:
         raise UsageError(t('cli.out_no_folder', folder=folder))
     try:
@@ -51,7 +92,8 @@ def try_folder(folder, option: str, *, create: bool = False) -> Path:
     except NotADirectoryError:
         raise UsageError(t('cli.path_under_file', path=folder, option=option)) from None
     except OSError as e:
-        raise UsageError(t('cli.path_cannot_write', path=folder, option=option, reason=_reason(e))) from None
+        raise UsageError(t('cli.path_cannot_write', path=folder, option=option, reason=_reason(e),
+                           suggestion=_suggestion(option))) from None
     return folder
 
 
@@ -63,10 +105,11 @@ def check_output_file(path, force: bool = False, option: str = '--out') -> Path:
     path = Path(path).expanduser()
     st = _stat(path, option)
     if st is not None:
-        if stat.S_ISDIR(st.st_mode):
-            raise UsageError(t('cli.out_is_dir', path=path))
+        if stat.S_ISDIR(st.st_mode):  # a file name in it, if it takes files (not /sys/kernel), else elsewhere
+            raise UsageError(t('cli.out_is_dir', path=path, suggestion=_suggestion(option, near=path)))
         if not stat.S_ISREG(st.st_mode):  # /dev/null, a pipe, a socket: never replaced, even with --force
-            raise UsageError(t('cli.out_not_regular', path=path, option=option))
+            raise UsageError(t('cli.out_not_regular', path=path, option=option, kind=t(KINDS[kind_of(st.st_mode)]),
+                               suggestion=_suggestion(option)))
         if not force:
             raise UsageError(t('cli.out_exists', path=path))
         path = path.resolve()
@@ -74,7 +117,8 @@ def check_output_file(path, force: bool = False, option: str = '--out') -> Path:
             with open(path, 'ab'):  # appending nothing changes nothing, and proves the file writable
                 pass
         except OSError as e:
-            raise UsageError(t('cli.path_cannot_write', path=path, option=option, reason=_reason(e))) from None
+            raise UsageError(t('cli.path_cannot_write', path=path, option=option, reason=_reason(e),
+                               suggestion=_suggestion(option))) from None
     try_folder(path.parent, option)
     return path
 

@@ -62,7 +62,7 @@ def check_port_number(value) -> int | None:
 
 def _check_gloo(world_size, layers, width, batch) -> None:
     """The world sizes this machine allows (the one answer plan.world_sizes gives), then whether the model fits."""
-    from ..machine import cpu_cores, free_host_bytes, positive_int
+    from ..machine import cpu_cores, free_host_bytes, positive_int, turns_line
     from .plan import world_sizes
     fewest, most = world_sizes('gloo')
     try:
@@ -70,16 +70,31 @@ def _check_gloo(world_size, layers, width, batch) -> None:
     except ValueError:
         n = 0
     if not fewest <= n <= most:
+        if fewest == most and cpu_cores() < fewest:  # one core: gloo still needs two processes, taking turns
+            raise UsageError(t('cli.world_only', only=fewest, value=world_size,
+                               turns=turns_line(fewest, what='processes')))
         raise UsageError(t('cli.world_range', fewest=fewest, most=most, cores=cpu_cores(), value=world_size))
     sizes = {k: positive_int(v, k, t('allreduce.usage.size_hint', name=k))
              for k, v in (('layers', layers), ('width', width), ('batch', batch))}
-    per_width2 = n * sizes['layers'] * BYTES_PER_PARAMETER
-    need = per_width2 * sizes['width'] ** 2 + n * sizes['batch'] * sizes['width'] * sizes['layers'] * 4 * 4
-    free = free_host_bytes()
-    if need > 0.8 * free:
-        fit = max(1, int(math.sqrt(0.5 * free / per_width2)))
-        raise UsageError(t('cli.model_memory', world=n, layers=sizes['layers'], width=sizes['width'],
-                           need=need / 2**30, free=free / 2**30, fit=fit))
+    fits = memory_advice(n, sizes['layers'], sizes['width'], sizes['batch'], free_host_bytes())
+    if fits is not None:
+        raise UsageError(t('cli.model_memory', world=n, **sizes, **fits))
+
+
+def memory_advice(world: int, layers: int, width: int, batch: int, free: float) -> dict | None:
+    """None when the processes fit in 80% of `free` bytes; else the need, and the option that causes it with a value
+    below its current one that fits in half (the batch when its activations outweigh the weights, else the width)."""
+    per_width2 = world * layers * BYTES_PER_PARAMETER
+    weights = per_width2 * width ** 2
+    per_example = world * width * layers * 4 * 4  # activations and their gradients, float32
+    need = weights + batch * per_example
+    if need <= 0.8 * free:
+        return None
+    budget = 0.5 * free
+    option, current, fit = '--width', width, int(math.sqrt(budget / per_width2))
+    if batch * per_example > weights and weights < budget:  # the batch is the cause
+        option, current, fit = '--batch', batch, int((budget - weights) / per_example)
+    return dict(need=need / 2**30, free=free / 2**30, option=option, fit=max(1, min(fit, current - 1)))
 
 
 def check_options(args) -> None:
@@ -103,10 +118,15 @@ def _options(args) -> dict:
 
 
 def _print(result, as_json: bool) -> None:
+    from ..machine import turns_line
+    # gloo processes on fewer cores than processes take turns: said before any overlap is printed
+    gloo = getattr(result, 'backend', 'gloo') == 'gloo' and getattr(result, 'processes', 0)
+    turns = turns_line(result.processes, getattr(result, 'cores', 0) or None, 'processes') if gloo else ''
     if as_json:
-        print(json.dumps({'command': 'allreduce', **result.to_dict()}, indent=1))
+        print(json.dumps({'command': 'allreduce', **result.to_dict(), 'caveats': [turns] if turns else []},
+                         indent=1))
     else:
-        print(result.summary())
+        print('\n'.join(line for line in (turns, result.summary()) if line))
 
 
 def _drop_missing_traces(result) -> list[str]:
