@@ -27,6 +27,7 @@ def test_two_torchrun_agents_give_correct_results():
     assert len(printed) == 1
     result = printed[0]
     assert result['processes'] == 2
-    assert {v['id'] for v in result['versions']} == {'backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp-1'}
+    assert {v['id'] for v in result['versions']} == {'backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets',
+                                                   'ddp-1'}
     assert all(v['relative_error'] <= result['tolerance'] for v in result['versions'])
     assert all(row['measured'] is None or 0 <= row['measured'] <= 1 for row in result['overlap'].values())

@@ -267,8 +267,8 @@ if rec is not None:
 # %% [markdown]
 # ## MXNet and beyond one machine
 #
-# MXNet's KVStore sums the devices of one process, or goes through server processes: no all-reduce between
-# processes to time here. For two machines, run this on each (HOST: the first one's address):
+# MXNet's KVStore sums within one process or through server processes: nothing to time here. For two machines,
+# run this on each (HOST: the first one's address):
 #
 # ```
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
@@ -282,8 +282,8 @@ if rec is not None:
 # %% [markdown] lang="zh"
 # ## MXNet 与多台机器
 #
-# MXNet 的 KVStore 对一个进程中的各个设备求和，或者经过服务器进程：这里没有进程之间的全归约可以计时。要使用
-# 两台机器，在每台机器上运行下面的命令（HOST：第一台机器的地址）：
+# MXNet 的 KVStore 在一个进程之内或经过服务器进程求和：这里没有可以计时的。要使用两台机器，在每台机器上运行
+# 下面的命令（HOST：第一台机器的地址）：
 #
 # ```
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
@@ -301,9 +301,9 @@ for run in (result, there):  # here, then the recording  #zh: 先是这里，再
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Here (c)'s backward runs much longer than in the step without all-reduce, more than (a)'s, the control: gloo's
-# threads compete with it for two cores. The model gives backward its time alone, so it misses that part. With a
-# core per process the slowed part shrinks and the model lands.
+# Read (c)'s slowed part against (a)'s, the control. Where (c)'s is larger, backward lost time to the all-reduce
+# beside it: on two cores gloo's threads compete with backward. The model gives backward its time alone, so it
+# misses that part; with a core per process the part is small and the model lands.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
@@ -312,8 +312,9 @@ for run in (result, there):  # here, then the recording  #zh: 先是这里，再
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 这里 (c) 的反向传播比不做全归约的训练步中慢得多，也比对照 (a) 慢：gloo 的线程在与它争抢两个核心。模型按
-# 反向传播单独运行的时间计算，所以漏掉了这一部分。每个进程有自己的核心时，变慢的部分小得多，模型也就预测准了。
+# 把 (c) 变慢的部分与对照 (a) 的相比。(c) 的更大时，反向传播的时间被旁边进行的全归约占去了：只有两个核心时，
+# gloo 的线程与反向传播争抢核心。模型按反向传播单独运行的时间计算，所以漏掉了这一部分；每个进程有自己的核心时，
+# 这一部分很小，模型也就预测准了。
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？为什么一个桶在这里可能最快？
@@ -390,8 +391,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves forward and backward's arithmetic, not the bytes nor the update's work, so the ratio grows,
-# but by less than 2x: the step without all-reduce does not halve.
+# Half the batch halves forward and backward's arithmetic, not the bytes nor the update's work: the ratio grows,
+# by 2x only if the whole step halved.
 # </details>
 #
 # ## Remember
@@ -410,8 +411,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使前向传播和反向传播的算术运算量减半，而字节数和参数更新的工作量不变，所以这个比值会变大，但不到
-# 2 倍：不做全归约的训练步并没有减半。
+# 批量减半使前向传播和反向传播的算术运算量减半，而字节数和参数更新的工作量不变：这个比值会变大，只有整个训练步
+# 都减半时才是 2 倍。
 # </details>
 #
 # ## 记住
