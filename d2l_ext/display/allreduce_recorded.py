@@ -12,8 +12,8 @@ def _machine(rec: dict, text=t) -> str:
     """'NVIDIA H200 x1, 16 CPU cores, 2026-12-03' from the recording itself."""
     m = rec['machine']
     gpus = m.get('gpus') or []
-    return text('allreduce.recorded.machine', gpus=', '.join(gpus) or '-', count=len(gpus), cores=m.get('cpu_cores'),
-                date=m.get('date', '')[:10])
+    key = 'allreduce.recorded.machine' if gpus else 'allreduce.recorded.machine_cpu'
+    return text(key, gpus=', '.join(gpus), count=len(gpus), cores=m.get('cpu_cores'), date=m.get('date', '')[:10])
 
 
 def fewest(rec: dict):

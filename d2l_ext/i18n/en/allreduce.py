@@ -94,6 +94,7 @@ MESSAGES = {
     'allreduce.ratio': 'all-reduce alone / step without it: {a} at batch {batch}, {b} at batch {half} ({rise})',
     'allreduce.recorded.none': 'no recording from a GPU host is shipped with this copy of d2l_ext',
     'allreduce.recorded.machine': '{gpus} x{count}, {cores} CPU cores, {date}',
+    'allreduce.recorded.machine_cpu': '{cores} CPU cores, no GPU, {date}',
     'allreduce.recorded.where': 'recorded on {machine}; gloo on its CPU cores, {n} processes:',
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
     'allreduce.recorded.no_size': 'no run with {n} processes in this recording: choose one of {sizes}',

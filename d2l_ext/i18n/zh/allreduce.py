@@ -87,6 +87,7 @@ MESSAGES = {
     'allreduce.ratio': '仅全归约 / 不做全归约的训练步：批量 {batch} 时 {a}，批量 {half} 时 {b}（{rise}）',
     'allreduce.recorded.none': '这份 d2l_ext 没有附带 GPU 主机上的录制结果',
     'allreduce.recorded.machine': '{gpus} x{count}、{cores} 个 CPU 核心，{date}',
+    'allreduce.recorded.machine_cpu': '{cores} 个 CPU 核心、没有 GPU，{date}',
     'allreduce.recorded.where': '录制于 {machine}；gloo 在它的 CPU 核心上，{n} 个进程：',
     'allreduce.recorded.title': '录制结果：{n} 个进程，{machine}',
     'allreduce.recorded.no_size': '这份录制结果中没有 {n} 个进程的运行：请从 {sizes} 中选择',
