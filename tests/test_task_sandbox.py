@@ -237,3 +237,27 @@ def test_the_command_line_speaks_chinese(tiny, monkeypatch, capsys):
     assert '要改：' in capsys.readouterr().out
     from d2l_ext.i18n import set_language
     set_language('en')
+
+
+def test_a_students_tasks_graded_in_one_process_give_each_its_own_verdict(tiny):
+    from d2l_ext.grading.runner import grade_batch
+    right, wrong = learner(), learner(body='return a - b')
+    hangs = learner(body='while True:\n    pass\n')
+    got = grade_batch([('tiny', right, 'a.py'), ('tiny', wrong, 'a.py'), ('tiny', hangs, 'a.py'),
+                       ('tiny', right, 'a.py'), ('tiny', 'def add(a):\n    pass\n', 'a.py')], budget_s=3)
+    assert [v.status for v in got] == ['not_yet', 'not_yet', 'hung', 'not_yet', 'bad_input']
+    assert [c.passed for c in got[0].criteria][:2] == [True, True] and not got[1].criteria[1].passed
+    assert got[3].criteria[1].passed  # graded on its own after the hang
+
+
+def test_a_class_folder_gives_a_row_per_student_and_task(tiny, tmp_path):
+    from d2l_ext.display.grading import write_table
+    folder = tmp_path / 'class'
+    folder.mkdir()
+    (folder / 'ann.py').write_text(learner())
+    (folder / 'bob.py').write_text(learner(body='return a * b'))
+    rows, _ = classroom.grade_class(str(folder), ['tiny'], progress=False)
+    assert [(r['student'], r['status'], r['score'], r['max_score']) for r in rows] == [
+        ('ann', 'not_yet', 2.0, 3), ('bob', 'not_yet', 1.0, 3)]
+    paths = write_table(rows, str(tmp_path / 'out'))
+    assert [p.rsplit('/', 1)[1] for p in paths] == ['class.csv', 'class.json', 'class.png']

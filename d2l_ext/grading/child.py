@@ -32,38 +32,46 @@ def _sender(write: int, nonce: str):
 
 
 def child_main(request: dict, keeper: int) -> None:
-    """The grading process: import the task, load the learner's source, grade it, check the grader, report, exit."""
+    """The grading process: import the tasks, then for each item load the learner's source, grade it, report, exit."""
     send = _sender(request.pop('result_fd'), request.pop('nonce'))
     from ..i18n import set_language
     set_language(request['language'])
+    items = request.get('batch') or [request]  # a class grades one student's tasks in one process
+    tasks = []
     try:
-        task = registry.load(request['target'])
-        budget = request['budget_s'] or float(task.budget_s())
+        for item in items:
+            tasks.append(registry.load(item['target']))
     except Exception as e:  # noqa: BLE001 (a task module that does not import is reported, not a traceback)
+        send(event='started', index=len(tasks), budget_s=60.0)
         send(event='result', status='crashed', key='grading.task_broken', fields={'error': _error(e)})
         os._exit(0)
-    send(event='started', budget_s=budget)
-    grade_fn, changed, before = task.grade, integrity.changed, integrity.snapshot()  # held before any learner code
+    grades, changed, before = [t.grade for t in tasks], integrity.changed, integrity.snapshot()  # before learner code
+    for k, (item, task) in enumerate(zip(items, tasks)):
+        send(event='started', index=k, budget_s=request['budget_s'] or float(task.budget_s()))
+        result = _grade_one(task, grades[k], item, changed, before)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        send(event='result', index=k, **result)
+    os._exit(0)  # threads the learner's code left running must not hold the process open
+
+
+def _grade_one(task, grade_fn, item: dict, changed, before) -> dict:
     try:
-        submission = load_submission(task, request['source'], request['filename'])
+        submission = load_submission(task, item['source'], item['filename'])
         machine = measurable.state()  # before the learner's code runs: cores, and what others keep busy
         criteria = [c if isinstance(c, Criterion) else Criterion(**c) for c in grade_fn(submission)]
         criteria = measurable.mark(criteria, machine)
         what = changed(before)
         if what:
             criteria.append(criterion('integrity', False, 'grading.tampered', what=what))
-        result = {'status': 'graded', 'criteria': [vars(c) for c in criteria]}
+        return {'status': 'graded', 'criteria': [vars(c) for c in criteria]}
     except BadSubmission as e:
-        result = {'status': 'bad_input', 'key': e.key, 'fields': e.fields}
+        return {'status': 'bad_input', 'key': e.key, 'fields': e.fields}
     except BaseException as e:  # noqa: BLE001 (anything escaping grade, even SystemExit, is this run's verdict)
         oom = is_out_of_memory(e)
-        result = {'status': 'out_of_memory' if oom else 'crashed',
-                  'key': 'grading.out_of_memory' if oom else 'grading.crashed_error', 'fields': {'error': _error(e)}}
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    send(event='result', **result)
-    os._exit(0)  # threads the learner's code left running must not hold the process open
+        return {'status': 'out_of_memory' if oom else 'crashed',
+                'key': 'grading.out_of_memory' if oom else 'grading.crashed_error', 'fields': {'error': _error(e)}}
 
 
 def _error(e: BaseException) -> str:

@@ -138,7 +138,7 @@ def row(student: str, verdict: Verdict) -> dict:
 
 def grade_class(folder: str, tasks=None, *, progress: bool = True, budget_s=None) -> tuple[list[dict], dict]:
     """Every task in every submission of `folder` (a .py or .ipynb per student): rows, {(student, task): verdict}."""
-    from .runner import bad_input, grade
+    from .runner import bad_input, grade_batch
     subs = sorted(p for p in Path(folder).iterdir() if p.suffix in SUFFIXES and p.is_file())
     jobs = [(p, tid) for p in subs for tid in (tasks or tasks_in(p))]
     bar = None
@@ -149,15 +149,19 @@ def grade_class(folder: str, tasks=None, *, progress: bool = True, budget_s=None
         except ImportError:
             pass
     rows, verdicts = [], {}
-    for path, tid in jobs:
-        try:
-            verdict = grade(tid, source_of(tid, str(path)), budget_s=budget_s, filename=path.name)
-        except BadSubmission as e:
-            verdict = bad_input(tid, e)
-        verdicts[(path.stem, tid)] = verdict
-        rows.append(row(path.stem, verdict))
+    for path in subs:  # one student's tasks in one contained process (runner.grade_batch)
+        mine, ready = [tid for p, tid in jobs if p == path], {}
+        for tid in mine:
+            try:
+                ready[tid] = source_of(tid, str(path))
+            except BadSubmission as e:
+                verdicts[(path.stem, tid)] = bad_input(tid, e)
+        graded = grade_batch([(tid, src, path.name) for tid, src in ready.items()], budget_s=budget_s)
+        verdicts.update({(path.stem, tid): v for tid, v in zip(ready, graded)})
+        for tid in mine:
+            rows.append(row(path.stem, verdicts[(path.stem, tid)]))
         if bar is not None:
-            bar.update(1)
+            bar.update(len(mine))
     if bar is not None:
         bar.close()
     return rows, verdicts

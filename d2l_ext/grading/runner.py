@@ -65,6 +65,14 @@ def grade(task_id: str, source: str, *, budget_s: float | None = None, language:
     `language` is the one messages made while grading use (default: the one in use here).
     """
     from ..i18n import language as current
+    ready = _prepare(task_id, source, budget_s, filename)
+    if isinstance(ready, Verdict):
+        return ready
+    return _run(ready['task'], {**ready, 'language': language or current(), 'parent': os.getpid()})
+
+
+def _prepare(task_id: str, source: str, budget_s, filename: str):
+    """A Verdict given without a process (bad input, an imported worked solution, a skeleton), or the request."""
     try:
         found = registry.entry(task_id)
         bound = check_budget(budget_s)
@@ -77,20 +85,63 @@ def grade(task_id: str, source: str, *, budget_s: float | None = None, language:
     todo = untouched(tree, found.functions)
     if todo:  # the skeleton as the lesson gives it: its grader could only say 'todo' (and costs seconds)
         return Verdict(found.id, 'not_yet', [criterion('runs', False, 'grading.todo', name=n) for n in todo])
-    request = {'target': found.target, 'source': source, 'filename': filename, 'budget_s': bound,
-               'language': language or current(), 'parent': os.getpid()}
-    return _run(found.id, request)
+    return {'task': found.id, 'target': found.target, 'source': source, 'filename': filename, 'budget_s': bound}
+
+
+def grade_batch(items, *, budget_s: float | None = None, language: str | None = None) -> list[Verdict]:
+    """One student's submissions [(task id, source, filename)] graded in ONE contained process tree, one by one.
+
+    The same verdicts as grade() for each (each item with its own time bound, judged here); it saves the
+    interpreter's and the framework's start per task (a class). An item that hangs or crashes ends the
+    process: that item gets its status, and those after it are graded one at a time with grade().
+    """
+    from ..i18n import language as current
+    out = [_prepare(t, src, budget_s, name) for t, src, name in items]
+    todo = [i for i, r in enumerate(out) if not isinstance(r, Verdict)]
+    if len(todo) < 2:
+        return [r if isinstance(r, Verdict) else grade(r['task'], r['source'], budget_s=budget_s, language=language,
+                                                          filename=r['filename']) for r in out]
+    batch = [out[i] for i in todo]
+    request = {'batch': batch, 'budget_s': check_budget(budget_s), 'language': language or current(),
+               'parent': os.getpid()}
+    returncode, watched = _start(request, len(batch))
+    results, started = watched.pop('results'), watched.pop('started_items')
+    watched['budget_s_each'] = watched.pop('bound')
+    for k, i in enumerate(todo):
+        r = out[i]
+        if k < len(results):
+            out[i] = _verdict(r['task'], None, **{**_each(watched), 'result': results[k], 'stop': None, 'hung': False})
+        elif k == len(results) and started > k:  # the one that was running when it ended or hung
+            out[i] = _verdict(r['task'], returncode, **_each(watched))
+        else:
+            out[i] = grade(r['task'], r['source'], budget_s=budget_s, language=language, filename=r['filename'])
+    return out
+
+
+def _each(watched: dict) -> dict:
+    w = dict(watched)
+    w['bound'] = w.pop('budget_s_each')
+    return w
 
 
 def _run(task_id: str, request: dict) -> Verdict:
     """Start the keeper (sandbox.py) in a folder of its own, send the request, watch, and leave nothing running."""
+    returncode, watched = _start(request, 1)
+    results = watched.pop('results')
+    watched['result'] = results[0] if results else None
+    watched.pop('started_items')
+    return _verdict(task_id, returncode, **watched)
+
+
+def _start(request: dict, expect: int) -> tuple:
+    """The keeper run for `request`, watched until `expect` results: (its exit code, what _watch saw)."""
     lim = sandbox.limits()
     nonce = secrets.token_hex(16)  # a result line without it was not written by the grader's code
     with tempfile.TemporaryDirectory(prefix='d2l_ext-grading-') as folder:
         read, write = os.pipe()
         out_read, out_write = os.pipe()
         message = {**request, 'nonce': nonce, 'result_fd': write, 'limits': lim,
-                   'bound_s': STARTUP_S + (request['budget_s'] or 600.0)}
+                   'bound_s': STARTUP_S + (request['budget_s'] or 600.0) * len(request.get('batch') or [0])}
         proc = None
         try:
             with _no_interrupt():  # a Ctrl-C during the start arrives once `proc` can be ended
@@ -102,9 +153,10 @@ def _run(task_id: str, request: dict) -> Verdict:
                 write = out_write = None
             proc.stdin.write((json.dumps(message) + '\n').encode())
             proc.stdin.flush()
-            watched = _watch(proc, read, out_read, request['budget_s'], nonce, lim)
+            watched = _watch(proc, read, out_read, request['budget_s'], nonce, lim, expect)
         except BrokenPipeError:  # the keeper ended before reading: its exit code says why
-            watched = {'hung': False, 'started': False, 'bound': STARTUP_S, 'seconds': 0.0, 'printed': ''}
+            watched = {'hung': False, 'started': False, 'bound': STARTUP_S, 'seconds': 0.0, 'printed': '',
+                       'results': [], 'started_items': 0}
         finally:  # a result, a hang, a crash, Ctrl-C: the whole tree goes
             if proc is not None:
                 _end(proc)
@@ -112,15 +164,15 @@ def _run(task_id: str, request: dict) -> Verdict:
                 if fd is not None:
                     with contextlib.suppress(OSError):
                         os.close(fd)
-    return _verdict(task_id, proc.returncode, **watched)
+    return proc.returncode, watched
 
 
-def _watch(proc, read: int, out: int, budget_s: float | None, nonce: str, lim: dict) -> dict:
-    """Read the grading process's messages and output until its result, its end, a limit, or the bound."""
+def _watch(proc, read: int, out: int, budget_s: float | None, nonce: str, lim: dict, expect: int = 1) -> dict:
+    """Read the grading process's messages and output until its `expect` results, its end, a limit, or the bound."""
     spawned = time.monotonic()
-    deadline, bound, started, result, buffer = spawned + STARTUP_S, STARTUP_S, None, None, b''
-    printed, total, forged, stop, next_memory = b'', 0, False, None, 0.0
-    while result is None and stop is None:
+    deadline, bound, started, results, buffer = spawned + STARTUP_S, STARTUP_S, None, [], b''
+    printed, total, forged, stop, next_memory, items = b'', 0, False, None, 0.0, 0
+    while len(results) < expect and stop is None:
         now = time.monotonic()
         exited = _exited(proc)  # checked before reading, so a result written just before the end is read
         ready, _, _ = select.select([read, out], [], [], 0.0 if exited else max(0.0, min(0.2, deadline - now)))
@@ -141,27 +193,27 @@ def _watch(proc, read: int, out: int, budget_s: float | None, nonce: str, lim: d
                 continue
             if not isinstance(message, dict) or message.pop('nonce', None) != nonce:
                 forged = True  # only the grader's own code knows the nonce
-            elif message.get('event') == 'started':
-                started = time.monotonic()
+            elif message.get('event') == 'started':  # one item of the batch: its own bound from now
+                started, items = time.monotonic(), items + 1
                 bound = budget_s or float(message['budget_s'])
                 deadline = started + bound
             else:
-                result = message
+                results.append(message)
         if now >= next_memory:  # the resident memory of the whole tree, every half second
             next_memory = now + 0.5
             used = sandbox.resident_mb(sandbox.descendants(proc.pid))
             if used > lim['memory_mb']:
                 stop = ('out_of_memory', 'grading.memory_limit', {'limit': int(lim['memory_mb']), 'used': int(used)})
-        if result is not None or (exited and not chunk and not data):
+        if len(results) >= expect or (exited and not chunk and not data):
             break
         if stop is None and not chunk and time.monotonic() >= deadline:
             stop = ('hung', 'grading.hung' if started else 'grading.hung_startup', {'seconds': bound})
-    if result is not None:  # it ends by itself right after; a leftover process is killed by _end
+    if len(results) >= expect:  # it ends by itself right after; a leftover process is killed by _end
         with contextlib.suppress(subprocess.TimeoutExpired):
             _wait_without_reaping(proc, GRACE_S)
     text = printed.decode('utf-8', errors='replace')[-OUTPUT_CHARS:]
     return {'hung': stop is not None and stop[0] == 'hung', 'stop': stop, 'started': started is not None,
-            'bound': bound, 'result': result, 'forged': forged, 'printed': text,
+            'bound': bound, 'results': results, 'started_items': items, 'forged': forged, 'printed': text,
             'seconds': time.monotonic() - (started or spawned)}
 
 
