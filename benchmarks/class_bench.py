@@ -47,7 +47,8 @@ def make_class(folder: Path, students: int) -> None:
 
 
 def bench_class(students: int, out: str) -> None:
-    from d2l_ext.grading.classroom import grade_class, write_table
+    from d2l_ext.display.grading import write_table
+    from d2l_ext.grading.classroom import grade_class
     with tempfile.TemporaryDirectory() as tmp:
         make_class(Path(tmp), students)
         start = time.perf_counter()
