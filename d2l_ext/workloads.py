@@ -189,6 +189,12 @@ def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extr
     if iters is None and is_mixed(lanes):  # GPU + CPU: balance the work so both lanes matter
         _check_memory(n, [1] * len(lanes), lanes, extra_matrices)
         iters = balanced_iters(lanes, n, 0.25 if lesson else 0.5, work)
+        # a fast GPU's share can outgrow its free memory (an 80 GB H100 with a lesson's tensors alive): fewer
+        # products on every lane, in the same ratio, so the lanes stay balanced and the results fit
+        balanced, scale = iters, 1.0
+        while max(iters) > 1 and not _fits(n, _held(lanes, [k + extra_matrices for k in iters])):
+            scale *= 0.8
+            iters = [max(1, round(k * scale)) for k in balanced]
     elif iters is None:
         iters = BOOK_ITERS if gpus_only else CPU_ITERS
     ks = list(iters) if isinstance(iters, (list, tuple)) else [iters] * len(lanes)

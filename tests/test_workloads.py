@@ -78,3 +78,15 @@ def test_estimate_comes_from_a_calibration_here():
     w = resolve_workload(cpu_lanes(), 200, 5)
     assert len(w.calibration) == 2 and all(rate > 1e8 and call > 0 for rate, call in w.calibration)
     assert w.estimated_seconds == pytest.approx(sum(5 * (2 * 200 ** 3 / r + c) for r, c in w.calibration))
+
+
+def test_balanced_counts_beside_a_gpu_shrink_together_to_fit_its_free_memory(monkeypatch):
+    import d2l_ext.workloads as W
+    with fake_hardware(gpus=1):
+        lanes = find_lanes('torch')
+        monkeypatch.setattr(W, 'balanced_iters', lambda lanes, n, seconds, work: [4883, 10])  # a fast GPU's share
+        monkeypatch.setattr(W, '_free_bytes', lambda lane: 17 * 2**30 if lane.kind == 'gpu' else 64 * 2**30)
+        w = resolve_workload(lanes, 1000, lesson=True)
+    gpu, cpu = w.iters
+    assert gpu < 4883 and (gpu + 2) * 4 * 1000 ** 2 <= W.HEADROOM * 17 * 2**30  # fits the GPU
+    assert abs(gpu / cpu - 488.3) / 488.3 < 0.15  # the same ratio: the lanes stay balanced

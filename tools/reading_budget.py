@@ -91,7 +91,8 @@ def main(argv: list[str]) -> int:
     for p in paths:
         c, issues = count(p), problems(p)
         bad += bool(issues)
-        print(f'{p.relative_to(ROOT)}: printed {c["printed"]}/{c["limit"]}, prose {c["prose"]}'
+        name = p.relative_to(ROOT) if p.is_relative_to(ROOT) else p
+        print(f'{name}: printed {c["printed"]}/{c["limit"]}, prose {c["prose"]}'
               + ('' if not issues else '\n  ' + '\n  '.join(issues)))
     return 1 if bad else 0
 
