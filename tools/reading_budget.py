@@ -5,7 +5,7 @@ collapsed answer; at most 3 printed lines per cell (a table drawn as HTML counts
 printed sentence over 30 words (Chinese: 60 characters), collapsed answers included; at most 1,000 words of
 English prose. Images and widgets are not printed words.
 
-    python tools/reading_budget.py [NOTEBOOK ...]   # default: notebooks/en, notebooks/zh, docs/h200-run/{en,zh}
+    python tools/reading_budget.py [NOTEBOOK ...]   # default: notebooks/en, notebooks/zh, docs/gpu-run/{en,zh}
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ EN = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 def builds() -> list[pathlib.Path]:
     found = []
-    for folder in ('notebooks/en', 'notebooks/zh', 'docs/h200-run/en', 'docs/h200-run/zh'):
+    for folder in ('notebooks/en', 'notebooks/zh', 'docs/gpu-run/en', 'docs/gpu-run/zh'):
         found += sorted((ROOT / folder).glob('13.3.*.ipynb'))
     return found
 
