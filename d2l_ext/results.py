@@ -143,6 +143,26 @@ class Result:
     def _repr_html_(self):  # a result as a cell's value shows its table
         return render(self.to_frame())
 
+    def details(self, title: str | None = None) -> Details:
+        """Every statistic (medians, quartiles, every repeat), collapsed until opened: for an instructor or a curious
+        student; the lessons' cells print one verdict line instead."""
+        return Details(self.to_frame(), title)
+
+
+class Details:
+    """A table shown on demand: a collapsed <details> element in a notebook, plain text elsewhere (every section)."""
+
+    def __init__(self, table, title: str | None = None):
+        self.table, self.title = table, title or t('verdict.details')
+
+    def _repr_html_(self) -> str:
+        import html
+        body = render(self.table) if hasattr(self.table, 'to_html') else f'<pre>{html.escape(str(self.table))}</pre>'
+        return f'<details><summary>{html.escape(self.title)}</summary>{body}</details>'
+
+    def __repr__(self) -> str:
+        return render(self.table, text=True) if hasattr(self.table, 'to_string') else str(self.table)
+
 
 # The timing columns are named alike in every table (timing.Comparison's too).
 _SHARED = {'median': 'core.col_median', 'iqr': 'core.col_iqr', 'min': 'core.col_min', 'max': 'core.col_max',

@@ -55,10 +55,11 @@ def test_recorded_titles_come_from_the_recording():
     with using_language('en'):
         fig = recorded_figure(rec, max_bars=200)
         summary = recorded_summary(rec)
+    assert summary.count('\n') == 0 and len(summary.split()) <= 30  # one verdict line, the counts in the title
     top, bottom = (ax.get_title(loc='left').replace('\n', ' ') for ax in fig.axes[:2])
     p, tl = rec.parallel[0], rec.timelines[0]
     for k in p.iters:
-        assert f'{k} products' in top and f'{k} products' in summary
+        assert f'{k} products' in top
     for k in tl.iters:
         assert f'{k} products' in bottom
     assert rec.machine['date'][:10] in top and rec.machine['gpus'][0] in top

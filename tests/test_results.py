@@ -73,3 +73,20 @@ def test_told_apart_needs_the_medians_beyond_the_iqr_and_the_middle_halves_apart
     assert abs(low.median - high.median) > max(low.iqr, high.iqr) and not told_apart(low, high)
     assert not told_apart(fast, Measurement('c', [1.15, 1.2, 1.25]))  # medians equal
     assert quartiles(Measurement('m', median=0.5)) == (0.5, 0.5)  # a recording with a median alone
+
+
+def test_every_result_shows_its_statistics_on_demand_collapsed():
+    import dataclasses
+
+    from d2l_ext.results import Measurement, Result, timing_row
+
+    @dataclasses.dataclass
+    class Tiny(Result):
+        m: Measurement
+
+        def table_rows(self):
+            return [timing_row(self.m, variant='together')]
+    shown = Tiny(Measurement('together', [0.1, 0.2, 0.3])).details()
+    html = shown._repr_html_()
+    assert html.startswith('<details><summary>') and '0.2' in html and '0.1, 0.2, 0.3' in html
+    assert '0.1, 0.2, 0.3' in repr(shown)

@@ -75,7 +75,7 @@ def main(argv=None) -> int:
     part.write_text(json.dumps(rec, indent=1), encoding='utf-8')
     part.replace(out)  # an interrupted run leaves no half-written recording
     try:
-        from d2l_ext.display.graph_recorded import recorded_text
+        from d2l_ext.display.graph import recorded_text
         print(recorded_text(rec))
     except ImportError:  # no matplotlib here: the numbers alone
         for run in rec['runs']:

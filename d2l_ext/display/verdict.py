@@ -12,11 +12,10 @@ ratios to 2 places ('1.84x'), shares as whole percents of a base the sentence na
 """
 from __future__ import annotations
 
-import html
 import math
 
 from ..i18n import t
-from ..results import told_apart
+from ..results import Details, told_apart
 
 WORDS = ('faster', 'slower', 'same')  # the keys verdict.<word>
 UNITS = ('s', 'ms', 'x', '%')  # the keys verdict.unit.<unit>
@@ -75,23 +74,7 @@ def guess(value, predicted: float, measured: float, unit: str = 's') -> str:
              measured=num(measured, unit))
 
 
-class Details:
-    """Statistics shown on demand: a collapsed <details> element in a notebook, plain text elsewhere."""
-
-    def __init__(self, table, title: str | None = None):
-        self.table, self.title = table, title or t('verdict.details')
-
-    def _repr_html_(self) -> str:
-        from ..results import render
-        body = render(self.table) if hasattr(self.table, 'to_html') else f'<pre>{html.escape(str(self.table))}</pre>'
-        return f'<details><summary>{html.escape(self.title)}</summary>{body}</details>'
-
-    def __repr__(self) -> str:
-        from ..results import render
-        return render(self.table, text=True) if hasattr(self.table, 'to_string') else str(self.table)
-
-
 def details(result_or_frame, title: str | None = None) -> Details:
     """Every statistic of a result (its `to_frame()`), or a DataFrame, collapsed until the reader opens it."""
     table = result_or_frame.to_frame() if hasattr(result_or_frame, 'to_frame') else result_or_frame
-    return Details(table, title)
+    return Details(table, title)  # results.Details: the ground's, so every Result has .details() too
