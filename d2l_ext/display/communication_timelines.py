@@ -3,8 +3,8 @@ drawn merged into stretches, and the legend says so. display/communication.py re
 from __future__ import annotations
 
 from . import style
-from .apart import sig
 from .timeline import EDGE_MIN_PX, THIN_FRACTION, draw_timeline
+from .verdict import sig
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
 
