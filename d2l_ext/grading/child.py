@@ -53,7 +53,19 @@ def child_main(request: dict, keeper: int) -> None:
             with contextlib.suppress(Exception):
                 stream.flush()
         send(event='result', index=k, **result)
+        _release()
     os._exit(0)  # threads the learner's code left running must not hold the process open
+
+
+def _release() -> None:
+    """Between two items of a batch: memory the last one held goes back (the tree's memory is limited as a whole)."""
+    import gc
+    gc.collect()
+    torch = sys.modules.get('torch')
+    if torch is not None and torch.cuda.is_initialized():
+        with contextlib.suppress(Exception):
+            torch.cuda.empty_cache()
+            torch._C._host_emptyCache()  # pinned host buffers cached by PyTorch
 
 
 def _grade_one(task, grade_fn, item: dict, changed, before) -> dict:

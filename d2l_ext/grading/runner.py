@@ -93,7 +93,8 @@ def grade_batch(items, *, budget_s: float | None = None, language: str | None = 
 
     The same verdicts as grade() for each (each item with its own time bound, judged here); it saves the
     interpreter's and the framework's start per task (a class). An item that hangs or crashes ends the
-    process: that item gets its status, and those after it are graded one at a time with grade().
+    process: that item gets its status (out of memory: graded again alone, since the batch's memory counted), and
+    those after it are graded one at a time with grade().
     """
     from ..i18n import language as current
     out = [_prepare(t, src, budget_s, name) for t, src, name in items]
@@ -113,6 +114,8 @@ def grade_batch(items, *, budget_s: float | None = None, language: str | None = 
             out[i] = _verdict(r['task'], None, **{**_each(watched), 'result': results[k], 'stop': None, 'hung': False})
         elif k == len(results) and started > k:  # the one that was running when it ended or hung
             out[i] = _verdict(r['task'], returncode, **_each(watched))
+            if out[i].status == 'out_of_memory':  # the batch's memory, not only this item's: graded alone
+                out[i] = grade(r['task'], r['source'], budget_s=budget_s, language=language, filename=r['filename'])
         else:
             out[i] = grade(r['task'], r['source'], budget_s=budget_s, language=language, filename=r['filename'])
     return out
