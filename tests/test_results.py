@@ -90,3 +90,19 @@ def test_every_result_shows_its_statistics_on_demand_collapsed():
     html = shown._repr_html_()
     assert html.startswith('<details><summary>') and '0.2' in html and '0.1, 0.2, 0.3' in html
     assert '0.1, 0.2, 0.3' in repr(shown)
+
+
+def test_one_verdict_line_one_rule():
+    from d2l_ext.display import verdict
+    from d2l_ext.i18n import using_language
+    from d2l_ext.results import Measurement as M
+    fast, slow = M('a', [0.100, 0.101, 0.102]), M('b', [0.200, 0.201, 0.202])
+    wide = M('c', [0.09, 0.15, 0.25])
+    with using_language('en'):
+        shown = verdict.line('together', fast, 'one device', slow)
+        assert shown == 'together 0.101 s vs one device 0.201 s: 50% faster'
+        assert verdict.line('one device', slow, 'together', fast).endswith(': 99% slower')
+        assert verdict.line('a', wide, 'b', slow).endswith(': no clear difference')  # middle halves overlap
+        assert verdict.guess(None, 2, 1.5, 'x', name='my_overlap').endswith('(write your guess into my_overlap first)')
+    with using_language('zh'):
+        assert verdict.line('同时运行', fast, '一个设备', slow) == '同时运行 0.101 秒，一个设备 0.201 秒：快 50%'

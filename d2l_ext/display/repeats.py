@@ -104,7 +104,9 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
             ax.scatter([guess[name] * scale], [y - 0.15], s=140, marker='D', color=style.color('guess'), zorder=5,
                        edgecolors='white')
             right = max(right, guess[name])
-        ax.annotate(f'{median_label(med * scale)} {unit}', (right * scale, y), xytext=(8, 0),
+        # named 'median', so the value beside the right-most dot is not read as that dot's (an outlier's) value
+        shown = f"{style.plot_text('style.median')} {median_label(med * scale)} {unit}"
+        ax.annotate(shown, (right * scale, y), xytext=(8, 0),
                     textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
     handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),
                Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
@@ -117,7 +119,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                               label=style.plot_text('style.guess')))
     ax.set_yticks(range(len(times)), [(labels or {}).get(name, name) for name in times])
     ax.set_ylim(len(times) - 0.5, -0.5)  # first variant on top, as given
-    ax.set_xlim(0, largest * scale * 1.18)  # from zero, so ratios read true; room for the median's value
+    ax.set_xlim(0, largest * scale * 1.3)  # from zero, so ratios read true; room for the median's value
     ax.set_xlabel(xlabel)
     ax.grid(axis='x', alpha=0.3)
     ax.set_axisbelow(True)

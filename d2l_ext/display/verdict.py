@@ -18,6 +18,7 @@ from ..i18n import t
 from ..results import Details, told_apart
 
 WORDS = ('faster', 'slower', 'same')  # the keys verdict.<word>
+WAYS = ('faster', 'slower')  # the keys verdict.<way>_by
 UNITS = ('s', 'ms', 'x', '%')  # the keys verdict.unit.<unit>
 
 
@@ -60,16 +61,26 @@ def word_of(a, b) -> str:
     return t(f'verdict.{word}')
 
 
+def by(a, b) -> str:
+    """'7% faster', '0.8% slower' or 'no clear difference': the word, and how much, as a share of `b`'s median."""
+    way = compare(a, b)
+    if way == 'same' or not b.median:
+        return t('verdict.same')
+    share = abs(a.median - b.median) / b.median * 100
+    return t(f'verdict.{way}_by', pct=f'{sig(share, 2) if share < 10 else round(share)}%')
+
+
 def line(name_a: str, a, name_b: str, b, unit: str | None = None) -> str:
-    """The one verdict line: 'together 0.105 s vs one device 0.113 s: faster' (medians; `a` judged against `b`)."""
+    """The one verdict line: 'together 0.105 s vs one device 0.113 s: 7% faster' (medians; `a` judged against `b`,
+    the share of `b`'s median)."""
     unit = unit or unit_for(a.median, b.median)
-    return t('verdict.line', a=name_a, ma=num(a.median, unit), b=name_b, mb=num(b.median, unit), word=word_of(a, b))
+    return t('verdict.line', a=name_a, ma=num(a.median, unit), b=name_b, mb=num(b.median, unit), word=by(a, b))
 
 
-def guess(value, predicted: float, measured: float, unit: str = 's') -> str:
-    """'your guess 1.50x · predicted 2.00x · measured 1.93x' (no guess: asks for one)."""
+def guess(value, predicted: float, measured: float, unit: str = 's', name: str = 'my_guess') -> str:
+    """'your guess 1.50x · predicted 2.00x · measured 1.93x' (no guess: asks for one in the variable `name`)."""
     if value is None:
-        return t('verdict.no_guess', predicted=num(predicted, unit), measured=num(measured, unit))
+        return t('verdict.no_guess', predicted=num(predicted, unit), measured=num(measured, unit), name=name)
     return t('verdict.guess', guess=num(float(value), unit), predicted=num(predicted, unit),
              measured=num(measured, unit))
 

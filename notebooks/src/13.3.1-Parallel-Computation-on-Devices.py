@@ -344,7 +344,7 @@ from d2l_ext.display.lane_timeline import lane_overlap, plot_timeline
 
 my_overlap = None  # your guess: a fraction (0-1)  #zh: 你的猜测：一个比例（0 到 1）
 tl = together_run.timeline(cmp[names[3]].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
-print(verdict.guess(my_overlap, 1.0, lane_overlap(tl), '%'))
+print(verdict.guess(my_overlap, 1.0, lane_overlap(tl), '%', name='my_overlap'))
 ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if rate_both else alone
 plot_timeline(tl, predicted=ends)
 

@@ -2,10 +2,12 @@
 MESSAGES = {
     'verdict.faster': 'faster',
     'verdict.slower': 'slower',
+    'verdict.faster_by': '{pct} faster',
+    'verdict.slower_by': '{pct} slower',
     'verdict.same': 'no clear difference',
     'verdict.line': '{a} {ma} vs {b} {mb}: {word}',
     'verdict.guess': 'your guess {guess} · predicted {predicted} · measured {measured}',
-    'verdict.no_guess': 'predicted {predicted} · measured {measured} (write your guess into my_guess first)',
+    'verdict.no_guess': 'predicted {predicted} · measured {measured} (write your guess into {name} first)',
     'verdict.details': 'Details: every statistic',
     'verdict.unit.s': '{value} s',
     'verdict.unit.ms': '{value} ms',

@@ -2,10 +2,12 @@
 MESSAGES = {
     'verdict.faster': '更快',
     'verdict.slower': '更慢',
+    'verdict.faster_by': '快 {pct}',
+    'verdict.slower_by': '慢 {pct}',
     'verdict.same': '没有明显差别',
     'verdict.line': '{a} {ma}，{b} {mb}：{word}',
     'verdict.guess': '你的猜测 {guess} · 预测 {predicted} · 实测 {measured}',
-    'verdict.no_guess': '预测 {predicted} · 实测 {measured}（请先把你的猜测写进 my_guess）',
+    'verdict.no_guess': '预测 {predicted} · 实测 {measured}（请先把你的猜测写进 {name}）',
     'verdict.details': '详细数据：全部统计量',
     'verdict.unit.s': '{value} 秒',
     'verdict.unit.ms': '{value} 毫秒',
