@@ -71,24 +71,29 @@ def intra_op_threads(n: int):
 def run_together(lanes, works):
     """Run works[i] on lanes[i], all at the same time; return their results in order."""
     def on_cpu(lane, work):
-        torch.set_num_threads(lane.threads)  # this thread's share of the cores (a per-thread setting)
+        # this thread's share of the cores (a per-thread setting)  #zh: 这个线程分到的核心（每个线程各自设置）
+        torch.set_num_threads(lane.threads)
         return work()
-    # one thread per CPU lane, kept between calls: starting threads anew costs about a millisecond each call
+    # one thread per CPU lane, kept between calls  #zh: 每条 CPU 执行路一个线程，两次调用之间保留
     threads = run_together.__dict__.setdefault('threads', {})
     cpu = {}
-    for i, lane in enumerate(lanes):  # CPU lanes start first, each on its own thread ...
+    # CPU lanes start first, each on its own thread ...  #zh: 先启动 CPU 执行路，每条在自己的线程上……
+    for i, lane in enumerate(lanes):
         if lane.kind == 'cpu':
             if lane.name not in threads:
                 threads[lane.name] = ThreadPoolExecutor(1, thread_name_prefix=f'd2l-lane-{lane.name}')
             cpu[i] = threads[lane.name].submit(on_cpu, lane, works[i])
     try:
-        gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}  # ... then GPU work is queued
+        # ... then GPU work is queued  #zh: ……再把 GPU 的工作排入队列
+        gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
     finally:
-        [f.exception() for f in cpu.values()]  # every CPU lane has finished before anything is raised
+        # every CPU lane has finished before anything is raised  #zh: 抛出任何异常之前，每条 CPU 执行路都已完成
+        [f.exception() for f in cpu.values()]
     results = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
     for lane in lanes:
         if lane.kind == 'gpu':
-            torch.cuda.synchronize(lane.index)  # every GPU used, not only the current one
+            # every GPU used, not only the current one  #zh: 等待用到的每个 GPU，而不只是当前设备
+            torch.cuda.synchronize(lane.index)
     return results
 
 
