@@ -176,11 +176,11 @@ def test_prediction_and_measured_lines():
             'predicted: run 5.20 ms · copy 3.60 ms · run then copy 8.80 ms · run_and_copy 5.40 ms')
         assert show.measured_text(c, predicted, 0.005).split('\n') == [
             'your guess 5.00 ms · predicted 5.40 ms · measured 6.15 ms',
-            'run_and_copy 6.15 ms vs run then copy 9.55 ms: faster']
+            'run_and_copy 6.15 ms vs run then copy 9.55 ms: 36% faster']
         assert 'my_guess' in show.measured_text(c, predicted).split('\n')[0]
     with using_language('zh'):
         assert show.measured_text(c, predicted, 0.005).split('\n')[1] == (
-            'run_and_copy 6.15 毫秒，先计算，后复制 9.55 毫秒：更快')
+            '边计算边复制 6.15 毫秒，先计算，后复制 9.55 毫秒：快 36%')
     fig = show.plot_measured(c, predicted, guess=0.005)
     assert len(fig.axes[0].get_yticklabels()) == 3
 
@@ -189,7 +189,7 @@ def test_control_line_says_whether_copies_slow_the_products():
     slowed = _comparison(run=[1.0, 1.01, 1.02, 1.03], beside_copies=[1.5, 1.51, 1.52, 1.53])
     same = _comparison(run=[1.0, 1.1, 1.2, 1.3], beside_copies=[1.05, 1.15, 1.25, 1.35])
     with using_language('en'):
-        assert show.control_text(slowed) == 'products beside copies 1.52 s vs products alone 1.02 s: slower'
+        assert show.control_text(slowed).startswith('products beside nonstop copies 1.52 s vs products alone 1.02 s: ')
         assert show.control_text(same).endswith(': no clear difference')
     assert show.plot_control(slowed).axes
 
@@ -198,8 +198,10 @@ def test_recorded_lines_come_from_the_recording(rec):
     rows = {r.mode: r for r in rec.comm[0].rows}
     side, same = rows[show.SIDE_PLAN], rows[show.SAME_PLAN]
     with using_language('en'):
-        line = show.recorded_text(rec)
-        assert line.startswith('copy stream + events ') and ' vs one stream ' in line and line.endswith(': faster')
+        book_line, line = show.recorded_text(rec).split('\n')
+        # the book's code (one stream) against run then copy: no overlap, so no clear difference
+        assert book_line.startswith("book's code (one stream) ") and ' vs run then copy ' in book_line
+        assert line.startswith('copy stream + events ') and ' vs one stream ' in line and line.endswith('% faster')
         worked = show.recorded_prediction_text(rec).split('\n')
         assert len(worked) == 2 and worked[1] == (
             f'predicted: one stream {show.verdict.num(same.run + same.copy)}; copy stream + events '
@@ -247,9 +249,21 @@ def test_exercise_three_lines_and_range():
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            'together 1.41 s vs slower lane alone 1.00 s: slower')
-    ax = show.plot_exercise_three(_ex3([1.4, 1.5])).axes[0]
+            'together 1.41 s vs slower lane alone 1.00 s: 41% slower')
+        ax = show.plot_exercise_three(_ex3([1.4, 1.5])).axes[0]
     assert ax.get_xlim()[1] >= 1.8  # the range up to one after the other is drawn
+    assert 'one after the other' in [x.get_text() for x in ax.get_legend().get_texts()]  # and named in the legend
+
+
+def test_timeline_legend_counts_bars_in_few_words(rec):
+    from d2l_ext.display.communication_timelines import legend_names, merge_touching
+    tl = rec.comm_timelines[0]
+    _, merged = merge_touching(tl.events, px_per_second=1000.0)
+    with using_language('en'):
+        names = legend_names(tl, merged)
+    for role in merged:
+        assert 'drawn as' in names[role] and 'gaps under' not in names[role]
+        assert all(len(line) <= 30 for line in names[role].split('\n'))
 
 
 def test_profile_lines_count_each_copy_once():
@@ -260,12 +274,23 @@ def test_profile_lines_count_each_copy_once():
     prof = SimpleNamespace(key_averages=lambda: rows)
     with using_language('en'):
         assert show.profile_text(prof, gpu=True) == (
-            'products (aten::mm) 0.131 s, copies (aten::copy_) 0.0579 s: 44% of the products')
+            'products (aten::mm) 131 ms, copies (aten::copy_) 57.9 ms: 44% of the products')  # the table's unit
         assert show.profile_guess_text(prof, True, 'aten::mm') == 'your guess aten::mm: right, the most self time'
         assert show.profile_guess_text(prof, True, 'aten::copy_').endswith('the most self time: aten::mm')
         assert 'my_guess' in show.profile_guess_text(prof, True, None)
-    frame = show.profile_frame(prof, gpu=True)
-    assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
+        frame = show.profile_frame(prof, gpu=True)
+        assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
+        assert list(frame['self time (ms)'])[0] == 131.0
+    with using_language('zh'):
+        assert list(show.profile_frame(prof, gpu=True).columns) == ['操作符', '自身用时（毫秒）']
+
+
+def test_profile_frame_shortens_kernel_names():
+    long = 'sm80_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x16_stage4_warpsize2x2x1_tensor'
+    prof = SimpleNamespace(key_averages=lambda: [SimpleNamespace(key=long, self_device_time_total=1e3)])
+    with using_language('en'):
+        name = list(show.profile_frame(prof, gpu=True)['operator'])[0]
+    assert len(name) <= 32 and name.startswith('sm80_xmma_gemm') and name.endswith('…')
 
 
 # -- the recorded figures -----------------------------------------------------------------------------

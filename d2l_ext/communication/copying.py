@@ -106,7 +106,8 @@ def products_beside_copies(x, w, buffers, lane, source=None):
     """The control for a CPU copy's cost: the products alone, while a copy thread (a copy stream on a GPU) keeps
     copying `source` (default: one product) into the buffers. Returns the products.
 
-    Set against the products alone, it tests whether copies running beside the products slow them down.
+    Set against the products alone, it tests whether copies running beside the products slow them down. The copies
+    run nonstop (more of them than run_and_copy makes) and stop after the copy in flight when the last product ends.
     """
     source = x.mm(w) if source is None else source
     if lane.kind == 'gpu':
@@ -124,6 +125,8 @@ def products_beside_copies(x, w, buffers, lane, source=None):
         torch.set_num_threads(1)
         while not stop.is_set():
             for buf in buffers:
+                if stop.is_set():  # stop after this copy, not after a whole pass: the timing holds the products
+                    break
                 buf.copy_(source)
 
     helper = threading.Thread(target=copier)

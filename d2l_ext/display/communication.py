@@ -16,6 +16,7 @@ RULES = ('separate', 'one_stream', 'own_core', 'shared', 'engine')  # CommRow.ex
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
 SIDE_PLAN = 'pinned, preallocated, copy stream + events'
 SAME_PLAN = 'pinned, preallocated, same stream'
+BOOK_PLAN = 'book: copy_to_cpu(y, non_blocking=True)'
 
 
 def _name(key: str) -> str:
@@ -49,7 +50,8 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
     pred = {names[k]: v for k, v in predicted.items() if k in names}
     mine = {names['overlapped']: guess} if guess is not None and 'overlapped' in names else None
     title = title or style.plot_text('communication.measured_title')
-    return plot_repeats(times, predicted=pred, guess=mine, title=title)
+    unit = verdict.unit_for(*(m.median for m in comparison.measurements.values()), *pred.values())
+    return plot_repeats(times, predicted=pred, guess=mine, title=title, unit=unit)
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
@@ -64,7 +66,8 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 def plot_control(comparison):
     """The products alone and beside a copy that keeps running: every repeat of each."""
     times = {_name(k): list(m.times) for k, m in comparison.measurements.items()}
-    return plot_repeats(times, title=style.plot_text('communication.control_title'))
+    unit = verdict.unit_for(*(m.median for m in comparison.measurements.values()))
+    return plot_repeats(times, title=style.plot_text('communication.control_title'), unit=unit)
 
 
 def control_text(comparison) -> str:
@@ -86,13 +89,19 @@ def _rows(result) -> dict:
 
 
 def recorded_text(rec) -> str:
-    """One verdict line from the recording: copy stream + events against pinned buffers on one stream."""
+    """Two verdict lines from the recording: the book's code against run then copy (does it overlap at all?), then
+    copy stream + events against pinned buffers on one stream."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
-    side, same = rows.get(SIDE_PLAN), rows.get(SAME_PLAN)
+    side, same, book = rows.get(SIDE_PLAN), rows.get(SAME_PLAN), rows.get(BOOK_PLAN)
     if side is None or same is None:
         return t('communication.recorded.none')
-    return verdict.line(_word('overlapped.separate'), side.times['overlapped'], _word('overlapped.one_stream'),
-                        same.times['overlapped'])
+    lines = []
+    if book is not None and 'run_then_copy' in book.times:
+        lines.append(verdict.line(_word('book'), book.times['overlapped'], _word('run_then_copy'),
+                                  book.times['run_then_copy']))
+    lines.append(verdict.line(_word('overlapped.separate'), side.times['overlapped'], _word('overlapped.one_stream'),
+                              same.times['overlapped']))
+    return '\n'.join(lines)
 
 
 def recorded_prediction_text(rec) -> str:
@@ -223,6 +232,12 @@ def plot_exercise_three(r):
         ax.barh(y, r.serial_sum - r.expected, left=r.expected, height=0.2, fill=False, hatch='..',
                 edgecolor=style.color('predicted'), linewidth=1.0, linestyle='--', zorder=2)
         ax.set_xlim(0, max(ax.get_xlim()[1], r.serial_sum * 1.05))
+        from matplotlib.patches import Patch
+        old = ax.get_legend()
+        handles = list(old.legend_handles) + [Patch(fill=False, hatch='..', edgecolor=style.color('predicted'),
+                                                    linestyle='--', label=_name('serial_sum'))]
+        labels = [x.get_text() for x in old.get_texts()] + [_name('serial_sum')]
+        ax.legend(handles=handles, labels=labels, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig
 
 
@@ -235,7 +250,13 @@ def profile_frame(prof, gpu: bool, rows: int = 8):
     """The profile's operators by self time (CUDA on a GPU, CPU on a CPU), for verdict.details."""
     import pandas as pd
     times = sorted(_self_times(prof, gpu).items(), key=lambda kv: -kv[1])[:rows]
-    return pd.DataFrame({'operator': [k for k, _ in times], 'self_time_ms': [v * 1e3 for _, v in times]})
+    return pd.DataFrame({t('communication.profile.col_op'): [_short(k) for k, _ in times],
+                         t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, v in times]})
+
+
+def _short(name: str, width: int = 32) -> str:
+    """An operator's name cut to `width` characters (GPU kernel names run to a hundred)."""
+    return name if len(name) <= width else name[:width - 1] + '…'
 
 
 def profile_text(prof, gpu: bool) -> str:
@@ -243,7 +264,7 @@ def profile_text(prof, gpu: bool) -> str:
     time again, not more of it)."""
     ops = _self_times(prof, gpu)
     mm, copy = ops.get('aten::mm', 0.0), ops.get('aten::copy_', 0.0)
-    return t('communication.profile.split', mm=verdict.num(mm), copy=verdict.num(copy),
+    return t('communication.profile.split', mm=verdict.num(mm, 'ms'), copy=verdict.num(copy, 'ms'),
              share=verdict.num(copy / mm if mm > 0 else 0.0, '%'))
 
 

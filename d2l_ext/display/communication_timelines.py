@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from . import style
 from .timeline import EDGE_MIN_PX, THIN_FRACTION, draw_timeline
-from .verdict import sig
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
 
@@ -63,8 +62,8 @@ def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, 
 
 
 def legend_names(tl, merged=None) -> dict[str, str]:
-    """What a bar is, per role; for a role in `merged` (merge_touching's second value) the entry says which gaps
-    were merged and how many stretches are drawn, so a reader does not count one block where the title counts 50
+    """What a bar is, per role; for a role in `merged` (merge_touching's second value) the entry says how many
+    bars it holds and how many stretches are drawn, so a reader does not count one block where the title counts 50
     (the title has no room left)."""
     merged = merged or {}
     return {role: style.plot_text(f'communication.legend.{role}') + (
@@ -75,8 +74,7 @@ def _merged_text(role: str, info: dict) -> str:
     n = info['stretches']
     stretches = style.plot_text('communication.timeline.stretches_one' if n == 1
                                 else 'communication.timeline.stretches_many', n=n)
-    return style.plot_text(f'communication.timeline.merged_{role}', count=info['count'],
-                           gap=sig(info['gap'] * 1e3, 2), stretches=stretches)
+    return style.plot_text(f'communication.timeline.merged_{role}', count=info['count'], stretches=stretches)
 
 
 def _px_per_second(ax, events, predicted=None) -> float:

@@ -54,14 +54,17 @@ print(lane.label)
 #
 # On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. **Predict first.** On a GPU
 # the results cross to host memory, which takes time. Without a GPU they already live there: `y.to('cpu')` returns
-# the same tensor and moves nothing, so predict a copy of about 0 s and "run and copy" about as long as run.
+# the same tensor and moves nothing, so predict a copy of about 0 s. On a CPU-only machine these two cells therefore
+# cannot show overlap: "run and copy" repeats run's products, and any difference between their single timings is
+# noise, not a copy. The measured part below gives the CPU real copies to overlap.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
 # 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 个乘积；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
 # 主机内存，这需要时间。没有 GPU 时，结果本来就在那里：`y.to('cpu')` 返回同一个张量，什么也不搬运，所以应当预测
-# 复制约为 0 秒，“计算并复制”与只计算差不多。
+# 复制约为 0 秒。因此在只有 CPU 的机器上，这两个单元格无法展示重叠：“计算并复制”重复的是同样的乘积，两次单独计时
+# 之间的差别只是噪声，而不是复制。后面的实测部分会让 CPU 真正复制数据，再看能否重叠。
 
 # %%
 workload = resolve_workload([lane], lesson=True, extra_matrices=3)
@@ -229,11 +232,11 @@ print(show.prediction_text(s, predicted))
 # `run_and_copy`; hatched: the prediction; diamond: your guess.
 
 # %% [markdown] lang="zh"
-# 把你的猜测（秒）写进 `my_guess`，然后运行：每个点是只算乘积、先计算后复制或 `run_and_copy` 的一次重复；
+# 把你的猜测（秒）写进 `my_guess`，然后运行：每个点是只算乘积、先计算后复制或边计算边复制的一次重复；
 # 斜线条是预测；菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
-my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对本机 run_and_copy 用时的猜测
+my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对本机边计算边复制用时的猜测
 
 variants = {'run': lambda: [x.mm(w) for _ in buffers],
             'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
@@ -249,24 +252,24 @@ print(show.measured_text(measured, predicted, my_guess))
 # open the answer.
 
 # %% [markdown] lang="zh"
-# **解释一次落空的预测**。在下面的 H200 录制结果中，复制流 + 事件的用时与预测相差不到 1%。如果本机的
-# `run_and_copy` 比预测多用了四分之一以上，用三四句话写下原因，再打开参考答案。
+# **解释一次落空的预测**。在下面的 H200 录制结果中，复制流 + 事件的用时与预测相差不到 1%。如果本机边计算边复制
+# 的用时比预测多了四分之一以上，用三四句话写下原因，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
 # The prediction assumes the copies cost the products nothing. The hidden cell tests that: it times the products
-# alone and beside a copy thread (a copy stream on a GPU) that keeps copying. Products that slow down mean the
-# copies were not free: on a CPU both move bytes through one memory. If they do not, look for other work on the
-# cores.
+# alone and beside a copy thread (a copy stream on a GPU) that copies nonstop until the last product ends, so more
+# copies than the overlapped run makes, and its time can exceed that run's. Products that slow down mean copies
+# cost the products time. The control does not say through what: shared cores, memory, or other programs.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
 # 预测假定复制不占用乘积的任何时间。隐藏的单元格检验这一点：它分别为单独计算乘积、以及旁边有复制线程（GPU 上是
-# 复制流）一直在复制时计算乘积计时。乘积变慢，说明复制不是免费的：在 CPU 上，两者都在同一块内存中搬运数据。
-# 如果乘积没有变慢，就去找核心上的其他工作。
+# 复制流）不停复制、直到最后一个乘积算完时计算乘积计时。这里的复制比边计算边复制时多，用时可能超过后者。
+# 乘积变慢，说明复制占用了乘积的时间。这个对照并不能说明是通过什么占用的：共用的核心、内存，还是其他程序。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -279,14 +282,18 @@ print(show.control_text(control))
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# The picture of the point, recorded on an H200: one panel per way to copy the book's 50 results. Pinned buffers on
-# one stream take run + copy; a copy stream and events, about max(run, copy).
+# The picture of the point, recorded on an H200: one panel per way to copy the book's 50 results. Predict from the
+# rates: one stream takes run + copy; a copy stream and events, about max(run, copy). The book's own code,
+# `copy_to_cpu(y, True)`, has a panel titled after it: its copies run on the compute stream. The lines below the
+# figure give the verdict on the book's claim: how much does its one-stream code save over run then copy, and how
+# much does a copy stream save over one stream?
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上录制的结果
 #
-# 这一点的真实图景，在 H200 上录制：每个面板是复制书中 50 个结果的一种方式。锁页缓冲区放在一个流上时，用时为
-# 计算 + 复制；用复制流和事件时，约为 max(计算, 复制)。
+# 这一点的真实图景，在 H200 上录制：每个面板是复制书中 50 个结果的一种方式。根据速率预测：放在一个流上时，用时为
+# 计算 + 复制；用复制流和事件时，约为 max(计算, 复制)。书中自己的代码 `copy_to_cpu(y, True)` 有一个以它命名的
+# 面板：它的复制在计算流上运行。图下两行给出对书中说法的结论：书中只用一个流的代码比先计算后复制节省多少？复制流又比一个流节省多少？
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import load_recordings
@@ -314,10 +321,11 @@ print(show.recorded_text(rec))
 print(show.recorded_prediction_text(rec))
 
 # %% [markdown]
-# When each product and copy ran in that recording, one panel per setup:
+# When each product and copy ran in that recording, one panel per setup. On one stream, do any copies run while a
+# product computes?
 
 # %% [markdown] lang="zh"
-# 在那次录制中，每个乘积和每次复制在何时运行，每种设定一个面板：
+# 在那次录制中，每个乘积和每次复制在何时运行，每种设定一个面板。在一个流上，有没有哪次复制是在计算乘积的同时运行的？
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None and rec.comm_timelines:
@@ -410,8 +418,9 @@ print(show.exercise_three_text(ex3))
 # <details><summary>Worked answer</summary>
 #
 # A GPU lane, the CPU and the GPU's copy engine are separate hardware: expect the max of the lanes' times alone. On a
-# CPU-only machine the copy thread is one more thread on shared cores: with more threads than cores, expect between
-# the max and one after the other.
+# CPU-only machine the copy thread is one more thread on shared cores: with more threads than cores, expect at least
+# the max, and up to one after the other (the dotted bar). Above the dotted bar means the threads cost more
+# together than the sum of their times alone: compare the figure's "together" dots with the dotted bar's end.
 # </details>
 #
 # **4. Use a profiler.** `torch.profiler` works in a notebook, on a CPU too. Predict which operator takes most of the
@@ -421,7 +430,8 @@ print(show.exercise_three_text(ex3))
 # <details><summary>参考答案</summary>
 #
 # GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预期两条执行路单独运行用时的最大值。在只有 CPU 的机器上，
-# 复制线程是共用核心上多出的一个线程：线程多于核心时，应当预期介于最大值和先后运行的用时之间。
+# 复制线程是共用核心上多出的一个线程：线程多于核心时，应当预期至少是最大值，最多到先后运行的用时（点状条）。
+# 如果超过了点状条，说明这些线程一起运行的代价比各自单独运行的用时之和还大：请对照图中“同时运行”的点和点状条的右端。
 # </details>
 #
 # **4. 使用性能分析器**。`torch.profiler` 可以在 Jupyter 记事本中使用，在 CPU 上也可以。先预测哪个操作符占用的时间最多，
