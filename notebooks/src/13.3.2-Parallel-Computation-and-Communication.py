@@ -53,18 +53,16 @@ print(lane.label)
 # ## The book's cells
 #
 # On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. **Predict first.** On a GPU
-# the results cross to host memory, which takes time. Without a GPU they already live there: `y.to('cpu')` returns
-# the same tensor and moves nothing, so predict a copy of about 0 s. On a CPU-only machine these two cells therefore
-# cannot show overlap: "run and copy" repeats run's products, and any difference between their single timings is
-# noise, not a copy. The measured part below gives the CPU real copies to overlap.
+# the results cross to host memory, which takes time. Without a GPU `y.to('cpu')` returns the same tensor and moves
+# nothing: predict a copy of about 0 s. So on a CPU-only machine these cells cannot show overlap; the measured part
+# below gives it real copies.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
 # 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 个乘积；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
-# 主机内存，这需要时间。没有 GPU 时，结果本来就在那里：`y.to('cpu')` 返回同一个张量，什么也不搬运，所以应当预测
-# 复制约为 0 秒。因此在只有 CPU 的机器上，这两个单元格无法展示重叠：“计算并复制”重复的是同样的乘积，两次单独计时
-# 之间的差别只是噪声，而不是复制。后面的实测部分会让 CPU 真正复制数据，再看能否重叠。
+# 主机内存，这需要时间。没有 GPU 时，`y.to('cpu')` 返回同一个张量，什么也不搬运：应当预测复制约为 0 秒。
+# 因此在只有 CPU 的机器上，这几个单元格无法展示重叠；后面的实测部分会让 CPU 真正复制数据。
 
 # %%
 workload = resolve_workload([lane], lesson=True, extra_matrices=3)
@@ -124,9 +122,9 @@ print(show.copied_text(y, y_cpu))
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. The check, in a separate process: it runs, every buffer holds
+# `lane.threads` a CPU lane's share of the cores. The check (its own process): it runs, every buffer holds
 # `x @ w` and is complete at return, and the copies overlap the products. On a GPU, `x` and `w` are the book's
-# 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700), whose copies are a large share of the time.
+# 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700).
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -134,8 +132,7 @@ print(show.copied_text(y, y_cpu))
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在计算下一个乘积的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
 # 分到的核心数。检查在单独的进程中进行：能否运行，每个缓冲区是否装着 `x @ w` 且在返回时已经完整，复制是否与乘积
-# 重叠。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 个“瘦”乘积（700 × 4 乘以 4 × 700），复制在
-# 用时中占了很大的比例。
+# 重叠。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 个“瘦”乘积（700 × 4 乘以 4 × 700）。
 
 # %% tags=["nbval-ignore-output"]
 def run_and_copy(x, w, buffers, lane):
@@ -205,15 +202,15 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 #
 # Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, they add up. Overlapped, expect
 # **max(run, copy)** plus the shorter of one product and one copy, if the copy has hardware of its own. A GPU has
-# it: the copy engine. On a CPU the copy thread gets a core of its own, but it moves bytes through the memory the
-# products write: the closed form assumes the copies leave the products' speed alone.
+# it: the copy engine. On a CPU the copy thread gets a core of its own; the formula assumes the copies leave the
+# products' speed alone.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，
 # 应当预期 **max(计算, 复制)**，再加上一个乘积与一次复制中较短者，前提是复制有自己的硬件。GPU 有：复制引擎。
-# 在 CPU 上，复制线程有自己的核心，但它搬运数据要经过乘积也在写的同一块内存：这个公式假定复制不拖慢乘积。
+# 在 CPU 上，复制线程有自己的核心；这个公式假定复制不拖慢乘积。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -228,12 +225,10 @@ predicted = {'run': s['run'], 'run_then_copy': s['run'] + s['copy'],
 print(show.prediction_text(s, predicted))
 
 # %% [markdown]
-# Put your guess (seconds) in `my_guess` and run: each dot is one repeat of products alone, run then copy or
-# `run_and_copy`; hatched: the prediction; diamond: your guess.
+# Put your guess (seconds) in `my_guess` and run: dots are repeats, hatched the prediction, the diamond your guess.
 
 # %% [markdown] lang="zh"
-# 把你的猜测（秒）写进 `my_guess`，然后运行：每个点是只算乘积、先计算后复制或边计算边复制的一次重复；
-# 斜线条是预测；菱形是你的猜测。
+# 把你的猜测（秒）写进 `my_guess`，然后运行：每个点是一次重复，斜线条是预测，菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对本机边计算边复制用时的猜测
@@ -247,29 +242,28 @@ display(show.plot_measured(measured, predicted, guess=my_guess))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **A miss to explain.** On the H200 recording below, copy stream + events lands within 1% of the prediction. If
-# `run_and_copy` here took more than a quarter longer than predicted, write three or four sentences on why, then
-# open the answer.
+# **A miss to explain.** If `run_and_copy` here took over a quarter longer than predicted (the H200 recording below
+# lands within 1%), explain why in three or four sentences, then open the answer.
 
 # %% [markdown] lang="zh"
-# **解释一次落空的预测**。在下面的 H200 录制结果中，复制流 + 事件的用时与预测相差不到 1%。如果本机边计算边复制
-# 的用时比预测多了四分之一以上，用三四句话写下原因，再打开参考答案。
+# **解释一次落空的预测**。如果本机边计算边复制的用时比预测多了四分之一以上（下面的 H200 录制结果与预测相差不到
+# 1%），用三四句话写下原因，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The prediction assumes the copies cost the products nothing. The hidden cell tests that: it times the products
-# alone and beside a copy thread (a copy stream on a GPU) that copies nonstop until the last product ends, so more
-# copies than the overlapped run makes, and its time can exceed that run's. Products that slow down mean copies
-# cost the products time. The control does not say through what: shared cores, memory, or other programs.
+# The prediction assumes copies cost the products nothing. The hidden cell tests that: products alone, and beside
+# a copy thread (a copy stream on a GPU) copying nonstop until the last product ends, more copies than
+# `run_and_copy` makes, so it can take longer. Slower products mean copies cost them time; the control does not
+# say through what (cores, memory, other programs).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 预测假定复制不占用乘积的任何时间。隐藏的单元格检验这一点：它分别为单独计算乘积、以及旁边有复制线程（GPU 上是
-# 复制流）不停复制、直到最后一个乘积算完时计算乘积计时。这里的复制比边计算边复制时多，用时可能超过后者。
-# 乘积变慢，说明复制占用了乘积的时间。这个对照并不能说明是通过什么占用的：共用的核心、内存，还是其他程序。
+# 预测假定复制不占用乘积的任何时间。隐藏的单元格检验这一点：单独计算乘积，以及旁边有复制线程（GPU 上是复制流）
+# 不停复制、直到最后一个乘积算完。这里的复制比边计算边复制时多，用时可能更长。乘积变慢，说明复制占用了乘积的
+# 时间；这个对照并不能说明是通过什么占用的（核心、内存，还是其他程序）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -282,18 +276,17 @@ print(show.control_text(control))
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# The picture of the point, recorded on an H200: one panel per way to copy the book's 50 results. Predict from the
-# rates: one stream takes run + copy; a copy stream and events, about max(run, copy). The book's own code,
-# `copy_to_cpu(y, True)`, has a panel titled after it: its copies run on the compute stream. The lines below the
-# figure give the verdict on the book's claim: how much does its one-stream code save over run then copy, and how
-# much does a copy stream save over one stream?
+# Recorded on an H200, one panel per way to copy the book's 50 results. Predict from the rates: one stream takes
+# run + copy; a copy stream and events, about max(run, copy). The book's `copy_to_cpu(y, True)` has its own panel.
+# The lines below the figure are the verdict on the book's claim: what its one-stream code saves over run then
+# copy, and what a copy stream saves.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上录制的结果
 #
-# 这一点的真实图景，在 H200 上录制：每个面板是复制书中 50 个结果的一种方式。根据速率预测：放在一个流上时，用时为
-# 计算 + 复制；用复制流和事件时，约为 max(计算, 复制)。书中自己的代码 `copy_to_cpu(y, True)` 有一个以它命名的
-# 面板：它的复制在计算流上运行。图下两行给出对书中说法的结论：书中只用一个流的代码比先计算后复制节省多少？复制流又比一个流节省多少？
+# 在 H200 上录制，每个面板是复制书中 50 个结果的一种方式。根据速率预测：放在一个流上时，用时为计算 + 复制；
+# 用复制流和事件时，约为 max(计算, 复制)。书中的 `copy_to_cpu(y, True)` 有自己的面板。图下两行是对书中说法的
+# 结论：书中只用一个流的代码比先计算后复制节省多少，复制流又节省多少。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import load_recordings
@@ -307,25 +300,24 @@ print(show.recorded_text(rec))
 # <details><summary>Worked answer: the book's setting on an H200</summary>
 #
 # 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; their results are 50 · 4000² · 4 B = 3.2 GB. Divide by
-# the recorded FLOP/s and pinned GB/s: one stream takes run + copy, copy stream + events about max(run, copy).
+# the recorded FLOP/s and pinned GB/s (the hidden cell below).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：H200 上书中的设定</summary>
 #
 # 50 个 4000 × 4000 矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。
-# 分别除以录制的 FLOP/s 和锁页内存的 GB/s：一个流的用时是计算 + 复制，复制流 + 事件的用时约为 max(计算, 复制)。
+# 分别除以录制的 FLOP/s 和锁页内存的 GB/s（见下面隐藏的单元格）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.recorded_prediction_text(rec))
 
 # %% [markdown]
-# When each product and copy ran in that recording, one panel per setup. On one stream, do any copies run while a
-# product computes?
+# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
 
 # %% [markdown] lang="zh"
-# 在那次录制中，每个乘积和每次复制在何时运行，每种设定一个面板。在一个流上，有没有哪次复制是在计算乘积的同时运行的？
+# 每个乘积和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘积同时运行？
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None and rec.comm_timelines:
@@ -335,7 +327,7 @@ if rec is not None and rec.comm_timelines:
 # ## The book's first `non_blocking=True` call
 #
 # `copy_to_cpu(y, True)` allocates a new pinned tensor per result: the first call gets new host memory, later calls
-# reuse PyTorch's cached blocks. Measured here on a GPU, else recorded.
+# reuse PyTorch's cached blocks. Measured on a GPU, else recorded.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
@@ -419,23 +411,22 @@ print(show.exercise_three_text(ex3))
 #
 # A GPU lane, the CPU and the GPU's copy engine are separate hardware: expect the max of the lanes' times alone. On a
 # CPU-only machine the copy thread is one more thread on shared cores: with more threads than cores, expect at least
-# the max, and up to one after the other (the dotted bar). Above the dotted bar means the threads cost more
-# together than the sum of their times alone: compare the figure's "together" dots with the dotted bar's end.
+# the max and up to one after the other (the dotted bar). Dots beyond it: together cost more than both alone.
 # </details>
 #
 # **4. Use a profiler.** `torch.profiler` works in a notebook, on a CPU too. Predict which operator takes most of the
-# time: write it in `my_guess`, then profile. Open the trace at ui.perfetto.dev.
+# time: write it in `my_guess`, then profile.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
 # GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预期两条执行路单独运行用时的最大值。在只有 CPU 的机器上，
 # 复制线程是共用核心上多出的一个线程：线程多于核心时，应当预期至少是最大值，最多到先后运行的用时（点状条）。
-# 如果超过了点状条，说明这些线程一起运行的代价比各自单独运行的用时之和还大：请对照图中“同时运行”的点和点状条的右端。
+# 点超出了点状条，说明一起运行比两者单独运行的用时之和还多。
 # </details>
 #
 # **4. 使用性能分析器**。`torch.profiler` 可以在 Jupyter 记事本中使用，在 CPU 上也可以。先预测哪个操作符占用的时间最多，
-# 把它写进 `my_guess`，再做性能分析。在 ui.perfetto.dev 中打开跟踪文件。
+# 把它写进 `my_guess`，再做性能分析。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
