@@ -24,22 +24,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # d2l_ext from thi
 
 def solutions() -> str:
     """One student's file: the worked solution of every task."""
-    from d2l_ext.allreduce import tasks as allreduce
-    from d2l_ext.communication import task as copy
     from d2l_ext.depgraph import worked
-    from d2l_ext.parallel import task as lanes
+    from d2l_ext.grading import allreduce, copy, lanes
     parts = [inspect.getsource(lanes.run_together), inspect.getsource(copy.run_and_copy),
              inspect.getsource(worked.mlp_step)] + [inspect.getsource(fn) for fn in allreduce.SOLUTIONS.values()]
     return '\n\n'.join(parts)
 
 
 def serial_c() -> str:
-    from d2l_ext.allreduce import tasks as allreduce
+    from d2l_ext.grading import allreduce
     return allreduce.WRONG['c_after_backward'][1]
 
 
 def make_class(folder: Path, students: int) -> None:
-    from d2l_ext.allreduce import tasks as allreduce
+    from d2l_ext.grading import allreduce
     good = solutions()
     serial = good.replace(inspect.getsource(allreduce.allreduce_in_hooks), serial_c())
     for i in range(students):
@@ -63,7 +61,7 @@ def bench_class(students: int, out: str) -> None:
 
 
 def overlap_basis(repeats: int) -> None:
-    from d2l_ext.allreduce import tasks as allreduce
+    from d2l_ext.grading import allreduce
     from d2l_ext.grading.core import load_submission
     from d2l_ext.grading.measurable import state
     cases = {'c reference': ('13.3.4-c-hooks', inspect.getsource(allreduce.allreduce_in_hooks)),

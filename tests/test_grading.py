@@ -345,9 +345,9 @@ def test_a_notebook_cell_shows_the_drawn_lines_once(tiny):
 
 def test_a_skeleton_is_told_what_will_be_checked_with_the_tasks_own_thresholds():
     """The 'not yet' of a skeleton lists the checks; every threshold it states is the one the grader uses."""
-    modules = {'13.3.1-lanes': 'd2l_ext.parallel.task', '13.3.2-copy': 'd2l_ext.communication.task',
-               '13.3.3-mlp': 'd2l_ext.depgraph.task', '13.3.4-c-hooks': 'd2l_ext.allreduce.task_grader',
-               '13.3.4-d-buckets': 'd2l_ext.allreduce.task_grader'}
+    modules = {'13.3.1-lanes': 'd2l_ext.grading.lanes', '13.3.2-copy': 'd2l_ext.grading.copy',
+               '13.3.3-mlp': 'd2l_ext.grading.mlp', '13.3.4-c-hooks': 'd2l_ext.grading.allreduce_launcher',
+               '13.3.4-d-buckets': 'd2l_ext.grading.allreduce_launcher'}
     for task_id, e in registry.TASKS.items():
         assert e.checks_key, f'{task_id} does not say what it checks'
         stated = dict(e.checks).get('threshold')

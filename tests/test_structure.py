@@ -6,7 +6,9 @@ Layers, lowest first; a module may import its own layer or a lower one, never a 
     measure  timing, checking, lanes, workloads, overlap, results, profiling
     backends backends
     workers  workers
-    sections parallel, communication, depgraph, allreduce, grading
+    sections parallel, communication, depgraph, allreduce (each technique's home and its experiments)
+    grading  grading (the graders of every task, their registry, sandbox and runner: above the sections whose
+             worked solutions and instrumentation they call, so no section can import a grader)
     records  recorded (recordings of the sections' results)
     display  display
     entry    cli, __main__, the package's __init__, and every `cli` or `__main__` module inside a
@@ -14,8 +16,9 @@ Layers, lowest first; a module may import its own layer or a lower one, never a 
 
 Every import counts, also those inside functions (they run too, only later), read with `ast` from
 the source, never by importing it; modules loaded by name (importlib) are declared in BY_NAME and checked the
-same way. The graders (GRADERS: each task's module and its helpers) are imported only by the grading layer
-(d2l_ext.grading) and by each other: no experiment or lesson module imports a grader.
+same way (BY_NAME reads the registries: the grading registry's task modules, the framework registry's backends).
+Every grader (GRADERS: each task's module and its helpers) lives in the grading layer, d2l_ext.grading, and
+only that layer imports one: no experiment or lesson module imports a grader.
 An edge still waiting for its fix is listed in KNOWN_UPWARD or KNOWN_CYCLES with why;
 each is an expected failure that must still exist (strict), so a fixed edge has to leave the list.
 A known cycle is named by the one import that closes it: the cycle check runs without those.
@@ -37,13 +40,14 @@ LAYERS = [
     ('measure', ['timing', 'checking', 'lanes', 'workloads', 'overlap', 'results', 'profiling']),
     ('backends', ['backends']),
     ('workers', ['workers']),
-    ('sections', ['parallel', 'communication', 'depgraph', 'allreduce', 'grading']),
+    ('sections', ['parallel', 'communication', 'depgraph', 'allreduce']),
+    ('grading', ['grading']),
     ('records', ['recorded']),
     ('display', ['display']),
     ('entry', ['cli', '__main__', '__init__']),
 ]
 RANK = {top: rank for rank, (_, tops) in enumerate(LAYERS) for top in tops}
-SECTIONS = {'parallel', 'communication', 'depgraph', 'allreduce', 'grading'}
+SECTIONS = {'parallel', 'communication', 'depgraph', 'allreduce', 'grading'}  # none of them imports display
 
 # (importer, imported): why it is still there. Strict xfails below: remove an entry once it is fixed.
 KNOWN_UPWARD: dict = {
@@ -57,9 +61,9 @@ KNOWN_CYCLES: dict = {
                                                                'framework registry it is named in',
     ('d2l_ext.frameworks', 'd2l_ext.backends.mxnet_backend'): 'loaded by name (BY_NAME); the backend imports the '
                                                                'framework registry it is named in',
-    ('d2l_ext.grading.registry', 'd2l_ext.allreduce.tasks'): "loaded by name (BY_NAME); 13.3.4's launcher and ranks "
-                                                             'load their Task through the registry: goes when the '
-                                                             'graders move into grading/ (issue 34 item 3)',
+    ('d2l_ext.grading.registry', 'd2l_ext.grading.allreduce'): "loaded by name (BY_NAME); 13.3.4's launcher and "
+                                                               'ranks load their Task through the registry (one '
+                                                               'layer, one package: grading/)',
 }
 
 
@@ -176,8 +180,8 @@ BY_NAME = by_name()
 PACKAGE_EDGES = graph(PACKAGE)
 for _importer, _targets in BY_NAME.items():
     PACKAGE_EDGES.setdefault(_importer, set()).update(_targets)
-GRADERS = BY_NAME['d2l_ext.grading.registry'] | {f'd2l_ext.allreduce.{m}' for m in (
-    'task_grader', 'grading_ranks', 'grader_checks', 'grader_overlap')}
+GRADERS = BY_NAME['d2l_ext.grading.registry'] | {f'd2l_ext.grading.allreduce_{m}' for m in (
+    'launcher', 'ranks', 'checks', 'overlap')}
 BENCH_EDGES = graph(ROOT / 'benchmarks', ROOT / 'benchmarks')  # scripts: they import each other by bare name
 
 
@@ -223,10 +227,17 @@ def test_modules_loaded_by_name_exist_and_are_declared():
     assert by_name_in_source <= declared, by_name_in_source - declared
 
 
-def test_only_the_grading_layer_imports_a_grader():
+def test_every_grader_is_in_the_grading_layer_and_only_it_imports_one():
+    assert all(top(g) == 'grading' for g in GRADERS), sorted(g for g in GRADERS if top(g) != 'grading')
+    assert all(g in PACKAGE_EDGES for g in GRADERS), sorted(GRADERS - set(PACKAGE_EDGES))
     wrong = sorted((a, b) for a, bs in PACKAGE_EDGES.items() for b in bs
                    if b in GRADERS and a not in GRADERS and not a.startswith('d2l_ext.grading'))
     assert not wrong, wrong
+
+
+def test_the_registry_loads_every_task_by_name_from_the_grading_layer():
+    assert BY_NAME['d2l_ext.grading.registry'] == {'d2l_ext.grading.lanes', 'd2l_ext.grading.copy',
+                                                   'd2l_ext.grading.mlp', 'd2l_ext.grading.allreduce'}
 
 
 def test_no_import_cycle():

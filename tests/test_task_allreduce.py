@@ -14,10 +14,11 @@ import uuid
 
 import pytest
 
-from d2l_ext.allreduce import grader_checks as checks
-from d2l_ext.allreduce import grader_overlap, tasks
-from d2l_ext.allreduce import grading_ranks as ranks
-from d2l_ext.allreduce import task_grader as grader
+from d2l_ext.grading import allreduce as tasks
+from d2l_ext.grading import allreduce_checks as checks
+from d2l_ext.grading import allreduce_launcher as grader
+from d2l_ext.grading import allreduce_overlap as grader_overlap
+from d2l_ext.grading import allreduce_ranks as ranks
 from d2l_ext.grading.core import load_submission
 from d2l_ext.i18n import catalogue
 
@@ -46,7 +47,7 @@ def leftover_ranks(tag: str) -> list[int]:
             environ = pathlib.Path(f'/proc/{pid}/environ').read_bytes()
         except OSError:
             continue
-        if b'd2l_ext.allreduce.task_grader' in cmdline and f'D2L_EXT_TEST_TAG={tag}'.encode() in environ:
+        if b'd2l_ext.grading.allreduce_launcher' in cmdline and f'D2L_EXT_TEST_TAG={tag}'.encode() in environ:
             found.append(int(pid))
     return found
 
@@ -307,7 +308,7 @@ def test_waiting_through_the_future_counts_as_waiting():
 
 
 def test_the_launcher_module_still_offers_every_verdict():
-    """tasks.py and the notebook's checks read the verdicts as task_grader.<name>; their homes are the split modules."""
+    """allreduce.py and the notebook's checks read the verdicts as allreduce_launcher.<name>; homes: the split ones."""
     assert grader.THRESHOLD is grader_overlap.THRESHOLD and grader.overlap is grader_overlap.overlap
     assert (grader.correct, grader.safe, grader.calls) == (checks.correct, checks.safe, checks.calls)
 

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
+from d2l_ext.grading import lanes as task
 from d2l_ext.grading.core import load_submission
 from d2l_ext.i18n import catalogue, using_language
-from d2l_ext.parallel import task
 
 LESSON = pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.1-Parallel-Computation-on-Devices.py'
 

@@ -126,7 +126,7 @@ def test_a_patched_threshold_or_grade_is_never_passed(tiny):
 
 
 def test_importing_the_worked_solution_is_reported_as_such(tiny):
-    source = ('from d2l_ext.allreduce.tasks import allreduce_in_hooks\n'
+    source = ('from d2l_ext.grading.allreduce import allreduce_in_hooks\n'
               'def allreduce_in_hooks(model, X, y, optimizer):\n'
               '    return allreduce_in_hooks(model, X, y, optimizer)\n')
     v = grade('13.3.4-c-hooks', source)

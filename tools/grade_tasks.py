@@ -34,10 +34,8 @@ def _lane_kinds() -> tuple[str, ...]:
 
 def cases() -> list[tuple[str, str, str, str, str]]:
     """(task id, label, source, expected, why skipped) for every source: expected is 'pass' or the criterion to fail."""
-    from d2l_ext.allreduce import tasks as allreduce
-    from d2l_ext.communication import task as copy
     from d2l_ext.depgraph import worked
-    from d2l_ext.parallel import task as lanes
+    from d2l_ext.grading import allreduce, copy, lanes
     kinds = _lane_kinds()
     has_gpu, all_gpu, first_gpu = 'gpu' in kinds, all(k == 'gpu' for k in kinds), kinds[:1] == ('gpu',)
     no_gpu = 'GPU-only wrong version: skipped here (no GPU lane on this machine)'

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from ..grading.core import criterion
-from . import grading_ranks as ranks
+from . import allreduce_ranks as ranks
+from .core import criterion
 
 
 def correct(cases, world) -> object:

@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import torch
 
-from ..grading.core import Task, criterion, is_out_of_memory
 from ..overlap import busy, overlap_fraction, union
-from .together import run_together  # noqa: F401 (the worked solution: the one lane runner, the lesson's cell)
+from ..parallel.together import run_together  # noqa: F401 (the worked solution: the one lane runner, the lesson's cell)
+from .core import Task, criterion, is_out_of_memory
 
 KINDS = ('cpu', 'gpu')  # lane kinds: the keys task.lanes.unsafe_<kind>
 SIZE = {'cpu': 512, 'gpu': 4000}  # matrix size per lane kind

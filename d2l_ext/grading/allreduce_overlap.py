@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 
-from ..grading.core import criterion
+from ..allreduce.results import Prediction
 from ..overlap import busy, intersection, subtract
-from . import grading_ranks as ranks
-from .results import Prediction
+from . import allreduce_ranks as ranks
+from .core import criterion
 
 # (c) and (d) pass when, of the time their all-reduces were in flight, at least this fraction had backward
 # computing beside it. Measured (benchmarks/class_bench.py --overlap-basis, 5 runs each, H100 host 2026-12-06):

@@ -1,6 +1,6 @@
 """13.3.4's graders inside each gloo process: the learner's step on a tied-and-frozen model, every all-reduce timed.
 
-`task_grader`'s launcher forks two of these per graded source (`rank_main`); each writes JSON lines
+`allreduce_launcher` forks two of these per graded source (`rank_main`); each writes JSON lines
 to the pipe it is given (never stdout, which the learner's prints may use). Each process trains on
 its half of every minibatch with the learner's function, compares the parameters after every step
 with one float64 process on the whole minibatch, and records, on one clock, when backward computed,
@@ -21,8 +21,8 @@ import torch
 import torch.distributed as dist
 from torch import nn
 
-from ..grading import registry
-from ..grading.core import call_learner, criterion, load_submission
+from . import registry
+from .core import call_learner, criterion, load_submission
 
 WIDTH = 128  # every trainable weight is 128 x 128 float32 = 64 KiB = 1/16 MB: bucket sizes below are exact
 BATCH = 1024  # rows per process and step: backward must take longer than the all-reduces for overlap to show
@@ -223,7 +223,7 @@ def references(world: int) -> dict:
     The last two are known mistakes (gradients summed, not averaged; never all-reduced): a wrong
     version that matches one of them is told so.
     """
-    from .steps import loss_of
+    from ..allreduce.steps import loss_of
     out = {}
     for kind in ['whole', 'sum'] + [f'local{r}' for r in range(world)]:
         torch.manual_seed(0)  # the model every process starts from

@@ -1,11 +1,11 @@
 """13.3.4's graders in the grading process: run the learner's step on two gloo processes, judge their reports.
 
-`run_jobs` starts one launcher, `python -m d2l_ext.allreduce.task_grader`, which imports PyTorch once
-and forks two fresh gloo processes per graded source (`grading_ranks.rank_main`), one source after
+`run_jobs` starts one launcher, `python -m d2l_ext.grading.allreduce_launcher`, which imports PyTorch once
+and forks two fresh gloo processes per graded source (`allreduce_ranks.rank_main`), one source after
 another, watching each pair against its time bound; no process outlives the call. What went wrong
 first, when a pair did not finish, is the 'runs' criterion made here. The reports' criteria have their
-own homes: 'correct', 'safe', 'calls' / 'buckets' in `grader_checks`, 'overlap' in `grader_overlap`;
-their names are importable from here too (tasks.py and the tests read them as `task_grader.<name>`).
+own homes: 'correct', 'safe', 'calls' / 'buckets' in `allreduce_checks`, 'overlap' in `allreduce_overlap`;
+their names are importable from here too (allreduce.py and the tests read them as `allreduce_launcher.<name>`).
 """
 from __future__ import annotations
 
@@ -21,11 +21,19 @@ import time
 
 import torch
 
-from ..grading import registry
-from ..grading.core import criterion
-from . import grading_ranks as ranks
-from .grader_checks import calls, correct, safe
-from .grader_overlap import SLOW_RATIO, THRESHOLD, above_model, ideal_schedule, model_seconds, overlap, step_intervals
+from . import allreduce_ranks as ranks
+from . import registry
+from .allreduce_checks import calls, correct, safe
+from .allreduce_overlap import (
+    SLOW_RATIO,
+    THRESHOLD,
+    above_model,
+    ideal_schedule,
+    model_seconds,
+    overlap,
+    step_intervals,
+)
+from .core import criterion
 
 __all__ = ['COLLECTIVE_TIMEOUT_S', 'READY_S', 'SLOW_RATIO', 'START_S', 'THRESHOLD', 'WORK_S', 'WORLD', 'above_model',
            'calls', 'correct', 'ideal_schedule', 'main', 'model_seconds', 'overlap', 'run_jobs', 'safe',
@@ -54,7 +62,7 @@ def run_jobs(jobs: list, world: int = WORLD) -> list:
               'ready_s': READY_S, 'work_s': WORK_S}
     proc = None
     try:
-        proc = subprocess.Popen([sys.executable, '-m', 'd2l_ext.allreduce.task_grader'], stdin=subprocess.PIPE,
+        proc = subprocess.Popen([sys.executable, '-m', 'd2l_ext.grading.allreduce_launcher'], stdin=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, pass_fds=(write,), env=env)
         os.close(write)
         write = None
@@ -158,7 +166,7 @@ def _in_child(fn):
 
 def _run_job(job, orders, refs, out_fd: int):
     """Fork the job's processes, watch them (`_watch`), and end every one of them whatever happened."""
-    from .plan import free_port
+    from ..allreduce.plan import free_port
     world, port, launcher = orders['world'], free_port(), os.getpid()
     pids, codes, readers = [], {}, {}
     try:

@@ -19,10 +19,9 @@ import time
 
 import torch
 
-from ..grading.core import Task, call_learner, criterion
-from .copying import run_and_copy  # noqa: F401 (the worked solution: the technique's one home)
-from .core import copy_overlap
-from .tracing import (
+from ..communication.copying import run_and_copy  # noqa: F401 (the worked solution: the technique's one home)
+from ..communication.core import copy_overlap
+from ..communication.tracing import (
     INNER,
     ITERS,
     SIZE,
@@ -35,6 +34,7 @@ from .tracing import (
     setting,
     traced_run,
 )
+from .core import Task, call_learner, criterion
 
 __all__ = ['INNER', 'ITERS', 'SIZE', 'TASK', 'Setting', 'as_timeline', 'grade', 'host_buffers', 'operands',
            'reference', 'run_and_copy', 'setting', 'traced_run']

@@ -20,13 +20,13 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from ..backends.torch_backend import run_on_lanes
-from ..grading.core import Task, call_learner, criterion, load_submission
+from ..depgraph import model
+from ..depgraph.model import PARAM_NAMES, SERVER, lane_step
+from ..depgraph.tracer import stage
+from ..depgraph.worked import WRONG, WRONG_GPU
 from ..overlap import busy, overlap_fraction
 from ..timing import wait_for_lanes
-from . import model
-from .model import PARAM_NAMES, SERVER, lane_step
-from .tracer import stage
-from .worked import WRONG, WRONG_GPU
+from .core import Task, call_learner, criterion, load_submission
 
 STEPS = 4  # the first also warms up threads and libraries: placement and overlap from the other three
 BATCH = 1024  # rows per graded step: each half long enough (~30 ms on one busy core) that a thread woken a few ms late

@@ -2,7 +2,7 @@
 
 Each task's function is one data-parallel SGD step, `fn(model, X, y, optimizer)` (and `bucket_mb` for
 (d)), run by two gloo processes on this machine, each on its half of the minibatch
-(`grading_ranks.py`; the optimizer is a plain SGD with torch.optim's zero_grad() and step()).
+(`allreduce_ranks.py`; the optimizer is a plain SGD with torch.optim's zero_grad() and step()).
 Graded: the parameters after each of 3 steps against one float64 process on the whole minibatch, on
 a model with a tied and a frozen weight ('correct'); every all-reduce finished before the optimizer
 step read the gradients ('safe'); for (b) one call per step, for (d) one per bucket; for (c) and (d)
@@ -20,10 +20,10 @@ import torch
 import torch.distributed as dist
 from torch import nn
 
-from ..grading.core import Task, criterion
-from . import grading_ranks as ranks
-from . import task_grader as grader
-from .steps import allreduce_in_buckets, allreduce_in_hooks, backward_then_allreduce, flat_allreduce, loss_of
+from ..allreduce.steps import allreduce_in_buckets, allreduce_in_hooks, backward_then_allreduce, flat_allreduce, loss_of
+from . import allreduce_launcher as grader
+from . import allreduce_ranks as ranks
+from .core import Task, criterion
 
 BUCKET_MB = (0.375, 0.1875, 0.125)  # 6, 3 and 2 of the model's six 1/16 MB gradients: 1, 2 and 3 buckets
 
@@ -34,7 +34,7 @@ SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_al
              '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}
 
 
-# -- the grader (in the grading process; task_grader forks the gloo processes) --------------------
+# -- the grader (in the grading process; allreduce_launcher forks the gloo processes) --------------------
 
 def _cases(task_id) -> list:
     """bucket_mb per graded run: (d) three sizes, the 3-bucket one last; others one run.
