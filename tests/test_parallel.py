@@ -227,21 +227,34 @@ def _result(together=(0.10, 0.11, 0.105), baseline=(0.2, 0.21, 0.205), baseline_
 
 def test_the_together_line_is_one_verdict_against_one_device_or_one_after_the_other():
     with using_language('en'):
-        assert dp.together_line(_result()) == 'together 0.105 s vs one lane with all 2 cores 0.205 s: faster'
+        assert dp.together_line(_result()) == 'together 0.105 s vs one lane with all 2 cores 0.205 s: 49% faster'
         same = _result(baseline=(0.104, 0.106, 0.105))
         assert dp.together_line(same).endswith(': no clear difference')
         gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
         assert dp.together_line(gpu).startswith('together 0.105 s vs GPU 0')
         no_base = _result()
         no_base.baseline = None
-        assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: faster'
+        assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: 50% faster'
     with using_language('zh'):
-        assert dp.together_line(_result()) == '同时运行 0.105 秒，一条用上全部 2 个核心的执行路 0.205 秒：更快'
+        assert dp.together_line(_result()) == '同时运行 0.105 秒，一条用上全部 2 个核心的执行路 0.205 秒：快 49%'
 
 
 def test_plot_parallel_draws_the_prediction_and_the_guess():
     fig = dp.plot_parallel(_result(), guess=0.15)
     assert fig.axes and len(fig.axes[0].get_yticklabels()) == 4
+
+
+def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
+    import matplotlib.patches as mp
+    fig = dp.plot_parallel(_result(), predicted=0.105)  # 13.3.0: the sum of the lanes alone / the printed speedup
+    bars = [p for p in fig.axes[0].patches if isinstance(p, mp.Rectangle) and p.get_hatch()]
+    assert [round(b.get_width(), 3) for b in bars] == [0.105]
+    no_base = _result()
+    no_base.baseline = None  # MXNet: the line compares with one after the other, so the figure draws that row
+    with using_language('en'):
+        labels = [t.get_text() for t in dp.plot_parallel(no_base).axes[0].get_yticklabels()]
+        assert labels[-1] == 'one after the other' and 'one device doing both' not in dp.plot_parallel(
+            no_base).axes[0].get_title()
 
 
 def test_exercise_lines_are_verdict_lines():
@@ -251,9 +264,9 @@ def test_exercise_lines_are_verdict_lines():
                       'batched': Times.from_times([0.004] * 3, 'c')})
     with using_language('en'):
         assert dp.independence_lines([r]) == ('PyTorch (eager): issued together (one wait) 0.100 s vs one at a time '
-                                              '(wait after each) 0.200 s: faster')
+                                              '(wait after each) 0.200 s: 50% faster')
         assert dp.small_ops_line(small) == ('one batched product (torch.bmm) 4.00 ms vs one lane, the whole device '
-                                            '20.0 ms: faster')
+                                            '20.0 ms: 80% faster')
 
 
 def test_the_scaling_line_gives_the_smallest_and_largest_size():

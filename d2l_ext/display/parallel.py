@@ -83,9 +83,10 @@ def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
 
 
-def plot_parallel(result, ax=None, title=None, guess: float | None = None):
-    """Each lane alone, all together, one device doing both (where timed): every repeat, together's prediction
-    hatched (max(t1, t2) on separate hardware; the hardware's rule on one CPU), `guess` (seconds) a diamond."""
+def plot_parallel(result, ax=None, title=None, guess: float | None = None, predicted: float | None = None):
+    """Each lane alone, all together, and the line's baseline: one device doing both (where timed), else one after
+    the other. Every repeat; together's prediction hatched (`predicted` seconds, else result.expected); `guess`
+    (seconds) a diamond."""
     names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'together')]
     values = [m.repeated() for m in result.lane_times] + [result.together.repeated()]
     if getattr(result, 'baseline', None) is not None:
@@ -93,10 +94,16 @@ def plot_parallel(result, ax=None, title=None, guess: float | None = None):
         names.append(style.plot_text('parallel.variant.both_jobs', lane=_plot_label(lane)) if lane else
                      style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
         values.append(result.baseline.repeated())
+        key = 'parallel.plot_title'
+    else:  # the verdict line compares with one after the other: draw it
+        names.append(variant_name('parallel', 'one_after_other'))
+        values.append(serial(result).repeated())
+        key = 'parallel.plot_title_serial'
     together = names[len(result.lane_times)]
-    return plot_repeats(dict(zip(names, values)), ax=ax, predicted={together: result.expected},
+    return plot_repeats(dict(zip(names, values)), ax=ax,
+                        predicted={together: result.expected if predicted is None else predicted},
                         guess={together: guess} if guess else None,
-                        title=title or style.plot_text('parallel.plot_title', framework=_shown(result.framework)))
+                        title=title or style.plot_text(key, framework=_shown(result.framework)))
 
 
 def plot_variants(result, ax=None, title=None, predicted=None):
@@ -138,5 +145,9 @@ def small_ops_line(r) -> str:
 
 def plot_small_ops(r, ax=None):
     """Exercise 2: every repeat of each way of running many small products on one device."""
-    return plot_variants(r, ax=ax, title=style.plot_text('parallel.small_ops_title', products=r.products,
-                                                         size=r.size, device=style.plot_lane(r.device)))
+    fig = plot_variants(r, ax=ax, title=style.plot_text('parallel.small_ops_title', products=r.products,
+                                                        size=r.size, device=style.plot_lane(r.device)))
+    ax = fig.axes[0]
+    ax.set_xscale('log')  # a log axis: one slow repeat must not squash the rest
+    ax.set_xlim(ax.dataLim.x0 / 2, ax.dataLim.x1 * 4)  # room for the median's value on the right
+    return fig

@@ -26,11 +26,11 @@
 #
 # The fair test of a second lane is one device doing both jobs. The book shows both with two GPUs. These notebooks
 # run on whatever this machine has, measure carefully (warm-up, waiting for every device, every repeat shown, every
-# answer checked) and also show recorded GPU runs, for readers without a GPU.
+# answer checked) and show recorded GPU runs too.
 #
 # | notebook | what you will see |
 # |---|---|
-# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two independent jobs on two lanes take about as long as the slower one, when the lanes are separate hardware; how to time queued work |
+# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two jobs on separate hardware take about the slower one's time; timing queued work |
 # | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copies to the host hidden behind the next product: pinned buffers, a copy stream, events |
 # | [Extra: The Dependency Graph](13.3.3-The-Dependency-Graph.ipynb) | the book's two-layer MLP step split over two lanes, its graph and schedule, against one lane with the whole minibatch |
 # | [Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, where each gradient's all-reduce starts while backward still runs |
@@ -38,20 +38,20 @@
 # %% [markdown] lang="zh"
 # # 12.3 自动并行：概览
 #
-# 《动手学深度学习》§12.3（英文版为§13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能够判断哪些部分
+# 《动手学深度学习》§12.3（英文版为 §13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能够判断哪些部分
 # 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来：在同一个设备上“并行”
 # 运行两个矩阵乘法，在每个乘法都已用满所有核心时几乎没有收益。要比先后运行更快，需要能同时工作的不同硬件：
 #
-# 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作；
-# 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
+# 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作； 2. **计
+# 算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
 # 检验第二条执行路的公平基线是一个设备做两份工作。书中用两个 GPU 展示了这两点。这些 Jupyter 记事本在这台机器现有的
-# 硬件上运行，并认真测量（预热、等待每个设备、展示每次重复、检查每个结果）；此外还展示在 GPU 上录制的结果，供没有
-# GPU 的读者使用。
+# 硬件上运行，并认真测量（预热、等待每个设备、展示每次重复、检查每个结果）；此外还展示在 GPU 上录制的结果，供没有 GPU 的
+# 读者使用。
 #
-# | Jupyter记事本 | 你将看到 |
+# | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1 基于GPU的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 当两条执行路是不同的硬件时，两项独立的工作同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
+# | [12.3.1 基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 当两条执行路是不同的硬件时，两项独立的工作同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
 # | [12.3.2 并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 把结果复制到主机的时间隐藏在下一个矩阵乘法之后：锁页内存缓冲区、复制流、事件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中两层多层感知机的一个训练步拆分到两条执行路上，它的依赖图与调度，并与在一条执行路上处理整个小批量相比较 |
 # | [扩展：在反向传播仍在进行时全归约梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
@@ -93,10 +93,11 @@ lanes_table(lanes_for_all(d2l_ext.available_frameworks()))
 # count of products is chosen from its measured rate, aiming at equal times. We time each lane alone, both together,
 # and one device doing both jobs, interleaved so that drift hits every variant alike.
 #
-# What does this hardware predict? Lanes on separate devices can all run at once, so together takes the slower lane's
-# time. Two CPU lanes on a 2-core machine **split one CPU**: each gets one core, so together can be about twice as
-# fast as one after the other, yet about as fast as one lane with both cores doing both jobs. Write how many times
-# as fast "together" is as "one after the other" into `my_guess`.
+# What does this hardware predict? Lanes on separate devices all run at once: together takes the slower lane's time.
+# On a CPU-only machine two CPU lanes **split one CPU**, so together is at most as many times as fast as one after
+# the other as lanes fit on the cores at once; one lane with all the cores doing both jobs uses the same cores, so
+# no gain over it is promised. Write how many times as fast "together" is as "one after the other" into
+# `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
@@ -105,9 +106,10 @@ lanes_table(lanes_for_all(d2l_ext.available_frameworks()))
 # 选定，力求用时相等。我们分别为每条执行路单独运行、两条同时运行、一个设备做两份工作计时，并交替进行，使漂移对每种
 # 情况的影响都相同。
 #
-# 这样的硬件预测什么？位于不同设备上的执行路可以全部同时运行，所以同时运行的用时等于较慢那条执行路的用时。在 2 核
-# 机器上，两条 CPU 执行路**把一个 CPU 分开用**：各得一个核心，所以同时运行可以比先后运行快约一倍，但与一条用上两个
-# 核心、做两份工作的执行路差不多快。把“同时运行”的速度是“先后运行”的几倍写进 `my_guess`。
+# 这样的硬件预测什么？位于不同设备上的执行路可以全部同时运行，所以同时运行的用时等于较慢那条执行路的用时。在没有 GPU 的
+# 机器上，两条 CPU 执行路**把一个 CPU 分开用**：每条执行路分到一部分核心，核心上同时容得下几条执行路，同时运行
+# 至多就比先后运行快几倍。一条用上全部核心、做两份工作的执行路用的是同一些核心，所以硬件并不保证能胜过它。把“同时
+# 运行”的速度是“先后运行”的几倍写进 `my_guess`。
 
 # %%
 my_guess = None  # together is how many times as fast as one after the other? (x)  #zh: 同时运行的速度是先后运行的几倍？（倍）
@@ -125,8 +127,8 @@ my_guess = None  # together is how many times as fast as one after the other? (x
 # <details><summary>参考答案</summary>
 #
 # 若各执行路耗时相同，先后运行的耗时是各执行路耗时之和。如果能有 `w` 条执行路同时运行，同时运行的耗时是这个和除以
-# `w`，速度是先后运行的 `w` 倍。不同的设备：`w` 等于执行路的条数。在 `c` 个核心上、每条执行路 `k` 个线程的 CPU
-# 执行路：`w = min(执行路条数, c // k)`。下面折叠的单元格为这台机器算出它。
+# `w`，速度是先后运行的 `w` 倍。不同的设备：`w` 等于执行路的条数。在 `c` 个核心上、每条执行路 `k` 个线程的 CPU 执
+# 行路：`w = min(执行路条数, c // k)`。下面折叠的单元格为这台机器算出它。
 #
 # </details>
 
@@ -144,18 +146,18 @@ predicted_speedup = float(ways)
 print(t('overview.prediction', speedup=verdict.num(predicted_speedup, 'x'), assumption=assumption))
 
 # %% [markdown]
-# Now measure. Each dot is one repeat, the black bar their median, the hatched bar "together" predicted by the same
-# rule from the lanes' measured times, and the diamond your guess. **One rule for every comparison in these
-# lessons:** we call a way *faster* (or *slower*) than another only when the middle halves of the two ways' repeats
-# (the dots left after dropping the fastest and the slowest quarter) do not overlap and their medians lie further
-# apart than the wider middle half; otherwise there is *no clear difference*. The line under the figure compares
-# together with the fair baseline, one device doing both jobs.
+# Now measure. Each dot is one repeat, the black bar their median, the hatched bar the predicted "together" (the
+# lanes alone added up, divided by the predicted speedup), the diamond your guess. **One rule for every comparison:**
+# a way is *faster* (or *slower*) only when the middle halves of the two ways' repeats do not overlap and their
+# medians differ by more than the wider middle half; otherwise *no clear difference*. The first line printed checks
+# the prediction; the second compares together with one device doing both jobs.
 
 # %% [markdown] lang="zh"
-# 现在来测量。每个点是一次重复，黑色短线是它们的中位数，带斜线的条形是按同一规则、由各执行路实测用时算出的“同时
-# 运行”预测，菱形是你的猜测。**这些Jupyter记事本里的每次比较都用同一条规则：**只有当两种方式各次重复的中间一半
+# 现在来测量。每个点是一次重复，黑色短线是它们的中位数，带斜线的条形是“同时运行”的预测（各执行路单独用时之和除以
+# 预测的倍数），菱形是你的猜测。**这些 Jupyter 记事本里的每次比较都用同一条规则：**只有当两种方式各次重复的中间一半
 # （去掉最快和最慢的各四分之一后剩下的点）互不重叠，且两者的中位数相距超过较宽的那个中间一半时，我们才说一种方式
-# *更快*（或*更慢*）；否则就是*没有明显差别*。图下的一行把同时运行与公平的基线——一个设备做两份工作——相比较。
+# *更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和预测与实测相比较；第二行把同时运行与公平的
+# 基线——一个设备做两份工作——相比较。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -164,23 +166,47 @@ from d2l_ext.display.parallel import plot_parallel, together_line
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked  #zh: 在 PyTorch 的工作进程中运行，每个结果都经过核对
 print(verdict.guess(my_guess, predicted_speedup, result.speedup, 'x'))
 print(together_line(result))
-plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None)
+plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,
+              predicted=result.serial_sum / predicted_speedup)  # the hatched bar: the printed prediction  #zh: 斜线条形：输出的那个预测
+
+# %% [markdown]
+# **Exercise.** If the measured speedup falls short of the prediction, why? Look at the lanes alone and together.
+#
+# <details><summary>Worked answer</summary>
+#
+# The rule assumes each lane runs as fast beside the other as alone. If together took longer than the slower lane
+# alone, the lanes slowed each other (memory, caches, other programs). 13.3.1 measures each lane's time per product
+# with the other busy: the control for this explanation.
+#
+# </details>
+
+# %% [markdown] lang="zh"
+# **练习**：如果实测的倍数达不到预测，原因是什么？看看各执行路单独运行和同时运行的用时。
+#
+# <details><summary>参考答案</summary>
+#
+# 这条规则假设每条执行路在另一条旁边运行时与单独运行时一样快。如果同时运行的用时超过了较慢那条执行路单独运行的用时，
+# 说明两条执行路互相拖慢了（内存、缓存，或核心上的其他程序）。12.3.1 测量另一条执行路也在忙时每条执行路每个乘积的
+# 用时，这就是检验这个解释的对照。
+#
+# </details>
 
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# Two CPU lanes that split one CPU are predicted to take about as long as one lane with all the cores. Separate
-# hardware runs both lanes at full
-# speed at once: here is the same experiment recorded with a GPU lane and a CPU lane, where together takes about the
-# slower lane's time, not the sum. Below the repeats, the repeat of "together" timed as the median shows when each
-# lane was busy.
+# Separate hardware runs both lanes at full speed at once: here is the same experiment recorded with a GPU lane and
+# a CPU lane. Predict: together takes about the slower lane's time, not the sum. The fair baseline is the GPU doing
+# both jobs, and the CPU's share costs the GPU only a little more time, so that little time is all a second lane can
+# save: a gain of about one percent is the whole prize on such a GPU. Below the repeats, the repeat of "together"
+# timed as the median shows when each lane was busy.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上录制的结果
 #
-# 把一个 CPU 分开用的两条 CPU 执行路，预计与一条用上全部核心的执行路用时相当。不同的硬件则能让两条执行路同时全速运行：下面
-# 是用一条 GPU 执行路和一条 CPU 执行路录制的同一个实验，同时运行的用时约等于较慢那条执行路的用时，而不是两者之和。
-# 各次重复下方是“同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
+# 不同的硬件能让两条执行路同时全速运行：下面是用一条 GPU 执行路和一条 CPU 执行路录制的同一个实验。预测：同时运行的
+# 用时约等于较慢那条执行路的用时，而不是两者之和。公平的基线是 GPU 做两份工作，而 CPU 那一份只让 GPU 多花很少的
+# 时间，第二条执行路至多也只能省下这点时间：在这样的 GPU 上，快百分之一左右就是全部可得的收益。各次重复下方是
+# “同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary
@@ -194,7 +220,7 @@ recorded_figure(rec) if rec else None
 # ## Summary, with the numbers
 #
 # The book's summary makes three claims. 1: several devices run independent work at the same time; the recorded
-# figure shows it, and on two CPU lanes the line above says whether the second lane beat one device doing both.
+# figure shows it, and the lines under "predict, then measure" say how close the prediction came on this machine.
 # 2: computation and communication overlap; 13.3.2 measures it. 3: the framework finds the independent work in the
 # computational graph; the extra notebook on the dependency graph measures it.
 #
@@ -217,8 +243,8 @@ recorded_figure(rec) if rec else None
 # %% [markdown] lang="zh"
 # ## 小结与数字
 #
-# 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作；录制的图展示了这一点，在两条 CPU 执行路上，上面的
-# 一行说明第二条执行路是否胜过了一个设备做两份工作。第 2 点：计算与通信可以重叠，12.3.2 测量它。第 3 点：框架从
+# 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作；录制的图展示了这一点，“先预测，再测量”下面输出的
+# 两行说明预测在这台机器上有多准。第 2 点：计算与通信可以重叠，12.3.2 测量它。第 3 点：框架从
 # 计算图中找出相互独立的工作，扩展一节“依赖图”测量它。
 #
 # ## 记住

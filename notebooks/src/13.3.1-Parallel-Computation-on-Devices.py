@@ -18,10 +18,10 @@
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
 # Two independent jobs on two devices take as long as the slower one, not the sum. You run the book's cells on this
-# machine's two **lanes** (places where work can run at the same time), predict, build the runner, and test it.
+# machine's two **lanes** (places where work can run at once), predict, build the runner, and test it.
 
 # %% [markdown] lang="zh"
-# # 12.3.1 基于GPU的并行计算
+# # 12.3.1 基于 GPU 的并行计算
 #
 # 《动手学深度学习》§12.3“自动并行”中的 12.3.1 节（英文版为 §13.3.1）。
 #
@@ -40,8 +40,8 @@ print(machine_text())
 # %% [markdown]
 # ## The book's cells, on this machine's lanes
 #
-# The book's `d2l.try_all_gpus()` needs two GPUs (`devices[1]` raises `IndexError` with fewer), so we take this
-# machine's two lanes: two GPUs, a GPU and the CPU, or two CPU lanes with half of the cores each.
+# The book's `d2l.try_all_gpus()` needs two GPUs, so we take this machine's two lanes: two GPUs, a GPU and the CPU,
+# or two CPU lanes with half of the cores each.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码，运行在这台机器的执行路上
@@ -60,7 +60,7 @@ lanes_table({'torch': lanes})
 
 # %% [markdown]
 # The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU; a CPU lane gets a smaller size, and
-# beside a GPU the counts aim at equal times. `refs` (float64) checks every timed answer.
+# beside a GPU the counts aim at equal times. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
 # 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一条执行路是 CPU 时，两条执行路都用同一个较小的
@@ -108,29 +108,31 @@ with d2l_ext.Benchmark(lanes[1].label, lanes[1:]) as alone_1:
 # slower lane's time. A CPU `run` finishes before it returns: predict the sum of the lanes alone.
 
 # %% [markdown] lang="zh"
-# 一个线程依次调用两个 `run`。在 GPU 上，`run` 只是把乘法排入队列就返回，所以两个 GPU 同时工作，这个代码单元的用时
-# 约等于较慢那条执行路的用时。在 CPU 执行路上，PyTorch 在调用返回前就算完每个乘法，所以应预测两条执行路单独用时之和。
+# 一个线程依次调用两个 `run`。在 GPU 上，`run` 只是把乘法排入队列就返回，所以两个 GPU 同时工作：预测较慢那条执行路
+# 的用时。在 CPU 执行路上，PyTorch 在调用返回前就算完每个乘法：预测两条执行路单独用时之和。
 
 # %% tags=["nbval-ignore-output"]
 with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both'), lanes) as both:
     run(x_0, K[0])
     run(x_1, K[1])
-print(d2l_ext.t('parallel.book', total=verdict.num(alone_0.elapsed + alone_1.elapsed),
-                slower=verdict.num(max(alone_0.elapsed, alone_1.elapsed))))
+queued = all(lane.kind == 'gpu' for lane in lanes)  # GPU lanes only queue: they work at once  #zh: GPU 执行路只排队：它们同时工作
+print(d2l_ext.t('parallel.book', measured=verdict.num(both.elapsed),
+                predicted=verdict.num(max(alone_0.elapsed, alone_1.elapsed) if queued else alone_0.elapsed + alone_1.elapsed),
+                rule=d2l_ext.t('parallel.book.slower') if queued else d2l_ext.t('parallel.book.sum')))
 
 # %% [markdown]
 # ### What the clock waits for
 #
-# The book's "both" cell ends with `torch.cuda.synchronize()`, which waits for the *current* device only. No wait at
-# all is worse: on a GPU the clock stops once the work is *queued*, so predict far less time. CPU lanes finish before
-# the calls return: predict no clear difference.
+# The book's "both" cell ends with `torch.cuda.synchronize()`: the *current* device only. With no wait at all, a
+# GPU's clock stops once the work is *queued*: predict far less time. CPU lanes finish before the calls return:
+# predict no clear difference.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
 # 书中 `d2l.Benchmark('GPU1 & GPU2')` 那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备。完全不等待
-# 更糟：在 GPU 上，工作一*排入队列*，计时就停止了。预测：在 GPU 执行路上，不等待测到的时间远少于等待每个设备；在 CPU
-# 执行路上，调用返回时工作已经完成，所以两者没有明显差别。有 GPU 时只为 GPU 执行路计时。
+# 更糟：在 GPU 上，工作一*排入队列*，计时就停止了。预测：在 GPU 执行路上，不等待测到的时间远少于等待每个设备；在 CPU 执
+# 行路上，调用返回时工作已经完成，所以两者没有明显差别。有 GPU 时只为 GPU 执行路计时。
 
 # %% tags=["nbval-ignore-output"]
 import time
@@ -140,7 +142,7 @@ from d2l_ext.display.repeats import plot_repeats
 from d2l_ext.results import Measurement
 
 waits = {'no_wait': lambda: None, 'every_device': lambda: d2l_ext.wait_for_lanes(lanes)}
-if torch.cuda.is_available():
+if sum(lane.kind == 'gpu' for lane in lanes) > 1:  # with one GPU, "current device" is every GPU used  #zh: 只有一个 GPU 时，“当前设备”就是用到的全部 GPU
     waits['book_synchronize'] = lambda: torch.cuda.synchronize(torch.cuda.current_device())  # the book's: current device only  #zh: 书中写法：只等待当前设备
 timed = [i for i, lane in enumerate(lanes) if lane.kind == 'gpu'] or [0, 1]  # a CPU lane would hide a GPU's queue  #zh: CPU 执行路会掩盖 GPU 的队列
 times = {name: [] for name in waits}
@@ -175,8 +177,7 @@ plot_recorded_sync(rec) if rec else None
 # ## Two lanes at the same time
 #
 # One thread can feed several GPUs, which only queue work. A CPU lane computes before the call returns, so each needs
-# its own Python thread calling `torch.set_num_threads(lane.threads)` (per thread; `mm` releases the GIL). Start the
-# CPU threads, queue the GPU work, then wait for every lane.
+# its own thread calling `torch.set_num_threads(lane.threads)` (`mm` releases the GIL).
 
 # %% [markdown] lang="zh"
 # ## 两条执行路同时运行
@@ -221,12 +222,13 @@ d2l_ext.check('13.3.1-lanes', run_together)
 d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package's own runner  #zh: 参考答案：包里的执行路运行函数
 
 # %% [markdown]
-# The worked solution is the package's `run_together`, which every lesson uses; the cells below use it, whatever your
-# cell holds. Compare its time with the book's "both" cell above.
+# The cells below use the package's `run_together` (the worked solution), whatever your cell holds. It and the
+# book's "both" cell are single timings; the repeats below compare the ways.
 
 # %% [markdown] lang="zh"
 # 参考答案就是包里的 `run_together`，每一节都用它：它在两次调用之间保留每条 CPU 执行路的线程。下面的代码单元用的是
-# 它，所以无论你的单元格里写的是什么，它们都能运行。把它的用时与上面书中的“both”代码单元比较。
+# 它，所以无论你的单元格里写的是什么，它们都能运行。它和书中的“both”代码单元都只计时一次；下面的多次重复才比较各种
+# 方式。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.parallel.together import run_together
@@ -242,17 +244,16 @@ with d2l_ext.Benchmark(d2l_ext.t('parallel.runner'), lanes) as threaded:
 #
 # Measure each lane's time per product, and the first lane's whole device's. Predict each lane alone, one after the
 # other, together, and the **baseline**: that device doing both jobs. On separate hardware together takes max(t1, t2).
-# On 2 cores without a GPU, **two CPU lanes split one CPU**: together is max(t1, t2) at the speeds measured side by
-# side, about one lane with all the cores. The GPU recording below shows separate hardware.
+# On a CPU-only machine **two CPU lanes split one CPU**: together is max(t1, t2) at the speeds measured with both
+# lanes busy. The GPU recording below shows separate hardware.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 测出每条执行路每个乘积的用时，以及第一条执行路所在的整个设备的用时。预测：每条执行路单独运行、先后运行、同时运行，
-# 以及**基线**——这整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在这台没有 GPU 的 2 核机器上，
-# **两条 CPU 执行路把一个 CPU 分开用**：各在一个核心上运行，所以同时运行约为按两条同时运行时各自的速度算出的
-# max(t1, t2)，也约等于一条用上全部核心、做两份工作的执行路的用时。在这里，第二条执行路能胜过先后运行，却胜不过
-# 这个基线；下面在 GPU 上录制的结果才是不同硬件的情形。
+# 以及**基线**——这整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，
+# **两条 CPU 执行路把一个 CPU 分开用**：同时运行的用时是按两条执行路都在忙时各自的速度算出的 max(t1, t2)。下面在 GPU 上
+# 录制的结果才是不同硬件的情形。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
@@ -304,12 +305,12 @@ predicted = dict(zip(names, [*alone, sum(alone), together, sum(K) * 2 * N**3 / r
 print(d2l_ext.t('parallel.predicted', items=items((name, verdict.num(s)) for name, s in predicted.items())))
 
 # %% [markdown]
-# Now all five, interleaved so that drift hits them alike, every answer checked; the line compares together with the
-# baseline by the rule of 13.3.0.
+# Now all five, interleaved, every answer checked. The first line checks your guess; the second compares together
+# with the baseline.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，使漂移对它们的影响相同，并核对每个结果。带斜线的条形是预测，菱形是你的猜测；下面一行按
-# 12.3 概览中的那条规则，把同时运行与基线相比较。
+# 现在交替测量这五种情况，并核对每个结果。带斜线的条形是预测，菱形是你的猜测；输出的第一行检验你的猜测，第二行
+# 把同时运行与基线相比较。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display import style
@@ -332,8 +333,8 @@ plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, labels=dict(z
     variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
 
 # %% [markdown]
-# Where did each product run? The timeline is the repeat of "together" timed as the median; dashed marks are the
-# predicted ends. Guess the overlap, the share of the shorter lane's busy time with the other lane busy too.
+# Where did each product run? The timeline is the median repeat of "together"; dashed marks are predicted ends.
+# Guess the overlap: the share of the shorter lane's busy time with the other lane busy too.
 
 # %% [markdown] lang="zh"
 # 每个乘积在哪里运行？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
@@ -357,8 +358,8 @@ plot_timeline(tl, predicted=ends)
 # %% [markdown] lang="zh"
 # ## MXNet：通过依赖引擎做同样的实验
 #
-# MXNet 把每个操作交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作。它的 `ThreadedEnginePerDevice`
-# 为两个 CPU 上下文（两条 MXNet 执行路）各配一个工作线程池，但它们在*同一些*核心上，而单条执行路已经把相互独立的
+# MXNet 把每个操作交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作。它的 `ThreadedEnginePerDevice` 为
+# 两个 CPU 上下文（两条 MXNet 执行路）各配一个工作线程池，但它们在*同一些*核心上，而单条执行路已经把相互独立的
 # 乘法分散到了所有核心上。预测：在 CPU 执行路上，同时运行与先后运行没有明显差别。
 
 # %% tags=["nbval-ignore-output"]
@@ -382,7 +383,7 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 # ## Smaller products
 #
 # A small product cannot fill a device, and each call has a fixed cost. Predict how the speedup over one after the
-# other changes as the matrices shrink; dashed lines are the predictions.
+# other changes as the matrices shrink; dashed lines predict it from each lane alone.
 
 # %% [markdown] lang="zh"
 # ## 更小的乘积
@@ -402,12 +403,12 @@ plot_scaling(curves)
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# A GPU and the CPU: separate hardware, so the prediction is max(t1, t2); the baseline is the GPU alone.
+# A GPU and the CPU: separate hardware, so predict max(t1, t2); the baseline is the GPU doing both jobs.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上录制的结果
 #
-# 这份录制用一块 GPU 和 CPU：硬件相互独立，所以预测为 max(t1, t2)，一个设备做两份工作就是 GPU 单独运行。
+# 这份录制用一块 GPU 和 CPU：硬件相互独立，所以预测为 max(t1, t2)，基线是 GPU 做两份工作。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary
@@ -439,8 +440,7 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # <details><summary>Worked answer</summary>
 #
 # PyTorch runs eagerly: on a CPU lane expect no clear difference; on a GPU "one at a time" also waits after each
-# product. MXNet's engine can give independent products to idle workers; they ran at the same time only if issued
-# together also beats `NaiveEngine`'s one at a time.
+# product. MXNet's engine ran products at once only if issued together also beats `NaiveEngine`'s one at a time.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -473,7 +473,8 @@ plot_independence(runs)
 # <details><summary>Worked answer</summary>
 #
 # If launching a product takes longer than computing it, the work is *launch-bound*: a second stream or thread has
-# little to overlap, while `torch.bmm` and a CUDA Graph launch once.
+# little to overlap, while `torch.bmm` and a CUDA Graph launch once. Two lanes on two cores are at most 2x as fast;
+# a larger gap is a per-call cost (threads that split each product and meet again), which `torch.bmm` avoids.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -483,8 +484,10 @@ plot_independence(runs)
 #
 # <details><summary>参考答案</summary>
 #
-# 如果启动一次乘法比完成它还慢，这项工作就*受启动开销限制*：第二个流或线程没有多少可以重叠的东西，而 `torch.bmm`
-# 和 CUDA Graph 只需启动一次。输出的一行说明最快的方式在这里是否胜过了单条执行路。
+# 如果启动一次乘法比完成它还慢，这项工作就*受启动开销限制*：第二个流或线程没有多少可以重叠的东西，而 `torch.bmm` 和 CUDA Graph 只
+# 需启动一次。两个核心上的两条执行路至多比一条执行路快一倍；差距更大，说明一条执行路在每次调用上
+# 付出了代价：用上全部核心时，每个乘积都分给几个线程，还要等它们会合。同样的核心上只调用一次的 `torch.bmm` 显示了
+# 没有这项代价时这些核心有多快。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -495,21 +498,37 @@ print(small_ops_line(small))
 plot_small_ops(small)
 
 # %% [markdown]
+# **Extra.** In the per-product times, can all the cores take longer per product than one core? Why?
+#
+# <details><summary>Worked answer</summary>
+#
+# A split product ends with its slowest piece: if another program holds a core, it waits, while a one-core lane runs
+# on the free core. The times with both lanes busy, against alone, show how much a busy neighbour slows a lane.
+# </details>
+#
 # The book's exercises 3 and 4 are in 13.3.2, exercise 5 in the dependency graph notebook.
 #
 # ## Remember
 #
-# * Lanes on **separate hardware** take about max(t1, t2); lanes on one CPU only **split** its cores.
-# * A GPU only queues work, so one thread feeds several GPUs; eager CPU work needs a thread per lane.
-# * Predict from measured FLOP/s; compare with one device doing both jobs; look at every repeat.
+# * **Separate hardware** takes about max(t1, t2); lanes on one CPU **split** its cores.
+# * One thread feeds several GPUs; eager CPU work needs a thread per lane.
+# * Predict from measured FLOP/s; compare with one device doing both jobs.
 #
 # ## Pitfalls
 #
-# * **No wait**, or **`torch.cuda.synchronize()` with no argument** (current device only): wait for every device.
-# * **Lanes on the same hardware**: two CPU lanes split one CPU.
+# * **No wait**, or **`torch.cuda.synchronize()`** (current device only): wait for every device.
 # * **Launch-bound small work**: streams add queues, not a second GPU.
 
 # %% [markdown] lang="zh"
+# **附加题**：上面每个乘积的用时中，用上全部核心的乘积会比只用一个核心的更慢吗？为什么？
+#
+# <details><summary>参考答案</summary>
+#
+# 分到全部核心上的乘积要等最慢的那一份算完才结束。如果有别的程序占着一个核心，分开算的乘积就得等它，而只用一个
+# 核心的执行路在空闲的核心上照常运行。两条执行路都在忙时每个乘积的用时与单独运行时相比，显示了旁边核心在忙时一条
+# 执行路慢了多少。
+# </details>
+#
 # 书中的练习 3 和练习 4 见 12.3.2，练习 5 见扩展一节“依赖图”。
 #
 # ## 记住

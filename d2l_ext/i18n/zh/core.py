@@ -71,7 +71,7 @@ MESSAGES = {
     'core.and_hint': '，{hint}',
     'core.no_language': '没有语言 {language}：请从 {choices} 中选择',
     'core.no_results': '请至少给出一个结果，以便与参考值比较',
-    'core.not_json': '{path}：无法作为JSON读取（{reason}）',
+    'core.not_json': '{path}：无法作为 JSON 读取（{reason}）',
     'core.see_help': '{message}（见 --help）',
     'core.worker_silent': ('{framework} 工作进程 {seconds} 秒内没有任何响应（被暂停或卡死），已将其终止；'
                            '下次运行会启动一个新的'),

@@ -1,4 +1,4 @@
-"""12.3.1 基于GPU的并行计算（以及 12.3 概览中的初体验）：行名、图标题、简短的输出。"""
+"""12.3.1 基于 GPU 的并行计算（以及 12.3 概览中的初体验）：行名、图标题、简短的输出。"""
 MESSAGES = {
     'parallel.what': '这次运行',
     'parallel.variant.serial_sum': '先后运行（各执行路单独用时之和）',
@@ -29,9 +29,11 @@ MESSAGES = {
     'parallel.eager': '即时执行',
     'parallel.book.both': '两条执行路',
     'parallel.runner': 'run_together',
-    'parallel.workload': ('这次运行：{size}x{size} 的矩阵，每条执行路的乘积个数 {iters}'
+    'parallel.workload': ('这次运行：{size} × {size} 的矩阵，每条执行路的乘积个数 {iters}'
                           '（书中：每个 GPU 上 {book_iters} 个 {book_size}x{book_size} 的乘积）'),
-    'parallel.book': '各执行路单独运行：用时之和 {total}，较慢的一条 {slower}',
+    'parallel.book': '预测 {predicted}（{rule}）· 实测 {measured}',
+    'parallel.book.sum': '各执行路单独用时之和',
+    'parallel.book.slower': '较慢那条执行路的单独用时',
     'parallel.sep': '；',
     'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.item': '{name} {value}',
@@ -47,16 +49,17 @@ MESSAGES = {
     'parallel.name.all_cores': '一条用上全部 {cores} 个核心的执行路',
     'parallel.plot_title': ('{framework}：各执行路单独运行、同时运行（斜线：由各执行路单独用时预测）、'
                             '一个设备做两份工作'),
-    'parallel.timeline_median': '{framework}，{size}x{size}：“同时运行”中用时为中位数的那次重复',
+    'parallel.plot_title_serial': '{framework}：各执行路单独运行、同时运行（斜线：由各执行路单独用时预测）、先后运行',
+    'parallel.timeline_median': '{framework}，{size} × {size}：“同时运行”中用时为中位数的那次重复',
     'parallel.timeline_row': '{lane}：{iters} 个乘积',
     'parallel.timeline_merged': '{lane}：{iters} 个乘积，画成连续忙碌的时段',
-    'parallel.timeline_own': '{framework}，{size}x{size}：所有执行路同时运行的一次运行',
-    'parallel.recorded_title': '录制于 {gpu}，{date}：一条 GPU 执行路和一条 CPU 执行路，{size}x{size} 的矩阵',
-    'parallel.recorded_sync_title': '录制于 {gpu}，{date}：几种等待方式，{size}x{size}',
+    'parallel.timeline_own': '{framework}，{size} × {size}：所有执行路同时运行的一次运行',
+    'parallel.recorded_title': '录制于 {gpu}，{date}：一条 GPU 执行路和一条 CPU 执行路，{size} × {size} 的矩阵',
+    'parallel.recorded_sync_title': '录制于 {gpu}，{date}：几种等待方式，{size} × {size}',
     'parallel.independence_title': '{framework}（{engine}）：逐个执行与一起发出',
-    'parallel.small_ops_title': '{device} 上 {products} 个 {size}x{size} 的乘积',
+    'parallel.small_ops_title': '{device} 上 {products} 个 {size} × {size} 的乘积',
     'parallel.scaling_measured': '{framework} 实测',
-    'parallel.scaling_expected': '{framework} 预测',
+    'parallel.scaling_expected': '{framework} 由各执行路单独用时预测',
     'parallel.scaling_title': '各个矩阵大小下，同时运行与先后运行相比',
     'parallel.scaling_line': '{framework}，先后运行 ÷ 同时运行：{points}',
     'parallel.scaling_point': 'n={size} 时 {speedup}',
