@@ -104,18 +104,18 @@ with d2l_ext.Benchmark(lanes[1].label, lanes[1:]) as alone_1:
     run(x_1, K[1])
 
 # %% [markdown]
-# One thread calls both `run`s in turn. A GPU `run` only queues its products, so two GPUs work at once: predict the
-# slower lane's time. A CPU `run` finishes before it returns: predict the sum of the lanes alone.
+# One thread calls both `run`s in turn. If the first is on a GPU, it only queues its products and the second runs
+# beside it: predict the slower lane's time. A CPU `run` finishes before it returns: predict the sum.
 
 # %% [markdown] lang="zh"
-# 一个线程依次调用两个 `run`。在 GPU 上，`run` 只是把乘法排入队列就返回，所以两个 GPU 同时工作：预测较慢那条执行路
-# 的用时。在 CPU 执行路上，PyTorch 在调用返回前就算完每个乘法：预测两条执行路单独用时之和。
+# 一个线程依次调用两个 `run`。如果第一个在 GPU 上，它只是把乘法排入队列就返回，第二个与它同时运行：预测较慢那条
+# 执行路的用时。在 CPU 执行路上，PyTorch 在调用返回前就算完每个乘法：预测两条执行路单独用时之和。
 
 # %% tags=["nbval-ignore-output"]
 with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both'), lanes) as both:
     run(x_0, K[0])
     run(x_1, K[1])
-queued = all(lane.kind == 'gpu' for lane in lanes)  # GPU lanes only queue: they work at once  #zh: GPU 执行路只排队：它们同时工作
+queued = lanes[0].kind == 'gpu'  # the first run only queued: the second runs beside it  #zh: 第一个 run 只是排队：第二个与它同时运行
 print(d2l_ext.t('parallel.book', measured=verdict.num(both.elapsed),
                 predicted=verdict.num(max(alone_0.elapsed, alone_1.elapsed) if queued else alone_0.elapsed + alone_1.elapsed),
                 rule=d2l_ext.t('parallel.book.slower') if queued else d2l_ext.t('parallel.book.sum')))
