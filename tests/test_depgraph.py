@@ -32,14 +32,14 @@ def coarse(raw):
 
 
 def test_raw_graph_on_cpu(raw):
-    # 8 weight copies, per lane 20 ops, 8 grad copies, 4 adds (sum), 4 muls and 4 subs (update).
+    # 8 weight and 4 row copies, per lane 20 ops, 8 grad copies, 4 adds (sum), 4 muls and 4 subs (update).
     assert dg.graph_summary(raw) == {
-        'nodes': 68,
-        'edges': {'copy': 26, 'data': 50},
+        'nodes': 72,
+        'edges': {'copy': 32, 'data': 50},
         'lanes': [SERVER, 'lane 0', 'lane 1'],
         'devices': ['cpu'],
-        'copies': 16,
-        'bytes_copied': 3256480,  # 4 x (784*256 + 256 + 256*10 + 10) floats x 4 bytes
+        'copies': 20,
+        'bytes_copied': 4069536,  # 4 x (784*256 + 256 + 256*10 + 10) + 2 x 128 x (784 + 10) floats x 4 bytes
         'flops': 210406688,
     }
 
@@ -47,11 +47,11 @@ def test_raw_graph_on_cpu(raw):
 def test_coarse_graph_on_cpu(coarse):
     assert dg.graph_summary(coarse) == {
         'nodes': 20,
-        'edges': {'copy': 12, 'data': 17},
+        'edges': {'copy': 16, 'data': 17},
         'lanes': [SERVER, 'lane 0', 'lane 1'],
         'devices': ['cpu'],
         'copies': 4,
-        'bytes_copied': 3256480,
+        'bytes_copied': 4069536,
         'flops': 210406688,
     }
     names = [n['name'] for n in coarse['nodes'] if n['lane'] == 'lane 1']
@@ -60,29 +60,23 @@ def test_coarse_graph_on_cpu(coarse):
     up = edges[('fc1 bwd [lane 0]', f'grad copy [link:lane 0->{SERVER}]')]
     assert up['kind'] == 'copy' and up['bytes'] == (784 * 256 + 256) * 4
     assert edges[('fc1 fwd [lane 0]', 'relu [lane 0]')]['shapes'] == [(128, 256)]
-    down = edges[(f'weights in [link:{SERVER}->lane 1]', 'fc1 fwd [lane 1]')]  # named for what it carries
-    assert down['kind'] == 'copy' and down['bytes'] == (784 * 256 + 256) * 4
+    down = edges[(f'copy in [link:{SERVER}->lane 1]', 'fc1 fwd [lane 1]')]  # one box: samples and weights in
+    assert down['kind'] == 'copy' and down['bytes'] == (784 * 256 + 256 + 128 * 784) * 4  # W1, b1 and its rows
     # The two lanes never talk to each other directly: only through the server.
     assert not any('lane 0' in a and 'lane 1' in b for a, b in edges)
 
 
-def test_each_copy_in_is_named_for_what_it_moved():
-    import inspect
-
-    from d2l_ext.depgraph import model
-    # A lane on another device gets its rows by a copy of their own; `copy=True` makes one between CPU lanes too.
-    src = inspect.getsource(model.mlp_step).replace('Xi.to(lane.device())', 'Xi.to(lane.device(), copy=True)')
-    src = src.replace('yi.to(lane.device())', 'yi.to(lane.device(), copy=True)')
-    ns = dict(vars(model))
-    exec(src, ns)
-    g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], step=ns['mlp_step']))
+def test_one_copy_box_per_lane_moves_its_samples_and_the_weights():
+    # One name for the stage 'copy in' in every figure: it moves the lane's rows and the weights (CPU lanes too).
+    g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu']))
     into = {n['id']: n for n in g['nodes'] if n['kind'] == 'copy' and n['lane'].endswith('->lane 0')}
-    assert set(into) == {f'weights in [link:{SERVER}->lane 0]', 'rows in [link:cpu->lane 0]'}
-    assert into['rows in [link:cpu->lane 0]']['bytes'] == 128 * (784 + 10) * 4  # its half of X and of y, no weight
-    assert into[f'weights in [link:{SERVER}->lane 0]']['bytes'] == (784 * 256 + 256 + 256 * 10 + 10) * 4
+    assert set(into) == {f'copy in [link:{SERVER}->lane 0]'}
+    assert set(into[f'copy in [link:{SERVER}->lane 0]']['carries']) == {'weights', 'rows'}
     with using_language('en'):
         texts = [x.get_text() for x in show.draw_graph(g).axes[0].texts]
-    assert texts.count('rows in') == 2 and texts.count('weights in') == 2 and '392 KiB' in texts
+    assert texts.count('samples and weights in') == 2 and '392 KiB' in texts  # its half of X and of y
+    with using_language('zh'):
+        assert show.stage_label('copy in', plot=True) in ('传入样本和权重', 'samples and weights in')
 
 
 def test_copy_nodes_sit_on_links(raw):
@@ -96,7 +90,7 @@ def test_structure_does_not_depend_on_sizes(raw):
     small = dg.graph_summary(dg.record_step_graph(problem=dg.make_problem(**TINY)))
     big = dg.graph_summary(raw)
     assert (small['nodes'], small['edges']) == (big['nodes'], big['edges'])
-    assert small['bytes_copied'] == 4 * (5 * 6 + 6 + 6 * 3 + 3) * 4
+    assert small['bytes_copied'] == 4 * (5 * 6 + 6 + 6 * 3 + 3) * 4 + 8 * (5 + 3) * 4  # the weights twice, the rows
 
 
 @pytest.mark.parametrize('batch', [8, 7])  # 7 rows split 4 + 3: uneven lanes still match
@@ -261,13 +255,13 @@ def test_draw_graph_writes_every_node_and_labels_copies_with_their_bytes(coarse)
     ax = fig.axes[0]
     texts = [t.get_text() for t in ax.texts]
     for n in coarse['nodes']:
-        assert show.stage_label(n['name'], plot=True) in texts  # by its label: 'weights in', not a stage id
-    assert 'weights in' in texts and 'copy in' not in texts and 'rows in' not in texts  # CPU lanes: no rows copied
+        assert show.stage_label(n['name'], plot=True) in texts  # by its label, not a stage id
+    assert 'samples and weights in' in texts and 'copy in' not in texts
     assert '785 KiB' in texts  # a copy edge labelled with its bytes
     assert min(t.get_fontsize() for t in ax.texts) >= 11  # readable on a projector
     arrows = [t.arrow_patch for t in ax.texts if getattr(t, 'arrow_patch', None) is not None]
-    assert len(arrows) == len(coarse['edges']) == 29
-    assert len([a for a in arrows if a.get_linestyle() in ('--', 'dashed')]) == 12  # one per copy edge
+    assert len(arrows) == len(coarse['edges']) == 33
+    assert len([a for a in arrows if a.get_linestyle() in ('--', 'dashed')]) == 16  # one per copy edge
     assert ax.get_title(loc='left') == 'One training step on two lanes, recorded from the worked mlp_step'
 
 
@@ -277,7 +271,7 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
     with using_language('en'):
         assert show.dag_line(dg.dag_model(dag, lanes)) == 'serial 21, plan 12, critical path 12 (products)'
     with using_language('zh'):
-        assert show.dag_line(dg.dag_model(dag, lanes)) == '串行 21，计划 12，关键路径 12（单位：次乘法）'
+        assert show.dag_line(dg.dag_model(dag, lanes)) == '串行 21，计划 12，关键路径 12（乘法次数）'
     # the worked answer's case: a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2, 'floor': 12.0}
@@ -307,7 +301,7 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     with using_language('en'), redirect_stdout(out):
         fig = show.show_dag(r, 5.0)
     line = out.getvalue().strip()
-    assert '\n' not in line and line.startswith('two lanes planned ') and ' vs one lane ' in line
+    assert '\n' not in line and line.startswith('two lanes planned ') and ' vs one device, all cores ' in line
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
 
 

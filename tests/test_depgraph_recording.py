@@ -20,6 +20,7 @@ from d2l_ext.display import graph as G
 from d2l_ext.errors import UsageError
 from d2l_ext.i18n import t, using_language
 from d2l_ext.lanes import find_lanes
+from d2l_ext.timing import Measurement
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LESSON = ROOT / 'notebooks' / 'src' / '13.3.3-The-Dependency-Graph.py'
@@ -161,11 +162,9 @@ def test_the_stage_that_hands_each_lane_its_weights_and_rows_is_named_in_both_la
     import inspect
 
     from d2l_ext.depgraph import model
-    assert "stage(i, 'copy in')" in inspect.getsource(model.mlp_step)  # it copies the weights and moves the rows
+    assert "stage(i, 'copy in')" in inspect.getsource(model.mlp_step)  # it copies the weights and the rows
     with using_language('zh'):
-        assert G.stage_label('copy in') == '传入数据' and G.stage_label('lane step') == '前向 + 反向'
-        # the recorded graph names each copy by what it moved (runs.name_copies_in): weights or rows, not both
-        assert G.stage_label('weights in') == '传入权重' and G.stage_label('rows in') == '传入样本'
+        assert G.stage_label('copy in') == '传入样本和权重' and G.stage_label('lane step') == '前向 + 反向'
 
 
 def test_record_dag_is_json_ready_on_cpu_lanes():
@@ -216,12 +215,28 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
         text, fig = printed(G.show_step, fake_run(), 3.5)
     lines = text.strip().split('\n')
     golden = {'en': ['your guess 3.50 ms · predicted 4.00 ms · measured 4.50 ms',
-                     'together 4.50 ms vs one device 1.00 ms: slower'],
+                     'together 4.50 ms vs one device 1.00 ms: 350% slower'],
               'zh': ['你的猜测 3.50 毫秒 · 预测 4.00 毫秒 · 实测 4.50 毫秒',
-                     '同时运行 4.50 毫秒，一个设备 1.00 毫秒：更慢']}
+                     '同时运行 4.50 毫秒，一个设备 1.00 毫秒：慢 350%']}
     assert lines == golden[lang]
     repeats, timeline = fig.axes[:2]
     assert len(repeats.collections) >= 3 and timeline.patches  # the dots; the median repeat's bars
+
+
+def test_the_timeline_draws_each_ways_timer_to_its_median_and_keys_every_colour():
+    run = fake_run()
+    with using_language('en'):
+        events, rows, legend = G._timeline_events(run)
+        fig = G.draw_step(run)
+    boxes = {'split': ('lane 0', 'server (CPU)', 'lane 1'), 'one_device': ('one device',)}
+    for v, way in (('split', 'together'), ('one_device', 'one device')):
+        timer = [e for e in events if e['lane'] == f'{way}: timer']
+        median = Measurement(v, run['times'][v]).median
+        assert len(timer) == 1 and timer[0]['start'] == 0.0 and timer[0]['end'] == pytest.approx(median)
+        assert max(e['end'] for e in events if e['lane'] in boxes[v]) <= median + 1e-12  # every box inside its timer
+    assert rows['one device'] != rows['lane 0']  # the one-device step has a colour of its own
+    keyed = {x.get_text() for x in fig.axes[1].get_legend().get_texts()}
+    assert {'lane 0', 'lane 1', 'server (CPU)', 'copy', 'one device', 'timer, start to end'} == keyed
 
 
 def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_line(here):

@@ -61,9 +61,9 @@ def mlp_step(lanes, params, X, y, lr):
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU  #zh: 权重在服务器（CPU）上
     halves = []
     for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'copy in'):  # lane i: fresh weights, half of the rows  #zh: 执行路 i：新的权重副本和一半样本
+        with stage(i, 'copy in'):  # samples and weights in: lane i's copies  #zh: 传入样本和权重：执行路 i 的副本
             w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
-            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
+            halves.append((w, Xi.to(lane.device(), copy=True), yi.to(lane.device(), copy=True)))
     # Both halves at once, each on its lane.  #zh: 两半同时在各自的执行路上运行。
     # Each loss is divided by all n rows, so the gradients add up.  #zh: 每个损失都除以全部 n 个样本，所以梯度可以相加。
     results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
@@ -82,7 +82,7 @@ def mlp_step_in_turn(lanes, params, X, y, lr):
     for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
         with stage(i, 'copy in'):
             w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
-            halves.append((w, Xi.to(lane.device()), yi.to(lane.device())))
+            halves.append((w, Xi.to(lane.device(), copy=True), yi.to(lane.device(), copy=True)))
     results = []
     for i, (lane, h) in enumerate(zip(lanes, halves)):  # start lane 1 only once lane 0 has finished
         results += run_on_lanes([lane], [lambda i=i, h=h: lane_step(i, *h, n)])

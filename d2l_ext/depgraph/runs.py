@@ -74,22 +74,15 @@ def record_step_graph(lanes=None, problem=None, keep_calls=False, lr=0.1, step=N
     g, _ = trace(step, [_TraceLane(d) for d in devices], params, X, y, lr,
                  keep_calls=keep_calls, inputs_on=SERVER, labels=labels)
     g['devices'] = devices
-    return name_copies_in(g)
+    return _rows_from_server(g)
 
 
-COPY_IN = 'copy in'  # the worked step's stage that hands each lane its weights and its rows
-COPY_IN_AS = {'weights': 'weights in', 'rows': 'rows in'}  # the stage a copy of it takes, by what it moved
-
-
-def name_copies_in(g):
-    """Each copy of the stage 'copy in' named by what it moved, from the recording: 'weights in' or 'rows in'.
-
-    A lane on another device gets its rows and the weights over separate copies; on the CPU's own lanes the rows
-    are not copied at all. Naming each copy by what it carried keeps a box from promising both (13.3.3).
-    """
+def _rows_from_server(g):
+    """The rows are split on the host outside any stage, so their copies leave from 'cpu': they live on the server
+    with the weights, so each lane's 'copy in' is one link from the server (one box: samples and weights in)."""
     for n in g['nodes']:
-        if n['kind'] == 'copy' and n['stage'] == COPY_IN and len(n.get('carries', ())) == 1:
-            n['stage'] = COPY_IN_AS.get(n['carries'][0], COPY_IN)
+        if n['kind'] == 'copy' and n['lane'].startswith('link:cpu->'):
+            n['lane'] = f"link:{SERVER}->{n['lane'][len('link:cpu->'):]}"
     return g
 
 

@@ -18,12 +18,13 @@ from .fonts import plot_lane
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
-# The keys graph.stage.<stage>: the worked step's stages ('copy in' is recorded as 'weights in' or 'rows in'), the
+# The keys graph.stage.<stage>: the worked step's stages ('copy in' drawn as 'samples and weights in'), the
 # recording's 'lane step' (a half's forward and backward) and 'whole step' (the one-device step).
-STAGES = ('copy_in', 'weights_in', 'rows_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd',
+STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd',
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys graph.variant.<variant>
+ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 
 
 # -- names --------------------------------------------------------------------------------------------
@@ -168,34 +169,49 @@ def step_lines(run: dict, guess_ms=None) -> str:
                                    m['one_device'], unit='ms')])
 
 
-def _timeline_events(run: dict) -> tuple[list[dict], dict]:
-    """The drawn (median) repeat of 'together' and of 'one device' as timeline events, each from its own start."""
-    rows = {style.plot_text('graph.lane', i=i): style.lane_role(i) for i in range(2)}
-    name = {f'lane {i}': row for i, row in enumerate(rows)}
-    name[SERVER] = style.plot_text('graph.server')
-    rows = {**dict(list(rows.items())[:1]), name[SERVER]: 'cpu', **dict(list(rows.items())[1:])}
-    name['one device'] = style.plot_text('graph.short.one_device')
-    rows[name['one device']] = style.lane_role(0)
-    events = [{'lane': name[e['lane']], 'start': e['start'], 'end': e['end'], 'name': stage_label(e['name'], True),
-               'role': 'link' if e['name'] in ('copy in', 'grad copy') else None}
-              for v in ('split', 'one_device') for e in run['events'][v]]
-    return events, rows
+def _timeline_events(run: dict) -> tuple[list[dict], dict, dict]:
+    """The drawn (median) repeat of 'together' and of 'one device' as timeline events, each from its timer's start,
+    with a grey bar per way from the timer's start to its end: time no box covers shows as grey alone.
+
+    Returns the events, {row: role} and the legend's {role: text}.
+    """
+    lane = [style.plot_text('graph.lane', i=i) for i in range(2)]
+    server, one = style.plot_text('graph.server'), style.plot_text('graph.short.one_device')
+    timer = {v: style.plot_text('graph.timer_row', way=style.plot_text(f'graph.short.{v}'))
+             for v in ('split', 'one_device')}
+    name = {'lane 0': lane[0], 'lane 1': lane[1], SERVER: server, 'one device': one}
+    rows = {lane[0]: style.lane_role(0), server: 'cpu', lane[1]: style.lane_role(1), timer['split']: 'idle',
+            one: ONE_DEVICE_ROLE, timer['one_device']: 'idle'}
+    events = []
+    for v in ('split', 'one_device'):
+        wall = run['times'][v][recording.drawn_repeat(run, v)]
+        events.append({'lane': timer[v], 'start': 0.0, 'end': wall, 'name': verdict.num(wall, 'ms'), 'role': 'idle'})
+        events += [{'lane': name[e['lane']], 'start': e['start'], 'end': e['end'],
+                    'name': stage_label(e['name'], True),
+                    'role': 'link' if e['name'] in ('copy in', 'grad copy') else None} for e in run['events'][v]]
+    legend = {style.lane_role(0): lane[0], style.lane_role(1): lane[1], 'cpu': server,
+              'link': style.plot_text('graph.legend_copy_box'), ONE_DEVICE_ROLE: one,
+              'idle': style.plot_text('graph.legend_timer')}
+    return events, rows, legend
 
 
 def draw_step(run: dict, guess_ms=None, title=None):
     """Every repeat of the three ways (together predicted, the learner's guess), above the median repeat's intervals.
 
-    Both panels come from the same timed repeats, so the drawn intervals never contradict the dots.
+    Both panels come from the same timed repeats: each grey timer bar ends at its way's median (the dot marked),
+    so the drawn intervals never contradict the dots.
     """
-    fig, (top, bottom) = style.figure(nrows=2, height=7.5)
+    from matplotlib.patches import Patch
+    fig, (top, bottom) = style.figure(nrows=2, height=8.0)
     labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
     guess = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}
     plot_repeats(_measurements(run), ax=top, unit='ms', labels=labels,
                  predicted={'split': recording.predict_split(run)}, guess=guess,
                  title=style.plot_text('graph.title_repeats'))
-    events, rows = _timeline_events(run)
-    draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'),
-                  legend_names={'link': style.plot_text('graph.legend_copy'), 'cpu': style.plot_text('graph.server')})
+    events, rows, legend = _timeline_events(run)
+    draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
+    bottom.legend(handles=[Patch(color=style.color(role), label=text) for role, text in legend.items()],
+                  loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
         fig.suptitle(title, x=0.01, ha='left')
     return fig
@@ -253,9 +269,13 @@ def draw_dag(dag, lanes, title='graph.title_dag'):
 
 
 def dag_lines(ex) -> str:
-    """One verdict line: two lanes planned vs one lane in order."""
-    one, planned = (ex.measurements[k] for k in DAG_VARIANTS[:2])
-    return verdict.line(t('graph.dag_short.planned'), planned, t('graph.dag_short.one_lane'), one, unit='ms')
+    """One verdict line: two lanes planned vs the fair baseline, one device with all its cores (one lane if absent)."""
+    planned = ex.measurements[DAG_VARIANTS[1]]
+    if DAG_VARIANTS[2] in ex.measurements:
+        base, name = ex.measurements[DAG_VARIANTS[2]], t('graph.dag_short.all_cores')
+    else:
+        base, name = ex.measurements[DAG_VARIANTS[0]], t('graph.dag_variant.0')
+    return verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')
 
 
 def show_dag(ex, guess_ms=None):

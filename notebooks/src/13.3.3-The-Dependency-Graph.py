@@ -104,13 +104,15 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 # ## The graph, recorded from the worked step
 #
 # `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook that sees every operation: an edge joins A
-# to B when B reads a tensor A wrote; a copy is dashed, labelled with the bytes it moves.
+# to B when B reads a tensor A wrote; a copy is a dashed arrow labelled with the bytes it moves. The stage
+# `copy in` gives each lane its own copy of its samples and of the weights: the box *samples and weights in*.
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
 # `record_step_graph` 在一个能看到每个操作的 PyTorch 钩子下运行一次参考实现 `mlp_step`：当 B 读取了 A 写入的
-# 张量时，就有一条从 A 到 B 的边；复制用虚线表示，标有它传输的字节数。
+# 张量时，就有一条从 A 到 B 的边；复制用虚线箭头表示，标有它传输的字节数。阶段 `copy in` 给每条执行路一份
+# 它自己的样本和权重副本，即图中的方框“传入样本和权重”。
 
 # %%
 graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box  #zh: 每个方框一个节点
@@ -130,8 +132,9 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
 #
-# each half's busy time measured in the same repeat. Two CPU lanes have a core each but share the CPU's memory, so
-# *together* may come out slower than predicted. Beside a GPU, the CPU lane is the long half.
+# each half's busy time measured in the same repeat. It assumes each half runs as fast beside the other as alone,
+# and that starting and joining the lanes costs nothing. On a CPU-only machine the two lanes are two halves of one
+# CPU's cores; beside a GPU, the CPU lane is the long half.
 
 # %% [markdown] lang="zh"
 # 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
@@ -146,8 +149,9 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半 0}, t_\textrm{一半 1}),$$
 #
-# 其中每一半的忙碌时间在同一次重复中测得。两条 CPU 执行路各用一个核心，又共用 CPU 的内存，所以“同时运行”可能比预测
-# 慢一点。与 GPU 并列时，CPU 执行路是较长的那一半。
+# 其中每一半的忙碌时间在同一次重复中测得。这个预测假定每一半与另一半同时运行时和单独运行时一样快，并且启动和等待
+# 两条执行路不花时间。在只有 CPU 的机器上，两条执行路是一个 CPU 的核心分成的两半；与 GPU 并列时，CPU 执行路是
+# 较长的那一半。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
@@ -156,18 +160,23 @@ here = dg.record_step(lanes, repeats=21)['runs'][0]  # every repeat and interval
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# Below the repeats: the median repeat of *together* and of *one device*. `show.details(here)` lists every statistic.
+# Below the repeats: the median repeat of *together* and of *one device*, each with a grey bar for its timer, from
+# its start to its end (the median). Grey alone is time in no box: starting and joining the lanes' threads, waiting
+# for the devices. `show.details(here)` lists every statistic.
 #
 # ## Recorded on a GPU machine
 #
-# The same cell on an H200 machine, whose lanes are the GPU and the CPU (15 threads): the picture of the point.
+# The same cell on an H200 machine, whose lanes are two separate devices, the GPU and the CPU (15 threads). Compare
+# its prediction with its measurement, and *together* with *one device* (exercise 2).
 
 # %% [markdown] lang="zh"
-# 下图是“同时运行”与“一个设备”各自中位数那次重复的每个方框。`show.details(here)` 列出全部统计量。
+# 下图是“同时运行”与“一个设备”各自中位数那次重复的每个方框，灰条是它的计时，从开始到结束（即中位数）。只有灰色的
+# 时间不在任何方框里：启动和等待执行路的线程、等待设备。`show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上录制的结果
 #
-# 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是 GPU 和 CPU（15 个线程）：这正是本节要点的图示。
+# 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是两个不同的设备：GPU 和 CPU（15 个线程）。请比较它的
+# 预测与实测，以及“同时运行”与“一个设备”（练习 2）。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 录制结果，没有则为 None
@@ -212,12 +221,14 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # and backward outlast the whole one-device step, and the copies and the server's boxes come on top.
 # </details>
 #
-# **3. When the prediction misses.** If *together* measured slower than predicted here, explain why.
+# **3. When the prediction misses.** Compare the prediction with the measurement here and in the recording. Where
+# they differ, which assumption of the prediction did the run break? Use the timelines.
 #
 # <details><summary>Worked answer</summary>
 #
-# The prediction assumes each half runs as fast beside the other as alone. Two CPU lanes share one CPU's memory (and
-# other programs its cores), so each half slows; on separate devices it lands: predicted 3.56 ms, measured 3.20 ms.
+# The prediction assumes the halves overlap fully, each as fast as alone, and free starts and joins. If the lanes'
+# *forward + backward* boxes do not overlap, the halves ran one after the other. Grey past the last box is the
+# joining. In the recording, 3.20 ms measured is 10% faster than the 3.56 ms predicted: it beat the prediction.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -235,12 +246,13 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 反向传播就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
 # </details>
 #
-# **3. 预测落空时**。如果这里实测的“同时运行”比预测慢，请解释原因。
+# **3. 预测落空时**。比较这里和录制结果中的预测与实测。两者不同时，这次运行违背了预测的哪个假定？请借助时间线。
 #
 # <details><summary>参考答案</summary>
 #
-# 预测假定每一半与另一半同时运行时和单独运行时一样快。两条 CPU 执行路共用一个 CPU 的内存（其他程序还会占用它的
-# 核心），所以每一半都会变慢；在不同的设备上，预测就准了：预测 3.56 毫秒，实测 3.20 毫秒。
+# 预测假定两半完全重叠、各自和单独运行时一样快，并且启动和等待不花时间。如果两条执行路的“前向 + 反向”方框
+# 没有重叠，两半就是先后运行的。最后一个方框之后的灰色是等待线程结束的时间。录制结果中实测 3.20 毫秒，
+# 比预测的 3.56 毫秒快 10%：实测好于预测。
 # </details>
 
 # %% [markdown]
@@ -250,7 +262,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # engine runs the plan, each lane waiting for the tasks it reads. In products on two equal lanes:
 
 # %% [markdown] lang="zh"
-# **4. 书中的练习5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务
+# **4. 书中的练习 5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务
 # 计算 `tanh((各输入之和) @ W)`。一共三个阶段；每个阶段有分别含 1、2、3 次乘法的分支（任务 `2b1` 表示第 2 阶段、
 # 分支 b 的第 1 次乘法），它们在汇合点（`2J`）汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条
 # 执行路上（其后的链最长的任务先放）；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。以两条同样快的
@@ -263,17 +275,18 @@ print(show.dag_line(dg.dag_model(dag, lanes)))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
-# Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure (one lane's run
-# predicts the plan: 12 products' worth of 21).
+# Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched bar
+# predicts the plan from the one-lane run (equal lanes: 12 of its 21 products' time). The line compares with the
+# fair baseline, one device using all its cores.
 
 # %% [markdown] lang="zh"
-# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量（用一条执行路的运行来预测计划：
-# 21 次乘法中 12 次的时间）。
+# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。斜线条根据一条执行路的运行预测计划
+# （两条执行路同样快时：它 21 次乘法中 12 次的时间）。下面一行与公平的基准比较：一个设备用上全部核心。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
 
-ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=5)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
+ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=9)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
 caught, _ = dg.broken_engine_check(ex5)  # the same plan, with the waits left out  #zh: 同一个计划，但去掉了等待
 print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 show.show_dag(ex5, my_guess_dag)
@@ -284,7 +297,8 @@ show.show_dag(ex5, my_guess_dag)
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, which is also the critical path (outlined). The plan reaches
 # it. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes, not the path, set the time.
+# stage, plus the join: still 12. Then the lanes, not the path, set the time. The 12 counts products as long as in
+# the one-lane run: a plan measured below 12 of those ran its products faster than that run did.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -293,7 +307,8 @@ show.show_dag(ex5, my_guess_dag)
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。
+# 而不是关键路径。这里的 12 按一条执行路运行中每次乘法的时长计：实测的计划若少于 12 次这样的乘法，说明它的乘法
+# 比那次运行中的快。
 # </details>
 
 # %% [markdown]
@@ -308,7 +323,7 @@ show.show_dag(ex5, my_guess_dag)
 #
 # * Each half's loss divided by its own rows, then summed: the update is twice too large.
 # * Weights copied to the lanes once and kept: every later step runs on stale weights.
-# * Two CPU lanes split one CPU's cores and share its memory: their "speedup" is not two devices'.
+# * Two CPU lanes are one CPU's cores split in two: compare them with one device using all the cores, not one lane.
 
 # %% [markdown] lang="zh"
 # ## 记住
@@ -322,4 +337,4 @@ show.show_dag(ex5, my_guess_dag)
 #
 # * 每一半的损失除以自己的样本数，然后求和：更新会变成两倍大。
 # * 只把权重复制到执行路上一次并一直保留：之后的每一步都在过时的权重上运行。
-# * 两条 CPU 执行路把一个 CPU 的核心分开用，但共用它的内存：它们的“加速比”不是两个设备的加速比。
+# * 两条 CPU 执行路是一个 CPU 的核心分成的两半：要与用上全部核心的一个设备比较，而不是与一条执行路比较。
