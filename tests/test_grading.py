@@ -361,3 +361,17 @@ def test_a_skeleton_is_told_what_will_be_checked_with_the_tasks_own_thresholds()
             assert len(shown) == 3 and (stated is None or f'{stated:.0%}' in shown[-1]), shown
     passed = Verdict('13.3.1-lanes', 'passed', [Criterion('runs', True, 'task.lanes.ran', {'runs': 2})])
     assert len(lines(passed)) == 2  # only a skeleton is told
+
+
+def test_with_lines_changes_one_line_of_a_worked_solution():
+    """A wrong version is written as its change to the worked solution; a statement not found once is an error."""
+    from d2l_ext.grading.core import with_lines
+
+    def step(x):
+        y = x + 1  # a comment does not count
+        return y
+
+    assert with_lines(step, ('y = x + 1', 'y = x')) == 'def step(x):\n    y = x\n    return y\n'
+    assert with_lines(step, ('y = x + 1', '')) == 'def step(x):\n    return y\n'
+    with pytest.raises(ValueError, match='0 lines'):
+        with_lines(step, ('y = x + 2', ''))

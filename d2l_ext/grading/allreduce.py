@@ -23,7 +23,7 @@ from torch import nn
 from ..allreduce.steps import allreduce_in_buckets, allreduce_in_hooks, backward_then_allreduce, flat_allreduce, loss_of
 from . import allreduce_launcher as grader
 from . import allreduce_ranks as ranks
-from .core import Task, criterion
+from .core import Task, criterion, with_lines
 
 BUCKET_MB = (0.375, 0.1875, 0.125)  # 6, 3 and 2 of the model's six 1/16 MB gradients: 1, 2 and 3 buckets
 
@@ -124,15 +124,6 @@ TASKS = {task.id: task for task in (TASK_A, TASK_B, TASK_C, TASK_D)}
 
 # -- typical wrong versions (tests): name -> (the criterion that must fail, source) ------------------
 
-_A_NO_AVERAGE = """
-def backward_then_allreduce(model, X, y, optimizer):
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for p in model.parameters():
-        if p.grad is not None:
-            dist.all_reduce(p.grad)  # the sum: n times the average
-    optimizer.step()
-"""
 _A_TIED_TWICE = """
 def backward_then_allreduce(model, X, y, optimizer):
     optimizer.zero_grad()
@@ -144,61 +135,6 @@ def backward_then_allreduce(model, X, y, optimizer):
     for p in model.parameters():
         if p.grad is not None:
             p.grad /= dist.get_world_size()
-    optimizer.step()
-"""
-_A_FROZEN = """
-def backward_then_allreduce(model, X, y, optimizer):
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for p in model.parameters():
-        p.grad /= dist.get_world_size()  # a frozen parameter's grad is None
-        dist.all_reduce(p.grad)
-    optimizer.step()
-"""
-_B_PER_PARAMETER = """
-def flat_allreduce(model, X, y, optimizer):
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for p in model.parameters():
-        if p.grad is not None:
-            p.grad /= dist.get_world_size()
-            dist.all_reduce(p.grad)  # one call per tensor, not one for all
-    optimizer.step()
-"""
-_B_NO_COPY_BACK = """
-def flat_allreduce(model, X, y, optimizer):
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    grads = [p.grad for p in model.parameters() if p.grad is not None]
-    flat = torch.cat([g.reshape(-1) for g in grads]) / dist.get_world_size()
-    dist.all_reduce(flat)  # summed, but never copied back into the gradients
-    optimizer.step()
-"""
-_C_BLOCKING = """
-def allreduce_in_hooks(model, X, y, optimizer):
-    def send(p):
-        p.grad /= dist.get_world_size()
-        dist.all_reduce(p.grad)  # blocks: backward waits for every gradient's trip
-
-    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for hook in hooks:
-        hook.remove()
-    optimizer.step()
-"""
-_C_WAIT_IN_HOOK = _C_BLOCKING.replace('dist.all_reduce(p.grad)  #', 'dist.all_reduce(p.grad, async_op=True).wait()  #')
-_C_NO_WAIT = """
-def allreduce_in_hooks(model, X, y, optimizer):
-    def send(p):
-        p.grad /= dist.get_world_size()
-        dist.all_reduce(p.grad, async_op=True)  # never waited for
-
-    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for hook in hooks:
-        hook.remove()
     optimizer.step()
 """
 _C_AFTER = """
@@ -217,23 +153,6 @@ def allreduce_in_hooks(model, X, y, optimizer):
         hook.remove()
     optimizer.step()
 """
-_C_FROZEN = """
-def allreduce_in_hooks(model, X, y, optimizer):
-    works = []
-
-    def send(p):
-        p.grad /= dist.get_world_size()
-        works.append(dist.all_reduce(p.grad, async_op=True))
-
-    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters()]  # frozen ones too
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for work in works:
-        work.wait()
-    for hook in hooks:
-        hook.remove()
-    optimizer.step()
-"""
 _SOLUTION_B = inspect.getsource(flat_allreduce)
 _SOLUTION_D = inspect.getsource(allreduce_in_buckets)
 _D_FORWARD_ORDER = _SOLUTION_D.replace('reversed(list(model.parameters()))', 'model.parameters()').replace("""
@@ -241,19 +160,26 @@ _D_FORWARD_ORDER = _SOLUTION_D.replace('reversed(list(model.parameters()))', 'mo
         while started and started[-1] < len(buckets) and missing[started[-1]] == 0:  # in order, as DDP
             b = started[-1]
             started[-1] += 1""").replace('    works = []\n', '    works, started = [], [0]\n')
-WRONG = {
-    'a_no_average': ('correct', _A_NO_AVERAGE),
+_HOOK_SEND = 'works.append(dist.all_reduce(p.grad, async_op=True))'
+WRONG = {  # most are a worked solution (allreduce.steps) with a line or two changed: what goes wrong, and why
+    'a_no_average': ('correct', with_lines(backward_then_allreduce, ('p.grad /= dist.get_world_size()', ''))),
     'a_tied_twice': ('correct', _A_TIED_TWICE),
-    'a_frozen_has_grad': ('runs', _A_FROZEN),
-    'b_one_call_per_tensor': ('calls', _B_PER_PARAMETER),
-    'b_no_copy_back': ('correct', _B_NO_COPY_BACK),
+    'a_frozen_has_grad': ('runs', with_lines(backward_then_allreduce, ('if p.grad is None:', ''), ('continue', ''))),
+    'b_one_call_per_tensor': ('calls', inspect.getsource(backward_then_allreduce).replace(  # one call per tensor
+        'def backward_then_allreduce(', 'def flat_allreduce(')),
+    'b_no_copy_back': ('correct', with_lines(flat_allreduce, ('offset = 0', ''), ('for g in grads:', ''),  # summed only
+                                             ('g.copy_(flat[offset:offset + g.numel()].view_as(g))', ''),
+                                             ('offset += g.numel()', ''))),
     'b_no_average': ('correct', _SOLUTION_B.replace(' / dist.get_world_size()', '')),
     'b_frozen_has_grad': ('runs', _SOLUTION_B.replace(' if p.grad is not None]', ']')),
-    'c_blocking_hooks': ('overlap', _C_BLOCKING),
-    'c_wait_in_hook': ('overlap', _C_WAIT_IN_HOOK),
-    'c_no_wait': ('safe', _C_NO_WAIT),
+    'c_blocking_hooks': ('overlap', with_lines(allreduce_in_hooks, (_HOOK_SEND, 'dist.all_reduce(p.grad)'))),
+    'c_wait_in_hook': ('overlap', with_lines(allreduce_in_hooks,
+                                             (_HOOK_SEND, 'dist.all_reduce(p.grad, async_op=True).wait()'))),
+    'c_no_wait': ('safe', with_lines(allreduce_in_hooks, ('work.wait()', 'pass'))),  # never waited for
     'c_after_backward': ('overlap', _C_AFTER),
-    'c_frozen_hook': ('runs', _C_FROZEN),
+    'c_frozen_hook': ('runs', with_lines(allreduce_in_hooks, (  # frozen parameters get a hook too
+        'hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]',
+        'hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters()]'))),
     'd_forward_order': ('overlap', _D_FORWARD_ORDER),
     'd_no_wait': ('safe', _SOLUTION_D.replace('        work.wait()\n', '')),
     'd_ignores_bucket_mb': ('buckets', _SOLUTION_D.replace('bucket_mb * 2**20', '0')),

@@ -19,7 +19,7 @@ import time
 
 import torch
 
-from ..communication.copying import run_and_copy  # noqa: F401 (the worked solution: the technique's one home)
+from ..communication.copying import run_and_copy  # the worked solution: the technique's one home
 from ..communication.core import copy_overlap
 from ..communication.tracing import (
     INNER,
@@ -34,7 +34,7 @@ from ..communication.tracing import (
     setting,
     traced_run,
 )
-from .core import Task, call_learner, criterion
+from .core import Task, call_learner, criterion, with_lines
 
 __all__ = ['INNER', 'ITERS', 'SIZE', 'TASK', 'Setting', 'as_timeline', 'grade', 'host_buffers', 'operands',
            'reference', 'run_and_copy', 'setting', 'traced_run']
@@ -274,48 +274,14 @@ def run_and_copy(x, w, buffers, lane):
     torch.cuda.synchronize()
     return buffers
 '''),
-    'forgets_event': ('correct', '''
-def run_and_copy(x, w, buffers, lane):
-    """A copy stream that waits for nothing: copies read products that are not computed yet."""
-    copy_stream = torch.cuda.Stream()
-    for buf in buffers:
-        y = x.mm(w)
-        with torch.cuda.stream(copy_stream):
-            buf.copy_(y, non_blocking=True)
-            y.record_stream(copy_stream)
-    copy_stream.synchronize()
-    return buffers
-'''),
-    'no_host_wait': ('safe', '''
-def run_and_copy(x, w, buffers, lane):
-    """Copy stream and events right, but the host does not wait: it reads before the copies finished."""
-    compute, copy_stream = torch.cuda.current_stream(), torch.cuda.Stream()
-    for buf in buffers:
-        y = x.mm(w)
-        done = torch.cuda.Event()
-        done.record(compute)
-        with torch.cuda.stream(copy_stream):
-            copy_stream.wait_event(done)
-            buf.copy_(y, non_blocking=True)
-            y.record_stream(copy_stream)
-    compute.wait_stream(copy_stream)  # orders later GPU work only; the host returns at once
-    return buffers
-'''),
-    'waits_wrong_stream': ('safe', '''
-def run_and_copy(x, w, buffers, lane):
-    """Waits on the compute stream, not on the copy stream: the last copy is still in flight at return."""
-    compute, copy_stream = torch.cuda.current_stream(), torch.cuda.Stream()
-    for buf in buffers:
-        y = x.mm(w)
-        done = torch.cuda.Event()
-        done.record(compute)
-        with torch.cuda.stream(copy_stream):
-            copy_stream.wait_event(done)
-            buf.copy_(y, non_blocking=True)
-            y.record_stream(copy_stream)
-    compute.synchronize()
-    return buffers
-'''),
+    # the worked solution with one line changed (tests/test_task_copy.py): what goes wrong, and why
+    # a copy stream that waits for nothing: copies read products not computed yet
+    'forgets_event': ('correct', with_lines(run_and_copy, ('copy_stream.wait_event(done)', ''))),
+    # stream and events right, but the host does not wait: it reads before the copies finished
+    'no_host_wait': ('safe', with_lines(run_and_copy,
+                                        ('copy_stream.synchronize()', 'compute.wait_stream(copy_stream)'))),
+    # waits on the compute stream, not on the copy stream: the last copy is still in flight at return
+    'waits_wrong_stream': ('safe', with_lines(run_and_copy, ('copy_stream.synchronize()', 'compute.synchronize()'))),
     'copies_after': ('overlap', '''
 def run_and_copy(x, w, buffers, lane):
     """A copy stream, but every copy waits for the last product: the copies never run beside a product."""

@@ -244,3 +244,17 @@ def load_submission(task: Task, source: str, filename: str = '<submission>') -> 
             raise BadSubmission('grading.signature', name=name, got=', '.join(got), signature=task.signatures[name])
         functions[name] = fn
     return Submission(source, functions)
+
+
+def with_lines(fn: Callable, *changes: tuple[str, str]) -> str:
+    """`fn`'s source with the one line running each `statement` replaced by `instead` at its indentation ('' drops
+    the line; comments do not count): a typical wrong version written as its change to a worked solution."""
+    import textwrap
+    lines = textwrap.dedent(inspect.getsource(fn)).splitlines(keepends=True)
+    for statement, instead in changes:
+        found = [i for i, line in enumerate(lines) if line.split('#')[0].strip() == statement]
+        if len(found) != 1:
+            raise ValueError(f'{fn.__name__} runs {statement!r} on {len(found)} lines, not one')
+        line = lines[found[0]]
+        lines[found[0]] = line[:len(line) - len(line.lstrip())] + instead + '\n' if instead else ''
+    return ''.join(lines)

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import torch
 
+from ..depgraph.halves import gpu_zero  # GPU event times on the host clock: the instrumentation 13.3.3 shares
 from ..overlap import busy, overlap_fraction, union
 from ..parallel.together import run_together  # noqa: F401 (the worked solution: the one lane runner, the lesson's cell)
 from .core import Task, criterion, is_out_of_memory
@@ -113,18 +114,6 @@ def calibrate(works) -> None:
         w.repeat = max(1, min(1000, round(2 * slowest_cpu / seconds[id(w)])))
 
 
-def _gpu_zero(lanes) -> dict:
-    """{GPU index: (an event, the host clock when it completed)}: GPU event times on the host clock."""
-    zero = {}
-    for g in sorted({lane.index for lane in lanes if lane.kind == 'gpu'}):
-        with torch.cuda.device(g):
-            ev = torch.cuda.Event(enable_timing=True)
-            ev.record()
-            torch.cuda.synchronize(g)
-            zero[g] = (ev, time.perf_counter())
-    return zero
-
-
 def _interval(work, zero) -> tuple[float, float]:
     if work.lane.kind != 'gpu':
         return work.start, work.end
@@ -167,7 +156,7 @@ def _one_run(fn, lanes, works) -> dict:
     for w in works:
         w.reset()
     torch.set_num_threads(DEFAULT_THREADS)  # a new thread starts with the last setting made anywhere: reset it
-    zero = _gpu_zero(lanes)
+    zero = gpu_zero(lanes)
     t0 = time.perf_counter()
     out = fn(lanes, works)
     wall = time.perf_counter() - t0

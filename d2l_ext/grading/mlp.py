@@ -21,10 +21,10 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from ..backends.torch_backend import run_on_lanes
 from ..depgraph import model
+from ..depgraph.halves import INSIDE, PREDICTED, LaneRecorder, gpu_zero, half_overlap
 from ..depgraph.model import PARAM_NAMES, SERVER, lane_step
 from ..depgraph.tracer import stage
 from ..depgraph.worked import WRONG, WRONG_GPU
-from ..overlap import busy, overlap_fraction
 from ..timing import wait_for_lanes
 from .core import Task, call_learner, criterion, load_submission
 
@@ -34,59 +34,10 @@ BATCH = 1024  # rows per graded step: each half long enough (~30 ms on one busy 
 UPDATE_TOLERANCE = 1e-3  # relative error allowed in each step's update (see grade)
 LR = 0.5  # the grader's learning rate: large enough that a step on stale weights is far outside the tolerance
 THRESHOLD = 0.5  # the shorter half must have run at least half of its busy time beside the other
-PREDICTED = 1.0  # halves started together: the shorter one runs its whole busy time inside the longer one's
 SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the budget must hold on a busy old laptop)
 
 
 # -- what the grader records while the learner's step runs ------------------------------------------
-
-_INSIDE = threading.local()  # set while a half runs: the server check skips the lanes' own operations
-
-
-class LaneRecorder:
-    """A `lane_step` that records each half: index, rows, devices, thread, thread count, when it ran."""
-
-    def __init__(self):
-        self.calls: list[dict] = []
-        self._lock = threading.Lock()
-
-    def lane_step(self, i, params, X, y, n_total):
-        tensors = [X, y, *params.values()] if isinstance(params, dict) else [X, y]
-        rec = {'i': i, 'rows': int(X.shape[0]), 'devices': sorted({str(t.device) for t in tensors}),
-               'thread': threading.current_thread().name, 'threads': torch.get_num_threads()}
-        gpu = X.is_cuda
-        if gpu:
-            rec['events'] = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-            with torch.cuda.device(X.device):  # on the half's own GPU, whichever is current in this thread
-                rec['events'][0].record()
-        else:
-            rec['start'] = time.perf_counter()
-        _INSIDE.on = True
-        try:
-            out = model.lane_step(i, params, X, y, n_total)
-        finally:
-            _INSIDE.on = False
-        if gpu:
-            with torch.cuda.device(X.device):
-                rec['events'][1].record()
-        else:
-            rec['end'] = time.perf_counter()
-        with self._lock:
-            self.calls.append(rec)
-        return out
-
-    def intervals(self, zero) -> list[tuple[float, float]]:
-        """Each half's (start, end) on the host clock; GPU halves from their CUDA events (`zero` from gpu_zero)."""
-        out = []
-        for rec in self.calls:
-            if 'events' in rec:
-                ev, host = zero[torch.device(rec['devices'][0]).index or 0]
-                a, b = rec['events']
-                out.append((host + ev.elapsed_time(a) / 1e3, host + ev.elapsed_time(b) / 1e3))
-            else:
-                out.append((rec['start'], rec['end']))
-        return out
-
 
 class ServerOps(TorchDispatchMode):
     """The devices of the arithmetic this thread ran outside the halves (the sum and the update)."""
@@ -98,28 +49,10 @@ class ServerOps(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
         name = func.overloadpacket.__name__
-        if not getattr(_INSIDE, 'on', False) and name in ('add', 'sub', 'mul', 'div', 'add_', 'sub_', 'mul_'):
+        if not getattr(INSIDE, 'on', False) and name in ('add', 'sub', 'mul', 'div', 'add_', 'sub_', 'mul_'):
             if isinstance(out, torch.Tensor):
                 self.devices.add(str(out.device))
         return out
-
-
-def gpu_zero(lanes) -> dict:
-    """{GPU index: (an event, the host clock when it completed)}: GPU event times on the host clock."""
-    zero = {}
-    for g in sorted({lane.index for lane in lanes if lane.kind == 'gpu'}):
-        with torch.cuda.device(g):
-            ev = torch.cuda.Event(enable_timing=True)
-            ev.record()
-            torch.cuda.synchronize(g)
-            zero[g] = (ev, time.perf_counter())
-    return zero
-
-
-def half_overlap(intervals) -> float | None:
-    """Of the shorter half's busy time, the fraction during which the other half was busy too (in [0, 1])."""
-    a, b = sorted(intervals, key=lambda iv: busy([iv]))
-    return overlap_fraction([a], [b])
 
 
 def recorded_step(fn, lanes, params, X, y, lr, watch_server=False) -> dict:
