@@ -17,7 +17,7 @@
 #
 # Fig. 13.3.1 of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
 # minibatch through forward, loss and backward; the CPU (the *parameter server*) sums the gradients and updates the
-# weights. Here you write that step on this machine's two lanes, record its graph, predict its time and measure it.
+# weights. Here you write that step on this machine's two lanes, record its graph, then predict and measure its time.
 
 # %% [markdown] lang="zh"
 # # 扩展：依赖图（《动手学深度学习》§12.3，图12.3.1）
@@ -103,45 +103,43 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 # %% [markdown]
 # ## The graph, recorded from the worked step
 #
-# `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook that sees every operation: an edge joins A
+# `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook seeing every operation: an edge joins A
 # to B when B reads a tensor A wrote; a copy is a dashed arrow labelled with the bytes it moves. The stage
-# `copy in` gives each lane its own copy of its samples and of the weights: the box *samples and weights in*.
+# `copy in` is the box *samples and weights in*.
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
 # `record_step_graph` 在一个能看到每个操作的 PyTorch 钩子下运行一次参考实现 `mlp_step`：当 B 读取了 A 写入的
-# 张量时，就有一条从 A 到 B 的边；复制用虚线箭头表示，标有它传输的字节数。阶段 `copy in` 给每条执行路一份
-# 它自己的样本和权重副本，即图中的方框“传入样本和权重”。
+# 张量时，就有一条从 A 到 B 的边；复制用虚线箭头表示，标有它传输的字节数。阶段 `copy in` 就是图中的
+# 方框“传入样本和权重”。
 
 # %%
 graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box  #zh: 每个方框一个节点
 show.draw_graph(graph)
 
 # %% [markdown]
-# Two chains that meet only at the server, whose `sum` waits for **both** lanes' gradients. Between the chains nothing
-# waits.
+# Two chains meet only at the server, whose `sum` waits for **both** lanes' gradients.
 #
 # ## Predict, then measure
 #
-# The step is timed three ways, interleaved, every update checked against float64: **one device** with the whole
-# minibatch (no copies); **one after the other**, lane 1's half starting once lane 0's is done; **together**.
-#
-# The graph predicts *together* from *one after the other*: both run the same boxes; only the two chains may now
-# overlap, so the shorter half can hide inside the longer one:
+# The step is timed three ways, every update checked against float64: **one device** with the whole
+# minibatch; **one after the other**, lane 1's half after lane 0's; **together**. The graph predicts
+# *together* from *one after the other*: only the two chains may now overlap, so the shorter half can hide inside the
+# longer one:
 #
 # $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
 #
-# each half's busy time measured in the same repeat. It assumes each half runs as fast beside the other as alone,
-# and that starting and joining the lanes costs nothing. On a CPU-only machine the two lanes are two halves of one
-# CPU's cores; beside a GPU, the CPU lane is the long half.
+# each half's busy time from the same repeat. This assumes the halves run as fast together as alone, and free thread
+# starts and joins. On a CPU-only machine the lanes are two halves of one CPU's cores; beside a GPU, the CPU
+# lane is the long half.
 
 # %% [markdown] lang="zh"
 # 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
 #
 # ## 先预测，再测量
 #
-# 训练步按三种方式交替计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量（不做复制）；**先后运行**，
+# 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
 # 执行路 0 的一半完成后执行路 1 的一半才开始；**同时运行**。
 #
 # 依赖图根据“先后运行”预测“同时运行”：两种方式运行的方框相同，只是两条链现在可以重叠，因此较短的一半可以藏进
@@ -160,14 +158,12 @@ here = dg.record_step(lanes, repeats=21)['runs'][0]  # every repeat and interval
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# Below the repeats: the median repeat of *together* and of *one device*, each with a grey bar for its timer, from
-# its start to its end (the median). Grey alone is time in no box: starting and joining the lanes' threads, waiting
-# for the devices. `show.details(here)` lists every statistic.
+# Below: the median repeat of *together* and of *one device*; each grey bar is its timer, start to end. Grey alone is
+# time in no box: starting and joining threads, waiting for devices. `show.details(here)` lists every statistic.
 #
 # ## Recorded on a GPU machine
 #
-# The same cell on an H200 machine, whose lanes are two separate devices, the GPU and the CPU (15 threads). Compare
-# its prediction with its measurement, and *together* with *one device* (exercise 2).
+# The same cell on an H200 machine; its lanes are two devices, the GPU and the CPU (15 threads).
 
 # %% [markdown] lang="zh"
 # 下图是“同时运行”与“一个设备”各自中位数那次重复的每个方框，灰条是它的计时，从开始到结束（即中位数）。只有灰色的
@@ -187,14 +183,13 @@ show.show_recorded(recorded)
 #
 # **1. A server that does not wait.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
 # uses lane 0's gradients twice, as a server that read before lane 1's arrived would. Predict: does the recorded graph
-# change, and does the check catch it? Then open the cell's output.
+# change, and does the check catch it?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1. 不等待的服务器**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
 # 用了两次，就像一个没等执行路 1 的梯度到达就去读取的服务器那样。先预测：记录下来的依赖图会变吗？检查能发现吗？
-# 然后展开下面单元格的输出。
 
 # %% jupyter={"outputs_hidden": true}
 hasty = dg.wrong_version('lane0_twice')
@@ -208,27 +203,26 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The graph changes: lane 1's gradients still reach the server, but no edge joins them to `sum`, so a scheduler
-# would start `sum` without them. The update is wrong, and the check against float64 catches it.
+# The graph changes: lane 1's gradients reach the server, but no edge joins them to `sum`, so a scheduler would start
+# `sum` without them. The update is wrong; the float64 check catches it.
 # </details>
 #
-# **2. Splitting does not always pay.** In the recording, *together* is slower than *one device*. Using the two
-# figures, explain why in two or three sentences.
+# **2. Splitting does not always pay.** Using the recording's figure, explain why its *together* is slower than
+# *one device*.
 #
 # <details><summary>Worked answer</summary>
 #
 # The GPU alone takes 0.982 ms for all 256 rows. Split, the step waits for its longest half: the CPU lane's forward
-# and backward outlast the whole one-device step, and the copies and the server's boxes come on top.
+# and backward outlast the whole one-device step; copies and the server come on top.
 # </details>
 #
-# **3. When the prediction misses.** Compare the prediction with the measurement here and in the recording. Where
-# they differ, which assumption of the prediction did the run break? Use the timelines.
+# **3. When the prediction misses.** Where prediction and measurement differ, here or in the recording, which
+# assumption did the run break? Use the timelines.
 #
 # <details><summary>Worked answer</summary>
 #
-# The prediction assumes the halves overlap fully, each as fast as alone, and free starts and joins. If the lanes'
-# *forward + backward* boxes do not overlap, the halves ran one after the other. Grey past the last box is the
-# joining. In the recording, 3.20 ms measured is 10% faster than the 3.56 ms predicted: it beat the prediction.
+# Lanes' *forward + backward* boxes that do not overlap ran one after the other; grey after the last box is the join.
+# The recording measured 3.20 ms, 10% below the 3.56 ms predicted.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -238,7 +232,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 开始 `sum`。更新是错的，与 float64 结果的检查发现了这一点。
 # </details>
 #
-# **2. 拆分并不总是划算**。在录制结果中，“同时运行”比“一个设备”慢。请根据这两幅图，用两三句话解释原因。
+# **2. 拆分并不总是划算**。请根据录制结果的图，解释为什么那里的“同时运行”比“一个设备”慢。
 #
 # <details><summary>参考答案</summary>
 #
@@ -246,20 +240,19 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 反向传播就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
 # </details>
 #
-# **3. 预测落空时**。比较这里和录制结果中的预测与实测。两者不同时，这次运行违背了预测的哪个假定？请借助时间线。
+# **3. 预测落空时**。在这里或录制结果中，预测与实测不同时，这次运行违背了预测的哪个假定？请借助时间线。
 #
 # <details><summary>参考答案</summary>
 #
-# 预测假定两半完全重叠、各自和单独运行时一样快，并且启动和等待不花时间。如果两条执行路的“前向 + 反向”方框
-# 没有重叠，两半就是先后运行的。最后一个方框之后的灰色是等待线程结束的时间。录制结果中实测 3.20 毫秒，
-# 比预测的 3.56 毫秒快 10%：实测好于预测。
+# 如果两条执行路的“前向 + 反向”方框没有重叠，两半就是先后运行的；最后一个方框之后的灰色是等待线程结束的时间。
+# 录制结果中实测 3.20 毫秒，比预测的 3.56 毫秒少 10%。
 # </details>
 
 # %% [markdown]
 # **4. The book's exercise 5: more complex dependencies, still correct while faster.** Each task computes
 # `tanh((sum of its inputs) @ W)`. Three stages; in each, arms of 1, 2 and 3 products (task `2b1`: stage 2, arm b,
-# product 1) meet in a join (`2J`); `cross=True` adds edges between arms. A planner puts each task on a lane; a small
-# engine runs the plan, each lane waiting for the tasks it reads. In products on two equal lanes:
+# product 1) meet in a join (`2J`); `cross=True` adds edges between arms. A planner puts each task on a lane; an
+# engine runs the plan, each lane waiting for its inputs. In products on two equal lanes:
 
 # %% [markdown] lang="zh"
 # **4. 书中的练习 5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务
@@ -276,8 +269,8 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched bar
-# predicts the plan from the one-lane run (equal lanes: 12 of its 21 products' time). The line compares with the
-# fair baseline, one device using all its cores.
+# predicts the plan from the one-lane run (equal lanes: 12 of its 21 products' time); the line compares with one
+# device using all its cores.
 
 # %% [markdown] lang="zh"
 # 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。斜线条根据一条执行路的运行预测计划
@@ -295,10 +288,10 @@ show.show_dag(ex5, my_guess_dag)
 # <details><summary>Worked answer</summary>
 #
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
-# arm (3) and then its join (1): 4 per stage, 12 in all, which is also the critical path (outlined). The plan reaches
-# it. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes, not the path, set the time. The 12 counts products as long as in
-# the one-lane run: a plan measured below 12 of those ran its products faster than that run did.
+# arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
+# reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
+# stage, plus the join: still 12. Then the lanes set the time. The 12 counts products at the one-lane
+# run's pace; a plan measured below that ran its products faster.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -314,27 +307,27 @@ show.show_dag(ex5, my_guess_dag)
 # %% [markdown]
 # ## Remember
 #
-# * A step split over devices is a graph: chains side by side that meet where the gradients are summed.
-# * The graph says what may overlap: predict from it, then measure.
-# * Compare with one device holding the whole minibatch: only that says whether splitting pays.
-# * Faster must stay correct: check every result against a float64 reference.
+# * A split step is a graph: chains side by side, meeting where the gradients are summed.
+# * Predict from what the graph lets overlap, then measure.
+# * Only one device with the whole minibatch says whether splitting pays.
+# * Faster must stay correct: check against float64.
 #
 # ## Pitfalls
 #
-# * Each half's loss divided by its own rows, then summed: the update is twice too large.
-# * Weights copied to the lanes once and kept: every later step runs on stale weights.
-# * Two CPU lanes are one CPU's cores split in two: compare them with one device using all the cores, not one lane.
+# * Each half's loss divided by its own rows: an update twice too large.
+# * Weights copied to the lanes once: later steps use stale weights.
+# * Two CPU lanes split one CPU's cores: compare with one device using all of them.
 
 # %% [markdown] lang="zh"
 # ## 记住
 #
-# * 拆分到多个设备上的训练步是一个图：并排运行的链在梯度求和处汇合。
-# * 依赖图说明哪些工作可以重叠；根据实测的量来预测，再实测。
-# * 要与一个设备处理整个小批量的情况比较：只有这个比较才能说明拆分是否划算。
-# * 变快的同时必须保持正确：把每个结果都与 float64 的参考结果进行检查。
+# * 拆分的训练步是一个图：并排的链在梯度求和处汇合。
+# * 根据依赖图允许哪些工作重叠来预测，再实测。
+# * 只有与一个设备处理整个小批量比较，才能说明拆分是否划算。
+# * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点
 #
-# * 每一半的损失除以自己的样本数，然后求和：更新会变成两倍大。
-# * 只把权重复制到执行路上一次并一直保留：之后的每一步都在过时的权重上运行。
-# * 两条 CPU 执行路是一个 CPU 的核心分成的两半：要与用上全部核心的一个设备比较，而不是与一条执行路比较。
+# * 每一半的损失除以自己的样本数：更新会变成两倍大。
+# * 只把权重复制到执行路上一次：之后的训练步用的是过时的权重。
+# * 两条 CPU 执行路把一个 CPU 的核心分成两半：要与用上全部核心的一个设备比较。
