@@ -15,8 +15,8 @@ import torch
 
 from ..depgraph.halves import gpu_zero  # GPU event times on the host clock: the instrumentation 13.3.3 shares
 from ..overlap import busy, overlap_fraction, union
-from ..parallel.together import run_together  # noqa: F401 (the worked solution: the one lane runner, the lesson's cell)
-from .core import Task, criterion, is_out_of_memory
+from ..parallel.together import run_together  # the worked solution: the one lane runner, the lesson's cell
+from .core import Task, criterion, is_out_of_memory, with_lines
 
 KINDS = ('cpu', 'gpu')  # lane kinds: the keys task.lanes.unsafe_<kind>
 SIZE = {'cpu': 512, 'gpu': 4000}  # matrix size per lane kind
@@ -310,17 +310,8 @@ def run_together(lanes, works):
         results = [f.result() for f in futures]
     return results[::-1]
 '''),
-    'no_threads': ('threads', '''
-def run_together(lanes, works):
-    """Every lane on its own thread, but no lane gets its share of the cores (torch.set_num_threads not called)."""
-    with ThreadPoolExecutor(len(lanes)) as pool:
-        futures = [pool.submit(work) for work in works]
-        results = [f.result() for f in futures]
-    for lane in lanes:
-        if lane.kind == 'gpu':
-            torch.cuda.synchronize(lane.index)
-    return results
-'''),
+    # the worked solution (parallel.together.run_together) with one line dropped: no lane gets its share of the cores
+    'no_threads': ('threads', with_lines(run_together, ('torch.set_num_threads(lane.threads)', ''))),
     'raises': ('runs', '''
 def run_together(lanes, works):
     """Crashes inside the learner's own code (an ordinary exception)."""
@@ -328,17 +319,8 @@ def run_together(lanes, works):
 '''),
 }
 WRONG_GPU = {  # wrong only where a lane queues its work: on CPU lanes there is nothing left to wait for
-    'no_synchronize': ('safe', '''
-def run_together(lanes, works):
-    """CPU threads joined, GPU work queued, but no GPU is waited for."""
-    def on_cpu(lane, work):
-        torch.set_num_threads(lane.threads)
-        return work()
-    with ThreadPoolExecutor(len(lanes)) as pool:
-        cpu = {i: pool.submit(on_cpu, lane, works[i]) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
-        gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
-        return [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
-'''),
+    # the worked solution with no GPU waited for: CPU threads joined, GPU work still queued at return
+    'no_synchronize': ('safe', with_lines(run_together, ('torch.cuda.synchronize(lane.index)', 'pass'))),
 }
 HANGS = '''
 def run_together(lanes, works):
