@@ -37,13 +37,13 @@ def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_s
 def test_the_verdict_line_is_the_one_rule_and_the_share_of_the_all_reduce_beside_the_models():
     r = fake()
     model = f"{r.predicted('hooks')['overlap']:.0%}"
-    assert show.verdict_text(r) == f'(c) hooks 130 ms vs (a) after backward 140 ms: faster; 50% of the all-reduce ' \
-                                   f'ran during backward (model {model})'
+    assert show.verdict_text(r) == f'(c) hooks 130 ms vs (a) after backward 140 ms: 7.1% faster; 50% of the ' \
+                                   f'all-reduce ran during backward (model {model})'
     assert show.verdict_text(fake(hooks=0.1401, spread=0.01)).startswith('(c) hooks 140 ms vs (a) after backward '
                                                                         '140 ms: no clear difference;')
     with using_language('zh'):
-        assert show.verdict_text(r) == f'(c) 钩子 130 毫秒，(a) 反向传播之后 140 毫秒：更快；全归约有 50% 在反向传播' \
-                                       f'期间进行（模型 {model}）'
+        assert show.verdict_text(r) == f'(c) 钩子 130 毫秒，(a) 反向传播之后 140 毫秒：快 7.1%；全归约有 50% ' \
+                                       f'在反向传播期间进行（模型 {model}）'
 
 
 def test_the_guess_line_names_the_share_with_and_without_a_guess():
@@ -53,18 +53,33 @@ def test_the_guess_line_names_the_share_with_and_without_a_guess():
     assert 'my_guess' in show.guess_text(None, r)
 
 
-def test_a_step_is_drawn_in_three_measured_parts_that_add_up_to_its_median():
+def test_a_step_is_drawn_in_three_measured_parts_and_its_median_marked_where_noise_puts_it():
     r = fake(hooks=0.13, slow=0.06, alone_span=0.05)
     parts = show.parts(r, r.version('hooks'))
     assert parts['base'] == pytest.approx(0.10) and parts['slowed'] == pytest.approx(0.01)
     assert sum(parts.values()) == pytest.approx(r.version('hooks').median)
-    capped = show.parts(r, fake(hooks=0.105, slow=0.09).version('hooks'))  # never beyond the median step
-    assert sum(capped.values()) == pytest.approx(0.105)
+    below = show.parts(r, fake(hooks=0.095, slow=0.09).version('hooks'))  # median below the base: nothing hidden
+    assert below['slowed'] == pytest.approx(0.04) and below['exposed'] == 0.0
     control = show.parts(r, fake(serial_span=0.07).version('serial'))  # (a): slowed with nothing overlapping
     assert control['slowed'] == pytest.approx(0.02)
     line = show.parts_text(fake(serial_span=0.07, slow=0.065))
-    assert line == '2 processes, 2 cores: (c) backward slower by 15.0 ms, all-reduce not hidden 15.0 ms; ' \
-                   '(a) backward slower by 20.0 ms'
+    assert line == '2 processes, 2 cores: (c) backward 15.0 ms longer than without all-reduce, all-reduce not ' \
+                   'hidden 15.0 ms; (a) backward 20.0 ms longer'
+    with using_language('zh'):
+        assert show.parts_text(fake(serial_span=0.07, slow=0.065)).startswith(
+            '2 个进程、2 个核心：(c) 反向传播比不做全归约时多用 15.0 毫秒')
+
+
+def test_the_median_step_and_the_pooled_share_are_drawn_as_marks():
+    r = fake(hooks=0.095)  # a median below the step without all-reduce: drawn where it is, not at the bars' end
+    fig = show.plot_steps(r)
+    left, right = fig.axes[:2]
+    marks = [c.get_offsets()[0][0] for c in left.collections if len(c.get_offsets()) == 1]
+    assert pytest.approx(95.0) in marks
+    pooled = [c.get_offsets()[0][0] for c in right.collections if len(c.get_offsets()) == 1]
+    assert pytest.approx(r.version('hooks').overlap) in pooled  # the number the verdict line prints
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert 'your guess' not in labels and 'each profiled step, each process' in labels
 
 
 def test_the_figure_draws_every_repeat_the_model_and_the_guess():
@@ -74,7 +89,7 @@ def test_the_figure_draws_every_repeat_the_model_and_the_guess():
     drawn = show.drawn(r)
     assert [v.id for v in drawn] == ['serial', 'flat', 'hooks', 'buckets', 'ddp-1']
     dots = sum(len(c.get_offsets()) for c in left.collections)
-    assert dots == sum(len(v.step_times) for v in drawn)
+    assert dots == sum(len(v.step_times) + 1 for v in drawn)  # every repeat and the median's mark
     assert any(len(c.get_offsets()) == 1 and c.get_offsets()[0][0] == 0.6 for c in right.collections)  # the guess
     assert any(p.get_hatch() == '///' for p in left.patches) and right.get_xlim() == (0.0, 1.05)
 
@@ -83,6 +98,14 @@ def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimize
     fig = show.draw_step_timeline(fake(), 'hooks')
     title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
     assert 'all-reduces start 70 ms before backward ends' in title  # backward ends at 0.10, not the update's 0.20
+
+
+def test_the_timelines_share_one_time_axis():
+    r = fake()
+    r.events['serial'] = [{**e, 'end': e['end'] / 2, 'start': e['start'] / 2} for e in r.events['hooks']]
+    fig = show.draw_step_timelines(r, ('serial', 'hooks'))
+    timelines = [ax for ax in fig.axes if ax.get_title(loc='left')]
+    assert len(timelines) == 2 and timelines[0].get_xlim() == timelines[1].get_xlim()
 
 
 def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
@@ -103,7 +126,7 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
 
 def test_the_bucket_sweep_sets_the_models_fastest_size_against_one_bucket():
     r = fake()
-    assert show.bucket_text(r) == 'DDP 1 MiB 120 ms vs DDP one bucket 136 ms: faster'
+    assert show.bucket_text(r) == 'DDP 1 MiB 120 ms vs DDP one bucket 136 ms: 12% faster'
     fig = show.plot_buckets(r)
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ['1', '25']
 
@@ -119,8 +142,10 @@ def test_the_machine_lines_say_when_processes_share_cores():
 def test_the_ratio_exercise_and_the_ingredients_are_one_line_each():
     r, half = fake(), fake(backward=0.05)
     half.batch_per_process = 64
-    assert show.ratio_text(r, half) == 'all-reduce alone / step without it: 0.40 at batch 128, 0.80 at batch 64 ' \
-                                       '(2.00x)'
+    assert show.ratio_text(r, half) == 'batch 128 → 64: all-reduce alone 40.0 ms → 40.0 ms, step without it ' \
+                                       '100 ms → 50.0 ms; their ratio is 2.00x as large'
+    assert show.prediction_text(0.07, 0.2, 0.13, alone=0.04) == \
+        'predicted: all-reduce 70.0 ms, (a) 200 ms, perfect overlap 130 ms; all-reduce alone measured 40.0 ms'
     lines = show.ingredients_text(r).split('\n')
     assert len(lines) == 2 and lines[0].startswith('step without all-reduce 100 ms (backward 50.0 ms of it)')
 
@@ -130,7 +155,8 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     if rec is None:
         pytest.skip('no 13.3.4 recording shipped')
     r = recording.results(rec)[2]
-    assert show.verdict_text(r).startswith('(c) hooks 55.9 ms vs (a) after backward 69.6 ms: faster; 83% of')
+    line = show.verdict_text(r)
+    assert line.startswith('(c) hooks 55.9 ms vs (a) after backward 69.6 ms: ') and '; 83% of' in line
     assert [v.id for v in show.drawn(r)] == ['serial', 'flat', 'hooks', 'ddp-1']
 
 

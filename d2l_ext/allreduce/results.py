@@ -181,7 +181,7 @@ class AllreduceResult:
     versions: list[Version]
     prediction: Prediction
     traces: dict[str, list[str]] = field(default_factory=dict)  # version id -> Chrome trace per process
-    events: dict[str, list[dict]] = field(default_factory=dict)  # version id -> timeline events (last profiled)
+    events: dict[str, list[dict]] = field(default_factory=dict)  # version id -> timeline events (median profiled step)
     cores: int = 0  # cores the run had (fewer than processes: they took turns)
     tolerance: float = 0.0  # the gradient check's relative tolerance (worker.gradient_tolerance)
 

@@ -55,7 +55,7 @@ def flat_allreduce(model, X, y, optimizer):
     loss_of(model, X, y).backward()
     grads = [p.grad for p in model.parameters() if p.grad is not None]
     flat = torch.cat([g.reshape(-1) for g in grads]) / dist.get_world_size()
-    dist.all_reduce(flat)  # one call: one start-up cost, not one per tensor  #zh: 一次调用，只付一次启动开销
+    dist.all_reduce(flat)  # one call, not one per tensor  #zh: 只调用一次，而不是每个张量一次
     offset = 0
     for g in grads:  # each gradient's summed piece back  #zh: 把求和后的每一段复制回各个梯度
         g.copy_(flat[offset:offset + g.numel()].view_as(g))

@@ -246,13 +246,13 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
 
 
 def _trace(plan, versions, start, X, y, rank, device, report) -> dict:
-    """`plan.profiled` profiled steps per version: the intervals of each (trace.step_stats), the last step's
+    """`plan.profiled` profiled steps per version: the intervals of each (trace.step_stats), the median step's
     timeline events, and with a trace folder that step's Chrome trace per process (Perfetto opens it)."""
     from torch.profiler import ProfilerActivity, profile
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == 'cuda' else [])
     out = {}
     for vid, (_, m, opt, step, _) in versions.table.items():
-        stats = []
+        stats, steps = [], []
         for _ in range(plan.profiled):
             versions.reset(vid, start, rank)
             dist.barrier()
@@ -261,6 +261,10 @@ def _trace(plan, versions, start, X, y, rank, device, report) -> dict:
                 _sync(device)
             events = timeline_events(prof, rank)
             stats.append(step_stats(events))
+            length = max((e['end'] for e in events), default=0.0) - min((e['start'] for e in events), default=0.0)
+            steps.append((length, len(steps), events, prof))
+        # the median profiled step (the lower one of two) is the one drawn and exported
+        _, _, events, prof = sorted(steps, key=lambda s: s[:2])[(len(steps) - 1) // 2]
         path = None
         if plan.trace_dir:
             path = str(Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json')

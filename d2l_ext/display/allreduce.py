@@ -71,10 +71,12 @@ def ingredients_text(result) -> str:
           mb=f'{p.gradient_bytes / 2**20:.1f}')])
 
 
-def prediction_text(allreduce: float, serial: float, overlapped: float) -> str:
-    """The predicted all-reduce, (a), and the best any overlap can do, in one line."""
-    return t('allreduce.predict', allreduce=verdict.num(allreduce, 'ms'), serial=verdict.num(serial, 'ms'),
+def prediction_text(allreduce: float, serial: float, overlapped: float, alone: float | None = None) -> str:
+    """The predicted all-reduce (beside all-reduce alone as measured, where given), (a), and the best any overlap
+    can do, in one line."""
+    line = t('allreduce.predict', allreduce=verdict.num(allreduce, 'ms'), serial=verdict.num(serial, 'ms'),
              overlapped=verdict.num(overlapped, 'ms'))
+    return line if alone is None else line + t('allreduce.predict_alone', alone=verdict.num(alone, 'ms'))
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
@@ -95,11 +97,10 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
 
 def parts(result, version) -> dict:
     """A step's three measured parts in seconds: the step without all-reduce, backward's operators beyond their
-    time there (profiled; at most what the median step adds to it), and the rest of the median step: the all-reduce
-    not hidden."""
+    time there (profiled), and the all-reduce not hidden: what the median step adds beyond both (0 where it adds
+    nothing; the figure marks the median itself, which may lie below the other two)."""
     base = result.version('backward').median
     slowed = max(0.0, version.backward_span - result.version('backward').backward_span) if version.stats else 0.0
-    slowed = min(slowed, max(0.0, version.median - base))  # no part drawn beyond the median step
     return {'base': base, 'slowed': slowed, 'exposed': max(0.0, version.median - base - slowed)}
 
 
@@ -124,27 +125,33 @@ def drawn(result, ids=None) -> list:
 
 
 def plot_steps(result, guess=None, ids=None, title=None):
-    """Left: each version's step as three stacked parts, every repeat a dot, the model's step hatched. Right: the
-    share of its all-reduce during backward, each profiled step a dot, the model's hatched, the guess on (c)."""
+    """Left: each version's step as three stacked parts, its median step a black mark, every repeat a dot, the
+    model's step hatched. Right: the share of its all-reduce during backward in each profiled step (dots), over all
+    of them (the black mark: the verdict line's number), the model's hatched, the guess on (c)."""
     versions = drawn(result, ids)
-    fig, (left, right) = style.figure(ncols=2, height=1.6 + 0.75 * len(versions))
+    fig, (left, right) = style.figure(ncols=2, height=2.0 + 0.75 * len(versions))
     colours = {'base': style.color('idle'), 'slowed': style.color('gpu'), 'exposed': style.color('allreduce')}
+    mark = dict(marker='|', s=500, linewidths=3, color='black', zorder=4)
     for y, v in enumerate(versions):
         start = 0.0
         for part, seconds in parts(result, v).items():
             left.barh(y + 0.1, seconds * MS, left=start * MS, height=0.35, color=colours[part], zorder=2)
             start += seconds
+        left.scatter([v.median * MS], [y + 0.1], **mark)
         n = len(v.step_times)
         left.scatter([x * MS for x in v.step_times], [y - 0.3 + 0.2 * i / max(n - 1, 1) for i in range(n)], s=40,
                      color=style.color('measured'), zorder=3)
         model = result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
         left.barh(y + 0.4, model * MS, height=0.15, fill=False, hatch='///', edgecolor=style.color('predicted'))
         measured = shares(v)
-        right.scatter(measured, [y - 0.2] * len(measured), s=40, color=style.color('measured'), zorder=3)
+        right.scatter(measured, [y - 0.2] * len(measured), s=40, marker='^', color=style.color('measured'),
+                      zorder=3)
+        if v.overlap is not None:
+            right.scatter([v.overlap], [y - 0.2], **mark)
         right.barh(y + 0.2, result.predicted(v.id)['overlap'], height=0.25, fill=False, hatch='///',
                    edgecolor=style.color('predicted'))
         if v.id == 'hooks' and guess is not None:
-            right.scatter([float(guess)], [y - 0.2], s=140, marker='D', color=style.color('guess'), zorder=4)
+            right.scatter([float(guess)], [y - 0.2], s=140, marker='D', color=style.color('guess'), zorder=5)
     labels = [name(result, v, style.plot_text) for v in versions]
     for ax in (left, right):
         ax.set_yticks(range(len(versions)), labels)
@@ -154,13 +161,17 @@ def plot_steps(result, guess=None, ids=None, title=None):
     right.set_xlim(0, 1.05)
     left.set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     right.set_xlabel(style.plot_text('allreduce.plot.share'))
+    dots = dict(ls='', color=style.color('measured'))
     handles = [Patch(color=colours[p], label=style.plot_text(f'allreduce.part.{p}')) for p in PARTS] + [
-        Line2D([], [], ls='', marker='o', color=style.color('measured'), label=style.plot_text('style.measured')),
+        Line2D([], [], marker='o', label=style.plot_text('allreduce.plot.repeats'), **dots),
+        Line2D([], [], ls='', marker='|', markersize=14, mew=3, color='black',
+               label=style.plot_text('allreduce.plot.marks')),
+        Line2D([], [], marker='^', label=style.plot_text('allreduce.plot.profiled'), **dots),
         Patch(fill=False, hatch='///', edgecolor=style.color('predicted'), label=style.plot_text('style.predicted'))]
     if guess is not None:
         handles.append(Line2D([], [], ls='', marker='D', color=style.color('guess'),
                               label=style.plot_text('style.guess')))
-    fig.legend(handles=handles, loc='outside lower center', ncol=3, frameon=False)
+    fig.legend(handles=handles, loc='outside lower center', ncol=2, frameon=False)
     fig.suptitle(title or style.plot_text('allreduce.plot.title'))
     return fig
 
@@ -188,6 +199,19 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
     title = style.plot_text('allreduce.plot.timeline_during', label=label, ms=f'{lead * MS:.0f}') if lead > 1e-6 \
         else style.plot_text('allreduce.plot.timeline_after', label=label)
     return draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title)
+
+
+def draw_step_timelines(result, version_ids=('serial', 'hooks')):
+    """The versions' timelines (draw_step_timeline) stacked on one shared time axis, so their lengths compare."""
+    ids = [vid for vid in version_ids if vid in result.events]
+    fig, axes = style.figure(nrows=max(len(ids), 1), height=len(ids) * (1.5 + 0.6 * 2 * result.processes))
+    axes = list(axes) if len(ids) > 1 else [axes]
+    for ax, vid in zip(axes, ids):
+        draw_step_timeline(result, vid, ax=ax)
+    right = max(ax.get_xlim()[1] for ax in axes)
+    for ax in axes:
+        ax.set_xlim(0, right)
+    return fig
 
 
 def trace_text(result, version_id: str) -> str:
@@ -231,7 +255,9 @@ def plot_buckets(result):
 
 
 def ratio_text(result, half) -> str:
-    """Exercise 3: all-reduce alone / the step without all-reduce at the batch and at half of it, in one line."""
-    ratios = [r.version('allreduce').median / r.version('backward').median for r in (result, half)]
-    return t('allreduce.ratio', a=f'{ratios[0]:.2f}', b=f'{ratios[1]:.2f}', batch=result.batch_per_process,
-             half=half.batch_per_process, rise=verdict.num(ratios[1] / ratios[0], 'x'))
+    """Exercise 4: all-reduce alone and the step without it at the batch and at half of it, and how much their
+    ratio rose, in one line."""
+    (a1, b1), (a2, b2) = [(r.version('allreduce').median, r.version('backward').median) for r in (result, half)]
+    return t('allreduce.ratio', batch=result.batch_per_process, half=half.batch_per_process,
+             alone=verdict.num(a1, 'ms'), alone_half=verdict.num(a2, 'ms'), step=verdict.num(b1, 'ms'),
+             step_half=verdict.num(b2, 'ms'), rise=verdict.num((a2 / b2) / (a1 / b1), 'x'))

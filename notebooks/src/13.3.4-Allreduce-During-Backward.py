@@ -17,8 +17,8 @@
 #
 # Section 13.3.2 notes that distributed optimization moves data to aggregate gradients across accelerators: an
 # **all-reduce**, where every process contributes its gradients and receives their sum. In *data parallelism*
-# every process holds the same MLP and a share of the minibatch. You write four versions of the step, then measure
-# how much of the all-reduce runs while backward still computes.
+# every process holds the same MLP and a share of the minibatch. You write four versions of the step and measure
+# how much all-reduce runs during backward.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
@@ -58,19 +58,19 @@ print(show.machine_text(BACKEND, WORLD))
 # processes against one float64 process on the whole minibatch, with a *tied* weight (listed once in
 # `model.parameters()`) and a *frozen* one (its `.grad` stays `None`).
 #
-# **(a) After backward.** Backward computes every gradient; then `dist.all_reduce(p.grad)` sums each one. It
-# returns when every process has sent and received, so nothing is sent while backward runs.
+# **(a) After backward.** Backward computes every gradient; then `dist.all_reduce(p.grad)` sums each one:
+# nothing is sent while backward runs.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：训练步的四个版本
 #
 # 每个进程在自己那一份数据 `X, y` 上运行训练步；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
-# 可以使用 `loss_of`、`dist` 和 `torch`。检查在两个进程上运行你的训练步，与单个进程在整个小批量上用 float64
-# 训练的结果相比较；模型中有一个*共享*的权重（在 `model.parameters()` 中只列出一次）和一个*冻结*的权重
+# 可以使用 `loss_of`、`dist` 和 `torch`。检查在两个进程上运行你的训练步，与单个进程在整个小批量上用 float64 训练
+# 的结果相比较；模型中有一个*共享*的权重（在 `model.parameters()` 中只列出一次）和一个*冻结*的权重
 # （它的 `.grad` 一直是 `None`）。
 #
 # **(a) 反向传播之后。** 反向传播算出全部梯度；然后 `dist.all_reduce(p.grad)` 在各个进程之间对每个梯度求和。
-# 它要等每个进程都发送并接收完毕才返回，所以反向传播期间什么也没有发送。
+# 反向传播期间什么也没有发送。
 
 # %%
 def backward_then_allreduce(model, X, y, optimizer):
@@ -179,12 +179,12 @@ print(show.ingredients_text(result))
 #
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**
 # (α from a one-float all-reduce, β from a large buffer). A call starts once its gradients are ready and the call
-# before it is done, so with K equal calls the model puts at most (K-1)/K of the all-reduce during backward. It
-# assumes communication has hardware of its own.
+# before it is done, so with K equal calls at most (K-1)/K of the all-reduce runs during backward. The model
+# assumes communication has its own hardware; its line shows all-reduce alone beside it.
 #
-# Not here: with 2 CPU cores, gloo's threads and backward share the cores. An all-reduce in flight takes cycles
-# from backward, so overlap can slow backward, and one bucket may even win. Predict whether overlap can pay here,
-# and guess the share of (c)'s all-reduce that runs during backward.
+# On a CPU-only machine with few cores (the first line counts them), gloo's threads and backward share the cores:
+# an all-reduce in flight can slow backward, and one bucket may win. Predict whether overlap can pay here, and
+# guess the share of (c)'s all-reduce during backward.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -195,9 +195,11 @@ print(show.ingredients_text(result))
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有 K 次大小相同的调用，最后一次要等反向传播结束，
 # 所以模型给出的在反向传播期间进行的全归约最多占 (K-1)/K。模型假定通信拥有自己的硬件。
 #
-# 这里并非如此。只有 2 个 CPU 核心时，gloo 的通信线程与反向传播共用这些核心：进行中的全归约会占用反向传播的
-# 计算时间，所以重叠可能拖慢反向传播，甚至一个桶也可能最快。请预测重叠在这里能否带来好处，并猜一猜 (c) 的
-# 全归约有多大比例在反向传播期间进行。
+# 预测的那一行还把实测的仅全归约列在模型的值旁边。
+#
+# 在核心不多、没有 GPU 的机器上，gloo 的通信线程与反向传播共用核心（开头第一行给出了核心数）：进行中的全归约
+# 可能占用反向传播的计算时间，所以重叠可能拖慢反向传播，一个桶也可能最快。请预测重叠在这里能否带来好处，
+# 并猜一猜 (c) 的全归约有多大比例在反向传播期间进行。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # share of (c)'s all-reduce during backward, 0-1  #zh: (c) 的全归约在反向传播期间进行的比例，0-1
@@ -208,21 +210,23 @@ alpha, bus = p.per_call, p.bus_bandwidth    # seconds per call; bytes per second
 allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): one call per tensor  #zh: 每个张量一次调用
 serial = p.backward + allreduce             # (a): one after the other  #zh: 一个接一个
 overlapped = max(p.backward, allreduce)     # if the all-reduce had hardware of its own  #zh: 若全归约有自己的硬件
-print(show.prediction_text(allreduce, serial, overlapped))
+print(show.prediction_text(allreduce, serial, overlapped, alone=result.version('allreduce').median))
 
 # %% [markdown]
 # ## Measure
 #
-# Left, each step in three measured parts: the step without all-reduce, how much longer backward ran than there,
-# and the all-reduce not hidden. (a) is the control: its all-reduce starts after backward, so a slower backward
-# there is not overlap. Right, the share of the all-reduce during backward; the diamond is your guess.
+# Left: each step as the step without all-reduce, backward's time beyond it, and the all-reduce not hidden; the
+# black mark is the median step. (a) is the control: its all-reduce starts after backward, so a slower backward
+# there is not overlap. Right: the share of the all-reduce during backward per profiled step; the black mark
+# pools them (the printed number).
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 左图把每个训练步拆成三个实测部分：不做全归约的训练步、反向传播比那里多用的时间，以及没有藏住的全归约。
-# (a) 是对照：它的全归约在反向传播之后才开始，所以那里变慢的反向传播不是重叠造成的。右图是全归约在反向传播
-# 期间进行的比例；菱形是你的猜测。
+# 左图把每个训练步拆成三个实测部分：不做全归约的训练步、反向传播比不做全归约时多用的时间，以及没有藏住的
+# 全归约；黑色竖线是训练步的中位数，测量的波动可能让它落在各部分之和的左边。(a) 是对照：它的全归约在反向传播
+# 之后才开始，所以那里变慢的反向传播不是重叠造成的。右图是每个做了性能分析的训练步中全归约在反向传播期间进行
+# 的比例；黑色竖线是它们合在一起的比例（即打印出的数）。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
@@ -232,30 +236,29 @@ display(show.plot_steps(result, guess=my_guess))
 # %% [markdown]
 # ## One step, process by process
 #
-# Two rows per process, from one profiled step: in (a) every all-reduce waits for backward to end; in (c) the
-# first ones start while backward still computes.
+# Two rows per process, each its median profiled step, on one time axis: (a)'s all-reduces wait for backward to
+# end; (c)'s first ones can start during it.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 每个进程占两行，来自做了性能分析的一步：在 (a) 中，每个全归约都要等反向传播结束；在 (c) 中，最先的几个在
-# 反向传播还在计算时就开始了。
+# 每个进程占两行，取它做了性能分析的各步中的中位数那一步，两图共用一条时间轴：(a) 的全归约要等反向传播结束；
+# (c) 最先的几个可以在反向传播期间开始。
 
 # %% tags=["nbval-ignore-output"]
 print(show.trace_text(result, 'hooks'))
-display(show.draw_step_timeline(result, 'serial'))
-display(show.draw_step_timeline(result, 'hooks'))
+display(show.draw_step_timelines(result, ('serial', 'hooks')))
 
 # %% [markdown]
-# ## Recorded on a GPU host's 16 CPU cores
+# ## Recorded on a GPU host's CPU cores
 #
-# The same run on a host with 16 cores, where gloo's threads need not take a core from backward: the picture of
-# the point.
+# The same run recorded on a GPU host with many CPU cores (the caption counts them), gloo with a core per
+# process.
 
 # %% [markdown] lang="zh"
-# ## 在一台 GPU 主机的 16 个 CPU 核心上录制的结果
+# ## 在一台 GPU 主机的 CPU 核心上录制的结果
 #
-# 同样的运行，录制于一台有 16 个核心的主机，在那里 gloo 的线程不必从反向传播那里抢核心：这正是本节要点的写照。
+# 同样的运行，录制于一台 CPU 核心很多的 GPU 主机（标题给出了核心数），gloo 的每个进程有一个自己的核心。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机录制结果
@@ -267,8 +270,8 @@ if rec is not None:
 # %% [markdown]
 # ## MXNet and beyond one machine
 #
-# MXNet's KVStore sums within one process or through server processes: nothing to time here. For two machines,
-# run this on each (HOST: the first one's address):
+# MXNet's KVStore sums within one process or through servers: nothing to time here. For two machines, run this
+# on each (HOST: the first one's address):
 #
 # ```
 # torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
@@ -276,8 +279,8 @@ if rec is not None:
 #
 # ## Exercises
 #
-# 1. Where did (c)'s time go on each machine? In 3-4 sentences, explain why the model predicted (c) better
-#    there.
+# 1. Where did (c)'s time go on each machine, and where did the model predict its share better? Explain in 3-4
+#    sentences with the lines below.
 
 # %% [markdown] lang="zh"
 # ## MXNet 与多台机器
@@ -291,7 +294,8 @@ if rec is not None:
 #
 # ## 练习
 #
-# 1. 在每台机器上，(c) 的时间花在哪里？用三四句话解释为什么模型对那里的 (c) 预测得更准。
+# 1. 在每台机器上，(c) 的时间花在哪里？模型在哪台机器上把 (c) 的比例预测得更准？用下面的两行以及模型的全归约
+#    与实测的仅全归约，写三四句话解释。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
@@ -301,23 +305,23 @@ for run in (result, there):  # here, then the recording  #zh: 先是这里，再
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Read (c)'s slowed part against (a)'s, the control. Where (c)'s is larger, backward lost time to the all-reduce
-# beside it: on two cores gloo's threads compete with backward. The model gives backward its time alone, so it
-# misses that part; with a core per process the part is small and the model lands.
+# Only (c)'s extra backward beyond (a)'s, the control, is time lost to the all-reduce beside it; the model,
+# giving backward its time alone, misses it. Where the model's all-reduce differs from all-reduce alone, α or β
+# missed too. The model lands closer where both gaps are smaller.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
-#    fastest? Why can one bucket win here?
+#    fastest, and which was? If they differ, why?
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 把 (c) 变慢的部分与对照 (a) 的相比。(c) 的更大时，反向传播的时间被旁边进行的全归约占去了：只有两个核心时，
-# gloo 的线程与反向传播争抢核心。模型按反向传播单独运行的时间计算，所以漏掉了这一部分；每个进程有自己的核心时，
-# 这一部分很小，模型也就预测准了。
+# 把 (c) 的反向传播多用的时间与对照 (a) 的相比：只有两者之差才是反向传播被旁边的全归约占去的时间；模型按
+# 反向传播单独运行的时间计算，漏掉了这一部分。模型的全归约与实测的仅全归约不同时，说明 α 或 β 对这些调用
+# 也不成立。两处差距都较小的那台机器，模型的比例也就预测得更准。
 # </details>
 #
-# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？为什么一个桶在这里可能最快？
+# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快，实测又是哪个？如果不同，为什么？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.bucket_text(result))
@@ -326,8 +330,8 @@ display(show.plot_buckets(result))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Small buckets start early but pay α per call. On two shared cores an early all-reduce also slows backward, so
-# one bucket sent after backward can be as fast. With a core per process small buckets win.
+# Small buckets start early but pay α per call; one bucket waits for backward. Where (c)'s backward lost time to
+# its all-reduce (exercise 1), early buckets lose it too, which the model does not count.
 # </details>
 #
 # 3. Edit (c) so that it forgets to divide by the number of processes. Predict what the check says, then run.
@@ -335,8 +339,9 @@ display(show.plot_buckets(result))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 小桶开始得早，但每次调用都要付出 α。两个核心共用时，过早的全归约还会拖慢反向传播，所以反向传播之后才发送的
-# 一个桶可能一样快甚至更快。每个进程有自己的核心时，小桶胜出。
+# 小桶开始得早，但每次调用都要付出 α；一个桶要等反向传播结束才开始。上面那一行给出了这里谁更快。若 (c) 的
+# 反向传播被它的全归约占去了时间（练习 1），过早的桶同样要占去这段时间，而模型没有计入；若没有占去，就由
+# α × 调用次数与重叠的多少决定。
 # </details>
 #
 # 3. 修改 (c)，让它忘记除以进程数。预测检查会给出什么结果，然后运行。
@@ -391,8 +396,9 @@ print(show.ratio_text(result, ex4))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves forward and backward's arithmetic, not the bytes nor the update's work: the ratio grows,
-# by 2x only if the whole step halved.
+# Half the batch halves forward and backward's arithmetic, not the bytes nor the update: the step shrinks by at
+# most half and all-reduce alone should stay, so the ratio rises at most 2x. Where all-reduce alone moved too,
+# that change is not the batch's.
 # </details>
 #
 # ## Remember
@@ -405,14 +411,14 @@ print(show.ratio_text(result, ex4))
 # ## Pitfalls
 #
 # - All-reduce after backward, or one bucket for everything, overlaps nothing in the model; where communication
-#   shares the cores with backward (2 CPU cores here), that can still be fastest.
+#   shares the cores with backward, that can still be fastest.
 # - No `wait()` before `optimizer.step()`: half-summed gradients. No average: n times the gradient.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使前向传播和反向传播的算术运算量减半，而字节数和参数更新的工作量不变：这个比值会变大，只有整个训练步
-# 都减半时才是 2 倍。
+# 批量减半使前向传播和反向传播的算术运算量减半，而字节数和参数更新的工作量不变：不做全归约的训练步最多减半，
+# 仅全归约应当不变，所以这个比值最多增大到 2 倍。如果那一行显示仅全归约也变了，这部分变化就不是批量造成的。
 # </details>
 #
 # ## 记住
@@ -423,6 +429,6 @@ print(show.ratio_text(result, ex4))
 #
 # ## 易错点
 #
-# - 反向传播之后再全归约，或者把全部梯度装进一个桶，在模型中什么也不重叠；但在通信与反向传播共用核心的地方
-#   （这里的 2 个 CPU 核心），它仍可能最快。
+# - 反向传播之后再全归约，或者把全部梯度装进一个桶，在模型中什么也不重叠；但在通信与反向传播共用核心的地方，
+#   它仍可能最快。
 # - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：每个梯度都变成了应有值的 n 倍。
