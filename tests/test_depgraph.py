@@ -301,7 +301,7 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     with using_language('en'), redirect_stdout(out):
         fig = show.show_dag(r, 5.0)
     line = out.getvalue().strip()
-    assert '\n' not in line and line.startswith('two lanes planned ') and ' vs one device, all cores ' in line
+    assert '\n' not in line and line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
 
 

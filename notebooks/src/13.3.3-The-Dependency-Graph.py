@@ -166,8 +166,8 @@ show.show_step(here, my_guess)
 # The same cell on an H200 machine; its lanes are two devices, the GPU and the CPU (15 threads).
 
 # %% [markdown] lang="zh"
-# 下图是“同时运行”与“一个设备”各自中位数那次重复的每个方框，灰条是它的计时，从开始到结束（即中位数）。只有灰色的
-# 时间不在任何方框里：启动和等待执行路的线程、等待设备。`show.details(here)` 列出全部统计量。
+# 下图是“同时运行”与“一个设备”各自中位数那次重复的每个方框，灰条是它的计时，从开始到结束（即中位数）。只有灰条
+# 覆盖、不在任何方框里的时间，用于启动和等待线程、等待设备。`show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上录制的结果
 #
