@@ -150,4 +150,8 @@ def plot_small_ops(r, ax=None):
     ax = fig.axes[0]
     ax.set_xscale('log')  # a log axis: one slow repeat must not squash the rest
     ax.set_xlim(ax.dataLim.x0 / 2, ax.dataLim.x1 * 4)  # room for the median's value on the right
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    ax.xaxis.set_major_locator(LogLocator(subs=(1, 2, 5) if ax.dataLim.x1 < 100 * ax.dataLim.x0 else (1,)))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f'{v:g}'))
+    ax.xaxis.set_minor_formatter(NullFormatter())
     return fig

@@ -30,7 +30,7 @@ MESSAGES = {
     'parallel.book.both': 'both lanes',
     'parallel.runner': 'run_together',
     'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
-                          'products of {book_size}x{book_size} per GPU)'),
+                          'products of {book_size} × {book_size} per GPU)'),
     'parallel.book': 'predicted {predicted} ({rule}) · measured {measured}',
     'parallel.book.sum': 'the sum of the lanes alone',
     'parallel.book.slower': 'the slower lane alone',

@@ -30,7 +30,7 @@ MESSAGES = {
     'parallel.book.both': '两条执行路',
     'parallel.runner': 'run_together',
     'parallel.workload': ('这次运行：{size} × {size} 的矩阵，每条执行路的乘积个数 {iters}'
-                          '（书中：每个 GPU 上 {book_iters} 个 {book_size}x{book_size} 的乘积）'),
+                          '（书中：每个 GPU 上 {book_iters} 个 {book_size} × {book_size} 的乘积）'),
     'parallel.book': '预测 {predicted}（{rule}）· 实测 {measured}',
     'parallel.book.sum': '各执行路单独用时之和',
     'parallel.book.slower': '较慢那条执行路的单独用时',
