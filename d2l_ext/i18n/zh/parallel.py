@@ -28,7 +28,7 @@ MESSAGES = {
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要 Python 3.11 或更早的版本）。"),
     'parallel.eager': '即时执行',
     'parallel.book.both': '两条执行路',
-    'parallel.runner': 'run_together',
+    'parallel.runner': '包里的执行路运行函数',
     'parallel.workload': ('这次运行：{size} × {size} 的矩阵，每条执行路的乘积个数 {iters}'
                           '（书中：每个 GPU 上 {book_iters} 个 {book_size} × {book_size} 的乘积）'),
     'parallel.book': '预测 {predicted}（{rule}）· 实测 {measured}',
