@@ -303,6 +303,10 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     line = out.getvalue().strip()
     assert '\n' not in line and line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
+    assert 'one-lane run' in fig.axes[0].get_title(loc='left')
+    with using_language('en'), redirect_stdout(io.StringIO()):  # lanes of different speeds: predicted from rates
+        fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}))
+    assert 'one product timed on each lane' in fig.axes[0].get_title(loc='left')
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason='needs a GPU')

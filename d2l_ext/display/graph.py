@@ -279,9 +279,10 @@ def dag_lines(ex) -> str:
 
 
 def show_dag(ex, guess_ms=None):
-    """Print dag_lines; every repeat of each way, the predictions (12 or 21 products' worth), the learner's guess."""
+    """Print dag_lines; every repeat of each way, the predictions (equal lanes: 12 or 21 products' worth; lanes of
+    different speeds: from one product timed on each), the learner's guess."""
     print(dag_lines(ex))
     labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
     return plot_repeats(ex.measurements, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
-                        title=style.plot_text('graph.title_dag_run'))
+                        title=style.plot_text('graph.title_dag_run_rates' if ex.speeds else 'graph.title_dag_run'))

@@ -269,12 +269,12 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched bar
-# predicts the plan from the one-lane run (equal lanes: 12 of its 21 products' time); the line compares with one
-# device using all its cores.
+# predicts the plan (equal lanes: 12 of the one-lane run's 21 products' time); the line compares with one device
+# using all its cores.
 
 # %% [markdown] lang="zh"
-# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。斜线条根据一条执行路的运行预测计划
-# （两条执行路同样快时：它 21 次乘法中 12 次的时间）。下面一行与公平的基准比较：一个设备用上全部核心。
+# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。斜线条是对计划的预测
+# （两条执行路同样快时：一条执行路运行中 21 次乘法里 12 次的时间）。下面一行与公平的基准比较：一个设备用上全部核心。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行

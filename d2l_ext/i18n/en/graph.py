@@ -41,6 +41,7 @@ MESSAGES = {
     'graph.title_timeline': 'The median repeat of each way, its timer from start to end (grey)',
     'graph.title_dag': "Exercise 5's DAG as planned on two lanes (columns by dependency)",
     'graph.title_dag_run': 'Every repeat (hatched: predicted from the one-lane run)',
+    'graph.title_dag_run_rates': 'Every repeat (hatched: predicted from one product timed on each lane)',
     'graph.recorded_title': 'Recorded on {gpu} and the CPU, {date}',
     'graph.recorded_line': 'batch {batch}: together predicted {predicted}, measured {measured}',
     'graph.no_recording': 'no GPU recording is shipped with this copy of the package',

@@ -41,6 +41,7 @@ MESSAGES = {
     'graph.title_timeline': '每种方式的中位数那次重复，灰色为从开始到结束的计时',
     'graph.title_dag': '练习 5 的依赖图，按两条执行路上的计划排列（各列按依赖关系）',
     'graph.title_dag_run': '每次重复（斜线：根据一条执行路的运行预测）',
+    'graph.title_dag_run_rates': '每次重复（斜线：根据在每条执行路上计时的一次乘法预测）',
     'graph.recorded_title': '在 {gpu} 和 CPU 上录制，{date}',
     'graph.recorded_line': '批量大小 {batch}：同时运行预测 {predicted}，实测 {measured}',
     'graph.no_recording': '这份软件包没有附带 GPU 录制结果',
