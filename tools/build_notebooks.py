@@ -36,11 +36,12 @@ KEPT_CELL_METADATA = ('tags', 'jupyter')
 
 # A line break inside a Chinese paragraph renders as a space between two characters in Chrome and JupyterLab
 # (CSS drops it only in Firefox): the sources wrap at 120 columns, so the Chinese notebooks get those lines joined.
-# Emphasis marks (`**执行路**`) do not count as a side; a Latin word beside a Chinese character joins too, as d2l-zh
-# writes it ("一个CPU"), and so does a bracketed label ("与(a)相比"); a code span keeps its break, which renders as
-# the space the sources put around code.
+# Emphasis marks (`**执行路**`) do not count as a side; a Latin word or a number beside a 汉字 joins with one space
+# ("一个 CPU", the lessons' one spacing rule), a bracketed label without ("与(a)相比"); a code span keeps its break,
+# which renders as the space the sources put around code.
 _CJK = re.compile(r'[\u2014\u2018-\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
 _LATIN = re.compile(r'[A-Za-z0-9]')
+_HANZI = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff]')
 _STARTS_BLOCK = re.compile(r'\s*([-*+]\s|\d+\.\s|#+\s|\||>|```|<|\$\$)')  # a list item, heading, table, HTML...
 _ENDS_JOINING = re.compile(r'\s*(#+\s|\|)')  # a heading or a table row never continues on the next line
 
@@ -61,7 +62,10 @@ def join_chinese_lines(text: str) -> str:
         elif not fenced and out and line.strip() and not _STARTS_BLOCK.match(line) and not _ENDS_JOINING.match(out[-1]):
             end, start = out[-1].rstrip().rstrip('*_'), line.lstrip().lstrip('*_')
             if end and start and _joins(end[-1], start[0]):
-                out[-1] = out[-1].rstrip() + line.lstrip()
+                # one spacing rule in prose and output: a space between a 汉字 and a Latin word or a number
+                space = ' ' if {bool(_HANZI.match(end[-1])), bool(_HANZI.match(start[0]))} == {True, False} \
+                    and (_LATIN.match(end[-1]) or _LATIN.match(start[0])) else ''
+                out[-1] = out[-1].rstrip() + space + line.lstrip()
                 continue
         out.append(line)
     return '\n'.join(out)
