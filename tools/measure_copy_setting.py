@@ -22,9 +22,9 @@ def measure(inner: int, repeats: int) -> str:
     import torch
 
     import d2l_ext
-    from d2l_ext.communication import task as copy_task
     from d2l_ext.communication import tracing
     from d2l_ext.communication.core import copy_share
+    from d2l_ext.grading import copy as copy_task
     from d2l_ext.results import quartiles, told_apart
     tracing.INNER['cpu'] = inner
     lane = d2l_ext.find_lanes('torch')[0]

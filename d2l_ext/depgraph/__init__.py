@@ -9,7 +9,7 @@
 * recording: the step timed three ways with every repeat and interval (here, or shipped from a GPU machine)
 * schedule:  the generic algorithms: serial total, critical path, list scheduling (13.3.1-13.3.3)
 * dag:       the book's exercise 5, a DAG of products planned and run on two lanes by a small dependency engine
-* task:      the graded "Build it" task '13.3.3-mlp' (the grader; nothing here imports it)
+* its "Build it" task '13.3.3-mlp' is graded by d2l_ext.grading.mlp (nothing here imports it)
 
 Importing it loads PyTorch, never matplotlib.
 """
