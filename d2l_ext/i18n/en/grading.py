@@ -127,7 +127,7 @@ MESSAGES = {
     'grading.fix.task.copy.overlap_more': 'copy product i while product i+1 runs (another stream or thread)',
     'grading.fix.task.mlp.not_weights': "return a dict with keys 'W1', 'b1', 'W2', 'b2'",
     'grading.fix.task.mlp.shape': 'return {name} with the shape {want}',
-    'grading.fix.task.mlp.wrong': 'sum the two halves\' gradients, then apply one SGD step with lr',
+    'grading.fix.task.mlp.wrong': "sum the two halves' gradients, then apply one SGD step with lr",
     'grading.fix.task.mlp.calls': 'call lane_step once per half in every step',
     'grading.fix.task.mlp.rows': 'split the minibatch into two halves that together hold every row',
     'grading.fix.task.mlp.device': "move lane {lane}'s rows and weights to {want}",
@@ -137,7 +137,8 @@ MESSAGES = {
     'grading.fix.task.mlp.server_device': 'sum and apply the gradients on the CPU',
     'grading.fix.task.mlp.no_halves': 'run the two halves through lane_step in every step',
     'grading.fix.task.mlp.overlap': 'start both halves before waiting for either',
-    'grading.fix.task.allreduce.wrong': '{parameter} is off after step {step}: all-reduce every gradient once, averaged',
+    'grading.fix.task.allreduce.wrong': ('{parameter} is off after step {step}: '
+                                         'all-reduce every gradient once, averaged'),
     'grading.fix.task.allreduce.wrong_buckets': 'every gradient must be in exactly one bucket, all-reduced once',
     'grading.fix.task.allreduce.wrong_tied': 'all-reduce the tied {parameter} once: iterate over model.parameters()',
     'grading.fix.task.allreduce.wrong_frozen': 'skip parameters with requires_grad=False (their .grad is None)',
@@ -167,7 +168,7 @@ MESSAGES = {
     'grading.fix.grading.crashed_code': 'do not exit the process from your code',
     'grading.fix.grading.worked_solution': 'write the function yourself in the Build-it cell',
     'grading.fix.grading.tampered': 'leave the grader, its thresholds and torch.distributed as they are',
-    'grading.fix.grading.forged': 'do not write to the grader\'s files or pipes',
+    'grading.fix.grading.forged': "do not write to the grader's files or pipes",
     # the command line
     'grading.bad_notebook': '{path} is not a notebook that can be read (JSON)',
     'grading.no_cell': 'no cell of {path} defines {name} (the Build-it cell of {task})',

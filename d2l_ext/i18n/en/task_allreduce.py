@@ -27,7 +27,7 @@ MESSAGES = {
                                    'tolerance {tolerance:.0e})'),
     'task.allreduce.none_grad': ('{parameter} has no gradient (.grad is None, a frozen parameter), and '
                                  'dist.all_reduce was given None'),
-    'task.allreduce.no_allreduce': ('a step made no all-reduce: a process can know the whole minibatch\'s gradient '
+    'task.allreduce.no_allreduce': ("a step made no all-reduce: a process can know the whole minibatch's gradient "
                                     'only by communicating'),
     'task.allreduce.leftover_hooks': ('in step {step}, {calls} all-reduces started for {params} gradients: hooks of '
                                       'an earlier step are still registered'),

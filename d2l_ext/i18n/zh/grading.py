@@ -136,7 +136,8 @@ MESSAGES = {
     'grading.fix.task.allreduce.wrong_local': '全归约的结果必须在 optimizer.step() 之前写回 p.grad',
     'grading.fix.task.allreduce.unsafe': '在 optimizer.step() 之前对每个句柄调用 wait()',
     'grading.fix.task.allreduce.unwaited': '在 optimizer.step() 之前对每个句柄调用 wait()',
-    'grading.fix.task.allreduce.leftover_hooks': '{params} 个梯度却有 {calls} 次全归约：每一步结束时移除钩子（handle.remove()）',
+    'grading.fix.task.allreduce.leftover_hooks': ('{params} 个梯度却有 {calls} 次全归约：'
+                                                  '每一步结束时移除钩子（handle.remove()）'),
     'grading.fix.task.allreduce.calls_wrong': '把所有梯度拼成一个扁平张量，只全归约一次',
     'grading.fix.task.allreduce.buckets_wrong': '按参数的逆序装桶，桶一满 bucket_mb MiB 就立即关闭',
     'grading.fix.task.allreduce.overlap_after': '在反向传播期间从钩子启动每次全归约（async_op=True）',

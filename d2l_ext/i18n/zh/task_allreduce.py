@@ -21,7 +21,8 @@ MESSAGES = {
                                  '却没有取平均（相对误差 {error:.2g}，容差 {tolerance:.0e}）'),
     'task.allreduce.wrong_local': ('每个进程只按自己那一半小批量的梯度移动：全归约的结果没有写回梯度'
                                    '（相对误差 {error:.2g}，容差 {tolerance:.0e}）'),
-    'task.allreduce.none_grad': '{parameter} 没有梯度（.grad 为 None，是被冻结的参数），却把 None 传给了 dist.all_reduce',
+    'task.allreduce.none_grad': ('{parameter} 没有梯度（.grad 为 None，是被冻结的参数），'
+                                 '却把 None 传给了 dist.all_reduce'),
     'task.allreduce.no_allreduce': '有一步没有做任何全归约：进程只有通过通信才能得到整个小批量的梯度',
     'task.allreduce.leftover_hooks': '第 {step} 步为 {params} 个梯度启动了 {calls} 次全归约：上一步的钩子仍然注册着',
     'task.allreduce.safe': '优化器更新开始时，每个全归约都已完成',
