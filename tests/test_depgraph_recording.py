@@ -215,9 +215,9 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
         text, fig = printed(G.show_step, fake_run(), 3.5)
     lines = text.strip().split('\n')
     golden = {'en': ['your guess 3.50 ms · predicted 4.00 ms · measured 4.50 ms',
-                     'together 4.50 ms vs one device 1.00 ms: 350% slower'],
+                     'together 4.50 ms vs one device 1.00 ms: 4.5x as long'],
               'zh': ['你的猜测 3.50 毫秒 · 预测 4.00 毫秒 · 实测 4.50 毫秒',
-                     '同时运行 4.50 毫秒，一个设备 1.00 毫秒：慢 350%']}
+                     '同时运行 4.50 毫秒，一个设备 1.00 毫秒：用时为其 4.5 倍']}
     assert lines == golden[lang]
     repeats, timeline = fig.axes[:2]
     assert len(repeats.collections) >= 3 and timeline.patches  # the dots; the median repeat's bars

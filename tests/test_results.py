@@ -103,6 +103,9 @@ def test_one_verdict_line_one_rule():
         assert shown == 'together 0.101 s vs one device 0.201 s: 50% faster'
         assert verdict.line('one device', slow, 'together', fast).endswith(': 99% slower')
         assert verdict.line('a', wide, 'b', slow).endswith(': no clear difference')  # middle halves overlap
+        tiny = M('d', [0.001, 0.00125, 0.0015])
+        assert verdict.line('no wait', tiny, 'wait', slow).endswith(': 161x as fast')  # a ratio from 3 times on
+        assert verdict.line('wait', slow, 'no wait', tiny).endswith(': 161x as long')
         assert verdict.guess(None, 2, 1.5, 'x', name='my_overlap').endswith('(write your guess into my_overlap first)')
     with using_language('zh'):
         assert verdict.line('同时运行', fast, '一个设备', slow) == '同时运行 0.101 秒，一个设备 0.201 秒：快 50%'

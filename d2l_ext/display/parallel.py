@@ -52,7 +52,7 @@ def lanes_table(lanes_by_framework: dict):
     import pandas as pd
     rows = [{t('parallel.col.framework'): _shown(fw), t('parallel.col.lane'): i, t('parallel.col.what'): lane.label}
             for fw, lanes in lanes_by_framework.items() for i, lane in enumerate(lanes)]
-    return pd.DataFrame(rows).style.hide(axis='index')
+    return pd.DataFrame(rows).style.hide(axis='index').set_uuid('lanes')  # a fixed id: the same HTML each run
 
 
 # -- one verdict line --------------------------------------------------------------------------

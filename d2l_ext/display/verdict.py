@@ -18,7 +18,7 @@ from ..i18n import t
 from ..results import Details, told_apart
 
 WORDS = ('faster', 'slower', 'same')  # the keys verdict.<word>
-WAYS = ('faster', 'slower')  # the keys verdict.<way>_by
+WAYS = ('faster', 'slower')  # the keys verdict.<way>_by and verdict.<way>_x
 UNITS = ('s', 'ms', 'x', '%')  # the keys verdict.unit.<unit>
 
 
@@ -62,10 +62,14 @@ def word_of(a, b) -> str:
 
 
 def by(a, b) -> str:
-    """'7% faster', '0.8% slower' or 'no clear difference': the word, and how much, as a share of `b`'s median."""
+    """'7% faster', '0.8% slower' or 'no clear difference': the word, and how much, as a share of `b`'s median;
+    from 3 times on, as a ratio ('105x as fast', '3.3x as long')."""
     way = compare(a, b)
     if way == 'same' or not b.median:
         return t('verdict.same')
+    ratio = max(a.median, b.median) / max(min(a.median, b.median), 1e-12)
+    if ratio >= 3:  # '105x as fast', '3.3x as long': a share would read '99% faster' or '226% slower'
+        return t(f'verdict.{way}_x', ratio=sig(ratio, 2))
     share = abs(a.median - b.median) / b.median * 100
     return t(f'verdict.{way}_by', pct=f'{sig(share, 2) if share < 10 else round(share)}%')
 

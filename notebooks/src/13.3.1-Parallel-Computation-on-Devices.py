@@ -237,7 +237,8 @@ jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
 run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每条 CPU 执行路的线程
 with d2l_ext.Benchmark(d2l_ext.t('parallel.runner'), lanes) as threaded:
     ys = run_together(lanes, jobs)
-[d2l_ext.check_close(y, ref, lane.label) for y, ref, lane in zip(ys, refs, lanes)]
+for y, ref, lane in zip(ys, refs, lanes):  # every result checked, nothing printed  #zh: 检查每个结果，不打印
+    d2l_ext.check_close(y, ref, lane.label)
 
 # %% [markdown]
 # ## Predict, then measure

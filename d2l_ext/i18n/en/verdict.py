@@ -4,6 +4,8 @@ MESSAGES = {
     'verdict.slower': 'slower',
     'verdict.faster_by': '{pct} faster',
     'verdict.slower_by': '{pct} slower',
+    'verdict.faster_x': '{ratio}x as fast',
+    'verdict.slower_x': '{ratio}x as long',
     'verdict.same': 'no clear difference',
     'verdict.line': '{a} {ma} vs {b} {mb}: {word}',
     'verdict.guess': 'your guess {guess} · predicted {predicted} · measured {measured}',

@@ -4,6 +4,8 @@ MESSAGES = {
     'verdict.slower': '更慢',
     'verdict.faster_by': '快 {pct}',
     'verdict.slower_by': '慢 {pct}',
+    'verdict.faster_x': '速度为其 {ratio} 倍',
+    'verdict.slower_x': '用时为其 {ratio} 倍',
     'verdict.same': '没有明显差别',
     'verdict.line': '{a} {ma}，{b} {mb}：{word}',
     'verdict.guess': '你的猜测 {guess} · 预测 {predicted} · 实测 {measured}',
