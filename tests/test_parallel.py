@@ -310,5 +310,6 @@ def test_chinese_lines_put_no_space_after_chinese_punctuation():
 def test_the_lanes_table_is_the_same_html_every_run():
     from d2l_ext.display.parallel import lanes_table
     from d2l_ext.workers import lanes_for_all
-    html = [lanes_table(lanes_for_all(['torch']))._repr_html_() for _ in range(2)]
-    assert html[0] == html[1]  # nbval compares it with the committed output
+    shown = [lanes_table(lanes_for_all(['torch'])) for _ in range(2)]
+    assert shown[0]._repr_html_() == shown[1]._repr_html_()  # nbval compares both with the committed output
+    assert repr(shown[0]) == repr(shown[1]) and 'at 0x' not in repr(shown[0])

@@ -52,7 +52,22 @@ def lanes_table(lanes_by_framework: dict):
     import pandas as pd
     rows = [{t('parallel.col.framework'): _shown(fw), t('parallel.col.lane'): i, t('parallel.col.what'): lane.label}
             for fw, lanes in lanes_by_framework.items() for i, lane in enumerate(lanes)]
-    return pd.DataFrame(rows).style.hide(axis='index').set_uuid('lanes')  # a fixed id: the same HTML each run
+    return _Table(pd.DataFrame(rows).style.hide(axis='index').set_uuid('lanes'))  # a fixed id: the same HTML each run
+
+
+class _Table:
+    """A styled table as a cell's value with the same HTML and text every run (nbval compares both; a Styler's own
+    text is its memory address)."""
+
+    def __init__(self, styler):
+        self.styler = styler
+        self.data = styler.data  # the DataFrame, as a Styler has it
+
+    def _repr_html_(self) -> str:
+        return self.styler.to_html()
+
+    def __repr__(self) -> str:
+        return self.styler.data.to_string(index=False)
 
 
 # -- one verdict line --------------------------------------------------------------------------
