@@ -191,6 +191,9 @@ def _source(fn) -> tuple[str, int]:
         found, first = inspect.getsourcelines(fn)
     except (OSError, TypeError):
         raise BadSubmission('grading.no_source', name=fn.__name__) from None
+    # exec'd code has no file: Python 3.13's linecache may hand back another exec's lines under '<string>'
+    if fn.__code__.co_filename == '<string>' or f'def {fn.__name__}' not in ''.join(found):
+        raise BadSubmission('grading.no_source', name=fn.__name__)
     return textwrap.dedent(''.join(found)), max(first, 1)
 
 
