@@ -214,7 +214,11 @@ def test_build_it_in_jupyterlab(lab_server, d2l_page, ui, screenshot_dir):
         t1 = time.monotonic()
         text = cells.run(ours, ui.timeout_s)['cells'][check]['text']
         timings['solution'] = time.monotonic() - t1
-        assert passed in text, f"the worked solution's check should print {passed!r}; it printed:\n{text}"
+        # a loaded machine cannot time the overlap: the grader says so (every other criterion passed), never a pass
+        # or a fail on timing; anything else, or a failed criterion, is a failure
+        unmeasured = english('grading.cannot_measure', task=english('grading.title.copy'))
+        assert passed in text or unmeasured in text, \
+            f"the worked solution's check should print {passed!r}; it printed:\n{text}"
         assert not_yet not in text and 'not yet' not in text, f"'not yet' after the solution:\n{text}"
         assert '✗' not in text, f'a criterion failed:\n{text}'
         ui.assert_no_output_errors(page)
