@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.d2l_ext-installed
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 600 -p no:cacheprovider
 
-.PHONY: lab test lint unit notebooks rerun browser lecture test-newest
+.PHONY: lab test lint unit slow notebooks rerun browser lecture test-newest
 
 # --no-compile: pip would byte-compile all ~12,800 installed .py files (about 56 s of CPU on the 2-core CI machine,
 # measured as 4.4 ms a file); Python compiles the few thousand that are imported on first use instead.
@@ -29,7 +29,7 @@ lab: $(STAMP)
 	  allow=--allow-root; fi; \
 	$(BIN)/jupyter lab $$allow notebooks/
 
-test: lint unit notebooks browser
+test: lint unit slow notebooks browser
 
 lint: $(STAMP)
 	$(BIN)/ruff check d2l_ext tests benchmarks tools notebooks/src
@@ -37,10 +37,16 @@ lint: $(STAMP)
 # Two pytest workers (pytest-xdist), a test file per worker at a time (--dist loadfile: a module's fixtures are set
 # up once, and a file's tests never run beside each other). The measurement: docs/browser-test.md, "What else keeps
 # make test short". UNIT_WORKERS=0 runs them in this process, one after another.
+# `make unit` is the quick suite (goal: at most 2.5 minutes on the 2-core CI machine); `make slow` runs the tests
+# marked slow (over ~5 s alone: they start processes that import PyTorch, or run a notebook). `make test` runs both.
 UNIT_WORKERS ?= 2
+PYTEST_UNIT := MPLBACKEND=Agg $(BIN)/python -m pytest tests -q -p no:cacheprovider --durations=15 -n $(UNIT_WORKERS) \
+  --dist loadfile
 unit: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/python -m pytest tests -m "not browser" -q -p no:cacheprovider --durations=15 \
-	  -n $(UNIT_WORKERS) --dist loadfile
+	$(PYTEST_UNIT) -m "not browser and not slow"
+
+slow: $(STAMP)
+	$(PYTEST_UNIT) -m "slow and not browser"
 
 # One kernel per lesson: nbval runs the English notebook's cells and compares their output with the committed one,
 # then the Chinese notebook's cells run in the same kernel, compared with the committed Chinese output (Run All a

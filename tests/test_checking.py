@@ -31,6 +31,7 @@ def test_check_close_raises_one_line_with_what_failed():
     assert check_close([torch.eye(3) * 1.01], ref, 'loose', tol=0.1) == pytest.approx(0.01)
 
 
+@pytest.mark.slow
 @needs_mxnet
 def test_mxnet_arrays_are_checked_too():
     code = ('from d2l_ext.backends.mxnet_backend import setup_mxnet; mx, np, npx = setup_mxnet(); '

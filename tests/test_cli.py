@@ -98,6 +98,7 @@ def test_tiny_matrices_with_huge_counts_are_refused_with_a_suggestion_that_is_ac
     assert resolve_workload(find_lanes('torch'), 1, int(fit * 0.9)).iters == [int(fit * 0.9)] * 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('system_path', ['/proc/d2l_ext-traces', '/sys/kernel'])
 def test_trace_dir_in_a_system_folder_is_refused_before_anything_runs(system_path):
     if not os.path.isdir(os.path.dirname(system_path)):
@@ -115,6 +116,7 @@ def test_record_into_a_system_folder_is_refused_before_measuring(system_path):
     assert p.returncode == 2 and 'cannot write into' in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_record_never_replaces_a_device_or_a_pipe_even_with_force(tmp_path):
     fifo = tmp_path / 'pipe'
     os.mkfifo(fifo)
@@ -125,6 +127,7 @@ def test_record_never_replaces_a_device_or_a_pipe_even_with_force(tmp_path):
     assert fifo.is_fifo() and (tmp_path / 'link').is_symlink()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, 'sched_setaffinity'), reason='needs CPU affinity (Linux)')
 def test_allreduce_on_one_core_gives_one_answer_for_the_world_size():
     env = dict(os.environ, PYTHONPATH=os.getcwd())
@@ -216,6 +219,7 @@ def test_record_refuses_a_folder_it_cannot_write_into(tmp_path):
     assert p.returncode == 2 and 'cannot write into' in p.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not has_framework('mxnet'), reason='needs both frameworks')
 def test_all_frameworks_refuse_a_lane_one_lacks_before_running():
     p = cli('parallel', '--framework', 'all', '--lanes', 'cpu0', '--json')
@@ -232,6 +236,7 @@ def test_record_refuses_an_existing_file_before_measuring(tmp_path, monkeypatch,
     assert '--force' in capsys.readouterr().err and (tmp_path / 'r.json').read_text() == '{}'
 
 
+@pytest.mark.slow
 def test_parallel_json_shape():
     p = cli('parallel', '--framework', 'all', '--size', '64', '--iters', '2', '--repeats', '1', '--json')
     assert p.returncode == 0, p.stderr
@@ -244,6 +249,7 @@ def test_parallel_json_shape():
         assert len(r['lanes']) == len(r['lane_times']) == 2
 
 
+@pytest.mark.slow
 def test_comm_json_and_devices():
     p = cli('comm', '--size', '64', '--iters', '2', '--repeats', '1', '--json')
     assert p.returncode == 0, p.stderr

@@ -66,6 +66,7 @@ def test_parallel_runs_in_its_worker_not_here():
         shutdown()
 
 
+@pytest.mark.slow
 @needs_mxnet
 def test_mxnet_timeline_re_runs_in_one_worker_and_leaves_no_profiler_folder():
     try:

@@ -8,6 +8,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).parents[1]
 BLOCKED = ('mxnet', 'd2l', 'torchvision', 'jupyterlab', 'ipywidgets', 'voila', 'jupytext', 'nbval', 'nbformat',
            'nbclient', 'playwright', 'IPython', 'ipykernel', 'matplotlib_inline')
@@ -23,6 +25,7 @@ def run_without_extras(code: str, *args, cwd=ROOT, timeout=300, **env) -> subpro
 CLI = "import runpy\nsys.argv = ['d2l_ext', *sys.argv[1:]]\nrunpy.run_module('d2l_ext', run_name='__main__')\n"
 
 
+@pytest.mark.slow
 def test_the_package_imports_and_the_cli_runs_without_any_extra():
     for args in (['--help'], ['devices'], ['check', '--list']):
         p = run_without_extras(CLI, *args)

@@ -58,6 +58,7 @@ def run(tmp_path_factory):
     return _pytest(folder, '.')
 
 
+@pytest.mark.slow
 def test_the_chinese_cells_run_in_the_english_kernel_as_its_second_run(run):
     rc, out = run
     for cell in range(3):

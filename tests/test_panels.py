@@ -7,6 +7,7 @@ from d2l_ext.display import panels  # noqa: E402
 from d2l_ext.errors import WorkerFailed  # noqa: E402
 
 
+@pytest.mark.slow
 def test_parallel_panel_runs_and_reports_a_clamped_value():
     p = panels.ParallelPanel(size=64, iters=2, repeats=1)
     p.size.widget.value = 5

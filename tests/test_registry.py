@@ -35,6 +35,7 @@ def _pid_and_lanes(lanes, tag):
     return os.getpid(), lanes, tag
 
 
+@pytest.mark.slow
 def test_the_lessons_lanes_reach_the_worker_unchanged():
     mine = [make_lane('torch', 'cpu', i, threads=1, cores=7, label_key='core.lane_cpu_share_label') for i in range(2)]
     pid, seen, tag = dispatch(_pid_and_lanes, 'pytorch', mine, tag='x')
@@ -63,6 +64,7 @@ def test_the_framework_is_checked_once_at_the_edge(monkeypatch):
     assert calls == ['torch']
 
 
+@pytest.mark.slow
 def test_a_third_framework_needs_only_its_description_and_backend():
     """README "Adding a framework": register a description whose backend is a module; one dispatch runs it."""
     from d2l_ext.parallel import measure_parallel

@@ -48,6 +48,7 @@ def run(tmp_path_factory):
     return done.returncode, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_each_cell_runs_twice_with_outputs_compared_in_the_first_run_only(run):
     rc, out = run
     assert rc == 1, out  # once.ipynb and differs.ipynb fail

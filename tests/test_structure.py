@@ -258,6 +258,7 @@ def test_known_cycle_is_still_to_fix(edge):
         f'{edge[0]} -> {edge[1]} no longer closes a cycle: remove it from KNOWN_CYCLES')
 
 
+@pytest.mark.slow
 def test_importing_every_section_loads_no_display_and_no_plotting():
     """At run time too: the sections and all below them import no display module and no matplotlib."""
     below = [m for m in PACKAGE_EDGES if top(m) in RANK and RANK[top(m)] <= RANK['parallel']]

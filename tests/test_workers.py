@@ -57,6 +57,7 @@ def refuse_size() -> None:
     resolve_workload(pick_lanes('torch'), size=0)
 
 
+@pytest.mark.slow
 @needs_mxnet
 def test_torch_threads_are_the_same_whether_or_not_mxnet_ran_first():
     shutdown()
@@ -73,6 +74,7 @@ def test_torch_threads_are_the_same_whether_or_not_mxnet_ran_first():
     assert mx['OMP_NUM_THREADS'] == '1' and int(mx['MXNET_CPU_WORKER_NTHREADS']) >= 2
 
 
+@pytest.mark.slow
 @needs_mxnet
 def test_the_interference_we_isolate_against_is_real_here():
     """Control: in one process, importing mxnet after torch changes torch's thread count."""
@@ -162,6 +164,7 @@ def test_a_stopped_worker_is_found_by_its_silence_even_without_a_time_limit(monk
     shutdown()
 
 
+@pytest.mark.slow
 def test_a_busy_worker_keeps_its_heartbeat_and_is_not_called_hung(monkeypatch):
     """A worker that only computes (sends no progress) is alive: its heartbeat keeps it from being stopped."""
     monkeypatch.setattr(workers, 'SILENCE_S', 3.0)
@@ -221,6 +224,7 @@ def mxnet_profiler_folder() -> str:
     return os.path.dirname(mxnet_backend._profile_path())
 
 
+@pytest.mark.slow
 @needs_mxnet
 def test_a_killed_mxnet_worker_leaves_no_profiler_folder():
     try:
