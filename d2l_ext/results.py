@@ -17,6 +17,9 @@ from .i18n import t
 # On a shared 2-core machine medians within 10% of each other are "about the same"; an IQR above 10% of
 # the median is what torch.utils.benchmark flags as high variance too. Every noise judgement uses it.
 NOISE = 0.1
+# The one comparison rule also needs a difference worth a sentence: medians apart by less than 5% of the slower
+# are "no clear difference" however tight the repeats (a reader took "0.15% faster" for a finding).
+MIN_SHARE = 0.05
 
 
 def spread(times: list[float]) -> tuple[float, float]:
@@ -51,12 +54,14 @@ def quartiles(m) -> tuple[float, float]:
 
 def told_apart(a, b) -> bool:
     """The package's one test of two ways' repeats (every section): the medians differ by more than chance_gap
-    (the larger IQR) AND the interquartile ranges (the middle half of each way's repeats) do not overlap.
+    (the larger IQR) and by at least MIN_SHARE of the slower, AND the interquartile ranges (the middle half of each
+    way's repeats) do not overlap.
 
     Sentences that use it say "the middle halves of the repeats do not overlap", not that every repeat differs:
     one outlying repeat neither makes nor undoes a difference.
     """
-    if abs(a.median - b.median) <= chance_gap(a, b):
+    gap = abs(a.median - b.median)
+    if gap <= chance_gap(a, b) or gap < MIN_SHARE * max(a.median, b.median):
         return False
     (a0, a1), (b0, b1) = quartiles(a), quartiles(b)
     return not (a0 <= b1 and b0 <= a1)

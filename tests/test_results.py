@@ -72,6 +72,10 @@ def test_told_apart_needs_the_medians_beyond_the_iqr_and_the_middle_halves_apart
     assert quartiles(low) == (1.0, 2.0) and quartiles(high) == (1.5, 2.5)
     assert abs(low.median - high.median) > max(low.iqr, high.iqr) and not told_apart(low, high)
     assert not told_apart(fast, Measurement('c', [1.15, 1.2, 1.25]))  # medians equal
+    # tight repeats, medians 1% apart: no clear difference (the rule wants at least 5% of the slower)
+    tight_a, tight_b = Measurement('a', [1.000, 1.001, 1.002]), Measurement('b', [1.010, 1.011, 1.012])
+    assert not told_apart(tight_a, tight_b)
+    assert told_apart(tight_a, Measurement('b', [1.060, 1.061, 1.062]))
     assert quartiles(Measurement('m', median=0.5)) == (0.5, 0.5)  # a recording with a median alone
 
 

@@ -2,7 +2,8 @@
 
 One rule, defined once (13.3.0) and named the same everywhere: a way is **faster** (or **slower**) than another
 only when the middle halves of their repeats do not overlap and their medians differ by more than the larger
-spread (results.told_apart); otherwise there is **no clear difference**. A cell prints at most one line built here:
+spread and by at least 5% (results.told_apart); otherwise there is **no clear difference**. A cell prints at most
+one line built here:
 
     together 0.105 s vs one device 0.113 s: faster
 
@@ -53,12 +54,6 @@ def compare(a, b) -> str:
     if not told_apart(a, b):
         return 'same'
     return 'faster' if a.median < b.median else 'slower'
-
-
-def word_of(a, b) -> str:
-    """The verdict word of `a` against `b` in the reader's language."""
-    word = compare(a, b)
-    return t(f'verdict.{word}')
 
 
 def by(a, b) -> str:
