@@ -16,7 +16,7 @@ from d2l_ext.communication import (
 from d2l_ext.display import communication as show
 from d2l_ext.i18n import using_language
 from d2l_ext.lanes import fake_hardware, pick_lanes
-from d2l_ext.recorded import load_recordings
+from d2l_ext.recorded import load_recordings, newest
 from d2l_ext.results import Measurement
 from d2l_ext.timing import Comparison
 
@@ -29,7 +29,7 @@ def cpu_lanes():
 
 @pytest.fixture(scope='module')
 def rec():
-    return show.newest(load_recordings())
+    return newest(load_recordings())
 
 
 # -- the closed forms ---------------------------------------------------------------------------------
@@ -172,8 +172,8 @@ def test_prediction_and_measured_lines():
     c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097],
                     overlapped=[0.0060, 0.0061, 0.0062, 0.0063])
     with using_language('en'):
-        assert show.prediction_text({'run': 0.0052, 'copy': 0.0036}, predicted) == (
-            'predicted: run 5.20 ms · copy 3.60 ms · run then copy 8.80 ms · run_and_copy 5.40 ms')
+        assert show.rates_text({'run': 0.0052, 'copy': 0.0036}) == (
+            "from this machine's rates: products alone 5.20 ms · copies alone 3.60 ms")
         assert show.measured_text(c, predicted, 0.005).split('\n') == [
             'your guess 5.00 ms · predicted 5.40 ms · measured 6.15 ms',
             'run_and_copy 6.15 ms vs run then copy 9.55 ms: 36% faster']
@@ -199,9 +199,13 @@ def test_recorded_lines_come_from_the_recording(rec):
     side, same = rows[show.SIDE_PLAN], rows[show.SAME_PLAN]
     with using_language('en'):
         book_line, line = show.recorded_text(rec).split('\n')
-        # the book's code (one stream) against run then copy: no overlap, so no clear difference
-        assert book_line.startswith("book's code (one stream) ") and ' vs run then copy ' in book_line
-        assert line.startswith('copy stream + events ') and ' vs one stream ' in line and line.endswith('% faster')
+        # each way's share of its copy time hidden, from its own medians: the book's one stream hides (almost) none
+        book = rows[show.BOOK_PLAN]
+        assert book_line == (f"book's code (one stream) {show.verdict.num(book.overlapped)} vs run then copy "
+                             f"{show.verdict.num(book.run_then_copy)}: "
+                             f"{show.verdict.num(show.hidden_share(book), '%')} of the copy time hidden")
+        assert line.startswith('copy stream + events ') and line.endswith('% of the copy time hidden')
+        assert show.hidden_share(side) > 0.5 > show.hidden_share(book)
         worked = show.recorded_prediction_text(rec).split('\n')
         assert len(worked) == 2 and worked[1] == (
             f'predicted: one stream {show.verdict.num(same.run + same.copy)}; copy stream + events '
@@ -344,30 +348,33 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     profile = next(c for c in code if 'profile(activities=activities)' in c.source)
     assert 'my_guess = None' in profile.source and 'profile_guess_text(prof, GPU, my_guess)' in profile.source
     for marker in ('verdict.details(show.profile_frame', 'show.control_text', 'show.exercise_three_text(ex3)',
-                   'show.recorded_prediction_text', 'def run_and_copy(x, w, buffers, lane):\n    """Compute x @ w once'
-                   ' per buffer on `lane` and copy each product into its buffer while the next one computes.\n\n'):
+                   'show.recorded_prediction_text', '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)
         assert hidden.metadata['jupyter'] == {'source_hidden': True, 'outputs_hidden': True}, marker
-    guess = next(c for c in code if 'show.measured_text' in c.source)
-    assert 'my_guess = None  # seconds' in guess.source and '#zh: 秒' in guess.source
-    assert 'display(show.plot_measured(measured, predicted, guess=my_guess))' in guess.source
+    guess = next(i for i, c in enumerate(code) if 'my_guess = None  # seconds' in c.source)
+    measured = next(i for i, c in enumerate(code) if 'show.measured_text' in c.source)
+    assert '#zh: 秒' in code[guess].source and guess < measured  # the guess is written before the prediction shows
+    assert 'display(show.plot_measured(measured, predicted, guess=my_guess))' in code[measured].source
 
 
 def test_the_lesson_worked_solution_is_the_package_run_and_copy():
-    import ast
-    import inspect
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'tools'))
+    from build_notebooks import harvest
 
     from d2l_ext.communication import copying
-    source = open(SRC, encoding='utf-8').read()
-    defs = [n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == 'run_and_copy']
-    assert ast.get_source_segment(source, defs[1]) == inspect.getsource(copying.run_and_copy).rstrip('\n')
+    cell = '#@source d2l_ext.communication.copying.run_and_copy'
+    assert cell in open(SRC, encoding='utf-8').read()
+    assert 'def run_and_copy(x, w, buffers, lane):' in harvest(cell) and copying.run_and_copy.__name__ in harvest(cell)
 
 
 def test_every_result_keeps_its_statistics_for_details(rec):
     ex = _ex3([1.4, 1.5, 1.6])
     with using_language('en'):
-        table = ex.details()
+        table = ex.details().table
         assert {'median (s)', 'IQR (s)', 'every repeat (s)'} <= set(table.columns) and len(table) >= 3
-        comm = rec.comm[0].details()
+        comm = rec.comm[0].details().table
     assert len(comm) == 4 * len(rec.comm[0].rows) and 'every repeat (s)' in comm.columns
-    assert len(rec.first_copy.details()) and len(rec.comm_timelines[0].details()) == len(rec.comm_timelines[0].events)
+    timeline = rec.comm_timelines[0]
+    assert len(rec.first_copy.details().table) and len(timeline.details().table) == len(timeline.events)

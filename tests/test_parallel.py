@@ -286,7 +286,7 @@ def test_the_recording_draws_and_says_one_line():
         pytest.skip('no recording shipped')
     with using_language('en'):
         assert recorded_summary(rec).startswith('together ') and '\n' not in recorded_summary(rec)
-        assert recorded_sync_line(rec).startswith('no wait at all ')
+        assert recorded_sync_line(rec).startswith('no wait: the clock stopped once the work was queued, at ')
     assert recorded_figure(rec).axes
 
 

@@ -69,7 +69,7 @@ def intra_op_threads(n: int):
 
 
 def run_together(lanes, works):
-    """Run works[i] on lanes[i], all at the same time; return their results in order."""
+    # works[i]() on lanes[i], all at once; the results in order  #zh: 各执行路同时运行 works[i]()；按顺序返回结果
     def on_cpu(lane, work):
         # this thread's share of the cores (a per-thread setting)  #zh: 这个线程分到的核心（每个线程各自设置）
         torch.set_num_threads(lane.threads)

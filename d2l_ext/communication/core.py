@@ -18,7 +18,6 @@ from ..parallel.core import with_progress
 from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workloads import check_budget, resolve_workload
-from .tracing import Detailed
 
 VARIANTS = ('run', 'copy', 'run_then_copy', 'overlapped')
 
@@ -91,7 +90,7 @@ def copy_overlap(events) -> dict:
 
 
 @dataclass
-class CommRow(Detailed, Result):
+class CommRow(Result):
     """One copy mode: medians of run, copy, run then copy and overlapped, what to expect, every repeat."""
     area = 'communication'
     mode: str
@@ -114,7 +113,7 @@ class CommRow(Detailed, Result):
 
 
 @dataclass
-class CommResult(Detailed, Result):
+class CommResult(Result):
     """13.3.2 on one lane: a row per copy mode, and the link's plain copy speed (None without a GPU)."""
     area = 'communication'
     framework: str
@@ -128,10 +127,10 @@ class CommResult(Detailed, Result):
     machine: dict = field(default_factory=dict)
     experiment: str = 'comm'
 
-    def details(self):
-        """Every variant of every copy mode: median, IQR, min, max and every repeat."""
-        from ..results import frame
-        return frame([row for r in self.rows for row in r.table_rows()], self.area)
+    def details(self, title: str | None = None):
+        """Every variant of every copy mode: median, IQR, min, max and every repeat, collapsed until opened."""
+        from ..results import Details, frame
+        return Details(frame([row for r in self.rows for row in r.table_rows()], self.area), title)
 
     def table_rows(self):
         return [dict(mode=r.mode, run=r.run, copy=r.copy, run_then_copy=r.run_then_copy, overlapped=r.overlapped,

@@ -15,7 +15,7 @@ from ..machine import cpu_cores, positive_int
 from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workloads import resolve_workload
-from .tracing import CommTimeline, Detailed  # noqa: F401 (CommTimeline re-exported: the package's results)
+from .tracing import CommTimeline  # noqa: F401 (re-exported: the package's results)
 
 # The timelines a recording keeps: the book's non_blocking copy and the two fixes (13.3.2).
 TIMELINE_PLANS = ('book: copy_to_cpu(y, non_blocking=True)', 'pinned, preallocated, same stream',
@@ -51,7 +51,7 @@ class ProfileRow:
 
 
 @dataclass
-class FirstCopyResult(Detailed, Result):
+class FirstCopyResult(Result):
     """The book's `copy_to_cpu(y, non_blocking=True)`: first call (new pinned memory) vs later calls (reused blocks)."""
     area = 'communication'
     lane: str
@@ -127,7 +127,7 @@ def measure_first_copy(lanes, size=None, iters=None, repeats: int = 5) -> FirstC
 
 
 @dataclass
-class ExerciseThreeResult(Detailed, Result):
+class ExerciseThreeResult(Result):
     """Exercise 3: lane 1 computes and copies its results to the host while lane 2 computes."""
     area = 'communication'
     lanes: list[dict]  # the lanes' ids (Lane.as_dict): display makes their labels

@@ -55,14 +55,10 @@ M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
 
 
 def keep_freed_memory() -> bool:
-    """Keep freed host memory in this process for the next tensor, as PyTorch's GPU allocator keeps its blocks.
+    """Keep freed host memory in this process, as PyTorch's GPU allocator keeps its blocks; whether glibc took it.
 
-    By default glibc hands a freed product of a few MB back to the system, and a run that keeps its
-    products (run then copy) takes every page afresh from the kernel, one fault per 4 KiB: 19,500 per
-    20 products of 1000 x 1000, counted on 2 cores, against about 4,000 when each product is freed after
-    its copy. Those faults, not overlap, would then make overlapped look faster (it was 62% faster
-    without this setting, 2-9% with it, at 1000 x 4). Returns whether the C library took the setting
-    (False where it has no mallopt: nothing changes there).
+    Else a run that keeps its products takes every page afresh (19,500 faults per 20 products of 1000 x 1000 against
+    4,000), and those faults, not overlap, made overlapped look 62% faster (2-9% with this setting).
     """
     global _kept
     if _kept is None:
@@ -221,16 +217,8 @@ def traced_run(fn, lane, seed: int = 1) -> dict:
                 cores=cpu / wall if wall > 0 else None)
 
 
-class Detailed:
-    """details(): every statistic of a 13.3.2 result as a table (medians, IQR, every repeat), shown only when asked;
-    the lesson's cells print one verdict line instead."""
-
-    def details(self):
-        return self.to_frame()
-
-
 @dataclass
-class CommTimeline(Detailed, Result):
+class CommTimeline(Result):
     """When each product and each copy ran, one row per stream (GPU) or thread (CPU analogue)."""
     area = 'communication'
     plan: str

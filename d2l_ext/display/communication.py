@@ -36,11 +36,10 @@ def copied_text(ys, ys_cpu) -> str:
     return t('communication.book.not_copied' if same else 'communication.book.copied')
 
 
-def prediction_text(seconds: dict, predicted: dict) -> str:
-    """One line: run and copy from this machine's rates, and what they predict for run then copy and run_and_copy."""
-    unit = verdict.unit_for(*seconds.values(), *predicted.values())
-    return t('communication.predicted', run=verdict.num(seconds['run'], unit), copy=verdict.num(seconds['copy'], unit),
-             serial=verdict.num(predicted['run_then_copy'], unit), over=verdict.num(predicted['overlapped'], unit))
+def rates_text(seconds: dict) -> str:
+    """One line: the products' and the copies' time from this machine's rates (the learner predicts from them)."""
+    unit = verdict.unit_for(*seconds.values())
+    return t('communication.rates', run=verdict.num(seconds['run'], unit), copy=verdict.num(seconds['copy'], unit))
 
 
 def plot_measured(comparison, predicted: dict, guess=None, title=None):
@@ -78,30 +77,24 @@ def control_text(comparison) -> str:
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
 
-def newest(recordings):
-    """The most recently recorded GPU recording (by its date, then its file), or None."""
-    gpu = [r for r in recordings if r.gpu]
-    return max(gpu, key=lambda r: (r.machine.get('date', ''), r.path)) if gpu else None
-
-
 def _rows(result) -> dict:
     return {r.mode: r for r in result.rows}
 
 
 def recorded_text(rec) -> str:
-    """Two verdict lines from the recording: the book's code against run then copy (does it overlap at all?), then
-    copy stream + events against pinned buffers on one stream."""
+    """One line per way the recording copied with (the book's code, copy stream + events): how much of its copy
+    time it hid, (run then copy - overlapped) / copy, from its own medians."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
-    side, same, book = rows.get(SIDE_PLAN), rows.get(SAME_PLAN), rows.get(BOOK_PLAN)
-    if side is None or same is None:
-        return t('communication.recorded.none')
-    lines = []
-    if book is not None and 'run_then_copy' in book.times:
-        lines.append(verdict.line(_word('book'), book.times['overlapped'], _word('run_then_copy'),
-                                  book.times['run_then_copy']))
-    lines.append(verdict.line(_word('overlapped.separate'), side.times['overlapped'], _word('overlapped.one_stream'),
-                              same.times['overlapped']))
-    return '\n'.join(lines)
+    ways = [(_word('book'), rows.get(BOOK_PLAN)), (_word('overlapped.separate'), rows.get(SIDE_PLAN))]
+    return '\n'.join(t('communication.recorded.hidden', a=name, ma=verdict.num(r.overlapped),
+                       mb=verdict.num(r.run_then_copy), share=verdict.num(hidden_share(r), '%'))
+                     for name, r in ways if r is not None) or t('communication.recorded.none')
+
+
+def hidden_share(row) -> float:
+    """The share of a copy mode's copy time that running with the products hid: (run then copy - overlapped) / copy,
+    between 0 and 1."""
+    return min(1.0, max(0.0, (row.run_then_copy - row.overlapped) / row.copy)) if row.copy > 0 else 0.0
 
 
 def recorded_prediction_text(rec) -> str:

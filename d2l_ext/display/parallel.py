@@ -18,11 +18,6 @@ def _shown(name: str) -> str:
     return framework(name).display
 
 
-def _sentences(*parts: str) -> str:
-    """Sentences in a row: a space between them in English, none in Chinese."""
-    return ('' if language() == 'zh' else ' ').join(p for p in parts if p)
-
-
 def tidy(text: str) -> str:
     """Chinese spacing: no space after Chinese punctuation ('GPU 0（NVIDIA H200）做两份工作'); English as it is."""
     import re
@@ -39,12 +34,6 @@ def variant_name(area: str, key: str) -> str:
     from ..i18n import catalogue
     full = f'{area}.variant.{key}'
     return style.plot_text(full) if full in catalogue('en') else key
-
-
-def machine_text(lanes=()) -> str:
-    """Versions, cores and GPUs in one line: the first line of every lesson."""
-    from .machine import machine_line
-    return machine_line()
 
 
 def lanes_table(lanes_by_framework: dict):

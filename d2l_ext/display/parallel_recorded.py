@@ -42,12 +42,12 @@ def plot_recorded_sync(rec):
 
 
 def recorded_sync_line(rec) -> str:
-    """The recorded sync run's verdict: no wait against waiting for every device."""
+    """What each clock measured in the recorded sync run: without a wait only the queueing; with one, the work."""
     times = rec.sync_mistake.times if rec.sync_mistake else None
     if not times:
         return ''
     from . import verdict
-    return verdict.line(t('parallel.variant.no_wait'), times['no_wait'], t('parallel.variant.every_device'),
-                        times['every_device'])
+    return t('parallel.sync_recorded', no_wait=verdict.num(times['no_wait'].median),
+             every=verdict.num(times['every_device'].median))
 
 

@@ -45,10 +45,9 @@ def product_seconds(timeline) -> list[float | None]:
     return out
 
 
-def as_printed(seconds: float, digits: int = 2) -> float:
-    """A time per product as a rate line prints it (milliseconds to `digits` decimals), back in seconds (13.3.1).
-
-    Predictions made from it are the count x the time per product as printed: two lanes printed at the same
-    milliseconds per product and given the same count predict the same seconds.
-    """
-    return round(seconds * 1e3, digits) / 1e3
+def busy_repeats(kept, repeats: int) -> list[list[float]]:
+    """Per lane of `kept` (a Together), product_seconds of each of its last `repeats` calls (13.3.1's figure)."""
+    import types
+    lanes = [lane.as_dict() for lane in kept.lanes]
+    rows = [product_seconds(types.SimpleNamespace(lanes=lanes, events=kept.events(k))) for k in range(-repeats, 0)]
+    return [[row[i] for row in rows if row[i]] for i in range(len(lanes))]

@@ -22,9 +22,10 @@
 # separate hardware working at the same time:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
+#
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The fair test of a second lane is one device doing both jobs. The book shows both with two GPUs. These notebooks
+# The fair test is one device doing both jobs. The book shows both with two GPUs. These notebooks
 # run on whatever this machine has, measure carefully (warm-up, waiting for every device, every repeat shown, every
 # answer checked) and show recorded GPU runs too.
 #
@@ -42,10 +43,11 @@
 # 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来：在同一个设备上“并行”
 # 运行两个矩阵乘法，在每个乘法都已用满所有核心时几乎没有收益。要比先后运行更快，需要能同时工作的不同硬件：
 #
-# 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作；
+# 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
+#
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
-# 检验第二条执行路的公平基线是一个设备做两份工作。书中用两个 GPU 展示了这两点。这些 Jupyter 记事本在这台机器现有的
+# 公平的检验是一个设备做两份工作。书中用两个 GPU 展示了这两点。这些 Jupyter 记事本在这台机器现有的
 # 硬件上运行，并认真测量（预热、等待每个设备、展示每次重复、检查每个结果）；此外还展示在 GPU 上录制的结果，供没有 GPU 的
 # 读者使用。
 #
@@ -149,14 +151,15 @@ print(t('overview.prediction', speedup=verdict.num(predicted_speedup, 'x'), assu
 # Now measure. Each dot is one repeat, the black bar their median, the hatched bar the predicted "together" (the
 # lanes alone added up, divided by the predicted speedup), the diamond your guess. **One rule for every comparison:**
 # a way is *faster* (or *slower*) only when the middle halves of the two ways' repeats do not overlap and their
-# medians differ by more than the wider middle half; otherwise *no clear difference*. The first line printed checks
-# the prediction; the second compares together with one device doing both jobs.
+# medians differ by more than the wider middle half; otherwise *no clear difference*. Tight repeats can make even a
+# 1% gap *faster*. The first line printed checks the prediction; the second compares together with one device
+# doing both jobs.
 
 # %% [markdown] lang="zh"
 # 现在来测量。每个点是一次重复，黑色短线是它们的中位数，带斜线的条形是“同时运行”的预测（各执行路单独用时之和除以
 # 预测的倍数），菱形是你的猜测。**这些 Jupyter 记事本里的每次比较都用同一条规则：**只有当两种方式各次重复的中间一半
 # （去掉最快和最慢的各四分之一后剩下的点）互不重叠，且两者的中位数相距超过较宽的那个中间一半时，我们才说一种方式
-# *更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和预测与实测相比较；第二行把同时运行与公平的
+# *更快*（或*更慢*）；否则就是*没有明显差别*。各次重复很集中时，即使只差 1% 也算*更快*。输出的第一行把你的猜测和预测与实测相比较；第二行把同时运行与公平的
 # 基线——一个设备做两份工作——相比较。
 
 # %% tags=["nbval-ignore-output"]

@@ -32,10 +32,10 @@
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
 import d2l_ext
-from d2l_ext.display.parallel import machine_text
+from d2l_ext.display.machine import machine_line
 
 d2l_ext.set_language('en')
-print(machine_text())
+print(machine_line())
 
 # %% [markdown]
 # ## The book's cells, on this machine's lanes
@@ -154,16 +154,17 @@ for _ in range(5):
         wait()
         times[name].append(time.perf_counter() - start)
 d2l_ext.wait_for_lanes(lanes)
-[d2l_ext.check_close(y, refs[i], lanes[i].label) for y, i in zip(ys, timed)]
+for y, i in zip(ys, timed):  # every answer checked, nothing printed  #zh: 检查每个结果，不打印
+    d2l_ext.check_close(y, refs[i], lanes[i].label)
 m = {name: Measurement(d2l_ext.t(f'parallel.variant.{name}'), ts) for name, ts in times.items()}
 print(verdict.line(m['no_wait'].label, m['no_wait'], m['every_device'].label, m['every_device']))
 plot_repeats({variant_name('parallel', k): v for k, v in times.items()}, unit='auto')
 
 # %% [markdown]
-# In the GPU recording, compare "no wait at all" with "synchronize every device used".
+# In the GPU recording, predict what the clock measures when nothing waits.
 
 # %% [markdown] lang="zh"
-# 在 GPU 录制结果中，比较“完全不等待”与“同步用到的每个设备”。
+# 在 GPU 录制结果中，预测：什么都不等待时，计时测到的是什么？
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_line
@@ -208,7 +209,7 @@ from concurrent.futures import ThreadPoolExecutor  # noqa: F401
 
 
 def run_together(lanes, works):
-    """Run works[i] on lanes[i], all at the same time; return their results in order."""
+    # works[i]() on lanes[i], all at once; the results in order  #zh: 各执行路同时运行 works[i]()；按顺序返回结果
     # TODO: a thread per CPU lane (with its own torch.set_num_threads), then queue GPU work, then wait for all  #zh: TODO：每条 CPU 执行路一个线程（各自调用 torch.set_num_threads），再把 GPU 的工作排入队列，然后等待全部完成
     raise NotImplementedError
 
@@ -243,7 +244,7 @@ for y, ref, lane in zip(ys, refs, lanes):  # every result checked, nothing print
 # %% [markdown]
 # ## Predict, then measure
 #
-# Measure each lane's time per product, and the first lane's whole device's. Predict each lane alone, one after the
+# Measure each lane's time per product (a dot per repeat), and the first lane's whole device's. Predict each lane alone, one after the
 # other, together, and the **baseline**: that device doing both jobs. On separate hardware together takes max(t1, t2).
 # On a CPU-only machine **two CPU lanes split one CPU**: together is max(t1, t2) at the speeds measured with both
 # lanes busy. The GPU recording below shows separate hardware.
@@ -251,39 +252,37 @@ for y, ref, lane in zip(ys, refs, lanes):  # every result checked, nothing print
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 测出每条执行路每个乘积的用时，以及第一条执行路所在的整个设备的用时。预测：每条执行路单独运行、先后运行、同时运行，
+# 测出每条执行路每个乘积的用时（每个点是一次重复），以及第一条执行路所在的整个设备的用时。预测：每条执行路单独运行、先后运行、同时运行，
 # 以及**基线**——这整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，
 # **两条 CPU 执行路把一个 CPU 分开用**：同时运行的用时是按两条执行路都在忙时各自的速度算出的 max(t1, t2)。下面在 GPU 上
 # 录制的结果才是不同硬件的情形。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
+import statistics
 
 from d2l_ext import parallel
+from d2l_ext.display import style
 from d2l_ext.display.parallel import items
-from d2l_ext.parallel.sharing import as_printed, product_seconds
-
-
-def per_product(rates):  # one line: each lane's milliseconds per product  #zh: 一行：每条执行路每个乘积的毫秒数
-    return items((lane.label, verdict.num(2 * N**3 / r, 'ms')) for lane, r in rates.items())
-
+from d2l_ext.parallel.sharing import busy_repeats
 
 cores = d2l_ext.cpu_cores()
 whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
                              label_key='core.lane_cpu_all_label')
          if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores  #zh: 第一条执行路所在的设备，用上全部核心
-rate = {}  # FLOP per second: the median of 5 repeats of 10 products in a row  #zh: 每秒浮点运算次数：连续 10 个乘积、重复 5 次的中位数
+per_product, busy = {}, {}  # seconds per product: each repeat of 10 products in a row  #zh: 每个乘积的秒数：连续 10 个乘积的每次重复
 for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
     m = d2l_ext.measure(lambda lane=lane, x=x: run_together([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=5)
-    rate[lane] = 2 * N**3 / as_printed(m.median / 10)
-print(d2l_ext.t('parallel.rate', items=per_product(rate)))
-rate_both = {}  # CPU lanes: each lane's speed while the other runs too, from each product's interval  #zh: CPU 执行路：另一条也在运行时每条执行路的速度，取自每个乘积的时间区间
-if all(lane.kind == 'cpu' for lane in lanes):
+    per_product[lane] = [s / 10 for s in m.times]
+if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes: each lane's products while the other runs too  #zh: CPU 执行路：另一条也在运行时每条执行路的乘积
     pair = parallel.Together(lanes, [x_0, x_1], [10, 10])  # both lanes at once, keeping each product's interval  #zh: 两条执行路同时运行，并记下每个乘积的时间区间
-    m = d2l_ext.measure(pair, lanes=lanes, repeats=3)
-    seconds = product_seconds(pair.timeline(m.times))
-    rate_both = {lane: 2 * N**3 / as_printed(s) for lane, s in zip(lanes, seconds)} if all(seconds) else {}
-    print(d2l_ext.t('parallel.rate_both', items=per_product(rate_both)))
+    d2l_ext.measure(pair, lanes=lanes, repeats=5)
+    busy = dict(zip(lanes, busy_repeats(pair, 5)))
+rate = {lane: 2 * N**3 / statistics.median(ts) for lane, ts in per_product.items()}  # FLOP per second  #zh: 每秒浮点运算次数
+rate_both = {lane: 2 * N**3 / statistics.median(ts) for lane, ts in busy.items()} if all(busy.values()) else {}
+rows = {style.plot_lane(lane): ts for lane, ts in per_product.items()}
+rows.update({style.plot_text('parallel.variant.busy', lane=style.plot_lane(lane)): ts for lane, ts in busy.items() if ts})
+plot_repeats(rows, unit='auto', title=style.plot_text('parallel.rate_title'))
 
 # %% [markdown]
 # Predict the five (an n × n product is 2n³ floating-point operations); write "together" into `my_guess`.
@@ -314,8 +313,6 @@ print(d2l_ext.t('parallel.predicted', items=items((name, verdict.num(s)) for nam
 # 把同时运行与基线相比较。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display import style
-
 together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每个乘积的时间区间
 variants = dict(zip(names, [
     lambda: run_together(lanes[:1], jobs[:1]),
@@ -436,25 +433,26 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # ## Exercises
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# Predict, then compare issuing all before one wait with one at a time; MXNet's in-order `NaiveEngine` is the control.
+# Predict, then compare issuing all before one wait with one at a time.
 #
 # <details><summary>Worked answer</summary>
 #
 # PyTorch runs eagerly: on a CPU lane expect no clear difference; on a GPU "one at a time" also waits after each
-# product. MXNet's engine ran products at once only if issued together also beats `NaiveEngine`'s one at a time.
+# product. A gap alone does not show products running at once, since one at a time also pays a wait after each
+# product. The MXNet timeline above, a row per engine worker, shows whether two products ever ran at the same moment.
 # </details>
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？分别对 PyTorch 和 MXNet 做出预测，再比较
-# “全部发出后只等待一次”与“逐个执行”。MXNet 的 `NaiveEngine`（按顺序立即执行每个操作）用作对照。
+# “全部发出后只等待一次”与“逐个执行”。
 #
 # <details><summary>参考答案</summary>
 #
 # PyTorch 是即时执行的：在 CPU 执行路上没有可以重叠的东西，所以预计没有明显差别；在 GPU 执行路上，“逐个执行”在每次
-# 乘法之后还要等待。MXNet 的引擎可以把互不依赖的乘积交给空闲的工作线程；只有当一起发出也快于 `NaiveEngine` 的逐个
-# 执行时，乘积才是同时运行的。GPU 上的录制结果不包含这个练习。
+# 乘法之后还要等待。单凭用时的差距并不能说明乘积是同时运行的，因为逐个执行在每个乘积之后还多付出一次等待。上面
+# MXNet 的时间线每个引擎工作线程占一行，它显示是否有两个乘积在同一时刻运行。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -462,7 +460,7 @@ from d2l_ext.display.parallel import independence_lines, plot_independence
 
 runs = [parallel.independence('torch', size=N, iters=10)]
 if 'mxnet' in frameworks:
-    runs += [parallel.independence('mxnet', size=800, iters=10, engine=e) for e in (None, 'NaiveEngine')]
+    runs.append(parallel.independence('mxnet', size=800, iters=10))
 print(independence_lines(runs))
 plot_independence(runs)
 
@@ -499,14 +497,6 @@ print(small_ops_line(small))
 plot_small_ops(small)
 
 # %% [markdown]
-# **Extra.** In the per-product times, can all the cores take longer per product than one core? Why?
-#
-# <details><summary>Worked answer</summary>
-#
-# A split product ends with its slowest piece: if another program holds a core, it waits, while a one-core lane runs
-# on the free core. The times with both lanes busy, against alone, show how much a busy neighbour slows a lane.
-# </details>
-#
 # The book's exercises 3 and 4 are in 13.3.2, exercise 5 in the dependency graph notebook.
 #
 # ## Remember
@@ -521,15 +511,6 @@ plot_small_ops(small)
 # * **Launch-bound small work**: streams add queues, not a second GPU.
 
 # %% [markdown] lang="zh"
-# **附加题**：上面每个乘积的用时中，用上全部核心的乘积会比只用一个核心的更慢吗？为什么？
-#
-# <details><summary>参考答案</summary>
-#
-# 分到全部核心上的乘积要等最慢的那一份算完才结束。如果有别的程序占着一个核心，分开算的乘积就得等它，而只用一个
-# 核心的执行路在空闲的核心上照常运行。两条执行路都在忙时每个乘积的用时与单独运行时相比，显示了旁边核心在忙时一条
-# 执行路慢了多少。
-# </details>
-#
 # 书中的练习 3 和练习 4 见 12.3.2，练习 5 见扩展一节“依赖图”。
 #
 # ## 记住

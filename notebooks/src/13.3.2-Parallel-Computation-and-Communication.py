@@ -54,15 +54,15 @@ print(lane.label)
 #
 # On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. **Predict first.** On a GPU
 # the results cross to host memory, which takes time. Without a GPU `y.to('cpu')` returns the same tensor and moves
-# nothing: predict a copy of about 0 s. So on a CPU-only machine these cells cannot show overlap; the measured part
-# below gives it real copies.
+# nothing: predict a copy of about 0 s. Without a GPU these cells cannot show overlap; the measured part below copies
+# for real.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
 # 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 个乘积；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
 # 主机内存，这需要时间。没有 GPU 时，`y.to('cpu')` 返回同一个张量，什么也不搬运：应当预测复制约为 0 秒。
-# 因此在只有 CPU 的机器上，这几个单元格无法展示重叠；后面的实测部分会让 CPU 真正复制数据。
+# 没有 GPU 时，这几个单元格无法展示重叠；后面的实测部分会让 CPU 真正复制数据。
 
 # %%
 workload = resolve_workload([lane], lesson=True, extra_matrices=3)
@@ -135,8 +135,12 @@ print(show.copied_text(y, y_cpu))
 # 重叠。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 个“瘦”乘积（700 × 4 乘以 4 × 700）。
 
 # %% tags=["nbval-ignore-output"]
+import queue  # noqa: F401 (at hand for the task)
+import threading  # noqa: F401
+
+
 def run_and_copy(x, w, buffers, lane):
-    """Compute x @ w once per buffer on `lane` and copy each product into its buffer while the next one computes."""
+    # x @ w per buffer, each copied while the next computes  #zh: 每个缓冲区算一次 x @ w，算下一个时复制这一个
     # TODO: GPU: a copy stream, an event per product, wait for the copy stream before returning  #zh: TODO：GPU：一个复制流，每个乘积一个事件，返回前等待复制流
     #       CPU: a copy thread fed through a queue, joined before returning  #zh:       CPU：由队列供给的复制线程，返回前 join
     raise NotImplementedError
@@ -145,56 +149,9 @@ def run_and_copy(x, w, buffers, lane):
 d2l_ext.check('13.3.2-copy', run_and_copy)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# Worked solution: d2l_ext.communication.copying.run_and_copy, which the grader and every measurement run  #zh: 参考答案：即 d2l_ext.communication.copying.run_and_copy，检查和每次测量运行的都是它
-import queue
-import threading
+#@source d2l_ext.communication.copying.run_and_copy
 
-
-def run_and_copy(x, w, buffers, lane):
-    """Compute x @ w once per buffer on `lane` and copy each product into its buffer while the next one computes.
-
-    Return the buffers, safe to read the moment this returns.
-    """
-    if lane.kind == 'gpu':
-        compute = torch.cuda.current_stream(x.device)
-        copy_stream = torch.cuda.Stream(x.device)
-        # pinned by the caller: the copy engine writes them directly  #zh: 调用者已分配锁页内存：复制引擎直接写入
-        for buf in buffers:
-            y = x.mm(w)
-            done = torch.cuda.Event()
-            # a marker after this product  #zh: 在这个乘积之后做一个标记
-            done.record(compute)
-            with torch.cuda.stream(copy_stream):
-                # the copy waits for this product only  #zh: 复制只等待这个乘积
-                copy_stream.wait_event(done)
-                buf.copy_(y, non_blocking=True)
-                # y's memory is not reused before its copy ran  #zh: 复制完成之前不重用 y 的内存
-                y.record_stream(copy_stream)
-        # the host waits for the last copy: safe to read now  #zh: 主机等待最后一次复制：现在可以安全读取
-        copy_stream.synchronize()
-        return buffers
-    todo = queue.Queue()
-
-    def copier():
-        # the copy thread's own share: one core  #zh: 复制线程自己的份额：一个核心
-        torch.set_num_threads(1)
-        while (item := todo.get()) is not None:
-            buf, y = item
-            buf.copy_(y)
-
-    helper = threading.Thread(target=copier)
-    helper.start()
-    # the computing thread's share of the cores  #zh: 计算线程分到的核心
-    torch.set_num_threads(lane.threads)
-    for buf in buffers:
-        # hand product i over, compute product i + 1  #zh: 交出乘积 i，计算乘积 i + 1
-        todo.put((buf, x.mm(w)))
-    todo.put(None)
-    # the CPU's synchronize: every copy has landed  #zh: CPU 上的同步：每次复制都已完成
-    helper.join()
-    return buffers
-
-
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 d2l_ext.check('13.3.2-copy', run_and_copy)
 
 # %% [markdown]
@@ -220,19 +177,26 @@ ref = tracing.reference(x, w)             # x @ w in float64: every result must 
 
 rates = comm.measure_rates(lane, x.shape[0], inner=x.shape[1], iters=K2)  # products' FLOP/s, copies' GB/s  #zh: 乘积的 FLOP/s，复制的 GB/s
 s = rates.seconds(K2)                     # run = FLOPs / FLOP/s, copy = bytes / GB/s  #zh: 计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s
-predicted = {'run': s['run'], 'run_then_copy': s['run'] + s['copy'],
-             'overlapped': comm.expected_overlap(s['run'], s['copy'], 'separate', iters=K2)}
-print(show.prediction_text(s, predicted))
+print(show.rates_text(s))
 
 # %% [markdown]
-# Put your guess (seconds) in `my_guess` and run: dots are repeats, hatched the prediction, the diamond your guess.
+# From these two times, write your guess for `run_and_copy` (seconds) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 把你的猜测（秒）写进 `my_guess`，然后运行：每个点是一次重复，斜线条是预测，菱形是你的猜测。
+# 根据这两个用时，把你对边计算边复制用时的猜测（秒）写进 `my_guess`。
 
-# %% tags=["nbval-ignore-output"]
+# %%
 my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对本机边计算边复制用时的猜测
 
+# %% [markdown]
+# Now measure: dots are repeats, hatched the prediction, the diamond your guess.
+
+# %% [markdown] lang="zh"
+# 现在测量：每个点是一次重复，斜线条是预测，菱形是你的猜测。
+
+# %% tags=["nbval-ignore-output"]
+predicted = {'run': s['run'], 'run_then_copy': s['run'] + s['copy'],
+             'overlapped': comm.expected_overlap(s['run'], s['copy'], 'separate', iters=K2)}
 variants = {'run': lambda: [x.mm(w) for _ in buffers],
             'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
@@ -242,28 +206,27 @@ display(show.plot_measured(measured, predicted, guess=my_guess))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **A miss to explain.** If `run_and_copy` here took over a quarter longer than predicted (the H200 recording below
-# lands within 1%), explain why in three or four sentences, then open the answer.
+# **A miss to explain.** If a row here landed more than a quarter away from its hatched bar (the H200 recording
+# below lands within 1%), explain why in three or four sentences, then open the answer.
 
 # %% [markdown] lang="zh"
-# **解释一次落空的预测**。如果本机边计算边复制的用时比预测多了四分之一以上（下面的 H200 录制结果与预测相差不到
+# **解释一次落空的预测**。如果这里某一行与它的斜线条相差四分之一以上（下面的 H200 录制结果与预测相差不到
 # 1%），用三四句话写下原因，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The prediction assumes copies cost the products nothing. The hidden cell tests that: products alone, and beside
-# a copy thread (a copy stream on a GPU) copying nonstop until the last product ends, more copies than
-# `run_and_copy` makes, so it can take longer. Slower products mean copies cost them time; the control does not
-# say through what (cores, memory, other programs).
+# If "products alone" missed its bar, the products' speed changed since the rates were measured, moving every
+# prediction built on it. The predictions also assume copies cost the products nothing: the hidden cell tests that,
+# products alone against products beside a copy thread (a copy stream on a GPU) copying nonstop. Its line says
+# whether the copies slowed the products here, not through what.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 预测假定复制不占用乘积的任何时间。隐藏的单元格检验这一点：单独计算乘积，以及旁边有复制线程（GPU 上是复制流）
-# 不停复制、直到最后一个乘积算完。这里的复制比边计算边复制时多，用时可能更长。乘积变慢，说明复制占用了乘积的
-# 时间；这个对照并不能说明是通过什么占用的（核心、内存，还是其他程序）。
+# 如果“只算乘积”没落在它的斜线条上，说明测出速率之后乘积的速度变了，由它算出的每个预测也跟着偏了。预测还假定复制不占用乘积的任何时间：隐藏的单元格检验这一点，比较单独计算乘积与旁边有复制
+# 线程（GPU 上是复制流）不停复制时的乘积。它输出的一行说明复制在这里是否拖慢了乘积，但不说明是通过什么拖慢的。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -278,20 +241,19 @@ print(show.control_text(control))
 #
 # Recorded on an H200, one panel per way to copy the book's 50 results. Predict from the rates: one stream takes
 # run + copy; a copy stream and events, about max(run, copy). The book's `copy_to_cpu(y, True)` has its own panel.
-# The lines below the figure are the verdict on the book's claim: what its one-stream code saves over run then
-# copy, and what a copy stream saves.
+# Predict what share of the copy time the book's one-stream code hides, and a copy stream: the lines below say.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上录制的结果
 #
 # 在 H200 上录制，每个面板是复制书中 50 个结果的一种方式。根据速率预测：放在一个流上时，用时为计算 + 复制；
-# 用复制流和事件时，约为 max(计算, 复制)。书中的 `copy_to_cpu(y, True)` 有自己的面板。图下两行是对书中说法的
-# 结论：书中只用一个流的代码比先计算后复制节省多少，复制流又节省多少。
+# 用复制流和事件时，约为 max(计算, 复制)。书中的 `copy_to_cpu(y, True)` 有自己的面板。预测书中只用一个流的代码
+# 能隐藏复制用时的多少，复制流又能隐藏多少：图下的几行给出答案。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.recorded import load_recordings
+from d2l_ext.recorded import newest
 
-rec = show.newest(load_recordings())  # the newest recording made on a GPU  #zh: 最新的 GPU 录制结果
+rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 录制结果
 if rec is not None:
     display(show.plot_comm(rec.comm[0], title=show.recorded_title(rec)))
 print(show.recorded_text(rec))
@@ -369,7 +331,7 @@ else:
 # %% [markdown]
 # ## Try it yourself
 #
-# A model of K products and copies on one stream or two; then measure a size you choose.
+# A model of K products and copies on one stream or two, then a size you measure.
 
 # %% [markdown] lang="zh"
 # ## 自己动手试试

@@ -28,6 +28,10 @@ MESSAGES = {
                                "pip install mxnet==1.9.1 'numpy<1.24' (Python 3.11 or older)."),
     'parallel.eager': 'eager',
     'parallel.book.both': 'both lanes',
+    'parallel.sync_recorded': ('no wait: the clock stopped once the work was queued, at {no_wait}; every device '
+                               'waited for: {every}'),
+    'parallel.variant.busy': '{lane}, both lanes busy',
+    'parallel.rate_title': 'Time per product: each lane alone, and while both lanes are busy',
     'parallel.runner': 'run_together',
     'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
                           'products of {book_size} × {book_size} per GPU)'),
@@ -37,8 +41,6 @@ MESSAGES = {
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.item': '{name} {value}',
-    'parallel.rate': 'time per product alone: {items}',
-    'parallel.rate_both': 'time per product, both lanes busy: {items}',
     'parallel.predicted': 'predicted: {items}',
     'parallel.col.framework': 'framework',
     'parallel.col.lane': 'lane',

@@ -27,6 +27,9 @@ MESSAGES = {
     'parallel.mxnet_missing': ("这里没有安装 MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要 Python 3.11 或更早的版本）。"),
     'parallel.eager': '即时执行',
+    'parallel.sync_recorded': '不等待：工作一排入队列计时就停止，停在 {no_wait}；等待每个设备：{every}',
+    'parallel.variant.busy': '{lane}，两条执行路都在忙',
+    'parallel.rate_title': '每个乘积的用时：每条执行路单独运行，以及两条执行路都在忙时',
     'parallel.book.both': '两条执行路',
     'parallel.runner': '包里的执行路运行函数',
     'parallel.workload': ('这次运行：{size} × {size} 的矩阵，每条执行路的乘积个数 {iters}'
@@ -37,8 +40,6 @@ MESSAGES = {
     'parallel.sep': '；',
     'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.item': '{name} {value}',
-    'parallel.rate': '单独运行时每个乘积的用时：{items}',
-    'parallel.rate_both': '两条执行路都在忙时每个乘积的用时：{items}',
     'parallel.predicted': '预测：{items}',
     'parallel.col.framework': '框架',
     'parallel.col.lane': '执行路',
