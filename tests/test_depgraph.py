@@ -170,7 +170,7 @@ def test_as_lanes_makes_cpu_lanes_with_a_share_of_the_cores():
 def test_the_step_on_two_threads_equals_one_after_the_other():
     params, X, y = dg.make_problem(**TINY)
     lanes = dg.as_lanes(['cpu', 'cpu'])
-    apart = dg.mlp_step_in_turn(lanes, params, X, y, 0.1)
+    apart = dg.wrong_version('in_turn')(lanes, params, X, y, 0.1)  # right numbers, one half after the other
     at_once = dg.mlp_step(lanes, params, X, y, 0.1)
     assert all(torch.equal(apart[k], at_once[k]) for k in dg.PARAM_NAMES)
     assert all(at_once[k].device.type == 'cpu' for k in dg.PARAM_NAMES)
@@ -300,8 +300,12 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):
         fig = show.show_dag(r, 5.0)
-    line = out.getvalue().strip()
-    assert '\n' not in line and line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
+    guess, products, line = out.getvalue().strip().split('\n')  # the guess line, a product traced, the verdict
+    assert guess.startswith('your guess 5.00 ms · predicted ')
+    assert products.startswith('a product in the plan, traced: ')
+    assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
+    per = r.per_product()  # each lane's product in the plan beside one alone, traced alike
+    assert len(per) == 2 and all(took > 0 and alone == r.alone > 0 for took, alone in per)
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
     assert 'one-lane run' in fig.axes[0].get_title(loc='left')
     with using_language('en'), redirect_stdout(io.StringIO()):  # lanes of different speeds: predicted from rates

@@ -101,21 +101,19 @@ def test_every_overlap_is_a_fraction_in_0_1(here):
     for run in here['runs']:
         for v in ('in_turn', 'split'):
             assert all(f is None or 0.0 <= f <= 1.0 for f in run['overlap'][v])
-        s = recording.summary(run)
-        assert all(0.0 <= s[k] <= 1.0 for k in ('overlap', 'overlap_min', 'overlap_max', 'overlap_in_turn')
-                   if s[k] is not None)
+        s = recording.halves_summary(run)
+        assert s['overlap'] is None or 0.0 <= s['overlap'] <= 1.0
+        assert set(s['split']) == set(s['in_turn']) == {'lane 0', 'lane 1'}
 
 
 def test_the_overlap_is_the_shorter_halfs_shared_fraction():
-    s = recording.summary(fake_run())
-    assert s['overlap'] == pytest.approx(0.5) and s['shorter'] == 'lane 0'
-    assert recording.summary(fake_run(halves=((0.0, 1e-3), (2e-3, 3e-3))))['overlap'] == 0.0
-    assert recording.summary(fake_run(halves=((1e-3, 2e-3), (0.0, 4e-3))))['overlap'] == 1.0
-    assert s['overlap_in_turn'] == 0.0  # halves in turn share nothing
-    assert s['saved'] == pytest.approx(1.5e-3) and s['saved_predicted'] == pytest.approx(2e-3)
-    assert s['first'] == 'lane 0' and s['start_offset'] == pytest.approx(1e-3) and s['in_turn_gap'] == 0.0
-    later = recording.summary(fake_run(halves=((3e-3, 4e-3), (0.0, 4e-3))))
-    assert later['first'] == 'lane 1' and later['start_offset'] == pytest.approx(3e-3)
+    s = recording.halves_summary(fake_run())
+    assert s['overlap'] == pytest.approx(0.5) and s['predicted_overlap'] == 1.0
+    assert s['split'] == pytest.approx({'lane 0': 2e-3, 'lane 1': 3e-3})  # each half's busy time, together
+    assert s['in_turn'] == pytest.approx({'lane 0': 2e-3, 'lane 1': 3e-3})  # and one after the other
+    assert recording.halves_summary(fake_run(halves=((0.0, 1e-3), (2e-3, 3e-3))))['overlap'] == 0.0
+    assert recording.halves_summary(fake_run(halves=((1e-3, 2e-3), (0.0, 4e-3))))['overlap'] == 1.0
+    assert fake_run()['overlap']['in_turn'][0] == 0.0  # halves in turn share nothing
 
 
 def test_bad_input_is_refused_with_one_line(tmp_path):
@@ -178,7 +176,6 @@ def test_record_dag_is_json_ready_on_cpu_lanes():
 def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
     run = fake_run()  # one after the other 6 ms, its halves 2 ms and 3 ms
     assert recording.predict_split(run) == pytest.approx(4e-3)
-    assert recording.summary(run)['predicted_split'] == pytest.approx(4e-3)
     run['times']['in_turn'] = [6e-3, 7e-3, 9e-3]  # the median of each repeat's own difference
     assert recording.predict_split(run) == pytest.approx(5e-3)
 
@@ -197,6 +194,9 @@ def test_details_keep_every_statistic_and_the_prediction(here):
     with using_language('en'):
         assert list(df.index) == [t(f'graph.variant.{v}') for v in recording.VARIANTS]
     assert df[t('graph.col_predicted')].iloc[2] == pytest.approx(recording.predict_split(here['runs'][0]))
+    halves = recording.halves_summary(here['runs'][0])
+    assert df[t('graph.col_half', i=1)].iloc[2] == pytest.approx(halves['split']['lane 1'])
+    assert df[t('graph.col_overlap')].iloc[2] == halves['overlap']
     assert '<details>' in G.details(here['runs'][0])._repr_html_()
 
 
@@ -215,8 +215,12 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
         text, fig = printed(G.show_step, fake_run(), 3.5)
     lines = text.strip().split('\n')
     golden = {'en': ['your guess 3.50 ms · predicted 4.00 ms · measured 4.50 ms',
+                     'halves together: lane 0 2.00 ms, lane 1 3.00 ms (one after the other: 2.00 ms, 3.00 ms); '
+                     'overlap 50% (predicted 100%)',
                      'together 4.50 ms vs one device 1.00 ms: 4.5x as long'],
               'zh': ['你的猜测 3.50 毫秒 · 预测 4.00 毫秒 · 实测 4.50 毫秒',
+                     '两半同时运行：执行路 0 用 2.00 毫秒，执行路 1 用 3.00 毫秒（先后运行：2.00 毫秒，3.00 毫秒）；'
+                     '重叠 50%（预测 100%）',
                      '同时运行 4.50 毫秒，一个设备 1.00 毫秒：用时为其 4.5 倍']}
     assert lines == golden[lang]
     repeats, timeline = fig.axes[:2]
@@ -243,7 +247,9 @@ def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_li
     with using_language('en'):
         text, fig = printed(G.show_recorded, as_gpu(here))
         assert fig._suptitle.get_text().startswith('Recorded on NVIDIA H200 and the CPU, 2026-12-03')
-        assert len(text.strip().split('\n')) == 2
+        lines = text.strip().split('\n')
+        assert len(lines) == 3 and lines[1].startswith('halves together: GPU ') and ', CPU ' in lines[1]
+        assert [x.get_text() for x in fig.axes[1].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
         text, fig = printed(G.show_recorded, None)
         assert fig is None and text.strip() == t('graph.no_recording')
 

@@ -145,7 +145,7 @@ def test_chinese_names_are_measured_as_full_ems():
 
 
 def test_numbered_products_and_copies_are_drawn_in_words_and_keep_their_ids():
-    from d2l_ext.display.timeline import event_text
+    from d2l_ext.display.timeline import event_texts
     from d2l_ext.i18n import using_language
     events = [{'lane': 'cpu0', 'name': 'mm 1', 'start': 0.0, 'end': 1.0},
               {'lane': 'copy stream', 'name': 'copy_ 1', 'start': 1.0, 'end': 2.0, 'role': 'copy'},
@@ -157,10 +157,10 @@ def test_numbered_products_and_copies_are_drawn_in_words_and_keep_their_ids():
             fig = draw_timeline(events)
             drawn = {t.get_text() for t in fig.axes[0].texts}
             assert {product, copy, 'x@W1'} <= drawn and not {'mm 1', 'copy_ 1'} & drawn
-            assert event_text('dot 12') == style.plot_text('style.event.product', number=12)
+            assert event_texts('dot 12')[0] == style.plot_text('style.event.product', number=12)
     assert [e['name'] for e in events] == ['mm 1', 'copy_ 1', 'x@W1']  # the data keep the ids
     with using_language('en'):
-        assert (event_text('mm 3'), event_text('copy 2'), event_text('mm')) == ('product 3', 'copy 2', 'mm')
+        assert tuple(event_texts(x)[0] for x in ('mm 3', 'copy 2', 'mm')) == ('product 3', 'copy 2', 'mm')
 
 
 def test_a_bar_too_narrow_for_the_words_still_shows_its_number():
@@ -173,7 +173,7 @@ def test_a_bar_too_narrow_for_the_words_still_shows_its_number():
 
 def test_a_row_is_numbered_only_when_every_bar_has_room_and_touching_bars_stay_countable():
     """Reader finding: 26 recorded products drew as one block numbered 1-9, which read as nine products."""
-    from d2l_ext.display.timeline import EDGE_COLOUR, back_to_back
+    from d2l_ext.display.timeline import EDGE_COLOUR
     from d2l_ext.i18n import using_language
     many = [{'lane': 'cpu', 'name': f'mm {j + 1}', 'start': j * 0.016, 'end': (j + 1) * 0.016} for j in range(40)]
     few = [{'lane': 'gpu', 'name': f'mm {j + 1}', 'start': j * 0.2, 'end': (j + 1) * 0.2} for j in range(3)]
@@ -189,8 +189,6 @@ def test_a_row_is_numbered_only_when_every_bar_has_room_and_touching_bars_stay_c
                                                                     'end': 0.5001}]
     widths = sorted(p.get_linewidth() for p in draw_timeline(thin).axes[0].patches if isinstance(p, Rectangle))
     assert widths[0] == 0  # a bar of a pixel or less keeps no edge, which would erase it
-    assert back_to_back(many, 'cpu') and not back_to_back(few + [{'lane': 'gpu', 'start': 0.9, 'end': 1.0}], 'gpu')
-    assert not back_to_back(few[:1], 'gpu')  # one bar is not "back to back"
 
 
 def test_a_chart_shows_its_bars_alike_numbers_alone_when_one_bar_lacks_room_for_the_words():

@@ -19,7 +19,6 @@ from .dag import (
     broken_engine_check,
     check_dag,
     dag_experiment,
-    dag_graph,
     dag_model,
     dag_plan,
     dag_problem,
@@ -37,7 +36,6 @@ from .model import (
     lane_step,
     make_problem,
     mlp_step,
-    mlp_step_in_turn,
     reference_gradients,
     reference_step,
     sgd_step,
@@ -49,9 +47,9 @@ from .worked import wrong_version
 
 __all__ = [
     'as_lanes', 'broken_engine_check', 'check_dag', 'check_step_matches', 'check_update', 'coarsen_graph',
-    'dag_experiment', 'dag_graph', 'dag_model', 'dag_plan', 'dag_problem', 'dag_reference', 'dag_size', 'dag_task',
+    'dag_experiment', 'dag_model', 'dag_plan', 'dag_problem', 'dag_reference', 'dag_size', 'dag_task',
     'DAG_VARIANTS', 'DagExperiment', 'DEFAULT_SIZES', 'diamond_dag', 'graph_summary', 'GraphRecorder', 'lane_step',
-    'make_problem', 'mlp_step', 'mlp_step_in_turn', 'PARAM_NAMES', 'place_dag', 'predict_split', 'record_step',
+    'make_problem', 'mlp_step', 'PARAM_NAMES', 'place_dag', 'predict_split', 'record_step',
     'record_step_graph', 'reference_gradients', 'reference_step', 'run_dag', 'SERVER', 'sgd_step', 'stage', 'trace',
     'whole_device', 'wrong_version'
 ]

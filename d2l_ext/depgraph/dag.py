@@ -18,11 +18,7 @@ from ..results import render
 from ..timing import Measurement, clock
 from . import schedule
 
-# The third variant is the honest baseline on CPU lanes. Measured on the 2-core machine, n = 384:
-# quiet, one task took 0.41 ms on 2 threads against 0.79 ms on 1; with another program busy on a
-# core, a 2-thread product's median went from 0.29 ms to 3.1 ms (1 thread: 0.59 ms), since a
-# product split over the cores waits for its slowest thread. That is why "all cores" sometimes
-# loses; dag_text says which happened in the run it describes.
+# The third variant is the honest baseline on CPU lanes: every task in order on one thread using all the cores.
 DAG_VARIANTS = ('one lane, in order', 'two lanes, planned', 'one device, all cores, in order')
 
 
@@ -238,11 +234,7 @@ class DagExperiment:
     forced: list = field(default_factory=list)  # lanes the planner left idle, each given one task anyway
     threads: list = field(default_factory=list)  # each lane's CPU threads (0: a GPU), in lanes' order
     cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
-
-    @property
-    def speedup(self):
-        """One lane in order over two lanes planned (median over median)."""
-        return self.measurements[DAG_VARIANTS[0]].median / self.measurements[DAG_VARIANTS[1]].median
+    alone: float = 0.0  # seconds per product on one lane alone, traced as the plan is (per_product)
 
     @property
     def predicted(self):
@@ -286,6 +278,18 @@ class DagExperiment:
             b['waiting'] += e['start'] - e['ready']
             b['tasks'] += 1
         return out, max(e['end'] for e in self.trace) - min(e['ready'] for e in self.trace)
+
+    def per_product(self):
+        """[(seconds per product in the traced plan, seconds per product alone)] per lane in lanes' order, or None.
+
+        Alone: one product timed on the lane (lanes that differ), else a product of the one-lane run, traced alike.
+        The prediction assumes the two are equal. A lane with no task is left out.
+        """
+        b = self.breakdown()
+        if b is None or not self.alone:
+            return None
+        return [(b[0][lb]['products'] / b[0][lb]['tasks'], 1 / self.speeds[lb] if self.speeds else self.alone)
+                for lb in self.lanes if b[0][lb]['tasks']]
 
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""
@@ -341,10 +345,12 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     c = compare(variants, lanes=lanes, repeats=repeats,
                 check=lambda name, res: errors.__setitem__(name, check_dag(res, reference)))
     _, trace = run_dag(dag, *placed[DAG_VARIANTS[1]][2:], lanes, order, trace=True)
+    _, alone = run_dag(dag, *placed[DAG_VARIANTS[0]][2:], lanes, plans[DAG_VARIANTS[0]][1], trace=True)
     r = DagExperiment(dag, n, [lane.name for lane in lanes], order, dag_model(dag, lanes), speed, plan_events,
                       {k: Measurement(k, list(c[k].times)) for k in c}, errors, trace,
                       [lane.name for lane in lanes if lane.name not in chosen],
-                      [lane.threads if lane.kind == 'cpu' else 0 for lane in lanes], cpu_cores())
+                      [lane.threads if lane.kind == 'cpu' else 0 for lane in lanes], cpu_cores(),
+                      sum(e['end'] - e['copied'] for e in alone) / len(alone))
     r._problem = (x, weights, reference, lanes)  # not a field: tensors stay out of the JSON
     return r
 
@@ -362,14 +368,3 @@ def broken_engine_check(experiment):
     except ResultMismatch as e:
         return True, str(e)
     return False, t('graph.broken_not_caught')
-
-
-def dag_graph(r):
-    """Exercise 5's DAG as a graph for draw_graph, one row per lane of the plan ('lane 0', 'lane 1') (13.3.3)."""
-    row = {label: f'lane {i}' for i, label in enumerate(r.lanes)}  # the step's lane names, the step's colours
-    lane_of = {name: row[label] for label, names in r.order.items() for name in names}
-    nodes = [{'id': t['name'], 'name': t['name'], 'stage': t['name'], 'kind': 'compute',
-              'lane': lane_of[t['name']], 'device': ''} for t in r.dag]
-    edges = [{'src': d, 'dst': t['name'], 'kind': 'data', 'shapes': [(r.n, r.n)], 'bytes': 0}
-             for t in r.dag for d in t['deps'] if d != 'x']
-    return {'nodes': nodes, 'edges': edges, 'devices': list(row.values())}

@@ -4,8 +4,8 @@ X -> Linear -> ReLU -> Linear -> squared loss, plain SGD. The backward pass is w
 (`H.T @ dY`, ...) instead of left to autograd so that every operation sits inside a named
 `stage`, which is how the recorded graph gets the boxes of the book's figure; `reference_step`
 checks it against autograd in float64. `lane_step` and `mlp_step` (the step that places it on two lanes, the
-Build-it's worked answer) are the single copies: the lesson shows their source (#@source), the recordings run them,
-and the grader (task.py) imports them from here.
+Build-it's worked answer) are the single copies: the lesson shows their source (#@source), so their docstrings are
+`#zh:` comments; the recordings run them and the grader (grading.mlp) imports them from here.
 """
 
 import torch
@@ -13,7 +13,6 @@ import torch
 from ..backends.torch_backend import run_on_lanes
 from ..errors import UsageError
 from ..i18n import t
-from ..timing import wait_for_lanes
 from .tracer import stage
 
 PARAM_NAMES = ('W1', 'b1', 'W2', 'b2')
@@ -35,7 +34,8 @@ def make_problem(batch=256, d_in=784, hidden=256, d_out=10, seed=0):
 
 
 def lane_step(i, params, X, y, n_total):
-    """Forward and backward of lane i's rows -> (loss, gradients), the loss divided by all n_total rows."""
+    # Forward and backward of lane i's rows -> (loss, gradients),  #zh: 执行路 i 的样本上的前向和反向传播，
+    # the loss divided by all n_total rows  #zh: 返回 (损失, 梯度)；损失除以全部 n_total 个样本
     W1, b1, W2, b2 = params['W1'], params['b1'], params['W2'], params['b2']
     with stage(i, 'fc1 fwd'):
         Z1 = X @ W1 + b1
@@ -57,7 +57,8 @@ def lane_step(i, params, X, y, n_total):
 
 
 def mlp_step(lanes, params, X, y, lr):
-    """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
+    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两条执行路
+    # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）-> CPU 上的新权重
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU  #zh: 权重在服务器（CPU）上
     halves = []
     for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
@@ -70,26 +71,6 @@ def mlp_step(lanes, params, X, y, lr):
     with stage(SERVER, 'grad copy'):  # every gradient to the server  #zh: 所有梯度传到服务器
         grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
     with stage(SERVER, 'sum'):  # waits for both lanes  #zh: 等待两条执行路
-        total = {k: grads[0][k] + grads[1][k] for k in params}
-    with stage(SERVER, 'update'):
-        return {k: params[k] - lr * total[k] for k in params}
-
-
-def mlp_step_in_turn(lanes, params, X, y, lr):
-    """The same step with the halves one after the other, each on its lane: right numbers, no overlap."""
-    server, n = params['W1'].device, X.shape[0]
-    halves = []
-    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'copy in'):
-            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
-            halves.append((w, Xi.to(lane.device(), copy=True), yi.to(lane.device(), copy=True)))
-    results = []
-    for i, (lane, h) in enumerate(zip(lanes, halves)):  # start lane 1 only once lane 0 has finished
-        results += run_on_lanes([lane], [lambda i=i, h=h: lane_step(i, *h, n)])
-        wait_for_lanes([lane])
-    with stage(SERVER, 'grad copy'):
-        grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
-    with stage(SERVER, 'sum'):
         total = {k: grads[0][k] + grads[1][k] for k in params}
     with stage(SERVER, 'update'):
         return {k: params[k] - lr * total[k] for k in params}

@@ -28,6 +28,7 @@ from . import halves, model
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
 from .runs import as_lanes, check_update, whole_device
 from .tracer import stage
+from .worked import wrong_version
 
 FORMAT = 1
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
@@ -145,7 +146,7 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
     reference, _ = reference_step(params, X, y, lr)
     one = _OneDevice(lanes[0], params, X, y)
     every = list(lanes) + [one.lane]
-    in_turn, split = _Split(model.mlp_step_in_turn, lanes), _Split(model.mlp_step, lanes)
+    in_turn, split = _Split(wrong_version('in_turn'), lanes), _Split(model.mlp_step, lanes)
     runs = {'one_device': (lambda: one(lr), one),
             'in_turn': (lambda: in_turn(params, X, y, lr), in_turn),
             'split': (lambda: split(params, X, y, lr), split)}
@@ -321,28 +322,14 @@ def pick_run(rec: dict, batch=None) -> dict:
     return runs[batch]
 
 
-def summary(run: dict) -> dict:
-    """The numbers a caption states, computed once from a run: medians, ratio, overlaps, wall-clock saving."""
-    med = {v: statistics.median(run['times'][v]) for v in VARIANTS}
-    split = [f for f in run['overlap']['split'] if f is not None]
-    rep = run['representative']
-    halves = run['halves']['split'][rep]
-    shorter = min(halves, key=halves.get) if halves else None
-    alone = [min(h.values()) for h in run['halves']['in_turn'] if len(h) == 2]
-    spans = _spans(run['events']['split'])  # the drawn repeat's halves
-    first = min(spans, key=lambda lane: spans[lane][0]) if len(spans) == 2 else None
-    gaps = [max(b[0] for b in sp.values()) - min(b[1] for b in sp.values())
-            for sp in run.get('spans', {}).get('in_turn', []) if len(sp) == 2]  # 'spans' is optional
-    return {'median': med, 'split_over_one': med['split'] / med['one_device'],
-            'overlap': run['overlap']['split'][rep], 'overlap_median': statistics.median(split) if split else None,
-            'overlap_min': min(split, default=None), 'overlap_max': max(split, default=None),
-            'overlap_in_turn': statistics.median([f for f in run['overlap']['in_turn'] if f is not None] or [0.0]),
-            'predicted_overlap': run['predicted_overlap'], 'shorter': shorter,
-            'halves': halves, 'saved': med['in_turn'] - med['split'],
-            'saved_predicted': statistics.median(alone) if alone else None,
-            'first': first, 'start_offset': abs(spans['lane 0'][0] - spans['lane 1'][0]) if first else None,
-            'in_turn_gap': statistics.median(gaps) if gaps else None,
-            'error': max(run['errors'].values()), 'tolerance': run['tolerance'], 'predicted_split': predict_split(run)}
+def halves_summary(run: dict) -> dict:
+    """Each half's median busy seconds together and one after the other ({lane: s}), and the median overlap."""
+    def busy(way):
+        every = [h for h in run['halves'][way] if len(h) == 2]
+        return {lane: statistics.median(h[lane] for h in every) for lane in sorted(every[0])} if every else {}
+    overlaps = [f for f in run['overlap']['split'] if f is not None]
+    return {'split': busy('split'), 'in_turn': busy('in_turn'),
+            'overlap': statistics.median(overlaps) if overlaps else None, 'predicted_overlap': run['predicted_overlap']}
 
 
 def to_frame(run: dict):
@@ -351,5 +338,9 @@ def to_frame(run: dict):
     df = Comparison({v: Measurement(v, run['times'][v]) for v in VARIANTS}).to_frame()
     df[t('graph.col_predicted')] = [predict_split(run) if v == 'split' else None for v in df.index]
     df[t('graph.col_error')] = [run['errors'].get(v) for v in df.index]
+    h = halves_summary(run)
+    for i in range(2):  # each half's median busy time, and how much of the shorter one the other covered
+        df[t('graph.col_half', i=i)] = [h.get(v, {}).get(f'lane {i}') for v in df.index]
+    df[t('graph.col_overlap')] = [h['overlap'] if v == 'split' else None for v in df.index]
     df.index = [t(f'graph.variant.{variant}') for variant in VARIANTS]  # the frame's rows, in this order
     return df

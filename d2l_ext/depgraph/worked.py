@@ -7,31 +7,30 @@ from __future__ import annotations
 
 import inspect
 
-from .model import mlp_step, mlp_step_in_turn
+from ..timing import wait_for_lanes
+from .model import mlp_step
 
-__all__ = ['CRASHES', 'HANGS', 'WRONG', 'WRONG_GPU', 'mlp_step', 'mlp_step_in_turn']
-
-# -- typical wrong versions (tests/test_task_mlp.py): each must fail for its reason -------------------
-
-def _as_submission(fn) -> str:
-    """A function's source renamed to mlp_step (a wrong version written as a function, e.g. the one in turn)."""
-    return inspect.getsource(fn).replace(f'def {fn.__name__}(', 'def mlp_step(', 1)
-
-
-_SOLUTION = _as_submission(mlp_step)
+_SOLUTION = inspect.getsource(mlp_step)
+_DOC = _SOLUTION.split('\n')[1].strip()  # the comment saying what the worked step does (two lines)
+_DOC2 = _SOLUTION.split('\n')[2].strip()
 
 
 def _changed(old: str, new: str, doc: str) -> str:
     """The worked solution with one line changed (so each wrong version differs from it in one place)."""
     assert old in _SOLUTION, old
-    source = _SOLUTION.replace(old, new, 1)
-    return source.replace(inspect.getdoc(mlp_step), doc, 1)
+    return _SOLUTION.replace(old, new, 1).replace(_DOC, f'# {doc}', 1).replace(f'    {_DOC2}\n', '', 1)
 
 
+_RUN = 'results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])'
 WRONG = {  # name: (the criterion it must fail, its source)
-    'in_turn': ('overlap', _as_submission(mlp_step_in_turn)),
+    'in_turn': ('overlap', _changed(_RUN, '\n    '.join([
+        'results = []',
+        'for i, h in enumerate(halves):  # lane 1 starts only once lane 0 has finished',
+        '    results += run_on_lanes([lanes[i]], [lambda i=i, h=h: lane_step(i, *h, n)])',
+        '    wait_for_lanes([lanes[i]])']),
+        'The halves one after the other, each on its lane: right numbers, no overlap.')),
     'main_thread': ('placement', _changed(
-        'results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])',
+        _RUN,
         'results = [lane_step(i, *h, n) for i, h in enumerate(halves)]',
         'Both halves in this thread, one after the other: right numbers, but not on the lanes.')),
     'half_means': ('correct', _changed(
@@ -98,6 +97,6 @@ def wrong_version(name: str):
     """One of the wrong versions above as a function, in the namespace of model.mlp_step (exercise 1)."""
     from . import model
     source = (WRONG.get(name) or WRONG_GPU[name])[1]
-    namespace = dict(vars(model))
+    namespace = dict(vars(model), wait_for_lanes=wait_for_lanes)
     exec(compile(source, f'<wrong version {name}>', 'exec'), namespace)  # noqa: S102 - our own source
     return namespace['mlp_step']

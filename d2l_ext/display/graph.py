@@ -29,10 +29,13 @@ ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own
 
 # -- names --------------------------------------------------------------------------------------------
 
-def lane_name(lane: str, plot: bool = False) -> str:
-    """A row id as a learner reads it: 'lane 0' -> 'lane 0' / '执行路 0', the server; any other id as itself."""
+def lane_name(lane: str, plot: bool = False, kinds=None) -> str:
+    """A row id as a learner reads it: 'lane 0' -> 'lane 0' / '执行路 0', or 'GPU' / 'CPU' where `kinds` (each lane's
+    kind, 'gpu' or 'cpu') differ; the server; any other id as itself."""
     say = style.plot_text if plot else t
     if lane.startswith('lane ') and lane[5:].isdigit():
+        if kinds and len(set(kinds)) > 1:
+            return say(f'graph.kind.{kinds[int(lane[5:])]}')
         return say('graph.lane', i=lane[5:])
     return say('graph.server') if lane == SERVER else lane
 
@@ -160,22 +163,37 @@ def _measurements(run: dict) -> dict:
     return {v: Measurement(v, run['times'][v]) for v in VARIANTS}
 
 
-def step_lines(run: dict, guess_ms=None) -> str:
-    """The guess line (together: guess, predicted, measured) and one verdict line: together vs one device."""
-    m = _measurements(run)
+def _run_and_kinds(rec: dict):
+    """(the run to show, each lane's kind) from a recording (record_step's), or (a run, None)."""
+    if 'runs' not in rec:
+        return rec, None
+    return recording.pick_run(rec), [lane['kind'] for lane in rec['lanes']]
+
+
+def step_lines(rec: dict, guess_ms=None) -> str:
+    """The guess line (together: guess, predicted, measured), the halves line that tests the prediction's two
+    assumptions (each half as fast together as alone; the shorter inside the longer) and one verdict line."""
+    run, kinds = _run_and_kinds(rec)
+    m, h = _measurements(run), recording.halves_summary(run)
     guess = None if guess_ms is None else float(guess_ms) / 1e3
-    return '\n'.join([verdict.guess(guess, recording.predict_split(run), m['split'].median, 'ms'),
+    lanes = ['lane 0', 'lane 1']
+    halves = t('graph.halves_line', a=lane_name(lanes[0], kinds=kinds), b=lane_name(lanes[1], kinds=kinds),
+               **{k: verdict.num(h[way].get(lane, float('nan')), 'ms')
+                  for k, way, lane in (('ta', 'split', lanes[0]), ('tb', 'split', lanes[1]),
+                                       ('ia', 'in_turn', lanes[0]), ('ib', 'in_turn', lanes[1]))},
+               overlap=verdict.num(h['overlap'] or 0.0, '%'), predicted=verdict.num(h['predicted_overlap'], '%'))
+    return '\n'.join([verdict.guess(guess, recording.predict_split(run), m['split'].median, 'ms'), halves,
                       verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
                                    m['one_device'], unit='ms')])
 
 
-def _timeline_events(run: dict) -> tuple[list[dict], dict, dict]:
+def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
     """The drawn (median) repeat of 'together' and of 'one device' as timeline events, each from its timer's start,
     with a grey bar per way from the timer's start to its end: time no box covers shows as grey alone.
 
     Returns the events, {row: role} and the legend's {role: text}.
     """
-    lane = [style.plot_text('graph.lane', i=i) for i in range(2)]
+    lane = [lane_name(f'lane {i}', True, kinds) for i in range(2)]
     server, one = style.plot_text('graph.server'), style.plot_text('graph.short.one_device')
     timer = {v: style.plot_text('graph.timer_row', way=style.plot_text(f'graph.short.{v}'))
              for v in ('split', 'one_device')}
@@ -195,20 +213,22 @@ def _timeline_events(run: dict) -> tuple[list[dict], dict, dict]:
     return events, rows, legend
 
 
-def draw_step(run: dict, guess_ms=None, title=None):
+def draw_step(rec: dict, guess_ms=None, title=None):
     """Every repeat of the three ways (together predicted, the learner's guess), above the median repeat's intervals.
 
     Both panels come from the same timed repeats: each grey timer bar ends at its way's median (the dot marked),
-    so the drawn intervals never contradict the dots.
+    so the drawn intervals never contradict the dots. `rec`: a recording (its lanes named GPU / CPU where they
+    differ) or one of its runs.
     """
     from matplotlib.patches import Patch
+    run, kinds = _run_and_kinds(rec)
     fig, (top, bottom) = style.figure(nrows=2, height=8.0)
     labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
     guess = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}
     plot_repeats(_measurements(run), ax=top, unit='ms', labels=labels,
                  predicted={'split': recording.predict_split(run)}, guess=guess,
                  title=style.plot_text('graph.title_repeats'))
-    events, rows, legend = _timeline_events(run)
+    events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     bottom.legend(handles=[Patch(color=style.color(role), label=text) for role, text in legend.items()],
                   loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
@@ -217,15 +237,15 @@ def draw_step(run: dict, guess_ms=None, title=None):
     return fig
 
 
-def show_step(run: dict, guess_ms=None, title=None):
+def show_step(rec: dict, guess_ms=None, title=None):
     """Print step_lines and return draw_step's figure (the cell's value)."""
-    print(step_lines(run, guess_ms))
-    return draw_step(run, guess_ms, title)
+    print(step_lines(rec, guess_ms))
+    return draw_step(rec, guess_ms, title)
 
 
-def details(run: dict):
-    """Every statistic of a timed run (medians, quartiles, every repeat, the prediction, errors), collapsed."""
-    return verdict.details(recording.to_frame(run))
+def details(rec: dict):
+    """Every statistic of a timed run (medians, quartiles, every repeat, the prediction, the halves), collapsed."""
+    return verdict.details(recording.to_frame(_run_and_kinds(rec)[0]))
 
 
 def recorded_title(rec: dict) -> str:
@@ -239,7 +259,7 @@ def show_recorded(rec: dict | None, guess_ms=None):
     if rec is None:
         print(t('graph.no_recording'))
         return None
-    return show_step(recording.pick_run(rec), guess_ms, recorded_title(rec))
+    return show_step(rec, guess_ms, recorded_title(rec))
 
 
 def recorded_text(rec: dict) -> str:
@@ -268,20 +288,28 @@ def draw_dag(dag, lanes, title='graph.title_dag'):
     return draw_graph(g, title=title, highlight=critical_path(_units(dag))[1])
 
 
-def dag_lines(ex) -> str:
-    """One verdict line: two lanes planned vs the fair baseline, one device with all its cores (one lane if absent)."""
-    planned = ex.measurements[DAG_VARIANTS[1]]
+def dag_lines(ex, guess_ms=None) -> str:
+    """The guess line (planned: guess, predicted, measured), a product's time in the traced plan beside alone (the
+    prediction's assumption) and one verdict line: planned vs one device with all its cores (else one lane)."""
+    planned, predicted = ex.measurements[DAG_VARIANTS[1]], ex.predicted_ms()
     if DAG_VARIANTS[2] in ex.measurements:
         base, name = ex.measurements[DAG_VARIANTS[2]], t('graph.dag_short.all_cores')
     else:
         base, name = ex.measurements[DAG_VARIANTS[0]], t('graph.dag_variant.0')
-    return verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')
+    lines = [verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[1]],
+                           planned.median, 'ms', name='my_guess_dag')]
+    per = ex.per_product()
+    if per:
+        lines.append(t('graph.dag_products', lanes=', '.join(
+            t('graph.dag_product', lane=lane_name(f'lane {i}'), took=verdict.num(took, 'ms'),
+              alone=verdict.num(alone, 'ms')) for i, (took, alone) in enumerate(per))))
+    return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
 
 
 def show_dag(ex, guess_ms=None):
     """Print dag_lines; every repeat of each way, the predictions (equal lanes: 12 or 21 products' worth; lanes of
     different speeds: from one product timed on each), the learner's guess."""
-    print(dag_lines(ex))
+    print(dag_lines(ex, guess_ms))
     labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
     return plot_repeats(ex.measurements, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,

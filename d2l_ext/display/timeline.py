@@ -84,28 +84,9 @@ def aggregate(events, max_bars: int = 200) -> tuple[list[dict], dict[str, int]]:
     return out, merged
 
 
-def back_to_back(events, row: str, fraction: float = THIN_FRACTION) -> bool:
-    """True when the row's events (two or more) follow each other with every gap below `fraction` of the run.
-
-    The run is from the first start to the last end over all rows; such bars touch when drawn, so a caption
-    says they are back to back (draw_timeline edges them so they stay countable).
-    """
-    events = list(events)
-    mine = sorted((e['start'], e['end']) for e in events if e['lane'] == row)
-    if len(mine) < 2:
-        return False
-    span = max(e['end'] for e in events) - min(e['start'] for e in events)
-    return all(b[0] - a[1] < fraction * span for a, b in zip(mine, mine[1:]))
-
-
 def text_ems(text: str) -> float:
     """A name's width in ems: a Chinese (wide or full-width) character is a whole em, any other about 0.62."""
     return sum(1.0 if unicodedata.east_asian_width(c) in 'WF' else 0.62 for c in text)
-
-
-def event_text(name: str) -> str:
-    """An event's id as drawn: a numbered product or copy in the plot language ('mm 3' -> 'product 3'), else itself."""
-    return event_texts(name)[0]
 
 
 def event_texts(name: str) -> list[str]:

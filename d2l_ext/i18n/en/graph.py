@@ -2,6 +2,8 @@
 MESSAGES = {
     'graph.lane': 'lane {i}',
     'graph.server': 'server (CPU)',
+    'graph.kind.gpu': 'GPU',
+    'graph.kind.cpu': 'CPU',
     'graph.lane_device': '{lane} ({device})',
     'graph.lane_is': '{lane}: {label}',
     'graph.lanes_line': 'the two lanes here: {lanes}',
@@ -29,6 +31,10 @@ MESSAGES = {
     'graph.dag_variant.2': 'one device (all cores)',
     'graph.dag_short.all_cores': 'one device (all cores)',
     'graph.dag_short.planned': 'two lanes planned',
+    'graph.halves_line': ('halves together: {a} {ta}, {b} {tb} (one after the other: {ia}, {ib}); '
+                          'overlap {overlap} (predicted {predicted})'),
+    'graph.dag_products': 'a product in the plan, traced: {lanes}',
+    'graph.dag_product': '{lane} {took} (alone {alone})',
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',
     'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
     'graph.legend_copy_box': 'copy',
@@ -53,6 +59,8 @@ MESSAGES = {
     'graph.what_dag_task': 'DAG task {name}',
     'graph.col_predicted': 'predicted (s)',
     'graph.col_error': 'relative error vs float64',
+    'graph.col_half': 'half {i} busy (s, median)',
+    'graph.col_overlap': 'overlap of the shorter half (median)',
     'graph.recorded.what_batch': 'batch size',
     'graph.err.dag_shape': 'need stages >= 1 and 1 to {most} arms of length >= 1; got {stages}, {arms}',
     'graph.err.no_lane': 'the plan gives no lane to {tasks}',

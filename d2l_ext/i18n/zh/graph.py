@@ -2,6 +2,8 @@
 MESSAGES = {
     'graph.lane': '执行路 {i}',
     'graph.server': '服务器（CPU）',
+    'graph.kind.gpu': 'GPU',
+    'graph.kind.cpu': 'CPU',
     'graph.lane_device': '{lane}（{device}）',
     'graph.lane_is': '{lane}：{label}',
     'graph.lanes_line': '这台机器上的两条执行路：{lanes}',
@@ -29,6 +31,10 @@ MESSAGES = {
     'graph.dag_variant.2': '一个设备（全部核心）',
     'graph.dag_short.all_cores': '一个设备（全部核心）',
     'graph.dag_short.planned': '两条执行路按计划',
+    'graph.halves_line': ('两半同时运行：{a} 用 {ta}，{b} 用 {tb}（先后运行：{ia}，{ib}）；'
+                          '重叠 {overlap}（预测 {predicted}）'),
+    'graph.dag_products': '记录的计划中的一次乘法：{lanes}',
+    'graph.dag_product': '{lane} 用 {took}（单独运行 {alone}）',
     'graph.dag_line': '串行 {serial}，计划 {planned}，关键路径 {path}（乘法次数）',
     'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
     'graph.legend_copy_box': '复制',
@@ -53,6 +59,8 @@ MESSAGES = {
     'graph.what_dag_task': '依赖图任务 {name}',
     'graph.col_predicted': '预测（秒）',
     'graph.col_error': '与 float64 结果的相对误差',
+    'graph.col_half': '一半 {i} 的忙碌时间（秒，中位数）',
+    'graph.col_overlap': '较短一半被重叠的比例（中位数）',
     'graph.recorded.what_batch': '批量大小',
     'graph.err.dag_shape': '需要 stages >= 1，以及 1 到 {most} 条长度 >= 1 的分支；得到的是 {stages}，{arms}',
     'graph.err.no_lane': '计划没有给 {tasks} 分配执行路',
