@@ -300,7 +300,7 @@ def dag_lines(ex, guess_ms=None) -> str:
                            planned.median, 'ms', name='my_guess_dag')]
     per = ex.per_product()
     if per:
-        lines.append(t('graph.dag_products', lanes=', '.join(
+        lines.append(t('graph.dag_products', lanes=t('graph.sep').join(
             t('graph.dag_product', lane=lane_name(f'lane {i}'), took=verdict.num(took, 'ms'),
               alone=verdict.num(alone, 'ms')) for i, (took, alone) in enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])

@@ -17,12 +17,12 @@
 #
 # Fig. 13.3.1 of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
 # minibatch through forward, loss and backward; the CPU (the *parameter server*) sums the gradients and updates the
-# weights. Here you write that step on this machine's two lanes, record its graph, then predict and measure its time.
+# weights. Here you write it on this machine's two lanes, record its graph, then predict and measure its time.
 
 # %% [markdown] lang="zh"
-# # 扩展：依赖图（《动手学深度学习》§12.3，图12.3.1）
+# # 扩展：依赖图（《动手学深度学习》§12.3，图 12.3.1）
 #
-# 书中的图12.3.1画出了一个两层多层感知机在一个 CPU 和两个 GPU 上的一个训练步：每个 GPU 在小批量的一半上完成前向传播、
+# 书中的图 12.3.1 画出了一个两层多层感知机在一个 CPU 和两个 GPU 上的一个训练步：每个 GPU 在小批量的一半上完成前向传播、
 # 损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。本节我们在这台机器的两条执行路上写出这个训练步，
 # 记录它的依赖图，用依赖图预测它的耗时，然后实测。
 
@@ -66,29 +66,28 @@ print(show.machine_line(lanes))
 #
 # 1. Give lane `i` half of the rows (`X.tensor_split(2)`, `y` alike) and a copy of the weights, on `lanes[i].device()`.
 # 2. Run `lane_step` for both halves **at once**: `run_on_lanes(lanes, jobs)` starts `jobs[i]()` on `lanes[i]` (a CPU
-#    lane in its own thread, a GPU lane's kernels queued) and returns their results.
+#    lane in its own thread) and returns their results.
 # 3. Move the gradients to the CPU, where `params` live, sum them there and return the new weights
 #    `params[k] - lr * total[k]`.
 #
-# The check runs four SGD steps and grades the updates (against float64), the placement and the halves' overlap, from
-# timestamps taken while your code ran.
+# The check runs four SGD steps and grades the updates against float64, the placement and the halves' overlap.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
 #
-# 为两条执行路写出图12.3.1中的训练步：哪个设备运行什么，数据在哪里移动。
+# 为两条执行路写出图 12.3.1 中的训练步：哪个设备运行什么，数据在哪里移动。
 #
 # 1. 把一半样本（`X.tensor_split(2)`，`y` 也一样）和一份权重副本交给执行路 `i`，放在 `lanes[i].device()` 上。
 # 2. **同时**在两半样本上运行 `lane_step`：`run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上启动 `jobs[i]()`（CPU 执行路在
-#    自己的线程中运行，GPU 执行路的 CUDA 内核排入队列），并返回它们的结果。
+#    自己的线程中运行），并返回它们的结果。
 # 3. 把梯度移到 `params` 所在的 CPU 上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
 #
-# 检查会运行四个随机梯度下降步，并评判：更新（与 float64 结果比较）、放置和两半的重叠（根据你的代码运行时记录的
-# 时间戳计算）。
+# 检查会运行四个随机梯度下降步，并评判：更新（与 float64 结果比较）、放置和两半的重叠。
 
 # %% tags=["nbval-ignore-output"]
 def mlp_step(lanes, params, X, y, lr):
-    """One SGD step, the minibatch split over two lanes (the book's two-GPU figure) -> new weights on the CPU."""
+    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两条执行路
+    # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）-> CPU 上的新权重
     # TODO: half of the rows and a copy of the weights on each lane's device  #zh: TODO：每条执行路的设备上放一半样本和一份权重副本
     # lane_step on both halves at once (run_on_lanes)  #zh: 在两半样本上同时运行 lane_step（run_on_lanes）
     # the gradients to the CPU, summed there; return params[k] - lr * total[k] for every k  #zh: 梯度移到 CPU 上求和；对每个 k 返回 params[k] - lr * total[k]
@@ -104,15 +103,13 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 # ## The graph, recorded from the worked step
 #
 # `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook seeing every operation: an edge joins A
-# to B when B reads a tensor A wrote; a copy is a dashed arrow labelled with the bytes it moves. The stage
-# `copy in` is the box *samples and weights in*.
+# to B when B reads a tensor A wrote; a copy is a dashed arrow labelled with the bytes it moves.
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
 # `record_step_graph` 在一个能看到每个操作的 PyTorch 钩子下运行一次参考实现 `mlp_step`：当 B 读取了 A 写入的
-# 张量时，就有一条从 A 到 B 的边；复制用虚线箭头表示，标有它传输的字节数。阶段 `copy in` 就是图中的
-# 方框“传入样本和权重”。
+# 张量时，就有一条从 A 到 B 的边；复制用虚线箭头表示，标有它传输的字节数。
 
 # %%
 graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box  #zh: 每个方框一个节点
@@ -123,16 +120,16 @@ show.draw_graph(graph)
 #
 # ## Predict, then measure
 #
-# The step is timed three ways, every update checked against float64: **one device** with the whole
+# The step is timed three ways, each checked against float64: **one device** with the whole
 # minibatch; **one after the other**, lane 1's half after lane 0's; **together**. The graph predicts
 # *together* from *one after the other*: only the two chains may now overlap, so the shorter half can hide inside the
 # longer one:
 #
 # $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
 #
-# each half's busy time from the same repeat. This assumes the halves run as fast together as alone, and free thread
-# starts and joins. On a CPU-only machine the lanes are two halves of one CPU's cores; beside a GPU, the CPU
-# lane is the long half.
+# each half's busy time from the same repeat. This assumes each half runs as fast together as alone, and the shorter
+# one entirely inside the longer (overlap 100%). On a CPU-only machine the two lanes split one CPU's cores; beside a
+# GPU, the CPU lane is the long half. Which could fail here? The second printed line measures both.
 
 # %% [markdown] lang="zh"
 # 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
@@ -147,27 +144,27 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半 0}, t_\textrm{一半 1}),$$
 #
-# 其中每一半的忙碌时间在同一次重复中测得。这个预测假定每一半与另一半同时运行时和单独运行时一样快，并且启动和等待
-# 两条执行路不花时间。在只有 CPU 的机器上，两条执行路是一个 CPU 的核心分成的两半；与 GPU 并列时，CPU 执行路是
-# 较长的那一半。
+# 其中每一半的忙碌时间在同一次重复中测得。这个预测假定每一半同时运行时和先后运行时一样快，并且较短的一半完全
+# 藏在较长的一半里（重叠 100%）。在只有 CPU 的机器上，两条执行路把一个 CPU 的核心分成两半；与 GPU 并列时，CPU
+# 执行路是较长的那一半。在这里哪个假定可能不成立？打印的第二行测量了这两个假定。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
 
-here = dg.record_step(lanes, repeats=21)['runs'][0]  # every repeat and interval of the three ways  #zh: 三种方式的每次重复和区间
+here = dg.record_step(lanes, repeats=21)  # every repeat and interval of the three ways  #zh: 三种方式的每次重复和区间
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# Below: the median repeat of *together* and of *one device*; each grey bar is its timer, start to end. Grey alone is
-# time in no box: starting and joining threads, waiting for devices. `show.details(here)` lists every statistic.
+# The lower panel: the median repeat of *together* and of *one device*; each grey bar is its timer, start to end, so
+# grey alone is time in no box. `show.details(here)` lists every statistic.
 #
 # ## Recorded on a GPU machine
 #
-# The same cell on an H200 machine; its lanes are two devices, the GPU and the CPU (15 threads).
+# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads).
 
 # %% [markdown] lang="zh"
-# 下图是“同时运行”与“一个设备”各自中位数那次重复的每个方框，灰条是它的计时，从开始到结束（即中位数）。只有灰条
-# 覆盖、不在任何方框里的时间，用于启动和等待线程、等待设备。`show.details(here)` 列出全部统计量。
+# 下面的图是“同时运行”与“一个设备”各自中位数那次重复的每个方框；灰条是它的计时，从开始到结束，所以只有灰色的
+# 地方是不在任何方框里的时间。`show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上录制的结果
 #
@@ -182,14 +179,13 @@ show.show_recorded(recorded)
 # ## Exercises
 #
 # **1. A server that does not wait.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
-# uses lane 0's gradients twice, as a server that read before lane 1's arrived would. Predict: does the recorded graph
-# change, and does the check catch it?
+# uses lane 0's gradients twice. Predict: does the recorded graph change, and does the check catch it?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1. 不等待的服务器**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
-# 用了两次，就像一个没等执行路 1 的梯度到达就去读取的服务器那样。先预测：记录下来的依赖图会变吗？检查能发现吗？
+# 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？
 
 # %% jupyter={"outputs_hidden": true}
 hasty = dg.wrong_version('lane0_twice')
@@ -212,17 +208,18 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# The GPU alone takes 0.982 ms for all 256 rows. Split, the step waits for its longest half: the CPU lane's forward
-# and backward outlast the whole one-device step; copies and the server come on top.
+# The GPU alone takes 0.982 ms for all 256 rows. Split, the step waits for its longest half: the CPU half (1.64 ms,
+# second line) outlasts the whole one-device step; copies and the server come on top.
 # </details>
 #
 # **3. When the prediction misses.** Where prediction and measurement differ, here or in the recording, which
-# assumption did the run break? Use the timelines.
+# assumption did the run break? Use the second line.
 #
 # <details><summary>Worked answer</summary>
 #
-# Lanes' *forward + backward* boxes that do not overlap ran one after the other; grey after the last box is the join.
-# The recording measured 3.20 ms, 10% below the 3.56 ms predicted.
+# The second line measures both: a half slower together, or an overlap below 100%, makes the step slower than
+# predicted. In the recording the CPU half ran faster together (1.64 ms; 1.86 ms one after the other), so the step
+# (3.20 ms) beat its prediction (3.56 ms).
 # </details>
 
 # %% [markdown] lang="zh"
@@ -236,16 +233,17 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 只用 GPU 处理全部 256 个样本需要 0.982 毫秒。拆分后，训练步要等最长的那一半：时间线上 CPU 执行路单是前向和
-# 反向传播就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
+# 只用 GPU 处理全部 256 个样本需要 0.982 毫秒。拆分后，训练步要等最长的那一半：CPU 的一半（1.64 毫秒，第二行）
+# 就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
 # </details>
 #
-# **3. 预测落空时**。在这里或录制结果中，预测与实测不同时，这次运行违背了预测的哪个假定？请借助时间线。
+# **3. 预测落空时**。在这里或录制结果中，预测与实测不同时，这次运行违背了预测的哪个假定？请借助第二行。
 #
 # <details><summary>参考答案</summary>
 #
-# 如果两条执行路的“前向 + 反向”方框没有重叠，两半就是先后运行的；最后一个方框之后的灰色是等待线程结束的时间。
-# 录制结果中实测 3.20 毫秒，比预测的 3.56 毫秒少 10%。
+# 第二行测量了这两个假定：某一半同时运行时比先后运行时慢，或者重叠不到 100%，训练步都会比预测慢。某一半同时
+# 运行时也可能更快：录制结果中 CPU 的一半同时运行用 1.64 毫秒，先后运行用 1.86 毫秒，所以训练步（3.20 毫秒）
+# 比预测（3.56 毫秒）快。
 # </details>
 
 # %% [markdown]
@@ -268,21 +266,24 @@ print(show.dag_line(dg.dag_model(dag, lanes)))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
-# Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched bar
-# predicts the plan (equal lanes: 12 of the one-lane run's 21 products' time); the line compares with one device
-# using all its cores.
+# Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The prediction
+# (hatched) assumes a product takes as long in the plan as alone: 12 of the one-lane run's 21 products' time. The
+# second line tests that; the last compares with one device using all its cores.
 
 # %% [markdown] lang="zh"
-# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。斜线条是对计划的预测
-# （两条执行路同样快时：一条执行路运行中 21 次乘法里 12 次的时间）。下面一行与公平的基准比较：一个设备用上全部核心。
+# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条）假定一次乘法在计划中
+# 和单独运行时一样长：即一条执行路运行中 21 次乘法里 12 次的时间。第二行检验这个假定；最后一行与公平的基准比较：
+# 一个设备用上全部核心。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
 
 ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=9)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
-caught, _ = dg.broken_engine_check(ex5)  # the same plan, with the waits left out  #zh: 同一个计划，但去掉了等待
-print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 show.show_dag(ex5, my_guess_dag)
+
+# %%
+caught, _ = dg.broken_engine_check(ex5)  # the same plan, with the waits left out: does the check catch it?  #zh: 同一个计划，但去掉了等待：检查能发现吗？
+print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
@@ -290,8 +291,8 @@ show.show_dag(ex5, my_guess_dag)
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. The 12 counts products at the one-lane
-# run's pace; a plan measured below that ran its products faster.
+# stage, plus the join: still 12. Then the lanes set the time. A product slower in the plan than alone (second line)
+# stretches all 12 by that ratio; the rest of a miss is time outside the products.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -300,8 +301,8 @@ show.show_dag(ex5, my_guess_dag)
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。这里的 12 按一条执行路运行中每次乘法的时长计：实测的计划若少于 12 次这样的乘法，说明它的乘法
-# 比那次运行中的快。
+# 而不是关键路径。若一次乘法在计划中比单独运行时慢（第二行），12 次乘法都按这个比例变长；其余的差距是乘法之外的
+# 时间。
 # </details>
 
 # %% [markdown]

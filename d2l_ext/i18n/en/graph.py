@@ -33,6 +33,7 @@ MESSAGES = {
     'graph.dag_short.planned': 'two lanes planned',
     'graph.halves_line': ('halves together: {a} {ta}, {b} {tb} (one after the other: {ia}, {ib}); '
                           'overlap {overlap} (predicted {predicted})'),
+    'graph.sep': ', ',  # between the items of one printed list
     'graph.dag_products': 'a product in the plan, traced: {lanes}',
     'graph.dag_product': '{lane} {took} (alone {alone})',
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',

@@ -29,10 +29,11 @@ MESSAGES = {
     'graph.dag_variant.0': '一条执行路，按顺序',
     'graph.dag_variant.1': '两条执行路，按计划',
     'graph.dag_variant.2': '一个设备（全部核心）',
-    'graph.dag_short.all_cores': '一个设备（全部核心）',
+    'graph.dag_short.all_cores': '用全部核心的一个设备',
     'graph.dag_short.planned': '两条执行路按计划',
     'graph.halves_line': ('两半同时运行：{a} 用 {ta}，{b} 用 {tb}（先后运行：{ia}，{ib}）；'
                           '重叠 {overlap}（预测 {predicted}）'),
+    'graph.sep': '，',  # between the items of one printed list
     'graph.dag_products': '记录的计划中的一次乘法：{lanes}',
     'graph.dag_product': '{lane} 用 {took}（单独运行 {alone}）',
     'graph.dag_line': '串行 {serial}，计划 {planned}，关键路径 {path}（乘法次数）',
