@@ -25,8 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # d2l_ext from thi
 def solutions() -> str:
     """One student's file: the worked solution of every task."""
     from d2l_ext.depgraph import worked
-    from d2l_ext.grading import allreduce, copy, lanes
-    parts = [inspect.getsource(lanes.run_together), inspect.getsource(copy.run_and_copy),
+    from d2l_ext.grading import allreduce, copy
+    from d2l_ext.parallel.together import run_together
+    parts = [inspect.getsource(run_together), inspect.getsource(copy.run_and_copy),
              inspect.getsource(worked.mlp_step)] + [inspect.getsource(fn) for fn in allreduce.SOLUTIONS.values()]
     return '\n\n'.join(parts)
 

@@ -43,6 +43,7 @@ while True:
 def tiny(tmp_path, monkeypatch):
     (tmp_path / 'd2l_tiny_task.py').write_text(TINY, encoding='utf-8')
     monkeypatch.setenv('PYTHONPATH', str(tmp_path))
+    monkeypatch.setenv('D2L_EXT_GRADING_WRITABLE', str(tmp_path))  # the learner's code writes its pids here
     monkeypatch.setitem(registry.TASKS, 'tiny', eval(ENTRY))  # noqa: S307 (the same text the subprocess runs)
     return tmp_path
 
@@ -97,7 +98,7 @@ def test_todo_crash_and_hang_have_their_status_and_exit_code(tiny, capsys, code,
     verdict = json.loads(out)
     assert verdict['status'] == status and got == EXIT_CODES[status] and verdict['criteria'][0]['key'] == key
     assert set(verdict) == {'command', 'task', 'status', 'criteria', 'seconds', 'budget_s', 'output', 'lines',
-                            'details'}
+                            'details', 'containment'}
     assert verdict['lines'][0] == 'not yet: tiny'
 
 

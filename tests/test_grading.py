@@ -42,6 +42,7 @@ def tiny(tmp_path, monkeypatch):
     """Registers the task 'tiny' (module written to tmp_path, found by the grading process through PYTHONPATH)."""
     (tmp_path / 'd2l_tiny_task.py').write_text(TINY, encoding='utf-8')
     monkeypatch.setenv('PYTHONPATH', str(tmp_path))
+    monkeypatch.setenv('D2L_EXT_GRADING_WRITABLE', str(tmp_path))  # the learner's code writes its pids here
     monkeypatch.setitem(registry.TASKS, 'tiny', registry.Entry('tiny', 'd2l_tiny_task:TASK', '0',
                                                                 {'add': 'add(a, b)'}, 'tiny.description'))
     return tmp_path
@@ -313,8 +314,7 @@ def test_check_bad_input_is_one_line_and_no_process(tiny, capsys):
         return a + b
     v = check('tiny', plus)
     assert v.status == 'bad_input' and v.criteria[0].key == 'grading.names'
-    assert capsys.readouterr().out == ('cannot grade tiny: tiny grades add; got plus: '
-                                       'pass the functions with these names\n')
+    assert capsys.readouterr().out == 'cannot grade tiny: tiny grades add; got plus\n'
     assert check('tiny', 'add').criteria[0].key == 'grading.not_function'
     made = {}
     exec('def add(a, b):\n    return a + b\n', made)  # no file holds this source
@@ -345,15 +345,16 @@ def test_a_notebook_cell_shows_the_drawn_lines_once(tiny):
 
 def test_a_skeleton_is_told_what_will_be_checked_with_the_tasks_own_thresholds():
     """The 'not yet' of a skeleton lists the checks; every threshold it states is the one the grader uses."""
-    modules = {'13.3.1-lanes': 'd2l_ext.grading.lanes', '13.3.2-copy': 'd2l_ext.grading.copy',
-               '13.3.3-mlp': 'd2l_ext.grading.mlp', '13.3.4-c-hooks': 'd2l_ext.grading.allreduce_launcher',
-               '13.3.4-d-buckets': 'd2l_ext.grading.allreduce_launcher'}
+    allreduce = ('d2l_ext.grading.allreduce', 'd2l_ext.grading.allreduce_overlap')  # 13.3.4's: wherever it is
+    modules = {'13.3.1-lanes': ('d2l_ext.grading.lanes',), '13.3.2-copy': ('d2l_ext.grading.copy',),
+               '13.3.3-mlp': ('d2l_ext.grading.mlp',), '13.3.4-c-hooks': allreduce, '13.3.4-d-buckets': allreduce}
     for task_id, e in registry.TASKS.items():
         assert e.checks_key, f'{task_id} does not say what it checks'
         stated = dict(e.checks).get('threshold')
         if task_id in modules:
             pytest.importorskip('torch')
-            assert stated == importlib.import_module(modules[task_id]).THRESHOLD, task_id
+            found = [vars(importlib.import_module(m)).get('THRESHOLD') for m in modules[task_id]]
+            assert stated == next(v for v in found if v is not None), task_id
         todo = Verdict(task_id, 'not_yet', [Criterion('runs', False, 'grading.todo', {'name': 'f'})])
         for lang in ('en', 'zh'):
             with using_language(lang):

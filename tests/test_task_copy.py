@@ -20,6 +20,7 @@ from d2l_ext.communication.core import copy_overlap, predicted_overlap
 from d2l_ext.grading import copy as T
 from d2l_ext.grading.core import load_submission
 from d2l_ext.i18n import catalogue
+from tests.wrong_versions import COPY_CRASHES, COPY_HANGS, COPY_WRONG_CPU, COPY_WRONG_GPU
 
 GPU = torch.cuda.is_available()
 LESSON = pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.2-Parallel-Computation-and-Communication.py'
@@ -35,15 +36,17 @@ def grade(source):
     return {c.id: c for c in T.TASK.grade(load_submission(T.TASK, source))}
 
 
-def test_worked_solution_passes_every_criterion():
+def test_worked_solution_passes_every_criterion_but_the_timing_is_only_measured():
+    """The overlap is a timing (benchmarks/ and tools/grade_tasks.py judge it): measured, not asserted to pass."""
     got = grade(inspect.getsource(T.run_and_copy))
     assert set(got) == {'runs', 'correct', 'safe', 'overlap'}
-    assert all(c.passed for c in got.values()), {k: (c.key, c.fields) for k, c in got.items()}
+    assert all(c.passed for c in got.values() if c.id != 'overlap'), {k: (c.key, c.fields) for k, c in got.items()}
+    assert got['overlap'].key.startswith('task.copy.overlap') and len(got['overlap'].fields['repeats']) == 3
     o = got['overlap'].fields
     assert 0 <= o['measured'] <= 1 and 0 < o['predicted'] <= 1 and o['threshold'] < o['predicted']
 
 
-WRONG = T.WRONG_GPU if GPU else T.WRONG_CPU
+WRONG = COPY_WRONG_GPU if GPU else COPY_WRONG_CPU
 
 
 @pytest.mark.parametrize('name', sorted(WRONG))
@@ -61,20 +64,20 @@ def test_skeleton_says_todo():
 
 
 def test_lesson_collapsed_cell_shows_exactly_the_worked_solution():
+    """The skeleton, then the package's worked solution filled in by the build (`#@source`)."""
     source = LESSON.read_text()
     defs = [n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == 'run_and_copy']
-    assert len(defs) == 2  # the skeleton, then the collapsed worked solution
-    assert ast.get_source_segment(source, defs[1]) == inspect.getsource(T.run_and_copy).rstrip('\n')
+    assert len(defs) == 1 and '#@source d2l_ext.communication.copying.run_and_copy' in source
+    assert T.run_and_copy.__module__ == 'd2l_ext.communication.copying'
     skeleton = ast.get_source_segment(source, defs[0])
     assert 'raise NotImplementedError' in skeleton and 'wait_event' not in skeleton and '.join()' not in skeleton
 
 
 def test_every_key_the_grader_uses_is_in_both_catalogues():
     literal = set(re.findall(r"'(task\.copy\.[a-z_]+)'", inspect.getsource(T)))
-    formatted = {f'task.copy.{k}_{kind}' for k in ('unsafe', 'no_intervals') for kind in ('cpu', 'gpu')}
-    assert len(literal) >= 8 and "f'task.copy.unsafe_{lane.kind}'" in inspect.getsource(T)
+    assert len(literal) >= 8
     for lang in ('en', 'zh'):
-        assert literal | formatted <= set(catalogue(lang)), lang
+        assert literal <= set(catalogue(lang)), lang
 
 
 # -- the GPU path's logic, with fakes ---------------------------------------------------------------
@@ -155,7 +158,8 @@ def test_settings_make_the_copy_a_large_share_on_a_cpu():
 # -- through the runner: a hang and a crash are reported, nothing is left running ---------------------
 
 # A hang is killed at the budget whatever it is: 8 s is enough to show it; a crash needs time to import first.
-@pytest.mark.parametrize('source, status, budget', [(T.HANGS, 'hung', 8), (T.CRASHES, 'crashed', 15)])
+@pytest.mark.slow  # over 5 s: a grading process started, PyTorch imported, a hang waited for
+@pytest.mark.parametrize('source, status, budget', [(COPY_HANGS, 'hung', 8), (COPY_CRASHES, 'crashed', 15)])
 def test_hanging_and_crashing_versions_go_through_the_runner(source, status, budget):
     from d2l_ext.grading import registry
     from d2l_ext.grading.runner import grade as run
@@ -166,55 +170,14 @@ def test_hanging_and_crashing_versions_go_through_the_runner(source, status, bud
     assert time.perf_counter() - start < 15 + 120 + 30
 
 
-def test_overlap_verdict_says_which_way_the_wall_clock_differs_from_the_busy_sum():
-    # reader: 'minus that sum -0.0021 s' read as a negative time; the sign is now a word, the number positive
-    from types import SimpleNamespace
-
-    from d2l_ext.i18n import t, using_language
-    events = [dict(role='compute', start=0.002 * i, end=0.002 * (i + 1)) for i in range(4)]
-    events += [dict(role='copy', start=0.002 * (i + 1), end=0.002 * (i + 1) + 0.001) for i in range(4)]
-    lane = SimpleNamespace(kind='cpu')
-    saved = T._overlap(dict(events=events, wall=0.009), lane)   # busy 0.008 + 0.004 = 0.012 s
-    more = T._overlap(dict(events=events, wall=0.015), lane)
-    assert saved.key == 'task.copy.overlap' and more.key == 'task.copy.overlap_more'
-    assert saved.fields['diff'] == pytest.approx(0.003) and more.fields['diff'] == pytest.approx(0.003)
-    with using_language('en'):
-        assert '0.0030 s less than the busy times added up' in t(saved.key, **saved.fields)
-        assert '0.0030 s more than that sum' in t(more.key, **more.fields)
-        assert '-0.' not in t(saved.key, **saved.fields)
-    with using_language('zh'):
-        assert '比二者的忙碌时间相加少 0.0030 秒' in t(saved.key, **saved.fields)
-        assert '比二者之和多 0.0030 秒' in t(more.key, **more.fields)
-
-
-def test_wall_below_the_busy_sum_is_busy_time_at_once_not_time_saved():
-    # reader (round 3): 'time saved by overlapping' was measured against the sum of the busy intervals, not against
-    # run then copy (which the lesson's own medians did not tell apart from overlapped)
-    from types import SimpleNamespace
-
-    from d2l_ext.i18n import t, using_language
-    events = [dict(role='compute', start=0.002 * i, end=0.002 * (i + 1)) for i in range(4)]
-    events += [dict(role='copy', start=0.002 * (i + 1), end=0.002 * (i + 1) + 0.001) for i in range(4)]
-    saved = T._overlap(dict(events=events, wall=0.009), SimpleNamespace(kind='cpu'))
-    with using_language('en'):
-        en = t(saved.key, **saved.fields)
-    with using_language('zh'):
-        zh = t(saved.key, **saved.fields)
-    assert 'time saved by overlapping' not in en and '重叠省下的时间' not in zh
-    assert 'a product and a copy were busy at once' in en and 'not time saved against run then copy' in en
-    assert '乘积和复制同时在忙' in zh and '不是与“先计算，后复制”相比省下的时间' in zh
-
-
-def test_the_busy_sum_and_the_gap_are_computed_from_the_numbers_as_printed():
+def test_overlap_line_gives_the_busy_sum_from_the_numbers_as_printed():
     # GPU-edition-like case: 0.0158 + 0.0051 printed as 0.0210 (raw sum rounded) broke the reader's addition
-    from types import SimpleNamespace
-
     from d2l_ext.i18n import t, using_language
     events = [dict(role='compute', start=0.0, end=0.01584), dict(role='copy', start=0.0, end=0.00514)]
-    got = T._overlap(dict(events=events, wall=0.01754), SimpleNamespace(kind='gpu'))
+    got = T._overlap([dict(events=events, wall=w) for w in (0.01754, 0.0176, 0.0175)])
     f = got.fields
-    assert (f['compute'], f['copy'], f['serial'], f['wall']) == (0.0158, 0.0051, 0.0209, 0.0175)
+    assert (f['compute'], f['copy'], f['serial'], f['wall'], f['repeats']) == (
+        0.0158, 0.0051, 0.0209, 0.0176, [0.01754, 0.0176, 0.0175])  # the median call's wall
     with using_language('en'):
-        assert 'added up 0.0209 s' in t(got.key, **f) and '0.0034 s less' in t(got.key, **f)
-    same = T._overlap(dict(events=events, wall=0.02091), SimpleNamespace(kind='gpu'))
-    assert same.key == 'task.copy.overlap_equal'
+        assert t(got.key, **f) == ('copies beside a product 100% of their busy time (model 0%); wall 0.0176 s; '
+                                   'busy: products 0.0158 + copies 0.0051 = 0.0209 s')

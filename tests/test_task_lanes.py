@@ -8,6 +8,8 @@ import pytest
 from d2l_ext.grading import lanes as task
 from d2l_ext.grading.core import load_submission
 from d2l_ext.i18n import catalogue, using_language
+from d2l_ext.parallel.together import run_together
+from tests.wrong_versions import LANES_CRASHES, LANES_HANGS, LANES_WRONG, LANES_WRONG_GPU
 
 LESSON = pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.1-Parallel-Computation-on-Devices.py'
 
@@ -20,17 +22,20 @@ def lanes_have_gpu():
     return any(lane.kind == 'gpu' for lane in task.graded_lanes())
 
 
-def test_worked_solution_passes_every_criterion():
-    verdict = grade(inspect.getsource(task.run_together))
+@pytest.mark.slow  # over 5 s on the 2-core machine under load
+def test_worked_solution_passes_every_criterion_but_the_timing_is_only_measured():
+    """The overlap is a timing (benchmarks/ and tools/grade_tasks.py judge it): measured, not asserted to pass."""
+    verdict = grade(inspect.getsource(run_together))
     assert set(verdict) == {'runs', 'correct', 'threads', 'safe', 'overlap'}
-    assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
+    assert all(c.passed for c in verdict.values() if c.id != 'overlap'), [(c.id, c.key) for c in verdict.values()]
+    assert verdict['overlap'].key == 'task.lanes.overlap' and len(verdict['overlap'].fields['repeats']) == 3
     o = verdict['overlap'].fields
     assert 0 <= o['measured'] <= 1 and o['predicted'] == task.PREDICTED and o['threshold'] == task.THRESHOLD
 
 
-@pytest.mark.parametrize('name', sorted(task.WRONG))
+@pytest.mark.parametrize('name', sorted(LANES_WRONG))
 def test_wrong_versions_fail_for_their_reason(name):
-    failing, source = task.WRONG[name]
+    failing, source = LANES_WRONG[name]
     if name == 'sequential' and all(lane.kind == 'gpu' for lane in task.graded_lanes()):
         pytest.skip('on GPU lanes only, a plain loop queues both lanes at once and they do overlap')
     verdict = grade(source)
@@ -40,14 +45,14 @@ def test_wrong_versions_fail_for_their_reason(name):
         assert verdict['runs'].passed
 
 
-@pytest.mark.parametrize('name', sorted(task.WRONG_GPU))
+@pytest.mark.parametrize('name', sorted(LANES_WRONG_GPU))
 def test_gpu_only_wrong_versions(name):
-    failing, source = task.WRONG_GPU[name]
+    failing, source = LANES_WRONG_GPU[name]
     verdict = grade(source)
     if lanes_have_gpu():
         assert not verdict[failing].passed and verdict[failing].key == 'task.lanes.unsafe_gpu'
     else:  # CPU lanes: PyTorch has computed everything before the threads end, so this version is right here
-        assert all(c.passed for c in verdict.values())
+        assert all(c.passed for c in verdict.values() if c.id != 'overlap')  # the overlap: a timing, not asserted
 
 
 def test_skeleton_reports_todo():
@@ -95,13 +100,14 @@ def test_lesson_shows_the_packaged_solution_collapsed():
     """The Build-it answer cell is the package's own runner, filled in by the build (`#@source`), collapsed."""
     source = LESSON.read_text()
     line = '#@source d2l_ext.parallel.together.run_together'
-    assert line in source and task.run_together.__module__.startswith('d2l_ext.')
+    assert line in source and run_together.__module__.startswith('d2l_ext.')
     header = source[:source.index(line)].rsplit('# %%', 1)[1].splitlines()[0]
     assert '"source_hidden": true' in header and '"outputs_hidden": true' in header
 
 
 # A hang is killed at the budget whatever it is: 8 s is enough to show it; a crash needs time to import first.
-@pytest.mark.parametrize('source, status, budget', [(task.HANGS, 'hung', 8), (task.CRASHES, 'crashed', 20)])
+@pytest.mark.slow  # over 5 s: a grading process started, PyTorch imported, a hang waited for
+@pytest.mark.parametrize('source, status, budget', [(LANES_HANGS, 'hung', 8), (LANES_CRASHES, 'crashed', 20)])
 def test_hanging_and_crashing_versions_are_reported_by_the_runner(source, status, budget):
     runner = pytest.importorskip('d2l_ext.grading.runner')
     verdict = runner.grade('13.3.1-lanes', source, budget_s=budget)

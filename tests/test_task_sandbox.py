@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from d2l_ext.grading import classroom, integrity, registry
+from d2l_ext.grading import classroom, integrity, registry, sandbox
 from d2l_ext.grading.cli import main as check_main
 from d2l_ext.grading.core import EXIT_CODES, STATUSES, Criterion, Verdict
 from d2l_ext.grading.runner import grade
@@ -100,6 +100,28 @@ def test_own_folder_clean_environment_no_home(tiny, monkeypatch):
     assert v.status == 'not_yet'  # overlap 10% < 50%
 
 
+@pytest.mark.skipif(not sandbox.landlock_abi() or sandbox.bwrap() is not None, reason='no Landlock here (or bwrap)')
+def test_writes_outside_its_folder_are_refused(tiny, tmp_path, monkeypatch, capsys):
+    """Landlock: the grader's folder, $HOME and a file elsewhere stay as they were; the learner's run says why."""
+    home, grader = tmp_path / 'home', tmp_path / 'grader'
+    home.mkdir()
+    grader.mkdir()
+    victim = grader / 'keep.txt'
+    victim.write_text('mine')
+    monkeypatch.chdir(grader)
+    monkeypatch.setenv('HOME', str(home))
+    for body in (f"open({str(grader / 'new.txt')!r}, 'w').write('x')", f"open({str(home / '.bashrc')!r}, 'w')",
+                 f'import os\nos.remove({str(victim)!r})'):
+        v = grade('tiny', learner(body=body + '\nreturn a + b'))
+        assert v.status == 'not_yet' and 'PermissionError' in v.criteria[0].fields['error'], v
+        from d2l_ext.display.grading import lines
+        assert sum('PermissionError' in line for line in lines(v)) == 1
+    assert sorted(p.name for p in grader.iterdir()) == ['keep.txt'] and not list(home.iterdir())
+    (tmp_path / 'x.py').write_text(learner(body=f"open({str(grader / 'x')!r}, 'w')"))
+    assert check_main(['tiny', str(tmp_path / 'x.py'), '--json']) == 1
+    assert json.loads(capsys.readouterr().out)['containment'] == 'landlock'
+
+
 def test_writing_a_result_to_the_pipe_is_never_passed(tiny):
     top = """
         import json, os
@@ -176,6 +198,28 @@ def test_cannot_measure_where_the_machine_cannot_show_it():
     drawn = lines(Verdict('13.3.1-lanes', status, judged))
     assert drawn[0].startswith('cannot measure here') and '1 core(s) free for 2' in drawn[-2]
     assert len(lines(Verdict('13.3.1-lanes', status, judged), compact=True)) <= 3
+
+
+def test_cannot_measure_where_repeats_spread_too_far():
+    """A faked timing: three repeats whose interquartile range is over measurable.SPREAD of their median."""
+    from d2l_ext.grading import measurable
+    assert measurable.spread([1.0, 1.0, 3.0]) == pytest.approx(1.0) and 1.0 > measurable.SPREAD
+    assert measurable.spread([1.0, 1.05, 1.1]) < measurable.SPREAD and measurable.spread([1.0, 9.0]) == 0.0
+    crit = [Criterion('runs', True, 'k'), Criterion('correct', True, 'k'), Criterion('safe', True, 'k'),
+            Criterion('overlap', True, 'k', {'measured': 0.9, 'predicted': 1.0, 'repeats': [0.2, 0.2, 0.6]})]
+    measurable.mark(crit, {'cores': 2, 'busy': 0.0})
+    assert crit[-1].key == 'grading.unmeasurable.spread' and crit[-1].fields['limit'] == measurable.SPREAD
+    assert integrity.judge('13.3.2-copy', crit)[0] == 'cannot_measure'
+    steady = [Criterion('overlap', True, 'k', {'measured': 0.9, 'repeats': [0.2, 0.21, 0.2]})]
+    assert measurable.mark(steady, {'cores': 2, 'busy': 0.0})[0].passed
+
+
+def test_a_spread_timing_is_cannot_measure_through_the_runner(tiny):
+    source = (tiny / 'd2l_tiny_sandbox.py').read_text().replace('threshold=THRESHOLD)', 'threshold=THRESHOLD, '
+                                                                 'repeats=[0.1, 0.1, 0.5])')
+    (tiny / 'd2l_tiny_sandbox.py').write_text(source)
+    v = grade('tiny', learner())
+    assert v.status == 'cannot_measure' and v.criteria[-1].fields.get('unmeasurable'), v
 
 
 def test_list_json_gives_each_tasks_criteria_and_scores(capsys):

@@ -35,7 +35,9 @@ def _lane_kinds() -> tuple[str, ...]:
 def cases() -> list[tuple[str, str, str, str, str]]:
     """(task id, label, source, expected, why skipped) for every source: expected is 'pass' or the criterion to fail."""
     from d2l_ext.depgraph import worked
-    from d2l_ext.grading import allreduce, copy, lanes
+    from d2l_ext.grading import allreduce, copy
+    from d2l_ext.parallel.together import run_together
+    from tests import wrong_versions  # 13.3.1's and 13.3.2's typical wrong versions (test data)
     kinds = _lane_kinds()
     has_gpu, all_gpu, first_gpu = 'gpu' in kinds, all(k == 'gpu' for k in kinds), kinds[:1] == ('gpu',)
     no_gpu = 'GPU-only wrong version: skipped here (no GPU lane on this machine)'
@@ -44,17 +46,17 @@ def cases() -> list[tuple[str, str, str, str, str]]:
     def add(task_id, label, source, expected, skip=''):
         out.append((task_id, label, source, expected, skip))
 
-    add('13.3.1-lanes', 'worked solution', inspect.getsource(lanes.run_together), PASS)
-    for name, (failing, source) in lanes.WRONG.items():
+    add('13.3.1-lanes', 'worked solution', inspect.getsource(run_together), PASS)
+    for name, (failing, source) in wrong_versions.LANES_WRONG.items():
         skip = 'skipped: on GPU lanes only, a plain loop queues both lanes at once and they do overlap'
         add('13.3.1-lanes', name, source, failing, skip if name == 'sequential' and all_gpu else '')
-    for name, (failing, source) in lanes.WRONG_GPU.items():
+    for name, (failing, source) in wrong_versions.LANES_WRONG_GPU.items():
         add('13.3.1-lanes', f'{name} (GPU)', source, failing, '' if has_gpu else no_gpu)
     add('13.3.2-copy', 'worked solution', inspect.getsource(copy.run_and_copy), PASS)
-    for name, (failing, source) in copy.WRONG_CPU.items():
+    for name, (failing, source) in wrong_versions.COPY_WRONG_CPU.items():
         add('13.3.2-copy', name, source, failing,
             'CPU-only wrong version: skipped here (the task copies from a GPU on this machine)' if has_gpu else '')
-    for name, (failing, source) in copy.WRONG_GPU.items():
+    for name, (failing, source) in wrong_versions.COPY_WRONG_GPU.items():
         add('13.3.2-copy', f'{name} (GPU)', source, failing, '' if has_gpu else no_gpu)
     add('13.3.3-mlp', 'worked solution', inspect.getsource(worked.mlp_step), PASS)
     for name, (failing, source) in worked.WRONG.items():

@@ -21,27 +21,43 @@ MARKS = {True: '✓', False: '✗'}
 UNMEASURED = '–'  # a criterion this machine cannot show, or one not judged because an earlier one failed
 # A criterion's short line names it; these ids have a label of their own (grading.label.<id>)
 LABELS = ('runs', 'correct', 'threads', 'safe', 'overlap', 'placement', 'calls', 'buckets', 'integrity')
-# What to change, one line each (grading.fix.<key>): the failures a grader reports. Others repeat their own sentence.
-FIXES = (
-    'task.lanes.calls', 'task.lanes.count', 'task.lanes.not_results', 'task.lanes.order', 'task.lanes.wrong',
-    'task.lanes.unsafe_cpu', 'task.lanes.unsafe_gpu', 'task.lanes.unsafe_value', 'task.lanes.unfinished',
-    'task.lanes.overlap', 'task.lanes.threads',
-    'task.copy.count', 'task.copy.not_buffer', 'task.copy.wrong', 'task.copy.unsafe_gpu', 'task.copy.unsafe_cpu',
-    'task.copy.no_intervals_gpu', 'task.copy.no_intervals_cpu', 'task.copy.overlap', 'task.copy.overlap_equal',
-    'task.copy.overlap_more',
-    'task.mlp.not_weights', 'task.mlp.shape', 'task.mlp.wrong', 'task.mlp.calls', 'task.mlp.rows',
-    'task.mlp.device', 'task.mlp.threads', 'task.mlp.same_thread', 'task.mlp.result_device',
-    'task.mlp.server_device', 'task.mlp.no_halves', 'task.mlp.overlap',
-    'task.allreduce.wrong', 'task.allreduce.wrong_buckets', 'task.allreduce.wrong_tied',
-    'task.allreduce.wrong_frozen', 'task.allreduce.wrong_sum', 'task.allreduce.wrong_local',
-    'task.allreduce.unsafe', 'task.allreduce.unwaited', 'task.allreduce.leftover_hooks',
-    'task.allreduce.calls_wrong', 'task.allreduce.buckets_wrong', 'task.allreduce.overlap_after',
-    'task.allreduce.overlap_blocking', 'task.allreduce.overlap_low', 'task.allreduce.overlap',
-    'task.allreduce.overlap_slow', 'task.allreduce.waited', 'task.allreduce.no_allreduce',
-    'task.allreduce.none_grad',
-    'grading.correct', 'grading.raised', 'grading.raised_at', 'grading.hung', 'grading.killed', 'grading.out_of_memory',
-    'grading.crashed_code', 'grading.worked_solution', 'grading.tampered', 'grading.forged',
-)
+# What to change, one line each: a criterion's key -> its fix (grading.fix.<fix>). Others repeat their own sentence.
+FIXES = {
+    'lanes.calls': ('task.lanes.calls',),
+    'lanes.results': ('task.lanes.count', 'task.lanes.not_results', 'task.lanes.order', 'task.lanes.wrong'),
+    'lanes.wait': ('task.lanes.unsafe_cpu', 'task.lanes.unsafe_gpu', 'task.lanes.unsafe_value',
+                   'task.lanes.unfinished'),
+    'lanes.overlap': ('task.lanes.overlap',),
+    'lanes.threads': ('task.lanes.threads',),
+    'copy.buffers': ('task.copy.count', 'task.copy.not_buffer', 'task.copy.wrong', 'task.copy.no_intervals'),
+    'copy.wait': ('task.copy.unsafe',),
+    'copy.overlap': ('task.copy.overlap',),
+    'mlp.weights': ('task.mlp.not_weights', 'task.mlp.shape', 'task.mlp.result_device'),
+    'mlp.wrong': ('task.mlp.wrong',),
+    'mlp.halves': ('task.mlp.calls', 'task.mlp.rows', 'task.mlp.no_halves'),
+    'mlp.lanes': ('task.mlp.device', 'task.mlp.threads', 'task.mlp.same_thread'),
+    'mlp.server': ('task.mlp.server_device',),
+    'mlp.overlap': ('task.mlp.overlap',),
+    'allreduce.wrong': ('task.allreduce.wrong', 'task.allreduce.wrong_buckets', 'task.allreduce.wrong_local'),
+    'allreduce.tied': ('task.allreduce.wrong_tied',),
+    'allreduce.frozen': ('task.allreduce.wrong_frozen', 'task.allreduce.none_grad'),
+    'allreduce.sum': ('task.allreduce.wrong_sum',),
+    'allreduce.wait': ('task.allreduce.unsafe', 'task.allreduce.unwaited'),
+    'allreduce.leftover_hooks': ('task.allreduce.leftover_hooks',),
+    'allreduce.flat': ('task.allreduce.calls_wrong',),
+    'allreduce.buckets': ('task.allreduce.buckets_wrong',),
+    'allreduce.overlap': ('task.allreduce.overlap_after', 'task.allreduce.overlap_blocking',
+                          'task.allreduce.overlap_low', 'task.allreduce.overlap', 'task.allreduce.overlap_slow'),
+    'allreduce.same_calls': ('task.allreduce.waited',),
+    'allreduce.none': ('task.allreduce.no_allreduce',),
+    'correct': ('grading.correct',),
+    'raised': ('grading.raised',),
+    'raised_at': ('grading.raised_at',),
+    'hung': ('grading.hung',),
+    'memory': ('grading.killed', 'grading.out_of_memory'),
+    'exit': ('grading.crashed_code',),
+    'own_code': ('grading.worked_solution', 'grading.tampered', 'grading.forged'),
+}
 WORDS = 20  # a drawn line's most words (issue 32)
 
 
@@ -102,9 +118,9 @@ def criterion_line(c) -> str:
 
 def fix_line(c) -> str:
     """What to change for an unmet criterion, in at most 20 words (its own sentence when none is written)."""
-    for key in FIXES:
-        if c.key == key:
-            return _short(t('grading.change', fix=message(f'grading.fix.{key}', c.fields)))
+    for fix in FIXES:
+        if c.key in FIXES[fix]:
+            return _short(t('grading.change', fix=message(f'grading.fix.{fix}', c.fields)))
     if c.id == 'runs' or c.key == 'grading.todo':
         return ''  # its line says it already
     return _short(t('grading.change', fix=message(c.key, c.fields)))

@@ -28,8 +28,9 @@ _Parser = OneLineParser  # one line, exit 2 (argparse would print the whole usag
 def _epilog() -> str:
     from .sandbox import limits, sandbox_name
     lim = limits()
-    how = ('bubblewrap (the rest of the file system read-only, own process namespace)'
-           if sandbox_name() == 'bubblewrap' else 'the keeper only (no working bwrap: the file system stays writable)')
+    how = {'bubblewrap': 'bubblewrap (the rest of the file system read-only, own process namespace)',
+           'landlock': 'Landlock (writes only in its folder, /dev/shm and to devices; reads everywhere)',
+           'keeper': 'the keeper only (no bwrap, no Landlock: the file system stays writable)'}[sandbox_name()]
     return (f"exit codes: {', '.join(f'{c} {s}' for s, c in EXIT_CODES.items())}. Each submission runs in its own "
             f"temporary folder with a clean environment, as its own process group under a subreaper; limits: "
             f"memory {lim['memory_mb']:.0f} MB (resident, whole tree), files {lim['file_mb']:.0f} MB, output "
@@ -130,7 +131,9 @@ def run(args) -> int:
     if args.format == 'gradescope' and verdict.status != 'bad_input':
         _write_gradescope([verdict], args.out)
     if args.json:
-        print(json.dumps({'command': 'check', **asdict(verdict), 'lines': drawn, 'details': details(verdict)},
+        from .sandbox import sandbox_name
+        print(json.dumps({'command': 'check', **asdict(verdict), 'lines': drawn, 'details': details(verdict),
+                          'containment': sandbox_name()},
                          ensure_ascii=False, indent=1, default=str))
     elif verdict.status == 'bad_input':
         print(t('grading.cli_error', message=drawn[0]), file=sys.stderr)

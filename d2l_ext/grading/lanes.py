@@ -15,12 +15,12 @@ import torch
 
 from ..depgraph.halves import gpu_zero  # GPU event times on the host clock: the instrumentation 13.3.3 shares
 from ..overlap import busy, overlap_fraction, union
-from ..parallel.together import run_together  # the worked solution: the one lane runner, the lesson's cell
-from .core import Task, criterion, is_out_of_memory, with_lines
+from .core import Task, criterion, is_out_of_memory
 
 KINDS = ('cpu', 'gpu')  # lane kinds: the keys task.lanes.unsafe_<kind>
 SIZE = {'cpu': 512, 'gpu': 4000}  # matrix size per lane kind
 ITERS = {'cpu': 40, 'gpu': 50}  # products per lane (a CPU lane: per thread): ~0.13 s on one 2-core CPU thread
+RUNS = 4  # calls of the learner's function: a warm-up, then three timed (their spread: measurable.SPREAD)
 THRESHOLD = 0.5  # the shorter lane must have run at least half of its busy time beside the other
 PREDICTED = 1.0  # lanes started together: the shorter one runs its whole busy time inside the longer one's
 SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the budget must hold on a busy old laptop)
@@ -189,7 +189,7 @@ def grade(submission) -> list:
     calibrate(works)  # the grader's own runs, before the learner's function is called
     runs = []
     try:
-        for _ in range(2):  # the first call also warms up threads and libraries; overlap from the second
+        for _ in range(RUNS):  # the first call also warms up threads and libraries; overlap from the others
             runs.append(_one_run(fn, lanes, works))
     except NotImplementedError:
         return [criterion('runs', False, 'grading.todo')]
@@ -211,7 +211,7 @@ def grade(submission) -> list:
         out.append(criterion('correct', True, 'task.lanes.correct', error=err, tolerance=tolerance()))
     out.append(_threads(runs, works))
     out.append(_safety(runs, lanes, works, correct=problem is None))
-    out.append(_overlap(runs[-1]))
+    out.append(_overlap(runs[1:]))
     return out
 
 
@@ -235,15 +235,17 @@ def _safety(runs, lanes, works, correct: bool):
     return criterion('safe', correct, 'task.lanes.safe' if correct else 'task.lanes.safe_unknown')
 
 
-def _overlap(run):
-    """The interval overlap of the graded call, beside the prediction and the wall-clock times."""
-    if run['intervals'] is None:
+def _overlap(runs):
+    """The median call's interval overlap (its wall-clock times beside), the prediction, every call's wall clock."""
+    if any(r['intervals'] is None for r in runs):
         return criterion('overlap', False, 'task.lanes.unfinished', seconds=wait_s())
+    runs = sorted(runs, key=lambda r: lane_overlap(r['intervals']) or 0.0)
+    run = runs[len(runs) // 2]
     measured = lane_overlap(run['intervals'])
     lane_busy = [b - a for a, b in run['intervals']]
     return criterion('overlap', measured is not None and measured >= THRESHOLD, 'task.lanes.overlap',
                      measured=measured or 0.0, predicted=PREDICTED, threshold=THRESHOLD, wall=run['wall'],
-                     serial=sum(lane_busy), longest=max(lane_busy))
+                     serial=sum(lane_busy), longest=max(lane_busy), repeats=[r['wall'] for r in runs])
 
 
 def lane_slow_s() -> float:
@@ -257,8 +259,8 @@ def wait_s() -> float:
 
 
 def budget_s() -> float:
-    """Seconds grading may take: two calls of every lane one after the other (or left running), and start-up."""
-    return 60.0 + 2 * (2 * lane_slow_s() + wait_s())  # start-up, imports and references; 2 calls
+    """Seconds grading may take: RUNS calls of every lane one after the other (or left running), and start-up."""
+    return 60.0 + RUNS * (2 * lane_slow_s() + wait_s())
 
 
 def namespace() -> dict:
@@ -276,60 +278,3 @@ TASK = Task(
     budget_s=budget_s,
     namespace=namespace,
 )
-
-
-# -- typical wrong versions (tests/test_task_lanes.py): each must fail for its reason -----------------
-
-WRONG = {
-    'sequential': ('overlap', '''
-def run_together(lanes, works):
-    """One lane after the other: correct and safe, but the lanes never run at the same time."""
-    results = [work() for work in works]
-    for lane in lanes:
-        if lane.kind == 'gpu':
-            torch.cuda.synchronize(lane.index)
-    return results
-'''),
-    'no_join': ('safe', '''
-def run_together(lanes, works):
-    """Threads started but never joined: returns while the lanes still run."""
-    results = [None] * len(lanes)
-    def go(i):
-        if lanes[i].kind == 'cpu':
-            torch.set_num_threads(lanes[i].threads)
-        results[i] = works[i]()
-    for i in range(len(lanes)):
-        threading.Thread(target=go, args=(i,)).start()
-    return results
-'''),
-    'wrong_order': ('correct', '''
-def run_together(lanes, works):
-    """Results gathered as the threads finish, not in the order of lanes."""
-    with ThreadPoolExecutor(len(lanes)) as pool:
-        futures = [pool.submit(work) for work in works]
-        results = [f.result() for f in futures]
-    return results[::-1]
-'''),
-    # the worked solution (parallel.together.run_together) with one line dropped: no lane gets its share of the cores
-    'no_threads': ('threads', with_lines(run_together, ('torch.set_num_threads(lane.threads)', ''))),
-    'raises': ('runs', '''
-def run_together(lanes, works):
-    """Crashes inside the learner's own code (an ordinary exception)."""
-    raise RuntimeError('lane setup failed')
-'''),
-}
-WRONG_GPU = {  # wrong only where a lane queues its work: on CPU lanes there is nothing left to wait for
-    # the worked solution with no GPU waited for: CPU threads joined, GPU work still queued at return
-    'no_synchronize': ('safe', with_lines(run_together, ('torch.cuda.synchronize(lane.index)', 'pass'))),
-}
-HANGS = '''
-def run_together(lanes, works):
-    """Waits for something that never happens."""
-    threading.Event().wait()
-'''
-CRASHES = '''
-def run_together(lanes, works):
-    """Takes the whole process down, as a segfault in an extension would."""
-    import os
-    os._exit(3)
-'''

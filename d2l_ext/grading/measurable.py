@@ -2,7 +2,8 @@
 
 A criterion that times the learner's code (overlap) is graded only where the machine can show it: at
 least CORES_NEEDED cores this process may use (two lanes, or two processes, each need one), and other
-programs using at most LOAD_SHARE of those cores while grading starts. Otherwise the criterion is
+programs using at most LOAD_SHARE of those cores while grading starts, and the criterion's repeated runs
+(their wall-clock seconds in its field 'repeats') spread at most SPREAD. Otherwise the criterion is
 'cannot measure here' (status cannot_measure, exit code 3), never passed or failed on a machine that
 cannot tell.
 """
@@ -13,7 +14,18 @@ import time
 
 CORES_NEEDED = 2  # two lanes (13.3.1-13.3.3) or two gloo processes (13.3.4), one core each at least
 LOAD_SHARE = 0.5  # other programs may use at most this share of the cores (D2L_EXT_GRADING_LOAD_SHARE)
+SPREAD = 0.5  # at most this interquartile range of the repeats' wall clocks over their median (D2L_EXT_GRADING_SPREAD)
 SAMPLE_S = 0.3
+
+
+def spread(values) -> float:
+    """The interquartile range of `values` over their median (0 for fewer than 3 values, or a median of 0)."""
+    import statistics
+    values = [float(v) for v in values]
+    if len(values) < 3 or statistics.median(values) <= 0:
+        return 0.0
+    q1, _, q3 = statistics.quantiles(values, n=4, method='inclusive')
+    return (q3 - q1) / statistics.median(values)
 
 
 def _jiffies(cpus) -> tuple[int, int]:
@@ -61,12 +73,16 @@ def reason(machine: dict, needed: int = CORES_NEEDED) -> tuple[str, dict] | None
 
 
 def mark(criteria: list, machine: dict, needed: int = CORES_NEEDED) -> list:
-    """The criteria with every timed one marked unmeasurable (its numbers kept) where `reason` gives one."""
-    why = reason(machine, needed)
-    if why is None:
-        return criteria
+    """The criteria with every timed one marked unmeasurable (its numbers kept) where `reason` gives one, or where
+    its repeats spread over SPREAD."""
+    bound = float(os.environ.get('D2L_EXT_GRADING_SPREAD', SPREAD))
     for c in criteria:
-        if c.id == 'overlap' and not c.fields.get('info'):
+        if c.id != 'overlap' or c.fields.get('info'):
+            continue
+        found = spread(c.fields.get('repeats') or ())
+        why = reason(machine, needed) or (
+            ('grading.unmeasurable.spread', {'spread': found, 'limit': bound}) if found > bound else None)
+        if why is not None:
             c.key, c.passed = why[0], False
             c.fields.update(why[1], unmeasurable=True)
     return criteria

@@ -11,7 +11,6 @@ so placement and overlap are judged from the learner's own run, never from a wal
 """
 from __future__ import annotations
 
-import inspect
 import statistics
 import threading
 import time
@@ -24,9 +23,8 @@ from ..depgraph import model
 from ..depgraph.halves import INSIDE, PREDICTED, LaneRecorder, gpu_zero, half_overlap
 from ..depgraph.model import PARAM_NAMES, SERVER, lane_step
 from ..depgraph.tracer import stage
-from ..depgraph.worked import WRONG, WRONG_GPU
 from ..timing import wait_for_lanes
-from .core import Task, call_learner, criterion, load_submission
+from .core import Task, call_learner, criterion
 
 STEPS = 4  # the first also warms up threads and libraries: placement and overlap from the other three
 BATCH = 1024  # rows per graded step: each half long enough (~30 ms on one busy core) that a thread woken a few ms late
@@ -75,20 +73,6 @@ def recorded_step(fn, lanes, params, X, y, lr, watch_server=False) -> dict:
     intervals = rec.intervals(zero) if ok else []
     return {'ok': ok, 'out': out, 'calls': rec.calls, 'intervals': intervals, 'wall': wall,
             'server': sorted(ops.devices) if ops is not None else []}
-
-
-def wrong_version(name: str):
-    """One of the typical wrong versions below as a function (exercise 1 runs 'lane0_twice' without showing it)."""
-    source = (WRONG.get(name) or WRONG_GPU[name])[1]
-    return load_submission(TASK, source).functions['mlp_step']
-
-
-def fresh(fn):
-    """The function re-made from its source in the task's namespace, so recording never touches its module."""
-    source = inspect.getsource(fn)
-    if fn.__name__ != 'mlp_step':
-        source = source.replace(f'def {fn.__name__}(', 'def mlp_step(', 1)
-    return load_submission(TASK, source).functions['mlp_step']
 
 
 # -- the grader ------------------------------------------------------------------------------------
@@ -222,7 +206,8 @@ def _overlap(runs, batch=BATCH):
                      median=statistics.median(fractions), steps=len(fractions),
                      threshold=THRESHOLD, wall=statistics.median(r['wall'] for r in runs) * 1e3,
                      serial=statistics.median(sum(h) for h in halves) * 1e3,
-                     longest=statistics.median(max(h) for h in halves) * 1e3, batch=batch, warmup=1)
+                     longest=statistics.median(max(h) for h in halves) * 1e3, batch=batch, warmup=1,
+                     repeats=[r['wall'] for r in runs])
 
 
 def step_slow_s() -> float:

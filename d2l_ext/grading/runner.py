@@ -143,7 +143,7 @@ def _start(request: dict, expect: int) -> tuple:
     with tempfile.TemporaryDirectory(prefix='d2l_ext-grading-') as folder:
         read, write = os.pipe()
         out_read, out_write = os.pipe()
-        message = {**request, 'nonce': nonce, 'result_fd': write, 'limits': lim,
+        message = {**request, 'nonce': nonce, 'result_fd': write, 'limits': lim, 'folder': folder,
                    'bound_s': STARTUP_S + (request['budget_s'] or 600.0) * len(request.get('batch') or [0])}
         proc = None
         try:
