@@ -62,10 +62,9 @@ def fake_run(halves=((0.0, 2e-3), (1e-3, 4e-3)), times=None, repeats=3):
     times = times or {'one_device': [1e-3] * repeats, 'in_turn': [6e-3] * repeats, 'split': [4.5e-3] * repeats}
     return {'batch': 256, 'repeats': repeats, 'warmup': 1, 'times': times,
             'errors': {v: 1e-7 for v in recording.VARIANTS}, 'tolerance': 1e-4,
-            'halves': {'in_turn': [recording._halves(turn)] * repeats, 'split': [recording._halves(split)] * repeats},
-            'spans': {'in_turn': [recording._spans(turn)] * repeats, 'split': [recording._spans(split)] * repeats},
-            'overlap': {'in_turn': [recording._overlap(turn)] * repeats,
-                        'split': [recording._overlap(split)] * repeats},
+            **{key: {'in_turn': [recording.half_stats(turn)[k]] * repeats,
+                     'split': [recording.half_stats(split)[k]] * repeats}
+               for k, key in enumerate(('halves', 'spans', 'overlap'))},
             'predicted_overlap': 1.0, 'representative': 0,
             'events': {'one_device': one, 'in_turn': turn, 'split': split}}
 
@@ -166,9 +165,11 @@ def test_the_stage_that_hands_each_lane_its_weights_and_rows_is_named_in_both_la
 
 
 def test_record_dag_is_json_ready_on_cpu_lanes():
+    from d2l_ext.depgraph import DAG_VARIANTS
     d = json.loads(json.dumps(recording.record_dag(recording.as_lanes(['cpu', 'cpu']), repeats=1)))
-    assert d['tasks'] == 21 and sum(d['counts']) == 21 and d['forced'] == [] and d['predicted'] is None
-    assert set(d['times']) == set(recording.DAG_IDS) and all(len(v) == 1 for v in d['times'].values())
+    assert len(d['dag']) == 21 and sum(map(len, d['order'].values())) == 21 and d['forced'] == []
+    assert d['speeds'] is None and d['model']['planned'] == 12 and len(d['trace']) == 21 and d['alone'] > 0
+    assert set(d['measurements']) == set(DAG_VARIANTS) and all(len(m['times']) == 1 for m in d['measurements'].values())
 
 
 # -- the prediction: together from one after the other ---------------------------------------------

@@ -1,9 +1,5 @@
-"""Exercise 5 of 13.3: a DAG of matrix products with more complex dependencies, run on two lanes.
-
-A planner (schedule.list_schedule) says which lane runs which task; an engine (run_dag) runs the
-plan, each lane waiting for the tasks it reads; every result is checked against the same DAG
-computed in float64. The plan always gives both lanes work (the exercise is about two devices).
-"""
+"""Exercise 5 of 13.3: a DAG of matrix products planned (schedule.list_schedule) and run on two lanes by an engine
+(run_dag) in which each lane waits for the tasks it reads; every result checked against float64."""
 
 import math
 import threading
@@ -25,10 +21,9 @@ DAG_VARIANTS = ('one lane, in order', 'two lanes, planned', 'one device, all cor
 def diamond_dag(stages=3, arms=(1, 2, 3), cross=True):
     """The tasks of exercise 5 -> [{'name', 'deps'}] in a dependency order (13.3.3).
 
-    Each stage is a diamond with unequal arms: arm a has arms[0] products in a chain, arm b
-    arms[1], ...; every arm starts from the previous stage's join (the input x for stage 1);
-    the join reads the end of every arm. With cross=True the last product of each arm but the
-    first also reads the first product of the arm before it. '2b1' is stage 2, arm b, product 1.
+    Each stage: arms of arms[0], arms[1], ... products in a chain from the previous join (x first), then a join
+    reading every arm's end; cross=True: each arm's last product also reads the arm before's first. '2b1' is stage 2,
+    arm b, product 1.
     """
     letters = 'abcdefghij'
     if stages < 1 or not arms or min(arms) < 1 or len(arms) > len(letters):
@@ -79,9 +74,8 @@ def _units(dag):
 def dag_plan(dag, lanes, speed=None, copy_s=0.0):
     """Which lane runs which task, in which order -> (modelled events, {lane label: [names]}) (13.3.3).
 
-    schedule.list_schedule with unit costs; speed: {lane label: products per unit time}, None for
-    equal lanes (the same plan every run). If the planner leaves a lane idle (a GPU next to a slow
-    CPU), one task is pinned to that lane: the one whose move lengthens the modelled plan least.
+    schedule.list_schedule with unit costs; speed: {lane label: products per unit time}, None for equal lanes. A lane
+    the planner leaves idle gets the one task whose move lengthens the modelled plan least.
     """
     labels = [lane.name for lane in lanes]
     tasks = _units(dag)
@@ -104,13 +98,9 @@ def _waits_for(units) -> dict[str, set]:
 
 
 def plan_floor(units, lanes: int) -> float:
-    """What no plan on `lanes` equal lanes can beat, in products (13.3.3 exercise 5).
-
-    A join is a task every other task waits for or is waited for by (a stage's join). The parts between joins
-    run one after another: each takes at least its longest chain, or its products shared by the lanes (whole
-    products), whichever is longer, and each join one product more. With no join it is the critical path or the
-    whole DAG shared by the lanes. For the diamond: each stage's arms, then its join.
-    """
+    """What no plan on `lanes` equal lanes can beat, in products: the parts between joins (tasks all others wait for
+    or are waited for by) run in turn, each at least its longest chain or its products shared by the lanes, whichever
+    is longer, and each join one product more."""
     before = _waits_for(units)
     joins = {u.name for u in units
              if len(before[u.name]) + sum(u.name in b for b in before.values()) == len(units) - 1}
@@ -127,11 +117,7 @@ def plan_floor(units, lanes: int) -> float:
 
 
 def dag_model(dag, lanes):
-    """Exercise 5's prediction in units of one product on equal lanes: serial, planned, critical path (13.3.3).
-
-    'floor' is what no plan can beat (plan_floor): the parts between joins in turn, each its longest chain or its
-    products shared by the lanes, whichever is longer, plus one product per join.
-    """
+    """Exercise 5 in units of one product on equal lanes: serial, planned, critical path, floor (plan_floor)."""
     units = _units(dag)
     serial, path = schedule.serial_total(units), schedule.critical_path(units)[0]
     return {'serial': serial, 'planned': schedule.schedule_total(dag_plan(dag, lanes)[0]), 'critical_path': path,
@@ -145,15 +131,12 @@ def place_dag(x, weights, lanes):
 
 
 def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
-    """The dependency engine: each lane runs its tasks in plan order, waiting for their inputs (13.3.3).
+    """The dependency engine: each lane runs its tasks in plan order, waiting for their inputs -> (results, events).
 
-    Before a task starts, its lane waits until every task it reads has finished (a
-    threading.Event per task); inputs made on another device are copied first. `x` and
-    `weights` are place_dag's per-device copies. trace=True waits for the GPU after each task and
-    records when it ran: 'ready' (its lane began waiting for its inputs), 'start' (they were done),
-    'copied' (inputs from another device copied), 'end'. skip_waits=True is the exercise's broken
-    engine: no waiting, and the lanes run one after the other, the last lane first. Returns (results
-    {name: tensor}, events).
+    A lane waits until every task it reads has finished (a threading.Event per task); inputs made on another device
+    are copied first. `x`, `weights`: place_dag's copies. trace=True waits for the GPU after each task; each event
+    has 'ready' (began waiting), 'start' (inputs done), 'copied', 'end'. skip_waits=True is the broken engine: no
+    waiting, the lanes one after the other, the last first.
     """
     deps = {t['name']: t['deps'] for t in dag}
     where = {name: lane for lane in lanes for name in order[lane.name]}
@@ -236,60 +219,31 @@ class DagExperiment:
     cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
     alone: float = 0.0  # seconds per product on one lane alone, traced as the plan is (per_product)
 
-    @property
-    def predicted(self):
-        """From one product timed on each lane (lanes of different speeds only): {variant: seconds}, else None.
-
-        One lane in order: every task at lane 0's speed. Two lanes planned: the plan's modelled
-        length, its costs in seconds (a unit task over a lane's products per second); copies between
-        devices and the engine's waiting are not in it.
-        """
-        if not self.speeds:
-            return None
-        return {DAG_VARIANTS[0]: len(self.dag) / self.speeds[self.lanes[0]],
-                DAG_VARIANTS[1]: schedule.schedule_total(self.plan_events)}
-
     def predicted_ms(self):
-        """{variant: seconds} for one lane in order and two lanes planned, known before the plan runs (13.3.3).
+        """{variant: seconds} predicted for one lane in order and two lanes planned; None before the one-lane run.
 
-        Lanes of different speeds: `predicted`. Equal lanes: the one-lane run's median per product
-        times the products in series (that one equals its measurement) and in the plan.
+        Lanes that differ: from one product timed on each (the plan's modelled length; no copies, no waiting).
+        Equal lanes: the one-lane run's median per product, times its 21 products or the plan's 12.
         """
-        if self.predicted:
-            return self.predicted
+        if self.speeds:
+            return {DAG_VARIANTS[0]: len(self.dag) / self.speeds[self.lanes[0]],
+                    DAG_VARIANTS[1]: schedule.schedule_total(self.plan_events)}
         one = self.measurements.get(DAG_VARIANTS[0])
         if one is None:
             return None
-        per_product = one.median / self.model['serial']
-        return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: self.model['planned'] * per_product}
-
-    def breakdown(self):
-        """The traced run per lane: seconds computing, copying inputs, waiting for them -> ({lane id: {...}}, span).
-
-        From `trace` (one run of the plan after the timing, each GPU task waited for); None without one.
-        """
-        if not self.trace or 'ready' not in self.trace[0]:
-            return None
-        out = {label: {'products': 0.0, 'copies': 0.0, 'waiting': 0.0, 'tasks': 0} for label in self.lanes}
-        for e in self.trace:
-            b = out[e['lane']]
-            b['products'] += e['end'] - e['copied']
-            b['copies'] += e['copied'] - e['start']
-            b['waiting'] += e['start'] - e['ready']
-            b['tasks'] += 1
-        return out, max(e['end'] for e in self.trace) - min(e['ready'] for e in self.trace)
+        return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: self.model['planned'] * one.median / self.model['serial']}
 
     def per_product(self):
-        """[(seconds per product in the traced plan, seconds per product alone)] per lane in lanes' order, or None.
+        """[(seconds per product in the traced plan, seconds per product alone)] per lane with tasks, or None.
 
-        Alone: one product timed on the lane (lanes that differ), else a product of the one-lane run, traced alike.
-        The prediction assumes the two are equal. A lane with no task is left out.
+        Alone: one product timed on the lane (lanes that differ), else one of the one-lane run, traced alike. The
+        prediction assumes the two are equal. The trace keeps the waits too ('ready' to 'start').
         """
-        b = self.breakdown()
-        if b is None or not self.alone:
+        if not self.trace or not self.alone:
             return None
-        return [(b[0][lb]['products'] / b[0][lb]['tasks'], 1 / self.speeds[lb] if self.speeds else self.alone)
-                for lb in self.lanes if b[0][lb]['tasks']]
+        mine = {lb: [e['end'] - e['copied'] for e in self.trace if e['lane'] == lb] for lb in self.lanes}
+        return [(sum(ts) / len(ts), 1 / self.speeds[lb] if self.speeds else self.alone)
+                for lb, ts in mine.items() if ts]
 
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""
@@ -316,11 +270,8 @@ def _product_speeds(lanes, n):
 
 
 def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, repeats=5) -> DagExperiment:
-    """Exercise 5: the DAG on one lane vs planned on two lanes, timed interleaved, each answer checked (13.3.3).
-
-    On CPU lanes a third variant is the honest baseline: every task in order on one thread using
-    all the cores. Lanes of different speeds are planned from one product timed on each.
-    """
+    """Exercise 5: the DAG on one lane vs planned on two lanes (CPU lanes: also one thread using all the cores),
+    timed interleaved, each answer checked; lanes that differ are planned from one product timed on each."""
     from ..machine import cpu_cores
     from ..timing import compare
     from .runs import as_lanes, whole_device
@@ -356,10 +307,7 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
 
 
 def broken_engine_check(experiment):
-    """Run exercise 5's DAG with the waits left out and check it: the check must fail -> (caught, message).
-
-    It uses the equal-lanes plan, which always gives both lanes work and needs waiting.
-    """
+    """Exercise 5's DAG on the equal-lanes plan with the waits left out, checked -> (caught, message)."""
     x, weights, reference, lanes = experiment._problem
     _, order = dag_plan(experiment.dag, lanes)
     results, _ = run_dag(experiment.dag, *place_dag(x, weights, lanes), lanes, order, skip_waits=True)

@@ -1,9 +1,7 @@
-"""When each half of 13.3.3's step ran: the instrumentation the recordings and the grader share.
+"""When each half of 13.3.3's step ran (the grader's instrumentation; `with_names` and `gpu_zero` the recordings').
 
-`LaneRecorder.lane_step` stands in for model.lane_step and records each half: its rows, devices, thread and
-thread count, and when it ran (host timestamps in the half's own thread, or CUDA events on its GPU, put on the
-host clock with `gpu_zero`). `with_names` remakes a step function with some of its global names replaced, so a
-recording never touches the step's own module.
+`LaneRecorder.lane_step` stands in for model.lane_step and records each half's rows, devices, thread, thread count
+and interval (timestamps in its thread, or CUDA events put on the host clock with `gpu_zero`).
 """
 from __future__ import annotations
 
@@ -26,6 +24,25 @@ def with_names(fn, **names):
     return types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)
 
 
+def mark(device: torch.device):
+    """Now, on the device's clock: a CUDA event recorded on its current stream, or the host's perf_counter."""
+    if device.type == 'cuda':
+        ev = torch.cuda.Event(enable_timing=True)
+        with torch.cuda.device(device):  # on that GPU, whichever is current in this thread
+            ev.record()
+        return device.index or 0, ev
+    return time.perf_counter()
+
+
+def on_host(when, zero) -> float:
+    """A mark on the host clock; zero is gpu_zero's {GPU: (event, host time when it completed)}."""
+    if isinstance(when, float):
+        return when
+    g, ev = when
+    ev0, host = zero[g]
+    return host + ev0.elapsed_time(ev) / 1e3
+
+
 class LaneRecorder:
     """A `lane_step` that records each half: index, rows, devices, thread, thread count, when it ran."""
 
@@ -37,38 +54,20 @@ class LaneRecorder:
         tensors = [X, y, *params.values()] if isinstance(params, dict) else [X, y]
         rec = {'i': i, 'rows': int(X.shape[0]), 'devices': sorted({str(v.device) for v in tensors}),
                'thread': threading.current_thread().name, 'threads': torch.get_num_threads()}
-        gpu = X.is_cuda
-        if gpu:
-            rec['events'] = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-            with torch.cuda.device(X.device):  # on the half's own GPU, whichever is current in this thread
-                rec['events'][0].record()
-        else:
-            rec['start'] = time.perf_counter()
+        start = mark(X.device)
         INSIDE.on = True
         try:
             out = model.lane_step(i, params, X, y, n_total)
         finally:
             INSIDE.on = False
-        if gpu:
-            with torch.cuda.device(X.device):
-                rec['events'][1].record()
-        else:
-            rec['end'] = time.perf_counter()
+        rec['marks'] = (start, mark(X.device))
         with self._lock:
             self.calls.append(rec)
         return out
 
     def intervals(self, zero) -> list[tuple[float, float]]:
-        """Each half's (start, end) on the host clock; GPU halves from their CUDA events (`zero` from gpu_zero)."""
-        out = []
-        for rec in self.calls:
-            if 'events' in rec:
-                ev, host = zero[torch.device(rec['devices'][0]).index or 0]
-                a, b = rec['events']
-                out.append((host + ev.elapsed_time(a) / 1e3, host + ev.elapsed_time(b) / 1e3))
-            else:
-                out.append((rec['start'], rec['end']))
-        return out
+        """Each half's (start, end) on the host clock (`zero` from gpu_zero)."""
+        return [(on_host(a, zero), on_host(b, zero)) for a, b in (rec['marks'] for rec in self.calls)]
 
 
 def gpu_zero(lanes) -> dict:

@@ -1,14 +1,9 @@
-"""13.3.3's step recorded on a machine with a GPU, for readers without one: times, intervals, provenance (JSON).
+"""13.3.3's step timed three ways on this machine's lanes, or shipped from a GPU machine (plain JSON, `format`).
 
-`record_step` runs the lesson's worked step (model.mlp_step, the single copy) on this machine's
-two lanes beside the one-device step on the whole minibatch and the halves one after the other,
-interleaved, several repeats, every update checked against float64. Every run is instrumented the
-same way, so the intervals come from the timed runs themselves: a GPU's work from CUDA events
-(converted to the host clock with an event whose completion the host waited for), a CPU's from
-timestamps taken in the thread that ran it. Each way keeps the intervals of its median repeat
-for drawing; every repeat keeps its times, its halves' busy times and their overlap (d2l_ext.overlap,
-as the grader measures it). Recordings are plain JSON with a `format` version; `load_recordings`
-returns the shipped ones, newest per GPU kind.
+`record_step` runs the worked step (model.mlp_step), its halves one after the other and one device on the whole
+minibatch, interleaved, every update checked against float64. The intervals come from the timed runs themselves
+(CUDA events put on the host clock, or timestamps in the thread that ran the work); each way keeps its median
+repeat's intervals for drawing, every repeat its time, its halves' busy times and their overlap.
 """
 from __future__ import annotations
 
@@ -25,6 +20,7 @@ from ..machine import provenance
 from ..paths import read_json
 from ..timing import wait_for_lanes
 from . import halves, model
+from .halves import mark, on_host
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
 from .runs import as_lanes, check_update, whole_device
 from .tracer import stage
@@ -32,32 +28,10 @@ from .worked import wrong_version
 
 FORMAT = 1
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
-# Ids of the three ways to run the step, runs.STEP_VARIANTS (the keys 'graph.variant.<id>' name them).
 VARIANTS = ('one_device', 'in_turn', 'split')
-HALF = 'lane step'  # the event name of a half's forward and backward (halves.LaneRecorder's interval)
+HALF = 'lane step'  # the event name of a half's forward and backward
 WHOLE = 'whole step'  # the event name of the one-device step (forward, backward and update)
 REQUIRED = ('format', 'machine', 'lanes', 'one_device', 'sizes', 'runs')
-
-
-# -- clocks -----------------------------------------------------------------------------------------
-
-def _mark(device: torch.device):
-    """Now, on the device's clock: a CUDA event recorded on its current stream, or the host's perf_counter."""
-    if device.type == 'cuda':
-        ev = torch.cuda.Event(enable_timing=True)
-        with torch.cuda.device(device):
-            ev.record()
-        return device.index or 0, ev
-    return time.perf_counter()
-
-
-def _host(mark, zero) -> float:
-    """A mark on the host clock; zero is halves.gpu_zero's {GPU: (event, host time when it completed)}."""
-    if isinstance(mark, float):
-        return mark
-    g, ev = mark
-    ev0, host = zero[g]
-    return host + ev0.elapsed_time(ev) / 1e3
 
 
 def _lane_desc(lane) -> dict:
@@ -69,34 +43,38 @@ def _lane_desc(lane) -> dict:
 
 # -- the three ways to run the step, instrumented alike ---------------------------------------------
 
+def _event(lane, name, a, b, zero, t0) -> dict:
+    """An interval between two marks (halves.mark), in seconds from t0 on the host clock."""
+    return {'lane': lane, 'name': name, 'start': on_host(a, zero) - t0, 'end': on_host(b, zero) - t0}
+
+
 class _Split:
-    """The worked step (or the halves in turn) remade from its source, its stages and halves recorded."""
+    """The worked step (or the halves in turn) remade with its stages and each half (lane_step) timed."""
 
     def __init__(self, step, lanes):
-        self.fn, self.lanes, self.marks, self.halves = halves.with_names(step), lanes, [], None
+        self.lanes, self.marks = lanes, []
 
         @contextlib.contextmanager
         def timed_stage(lane, name):  # the step's own `stage`, also timed on the device doing the work
             device = self.lanes[lane].device() if isinstance(lane, int) else torch.device('cpu')
             with stage(lane, name):
-                start = _mark(device)
+                start = mark(device)
                 try:
                     yield
                 finally:
-                    self.marks.append((f'lane {lane}' if isinstance(lane, int) else lane, name, start, _mark(device)))
-        self.fn.__globals__['stage'] = timed_stage
+                    self.marks.append((f'lane {lane}' if isinstance(lane, int) else lane, name, start, mark(device)))
+
+        def timed_half(i, *args):
+            with timed_stage(i, HALF):
+                return model.lane_step(i, *args)
+        self.fn = halves.with_names(step, stage=timed_stage, lane_step=timed_half)
 
     def __call__(self, params, X, y, lr):
-        self.marks, self.halves = [], halves.LaneRecorder()
-        self.fn.__globals__['lane_step'] = self.halves.lane_step
+        self.marks = []
         return self.fn(self.lanes, params, X, y, lr)
 
     def events(self, zero, t0) -> list[dict]:
-        out = [{'lane': lane, 'name': name, 'start': _host(a, zero) - t0, 'end': _host(b, zero) - t0}
-               for lane, name, a, b in self.marks]
-        for call, (a, b) in zip(self.halves.calls, self.halves.intervals(zero)):
-            out.append({'lane': f"lane {call['i']}", 'name': HALF, 'start': a - t0, 'end': b - t0})
-        return sorted(out, key=lambda e: e['start'])
+        return sorted((_event(lane, name, a, b, zero, t0) for lane, name, a, b in self.marks), key=lambda e: e['start'])
 
 
 class _OneDevice:
@@ -113,31 +91,22 @@ class _OneDevice:
         dev = self.lane.device()
 
         def job():
-            start = _mark(dev)
+            start = mark(dev)
             out = sgd_step(*self.data, lr)
-            self.mark = (start, _mark(dev))
+            self.mark = (start, mark(dev))
             return out
         return self.run_on_lanes([self.lane], [job])[0]
 
     def events(self, zero, t0) -> list[dict]:
-        a, b = self.mark
-        return [{'lane': 'one device', 'name': WHOLE, 'start': _host(a, zero) - t0, 'end': _host(b, zero) - t0}]
+        return [_event('one device', WHOLE, *self.mark, zero, t0)]
 
 
-def _halves(events) -> dict[str, float]:
-    """{'lane i': busy seconds of its half}: the intervals of the events named HALF."""
-    return {e['lane']: e['end'] - e['start'] for e in events if e['name'] == HALF}
-
-
-def _spans(events) -> dict[str, list[float]]:
-    """{'lane i': [start, end] of its half}, seconds from the step's start."""
-    return {e['lane']: [e['start'], e['end']] for e in events if e['name'] == HALF}
-
-
-def _overlap(events) -> float | None:
-    """Of the shorter half's busy time, the fraction the other half was busy too (the grader's measure)."""
-    spans = [(e['start'], e['end']) for e in events if e['name'] == HALF]
-    return halves.half_overlap(spans) if len(spans) == 2 else None
+def half_stats(events) -> tuple[dict, dict, float | None]:
+    """({'lane i': its half's busy seconds}, {'lane i': [start, end]}, the overlap: of the shorter half's busy time,
+    the fraction the other was busy too, as the grader measures it; None without two halves)."""
+    spans = {e['lane']: [e['start'], e['end']] for e in events if e['name'] == HALF}
+    overlap = halves.half_overlap([tuple(x) for x in spans.values()]) if len(spans) == 2 else None
+    return {lane: b - a for lane, (a, b) in spans.items()}, spans, overlap
 
 
 def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
@@ -173,17 +142,15 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
     from ..backends.torch_backend import tolerance
     return {'batch': batch, 'repeats': repeats, 'warmup': warmup, 'times': times,
             'errors': errors, 'tolerance': tolerance(),
-            'halves': {v: [_halves(ev) for ev in events[v]] for v in ('in_turn', 'split')},
-            'spans': {v: [_spans(ev) for ev in events[v]] for v in ('in_turn', 'split')},
-            'overlap': {v: [_overlap(ev) for ev in events[v]] for v in ('in_turn', 'split')},
+            **{key: {v: [half_stats(ev)[k] for ev in events[v]] for v in ('in_turn', 'split')}
+               for k, key in enumerate(('halves', 'spans', 'overlap'))},
             'predicted_overlap': halves.PREDICTED, 'representative': rep, 'drawn': drawn,
             'events': {v: events[v][drawn[v]] for v in VARIANTS}}
 
 
 def predict_split(run: dict) -> float:
-    """Two lanes together, predicted from the halves one after the other: each repeat's wall clock less its shorter
-    half's busy time (the graph's two chains are independent, so the shorter can run inside the longer), the median.
-    """
+    """Together, predicted from one after the other: the median over repeats of the wall clock less the shorter
+    half's busy time (the graph's two chains are independent, so the shorter can run inside the longer)."""
     return statistics.median(wall - min(h.values())
                              for wall, h in zip(run['times']['in_turn'], run['halves']['in_turn']))
 
@@ -195,41 +162,23 @@ def median_repeat(times) -> int:
 
 
 def drawn_repeat(run: dict, variant: str) -> int:
-    """Which repeat a run's events of `variant` come from: its own median repeat (older recordings: the split's)."""
+    """The repeat a run's events of `variant` come from: its median repeat (older recordings: the split's)."""
     return run.get('drawn', {}).get(variant, run['representative'])
 
 
-DAG_IDS = ('one_lane', 'planned', 'all_cores')  # dag.DAG_VARIANTS' ids, in order ('graph.dag_variant.<index>')
-
-
 def record_dag(lanes, repeats=5) -> dict:
-    """Exercise 5 on these lanes, JSON-ready: the plan's split, why, its prediction, every repeat (13.3.3)."""
-    from .dag import DAG_VARIANTS, dag_experiment
-    r = dag_experiment(lanes, repeats=repeats)
-    index = {label: i for i, label in enumerate(r.lanes)}
-    ids = dict(zip(DAG_VARIANTS, DAG_IDS))
-    return {'n': r.n, 'tasks': len(r.dag), 'repeats': repeats, 'model': r.model,
-            'counts': [len(r.order[label]) for label in r.lanes], 'forced': [index[x] for x in r.forced],
-            'speeds': [r.speeds[label] for label in r.lanes] if r.speeds else None,
-            'predicted': {ids[k]: v for k, v in r.predicted.items()} if r.predicted else None,
-            'times': {ids[k]: list(m.times) for k, m in r.measurements.items()},
-            'errors': {ids[k]: v for k, v in r.errors.items()}, 'threads': r.threads, 'cores': r.cores,
-            'breakdown': _breakdown(r)}
+    """Exercise 5 on these lanes, JSON-ready: the DAG, the plan, the model, every repeat, the traced runs (13.3.3)."""
+    import dataclasses
 
-
-def _breakdown(r) -> dict | None:
-    """DagExperiment.breakdown as JSON: {'lanes': [per lane, in lanes' order], 'span': seconds}, or None."""
-    b = r.breakdown()
-    return None if b is None else {'lanes': [b[0][label] for label in r.lanes], 'span': b[1]}
+    from .dag import dag_experiment
+    return dataclasses.asdict(dag_experiment(lanes, repeats=repeats))
 
 
 def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=None, progress=None,
                 dag=False) -> dict:
-    """Record 13.3.3's step on this machine's lanes at each batch size -> a JSON-ready recording (13.3.3).
+    """13.3.3's step on these lanes (default find_lanes('torch')) at each batch size -> a JSON-ready recording.
 
-    lanes: Lane objects or device names (default find_lanes('torch'): the GPU and the CPU, two GPUs, or two
-    shares of the CPU); sizes: the MLP's {'d_in', 'hidden', 'd_out'} (default the lesson's 784, 256, 10);
-    dag=True adds exercise 5 on the same lanes (record_dag).
+    sizes: the MLP's {'d_in', 'hidden', 'd_out'} (default 784, 256, 10); dag=True adds exercise 5 (record_dag).
     """
     from ..machine import positive_int
     lanes = as_lanes(lanes)
@@ -254,7 +203,7 @@ def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=N
 # -- reading recordings back ------------------------------------------------------------------------
 
 def is_gpu(rec: dict) -> bool:
-    """True only when recorded with a GPU lane on a machine that has one: only these are shown as GPU evidence."""
+    """Recorded with a GPU lane on a machine that has one: only these are shown as GPU evidence."""
     return bool(rec['machine'].get('gpus')) and any(lane['kind'] == 'gpu' for lane in rec['lanes'])
 
 
@@ -289,10 +238,7 @@ def load(path) -> dict:
 
 
 def load_recordings(folder=None, gpu_only=True) -> list[dict]:
-    """The shipped recordings (or those in `folder`), the newest per GPU kind, sorted by kind (13.3.3).
-
-    CPU recordings are returned only with gpu_only=False (then the newest of them too, as kind None).
-    """
+    """The shipped recordings (or those in `folder`), the newest per GPU kind (CPU ones too with gpu_only=False)."""
     folder = pathlib.Path(folder or FOLDER)
     recs = [load(p) for p in sorted(folder.glob('*.json'))] if folder.is_dir() else []
     newest = {}

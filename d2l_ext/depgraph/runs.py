@@ -1,7 +1,4 @@
-"""The MLP step on this machine's lanes (13.3.3): its recorded graph, its check against float64, the lanes.
-
-The step is model.mlp_step, the single copy the lesson shows; depgraph.recording times it three ways.
-"""
+"""The MLP step (model.mlp_step) on this machine's lanes (13.3.3): its recorded graph, its check against float64."""
 
 from dataclasses import dataclass, replace
 
@@ -59,13 +56,9 @@ def _device_name(x) -> str:
 
 
 def record_step_graph(lanes=None, problem=None, keep_calls=False, lr=0.1, step=None):
-    """The op-level dependency graph of one two-lane training step (13.3.3).
-
-    `lanes`: Lane objects or device names (default two CPU lanes); `step` defaults to the worked
-    answer, model.mlp_step (any function with its signature works). The halves run one after the
-    other in this thread while recording. Each node has id, name (aten op), stage, kind
-    ('compute' or 'copy'), lane, device, shapes, dtype, flops and bytes.
-    """
+    """The op-level dependency graph of one two-lane step (default model.mlp_step) on `lanes` (Lane objects or device
+    names, default two CPU lanes), its halves run in turn in this thread. Nodes: id, name (aten op), stage, kind
+    ('compute' or 'copy'), lane, device, shapes, dtype, flops, bytes (13.3.3)."""
     devices = [_device_name(x) for x in (lanes or ['cpu', 'cpu'])]
     params, X, y = problem or make_problem(**DEFAULT_SIZES)
     labels = {id(v): 'weights' for v in params.values()} | {id(X): 'rows', id(y): 'rows'}
@@ -78,8 +71,7 @@ def record_step_graph(lanes=None, problem=None, keep_calls=False, lr=0.1, step=N
 
 
 def _rows_from_server(g):
-    """The rows are split on the host outside any stage, so their copies leave from 'cpu': they live on the server
-    with the weights, so each lane's 'copy in' is one link from the server (one box: samples and weights in)."""
+    """The rows live on the server with the weights: each lane's 'copy in' is one link from the server."""
     for n in g['nodes']:
         if n['kind'] == 'copy' and n['lane'].startswith('link:cpu->'):
             n['lane'] = f"link:{SERVER}->{n['lane'][len('link:cpu->'):]}"
@@ -91,19 +83,14 @@ def _flat(params):
 
 
 def check_update(new, params, reference, what):
-    """Relative error of a step's update (new - old weights) vs the float64 one; raises if too big (13.3.3).
-
-    The update, not the new weights: the weights barely move in one step, so comparing them
-    would hide a wrong gradient (a step with twice the learning rate is off by 100% here).
-    """
+    """Relative error of a step's update (new - old weights) vs the float64 one; raises if too big (13.3.3). Not the
+    weights, which barely move in one step: twice the learning rate is off by 100% here."""
     return check_close(_flat(new) - _flat(params), _flat(reference) - _flat(params), what)
 
 
 def check_step_matches(lanes=None, problem=None, lr=0.1, step=None):
-    """Run a two-lane step (default the worked answer) and check its update against autograd in float64 (13.3.3).
-
-    Returns {'match', 'relative_error'}; raises ResultMismatch if the update is wrong.
-    """
+    """A two-lane step (default the worked answer) checked against autograd in float64 -> {'match', 'relative_error'};
+    raises ResultMismatch if the update is wrong (13.3.3)."""
     lanes = as_lanes(lanes)
     params, X, y = problem or make_problem(**DEFAULT_SIZES)
     new = (step or model.mlp_step)(lanes, params, X, y, lr)

@@ -1,9 +1,6 @@
-"""A tiny scheduler for dependency graphs: serial time, critical path, list scheduling.
-
-Used by 13.3 (all parts): a task has a cost in seconds, a resource that runs one task at a
-time ('cpu', 'gpu0', 'link:gpu0->cpu', ...) and the tasks it waits for. Everything here is
-plain Python arithmetic, so the totals are the same floats on every machine.
-"""
+"""A tiny scheduler for dependency graphs (13.3): serial time, critical path, list scheduling. A task has a cost in
+seconds, a resource that runs one task at a time ('cpu', 'link:gpu0->cpu', ...) and the tasks it waits for; plain
+Python arithmetic, so the totals are the same floats on every machine."""
 
 from dataclasses import dataclass
 
@@ -13,8 +10,7 @@ from ..errors import UsageError
 
 @dataclass(frozen=True)
 class Task:
-    """One unit of work for the scheduler. Used by 13.3.1-13.3.3."""
-
+    """One unit of work for the scheduler."""
     name: str
     cost: float
     resource: str
@@ -69,16 +65,13 @@ def _topological(tasks):
 
 
 def serial_total(tasks):
-    """Time to run every task one after another on a single resource. Used by 13.3.1-13.3.3."""
+    """Time to run every task one after another on a single resource."""
     return sum(t.cost for t in _as_tasks(tasks))
 
 
 def critical_path(tasks):
-    """Longest chain of dependent tasks -> (length_s, [names]); no schedule beats it. Used by 13.3.3.
-
-    Resources are ignored here: this is the time with unlimited devices. Ties go to the task
-    listed first, so the answer is the same on every run.
-    """
+    """Longest chain of dependent tasks -> (length_s, [names]): the time with unlimited devices, which no schedule
+    beats. Ties go to the task listed first."""
     tasks = _as_tasks(tasks)
     finish, via = {}, {}
     for t in _topological(tasks):
@@ -98,12 +91,9 @@ def critical_path(tasks):
 
 
 def earliest_start_schedule(tasks):
-    """List scheduling: each task starts once its deps are done and its resource is free. Used by 13.3.
-
-    Returns events {'lane', 'name', 'start', 'end'} in the order they were placed. At each step
-    the task that can start earliest is placed; ties go to the task listed first. Because
-    placed start times never decrease, a resource never has to go back and fill a gap.
-    """
+    """Each task on its resource, started once its deps are done and the resource is free: the one that can start
+    earliest is placed next (ties: the first listed), so a resource never goes back to fill a gap -> events
+    {'lane', 'name', 'start', 'end'} in placement order."""
     tasks = _as_tasks(tasks)
     _topological(tasks)  # reject cycles before looping
     end, free, events = {}, {}, []
@@ -128,23 +118,15 @@ def earliest_start_schedule(tasks):
 
 
 def schedule_total(events):
-    """Finish time of the last event (the makespan). Used by 13.3.1-13.3.3."""
+    """Finish time of the last event (the makespan)."""
     return max((e['end'] for e in events), default=0.0)
 
 
 def pipeline_model(compute_s, copy_s, iters, overlap):
-    """Model of 13.3.2: K products, each followed by a device-to-host copy of its result.
-
-    overlap=False: one stream runs product 1, copy 1, product 2, copy 2, ... in order.
-    overlap=True: a compute stream runs the products and a copy stream the copies; copy i
-    waits only for product i (and the copy before it, since a stream is in order).
-
-    Returns {'events', 'total', 'serial_total', 'ideal'}:
-      serial_total = K * (compute + copy), what one stream takes;
-      ideal = max(K*compute, K*copy) + min(compute, copy), the true lower bound: the last
-      copy cannot start before all K products are done (K*compute + copy), and no copy can
-      start before the first product is done (compute + K*copy). The two-stream schedule
-      reaches it exactly; measured times on a real device can only be slower.
+    """13.3.2's model: K products, each followed by a copy of its result to the host -> {'events', 'total',
+    'serial_total', 'ideal'}. overlap=False: one stream, product 1, copy 1, product 2, ...; overlap=True: a compute
+    and a copy stream, copy i waiting for product i. ideal = max(K*compute, K*copy) + min(compute, copy), the lower
+    bound (the last copy follows every product; no copy precedes the first product), which two streams reach.
     """
     if int(iters) != iters or iters < 1:
         raise UsageError(i18n.t('graph.err.iters', iters=repr(iters)))
@@ -172,11 +154,8 @@ def pipeline_model(compute_s, copy_s, iters, overlap):
 
 
 def bottom_levels(tasks, scale=1.0):
-    """Longest chain from each task to the end, its own cost included -> {name: seconds}.
-
-    The classic priority of list scheduling: a task with a long chain behind it should start
-    early, or that chain finishes late. `scale` multiplies every cost (a mean slowness factor).
-    """
+    """Longest chain from each task to the end, its own cost (times `scale`) included -> {name: seconds}: list
+    scheduling's priority (a task with a long chain behind it should start early)."""
     tasks = _as_tasks(tasks)
     users = {t.name: [] for t in tasks}
     for t in tasks:
@@ -189,19 +168,12 @@ def bottom_levels(tasks, scale=1.0):
 
 
 def list_schedule(tasks, resources, speed=None, copy_s=0.0, pinned=None):
-    """Place tasks on the resources as a planner would: used by 13.3.3 (exercise 5).
+    """Place tasks on the resources as a planner would (13.3.3 exercise 5) -> events in placement order.
 
-    Unlike earliest_start_schedule, a task's own `resource` is ignored: the planner chooses.
-    Among the tasks whose dependencies are placed, the one with the longest chain behind it
-    (bottom level; ties go to the task listed first) is placed next, on the resource where it
-    would FINISH earliest (ties go to the resource listed first). This is HEFT without its
-    gap-filling: good, not always optimal.
-
-    speed: {resource: factor}; a task takes cost / factor there (default 1 everywhere), so a
-        fast GPU next to a slow CPU gets most tasks. copy_s: seconds added to an edge whose two
-        ends were put on different resources (moving the result between devices).
-    pinned: {task name: resource} for tasks whose resource is fixed in advance.
-    Returns events {'lane', 'name', 'start', 'end'} in the order they were placed.
+    A task's own `resource` is ignored. Among the tasks whose deps are placed, the one with the longest chain behind
+    it (ties: the first listed) goes where it would FINISH earliest (ties: the first resource): HEFT without its
+    gap-filling. speed: {resource: factor} (a task takes cost / factor there); copy_s: seconds added to an edge whose
+    ends are on different resources; pinned: {task name: resource} fixed in advance.
     """
     tasks = _as_tasks(tasks)
     resources = list(resources)

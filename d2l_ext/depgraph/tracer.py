@@ -1,13 +1,8 @@
-"""Recording the dependency graph of a step from the operations it really runs (13.3.3).
+"""The dependency graph of a step, recorded from the aten operations it runs (a TorchDispatchMode, 13.3.3).
 
-A TorchDispatchMode sees every aten operation with its inputs and outputs; an edge joins op A
-to op B when B reads a tensor A wrote. The step's code says which lane and book-level stage it
-is in with `stage(lane, name)`; a copy between lanes becomes a node of its own on the link
-between them ('link:lane 0->cpu (parameter server)'), carrying the bytes moved, so one
-transfer is one scheduler task. A step that marks no stage is recorded op by op, each op on
-its device. Lanes are named logically ('lane 0', 'lane 1'), so the graph has the same shape
-on [cpu, cpu], [cuda:0, cpu] and [cuda:0, cuda:1]; the physical device is kept in 'device'.
-Generic: it knows nothing of the MLP (runs.record_step_graph records that step with it).
+An edge joins op A to op B when B reads a tensor A wrote. `stage(lane, name)` in the step's code names the lane and
+the book-level stage; a copy between lanes is a node on the link ('link:lane 0->cpu (parameter server)') carrying
+its bytes. Lanes are logical ('lane 0'), so [cpu, cpu] and [cuda:0, cpu] give one shape; 'device' keeps the device.
 """
 
 import contextlib
@@ -69,11 +64,8 @@ def _flops(op, ins, outs):
 
 
 class GraphRecorder(TorchDispatchMode):
-    """Logs each aten op as a node and data flow between ops as edges (13.3.3).
-
-    labels: {id(tensor): name} for tensors made before recording ('weights', 'rows'); a view or a copy of a
-    labelled tensor keeps its label, and a copy node lists the labels of what it moved in 'carries'.
-    """
+    """Logs each aten op as a node and data flow between ops as edges (13.3.3). labels: {id(tensor): name} for tensors
+    made before recording; a view or copy keeps its label, and a copy node lists what it moved in 'carries'."""
 
     def __init__(self, keep_calls=False, inputs_on='host', labels=None):
         super().__init__()
@@ -152,13 +144,9 @@ class GraphRecorder(TorchDispatchMode):
 
 
 def trace(step_fn, *args, keep_calls=False, inputs_on='host', labels=None, **kwargs):
-    """Run step_fn(*args, **kwargs) once and return (its graph, its result) (13.3.3).
-
-    The recorder sees the operations of this thread only, so run the lanes of a step one after
-    the other while recording (runs.record_step_graph gives the step lanes that queue in this thread).
-    `inputs_on` names the lane that holds the tensors made before recording; `labels` ({id(tensor): name})
-    says what some of them are, so each copy node lists what it moved ('carries').
-    """
+    """Run step_fn(*args, **kwargs) once -> (its graph, its result) (13.3.3). The recorder sees this thread only, so
+    run a step's lanes one after the other here; `inputs_on`: the lane holding tensors made before; `labels`: as
+    GraphRecorder's."""
     rec = GraphRecorder(keep_calls=keep_calls, inputs_on=inputs_on, labels=labels)
     with torch.no_grad(), rec:
         result = step_fn(*args, **kwargs)
