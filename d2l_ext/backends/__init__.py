@@ -1,10 +1,7 @@
 """The framework backends behind one written interface (13.3.1, 13.3.2): PyTorch and MXNet.
 
-Each backend is a module with the functions below; `backend('torch')` returns it. Which module
-is a framework's backend is said by its description in the registry (d2l_ext.frameworks), so a new
-framework adds its module here and its description there, and nothing else branches on its name.
-MXNet's module imports mxnet only inside its worker process (importing it next to torch drops
-torch's threads).
+`backend('torch')` returns a framework's module, named by its description in the registry (d2l_ext.frameworks).
+MXNet's module imports mxnet only inside its worker process (importing it next to torch drops torch's threads).
 """
 from __future__ import annotations
 
@@ -15,33 +12,16 @@ from typing import Protocol
 class Backend(Protocol):
     """What every section needs from a framework: the book's workloads, the lane runner, waiting."""
 
-    def run(self, x, iters: int = 50) -> list:
-        """The book's `run`: `iters` independent products x @ x, kept in a list (13.3.1)."""
-
-    def copy_to_cpu(self, ys: Sequence) -> list:
-        """The book's `copy_to_cpu`: a new host array per result (13.3.2)."""
-
-    def random_matrix(self, lane, n: int, seed: int = 0):
-        """An n x n uniform matrix on a lane, the same numbers in both frameworks."""
-
-    def reference_product(self, x):
-        """x @ x in float64: the answer every timed product must match."""
-
+    def run(self, x, iters: int = 50) -> list: ...  # the book's run: `iters` products x @ x in a list
+    def copy_to_cpu(self, ys: Sequence) -> list: ...  # the book's copy_to_cpu: a new host array per result
+    def random_matrix(self, lane, n: int, seed: int = 0): ...  # n x n uniform, the same numbers in both frameworks
+    def reference_product(self, x): ...  # x @ x in float64: what every timed product must match
     def run_on_lanes(self, lanes: Sequence, jobs: Sequence[Callable[[], object]], *,
-                     gpu_first: bool = False) -> list:
-        """Start jobs[i]() on lanes[i] all at once and return their results (13.3.1)."""
-
-    def lane_timeline(self, lanes: Sequence, xs: Sequence, iters: Sequence[int]) -> list[dict]:
-        """When each product ran on each lane, in one run of all lanes together (13.3.1)."""
-
-    def tolerance(self) -> float:
-        """Relative error allowed for this framework's fp32 products."""
-
-    def wait(self, lanes: Sequence) -> None:
-        """Block until the devices of these lanes have finished their queued work."""
-
-    def timeline_clock(self, lanes: Sequence) -> str:
-        """Which clock lane_timeline reads on these lanes (named in TimelineResult.clock)."""
+                     gpu_first: bool = False) -> list: ...  # jobs[i]() on lanes[i], all at once
+    def lane_timeline(self, lanes: Sequence, xs: Sequence, iters: Sequence[int]) -> list[dict]: ...  # when each ran
+    def tolerance(self) -> float: ...  # relative error allowed for fp32 products
+    def wait(self, lanes: Sequence) -> None: ...  # until these lanes' devices finished their queued work
+    def timeline_clock(self, lanes: Sequence) -> str: ...  # the clock lane_timeline reads (TimelineResult.clock)
 
 
 def backend(framework: str) -> Backend:

@@ -1,9 +1,5 @@
-"""The book's 13.3 workloads in MXNet: K products on a lane, copies to host memory (13.3.1, 13.3.2).
-
-MXNet reads its engine settings once, at import, so d2l_ext runs MXNet in a worker process whose
-environment is set before the import (see workers.py); in a notebook, call `setup_mxnet()` before
-anything imports mxnet. Nothing here imports mxnet at module level.
-"""
+"""The book's 13.3 workloads in MXNet (13.3.1, 13.3.2). MXNet reads its engine settings at import, so it runs in a
+worker process whose environment is set first (workers.py); in a notebook, call `setup_mxnet()` first."""
 from __future__ import annotations
 
 import json
@@ -78,10 +74,7 @@ def timeline_clock(lanes=()) -> str:
 
 
 def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
-    """Start every job; MXNet's engine queues them and returns, so no threads are needed (13.3.1).
-
-    CPU lanes are started first, as in PyTorch's runner, unless `gpu_first=True`.
-    """
+    """Start every job, CPU lanes first unless `gpu_first`; MXNet's engine queues them, so no threads (13.3.1)."""
     results = [None] * len(lanes)
     order = sorted(range(len(lanes)), key=lambda i: (lanes[i].kind == 'gpu') != gpu_first)
     for i in order:
@@ -96,23 +89,9 @@ _PROFILE: dict = {}
 TRACE_PREFIX = 'd2l_ext_mxprof_'
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        return True
-    return True
-
-
 def remove_stale_traces(pids=None) -> list[str]:
-    """Remove profiler folders of worker processes that are gone (or of `pids`, just killed) -> removed paths.
-
-    A folder is named after its process (d2l_ext_mxprof_<pid>_...), so a worker killed before its
-    atexit handler ran leaves nothing behind for long: the parent removes it after the kill, and
-    any MXNet worker removes such leftovers when it starts.
-    """
+    """Remove profiler folders (d2l_ext_mxprof_<pid>_...) of worker processes that are gone, or of `pids` (just
+    killed: the parent removes them); any MXNet worker removes such leftovers when it starts. Returns their paths."""
     import glob
     import shutil
     import tempfile
@@ -123,7 +102,8 @@ def remove_stale_traces(pids=None) -> list[str]:
         if not pid.isdigit():  # named before folders carried their process: left for an hour, then removed
             stale = pids is None and time.time() - os.path.getmtime(folder) > 3600
         else:
-            stale = int(pid) in pids if pids is not None else not _alive(int(pid))
+            gone = os.path.isdir('/proc') and not os.path.exists(f'/proc/{pid}')  # no /proc: keep them
+            stale = int(pid) in pids if pids is not None else gone
         if stale:
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
@@ -146,11 +126,8 @@ def _profile_path() -> str:
 
 
 def read_trace(path: str) -> list[dict]:
-    """The events of one unfinished dump, then the file is removed (a dump after that starts a new one).
-
-    The first dump of a process writes a header and its events, later ones append ', {event}...';
-    neither closes the list (finished=False keeps the profiler usable).
-    """
+    """The events of one unfinished dump (a header and events, or ', {event}...'; the list never closed), then the
+    file is removed, so the next dump starts a new one."""
     with open(path) as f:
         text = f.read().strip()
     os.remove(path)
@@ -160,11 +137,7 @@ def read_trace(path: str) -> list[dict]:
 
 
 def lane_timeline(lanes, xs, iters):
-    """When each product ran, read from MXNet's own profiler (13.3.1).
-
-    Rows are (context, engine worker thread): MXNet decides which worker runs which product, so
-    the timeline shows the engine's choices rather than ours.
-    """
+    """When each product ran, from MXNet's profiler: a row per (context, engine worker), the engine's choices."""
     import mxnet as mx
     wait()
     path = _profile_path()

@@ -1,9 +1,5 @@
-"""The book's 13.3 workloads in PyTorch, and the one lane runner, run_together (13.3.1-13.3.3).
-
-run_together(lanes, works) is the Build-it task's worked solution and what every section runs (run_on_lanes, the
-backend interface's name, is it). Its home for readers and the grader is d2l_ext.parallel.together (13.3.1's
-technique); it is defined here, a layer below the sections, because the backend interface runs it.
-"""
+"""The book's 13.3 workloads in PyTorch, and the one lane runner, run_together (13.3.1-13.3.3): the Build-it task's
+worked solution, imported from d2l_ext.parallel.together, defined here because the backend interface runs it."""
 from __future__ import annotations
 
 import contextlib
@@ -14,7 +10,6 @@ import torch
 from ..frameworks import framework
 from ..timing import clock, wait_for_lanes
 
-# -- the book's `run` and `copy_to_cpu` (13.3.1, 13.3.2) -------------------------------------
 
 def run(x, iters: int = 50):
     """K independent products x @ x, kept in a list, as the book's `run` (13.3.1)."""
@@ -52,8 +47,6 @@ def timeline_clock(lanes) -> str:
     """CUDA events on GPU lanes, thread timestamps on CPU lanes (lane_timeline, 13.3.1)."""
     return 'cuda events + thread clock' if any(lane.kind == 'gpu' for lane in lanes) else 'thread clock'
 
-
-# -- lanes running at the same time (13.3.1) -----------------------------------------------
 
 @contextlib.contextmanager
 def intra_op_threads(n: int):
@@ -98,8 +91,7 @@ def run_together(lanes, works):
 
 
 def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
-    """The backend interface's runner: run_together. `gpu_first` queues the GPU work before the CPU lanes start,
-    the wrong order, kept so that 13.3.1's launch-order run can show that a full GPU queue holds the CPU lanes back."""
+    """run_together; `gpu_first` queues GPU work before the CPU lanes start (the wrong order: launch_order shows it)."""
     if not gpu_first:
         return run_together(lanes, jobs)
     gpu = {i: jobs[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
@@ -110,13 +102,9 @@ def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
 
 
 class KeptTogether:
-    """`KeptTogether(lanes, xs, iters)()`: lane i computes iters[i] products xs[i] @ xs[i], all lanes at once,
-    and every call keeps when each product ran (13.3.0, 13.3.1).
-
-    GPU lanes are timed with CUDA events (the GPU's own clock, from an event recorded at the start),
-    CPU lanes with timestamps taken in their own thread; `events(k)` puts call k's on one axis from 0.
-    Returns each lane's products, as run_on_lanes does; the caller waits for the lanes.
-    """
+    """`KeptTogether(lanes, xs, iters)()`: lane i computes iters[i] products xs[i] @ xs[i], all lanes at once, and
+    every call keeps when each product ran: CUDA events on GPU lanes, the lane's own thread clock on CPU lanes
+    (`events(k)`: call k's on one axis from 0). Returns each lane's products; the caller waits for the lanes."""
 
     def __init__(self, lanes, xs, iters):
         self.lanes, self.xs, self.iters = list(lanes), list(xs), list(iters)

@@ -1,10 +1,6 @@
-"""13.3.2 Parallel computation and communication: what notebooks, widgets and the CLI call.
-
-Each function runs in PyTorch's (or MXNet's) worker process through workers.dispatch, on the lanes
-given (Lane objects reach the worker unchanged; None: the machine's default), and returns a typed
-result: show it with `result.to_frame()`, draw it with d2l_ext.display.communication, save it with `to_json()`.
-The copy plans themselves (pinned buffers, a copy stream, events) are in `copying`.
-"""
+"""13.3.2 Parallel computation and communication: what notebooks, widgets and the CLI call, each in the framework's
+worker process on the lanes given (None: the machine's default), each returning a typed result (`to_frame()`,
+`details()`, `to_json()`); the copies themselves (pinned buffers, a copy stream, events) are in `copying`."""
 from __future__ import annotations
 
 from ..profiling import no_profiler_chatter
@@ -51,11 +47,8 @@ def comm_timelines(size=None, iters=None, plans=TIMELINE_PLANS, lesson: bool = T
 
 
 def first_copy(size=None, iters=None, repeats: int = 5, lanes=None) -> FirstCopyResult:
-    """The book's first non_blocking copy (cold) vs later ones, with profiler times, e.g. `first_copy()`.
-
-    Runs in a fresh PyTorch worker each time, so the first call really is the process's first
-    (PyTorch's workers are restarted: the next PyTorch run starts a fresh one, a few seconds).
-    """
+    """The book's first non_blocking copy (cold) vs later ones, with profiler times, e.g. `first_copy()`, in a fresh
+    PyTorch worker each time, so the first call is the process's first (the next PyTorch run restarts one)."""
     shutdown('torch')
     try:
         return dispatch(measure_first_copy, 'torch', lanes, worker='torch:first-copy', size=size, iters=iters,

@@ -1,14 +1,5 @@
-"""Device-to-host copies in PyTorch, from the book's version to real overlap (13.3.2): the one home of run_and_copy.
-
-`run_and_copy` is the lesson's worked solution, one branch per device kind (a copy stream and events on a GPU, a
-copy thread on a CPU); the grader, the measurements, the recordings and exercise 3 all run it.
-
-A copy is described by four choices, the ones that change its time:
-  dest         'pageable' (ordinary host memory) or 'pinned' (page-locked, DMA-able)
-  alloc        'fresh' (a new host tensor per result, as the book) or 'prealloc' (reused buffers)
-  stream       'same' (copies queue behind the products) or 'side' (a copy stream, ordered by events)
-  non_blocking whether the host waits for each copy
-"""
+"""Device-to-host copies in PyTorch (13.3.2): the one home of run_and_copy (the lesson's worked solution, a branch per
+device kind; the grader, the measurements, the recordings and exercise 3 run it), and the book's ways to copy."""
 from __future__ import annotations
 
 import queue
@@ -23,7 +14,8 @@ from ..backends.torch_backend import run
 
 @dataclass(frozen=True)
 class CopyPlan:
-    """How results travel to host memory (13.3.2); see the module docstring."""
+    """How results travel to host memory: `dest` 'pageable' or 'pinned'; `alloc` 'fresh' (a new tensor per result, as
+    the book) or 'prealloc'; `stream` 'same' or 'side' (a copy stream ordered by events); `non_blocking`."""
     dest: str = 'pageable'
     alloc: str = 'fresh'
     stream: str = 'same'
@@ -47,8 +39,6 @@ GPU_PLANS = {
     'pinned, preallocated, copy stream + events': PINNED_SIDE_STREAM,
 }
 
-
-# -- the one run-and-copy per device kind (13.3.2's worked solution; the grader and the measurements run it) --
 
 def run_and_copy(x, w, buffers, lane):
     # x @ w per buffer, each copied while the next computes  #zh: 每个缓冲区算一次 x @ w，算下一个时复制这一个
@@ -100,12 +90,8 @@ def run_then_copy(x, w, buffers):
 
 
 def products_beside_copies(x, w, buffers, lane, source=None):
-    """The control for a CPU copy's cost: the products alone, while a copy thread (a copy stream on a GPU) keeps
-    copying `source` (default: one product) into the buffers. Returns the products.
-
-    Set against the products alone, it tests whether copies running beside the products slow them down. The copies
-    run nonstop (more of them than run_and_copy makes) and stop after the copy in flight when the last product ends.
-    """
+    """The control for a copy's cost: the products while a copy thread (a copy stream on a GPU) copies `source`
+    (default: one product) into the buffers nonstop, stopping after the copy in flight. Returns the products."""
     source = x.mm(w) if source is None else source
     if lane.kind == 'gpu':
         side = torch.cuda.Stream(x.device)
@@ -184,11 +170,7 @@ class Copier:
         return out
 
     def run_and_copy(self, x, iters):
-        """Products and copies issued together (the book's 'Run on GPU1 and copy to CPU').
-
-        A copy stream (GPU) or a copy thread (CPU): the module's run_and_copy itself. One stream: the book's order,
-        all products, then all copies.
-        """
+        """Products and copies issued together: run_and_copy itself (a copy stream or thread), else the book's order."""
         if self.plan is None or self.stream is not None:
             return run_and_copy(x, x, self.buffers[:iters], self.kind)
         return self.copy(run(x, iters))
@@ -212,11 +194,8 @@ def link_bandwidth(device, n: int = 4000, repeats: int = 10) -> dict:
 
 
 def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) -> list[dict]:
-    """When each product and each copy ran, rows 'compute stream' and 'copy stream' (13.3.2).
-
-    GPU: CUDA events on both streams (the GPU's clock). Without a GPU (plan ignored): run_and_copy itself on
-    operands that note when each product and copy ran, in whichever thread ran it (tracing.Timed).
-    """
+    """When each product and copy ran, rows 'compute stream' and 'copy stream': CUDA events on a GPU; without one
+    (plan ignored), run_and_copy itself on operands that note when each ran, in its thread (tracing.Timed)."""
     n = x.shape[0]
     if x.device.type != 'cuda':
         from .tracing import Timed, events_from_log

@@ -1,8 +1,5 @@
-"""13.3.2's measurement on a lane already chosen: run, copy, run then copy, run with copy overlapped.
-
-One row per copy mode (the book's two copies and the fixes on a GPU; a labelled CPU analogue
-without one), every repeat interleaved, every answer checked against float64.
-"""
+"""13.3.2's measurement on a lane already chosen: run, copy, run then copy, overlapped; a row per copy mode (the
+book's and the fixes on a GPU; a copy thread on a CPU), repeats interleaved, answers checked against float64."""
 from __future__ import annotations
 
 import statistics
@@ -31,19 +28,10 @@ def copy_thread_rule(threads: int, cores: int | None = None) -> str:
 
 def expected_overlap(run: float, copy: float, rule: str, threads: int = 1, iters: int | None = None,
                      cores: int | None = None) -> float:
-    """What run + copy issued together can take (13.3.2), by the rule that holds here.
-
-    'separate': a GPU's copy engine works beside its compute units -> max(run, copy).
-    'one_stream': copies queued on the products' stream wait for them -> run + copy.
-    'own_core': a CPU copy thread with a core of its own beside `threads` computing threads -> max(run, copy).
-    'shared': a CPU copy thread on cores the computing threads fill -> their core time spread over the cores,
-    (min(threads, cores) x run + copy) / cores, and never less than max(run, copy). A copy that needs a core while
-    every core computes cannot be free. With 1 core this is run + copy.
-    'thread': a CPU copy thread, either of the two by copy_thread_rule(threads, cores).
-    With `iters` (products, each copied once it is done), where the two overlap the pipeline also fills and drains:
-    the first copy waits for the first product and the last copy follows the last product, so one product or one
-    copy, whichever is shorter, adds min(run, copy) / iters ('separate' and 'own_core').
-    """
+    """What run + copy issued together can take (13.3.2), by the rule: 'separate' (a copy engine) and 'own_core' (a
+    free core copies) -> max(run, copy), plus min(run, copy) / iters with `iters` (the pipeline fills and drains);
+    'one_stream' -> run + copy; 'shared' (a copy thread on cores the products fill) -> (min(threads, cores) x run +
+    copy) / cores, at least max(run, copy); 'thread' -> one of the two CPU rules by copy_thread_rule."""
     cores = cores or cpu_cores()
     if rule == 'thread':
         rule = copy_thread_rule(threads, cores)
@@ -75,10 +63,8 @@ def copy_share(run: float, run_then_copy: float) -> float:
 
 
 def copy_overlap(events) -> dict:
-    """One run's copies against its products: interval overlap, its closed form (this run's medians), busy times.
-
-    'span': from the first traced start to the last traced end (what a timeline of this run draws), 0 if none.
-    """
+    """One run's copies against its products: interval overlap, its closed form (this run's medians), busy times, and
+    'span', first traced start to last traced end (0 if none)."""
     compute, copies = intervals(events, 'compute'), intervals(events, 'copy')
     both = compute + copies
     span = max(e for _, e in both) - min(s for s, _ in both) if both else 0.0
@@ -159,8 +145,8 @@ def _compare_mode(work, lane, x, k, ref, copy, run_and_copy, repeats, what, wait
         return copy(out)
     variants = {'run': lambda: work.run(x, k), 'copy': lambda: copy(ys), 'run_then_copy': run_then_copy,
                 'overlapped': run_and_copy}
-    # compare keeps each variant's last result (for its check) while the next ones run: with a new pinned tensor
-    # per result, its first timed repeats would page-lock more host memory. Hold them all once, untimed, first.
+    # compare holds each variant's last result while the next ones run: hold them all once, untimed, first, so new
+    # pinned tensors per result do not page-lock more host memory inside the first timed repeats.
     held = [v() for v in variants.values()]
     wait()
     del held
@@ -216,29 +202,25 @@ def _engine_rows(lane, n, k, repeats, progress=None):
     return rows, None
 
 
-def _gpu_plan_count() -> int:
-    from .copying import GPU_PLANS  # PyTorch's plans: imported only where they run
-    return len(GPU_PLANS)
+def _torch_plans() -> dict:
+    from .copying import GPU_PLANS  # imports torch: only where PyTorch's plans run
+    return GPU_PLANS
 
 
 def measure_comm(lanes, size=None, iters=None, repeats: int = 5, *, plan: dict | None = None,
                  lesson: bool = False, progress=None, max_seconds: float | None = None,
                  options=('--size', '--iters')) -> CommResult:
-    """13.3.2 on the first lane (the GPU if there is one), every copy mode this hardware has.
-
-    `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer; the
-    message suggests values for `options` (the CLI's flags, or a panel's control names).
-    """
+    """13.3.2 on the first lane (the GPU if there is one), every copy mode this hardware has; `max_seconds` refuses
+    a longer run (UsageError suggesting `options`)."""
     lane = lanes[0]
     wl = resolve_workload([lane], size, iters, lesson=lesson, extra_matrices=3)
     n, k = wl.size, wl.iters[0]
     repeats = positive_int(repeats, 'repeats', option='--repeats', example=3)
-    # A framework that runs CPU work in the caller's thread (PyTorch) overlaps nothing by itself: it gets
-    # the explicit copy plans (a copy stream and events, a copy thread); one whose engine queues work
-    # (MXNet) orders its copies itself. Read from its description, so a new framework needs no edit here.
+    # A framework computing in the caller's thread (PyTorch) gets explicit copy plans; an engine that queues work
+    # (MXNet) orders its copies itself (read from its description).
     explicit = not framework(lane.framework).cpu_queued
     if max_seconds is not None:  # per mode: run, run then copy, overlapped (copies extra), after a warm-up
-        modes = 1 if plan or lane.kind != 'gpu' else 2 if not explicit else _gpu_plan_count()
+        modes = 1 if plan or lane.kind != 'gpu' else 2 if not explicit else len(_torch_plans())
         check_budget(wl, max_seconds, t('communication.what'), passes=3 * modes * (repeats + 1),
                      size_option=options[0], iters_option=options[1])
     if explicit:

@@ -1,8 +1,5 @@
-"""13.3.2's evidence: stream timelines, the book's cold first copy, the profiler's CPU-versus-CUDA
-time, and exercise 3 (compute, copy and a second lane at once).
-
-Each `measure_*` runs in this process on lanes already chosen; recordings keep their raw events.
-"""
+"""13.3.2's evidence on lanes already chosen: stream timelines, the book's cold first copy (with the profiler's
+times), and exercise 3 (compute, copy and a second lane at once)."""
 from __future__ import annotations
 
 import time
@@ -100,11 +97,8 @@ def _profiled(fn, lane):
 
 
 def measure_first_copy(lanes, size=None, iters=None, repeats: int = 5) -> FirstCopyResult:
-    """Time the book's non_blocking copy the first time in this process, then warm (GPU lanes only).
-
-    Run it in a fresh worker: the first call page-locks new host memory for every result
-    (cudaHostAlloc), later calls reuse PyTorch's cached pinned blocks.
-    """
+    """The book's non_blocking copy the first time in this process (page-locking new host memory per result), then
+    warm (reusing PyTorch's cached pinned blocks); GPU lanes only, in a fresh worker."""
     lane = lanes[0]
     if lane.kind != 'gpu':
         return FirstCopyResult(lane.name, reason='communication.first_copy.no_gpu')

@@ -1,8 +1,4 @@
-"""13.3.2's prediction from this machine's own numbers: FLOP/s of one product, GB/s of one copy.
-
-Runs in the notebook's process on a lane already chosen; `predict` turns the two rates into the
-expected time of each variant, with the rule that makes it (separate hardware or not).
-"""
+"""13.3.2's prediction from this machine's own numbers, measured in the notebook's process: FLOP/s, copy GB/s."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,14 +27,9 @@ class Rates:
 
 
 def measure_rates(lane, n: int, repeats: int = 5, inner: int | None = None, iters: int = 1) -> Rates:
-    """FLOP/s of n x n products on `lane` and GB/s of copying results to host memory (13.3.2).
-
-    GPU: the device-to-host link into pinned and into pageable memory. CPU: copies into preallocated
-    host buffers, the CPU analogue's 'link' (main memory itself). `inner` makes each product
-    n x inner by inner x n (the CPU setting of the lesson's task), square by default. With `iters`,
-    the CPU rates come from `iters` products kept in a list and `iters` copies into separate
-    buffers, as a run does: one product repeated reuses one warm block of memory, and is faster.
-    """
+    """FLOP/s of n x inner by inner x n products (square by default) on `lane` and GB/s of copying results to host
+    memory: a GPU's link (pinned and pageable); on a CPU, main memory, from `iters` products kept in a list and
+    copied into separate buffers, as a run does (one product repeated reuses a warm block, and is faster)."""
     import torch
 
     from ..backends.torch_backend import intra_op_threads, random_matrix

@@ -1,9 +1,5 @@
-"""13.3.2's "Build it" setting and stopwatches: what a lane gets, and when each product and copy ran.
-
-The task's grader (`task.py`) and the lesson use the same setting and read overlap from the same
-intervals: torch.profiler's kernels and device-to-host copies on a GPU, timestamps taken around each
-product and copy in whichever thread ran it on a CPU.
-"""
+"""13.3.2's "Build it" setting and stopwatches, shared by the grader and the lesson: what a lane gets, and when each
+product and copy ran (torch.profiler's kernels and copies on a GPU, timestamps in the thread that ran it on a CPU)."""
 from __future__ import annotations
 
 import ctypes
@@ -20,16 +16,12 @@ import torch
 
 from ..results import Result
 
-# The book's 4000 x 4000 products on a GPU. On a CPU a square product does n multiply-adds per
-# number it writes, so its copy is ~2% of the run: thin 700 x 4 by 4 x 700 products make the copies
-# 40-50% of run then copy, and overlapped beat run then copy beyond the repeats' spread on an idle
-# 2-core machine (tools/measure_copy_setting.py; 1000 x 16 gave copies a fifth to a quarter, no gain).
+# The book's 4000 x 4000 products on a GPU. On a CPU a square product's copy is ~2% of its run: thin 700 x 4 by
+# 4 x 700 products make copies 40-50% of run then copy (tools/measure_copy_setting.py).
 SIZE = {'cpu': 700, 'gpu': 4000}
 INNER = {'cpu': 4, 'gpu': 4000}
 ITERS = {'cpu': 20, 'gpu': 10}
 
-
-# -- the setting: operands, buffers, references ------------------------------------------------------
 
 @dataclass
 class Setting:
@@ -74,10 +66,7 @@ _kept: bool | None = None
 
 
 def operands(lane, seed: int = 0):
-    """(x, w) on the lane: w is x itself for the book's square products, as in `x.mm(x)`.
-
-    On a CPU lane this also keeps freed memory in the process (`keep_freed_memory`), part of the setting.
-    """
+    """(x, w) on the lane (w is x for the book's square products); on a CPU it also calls keep_freed_memory."""
     s = setting(lane)
     if lane.kind == 'cpu':
         keep_freed_memory()
@@ -97,19 +86,13 @@ def reference(x, w):
     """x @ w in float64, on the host: what every buffer must hold."""
     return (x.double() @ w.double()).cpu()
 
-# -- stopwatches: what ran when, from the learner's own run ------------------------------------------
-
 PRODUCT_OPS = frozenset({'mm', 'matmul', '__matmul__', '__rmatmul__', 'addmm'})
 COPY_OPS = frozenset({'copy_', 'clone', 'to', 'cpu', '__setitem__', 'contiguous'})
 
 
 class Timed(torch.Tensor):
-    """CPU operands that note when each product and each copy ran, in any thread (the CPU stopwatch).
-
-    Every torch operation on them (and on the products made from them) passes through
-    __torch_function__ in the thread that calls it; CPU operations run synchronously, so the time
-    around the call is when it ran.
-    """
+    """CPU operands that note when each product and copy ran, in any thread (the CPU stopwatch): every operation on
+    them passes through __torch_function__ in its thread, and runs synchronously, so the time around it is when."""
     log: list | None = None
 
     @classmethod
@@ -140,11 +123,8 @@ def events_from_log(log) -> list[dict]:
 
 
 def events_from_trace(trace_events) -> list[dict]:
-    """torch.profiler's Chrome-trace events as timeline events: kernels are compute, device-to-host copies copies.
-
-    A copy on the kernels' own stream is drawn on the compute stream's row; times in seconds from
-    the first event, on the GPU's clock.
-    """
+    """torch.profiler's Chrome-trace events as timeline events (seconds from the first, the GPU's clock): kernels are
+    compute, device-to-host copies copies (on the compute stream's row when on the kernels' stream)."""
     kept = [e for e in trace_events if e.get('ph') == 'X' and 'dur' in e and 'ts' in e
             and (e.get('cat') == 'kernel' or (e.get('cat') == 'gpu_memcpy' and 'DtoH' in e.get('name', '')))]
     if not kept:
@@ -165,11 +145,8 @@ def events_from_trace(trace_events) -> list[dict]:
 
 
 def _profiled(call, device):
-    """Run call() under torch.profiler (CPU and CUDA), wait for `device`: (its value, the trace's events, wall time).
-
-    The wall time is the call and the wait for its GPU work only: the profiler's start, the trace's export
-    and the buffers pinned before the call are not in it (a first profile in a process takes seconds to start).
-    """
+    """Run call() under torch.profiler, wait for `device`: (its value, the trace's events, the wall time of the call
+    and its GPU work only, without the profiler's start or the trace's export)."""
     from torch.profiler import ProfilerActivity, profile
 
     from ..profiling import no_profiler_chatter
@@ -190,13 +167,9 @@ def _profiled(call, device):
 
 
 def traced_run(fn, lane, seed: int = 1) -> dict:
-    """Call fn(x, w, buffers, lane) once with the stopwatch on (13.3.2's task and lesson): its timeline and wall time.
-
-    Returns {'value', 'buffers', 'events', 'wall', 'cores'}; the value is whatever fn returned; 'wall' is the
-    call alone (its buffers are allocated, and pinned on a GPU, before it; the profiler's start is not in it). On a CPU,
-    'cores' is this process's CPU time over the wall clock meanwhile: how many cores it kept busy on
-    average (near 1 when other programs left it no second core for the copy thread); None on a GPU.
-    """
+    """Call fn(x, w, buffers, lane) once with the stopwatch on: {'value', 'buffers', 'events', 'wall' (the call
+    alone), 'cores'} (on a CPU the process's CPU time over the wall clock: near 1 when other programs left the copy
+    thread no core; None on a GPU)."""
     x, w = operands(lane, seed)
     buffers = host_buffers(lane)
     if lane.kind == 'gpu':
@@ -242,11 +215,8 @@ def as_timeline(run, lane):
 
 
 def finish(before, timeout: float = 30.0, lane=None) -> None:
-    """Wait for everything a call left running: the lane's GPU, and threads it started (up to `timeout` each).
-
-    A GPU lane waits on its own device (a lane on cuda:1 waits on cuda:1, whichever is current);
-    without a lane, every GPU PyTorch has started; a CPU lane has no device work to wait for.
-    """
+    """Wait for everything a call left running, threads up to `timeout` each: the lane's own GPU (whichever is
+    current), or without a lane every GPU PyTorch started."""
     if lane is not None and lane.kind == 'gpu':
         torch.cuda.synchronize(lane.device())
     elif lane is None and torch.cuda.is_available() and torch.cuda.is_initialized():

@@ -1,9 +1,5 @@
-"""13.3.2's pictures and lines: the prediction, every repeat beside it with the learner's guess, the control for a
-copy's cost, the GPU recording (copy modes, stream timelines, the first non_blocking call), exercises 3 and 4.
-
-Each measuring cell draws one figure and prints at most one verdict line (display/verdict.py); the statistics stay in
-the results (`verdict.details(result)`). The stream timelines live in display/communication_timelines.py.
-"""
+"""13.3.2's pictures and lines (one figure and at most one verdict line per measuring cell; the statistics stay in
+the results): the prediction, the control for a copy's cost, the GPU recording, exercises 3 and 4."""
 from __future__ import annotations
 
 from ..i18n import t
@@ -116,15 +112,10 @@ def recorded_prediction_text(rec) -> str:
 def plot_comm_row(row, ax=None, title=None):
     """One copy mode: run, copy, run then copy, overlapped (every repeat), the expectation beside overlapped."""
     rule = 'shared' if row.expectation == 'own_core' else row.expectation  # a copy thread either way
-    over = f'overlapped.{rule}' if f'communication.variant.overlapped.{rule}' in _known() else 'overlapped'
-    names = {v: _name(over if v == 'overlapped' else v) for v in row.times}
-    times = {names[v]: m.repeated() for v, m in row.times.items()}
-    return plot_repeats(times, ax=ax, predicted={_name(over): row.expected}, title=title or row.mode)
-
-
-def _known():
-    from ..i18n import catalogue
-    return catalogue('en')
+    over = _name(f'overlapped.{rule}')
+    over = _name('overlapped') if over == f'overlapped.{rule}' else over  # no name for this rule: the plain one
+    times = {(over if v == 'overlapped' else _name(v)): m.repeated() for v, m in row.times.items()}
+    return plot_repeats(times, ax=ax, predicted={over: row.expected}, title=title or row.mode)
 
 
 def recorded_title(rec, repeats: bool = True) -> str:
@@ -159,10 +150,8 @@ def first_copy_text(result) -> str:
 
 
 def plot_first_copy(result, ax=None, rec=None):
-    """The first call's one timing (a diamond: there is one) beside every later call (dots, their median a bar).
-
-    `rec`: the recording `result` came from (None: measured here); the figure then says where and when.
-    """
+    """The first call's one timing (a diamond) beside every later call (dots, their median a bar); `rec`: the
+    recording it came from (None: measured here), named on the figure."""
     if result is None or result.warm is None:
         return None
     later, median = list(result.warm.repeated()), result.warm.median

@@ -27,14 +27,8 @@ def timeline_title(tl) -> str:
 
 
 def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, dict]]:
-    """The events to draw, with bars that touch merged into stretches, and what was merged per role.
-
-    A role's bars in one row are merged where some bar is narrower than EDGE_MIN_PX when drawn (timeline gives it
-    no edge, so bars that touch would read as one block, or as blocks split by a few edged bars) and some gap
-    between them is below THIN_FRACTION of the run (they touch when drawn). Only gaps below that threshold are
-    closed; the rest stay gaps, so the picture shows exactly the stretches the legend counts.
-    Returns (events, {role: {'count': bars, 'stretches': stretches drawn, 'gap': the threshold in seconds}}).
-    """
+    """The events to draw, a row's bars merged into stretches where some bar is too narrow for an edge and some gaps
+    are below THIN_FRACTION of the run (only those close), and {role: {'count', 'stretches', 'gap'}} of what merged."""
     events = list(events)
     if not events:
         return [], {}
@@ -62,9 +56,7 @@ def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, 
 
 
 def legend_names(tl, merged=None) -> dict[str, str]:
-    """What a bar is, per role; for a role in `merged` (merge_touching's second value) the entry says how many
-    bars it holds and how many stretches are drawn, so a reader does not count one block where the title counts 50
-    (the title has no room left)."""
+    """What a bar is, per role, and for a role in `merged` how many bars its drawn stretches hold."""
     merged = merged or {}
     return {role: style.plot_text(f'communication.legend.{role}') + (
         '\n' + _merged_text(role, merged[role]) if role in merged else '') for role in ('compute', 'copy')}
@@ -85,12 +77,8 @@ def _px_per_second(ax, events, predicted=None) -> float:
 
 
 def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
-    """One stream timeline per copy plan, stacked, each with its own time axis (no clipped panel).
-
-    Rows are named in the plot language; each panel's title counts its own products and copies;
-    `predicted` (seconds) marks a predicted total on each panel. Bars that touch and are too narrow for an edge
-    are drawn merged (merge_touching), and the legend says so.
-    """
+    """One stream timeline per copy plan, stacked, each with its own time axis and a title counting its products and
+    copies; `predicted` (seconds) marks a total on each; bars merged where merge_touching says, the legend too."""
     fig, axes = style.figure(nrows=len(timelines), height=max(2.8, 2.5 * len(timelines)))
     for tl, ax in zip(timelines, _flat(axes)):
         named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}

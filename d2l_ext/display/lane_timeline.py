@@ -14,7 +14,7 @@ MAX_BARS = 200  # a lane with more products is drawn as its busy stretches (time
 
 
 def lane_labels(lanes, lang: str | None = None) -> list[str]:
-    """The labels of a result's lanes (their ids, Lane.as_dict) in `lang` (default: the current language)."""
+    """The labels of a result's lanes (their ids) in `lang` (default: the current language)."""
     return [Lane.from_dict(lane).label_in(lang) for lane in lanes]
 
 
@@ -36,11 +36,8 @@ def lane_overlap(result) -> float | None:
 
 
 def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS):
-    """When each product ran on each lane, in one run of all lanes together (13.3.1).
-
-    Rows are lanes (or a lane's engine workers, MXNet). `predicted`: each lane's predicted end in seconds, in lane
-    order. A lane with more than `max_bars` products is drawn as its busy stretches.
-    """
+    """When each product ran, a row per lane (or engine worker); `predicted`: each lane's end (seconds, lane order);
+    a lane with more than `max_bars` products drawn as its busy stretches (13.3.1)."""
     merged = set()
     if max_bars is not None:
         events, merged = aggregate(result.events, max_bars)

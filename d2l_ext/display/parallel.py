@@ -1,8 +1,5 @@
-"""13.3.0 and 13.3.1 in pictures, each with at most one verdict line (display.verdict): lanes, repeats, exercises.
-
-Every measuring cell draws one figure (every repeat a dot, the prediction hatched, the learner's guess a diamond)
-and prints one line from verdict.line or verdict.guess. The statistics stay in the results (`verdict.details`).
-"""
+"""13.3.0 and 13.3.1 in pictures (every repeat a dot, the prediction hatched, the guess a diamond), each with at most
+one verdict line (display.verdict): lanes, repeats, exercises."""
 from __future__ import annotations
 
 from ..frameworks import framework
@@ -88,9 +85,8 @@ def _plot_label(lane: dict) -> str:
 
 
 def plot_parallel(result, ax=None, title=None, guess: float | None = None, predicted: float | None = None):
-    """Each lane alone, all together, and the line's baseline: one device doing both (where timed), else one after
-    the other. Every repeat; together's prediction hatched (`predicted` seconds, else result.expected); `guess`
-    (seconds) a diamond."""
+    """Every repeat of each lane alone, all together (`predicted` hatched, else result.expected; `guess` a diamond)
+    and the line's baseline: one device doing both where timed, else one after the other."""
     names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'together')]
     values = [m.repeated() for m in result.lane_times] + [result.together.repeated()]
     if getattr(result, 'baseline', None) is not None:

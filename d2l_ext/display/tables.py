@@ -1,9 +1,4 @@
-"""Every table a learner reads, drawn one way: panels' HTML and the CLI's text (13.3.1-13.3.4).
-
-The table itself is results.frame (rows keyed by column ids, translated when drawn) or a result's
-`to_frame()`; results.render writes it (it sits below the sections so a result can show itself as
-a cell's value). Display code calls these doors, never DataFrame.to_html or to_string itself.
-"""
+"""Every table a learner reads, drawn one way (results.render): panels' HTML and the CLI's text (13.3.1-13.3.4)."""
 from __future__ import annotations
 
 from ..results import Result, four_digits, frame, render

@@ -1,9 +1,6 @@
-"""13.3.1 Parallel computation on devices: what notebooks, widgets and the CLI call.
-
-Each function runs in the framework's own worker process and returns a typed result: show it
-with `result.to_frame()` (a table), draw it with d2l_ext.display.parallel, save it with
-`result.to_json()`. The measurements themselves live in `core` and `exercises`.
-"""
+"""13.3.1 Parallel computation on devices: what notebooks, widgets and the CLI call, each in the framework's worker
+process, each returning a typed result (`to_frame()`, `details()`, `to_json()`); the measurements are in `core` and
+`exercises`."""
 from __future__ import annotations
 
 from ..workers import dispatch
@@ -36,10 +33,8 @@ __all__ = ['Expectation', 'IndependenceResult', 'LaunchOrderResult', 'ParallelRe
 
 def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, lanes=None,
              progress=None, lesson: bool = False, baseline: bool = False) -> ParallelResult:
-    """Each lane alone and all together, e.g. `parallel('torch', size=800, iters=10)` (13.3.0, 13.3.1).
-
-    `baseline=True` adds, for lanes sharing CPU cores, one lane with all the cores doing every job.
-    """
+    """Each lane alone and all together, e.g. `parallel('torch', size=800, iters=10)`; `baseline`: one device doing
+    every job too (13.3.0, 13.3.1)."""
     return dispatch(measure_parallel, framework, lanes, progress=progress, size=size, iters=iters, repeats=repeats,
                     lesson=lesson, baseline=baseline)
 

@@ -1,8 +1,5 @@
-"""13.3.1's measurements on lanes already chosen: each lane alone, all together, what to expect.
-
-`measure_*` run in this process (the public functions in d2l_ext.parallel run them in the
-framework's worker); each returns a typed result with `to_frame()` and `to_json()`.
-"""
+"""13.3.1's measurements on lanes already chosen (d2l_ext.parallel runs them in the framework's worker): each lane
+alone, all together, what to expect."""
 from __future__ import annotations
 
 import statistics
@@ -18,18 +15,12 @@ from ..results import Result, Times, timing_row
 from ..timing import compare
 from ..workloads import check_budget, resolve_workload
 
-# -- what to expect: derived from the hardware, with its assumption -----------------------------
-
 
 @dataclass
 class Expectation:
-    """The together-time the hardware allows, and the rule it follows (13.3.1).
-
-    rule 'separate': lanes on separate hardware (GPUs, or a GPU and the CPU) -> max(lane times).
-    rule 'shared':   CPU lanes sharing `cores` cores, `threads` each -> at most `ways` run at once.
-    rule 'engine':   the framework's engine (MXNet's) already spreads one lane's products over every core
-                     -> no gain. Which of the last two applies is the framework's `shared_cpu_rule`.
-    """
+    """The together-time the hardware allows and its rule (13.3.1): 'separate' hardware -> max(lane times); CPU lanes
+    'shared' on `cores` cores, `threads` each -> at most `ways` at once; 'engine' (MXNet's spreads one lane over
+    every core) -> no gain. The framework's `shared_cpu_rule` picks between the last two."""
     seconds: float
     speedup: float
     rule: str
@@ -39,11 +30,8 @@ class Expectation:
 
 
 def expectation(lanes, seconds: list[float], cores: int | None = None) -> Expectation:
-    """Expected together-time of lanes that took `seconds` alone (13.3.1, 13.3.2 exercise 3).
-
-    Lanes are grouped by the hardware they run on (each GPU, and the CPU); a group of n lanes
-    that can run `ways` at once takes max(max(times), sum(times) / ways); groups run side by side.
-    """
+    """Expected together-time of lanes that took `seconds` alone (13.3.1, 13.3.2 ex. 3): per hardware group (each
+    GPU, the CPU) max(max(times), sum(times) / ways), groups side by side."""
     cores = cores or cpu_cores()
     groups: dict = {}
     for lane, s in zip(lanes, seconds):
@@ -62,9 +50,6 @@ def expectation(lanes, seconds: list[float], cores: int | None = None) -> Expect
             group_ways = n if key != ('cpu',) else 1
         expected = max(expected, max(times), sum(times) / group_ways)
     return Expectation(expected, sum(seconds) / expected, rule, ways, cores, threads)
-
-
-# -- the section's measurement: each lane alone, all together --------------------------------
 
 
 @dataclass
@@ -109,12 +94,8 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
                      baseline: bool = False) -> ParallelResult:
     """Time every lane alone and all lanes together, interleaved; check every answer (13.3.1).
 
-    `baseline`: also time one device doing every lane's products. Lanes sharing the CPU's cores (PyTorch):
-    one lane with all the cores, the honest comparison for lanes that only divide them. Lanes on separate
-    hardware: the first lane (a GPU) alone, so a speedup over one after the other is set beside one device.
-
-    `max_seconds` refuses (UsageError, with the estimate) a run estimated to take longer; the
-    message suggests values for `options` (the CLI's flags, or a panel's control names).
+    `baseline`: also one device doing every lane's products (lanes sharing the CPU: one lane with all the cores;
+    separate hardware: the first lane). `max_seconds` refuses a longer run (UsageError suggesting `options`).
     """
     lanes = list(lanes)
     work = backend(lanes[0].framework)
@@ -224,7 +205,7 @@ def measure_timeline(lanes, size=None, iters=None, *, lesson: bool = False) -> T
 
 
 def median_index(times) -> int:
-    """Which of `times` is the median (the nearest one when their count is even) (13.3.0, 13.3.1)."""
+    """Which of `times` is the median (the nearest one when their count is even)."""
     times = list(times)
     mid = statistics.median(times)
     return min(range(len(times)), key=lambda j: abs(times[j] - mid))

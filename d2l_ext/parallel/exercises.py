@@ -1,8 +1,5 @@
-"""13.3.1's exercises and pitfalls, measured: independence (ex. 1), small products (ex. 2),
-the book's synchronize() mistake, and the order in which GPU and CPU lanes are started.
-
-Each `measure_*` runs in this process on lanes already chosen and returns a typed result.
-"""
+"""13.3.1's exercises and pitfalls, measured on lanes already chosen: independence (ex. 1), small products (ex. 2),
+the book's synchronize() mistake, and the order in which GPU and CPU lanes start."""
 from __future__ import annotations
 
 import time
@@ -81,8 +78,7 @@ def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int =
 
 
 def _lane_threads(lane):
-    """A CPU lane whose framework runs CPU work in the calling thread (the registry's cpu_queued is False, as
-    PyTorch's): that thread's count for a while; a queued framework's engine or a GPU: nothing to set."""
+    """A CPU lane of a framework that computes in the calling thread (PyTorch): its thread count for a while."""
     import contextlib
     if framework(lane.framework).cpu_queued or lane.kind != 'cpu':
         return contextlib.nullcontext()
@@ -110,12 +106,8 @@ class SmallOpsResult(Result):
 
 
 def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:
-    """Exercise 2 (PyTorch) on the first lane's device: what helps when each product is tiny?
-
-    GPU: one lane, two streams, one batched product (torch.bmm) and a CUDA Graph replay (the last two
-    launch once), beside the time Python takes to issue one product. CPU: one thread with every core,
-    two threads with half each, bmm, and the FLOP rate of a large product on the same cores.
-    """
+    """Exercise 2 (PyTorch) on the first lane's device, when each product is tiny: GPU: one lane, two streams, bmm,
+    a CUDA Graph, Python's issue time per product; CPU: every core, two halves, bmm, a large product's rate."""
     import torch
 
     from ..backends.torch_backend import intra_op_threads, run, run_on_lanes
@@ -248,11 +240,8 @@ def measure_sync_mistake(lanes, size=None, iters=None, repeats: int = 5) -> Sync
 
 
 def sync_waits(lanes, torch) -> dict:
-    """The three ways to end the clock (13.3.1): none, the book's bare synchronize(), every lane's GPU by index.
-
-    The book's arm is the mistake shown on purpose: with no device, synchronize() waits for the current
-    device only. The arm meant to wait for every device passes each lane's GPU index explicitly.
-    """
+    """The three ways to end the clock (13.3.1): none, the book's synchronize() (the current device only: the mistake
+    shown on purpose), and every lane's GPU by index."""
     gpus = sorted({lane.index for lane in lanes if lane.kind == 'gpu'})
 
     def every_device():

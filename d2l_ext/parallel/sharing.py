@@ -1,9 +1,5 @@
-"""13.3.0 and 13.3.1: how fast each lane ran while the lanes ran together, measured from a timeline's intervals.
-
-A prediction made from each lane's speed alone assumes that running beside another lane leaves that
-speed unchanged. On lanes that split one CPU it need not: these functions measure, from the products'
-own intervals, each lane's time per product while every lane was busy (13.3.1 predicts "together" from it).
-"""
+"""13.3.1: each lane's time per product while every lane was busy, from the products' own intervals (lanes that split
+one CPU need not keep the speed they had alone; 13.3.1 predicts "together" from it)."""
 from __future__ import annotations
 
 import statistics
@@ -29,11 +25,8 @@ def common_window(timeline) -> tuple[float, float] | None:
 
 
 def product_seconds(timeline) -> list[float | None]:
-    """Per lane (timeline.lanes order): median seconds of one product that ran while every lane was busy.
-
-    Only products inside the common window count, so a lane that finished early does not lend the
-    others the speed they had once they ran alone. None for a lane with no product inside the window.
-    """
+    """Per lane (timeline.lanes order): median seconds of its products inside common_window (so a lane that finished
+    early lends no one the speed of running alone); None for a lane with no product inside it."""
     window = common_window(timeline)
     if window is None:
         return [None] * len(timeline.lanes)

@@ -1,12 +1,6 @@
-"""13.3.1's technique, lanes running together: the one lane runner and a timed variant that keeps its intervals.
-
-`run_together(lanes, works)` is the lane runner every section uses (the Build-it task's worked solution too): a CPU
-lane on its own kept thread with its share of the cores, GPU work queued from the caller, then a wait for every GPU.
-It is defined in backends.torch_backend (the backend interface's run_on_lanes), a layer below the sections that
-run it; import it from here. `Together` times all lanes
-at once as one variant and keeps, in every call, when each product ran, so the timeline drawn and the numbers beside
-it come from one run: the repeat whose time was the median.
-"""
+"""13.3.1's technique: `run_together(lanes, works)`, the one lane runner (the Build-it task's worked solution; defined
+in backends.torch_backend, a layer below), and `Together`, all lanes at once keeping when each product ran, so a
+timeline and the numbers beside it come from one repeat: the median one."""
 from __future__ import annotations
 
 from ..backends.torch_backend import KeptTogether, run_together, timeline_clock
@@ -16,11 +10,7 @@ __all__ = ['Together', 'run_together']
 
 
 class Together(KeptTogether):
-    """`Together(lanes, xs, iters)()`: lane i computes iters[i] products xs[i] @ xs[i], all lanes at once.
-
-    Returns each lane's products (the caller waits for the lanes, as compare and measure do). Every call keeps each
-    product's interval: thread clock on CPU lanes, CUDA events on GPU lanes.
-    """
+    """`Together(lanes, xs, iters)()`: backends.torch_backend.KeptTogether, with its median repeat as a timeline."""
 
     def median_index(self, times) -> int:
         """Which of `times` (the last len(times) calls' timed repeats, in order) is the median (the nearest one)."""
