@@ -1,17 +1,7 @@
-"""13.3.3 "The Dependency Graph", split by job; data only (drawing lives in d2l_ext.display.graph).
-
-* model:     the two-layer MLP of Fig. 13.3.1: one lane's forward and backward (lane_step), the step on two lanes
-             (mlp_step, the Build-it's worked answer), the problem, its float64 answer
-* worked:    the typical wrong versions of mlp_step (the grader's tests, exercise 1)
-* halves:    when each half ran (the instrumentation the recordings and the grader share)
-* tracer:    recording a step's dependency graph from the operations it runs (TorchDispatchMode)
-* runs:      the step's recorded graph and its check against float64 on this machine's lanes
-* recording: the step timed three ways with every repeat and interval (here, or shipped from a GPU machine)
-* schedule:  the generic algorithms: serial total, critical path, list scheduling (13.3.1-13.3.3)
-* dag:       the book's exercise 5, a DAG of products planned and run on two lanes by a small dependency engine
-* its "Build it" task '13.3.3-mlp' is graded by d2l_ext.grading.mlp (nothing here imports it)
-
-Importing it loads PyTorch, never matplotlib.
+"""13.3.3 "The Dependency Graph", data only (drawing: display.graph; grading: grading.mlp). model: the MLP of
+Fig. 13.3.1 (lane_step, mlp_step); worked: mlp_step's typical wrong versions; halves: when each half ran; tracer: a
+step's graph from its operations; runs: that graph and the float64 check here; recording: the step timed three
+ways; schedule: critical path, list scheduling; dag: exercise 5. Loads PyTorch, never matplotlib.
 """
 from .dag import (
     DAG_VARIANTS,

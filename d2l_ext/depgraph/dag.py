@@ -19,12 +19,8 @@ DAG_VARIANTS = ('one lane, in order', 'two lanes, planned', 'one device, all cor
 
 
 def diamond_dag(stages=3, arms=(1, 2, 3), cross=True):
-    """The tasks of exercise 5 -> [{'name', 'deps'}] in a dependency order (13.3.3).
-
-    Each stage: arms of arms[0], arms[1], ... products in a chain from the previous join (x first), then a join
-    reading every arm's end; cross=True: each arm's last product also reads the arm before's first. '2b1' is stage 2,
-    arm b, product 1.
-    """
+    """Exercise 5's tasks [{'name', 'deps'}] in a dependency order: per stage, arms of arms[k] chained products from
+    the previous join (x first), then a join; cross=True: an arm's last product reads the arm before's first."""
     letters = 'abcdefghij'
     if stages < 1 or not arms or min(arms) < 1 or len(arms) > len(letters):
         raise UsageError(t('graph.err.dag_shape', most=len(letters), stages=stages, arms=arms))
@@ -131,13 +127,9 @@ def place_dag(x, weights, lanes):
 
 
 def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
-    """The dependency engine: each lane runs its tasks in plan order, waiting for their inputs -> (results, events).
-
-    A lane waits until every task it reads has finished (a threading.Event per task); inputs made on another device
-    are copied first. `x`, `weights`: place_dag's copies. trace=True waits for the GPU after each task; each event
-    has 'ready' (began waiting), 'start' (inputs done), 'copied', 'end'. skip_waits=True is the broken engine: no
-    waiting, the lanes one after the other, the last first.
-    """
+    """The dependency engine: each lane runs its tasks in plan order, waiting (an Event per task) for those it reads
+    and copying inputs made elsewhere -> (results, events: 'ready', 'start', 'copied', 'end'). x, weights: place_dag's;
+    trace=True waits for the GPU after each task; skip_waits=True is the broken engine (lanes in turn, last first)."""
     deps = {t['name']: t['deps'] for t in dag}
     where = {name: lane for lane in lanes for name in order[lane.name]}
     missing = [name for name in deps if name not in where]
@@ -220,11 +212,8 @@ class DagExperiment:
     alone: float = 0.0  # seconds per product on one lane alone, traced as the plan is (per_product)
 
     def predicted_ms(self):
-        """{variant: seconds} predicted for one lane in order and two lanes planned; None before the one-lane run.
-
-        Lanes that differ: from one product timed on each (the plan's modelled length; no copies, no waiting).
-        Equal lanes: the one-lane run's median per product, times its 21 products or the plan's 12.
-        """
+        """{variant: seconds} predicted for one lane and two lanes planned: lanes that differ, from one product timed
+        on each (no copies, no waiting); equal lanes, the one-lane run's median per product (None before it)."""
         if self.speeds:
             return {DAG_VARIANTS[0]: len(self.dag) / self.speeds[self.lanes[0]],
                     DAG_VARIANTS[1]: schedule.schedule_total(self.plan_events)}
@@ -234,11 +223,8 @@ class DagExperiment:
         return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: self.model['planned'] * one.median / self.model['serial']}
 
     def per_product(self):
-        """[(seconds per product in the traced plan, seconds per product alone)] per lane with tasks, or None.
-
-        Alone: one product timed on the lane (lanes that differ), else one of the one-lane run, traced alike. The
-        prediction assumes the two are equal. The trace keeps the waits too ('ready' to 'start').
-        """
+        """[(seconds a product took in the traced plan, alone)] per lane with tasks, or None; alone: one product timed
+        on the lane (lanes that differ) or the one-lane run's, traced alike. The prediction assumes they are equal."""
         if not self.trace or not self.alone:
             return None
         mine = {lb: [e['end'] - e['copied'] for e in self.trace if e['lane'] == lb] for lb in self.lanes}

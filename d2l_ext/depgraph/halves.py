@@ -1,8 +1,5 @@
-"""When each half of 13.3.3's step ran (the grader's instrumentation; `with_names` and `gpu_zero` the recordings').
-
-`LaneRecorder.lane_step` stands in for model.lane_step and records each half's rows, devices, thread, thread count
-and interval (timestamps in its thread, or CUDA events put on the host clock with `gpu_zero`).
-"""
+"""When each half of 13.3.3's step ran: one clock for the recordings and the grader (mark, on_host, gpu_zero), and
+`LaneRecorder.lane_step`, which records each half's rows, devices, thread, thread count and interval."""
 from __future__ import annotations
 
 import threading

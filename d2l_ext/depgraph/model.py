@@ -1,12 +1,6 @@
-"""The two-layer MLP of Fig. 13.3.1: one lane's forward and backward, the problem, and its float64 answer (13.3.3).
-
-X -> Linear -> ReLU -> Linear -> squared loss, plain SGD. The backward pass is written out
-(`H.T @ dY`, ...) instead of left to autograd so that every operation sits inside a named
-`stage`, which is how the recorded graph gets the boxes of the book's figure; `reference_step`
-checks it against autograd in float64. `lane_step` and `mlp_step` (the step that places it on two lanes, the
-Build-it's worked answer) are the single copies: the lesson shows their source (#@source), so their docstrings are
-`#zh:` comments; the recordings run them and the grader (grading.mlp) imports them from here.
-"""
+"""The two-layer MLP of Fig. 13.3.1 (squared loss, plain SGD), its problem and float64 answer (13.3.3). Backward is
+written out so every operation sits in a named `stage` (the figure's boxes). `lane_step` and `mlp_step` (the Build-it's
+worked answer) are the single copies the lesson shows (#@source): their docstrings are `#zh:` comments."""
 
 import torch
 

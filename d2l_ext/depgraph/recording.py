@@ -1,10 +1,6 @@
-"""13.3.3's step timed three ways on this machine's lanes, or shipped from a GPU machine (plain JSON, `format`).
-
-`record_step` runs the worked step (model.mlp_step), its halves one after the other and one device on the whole
-minibatch, interleaved, every update checked against float64. The intervals come from the timed runs themselves
-(CUDA events put on the host clock, or timestamps in the thread that ran the work); each way keeps its median
-repeat's intervals for drawing, every repeat its time, its halves' busy times and their overlap.
-"""
+"""13.3.3's step timed three ways (the worked step, its halves in turn, one device), interleaved, every update checked
+against float64, here or shipped from a GPU machine (JSON). Intervals come from the timed runs themselves; each way
+keeps its median repeat's for drawing, every repeat its time, its halves' busy times and their overlap."""
 from __future__ import annotations
 
 import contextlib
@@ -81,13 +77,12 @@ class _OneDevice:
     """The whole minibatch on lane 0's device (on a CPU: every core in one thread), data placed once, no copies."""
 
     def __init__(self, lane, params, X, y):
-        from ..backends.torch_backend import run_on_lanes
-        self.lane, self.run_on_lanes = whole_device(lane), run_on_lanes
+        self.lane = whole_device(lane)
         dev = self.lane.device()
         self.data = ({k: params[k].to(dev, copy=True) for k in PARAM_NAMES}, X.to(dev), y.to(dev))
-        self.mark = None
 
-    def __call__(self, lr):
+    def __call__(self, params, X, y, lr):  # the step's signature; its data were placed once
+        from ..backends.torch_backend import run_on_lanes
         dev = self.lane.device()
 
         def job():
@@ -95,7 +90,7 @@ class _OneDevice:
             out = sgd_step(*self.data, lr)
             self.mark = (start, mark(dev))
             return out
-        return self.run_on_lanes([self.lane], [job])[0]
+        return run_on_lanes([self.lane], [job])[0]
 
     def events(self, zero, t0) -> list[dict]:
         return [_event('one device', WHOLE, *self.mark, zero, t0)]
@@ -115,20 +110,18 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
     reference, _ = reference_step(params, X, y, lr)
     one = _OneDevice(lanes[0], params, X, y)
     every = list(lanes) + [one.lane]
-    in_turn, split = _Split(wrong_version('in_turn'), lanes), _Split(model.mlp_step, lanes)
-    runs = {'one_device': (lambda: one(lr), one),
-            'in_turn': (lambda: in_turn(params, X, y, lr), in_turn),
-            'split': (lambda: split(params, X, y, lr), split)}
+    runs = {'one_device': one, 'in_turn': _Split(wrong_version('in_turn'), lanes),
+            'split': _Split(model.mlp_step, lanes)}
     times = {v: [] for v in VARIANTS}
     events = {v: [] for v in VARIANTS}
     errors = {v: 0.0 for v in VARIANTS}
     for r in range(warmup + repeats):
         for v in VARIANTS:
-            call, probe = runs[v]
+            probe = runs[v]
             wait_for_lanes(every)
             zero = halves.gpu_zero(every)  # synchronizes: outside the timed region
             t0 = time.perf_counter()
-            out = call()
+            out = probe(params, X, y, lr)
             wait_for_lanes(every)
             wall = time.perf_counter() - t0
             if r < warmup:

@@ -1,9 +1,6 @@
-"""The dependency graph of a step, recorded from the aten operations it runs (a TorchDispatchMode, 13.3.3).
-
-An edge joins op A to op B when B reads a tensor A wrote. `stage(lane, name)` in the step's code names the lane and
-the book-level stage; a copy between lanes is a node on the link ('link:lane 0->cpu (parameter server)') carrying
-its bytes. Lanes are logical ('lane 0'), so [cpu, cpu] and [cuda:0, cpu] give one shape; 'device' keeps the device.
-"""
+"""A step's dependency graph from the aten ops it runs (13.3.3): an edge joins A to B when B reads a tensor A wrote;
+`stage(lane, name)` names the lane and the book's stage; a copy between lanes is a node on the link carrying its
+bytes. Lanes are logical ('lane 0'), so [cpu, cpu] and [cuda:0, cpu] give one shape; 'device' keeps the device."""
 
 import contextlib
 import threading

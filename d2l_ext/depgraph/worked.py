@@ -1,8 +1,5 @@
-"""13.3.3's typical wrong versions of the worked step (model.mlp_step), as submissions.
-
-WRONG, WRONG_GPU, HANGS and CRASHES are sources the grader (grading.mlp) must fail, each for its reason
-(tests/test_task_mlp.py); task.wrong_version turns one into a function (exercise 1).
-"""
+"""13.3.3's typical wrong versions of the worked step (model.mlp_step): sources the grader (grading.mlp) must fail,
+each for its reason (tests/test_task_mlp.py); wrong_version turns one into a function (exercise 1, the recordings)."""
 from __future__ import annotations
 
 import inspect

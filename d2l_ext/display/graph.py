@@ -1,10 +1,5 @@
-"""13.3.3's pictures and its few printed lines: the recorded graph, the step timed three ways, exercise 5's DAG.
-
-The graph is drawn one row per lane, columns by dependency depth, in the lane colours of display.style (a lane has
-one colour in the graph and the timeline). A measuring cell draws one figure (every repeat, the prediction, the
-learner's guess) and prints the guess line and one verdict line from display.verdict; the statistics stay in the
-results (`details`).
-"""
+"""13.3.3's pictures and printed lines: the recorded graph (a row per lane, a column per dependency depth), the step
+timed three ways, exercise 5's DAG. A measuring cell draws one figure and prints at most three lines (verdict.py)."""
 from __future__ import annotations
 
 from ..depgraph import recording
@@ -18,8 +13,7 @@ from .fonts import plot_lane
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
-# The keys graph.stage.<stage>: the worked step's stages ('copy in' drawn as 'samples and weights in'), the
-# recording's 'lane step' (a half's forward and backward) and 'whole step' (the one-device step).
+# The keys graph.stage.<stage>: the worked step's stages, a half ('lane step') and the one-device step ('whole step').
 STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd',
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
@@ -99,9 +93,8 @@ def _positions(g, y) -> dict:
 
 
 def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
-    """A (coarse) dependency graph, one row per lane, columns by dependency depth; `highlight`: node ids outlined
-    in black (a critical path). Copies are dashed arrows labelled with the bytes they move. `title`: a catalogue key,
-    drawn in the plot language. Returns the Figure."""
+    """A (coarse) dependency graph -> the Figure: copies are dashed arrows labelled with their bytes; `highlight`:
+    node ids outlined (a critical path); `title`: a catalogue key."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     y = _rows(g)
@@ -176,11 +169,9 @@ def step_lines(rec: dict, guess_ms=None) -> str:
     run, kinds = _run_and_kinds(rec)
     m, h = _measurements(run), recording.halves_summary(run)
     guess = None if guess_ms is None else float(guess_ms) / 1e3
-    lanes = ['lane 0', 'lane 1']
-    halves = t('graph.halves_line', a=lane_name(lanes[0], kinds=kinds), b=lane_name(lanes[1], kinds=kinds),
-               **{k: verdict.num(h[way].get(lane, float('nan')), 'ms')
-                  for k, way, lane in (('ta', 'split', lanes[0]), ('tb', 'split', lanes[1]),
-                                       ('ia', 'in_turn', lanes[0]), ('ib', 'in_turn', lanes[1]))},
+    ms = {f'{k}{i}': verdict.num(h[way].get(f'lane {i}', float('nan')), 'ms')
+          for k, way in (('t', 'split'), ('i', 'in_turn')) for i in (0, 1)}
+    halves = t('graph.halves_line', a=lane_name('lane 0', kinds=kinds), b=lane_name('lane 1', kinds=kinds), **ms,
                overlap=verdict.num(h['overlap'] or 0.0, '%'), predicted=verdict.num(h['predicted_overlap'], '%'))
     return '\n'.join([verdict.guess(guess, recording.predict_split(run), m['split'].median, 'ms'), halves,
                       verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
@@ -188,11 +179,8 @@ def step_lines(rec: dict, guess_ms=None) -> str:
 
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
-    """The drawn (median) repeat of 'together' and of 'one device' as timeline events, each from its timer's start,
-    with a grey bar per way from the timer's start to its end: time no box covers shows as grey alone.
-
-    Returns the events, {row: role} and the legend's {role: text}.
-    """
+    """The median repeat of 'together' and of 'one device' as timeline events, each way with a grey bar from its
+    timer's start to its end -> (events, {row: role}, the legend's {role: text})."""
     lane = [lane_name(f'lane {i}', True, kinds) for i in range(2)]
     server, one = style.plot_text('graph.server'), style.plot_text('graph.short.one_device')
     timer = {v: style.plot_text('graph.timer_row', way=style.plot_text(f'graph.short.{v}'))
@@ -214,12 +202,8 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
-    """Every repeat of the three ways (together predicted, the learner's guess), above the median repeat's intervals.
-
-    Both panels come from the same timed repeats: each grey timer bar ends at its way's median (the dot marked),
-    so the drawn intervals never contradict the dots. `rec`: a recording (its lanes named GPU / CPU where they
-    differ) or one of its runs.
-    """
+    """Every repeat of the three ways (together predicted, the guess) above the median repeats' intervals, whose grey
+    timer bars end at the medians marked. `rec`: a recording (lanes named GPU / CPU where they differ) or a run."""
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
     fig, (top, bottom) = style.figure(nrows=2, height=8.0)

@@ -1,10 +1,5 @@
-"""Timelines (Gantt charts) of planned or measured events, one row per lane; used by 13.3.1-13.3.3.
-
-Bars of any width stay visible: a bar narrower than a few pixels has no edge (an edge erased 1 px bars
-before) and is drawn as a line whose width is in points, not in seconds; a wider bar has a thin edge in the
-background colour, so bars that touch (products back to back) stay countable instead of merging into one block.
-Numbers inside bars are drawn for a row only when every numbered bar of that row has room for one.
-"""
+"""Timelines (Gantt charts) of planned or measured events, one row per lane (13.3.0-13.3.4). A bar of a few pixels
+is a line of fixed width; wider bars have an edge in the background colour, so touching bars stay countable."""
 from __future__ import annotations
 
 import re
@@ -63,12 +58,8 @@ def _check(events) -> list[dict]:
 
 
 def aggregate(events, max_bars: int = 200) -> tuple[list[dict], dict[str, int]]:
-    """Rows with more than `max_bars` events merged into their busy stretches (13.3.0, 13.3.1's recorded runs).
-
-    Thousands of sub-millisecond bars merge into one block at any figure width, so such a row is drawn
-    as the union of its intervals instead. Returns the events to draw and {row: events merged} for the
-    caption, which must say so.
-    """
+    """Rows with more than `max_bars` events drawn as the union of their intervals -> (events to draw, {row: events
+    merged}) for the caption, which must say so (thousands of sub-millisecond bars would merge into one block)."""
     from ..overlap import union
     events = _check(events)
     counts: dict[str, int] = {}
@@ -90,10 +81,8 @@ def text_ems(text: str) -> float:
 
 
 def event_texts(name: str) -> list[str]:
-    """What may be written inside an event's bar, longest first: 'product 3', then its number alone where it is one.
-
-    A bar too narrow for the words still shows which product or copy it is (the title and legend say what bars are).
-    """
+    """What may be written inside an event's bar, longest first: 'product 3', then its number alone where it is one
+    (a bar too narrow for the words still shows which product or copy it is)."""
     m = _NUMBERED.match(name)
     if m is None:
         return [name]
@@ -114,14 +103,9 @@ def _legend_role_name(role: str) -> str:
 
 
 def _draw_bars(ax, events, rows, row_of, span, scale):
-    """Each event as a bar, with a fixed-width line for thin ones and its name where it fits.
-
-    A bar at least EDGE_MIN_PX wide gets an edge in the background colour, so products back to back show as
-    separate bars (the caption can say "one bar per product" and mean it). Names: where some numbered bar of
-    the chart is too narrow for its words, every bar shows its number alone; a row whose numbered bars do not
-    all have room for their numbers shows none (never the first few alone, which would read as the count).
-    A row and role with more than MANY_BARS events is drawn as one collection (broken_barh): matplotlib adds each
-    barh as its own patch, and the 1,444 products of a recorded GPU lane took 2.5 s that way.
+    """Each event as a bar (an edge if at least EDGE_MIN_PX wide, a fixed-width line if thin) with its name where it
+    fits: where one numbered bar lacks room for its words, every bar shows its number alone; a row whose numbered
+    bars do not all have room shows none. Over MANY_BARS bars of a row and role: one broken_barh (patches are slow).
     """
     roles_used, groups, thin, named = [], {}, {}, []
     # Before layout the axes are wider than they will be drawn: keep a margin when fitting names.
@@ -183,25 +167,13 @@ def _draw_predicted(ax, predicted, row_of, scale, unit):
     return Line2D([], [], color=colour, ls='--', lw=2.5, label=label)
 
 
-def row_text(row: str, row_labels=None, framework: str = 'torch') -> str:
-    """The text beside a timeline row: `row_labels[row]` when given, else the lane id's label in the plot language."""
-    if row_labels is not None and row in row_labels:
-        return row_labels[row]
-    return plot_lane(row, framework)
-
-
 def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highlight=None, legend_names=None,
                   row_labels=None, framework: str = 'torch'):
-    """Gantt chart of planned or measured events, one row per lane; used by 13.3.1-13.3.4. Returns the Figure.
+    """Gantt chart of events {'lane', 'name', 'start', 'end', 'role' (optional)}, one row per lane -> the Figure.
 
-    events: dicts {'lane': row id, 'name': str, 'start': s, 'end': s, 'role': optional style role}.
-    rows: row ids top to bottom, or {id: role} so a lane keeps its colour in plan and timeline.
-    row_labels: {row id: text in the plot language}; a row without one is drawn as its lane's label
-    (plot_lane: 'cpu0' -> 'CPU lane 0'), and any other id as itself.
-    predicted: a predicted total in seconds (dashed line) or {lane: predicted end in seconds}.
-    highlight: names of events to outline in black (13.3.3's critical path).
-    legend_names: {role: text in the plot language} where a role means something else here (threads on a CPU).
-    title: text in the plot language (plot_text).
+    rows: row ids top to bottom, or {id: role}; row_labels: {row id: text} (else plot_lane's label); predicted: a
+    total in seconds (dashed line) or {lane: end}; highlight: event names outlined; legend_names: {role: text} where
+    a role means something else here; title: in the plot language.
     """
     events = _check(events)
     rows = _rows(events, rows)
@@ -230,7 +202,8 @@ def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highli
         handles.append(Patch(fc='white', ec='black', lw=2, label=style.plot_text('style.critical_path')))
     if predicted is not None:
         handles.append(_draw_predicted(ax, predicted, row_of, scale, unit))
-    ax.set_yticks(range(len(rows)), [row_text(r, row_labels, framework) for r in rows])
+    row_labels = row_labels or {}
+    ax.set_yticks(range(len(rows)), [row_labels[r] if r in row_labels else plot_lane(r, framework) for r in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)  # first lane on top, as listed
     ax.set_xlim(0, span * scale * 1.02 if span > 0 else 1)
     ax.set_xlabel(style.plot_text('style.time_axis', unit=style.unit_text(unit)))

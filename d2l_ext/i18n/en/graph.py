@@ -31,7 +31,7 @@ MESSAGES = {
     'graph.dag_variant.2': 'one device (all cores)',
     'graph.dag_short.all_cores': 'one device (all cores)',
     'graph.dag_short.planned': 'two lanes planned',
-    'graph.halves_line': ('halves together: {a} {ta}, {b} {tb} (one after the other: {ia}, {ib}); '
+    'graph.halves_line': ('halves together: {a} {t0}, {b} {t1} (one after the other: {i0}, {i1}); '
                           'overlap {overlap} (predicted {predicted})'),
     'graph.sep': ', ',  # between the items of one printed list
     'graph.dag_products': 'a product in the plan, traced: {lanes}',

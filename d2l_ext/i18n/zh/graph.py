@@ -31,7 +31,7 @@ MESSAGES = {
     'graph.dag_variant.2': '一个设备（全部核心）',
     'graph.dag_short.all_cores': '用全部核心的一个设备',
     'graph.dag_short.planned': '两条执行路按计划',
-    'graph.halves_line': ('两半同时运行：{a} 用 {ta}，{b} 用 {tb}（先后运行：{ia}，{ib}）；'
+    'graph.halves_line': ('两半同时运行：{a} 用 {t0}，{b} 用 {t1}（先后运行：{i0}，{i1}）；'
                           '重叠 {overlap}（预测 {predicted}）'),
     'graph.sep': '，',  # between the items of one printed list
     'graph.dag_products': '记录的计划中的一次乘法：{lanes}',
