@@ -12,7 +12,7 @@ import pytest
 
 from d2l_ext.allreduce import ProcessFailed, make_plan, run_allreduce, steps
 from d2l_ext.allreduce import plan as plan_module
-from d2l_ext.allreduce.worker import gradient_tolerance
+from d2l_ext.allreduce.harness import tolerance
 from d2l_ext.errors import ResultMismatch, UsageError
 
 TINY = dict(layers=2, width=32, batch=4, repeats=1, warmup=1)
@@ -37,7 +37,7 @@ def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
     r = tiny_run
     ids = [v.id for v in r.versions]
     assert ids == ['backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets', 'ddp-0.001', 'ddp-1']
-    assert r.tolerance == gradient_tolerance(2, 32, 4)
+    assert r.tolerance == tolerance(2, 32)
     for v in r.versions:
         assert v.relative_error < r.tolerance, v
         assert len(v.times) == 1 and len(v.times[0]) == 2  # one repeat, two processes
@@ -106,8 +106,8 @@ def test_a_killed_process_ends_the_run_with_one_message_and_no_orphans():
     assert not spawned_children()
 
 
-def test_a_hung_process_ends_the_run_within_the_timeout():
-    with pytest.raises(ProcessFailed, match='process 1 stopped responding|no progress from process 1'):
+def test_a_stopped_process_ends_the_run_named_as_stopped():
+    with pytest.raises(ProcessFailed, match='process 1 was stopped'):
         _run_and_hurt(lambda pid: os.kill(pid, signal.SIGSTOP), timeout=3)
     assert not spawned_children()
 
@@ -229,9 +229,9 @@ def test_the_reference_takes_its_relu_gates_from_the_float32_step(in32, in64):
 
 
 def test_the_tolerance_follows_from_float32_sums_over_n_processes():
-    assert gradient_tolerance(8, 1024, 128) > gradient_tolerance(2, 1024, 128)
-    assert gradient_tolerance(2, 1024, 128) == pytest.approx(16 * 2 ** -24 * 1025)
-    assert gradient_tolerance(64, 4096, 1024) < 0.01  # a missing average (error n - 1) stays far above
+    assert tolerance(8, 1024) > tolerance(2, 1024)
+    assert tolerance(2, 1024) == pytest.approx(16 * 2 ** -24 * 1025)
+    assert tolerance(64, 4096) < 0.01  # a missing average (error n - 1) stays far above
 
 
 def test_the_gradient_check_passes_with_8_processes_sharing_2_cores(monkeypatch):
@@ -240,7 +240,7 @@ def test_the_gradient_check_passes_with_8_processes_sharing_2_cores(monkeypatch)
         make_plan(world_size=8)
     r = run_allreduce(world_size=8, share_cores=True, bucket_mb=1, layers=2, width=8, batch=2, repeats=1, warmup=0)
     assert r.processes == 8 and all(v.relative_error <= r.tolerance for v in r.versions)
-    assert r.tolerance == gradient_tolerance(8, 8, 2)
+    assert r.tolerance == tolerance(8, 8)
     assert not spawned_children()
 
 
@@ -257,7 +257,7 @@ def test_one_answer_for_the_world_size_a_machine_allows(monkeypatch):
 
 
 def test_trace_folders_of_ended_processes_are_removed(tmp_path, monkeypatch):
-    from d2l_ext.allreduce.trace import TRACE_PREFIX, trace_folder
+    from d2l_ext.allreduce.recording import TRACE_PREFIX, trace_folder
     monkeypatch.setattr('tempfile.tempdir', str(tmp_path))
     dead = tmp_path / f'{TRACE_PREFIX}999999999-abc'  # no process has this pid
     dead.mkdir()

@@ -141,7 +141,7 @@ def _drop_missing_traces(result) -> list[str]:
 def run(args) -> int:
     """13.3.4: start the processes (or, under torchrun, be one of them) and print what they measured."""
     check_options(args)
-    from .engine import run_allreduce, run_under_torchrun
+    from .worker import run_allreduce, run_under_torchrun
     if _under_torchrun():
         result = run_under_torchrun(**_options(args))
     else:

@@ -9,7 +9,11 @@ Recordings are plain JSON with a `format` version; `newest` returns the shipped 
 """
 from __future__ import annotations
 
+import glob
+import os
 import pathlib
+import shutil
+import tempfile
 import time
 
 from ..errors import UsageError
@@ -57,7 +61,7 @@ def record(world_sizes=(2, 4, 8), *, bucket_mb=(0.25, 1, 8, 25), repeats=7, prof
     A world size above this machine's cores is run with the processes taking turns (share_cores), and the
     recording says so: such a run checks results and draws timelines, its times show no overlap.
     """
-    from .engine import run_allreduce
+    from .worker import run_allreduce
     out = {'format': FORMAT, 'section': '13.3.4', 'recorded_with': 'tools/record_allreduce.py',
            'machine': provenance(), 'backend': 'gloo', 'sizes': {'layers': layers, 'width': width, 'batch': batch},
            'bucket_mb': list(bucket_mb), 'repeats': repeats, 'profiled': profiled, 'runs': []}
@@ -123,3 +127,26 @@ def summary(result: AllreduceResult) -> dict:
     rows = {vid: result.overlap_row(vid) for vid in ('hooks', best.id if best else None) if vid}
     return {'median': med, 'best_ddp': best.id if best else None, 'best_mb': best.bucket_mb if best else None,
             'overlap': rows, 'repeats': len(result.version('serial').times)}
+
+
+TRACE_PREFIX = 'd2l-allreduce-'  # then the pid of the process that shows the traces
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def trace_folder() -> tempfile.TemporaryDirectory:
+    """13.3.4: a temporary folder for Chrome traces, removed when dropped; first the folders of ended processes
+    (a killed kernel runs no clean-up) are removed, so traces stay only while a live notebook can show them."""
+    for path in glob.glob(os.path.join(tempfile.gettempdir(), TRACE_PREFIX + '*')):
+        pid = os.path.basename(path)[len(TRACE_PREFIX):].split('-')[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+    return tempfile.TemporaryDirectory(prefix=f'{TRACE_PREFIX}{os.getpid()}-')

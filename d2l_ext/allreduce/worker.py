@@ -1,11 +1,12 @@
-"""13.3.4: what each process does: build the same model, time every version interleaved, check, trace."""
+"""13.3.4 measured: each process builds the same model, times every version interleaved, checks it, profiles it.
+
+`run_allreduce` starts the processes through the one harness (harness.run_ranks) and assembles their reports.
+"""
 from __future__ import annotations
 
 import copy
 import datetime
 import os
-import signal
-import sys
 import time
 from pathlib import Path
 
@@ -13,55 +14,30 @@ import torch
 import torch.distributed as dist
 
 from .. import checking
-from ..errors import ResultMismatch
+from ..errors import ResultMismatch, WorkerFailed
 from ..i18n import set_language, t
+from ..overlap import busy, intersection
 from ..profiling import no_profiler_chatter
+from . import harness
 from . import steps as _steps
-from .plan import Plan
-from .trace import step_stats, timeline_events
+from .plan import Plan, make_plan
+from .results import AllreduceResult, Prediction, Version
 
-# float32 unit roundoff: each float32 addition or product is off by at most this share of its result.
-U32 = 2.0 ** -24
-# The parameters after a step: float32 rounding alone gives ~4e-8. The step changes them by only ~1e-5 of
-# their size (so its change cannot be checked by subtraction in float32), so a tight bound is needed.
-PARAM_TOLERANCE = 1e-6
-# Versions that send nothing: each process's step uses its own share of the minibatch.
-LOCAL = ('backward', 'nosync')
+LOCAL = ('backward', 'nosync')  # versions that send nothing: checked against this process's share
+_BACKWARD = 'autograd::engine::evaluate_function: '
 
 
-def gradient_tolerance(n: int, width: int, batch: int) -> float:
-    """Relative error a correct float32 gradient may show against the float64 reference, on n processes.
-
-    Each entry is a float32 sum: of `width` or `batch` products inside the step (whichever is longer),
-    then of the n processes' shares in the all-reduce, n - 1 more additions. A sum of m terms rounds by
-    at most (m - 1) u relative to the sum of their sizes; the factor 16 allows for cancellation (the sum
-    smaller than its terms). Correct runs measure about 1e-6; a missing average is off by n - 1 and an
-    update before the all-reduce finished by about a half, far above this.
-    """
-    return 16 * U32 * (max(width, batch) + n - 1)
-
-
-def relative_error(results, reference) -> float:
-    """Worst relative error over pairs of tensors (a parameter's result and its reference), in float64."""
-    return max((checking.relative_error(r, e) for r, e in zip(results, reference)), default=0.0)
+class ProcessFailed(WorkerFailed):
+    """13.3.4: a process of the run died, stopped, hung or raised; the message says which one and why."""
 
 
 def _load(step):
-    """A step function sent by reference, or by source from a notebook cell (run with the steps module's names)."""
-    if isinstance(step, tuple) and step[0] == 'source':
+    """A step sent by reference, or by source from a notebook cell (run with the steps module's names)."""
+    if isinstance(step, (tuple, list)) and step[0] == 'source':
         namespace = dict(vars(_steps))
         exec(compile(step[2], f'<step {step[1]}>', 'exec'), namespace)
         return _steps.as_step(namespace[step[1]])
     return _steps.as_step(step)
-
-
-def _die_with_parent():
-    """Linux: if the starting process is killed outright, the kernel ends this one too (no orphans)."""
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def _sync(device):
@@ -70,7 +46,11 @@ def _sync(device):
 
 
 class Gates:
-    """While open, records which ReLU units a model's first forward pass opened (the step's own decisions)."""
+    """While open, records which ReLU units the model's first forward pass opened (the step's own decisions).
+
+    The float64 reference goes through these gates: a pre-activation within float32 rounding of 0 could
+    fall on the other side in float64 and change a whole example's part of the gradient, not its rounding.
+    """
 
     def __init__(self, model):
         self.gates, relus = [], [m for m in model.modules() if isinstance(m, torch.nn.ReLU)]
@@ -78,7 +58,7 @@ class Gates:
         self.count = len(relus)
 
     def _keep(self, _module, _inputs, out):
-        if len(self.gates) < self.count:  # a second forward pass in one step does not replace the first's
+        if len(self.gates) < self.count:
             self.gates.append(out.detach() > 0)
 
     def __enter__(self):
@@ -90,17 +70,8 @@ class Gates:
 
 
 def _share_gradients(m64, X, y, gates) -> list:
-    """The float64 gradients of one share, through the ReLU gates the float32 step itself chose.
-
-    A pre-activation within float32 rounding of 0 can fall on the other side of the ReLU in float64,
-    or in another float32 computation of the same product (BLAS results may depend on memory alignment);
-    the gradient below that unit then differs by a whole example's part, not by rounding (seen on an
-    H200 host: 7.6e-4 in the first two layers of one process out of 8). With the step's own gates, only
-    rounding is left between the two.
-    """
-    m64 = copy.deepcopy(m64)
-    given = iter(gates)
-    # the ReLU's input through the step's gate: open where float32 opened it, whatever the float64 sign
+    """The float64 gradients of one share, through the ReLU gates the float32 step chose."""
+    m64, given = copy.deepcopy(m64), iter(gates)
     hooks = [m.register_forward_hook(lambda _m, inputs, _out: inputs[0] * next(given))
              for m in m64.modules() if isinstance(m, torch.nn.ReLU)]
     _steps.loss_of(m64, X.double(), y.double()).backward()
@@ -110,10 +81,10 @@ def _share_gradients(m64, X, y, gates) -> list:
 
 
 def _reference(m64, X, y, gates, whole: bool, n: int, lr: float):
-    """(gradients, parameters after one SGD step) in float64, through the step's gates: this process's share, or
-    with `whole` one process on the whole minibatch (the mean of the shares' gradients, summed in float64)."""
+    """(gradients, parameters after one SGD step) in float64: this share's, or with `whole` the whole minibatch's
+    (the mean of the shares' gradients, summed in float64; every process checks the same version at once)."""
     grads = _share_gradients(m64, X, y, gates)
-    if whole:  # every process checks the same version at the same moment, so this collective lines up
+    if whole:
         flat = torch.cat([g.reshape(-1) for g in grads])
         dist.all_reduce(flat)
         flat /= n
@@ -129,14 +100,13 @@ class Versions:
         plain = (model, torch.optim.SGD(model.parameters(), lr=plan.lr))
         table = {'backward': (t('allreduce.version.backward'), *plain, _steps.local_step, None),
                  'allreduce': (t('allreduce.version.allreduce'), *plain, _steps.allreduce_alone, None)}
-        chosen = {vid: _load(step) for vid, step in plan.steps.items()}
-        for vid, step in _steps.CONTROLS.items():  # after (a) when the run has it, so tables read (a), flat, (b)
-            if vid not in chosen:
-                ids = list(chosen)
-                at = ids.index('serial') + 1 if 'serial' in ids else 0
-                chosen = dict([*list(chosen.items())[:at], (vid, step), *list(chosen.items())[at:]])
+        chosen = list({vid: _load(step) for vid, step in plan.steps.items()}.items())
+        for vid, step in _steps.CONTROLS.items():  # after (a) when the run has it: tables read (a), flat, (b)
+            if vid not in dict(chosen):
+                at = [v for v, _ in chosen].index('serial') + 1 if 'serial' in dict(chosen) else 0
+                chosen.insert(at, (vid, step))
         known = {**_steps.STEPS, **_steps.CONTROLS}
-        for vid, step in chosen.items():
+        for vid, step in chosen:
             table[vid] = (t(f'allreduce.version.{vid}') if vid in known else vid, *plain, step, None)
         ids = [device.index] if device.type == 'cuda' else None
         for mb in plan.bucket_mb:
@@ -151,31 +121,31 @@ class Versions:
 
     def reset(self, vid, start, rank):
         """Same parameters before every repeat, so the last repeat's result can be checked."""
-        _, model, _, _, _ = self.table[vid]
         with torch.no_grad():
-            for p, s in zip(model.parameters(), start):
+            for p, s in zip(self.table[vid][1].parameters(), start):
                 p.copy_(s)
                 if vid == 'allreduce':  # known gradients: their sum over processes is known too
                     p.grad = torch.full_like(p, rank + 1.0)
 
 
-def _check(versions, vid, m64, gates, X, y, rank, n, tol, lr):
-    """(what it was checked against, relative error); a wrong answer stops the run with ResultMismatch."""
+def _check(versions, vid, m64, gates, X, y, start, rank, n, terms, lr):
+    """(what it was checked against, the gradient's relative error); a wrong answer raises ResultMismatch."""
     label, m = versions.table[vid][:2]
+    tol = harness.tolerance(n, terms)
     if vid == 'allreduce':
-        got = [p.grad for p in m.parameters()]
-        against, error = 'sum', relative_error(got, [torch.full_like(g, n * (n + 1) / 2) for g in got])
-    else:
-        against = 'share' if vid in LOCAL else 'whole'
-        grads, params = _reference(m64, X, y, gates, against == 'whole', n, lr)
-        error = relative_error([p.grad for p in m.parameters()], grads)
-        if error > tol:  # the gradient first: its error says by how much (a missing average gives n - 1)
-            raise ResultMismatch(t('allreduce.mismatch_grad', version=label, rank=rank, error=error, tol=tol))
-        moved = relative_error(list(m.parameters()), params)
-        if moved > PARAM_TOLERANCE:
-            raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=moved, tol=PARAM_TOLERANCE))
-    if error > tol:
-        raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=error, tol=tol))
+        error = max(checking.relative_error(p.grad, torch.full_like(p.grad, n * (n + 1) / 2)) for p in m.parameters())
+        if error > tol:
+            raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=error, tol=tol))
+        return 'sum', error
+    against = 'share' if vid in LOCAL else 'whole'
+    grads, params = _reference(m64, X, y, gates, against == 'whole', n, lr)
+    error = max(checking.relative_error(p.grad, g) for p, g in zip(m.parameters(), grads))
+    if error > tol:  # the gradient first: its error says by how much (a missing average gives n - 1)
+        raise ResultMismatch(t('allreduce.mismatch_grad', version=label, rank=rank, error=error, tol=tol))
+    for moved, scale in harness.movement_errors(list(m.parameters()), start, params):
+        if moved > harness.tolerance(n, terms, scale):
+            raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=moved,
+                                   tol=harness.tolerance(n, terms, scale)))
     return against, error
 
 
@@ -188,56 +158,54 @@ def _time(fn, args, device):
     return time.perf_counter() - t0
 
 
-def run_rank(rank: int, plan: Plan, report) -> dict | None:
-    """13.3.4: one process's whole run; `report(kind, payload)` tells the starting process how it goes."""
+def run_rank(rank: int, world: int, send, plan: Plan) -> list | None:
+    """13.3.4: one process's whole run (harness target); rank 0 returns every process's report."""
     torch.set_num_threads(plan.threads)
     set_language(plan.language)
     device = torch.device(plan.devices[rank])
     if device.type == 'cuda':
         torch.cuda.set_device(device)
-    n = plan.world_size
+    n = world
     dist.init_process_group(plan.backend, init_method=plan.init_method, rank=rank, world_size=n,
                             timeout=datetime.timedelta(seconds=plan.timeout))
-    report('progress', {'phase': 'started'})
+    send('progress', phase='started')
     torch.manual_seed(plan.seed)  # the same model on every process
     model = _steps.mlp(plan.layers, plan.width).to(device)
     start = [p.detach().clone() for p in model.parameters()]
     X, y = (torch.randn(n * plan.batch, plan.width, device=device) for _ in range(2))  # the whole minibatch
-    share = slice(rank * plan.batch, (rank + 1) * plan.batch)  # this process's share of the minibatch
+    share = slice(rank * plan.batch, (rank + 1) * plan.batch)
     m64 = copy.deepcopy(model).double()  # the float64 reference starts from the same parameters
-    tol = gradient_tolerance(n, plan.width, plan.batch)
+    terms = max(plan.width, plan.batch)  # products summed per gradient entry
     X, y = X[share].contiguous(), y[share].contiguous()
     versions = Versions(plan, model, device)
-    report('progress', {'phase': 'versions'})  # DDP's first import can take a minute on a busy machine
-    times = {vid: [] for vid in versions.table}
-    errors, checked = {}, {}
+    send('progress', phase='versions')  # DDP's first import can take a minute on a busy machine
+    times, errors, checked = {vid: [] for vid in versions.table}, {}, {}
     last = plan.warmup + plan.repeats - 1
     for r in range(last + 1):  # interleaved: drift hits every version alike
         for vid, (_, m, opt, step, _) in versions.table.items():
             versions.reset(vid, start, rank)
-            with Gates(m) as gates:  # cheap: a comparison per ReLU output, in every repeat alike
+            with Gates(m) as gates:
                 elapsed = _time(step, (m, X, y, opt), device)
             if r >= plan.warmup:
                 times[vid].append(elapsed)
             if r == last:  # the last repeat's answer, checked before the next version moves the parameters
-                checked[vid], errors[vid] = _check(versions, vid, m64, gates.gates, X, y, rank, n, tol, plan.lr)
+                checked[vid], errors[vid] = _check(versions, vid, m64, gates.gates, X, y, start, rank, n, terms,
+                                                   plan.lr)
             if r == 0:  # a first step can be slow (lazy set-up on a busy machine): say this process is alive
-                report('progress', {'phase': 'first', 'version': vid, 'seconds': elapsed})
-        report('progress', {'phase': 'repeat', 'repeat': r + 1, 'of': last + 1})
-    # backward produces the gradients in reverse parameter order: the order they can be sent in
-    tensor_bytes = [p.numel() * p.element_size() for p in reversed(list(model.parameters()))]
-    grad_bytes = sum(tensor_bytes)
-    # the per-call overhead + bandwidth model's two points: one float (the calls' own cost) and four times
-    # the gradients' bytes (4-byte floats: big enough that bandwidth, not the per-call cost, decides)
-    small, buffer = torch.ones(1, device=device), torch.ones(grad_bytes, device=device)
+                send('progress', phase='first', version=vid, seconds=elapsed)
+        send('progress', phase='repeat', repeat=r + 1, of=last + 1)
+    tensor_bytes = [p.numel() * p.element_size() for p in reversed(list(model.parameters()))]  # backward's order
+    # the per-call overhead + bandwidth model's two points: one float, and four times the gradients' bytes
+    small, buffer = torch.ones(1, device=device), torch.ones(sum(tensor_bytes), device=device)
     small_times = [_time(dist.all_reduce, (small,), device) for _ in range(plan.warmup + max(10, plan.repeats))]
     buffer_times = [_time(dist.all_reduce, (buffer,), device) for _ in range(plan.warmup + plan.repeats)]
-    report('progress', {'phase': 'model points'})
-    traced = _trace(plan, versions, start, X, y, rank, device, report)
+    send('progress', phase='model points')
+    traced = _trace(plan, versions, start, X, y, rank, device, send)
     mine = {'rank': rank, 'times': times, 'errors': errors, 'checked': checked, 'traced': traced,
-            'buffer_times': buffer_times[plan.warmup:], 'grad_bytes': grad_bytes, 'buffer_bytes': buffer.nbytes,
-            'small_times': small_times[plan.warmup:], 'small_bytes': small.nbytes, 'tensor_bytes': tensor_bytes,
-            'tolerance': tol, 'labels': {vid: v[0] for vid, v in versions.table.items()},
+            'buffer_times': buffer_times[plan.warmup:], 'grad_bytes': sum(tensor_bytes),
+            'buffer_bytes': buffer.nbytes, 'small_times': small_times[plan.warmup:], 'small_bytes': small.nbytes,
+            'tensor_bytes': tensor_bytes, 'tolerance': harness.tolerance(n, terms),
+            'labels': {vid: v[0] for vid, v in versions.table.items()},
             'buckets': {vid: v[4] for vid, v in versions.table.items()}}
     everyone = [None] * n
     dist.all_gather_object(everyone, mine)
@@ -245,14 +213,53 @@ def run_rank(rank: int, plan: Plan, report) -> dict | None:
     return everyone if rank == 0 else None
 
 
-def _trace(plan, versions, start, X, y, rank, device, report) -> dict:
-    """`plan.profiled` profiled steps per version: the intervals of each (trace.step_stats), the median step's
-    timeline events, and with a trace folder that step's Chrome trace per process (Perfetto opens it)."""
+def _role(name: str, on_gpu: bool) -> str | None:
+    """'backward', 'allreduce', 'optimizer', 'compute' (GPU kernels) or None (not drawn: the CPU forward pass)."""
+    # gloo's event is the call itself, on its own thread; NCCL's CPU-side event only enqueues: take its kernel
+    if name == 'gloo:all_reduce' or (on_gpu and 'nccl' in name.lower() and 'allreduce' in name.lower()):
+        return 'allreduce'
+    if name.startswith('Optimizer.step'):
+        return 'optimizer'
+    if name.startswith(_BACKWARD):
+        return 'backward'
+    return 'compute' if on_gpu else None
+
+
+def timeline_events(prof, rank: int) -> list[dict]:
+    """Events {'lane', 'name', 'start', 'end', 'role', 'rank', 'stream'} in seconds from the step's first drawn one."""
+    events = []
+    for e in prof.events():
+        role = _role(e.name, e.device_type.name == 'CUDA')
+        if role is None:
+            continue
+        lane = 'allreduce' if role == 'allreduce' else 'compute'
+        events.append({'lane': t('allreduce.lane', rank=rank, what=t(f'allreduce.lane.{lane}')),
+                       'name': e.name.removeprefix(_BACKWARD), 'start': e.time_range.start / 1e6,
+                       'end': e.time_range.end / 1e6, 'role': role, 'rank': rank, 'stream': lane})
+    origin = min((e['start'] for e in events), default=0.0)
+    for e in events:
+        e['start'] -= origin
+        e['end'] -= origin
+    return sorted(events, key=lambda e: (e['lane'], e['start']))
+
+
+def step_stats(events: list[dict]) -> dict:
+    """One profiled step: 'comm' (the all-reduces' busy seconds), 'shared' (of those, while computing: GPU
+    kernels where there are any, else backward's operators), 'backward' (its span), 'calls'."""
+    comm = [(e['start'], e['end']) for e in events if e['role'] == 'allreduce']
+    backward = [(e['start'], e['end']) for e in events if e['role'] == 'backward']
+    computing = [(e['start'], e['end']) for e in events if e['role'] == 'compute'] or backward
+    return {'comm': busy(comm), 'shared': busy(intersection(comm, computing)), 'calls': len(comm),
+            'backward': max(e for _, e in backward) - min(s for s, _ in backward) if backward else 0.0}
+
+
+def _trace(plan, versions, start, X, y, rank, device, send) -> dict:
+    """`plan.profiled` profiled steps per version: their step_stats, the median step's events (and Chrome trace)."""
     from torch.profiler import ProfilerActivity, profile
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == 'cuda' else [])
     out = {}
     for vid, (_, m, opt, step, _) in versions.table.items():
-        stats, steps = [], []
+        stats, profiled = [], []
         for _ in range(plan.profiled):
             versions.reset(vid, start, rank)
             dist.barrier()
@@ -262,35 +269,76 @@ def _trace(plan, versions, start, X, y, rank, device, report) -> dict:
             events = timeline_events(prof, rank)
             stats.append(step_stats(events))
             length = max((e['end'] for e in events), default=0.0) - min((e['start'] for e in events), default=0.0)
-            steps.append((length, len(steps), events, prof))
-        # the median profiled step (the lower one of two) is the one drawn and exported
-        _, _, events, prof = sorted(steps, key=lambda s: s[:2])[(len(steps) - 1) // 2]
+            profiled.append((length, len(profiled), events, prof))
+        _, _, events, prof = sorted(profiled, key=lambda s: s[:2])[(len(profiled) - 1) // 2]
         path = None
         if plan.trace_dir:
             path = str(Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json')
             prof.export_chrome_trace(path)
         out[vid] = {'path': path, 'events': events, 'stats': stats}
-        report('progress', {'phase': 'profiled', 'version': vid})  # alive: the engine's silence clock restarts
+        send('progress', phase='profiled', version=vid)  # alive: the harness's silence clock restarts
     return out
 
 
-def rank_entry(rank: int, plan: Plan, pipes) -> None:
-    """13.3.4: what torch.multiprocessing starts in each process; every outcome goes to its pipe."""
-    _die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the starting process, which ends us all
-    pid, pipe = os.getpid(), pipes[rank]
-    try:
-        everyone = run_rank(rank, plan, lambda kind, payload: pipe.send((kind, rank, pid, payload)))
-        pipe.send(('result', rank, pid, everyone))
-        sys.stdout.flush()
-        sys.stderr.flush()
-        # After a profiled run, a profiler thread still running at interpreter shutdown sometimes aborts
-        # the process ('terminate called without an active exception'); everything is sent, so skip that.
-        os._exit(0)
-    except Exception as e:  # one line to the starting process; it decides which failure came first
-        pipe.send(('error', rank, pid, {'type': type(e).__name__, 'message': str(e).splitlines()[0] if str(e) else ''}))
-        sys.stdout.flush()
-        sys.stderr.flush()
-        # Not SystemExit: at interpreter shutdown the process group's threads, still joinable, make C++ abort
-        # with 'terminate called without an active exception' on stderr, which would land in the notebook.
-        os._exit(1)
+def run_allreduce(backend: str = 'gloo', world_size=None, *, bucket_mb=1.0, repeats=3, warmup=1, layers=6,
+                  width=1024, batch=128, steps=None, trace_dir=None, port=None, timeout: float = 30.0,
+                  progress=None, no_sync: bool = False, share_cores: bool = False,
+                  profiled: int = 1) -> AllreduceResult:
+    """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n processes.
+
+    `steps` maps a name to `step(model, X, y, optimizer)` (default the lesson's (a), (c), (d)); a function
+    defined in a notebook cell is sent as its source. `progress(message)` sees each process's reports;
+    `no_sync=True` adds DDP inside `no_sync()` (nothing sent); `share_cores=True` allows more processes than
+    cores (they take turns: for checking, not timing); `profiled` steps per version give the intervals.
+    """
+    plan = make_plan(backend, world_size, port=port, bucket_mb=bucket_mb, repeats=repeats, warmup=warmup,
+                     layers=layers, width=width, batch=batch, steps=steps, timeout=timeout, trace_dir=trace_dir,
+                     no_sync=no_sync, share_cores=share_cores, profiled=profiled)
+    if plan.trace_dir:
+        os.makedirs(plan.trace_dir, exist_ok=True)
+    seen = None if progress is None else (lambda rank, pid, msg: progress({'rank': rank, 'pid': pid, **msg}))
+    results, stopped = harness.run_ranks(run_rank, (plan,), plan.world_size, silence_s=plan.timeout + 30.0,
+                                         on_report=seen)
+    if stopped is not None:
+        raise _failure(stopped)
+    return assemble(plan, results[0])
+
+
+def _failure(s: harness.Stopped) -> Exception:
+    if s.why == 'error' and s.kind == 'ResultMismatch':  # the error the one-process lessons raise
+        return ResultMismatch(s.message)
+    if s.why in ('error', 'waited'):
+        return ProcessFailed(t('allreduce.fail.error', rank=s.rank, kind=s.kind, message=s.message))
+    key = {'died': 'allreduce.fail.died', 'stopped': 'allreduce.fail.stopped', 'hung': 'allreduce.fail.hung'}[s.why]
+    return ProcessFailed(t(key, rank=s.rank, code=s.cause, seconds=s.seconds))
+
+
+def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:
+    """13.3.4: the processes' reports, one result: per-version times[repeat][process], intervals, the model."""
+    first = everyone[0]
+    versions = []
+    for vid, label in first['labels'].items():
+        per_repeat = [list(ts) for ts in zip(*(e['times'][vid] for e in everyone))]
+        stats = [e['traced'][vid]['stats'] for e in everyone if vid in e['traced']]
+        versions.append(Version(vid, label, first['buckets'][vid], per_repeat,
+                                max(e['errors'][vid] for e in everyone), first['checked'][vid], stats))
+    slowest = [max(ts) for ts in zip(*(e['buffer_times'] for e in everyone))]
+    small = [max(ts) for ts in zip(*(e['small_times'] for e in everyone))]
+    alone = next(v for v in versions if v.id == 'backward')
+    prediction = Prediction.from_measurements(plan.world_size, first['grad_bytes'], first['buffer_bytes'], slowest,
+                                              alone.median, first['small_bytes'], small, first['tensor_bytes'],
+                                              alone.backward_span)
+    traces = {vid: [e['traced'][vid]['path'] for e in everyone] for vid in first['traced'] if plan.trace_dir}
+    events = {vid: [ev for e in everyone for ev in e['traced'][vid]['events']] for vid in first['traced']}
+    return AllreduceResult(plan.backend, plan.world_size, plan.devices, plan.layers, plan.width, plan.batch,
+                           plan.warmup, versions, prediction, traces, events, plan.cores, first['tolerance'])
+
+
+def run_under_torchrun(**options) -> AllreduceResult | None:
+    """13.3.4 on several machines: this process is one rank started by torchrun; rank 0 returns the result."""
+    rank, n = int(os.environ['RANK']), int(os.environ['WORLD_SIZE'])
+    plan = make_plan(options.pop('backend', 'gloo'), n, torchrun=True, **options)
+    if plan.backend == 'nccl':  # one GPU per process on each machine, chosen by the local rank
+        plan.devices = [f"cuda:{os.environ.get('LOCAL_RANK', '0')}"] * n
+    everyone = run_rank(rank, n, lambda kind, **payload: None, plan)
+    return None if everyone is None else assemble(plan, everyone)

@@ -20,26 +20,26 @@ import torch
 import torch.distributed as dist
 from torch import nn
 
+from ..allreduce import harness
+from ..allreduce.plan import free_port
 from ..allreduce.steps import allreduce_in_buckets, allreduce_in_hooks, backward_then_allreduce, flat_allreduce, loss_of
-from . import allreduce_launcher as grader
+from . import allreduce_checks as checks
 from . import allreduce_ranks as ranks
+from .allreduce_overlap import overlap
 from .core import Task, criterion, with_lines
 
-BUCKET_MB = (0.375, 0.1875, 0.125)  # 6, 3 and 2 of the model's six 1/16 MB gradients: 1, 2 and 3 buckets
-
-
-# -- the worked solutions: the technique's one home, allreduce/steps.py (the lesson's cells show its source) --
-
+# (d)'s sizes in MiB: 1, 2 and 3 buckets of the graded network's unequal gradients, whose buckets in forward order
+# differ from those in backward order (the test says so)
+BUCKET_MB = (0.5, 0.25, 0.15625)
+WORLD = 2
+START_S = 15.0  # seconds the processes may take to join and load the learner's code
+WORK_S = 20.0  # then each graded run (3 steps; ~0.1 s here): a process silent for longer has hung
 SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_allreduce,
              '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}
 
 
-# -- the grader (in the grading process; allreduce_launcher forks the gloo processes) --------------------
-
 def _cases(task_id) -> list:
-    """bucket_mb per graded run: (d) three sizes, the 3-bucket one last; others one run.
-
-    (d)'s overlap is judged at whichever size overlapped most (the 3-bucket one first among equals): see _judge."""
+    """bucket_mb per graded run: (d) three sizes, the 3-bucket one last; others one run."""
     return list(BUCKET_MB) if task_id.endswith('buckets') else [None]
 
 
@@ -55,51 +55,56 @@ def is_skeleton(source: str, name: str) -> bool:
 
 
 def grade(task_id: str, submission) -> list:
-    """13.3.4: run the learner's step on two gloo processes; 'runs', 'correct', 'safe', then the task's own."""
-    return grade_many([(task_id, submission)])[0]
+    """13.3.4: the learner's step on two gloo processes forked from this one; the criteria judged here."""
+    task = TASKS[task_id]
+    if is_skeleton(submission.source, task.functions[0]):
+        return [criterion('runs', False, 'grading.todo', name=task.functions[0])]
+    job = {'source': submission.source, 'cases': _cases(task_id)}
+    reports, stopped = harness.run_ranks(ranks.grade_rank, (job, task, free_port()), WORLD, start='fork',
+                                         silence_s=START_S + WORK_S)
+    return [_stopped(stopped)] if stopped is not None else _judge(task_id, reports)
 
 
 def grade_many(items: list) -> list:
-    """[(task id, submission)] -> each one's criteria: one launcher imports PyTorch, each gets two new processes."""
-    verdicts, jobs = [None] * len(items), []
-    for i, (task_id, submission) in enumerate(items):
-        name = TASKS[task_id].functions[0]
-        if is_skeleton(submission.source, name):
-            verdicts[i] = [criterion('runs', False, 'grading.todo', name=name)]
-        else:
-            jobs.append((i, {'task': task_id, 'source': submission.source, 'cases': _cases(task_id)}))
-    for (i, job), (reports, failure) in zip(jobs, grader.run_jobs([job for _, job in jobs]) if jobs else ()):
-        verdicts[i] = [failure] if failure is not None else _judge(job['task'], reports)
-    return verdicts
+    """[(task id, submission)] -> each one's criteria (benchmarks and tests grade many in one process)."""
+    return [grade(task_id, submission) for task_id, submission in items]
+
+
+def _stopped(s: harness.Stopped):
+    """The 'runs' criterion of processes that did not finish: the harness's first cause."""
+    if s.why == 'error' and s.payload:  # the learner's function raised: the criterion its process made
+        return criterion('runs', False, s.payload['key'], **s.payload['fields'])
+    key, fields = {'died': ('task.allreduce.died', dict(code=s.cause)), 'stopped': ('task.allreduce.stopped', {}),
+                   'hung': ('task.allreduce.hung', dict(seconds=s.seconds)),
+                   'waited': ('task.allreduce.waited', dict(seconds=ranks.COLLECTIVE_TIMEOUT_S))}.get(
+        s.why, ('task.allreduce.failed', dict(error=f'{s.kind}: {s.message}')))
+    return criterion('runs', False, key, rank=s.rank, **fields)
 
 
 def _judge(task_id: str, reports: list) -> list:
-    """The criteria from both processes' reports: 'runs', 'correct', 'safe', then the task's own."""
-    name = TASKS[task_id].functions[0]
-    cases = [[r['cases'][i] for r in reports] for i in range(len(_cases(task_id)))]  # [case][rank]
-    ran = 'task.allreduce.ran_sizes' if len(cases) > 1 else 'task.allreduce.ran'  # (d): STEPS per bucket size
+    """The criteria, here, from both processes' reports: 'runs', 'correct', 'safe', then the task's own."""
+    name, sizes = TASKS[task_id].functions[0], ranks.trainable_bytes(ranks.GradedNet())
+    cases = [[r['cases'][i] | {'sizes': sizes} for r in reports] for i in range(len(_cases(task_id)))]
+    ran = 'task.allreduce.ran_sizes' if len(cases) > 1 else 'task.allreduce.ran'
     verdict = [criterion('runs', True, ran, name=name, steps=ranks.STEPS, sizes=len(cases),
-                         total=ranks.STEPS * len(cases)),
-               grader.correct(cases, len(reports)), grader.safe(cases)]
+                         total=ranks.STEPS * len(cases)), checks.correct(cases, len(reports)), checks.safe(cases)]
     if any(not step['calls'] for case in cases for rep in case for step in rep['steps']):
         verdict[1] = criterion('correct', False, 'task.allreduce.no_allreduce')  # right numbers, no communication
     if task_id.endswith('flat'):
-        verdict.append(grader.calls(cases, lambda case: 1, 'calls'))
+        verdict.append(checks.calls(cases))
     if task_id.endswith('buckets'):
-        verdict.append(grader.calls(cases, lambda case: len(ranks.buckets_of(case['sizes'], case['bucket_mb'])),
-                                    'buckets'))
+        verdict.append(checks.buckets(cases, sizes))
     required = task_id.endswith(('hooks', 'buckets'))  # (a) and (b): reported beside the prediction 0, not judged
-    # (d) runs three bucket sizes: judged on the one that overlapped most (the lesson's text says so, and the
-    # sentence prints that size's calls per step), since on a loaded machine the
-    # gloo thread can finish an async all-reduce before the call returns (3 of 138 loaded runs of one size)
-    judged = [grader.overlap(case, [r['baseline'] for r in reports], required) for case in cases[-1:] + cases[:-1]]
+    # (d) is judged at the bucket size that overlapped most: on a loaded machine gloo's thread can finish an
+    # async all-reduce before the call returns
+    judged = [overlap(case, [r['baseline'] for r in reports], required) for case in cases[-1:] + cases[:-1]]
     verdict.append(max(judged, key=lambda c: (c.passed, c.fields.get('measured', 0.0))) if required else judged[0])
     return verdict
 
 
 def budget_s(task_id: str) -> float:
-    """The launcher's start (PyTorch imported on a busy laptop), its two processes', then each graded run's bound."""
-    return grader.START_S + grader.READY_S + grader.WORK_S * len(_cases(task_id)) + 15.0
+    """The processes' start, then each graded run's bound, and room to judge."""
+    return START_S + WORK_S * len(_cases(task_id)) + 15.0
 
 
 def namespace() -> dict:
@@ -180,7 +185,7 @@ WRONG = {  # most are a worked solution (allreduce.steps) with a line or two cha
     'c_frozen_hook': ('runs', with_lines(allreduce_in_hooks, (  # frozen parameters get a hook too
         'hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]',
         'hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters()]'))),
-    'd_forward_order': ('overlap', _D_FORWARD_ORDER),
+    'd_forward_order': ('buckets', _D_FORWARD_ORDER),
     'd_no_wait': ('safe', _SOLUTION_D.replace('        work.wait()\n', '')),
     'd_ignores_bucket_mb': ('buckets', _SOLUTION_D.replace('bucket_mb * 2**20', '0')),
     'd_no_average': ('correct', _SOLUTION_D.replace(' / dist.get_world_size()', '')),

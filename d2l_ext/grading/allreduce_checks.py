@@ -1,41 +1,91 @@
-"""13.3.4's checks besides overlap, from both processes' reports: 'correct', 'safe', 'calls' / 'buckets'.
+"""13.3.4's checks besides overlap, in the grading process: 'correct', 'safe', 'calls' / 'buckets'.
 
-'correct' compares the parameters after every step with one float64 process; 'safe' reads, per step,
-the calls and waits recorded and what was still running when the optimizer step began; 'calls' counts
-the all-reduces per step. Each returns one criterion whose key names the reason.
+'correct' compares the parameters each process reported after every step with this process's own float64
+reference (written out, no autograd here: the graded processes are forked from this one); 'safe' reads, per
+step, the calls and waits recorded and what was still running when the optimizer step began; 'calls' and
+'buckets' count and size the all-reduces per step. Each returns one criterion whose key names the reason.
 """
 from __future__ import annotations
 
 import math
 
+import torch
+
+from ..allreduce.harness import movement_errors, tolerance
 from . import allreduce_ranks as ranks
 from .core import criterion
 
+NAMES = ('embed.weight', *(f'{name}.weight' for name, _, _ in ranks.SHAPES[1:]))  # model.named_parameters()
+TIED, FROZEN = 'embed.weight', ('frozen.weight',)
+
+
+def _gradients(W: dict, X, y) -> dict:
+    """d(mean squared error)/dW of the graded network in float64, by the chain rule (ranks.GradedNet.forward)."""
+    hs = [X]
+    for name, _, _ in ranks.SHAPES:
+        hs.append(torch.tanh(hs[-1] @ W[name].T))
+    g = 2 * (hs[-1] @ W['embed'].T - y) / y.numel()
+    grads = {'embed': g.T @ hs[-1]}  # the tied weight's use as `out`
+    g = g @ W['embed']
+    for i in reversed(range(len(ranks.SHAPES))):
+        name = ranks.SHAPES[i][0]
+        g = g * (1 - hs[i + 1] ** 2)
+        grads[name] = grads.get(name, 0) + g.T @ hs[i]
+        g = g @ W[name]
+    return grads
+
+
+def reference(world: int, kind: str = 'whole') -> list[list]:
+    """Parameters after each step of one float64 process: on the 'whole' minibatch, or two known mistakes: 'sum'
+    (gradients summed, not averaged) and 'local<r>' (process r's half only, never all-reduced)."""
+    with torch.no_grad():
+        W = {name: p.detach().double().clone() for name, p in zip(
+            [n for n, _, _ in ranks.SHAPES], ranks.GradedNet().parameters())}
+    r = int(kind[5:]) if kind.startswith('local') else None
+    rows = slice(None) if r is None else slice(r * ranks.BATCH, (r + 1) * ranks.BATCH)
+    lr = ranks.LR * world if kind == 'sum' else ranks.LR
+    out = []
+    for X, y in ranks.minibatches(world):
+        grads = _gradients(W, X[rows].double(), y[rows].double())
+        W = {name: w if name == 'frozen' else w - lr * grads[name] for name, w in W.items()}
+        out.append(list(W.values()))
+    return out
+
+
+def _errors(rep, refs, start, world) -> list[list[tuple[float, float]]]:
+    """Per step, per parameter: (error of its change, tolerance), the one rule of allreduce/harness.py."""
+    out = []
+    for s, (params, ref) in enumerate(zip(rep['params'], refs)):
+        got = [ranks.decode(text, p) for text, p in zip(params, start)]
+        out.append([(e, tolerance(world, ranks.BATCH, scale, s + 1))
+                    for e, scale in movement_errors(got, start, ref)])
+    return out
+
 
 def correct(cases, world) -> object:
-    """Worst movement error over processes, steps and parameters; a wrong one names its step and parameter."""
-    tol = ranks.tolerance(world, max(rep['scale'] for case in cases for rep in case))
-    worst = max((e, c, r, s, i) for c, case in enumerate(cases) for r, rep in enumerate(case)
-                for s, step in enumerate(rep['errors']) for i, e in enumerate(step['whole']))
-    error, c, r, s, i = worst
-    if error <= tol:  # (d) runs its STEPS steps at each of several bucket sizes: said so
+    """Worst error of the parameters' change over processes, steps and parameters; a wrong one names its cause."""
+    start = list(ranks.GradedNet().parameters())
+    whole = reference(world)
+    errs = [[_errors(rep, whole, start, world) for rep in case] for case in cases]  # [case][rank][step][param]
+    worst = max(((e / tol, e, tol, c, r, s, i) for c, case in enumerate(errs) for r, rep in enumerate(case)
+                 for s, step in enumerate(rep) for i, (e, tol) in enumerate(step)))
+    ratio, error, tol, c, r, s, i = worst
+    if ratio <= 1:
         key = 'task.allreduce.correct_sizes' if len(cases) > 1 else 'task.allreduce.correct'
         return criterion('correct', True, key, error=error, tolerance=tol, steps=ranks.STEPS, sizes=len(cases))
-    case = cases[c]
-    first = next(s for s, step in enumerate(case[r]['errors']) if max(step['whole']) > tol)
     for kind in ('sum', 'local'):  # a known mistake when every parameter, on every process, matches it
-        if all(kind in step and max(step[kind]) <= tol for rep in case for step in rep['errors']):
+        if all(e <= t for rank, rep in enumerate(cases[c]) for step in _errors(
+                rep, reference(world, kind if kind == 'sum' else f'local{rank}'), start, world) for e, t in step):
             return criterion('correct', False, f'task.allreduce.wrong_{kind}', error=error, tolerance=tol, n=world)
-    rep, step = case[r], case[r]['errors'][first]
-    i = max(range(len(step['whole'])), key=step['whole'].__getitem__)
-    off = [rep['names'][j] for j, e in enumerate(step['whole']) if e > tol]
-    fields = dict(error=step['whole'][i], tolerance=tol, step=first + 1, parameter=rep['names'][i])
-    if off == [rep['tied']]:
+    step = errs[c][r][s]
+    off = [NAMES[j] for j, (e, t) in enumerate(step) if e > t]
+    fields = dict(error=error, tolerance=tol, step=s + 1, parameter=NAMES[i])
+    if off == [TIED]:
         return criterion('correct', False, 'task.allreduce.wrong_tied', **fields)
-    if off and all(n in rep['frozen'] for n in off):
+    if off and all(n in FROZEN for n in off):
         return criterion('correct', False, 'task.allreduce.wrong_frozen', **fields)
-    if case[r]['bucket_mb'] is not None:
-        return criterion('correct', False, 'task.allreduce.wrong_buckets', bucket_mb=case[r]['bucket_mb'], **fields)
+    if cases[c][r]['bucket_mb'] is not None:
+        return criterion('correct', False, 'task.allreduce.wrong_buckets', bucket_mb=cases[c][r]['bucket_mb'], **fields)
     return criterion('correct', False, 'task.allreduce.wrong', **fields)
 
 
@@ -69,14 +119,30 @@ def safe(cases) -> object:
     return criterion('safe', True, 'task.allreduce.safe')
 
 
-def calls(cases, expected, kind) -> object:
-    """(b): one all-reduce per step; (d): one per bucket of the documented rule, at every bucket size."""
+def calls(cases) -> object:
+    """(b): one all-reduce per step, for every gradient at once."""
     for case in cases:
         for rep in case:
-            want = expected(rep)
             for step in rep['steps']:
-                if len(step['calls']) != want:
-                    return criterion(kind, False, f'task.allreduce.{kind}_wrong', calls=len(step['calls']),
-                                     expected=want, bucket_mb=rep['bucket_mb'] or 0)
-    return criterion(kind, True, f'task.allreduce.{kind}', expected=want, bucket_mb=rep['bucket_mb'] or 0)
+                if len(step['calls']) != 1:
+                    return criterion('calls', False, 'task.allreduce.calls_wrong', calls=len(step['calls']),
+                                     expected=1, bucket_mb=0)
+    return criterion('calls', True, 'task.allreduce.calls', expected=1, bucket_mb=0)
 
+
+def buckets(cases, sizes) -> object:
+    """(d): one all-reduce per bucket of the documented rule (backward's order), the sizes of its buckets."""
+    def floats(order, mb):
+        return sorted(sum(order[i] for i in b) // 4 for b in ranks.buckets_of(order, mb))
+    for case in cases:
+        for rep in case:
+            mb = rep['bucket_mb']
+            want, forward = floats(sizes, mb), floats(sizes[::-1], mb)
+            for step in rep['steps']:
+                got = sorted(c['numel'] for c in step['calls'])
+                if got == forward != want:  # one line naming it: the calls' count may well be right
+                    return criterion('buckets', False, 'task.allreduce.buckets_forward', bucket_mb=mb)
+                if got != want:
+                    return criterion('buckets', False, 'task.allreduce.buckets_wrong', calls=len(got),
+                                     expected=len(want), bucket_mb=mb)
+    return criterion('buckets', True, 'task.allreduce.buckets', expected=len(want), bucket_mb=mb)

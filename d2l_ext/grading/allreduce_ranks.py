@@ -1,67 +1,57 @@
-"""13.3.4's graders inside each gloo process: the learner's step on a tied-and-frozen model, every all-reduce timed.
+"""13.3.4's graders inside each gloo process: the learner's step on the graded network, every all-reduce recorded.
 
-`allreduce_launcher` forks two of these per graded source (`rank_main`); each writes JSON lines
-to the pipe it is given (never stdout, which the learner's prints may use). Each process trains on
-its half of every minibatch with the learner's function, compares the parameters after every step
-with one float64 process on the whole minibatch, and records, on one clock, when backward computed,
-when each all-reduce started, returned and completed, and when the optimizer step began: the
-intervals the overlap is judged from.
+The harness (allreduce/harness.py) forks two of these per graded source (`grade_rank`). Each trains on its half
+of every minibatch with the learner's function and reports, on one clock, when backward computed, when each
+all-reduce started, returned and completed, when the optimizer step began, and the parameters after every step:
+the grading process checks those against its own float64 reference (allreduce_checks.py) and judges.
 """
 from __future__ import annotations
 
+import base64
 import datetime
-import json
 import math
-import os
-import signal
 import statistics
 import time
 
+import numpy as np
 import torch
 import torch.distributed as dist
 from torch import nn
 
-from . import registry
+from ..allreduce.harness import RankFailed
 from .core import call_learner, criterion, load_submission
 
-WIDTH = 128  # every trainable weight is 128 x 128 float32 = 64 KiB = 1/16 MB: bucket sizes below are exact
+WIDTH = 128  # the input and output width; the tied weight is WIDTH x WIDTH
+# (name, inputs, outputs) in forward order; then `out` uses embed's weight again (tied). Unequal sizes, so that
+# buckets filled in forward order differ from buckets filled in backward order (issue 33).
+SHAPES = (('embed', 128, 128), ('h1', 128, 256), ('h2', 256, 128), ('frozen', 128, 128), ('h3', 128, 64),
+          ('h4', 64, 192), ('h5', 192, 128))
 BATCH = 1024  # rows per process and step: backward must take longer than the all-reduces for overlap to show
 STEPS = 3
 LR = 1.0  # large enough that 3 steps move each weight by ~1% of its size (tanh keeps the steps smooth)
-# float32 against float64, as relative error in how far each parameter moved: storing a parameter in float32
-# rounds it by eps x its size, that is by `scale` = |p| / |movement| times eps of the movement; each gradient
-# entry sums n x BATCH rows' products (rounding grows like the square root of the count) and the all-reduce
-# adds n - 1 roundings; over STEPS steps, 10x that for room. Mistakes are off by 1/n of the movement or more.
-EPS32 = torch.finfo(torch.float32).eps
-BASELINE_REPEATS = 9  # sync all-reduces per size for the prediction; the median is kept
+BASELINE_REPEATS = 9  # blocking all-reduces per size for the prediction; the median is kept
+COLLECTIVE_TIMEOUT_S = 10.0  # an all-reduce that another process never joins fails after this
 
 
-def tolerance(world: int, scale: float) -> float:
-    """The relative error in the parameters' movement that float32 rounding alone can reach, times 10."""
-    return 10 * STEPS * (scale + math.sqrt(world * BATCH) + world) * EPS32
+class GradedNet(nn.Module):
+    """embed -> h1 -> h2 -> frozen -> h3 -> h4 -> h5 -> out (tanh between), out's weight is embed's: tied and frozen."""
 
-
-class TiedNet(nn.Module):
-    """embed -> h1 -> h2 -> frozen -> h3 -> h4 -> h5 -> out, where out's weight is embed's: one tied, one frozen."""
-
-    def __init__(self, width: int = WIDTH):
+    def __init__(self):
         super().__init__()
-        self.embed = nn.Linear(width, width, bias=False)
-        self.h1, self.h2 = nn.Linear(width, width, bias=False), nn.Linear(width, width, bias=False)
-        self.frozen = nn.Linear(width, width, bias=False)
+        for name, inputs, outputs in SHAPES:
+            setattr(self, name, nn.Linear(inputs, outputs, bias=False))
         self.frozen.weight.requires_grad_(False)  # in parameters(), but it gets no gradient
-        self.h3, self.h4, self.h5 = (nn.Linear(width, width, bias=False) for _ in range(3))
-        self.out = nn.Linear(width, width, bias=False)
+        self.out = nn.Linear(WIDTH, WIDTH, bias=False)
         self.out.weight = self.embed.weight  # tied, as language models tie their embeddings: listed once
-        with torch.no_grad():  # 1/sqrt(width): tanh activations keep their size through seven layers
+        gen = torch.Generator().manual_seed(0)  # the same model on every process and in the grader
+        with torch.no_grad():
             for p in self.parameters():
-                p.copy_(torch.randn_like(p) * math.sqrt(1 / width))
+                p.copy_(torch.randn(p.shape, generator=gen) / math.sqrt(p.shape[1]))
 
     def forward(self, x):
-        h = x
-        for layer in (self.embed, self.h1, self.h2, self.frozen, self.h3, self.h4, self.h5):
-            h = torch.tanh(layer(h))
-        return self.out(h)  # the tied weight's second use: its gradient sums two contributions
+        for name, _, _ in SHAPES:
+            x = torch.tanh(getattr(self, name)(x))
+        return self.out(x)  # the tied weight's second use: its gradient sums two contributions
 
 
 def trainable_bytes(model) -> list[int]:
@@ -70,18 +60,23 @@ def trainable_bytes(model) -> list[int]:
 
 
 def buckets_of(sizes: list[int], bucket_mb: float) -> list[list[int]]:
-    """Indices into `sizes` per bucket: add in order, close a bucket once it holds at least bucket_mb MB (as DDP)."""
-    cap, out, current, filled = bucket_mb * 2**20, [], [], 0
+    """Indices into `sizes` per bucket: add in order, close a bucket once it holds at least bucket_mb MiB (as DDP)."""
+    out, current, filled = [], [], 0
     for i, size in enumerate(sizes):
         current.append(i)
         filled += size
-        if filled >= cap:
+        if filled >= bucket_mb * 2**20:
             out.append(current)
             current, filled = [], 0
     return out + ([current] if current else [])
 
 
-# -- recording -------------------------------------------------------------------------------------
+def minibatches(world: int):
+    """STEPS whole minibatches (X, y), the same on every process and in the grader (seeded)."""
+    gen = torch.Generator().manual_seed(1)
+    return [(torch.randn(world * BATCH, WIDTH, generator=gen), torch.randn(world * BATCH, WIDTH, generator=gen))
+            for _ in range(STEPS)]
+
 
 class Recorder:
     """One step's timestamps (time.perf_counter): forward's end, each gradient, each collective, the optimizer step."""
@@ -101,13 +96,12 @@ class Recorder:
             self.unfinished = sum(1 for c in self.calls if c['work'] is not None and not c['work'].is_completed())
 
     def summary(self) -> dict:
-        """The step's intervals, JSON-ready: compute = forward end .. last gradient, minus time blocked in calls."""
         begin = self.began if self.forward_end is None else self.forward_end
-        end = max((t for t, _ in self.grads), default=begin)
-        calls = [{k: c[k] for k in ('start', 'returned', 'async', 'numel')} | {'done': _done(c), 'waited': c['waited'],
+        calls = [{k: c[k] for k in ('start', 'returned', 'async', 'numel', 'waited')} | {'done': _done(c),
                   'future': c.get('future')} for c in self.calls]
-        return {'forward_end': begin, 'backward_end': end, 'grads': self.grads, 'calls': calls,
-                'waits': self.waits, 'step_start': self.step_start, 'unfinished': self.unfinished}
+        return {'forward_end': begin, 'backward_end': max((t for t, _ in self.grads), default=begin),
+                'grads': self.grads, 'calls': calls, 'waits': self.waits, 'step_start': self.step_start,
+                'unfinished': self.unfinished}
 
 
 def _done(call) -> float:
@@ -119,7 +113,7 @@ def _done(call) -> float:
 
 
 class WorkProxy:
-    """The learner's handle of an async all-reduce: the real one, with its wait() timed."""
+    """The learner's handle of an async all-reduce: the real one, with its wait() recorded."""
 
     def __init__(self, work, call, recorder):
         self._work, self._call, self._recorder = work, call, recorder
@@ -133,9 +127,8 @@ class WorkProxy:
         return out
 
     def get_future(self):
-        # Waiting through the future (fut.wait(), torch.futures.wait_all) is waiting too: the real future has to be
-        # returned (wait_all takes nothing else), so its use is recorded here and the grader's check that the call
-        # had completed when the optimizer step began (`unfinished`) judges the rest.
+        # waiting through the future (fut.wait(), torch.futures.wait_all) is waiting too: its use is recorded, and
+        # 'safe' judges from `unfinished` whether the call had completed when the optimizer step began
         if self._call.get('future') is None:
             self._call['future'] = time.perf_counter()
         return self._work.get_future()
@@ -145,18 +138,18 @@ class WorkProxy:
 
 
 def instrument(recorder: Recorder) -> dict:
-    """Replace dist.all_reduce (and all_reduce_coalesced) in this process by timed versions; returns the originals."""
+    """Replace dist.all_reduce (and all_reduce_coalesced) here by recorded versions; returns the originals."""
     import torch.distributed.distributed_c10d as c10d
     originals = {name: getattr(dist, name) for name in ('all_reduce', 'all_reduce_coalesced') if hasattr(dist, name)}
 
-    def timed(original):
+    def recorded(original):
         def collective(*args, **kwargs):
-            async_op = bool(kwargs.get('async_op', args[3] if len(args) > 3 else False))
             first = kwargs.get('tensor', kwargs.get('tensors', args[0] if args else None))
             many = isinstance(first, (list, tuple))
-            numel = sum(x.numel() for x in first) if many else getattr(first, 'numel', int)()
-            call = {'start': time.perf_counter(), 'async': async_op, 'numel': numel, 'work': None,
-                    'completed': None, 'waited': None}
+            call = {'start': time.perf_counter(), 'async': bool(kwargs.get('async_op', args[3] if len(args) > 3
+                                                                             else False)),
+                    'numel': sum(x.numel() for x in first) if many else getattr(first, 'numel', int)(),
+                    'work': None, 'completed': None, 'waited': None}
             work = original(*args, **kwargs)
             call['returned'] = time.perf_counter()
             recorder.calls.append(call)
@@ -165,24 +158,20 @@ def instrument(recorder: Recorder) -> dict:
             call['work'] = work
             work.get_future().then(lambda _: call.__setitem__('completed', time.perf_counter()))
             return WorkProxy(work, call, recorder)
-        collective.__name__ = original.__name__
-        collective.__doc__ = original.__doc__
+        collective.__name__, collective.__doc__ = original.__name__, original.__doc__
         return collective
 
     for name, original in originals.items():
-        setattr(dist, name, timed(original))
+        setattr(dist, name, recorded(original))
         setattr(c10d, name, getattr(dist, name))
     return originals
 
 
-# -- one process's run -----------------------------------------------------------------------------
-
 class SGD:
     """SGD as the float64 reference does it (p -= lr * p.grad), with torch.optim's zero_grad() and step().
 
-    Not torch.optim.SGD: building any torch.optim optimizer imports torch._dynamo, seconds of CPU in
-    every graded process; the update is the same one torch.optim.SGD makes for CPU tensors.
-    `before_step` runs as the update begins (when 'safe' looks at the all-reduces).
+    Not torch.optim.SGD: building any torch.optim optimizer imports torch._dynamo, seconds of CPU in every
+    graded process. `before_step` runs as the update begins (when 'safe' looks at the all-reduces).
     """
 
     def __init__(self, params, lr: float, before_step=None):
@@ -210,55 +199,17 @@ class SGD:
         return loss
 
 
-def _minibatches(world: int):
-    """STEPS whole minibatches (X, y), the same on every process (seeded)."""
-    gen = torch.Generator().manual_seed(1)
-    return [(torch.randn(world * BATCH, WIDTH, generator=gen), torch.randn(world * BATCH, WIDTH, generator=gen))
-            for _ in range(STEPS)]
+def encode(tensor) -> str:
+    return base64.b64encode(tensor.detach().float().contiguous().numpy().tobytes()).decode()
 
 
-def references(world: int) -> dict:
-    """Parameters after each step of one float64 process: 'whole' minibatch; 'sum' (n x the average); 'local<r>'.
-
-    The last two are known mistakes (gradients summed, not averaged; never all-reduced): a wrong
-    version that matches one of them is told so.
-    """
-    from ..allreduce.steps import loss_of
-    out = {}
-    for kind in ['whole', 'sum'] + [f'local{r}' for r in range(world)]:
-        torch.manual_seed(0)  # the model every process starts from
-        m = TiedNet().double()
-        r = int(kind[5:]) if kind.startswith('local') else None
-        rows = slice(None) if r is None else slice(r * BATCH, (r + 1) * BATCH)
-        lr = LR * world if kind == 'sum' else LR
-        out[kind] = []
-        for X, y in _minibatches(world):
-            m.zero_grad()
-            loss_of(m, X[rows].double(), y[rows].double()).backward()
-            with torch.no_grad():
-                for p in m.parameters():
-                    if p.grad is not None:
-                        p -= lr * p.grad
-            out[kind].append([p.detach().clone() for p in m.parameters()])
-    return out
+def decode(text: str, like) -> torch.Tensor:
+    return torch.from_numpy(np.frombuffer(base64.b64decode(text), dtype=np.float32).copy()).view_as(like)
 
 
-def _errors(params, start, expected) -> list[float]:
-    """Per parameter: ||got - expected|| / ||expected - start|| (how far off its movement is); frozen: / ||start||."""
-    out = []
-    for p, p0, e in zip(params, start, expected):
-        got, p0 = p.detach().double(), p0.double()
-        moved = (e - p0).norm().item()
-        out.append((got - e).norm().item() / (moved if moved > 0 else p0.norm().item()))
-    return out
-
-
-def run_case(fn, bucket_mb, recorder, rank, world, extra_args, refs) -> dict:
-    """STEPS steps of the learner's function on a fresh model; errors after every step and every step's intervals."""
-    torch.manual_seed(0)  # the same model on every process
-    model = TiedNet()
-    start = [p.detach().clone() for p in model.parameters()]
-    batches = _minibatches(world)
+def run_case(fn, bucket_mb, recorder, rank, world) -> dict:
+    """STEPS steps of the learner's function on a fresh model: every step's intervals and parameters after it."""
+    model = GradedNet()
     order = [i for i, p in reversed(list(enumerate(model.parameters()))) if p.requires_grad]
     for k, i in enumerate(order):  # registered before the learner's hooks, so they run first
         list(model.parameters())[i].register_post_accumulate_grad_hook(
@@ -266,11 +217,12 @@ def run_case(fn, bucket_mb, recorder, rank, world, extra_args, refs) -> dict:
     model.register_forward_hook(lambda *_: setattr(recorder, 'forward_end', time.perf_counter()))
     optimizer = SGD(model.parameters(), LR, before_step=recorder.on_step)
     rows = slice(rank * BATCH, (rank + 1) * BATCH)
-    steps, after = [], []
-    for X, y in batches:
+    extra = () if bucket_mb is None else (bucket_mb,)
+    steps, params = [], []
+    for X, y in minibatches(world):
         recorder.reset()
         dist.barrier()  # every process starts the step together
-        ok, failed = call_learner(fn, model, X[rows].contiguous(), y[rows].contiguous(), optimizer, *extra_args)
+        ok, failed = call_learner(fn, model, X[rows].contiguous(), y[rows].contiguous(), optimizer, *extra)
         for c in recorder.calls:  # a version that never waited: finish its calls so the processes stay in step
             if c['work'] is not None:
                 c['work'].wait()
@@ -278,35 +230,19 @@ def run_case(fn, bucket_mb, recorder, rank, world, extra_args, refs) -> dict:
             none = [n for n, p in model.named_parameters() if p.grad is None]
             if none and 'Invalid function argument' in str(failed.fields.get('error', '')):  # all_reduce(None)
                 failed = criterion('runs', False, 'task.allreduce.none_grad', parameter=none[0])
-            return {'failed': {'id': failed.id, 'key': failed.key, 'fields': failed.fields}}
+            raise RankFailed({'key': failed.key, 'fields': failed.fields})
         steps.append(recorder.summary())
-        after.append([p.detach().clone() for p in model.parameters()])
-    whole = refs['whole']
-    scale = max((p0.norm().item() / (e - p0.double()).norm().item()  # a weight the learner unfroze: not moved
-                 for p0, e, p in zip(start, whole[-1], model.parameters())
-                 if p.requires_grad and (e - p0.double()).norm().item() > 0), default=1.0)
-    errors = [{'whole': _errors(a, start, w)} for a, w in zip(after, whole)]
-    if max(max(e['whole']) for e in errors) > tolerance(world, scale):  # wrong: is it a mistake we can name?
-        for kind, ref in (('sum', refs['sum']), ('local', refs[f'local{rank}'])):
-            for e, a, r in zip(errors, after, ref):
-                e[kind] = _errors(a, start, r)
-    return {'bucket_mb': bucket_mb, 'steps': steps, 'errors': errors, 'scale': scale,
-            'names': [name for name, _ in model.named_parameters()],
-            'frozen': [n for n, p in model.named_parameters() if not p.requires_grad],
-            'tied': 'embed.weight', 'sizes': trainable_bytes(model)}
+        params.append([encode(p) for p in model.parameters()])
+    return {'bucket_mb': bucket_mb, 'steps': steps, 'params': params}
 
 
 def baseline(originals, sizes: list[int], bucket_mbs) -> dict:
     """Seconds a blocking all-reduce of each size takes here (median of BASELINE_REPEATS), for the prediction.
 
-    One float (the model's per-call overhead, as the lesson fits it), every tensor's size and every bucket's at
-    each of `bucket_mbs` (every graded case's): a case whose
-    buckets were not timed would get a prediction of 0. One untimed call per size, then the sizes in
-    turn, round after round, so no size is timed only in a slow spell. On a two-core machine a pair of
-    processes' blocking calls of 64-384 KiB took either ~0.4 ms or ~4 ms, often for the pair's whole
-    life: the grader's sentence prints calls x their mean time alone, so a reader sees which it was.
+    One float (the model's per-call overhead), every gradient's size and every bucket's at each of `bucket_mbs`;
+    one untimed call per size, then the sizes in turn, round after round, so no size is timed only in a slow spell.
     """
-    numels = {1} | {s // 4 for s in sizes}  # one float too: the per-call overhead of the model the sentence may name
+    numels = {1} | {s // 4 for s in sizes}
     for bucket_mb in bucket_mbs:
         numels |= {sum(sizes[i] for i in b) // 4 for b in buckets_of(sizes, bucket_mb)}
     tensors = {numel: torch.ones(numel) for numel in sorted(numels)}
@@ -321,52 +257,22 @@ def baseline(originals, sizes: list[int], bucket_mbs) -> dict:
     return {str(numel): statistics.median(ts) for numel, ts in times.items()}
 
 
-def die_with_parent(parent: int) -> None:
-    """Linux: when `parent` ends (killed, say), the kernel ends this process too (nothing left running)."""
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:  # it ended before the line above: no signal would come
-        os._exit(1)
-
-
-def rank_main(job: dict, rank: int, world: int, port: int, timeout: float, fd: int, refs: dict) -> None:
-    """One gloo process, forked: join the group, load the learner's source, run each case, report; never returns."""
-    out = os.fdopen(fd, 'w', buffering=1)
-
-    def send(kind, **payload):
-        out.write(json.dumps({'kind': kind, 'rank': rank, 'time': time.time(), **payload}) + '\n')
-
-    try:
-        torch.set_num_threads(1)  # one core per process
-        dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{port}', rank=rank, world_size=world,
-                                timeout=datetime.timedelta(seconds=timeout))
-        recorder = Recorder()
-        originals = instrument(recorder)  # before the learner's code runs, so an imported all_reduce is timed too
-        task = registry.task(job['task'])
-        fn = load_submission(task, job['source']).functions[task.functions[0]]
-        originals['all_reduce'](torch.ones(1))  # connections made before anything is timed
-        send('ready')
-        cases = []
-        for bucket_mb in job['cases']:
-            case = run_case(fn, bucket_mb, recorder, rank, world, () if bucket_mb is None else (bucket_mb,), refs)
-            cases.append(case)
-            if 'failed' in case:
-                break
-        if 'failed' in cases[-1]:  # the launcher ends every process now; another may be waiting for this one
-            send('result', cases=cases, baseline={})
-            out.flush()
-            os._exit(0)
-        dist.barrier()
-        base = baseline(originals, trainable_bytes(TiedNet()), [mb or 1e9 for mb in job['cases']])
-        send('result', cases=cases, baseline=base)
-        dist.barrier()
-        dist.destroy_process_group()
-    except BaseException as e:  # noqa: BLE001 (one line to the launcher; it decides what failed first)
-        send('error', type=type(e).__name__, message=(str(e).splitlines() or [''])[0][:300])
-        out.flush()
-        os._exit(1)
-    out.flush()
-    os._exit(0)  # gloo's threads at interpreter shutdown can abort the process; everything is sent
+def grade_rank(rank: int, world: int, send, job: dict, task, port: int) -> dict:
+    """One gloo process (the harness's target): join, load the learner's source, run each case, time the sizes."""
+    torch.set_num_threads(1)  # one core per process
+    dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{port}', rank=rank, world_size=world,
+                            timeout=datetime.timedelta(seconds=COLLECTIVE_TIMEOUT_S))
+    recorder = Recorder()
+    originals = instrument(recorder)  # before the learner's code runs, so an imported all_reduce is recorded too
+    fn = load_submission(task, job['source']).functions[task.functions[0]]
+    originals['all_reduce'](torch.ones(1))  # connections made before anything is timed
+    send('progress', phase='ready')
+    cases = []
+    for bucket_mb in job['cases']:
+        cases.append(run_case(fn, bucket_mb, recorder, rank, world))
+        send('progress', phase='case')
+    dist.barrier()
+    base = baseline(originals, trainable_bytes(GradedNet()), [mb or 1e9 for mb in job['cases']])
+    dist.barrier()
+    dist.destroy_process_group()
+    return {'cases': cases, 'baseline': base}

@@ -35,10 +35,11 @@ MESSAGES = {
     'allreduce.mismatch': '{version} on process {rank} gave wrong parameters: relative error {error:.2e} > {tol:.0e}',
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error {error:.2e'
                                 '} > {tol:.0e}'),
-    'allreduce.fail.died': 'process {rank} ended unexpectedly (exit code {code}); every other process was stopped',
+    'allreduce.fail.died': 'process {rank} ended unexpectedly ({code}); every other process was stopped',
+    'allreduce.fail.stopped': ('process {rank} was stopped (SIGSTOP or a debugger) and could not go on; every '
+                               'process was ended'),
     'allreduce.fail.hung': ('process {rank} stopped responding ({seconds:.0f} s without progress); every process'
                             ' was stopped'),
-    'allreduce.fail.silent': 'no progress from process {rank} for {seconds:.0f} s; every process was stopped',
     'allreduce.fail.error': 'process {rank} failed: {kind}: {message}; every process was stopped',
     'allreduce.usage.backend': "backend {backend!r} is not available: choose 'gloo' (CPU) or 'nccl' (2+ GPUs)",
     'allreduce.usage.nccl': 'NCCL needs at least 2 GPUs and this machine has {gpus}: use --backend gloo',

@@ -43,6 +43,8 @@ MESSAGES = {
     'task.allreduce.buckets': 'one all-reduce per bucket at every bucket size (the last: {expected} buckets)',
     'task.allreduce.buckets_wrong': ('with bucket_mb={bucket_mb:g}: {calls} all-reduce calls per step, but '
                                      'buckets of that size hold the gradients in {expected}'),
+    'task.allreduce.buckets_forward': ('buckets filled in forward order (bucket_mb={bucket_mb:g}); fill them in '
+                                       "backward's order: reversed(list(model.parameters()))"),
     'task.allreduce.overlap_info': ('overlap (not graded here): backward computed during {measured:.0%} of the '
                                     "all-reduces' time; predicted {predicted:.0%}, since they start after backward"),
     'task.allreduce.overlap_after': ('overlap {measured:.0%} (model {predicted:.0%}, needed '
@@ -56,7 +58,9 @@ MESSAGES = {
                             'stopped'),
     'task.allreduce.waited': ('process {rank} waited {seconds:.0f} s for an all-reduce the other process never '
                               'joined: every process must make the same all-reduce calls in the same order'),
-    'task.allreduce.died': 'process {rank} ended without a word (exit code {code}); both processes were stopped',
+    'task.allreduce.died': 'process {rank} ended without a word ({code}); both processes were stopped',
+    'task.allreduce.stopped': ('process {rank} was stopped (SIGSTOP or a debugger) and could not go on: not a '
+                               'mismatch of calls; both processes were ended'),
     'task.allreduce.failed': 'process {rank} failed: {error}',
     'task.allreduce.overlap': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, at or "
                                "below the model's {predicted:.0%} for this grader's network (one tied and one frozen "

@@ -37,6 +37,8 @@ MESSAGES = {
     'task.allreduce.buckets': '每种桶大小下都是每个桶一次全归约（最后一种：{expected} 个桶）',
     'task.allreduce.buckets_wrong': ('bucket_mb={bucket_mb:g} 时，每步调用了 {calls} 次全归约，'
                                      '但这个大小的桶装下全部梯度需要 {expected} 个桶'),
+    'task.allreduce.buckets_forward': ('桶按前向顺序装入（bucket_mb={bucket_mb:g}）；应按反向传播的顺序装桶：'
+                                       'reversed(list(model.parameters()))'),
     'task.allreduce.overlap_info': ('重叠（此处不评分）：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算；'
                                     '预测为 {predicted:.0%}，因为全归约在反向传播之后才开始'),
     'task.allreduce.overlap_after': ('重叠 {measured:.0%}（模型 {predicted:.0%}，要求 {threshold:.0%}）：'
@@ -49,7 +51,8 @@ MESSAGES = {
     'task.allreduce.hung': '进程 {rank} 在 {seconds:.0f} 秒后仍未完成；两个进程都已停止',
     'task.allreduce.waited': ('进程 {rank} 为一个另一进程从未参与的全归约等待了 {seconds:.0f} 秒：'
                               '每个进程必须以相同的顺序做相同的全归约调用'),
-    'task.allreduce.died': '进程 {rank} 没有留下任何信息就结束了（退出码 {code}）；两个进程都已停止',
+    'task.allreduce.died': '进程 {rank} 没有留下任何信息就结束了（{code}）；两个进程都已停止',
+    'task.allreduce.stopped': '进程 {rank} 被暂停（SIGSTOP 或调试器），无法继续：不是调用不匹配；两个进程都已结束',
     'task.allreduce.failed': '进程 {rank} 失败：{error}',
     'task.allreduce.overlap': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，不高于模型对本评分'
                                '网络（一个共享权重和一个冻结权重，不是课上的多层感知机）预测的 {predicted:.0%}；'
