@@ -151,15 +151,14 @@ print(t('overview.prediction', speedup=verdict.num(predicted_speedup, 'x'), assu
 # Now measure. Each dot is one repeat, the black bar their median, the hatched bar the predicted "together" (the
 # lanes alone added up, divided by the predicted speedup), the diamond your guess. **One rule for every comparison:**
 # a way is *faster* (or *slower*) only when the middle halves of the two ways' repeats do not overlap and their
-# medians differ by more than the wider middle half; otherwise *no clear difference*. Tight repeats can make even a
-# 1% gap *faster*. The first line printed checks the prediction; the second compares together with one device
-# doing both jobs.
+# medians differ by more than the wider middle half and by at least 5%; otherwise *no clear difference*. The first
+# line printed checks the prediction; the second compares together with one device doing both jobs.
 
 # %% [markdown] lang="zh"
 # 现在来测量。每个点是一次重复，黑色短线是它们的中位数，带斜线的条形是“同时运行”的预测（各执行路单独用时之和除以
 # 预测的倍数），菱形是你的猜测。**这些 Jupyter 记事本里的每次比较都用同一条规则：**只有当两种方式各次重复的中间一半
-# （去掉最快和最慢的各四分之一后剩下的点）互不重叠，且两者的中位数相距超过较宽的那个中间一半时，我们才说一种方式
-# *更快*（或*更慢*）；否则就是*没有明显差别*。各次重复很集中时，即使只差 1% 也算*更快*。输出的第一行把你的猜测和预测与实测相比较；第二行把同时运行与公平的
+# （去掉最快和最慢的各四分之一后剩下的点）互不重叠，且两者的中位数相距超过较宽的那个中间一半、也至少相差 5% 时，我们才说一种方式
+# *更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和预测与实测相比较；第二行把同时运行与公平的
 # 基线——一个设备做两份工作——相比较。
 
 # %% tags=["nbval-ignore-output"]
@@ -200,7 +199,7 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,
 # Separate hardware runs both lanes at full speed at once: here is the same experiment recorded with a GPU lane and
 # a CPU lane. Predict: together takes about the slower lane's time, not the sum. The fair baseline is the GPU doing
 # both jobs, and the CPU's share costs the GPU only a little more time, so that little time is all a second lane can
-# save: a gain of about one percent is the whole prize on such a GPU. Below the repeats, the repeat of "together"
+# save: about one percent on such a GPU, below the rule's 5%. Below the repeats, the repeat of "together"
 # timed as the median shows when each lane was busy.
 
 # %% [markdown] lang="zh"
@@ -208,7 +207,7 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,
 #
 # 不同的硬件能让两条执行路同时全速运行：下面是用一条 GPU 执行路和一条 CPU 执行路录制的同一个实验。预测：同时运行的
 # 用时约等于较慢那条执行路的用时，而不是两者之和。公平的基线是 GPU 做两份工作，而 CPU 那一份只让 GPU 多花很少的
-# 时间，第二条执行路至多也只能省下这点时间：在这样的 GPU 上，快百分之一左右就是全部可得的收益。各次重复下方是
+# 时间，第二条执行路至多也只能省下这点时间：在这样的 GPU 上约为百分之一，低于规则要求的 5%。各次重复下方是
 # “同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
 
 # %% tags=["nbval-ignore-output"]

@@ -44,7 +44,7 @@ MESSAGES = {
     'communication.book.not_copied': "Nothing was copied: y.to('cpu') returned the same tensors.",
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
     'communication.rates': "from this machine's rates: products alone {run} · copies alone {copy}",
-    'communication.recorded.hidden': '{a} {ma} vs run then copy {mb}: {share} of the copy time hidden',
+    'communication.recorded.hidden': '{a} {ma} vs {b} {mb}: {share} of the copy time hidden',
     'communication.measured_title': 'Every repeat, the prediction and your guess',
     'communication.control_title': 'The products alone and beside nonstop copies',
     'communication.recorded.none': 'No GPU recording is available to show here.',

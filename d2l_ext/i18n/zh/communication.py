@@ -44,7 +44,7 @@ MESSAGES = {
     'communication.book.not_copied': "什么也没有复制：y.to('cpu') 返回的是同一批张量。",
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates': '按本机的速率：只算乘积 {run} · 只做复制 {copy}',
-    'communication.recorded.hidden': '{a} {ma}，先计算后复制 {mb}：隐藏了复制用时的 {share}',
+    'communication.recorded.hidden': '{a} {ma}，{b} {mb}：隐藏了复制用时的 {share}',
     'communication.measured_title': '每次重复、预测与你的猜测',
     'communication.control_title': '单独计算乘积，与旁边不停复制时计算乘积',
     'communication.recorded.none': '这里没有可以展示的 GPU 录制结果。',
