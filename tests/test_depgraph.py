@@ -302,10 +302,11 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
         fig = show.show_dag(r, 5.0)
     guess, products, line = out.getvalue().strip().split('\n')  # the guess line, a product traced, the verdict
     assert guess.startswith('your guess 5.00 ms · predicted ')
-    assert products.startswith('a product in the plan, traced: ')
+    assert products.startswith('a task in the traced plan, waits left out: ')
     assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
-    per = r.per_product()  # each lane's product in the plan beside one alone, traced alike
-    assert len(per) == 2 and all(took > 0 and alone == r.alone > 0 for took, alone in per)
+    per = r.per_task()  # each lane's task in the plan beside the one-lane run's median per task
+    one_lane = r.measurements[dg.DAG_VARIANTS[0]].median / 14
+    assert len(per) == 2 and all(took > 0 and pred == pytest.approx(one_lane) for took, pred in per)
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
     assert 'one-lane run' in fig.axes[0].get_title(loc='left')
     with using_language('en'), redirect_stdout(io.StringIO()):  # lanes of different speeds: predicted from rates

@@ -209,7 +209,6 @@ class DagExperiment:
     forced: list = field(default_factory=list)  # lanes the planner left idle, each given one task anyway
     threads: list = field(default_factory=list)  # each lane's CPU threads (0: a GPU), in lanes' order
     cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
-    alone: float = 0.0  # seconds per product on one lane alone, traced as the plan is (per_product)
 
     def predicted_ms(self):
         """{variant: seconds} predicted for one lane and two lanes planned: lanes that differ, from one product timed
@@ -222,14 +221,20 @@ class DagExperiment:
             return None
         return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: self.model['planned'] * one.median / self.model['serial']}
 
-    def per_product(self):
-        """[(seconds a product took in the traced plan, alone)] per lane with tasks, or None; alone: one product timed
-        on the lane (lanes that differ) or the one-lane run's, traced alike. The prediction assumes they are equal."""
-        if not self.trace or not self.alone:
+    def per_task(self):
+        """[(seconds per task in the traced plan, waits left out; seconds per task predicted)] per lane with tasks:
+        the prediction's assumption (1 / the lane's speed, or the one-lane run's median over its tasks); or None."""
+        predicted = self.predicted_ms()
+        if not self.trace or predicted is None:
             return None
-        mine = {lb: [e['end'] - e['copied'] for e in self.trace if e['lane'] == lb] for lb in self.lanes}
-        return [(sum(ts) / len(ts), 1 / self.speeds[lb] if self.speeds else self.alone)
-                for lb, ts in mine.items() if ts]
+        out = []
+        for lb in self.lanes:
+            mine = [e for e in self.trace if e['lane'] == lb]
+            if mine:  # the lane's time from the run's start to its last task's end, less its waits for inputs
+                active = max(e['end'] for e in mine) - sum(e['start'] - e['ready'] for e in mine)
+                out.append((active / len(mine), 1 / self.speeds[lb] if self.speeds
+                            else predicted[DAG_VARIANTS[0]] / self.model['serial']))
+        return out
 
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""
@@ -282,12 +287,10 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     c = compare(variants, lanes=lanes, repeats=repeats,
                 check=lambda name, res: errors.__setitem__(name, check_dag(res, reference)))
     _, trace = run_dag(dag, *placed[DAG_VARIANTS[1]][2:], lanes, order, trace=True)
-    _, alone = run_dag(dag, *placed[DAG_VARIANTS[0]][2:], lanes, plans[DAG_VARIANTS[0]][1], trace=True)
     r = DagExperiment(dag, n, [lane.name for lane in lanes], order, dag_model(dag, lanes), speed, plan_events,
                       {k: Measurement(k, list(c[k].times)) for k in c}, errors, trace,
                       [lane.name for lane in lanes if lane.name not in chosen],
-                      [lane.threads if lane.kind == 'cpu' else 0 for lane in lanes], cpu_cores(),
-                      sum(e['end'] - e['copied'] for e in alone) / len(alone))
+                      [lane.threads if lane.kind == 'cpu' else 0 for lane in lanes], cpu_cores())
     r._problem = (x, weights, reference, lanes)  # not a field: tensors stay out of the JSON
     return r
 

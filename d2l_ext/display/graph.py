@@ -273,8 +273,8 @@ def draw_dag(dag, lanes, title='graph.title_dag'):
 
 
 def dag_lines(ex, guess_ms=None) -> str:
-    """The guess line (planned: guess, predicted, measured), a product's time in the traced plan beside alone (the
-    prediction's assumption) and one verdict line: planned vs one device with all its cores (else one lane)."""
+    """The guess line (planned: guess, predicted, measured), a task's time in the traced plan beside the predicted
+    one (the prediction's assumption) and one verdict line: planned vs one device with all its cores (else one lane)."""
     planned, predicted = ex.measurements[DAG_VARIANTS[1]], ex.predicted_ms()
     if DAG_VARIANTS[2] in ex.measurements:
         base, name = ex.measurements[DAG_VARIANTS[2]], t('graph.dag_short.all_cores')
@@ -282,11 +282,11 @@ def dag_lines(ex, guess_ms=None) -> str:
         base, name = ex.measurements[DAG_VARIANTS[0]], t('graph.dag_variant.0')
     lines = [verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[1]],
                            planned.median, 'ms', name='my_guess_dag')]
-    per = ex.per_product()
+    per = ex.per_task()
     if per:
-        lines.append(t('graph.dag_products', lanes=t('graph.sep').join(
-            t('graph.dag_product', lane=lane_name(f'lane {i}'), took=verdict.num(took, 'ms'),
-              alone=verdict.num(alone, 'ms')) for i, (took, alone) in enumerate(per))))
+        lines.append(t('graph.dag_tasks', lanes=t('graph.sep').join(
+            t('graph.dag_task', lane=lane_name(f'lane {i}'), took=verdict.num(took, 'ms'),
+              predicted=verdict.num(pred, 'ms')) for i, (took, pred) in enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
 
 

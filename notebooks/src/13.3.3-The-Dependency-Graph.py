@@ -267,13 +267,13 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The prediction
-# (hatched) assumes a product takes as long in the plan as alone: 12 of the one-lane run's 21 products' time. The
-# second line tests that; the last compares with one device using all its cores.
+# (hatched) assumes a task takes as long in the plan as in the one-lane run: 12 of its 21 tasks' time. The second
+# line tests that; the last compares with one device using all its cores.
 
 # %% [markdown] lang="zh"
-# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条）假定一次乘法在计划中
-# 和单独运行时一样长：即一条执行路运行中 21 次乘法里 12 次的时间。第二行检验这个假定；最后一行与公平的基准比较：
-# 一个设备用上全部核心。
+# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条）假定一个任务在计划中
+# 和在一条执行路的运行中一样长：即那次运行中 21 个任务里 12 个的时间。第二行检验这个假定；最后一行与公平的基准
+# 比较：一个设备用上全部核心。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
@@ -291,8 +291,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. A product slower in the plan than alone (second line)
-# stretches all 12 by that ratio; the rest of a miss is time outside the products.
+# stage, plus the join: still 12. Then the lanes set the time. A task slower in the plan than predicted (second line)
+# stretches all 12 by that ratio; the rest of a miss is waiting for inputs.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -301,8 +301,7 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。若一次乘法在计划中比单独运行时慢（第二行），12 次乘法都按这个比例变长；其余的差距是乘法之外的
-# 时间。
+# 而不是关键路径。若一个任务在计划中比预测的慢（第二行），12 个任务都按这个比例变长；其余的差距是等待输入的时间。
 # </details>
 
 # %% [markdown]

@@ -34,8 +34,8 @@ MESSAGES = {
     'graph.halves_line': ('halves together: {a} {t0}, {b} {t1} (one after the other: {i0}, {i1}); '
                           'overlap {overlap} (predicted {predicted})'),
     'graph.sep': ', ',  # between the items of one printed list
-    'graph.dag_products': 'a product in the plan, traced: {lanes}',
-    'graph.dag_product': '{lane} {took} (alone {alone})',
+    'graph.dag_tasks': 'a task in the traced plan, waits left out: {lanes}',
+    'graph.dag_task': '{lane} {took} (predicted {predicted})',
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',
     'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
     'graph.legend_copy_box': 'copy',

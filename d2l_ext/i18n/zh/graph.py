@@ -34,8 +34,8 @@ MESSAGES = {
     'graph.halves_line': ('两半同时运行：{a} 用 {t0}，{b} 用 {t1}（先后运行：{i0}，{i1}）；'
                           '重叠 {overlap}（预测 {predicted}）'),
     'graph.sep': '，',  # between the items of one printed list
-    'graph.dag_products': '记录的计划中的一次乘法：{lanes}',
-    'graph.dag_product': '{lane} 用 {took}（单独运行 {alone}）',
+    'graph.dag_tasks': '记录的计划中每个任务（不计等待）：{lanes}',
+    'graph.dag_task': '{lane} 用 {took}（预测 {predicted}）',
     'graph.dag_line': '串行 {serial}，计划 {planned}，关键路径 {path}（乘法次数）',
     'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
     'graph.legend_copy_box': '复制',
