@@ -30,7 +30,7 @@ def plot_scaling(results, ax=None):
     ax.set_xscale('log', base=2)
     ax.set_xticks(sizes, [str(n) for n in sizes])
     ax.set_ylim(bottom=0)
-    ax.set_xlabel(style.plot_text('panels.size_axis'))
+    ax.set_xlabel(style.plot_text('parallel.size_axis'))
     ax.set_ylabel(style.plot_text('panels.speedup_axis'))
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     ax.set_title(style.plot_text('parallel.scaling_title'), loc='left')

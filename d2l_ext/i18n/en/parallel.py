@@ -63,6 +63,7 @@ MESSAGES = {
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
     'parallel.scaling_measured': '{framework} measured',
     'parallel.scaling_expected': '{framework} predicted from the lanes alone',
+    'parallel.size_axis': 'matrix size n (n × n)',
     'parallel.scaling_title': 'Together vs one after the other, at each matrix size',
     'parallel.scaling_line': '{framework}, one after the other / together: {points}',
     'parallel.scaling_point': '{speedup} at n={size}',
