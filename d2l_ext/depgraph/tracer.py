@@ -43,10 +43,6 @@ def _tensors_in(obj):
     return []
 
 
-def _nbytes(t):
-    return t.numel() * t.element_size()
-
-
 def _flops(op, ins, outs):
     """Rough floating point operations of one aten op (a matrix product counts 2 per MAC)."""
     if op in _VIEW_OPS or op in _COPY_OPS or not outs:
@@ -101,7 +97,7 @@ class GraphRecorder(TorchDispatchMode):
             'device': f'{src_dev}->{outs[0].device}' if is_copy else str(outs[0].device),
             'in_shapes': [tuple(t.shape) for t in ins], 'out_shapes': [tuple(t.shape) for t in outs],
             'dtype': str(outs[0].dtype).replace('torch.', ''), 'flops': _flops(op, ins, outs),
-            'bytes': sum(_nbytes(t) for t in outs) if is_copy else 0,
+            'bytes': sum(t.nbytes for t in outs) if is_copy else 0,
             'carries': [carried] if is_copy and carried else [],
         })
         seen = set()
@@ -110,7 +106,7 @@ class GraphRecorder(TorchDispatchMode):
                 seen.add(id(t))  # D * D reads D twice: one edge
                 src, _, tensor = self._producer[id(t)]
                 self.edges.append({'src': src, 'dst': node_id, 'tensor': tensor,
-                                   'shapes': [tuple(t.shape)], 'bytes': _nbytes(t)})
+                                   'shapes': [tuple(t.shape)], 'bytes': t.nbytes})
         for k, t in enumerate(outs):
             # A copy's output lives on the lane it landed on, not on the link.
             self._producer[id(t)] = (node_id, lane, f'{node_id}:{k}')
