@@ -15,7 +15,7 @@
 # %% [markdown]
 # # Extra: Gradients All-Reduced While Backward Still Runs
 #
-# Section 13.3.2 notes that distributed optimization moves data to aggregate gradients across accelerators: an
+# In 13.3.2, distributed optimization moves data to aggregate gradients across accelerators: an
 # **all-reduce**, where every process contributes its gradients and receives their sum. In *data parallelism*
 # every process holds the same MLP and a share of the minibatch. You write four versions of the step and measure
 # how much all-reduce runs during backward.
@@ -23,7 +23,7 @@
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
-# 12.3.2节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这就是**全归约**
+# 12.3.2 节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这就是**全归约**
 # （all-reduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
 # 小批量中的一份。下面你先写出训练步的四个版本，再测量全归约有多少是在反向传播仍在计算时进行的。
 
@@ -74,7 +74,7 @@ print(show.machine_text(BACKEND, WORLD))
 
 # %%
 def backward_then_allreduce(model, X, y, optimizer):
-    """(a) Backward on this process's share, then all-reduce every gradient, averaged; then the step."""
+    # (a) Backward on this process's share, then all-reduce every gradient, averaged; then the step  #zh: (a) 在本进程那一份数据上反向传播，再对每个梯度全归约并取平均；然后更新参数
     # TODO: zero the gradients, backward, then average each gradient over the processes (frozen ones have none)  #zh: 梯度清零、反向传播，再在各进程间对每个梯度取平均（冻结的参数没有梯度）
     raise NotImplementedError
 
@@ -87,14 +87,16 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 # %% [markdown]
 # **(b) One flat buffer.** A control: (a) with one call instead of one per tensor. Copy every gradient into one
 # flat tensor (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`).
+# Predict: do the calls saved outweigh the two copies?
 
 # %% [markdown] lang="zh"
 # **(b) 一个扁平缓冲区。** 这是对照，不是重叠：即 (a)，但只调用一次，而不是每个张量一次。把所有梯度复制进一个
 # 扁平张量（对 `g.reshape(-1)` 用 `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。
+# 先预测：省下的调用能否抵过这两次复制？
 
 # %%
 def flat_allreduce(model, X, y, optimizer):
-    """(b) Backward, then one all-reduce of every gradient in one flat buffer; then the step."""
+    # (b) Backward, then one all-reduce of every gradient in one flat buffer; then the step  #zh: (b) 反向传播，再把全部梯度放进一个扁平缓冲区只全归约一次；然后更新参数
     # TODO: flatten the gradients into one tensor, all-reduce it once, averaged, and copy the pieces back  #zh: 把梯度展平成一个张量，只全归约一次并取平均，再把各段复制回去
     raise NotImplementedError
 
@@ -118,7 +120,7 @@ checked['b'] = d2l_ext.check('13.3.4-b-flat', flat_allreduce)
 
 # %%
 def allreduce_in_hooks(model, X, y, optimizer):
-    """(c) Each gradient's all-reduce started from its hook during backward, waited for before the step."""
+    # (c) Each gradient's all-reduce started from its hook during backward, waited for before the step  #zh: (c) 反向传播期间由钩子发起每个梯度的全归约，更新参数之前等待它们完成
     # TODO: register a hook per parameter that needs a gradient; it averages and starts the all-reduce  #zh: 为每个需要梯度的参数注册钩子，在钩子里取平均并发起全归约
     raise NotImplementedError
 
@@ -143,7 +145,7 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
-    """(d) Buckets of bucket_mb MiB in reverse parameter order, each all-reduced as soon as it is full."""
+    # (d) Buckets of bucket_mb MiB in reverse parameter order, each all-reduced as soon as it is full  #zh: (d) 按逆序把参数装进 bucket_mb MiB 的桶，每个桶一装满就全归约
     # TODO: build the buckets, count each bucket's missing gradients in hooks, start a full bucket's all-reduce  #zh: 分好桶，在钩子里为每个桶计数还缺的梯度，桶满就发起它的全归约
     raise NotImplementedError
 
@@ -179,8 +181,9 @@ print(show.ingredients_text(result))
 #
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**
 # (α from a one-float all-reduce, β from a large buffer). A call starts once its gradients are ready and the call
-# before it is done, so with K equal calls at most (K-1)/K of the all-reduce runs during backward. The model
-# assumes communication has its own hardware; its line shows all-reduce alone beside it.
+# before it is done, so with K equal calls at most (K-1)/K of the all-reduce runs during backward (the model's share
+# below; it assumes communication has its own hardware). The times below add measured parts: (a) is the step without
+# all-reduce plus all-reduce alone.
 #
 # On a CPU-only machine with few cores (the first line counts them), gloo's threads and backward share the cores:
 # an all-reduce in flight can slow backward, and one bucket may win. Predict whether overlap can pay here, and
@@ -193,9 +196,9 @@ print(show.ingredients_text(result))
 # **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 来自一个浮点数的全归约，总线带宽 β 来自一个大缓冲区。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有 K 次大小相同的调用，最后一次要等反向传播结束，
-# 所以模型给出的在反向传播期间进行的全归约最多占 (K-1)/K。模型假定通信拥有自己的硬件。
+# 所以在反向传播期间进行的全归约最多占 (K-1)/K（即下面结论行中模型的比例，假定通信拥有自己的硬件）。
 #
-# 预测的那一行还把实测的仅全归约列在模型的值旁边。
+# 下面的时间由实测的部分相加：(a) 是不做全归约的训练步加上仅全归约。
 #
 # 在核心不多、没有 GPU 的机器上，gloo 的通信线程与反向传播共用核心（开头第一行给出了核心数）：进行中的全归约
 # 可能占用反向传播的计算时间，所以重叠可能拖慢反向传播，一个桶也可能最快。请预测重叠在这里能否带来好处，
@@ -204,21 +207,19 @@ print(show.ingredients_text(result))
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # share of (c)'s all-reduce during backward, 0-1  #zh: (c) 的全归约在反向传播期间进行的比例，0-1
 
-p, n = result.prediction, result.processes  # medians of the measurements above  #zh: 上面各项测量的中位数
-ring = 2 * (n - 1) / n                      # share of the bytes each process sends  #zh: 每个进程发送的字节比例
-alpha, bus = p.per_call, p.bus_bandwidth    # seconds per call; bytes per second  #zh: 每次调用的秒数；每秒字节数
-allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): one call per tensor  #zh: 每个张量一次调用
-serial = p.backward + allreduce             # (a): one after the other  #zh: 一个接一个
-overlapped = max(p.backward, allreduce)     # if the all-reduce had hardware of its own  #zh: 若全归约有自己的硬件
-print(show.prediction_text(allreduce, serial, overlapped, alone=result.version('allreduce').median))
+p = result.prediction                           # medians of the measurements above  #zh: 上面各项测量的中位数
+allreduce = result.version('allreduce').median  # all-reduce alone: (a)'s calls, measured  #zh: 仅全归约：(a) 的各次调用，实测
+serial = p.backward + allreduce                 # (a): one after the other  #zh: 一个接一个
+overlapped = max(p.backward, allreduce)         # if the all-reduce had hardware of its own  #zh: 若全归约有自己的硬件
+print(show.prediction_text(allreduce, serial, overlapped))
 
 # %% [markdown]
 # ## Measure
 #
 # Left: each step as the step without all-reduce, backward's time beyond it, and the all-reduce not hidden; the
 # black mark is the median step. (a) is the control: its all-reduce starts after backward, so a slower backward
-# there is not overlap. Right: the share of the all-reduce during backward per profiled step; the black mark
-# pools them (the printed number).
+# there is not overlap. Right: each profiled step's share of the all-reduce during backward; the black mark
+# pools them.
 
 # %% [markdown] lang="zh"
 # ## 实测
@@ -226,7 +227,7 @@ print(show.prediction_text(allreduce, serial, overlapped, alone=result.version('
 # 左图把每个训练步拆成三个实测部分：不做全归约的训练步、反向传播比不做全归约时多用的时间，以及没有藏住的
 # 全归约；黑色竖线是训练步的中位数，测量的波动可能让它落在各部分之和的左边。(a) 是对照：它的全归约在反向传播
 # 之后才开始，所以那里变慢的反向传播不是重叠造成的。右图是每个做了性能分析的训练步中全归约在反向传播期间进行
-# 的比例；黑色竖线是它们合在一起的比例（即打印出的数）。
+# 的比例；黑色竖线是它们合在一起的比例。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
@@ -252,13 +253,12 @@ display(show.draw_step_timelines(result, ('serial', 'hooks')))
 # %% [markdown]
 # ## Recorded on a GPU host's CPU cores
 #
-# The same run recorded on a GPU host with many CPU cores (the caption counts them), gloo with a core per
-# process.
+# The same run on a GPU host with many CPU cores, gloo with a core per process.
 
 # %% [markdown] lang="zh"
 # ## 在一台 GPU 主机的 CPU 核心上录制的结果
 #
-# 同样的运行，录制于一台 CPU 核心很多的 GPU 主机（标题给出了核心数），gloo 的每个进程有一个自己的核心。
+# 同样的运行，录制于一台 CPU 核心很多的 GPU 主机，gloo 的每个进程有一个自己的核心。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机录制结果
@@ -294,8 +294,7 @@ if rec is not None:
 #
 # ## 练习
 #
-# 1. 在每台机器上，(c) 的时间花在哪里？模型在哪台机器上把 (c) 的比例预测得更准？用下面的两行以及模型的全归约
-#    与实测的仅全归约，写三四句话解释。
+# 1. 在每台机器上，(c) 的时间花在哪里？模型在哪台机器上把 (c) 的比例预测得更准？用下面的两行写三四句话解释。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
@@ -306,22 +305,21 @@ for run in (result, there):  # here, then the recording  #zh: 先是这里，再
 # <details><summary>Worked answer</summary>
 #
 # Only (c)'s extra backward beyond (a)'s, the control, is time lost to the all-reduce beside it; the model,
-# giving backward its time alone, misses it. Where the model's all-reduce differs from all-reduce alone, α or β
-# missed too. The model lands closer where both gaps are smaller.
+# giving backward its time alone, misses it. The model lands closer where that gap is smaller.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
-#    fastest, and which was? If they differ, why?
+#    fastest (the dashed line's lowest point), and which was (the lowest dots)? If they differ, why?
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
 # 把 (c) 的反向传播多用的时间与对照 (a) 的相比：只有两者之差才是反向传播被旁边的全归约占去的时间；模型按
-# 反向传播单独运行的时间计算，漏掉了这一部分。模型的全归约与实测的仅全归约不同时，说明 α 或 β 对这些调用
-# 也不成立。两处差距都较小的那台机器，模型的比例也就预测得更准。
+# 反向传播单独运行的时间计算，漏掉了这一部分。这个差距较小的那台机器，模型的比例也就预测得更准。
 # </details>
 #
-# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快，实测又是哪个？如果不同，为什么？
+# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快（虚线的最低点），实测又是哪个
+#    （最低的点）？如果不同，为什么？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.bucket_text(result))
@@ -330,25 +328,24 @@ display(show.plot_buckets(result))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Small buckets start early but pay α per call; one bucket waits for backward. Where (c)'s backward lost time to
-# its all-reduce (exercise 1), early buckets lose it too, which the model does not count.
+# Small buckets start early but pay α per call; one bucket waits for backward. The model leaves out backward's
+# slowdown beside an all-reduce in flight (exercise 1): where it is large, the fastest size can move.
 # </details>
 #
-# 3. Edit (c) so that it forgets to divide by the number of processes. Predict what the check says, then run.
+# 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 小桶开始得早，但每次调用都要付出 α；一个桶要等反向传播结束才开始。上面那一行给出了这里谁更快。若 (c) 的
-# 反向传播被它的全归约占去了时间（练习 1），过早的桶同样要占去这段时间，而模型没有计入；若没有占去，就由
-# α × 调用次数与重叠的多少决定。
+# 小桶开始得早，但每次调用都要付出 α；一个桶要等反向传播结束才开始。模型没有计入全归约进行时反向传播的变慢
+# （练习 1）：变慢得多的地方，最快的桶大小可能改变。
 # </details>
 #
-# 3. 修改 (c)，让它忘记除以进程数。预测检查会给出什么结果，然后运行。
+# 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true}
 def hooks_without_average(model, X, y, optimizer):
-    """(c) with the division by the number of processes left out."""
+    # (c) with the division by the number of processes left out  #zh: (c)，但去掉了除以进程数这一步
     works = []
 
     def send(p):
@@ -396,9 +393,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves forward and backward's arithmetic, not the bytes nor the update: the step shrinks by at
-# most half and all-reduce alone should stay, so the ratio rises at most 2x. Where all-reduce alone moved too,
-# that change is not the batch's.
+# Half the batch halves forward and backward's arithmetic, not the bytes nor the update: the step should shrink by
+# less than half and all-reduce alone stay, so the ratio should rise by less than 2x. The line shows which moved.
 # </details>
 #
 # ## Remember
@@ -417,8 +413,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使前向传播和反向传播的算术运算量减半，而字节数和参数更新的工作量不变：不做全归约的训练步最多减半，
-# 仅全归约应当不变，所以这个比值最多增大到 2 倍。如果那一行显示仅全归约也变了，这部分变化就不是批量造成的。
+# 批量减半使前向传播和反向传播的算术运算量减半，而字节数和参数更新的工作量不变：不做全归约的训练步应当减少
+# 不到一半，仅全归约应当不变，所以这个比值应当增大不到 2 倍。那一行给出了两者各自怎样变化。
 # </details>
 #
 # ## 记住
