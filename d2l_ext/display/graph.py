@@ -56,8 +56,8 @@ def fmt_bytes(b: int) -> str:
 
 def machine_line(lanes) -> str:
     """One line: which device each lane is ('lane 0: CPU, 1 of 2 cores · lane 1: ...')."""
-    return t('graph.lanes_line', lanes=' · '.join(t('graph.lane_is', lane=lane_name(f'lane {i}'), label=lane.label)
-                                                  for i, lane in enumerate(lanes)))
+    return t('graph.lanes_line', lanes=t('graph.lanes_sep').join(
+        t('graph.lane_is', lane=lane_name(f'lane {i}'), label=lane.label) for i, lane in enumerate(lanes)))
 
 
 # -- the graph ----------------------------------------------------------------------------------------

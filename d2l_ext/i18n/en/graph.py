@@ -6,6 +6,7 @@ MESSAGES = {
     'graph.kind.cpu': 'CPU',
     'graph.lane_device': '{lane} ({device})',
     'graph.lane_is': '{lane}: {label}',
+    'graph.lanes_sep': ' · ',
     'graph.lanes_line': 'the two lanes here: {lanes}',
     'graph.stage.copy_in': 'samples and weights in',  # model.mlp_step's stage 'copy in'
     'graph.stage.fc1_fwd': 'fc1 fwd',

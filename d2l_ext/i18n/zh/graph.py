@@ -6,6 +6,7 @@ MESSAGES = {
     'graph.kind.cpu': 'CPU',
     'graph.lane_device': '{lane}（{device}）',
     'graph.lane_is': '{lane}：{label}',
+    'graph.lanes_sep': '；',
     'graph.lanes_line': '这台机器上的两条执行路：{lanes}',
     'graph.stage.copy_in': '传入样本和权重',  # model.mlp_step's stage 'copy in'
     'graph.stage.fc1_fwd': 'fc1 前向',
