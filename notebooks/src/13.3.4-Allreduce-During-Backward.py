@@ -75,7 +75,7 @@ print(show.machine_text(BACKEND, WORLD))
 # %%
 def backward_then_allreduce(model, X, y, optimizer):
     # (a) Backward on this process's share, then all-reduce every gradient, averaged; then the step  #zh: (a) 在本进程那一份数据上反向传播，再对每个梯度全归约并取平均；然后更新参数
-    # TODO: zero the gradients, backward, then average each gradient over the processes (frozen ones have none)  #zh: 梯度清零、反向传播，再在各进程间对每个梯度取平均（冻结的参数没有梯度）
+    # TODO: zero the gradients, backward, then average each gradient over the processes (frozen ones have none)  #zh: TODO：梯度清零、反向传播，再在各进程间对每个梯度取平均（冻结的参数没有梯度）
     raise NotImplementedError
 
 
@@ -97,7 +97,7 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 # %%
 def flat_allreduce(model, X, y, optimizer):
     # (b) Backward, then one all-reduce of every gradient in one flat buffer; then the step  #zh: (b) 反向传播，再把全部梯度放进一个扁平缓冲区只全归约一次；然后更新参数
-    # TODO: flatten the gradients into one tensor, all-reduce it once, averaged, and copy the pieces back  #zh: 把梯度展平成一个张量，只全归约一次并取平均，再把各段复制回去
+    # TODO: flatten the gradients into one tensor, all-reduce it once, averaged, and copy the pieces back  #zh: TODO：把梯度展平成一个张量，只全归约一次并取平均，再把各段复制回去
     raise NotImplementedError
 
 
@@ -121,7 +121,7 @@ checked['b'] = d2l_ext.check('13.3.4-b-flat', flat_allreduce)
 # %%
 def allreduce_in_hooks(model, X, y, optimizer):
     # (c) Each gradient's all-reduce started from its hook during backward, waited for before the step  #zh: (c) 反向传播期间由钩子发起每个梯度的全归约，更新参数之前等待它们完成
-    # TODO: register a hook per parameter that needs a gradient; it averages and starts the all-reduce  #zh: 为每个需要梯度的参数注册钩子，在钩子里取平均并发起全归约
+    # TODO: register a hook per parameter that needs a gradient; it averages and starts the all-reduce  #zh: TODO：为每个需要梯度的参数注册钩子，在钩子里取平均并发起全归约
     raise NotImplementedError
 
 
@@ -146,7 +146,7 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     # (d) Buckets of bucket_mb MiB in reverse parameter order, each all-reduced as soon as it is full  #zh: (d) 按逆序把参数装进 bucket_mb MiB 的桶，每个桶一装满就全归约
-    # TODO: build the buckets, count each bucket's missing gradients in hooks, start a full bucket's all-reduce  #zh: 分好桶，在钩子里为每个桶计数还缺的梯度，桶满就发起它的全归约
+    # TODO: build the buckets, count each bucket's missing gradients in hooks, start a full bucket's all-reduce  #zh: TODO：分好桶，在钩子里为每个桶计数还缺的梯度，桶满就发起它的全归约
     raise NotImplementedError
 
 
