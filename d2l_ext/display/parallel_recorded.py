@@ -47,7 +47,7 @@ def recorded_sync_line(rec) -> str:
     if not times:
         return ''
     from . import verdict
-    return t('parallel.sync_recorded', no_wait=verdict.num(times['no_wait'].median),
-             every=verdict.num(times['every_device'].median))
+    return t('parallel.sync_recorded', no_wait=verdict.num(times['no_wait'].median, 'ms'),
+             every=verdict.num(times['every_device'].median, 'ms'))  # in the figure's unit
 
 

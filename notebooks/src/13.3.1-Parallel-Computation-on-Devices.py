@@ -439,7 +439,8 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # PyTorch runs eagerly: on a CPU lane expect no clear difference; on a GPU "one at a time" also waits after each
 # product. A gap alone does not show products running at once, since one at a time also pays a wait after each
-# product. The MXNet timeline above, a row per engine worker, shows whether two products ever ran at the same moment.
+# product. Where MXNet is installed, its timeline above (a row per engine worker) shows whether two products ever
+# ran at the same moment.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -451,8 +452,8 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 # <details><summary>参考答案</summary>
 #
 # PyTorch 是即时执行的：在 CPU 执行路上没有可以重叠的东西，所以预计没有明显差别；在 GPU 执行路上，“逐个执行”在每次
-# 乘法之后还要等待。单凭用时的差距并不能说明乘积是同时运行的，因为逐个执行在每个乘积之后还多付出一次等待。上面
-# MXNet 的时间线每个引擎工作线程占一行，它显示是否有两个乘积在同一时刻运行。
+# 乘法之后还要等待。单凭用时的差距并不能说明乘积是同时运行的，因为逐个执行在每个乘积之后还多付出一次等待。
+# 若装有 MXNet，上面 MXNet 的时间线每个引擎工作线程占一行，显示是否有两个乘积在同一时刻运行。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
