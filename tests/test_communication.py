@@ -278,7 +278,7 @@ def test_profile_lines_count_each_copy_once():
     prof = SimpleNamespace(key_averages=lambda: rows)
     with using_language('en'):
         assert show.profile_text(prof, gpu=True) == (
-            'products (aten::mm) 131 ms, copies (aten::copy_) 57.9 ms: 44% of the products')  # the table's unit
+            "products (aten::mm) 131 ms, copies (aten::copy_) 57.9 ms: 44% of the products' time")  # the table's unit
         assert show.profile_guess_text(prof, True, 'aten::mm') == 'your guess aten::mm: right, the most self time'
         assert show.profile_guess_text(prof, True, 'aten::copy_').endswith('the most self time: aten::mm')
         assert 'my_guess' in show.profile_guess_text(prof, True, None)

@@ -244,10 +244,10 @@ for y, ref, lane in zip(ys, refs, lanes):  # every result checked, nothing print
 # %% [markdown]
 # ## Predict, then measure
 #
-# Measure each lane's time per product (a dot per repeat), and the first lane's whole device's. Predict each lane alone, one after the
-# other, together, and the **baseline**: that device doing both jobs. On separate hardware together takes max(t1, t2).
-# On a CPU-only machine **two CPU lanes split one CPU**: together is max(t1, t2) at the speeds measured with both
-# lanes busy. The GPU recording below shows separate hardware.
+# Measure each lane's time per product (a dot per repeat), and the first lane's whole device's. Predict each lane
+# alone, one after the other, together, and the **baseline**: that device doing both jobs. On separate hardware
+# together takes max(t1, t2). On a CPU-only machine **two CPU lanes split one CPU**: together is max(t1, t2) at the
+# speeds measured with both lanes busy. The GPU recording below shows separate hardware.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量

@@ -70,7 +70,8 @@ MESSAGES = {
     'communication.hazard.cpu': 'No GPU here, so no copy can be read too early.',
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
-    'communication.profile.split': 'products (aten::mm) {mm}, copies (aten::copy_) {copy}: {share} of the products',
+    'communication.profile.split': ("products (aten::mm) {mm}, copies (aten::copy_) {copy}: {share} of the "
+                                    "products' time"),
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',
     'communication.profile.guess_right': 'your guess {guess}: right, the most self time',
     'communication.profile.guess_other': 'your guess {guess}; the most self time: {top}',
