@@ -149,9 +149,9 @@ def test_cpu_stopwatch_notes_products_and_copies_in_every_thread():
 
 
 def test_settings_make_the_copy_a_large_share_on_a_cpu():
-    s = T.Setting('cpu', T.SIZE['cpu'], T.INNER['cpu'], T.ITERS['cpu'])
+    s = tracing.Setting('cpu', tracing.SIZE['cpu'], tracing.INNER['cpu'], tracing.ITERS['cpu'])
     # multiply-adds per number copied: a square product does n, the CPU setting `inner`
-    assert s.inner * 32 <= s.n and T.INNER['gpu'] == T.SIZE['gpu']
+    assert s.inner * 32 <= s.n and tracing.INNER['gpu'] == tracing.SIZE['gpu']
     assert T.budget_s() > 3 * T.wait_s() > 0
 
 

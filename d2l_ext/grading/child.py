@@ -1,8 +1,6 @@
-"""The grading process (every "Build it" task), forked by the keeper (sandbox.py): grade, check the grader, report.
-
-It imports the task, loads the learner's source, notes the machine's state (measurable.py), runs the task's
-grader, checks that the learner's code left the grader as it was (integrity.py), and sends one result line,
-marked with the grader's nonce, on the result channel; the grader's own process judges it (runner.py).
+"""The grading process, forked by the keeper (sandbox.py): it restricts its writes (Landlock), imports the task,
+notes the machine (measurable.py), grades the learner's source, checks the grader was left as it was
+(integrity.py), and sends one nonce-marked result line per item; the grader's own process judges it (runner.py).
 """
 from __future__ import annotations
 
@@ -12,7 +10,7 @@ import os
 import sys
 
 from . import integrity, measurable, registry, sandbox
-from .core import BadSubmission, Criterion, criterion, is_out_of_memory, load_submission
+from .core import BadSubmission, Criterion, criterion, error_text, is_out_of_memory, load_submission
 
 
 def _plain(value):
@@ -44,7 +42,7 @@ def child_main(request: dict, keeper: int) -> None:
             tasks.append(registry.load(item['target']))
     except Exception as e:  # noqa: BLE001 (a task module that does not import is reported, not a traceback)
         send(event='started', index=len(tasks), budget_s=60.0)
-        send(event='result', status='crashed', key='grading.task_broken', fields={'error': _error(e)})
+        send(event='result', status='crashed', key='grading.task_broken', fields={'error': error_text(e)})
         os._exit(0)
     grades, changed, before = [t.grade for t in tasks], integrity.changed, integrity.snapshot()  # before learner code
     for k, (item, task) in enumerate(zip(items, tasks)):
@@ -84,9 +82,5 @@ def _grade_one(task, grade_fn, item: dict, changed, before) -> dict:
     except BaseException as e:  # noqa: BLE001 (anything escaping grade, even SystemExit, is this run's verdict)
         oom = is_out_of_memory(e)
         return {'status': 'out_of_memory' if oom else 'crashed',
-                'key': 'grading.out_of_memory' if oom else 'grading.crashed_error', 'fields': {'error': _error(e)}}
+                'key': 'grading.out_of_memory' if oom else 'grading.crashed_error', 'fields': {'error': error_text(e)}}
 
-
-def _error(e: BaseException) -> str:
-    text = f'{type(e).__name__}: {e}' if str(e) else type(e).__name__
-    return text.splitlines()[0][:300]

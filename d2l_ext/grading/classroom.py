@@ -1,11 +1,6 @@
-"""Grading a class (every "Build it" task): notebook submissions, a folder of students, Gradescope, nbgrader/otter.
-
-    source_of(task_id, path)        the learner's code for a task, from a .py file or their notebook's Build-it cell
-    grade_class(folder, tasks)      every task in every submission -> rows (student, task, status, score, ...)
-    points(verdict)                 (points, maximum): one per criterion met that the task scores
-
-Drawn in d2l_ext.display.grading: the class table and figure (write_table), Gradescope's results.json
-(gradescope), and `score(task_id, code)` for nbgrader and otter-grader.
+"""Grading a class (every "Build it" task): `source_of` (a .py file or a notebook's Build-it cell), `grade_class`
+(every task of every submission in a folder -> rows), `points`. Drawn in d2l_ext.display.grading: the table and
+figure, Gradescope's results.json, `score(task_id, code)` for nbgrader and otter-grader.
 """
 from __future__ import annotations
 
@@ -74,11 +69,8 @@ def _defines(text: str, name: str) -> bool:
 
 
 def notebook_source(task_id: str, path: Path) -> str:
-    """The Build-it cell(s) for `task_id` in an en or zh notebook: the last cell defining each of its functions.
-
-    Only the definitions are kept (no `d2l_ext.check(...)` call, no other top-level code), so a notebook
-    grades the same as the cell alone.
-    """
+    """The Build-it cell(s) for `task_id` in an en or zh notebook: the last cell defining each of its functions, only
+    the definitions kept (no `d2l_ext.check(...)` call), so a notebook grades the same as the cell alone."""
     from .registry import entry
     cells = _cells(path)
     pieces = []
@@ -112,11 +104,6 @@ def tasks_in(path: Path) -> list[str]:
         return []
     return [tid for tid, e in TASKS.items()
             if all(re.search(rf'^\s*def\s+{re.escape(f)}\s*\(', text, re.M) for f in e.functions)]
-
-
-def max_points(task_id: str) -> int:
-    from .registry import TASKS
-    return sum(score for _, score in TASKS[task_id].criteria) if task_id in TASKS else 0
 
 
 def points(verdict: Verdict) -> tuple[float, int]:

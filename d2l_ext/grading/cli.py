@@ -1,13 +1,6 @@
-"""`python -m d2l_ext check ...` (the "Build it" tasks of 13.3.1-13.3.4); also `python -m d2l_ext.grading ...`.
-
-    check --list [--json]                         the tasks (and, with --json, their criteria and maximum scores)
-    check TASK FILE.py|FILE.ipynb [--json] [--budget S] [--format gradescope] [--lang en|zh]
-    check --class FOLDER [--out DIR] [--tasks ...] [--format gradescope]   a class: table, JSON, figure
-
-Exit codes (one per status, also with --json): 0 passed, 1 not_yet, 2 bad_input, 3 cannot_measure,
-4 hung, 5 crashed, 6 out_of_memory. The language: --lang, else D2L_EXT_LANG, else English.
-
-An entry point (like d2l_ext/cli.py): it draws verdicts with d2l_ext.display.grading.
+"""`python -m d2l_ext check ...` (also `python -m d2l_ext.grading ...`): grade a "Build it" task's file or notebook,
+a class folder (--class), or list the tasks (--list). Exit codes: one per status (EXIT_CODES), also with --json.
+The language: --lang, else D2L_EXT_LANG, else English. An entry point: it draws with d2l_ext.display.grading.
 """
 from __future__ import annotations
 
@@ -26,6 +19,7 @@ _Parser = OneLineParser  # one line, exit 2 (argparse would print the whole usag
 
 
 def _epilog() -> str:
+    from .measurable import CORES_NEEDED, LOAD_SHARE, SPREAD
     from .sandbox import limits, sandbox_name
     lim = limits()
     how = {'bubblewrap': 'bubblewrap (the rest of the file system read-only, own process namespace)',
@@ -35,7 +29,9 @@ def _epilog() -> str:
             f"temporary folder with a clean environment, as its own process group under a subreaper; limits: "
             f"memory {lim['memory_mb']:.0f} MB (resident, whole tree), files {lim['file_mb']:.0f} MB, output "
             f"{lim['output_kb']:.0f} KB, CPU time {lim['cpu_factor']:g} x the wall bound x cores, wall: the task's "
-            f"bound (--budget); change with D2L_EXT_GRADING_MEMORY_MB etc. Sandbox here: {how}.")
+            f"bound (--budget); change with D2L_EXT_GRADING_MEMORY_MB etc. Sandbox here: {how}. A timed criterion "
+            f"(overlap) is 'cannot measure here' with fewer than {CORES_NEEDED} cores, other programs using over "
+            f"{LOAD_SHARE:.0%} of them, or its repeats' interquartile range over {SPREAD:.0%} of their median.")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

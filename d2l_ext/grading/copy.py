@@ -1,11 +1,8 @@
 """13.3.2's "Build it" task '13.3.2-copy': products on a lane, each copied to host memory while the next one computes.
 
-The grader hands the learner's `run_and_copy(x, w, buffers, lane)` this machine's first lane, the
-operands and preallocated host buffers (pinned on a GPU), filled with NaN. Correct: every buffer
-holds x @ w (float64 reference). Safe: the buffers read the moment the function returns, before
-anything here waits. Overlap: from the intervals of the learner's own run (torch.profiler's kernels
-and device-to-host copies on a GPU; timestamps of each product and copy, in whichever thread ran it,
-on a CPU), beside the closed-form prediction, never from a wall-clock threshold.
+Correct: every buffer (host memory, pinned on a GPU, NaN-filled) holds x @ w (float64). Safe: read the moment the
+function returns. Overlap: from the intervals of the learner's own calls (the profiler's kernels and copies on a
+GPU, each product's and copy's timestamps on a CPU), beside the closed-form model.
 """
 from __future__ import annotations
 
@@ -19,32 +16,17 @@ import time
 
 import torch
 
+from ..communication import tracing
 from ..communication.copying import run_and_copy  # the worked solution: the technique's one home
 from ..communication.core import copy_overlap
-from ..communication.tracing import (
-    INNER,
-    ITERS,
-    SIZE,
-    Setting,
-    as_timeline,
-    finish,
-    host_buffers,
-    operands,
-    reference,
-    setting,
-    traced_run,
-)
+from ..communication.tracing import finish, host_buffers, operands, reference, setting, traced_run
 from .core import Task, call_learner, criterion
 
-__all__ = ['INNER', 'ITERS', 'SIZE', 'TASK', 'Setting', 'as_timeline', 'grade', 'host_buffers', 'operands',
-           'reference', 'run_and_copy', 'setting', 'traced_run']
+__all__ = ['TASK', 'grade', 'host_buffers', 'operands', 'reference', 'run_and_copy']  # tools/measure_copy_setting
 SPAN = 4096  # bytes read from each of a few places in every buffer at return
 TIMED_RUNS = 3  # traced calls: the median's overlap is judged, their wall clocks' spread checked (measurable.SPREAD)
 THRESHOLD = 0.5  # the copies must overlap products for at least half the predicted fraction
 SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the time bound must hold on a busy old laptop)
-
-
-# -- the grader --------------------------------------------------------------------------------------
 
 def graded_lane():
     """The lane the task runs on: the first GPU if there is one, else the first share of the CPU's cores."""
@@ -56,8 +38,7 @@ def _poison(lane) -> None:
     """On a GPU, leave NaN in the free blocks the products will reuse: a copy that runs before its product reads NaN."""
     if lane.kind == 'gpu':
         s = setting(lane)
-        junk = [torch.full((s.n, s.n), math.nan, device=lane.device()) for _ in range(s.iters)]
-        del junk
+        [torch.full((s.n, s.n), math.nan, device=lane.device()) for _ in range(s.iters)]  # made, then freed
         torch.cuda.synchronize(lane.device())  # the lane's GPU, not whichever is current
 
 
@@ -177,7 +158,7 @@ def _overlap(runs):
 
 def _slow_s() -> float:
     """One call's products at the pessimistic CPU rate (a GPU does them far faster)."""
-    s = Setting('cpu', SIZE['cpu'], INNER['cpu'], ITERS['cpu'])
+    s = tracing.Setting('cpu', tracing.SIZE['cpu'], tracing.INNER['cpu'], tracing.ITERS['cpu'])
     return s.iters * 2 * s.n * s.n * s.inner / SLOW_FLOPS
 
 

@@ -1,8 +1,5 @@
-"""What a graded task is, what it reports, and how a learner's source becomes functions (all four "Build it" tasks).
-
-Data only: a verdict is a list of `Criterion` records with ids and numbers; the text a learner
-reads is chosen from the catalogues when it is drawn (`d2l_ext.display.grading`), in their language.
-"""
+"""What a graded task is, what it reports (data: drawn by `d2l_ext.display.grading`), and how a learner's source
+becomes functions (all four "Build it" tasks)."""
 from __future__ import annotations
 
 import ast
@@ -29,10 +26,7 @@ def message(key: str, fields: dict) -> str:
 
 
 class BadSubmission(UsageError):
-    """The learner's file or cell cannot be graded (missing, syntax error, function missing or misnamed).
-
-    Carries an i18n key and fields; the CLI answers exit 2 and one line, a notebook one line.
-    """
+    """The learner's file or cell cannot be graded (missing, syntax error, function missing or misnamed): a key."""
 
     def __init__(self, key: str, **fields):
         self.key, self.fields = key, fields
@@ -44,11 +38,8 @@ class BadSubmission(UsageError):
 
 @dataclass
 class Criterion:
-    """One graded property of a run: `id` ('correct', 'safe', 'overlap', ...), passed or not, and why.
-
-    `key` is the catalogue key of the sentence drawn for it and `fields` fills it (measured numbers,
-    predictions, the tolerance): data, never translated text.
-    """
+    """One graded property of a run: `id` ('correct', 'overlap', ...), passed or not, the catalogue `key` saying
+    why and the `fields` filling it (measured numbers, predictions, the tolerance): data, never text."""
     id: str
     passed: bool
     key: str
@@ -62,13 +53,8 @@ def criterion(id: str, passed: bool, key: str, **fields) -> Criterion:
 
 @dataclass
 class Verdict:
-    """What grading one submission found (every "Build it" task): data only, drawn by `d2l_ext.display.grading`.
-
-    `status` is one of STATUSES; `criteria` the task's criteria, or one criterion saying why none were
-    measured (the runner's 'hung', 'crashed', 'out_of_memory', or the bad input); `seconds` is how
-    long the learner's code and the grader ran (after the grading process had imported the task);
-    `budget_s` the time bound it ran under; `output` the end of what the grading process printed.
-    """
+    """What grading one submission found: `status` (STATUSES), the task's `criteria`, the `seconds` it took after
+    the task was imported, the `budget_s` it ran under, and the end of what it printed (`output`)."""
     task: str
     status: str
     criteria: list[Criterion]
@@ -89,6 +75,11 @@ def is_out_of_memory(error: BaseException) -> bool:
     return isinstance(error, RuntimeError) and "can't allocate memory" in str(error)  # torch's DefaultCPUAllocator
 
 
+def error_text(e: BaseException) -> str:
+    """'Type: message', its first line, at most 300 characters."""
+    return (f'{type(e).__name__}: {e}' if str(e) else type(e).__name__).splitlines()[0][:300]
+
+
 def _where(error: BaseException, code) -> int | None:
     """The last line of the learner's own source in the error's traceback (None when it never got there)."""
     line, tb = None, error.__traceback__
@@ -100,13 +91,8 @@ def _where(error: BaseException, code) -> int | None:
 
 
 def call_learner(fn: Callable, *args, name: str | None = None, **kwargs):
-    """For the graders: call the learner's function; (True, its value), or (False, the 'runs' criterion saying why not).
-
-    NotImplementedError (the skeleton's TODO) gives 'grading.todo'; any other exception 'grading.raised'
-    with the error's type and message (and the line of the learner's source, when the error came from
-    it); a NameError adds why it happens in a notebook. Running out of memory is not the learner's
-    answer but the machine's state: it propagates, and the runner reports 'out_of_memory'.
-    """
+    """For the graders: call the learner's function; (True, its value), or (False, the 'runs' criterion saying why not:
+    'grading.todo', or the error with its line in the learner's source). Out of memory propagates (the runner's)."""
     name = name or getattr(fn, '__name__', None) or type(fn).__name__  # a name, in every language
     try:
         return True, fn(*args, **kwargs)
@@ -115,11 +101,10 @@ def call_learner(fn: Callable, *args, name: str | None = None, **kwargs):
     except Exception as e:  # noqa: BLE001 (whatever the learner's code raised is the verdict)
         if is_out_of_memory(e):
             raise
-        error = f'{type(e).__name__}: {e}'.splitlines()[0][:300] if str(e) else type(e).__name__
         line = _where(e, fn.__code__) if hasattr(fn, '__code__') else None
         key = 'grading.raised' if line is None else 'grading.raised_at'
         key = 'grading.undefined' if isinstance(e, NameError) else key
-        return False, criterion('runs', False, key, name=name, error=error, line=line or 0)
+        return False, criterion('runs', False, key, name=name, error=error_text(e), line=line or 0)
 
 
 @dataclass
@@ -131,13 +116,8 @@ class Submission:
 
 @dataclass
 class Task:
-    """A "Build it" task: which functions the learner writes, how they are graded, how long that may take.
-
-    `grade(submission) -> list[Criterion]` runs in a separate process (runner.py); it must not rely on
-    anything but its arguments and its module. `budget_s()` is the time bound in seconds, derived from
-    the task's sizes on this machine. `namespace()` gives the names a learner's code may use without
-    importing them (torch, threading, dist, ...), the same in a notebook cell and a file.
-    """
+    """A "Build it" task: the functions the learner writes; `grade(submission) -> list[Criterion]` (run in a separate
+    process); `budget_s()`, its time bound here; `namespace()`, the names a learner may use without importing."""
     id: str
     section: str
     functions: tuple[str, ...]
@@ -146,10 +126,6 @@ class Task:
     grade: Callable[[Submission], list[Criterion]]
     budget_s: Callable[[], float]
     namespace: Callable[[], dict] = dict
-
-    def parameters(self, name: str) -> list[str]:
-        """The parameter names of `name` as the task asks for them ('run_together(lanes, works)' -> [...])."""
-        return _wanted(self.signatures[name])
 
 
 def _parameter_names(node: ast.FunctionDef) -> list[str]:
@@ -167,11 +143,8 @@ def _wanted(signature: str) -> list[str]:
 
 
 def parse_submission(signatures: dict[str, str], source: str, filename: str = '<submission>') -> ast.Module:
-    """Check a source without running it: it parses and defines each function at top level with the task's parameters.
-
-    Raises BadSubmission; used before a grading process is started (a bad file costs no start-up)
-    and again inside it by `load_submission`.
-    """
+    """Check a source without running it: it parses and defines each function at top level with the task's parameters
+    (BadSubmission otherwise); before a grading process is started, and again inside it."""
     try:
         if '\0' in source:  # Python says 'line 0' or nothing of where
             raise ValueError('NUL')
@@ -203,11 +176,8 @@ def _is_todo(node: ast.stmt) -> bool:
 
 
 def untouched(tree: ast.Module, functions) -> list[str]:
-    """The required functions still exactly a skeleton (their body only raises NotImplementedError).
-
-    Only when nothing else runs at the top level (defs, imports, docstrings): grading such a source
-    can only end in 'grading.todo', so the runner answers without starting a process.
-    """
+    """The required functions still exactly a skeleton, when nothing else runs at the top level: grading could only
+    say 'grading.todo', so the runner answers without starting a process."""
     if not all(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Import | ast.ImportFrom)
                or (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)) for n in tree.body):
         return []
@@ -218,12 +188,8 @@ def untouched(tree: ast.Module, functions) -> list[str]:
 
 
 def load_submission(task: Task, source: str, filename: str = '<submission>') -> Submission:
-    """Execute the learner's source in a fresh namespace and check each required function's name and parameters.
-
-    Raises BadSubmission (exit 2 from the CLI) for a syntax error, a missing function, a name that is
-    not a function, or parameters other than the task's; errors raised while the file's top level
-    runs are reported the same way, since nothing was graded yet.
-    """
+    """Execute the learner's source in a fresh namespace and check each required function's name and parameters;
+    BadSubmission (exit 2) for a syntax error, a missing function, other parameters, or an error at the top level."""
     tree = parse_submission(task.signatures, source, filename)
     namespace = dict(task.namespace())
     namespace['__name__'] = '__submission__'
@@ -232,7 +198,7 @@ def load_submission(task: Task, source: str, filename: str = '<submission>') -> 
     except Exception as e:  # noqa: BLE001 (any error in their top level is theirs to fix)
         if is_out_of_memory(e):
             raise  # the runner says 'out_of_memory', not 'bad input'
-        raise BadSubmission('grading.top_level', error=f'{type(e).__name__}: {e}') from None
+        raise BadSubmission('grading.top_level', error=error_text(e)) from None
     functions = {}
     for name in task.functions:
         fn = namespace.get(name)

@@ -1,11 +1,9 @@
-"""Passing without doing the task is never graded as passed (every "Build it" task).
+"""Passing without doing the task is never graded as passed (every "Build it" task). Three guards:
 
-Three guards. In the grader's own process (`judge`): the verdict is recomputed from the criteria's
-measured numbers against the registry's thresholds (a threshold patched inside the grading process
-changes nothing), every criterion the task lists is there (a missing one is 'not judged'), and timing is
-judged only after correctness. In the grading process: `snapshot` / `changed` notice a learner's code
-that replaced the grader's functions, constants or torch.distributed's collectives. Before any process
-starts: `imports_solution` finds a worked solution imported from this package instead of written.
+`judge`, in the grader's own process: the verdict recomputed from the measured numbers against the registry's
+thresholds, every listed criterion present, timing judged only after correctness. `snapshot` / `changed`, in the
+grading process: the grader's functions, constants and torch.distributed's collectives not replaced.
+`imports_solution`, before any process: a worked solution imported from this package instead of written.
 """
 from __future__ import annotations
 

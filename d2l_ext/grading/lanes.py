@@ -1,9 +1,7 @@
 """13.3.1's "Build it" task '13.3.1-lanes': the learner's run_together, graded for correctness, safety and overlap.
 
-The grader hands the learner's `run_together(lanes, works)` this machine's lanes and one work per
-lane. Each work does its lane's products and records when it was busy: CPU works take timestamps
-in the thread that runs them, GPU works record CUDA events (converted to the same clock), so
-overlap is judged from the intervals of the learner's own run, never from a wall-clock threshold.
+Each work records when it was busy (timestamps in its thread on a CPU, CUDA events on a GPU), so overlap is judged
+from the intervals of the learner's own calls, never from a wall-clock threshold.
 """
 from __future__ import annotations
 
@@ -15,7 +13,7 @@ import torch
 
 from ..depgraph.halves import gpu_zero  # GPU event times on the host clock: the instrumentation 13.3.3 shares
 from ..overlap import busy, overlap_fraction, union
-from .core import Task, criterion, is_out_of_memory
+from .core import Task, call_learner, criterion
 
 KINDS = ('cpu', 'gpu')  # lane kinds: the keys task.lanes.unsafe_<kind>
 SIZE = {'cpu': 512, 'gpu': 4000}  # matrix size per lane kind
@@ -25,9 +23,6 @@ THRESHOLD = 0.5  # the shorter lane must have run at least half of its busy time
 PREDICTED = 1.0  # lanes started together: the shorter one runs its whole busy time inside the longer one's
 SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the budget must hold on a busy old laptop)
 DEFAULT_THREADS = torch.get_num_threads()  # PyTorch's own setting here: a lane that never sets its share keeps it
-
-
-# -- the grader ------------------------------------------------------------------------------------
 
 def graded_lanes():
     """This machine's two lanes, CPU lanes first: a plain loop then cannot hide behind queued GPU work."""
@@ -88,12 +83,8 @@ class Work:
 
 
 def calibrate(works) -> None:
-    """Make every GPU lane about twice as long as the slowest CPU lane, timing each lane alone once.
-
-    Only then does a version that forgets to wait for a GPU return while that GPU still runs (a
-    shorter GPU lane would have finished while the CPU threads were joined). Each product is computed
-    `repeat` times into one buffer, so the lane gets longer without holding more memory.
-    """
+    """Make every GPU lane about twice as long as the slowest CPU lane (each product `repeat` times into one buffer),
+    so a version that forgets to wait for a GPU returns while it still runs."""
     cpu = [w for w in works if w.lane.kind == 'cpu']
     gpu = [w for w in works if w.lane.kind == 'gpu']
     if not cpu or not gpu:
@@ -122,8 +113,9 @@ def _interval(work, zero) -> tuple[float, float]:
     return host + ev.elapsed_time(a) / 1e3, host + ev.elapsed_time(b) / 1e3
 
 
-def _check(out, works) -> tuple[str, dict] | None:
-    """None when out[i] matches lane i's reference for every lane, else (key, fields) saying what is wrong."""
+def _check(out, works, errors: dict) -> tuple[str, dict] | None:
+    """None when out[i] matches lane i's reference for every lane, else (key, fields) saying what is wrong; `errors`
+    keeps each result's error (by its tensors), so one call's results are compared once."""
     from ..backends.torch_backend import tolerance
     from ..checking import relative_error
     if not isinstance(out, (list, tuple)) or len(out) != len(works):
@@ -134,7 +126,8 @@ def _check(out, works) -> tuple[str, dict] | None:
         if not isinstance(y, (list, tuple)) or len(y) != w.k or not all(isinstance(z, torch.Tensor) for z in y):
             got = f'{type(y).__name__} of {len(y)}' if isinstance(y, (list, tuple)) else type(y).__name__
             return 'task.lanes.not_results', dict(lane=i, products=w.k, got=got)
-        err = relative_error(y, w.ref)
+        key = tuple(map(id, y))
+        err = errors[key] = errors[key] if key in errors else relative_error(y, w.ref)
         if not err <= tol:
             other = next((j for j, v in enumerate(works) if j != i and y[0].shape == v.ref.shape
                           and relative_error(y, v.ref) <= tol), None)
@@ -158,8 +151,10 @@ def _one_run(fn, lanes, works) -> dict:
     torch.set_num_threads(DEFAULT_THREADS)  # a new thread starts with the last setting made anywhere: reset it
     zero = gpu_zero(lanes)
     t0 = time.perf_counter()
-    out = fn(lanes, works)
+    ok, out = call_learner(fn, lanes, works)
     wall = time.perf_counter() - t0
+    if not ok:
+        return {'failed': out}
     ready = [w.done() for w in works]  # the moment it returned: before anything here waits
     threads = [w.threads for w in works]
     held = _snapshot(out)
@@ -170,8 +165,11 @@ def _one_run(fn, lanes, works) -> dict:
         torch.cuda.synchronize(g)
     finished = all(w.calls == 1 and w.done() for w in works)
     intervals = [_interval(w, zero) for w in works] if finished else None
-    return dict(out=out, held=held, wall=wall, ready=ready, calls=[w.calls for w in works], intervals=intervals,
-                threads=threads)
+    errors = {}  # the results are checked now and not kept: one call's products in memory at a time
+    problem = _check(out, works, errors)
+    late = _check(held, works, errors) if problem is None else None  # right later, not at return: filled in after
+    return dict(problem=problem, late=late, error=max(errors.values(), default=0.0), wall=wall, ready=ready,
+                calls=[w.calls for w in works], intervals=intervals, threads=threads)
 
 
 def lane_overlap(intervals) -> float | None:
@@ -188,26 +186,20 @@ def grade(submission) -> list:
     works = [Work(lane, seed=i) for i, lane in enumerate(lanes)]
     calibrate(works)  # the grader's own runs, before the learner's function is called
     runs = []
-    try:
-        for _ in range(RUNS):  # the first call also warms up threads and libraries; overlap from the others
-            runs.append(_one_run(fn, lanes, works))
-    except NotImplementedError:
-        return [criterion('runs', False, 'grading.todo')]
-    except Exception as e:  # noqa: BLE001 (whatever the learner's code raised is the verdict)
-        if is_out_of_memory(e):
-            raise  # the machine's state, not the learner's answer: the runner says 'out_of_memory'
-        return [criterion('runs', False, 'task.lanes.raised', error=f'{type(e).__name__}: {e}'.splitlines()[0][:300])]
+    for _ in range(RUNS):  # the first call also warms up threads and libraries; overlap from the others
+        runs.append(_one_run(fn, lanes, works))
+        if 'failed' in runs[-1]:
+            return [runs[-1]['failed']]
     out = [criterion('runs', True, 'task.lanes.ran', runs=len(runs))]
     bad_calls = next((r['calls'] for r in runs if any(c != 1 for c in r['calls'])), None)
     if bad_calls is not None:
         return out + [criterion('correct', False, 'task.lanes.calls', calls=', '.join(map(str, bad_calls)))]
-    problem = next((p for p in (_check(r['out'], works) for r in runs) if p), None)
+    problem = next((r['problem'] for r in runs if r['problem']), None)
     if problem:
         out.append(criterion('correct', False, problem[0], **problem[1]))
     else:
         from ..backends.torch_backend import tolerance
-        from ..checking import relative_error
-        err = max(relative_error(y, w.ref) for r in runs for y, w in zip(r['out'], works))
+        err = max(r['error'] for r in runs)
         out.append(criterion('correct', True, 'task.lanes.correct', error=err, tolerance=tolerance()))
     out.append(_threads(runs, works))
     out.append(_safety(runs, lanes, works, correct=problem is None))
@@ -230,7 +222,7 @@ def _safety(runs, lanes, works, correct: bool):
         late = next((i for i, ready in enumerate(r['ready']) if not ready), None)
         if late is not None:
             return criterion('safe', False, f'task.lanes.unsafe_{lanes[late].kind}', lane=late)
-        if correct and _check(r['held'], works):  # right later, not at return: filled in after returning
+        if correct and r['late']:
             return criterion('safe', False, 'task.lanes.unsafe_value')
     return criterion('safe', correct, 'task.lanes.safe' if correct else 'task.lanes.safe_unknown')
 

@@ -1,16 +1,12 @@
 """13.3.3's "Build it" task '13.3.3-mlp': the learner's mlp_step, graded for correctness, placement and overlap.
 
-The learner places the MLP's training step on two lanes as Fig. 13.3.1 does: half of the rows and
-a copy of the weights on each lane, both halves' forward and backward at once (`lane_step`), the
-gradients moved to the CPU (the parameter server), summed and applied there. The grader runs four
-SGD steps, each on a new minibatch and the weights the last step returned, and checks each step's
-update against one device on the whole minibatch in float64 (weights kept on a lane from an
-earlier step show up as a wrong update). Its `lane_step`
-records where and when each half ran (device, thread, thread count, timestamps or CUDA events),
-so placement and overlap are judged from the learner's own run, never from a wall-clock threshold.
+Four SGD steps, each on a new minibatch from the weights the last one returned, each update checked against one
+float64 device on the whole minibatch. The grader's `lane_step` records where and when each half ran, so placement
+and overlap are judged from the learner's own run, never from a wall-clock threshold.
 """
 from __future__ import annotations
 
+import contextlib
 import statistics
 import threading
 import time
@@ -54,19 +50,14 @@ class ServerOps(TorchDispatchMode):
 
 
 def recorded_step(fn, lanes, params, X, y, lr, watch_server=False) -> dict:
-    """Call a step whose `lane_step` is a LaneRecorder's (`fn.__globals__` must be its own namespace) -> a record.
-
-    {'ok', 'out' (the new weights, or the 'runs' criterion), 'calls', 'intervals', 'wall', 'server'}.
-    """
+    """Call a step whose `lane_step` is a LaneRecorder's (`fn.__globals__`: its own) -> {'ok', 'out' (the weights or
+    the 'runs' criterion), 'calls', 'intervals', 'wall', 'server'}."""
     rec = LaneRecorder()
     fn.__globals__['lane_step'] = rec.lane_step
     zero = gpu_zero(lanes)
     ops = ServerOps() if watch_server else None
     t0 = time.perf_counter()
-    if ops is not None:
-        with ops:
-            ok, out = call_learner(fn, lanes, params, X, y, lr)
-    else:
+    with ops if ops is not None else contextlib.nullcontext():
         ok, out = call_learner(fn, lanes, params, X, y, lr)
     wait_for_lanes(lanes)
     wall = time.perf_counter() - t0
@@ -103,10 +94,8 @@ def _weights(out, params) -> tuple[str, dict] | None:
 
 
 def update_error(new, old, X, y, lr) -> tuple[float, float]:
-    """(relative error, scale) of the update new - old against one float64 step on the whole minibatch, one device.
-
-    scale is the least-squares factor between the two (1.00 right; 0.50 or 2.00: halves averaged or counted twice).
-    """
+    """(relative error, scale) of the update new - old against one float64 device's step on the whole minibatch; scale
+    is the least-squares factor between the two (1.00 right; 0.50 or 2.00: halves averaged or counted twice)."""
     reference, _ = model.reference_step(old, X, y, lr)
     got, want = (torch.cat([(d[k].detach().cpu().double() - old[k].double()).flatten() for k in PARAM_NAMES])
                  for d in (new, reference))
@@ -189,14 +178,8 @@ def _placement_criterion(runs, lanes, batch):
 
 
 def _overlap(runs, batch=BATCH):
-    """The interval overlap of the graded steps (the best one judged, the median beside), the prediction, wall clock.
-
-    The times are said with the check's rows per step (`batch`, BATCH: not the lesson's minibatch) and in
-    milliseconds, so they can be set beside the lesson's timed step; the first step (a warm-up) is not among `runs`.
-
-    The best step is judged because a busy machine may start one lane's thread late in any single step, while
-    code that runs the halves in turn overlaps in none (its second half starts after the first has ended).
-    """
+    """The graded steps' overlap (the best judged: a busy machine may start a thread late in any one step, while halves
+    run in turn overlap in none), the median, the model, a step's wall clock in ms with the check's rows per step."""
     fractions = [half_overlap(r['intervals']) or 0.0 for r in runs if len(r['intervals']) == 2]
     if not fractions:
         return criterion('overlap', False, 'task.mlp.no_halves')

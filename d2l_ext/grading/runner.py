@@ -1,14 +1,8 @@
-"""Grade a learner's code in a separate process with a time bound, and leave nothing running (every "Build it" task).
+"""Grade a learner's code in a contained process tree (sandbox.py) with a time bound; judge what it reports here.
 
-The grading process is a fresh interpreter in its own session, so it and everything it starts (13.3.4's
-gloo processes) form one process group, killed as a whole when grading ends for any reason: a
-result, a hang past the bound, a crash, or Ctrl-C / a notebook interrupt in this process. If this
-process is killed outright, the grading process notices it was orphaned and kills its own group.
-
-The bound is the task's `budget_s()` on this machine, counted from the moment the grading process
-has imported the task (imports of a framework can take seconds on a busy machine, and are bounded
-separately by STARTUP_S). Messages go back as JSON lines on a pipe; what the learner's code prints
-goes to a file whose end is kept in the verdict.
+The bound is the task's `budget_s()` here, counted once the grading process has imported the task (STARTUP_S
+bounds the import). Results come back as JSON lines marked with a nonce on a pipe; printed output on another,
+its end kept in the verdict. Whatever ends grading (a result, a hang, a crash, Ctrl-C), the whole tree goes.
 """
 from __future__ import annotations
 
@@ -25,14 +19,7 @@ import threading
 import time
 
 from . import integrity, registry, sandbox
-from .core import (
-    BadSubmission,
-    Criterion,
-    Verdict,
-    criterion,
-    parse_submission,
-    untouched,
-)
+from .core import BadSubmission, Criterion, Verdict, criterion, parse_submission, untouched
 
 STARTUP_S = 120.0  # start the interpreter and import the task and its framework
 GRACE_S = 5.0  # after the result: time the grading process gets to end by itself
@@ -59,11 +46,8 @@ def check_budget(budget_s) -> float | None:
 
 def grade(task_id: str, source: str, *, budget_s: float | None = None, language: str | None = None,
           filename: str = '<submission>') -> Verdict:
-    """Grade `source` for `task_id` in a separate process: a Verdict whatever happens (KeyboardInterrupt propagates).
-
-    `budget_s` replaces the task's own bound (None: the task's `budget_s()` on this machine);
-    `language` is the one messages made while grading use (default: the one in use here).
-    """
+    """Grade `source` for `task_id` in a separate process: a Verdict whatever happens (KeyboardInterrupt propagates);
+    `budget_s` replaces the task's own bound, `language` the one in use here."""
     from ..i18n import language as current
     ready = _prepare(task_id, source, budget_s, filename)
     if isinstance(ready, Verdict):
@@ -89,51 +73,40 @@ def _prepare(task_id: str, source: str, budget_s, filename: str):
 
 
 def grade_batch(items, *, budget_s: float | None = None, language: str | None = None) -> list[Verdict]:
-    """One student's submissions [(task id, source, filename)] graded in ONE contained process tree, one by one.
-
-    The same verdicts as grade() for each (each item with its own time bound, judged here); it saves the
-    interpreter's and the framework's start per task (a class). An item that hangs or crashes ends the
-    process: that item gets its status (out of memory: graded again alone, since the batch's memory counted), and
-    those after it are graded one at a time with grade().
-    """
+    """One student's submissions [(task id, source, filename)] graded one by one in ONE process tree (a class: one
+    start per student), the same verdicts as grade(). An item that hangs or crashes ends it: that item gets its status
+    (out of memory: graded again alone), those after it are graded alone."""
     from ..i18n import language as current
     out = [_prepare(t, src, budget_s, name) for t, src, name in items]
     todo = [i for i, r in enumerate(out) if not isinstance(r, Verdict)]
+
+    def alone(r):
+        return grade(r['task'], r['source'], budget_s=budget_s, language=language, filename=r['filename'])
     if len(todo) < 2:
-        return [r if isinstance(r, Verdict) else grade(r['task'], r['source'], budget_s=budget_s, language=language,
-                                                          filename=r['filename']) for r in out]
-    batch = [out[i] for i in todo]
-    request = {'batch': batch, 'budget_s': check_budget(budget_s), 'language': language or current(),
-               'parent': os.getpid()}
-    returncode, watched = _start(request, len(batch))
+        return [r if isinstance(r, Verdict) else alone(r) for r in out]
+    request = {'batch': [out[i] for i in todo], 'budget_s': check_budget(budget_s),
+               'language': language or current(), 'parent': os.getpid()}
+    returncode, watched = _start(request, len(todo))
     results, started = watched.pop('results'), watched.pop('started_items')
-    watched['budget_s_each'] = watched.pop('bound')
     for k, i in enumerate(todo):
         r = out[i]
         if k < len(results):
-            out[i] = _verdict(r['task'], None, **{**_each(watched), 'result': results[k], 'stop': None, 'hung': False})
+            out[i] = _verdict(r['task'], None, **{**watched, 'result': results[k], 'stop': None, 'hung': False})
         elif k == len(results) and started > k:  # the one that was running when it ended or hung
-            out[i] = _verdict(r['task'], returncode, **_each(watched))
+            out[i] = _verdict(r['task'], returncode, **watched)
             if out[i].status == 'out_of_memory':  # the batch's memory, not only this item's: graded alone
-                out[i] = grade(r['task'], r['source'], budget_s=budget_s, language=language, filename=r['filename'])
+                out[i] = alone(r)
         else:
-            out[i] = grade(r['task'], r['source'], budget_s=budget_s, language=language, filename=r['filename'])
+            out[i] = alone(r)
     return out
-
-
-def _each(watched: dict) -> dict:
-    w = dict(watched)
-    w['bound'] = w.pop('budget_s_each')
-    return w
 
 
 def _run(task_id: str, request: dict) -> Verdict:
     """Start the keeper (sandbox.py) in a folder of its own, send the request, watch, and leave nothing running."""
     returncode, watched = _start(request, 1)
     results = watched.pop('results')
-    watched['result'] = results[0] if results else None
     watched.pop('started_items')
-    return _verdict(task_id, returncode, **watched)
+    return _verdict(task_id, returncode, **watched, result=results[0] if results else None)
 
 
 def _start(request: dict, expect: int) -> tuple:

@@ -1,25 +1,21 @@
-"""Untrusted code contained (every "Build it" task): own folder, clean environment, limits, a reaper, bubblewrap.
+"""Untrusted code contained (every "Build it" task): own folder, clean environment, limits, a reaper, and the file
+system protected by bubblewrap or Landlock where the machine has one.
 
-The grading runs under a *keeper*: a small process, started in its own session, that makes itself Linux's
-child subreaper (prctl PR_SET_CHILD_SUBREAPER), sets the limits below (inherited by all it starts), forks
-the grading process, and when that ends, or when the grader closes the keeper's stdin (a result, a hang, an
-interrupt, or the grader's own death), kills and reaps every descendant: also those that started a new
-session, double-forked or were left with nohup, since a subreaper adopts them. Where bubblewrap (`bwrap`)
-works, the keeper runs inside it: the file system read-only but for the submission's folder and a private
-/tmp, its own process-id namespace (ended with the grader). Where the kernel has Landlock (Linux 5.13+), the
-grading process restricts itself before any learner code runs (inherited by all it starts, 13.3.4's gloo
-processes too): writes only inside the submission's folder and /dev/shm, and to the devices in /dev (no file
-made or removed there); reads everywhere; the network untouched (gloo talks TCP on localhost).
+A *keeper*, in its own session, makes itself the child subreaper (it adopts what starts a new session, double-forks
+or uses nohup), sets the limits, forks the grading process, and when that ends or the grader closes its stdin,
+kills and reaps every descendant. Where `bwrap` works, the keeper runs inside it (file system read-only but the
+folder, private /tmp, own process ids). Where the kernel has Landlock (Linux 5.13+), the grading process restricts
+itself before any learner code runs, for all it starts (13.3.4's gloo processes too): writes only in the folder,
+/dev/shm and /dev's devices; reads and the network (gloo's TCP on localhost) untouched.
 
-Limits (LIMITS; `check --help` prints them): CPU seconds per process (RLIMIT_CPU), size of any file written
-(RLIMIT_FSIZE), no core files, resident memory of the whole tree (watched by the grader, as GPU processes
-reserve far more address space than they use; RLIMIT_AS as well on a machine without an NVIDIA device),
-printed output (the grader stops a run that prints more), and the wall-clock bound of the task.
+Limits (LIMITS; `check --help` prints them): CPU seconds per process, size of a file written, no core files,
+resident memory of the whole tree (watched by the grader; RLIMIT_AS too without a GPU), output, the wall bound.
 """
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import json
 import os
 import select
@@ -57,21 +53,15 @@ def environment(folder: str) -> dict:
     return env
 
 
-_BWRAP: list | None = None
-
-
+@functools.cache
 def bwrap() -> str | None:
     """The path of a working bubblewrap, or None (not installed, or user namespaces not allowed here)."""
-    global _BWRAP
-    if _BWRAP is None:
-        found = shutil.which('bwrap')
-        ok = False
-        if found:
-            with contextlib.suppress(OSError, subprocess.SubprocessError):
-                ok = subprocess.run([found, '--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', 'true'],
-                                    capture_output=True, timeout=10).returncode == 0
-        _BWRAP = [found if ok else None]
-    return _BWRAP[0]
+    found = shutil.which('bwrap')
+    with contextlib.suppress(OSError, subprocess.SubprocessError, TypeError):
+        if subprocess.run([found, '--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', 'true'],
+                          capture_output=True, timeout=10).returncode == 0:
+            return found
+    return None
 
 
 def sandbox_name() -> str:
@@ -102,11 +92,8 @@ def landlock_abi() -> int:
 
 
 def landlock(folder: str) -> bool:
-    """From now on, for this process and all it starts: writes only in `folder`, /dev/shm and /dev's devices (and
-    the folders in D2L_EXT_GRADING_WRITABLE, separated by os.pathsep: an instructor's or a test's own).
-
-    Reads, programs and the network stay allowed. False where the kernel has no Landlock; OSError if it fails.
-    """
+    """From now on, for this process and all it starts: writes only in `folder`, /dev/shm, /dev's devices and the
+    folders in D2L_EXT_GRADING_WRITABLE (os.pathsep between); False without Landlock, OSError if it fails."""
     abi = landlock_abi()
     if not abi:
         return False

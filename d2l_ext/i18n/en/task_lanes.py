@@ -1,7 +1,6 @@
 """13.3.1's graded task '13.3.1-lanes' (run_together): its description and the verdict's sentences."""
 MESSAGES = {
     'task.lanes.description': 'run one piece of work per lane so that the lanes run at the same time',
-    'task.lanes.raised': 'run_together raised {error}',
     'task.lanes.ran': 'run_together ran {runs} times without an error',
     'task.lanes.calls': 'the works were called {calls} time(s); each must be called once per call',
     'task.lanes.count': 'got {got} results for {lanes} lanes',

@@ -1,7 +1,6 @@
 """13.3.1的评分任务 '13.3.1-lanes'（run_together）：任务说明与评语。"""
 MESSAGES = {
     'task.lanes.description': '每条执行路运行一项工作，让各条执行路同时运行',
-    'task.lanes.raised': 'run_together 引发了 {error}',
     'task.lanes.ran': 'run_together 运行了 {runs} 次，没有出错',
     'task.lanes.calls': '各项工作被调用了 {calls} 次；每次调用中每项工作只能调用一次',
     'task.lanes.count': '{lanes} 条执行路，却得到 {got} 个结果',
