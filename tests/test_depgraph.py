@@ -309,8 +309,10 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     assert len(per) == 2 and all(took > 0 and pred == pytest.approx(one_lane) for took, pred in per)
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
     assert 'one-lane run' in fig.axes[0].get_title(loc='left')
-    with using_language('en'), redirect_stdout(io.StringIO()):  # lanes of different speeds: predicted from rates
-        fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}))
+    out = io.StringIO()
+    with using_language('en'), redirect_stdout(out):  # lanes of different speeds: predicted from rates
+        fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
+    assert 'waits left out: GPU ' in out.getvalue() and '(predicted 1.00 ms), CPU ' in out.getvalue()
     assert 'one product timed on each lane' in fig.axes[0].get_title(loc='left')
 
 

@@ -282,10 +282,10 @@ def dag_lines(ex, guess_ms=None) -> str:
         base, name = ex.measurements[DAG_VARIANTS[0]], t('graph.dag_variant.0')
     lines = [verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[1]],
                            planned.median, 'ms', name='my_guess_dag')]
-    per = ex.per_task()
+    per, kinds = ex.per_task(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]  # 0 threads: a GPU
     if per:
         lines.append(t('graph.dag_tasks', lanes=t('graph.sep').join(
-            t('graph.dag_task', lane=lane_name(f'lane {i}'), took=verdict.num(took, 'ms'),
+            t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), took=verdict.num(took, 'ms'),
               predicted=verdict.num(pred, 'ms')) for i, (took, pred) in enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
 
