@@ -122,6 +122,15 @@ def test_writes_outside_its_folder_are_refused(tiny, tmp_path, monkeypatch, caps
     assert json.loads(capsys.readouterr().out)['containment'] == 'landlock'
 
 
+def test_without_landlock_the_grader_says_so_and_grades_as_before(tiny, monkeypatch):
+    """An old kernel: landlock() changes nothing, --help and --json name the keeper alone (or bubblewrap)."""
+    monkeypatch.setattr(sandbox, 'landlock_abi', lambda: 0)
+    assert sandbox.landlock(str(tiny)) is False
+    assert sandbox.sandbox_name() == ('bubblewrap' if sandbox.bwrap() else 'keeper')
+    from d2l_ext.grading.cli import _epilog
+    assert 'no Landlock' in _epilog() or sandbox.bwrap()
+
+
 def test_writing_a_result_to_the_pipe_is_never_passed(tiny):
     top = """
         import json, os
