@@ -179,11 +179,10 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**
-# (α from a one-float all-reduce, β from a large buffer). A call starts once its gradients are ready and the call
-# before it is done, so with K equal calls at most (K-1)/K of the all-reduce runs during backward (the model's share
-# below; it assumes communication has its own hardware). The times below add measured parts: (a) is the step without
-# all-reduce plus all-reduce alone.
+# A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
+# α and β fitted on a one-float all-reduce and a large buffer; all-reduce alone timed this model's own tensors. A call
+# starts once its gradients are ready and the call before it is done, so with K equal calls at most (K-1)/K of the
+# all-reduce runs during backward. The model (hatched below) assumes communication has its own hardware.
 #
 # On a CPU-only machine with few cores (the first line counts them), gloo's threads and backward share the cores:
 # an all-reduce in flight can slow backward, and one bucket may win. Predict whether overlap can pay here, and
@@ -193,12 +192,11 @@ print(show.ingredients_text(result))
 # ## 预测
 #
 # 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，所以一次调用的代价是
-# **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 来自一个浮点数的全归约，总线带宽 β 来自一个大缓冲区。
+# **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 由一个浮点数的全归约拟合，总线带宽 β 由一个大缓冲区拟合；
+# 而仅全归约计时的是这个模型自己的各个张量。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有 K 次大小相同的调用，最后一次要等反向传播结束，
-# 所以在反向传播期间进行的全归约最多占 (K-1)/K（即下面结论行中模型的比例，假定通信拥有自己的硬件）。
-#
-# 下面的时间由实测的部分相加：(a) 是不做全归约的训练步加上仅全归约。
+# 所以在反向传播期间进行的全归约最多占 (K-1)/K。模型（下图中的斜线条）假定通信拥有自己的硬件。
 #
 # 在核心不多、没有 GPU 的机器上，gloo 的通信线程与反向传播共用核心（开头第一行给出了核心数）：进行中的全归约
 # 可能占用反向传播的计算时间，所以重叠可能拖慢反向传播，一个桶也可能最快。请预测重叠在这里能否带来好处，
@@ -207,10 +205,12 @@ print(show.ingredients_text(result))
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # share of (c)'s all-reduce during backward, 0-1  #zh: (c) 的全归约在反向传播期间进行的比例，0-1
 
-p = result.prediction                           # medians of the measurements above  #zh: 上面各项测量的中位数
-allreduce = result.version('allreduce').median  # all-reduce alone: (a)'s calls, measured  #zh: 仅全归约：(a) 的各次调用，实测
-serial = p.backward + allreduce                 # (a): one after the other  #zh: 一个接一个
-overlapped = max(p.backward, allreduce)         # if the all-reduce had hardware of its own  #zh: 若全归约有自己的硬件
+p, n = result.prediction, result.processes  # medians of the measurements above  #zh: 上面各项测量的中位数
+ring = 2 * (n - 1) / n                      # share of the bytes each process sends  #zh: 每个进程发送的字节比例
+alpha, bus = p.per_call, p.bus_bandwidth    # seconds per call; bytes per second  #zh: 每次调用的秒数；每秒字节数
+allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): one call per tensor  #zh: 每个张量一次调用
+serial = p.backward + allreduce             # (a): one after the other  #zh: 一个接一个
+overlapped = max(p.backward, allreduce)     # if the all-reduce had hardware of its own  #zh: 若全归约有自己的硬件
 print(show.prediction_text(allreduce, serial, overlapped))
 
 # %% [markdown]
