@@ -177,13 +177,6 @@ def namespace() -> dict:
     return {'torch': torch, 'queue': queue, 'threading': threading, 'time': time, 'contextlib': contextlib}
 
 
-TASK = Task(
-    id='13.3.2-copy',
-    section='13.3.2',
-    functions=('run_and_copy',),
-    signatures={'run_and_copy': 'run_and_copy(x, w, buffers, lane)'},
-    description_key='task.copy.description',
-    grade=grade,
-    budget_s=budget_s,
-    namespace=namespace,
-)
+TASK = Task(id='13.3.2-copy', section='13.3.2', functions=('run_and_copy',),
+            signatures={'run_and_copy': 'run_and_copy(x, w, buffers, lane)'}, description_key='task.copy.description',
+            grade=grade, budget_s=budget_s, namespace=namespace)

@@ -260,13 +260,6 @@ def namespace() -> dict:
     return {'torch': torch, 'threading': threading, 'ThreadPoolExecutor': ThreadPoolExecutor, 'time': time}
 
 
-TASK = Task(
-    id='13.3.1-lanes',
-    section='13.3.1',
-    functions=('run_together',),
-    signatures={'run_together': 'run_together(lanes, works)'},
-    description_key='task.lanes.description',
-    grade=grade,
-    budget_s=budget_s,
-    namespace=namespace,
-)
+TASK = Task(id='13.3.1-lanes', section='13.3.1', functions=('run_together',),
+            signatures={'run_together': 'run_together(lanes, works)'}, description_key='task.lanes.description',
+            grade=grade, budget_s=budget_s, namespace=namespace)

@@ -210,13 +210,6 @@ def namespace() -> dict:
             'stage': stage, 'SERVER': SERVER, 'threading': threading}
 
 
-TASK = Task(
-    id='13.3.3-mlp',
-    section='13.3.3',
-    functions=('mlp_step',),
-    signatures={'mlp_step': 'mlp_step(lanes, params, X, y, lr)'},
-    description_key='task.mlp.description',
-    grade=grade,
-    budget_s=budget_s,
-    namespace=namespace,
-)
+TASK = Task(id='13.3.3-mlp', section='13.3.3', functions=('mlp_step',),
+            signatures={'mlp_step': 'mlp_step(lanes, params, X, y, lr)'}, description_key='task.mlp.description',
+            grade=grade, budget_s=budget_s, namespace=namespace)
