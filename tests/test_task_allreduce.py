@@ -36,10 +36,17 @@ REASON = {'a_no_average': 'task.allreduce.wrong_sum', 'a_tied_twice': 'task.allr
           'd_ignores_bucket_mb': 'task.allreduce.buckets_wrong', 'd_no_average': 'task.allreduce.wrong_sum'}
 
 
+def _running(p) -> bool:
+    try:  # spawn's resource tracker lives as long as pytest
+        return p.status() != psutil.STATUS_ZOMBIE and 'resource_tracker' not in ' '.join(p.cmdline())
+    except psutil.Error:
+        return False
+
+
 def nothing_left() -> bool:
     """True once no process this test process started runs; a process killed a moment ago may take a moment to go."""
     for _ in range(50):
-        if not [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]:
+        if not [p for p in psutil.Process().children(recursive=True) if _running(p)]:
             return True
         time.sleep(0.1)
     return False

@@ -58,9 +58,7 @@ def check_port(port) -> int:
 
 
 def bucket_sizes(value) -> tuple[float, ...]:
-    """13.3.4: DDP bucket sizes in MB from a number, a list, or text like '0.25,1,4'; each must be > 0.
-
-    An empty list means no DDP version (a run that needs only backward alone and all-reduce alone)."""
+    """13.3.4: DDP bucket sizes in MB from a number, a list, or text like '0.25,1,4'; each must be > 0."""
     if isinstance(value, (list, tuple)) and not value:
         return ()
     items = value.split(',') if isinstance(value, str) else (value if isinstance(value, (list, tuple)) else [value])
@@ -84,12 +82,7 @@ SHARED_PER_CORE = 4
 
 
 def world_sizes(backend: str = 'gloo', share_cores: bool = False) -> tuple[int, int]:
-    """13.3.4: (fewest, most) processes this machine allows: the one answer the CLI, the notebook and make_plan give.
-
-    gloo: one core per process, but always at least 2 (on one core the two take turns: the lesson still
-    checks the results and draws the timelines, and says why nothing can overlap); with `share_cores`,
-    up to SHARED_PER_CORE per core. NCCL: one process per GPU.
-    """
+    """13.3.4: (fewest, most) processes this machine allows: the one answer the CLI, the notebook and make_plan give."""
     if backend == 'nccl':
         return 2, _gpu_count()
     cores = cpu_cores()
@@ -102,11 +95,7 @@ def _gpu_count() -> int:
 
 
 def portable(step):
-    """A step function a spawned process can load: by reference if importable, else by its source code.
-
-    A function defined in a notebook cell lives in the kernel's __main__, which a spawned process
-    does not have; so its source text travels and is run there, the very code the learner sees.
-    """
+    """A step function a spawned process can load: by reference if importable, else by its source code."""
     if getattr(step, '__module__', None) in ('__main__', '__mp_main__', None):
         return ('source', step.__name__, inspect.getsource(step))
     return step

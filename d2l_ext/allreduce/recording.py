@@ -1,12 +1,4 @@
-"""13.3.4 recorded at several world sizes on a GPU machine's CPU cores, shipped and shown: times, intervals, provenance.
-
-`record` runs the lesson's own run (engine.run_allreduce: backward alone, all-reduce alone, (a) after
-backward, (b) flat, (c) hooks, (d) DDP per bucket size, every repeat checked against float64) once per
-world size and keeps each result's JSON (AllreduceResult.to_dict): every repeat on every process, the
-profiled steps' interval statistics and overlap, the model's prediction, and one profiled step's
-events per process (backward's operators, each all-reduce call's start and end) for drawing.
-Recordings are plain JSON with a `format` version; `newest` returns the shipped one to show.
-"""
+"""13.3.4 recorded at several world sizes on a GPU host's CPU cores, shipped and shown: times, intervals, origin."""
 from __future__ import annotations
 
 import glob
@@ -56,11 +48,7 @@ def _run_json(result: AllreduceResult, seconds: float) -> dict:
 
 def record(world_sizes=(2, 4, 8), *, bucket_mb=(0.25, 1, 8, 25), repeats=7, profiled=2, layers=6, width=1024,
            batch=128, timeout=60.0, progress=None) -> dict:
-    """Record 13.3.4 with gloo at each world size -> a JSON-ready recording (13.3.4).
-
-    A world size above this machine's cores is run with the processes taking turns (share_cores), and the
-    recording says so: such a run checks results and draws timelines, its times show no overlap.
-    """
+    """Record 13.3.4 with gloo at each world size -> a JSON-ready recording (13.3.4)."""
     from .worker import run_allreduce
     out = {'format': FORMAT, 'section': '13.3.4', 'recorded_with': 'tools/record_allreduce.py',
            'machine': provenance(), 'backend': 'gloo', 'sizes': {'layers': layers, 'width': width, 'batch': batch},

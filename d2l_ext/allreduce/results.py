@@ -17,11 +17,7 @@ MIB = 2 ** 20  # DDP's bucket_cap_mb counts MiB
 
 @dataclass
 class Version:
-    """One way of taking a step, timed on every process: `times[repeat][process]` in seconds.
-
-    `stats[process][profiled step]`: trace.step_stats of each profiled step (seconds the all-reduces were
-    busy, the seconds of those during which the process computed too, backward's span, all-reduce calls).
-    """
+    """One way of taking a step, timed on every process: `times[repeat][process]` in seconds."""
     id: str  # 'backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp-1', or the name of a learner's step
     label: str
     bucket_mb: float | None

@@ -1,12 +1,4 @@
-"""13.3.4: one SGD step of data-parallel training, four ways: the one home of (a)-(d) and the flat control.
-
-Every process holds the same model and its own share of the minibatch; after a step, every process
-must hold the parameters that one process would get from the whole minibatch. A step is
-`step(model, X, y, optimizer)` ((d) also takes `bucket_mb`), so the engine can time and check any of
-them, a learner's included; the graders' worked solutions and the lesson's worked answers are these.
-Each is correct for a tied parameter (listed once by `model.parameters()`) and a frozen one (its
-`.grad` stays None). Comments carry their Chinese after `#zh:` (the notebook build picks one).
-"""
+"""13.3.4: one SGD step of data-parallel training, four ways: the one home of (a)-(d) and the flat control."""
 import functools
 import inspect
 

@@ -1,7 +1,4 @@
-"""13.3.4 measured: each process builds the same model, times every version interleaved, checks it, profiles it.
-
-`run_allreduce` starts the processes through the one harness (harness.run_ranks) and assembles their reports.
-"""
+"""13.3.4 measured: each process builds the same model, times every version interleaved, checks it, profiles it."""
 from __future__ import annotations
 
 import copy
@@ -46,11 +43,7 @@ def _sync(device):
 
 
 class Gates:
-    """While open, records which ReLU units the model's first forward pass opened (the step's own decisions).
-
-    The float64 reference goes through these gates: a pre-activation within float32 rounding of 0 could
-    fall on the other side in float64 and change a whole example's part of the gradient, not its rounding.
-    """
+    """While open, records which ReLU units the model's first forward pass opened (the step's own decisions)."""
 
     def __init__(self, model):
         self.gates, relus = [], [m for m in model.modules() if isinstance(m, torch.nn.ReLU)]
@@ -284,13 +277,7 @@ def run_allreduce(backend: str = 'gloo', world_size=None, *, bucket_mb=1.0, repe
                   width=1024, batch=128, steps=None, trace_dir=None, port=None, timeout: float = 30.0,
                   progress=None, no_sync: bool = False, share_cores: bool = False,
                   profiled: int = 1) -> AllreduceResult:
-    """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n processes.
-
-    `steps` maps a name to `step(model, X, y, optimizer)` (default the lesson's (a), (c), (d)); a function
-    defined in a notebook cell is sent as its source. `progress(message)` sees each process's reports;
-    `no_sync=True` adds DDP inside `no_sync()` (nothing sent); `share_cores=True` allows more processes than
-    cores (they take turns: for checking, not timing); `profiled` steps per version give the intervals.
-    """
+    """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n processes."""
     plan = make_plan(backend, world_size, port=port, bucket_mb=bucket_mb, repeats=repeats, warmup=warmup,
                      layers=layers, width=width, batch=batch, steps=steps, timeout=timeout, trace_dir=trace_dir,
                      no_sync=no_sync, share_cores=share_cores, profiled=profiled)

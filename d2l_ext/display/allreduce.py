@@ -1,10 +1,5 @@
 """13.3.4's figures and lines: each version's step as a stacked bar beside its control, the share of the all-reduce
-that ran during backward, one profiled step per process, the bucket sweep; one verdict line per measuring cell.
-
-The step of a version is drawn as three measured parts: the step without all-reduce; how much longer backward's
-operators ran than there (its control is (a), whose all-reduce starts only after backward: a slower backward
-there is not overlap); and the rest, the all-reduce not hidden. Every repeat is a dot, the model's step hatched.
-"""
+that ran during backward, one profiled step per process, the bucket sweep; one verdict line per measuring cell."""
 from __future__ import annotations
 
 import statistics

@@ -1,14 +1,4 @@
-"""13.3.4's four "Build it" tasks: (a) all-reduce after backward, (b) one flat buffer, (c) from hooks, (d) buckets.
-
-Each task's function is one data-parallel SGD step, `fn(model, X, y, optimizer)` (and `bucket_mb` for
-(d)), run by two gloo processes on this machine, each on its half of the minibatch
-(`allreduce_ranks.py`; the optimizer is a plain SGD with torch.optim's zero_grad() and step()).
-Graded: the parameters after each of 3 steps against one float64 process on the whole minibatch, on
-a model with a tied and a frozen weight ('correct'); every all-reduce finished before the optimizer
-step read the gradients ('safe'); for (b) one call per step, for (d) one per bucket; for (c) and (d)
-the overlap of the learner's own all-reduces with backward's computation, from the recorded
-intervals (for (a) and (b) it is reported, not required).
-"""
+"""13.3.4's four "Build it" tasks: (a) all-reduce after backward, (b) one flat buffer, (c) from hooks, (d) buckets."""
 from __future__ import annotations
 
 import ast
@@ -21,6 +11,7 @@ import torch.distributed as dist
 from torch import nn
 
 from ..allreduce import harness
+from ..allreduce import steps as _steps
 from ..allreduce.plan import free_port
 from ..allreduce.steps import allreduce_in_buckets, allreduce_in_hooks, backward_then_allreduce, flat_allreduce, loss_of
 from . import allreduce_checks as checks
@@ -28,14 +19,14 @@ from . import allreduce_ranks as ranks
 from .allreduce_overlap import overlap
 from .core import Task, criterion, with_lines
 
+SOLUTIONS = _steps.SOLUTIONS  # each task's worked solution, from the technique's one home
+
 # (d)'s sizes in MiB: 1, 2 and 3 buckets of the graded network's unequal gradients, whose buckets in forward order
 # differ from those in backward order (the test says so)
 BUCKET_MB = (0.5, 0.25, 0.15625)
 WORLD = 2
 START_S = 15.0  # seconds the processes may take to join and load the learner's code
 WORK_S = 20.0  # then each graded run (3 steps; ~0.1 s here): a process silent for longer has hung
-SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_allreduce,
-             '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}
 
 
 def _cases(task_id) -> list:

@@ -1,10 +1,4 @@
-"""13.3.4's checks besides overlap, in the grading process: 'correct', 'safe', 'calls' / 'buckets'.
-
-'correct' compares the parameters each process reported after every step with this process's own float64
-reference (written out, no autograd here: the graded processes are forked from this one); 'safe' reads, per
-step, the calls and waits recorded and what was still running when the optimizer step began; 'calls' and
-'buckets' count and size the all-reduces per step. Each returns one criterion whose key names the reason.
-"""
+"""13.3.4's checks besides overlap, in the grading process: 'correct', 'safe', 'calls' / 'buckets'."""
 from __future__ import annotations
 
 import math
@@ -90,14 +84,7 @@ def correct(cases, world) -> object:
 
 
 def safe(cases) -> object:
-    """Every all-reduce started with async_op=True waited for before the optimizer step, and all completed by then.
-
-    The waits are counted from what was recorded (each wait() on a handle, each call), not timed: an
-    all-reduce nobody waited for can still have completed when the step began (gloo's thread runs
-    while the learner's is descheduled on a loaded machine), so is_completed() at that moment
-    (`unfinished`) alone passes such a version now and then. Fewer wait() calls than async calls
-    started before the step means at least one was never waited for, whatever the timing.
-    """
+    """Every all-reduce started with async_op=True waited for before the optimizer step, and all completed by then."""
     for case in cases:
         for rep in case:
             for s, step in enumerate(rep['steps']):

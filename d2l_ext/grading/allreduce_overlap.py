@@ -1,10 +1,4 @@
-"""13.3.4's overlap verdict, from the recorded intervals: of the all-reduces' time, the share backward computed beside.
-
-(c) and (d) must reach THRESHOLD; (a) and (b) get the share reported. Beside it, a prediction: the
-same calls had each started the moment its gradients were ready, each taking its time alone
-(`ideal_schedule`), and the lesson's per-call overhead + bandwidth model fitted here (`model_seconds`).
-A failing share is told apart by structure: no call before backward ended, or the learner's blocking.
-"""
+"""13.3.4's overlap verdict from the recorded intervals: of the all-reduces' time, the share backward computed in."""
 from __future__ import annotations
 
 import math
@@ -41,11 +35,7 @@ def _units(rep) -> list[list[int]]:
 
 
 def model_seconds(rep, baseline, processes: int) -> float | None:
-    """The lesson's per-call overhead + bandwidth model for every call ideal_schedule times (seconds in all).
-
-    Fitted as the lesson fits it (results.Prediction): α from the one-float all-reduce timed alone, the bus
-    bandwidth from the largest call timed alone; None when the baseline lacks either.
-    """
+    """The lesson's per-call overhead + bandwidth model for every call ideal_schedule times (seconds in all)."""
     timed = {int(k): v for k, v in baseline.items()}
     large = max(timed, default=1)
     if 1 not in timed or large == 1 or processes < 2:  # one process sends nothing: no bandwidth to fit
@@ -55,12 +45,7 @@ def model_seconds(rep, baseline, processes: int) -> float | None:
 
 
 def ideal_schedule(rep, baseline) -> tuple[list, list]:
-    """(all-reduce intervals, backward windows) had each started the moment its gradients were ready, one at a time.
-
-    Each takes as long as one blocking all-reduce of its size alone (`baseline`). The units are the
-    gradients ((c)) or the documented rule's buckets ((d)); the windows are the learner's own
-    backward passes (forward end .. last gradient), so the prediction uses this run's timing.
-    """
+    """(all-reduce intervals, backward windows) had each started the moment its gradients were ready, one at a time."""
     sizes, units = rep['sizes'], _units(rep)
     schedule, windows = [], []
     for step in rep['steps']:
@@ -75,11 +60,7 @@ def ideal_schedule(rep, baseline) -> tuple[list, list]:
 
 
 def _blocked_by_the_learner(case) -> bool:
-    """A call without async_op, or a wait, during backward: blocking the learner wrote (not a busy machine's).
-
-    On a loaded machine gloo's thread can finish an async all-reduce before the call returns; that
-    is not the learner's blocking, so it is reported as too little overlap, not as a blocking call.
-    """
+    """A call without async_op, or a wait, during backward: blocking the learner wrote (not a busy machine's)."""
     for rep in case:
         for step in rep['steps']:
             end = step['backward_end']
@@ -96,12 +77,7 @@ def above_model(measured: float, predicted: float) -> bool:
 
 
 def overlap(case, baselines, required: bool) -> object:
-    """Of the learner's all-reduce time, the share backward was computing beside it, both processes pooled.
-
-    Per process as Holistic Trace Analysis defines it (busy time shared with compute / busy time), summed
-    over the processes: with one core each, a process's all-reduce also waits for the slower one. The
-    prediction pools `ideal_schedule` the same way; (a) and (b) start after backward, so theirs is 0.
-    """
+    """Of the learner's all-reduce time, the share backward was computing beside it, both processes pooled."""
     shared = total = early_time = early_blocked = ideal_inside = ideal_total = 0.0
     ideal_calls, model, fitted = 0, 0.0, True
     for rep, baseline in zip(case, baselines):

@@ -1,10 +1,4 @@
-"""13.3.4's graders inside each gloo process: the learner's step on the graded network, every all-reduce recorded.
-
-The harness (allreduce/harness.py) forks two of these per graded source (`grade_rank`). Each trains on its half
-of every minibatch with the learner's function and reports, on one clock, when backward computed, when each
-all-reduce started, returned and completed, when the optimizer step began, and the parameters after every step:
-the grading process checks those against its own float64 reference (allreduce_checks.py) and judges.
-"""
+"""13.3.4's graders inside each gloo process: the learner's step on the graded network, every all-reduce recorded."""
 from __future__ import annotations
 
 import base64
@@ -168,11 +162,7 @@ def instrument(recorder: Recorder) -> dict:
 
 
 class SGD:
-    """SGD as the float64 reference does it (p -= lr * p.grad), with torch.optim's zero_grad() and step().
-
-    Not torch.optim.SGD: building any torch.optim optimizer imports torch._dynamo, seconds of CPU in every
-    graded process. `before_step` runs as the update begins (when 'safe' looks at the all-reduces).
-    """
+    """SGD as the float64 reference does it (p -= lr * p.grad), with torch.optim's zero_grad() and step()."""
 
     def __init__(self, params, lr: float, before_step=None):
         self.param_groups, self.state, self._before = [{'params': list(params), 'lr': lr}], {}, before_step
@@ -237,11 +227,7 @@ def run_case(fn, bucket_mb, recorder, rank, world) -> dict:
 
 
 def baseline(originals, sizes: list[int], bucket_mbs) -> dict:
-    """Seconds a blocking all-reduce of each size takes here (median of BASELINE_REPEATS), for the prediction.
-
-    One float (the model's per-call overhead), every gradient's size and every bucket's at each of `bucket_mbs`;
-    one untimed call per size, then the sizes in turn, round after round, so no size is timed only in a slow spell.
-    """
+    """Seconds a blocking all-reduce of each size takes here (median of BASELINE_REPEATS), for the prediction."""
     numels = {1} | {s // 4 for s in sizes}
     for bucket_mb in bucket_mbs:
         numels |= {sum(sizes[i] for i in b) // 4 for b in buckets_of(sizes, bucket_mb)}

@@ -1,4 +1,17 @@
 """13.3.4's graded tasks '13.3.4-a-after' .. '13.3.4-d-buckets': their descriptions and the verdict's sentences."""
+# (c) and (d)'s passing overlap: one sentence, at or above the model, the time in flight longer or shorter than the
+# model's, and when the calls timed alone took over twice the model's time, a clause saying so (no cause)
+_OVERLAP = ("overlap: backward computed during {measured:.0%} of the all-reduces' time, SIDE the model's "
+            "{predicted:.0%} for this grader's network (one tied and one frozen weight: not the lesson's MLP); the "
+            'model starts each all-reduce the moment its gradients are ready and gives it its time alone, as timed '
+            'here: {calls} calls ({per_step:g} per step × {steps} steps × {processes} processes) × {each:.2f} ms on '
+            'average = {alone:.1f} ms; measured from each call to its completion, they were in flight {busy:.1f} ms '
+            'in allLONGER; needed {threshold:.0%}SLOW')
+_SLOW = ('; timed alone these calls took {ratio:.1f}x the time of the per-call overhead + bandwidth model '
+         '({model_each:.2f} ms a call on average: α from a one-float all-reduce, bandwidth from the largest call, both '
+         'timed alone here); this run does not test why')
+_PARTS = {'': ('at or below', ''), '_above': ('above', ', longer than that'),
+          '_above_shorter': ('above', ', shorter than that')}
 MESSAGES = {
     'task.allreduce.a.description': 'all-reduce every gradient after backward, averaged over the processes',
     'task.allreduce.b.description': 'all-reduce every gradient in one flat buffer: one call per step',
@@ -62,69 +75,11 @@ MESSAGES = {
     'task.allreduce.stopped': ('process {rank} was stopped (SIGSTOP or a debugger) and could not go on: not a '
                                'mismatch of calls; both processes were ended'),
     'task.allreduce.failed': 'process {rank} failed: {error}',
-    'task.allreduce.overlap': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, at or "
-                               "below the model's {predicted:.0%} for this grader's network (one tied and one frozen "
-                               "weight: not the lesson's MLP); the model starts each all-reduce the moment its "
-                               'gradients are ready and gives it its time alone, as timed here: {calls} calls '
-                               '({per_step:g} per step × {steps} steps × {processes} processes) × {each:.2f} ms on '
-                               'average = {alone:.1f} ms; measured from each call to its completion, they were in '
-                               'flight {busy:.1f} ms in all; needed {threshold:.0%}'),
-    'task.allreduce.overlap_above': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, "
-                                     "above the model's {predicted:.0%} for this grader's network (one tied and one "
-                                     "frozen weight: not the lesson's MLP); the model starts each all-reduce the "
-                                     'moment its gradients are ready and gives it its time alone, as timed here: '
-                                     '{calls} calls ({per_step:g} per step × {steps} steps × {processes} processes) '
-                                     '× {each:.2f} ms on average = {alone:.1f} ms; measured from each call to its '
-                                     'completion, they were in flight {busy:.1f} ms in all, longer than that; '
-                                     'needed {threshold:.0%}'),
-    'task.allreduce.overlap_above_shorter': ("overlap: backward computed during {measured:.0%} of the all-reduces' "
-                                             "time, above the model's {predicted:.0%} for this grader's network (one "
-                                             "tied and one frozen weight: not the lesson's MLP); the model starts "
-                                             'each all-reduce the moment its gradients are ready and gives it its '
-                                             'time alone, as timed here: {calls} calls ({per_step:g} per step × '
-                                             '{steps} steps × {processes} processes) × {each:.2f} ms on average = '
-                                             '{alone:.1f} ms; measured from each call to its completion, they were '
-                                             'in flight {busy:.1f} ms in all, shorter than that; needed '
-                                             '{threshold:.0%}'),
     'task.allreduce.ran_sizes': ('{name} ran {steps} steps at each of {sizes} bucket sizes ({total} steps) on 2 '
                                  'processes without an error'),
     'task.allreduce.correct_sizes': ('at each of the {sizes} bucket sizes, after each of its {steps} steps the '
                                      'parameters match one float64 process on the whole minibatch: worst relative '
                                      'error {error:.1e} (tolerance {tolerance:.0e})'),
-    'task.allreduce.overlap_slow': ("overlap: backward computed during {measured:.0%} of the all-reduces' time, a"
-                                    "t or below the model's {predicted:.0%} for this grader's network (one tied a"
-                                    "nd one frozen weight: not the lesson's MLP); the model starts each all-reduc"
-                                    'e the moment its gradients are ready and gives it its time alone, as timed h'
-                                    'ere: {calls} calls ({per_step:g} per step × {steps} steps × {processes} proc'
-                                    'esses) × {each:.2f} ms on average = {alone:.1f} ms; measured from each call '
-                                    'to its completion, they were in flight {busy:.1f} ms in all; needed {thresho'
-                                    'ld:.0%}; timed alone these calls took {ratio:.1f}x the time of the per-call '
-                                    'overhead + bandwidth model ({model_each:.2f} ms a call on average: α from a '
-                                    'one-float all-reduce, bandwidth from the largest call, both timed alone here'
-                                    '); this run does not test why'),
-    'task.allreduce.overlap_above_slow': ("overlap: backward computed during {measured:.0%} of the all-reduces' t"
-                                          "ime, above the model's {predicted:.0%} for this grader's network (one "
-                                          "tied and one frozen weight: not the lesson's MLP); the model starts ea"
-                                          'ch all-reduce the moment its gradients are ready and gives it its time'
-                                          ' alone, as timed here: {calls} calls ({per_step:g} per step × {steps} '
-                                          'steps × {processes} processes) × {each:.2f} ms on average = {alone:.1f'
-                                          '} ms; measured from each call to its completion, they were in flight {'
-                                          'busy:.1f} ms in all, longer than that; needed {threshold:.0%}; timed a'
-                                          'lone these calls took {ratio:.1f}x the time of the per-call overhead +'
-                                          ' bandwidth model ({model_each:.2f} ms a call on average: α from a one-'
-                                          'float all-reduce, bandwidth from the largest call, both timed alone he'
-                                          're); this run does not test why'),
-    'task.allreduce.overlap_above_shorter_slow': ('overlap: backward computed during {measured:.0%} of the all-re'
-                                                  "duces' time, above the model's {predicted:.0%} for this grader"
-                                                  "'s network (one tied and one frozen weight: not the lesson's M"
-                                                  'LP); the model starts each all-reduce the moment its gradients'
-                                                  ' are ready and gives it its time alone, as timed here: {calls}'
-                                                  ' calls ({per_step:g} per step × {steps} steps × {processes} pr'
-                                                  'ocesses) × {each:.2f} ms on average = {alone:.1f} ms; measured'
-                                                  ' from each call to its completion, they were in flight {busy:.'
-                                                  '1f} ms in all, shorter than that; needed {threshold:.0%}; time'
-                                                  'd alone these calls took {ratio:.1f}x the time of the per-call'
-                                                  ' overhead + bandwidth model ({model_each:.2f} ms a call on ave'
-                                                  'rage: α from a one-float all-reduce, bandwidth from the larges'
-                                                  't call, both timed alone here); this run does not test why'),
+    **{f'task.allreduce.overlap{kind}{slow}': _OVERLAP.replace('SIDE', side).replace('LONGER', longer).replace(
+        'SLOW', _SLOW if slow else '') for kind, (side, longer) in _PARTS.items() for slow in ('', '_slow')},
 }

@@ -1,4 +1,12 @@
 """13.3.4 的练习'13.3.4-a-after' .. '13.3.4-d-buckets'：描述和评分结果的句子。"""
+_OVERLAP = ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，SIDE模型对本评分网络（一个共享权重和'
+            '一个冻结权重，不是课上的多层感知机）预测的 {predicted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它'
+            '单独运行时的时间（在这里测得）：{calls} 次调用（每步 {per_step:g} 次 × {steps} 步 × {processes} 个进程）'
+            '× 平均每次 {each:.2f} 毫秒 = {alone:.1f} 毫秒；实测从每次调用到它完成，它们共进行了 {busy:.1f} 毫秒LONGER；'
+            '要求 {threshold:.0%}SLOW')
+_SLOW = ('；单独计时时，这些调用用了每次调用开销 + 带宽模型的 {ratio:.1f} 倍时间（模型平均每次 {model_each:.2f} 毫秒：'
+         'α 来自一个浮点数的全归约，带宽来自最大的那次调用，两者都在这里单独计时）；这次运行没有检验原因')
+_PARTS = {'': ('不高于', ''), '_above': ('高于', '，比这更长'), '_above_shorter': ('高于', '，比这更短')}
 MESSAGES = {
     'task.allreduce.a.description': '反向传播之后对每个梯度做全归约，并在各进程间取平均',
     'task.allreduce.b.description': '把所有梯度放进一个扁平缓冲区做全归约：每步只调用一次',
@@ -54,58 +62,10 @@ MESSAGES = {
     'task.allreduce.died': '进程 {rank} 没有留下任何信息就结束了（{code}）；两个进程都已停止',
     'task.allreduce.stopped': '进程 {rank} 被暂停（SIGSTOP 或调试器），无法继续：不是调用不匹配；两个进程都已结束',
     'task.allreduce.failed': '进程 {rank} 失败：{error}',
-    'task.allreduce.overlap': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，不高于模型对本评分'
-                               '网络（一个共享权重和一个冻结权重，不是课上的多层感知机）预测的 {predicted:.0%}；'
-                               '模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的时间（在这里测得）：'
-                               '{calls} 次调用（每步 {per_step:g} 次 × {steps} 步 × {processes} 个进程）× 平均每次 '
-                               '{each:.2f} 毫秒 = {alone:.1f} 毫秒；实测从每次调用到它完成，它们共进行了 {busy:.1f} '
-                               '毫秒；要求 {threshold:.0%}'),
-    'task.allreduce.overlap_above': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，高于模型对本'
-                                     '评分网络（一个共享权重和一个冻结权重，不是课上的多层感知机）预测的 '
-                                     '{predicted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的'
-                                     '时间（在这里测得）：{calls} 次调用（每步 {per_step:g} 次 × {steps} 步 × '
-                                     '{processes} 个进程）× 平均每次 {each:.2f} 毫秒 = {alone:.1f} 毫秒；实测从每次'
-                                     '调用到它完成，它们共进行了 {busy:.1f} 毫秒，比这更长；要求 {threshold:.0%}'),
-    'task.allreduce.overlap_above_shorter': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，'
-                                             '高于模型对本评分网络（一个共享权重和一个冻结权重，'
-                                             '不是课上的多层感知机）预测的 {predicted:.0%}；'
-                                             '模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的时间'
-                                             '（在这里测得）：{calls} 次调用（每步 {per_step:g} 次 × {steps} 步 × '
-                                             '{processes} 个进程）× 平均每次 {each:.2f} 毫秒 = {alone:.1f} 毫秒；'
-                                             '实测从每次调用到它完成，它们共进行了 {busy:.1f} 毫秒，比这更短；'
-                                             '要求 {threshold:.0%}'),
     'task.allreduce.ran_sizes': ('{name} 在 2 个进程上、{sizes} 种桶大小下各运行了 {steps} 步（共 {total} 步），'
                                  '没有出错'),
     'task.allreduce.correct_sizes': ('{sizes} 种桶大小下，各自 {steps} 步中每一步之后，参数都与单个进程在整个小批量上用'
                                      ' float64 训练的结果一致：最大相对误差 {error:.1e}（容差 {tolerance:.0e}）'),
-    'task.allreduce.overlap_slow': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，不高于模型'
-                                    '对本评分网络（一个共享权重和一个冻结权重，不是课上的多层感知机）预测的 {pred'
-                                    'icted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它单独运行时的时间（'
-                                    '在这里测得）：{calls} 次调用（每步 {per_step:g} 次 × {steps} 步 × {processes'
-                                    '} 个进程）× 平均每次 {each:.2f} 毫秒 = {alone:.1f} 毫秒；实测从每次调用到它'
-                                    '完成，它们共进行了 {busy:.1f} 毫秒；要求 {threshold:.0%}；单独计时时，这些调'
-                                    '用用了每次调用开销 + 带宽模型的 {ratio:.1f} 倍时间（模型平均每次 {model_each'
-                                    ':.2f} 毫秒：α 来自一个浮点数的全归约，带宽来自最大的那次调用，两者都在这里单'
-                                    '独计时）；这次运行没有检验原因'),
-    'task.allreduce.overlap_above_slow': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计算，高于'
-                                          '模型对本评分网络（一个共享权重和一个冻结权重，不是课上的多层感知机）预'
-                                          '测的 {predicted:.0%}；模型让每个全归约在其梯度就绪的那一刻开始，用它单'
-                                          '独运行时的时间（在这里测得）：{calls} 次调用（每步 {per_step:g} 次 × {'
-                                          'steps} 步 × {processes} 个进程）× 平均每次 {each:.2f} 毫秒 = {alone:.1'
-                                          'f} 毫秒；实测从每次调用到它完成，它们共进行了 {busy:.1f} 毫秒，比这更'
-                                          '长；要求 {threshold:.0%}；单独计时时，这些调用用了每次调用开销 + 带宽'
-                                          '模型的 {ratio:.1f} 倍时间（模型平均每次 {model_each:.2f} 毫秒：α 来自'
-                                          '一个浮点数的全归约，带宽来自最大的那次调用，两者都在这里单独计时）；这'
-                                          '次运行没有检验原因'),
-    'task.allreduce.overlap_above_shorter_slow': ('重叠：全归约进行的时间里，有 {measured:.0%} 的时间反向传播在计'
-                                                  '算，高于模型对本评分网络（一个共享权重和一个冻结权重，不是课上'
-                                                  '的多层感知机）预测的 {predicted:.0%}；模型让每个全归约在其梯度'
-                                                  '就绪的那一刻开始，用它单独运行时的时间（在这里测得）：{calls} '
-                                                  '次调用（每步 {per_step:g} 次 × {steps} 步 × {processes} 个进程'
-                                                  '）× 平均每次 {each:.2f} 毫秒 = {alone:.1f} 毫秒；实测从每次调'
-                                                  '用到它完成，它们共进行了 {busy:.1f} 毫秒，比这更短；要求 {thre'
-                                                  'shold:.0%}；单独计时时，这些调用用了每次调用开销 + 带宽模型的 '
-                                                  '{ratio:.1f} 倍时间（模型平均每次 {model_each:.2f} 毫秒：α 来自'
-                                                  '一个浮点数的全归约，带宽来自最大的那次调用，两者都在这里单独计'
-                                                  '时）；这次运行没有检验原因'),
+    **{f'task.allreduce.overlap{kind}{slow}': _OVERLAP.replace('SIDE', side).replace('LONGER', longer).replace(
+        'SLOW', _SLOW if slow else '') for kind, (side, longer) in _PARTS.items() for slow in ('', '_slow')},
 }
