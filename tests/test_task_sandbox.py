@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from d2l_ext.grading import classroom, integrity, registry, sandbox
+from d2l_ext.grading import classroom, integrity, landlock, registry, sandbox
 from d2l_ext.grading.cli import main as check_main
 from d2l_ext.grading.core import EXIT_CODES, STATUSES, Criterion, Verdict
 from d2l_ext.grading.runner import grade
@@ -100,7 +100,7 @@ def test_own_folder_clean_environment_no_home(tiny, monkeypatch):
     assert v.status == 'not_yet'  # overlap 10% < 50%
 
 
-@pytest.mark.skipif(not sandbox.landlock_abi() or sandbox.bwrap() is not None, reason='no Landlock here (or bwrap)')
+@pytest.mark.skipif(not landlock.landlock_abi() or sandbox.bwrap() is not None, reason='no Landlock here (or bwrap)')
 def test_writes_outside_its_folder_are_refused(tiny, tmp_path, monkeypatch, capsys):
     """Landlock: the grader's folder, $HOME and a file elsewhere stay as they were; the learner's run says why."""
     home, grader = tmp_path / 'home', tmp_path / 'grader'
@@ -124,8 +124,8 @@ def test_writes_outside_its_folder_are_refused(tiny, tmp_path, monkeypatch, caps
 
 def test_without_landlock_the_grader_says_so_and_grades_as_before(tiny, monkeypatch):
     """An old kernel: landlock() changes nothing, --help and --json name the keeper alone (or bubblewrap)."""
-    monkeypatch.setattr(sandbox, 'landlock_abi', lambda: 0)
-    assert sandbox.landlock(str(tiny)) is False
+    monkeypatch.setattr(landlock, 'landlock_abi', lambda: 0)
+    assert landlock.landlock(str(tiny)) is False
     assert sandbox.sandbox_name() == ('bubblewrap' if sandbox.bwrap() else 'keeper')
     from d2l_ext.grading.cli import _epilog
     assert 'no Landlock' in _epilog() or sandbox.bwrap()

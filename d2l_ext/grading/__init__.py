@@ -2,7 +2,7 @@
 
 One module per task (`lanes`, `copy`, `mlp`, `allreduce*`), each calling the worked solution in its technique's
 home; `registry` names them without importing a framework; `runner` grades in a process tree contained by
-`sandbox` (`child` is the grading process) and judges in its own process (`integrity`, `measurable`);
+`sandbox` and `landlock` (`child` is the grading process) and judges in its own process (`integrity`, `measurable`);
 `classroom` grades a class; `cli` is `python -m d2l_ext check`; `d2l_ext.display.grading` draws verdicts.
 """
 from .core import BadSubmission, Criterion, Submission, Task, Verdict, call_learner, criterion, load_submission

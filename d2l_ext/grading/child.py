@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from . import integrity, measurable, registry, sandbox
+from . import integrity, landlock, measurable, registry
 from .core import BadSubmission, Criterion, criterion, error_text, is_out_of_memory, load_submission
 
 
@@ -37,7 +37,7 @@ def child_main(request: dict, keeper: int) -> None:
     items = request.get('batch') or [request]  # a class grades one student's tasks in one process
     tasks = []
     try:
-        sandbox.landlock(request['folder'])  # before any learner code: writes only in its folder (where supported)
+        landlock.landlock(request['folder'])  # before any learner code: writes only in its folder (where supported)
         for item in items:
             tasks.append(registry.load(item['target']))
     except Exception as e:  # noqa: BLE001 (a task module that does not import is reported, not a traceback)

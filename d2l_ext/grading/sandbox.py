@@ -4,7 +4,7 @@ system protected by bubblewrap or Landlock where the machine has one.
 A *keeper*, in its own session, makes itself the child subreaper (it adopts what starts a new session, double-forks
 or uses nohup), sets the limits, forks the grading process, and when that ends or the grader closes its stdin,
 kills and reaps every descendant. Where `bwrap` works, the keeper runs inside it (file system read-only but the
-folder, private /tmp, own process ids). Where the kernel has Landlock (Linux 5.13+), the grading process restricts
+folder, private /tmp, own process ids). Where the kernel has Landlock (landlock.py), the grading process restricts
 itself before any learner code runs, for all it starts (13.3.4's gloo processes too): writes only in the folder,
 /dev/shm and /dev's devices; reads and the network (gloo's TCP on localhost) untouched.
 
@@ -21,14 +21,15 @@ import os
 import select
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 from pathlib import Path
 
+from . import landlock
+
 LIMITS = {'memory_mb': 4096, 'file_mb': 64, 'output_kb': 1024, 'cpu_factor': 2.0}
 KEEPER = 'from d2l_ext.grading.sandbox import keeper_main; keeper_main()'
-PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 36, 38
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 KEPT_ENV = ('PATH', 'PYTHONPATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LD_LIBRARY_PATH', 'CUDA_VISIBLE_DEVICES',
             'CUDA_HOME', 'NVIDIA_VISIBLE_DEVICES', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'VIRTUAL_ENV')
 
@@ -66,55 +67,7 @@ def bwrap() -> str | None:
 
 def sandbox_name() -> str:
     """What contains the submission's files here ('--help', --json): 'bubblewrap', 'landlock' or 'keeper' (none)."""
-    return 'bubblewrap' if bwrap() else 'landlock' if landlock_abi() else 'keeper'
-
-
-# -- Landlock, through ctypes: Python's standard library has no binding for its three system calls, which
-# have the same numbers (444-446) on every architecture; a dependency for 30 lines is not worth it ----------
-WRITES = 0x1FF2  # write a file; remove a file or folder; make a folder, file, socket, fifo, device or link
-REFER, TRUNCATE = 0x2000, 0x4000  # moving a file across folders (ABI 2), truncating one (ABI 3)
-
-
-def _syscall(*args) -> int:
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
-    got = libc.syscall(*[a if isinstance(a, ctypes.Array) else ctypes.c_long(a) for a in args])
-    if got < 0:
-        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
-    return got
-
-
-def landlock_abi() -> int:
-    """The kernel's Landlock version (0: none, or not Linux)."""
-    with contextlib.suppress(OSError, AttributeError, TypeError):
-        return _syscall(444, 0, 0, 1)  # landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
-    return 0
-
-
-def landlock(folder: str) -> bool:
-    """From now on, for this process and all it starts: writes only in `folder`, /dev/shm, /dev's devices and the
-    folders in D2L_EXT_GRADING_WRITABLE (os.pathsep between); False without Landlock, OSError if it fails."""
-    abi = landlock_abi()
-    if not abi:
-        return False
-    handled = WRITES | (REFER if abi >= 2 else 0) | (TRUNCATE if abi >= 3 else 0)
-    ruleset = _syscall(444, ctypes.create_string_buffer(struct.pack('=Q', handled), 8), 8, 0)
-    try:
-        extra = [p for p in os.environ.get('D2L_EXT_GRADING_WRITABLE', '').split(os.pathsep) if p]
-        for path, allowed in ((folder, handled), ('/dev/shm', handled), ('/dev', handled & (TRUNCATE | 2)),
-                              *((p, handled) for p in extra)):
-            with contextlib.suppress(FileNotFoundError):
-                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-                try:  # struct landlock_path_beneath_attr (packed): allowed rights, the folder's descriptor
-                    _syscall(445, ruleset, 1, ctypes.create_string_buffer(struct.pack('=Qi', allowed, fd), 12), 0)
-                finally:
-                    os.close(fd)
-        if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0):  # required before restricting
-            raise OSError(ctypes.get_errno(), 'prctl(PR_SET_NO_NEW_PRIVS)')
-        _syscall(446, ruleset, 0)  # landlock_restrict_self
-    finally:
-        os.close(ruleset)
-    return True
+    return 'bubblewrap' if bwrap() else 'landlock' if landlock.landlock_abi() else 'keeper'
 
 
 def command(folder: str) -> list[str]:
