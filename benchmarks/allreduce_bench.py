@@ -64,6 +64,14 @@ def bucket_reason(r, model_best, measured_best) -> str:
     return f"term: {term}; model: {'; '.join(parts)}"
 
 
+def fastest_buckets(r) -> list[float]:
+    """The DDP bucket sizes whose median lies within the repeats' spread (d2l_ext.results.chance_gap) of the fastest."""
+    from d2l_ext.results import chance_gap
+    best = min(r.ddp_versions(), key=lambda v: v.median)
+    return sorted(v.bucket_mb for v in r.ddp_versions()
+                  if v.median - best.median <= chance_gap(best.measurement, v.measurement))
+
+
 def allreduce_goals(backend: str = 'gloo', world_size=None, bucket_mb=BUCKETS_MB, repeats: int = 5,
                     quick: bool = False) -> dict:
     """13.3.4's goals as ratios from one interleaved run; every repeat kept in 'result'."""
@@ -96,7 +104,7 @@ def allreduce_goals(backend: str = 'gloo', world_size=None, bucket_mb=BUCKETS_MB
             print(f'       why: {overlap_reason(r, vid)}')
     swept = sorted(v.bucket_mb for v in r.ddp_versions())
     model = p.best_buckets(swept)
-    fastest = r.fastest_buckets()  # the sizes not told apart from the fastest by the repeats' spread
+    fastest = fastest_buckets(r)  # the sizes not told apart from the fastest by the repeats' spread
     apart = min(abs(swept.index(a) - swept.index(b)) for a in fastest for b in model)
     goal(rows, f"model's best bucket ({', '.join(f'{mb:g}' for mb in model)} MB): sizes in the sweep from the "
                f"measured best ({', '.join(f'{mb:g}' for mb in fastest)} MB, not told apart)",

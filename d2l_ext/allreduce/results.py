@@ -68,16 +68,22 @@ class Version:
         return round(statistics.median(self._all('calls'))) if self.stats else 0
 
 
+def buckets_of(sizes: list[int], bucket_mb: float) -> list[list[int]]:
+    """Indices into `sizes` (bytes, in backward order) per bucket, as PyTorch's Reducer builds them: add in order,
+    close a bucket as soon as it holds `bucket_mb` MiB or more (a tensor is never split)."""
+    out, current, filled = [], [], 0
+    for i, size in enumerate(sizes):
+        current.append(i)
+        filled += size
+        if filled >= bucket_mb * MIB:
+            out.append(current)
+            current, filled = [], 0
+    return out + ([current] if current else [])
+
+
 def ddp_buckets(tensor_bytes: list[int], bucket_mb: float) -> list[int]:
-    """The bytes of each DDP bucket, in the order they are sent: gradients in backward order, a bucket closed
-    as soon as it holds `bucket_mb` MiB or more (a tensor is never split); as PyTorch's Reducer builds them."""
-    buckets, size = [], 0
-    for nbytes in tensor_bytes:
-        size += nbytes
-        if size >= bucket_mb * MIB:
-            buckets.append(size)
-            size = 0
-    return buckets + ([size] if size else [])
+    """The bytes of each DDP bucket, in the order they are sent."""
+    return [sum(tensor_bytes[i] for i in b) for b in buckets_of(tensor_bytes, bucket_mb)]
 
 
 @dataclass

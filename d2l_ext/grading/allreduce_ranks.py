@@ -13,6 +13,7 @@ import torch.distributed as dist
 from torch import nn
 
 from ..allreduce.harness import RankFailed
+from ..allreduce.results import buckets_of
 from .core import call_learner, criterion, load_submission
 
 WIDTH = 128  # the input and output width; the tied weight is WIDTH x WIDTH
@@ -51,18 +52,6 @@ class GradedNet(nn.Module):
 def trainable_bytes(model) -> list[int]:
     """Bytes of each parameter that gets a gradient, in reverse parameter order (the order buckets fill)."""
     return [p.numel() * p.element_size() for p in reversed(list(model.parameters())) if p.requires_grad]
-
-
-def buckets_of(sizes: list[int], bucket_mb: float) -> list[list[int]]:
-    """Indices into `sizes` per bucket: add in order, close a bucket once it holds at least bucket_mb MiB (as DDP)."""
-    out, current, filled = [], [], 0
-    for i, size in enumerate(sizes):
-        current.append(i)
-        filled += size
-        if filled >= bucket_mb * 2**20:
-            out.append(current)
-            current, filled = [], 0
-    return out + ([current] if current else [])
 
 
 def minibatches(world: int):
