@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import time
 
+from .integrity import TIMED
+
 CORES_NEEDED = 2  # two lanes (13.3.1-13.3.3) or two gloo processes (13.3.4), one core each at least
 LOAD_SHARE = 0.5  # other programs may use at most this share of the cores (D2L_EXT_GRADING_LOAD_SHARE)
 # At most this interquartile range of the repeats' wall clocks over their median (D2L_EXT_GRADING_SPREAD). Basis:
@@ -77,7 +79,7 @@ def mark(criteria: list, machine: dict, needed: int = CORES_NEEDED) -> list:
     its repeats spread over SPREAD."""
     bound = float(os.environ.get('D2L_EXT_GRADING_SPREAD', SPREAD))
     for c in criteria:
-        if c.id != 'overlap' or c.fields.get('info'):
+        if c.id not in TIMED or c.fields.get('info'):
             continue
         found = spread(c.fields.get('repeats') or ())
         why = reason(machine, needed) or (
