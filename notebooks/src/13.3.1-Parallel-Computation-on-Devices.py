@@ -17,7 +17,7 @@
 #
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
-# Two independent jobs on two devices take as long as the slower one, not the sum. You run the book's cells on this
+# The book's claim: two independent jobs on two devices take as long as the slower one, not the sum. You run the book's cells on this
 # machine's two **lanes** (places where work can run at once), predict, build the runner, and test it.
 
 # %% [markdown] lang="zh"
@@ -25,7 +25,7 @@
 #
 # 《动手学深度学习》§12.3“自动并行”中的 12.3.1 节（英文版为 §13.3.1）。
 #
-# 两个设备上的两项相互独立的工作，耗时应当等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
+# 书中的说法：两个设备上的两项相互独立的工作，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
 # （可以与其他工作同时运行的一条执行线路）上运行书中的代码，预测每次的用时，自己写出
 # 让执行路同时运行的函数，并用公平的基线——一个设备做两份工作——来检验第二条执行路。
 
@@ -437,9 +437,9 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch runs eagerly: on a CPU lane expect no clear difference; on a GPU "one at a time" also waits after each
-# product. A gap alone does not show products running at once, since one at a time also pays a wait after each
-# product. Where MXNet is installed, its timeline above (a row per engine worker) shows whether two products ever
+# PyTorch runs eagerly: on a CPU lane expect no clear difference. On a GPU, or through MXNet's engine, "one at a
+# time" also pays a wait after each product, so a gap alone does not show products running at once. Where MXNet is
+# installed, its timeline above (a row per engine worker) shows whether two products ever
 # ran at the same moment.
 # </details>
 
@@ -451,9 +451,8 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch 是即时执行的：在 CPU 执行路上没有可以重叠的东西，所以预计没有明显差别；在 GPU 执行路上，“逐个执行”在每次
-# 乘法之后还要等待。单凭用时的差距并不能说明乘积是同时运行的，因为逐个执行在每个乘积之后还多付出一次等待。
-# 若装有 MXNet，上面 MXNet 的时间线每个引擎工作线程占一行，显示是否有两个乘积在同一时刻运行。
+# PyTorch 是即时执行的：在 CPU 执行路上没有可以重叠的东西，所以预计没有明显差别。在 GPU 上或经由 MXNet 的引擎，
+# “逐个执行”在每个乘积之后还多付出一次等待，所以单凭用时的差距并不能说明乘积是同时运行的。若装有 MXNet，上面 MXNet 的时间线每个引擎工作线程占一行，显示是否有两个乘积在同一时刻运行。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

@@ -54,8 +54,8 @@ print(lane.label)
 #
 # On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. **Predict first.** On a GPU
 # the results cross to host memory, which takes time. Without a GPU `y.to('cpu')` returns the same tensor and moves
-# nothing: predict a copy of about 0 s. Without a GPU these cells cannot show overlap; the measured part below copies
-# for real.
+# nothing: predict a copy of about 0 s, so these cells cannot show overlap there; the measured part below copies for
+# real.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
