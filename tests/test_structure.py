@@ -61,9 +61,6 @@ KNOWN_CYCLES: dict = {
                                                                'framework registry it is named in',
     ('d2l_ext.frameworks', 'd2l_ext.backends.mxnet_backend'): 'loaded by name (BY_NAME); the backend imports the '
                                                                'framework registry it is named in',
-    ('d2l_ext.grading.registry', 'd2l_ext.grading.allreduce'): "loaded by name (BY_NAME); 13.3.4's launcher and "
-                                                               'ranks load their Task through the registry (one '
-                                                               'layer, one package: grading/)',
 }
 
 
@@ -181,7 +178,7 @@ PACKAGE_EDGES = graph(PACKAGE)
 for _importer, _targets in BY_NAME.items():
     PACKAGE_EDGES.setdefault(_importer, set()).update(_targets)
 GRADERS = BY_NAME['d2l_ext.grading.registry'] | {f'd2l_ext.grading.allreduce_{m}' for m in (
-    'launcher', 'ranks', 'checks', 'overlap')}
+    'ranks', 'checks', 'overlap')}
 BENCH_EDGES = graph(ROOT / 'benchmarks', ROOT / 'benchmarks')  # scripts: they import each other by bare name
 
 
