@@ -131,6 +131,13 @@ def test_writes_outside_its_folder_are_refused(tiny, tmp_path, monkeypatch, caps
     assert json.loads(capsys.readouterr().out)['containment'] == 'landlock'
 
 
+@pytest.mark.skipif(landlock.landlock_abi() < 6 or sandbox.bwrap() is not None, reason='no Landlock signal scope here')
+def test_a_signal_to_the_grader_is_refused(tiny):
+    """Landlock 6+: the learner's code cannot signal its keeper (or any process it did not start)."""
+    v = grade('tiny', learner(body='import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nreturn a + b'))
+    assert v.status == 'not_yet' and 'PermissionError' in v.criteria[0].fields['error'], v
+
+
 def test_without_landlock_the_grader_says_so_and_grades_as_before(tiny, monkeypatch):
     """An old kernel: landlock() changes nothing, --help and --json name the keeper alone (or bubblewrap)."""
     monkeypatch.setattr(landlock, 'landlock_abi', lambda: 0)

@@ -23,7 +23,7 @@ def _epilog() -> str:
     from .sandbox import limits, sandbox_name
     lim = limits()
     how = {'bubblewrap': 'bubblewrap (the rest of the file system read-only, own process namespace)',
-           'landlock': 'Landlock (writes only in its folder, /dev/shm and to devices; reads everywhere)',
+           'landlock': 'Landlock (writes only in its folder, /dev/shm, /dev/null and GPU devices; reads everywhere)',
            'keeper': 'the keeper only (no bwrap, no Landlock: the file system stays writable)'}[sandbox_name()]
     return (f"exit codes: {', '.join(f'{c} {s}' for s, c in EXIT_CODES.items())}. Each submission runs in its own "
             f"temporary folder with a clean environment, as its own process group under a subreaper; limits: "

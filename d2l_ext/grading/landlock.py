@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import glob
 import os
 import struct
 
 PR_SET_NO_NEW_PRIVS = 38
 WRITES = 0x1FF2  # write a file; remove a file or folder; make a folder, file, socket, fifo, device or link
 REFER, TRUNCATE = 0x2000, 0x4000  # moving a file across folders (ABI 2), truncating one (ABI 3)
+SCOPE_SIGNAL = 2  # ABI 6: no signal to a process outside (the keeper, the grader, the user's other programs)
+# The devices it may write to (not a disk, even as root): the usual ones, and a GPU's
+DEVICES = ('/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/nvidia*', '/dev/nvidia-caps',
+           '/dev/dri', '/dev/kfd')
 
 
 def _syscall(*args) -> int:
@@ -33,17 +38,18 @@ def landlock_abi() -> int:
 
 
 def landlock(folder: str) -> bool:
-    """From now on, for this process and all it starts: writes only in `folder`, /dev/shm, /dev's devices and the
-    folders in D2L_EXT_GRADING_WRITABLE (os.pathsep between); False without Landlock, OSError if it fails."""
+    """From now on, for this process and all it starts: writes only in `folder`, /dev/shm, DEVICES and the folders in
+    D2L_EXT_GRADING_WRITABLE (os.pathsep between), no signal outside; False without Landlock, OSError if it fails."""
     abi = landlock_abi()
     if not abi:
         return False
     handled = WRITES | (REFER if abi >= 2 else 0) | (TRUNCATE if abi >= 3 else 0)
-    ruleset = _syscall(444, ctypes.create_string_buffer(struct.pack('=Q', handled), 8), 8, 0)
+    attr = struct.pack('=QQQ', handled, 0, SCOPE_SIGNAL) if abi >= 6 else struct.pack('=Q', handled)
+    ruleset = _syscall(444, ctypes.create_string_buffer(attr, len(attr)), len(attr), 0)
     try:
         extra = [p for p in os.environ.get('D2L_EXT_GRADING_WRITABLE', '').split(os.pathsep) if p]
-        for path, allowed in ((folder, handled), ('/dev/shm', handled), ('/dev', handled & (TRUNCATE | 2)),
-                              *((p, handled) for p in extra)):
+        devices = [(d, handled & (TRUNCATE | 2)) for pattern in DEVICES for d in glob.glob(pattern)]
+        for path, allowed in ((folder, handled), ('/dev/shm', handled), *devices, *((p, handled) for p in extra)):
             with contextlib.suppress(FileNotFoundError):
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
                 try:  # struct landlock_path_beneath_attr (packed): allowed rights, the folder's descriptor

@@ -6,7 +6,7 @@ or uses nohup), sets the limits, forks the grading process, and when that ends o
 kills and reaps every descendant. Where `bwrap` works, the keeper runs inside it (file system read-only but the
 folder, private /tmp, own process ids). Where the kernel has Landlock (landlock.py), the grading process restricts
 itself before any learner code runs, for all it starts (13.3.4's gloo processes too): writes only in the folder,
-/dev/shm and /dev's devices; reads and the network (gloo's TCP on localhost) untouched.
+/dev/shm, /dev/null-like and GPU devices, no signal outside (ABI 6+); reads and the network (gloo's TCP) untouched.
 
 Limits (LIMITS; `check --help` prints them): CPU seconds per process, size of a file written, no core files,
 resident memory of the whole tree (watched by the grader; RLIMIT_AS too without a GPU), output, the wall bound.
