@@ -21,6 +21,54 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
+# The lesson's step versions, in its order: (a), (b), (c); (d) is every 'ddp-<MB>' id.
+STEPS = ('serial', 'flat', 'hooks')
+# Events kept for drawing: the step versions only (backward alone and all-reduce alone keep their statistics).
+DRAWN = STEPS + ('buckets', 'ddp')
+# JSON floats rounded to this many significant digits: the profiler's clock is microseconds.
+DIGITS = 7
+
+
+def _rounded(x):
+    if isinstance(x, float):
+        return float(f'{x:.{DIGITS}g}')
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    return x
+
+
+def _run_json(result, seconds: float) -> dict:
+    """One world size's result as JSON: no trace paths (they stay on the recording machine), events as ids only."""
+    d = result.to_dict()
+    d.pop('traces', None)
+    # the lane label is text in the recording's language: a drawing makes it again from rank and stream
+    d['events'] = {vid: [{k: v for k, v in e.items() if k != 'lane'} for e in events]
+                   for vid, events in d['events'].items() if vid.split('-')[0] in DRAWN}
+    return _rounded({'world_size': result.processes, 'seconds': seconds,
+                     'shared_cores': result.processes > result.cores, 'result': d})
+
+
+def record(world_sizes=(2, 4, 8), *, bucket_mb=(0.25, 1, 8, 25), repeats=7, profiled=2, layers=6, width=1024,
+           batch=128, timeout=60.0, progress=None) -> dict:
+    """Record 13.3.4 with gloo at each world size -> a JSON-ready recording (13.3.4)."""
+    from d2l_ext.allreduce import recording, run_allreduce
+    from d2l_ext.machine import cpu_cores, provenance
+    out = {'format': recording.FORMAT, 'section': '13.3.4', 'recorded_with': 'tools/record_allreduce.py',
+           'machine': provenance(), 'backend': 'gloo', 'sizes': {'layers': layers, 'width': width, 'batch': batch},
+           'bucket_mb': list(bucket_mb), 'repeats': repeats, 'profiled': profiled, 'runs': []}
+    for i, n in enumerate(world_sizes):
+        started = time.perf_counter()
+        result = run_allreduce('gloo', n, bucket_mb=list(bucket_mb), repeats=repeats, profiled=profiled,
+                               layers=layers, width=width, batch=batch, timeout=timeout,
+                               share_cores=n > cpu_cores())
+        out['runs'].append(_run_json(result, time.perf_counter() - started))
+        if progress:
+            progress(i + 1, len(world_sizes), n)
+    return out
+
+
 def _ints(text: str, what: str) -> list[int]:
     try:
         values = [int(v) for v in text.split(',') if v.strip()]
@@ -53,7 +101,7 @@ def main(argv=None) -> int:
     from d2l_ext.errors import UsageError, WorkerFailed
     started = time.perf_counter()
     try:
-        rec = recording.record(sizes, bucket_mb=bucket_sizes(args.bucket_mb), repeats=args.repeats,
+        rec = record(sizes, bucket_mb=bucket_sizes(args.bucket_mb), repeats=args.repeats,
                                profiled=args.profiled, layers=args.layers, width=args.width, batch=args.batch,
                                progress=lambda i, k, n: print(f'{n} processes recorded ({i} of {k}, '
                                                               f'{time.perf_counter() - started:.0f} s)',
@@ -68,7 +116,7 @@ def main(argv=None) -> int:
         print(recorded_text(rec))
     except ImportError:  # no matplotlib here: the medians alone
         for n, result in recording.results(rec).items():
-            print(n, 'processes:', {k: round(v, 5) for k, v in recording.summary(result)['median'].items()})
+            print(n, 'processes:', {v.id: round(v.median, 5) for v in result.versions})
     kind = 'recording from a GPU machine' if recording.is_gpu_machine(rec) else \
         'CPU-only recording (for tests, not for shipping)'
     print(f'{kind} written to {out} in {time.perf_counter() - started:.1f} s; '
