@@ -136,6 +136,26 @@ def test_is_skeleton_only_for_a_bare_raise():
     assert not tasks.is_skeleton('def f(a):\n    raise ValueError\n', 'f')
 
 
+HANGS = """
+def backward_then_allreduce(model, X, y, optimizer):
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    if dist.get_rank() == 0:  # process 1 never joins: process 0 waits for it
+        for p in model.parameters():
+            if p.grad is not None:
+                dist.all_reduce(p.grad)
+    optimizer.step()
+"""
+LOOPS = """
+def backward_then_allreduce(model, X, y, optimizer):
+    while True:
+        pass
+"""
+CRASHES = """
+def backward_then_allreduce(model, X, y, optimizer):
+    import os
+    os._exit(3)  # the process ends without a word
+"""
 STOPS = """
 def backward_then_allreduce(model, X, y, optimizer):
     import os, signal
@@ -154,7 +174,7 @@ def test_a_collective_nobody_joins_a_loop_a_crash_a_stop_and_an_exit_are_reporte
     monkeypatch.setattr(tasks, 'WORK_S', 4.0)  # past the all-reduce's timeout, so that one says 'waited'
     monkeypatch.setattr(tasks, 'START_S', 1.0)
     monkeypatch.setattr(ranks, 'COLLECTIVE_TIMEOUT_S', 2.0)
-    sources = (tasks.HANGS, tasks.LOOPS, tasks.CRASHES, STOPS, EXITS, inspect.getsource(tasks.backward_then_allreduce))
+    sources = (HANGS, LOOPS, CRASHES, STOPS, EXITS, inspect.getsource(tasks.backward_then_allreduce))
     verdicts = tasks.grade_many([(tasks.TASK_A.id, load_submission(tasks.TASK_A, s)) for s in sources])
     want = [('waited', None), ('hung', None), ('died', {'rank': 0, 'code': 'exit code 3'}),
             ('stopped', {'rank': 1}), ('died', {'rank': 0, 'code': 'exit code 0'})]

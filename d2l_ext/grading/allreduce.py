@@ -184,23 +184,3 @@ WRONG = {  # most are a worked solution (allreduce.steps) with a line or two cha
 # The task each wrong version is for, by the letter its name starts with.
 WRONG_TASK = {name: TASKS[f"13.3.4-{name[0]}-{dict(a='after', b='flat', c='hooks', d='buckets')[name[0]]}"]
               for name in WRONG}
-HANGS = """
-def backward_then_allreduce(model, X, y, optimizer):
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    if dist.get_rank() == 0:  # process 1 never joins: process 0 waits for it
-        for p in model.parameters():
-            if p.grad is not None:
-                dist.all_reduce(p.grad)
-    optimizer.step()
-"""
-LOOPS = """
-def backward_then_allreduce(model, X, y, optimizer):
-    while True:
-        pass
-"""
-CRASHES = """
-def backward_then_allreduce(model, X, y, optimizer):
-    import os
-    os._exit(3)  # the process ends without a word
-"""
