@@ -146,7 +146,7 @@ if sum(lane.kind == 'gpu' for lane in lanes) > 1:  # with one GPU, "current devi
     waits['book_synchronize'] = lambda: torch.cuda.synchronize(torch.cuda.current_device())  # the book's: current device only  #zh: 书中写法：只等待当前设备
 timed = [i for i, lane in enumerate(lanes) if lane.kind == 'gpu'] or [0, 1]  # a CPU lane would hide a GPU's queue  #zh: CPU 执行路会掩盖 GPU 的队列
 times = {name: [] for name in waits}
-for _ in range(5):
+for _ in range(9):  # on CPU lanes the ways do the same work: 9 repeats show its spread  #zh: 在 CPU 执行路上几种方式做同样的工作：9 次重复显示它的波动
     for name, wait in waits.items():  # interleaved, so a drifting machine slows every variant alike  #zh: 交替进行，使漂移对每种方式的影响相同
         d2l_ext.wait_for_lanes(lanes)
         start = time.perf_counter()
