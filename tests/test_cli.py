@@ -184,7 +184,7 @@ def test_traces_that_were_not_written_are_reported_and_not_listed(tmp_path, monk
         def to_dict(self):
             return {'traces': self.traces}
 
-    monkeypatch.setattr('d2l_ext.allreduce.engine.run_allreduce', lambda **kwargs: Result())
+    monkeypatch.setattr('d2l_ext.allreduce.worker.run_allreduce', lambda **kwargs: Result())
     assert cli_module.main(['allreduce', '--trace-dir', str(tmp_path), '--json']) == 1
     out = capsys.readouterr()
     assert json.loads(out.out)['traces'] == {'ddp': [str(written)]}

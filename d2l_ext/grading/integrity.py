@@ -15,7 +15,7 @@ from .core import Criterion, criterion
 
 TIMED = ('overlap',)  # criteria that time the learner's code: judged only once the others pass
 # a 'runs' criterion of a task's own harness that is a run's status (its processes hung or died), not an answer
-STOPPED = {'task.allreduce.hung': 'hung', 'task.allreduce.died': 'crashed'}
+STOPPED = {'task.allreduce.hung': 'hung', 'task.allreduce.stopped': 'hung', 'task.allreduce.died': 'crashed'}
 WATCHED = ('d2l_ext', 'torch.distributed')  # modules whose functions and constants the learner must not replace
 
 
