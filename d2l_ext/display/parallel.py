@@ -130,9 +130,9 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1, one verdict line per run: issued together against one at a time."""
-    return '\n'.join(t('parallel.run_of', framework=_shown(r.framework), engine=r.engine, line=verdict.line(
+    return tidy('\n'.join(t('parallel.run_of', framework=_shown(r.framework), engine=r.engine, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'],
-        t('parallel.variant.one_at_a_time'), r.times['one_at_a_time'])) for r in runs)
+        t('parallel.variant.one_at_a_time'), r.times['one_at_a_time'])) for r in runs))
 
 
 def small_ops_line(r) -> str:
@@ -140,7 +140,7 @@ def small_ops_line(r) -> str:
     from ..parallel.exercises import VARIANTS
     names = {v: t(f'parallel.variant.{v}') for v in VARIANTS if v in r.times}
     fastest = min((k for k in names if k != 'one_lane'), key=lambda k: r.times[k].median)
-    return verdict.line(names[fastest], r.times[fastest], names['one_lane'], r.times['one_lane'])
+    return tidy(verdict.line(names[fastest], r.times[fastest], names['one_lane'], r.times['one_lane']))
 
 
 def plot_small_ops(r, ax=None):
