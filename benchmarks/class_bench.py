@@ -33,14 +33,14 @@ def solutions() -> str:
 
 
 def serial_c() -> str:
-    from d2l_ext.grading import allreduce
-    return allreduce.WRONG['c_after_backward'][1]
+    from tests import wrong_versions
+    return wrong_versions.ALLREDUCE_WRONG['c_after_backward'][1]
 
 
 def make_class(folder: Path, students: int) -> None:
-    from d2l_ext.grading import allreduce
+    from d2l_ext.allreduce.steps import allreduce_in_hooks
     good = solutions()
-    serial = good.replace(inspect.getsource(allreduce.allreduce_in_hooks), serial_c())
+    serial = good.replace(inspect.getsource(allreduce_in_hooks), serial_c())
     for i in range(students):
         (folder / f'student{i:02d}.py').write_text(serial if i % 3 == 2 else good, encoding='utf-8')
 
@@ -62,11 +62,12 @@ def bench_class(students: int, out: str) -> None:
 
 
 def overlap_basis(repeats: int) -> None:
+    from d2l_ext.allreduce.steps import allreduce_in_buckets, allreduce_in_hooks
     from d2l_ext.grading import allreduce
     from d2l_ext.grading.core import load_submission
     from d2l_ext.grading.measurable import state
-    cases = {'c reference': ('13.3.4-c-hooks', inspect.getsource(allreduce.allreduce_in_hooks)),
-             'd reference': ('13.3.4-d-buckets', inspect.getsource(allreduce.allreduce_in_buckets)),
+    cases = {'c reference': ('13.3.4-c-hooks', inspect.getsource(allreduce_in_hooks)),
+             'd reference': ('13.3.4-d-buckets', inspect.getsource(allreduce_in_buckets)),
              'c serial control': ('13.3.4-c-hooks', serial_c())}
     print('machine:', state())
     for label, (task_id, source) in cases.items():

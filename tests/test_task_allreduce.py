@@ -13,12 +13,15 @@ import psutil
 import pytest
 
 from d2l_ext.allreduce import harness
+from d2l_ext.allreduce.steps import backward_then_allreduce
 from d2l_ext.grading import allreduce as tasks
 from d2l_ext.grading import allreduce_checks as checks
 from d2l_ext.grading import allreduce_overlap as grader_overlap
 from d2l_ext.grading import allreduce_ranks as ranks
 from d2l_ext.grading.core import load_submission
 from d2l_ext.i18n import catalogue
+from tests.wrong_versions import ALLREDUCE_WRONG as WRONG
+from tests.wrong_versions import ALLREDUCE_WRONG_TASK as WRONG_TASK
 
 LESSON = pathlib.Path(__file__).parents[1] / 'notebooks' / 'src' / '13.3.4-Allreduce-During-Backward.py'
 CRITERIA = {'13.3.4-a-after': {'runs', 'correct', 'safe', 'overlap'},
@@ -56,7 +59,7 @@ def nothing_left() -> bool:
 def graded():
     """{name: {criterion id: Criterion}}: every worked solution and wrong version."""
     named = [(task_id, tasks.TASKS[task_id], inspect.getsource(fn)) for task_id, fn in tasks.SOLUTIONS.items()]
-    named += [(name, tasks.WRONG_TASK[name], source) for name, (_, source) in tasks.WRONG.items()]
+    named += [(name, WRONG_TASK[name], source) for name, (_, source) in WRONG.items()]
     verdicts = tasks.grade_many([(task.id, load_submission(task, source)) for _, task, source in named])
     return {name: {c.id: c for c in verdict} for (name, _, _), verdict in zip(named, verdicts)}
 
@@ -94,19 +97,19 @@ def test_worked_solution_passes_every_criterion(graded, task_id):
 
 
 def test_grading_many_sources_leaves_nothing_running(graded):
-    assert len(graded) == len(tasks.SOLUTIONS) + len(tasks.WRONG)
+    assert len(graded) == len(tasks.SOLUTIONS) + len(WRONG)
     assert nothing_left()
 
 
 def test_every_wrong_version_has_its_reason():
-    assert set(REASON) == set(tasks.WRONG)
-    assert {name[0] for name in tasks.WRONG} == {'a', 'b', 'c', 'd'}
-    assert all(sum(n.startswith(letter) for n in tasks.WRONG) >= 3 for letter in 'abcd')
+    assert set(REASON) == set(WRONG)
+    assert {name[0] for name in WRONG} == {'a', 'b', 'c', 'd'}
+    assert all(sum(n.startswith(letter) for n in WRONG) >= 3 for letter in 'abcd')
 
 
-@pytest.mark.parametrize('name', sorted(tasks.WRONG))
+@pytest.mark.parametrize('name', sorted(WRONG))
 def test_wrong_versions_fail_for_their_reason(graded, name):
-    failing, _ = tasks.WRONG[name]
+    failing, _ = WRONG[name]
     verdict = graded[name]
     assert not verdict[failing].passed and verdict[failing].key == REASON[name], (
         name, verdict[failing].key, verdict[failing].fields)
@@ -174,7 +177,7 @@ def test_a_collective_nobody_joins_a_loop_a_crash_a_stop_and_an_exit_are_reporte
     monkeypatch.setattr(tasks, 'WORK_S', 4.0)  # past the all-reduce's timeout, so that one says 'waited'
     monkeypatch.setattr(tasks, 'START_S', 1.0)
     monkeypatch.setattr(ranks, 'COLLECTIVE_TIMEOUT_S', 2.0)
-    sources = (HANGS, LOOPS, CRASHES, STOPS, EXITS, inspect.getsource(tasks.backward_then_allreduce))
+    sources = (HANGS, LOOPS, CRASHES, STOPS, EXITS, inspect.getsource(backward_then_allreduce))
     verdicts = tasks.grade_many([(tasks.TASK_A.id, load_submission(tasks.TASK_A, s)) for s in sources])
     want = [('waited', None), ('hung', None), ('died', {'rank': 0, 'code': 'exit code 3'}),
             ('stopped', {'rank': 1}), ('died', {'rank': 0, 'code': 'exit code 0'})]

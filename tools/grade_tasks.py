@@ -37,7 +37,7 @@ def cases() -> list[tuple[str, str, str, str, str]]:
     from d2l_ext.depgraph import worked
     from d2l_ext.grading import allreduce, copy
     from d2l_ext.parallel.together import run_together
-    from tests import wrong_versions  # 13.3.1's and 13.3.2's typical wrong versions (test data)
+    from tests import wrong_versions  # typical wrong versions (test data)
     kinds = _lane_kinds()
     has_gpu, all_gpu, first_gpu = 'gpu' in kinds, all(k == 'gpu' for k in kinds), kinds[:1] == ('gpu',)
     no_gpu = 'GPU-only wrong version: skipped here (no GPU lane on this machine)'
@@ -67,8 +67,8 @@ def cases() -> list[tuple[str, str, str, str, str]]:
             '' if first_gpu else 'GPU-only wrong version: skipped here (lane 0 is not a GPU on this machine)')
     for task_id, fn in allreduce.SOLUTIONS.items():
         add(task_id, 'worked solution', inspect.getsource(fn), PASS)
-    for name, (failing, source) in allreduce.WRONG.items():
-        add(allreduce.WRONG_TASK[name].id, name, source, failing)
+    for name, (failing, source) in wrong_versions.ALLREDUCE_WRONG.items():
+        add(wrong_versions.ALLREDUCE_WRONG_TASK[name].id, name, source, failing)
     return out
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import inspect
 import math
 
 import torch
@@ -13,11 +12,11 @@ from torch import nn
 from ..allreduce import harness
 from ..allreduce import steps as _steps
 from ..allreduce.plan import free_port
-from ..allreduce.steps import allreduce_in_buckets, allreduce_in_hooks, backward_then_allreduce, flat_allreduce, loss_of
+from ..allreduce.steps import loss_of
 from . import allreduce_checks as checks
 from . import allreduce_ranks as ranks
 from .allreduce_overlap import overlap
-from .core import Task, criterion, with_lines
+from .core import Task, criterion
 
 SOLUTIONS = _steps.SOLUTIONS  # each task's worked solution, from the technique's one home
 
@@ -117,70 +116,3 @@ TASK_D = _task('13.3.4-d-buckets', 'd', 'allreduce_in_buckets',
                'allreduce_in_buckets(model, X, y, optimizer, bucket_mb)')
 TASKS = {task.id: task for task in (TASK_A, TASK_B, TASK_C, TASK_D)}
 
-
-# -- typical wrong versions (tests): name -> (the criterion that must fail, source) ------------------
-
-_A_TIED_TWICE = """
-def backward_then_allreduce(model, X, y, optimizer):
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    for module in model.modules():  # a tied weight belongs to two modules: it is summed twice
-        for p in module.parameters(recurse=False):
-            if p.grad is not None:
-                dist.all_reduce(p.grad)
-    for p in model.parameters():
-        if p.grad is not None:
-            p.grad /= dist.get_world_size()
-    optimizer.step()
-"""
-_C_AFTER = """
-def allreduce_in_hooks(model, X, y, optimizer):
-    ready = []
-    hooks = [p.register_post_accumulate_grad_hook(ready.append) for p in model.parameters() if p.requires_grad]
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    works = []
-    for p in ready:  # started only once backward has ended
-        p.grad /= dist.get_world_size()
-        works.append(dist.all_reduce(p.grad, async_op=True))
-    for work in works:
-        work.wait()
-    for hook in hooks:
-        hook.remove()
-    optimizer.step()
-"""
-_SOLUTION_B = inspect.getsource(flat_allreduce)
-_SOLUTION_D = inspect.getsource(allreduce_in_buckets)
-_D_FORWARD_ORDER = _SOLUTION_D.replace('reversed(list(model.parameters()))', 'model.parameters()').replace("""
-        if missing[b] == 0:""", """
-        while started and started[-1] < len(buckets) and missing[started[-1]] == 0:  # in order, as DDP
-            b = started[-1]
-            started[-1] += 1""").replace('    works = []\n', '    works, started = [], [0]\n')
-_HOOK_SEND = 'works.append(dist.all_reduce(p.grad, async_op=True))'
-WRONG = {  # most are a worked solution (allreduce.steps) with a line or two changed: what goes wrong, and why
-    'a_no_average': ('correct', with_lines(backward_then_allreduce, ('p.grad /= dist.get_world_size()', ''))),
-    'a_tied_twice': ('correct', _A_TIED_TWICE),
-    'a_frozen_has_grad': ('runs', with_lines(backward_then_allreduce, ('if p.grad is None:', ''), ('continue', ''))),
-    'b_one_call_per_tensor': ('calls', inspect.getsource(backward_then_allreduce).replace(  # one call per tensor
-        'def backward_then_allreduce(', 'def flat_allreduce(')),
-    'b_no_copy_back': ('correct', with_lines(flat_allreduce, ('offset = 0', ''), ('for g in grads:', ''),  # summed only
-                                             ('g.copy_(flat[offset:offset + g.numel()].view_as(g))', ''),
-                                             ('offset += g.numel()', ''))),
-    'b_no_average': ('correct', _SOLUTION_B.replace(' / dist.get_world_size()', '')),
-    'b_frozen_has_grad': ('runs', _SOLUTION_B.replace(' if p.grad is not None]', ']')),
-    'c_blocking_hooks': ('overlap', with_lines(allreduce_in_hooks, (_HOOK_SEND, 'dist.all_reduce(p.grad)'))),
-    'c_wait_in_hook': ('overlap', with_lines(allreduce_in_hooks,
-                                             (_HOOK_SEND, 'dist.all_reduce(p.grad, async_op=True).wait()'))),
-    'c_no_wait': ('safe', with_lines(allreduce_in_hooks, ('work.wait()', 'pass'))),  # never waited for
-    'c_after_backward': ('overlap', _C_AFTER),
-    'c_frozen_hook': ('runs', with_lines(allreduce_in_hooks, (  # frozen parameters get a hook too
-        'hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]',
-        'hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters()]'))),
-    'd_forward_order': ('buckets', _D_FORWARD_ORDER),
-    'd_no_wait': ('safe', _SOLUTION_D.replace('        work.wait()\n', '')),
-    'd_ignores_bucket_mb': ('buckets', _SOLUTION_D.replace('bucket_mb * 2**20', '0')),
-    'd_no_average': ('correct', _SOLUTION_D.replace(' / dist.get_world_size()', '')),
-}
-# The task each wrong version is for, by the letter its name starts with.
-WRONG_TASK = {name: TASKS[f"13.3.4-{name[0]}-{dict(a='after', b='flat', c='hooks', d='buckets')[name[0]]}"]
-              for name in WRONG}
