@@ -119,6 +119,10 @@ def _engine(r) -> str:
     return style.plot_text('parallel.eager') if r.engine == 'eager' else r.engine
 
 
+def _engine_text(r) -> str:
+    return t('parallel.eager') if r.engine == 'eager' else r.engine
+
+
 def plot_independence(runs):
     """Exercise 1: one panel per framework and engine, every repeat of one-at-a-time and issued-together."""
     fig, _ = style.figure(nrows=len(runs), height=max(2.8, 2.6 * len(runs)))
@@ -130,7 +134,7 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1, one verdict line per run: issued together against one at a time."""
-    return tidy('\n'.join(t('parallel.run_of', framework=_shown(r.framework), engine=r.engine, line=verdict.line(
+    return tidy('\n'.join(t('parallel.run_of', framework=_shown(r.framework), engine=_engine_text(r), line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'],
         t('parallel.variant.one_at_a_time'), r.times['one_at_a_time'])) for r in runs))
 
