@@ -43,7 +43,6 @@ def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
         assert len(v.times) == 1 and len(v.times[0]) == 2  # one repeat, two processes
     assert r.version('serial').checked_against == 'whole'
     assert r.prediction.ring_factor == 1.0 and r.prediction.gradient_bytes == 2 * (32 * 32 + 32) * 4
-    assert len(r.to_frame()) == len(ids)
     d = r.to_dict()
     json.dumps(d)
     assert 'hidden_fraction' not in d and set(d['overlap']) == {'serial', 'flat', 'hooks', 'buckets',
@@ -130,7 +129,7 @@ def test_an_interrupt_stops_every_process():
     (dict(bucket_mb='1,-4'), 'above 0'),
     (dict(bucket_mb='big'), 'above 0'),
     (dict(repeats=0), 'at least 1'),
-    (dict(port=70000), 'not a port'),
+    (dict(port=70000), 'from 1024 to 65535'),
 ])
 def test_bad_input_says_what_to_change(monkeypatch, kwargs, words):
     monkeypatch.setattr(plan_module, 'cpu_cores', lambda: 2)
@@ -206,7 +205,7 @@ def test_the_reference_takes_its_relu_gates_from_the_float32_step(in32, in64):
     import torch
     from torch import nn
 
-    from d2l_ext.allreduce.worker import Gates, _share_gradients
+    from d2l_ext.allreduce.worker import _share_gradients, gates
 
     class Flips(nn.Linear):  # a pre-activation near 0 whose sign differs between float32 and float64
         def forward(self, x):
@@ -221,10 +220,10 @@ def test_the_reference_takes_its_relu_gates_from_the_float32_step(in32, in64):
     m64 = copy.deepcopy(model).double()
     naive = copy.deepcopy(m64)
     nn.functional.mse_loss(naive(X.double()), y.double()).backward()
-    with Gates(model) as gates:
+    with gates(model) as opened:
         nn.functional.mse_loss(model(X), y).backward()
     assert (naive[0].bias.grad.item() == 0.0) != (model[0].bias.grad.item() == 0.0)  # float64 alone disagrees
-    gated = _share_gradients(m64, X, y, gates.gates)
+    gated = _share_gradients(m64, X, y, opened)
     assert gated[1].item() == pytest.approx(model[0].bias.grad.item())  # as the float32 step computed it
 
 

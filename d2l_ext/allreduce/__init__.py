@@ -2,7 +2,7 @@
 
     from d2l_ext.allreduce import run_allreduce
     result = run_allreduce(world_size=2, bucket_mb=[0.25, 1, 4, 25], repeats=5, trace_dir='traces')
-    print(result.summary()); result.to_frame(); result.overlap_row('hooks')
+    print(result.summary()); result.overlap_row('hooks')
 
 Names load on first use (PEP 562), so the command line can read `allreduce.cli` without importing PyTorch.
 """

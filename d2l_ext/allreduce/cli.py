@@ -9,9 +9,8 @@ import sys
 
 from ..errors import UsageError
 from ..i18n import t
+from .plan import check_port_number, check_timeout
 
-TIMEOUT_RANGE = (1.0, 3600.0)  # below a second a peer's start-up looks like a hang; above an hour, a typo
-PORT_RANGE = (1024, 65535)  # below 1024 needs root and is taken by system services
 # bytes per parameter per process while it runs: the model, its gradients, the reference model's
 # copy and gradients, DDP's buckets, the all-reduce's buffers (4 bytes each, float32)
 BYTES_PER_PARAMETER = 4 * 8
@@ -33,31 +32,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s.add_argument('--trace-dir', default=None, help='write one Chrome trace per version and process here')
     s.add_argument('--json', action='store_true', help='print one JSON object (fields: README)')
     return s
-
-
-def check_timeout(value) -> float:
-    """Seconds a process waits for a peer: a finite number within TIMEOUT_RANGE, else one line."""
-    low, high = TIMEOUT_RANGE
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        seconds = math.nan
-    if not low <= seconds <= high:  # nan fails both comparisons
-        raise UsageError(t('cli.timeout', low=round(low), high=round(high), value=value))
-    return seconds
-
-
-def check_port_number(value) -> int | None:
-    """A port the processes meet on, PORT_RANGE or none (plan.check_port then sees whether it is free)."""
-    if value is None or str(value).strip().lower() in ('', 'none', 'auto'):
-        return None
-    try:
-        port = int(str(value).strip())
-    except ValueError:
-        port = -1
-    if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
-        raise UsageError(t('cli.port', value=value))
-    return port
 
 
 def _check_gloo(world_size, layers, width, batch) -> None:

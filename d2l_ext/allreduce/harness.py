@@ -1,11 +1,5 @@
-"""13.3.4's one process harness, for measuring (`run_allreduce`) and grading (grading/allreduce.py) alike.
-
-`run_ranks(target, args, world)` starts `world` processes (spawn from a notebook or terminal, fork from the
-grader that has PyTorch imported already), each calling `target(rank, world, send, *args)`; `send(kind,
-**payload)` reports to this process as one JSON line (never pickled: a learner's code runs in the ranks).
-A rank silent for `silence_s`, stopped, dead or failed ends the run; every rank's process group is killed
-whatever happens. The result: every rank's return value, or the `Stopped` cause that came first.
-"""
+"""13.3.4's one process harness, for measuring (`run_allreduce`) and grading (grading/allreduce.py) alike: n ranks
+each call `target(rank, world, send, *args)`; `send` reports as JSON (never pickled: a learner's code runs there)."""
 from __future__ import annotations
 
 import contextlib
@@ -24,19 +18,13 @@ ECHO = ('connection closed', 'connection reset', 'remote worker', 'broken pipe',
 
 
 def tolerance(n: int, terms: int, scale: float = 0.0, steps: int = 1) -> float:
-    """The float64 check's one rule: the relative error float32 rounding alone gives a step's change.
-
-    A float32 sum of m terms rounds by at most (m - 1) u of the sum of their sizes; a gradient entry sums
-    `terms` products in the step, then n processes' shares (n - 1 more additions); storing the parameter
-    adds `scale` u (scale: the parameter's size over its change); 16 allows for cancellation; `steps` add up.
-    Correct runs measure ~1e-6 of it; a missing average is off by n - 1, an update before the all-reduce ~1/2.
-    """
+    """The float64 check's one rule: the relative error float32 rounding alone gives a step's change. A sum of m
+    terms rounds by (m - 1) u at most: `terms` products, n - 1 shares, `scale` u to store; 16 for cancellation."""
     return steps * 16 * U32 * (terms + n - 1 + scale)
 
 
 def movement_errors(params, start, expected) -> list[tuple[float, float]]:
-    """Per parameter (float32 result, its start, the float64 reference): (||got - expected|| / ||expected - start||,
-    ||start|| / ||expected - start||), the error of its change and the `scale` of tolerance(); unmoved: / ||start||."""
+    """Per parameter: (error of its change, relative to the change; its size over the change: tolerance's `scale`)."""
     out = []
     for p, p0, e in zip(params, start, expected):
         p0 = p0.detach().double()
@@ -47,7 +35,7 @@ def movement_errors(params, start, expected) -> list[tuple[float, float]]:
 
 
 def end_with_parent(parent: int | None = None) -> None:
-    """Linux: when the starting process ends (killed outright, say), the kernel ends this one too."""
+    """Linux: the kernel ends this process when the one that started it ends."""
     with contextlib.suppress(OSError, AttributeError):
         import ctypes
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -56,7 +44,7 @@ def end_with_parent(parent: int | None = None) -> None:
 
 
 class RankFailed(Exception):
-    """Raised in a rank with a JSON-ready payload (a grader's criterion): reported as that rank's failure."""
+    """Raised in a rank with a grader's criterion as payload: reported as that rank's failure."""
 
     def __init__(self, payload: dict):
         super().__init__(payload.get('key', ''))
@@ -75,8 +63,7 @@ class Stopped:
     payload: dict = field(default_factory=dict)  # a RankFailed's payload
 
     @property
-    def cause(self) -> str:
-        """'exit code 3' or 'SIGKILL': how a dead rank ended."""
+    def cause(self) -> str:  # 'exit code 3' or 'SIGKILL'
         if self.code is not None and self.code < 0:
             with contextlib.suppress(ValueError):
                 return signal.Signals(-self.code).name
@@ -108,8 +95,7 @@ def _rank_main(rank, world, target, args, conn, parent) -> None:
     os._exit(code)
 
 
-def _state(pid: int) -> str:
-    """The process's state letter from /proc ('T': stopped), '' where unknown."""
+def _state(pid: int) -> str:  # the state letter in /proc ('T': stopped)
     try:
         with open(f'/proc/{pid}/stat', 'rb') as f:
             return f.read().rsplit(b')', 1)[1].split()[0].decode()
@@ -119,7 +105,7 @@ def _state(pid: int) -> str:
 
 @contextlib.contextmanager
 def _sigint_ignored():
-    """Spawned ranks start with SIGINT ignored (a rank still importing PyTorch would print a traceback)."""
+    """Ranks start with SIGINT ignored (one still importing PyTorch would print a traceback)."""
     main = threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
@@ -131,11 +117,8 @@ def _sigint_ignored():
 
 def run_ranks(target, args=(), world: int = 2, *, start: str = 'spawn', silence_s: float = 60.0,
               on_report=None) -> tuple[list | None, Stopped | None]:
-    """([each rank's return value], None), or (None, the first cause); no rank outlives the call.
-
-    `on_report(rank, pid, message)` sees every report but 'result' and 'error' (progress: it also restarts
-    the rank's silence clock).
-    """
+    """([each rank's return value], None), or (None, the first cause); no rank outlives the call. A rank silent
+    for `silence_s` has hung; `on_report(rank, pid, message)` sees the other reports (progress)."""
     import multiprocessing as mp
     ctx = mp.get_context(start)
     pipes = [ctx.Pipe(duplex=False) for _ in range(world)]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 import socket
 from dataclasses import dataclass, field
 
@@ -9,7 +10,9 @@ from ..errors import UsageError
 from ..frameworks import framework
 from ..i18n import language, t
 from ..machine import cpu_cores, positive_int
-from . import steps as _steps
+
+TIMEOUT_RANGE = (1.0, 3600.0)  # below a second a peer's start-up looks like a hang; above an hour, a typo
+PORT_RANGE = (1024, 65535)  # below 1024 needs root and is taken by system services
 
 
 @dataclass
@@ -44,11 +47,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def check_port(port) -> int:
-    """13.3.4: a port the learner chose, refused with one line when it is not a port or is busy."""
-    port = positive_int(port, 'port', t('allreduce.usage.port_hint'))
-    if port > 65535:
-        raise UsageError(t('allreduce.usage.port_range', port=port))
+def check_timeout(value) -> float:
+    """Seconds a process waits for a peer: a finite number within TIMEOUT_RANGE, else one line."""
+    low, high = TIMEOUT_RANGE
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not low <= seconds <= high:  # nan fails both comparisons
+        raise UsageError(t('cli.timeout', low=round(low), high=round(high), value=value))
+    return seconds
+
+
+def check_port_number(value) -> int | None:
+    """A port the processes meet on, within PORT_RANGE, or None (none, auto, empty)."""
+    if value is None or str(value).strip().lower() in ('', 'none', 'auto'):
+        return None
+    try:
+        port = int(str(value).strip())
+    except ValueError:
+        port = -1
+    if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
+        raise UsageError(t('cli.port', value=value))
+    return port
+
+
+def check_port(value) -> int:
+    """13.3.4: the port the learner chose (check_port_number), if free now; with none, a free one."""
+    port = check_port_number(value)
+    if port is None:
+        return free_port()
     with socket.socket() as s:
         try:
             s.bind(('127.0.0.1', port))
@@ -124,7 +152,8 @@ def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.
              for name, v in (('layers', layers), ('width', width), ('batch', batch), ('repeats', repeats))}
     warmup = 0 if warmup == 0 else positive_int(warmup, 'warmup', t('allreduce.usage.size_hint', name='warmup'))
     profiled = positive_int(profiled, 'profiled', t('allreduce.usage.size_hint', name='profiled'))
-    init = 'env://' if torchrun else f'tcp://127.0.0.1:{free_port() if port is None else check_port(port)}'
+    init = 'env://' if torchrun else f'tcp://127.0.0.1:{check_port(port)}'
+    from . import steps as _steps
     chosen = dict(_steps.STEPS if steps is None else steps)
     return Plan(backend, n, ['cpu'] * n if backend == 'gloo' else [f'cuda:{r}' for r in range(n)],
                 threads=1 if backend == 'gloo' else 2, init_method=init, bucket_mb=bucket_sizes(bucket_mb),

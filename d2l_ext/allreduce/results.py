@@ -1,5 +1,4 @@
-"""13.3.4's typed results: every repeat of every version on every process, the intervals of its profiled steps,
-and the per-call overhead + bandwidth model that predicts them."""
+"""13.3.4's results: every repeat of every version on every process, profiled intervals, the model predicting them."""
 from __future__ import annotations
 
 import statistics
@@ -8,10 +7,8 @@ from dataclasses import asdict, dataclass, field
 from ..i18n import t
 from ..results import Measurement
 
-# Versions that are not a way of overlapping: what the overlapping ones are measured against.
-BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')
-# Versions that start sending when backward has ended: the model gives them no overlap.
-AFTER_BACKWARD = ('serial', 'flat')
+BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')  # not ways of overlapping: the controls
+AFTER_BACKWARD = ('serial', 'flat')  # send once backward has ended: the model gives them no overlap
 MIB = 2 ** 20  # DDP's bucket_cap_mb counts MiB
 
 
@@ -28,12 +25,11 @@ class Version:
 
     @property
     def step_times(self) -> list[float]:
-        """Each repeat's step time: the slowest process, since the next step waits for it."""
+        """Each repeat's slowest process (the next step waits for it)."""
         return [max(per_process) for per_process in self.times]
 
     @property
     def measurement(self) -> Measurement:
-        """The step times as the one measurement type: median, IQR, min and max computed there, once."""
         return Measurement(self.id, self.step_times)
 
     @property
@@ -45,32 +41,27 @@ class Version:
 
     @property
     def overlap(self) -> float | None:
-        """Of the all-reduces' busy time, the fraction during which backward computed too: in [0, 1] (HTA's
-        definition, pooled over processes and profiled steps); None when nothing was sent or nothing profiled."""
+        """Of the all-reduces' busy time, the share backward computed in (HTA's; pooled); None if nothing sent."""
         comm = sum(self._all('comm'))
         return None if comm <= 0 else min(1.0, max(0.0, sum(self._all('shared')) / comm))
 
     @property
-    def comm_seconds(self) -> float:
-        """The all-reduces' busy time in one step of one process (mean)."""
+    def comm_seconds(self) -> float:  # the all-reduces' busy time in one step of one process (mean)
         return statistics.mean(self._all('comm')) if self.stats else 0.0
 
     @property
     def backward_span(self) -> float:
-        """Backward's first to last operator, mean over processes, median over the profiled steps (the statistic
-        every step time is compared by)."""
+        """Backward's first to last operator: mean over processes, median over profiled steps."""
         steps = list(zip(*self.stats))
         return statistics.median(statistics.mean(s['backward'] for s in step) for step in steps) if steps else 0.0
 
     @property
-    def calls(self) -> int:
-        """All-reduce calls in one step, as the profiler saw them."""
+    def calls(self) -> int:  # all-reduce calls in one step, as profiled
         return round(statistics.median(self._all('calls'))) if self.stats else 0
 
 
 def buckets_of(sizes: list[int], bucket_mb: float) -> list[list[int]]:
-    """Indices into `sizes` (bytes, in backward order) per bucket, as PyTorch's Reducer builds them: add in order,
-    close a bucket as soon as it holds `bucket_mb` MiB or more (a tensor is never split)."""
+    """Indices into `sizes` (bytes, backward order) per bucket, as PyTorch's Reducer: closed at `bucket_mb` MiB."""
     out, current, filled = [], [], 0
     for i, size in enumerate(sizes):
         current.append(i)
@@ -81,16 +72,14 @@ def buckets_of(sizes: list[int], bucket_mb: float) -> list[list[int]]:
     return out + ([current] if current else [])
 
 
-def ddp_buckets(tensor_bytes: list[int], bucket_mb: float) -> list[int]:
-    """The bytes of each DDP bucket, in the order they are sent."""
+def ddp_buckets(tensor_bytes: list[int], bucket_mb: float) -> list[int]:  # each bucket's bytes, in sending order
     return [sum(tensor_bytes[i] for i in b) for b in buckets_of(tensor_bytes, bucket_mb)]
 
 
 @dataclass
 class Prediction:
-    """13.3.4's model: an all-reduce call costs alpha + ring x bytes / bandwidth (per-call overhead + bandwidth,
-    fitted from the medians of a one-float and a large all-reduce); gradients become ready evenly through backward,
-    each call waits for its gradients and for the call before it (one communication queue)."""
+    """13.3.4's model: a call costs alpha + ring x bytes / bandwidth (fitted to a one-float and a large all-reduce);
+    gradients become ready evenly through backward; each call waits for its gradients and the call before it."""
     processes: int
     gradient_bytes: int
     ring_factor: float  # 2(n-1)/n: the share of the bytes each process sends in a ring all-reduce
@@ -111,7 +100,6 @@ class Prediction:
     def from_measurements(cls, processes, gradient_bytes, buffer_bytes, buffer_times, backward, small_bytes=4,
                           small_times=None, tensor_bytes=None, backward_span=None):
         ring = 2 * (processes - 1) / processes
-        # the median repeat of each: the statistic of every step time the model is compared with
         large = statistics.median(buffer_times)
         small = statistics.median(small_times) if small_times else 0.0
         # a large buffer that took no longer than one float would give no bandwidth: keep it positive
@@ -124,11 +112,10 @@ class Prediction:
                    tensors, backward_span or backward)
 
     def call(self, nbytes: int) -> float:
-        """One all-reduce call of `nbytes`: alpha + ring x bytes / bandwidth."""
         return self.per_call + self.ring_factor * nbytes / self.bus_bandwidth
 
     def groups(self, vid: str, bucket_mb=None) -> list[int]:
-        """The bytes of each call a version makes: (a) one per tensor, flat one, DDP one per bucket."""
+        """The bytes of each call: flat one, DDP and (d) one per bucket, the rest one per gradient."""
         if vid == 'flat':
             return [self.gradient_bytes]
         if vid == 'buckets':  # (d) as the lesson times it
@@ -136,16 +123,14 @@ class Prediction:
             bucket_mb = BUCKET_MB
         if bucket_mb is not None:
             return ddp_buckets(self.tensor_bytes, bucket_mb)
-        return list(self.tensor_bytes)  # (a), (c) and a learner's own step: one call per gradient
+        return list(self.tensor_bytes)
 
     def schedule(self, vid: str, bucket_mb=None) -> dict:
-        """The model's step: 'busy' seconds of all-reduce, 'overlap' (fraction of them before backward ends),
-        'exposed' (seconds after it), 'step' (backward alone + exposed), 'calls'."""
+        """'busy' all-reduce seconds, 'overlap' (their share before backward ends), 'exposed', 'step', 'calls'."""
         span, done, busy, hidden, sent = self.backward_span, 0.0, 0.0, 0.0, 0
         for nbytes in self.groups(vid, bucket_mb):
             sent += nbytes
-            # a call can start once backward has produced its last gradient (evenly through backward, by bytes:
-            # each layer's arithmetic grows with its weights) and the call before it is done
+            # ready when its last gradient is (evenly through backward, by bytes) and the call before has ended
             ready = span if vid in AFTER_BACKWARD else span * sent / self.gradient_bytes
             start = max(ready, done)
             done = start + self.call(nbytes)
@@ -156,7 +141,6 @@ class Prediction:
                 'step': self.backward + exposed, 'calls': len(self.groups(vid, bucket_mb))}
 
     def for_version(self, vid: str, bucket_mb=None) -> float:
-        """The predicted step time of a version."""
         if vid in ('backward', 'nosync'):
             return self.backward
         if vid == 'allreduce':
@@ -164,7 +148,7 @@ class Prediction:
         return self.schedule(vid, bucket_mb)['step']
 
     def best_buckets(self, sizes) -> list[float]:
-        """The bucket sizes (MB) the model predicts fastest among `sizes` (several when they make the same buckets)."""
+        """The sizes among `sizes` the model predicts fastest (several when they make the same buckets)."""
         steps = {mb: self.for_version('ddp', mb) for mb in sizes}
         fastest = min(steps.values())
         return [mb for mb in sizes if steps[mb] <= fastest * (1 + 1e-9)]
@@ -172,7 +156,7 @@ class Prediction:
 
 @dataclass
 class AllreduceResult:
-    """Everything one run of 13.3.4 measured; `asdict` gives JSON, `to_frame()` a table."""
+    """Everything one run of 13.3.4 measured; `to_dict()` gives JSON."""
     backend: str
     processes: int
     devices: list[str]
@@ -188,7 +172,6 @@ class AllreduceResult:
     tolerance: float = 0.0  # the gradient check's relative tolerance (worker.gradient_tolerance)
 
     def version(self, vid: str) -> Version:
-        """The version with this id ('serial', 'hooks', 'ddp-1', ...)."""
         return next(v for v in self.versions if v.id == vid)
 
     def has(self, vid: str) -> bool:
@@ -198,49 +181,32 @@ class AllreduceResult:
         return [v for v in self.versions if v.bucket_mb is not None]
 
     def best_ddp(self) -> Version | None:
-        """The DistributedDataParallel bucket size with the fastest median step."""
         return min(self.ddp_versions(), key=lambda v: v.median, default=None)
 
-    def one_bucket(self, version) -> bool:
-        """A bucket size at least the whole gradient: DDP sends it as one bucket once backward has ended."""
+    def one_bucket(self, version) -> bool:  # DDP's whole gradient in one bucket: sent once backward has ended
         return version.bucket_mb is not None and len(ddp_buckets(self.prediction.tensor_bytes,
                                                                   version.bucket_mb)) == 1
 
     def predicted(self, vid: str) -> dict:
-        """The model's step for a version (Prediction.schedule)."""
         v = self.version(vid)
         return self.prediction.schedule('flat' if self.one_bucket(v) else vid, v.bucket_mb)
 
     def slowdown(self, vid: str) -> float | None:
-        """Backward's span in this version / backward alone's (profiled steps): above 1, sending slowed it."""
+        """Backward's span here / in backward alone (profiled): above 1, sending slowed it."""
         alone = self.version('backward').backward_span if self.has('backward') else 0.0
         mine = self.version(vid).backward_span
         return mine / alone if alone > 0 and mine > 0 else None
 
     def overlap_row(self, vid: str) -> dict:
-        """The three numbers of one version: interval overlap, the model's, the wall clock against (a)."""
+        """One version's overlap measured and predicted, the wall clock against (a), and what explains them."""
         v = self.version(vid)
         return {'measured': v.overlap, 'predicted': self.predicted(vid)['overlap'],
                 'wall_clock_s': self.version('serial').median - v.median if self.has('serial') else None,
                 'comm_s': v.comm_seconds, 'backward_slowdown': self.slowdown(vid), 'calls': v.calls,
                 'predicted_calls': self.predicted(vid)['calls']}
 
-    def to_frame(self):
-        """One row per version: every repeat's step time, median, spread, error; the prediction beside it."""
-        import pandas as pd
-        rows = []
-        for v in self.versions:
-            m = v.measurement
-            rows.append({t('allreduce.col.version'): v.label, t('allreduce.col.median'): m.median,
-                         t('allreduce.col.iqr'): m.iqr, t('allreduce.col.min'): m.min,
-                         t('allreduce.col.max'): m.max,
-                         t('allreduce.col.predicted'): self.prediction.for_version(v.id, v.bucket_mb),
-                         t('allreduce.col.overlap'): v.overlap, t('allreduce.col.error'): v.relative_error,
-                         t('allreduce.col.times'): ' '.join(f'{x:.4f}' for x in m.times)})
-        return pd.DataFrame(rows).set_index(t('allreduce.col.version'))
-
     def to_dict(self) -> dict:
-        """JSON-ready: the dataclass fields, plus each version's median and the overlap's three numbers."""
+        """JSON-ready: the fields, each version's step times and median, the overlap rows, the best buckets."""
         d = asdict(self)
         for v, row in zip(self.versions, d['versions']):
             row['step_times'] = v.step_times
@@ -254,7 +220,7 @@ class AllreduceResult:
         return d
 
     def summary(self) -> str:
-        """The lines a learner reads after a run: each version, the model's two points, the overlap's numbers."""
+        """The lines printed after a run: each version, the model, the overlap's numbers, the traces."""
         p = self.prediction
         lines = [t('allreduce.summary.head', processes=self.processes, backend=self.backend, layers=self.layers,
                    width=self.width, batch=self.batch_per_process, mb=p.gradient_bytes / MIB)]
@@ -267,7 +233,7 @@ class AllreduceResult:
                 continue
             row = self.overlap_row(v.id)
             label = t('allreduce.version.one_bucket', label=v.label) if self.one_bucket(v) else v.label
-            # (a) minus it from the medians as printed above (4 places in seconds), so the reader's subtraction works
+            # from the medians as printed (4 places), so the reader's subtraction agrees
             gain = (round(self.version('serial').median, 4) - round(v.median, 4)) * 1e3 if self.has('serial') else 0.0
             lines.append(t('allreduce.summary.overlap', label=label, measured=row['measured'],
                            predicted=row['predicted'], gain=gain,
@@ -279,7 +245,7 @@ class AllreduceResult:
 
 
 def _refit(p: dict, versions: list[Version]) -> Prediction:
-    """The model fitted again from a JSON prediction's raw repeats: a recording is read with today's statistics."""
+    """The model fitted again from a JSON prediction's raw repeats (a recording read with today's statistics)."""
     alone = next((v for v in versions if v.id == 'backward'), None)
     return Prediction.from_measurements(
         p['processes'], p['gradient_bytes'], p['buffer_bytes'], p['buffer_times'],
@@ -288,7 +254,7 @@ def _refit(p: dict, versions: list[Version]) -> Prediction:
 
 
 def result_from_dict(d: dict) -> AllreduceResult:
-    """13.3.4: an AllreduceResult back from AllreduceResult.to_dict()'s JSON (a recording's run)."""
+    """An AllreduceResult back from to_dict()'s JSON (a recording's run)."""
     names = {f for f in Version.__dataclass_fields__}
     versions = [Version(**{k: v for k, v in row.items() if k in names}) for row in d['versions']]
     fields = {k: v for k, v in d.items() if k in AllreduceResult.__dataclass_fields__}

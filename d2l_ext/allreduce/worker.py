@@ -1,6 +1,7 @@
-"""13.3.4 measured: each process builds the same model, times every version interleaved, checks it, profiles it."""
+"""13.3.4 measured: each process builds the same model, times every version interleaved, checks, profiles it."""
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime
 import os
@@ -25,11 +26,11 @@ _BACKWARD = 'autograd::engine::evaluate_function: '
 
 
 class ProcessFailed(WorkerFailed):
-    """13.3.4: a process of the run died, stopped, hung or raised; the message says which one and why."""
+    """13.3.4: a process died, stopped, hung or raised; the message says which and why."""
 
 
 def _load(step):
-    """A step sent by reference, or by source from a notebook cell (run with the steps module's names)."""
+    """A step sent by reference, or by source from a notebook cell (run among the steps module's names)."""
     if isinstance(step, (tuple, list)) and step[0] == 'source':
         namespace = dict(vars(_steps))
         exec(compile(step[2], f'<step {step[1]}>', 'exec'), namespace)
@@ -42,23 +43,16 @@ def _sync(device):
         torch.cuda.synchronize(device)
 
 
-class Gates:
-    """While open, records which ReLU units the model's first forward pass opened (the step's own decisions)."""
-
-    def __init__(self, model):
-        self.gates, relus = [], [m for m in model.modules() if isinstance(m, torch.nn.ReLU)]
-        self.hooks = [m.register_forward_hook(self._keep) for m in relus]
-        self.count = len(relus)
-
-    def _keep(self, _module, _inputs, out):
-        if len(self.gates) < self.count:
-            self.gates.append(out.detach() > 0)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        for h in self.hooks:
+@contextlib.contextmanager
+def gates(model):
+    """While open, the list of ReLU units the first forward pass opened (the float64 check follows them)."""
+    relus, opened = [m for m in model.modules() if isinstance(m, torch.nn.ReLU)], []
+    hooks = [m.register_forward_hook(lambda _m, _i, out: len(opened) < len(relus) and opened.append(out.detach() > 0))
+             for m in relus]
+    try:
+        yield opened
+    finally:
+        for h in hooks:
             h.remove()
 
 
@@ -74,8 +68,7 @@ def _share_gradients(m64, X, y, gates) -> list:
 
 
 def _reference(m64, X, y, gates, whole: bool, n: int, lr: float):
-    """(gradients, parameters after one SGD step) in float64: this share's, or with `whole` the whole minibatch's
-    (the mean of the shares' gradients, summed in float64; every process checks the same version at once)."""
+    """(gradients, parameters after one SGD step) in float64, of this share or (`whole`) the whole minibatch."""
     grads = _share_gradients(m64, X, y, gates)
     if whole:
         flat = torch.cat([g.reshape(-1) for g in grads])
@@ -122,7 +115,7 @@ class Versions:
 
 
 def _check(versions, vid, m64, gates, X, y, start, rank, n, terms, lr):
-    """(what it was checked against, the gradient's relative error); a wrong answer raises ResultMismatch."""
+    """(what it was checked against, the gradient's relative error), or ResultMismatch."""
     label, m = versions.table[vid][:2]
     tol = harness.tolerance(n, terms)
     if vid == 'allreduce':
@@ -143,7 +136,7 @@ def _check(versions, vid, m64, gates, X, y, start, rank, n, terms, lr):
 
 
 def _time(fn, args, device):
-    dist.barrier()  # every process starts the repeat together, so its time is this step's time
+    dist.barrier()  # every process starts together
     _sync(device)
     t0 = time.perf_counter()
     fn(*args)
@@ -152,7 +145,7 @@ def _time(fn, args, device):
 
 
 def run_rank(rank: int, world: int, send, plan: Plan) -> list | None:
-    """13.3.4: one process's whole run (harness target); rank 0 returns every process's report."""
+    """One process's whole run (the harness's target); rank 0 returns every process's report."""
     torch.set_num_threads(plan.threads)
     set_language(plan.language)
     device = torch.device(plan.devices[rank])
@@ -177,14 +170,14 @@ def run_rank(rank: int, world: int, send, plan: Plan) -> list | None:
     for r in range(last + 1):  # interleaved: drift hits every version alike
         for vid, (_, m, opt, step, _) in versions.table.items():
             versions.reset(vid, start, rank)
-            with Gates(m) as gates:
+            with gates(m) as opened:
                 elapsed = _time(step, (m, X, y, opt), device)
             if r >= plan.warmup:
                 times[vid].append(elapsed)
-            if r == last:  # the last repeat's answer, checked before the next version moves the parameters
-                checked[vid], errors[vid] = _check(versions, vid, m64, gates.gates, X, y, start, rank, n, terms,
+            if r == last:  # checked before the next version moves the parameters
+                checked[vid], errors[vid] = _check(versions, vid, m64, opened, X, y, start, rank, n, terms,
                                                    plan.lr)
-            if r == 0:  # a first step can be slow (lazy set-up on a busy machine): say this process is alive
+            if r == 0:  # a first step can be slow: alive
                 send('progress', phase='first', version=vid, seconds=elapsed)
         send('progress', phase='repeat', repeat=r + 1, of=last + 1)
     tensor_bytes = [p.numel() * p.element_size() for p in reversed(list(model.parameters()))]  # backward's order
@@ -207,7 +200,7 @@ def run_rank(rank: int, world: int, send, plan: Plan) -> list | None:
 
 
 def _role(name: str, on_gpu: bool) -> str | None:
-    """'backward', 'allreduce', 'optimizer', 'compute' (GPU kernels) or None (not drawn: the CPU forward pass)."""
+    """'backward', 'allreduce', 'optimizer', 'compute' (GPU kernels) or None (not drawn)."""
     # gloo's event is the call itself, on its own thread; NCCL's CPU-side event only enqueues: take its kernel
     if name == 'gloo:all_reduce' or (on_gpu and 'nccl' in name.lower() and 'allreduce' in name.lower()):
         return 'allreduce'
@@ -219,7 +212,7 @@ def _role(name: str, on_gpu: bool) -> str | None:
 
 
 def timeline_events(prof, rank: int) -> list[dict]:
-    """Events {'lane', 'name', 'start', 'end', 'role', 'rank', 'stream'} in seconds from the step's first drawn one."""
+    """Events {'lane', 'name', 'start', 'end', 'role', 'rank', 'stream'}, seconds from the first drawn one."""
     events = []
     for e in prof.events():
         role = _role(e.name, e.device_type.name == 'CUDA')
@@ -237,8 +230,8 @@ def timeline_events(prof, rank: int) -> list[dict]:
 
 
 def step_stats(events: list[dict]) -> dict:
-    """One profiled step: 'comm' (the all-reduces' busy seconds), 'shared' (of those, while computing: GPU
-    kernels where there are any, else backward's operators), 'backward' (its span), 'calls'."""
+    """One profiled step: 'comm' (all-reduces' busy seconds), 'shared' (of those, while computing), 'backward'
+    (its span), 'calls'."""
     comm = [(e['start'], e['end']) for e in events if e['role'] == 'allreduce']
     backward = [(e['start'], e['end']) for e in events if e['role'] == 'backward']
     computing = [(e['start'], e['end']) for e in events if e['role'] == 'compute'] or backward
@@ -247,7 +240,7 @@ def step_stats(events: list[dict]) -> dict:
 
 
 def _trace(plan, versions, start, X, y, rank, device, send) -> dict:
-    """`plan.profiled` profiled steps per version: their step_stats, the median step's events (and Chrome trace)."""
+    """`plan.profiled` steps per version: their step_stats, the median step's events and Chrome trace."""
     from torch.profiler import ProfilerActivity, profile
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == 'cuda' else [])
     out = {}
@@ -269,7 +262,7 @@ def _trace(plan, versions, start, X, y, rank, device, send) -> dict:
             path = str(Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json')
             prof.export_chrome_trace(path)
         out[vid] = {'path': path, 'events': events, 'stats': stats}
-        send('progress', phase='profiled', version=vid)  # alive: the harness's silence clock restarts
+        send('progress', phase='profiled', version=vid)
     return out
 
 
@@ -292,7 +285,7 @@ def run_allreduce(backend: str = 'gloo', world_size=None, *, bucket_mb=1.0, repe
 
 
 def _failure(s: harness.Stopped) -> Exception:
-    if s.why == 'error' and s.kind == 'ResultMismatch':  # the error the one-process lessons raise
+    if s.why == 'error' and s.kind == 'ResultMismatch':
         return ResultMismatch(s.message)
     if s.why in ('error', 'waited'):
         return ProcessFailed(t('allreduce.fail.error', rank=s.rank, kind=s.kind, message=s.message))
@@ -301,7 +294,7 @@ def _failure(s: harness.Stopped) -> Exception:
 
 
 def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:
-    """13.3.4: the processes' reports, one result: per-version times[repeat][process], intervals, the model."""
+    """The processes' reports as one result."""
     first = everyone[0]
     versions = []
     for vid, label in first['labels'].items():
@@ -322,7 +315,7 @@ def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:
 
 
 def run_under_torchrun(**options) -> AllreduceResult | None:
-    """13.3.4 on several machines: this process is one rank started by torchrun; rank 0 returns the result."""
+    """13.3.4 on several machines: this process is one of torchrun's ranks; rank 0 returns the result."""
     rank, n = int(os.environ['RANK']), int(os.environ['WORLD_SIZE'])
     plan = make_plan(options.pop('backend', 'gloo'), n, torchrun=True, **options)
     if plan.backend == 'nccl':  # one GPU per process on each machine, chosen by the local rank

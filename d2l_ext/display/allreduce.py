@@ -1,5 +1,5 @@
-"""13.3.4's figures and lines: each version's step as a stacked bar beside its control, the share of the all-reduce
-that ran during backward, one profiled step per process, the bucket sweep; one verdict line per measuring cell."""
+"""13.3.4's figures and lines: steps as stacked bars beside their control, the all-reduce's share during backward,
+profiled steps per process, the bucket sweep; one verdict line per measuring cell."""
 from __future__ import annotations
 
 import statistics
@@ -42,11 +42,10 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
 
 
 def choose(mine: dict, checked: dict) -> tuple[dict, str]:
-    """The steps to measure by version id: the learner's where its check passed, else the package's; and one line
-    saying which. `mine`, `checked`: by letter ('a'-'d'), the learner's function and its check's verdict."""
+    """The steps to measure by version id (the learner's where its check passed, else the package's), and a line
+    saying which; `mine`, `checked` by letter ('a'-'d')."""
     from ..allreduce import steps
-    package = {'serial': steps.backward_then_allreduce, 'flat': steps.flat_allreduce,
-               'hooks': steps.allreduce_in_hooks, 'buckets': steps.allreduce_in_buckets}
+    package = {**steps.STEPS, **steps.CONTROLS}
     yours = [k for k in sorted(LETTERS) if getattr(checked.get(k), 'passed', False) and k in mine]
     chosen = {vid: mine[k] if k in yours else package[vid] for k, vid in LETTERS.items()}
     theirs = [k for k in sorted(LETTERS) if k not in yours]
@@ -67,16 +66,15 @@ def ingredients_text(result) -> str:
 
 
 def prediction_text(allreduce: float, serial: float, overlapped: float, alone: float | None = None) -> str:
-    """The predicted all-reduce (beside all-reduce alone as measured, where given), (a), and the best any overlap
-    can do, in one line."""
+    """The predicted all-reduce (beside the measured one, where given), (a), and perfect overlap, in one line."""
     line = t('allreduce.predict', allreduce=verdict.num(allreduce, 'ms'), serial=verdict.num(serial, 'ms'),
              overlapped=verdict.num(overlapped, 'ms'))
     return line if alone is None else line + t('allreduce.predict_alone', alone=verdict.num(alone, 'ms'))
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
-    """The one verdict line: '(c) hooks 90.0 ms vs (a) after backward 111 ms: faster; 74% of the all-reduce ran
-    during backward (model 85%)'."""
+    """'(c) hooks 90.0 ms vs (a) after backward 111 ms: faster; 74% of the all-reduce ran during backward (model
+    85%)'."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
     if v.overlap is None:
@@ -91,9 +89,8 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
 
 
 def parts(result, version) -> dict:
-    """A step's three measured parts in seconds: the step without all-reduce, backward's operators beyond their
-    time there (profiled), and the all-reduce not hidden: what the median step adds beyond both (0 where it adds
-    nothing; the figure marks the median itself, which may lie below the other two)."""
+    """A step's measured parts (s): the step without all-reduce, backward's time beyond it there (profiled), and
+    the all-reduce not hidden: what the median step adds beyond both (at least 0; the figure marks the median)."""
     base = result.version('backward').median
     slowed = max(0.0, version.backward_span - result.version('backward').backward_span) if version.stats else 0.0
     return {'base': base, 'slowed': slowed, 'exposed': max(0.0, version.median - base - slowed)}
@@ -120,9 +117,8 @@ def drawn(result, ids=None) -> list:
 
 
 def plot_steps(result, guess=None, ids=None, title=None):
-    """Left: each version's step as three stacked parts, its median step a black mark, every repeat a dot, the
-    model's step hatched. Right: the share of its all-reduce during backward in each profiled step (dots), over all
-    of them (the black mark: the verdict line's number), the model's hatched, the guess on (c)."""
+    """Left: each version's step in stacked parts, its median marked, every repeat a dot, the model's hatched.
+    Right: the all-reduce's share during backward per profiled step, pooled (marked), the model's, the guess."""
     versions = drawn(result, ids)
     fig, (left, right) = style.figure(ncols=2, height=2.0 + 0.75 * len(versions))
     colours = {'base': style.color('idle'), 'slowed': style.color('gpu'), 'exposed': style.color('allreduce')}
@@ -172,8 +168,8 @@ def plot_steps(result, guess=None, ids=None, title=None):
 
 
 def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = None):
-    """One profiled step of a version per process: backward's operators and each all-reduce, titled with how long
-    before backward's end the first all-reduce started (from the events drawn)."""
+    """One profiled step of a version per process, titled with how long before backward's end the first all-reduce
+    started."""
     if version_id not in result.events:
         from ..errors import UsageError
         raise UsageError(t('allreduce.usage.no_trace', version=version_id, traced=', '.join(result.events) or '-'))
@@ -250,8 +246,7 @@ def plot_buckets(result):
 
 
 def ratio_text(result, half) -> str:
-    """Exercise 4: all-reduce alone and the step without it at the batch and at half of it, and how much their
-    ratio rose, in one line."""
+    """Exercise 4: all-reduce alone and the step without it at the batch and half of it, and their ratio's rise."""
     (a1, b1), (a2, b2) = [(r.version('allreduce').median, r.version('backward').median) for r in (result, half)]
     return t('allreduce.ratio', batch=result.batch_per_process, half=half.batch_per_process,
              alone=verdict.num(a1, 'ms'), alone_half=verdict.num(a2, 'ms'), step=verdict.num(b1, 'ms'),
