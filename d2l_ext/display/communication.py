@@ -82,8 +82,8 @@ def recorded_text(rec) -> str:
     time it hid, (run then copy - overlapped) / copy, from its own medians."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
     ways = [(_word('book'), rows.get(BOOK_PLAN)), (_word('overlapped.separate'), rows.get(SIDE_PLAN))]
-    return '\n'.join(t('communication.recorded.hidden', a=name, ma=verdict.num(r.overlapped),
-                       b=_word('run_then_copy'), mb=verdict.num(r.run_then_copy), share=verdict.num(hidden_share(r), '%'))
+    return '\n'.join(t('communication.recorded.hidden', a=name, ma=verdict.num(r.overlapped), b=_word('run_then_copy'),
+                       mb=verdict.num(r.run_then_copy), share=verdict.num(hidden_share(r), '%'))
                      for name, r in ways if r is not None) or t('communication.recorded.none')
 
 
