@@ -46,7 +46,6 @@ MESSAGES = {
     'panels.time_axis': 'time (s)',
     'panels.seconds_axis': 'time (s)',
     'panels.speedup_axis': 'speedup (one after the other / together)',
-    'panels.size_axis': 'matrix size n (n x n)',
     'panels.gbps_axis': 'GB/s',
     'panels.measured': 'measured',
     'panels.expected': 'expected',

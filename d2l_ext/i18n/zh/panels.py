@@ -45,7 +45,6 @@ MESSAGES = {
     'panels.time_axis': '时间（秒）',
     'panels.seconds_axis': '时间（秒）',
     'panels.speedup_axis': '加速比（先后运行 / 同时运行）',
-    'panels.size_axis': '矩阵大小 n（n x n）',
     'panels.gbps_axis': 'GB/s',
     'panels.measured': '实测',
     'panels.expected': '预测',
