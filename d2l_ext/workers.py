@@ -36,6 +36,7 @@ from .errors import ResultMismatch, UsageError, WorkerFailed, WorkerHung
 from .frameworks import check_framework, register_from, source
 from .frameworks import framework as _framework
 from .i18n import t
+from .processes import end_with_parent
 
 _pools: dict = {}
 _progress_queue = None  # set inside a worker by _init_worker
@@ -57,12 +58,6 @@ def worker_environment(key: str) -> dict:
     return dict(_framework(framework).environment(name))
 
 
-def _exit_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(1)
-    os._exit(1)
-
-
 def _heartbeat(q) -> None:
     while True:
         _busy.wait()  # only while a call runs: an idle worker must not fill the queue for the next call
@@ -75,9 +70,7 @@ def _init_worker(env: dict, progress_queue, framework: str, description: str) ->
     # Ctrl-C / "interrupt kernel" goes to the parent, which kills the worker itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while spawning
-    # a parent killed outright (kill -9, a closed terminal, a test's timeout) cannot kill its worker:
-    # the worker notices it was orphaned and ends itself, so no run keeps going unseen
-    threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
+    end_with_parent(watch=True)  # a parent killed outright cannot kill its worker: it ends itself
     _busy.set()  # from the start: the first call's function may import PyTorch while it is unpickled
     threading.Thread(target=_heartbeat, args=(progress_queue,), daemon=True).start()
     os.environ.update(env)

@@ -36,7 +36,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / 'd2l_ext'
 
 LAYERS = [
-    ('ground', ['errors', 'i18n', 'machine', 'paths', 'cliparse', 'frameworks']),
+    ('ground', ['errors', 'i18n', 'machine', 'paths', 'cliparse', 'frameworks', 'processes']),
     ('measure', ['timing', 'checking', 'lanes', 'workloads', 'overlap', 'results', 'profiling']),
     ('backends', ['backends']),
     ('workers', ['workers']),

@@ -25,11 +25,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..processes import end_with_parent
 from . import landlock
 
 LIMITS = {'memory_mb': 4096, 'file_mb': 64, 'output_kb': 1024, 'cpu_factor': 2.0}
 KEEPER = 'from d2l_ext.grading.sandbox import keeper_main; keeper_main()'
-PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
+PR_SET_CHILD_SUBREAPER = 36
 KEPT_ENV = ('PATH', 'PYTHONPATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LD_LIBRARY_PATH', 'CUDA_VISIBLE_DEVICES',
             'CUDA_HOME', 'NVIDIA_VISIBLE_DEVICES', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'VIRTUAL_ENV')
 
@@ -179,7 +180,7 @@ def keeper_main() -> None:
     me = os.getpid()
     child = os.fork()
     if child == 0:
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the keeper gone: this goes too
+        end_with_parent(me)  # the keeper gone: this goes too
         os.setpgid(0, 0)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)

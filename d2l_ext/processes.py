@@ -1,0 +1,38 @@
+"""The one "end with the parent" rule for every process the package starts (workers, 13.3.4's ranks, the grader).
+
+A parent killed outright (kill -9, a closed terminal, a test's timeout) cannot end what it started. On Linux
+the kernel does it (PR_SET_PDEATHSIG); elsewhere, or where the starting thread may end before the process should
+(a pool's workers are started by whichever thread submits: the kernel signal follows that thread, not the
+process), a daemon thread notices the process was orphaned. Either way no run keeps going unseen.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+
+PR_SET_PDEATHSIG = 1
+
+
+def _poll(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(1)
+
+
+def end_with_parent(parent: int | None = None, *, watch: bool = False) -> None:
+    """End this process when `parent` (default: the current parent) ends; at once if it already has.
+
+    `watch=True`: by a watching thread only (a pool's worker, started by a thread that may end first)."""
+    parent = os.getppid() if parent is None else parent
+    try:
+        import ctypes
+        if watch or ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL):
+            raise OSError
+    except (OSError, AttributeError):  # not Linux, or asked to: watch from a thread
+        threading.Thread(target=_poll, args=(parent,), daemon=True).start()
+    with contextlib.suppress(OSError):
+        if os.getppid() != parent:  # it ended before the line above: no signal would come
+            os._exit(1)
