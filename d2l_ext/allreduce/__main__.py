@@ -7,9 +7,7 @@ from .cli import main
 if __name__ == '__main__':
     rc = main()
     if 'TORCHELASTIC_RUN_ID' in os.environ or 'RANK' in os.environ:
-        # A rank's interpreter shutdown can abort in native teardown ("terminate called without an active
-        # exception", seen about 1 run in 5 here): leave at once once everything is printed, as the
-        # processes the notebook starts do.
+        # a rank's interpreter shutdown can abort in native teardown (1 run in 5): leave once all is printed
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(rc or 0)

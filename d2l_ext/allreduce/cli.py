@@ -11,8 +11,7 @@ from ..errors import UsageError
 from ..i18n import t
 from .plan import check_port_number, check_timeout
 
-# bytes per parameter per process while it runs: the model, its gradients, the reference model's
-# copy and gradients, DDP's buckets, the all-reduce's buffers (4 bytes each, float32)
+# float32 bytes per parameter per process: model, gradients, the reference's copy and gradients, DDP, buffers
 BYTES_PER_PARAMETER = 4 * 8
 
 

@@ -15,8 +15,10 @@ from .results import AllreduceResult, result_from_dict
 FORMAT = 1
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
 REQUIRED = ('format', 'section', 'machine', 'sizes', 'runs')
+
+
 def is_gpu_machine(rec: dict) -> bool:
-    """Recorded on a machine with a GPU (the processes still run on its CPU cores): the machines the lesson ships."""
+    """Recorded on a machine with a GPU (the processes still ran on its CPU cores): those the lesson ships."""
     return bool(rec['machine'].get('gpus'))
 
 
@@ -66,13 +68,13 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:  # someone else's process
-        return True
+        pass
     return True
 
 
 def trace_folder() -> tempfile.TemporaryDirectory:
-    """13.3.4: a temporary folder for Chrome traces, removed when dropped; first the folders of ended processes
-    (a killed kernel runs no clean-up) are removed, so traces stay only while a live notebook can show them."""
+    """13.3.4: a temporary folder for Chrome traces, removed when dropped; first those of ended processes are (a
+    killed kernel runs no clean-up)."""
     for path in glob.glob(os.path.join(tempfile.gettempdir(), TRACE_PREFIX + '*')):
         pid = os.path.basename(path)[len(TRACE_PREFIX):].split('-')[0]
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):

@@ -17,8 +17,8 @@ from ..allreduce.results import buckets_of
 from .core import call_learner, criterion, load_submission
 
 WIDTH = 128  # the input and output width; the tied weight is WIDTH x WIDTH
-# (name, inputs, outputs) in forward order; then `out` uses embed's weight again (tied). Unequal sizes, so that
-# buckets filled in forward order differ from buckets filled in backward order (issue 33).
+# (name, inputs, outputs) in forward order, then `out` reuses embed's weight (tied); unequal, so that buckets
+# filled in forward order differ from those in backward order
 SHAPES = (('embed', 128, 128), ('h1', 128, 256), ('h2', 256, 128), ('frozen', 128, 128), ('h3', 128, 64),
           ('h4', 64, 192), ('h5', 192, 128))
 BATCH = 1024  # rows per process and step: backward must take longer than the all-reduces for overlap to show
@@ -62,13 +62,13 @@ def minibatches(world: int):
 
 
 class Recorder:
-    """One step's timestamps (time.perf_counter): forward's end, each gradient, each collective, the optimizer step."""
+    """One step's timestamps: forward's end, each gradient, each collective, the optimizer step."""
 
     def __init__(self):
         self.reset()
 
     def reset(self):
-        self.began = time.perf_counter()  # stands in for forward's end if the learner's step never ran forward
+        self.began = time.perf_counter()  # forward's end if the step never ran forward
         self.forward_end, self.step_start, self.unfinished = None, None, 0
         self.grads, self.calls, self.waits = [], [], []  # grads: (time, index in reverse parameter order)
 
@@ -88,7 +88,7 @@ class Recorder:
 
 
 def _done(call) -> float:
-    """When a call's result was there: its return (blocking), else the earlier of its future's callback and a wait."""
+    """A call's result there: its return (blocking), else its future's callback or a wait, whichever came first."""
     if call['work'] is None:
         return call['returned']
     seen = [t for t in (call['completed'], call['waited']) if t is not None]
@@ -110,8 +110,7 @@ class WorkProxy:
         return out
 
     def get_future(self):
-        # waiting through the future (fut.wait(), torch.futures.wait_all) is waiting too: its use is recorded, and
-        # 'safe' judges from `unfinished` whether the call had completed when the optimizer step began
+        # waiting through the future is waiting too: 'safe' judges from `unfinished` whether it had completed
         if self._call.get('future') is None:
             self._call['future'] = time.perf_counter()
         return self._work.get_future()
@@ -121,7 +120,7 @@ class WorkProxy:
 
 
 def instrument(recorder: Recorder) -> dict:
-    """Replace dist.all_reduce (and all_reduce_coalesced) here by recorded versions; returns the originals."""
+    """Replace dist.all_reduce (and all_reduce_coalesced) by recorded versions; returns the originals."""
     import torch.distributed.distributed_c10d as c10d
     originals = {name: getattr(dist, name) for name in ('all_reduce', 'all_reduce_coalesced') if hasattr(dist, name)}
 
@@ -187,7 +186,7 @@ def decode(text: str, like) -> torch.Tensor:
 
 
 def run_case(fn, bucket_mb, recorder, rank, world) -> dict:
-    """STEPS steps of the learner's function on a fresh model: every step's intervals and parameters after it."""
+    """STEPS steps of the learner's function on a fresh model: each step's intervals and parameters."""
     model = GradedNet()
     order = [i for i, p in reversed(list(enumerate(model.parameters()))) if p.requires_grad]
     for k, i in enumerate(order):  # registered before the learner's hooks, so they run first
@@ -202,7 +201,7 @@ def run_case(fn, bucket_mb, recorder, rank, world) -> dict:
         recorder.reset()
         dist.barrier()  # every process starts the step together
         ok, failed = call_learner(fn, model, X[rows].contiguous(), y[rows].contiguous(), optimizer, *extra)
-        for c in recorder.calls:  # a version that never waited: finish its calls so the processes stay in step
+        for c in recorder.calls:  # finish calls never waited for, so the processes stay in step
             if c['work'] is not None:
                 c['work'].wait()
         if not ok:
@@ -216,7 +215,7 @@ def run_case(fn, bucket_mb, recorder, rank, world) -> dict:
 
 
 def baseline(originals, sizes: list[int], bucket_mbs) -> dict:
-    """Seconds a blocking all-reduce of each size takes here (median of BASELINE_REPEATS), for the prediction."""
+    """Seconds a blocking all-reduce of each size takes here (median), for the prediction."""
     numels = {1} | {s // 4 for s in sizes}
     for bucket_mb in bucket_mbs:
         numels |= {sum(sizes[i] for i in b) // 4 for b in buckets_of(sizes, bucket_mb)}
@@ -233,7 +232,7 @@ def baseline(originals, sizes: list[int], bucket_mbs) -> dict:
 
 
 def grade_rank(rank: int, world: int, send, job: dict, task, port: int) -> dict:
-    """One gloo process (the harness's target): join, load the learner's source, run each case, time the sizes."""
+    """One gloo process (the harness's target): join, load the learner's code, run each case, time the sizes."""
     torch.set_num_threads(1)  # one core per process
     dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{port}', rank=rank, world_size=world,
                             timeout=datetime.timedelta(seconds=COLLECTIVE_TIMEOUT_S))

@@ -24,37 +24,31 @@ MESSAGES = {
     'allreduce.lane.compute': 'compute',
     'allreduce.lane.allreduce': 'all-reduce',
     'allreduce.mismatch': '{version} on process {rank} gave wrong parameters: relative error {error:.2e} > {tol:.0e}',
-    'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error {error:.2e'
-                                '} > {tol:.0e}'),
-    'allreduce.fail.died': 'process {rank} ended unexpectedly ({code}); every other process was stopped',
-    'allreduce.fail.stopped': ('process {rank} was stopped (SIGSTOP or a debugger) and could not go on; every '
-                               'process was ended'),
-    'allreduce.fail.hung': ('process {rank} stopped responding ({seconds:.0f} s without progress); every process'
-                            ' was stopped'),
+    'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error '
+                                '{error:.2e} > {tol:.0e}'),
+    'allreduce.fail.died': 'process {rank} ended unexpectedly ({code}); the others were stopped',
+    'allreduce.fail.stopped': 'process {rank} was stopped (SIGSTOP or a debugger); every process was ended',
+    'allreduce.fail.hung': 'process {rank} made no progress for {seconds:.0f} s; every process was stopped',
     'allreduce.fail.error': 'process {rank} failed: {kind}: {message}; every process was stopped',
     'allreduce.usage.backend': "backend {backend!r} is not available: choose 'gloo' (CPU) or 'nccl' (2+ GPUs)",
     'allreduce.usage.nccl': 'NCCL needs at least 2 GPUs and this machine has {gpus}: use --backend gloo',
     'allreduce.usage.what_world': 'world size',
     'allreduce.usage.world_hint': 'pass a world size of 2 or more',
     'allreduce.usage.world_small': 'a world size of {n} has nothing to all-reduce with: use 2 or more processes',
-    'allreduce.usage.cores': ('{n} processes need {n} cores (one each) and this machine gives this program {core'
-                              's}: use a world size from 2 to {most}'),
+    'allreduce.usage.cores': '{n} processes need {n} cores and this program has {cores}: choose from 2 to {most}',
     'allreduce.usage.gpus': '{n} NCCL processes need {n} GPUs and this machine has {gpus}: use at most {gpus}',
     'allreduce.usage.bucket': 'bucket size {value!r} must be a number of MiB above 0, e.g. 1 or 0.25,1,4,25',
     'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port, or none to pick a free one',
     'allreduce.usage.no_trace': 'no timeline of {version!r}: this run profiled {traced}',
     'allreduce.usage.size_hint': 'pass a positive {name}',
-    'allreduce.summary.head': ('{processes} processes ({backend}), MLP: {layers} layers of width {width}, '
-                               '{batch} examples each; gradients {mb:.1f} MiB'),
+    'allreduce.summary.head': ('{processes} {backend} processes, MLP {layers}x{width}, batch {batch} each, '
+                               'gradients {mb:.1f} MiB'),
     'allreduce.summary.version': '{label:<38} median {median:.4f} s  (relative error {error:.1e}, {repeats} repeats)',
-    'allreduce.summary.model': ('model of one all-reduce call: {alpha:.3f} ms per call + bytes at {gbps:.2f} GB/s'
-                                ' bus bandwidth (ring factor {ring:.2f})'),
-    'allreduce.summary.overlap': ("{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it {gain:+.1"
-                                  "f} ms; backward's operators took {slowdown:.2f}x as long as in the step without"
-                                  " all-reduce (profiled)"),
+    'allreduce.summary.model': 'all-reduce model: {alpha:.3f} ms a call + bytes at {gbps:.2f} GB/s (ring {ring:.2f})',
+    'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it '
+                                  '{gain:+.1f} ms; backward {slowdown:.2f}x as long as without all-reduce (profiled)'),
     'allreduce.summary.trace': 'trace of {label}, process {rank}: {path} (open it in Perfetto)',
-    'allreduce.recorded.bad_format': ('{where}: not an all-reduce recording of format {format} (format {got}): '
-                                      'record it again'),
+    'allreduce.recorded.bad_format': '{where}: not an all-reduce recording of format {format} ({got}): record again',
     'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
     # the lesson's lines
     'allreduce.processes.gloo': '{n} gloo processes on this machine, one CPU core each',

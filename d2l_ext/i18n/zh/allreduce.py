@@ -32,20 +32,17 @@ MESSAGES = {
     'allreduce.usage.what_world': '进程数',
     'allreduce.usage.world_hint': '请给出不小于 2 的进程数',
     'allreduce.usage.world_small': '只有 {n} 个进程就没有可以一起全归约的对象：请使用至少 2 个进程',
-    'allreduce.usage.cores': ('{n} 个进程需要 {n} 个核心（每个进程一个），而这台机器'
-                              '给本程序 {cores} 个：进程数请取 2 到 {most}'),
+    'allreduce.usage.cores': '{n} 个进程需要 {n} 个核心，而本程序有 {cores} 个：进程数请取 2 到 {most}',
     'allreduce.usage.gpus': '{n} 个 NCCL 进程需要 {n} 个 GPU，而这台机器有 {gpus} 个：最多使用 {gpus} 个',
     'allreduce.usage.bucket': '桶的大小 {value!r} 必须是大于 0 的 MiB 数，例如 1 或 0.25,1,4,25',
     'allreduce.usage.port_busy': '127.0.0.1 上的端口 {port} 已被占用：请换一个端口，或者不给端口让程序自动挑选',
     'allreduce.usage.no_trace': '没有 {version!r} 的时间线：这次运行做了性能分析的是 {traced}',
     'allreduce.usage.size_hint': '请给出正整数 {name}',
-    'allreduce.summary.head': ('{processes} 个进程（{backend}），多层感知机：{layers} 层、'
-                               '宽度 {width}，每个进程 {batch} 个样本；梯度共 {mb:.1f} MiB'),
+    'allreduce.summary.head': '{processes} 个 {backend} 进程，MLP {layers}x{width}，各 {batch} 样本，梯度 {mb:.1f} MiB',
     'allreduce.summary.version': '{label:<30} 中位数 {median:.4f} 秒（相对误差 {error:.1e}，重复 {repeats} 次）',
-    'allreduce.summary.model': ('一次全归约调用的模型：每次调用 {alpha:.3f} 毫秒 + 字节数按总'
-                                '线带宽 {gbps:.2f} GB/s 计（环形因子 {ring:.2f}）'),
+    'allreduce.summary.model': '全归约模型：每次调用 {alpha:.3f} 毫秒 + 字节数按 {gbps:.2f} GB/s 计（环形 {ring:.2f}）',
     'allreduce.summary.overlap': ('{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f}'
-                                  ' 毫秒；反向传播的操作符用时是不做全归约的训练步中的 {slowdown:.2f} 倍（性能分析）'),
+                                  ' 毫秒；反向传播是不做全归约时的 {slowdown:.2f} 倍（性能分析）'),
     'allreduce.summary.trace': '{label}在进程 {rank} 上的跟踪文件：{path}（可用 Perfetto 打开）',
     'allreduce.recorded.bad_format': '{where}：不是格式 {format} 的全归约录制结果（格式 {got}）：请重新录制',
     'allreduce.recorded.missing': '{where}：缺少 {missing}：请重新录制',
