@@ -1,11 +1,5 @@
-"""13.3.4: gradients all-reduced while backward still runs, measured on local processes (gloo) or GPUs (NCCL).
-
-    from d2l_ext.allreduce import run_allreduce
-    result = run_allreduce(world_size=2, bucket_mb=[0.25, 1, 4, 25], repeats=5, trace_dir='traces')
-    print(result.summary()); result.overlap_row('hooks')
-
-Names load on first use (PEP 562), so the command line can read `allreduce.cli` without importing PyTorch.
-"""
+"""13.3.4: gradients all-reduced while backward still runs, on local processes (gloo) or GPUs (NCCL):
+`print(run_allreduce(world_size=2, bucket_mb=[0.25, 1, 4]).summary())`. Names load on first use (PEP 562)."""
 import importlib
 
 _HOMES = {'ProcessFailed': 'worker', 'run_allreduce': 'worker', 'run_under_torchrun': 'worker', 'Plan': 'plan',

@@ -103,18 +103,6 @@ def _state(pid: int) -> str:  # the state letter in /proc ('T': stopped)
         return ''
 
 
-@contextlib.contextmanager
-def _sigint_ignored():
-    """Ranks start with SIGINT ignored (one still importing PyTorch would print a traceback)."""
-    main = threading.current_thread() is threading.main_thread()
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        yield
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
-
-
 def run_ranks(target, args=(), world: int = 2, *, start: str = 'spawn', silence_s: float = 60.0,
               on_report=None) -> tuple[list | None, Stopped | None]:
     """([each rank's return value], None), or (None, the first cause); no rank outlives the call. A rank silent
@@ -122,12 +110,17 @@ def run_ranks(target, args=(), world: int = 2, *, start: str = 'spawn', silence_
     import multiprocessing as mp
     ctx = mp.get_context(start)
     pipes = [ctx.Pipe(duplex=False) for _ in range(world)]
-    procs = []
+    procs, main = [], threading.current_thread() is threading.main_thread()
+    # ranks start with SIGINT ignored (one still importing PyTorch would print a traceback)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        with _sigint_ignored():
+        try:
             for rank, (_, writer) in enumerate(pipes):
                 procs.append(ctx.Process(target=_rank_main, args=(rank, world, target, args, writer, os.getpid())))
                 procs[-1].start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
         for _, writer in pipes:
             writer.close()
         return _watch(procs, [reader for reader, _ in pipes], silence_s, on_report)
