@@ -11,6 +11,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from ..processes import end_with_parent
+
 U32 = 2.0 ** -24  # float32 unit roundoff
 GRACE_S = 1.0  # after a first failure, the others' reports may still arrive: then the first cause is chosen
 MAX_REPORT = 64 << 20  # bytes of one report
@@ -32,15 +34,6 @@ def movement_errors(params, start, expected) -> list[tuple[float, float]]:
         base = moved if moved > 0 else max(p0.norm().item(), 1e-30)
         out.append(((p.detach().double() - e).norm().item() / base, p0.norm().item() / base))
     return out
-
-
-def end_with_parent(parent: int | None = None) -> None:
-    """Linux: the kernel ends this process when the one that started it ends."""
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if parent is not None and os.getppid() != parent:  # it ended before the line above: no signal would come
-        os._exit(1)
 
 
 class RankFailed(Exception):
