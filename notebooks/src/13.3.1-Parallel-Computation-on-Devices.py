@@ -392,6 +392,8 @@ plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.scaling import plot_scaling, scaling_line
 
+ys = None  # the products kept above: the workers below need that GPU memory  #zh: 上面保留的乘积：下面的工作进程需要这些 GPU 内存
+torch.cuda.empty_cache()  # and what PyTorch's cache still holds (nothing on a CPU-only machine)  #zh: 以及 PyTorch 缓存仍占用的（只有 CPU 时什么也不做）
 on_cpu = lanes[0].kind == 'cpu'
 sizes = (64, 128, 256, 512) if on_cpu else (1000, 2000, 4000)
 curves = [parallel.scaling(fw, sizes=sizes, iters=10 if on_cpu else None, repeats=3, lesson=True) for fw in frameworks]
