@@ -1,8 +1,11 @@
 """Untrusted code contained, and never passed without doing the task (issue 33: the tester's cases, one test each)."""
 import json
 import os
+import subprocess
+import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +13,8 @@ from d2l_ext.grading import classroom, integrity, landlock, registry, sandbox
 from d2l_ext.grading.cli import main as check_main
 from d2l_ext.grading.core import EXIT_CODES, STATUSES, Criterion, Verdict
 from d2l_ext.grading.runner import grade
+
+ROOT = Path(__file__).resolve().parents[1]
 
 TINY = """
 from d2l_ext.grading.core import Task, call_learner, criterion
@@ -330,3 +335,18 @@ def test_a_class_folder_gives_a_row_per_student_and_task(tiny, tmp_path):
         ('ann', 'not_yet', 2.0, 3), ('bob', 'not_yet', 1.0, 3)]
     paths = write_table(rows, str(tmp_path / 'out'))
     assert [p.rsplit('/', 1)[1] for p in paths] == ['class.csv', 'class.json', 'class.png']
+
+
+@pytest.mark.skipif(not landlock.landlock_abi(), reason='no Landlock here')
+def test_under_landlock_the_process_may_write_its_own_proc_entry_and_nothing_else_outside(tmp_path):
+    """CUDA writes to the process's own /proc entry (on an H100, cudaGetDeviceCount failed with error 304 until the
+    rule allowed it); the rest of the file system stays read-only."""
+    code = ('import os, sys\nfrom d2l_ext.grading.landlock import landlock\nassert landlock(sys.argv[1])\n'
+            "open('/proc/self/comm', 'w').write('graded')\nopen(os.path.join(sys.argv[1], 'ok'), 'w').write('1')\n"
+            "try:\n    open(sys.argv[2], 'w')\nexcept PermissionError:\n    print('refused')\n")
+    inside, outside = tmp_path / 'in', tmp_path / 'out.txt'
+    inside.mkdir()
+    out = subprocess.run([sys.executable, '-c', code, str(inside), str(outside)], capture_output=True, text=True,
+                         cwd=ROOT, env={**os.environ, 'D2L_EXT_GRADING_WRITABLE': ''}, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == 'refused', out.stderr
+    assert (inside / 'ok').exists() and not outside.exists()
