@@ -33,6 +33,7 @@ def tiny_run(tmp_path_factory):
                          steps=chosen, **TINY)
 
 
+@pytest.mark.slow
 def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
     r = tiny_run
     ids = [v.id for v in r.versions]
@@ -54,6 +55,7 @@ def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
     assert not spawned_children()
 
 
+@pytest.mark.slow
 def test_plots_show_every_repeat_and_each_process_timeline(tiny_run):
     from d2l_ext.display.allreduce import draw_step_timeline, plot_steps
     drawn = ['serial', 'flat', 'hooks', 'buckets', 'ddp-1']
@@ -84,6 +86,7 @@ def summed(model, X, y, optimizer):
 """
 
 
+@pytest.mark.slow
 def test_a_step_from_a_notebook_cell_runs_as_shown_and_a_wrong_one_stops_the_run():
     summed = _notebook_function(FORGETS_TO_AVERAGE, 'summed')
     assert make_plan(steps={'summed': summed}, **TINY).steps['summed'][0] == 'source'
@@ -99,18 +102,21 @@ def _run_and_hurt(how, **options):
     return run_allreduce(world_size=2, progress=progress, **{**TINY, 'repeats': 3, **options})
 
 
+@pytest.mark.slow
 def test_a_killed_process_ends_the_run_with_one_message_and_no_orphans():
     with pytest.raises(ProcessFailed, match='process 1 ended unexpectedly'):
         _run_and_hurt(lambda pid: os.kill(pid, signal.SIGKILL))
     assert not spawned_children()
 
 
+@pytest.mark.slow
 def test_a_stopped_process_ends_the_run_named_as_stopped():
     with pytest.raises(ProcessFailed, match='process 1 was stopped'):
         _run_and_hurt(lambda pid: os.kill(pid, signal.SIGSTOP), timeout=3)
     assert not spawned_children()
 
 
+@pytest.mark.slow
 def test_an_interrupt_stops_every_process():
     def interrupt(pid):
         raise KeyboardInterrupt
@@ -167,6 +173,7 @@ def test_cli_bad_input_is_one_line_and_exit_code_2(capsys):
     assert err.count('\n') == 1 and 'above 0' in err and 'Traceback' not in err
 
 
+@pytest.mark.slow
 def test_ddp_without_sync_is_a_baseline_checked_against_each_share():
     r = run_allreduce(world_size=2, bucket_mb=1, no_sync=True, steps={}, **TINY)
     v = r.version('nosync')
@@ -175,6 +182,7 @@ def test_ddp_without_sync_is_a_baseline_checked_against_each_share():
     assert not spawned_children()
 
 
+@pytest.mark.slow
 def test_overlap_comes_from_the_profiled_intervals_and_calls_are_counted(tiny_run):
     r = tiny_run
     # one call per gradient tensor for (a), one for flat; DDP: 2 buckets of one layer each, then one bucket
@@ -193,6 +201,7 @@ def test_overlap_comes_from_the_profiled_intervals_and_calls_are_counted(tiny_ru
     assert r.version('buckets').calls == r.predicted('buckets')['calls'] == 1  # 1 MiB holds this tiny model
 
 
+@pytest.mark.slow
 def test_no_trace_folder_means_no_trace_files_but_the_overlap_is_still_measured():
     r = run_allreduce(world_size=2, bucket_mb=1, steps={}, **TINY)
     assert r.traces == {} and r.version('ddp-1').stats and 'ddp-1' in r.events
@@ -233,6 +242,7 @@ def test_the_tolerance_follows_from_float32_sums_over_n_processes():
     assert tolerance(64, 4096) < 0.01  # a missing average (error n - 1) stays far above
 
 
+@pytest.mark.slow
 def test_the_gradient_check_passes_with_8_processes_sharing_2_cores(monkeypatch):
     monkeypatch.setattr(plan_module, 'cpu_cores', lambda: 2)
     with pytest.raises(UsageError, match='from 2 to 2'):

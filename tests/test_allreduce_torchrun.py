@@ -5,9 +5,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from d2l_ext.allreduce.plan import free_port
 
 
+@pytest.mark.slow
 def test_two_torchrun_agents_give_correct_results():
     port = free_port()
     torchrun = [sys.executable, '-m', 'torch.distributed.run', '--nnodes', '2', '--nproc-per-node', '1',

@@ -44,6 +44,7 @@ def cli(*args, cwd=None):
     (['record', '--out', '.'], 'is a folder'),
     (['frobnicate'], 'invalid choice'),
 ])
+@pytest.mark.slow
 def test_bad_values_exit_2_with_one_line(args, hint, capsys):
     # In this process (each case a fresh import would cost seconds on a 2-core machine); the same answer from a
     # fresh `python -m d2l_ext` is checked for one case of each subcommand below.

@@ -69,6 +69,7 @@ def test_explicit_lanes_are_accepted_and_checked():
         pick_lanes('torch', [lanes[0], lanes[0]])
 
 
+@pytest.mark.slow
 @needs_mxnet
 def test_a_lane_one_framework_lacks_is_refused_before_anything_runs():
     with pytest.raises(UsageError, match="lane 'cpu0' does not exist here for mxnet"):

@@ -64,6 +64,7 @@ def graded():
     return {name: {c.id: c for c in verdict} for (name, _, _), verdict in zip(named, verdicts)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('task_id', sorted(tasks.TASKS))
 def test_worked_solution_passes_every_criterion(graded, task_id):
     verdict = graded[task_id]
@@ -96,6 +97,7 @@ def test_worked_solution_passes_every_criterion(graded, task_id):
     assert verdict['correct'].fields['error'] <= verdict['correct'].fields['tolerance']
 
 
+@pytest.mark.slow
 def test_grading_many_sources_leaves_nothing_running(graded):
     assert len(graded) == len(tasks.SOLUTIONS) + len(WRONG)
     assert nothing_left()
@@ -107,6 +109,7 @@ def test_every_wrong_version_has_its_reason():
     assert all(sum(n.startswith(letter) for n in WRONG) >= 3 for letter in 'abcd')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('name', sorted(WRONG))
 def test_wrong_versions_fail_for_their_reason(graded, name):
     failing, _ = WRONG[name]
@@ -120,6 +123,7 @@ def test_wrong_versions_fail_for_their_reason(graded, name):
         assert verdict['overlap'].fields['predicted'] > grader_overlap.THRESHOLD
 
 
+@pytest.mark.slow
 def test_the_tied_weight_is_named(graded):
     verdict = graded['a_tied_twice']
     assert verdict['correct'].fields['parameter'] == 'embed.weight'
@@ -173,6 +177,7 @@ def backward_then_allreduce(model, X, y, optimizer):
 """
 
 
+@pytest.mark.slow
 def test_a_collective_nobody_joins_a_loop_a_crash_a_stop_and_an_exit_are_reported(monkeypatch):
     monkeypatch.setattr(tasks, 'WORK_S', 4.0)  # past the all-reduce's timeout, so that one says 'waited'
     monkeypatch.setattr(tasks, 'START_S', 1.0)
@@ -197,6 +202,7 @@ def backward_then_allreduce(model, X, y, optimizer):
 """
 
 
+@pytest.mark.slow
 def test_a_hang_through_the_runner_leaves_nothing_running():
     runner = pytest.importorskip('d2l_ext.grading.runner')
     verdict = runner.grade('13.3.4-a-after', SLEEPS, budget_s=8)
