@@ -15,7 +15,7 @@
 # %% [markdown]
 # # Extra: Gradients All-Reduced While Backward Still Runs
 #
-# In 13.3.2, distributed optimization moves data to aggregate gradients across accelerators: an
+# The book's 13.3.2 notes that distributed optimization moves data to aggregate gradients across accelerators: an
 # **all-reduce**, where every process contributes its gradients and receives their sum. In *data parallelism*
 # every process holds the same MLP and a share of the minibatch. You write four versions of the step and measure
 # how much all-reduce runs during backward.
@@ -23,7 +23,7 @@
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
-# 12.3.2 节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这就是**全归约**
+# 书中 12.3.2 节写道：“例如，当我们打算执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这就是**全归约**
 # （all-reduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
 # 小批量中的一份。下面你先写出训练步的四个版本，再测量全归约有多少是在反向传播仍在计算时进行的。
 
