@@ -20,9 +20,9 @@
 # weights. Here you write it on this machine's two lanes, record its graph, then predict and measure its time.
 
 # %% [markdown] lang="zh"
-# # 扩展：依赖图（《动手学深度学习》§12.3，图 12.3.1）
+# # 扩展：依赖图（《动手学深度学习》12.3节，图12.3.1）
 #
-# 书中的图 12.3.1 画出了一个两层多层感知机在一个 CPU 和两个 GPU 上的一个训练步：每个 GPU 在小批量的一半上完成前向传播、
+# 书中的图12.3.1 画出了一个两层多层感知机在一个 CPU 和两个 GPU 上的一个训练步：每个 GPU 在小批量的一半上完成前向传播、
 # 损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。本节我们在这台机器的两条执行路上写出这个训练步，
 # 记录它的依赖图，用依赖图预测它的耗时，然后实测。
 
@@ -75,7 +75,7 @@ print(show.machine_line(lanes))
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
 #
-# 为两条执行路写出图 12.3.1 中的训练步：哪个设备运行什么，数据在哪里移动。
+# 为两条执行路写出图12.3.1 中的训练步：哪个设备运行什么，数据在哪里移动。
 #
 # 1. 把一半样本（`X.tensor_split(2)`，`y` 也一样）和一份权重副本交给执行路 `i`，放在 `lanes[i].device()` 上。
 # 2. **同时**在两半样本上运行 `lane_step`：`run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上启动 `jobs[i]()`（CPU 执行路在

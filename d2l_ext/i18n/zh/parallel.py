@@ -26,7 +26,7 @@ MESSAGES = {
     'parallel.check.exercise': '练习 {number}：{variant}',
     'parallel.mxnet_missing': ("这里没有安装 MXNet，因此跳过这一部分。安装方法："
                                "pip install mxnet==1.9.1 'numpy<1.24'（需要 Python 3.11 或更早的版本）。"),
-    'parallel.eager': '即时执行',
+    'parallel.eager': '命令式执行',
     'parallel.sync_recorded': '不等待：工作一排入队列计时就停止，停在 {no_wait}；等待每个设备：{every}',
     'parallel.variant.busy': '{lane}，两条执行路都在忙',
     'parallel.rate_title': '每个乘积的用时：每条执行路单独运行，以及两条执行路都在忙时',
