@@ -205,6 +205,25 @@ def test_memory_over_the_limit_is_out_of_memory(tiny, monkeypatch):
     assert v.status == 'out_of_memory', v
 
 
+def test_a_gpu_raises_the_memory_limit_for_cudas_host_memory(monkeypatch):
+    # measured on an H100: CUDA plus 13.3.2's pinned buffers passed 4,096 MB resident in a correct grading
+    monkeypatch.delenv('D2L_EXT_GRADING_MEMORY_MB', raising=False)
+    monkeypatch.setattr(sandbox, 'has_gpu', lambda: False)
+    assert sandbox.limits()['memory_mb'] == sandbox.LIMITS['memory_mb']
+    monkeypatch.setattr(sandbox, 'has_gpu', lambda: True)
+    assert sandbox.limits()['memory_mb'] == sandbox.GPU_MEMORY_MB > sandbox.LIMITS['memory_mb']
+    monkeypatch.setenv('D2L_EXT_GRADING_MEMORY_MB', '300')  # the setting still decides
+    assert sandbox.limits()['memory_mb'] == 300
+
+
+def test_gpu_hidden_by_cuda_visible_devices(monkeypatch):
+    monkeypatch.setattr(sandbox.os.path, 'exists', lambda p: p == '/dev/nvidiactl')
+    monkeypatch.setenv('CUDA_VISIBLE_DEVICES', '')
+    assert not sandbox.has_gpu()
+    monkeypatch.setenv('CUDA_VISIBLE_DEVICES', '0')
+    assert sandbox.has_gpu()
+
+
 def test_every_outcome_lists_the_tasks_criteria(tiny):
     hung = grade('tiny', learner(body='while True:\n    pass\n'), budget_s=1)
     assert hung.status == 'hung' and [c.id for c in hung.criteria] == ['runs', 'correct', 'overlap']

@@ -29,6 +29,9 @@ from ..processes import end_with_parent
 from . import landlock
 
 LIMITS = {'memory_mb': 4096, 'file_mb': 64, 'output_kb': 1024, 'cpu_factor': 2.0}
+# With a GPU the grading process holds CUDA's host memory and the pinned buffers of 13.3.2 at the GPU's sizes
+# (measured on an H100: 13.3.2's wrong versions 4,146 MB resident, its worked solution just under 4,096).
+GPU_MEMORY_MB = 8192
 KEEPER = 'from d2l_ext.grading.sandbox import keeper_main; keeper_main()'
 PR_SET_CHILD_SUBREAPER = 36
 KEPT_ENV = ('PATH', 'PYTHONPATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LD_LIBRARY_PATH', 'CUDA_VISIBLE_DEVICES',
@@ -38,10 +41,18 @@ KEPT_ENV = ('PATH', 'PYTHONPATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LD_LIBRARY_PATH
 def limits() -> dict:
     """LIMITS, each replaced by D2L_EXT_GRADING_<NAME> when that is set (e.g. D2L_EXT_GRADING_MEMORY_MB=8192)."""
     out = dict(LIMITS)
+    if has_gpu():
+        out['memory_mb'] = GPU_MEMORY_MB
     for name in LIMITS:
         with contextlib.suppress(KeyError, ValueError):
             out[name] = float(os.environ[f'D2L_EXT_GRADING_{name.upper()}'])
     return out
+
+
+def has_gpu() -> bool:
+    """Whether an NVIDIA GPU is visible here, without starting CUDA (its device node and CUDA_VISIBLE_DEVICES)."""
+    hidden = os.environ.get('CUDA_VISIBLE_DEVICES', None) in ('', '-1')
+    return os.path.exists('/dev/nvidiactl') and not hidden
 
 
 def environment(folder: str) -> dict:
