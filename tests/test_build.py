@@ -115,3 +115,12 @@ def test_a_source_cell_is_the_package_function_itself():
     assert bn.harvest('x = 1\n#@source d2l_ext.display.verdict.sig').startswith('x = 1')  # mixed: as is
     with pytest.raises(bn.SourceError, match='no_such'):
         bn.harvest('#@source d2l_ext.display.verdict.no_such')
+
+
+def test_a_docstring_with_a_chinese_line_is_one_docstring_in_each_language():
+    code = ('def step():\n    """(a): backward first."""\n    #zh: （a）：先反向传播。\n'
+            '    x = 1  # one  #zh: 一\n    """kept"""\n    return x')
+    assert bn.swap_comments(code, 'en') == ('def step():\n    """(a): backward first."""\n    x = 1  # one\n'
+                                            '    """kept"""\n    return x')
+    assert bn.swap_comments(code, 'zh') == ('def step():\n    """（a）：先反向传播。"""\n    x = 1  # 一\n'
+                                            '    """kept"""\n    return x')

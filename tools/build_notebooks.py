@@ -73,17 +73,29 @@ def join_chinese_lines(text: str) -> str:
 
 # `# English  #zh: 中文`: the first '#' starts the comment; the marker splits it into the two languages.
 _COMMENT = re.compile(r'^(?P<code>[^#]*#)(?P<space> ?)(?P<en>.*?)\s+#zh:\s?(?P<zh>.*)$')
+_DOCSTRING = re.compile(r'^(?P<indent>\s*)"""(?P<en>[^"]+)"""\s*$')
+_ZH_LINE = re.compile(r'^\s*#zh:\s?(?P<zh>.+)$')
 _HARVEST = re.compile(r'^#@source\s+(?P<module>[\w.]+)\.(?P<name>\w+)\s*$')
 
 
 def swap_comments(code: str, lang: str) -> str:
-    """Code with each `# English  #zh: 中文` comment in one language (the code itself is the same in both)."""
+    """Code with each `# English  #zh: 中文` comment in one language (the code itself is the same in both).
+
+    A one-line docstring followed by a `#zh: 中文` line (package code shown by `#@source`) becomes one docstring in
+    the notebook's language."""
     def one(line: str) -> str:
         m = _COMMENT.match(line)
         if not m:
             return line
         return m['code'] + (m['space'] + m['en'] if lang == 'en' else ' ' + m['zh'])
-    return '\n'.join(one(line) for line in code.split('\n'))
+    lines, out = code.split('\n'), []
+    for i, line in enumerate(lines):
+        if i and _ZH_LINE.match(line) and _DOCSTRING.match(lines[i - 1]):
+            continue  # the docstring above has taken it
+        if (doc := _DOCSTRING.match(line)) and i + 1 < len(lines) and (nxt := _ZH_LINE.match(lines[i + 1])):
+            line = f'{doc["indent"]}"""{nxt["zh"] if lang == "zh" else doc["en"]}"""'
+        out.append(one(line))
+    return '\n'.join(out)
 
 
 def harvest(code: str) -> str:
