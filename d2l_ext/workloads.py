@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass, field
 
 from .errors import RunTooLong, UsageError
-from .frameworks import backend_module, framework
+from .backends import backend
+from .frameworks import framework
 from .i18n import t
 from .lanes import faked_gpus
 from .machine import free_host_bytes, positive_int
@@ -120,9 +121,8 @@ _RATES: dict = {}  # (framework, kind, index, threads) -> (FLOP/s of one product
 
 
 def _backend(lanes, work):
-    # The lanes' Backend, passed in by a section or found by name in the framework registry: this
-    # module times products only through the Backend interface and never imports d2l_ext.backends.
-    return work if work is not None else backend_module(lanes[0].framework)
+    # the lanes' Backend, passed in by a section or their framework's (the calibration runs through the interface)
+    return work if work is not None else backend(lanes[0].framework)
 
 
 def lane_speed(lane, work=None) -> tuple[float, float]:

@@ -1,12 +1,16 @@
 """The framework backends behind one written interface (13.3.1, 13.3.2): PyTorch and MXNet.
 
-`backend('torch')` returns a framework's module, named by its description in the registry (d2l_ext.frameworks).
+`backend('torch')` imports a framework's module by the name its description gives (d2l_ext.frameworks): the one
+import by name of a backend (tests/test_structure.py BY_NAME checks it).
 MXNet's module imports mxnet only inside its worker process (importing it next to torch drops torch's threads).
 """
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Protocol
+
+from ..frameworks import framework, split_row  # noqa: F401  (split_row: the sections read timeline rows here)
 
 
 class Backend(Protocol):
@@ -24,23 +28,7 @@ class Backend(Protocol):
     def timeline_clock(self, lanes: Sequence) -> str: ...  # the clock lane_timeline reads (TimelineResult.clock)
 
 
-def backend(framework: str) -> Backend:
+def backend(name: str) -> Backend:
     """The backend module of one registered framework ('torch', 'pytorch', 'mxnet'), used by every section."""
-    from ..frameworks import backend_module
-    return backend_module(framework)
+    return importlib.import_module(framework(name).backend)
 
-
-# A timeline row is a lane's id, or a lane's id and an engine worker: 'cpu(0)/w1' (MXNet's rows, 13.3.1).
-# Ids only: a display labels the row when it draws it (core.lane_worker_row).
-WORKER_SEP = '/w'
-
-
-def worker_row(lane_name: str, worker: int) -> str:
-    """The row id of one engine worker thread of a lane ('cpu(0)/w1'), made by MXNet's lane_timeline."""
-    return f'{lane_name}{WORKER_SEP}{worker}'
-
-
-def split_row(row: str) -> tuple[str, int | None]:
-    """A timeline row id as (lane id, worker number or None): 'cpu(0)/w1' -> ('cpu(0)', 1), 'cpu0' -> ('cpu0', None)."""
-    name, sep, worker = row.rpartition(WORKER_SEP)
-    return (name, int(worker)) if sep and worker.isdigit() else (row, None)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import os
 
-from ..frameworks import framework
+from ..frameworks import framework, worker_row
 from ..frameworks.mxnet_framework import engine_environment
-from . import worker_row
 
 
 def setup_mxnet():

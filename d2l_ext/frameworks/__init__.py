@@ -22,7 +22,7 @@ class Framework:
     name: str                      # canonical key: 'torch', 'mxnet'; Lane.framework and worker keys use it
     display: str                   # how tables and messages name it: 'PyTorch'
     module: str                    # the package to import (checked with find_spec, never imported here)
-    backend: str                   # module of its Backend (d2l_ext.backends.Backend), imported when used
+    backend: str                   # module of its Backend, imported by name by d2l_ext.backends.backend
     missing: str                   # catalogue key of the one line said when it is not installed
     gpu_explanation: str           # catalogue key: what a GPU lane of this framework is
     gpu_count: Callable[[], int]   # GPUs it can use here (called in its worker)
@@ -136,6 +136,17 @@ def check_framework(name) -> str:
     return fw.name
 
 
-def backend_module(name):
-    """The imported backend module of a framework (workers and backends; never the lanes or workloads)."""
-    return importlib.import_module(framework(name).backend)
+# A timeline row is a lane's id, or a lane's id and an engine worker: 'cpu(0)/w1' (frameworks with worker_rows, MXNet).
+# Ids only: a display labels the row when it draws it (core.lane_worker_row).
+WORKER_SEP = '/w'
+
+
+def worker_row(lane_name: str, worker: int) -> str:
+    """The row id of one engine worker thread of a lane ('cpu(0)/w1'), made by MXNet's lane_timeline."""
+    return f'{lane_name}{WORKER_SEP}{worker}'
+
+
+def split_row(row: str) -> tuple[str, int | None]:
+    """A timeline row id as (lane id, worker number or None): 'cpu(0)/w1' -> ('cpu(0)', 1), 'cpu0' -> ('cpu0', None)."""
+    name, sep, worker = row.rpartition(WORKER_SEP)
+    return (name, int(worker)) if sep and worker.isdigit() else (row, None)
