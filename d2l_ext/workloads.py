@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .errors import RunTooLong, UsageError
 from .backends import backend
+from .errors import RunTooLong, UsageError
 from .frameworks import framework
 from .i18n import t
 from .lanes import faked_gpus
