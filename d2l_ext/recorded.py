@@ -13,6 +13,7 @@ import pathlib
 import typing
 from dataclasses import dataclass, field
 
+from . import recordings
 from .communication import CommResult, CommTimeline, FirstCopyResult
 from .i18n import t
 from .parallel import ParallelResult, SyncMistakeResult, TimelineResult
@@ -36,7 +37,7 @@ class Recording:
     @property
     def gpu(self) -> bool:
         """True when recorded on a machine with a GPU: only these are shown as GPU evidence."""
-        return bool(self.machine.get('gpus'))
+        return recordings.on_gpu(self)
 
     def label(self) -> str:
         """'recorded on NVIDIA H200 x1, ...' or 'CPU recording (no GPU): ...', in the current language."""
@@ -53,28 +54,6 @@ class Recording:
         d = dataclasses.asdict(self)
         d.pop('path')
         return d
-
-
-PROVENANCE = ('same_kind', 'other_kind')  # provenance_phrase's outcomes: the keys panels.provenance.<kind>
-
-
-def provenance_phrase(recording, here: dict | None = None) -> str:
-    """The catalogue key naming where a recording was made, against this machine (any lesson that shows one).
-
-    'panels.provenance.same_kind' ("an earlier run on a machine of the same kind") when this machine has the
-    recording's GPUs (the same names, as many) and as many CPU cores; else 'panels.provenance.other_kind'
-    ("another machine's run"). Neither says it is this session's run. The phrases take no fields: say
-    t(provenance_phrase(rec)) inside a sentence. `here`: this machine's {'gpus': [...], 'cpu_cores': n}
-    (default: d2l_ext.machine's gpu_names_torch and cpu_cores).
-    """
-    if here is None:
-        from .machine import cpu_cores, gpu_names_torch
-        here = {'gpus': gpu_names_torch(), 'cpu_cores': cpu_cores()}
-    m = recording.machine if hasattr(recording, 'machine') else recording
-    same = (bool(m.get('gpus')) and list(m.get('gpus') or []) == list(here.get('gpus') or [])
-            and m.get('cpu_cores') == here.get('cpu_cores'))
-    kind = 'same_kind' if same else 'other_kind'
-    return f'panels.provenance.{kind}'
 
 
 def build(cls, data):
@@ -102,24 +81,21 @@ def from_json(data: dict, path: str = '') -> Recording:
 
 
 def load_recordings(gpu_only: bool = True, folder=None) -> list[Recording]:
-    """Every recording shipped with the package (or in `folder`), oldest first; GPU recordings only by default."""
-    paths = sorted(pathlib.Path(folder or FOLDER).glob('*.json'))
-    recs = [from_json(json.loads(p.read_text()), str(p)) for p in paths]
-    return [r for r in recs if r.gpu or not gpu_only]
+    """The newest recording of each GPU kind shipped (or in `folder`), typed; CPU ones too with gpu_only=False."""
+    folder = pathlib.Path(folder or FOLDER)
+    return [from_json(d, str(folder / d['file'])) for d in recordings.load_all(folder, gpu_only=gpu_only)]
 
 
-def newest(recordings=None):
+def newest(recs=None):
     """The newest GPU recording (by its date, then its file), or None: what every notebook draws (13.3.0-13.3.2)."""
-    gpu = [r for r in (load_recordings() if recordings is None else recordings) if r.gpu]
-    return max(gpu, key=lambda r: (r.machine.get('date', ''), r.path)) if gpu else None
+    return recordings.newest(load_recordings() if recs is None else recs)
 
 
 def default_path(machine: dict | None = None) -> pathlib.Path:
     """Where `record` writes without --out: a file in the current directory named after the GPU and date."""
     from .machine import gpu_names_torch
-    gpus = (machine or {}).get('gpus', gpu_names_torch())
-    name = (gpus[0].replace(' ', '-') + f'-x{len(gpus)}') if gpus else 'cpu-only'
-    return pathlib.Path.cwd() / f'd2l_ext-recording-{name}-{_dt.date.today().isoformat()}.json'
+    here = {'gpus': (machine or {}).get('gpus', gpu_names_torch()), 'date': _dt.date.today().isoformat()}
+    return pathlib.Path.cwd() / f"d2l_ext-recording-{recordings.file_name({'machine': here})}"
 
 
 def record(path, repeats: int = 5, progress=None) -> Recording:

@@ -2,7 +2,8 @@
 
 Layers, lowest first; a module may import its own layer or a lower one, never a higher one:
 
-    ground   errors, i18n, machine, paths, cliparse, frameworks (what each framework is: the registry)
+    ground   errors, i18n, machine, paths, cliparse, frameworks (what each framework is: the registry),
+             recordings (the one loader of every section's shipped recordings)
     measure  timing, checking, lanes, overlap, results, profiling
     backends backends (each framework's module, loaded by name), workloads (sizes calibrated through a backend)
     workers  workers
@@ -37,7 +38,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / 'd2l_ext'
 
 LAYERS = [
-    ('ground', ['errors', 'i18n', 'machine', 'paths', 'cliparse', 'frameworks', 'processes']),
+    ('ground', ['errors', 'i18n', 'machine', 'paths', 'cliparse', 'frameworks', 'processes', 'recordings']),
     ('measure', ['timing', 'checking', 'lanes', 'overlap', 'results', 'profiling']),
     ('backends', ['backends', 'workloads']),
     ('workers', ['workers']),

@@ -7,51 +7,30 @@ import pathlib
 import shutil
 import tempfile
 
-from ..errors import UsageError
-from ..i18n import t
-from ..paths import read_json
+from .. import recordings
 from .results import AllreduceResult, result_from_dict
 
 FORMAT = 1
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
 REQUIRED = ('format', 'section', 'machine', 'sizes', 'runs')
-
-
-def is_gpu_machine(rec: dict) -> bool:
-    """Recorded on a machine with a GPU (the processes still ran on its CPU cores): those the lesson ships."""
-    return bool(rec['machine'].get('gpus'))
-
-
-def file_name(rec: dict) -> str:
-    """The name to ship a recording under: 'NVIDIA-H200-x1-2026-12-03.json' (or 'cpu-only-...')."""
-    gpus = rec['machine'].get('gpus') or []
-    name = f'{gpus[0]} x{len(gpus)}'.replace(' ', '-') if gpus else 'cpu-only'
-    return f"{name}-{rec['machine']['date'][:10]}.json"
+file_name, is_gpu_machine = recordings.file_name, recordings.on_gpu  # a GPU machine's: the ones shipped
 
 
 def check_recording(rec, where='recording') -> dict:
     """The recording if this version can read it; else a UsageError saying what is wrong."""
-    if not isinstance(rec, dict) or rec.get('format') != FORMAT or rec.get('section') != '13.3.4':
-        got = rec.get('format') if isinstance(rec, dict) else type(rec).__name__
-        raise UsageError(t('allreduce.recorded.bad_format', where=where, format=FORMAT, got=repr(got)))
-    missing = [k for k in REQUIRED if k not in rec]
-    if missing or not rec['runs']:
-        raise UsageError(t('allreduce.recorded.missing', where=where, missing=', '.join(missing) or 'runs'))
-    return rec
+    return recordings.check(rec, where, version=FORMAT, required=REQUIRED, section='13.3.4',
+                            keys=('allreduce.recorded.bad_format', 'allreduce.recorded.missing'))
 
 
 def load(path) -> dict:
     """One recording from its file, checked."""
-    path, rec = read_json(path)
-    return check_recording(rec, str(path)) | {'file': path.name}
+    return recordings.load(path, check_recording)
 
 
 def newest(folder=None, gpu_only=True) -> dict | None:
     """The newest recording in `folder` (default the shipped ones), only from GPU machines unless gpu_only=False."""
-    folder = pathlib.Path(folder or FOLDER)
-    recs = [load(p) for p in sorted(folder.glob('*.json'))] if folder.is_dir() else []
-    recs = [r for r in recs if is_gpu_machine(r) or not gpu_only]
-    return max(recs, key=lambda r: (r['machine'].get('date', ''), r['file'])) if recs else None
+    recs = recordings.load_all(folder or FOLDER, check_recording, gpu_only=gpu_only)
+    return recordings.newest(recs, gpu_only=gpu_only)
 
 
 def results(rec: dict) -> dict[int, AllreduceResult]:

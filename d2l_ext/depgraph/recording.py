@@ -10,10 +10,10 @@ import time
 
 import torch
 
+from .. import recordings
 from ..errors import UsageError
 from ..i18n import t
 from ..machine import provenance
-from ..paths import read_json
 from ..timing import wait_for_lanes
 from . import halves, model
 from .halves import mark, on_host
@@ -197,58 +197,38 @@ def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=N
 
 def is_gpu(rec: dict) -> bool:
     """Recorded with a GPU lane on a machine that has one: only these are shown as GPU evidence."""
-    return bool(rec['machine'].get('gpus')) and any(lane['kind'] == 'gpu' for lane in rec['lanes'])
+    return recordings.on_gpu(rec) and any(lane['kind'] == 'gpu' for lane in rec['lanes'])
 
 
 def gpu_kind(rec: dict) -> str | None:
     """'NVIDIA H200 x1', or None for a CPU recording."""
-    gpus = rec['machine'].get('gpus') or []
-    return f'{gpus[0]} x{len(gpus)}' if is_gpu(rec) else None
+    return recordings.kind(rec, is_gpu)
 
 
 def file_name(rec: dict) -> str:
     """The name to ship a recording under: 'NVIDIA-H200-x1-2026-12-03.json' (or 'cpu-only-...')."""
-    kind = gpu_kind(rec)
-    name = kind.replace(' ', '-') if kind else 'cpu-only'
-    return f"{name}-{rec['machine']['date'][:10]}.json"
+    return recordings.file_name(rec, is_gpu)
 
 
 def check_recording(rec, where='recording') -> dict:
     """The recording if it is one this version can read; else a UsageError saying what is wrong."""
-    if not isinstance(rec, dict) or rec.get('format') != FORMAT:
-        got = rec.get('format') if isinstance(rec, dict) else type(rec).__name__
-        raise UsageError(t('graph.err.rec_format', where=where, got=repr(got), expected=FORMAT))
-    missing = [k for k in REQUIRED if k not in rec]
-    if missing or not rec['runs']:
-        raise UsageError(t('graph.err.rec_missing', where=where, missing=', '.join(missing) or 'runs'))
-    return rec
+    return recordings.check(rec, where, version=FORMAT, required=REQUIRED, section='13.3.3',
+                            keys=('graph.err.rec_format', 'graph.err.rec_missing'))
 
 
 def load(path) -> dict:
     """One recording from its file, checked."""
-    path, rec = read_json(path)
-    return check_recording(rec, str(path)) | {'file': path.name}
+    return recordings.load(path, check_recording)
 
 
 def load_recordings(folder=None, gpu_only=True) -> list[dict]:
     """The shipped recordings (or those in `folder`), the newest per GPU kind (CPU ones too with gpu_only=False)."""
-    folder = pathlib.Path(folder or FOLDER)
-    recs = [load(p) for p in sorted(folder.glob('*.json'))] if folder.is_dir() else []
-    newest = {}
-    for rec in recs:
-        if gpu_only and not is_gpu(rec):
-            continue
-        kind = gpu_kind(rec)
-        key = (rec['machine'].get('date', ''), rec['file'])
-        if kind not in newest or key > newest[kind][0]:
-            newest[kind] = (key, rec)
-    return [newest[k][1] for k in sorted(newest, key=lambda k: k or '')]
+    return recordings.load_all(folder or FOLDER, check_recording, gpu=is_gpu, gpu_only=gpu_only)
 
 
-def newest(recordings=None) -> dict | None:
+def newest(recs=None) -> dict | None:
     """The newest GPU recording of all kinds, or None: what the lesson draws (13.3.3)."""
-    recs = [r for r in (load_recordings() if recordings is None else recordings) if is_gpu(r)]
-    return max(recs, key=lambda r: (r['machine'].get('date', ''), r.get('file', ''))) if recs else None
+    return recordings.newest(load_recordings() if recs is None else recs, is_gpu)
 
 
 def pick_run(rec: dict, batch=None) -> dict:
