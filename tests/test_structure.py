@@ -24,11 +24,14 @@ only that layer imports one: no experiment or lesson module imports a grader.
 An edge still waiting for its fix is listed in KNOWN_UPWARD or KNOWN_CYCLES with why;
 each is an expected failure that must still exist (strict), so a fixed edge has to leave the list.
 A known cycle is named by the one import that closes it: the cycle check runs without those.
+`duplicates` (where it is on PATH) finds no pair of 6 or more lines in the package but the intended tie it names.
 """
 from __future__ import annotations
 
 import ast
 import pathlib
+import re
+import shutil
 import subprocess
 import sys
 
@@ -233,6 +236,21 @@ def test_the_registry_loads_every_task_by_name_from_the_grading_layer():
 def test_no_import_cycle():
     new = cycles(without_known(PACKAGE_EDGES)) + cycles(without_known(BENCH_EDGES))
     assert not new, 'import cycles: ' + '; '.join(' <-> '.join(sorted(c)) for c in new)
+
+
+def intended_tie(a: str, b: str) -> bool:
+    """The one intended tie: an English catalogue and its Chinese twin share their shape by design (the same keys in
+    the same order, tests/test_i18n.py), so `duplicates` finds i18n/en/x.py ~ i18n/zh/x.py."""
+    return a != b and a.replace('i18n/zh/', 'i18n/en/') == b.replace('i18n/zh/', 'i18n/en/')
+
+
+@pytest.mark.skipif(shutil.which('duplicates') is None, reason='the `duplicates` tool is not on PATH')
+def test_no_repeated_code_but_the_intended_ties():
+    out = subprocess.run(['duplicates', '--most', '200'], cwd=PACKAGE, capture_output=True, text=True,
+                         timeout=120).stdout
+    pairs = re.findall(r'^D\d+ (\S+):[\d-]+ ~ (\S+):[\d-]+', out, re.M)
+    assert 'incomplete' not in out, out
+    assert not [p for p in pairs if not intended_tie(*p)], out
 
 
 @pytest.mark.parametrize('edge', sorted(KNOWN_UPWARD), ids=lambda e: f'{e[0]}->{e[1]}')
