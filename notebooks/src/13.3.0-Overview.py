@@ -18,16 +18,18 @@
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
 # asks for before they run it, so they can tell which pieces are independent and run those at the same time. But one
 # matrix product already keeps every core of a CPU, or a whole GPU, busy: running two products "in parallel" on the
-# same device gains little when each already uses every core. A gain over running jobs one after the other needs
-# separate hardware working at the same time:
+# same device gains little when each already uses every core. Two jobs together beat one after the other whenever
+# one after the other leaves hardware idle, even on one CPU; a gain over **one device doing both jobs** (the fair
+# test) needs separate hardware working at the same time:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
 #
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The fair test is one device doing both jobs. The book shows both with two GPUs. These notebooks
-# run on whatever this machine has, measure carefully (warm-up, waiting for every device, every repeat shown, every
-# answer checked) and show recorded GPU runs too.
+# The book shows both with two GPUs. With two lanes on one CPU, or a GPU beside the CPU (the recording below),
+# expect no gain over the fair test; this notebook shows why. These notebooks run on whatever this machine has,
+# measure carefully (warm-up, waiting for every device, every repeat shown, every answer checked) and show recorded
+# GPU runs too.
 #
 # | notebook | what you will see |
 # |---|---|
@@ -41,13 +43,15 @@
 #
 # 《动手学深度学习》12.3节（英文版为 13.3 节）。深度学习框架在执行之前就能看到程序要做的工作，因此能够判断哪些部分
 # 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来：在同一个设备上“并行”
-# 运行两个矩阵乘法，在每个乘法都已用满所有核心时几乎没有收益。要比先后运行更快，需要能同时工作的不同硬件：
+# 运行两个矩阵乘法，在每个乘法都已用满所有核心时几乎没有收益。只要先后运行让一部分硬件闲着，两项工作同时运行就比
+# 先后运行快，哪怕是在同一个 CPU 上；要比**一个设备做两份工作**（公平的检验）更快，需要能同时工作的不同硬件：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
 #
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
-# 公平的检验是一个设备做两份工作。书中用两个 GPU 展示了这两点。这些 Jupyter 记事本在这台机器现有的
+# 书中用两个 GPU 展示了这两点。两条执行路在同一个 CPU 上，或者一个 GPU 加 CPU（下面录制的结果）时，预计都胜不过
+# 公平的检验，本节说明原因。这些 Jupyter 记事本在这台机器现有的
 # 硬件上运行，并认真测量（预热、等待每个设备、展示每次重复、检查每个结果）；此外还展示在 GPU 上录制的结果，供没有 GPU 的
 # 读者使用。
 #
@@ -91,27 +95,22 @@ lanes_table(lanes_for_all(d2l_ext.available_frameworks()))
 # %% [markdown]
 # ## A first taste: predict, then measure
 #
-# Each lane gets the same kind of job: independent matrix products (the book's `run`); beside a GPU, each lane's
-# count of products is chosen from its measured rate, aiming at equal times. We time each lane alone, both together,
-# and one device doing both jobs, interleaved so that drift hits every variant alike.
+# Each lane gets the same kind of job: independent matrix products (the book's `run`); beside a GPU, the slower CPU
+# lane gets fewer products. We time each lane alone, both together, and one device doing both jobs, interleaved so
+# that drift hits every variant alike.
 #
 # What does this hardware predict? Lanes on separate devices all run at once: together takes the slower lane's time.
-# On a CPU-only machine two CPU lanes **split one CPU**, so together is at most as many times as fast as one after
-# the other as lanes fit on the cores at once; one lane with all the cores doing both jobs uses the same cores, so
-# no gain over it is promised. Write how many times as fast "together" is as "one after the other" into
-# `my_guess`.
+# On a CPU-only machine two CPU lanes **split one CPU's cores**. How many times as fast as one after the other is
+# together here? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
 #
-# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）；有 GPU 时，每条执行路的乘积个数按其实测速度
-# 选定，力求用时相等。我们分别为每条执行路单独运行、两条同时运行、一个设备做两份工作计时，并交替进行，使漂移对每种
+# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）；有 GPU 时，较慢的 CPU 执行路分到较少的乘积。我们分别为每条执行路单独运行、两条同时运行、一个设备做两份工作计时，并交替进行，使漂移对每种
 # 情况的影响都相同。
 #
 # 这样的硬件预测什么？位于不同设备上的执行路可以全部同时运行，所以同时运行的用时等于较慢那条执行路的用时。在没有 GPU 的
-# 机器上，两条 CPU 执行路**把一个 CPU 分开用**：每条执行路分到一部分核心，核心上同时容得下几条执行路，同时运行
-# 至多就比先后运行快几倍。一条用上全部核心、做两份工作的执行路用的是同一些核心，所以硬件并不保证能胜过它。把“同时
-# 运行”的速度是“先后运行”的几倍写进 `my_guess`。
+# 机器上，两条 CPU 执行路**把一个 CPU 的核心分开用**。在这里，同时运行的速度是先后运行的几倍？把它写进 `my_guess`。
 
 # %%
 my_guess = None  # together is how many times as fast as one after the other? (x)  #zh: 同时运行的速度是先后运行的几倍？（倍）
@@ -119,18 +118,26 @@ my_guess = None  # together is how many times as fast as one after the other? (x
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# With lanes of equal length, one after the other takes the sum of the lane times. If `w` lanes can run at once,
-# together takes the sum divided by `w`, so it is `w` times as fast. Separate devices: `w` is the number of lanes. CPU
-# lanes with `k` threads each on `c` cores: `w = min(lanes, c // k)`. The collapsed cell below computes it here.
+# With lanes of equal length, one after the other takes the sum of the lane times; if `ways` lanes run at once,
+# together is `ways` times as fast. The collapsed cell below computes it:
+#
+# ```python
+# ways = len(lanes)                                  # separate devices
+# ways = min(len(lanes), cores // threads_per_lane)  # lanes that split one CPU's cores
+# ```
 #
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 若各执行路耗时相同，先后运行的耗时是各执行路耗时之和。如果能有 `w` 条执行路同时运行，同时运行的耗时是这个和除以
-# `w`，速度是先后运行的 `w` 倍。不同的设备：`w` 等于执行路的条数。在 `c` 个核心上、每条执行路 `k` 个线程的 CPU 执
-# 行路：`w = min(执行路条数, c // k)`。下面折叠的单元格为这台机器算出它。
+# 若各执行路耗时相同，先后运行的耗时是各执行路耗时之和；如果有 `ways` 条执行路同时运行，同时运行的速度就是先后运行的
+# `ways` 倍。下面折叠的单元格算出它：
+#
+# ```python
+# ways = len(lanes)                                  # 不同的设备
+# ways = min(len(lanes), cores // threads_per_lane)  # 把一个 CPU 的核心分开用的执行路
+# ```
 #
 # </details>
 
@@ -172,24 +179,26 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,
               predicted=result.serial_sum / predicted_speedup)  # the hatched bar: the printed prediction  #zh: 斜线条形：输出的那个预测
 
 # %% [markdown]
-# **Exercise.** If the measured speedup falls short of the prediction, why? Look at the lanes alone and together.
+# **Exercise.** Why is together much faster than one after the other, yet no faster than one device doing both jobs?
+# Compare the rows of the figure.
 #
 # <details><summary>Worked answer</summary>
 #
-# The rule assumes each lane runs as fast beside the other as alone. If together took longer than the slower lane
-# alone, the lanes slowed each other (memory, caches, other programs). 13.3.1 measures each lane's time per product
-# with the other busy: the control for this explanation.
+# One after the other leaves hardware idle: while one lane works, the other's cores (or device) wait. Together keeps
+# both busy, so it takes about the slower lane's time. One device doing both jobs leaves nothing idle either: its
+# row sits beside a lane alone although it does twice the work, because it has all the cores (a CPU) or does the
+# CPU's small share in a moment (a GPU, next section). Separate hardware only gains when each part does a real share.
 #
 # </details>
 
 # %% [markdown] lang="zh"
-# **练习**：如果实测的倍数达不到预测，原因是什么？看看各执行路单独运行和同时运行的用时。
+# **练习**：为什么同时运行比先后运行快得多，却不比一个设备做两份工作快？比较图中的各行。
 #
 # <details><summary>参考答案</summary>
 #
-# 这条规则假设每条执行路在另一条旁边运行时与单独运行时一样快。如果同时运行的用时超过了较慢那条执行路单独运行的用时，
-# 说明两条执行路互相拖慢了（内存、缓存，或核心上的其他程序）。12.3.1 测量另一条执行路也在忙时每条执行路每个乘积的
-# 用时，这就是检验这个解释的对照。
+# 先后运行让硬件闲着：一条执行路工作时，另一条的核心（或设备）在等待。同时运行让两者都忙，所以用时约等于较慢那条
+# 执行路。一个设备做两份工作也没有闲着的硬件：它做了两倍的工作，那一行却与单独一条执行路差不多，因为它用上了全部核心
+# （CPU），或者转眼就做完了 CPU 那一小份（GPU，见下一节）。只有每份硬件都分到可观的一份工作时，不同的硬件才有收益。
 #
 # </details>
 
@@ -198,16 +207,16 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,
 #
 # Separate hardware runs both lanes at full speed at once: here is the same experiment recorded with a GPU lane and
 # a CPU lane. Predict: together takes about the slower lane's time, not the sum. The fair baseline is the GPU doing
-# both jobs, and the CPU's share costs the GPU only a little more time, so that little time is all a second lane can
-# save: about one percent on such a GPU, below the rule's 5%. Below the repeats, the repeat of "together"
-# timed as the median shows when each lane was busy.
+# both jobs: compare its row with the GPU alone. The CPU's share costs the GPU about 2% more time, and that is all a
+# second lane can save, below the rule's 5%. Below the repeats, the repeat of "together" timed as the median shows
+# when each lane was busy.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上录制的结果
 #
 # 不同的硬件能让两条执行路同时全速运行：下面是用一条 GPU 执行路和一条 CPU 执行路录制的同一个实验。预测：同时运行的
-# 用时约等于较慢那条执行路的用时，而不是两者之和。公平的基线是 GPU 做两份工作，而 CPU 那一份只让 GPU 多花很少的
-# 时间，第二条执行路至多也只能省下这点时间：在这样的 GPU 上约为百分之一，低于规则要求的 5%。各次重复下方是
+# 用时约等于较慢那条执行路的用时，而不是两者之和。公平的基线是 GPU 做两份工作：把它那一行与 GPU 单独运行相比。
+# CPU 那一份只让 GPU 多花约 2% 的时间，第二条执行路至多也只能省下这么多，低于规则要求的 5%。各次重复下方是
 # “同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
 
 # %% tags=["nbval-ignore-output"]
@@ -228,8 +237,8 @@ recorded_figure(rec) if rec else None
 #
 # ## Remember
 #
-# - One operator already fills a device; a gain over one after the other needs separate hardware, and the fair test
-#   is one device doing both jobs.
+# - One operator already fills a device; beating one after the other only shows it left hardware idle. A gain over
+#   the fair test, one device doing both jobs, needs separate hardware.
 # - Predict from the hardware first: separate devices allow the slower lane's time; lanes on one CPU only split its
 #   cores.
 # - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
@@ -251,7 +260,7 @@ recorded_figure(rec) if rec else None
 #
 # ## 记住
 #
-# - 一个操作符就已经能占满一个设备；要比先后运行更快，需要不同的硬件，公平的检验是一个设备做两份工作。
+# - 一个操作符就已经能占满一个设备；胜过先后运行只说明先后运行让硬件闲着。要胜过公平的检验——一个设备做两份工作——需要不同的硬件。
 # - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路只是把它的核心分开用。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
 #
