@@ -110,11 +110,6 @@ class Measurement:
         """Every repeat to draw, or the median alone for a recording made before repeats were kept."""
         return list(self.times) or [self.median]
 
-    @property
-    def noisy(self) -> bool:
-        """True when the repeats spread by more than NOISE of the median (torch.utils.benchmark's high variance)."""
-        return self.median is not None and self.iqr > NOISE * self.median
-
     def as_dict(self) -> dict:
         """JSON-ready summary: label, median, iqr, min, max, repeats, every time (the CLI's JSON fields)."""
         return {'label': self.label, 'median': self.median, 'iqr': self.iqr, 'min': self.min, 'max': self.max,

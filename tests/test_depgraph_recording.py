@@ -15,6 +15,7 @@ from contextlib import redirect_stdout
 
 import pytest
 
+from d2l_ext import recordings
 from d2l_ext.depgraph import recording
 from d2l_ext.display import graph as G
 from d2l_ext.errors import UsageError
@@ -132,10 +133,9 @@ def test_only_gpu_recordings_are_shown_newest_per_kind(here, tmp_path):
     old, new = as_gpu(here, date='2026-12-01T00:00:00+00:00'), as_gpu(here, date='2026-12-03T00:00:00+00:00')
     other = as_gpu(here, name='NVIDIA H100 80GB HBM3')
     for rec in (as_cpu(here), old, new, other):
-        (tmp_path / f'{recording.gpu_kind(rec)}-{rec["machine"]["date"][:10]}.json'.replace(' ', '-')).write_text(
-            json.dumps(rec))
+        (tmp_path / recording.file_name(rec)).write_text(json.dumps(rec))
     shown = recording.load_recordings(tmp_path)
-    assert [recording.gpu_kind(r) for r in shown] == ['NVIDIA H100 80GB HBM3 x1', 'NVIDIA H200 x1']
+    assert [recordings.kind(r, recording.is_gpu) for r in shown] == ['NVIDIA H100 80GB HBM3 x1', 'NVIDIA H200 x1']
     assert shown[1]['machine']['date'].startswith('2026-12-03')
     assert not recording.is_gpu(as_cpu(here))  # a CPU recording is never GPU evidence
     assert recording.file_name(new) == 'NVIDIA-H200-x1-2026-12-03.json'

@@ -200,11 +200,6 @@ def is_gpu(rec: dict) -> bool:
     return recordings.on_gpu(rec) and any(lane['kind'] == 'gpu' for lane in rec['lanes'])
 
 
-def gpu_kind(rec: dict) -> str | None:
-    """'NVIDIA H200 x1', or None for a CPU recording."""
-    return recordings.kind(rec, is_gpu)
-
-
 def file_name(rec: dict) -> str:
     """The name to ship a recording under: 'NVIDIA-H200-x1-2026-12-03.json' (or 'cpu-only-...')."""
     return recordings.file_name(rec, is_gpu)

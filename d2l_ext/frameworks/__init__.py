@@ -13,7 +13,7 @@ import importlib
 import importlib.util
 import pkgutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -46,10 +46,8 @@ class Framework:
     #                                 (never imports it: timing.wait_for_everything)
     cpu_label: str = 'core.lane_cpu_number'  # catalogue key of a numbered CPU lane known by its name only
     engine: Callable[[], str] = lambda: 'eager'  # the engine a run in its worker used (exercise 1 names it)
-    control_engine: str | None = None  # its in-order engine: the control exercise 1 sets beside the default
     worker_rows: bool = False  # its timeline rows are (lane, engine worker) pairs, coloured by the lane
     copy_plans: bool = False   # its GPU lanes take 13.3.2's copy plans (destination, copy stream, non_blocking)
-    extra: dict = field(default_factory=dict)
 
 
 _REGISTRY: dict[str, Framework] = {}

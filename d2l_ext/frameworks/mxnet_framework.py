@@ -74,5 +74,5 @@ FRAMEWORK = Framework(
     gpu_count=_gpu_count, device=_device, lane_name=_lane_name, cpu_lanes=_cpu_lanes, tolerance=lambda: 1e-4,
     cpu_queued=True, shared_cpu_rule='engine', one_core_per_product=True, environment=worker_environment,
     cleans_up_after_kill=True, wait_loaded=_wait_loaded, wait_all=_wait_all, cpu_label='core.lane_mxnet_cpu_label',
-    engine=lambda: os.environ.get('MXNET_ENGINE_TYPE', 'ThreadedEnginePerDevice'), control_engine='NaiveEngine',
+    engine=lambda: os.environ.get('MXNET_ENGINE_TYPE', 'ThreadedEnginePerDevice'),
     worker_rows=True)
