@@ -5,9 +5,10 @@ helpers); everything else is named after what it does for the learner.
 """
 from .checking import check_close, relative_error
 from .errors import FrameworkMissing, ResultMismatch, UsageError, WorkerFailed
+from .frameworks import available_frameworks
 from .i18n import language, set_language, t
 from .lanes import Lane, describe_lanes, find_lanes, pick_lanes
-from .machine import available_frameworks, cpu_cores, provenance, versions
+from .machine import cpu_cores, provenance, versions
 from .timing import Benchmark, Comparison, Measurement, compare, measure, wait_for_everything, wait_for_lanes
 
 __version__ = '0.1.0'

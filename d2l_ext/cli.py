@@ -108,7 +108,7 @@ class _Progress:
 
 
 def _devices(args) -> int:
-    from .machine import available_frameworks
+    from .frameworks import available_frameworks
     from .workers import lanes_for
     report = {fw: [lane.as_dict() for lane in lanes] for fw, lanes in lanes_for(available_frameworks(),
                                                                                  count='all').items()}
@@ -177,7 +177,7 @@ def _run(args) -> int:
         from .grading.cli import run as check
         return check(args)
     from .display.tables import text
-    from .machine import frameworks_for
+    from .frameworks import frameworks_for
     fws = frameworks_for(args.framework)
     size = _count(args.size, t('core.what_size'), 'size', 1000)
     iters = _count(args.iters, t('core.what_iters'), 'iters', 10)

@@ -1,4 +1,4 @@
-"""What this machine has: cores, free memory, frameworks, versions (used by every section)."""
+"""What this machine has: cores, free memory, GPUs, versions, where and when (used by every section)."""
 from __future__ import annotations
 
 import datetime as _dt
@@ -7,7 +7,10 @@ import os
 import platform
 
 from .errors import UsageError
-from .frameworks import check_framework, installed, known  # the edge check lives with the registry
+
+# Old home of these registry questions, kept until lanes.py, display/panels.py, tests and benchmarks import them from
+# d2l_ext.frameworks (then machine imports no framework, and the registry may read the machine's cores).
+from .frameworks import available_frameworks, check_framework, frameworks_for  # noqa: F401
 
 FAKE: dict = {}  # set by lanes.fake_hardware() in tests: {'gpus': n, 'cores': n}
 
@@ -43,18 +46,6 @@ def has_framework(name: str) -> bool:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):  # a parent package missing, or a module blocked (sys.modules[name] = None)
         return False
-
-
-def available_frameworks() -> list[str]:
-    """The registered frameworks installed here, in the book's order."""
-    return [f for f in known() if installed(f)]
-
-
-def frameworks_for(choice: str) -> list[str]:
-    """'all' -> the installed frameworks; otherwise the one named, checked (CLI --framework, widgets)."""
-    if choice == 'all':
-        return available_frameworks()
-    return [check_framework(choice)]
 
 
 def versions() -> dict:

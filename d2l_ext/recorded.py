@@ -104,7 +104,8 @@ def record(path, repeats: int = 5, progress=None) -> Recording:
     Check the path with paths.check_output_file first (the CLI does): a bad one is refused before minutes of measuring.
     """
     from . import communication, parallel
-    from .machine import available_frameworks, provenance
+    from .frameworks import available_frameworks
+    from .machine import provenance
     fws = available_frameworks()
     steps = [lambda fw=fw: parallel.parallel(fw, repeats=repeats, baseline=True) for fw in fws]
     # the timeline drawn beside a parallel result is its own median "together" repeat where the backend keeps one

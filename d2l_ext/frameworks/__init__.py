@@ -124,6 +124,16 @@ def installed(name: str) -> bool:
         return False
 
 
+def available_frameworks() -> list[str]:
+    """The registered frameworks installed here, in the book's order."""
+    return [f for f in known() if installed(f)]
+
+
+def frameworks_for(choice: str) -> list[str]:
+    """'all' -> the installed frameworks; otherwise the one named, checked (CLI --framework, widgets)."""
+    return available_frameworks() if choice == 'all' else [check_framework(choice)]
+
+
 def check_framework(name) -> str:
     """THE edge check (CLI, dispatcher, widgets): the canonical name, or one line saying what to do."""
     fw = framework(name)
