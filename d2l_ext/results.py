@@ -1,10 +1,8 @@
 """Typed results of every section's experiments, their one measurement type and their one table (13.3.1-13.3.4).
 
-Below the sections and above the ground: a timed variant is a `Measurement` (every repeat, with its
-median, IQR, min and max computed once, and the one noise judgement, as torch.utils.benchmark's
-Measurement keeps them); a section builds its result from these types, the CLI prints it
-(`to_json()` is `dataclasses.asdict`), and a notebook, widget or CLI shows it as one table
-(`to_frame()`: rows keyed by column ids, translated only when the table is drawn; `render()` writes it).
+A timed variant is a `Measurement` (every repeat; median, IQR, min and max computed once, as torch.utils.benchmark
+keeps them), with the one comparison rule (`told_apart`); a section's result is made of these, printed as JSON
+(`to_json()`) or as one table (`to_frame()`: rows keyed by column ids, translated when drawn; `render()` writes it).
 """
 from __future__ import annotations
 
@@ -22,13 +20,15 @@ NOISE = 0.1
 MIN_SHARE = 0.05
 
 
+def _quartiles(times) -> tuple[float, float]:
+    q = statistics.quantiles(times, n=4, method='inclusive')
+    return q[0], q[2]
+
+
 def spread(times: list[float]) -> tuple[float, float]:
     """(median, IQR) of repeated times: the one place both are computed (IQR by inclusive quartiles)."""
-    iqr = 0.0
-    if len(times) >= 2:
-        q = statistics.quantiles(times, n=4, method='inclusive')
-        iqr = q[2] - q[0]
-    return statistics.median(times), iqr
+    first, third = _quartiles(times) if len(times) >= 2 else (0.0, 0.0)
+    return statistics.median(times), third - first
 
 
 def close(a: float, b: float, of: float | None = None) -> bool:
@@ -42,14 +42,9 @@ def chance_gap(*measurements: Measurement) -> float:
 
 
 def quartiles(m) -> tuple[float, float]:
-    """(first, third) quartile of a Measurement's repeats, as spread() computes its IQR (inclusive).
-
-    Fewer than two repeats (a recording that kept the median alone): both are the median, an IQR of 0.
-    """
-    if len(m.times) < 2:
-        return m.median, m.median
-    q = statistics.quantiles(m.times, n=4, method='inclusive')
-    return q[0], q[2]
+    """(first, third) quartile of a Measurement's repeats, as spread() computes its IQR; the median twice for fewer
+    than two repeats (a recording that kept the median alone)."""
+    return _quartiles(m.times) if len(m.times) >= 2 else (m.median, m.median)
 
 
 def told_apart(a, b) -> bool:
@@ -71,10 +66,8 @@ def told_apart(a, b) -> bool:
 class Measurement:
     """Every repeat of one timed variant (seconds), its median, IQR, min and max computed once (every section).
 
-    `Measurement(label, times)`; the statistics are fields, so JSON keeps them. Treat it as read-only:
-    `timing.measure` builds it once the repeats are done. A recording made before repeats were kept
-    has a median alone (no times).
-    """
+    `Measurement(label, times)`, read-only; the statistics are fields, so JSON keeps them. A recording made before
+    repeats were kept has a median alone (no times)."""
     label: str
     median: float
     iqr: float = 0.0

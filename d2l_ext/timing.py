@@ -1,9 +1,8 @@
 """Timing that can be trusted: warm-up, wait for every device, repeat, median and spread (13.3).
 
-Why not only torch.utils.benchmark: its Timer waits for the *current* CUDA device alone and cannot
-wait for MXNet's engine, and importing torch into the MXNet worker would bring back the very
-thread-count interference we isolate frameworks against. So timing here is framework-neutral; what
-it returns is results.Measurement, which mirrors torch.utils.benchmark's Measurement (median, IQR) on purpose.
+Not torch.utils.benchmark: its Timer waits for the *current* CUDA device alone, not for MXNet's engine, and torch
+in the MXNet worker would bring back the thread-count interference workers isolate. What it returns,
+results.Measurement, mirrors torch.utils.benchmark's Measurement (median, IQR) on purpose.
 """
 from __future__ import annotations
 
@@ -18,12 +17,11 @@ clock = time.perf_counter  # timestamps (timelines, start delays); durations of 
 
 
 def wait_for_lanes(lanes) -> None:
-    """Block until every device used by these lanes has finished its queued work (every section).
+    """Block until every device these lanes use has finished its queued work (every section).
 
-    Each framework waits for its own lanes as its registry entry says (Framework.wait_loaded: a
-    PyTorch GPU by index, since a bare synchronize() waits for the current device only; MXNet's
-    engine for all its contexts). Only frameworks already loaded are touched (work cannot be
-    queued in one that is not), so timing never imports a framework.
+    Each framework waits as its registry entry says (Framework.wait_loaded: a PyTorch GPU by index, as a bare
+    synchronize() waits for the current device only; MXNet's engine for all its contexts), and only if already
+    loaded (nothing can be queued in one that is not): timing never imports a framework.
     """
     lanes = list(lanes)
     for name in dict.fromkeys(lane.framework for lane in lanes):
@@ -53,11 +51,8 @@ def _waiter(lanes):
 def measure(work: Callable[[], object], *, lanes: Iterable = (), label: str = '',
             repeats: int = 5, warmup: int = 1, check: Callable[[object], None] | None = None,
             on_repeat: Callable[[int, int], None] | None = None) -> Measurement:
-    """Time `work()` correctly: warm up, wait for all lanes' devices around each run, repeat.
-
-    `check(result)` runs after the last repeat (outside the timed region) and raises if the
-    answer is wrong, so a fast wrong result never reaches a table.
-    """
+    """Time `work()` correctly: warm up, wait for all lanes' devices around each run, repeat. `check(result)` runs
+    after the last repeat, outside the timed region, and raises if the answer is wrong: none reaches a table."""
     wait = _waiter(lanes)
     result = None
     for _ in range(warmup):
@@ -76,12 +71,9 @@ def measure(work: Callable[[], object], *, lanes: Iterable = (), label: str = ''
 
 
 class Benchmark:
-    """The book's `with d2l.Benchmark('GPU1 time'):` idiom, made correct (d2l defines it in 13.2).
-
-    Before starting the clock it waits for work already queued, and before stopping it waits for
-    every device of `lanes` (or every device in use when no lanes are given), so queued GPU or
-    engine work is inside the measurement. It times one run, as the book does; use `measure`
-    for repeats, median and spread.
+    """The book's `with d2l.Benchmark('GPU1 time'):` idiom (d2l defines it in 13.2), made correct: it waits for the
+    devices of `lanes` (default: every device in use) before starting and before stopping the clock, so queued
+    work is inside. One run, as the book times it; `measure` gives repeats, median and spread.
     """
 
     def __init__(self, description: str = 'Done', lanes: Iterable | None = None, quiet: bool = False):
@@ -146,9 +138,8 @@ def compare(variants: dict[str, Callable[[], object]], *, lanes: Iterable = (), 
             warmup: int = 1, check: Callable[[str, object], None] | None = None) -> Comparison:
     """Time several variants of the same work, interleaved, keeping every repeat (13.3.1, 13.3.2, 13.3.3).
 
-    The variants run in turn (v1, v2, v3, v1, v2, v3, ...) so a machine whose speed drifts
-    (turbo, other tenants) slows all of them alike; each run waits for the lanes' devices before
-    and after. `check(name, result)` sees each variant's last result, outside the timed region.
+    In turn (v1, v2, v1, v2, ...), so a machine whose speed drifts slows all alike; each run waits for the lanes'
+    devices before and after. `check(name, result)` sees each variant's last result, outside the timed region.
     """
     from .machine import positive_int
     repeats = positive_int(repeats, 'repeats', option='repeats', example=5)

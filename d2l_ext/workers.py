@@ -1,25 +1,16 @@
 """One worker process per framework, so PyTorch and MXNet timings never disturb each other (every section).
 
-Why: `import mxnet` after `import torch` drops torch's thread count to 1 on a 2-core machine, and
-MXNet reads its engine settings only once, at import. Each framework therefore runs in its own
-spawned process whose environment is set before anything is imported; the processes run one
-after the other, never at the same time, and are reused between calls (imports cost seconds).
-A worker that dies (out-of-memory killer, a crash inside a framework) is noticed at once by
-ProcessPoolExecutor, reported as WorkerFailed, and replaced by a fresh one at the next call. A
-worker sends a heartbeat every second from a thread of its own; one that falls silent for
-SILENCE_S (stopped with SIGSTOP, frozen, swapped out) is killed the same way, in a notebook as in
-the CLI, and so is one still busy after the caller's time limit (`timeout_s`, the CLI's bound from
-its estimate). Both raise WorkerHung, whose message gives the bound.
+Why: `import mxnet` after `import torch` drops torch's thread count to 1 on a 2-core machine, and MXNet reads its
+engine settings only at import. So each framework runs in its own spawned process, its environment set before any
+import, one after the other, reused between calls (imports cost seconds). A worker that dies is reported as
+WorkerFailed and replaced at the next call; one whose heartbeat falls silent for SILENCE_S (stopped, frozen) or
+still busy after the caller's `timeout_s` is killed and raises WorkerHung, whose message gives the bound.
 
-Workers are named by a key: the framework ('torch', 'mxnet'), or the framework and a name after a
-colon for a separate process with the same environment ('torch:first-copy'); for MXNet the name
-may be an engine type ('mxnet:NaiveEngine'), which that worker then uses. What a worker sets up is
-read from its framework's description (d2l_ext.frameworks), never from its name here.
-
-`dispatch` is THE way into a framework's worker for a measurement (every section, the CLI, the
-widgets): it checks the framework once, at this edge, and hands the worker the lesson's Lane
-objects unchanged (or lane names, or None for the machine's default two, chosen in the worker);
-`lanes_for` is the one helper that lists or checks lanes across frameworks from the parent.
+A worker key is the framework ('torch', 'mxnet'), or it and a name for a separate process with the same environment
+('torch:first-copy'; for MXNet an engine type, 'mxnet:NaiveEngine'). What a worker sets up comes from its
+framework's description (d2l_ext.frameworks). `dispatch` is THE way in for a measurement: it checks the framework
+once and hands the worker Lane objects unchanged, lane names, or None (the default two, chosen in the worker);
+`lanes_for` lists or checks lanes across frameworks from the parent.
 """
 from __future__ import annotations
 
@@ -149,10 +140,7 @@ def _matches(key: str, name: str | None) -> bool:
 
 
 def shutdown(framework: str | None = None) -> None:
-    """Stop workers (every section): all, one framework's ('torch'), or one by its exact key ('torch:first-copy').
-
-    The next call starts a fresh one.
-    """
+    """Stop workers: all, one framework's ('torch'), or one key's ('torch:first-copy'); the next call starts anew."""
     for key in [k for k in list(_pools) if _matches(k, framework)]:
         _drop(key)
 
@@ -176,13 +164,10 @@ def _drain(q, progress, timeout: float) -> bool:
 
 def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float | None = None,
                    silence_s: float | None = None, **kwargs):
-    """Run func(*args, **kwargs) in a framework's worker process and return its result (every section).
+    """Run func(*args, **kwargs), a module-level function, in the worker of this key and return its result.
 
-    `framework` is a worker key: 'torch', 'mxnet', or one of them with a name ('torch:first-copy',
-    'mxnet:NaiveEngine'); func must be a module-level function. Exceptions come back as themselves;
-    a worker that dies raises WorkerFailed; one silent for `silence_s` seconds (default SILENCE_S)
-    or still busy after `timeout_s` seconds is killed and raises WorkerHung. If the caller is
-    interrupted, the worker is killed so nothing keeps running and the next call starts clean.
+    Exceptions come back as themselves; a dead worker raises WorkerFailed; one silent for `silence_s` (default
+    SILENCE_S) or busy past `timeout_s` is killed: WorkerHung. An interrupted caller's worker is killed too.
     """
     from .i18n import language
     pool, q = _get_pool(framework)
@@ -191,9 +176,8 @@ def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float 
     silence = SILENCE_S if silence_s is None else silence_s
     heard = time.monotonic()
     try:
-        # The worker is spawned by the first submit: Ctrl-C waits until it has started, and the
-        # worker starts with Ctrl-C blocked (a terminal sends it to every process in the group)
-        # until _init_worker ignores it, so no half-started worker prints a traceback.
+        # the first submit spawns the worker with Ctrl-C blocked (a terminal sends it to the whole group) until
+        # _init_worker ignores it: no half-started worker prints a traceback
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             future = pool.submit(_call_in_language, language(), func, args, kwargs)
@@ -229,11 +213,8 @@ def dispatch(measure, framework: str, lanes=None, *, progress=None, worker: str 
              timeout_s: float | None = None, **kwargs):
     """Run `measure(lanes, **kwargs)` in the framework's worker and return its result (every section, the CLI).
 
-    The framework is checked here, once. `lanes` reach the worker as given: Lane objects (the
-    lesson's own, unchanged), lane names ('cpu0,cpu1' or a list), or None for the machine's
-    default two; names and None are resolved in the worker, where the framework is imported. With
-    `progress`, `measure` gets progress= and its reports come back to it. `worker` names a separate
-    worker ('torch:first-copy'); `timeout_s` bounds the call (call_in_worker).
+    Names and None for `lanes` are resolved in the worker, where the framework is imported. With `progress`,
+    `measure` gets progress= and its reports come back to it. `worker`: a separate worker's key ('torch:first-copy').
     """
     fw = check_framework(framework)
     key = worker or fw
@@ -251,11 +232,8 @@ def _in_worker(measure, framework, lanes, kwargs, with_progress):
 
 
 def lanes_for(frameworks, names=None, count: int | str = 2) -> dict:
-    """{framework: its Lane objects}, each listed in its own worker (CLI `devices`, --framework all, 13.3.0).
-
-    `names` (CLI --lanes) are checked for every framework before anything runs; without them each
-    framework lists its `count` default lanes (2, or 'all' for every GPU).
-    """
+    """{framework: its Lane objects}, each listed in its own worker (CLI `devices`, --framework all, 13.3.0): the
+    `names` (CLI --lanes) checked for every framework, or its `count` default lanes (2, or 'all' for every GPU)."""
     fws = [check_framework(fw) for fw in ([frameworks] if isinstance(frameworks, str) else frameworks)]
     return {fw: call_in_worker(fw, _lanes_in_worker, fw, names, count) for fw in fws}
 
