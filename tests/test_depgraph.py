@@ -300,19 +300,24 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):
         fig = show.show_dag(r, 5.0)
-    guess, products, line = out.getvalue().strip().split('\n')  # the guess line, a product traced, the verdict
+    guess, products, line = out.getvalue().strip().split('\n')  # the guess line, each lane traced, the verdict
     assert guess.startswith('your guess 5.00 ms · predicted ')
-    assert products.startswith('a task in the traced plan, waits left out: ')
+    assert products.startswith('the traced plan, per lane: lane 0 ') and ' waiting, lane 1 ' in products
     assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
-    per = r.per_task()  # each lane's task in the plan beside the one-lane run's median per task
+    per = r.per_task()  # each lane's task in the plan beside the one-lane run's median per task, and its waiting
     one_lane = r.measurements[dg.DAG_VARIANTS[0]].median / 14
-    assert len(per) == 2 and all(took > 0 and pred == pytest.approx(one_lane) for took, pred in per)
+    assert len(per) == 2 and all(took > 0 and pred == pytest.approx(one_lane) and waited >= 0 for took, pred, waited, _
+                                 in per)
+    assert sum(n for *_, n in per) == 14
+    for lane, (took, _, waited, n) in zip(r.lanes, per):  # its tasks and its waiting add up to when the lane finished
+        assert n * took + waited == pytest.approx(max(e['end'] for e in r.trace if e['lane'] == lane))
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
     assert 'one-lane run' in fig.axes[0].get_title(loc='left')
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds: predicted from rates
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
-    assert 'waits left out: GPU ' in out.getvalue() and '(predicted 1.00 ms), CPU ' in out.getvalue()
+    text = out.getvalue()
+    assert 'per lane: GPU ' in text and '(predicted 1.00 ms) + ' in text and ', CPU ' in text
     assert 'one product timed on each lane' in fig.axes[0].get_title(loc='left')
 
 
@@ -326,3 +331,21 @@ def test_same_structure_with_a_gpu_lane(raw):
     assert s['lanes'] == cpu['lanes'] and s['edges']['data'] == cpu['edges']['data']
     assert s['edges']['copy'] >= cpu['edges']['copy'] and s['bytes_copied'] >= cpu['bytes_copied']
     assert dg.check_step_matches(['cuda:0', 'cpu'])['match']
+
+
+def test_the_halves_line_names_which_half_started_later_and_the_recording_asks_for_no_guess():
+    spans = [{'lane 0': [0.0, 2e-3], 'lane 1': [1e-3 + d, 4e-3]} for d in (0.0, 1e-4, 2e-4)]
+    assert show.start_delay({'spans': {'split': spans}}) == (1, pytest.approx(1.1e-3))
+    early = [{'lane 0': [1e-3, 2e-3], 'lane 1': [0.5e-3, 4e-3]}]
+    assert show.start_delay({'spans': {'split': early}}) == (0, pytest.approx(0.5e-3))
+    rec = dg.recording.newest()
+    if rec is None:
+        pytest.skip('no GPU recording shipped')
+    n = len(dg.recording.pick_run(rec)['times']['split'])
+    with using_language('en'):
+        first, halves, _ = show.step_lines(rec, ask=False).split('\n')
+        assert first.startswith('predicted ') and 'my_guess' not in first
+        assert halves.startswith(f'medians of {n} repeats: ')
+        assert ' started ' in halves and ' after ' in halves
+    with using_language('zh'):
+        assert show.step_lines(rec, ask=False).split('\n')[1].startswith(f'{n} 次重复的中位数：')

@@ -222,7 +222,8 @@ class DagExperiment:
         return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: self.model['planned'] * one.median / self.model['serial']}
 
     def per_task(self):
-        """[(seconds per task in the traced plan, waits left out; seconds per task predicted)] per lane with tasks:
+        """[(seconds per task in the traced plan, waits left out; seconds per task predicted; seconds waited for
+        inputs; tasks)] per lane with tasks: tasks x the first + the third is when the lane finished; the second is
         the prediction's assumption (1 / the lane's speed, or the one-lane run's median over its tasks); or None."""
         predicted = self.predicted_ms()
         if not self.trace or predicted is None:
@@ -230,10 +231,10 @@ class DagExperiment:
         out = []
         for lb in self.lanes:
             mine = [e for e in self.trace if e['lane'] == lb]
-            if mine:  # the lane's time from the run's start to its last task's end, less its waits for inputs
-                active = max(e['end'] for e in mine) - sum(e['start'] - e['ready'] for e in mine)
-                out.append((active / len(mine), 1 / self.speeds[lb] if self.speeds
-                            else predicted[DAG_VARIANTS[0]] / self.model['serial']))
+            if mine:
+                waited = sum(e['start'] - e['ready'] for e in mine)
+                out.append(((max(e['end'] for e in mine) - waited) / len(mine), 1 / self.speeds[lb] if self.speeds
+                            else predicted[DAG_VARIANTS[0]] / self.model['serial'], waited, len(mine)))
         return out
 
     def to_frame(self):

@@ -2,6 +2,8 @@
 timed three ways, exercise 5's DAG. A measuring cell draws one figure and prints at most three lines (verdict.py)."""
 from __future__ import annotations
 
+import re
+
 from ..depgraph import recording
 from ..depgraph.dag import DAG_VARIANTS, _units, dag_plan
 from ..depgraph.model import SERVER
@@ -163,19 +165,37 @@ def _run_and_kinds(rec: dict):
     return recording.pick_run(rec), [lane['kind'] for lane in rec['lanes']]
 
 
-def step_lines(rec: dict, guess_ms=None) -> str:
-    """The guess line (together: guess, predicted, measured), the halves line that tests the prediction's two
-    assumptions (each half as fast together as alone; the shorter inside the longer) and one verdict line."""
+def start_delay(run: dict) -> tuple[int, float] | None:
+    """(the lane that started later, by how many seconds): the median over repeats of lane 1's half's start less
+    lane 0's in 'together'; None without both halves."""
+    import statistics
+    gaps = [s['lane 1'][0] - s['lane 0'][0] for s in run['spans']['split'] if len(s) == 2]
+    if not gaps:
+        return None
+    gap = statistics.median(gaps)
+    return (1 if gap >= 0 else 0), abs(gap)
+
+
+def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
+    """The guess line (together: guess, predicted, measured; `ask=False`: no request for a guess), the halves line
+    (medians over repeats: which half started later and by how much, the overlap, each half together and one after
+    the other: the prediction's two assumptions) and one verdict line."""
     run, kinds = _run_and_kinds(rec)
     m, h = _measurements(run), recording.halves_summary(run)
     guess = None if guess_ms is None else float(guess_ms) / 1e3
     ms = {f'{k}{i}': verdict.num(h[way].get(f'lane {i}', float('nan')), 'ms')
           for k, way in (('t', 'split'), ('i', 'in_turn')) for i in (0, 1)}
-    halves = t('graph.halves_line', a=lane_name('lane 0', kinds=kinds), b=lane_name('lane 1', kinds=kinds), **ms,
+    late, delay = start_delay(run) or (1, float('nan'))
+    halves = t('graph.halves_line', n=len(run['times']['split']), a=lane_name('lane 0', kinds=kinds),
+               b=lane_name('lane 1', kinds=kinds), late=lane_name(f'lane {late}', kinds=kinds),
+               early=lane_name(f'lane {1 - late}', kinds=kinds), delay=verdict.num(delay, 'ms'), **ms,
                overlap=verdict.num(h['overlap'] or 0.0, '%'), predicted=verdict.num(h['predicted_overlap'], '%'))
-    return '\n'.join([verdict.guess(guess, recording.predict_split(run), m['split'].median, 'ms'), halves,
-                      verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
-                                   m['one_device'], unit='ms')])
+    halves = re.sub(r'(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])', '', halves)  # '比 执行路 0' -> '比执行路 0'
+    predicted, measured = recording.predict_split(run), m['split'].median
+    first = (verdict.guess(guess, predicted, measured, 'ms') if ask or guess is not None else
+             t('graph.predicted_line', predicted=verdict.num(predicted, 'ms'), measured=verdict.num(measured, 'ms')))
+    return '\n'.join([first, halves, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
+                                                  m['one_device'], unit='ms')])
 
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
@@ -214,6 +234,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
                  title=style.plot_text('graph.title_repeats'))
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
+    _mark_start_delay(bottom, run, kinds, style.time_unit(max(e['end'] for e in events))[1])
     bottom.legend(handles=[Patch(color=style.color(role), label=text) for role, text in legend.items()],
                   loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
@@ -221,9 +242,26 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     return fig
 
 
-def show_step(rec: dict, guess_ms=None, title=None):
+def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
+    """On the drawn repeat's timeline: a dotted line at the earlier half's start and, beside the later half's row,
+    how much later that half started (this repeat's start delay; the printed line gives the median over repeats)."""
+    starts = {e['lane']: e['start'] for e in run['events']['split'] if e['name'] == recording.HALF}
+    if len(starts) != 2:
+        return
+    early, late = sorted(starts, key=starts.get)
+    ticks = [x.get_text() for x in ax.get_yticklabels()]
+    y0, y1 = (ticks.index(lane_name(lane, True, kinds)) for lane in (early, late))
+    x0, x1 = starts[early] * scale, starts[late] * scale
+    ax.vlines(x0, min(y0, y1) - 0.35, max(y0, y1) + 0.35, colors='0.2', linestyles=':', linewidth=1.5, zorder=4)
+    ax.annotate('', xy=(x1, y1 - 0.5), xytext=(x0, y1 - 0.5), zorder=5,
+                arrowprops={'arrowstyle': '<->', 'lw': 1.0, 'color': '0.2', 'shrinkA': 0, 'shrinkB': 0})
+    ax.text(x1 + 0.01 * ax.get_xlim()[1], y1 - 0.5, style.plot_text('graph.start_delay', delay=verdict.num(
+        starts[late] - starts[early], 'ms')), va='center', ha='left', fontsize=style.MIN_FONT_PT, zorder=5)
+
+
+def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):
     """Print step_lines and return draw_step's figure (the cell's value)."""
-    print(step_lines(rec, guess_ms))
+    print(step_lines(rec, guess_ms, ask))
     return draw_step(rec, guess_ms, title)
 
 
@@ -243,7 +281,7 @@ def show_recorded(rec: dict | None, guess_ms=None):
     if rec is None:
         print(t('graph.no_recording'))
         return None
-    return show_step(rec, guess_ms, recorded_title(rec))
+    return show_step(rec, guess_ms, recorded_title(rec), ask=False)
 
 
 def recorded_text(rec: dict) -> str:
@@ -273,8 +311,9 @@ def draw_dag(dag, lanes, title='graph.title_dag'):
 
 
 def dag_lines(ex, guess_ms=None) -> str:
-    """The guess line (planned: guess, predicted, measured), a task's time in the traced plan beside the predicted
-    one (the prediction's assumption) and one verdict line: planned vs one device with all its cores (else one lane)."""
+    """The guess line (planned: guess, predicted, measured), each lane in the traced plan (its tasks' time beside the
+    predicted one, the prediction's assumption, and its waiting for inputs) and one verdict line: planned vs one
+    device with all its cores (else one lane)."""
     planned, predicted = ex.measurements[DAG_VARIANTS[1]], ex.predicted_ms()
     if DAG_VARIANTS[2] in ex.measurements:
         base, name = ex.measurements[DAG_VARIANTS[2]], t('graph.dag_short.all_cores')
@@ -285,16 +324,34 @@ def dag_lines(ex, guess_ms=None) -> str:
     per, kinds = ex.per_task(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]  # 0 threads: a GPU
     if per:
         lines.append(t('graph.dag_tasks', lanes=t('graph.sep').join(
-            t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), took=verdict.num(took, 'ms'),
-              predicted=verdict.num(pred, 'ms')) for i, (took, pred) in enumerate(per))))
+            t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), n=n, took=verdict.num(took, 'ms'),
+              predicted=verdict.num(pred, 'ms'), waited=verdict.num(waited, 'ms'))
+            for i, (took, pred, waited, n) in enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
 
 
 def show_dag(ex, guess_ms=None):
     """Print dag_lines; every repeat of each way, the predictions (equal lanes: 12 or 21 products' worth; lanes of
-    different speeds: from one product timed on each), the learner's guess."""
+    different speeds: from one product timed on each), the learner's guess; below, the traced plan: each task on its
+    lane and each lane's waiting for its inputs (grey)."""
     print(dag_lines(ex, guess_ms))
     labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
-    return plot_repeats(ex.measurements, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
-                        title=style.plot_text('graph.title_dag_run_rates' if ex.speeds else 'graph.title_dag_run'))
+    fig, axes = style.figure(nrows=2 if ex.trace else 1, height=6.4 if ex.trace else None)
+    top = axes[0] if ex.trace else axes
+    plot_repeats(ex.measurements, ax=top, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
+                 title=style.plot_text('graph.title_dag_run_rates' if ex.speeds else 'graph.title_dag_run'))
+    if ex.trace:
+        kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
+        row = {lane: lane_name(f'lane {i}', True, kinds) for i, lane in enumerate(ex.lanes)}
+        events = []
+        for e in ex.trace:
+            events.append({'lane': row[e['lane']], 'start': e['start'], 'end': e['end'], 'name': e['name'],
+                           'role': style.lane_role(ex.lanes.index(e['lane']))})
+            if e['start'] > e['ready']:
+                events.append({'lane': row[e['lane']], 'start': e['ready'], 'end': e['start'], 'name': '',
+                               'role': 'idle'})
+        draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},
+                      legend_names={'idle': style.plot_text('graph.legend_waiting')},
+                      title=style.plot_text('graph.title_dag_trace'))
+    return fig

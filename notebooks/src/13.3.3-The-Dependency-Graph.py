@@ -15,16 +15,16 @@
 # %% [markdown]
 # # Extra: The Dependency Graph (d2l §13.3, Fig. 13.3.1)
 #
-# Fig. 13.3.1 of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
+# [Fig. 13.3.1](https://d2l.ai/chapter_computational-performance/auto-parallelism.html) of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
 # minibatch through forward, loss and backward; the CPU (the *parameter server*) sums the gradients and updates the
-# weights. Here you write it on this machine's two lanes, record its graph, then predict and measure its time.
+# weights. Here you write it for two lanes, record its graph, predict and measure it.
 
 # %% [markdown] lang="zh"
 # # 扩展：依赖图（《动手学深度学习》12.3节，图12.3.1）
 #
-# 书中的图12.3.1 画出了一个两层多层感知机在一个 CPU 和两个 GPU 上的一个训练步：每个 GPU 在小批量的一半上完成前向传播、
+# 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了一个两层多层感知机在一个 CPU 和两个 GPU 上的一个训练步：每个 GPU 在小批量的一半上完成前向传播、
 # 损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。本节我们在这台机器的两条执行路上写出这个训练步，
-# 记录它的依赖图，用依赖图预测它的耗时，然后实测。
+# 记录它的依赖图，预测它的耗时，然后实测。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -127,9 +127,9 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
 #
-# each half's busy time from the same repeat. This assumes each half runs as fast together as alone, and the shorter
-# one entirely inside the longer (overlap 100%). On a CPU-only machine the two lanes split one CPU's cores; beside a
-# GPU, the CPU lane is the long half. Which could fail here? The second printed line measures both.
+# each half's busy time from the same repeat. This assumes each half runs as fast together as alone, and both start
+# at once, the shorter entirely inside the longer (overlap 100%). On a CPU-only machine the two lanes split one CPU's
+# cores; beside a GPU, the CPU lane is the long half. Which could fail here? The second line measures each.
 
 # %% [markdown] lang="zh"
 # 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
@@ -144,9 +144,9 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半 0}, t_\textrm{一半 1}),$$
 #
-# 其中每一半的忙碌时间在同一次重复中测得。这个预测假定每一半同时运行时和先后运行时一样快，并且较短的一半完全
-# 藏在较长的一半里（重叠 100%）。在只有 CPU 的机器上，两条执行路把一个 CPU 的核心分成两半；与 GPU 并列时，CPU
-# 执行路是较长的那一半。在这里哪个假定可能不成立？打印的第二行测量了这两个假定。
+# 其中每一半的忙碌时间在同一次重复中测得。这个预测假定每一半同时运行时和先后运行时一样快，并且两半同时开始，
+# 较短的一半完全藏在较长的一半里（重叠 100%）。在只有 CPU 的机器上，两条执行路把一个 CPU 的核心分成两半；与 GPU
+# 并列时，CPU 执行路是较长的那一半。在这里哪个假定可能不成立？打印的第二行逐一测量了它们。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
@@ -155,16 +155,16 @@ here = dg.record_step(lanes, repeats=21)  # every repeat and interval of the thr
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# The lower panel: the median repeat of *together* and of *one device*; each grey bar is its timer, start to end, so
-# grey alone is time in no box. `show.details(here)` lists every statistic.
+# The lower panel: the median repeat of each way; grey alone is time in no box. `show.details(here)` lists every
+# statistic.
 #
 # ## Recorded on a GPU machine
 #
 # The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads).
 
 # %% [markdown] lang="zh"
-# 下面的图是“同时运行”与“一个设备”各自中位数那次重复的每个方框；灰条是它的计时，从开始到结束，所以只有灰色的
-# 地方是不在任何方框里的时间。`show.details(here)` 列出全部统计量。
+# 下面的图是每种方式中位数那次重复的各个方框；只有灰色的地方是不在任何方框里的时间。`show.details(here)` 列出
+# 全部统计量。
 #
 # ## 在 GPU 上录制的结果
 #
@@ -217,8 +217,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# The second line measures both: a half slower together, or an overlap below 100%, makes the step slower than
-# predicted. In the recording the CPU half ran faster together (1.64 ms; 1.86 ms one after the other), so the step
+# A half slower together adds its extra time. A half that starts late overlaps less: add (1 − overlap) × the shorter
+# half, which the prediction hid whole. In the recording the CPU half ran faster together (1.64 ms; 1.86 ms one after the other), so the step
 # (3.20 ms) beat its prediction (3.56 ms).
 # </details>
 
@@ -241,9 +241,9 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 第二行测量了这两个假定：某一半同时运行时比先后运行时慢，或者重叠不到 100%，训练步都会比预测慢。某一半同时
-# 运行时也可能更快：录制结果中 CPU 的一半同时运行用 1.64 毫秒，先后运行用 1.86 毫秒，所以训练步（3.20 毫秒）
-# 比预测（3.56 毫秒）快。
+# 某一半同时运行时变慢，训练步就多出这段时间。某一半开始得晚，重叠就少：要加上 (1 − 重叠) × 较短的一半，预测
+# 却把这一半整个藏起来了。某一半同时运行时也可能更快：录制
+# 结果中 CPU 的一半同时运行用 1.64 毫秒，先后运行用 1.86 毫秒，所以训练步（3.20 毫秒）比预测（3.56 毫秒）快。
 # </details>
 
 # %% [markdown]
@@ -267,13 +267,13 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The prediction
-# (hatched) assumes a task takes as long in the plan as in the one-lane run: 12 of its 21 tasks' time. The second
-# line tests that; the last compares with one device using all its cores.
+# (hatched) assumes a task takes as long in the plan as in the one-lane run, 12 of its 21 tasks' time, and no waiting.
+# The second line tests both, per lane; the last compares with the baseline it names.
 
 # %% [markdown] lang="zh"
 # 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条）假定一个任务在计划中
-# 和在一条执行路的运行中一样长：即那次运行中 21 个任务里 12 个的时间。第二行检验这个假定；最后一行与公平的基准
-# 比较：一个设备用上全部核心。
+# 和在一条执行路的运行中一样长，即那次运行中 21 个任务里 12 个的时间，并且没有等待。第二行逐条执行路检验这两点；
+# 最后一行与它所写的基准比较。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
@@ -291,8 +291,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. A task slower in the plan than predicted (second line)
-# stretches all 12 by that ratio; the rest of a miss is waiting for inputs.
+# stage, plus the join: still 12. Then the lanes set the time. The second line splits each lane's finish into its tasks
+# and its waiting for inputs; the prediction counted no waiting, so a lane of faster tasks can still finish later.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -301,7 +301,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。若一个任务在计划中比预测的慢（第二行），12 个任务都按这个比例变长；其余的差距是等待输入的时间。
+# 而不是关键路径。第二行把每条执行路的完成时间分成它的任务和它等待输入的时间；预测没有计入等待，所以任务更快的
+# 执行路也可能更晚完成。
 # </details>
 
 # %% [markdown]
@@ -316,7 +317,6 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 #
 # * Each half's loss divided by its own rows: an update twice too large.
 # * Weights copied to the lanes once: later steps use stale weights.
-# * Two CPU lanes split one CPU's cores: compare with one device using all of them.
 
 # %% [markdown] lang="zh"
 # ## 记住
@@ -330,4 +330,3 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 #
 # * 每一半的损失除以自己的样本数：更新会变成两倍大。
 # * 只把权重复制到执行路上一次：之后的训练步用的是过时的权重。
-# * 两条 CPU 执行路把一个 CPU 的核心分成两半：要与用上全部核心的一个设备比较。
