@@ -1,10 +1,9 @@
-"""Sizes and iteration counts for the book's workloads: defaults from the hardware, validated by cost.
+"""Sizes and iteration counts for the book's workloads (13.3.1, 13.3.2): defaults from the hardware, validated by cost.
 
-THE one place they come from (13.3.1, 13.3.2): on GPUs the book's 4000 x 4000 and 50 products; on
-CPU lanes a size chosen so that one `run` on one lane takes about a second; GPU + CPU lanes get
-products balanced so both lanes matter. Input is refused before anything runs when its results
-do not fit in memory (counting each result's bookkeeping, which dominates for tiny matrices), and
-every workload carries a run-time estimate from a short calibration on this machine.
+On GPUs the book's 4000 x 4000 and 50 products; on CPU lanes a size for about a second per `run`; GPU + CPU lanes
+get products balanced so both matter. Input whose results (and their bookkeeping, which dominates for tiny
+matrices) do not fit in memory is refused before anything runs; every workload carries a run-time estimate
+calibrated here through the lanes' backend.
 """
 from __future__ import annotations
 
@@ -120,22 +119,15 @@ def _check_memory(n: int, ks: list[int], lanes, extra: int) -> None:
 _RATES: dict = {}  # (framework, kind, index, threads) -> (FLOP/s of one product, seconds per call)
 
 
-def _backend(lanes, work):
-    # the lanes' Backend, passed in by a section or their framework's (the calibration runs through the interface)
-    return work if work is not None else backend(lanes[0].framework)
-
-
 def lane_speed(lane, work=None) -> tuple[float, float]:
-    """(FLOP/s, fixed seconds per product) of one lane, measured once per process (13.3.1, 13.3.2).
-
-    `work` is the lane's Backend (default: its framework's, from the registry).
-    """
+    """(FLOP/s, fixed seconds per product) of one lane, measured once per process; `work`: its Backend (default its
+    framework's)."""
     key = (lane.framework, lane.kind, lane.index, lane.threads)
     if lane.kind == 'gpu' and faked_gpus():
         return 20e12, 10e-6  # a stand-in GPU (tests): nothing to measure
     if key not in _RATES:
         from .timing import measure
-        work = _backend([lane], work)
+        work = work or backend(lane.framework)
         n, k = (2048, 8) if lane.kind == 'gpu' else (256, 4)
         x, tiny = work.random_matrix(lane, n), work.random_matrix(lane, 8)
         big = measure(lambda: work.run_on_lanes([lane], [lambda: work.run(x, k)]), lanes=[lane], repeats=3)
@@ -150,14 +142,11 @@ def _seconds(n: int, speed: tuple[float, float]) -> float:
 
 
 def balanced_iters(lanes, n: int, seconds: float = 0.5, work=None) -> list[int]:
-    """Products per lane so that each lane alone takes about `seconds` (GPU + CPU lanes, 13.3.1).
-
-    Times each lane after a warm-up, doubling the number of products until the timing covers at
-    least a fifth of `seconds` (a GPU product takes well under a millisecond, so timing two of
-    them would mostly measure the wait), then scales: the GPU gets many more. `work`: as lane_speed.
-    """
+    """Products per lane so that each lane alone takes about `seconds` (GPU + CPU lanes, 13.3.1): each lane is timed
+    with products doubled until the timing covers a fifth of `seconds` (two sub-millisecond GPU products would
+    time mostly the wait), then scaled. `work`: as lane_speed."""
     from .timing import measure
-    work = _backend(lanes, work)
+    work = work or backend(lanes[0].framework)
     out = []
     for lane in lanes:
         x = work.random_matrix(lane, n)
@@ -176,9 +165,8 @@ def resolve_workload(lanes, size=None, iters=None, *, lesson: bool = False, extr
                      work=None) -> Workload:
     """Size and products per lane from the hardware (or the learner), validated and costed (13.3.1, 13.3.2).
 
-    `iters` is one count or one per lane; `lesson=True` picks the notebooks' smaller CPU default;
-    `extra_matrices` counts the other n x n arrays alive during the run (inputs, copy buffers);
-    `work` is the lanes' Backend for the calibration (default: found by the lanes' framework).
+    `iters`: one count or one per lane; `lesson=True`: the notebooks' smaller CPU default; `extra_matrices`: the other
+    n x n arrays alive during the run (inputs, copy buffers); `work`: the lanes' Backend (default their framework's).
     """
     lanes = list(lanes)
     gpus_only = all(lane.kind == 'gpu' for lane in lanes)
