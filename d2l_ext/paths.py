@@ -16,8 +16,12 @@ from .errors import UsageError
 from .i18n import t
 
 
-def _reason(e: OSError) -> str:
-    return e.strerror or type(e).__name__
+def _refusal(e: OSError, path: Path, option: str) -> UsageError:
+    """The one line for a path that cannot be written: a file above it, or the system's reason."""
+    if isinstance(e, NotADirectoryError):
+        return UsageError(t('cli.path_under_file', path=path, option=option))
+    return UsageError(t('cli.path_cannot_write', path=path, option=option, reason=e.strerror or type(e).__name__,
+                        suggestion=_suggestion(option)))
 
 
 def _stat(path: Path, option: str):
@@ -28,11 +32,8 @@ def _stat(path: Path, option: str):
         if os.path.lexists(path):  # a link to nothing: writing would create its target somewhere else
             raise UsageError(t('cli.path_dangling', path=path, option=option)) from None
         return None
-    except NotADirectoryError:
-        raise UsageError(t('cli.path_under_file', path=path, option=option)) from None
     except OSError as e:
-        raise UsageError(t('cli.path_cannot_write', path=path, option=option, reason=_reason(e),
-                           suggestion=_suggestion(option))) from None
+        raise _refusal(e, path, option) from None
 
 
 # What a path that is not a folder is, in words (a FIFO and /dev/null were both called 'a file').
@@ -49,15 +50,11 @@ def kind_of(mode: int) -> str:
     return 'other'
 
 
-def _takes_files(folder: Path) -> bool:
-    """Whether a file can be created and removed in `folder` (tried, not asked)."""
-    try:
-        fd, probe = tempfile.mkstemp(prefix='.d2l_ext-probe-', dir=folder)
-        os.close(fd)
-        os.unlink(probe)
-        return True
-    except OSError:
-        return False
+def _probe(folder: Path) -> None:
+    """Create and remove a file in `folder` (tried, not asked); OSError where that fails."""
+    fd, probe = tempfile.mkstemp(prefix='.d2l_ext-probe-', dir=folder)
+    os.close(fd)
+    os.unlink(probe)
 
 
 def writable_place(name: str, near=None) -> Path:
@@ -65,7 +62,8 @@ def writable_place(name: str, near=None) -> Path:
     folders = ([Path(near)] if near is not None else []) + [Path.cwd(), Path.home(), Path(tempfile.gettempdir())]
     for folder in folders:
         with contextlib.suppress(OSError):
-            if folder.is_dir() and _takes_files(folder):
+            if folder.is_dir():
+                _probe(folder)
                 return folder / name
     return Path(tempfile.gettempdir()) / name
 
@@ -86,14 +84,9 @@ def try_folder(folder, option: str, *, create: bool = False) -> Path:
     try:
         if st is None:
             folder.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix='.d2l_ext-probe-', dir=folder)
-        os.close(fd)
-        os.unlink(probe)
-    except NotADirectoryError:
-        raise UsageError(t('cli.path_under_file', path=folder, option=option)) from None
+        _probe(folder)
     except OSError as e:
-        raise UsageError(t('cli.path_cannot_write', path=folder, option=option, reason=_reason(e),
-                           suggestion=_suggestion(option))) from None
+        raise _refusal(e, folder, option) from None
     return folder
 
 
@@ -117,8 +110,7 @@ def check_output_file(path, force: bool = False, option: str = '--out') -> Path:
             with open(path, 'ab'):  # appending nothing changes nothing, and proves the file writable
                 pass
         except OSError as e:
-            raise UsageError(t('cli.path_cannot_write', path=path, option=option, reason=_reason(e),
-                               suggestion=_suggestion(option))) from None
+            raise _refusal(e, path, option) from None
     try_folder(path.parent, option)
     return path
 
@@ -163,7 +155,7 @@ def save_text(path, text: str) -> tuple[Path, str | None]:
         _write_replacing(path, text)
         return path, None
     except (OSError, UsageError) as e:
-        reason = _reason(e) if isinstance(e, OSError) else str(e)
+        reason = (e.strerror or type(e).__name__) if isinstance(e, OSError) else str(e)
     for folder in (Path.cwd(), Path(tempfile.gettempdir())):
         spare = _spare_name(folder, path.name or 'd2l_ext-output.json')
         try:
