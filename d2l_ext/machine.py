@@ -103,9 +103,8 @@ _COUNTS = {'matrix size': 'core.what_size', 'iteration count': 'core.what_iters'
 def positive_int(value, what: str, hint: str | None = None, *, option: str | None = None, example=None) -> int:
     """Validate a size or count from a user (every section); the error says what to change, in the learner's language.
 
-    `what` is 'matrix size', 'iteration count', 'repeats' or an already translated name; the hint is
-    `pass a positive <option>, e.g. <example>` when `option` is given (a CLI flag or a control's name).
-    """
+    `what`: 'matrix size', 'iteration count', 'repeats' or a translated name; with `option` (a CLI flag or a
+    control's name) the hint is `pass a positive <option>, e.g. <example>`."""
     from .i18n import t
     if option is not None:
         hint = t('core.positive_hint', option=option, example=example)
@@ -140,14 +139,10 @@ TURNS = {'lanes': 'machine.turns_lanes', 'processes': 'machine.turns_processes',
 
 
 def turns_line(needed: int, cores: int | None = None, what: str = 'lanes') -> str:
-    """The one line for work that needs more cores than this machine gives, or '' when each gets a core of its own.
-
+    """The one line for work that needs more cores than this machine gives, or '' when each gets a core of its own:
     turns_line(2, 1) -> 'this machine has 1 core for 2 lanes: they take turns, so no overlap or speedup can be
-    measured here'. `what` is 'lanes' (13.3.1, 13.3.3), 'processes' (13.3.4's gloo ranks) or 'threads' (13.3.2's
-    products and copies on a CPU);
-    `cores` defaults to the cores this process may use (cpu_cores). Print it instead of, or right beside, any
-    overlap or speedup measured with that work.
-    """
+    measured here'. `what`: 'lanes' (13.3.1, 13.3.3), 'processes' (13.3.4's ranks) or 'threads' (13.3.2 on a CPU);
+    `cores` defaults to cpu_cores(). Print it instead of, or right beside, any overlap or speedup of that work."""
     from .i18n import t
     have = cpu_cores() if cores is None else int(cores)
     if have >= needed:

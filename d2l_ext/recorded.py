@@ -1,8 +1,7 @@
-"""Results recorded on other hardware, labelled with where, when and on what (13.3.1, 13.3.2).
+"""13.3.1 and 13.3.2 recorded on other hardware, labelled with where, when and on what, read back typed.
 
-`python -m d2l_ext record` runs the section's experiments here and writes one JSON file with
-the raw events needed to draw its timelines. `load_recordings()` returns typed recordings; only
-files recorded with a GPU are shown as GPU evidence, CPU recordings are labelled as such.
+`python -m d2l_ext record` runs both sections here into one JSON file with the events their timelines need;
+d2l_ext.recordings loads the shipped ones: only GPU recordings are GPU evidence, CPU ones are labelled so.
 """
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
 """What a framework is, looked up by name (every section): the registry behind lanes, workers and backends.
 
-One module per framework in this folder defines `FRAMEWORK = Framework(...)`: its names, how its
-lanes are named and found, the environment its worker sets before importing it, its tolerance,
-and the module of its backend (d2l_ext/backends/, imported by name only when work is run). The
-descriptions sit in the ground layer, below lanes and workers, and never import their framework
-at module level: reading them costs nothing and cannot load MXNet next to PyTorch. A test (or a
-notebook) may `register()` one more at run time; README "Adding a framework" says what to write.
+One module per framework in this folder defines `FRAMEWORK = Framework(...)`: its names, its lanes, its worker's
+environment, its tolerance and the module of its backend (which d2l_ext.backends imports by name when work runs).
+No description imports its framework: reading them costs nothing and cannot load MXNet next to PyTorch. A test or
+a notebook may `register()` one more; README "Adding a framework" says what to write.
 """
 from __future__ import annotations
 
@@ -56,11 +54,8 @@ _loaded: list[bool] = []
 
 
 def register(fw: Framework, source: str | None = None) -> Framework:
-    """Add (or replace) a framework's description; its name and aliases find it from then on.
-
-    `source` is the importable module that defines it as FRAMEWORK: a worker process, which starts
-    with only this folder's descriptions, imports it from there.
-    """
+    """Add (or replace) a framework's description; its name and aliases find it from then on. `source`: the module
+    defining it as FRAMEWORK, which a worker process (knowing only this folder's descriptions) imports."""
     _load()
     _REGISTRY[fw.name] = fw
     if source:
