@@ -164,9 +164,12 @@ def test_the_stage_that_hands_each_lane_its_weights_and_rows_is_named_in_both_la
         assert G.stage_label('copy in') == '传入样本和权重' and G.stage_label('lane step') == '前向 + 反向'
 
 
-def test_record_dag_is_json_ready_on_cpu_lanes():
+def test_the_recorded_dag_is_json_ready_on_cpu_lanes():
+    import dataclasses
+
     from d2l_ext.depgraph import DAG_VARIANTS
-    d = json.loads(json.dumps(recording.record_dag(recording.as_lanes(['cpu', 'cpu']), repeats=1)))
+    from d2l_ext.depgraph.dag import dag_experiment
+    d = json.loads(json.dumps(dataclasses.asdict(dag_experiment(recording.as_lanes(['cpu', 'cpu']), repeats=1))))
     assert len(d['dag']) == 21 and sum(map(len, d['order'].values())) == 21 and d['forced'] == []
     assert d['speeds'] is None and d['model']['planned'] == 12 and len(d['trace']) == 21
     assert set(d['measurements']) == set(DAG_VARIANTS) and all(len(m['times']) == 1 for m in d['measurements'].values())

@@ -159,20 +159,10 @@ def drawn_repeat(run: dict, variant: str) -> int:
     return run.get('drawn', {}).get(variant, run['representative'])
 
 
-def record_dag(lanes, repeats=5) -> dict:
-    """Exercise 5 on these lanes, JSON-ready: the DAG, the plan, the model, every repeat, the traced runs (13.3.3)."""
-    import dataclasses
-
-    from .dag import dag_experiment
-    return dataclasses.asdict(dag_experiment(lanes, repeats=repeats))
-
-
 def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=None, progress=None,
                 dag=False) -> dict:
     """13.3.3's step on these lanes (default find_lanes('torch')) at each batch size -> a JSON-ready recording.
-
-    sizes: the MLP's {'d_in', 'hidden', 'd_out'} (default 784, 256, 10); dag=True adds exercise 5 (record_dag).
-    """
+    sizes: the MLP's {'d_in', 'hidden', 'd_out'} (default 784, 256, 10); dag=True adds exercise 5 (dag_experiment)."""
     from ..machine import positive_int
     lanes = as_lanes(lanes)
     if len(lanes) != 2:
@@ -189,7 +179,10 @@ def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=N
         if progress:
             progress(i + 1, len(batches))
     if dag:  # optional: recordings without it stay readable
-        out['dag'] = record_dag(lanes)
+        import dataclasses
+
+        from .dag import dag_experiment
+        out['dag'] = dataclasses.asdict(dag_experiment(lanes))
     return out
 
 
