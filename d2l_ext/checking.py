@@ -1,8 +1,5 @@
-"""Checking answers (every section): each timed result is compared with a float64 reference.
-
-One checker for PyTorch tensors, NumPy arrays and MXNet arrays alike: a fast wrong answer must
-never reach a table, so `check_close` raises instead of returning a flag.
-"""
+"""Checking answers (every section): each timed result against a float64 reference, for PyTorch, NumPy and MXNet
+arrays alike; a fast wrong answer must never reach a table, so `check_close` raises instead of returning a flag."""
 from __future__ import annotations
 
 from .errors import ResultMismatch
@@ -26,11 +23,8 @@ def _items(results) -> list:
 
 
 def relative_error(results, reference) -> float:
-    """Worst ||y - ref|| / ||ref|| over one result or a list of them, in float64 (every section).
-
-    PyTorch results are compared on the reference's device (no host copy of a GPU reference);
-    anything else is compared on the host with NumPy.
-    """
+    """Worst ||y - ref|| / ||ref|| over one result or a list of them, in float64 (every section): PyTorch results on
+    the reference's device (no host copy of a GPU reference), anything else on the host with NumPy."""
     items = _items(results)
     if not items:
         from .i18n import t

@@ -24,10 +24,9 @@ from .i18n import t
 
 PROG = 'python -m d2l_ext'
 LIMIT_S = 180.0  # a run estimated above three minutes needs --yes
-# A hang, not a slow machine: a worker still busy after HANG_FACTOR times the estimated run (and
-# at least HANG_FLOOR_S) is stopped; a stopped (SIGSTOP) or frozen one is found sooner, by its
-# missing heartbeat (workers.SILENCE_S). Passes of the workload per repeat: 13.3.1 runs each lane
-# alone and both together (2 passes), 13.3.2 at most 3 timed variants x 4 copy modes (12).
+# A hang, not a slow machine: a worker busy after HANG_FACTOR times the estimated run (at least HANG_FLOOR_S) is
+# stopped (a frozen one sooner, by its heartbeat). Passes of the workload per repeat: 13.3.1 each lane alone and
+# both together (2), 13.3.2 at most 3 timed variants x 4 copy modes (12).
 HANG_FACTOR, HANG_FLOOR_S, STARTUP_S = 5, 30.0, 300.0
 PASSES = {'parallel': 2, 'comm': 12}
 
@@ -74,11 +73,8 @@ def main(argv=None) -> int:
 
 
 class _Progress:
-    """A one-line progress bar on a terminal's stderr: shown only once a run has taken DELAY_S, erased before the table.
-
-    Off for --json, when stderr is not a terminal, and with TQDM_DISABLE set (as the tests and CI set it).
-    A report that arrives after close() (the worker's last one, drained late) draws nothing.
-    """
+    """A one-line progress bar on a terminal's stderr, shown once a run has taken DELAY_S, erased before the table;
+    off for --json, off a terminal and with TQDM_DISABLE set (tests, CI); a report after close() draws nothing."""
     DELAY_S = 2.0
     WIDTH = 20
 
@@ -199,9 +195,8 @@ def _run(args) -> int:
             for line in caveats(args.command, results[-1].to_json()):
                 print(line, flush=True)
     if args.json:
-        print(json.dumps({'command': args.command, 'results': [dict(r.to_json(), caveats=caveats(args.command,
-                                                                                                 r.to_json()))
-                                                               for r in results]}, indent=1))
+        rows = [dict(r.to_json(), caveats=caveats(args.command, r.to_json())) for r in results]
+        print(json.dumps({'command': args.command, 'results': rows}, indent=1))
     return 0
 
 

@@ -1,12 +1,9 @@
 """What both command lines share (`python -m d2l_ext`, `python -m d2l_ext.allreduce`): one-line errors, Ctrl-C.
 
-Ctrl-C in a terminal goes to every process of the group, so a worker still importing PyTorch
-would print its own traceback. A program therefore blocks SIGINT in its main thread before
-anything starts (child processes inherit the block) and a small thread waits for it and raises
-KeyboardInterrupt in the main thread. Some libraries swallow it (PyTorch's C++ code clears any
-error while it imports numpy, leaving numpy half-imported): so the thread raises it again every
-RETRY_S seconds until run_program has taken over; from then on Ctrl-C is ignored, and the run
-ends with one line.
+Ctrl-C in a terminal goes to the whole process group, so a worker still importing PyTorch would print its own
+traceback. A program therefore blocks SIGINT before anything starts (children inherit the block); a thread waits
+for it and raises KeyboardInterrupt in the main thread, again every RETRY_S seconds until run_program has taken
+over (PyTorch's C++ code swallows it while importing numpy); then Ctrl-C is ignored and the run ends in one line.
 """
 from __future__ import annotations
 
@@ -70,11 +67,8 @@ def interrupted() -> bool:
 
 
 def run_program(prog: str, work, cleanup=None) -> int:
-    """Run `work()` (parse and dispatch, returning the exit code): every error one line, Ctrl-C exit 130.
-
-    After a Ctrl-C anything that follows is reported as the interrupt: an import cut in half
-    raises odd errors later (numpy's "has no attribute 'numerictypes'").
-    """
+    """Run `work()` (parse and dispatch, returning the exit code): every error one line, Ctrl-C exit 130. After a
+    Ctrl-C all that follows is the interrupt (an import cut in half raises odd errors later)."""
     from .i18n import t
     try:
         return work()

@@ -1,16 +1,11 @@
-"""Errors a learner can act on: each message says what to change (every section).
-
-Imported with the package: in a notebook it also makes these errors show as one line (see
-one_line_errors_in_notebooks), from the first cell on.
-"""
+"""Errors a learner can act on: each message says what to change (every section); in a notebook, imported with the
+package, they show as one line from the first cell on (one_line_errors_in_notebooks)."""
 import sys
 
 
 class UsageError(ValueError):
-    """Bad input (size, iterations, device, framework, memory, run time); the message says what to change.
-
-    The CLI turns it into exit code 2 and one line; the widgets show it in their output area.
-    """
+    """Bad input (size, iterations, device, framework, memory, run time); the message says what to change (the CLI:
+    exit code 2 and one line; the widgets: their output area)."""
 
 
 class RunTooLong(UsageError):

@@ -1,9 +1,8 @@
 """The one "end with the parent" rule for every process the package starts (workers, 13.3.4's ranks, the grader).
 
-A parent killed outright (kill -9, a closed terminal, a test's timeout) cannot end what it started. On Linux
-the kernel does it (PR_SET_PDEATHSIG); elsewhere, or where the starting thread may end before the process should
-(a pool's workers are started by whichever thread submits: the kernel signal follows that thread, not the
-process), a daemon thread notices the process was orphaned. Either way no run keeps going unseen.
+A parent killed outright (kill -9, a closed terminal, a test's timeout) cannot end what it started. On Linux the
+kernel does (PR_SET_PDEATHSIG); elsewhere, or where the starting thread may end first (a pool's workers are started
+by whichever thread submits, and the signal follows that thread), a daemon thread notices the orphaning.
 """
 from __future__ import annotations
 
