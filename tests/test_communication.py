@@ -185,13 +185,23 @@ def test_prediction_and_measured_lines():
     assert len(fig.axes[0].get_yticklabels()) == 3
 
 
-def test_control_line_says_whether_copies_slow_the_products():
-    slowed = _comparison(run=[1.0, 1.01, 1.02, 1.03], beside_copies=[1.5, 1.51, 1.52, 1.53])
-    same = _comparison(run=[1.0, 1.1, 1.2, 1.3], beside_copies=[1.05, 1.15, 1.25, 1.35])
+def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
+    predicted = {'run': 0.0052, 'beside_copies': 0.0052, 'run_then_copy': 0.0088, 'overlapped': 0.0054}
+    c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
+                    run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077])
     with using_language('en'):
-        assert show.control_text(slowed).startswith('products beside nonstop copies 1.52 s vs products alone 1.02 s: ')
-        assert show.control_text(same).endswith(': no clear difference')
-    assert show.plot_control(slowed).axes
+        lines = show.measured_text(c, predicted, 0.005).split('\n')
+        assert lines[2] == 'products beside nonstop copies 7.15 ms vs products alone 5.15 ms: 39% slower'
+        # max(7.15, 3.6) + the shorter of one product (7.15 / 10) and one copy (3.6 / 10): 7.51 ms
+        assert show.corrected_text(c, {'run': 0.0052, 'copy': 0.0036}, 10) == (
+            'with products beside copies (7.15 ms) in the formula: predicted 7.51 ms · measured 7.55 ms')
+    same = _comparison(run=[1.0, 1.1, 1.2, 1.3], beside_copies=[1.05, 1.15, 1.25, 1.35],
+                       run_then_copy=[2.0, 2.1], overlapped=[1.4, 1.5])
+    with using_language('en'):
+        assert show.measured_text(same, {'overlapped': 1.2}).endswith(': no clear difference')
+    fig = show.plot_measured(c, predicted)
+    assert [x.get_text() for x in fig.axes[0].get_yticklabels()][:2] == ['products alone',
+                                                                       'products beside nonstop copies']
 
 
 def test_recorded_lines_come_from_the_recording(rec):
@@ -278,7 +288,7 @@ def test_profile_lines_count_each_copy_once():
     prof = SimpleNamespace(key_averages=lambda: rows)
     with using_language('en'):
         assert show.profile_text(prof, gpu=True) == (
-            "products (aten::mm) 131 ms, copies (aten::copy_) 57.9 ms: 44% of the products' time")  # the table's unit
+            'most self time: aten::mm 131 ms, then aten::copy_ 57.9 ms')  # the table's unit; the larger first
         assert show.profile_guess_text(prof, True, 'aten::mm') == 'your guess aten::mm: right, the most self time'
         assert show.profile_guess_text(prof, True, 'aten::copy_').endswith('the most self time: aten::mm')
         assert 'my_guess' in show.profile_guess_text(prof, True, None)
@@ -347,7 +357,7 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     code = [c for c in cells if c.cell_type == 'code']
     profile = next(c for c in code if 'profile(activities=activities)' in c.source)
     assert 'my_guess = None' in profile.source and 'profile_guess_text(prof, GPU, my_guess)' in profile.source
-    for marker in ('verdict.details(show.profile_frame', 'show.control_text', 'show.exercise_three_text(ex3)',
+    for marker in ('verdict.details(show.profile_frame', 'show.corrected_text', 'show.exercise_three_text(ex3)',
                    'show.recorded_prediction_text', '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)
         assert hidden.metadata['jupyter'] == {'source_hidden': True, 'outputs_hidden': True}, marker

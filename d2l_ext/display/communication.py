@@ -50,25 +50,28 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """Two lines: the guess beside the prediction and the measurement; run_and_copy against run then copy."""
+    """The guess beside the prediction and the measurement; run_and_copy against run then copy; and, when measured,
+    the control: the products beside nonstop copies against the products alone (the formula's assumption)."""
     m = comparison.measurements
     over, serial = m['overlapped'], m['run_then_copy']
     unit = verdict.unit_for(over.median, serial.median, predicted['overlapped'])
-    return '\n'.join([verdict.guess(guess, predicted['overlapped'], over.median, unit),
-                      verdict.line(_word('overlapped'), over, _word('run_then_copy'), serial, unit)])
+    lines = [verdict.guess(guess, predicted['overlapped'], over.median, unit),
+             verdict.line(_word('overlapped'), over, _word('run_then_copy'), serial, unit)]
+    if 'beside_copies' in m:
+        lines.append(verdict.line(_word('beside_copies'), m['beside_copies'], _word('run'), m['run'], unit))
+    return '\n'.join(lines)
 
 
-def plot_control(comparison):
-    """The products alone and beside a copy that keeps running: every repeat of each."""
-    times = {_name(k): list(m.times) for k, m in comparison.measurements.items()}
-    unit = verdict.unit_for(*(m.median for m in comparison.measurements.values()))
-    return plot_repeats(times, title=style.plot_text('communication.control_title'), unit=unit)
-
-
-def control_text(comparison) -> str:
-    """One verdict line: the products beside copies against the products alone."""
+def corrected_text(comparison, seconds: dict, iters: int) -> str:
+    """The worked answer's line: the overlap formula with the products' time beside nonstop copies (the control's
+    median) in place of the products alone, against run_and_copy measured."""
+    from ..communication.core import expected_overlap
     m = comparison.measurements
-    return verdict.line(_word('beside_copies'), m['beside_copies'], _word('run'), m['run'])
+    beside, over = m['beside_copies'].median, m['overlapped'].median
+    fill = expected_overlap(beside, seconds['copy'], 'separate', iters=iters)
+    unit = verdict.unit_for(beside, fill, over)
+    return t('communication.corrected', beside=verdict.num(beside, unit), predicted=verdict.num(fill, unit),
+             measured=verdict.num(over, unit))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -242,12 +245,12 @@ def _short(name: str, width: int = 32) -> str:
 
 
 def profile_text(prof, gpu: bool) -> str:
-    """Where the profiled run spent its time: products against copies (operator level; Memcpy DtoH is the same
-    time again, not more of it)."""
+    """Which of the products (aten::mm) and the copies (aten::copy_) took more self time, the larger first (operator
+    level; Memcpy DtoH is the same time again, not more of it)."""
     ops = _self_times(prof, gpu)
-    mm, copy = ops.get('aten::mm', 0.0), ops.get('aten::copy_', 0.0)
-    return t('communication.profile.split', mm=verdict.num(mm, 'ms'), copy=verdict.num(copy, 'ms'),
-             share=verdict.num(copy / mm if mm > 0 else 0.0, '%'))
+    (a, ta), (b, tb) = sorted((('aten::mm', ops.get('aten::mm', 0.0)), ('aten::copy_', ops.get('aten::copy_', 0.0))),
+                              key=lambda kv: -kv[1])
+    return t('communication.profile.split', a=a, ta=verdict.num(ta, 'ms'), b=b, tb=verdict.num(tb, 'ms'))
 
 
 def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:

@@ -19,7 +19,7 @@
 #
 # The book computes 50 products on a GPU, copies them to host memory, and claims the system can copy `y[i-1]`
 # while it computes `y[i]`. That takes **pinned** host buffers, copies on a **second stream**, and **events** that
-# keep each copy after its product. Run the book's cells, write the overlapping version, predict, measure.
+# keep each copy after its product.
 
 # %% [markdown] lang="zh"
 # # 12.3.2 并行计算与通信
@@ -28,7 +28,6 @@
 #
 # 书中在 GPU 上计算 50 个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
 # 这需要**锁页**主机缓冲区、放在**另一个流**上的复制，以及让每次复制排在它的乘积之后的**事件**。
-# 本节先运行书中的代码，再写出重叠的版本，预测，然后实测。
 
 # %%
 # %matplotlib inline
@@ -53,16 +52,14 @@ print(lane.label)
 # ## The book's cells
 #
 # On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. **Predict first.** On a GPU
-# the results cross to host memory, which takes time. Without a GPU `y.to('cpu')` returns the same tensor and moves
-# nothing: predict a copy of about 0 s, so these cells cannot show overlap there; the measured part below copies for
-# real.
+# the results cross to host memory. Without a GPU `y.to('cpu')` returns the same tensor: predict a copy of about
+# 0 s. The measured part below copies for real.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
 # 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 个乘积；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
-# 主机内存，这需要时间。没有 GPU 时，`y.to('cpu')` 返回同一个张量，什么也不搬运：应当预测复制约为 0 秒。
-# 没有 GPU 时，这几个单元格无法展示重叠；后面的实测部分会让 CPU 真正复制数据。
+# 主机内存。没有 GPU 时，`y.to('cpu')` 返回同一个张量：应当预测复制约为 0 秒。后面的实测部分会让 CPU 真正复制数据。
 
 # %%
 workload = resolve_workload([lane], lesson=True, extra_matrices=3)
@@ -94,6 +91,25 @@ with d2l_ext.Benchmark(d2l_ext.t('communication.book.both'), [lane]):
     y = run(x_lane)
     y_cpu = copy_to_cpu(y, True)
 print(show.copied_text(y, y_cpu))
+
+# %% [markdown]
+# ## The book's claim, recorded on an H200
+#
+# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product? A CPU has no
+# copy engine; further down, a copy thread on another core plays one.
+
+# %% [markdown] lang="zh"
+# ## 书中的说法：在 H200 上录制的结果
+#
+# 每个乘积和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘积同时运行？CPU 没有复制引擎；
+# 后面由另一个核心上的复制线程来充当它。
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.recorded import newest
+
+rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 录制结果
+if rec is not None and rec.comm_timelines:
+    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)))
 
 # %% [markdown]
 # ## The three ingredients
@@ -158,16 +174,16 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 # ## Predict
 #
 # Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, they add up. Overlapped, expect
-# **max(run, copy)** plus the shorter of one product and one copy, if the copy has hardware of its own. A GPU has
-# it: the copy engine. On a CPU the copy thread gets a core of its own; the formula assumes the copies leave the
-# products' speed alone.
+# **max(run, copy)** plus the shorter of one product and one copy, if the copies leave the products' speed alone.
+# On a CPU the copy thread gets a core of its own, but both threads use one memory: predict whether the products slow
+# down beside it. The second row measures that.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，
-# 应当预期 **max(计算, 复制)**，再加上一个乘积与一次复制中较短者，前提是复制有自己的硬件。GPU 有：复制引擎。
-# 在 CPU 上，复制线程有自己的核心；这个公式假定复制不拖慢乘积。
+# 应当预期 **max(计算, 复制)**，再加上一个乘积与一次复制中较短者，前提是复制不拖慢乘积。在 CPU 上，复制线程有
+# 自己的核心，但两个线程共用同一块内存：预测乘积在它旁边会不会变慢。第二行测量的正是这一点。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -195,65 +211,58 @@ my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对�
 # 现在测量：每个点是一次重复，斜线条是预测，菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
-predicted = {'run': s['run'], 'run_then_copy': s['run'] + s['copy'],
+predicted = {'run': s['run'], 'beside_copies': s['run'], 'run_then_copy': s['run'] + s['copy'],
              'overlapped': comm.expected_overlap(s['run'], s['copy'], 'separate', iters=K2)}
 variants = {'run': lambda: [x.mm(w) for _ in buffers],
+            # the control: the same products beside nonstop copies  #zh: 对照：同样的乘积，旁边不停复制
+            'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
             'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
-measured = d2l_ext.compare(variants, lanes=[lane], repeats=7,
+measured = d2l_ext.compare(variants, lanes=[lane], repeats=15,
                            check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
 display(show.plot_measured(measured, predicted, guess=my_guess))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **A miss to explain.** If a row here landed more than a quarter away from its hatched bar (the H200 recording
-# below lands within 1%), explain why in three or four sentences, then open the answer.
+# **A miss to explain.** The second row's hatched bar is products alone's: the formula assumes the copies cost the
+# products nothing. Compare each row with its bar, explain run_and_copy's distance from its own in three or four
+# sentences, then open the answer.
 
 # %% [markdown] lang="zh"
-# **解释一次落空的预测**。如果这里某一行与它的斜线条相差四分之一以上（下面的 H200 录制结果与预测相差不到
-# 1%），用三四句话写下原因，再打开参考答案。
+# **解释一次落空的预测**。第二行的斜线条就是“只算乘积”的预测：公式假定复制不占用乘积的任何时间。把每一行与它的
+# 斜线条比较，用三四句话解释 run_and_copy 为什么离它的斜线条有这段距离，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# If "products alone" missed its bar, the products' speed changed since the rates were measured, moving every
-# prediction built on it. The predictions also assume copies cost the products nothing: the hidden cell tests that,
-# products alone against products beside a copy thread (a copy stream on a GPU) copying nonstop. Its line says
-# whether the copies slowed the products here, not through what.
+# The second row is the control: the same products beside a copy thread (a copy stream on a GPU) copying nonstop. Its
+# line above says whether the copies slowed the products, not through what. Put its median in place of products
+# alone and the formula gives the line below, from this run's numbers.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 如果“只算乘积”没落在它的斜线条上，说明测出速率之后乘积的速度变了，由它算出的每个预测也跟着偏了。预测还假定复制不占用乘积的任何时间：隐藏的单元格检验这一点，比较单独计算乘积与旁边有复制
-# 线程（GPU 上是复制流）不停复制时的乘积。它输出的一行说明复制在这里是否拖慢了乘积，但不说明是通过什么拖慢的。
+# 第二行是对照：同样的乘积，旁边有一个复制线程（GPU 上是复制流）不停地复制。上面对应的一行说明复制是否拖慢了
+# 乘积，但不说明是通过什么拖慢的。用它的中位数代替“只算乘积”，公式给出下面一行，用的是这次运行的数。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-control = d2l_ext.compare({'run': lambda: [x.mm(w) for _ in buffers],
-                           'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane)},
-                          lanes=[lane], repeats=7)
-display(show.plot_control(control))
-print(show.control_text(control))
+print(show.corrected_text(measured, s, K2))
 
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# Recorded on an H200, one panel per way to copy the book's 50 results. Predict from the rates: one stream takes
-# run + copy; a copy stream and events, about max(run, copy). The book's `copy_to_cpu(y, True)` has its own panel.
-# Predict what share of the copy time the book's one-stream code hides, and a copy stream: the lines below say.
+# Every repeat on the H200, one panel per way to copy the book's 50 results. Predict what share of the copy time the
+# book's one-stream code hides, and a copy stream: the lines below say.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上录制的结果
 #
-# 在 H200 上录制，每个面板是复制书中 50 个结果的一种方式。根据速率预测：放在一个流上时，用时为计算 + 复制；
-# 用复制流和事件时，约为 max(计算, 复制)。书中的 `copy_to_cpu(y, True)` 有自己的面板。预测书中只用一个流的代码
-# 能隐藏复制用时的多少，复制流又能隐藏多少：图下的几行给出答案。
+# H200 上的每次重复，每个面板是复制书中 50 个结果的一种方式。预测书中只用一个流的代码能隐藏复制用时的多少，
+# 复制流又能隐藏多少：图下的几行给出答案。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.recorded import newest
-
-rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 录制结果
 if rec is not None:
     display(show.plot_comm(rec.comm[0], title=show.recorded_title(rec)))
 print(show.recorded_text(rec))
@@ -274,16 +283,6 @@ print(show.recorded_text(rec))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.recorded_prediction_text(rec))
-
-# %% [markdown]
-# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
-
-# %% [markdown] lang="zh"
-# 每个乘积和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘积同时运行？
-
-# %% tags=["nbval-ignore-output"]
-if rec is not None and rec.comm_timelines:
-    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)))
 
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
@@ -416,7 +415,8 @@ print(show.profile_text(prof, GPU))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# `aten::mm` (the products) and `aten::copy_` (the copies; on a GPU also `Memcpy DtoH`, the same time again).
+# `aten::mm` (the products) or `aten::copy_` (the copies; on a GPU also `Memcpy DtoH`, the same time again): the
+# line above names the larger. On a CPU the rates printed earlier put them close, so either can lead.
 # </details>
 #
 # ## Remember
@@ -434,7 +434,8 @@ print(show.profile_text(prof, GPU))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm`（乘积）和 `aten::copy_`（复制；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）。
+# `aten::mm`（乘积）或 `aten::copy_`（复制；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）：上面一行给出较大的
+# 那个。在 CPU 上，前面打印的速率表明两者接近，所以哪个领先都有可能。
 # </details>
 #
 # ## 记住

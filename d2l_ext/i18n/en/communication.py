@@ -46,7 +46,6 @@ MESSAGES = {
     'communication.rates': "from this machine's rates: products alone {run} · copies alone {copy}",
     'communication.recorded.hidden': '{a} {ma} vs {b} {mb}: {share} of the copy time hidden',
     'communication.measured_title': 'Every repeat, the prediction and your guess',
-    'communication.control_title': 'The products alone and beside nonstop copies',
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.rates': ('{tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); {gb:.1f} GB in {copy} '
                                      '({gbps:.1f} GB/s)\npredicted: one stream {one}; copy stream + events {fill}'),
@@ -70,8 +69,9 @@ MESSAGES = {
     'communication.hazard.cpu': 'No GPU here, so no copy can be read too early.',
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
-    'communication.profile.split': ("products (aten::mm) {mm}, copies (aten::copy_) {copy}: {share} of the "
-                                    "products' time"),
+    'communication.profile.split': 'most self time: {a} {ta}, then {b} {tb}',
+    'communication.corrected': ('with products beside copies ({beside}) in the formula: predicted {predicted} · '
+                                'measured {measured}'),
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',
     'communication.profile.guess_right': 'your guess {guess}: right, the most self time',
     'communication.profile.guess_other': 'your guess {guess}; the most self time: {top}',

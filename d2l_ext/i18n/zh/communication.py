@@ -46,7 +46,6 @@ MESSAGES = {
     'communication.rates': '按本机的速率：只算乘积 {run} · 只做复制 {copy}',
     'communication.recorded.hidden': '{a} {ma}，{b} {mb}：隐藏了复制用时的 {share}',
     'communication.measured_title': '每次重复、预测与你的猜测',
-    'communication.control_title': '单独计算乘积，与旁边不停复制时计算乘积',
     'communication.recorded.none': '这里没有可以展示的 GPU 录制结果。',
     'communication.recorded.rates': ('{tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；{gb:.1f} GB 用时 {copy}'
                                      '（{gbps:.1f} GB/s）\n预测：一个流 {one}；复制流 + 事件 {fill}'),
@@ -69,7 +68,8 @@ MESSAGES = {
     'communication.hazard.cpu': '这里没有 GPU，因此不会有复制被过早读取。',
     'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
-    'communication.profile.split': '乘积（aten::mm）{mm}，复制（aten::copy_）{copy}：是乘积用时的 {share}',
+    'communication.profile.split': '自身用时最多：{a} {ta}，其次 {b} {tb}',
+    'communication.corrected': '公式中用旁边不停复制时的乘积（{beside}）：预测 {predicted} · 实测 {measured}',
     'communication.profile.guess_none': '先把你预计用时最多的操作符写进 my_guess。',
     'communication.profile.guess_right': '你的猜测 {guess}：对，它的自身用时最多',
     'communication.profile.guess_other': '你的猜测 {guess}；自身用时最多的是 {top}',
