@@ -1,10 +1,8 @@
 """Overlap measured from intervals (13.3.1 lanes, 13.3.2 run and copy, 13.3.4 all-reduce and backward, the graders).
 
-As Holistic Trace Analysis computes communication-computation overlap: of the time one activity
-(communication, a copy, a second lane) was busy, the fraction during which the other (computation,
-the first lane) was busy too. Intervals are (start, end) pairs in seconds on one clock; each side is
-first merged into its union, so two busy streams at once count once. The result is always in [0, 1]
-(None when the measured side was never busy), so it can be printed as a percentage honestly.
+As Holistic Trace Analysis computes communication-computation overlap: of the time one activity (communication, a
+copy, a second lane) was busy, the fraction the other was busy too. Intervals are (start, end) seconds on one clock,
+each side merged into its union first (two busy streams at once count once): always in [0, 1], None if never busy.
 """
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ import dataclasses
 import datetime as _dt
 import json
 import pathlib
+import types
 import typing
 from dataclasses import dataclass, field
 
@@ -60,7 +61,7 @@ def build(cls, data):
     origin, args = typing.get_origin(cls), typing.get_args(cls)
     if data is None:
         return None
-    if origin in (typing.Union, getattr(__import__('types'), 'UnionType', None)):
+    if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
         return build(inner[0], data) if len(inner) == 1 else data
     if origin is list:

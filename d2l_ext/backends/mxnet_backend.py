@@ -81,16 +81,15 @@ def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
     return results
 
 
-# MXNet's profiler can be configured only once per process (a second set_config fails with
-# "auto_remove_ == false"), so one trace file per worker process is configured once and reused;
-# each timeline reads the file and deletes it, and the next dump starts a new one.
+# MXNet's profiler is configured once per process (a second set_config fails: "auto_remove_ == false"): one trace
+# file per worker, read and deleted by each timeline; the next dump starts a new one.
 _PROFILE: dict = {}
 TRACE_PREFIX = 'd2l_ext_mxprof_'
 
 
 def remove_stale_traces(pids=None) -> list[str]:
-    """Remove profiler folders (d2l_ext_mxprof_<pid>_...) of worker processes that are gone, or of `pids` (just
-    killed: the parent removes them); any MXNet worker removes such leftovers when it starts. Returns their paths."""
+    """Remove the profiler folders (d2l_ext_mxprof_<pid>_...) of workers gone, or of `pids` (just killed); returns
+    their paths. Every MXNet worker removes such leftovers when it starts."""
     import glob
     import shutil
     import tempfile

@@ -102,9 +102,8 @@ def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
 
 
 class KeptTogether:
-    """`KeptTogether(lanes, xs, iters)()`: lane i computes iters[i] products xs[i] @ xs[i], all lanes at once, and
-    every call keeps when each product ran: CUDA events on GPU lanes, the lane's own thread clock on CPU lanes
-    (`events(k)`: call k's on one axis from 0). Returns each lane's products; the caller waits for the lanes."""
+    """`KeptTogether(lanes, xs, iters)()`: lane i computes iters[i] products xs[i] @ xs[i], all at once, returned
+    unwaited; each call keeps when each product ran (GPU: CUDA events; CPU: its thread's clock): `events(k)`."""
 
     def __init__(self, lanes, xs, iters):
         self.lanes, self.xs, self.iters = list(lanes), list(xs), list(iters)
