@@ -1,13 +1,12 @@
 """13.3.4 recorded at several world sizes on a GPU host's CPU cores, shipped and shown: times, intervals, origin."""
 from __future__ import annotations
 
-import glob
 import os
 import pathlib
-import shutil
 import tempfile
 
 from .. import recordings
+from ..processes import remove_leftovers
 from .results import AllreduceResult, result_from_dict
 
 FORMAT = 1
@@ -41,21 +40,8 @@ def results(rec: dict) -> dict[int, AllreduceResult]:
 TRACE_PREFIX = 'd2l-allreduce-'  # then the pid of the process that shows the traces
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        pass
-    return True
-
-
 def trace_folder() -> tempfile.TemporaryDirectory:
     """13.3.4: a temporary folder for Chrome traces, removed when dropped; first those of ended processes are (a
     killed kernel runs no clean-up)."""
-    for path in glob.glob(os.path.join(tempfile.gettempdir(), TRACE_PREFIX + '*')):
-        pid = os.path.basename(path)[len(TRACE_PREFIX):].split('-')[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            shutil.rmtree(path, ignore_errors=True)
+    remove_leftovers(TRACE_PREFIX)
     return tempfile.TemporaryDirectory(prefix=f'{TRACE_PREFIX}{os.getpid()}-')

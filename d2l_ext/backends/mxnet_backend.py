@@ -90,22 +90,8 @@ TRACE_PREFIX = 'd2l_ext_mxprof_'
 def remove_stale_traces(pids=None) -> list[str]:
     """Remove the profiler folders (d2l_ext_mxprof_<pid>_...) of workers gone, or of `pids` (just killed); returns
     their paths. Every MXNet worker removes such leftovers when it starts."""
-    import glob
-    import shutil
-    import tempfile
-    import time
-    removed = []
-    for folder in glob.glob(os.path.join(tempfile.gettempdir(), TRACE_PREFIX + '*')):
-        pid = os.path.basename(folder)[len(TRACE_PREFIX):].partition('_')[0]
-        if not pid.isdigit():  # named before folders carried their process: left for an hour, then removed
-            stale = pids is None and time.time() - os.path.getmtime(folder) > 3600
-        else:
-            gone = os.path.isdir('/proc') and not os.path.exists(f'/proc/{pid}')  # no /proc: keep them
-            stale = int(pid) in pids if pids is not None else gone
-        if stale:
-            shutil.rmtree(folder, ignore_errors=True)
-            removed.append(folder)
-    return removed
+    from ..processes import remove_leftovers
+    return remove_leftovers(TRACE_PREFIX, pids)
 
 
 def _profile_path() -> str:
