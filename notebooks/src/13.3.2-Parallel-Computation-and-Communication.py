@@ -237,14 +237,14 @@ print(show.measured_text(measured, predicted, my_guess))
 #
 # The second row is the control: the same products beside a copy thread (a copy stream on a GPU) copying nonstop. Its
 # line above says whether the copies slowed the products, not through what. Put its median in place of products
-# alone and the formula gives the line below, from this run's numbers.
+# alone and the formula gives the hidden cell's line below, from this run's numbers.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
 # 第二行是对照：同样的乘积，旁边有一个复制线程（GPU 上是复制流）不停地复制。上面对应的一行说明复制是否拖慢了
-# 乘积，但不说明是通过什么拖慢的。用它的中位数代替“只算乘积”，公式给出下面一行，用的是这次运行的数。
+# 乘积，但不说明是通过什么拖慢的。用它的中位数代替“只算乘积”，公式给出下面隐藏单元格中的一行，用的是这次运行的数。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -416,7 +416,7 @@ print(show.profile_text(prof, GPU))
 # <details><summary>Worked answer</summary>
 #
 # `aten::mm` (the products) or `aten::copy_` (the copies; on a GPU also `Memcpy DtoH`, the same time again): the
-# line above names the larger. On a CPU the rates printed earlier put them close, so either can lead.
+# line above names the larger. Compare it with the rates printed earlier (products alone, copies alone).
 # </details>
 #
 # ## Remember
@@ -435,7 +435,7 @@ print(show.profile_text(prof, GPU))
 # <details><summary>参考答案</summary>
 #
 # `aten::mm`（乘积）或 `aten::copy_`（复制；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）：上面一行给出较大的
-# 那个。在 CPU 上，前面打印的速率表明两者接近，所以哪个领先都有可能。
+# 那个。请把它与前面打印的速率（只算乘积、只做复制）比较。
 # </details>
 #
 # ## 记住
