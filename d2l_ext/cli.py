@@ -200,17 +200,12 @@ def _run(args) -> int:
     return 0
 
 
-def _medians(data):
+def _medians(data) -> list[float]:
     """Every 'median' (seconds) in a result's JSON, however deep."""
     if isinstance(data, dict):
-        for key, value in data.items():
-            if key == 'median' and isinstance(value, (int, float)):
-                yield float(value)
-            else:
-                yield from _medians(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from _medians(value)
+        return [m for k, v in data.items()
+                for m in ([float(v)] if k == 'median' and isinstance(v, (int, float)) else _medians(v))]
+    return [m for v in data for m in _medians(v)] if isinstance(data, list) else []
 
 
 def caveats(command: str, data: dict) -> list[str]:

@@ -44,21 +44,17 @@ def check(rec, where: str, *, version: int, required: tuple, keys: tuple[str, st
     return rec
 
 
-def _as_is(rec, where):
-    return rec
-
-
-def load(path, check=_as_is) -> dict:
+def load(path, check=None) -> dict:
     """One recording from its file, checked by its section's `check(rec, where)`, with its file's name as 'file'."""
     path, rec = read_json(path)
-    return check(rec, str(path)) | {'file': path.name}
+    return (check(rec, str(path)) if check else rec) | {'file': path.name}
 
 
 def _when(rec) -> tuple:
     return header(rec).get('date', ''), rec['file'] if isinstance(rec, dict) else rec.path
 
 
-def load_all(folder, check=_as_is, *, gpu=on_gpu, gpu_only=True) -> list[dict]:
+def load_all(folder, check=None, *, gpu=on_gpu, gpu_only=True) -> list[dict]:
     """The newest recording of each machine kind in `folder`, in the kinds' order; CPU ones too with gpu_only=False."""
     folder = pathlib.Path(folder)
     newest_of = {}

@@ -7,7 +7,6 @@ MESSAGES = {
     'cli.out_exists': '{path} already exists: pass --force to replace it, or --out another file',
     'cli.out_is_dir': '{path} is a folder: pass --out with a file name, e.g. {suggestion}',
     'cli.out_no_folder': 'the folder {folder} does not exist: create it or choose another --out',
-    'cli.out_not_writable': 'cannot write into {folder}: choose an --out in a folder you can write to',
     'cli.lane_missing': ('lane {lane} exists for {has} but not for {lacks}: run --framework {has} alone, '
                          'or leave out --lanes'),
     'cli.mxnet_missing': "not installed: pip install 'd2l_ext[mxnet]' (Python 3.11, numpy<1.24)",
