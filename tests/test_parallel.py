@@ -260,13 +260,18 @@ def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
 def test_exercise_lines_are_verdict_lines():
     r = NS(framework='torch', engine='eager', times={
         'one_at_a_time': Times.from_times([0.2, 0.21, 0.2], 'a'), 'issued_together': Times.from_times([0.1] * 3, 'b')})
-    small = NS(times={'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.021] * 3, 'b'),
+    small = NS(times={'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.03] * 3, 'b'),
                       'batched': Times.from_times([0.004] * 3, 'c')})
+    gpu = NS(times={'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_streams': Times.from_times([0.0201] * 3, 'b'),
+                    'batched': Times.from_times([0.004] * 3, 'c'), 'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
         assert dp.independence_lines([r]) == ('PyTorch (eager): issued together (one wait) 0.100 s vs one at a time '
                                               '(wait after each) 0.200 s: 50% faster')
-        assert dp.small_ops_line(small) == ('one batched product (torch.bmm) 4.00 ms vs one lane, the whole device '
-                                            '20.0 ms: 5.0x as fast')
+        # exercise 2 asks whether a second lane on one device helps: that way against one lane, bmm in the figure
+        assert dp.small_ops_line(small) == ('two threads, half the cores each 30.0 ms vs one lane, the whole device '
+                                            '20.0 ms: 50% slower')
+        assert dp.small_ops_line(gpu) == ('two CUDA streams on the same GPU 20.1 ms vs one lane, the whole device '
+                                          '20.0 ms: no clear difference')
 
 
 def test_the_scaling_line_gives_the_smallest_and_largest_size():

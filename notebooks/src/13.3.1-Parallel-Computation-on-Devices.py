@@ -60,12 +60,11 @@ lanes_table({'torch': lanes})
 
 # %% [markdown]
 # The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU; a CPU lane gets a smaller size, and
-# beside a GPU the counts aim at equal times. `refs` (float64) checks every answer.
+# beside a GPU the slower CPU lane gets fewer products. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
 # 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一条执行路是 CPU 时，两条执行路都用同一个较小的
-# 大小；与 GPU 并列时，乘积个数按实测的速度选定，目标是单独运行的耗时相同。`refs` 保存用 float64 计算的乘积，用来核对
-# 每个计时得到的结果。
+# 大小；与 GPU 并列时，较慢的 CPU 执行路分到较少的乘积。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
@@ -223,25 +222,6 @@ d2l_ext.check('13.3.1-lanes', run_together)
 d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package's own runner  #zh: 参考答案：包里的执行路运行函数
 
 # %% [markdown]
-# The cells below use the package's `run_together` (the worked solution), whatever your cell holds. It and the
-# book's "both" cell are single timings; the repeats below compare the ways.
-
-# %% [markdown] lang="zh"
-# 参考答案就是包里的 `run_together`，每一节都用它：它在两次调用之间保留每条 CPU 执行路的线程。下面的代码单元用的是
-# 它，所以无论你的单元格里写的是什么，它们都能运行。它和书中的“both”代码单元都只计时一次；下面的多次重复才比较各种
-# 方式。
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.parallel.together import run_together
-
-jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
-run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每条 CPU 执行路的线程
-with d2l_ext.Benchmark(d2l_ext.t('parallel.runner'), lanes) as threaded:
-    ys = run_together(lanes, jobs)
-for y, ref, lane in zip(ys, refs, lanes):  # every result checked, nothing printed  #zh: 检查每个结果，不打印
-    d2l_ext.check_close(y, ref, lane.label)
-
-# %% [markdown]
 # ## Predict, then measure
 #
 # Measure each lane's time per product (a dot per repeat), and the first lane's whole device's. Predict each lane
@@ -265,6 +245,10 @@ from d2l_ext import parallel
 from d2l_ext.display import style
 from d2l_ext.display.parallel import items
 from d2l_ext.parallel.sharing import busy_repeats
+from d2l_ext.parallel.together import run_together
+
+jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]  # from here on the worked run_together, whatever your cell holds  #zh: 从这里起用参考答案的 run_together，无论你的单元格里写的是什么
+run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每条 CPU 执行路的线程
 
 cores = d2l_ext.cpu_cores()
 whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
@@ -348,59 +332,6 @@ ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if ra
 plot_timeline(tl, predicted=ends)
 
 # %% [markdown]
-# ## MXNet: the same experiment through its dependency engine
-#
-# MXNet's engine runs whatever is ready on worker threads; `cpu(0)` and `cpu(1)` get worker pools on the *same* cores.
-# Predict: no clear difference between together and one after the other.
-
-# %% [markdown] lang="zh"
-# ## MXNet：通过依赖引擎做同样的实验
-#
-# MXNet 把每个操作交给它的依赖引擎，由引擎在工作线程上运行所有已就绪的操作。它的 `ThreadedEnginePerDevice` 为
-# 两个 CPU 上下文（两条 MXNet 执行路）各配一个工作线程池，但它们在*同一些*核心上，而单条执行路已经把相互独立的
-# 乘法分散到了所有核心上。预测：在 CPU 执行路上，同时运行与先后运行没有明显差别。
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import plot_parallel, together_line
-
-frameworks = d2l_ext.available_frameworks()
-mx = parallel.parallel('mxnet', lesson=True) if 'mxnet' in frameworks else None
-print(together_line(mx) if mx else d2l_ext.t('parallel.mxnet_missing'))
-plot_parallel(mx) if mx else None
-
-# %% [markdown]
-# Its timeline has a row per engine worker (a run of its own):
-
-# %% [markdown] lang="zh"
-# 由引擎决定哪个工作线程运行哪个乘积，所以它的时间线每个引擎工作线程占一行（单独的一次运行）：
-
-# %% tags=["nbval-ignore-output"]
-plot_timeline(parallel.timeline('mxnet', lesson=True)) if mx else None
-
-# %% [markdown]
-# ## Smaller products
-#
-# A small product cannot fill a device, and each call has a fixed cost. Predict how the speedup over one after the
-# other changes as the matrices shrink; dashed lines predict it from each lane alone.
-
-# %% [markdown] lang="zh"
-# ## 更小的乘积
-#
-# 小乘积占不满一个设备，而每次调用都有固定的开销。预测：矩阵变小时，两条执行路相对先后运行的加速比如何变化；虚线是
-# 由各执行路单独用时得到的预测。
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.display.scaling import plot_scaling, scaling_line
-
-ys = None  # the products kept above: the workers below need that GPU memory  #zh: 上面保留的乘积：下面的工作进程需要这些 GPU 内存
-torch.cuda.empty_cache()  # and what PyTorch's cache still holds (nothing on a CPU-only machine)  #zh: 以及 PyTorch 缓存仍占用的（只有 CPU 时什么也不做）
-on_cpu = lanes[0].kind == 'cpu'
-sizes = (64, 128, 256, 512) if on_cpu else (1000, 2000, 4000)
-curves = [parallel.scaling(fw, sizes=sizes, iters=10 if on_cpu else None, repeats=3, lesson=True) for fw in frameworks]
-print(scaling_line(curves))
-plot_scaling(curves)
-
-# %% [markdown]
 # ## Recorded on a GPU
 #
 # A GPU and the CPU: separate hardware, so predict max(t1, t2); the baseline is the GPU doing both jobs.
@@ -429,20 +360,22 @@ recorded_figure(rec) if rec else None
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import ParallelPanel
 
-panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
+ys = None  # the products kept above: the panel's and the exercises' workers need that GPU memory  #zh: 上面保留的乘积：面板和练习的工作进程需要这些 GPU 内存
+torch.cuda.empty_cache()  # and what PyTorch's cache still holds (nothing on a CPU-only machine)  #zh: 以及 PyTorch 缓存仍占用的（只有 CPU 时什么也不做）
+panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).show()
 
 # %% [markdown]
 # ## Exercises
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# Predict, then compare issuing all before one wait with one at a time.
+# Predict for PyTorch and MXNet, then compare issuing all before one wait with one at a time.
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch runs eagerly: on a CPU lane expect no clear difference. On a GPU, or through MXNet's engine, "one at a
-# time" also pays a wait after each product, so a gap alone does not show products running at once. Where MXNet is
-# installed, its timeline above (a row per engine worker) shows whether two products ever
-# ran at the same moment.
+# Look for two products running at the same moment. PyTorch: no. It runs each product when called, in order: on a
+# CPU lane expect no clear difference; on a GPU, one at a time only adds its waits. MXNet: yes. Its engine runs
+# whatever is ready on worker threads: where MXNet is installed, the timeline below (one `run`, a row per engine
+# worker) shows products 1 and 2 running at the same time.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -453,18 +386,26 @@ panel = ParallelPanel(size=400 if on_cpu else 4000, iters=10).show()
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch 是命令式执行的：在 CPU 执行路上没有可以重叠的东西，所以预计没有明显差别。在 GPU 上或经由 MXNet 的引擎，
-# “逐个执行”在每个乘积之后还多付出一次等待，所以单凭用时的差距并不能说明乘积是同时运行的。若装有 MXNet，上面 MXNet 的时间线每个引擎工作线程占一行，显示是否有两个乘积在同一时刻运行。
+# 要看是否有两个乘积在同一时刻运行。PyTorch：不会。它是命令式执行的，调用一个乘积就按顺序算一个：在 CPU 执行路上
+# 预计没有明显差别；在 GPU 上，逐个执行只是多了那些等待。MXNet：会。它的引擎在工作线程上运行所有已就绪的操作：装有
+# MXNet 时，下面的时间线（一次 `run`，每个引擎工作线程占一行）显示乘积 1 和乘积 2 同时运行。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import independence_lines, plot_independence
 
+frameworks = d2l_ext.available_frameworks()
 runs = [parallel.independence('torch', size=N, iters=10)]
 if 'mxnet' in frameworks:
     runs.append(parallel.independence('mxnet', size=800, iters=10))
 print(independence_lines(runs))
 plot_independence(runs)
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+from d2l_ext.display.lane_timeline import plot_timeline
+
+mx_lane = d2l_ext.find_lanes('mxnet')[:1] if 'mxnet' in frameworks else []  # one MXNet lane: one run's products  #zh: 一条 MXNet 执行路：一次 run 的各个乘积
+plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10)) if mx_lane else None
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Predict for 800 products of 64 × 64:
@@ -473,9 +414,9 @@ plot_independence(runs)
 #
 # <details><summary>Worked answer</summary>
 #
-# If launching a product takes longer than computing it, the work is *launch-bound*: a second stream or thread has
-# little to overlap, while `torch.bmm` and a CUDA Graph launch once. Two lanes on two cores are at most 2x as fast;
-# a larger gap is a per-call cost (threads that split each product and meet again), which `torch.bmm` avoids.
+# No. A second thread or stream adds no hardware, only a second caller: it was not faster than one lane (the line
+# printed). Fewer calls help: one `torch.bmm` (or a CUDA Graph) launches once and is the fastest row, doing the same
+# FLOP on the same device. When launching a product takes longer than computing it, the work is *launch-bound*.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -485,10 +426,9 @@ plot_independence(runs)
 #
 # <details><summary>参考答案</summary>
 #
-# 如果启动一次乘法比完成它还慢，这项工作就*受启动开销限制*：第二个流或线程没有多少可以重叠的东西，而 `torch.bmm` 和 CUDA Graph 只
-# 需启动一次。两个核心上的两条执行路至多比一条执行路快一倍；差距更大，说明一条执行路在每次调用上
-# 付出了代价：用上全部核心时，每个乘积都分给几个线程，还要等它们会合。同样的核心上只调用一次的 `torch.bmm` 显示了
-# 没有这项代价时这些核心有多快。
+# 没有帮助。第二个线程或流并没有增加硬件，只是多了一个发出调用的地方：它不比一条执行路快（见输出的那一行）。减少调用
+# 次数才有帮助：只启动一次的 `torch.bmm`（或 CUDA Graph）在同一个设备上做同样多的浮点运算，是最快的一行。启动一次
+# 乘法比完成它还慢时，这项工作就*受启动开销限制*。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -525,5 +465,5 @@ plot_small_ops(small)
 # ## 易错点
 #
 # * **不等待**，或**不带参数的 `torch.cuda.synchronize()`**（只等待当前设备）：应等待用到的每个设备。
-# * **在同一硬件上的执行路**：两条 CPU 执行路把一个 CPU 分开用；两个 MXNet 上下文共用它的核心。
+# * **在同一硬件上的执行路**：两条 CPU 执行路把一个 CPU 分开用。
 # * **受启动开销限制的小工作**：流增加的是队列，而不是第二个 GPU（练习 2）。

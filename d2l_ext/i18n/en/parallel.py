@@ -24,15 +24,12 @@ MESSAGES = {
     'parallel.sync.no_gpu': 'no GPU lane here: PyTorch finishes CPU work before returning',
     'parallel.launch.needs_gpu_cpu': 'needs one GPU lane and one CPU lane (a machine with exactly one GPU)',
     'parallel.check.exercise': 'exercise {number}, {variant}',
-    'parallel.mxnet_missing': ("MXNet is not installed here, so this part is skipped. To add it: "
-                               "pip install mxnet==1.9.1 'numpy<1.24' (Python 3.11 or older)."),
     'parallel.eager': 'eager',
     'parallel.book.both': 'both lanes',
     'parallel.sync_recorded': ('no wait: the clock stopped once the work was queued, at {no_wait}; every device '
                                'waited for: {every}'),
     'parallel.variant.busy': '{lane}, both lanes busy',
     'parallel.rate_title': 'Time per product: each lane alone, and while both lanes are busy',
-    'parallel.runner': 'run_together',
     'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
                           'products of {book_size} × {book_size} per GPU)'),
     'parallel.book': 'predicted {predicted} ({rule}) · measured {measured}',
@@ -56,7 +53,7 @@ MESSAGES = {
     'parallel.timeline_median': '{framework}, {size} × {size}: the repeat of "together" timed as the median',
     'parallel.timeline_row': '{lane}: {iters} products',
     'parallel.timeline_merged': '{lane}: {iters} products, drawn as busy stretches',
-    'parallel.timeline_own': '{framework}, {size} × {size}: one run of all lanes together',
+    'parallel.timeline_own': '{framework}, {size} × {size}: one run',
     'parallel.recorded_title': 'Recorded on {gpu}, {date}: a GPU lane and a CPU lane, {size} × {size} matrices',
     'parallel.recorded_sync_title': 'Recorded on {gpu}, {date}: ways of waiting, {size} × {size}',
     'parallel.independence_title': '{framework} ({engine}): one at a time vs issued together',
