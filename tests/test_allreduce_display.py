@@ -22,7 +22,7 @@ def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_s
         return Version(vid, vid, mb, [[median - spread, median - spread], [median, median],
                                       [median + spread, median]], 1e-7, 'whole', stats)
     versions = [v('backward', backward, calls=0, comm=0.0, span=alone_span), v('allreduce', 0.04, span=0.0),
-                v('serial', serial, span=serial_span), v('flat', serial - 0.005, calls=1),
+                v('serial', serial, span=serial_span), v('flat', serial - 0.005, calls=1, comm=0.035),
                 v('hooks', hooks, shared=hooks_shared, span=slow), v('buckets', hooks, calls=6, shared=0.03),
                 v('ddp-1', ddp, 1.0, calls=6, shared=0.03), v('ddp-25', serial - 0.004, 25.0, calls=1)]
     grad = sum(TENSORS)
@@ -53,18 +53,18 @@ def test_the_guess_line_names_the_share_with_and_without_a_guess():
     assert 'my_guess' in show.guess_text(None, r)
 
 
-def test_a_step_is_drawn_in_three_measured_parts_and_its_median_marked_where_noise_puts_it():
-    r = fake(hooks=0.13, slow=0.06, alone_span=0.05)
-    parts = show.parts(r, r.version('hooks'))
-    assert parts['base'] == pytest.approx(0.10) and parts['slowed'] == pytest.approx(0.01)
-    assert sum(parts.values()) == pytest.approx(r.version('hooks').median)
-    below = show.parts(r, fake(hooks=0.095, slow=0.09).version('hooks'))  # median below the base: nothing hidden
-    assert below['slowed'] == pytest.approx(0.04) and below['exposed'] == 0.0
+def test_a_step_is_drawn_in_measured_parts_and_its_median_marked_where_noise_puts_it():
+    r = fake(hooks=0.14, slow=0.06, alone_span=0.05)
+    parts = show.parts(r, r.version('hooks'))  # the all-reduce outside backward: its time not shared with backward
+    assert parts == pytest.approx({'base': 0.10, 'slowed': 0.01, 'outside': 0.02, 'rest': 0.01})
+    below = show.parts(r, fake(hooks=0.095, slow=0.09).version('hooks'))  # the parts pass the median: no rest
+    assert below['slowed'] == pytest.approx(0.04) and below['outside'] == pytest.approx(0.02) and below['rest'] == 0
     control = show.parts(r, fake(serial_span=0.07).version('serial'))  # (a): slowed with nothing overlapping
-    assert control['slowed'] == pytest.approx(0.02)
+    assert control['slowed'] == pytest.approx(0.02) and control['outside'] == pytest.approx(0.04)
+    assert show.parts(r, r.version('allreduce')) == {'base': 0.0, 'slowed': 0.0, 'outside': 0.04, 'rest': 0.0}
     line = show.parts_text(fake(serial_span=0.07, slow=0.065))
-    assert line == '2 processes, 2 cores: (c) backward 15.0 ms longer than without all-reduce, all-reduce not ' \
-                   'hidden 15.0 ms; (a) backward 20.0 ms longer'
+    assert line == '2 processes, 2 cores: (c) backward 15.0 ms longer than without all-reduce, all-reduce outside ' \
+                   'backward 20.0 ms; (a) backward 20.0 ms longer'
     with using_language('zh'):
         assert show.parts_text(fake(serial_span=0.07, slow=0.065)).startswith(
             '2 个进程、2 个核心：(c) 反向传播比不做全归约时多用 15.0 毫秒')
@@ -82,12 +82,24 @@ def test_the_median_step_and_the_pooled_share_are_drawn_as_marks():
     assert 'your guess' not in labels and 'each profiled step, each process' in labels
 
 
+def test_the_flat_answer_sets_the_all_reduce_saved_against_the_copies_around_the_call():
+    r = fake()
+    spans = (('backward', 0.0, 0.10), ('allreduce', 0.11, 0.13), ('optimizer', 0.135, 0.2))
+    r.events['flat'] = [{'rank': k, 'stream': 'allreduce' if role == 'allreduce' else 'compute', 'role': role,
+                         'name': 'x', 'start': a, 'end': b, 'lane': ''} for k in (0, 1) for role, a, b in spans]
+    assert show.copies(r) == pytest.approx(0.015)
+    assert show.flat_text(r) == '(b) flat 135 ms vs (a) after backward 140 ms: no clear difference; all-reduce ' \
+                                '35.0 ms in one call vs 40.0 ms in 12; copies around it 15.0 ms'
+
+
 def test_the_figure_draws_every_repeat_the_model_and_the_guess():
     r = fake()
     fig = show.plot_steps(r, guess=0.6)
     left, right = fig.axes[:2]
     drawn = show.drawn(r)
-    assert [v.id for v in drawn] == ['serial', 'flat', 'hooks', 'buckets', 'ddp-1']
+    assert [v.id for v in drawn] == ['allreduce', 'serial', 'flat', 'hooks', 'buckets', 'ddp-1']
+    hatched = [p.get_width() for p in left.patches if p.get_hatch() == '///']
+    assert hatched[0] == pytest.approx(r.prediction.allreduce * 1e3)  # the model's all-reduce beside all-reduce alone
     dots = sum(len(c.get_offsets()) for c in left.collections)
     assert dots == sum(len(v.step_times) + 1 for v in drawn)  # every repeat and the median's mark
     assert any(len(c.get_offsets()) == 1 and c.get_offsets()[0][0] == 0.6 for c in right.collections)  # the guess
@@ -127,8 +139,9 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
 def test_the_bucket_sweep_sets_the_models_fastest_size_against_one_bucket():
     r = fake()
     assert show.bucket_text(r) == 'DDP 1 MiB 120 ms vs DDP one bucket 136 ms: 12% faster'
-    fig = show.plot_buckets(r)
-    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ['1', '25']
+    fig = show.plot_steps(r, ids=['serial', 'ddp-1', 'ddp-25'])  # the sweep: one row per size
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == ['(a) after backward', 'DDP 1 MiB', 'DDP one bucket']
 
 
 def test_the_machine_lines_say_when_processes_share_cores():
@@ -144,8 +157,7 @@ def test_the_ratio_exercise_and_the_ingredients_are_one_line_each():
     half.batch_per_process = 64
     assert show.ratio_text(r, half) == 'batch 128 → 64: all-reduce alone 40.0 ms → 40.0 ms, step without it ' \
                                        '100 ms → 50.0 ms; their ratio is 2.00x as large'
-    assert show.prediction_text(0.07, 0.2, 0.13, alone=0.04) == \
-        'predicted: all-reduce 70.0 ms, (a) 200 ms, perfect overlap 130 ms; all-reduce alone measured 40.0 ms'
+    assert show.prediction_text(0.07, 0.2, 0.13) == 'predicted: all-reduce 70.0 ms, (a) 200 ms, perfect overlap 130 ms'
     lines = show.ingredients_text(r).split('\n')
     assert len(lines) == 2 and lines[0].startswith('step without all-reduce 100 ms (backward 50.0 ms of it)')
 
@@ -157,7 +169,11 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     r = recording.results(rec)[2]
     line = show.verdict_text(r)
     assert line.startswith('(c) hooks 55.9 ms vs (a) after backward 69.6 ms: ') and '; 83% of' in line
-    assert [v.id for v in show.drawn(r)] == ['serial', 'flat', 'hooks', 'ddp-1']
+    assert [v.id for v in show.drawn(r)] == ['allreduce', 'serial', 'flat', 'hooks', 'ddp-1']
+    # (b)'s question answered from the recording: the one call against (a)'s twelve, the copies around it
+    assert show.flat_text(r) == '(b) flat 85.4 ms vs (a) after backward 69.6 ms: 23% slower; all-reduce 16.9 ms in ' \
+                                'one call vs 19.1 ms in 12; copies around it 14.6 ms'
+    assert 'all-reduce outside backward 3.48 ms' in show.parts_text(r)  # its timeline: all-reduce after backward
 
 
 def test_the_lesson_teaches_the_shared_cores_before_measuring_and_shows_no_finished_a_or_c():

@@ -1,5 +1,5 @@
 """13.3.4's figures and lines: steps as stacked bars beside their control, the all-reduce's share during backward,
-profiled steps per process, the bucket sweep; one verdict line per measuring cell."""
+profiled steps per process; one verdict line per measuring cell."""
 from __future__ import annotations
 
 import statistics
@@ -11,11 +11,11 @@ from ..i18n import t
 from . import style, verdict
 from .timeline import draw_timeline
 
-NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets', 'nosync')  # the keys allreduce.name.<id>
+NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.name.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
 BACKENDS = ('gloo', 'nccl')  # the keys allreduce.processes.<backend>
 STREAMS = ('compute', 'allreduce')  # the keys allreduce.lane.<stream>
-PARTS = ('base', 'slowed', 'exposed')  # the keys allreduce.part.<part>: a step's stacked bar
+PARTS = ('base', 'slowed', 'outside', 'rest')  # the keys allreduce.part.<part>: a step's stacked bar
 MS = 1e3
 
 
@@ -65,11 +65,10 @@ def ingredients_text(result) -> str:
           mb=f'{p.gradient_bytes / 2**20:.1f}')])
 
 
-def prediction_text(allreduce: float, serial: float, overlapped: float, alone: float | None = None) -> str:
-    """The predicted all-reduce (beside the measured one, where given), (a), and perfect overlap, in one line."""
-    line = t('allreduce.predict', allreduce=verdict.num(allreduce, 'ms'), serial=verdict.num(serial, 'ms'),
+def prediction_text(allreduce: float, serial: float, overlapped: float) -> str:
+    """The predicted all-reduce, (a), and perfect overlap, in one line."""
+    return t('allreduce.predict', allreduce=verdict.num(allreduce, 'ms'), serial=verdict.num(serial, 'ms'),
              overlapped=verdict.num(overlapped, 'ms'))
-    return line if alone is None else line + t('allreduce.predict_alone', alone=verdict.num(alone, 'ms'))
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
@@ -89,18 +88,51 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
 
 
 def parts(result, version) -> dict:
-    """A step's measured parts (s): the step without all-reduce, backward's time beyond it there (profiled), and
-    the all-reduce not hidden: what the median step adds beyond both (at least 0; the figure marks the median)."""
+    """A step's parts (s): the step without all-reduce (timed), backward's time beyond it there, the all-reduce
+    while backward was not computing (both profiled), and the rest of the median step, if any (copies, waits)."""
     base = result.version('backward').median
-    slowed = max(0.0, version.backward_span - result.version('backward').backward_span) if version.stats else 0.0
-    return {'base': base, 'slowed': slowed, 'exposed': max(0.0, version.median - base - slowed)}
+    if version.id == 'allreduce' or not version.stats:
+        return {'base': 0.0 if version.id == 'allreduce' else base, 'slowed': 0.0,
+                'outside': version.median if version.id == 'allreduce' else 0.0, 'rest': 0.0}
+    slowed = max(0.0, version.backward_span - result.version('backward').backward_span)
+    outside = statistics.mean(s['comm'] - s['shared'] for process in version.stats for s in process)
+    return {'base': base, 'slowed': slowed, 'outside': outside,
+            'rest': max(0.0, version.median - base - slowed - outside)}
 
 
 def parts_text(result) -> str:
-    """Exercise 1: (c)'s slowed and not-hidden parts beside its control (a)'s slowed part, on this run's cores."""
+    """Exercise 1: (c)'s slowed and outside parts beside its control (a)'s slowed part, on this run's cores."""
     c, a = parts(result, result.version('hooks')), parts(result, result.version('serial'))
     return t('allreduce.parts', n=result.processes, cores=result.cores, c_slow=verdict.num(c['slowed'], 'ms'),
-             c_exp=verdict.num(c['exposed'], 'ms'), a_slow=verdict.num(a['slowed'], 'ms'))
+             c_out=verdict.num(c['outside'], 'ms'), a_slow=verdict.num(a['slowed'], 'ms'))
+
+
+def _edges(result, vid: str) -> list[tuple]:
+    """Per process, in a version's drawn profiled step: backward's end, the first all-reduce's start, the last one's
+    end, the optimizer step's start (or None)."""
+    out = []
+    for rank in range(result.processes):
+        mine = [e for e in result.events.get(vid, []) if e['rank'] == rank]
+        sent = [e for e in mine if e['role'] == 'allreduce']
+        ends = [e['end'] for e in mine if e['role'] in ('backward', 'compute')]  # not the optimizer step
+        if sent and ends:
+            out.append((max(ends), min(e['start'] for e in sent), max(e['end'] for e in sent),
+                        min((e['start'] for e in mine if e['role'] == 'optimizer'), default=None)))
+    return out
+
+
+def copies(result, vid: str = 'flat') -> float:
+    """(b)'s copies: from backward's end to its all-reduce and from that to the optimizer step (mean of processes)."""
+    gaps = [max(0.0, s - b) + max(0.0, o - e) for b, s, e, o in _edges(result, vid) if o is not None]
+    return statistics.mean(gaps) if gaps else 0.0
+
+
+def flat_text(result) -> str:
+    """(b)'s question: its step against (a)'s, its one all-reduce call against (a)'s, and its copies."""
+    b, a = result.version('flat'), result.version('serial')
+    return verdict.line(name(result, b), b.measurement, name(result, a), a.measurement, 'ms') + t(
+        'allreduce.flat', one=verdict.num(b.comm_seconds, 'ms'), many=verdict.num(a.comm_seconds, 'ms'),
+        calls=a.calls, copies=verdict.num(copies(result), 'ms'))
 
 
 def shares(version) -> list[float]:
@@ -109,20 +141,22 @@ def shares(version) -> list[float]:
 
 
 def drawn(result, ids=None) -> list:
-    """The versions of the figure: (a)-(d) and DDP at (d)'s bucket size (or the first DDP size), those measured."""
+    """The figure's rows: all-reduce alone, (a)-(d), DDP at (d)'s bucket size (or the first DDP size), if measured."""
     from ..allreduce.steps import BUCKET_MB
     ddp = [v for v in result.ddp_versions() if v.bucket_mb == BUCKET_MB] or result.ddp_versions()[:1]
-    wanted = ids or ['serial', 'flat', 'hooks', 'buckets'] + [v.id for v in ddp]
+    wanted = ids or ['allreduce', 'serial', 'flat', 'hooks', 'buckets'] + [v.id for v in ddp]
     return [result.version(vid) for vid in wanted if result.has(vid)]
 
 
 def plot_steps(result, guess=None, ids=None, title=None):
-    """Left: each version's step in stacked parts, its median marked, every repeat a dot, the model's hatched.
-    Right: the all-reduce's share during backward per profiled step, pooled (marked), the model's, the guess."""
+    """Left: all-reduce alone, then each version's step in measured parts, its median marked, every repeat a dot,
+    the model's hatched. Right: the all-reduce's share during backward per profiled step, pooled (marked), the
+    model's, the guess."""
     versions = drawn(result, ids)
     fig, (left, right) = style.figure(ncols=2, height=2.0 + 0.75 * len(versions))
-    colours = {'base': style.color('idle'), 'slowed': style.color('gpu'), 'exposed': style.color('allreduce')}
+    colours = dict(zip(PARTS, (style.color('idle'), style.color('gpu'), style.color('allreduce'), '#F4C9A8')))
     mark = dict(marker='|', s=500, linewidths=3, color='black', zorder=4)
+    model = dict(fill=False, hatch='///', edgecolor=style.color('predicted'))
     for y, v in enumerate(versions):
         start = 0.0
         for part, seconds in parts(result, v).items():
@@ -132,20 +166,20 @@ def plot_steps(result, guess=None, ids=None, title=None):
         n = len(v.step_times)
         left.scatter([x * MS for x in v.step_times], [y - 0.3 + 0.2 * i / max(n - 1, 1) for i in range(n)], s=40,
                      color=style.color('measured'), zorder=3)
-        model = result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
-        left.barh(y + 0.4, model * MS, height=0.15, fill=False, hatch='///', edgecolor=style.color('predicted'))
+        vid = 'flat' if result.one_bucket(v) else v.id
+        left.barh(y + 0.4, result.prediction.for_version(vid, v.bucket_mb) * MS, height=0.15, **model)
+        if v.id == 'allreduce':
+            continue
         measured = shares(v)
         right.scatter(measured, [y - 0.2] * len(measured), s=40, marker='^', color=style.color('measured'),
                       zorder=3)
         if v.overlap is not None:
             right.scatter([v.overlap], [y - 0.2], **mark)
-        right.barh(y + 0.2, result.predicted(v.id)['overlap'], height=0.25, fill=False, hatch='///',
-                   edgecolor=style.color('predicted'))
+        right.barh(y + 0.2, result.predicted(v.id)['overlap'], height=0.25, **model)
         if v.id == 'hooks' and guess is not None:
             right.scatter([float(guess)], [y - 0.2], s=140, marker='D', color=style.color('guess'), zorder=5)
-    labels = [name(result, v, style.plot_text) for v in versions]
     for ax in (left, right):
-        ax.set_yticks(range(len(versions)), labels)
+        ax.set_yticks(range(len(versions)), [name(result, v, style.plot_text) for v in versions])
         ax.set_ylim(len(versions) - 0.4, -0.6)
         ax.grid(axis='x', alpha=0.3)
     right.set_yticks(range(len(versions)), [''] * len(versions))
@@ -158,7 +192,7 @@ def plot_steps(result, guess=None, ids=None, title=None):
         Line2D([], [], ls='', marker='|', markersize=14, mew=3, color='black',
                label=style.plot_text('allreduce.plot.marks')),
         Line2D([], [], marker='^', label=style.plot_text('allreduce.plot.profiled'), **dots),
-        Patch(fill=False, hatch='///', edgecolor=style.color('predicted'), label=style.plot_text('style.predicted'))]
+        Patch(**model, label=style.plot_text('style.predicted'))]
     if guess is not None:
         handles.append(Line2D([], [], ls='', marker='D', color=style.color('guess'),
                               label=style.plot_text('style.guess')))
@@ -178,14 +212,7 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
     events = [{**e, 'name': '' if e['stream'] == 'allreduce' else e['name'], 'lane': lane[e['rank'], e['stream']]}
               for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
-    leads = []
-    for rank in range(result.processes):
-        mine = [e for e in result.events[version_id] if e['rank'] == rank]
-        ends = [e['end'] for e in mine if e['role'] in ('backward', 'compute')]  # not the optimizer step
-        starts = [e['start'] for e in mine if e['stream'] == 'allreduce']
-        if ends and starts:
-            leads.append(max(ends) - min(starts))
-    lead = statistics.mean(leads) if leads else 0.0
+    lead = statistics.mean([b - s for b, s, _, _ in _edges(result, version_id)] or [0.0])
     label = name(result, result.version(version_id), style.plot_text)
     title = style.plot_text('allreduce.plot.timeline_during', label=label, ms=f'{lead * MS:.0f}') if lead > 1e-6 \
         else style.plot_text('allreduce.plot.timeline_after', label=label)
@@ -218,31 +245,6 @@ def bucket_text(result) -> str:
     best = result.version(f'ddp-{result.prediction.best_buckets(sizes)[0]:g}')
     whole = max(result.ddp_versions(), key=lambda v: v.bucket_mb)
     return verdict.line(name(result, best), best.measurement, name(result, whole), whole.measurement, 'ms')
-
-
-def plot_buckets(result):
-    """DDP's step time against its bucket size, every repeat a dot, the model's line; (a) and (b) as lines."""
-    fig, ax = style.figure(height=3.8)
-    p, versions = result.prediction, sorted(result.ddp_versions(), key=lambda v: v.bucket_mb)
-    sizes = [v.bucket_mb for v in versions]
-    ax.plot(sizes, [p.for_version('ddp', mb) * MS for mb in sizes], '--', marker='s', color=style.color('predicted'),
-            label=style.plot_text('style.predicted'))
-    for v in versions:
-        ax.scatter([v.bucket_mb] * len(v.step_times), [x * MS for x in v.step_times], color=style.color('measured'),
-                   s=40, zorder=3)
-    ax.scatter([], [], color=style.color('measured'), label=style.plot_text('style.measured'))
-    for vid, dash in (('serial', ':'), ('flat', '-.')):
-        if result.has(vid):
-            ax.axhline(result.version(vid).median * MS, ls=dash, color='grey', label=name(result, result.version(vid),
-                                                                                           style.plot_text))
-    ax.set_xscale('log')
-    ax.set_xticks(sizes, [f'{mb:g}' for mb in sizes])
-    ax.minorticks_off()
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel(style.plot_text('allreduce.plot.bucket_mb'))
-    ax.set_ylabel(style.plot_text('allreduce.plot.step_ms'))
-    ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-    return fig
 
 
 def ratio_text(result, half) -> str:

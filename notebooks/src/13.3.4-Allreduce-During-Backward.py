@@ -87,7 +87,7 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 # %% [markdown]
 # **(b) One flat buffer.** A control: (a) with one call instead of one per tensor. Copy every gradient into one
 # flat tensor (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`).
-# Predict: do the calls saved outweigh the two copies?
+# Predict: do the calls saved pay for the two copies?
 
 # %% [markdown] lang="zh"
 # **(b) 一个扁平缓冲区。** 这是对照，不是重叠：即 (a)，但只调用一次，而不是每个张量一次。把所有梯度复制进一个
@@ -134,14 +134,14 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 # **(d) Buckets.** `DistributedDataParallel` does what (c) does in *buckets* of about `bucket_cap_mb` MiB, filled
 # in the order backward produces gradients; a full bucket's all-reduce starts at once. Large buckets make few calls;
 # small ones start early. Fill buckets with the parameters that need a gradient, in reverse order, closing one at
-# `bucket_mb` MiB (2**20 bytes). When its last gradient is ready, flatten it and start its all-reduce; after
-# backward, wait and copy back.
+# `bucket_mb` MiB. When its last gradient is ready, flatten it and start its all-reduce; after backward, wait and
+# copy back.
 
 # %% [markdown] lang="zh"
 # **(d) 分桶。** `DistributedDataParallel` 按*桶*做 (c) 所做的事：梯度按反向传播产生的顺序装进大约
 # `bucket_cap_mb` MiB 的桶里，一个桶装满后，它的全归约立即开始。桶大，调用次数少；桶小，开始得早。按逆序取出
-# 需要梯度的参数装进桶里，一旦桶中已有至少 `bucket_mb` MiB（2**20 字节）就封上。一个桶的最后一个梯度就绪时，
-# 把桶展平并发起它的全归约；反向传播之后，等待并复制回去。
+# 需要梯度的参数装进桶里，一旦桶中已有至少 `bucket_mb` MiB 就封上。一个桶的最后一个梯度就绪时，把桶展平并
+# 发起它的全归约；反向传播之后，等待并复制回去。
 
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
@@ -158,14 +158,14 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown]
 # ## Measure the ingredients
 #
-# `run_allreduce` times your versions once they pass, else the package's, beside DDP at four bucket sizes, the
-# **step without all-reduce** and **all-reduce alone**. Every step is checked against float64.
+# `run_allreduce` times (a)-(d) beside DDP at four bucket sizes, the **step without all-reduce** and **all-reduce
+# alone**, each checked against float64.
 
 # %% [markdown] lang="zh"
 # ## 测量预测所需的数据
 #
-# `run_allreduce` 计时：你的版本通过检查后用你的，否则用包里的；旁边还有四种桶大小的 DDP、**不做全归约的
-# 训练步**和**仅全归约**。每个训练步都与 float64 的结果核对。
+# `run_allreduce` 为 (a)-(d) 计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**仅全归约**；每个训练步
+# 都与 float64 的结果核对。
 
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
@@ -184,7 +184,7 @@ print(show.ingredients_text(result))
 # starts once its gradients are ready and the call before it is done, so with K equal calls at most (K-1)/K of the
 # all-reduce runs during backward. The model (hatched below) assumes communication has its own hardware.
 #
-# On a CPU-only machine with few cores (the first line counts them), gloo's threads and backward share the cores:
+# On a CPU-only machine with few cores (the first line), gloo's threads and backward share the cores:
 # an all-reduce in flight can slow backward, and one bucket may win. Predict whether overlap can pay here, and
 # guess the share of (c)'s all-reduce during backward.
 
@@ -216,18 +216,20 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown]
 # ## Measure
 #
-# Left: each step as the step without all-reduce, backward's time beyond it, and the all-reduce not hidden; the
-# black mark is the median step. (a) is the control: its all-reduce starts after backward, so a slower backward
-# there is not overlap. Right: each profiled step's share of the all-reduce during backward; the black mark
-# pools them.
+# Top: all-reduce alone beside the model's term (hatched); where that falls short, so do the bars below. Below,
+# each step in parts: the step without all-reduce, backward's time beyond it and the all-reduce outside backward
+# (profiled), then the rest up to the median step (black mark). (a) is the control: its all-reduce starts after
+# backward, so a slower backward there is not overlap. Right: each profiled step's share of the all-reduce during
+# backward; the black mark pools them.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 左图把每个训练步拆成三个实测部分：不做全归约的训练步、反向传播比不做全归约时多用的时间，以及没有藏住的
-# 全归约；黑色竖线是训练步的中位数，测量的波动可能让它落在各部分之和的左边。(a) 是对照：它的全归约在反向传播
-# 之后才开始，所以那里变慢的反向传播不是重叠造成的。右图是每个做了性能分析的训练步中全归约在反向传播期间进行
-# 的比例；黑色竖线是它们合在一起的比例。
+# 左图最上面一行把实测的仅全归约与模型的这一项（斜线条）放在一起：模型在这里估少了多少，下面每个斜线条也就
+# 少多少。下面各行把每个训练步拆成几部分：不做全归约的训练步、反向传播比它多用的时间、反向传播之外的全归约
+# （后两者来自性能分析），以及直到训练步中位数（黑色竖线）的其余部分。(a) 是对照：它的全归约在反向传播
+# 之后才开始，所以那里变慢的反向传播不是重叠造成的。右图是每个做了性能分析的训练步中全归约在反向传播期间
+# 进行的比例；黑色竖线是它们合在一起的比例。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
@@ -251,9 +253,33 @@ print(show.trace_text(result, 'hooks'))
 display(show.draw_step_timelines(result, ('serial', 'hooks')))
 
 # %% [markdown]
+# **(b)'s question:** did the calls saved pay for the two copies?
+
+# %% [markdown] lang="zh"
+# **(b) 的问题：**省下的调用能否抵过这两次复制？
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+print(show.flat_text(result))
+display(show.draw_step_timelines(result, ('serial', 'flat')))
+
+# %% [markdown]
+# <details><summary>Worked answer</summary>
+#
+# Only where the copies took less than the one call saved; the line gives all three (the copies: gaps around
+# (b)'s call). The model has no term for copies, so it drew (b) faster.
+# </details>
+
+# %% [markdown] lang="zh"
+# <details><summary>参考答案</summary>
+#
+# 只有复制用的时间少于一次调用省下的时间时才抵得过；那一行给出了这三个数（复制就是时间线上 (b) 那次调用前后
+# 的空白）。模型没有复制这一项，所以它把 (b) 画得比 (a) 快。
+# </details>
+
+# %% [markdown]
 # ## Recorded on a GPU host's CPU cores
 #
-# The same run on a GPU host with many CPU cores, gloo with a core per process.
+# The same run on a GPU host with many CPU cores: a core per process.
 
 # %% [markdown] lang="zh"
 # ## 在一台 GPU 主机的 CPU 核心上录制的结果
@@ -304,32 +330,33 @@ for run in (result, there):  # here, then the recording  #zh: 先是这里，再
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Only (c)'s extra backward beyond (a)'s, the control, is time lost to the all-reduce beside it; the model,
-# giving backward its time alone, misses it. The model lands closer where that gap is smaller.
+# Only (c)'s backward beyond the control (a)'s is time the all-reduce took from backward; the model misses it,
+# landing closer where that gap is smaller.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
-#    fastest (the dashed line's lowest point), and which was (the lowest dots)? If they differ, why?
+#    fastest (the shortest hatched bar), and which was, here and on the GPU host?
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 把 (c) 的反向传播多用的时间与对照 (a) 的相比：只有两者之差才是反向传播被旁边的全归约占去的时间；模型按
-# 反向传播单独运行的时间计算，漏掉了这一部分。这个差距较小的那台机器，模型的比例也就预测得更准。
+# 只有 (c) 的反向传播比对照 (a) 多用的时间，才是全归约从反向传播那里占去的时间；模型漏掉了这一部分，所以在
+# 这个差距较小的机器上预测得更准。
 # </details>
 #
-# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快（虚线的最低点），实测又是哪个
-#    （最低的点）？如果不同，为什么？
+# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快（最短的斜线条）？在这里和在
+#    GPU 主机上，实测又是哪个？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.bucket_text(result))
-display(show.plot_buckets(result))
+for run in (result, there):  # here, then the recording  #zh: 先是这里，再是录制结果
+    print(show.bucket_text(run))
+display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()]))  # (a), then DDP  #zh: 先是 (a)，再是 DDP
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Small buckets start early but pay α per call; one bucket waits for backward. The model leaves out backward's
-# slowdown beside an all-reduce in flight (exercise 1): where it is large, the fastest size can move.
+# The model ranks small buckets first: each extra call costs only α, and the first starts early; one bucket sends
+# after backward, like (b). Where sizes show no clear difference, compare backward's slowdown in exercise 1.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -337,8 +364,8 @@ display(show.plot_buckets(result))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 小桶开始得早，但每次调用都要付出 α；一个桶要等反向传播结束才开始。模型没有计入全归约进行时反向传播的变慢
-# （练习 1）：变慢得多的地方，最快的桶大小可能改变。
+# 模型把小桶排在前面：每多一次调用只多付一个 α，而且第一个桶开始得早；一个桶要像 (b) 一样等反向传播结束才
+# 发送。实测各个大小没有明显差别的地方，请对照练习 1 中反向传播变慢了多少。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
@@ -393,38 +420,33 @@ print(show.ratio_text(result, ex4))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves forward and backward's arithmetic, not the bytes nor the update: the step should shrink by
-# less than half and all-reduce alone stay, so the ratio should rise by less than 2x. The line shows which moved.
+# Half the batch halves forward and backward's arithmetic but not the bytes: the step shrinks, all-reduce alone
+# should not, so their ratio rises.
 # </details>
 #
 # ## Remember
 #
 # - Data parallelism averages gradients with an all-reduce; a call costs about α + 2(n-1)/n × bytes / β.
-# - Overlap comes from the dependency graph: a layer's gradient is final before backward reaches the layers nearer
-#   the input.
+# - Overlap comes from the dependency graph: the last layer's gradient is final first.
 # - Overlap is a share of time, not savings: compare the wall clock, and backward against its control.
 #
 # ## Pitfalls
 #
-# - All-reduce after backward, or one bucket for everything, overlaps nothing in the model; where communication
-#   shares the cores with backward, that can still be fastest.
 # - No `wait()` before `optimizer.step()`: half-summed gradients. No average: n times the gradient.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使前向传播和反向传播的算术运算量减半，而字节数和参数更新的工作量不变：不做全归约的训练步应当减少
-# 不到一半，仅全归约应当不变，所以这个比值应当增大不到 2 倍。那一行给出了两者各自怎样变化。
+# 批量减半使前向传播和反向传播的算术运算量减半，而字节数不变：不做全归约的训练步变短，仅全归约应当不变，
+# 所以两者之比增大。
 # </details>
 #
 # ## 记住
 #
 # - 数据并行用全归约对梯度取平均；一次调用的代价约为 α + 2(n-1)/n × 字节数 / β。
-# - 重叠来自依赖图：一层的梯度在反向传播到达靠近输入的各层之前就已经确定了。
+# - 重叠来自依赖图：最后一层的梯度最先确定。
 # - 重叠是时间的比例，不是节省：要看挂钟时间，并把反向传播与它的对照相比。
 #
 # ## 易错点
 #
-# - 反向传播之后再全归约，或者把全部梯度装进一个桶，在模型中什么也不重叠；但在通信与反向传播共用核心的地方，
-#   它仍可能最快。
 # - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：每个梯度都变成了应有值的 n 倍。
