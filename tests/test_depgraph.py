@@ -333,19 +333,21 @@ def test_same_structure_with_a_gpu_lane(raw):
     assert dg.check_step_matches(['cuda:0', 'cpu'])['match']
 
 
-def test_the_halves_line_names_which_half_started_later_and_the_recording_asks_for_no_guess():
-    spans = [{'lane 0': [0.0, 2e-3], 'lane 1': [1e-3 + d, 4e-3]} for d in (0.0, 1e-4, 2e-4)]
-    assert show.start_delay({'spans': {'split': spans}}) == (1, pytest.approx(1.1e-3))
-    early = [{'lane 0': [1e-3, 2e-3], 'lane 1': [0.5e-3, 4e-3]}]
-    assert show.start_delay({'spans': {'split': early}}) == (0, pytest.approx(0.5e-3))
+def test_the_halves_line_reads_the_drawn_repeat_and_the_recording_asks_for_no_guess():
     rec = dg.recording.newest()
     if rec is None:
         pytest.skip('no GPU recording shipped')
-    n = len(dg.recording.pick_run(rec)['times']['split'])
+    run = dg.recording.pick_run(rec)
+    rep = dg.recording.drawn_repeat(run, 'split')
+    h = show.drawn_halves(run)  # the repeat the timeline draws, whatever the other repeats did
+    spans = run['spans']['split'][rep]
+    assert h['delay'] == pytest.approx(abs(spans['lane 1'][0] - spans['lane 0'][0]))
+    assert h['overlap'] == run['overlap']['split'][rep] and h['split'] == run['halves']['split'][rep]
     with using_language('en'):
         first, halves, _ = show.step_lines(rec, ask=False).split('\n')
         assert first.startswith('predicted ') and 'my_guess' not in first
-        assert halves.startswith(f'medians of {n} repeats: ')
-        assert ' started ' in halves and ' after ' in halves
+        assert halves.startswith('the median repeat, drawn below: the later half started ')
+        assert f"overlap {round(100 * h['overlap'])}% (predicted 100%)" in halves
     with using_language('zh'):
-        assert show.step_lines(rec, ask=False).split('\n')[1].startswith(f'{n} 次重复的中位数：')
+        halves = show.step_lines(rec, ask=False).split('\n')[1]
+        assert halves.startswith('中位数那次重复（下图）：较晚的一半比另一半晚 ')

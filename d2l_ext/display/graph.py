@@ -165,31 +165,30 @@ def _run_and_kinds(rec: dict):
     return recording.pick_run(rec), [lane['kind'] for lane in rec['lanes']]
 
 
-def start_delay(run: dict) -> tuple[int, float] | None:
-    """(the lane that started later, by how many seconds): the median over repeats of lane 1's half's start less
-    lane 0's in 'together'; None without both halves."""
-    import statistics
-    gaps = [s['lane 1'][0] - s['lane 0'][0] for s in run['spans']['split'] if len(s) == 2]
-    if not gaps:
-        return None
-    gap = statistics.median(gaps)
-    return (1 if gap >= 0 else 0), abs(gap)
+def drawn_halves(run: dict) -> dict:
+    """What the timeline draws of 'together' (its median repeat): each half's busy seconds together ('split') and in
+    the median repeat of one after the other ('in_turn'), the overlap, and how long after the other the later half
+    started ('delay'); None where a half is missing."""
+    rep = recording.drawn_repeat(run, 'split')
+    spans = run['spans']['split'][rep]
+    return {'split': run['halves']['split'][rep], 'in_turn': run['halves']['in_turn'][recording.drawn_repeat(
+        run, 'in_turn')], 'overlap': run['overlap']['split'][rep],
+        'delay': abs(spans['lane 1'][0] - spans['lane 0'][0]) if len(spans) == 2 else None}
 
 
 def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
     """The guess line (together: guess, predicted, measured; `ask=False`: no request for a guess), the halves line
-    (medians over repeats: which half started later and by how much, the overlap, each half together and one after
-    the other: the prediction's two assumptions) and one verdict line."""
+    (the median repeat, as drawn: how much later the later half started, the overlap, each half together and one
+    after the other: the prediction's assumptions) and one verdict line."""
     run, kinds = _run_and_kinds(rec)
-    m, h = _measurements(run), recording.halves_summary(run)
+    m, h = _measurements(run), drawn_halves(run)
     guess = None if guess_ms is None else float(guess_ms) / 1e3
-    ms = {f'{k}{i}': verdict.num(h[way].get(f'lane {i}', float('nan')), 'ms')
+    nan = float('nan')
+    ms = {f'{k}{i}': verdict.num(h[way].get(f'lane {i}', nan), 'ms')
           for k, way in (('t', 'split'), ('i', 'in_turn')) for i in (0, 1)}
-    late, delay = start_delay(run) or (1, float('nan'))
-    halves = t('graph.halves_line', n=len(run['times']['split']), a=lane_name('lane 0', kinds=kinds),
-               b=lane_name('lane 1', kinds=kinds), late=lane_name(f'lane {late}', kinds=kinds),
-               early=lane_name(f'lane {1 - late}', kinds=kinds), delay=verdict.num(delay, 'ms'), **ms,
-               overlap=verdict.num(h['overlap'] or 0.0, '%'), predicted=verdict.num(h['predicted_overlap'], '%'))
+    halves = t('graph.halves_line', a=lane_name('lane 0', kinds=kinds), b=lane_name('lane 1', kinds=kinds), **ms,
+               delay=verdict.num(nan if h['delay'] is None else h['delay'], 'ms'),
+               overlap=verdict.num(h['overlap'] or 0.0, '%'), predicted=verdict.num(run['predicted_overlap'], '%'))
     halves = re.sub(r'(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])', '', halves)  # '比 执行路 0' -> '比执行路 0'
     predicted, measured = recording.predict_split(run), m['split'].median
     first = (verdict.guess(guess, predicted, measured, 'ms') if ask or guess is not None else

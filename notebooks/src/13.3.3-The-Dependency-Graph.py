@@ -208,7 +208,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# The GPU alone takes 0.982 ms for all 256 rows. Split, the step waits for its longest half: the CPU half (1.64 ms,
+# The GPU alone takes 0.982 ms for all 256 rows. Split, the step waits for its longest half: the CPU half (1.53 ms,
 # second line) outlasts the whole one-device step; copies and the server come on top.
 # </details>
 #
@@ -218,8 +218,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>Worked answer</summary>
 #
 # A half slower together adds its extra time. A half that starts late overlaps less: add (1 − overlap) × the shorter
-# half, which the prediction hid whole. In the recording the CPU half ran faster together (1.64 ms; 1.86 ms one after the other), so the step
-# (3.20 ms) beat its prediction (3.56 ms).
+# half, which the prediction hid whole. In the recording the CPU half ran faster together (1.53 ms; 1.86 ms one after
+# the other), so the step (3.20 ms) beat its prediction (3.56 ms).
 # </details>
 
 # %% [markdown] lang="zh"
@@ -233,7 +233,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 只用 GPU 处理全部 256 个样本需要 0.982 毫秒。拆分后，训练步要等最长的那一半：CPU 的一半（1.64 毫秒，第二行）
+# 只用 GPU 处理全部 256 个样本需要 0.982 毫秒。拆分后，训练步要等最长的那一半：CPU 的一半（1.53 毫秒，第二行）
 # 就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
 # </details>
 #
@@ -243,7 +243,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # 某一半同时运行时变慢，训练步就多出这段时间。某一半开始得晚，重叠就少：要加上 (1 − 重叠) × 较短的一半，预测
 # 却把这一半整个藏起来了。某一半同时运行时也可能更快：录制
-# 结果中 CPU 的一半同时运行用 1.64 毫秒，先后运行用 1.86 毫秒，所以训练步（3.20 毫秒）比预测（3.56 毫秒）快。
+# 结果中 CPU 的一半同时运行用 1.53 毫秒，先后运行用 1.86 毫秒，所以训练步（3.20 毫秒）比预测（3.56 毫秒）快。
 # </details>
 
 # %% [markdown]

@@ -32,8 +32,9 @@ MESSAGES = {
     'graph.dag_variant.2': 'one device (all cores)',
     'graph.dag_short.all_cores': 'one device (all cores)',
     'graph.dag_short.planned': 'two lanes planned',
-    'graph.halves_line': ('medians of {n} repeats: {late} started {delay} after {early}; overlap {overlap} (predicted '
-                          '{predicted}); halves together {a} {t0}, {b} {t1} (one after the other {i0}, {i1})'),
+    'graph.halves_line': ('the median repeat, drawn below: the later half started {delay} after the other; overlap '
+                          '{overlap} (predicted {predicted}); halves together {a} {t0}, {b} {t1} (one after the other '
+                          '{i0}, {i1})'),
     'graph.predicted_line': 'predicted {predicted} · measured {measured}',
     'graph.sep': ', ',  # between the items of one printed list
     'graph.dag_tasks': 'the traced plan, per lane: {lanes}',

@@ -32,7 +32,8 @@ MESSAGES = {
     'graph.dag_variant.2': '一个设备（全部核心）',
     'graph.dag_short.all_cores': '用全部核心的一个设备',
     'graph.dag_short.planned': '两条执行路按计划',
-    'graph.halves_line': ('{n} 次重复的中位数：{late} 比 {early} 晚 {delay}开始；重叠 {overlap}（预测 {predicted}）；'
+    'graph.halves_line': ('中位数那次重复（下图）：较晚的一半比另一半晚 {delay}开始；'
+                          '重叠 {overlap}（预测 {predicted}）；'
                           '同时运行时 {a} 用 {t0}，{b} 用 {t1}（先后运行：{i0}，{i1}）'),
     'graph.predicted_line': '预测 {predicted} · 实测 {measured}',
     'graph.sep': '，',  # between the items of one printed list
