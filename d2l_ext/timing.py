@@ -76,14 +76,8 @@ class Benchmark:
     work is inside. One run, as the book times it; `measure` gives repeats, median and spread.
     """
 
-    def __init__(self, description: str = 'Done', lanes: Iterable | None = None, quiet: bool = False):
-        self.description = description
-        self.lanes = list(lanes) if lanes is not None else None
-        self.quiet = quiet
-        self.elapsed = None
-
-    def _wait(self):
-        _waiter(self.lanes or ())()
+    def __init__(self, description: str = 'Done', lanes: Iterable | None = None):
+        self.description, self.elapsed, self._wait = description, None, _waiter(lanes or ())
 
     def __enter__(self):
         self._wait()
@@ -94,7 +88,7 @@ class Benchmark:
         if exc_type is None:
             self._wait()
         self.elapsed = time.perf_counter() - self._start
-        if exc_type is None and not self.quiet:
+        if exc_type is None:
             print(t('core.benchmark', description=self.description, seconds=self.elapsed))  # the book's line
         return False
 

@@ -162,18 +162,16 @@ def _drain(q, progress, timeout: float) -> bool:
     return True
 
 
-def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float | None = None,
-                   silence_s: float | None = None, **kwargs):
+def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float | None = None, **kwargs):
     """Run func(*args, **kwargs), a module-level function, in the worker of this key and return its result.
 
-    Exceptions come back as themselves; a dead worker raises WorkerFailed; one silent for `silence_s` (default
-    SILENCE_S) or busy past `timeout_s` is killed: WorkerHung. An interrupted caller's worker is killed too.
+    Exceptions come back as themselves; a dead worker raises WorkerFailed; one silent for SILENCE_S or busy
+    past `timeout_s` is killed: WorkerHung. An interrupted caller's worker is killed too.
     """
     from .i18n import language
     pool, q = _get_pool(framework)
     name = _framework(framework_of(framework)).display
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
-    silence = SILENCE_S if silence_s is None else silence_s
     heard = time.monotonic()
     try:
         # the first submit spawns the worker with Ctrl-C blocked (a terminal sends it to the whole group) until
@@ -189,9 +187,9 @@ def call_in_worker(framework: str, func, *args, progress=None, timeout_s: float 
                 heard = now
                 while _drain(q, progress, 0):  # everything waiting, so progress is never behind
                     pass
-            elif now - heard > silence and not future.done():
+            elif now - heard > SILENCE_S and not future.done():
                 shutdown(framework)
-                raise WorkerHung(t('core.worker_silent', framework=name, seconds=round(silence)))
+                raise WorkerHung(t('core.worker_silent', framework=name, seconds=round(SILENCE_S)))
             if deadline is not None and now > deadline and not future.done():
                 shutdown(framework)
                 raise WorkerHung(t('core.worker_hung', framework=name, seconds=round(timeout_s)))
