@@ -39,12 +39,10 @@ MESSAGES = {
     'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port, or none to pick a free one',
     'allreduce.usage.no_trace': 'no timeline of {version!r}: this run profiled {traced}',
     'allreduce.usage.size_hint': 'pass a positive {name}',
-    'allreduce.summary.head': ('{processes} {backend} processes, MLP {layers}x{width}, batch {batch} each, '
-                               'gradients {mb:.1f} MiB'),
+    'allreduce.summary.head': '{processes} {backend} processes, MLP {layers}x{width}, batch {batch} each, {mb:.1f} MiB',
     'allreduce.summary.version': '{label:<38} median {median:.4f} s  (relative error {error:.1e}, {repeats} repeats)',
     'allreduce.summary.model': 'all-reduce model: {alpha:.3f} ms a call + bytes at {gbps:.2f} GB/s (ring {ring:.2f})',
-    'allreduce.summary.overlap': ('{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it '
-                                  '{gain:+.1f} ms; backward {slowdown:.2f}x as long as without all-reduce (profiled)'),
+    'allreduce.summary.overlap': '{label}: overlap {measured:.0%} (model {predicted:.0%}); (a) minus it {gain:+.1f} ms',
     'allreduce.summary.trace': 'trace of {label}, process {rank}: {path} (open it in Perfetto)',
     'allreduce.recorded.bad_format': '{where}: not an all-reduce recording of format {format} ({got}): record again',
     'allreduce.recorded.missing': '{where}: missing {missing}: record it again',

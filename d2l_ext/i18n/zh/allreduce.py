@@ -39,8 +39,7 @@ MESSAGES = {
     'allreduce.summary.head': '{processes} 个 {backend} 进程，MLP {layers}x{width}，各 {batch} 样本，梯度 {mb:.1f} MiB',
     'allreduce.summary.version': '{label:<30} 中位数 {median:.4f} 秒（相对误差 {error:.1e}，重复 {repeats} 次）',
     'allreduce.summary.model': '全归约模型：每次调用 {alpha:.3f} 毫秒 + 字节数按 {gbps:.2f} GB/s 计（环形 {ring:.2f}）',
-    'allreduce.summary.overlap': ('{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f}'
-                                  ' 毫秒；反向传播是不做全归约时的 {slowdown:.2f} 倍（性能分析）'),
+    'allreduce.summary.overlap': '{label}：重叠 {measured:.0%}（模型 {predicted:.0%}）；(a) 减去它 {gain:+.1f} 毫秒',
     'allreduce.summary.trace': '{label}在进程 {rank} 上的跟踪文件：{path}（可用 Perfetto 打开）',
     'allreduce.recorded.bad_format': '{where}：不是格式 {format} 的全归约录制结果（格式 {got}）：请重新录制',
     'allreduce.recorded.missing': '{where}：缺少 {missing}：请重新录制',

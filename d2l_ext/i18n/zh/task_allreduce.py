@@ -14,8 +14,7 @@ MESSAGES = {
     'task.allreduce.correct_sizes': '{sizes} 种桶大小下，参数都与单个进程用 float64 训练的结果一致：最大' + _OFF,
     'task.allreduce.wrong': '第 {step} 步之后，{parameter} ' + _VS,
     'task.allreduce.wrong_buckets': 'bucket_mb={bucket_mb:g} 时，第 {step} 步之后，{parameter} ' + _VS,
-    'task.allreduce.wrong_tied': ('第 {step} 步之后，只有 {parameter} 不对（' + _OFF + '）：它在 model.parameters() '
-                                  '中只列出一次，只能全归约一次'),
+    'task.allreduce.wrong_tied': '第 {step} 步之后只有 {parameter} 不对（' + _OFF + '）：它只列出一次，只能全归约一次',
     'task.allreduce.wrong_frozen': '第 {step} 步之后，冻结的参数 {parameter} 改变了：requires_grad=False',
     'task.allreduce.wrong_sum': '每个参数都移动了 {n} 倍距离：梯度求了和，没有取平均（' + _OFF + '）',
     'task.allreduce.wrong_local': '每个进程只按自己那一半的梯度移动：全归约的结果没有写回梯度',
