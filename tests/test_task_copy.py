@@ -157,9 +157,10 @@ def test_settings_make_the_copy_a_large_share_on_a_cpu():
 
 # -- through the runner: a hang and a crash are reported, nothing is left running ---------------------
 
-# A hang is killed at the budget whatever it is: 8 s is enough to show it; a crash needs time to import first.
+# A hang is killed at the budget whatever it is; both need time to import PyTorch first (with 8 s the hang's case
+# failed once on a loaded 2-core machine, and passed on its rerun).
 @pytest.mark.slow  # over 5 s: a grading process started, PyTorch imported, a hang waited for
-@pytest.mark.parametrize('source, status, budget', [(COPY_HANGS, 'hung', 8), (COPY_CRASHES, 'crashed', 15)])
+@pytest.mark.parametrize('source, status, budget', [(COPY_HANGS, 'hung', 15), (COPY_CRASHES, 'crashed', 15)])
 def test_hanging_and_crashing_versions_go_through_the_runner(source, status, budget):
     from d2l_ext.grading import registry
     from d2l_ext.grading.runner import grade as run
