@@ -49,25 +49,12 @@ def _waiter(lanes):
 
 
 def measure(work: Callable[[], object], *, lanes: Iterable = (), label: str = '',
-            repeats: int = 5, warmup: int = 1, check: Callable[[object], None] | None = None,
-            on_repeat: Callable[[int, int], None] | None = None) -> Measurement:
-    """Time `work()` correctly: warm up, wait for all lanes' devices around each run, repeat. `check(result)` runs
-    after the last repeat, outside the timed region, and raises if the answer is wrong: none reaches a table."""
-    wait = _waiter(lanes)
-    result = None
-    for _ in range(warmup):
-        result = work()
-        wait()
-    times = []
-    for r in range(repeats):
-        result = None  # free the previous repeat's results before this one allocates its own
-        times.append(_timed(work, wait, result_box := []))
-        result = result_box[0]
-        if on_repeat:
-            on_repeat(r + 1, repeats)
-    if check is not None:
-        check(result)  # outside the timed region: the last repeat's answer
-    return Measurement(label or getattr(work, '__name__', 'work'), times)  # its statistics, computed once
+            repeats: int = 5, warmup: int = 1, check: Callable[[object], None] | None = None) -> Measurement:
+    """Time `work()` correctly: warm up, wait for all lanes' devices around each run, repeat (compare's one variant).
+    `check(result)` runs after the last repeat, outside the timed region, and raises if the answer is wrong."""
+    label = label or getattr(work, '__name__', 'work')
+    return compare({label: work}, lanes=lanes, repeats=repeats, warmup=warmup,
+                   check=None if check is None else lambda _, result: check(result))[label]
 
 
 class Benchmark:
