@@ -34,15 +34,6 @@ def wait_for_everything() -> None:
         framework(name).wait_all()
 
 
-def _timed(work, wait, box: list) -> float:
-    """Seconds for one run of work(), waiting for the devices before and after; the result goes in box."""
-    wait()
-    start = time.perf_counter()
-    box.append(work())
-    wait()
-    return time.perf_counter() - start
-
-
 def _waiter(lanes):
     lanes = list(lanes)
     return (lambda: wait_for_lanes(lanes)) if lanes else wait_for_everything
@@ -134,9 +125,11 @@ def compare(variants: dict[str, Callable[[], object]], *, lanes: Iterable = (), 
     for _ in range(repeats):
         for name, work in variants.items():
             last[name] = None  # free this variant's previous results before it allocates new ones
-            box: list = []
-            times[name].append(_timed(work, wait, box))
-            last[name] = box[0]
+            wait()
+            start = time.perf_counter()
+            last[name] = work()
+            wait()
+            times[name].append(time.perf_counter() - start)
     if check is not None:
         for name in variants:
             check(name, last[name])
