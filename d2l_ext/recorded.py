@@ -51,9 +51,7 @@ class Recording:
 
     def to_json(self) -> dict:
         """JSON-ready (without the path it was read from)."""
-        d = dataclasses.asdict(self)
-        d.pop('path')
-        return d
+        return {k: v for k, v in dataclasses.asdict(self).items() if k != 'path'}
 
 
 def build(cls, data):
@@ -99,10 +97,8 @@ def default_path(machine: dict | None = None) -> pathlib.Path:
 
 
 def record(path, repeats: int = 5, progress=None) -> Recording:
-    """Run 13.3.1 and 13.3.2 for every installed framework here and write them, with provenance, to `path`.
-
-    Check the path with paths.check_output_file first (the CLI does): a bad one is refused before minutes of measuring.
-    """
+    """Run 13.3.1 and 13.3.2 for every installed framework here and write them, with provenance, to `path` (check
+    it with paths.check_output_file first, as the CLI does: a bad one is refused before minutes of measuring)."""
     from . import communication, parallel
     from .frameworks import available_frameworks
     from .machine import provenance
