@@ -79,9 +79,7 @@ def allreduce_goals(backend: str = 'gloo', world_size=None, bucket_mb=BUCKETS_MB
     from d2l_ext.machine import cpu_cores, cpu_steal_seconds
     sizes = dict(layers=2, width=64, batch=8, repeats=1) if quick else dict(repeats=repeats)
     steal = cpu_steal_seconds()
-    # no_sync: DDP's own bookkeeping with nothing sent, beside the plain model's backward alone
-    r = run_allreduce(backend, world_size, bucket_mb=bucket_mb, no_sync=True, profiled=1 if quick else PROFILED,
-                      **sizes)
+    r = run_allreduce(backend, world_size, bucket_mb=bucket_mb, profiled=1 if quick else PROFILED, **sizes)
     steal = cpu_steal_seconds() - steal
     best, p = r.best_ddp(), r.prediction
     rows = []
@@ -111,10 +109,8 @@ def allreduce_goals(backend: str = 'gloo', world_size=None, bucket_mb=BUCKETS_MB
          apart, '<= 1', apart <= 1)
     if apart > 1:
         print(f'       why: {bucket_reason(r, model[0], best.bucket_mb)}')
-    bookkeeping = r.version('nosync').median / r.version('backward').median
-    print(f'  DDP inside no_sync / plain model (nothing sent either way): {bookkeeping:.3f}x')
     return {'goals': rows, 'best_bucket_mb': best.bucket_mb, 'model_best_bucket_mb': model, 'steal_seconds': steal,
-            'no_sync_ratio': bookkeeping, 'overlap': {'hooks': r.overlap_row('hooks'), 'ddp': r.overlap_row(best.id)},
+            'overlap': {'hooks': r.overlap_row('hooks'), 'ddp': r.overlap_row(best.id)},
             'result': r.to_dict()}
 
 

@@ -57,9 +57,9 @@ def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
 
 @pytest.mark.slow
 def test_plots_show_every_repeat_and_each_process_timeline(tiny_run):
-    from d2l_ext.display.allreduce import draw_step_timeline, plot_steps
-    drawn = ['serial', 'flat', 'hooks', 'buckets', 'ddp-1']
-    assert len(plot_steps(tiny_run).axes[0].collections) == 2 * len(drawn)  # per version: its dots, its median
+    from d2l_ext.display.allreduce import draw_step_timeline, drawn, plot_steps
+    assert {v.id for v in drawn(tiny_run)} >= {'serial', 'flat', 'hooks', 'buckets', 'ddp-1'}
+    assert len(plot_steps(tiny_run).axes[0].collections) == 2 * len(drawn(tiny_run))  # per version: dots, median
     fig = draw_step_timeline(tiny_run, 'ddp-1')
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [
         'process 0 · compute', 'process 0 · all-reduce', 'process 1 · compute', 'process 1 · all-reduce']
@@ -174,15 +174,6 @@ def test_cli_bad_input_is_one_line_and_exit_code_2(capsys):
 
 
 @pytest.mark.slow
-def test_ddp_without_sync_is_a_baseline_checked_against_each_share():
-    r = run_allreduce(world_size=2, bucket_mb=1, no_sync=True, steps={}, **TINY)
-    v = r.version('nosync')
-    assert v.checked_against == 'share' and v.relative_error < r.tolerance and v.bucket_mb is None
-    assert r.best_ddp().id == 'ddp-1' and 'nosync' not in r.to_dict()['overlap']
-    assert not spawned_children()
-
-
-@pytest.mark.slow
 def test_overlap_comes_from_the_profiled_intervals_and_calls_are_counted(tiny_run):
     r = tiny_run
     # one call per gradient tensor for (a), one for flat; DDP: 2 buckets of one layer each, then one bucket
@@ -214,7 +205,7 @@ def test_the_reference_takes_its_relu_gates_from_the_float32_step(in32, in64):
     import torch
     from torch import nn
 
-    from d2l_ext.allreduce.worker import _share_gradients, gates
+    from d2l_ext.allreduce.worker import _reference, gates
 
     class Flips(nn.Linear):  # a pre-activation near 0 whose sign differs between float32 and float64
         def forward(self, x):
@@ -232,7 +223,7 @@ def test_the_reference_takes_its_relu_gates_from_the_float32_step(in32, in64):
     with gates(model) as opened:
         nn.functional.mse_loss(model(X), y).backward()
     assert (naive[0].bias.grad.item() == 0.0) != (model[0].bias.grad.item() == 0.0)  # float64 alone disagrees
-    gated = _share_gradients(m64, X, y, opened)
+    gated, _ = _reference(m64, X, y, opened, False, 1, 0.0)
     assert gated[1].item() == pytest.approx(model[0].bias.grad.item())  # as the float32 step computed it
 
 

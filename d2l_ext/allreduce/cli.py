@@ -9,7 +9,7 @@ import sys
 
 from ..errors import UsageError
 from ..i18n import t
-from .plan import check_port_number, check_timeout
+from .plan import check_port, check_timeout
 
 # float32 bytes per parameter per process: model, gradients, the reference's copy and gradients, DDP, buffers
 BYTES_PER_PARAMETER = 4 * 8
@@ -74,7 +74,7 @@ def check_options(args) -> None:
     """Every option checked before PyTorch is imported or a process starts (bad values: one line, exit 2)."""
     from ..paths import try_folder
     args.timeout = check_timeout(args.timeout)
-    args.port = check_port_number(args.port)
+    args.port = check_port(args.port)
     if args.backend == 'gloo' and not _under_torchrun():
         _check_gloo(args.world_size, args.layers, args.width, args.batch)
     if args.trace_dir is not None:

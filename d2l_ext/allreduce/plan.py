@@ -35,7 +35,6 @@ class Plan:
     steps: dict = field(default_factory=dict)  # version id -> step function, or ('source', name, code)
     lr: float = 0.1
     seed: int = 0
-    no_sync: bool = False  # also time DDP with its all-reduces off: backward alone, DDP's bookkeeping included
     profiled: int = 1  # profiled steps per version: the intervals the overlap is measured from
     cores: int = 0  # cores this machine gave the run (fewer than processes: they take turns)
 
@@ -59,24 +58,19 @@ def check_timeout(value) -> float:
     return seconds
 
 
-def check_port_number(value) -> int | None:
-    """A port the processes meet on, within PORT_RANGE, or None (none, auto, empty)."""
-    if value is None or str(value).strip().lower() in ('', 'none', 'auto'):
-        return None
-    try:
-        port = int(str(value).strip())
-    except ValueError:
-        port = -1
-    if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
-        raise UsageError(t('cli.port', value=value))
-    return port
-
-
-def check_port(value) -> int:
-    """13.3.4: the port the learner chose (check_port_number), if free now; with none, a free one."""
-    port = check_port_number(value)
-    if port is None:
-        return free_port()
+def check_port(value, free: bool = False) -> int | None:
+    """A port the processes meet on, within PORT_RANGE, or None (none, auto, empty); with `free`, one free now (the
+    learner's if free, else a UsageError; with none, any free one)."""
+    port = None
+    if value is not None and str(value).strip().lower() not in ('', 'none', 'auto'):
+        try:
+            port = int(str(value).strip())
+        except ValueError:
+            port = -1
+        if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
+            raise UsageError(t('cli.port', value=value))
+    if not free or port is None:
+        return free_port() if free else port
     with socket.socket() as s:
         try:
             s.bind(('127.0.0.1', port))
@@ -131,7 +125,7 @@ def portable(step):
 
 def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.0, repeats=3, warmup=1,
               layers=6, width=1024, batch=128, steps=None, timeout: float = 30.0, trace_dir=None,
-              torchrun: bool = False, no_sync: bool = False, share_cores: bool = False, profiled: int = 1) -> Plan:
+              torchrun: bool = False, share_cores: bool = False, profiled: int = 1) -> Plan:
     """13.3.4: check every choice and say in one line what to change; nothing has started yet."""
     if backend not in ('gloo', 'nccl'):
         raise UsageError(t('allreduce.usage.backend', backend=backend))
@@ -152,11 +146,11 @@ def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.
              for name, v in (('layers', layers), ('width', width), ('batch', batch), ('repeats', repeats))}
     warmup = 0 if warmup == 0 else positive_int(warmup, 'warmup', t('allreduce.usage.size_hint', name='warmup'))
     profiled = positive_int(profiled, 'profiled', t('allreduce.usage.size_hint', name='profiled'))
-    init = 'env://' if torchrun else f'tcp://127.0.0.1:{check_port(port)}'
+    init = 'env://' if torchrun else f'tcp://127.0.0.1:{check_port(port, free=True)}'
     from . import steps as _steps
     chosen = dict(_steps.STEPS if steps is None else steps)
     return Plan(backend, n, ['cpu'] * n if backend == 'gloo' else [f'cuda:{r}' for r in range(n)],
                 threads=1 if backend == 'gloo' else 2, init_method=init, bucket_mb=bucket_sizes(bucket_mb),
                 warmup=warmup, timeout=float(timeout), trace_dir=None if trace_dir is None else str(trace_dir),
-                language=language(), steps={k: portable(f) for k, f in chosen.items()}, no_sync=bool(no_sync),
-                profiled=profiled, cores=cpu_cores(), **sizes)
+                language=language(), steps={k: portable(f) for k, f in chosen.items()}, profiled=profiled,
+                cores=cpu_cores(), **sizes)

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from ..i18n import t
 from ..results import Measurement
 
-BASELINES = ('backward', 'nosync', 'allreduce', 'serial', 'flat')  # not ways of overlapping: the controls
+BASELINES = ('backward', 'allreduce', 'serial', 'flat')  # not ways of overlapping: the controls
 AFTER_BACKWARD = ('serial', 'flat')  # send once backward has ended: the model gives them no overlap
 MIB = 2 ** 20  # DDP's bucket_cap_mb counts MiB
 
@@ -141,7 +141,7 @@ class Prediction:
                 'step': self.backward + exposed, 'calls': len(self.groups(vid, bucket_mb))}
 
     def for_version(self, vid: str, bucket_mb=None) -> float:
-        if vid in ('backward', 'nosync'):
+        if vid == 'backward':
             return self.backward
         if vid == 'allreduce':
             return self.allreduce
@@ -211,8 +211,7 @@ class AllreduceResult:
         for v, row in zip(self.versions, d['versions']):
             row['step_times'] = v.step_times
             row['median'] = v.median
-        d['overlap'] = {v.id: self.overlap_row(v.id) for v in self.versions if v.id not in ('backward', 'nosync',
-                                                                                                'allreduce')}
+        d['overlap'] = {v.id: self.overlap_row(v.id) for v in self.versions if v.id not in ('backward', 'allreduce')}
         best = self.best_ddp()
         d['best_ddp'] = None if best is None else {'id': best.id, 'bucket_mb': best.bucket_mb}
         sizes = [v.bucket_mb for v in self.ddp_versions()]

@@ -109,12 +109,6 @@ def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     optimizer.step()
 
 
-def ddp_without_sync(model, X, y, optimizer):
-    """13.3.4 baseline: a DistributedDataParallel step with its all-reduces switched off (`no_sync`)."""
-    with model.no_sync():  # DDP's hooks still run; only the communication is skipped
-        local_step(model, X, y, optimizer)
-
-
 def allreduce_alone(model, X, y, optimizer):
     """13.3.4 baseline: only the communication of (a), on gradients that are already there."""
     for p in model.parameters():

@@ -21,7 +21,6 @@ from . import steps as _steps
 from .plan import Plan, make_plan
 from .results import AllreduceResult, Prediction, Version
 
-LOCAL = ('backward', 'nosync')  # versions that send nothing: checked against this process's share
 _BACKWARD = 'autograd::engine::evaluate_function: '
 
 
@@ -56,74 +55,61 @@ def gates(model):
             h.remove()
 
 
-def _share_gradients(m64, X, y, gates) -> list:
-    """The float64 gradients of one share, through the ReLU gates the float32 step chose."""
-    m64, given = copy.deepcopy(m64), iter(gates)
-    hooks = [m.register_forward_hook(lambda _m, inputs, _out: inputs[0] * next(given))
-             for m in m64.modules() if isinstance(m, torch.nn.ReLU)]
-    _steps.loss_of(m64, X.double(), y.double()).backward()
-    for h in hooks:
-        h.remove()
-    return [p.grad for p in m64.parameters()]
-
-
 def _reference(m64, X, y, gates, whole: bool, n: int, lr: float):
-    """(gradients, parameters after one SGD step) in float64, of this share or (`whole`) the whole minibatch."""
-    grads = _share_gradients(m64, X, y, gates)
+    """(gradients, parameters after one SGD step) in float64, through the ReLU gates the float32 step chose, of
+    this share or (`whole`) the whole minibatch."""
+    m64, given = copy.deepcopy(m64), iter(gates)
+    for m in m64.modules():
+        if isinstance(m, torch.nn.ReLU):
+            m.register_forward_hook(lambda _m, inputs, _out: inputs[0] * next(given))
+    _steps.loss_of(m64, X.double(), y.double()).backward()
+    grads = [p.grad for p in m64.parameters()]
     if whole:
         flat = torch.cat([g.reshape(-1) for g in grads])
         dist.all_reduce(flat)
-        flat /= n
-        grads = [c.view_as(g) for c, g in zip(flat.split([g.numel() for g in grads]), grads)]
+        grads = [c.view_as(g) / n for c, g in zip(flat.split([g.numel() for g in grads]), grads)]
     return grads, [p.detach() - lr * g for p, g in zip(m64.parameters(), grads)]
 
 
-class Versions:
+def _versions(plan: Plan, model, device) -> dict:
     """The versions one process times: id -> (label, model, optimizer, step, bucket_mb)."""
-
-    def __init__(self, plan: Plan, model, device):
-        from torch.nn.parallel import DistributedDataParallel as DDP
-        plain = (model, torch.optim.SGD(model.parameters(), lr=plan.lr))
-        table = {'backward': (t('allreduce.version.backward'), *plain, _steps.local_step, None),
-                 'allreduce': (t('allreduce.version.allreduce'), *plain, _steps.allreduce_alone, None)}
-        chosen = list({vid: _load(step) for vid, step in plan.steps.items()}.items())
-        for vid, step in _steps.CONTROLS.items():  # after (a) when the run has it: tables read (a), flat, (b)
-            if vid not in dict(chosen):
-                at = [v for v, _ in chosen].index('serial') + 1 if 'serial' in dict(chosen) else 0
-                chosen.insert(at, (vid, step))
-        known = {**_steps.STEPS, **_steps.CONTROLS}
-        for vid, step in chosen:
-            table[vid] = (t(f'allreduce.version.{vid}') if vid in known else vid, *plain, step, None)
-        ids = [device.index] if device.type == 'cuda' else None
-        for mb in plan.bucket_mb:
-            ddp = DDP(copy.deepcopy(model), device_ids=ids, bucket_cap_mb=mb)
-            table[f'ddp-{mb:g}'] = (t('allreduce.version.ddp', mb=mb), ddp,
-                                    torch.optim.SGD(ddp.parameters(), lr=plan.lr), _steps.local_step, mb)
-        if plan.no_sync:  # its own DDP model: no_sync must not leave gradients behind for a timed DDP version
-            ddp = DDP(copy.deepcopy(model), device_ids=ids, bucket_cap_mb=plan.bucket_mb[0] if plan.bucket_mb else 25.0)
-            table['nosync'] = (t('allreduce.version.nosync'), ddp, torch.optim.SGD(ddp.parameters(), lr=plan.lr),
-                               _steps.ddp_without_sync, None)
-        self.table = table
-
-    def reset(self, vid, start, rank):
-        """Same parameters before every repeat, so the last repeat's result can be checked."""
-        with torch.no_grad():
-            for p, s in zip(self.table[vid][1].parameters(), start):
-                p.copy_(s)
-                if vid == 'allreduce':  # known gradients: their sum over processes is known too
-                    p.grad = torch.full_like(p, rank + 1.0)
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    plain = (model, torch.optim.SGD(model.parameters(), lr=plan.lr))
+    table = {'backward': (t('allreduce.version.backward'), *plain, _steps.local_step, None),
+             'allreduce': (t('allreduce.version.allreduce'), *plain, _steps.allreduce_alone, None)}
+    chosen = {vid: _load(step) for vid, step in plan.steps.items()}
+    for vid, step in _steps.CONTROLS.items():  # after (a) when the run has it: tables read (a), flat, (b)
+        if vid not in chosen:
+            items, at = list(chosen.items()), list(chosen).index('serial') + 1 if 'serial' in chosen else 0
+            chosen = dict(items[:at] + [(vid, step)] + items[at:])
+    for vid, step in chosen.items():
+        known = vid in _steps.STEPS or vid in _steps.CONTROLS
+        table[vid] = (t(f'allreduce.version.{vid}') if known else vid, *plain, step, None)
+    for mb in plan.bucket_mb:
+        ddp = DDP(copy.deepcopy(model), device_ids=[device.index] if device.type == 'cuda' else None, bucket_cap_mb=mb)
+        table[f'ddp-{mb:g}'] = (t('allreduce.version.ddp', mb=mb), ddp, torch.optim.SGD(ddp.parameters(), lr=plan.lr),
+                                _steps.local_step, mb)
+    return table
 
 
-def _check(versions, vid, m64, gates, X, y, start, rank, n, terms, lr):
+def _reset(vid, model, start, rank):
+    """Same parameters before every repeat, so the last repeat's result can be checked."""
+    with torch.no_grad():
+        for p, s in zip(model.parameters(), start):
+            p.copy_(s)
+            if vid == 'allreduce':  # known gradients: their sum over processes is known too
+                p.grad = torch.full_like(p, rank + 1.0)
+
+
+def _check(vid, label, m, m64, gates, X, y, start, rank, n, terms, lr):
     """(what it was checked against, the gradient's relative error), or ResultMismatch."""
-    label, m = versions.table[vid][:2]
     tol = harness.tolerance(n, terms)
     if vid == 'allreduce':
         error = max(checking.relative_error(p.grad, torch.full_like(p.grad, n * (n + 1) / 2)) for p in m.parameters())
         if error > tol:
             raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=error, tol=tol))
         return 'sum', error
-    against = 'share' if vid in LOCAL else 'whole'
+    against = 'share' if vid == 'backward' else 'whole'  # backward alone sends nothing: this process's share
     grads, params = _reference(m64, X, y, gates, against == 'whole', n, lr)
     error = max(checking.relative_error(p.grad, g) for p, g in zip(m.parameters(), grads))
     if error > tol:  # the gradient first: its error says by how much (a missing average gives n - 1)
@@ -144,14 +130,13 @@ def _time(fn, args, device):
     return time.perf_counter() - t0
 
 
-def run_rank(rank: int, world: int, send, plan: Plan) -> list | None:
+def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
     """One process's whole run (the harness's target); rank 0 returns every process's report."""
     torch.set_num_threads(plan.threads)
     set_language(plan.language)
     device = torch.device(plan.devices[rank])
     if device.type == 'cuda':
         torch.cuda.set_device(device)
-    n = world
     dist.init_process_group(plan.backend, init_method=plan.init_method, rank=rank, world_size=n,
                             timeout=datetime.timedelta(seconds=plan.timeout))
     send('progress', phase='started')
@@ -160,23 +145,22 @@ def run_rank(rank: int, world: int, send, plan: Plan) -> list | None:
     start = [p.detach().clone() for p in model.parameters()]
     X, y = (torch.randn(n * plan.batch, plan.width, device=device) for _ in range(2))  # the whole minibatch
     share = slice(rank * plan.batch, (rank + 1) * plan.batch)
+    X, y = X[share].contiguous(), y[share].contiguous()
     m64 = copy.deepcopy(model).double()  # the float64 reference starts from the same parameters
     terms = max(plan.width, plan.batch)  # products summed per gradient entry
-    X, y = X[share].contiguous(), y[share].contiguous()
-    versions = Versions(plan, model, device)
+    table = _versions(plan, model, device)
     send('progress', phase='versions')  # DDP's first import can take a minute on a busy machine
-    times, errors, checked = {vid: [] for vid in versions.table}, {}, {}
+    times, errors, checked = {vid: [] for vid in table}, {}, {}
     last = plan.warmup + plan.repeats - 1
     for r in range(last + 1):  # interleaved: drift hits every version alike
-        for vid, (_, m, opt, step, _) in versions.table.items():
-            versions.reset(vid, start, rank)
+        for vid, (label, m, opt, step, _) in table.items():
+            _reset(vid, m, start, rank)
             with gates(m) as opened:
                 elapsed = _time(step, (m, X, y, opt), device)
             if r >= plan.warmup:
                 times[vid].append(elapsed)
             if r == last:  # checked before the next version moves the parameters
-                checked[vid], errors[vid] = _check(versions, vid, m64, opened, X, y, start, rank, n, terms,
-                                                   plan.lr)
+                checked[vid], errors[vid] = _check(vid, label, m, m64, opened, X, y, start, rank, n, terms, plan.lr)
             if r == 0:  # a first step can be slow: alive
                 send('progress', phase='first', version=vid, seconds=elapsed)
         send('progress', phase='repeat', repeat=r + 1, of=last + 1)
@@ -186,13 +170,12 @@ def run_rank(rank: int, world: int, send, plan: Plan) -> list | None:
     small_times = [_time(dist.all_reduce, (small,), device) for _ in range(plan.warmup + max(10, plan.repeats))]
     buffer_times = [_time(dist.all_reduce, (buffer,), device) for _ in range(plan.warmup + plan.repeats)]
     send('progress', phase='model points')
-    traced = _trace(plan, versions, start, X, y, rank, device, send)
-    mine = {'rank': rank, 'times': times, 'errors': errors, 'checked': checked, 'traced': traced,
-            'buffer_times': buffer_times[plan.warmup:], 'grad_bytes': sum(tensor_bytes),
-            'buffer_bytes': buffer.nbytes, 'small_times': small_times[plan.warmup:], 'small_bytes': small.nbytes,
-            'tensor_bytes': tensor_bytes, 'tolerance': harness.tolerance(n, terms),
-            'labels': {vid: v[0] for vid, v in versions.table.items()},
-            'buckets': {vid: v[4] for vid, v in versions.table.items()}}
+    mine = {'times': times, 'errors': errors, 'checked': checked, 'traced': _trace(plan, table, start, X, y, rank,
+                                                                                   device, send),
+            'buffer_times': buffer_times[plan.warmup:], 'buffer_bytes': buffer.nbytes,
+            'small_times': small_times[plan.warmup:], 'small_bytes': small.nbytes, 'tensor_bytes': tensor_bytes,
+            'tolerance': harness.tolerance(n, terms), 'labels': {vid: v[0] for vid, v in table.items()},
+            'buckets': {vid: v[4] for vid, v in table.items()}}
     everyone = [None] * n
     dist.all_gather_object(everyone, mine)
     dist.destroy_process_group()
@@ -239,41 +222,37 @@ def step_stats(events: list[dict]) -> dict:
             'backward': max(e for _, e in backward) - min(s for s, _ in backward) if backward else 0.0}
 
 
-def _trace(plan, versions, start, X, y, rank, device, send) -> dict:
+def _trace(plan, table, start, X, y, rank, device, send) -> dict:
     """`plan.profiled` steps per version: their step_stats, the median step's events and Chrome trace."""
     from torch.profiler import ProfilerActivity, profile
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == 'cuda' else [])
     out = {}
-    for vid, (_, m, opt, step, _) in versions.table.items():
-        stats, profiled = [], []
+    for vid, (_, m, opt, step, _) in table.items():
+        profiled = []
         for _ in range(plan.profiled):
-            versions.reset(vid, start, rank)
+            _reset(vid, m, start, rank)
             dist.barrier()
             with no_profiler_chatter(), profile(activities=activities) as prof:
                 step(m, X, y, opt)
                 _sync(device)
             events = timeline_events(prof, rank)
-            stats.append(step_stats(events))
-            length = max((e['end'] for e in events), default=0.0) - min((e['start'] for e in events), default=0.0)
-            profiled.append((length, len(profiled), events, prof))
-        _, _, events, prof = sorted(profiled, key=lambda s: s[:2])[(len(profiled) - 1) // 2]
-        path = None
-        if plan.trace_dir:
-            path = str(Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json')
+            profiled.append((max((e['end'] for e in events), default=0.0), events, prof))  # events start at 0
+        _, events, prof = sorted(profiled, key=lambda s: s[0])[(len(profiled) - 1) // 2]
+        path = str(Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json') if plan.trace_dir else None
+        if path:
             prof.export_chrome_trace(path)
-        out[vid] = {'path': path, 'events': events, 'stats': stats}
+        out[vid] = {'path': path, 'events': events, 'stats': [step_stats(e) for _, e, _ in profiled]}
         send('progress', phase='profiled', version=vid)
     return out
 
 
 def run_allreduce(backend: str = 'gloo', world_size=None, *, bucket_mb=1.0, repeats=3, warmup=1, layers=6,
                   width=1024, batch=128, steps=None, trace_dir=None, port=None, timeout: float = 30.0,
-                  progress=None, no_sync: bool = False, share_cores: bool = False,
-                  profiled: int = 1) -> AllreduceResult:
+                  progress=None, share_cores: bool = False, profiled: int = 1) -> AllreduceResult:
     """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n processes."""
     plan = make_plan(backend, world_size, port=port, bucket_mb=bucket_mb, repeats=repeats, warmup=warmup,
                      layers=layers, width=width, batch=batch, steps=steps, timeout=timeout, trace_dir=trace_dir,
-                     no_sync=no_sync, share_cores=share_cores, profiled=profiled)
+                     share_cores=share_cores, profiled=profiled)
     if plan.trace_dir:
         os.makedirs(plan.trace_dir, exist_ok=True)
     seen = None if progress is None else (lambda rank, pid, msg: progress({'rank': rank, 'pid': pid, **msg}))
@@ -296,18 +275,15 @@ def _failure(s: harness.Stopped) -> Exception:
 def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:
     """The processes' reports as one result."""
     first = everyone[0]
-    versions = []
-    for vid, label in first['labels'].items():
-        per_repeat = [list(ts) for ts in zip(*(e['times'][vid] for e in everyone))]
-        stats = [e['traced'][vid]['stats'] for e in everyone if vid in e['traced']]
-        versions.append(Version(vid, label, first['buckets'][vid], per_repeat,
-                                max(e['errors'][vid] for e in everyone), first['checked'][vid], stats))
+    versions = [Version(vid, label, first['buckets'][vid], [list(r) for r in zip(*(e['times'][vid] for e in everyone))],
+                        max(e['errors'][vid] for e in everyone), first['checked'][vid],
+                        [e['traced'][vid]['stats'] for e in everyone]) for vid, label in first['labels'].items()]
     slowest = [max(ts) for ts in zip(*(e['buffer_times'] for e in everyone))]
     small = [max(ts) for ts in zip(*(e['small_times'] for e in everyone))]
     alone = next(v for v in versions if v.id == 'backward')
-    prediction = Prediction.from_measurements(plan.world_size, first['grad_bytes'], first['buffer_bytes'], slowest,
-                                              alone.median, first['small_bytes'], small, first['tensor_bytes'],
-                                              alone.backward_span)
+    prediction = Prediction.from_measurements(plan.world_size, sum(first['tensor_bytes']), first['buffer_bytes'],
+                                              slowest, alone.median, first['small_bytes'], small,
+                                              first['tensor_bytes'], alone.backward_span)
     traces = {vid: [e['traced'][vid]['path'] for e in everyone] for vid in first['traced'] if plan.trace_dir}
     events = {vid: [ev for e in everyone for ev in e['traced'][vid]['events']] for vid in first['traced']}
     return AllreduceResult(plan.backend, plan.world_size, plan.devices, plan.layers, plan.width, plan.batch,

@@ -6,6 +6,7 @@ import math
 import torch
 
 from ..allreduce.harness import movement_errors, tolerance
+from ..allreduce.steps import loss_of
 from . import allreduce_ranks as ranks
 from .core import criterion
 
@@ -13,36 +14,22 @@ NAMES = ('embed.weight', *(f'{name}.weight' for name, _, _ in ranks.SHAPES[1:]))
 TIED, FROZEN = 'embed.weight', ('frozen.weight',)
 
 
-def _gradients(W: dict, X, y) -> dict:
-    """d(mean squared error)/dW of the graded network in float64, by the chain rule (ranks.GradedNet.forward)."""
-    hs = [X]
-    for name, _, _ in ranks.SHAPES:
-        hs.append(torch.tanh(hs[-1] @ W[name].T))
-    g = 2 * (hs[-1] @ W['embed'].T - y) / y.numel()
-    grads = {'embed': g.T @ hs[-1]}  # the tied weight's use as `out`
-    g = g @ W['embed']
-    for i in reversed(range(len(ranks.SHAPES))):
-        name = ranks.SHAPES[i][0]
-        g = g * (1 - hs[i + 1] ** 2)
-        grads[name] = grads.get(name, 0) + g.T @ hs[i]
-        g = g @ W[name]
-    return grads
-
-
 def reference(world: int, kind: str = 'whole') -> list[list]:
-    """Parameters after each step of one float64 process: on the 'whole' minibatch, or two known mistakes: 'sum'
-    (gradients summed, not averaged) and 'local<r>' (process r's half only, never all-reduced)."""
-    with torch.no_grad():
-        W = {name: p.detach().double().clone() for name, p in zip(
-            [n for n, _, _ in ranks.SHAPES], ranks.GradedNet().parameters())}
+    """Parameters after each step of one float64 process (autograd, plain SGD): on the 'whole' minibatch, or two
+    known mistakes: 'sum' (gradients summed, not averaged) and 'local<r>' (process r's half only, never all-reduced)."""
+    model = ranks.GradedNet().double()
     r = int(kind[5:]) if kind.startswith('local') else None
     rows = slice(None) if r is None else slice(r * ranks.BATCH, (r + 1) * ranks.BATCH)
     lr = ranks.LR * world if kind == 'sum' else ranks.LR
     out = []
     for X, y in ranks.minibatches(world):
-        grads = _gradients(W, X[rows].double(), y[rows].double())
-        W = {name: w if name == 'frozen' else w - lr * grads[name] for name, w in W.items()}
-        out.append(list(W.values()))
+        model.zero_grad()
+        loss_of(model, X[rows].double(), y[rows].double()).backward()
+        with torch.no_grad():
+            for p in model.parameters():
+                if p.grad is not None:
+                    p -= lr * p.grad
+        out.append([p.detach().clone() for p in model.parameters()])
     return out
 
 

