@@ -6,7 +6,6 @@ file fails anyway, so a folder counts as writable only once a file was created a
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import stat
 import tempfile
@@ -169,12 +168,3 @@ def save_text(path, text: str) -> tuple[Path, str | None]:
 def missing_files(paths) -> list[str]:
     """Those of `paths` that are not there (traces a profiler said nothing about failing to write)."""
     return [str(p) for p in paths if not os.path.isfile(p)]
-
-
-def read_json(path) -> tuple[Path, object]:
-    """(path, its parsed JSON) for a recording's loader (13.3.3, 13.3.4); a UsageError naming the file if unreadable."""
-    path = Path(path)
-    try:
-        return path, json.loads(path.read_text(encoding='utf-8'))
-    except (OSError, ValueError) as e:
-        raise UsageError(t('core.not_json', path=path, reason=e)) from None

@@ -4,11 +4,11 @@ where, when and on what it was made). A section passes its own `check`; the newe
 """
 from __future__ import annotations
 
+import json
 import pathlib
 
 from .errors import UsageError
 from .i18n import t
-from .paths import read_json
 
 
 def header(rec) -> dict:
@@ -46,7 +46,11 @@ def check(rec, where: str, *, version: int, required: tuple, keys: tuple[str, st
 
 def load(path, check=None) -> dict:
     """One recording from its file, checked by its section's `check(rec, where)`, with its file's name as 'file'."""
-    path, rec = read_json(path)
+    path = pathlib.Path(path)
+    try:
+        rec = json.loads(path.read_text(encoding='utf-8'))
+    except (OSError, ValueError) as e:
+        raise UsageError(t('core.not_json', path=path, reason=e)) from None
     return (check(rec, str(path)) if check else rec) | {'file': path.name}
 
 

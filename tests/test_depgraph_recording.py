@@ -219,11 +219,12 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
         text, fig = printed(G.show_step, fake_run(), 3.5)
     lines = text.strip().split('\n')
     golden = {'en': ['your guess 3.50 ms · predicted 4.00 ms · measured 4.50 ms',
-                     'medians of 3 repeats: lane 1 started 1.00 ms after lane 0; overlap 50% (predicted 100%); '
-                     'halves together lane 0 2.00 ms, lane 1 3.00 ms (one after the other 2.00 ms, 3.00 ms)',
+                     'the median repeat, drawn below: the later half started 1.00 ms after the other; overlap 50% '
+                     '(predicted 100%); halves together lane 0 2.00 ms, lane 1 3.00 ms (one after the other 2.00 ms, '
+                     '3.00 ms)',
                      'together 4.50 ms vs one device 1.00 ms: 4.5x as long'],
               'zh': ['你的猜测 3.50 毫秒 · 预测 4.00 毫秒 · 实测 4.50 毫秒',
-                     '3 次重复的中位数：执行路 1 比执行路 0 晚 1.00 毫秒开始；重叠 50%（预测 100%）；'
+                     '中位数那次重复（下图）：较晚的一半比另一半晚 1.00 毫秒开始；重叠 50%（预测 100%）；'
                      '同时运行时执行路 0 用 2.00 毫秒，执行路 1 用 3.00 毫秒（先后运行：2.00 毫秒，3.00 毫秒）',
                      '同时运行 4.50 毫秒，一个设备 1.00 毫秒：用时为其 4.5 倍']}
     assert lines == golden[lang]
