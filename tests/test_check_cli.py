@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from d2l_ext.check import main
 from d2l_ext.grading import registry
-from d2l_ext.grading.cli import main
 
 TINY = """
 from d2l_ext.grading.core import Task, call_learner, criterion
@@ -154,19 +154,19 @@ def test_list_and_list_json(capsys):
 
 def test_the_module_entry_answers_with_one_line():
     def python(*argv):
-        return subprocess.run([sys.executable, '-m', 'd2l_ext.grading', *argv], capture_output=True, text=True)
+        return subprocess.run([sys.executable, '-m', 'd2l_ext', *argv], capture_output=True, text=True)
     done = python('check', 'no-such-task', 'x.py')
     assert done.returncode == 2 and done.stdout == '' and done.stderr.count('\n') == 1
     assert 'Traceback' not in done.stderr
-    done = python('--list')
+    done = python('check', '--list')
     assert done.returncode == 0 and done.stdout.startswith('13.3.1-lanes')
-    done = python('--bogus')
+    done = python('check', '--bogus')
     assert done.returncode == 2 and done.stderr.count('\n') == 1
 
 
 def test_ctrl_c_is_one_line_exit_130_and_nothing_left(tiny, sigint_from_a_terminal):
     pids = tiny / 'pids.txt'
-    script = ('import sys\nfrom d2l_ext.grading import registry\nfrom d2l_ext.grading.cli import main\n'
+    script = ('import sys\nfrom d2l_ext.grading import registry\nfrom d2l_ext.check import main\n'
               f'registry.TASKS["tiny"] = {ENTRY}\nsys.exit(main(sys.argv[1:]))\n')
     proc = subprocess.Popen([sys.executable, '-c', script, 'tiny', answer(tiny, HANG.format(path=str(pids)))],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))

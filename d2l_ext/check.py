@@ -1,4 +1,4 @@
-"""`python -m d2l_ext check ...` (also `python -m d2l_ext.grading ...`): grade a "Build it" task's file or notebook,
+"""`python -m d2l_ext check ...`: grade a "Build it" task's file or notebook,
 a class folder (--class), or list the tasks (--list). Exit codes: one per status (EXIT_CODES), also with --json.
 The language: --lang, else D2L_EXT_LANG, else English. An entry point: it draws with d2l_ext.display.grading.
 """
@@ -11,16 +11,16 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from ..cliparse import OneLineParser
-from ..i18n import t
-from .core import EXIT_CODES, BadSubmission
+from .cliparse import OneLineParser
+from .grading.core import EXIT_CODES, BadSubmission
+from .i18n import t
 
 _Parser = OneLineParser  # one line, exit 2 (argparse would print the whole usage first)
 
 
 def _epilog() -> str:
-    from .measurable import CORES_NEEDED, LOAD_SHARE, SPREAD
-    from .sandbox import limits, sandbox_name
+    from .grading.measurable import CORES_NEEDED, LOAD_SHARE, SPREAD
+    from .grading.sandbox import limits, sandbox_name
     lim = limits()
     how = {'bubblewrap': 'bubblewrap (the rest of the file system read-only, own process namespace)',
            'landlock': 'Landlock (writes only in its folder, /dev/shm, /dev/null and GPU devices; reads everywhere)',
@@ -54,7 +54,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def _list(as_json: bool) -> int:
-    from .registry import listing
+    from .grading.registry import listing
     rows = listing()
     if as_json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
@@ -66,13 +66,13 @@ def _list(as_json: bool) -> int:
 
 
 def _language(args) -> None:
-    from ..i18n import set_language
+    from .i18n import set_language
     lang = getattr(args, 'lang', None) or os.environ.get('D2L_EXT_LANG') or 'en'
     set_language(lang if lang in ('en', 'zh') else 'en')
 
 
 def _write_gradescope(verdicts, out) -> str:
-    from ..display.grading import gradescope
+    from .display.grading import gradescope
     path = Path(out or '.') / 'results.json'
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(gradescope(verdicts), ensure_ascii=False, indent=1), encoding='utf-8')
@@ -80,9 +80,9 @@ def _write_gradescope(verdicts, out) -> str:
 
 
 def _class(args) -> int:
-    from ..display.grading import write_table
-    from .classroom import grade_class
-    from .runner import check_budget
+    from .display.grading import write_table
+    from .grading.classroom import grade_class
+    from .grading.runner import check_budget
     try:
         check_budget(args.budget)
         if not Path(args.folder).is_dir():
@@ -103,8 +103,8 @@ def _class(args) -> int:
 
 def run(args) -> int:
     """Grade one file or notebook, a class, or list the tasks; the exit code says the status (EXIT_CODES)."""
-    from ..display.grading import details, lines
-    from .runner import bad_input, grade
+    from .display.grading import details, lines
+    from .grading.runner import bad_input, grade
     _language(args)
     if args.list:
         if args.task or args.file or args.folder:
@@ -117,8 +117,8 @@ def run(args) -> int:
         print(t('grading.cli_error', message=t('grading.cli_usage')), file=sys.stderr)
         return 2
     try:
-        from .classroom import source_of
-        from .registry import entry
+        from .grading.classroom import source_of
+        from .grading.registry import entry
         entry(args.task)  # an unknown task is named before the file is looked at
         verdict = grade(args.task, source_of(args.task, args.file), budget_s=args.budget, filename=args.file)
     except BadSubmission as e:
@@ -127,7 +127,7 @@ def run(args) -> int:
     if args.format == 'gradescope' and verdict.status != 'bad_input':
         _write_gradescope([verdict], args.out)
     if args.json:
-        from .sandbox import sandbox_name
+        from .grading.sandbox import sandbox_name
         print(json.dumps({'command': 'check', **asdict(verdict), 'lines': drawn, 'details': details(verdict),
                           'containment': sandbox_name()},
                          ensure_ascii=False, indent=1, default=str))
@@ -139,8 +139,8 @@ def run(args) -> int:
 
 
 def main(argv=None) -> int:
-    """`python -m d2l_ext.grading`: the same subcommand before the main CLI has it ('check' may be left out)."""
-    parser = _Parser(prog='python -m d2l_ext.grading')
+    """The `check` subcommand alone ('check' may be left out): tests and scripts call it without the main CLI."""
+    parser = _Parser(prog='python -m d2l_ext')
     sub = parser.add_subparsers(dest='command', required=True, parser_class=_Parser)
     add_parser(sub)
     argv = list(sys.argv[1:] if argv is None else argv)
