@@ -89,7 +89,8 @@ def main():
     QUICK = args.quick
     from d2l_ext import communication, parallel
     from d2l_ext.checking import check_close
-    from d2l_ext.machine import available_frameworks, cpu_cores, cpu_steal_seconds, provenance
+    from d2l_ext.frameworks import available_frameworks
+    from d2l_ext.machine import cpu_cores, cpu_steal_seconds, provenance
     from d2l_ext.timing import measure
     from d2l_ext.workers import call_in_worker
     SMALL = dict(size=64, iters=2, repeats=1) if QUICK else dict(repeats=5)

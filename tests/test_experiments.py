@@ -8,8 +8,8 @@ import pytest
 from d2l_ext import UsageError
 from d2l_ext.communication import measure_comm
 from d2l_ext.errors import RunTooLong
+from d2l_ext.frameworks import frameworks_for
 from d2l_ext.lanes import fake_hardware, find_lanes
-from d2l_ext.machine import frameworks_for
 from d2l_ext.parallel import measure_parallel, parallel, timeline
 from d2l_ext.workers import shutdown, worker_pids
 from tests.conftest import needs_mxnet

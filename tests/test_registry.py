@@ -5,8 +5,8 @@ import pytest
 
 from d2l_ext import UsageError, frameworks
 from d2l_ext.backends import Backend, backend
+from d2l_ext.frameworks import available_frameworks, frameworks_for
 from d2l_ext.lanes import fake_hardware, find_lanes, make_lane
-from d2l_ext.machine import available_frameworks, frameworks_for
 from d2l_ext.workers import dispatch, shutdown
 
 

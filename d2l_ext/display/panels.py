@@ -12,9 +12,8 @@ from __future__ import annotations
 import html
 
 from ..errors import ResultMismatch, UsageError
-from ..frameworks import framework
+from ..frameworks import available_frameworks, framework
 from ..i18n import t
-from ..machine import available_frameworks
 from . import tables
 
 try:

@@ -59,6 +59,4 @@ MESSAGES = {
     'panels.two_streams': 'compute stream + copy stream',
     'panels.one_stream_title': 'One stream: each copy waits for its product and blocks the next',
     'panels.two_streams_title': 'Compute stream + copy stream: copy i-1 runs during product i',
-    'panels.provenance.same_kind': 'an earlier run on a machine of the same kind as this one',
-    'panels.provenance.other_kind': ("another machine's run"),
 }

@@ -58,6 +58,4 @@ MESSAGES = {
     'panels.two_streams': '计算流 + 复制流',
     'panels.one_stream_title': '一个流：每次复制都要等它的乘积，并挡住下一个乘积',
     'panels.two_streams_title': '计算流 + 复制流：第 i 个乘积运行时复制第 i-1 个结果',
-    'panels.provenance.same_kind': '一台与这台同类的机器上较早的一次运行',
-    'panels.provenance.other_kind': '另一台机器上的运行',
 }
