@@ -80,16 +80,9 @@ def test_worked_solution_passes_every_criterion(graded, task_id):
     assert 0 <= o['measured'] <= 1 and 0 <= o['predicted'] <= 1 and o['threshold'] == grader_overlap.THRESHOLD
     if task_id.endswith(('after', 'flat')):  # reported beside the closed form, not judged
         assert verdict['overlap'].key == 'task.allreduce.overlap_info' and o['predicted'] == 0
-    else:
-        above = grader_overlap.above_model(o['measured'], o['predicted'])  # which side of the model, as printed
-        above_keys = ('task.allreduce.overlap_above', 'task.allreduce.overlap_above_shorter')  # by the step's length
-        key = verdict['overlap'].key.removesuffix('_slow')  # _slow: calls timed alone > 2x the model (a busy machine)
-        assert (key in above_keys) if above else key == 'task.allreduce.overlap'
-        assert o['measured'] >= grader_overlap.THRESHOLD and o['busy'] > 0 and o['alone'] >= 0
-        # the model's time alone is its calls times their mean time alone, both printed: (c) and (d) comparable
-        assert o['calls'] == o['per_step'] * o['steps'] * o['processes'] and o['steps'] == ranks.STEPS
-        assert o['per_step'] == 6 if task_id.endswith('hooks') else o['per_step'] in (1, 2, 3)  # (d): judged size's
-        assert o['alone'] == pytest.approx(o['calls'] * o['each'])
+    else:  # _slow: calls timed alone > 2x the model (a busy machine)
+        assert verdict['overlap'].key.removesuffix('_slow') == 'task.allreduce.overlap'
+        assert o['measured'] >= grader_overlap.THRESHOLD and o['ratio'] >= 0
     several = task_id.endswith('buckets')  # (d): STEPS steps at each of its bucket sizes, said so in both lines
     assert verdict['runs'].key == ('task.allreduce.ran_sizes' if several else 'task.allreduce.ran')
     assert verdict['correct'].key == ('task.allreduce.correct_sizes' if several else 'task.allreduce.correct')
@@ -249,22 +242,6 @@ def test_tolerance_comes_from_float32_rounding():
     assert harness.tolerance(2, ranks.BATCH, 200.0, 3) > tol
 
 
-def test_the_float64_reference_is_autograds():
-    import torch
-
-    from d2l_ext.allreduce.steps import loss_of
-    model = ranks.GradedNet().double()
-    for X, y in ranks.minibatches(2):
-        model.zero_grad()
-        loss_of(model, X.double(), y.double()).backward()
-        with torch.no_grad():
-            for p in model.parameters():
-                if p.grad is not None:
-                    p -= ranks.LR * p.grad
-    ref = checks.reference(2)[-1]
-    assert max((p - e).abs().max().item() for p, e in zip(model.parameters(), ref)) < 1e-12
-
-
 def _step(forward_end, backward_end, calls, waits=()):
     return {'forward_end': forward_end, 'backward_end': backward_end, 'grads': [(backward_end, 0)],
             'calls': [dict(start=s, returned=r, done=d, numel=1, **{'async': a}) for s, r, d, a in calls],
@@ -279,9 +256,7 @@ def test_overlap_is_judged_from_intervals():
     baseline = [{'1': 0.0}]
     # started at 1 during backward 0..10, returned at once, done at 5: all of it beside compute
     ok = grader_overlap.overlap(_case(_step(0, 10, [(1, 1.01, 5, True)], [(10, 10.01)])), baseline, True)
-    # baseline 0 s: the model's all-reduces take no time, so the measured 4 ms in flight is above its share
-    assert ok.passed and ok.key == 'task.allreduce.overlap_above' and ok.fields['measured'] > 0.99
-    assert ok.fields['busy'] > ok.fields['alone'] == 0
+    assert ok.passed and ok.key == 'task.allreduce.overlap' and ok.fields['measured'] > 0.99
     # the same call blocking: backward waited inside it, nothing computed beside it
     blocking = grader_overlap.overlap(_case(_step(0, 10, [(1, 5, 5, False)])), baseline, True)
     assert not blocking.passed and blocking.key == 'task.allreduce.overlap_blocking'
@@ -291,15 +266,6 @@ def test_overlap_is_judged_from_intervals():
     assert not after.passed and after.key == 'task.allreduce.overlap_after'
     # (a), (b): reported, not judged
     assert grader_overlap.overlap(_case(_step(0, 10, [(11, 15, 15, False)])), baseline, False).passed
-
-
-def test_the_models_time_alone_is_labelled_as_calls_times_each_calls_time():
-    baseline = [{'1': 0.002}]
-    step = _step(0, 10, [(1, 1.01, 5, True)], [(10, 10.01)])
-    o = grader_overlap.overlap(_case(step), baseline, True)
-    assert o.fields['calls'] == 1 and o.fields['each'] == pytest.approx(2.0) and o.fields['alone'] == pytest.approx(2)
-    for lang in ('en', 'zh'):  # the sentence's numbers are these fields
-        catalogue(lang)[o.key].format(**o.fields)
 
 
 def _async_step(waits, unfinished=0, step_start=10.5):
@@ -345,10 +311,6 @@ def test_waiting_through_the_future_counts_as_waiting():
     assert call['future'] is not None
 
 
-def test_above_the_model_is_judged_as_the_sentence_prints_it():
-    assert not grader_overlap.above_model(0.552, 0.548) and grader_overlap.above_model(0.56, 0.548)
-
-
 def test_the_baseline_times_every_size_in_turn_after_one_untimed_call(monkeypatch):
     seen = []
     monkeypatch.setattr(ranks.time, 'perf_counter', iter(range(10_000)).__next__)  # each call: 1 s
@@ -365,7 +327,6 @@ def test_calls_timed_alone_far_above_the_model_get_a_sentence_with_both_numbers_
     slow = {'1': 0.0003, '16384': 0.004, '32768': 0.0013}
     o = grader_overlap.overlap(case, [slow, slow], True)
     assert o.passed and o.key.endswith('_slow') and o.fields['ratio'] == pytest.approx(5.0, rel=1e-3)
-    assert o.fields['model_each'] == pytest.approx(0.8, rel=1e-3) and o.fields['each'] == pytest.approx(4.0)
     for lang, words in {'en': 'alone, these calls took 5.0x', 'zh': '未检验原因'}.items():
         text = catalogue(lang)[o.key].format(**o.fields)
         assert words in text and 'because' not in text

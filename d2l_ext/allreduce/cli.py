@@ -70,24 +70,8 @@ def memory_advice(world: int, layers: int, width: int, batch: int, free: float) 
     return dict(need=need / 2**30, free=free / 2**30, option=option, fit=max(1, min(fit, current - 1)))
 
 
-def check_options(args) -> None:
-    """Every option checked before PyTorch is imported or a process starts (bad values: one line, exit 2)."""
-    from ..paths import try_folder
-    args.timeout = check_timeout(args.timeout)
-    args.port = check_port(args.port)
-    if args.backend == 'gloo' and not _under_torchrun():
-        _check_gloo(args.world_size, args.layers, args.width, args.batch)
-    if args.trace_dir is not None:
-        args.trace_dir = str(try_folder(args.trace_dir, '--trace-dir', create=True))
-
-
 def _under_torchrun() -> bool:
     return 'TORCHELASTIC_RUN_ID' in os.environ and 'RANK' in os.environ
-
-
-def _options(args) -> dict:
-    return dict(backend=args.backend, bucket_mb=args.bucket_mb, repeats=args.repeats, layers=args.layers,
-                width=args.width, batch=args.batch, timeout=args.timeout, trace_dir=args.trace_dir)
 
 
 def _print(result, as_json: bool) -> None:
@@ -102,27 +86,28 @@ def _print(result, as_json: bool) -> None:
         print('\n'.join(line for line in (turns, result.summary()) if line))
 
 
-def _drop_missing_traces(result) -> list[str]:
-    """Traces the profiler could not write (it only prints 'Failed to write'): removed from the result, returned."""
-    from ..paths import missing_files
-    missing = missing_files(p for paths in result.traces.values() for p in paths)
-    if missing:
-        result.traces = {vid: [p for p in paths if p not in missing] for vid, paths in result.traces.items()}
-    return missing
-
-
 def run(args) -> int:
-    """13.3.4: start the processes (or, under torchrun, be one of them) and print what they measured."""
-    check_options(args)
+    """13.3.4: every option checked before PyTorch is imported or a process starts (bad values: one line, exit 2);
+    then start the processes (or, under torchrun, be one of them) and print what they measured."""
+    from ..paths import missing_files, try_folder
+    args.timeout, args.port = check_timeout(args.timeout), check_port(args.port)
+    if args.backend == 'gloo' and not _under_torchrun():
+        _check_gloo(args.world_size, args.layers, args.width, args.batch)
+    if args.trace_dir is not None:
+        args.trace_dir = str(try_folder(args.trace_dir, '--trace-dir', create=True))
     from .worker import run_allreduce, run_under_torchrun
+    options = dict(backend=args.backend, bucket_mb=args.bucket_mb, repeats=args.repeats, layers=args.layers,
+                   width=args.width, batch=args.batch, timeout=args.timeout, trace_dir=args.trace_dir)
     if _under_torchrun():
-        result = run_under_torchrun(**_options(args))
+        result = run_under_torchrun(**options)
     else:
-        result = run_allreduce(world_size=args.world_size, port=args.port, **_options(args))
+        result = run_allreduce(world_size=args.world_size, port=args.port, **options)
     if result is None:
         return 0
+    # traces the profiler could not write (it only prints 'Failed to write'): dropped from the result, said
     total = sum(len(paths) for paths in result.traces.values())
-    missing = _drop_missing_traces(result)
+    missing = missing_files(p for paths in result.traces.values() for p in paths)
+    result.traces = {vid: [p for p in paths if p not in missing] for vid, paths in result.traces.items()}
     _print(result, args.json)
     if missing:
         print(t('cli.traces_missing', count=len(missing), total=total, first=missing[0]), file=sys.stderr)

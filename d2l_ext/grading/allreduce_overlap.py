@@ -61,25 +61,14 @@ def ideal_schedule(rep, baseline) -> tuple[list, list]:
 
 def _blocked_by_the_learner(case) -> bool:
     """A call without async_op, or a wait, during backward: blocking the learner wrote (not a busy machine's)."""
-    for rep in case:
-        for step in rep['steps']:
-            end = step['backward_end']
-            if any(not c.get('async') for c in step['calls'] if c['start'] < end):
-                return True
-            if any(w[0] < end for w in step['waits']):
-                return True
-    return False
-
-
-def above_model(measured: float, predicted: float) -> bool:
-    """Above the model's share as the sentence prints both (whole percent): never '55% above the model's 55%'."""
-    return round(measured * 100) > round(predicted * 100)
+    return any(any(not c.get('async') and c['start'] < step['backward_end'] for c in step['calls'])
+               or any(w[0] < step['backward_end'] for w in step['waits']) for rep in case for step in rep['steps'])
 
 
 def overlap(case, baselines, required: bool) -> object:
     """Of the learner's all-reduce time, the share backward was computing beside it, both processes pooled."""
-    shared = total = early_time = early_blocked = ideal_inside = ideal_total = 0.0
-    ideal_calls, model, fitted = 0, 0.0, True
+    shared = total = early_time = early_blocked = ideal_inside = ideal_total = model = 0.0
+    fitted = True
     for rep, baseline in zip(case, baselines):
         comm, compute, inside, early = [], [], [], []
         for step in rep['steps']:
@@ -96,30 +85,19 @@ def overlap(case, baselines, required: bool) -> object:
             schedule, windows = ideal_schedule(rep, baseline)
             ideal_total += busy(schedule)
             ideal_inside += busy(intersection(schedule, windows))
-            ideal_calls += len(schedule)
             mine = model_seconds(rep, baseline, len(case))
             fitted, model = fitted and mine is not None, model + (mine or 0.0)
-    measured = min(1.0, shared / total) if total > 0 else 0.0
-    predicted = min(1.0, ideal_inside / ideal_total) if ideal_total > 0 else 0.0
-    # the model gives each all-reduce its time alone: beside the measured time in flight, what it leaves out.
-    # 'alone' is calls x each call's time alone, so (c) and (d) differ by their number of calls and by the time
-    # a call of their sizes took when timed alone here: both are printed beside it
-    steps = sum(len(rep['steps']) for rep in case)
-    fields = dict(measured=measured, predicted=predicted, threshold=THRESHOLD, busy=total * 1e3,
-                  alone=ideal_total * 1e3, calls=ideal_calls, per_step=ideal_calls / steps if steps else 0,
-                  steps=steps // max(len(case), 1), processes=len(case),
-                  each=ideal_total / ideal_calls * 1e3 if ideal_calls else 0.0,
-                  model_each=model / ideal_calls * 1e3 if ideal_calls else 0.0,
+    # the model gives each all-reduce its time alone (ideal_schedule); `ratio`: that time over the lesson's model
+    fields = dict(measured=min(1.0, shared / total) if total > 0 else 0.0, threshold=THRESHOLD,
+                  predicted=min(1.0, ideal_inside / ideal_total) if ideal_total > 0 else 0.0,
                   ratio=ideal_total / model if model > 0 else 0.0)
-    slow = fitted and model > 0 and ideal_total > SLOW_RATIO * model  # numbers only: why is not tested here
     if not required:
         return criterion('overlap', True, 'task.allreduce.overlap_info', info=True, **fields)
-    if measured >= THRESHOLD:  # above the model: the time in flight beside the model's, longer or shorter; no cause
-        above = ('_above' if total > ideal_total else '_above_shorter') if above_model(measured, predicted) else ''
-        return criterion('overlap', True, f"task.allreduce.overlap{above}{'_slow' if slow else ''}", **fields)
+    if fields['measured'] >= THRESHOLD:  # calls far slower alone than the model: numbers only, why is not tested
+        slow = fitted and model > 0 and ideal_total > SLOW_RATIO * model
+        return criterion('overlap', True, 'task.allreduce.overlap_slow' if slow else 'task.allreduce.overlap', **fields)
     if early_time == 0:
         return criterion('overlap', False, 'task.allreduce.overlap_after', **fields)
     if early_blocked >= 0.5 * early_time and _blocked_by_the_learner(case):
         return criterion('overlap', False, 'task.allreduce.overlap_blocking', **fields)
     return criterion('overlap', False, 'task.allreduce.overlap_low', **fields)
-
