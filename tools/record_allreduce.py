@@ -40,12 +40,10 @@ def _rounded(x):
 
 
 def _run_json(result, seconds: float) -> dict:
-    """One world size's result as JSON: no trace paths (they stay on the recording machine), events as ids only."""
+    """One world size's result as JSON: no trace paths (they stay on the recording machine)."""
     d = result.to_dict()
     d.pop('traces', None)
-    # the lane label is text in the recording's language: a drawing makes it again from rank and stream
-    d['events'] = {vid: [{k: v for k, v in e.items() if k != 'lane'} for e in events]
-                   for vid, events in d['events'].items() if vid.split('-')[0] in DRAWN}
+    d['events'] = {vid: events for vid, events in d['events'].items() if vid.split('-')[0] in DRAWN}
     return _rounded({'world_size': result.processes, 'seconds': seconds,
                      'shared_cores': result.processes > result.cores, 'result': d})
 

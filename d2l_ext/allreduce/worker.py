@@ -195,21 +195,15 @@ def _role(name: str, on_gpu: bool) -> str | None:
 
 
 def timeline_events(prof, rank: int) -> list[dict]:
-    """Events {'lane', 'name', 'start', 'end', 'role', 'rank', 'stream'}, seconds from the first drawn one."""
-    events = []
-    for e in prof.events():
-        role = _role(e.name, e.device_type.name == 'CUDA')
-        if role is None:
-            continue
-        lane = 'allreduce' if role == 'allreduce' else 'compute'
-        events.append({'lane': t('allreduce.lane', rank=rank, what=t(f'allreduce.lane.{lane}')),
-                       'name': e.name.removeprefix(_BACKWARD), 'start': e.time_range.start / 1e6,
-                       'end': e.time_range.end / 1e6, 'role': role, 'rank': rank, 'stream': lane})
-    origin = min((e['start'] for e in events), default=0.0)
-    for e in events:
-        e['start'] -= origin
-        e['end'] -= origin
-    return sorted(events, key=lambda e: (e['lane'], e['start']))
+    """Events {'name', 'start', 'end', 'role', 'rank', 'stream'}, seconds from the first drawn one (a drawing
+    names the lanes: rank and stream)."""
+    kept = [(e, _role(e.name, e.device_type.name == 'CUDA')) for e in prof.events()]
+    kept = [(e, role) for e, role in kept if role is not None]
+    origin = min((e.time_range.start for e, _ in kept), default=0.0)
+    return sorted(({'name': e.name.removeprefix(_BACKWARD), 'start': (e.time_range.start - origin) / 1e6,
+                    'end': (e.time_range.end - origin) / 1e6, 'role': role, 'rank': rank,
+                    'stream': 'allreduce' if role == 'allreduce' else 'compute'} for e, role in kept),
+                  key=lambda e: (e['stream'], e['start']))
 
 
 def step_stats(events: list[dict]) -> dict:
