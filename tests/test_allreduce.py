@@ -103,26 +103,19 @@ def _run_and_hurt(how, **options):
     return run_allreduce(world_size=2, progress=progress, **{**TINY, 'repeats': 3, **options})
 
 
-@pytest.mark.slow
-def test_a_killed_process_ends_the_run_with_one_message_and_no_orphans():
-    with pytest.raises(ProcessFailed, match='process 1 ended unexpectedly'):
-        _run_and_hurt(lambda pid: os.kill(pid, signal.SIGKILL))
-    assert not spawned_children()
+def _interrupt(pid):
+    raise KeyboardInterrupt
 
 
 @pytest.mark.slow
-def test_a_stopped_process_ends_the_run_named_as_stopped():
-    with pytest.raises(ProcessFailed, match='process 1 was stopped'):
-        _run_and_hurt(lambda pid: os.kill(pid, signal.SIGSTOP), timeout=3)
-    assert not spawned_children()
-
-
-@pytest.mark.slow
-def test_an_interrupt_stops_every_process():
-    def interrupt(pid):
-        raise KeyboardInterrupt
-    with pytest.raises(KeyboardInterrupt):
-        _run_and_hurt(interrupt)
+@pytest.mark.parametrize('how, raised, options', [
+    (lambda pid: os.kill(pid, signal.SIGKILL), pytest.raises(ProcessFailed, match='process 1 ended unexpectedly'), {}),
+    (lambda pid: os.kill(pid, signal.SIGSTOP), pytest.raises(ProcessFailed, match='process 1 was stopped'),
+     {'timeout': 3}),
+    (_interrupt, pytest.raises(KeyboardInterrupt), {})], ids=['killed', 'stopped', 'interrupted'])
+def test_a_killed_or_stopped_process_or_an_interrupt_ends_the_run_named_and_no_orphans(how, raised, options):
+    with raised:
+        _run_and_hurt(how, **options)
     assert not spawned_children()
 
 

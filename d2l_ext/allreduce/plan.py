@@ -87,12 +87,11 @@ def bucket_sizes(value) -> tuple[float, ...]:
     sizes = []
     for item in items:
         try:
-            mb = float(item)
+            sizes.append(float(item))
         except (TypeError, ValueError):
-            raise UsageError(t('allreduce.usage.bucket', value=item)) from None
-        if not mb > 0 or mb == float('inf'):
+            sizes.append(math.nan)
+        if not 0 < sizes[-1] < math.inf:  # nan fails both comparisons
             raise UsageError(t('allreduce.usage.bucket', value=item))
-        sizes.append(mb)
     if not sizes:
         raise UsageError(t('allreduce.usage.bucket', value=value))
     return tuple(sizes)

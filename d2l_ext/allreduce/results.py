@@ -230,13 +230,11 @@ class AllreduceResult:
         for v in self.versions:
             if v.id in BASELINES or v.overlap is None:
                 continue
-            row = self.overlap_row(v.id)
             label = t('allreduce.version.one_bucket', label=v.label) if self.one_bucket(v) else v.label
             # from the medians as printed (4 places), so the reader's subtraction agrees
             gain = (round(self.version('serial').median, 4) - round(v.median, 4)) * 1e3 if self.has('serial') else 0.0
-            lines.append(t('allreduce.summary.overlap', label=label, measured=row['measured'],
-                           predicted=row['predicted'], gain=gain,
-                           slowdown=row['backward_slowdown'] or 1.0))
+            lines.append(t('allreduce.summary.overlap', label=label, measured=v.overlap,
+                           predicted=self.predicted(v.id)['overlap'], gain=gain))
         labels = {v.id: v.label for v in self.versions}
         lines += [t('allreduce.summary.trace', label=labels[vid], rank=r, path=path)
                   for vid, paths in self.traces.items() for r, path in enumerate(paths) if path]
