@@ -267,11 +267,11 @@ def test_exercise_lines_are_verdict_lines():
     with using_language('en'):
         assert dp.independence_lines([r]) == ('PyTorch (eager): issued together (one wait) 0.100 s vs one at a time '
                                               '(wait after each) 0.200 s: 50% faster')
-        # exercise 2 asks whether a second lane on one device helps: that way against one lane, bmm in the figure
-        assert dp.small_ops_line(small) == ('two threads, half the cores each 30.0 ms vs one lane, the whole device '
-                                            '20.0 ms: 50% slower')
-        assert dp.small_ops_line(gpu) == ('two CUDA streams on the same GPU 20.1 ms vs one lane, the whole device '
-                                          '20.0 ms: no clear difference')
+        # exercise 2: one call (bmm) against a second caller on the same device (two threads, or two streams)
+        assert dp.small_ops_line(small) == ('one batched product (torch.bmm) 4.00 ms vs two threads, half the cores '
+                                            'each 30.0 ms: 7.5x as fast')
+        assert dp.small_ops_line(gpu) == ('one batched product (torch.bmm) 4.00 ms vs two CUDA streams on the same '
+                                          'GPU 20.1 ms: 5.0x as fast')
 
 
 def test_the_scaling_line_gives_the_smallest_and_largest_size():

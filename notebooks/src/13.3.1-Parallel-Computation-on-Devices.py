@@ -414,8 +414,8 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10)) if 
 #
 # <details><summary>Worked answer</summary>
 #
-# No. A second thread or stream adds no hardware, only a second caller: it was not faster than one lane (the line
-# printed). Fewer calls help: one `torch.bmm` (or a CUDA Graph) launches once and is the fastest row, doing the same
+# Little. A second thread or stream adds no hardware, only a second caller: its row stays near one lane's. Fewer
+# calls help: one `torch.bmm` launches once and is faster than the two callers (the line printed), with the same
 # FLOP on the same device. When launching a product takes longer than computing it, the work is *launch-bound*.
 # </details>
 
@@ -426,9 +426,9 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10)) if 
 #
 # <details><summary>参考答案</summary>
 #
-# 没有帮助。第二个线程或流并没有增加硬件，只是多了一个发出调用的地方：它不比一条执行路快（见输出的那一行）。减少调用
-# 次数才有帮助：只启动一次的 `torch.bmm`（或 CUDA Graph）在同一个设备上做同样多的浮点运算，是最快的一行。启动一次
-# 乘法比完成它还慢时，这项工作就*受启动开销限制*。
+# 帮助不大。第二个线程或流并没有增加硬件，只是多了一个发出调用的地方：它那一行与一条执行路相差不远。减少调用次数才有
+# 帮助：只启动一次的 `torch.bmm` 在同一个设备上做同样多的浮点运算，比两个发出调用的地方快（见输出的那一行）。启动
+# 一次乘法比完成它还慢时，这项工作就*受启动开销限制*。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
