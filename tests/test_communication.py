@@ -110,13 +110,13 @@ def test_timelines_first_copy_and_exercise_three_on_cpu():
     assert ex.lanes[0]['name'] == lanes[0].name  # ids, not a translated label
 
 
-def test_exercise_three_with_more_threads_than_cores_expects_a_range():
+def test_exercise_three_with_more_threads_than_cores_expects_one_after_the_other():
     with fake_hardware(gpus=0, cores=2):
         lanes = pick_lanes('torch')
         ex = measure_exercise_three(lanes, size=32, iters=1, repeats=1)
     if sum(ln.threads for ln in lanes[:2]) + 1 > 2:
         alone = [ex.times['lane1_compute_and_copy'].median, ex.times['lane2_compute'].median]
-        assert ex.expectation == 'oversubscribed' and ex.expected == max(alone) and ex.cores == 2
+        assert ex.expectation == 'oversubscribed' and ex.expected == pytest.approx(sum(alone)) and ex.cores == 2
         assert ex.copy_threads == 1 and ex.lane_threads == [ln.threads for ln in lanes[:2]]
 
 
@@ -192,9 +192,12 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
     with using_language('en'):
         lines = show.measured_text(c, predicted, 0.005).split('\n')
         assert lines[2] == 'products beside nonstop copies 7.15 ms vs products alone 5.15 ms: 39% slower'
-        # max(7.15, 3.6) + the shorter of one product (7.15 / 10) and one copy (3.6 / 10): 7.51 ms
+        # each control repeat b in the formula: max(b, 3.6) + the shorter of one product (b / 10) and one copy (0.36)
         assert show.corrected_text(c, {'run': 0.0052, 'copy': 0.0036}, 10) == (
-            'with products beside copies (7.15 ms) in the formula: predicted 7.51 ms · measured 7.55 ms')
+            "run_and_copy 7.55 ms vs the formula with the control's repeats 7.51 ms: no clear difference")
+        far = _comparison(run=[0.005] * 4, beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
+                          run_then_copy=[0.0095] * 4, overlapped=[0.0094, 0.0095, 0.0096, 0.0097])
+        assert show.corrected_text(far, {'run': 0.0052, 'copy': 0.0036}, 10).endswith('27% slower')
     same = _comparison(run=[1.0, 1.1, 1.2, 1.3], beside_copies=[1.05, 1.15, 1.25, 1.35],
                        run_then_copy=[2.0, 2.1], overlapped=[1.4, 1.5])
     with using_language('en'):
@@ -211,7 +214,8 @@ def test_recorded_lines_come_from_the_recording(rec):
         book_line, line = show.recorded_text(rec).split('\n')
         # each way's share of its copy time hidden, from its own medians: the book's one stream hides (almost) none
         book = rows[show.BOOK_PLAN]
-        assert book_line == (f"book's code (one stream) {show.verdict.num(book.overlapped)} vs run then copy "
+        assert book_line == (f"book's non_blocking code (one stream) {show.verdict.num(book.overlapped)} vs "
+                             "run then copy "
                              f"{show.verdict.num(book.run_then_copy)}: "
                              f"{show.verdict.num(show.hidden_share(book), '%')} of the copy time hidden")
         assert line.startswith('copy stream + events ') and line.endswith('% of the copy time hidden')
@@ -244,7 +248,7 @@ def test_hazard_and_copied_lines():
     import torch
     ys = [torch.ones(2)]
     with using_language('en'):
-        assert show.copied_text(ys, ys).startswith('Nothing was copied')
+        assert show.copied_text(ys, ys) == "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i])."
         assert show.copied_text(ys, [y.clone() for y in ys]).startswith('Copied')
         assert show.hazard_text(1.0, 1e-7).startswith('read before synchronizing: relative error 1.00')
         assert 'need not' in show.hazard_text(1e-7, 1e-7)
@@ -255,18 +259,23 @@ def _ex3(together, alone=(1.0, 0.8), rule='oversubscribed'):
     times = {'lane1_compute_and_copy': Measurement('a', [alone[0]] * 3),
              'lane2_compute': Measurement('b', [alone[1]] * 3), 'together': Measurement('t', together)}
     lanes = [dict(kind='cpu', index=i, threads=1) for i in range(2)]
-    return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, [1, 1], 1, 2)
+    expected = sum(alone) if rule == 'oversubscribed' else max(alone)
+    return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), expected, rule, 0.0, [1, 1], 1, 2)
 
 
-def test_exercise_three_lines_and_range():
+def test_exercise_three_lines_compare_together_with_the_hatched_prediction():
     with using_language('en'):
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
+        # more threads than cores: the prediction (hatched) and the line are one after the other, repeat by repeat
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
+            'together 1.41 s vs one after the other 1.80 s: 22% faster')
+        # a core (or a GPU) per thread: the slower lane alone
+        assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], rule='separate')) == (
             'together 1.41 s vs slower lane alone 1.00 s: 41% slower')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5])).axes[0]
-    assert ax.get_xlim()[1] >= 1.8  # the range up to one after the other is drawn
-    assert 'one after the other' in [x.get_text() for x in ax.get_legend().get_texts()]  # and named in the legend
+    hatched = [p for p in ax.patches if p.get_hatch() == '///']
+    assert [p.get_width() for p in hatched] == [pytest.approx(1.8)]  # one bar: the prediction, at the sum
 
 
 def test_timeline_legend_counts_bars_in_few_words(rec):

@@ -3,6 +3,7 @@ the results): the prediction, the control for a copy's cost, the GPU recording, 
 from __future__ import annotations
 
 from ..i18n import t
+from ..results import Measurement
 from . import style, verdict
 from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
@@ -39,14 +40,28 @@ def rates_text(seconds: dict) -> str:
 
 
 def plot_measured(comparison, predicted: dict, guess=None, title=None):
-    """Every repeat of run, run then copy and run_and_copy, the prediction hatched, the learner's guess a diamond."""
+    """Every repeat of each way, the middle half of its repeats a grey band (the comparison rule reads it), the
+    prediction hatched, the learner's guess a diamond."""
+    from matplotlib.patches import Patch
+
+    from ..results import quartiles
     names = {k: _name(k) for k in comparison.measurements}
     times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
     pred = {names[k]: v for k, v in predicted.items() if k in names}
     mine = {names['overlapped']: guess} if guess is not None and 'overlapped' in names else None
     title = title or style.plot_text('communication.measured_title')
     unit = verdict.unit_for(*(m.median for m in comparison.measurements.values()), *pred.values())
-    return plot_repeats(times, predicted=pred, guess=mine, title=title, unit=unit)
+    fig = plot_repeats(times, predicted=pred, guess=mine, title=title, unit=unit)
+    ax, scale = fig.axes[0], 1e3 if unit == 'ms' else 1.0
+    band = {'color': '0.82', 'zorder': 1, 'linewidth': 0}
+    for y, m in enumerate(comparison.measurements.values()):  # the rows as plot_repeats drew them, top down
+        q1, q3 = quartiles(m)
+        ax.fill_betweenx([y - 0.38, y + 0.08], q1 * scale, q3 * scale, **band)
+    old = ax.get_legend()
+    handles = [*old.legend_handles, Patch(label=style.plot_text('communication.middle_half'), **band)]
+    ax.legend(handles=handles, labels=[*(x.get_text() for x in old.get_texts()), handles[-1].get_label()],
+              loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    return fig
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
@@ -63,15 +78,13 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def corrected_text(comparison, seconds: dict, iters: int) -> str:
-    """The worked answer's line: the overlap formula with the products' time beside nonstop copies (the control's
-    median) in place of the products alone, against run_and_copy measured."""
+    """The worked answer's line: run_and_copy against the overlap formula with each repeat of the control (the
+    products beside nonstop copies) in place of the products alone, by the one rule."""
     from ..communication.core import expected_overlap
     m = comparison.measurements
-    beside, over = m['beside_copies'].median, m['overlapped'].median
-    fill = expected_overlap(beside, seconds['copy'], 'separate', iters=iters)
-    unit = verdict.unit_for(beside, fill, over)
-    return t('communication.corrected', beside=verdict.num(beside, unit), predicted=verdict.num(fill, unit),
-             measured=verdict.num(over, unit))
+    fill = Measurement('corrected', [expected_overlap(b, seconds['copy'], 'separate', iters=iters)
+                                     for b in m['beside_copies'].times])
+    return verdict.line(_word('overlapped'), m['overlapped'], t('communication.corrected'), fill)
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -199,31 +212,22 @@ def exercise_three_alone_text(r) -> str:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's verdict: together against the slower lane alone."""
+    """Exercise 3's verdict: together against its prediction, with repeats: one after the other (each repeat's two
+    lanes alone added) where the lanes' threads outnumber the cores, else the slower lane alone."""
     a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
+    if r.expectation == 'oversubscribed':
+        base = Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
+        return verdict.line(_word('together'), r.times['together'], _word('serial_sum'), base)
     slower = a if a.median >= b.median else b
     return verdict.line(_word('together'), r.times['together'], _word('slower_alone'), slower)
 
 
 def plot_exercise_three(r):
-    """Each lane alone and both together (every repeat); the expectation beside 'together', up to one after the other
-    (dotted) when the lanes' threads outnumber the cores."""
+    """Each lane alone and both together (every repeat); the prediction hatched beside 'together': one after the
+    other where the lanes' threads outnumber the cores, else the slower lane alone."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
-    fig = plot_repeats(times, predicted={_name('together'): r.expected},
-                       title=style.plot_text('communication.ex3.title'))
-    if r.expectation == 'oversubscribed' and r.serial_sum > r.expected:
-        ax = fig.axes[0]
-        y = list(times).index(_name('together')) + 0.25  # where plot_repeats drew the hatched bar
-        ax.barh(y, r.serial_sum - r.expected, left=r.expected, height=0.2, fill=False, hatch='..',
-                edgecolor=style.color('predicted'), linewidth=1.0, linestyle='--', zorder=2)
-        ax.set_xlim(0, max(ax.get_xlim()[1], r.serial_sum * 1.05))
-        from matplotlib.patches import Patch
-        old = ax.get_legend()
-        handles = list(old.legend_handles) + [Patch(fill=False, hatch='..', edgecolor=style.color('predicted'),
-                                                    linestyle='--', label=_name('serial_sum'))]
-        labels = [x.get_text() for x in old.get_texts()] + [_name('serial_sum')]
-        ax.legend(handles=handles, labels=labels, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-    return fig
+    return plot_repeats(times, predicted={_name('together'): r.expected},
+                        title=style.plot_text('communication.ex3.title'))
 
 
 def _self_times(prof, gpu: bool) -> dict:

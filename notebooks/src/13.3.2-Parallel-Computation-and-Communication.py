@@ -95,14 +95,12 @@ print(show.copied_text(y, y_cpu))
 # %% [markdown]
 # ## The book's claim, recorded on an H200
 #
-# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product? A CPU has no
-# copy engine; further down, a copy thread on another core plays one.
+# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
 
 # %% [markdown] lang="zh"
 # ## 书中的说法：在 H200 上录制的结果
 #
-# 每个乘积和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘积同时运行？CPU 没有复制引擎；
-# 后面由另一个核心上的复制线程来充当它。
+# 每个乘积和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘积同时运行？
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import newest
@@ -176,14 +174,14 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 # Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, they add up. Overlapped, expect
 # **max(run, copy)** plus the shorter of one product and one copy, if the copies leave the products' speed alone.
 # On a CPU the copy thread gets a core of its own, but both threads use one memory: predict whether the products slow
-# down beside it. The second row measures that.
+# down beside it. The control row measures that.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，
 # 应当预期 **max(计算, 复制)**，再加上一个乘积与一次复制中较短者，前提是复制不拖慢乘积。在 CPU 上，复制线程有
-# 自己的核心，但两个线程共用同一块内存：预测乘积在它旁边会不会变慢。第二行测量的正是这一点。
+# 自己的核心，但两个线程共用同一块内存：预测乘积在它旁边会不会变慢。对照那一行测量的正是这一点。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -205,18 +203,18 @@ print(show.rates_text(s))
 my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对本机边计算边复制用时的猜测
 
 # %% [markdown]
-# Now measure: dots are repeats, hatched the prediction, the diamond your guess.
+# Now measure: dots are repeats, grey their middle half, hatched the prediction, the diamond your guess.
 
 # %% [markdown] lang="zh"
-# 现在测量：每个点是一次重复，斜线条是预测，菱形是你的猜测。
+# 现在测量：每个点是一次重复，灰色是各次重复的中间一半，斜线条是预测，菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
-predicted = {'run': s['run'], 'beside_copies': s['run'], 'run_then_copy': s['run'] + s['copy'],
+predicted = {'run_then_copy': s['run'] + s['copy'], 'run': s['run'], 'beside_copies': s['run'],
              'overlapped': comm.expected_overlap(s['run'], s['copy'], 'separate', iters=K2)}
-variants = {'run': lambda: [x.mm(w) for _ in buffers],
-            # the control: the same products beside nonstop copies  #zh: 对照：同样的乘积，旁边不停复制
+variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
+            'run': lambda: [x.mm(w) for _ in buffers],
+            # the control: the same products beside nonstop copies  #zh: 对照：同样的乘积，一边不停复制一边计算
             'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
-            'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=15,
                            check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
@@ -224,27 +222,28 @@ display(show.plot_measured(measured, predicted, guess=my_guess))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **A miss to explain.** The second row's hatched bar is products alone's: the formula assumes the copies cost the
-# products nothing. Compare each row with its bar, explain run_and_copy's distance from its own in three or four
-# sentences, then open the answer.
+# **A miss to explain.** The formula assumes the copies cost the products nothing; the control row, products beside
+# nonstop copies, tests that (its hatched bar is products alone's). Explain run_and_copy's distance from its bar in
+# three or four sentences, then open the answer.
 
 # %% [markdown] lang="zh"
-# **解释一次落空的预测**。第二行的斜线条就是“只算乘积”的预测：公式假定复制不占用乘积的任何时间。把每一行与它的
-# 斜线条比较，用三四句话解释 run_and_copy 为什么离它的斜线条有这段距离，再打开参考答案。
+# **解释一次落空的预测**。公式假定复制不占用乘积的任何时间；对照那一行（一边不停复制一边计算的乘积）检验的就是
+# 这一点，它的斜线条是“只算乘积”的预测。用三四句话解释 run_and_copy 为什么离它的斜线条有这段距离，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The second row is the control: the same products beside a copy thread (a copy stream on a GPU) copying nonstop. Its
-# line above says whether the copies slowed the products, not through what. Put its median in place of products
-# alone and the formula gives the hidden cell's line below, from this run's numbers.
+# In run_and_copy the products run beside a copy thread (a copy stream on a GPU), as in the control row, not alone as
+# the formula assumed: compare run_and_copy's dots with the control's. The hidden line puts each of the control's
+# repeats in the formula in place of products alone and compares run_and_copy with it by the same rule.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 第二行是对照：同样的乘积，旁边有一个复制线程（GPU 上是复制流）不停地复制。上面对应的一行说明复制是否拖慢了
-# 乘积，但不说明是通过什么拖慢的。用它的中位数代替“只算乘积”，公式给出下面隐藏单元格中的一行，用的是这次运行的数。
+# 在 run_and_copy 中，乘积旁边有一个复制线程（GPU 上是复制流），和对照那一行一样，而不是像公式假定的那样单独
+# 计算：请把 run_and_copy 的点与对照的点比较。下面隐藏的一行把对照的每次重复代入公式，代替“只算乘积”，
+# 再按同一条规则把 run_and_copy 与它比较。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -287,14 +286,14 @@ print(show.recorded_prediction_text(rec))
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# `copy_to_cpu(y, True)` allocates a new pinned tensor per result: the first call gets new host memory, later calls
-# reuse PyTorch's cached blocks. Measured on a GPU, else recorded.
+# `copy_to_cpu(y, True)` allocates a new pinned tensor per result, on every call. Is the first call slower than later
+# ones? Measured on a GPU, else recorded.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 为每个结果新分配一个锁页张量：第一次调用得到新的主机内存，之后的
-# 调用重复使用 PyTorch 缓存的内存块。有 GPU 时在本机测量，否则展示录制结果。
+# `copy_to_cpu(y, True)` 每次调用都为每个结果新分配一个锁页张量。第一次调用会比之后的调用慢吗？有 GPU 时在本机测量，
+# 否则展示录制结果。
 
 # %% tags=["nbval-ignore-output"]
 first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
@@ -370,24 +369,24 @@ print(show.exercise_three_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware: expect the max of the lanes' times alone. On a
-# CPU-only machine the copy thread is one more thread on shared cores: with more threads than cores, expect at least
-# the max and up to one after the other (the dotted bar). Dots beyond it: together cost more than both alone.
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone. On a CPU-only
+# machine the lanes' threads and the copy thread outnumber the cores, so lane 1 has no core of its own: predict one
+# after the other. The hatched bar is this machine's prediction; the line compares with it.
 # </details>
 #
-# **4. Use a profiler.** `torch.profiler` works in a notebook, on a CPU too. Predict which operator takes most of the
-# time: write it in `my_guess`, then profile.
+# **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
+# in a notebook and on a CPU too. Predict which operator takes most of the time: write it in `my_guess`, then profile.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预期两条执行路单独运行用时的最大值。在只有 CPU 的机器上，
-# 复制线程是共用核心上多出的一个线程：线程多于核心时，应当预期至少是最大值，最多到先后运行的用时（点状条）。
-# 点超出了点状条，说明一起运行比两者单独运行的用时之和还多。
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时。在只有 CPU 的机器上，
+# 两条执行路的线程加上复制线程多于核心，执行路 1 没有自己的核心：应当预测先后运行的用时。斜线条就是本机的预测，
+# 图下一行与它比较。
 # </details>
 #
-# **4. 使用性能分析器**。`torch.profiler` 可以在 Jupyter 记事本中使用，在 CPU 上也可以。先预测哪个操作符占用的时间最多，
-# 把它写进 `my_guess`，再做性能分析。
+# **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
+# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。先预测哪个操作符占用的时间最多，把它写进 `my_guess`，再做性能分析。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
