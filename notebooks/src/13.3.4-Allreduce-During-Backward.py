@@ -225,8 +225,8 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 左图最上面一行把实测的仅全归约与模型的这一项（斜线条）放在一起：模型在这里估少了多少，下面每个斜线条也就
-# 少多少。下面各行把每个训练步拆成几部分：不做全归约的训练步、反向传播比它多用的时间、反向传播之外的全归约
+# 左图最上面一行把实测的仅全归约与模型的这一项（斜线条）放在一起：模型在这里估少的地方，下面的斜线条也会
+# 估少。下面各行把每个训练步拆成几部分：不做全归约的训练步、反向传播比它多用的时间、反向传播之外的全归约
 # （后两者来自性能分析），以及直到训练步中位数（黑色竖线）的其余部分。(a) 是对照：它的全归约在反向传播
 # 之后才开始，所以那里变慢的反向传播不是重叠造成的。右图是每个做了性能分析的训练步中全归约在反向传播期间
 # 进行的比例；黑色竖线是它们合在一起的比例。
@@ -265,15 +265,15 @@ display(show.draw_step_timelines(result, ('serial', 'flat')))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Only where the copies took less than the one call saved; the line gives all three (the copies: gaps around
-# (b)'s call). The model has no term for copies, so it drew (b) faster.
+# The verdict answers it; the rest says why: the all-reduce time the one call saved against the copies (the gaps
+# around (b)'s call). The model has no term for copies, so it drew (b) faster.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 只有复制用的时间少于一次调用省下的时间时才抵得过；那一行给出了这三个数（复制就是时间线上 (b) 那次调用前后
-# 的空白）。模型没有复制这一项，所以它把 (b) 画得比 (a) 快。
+# 那一行的结论就是答案，后面的数说明原因：一次调用省下的全归约时间，对比复制用的时间（时间线上 (b) 那次调用
+# 前后的空白）。模型没有复制这一项，所以它把 (b) 画得比 (a) 快。
 # </details>
 
 # %% [markdown]
