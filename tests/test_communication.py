@@ -110,13 +110,13 @@ def test_timelines_first_copy_and_exercise_three_on_cpu():
     assert ex.lanes[0]['name'] == lanes[0].name  # ids, not a translated label
 
 
-def test_exercise_three_with_more_threads_than_cores_expects_one_after_the_other():
+def test_exercise_three_with_more_threads_than_cores_draws_both_cases():
     with fake_hardware(gpus=0, cores=2):
         lanes = pick_lanes('torch')
         ex = measure_exercise_three(lanes, size=32, iters=1, repeats=1)
     if sum(ln.threads for ln in lanes[:2]) + 1 > 2:
         alone = [ex.times['lane1_compute_and_copy'].median, ex.times['lane2_compute'].median]
-        assert ex.expectation == 'oversubscribed' and ex.expected == pytest.approx(sum(alone)) and ex.cores == 2
+        assert ex.expectation == 'oversubscribed' and ex.expected == max(alone) and ex.cores == 2
         assert ex.copy_threads == 1 and ex.lane_threads == [ln.threads for ln in lanes[:2]]
 
 
@@ -259,23 +259,24 @@ def _ex3(together, alone=(1.0, 0.8), rule='oversubscribed'):
     times = {'lane1_compute_and_copy': Measurement('a', [alone[0]] * 3),
              'lane2_compute': Measurement('b', [alone[1]] * 3), 'together': Measurement('t', together)}
     lanes = [dict(kind='cpu', index=i, threads=1) for i in range(2)]
-    expected = sum(alone) if rule == 'oversubscribed' else max(alone)
-    return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), expected, rule, 0.0, [1, 1], 1, 2)
+    return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, [1, 1], 1, 2)
 
 
 def test_exercise_three_lines_compare_together_with_the_hatched_prediction():
     with using_language('en'):
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
-        # more threads than cores: the prediction (hatched) and the line are one after the other, repeat by repeat
-        assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            'together 1.41 s vs one after the other 1.80 s: 22% faster')
+        # more threads than cores: one line per drawn case, the slower lane alone and one after the other
+        assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])).split('\n') == [
+            'together 1.41 s vs slower lane alone 1.00 s: 41% slower',
+            'together 1.41 s vs one after the other 1.80 s: 22% faster']
         # a core (or a GPU) per thread: the slower lane alone
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], rule='separate')) == (
             'together 1.41 s vs slower lane alone 1.00 s: 41% slower')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5])).axes[0]
-    hatched = [p for p in ax.patches if p.get_hatch() == '///']
-    assert [p.get_width() for p in hatched] == [pytest.approx(1.8)]  # one bar: the prediction, at the sum
+    hatched = {p.get_hatch(): (p.get_x(), p.get_width()) for p in ax.patches if p.get_hatch() in ('///', '..')}
+    assert hatched['///'] == (0, pytest.approx(1.0)) and hatched['..'] == (pytest.approx(1.0), pytest.approx(0.8))
+    assert 'one after the other' in [x.get_text() for x in ax.get_legend().get_texts()]
 
 
 def test_timeline_legend_counts_bars_in_few_words(rec):

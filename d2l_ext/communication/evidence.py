@@ -130,8 +130,8 @@ class ExerciseThreeResult(Result):
     times: dict[str, Times]
     serial_sum: float
     expected: float
-    expectation: str  # a parallel.core rule, or 'oversubscribed': lane 0 alone already has a thread per core, so
-    # lane 1 gets no core of its own: expected is then one after the other (serial_sum)
+    expectation: str  # a parallel.core rule, or 'oversubscribed' (more threads than cores): expected is then the
+    # slower lane alone (each lane kept a core), serial_sum the other case drawn beside it (the lanes took turns)
     max_rel_error: float
     lane_threads: list[int] = field(default_factory=list)  # threads each lane computes with (a GPU lane's: 1)
     copy_threads: int = 0  # 1 when lane 0 is a CPU lane: its copy thread wants a core too
@@ -173,8 +173,9 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
     threads, copy_threads, cores = [_threads(ln) for ln in lanes[:2]], int(lanes[0].kind == 'cpu'), cpu_cores()
     seconds, rule = exp.seconds, exp.rule
     if any(ln.kind == 'cpu' for ln in lanes[:2]) and sum(threads) + copy_threads > cores:
-        # more threads than cores: lane 1 has no core of its own, so predict one after the other
-        seconds, rule = sum(alone), 'oversubscribed'
+        # more threads than cores: the slower lane alone if each lane keeps a core; one after the other, if they take
+        # turns
+        seconds, rule = max(alone), 'oversubscribed'
     return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, sum(alone), seconds, rule,
                                max(errors), threads, copy_threads, cores)
 

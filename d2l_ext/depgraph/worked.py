@@ -41,7 +41,7 @@ WRONG = {  # name: (the criterion it must fail, its source)
     'lane0_twice': ('correct', _changed(
         'total = {k: grads[0][k] + grads[1][k] for k in params}',
         'total = {k: grads[0][k] + grads[0][k] for k in params}',
-        "A server that does not wait for lane 1: it uses lane 0's gradients twice.")),
+        "The server uses lane 0's gradients twice and never reads lane 1's.")),
     'stale': ('correct', '''
 _copies = {}
 

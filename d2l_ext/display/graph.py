@@ -221,11 +221,15 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
-    """Every repeat of the three ways (together predicted, the guess) above the median repeats' intervals, whose grey
-    timer bars end at the medians marked. `rec`: a recording (lanes named GPU / CPU where they differ) or a run."""
+    """The median repeats' intervals (grey timer bars ending at the medians marked, the later half's late start
+    marked) above every repeat of the three ways (together predicted, the guess). `rec`: a recording (lanes named
+    GPU / CPU where they differ) or a run."""
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
-    fig, (top, bottom) = style.figure(nrows=2, height=8.0)
+    fig, first = style.figure(height=8.0)
+    first.remove()  # the timeline on top, where its late start is read first; fig.axes keeps (repeats, timeline)
+    grid = fig.add_gridspec(2, 1)
+    top, bottom = fig.add_subplot(grid[1]), fig.add_subplot(grid[0])
     labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
     guess = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}
     plot_repeats(_measurements(run), ax=top, unit='ms', labels=labels,
@@ -256,6 +260,28 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
                 arrowprops={'arrowstyle': '<->', 'lw': 1.0, 'color': '0.2', 'shrinkA': 0, 'shrinkB': 0})
     ax.text(x1 + 0.01 * ax.get_xlim()[1], y1 - 0.5, style.plot_text('graph.start_delay', delay=verdict.num(
         starts[late] - starts[early], 'ms')), va='center', ha='left', fontsize=style.MIN_FONT_PT, zorder=5)
+
+
+def corrected_split(run: dict) -> Measurement:
+    """Together, predicted with each repeat's own halves and overlap (exercise 3's worked answer): what one after the
+    other spends outside the halves (median over its repeats), plus the longer half, plus the part of the shorter
+    half that ran outside the longer, (1 - overlap) x the shorter."""
+    import statistics
+    outside = statistics.median(wall - sum(h.values()) for wall, h in zip(run['times']['in_turn'],
+                                                                         run['halves']['in_turn']) if len(h) == 2)
+    pairs = [(h, f) for h, f in zip(run['halves']['split'], run['overlap']['split']) if len(h) == 2 and f is not None]
+    return Measurement('corrected', [outside + max(h.values()) + (1 - f) * min(h.values()) for h, f in pairs])
+
+
+def corrected_lines(here: dict, recorded: dict | None = None) -> str:
+    """Exercise 3's hidden lines: together against corrected_split, by the one rule, here and in the recording."""
+    lines = []
+    for key, rec in (('graph.short.split_here', here), ('graph.short.split_recorded', recorded)):
+        if rec is not None:
+            run = _run_and_kinds(rec)[0]
+            lines.append(verdict.line(t(key), _measurements(run)['split'], t('graph.corrected'), corrected_split(run),
+                                      unit='ms'))
+    return '\n'.join(lines)
 
 
 def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):
@@ -322,10 +348,10 @@ def dag_lines(ex, guess_ms=None) -> str:
                            planned.median, 'ms', name='my_guess_dag')]
     per, kinds = ex.per_task(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]  # 0 threads: a GPU
     if per:
-        lines.append(t('graph.dag_tasks', lanes=t('graph.sep').join(
+        lines.append(t('graph.dag_tasks', lanes=t('graph.dag_sep').join(
             t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), n=n, took=verdict.num(took, 'ms'),
-              predicted=verdict.num(pred, 'ms'), waited=verdict.num(waited, 'ms'))
-            for i, (took, pred, waited, n) in enumerate(per))))
+              predicted=verdict.num(pred, 'ms'), waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms'))
+            for i, (took, pred, waited, n, start) in enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
 
 

@@ -369,9 +369,9 @@ print(show.exercise_three_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone. On a CPU-only
-# machine the lanes' threads and the copy thread outnumber the cores, so lane 1 has no core of its own: predict one
-# after the other. The hatched bar is this machine's prediction; the line compares with it.
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone (hatched). On a
+# CPU-only machine the lanes and the copy thread share the cores: hatched if each lane keeps a core, dotted (one after
+# the other) if they take turns. The dots and the two lines show which is nearer here.
 # </details>
 #
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
@@ -380,9 +380,9 @@ print(show.exercise_three_text(ex3))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时。在只有 CPU 的机器上，
-# 两条执行路的线程加上复制线程多于核心，执行路 1 没有自己的核心：应当预测先后运行的用时。斜线条就是本机的预测，
-# 图下一行与它比较。
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时（斜线条）。在只有 CPU
+# 的机器上，两条执行路和复制线程共用核心：如果每条执行路各占一个核心，就是斜线条；如果它们轮流使用核心，就是
+# 点状条（先后运行）。图中的点和图下两行说明这里离哪一个更近。
 # </details>
 #
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，

@@ -155,16 +155,16 @@ here = dg.record_step(lanes, repeats=21)  # every repeat and interval of the thr
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# The lower panel: the median repeat of each way; grey alone is time in no box. `show.details(here)` lists every
-# statistic.
+# The upper panel: the median repeat of together and of one device; grey alone is time in no box. `show.details(here)`
+# lists every statistic.
 #
 # ## Recorded on a GPU machine
 #
 # The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads).
 
 # %% [markdown] lang="zh"
-# 下面的图是每种方式中位数那次重复的各个方框；只有灰色的地方是不在任何方框里的时间。`show.details(here)` 列出
-# 全部统计量。
+# 上方的面板是“同时运行”和“一个设备”各自中位数那次重复的各个方框；只有灰色的地方是不在任何方框里的时间。
+# `show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上录制的结果
 #
@@ -178,13 +178,13 @@ show.show_recorded(recorded)
 # %% [markdown]
 # ## Exercises
 #
-# **1. A server that does not wait.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
+# **1. A sum that never reads lane 1.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
 # uses lane 0's gradients twice. Predict: does the recorded graph change, and does the check catch it?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1. 不等待的服务器**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
+# **1. 从不读取执行路 1 的求和**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
 # 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？
 
 # %% jupyter={"outputs_hidden": true}
@@ -199,8 +199,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The graph changes: lane 1's gradients reach the server, but no edge joins them to `sum`, so a scheduler would start
-# `sum` without them. The update is wrong; the float64 check catches it.
+# The graph changes: lane 1's gradients reach the server, but no edge joins them to `sum`. The update is wrong; the
+# float64 check catches it.
 # </details>
 #
 # **2. Splitting does not always pay.** Using the recording's figure, explain why its *together* is slower than
@@ -218,15 +218,15 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>Worked answer</summary>
 #
 # A half slower together adds its extra time. A half that starts late overlaps less: add (1 − overlap) × the shorter
-# half, which the prediction hid whole. In the recording the CPU half ran faster together (1.53 ms; 1.86 ms one after
-# the other), so the step (3.20 ms) beat its prediction (3.56 ms).
+# half, which the prediction hid whole. The hidden lines put each repeat's halves and overlap in the formula, here and
+# in the recording, and compare together with it by the same rule.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 依赖图变了：执行路 1 的梯度仍然到达服务器，但不再有任何边把它们连到 `sum`，因此调度器会在没有这些梯度的情况下
-# 开始 `sum`。更新是错的，与 float64 结果的检查发现了这一点。
+# 依赖图变了：执行路 1 的梯度仍然到达服务器，但不再有任何边把它们连到 `sum`。更新是错的，与 float64 结果的检查
+# 发现了这一点。
 # </details>
 #
 # **2. 拆分并不总是划算**。请根据录制结果的图，解释为什么那里的“同时运行”比“一个设备”慢。
@@ -242,18 +242,21 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>参考答案</summary>
 #
 # 某一半同时运行时变慢，训练步就多出这段时间。某一半开始得晚，重叠就少：要加上 (1 − 重叠) × 较短的一半，预测
-# 却把这一半整个藏起来了。某一半同时运行时也可能更快：录制
-# 结果中 CPU 的一半同时运行用 1.53 毫秒，先后运行用 1.86 毫秒，所以训练步（3.20 毫秒）比预测（3.56 毫秒）快。
+# 却把这一半整个藏起来了。下面隐藏的两行把每次重复的两半用时和重叠代入公式（本机和录制结果），再按同一条规则把
+# “同时运行”与它比较。
 # </details>
 
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+print(show.corrected_lines(here, recorded))
+
 # %% [markdown]
-# **4. The book's exercise 5: more complex dependencies, still correct while faster.** Each task computes
+# **4. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task computes
 # `tanh((sum of its inputs) @ W)`. Three stages; in each, arms of 1, 2 and 3 products (task `2b1`: stage 2, arm b,
 # product 1) meet in a join (`2J`); `cross=True` adds edges between arms. A planner puts each task on a lane; an
 # engine runs the plan, each lane waiting for its inputs. In products on two equal lanes:
 
 # %% [markdown] lang="zh"
-# **4. 书中的练习 5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查在计算变快的同时结果仍然正确。每个任务
+# **4. 书中的练习 5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查结果是否仍然正确，以及是什么限制了速度。每个任务
 # 计算 `tanh((各输入之和) @ W)`。一共三个阶段；每个阶段有分别含 1、2、3 次乘法的分支（任务 `2b1` 表示第 2 阶段、
 # 分支 b 的第 1 次乘法），它们在汇合点（`2J`）汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条
 # 执行路上（其后的链最长的任务先放）；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。以两条同样快的
@@ -291,8 +294,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. The second line splits each lane's finish into its tasks
-# and its waiting for inputs; the prediction counted no waiting, so a lane of faster tasks can still finish later.
+# stage, plus the join: still 12. Then the lanes set the time. The second line splits each lane's finish into its
+# start, its tasks and its waiting for inputs; the last line compares the plan with the baseline it names.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -301,8 +304,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。第二行把每条执行路的完成时间分成它的任务和它等待输入的时间；预测没有计入等待，所以任务更快的
-# 执行路也可能更晚完成。
+# 而不是关键路径。第二行把每条执行路的完成时间分成开始时刻、它的任务和它等待输入的时间；最后一行把计划与它所写的
+# 基准比较。
 # </details>
 
 # %% [markdown]

@@ -35,10 +35,13 @@ MESSAGES = {
     'graph.halves_line': ('the median repeat, drawn below: the later half started {delay} after the other; overlap '
                           '{overlap} (predicted {predicted}); halves together {a} {t0}, {b} {t1} (one after the other '
                           '{i0}, {i1})'),
+    'graph.corrected': "the formula with each repeat's halves and overlap",
+    'graph.short.split_here': 'together here',
+    'graph.short.split_recorded': 'together, recorded',
     'graph.predicted_line': 'predicted {predicted} · measured {measured}',
-    'graph.sep': ', ',  # between the items of one printed list
-    'graph.dag_tasks': 'the traced plan, per lane: {lanes}',
-    'graph.dag_task': '{lane} {n} tasks × {took} (predicted {predicted}) + {waited} waiting',
+    'graph.dag_tasks': 'the traced plan: {lanes}',
+    'graph.dag_task': '{lane} starts at {start}, then {n} tasks × {took} (predicted {predicted}) + {waited} waiting',
+    'graph.dag_sep': '; ',  # between the lanes of the traced plan's line
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',
     'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
     'graph.legend_copy_box': 'copy',
@@ -49,9 +52,9 @@ MESSAGES = {
     'graph.title_dag_trace': 'The traced plan: each task on its lane, each wait for inputs grey',
     'graph.legend_path': 'critical path',
     'graph.title_graph': 'One training step on two lanes, recorded from the worked mlp_step',
-    'graph.title_hasty': "A server that does not wait: lane 1's gradients arrive, but sum never reads them",
+    'graph.title_hasty': "Lane 1's gradients arrive, but sum never reads them",
     'graph.title_repeats': 'Every repeat (hatched: together, predicted from one after the other)',
-    'graph.title_timeline': 'The median repeat of each way, its timer from start to end (grey)',
+    'graph.title_timeline': 'The median repeat of together and of one device, each timer grey from start to end',
     'graph.title_dag': "Exercise 5's DAG as planned on two lanes (columns by dependency)",
     'graph.title_dag_run': 'Every repeat (hatched: predicted from the one-lane run)',
     'graph.title_dag_run_rates': 'Every repeat (hatched: predicted from one product timed on each lane)',

@@ -35,10 +35,13 @@ MESSAGES = {
     'graph.halves_line': ('中位数那次重复（下图）：较晚的一半比另一半晚 {delay}开始；'
                           '重叠 {overlap}（预测 {predicted}）；'
                           '同时运行时 {a} 用 {t0}，{b} 用 {t1}（先后运行：{i0}，{i1}）'),
+    'graph.corrected': '代入每次重复的两半用时和重叠的公式',
+    'graph.short.split_here': '本机同时运行',
+    'graph.short.split_recorded': '录制的同时运行',
     'graph.predicted_line': '预测 {predicted} · 实测 {measured}',
-    'graph.sep': '，',  # between the items of one printed list
-    'graph.dag_tasks': '记录的计划，每条执行路：{lanes}',
-    'graph.dag_task': '{lane} {n} 个任务 × {took}（预测 {predicted}）+ 等待 {waited}',
+    'graph.dag_tasks': '记录的计划：{lanes}',
+    'graph.dag_task': '{lane} 在 {start}开始，{n} 个任务 × {took}（预测 {predicted}）+ 等待 {waited}',
+    'graph.dag_sep': '；',  # between the lanes of the traced plan's line
     'graph.dag_line': '串行 {serial}，计划 {planned}，关键路径 {path}（乘法次数）',
     'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
     'graph.legend_copy_box': '复制',
@@ -49,9 +52,9 @@ MESSAGES = {
     'graph.title_dag_trace': '记录的计划：每个任务在它的执行路上，灰色为等待输入',
     'graph.legend_path': '关键路径',
     'graph.title_graph': '两条执行路上的一个训练步，根据参考实现 mlp_step 记录',
-    'graph.title_hasty': '不等待的服务器：执行路 1 的梯度到达了，但求和从不读取它们',
+    'graph.title_hasty': '执行路 1 的梯度到达了，但求和从不读取它们',
     'graph.title_repeats': '每次重复（斜线：根据先后运行预测的同时运行）',
-    'graph.title_timeline': '每种方式的中位数那次重复，灰色为从开始到结束的计时',
+    'graph.title_timeline': '“同时运行”和“一个设备”各自中位数那次重复，灰色为从开始到结束的计时',
     'graph.title_dag': '练习 5 的依赖图，按两条执行路上的计划排列（各列按依赖关系）',
     'graph.title_dag_run': '每次重复（斜线：根据一条执行路的运行预测）',
     'graph.title_dag_run_rates': '每次重复（斜线：根据在每条执行路上计时的一次乘法预测）',
