@@ -11,6 +11,7 @@ from ..depgraph.schedule import critical_path
 from ..i18n import t
 from ..timing import Measurement
 from . import style, verdict
+from .communication import mark_middle_halves
 from .fonts import plot_lane
 from .repeats import plot_repeats
 from .timeline import draw_timeline
@@ -235,6 +236,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     plot_repeats(_measurements(run), ax=top, unit='ms', labels=labels,
                  predicted={'split': recording.predict_split(run)}, guess=guess,
                  title=style.plot_text('graph.title_repeats'))
+    mark_middle_halves(top, _measurements(run).values(), 'ms')
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     _mark_start_delay(bottom, run, kinds, style.time_unit(max(e['end'] for e in events))[1])
@@ -255,10 +257,11 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
     ticks = [x.get_text() for x in ax.get_yticklabels()]
     y0, y1 = (ticks.index(lane_name(lane, True, kinds)) for lane in (early, late))
     x0, x1 = starts[early] * scale, starts[late] * scale
+    y = y1 - 0.5 if y1 > 0 else y1 + 0.5  # between the later half's row and the row above it (below, if it is on top)
     ax.vlines(x0, min(y0, y1) - 0.35, max(y0, y1) + 0.35, colors='0.2', linestyles=':', linewidth=1.5, zorder=4)
-    ax.annotate('', xy=(x1, y1 - 0.5), xytext=(x0, y1 - 0.5), zorder=5,
+    ax.annotate('', xy=(x1, y), xytext=(x0, y), zorder=5,
                 arrowprops={'arrowstyle': '<->', 'lw': 1.0, 'color': '0.2', 'shrinkA': 0, 'shrinkB': 0})
-    ax.text(x1 + 0.01 * ax.get_xlim()[1], y1 - 0.5, style.plot_text('graph.start_delay', delay=verdict.num(
+    ax.text(x1 + 0.01 * ax.get_xlim()[1], y, style.plot_text('graph.start_delay', delay=verdict.num(
         starts[late] - starts[early], 'ms')), va='center', ha='left', fontsize=style.MIN_FONT_PT, zorder=5)
 
 
@@ -366,6 +369,7 @@ def show_dag(ex, guess_ms=None):
     top = axes[0] if ex.trace else axes
     plot_repeats(ex.measurements, ax=top, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
                  title=style.plot_text('graph.title_dag_run_rates' if ex.speeds else 'graph.title_dag_run'))
+    mark_middle_halves(top, ex.measurements.values(), 'ms')
     if ex.trace:
         kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
         row = {lane: lane_name(f'lane {i}', True, kinds) for i, lane in enumerate(ex.lanes)}

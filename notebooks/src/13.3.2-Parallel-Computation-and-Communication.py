@@ -53,13 +53,13 @@ print(lane.label)
 #
 # On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. **Predict first.** On a GPU
 # the results cross to host memory. Without a GPU `y.to('cpu')` returns the same tensor: predict a copy of about
-# 0 s. The measured part below copies for real.
+# 0 s.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
 # 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 个乘积；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
-# 主机内存。没有 GPU 时，`y.to('cpu')` 返回同一个张量：应当预测复制约为 0 秒。后面的实测部分会让 CPU 真正复制数据。
+# 主机内存。没有 GPU 时，`y.to('cpu')` 返回同一个张量：应当预测复制约为 0 秒。
 
 # %%
 workload = resolve_workload([lane], lesson=True, extra_matrices=3)
@@ -137,7 +137,8 @@ if rec is not None and rec.comm_timelines:
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. The check (its own process): it runs, every buffer holds
-# `x @ w` and is complete at return, and the copies overlap the products. On a GPU, `x` and `w` are the book's
+# `x @ w` and is complete at return, and the copies spend enough of their time beside a product (overlap; model: the
+# formula below). On a GPU, `x` and `w` are the book's
 # 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700).
 
 # %% [markdown] lang="zh"
@@ -145,8 +146,8 @@ if rec is not None and rec.comm_timelines:
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在计算下一个乘积的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
-# 分到的核心数。检查在单独的进程中进行：能否运行，每个缓冲区是否装着 `x @ w` 且在返回时已经完整，复制是否与乘积
-# 重叠。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 个“瘦”乘积（700 × 4 乘以 4 × 700）。
+# 分到的核心数。检查在单独的进程中进行：能否运行，每个缓冲区是否装着 `x @ w` 且在返回时已经完整，复制是否有足够的
+# 时间与乘积同时进行（重叠；模型：后面的公式）。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 个“瘦”乘积（700 × 4 乘以 4 × 700）。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # noqa: F401 (at hand for the task)
@@ -252,13 +253,13 @@ print(show.corrected_text(measured, s, K2))
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# Every repeat on the H200, one panel per way to copy the book's 50 results. Predict what share of the copy time the
+# Every repeat on the H200, one panel per way to copy. Predict what share of the copy time the
 # book's one-stream code hides, and a copy stream: the lines below say.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上录制的结果
 #
-# H200 上的每次重复，每个面板是复制书中 50 个结果的一种方式。预测书中只用一个流的代码能隐藏复制用时的多少，
+# H200 上的每次重复，每个面板是一种复制方式。预测书中只用一个流的代码能隐藏复制用时的多少，
 # 复制流又能隐藏多少：图下的几行给出答案。
 
 # %% tags=["nbval-ignore-output"]

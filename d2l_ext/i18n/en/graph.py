@@ -54,7 +54,7 @@ MESSAGES = {
     'graph.title_graph': 'One training step on two lanes, recorded from the worked mlp_step',
     'graph.title_hasty': "Lane 1's gradients arrive, but sum never reads them",
     'graph.title_repeats': 'Every repeat (hatched: together, predicted from one after the other)',
-    'graph.title_timeline': 'The median repeat of together and of one device, each timer grey from start to end',
+    'graph.title_timeline': 'Median repeats of together and of one device (grey: each timer)',
     'graph.title_dag': "Exercise 5's DAG as planned on two lanes (columns by dependency)",
     'graph.title_dag_run': 'Every repeat (hatched: predicted from the one-lane run)',
     'graph.title_dag_run_rates': 'Every repeat (hatched: predicted from one product timed on each lane)',

@@ -54,7 +54,7 @@ MESSAGES = {
     'graph.title_graph': '两条执行路上的一个训练步，根据参考实现 mlp_step 记录',
     'graph.title_hasty': '执行路 1 的梯度到达了，但求和从不读取它们',
     'graph.title_repeats': '每次重复（斜线：根据先后运行预测的同时运行）',
-    'graph.title_timeline': '“同时运行”和“一个设备”各自中位数那次重复，灰色为从开始到结束的计时',
+    'graph.title_timeline': '“同时运行”和“一个设备”的中位数那次重复（灰色：计时）',
     'graph.title_dag': '练习 5 的依赖图，按两条执行路上的计划排列（各列按依赖关系）',
     'graph.title_dag_run': '每次重复（斜线：根据一条执行路的运行预测）',
     'graph.title_dag_run_rates': '每次重复（斜线：根据在每条执行路上计时的一次乘法预测）',
