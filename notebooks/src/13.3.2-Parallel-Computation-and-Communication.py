@@ -136,10 +136,9 @@ if rec is not None and rec.comm_timelines:
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. The check (its own process): it runs, every buffer holds
-# `x @ w` and is complete at return, and the copies spend enough of their time beside a product (overlap; model: the
-# formula below). On a GPU, `x` and `w` are the book's
-# 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700).
+# `lane.threads` a CPU lane's share of the cores. The check (its own process): it runs, every buffer holds `x @ w`
+# and is complete at return, and the copies spend enough of their time beside a product (overlap; model: the formula
+# below). On a GPU, `x` and `w` are the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700).
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
