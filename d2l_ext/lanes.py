@@ -14,10 +14,11 @@ import re
 from dataclasses import asdict, dataclass, fields
 
 from .errors import UsageError
+from .frameworks import check_framework
 from .frameworks import framework as _framework
 from .i18n import language, t, text_in
 from .machine import FAKE as _FAKE
-from .machine import check_framework, cpu_cores
+from .machine import cpu_cores
 
 
 @dataclass(frozen=True)

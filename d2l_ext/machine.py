@@ -8,10 +8,6 @@ import platform
 
 from .errors import UsageError
 
-# Old home of these registry questions, kept until lanes.py, display/panels.py, tests and benchmarks import them from
-# d2l_ext.frameworks (then machine imports no framework, and the registry may read the machine's cores).
-from .frameworks import available_frameworks, check_framework, frameworks_for  # noqa: F401
-
 FAKE: dict = {}  # set by lanes.fake_hardware() in tests: {'gpus': n, 'cores': n}
 
 

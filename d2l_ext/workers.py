@@ -240,7 +240,3 @@ def _lanes_in_worker(framework, names, count):
     from .lanes import choose_lanes, lanes_of
     return choose_lanes(framework, names) if names is not None else lanes_of(framework, count)
 
-
-def lanes_for_all(frameworks, names=None) -> dict:
-    """Old name of lanes_for (13.3.0's notebook): check a lane choice for every framework -> {fw: lanes}."""
-    return lanes_for(frameworks, names)

@@ -3,7 +3,7 @@ import pytest
 
 from d2l_ext import UsageError, find_lanes, pick_lanes
 from d2l_ext.lanes import describe_lanes, fake_hardware, make_lane
-from d2l_ext.workers import lanes_for, lanes_for_all
+from d2l_ext.workers import lanes_for
 from tests.conftest import needs_mxnet
 
 FRAMEWORKS = ['torch', pytest.param('mxnet', marks=needs_mxnet)]
@@ -73,8 +73,8 @@ def test_explicit_lanes_are_accepted_and_checked():
 @needs_mxnet
 def test_a_lane_one_framework_lacks_is_refused_before_anything_runs():
     with pytest.raises(UsageError, match="lane 'cpu0' does not exist here for mxnet"):
-        lanes_for_all(['torch', 'mxnet'], 'cpu0')
-    both = lanes_for_all(['torch', 'mxnet'])
+        lanes_for(['torch', 'mxnet'], 'cpu0')
+    both = lanes_for(['torch', 'mxnet'])
     assert [lane.framework for lane in both['mxnet']] == ['mxnet', 'mxnet']
     every = lanes_for(['torch', 'mxnet'], count='all')  # the CLI's `devices`: one helper lists them all
     assert every['torch'][0].framework == 'torch' and len(every['mxnet']) >= 2

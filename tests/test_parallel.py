@@ -1,5 +1,5 @@
 """13.3.0/13.3.1: expectations from the hardware, typed results, the one lane runner, and the pictures with their
-one verdict line (display.parallel, lane_timeline, scaling, parallel_recorded)."""
+one verdict line (display.parallel, lane_timeline, parallel_recorded)."""
 import json
 import statistics
 import threading
@@ -10,7 +10,6 @@ import pytest
 from d2l_ext import UsageError
 from d2l_ext.display import lane_timeline as dl
 from d2l_ext.display import parallel as dp
-from d2l_ext.display import scaling as ds
 from d2l_ext.i18n import using_language
 from d2l_ext.lanes import fake_hardware, find_lanes, make_lane, pick_lanes
 from d2l_ext.parallel import (
@@ -274,15 +273,6 @@ def test_exercise_lines_are_verdict_lines():
                                           'GPU 20.1 ms: 5.0x as fast')
 
 
-def test_the_scaling_line_gives_the_smallest_and_largest_size():
-    pts = [NS(size=n, speedup=s, expected_speedup=2.0) for n, s in ((64, 1.02), (512, 1.96))]
-    with using_language('en'):
-        assert ds.scaling_line([NS(framework='torch', points=pts)]) == (
-            'PyTorch, one after the other / together: 1.02x at n=64; 1.96x at n=512')
-    fig = ds.plot_scaling([NS(framework='torch', points=pts)])
-    assert fig.axes
-
-
 def test_the_recording_draws_and_says_one_line():
     from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary, recorded_sync_line
     from d2l_ext.recorded import newest
@@ -314,7 +304,7 @@ def test_chinese_lines_put_no_space_after_chinese_punctuation():
 
 def test_the_lanes_table_is_the_same_html_every_run():
     from d2l_ext.display.parallel import lanes_table
-    from d2l_ext.workers import lanes_for_all
-    shown = [lanes_table(lanes_for_all(['torch'])) for _ in range(2)]
+    from d2l_ext.workers import lanes_for
+    shown = [lanes_table(lanes_for(['torch'])) for _ in range(2)]
     assert shown[0]._repr_html_() == shown[1]._repr_html_()  # nbval compares both with the committed output
     assert repr(shown[0]) == repr(shown[1]) and 'at 0x' not in repr(shown[0])

@@ -11,9 +11,8 @@ from d2l_ext.communication import measure_comm_timelines  # noqa: E402
 from d2l_ext.display import communication as dc  # noqa: E402
 from d2l_ext.display import lane_timeline as dl  # noqa: E402
 from d2l_ext.display import parallel as dp  # noqa: E402
-from d2l_ext.display import scaling as ds  # noqa: E402
 from d2l_ext.lanes import fake_hardware, pick_lanes  # noqa: E402
-from d2l_ext.parallel import measure_scaling, measure_small_ops  # noqa: E402
+from d2l_ext.parallel import measure_small_ops  # noqa: E402
 from d2l_ext.recorded import load_recordings  # noqa: E402
 
 
@@ -49,5 +48,3 @@ def test_cpu_stream_timeline_and_variants():
     fig = dc.plot_comm_timelines(timelines)
     assert {t.get_text() for t in fig.axes[0].get_yticklabels()} == {'compute thread', 'copy thread'}
     assert isinstance(dp.plot_variants(measure_small_ops(lanes, size=16, iters=4, repeats=2)), Figure)
-    fig = ds.plot_scaling([measure_scaling(lanes, sizes=(16, 32), iters=2, repeats=1)])
-    assert len([ln for ln in fig.axes[0].get_lines() if not ln.get_label().startswith('_')]) == 2

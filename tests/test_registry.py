@@ -101,12 +101,11 @@ def test_waiting_never_imports_a_framework():
 def test_the_worker_side_checks_the_framework_no_second_time(monkeypatch):
     """What runs in the worker (lanes chosen, 13.3.1's measurement) looks the framework up, never re-checks it."""
     import d2l_ext.lanes as lanes_module
-    import d2l_ext.machine as machine
     import d2l_ext.workers as workers
     from d2l_ext.parallel import measure_parallel
     last = find_lanes('torch')[-1].name  # before counting: a lane this machine has
     calls = []
-    for module in (frameworks, lanes_module, machine, workers):
+    for module in (frameworks, lanes_module, workers):
         monkeypatch.setattr(module, 'check_framework', lambda name: calls.append(name) or name)
     lanes = workers._in_worker(_lanes_seen, 'torch', last, {}, False)  # the worker's side of dispatch
     measure_parallel(lanes, 32, 2, 1)

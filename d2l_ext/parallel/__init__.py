@@ -7,11 +7,9 @@ from ..workers import dispatch
 from .core import (
     Expectation,
     ParallelResult,
-    ScalingResult,
     TimelineResult,
     expectation,
     measure_parallel,
-    measure_scaling,
     measure_timeline,
 )
 from .exercises import (
@@ -26,9 +24,9 @@ from .exercises import (
 )
 from .together import Together
 
-__all__ = ['Expectation', 'IndependenceResult', 'LaunchOrderResult', 'ParallelResult', 'ScalingResult',
+__all__ = ['Expectation', 'IndependenceResult', 'LaunchOrderResult', 'ParallelResult',
            'SmallOpsResult', 'SyncMistakeResult', 'TimelineResult', 'Together', 'expectation', 'independence',
-           'launch_order', 'parallel', 'scaling', 'small_ops', 'sync_mistake', 'timeline']
+           'launch_order', 'parallel', 'small_ops', 'sync_mistake', 'timeline']
 
 
 def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, lanes=None,
@@ -42,13 +40,6 @@ def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, 
 def timeline(framework: str = 'torch', size=None, iters=None, lanes=None, lesson: bool = False) -> TimelineResult:
     """When each product ran on each lane, e.g. `timeline('mxnet', lesson=True)` (13.3.1)."""
     return dispatch(measure_timeline, framework, lanes, size=size, iters=iters, lesson=lesson)
-
-
-def scaling(framework: str = 'torch', sizes=(200, 400, 800), iters=None, repeats: int = 3, lanes=None,
-            progress=None, lesson: bool = False) -> ScalingResult:
-    """Speedup and its expectation against matrix size, e.g. `scaling('torch', sizes=(64, 256, 1024), iters=10)`."""
-    return dispatch(measure_scaling, framework, lanes, progress=progress, sizes=tuple(sizes), iters=iters,
-                    repeats=repeats, lesson=lesson)
 
 
 def independence(framework: str = 'torch', size: int = 400, iters: int = 10, repeats: int = 3,

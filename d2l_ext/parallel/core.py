@@ -221,26 +221,3 @@ def kept_timeline(kept, times, framework: str, size: int, clock_name: str) -> Ti
         e['role'] = roles.get(split_row(e['lane'])[0], 'lane 0')
     return TimelineResult(framework, size, list(kept.iters), [ln.as_dict() for ln in kept.lanes], events, clock_name,
                           repeat=k)
-
-
-@dataclass
-class ScalingResult(Result):
-    """13.3.1: the two-lane speedup and its expectation as each product gets smaller."""
-    framework: str
-    points: list[ParallelResult]
-    experiment: str = 'scaling'
-
-    def table_rows(self):
-        return [dict(size=p.size, products=p.iters[0], speedup=p.speedup, expected_speedup=p.expected_speedup,
-                     together=p.together.median, serial_sum=p.serial_sum) for p in self.points]
-
-
-def measure_scaling(lanes, sizes=(200, 400, 800), iters=None, repeats: int = 3, progress=None,
-                    lesson: bool = False) -> ScalingResult:
-    """measure_parallel at each size (13.3.1); `lesson` balances GPU + CPU lanes to the notebooks' shorter runs."""
-    points = []
-    for i, n in enumerate(sizes):
-        points.append(measure_parallel(lanes, n, iters, repeats, lesson=lesson))
-        if progress:
-            progress(i + 1, len(sizes))
-    return ScalingResult(lanes[0].framework, points)

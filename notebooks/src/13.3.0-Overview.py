@@ -87,10 +87,10 @@ print(machine_line())
 
 # %%
 from d2l_ext.display.parallel import lanes_table
-from d2l_ext.workers import lanes_for_all
+from d2l_ext.workers import lanes_for
 
 lanes = d2l_ext.find_lanes('torch')
-lanes_table(lanes_for_all(d2l_ext.available_frameworks()))
+lanes_table(lanes_for(d2l_ext.available_frameworks()))
 
 # %% [markdown]
 # ## A first taste: predict, then measure

@@ -58,10 +58,4 @@ MESSAGES = {
     'parallel.recorded_sync_title': 'Recorded on {gpu}, {date}: ways of waiting, {size} × {size}',
     'parallel.independence_title': '{framework} ({engine}): one at a time vs issued together',
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
-    'parallel.scaling_measured': '{framework} measured',
-    'parallel.scaling_expected': '{framework} predicted from the lanes alone',
-    'parallel.size_axis': 'matrix size n (n × n)',
-    'parallel.scaling_title': 'Together vs one after the other, at each matrix size',
-    'parallel.scaling_line': '{framework}, one after the other / together: {points}',
-    'parallel.scaling_point': '{speedup} at n={size}',
 }

@@ -56,10 +56,4 @@ MESSAGES = {
     'parallel.recorded_sync_title': '录制于 {gpu}，{date}：几种等待方式，{size} × {size}',
     'parallel.independence_title': '{framework}（{engine}）：逐个执行与一起发出',
     'parallel.small_ops_title': '{device} 上 {products} 个 {size} × {size} 的乘积',
-    'parallel.scaling_measured': '{framework} 实测',
-    'parallel.scaling_expected': '{framework} 由各执行路单独用时预测',
-    'parallel.size_axis': '矩阵大小 n（n × n）',
-    'parallel.scaling_title': '各个矩阵大小下，同时运行与先后运行相比',
-    'parallel.scaling_line': '{framework}，先后运行 ÷ 同时运行：{points}',
-    'parallel.scaling_point': 'n={size} 时 {speedup}',
 }
