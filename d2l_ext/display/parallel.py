@@ -85,21 +85,19 @@ def _plot_label(lane: dict) -> str:
 
 
 def plot_parallel(result, ax=None, title=None, guess: float | None = None, predicted: float | None = None):
-    """Every repeat of each lane alone, all together (`predicted` hatched, else result.expected; `guess` a diamond)
-    and the line's baseline: one device doing both where timed, else one after the other."""
-    names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'together')]
-    values = [m.repeated() for m in result.lane_times] + [result.together.repeated()]
+    """Every repeat of each lane alone, one after the other (the lanes' sums), all together (`predicted` hatched,
+    else result.expected; `guess` a diamond) and one device doing both where timed."""
+    names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'one_after_other'),
+                                                            variant_name('parallel', 'together')]
+    values = [m.repeated() for m in result.lane_times] + [serial(result).repeated(), result.together.repeated()]
+    key = 'parallel.plot_title_serial'
     if getattr(result, 'baseline', None) is not None:
         lane = result.baseline_lane
         names.append(style.plot_text('parallel.variant.both_jobs', lane=_plot_label(lane)) if lane else
                      style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
         values.append(result.baseline.repeated())
         key = 'parallel.plot_title'
-    else:  # the verdict line compares with one after the other: draw it
-        names.append(variant_name('parallel', 'one_after_other'))
-        values.append(serial(result).repeated())
-        key = 'parallel.plot_title_serial'
-    together = names[len(result.lane_times)]
+    together = names[len(result.lane_times) + 1]
     return plot_repeats(dict(zip(names, values)), ax=ax,
                         predicted={together: result.expected if predicted is None else predicted},
                         guess={together: guess} if guess else None,
@@ -140,11 +138,14 @@ def independence_lines(runs) -> str:
 
 
 def small_ops_line(r) -> str:
-    """Exercise 2's answer in one verdict: one call (torch.bmm) against a second caller on the same device (two
-    threads, or two CUDA streams); the figure shows one lane and a CUDA Graph too."""
+    """Exercise 2 in two verdicts: a second caller on the same device (two threads, or two CUDA streams) against one
+    lane with the whole device, then one call (torch.bmm) against that second caller."""
     second = 'two_streams' if 'two_streams' in r.times else 'two_threads'
-    return tidy(verdict.line(t('parallel.variant.batched'), r.times['batched'],
-                             t(f'parallel.variant.{second}'), r.times[second]))
+    return tidy('\n'.join((
+        verdict.line(t(f'parallel.variant.{second}'), r.times[second], t('parallel.variant.one_lane'),
+                     r.times['one_lane']),
+        verdict.line(t('parallel.variant.batched'), r.times['batched'], t(f'parallel.variant.{second}'),
+                     r.times[second]))))
 
 
 def plot_small_ops(r, ax=None):

@@ -16,20 +16,16 @@
 # # 13.3 Automatic Parallelism: overview
 #
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
-# asks for before they run it, so they can tell which pieces are independent and run those at the same time. But one
-# matrix product already keeps every core of a CPU, or a whole GPU, busy: running two products "in parallel" on the
-# same device gains little when each already uses every core. Two jobs together beat one after the other whenever
-# one after the other leaves hardware idle, even on one CPU; a gain over **one device doing both jobs** (the fair
-# test) needs separate hardware working at the same time:
+# asks for before they run it, so they can run the independent pieces at the same time. But one matrix product
+# already keeps every core of a CPU, or a whole GPU, busy. Two jobs together beat one after the other whenever one
+# after the other leaves hardware idle; a gain over **one device doing both jobs** (the fair baseline) needs separate
+# hardware working at the same time:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
 #
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The book shows both with two GPUs. With two lanes on one CPU, or a GPU beside the CPU (the recording below),
-# expect no gain over the fair test; this notebook shows why. These notebooks run on whatever this machine has,
-# measure carefully (warm-up, waiting for every device, every repeat shown, every answer checked) and show recorded
-# GPU runs too.
+# The book shows both with two GPUs; these notebooks run on this machine and show recorded GPU runs too.
 #
 # | notebook | what you will see |
 # |---|---|
@@ -41,19 +37,15 @@
 # %% [markdown] lang="zh"
 # # 12.3 自动并行：概览
 #
-# 《动手学深度学习》12.3节（英文版为 13.3 节）。深度学习框架在执行之前就能看到程序要做的工作，因此能够判断哪些部分
-# 相互独立，并让它们同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来：在同一个设备上“并行”
-# 运行两个矩阵乘法，在每个乘法都已用满所有核心时几乎没有收益。只要先后运行让一部分硬件闲着，两项工作同时运行就比
-# 先后运行快，哪怕是在同一个 CPU 上；要比**一个设备做两份工作**（公平的检验）更快，需要能同时工作的不同硬件：
+# 《动手学深度学习》12.3节（英文版为13.3节）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
+# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。先后运行让一部分硬件闲着时，两项工作
+# 同时运行就比先后运行快。要比**一个设备做两份工作**（公平的基线）更快，则需要能同时工作的不同硬件：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
 #
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
-# 书中用两个 GPU 展示了这两点。两条执行路在同一个 CPU 上，或者一个 GPU 加 CPU（下面录制的结果）时，预计都胜不过
-# 公平的检验，本节说明原因。这些 Jupyter 记事本在这台机器现有的
-# 硬件上运行，并认真测量（预热、等待每个设备、展示每次重复、检查每个结果）；此外还展示在 GPU 上录制的结果，供没有 GPU 的
-# 读者使用。
+# 书中用两个 GPU 展示了这两点。这些 Jupyter 记事本在这台机器上运行，此外还展示在 GPU 上记录的结果。
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
@@ -106,7 +98,7 @@ lanes_table(lanes_for(d2l_ext.available_frameworks()))
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
 #
-# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）；有 GPU 时，较慢的 CPU 执行路分到较少的乘积。我们分别为每条执行路单独运行、两条同时运行、一个设备做两份工作计时，并交替进行，使漂移对每种
+# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）；有 GPU 时，较慢的 CPU 执行路分到较少的乘法。我们分别为每条执行路单独运行、两条同时运行、一个设备做两份工作计时，并交替进行，使漂移对每种
 # 情况的影响都相同。
 #
 # 这样的硬件预测什么？位于不同设备上的执行路可以全部同时运行，所以同时运行的用时等于较慢那条执行路的用时。在没有 GPU 的
@@ -119,12 +111,8 @@ my_guess = None  # together is how many times as fast as one after the other? (x
 # <details><summary>Worked answer</summary>
 #
 # With lanes of equal length, one after the other takes the sum of the lane times; if `ways` lanes run at once,
-# together is `ways` times as fast. The collapsed cell below computes it:
-#
-# ```python
-# ways = len(lanes)                                  # separate devices
-# ways = min(len(lanes), cores // threads_per_lane)  # lanes that split one CPU's cores
-# ```
+# together is `ways` times as fast. On separate devices every lane runs at once; on one CPU, as many lanes as its
+# cores hold. The collapsed cell below computes it.
 #
 # </details>
 
@@ -132,12 +120,8 @@ my_guess = None  # together is how many times as fast as one after the other? (x
 # <details><summary>参考答案</summary>
 #
 # 若各执行路耗时相同，先后运行的耗时是各执行路耗时之和；如果有 `ways` 条执行路同时运行，同时运行的速度就是先后运行的
-# `ways` 倍。下面折叠的单元格算出它：
-#
-# ```python
-# ways = len(lanes)                                  # 不同的设备
-# ways = min(len(lanes), cores // threads_per_lane)  # 把一个 CPU 的核心分开用的执行路
-# ```
+# `ways` 倍。在不同的设备上，每条执行路都能同时运行；在同一个 CPU 上，核心够分几条，就有几条同时运行。下面折叠的
+# 单元格算出它。
 #
 # </details>
 
@@ -155,18 +139,20 @@ predicted_speedup = float(ways)
 print(t('overview.prediction', speedup=verdict.num(predicted_speedup, 'x'), assumption=assumption))
 
 # %% [markdown]
-# Now measure. Each dot is one repeat, the black bar their median, the hatched bar the predicted "together" (the
-# lanes alone added up, divided by the predicted speedup), the diamond your guess. **One rule for every comparison:**
+# Now measure. Each dot is one repeat, the black bar their median, the hatched bar the predicted "together" (one
+# after the other divided by the predicted speedup), the diamond your guess. **One rule for every comparison:**
 # a way is *faster* (or *slower*) only when the middle halves of the two ways' repeats do not overlap and their
 # medians differ by more than the wider middle half and by at least 5%; otherwise *no clear difference*. The first
-# line printed checks the prediction; the second compares together with one device doing both jobs.
+# line printed checks the prediction; the second compares together with the fair baseline.
 
 # %% [markdown] lang="zh"
-# 现在来测量。每个点是一次重复，黑色短线是它们的中位数，带斜线的条形是“同时运行”的预测（各执行路单独用时之和除以
-# 预测的倍数），菱形是你的猜测。**这些 Jupyter 记事本里的每次比较都用同一条规则：**只有当两种方式各次重复的中间一半
-# （去掉最快和最慢的各四分之一后剩下的点）互不重叠，且两者的中位数相距超过较宽的那个中间一半、也至少相差 5% 时，我们才说一种方式
-# *更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和预测与实测相比较；第二行把同时运行与公平的
-# 基线——一个设备做两份工作——相比较。
+# 现在来测量。每个点是一次重复，黑色短线是它们的中位数，带斜线的条形是“同时运行”的预测（先后运行的用时除以预测的
+# 倍数），菱形是你的猜测。**这些 Jupyter 记事本里的每次比较都用同一条规则。**一种方式要算*更快*（或*更慢*），须同时满足：
+#
+# - 两种方式各次重复的中间一半（去掉最快和最慢的各四分之一后剩下的点）互不重叠；
+# - 两者的中位数相距超过较宽的那个中间一半，也至少相差 5%。
+#
+# 否则就是*没有明显差别*。输出的第一行把你的猜测和预测与实测相比较；第二行把同时运行与公平的基线相比较。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -208,22 +194,22 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,
 # Separate hardware runs both lanes at full speed at once: here is the same experiment recorded with a GPU lane and
 # a CPU lane. Predict: together takes about the slower lane's time, not the sum. The fair baseline is the GPU doing
 # both jobs: compare its row with the GPU alone. The CPU's share costs the GPU about 2% more time, and that is all a
-# second lane can save, below the rule's 5%. Below the repeats, the repeat of "together" timed as the median shows
-# when each lane was busy.
+# second lane can save, below the rule's 5%: expect no gain over the baseline. Below the repeats, the repeat of
+# "together" timed as the median shows when each lane was busy.
 
 # %% [markdown] lang="zh"
-# ## 在 GPU 上录制的结果
+# ## 在 GPU 上记录的结果
 #
-# 不同的硬件能让两条执行路同时全速运行：下面是用一条 GPU 执行路和一条 CPU 执行路录制的同一个实验。预测：同时运行的
+# 不同的硬件能让两条执行路同时全速运行：下面是用一条 GPU 执行路和一条 CPU 执行路记录的同一个实验。预测：同时运行的
 # 用时约等于较慢那条执行路的用时，而不是两者之和。公平的基线是 GPU 做两份工作：把它那一行与 GPU 单独运行相比。
-# CPU 那一份只让 GPU 多花约 2% 的时间，第二条执行路至多也只能省下这么多，低于规则要求的 5%。各次重复下方是
+# CPU 那一份只让 GPU 多花约 2% 的时间，第二条执行路至多也只能省下这么多，低于规则要求的 5%：预计胜不过基线。各次重复下方是
 # “同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary
 from d2l_ext.recorded import newest
 
-rec = newest()  # the newest GPU recording: 13.3.1 draws the same one  #zh: 最新的 GPU 录制结果：12.3.1 画的也是它
+rec = newest()  # the newest GPU recording  #zh: 最新的 GPU 记录结果
 print(recorded_summary(rec) if rec else t('panels.no_gpu_recordings'))
 recorded_figure(rec) if rec else None
 
@@ -238,7 +224,7 @@ recorded_figure(rec) if rec else None
 # ## Remember
 #
 # - One operator already fills a device; beating one after the other only shows it left hardware idle. A gain over
-#   the fair test, one device doing both jobs, needs separate hardware.
+#   the fair baseline, one device doing both jobs, needs separate hardware.
 # - Predict from the hardware first: separate devices allow the slower lane's time; lanes on one CPU only split its
 #   cores.
 # - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
@@ -246,26 +232,23 @@ recorded_figure(rec) if rec else None
 # ## Pitfalls
 #
 # - **No wait**: GPU work is queued and the call returns at once, so a timer stopped without a wait measures almost
-#   nothing.
-# - **One-device `synchronize()`**: `torch.cuda.synchronize()` waits for the current device only; with two GPUs,
-#   wait for each.
+#   nothing (13.3.1).
 # - **New host memory on every copy**: allocate the buffers once (13.3.2).
 
 # %% [markdown] lang="zh"
 # ## 小结与数字
 #
-# 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作；录制的图展示了这一点，“先预测，再测量”下面输出的
+# 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作；记录的图展示了这一点，“先预测，再测量”下面输出的
 # 两行说明预测在这台机器上有多准。第 2 点：计算与通信可以重叠，12.3.2 测量它。第 3 点：框架从
 # 计算图中找出相互独立的工作，扩展一节“依赖图”测量它。
 #
 # ## 记住
 #
-# - 一个操作符就已经能占满一个设备；胜过先后运行只说明先后运行让硬件闲着。要胜过公平的检验——一个设备做两份工作——需要不同的硬件。
+# - 一个操作符就已经能占满一个设备；胜过先后运行只说明先后运行让硬件闲着。要胜过公平的基线——一个设备做两份工作——需要不同的硬件。
 # - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路只是把它的核心分开用。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
 #
 # ## 易错点
 #
-# - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到。
-# - **只同步一个设备**：`torch.cuda.synchronize()` 只等待当前设备；有两个 GPU 时，要分别等待每一个。
+# - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到（12.3.1）。
 # - **每次复制都用新的主机内存**：缓冲区只应分配一次（12.3.2）。

@@ -23,7 +23,7 @@
 # %% [markdown] lang="zh"
 # # 12.3.1 基于 GPU 的并行计算
 #
-# 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版为 13.3.1 节）。
+# 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版为13.3.1节）。
 #
 # 书中的说法：两个设备上的两项相互独立的工作，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
 # （可以与其他工作同时运行的一条执行线路）上运行书中的代码，预测每次的用时，自己写出
@@ -64,7 +64,7 @@ lanes_table({'torch': lanes})
 
 # %% [markdown] lang="zh"
 # 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一条执行路是 CPU 时，两条执行路都用同一个较小的
-# 大小；与 GPU 并列时，较慢的 CPU 执行路分到较少的乘积。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
+# 大小；与 GPU 并列时，较慢的 CPU 执行路分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
@@ -75,7 +75,7 @@ def run(x, k=50):
 
 
 work = resolve_workload(lanes, lesson=True)  # the book's sizes on two GPUs, else smaller  #zh: 两个 GPU 上用书中的大小，否则更小
-N, K = work.size, work.iters  # K: products per lane  #zh: K：每条执行路的乘积个数
+N, K = work.size, work.iters  # K: products per lane  #zh: K：每条执行路的乘法次数
 x_0 = torch.rand(size=(N, N), device=devices[0])
 x_1 = torch.rand(size=(N, N), device=devices[1])
 refs = [x.double().mm(x.double()) for x in (x_0, x_1)]
@@ -96,42 +96,36 @@ from d2l_ext.display import verdict
 run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes(lanes)
 
-with d2l_ext.Benchmark(lanes[0].label, lanes[:1]) as alone_0:
+with d2l_ext.Benchmark(lanes[0].label, lanes[:1]):
     run(x_0, K[0])
 
-with d2l_ext.Benchmark(lanes[1].label, lanes[1:]) as alone_1:
+with d2l_ext.Benchmark(lanes[1].label, lanes[1:]):
     run(x_1, K[1])
 
 # %% [markdown]
-# One thread calls both `run`s in turn. If the first is on a GPU, it only queues its products and the second runs
-# beside it: predict the slower lane's time. A CPU `run` finishes before it returns: predict the sum.
+# One thread calls both `run`s in turn. A GPU `run` only queues its products, so the second runs beside it; a CPU
+# `run` finishes before it returns.
 
 # %% [markdown] lang="zh"
-# 一个线程依次调用两个 `run`。如果第一个在 GPU 上，它只是把乘法排入队列就返回，第二个与它同时运行：预测较慢那条
-# 执行路的用时。在 CPU 执行路上，PyTorch 在调用返回前就算完每个乘法：预测两条执行路单独用时之和。
+# 一个线程依次调用两个 `run`。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与它同时运行；CPU 上的 `run`
+# 在返回前就算完每个乘法。
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both'), lanes) as both:
+with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both'), lanes):
     run(x_0, K[0])
     run(x_1, K[1])
-queued = lanes[0].kind == 'gpu'  # the first run only queued: the second runs beside it  #zh: 第一个 run 只是排队：第二个与它同时运行
-print(d2l_ext.t('parallel.book', measured=verdict.num(both.elapsed),
-                predicted=verdict.num(max(alone_0.elapsed, alone_1.elapsed) if queued else alone_0.elapsed + alone_1.elapsed),
-                rule=d2l_ext.t('parallel.book.slower') if queued else d2l_ext.t('parallel.book.sum')))
 
 # %% [markdown]
 # ### What the clock waits for
 #
-# The book's "both" cell ends with `torch.cuda.synchronize()`: the *current* device only. With no wait at all, a
-# GPU's clock stops once the work is *queued*: predict far less time. CPU lanes finish before the calls return:
-# predict no clear difference.
+# With no wait at all, a GPU's clock stops once the work is *queued*: predict far less time. CPU lanes finish before
+# the calls return: predict no clear difference.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
-# 书中 `d2l.Benchmark('GPU1 & GPU2')` 那个代码单元以 `torch.cuda.synchronize()` 结束，它只等待*当前*设备。完全不等待
-# 更糟：在 GPU 上，工作一*排入队列*，计时就停止了。预测：在 GPU 执行路上，不等待测到的时间远少于等待每个设备；在 CPU 执
-# 行路上，调用返回时工作已经完成，所以两者没有明显差别。有 GPU 时只为 GPU 执行路计时。
+# 完全不等待时，在 GPU 上工作一*排入队列*，计时就停止了。预测：在 GPU 执行路上，不等待测到的时间远少于等待每个设备；
+# 在 CPU 执行路上，调用返回时工作已经完成，所以两者没有明显差别。有 GPU 时只为 GPU 执行路计时。
 
 # %% tags=["nbval-ignore-output"]
 import time
@@ -163,13 +157,13 @@ plot_repeats({variant_name('parallel', k): v for k, v in times.items()}, unit='a
 # In the GPU recording, predict what the clock measures when nothing waits.
 
 # %% [markdown] lang="zh"
-# 在 GPU 录制结果中，预测：什么都不等待时，计时测到的是什么？
+# 在 GPU 上记录的结果中，预测：什么都不等待时，计时测到的是什么？
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_line
 from d2l_ext.recorded import newest
 
-rec = newest()  # the newest GPU recording shipped with the package  #zh: 包里附带的最新 GPU 录制结果
+rec = newest()  # the newest GPU recording shipped with the package  #zh: 包里附带的最新 GPU 记录结果
 print(recorded_sync_line(rec) if rec else d2l_ext.t('panels.no_gpu_recordings'))
 plot_recorded_sync(rec) if rec else None
 
@@ -192,7 +186,8 @@ plot_recorded_sync(rec) if rec else None
 # Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]` so that the lanes run at the same time; return the
 # results in order, safe to read the moment it returns. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
 # `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. A separate process checks that it runs,
-# matches float64, leaves every lane finished at return, and overlaps the lanes.
+# matches float64, leaves every lane finished at return, and overlaps the lanes (*model*: the overlap this hardware
+# allows).
 
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
@@ -200,7 +195,7 @@ plot_recorded_sync(rec) if rec else None
 # 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各条执行路同时运行；按顺序返回结果，
 # 且一返回就可以安全读取。执行路有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
 # `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，
-# 结果是否与 float64 相符，返回时每条执行路是否都已完成，各执行路是否重叠。
+# 结果是否与 float64 相符，返回时每条执行路是否都已完成，各执行路是否重叠（*模型*：这台硬件允许的重叠）。
 
 # %% tags=["nbval-ignore-output"]
 import threading  # noqa: F401 (at hand for the task)
@@ -224,18 +219,18 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # %% [markdown]
 # ## Predict, then measure
 #
-# Measure each lane's time per product (a dot per repeat), and the first lane's whole device's. Predict each lane
+# Measure the time per product of each lane and of the whole device (a dot per repeat). Predict each lane
 # alone, one after the other, together, and the **baseline**: that device doing both jobs. On separate hardware
 # together takes max(t1, t2). On a CPU-only machine **two CPU lanes split one CPU**: together is max(t1, t2) at the
-# speeds measured with both lanes busy. The GPU recording below shows separate hardware.
+# speeds measured with both lanes busy. The [overview's](13.3.0-Overview.ipynb) GPU recording shows separate hardware.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 测出每条执行路每个乘积的用时（每个点是一次重复），以及第一条执行路所在的整个设备的用时。预测：每条执行路单独运行、先后运行、同时运行，
+# 测出每条执行路每次乘法的用时（每个点是一次重复），以及第一条执行路所在的整个设备的用时。预测：每条执行路单独运行、先后运行、同时运行，
 # 以及**基线**——这整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，
-# **两条 CPU 执行路把一个 CPU 分开用**：同时运行的用时是按两条执行路都在忙时各自的速度算出的 max(t1, t2)。下面在 GPU 上
-# 录制的结果才是不同硬件的情形。
+# **两条 CPU 执行路把一个 CPU 分开用**：同时运行的用时是按两条执行路都在忙时各自的速度算出的 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中
+# 在 GPU 上记录的结果才是不同硬件的情形。
 
 # %% tags=["nbval-ignore-output"]
 import dataclasses
@@ -254,12 +249,12 @@ cores = d2l_ext.cpu_cores()
 whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
                              label_key='core.lane_cpu_all_label')
          if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores  #zh: 第一条执行路所在的设备，用上全部核心
-per_product, busy = {}, {}  # seconds per product: each repeat of 10 products in a row  #zh: 每个乘积的秒数：连续 10 个乘积的每次重复
+per_product, busy = {}, {}  # seconds per product: each repeat of 10 products in a row  #zh: 每次乘法的秒数：连续 10 次乘法的每次重复
 for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
     m = d2l_ext.measure(lambda lane=lane, x=x: run_together([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=5)
     per_product[lane] = [s / 10 for s in m.times]
-if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes: each lane's products while the other runs too  #zh: CPU 执行路：另一条也在运行时每条执行路的乘积
-    pair = parallel.Together(lanes, [x_0, x_1], [10, 10])  # both lanes at once, keeping each product's interval  #zh: 两条执行路同时运行，并记下每个乘积的时间区间
+if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes: each lane's products while the other runs too  #zh: CPU 执行路：另一条也在运行时每条执行路的乘法
+    pair = parallel.Together(lanes, [x_0, x_1], [10, 10])  # both lanes at once, keeping each product's interval  #zh: 两条执行路同时运行，并记下每次乘法的时间区间
     d2l_ext.measure(pair, lanes=lanes, repeats=5)
     busy = dict(zip(lanes, busy_repeats(pair, 5)))
 rate = {lane: 2 * N**3 / statistics.median(ts) for lane, ts in per_product.items()}  # FLOP per second  #zh: 每秒浮点运算次数
@@ -279,7 +274,7 @@ plot_repeats(rows, unit='auto', title=style.plot_text('parallel.rate_title'))
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# Worked answer: seconds = products x 2n^3 FLOP / FLOP per second  #zh: 参考答案：用时 = 乘积个数 × 2n^3 次浮点运算 ÷ 每秒浮点运算次数
+# Worked answer: seconds = products x 2n^3 FLOP / FLOP per second  #zh: 参考答案：用时 = 乘法次数 × 2n^3 次浮点运算 ÷ 每秒浮点运算次数
 alone = [K[i] * 2 * N**3 / rate[lane] for i, lane in enumerate(lanes)]
 expected = parallel.expectation(lanes, alone)
 together = max(K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)) if rate_both else expected.seconds
@@ -297,12 +292,12 @@ print(d2l_ext.t('parallel.predicted', items=items((name, verdict.num(s)) for nam
 # 把同时运行与基线相比较。
 
 # %% tags=["nbval-ignore-output"]
-together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每个乘积的时间区间
+together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每次乘法的时间区间
 variants = dict(zip(names, [
     lambda: run_together(lanes[:1], jobs[:1]),
     lambda: run_together(lanes[1:], jobs[1:]),
     lambda: run_together(lanes[:1], jobs[:1]) + run_together(lanes[1:], jobs[1:]),
-    together_run,  # every repeat of "together" keeps when each product ran  #zh: “同时运行”的每次重复都记下每个乘积何时运行
+    together_run,  # every repeat of "together" keeps when each product ran  #zh: “同时运行”的每次重复都记下每次乘法何时运行
     lambda: run_together([whole], [lambda: run(x_0, K[0] + K[1])]),
 ]))
 answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
@@ -319,7 +314,7 @@ plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, labels=dict(z
 # Guess the overlap: the share of the shorter lane's busy time with the other lane busy too.
 
 # %% [markdown] lang="zh"
-# 每个乘积在哪里运行？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
+# 每次乘法在哪里运行？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
 # 的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0 到 1）。
 
 # %% tags=["nbval-ignore-output"]
@@ -332,22 +327,6 @@ ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if ra
 plot_timeline(tl, predicted=ends)
 
 # %% [markdown]
-# ## Recorded on a GPU
-#
-# A GPU and the CPU: separate hardware, so predict max(t1, t2); the baseline is the GPU doing both jobs.
-
-# %% [markdown] lang="zh"
-# ## 在 GPU 上录制的结果
-#
-# 这份录制用一块 GPU 和 CPU：硬件相互独立，所以预测为 max(t1, t2)，基线是 GPU 做两份工作。
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary
-
-print(recorded_summary(rec) if rec else d2l_ext.t('panels.no_gpu_recordings'))
-recorded_figure(rec) if rec else None
-
-# %% [markdown]
 # ## Try it yourself
 #
 # Choose a size and the products per lane, then press **Run**.
@@ -355,7 +334,7 @@ recorded_figure(rec) if rec else None
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 选择矩阵大小和每条执行路的乘积个数，然后点击**运行**；每次运行都会追加到表格中。
+# 选择矩阵大小和每条执行路的乘法次数，然后点击**运行**；每次运行都会追加到表格中。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import ParallelPanel
@@ -386,9 +365,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# 要看是否有两个乘积在同一时刻运行。PyTorch：不会。它是命令式执行的，调用一个乘积就按顺序算一个：在 CPU 执行路上
+# 要看是否有两次乘法在同一时刻运行。PyTorch：不会。它是命令式执行的，调用一次乘法就按顺序算一次：在 CPU 执行路上
 # 预计没有明显差别；在 GPU 上，逐个执行只是多了那些等待。MXNet：会。它的引擎在工作线程上运行所有已就绪的操作：装有
-# MXNet 时，下面的时间线（一次 `run`，每个引擎工作线程占一行）显示乘积 1 和乘积 2 同时运行。
+# MXNet 时，下面的时间线（一次 `run`，每个引擎工作线程占一行）显示第 1 次和第 2 次乘法同时运行。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -404,31 +383,29 @@ plot_independence(runs)
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.lane_timeline import plot_timeline
 
-mx_lane = d2l_ext.find_lanes('mxnet')[:1] if 'mxnet' in frameworks else []  # one MXNet lane: one run's products  #zh: 一条 MXNet 执行路：一次 run 的各个乘积
+mx_lane = d2l_ext.find_lanes('mxnet')[:1] if 'mxnet' in frameworks else []  # one MXNet lane: one run's products  #zh: 一条 MXNet 执行路：一次 run 的各次乘法
 plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10)) if mx_lane else None
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Predict for 800 products of 64 × 64:
-# one thread with all the cores, two with half each, `torch.bmm`, or (GPU) two CUDA streams or a CUDA Graph. Hint:
-# compare launching a product with computing its 2 × 64³ FLOP.
+# one thread with all the cores, two with half each, `torch.bmm`, or (GPU) two CUDA streams or a CUDA Graph.
 #
 # <details><summary>Worked answer</summary>
 #
-# Little. A second thread or stream adds no hardware, only a second caller: its row stays near one lane's. Fewer
-# calls help: one `torch.bmm` launches once and is faster than the two callers (the line printed), with the same
-# FLOP on the same device. When launching a product takes longer than computing it, the work is *launch-bound*.
+# Read the first line. *Faster*: one caller left part of the device idle, and a second caller used it. *No clear
+# difference* or *slower*: one caller already kept the device busy. The second line tests fewer calls: one
+# `torch.bmm` does the same FLOP on the same device in one call.
 # </details>
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对 800 个 64 × 64 的乘法做出预测：在 CPU 上，
+# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对 800 次 64 × 64 的乘法做出预测：在 CPU 上，
 # 是一个用上全部核心的线程、两个各用一半核心的线程，还是一次 `torch.bmm`；在 GPU 上，是两个 CUDA 流、`torch.bmm`，
-# 还是 CUDA Graph（只启动一次）。提示：比较启动一次乘法与完成它的 2 × 64³ 次浮点运算各需多少时间。
+# 还是 CUDA Graph（只启动一次）。
 #
 # <details><summary>参考答案</summary>
 #
-# 帮助不大。第二个线程或流并没有增加硬件，只是多了一个发出调用的地方：它那一行与一条执行路相差不远。减少调用次数才有
-# 帮助：只启动一次的 `torch.bmm` 在同一个设备上做同样多的浮点运算，比两个发出调用的地方快（见输出的那一行）。启动
-# 一次乘法比完成它还慢时，这项工作就*受启动开销限制*。
+# 看输出的第一行。*更快*：一个发起调用的线程或流让设备的一部分闲着，第二个用上了它。*没有明显差别*或*更慢*：一个
+# 就已让设备忙碌。第二行检验减少调用次数：一次 `torch.bmm` 在同一个设备上用一次调用做同样多的浮点运算。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -449,8 +426,8 @@ plot_small_ops(small)
 #
 # ## Pitfalls
 #
-# * **No wait**, or **`torch.cuda.synchronize()`** (current device only): wait for every device.
-# * **Launch-bound small work**: streams add queues, not a second GPU.
+# * **No wait**: the clock stops once GPU work is queued; wait for every device used.
+# * **Lanes on one CPU**: they split its cores; compare with one lane using all of them.
 
 # %% [markdown] lang="zh"
 # 书中的练习 3 和练习 4 见 12.3.2，练习 5 见扩展一节“依赖图”。
@@ -464,6 +441,5 @@ plot_small_ops(small)
 #
 # ## 易错点
 #
-# * **不等待**，或**不带参数的 `torch.cuda.synchronize()`**（只等待当前设备）：应等待用到的每个设备。
-# * **在同一硬件上的执行路**：两条 CPU 执行路把一个 CPU 分开用。
-# * **受启动开销限制的小工作**：流增加的是队列，而不是第二个 GPU（练习 2）。
+# * **不等待**：GPU 上的工作一排入队列计时就停止；应等待用到的每个设备。
+# * **在同一硬件上的执行路**：两条 CPU 执行路把一个 CPU 分开用；要与一条用上全部核心的执行路比较。

@@ -32,9 +32,6 @@ MESSAGES = {
     'parallel.rate_title': 'Time per product: each lane alone, and while both lanes are busy',
     'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
                           'products of {book_size} × {book_size} per GPU)'),
-    'parallel.book': 'predicted {predicted} ({rule}) · measured {measured}',
-    'parallel.book.sum': 'the sum of the lanes alone',
-    'parallel.book.slower': 'the slower lane alone',
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.item': '{name} {value}',
@@ -46,7 +43,7 @@ MESSAGES = {
     'parallel.name.serial': 'one after the other',
     'parallel.name.device': '{lane} doing both',
     'parallel.name.all_cores': 'one lane with all {cores} cores',
-    'parallel.plot_title': ('{framework}: each lane alone, together (hatched: predicted from the lanes alone), '
+    'parallel.plot_title': ('{framework}: each lane alone, one after the other, together (hatched: predicted), '
                             'one device doing both'),
     'parallel.plot_title_serial': ('{framework}: each lane alone, together (hatched: predicted from the lanes alone), '
                                    'one after the other'),
