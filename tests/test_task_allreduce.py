@@ -172,7 +172,7 @@ def backward_then_allreduce(model, X, y, optimizer):
 
 @pytest.mark.slow
 def test_a_collective_nobody_joins_a_loop_a_crash_a_stop_and_an_exit_are_reported(monkeypatch):
-    monkeypatch.setattr(tasks, 'WORK_S', 4.0)  # past the all-reduce's timeout, so that one says 'waited'
+    monkeypatch.setattr(tasks, 'WORK_S', 6.0)  # well past the all-reduce's timeout (a loaded machine too): 'waited'
     monkeypatch.setattr(tasks, 'START_S', 1.0)
     monkeypatch.setattr(ranks, 'COLLECTIVE_TIMEOUT_S', 2.0)
     sources = (HANGS, LOOPS, CRASHES, STOPS, EXITS, inspect.getsource(backward_then_allreduce))
