@@ -110,6 +110,16 @@ def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimize
     fig = show.draw_step_timeline(fake(), 'hooks')
     title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
     assert 'all-reduces start 70 ms before backward ends' in title  # backward ends at 0.10, not the update's 0.20
+    assert 'this profiled step 200 ms; median timed step 130 ms' in title  # the step drawn, beside the verdict's
+
+
+def test_no_bar_part_is_solid_past_the_median_step():
+    r = fake(hooks=0.09)  # (c)'s median below the step without all-reduce: its parts overshoot
+    left = show.plot_steps(r).axes[0]
+    solid = [p for p in left.patches if p.get_hatch() is None and (p.get_alpha() or 1.0) == 1.0 and p.get_width()]
+    medians = {round(y + 0.1, 3): v.median * 1e3 for y, v in enumerate(show.drawn(r))}
+    for p in solid:
+        assert p.get_x() + p.get_width() <= medians[round(p.get_y() + p.get_height() / 2, 3)] + 1e-9
 
 
 def test_the_timelines_share_one_time_axis():
@@ -136,9 +146,11 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
     assert show.choose({k: mine for k in 'abcd'}, every)[1] == 'measured: your (a)-(d)'
 
 
-def test_the_bucket_sweep_sets_the_models_fastest_size_against_one_bucket():
+def test_the_bucket_sweep_names_the_shortest_median_and_the_models_fastest_size():
     r = fake()
-    assert show.bucket_text(r) == 'DDP 1 MiB 120 ms vs DDP one bucket 136 ms: 12% faster'
+    assert show.bucket_text(r) == "shortest median: DDP 1 MiB 120 ms vs DDP one bucket 136 ms: 12% faster; " \
+                                  "model's fastest: DDP 1 MiB"
+    assert show.buckets_verdict(r) == '(d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: 8.3% slower'
     fig = show.plot_steps(r, ids=['serial', 'ddp-1', 'ddp-25'])  # the sweep: one row per size
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == ['(a) after backward', 'DDP 1 MiB', 'DDP one bucket']
@@ -159,7 +171,8 @@ def test_the_ratio_exercise_and_the_ingredients_are_one_line_each():
                                        '100 ms → 50.0 ms; their ratio is 2.00x as large'
     assert show.prediction_text(0.07, 0.2, 0.13) == 'predicted: all-reduce 70.0 ms, (a) 200 ms, perfect overlap 130 ms'
     lines = show.ingredients_text(r).split('\n')
-    assert len(lines) == 2 and lines[0].startswith('step without all-reduce 100 ms (backward 50.0 ms of it)')
+    assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms for 12 tensors',
+                     'all-reduce model: α = 0.400 ms per call, β = 0.63 GB/s; gradients 24.0 MiB']
 
 
 def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():

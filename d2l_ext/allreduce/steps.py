@@ -37,7 +37,7 @@ def backward_then_allreduce(model, X, y, optimizer):
     for p in model.parameters():
         if p.grad is None:  # a frozen parameter has no gradient to send  #zh: 冻结的参数没有梯度要发送
             continue
-        p.grad /= dist.get_world_size()  # sum of n averages / n: the whole minibatch's  #zh: n 个平均之和除以 n
+        p.grad /= dist.get_world_size()  # sum of n averages / n: the whole minibatch's  #zh: 先除以 n，求和后即为平均
         dist.all_reduce(p.grad)  # blocks until every process has contributed  #zh: 等每个进程都贡献后才返回
     optimizer.step()
 

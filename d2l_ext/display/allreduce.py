@@ -24,7 +24,8 @@ def name(result, version, text=t) -> str:
     if version.bucket_mb is not None:
         return text('allreduce.name.one_bucket') if result.one_bucket(version) else \
             text('allreduce.name.ddp', mb=version.bucket_mb)
-    return text(f'allreduce.name.{version.id}') if version.id in NAMES else version.id
+    from ..allreduce.steps import BUCKET_MB
+    return text(f'allreduce.name.{version.id}', mb=BUCKET_MB) if version.id in NAMES else version.id
 
 
 def machine_text(backend: str, world_size: int, cores: int | None = None) -> str:
@@ -58,7 +59,7 @@ def ingredients_text(result) -> str:
     """The two measurements the prediction starts from and the all-reduce model fitted to one float and a buffer."""
     p = result.prediction
     return '\n'.join([
-        t('allreduce.ingredients.step', step=verdict.num(p.backward, 'ms'), span=verdict.num(p.backward_span, 'ms'),
+        t('allreduce.ingredients.step', step=verdict.num(p.backward, 'ms'),
           alone=verdict.num(result.version('allreduce').median, 'ms'), tensors=len(p.tensor_bytes)),
         t('allreduce.ingredients.fit', alpha=verdict.num(p.per_call, 'ms'), gbps=f'{p.bus_bandwidth / 1e9:.2f}',
           mb=f'{p.gradient_bytes / 2**20:.1f}')])
@@ -156,8 +157,11 @@ def plot_steps(result, guess=None, ids=None, title=None):
     model = dict(fill=False, hatch='///', edgecolor=style.color('predicted'))
     for y, v in enumerate(versions):
         start = 0.0
-        for part, seconds in parts(result, v).items():
-            left.barh(y + 0.1, seconds * MS, left=start * MS, height=0.35, color=colours[part], zorder=2)
+        for part, seconds in parts(result, v).items():  # solid up to the median step, faded past it
+            inside = max(0.0, min(start + seconds, v.median) - start)
+            left.barh(y + 0.1, inside * MS, left=start * MS, height=0.35, color=colours[part], zorder=2)
+            left.barh(y + 0.1, (seconds - inside) * MS, left=(start + inside) * MS, height=0.35,
+                      color=colours[part], alpha=0.3, zorder=2)
             start += seconds
         left.scatter([v.median * MS], [y + 0.1], **mark)
         n = len(v.step_times)
@@ -185,6 +189,7 @@ def plot_steps(result, guess=None, ids=None, title=None):
     right.set_xlabel(style.plot_text('allreduce.plot.share'))
     dots = dict(ls='', color=style.color('measured'))
     handles = [Patch(color=colours[p], label=style.plot_text(f'allreduce.part.{p}')) for p in PARTS] + [
+        Patch(color=colours['base'], alpha=0.3, label=style.plot_text('allreduce.plot.past_median')),
         Line2D([], [], marker='o', label=style.plot_text('allreduce.plot.repeats'), **dots),
         Line2D([], [], ls='', marker='|', markersize=14, mew=3, color='black',
                label=style.plot_text('allreduce.plot.marks')),
@@ -209,9 +214,13 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
               for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
     lead = statistics.mean([b - s for b, s, _, _ in _edges(result, version_id)] or [0.0])
-    label = name(result, result.version(version_id), style.plot_text)
+    v = result.version(version_id)
+    drawn_ms = (max(e['end'] for e in events) - min(e['start'] for e in events)) * MS if events else 0.0
+    label = name(result, v, style.plot_text)
     title = style.plot_text('allreduce.plot.timeline_during', label=label, ms=f'{lead * MS:.0f}') if lead > 1e-6 \
         else style.plot_text('allreduce.plot.timeline_after', label=label)
+    title += '\n' + style.plot_text('allreduce.plot.timeline_step', step=f'{drawn_ms:.0f}',
+                                    median=f'{v.median * MS:.0f}')
     return draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title)
 
 
@@ -236,11 +245,24 @@ def trace_text(result, version_id: str) -> str:
 
 
 def bucket_text(result) -> str:
-    """DDP at the model's fastest bucket size against one bucket, as measured here (the verdict line)."""
-    sizes = sorted(v.bucket_mb for v in result.ddp_versions())
-    best = result.version(f'ddp-{result.prediction.best_buckets(sizes)[0]:g}')
-    whole = max(result.ddp_versions(), key=lambda v: v.bucket_mb)
-    return verdict.line(name(result, best), best.measurement, name(result, whole), whole.measurement, 'ms')
+    """Exercise 2: the size with the shortest median step against the model's fastest (or, where they are one, the
+    next shortest), as a verdict line."""
+    ddp = sorted(result.ddp_versions(), key=lambda v: v.median)
+    if len(ddp) < 2:
+        return ''
+    model = result.version(f'ddp-{result.prediction.best_buckets(sorted(v.bucket_mb for v in ddp))[0]:g}')
+    other = model if model is not ddp[0] else ddp[1]
+    return t('allreduce.buckets', line=verdict.line(name(result, ddp[0]), ddp[0].measurement, name(result, other),
+                                                    other.measurement, 'ms'), model=name(result, model))
+
+
+def buckets_verdict(result) -> str:
+    """(d) against DDP at (d)'s bucket size, as a verdict line (empty where that size was not measured)."""
+    from ..allreduce.steps import BUCKET_MB
+    if not (result.has('buckets') and result.has(f'ddp-{BUCKET_MB:g}')):
+        return ''
+    d, ddp = result.version('buckets'), result.version(f'ddp-{BUCKET_MB:g}')
+    return verdict.line(name(result, d), d.measurement, name(result, ddp), ddp.measurement, 'ms')
 
 
 def ratio_text(result, half) -> str:

@@ -209,8 +209,9 @@ p, n = result.prediction, result.processes  # medians of the measurements above 
 ring = 2 * (n - 1) / n                      # share of the bytes each process sends  #zh: 每个进程发送的字节比例
 alpha, bus = p.per_call, p.bus_bandwidth    # seconds per call; bytes per second  #zh: 每次调用的秒数；每秒字节数
 allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): one call per tensor  #zh: 每个张量一次调用
-serial = p.backward + allreduce             # (a): one after the other  #zh: 一个接一个
-overlapped = max(p.backward, allreduce)     # if the all-reduce had hardware of its own  #zh: 若全归约有自己的硬件
+step = p.backward                           # the step without all-reduce (timed)  #zh: 不做全归约的训练步（实测）
+serial = step + allreduce                   # (a): one after the other  #zh: 一个接一个
+overlapped = max(step, allreduce)           # if the all-reduce had hardware of its own  #zh: 若全归约有自己的硬件
 print(show.prediction_text(allreduce, serial, overlapped))
 
 # %% [markdown]
@@ -218,8 +219,8 @@ print(show.prediction_text(allreduce, serial, overlapped))
 #
 # Top: all-reduce alone beside the model's term (hatched); where that falls short, so do the bars below. Below,
 # each step in parts: the step without all-reduce, backward's time beyond it and the all-reduce outside backward
-# (profiled), then the rest up to the median step (black mark). (a) is the control: its all-reduce starts after
-# backward, so a slower backward there is not overlap. Right: each profiled step's share of the all-reduce during
+# (profiled), then the rest, solid up to the median step (black mark), faded past it. (a) is the control: its
+# all-reduce starts after backward, so a slower backward there is not overlap. Right: each profiled step's share of the all-reduce during
 # backward; the black mark pools them.
 
 # %% [markdown] lang="zh"
@@ -227,26 +228,27 @@ print(show.prediction_text(allreduce, serial, overlapped))
 #
 # 左图最上面一行把实测的仅全归约与模型的这一项（斜线条）放在一起：模型在这里估少的地方，下面的斜线条也会
 # 估少。下面各行把每个训练步拆成几部分：不做全归约的训练步、反向传播比它多用的时间、反向传播之外的全归约
-# （后两者来自性能分析），以及直到训练步中位数（黑色竖线）的其余部分。(a) 是对照：它的全归约在反向传播
+# （后两者来自性能分析）和其余部分；到训练步中位数（黑色竖线）为止画实色，超出的部分画浅色。(a) 是对照：它的全归约在反向传播
 # 之后才开始，所以那里变慢的反向传播不是重叠造成的。右图是每个做了性能分析的训练步中全归约在反向传播期间
 # 进行的比例；黑色竖线是它们合在一起的比例。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
+print(show.buckets_verdict(result))
 print(show.guess_text(my_guess, result))
 display(show.plot_steps(result, guess=my_guess))
 
 # %% [markdown]
 # ## One step, process by process
 #
-# Two rows per process, each its median profiled step, on one time axis: (a)'s all-reduces wait for backward to
-# end; (c)'s first ones can start during it.
+# Two rows per process, one profiled step each (its time and the median timed step in the title), on one time
+# axis: (a)'s all-reduces wait for backward to end; (c)'s first ones can start during it.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 每个进程占两行，取它做了性能分析的各步中的中位数那一步，两图共用一条时间轴：(a) 的全归约要等反向传播结束；
-# (c) 最先的几个可以在反向传播期间开始。
+# 每个进程占两行，画一个做了性能分析的训练步（标题给出它的时间和计时训练步的中位数），两图共用一条时间轴：
+# (a) 的全归约要等反向传播结束；(c) 最先的几个可以在反向传播期间开始。
 
 # %% tags=["nbval-ignore-output"]
 print(show.trace_text(result, 'hooks'))
@@ -256,7 +258,7 @@ display(show.draw_step_timelines(result, ('serial', 'hooks')))
 # **(b)'s question:** did the calls saved pay for the two copies?
 
 # %% [markdown] lang="zh"
-# **(b) 的问题：**省下的调用能否抵过这两次复制？
+# **(b) 的问题**：省下的调用能否抵过这两次复制？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.flat_text(result))
@@ -330,22 +332,22 @@ for run in (result, there):  # here, then the recording  #zh: 先是这里，再
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Only (c)'s backward beyond the control (a)'s is time the all-reduce took from backward; the model misses it,
-# landing closer where that gap is smaller.
+# (c)'s time went to the all-reduce outside backward and to backward's slowdown beyond (a)'s, the control. The
+# model has neither; its all-reduce term is the hatched bar beside all-reduce alone (each figure's top row).
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
-#    fastest (the shortest hatched bar), and which was, here and on the GPU host?
+#    fastest, and which had the shortest median step, here and on the GPU host?
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 只有 (c) 的反向传播比对照 (a) 多用的时间，才是全归约从反向传播那里占去的时间；模型漏掉了这一部分，所以在
-# 这个差距较小的机器上预测得更准。
+# (c) 的时间花在反向传播之外的全归约上，以及反向传播比对照 (a) 多用的时间上。模型没有这两项；它的全归约
+# 这一项是仅全归约旁边的斜线条（每张图最上面一行）。
 # </details>
 #
-# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快（最短的斜线条）？在这里和在
-#    GPU 主机上，实测又是哪个？
+# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
+#    训练步中位数最短的又是哪个？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 for run in (result, there):  # here, then the recording  #zh: 先是这里，再是录制结果
@@ -420,8 +422,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves forward and backward's arithmetic but not the bytes: the step shrinks, all-reduce alone
-# should not, so their ratio rises.
+# Half the batch halves forward and backward's arithmetic but not the bytes all-reduce sends: the step shrinks,
+# so their ratio rises.
 # </details>
 #
 # ## Remember
@@ -437,8 +439,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使前向传播和反向传播的算术运算量减半，而字节数不变：不做全归约的训练步变短，仅全归约应当不变，
-# 所以两者之比增大。
+# 批量减半使前向传播和反向传播的算术运算量减半，而全归约发送的字节数不变：不做全归约的训练步变短，所以
+# 两者之比增大。
 # </details>
 #
 # ## 记住

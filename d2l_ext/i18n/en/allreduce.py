@@ -15,7 +15,7 @@ MESSAGES = {
     'allreduce.name.serial': '(a) after backward',
     'allreduce.name.flat': '(b) flat',
     'allreduce.name.hooks': '(c) hooks',
-    'allreduce.name.buckets': '(d) buckets',
+    'allreduce.name.buckets': '(d) buckets {mb:g} MiB',
     'allreduce.name.ddp': 'DDP {mb:g} MiB',
     'allreduce.name.one_bucket': 'DDP one bucket',
     'allreduce.lane': 'process {rank} · {what}',
@@ -54,8 +54,7 @@ MESSAGES = {
     'allreduce.which.yours': 'measured: your (a)-(d)',
     'allreduce.which.package': "measured: the package's (a)-(d); yours replace them once they pass",
     'allreduce.which.mixed': "measured: your {yours}; the package's {package}",
-    'allreduce.ingredients.step': ('step without all-reduce {step} (backward {span} of it); all-reduce alone '
-                                   '{alone} for {tensors} tensors'),
+    'allreduce.ingredients.step': ('step without all-reduce {step}; all-reduce alone {alone} for {tensors} tensors'),
     'allreduce.ingredients.fit': 'all-reduce model: α = {alpha} per call, β = {gbps} GB/s; gradients {mb} MiB',
     'allreduce.predict': 'predicted: all-reduce {allreduce}, (a) {serial}, perfect overlap {overlapped}',
     'allreduce.parts': ('{n} processes, {cores} cores: (c) backward {c_slow} longer than without all-reduce, '
@@ -67,6 +66,7 @@ MESSAGES = {
     'allreduce.part.outside': 'all-reduce outside backward',
     'allreduce.part.rest': 'rest of the median step',
     'allreduce.plot.title': 'one training step per version',
+    'allreduce.plot.past_median': 'parts past the median step (faded)',
     'allreduce.plot.repeats': 'each timed step',
     'allreduce.plot.marks': 'median step (left); all profiled steps pooled (right)',
     'allreduce.plot.profiled': 'each profiled step, each process',
@@ -83,5 +83,7 @@ MESSAGES = {
     'allreduce.recorded.where': 'recorded on {machine}; gloo on its CPU cores, {n} processes:',
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
     'allreduce.recorded.no_size': 'no run with {n} processes in this recording: choose one of {sizes}',
+    'allreduce.plot.timeline_step': 'this profiled step {step} ms; median timed step {median} ms',
+    'allreduce.buckets': "shortest median: {line}; model's fastest: {model}",
     'allreduce.sep_list': ', ',
 }

@@ -13,7 +13,7 @@ MESSAGES = {
     'allreduce.name.serial': '(a) 反向传播之后',
     'allreduce.name.flat': '(b) 扁平',
     'allreduce.name.hooks': '(c) 钩子',
-    'allreduce.name.buckets': '(d) 分桶',
+    'allreduce.name.buckets': '(d) 分桶 {mb:g} MiB',
     'allreduce.name.ddp': 'DDP {mb:g} MiB',
     'allreduce.name.one_bucket': 'DDP 一个桶',
     'allreduce.lane': '进程 {rank} · {what}',
@@ -50,8 +50,7 @@ MESSAGES = {
     'allreduce.which.yours': '测量的是：你写的 (a)-(d)',
     'allreduce.which.package': '测量的是：包里的 (a)-(d)；你的版本通过检查后就会替换它们',
     'allreduce.which.mixed': '测量的是：你写的 {yours}；包里的 {package}',
-    'allreduce.ingredients.step': ('不做全归约的训练步 {step}（其中反向传播 {span}'
-                                   '）；{tensors} 个张量的仅全归约 {alone}'),
+    'allreduce.ingredients.step': ('不做全归约的训练步 {step}；仅全归约 {alone}，共 {tensors} 个张量'),
     'allreduce.ingredients.fit': '全归约的模型：每次调用 α = {alpha}，β = {gbps} GB/s；梯度共 {mb} MiB',
     'allreduce.predict': '预测：全归约 {allreduce}，(a) {serial}，完全重叠 {overlapped}',
     'allreduce.parts': ('{n} 个进程、{cores} 个核心：(c) 反向传播比不做全归约时多用 {c_slow}，反向传播之外的全归约 '
@@ -63,6 +62,7 @@ MESSAGES = {
     'allreduce.part.outside': '反向传播之外的全归约',
     'allreduce.part.rest': '训练步中位数的其余部分',
     'allreduce.plot.title': '每个版本的一个训练步',
+    'allreduce.plot.past_median': '超出训练步中位数的部分（浅色）',
     'allreduce.plot.repeats': '每个计时的训练步',
     'allreduce.plot.marks': '训练步的中位数（左）；全部分析步合计（右）',
     'allreduce.plot.profiled': '每个做了性能分析的训练步、每个进程',
@@ -79,5 +79,7 @@ MESSAGES = {
     'allreduce.recorded.where': '录制于 {machine}；gloo 在它的 CPU 核心上，{n} 个进程：',
     'allreduce.recorded.title': '录制结果：{n} 个进程，{machine}',
     'allreduce.recorded.no_size': '这份录制结果中没有 {n} 个进程的运行：请从 {sizes} 中选择',
+    'allreduce.plot.timeline_step': '这一个做了性能分析的训练步 {step} 毫秒；计时训练步的中位数 {median} 毫秒',
+    'allreduce.buckets': '中位数最短：{line}；模型预测最快：{model}',
     'allreduce.sep_list': '、',
 }
