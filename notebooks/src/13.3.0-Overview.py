@@ -171,9 +171,8 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,
 # <details><summary>Worked answer</summary>
 #
 # One after the other leaves hardware idle: while one lane works, the other's cores (or device) wait. Together keeps
-# both busy, so it takes about the slower lane's time. One device doing both jobs leaves nothing idle either: its
-# row sits beside a lane alone although it does twice the work, because it has all the cores (a CPU) or does the
-# CPU's small share in a moment (a GPU, next section). Separate hardware only gains when each part does a real share.
+# both busy. One device doing both jobs leaves nothing idle either: it has all the cores (a CPU), or does the CPU's
+# small share in a moment (a GPU, next section). Separate hardware only gains when each part does a real share.
 #
 # </details>
 
@@ -182,9 +181,9 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,
 #
 # <details><summary>参考答案</summary>
 #
-# 先后运行让硬件闲着：一条执行路工作时，另一条的核心（或设备）在等待。同时运行让两者都忙，所以用时约等于较慢那条
-# 执行路。一个设备做两份工作也没有闲着的硬件：它做了两倍的工作，那一行却与单独一条执行路差不多，因为它用上了全部核心
-# （CPU），或者转眼就做完了 CPU 那一小份（GPU，见下一节）。只有每份硬件都分到可观的一份工作时，不同的硬件才有收益。
+# 先后运行让硬件闲着：一条执行路工作时，另一条的核心（或设备）在等待。同时运行让两者都忙。一个设备做两份工作也没有
+# 闲着的硬件：它用上了全部核心（CPU），或者转眼就做完了 CPU 那一小份（GPU，见下一节）。只有每份硬件都分到可观的一份
+# 工作时，不同的硬件才有收益。
 #
 # </details>
 
