@@ -217,20 +217,19 @@ print(show.prediction_text(allreduce, serial, overlapped))
 # %% [markdown]
 # ## Measure
 #
-# Top: all-reduce alone beside the model's term (hatched); where that falls short, so do the bars below. Below,
-# each step in parts: the step without all-reduce, backward's time beyond it and the all-reduce outside backward
-# (profiled), then the rest, solid up to the median step (black mark), faded past it. (a) is the control: its
-# all-reduce starts after backward, so a slower backward there is not overlap. Right: each profiled step's share of the all-reduce during
-# backward; the black mark pools them.
+# Top: all-reduce alone beside the model's term (hatched). Below, each step in parts: the step without all-reduce,
+# backward's time beyond it and the all-reduce outside backward (profiled), then the rest, solid up to the median
+# step (black mark), faded past it. (a) is the control: its all-reduce starts after backward, so a slower backward
+# there is not overlap. Right: each profiled step's share of the all-reduce during backward; the black mark pools
+# them.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 左图最上面一行把实测的仅全归约与模型的这一项（斜线条）放在一起：模型在这里估少的地方，下面的斜线条也会
-# 估少。下面各行把每个训练步拆成几部分：不做全归约的训练步、反向传播比它多用的时间、反向传播之外的全归约
-# （后两者来自性能分析）和其余部分；到训练步中位数（黑色竖线）为止画实色，超出的部分画浅色。(a) 是对照：它的全归约在反向传播
-# 之后才开始，所以那里变慢的反向传播不是重叠造成的。右图是每个做了性能分析的训练步中全归约在反向传播期间
-# 进行的比例；黑色竖线是它们合在一起的比例。
+# 左图最上面一行把实测的仅全归约与模型的这一项（斜线条）放在一起。下面各行把每个训练步拆成几部分：不做全归约的训练
+# 步、反向传播比它多用的时间、反向传播之外的全归约（后两者来自性能分析）和其余部分；到训练步中位数（黑色竖线）为止
+# 画实色，超出的部分画浅色。(a) 是对照：它的全归约在反向传播之后才开始，所以那里变慢的反向传播不是重叠造成的。右图
+# 是每个做了性能分析的训练步中全归约在反向传播期间进行的比例；黑色竖线是它们合在一起的比例。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
@@ -241,14 +240,14 @@ display(show.plot_steps(result, guess=my_guess))
 # %% [markdown]
 # ## One step, process by process
 #
-# Two rows per process, one profiled step each (its time and the median timed step in the title), on one time
-# axis: (a)'s all-reduces wait for backward to end; (c)'s first ones can start during it.
+# Two rows per process, one profiled step each, on one time axis: (a)'s all-reduces wait for backward to end; (c)'s
+# first ones can start during it.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 每个进程占两行，画一个做了性能分析的训练步（标题给出它的时间和计时训练步的中位数），两图共用一条时间轴：
-# (a) 的全归约要等反向传播结束；(c) 最先的几个可以在反向传播期间开始。
+# 每个进程占两行，画一个做了性能分析的训练步，两图共用一条时间轴：(a) 的全归约要等反向传播结束；(c) 最先的几个可以
+# 在反向传播期间开始。
 
 # %% tags=["nbval-ignore-output"]
 print(show.trace_text(result, 'hooks'))
@@ -267,14 +266,14 @@ display(show.draw_step_timelines(result, ('serial', 'flat')))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The verdict answers it; the rest says why: the all-reduce time the one call saved against the copies (the gaps
-# around (b)'s call). The model has no term for copies, so it drew (b) faster.
+# The verdict answers it. Beside it: the all-reduce time the one call saved, and the copies (the gaps around
+# (b)'s call). The model has no term for copies, so it drew (b) faster.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 那一行的结论就是答案，后面的数说明原因：一次调用省下的全归约时间，对比复制用的时间（时间线上 (b) 那次调用
+# 那一行的结论就是答案。它旁边是一次调用省下的全归约时间，以及复制用的时间（时间线上 (b) 那次调用
 # 前后的空白）。模型没有复制这一项，所以它把 (b) 画得比 (a) 快。
 # </details>
 
@@ -358,7 +357,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>Worked answer</summary>
 #
 # The model ranks small buckets first: each extra call costs only α, and the first starts early; one bucket sends
-# after backward, like (b). Where sizes show no clear difference, compare backward's slowdown in exercise 1.
+# after backward, like (b).
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -367,7 +366,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>参考答案</summary>
 #
 # 模型把小桶排在前面：每多一次调用只多付一个 α，而且第一个桶开始得早；一个桶要像 (b) 一样等反向传播结束才
-# 发送。实测各个大小没有明显差别的地方，请对照练习 1 中反向传播变慢了多少。
+# 发送。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
