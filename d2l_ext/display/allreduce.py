@@ -157,11 +157,11 @@ def plot_steps(result, guess=None, ids=None, title=None):
     model = dict(fill=False, hatch='///', edgecolor=style.color('predicted'))
     for y, v in enumerate(versions):
         start = 0.0
-        for part, seconds in parts(result, v).items():  # solid up to the median step, faded past it
+        for part, seconds in parts(result, v).items():  # solid up to the median step, crossed past it
             inside = max(0.0, min(start + seconds, v.median) - start)
             left.barh(y + 0.1, inside * MS, left=start * MS, height=0.35, color=colours[part], zorder=2)
-            left.barh(y + 0.1, (seconds - inside) * MS, left=(start + inside) * MS, height=0.35,
-                      color=colours[part], alpha=0.3, zorder=2)
+            left.barh(y + 0.1, (seconds - inside) * MS, left=(start + inside) * MS, height=0.35, fill=False,
+                      hatch='xx', edgecolor=style.color('measured') if part == 'base' else colours[part], zorder=2)
             start += seconds
         left.scatter([v.median * MS], [y + 0.1], **mark)
         n = len(v.step_times)
@@ -189,7 +189,8 @@ def plot_steps(result, guess=None, ids=None, title=None):
     right.set_xlabel(style.plot_text('allreduce.plot.share'))
     dots = dict(ls='', color=style.color('measured'))
     handles = [Patch(color=colours[p], label=style.plot_text(f'allreduce.part.{p}')) for p in PARTS] + [
-        Patch(color=colours['base'], alpha=0.3, label=style.plot_text('allreduce.plot.past_median')),
+        Patch(fill=False, hatch='xx', edgecolor=style.color('measured'),
+              label=style.plot_text('allreduce.plot.past_median')),
         Line2D([], [], marker='o', label=style.plot_text('allreduce.plot.repeats'), **dots),
         Line2D([], [], ls='', marker='|', markersize=14, mew=3, color='black',
                label=style.plot_text('allreduce.plot.marks')),

@@ -219,7 +219,7 @@ print(show.prediction_text(allreduce, serial, overlapped))
 #
 # Top: all-reduce alone beside the model's term (hatched). Below, each step in parts: the step without all-reduce,
 # backward's time beyond it and the all-reduce outside backward (profiled), then the rest, solid up to the median
-# step (black mark), faded past it. (a) is the control: its all-reduce starts after backward, so a slower backward
+# step (black mark), crossed past it. (a) is the control: its all-reduce starts after backward, so a slower backward
 # there is not overlap. Right: each profiled step's share of the all-reduce during backward; the black mark pools
 # them.
 
@@ -228,7 +228,7 @@ print(show.prediction_text(allreduce, serial, overlapped))
 #
 # 左图最上面一行把实测的仅全归约与模型的这一项（斜线条）放在一起。下面各行把每个训练步拆成几部分：不做全归约的训练
 # 步、反向传播比它多用的时间、反向传播之外的全归约（后两者来自性能分析）和其余部分；到训练步中位数（黑色竖线）为止
-# 画实色，超出的部分画浅色。(a) 是对照：它的全归约在反向传播之后才开始，所以那里变慢的反向传播不是重叠造成的。右图
+# 画实色，超出的部分画交叉线。(a) 是对照：它的全归约在反向传播之后才开始，所以那里变慢的反向传播不是重叠造成的。右图
 # 是每个做了性能分析的训练步中全归约在反向传播期间进行的比例；黑色竖线是它们合在一起的比例。
 
 # %% tags=["nbval-ignore-output"]

@@ -66,7 +66,7 @@ MESSAGES = {
     'allreduce.part.outside': 'all-reduce outside backward',
     'allreduce.part.rest': 'rest of the median step',
     'allreduce.plot.title': 'one training step per version',
-    'allreduce.plot.past_median': 'parts past the median step (faded)',
+    'allreduce.plot.past_median': 'parts past the median step (crossed)',
     'allreduce.plot.repeats': 'each timed step',
     'allreduce.plot.marks': 'median step (left); all profiled steps pooled (right)',
     'allreduce.plot.profiled': 'each profiled step, each process',

@@ -62,7 +62,7 @@ MESSAGES = {
     'allreduce.part.outside': '反向传播之外的全归约',
     'allreduce.part.rest': '训练步中位数的其余部分',
     'allreduce.plot.title': '每个版本的一个训练步',
-    'allreduce.plot.past_median': '超出训练步中位数的部分（浅色）',
+    'allreduce.plot.past_median': '超出训练步中位数的部分（交叉线）',
     'allreduce.plot.repeats': '每个计时的训练步',
     'allreduce.plot.marks': '训练步的中位数（左）；全部分析步合计（右）',
     'allreduce.plot.profiled': '每个做了性能分析的训练步、每个进程',
