@@ -379,7 +379,7 @@ def hooks_without_average(model, X, y, optimizer):
     def send(p):
         works.append(dist.all_reduce(p.grad, async_op=True))  # the sum, not the average  #zh: 求和，不是平均
 
-    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters()]
+    hooks = [p.register_post_accumulate_grad_hook(send) for p in model.parameters() if p.requires_grad]
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for work in works:
