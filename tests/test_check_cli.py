@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from d2l_ext.check import main
+from d2l_ext.cli_check import main
 from d2l_ext.grading import registry
 
 TINY = """
@@ -166,7 +166,7 @@ def test_the_module_entry_answers_with_one_line():
 
 def test_ctrl_c_is_one_line_exit_130_and_nothing_left(tiny, sigint_from_a_terminal):
     pids = tiny / 'pids.txt'
-    script = ('import sys\nfrom d2l_ext.grading import registry\nfrom d2l_ext.check import main\n'
+    script = ('import sys\nfrom d2l_ext.grading import registry\nfrom d2l_ext.cli_check import main\n'
               f'registry.TASKS["tiny"] = {ENTRY}\nsys.exit(main(sys.argv[1:]))\n')
     proc = subprocess.Popen([sys.executable, '-c', script, 'tiny', answer(tiny, HANG.format(path=str(pids)))],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
@@ -184,3 +184,10 @@ def test_ctrl_c_is_one_line_exit_130_and_nothing_left(tiny, sigint_from_a_termin
     while not all(gone(p) for p in children) and time.monotonic() < end:
         time.sleep(0.05)
     assert all(gone(p) for p in children)
+
+
+def test_the_command_module_leaves_d2l_ext_check_the_function():
+    """Importing the `check` command's module must not replace `d2l_ext.check` (what every notebook calls)."""
+    import d2l_ext
+    import d2l_ext.cli_check  # noqa: F401
+    assert callable(d2l_ext.check) and d2l_ext.check.__module__ != 'd2l_ext.cli_check'

@@ -30,7 +30,7 @@ def rec():
 
 def test_parallel_repeats_and_timeline_from_a_recording(rec):
     fig = dp.plot_parallel(rec.parallel[0])
-    assert isinstance(fig, Figure) and 'predicted from' in fig.axes[0].get_title(loc='left')
+    assert isinstance(fig, Figure) and 'predicted' in fig.axes[0].get_title(loc='left')
     fig = dl.plot_timeline(rec.timelines[0])
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert set(labels) == set(dl.lane_labels(rec.timelines[0].lanes))

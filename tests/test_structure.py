@@ -49,7 +49,7 @@ LAYERS = [
     ('grading', ['grading']),
     ('records', ['recorded']),
     ('display', ['display']),
-    ('entry', ['cli', 'check', '__main__', '__init__']),
+    ('entry', ['cli', 'cli_check', '__main__', '__init__']),
 ]
 RANK = {top: rank for rank, (_, tops) in enumerate(LAYERS) for top in tops}
 SECTIONS = {'parallel', 'communication', 'depgraph', 'allreduce', 'grading'}  # none of them imports display

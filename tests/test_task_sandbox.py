@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from d2l_ext.check import main as check_main
+from d2l_ext.cli_check import main as check_main
 from d2l_ext.grading import classroom, integrity, landlock, registry, sandbox
 from d2l_ext.grading.core import EXIT_CODES, STATUSES, Criterion, Verdict
 from d2l_ext.grading.runner import grade
@@ -148,7 +148,7 @@ def test_without_landlock_the_grader_says_so_and_grades_as_before(tiny, monkeypa
     monkeypatch.setattr(landlock, 'landlock_abi', lambda: 0)
     assert landlock.landlock(str(tiny)) is False
     assert sandbox.sandbox_name() == ('bubblewrap' if sandbox.bwrap() else 'keeper')
-    from d2l_ext.check import _epilog
+    from d2l_ext.cli_check import _epilog
     assert 'no Landlock' in _epilog() or sandbox.bwrap()
 
 
