@@ -42,7 +42,7 @@ def test_the_verdict_line_is_the_one_rule_and_the_share_of_the_all_reduce_beside
     assert show.verdict_text(fake(hooks=0.1401, spread=0.01)).startswith('(c) hooks 140 ms vs (a) after backward '
                                                                         '140 ms: no clear difference;')
     with using_language('zh'):
-        assert show.verdict_text(r) == f'(c) 钩子 130 毫秒，(a) 反向传播之后 140 毫秒：快 7.1%；全归约有 50% ' \
+        assert show.verdict_text(r) == f'(c) 钩子 130 毫秒，(a) 反向传播之后 140 毫秒：用时少 7.1%；全归约有 50% ' \
                                        f'在反向传播期间进行（模型 {model}）'
 
 

@@ -180,7 +180,7 @@ def test_prediction_and_measured_lines():
         assert 'my_guess' in show.measured_text(c, predicted).split('\n')[0]
     with using_language('zh'):
         assert show.measured_text(c, predicted, 0.005).split('\n')[1] == (
-            '边计算边复制 6.15 毫秒，先计算，后复制 9.55 毫秒：快 36%')
+            '边计算边复制 6.15 毫秒，先计算，后复制 9.55 毫秒：用时少 36%')
     fig = show.plot_measured(c, predicted, guess=0.005)
     assert len(fig.axes[0].get_yticklabels()) == 3
 

@@ -235,7 +235,7 @@ def test_the_together_line_is_one_verdict_against_one_device_or_one_after_the_ot
         no_base.baseline = None
         assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: 50% faster'
     with using_language('zh'):
-        assert dp.together_line(_result()) == '同时运行 0.105 秒，一条用上全部 2 个核心的执行路 0.205 秒：快 49%'
+        assert dp.together_line(_result()) == '同时运行 0.105 秒，一条用上全部 2 个核心的执行路 0.205 秒：用时少 49%'
 
 
 def test_plot_parallel_draws_the_prediction_and_the_guess():

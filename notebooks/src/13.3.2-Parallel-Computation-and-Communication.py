@@ -98,14 +98,14 @@ print(show.copied_text(y, y_cpu))
 # When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
 
 # %% [markdown] lang="zh"
-# ## 书中的说法：在 H200 上录制的结果
+# ## 书中的说法：在 H200 上记录的结果
 #
 # 每个乘积和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘积同时运行？
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import newest
 
-rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 录制结果
+rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
 if rec is not None and rec.comm_timelines:
     display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)))
 
@@ -256,7 +256,7 @@ print(show.corrected_text(measured, s, K2))
 # book's one-stream code hides, and a copy stream: the lines below say.
 
 # %% [markdown] lang="zh"
-# ## 在 GPU 上录制的结果
+# ## 在 GPU 上记录的结果
 #
 # H200 上的每次重复，每个面板是一种复制方式。预测书中只用一个流的代码能隐藏复制用时的多少，
 # 复制流又能隐藏多少：图下的几行给出答案。
@@ -277,7 +277,7 @@ print(show.recorded_text(rec))
 # <details><summary>参考答案：H200 上书中的设定</summary>
 #
 # 50 个 4000 × 4000 矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。
-# 分别除以录制的 FLOP/s 和锁页内存的 GB/s（见下面隐藏的单元格）。
+# 分别除以记录的 FLOP/s 和锁页内存的 GB/s（见下面隐藏的单元格）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -293,11 +293,11 @@ print(show.recorded_prediction_text(rec))
 # ## 书中第一次 `non_blocking=True` 调用
 #
 # `copy_to_cpu(y, True)` 每次调用都为每个结果新分配一个锁页张量。第一次调用会比之后的调用慢吗？有 GPU 时在本机测量，
-# 否则展示录制结果。
+# 否则展示记录结果。
 
 # %% tags=["nbval-ignore-output"]
 first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
-source = None if GPU else rec  # the recording shown when this machine has no GPU  #zh: 本机没有 GPU 时展示的录制结果
+source = None if GPU else rec  # the recording shown when this machine has no GPU  #zh: 本机没有 GPU 时展示的记录结果
 if first is not None and first.warm is not None:
     display(show.plot_first_copy(first, rec=source))
 print(show.first_copy_text(first))
@@ -447,4 +447,4 @@ print(show.profile_text(prof, GPU))
 #
 # * **不等待**：不同步就为排队的 GPU 工作计时，测到的只是排队的时间。
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
-# * 在录制结果中，**可分页内存**和**每次调用都用新的主机内存**都让复制变慢。
+# * 在记录结果中，**可分页内存**和**每次调用都用新的主机内存**都让复制变慢。

@@ -166,13 +166,13 @@ show.show_step(here, my_guess)
 # 上方的面板是“同时运行”和“一个设备”各自中位数那次重复的各个方框；只有灰色的地方是不在任何方框里的时间。
 # `show.details(here)` 列出全部统计量。
 #
-# ## 在 GPU 上录制的结果
+# ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是两个不同的设备：GPU 和 CPU（15 个线程）。请比较它的
 # 预测与实测，以及“同时运行”与“一个设备”（练习 2）。
 
 # %% tags=["nbval-ignore-output"]
-recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 录制结果，没有则为 None
+recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
 show.show_recorded(recorded)
 
 # %% [markdown]
@@ -229,7 +229,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 发现了这一点。
 # </details>
 #
-# **2. 拆分并不总是划算**。请根据录制结果的图，解释为什么那里的“同时运行”比“一个设备”慢。
+# **2. 拆分并不总是划算**。请根据记录结果的图，解释为什么那里的“同时运行”比“一个设备”慢。
 #
 # <details><summary>参考答案</summary>
 #
@@ -237,12 +237,12 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
 # </details>
 #
-# **3. 预测落空时**。在这里或录制结果中，预测与实测不同时，这次运行违背了预测的哪个假定？请借助第二行。
+# **3. 预测落空时**。在这里或记录结果中，预测与实测不同时，这次运行违背了预测的哪个假定？请借助第二行。
 #
 # <details><summary>参考答案</summary>
 #
 # 某一半同时运行时变慢，训练步就多出这段时间。某一半开始得晚，重叠就少：要加上 (1 − 重叠) × 较短的一半，预测
-# 却把这一半整个藏起来了。下面隐藏的两行把每次重复的两半用时和重叠代入公式（本机和录制结果），再按同一条规则把
+# 却把这一半整个藏起来了。下面隐藏的两行把每次重复的两半用时和重叠代入公式（本机和记录结果），再按同一条规则把
 # “同时运行”与它比较。
 # </details>
 

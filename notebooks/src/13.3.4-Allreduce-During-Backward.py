@@ -283,12 +283,12 @@ display(show.draw_step_timelines(result, ('serial', 'flat')))
 # The same run on a GPU host with many CPU cores: a core per process.
 
 # %% [markdown] lang="zh"
-# ## 在一台 GPU 主机的 CPU 核心上录制的结果
+# ## 在一台 GPU 主机的 CPU 核心上记录的结果
 #
-# 同样的运行，录制于一台 CPU 核心很多的 GPU 主机，gloo 的每个进程有一个自己的核心。
+# 同样的运行，记录于一台 CPU 核心很多的 GPU 主机，gloo 的每个进程有一个自己的核心。
 
 # %% tags=["nbval-ignore-output"]
-rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机录制结果
+rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
 print(recorded.recorded_text(rec))
 if rec is not None:
     display(recorded.plot_recorded(rec))
@@ -325,7 +325,7 @@ if rec is not None:
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
-for run in (result, there):  # here, then the recording  #zh: 先是这里，再是录制结果
+for run in (result, there):  # here, then the recording  #zh: 先是这里，再是记录结果
     print(show.parts_text(run))
 
 # %% [markdown]
@@ -349,7 +349,7 @@ for run in (result, there):  # here, then the recording  #zh: 先是这里，再
 #    训练步中位数最短的又是哪个？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-for run in (result, there):  # here, then the recording  #zh: 先是这里，再是录制结果
+for run in (result, there):  # here, then the recording  #zh: 先是这里，再是记录结果
     print(show.bucket_text(run))
 display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()]))  # (a), then DDP  #zh: 先是 (a)，再是 DDP
 

@@ -2,8 +2,8 @@
 MESSAGES = {
     'cli.error': '{prog}：错误：{message}',
     'cli.interrupted': '{prog}：已中断；没有留下仍在运行的工作进程',
-    'cli.recording_to': '录制结果将写入 {path}',
-    'cli.recorded': '已录制到 {path}',
+    'cli.recording_to': '记录结果将写入 {path}',
+    'cli.recorded': '已记录到 {path}',
     'cli.out_exists': '{path} 已存在：加上 --force 以替换它，或用 --out 指定另一个文件',
     'cli.out_is_dir': '{path} 是一个文件夹：请用 --out 给出文件名，例如 {suggestion}',
     'cli.out_no_folder': '文件夹 {folder} 不存在：请先创建它，或选择另一个 --out',
@@ -22,7 +22,7 @@ MESSAGES = {
     'cli.path_under_file': '{path} 位于一个文件之下，而不是文件夹之下：请选择另一个 {option}',
     'cli.path_is_file': '{path} 是{kind}，而不是文件夹：请选择另一个 {option}，例如 {suggestion}',
     'cli.path_cannot_write': '无法写入 {path}（{reason}）：请在可写的文件夹中选择另一个 {option}，例如 {suggestion}',
-    'cli.saved_elsewhere': '无法写入 {path}（{reason}）；录制结果已改存到 {saved}',
+    'cli.saved_elsewhere': '无法写入 {path}（{reason}）；记录结果已改存到 {saved}',
     'cli.traces_missing': ('{total} 个跟踪文件中有 {count} 个未能写入（第一个：{first}）；'
                            '上面的数字是完整的：请选择另一个 --trace-dir 以得到跟踪文件'),
     'cli.timeout': '--timeout 必须是 {low} 到 {high} 之间的秒数，收到的是 {value}：例如 30',

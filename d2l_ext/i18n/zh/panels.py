@@ -1,4 +1,4 @@
-"""表格、图、交互面板与录制结果（13.3.1、13.3.2）。"""
+"""表格、图、交互面板与记录结果（13.3.1、13.3.2）。"""
 MESSAGES = {
     'panels.no_widgets': '{panel}：这个交互面板需要 {module}，但这里没有安装；请 pip install ipywidgets，然后重启内核',
     'panels.col_variant': '运行内容',
@@ -48,10 +48,10 @@ MESSAGES = {
     'panels.gbps_axis': 'GB/s',
     'panels.measured': '实测',
     'panels.expected': '预测',
-    'panels.recorded_gpu': '录制于 {gpus}，{cores} 个 CPU 核心，驱动 {driver}，CUDA {cuda}，torch {torch}，'
+    'panels.recorded_gpu': '记录于 {gpus}，{cores} 个 CPU 核心，驱动 {driver}，CUDA {cuda}，torch {torch}，'
                            'Python {python}，日期 {date}',
-    'panels.recorded_cpu': 'CPU 录制（没有 GPU）：{cores} 个 CPU 核心，torch {torch}，Python {python}，日期 {date}',
-    'panels.no_gpu_recordings': '目前还没有 GPU 录制结果。',
+    'panels.recorded_cpu': 'CPU 记录（没有 GPU）：{cores} 个 CPU 核心，torch {torch}，Python {python}，日期 {date}',
+    'panels.no_gpu_recordings': '目前还没有 GPU 记录结果。',
     'panels.compute_ms': '每个乘积的计算时间（毫秒）',
     'panels.copy_ms': '每个结果的复制时间（毫秒）',
     'panels.one_stream': '一个流',

@@ -2,8 +2,8 @@
 MESSAGES = {
     'verdict.faster': '更快',
     'verdict.slower': '更慢',
-    'verdict.faster_by': '快 {pct}',
-    'verdict.slower_by': '慢 {pct}',
+    'verdict.faster_by': '用时少 {pct}',
+    'verdict.slower_by': '用时多 {pct}',
     'verdict.faster_x': '速度为其 {ratio} 倍',
     'verdict.slower_x': '用时为其 {ratio} 倍',
     'verdict.same': '没有明显差别',
