@@ -356,7 +356,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model ranks small buckets first: each extra call costs only α, and the first starts early; one bucket sends
+# The model ranks small buckets first: in it, each extra call costs only α, and the first starts early; one bucket sends
 # after backward, like (b).
 # </details>
 #
@@ -365,7 +365,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型把小桶排在前面：每多一次调用只多付一个 α，而且第一个桶开始得早；一个桶要像 (b) 一样等反向传播结束才
+# 模型把小桶排在前面：在模型里，每多一次调用只多付一个 α，而且第一个桶开始得早；一个桶要像 (b) 一样等反向传播结束才
 # 发送。
 # </details>
 #
