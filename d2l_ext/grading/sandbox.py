@@ -49,10 +49,18 @@ def limits() -> dict:
     return out
 
 
+GPU_NODES = ('/dev/nvidiactl', '/dev/kfd')  # NVIDIA's and AMD's control devices
+
+
+def gpu_nodes() -> bool:
+    """Whether a GPU's device node is here (no CUDA started)."""
+    return any(os.path.exists(node) for node in GPU_NODES)
+
+
 def has_gpu() -> bool:
-    """Whether an NVIDIA GPU is visible here, without starting CUDA (its device node and CUDA_VISIBLE_DEVICES)."""
+    """Whether a GPU is visible to the grading process: a device node and CUDA_VISIBLE_DEVICES not emptied."""
     hidden = os.environ.get('CUDA_VISIBLE_DEVICES', None) in ('', '-1')
-    return os.path.exists('/dev/nvidiactl') and not hidden
+    return gpu_nodes() and not hidden
 
 
 def environment(folder: str) -> dict:
@@ -170,7 +178,7 @@ def set_limits(lim: dict, bound_s: float) -> None:
     cpu = int(lim['cpu_factor'] * bound_s * cores) + 1
     wanted = [(resource.RLIMIT_CPU, cpu), (resource.RLIMIT_FSIZE, int(lim['file_mb'] * 2 ** 20)),
               (resource.RLIMIT_CORE, 0)]
-    if not any(Path(p).exists() for p in ('/dev/nvidiactl', '/dev/kfd')):
+    if not gpu_nodes():  # a GPU runtime reserves far more address space than it uses
         wanted.append((resource.RLIMIT_AS, int(8 * lim['memory_mb'] * 2 ** 20)))
     for which, value in wanted:
         with contextlib.suppress(ValueError, OSError):
