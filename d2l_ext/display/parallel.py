@@ -90,44 +90,39 @@ def plot_parallel(result, ax=None, title=None, guess: float | None = None, predi
     names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'one_after_other'),
                                                             variant_name('parallel', 'together')]
     values = [m.repeated() for m in result.lane_times] + [serial(result).repeated(), result.together.repeated()]
-    key = 'parallel.plot_title_serial'
     if getattr(result, 'baseline', None) is not None:
         lane = result.baseline_lane
         names.append(style.plot_text('parallel.variant.both_jobs', lane=_plot_label(lane)) if lane else
                      style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
         values.append(result.baseline.repeated())
-        key = 'parallel.plot_title'
     together = names[len(result.lane_times) + 1]
     return plot_repeats(dict(zip(names, values)), ax=ax,
                         predicted={together: result.expected if predicted is None else predicted},
-                        guess={together: guess} if guess else None,
-                        title=title or style.plot_text(key, framework=_shown(result.framework)))
+                        guess={together: guess} if guess else None, halves=True,
+                        title=title or style.plot_text('parallel.plot_title', framework=_shown(result.framework)))
 
 
 def plot_variants(result, ax=None, title=None, predicted=None):
-    """Any result with a `times` dict (exercises 1 and 2, the sync run): every repeat of each variant."""
+    """Any result with a `times` dict (exercise 2, the sync run): every repeat of each variant, its middle half."""
     times = {variant_name(result.area, name): m.repeated() for name, m in result.times.items()}
     predicted = {variant_name(result.area, k): v for k, v in (predicted or {}).items()}
-    return plot_repeats(times, ax=ax, title=title, predicted=predicted or None, unit='auto')
+    return plot_repeats(times, ax=ax, title=title, predicted=predicted or None, unit='auto', halves=True)
 
 
 # -- exercises 1 and 2 ---------------------------------------------------------------------------
-
-def _engine(r) -> str:
-    return style.plot_text('parallel.eager') if r.engine == 'eager' else r.engine
-
 
 def _engine_text(r) -> str:
     return t('parallel.eager') if r.engine == 'eager' else r.engine
 
 
 def plot_independence(runs):
-    """Exercise 1: one panel per framework and engine, every repeat of one-at-a-time and issued-together."""
-    fig, _ = style.figure(nrows=len(runs), height=max(2.8, 2.6 * len(runs)))
-    for ax, r in zip(fig.axes, runs):
-        plot_variants(r, ax=ax, title=style.plot_text('parallel.independence_title', framework=_shown(r.framework),
-                                                      engine=_engine(r)))
-    return fig
+    """Exercise 1 on one axis, so the frameworks compare too: every repeat of one-at-a-time and issued-together."""
+    one = len({r.size for r in runs}) == 1  # one size: named in the title, else in each row
+    times = {style.plot_text('parallel.independence_row', framework=_shown(r.framework) if one else
+                             f'{_shown(r.framework)} {r.size}', way=variant_name(r.area, k)): m.repeated()
+             for r in runs for k, m in r.times.items()}
+    return plot_repeats(times, unit='auto', halves=True, title=style.plot_text(
+        'parallel.independence_title', iters=runs[0].iters, size=runs[0].size if one else 'n'))
 
 
 def independence_lines(runs) -> str:

@@ -11,11 +11,12 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ..i18n import t
-from ..results import Measurement
+from ..results import Measurement, quartiles
 from . import style
 
 TIME_UNITS = {'s': 1.0, 'ms': 1e3, 'µs': 1e6, 'us': 1e6}
 ROW_SPREAD = 0.3  # repeats spread over this share of a row, in the order they ran, so drift shows
+BAND = '0.82'  # the grey of the middle halves (13.3.2's too)
 
 
 def _usage(key: str, **fields):
@@ -64,8 +65,9 @@ def _scale(unit: str, largest: float) -> tuple[str, float, str]:
 
 
 def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, float] | None = None, title=None,
-                 unit='s', labels=None, guess: dict[str, float] | None = None):
-    """One row per variant: each repeat a dot (run order), the median a black bar, the prediction hatched beside.
+                 unit='s', labels=None, guess: dict[str, float] | None = None, halves: bool = False):
+    """One row per variant: each repeat a dot (run order), the median a black bar, the prediction hatched beside;
+    `halves`: the middle half of each row's repeats a grey band (the comparison rule reads it, display.verdict).
 
     Values are seconds when `unit` is 's', 'ms', 'µs' or 'auto' (shown in that unit), else shown as given
     (e.g. unit='GB/s'). predicted: {variant: value in the same base unit}; a variant may lack one.
@@ -94,6 +96,9 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
         ys = [y - 0.3 + ROW_SPREAD * i / (n - 1) for i in range(n)] if n > 1 else [y - 0.15]
         ax.scatter([v * scale for v in values], ys, s=45, color=measured, alpha=0.8, linewidths=0, zorder=3)
         med = Measurement(name, values).median  # the one place a median is computed
+        if halves:
+            ax.fill_betweenx([y - 0.38, y + 0.08], *(q * scale for q in quartiles(Measurement(name, values))),
+                             color=BAND, zorder=1, linewidth=0)
         ax.vlines(med * scale, y - 0.38, y + 0.08, colors=median_colour, linewidth=3, zorder=4)
         right = max(values)
         if name in predicted:
@@ -111,6 +116,8 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),
                Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
                       label=style.plot_text('style.median'))]
+    if halves:
+        handles.append(Patch(color=BAND, linewidth=0, label=style.plot_text('communication.middle_half')))
     if predicted:
         handles.append(Patch(fill=False, hatch='///', edgecolor=pred_colour, lw=1.5,
                              label=style.plot_text('style.predicted')))

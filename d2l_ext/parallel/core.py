@@ -131,7 +131,7 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     c = compare(with_progress(variants, repeats, progress), lanes=lanes, repeats=repeats, warmup=1, check=check)
     lane_times = [Times.of(c.measurements[lane.name]) for lane in lanes]  # keyed by id: labelled where shown
     together = Times.of(c.measurements['together'])
-    serial = sum(m.median for m in lane_times)
+    serial = statistics.median(map(sum, zip(*(m.times for m in lane_times))))  # the drawn row: repeats' lanes added
     exp = expectation(lanes, [m.median for m in lane_times])
     return ParallelResult(
         lanes[0].framework, wl.size, list(wl.iters), repeats,

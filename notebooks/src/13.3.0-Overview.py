@@ -79,10 +79,9 @@ print(machine_line())
 
 # %%
 from d2l_ext.display.parallel import lanes_table
-from d2l_ext.workers import lanes_for
 
 lanes = d2l_ext.find_lanes('torch')
-lanes_table(lanes_for(d2l_ext.available_frameworks()))
+lanes_table({'torch': lanes})
 
 # %% [markdown]
 # ## A first taste: predict, then measure
@@ -139,20 +138,18 @@ predicted_speedup = float(ways)
 print(t('overview.prediction', speedup=verdict.num(predicted_speedup, 'x'), assumption=assumption))
 
 # %% [markdown]
-# Now measure. Each dot is one repeat, the black bar their median, the hatched bar the predicted "together" (one
-# after the other divided by the predicted speedup), the diamond your guess. **One rule for every comparison:**
-# a way is *faster* (or *slower*) only when the middle halves of the two ways' repeats do not overlap and their
-# medians differ by more than the wider middle half and by at least 5%; otherwise *no clear difference*. The first
-# line printed checks the prediction; the second compares together with the fair baseline.
+# Now measure. Each dot is one repeat, the black bar their median, the grey box the middle half of the repeats,
+# the hatched bar the predicted "together" (the one-after-the-other row divided by the predicted speedup), the
+# diamond your guess. **One rule for every comparison:** a way is *faster* (or *slower*) only when the two rows'
+# grey boxes do not overlap and their medians differ by more than the wider box and by at least 5%; otherwise *no
+# clear difference*. The first line printed checks the prediction; the second compares together with the fair
+# baseline.
 
 # %% [markdown] lang="zh"
-# 现在来测量。每个点是一次重复，黑色短线是它们的中位数，带斜线的条形是“同时运行”的预测（先后运行的用时除以预测的
-# 倍数），菱形是你的猜测。**这些 Jupyter 记事本里的每次比较都用同一条规则。**一种方式要算*更快*（或*更慢*），须同时满足：
-#
-# - 两种方式各次重复的中间一半（去掉最快和最慢的各四分之一后剩下的点）互不重叠；
-# - 两者的中位数相距超过较宽的那个中间一半，也至少相差 5%。
-#
-# 否则就是*没有明显差别*。输出的第一行把你的猜测和预测与实测相比较；第二行把同时运行与公平的基线相比较。
+# 现在来测量。每个点是一次重复，黑色短线是它们的中位数，灰色方框是各次重复的中间一半，带斜线的条形是“同时运行”的
+# 预测（“先后运行”那一行除以预测的倍数），菱形是你的猜测。**每次比较都用同一条规则**：两行的灰色方框互不重叠，
+# 中位数相距超过较宽的方框，且至少相差 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和
+# 预测与实测相比较；第二行把同时运行与公平的基线相比较。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -161,7 +158,7 @@ from d2l_ext.display.parallel import plot_parallel, together_line
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked  #zh: 在 PyTorch 的工作进程中运行，每个结果都经过核对
 print(verdict.guess(my_guess, predicted_speedup, result.speedup, 'x'))
 print(together_line(result))
-plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,
+plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,  # serial_sum: the drawn row's median  #zh: serial_sum：图中“先后运行”那一行的中位数
               predicted=result.serial_sum / predicted_speedup)  # the hatched bar: the printed prediction  #zh: 斜线条形：输出的那个预测
 
 # %% [markdown]
@@ -232,7 +229,7 @@ recorded_figure(rec) if rec else None
 #
 # - **No wait**: GPU work is queued and the call returns at once, so a timer stopped without a wait measures almost
 #   nothing (13.3.1).
-# - **New host memory on every copy**: allocate the buffers once (13.3.2).
+# - **Pageable host memory**: the recorded copies ran several times slower than into pinned buffers (13.3.2).
 
 # %% [markdown] lang="zh"
 # ## 小结与数字
@@ -250,4 +247,4 @@ recorded_figure(rec) if rec else None
 # ## 易错点
 #
 # - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到（12.3.1）。
-# - **每次复制都用新的主机内存**：缓冲区只应分配一次（12.3.2）。
+# - **可分页的主机内存**：在记录结果中，复制比复制到锁页缓冲区慢好几倍（12.3.2）。

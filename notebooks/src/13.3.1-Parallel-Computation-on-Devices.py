@@ -96,10 +96,10 @@ from d2l_ext.display import verdict
 run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes(lanes)
 
-with d2l_ext.Benchmark(lanes[0].label, lanes[:1]):
+with d2l_ext.Benchmark(lanes[0].label, lanes[:1]) as alone_0:
     run(x_0, K[0])
 
-with d2l_ext.Benchmark(lanes[1].label, lanes[1:]):
+with d2l_ext.Benchmark(lanes[1].label, lanes[1:]) as alone_1:
     run(x_1, K[1])
 
 # %% [markdown]
@@ -111,53 +111,20 @@ with d2l_ext.Benchmark(lanes[1].label, lanes[1:]):
 # 在返回前就算完每个乘法。
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both'), lanes):
+with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both', alone=alone_0.elapsed + alone_1.elapsed), lanes):
     run(x_0, K[0])
     run(x_1, K[1])
 
 # %% [markdown]
 # ### What the clock waits for
 #
-# With no wait at all, a GPU's clock stops once the work is *queued*: predict far less time. CPU lanes finish before
-# the calls return: predict no clear difference.
+# With no wait at all, a GPU's clock stops once the work is *queued*. In the GPU recording, predict what the clock
+# measures when nothing waits.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
-# 完全不等待时，在 GPU 上工作一*排入队列*，计时就停止了。预测：在 GPU 执行路上，不等待测到的时间远少于等待每个设备；
-# 在 CPU 执行路上，调用返回时工作已经完成，所以两者没有明显差别。有 GPU 时只为 GPU 执行路计时。
-
-# %% tags=["nbval-ignore-output"]
-import time
-
-from d2l_ext.display.parallel import variant_name
-from d2l_ext.display.repeats import plot_repeats
-from d2l_ext.results import Measurement
-
-waits = {'no_wait': lambda: None, 'every_device': lambda: d2l_ext.wait_for_lanes(lanes)}
-if sum(lane.kind == 'gpu' for lane in lanes) > 1:  # with one GPU, "current device" is every GPU used  #zh: 只有一个 GPU 时，“当前设备”就是用到的全部 GPU
-    waits['book_synchronize'] = lambda: torch.cuda.synchronize(torch.cuda.current_device())  # the book's: current device only  #zh: 书中写法：只等待当前设备
-timed = [i for i, lane in enumerate(lanes) if lane.kind == 'gpu'] or [0, 1]  # a CPU lane would hide a GPU's queue  #zh: CPU 执行路会掩盖 GPU 的队列
-times = {name: [] for name in waits}
-for _ in range(9):  # on CPU lanes the ways do the same work: 9 repeats show its spread  #zh: 在 CPU 执行路上几种方式做同样的工作：9 次重复显示它的波动
-    for name, wait in waits.items():  # interleaved, so a drifting machine slows every variant alike  #zh: 交替进行，使漂移对每种方式的影响相同
-        d2l_ext.wait_for_lanes(lanes)
-        start = time.perf_counter()
-        ys = [run((x_0, x_1)[i], K[i]) for i in timed]
-        wait()
-        times[name].append(time.perf_counter() - start)
-d2l_ext.wait_for_lanes(lanes)
-for y, i in zip(ys, timed):  # every answer checked, nothing printed  #zh: 检查每个结果，不打印
-    d2l_ext.check_close(y, refs[i], lanes[i].label)
-m = {name: Measurement(d2l_ext.t(f'parallel.variant.{name}'), ts) for name, ts in times.items()}
-print(verdict.line(m['no_wait'].label, m['no_wait'], m['every_device'].label, m['every_device']))
-plot_repeats({variant_name('parallel', k): v for k, v in times.items()}, unit='auto')
-
-# %% [markdown]
-# In the GPU recording, predict what the clock measures when nothing waits.
-
-# %% [markdown] lang="zh"
-# 在 GPU 上记录的结果中，预测：什么都不等待时，计时测到的是什么？
+# 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了。在 GPU 上记录的结果中，预测：什么都不等待时，计时测到的是什么？
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_line
@@ -238,7 +205,8 @@ import statistics
 
 from d2l_ext import parallel
 from d2l_ext.display import style
-from d2l_ext.display.parallel import items
+from d2l_ext.display.parallel import items, variant_name
+from d2l_ext.display.repeats import plot_repeats
 from d2l_ext.parallel.sharing import busy_repeats
 from d2l_ext.parallel.together import run_together
 
@@ -261,7 +229,7 @@ rate = {lane: 2 * N**3 / statistics.median(ts) for lane, ts in per_product.items
 rate_both = {lane: 2 * N**3 / statistics.median(ts) for lane, ts in busy.items()} if all(busy.values()) else {}
 rows = {style.plot_lane(lane): ts for lane, ts in per_product.items()}
 rows.update({style.plot_text('parallel.variant.busy', lane=style.plot_lane(lane)): ts for lane, ts in busy.items() if ts})
-plot_repeats(rows, unit='auto', title=style.plot_text('parallel.rate_title'))
+plot_repeats(rows, unit='auto', title=style.plot_text('parallel.rate_title'), halves=True)
 
 # %% [markdown]
 # Predict the five (an n × n product is 2n³ floating-point operations); write "together" into `my_guess`.
@@ -305,7 +273,7 @@ cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 print(verdict.guess(my_guess, together, cmp[names[3]].median))
 print(verdict.line(d2l_ext.t('parallel.name.together'), cmp[names[3]], names[4], cmp[names[4]]))
-plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, labels=dict(zip(names, [  # rows in the plot's language  #zh: 图中各行用图的语言
+plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, halves=True, labels=dict(zip(names, [  # rows in the plot's language  #zh: 图中各行用图的语言
     *[style.plot_lane(lane) for lane in lanes], variant_name('parallel', 'one_after_other'),
     variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
 
@@ -339,8 +307,7 @@ plot_timeline(tl, predicted=ends)
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import ParallelPanel
 
-ys = None  # the products kept above: the panel's and the exercises' workers need that GPU memory  #zh: 上面保留的乘积：面板和练习的工作进程需要这些 GPU 内存
-torch.cuda.empty_cache()  # and what PyTorch's cache still holds (nothing on a CPU-only machine)  #zh: 以及 PyTorch 缓存仍占用的（只有 CPU 时什么也不做）
+torch.cuda.empty_cache()  # the panel's and the exercises' workers need the GPU memory PyTorch's cache holds  #zh: 面板和练习的工作进程需要 PyTorch 缓存占用的 GPU 内存
 panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).show()
 
 # %% [markdown]
@@ -351,10 +318,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>Worked answer</summary>
 #
-# Look for two products running at the same moment. PyTorch: no. It runs each product when called, in order: on a
-# CPU lane expect no clear difference; on a GPU, one at a time only adds its waits. MXNet: yes. Its engine runs
-# whatever is ready on worker threads: where MXNet is installed, the timeline below (one `run`, a row per engine
-# worker) shows products 1 and 2 running at the same time.
+# Look for two products running at the same moment. PyTorch: no, it runs each product when called, in order.
+# MXNet: yes: where MXNet is installed, the timeline below (one `run`, a row per engine worker) shows products 1 and 2
+# running at the same time.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -365,8 +331,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# 要看是否有两次乘法在同一时刻运行。PyTorch：不会。它是命令式执行的，调用一次乘法就按顺序算一次：在 CPU 执行路上
-# 预计没有明显差别；在 GPU 上，逐个执行只是多了那些等待。MXNet：会。它的引擎在工作线程上运行所有已就绪的操作：装有
+# 要看是否有两次乘法在同一时刻运行。PyTorch：不会，它是命令式执行的，调用一次乘法就按顺序算一次。MXNet：会：装有
 # MXNet 时，下面的时间线（一次 `run`，每个引擎工作线程占一行）显示第 1 次和第 2 次乘法同时运行。
 # </details>
 
@@ -388,24 +353,22 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10)) if 
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Predict for 800 products of 64 × 64:
-# one thread with all the cores, two with half each, `torch.bmm`, or (GPU) two CUDA streams or a CUDA Graph.
+# one caller with the whole device, two callers sharing it, or one `torch.bmm`.
 #
 # <details><summary>Worked answer</summary>
 #
-# Read the first line. *Faster*: one caller left part of the device idle, and a second caller used it. *No clear
-# difference* or *slower*: one caller already kept the device busy. The second line tests fewer calls: one
-# `torch.bmm` does the same FLOP on the same device in one call.
+# The first printed line is this run's answer: two callers against one with the whole device. The second line tries
+# fewer calls instead: one `torch.bmm` does the same products in one call.
 # </details>
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对 800 次 64 × 64 的乘法做出预测：在 CPU 上，
-# 是一个用上全部核心的线程、两个各用一半核心的线程，还是一次 `torch.bmm`；在 GPU 上，是两个 CUDA 流、`torch.bmm`，
-# 还是 CUDA Graph（只启动一次）。
+# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对 800 次 64 × 64 的乘法做出预测：一个调用方
+# 用整个设备、两个调用方分用它，还是一次 `torch.bmm`。
 #
 # <details><summary>参考答案</summary>
 #
-# 看输出的第一行。*更快*：一个发起调用的线程或流让设备的一部分闲着，第二个用上了它。*没有明显差别*或*更慢*：一个
-# 就已让设备忙碌。第二行检验减少调用次数：一次 `torch.bmm` 在同一个设备上用一次调用做同样多的浮点运算。
+# 输出的第一行就是这次运行的答案：两个调用方与一个用整个设备的调用方相比。第二行改为减少调用次数：一次 `torch.bmm`
+# 用一次调用做同样的乘法。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

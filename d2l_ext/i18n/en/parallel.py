@@ -25,7 +25,7 @@ MESSAGES = {
     'parallel.launch.needs_gpu_cpu': 'needs one GPU lane and one CPU lane (a machine with exactly one GPU)',
     'parallel.check.exercise': 'exercise {number}, {variant}',
     'parallel.eager': 'eager',
-    'parallel.book.both': 'both lanes',
+    'parallel.book.both': 'both lanes (the two above added: {alone:.4f} sec)',
     'parallel.sync_recorded': ('no wait: the clock stopped once the work was queued, at {no_wait}; every device '
                                'waited for: {every}'),
     'parallel.variant.busy': '{lane}, both lanes busy',
@@ -43,16 +43,14 @@ MESSAGES = {
     'parallel.name.serial': 'one after the other',
     'parallel.name.device': '{lane} doing both',
     'parallel.name.all_cores': 'one lane with all {cores} cores',
-    'parallel.plot_title': ('{framework}: each lane alone, one after the other, together (hatched: predicted), '
-                            'one device doing both'),
-    'parallel.plot_title_serial': ('{framework}: each lane alone, together (hatched: predicted from the lanes alone), '
-                                   'one after the other'),
+    'parallel.plot_title': '{framework} on this machine (hatched: predicted)',
     'parallel.timeline_median': '{framework}, {size} × {size}: the repeat of "together" timed as the median',
     'parallel.timeline_row': '{lane}: {iters} products',
     'parallel.timeline_merged': '{lane}: {iters} products, drawn as busy stretches',
     'parallel.timeline_own': '{framework}, {size} × {size}: one run',
     'parallel.recorded_title': 'Recorded on {gpu}, {date}: a GPU lane and a CPU lane, {size} × {size} matrices',
     'parallel.recorded_sync_title': 'Recorded on {gpu}, {date}: ways of waiting, {size} × {size}',
-    'parallel.independence_title': '{framework} ({engine}): one at a time vs issued together',
+    'parallel.independence_title': '{iters} independent products of {size} × {size}',
+    'parallel.independence_row': '{framework}: {way}',
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
 }

@@ -28,7 +28,7 @@ MESSAGES = {
     'parallel.sync_recorded': '不等待：工作一排入队列计时就停止，停在 {no_wait}；等待每个设备：{every}',
     'parallel.variant.busy': '{lane}，两条执行路都在忙',
     'parallel.rate_title': '每次乘法的用时：每条执行路单独运行，以及两条执行路都在忙时',
-    'parallel.book.both': '两条执行路',
+    'parallel.book.both': '两条执行路（上面两次之和 {alone:.4f} 秒）',
     'parallel.workload': ('这次运行：{size} × {size} 的矩阵，每条执行路的乘法次数 {iters}'
                           '（书中：每个 GPU 上 {book_iters} 次 {book_size} × {book_size} 的乘法）'),
     'parallel.sep': '；',
@@ -42,15 +42,14 @@ MESSAGES = {
     'parallel.name.serial': '先后运行',
     'parallel.name.device': '{lane} 做两份工作',
     'parallel.name.all_cores': '一条用上全部 {cores} 个核心的执行路',
-    'parallel.plot_title': ('{framework}：各执行路单独运行、先后运行、同时运行（斜线：预测）、'
-                            '一个设备做两份工作'),
-    'parallel.plot_title_serial': '{framework}：各执行路单独运行、同时运行（斜线：由各执行路单独用时预测）、先后运行',
+    'parallel.plot_title': '{framework}，这台机器（斜线：预测）',
     'parallel.timeline_median': '{framework}，{size} × {size}：“同时运行”中用时为中位数的那次重复',
     'parallel.timeline_row': '{lane}：{iters} 次乘法',
     'parallel.timeline_merged': '{lane}：{iters} 次乘法，画成连续忙碌的时段',
     'parallel.timeline_own': '{framework}，{size} × {size}：一次运行',
     'parallel.recorded_title': '记录于 {gpu}，{date}：一条 GPU 执行路和一条 CPU 执行路，{size} × {size} 的矩阵',
     'parallel.recorded_sync_title': '记录于 {gpu}，{date}：几种等待方式，{size} × {size}',
-    'parallel.independence_title': '{framework}（{engine}）：逐个执行与一起发出',
+    'parallel.independence_title': '{iters} 次相互独立的 {size} × {size} 乘法',
+    'parallel.independence_row': '{framework}：{way}',
     'parallel.small_ops_title': '{device} 上 {products} 次 {size} × {size} 的乘法',
 }
