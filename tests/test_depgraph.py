@@ -302,7 +302,8 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
         fig = show.show_dag(r, 5.0)
     guess, products, line = out.getvalue().strip().split('\n')  # the guess line, each lane traced, the verdict
     assert guess.startswith('your guess 5.00 ms · predicted ')
-    assert products.startswith('the traced plan: lane 0 starts at ') and ' waiting; lane 1 starts at ' in products
+    assert products.startswith('the median repeat, drawn below: lane 0 starts at ') and ' waiting; lane 1 ' in products
+    assert r.trace_wall == min(r.measurements[dg.DAG_VARIANTS[1]].times)  # CPU lanes: the (lower) median repeat
     assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
     per = r.per_task()  # each lane's task in the plan beside the one-lane run's median per task, and its waiting
     one_lane = r.measurements[dg.DAG_VARIANTS[0]].median / 14
@@ -311,13 +312,14 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     assert sum(x[3] for x in per) == 14
     for lane, (took, _, waited, n, start) in zip(r.lanes, per):  # start, tasks and waiting: when the lane finished
         assert start + n * took + waited == pytest.approx(max(e['end'] for e in r.trace if e['lane'] == lane))
+        assert start + n * took + waited < r.trace_wall  # inside its timer: the rest is outside the lanes
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
     assert 'one-lane run' in fig.axes[0].get_title(loc='left')
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds: predicted from rates
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
     text = out.getvalue()
-    assert 'plan: GPU starts at ' in text and '(predicted 1.00 ms) + ' in text and '; CPU starts at ' in text
+    assert 'below: GPU starts at ' in text and '(predicted 1.00 ms) + ' in text and '; CPU starts at ' in text
     assert 'one product timed on each lane' in fig.axes[0].get_title(loc='left')
 
 
@@ -333,34 +335,16 @@ def test_same_structure_with_a_gpu_lane(raw):
     assert dg.check_step_matches(['cuda:0', 'cpu'])['match']
 
 
-def test_the_halves_line_reads_the_drawn_repeat_and_the_recording_asks_for_no_guess():
+def test_the_overlap_line_reads_the_median_repeat_and_the_recording_asks_for_no_guess():
     rec = dg.recording.newest()
     if rec is None:
         pytest.skip('no GPU recording shipped')
     run = dg.recording.pick_run(rec)
-    rep = dg.recording.drawn_repeat(run, 'split')
-    h = show.drawn_halves(run)  # the repeat the timeline draws, whatever the other repeats did
-    spans = run['spans']['split'][rep]
-    assert h['delay'] == pytest.approx(abs(spans['lane 1'][0] - spans['lane 0'][0]))
-    assert h['overlap'] == run['overlap']['split'][rep] and h['split'] == run['halves']['split'][rep]
+    f = run['overlap']['split'][dg.recording.drawn_repeat(run, 'split')]  # the repeat the timeline draws
     with using_language('en'):
-        first, halves, _ = show.step_lines(rec, ask=False).split('\n')
+        first, overlap, _ = show.step_lines(rec, ask=False).split('\n')
         assert first.startswith('predicted ') and 'my_guess' not in first
-        assert halves.startswith('the median repeat, drawn below: the later half started ')
-        assert f"overlap {round(100 * h['overlap'])}% (predicted 100%)" in halves
+        assert overlap.startswith('the halves ran at the same time in the median repeat, drawn below: overlap ')
+        assert f'overlap {round(100 * f)}% (' in overlap and overlap.endswith('over the 7 repeats; predicted 100%)')
     with using_language('zh'):
-        halves = show.step_lines(rec, ask=False).split('\n')[1]
-        assert halves.startswith('中位数那次重复（下图）：较晚的一半比另一半晚 ')
-
-
-def test_the_corrected_prediction_puts_each_repeats_halves_and_overlap_into_the_formula():
-    ms = 1e-3
-    halves = [{'lane 0': 2 * ms, 'lane 1': 2 * ms}] * 3
-    run = {'times': {'in_turn': [5.0 * ms, 5.2 * ms, 5.1 * ms], 'split': [3.0 * ms, 4.0 * ms, 5.0 * ms],
-                     'one_device': [3.0 * ms] * 3},
-           'halves': {'in_turn': halves, 'split': halves}, 'overlap': {'split': [1.0, 0.5, 0.0]}}
-    # outside the halves one after the other: 1.1 ms (median); + the longer half + (1 - overlap) x the shorter
-    assert show.corrected_split(run).times == pytest.approx([3.1 * ms, 4.1 * ms, 5.1 * ms])
-    with using_language('en'):
-        assert show.corrected_lines(run) == (
-            "together here 4.00 ms vs the formula with each repeat's halves and overlap 4.10 ms: no clear difference")
+        assert show.step_lines(rec, ask=False).split('\n')[1].startswith('中位数那次重复（下图）两半同时运行：重叠 ')

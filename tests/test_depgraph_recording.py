@@ -180,8 +180,19 @@ def test_the_recorded_dag_is_json_ready_on_cpu_lanes():
 def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
     run = fake_run()  # one after the other 6 ms, its halves 2 ms and 3 ms
     assert recording.predict_split(run) == pytest.approx(4e-3)
-    run['times']['in_turn'] = [6e-3, 7e-3, 9e-3]  # the median of each repeat's own difference
+    run['times']['in_turn'], run['drawn'] = [9e-3, 7e-3, 6e-3], {'in_turn': 1}  # its median repeat, less its shorter
     assert recording.predict_split(run) == pytest.approx(5e-3)
+
+
+def test_the_miss_splits_exactly_into_the_predictions_assumptions():
+    run = fake_run()  # together: halves 2 and 3 ms, half of the shorter shared; one after the other: 2 and 3 ms
+    m = recording.miss_terms(run)
+    assert m['measured'] == pytest.approx(4.5e-3) and m['predicted'] == pytest.approx(4e-3)
+    assert m['hidden'] == pytest.approx(1e-3) and m['longer'] == pytest.approx(0.0)  # (1 - 0.5) x 2 ms
+    assert m['predicted'] + m['hidden'] + m['longer'] + m['outside'] == pytest.approx(m['measured'])
+    with using_language('en'):
+        assert G.miss_lines(run) == ('together here: measured 4.50 ms = predicted 4.00 ms + 1.00 ms (overlap 50%, '
+                                     'not 100%) + 0 ms (longer half, together − alone) − 0.500 ms (outside the halves)')
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)
@@ -219,17 +230,18 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
         text, fig = printed(G.show_step, fake_run(), 3.5)
     lines = text.strip().split('\n')
     golden = {'en': ['your guess 3.50 ms · predicted 4.00 ms · measured 4.50 ms',
-                     'the median repeat, drawn below: the later half started 1.00 ms after the other; overlap 50% '
-                     '(predicted 100%); halves together lane 0 2.00 ms, lane 1 3.00 ms (one after the other 2.00 ms, '
-                     '3.00 ms)',
+                     'the halves overlapped in part in the median repeat, drawn below: overlap 50% (50% to 50% over '
+                     'the 3 repeats; predicted 100%)',
                      'together 4.50 ms vs one device 1.00 ms: 4.5x as long'],
               'zh': ['你的猜测 3.50 毫秒 · 预测 4.00 毫秒 · 实测 4.50 毫秒',
-                     '中位数那次重复（下图）：较晚的一半比另一半晚 1.00 毫秒开始；重叠 50%（预测 100%）；'
-                     '同时运行时执行路 0 用 2.00 毫秒，执行路 1 用 3.00 毫秒（先后运行：2.00 毫秒，3.00 毫秒）',
+                     '中位数那次重复（下图）两半部分重叠：重叠 50%（3 次重复在 50% 到 50% 之间；预测 100%）',
                      '同时运行 4.50 毫秒，一个设备 1.00 毫秒：用时为其 4.5 倍']}
     assert lines == golden[lang]
-    repeats, timeline = fig.axes[:2]
-    assert len(repeats.collections) >= 3 and timeline.patches  # the dots; the median repeat's bars
+    timeline, repeats = fig.axes[1], fig.axes[0]
+    assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
+    assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text() in (
+        'lane 0 half, one after the other', '执行路 0 的一半，先后运行')
+    assert any(x.get_text().startswith(' = 6.00 ') for x in repeats.texts)  # the prediction: one after the other - 2 ms
 
 
 def test_the_timeline_draws_each_ways_timer_to_its_median_and_keys_every_colour():
@@ -254,7 +266,8 @@ def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_li
         assert fig._suptitle.get_text().startswith('Recorded on NVIDIA H200 and the CPU, 2026-12-03')
         lines = text.strip().split('\n')
         assert len(lines) == 3 and 'my_guess' not in lines[0]  # a recording asks for no guess
-        assert ' started ' in lines[1] and 'halves together GPU ' in lines[1] and ', CPU ' in lines[1]
+        assert lines[1].startswith('the halves ') and lines[1].endswith('predicted 100%)')
+        assert 'GPU half, together' in [x.get_text() for x in fig.axes[0].get_yticklabels()]
         assert [x.get_text() for x in fig.axes[1].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
         text, fig = printed(G.show_recorded, None)
         assert fig is None and text.strip() == t('graph.no_recording')

@@ -142,10 +142,22 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
 
 
 def predict_split(run: dict) -> float:
-    """Together, predicted from one after the other: the median over repeats of the wall clock less the shorter
-    half's busy time (the graph's two chains are independent, so the shorter can run inside the longer)."""
-    return statistics.median(wall - min(h.values())
-                             for wall, h in zip(run['times']['in_turn'], run['halves']['in_turn']))
+    """Together, predicted from the median repeat of one after the other (the one drawn): its wall clock less its
+    shorter half's busy time (the graph's two chains are independent, so the shorter can run inside the longer)."""
+    i = drawn_repeat(run, 'in_turn')
+    return run['times']['in_turn'][i] - min(run['halves']['in_turn'][i].values())
+
+
+def miss_terms(run: dict) -> dict:
+    """Together measured less predicted, split exactly by the prediction's assumptions, from the drawn repeats (S
+    together, T one after the other): S = outside + longer + (1 - overlap) x shorter; predicted = T - T's shorter."""
+    s, i = drawn_repeat(run, 'split'), drawn_repeat(run, 'in_turn')
+    hs, ht, f = run['halves']['split'][s], run['halves']['in_turn'][i], run['overlap']['split'][s]
+    outside = {'split': run['times']['split'][s] - sum(hs.values()) + f * min(hs.values()),
+               'in_turn': run['times']['in_turn'][i] - sum(ht.values())}
+    return {'measured': run['times']['split'][s], 'predicted': predict_split(run), 'overlap': f,
+            'hidden': (1 - f) * min(hs.values()), 'longer': max(hs.values()) - max(ht.values()),
+            'outside': outside['split'] - outside['in_turn']}
 
 
 def median_repeat(times) -> int:

@@ -2,8 +2,6 @@
 timed three ways, exercise 5's DAG. A measuring cell draws one figure and prints at most three lines (verdict.py)."""
 from __future__ import annotations
 
-import re
-
 from ..depgraph import recording
 from ..depgraph.dag import DAG_VARIANTS, _units, dag_plan
 from ..depgraph.model import SERVER
@@ -166,36 +164,22 @@ def _run_and_kinds(rec: dict):
     return recording.pick_run(rec), [lane['kind'] for lane in rec['lanes']]
 
 
-def drawn_halves(run: dict) -> dict:
-    """What the timeline draws of 'together' (its median repeat): each half's busy seconds together ('split') and in
-    the median repeat of one after the other ('in_turn'), the overlap, and how long after the other the later half
-    started ('delay'); None where a half is missing."""
-    rep = recording.drawn_repeat(run, 'split')
-    spans = run['spans']['split'][rep]
-    return {'split': run['halves']['split'][rep], 'in_turn': run['halves']['in_turn'][recording.drawn_repeat(
-        run, 'in_turn')], 'overlap': run['overlap']['split'][rep],
-        'delay': abs(spans['lane 1'][0] - spans['lane 0'][0]) if len(spans) == 2 else None}
-
-
 def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
-    """The guess line (together: guess, predicted, measured; `ask=False`: no request for a guess), the halves line
-    (the median repeat, as drawn: how much later the later half started, the overlap, each half together and one
-    after the other: the prediction's assumptions) and one verdict line."""
-    run, kinds = _run_and_kinds(rec)
-    m, h = _measurements(run), drawn_halves(run)
+    """The guess line (together: guess, predicted, measured; `ask=False`: no request for a guess), the overlap of the
+    median repeat (its verdict) and over every repeat, and one verdict line."""
+    run = _run_and_kinds(rec)[0]
+    m = _measurements(run)
     guess = None if guess_ms is None else float(guess_ms) / 1e3
-    nan = float('nan')
-    ms = {f'{k}{i}': verdict.num(h[way].get(f'lane {i}', nan), 'ms')
-          for k, way in (('t', 'split'), ('i', 'in_turn')) for i in (0, 1)}
-    halves = t('graph.halves_line', a=lane_name('lane 0', kinds=kinds), b=lane_name('lane 1', kinds=kinds), **ms,
-               delay=verdict.num(nan if h['delay'] is None else h['delay'], 'ms'),
-               overlap=verdict.num(h['overlap'] or 0.0, '%'), predicted=verdict.num(run['predicted_overlap'], '%'))
-    halves = re.sub(r'(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])', '', halves)  # '比 执行路 0' -> '比执行路 0'
     predicted, measured = recording.predict_split(run), m['split'].median
     first = (verdict.guess(guess, predicted, measured, 'ms') if ask or guess is not None else
              t('graph.predicted_line', predicted=verdict.num(predicted, 'ms'), measured=verdict.num(measured, 'ms')))
-    return '\n'.join([first, halves, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
-                                                  m['one_device'], unit='ms')])
+    every, f = [f for f in run['overlap']['split'] if f is not None], run['overlap']['split'][run['representative']]
+    how = 'none' if (f or 0) < 0.1 else 'full' if f > 0.9 else 'part'  # the median repeat's, as the timeline draws it
+    overlap = t('graph.overlap_line', verdict=t(f'graph.overlap.{how}'), f=verdict.num(f or 0, '%'), n=len(every),
+                lo=verdict.num(min(every), '%'), hi=verdict.num(max(every), '%'),
+                predicted=verdict.num(run['predicted_overlap'], '%'))
+    return '\n'.join([first, overlap, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
+                                                   m['one_device'], unit='ms')])
 
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
@@ -222,21 +206,28 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
-    """The median repeats' intervals (grey timer bars ending at the medians marked, the later half's late start
-    marked) above every repeat of the three ways (together predicted, the guess). `rec`: a recording (lanes named
-    GPU / CPU where they differ) or a run."""
+    """The median repeats' intervals (grey: each timer; the later half's late start marked) above every repeat of the
+    three ways (together predicted, the guess) and of each half's busy time, both ways. `rec`: a recording or a run."""
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
-    fig, first = style.figure(height=8.0)
+    fig, first = style.figure(height=9.5)
     first.remove()  # the timeline on top, where its late start is read first; fig.axes keeps (repeats, timeline)
     grid = fig.add_gridspec(2, 1)
     top, bottom = fig.add_subplot(grid[1]), fig.add_subplot(grid[0])
-    labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
+    rows, labels = _measurements(run), {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
+    for i, way in ((i, way) for i in range(2) for way in ('in_turn', 'split')):  # each half's busy time, both ways
+        rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
+        labels[f'{i} {way}'] = style.plot_text('graph.half_row', lane=lane_name(f'lane {i}', True, kinds),
+                                               way=style.plot_text(f'graph.short.{way}'))
     guess = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}
-    plot_repeats(_measurements(run), ax=top, unit='ms', labels=labels,
-                 predicted={'split': recording.predict_split(run)}, guess=guess,
+    predicted = recording.predict_split(run)
+    plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats'))
-    mark_middle_halves(top, _measurements(run).values(), 'ms')
+    i = recording.drawn_repeat(run, 'in_turn')  # the prediction: this repeat less its shorter half
+    top.text(predicted * 1e3, VARIANTS.index('split') + 0.25, style.plot_text(
+        'graph.predicted_from', wall=verdict.num(run['times']['in_turn'][i], 'ms'),
+        shorter=verdict.num(min(run['halves']['in_turn'][i].values()), 'ms')), va='center', fontsize=style.MIN_FONT_PT)
+    mark_middle_halves(top, rows.values(), 'ms')
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     _mark_start_delay(bottom, run, kinds, style.time_unit(max(e['end'] for e in events))[1])
@@ -248,8 +239,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
 
 
 def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
-    """On the drawn repeat's timeline: a dotted line at the earlier half's start and, beside the later half's row,
-    how much later that half started (this repeat's start delay; the printed line gives the median over repeats)."""
+    """On the drawn repeat's timeline: a dotted line at the earlier half's start; how much later the other started."""
     starts = {e['lane']: e['start'] for e in run['events']['split'] if e['name'] == recording.HALF}
     if len(starts) != 2:
         return
@@ -265,25 +255,17 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
         starts[late] - starts[early], 'ms')), va='center', ha='left', fontsize=style.MIN_FONT_PT, zorder=5)
 
 
-def corrected_split(run: dict) -> Measurement:
-    """Together, predicted with each repeat's own halves and overlap (exercise 3's worked answer): what one after the
-    other spends outside the halves (median over its repeats), plus the longer half, plus the part of the shorter
-    half that ran outside the longer, (1 - overlap) x the shorter."""
-    import statistics
-    outside = statistics.median(wall - sum(h.values()) for wall, h in zip(run['times']['in_turn'],
-                                                                         run['halves']['in_turn']) if len(h) == 2)
-    pairs = [(h, f) for h, f in zip(run['halves']['split'], run['overlap']['split']) if len(h) == 2 and f is not None]
-    return Measurement('corrected', [outside + max(h.values()) + (1 - f) * min(h.values()) for h, f in pairs])
-
-
-def corrected_lines(here: dict, recorded: dict | None = None) -> str:
-    """Exercise 3's hidden lines: together against corrected_split, by the one rule, here and in the recording."""
+def miss_lines(here: dict, recorded: dict | None = None) -> str:
+    """Exercise 3's hidden lines: together measured = predicted + what each assumption moved (miss_terms)."""
+    def signed(x):
+        return ('+ ' if x >= 0 else '− ') + verdict.num(abs(x), 'ms')
     lines = []
     for key, rec in (('graph.short.split_here', here), ('graph.short.split_recorded', recorded)):
         if rec is not None:
-            run = _run_and_kinds(rec)[0]
-            lines.append(verdict.line(t(key), _measurements(run)['split'], t('graph.corrected'), corrected_split(run),
-                                      unit='ms'))
+            m = recording.miss_terms(_run_and_kinds(rec)[0])
+            lines.append(t('graph.miss_line', where=t(key), measured=verdict.num(m['measured'], 'ms'),
+                           predicted=verdict.num(m['predicted'], 'ms'), overlap=verdict.num(m['overlap'], '%'),
+                           **{k: signed(m[k]) for k in ('hidden', 'longer', 'outside')}))
     return '\n'.join(lines)
 
 
@@ -339,9 +321,8 @@ def draw_dag(dag, lanes, title='graph.title_dag'):
 
 
 def dag_lines(ex, guess_ms=None) -> str:
-    """The guess line (planned: guess, predicted, measured), each lane in the traced plan (its tasks' time beside the
-    predicted one, the prediction's assumption, and its waiting for inputs) and one verdict line: planned vs one
-    device with all its cores (else one lane)."""
+    """The guess line, the drawn run (each lane's start, tasks beside the predicted time, waiting; then the timer's
+    rest) and one verdict line: planned vs one device with all its cores (else one lane)."""
     planned, predicted = ex.measurements[DAG_VARIANTS[1]], ex.predicted_ms()
     if DAG_VARIANTS[2] in ex.measurements:
         base, name = ex.measurements[DAG_VARIANTS[2]], t('graph.dag_short.all_cores')
@@ -351,7 +332,10 @@ def dag_lines(ex, guess_ms=None) -> str:
                            planned.median, 'ms', name='my_guess_dag')]
     per, kinds = ex.per_task(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]  # 0 threads: a GPU
     if per:
-        lines.append(t('graph.dag_tasks', lanes=t('graph.dag_sep').join(
+        last = max(start + n * took + waited for took, _, waited, n, start in per)
+        drawn = t(f"graph.dag_drawn.{'traced' if 'gpu' in kinds else 'median'}")  # dag_experiment's choice
+        lines.append(t('graph.dag_tasks', drawn=drawn, wall=verdict.num(ex.trace_wall, 'ms'),
+                       after=verdict.num(ex.trace_wall - last, 'ms'), lanes=t('graph.dag_sep').join(
             t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), n=n, took=verdict.num(took, 'ms'),
               predicted=verdict.num(pred, 'ms'), waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms'))
             for i, (took, pred, waited, n, start) in enumerate(per))))
@@ -359,9 +343,8 @@ def dag_lines(ex, guess_ms=None) -> str:
 
 
 def show_dag(ex, guess_ms=None):
-    """Print dag_lines; every repeat of each way, the predictions (equal lanes: 12 or 21 products' worth; lanes of
-    different speeds: from one product timed on each), the learner's guess; below, the traced plan: each task on its
-    lane and each lane's waiting for its inputs (grey)."""
+    """Print dag_lines; every repeat of each way, the predictions (how, beside an equal-lanes one), the guess; below,
+    the drawn run: each task on its lane, each wait for inputs (grey), where the timer stopped (dashed)."""
     print(dag_lines(ex, guess_ms))
     labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
@@ -370,6 +353,10 @@ def show_dag(ex, guess_ms=None):
     plot_repeats(ex.measurements, ax=top, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
                  title=style.plot_text('graph.title_dag_run_rates' if ex.speeds else 'graph.title_dag_run'))
     mark_middle_halves(top, ex.measurements.values(), 'ms')
+    if not ex.speeds and ex.predicted_ms():  # equal lanes: the plan's share of the one-lane run
+        top.text(ex.predicted_ms()[DAG_VARIANTS[1]] * 1e3, 1.25, style.plot_text(
+            'graph.dag_predicted_from', planned=f"{ex.model['planned']:g}", serial=f"{ex.model['serial']:g}",
+            one=verdict.num(ex.measurements[DAG_VARIANTS[0]].median, 'ms')), va='center', fontsize=style.MIN_FONT_PT)
     if ex.trace:
         kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
         row = {lane: lane_name(f'lane {i}', True, kinds) for i, lane in enumerate(ex.lanes)}
@@ -383,4 +370,17 @@ def show_dag(ex, guess_ms=None):
         draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},
                       legend_names={'idle': style.plot_text('graph.legend_waiting')},
                       title=style.plot_text('graph.title_dag_trace'))
+        _mark_timer(axes[1], ex.trace_wall, style.time_unit(max(e['end'] for e in events))[1])
     return fig
+
+
+def _mark_timer(ax, wall: float, scale: float) -> None:
+    """Where the drawn run's timer stopped: a dashed line, named in the legend; the time past the lanes is outside."""
+    from matplotlib.lines import Line2D
+    ax.axvline(wall * scale, color='0.2', linestyle='--', linewidth=1.5, zorder=4)
+    ax.set_xlim(0, max(ax.get_xlim()[1], wall * scale * 1.02))
+    old = ax.get_legend()
+    handles = [*old.legend_handles, Line2D([], [], color='0.2', linestyle='--', label=style.plot_text(
+        'graph.legend_timer_stops', wall=verdict.num(wall, 'ms')))]
+    ax.legend(handles=handles, labels=[*(x.get_text() for x in old.get_texts()), handles[-1].get_label()],
+              loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)

@@ -127,9 +127,9 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
 #
-# each half's busy time from the same repeat. This assumes each half runs as fast together as alone, and both start
-# at once, the shorter entirely inside the longer (overlap 100%). On a CPU-only machine the two lanes split one CPU's
-# cores; beside a GPU, the CPU lane is the long half. Which could fail here? The second line measures each.
+# each from the median repeat of one after the other. This assumes each half runs as fast together as alone (the
+# figure's half rows), and both start at once, the shorter inside the longer (overlap 100%, the second line). On a
+# CPU-only machine the two lanes split one CPU's cores; beside a GPU, the CPU lane is the long half. Which could fail?
 
 # %% [markdown] lang="zh"
 # 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
@@ -144,9 +144,9 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半 0}, t_\textrm{一半 1}),$$
 #
-# 其中每一半的忙碌时间在同一次重复中测得。这个预测假定每一半同时运行时和先后运行时一样快，并且两半同时开始，
-# 较短的一半完全藏在较长的一半里（重叠 100%）。在只有 CPU 的机器上，两条执行路把一个 CPU 的核心分成两半；与 GPU
-# 并列时，CPU 执行路是较长的那一半。在这里哪个假定可能不成立？打印的第二行逐一测量了它们。
+# 两项都取自中位数那次重复。这个预测假定每一半同时运行时和先后运行时一样快（图中每一半的几行），并且两半同时开始，
+# 较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）。在只有 CPU 的机器上，两条执行路把一个 CPU 的核心
+# 分成两半；与 GPU 并列时，CPU 执行路是较长的那一半。在这里哪个假定可能不成立？
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
@@ -155,16 +155,14 @@ here = dg.record_step(lanes, repeats=21)  # every repeat and interval of the thr
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# The upper panel: the median repeat of together and of one device; grey alone is time in no box. `show.details(here)`
-# lists every statistic.
+# The upper panel draws the median repeat of together and of one device. `show.details(here)` lists every statistic.
 #
 # ## Recorded on a GPU machine
 #
 # The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads).
 
 # %% [markdown] lang="zh"
-# 上方的面板是“同时运行”和“一个设备”各自中位数那次重复的各个方框；只有灰色的地方是不在任何方框里的时间。
-# `show.details(here)` 列出全部统计量。
+# 上方的面板画出“同时运行”和“一个设备”各自中位数那次重复。`show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上记录的结果
 #
@@ -208,18 +206,18 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# The GPU alone takes 0.982 ms for all 256 rows. Split, the step waits for its longest half: the CPU half (1.53 ms,
-# second line) outlasts the whole one-device step; copies and the server come on top.
+# The GPU alone takes 0.982 ms for all 256 rows. Split, the step waits for its longest half: the CPU half (median
+# 1.64 ms, its row) outlasts the whole one-device step; copies and the server come on top.
 # </details>
 #
 # **3. When the prediction misses.** Where prediction and measurement differ, here or in the recording, which
-# assumption did the run break? Use the second line.
+# assumption did the run break, and which way did it move the result?
 #
 # <details><summary>Worked answer</summary>
 #
-# A half slower together adds its extra time. A half that starts late overlaps less: add (1 − overlap) × the shorter
-# half, which the prediction hid whole. The hidden lines put each repeat's halves and overlap in the formula, here and
-# in the recording, and compare together with it by the same rule.
+# Overlap under 100% adds (1 − overlap) × the shorter half, which the prediction hid whole. A slower longer half adds
+# its extra time; a slower shorter half costs nothing while it stays hidden. The hidden lines split each miss into
+# these terms and the time outside the halves, from the median repeats.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -233,21 +231,21 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 只用 GPU 处理全部 256 个样本需要 0.982 毫秒。拆分后，训练步要等最长的那一半：CPU 的一半（1.53 毫秒，第二行）
-# 就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
+# 只用 GPU 处理全部 256 个样本需要 0.982 毫秒。拆分后，训练步要等最长的那一半：CPU 的一半（中位数 1.64 毫秒，见它的
+# 那一行）就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
 # </details>
 #
-# **3. 预测落空时**。在这里或记录结果中，预测与实测不同时，这次运行违背了预测的哪个假定？请借助第二行。
+# **3. 预测落空时**。在这里或记录结果中，预测与实测不同时，这次运行违背了预测的哪个假定？它让结果往哪个方向变？
 #
 # <details><summary>参考答案</summary>
 #
-# 某一半同时运行时变慢，训练步就多出这段时间。某一半开始得晚，重叠就少：要加上 (1 − 重叠) × 较短的一半，预测
-# 却把这一半整个藏起来了。下面隐藏的两行把每次重复的两半用时和重叠代入公式（本机和记录结果），再按同一条规则把
-# “同时运行”与它比较。
+# 重叠不到 100% 时，要加上 (1 − 重叠) × 较短的一半，预测却把这一半整个藏起来了。较长的一半同时运行时变慢，训练步
+# 就多出这段时间；较短的一半变慢，只要它仍藏在较长的一半里，就不花时间。下面隐藏的两行根据中位数那次重复，把每次
+# 落空拆成这几项，再加上两半之外的时间。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.corrected_lines(here, recorded))
+print(show.miss_lines(here, recorded))
 
 # %% [markdown]
 # **4. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task computes
@@ -270,13 +268,13 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The prediction
-# (hatched) assumes a task takes as long in the plan as in the one-lane run, 12 of its 21 tasks' time, and no waiting.
-# The second line tests both, per lane; the last compares with the baseline it names.
+# (hatched) is 12/21 of the one-lane run: each task as long as there, no waiting. The second line tests both, per lane,
+# in the median repeat; the dashed line is where its timer stopped.
 
 # %% [markdown] lang="zh"
-# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条）假定一个任务在计划中
-# 和在一条执行路的运行中一样长，即那次运行中 21 个任务里 12 个的时间，并且没有等待。第二行逐条执行路检验这两点；
-# 最后一行与它所写的基准比较。
+# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条）是一条执行路那次运行的
+# 12/21：每个任务和在那里一样长，并且没有等待。第二行在中位数那次重复中逐条执行路检验这两点；虚线是它的计时停止的
+# 地方。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
@@ -294,8 +292,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. The second line splits each lane's finish into its
-# start, its tasks and its waiting for inputs; the last line compares the plan with the baseline it names.
+# stage, plus the join: still 12. Then the lanes set the time. In the second line, the last lane's start, tasks and
+# waiting, plus the timer's rest, make the measured time: the waiting and the rest are what the prediction left out.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -304,8 +302,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。第二行把每条执行路的完成时间分成开始时刻、它的任务和它等待输入的时间；最后一行把计划与它所写的
-# 基准比较。
+# 而不是关键路径。第二行中，最后结束的执行路的开始时刻、任务和等待，加上计时剩下的部分，就是实测时间：剩下的这段
+# 在执行路之外；等待和这段都是预测没有算进去的。
 # </details>
 
 # %% [markdown]
