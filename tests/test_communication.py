@@ -188,16 +188,25 @@ def test_prediction_and_measured_lines():
 def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
     predicted = {'run': 0.0052, 'beside_copies': 0.0052, 'run_then_copy': 0.0088, 'overlapped': 0.0054}
     c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
-                    run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077])
+                    run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
+                    copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('en'):
         lines = show.measured_text(c, predicted, 0.005).split('\n')
         assert lines[2] == 'products beside nonstop copies 7.15 ms vs products alone 5.15 ms: 39% slower'
-        # each control repeat b in the formula: max(b, 3.6) + the shorter of one product (b / 10) and one copy (0.36)
-        assert show.corrected_text(c, {'run': 0.0052, 'copy': 0.0036}, 10) == (
+        # each control repeat b in the formula: max(b, 3.6) + the shorter of one product (b / 10) and one copy (0.36),
+        # the copies this run's median
+        assert show.corrected_text(c, 10) == (
             "run_and_copy 7.55 ms vs the formula with the control's repeats 7.51 ms: no clear difference")
         far = _comparison(run=[0.005] * 4, beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
-                          run_then_copy=[0.0095] * 4, overlapped=[0.0094, 0.0095, 0.0096, 0.0097])
-        assert show.corrected_text(far, {'run': 0.0052, 'copy': 0.0036}, 10).endswith('27% slower')
+                          run_then_copy=[0.0095] * 4, overlapped=[0.0094, 0.0095, 0.0096, 0.0097], copy=[0.0036] * 4)
+        assert show.corrected_text(far, 10).endswith('27% slower')
+    # a repeat of run_and_copy as slow as run then copy's middle half is counted in its line
+    slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])
+    with using_language('en'):
+        assert show.measured_text(slow, predicted).split('\n')[1] == (
+            'run_and_copy 6.00 ms vs run then copy 9.55 ms: 37% faster; 2 of 15 repeats as slow as run then copy')
+    with using_language('zh'):
+        assert show.measured_text(slow, predicted).split('\n')[1].endswith('15 次重复中有 2 次和“先计算，后复制”一样慢')
     same = _comparison(run=[1.0, 1.1, 1.2, 1.3], beside_copies=[1.05, 1.15, 1.25, 1.35],
                        run_then_copy=[2.0, 2.1], overlapped=[1.4, 1.5])
     with using_language('en'):
@@ -236,12 +245,15 @@ def test_recorded_first_copy_line_and_the_pitfalls_numbers(rec):
     assert book.copy > reused.copy >= pinned.copy
     first = rec.first_copy
     assert first.cold > first.warm.median
+    # the later calls against pinned buffers allocated once: measured beside them, else the recording's pinned copies
+    once = first.reused or pinned.times['copy']
     with using_language('en'):
-        assert show.first_copy_text(first) == (
-            f'first call {show.verdict.num(first.cold)} (one timing) · later calls '
-            f'{show.verdict.num(first.warm.median)} (median of {len(first.warm.repeated())})')
-    fig = show.plot_first_copy(first, rec=rec)
+        assert show.first_copy_text(first, rec=rec) == show.verdict.line('later calls', first.warm,
+                                                                          'pinned buffers allocated once', once, 's')
+        fig = show.plot_first_copy(first, rec=rec)
     assert rec.machine['gpus'][0] in fig._suptitle.get_text()
+    assert [x.get_text() for x in fig.axes[0].get_yticklabels()] == ['first call', 'later calls',
+                                                                     'pinned buffers allocated once']
 
 
 def test_hazard_and_copied_lines():
@@ -266,10 +278,11 @@ def test_exercise_three_lines_compare_together_with_the_hatched_prediction():
     with using_language('en'):
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
-        # more threads than cores: one line per drawn case, the slower lane alone and one after the other
-        assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])).split('\n') == [
-            'together 1.41 s vs slower lane alone 1.00 s: 41% slower',
-            'together 1.41 s vs one after the other 1.80 s: 22% faster']
+        # more threads than cores: which drawn case together is nearer, the slower lane alone or one after the other
+        assert show.exercise_three_text(_ex3([1.2, 1.21, 1.22])) == (
+            'together 1.21 s is nearer to slower lane alone (1.00 s) than to one after the other (1.80 s)')
+        assert show.exercise_three_text(_ex3([1.7, 1.7])).startswith(
+            'together 1.70 s is nearer to one after the other (1.80 s)')
         # a core (or a GPU) per thread: the slower lane alone
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], rule='separate')) == (
             'together 1.41 s vs slower lane alone 1.00 s: 41% slower')

@@ -49,7 +49,8 @@ class ProfileRow:
 
 @dataclass
 class FirstCopyResult(Result):
-    """The book's `copy_to_cpu(y, non_blocking=True)`: first call (new pinned memory) vs later calls (reused blocks)."""
+    """The book's `copy_to_cpu(y, non_blocking=True)`: first call (new pinned memory) vs later calls (reused blocks),
+    and copies into pinned buffers allocated once (`reused`, timed interleaved with the later calls)."""
     area = 'communication'
     lane: str
     size: int = 0
@@ -58,6 +59,7 @@ class FirstCopyResult(Result):
     warm: Times | None = None
     profile_cold: list[ProfileRow] = field(default_factory=list)
     profile_warm: list[ProfileRow] = field(default_factory=list)
+    reused: Times | None = None  # None in recordings made before it was measured
     reason: str | None = None  # a catalogue key when there is nothing to show here
     experiment: str = 'first-copy'
 
@@ -98,7 +100,8 @@ def _profiled(fn, lane):
 
 def measure_first_copy(lanes, size=None, iters=None, repeats: int = 5) -> FirstCopyResult:
     """The book's non_blocking copy the first time in this process (page-locking new host memory per result), then
-    warm (reusing PyTorch's cached pinned blocks); GPU lanes only, in a fresh worker."""
+    warm (reusing PyTorch's cached pinned blocks) beside copies into pinned buffers allocated once; GPU lanes only,
+    in a fresh worker."""
     lane = lanes[0]
     if lane.kind != 'gpu':
         return FirstCopyResult(lane.name, reason='communication.first_copy.no_gpu')
@@ -112,12 +115,15 @@ def measure_first_copy(lanes, size=None, iters=None, repeats: int = 5) -> FirstC
     cold, profile_cold = _profiled(lambda: box.append(work.copy_to_cpu(ys, True)), lane)
     check_close(box.pop(), ref, t('communication.check.first_copy'))
     box.clear()
+    from .copying import PINNED_SAME_STREAM, Copier
+    once = Copier(PINNED_SAME_STREAM, n, k, lane.device())
     errors = []
-    c = compare({'warm': lambda: work.copy_to_cpu(ys, True)}, lanes=[lane],
+    c = compare({'warm': lambda: work.copy_to_cpu(ys, True), 'reused': lambda: once.copy(ys)}, lanes=[lane],
                 repeats=positive_int(repeats, 'repeats', option='repeats', example=5), warmup=0,
                 check=lambda name, r: errors.append(check_close(r, ref, t('communication.check.warm_copy'))))
     _, profile_warm = _profiled(lambda: work.copy_to_cpu(ys, True), lane)
-    return FirstCopyResult(lane.name, n, k, cold, Times.of(c.measurements['warm']), profile_cold, profile_warm)
+    return FirstCopyResult(lane.name, n, k, cold, Times.of(c.measurements['warm']), profile_cold, profile_warm,
+                           Times.of(c.measurements['reused']))
 
 
 @dataclass

@@ -3,11 +3,11 @@ the results): the prediction, the control for a copy's cost, the GPU recording, 
 from __future__ import annotations
 
 from ..i18n import t
-from ..results import Measurement
+from ..results import Measurement, quartiles
 from . import style, verdict
 from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
-from .repeats import median_label, plot_repeats
+from .repeats import plot_repeats
 
 RULES = ('separate', 'one_stream', 'own_core', 'shared', 'engine')  # CommRow.expectation: communication.rule.<rule>
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
@@ -44,7 +44,6 @@ def mark_middle_halves(ax, measurements, unit: str) -> None:
     reads it), named in the legend; `measurements` in the rows' order, `unit` the axis's ('s' or 'ms')."""
     from matplotlib.patches import Patch
 
-    from ..results import quartiles
     scale, band = 1e3 if unit == 'ms' else 1.0, {'color': '0.82', 'zorder': 1, 'linewidth': 0}
     for y, m in enumerate(measurements):  # the rows as plot_repeats drew them, top down
         q1, q3 = quartiles(m)
@@ -71,24 +70,29 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """The guess beside the prediction and the measurement; run_and_copy against run then copy; and, when measured,
-    the control: the products beside nonstop copies against the products alone (the formula's assumption)."""
+    """The guess beside the prediction and the measurement; run_and_copy against run then copy (when faster, with how
+    many of its repeats were as slow as run then copy's middle half, if any); and, when measured, the control: the
+    products beside nonstop copies against the products alone (the formula's assumption)."""
     m = comparison.measurements
     over, serial = m['overlapped'], m['run_then_copy']
     unit = verdict.unit_for(over.median, serial.median, predicted['overlapped'])
-    lines = [verdict.guess(guess, predicted['overlapped'], over.median, unit),
-             verdict.line(_word('overlapped'), over, _word('run_then_copy'), serial, unit)]
+    line = verdict.line(_word('overlapped'), over, _word('run_then_copy'), serial, unit)
+    slow = sum(x >= quartiles(serial)[0] for x in over.times)
+    if slow and verdict.compare(over, serial) == 'faster':  # slow repeats beside a 'faster' verdict: counted
+        line = t('communication.slow_repeats', line=line, n=slow, total=len(over.times))
+    lines = [verdict.guess(guess, predicted['overlapped'], over.median, unit), line]
     if 'beside_copies' in m:
         lines.append(verdict.line(_word('beside_copies'), m['beside_copies'], _word('run'), m['run'], unit))
     return '\n'.join(lines)
 
 
-def corrected_text(comparison, seconds: dict, iters: int) -> str:
+def corrected_text(comparison, iters: int) -> str:
     """The worked answer's line: run_and_copy against the overlap formula with each repeat of the control (the
-    products beside nonstop copies) in place of the products alone, by the one rule."""
+    products beside nonstop copies) in place of the products alone, the copies alone this run's median, by the one
+    rule."""
     from ..communication.core import expected_overlap
     m = comparison.measurements
-    fill = Measurement('corrected', [expected_overlap(b, seconds['copy'], 'separate', iters=iters)
+    fill = Measurement('corrected', [expected_overlap(b, m['copy'].median, 'separate', iters=iters)
                                      for b in m['beside_copies'].times])
     return verdict.line(_word('overlapped'), m['overlapped'], t('communication.corrected'), fill)
 
@@ -161,45 +165,40 @@ def plot_comm(result, title=None):
 
 # -- the book's first non_blocking copy -------------------------------------------------------------
 
-def first_copy_text(result) -> str:
-    """One line: the first call (one timing) against the later calls (their median), or why there is nothing."""
-    if result is None:
+def _reused(result, rec):
+    """Copies into pinned buffers allocated once: measured beside the later calls, else (a recording that lacks them)
+    the same recording's pinned, one-stream copies alone."""
+    if getattr(result, 'reused', None) is not None:
+        return result.reused
+    row = _rows(rec.comm[0]).get(SAME_PLAN) if rec is not None and rec.comm else None
+    return row.times.get('copy') if row is not None else None
+
+
+def first_copy_text(result, rec=None) -> str:
+    """One verdict line: the book's later calls (a new pinned tensor per result) against copies into pinned buffers
+    allocated once; or why there is nothing to show."""
+    if result is None or (result.warm is not None and _reused(result, rec) is None):
         return t('communication.recorded.none')
     if result.warm is None:
         return t(result.reason or 'communication.first_copy.no_gpu')
-    return t('communication.first_copy.summary', cold=verdict.num(result.cold), warm=verdict.num(result.warm.median),
-             repeats=len(result.warm.repeated()))
+    return verdict.line(_word('warm'), result.warm, _word('reused'), _reused(result, rec), 's')  # the figure's unit
 
 
-def plot_first_copy(result, ax=None, rec=None):
-    """The first call's one timing (a diamond) beside every later call (dots, their median a bar); `rec`: the
-    recording it came from (None: measured here), named on the figure."""
+def plot_first_copy(result, rec=None):
+    """The first call's one timing, every later call and every copy into pinned buffers allocated once (dots, their
+    medians bars); `rec`: the recording it came from (None: measured here), named on the figure."""
     if result is None or result.warm is None:
         return None
-    later, median = list(result.warm.repeated()), result.warm.median
-    if ax is None:
-        _, ax = style.figure(height=2.8 + (0.4 if rec is not None else 0))
-    unit, scale = style.time_unit(max([result.cold] + later))
-    shown, colour = style.unit_text(unit), style.color('measured')
-    ax.scatter([result.cold * scale], [0], s=70, marker='D', color=colour, linewidths=0, zorder=3)
-    n = len(later)
-    ax.scatter([v * scale for v in later], [0.7 + 0.3 * i / max(1, n - 1) for i in range(n)], s=45, color=colour,
-               alpha=0.8, linewidths=0, zorder=3)
-    ax.vlines(median * scale, 0.62, 1.08, colors='black', linewidth=3, zorder=4)
-    for y, value in ((0, result.cold), (1, median)):
-        ax.annotate(f'{median_label(value * scale)} {shown}', (value * scale, y), xytext=(8, 0),
-                    textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
-    ax.set_yticks([0, 1], [_name('cold'), _name('warm')])
-    ax.set_ylim(1.5, -0.5)
-    ax.set_xlim(0, max([result.cold] + later) * scale * 1.35)
-    ax.set_xlabel(style.plot_text('style.time_axis', unit=shown))
-    ax.grid(axis='x', alpha=0.3)
-    ax.set_title(style.plot_text('communication.first_copy.title'), loc='left')
+    times = {_name('cold'): [result.cold], _name('warm'): result.warm.repeated()}
+    reused = _reused(result, rec)
+    if reused is not None:
+        times[_name('reused')] = reused.repeated()
+    fig = plot_repeats(times, title=style.plot_text('communication.first_copy.title'))
     if rec is not None:
         m = rec.machine
-        ax.figure.suptitle(style.plot_text('communication.recorded.source', gpu=(m.get('gpus') or ['?'])[0],
-                                           date=m.get('date', '')[:10], iters=result.iters, n=result.size))
-    return ax.figure
+        fig.suptitle(style.plot_text('communication.recorded.source', gpu=(m.get('gpus') or ['?'])[0],
+                                     date=m.get('date', '')[:10], iters=result.iters, n=result.size))
+    return fig
 
 
 def hazard_text(early: float, late: float) -> str:
@@ -219,14 +218,18 @@ def exercise_three_alone_text(r) -> str:
 
 def exercise_three_text(r) -> str:
     """Exercise 3's verdict: together against the slower lane alone (hatched); where the lanes' threads outnumber the
-    cores, also against one after the other (dotted: each repeat's two lanes alone added)."""
+    cores, instead which of the two drawn cases together's median is nearer: the slower lane alone (each lane kept a
+    core) or one after the other (dotted, each repeat's two lanes alone added: they took turns)."""
     a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
-    slower = a if a.median >= b.median else b
-    lines = [verdict.line(_word('together'), r.times['together'], _word('slower_alone'), slower)]
-    if r.expectation == 'oversubscribed':
-        turns = Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
-        lines.append(verdict.line(_word('together'), r.times['together'], _word('serial_sum'), turns))
-    return '\n'.join(lines)
+    slower, together = (a if a.median >= b.median else b), r.times['together']
+    if r.expectation != 'oversubscribed':
+        return verdict.line(_word('together'), together, _word('slower_alone'), slower)
+    turns = Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
+    (near, n), (far, f) = sorted([(slower.median, _word('slower_alone')), (turns.median, _word('serial_sum'))],
+                                 key=lambda case: abs(case[0] - together.median))
+    unit = verdict.unit_for(together.median, turns.median)
+    return t('communication.ex3.nearer', m=verdict.num(together.median, unit), near=n, mn=verdict.num(near, unit),
+             far=f, mf=verdict.num(far, unit))
 
 
 def plot_exercise_three(r):

@@ -173,15 +173,15 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 #
 # Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, they add up. Overlapped, expect
 # **max(run, copy)** plus the shorter of one product and one copy, if the copies leave the products' speed alone.
-# On a CPU the copy thread gets a core of its own, but both threads use one memory: predict whether the products slow
-# down beside it. The control row measures that.
+# On a CPU the copy thread gets a core of its own: predict whether the products slow down beside it. The control row
+# measures that.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，
 # 应当预期 **max(计算, 复制)**，再加上一个乘积与一次复制中较短者，前提是复制不拖慢乘积。在 CPU 上，复制线程有
-# 自己的核心，但两个线程共用同一块内存：预测乘积在它旁边会不会变慢。对照那一行测量的正是这一点。
+# 自己的核心：预测乘积在它旁边会不会变慢。对照那一行测量的正是这一点。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -203,21 +203,26 @@ print(show.rates_text(s))
 my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对本机边计算边复制用时的猜测
 
 # %% [markdown]
-# Now measure: dots are repeats, grey their middle half, hatched the prediction, the diamond your guess.
+# Now measure: dots are repeats, grey their middle half, hatched the prediction from this run's products alone and
+# copies alone, the diamond your guess.
 
 # %% [markdown] lang="zh"
-# 现在测量：每个点是一次重复，灰色是各次重复的中间一半，斜线条是预测，菱形是你的猜测。
+# 现在测量：每个点是一次重复，灰色是各次重复的中间一半，斜线条是用这次运行的“只算乘积”和“只做复制”算出的预测，
+# 菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
-predicted = {'run_then_copy': s['run'] + s['copy'], 'run': s['run'], 'beside_copies': s['run'],
-             'overlapped': comm.expected_overlap(s['run'], s['copy'], 'separate', iters=K2)}
+ys = [x.mm(w) for _ in buffers]          # products for the copies-alone row  #zh: 供“只做复制”那一行复制的乘积
 variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'run': lambda: [x.mm(w) for _ in buffers],
+            'copy': lambda: [b.copy_(y) for b, y in zip(buffers_base, ys)],
             # the control: the same products beside nonstop copies  #zh: 对照：同样的乘积，一边不停复制一边计算
             'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=15,
-                           check=lambda name, ys: d2l_ext.check_close(ys, ref, name))
+                           check=lambda name, out: d2l_ext.check_close(out, ref, name))
+alone = measured.medians()               # the prediction from this run's products alone and copies alone  #zh: 用这次运行的“只算乘积”和“只做复制”做预测
+predicted = {'run_then_copy': alone['run'] + alone['copy'], 'beside_copies': alone['run'],
+             'overlapped': comm.expected_overlap(alone['run'], alone['copy'], 'separate', iters=K2)}
 display(show.plot_measured(measured, predicted, guess=my_guess))
 print(show.measured_text(measured, predicted, my_guess))
 
@@ -247,19 +252,19 @@ print(show.measured_text(measured, predicted, my_guess))
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.corrected_text(measured, s, K2))
+print(show.corrected_text(measured, K2))
 
 # %% [markdown]
 # ## Recorded on a GPU
 #
 # Every repeat on the H200, one panel per way to copy. Predict what share of the copy time the
-# book's one-stream code hides, and a copy stream: the lines below say.
+# book's one-stream code hides, and a copy stream.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
 # H200 上的每次重复，每个面板是一种复制方式。预测书中只用一个流的代码能隐藏复制用时的多少，
-# 复制流又能隐藏多少：图下的几行给出答案。
+# 复制流又能隐藏多少。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
@@ -287,20 +292,20 @@ print(show.recorded_prediction_text(rec))
 # ## The book's first `non_blocking=True` call
 #
 # `copy_to_cpu(y, True)` allocates a new pinned tensor per result, on every call. Is the first call slower than later
-# ones? Measured on a GPU, else recorded.
+# ones, and later ones slower than copies into pinned buffers allocated once? Measured on a GPU, else recorded.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 每次调用都为每个结果新分配一个锁页张量。第一次调用会比之后的调用慢吗？有 GPU 时在本机测量，
-# 否则展示记录结果。
+# `copy_to_cpu(y, True)` 每次调用都为每个结果新分配一个锁页张量。第一次调用会比之后的调用慢吗？之后的调用会比复制到
+# 只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，否则展示记录结果。
 
 # %% tags=["nbval-ignore-output"]
 first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
 source = None if GPU else rec  # the recording shown when this machine has no GPU  #zh: 本机没有 GPU 时展示的记录结果
 if first is not None and first.warm is not None:
     display(show.plot_first_copy(first, rec=source))
-print(show.first_copy_text(first))
+print(show.first_copy_text(first, rec=source))
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -371,7 +376,7 @@ print(show.exercise_three_text(ex3))
 #
 # A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone (hatched). On a
 # CPU-only machine the lanes and the copy thread share the cores: hatched if each lane keeps a core, dotted (one after
-# the other) if they take turns. The dots and the two lines show which is nearer here.
+# the other) if they take turns. The line under the figure gives this run's result.
 # </details>
 #
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
@@ -382,7 +387,7 @@ print(show.exercise_three_text(ex3))
 #
 # GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时（斜线条）。在只有 CPU
 # 的机器上，两条执行路和复制线程共用核心：如果每条执行路各占一个核心，就是斜线条；如果它们轮流使用核心，就是
-# 点状条（先后运行）。图中的点和图下两行说明这里离哪一个更近。
+# 点状条（先后运行）。图下的一行给出这次运行的结果。
 # </details>
 #
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
@@ -415,7 +420,7 @@ print(show.profile_text(prof, GPU))
 # <details><summary>Worked answer</summary>
 #
 # `aten::mm` (the products) or `aten::copy_` (the copies; on a GPU also `Memcpy DtoH`, the same time again): the
-# line above names the larger. Compare it with the rates printed earlier (products alone, copies alone).
+# line above gives this run's order (on the H200, `aten::mm`).
 # </details>
 #
 # ## Remember
@@ -433,8 +438,8 @@ print(show.profile_text(prof, GPU))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm`（乘积）或 `aten::copy_`（复制；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）：上面一行给出较大的
-# 那个。请把它与前面打印的速率（只算乘积、只做复制）比较。
+# `aten::mm`（乘积）或 `aten::copy_`（复制；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）：上面一行给出这次运行的
+# 先后（在 H200 上是 `aten::mm`）。
 # </details>
 #
 # ## 记住
