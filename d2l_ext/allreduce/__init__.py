@@ -1,4 +1,4 @@
-"""13.3.4: gradients all-reduced while backward still runs, on local processes (gloo) or GPUs (NCCL):
+"""13.3.4: gradients all-reduced while backward still runs, on local gloo processes:
 `print(run_allreduce(world_size=2, bucket_mb=[0.25, 1, 4]).summary())`. Names load on first use (PEP 562)."""
 import importlib
 

@@ -1,27 +1,28 @@
-"""13.3.4: what a run will start (backend, processes, devices, port), checked before any process starts."""
+"""13.3.4: what a run will start (gloo processes, port, sizes), every option checked before any process starts."""
 from __future__ import annotations
 
 import inspect
 import math
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..frameworks import framework
 from ..i18n import language, t
-from ..machine import cpu_cores, positive_int
+from ..machine import cpu_cores, free_host_bytes, positive_int, turns_line
 
 TIMEOUT_RANGE = (1.0, 3600.0)  # below a second a peer's start-up looks like a hang; above an hour, a typo
 PORT_RANGE = (1024, 65535)  # below 1024 needs root and is taken by system services
+# Processes per core allowed when the caller accepts that they take turns (tests of correctness, one-core
+# machines): beyond this, starting the processes alone takes minutes on a small machine.
+SHARED_PER_CORE = 4
+# float32 bytes per parameter per process: model, gradients, the reference's copy and gradients, DDP, buffers
+BYTES_PER_PARAMETER = 4 * 8
 
 
 @dataclass
 class Plan:
     """Everything a process needs to take part in a run; picklable, sent to each spawned process."""
-    backend: str
     world_size: int
-    devices: list[str]  # one per process: 'cpu' for gloo, 'cuda:<rank>' for NCCL
-    threads: int  # compute threads per process: one core each, so processes do not fight over cores
     init_method: str  # 'tcp://127.0.0.1:<port>' when we start the processes, 'env://' under torchrun
     layers: int = 6
     width: int = 1024
@@ -32,7 +33,7 @@ class Plan:
     timeout: float = 30.0  # seconds a collective may wait for a peer before it fails
     trace_dir: str | None = None
     language: str = 'en'
-    steps: dict = field(default_factory=dict)  # version id -> step function, or ('source', name, code)
+    steps: dict | None = None  # version id -> step function, or ('source', name, code); None: steps.STEPS
     lr: float = 0.1
     seed: int = 0
     profiled: int = 1  # profiled steps per version: the intervals the overlap is measured from
@@ -48,29 +49,25 @@ def free_port() -> int:
 
 def check_timeout(value) -> float:
     """Seconds a process waits for a peer: a finite number within TIMEOUT_RANGE, else one line."""
-    low, high = TIMEOUT_RANGE
     try:
         seconds = float(value)
     except (TypeError, ValueError):
         seconds = math.nan
-    if not low <= seconds <= high:  # nan fails both comparisons
-        raise UsageError(t('cli.timeout', low=round(low), high=round(high), value=value))
+    if not TIMEOUT_RANGE[0] <= seconds <= TIMEOUT_RANGE[1]:  # nan fails both comparisons
+        raise UsageError(t('cli.timeout', low=round(TIMEOUT_RANGE[0]), high=round(TIMEOUT_RANGE[1]), value=value))
     return seconds
 
 
-def check_port(value, free: bool = False) -> int | None:
-    """A port the processes meet on, within PORT_RANGE, or None (none, auto, empty); with `free`, one free now (the
-    learner's if free, else a UsageError; with none, any free one)."""
-    port = None
-    if value is not None and str(value).strip().lower() not in ('', 'none', 'auto'):
-        try:
-            port = int(str(value).strip())
-        except ValueError:
-            port = -1
-        if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
-            raise UsageError(t('cli.port', value=value))
-    if not free or port is None:
-        return free_port() if free else port
+def check_port(value) -> int:
+    """The port the processes meet on: the learner's if within PORT_RANGE and free now, any free one for none."""
+    if value is None or str(value).strip().lower() in ('', 'none', 'auto'):
+        return free_port()
+    try:
+        port = int(str(value).strip())
+    except ValueError:
+        port = -1
+    if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
+        raise UsageError(t('cli.port', value=value))
     with socket.socket() as s:
         try:
             s.bind(('127.0.0.1', port))
@@ -97,22 +94,45 @@ def bucket_sizes(value) -> tuple[float, ...]:
     return tuple(sizes)
 
 
-# Processes per core allowed when the caller accepts that they take turns (tests of correctness, one-core
-# machines): beyond this, starting the processes alone takes minutes on a small machine.
-SHARED_PER_CORE = 4
-
-
 def world_sizes(backend: str = 'gloo', share_cores: bool = False) -> tuple[int, int]:
-    """13.3.4: (fewest, most) processes this machine allows: the one answer the CLI, the notebook and make_plan give."""
-    if backend == 'nccl':
-        return 2, _gpu_count()
-    cores = cpu_cores()
-    return 2, max(2, cores * (SHARED_PER_CORE if share_cores else 1))
+    """13.3.4: (fewest, most) gloo processes this machine allows: the one answer the CLI, the notebook and make_plan
+    give (`backend`: 'gloo', the only one)."""
+    return 2, max(2, cpu_cores() * (SHARED_PER_CORE if share_cores else 1))
 
 
-def _gpu_count() -> int:
-    """GPUs NCCL can use here: PyTorch's count, as its framework description gives it (0 without CUDA)."""
-    return framework('torch').gpu_count()
+def memory_advice(world: int, layers: int, width: int, batch: int, free: float) -> dict | None:
+    """None when the processes fit in 80% of `free` bytes; else the need, and the option that causes it with a value
+    below its current one that fits in half (the batch when its activations outweigh the weights, else the width)."""
+    per_width2 = world * layers * BYTES_PER_PARAMETER
+    weights = per_width2 * width ** 2
+    per_example = world * width * layers * 4 * 4  # activations and their gradients, float32
+    need = weights + batch * per_example
+    if need <= 0.8 * free:
+        return None
+    budget = 0.5 * free
+    option, current, fit = '--width', width, int(math.sqrt(budget / per_width2))
+    if batch * per_example > weights and weights < budget:  # the batch is the cause
+        option, current, fit = '--batch', batch, int((budget - weights) / per_example)
+    return dict(need=need / 2**30, free=free / 2**30, option=option, fit=max(1, min(fit, current - 1)))
+
+
+def check_gloo(world_size, layers, width, batch, share_cores: bool = False) -> int:
+    """The number of processes if this machine allows that many (world_sizes) and the model fits in its memory."""
+    fewest, most = world_sizes('gloo', share_cores)
+    try:
+        n = fewest if world_size is None else int(str(world_size).strip())
+    except ValueError:
+        n = 0
+    if not fewest <= n <= most:
+        if fewest == most and cpu_cores() < fewest:  # one core: gloo still needs two processes, taking turns
+            raise UsageError(t('cli.world_only', only=fewest, value=world_size,
+                               turns=turns_line(fewest, what='processes')))
+        raise UsageError(t('cli.world_range', fewest=fewest, most=most, cores=cpu_cores(), value=world_size))
+    sizes = dict(layers=int(layers), width=int(width), batch=int(batch))
+    fits = memory_advice(n, **sizes, free=free_host_bytes())
+    if fits is not None:
+        raise UsageError(t('cli.model_memory', world=n, **sizes, **fits))
+    return n
 
 
 def portable(step):
@@ -125,31 +145,16 @@ def portable(step):
 def make_plan(backend: str = 'gloo', world_size=None, *, port=None, bucket_mb=1.0, repeats=3, warmup=1,
               layers=6, width=1024, batch=128, steps=None, timeout: float = 30.0, trace_dir=None,
               torchrun: bool = False, share_cores: bool = False, profiled: int = 1) -> Plan:
-    """13.3.4: check every choice and say in one line what to change; nothing has started yet."""
-    if backend not in ('gloo', 'nccl'):
+    """13.3.4: check every choice and say in one line what to change; nothing has started, PyTorch is not imported.
+    Under torchrun the world size is torchrun's, and each machine's memory its own."""
+    if backend != 'gloo':
         raise UsageError(t('allreduce.usage.backend', backend=backend))
-    gpus = _gpu_count() if backend == 'nccl' else 0
-    if backend == 'nccl' and gpus < 2:
-        raise UsageError(t('allreduce.usage.nccl', gpus=gpus))
-    default = gpus if backend == 'nccl' else 2
-    n = positive_int(default if world_size is None else world_size, t('allreduce.usage.what_world'),
-                     t('allreduce.usage.world_hint'))
-    if n < 2:
-        raise UsageError(t('allreduce.usage.world_small', n=n))
-    most = world_sizes('gloo', share_cores)[1]
-    if backend == 'gloo' and n > most and not torchrun:
-        raise UsageError(t('allreduce.usage.cores', n=n, cores=cpu_cores(), most=most))
-    if backend == 'nccl' and n > gpus:
-        raise UsageError(t('allreduce.usage.gpus', n=n, gpus=gpus))
-    sizes = {name: positive_int(v, name, t('allreduce.usage.size_hint', name=name))
-             for name, v in (('layers', layers), ('width', width), ('batch', batch), ('repeats', repeats))}
+    sizes = {k: positive_int(v, k, t('allreduce.usage.size_hint', name=k)) for k, v in (
+        ('layers', layers), ('width', width), ('batch', batch), ('repeats', repeats), ('profiled', profiled))}
     warmup = 0 if warmup == 0 else positive_int(warmup, 'warmup', t('allreduce.usage.size_hint', name='warmup'))
-    profiled = positive_int(profiled, 'profiled', t('allreduce.usage.size_hint', name='profiled'))
-    init = 'env://' if torchrun else f'tcp://127.0.0.1:{check_port(port, free=True)}'
-    from . import steps as _steps
-    chosen = dict(_steps.STEPS if steps is None else steps)
-    return Plan(backend, n, ['cpu'] * n if backend == 'gloo' else [f'cuda:{r}' for r in range(n)],
-                threads=1 if backend == 'gloo' else 2, init_method=init, bucket_mb=bucket_sizes(bucket_mb),
-                warmup=warmup, timeout=float(timeout), trace_dir=None if trace_dir is None else str(trace_dir),
-                language=language(), steps={k: portable(f) for k, f in chosen.items()}, profiled=profiled,
+    n = int(world_size) if torchrun else check_gloo(world_size, sizes['layers'], sizes['width'], sizes['batch'],
+                                                    share_cores)
+    return Plan(n, 'env://' if torchrun else f'tcp://127.0.0.1:{check_port(port)}', bucket_mb=bucket_sizes(bucket_mb),
+                warmup=warmup, timeout=check_timeout(timeout), trace_dir=None if trace_dir is None else str(trace_dir),
+                language=language(), steps=None if steps is None else {k: portable(f) for k, f in steps.items()},
                 cores=cpu_cores(), **sizes)

@@ -1,4 +1,4 @@
-"""13.3.4 measured: each process builds the same model, times every version interleaved, checks, profiles it."""
+"""13.3.4 measured: each gloo process builds the same model, times every version interleaved, checks, profiles it."""
 from __future__ import annotations
 
 import contextlib
@@ -33,13 +33,8 @@ def _load(step):
     if isinstance(step, (tuple, list)) and step[0] == 'source':
         namespace = dict(vars(_steps))
         exec(compile(step[2], f'<step {step[1]}>', 'exec'), namespace)
-        return _steps.as_step(namespace[step[1]])
+        step = namespace[step[1]]
     return _steps.as_step(step)
-
-
-def _sync(device):
-    if device.type == 'cuda':
-        torch.cuda.synchronize(device)
 
 
 @contextlib.contextmanager
@@ -71,22 +66,23 @@ def _reference(m64, X, y, gates, whole: bool, n: int, lr: float):
     return grads, [p.detach() - lr * g for p, g in zip(m64.parameters(), grads)]
 
 
-def _versions(plan: Plan, model, device) -> dict:
+def _versions(plan: Plan, model) -> dict:
     """The versions one process times: id -> (label, model, optimizer, step, bucket_mb)."""
     from torch.nn.parallel import DistributedDataParallel as DDP
     plain = (model, torch.optim.SGD(model.parameters(), lr=plan.lr))
     table = {'backward': (t('allreduce.version.backward'), *plain, _steps.local_step, None),
              'allreduce': (t('allreduce.version.allreduce'), *plain, _steps.allreduce_alone, None)}
-    chosen = {vid: _load(step) for vid, step in plan.steps.items()}
+    chosen = {vid: _load(step) for vid, step in (_steps.STEPS if plan.steps is None else plan.steps).items()}
+    ids = list(chosen)
     for vid, step in _steps.CONTROLS.items():  # after (a) when the run has it: tables read (a), flat, (b)
         if vid not in chosen:
-            items, at = list(chosen.items()), list(chosen).index('serial') + 1 if 'serial' in chosen else 0
-            chosen = dict(items[:at] + [(vid, step)] + items[at:])
-    for vid, step in chosen.items():
+            chosen[vid] = step
+            ids.insert(ids.index('serial') + 1 if 'serial' in ids else 0, vid)
+    for vid in ids:
         known = vid in _steps.STEPS or vid in _steps.CONTROLS
-        table[vid] = (t(f'allreduce.version.{vid}') if known else vid, *plain, step, None)
+        table[vid] = (t(f'allreduce.version.{vid}') if known else vid, *plain, chosen[vid], None)
     for mb in plan.bucket_mb:
-        ddp = DDP(copy.deepcopy(model), device_ids=[device.index] if device.type == 'cuda' else None, bucket_cap_mb=mb)
+        ddp = DDP(copy.deepcopy(model), bucket_cap_mb=mb)
         table[f'ddp-{mb:g}'] = (t('allreduce.version.ddp', mb=mb), ddp, torch.optim.SGD(ddp.parameters(), lr=plan.lr),
                                 _steps.local_step, mb)
     return table
@@ -121,34 +117,29 @@ def _check(vid, label, m, m64, gates, X, y, start, rank, n, terms, lr):
     return against, error
 
 
-def _time(fn, args, device):
+def _time(fn, *args) -> float:
     dist.barrier()  # every process starts together
-    _sync(device)
     t0 = time.perf_counter()
     fn(*args)
-    _sync(device)
     return time.perf_counter() - t0
 
 
 def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
     """One process's whole run (the harness's target); rank 0 returns every process's report."""
-    torch.set_num_threads(plan.threads)
+    torch.set_num_threads(1)  # one core each, so processes do not fight over cores
     set_language(plan.language)
-    device = torch.device(plan.devices[rank])
-    if device.type == 'cuda':
-        torch.cuda.set_device(device)
-    dist.init_process_group(plan.backend, init_method=plan.init_method, rank=rank, world_size=n,
+    dist.init_process_group('gloo', init_method=plan.init_method, rank=rank, world_size=n,
                             timeout=datetime.timedelta(seconds=plan.timeout))
     send('progress', phase='started')
     torch.manual_seed(plan.seed)  # the same model on every process
-    model = _steps.mlp(plan.layers, plan.width).to(device)
+    model = _steps.mlp(plan.layers, plan.width)
     start = [p.detach().clone() for p in model.parameters()]
-    X, y = (torch.randn(n * plan.batch, plan.width, device=device) for _ in range(2))  # the whole minibatch
+    X, y = (torch.randn(n * plan.batch, plan.width) for _ in range(2))  # the whole minibatch
     share = slice(rank * plan.batch, (rank + 1) * plan.batch)
     X, y = X[share].contiguous(), y[share].contiguous()
     m64 = copy.deepcopy(model).double()  # the float64 reference starts from the same parameters
     terms = max(plan.width, plan.batch)  # products summed per gradient entry
-    table = _versions(plan, model, device)
+    table = _versions(plan, model)
     send('progress', phase='versions')  # DDP's first import can take a minute on a busy machine
     times, errors, checked = {vid: [] for vid in table}, {}, {}
     last = plan.warmup + plan.repeats - 1
@@ -156,7 +147,7 @@ def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
         for vid, (label, m, opt, step, _) in table.items():
             _reset(vid, m, start, rank)
             with gates(m) as opened:
-                elapsed = _time(step, (m, X, y, opt), device)
+                elapsed = _time(step, m, X, y, opt)
             if r >= plan.warmup:
                 times[vid].append(elapsed)
             if r == last:  # checked before the next version moves the parameters
@@ -166,12 +157,12 @@ def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
         send('progress', phase='repeat', repeat=r + 1, of=last + 1)
     tensor_bytes = [p.numel() * p.element_size() for p in reversed(list(model.parameters()))]  # backward's order
     # the per-call overhead + bandwidth model's two points: one float, and four times the gradients' bytes
-    small, buffer = torch.ones(1, device=device), torch.ones(sum(tensor_bytes), device=device)
-    small_times = [_time(dist.all_reduce, (small,), device) for _ in range(plan.warmup + max(10, plan.repeats))]
-    buffer_times = [_time(dist.all_reduce, (buffer,), device) for _ in range(plan.warmup + plan.repeats)]
+    small, buffer = torch.ones(1), torch.ones(sum(tensor_bytes))
+    small_times = [_time(dist.all_reduce, small) for _ in range(plan.warmup + max(10, plan.repeats))]
+    buffer_times = [_time(dist.all_reduce, buffer) for _ in range(plan.warmup + plan.repeats)]
     send('progress', phase='model points')
-    mine = {'times': times, 'errors': errors, 'checked': checked, 'traced': _trace(plan, table, start, X, y, rank,
-                                                                                   device, send),
+    traced = _trace(plan, table, start, X, y, rank, send)
+    mine = {'times': times, 'errors': errors, 'checked': checked, 'traced': traced,
             'buffer_times': buffer_times[plan.warmup:], 'buffer_bytes': buffer.nbytes,
             'small_times': small_times[plan.warmup:], 'small_bytes': small.nbytes, 'tensor_bytes': tensor_bytes,
             'tolerance': harness.tolerance(n, terms), 'labels': {vid: v[0] for vid, v in table.items()},
@@ -182,22 +173,19 @@ def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
     return everyone if rank == 0 else None
 
 
-def _role(name: str, on_gpu: bool) -> str | None:
-    """'backward', 'allreduce', 'optimizer', 'compute' (GPU kernels) or None (not drawn)."""
-    # gloo's event is the call itself, on its own thread; NCCL's CPU-side event only enqueues: take its kernel
-    if name == 'gloo:all_reduce' or (on_gpu and 'nccl' in name.lower() and 'allreduce' in name.lower()):
+def _role(name: str) -> str | None:
+    """'backward', 'allreduce' (gloo's call, on its own thread), 'optimizer', or None (not drawn)."""
+    if name == 'gloo:all_reduce':
         return 'allreduce'
     if name.startswith('Optimizer.step'):
         return 'optimizer'
-    if name.startswith(_BACKWARD):
-        return 'backward'
-    return 'compute' if on_gpu else None
+    return 'backward' if name.startswith(_BACKWARD) else None
 
 
 def timeline_events(prof, rank: int) -> list[dict]:
     """Events {'name', 'start', 'end', 'role', 'rank', 'stream'}, seconds from the first drawn one (a drawing
     names the lanes: rank and stream)."""
-    kept = [(e, _role(e.name, e.device_type.name == 'CUDA')) for e in prof.events()]
+    kept = [(e, _role(e.name)) for e in prof.events()]
     kept = [(e, role) for e, role in kept if role is not None]
     origin = min((e.time_range.start for e, _ in kept), default=0.0)
     return sorted(({'name': e.name.removeprefix(_BACKWARD), 'start': (e.time_range.start - origin) / 1e6,
@@ -207,28 +195,25 @@ def timeline_events(prof, rank: int) -> list[dict]:
 
 
 def step_stats(events: list[dict]) -> dict:
-    """One profiled step: 'comm' (all-reduces' busy seconds), 'shared' (of those, while computing), 'backward'
-    (its span), 'calls'."""
+    """One profiled step: 'comm' (all-reduces' busy seconds), 'shared' (of those, while backward computed),
+    'backward' (its span), 'calls'."""
     comm = [(e['start'], e['end']) for e in events if e['role'] == 'allreduce']
     backward = [(e['start'], e['end']) for e in events if e['role'] == 'backward']
-    computing = [(e['start'], e['end']) for e in events if e['role'] == 'compute'] or backward
-    return {'comm': busy(comm), 'shared': busy(intersection(comm, computing)), 'calls': len(comm),
+    return {'comm': busy(comm), 'shared': busy(intersection(comm, backward)), 'calls': len(comm),
             'backward': max(e for _, e in backward) - min(s for s, _ in backward) if backward else 0.0}
 
 
-def _trace(plan, table, start, X, y, rank, device, send) -> dict:
+def _trace(plan, table, start, X, y, rank, send) -> dict:
     """`plan.profiled` steps per version: their step_stats, the median step's events and Chrome trace."""
     from torch.profiler import ProfilerActivity, profile
-    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == 'cuda' else [])
     out = {}
     for vid, (_, m, opt, step, _) in table.items():
         profiled = []
         for _ in range(plan.profiled):
             _reset(vid, m, start, rank)
             dist.barrier()
-            with no_profiler_chatter(), profile(activities=activities) as prof:
+            with no_profiler_chatter(), profile(activities=[ProfilerActivity.CPU]) as prof:
                 step(m, X, y, opt)
-                _sync(device)
             events = timeline_events(prof, rank)
             profiled.append((max((e['end'] for e in events), default=0.0), events, prof))  # events start at 0
         _, events, prof = sorted(profiled, key=lambda s: s[0])[(len(profiled) - 1) // 2]
@@ -240,13 +225,10 @@ def _trace(plan, table, start, X, y, rank, device, send) -> dict:
     return out
 
 
-def run_allreduce(backend: str = 'gloo', world_size=None, *, bucket_mb=1.0, repeats=3, warmup=1, layers=6,
-                  width=1024, batch=128, steps=None, trace_dir=None, port=None, timeout: float = 30.0,
-                  progress=None, share_cores: bool = False, profiled: int = 1) -> AllreduceResult:
-    """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n processes."""
-    plan = make_plan(backend, world_size, port=port, bucket_mb=bucket_mb, repeats=repeats, warmup=warmup,
-                     layers=layers, width=width, batch=batch, steps=steps, timeout=timeout, trace_dir=trace_dir,
-                     share_cores=share_cores, profiled=profiled)
+def run_allreduce(backend: str = 'gloo', world_size=None, *, progress=None, **options) -> AllreduceResult:
+    """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n gloo
+    processes; `options`: make_plan's (bucket_mb, repeats, layers, width, batch, steps, trace_dir, timeout, ...)."""
+    plan = make_plan(backend, world_size, **options)
     if plan.trace_dir:
         os.makedirs(plan.trace_dir, exist_ok=True)
     seen = None if progress is None else (lambda rank, pid, msg: progress({'rank': rank, 'pid': pid, **msg}))
@@ -280,15 +262,13 @@ def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:
                                               first['tensor_bytes'], alone.backward_span)
     traces = {vid: [e['traced'][vid]['path'] for e in everyone] for vid in first['traced'] if plan.trace_dir}
     events = {vid: [ev for e in everyone for ev in e['traced'][vid]['events']] for vid in first['traced']}
-    return AllreduceResult(plan.backend, plan.world_size, plan.devices, plan.layers, plan.width, plan.batch,
+    return AllreduceResult('gloo', plan.world_size, ['cpu'] * plan.world_size, plan.layers, plan.width, plan.batch,
                            plan.warmup, versions, prediction, traces, events, plan.cores, first['tolerance'])
 
 
 def run_under_torchrun(**options) -> AllreduceResult | None:
     """13.3.4 on several machines: this process is one of torchrun's ranks; rank 0 returns the result."""
     rank, n = int(os.environ['RANK']), int(os.environ['WORLD_SIZE'])
-    plan = make_plan(options.pop('backend', 'gloo'), n, torchrun=True, **options)
-    if plan.backend == 'nccl':  # one GPU per process on each machine, chosen by the local rank
-        plan.devices = [f"cuda:{os.environ.get('LOCAL_RANK', '0')}"] * n
+    plan = make_plan(world_size=n, torchrun=True, **options)
     everyone = run_rank(rank, n, lambda kind, **payload: None, plan)
     return None if everyone is None else assemble(plan, everyone)
