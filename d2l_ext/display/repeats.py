@@ -13,6 +13,7 @@ from matplotlib.patches import Patch
 from ..i18n import t
 from ..results import Measurement, quartiles
 from . import style
+from .verdict import sig
 
 TIME_UNITS = {'s': 1.0, 'ms': 1e3, 'µs': 1e6, 'us': 1e6}
 ROW_SPREAD = 0.3  # repeats spread over this share of a row, in the order they ran, so drift shows
@@ -42,16 +43,6 @@ def _times(results) -> dict[str, list[float]]:
             raise _usage('style.error.repeats_empty', name=repr(name))
         out[str(name)] = times
     return out
-
-
-def median_label(value: float, digits: int = 3) -> str:
-    """A median as drawn beside its row: `digits` significant digits, trailing zeros kept ('0.200', not '0.2'), so a
-    median never reads rounder than the dots around it; never in exponent form."""
-    import math
-    if not value or not math.isfinite(value):
-        return f'{value:g}'
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
-    return f'{value:.{decimals}f}'
 
 
 def _scale(unit: str, largest: float) -> tuple[str, float, str]:
@@ -110,7 +101,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                        edgecolors='white')
             right = max(right, guess[name])
         # named 'median', so the value beside the right-most dot is not read as that dot's (an outlier's) value
-        shown = f"{style.plot_text('style.median')} {median_label(med * scale)} {unit}"
+        shown = f"{style.plot_text('style.median')} {sig(med * scale)} {unit}"
         ax.annotate(shown, (right * scale, y), xytext=(8, 0),
                     textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
     handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),

@@ -95,11 +95,8 @@ class SmallOpsResult(Result):
     products: int
     cores: int
     times: dict[str, Times]
-    launch_per_product: float  # seconds of Python + launch per product, measured on one lane
     max_rel_error: float
     experiment: str = 'small-ops'
-    rate_flops: float = 0.0  # CPU: FLOP per second of one rate_size x rate_size product on the same cores
-    rate_size: int = 0
 
     def table_rows(self):
         return _rows_with_ratio(self.times, 'one_lane')
@@ -107,7 +104,7 @@ class SmallOpsResult(Result):
 
 def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:
     """Exercise 2 (PyTorch) on the first lane's device, when each product is tiny: GPU: one lane, two streams, bmm,
-    a CUDA Graph, Python's issue time per product; CPU: every core, two halves, bmm, a large product's rate."""
+    a CUDA Graph; CPU: every core, two halves, bmm."""
     import torch
 
     from ..backends.torch_backend import intra_op_threads, run, run_on_lanes
@@ -147,24 +144,8 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
     with intra_op_threads(c if lane.kind == 'cpu' else 0):
         cmp = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
                       check=lambda name, ys: errors.append(check_close(ys, ref, _what(2, name))))
-        launch = _launch_seconds(x, 2 * k, lane)
-        large = RATE_SIZE if lane.kind == 'cpu' else 0  # what a small product's FLOP would take at a large one's rate
-        rate = _rate(large, lane) if large else 0.0
     times = {name: Times.of(m, name) for name, m in cmp.measurements.items()}
-    return SmallOpsResult(str(lane.device()), lane.kind, n, 2 * k, c, times, launch, max(errors), rate_flops=rate,
-                          rate_size=large)
-
-
-RATE_SIZE = 512  # exercise 2 on a CPU: the product whose FLOP rate a small product's time is set beside
-
-
-def _rate(n: int, lane) -> float:
-    """FLOP per second of one n x n product on the lane (the median of 3 after a warm-up), with its current threads."""
-    import torch
-
-    from ..timing import measure
-    x = torch.rand(n, n, generator=torch.Generator().manual_seed(1)).to(lane.device())
-    return 2 * n ** 3 / measure(lambda: x.mm(x), lanes=[lane], repeats=3).median
+    return SmallOpsResult(str(lane.device()), lane.kind, n, 2 * k, c, times, max(errors))
 
 
 def _graph_replay(x, products: int, dev):
@@ -183,21 +164,6 @@ def _graph_replay(x, products: int, dev):
         graph.replay()
         return out
     return replay
-
-
-def _launch_seconds(x, products: int, lane) -> float:
-    """How long issuing the products takes from Python, per product (GPU: launches without the wait)."""
-    from ..timing import measure
-    if lane.kind != 'gpu':
-        m = measure(lambda: [x.mm(x) for _ in range(products)], lanes=[lane], repeats=3)
-        return m.median / products
-    import torch
-    torch.cuda.synchronize(lane.index)
-    start = time.perf_counter()  # the call's return, not the GPU's work: what the Python thread spends
-    [x.mm(x) for _ in range(products)]
-    issued = time.perf_counter() - start
-    torch.cuda.synchronize(lane.index)
-    return issued / products
 
 
 @dataclass
