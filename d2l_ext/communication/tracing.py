@@ -207,13 +207,6 @@ class CommTimeline(Result):
         return [dict(lane=e['lane'], variant=e['name'], start=e['start'], end=e['end']) for e in self.events]
 
 
-def as_timeline(run, lane):
-    """A traced run as 13.3.2's CommTimeline (drawn by d2l_ext.display.communication.plot_comm_timelines)."""
-    s = setting(lane)
-    return CommTimeline('run_and_copy', lane.name, s.n, s.iters, run['events'],
-                        'torch.profiler' if lane.kind == 'gpu' else 'thread clock', inner=s.inner)
-
-
 def finish(before, timeout: float = 30.0, lane=None) -> None:
     """Wait for everything a call left running, threads up to `timeout` each: the lane's own GPU (whichever is
     current), or without a lane every GPU PyTorch started."""

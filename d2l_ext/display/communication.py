@@ -135,15 +135,6 @@ def recorded_prediction_text(rec) -> str:
              fill=verdict.num(fill))
 
 
-def plot_comm_row(row, ax=None, title=None):
-    """One copy mode: run, copy, run then copy, overlapped (every repeat), the expectation beside overlapped."""
-    rule = 'shared' if row.expectation == 'own_core' else row.expectation  # a copy thread either way
-    over = _name(f'overlapped.{rule}')
-    over = _name('overlapped') if over == f'overlapped.{rule}' else over  # no name for this rule: the plain one
-    times = {(over if v == 'overlapped' else _name(v)): m.repeated() for v, m in row.times.items()}
-    return plot_repeats(times, ax=ax, predicted={over: row.expected}, title=title or row.mode)
-
-
 def recorded_title(rec, repeats: bool = True) -> str:
     """A recorded figure's title from the recording itself: its GPU and date, and (repeats) what ran."""
     m = rec.machine
@@ -154,10 +145,15 @@ def recorded_title(rec, repeats: bool = True) -> str:
 
 
 def plot_comm(result, title=None):
-    """Every copy mode of a CommResult, one panel each, stacked; `title` above them all."""
+    """Every copy mode of a CommResult, one panel each, stacked (every repeat of run, copy, run then copy and
+    overlapped, the expectation beside overlapped); `title` above them all."""
     fig, axes = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows) + (0.4 if title else 0))
     for row, ax in zip(result.rows, _flat(axes)):
-        plot_comm_row(row, ax=ax, title=_mode_name(row.mode))
+        rule = 'shared' if row.expectation == 'own_core' else row.expectation  # a copy thread either way
+        over = _name(f'overlapped.{rule}')
+        over = _name('overlapped') if over == f'overlapped.{rule}' else over  # no name for this rule: the plain one
+        times = {(over if v == 'overlapped' else _name(v)): m.repeated() for v, m in row.times.items()}
+        plot_repeats(times, ax=ax, predicted={over: row.expected}, title=_mode_name(row.mode))
     if title:
         fig.suptitle(title)
     return fig
@@ -195,9 +191,7 @@ def plot_first_copy(result, rec=None):
         times[_name('reused')] = reused.repeated()
     fig = plot_repeats(times, title=style.plot_text('communication.first_copy.title'))
     if rec is not None:
-        m = rec.machine
-        fig.suptitle(style.plot_text('communication.recorded.source', gpu=(m.get('gpus') or ['?'])[0],
-                                     date=m.get('date', '')[:10], iters=result.iters, n=result.size))
+        fig.suptitle(recorded_title(rec, repeats=False))
     return fig
 
 
