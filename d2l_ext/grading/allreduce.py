@@ -16,7 +16,7 @@ from ..allreduce.steps import loss_of
 from . import allreduce_checks as checks
 from . import allreduce_ranks as ranks
 from .allreduce_overlap import overlap
-from .core import Task, _is_todo, criterion
+from .core import Task, criterion, untouched
 
 SOLUTIONS = _steps.SOLUTIONS  # each task's worked solution, from the technique's one home
 
@@ -33,16 +33,10 @@ def _cases(task_id) -> list:
     return list(BUCKET_MB) if task_id.endswith('buckets') else [None]
 
 
-def is_skeleton(source: str, name: str) -> bool:
-    """The function only raises NotImplementedError (after a docstring, pass): nothing to start."""
-    fn = next((n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name), None)
-    return fn is not None and any(isinstance(b, ast.Raise) for b in fn.body) and all(map(_is_todo, fn.body))
-
-
 def grade(task_id: str, submission) -> list:
     """13.3.4: the learner's step on two gloo processes forked from this one; the criteria judged here."""
     task = TASKS[task_id]
-    if is_skeleton(submission.source, task.functions[0]):
+    if untouched(ast.parse(submission.source), task.functions):  # a skeleton: nothing to start
         return [criterion('runs', False, 'grading.todo', name=task.functions[0])]
     job = {'source': submission.source, 'cases': _cases(task_id)}
     reports, stopped = harness.run_ranks(ranks.grade_rank, (job, task, free_port()), WORLD, start='fork',

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 
-from ..allreduce.results import Prediction
 from ..overlap import busy, intersection, subtract
 from . import allreduce_ranks as ranks
 from .core import criterion
@@ -15,9 +14,6 @@ from .core import criterion
 # backward measured 0.10 (tester, issue 33): 0.20 lies above that and below every reference run. A machine whose
 # other programs keep over half the cores busy is 'cannot measure here' (grading/measurable.py), not graded.
 THRESHOLD = 0.2
-# Timed alone, calls that took more than this many times the per-call overhead + bandwidth model (the lesson's,
-# fitted here) get a sentence saying so, with both numbers; the run does not test why.
-SLOW_RATIO = 2.0
 
 
 def step_intervals(step) -> tuple[list, list, list]:
@@ -32,16 +28,6 @@ def _units(rep) -> list[list[int]]:
     """The calls of one step, as gradient indices: each gradient ((c)) or each bucket of the documented rule ((d))."""
     sizes, mb = rep['sizes'], rep['bucket_mb']
     return ranks.buckets_of(sizes, mb) if mb is not None else [[k] for k in range(len(sizes))]
-
-
-def model_seconds(rep, baseline, processes: int) -> float | None:
-    """The lesson's per-call overhead + bandwidth model for every call ideal_schedule times (seconds in all)."""
-    timed = {int(k): v for k, v in baseline.items()}
-    large = max(timed, default=1)
-    if 1 not in timed or large == 1 or processes < 2:  # one process sends nothing: no bandwidth to fit
-        return None
-    p = Prediction.from_measurements(processes, 4 * large, 4 * large, [timed[large]], 0.0, 4, [timed[1]])
-    return len(rep['steps']) * sum(p.call(sum(rep['sizes'][k] for k in unit)) for unit in _units(rep))
 
 
 def ideal_schedule(rep, baseline) -> tuple[list, list]:
@@ -67,8 +53,7 @@ def _blocked_by_the_learner(case) -> bool:
 
 def overlap(case, baselines, required: bool) -> object:
     """Of the learner's all-reduce time, the share backward was computing beside it, both processes pooled."""
-    shared = total = early_time = early_blocked = ideal_inside = ideal_total = model = 0.0
-    fitted = True
+    shared = total = early_time = early_blocked = ideal_inside = ideal_total = 0.0
     for rep, baseline in zip(case, baselines):
         comm, compute, inside, early = [], [], [], []
         for step in rep['steps']:
@@ -85,17 +70,13 @@ def overlap(case, baselines, required: bool) -> object:
             schedule, windows = ideal_schedule(rep, baseline)
             ideal_total += busy(schedule)
             ideal_inside += busy(intersection(schedule, windows))
-            mine = model_seconds(rep, baseline, len(case))
-            fitted, model = fitted and mine is not None, model + (mine or 0.0)
-    # the model gives each all-reduce its time alone (ideal_schedule); `ratio`: that time over the lesson's model
+    # predicted: each all-reduce given its time alone here, started once its gradients were ready (ideal_schedule)
     fields = dict(measured=min(1.0, shared / total) if total > 0 else 0.0, threshold=THRESHOLD,
-                  predicted=min(1.0, ideal_inside / ideal_total) if ideal_total > 0 else 0.0,
-                  ratio=ideal_total / model if model > 0 else 0.0)
+                  predicted=min(1.0, ideal_inside / ideal_total) if ideal_total > 0 else 0.0)
     if not required:
         return criterion('overlap', True, 'task.allreduce.overlap_info', info=True, **fields)
-    if fields['measured'] >= THRESHOLD:  # calls far slower alone than the model: numbers only, why is not tested
-        slow = fitted and model > 0 and ideal_total > SLOW_RATIO * model
-        return criterion('overlap', True, 'task.allreduce.overlap_slow' if slow else 'task.allreduce.overlap', **fields)
+    if fields['measured'] >= THRESHOLD:
+        return criterion('overlap', True, 'task.allreduce.overlap', **fields)
     if early_time == 0:
         return criterion('overlap', False, 'task.allreduce.overlap_after', **fields)
     if early_blocked >= 0.5 * early_time and _blocked_by_the_learner(case):

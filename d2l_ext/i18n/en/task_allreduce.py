@@ -41,5 +41,4 @@ MESSAGES = {
     'task.allreduce.stopped': 'process {rank} was stopped (SIGSTOP or a debugger), not a mismatch; both were ended',
     'task.allreduce.failed': 'process {rank} failed: {error}',
     'task.allreduce.overlap': _HEAD,
-    'task.allreduce.overlap_slow': _HEAD + '; alone, these calls took {ratio:.1f}x the model',
 }

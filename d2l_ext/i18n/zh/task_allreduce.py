@@ -39,5 +39,4 @@ MESSAGES = {
     'task.allreduce.stopped': '进程 {rank} 被暂停（SIGSTOP 或调试器），不是调用不匹配；两个进程都已结束',
     'task.allreduce.failed': '进程 {rank} 失败：{error}',
     'task.allreduce.overlap': _HEAD,
-    'task.allreduce.overlap_slow': _HEAD + '；单独计时，这些调用用了模型的 {ratio:.1f} 倍，未检验原因',
 }
