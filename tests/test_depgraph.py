@@ -274,7 +274,7 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
         assert show.dag_line(dg.dag_model(dag, lanes)) == '串行 21，计划 12，关键路径 12（乘法次数）'
     # the worked answer's case: a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
-        'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2, 'floor': 12.0}
+        'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}
     fig = show.draw_dag(dag, lanes)
     boxes = {t.get_text(): t.get_bbox_patch() for t in fig.axes[0].texts if t.get_bbox_patch() is not None}
     outlined = {name for name, box in boxes.items() if box.get_linewidth() > 2}
@@ -285,7 +285,7 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     import io
     from contextlib import redirect_stdout
     r = dg.dag_experiment(['cpu', 'cpu'], n=24, stages=2, repeats=2)
-    assert r.model == {'serial': 14.0, 'planned': 8.0, 'critical_path': 8.0, 'lanes': 2, 'floor': 8.0}
+    assert r.model == {'serial': 14.0, 'planned': 8.0, 'critical_path': 8.0, 'lanes': 2}
     assert list(r.measurements) == list(dg.DAG_VARIANTS)  # CPU lanes: the all-cores baseline too
     assert all(len(m.times) == 2 for m in r.measurements.values())
     assert all(err < 1e-4 for err in r.errors.values())

@@ -224,9 +224,9 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats'))
     i = recording.drawn_repeat(run, 'in_turn')  # the prediction: this repeat less its shorter half
-    top.text(predicted * 1e3, VARIANTS.index('split') + 0.25, style.plot_text(
+    top.text(predicted * 1e3, VARIANTS.index('split') + 0.38, style.plot_text(
         'graph.predicted_from', wall=verdict.num(run['times']['in_turn'][i], 'ms'),
-        shorter=verdict.num(min(run['halves']['in_turn'][i].values()), 'ms')), va='center', fontsize=style.MIN_FONT_PT)
+        shorter=verdict.num(min(run['halves']['in_turn'][i].values()), 'ms')), va='top', fontsize=style.MIN_FONT_PT)
     mark_middle_halves(top, rows.values(), 'ms')
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))

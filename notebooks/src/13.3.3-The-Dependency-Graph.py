@@ -292,8 +292,9 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. In the second line, the last lane's start, tasks and
-# waiting, plus the timer's rest, make the measured time: the waiting and the rest are what the prediction left out.
+# stage, plus the join: still 12. Then the lanes set the time. The second line splits the measured time: the last
+# lane's start, tasks (beside the predicted time per task) and waiting, then the timer's rest; the prediction counts
+# only tasks.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -302,8 +303,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。第二行中，最后结束的执行路的开始时刻、任务和等待，加上计时剩下的部分，就是实测时间：剩下的这段
-# 在执行路之外；等待和这段都是预测没有算进去的。
+# 而不是关键路径。第二行把实测时间拆开：最后结束的执行路的开始时刻、任务（旁边是预测的每个任务用时）和等待，再加上
+# 计时剩下的部分；预测只算了任务。
 # </details>
 
 # %% [markdown]
