@@ -26,7 +26,7 @@ def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_s
                 v('hooks', hooks, shared=hooks_shared, span=slow), v('buckets', hooks, calls=6, shared=0.03),
                 v('ddp-1', ddp, 1.0, calls=6, shared=0.03), v('ddp-25', serial - 0.004, 25.0, calls=1)]
     grad = sum(TENSORS)
-    pred = Prediction.from_measurements(2, grad, 4 * grad, [0.16, 0.16], backward, 4, [0.0004] * 3, TENSORS, 0.05)
+    pred = Prediction.from_measurements(2, grad, 4 * grad, [0.12, 0.12], backward, 4, [0.0004] * 3, TENSORS, 0.05)
     spans = (('compute', 'backward', 0.0, 0.10), ('allreduce', 'allreduce', 0.03, 0.12),
              ('compute', 'optimizer', 0.10, 0.20))
     events = {'hooks': [{'rank': r, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b, 'lane': ''}
@@ -53,21 +53,20 @@ def test_the_guess_line_names_the_share_with_and_without_a_guess():
     assert 'my_guess' in show.guess_text(None, r)
 
 
-def test_a_step_is_drawn_in_measured_parts_and_its_median_marked_where_noise_puts_it():
+def test_a_step_is_drawn_in_measured_parts_and_exercise_1_sets_them_beside_the_control():
     r = fake(hooks=0.14, slow=0.06, alone_span=0.05)
     parts = show.parts(r, r.version('hooks'))  # the all-reduce outside backward: its time not shared with backward
-    assert parts == pytest.approx({'base': 0.10, 'slowed': 0.01, 'outside': 0.02, 'rest': 0.01})
-    below = show.parts(r, fake(hooks=0.095, slow=0.09).version('hooks'))  # the parts pass the median: no rest
-    assert below['slowed'] == pytest.approx(0.04) and below['outside'] == pytest.approx(0.02) and below['rest'] == 0
+    assert parts == pytest.approx({'base': 0.10, 'slowed': 0.01, 'outside': 0.02})
     control = show.parts(r, fake(serial_span=0.07).version('serial'))  # (a): slowed with nothing overlapping
     assert control['slowed'] == pytest.approx(0.02) and control['outside'] == pytest.approx(0.04)
-    assert show.parts(r, r.version('allreduce')) == {'base': 0.0, 'slowed': 0.0, 'outside': 0.04, 'rest': 0.0}
-    line = show.parts_text(fake(serial_span=0.07, slow=0.065))
-    assert line == '2 processes, 2 cores: (c) backward 15.0 ms longer than without all-reduce, all-reduce outside ' \
-                   'backward 20.0 ms; (a) backward 20.0 ms longer'
+    here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks_shared=0.035)
+    lines = show.parts_text(here, there).split('\n')
+    assert lines == ["2 processes, 2 cores: (c) 50% during backward (model 85%); backward against alone +30%, "
+                     "(a)'s +40%; all-reduce outside backward 20.0 ms",
+                     "2 processes, 16 cores: (c) 88% during backward (model 85%); backward against alone +10%, "
+                     "(a)'s +0%; all-reduce outside backward 5.00 ms", "the model's share was nearer on 16 cores"]
     with using_language('zh'):
-        assert show.parts_text(fake(serial_span=0.07, slow=0.065)).startswith(
-            '2 个进程、2 个核心：(c) 反向传播比不做全归约时多用 15.0 毫秒')
+        assert show.parts_text(here).startswith('2 个进程、2 个核心：(c) 有 50% 在反向传播期间')
 
 
 def test_the_median_step_and_the_pooled_share_are_drawn_as_marks():
@@ -79,17 +78,11 @@ def test_the_median_step_and_the_pooled_share_are_drawn_as_marks():
     pooled = [c.get_offsets()[0][0] for c in right.collections if len(c.get_offsets()) == 1]
     assert pytest.approx(r.version('hooks').overlap) in pooled  # the number the verdict line prints
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert 'your guess' not in labels and 'each profiled step, each process' in labels
+    assert 'your guess' not in labels and len(labels) == 6  # three parts, the dots, the marks, the model
 
 
-def test_the_flat_answer_sets_the_all_reduce_saved_against_the_copies_around_the_call():
-    r = fake()
-    spans = (('backward', 0.0, 0.10), ('allreduce', 0.11, 0.13), ('optimizer', 0.135, 0.2))
-    r.events['flat'] = [{'rank': k, 'stream': 'allreduce' if role == 'allreduce' else 'compute', 'role': role,
-                         'name': 'x', 'start': a, 'end': b, 'lane': ''} for k in (0, 1) for role, a, b in spans]
-    assert show.copies(r) == pytest.approx(0.015)
-    assert show.flat_text(r) == '(b) flat 135 ms vs (a) after backward 140 ms: no clear difference; all-reduce ' \
-                                '35.0 ms in one call vs 40.0 ms in 12; copies around it 15.0 ms'
+def test_the_flat_answer_is_its_verdict_against_a():
+    assert show.flat_text(fake()) == '(b) flat 135 ms vs (a) after backward 140 ms: no clear difference'
 
 
 def test_the_figure_draws_every_repeat_the_model_and_the_guess():
@@ -97,9 +90,9 @@ def test_the_figure_draws_every_repeat_the_model_and_the_guess():
     fig = show.plot_steps(r, guess=0.6)
     left, right = fig.axes[:2]
     drawn = show.drawn(r)
-    assert [v.id for v in drawn] == ['allreduce', 'serial', 'flat', 'hooks', 'buckets', 'ddp-1']
+    assert [v.id for v in drawn] == ['serial', 'flat', 'hooks', 'buckets', 'ddp-1']
     hatched = [p.get_width() for p in left.patches if p.get_hatch() == '///']
-    assert hatched[0] == pytest.approx(r.prediction.allreduce * 1e3)  # the model's all-reduce beside all-reduce alone
+    assert hatched[0] == pytest.approx((r.prediction.backward + r.prediction.allreduce) * 1e3)  # (a): in turn
     dots = sum(len(c.get_offsets()) for c in left.collections)
     assert dots == sum(len(v.step_times) + 1 for v in drawn)  # every repeat and the median's mark
     assert any(len(c.get_offsets()) == 1 and c.get_offsets()[0][0] == 0.6 for c in right.collections)  # the guess
@@ -110,16 +103,6 @@ def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimize
     fig = show.draw_step_timeline(fake(), 'hooks')
     title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
     assert 'all-reduces start 70 ms before backward ends' in title  # backward ends at 0.10, not the update's 0.20
-    assert 'this profiled step 200 ms; median timed step 130 ms' in title  # the step drawn, beside the verdict's
-
-
-def test_no_bar_part_is_solid_past_the_median_step():
-    r = fake(hooks=0.09)  # (c)'s median below the step without all-reduce: its parts overshoot
-    left = show.plot_steps(r).axes[0]
-    solid = [p for p in left.patches if p.get_hatch() is None and p.get_width()]  # crossed past the median
-    medians = {round(y + 0.1, 3): v.median * 1e3 for y, v in enumerate(show.drawn(r))}
-    for p in solid:
-        assert p.get_x() + p.get_width() <= medians[round(p.get_y() + p.get_height() / 2, 3)] + 1e-9
 
 
 def test_the_timelines_share_one_time_axis():
@@ -150,7 +133,6 @@ def test_the_bucket_sweep_names_the_shortest_median_and_the_models_fastest_size(
     r = fake()
     assert show.bucket_text(r) == "shortest median: DDP 1 MiB 120 ms vs DDP one bucket 136 ms: 12% faster; " \
                                   "model's fastest: DDP 1 MiB"
-    assert show.buckets_verdict(r) == '(d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: 8.3% slower'
     fig = show.plot_steps(r, ids=['serial', 'ddp-1', 'ddp-25'])  # the sweep: one row per size
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == ['(a) after backward', 'DDP 1 MiB', 'DDP one bucket']
@@ -167,12 +149,19 @@ def test_the_machine_lines_say_when_processes_share_cores():
 def test_the_ratio_exercise_and_the_ingredients_are_one_line_each():
     r, half = fake(), fake(backward=0.05)
     half.batch_per_process = 64
-    assert show.ratio_text(r, half) == 'batch 128 → 64: all-reduce alone 40.0 ms → 40.0 ms, step without it ' \
-                                       '100 ms → 50.0 ms; their ratio is 2.00x as large'
-    assert show.prediction_text(0.07, 0.2, 0.13) == 'predicted: all-reduce 70.0 ms, (a) 200 ms, perfect overlap 130 ms'
+    assert show.ratio_text(r, half) == 'batch 128 → 64, as multiples: step without all-reduce 0.50x, all-reduce ' \
+                                       'alone 1.00x, their ratio 2.00x'
+    assert show.prediction_text(0.07, 0.2, 0.13) == 'predicted: all-reduce 70.0 ms, (a) 200 ms, (c) 130 ms'
     lines = show.ingredients_text(r).split('\n')
-    assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms for 12 tensors',
-                     'all-reduce model: α = 0.400 ms per call, β = 0.63 GB/s; gradients 24.0 MiB']
+    assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms in 12 calls',
+                     'model fitted to it and one call on 96 MiB: α = 0.851 ms a call, β = 0.85 GB/s']
+
+
+def test_the_model_is_fitted_to_this_runs_own_calls():
+    r = fake()  # all-reduce alone: 12 calls on the gradients; the buffer: one call on four times their bytes
+    p = r.prediction
+    assert p.allreduce == pytest.approx(r.version('allreduce').median)  # the model's term is what was measured
+    assert p.call(p.buffer_bytes) == pytest.approx(0.12) and p.per_call > 0
 
 
 def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
@@ -182,11 +171,11 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     r = recording.results(rec)[2]
     line = show.verdict_text(r)
     assert line.startswith('(c) hooks 55.9 ms vs (a) after backward 69.6 ms: ') and '; 83% of' in line
-    assert [v.id for v in show.drawn(r)] == ['allreduce', 'serial', 'flat', 'hooks', 'ddp-1']
-    # (b)'s question answered from the recording: the one call against (a)'s twelve, the copies around it
-    assert show.flat_text(r) == '(b) flat 85.4 ms vs (a) after backward 69.6 ms: 23% slower; all-reduce 16.9 ms in ' \
-                                'one call vs 19.1 ms in 12; copies around it 14.6 ms'
-    assert 'all-reduce outside backward 3.48 ms' in show.parts_text(r)  # its timeline: all-reduce after backward
+    assert [v.id for v in show.drawn(r)] == ['serial', 'flat', 'hooks', 'ddp-1']
+    assert show.flat_text(r) == '(b) flat 85.4 ms vs (a) after backward 69.6 ms: 23% slower'
+    assert r.prediction.allreduce == pytest.approx(r.version('allreduce').median)  # fitted to the run's own calls
+    assert show.parts_text(r) == "2 processes, 16 cores: (c) 83% during backward (model 86%); backward against " \
+                                 "alone +32%, (a)'s +4%; all-reduce outside backward 3.48 ms"
 
 
 def test_the_lesson_teaches_the_shared_cores_before_measuring_and_shows_no_finished_a_or_c():

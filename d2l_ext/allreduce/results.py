@@ -78,37 +78,37 @@ def ddp_buckets(tensor_bytes: list[int], bucket_mb: float) -> list[int]:  # each
 
 @dataclass
 class Prediction:
-    """13.3.4's model: a call costs alpha + ring x bytes / bandwidth (fitted to a one-float and a large all-reduce);
-    gradients become ready evenly through backward; each call waits for its gradients and the call before it."""
+    """13.3.4's model: a call costs alpha + ring x bytes / bandwidth, fitted to this model's own calls (all-reduce
+    alone: one per tensor; one buffer of every gradient); gradients become ready evenly through backward; each call
+    waits for its gradients and the call before it."""
     processes: int
     gradient_bytes: int
     ring_factor: float  # 2(n-1)/n: the share of the bytes each process sends in a ring all-reduce
     buffer_bytes: int  # the large buffer
     buffer_times: list[float]  # its all-reduce, every repeat (slowest process)
-    bus_bandwidth: float  # bytes/s, from the two medians: ring x (large - small bytes) / (large - small time)
+    bus_bandwidth: float  # bytes/s
     allreduce: float  # predicted seconds for the gradients as (a) sends them: one call per tensor
     backward: float  # measured: backward alone, median step (forward, backward and update)
-    serial: float  # backward + all-reduce
-    overlapped: float  # max(backward, all-reduce): the best any overlap can do
     small_bytes: int = 4
-    small_times: list[float] = field(default_factory=list)  # one float's all-reduce, every repeat
+    small_times: list[float] = field(default_factory=list)  # one float's all-reduce, every repeat (no tensors)
     per_call: float = 0.0  # alpha: seconds a call costs whatever its size
     tensor_bytes: list[int] = field(default_factory=list)  # each gradient's bytes, in backward order
     backward_span: float = 0.0  # backward's operators, first to last (profiled in backward alone; median of steps)
 
     @classmethod
     def from_measurements(cls, processes, gradient_bytes, buffer_bytes, buffer_times, backward, small_bytes=4,
-                          small_times=None, tensor_bytes=None, backward_span=None):
-        ring = 2 * (processes - 1) / processes
-        large = statistics.median(buffer_times)
-        small = statistics.median(small_times) if small_times else 0.0
-        # a large buffer that took no longer than one float would give no bandwidth: keep it positive
-        bus = ring * (buffer_bytes - small_bytes) / max(large - small, 1e-9)
-        alpha = max(0.0, small - ring * small_bytes / bus)
-        tensors = list(tensor_bytes or [gradient_bytes])
-        allreduce = len(tensors) * alpha + ring * gradient_bytes / bus
-        return cls(processes, gradient_bytes, ring, buffer_bytes, list(buffer_times), bus, allreduce, backward,
-                   backward + allreduce, max(backward, allreduce), small_bytes, list(small_times or []), alpha,
+                          small_times=None, tensor_bytes=None, backward_span=None, alone_times=None):
+        ring, tensors = 2 * (processes - 1) / processes, list(tensor_bytes or [gradient_bytes])
+        large, k = statistics.median(buffer_times), len(tensors)
+        if alone_times and k > 1:  # k calls of the gradients (all-reduce alone) against one call of the buffer
+            per_byte = (k * large - statistics.median(alone_times)) / (k * buffer_bytes - gradient_bytes)
+        else:  # one float against the buffer
+            small = statistics.median(small_times) if small_times else 0.0
+            per_byte = (large - small) / (buffer_bytes - small_bytes)
+        per_byte = max(per_byte, 1e-15)  # a buffer no slower than the small calls would give no bandwidth
+        alpha = max(0.0, large - buffer_bytes * per_byte)
+        return cls(processes, gradient_bytes, ring, buffer_bytes, list(buffer_times), ring / per_byte,
+                   k * alpha + gradient_bytes * per_byte, backward, small_bytes, list(small_times or []), alpha,
                    tensors, backward_span or backward)
 
     def call(self, nbytes: int) -> float:
@@ -150,8 +150,7 @@ class Prediction:
     def best_buckets(self, sizes) -> list[float]:
         """The sizes among `sizes` the model predicts fastest (several when they make the same buckets)."""
         steps = {mb: self.for_version('ddp', mb) for mb in sizes}
-        fastest = min(steps.values())
-        return [mb for mb in sizes if steps[mb] <= fastest * (1 + 1e-9)]
+        return [mb for mb in sizes if steps[mb] <= min(steps.values()) * (1 + 1e-9)]
 
 
 @dataclass
@@ -170,6 +169,15 @@ class AllreduceResult:
     events: dict[str, list[dict]] = field(default_factory=dict)  # version id -> timeline events (median profiled step)
     cores: int = 0  # cores the run had (fewer than processes: they took turns)
     tolerance: float = 0.0  # the gradient check's relative tolerance (worker.gradient_tolerance)
+
+    def __post_init__(self):  # the model fitted to this run's own calls, a recording's from its raw repeats
+        p = self.prediction if isinstance(self.prediction, dict) else asdict(self.prediction)
+        alone = next((v for v in self.versions if v.id == 'backward'), None)
+        self.prediction = Prediction.from_measurements(
+            p['processes'], p['gradient_bytes'], p['buffer_bytes'], p['buffer_times'],
+            alone.median if alone else p['backward'], p.get('small_bytes', 4), p.get('small_times'),
+            p.get('tensor_bytes'), (alone.backward_span if alone and alone.stats else None) or p.get('backward_span'),
+            self.version('allreduce').step_times if self.has('allreduce') else None)
 
     def version(self, vid: str) -> Version:
         return next(v for v in self.versions if v.id == vid)
@@ -193,8 +201,7 @@ class AllreduceResult:
 
     def slowdown(self, vid: str) -> float | None:
         """Backward's span here / in backward alone (profiled): above 1, sending slowed it."""
-        alone = self.version('backward').backward_span if self.has('backward') else 0.0
-        mine = self.version(vid).backward_span
+        alone, mine = (self.version(v).backward_span if self.has(v) else 0.0 for v in ('backward', vid))
         return mine / alone if alone > 0 and mine > 0 else None
 
     def overlap_row(self, vid: str) -> dict:
@@ -206,16 +213,12 @@ class AllreduceResult:
                 'predicted_calls': self.predicted(vid)['calls']}
 
     def to_dict(self) -> dict:
-        """JSON-ready: the fields, each version's step times and median, the overlap rows, the best buckets."""
+        """JSON-ready: the fields, each version's step times and median, the overlap rows."""
         d = asdict(self)
         for v, row in zip(self.versions, d['versions']):
             row['step_times'] = v.step_times
             row['median'] = v.median
         d['overlap'] = {v.id: self.overlap_row(v.id) for v in self.versions if v.id not in ('backward', 'allreduce')}
-        best = self.best_ddp()
-        d['best_ddp'] = None if best is None else {'id': best.id, 'bucket_mb': best.bucket_mb}
-        sizes = [v.bucket_mb for v in self.ddp_versions()]
-        d['model_best_bucket_mb'] = self.prediction.best_buckets(sizes) if sizes else []
         return d
 
     def summary(self) -> str:
@@ -227,32 +230,17 @@ class AllreduceResult:
                     repeats=len(v.times)) for v in self.versions]
         lines.append(t('allreduce.summary.model', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9,
                        ring=p.ring_factor))
-        for v in self.versions:
-            if v.id in BASELINES or v.overlap is None:
-                continue
-            label = t('allreduce.version.one_bucket', label=v.label) if self.one_bucket(v) else v.label
-            # from the medians as printed (4 places), so the reader's subtraction agrees
-            gain = (round(self.version('serial').median, 4) - round(v.median, 4)) * 1e3 if self.has('serial') else 0.0
-            lines.append(t('allreduce.summary.overlap', label=label, measured=v.overlap,
-                           predicted=self.predicted(v.id)['overlap'], gain=gain))
+        lines += [t('allreduce.summary.overlap', measured=v.overlap, predicted=self.predicted(v.id)['overlap'],
+                    label=t('allreduce.version.one_bucket', label=v.label) if self.one_bucket(v) else v.label)
+                  for v in self.versions if v.id not in BASELINES and v.overlap is not None]
         labels = {v.id: v.label for v in self.versions}
         lines += [t('allreduce.summary.trace', label=labels[vid], rank=r, path=path)
                   for vid, paths in self.traces.items() for r, path in enumerate(paths) if path]
         return '\n'.join(lines)
 
 
-def _refit(p: dict, versions: list[Version]) -> Prediction:
-    """The model fitted again from a JSON prediction's raw repeats (a recording read with today's statistics)."""
-    alone = next((v for v in versions if v.id == 'backward'), None)
-    return Prediction.from_measurements(
-        p['processes'], p['gradient_bytes'], p['buffer_bytes'], p['buffer_times'],
-        alone.median if alone else p['backward'], p.get('small_bytes', 4), p.get('small_times'),
-        p.get('tensor_bytes'), (alone.backward_span if alone and alone.stats else None) or p.get('backward_span'))
-
-
 def result_from_dict(d: dict) -> AllreduceResult:
     """An AllreduceResult back from to_dict()'s JSON (a recording's run)."""
-    names = {f for f in Version.__dataclass_fields__}
-    versions = [Version(**{k: v for k, v in row.items() if k in names}) for row in d['versions']]
+    versions = [Version(**{k: v for k, v in row.items() if k in Version.__dataclass_fields__}) for row in d['versions']]
     fields = {k: v for k, v in d.items() if k in AllreduceResult.__dataclass_fields__}
-    return AllreduceResult(**{**fields, 'versions': versions, 'prediction': _refit(d['prediction'], versions)})
+    return AllreduceResult(**{**fields, 'versions': versions, 'prediction': d['prediction']})

@@ -1,5 +1,4 @@
-"""13.3.4's figures and lines: steps as stacked bars beside their control, the all-reduce's share during backward,
-profiled steps per process; one verdict line per measuring cell."""
+"""13.3.4's figures and lines: steps in measured parts, the share during backward, profiled steps per process."""
 from __future__ import annotations
 
 import statistics
@@ -13,9 +12,9 @@ from .timeline import draw_timeline
 
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.name.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
-BACKENDS = ('gloo', 'nccl')  # the keys allreduce.processes.<backend>
+WAYS = ('shared', 'gloo', 'nccl')  # the keys allreduce.processes.<way>
 STREAMS = ('compute', 'allreduce')  # the keys allreduce.lane.<stream>
-PARTS = ('base', 'slowed', 'outside', 'rest')  # the keys allreduce.part.<part>: a step's stacked bar
+PARTS = ('base', 'slowed', 'outside')  # the keys allreduce.part.<part>: a step's stacked bar
 MS = 1e3
 
 
@@ -30,16 +29,11 @@ def name(result, version, text=t) -> str:
 
 def machine_text(backend: str, world_size: int, cores: int | None = None) -> str:
     """The lesson's first lines: versions, cores and GPUs; the processes it starts and whether they share cores."""
-    from ..machine import cpu_cores, gpu_names_torch
+    from ..machine import cpu_cores
     from .machine import machine_line
     cores = cpu_cores() if cores is None else cores
-    if backend == 'gloo' and world_size > cores:
-        key = 'allreduce.processes.shared'
-    elif backend == 'gloo' and len(gpu_names_torch()) == 1:
-        key = 'allreduce.processes.one_gpu'
-    else:
-        key = f'allreduce.processes.{backend}'
-    return machine_line() + '\n' + t(key, n=world_size, cores=cores)
+    way = 'shared' if backend == 'gloo' and world_size > cores else backend
+    return machine_line() + '\n' + t(f'allreduce.processes.{way}', n=world_size, cores=cores)
 
 
 def choose(mine: dict, checked: dict) -> tuple[dict, str]:
@@ -56,19 +50,19 @@ def choose(mine: dict, checked: dict) -> tuple[dict, str]:
 
 
 def ingredients_text(result) -> str:
-    """The two measurements the prediction starts from and the all-reduce model fitted to one float and a buffer."""
+    """The two measurements the prediction starts from and the all-reduce model fitted to them and one buffer."""
     p = result.prediction
     return '\n'.join([
         t('allreduce.ingredients.step', step=verdict.num(p.backward, 'ms'),
           alone=verdict.num(result.version('allreduce').median, 'ms'), tensors=len(p.tensor_bytes)),
         t('allreduce.ingredients.fit', alpha=verdict.num(p.per_call, 'ms'), gbps=f'{p.bus_bandwidth / 1e9:.2f}',
-          mb=f'{p.gradient_bytes / 2**20:.1f}')])
+          mb=f'{p.buffer_bytes / 2**20:.0f}')])
 
 
-def prediction_text(allreduce: float, serial: float, overlapped: float) -> str:
-    """The predicted all-reduce, (a), and perfect overlap, in one line."""
+def prediction_text(allreduce: float, serial: float, hooks: float) -> str:
+    """The predicted all-reduce, (a) and (c), in one line."""
     return t('allreduce.predict', allreduce=verdict.num(allreduce, 'ms'), serial=verdict.num(serial, 'ms'),
-             overlapped=verdict.num(overlapped, 'ms'))
+             hooks=verdict.num(hooks, 'ms'))
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
@@ -88,49 +82,45 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
 
 def parts(result, version) -> dict:
     """A step's parts (s): the step without all-reduce (timed), backward's extra time and the all-reduce outside
-    backward (profiled), the rest of the median step (copies, waits)."""
+    backward (profiled)."""
     base = result.version('backward').median
-    if version.id == 'allreduce' or not version.stats:
-        return {'base': 0.0 if version.id == 'allreduce' else base, 'slowed': 0.0,
-                'outside': version.median if version.id == 'allreduce' else 0.0, 'rest': 0.0}
+    if not version.stats:
+        return {'base': base, 'slowed': 0.0, 'outside': 0.0}
     slowed = max(0.0, version.backward_span - result.version('backward').backward_span)
     outside = statistics.mean(s['comm'] - s['shared'] for process in version.stats for s in process)
-    return {'base': base, 'slowed': slowed, 'outside': outside,
-            'rest': max(0.0, version.median - base - slowed - outside)}
+    return {'base': base, 'slowed': slowed, 'outside': outside}
 
 
-def parts_text(result) -> str:
-    """Exercise 1: (c)'s slowed and outside parts beside its control (a)'s slowed part, on this run's cores."""
-    c, a = parts(result, result.version('hooks')), parts(result, result.version('serial'))
-    return t('allreduce.parts', n=result.processes, cores=result.cores, c_slow=verdict.num(c['slowed'], 'ms'),
-             c_out=verdict.num(c['outside'], 'ms'), a_slow=verdict.num(a['slowed'], 'ms'))
+def parts_text(*runs) -> str:
+    """Exercise 1, a line per run: (c)'s share during backward against the model's, its backward's growth beside
+    (a)'s (the control), its all-reduce outside backward; then where the model's share was nearer."""
+    lines, off = [], []
+    for r in runs:
+        share, model = r.version('hooks').overlap or 0.0, r.predicted('hooks')['overlap']
+        off.append((abs(share - model), r.cores))
+        grew = {vid: ('+' if (r.slowdown(vid) or 1.0) >= 1 else '') + verdict.num((r.slowdown(vid) or 1.0) - 1, '%')
+                for vid in ('hooks', 'serial')}  # backward's span against the step without all-reduce's
+        lines.append(t('allreduce.parts', n=r.processes, cores=r.cores, share=verdict.num(share, '%'),
+                       model=verdict.num(model, '%'), c_slow=grew['hooks'], a_slow=grew['serial'],
+                       c_out=verdict.num(parts(r, r.version('hooks'))['outside'], 'ms')))
+    return '\n'.join(lines + [t('allreduce.parts_nearer', cores=min(off)[1])] if len(runs) > 1 else lines)
 
 
-def _edges(result, vid: str) -> list[tuple]:
-    """Per process: backward's end, the first all-reduce's start, the last one's end, the optimizer's start."""
-    out = []
+def _lead(result, vid: str) -> float:
+    """How long before backward's end (not the optimizer step's) the first all-reduce started: mean of processes."""
+    leads = []
     for rank in range(result.processes):
         mine = [e for e in result.events.get(vid, []) if e['rank'] == rank]
-        sent = [e for e in mine if e['role'] == 'allreduce']
-        ends = [e['end'] for e in mine if e['role'] in ('backward', 'compute')]  # not the optimizer step
-        if sent and ends:
-            out.append((max(ends), min(e['start'] for e in sent), max(e['end'] for e in sent),
-                        min((e['start'] for e in mine if e['role'] == 'optimizer'), default=None)))
-    return out
-
-
-def copies(result, vid: str = 'flat') -> float:
-    """(b)'s copies: from backward's end to its all-reduce and from that to the optimizer step (mean of processes)."""
-    gaps = [max(0.0, s - b) + max(0.0, o - e) for b, s, e, o in _edges(result, vid) if o is not None]
-    return statistics.mean(gaps) if gaps else 0.0
+        sent, ends = [e['start'] for e in mine if e['role'] == 'allreduce'], [
+            e['end'] for e in mine if e['role'] in ('backward', 'compute')]
+        leads += [max(ends) - min(sent)] if sent and ends else []
+    return statistics.mean(leads or [0.0])
 
 
 def flat_text(result) -> str:
-    """(b)'s question: its step against (a)'s, its one all-reduce call against (a)'s, and its copies."""
+    """(b)'s question: its step against (a)'s."""
     b, a = result.version('flat'), result.version('serial')
-    return verdict.line(name(result, b), b.measurement, name(result, a), a.measurement, 'ms') + t(
-        'allreduce.flat', one=verdict.num(b.comm_seconds, 'ms'), many=verdict.num(a.comm_seconds, 'ms'),
-        calls=a.calls, copies=verdict.num(copies(result), 'ms'))
+    return verdict.line(name(result, b), b.measurement, name(result, a), a.measurement, 'ms')
 
 
 def shares(version) -> list[float]:
@@ -139,41 +129,33 @@ def shares(version) -> list[float]:
 
 
 def drawn(result, ids=None) -> list:
-    """The figure's rows: all-reduce alone, (a)-(d), DDP at (d)'s bucket size (or the first DDP size), if measured."""
+    """The figure's rows: (a)-(d), DDP at (d)'s bucket size (or the first DDP size), if measured."""
     from ..allreduce.steps import BUCKET_MB
     ddp = [v for v in result.ddp_versions() if v.bucket_mb == BUCKET_MB] or result.ddp_versions()[:1]
-    wanted = ids or ['allreduce', 'serial', 'flat', 'hooks', 'buckets'] + [v.id for v in ddp]
+    wanted = ids or ['serial', 'flat', 'hooks', 'buckets'] + [v.id for v in ddp]
     return [result.version(vid) for vid in wanted if result.has(vid)]
 
 
 def plot_steps(result, guess=None, ids=None, title=None):
-    """Left: all-reduce alone, then each version's step in measured parts, its median marked, every repeat a dot,
-    the model's hatched. Right: the all-reduce's share during backward per profiled step, pooled (marked), the
-    model's, the guess."""
+    """Left: each version's step in measured parts, its median marked, every repeat a dot, the model's hatched.
+    Right: the all-reduce's share during backward per profiled step, pooled (marked), the model's, the guess."""
     versions = drawn(result, ids)
     fig, (left, right) = style.figure(ncols=2, height=2.0 + 0.75 * len(versions))
-    colours = dict(zip(PARTS, (style.color('idle'), style.color('gpu'), style.color('allreduce'), '#F4C9A8')))
+    colours = dict(zip(PARTS, (style.color('idle'), style.color('gpu'), style.color('allreduce'))))
     mark = dict(marker='|', s=500, linewidths=3, color='black', zorder=4)
+    dots = dict(s=40, color=style.color('measured'), zorder=3)
     model = dict(fill=False, hatch='///', edgecolor=style.color('predicted'))
     for y, v in enumerate(versions):
         start = 0.0
-        for part, seconds in parts(result, v).items():  # solid up to the median step, crossed past it
-            inside = max(0.0, min(start + seconds, v.median) - start)
-            left.barh(y + 0.1, inside * MS, left=start * MS, height=0.35, color=colours[part], zorder=2)
-            left.barh(y + 0.1, (seconds - inside) * MS, left=(start + inside) * MS, height=0.35, fill=False,
-                      hatch='xx', edgecolor=style.color('measured') if part == 'base' else colours[part], zorder=2)
+        for part, seconds in parts(result, v).items():
+            left.barh(y + 0.1, seconds * MS, left=start * MS, height=0.35, color=colours[part], zorder=2)
             start += seconds
-        left.scatter([v.median * MS], [y + 0.1], **mark)
         n = len(v.step_times)
-        left.scatter([x * MS for x in v.step_times], [y - 0.3 + 0.2 * i / max(n - 1, 1) for i in range(n)], s=40,
-                     color=style.color('measured'), zorder=3)
-        vid = 'flat' if result.one_bucket(v) else v.id
-        left.barh(y + 0.4, result.prediction.for_version(vid, v.bucket_mb) * MS, height=0.15, **model)
-        if v.id == 'allreduce':
-            continue
-        measured = shares(v)
-        right.scatter(measured, [y - 0.2] * len(measured), s=40, marker='^', color=style.color('measured'),
-                      zorder=3)
+        left.scatter([x * MS for x in v.step_times], [y - 0.3 + 0.2 * i / max(n - 1, 1) for i in range(n)], **dots)
+        left.scatter([v.median * MS], [y + 0.1], **mark)
+        left.barh(y + 0.4, result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb) * MS,
+                  height=0.15, **model)
+        right.scatter(shares(v), [y - 0.2] * len(shares(v)), **dots)
         if v.overlap is not None:
             right.scatter([v.overlap], [y - 0.2], **mark)
         right.barh(y + 0.2, result.predicted(v.id)['overlap'], height=0.25, **model)
@@ -187,14 +169,10 @@ def plot_steps(result, guess=None, ids=None, title=None):
     right.set_xlim(0, 1.05)
     left.set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     right.set_xlabel(style.plot_text('allreduce.plot.share'))
-    dots = dict(ls='', color=style.color('measured'))
     handles = [Patch(color=colours[p], label=style.plot_text(f'allreduce.part.{p}')) for p in PARTS] + [
-        Patch(fill=False, hatch='xx', edgecolor=style.color('measured'),
-              label=style.plot_text('allreduce.plot.past_median')),
-        Line2D([], [], marker='o', label=style.plot_text('allreduce.plot.repeats'), **dots),
+        Line2D([], [], ls='', marker='o', color=dots['color'], label=style.plot_text('allreduce.plot.repeats')),
         Line2D([], [], ls='', marker='|', markersize=14, mew=3, color='black',
                label=style.plot_text('allreduce.plot.marks')),
-        Line2D([], [], marker='^', label=style.plot_text('allreduce.plot.profiled'), **dots),
         Patch(**model, label=style.plot_text('style.predicted'))]
     if guess is not None:
         handles.append(Line2D([], [], ls='', marker='D', color=style.color('guess'),
@@ -214,14 +192,10 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
     events = [{**e, 'name': '' if e['stream'] == 'allreduce' else e['name'], 'lane': lane[e['rank'], e['stream']]}
               for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
-    lead = statistics.mean([b - s for b, s, _, _ in _edges(result, version_id)] or [0.0])
-    v = result.version(version_id)
-    drawn_ms = (max(e['end'] for e in events) - min(e['start'] for e in events)) * MS if events else 0.0
-    label = name(result, v, style.plot_text)
+    lead = _lead(result, version_id)
+    label = name(result, result.version(version_id), style.plot_text)
     title = style.plot_text('allreduce.plot.timeline_during', label=label, ms=f'{lead * MS:.0f}') if lead > 1e-6 \
         else style.plot_text('allreduce.plot.timeline_after', label=label)
-    title += '\n' + style.plot_text('allreduce.plot.timeline_step', step=f'{drawn_ms:.0f}',
-                                    median=f'{v.median * MS:.0f}')
     return draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title)
 
 
@@ -238,16 +212,8 @@ def draw_step_timelines(result, version_ids=('serial', 'hooks')):
     return fig
 
 
-def trace_text(result, version_id: str) -> str:
-    """Where this run's Chrome traces of a version are, in one line."""
-    import os
-    paths = [p for p in result.traces.get(version_id, []) if p]
-    return t('allreduce.traces', folder=os.path.dirname(paths[0])) if paths else ''
-
-
 def bucket_text(result) -> str:
-    """Exercise 2: the size with the shortest median step against the model's fastest (or, where they are one, the
-    next shortest), as a verdict line."""
+    """Exercise 2: the shortest median step against the model's fastest size (or, if that one, the next shortest)."""
     ddp = sorted(result.ddp_versions(), key=lambda v: v.median)
     if len(ddp) < 2:
         return ''
@@ -257,18 +223,8 @@ def bucket_text(result) -> str:
                                                     other.measurement, 'ms'), model=name(result, model))
 
 
-def buckets_verdict(result) -> str:
-    """(d) against DDP at (d)'s bucket size, as a verdict line (empty where that size was not measured)."""
-    from ..allreduce.steps import BUCKET_MB
-    if not (result.has('buckets') and result.has(f'ddp-{BUCKET_MB:g}')):
-        return ''
-    d, ddp = result.version('buckets'), result.version(f'ddp-{BUCKET_MB:g}')
-    return verdict.line(name(result, d), d.measurement, name(result, ddp), ddp.measurement, 'ms')
-
-
 def ratio_text(result, half) -> str:
-    """Exercise 4: all-reduce alone and the step without it at the batch and half of it, and their ratio's rise."""
+    """Exercise 4: how each term and their ratio changed from the batch to half of it (factors)."""
     (a1, b1), (a2, b2) = [(r.version('allreduce').median, r.version('backward').median) for r in (result, half)]
-    return t('allreduce.ratio', batch=result.batch_per_process, half=half.batch_per_process,
-             alone=verdict.num(a1, 'ms'), alone_half=verdict.num(a2, 'ms'), step=verdict.num(b1, 'ms'),
-             step_half=verdict.num(b2, 'ms'), rise=verdict.num((a2 / b2) / (a1 / b1), 'x'))
+    return t('allreduce.ratio', batch=result.batch_per_process, half=half.batch_per_process, step=verdict.num(
+        b2 / b1, 'x'), alone=verdict.num(a2 / a1, 'x'), ratio=verdict.num((a2 / b2) / (a1 / b1), 'x'))

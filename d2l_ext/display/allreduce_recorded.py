@@ -1,5 +1,4 @@
-"""13.3.4 as recorded with gloo on a GPU host's CPU cores (a machine named by the recording): its caption, the
-lesson's own figure and timeline drawn from the recorded run at its fewest processes."""
+"""13.3.4 as recorded with gloo on a GPU host's CPU cores: its caption, the lesson's figure and timeline."""
 from __future__ import annotations
 
 from ..allreduce import recording
@@ -10,8 +9,7 @@ from . import style
 
 def _machine(rec: dict, text=t) -> str:
     """'NVIDIA H200 x1, 16 CPU cores, 2026-12-03' from the recording itself."""
-    m = rec['machine']
-    gpus = m.get('gpus') or []
+    m, gpus = rec['machine'], rec['machine'].get('gpus') or []
     key = 'allreduce.recorded.machine' if gpus else 'allreduce.recorded.machine_cpu'
     return text(key, gpus=', '.join(gpus), count=len(gpus), cores=m.get('cpu_cores'), date=m.get('date', '')[:10])
 

@@ -36,7 +36,7 @@ import torch.distributed as dist
 from IPython.display import display
 
 import d2l_ext
-from d2l_ext.allreduce import loss_of, recording, run_allreduce, trace_folder, world_sizes
+from d2l_ext.allreduce import loss_of, recording, run_allreduce, world_sizes
 from d2l_ext.display import allreduce as show
 from d2l_ext.display import allreduce_recorded as recorded
 
@@ -170,9 +170,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
                             'd': allreduce_in_buckets}, checked)
-traces = trace_folder()  # removed when this variable is replaced or the kernel ends  #zh: 替换这个变量或内核结束时删除
-result = run_allreduce(BACKEND, WORLD, bucket_mb=BUCKETS, repeats=5, profiled=2, trace_dir=traces.name, timeout=60,
-                       steps=steps, **SIZES)
+result = run_allreduce(BACKEND, WORLD, bucket_mb=BUCKETS, repeats=5, profiled=2, timeout=60, steps=steps, **SIZES)
 print(which)
 print(show.ingredients_text(result))
 
@@ -180,9 +178,9 @@ print(show.ingredients_text(result))
 # ## Predict
 #
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
-# α and β fitted on a one-float all-reduce and a large buffer; all-reduce alone timed this model's own tensors. A call
-# starts once its gradients are ready and the call before it is done, so with K equal calls at most (K-1)/K of the
-# all-reduce runs during backward. The model (hatched below) assumes communication has its own hardware.
+# α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
+# gradients are ready and the call before it is done, so with K equal calls at most (K-1)/K of the all-reduce runs
+# during backward. The model (hatched below) assumes communication has its own hardware.
 #
 # On a CPU-only machine with few cores (the first line), gloo's threads and backward share the cores:
 # an all-reduce in flight can slow backward, and one bucket may win. Predict whether overlap can pay here, and
@@ -192,8 +190,8 @@ print(show.ingredients_text(result))
 # ## 预测
 #
 # 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，所以一次调用的代价是
-# **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 由一个浮点数的全归约拟合，总线带宽 β 由一个大缓冲区拟合；
-# 而仅全归约计时的是这个模型自己的各个张量。
+# **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 和总线带宽 β 由两次计时拟合：仅全归约（每个张量一次调用）
+# 和对一个更大的缓冲区的一次调用。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有 K 次大小相同的调用，最后一次要等反向传播结束，
 # 所以在反向传播期间进行的全归约最多占 (K-1)/K。模型（下图中的斜线条）假定通信拥有自己的硬件。
@@ -211,46 +209,43 @@ alpha, bus = p.per_call, p.bus_bandwidth    # seconds per call; bytes per second
 allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): one call per tensor  #zh: 每个张量一次调用
 step = p.backward                           # the step without all-reduce (timed)  #zh: 不做全归约的训练步（实测）
 serial = step + allreduce                   # (a): one after the other  #zh: 一个接一个
-overlapped = max(step, allreduce)           # if the all-reduce had hardware of its own  #zh: 若全归约有自己的硬件
-print(show.prediction_text(allreduce, serial, overlapped))
+hooks = p.for_version('hooks')              # (c): calls follow backward; the last waits for its end  #zh: (c)：调用跟着反向传播，最后一次要等它结束
+print(show.prediction_text(allreduce, serial, hooks))
 
 # %% [markdown]
 # ## Measure
 #
-# Top: all-reduce alone beside the model's term (hatched). Below, each step in parts: the step without all-reduce,
-# backward's time beyond it and the all-reduce outside backward (profiled), then the rest, solid up to the median
-# step (black mark), crossed past it. (a) is the control: its all-reduce starts after backward, so a slower backward
-# there is not overlap. Right: each profiled step's share of the all-reduce during backward; the black mark pools
-# them.
+# Left, each step in parts: the step without all-reduce (timed), backward's time beyond it and the all-reduce outside
+# backward (profiled); black marks: the median step; hatched: the model. (a) is the control: its all-reduce starts
+# after backward, so a slower backward there is not overlap. Right: each profiled step's share of the all-reduce
+# during backward, pooled at the black mark.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 左图最上面一行把实测的仅全归约与模型的这一项（斜线条）放在一起。下面各行把每个训练步拆成几部分：不做全归约的训练
-# 步、反向传播比它多用的时间、反向传播之外的全归约（后两者来自性能分析）和其余部分；到训练步中位数（黑色竖线）为止
-# 画实色，超出的部分画交叉线。(a) 是对照：它的全归约在反向传播之后才开始，所以那里变慢的反向传播不是重叠造成的。右图
-# 是每个做了性能分析的训练步中全归约在反向传播期间进行的比例；黑色竖线是它们合在一起的比例。
+# 左图把每个训练步拆成几部分：不做全归约的训练步（计时）、反向传播比它多用的时间和反向传播之外的全归约（后两者来自
+# 性能分析）；黑色竖线是训练步的中位数，斜线条是模型的预测。(a) 是对照：它的全归约在反向传播之后才开始，所以那里
+# 变慢的反向传播不是重叠造成的。右图是每个做了性能分析的训练步中全归约在反向传播期间进行的比例；黑色竖线是它们
+# 合在一起的比例。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
-print(show.buckets_verdict(result))
 print(show.guess_text(my_guess, result))
 display(show.plot_steps(result, guess=my_guess))
 
 # %% [markdown]
 # ## One step, process by process
 #
-# Two rows per process, one profiled step each, on one time axis: (a)'s all-reduces wait for backward to end; (c)'s
-# first ones can start during it.
+# Two rows per process, one profiled step each, from backward's start (forward is not drawn): (a)'s all-reduces wait
+# for backward to end; (c)'s first ones can start during it.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 每个进程占两行，画一个做了性能分析的训练步，两图共用一条时间轴：(a) 的全归约要等反向传播结束；(c) 最先的几个可以
-# 在反向传播期间开始。
+# 每个进程占两行，画一个做了性能分析的训练步，从反向传播开始画起（没有画前向传播，所以画出的训练步比计时的短）：
+# (a) 的全归约要等反向传播结束；(c) 最先的几个可以在反向传播期间开始。
 
 # %% tags=["nbval-ignore-output"]
-print(show.trace_text(result, 'hooks'))
 display(show.draw_step_timelines(result, ('serial', 'hooks')))
 
 # %% [markdown]
@@ -266,15 +261,15 @@ display(show.draw_step_timelines(result, ('serial', 'flat')))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The verdict answers it. Beside it: the all-reduce time the one call saved, and the copies (the gaps around
-# (b)'s call). The model has no term for copies, so it drew (b) faster.
+# The verdict answers it (on the 2-core build machine: no). The model draws (b) faster: one call saves (K-1)α, and
+# it has no term for the copies, the gaps around (b)'s call.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 那一行的结论就是答案。它旁边是一次调用省下的全归约时间，以及复制用的时间（时间线上 (b) 那次调用
-# 前后的空白）。模型没有复制这一项，所以它把 (b) 画得比 (a) 快。
+# 那一行的结论就是答案（在 2 个核心的构建机器上：不能）。一次调用省下 (K-1)α，所以模型把 (b) 画得比 (a) 快；
+# 模型没有复制这一项，即时间线上 (b) 那次调用前后的空白。
 # </details>
 
 # %% [markdown]
@@ -325,14 +320,14 @@ if rec is not None:
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
-for run in (result, there):  # here, then the recording  #zh: 先是这里，再是记录结果
-    print(show.parts_text(run))
+print(show.parts_text(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# (c)'s time went to the all-reduce outside backward and to backward's slowdown beyond (a)'s, the control. The
-# model has neither; its all-reduce term is the hatched bar beside all-reduce alone (each figure's top row).
+# (c) lost time to all-reduce outside backward and a longer backward; the model has neither. Growth beyond the
+# control (a)'s comes from sending during backward: +32% against +4% on the GPU host, a core per process, so shared
+# cores are not the whole cause.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
@@ -341,8 +336,8 @@ for run in (result, there):  # here, then the recording  #zh: 先是这里，再
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# (c) 的时间花在反向传播之外的全归约上，以及反向传播比对照 (a) 多用的时间上。模型没有这两项；它的全归约
-# 这一项是仅全归约旁边的斜线条（每张图最上面一行）。
+# (c) 的时间花在模型没有的两项上：反向传播之外的全归约，以及变长的反向传播。只有超出对照 (a) 的那部分来自反向传播
+# 期间的发送：在 GPU 主机上是 +32% 对 +4%，每个进程有自己的核心，所以共用核心不是全部原因。
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
@@ -356,7 +351,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model ranks small buckets first: in it, each extra call costs only α, and the first starts early; one bucket sends
+# The model ranks small buckets first: their first call starts early and each extra call costs α; one bucket sends
 # after backward, like (b).
 # </details>
 #
@@ -365,7 +360,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型把小桶排在前面：在模型里，每多一次调用只多付一个 α，而且第一个桶开始得早；一个桶要像 (b) 一样等反向传播结束才
+# 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个 α；一个桶要像 (b) 一样等反向传播结束才
 # 发送。
 # </details>
 #
@@ -421,8 +416,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves forward and backward's arithmetic but not the bytes all-reduce sends: the step shrinks,
-# so their ratio rises.
+# Half the batch halves the arithmetic, not the bytes: the ratio should rise. All-reduce alone does the same work
+# at both batches, so its factor is this machine's drift between runs, and the ratio carries it.
 # </details>
 #
 # ## Remember
@@ -438,8 +433,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使前向传播和反向传播的算术运算量减半，而全归约发送的字节数不变：不做全归约的训练步变短，所以
-# 两者之比增大。
+# 批量减半使算术运算量减半，而字节数不变，所以两者之比应当增大；训练步的倍数给出它缩短了多少。仅全归约在两种批量
+# 下做的是同样的工作：它的倍数是这台机器在两次运行之间的漂移，两者之比也带着这份漂移。
 # </details>
 #
 # ## 记住
