@@ -215,10 +215,11 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     grid = fig.add_gridspec(2, 1)
     top, bottom = fig.add_subplot(grid[1]), fig.add_subplot(grid[0])
     rows, labels = _measurements(run), {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
-    for i, way in ((i, way) for i in range(2) for way in ('in_turn', 'split')):  # each half's busy time, both ways
-        rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
-        labels[f'{i} {way}'] = style.plot_text('graph.half_row', lane=lane_name(f'lane {i}', True, kinds),
-                                               way=style.plot_text(f'graph.short.{way}'))
+    for i in range(2):  # each half's busy time, both ways
+        for way in ('in_turn', 'split'):
+            rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
+            labels[f'{i} {way}'] = style.plot_text('graph.half_row', lane=lane_name(f'lane {i}', True, kinds),
+                                                   way=style.plot_text(f'graph.short.{way}'))
     guess = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}
     predicted = recording.predict_split(run)
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
