@@ -2,12 +2,10 @@
 `print(run_allreduce(world_size=2, bucket_mb=[0.25, 1, 4]).summary())`. Names load on first use (PEP 562)."""
 import importlib
 
-_HOMES = {'ProcessFailed': 'worker', 'run_allreduce': 'worker', 'run_under_torchrun': 'worker', 'Plan': 'plan',
-          'make_plan': 'plan', 'world_sizes': 'plan', 'AllreduceResult': 'results', 'Prediction': 'results',
-          'Version': 'results', 'ddp_buckets': 'results', 'trace_folder': 'recording', 'tolerance': 'harness',
-          'run_ranks': 'harness', **{name: 'steps' for name in (
-              'flat_allreduce', 'allreduce_alone', 'allreduce_in_hooks', 'backward_then_allreduce',
-              'allreduce_in_buckets', 'local_step', 'loss_of', 'mlp')}}
+_HOMES = {'ProcessFailed': 'worker', 'run_allreduce': 'worker', 'make_plan': 'plan', 'world_sizes': 'plan',
+          'AllreduceResult': 'results', 'Prediction': 'results', 'Version': 'results', 'trace_folder': 'recording',
+          **{name: 'steps' for name in ('backward_then_allreduce', 'flat_allreduce', 'allreduce_in_hooks',
+                                         'allreduce_in_buckets', 'loss_of', 'mlp')}}
 __all__ = sorted(_HOMES)
 
 

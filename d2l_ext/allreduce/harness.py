@@ -72,15 +72,14 @@ def _rank_main(rank, world, target, args, conn, parent) -> None:
     def send(kind, **payload):
         conn.send_bytes(json.dumps({'kind': kind, **payload}).encode())
 
-    code = 0
+    code = 1
     try:
         send('result', result=target(rank, world, send, *args))
+        code = 0
     except RankFailed as e:
         send('error', type='RankFailed', message=str(e.payload.get('fields', {}).get('error', '')), payload=e.payload)
-        code = 1
     except BaseException as e:  # noqa: BLE001 (one line to the starting process; it decides what came first)
         send('error', type=type(e).__name__, message=(str(e).splitlines() or [''])[0][:300])
-        code = 1
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

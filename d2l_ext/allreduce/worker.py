@@ -111,9 +111,8 @@ def _check(vid, label, m, m64, gates, X, y, start, rank, n, terms, lr):
     if error > tol:  # the gradient first: its error says by how much (a missing average gives n - 1)
         raise ResultMismatch(t('allreduce.mismatch_grad', version=label, rank=rank, error=error, tol=tol))
     for moved, scale in harness.movement_errors(list(m.parameters()), start, params):
-        if moved > harness.tolerance(n, terms, scale):
-            raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=moved,
-                                   tol=harness.tolerance(n, terms, scale)))
+        if moved > (bound := harness.tolerance(n, terms, scale)):
+            raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=moved, tol=bound))
     return against, error
 
 
