@@ -191,8 +191,9 @@ def test_the_miss_splits_exactly_into_the_predictions_assumptions():
     assert m['hidden'] == pytest.approx(1e-3) and m['longer'] == pytest.approx(0.0)  # (1 - 0.5) x 2 ms
     assert m['predicted'] + m['hidden'] + m['longer'] + m['outside'] == pytest.approx(m['measured'])
     with using_language('en'):
-        assert G.miss_lines(run) == ('together here: measured 4.50 ms = predicted 4.00 ms + 1.00 ms (overlap 50%, '
-                                     'not 100%) + 0 ms (longer half, together − alone) − 0.500 ms (outside the halves)')
+        assert G.miss_lines(run) == ('together here: measured 4.50 ms = predicted 4.00 ms + 1.00 ms (shorter half not '
+                                     'hidden: overlap 50%) + 0 ms (longer half, together − alone) − 0.500 ms (outside '
+                                     'the halves)')
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)

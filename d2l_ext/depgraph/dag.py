@@ -195,10 +195,10 @@ class DagExperiment:
         return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: self.model['planned'] * one.median / self.model['serial']}
 
     def per_task(self):
-        """[(seconds per task in the traced plan, waits left out; seconds per task predicted; seconds waited for
-        inputs; tasks; when the lane started its first task)] per lane with tasks: start + tasks x the first + the
-        third is when the lane finished; the second is the prediction's assumption (1 / the lane's speed, or the
-        one-lane run's median over its tasks); or None."""
+        """[(seconds per task in the drawn run, as its boxes; seconds per task predicted; seconds the lane waited
+        between tasks, for inputs or not; tasks; when the lane started)] per lane with tasks: start + tasks x the
+        first + the third is when the lane finished; the second is the prediction's assumption (1 / the lane's speed,
+        or the one-lane run's median over its tasks); or None."""
         predicted = self.predicted_ms()
         if not self.trace or predicted is None:
             return None
@@ -206,10 +206,9 @@ class DagExperiment:
         for lb in self.lanes:
             mine = [e for e in self.trace if e['lane'] == lb]
             if mine:
-                start, waited = min(e['ready'] for e in mine), sum(e['start'] - e['ready'] for e in mine)
-                out.append(((max(e['end'] for e in mine) - start - waited) / len(mine), 1 / self.speeds[lb]
-                            if self.speeds else predicted[DAG_VARIANTS[0]] / self.model['serial'], waited, len(mine),
-                            start))
+                start, busy = min(e['ready'] for e in mine), sum(e['end'] - e['start'] for e in mine)
+                out.append((busy / len(mine), 1 / self.speeds[lb] if self.speeds else predicted[DAG_VARIANTS[0]] /
+                            self.model['serial'], max(e['end'] for e in mine) - start - busy, len(mine), start))
         return out
 
     def to_frame(self):

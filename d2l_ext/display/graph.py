@@ -361,13 +361,14 @@ def show_dag(ex, guess_ms=None):
     if ex.trace:
         kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
         row = {lane: lane_name(f'lane {i}', True, kinds) for i, lane in enumerate(ex.lanes)}
-        events = []
-        for e in ex.trace:
+        events, free = [], {}  # free: when each lane's last task ended (its first task's ready before)
+        for e in sorted(ex.trace, key=lambda e: e['start']):
             events.append({'lane': row[e['lane']], 'start': e['start'], 'end': e['end'], 'name': e['name'],
                            'role': style.lane_role(ex.lanes.index(e['lane']))})
-            if e['start'] > e['ready']:
-                events.append({'lane': row[e['lane']], 'start': e['ready'], 'end': e['start'], 'name': '',
-                               'role': 'idle'})
+            if e['start'] > free.get(e['lane'], e['ready']):  # between tasks, waiting for inputs or not
+                events.append({'lane': row[e['lane']], 'start': free.get(e['lane'], e['ready']), 'end': e['start'],
+                               'name': '', 'role': 'idle'})
+            free[e['lane']] = e['end']
         draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},
                       legend_names={'idle': style.plot_text('graph.legend_waiting')},
                       title=style.plot_text('graph.title_dag_trace'))

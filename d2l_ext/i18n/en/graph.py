@@ -41,8 +41,8 @@ MESSAGES = {
     'graph.overlap.full': 'the halves ran at the same time',
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': ' = {wall} − {shorter}',
-    'graph.miss_line': ('{where}: measured {measured} = predicted {predicted} {hidden} (overlap {overlap}, not 100%) '
-                        '{longer} (longer half, together − alone) {outside} (outside the halves)'),
+    'graph.miss_line': ('{where}: measured {measured} = predicted {predicted} {hidden} (shorter half not hidden: '
+                        'overlap {overlap}) {longer} (longer half, together − alone) {outside} (outside the halves)'),
     'graph.dag_drawn.median': 'the median repeat, drawn below',
     'graph.dag_drawn.traced': 'a run with a wait after each task, drawn below',
     'graph.dag_predicted_from': ' = {planned}/{serial} × {one}',
@@ -57,8 +57,8 @@ MESSAGES = {
     'graph.legend_timer': 'timer, start to end',
     'graph.timer_row': '{way}: timer',
     'graph.start_delay': 'started {delay} later',
-    'graph.legend_waiting': 'waiting for inputs',
-    'graph.title_dag_trace': 'The run drawn: each task on its lane, each wait for inputs grey',
+    'graph.legend_waiting': 'waiting between tasks',
+    'graph.title_dag_trace': 'The run drawn: each task on its lane, grey where a lane waits between tasks',
     'graph.legend_path': 'critical path',
     'graph.title_graph': 'One training step on two lanes, recorded from the worked mlp_step',
     'graph.title_hasty': "Lane 1's gradients arrive, but sum never reads them",

@@ -41,7 +41,7 @@ MESSAGES = {
     'graph.overlap.full': '两半同时运行',
     'graph.half_row': '{lane} 的一半，{way}',
     'graph.predicted_from': ' = {wall} − {shorter}',
-    'graph.miss_line': ('{where}：实测 {measured} = 预测 {predicted} {hidden}（重叠 {overlap}，而非 100%）'
+    'graph.miss_line': ('{where}：实测 {measured} = 预测 {predicted} {hidden}（较短的一半没藏住：重叠 {overlap}）'
                         '{longer}（较长的一半，同时 − 先后）{outside}（两半之外）'),
     'graph.dag_drawn.median': '中位数那次重复（下图）',
     'graph.dag_drawn.traced': '每个任务后都等待的一次运行（下图）',
@@ -57,8 +57,8 @@ MESSAGES = {
     'graph.legend_timer': '计时，从开始到结束',
     'graph.timer_row': '{way}：计时',
     'graph.start_delay': '晚 {delay}开始',
-    'graph.legend_waiting': '等待输入',
-    'graph.title_dag_trace': '画出的这次运行：每个任务在它的执行路上，灰色为等待输入',
+    'graph.legend_waiting': '任务之间的等待',
+    'graph.title_dag_trace': '画出的这次运行：每个任务在它的执行路上，灰色为执行路在任务之间等待',
     'graph.legend_path': '关键路径',
     'graph.title_graph': '两条执行路上的一个训练步，根据参考实现 mlp_step 记录',
     'graph.title_hasty': '执行路 1 的梯度到达了，但求和从不读取它们',
