@@ -346,6 +346,7 @@ def dag_lines(ex, guess_ms=None) -> str:
 def show_dag(ex, guess_ms=None):
     """Print dag_lines; every repeat of each way, the predictions (how, beside an equal-lanes one), the guess; below,
     the drawn run: each task on its lane, each wait for inputs (grey), where the timer stopped (dashed)."""
+    from matplotlib.lines import Line2D
     print(dag_lines(ex, guess_ms))
     labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
@@ -372,17 +373,11 @@ def show_dag(ex, guess_ms=None):
         draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},
                       legend_names={'idle': style.plot_text('graph.legend_waiting')},
                       title=style.plot_text('graph.title_dag_trace'))
-        _mark_timer(axes[1], ex.trace_wall, style.time_unit(max(e['end'] for e in events))[1])
+        x, ax = ex.trace_wall * style.time_unit(max(e['end'] for e in events))[1], axes[1]  # where the timer stopped
+        ax.axvline(x, color='0.2', linestyle='--', linewidth=1.5, zorder=4)
+        ax.set_xlim(0, max(ax.get_xlim()[1], x * 1.02))
+        handles = [*ax.get_legend().legend_handles, Line2D([], [], color='0.2', linestyle='--', label=style.plot_text(
+            'graph.legend_timer_stops', wall=verdict.num(ex.trace_wall, 'ms')))]
+        labels = [*(text.get_text() for text in ax.get_legend().get_texts()), handles[-1].get_label()]
+        ax.legend(handles=handles, labels=labels, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig
-
-
-def _mark_timer(ax, wall: float, scale: float) -> None:
-    """Where the drawn run's timer stopped: a dashed line, named in the legend; the time past the lanes is outside."""
-    from matplotlib.lines import Line2D
-    ax.axvline(wall * scale, color='0.2', linestyle='--', linewidth=1.5, zorder=4)
-    ax.set_xlim(0, max(ax.get_xlim()[1], wall * scale * 1.02))
-    old = ax.get_legend()
-    handles = [*old.legend_handles, Line2D([], [], color='0.2', linestyle='--', label=style.plot_text(
-        'graph.legend_timer_stops', wall=verdict.num(wall, 'ms')))]
-    ax.legend(handles=handles, labels=[*(x.get_text() for x in old.get_texts()), handles[-1].get_label()],
-              loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
