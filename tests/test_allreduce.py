@@ -244,22 +244,6 @@ def test_one_answer_for_the_world_size_a_machine_allows(monkeypatch):
     assert plan_module.world_sizes('gloo') == (2, 16)
 
 
-def test_trace_folders_of_ended_processes_are_removed(tmp_path, monkeypatch):
-    from d2l_ext.allreduce.recording import TRACE_PREFIX, trace_folder
-    monkeypatch.setattr('tempfile.tempdir', str(tmp_path))
-    dead = tmp_path / f'{TRACE_PREFIX}999999999-abc'  # no process has this pid
-    dead.mkdir()
-    (dead / 'allreduce-ddp-1-process0.json').write_text('{}')
-    mine = trace_folder()
-    assert not dead.exists() and os.path.isdir(mine.name)
-    again = trace_folder()  # this process is alive: its first folder stays while shown
-    assert os.path.isdir(mine.name)
-    name = mine.name
-    del mine  # replaced or dropped: removed
-    assert not os.path.exists(name)
-    again.cleanup()
-
-
 def test_an_empty_bucket_list_plans_no_ddp_version_but_text_must_name_a_size():
     from d2l_ext.errors import UsageError
     assert plan_module.bucket_sizes([]) == () and make_plan('gloo', 2, bucket_mb=[], steps={}).bucket_mb == ()

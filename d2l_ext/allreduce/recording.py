@@ -1,12 +1,9 @@
 """13.3.4 recorded at several world sizes on a GPU host's CPU cores, shipped and shown: times, intervals, origin."""
 from __future__ import annotations
 
-import os
 import pathlib
-import tempfile
 
 from .. import recordings
-from ..processes import remove_leftovers
 from .results import AllreduceResult, result_from_dict
 
 FORMAT = 1
@@ -36,12 +33,3 @@ def results(rec: dict) -> dict[int, AllreduceResult]:
     """{world size: its AllreduceResult}, so the lesson's own tables and drawings show a recorded run."""
     return {run['world_size']: result_from_dict(run['result']) for run in rec['runs']}
 
-
-TRACE_PREFIX = 'd2l-allreduce-'  # then the pid of the process that shows the traces
-
-
-def trace_folder() -> tempfile.TemporaryDirectory:
-    """13.3.4: a temporary folder for Chrome traces, removed when dropped; first those of ended processes are (a
-    killed kernel runs no clean-up)."""
-    remove_leftovers(TRACE_PREFIX)
-    return tempfile.TemporaryDirectory(prefix=f'{TRACE_PREFIX}{os.getpid()}-')

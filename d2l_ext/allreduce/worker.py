@@ -19,7 +19,7 @@ from ..profiling import no_profiler_chatter
 from . import harness
 from . import steps as _steps
 from .plan import Plan, make_plan
-from .results import AllreduceResult, Prediction, Version
+from .results import AllreduceResult, Version
 
 _BACKWARD = 'autograd::engine::evaluate_function: '
 
@@ -155,15 +155,13 @@ def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
                 send('progress', phase='first', version=vid, seconds=elapsed)
         send('progress', phase='repeat', repeat=r + 1, of=last + 1)
     tensor_bytes = [p.numel() * p.element_size() for p in reversed(list(model.parameters()))]  # backward's order
-    # the per-call overhead + bandwidth model's two points: one float, and four times the gradients' bytes
-    small, buffer = torch.ones(1), torch.ones(sum(tensor_bytes))
-    small_times = [_time(dist.all_reduce, small) for _ in range(plan.warmup + max(10, plan.repeats))]
+    # the per-call overhead + bandwidth model's second point beside all-reduce alone: one buffer of 4x the bytes
+    buffer = torch.ones(sum(tensor_bytes))
     buffer_times = [_time(dist.all_reduce, buffer) for _ in range(plan.warmup + plan.repeats)]
     send('progress', phase='model points')
     traced = _trace(plan, table, start, X, y, rank, send)
     mine = {'times': times, 'errors': errors, 'checked': checked, 'traced': traced,
-            'buffer_times': buffer_times[plan.warmup:], 'buffer_bytes': buffer.nbytes,
-            'small_times': small_times[plan.warmup:], 'small_bytes': small.nbytes, 'tensor_bytes': tensor_bytes,
+            'buffer_times': buffer_times[plan.warmup:], 'buffer_bytes': buffer.nbytes, 'tensor_bytes': tensor_bytes,
             'tolerance': harness.tolerance(n, terms), 'labels': {vid: v[0] for vid, v in table.items()},
             'buckets': {vid: v[4] for vid, v in table.items()}}
     everyone = [None] * n
@@ -254,11 +252,8 @@ def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:
                         max(e['errors'][vid] for e in everyone), first['checked'][vid],
                         [e['traced'][vid]['stats'] for e in everyone]) for vid, label in first['labels'].items()]
     slowest = [max(ts) for ts in zip(*(e['buffer_times'] for e in everyone))]
-    small = [max(ts) for ts in zip(*(e['small_times'] for e in everyone))]
-    alone = next(v for v in versions if v.id == 'backward')
-    prediction = Prediction.from_measurements(plan.world_size, sum(first['tensor_bytes']), first['buffer_bytes'],
-                                              slowest, alone.median, first['small_bytes'], small,
-                                              first['tensor_bytes'], alone.backward_span)
+    prediction = dict(processes=plan.world_size, gradient_bytes=sum(first['tensor_bytes']),  # AllreduceResult fits
+                      tensor_bytes=first['tensor_bytes'], buffer_bytes=first['buffer_bytes'], buffer_times=slowest)
     traces = {vid: [e['traced'][vid]['path'] for e in everyone] for vid in first['traced'] if plan.trace_dir}
     events = {vid: [ev for e in everyone for ev in e['traced'][vid]['events']] for vid in first['traced']}
     return AllreduceResult('gloo', plan.world_size, ['cpu'] * plan.world_size, plan.layers, plan.width, plan.batch,
