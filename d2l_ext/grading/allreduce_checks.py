@@ -85,8 +85,7 @@ def safe(cases) -> object:
                                      params=len(rep['sizes']), step=s + 1)
                 if len(waits) + len(futures) < len(started):
                     return criterion('safe', False, 'task.allreduce.unwaited', waits=len(waits) + len(futures),
-                                     calls=len(started),
-                                     step=s + 1)
+                                     calls=len(started), step=s + 1)
                 if step['unfinished']:
                     return criterion('safe', False, 'task.allreduce.unsafe', unfinished=step['unfinished'],
                                      calls=len(step['calls']), step=s + 1)
