@@ -107,6 +107,12 @@ def test_timeline_prediction_by_lane_order_survives_a_language_switch():
     assert fig.axes
 
 
+def test_timeline_bars_can_say_their_own_length_in_ms():
+    tl = _timeline([(0.0, 0.4), (0.0, 0.2)])  # bars of 100 ms and 50 ms
+    texts = {t.get_text() for t in dl.plot_timeline(tl, ms=True).axes[0].texts}
+    assert {'100', '50'} <= texts and not any(t.startswith('mm') for t in texts)
+
+
 def test_sync_mistake_arms_wait_for_what_they_say():
     """Issue 23: the book's arm waits for the current device only, on purpose; the every-device arm names each GPU."""
     from types import SimpleNamespace as NS

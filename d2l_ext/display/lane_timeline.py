@@ -35,10 +35,14 @@ def lane_overlap(result) -> float | None:
     return overlap_fraction([spans[shortest]], union(s for j, s in enumerate(spans) if j != shortest))
 
 
-def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS):
+def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS, ms: bool = False):
     """When each product ran, a row per lane (or engine worker); `predicted`: each lane's end (seconds, lane order);
-    a lane with more than `max_bars` products drawn as its busy stretches (13.3.1)."""
+    `ms`: each bar labelled with its own length in ms, not its number; a lane with more than `max_bars` products drawn
+    as its busy stretches (13.3.1)."""
     merged = set()
+    if ms:
+        result = dataclasses.replace(result, events=[dict(e, name=f"{(e['end'] - e['start']) * 1e3:.3g}")
+                                                     for e in result.events])
     if max_bars is not None:
         events, merged = aggregate(result.events, max_bars)
         result = dataclasses.replace(result, events=events)

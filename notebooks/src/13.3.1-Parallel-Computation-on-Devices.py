@@ -278,11 +278,11 @@ plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, halves=True, 
     variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
 
 # %% [markdown]
-# Where did each product run? The timeline is the median repeat of "together"; dashed marks are predicted ends.
-# Guess the overlap: the share of the shorter lane's busy time with the other lane busy too.
+# Where did each product run, and for how long (ms, in each bar; compare the time per product above)? The timeline is
+# the median repeat of "together"; dashed marks are predicted ends. Guess the overlap: the share of the shorter lane's busy time with the other lane busy too.
 
 # %% [markdown] lang="zh"
-# 每次乘法在哪里运行？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
+# 每次乘法在哪里运行、用了多久（条形中的毫秒数，可与上面每次乘法的用时比较）？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
 # 的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0 到 1）。
 
 # %% tags=["nbval-ignore-output"]
@@ -292,7 +292,7 @@ my_overlap = None  # your guess: a fraction (0-1)  #zh: 你的猜测：一个比
 tl = together_run.timeline(cmp[names[3]].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
 print(verdict.guess(my_overlap, 1.0, lane_overlap(tl), '%', name='my_overlap'))
 ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if rate_both else alone
-plot_timeline(tl, predicted=ends)
+plot_timeline(tl, predicted=ends, ms=True)  # each bar: that product's ms  #zh: 每个条形：那次乘法的毫秒数
 
 # %% [markdown]
 # ## Try it yourself
