@@ -67,6 +67,7 @@ def test_a_step_is_drawn_in_measured_parts_and_exercise_1_sets_them_beside_the_c
                      "(a)'s +0%; all-reduce outside backward 5.00 ms", "the model's share was nearer on 16 cores"]
     with using_language('zh'):
         assert show.parts_text(here).startswith('2 个进程、2 个核心：(c) 有 50% 在反向传播期间')
+    assert show.parts_text(there, there).endswith("the model's share was as near on both machines")  # as printed
 
 
 def test_the_median_step_and_the_pooled_share_are_drawn_as_marks():

@@ -92,18 +92,20 @@ def parts(result, version) -> dict:
 
 
 def parts_text(*runs) -> str:
-    """Exercise 1, a line per run: (c)'s share during backward against the model's, its backward's growth beside
-    (a)'s (the control), its all-reduce outside backward; then where the model's share was nearer."""
+    """Exercise 1: per run (c)'s share against the model's, backward's growth beside (a)'s; then where nearer."""
     lines, off = [], []
     for r in runs:
         share, model = r.version('hooks').overlap or 0.0, r.predicted('hooks')['overlap']
-        off.append((abs(share - model), r.cores))
+        off.append((abs(round(share * 100) - round(model * 100)), r.cores))
         grew = {vid: ('+' if (r.slowdown(vid) or 1.0) >= 1 else '') + verdict.num((r.slowdown(vid) or 1.0) - 1, '%')
                 for vid in ('hooks', 'serial')}  # backward's span against the step without all-reduce's
         lines.append(t('allreduce.parts', n=r.processes, cores=r.cores, share=verdict.num(share, '%'),
                        model=verdict.num(model, '%'), c_slow=grew['hooks'], a_slow=grew['serial'],
                        c_out=verdict.num(parts(r, r.version('hooks'))['outside'], 'ms')))
-    return '\n'.join(lines + [t('allreduce.parts_nearer', cores=min(off)[1])] if len(runs) > 1 else lines)
+    if len(runs) > 1:
+        (gap, cores), (other, _) = sorted(off)[:2]
+        lines.append(t('allreduce.parts_same') if gap == other else t('allreduce.parts_nearer', cores=cores))
+    return '\n'.join(lines)
 
 
 def _lead(result, vid: str) -> float:
@@ -121,11 +123,6 @@ def flat_text(result) -> str:
     """(b)'s question: its step against (a)'s."""
     b, a = result.version('flat'), result.version('serial')
     return verdict.line(name(result, b), b.measurement, name(result, a), a.measurement, 'ms')
-
-
-def shares(version) -> list[float]:
-    """The share of the all-reduce during backward in each profiled step of each process (the dots)."""
-    return [s['shared'] / s['comm'] for process in version.stats for s in process if s['comm'] > 0]
 
 
 def drawn(result, ids=None) -> list:
@@ -155,7 +152,8 @@ def plot_steps(result, guess=None, ids=None, title=None):
         left.scatter([v.median * MS], [y + 0.1], **mark)
         left.barh(y + 0.4, result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb) * MS,
                   height=0.15, **model)
-        right.scatter(shares(v), [y - 0.2] * len(shares(v)), **dots)
+        shares = [s['shared'] / s['comm'] for process in v.stats for s in process if s['comm'] > 0]  # per step
+        right.scatter(shares, [y - 0.2] * len(shares), **dots)
         if v.overlap is not None:
             right.scatter([v.overlap], [y - 0.2], **mark)
         right.barh(y + 0.2, result.predicted(v.id)['overlap'], height=0.25, **model)

@@ -159,13 +159,12 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # ## Measure the ingredients
 #
 # `run_allreduce` times (a)-(d) beside DDP at four bucket sizes, the **step without all-reduce** and **all-reduce
-# alone**, each checked against float64.
+# alone**.
 
 # %% [markdown] lang="zh"
 # ## 测量预测所需的数据
 #
-# `run_allreduce` 为 (a)-(d) 计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**仅全归约**；每个训练步
-# 都与 float64 的结果核对。
+# `run_allreduce` 为 (a)-(d) 计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**仅全归约**。
 
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
@@ -275,12 +274,12 @@ display(show.draw_step_timelines(result, ('serial', 'flat')))
 # %% [markdown]
 # ## Recorded on a GPU host's CPU cores
 #
-# The same run on a GPU host with many CPU cores: a core per process.
+# The same run on a GPU host: a core per process.
 
 # %% [markdown] lang="zh"
 # ## 在一台 GPU 主机的 CPU 核心上记录的结果
 #
-# 同样的运行，记录于一台 CPU 核心很多的 GPU 主机，gloo 的每个进程有一个自己的核心。
+# 同样的运行，记录于一台 GPU 主机：每个进程有一个自己的核心。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
@@ -316,7 +315,7 @@ if rec is not None:
 #
 # ## 练习
 #
-# 1. 在每台机器上，(c) 的时间花在哪里？模型在哪台机器上把 (c) 的比例预测得更准？用下面的两行写三四句话解释。
+# 1. 在每台机器上，(c) 的时间花在哪里？模型在哪台机器上把 (c) 的比例预测得更准？用下面几行写三四句话解释。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
@@ -327,7 +326,7 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 #
 # (c) lost time to all-reduce outside backward and a longer backward; the model has neither. Growth beyond the
 # control (a)'s comes from sending during backward: +32% against +4% on the GPU host, a core per process, so shared
-# cores are not the whole cause.
+# cores are not the whole cause. The last line names the nearer machine.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
@@ -337,7 +336,8 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 # <details><summary>参考答案</summary>
 #
 # (c) 的时间花在模型没有的两项上：反向传播之外的全归约，以及变长的反向传播。只有超出对照 (a) 的那部分来自反向传播
-# 期间的发送：在 GPU 主机上是 +32% 对 +4%，每个进程有自己的核心，所以共用核心不是全部原因。
+# 期间的发送：在 GPU 主机上是 +32% 对 +4%，每个进程有自己的核心，所以共用核心不是全部原因。最后一行
+# 给出模型更准的那台机器。
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
@@ -433,8 +433,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使算术运算量减半，而字节数不变，所以两者之比应当增大；训练步的倍数给出它缩短了多少。仅全归约在两种批量
-# 下做的是同样的工作：它的倍数是这台机器在两次运行之间的漂移，两者之比也带着这份漂移。
+# 批量减半使算术运算量减半，而字节数不变，所以两者之比应当增大。仅全归约在两种批量下做的是
+# 同样的工作：它的倍数是这台机器在两次运行之间的漂移，两者之比也带着这份漂移。
 # </details>
 #
 # ## 记住

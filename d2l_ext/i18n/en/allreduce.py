@@ -56,6 +56,7 @@ MESSAGES = {
     'allreduce.parts': ('{n} processes, {cores} cores: (c) {share} during backward (model {model}); backward against '
                         "alone {c_slow}, (a)'s {a_slow}; all-reduce outside backward {c_out}"),
     'allreduce.parts_nearer': "the model's share was nearer on {cores} cores",
+    'allreduce.parts_same': "the model's share was as near on both machines",
     'allreduce.share': '; {share} of the all-reduce ran during backward (model {model})',
     'allreduce.part.base': 'step without all-reduce',
     'allreduce.part.slowed': "backward's time beyond the step without all-reduce",

@@ -55,6 +55,7 @@ MESSAGES = {
     'allreduce.parts': ('{n} 个进程、{cores} 个核心：(c) 有 {share} 在反向传播期间（模型 {model}）；'
                         '反向传播与单独运行时相比 {c_slow}，(a) {a_slow}；反向传播之外的全归约 {c_out}'),
     'allreduce.parts_nearer': '模型的比例在 {cores} 个核心上更接近',
+    'allreduce.parts_same': '模型的比例在两台机器上同样接近',
     'allreduce.share': '；全归约有 {share} 在反向传播期间进行（模型 {model}）',
     'allreduce.part.base': '不做全归约的训练步',
     'allreduce.part.slowed': '反向传播比不做全归约时多用的时间',
