@@ -178,8 +178,8 @@ print(show.ingredients_text(result))
 #
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
-# gradients are ready and the call before it is done, so with K equal calls at most (K-1)/K of the all-reduce runs
-# during backward. The model (hatched below) assumes communication has its own hardware.
+# gradients are ready and the call before it is done, so with K equal calls the model puts at most (K-1)/K of the
+# all-reduce during backward. The model (hatched below) assumes communication has its own hardware.
 #
 # On a CPU-only machine with few cores (the first line), gloo's threads and backward share the cores:
 # an all-reduce in flight can slow backward, and one bucket may win. Predict whether overlap can pay here, and
@@ -192,8 +192,8 @@ print(show.ingredients_text(result))
 # **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 和总线带宽 β 由两次计时拟合：仅全归约（每个张量一次调用）
 # 和对一个更大的缓冲区的一次调用。
 #
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有 K 次大小相同的调用，最后一次要等反向传播结束，
-# 所以在反向传播期间进行的全归约最多占 (K-1)/K。模型（下图中的斜线条）假定通信拥有自己的硬件。
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有 K 次大小相同的调用，模型中最后一次要等反向传播
+# 结束，所以模型让最多 (K-1)/K 的全归约在反向传播期间进行。模型（下图中的斜线条）假定通信拥有自己的硬件。
 #
 # 在核心不多、没有 GPU 的机器上，gloo 的通信线程与反向传播共用核心（开头第一行给出了核心数）：进行中的全归约
 # 可能占用反向传播的计算时间，所以重叠可能拖慢反向传播，一个桶也可能最快。请预测重叠在这里能否带来好处，
