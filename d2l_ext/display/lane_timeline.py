@@ -41,8 +41,9 @@ def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | N
     as its busy stretches (13.3.1)."""
     merged = set()
     if ms:
-        result = dataclasses.replace(result, events=[dict(e, name=f"{(e['end'] - e['start']) * 1e3:.3g}")
-                                                     for e in result.events])
+        ms_of = [(e['end'] - e['start']) * 1e3 for e in result.events]  # short, to fit a narrow bar: '9.5', '12'
+        result = dataclasses.replace(result, events=[dict(e, name=f'{v:.0f}' if v >= 9.95 else f'{v:.1f}')
+                                                     for e, v in zip(result.events, ms_of)])
     if max_bars is not None:
         events, merged = aggregate(result.events, max_bars)
         result = dataclasses.replace(result, events=events)

@@ -278,8 +278,9 @@ plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, halves=True, 
     variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
 
 # %% [markdown]
-# Where did each product run, and for how long (ms, in each bar; compare the time per product above)? The timeline is
-# the median repeat of "together"; dashed marks are predicted ends. Guess the overlap: the share of the shorter lane's busy time with the other lane busy too.
+# Where did each product run, and for how long (each bar's ms; compare the time per product above)? The timeline is
+# the median repeat of "together"; dashed marks are predicted ends. Guess the overlap: the share of the shorter
+# lane's busy time with the other lane busy too.
 
 # %% [markdown] lang="zh"
 # 每次乘法在哪里运行、用了多久（条形中的毫秒数，可与上面每次乘法的用时比较）？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
