@@ -185,6 +185,28 @@ def test_a_collective_nobody_joins_a_loop_a_crash_a_stop_and_an_exit_are_reporte
     assert nothing_left()
 
 
+def test_fork_is_unsafe_where_a_forked_child_cannot_run_backward(monkeypatch):
+    import torch
+
+    def refused(*args, **kwargs):  # what PyTorch raises in a child forked after autograd's device threads started
+        raise RuntimeError("Unable to handle autograd's threading in combination with fork-based multiprocessing")
+    monkeypatch.setattr(torch.Tensor, 'backward', refused)
+    assert not harness.fork_safe()
+
+
+@pytest.mark.slow
+def test_grading_spawns_its_processes_where_fork_is_unsafe(monkeypatch):
+    import multiprocessing
+    methods, get_context = [], multiprocessing.get_context
+    monkeypatch.setattr(harness, 'fork_safe', lambda: False)
+    monkeypatch.setattr(multiprocessing, 'get_context',
+                        lambda method=None: methods.append(method) or get_context(method))
+    verdict = tasks.grade(tasks.TASK_A.id, load_submission(tasks.TASK_A, inspect.getsource(backward_then_allreduce)))
+    assert methods == ['spawn']
+    assert {c.id: c.passed for c in verdict if c.id != 'overlap'} == {'runs': True, 'correct': True, 'safe': True}
+    assert nothing_left()
+
+
 SLEEPS = """
 def backward_then_allreduce(model, X, y, optimizer):
     import time

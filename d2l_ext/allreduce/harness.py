@@ -95,12 +95,29 @@ def _state(pid: int) -> str:  # the state letter in /proc ('T': stopped)
         return ''
 
 
+def fork_safe() -> bool:
+    """Whether a forked process can still run backward. Once a backward ran here on a machine with a GPU,
+    autograd's device threads exist and PyTorch refuses backward in every forked child (grading many in one
+    process, or a test session): a child tries."""
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 if backward runs
+        code = 1
+        try:
+            import torch
+            torch.ones(1, requires_grad=True).sum().backward()
+            code = 0
+        finally:
+            os._exit(code)
+    return os.waitpid(pid, 0)[1] == 0
+
+
 def run_ranks(target, args=(), world: int = 2, *, start: str = 'spawn', silence_s: float = 60.0,
               on_report=None) -> tuple[list | None, Stopped | None]:
     """([each rank's return value], None), or (None, the first cause); no rank outlives the call. A rank silent
-    for `silence_s` has hung; `on_report(rank, pid, message)` sees the other reports (progress)."""
+    for `silence_s` has hung; `on_report(rank, pid, message)` sees the other reports (progress). 'fork' falls
+    back to 'spawn' where a forked child could not run backward."""
     import multiprocessing as mp
-    ctx = mp.get_context(start)
+    ctx = mp.get_context('spawn' if start == 'fork' and not fork_safe() else start)
     pipes = [ctx.Pipe(duplex=False) for _ in range(world)]
     procs, main = [], threading.current_thread() is threading.main_thread()
     # ranks start with SIGINT ignored (one still importing PyTorch would print a traceback)
