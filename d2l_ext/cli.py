@@ -3,7 +3,7 @@
     devices                          the lanes each framework has on this machine
     parallel --framework torch|mxnet|all --size N --iters K --repeats R [--lanes L] [--json] [--yes]   (13.3.1)
     comm     --framework torch|mxnet|all --size N --iters K --repeats R [--json] [--yes]               (13.3.2)
-    allreduce --backend gloo|nccl --world-size N --bucket-mb MB ... [--json]                      (13.3.4)
+    allreduce --world-size N --bucket-mb MB ... [--json]                                         (13.3.4)
     record   [--out FILE] [--force]  run both and save them, with provenance, for readers without this hardware
     check    TASK FILE.py | --list [--json]   grade a "Build it" task (exit 0 passed, 1 not yet, 2 bad input)
 

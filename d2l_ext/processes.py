@@ -54,7 +54,7 @@ def alive(pid: int) -> bool:
 
 def remove_leftovers(prefix: str, pids=None) -> list[str]:
     """Remove the temporary folders '<prefix><pid>...' of processes that ended (a killed one cleans up nothing), or
-    of `pids` (just killed); never this process's. Returns their paths (13.3.4's traces, MXNet's profiler files)."""
+    of `pids` (just killed); never this process's. Returns their paths (MXNet's profiler files)."""
     removed = []
     for folder in glob.glob(os.path.join(tempfile.gettempdir(), glob.escape(prefix) + '*')):
         rest = os.path.basename(folder)[len(prefix):]

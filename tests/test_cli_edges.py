@@ -7,7 +7,8 @@ import tempfile
 import pytest
 
 from d2l_ext import UsageError
-from d2l_ext.allreduce.cli import _check_gloo, memory_advice
+from d2l_ext.allreduce.plan import check_gloo as _check_gloo
+from d2l_ext.allreduce.plan import memory_advice
 from d2l_ext.cli import _Progress
 from d2l_ext.lanes import choose_lanes, fake_hardware
 from d2l_ext.paths import check_output_file, try_folder
