@@ -26,7 +26,7 @@ def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_s
                 v('hooks', hooks, shared=hooks_shared, span=slow), v('buckets', hooks, calls=6, shared=0.03),
                 v('ddp-1', ddp, 1.0, calls=6, shared=0.03), v('ddp-25', serial - 0.004, 25.0, calls=1)]
     grad = sum(TENSORS)
-    pred = Prediction.from_measurements(2, grad, 4 * grad, [0.12, 0.12], backward, 4, [0.0004] * 3, TENSORS, 0.05)
+    pred = Prediction.from_measurements(2, grad, 4 * grad, [0.12, 0.12], backward, [0.04], TENSORS, 0.05)
     spans = (('compute', 'backward', 0.0, 0.10), ('allreduce', 'allreduce', 0.03, 0.12),
              ('compute', 'optimizer', 0.10, 0.20))
     events = {'hooks': [{'rank': r, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b, 'lane': ''}

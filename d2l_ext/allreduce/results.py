@@ -89,27 +89,20 @@ class Prediction:
     bus_bandwidth: float  # bytes/s
     allreduce: float  # predicted seconds for the gradients as (a) sends them: one call per tensor
     backward: float  # measured: backward alone, median step (forward, backward and update)
-    small_bytes: int = 4
-    small_times: list[float] = field(default_factory=list)  # one float's all-reduce, every repeat (no tensors)
     per_call: float = 0.0  # alpha: seconds a call costs whatever its size
     tensor_bytes: list[int] = field(default_factory=list)  # each gradient's bytes, in backward order
     backward_span: float = 0.0  # backward's operators, first to last (profiled in backward alone; median of steps)
 
     @classmethod
-    def from_measurements(cls, processes, gradient_bytes, buffer_bytes, buffer_times, backward, small_bytes=4,
-                          small_times=None, tensor_bytes=None, backward_span=None, alone_times=None):
+    def from_measurements(cls, processes, gradient_bytes, buffer_bytes, buffer_times, backward, alone_times,
+                          tensor_bytes=None, backward_span=None):
         ring, tensors = 2 * (processes - 1) / processes, list(tensor_bytes or [gradient_bytes])
         large, k = statistics.median(buffer_times), len(tensors)
-        if alone_times and k > 1:  # k calls of the gradients (all-reduce alone) against one call of the buffer
-            per_byte = (k * large - statistics.median(alone_times)) / (k * buffer_bytes - gradient_bytes)
-        else:  # one float against the buffer
-            small = statistics.median(small_times) if small_times else 0.0
-            per_byte = (large - small) / (buffer_bytes - small_bytes)
-        per_byte = max(per_byte, 1e-15)  # a buffer no slower than the small calls would give no bandwidth
+        # k calls of the gradients (all-reduce alone) against k calls of the buffer: alpha cancels
+        per_byte = max((k * large - statistics.median(alone_times)) / (k * buffer_bytes - gradient_bytes), 1e-15)
         alpha = max(0.0, large - buffer_bytes * per_byte)
         return cls(processes, gradient_bytes, ring, buffer_bytes, list(buffer_times), ring / per_byte,
-                   k * alpha + gradient_bytes * per_byte, backward, small_bytes, list(small_times or []), alpha,
-                   tensors, backward_span or backward)
+                   k * alpha + gradient_bytes * per_byte, backward, alpha, tensors, backward_span or backward)
 
     def call(self, nbytes: int) -> float:
         return self.per_call + self.ring_factor * nbytes / self.bus_bandwidth
@@ -172,12 +165,10 @@ class AllreduceResult:
 
     def __post_init__(self):  # the model fitted to this run's own calls, a recording's from its raw repeats
         p = self.prediction if isinstance(self.prediction, dict) else asdict(self.prediction)
-        alone = next((v for v in self.versions if v.id == 'backward'), None)
+        alone = self.version('backward')
         self.prediction = Prediction.from_measurements(
-            p['processes'], p['gradient_bytes'], p['buffer_bytes'], p['buffer_times'],
-            alone.median if alone else p['backward'], p.get('small_bytes', 4), p.get('small_times'),
-            p.get('tensor_bytes'), (alone.backward_span if alone and alone.stats else None) or p.get('backward_span'),
-            self.version('allreduce').step_times if self.has('allreduce') else None)
+            p['processes'], p['gradient_bytes'], p['buffer_bytes'], p['buffer_times'], alone.median,
+            self.version('allreduce').step_times, p.get('tensor_bytes'), alone.backward_span or p.get('backward_span'))
 
     def version(self, vid: str) -> Version:
         return next(v for v in self.versions if v.id == vid)
@@ -231,7 +222,7 @@ class AllreduceResult:
         lines.append(t('allreduce.summary.model', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9,
                        ring=p.ring_factor))
         lines += [t('allreduce.summary.overlap', measured=v.overlap, predicted=self.predicted(v.id)['overlap'],
-                    label=t('allreduce.version.one_bucket', label=v.label) if self.one_bucket(v) else v.label)
+                    label=t('allreduce.version.one_bucket') if self.one_bucket(v) else v.label)
                   for v in self.versions if v.id not in BASELINES and v.overlap is not None]
         labels = {v.id: v.label for v in self.versions}
         lines += [t('allreduce.summary.trace', label=labels[vid], rank=r, path=path)

@@ -80,7 +80,7 @@ def _versions(plan: Plan, model) -> dict:
             ids.insert(ids.index('serial') + 1 if 'serial' in ids else 0, vid)
     for vid in ids:
         known = vid in _steps.STEPS or vid in _steps.CONTROLS
-        table[vid] = (t(f'allreduce.version.{vid}') if known else vid, *plain, chosen[vid], None)
+        table[vid] = (t(f'allreduce.version.{vid}', mb=_steps.BUCKET_MB) if known else vid, *plain, chosen[vid], None)
     for mb in plan.bucket_mb:
         ddp = DDP(copy.deepcopy(model), bucket_cap_mb=mb)
         table[f'ddp-{mb:g}'] = (t('allreduce.version.ddp', mb=mb), ddp, torch.optim.SGD(ddp.parameters(), lr=plan.lr),

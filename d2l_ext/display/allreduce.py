@@ -10,9 +10,8 @@ from ..i18n import t
 from . import style, verdict
 from .timeline import draw_timeline
 
-NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.name.<id>
+NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.version.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
-WAYS = ('shared', 'gloo', 'nccl')  # the keys allreduce.processes.<way>
 STREAMS = ('compute', 'allreduce')  # the keys allreduce.lane.<stream>
 PARTS = ('base', 'slowed', 'outside')  # the keys allreduce.part.<part>: a step's stacked bar
 MS = 1e3
@@ -21,10 +20,10 @@ MS = 1e3
 def name(result, version, text=t) -> str:
     """A version's short name: '(c) hooks', 'DDP 1 MiB', 'DDP one bucket'; a learner's own step keeps its id."""
     if version.bucket_mb is not None:
-        return text('allreduce.name.one_bucket') if result.one_bucket(version) else \
-            text('allreduce.name.ddp', mb=version.bucket_mb)
+        return text('allreduce.version.one_bucket') if result.one_bucket(version) else \
+            text('allreduce.version.ddp', mb=version.bucket_mb)
     from ..allreduce.steps import BUCKET_MB
-    return text(f'allreduce.name.{version.id}', mb=BUCKET_MB) if version.id in NAMES else version.id
+    return text(f'allreduce.version.{version.id}', mb=BUCKET_MB) if version.id in NAMES else version.id
 
 
 def machine_text(backend: str, world_size: int, cores: int | None = None) -> str:
@@ -32,8 +31,8 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
     from ..machine import cpu_cores
     from .machine import machine_line
     cores = cpu_cores() if cores is None else cores
-    way = 'shared' if backend == 'gloo' and world_size > cores else backend
-    return machine_line() + '\n' + t(f'allreduce.processes.{way}', n=world_size, cores=cores)
+    key = 'allreduce.processes.shared' if world_size > cores else 'allreduce.processes.gloo'  # gloo: the only one
+    return machine_line() + '\n' + t(key, n=world_size, cores=cores)
 
 
 def choose(mine: dict, checked: dict) -> tuple[dict, str]:
