@@ -227,13 +227,13 @@ display(show.plot_measured(measured, predicted, guess=my_guess))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **A miss to explain.** The formula assumes the copies cost the products nothing; the control row, products beside
-# nonstop copies, tests that (its hatched bar is products alone's). Explain run_and_copy's distance from its bar in
-# three or four sentences, then open the answer.
+# **Do the copies cost the products time?** The formula assumes not; the control row, products beside nonstop copies,
+# tests that (its hatched bar is products alone's). Explain where run_and_copy lands against its bar in three or four
+# sentences, then open the answer.
 
 # %% [markdown] lang="zh"
-# **解释一次落空的预测**。公式假定复制不占用乘积的任何时间；对照那一行（一边不停复制一边计算的乘积）检验的就是
-# 这一点，它的斜线条是“只算乘积”的预测。用三四句话解释 run_and_copy 为什么离它的斜线条有这段距离，再打开参考答案。
+# **复制会占用乘积的时间吗？** 公式假定不会；对照那一行（一边不停复制一边计算的乘积）检验的就是这一点，它的斜线条
+# 是“只算乘积”的中位数。用三四句话解释 run_and_copy 相对它的斜线条落在哪里，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
