@@ -64,9 +64,7 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
     mine = {names['overlapped']: guess} if guess is not None and 'overlapped' in names else None
     title = title or style.plot_text('communication.measured_title')
     unit = verdict.unit_for(*(m.median for m in comparison.measurements.values()), *pred.values())
-    fig = plot_repeats(times, predicted=pred, guess=mine, title=title, unit=unit)
-    mark_middle_halves(fig.axes[0], comparison.measurements.values(), unit)
-    return fig
+    return plot_repeats(times, predicted=pred, guess=mine, title=title, unit=unit, halves=True)
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
