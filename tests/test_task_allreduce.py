@@ -14,6 +14,7 @@ import psutil
 import pytest
 
 from d2l_ext.allreduce import harness
+from d2l_ext.allreduce.results import buckets_of
 from d2l_ext.allreduce.steps import backward_then_allreduce
 from d2l_ext.grading import allreduce as tasks
 from d2l_ext.grading import allreduce_checks as checks
@@ -78,9 +79,9 @@ def test_worked_solution_passes_every_criterion(graded, task_id):
     assert all(c.passed for c in verdict.values()), [(c.id, c.key, c.fields) for c in verdict.values()]
     if 'overlap' not in verdict:
         return
-    assert 0 <= o['measured'] <= 1 and 0 <= o['predicted'] <= 1 and o['threshold'] == grader_overlap.THRESHOLD
+    assert 0 <= o['measured'] <= 1 and o['threshold'] == grader_overlap.THRESHOLD
     if task_id.endswith(('after', 'flat')):  # reported beside the closed form, not judged
-        assert verdict['overlap'].key == 'task.allreduce.overlap_info' and o['predicted'] == 0
+        assert verdict['overlap'].key == 'task.allreduce.overlap_info'
     else:
         assert verdict['overlap'].key == 'task.allreduce.overlap' and o['measured'] >= grader_overlap.THRESHOLD
     several = task_id.endswith('buckets')  # (d): STEPS steps at each of its bucket sizes, said so in both lines
@@ -111,9 +112,8 @@ def test_wrong_versions_fail_for_their_reason(graded, name):
         name, verdict[failing].key, verdict[failing].fields)
     if failing != 'runs':
         assert verdict['runs'].passed
-    if failing == 'overlap':  # right answers, overlapped too little; the prediction says what was possible
+    if failing == 'overlap':  # right answers, overlapped too little
         assert verdict['correct'].passed and verdict['overlap'].fields['measured'] < grader_overlap.THRESHOLD
-        assert verdict['overlap'].fields['predicted'] > grader_overlap.THRESHOLD
 
 
 @pytest.mark.slow
@@ -226,11 +226,11 @@ def test_a_hang_through_the_runner_leaves_nothing_running():
 def test_bucket_sizes_give_one_two_and_three_buckets_unlike_forward_order():
     sizes = ranks.trainable_bytes(ranks.GradedNet())
     assert [s // 1024 for s in sizes] == [96, 48, 32, 128, 128, 64]  # KiB, backward's order: unequal
-    assert [len(ranks.buckets_of(sizes, mb)) for mb in tasks.BUCKET_MB] == [1, 2, 3]
+    assert [len(buckets_of(sizes, mb)) for mb in tasks.BUCKET_MB] == [1, 2, 3]
     for mb in tasks.BUCKET_MB[1:]:  # forward order gives other buckets: issue 33's forward-order version fails
-        backward = sorted(sum(sizes[i] for i in b) for b in ranks.buckets_of(sizes, mb))
-        assert backward != sorted(sum(sizes[::-1][i] for i in b) for b in ranks.buckets_of(sizes[::-1], mb))
-    assert ranks.buckets_of([3, 1, 2], 3 / 2**20) == [[0], [1, 2]]  # a bucket closes once it holds bucket_mb
+        backward = sorted(sum(sizes[i] for i in b) for b in buckets_of(sizes, mb))
+        assert backward != sorted(sum(sizes[::-1][i] for i in b) for b in buckets_of(sizes[::-1], mb))
+    assert buckets_of([3, 1, 2], 3 / 2**20) == [[0], [1, 2]]  # a bucket closes once it holds bucket_mb
 
 
 def test_the_model_has_a_tied_and_a_frozen_parameter():
@@ -273,19 +273,18 @@ def _case(step):
 
 
 def test_overlap_is_judged_from_intervals():
-    baseline = [{'1': 0.0}]
     # started at 1 during backward 0..10, returned at once, done at 5: all of it beside compute
-    ok = grader_overlap.overlap(_case(_step(0, 10, [(1, 1.01, 5, True)], [(10, 10.01)])), baseline, True)
+    ok = grader_overlap.overlap(_case(_step(0, 10, [(1, 1.01, 5, True)], [(10, 10.01)])), True)
     assert ok.passed and ok.key == 'task.allreduce.overlap' and ok.fields['measured'] > 0.99
     # the same call blocking: backward waited inside it, nothing computed beside it
-    blocking = grader_overlap.overlap(_case(_step(0, 10, [(1, 5, 5, False)])), baseline, True)
+    blocking = grader_overlap.overlap(_case(_step(0, 10, [(1, 5, 5, False)])), True)
     assert not blocking.passed and blocking.key == 'task.allreduce.overlap_blocking'
     assert blocking.fields['measured'] == 0
     # started after backward
-    after = grader_overlap.overlap(_case(_step(0, 10, [(11, 11.01, 15, True)], [(11.02, 15)])), baseline, True)
+    after = grader_overlap.overlap(_case(_step(0, 10, [(11, 11.01, 15, True)], [(11.02, 15)])), True)
     assert not after.passed and after.key == 'task.allreduce.overlap_after'
     # (a), (b): reported, not judged
-    assert grader_overlap.overlap(_case(_step(0, 10, [(11, 15, 15, False)])), baseline, False).passed
+    assert grader_overlap.overlap(_case(_step(0, 10, [(11, 15, 15, False)])), False).passed
 
 
 def _async_step(waits, unfinished=0, step_start=10.5):
@@ -329,15 +328,6 @@ def test_waiting_through_the_future_counts_as_waiting():
     call = {'waited': None}
     assert ranks.WorkProxy(Work(), call, ranks.Recorder()).get_future() == 'the real future'
     assert call['future'] is not None
-
-
-def test_the_baseline_times_every_size_in_turn_after_one_untimed_call(monkeypatch):
-    seen = []
-    monkeypatch.setattr(ranks.time, 'perf_counter', iter(range(10_000)).__next__)  # each call: 1 s
-    out = ranks.baseline({'all_reduce': lambda x: seen.append(x.numel())}, [4 * 16384] * 2, [1e9])
-    sizes = [16384, 32768]
-    assert seen == sizes + sizes * ranks.BASELINE_REPEATS  # a slow spell falls on every size alike
-    assert out == {'16384': 1, '32768': 1}
 
 
 def test_every_key_the_graders_use_is_in_both_catalogues():

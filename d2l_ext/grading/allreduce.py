@@ -76,7 +76,7 @@ def _judge(task_id: str, reports: list) -> list:
     required = task_id.endswith(('hooks', 'buckets'))  # (a) and (b): reported beside the prediction 0, not judged
     # (d) is judged at the bucket size that overlapped most: on a loaded machine gloo's thread can finish an
     # async all-reduce before the call returns
-    judged = [overlap(case, [r['baseline'] for r in reports], required) for case in cases[-1:] + cases[:-1]]
+    judged = [overlap(case, required) for case in cases[-1:] + cases[:-1]]
     verdict.append(max(judged, key=lambda c: (c.passed, c.fields.get('measured', 0.0))) if required else judged[0])
     return verdict
 

@@ -6,6 +6,7 @@ import math
 import torch
 
 from ..allreduce.harness import movement_errors, tolerance
+from ..allreduce.results import buckets_of
 from ..allreduce.steps import loss_of
 from . import allreduce_ranks as ranks
 from .core import criterion
@@ -106,7 +107,7 @@ def calls(cases) -> object:
 def buckets(cases, sizes) -> object:
     """(d): one all-reduce per bucket of the documented rule (backward's order), the sizes of its buckets."""
     def floats(order, mb):
-        return sorted(sum(order[i] for i in b) // 4 for b in ranks.buckets_of(order, mb))
+        return sorted(sum(order[i] for i in b) // 4 for b in buckets_of(order, mb))
     for case in cases:
         for rep in case:
             mb = rep['bucket_mb']

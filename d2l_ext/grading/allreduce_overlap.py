@@ -1,10 +1,7 @@
 """13.3.4's overlap verdict from the recorded intervals: of the all-reduces' time, the share backward computed in."""
 from __future__ import annotations
 
-import math
-
 from ..overlap import busy, intersection, subtract
-from . import allreduce_ranks as ranks
 from .core import criterion
 
 # (c) and (d) pass when, of the time their all-reduces were in flight, at least this fraction had backward
@@ -24,37 +21,16 @@ def step_intervals(step) -> tuple[list, list, list]:
     return comm, compute, blocked
 
 
-def _units(rep) -> list[list[int]]:
-    """The calls of one step, as gradient indices: each gradient ((c)) or each bucket of the documented rule ((d))."""
-    sizes, mb = rep['sizes'], rep['bucket_mb']
-    return ranks.buckets_of(sizes, mb) if mb is not None else [[k] for k in range(len(sizes))]
-
-
-def ideal_schedule(rep, baseline) -> tuple[list, list]:
-    """(all-reduce intervals, backward windows) had each started the moment its gradients were ready, one at a time."""
-    sizes, units = rep['sizes'], _units(rep)
-    schedule, windows = [], []
-    for step in rep['steps']:
-        ready = {k: t for t, k in step['grads']}
-        end = -math.inf
-        for unit in sorted(units, key=lambda u: max(ready.get(k, math.inf) for k in u)):
-            start = max(max(ready.get(k, math.inf) for k in unit), end)
-            end = start + baseline.get(str(sum(sizes[k] for k in unit) // 4), 0.0)
-            schedule.append((start, end))
-        windows.append((step['forward_end'], step['backward_end']))
-    return schedule, windows
-
-
 def _blocked_by_the_learner(case) -> bool:
     """A call without async_op, or a wait, during backward: blocking the learner wrote (not a busy machine's)."""
     return any(any(not c.get('async') and c['start'] < step['backward_end'] for c in step['calls'])
                or any(w[0] < step['backward_end'] for w in step['waits']) for rep in case for step in rep['steps'])
 
 
-def overlap(case, baselines, required: bool) -> object:
+def overlap(case, required: bool) -> object:
     """Of the learner's all-reduce time, the share backward was computing beside it, both processes pooled."""
-    shared = total = early_time = early_blocked = ideal_inside = ideal_total = 0.0
-    for rep, baseline in zip(case, baselines):
+    shared = total = early_time = early_blocked = 0.0
+    for rep in case:
         comm, compute, inside, early = [], [], [], []
         for step in rep['steps']:
             c, k, b = step_intervals(step)
@@ -66,13 +42,7 @@ def overlap(case, baselines, required: bool) -> object:
         shared += busy(intersection(comm, compute))
         early_time += busy(early)
         early_blocked += busy(intersection(early, inside))
-        if required:
-            schedule, windows = ideal_schedule(rep, baseline)
-            ideal_total += busy(schedule)
-            ideal_inside += busy(intersection(schedule, windows))
-    # predicted: each all-reduce given its time alone here, started once its gradients were ready (ideal_schedule)
-    fields = dict(measured=min(1.0, shared / total) if total > 0 else 0.0, threshold=THRESHOLD,
-                  predicted=min(1.0, ideal_inside / ideal_total) if ideal_total > 0 else 0.0)
+    fields = dict(measured=min(1.0, shared / total) if total > 0 else 0.0, threshold=THRESHOLD)
     if not required:
         return criterion('overlap', True, 'task.allreduce.overlap_info', info=True, **fields)
     if fields['measured'] >= THRESHOLD:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import base64
 import datetime
 import math
-import statistics
 import time
 
 import numpy as np
@@ -13,7 +12,6 @@ import torch.distributed as dist
 from torch import nn
 
 from ..allreduce.harness import RankFailed
-from ..allreduce.results import buckets_of
 from .core import call_learner, criterion, load_submission
 
 WIDTH = 128  # the input and output width; the tied weight is WIDTH x WIDTH
@@ -24,7 +22,6 @@ SHAPES = (('embed', 128, 128), ('h1', 128, 256), ('h2', 256, 128), ('frozen', 12
 BATCH = 1024  # rows per process and step: backward must take longer than the all-reduces for overlap to show
 STEPS = 3
 LR = 1.0  # large enough that 3 steps move each weight by ~1% of its size (tanh keeps the steps smooth)
-BASELINE_REPEATS = 9  # blocking all-reduces per size for the prediction; the median is kept
 COLLECTIVE_TIMEOUT_S = 10.0  # an all-reduce that another process never joins fails after this
 
 
@@ -209,25 +206,8 @@ def run_case(fn, bucket_mb, recorder, rank, world) -> dict:
     return {'bucket_mb': bucket_mb, 'steps': steps, 'params': params}
 
 
-def baseline(originals, sizes: list[int], bucket_mbs) -> dict:
-    """Seconds a blocking all-reduce of each size takes here (median), for the prediction."""
-    numels = {s // 4 for s in sizes}
-    for bucket_mb in bucket_mbs:
-        numels |= {sum(sizes[i] for i in b) // 4 for b in buckets_of(sizes, bucket_mb)}
-    tensors = {numel: torch.ones(numel) for numel in sorted(numels)}
-    for x in tensors.values():
-        originals['all_reduce'](x)
-    times = {numel: [] for numel in tensors}
-    for _ in range(BASELINE_REPEATS):
-        for numel, x in tensors.items():
-            t0 = time.perf_counter()
-            originals['all_reduce'](x)
-            times[numel].append(time.perf_counter() - t0)
-    return {str(numel): statistics.median(ts) for numel, ts in times.items()}
-
-
 def grade_rank(rank: int, world: int, send, job: dict, task, port: int) -> dict:
-    """One gloo process (the harness's target): join, load the learner's code, run each case, time the sizes."""
+    """One gloo process (the harness's target): join, load the learner's code, run each case."""
     torch.set_num_threads(1)  # one core per process
     dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{port}', rank=rank, world_size=world,
                             timeout=datetime.timedelta(seconds=COLLECTIVE_TIMEOUT_S))
@@ -241,7 +221,5 @@ def grade_rank(rank: int, world: int, send, job: dict, task, port: int) -> dict:
         cases.append(run_case(fn, bucket_mb, recorder, rank, world))
         send('progress', phase='case')
     dist.barrier()
-    base = baseline(originals, trainable_bytes(GradedNet()), [mb or 1e9 for mb in job['cases']])
-    dist.barrier()
     dist.destroy_process_group()
-    return {'cases': cases, 'baseline': base}
+    return {'cases': cases}

@@ -1,7 +1,7 @@
 """13.3.4's graded tasks '13.3.4-a-after' .. '13.3.4-d-buckets': their descriptions and one line per criterion."""
 _OFF = 'relative error {error:.2g}, tolerance {tolerance:.0e}'
 _VS = 'differs from one float64 process on the whole minibatch: ' + _OFF
-_HEAD = 'overlap {measured:.0%} (model {predicted:.0%}, needed {threshold:.0%})'
+_HEAD = 'overlap {measured:.0%} (needed {threshold:.0%})'
 _WAIT = ': wait() for each before optimizer.step()'
 MESSAGES = {
     'task.allreduce.a.description': 'all-reduce every gradient after backward, averaged over the processes',
@@ -30,7 +30,7 @@ MESSAGES = {
     'task.allreduce.buckets': 'one all-reduce per bucket at every bucket size (the last: {expected} buckets)',
     'task.allreduce.buckets_wrong': 'with bucket_mb={bucket_mb:g}: {calls} all-reduce calls a step, {expected} buckets',
     'task.allreduce.buckets_forward': 'buckets filled in forward order: use reversed(list(model.parameters()))',
-    'task.allreduce.overlap_info': 'overlap {measured:.0%} (not graded; model {predicted:.0%}: sent after backward)',
+    'task.allreduce.overlap_info': 'overlap {measured:.0%} (not graded: this task sends after backward)',
     'task.allreduce.overlap_after': _HEAD + ': no all-reduce started before backward ended',
     'task.allreduce.overlap_blocking': _HEAD + ': backward waited inside them; pass async_op=True',
     'task.allreduce.overlap_low': _HEAD + ': the all-reduces ran mostly after backward',

@@ -1,7 +1,7 @@
 """13.3.4 的练习'13.3.4-a-after' .. '13.3.4-d-buckets'：描述和每个评分标准的一行。"""
 _OFF = '相对误差 {error:.2g}，容差 {tolerance:.0e}'
 _VS = '与单个进程在整个小批量上用 float64 训练的结果不同：' + _OFF
-_HEAD = '重叠 {measured:.0%}（模型 {predicted:.0%}，要求 {threshold:.0%}）'
+_HEAD = '重叠 {measured:.0%}（要求 {threshold:.0%}）'
 _WAIT = '：在 optimizer.step() 之前对每一个调用 wait()'
 MESSAGES = {
     'task.allreduce.a.description': '反向传播之后对每个梯度做全归约，并在各进程间取平均',
@@ -29,7 +29,7 @@ MESSAGES = {
     'task.allreduce.buckets': '每种桶大小下都是每个桶一次全归约（最后一种：{expected} 个桶）',
     'task.allreduce.buckets_wrong': 'bucket_mb={bucket_mb:g} 时，每步调用了 {calls} 次全归约，应为 {expected} 个桶',
     'task.allreduce.buckets_forward': '桶按前向顺序装入：应使用 reversed(list(model.parameters()))',
-    'task.allreduce.overlap_info': '重叠 {measured:.0%}（此处不评分；模型 {predicted:.0%}：在反向传播之后发送）',
+    'task.allreduce.overlap_info': '重叠 {measured:.0%}（此处不评分：本任务在反向传播之后发送）',
     'task.allreduce.overlap_after': _HEAD + '：没有一个全归约在反向传播结束之前开始',
     'task.allreduce.overlap_blocking': _HEAD + '：反向传播在全归约中等待；请传入 async_op=True',
     'task.allreduce.overlap_low': _HEAD + '：全归约大多在反向传播之后进行',
