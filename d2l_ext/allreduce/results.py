@@ -72,10 +72,6 @@ def buckets_of(sizes: list[int], bucket_mb: float) -> list[list[int]]:
     return out + ([current] if current else [])
 
 
-def ddp_buckets(tensor_bytes: list[int], bucket_mb: float) -> list[int]:  # each bucket's bytes, in sending order
-    return [sum(tensor_bytes[i] for i in b) for b in buckets_of(tensor_bytes, bucket_mb)]
-
-
 @dataclass
 class Prediction:
     """13.3.4's model: a call costs alpha + ring x bytes / bandwidth, fitted to this model's own calls (all-reduce
@@ -114,8 +110,8 @@ class Prediction:
         if vid == 'buckets':  # (d) as the lesson times it
             from .steps import BUCKET_MB
             bucket_mb = BUCKET_MB
-        if bucket_mb is not None:
-            return ddp_buckets(self.tensor_bytes, bucket_mb)
+        if bucket_mb is not None:  # each bucket's bytes, in sending order
+            return [sum(self.tensor_bytes[i] for i in b) for b in buckets_of(self.tensor_bytes, bucket_mb)]
         return list(self.tensor_bytes)
 
     def schedule(self, vid: str, bucket_mb=None) -> dict:
@@ -133,12 +129,9 @@ class Prediction:
         return {'busy': busy, 'overlap': hidden / busy if busy > 0 else 0.0, 'exposed': exposed,
                 'step': self.backward + exposed, 'calls': len(self.groups(vid, bucket_mb))}
 
-    def for_version(self, vid: str, bucket_mb=None) -> float:
-        if vid == 'backward':
-            return self.backward
-        if vid == 'allreduce':
-            return self.allreduce
-        return self.schedule(vid, bucket_mb)['step']
+    def for_version(self, vid: str, bucket_mb=None) -> float:  # the measured terms, else the schedule's step
+        terms = {'backward': self.backward, 'allreduce': self.allreduce}
+        return terms[vid] if vid in terms else self.schedule(vid, bucket_mb)['step']
 
     def best_buckets(self, sizes) -> list[float]:
         """The sizes among `sizes` the model predicts fastest (several when they make the same buckets)."""
@@ -183,8 +176,7 @@ class AllreduceResult:
         return min(self.ddp_versions(), key=lambda v: v.median, default=None)
 
     def one_bucket(self, version) -> bool:  # DDP's whole gradient in one bucket: sent once backward has ended
-        return version.bucket_mb is not None and len(ddp_buckets(self.prediction.tensor_bytes,
-                                                                  version.bucket_mb)) == 1
+        return version.bucket_mb is not None and len(buckets_of(self.prediction.tensor_bytes, version.bucket_mb)) == 1
 
     def predicted(self, vid: str) -> dict:
         v = self.version(vid)

@@ -172,18 +172,14 @@ def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
 
 def _role(name: str) -> str | None:
     """'backward', 'allreduce' (gloo's call, on its own thread), 'optimizer', or None (not drawn)."""
-    if name == 'gloo:all_reduce':
-        return 'allreduce'
-    if name.startswith('Optimizer.step'):
-        return 'optimizer'
-    return 'backward' if name.startswith(_BACKWARD) else None
+    return 'allreduce' if name == 'gloo:all_reduce' else 'optimizer' if name.startswith('Optimizer.step') else \
+        'backward' if name.startswith(_BACKWARD) else None
 
 
 def timeline_events(prof, rank: int) -> list[dict]:
     """Events {'name', 'start', 'end', 'role', 'rank', 'stream'}, seconds from the first drawn one (a drawing
     names the lanes: rank and stream)."""
-    kept = [(e, _role(e.name)) for e in prof.events()]
-    kept = [(e, role) for e, role in kept if role is not None]
+    kept = [(e, role) for e in prof.events() if (role := _role(e.name)) is not None]
     origin = min((e.time_range.start for e, _ in kept), default=0.0)
     return sorted(({'name': e.name.removeprefix(_BACKWARD), 'start': (e.time_range.start - origin) / 1e6,
                     'end': (e.time_range.end - origin) / 1e6, 'role': role, 'rank': rank,
