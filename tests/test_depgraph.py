@@ -315,6 +315,10 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
         assert start + n * took + waited < r.trace_wall  # inside its timer: the rest is outside the lanes
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
     assert 'one-lane run' in fig.axes[0].get_title(loc='left')
+    ticks = [x.get_text() for x in fig.axes[1].get_yticklabels()]  # each lane's time per task: are they equal?
+    assert [x.split('\n')[0] for x in ticks] == ['lane 0', 'lane 1'] and all(x.endswith(' ms a task') for x in ticks)
+    legend = [x.get_text() for x in fig.axes[1].get_legend().get_texts()]
+    assert legend[:2] == ['waiting for inputs', 'inputs ready, lane idle'] and legend[2].startswith('timer stops (')
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds: predicted from rates
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))

@@ -180,7 +180,9 @@ def test_the_recorded_dag_is_json_ready_on_cpu_lanes():
 def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
     run = fake_run()  # one after the other 6 ms, its halves 2 ms and 3 ms
     assert recording.predict_split(run) == pytest.approx(4e-3)
-    run['times']['in_turn'], run['drawn'] = [9e-3, 7e-3, 6e-3], {'in_turn': 1}  # its median repeat, less its shorter
+    run['times']['in_turn'] = [9e-3, 7e-3, 6e-3]  # the rows' medians, as the figure draws them: 7 ms less 2 ms
+    run['halves']['in_turn'] = [{'lane 0': 2e-3, 'lane 1': 3e-3}, {'lane 0': 1e-3, 'lane 1': 3e-3},
+                                {'lane 0': 4e-3, 'lane 1': 3e-3}]  # the median repeat's shorter (1 ms) is not used
     assert recording.predict_split(run) == pytest.approx(5e-3)
 
 
@@ -191,9 +193,9 @@ def test_the_miss_splits_exactly_into_the_predictions_assumptions():
     assert m['hidden'] == pytest.approx(1e-3) and m['longer'] == pytest.approx(0.0)  # (1 - 0.5) x 2 ms
     assert m['predicted'] + m['hidden'] + m['longer'] + m['outside'] == pytest.approx(m['measured'])
     with using_language('en'):
-        assert G.miss_lines(run) == ('together here: measured 4.50 ms = predicted 4.00 ms + 1.00 ms (shorter half not '
-                                     'hidden: overlap 50%) + 0 ms (longer half, together − alone) − 0.500 ms (outside '
-                                     'the halves)')
+        assert G.miss_lines(run) == ('together here: measured 4.50 ms = predicted 4.00 ms + 1.00 ms (shorter half '
+                                     'not hidden: overlap 50%) + 0 ms (longer half, together − alone) − 0.500 ms '
+                                     '(the rest)')
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)
@@ -240,9 +242,11 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     assert lines == golden[lang]
     timeline, repeats = fig.axes[1], fig.axes[0]
     assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
+    beside = repeats.get_yticklabels()[1].get_text()  # together beside one device
+    assert beside in ('two lanes together', '两条执行路，同时运行')
     assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text() in (
         'lane 0 half, one after the other', '执行路 0 的一半，先后运行')
-    assert any(x.get_text().startswith(' = 6.00 ') for x in repeats.texts)  # the prediction: one after the other - 2 ms
+    assert any(x.get_text().startswith('= 6.00 ') for x in repeats.texts)  # the prediction: one after the other - 2 ms
 
 
 def test_the_timeline_draws_each_ways_timer_to_its_median_and_keys_every_colour():

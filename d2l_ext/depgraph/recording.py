@@ -142,22 +142,20 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
 
 
 def predict_split(run: dict) -> float:
-    """Together, predicted from the median repeat of one after the other (the one drawn): its wall clock less its
-    shorter half's busy time (the graph's two chains are independent, so the shorter can run inside the longer)."""
-    i = drawn_repeat(run, 'in_turn')
-    return run['times']['in_turn'][i] - min(run['halves']['in_turn'][i].values())
+    """Together, predicted from the figure's rows: one after the other's median less the shorter of its halves'
+    medians (the graph's two chains are independent, so the shorter can run inside the longer)."""
+    return statistics.median(run['times']['in_turn']) - min(halves_summary(run)['in_turn'].values())
 
 
 def miss_terms(run: dict) -> dict:
-    """Together measured less predicted, split exactly by the prediction's assumptions, from the drawn repeats (S
-    together, T one after the other): S = outside + longer + (1 - overlap) x shorter; predicted = T - T's shorter."""
-    s, i = drawn_repeat(run, 'split'), drawn_repeat(run, 'in_turn')
-    hs, ht, f = run['halves']['split'][s], run['halves']['in_turn'][i], run['overlap']['split'][s]
-    outside = {'split': run['times']['split'][s] - sum(hs.values()) + f * min(hs.values()),
-               'in_turn': run['times']['in_turn'][i] - sum(ht.values())}
-    return {'measured': run['times']['split'][s], 'predicted': predict_split(run), 'overlap': f,
-            'hidden': (1 - f) * min(hs.values()), 'longer': max(hs.values()) - max(ht.values()),
-            'outside': outside['split'] - outside['in_turn']}
+    """Together's median less predicted, split by the prediction's assumptions from the figure's row medians: the
+    shorter half together not hidden ((1 - overlap of the median repeat) x its median), the longer half together less
+    alone, and the rest (the time outside the halves, and what medians of different repeats do not add up to)."""
+    h, f = halves_summary(run), run['overlap']['split'][drawn_repeat(run, 'split')]
+    measured, predicted = statistics.median(run['times']['split']), predict_split(run)
+    hidden, longer = (1 - (f or 0)) * min(h['split'].values()), max(h['split'].values()) - max(h['in_turn'].values())
+    return {'measured': measured, 'predicted': predicted, 'overlap': f or 0, 'hidden': hidden, 'longer': longer,
+            'outside': measured - predicted - hidden - longer}
 
 
 def median_repeat(times) -> int:

@@ -12,13 +12,15 @@ from . import style, verdict
 from .communication import mark_middle_halves
 from .fonts import plot_lane
 from .repeats import plot_repeats
-from .timeline import draw_timeline
+from .timeline import BAR_HEIGHT, draw_timeline
 
 # The keys graph.stage.<stage>: the worked step's stages, a half ('lane step') and the one-device step ('whole step').
 STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd',
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys graph.variant.<variant>
+ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
+READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 
 
@@ -214,7 +216,9 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     first.remove()  # the timeline on top, where its late start is read first; fig.axes keeps (repeats, timeline)
     grid = fig.add_gridspec(2, 1)
     top, bottom = fig.add_subplot(grid[1]), fig.add_subplot(grid[0])
-    rows, labels = _measurements(run), {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
+    m = _measurements(run)  # together beside one device: whether their middle halves overlap decides the verdict
+    rows = {v: m[v] for v in ROW_ORDER}
+    labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
     for i in range(2):  # each half's busy time, both ways
         for way in ('in_turn', 'split'):
             rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
@@ -224,10 +228,10 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     predicted = recording.predict_split(run)
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats'))
-    i = recording.drawn_repeat(run, 'in_turn')  # the prediction: this repeat less its shorter half
-    top.text(predicted * 1e3, VARIANTS.index('split') + 0.38, style.plot_text(
-        'graph.predicted_from', wall=verdict.num(run['times']['in_turn'][i], 'ms'),
-        shorter=verdict.num(min(run['halves']['in_turn'][i].values()), 'ms')), va='top', fontsize=style.MIN_FONT_PT)
+    top.text(0, ROW_ORDER.index('split') + 0.37, style.plot_text(  # under its bar: the rows' medians it is from
+        'graph.predicted_from', wall=verdict.num(m['in_turn'].median, 'ms'),
+        shorter=verdict.num(min(recording.halves_summary(run)['in_turn'].values()), 'ms')), va='top',
+        fontsize=style.MIN_FONT_PT)
     mark_middle_halves(top, rows.values(), 'ms')
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
@@ -345,8 +349,10 @@ def dag_lines(ex, guess_ms=None) -> str:
 
 def show_dag(ex, guess_ms=None):
     """Print dag_lines; every repeat of each way, the predictions (how, beside an equal-lanes one), the guess; below,
-    the drawn run: each task on its lane, each wait for inputs (grey), where the timer stopped (dashed)."""
+    the drawn run: each task on its lane (its time per task beside the lane), each wait for inputs (grey), each time
+    the lane idled with its next task's inputs ready (darker), where the timer stopped (dashed)."""
     from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     print(dag_lines(ex, guess_ms))
     labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
@@ -362,22 +368,32 @@ def show_dag(ex, guess_ms=None):
     if ex.trace:
         kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
         row = {lane: lane_name(f'lane {i}', True, kinds) for i, lane in enumerate(ex.lanes)}
-        events, free = [], {}  # free: when each lane's last task ended (its first task's ready before)
+        deps, done = {x['name']: x['deps'] for x in ex.dag}, {'x': 0.0, **{e['name']: e['end'] for e in ex.trace}}
+        events, free, ready = [], {}, []  # free: when each lane's last task ended (its first task's ready before)
         for e in sorted(ex.trace, key=lambda e: e['start']):
             events.append({'lane': row[e['lane']], 'start': e['start'], 'end': e['end'], 'name': e['name'],
                            'role': style.lane_role(ex.lanes.index(e['lane']))})
-            if e['start'] > free.get(e['lane'], e['ready']):  # between tasks, waiting for inputs or not
-                events.append({'lane': row[e['lane']], 'start': free.get(e['lane'], e['ready']), 'end': e['start'],
-                               'name': '', 'role': 'idle'})
+            idle = free.get(e['lane'], e['ready'])  # between tasks: waiting for inputs (grey), then idle with them
+            inputs = min(e['start'], max([idle, *(done[d] for d in deps[e['name']])]))
+            if inputs > idle:
+                events.append({'lane': row[e['lane']], 'start': idle, 'end': inputs, 'name': '', 'role': 'idle'})
+            if e['start'] > inputs:
+                ready.append((ex.lanes.index(e['lane']), inputs, e['start']))
             free[e['lane']] = e['end']
+        per = {i: verdict.num(took, 'ms') for i, (took, *_) in enumerate(ex.per_task() or [])}  # each lane's speed
         draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},
-                      legend_names={'idle': style.plot_text('graph.legend_waiting')},
+                      row_labels={row[lane]: style.plot_text('graph.dag_row', lane=row[lane], took=per.get(i, '?'))
+                                  for i, lane in enumerate(ex.lanes)},
                       title=style.plot_text('graph.title_dag_trace'))
-        x, ax = ex.trace_wall * style.time_unit(max(e['end'] for e in events))[1], axes[1]  # where the timer stopped
+        scale = style.time_unit(max(e['end'] for e in events))[1]
+        for i, a, b in ready:  # darker: the task's inputs were there, the lane had not started it
+            axes[1].barh(i, (b - a) * scale, left=a * scale, height=BAR_HEIGHT, color=READY_GREY, zorder=2)
+        x, ax = ex.trace_wall * scale, axes[1]  # where the timer stopped
         ax.axvline(x, color='0.2', linestyle='--', linewidth=1.5, zorder=4)
         ax.set_xlim(0, max(ax.get_xlim()[1], x * 1.02))
-        handles = [*ax.get_legend().legend_handles, Line2D([], [], color='0.2', linestyle='--', label=style.plot_text(
-            'graph.legend_timer_stops', wall=verdict.num(ex.trace_wall, 'ms')))]
-        labels = [*(text.get_text() for text in ax.get_legend().get_texts()), handles[-1].get_label()]
-        ax.legend(handles=handles, labels=labels, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        handles = [Patch(color=style.color('idle'), label=style.plot_text('graph.legend_waiting')),
+                   Patch(color=READY_GREY, label=style.plot_text('graph.legend_ready')), Line2D(
+                       [], [], color='0.2', ls='--', label=style.plot_text('graph.legend_timer_stops',
+                                                                         wall=verdict.num(ex.trace_wall, 'ms')))]
+        ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig

@@ -127,7 +127,7 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
 #
-# each from the median repeat of one after the other. This assumes each half runs as fast together as alone (the
+# each the median of its row in the figure. This assumes each half runs as fast together as alone (the
 # figure's half rows), and both start at once, the shorter inside the longer (overlap 100%, the second line). On a
 # CPU-only machine the two lanes split one CPU's cores; beside a GPU, the CPU lane is the long half. Which could fail?
 
@@ -144,7 +144,7 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半 0}, t_\textrm{一半 1}),$$
 #
-# 两项都取自“先后运行”中位数那次重复。这个预测假定每一半同时运行时和先后运行时一样快（图中每一半的几行），并且
+# 两项都是图中对应那一行的中位数。这个预测假定每一半同时运行时和先后运行时一样快（图中每一半的几行），并且
 # 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）。在只有 CPU 的机器上，两条执行路把一个
 # CPU 的核心分成两半；与 GPU 并列时，CPU 执行路是较长的那一半。在这里哪个假定可能不成立？
 
@@ -215,9 +215,10 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# Overlap under 100% adds (1 − overlap) × the shorter half, which the prediction hid whole. A slower longer half adds
-# its extra time; a slower shorter half costs nothing while it stays hidden. The hidden lines split each miss into
-# these terms and the time outside the halves, from the median repeats.
+# The lines below split each miss by the prediction's assumptions, from the figure's medians. Recorded: overlap held
+# (95%: +0.034 ms); the longer CPU half ran faster together (1.86 → 1.64 ms: −0.228 ms), so together beat its
+# prediction; the slower GPU half (0.409 → 0.653 ms) stayed hidden, costing nothing. Here: the first line's largest
+# term is the broken assumption; its sign, the direction.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -239,9 +240,10 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 重叠不到 100% 时，要加上 (1 − 重叠) × 较短的一半，预测却把这一半整个藏起来了。较长的一半同时运行时变慢，训练步
-# 就多出这段时间；较短的一半变慢，只要它仍藏在较长的一半里，就不花时间。下面隐藏的两行根据中位数那次重复，把每次
-# 落空拆成这几项，再加上两半之外的时间。
+# 下面两行根据图中各行的中位数，按预测的各个假定拆开每次落空。记录结果：两半重叠 95%（+0.034 毫秒）；较长的 CPU
+# 一半同时运行时反而更快（1.86 → 1.64 毫秒：−0.228 毫秒），所以实测比预测短；GPU 的一半变慢了（0.409 → 0.653
+# 毫秒），但仍藏在 CPU 的一半里，不花时间。本机：第一行中绝对值最大的一项就是这次运行违背的假定，它的符号就是
+# 它让结果移动的方向。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -321,7 +323,7 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # * Weights copied to the lanes once: later steps use stale weights.
 
 # %% [markdown] lang="zh"
-# ## 记住
+# ## 小结
 #
 # * 拆分的训练步是一个图：并排的链在梯度求和处汇合。
 # * 根据依赖图允许哪些工作重叠来预测，再实测。
