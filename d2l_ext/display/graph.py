@@ -52,11 +52,6 @@ def role_of(lane: str) -> str:
     return 'cpu'
 
 
-def fmt_bytes(b: int) -> str:
-    """Bytes as the graph labels its copies: '785 KiB', '3.1 MiB'."""
-    return f'{b / 2**20:.1f} MiB' if b >= 2**20 else f'{b / 2**10:.0f} KiB' if b >= 2**10 else f'{b} B'
-
-
 def machine_line(lanes) -> str:
     """One line: which device each lane is ('lane 0: CPU, 1 of 2 cores · lane 1: ...')."""
     return t('graph.lanes_line', lanes=t('graph.lanes_sep').join(
@@ -130,9 +125,10 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
             (d1x, d1y), (d2x, d2y) = ax.transData.transform([(x1, y1), (x2, y2)])
             xm, ym = ax.transData.inverted().transform(((d1x + d2x) / 2 + 0.5 * rad * (d2y - d1y),
                                                         (d1y + d2y) / 2 - 0.5 * rad * (d2x - d1x)))
-            ax.text(xm, ym, fmt_bytes(e['bytes']), fontsize=style.MIN_FONT_PT, ha='center',
-                    va='center', color='0.15', zorder=2, bbox={'boxstyle': 'round,pad=0.1', 'fc': 'white',
-                                                               'ec': 'none', 'alpha': 0.85})
+            b = e['bytes']  # '785 KiB', '3.1 MiB'
+            ax.text(xm, ym, f'{b / 2**20:.1f} MiB' if b >= 2**20 else f'{b / 2**10:.0f} KiB' if b >= 1024 else f'{b} B',
+                    fontsize=style.MIN_FONT_PT, ha='center', va='center', color='0.15', zorder=2,
+                    bbox={'boxstyle': 'round,pad=0.1', 'fc': 'white', 'ec': 'none', 'alpha': 0.85})
     device_of = {n['lane']: n.get('device', '') for n in g['nodes']}
     handles = []
     for lane in (x for x in y if not x.startswith('link:')):
@@ -216,8 +212,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     first.remove()  # the timeline on top, where its late start is read first; fig.axes keeps (repeats, timeline)
     grid = fig.add_gridspec(2, 1)
     top, bottom = fig.add_subplot(grid[1]), fig.add_subplot(grid[0])
-    m = _measurements(run)  # together beside one device: whether their middle halves overlap decides the verdict
-    rows = {v: m[v] for v in ROW_ORDER}
+    rows = {v: _measurements(run)[v] for v in ROW_ORDER}  # together beside one device, whose verdict it is
     labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
     for i in range(2):  # each half's busy time, both ways
         for way in ('in_turn', 'split'):
@@ -229,7 +224,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats'))
     top.text(0, ROW_ORDER.index('split') + 0.37, style.plot_text(  # under its bar: the rows' medians it is from
-        'graph.predicted_from', wall=verdict.num(m['in_turn'].median, 'ms'),
+        'graph.predicted_from', wall=verdict.num(rows['in_turn'].median, 'ms'),
         shorter=verdict.num(min(recording.halves_summary(run)['in_turn'].values()), 'ms')), va='top',
         fontsize=style.MIN_FONT_PT)
     mark_middle_halves(top, rows.values(), 'ms')
@@ -330,7 +325,7 @@ def dag_lines(ex, guess_ms=None) -> str:
     rest) and one verdict line: planned vs one device with all its cores (else one lane)."""
     planned, predicted = ex.measurements[DAG_VARIANTS[1]], ex.predicted_ms()
     if DAG_VARIANTS[2] in ex.measurements:
-        base, name = ex.measurements[DAG_VARIANTS[2]], t('graph.dag_short.all_cores')
+        base, name = ex.measurements[DAG_VARIANTS[2]], t('graph.dag_variant.2')
     else:
         base, name = ex.measurements[DAG_VARIANTS[0]], t('graph.dag_variant.0')
     lines = [verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[1]],

@@ -30,7 +30,6 @@ MESSAGES = {
     'graph.dag_variant.0': 'one lane, in order',
     'graph.dag_variant.1': 'two lanes, planned',
     'graph.dag_variant.2': 'one device (all cores)',
-    'graph.dag_short.all_cores': 'one device (all cores)',
     'graph.dag_short.planned': 'two lanes planned',
     'graph.short.split_here': 'together here',
     'graph.short.split_recorded': 'together, recorded',
