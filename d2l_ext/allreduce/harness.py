@@ -62,6 +62,14 @@ class Stopped:
                 return signal.Signals(-self.code).name
         return f'exit code {self.code}'
 
+    def reason(self, waited_s: float) -> tuple[str, dict]:
+        """Its sentence's key and fields, one for measuring and grading (grading/integrity.py reads the keys)."""
+        key, fields = {'died': ('task.allreduce.died', {'code': self.cause}), 'stopped': ('task.allreduce.stopped', {}),
+                       'hung': ('task.allreduce.hung', {'seconds': self.seconds}),
+                       'waited': ('task.allreduce.waited', {'seconds': waited_s})}.get(
+            self.why, ('task.allreduce.failed', {'error': f'{self.kind}: {self.message}'}))
+        return key, {'rank': self.rank, **fields}
+
 
 def _rank_main(rank, world, target, args, conn, parent) -> None:
     end_with_parent(parent)

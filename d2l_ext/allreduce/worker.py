@@ -228,17 +228,15 @@ def run_allreduce(backend: str = 'gloo', world_size=None, *, progress=None, **op
     results, stopped = harness.run_ranks(run_rank, (plan,), plan.world_size, silence_s=plan.timeout + 30.0,
                                          on_report=seen)
     if stopped is not None:
-        raise _failure(stopped)
+        raise _failure(stopped, plan.timeout)
     return assemble(plan, results[0])
 
 
-def _failure(s: harness.Stopped) -> Exception:
+def _failure(s: harness.Stopped, waited_s: float) -> Exception:
     if s.why == 'error' and s.kind == 'ResultMismatch':
         return ResultMismatch(s.message)
-    if s.why in ('error', 'waited'):
-        return ProcessFailed(t('allreduce.fail.error', rank=s.rank, kind=s.kind, message=s.message))
-    key = {'died': 'allreduce.fail.died', 'stopped': 'allreduce.fail.stopped', 'hung': 'allreduce.fail.hung'}[s.why]
-    return ProcessFailed(t(key, rank=s.rank, code=s.cause, seconds=s.seconds))
+    key, fields = s.reason(waited_s)
+    return ProcessFailed(t(key, **fields))
 
 
 def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:

@@ -53,11 +53,8 @@ def _stopped(s: harness.Stopped):
     """The 'runs' criterion of processes that did not finish: the harness's first cause."""
     if s.why == 'error' and s.payload:  # the learner's function raised: the criterion its process made
         return criterion('runs', False, s.payload['key'], **s.payload['fields'])
-    key, fields = {'died': ('task.allreduce.died', dict(code=s.cause)), 'stopped': ('task.allreduce.stopped', {}),
-                   'hung': ('task.allreduce.hung', dict(seconds=s.seconds)),
-                   'waited': ('task.allreduce.waited', dict(seconds=ranks.COLLECTIVE_TIMEOUT_S))}.get(
-        s.why, ('task.allreduce.failed', dict(error=f'{s.kind}: {s.message}')))
-    return criterion('runs', False, key, rank=s.rank, **fields)
+    key, fields = s.reason(ranks.COLLECTIVE_TIMEOUT_S)
+    return criterion('runs', False, key, **fields)
 
 
 def _judge(task_id: str, reports: list) -> list:

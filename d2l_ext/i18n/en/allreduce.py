@@ -14,10 +14,6 @@ MESSAGES = {
     'allreduce.mismatch': '{version} on process {rank} gave wrong parameters: relative error {error:.2e} > {tol:.0e}',
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error '
                                 '{error:.2e} > {tol:.0e}'),
-    'allreduce.fail.died': 'process {rank} ended unexpectedly ({code}); the others were stopped',
-    'allreduce.fail.stopped': 'process {rank} was stopped (SIGSTOP or a debugger); every process was ended',
-    'allreduce.fail.hung': 'process {rank} made no progress for {seconds:.0f} s; every process was stopped',
-    'allreduce.fail.error': 'process {rank} failed: {kind}: {message}; every process was stopped',
     'allreduce.usage.backend': "backend {backend!r} is not available: use 'gloo'",
     'allreduce.usage.bucket': 'bucket size {value!r} must be a number of MiB above 0, e.g. 1 or 0.25,1,4,25',
     'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port, or none to pick a free one',

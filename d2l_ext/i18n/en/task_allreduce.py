@@ -34,11 +34,11 @@ MESSAGES = {
     'task.allreduce.overlap_after': _HEAD + ': no all-reduce started before backward ended',
     'task.allreduce.overlap_blocking': _HEAD + ': backward waited inside them; pass async_op=True',
     'task.allreduce.overlap_low': _HEAD + ': the all-reduces ran mostly after backward',
-    'task.allreduce.hung': 'process {rank} had not finished after {seconds:.0f} s; both processes were stopped',
-    'task.allreduce.waited': ('process {rank} waited {seconds:.0f} s for an all-reduce the other never joined: '
+    'task.allreduce.hung': 'process {rank} made no progress for {seconds:.0f} s; every process was stopped',
+    'task.allreduce.waited': ('process {rank} waited {seconds:.0f} s for an all-reduce another never joined: '
                               'make the same calls in the same order'),
-    'task.allreduce.died': 'process {rank} ended without a word ({code}); both processes were stopped',
-    'task.allreduce.stopped': 'process {rank} was stopped (SIGSTOP or a debugger), not a mismatch; both were ended',
+    'task.allreduce.died': 'process {rank} ended unexpectedly ({code}); every process was stopped',
+    'task.allreduce.stopped': 'process {rank} was stopped (SIGSTOP or a debugger), not a mismatch; all were ended',
     'task.allreduce.failed': 'process {rank} failed: {error}',
     'task.allreduce.overlap': _HEAD,
 }
