@@ -24,11 +24,10 @@ from .evidence import (
     measure_exercise_three,
     measure_first_copy,
 )
-from .rates import Rates, measure_rates
 
 __all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'FirstCopyResult', 'ProfileRow',
-           'Rates', 'TIMELINE_PLANS', 'comm', 'comm_timelines', 'copy_overlap', 'copy_thread_rule', 'exercise_three',
-           'expected_overlap', 'first_copy', 'measure_rates', 'no_profiler_chatter', 'predicted_overlap']
+           'TIMELINE_PLANS', 'comm', 'comm_timelines', 'copy_overlap', 'copy_thread_rule', 'exercise_three',
+           'expected_overlap', 'first_copy', 'no_profiler_chatter', 'predicted_overlap']
 
 
 def comm(framework: str = 'torch', size=None, iters=None, repeats: int = 5, progress=None, plan: dict | None = None,

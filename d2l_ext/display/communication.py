@@ -14,6 +14,7 @@ REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reaso
 SIDE_PLAN = 'pinned, preallocated, copy stream + events'
 SAME_PLAN = 'pinned, preallocated, same stream'
 BOOK_PLAN = 'book: copy_to_cpu(y, non_blocking=True)'
+BOOK_PAGEABLE, PAGEABLE_PLAN = 'book: copy_to_cpu(y)', 'pageable, preallocated, same stream'
 
 
 def _name(key: str) -> str:
@@ -34,9 +35,15 @@ def copied_text(ys, ys_cpu) -> str:
 
 
 def rates_text(seconds: dict) -> str:
-    """One line: the products' and the copies' time from this machine's rates (the learner predicts from them)."""
+    """One line: this run's products alone and copies alone (medians: the learner predicts from them)."""
     unit = verdict.unit_for(*seconds.values())
     return t('communication.rates', run=verdict.num(seconds['run'], unit), copy=verdict.num(seconds['copy'], unit))
+
+
+def measured_title(x, w, iters: int) -> str:
+    """The measured figure's title: what was computed (`iters` products of x by w)."""
+    (a, b), c = x.shape, w.shape[1]
+    return style.plot_text('communication.measured_title', k=iters, a=a, b=b, c=c)
 
 
 def mark_middle_halves(ax, measurements, unit: str) -> None:
@@ -84,15 +91,21 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
     return '\n'.join(lines)
 
 
-def corrected_text(comparison, iters: int) -> str:
-    """The worked answer's line: run_and_copy against the overlap formula with each repeat of the control (the
-    products beside nonstop copies) in place of the products alone, the copies alone this run's median, by the one
-    rule."""
-    from ..communication.core import expected_overlap
+def control_text(comparison, predicted: dict, busy: float | None = None) -> str:
+    """The worked answer in one line: run_and_copy against its prediction, the control (the products beside nonstop
+    copies against alone) and, when they were slower on a CPU, the share of its cores other programs kept busy."""
+    from ..grading.measurable import LOAD_SHARE
     m = comparison.measurements
-    fill = Measurement('corrected', [expected_overlap(b, m['copy'].median, 'separate', iters=iters)
-                                     for b in m['beside_copies'].times])
-    return verdict.line(_word('overlapped'), m['overlapped'], t('communication.corrected'), fill)
+    over, beside, alone = m['overlapped'], m['beside_copies'], m['run']
+    unit = verdict.unit_for(over.median, predicted['overlapped'], beside.median, alone.median)
+    slower = verdict.compare(beside, alone) == 'slower'
+    line = t('communication.control.' + ('slower' if slower else 'same'), m=verdict.num(over.median, unit),
+             p=verdict.num(predicted['overlapped'], unit), b=verdict.num(beside.median, unit),
+             a=verdict.num(alone.median, unit), word=verdict.by(beside, alone))
+    if not slower or busy is None:
+        return line
+    return t('communication.control.' + ('busy' if busy > LOAD_SHARE else 'idle'), line=line,
+             busy=verdict.num(busy, '%'))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -102,13 +115,18 @@ def _rows(result) -> dict:
 
 
 def recorded_text(rec) -> str:
-    """One line per way the recording copied with (the book's code, copy stream + events): how much of its copy
-    time it hid, (run then copy - overlapped) / copy, from its own medians."""
+    """The recording's copies alone (the book's new pageable tensors, pageable buffers reused, pinned buffers), then
+    one line per way it copied with (the book's code, copy stream + events): how much of its copy time it hid,
+    (run then copy - overlapped) / copy, from its own medians."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
     ways = [(_word('book'), rows.get(BOOK_PLAN)), (_word('overlapped.separate'), rows.get(SIDE_PLAN))]
-    return '\n'.join(t('communication.recorded.hidden', a=name, ma=verdict.num(r.overlapped), b=_word('run_then_copy'),
-                       mb=verdict.num(r.run_then_copy), share=verdict.num(hidden_share(r), '%'))
-                     for name, r in ways if r is not None) or t('communication.recorded.none')
+    copies = [rows.get(k) for k in (BOOK_PAGEABLE, PAGEABLE_PLAN, SAME_PLAN)]
+    lines = [t('communication.recorded.copies', **{k: verdict.num(r.copy) for k, r in zip('abc', copies)})
+             ] if all(copies) else []
+    lines += [t('communication.recorded.hidden', a=name, ma=verdict.num(r.overlapped), b=_word('run_then_copy'),
+                mb=verdict.num(r.run_then_copy), share=verdict.num(hidden_share(r), '%'))
+              for name, r in ways if r is not None]
+    return '\n'.join(lines) or t('communication.recorded.none')
 
 
 def hidden_share(row) -> float:
@@ -169,13 +187,14 @@ def _reused(result, rec):
 
 
 def first_copy_text(result, rec=None) -> str:
-    """One verdict line: the book's later calls (a new pinned tensor per result) against copies into pinned buffers
-    allocated once; or why there is nothing to show."""
+    """One verdict line: the first call's time, then the book's later calls (a new pinned tensor per result) against
+    copies into pinned buffers allocated once; or why there is nothing to show."""
     if result is None or (result.warm is not None and _reused(result, rec) is None):
         return t('communication.recorded.none')
     if result.warm is None:
         return t(result.reason or 'communication.first_copy.no_gpu')
-    return verdict.line(_word('warm'), result.warm, _word('reused'), _reused(result, rec), 's')  # the figure's unit
+    line = verdict.line(_word('warm'), result.warm, _word('reused'), _reused(result, rec), 's')  # the figure's unit
+    return t('communication.first_copy.line', first=verdict.num(result.cold, 's'), line=line)
 
 
 def plot_first_copy(result, rec=None):
@@ -210,17 +229,14 @@ def exercise_three_alone_text(r) -> str:
 
 def exercise_three_text(r) -> str:
     """Exercise 3's verdict: together against the slower lane alone (hatched); where the lanes' threads outnumber the
-    cores, instead which of the two drawn cases together's median is nearer: the slower lane alone (each lane kept a
-    core) or one after the other (dotted, the two lanes' medians alone added: they took turns)."""
+    cores, also against one after the other (dotted: each repeat's two lanes alone added), by the one rule."""
     a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
     slower, together = (a if a.median >= b.median else b), r.times['together']
-    if r.expectation != 'oversubscribed':
-        return verdict.line(_word('together'), together, _word('slower_alone'), slower)
-    (near, n), (far, f) = sorted([(slower.median, _word('slower_alone')), (r.serial_sum, _word('serial_sum'))],
-                                 key=lambda case: abs(case[0] - together.median))  # the bars drawn
-    unit = verdict.unit_for(together.median, r.serial_sum)
-    return t('communication.ex3.nearer', m=verdict.num(together.median, unit), near=n, mn=verdict.num(near, unit),
-             far=f, mf=verdict.num(far, unit))
+    lines = [verdict.line(_word('together'), together, _word('slower_alone'), slower)]
+    if r.expectation == 'oversubscribed':
+        serial = Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
+        lines.append(verdict.line(_word('together'), together, _word('serial_sum'), serial))
+    return '\n'.join(lines)
 
 
 def plot_exercise_three(r):

@@ -77,17 +77,22 @@ def _px_per_second(ax, events, predicted=None) -> float:
 
 
 def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
-    """One stream timeline per copy plan, stacked, each with its own time axis and a title counting its products and
-    copies; `predicted` (seconds) marks a total on each; bars merged where merge_touching says, the legend too."""
+    """One stream timeline per copy plan, stacked on one time axis (the lengths compare), each with a title counting
+    its products and copies; `predicted` (seconds) marks a total on each; bars merged where merge_touching says."""
     fig, axes = style.figure(nrows=len(timelines), height=max(2.8, 2.5 * len(timelines)))
+    every = [e for tl in timelines for e in tl.events]  # the longest panel sets the scale of all
     for tl, ax in zip(timelines, _flat(axes)):
         named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
-        drawn, merged = merge_touching(tl.events, _px_per_second(ax, tl.events, predicted))
+        drawn, merged = merge_touching(tl.events, _px_per_second(ax, every, predicted))
         events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in drawn]
         rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
         # the legend names what a bar is (a product, a copy) and what is drawn merged; the rows name where it ran
         draw_timeline(events, ax=ax, rows=rows, title=timeline_title(tl), predicted=predicted,
                       legend_names=legend_names(tl, merged))
+    shown = list(_flat(axes))[:len(timelines)]
+    right = max((ax.get_xlim()[1] for ax in shown), default=1.0)
+    for ax in shown:
+        ax.set_xlim(ax.get_xlim()[0], right)
     if title:
         fig.suptitle(title)
     return fig

@@ -26,8 +26,8 @@
 #
 # 《动手学深度学习》12.3节“自动并行”中的12.3.2节（英文版编号为 13.3.2）。
 #
-# 书中在 GPU 上计算 50 个矩阵乘积，把它们复制到主机内存，并声称系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
-# 这需要**锁页**主机缓冲区、放在**另一个流**上的复制，以及让每次复制排在它的乘积之后的**事件**。
+# 书中在 GPU 上做 50 次矩阵乘法，把结果复制到主机内存，并声称系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
+# 这需要**锁页**主机缓冲区、放在**另一个流**上的复制，以及让每次复制排在它的乘法之后的**事件**。
 
 # %%
 # %matplotlib inline
@@ -39,13 +39,14 @@ from d2l_ext import communication as comm
 from d2l_ext.communication import copying, tracing
 from d2l_ext.display import communication as show
 from d2l_ext.display import verdict
+from d2l_ext.grading.measurable import others_busy
 from d2l_ext.workloads import resolve_workload
 
 d2l_ext.set_language('en')
 lane = d2l_ext.find_lanes('torch')[0]  # the GPU if there is one, else a share of the CPU's cores  #zh: 有 GPU 时是 GPU，否则是 CPU 的一部分核心
 GPU = lane.kind == 'gpu'
 if not GPU:
-    torch.set_num_threads(lane.threads)  # products on the lane's cores; the others stay free for copying  #zh: 乘积只用执行路的核心，其余核心留给复制
+    torch.set_num_threads(lane.threads)  # products on the lane's share of the cores  #zh: 乘法只用执行路分到的核心
 print(lane.label)
 
 # %% [markdown]
@@ -58,7 +59,7 @@ print(lane.label)
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
-# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 个乘积；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
+# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
 # 主机内存。没有 GPU 时，`y.to('cpu')` 返回同一个张量：应当预测复制约为 0 秒。
 
 # %%
@@ -100,7 +101,7 @@ print(show.copied_text(y, y_cpu))
 # %% [markdown] lang="zh"
 # ## 书中的说法：在 H200 上记录的结果
 #
-# 每个乘积和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘积同时运行？
+# 每次乘法和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘法同时运行？
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import newest
@@ -125,8 +126,8 @@ if rec is not None and rec.comm_timelines:
 #
 # * **锁页内存**。`pin_memory=True` 分配锁页主机内存，GPU 的复制引擎可以直接写入它。
 # * **复制流**。一个 CUDA 流上的工作按顺序执行；放在第二个流 `s` 上（`with torch.cuda.stream(s):`），复制 `i`
-#   就能在计算乘积 `i+1` 的同时进行。
-# * **事件**。`done.record()` 在计算流上乘积 `i` 之后做一个标记；`s.wait_event(done)` 让复制等到这个标记。
+#   就能在做乘法 `i+1` 的同时进行。
+# * **事件**。`done.record()` 在计算流上乘法 `i` 之后做一个标记；`s.wait_event(done)` 让复制等到这个标记。
 #   `y.record_stream(s)` 告诉内存分配器，流 `s` 还在读取 `y`；主机在 `s.synchronize()` 之后才读取。
 #
 # 在 CPU 上，复制引擎换成由 `queue.Queue` 供给的第二个线程；`join()` 起 `synchronize()` 的作用。
@@ -143,10 +144,11 @@ if rec is not None and rec.comm_timelines:
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
-# 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在计算下一个乘积的同时把这个乘积复制到它的
+# 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
 # 分到的核心数。检查在单独的进程中进行：能否运行，每个缓冲区是否装着 `x @ w` 且在返回时已经完整，复制是否有足够的
-# 时间与乘积同时进行（重叠；模型：后面的公式）。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 个“瘦”乘积（700 × 4 乘以 4 × 700）。
+# 时间与乘法同时进行（重叠；模型：后面的公式）。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
+# 矩阵乘法（700 × 4 乘以 4 × 700）。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # noqa: F401 (at hand for the task)
@@ -155,7 +157,7 @@ import threading  # noqa: F401
 
 def run_and_copy(x, w, buffers, lane):
     # x @ w per buffer, each copied while the next computes  #zh: 每个缓冲区算一次 x @ w，算下一个时复制这一个
-    # TODO: GPU: a copy stream, an event per product, wait for the copy stream before returning  #zh: TODO：GPU：一个复制流，每个乘积一个事件，返回前等待复制流
+    # TODO: GPU: a copy stream, an event per product, wait for the copy stream before returning  #zh: TODO：GPU：一个复制流，每次乘法一个事件，返回前等待复制流
     #       CPU: a copy thread fed through a queue, joined before returning  #zh:       CPU：由队列供给的复制线程，返回前 join
     raise NotImplementedError
 
@@ -171,27 +173,34 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict
 #
-# Products take FLOPs / FLOP/s; copies take bytes / GB/s. One after the other, they add up. Overlapped, expect
-# **max(run, copy)** plus the shorter of one product and one copy, if the copies leave the products' speed alone.
-# On a CPU the copy thread gets a core of its own: predict whether the products slow down beside it. The control row
-# measures that.
+# One after the other, products and copies add up. Overlapped, expect **max(run, copy)** plus the shorter of one
+# product and one copy, if the copies leave the products' speed alone. The control row, the same products beside
+# nonstop copies, measures whether they do. Every way is timed now; the figure waits for your guess.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 乘积用时 = 浮点运算量 / FLOP/s；复制用时 = 字节数 / GB/s。先后运行时，两者相加。重叠时，
-# 应当预期 **max(计算, 复制)**，再加上一个乘积与一次复制中较短者，前提是复制不拖慢乘积。在 CPU 上，复制线程有
-# 自己的核心：预测乘积在它旁边会不会变慢。对照那一行测量的正是这一点。
+# 先后运行时，乘法和复制的用时相加。重叠时，应当预期 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者，
+# 前提是复制不拖慢乘法。对照那一行（同样的乘法，旁边不停复制）测量的正是这一点。每种方式现在就计时；图等你写下
+# 猜测之后再画。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
 K2 = tracing.setting(lane).iters
 buffers, buffers_base = tracing.host_buffers(lane), tracing.host_buffers(lane)  # pinned on a GPU, once  #zh: 在 GPU 上为锁页内存，只分配一次
 ref = tracing.reference(x, w)             # x @ w in float64: every result must match it  #zh: float64 的 x @ w：每个结果都要与它一致
-
-rates = comm.measure_rates(lane, x.shape[0], inner=x.shape[1], iters=K2)  # products' FLOP/s, copies' GB/s  #zh: 乘积的 FLOP/s，复制的 GB/s
-s = rates.seconds(K2)                     # run = FLOPs / FLOP/s, copy = bytes / GB/s  #zh: 计算 = 浮点运算量 / FLOP/s，复制 = 字节数 / GB/s
-print(show.rates_text(s))
+ys = [x.mm(w) for _ in buffers]          # products for the copies-alone row  #zh: 供“只做复制”那一行复制的乘积
+variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
+            'run': lambda: [x.mm(w) for _ in buffers],
+            'copy': lambda: [b.copy_(y) for b, y in zip(buffers_base, ys)],
+            # the control: the same products beside nonstop copies  #zh: 对照：同样的乘法，旁边不停复制
+            'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
+            'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
+measured = d2l_ext.compare(variants, lanes=[lane], repeats=15,  # every way, interleaved  #zh: 每种方式交替计时
+                           check=lambda name, out: d2l_ext.check_close(out, ref, name))
+busy = None if GPU else others_busy()    # the share of the CPU's cores other programs keep busy  #zh: 其他程序占用的 CPU 核心比例
+alone = measured.medians()                # the prediction's inputs: products alone, copies alone  #zh: 预测的输入：只做乘法、只做复制
+print(show.rates_text(alone))
 
 # %% [markdown]
 # From these two times, write your guess for `run_and_copy` (seconds) into `my_guess`.
@@ -203,56 +212,43 @@ print(show.rates_text(s))
 my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对本机边计算边复制用时的猜测
 
 # %% [markdown]
-# Now measure: dots are repeats, grey their middle half, hatched the prediction from this run's products alone and
-# copies alone, the diamond your guess.
+# Dots are repeats, grey their middle half, hatched the prediction from the two times above, the diamond your
+# guess.
 
 # %% [markdown] lang="zh"
-# 现在测量：每个点是一次重复，灰色是各次重复的中间一半，斜线条是用这次运行的“只算乘积”和“只做复制”算出的预测，
-# 菱形是你的猜测。
+# 每个点是一次重复，灰色是各次重复的中间一半，斜线条是用上面两个用时算出的预测，菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
-ys = [x.mm(w) for _ in buffers]          # products for the copies-alone row  #zh: 供“只做复制”那一行复制的乘积
-variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
-            'run': lambda: [x.mm(w) for _ in buffers],
-            'copy': lambda: [b.copy_(y) for b, y in zip(buffers_base, ys)],
-            # the control: the same products beside nonstop copies  #zh: 对照：同样的乘积，一边不停复制一边计算
-            'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
-            'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
-measured = d2l_ext.compare(variants, lanes=[lane], repeats=15,
-                           check=lambda name, out: d2l_ext.check_close(out, ref, name))
-alone = measured.medians()               # the prediction from this run's products alone and copies alone  #zh: 用这次运行的“只算乘积”和“只做复制”做预测
 predicted = {'run_then_copy': alone['run'] + alone['copy'], 'beside_copies': alone['run'],
              'overlapped': comm.expected_overlap(alone['run'], alone['copy'], 'separate', iters=K2)}
-display(show.plot_measured(measured, predicted, guess=my_guess))
+display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measured_title(x, w, K2)))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
 # **Do the copies cost the products time?** The formula assumes not; the control row, products beside nonstop copies,
-# tests that (its hatched bar is products alone's). Explain where run_and_copy lands against its bar in three or four
-# sentences, then open the answer.
+# tests that (its hatched bar is products alone's). Explain where run_and_copy lands against its bar, then open the
+# answer.
 
 # %% [markdown] lang="zh"
-# **复制会占用乘积的时间吗？** 公式假定不会；对照那一行（一边不停复制一边计算的乘积）检验的就是这一点，它的斜线条
-# 是“只算乘积”的中位数。用三四句话解释 run_and_copy 相对它的斜线条落在哪里，再打开参考答案。
+# **复制会占用乘法的时间吗？** 公式假定不会；对照那一行（一边不停复制一边做乘法）检验的就是这一点，它的斜线条
+# 是“只做乘法”的中位数。解释 run_and_copy 相对它的斜线条落在哪里，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# In run_and_copy the products run beside a copy thread (a copy stream on a GPU), as in the control row, not alone as
-# the formula assumed: compare run_and_copy's dots with the control's. The hidden line puts each of the control's
-# repeats in the formula in place of products alone and compares run_and_copy with it by the same rule.
+# The formula assumed products alone; in run_and_copy they run beside a copy thread (a copy stream on a GPU), as in
+# the control row. This run:
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 在 run_and_copy 中，乘积旁边有一个复制线程（GPU 上是复制流），和对照那一行一样，而不是像公式假定的那样单独
-# 计算：请把 run_and_copy 的点与对照的点比较。下面隐藏的一行把对照的每次重复代入公式，代替“只算乘积”，
-# 再按同一条规则把 run_and_copy 与它比较。
+# 公式假定乘法单独运行；在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样。
+# 这次运行：
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.corrected_text(measured, K2))
+print(show.control_text(measured, predicted, busy))
 
 # %% [markdown]
 # ## Recorded on a GPU
@@ -281,7 +277,7 @@ print(show.recorded_text(rec))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：H200 上书中的设定</summary>
 #
-# 50 个 4000 × 4000 矩阵的乘积是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。
+# 50 次 4000 × 4000 矩阵乘法是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。
 # 分别除以记录的 FLOP/s 和锁页内存的 GB/s（见下面隐藏的单元格）。
 # </details>
 
@@ -291,13 +287,13 @@ print(show.recorded_prediction_text(rec))
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# `copy_to_cpu(y, True)` allocates a new pinned tensor per result, on every call. Is the first call slower than later
-# ones, and later ones slower than copies into pinned buffers allocated once? Measured on a GPU, else recorded.
+# `copy_to_cpu(y, True)` asks for a new pinned tensor per result. Is the first call slower than later ones, and
+# later ones slower than copies into pinned buffers allocated once? Measured on a GPU, else recorded.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 每次调用都为每个结果新分配一个锁页张量。第一次调用会比之后的调用慢吗？之后的调用会比复制到
+# `copy_to_cpu(y, True)` 为每个结果申请一个新的锁页张量。第一次调用会比之后的调用慢吗？之后的调用会比复制到
 # 只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，否则展示记录结果。
 
 # %% tags=["nbval-ignore-output"]
@@ -339,12 +335,12 @@ else:
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 下面的模型把 K 个乘积及其复制放在一个流或两个流上；然后实测你选择的矩阵大小。
+# 下面的模型把 K 次乘法及其复制放在一个流或两个流上；然后实测你选择的矩阵大小。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import CommPanel, PipelinePanel
 
-model = PipelinePanel(compute_ms=max(0.1, 1e3 * s['run'] / K2), copy_ms=max(0.1, 1e3 * s['copy'] / K2)).show()
+model = PipelinePanel(compute_ms=max(0.1, 1e3 * alone['run'] / K2), copy_ms=max(0.1, 1e3 * alone['copy'] / K2)).show()
 
 # %% tags=["nbval-ignore-output"]
 panel = CommPanel(size=N if GPU else 400, iters=10, gpu=GPU).show()
@@ -364,7 +360,7 @@ panel = CommPanel(size=N if GPU else 400, iters=10, gpu=GPU).show()
 # 执行路 1 的计算中，哪些是相互独立的硬件？
 
 # %% tags=["nbval-ignore-output"]
-ex3 = comm.exercise_three(repeats=3, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
+ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
 print(show.exercise_three_alone_text(ex3))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -376,22 +372,24 @@ print(show.exercise_three_text(ex3))
 #
 # A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone (hatched). On a
 # CPU-only machine the lanes and the copy thread share the cores: hatched if each lane keeps a core, dotted (one after
-# the other) if they take turns. The line under the figure gives this run's result.
+# the other) if they take turns.
 # </details>
 #
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
-# in a notebook and on a CPU too. Predict which operator takes most of the time: write it in `my_guess`, then profile.
+# in a notebook and on a CPU too. Profiling the book's products and copies, predict which operator takes most of
+# the time: write it in `my_guess`.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
 # GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时（斜线条）。在只有 CPU
 # 的机器上，两条执行路和复制线程共用核心：如果每条执行路各占一个核心，就是斜线条；如果它们轮流使用核心，就是
-# 点状条（先后运行）。图下的一行给出这次运行的结果。
+# 点状条（先后运行）。
 # </details>
 #
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
-# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。先预测哪个操作符占用的时间最多，把它写进 `my_guess`，再做性能分析。
+# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对书中的乘法和复制做性能分析：先预测哪个操作符占用的时间最多，
+# 把它写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -402,12 +400,14 @@ from torch.profiler import ProfilerActivity, profile
 my_guess = None  # the operator you expect to take the most time, as the profiler names it  #zh: 你预计用时最多的操作符，按性能分析器的名字写
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
-# On a CPU the profiler records only the thread that starts it, so there we profile run then copy  #zh: 在 CPU 上，性能分析器只记录启动它的线程，所以这里分析先计算后复制
-work = (lambda: copying.run_and_copy(x, w, buffers, lane)) if GPU else (lambda: copying.run_then_copy(x, w, buffers_base))
+# On a CPU the profiler records only the thread that starts it: there, run then copy  #zh: 在 CPU 上，性能分析器只记录启动它的线程：那里分析先计算后复制
+name = 'run_and_copy' if GPU else 'run_then_copy'
+book = None if GPU else [torch.empty(N, N) for _ in range(K)]  # the book's cells' results  #zh: 书中代码的结果
+work = (lambda: copying.run_and_copy(x, w, buffers, lane)) if GPU else (lambda: copying.run_then_copy(x_lane, x_lane, book))
 with comm.no_profiler_chatter(), profile(activities=activities) as prof:
     work()
     d2l_ext.wait_for_lanes([lane])
-trace = pathlib.Path(tempfile.gettempdir()) / 'run_and_copy_trace.json'
+trace = pathlib.Path(tempfile.gettempdir()) / f'{name}_trace.json'
 prof.export_chrome_trace(str(trace))
 print(show.profile_guess_text(prof, GPU, my_guess))
 print(d2l_ext.t('communication.profile.trace', path=trace))
@@ -419,8 +419,8 @@ print(show.profile_text(prof, GPU))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# `aten::mm` (the products) or `aten::copy_` (the copies; on a GPU also `Memcpy DtoH`, the same time again): the
-# line above gives this run's order (on the H200, `aten::mm`).
+# `aten::mm`, the products: in the book's setting they take more time than the copies (`aten::copy_`; on a GPU also
+# `Memcpy DtoH`, the same time again), on a CPU and on the H200 alike.
 # </details>
 #
 # ## Remember
@@ -438,14 +438,14 @@ print(show.profile_text(prof, GPU))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm`（乘积）或 `aten::copy_`（复制；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）：上面一行给出这次运行的
-# 先后（在 H200 上是 `aten::mm`）。
+# `aten::mm`，即矩阵乘法：在书中的设定下，它比复制（`aten::copy_`；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）
+# 用时多，在 CPU 上和在 H200 上都是如此。
 # </details>
 #
 # ## 记住
 #
-# * 在 GPU 上，锁页缓冲区、复制流和每个乘积的一个事件让计算和复制重叠。
-# * 一个流：计算 + 复制；重叠时：最好也是 max(计算, 复制) 再加上一个乘积与一次复制中较短者。
+# * 在 GPU 上，锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠。
+# * 一个流：计算 + 复制；重叠时：最好也是 max(计算, 复制) 再加上一次乘法与一次复制中较短者。
 # * 只有复制有自己的硬件时，重叠才是免费的。
 #
 # ## 易错点

@@ -1,7 +1,6 @@
 """13.3.2 Parallel computation and communication: row names, copy modes, one line per measuring cell."""
 MESSAGES = {
     'communication.what': 'this run',
-    'communication.what_inner': 'inner size',
     'communication.variant.run': 'products alone',
     'communication.variant.copy': 'copies alone',
     'communication.variant.run_then_copy': 'run then copy',
@@ -42,11 +41,23 @@ MESSAGES = {
     'communication.book.run': 'Run',
     'communication.book.copy': 'Copy to CPU',
     'communication.book.both': 'Run and copy to CPU',
-    'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]).",
+    'communication.book.not_copied': ("y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): this cell timed the "
+                                      'same products again.'),
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
-    'communication.rates': "from this machine's rates: products alone {run} · copies alone {copy}",
+    'communication.rates': 'this run: products alone {run} · copies alone {copy}',
     'communication.recorded.hidden': '{a} {ma} vs {b} {mb}: {share} of the copy time hidden',
-    'communication.measured_title': 'Every repeat, the prediction and your guess',
+    'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
+    'communication.control.slower': ('run_and_copy {m}, not the predicted {p}: beside copies the products took {b}, '
+                                     'not {a}.'),
+    'communication.control.busy': ('{line} Other programs kept {busy} of the cores busy: the copy thread had no core '
+                                   'of its own.'),
+    'communication.control.idle': ('{line} Other programs kept {busy} of the cores busy, yet the copies slowed the '
+                                   'products.'),
+    'communication.control.same': ('run_and_copy {m}, predicted {p}: beside copies the products took {b}, alone {a}: '
+                                   '{word}.'),
+    'communication.recorded.copies': ("copies alone: the book's new pageable tensors {a}, pageable buffers reused {b}, "
+                                      'pinned buffers {c}'),
+    'communication.first_copy.line': 'first call {first}; {line}',
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.rates': ('{tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); {gb:.1f} GB in {copy} '
                                      '({gbps:.1f} GB/s)\npredicted: one stream {one}; copy stream + events {fill}'),
@@ -68,11 +79,9 @@ MESSAGES = {
                                    'The copy landed first this time; it need not.'),
     'communication.hazard.cpu': 'No GPU here, so no copy can be read too early.',
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
-    'communication.ex3.nearer': 'together {m} is nearer to {near} ({mn}) than to {far} ({mf})',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': 'most self time: {a} {ta}, then {b} {tb}',
     'communication.slow_repeats': '{line}; {n} of {total} repeats as slow as run then copy',
-    'communication.corrected': "the formula with the control's repeats",
     'communication.middle_half': 'middle half of the repeats',
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',
     'communication.profile.guess_right': 'your guess {guess}: right, the most self time',
