@@ -50,16 +50,14 @@ def run(args) -> int:
     then start the processes (or, under torchrun, be one of them) and print what they measured."""
     from ..paths import missing_files, try_folder
     from .plan import make_plan
-    options = dict(backend=args.backend, bucket_mb=args.bucket_mb, repeats=args.repeats, layers=args.layers,
-                   width=args.width, batch=args.batch, timeout=args.timeout)
     torchrun = _under_torchrun()
-    make_plan(world_size=os.environ['WORLD_SIZE'] if torchrun else args.world_size, port=args.port, torchrun=torchrun,
-              **options)
+    plan = make_plan(args.backend, os.environ['WORLD_SIZE'] if torchrun else args.world_size, port=args.port,
+                     torchrun=torchrun, bucket_mb=args.bucket_mb, repeats=args.repeats, layers=args.layers,
+                     width=args.width, batch=args.batch, timeout=args.timeout)
     if args.trace_dir is not None:
-        options['trace_dir'] = str(try_folder(args.trace_dir, '--trace-dir', create=True))
-    from .worker import run_allreduce, run_under_torchrun
-    result = run_under_torchrun(**options) if torchrun else \
-        run_allreduce(world_size=args.world_size, port=args.port, **options)
+        plan.trace_dir = str(try_folder(args.trace_dir, '--trace-dir', create=True))
+    from .worker import run_allreduce
+    result = run_allreduce(plan=plan)
     if result is None:
         return 0
     # traces the profiler could not write (it only prints 'Failed to write'): dropped from the result, said

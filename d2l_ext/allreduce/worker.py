@@ -218,10 +218,14 @@ def _trace(plan, table, start, X, y, rank, send) -> dict:
     return out
 
 
-def run_allreduce(backend: str = 'gloo', world_size=None, *, progress=None, **options) -> AllreduceResult:
+def run_allreduce(backend: str = 'gloo', world_size=None, *, progress=None, plan=None, **options):
     """13.3.4: time and check backward, all-reduce, the `steps` versions and DDP per bucket size, on n gloo
-    processes; `options`: make_plan's (bucket_mb, repeats, layers, width, batch, steps, trace_dir, timeout, ...)."""
-    plan = make_plan(backend, world_size, **options)
+    processes; `options`: make_plan's (bucket_mb, repeats, layers, width, batch, steps, trace_dir, timeout, ...), or
+    the CLI's `plan`; under torchrun ('env://') this process is one rank, and rank 0 returns the result."""
+    plan = plan or make_plan(backend, world_size, **options)
+    if plan.init_method == 'env://':
+        everyone = run_rank(int(os.environ['RANK']), plan.world_size, lambda kind, **payload: None, plan)
+        return None if everyone is None else assemble(plan, everyone)
     if plan.trace_dir:
         os.makedirs(plan.trace_dir, exist_ok=True)
     seen = None if progress is None else (lambda rank, pid, msg: progress({'rank': rank, 'pid': pid, **msg}))
@@ -253,10 +257,3 @@ def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:
     return AllreduceResult('gloo', plan.world_size, ['cpu'] * plan.world_size, plan.layers, plan.width, plan.batch,
                            plan.warmup, versions, prediction, traces, events, plan.cores, first['tolerance'])
 
-
-def run_under_torchrun(**options) -> AllreduceResult | None:
-    """13.3.4 on several machines: this process is one of torchrun's ranks; rank 0 returns the result."""
-    rank, n = int(os.environ['RANK']), int(os.environ['WORLD_SIZE'])
-    plan = make_plan(world_size=n, torchrun=True, **options)
-    everyone = run_rank(rank, n, lambda kind, **payload: None, plan)
-    return None if everyone is None else assemble(plan, everyone)
