@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import inspect
 import math
 
 import torch
@@ -88,17 +89,15 @@ def namespace() -> dict:
     return {'torch': torch, 'dist': dist, 'nn': nn, 'math': math, 'loss_of': loss_of}
 
 
-def _task(task_id, letter, name, signature) -> Task:
-    return Task(id=task_id, section='13.3.4', functions=(name,), signatures={name: signature},
-                description_key=f'task.allreduce.{letter}.description',
+def _task(task_id) -> Task:
+    """A task whose one function, with its name and signature, is the worked solution's (allreduce.steps)."""
+    fn = SOLUTIONS[task_id]
+    return Task(id=task_id, section='13.3.4', functions=(fn.__name__,),
+                signatures={fn.__name__: f'{fn.__name__}{inspect.signature(fn)}'},
+                description_key=f"task.allreduce.{task_id.split('-')[1]}.description",
                 grade=functools.partial(grade, task_id), budget_s=functools.partial(budget_s, task_id),
                 namespace=namespace)
 
 
-TASK_A = _task('13.3.4-a-after', 'a', 'backward_then_allreduce', 'backward_then_allreduce(model, X, y, optimizer)')
-TASK_B = _task('13.3.4-b-flat', 'b', 'flat_allreduce', 'flat_allreduce(model, X, y, optimizer)')
-TASK_C = _task('13.3.4-c-hooks', 'c', 'allreduce_in_hooks', 'allreduce_in_hooks(model, X, y, optimizer)')
-TASK_D = _task('13.3.4-d-buckets', 'd', 'allreduce_in_buckets',
-               'allreduce_in_buckets(model, X, y, optimizer, bucket_mb)')
+TASK_A, TASK_B, TASK_C, TASK_D = (_task(task_id) for task_id in SOLUTIONS)
 TASKS = {task.id: task for task in (TASK_A, TASK_B, TASK_C, TASK_D)}
-
