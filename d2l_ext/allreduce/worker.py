@@ -1,7 +1,6 @@
 """13.3.4 measured: each gloo process builds the same model, times every version interleaved, checks, profiles it."""
 from __future__ import annotations
 
-import contextlib
 import copy
 import datetime
 import os
@@ -37,26 +36,17 @@ def _load(step):
     return _steps.as_step(step)
 
 
-@contextlib.contextmanager
-def gates(model):
-    """While open, the list of ReLU units the first forward pass opened (the float64 check follows them)."""
-    relus, opened = [m for m in model.modules() if isinstance(m, torch.nn.ReLU)], []
-    hooks = [m.register_forward_hook(lambda _m, _i, out: len(opened) < len(relus) and opened.append(out.detach() > 0))
-             for m in relus]
-    try:
-        yield opened
-    finally:
-        for h in hooks:
-            h.remove()
-
-
-def _reference(m64, X, y, gates, whole: bool, n: int, lr: float):
-    """(gradients, parameters after one SGD step) in float64, through the ReLU gates the float32 step chose, of
-    this share or (`whole`) the whole minibatch."""
-    m64, given = copy.deepcopy(m64), iter(gates)
-    for m in m64.modules():
-        if isinstance(m, torch.nn.ReLU):
-            m.register_forward_hook(lambda _m, inputs, _out: inputs[0] * next(given))
+def _reference(m64, X, y, whole: bool, n: int, lr: float):
+    """(gradients, parameters after one SGD step) in float64 from `m64`'s start, of this share or (`whole`) the
+    whole minibatch; each ReLU opens where a float32 forward from the same start (the checked step's) opened it."""
+    m32, m64, opened = copy.deepcopy(m64).float(), copy.deepcopy(m64), []
+    relus = [[m for m in model.modules() if isinstance(m, torch.nn.ReLU)] for model in (m32, m64)]
+    for m in relus[0]:
+        m.register_forward_hook(lambda _m, _i, out: opened.append(out > 0))
+    with torch.no_grad():
+        m32(X)
+    for m, gate in zip(relus[1], opened):
+        m.register_forward_hook(lambda _m, inputs, _out, gate=gate: inputs[0] * gate)
     _steps.loss_of(m64, X.double(), y.double()).backward()
     grads = [p.grad for p in m64.parameters()]
     if whole:
@@ -97,7 +87,7 @@ def _reset(vid, model, start, rank):
                 p.grad = torch.full_like(p, rank + 1.0)
 
 
-def _check(vid, label, m, m64, gates, X, y, start, rank, n, terms, lr):
+def _check(vid, label, m, m64, X, y, start, rank, n, terms, lr):
     """(what it was checked against, the gradient's relative error), or ResultMismatch."""
     tol = harness.tolerance(n, terms)
     if vid == 'allreduce':
@@ -106,7 +96,7 @@ def _check(vid, label, m, m64, gates, X, y, start, rank, n, terms, lr):
             raise ResultMismatch(t('allreduce.mismatch', version=label, rank=rank, error=error, tol=tol))
         return 'sum', error
     against = 'share' if vid == 'backward' else 'whole'  # backward alone sends nothing: this process's share
-    grads, params = _reference(m64, X, y, gates, against == 'whole', n, lr)
+    grads, params = _reference(m64, X, y, against == 'whole', n, lr)
     error = max(checking.relative_error(p.grad, g) for p, g in zip(m.parameters(), grads))
     if error > tol:  # the gradient first: its error says by how much (a missing average gives n - 1)
         raise ResultMismatch(t('allreduce.mismatch_grad', version=label, rank=rank, error=error, tol=tol))
@@ -145,12 +135,11 @@ def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
     for r in range(last + 1):  # interleaved: drift hits every version alike
         for vid, (label, m, opt, step, _) in table.items():
             _reset(vid, m, start, rank)
-            with gates(m) as opened:
-                elapsed = _time(step, m, X, y, opt)
+            elapsed = _time(step, m, X, y, opt)
             if r >= plan.warmup:
                 times[vid].append(elapsed)
             if r == last:  # checked before the next version moves the parameters
-                checked[vid], errors[vid] = _check(vid, label, m, m64, opened, X, y, start, rank, n, terms, plan.lr)
+                checked[vid], errors[vid] = _check(vid, label, m, m64, X, y, start, rank, n, terms, plan.lr)
             if r == 0:  # a first step can be slow: alive
                 send('progress', phase='first', version=vid, seconds=elapsed)
         send('progress', phase='repeat', repeat=r + 1, of=last + 1)
