@@ -91,17 +91,26 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
     return '\n'.join(lines)
 
 
+def busy_share(checked) -> float:
+    """The share of the cores other programs kept busy: the check's number where it printed one (one number for both
+    lines), else measured now."""
+    from ..grading.measurable import others_busy
+    found = [c.fields['busy'] for c in checked.criteria if 'busy' in c.fields]
+    return found[0] if found else others_busy()
+
+
 def control_text(comparison, predicted: dict, busy: float | None = None) -> str:
-    """The worked answer in one line: run_and_copy against its prediction, the control (the products beside nonstop
-    copies against alone) and, when they were slower on a CPU, the share of its cores other programs kept busy."""
+    """The worked answer in one line: the control (the products beside nonstop copies against alone), and when they
+    were slower, run_and_copy against the formula fed the control's time (predicted['from_control']) and, on a CPU,
+    the share of its cores other programs kept busy."""
     from ..grading.measurable import LOAD_SHARE
     m = comparison.measurements
     over, beside, alone = m['overlapped'], m['beside_copies'], m['run']
     unit = verdict.unit_for(over.median, predicted['overlapped'], beside.median, alone.median)
     slower = verdict.compare(beside, alone) == 'slower'
-    line = t('communication.control.' + ('slower' if slower else 'same'), m=verdict.num(over.median, unit),
-             p=verdict.num(predicted['overlapped'], unit), b=verdict.num(beside.median, unit),
-             a=verdict.num(alone.median, unit), word=verdict.by(beside, alone))
+    p, q = (verdict.num(predicted[k], unit) for k in ('overlapped', 'from_control'))
+    line = t('communication.control.' + ('slower' if slower else 'same'), m=verdict.num(over.median, unit), p=p, q=q,
+             b=verdict.num(beside.median, unit), a=verdict.num(alone.median, unit), word=verdict.by(beside, alone))
     if not slower or busy is None:
         return line
     return t('communication.control.' + ('busy' if busy > LOAD_SHARE else 'idle'), line=line,
@@ -228,15 +237,14 @@ def exercise_three_alone_text(r) -> str:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's verdict: together against the slower lane alone (hatched); where the lanes' threads outnumber the
-    cores, also against one after the other (dotted: each repeat's two lanes alone added), by the one rule."""
+    """Exercise 3's verdict, by the one rule, against the case this hardware predicts: the slower lane alone
+    (hatched), or where the lanes' threads outnumber the cores one after the other (dotted: each repeat's two lanes
+    alone added)."""
     a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
-    slower, together = (a if a.median >= b.median else b), r.times['together']
-    lines = [verdict.line(_word('together'), together, _word('slower_alone'), slower)]
     if r.expectation == 'oversubscribed':
-        serial = Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
-        lines.append(verdict.line(_word('together'), together, _word('serial_sum'), serial))
-    return '\n'.join(lines)
+        base = Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
+        return verdict.line(_word('together'), r.times['together'], _word('serial_sum'), base)
+    return verdict.line(_word('together'), r.times['together'], _word('slower_alone'), a if a.median >= b.median else b)
 
 
 def plot_exercise_three(r):
@@ -244,7 +252,7 @@ def plot_exercise_three(r):
     the lanes' threads outnumber the cores, dotted one after the other (the lanes taking turns)."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
     fig = plot_repeats(times, predicted={_name('together'): r.expected},
-                       title=style.plot_text('communication.ex3.title'))
+                       title=style.plot_text('communication.ex3.title'), halves=True)
     if r.expectation == 'oversubscribed' and r.serial_sum > r.expected:
         from matplotlib.patches import Patch
         ax = fig.axes[0]
@@ -278,13 +286,14 @@ def _short(name: str, width: int = 32) -> str:
     return name if len(name) <= width else name[:width - 1] + '…'
 
 
-def profile_text(prof, gpu: bool) -> str:
-    """Which of the products (aten::mm) and the copies (aten::copy_) took more self time, the larger first (operator
-    level; Memcpy DtoH is the same time again, not more of it)."""
+def profile_text(prof, gpu: bool, wall: float) -> str:
+    """The profiled call's wall time (`wall`, seconds), then which of the products (aten::mm) and the copies
+    (aten::copy_) took more self time in it, the larger first (Memcpy DtoH is the same time again, not more of it)."""
     ops = _self_times(prof, gpu)
     (a, ta), (b, tb) = sorted((('aten::mm', ops.get('aten::mm', 0.0)), ('aten::copy_', ops.get('aten::copy_', 0.0))),
                               key=lambda kv: -kv[1])
-    return t('communication.profile.split', a=a, ta=verdict.num(ta, 'ms'), b=b, tb=verdict.num(tb, 'ms'))
+    return t('communication.profile.split', wall=verdict.num(wall, 'ms'), a=a, ta=verdict.num(ta, 'ms'), b=b,
+             tb=verdict.num(tb, 'ms'))
 
 
 def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:

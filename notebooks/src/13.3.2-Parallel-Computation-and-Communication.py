@@ -39,7 +39,6 @@ from d2l_ext import communication as comm
 from d2l_ext.communication import copying, tracing
 from d2l_ext.display import communication as show
 from d2l_ext.display import verdict
-from d2l_ext.grading.measurable import others_busy
 from d2l_ext.workloads import resolve_workload
 
 d2l_ext.set_language('en')
@@ -168,7 +167,7 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 #@source d2l_ext.communication.copying.run_and_copy
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-d2l_ext.check('13.3.2-copy', run_and_copy)
+checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 
 # %% [markdown]
 # ## Predict
@@ -198,7 +197,7 @@ variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=15,  # every way, interleaved  #zh: 每种方式交替计时
                            check=lambda name, out: d2l_ext.check_close(out, ref, name))
-busy = None if GPU else others_busy()    # the share of the CPU's cores other programs keep busy  #zh: 其他程序占用的 CPU 核心比例
+busy = None if GPU else show.busy_share(checked)  # the cores' share other programs kept busy  #zh: 其他程序占用的 CPU 核心比例
 alone = measured.medians()                # the prediction's inputs: products alone, copies alone  #zh: 预测的输入：只做乘法、只做复制
 print(show.rates_text(alone))
 
@@ -220,7 +219,8 @@ my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对�
 
 # %% tags=["nbval-ignore-output"]
 predicted = {'run_then_copy': alone['run'] + alone['copy'], 'beside_copies': alone['run'],
-             'overlapped': comm.expected_overlap(alone['run'], alone['copy'], 'separate', iters=K2)}
+             'overlapped': comm.expected_overlap(alone['run'], alone['copy'], 'separate', iters=K2),
+             'from_control': comm.expected_overlap(alone['beside_copies'], alone['copy'], 'separate', iters=K2)}
 display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measured_title(x, w, K2)))
 print(show.measured_text(measured, predicted, my_guess))
 
@@ -287,13 +287,13 @@ print(show.recorded_prediction_text(rec))
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# `copy_to_cpu(y, True)` asks for a new pinned tensor per result. Is the first call slower than later ones, and
+# `copy_to_cpu(y, True)` asks for a pinned tensor per result. Is the first call slower than later ones, and
 # later ones slower than copies into pinned buffers allocated once? Measured on a GPU, else recorded.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 为每个结果申请一个新的锁页张量。第一次调用会比之后的调用慢吗？之后的调用会比复制到
+# `copy_to_cpu(y, True)` 为每个结果申请一个锁页张量。第一次调用会比之后的调用慢吗？之后的调用会比复制到
 # 只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，否则展示记录结果。
 
 # %% tags=["nbval-ignore-output"]
@@ -363,30 +363,30 @@ panel = CommPanel(size=N if GPU else 400, iters=10, gpu=GPU).show()
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
 print(show.exercise_three_alone_text(ex3))
 
+# %% [markdown]
+# <details><summary>Worked answer</summary>
+#
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone (hatched). Where
+# the lanes and the copy thread outnumber the cores, they take turns: predict one after the other (dotted). This run:
+# </details>
+
+# %% [markdown] lang="zh"
+# <details><summary>参考答案</summary>
+#
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时（斜线条）。两条执行路和
+# 复制线程多于核心时，它们轮流使用核心：应当预测先后运行的用时（点状条）。这次运行：
+# </details>
+
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(show.plot_exercise_three(ex3))
 print(show.exercise_three_text(ex3))
 
 # %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone (hatched). On a
-# CPU-only machine the lanes and the copy thread share the cores: hatched if each lane keeps a core, dotted (one after
-# the other) if they take turns.
-# </details>
-#
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
 # in a notebook and on a CPU too. Profiling the book's products and copies, predict which operator takes most of
 # the time: write it in `my_guess`.
 
 # %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时（斜线条）。在只有 CPU
-# 的机器上，两条执行路和复制线程共用核心：如果每条执行路各占一个核心，就是斜线条；如果它们轮流使用核心，就是
-# 点状条（先后运行）。
-# </details>
-#
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
 # 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对书中的乘法和复制做性能分析：先预测哪个操作符占用的时间最多，
 # 把它写进 `my_guess`。
@@ -394,6 +394,7 @@ print(show.exercise_three_text(ex3))
 # %% tags=["nbval-ignore-output"]
 import pathlib
 import tempfile
+import time
 
 from torch.profiler import ProfilerActivity, profile
 
@@ -405,8 +406,10 @@ name = 'run_and_copy' if GPU else 'run_then_copy'
 book = None if GPU else [torch.empty(N, N) for _ in range(K)]  # the book's cells' results  #zh: 书中代码的结果
 work = (lambda: copying.run_and_copy(x, w, buffers, lane)) if GPU else (lambda: copying.run_then_copy(x_lane, x_lane, book))
 with comm.no_profiler_chatter(), profile(activities=activities) as prof:
+    start = time.perf_counter()
     work()
     d2l_ext.wait_for_lanes([lane])
+    wall = time.perf_counter() - start  # the profiled call, profiler included  #zh: 性能分析的这次调用（含分析器本身）
 trace = pathlib.Path(tempfile.gettempdir()) / f'{name}_trace.json'
 prof.export_chrome_trace(str(trace))
 print(show.profile_guess_text(prof, GPU, my_guess))
@@ -414,7 +417,7 @@ print(d2l_ext.t('communication.profile.trace', path=trace))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(verdict.details(show.profile_frame(prof, GPU)))
-print(show.profile_text(prof, GPU))
+print(show.profile_text(prof, GPU, wall))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>

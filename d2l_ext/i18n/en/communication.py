@@ -11,7 +11,7 @@ MESSAGES = {
     'communication.variant.overlapped.engine': "MXNet's engine",
     'communication.variant.book': "book's non_blocking code (one stream)",
     'communication.variant.beside_copies': 'products beside nonstop copies',
-    'communication.variant.warm': 'later calls',
+    'communication.variant.warm': 'later calls (cached pinned memory)',
     'communication.variant.cold': 'first call',
     'communication.variant.reused': 'pinned buffers allocated once',
     'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies',
@@ -41,14 +41,13 @@ MESSAGES = {
     'communication.book.run': 'Run',
     'communication.book.copy': 'Copy to CPU',
     'communication.book.both': 'Run and copy to CPU',
-    'communication.book.not_copied': ("y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): this cell timed the "
-                                      'same products again.'),
+    'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): nothing was copied.",
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
     'communication.rates': 'this run: products alone {run} · copies alone {copy}',
     'communication.recorded.hidden': '{a} {ma} vs {b} {mb}: {share} of the copy time hidden',
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
-    'communication.control.slower': ('run_and_copy {m}, not the predicted {p}: beside copies the products took {b}, '
-                                     'not {a}.'),
+    'communication.control.slower': ('beside copies the products took {b}, not {a}; from {b} the formula predicts {q} '
+                                     'for run_and_copy, which took {m}.'),
     'communication.control.busy': ('{line} Other programs kept {busy} of the cores busy: the copy thread had no core '
                                    'of its own.'),
     'communication.control.idle': ('{line} Other programs kept {busy} of the cores busy, yet the copies slowed the '
@@ -69,7 +68,7 @@ MESSAGES = {
     'communication.timeline.stretches_one': 'one bar',
     'communication.timeline.stretches_many': '{n} bars',
     'communication.first_copy.no_gpu': 'No GPU here: no device-to-host copy, so no first copy to time.',
-    'communication.first_copy.title': "The book's non_blocking copy: a new pinned tensor per result",
+    'communication.first_copy.title': "The book's non_blocking copy: a pinned tensor per result",
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
@@ -80,7 +79,7 @@ MESSAGES = {
     'communication.hazard.cpu': 'No GPU here, so no copy can be read too early.',
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
-    'communication.profile.split': 'most self time: {a} {ta}, then {b} {tb}',
+    'communication.profile.split': 'the profiled call took {wall}; most self time: {a} {ta}, then {b} {tb}',
     'communication.slow_repeats': '{line}; {n} of {total} repeats as slow as run then copy',
     'communication.middle_half': 'middle half of the repeats',
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',
