@@ -286,9 +286,8 @@ def test_exercise_three_lines_compare_together_with_the_hatched_prediction():
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], rule='separate')) == (
             'together 1.41 s vs slower lane alone 1.00 s: 41% slower')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5])).axes[0]
-    hatched = {p.get_hatch(): (p.get_x(), p.get_width()) for p in ax.patches if p.get_hatch() in ('///', '..')}
-    assert hatched['///'] == (0, pytest.approx(1.0)) and hatched['..'] == (pytest.approx(1.0), pytest.approx(0.8))
-    assert 'one after the other' in [x.get_text() for x in ax.get_legend().get_texts()]
+    hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
+    assert hatched == [pytest.approx(1.8)]  # more threads than cores: one after the other, the case predicted
 
 
 def test_timeline_legend_counts_bars_in_few_words(rec):

@@ -136,8 +136,8 @@ class ExerciseThreeResult(Result):
     times: dict[str, Times]
     serial_sum: float
     expected: float
-    expectation: str  # a parallel.core rule, or 'oversubscribed' (more threads than cores): expected is then the
-    # slower lane alone (each lane kept a core), serial_sum the other case drawn beside it (the lanes took turns)
+    expectation: str  # a parallel.core rule, or 'oversubscribed' (more threads than cores: the lanes take turns,
+    # serial_sum the case predicted; expected stays the slower lane alone)
     max_rel_error: float
     lane_threads: list[int] = field(default_factory=list)  # threads each lane computes with (a GPU lane's: 1)
     copy_threads: int = 0  # 1 when lane 0 is a CPU lane: its copy thread wants a core too
@@ -182,8 +182,7 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
     threads, copy_threads, cores = [_threads(ln) for ln in lanes[:2]], int(lanes[0].kind == 'cpu'), cpu_cores()
     seconds, rule = exp.seconds, exp.rule
     if any(ln.kind == 'cpu' for ln in lanes[:2]) and sum(threads) + copy_threads > cores:
-        # more threads than cores: the slower lane alone if each lane keeps a core; one after the other, if they take
-        # turns
+        # more threads than cores: they take turns (display predicts serial_sum)
         seconds, rule = max(alone), 'oversubscribed'
     serial = Times('serial_sum', [x + y for x, y in zip(*(times[k].repeated() for k in ALONE))])  # repeat by repeat
     return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, serial.median, seconds, rule,

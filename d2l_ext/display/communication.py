@@ -92,17 +92,14 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def busy_share(checked) -> float:
-    """The share of the cores other programs kept busy: the check's number where it printed one (one number for both
-    lines), else measured now."""
+    """The share of the cores other programs kept busy: the check's number where it printed one, else measured now."""
     from ..grading.measurable import others_busy
-    found = [c.fields['busy'] for c in checked.criteria if 'busy' in c.fields]
-    return found[0] if found else others_busy()
+    return next((c.fields['busy'] for c in checked.criteria if 'busy' in c.fields), None) or others_busy()
 
 
 def control_text(comparison, predicted: dict, busy: float | None = None) -> str:
-    """The worked answer in one line: the control (the products beside nonstop copies against alone), and when they
-    were slower, run_and_copy against the formula fed the control's time (predicted['from_control']) and, on a CPU,
-    the share of its cores other programs kept busy."""
+    """The worked answer: the control (products beside nonstop copies against alone); when slower, run_and_copy against
+    the formula fed the control's time (predicted['from_control']) and, on a CPU, the cores' share others kept busy."""
     from ..grading.measurable import LOAD_SHARE
     m = comparison.measurements
     over, beside, alone = m['overlapped'], m['beside_copies'], m['run']
@@ -237,9 +234,8 @@ def exercise_three_alone_text(r) -> str:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's verdict, by the one rule, against the case this hardware predicts: the slower lane alone
-    (hatched), or where the lanes' threads outnumber the cores one after the other (dotted: each repeat's two lanes
-    alone added)."""
+    """Exercise 3's verdict, by the one rule, against the case plot_exercise_three draws (one after the other: each
+    repeat's two lanes alone added)."""
     a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
     if r.expectation == 'oversubscribed':
         base = Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
@@ -248,24 +244,12 @@ def exercise_three_text(r) -> str:
 
 
 def plot_exercise_three(r):
-    """Each lane alone and both together (every repeat); hatched beside 'together' the slower lane alone and, where
-    the lanes' threads outnumber the cores, dotted one after the other (the lanes taking turns)."""
+    """Each lane alone and both together (every repeat, grey middle halves); hatched beside 'together' the case this
+    hardware predicts: the slower lane alone, or where the lanes' threads outnumber the cores one after the other."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
-    fig = plot_repeats(times, predicted={_name('together'): r.expected},
-                       title=style.plot_text('communication.ex3.title'), halves=True)
-    if r.expectation == 'oversubscribed' and r.serial_sum > r.expected:
-        from matplotlib.patches import Patch
-        ax = fig.axes[0]
-        y = list(times).index(_name('together')) + 0.25  # where plot_repeats drew the hatched bar
-        ax.barh(y, r.serial_sum - r.expected, left=r.expected, height=0.2, fill=False, hatch='..',
-                edgecolor=style.color('predicted'), linewidth=1.0, linestyle='--', zorder=2)
-        ax.set_xlim(0, max(ax.get_xlim()[1], r.serial_sum * 1.05))
-        old = ax.get_legend()
-        handles = list(old.legend_handles) + [Patch(fill=False, hatch='..', edgecolor=style.color('predicted'),
-                                                    linestyle='--', label=_name('serial_sum'))]
-        labels = [x.get_text() for x in old.get_texts()] + [_name('serial_sum')]
-        ax.legend(handles=handles, labels=labels, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-    return fig
+    case = r.serial_sum if r.expectation == 'oversubscribed' else r.expected
+    return plot_repeats(times, predicted={_name('together'): case}, title=style.plot_text('communication.ex3.title'),
+                        halves=True)
 
 
 def _self_times(prof, gpu: bool) -> dict:

@@ -366,15 +366,15 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone (hatched). Where
-# the lanes and the copy thread outnumber the cores, they take turns: predict one after the other (dotted). This run:
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone. Where the lanes
+# and the copy thread outnumber the cores, they take turns: predict one after the other. This run (hatched: its case):
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时（斜线条）。两条执行路和
-# 复制线程多于核心时，它们轮流使用核心：应当预测先后运行的用时（点状条）。这次运行：
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时。两条执行路和复制线程
+# 多于核心时，它们轮流使用核心：应当预测先后运行的用时。这次运行（斜线条是它对应的情形）：
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
