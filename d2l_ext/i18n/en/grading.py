@@ -33,8 +33,8 @@ MESSAGES = {
     'grading.change_machine': 'nothing in your code: grade it again on an idle machine with more cores',
     # why a timed criterion cannot be measured on this machine
     'grading.unmeasurable.cores': '{cores} core(s) free for {needed} lanes or processes',
-    'grading.unmeasurable.load': 'other programs used {busy:.0%} of the cores (at most {limit:.0%})',
-    'grading.unmeasurable.spread': 'repeated runs spread {spread:.0%} of their median (at most {limit:.0%})',
+    'grading.unmeasurable.load': 'other programs used {busy:.0%} of the cores; measurable up to {limit:.0%}',
+    'grading.unmeasurable.spread': 'repeated runs spread {spread:.0%} of their median; measurable up to {limit:.0%}',
     # submissions that pass without doing the task
     'grading.worked_solution': "{name} is the package's worked solution, not your code",
     'grading.tampered': 'your code changed the grader ({what})',

@@ -33,8 +33,8 @@ MESSAGES = {
     'grading.change_machine': '代码无须修改：请在更空闲、核心更多的机器上再评一次',
     # 本机为什么无法测量计时的标准
     'grading.unmeasurable.cores': '{needed} 条执行路或进程只有 {cores} 个空闲核心',
-    'grading.unmeasurable.load': '其他程序占用了 {busy:.0%} 的核心（至多 {limit:.0%}）',
-    'grading.unmeasurable.spread': '重复运行的时间离散度为中位数的 {spread:.0%}（至多 {limit:.0%}）',
+    'grading.unmeasurable.load': '其他程序占用了 {busy:.0%} 的核心；不超过 {limit:.0%} 才能测量',
+    'grading.unmeasurable.spread': '重复运行的时间离散度为中位数的 {spread:.0%}；不超过 {limit:.0%} 才能测量',
     # 没有完成任务却想通过的提交
     'grading.worked_solution': '{name} 是本包的参考答案，不是你的代码',
     'grading.tampered': '你的代码改动了评分程序（{what}）',
