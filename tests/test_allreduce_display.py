@@ -1,5 +1,5 @@
-"""13.3.4's display (display.allreduce): one verdict line per measuring cell, the step drawn in measured parts beside
-its control, the learner's versions measured once they pass; golden lines in both languages."""
+"""13.3.4's display (display.allreduce): one verdict line per measuring cell, timed steps drawn beside
+the model, the learner's versions measured once they pass; golden lines in both languages."""
 import pathlib
 
 import pytest
@@ -53,37 +53,45 @@ def test_the_guess_line_names_the_share_with_and_without_a_guess():
     assert 'my_guess' in show.guess_text(None, r)
 
 
-def test_a_step_is_drawn_in_measured_parts_and_exercise_1_sets_them_beside_the_control():
-    r = fake(hooks=0.14, slow=0.06, alone_span=0.05)
-    parts = show.parts(r, r.version('hooks'))  # the all-reduce outside backward: its time not shared with backward
-    assert parts == pytest.approx({'base': 0.10, 'slowed': 0.01, 'outside': 0.02})
-    control = show.parts(r, fake(serial_span=0.07).version('serial'))  # (a): slowed with nothing overlapping
-    assert control['slowed'] == pytest.approx(0.02) and control['outside'] == pytest.approx(0.04)
+def test_exercise_1_sets_c_beside_the_control_and_the_models_all_reduce_outside_backward():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks_shared=0.035)
+    model = f"{here.predicted('hooks')['exposed'] * 1e3:.2f} ms"
     lines = show.parts_text(here, there).split('\n')
     assert lines == ["2 processes, 2 cores: (c) 50% during backward (model 85%); backward against alone +30%, "
-                     "(a)'s +40%; all-reduce outside backward 20.0 ms",
+                     f"(a)'s +40%; all-reduce outside backward 20.0 ms (model {model})",
                      "2 processes, 16 cores: (c) 88% during backward (model 85%); backward against alone +10%, "
-                     "(a)'s +0%; all-reduce outside backward 5.00 ms", "the model's share was nearer on 16 cores"]
+                     f"(a)'s +0%; all-reduce outside backward 5.00 ms (model {model})",
+                     "the model's share was nearer on 16 cores"]
     with using_language('zh'):
         assert show.parts_text(here).startswith('2 个进程、2 个核心：(c) 有 50% 在反向传播期间')
     assert show.parts_text(there, there).endswith("the model's share was as near on both machines")  # as printed
 
 
 def test_the_median_step_and_the_pooled_share_are_drawn_as_marks():
-    r = fake(hooks=0.095)  # a median below the step without all-reduce: drawn where it is, not at the bars' end
+    r = fake(hooks=0.095)  # a median below the step without all-reduce: drawn where it is
     fig = show.plot_steps(r)
     left, right = fig.axes[:2]
     marks = [c.get_offsets()[0][0] for c in left.collections if len(c.get_offsets()) == 1]
     assert pytest.approx(95.0) in marks
+    assert [tuple(line.get_xdata()) for line in left.lines] == [(100.0, 100.0)]  # the step without all-reduce
     pooled = [c.get_offsets()[0][0] for c in right.collections if len(c.get_offsets()) == 1]
     assert pytest.approx(r.version('hooks').overlap) in pooled  # the number the verdict line prints
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert 'your guess' not in labels and len(labels) == 6  # three parts, the dots, the marks, the model
+    assert 'your guess' not in labels and len(labels) == 4  # the dashed step without all-reduce, dots, marks, model
 
 
-def test_the_flat_answer_is_its_verdict_against_a():
-    assert show.flat_text(fake()) == '(b) flat 135 ms vs (a) after backward 140 ms: no clear difference'
+def test_the_flat_answer_is_its_verdict_against_a_then_what_its_drawn_step_saved_and_paid():
+    r = fake()
+    r.events['flat'] = [{'rank': k, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b}
+                        for k in (0, 1) for s, role, a, b in (('compute', 'backward', 0.0, 0.10),
+                                                              ('allreduce', 'allreduce', 0.11, 0.14),
+                                                              ('compute', 'optimizer', 0.15, 0.16))]
+    r.events['serial'] = [{**e, 'start': 0.10 + 0.004 * i, 'end': 0.103 + 0.004 * i} for i, e in enumerate(
+        [e for e in r.events['flat'] if e['role'] == 'allreduce'] * 6)] + r.events['flat'][:1] + r.events['flat'][3:4]
+    assert show.flat_text(r).split('\n') == [  # (a): 6 calls of 3 ms per process, after backward
+        '(b) flat 135 ms vs (a) after backward 140 ms: no clear difference',
+        "in the profiled steps drawn: (b)'s one call 30.0 ms, (a)'s 12 calls 18.0 ms; gaps around (b)'s call "
+        "(copies, waiting) 20.0 ms"]
 
 
 def test_the_figure_draws_every_repeat_the_model_and_the_guess():
@@ -132,8 +140,8 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
 
 def test_the_bucket_sweep_names_the_shortest_median_and_the_models_fastest_size():
     r = fake()
-    assert show.bucket_text(r) == "shortest median: DDP 1 MiB 120 ms vs DDP one bucket 136 ms: 12% faster; " \
-                                  "model's fastest: DDP 1 MiB"
+    assert show.bucket_text(r) == "DDP size with the shortest median: DDP 1 MiB 120 ms vs (a) after backward 140 ms: " \
+                                  "14% faster; the model's fastest: DDP 1 MiB"
     fig = show.plot_steps(r, ids=['serial', 'ddp-1', 'ddp-25'])  # the sweep: one row per size
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == ['(a) after backward', 'DDP 1 MiB', 'DDP one bucket']
@@ -173,10 +181,12 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     line = show.verdict_text(r)
     assert line.startswith('(c) hooks 55.9 ms vs (a) after backward 69.6 ms: ') and '; 83% of' in line
     assert [v.id for v in show.drawn(r)] == ['serial', 'flat', 'hooks', 'ddp-1']
-    assert show.flat_text(r) == '(b) flat 85.4 ms vs (a) after backward 69.6 ms: 23% slower'
+    assert show.flat_text(r).split('\n') == ['(b) flat 85.4 ms vs (a) after backward 69.6 ms: 23% slower',
+                                             "in the profiled steps drawn: (b)'s one call 11.8 ms, (a)'s 12 calls "
+                                             "19.5 ms; gaps around (b)'s call (copies, waiting) 14.6 ms"]
     assert r.prediction.allreduce == pytest.approx(r.version('allreduce').median)  # fitted to the run's own calls
     assert show.parts_text(r) == "2 processes, 16 cores: (c) 83% during backward (model 86%); backward against " \
-                                 "alone +32%, (a)'s +4%; all-reduce outside backward 3.48 ms"
+                                 "alone +32%, (a)'s +4%; all-reduce outside backward 3.48 ms (model 2.25 ms)"
 
 
 def test_the_lesson_teaches_the_shared_cores_before_measuring_and_shows_no_finished_a_or_c():

@@ -7,13 +7,13 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ..i18n import t
+from ..overlap import busy
 from . import style, verdict
 from .timeline import draw_timeline
 
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.version.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
 STREAMS = ('compute', 'allreduce')  # the keys allreduce.lane.<stream>
-PARTS = ('base', 'slowed', 'outside')  # the keys allreduce.part.<part>: a step's stacked bar
 MS = 1e3
 
 
@@ -79,17 +79,6 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
     return verdict.guess(my_guess, result.predicted(vid)['overlap'], result.version(vid).overlap or 0.0, '%')
 
 
-def parts(result, version) -> dict:
-    """A step's parts (s): the step without all-reduce (timed), backward's extra time and the all-reduce outside
-    backward (profiled)."""
-    base = result.version('backward').median
-    if not version.stats:
-        return {'base': base, 'slowed': 0.0, 'outside': 0.0}
-    slowed = max(0.0, version.backward_span - result.version('backward').backward_span)
-    outside = statistics.mean(s['comm'] - s['shared'] for process in version.stats for s in process)
-    return {'base': base, 'slowed': slowed, 'outside': outside}
-
-
 def parts_text(*runs) -> str:
     """Exercise 1: per run (c)'s share against the model's, backward's growth beside (a)'s; then where nearer."""
     lines, off = [], []
@@ -98,30 +87,42 @@ def parts_text(*runs) -> str:
         off.append((abs(round(share * 100) - round(model * 100)), r.cores))
         grew = {vid: ('+' if (r.slowdown(vid) or 1.0) >= 1 else '') + verdict.num((r.slowdown(vid) or 1.0) - 1, '%')
                 for vid in ('hooks', 'serial')}  # backward's span against the step without all-reduce's
+        outside = statistics.mean(s['comm'] - s['shared'] for process in r.version('hooks').stats for s in process)
         lines.append(t('allreduce.parts', n=r.processes, cores=r.cores, share=verdict.num(share, '%'),
                        model=verdict.num(model, '%'), c_slow=grew['hooks'], a_slow=grew['serial'],
-                       c_out=verdict.num(parts(r, r.version('hooks'))['outside'], 'ms')))
+                       c_out=verdict.num(outside, 'ms'), m_out=verdict.num(r.predicted('hooks')['exposed'], 'ms')))
     if len(runs) > 1:
         (gap, cores), (other, _) = sorted(off)[:2]
         lines.append(t('allreduce.parts_same') if gap == other else t('allreduce.parts_nearer', cores=cores))
     return '\n'.join(lines)
 
 
-def _lead(result, vid: str) -> float:
-    """How long before backward's end (not the optimizer step's) the first all-reduce started: mean of processes."""
-    leads = []
+def _ranks(result, vid: str):
+    """The drawn profiled step's events, process by process: (all-reduce intervals, backward's end, update's start)."""
     for rank in range(result.processes):
         mine = [e for e in result.events.get(vid, []) if e['rank'] == rank]
-        sent, ends = [e['start'] for e in mine if e['role'] == 'allreduce'], [
-            e['end'] for e in mine if e['role'] in ('backward', 'compute')]
-        leads += [max(ends) - min(sent)] if sent and ends else []
-    return statistics.mean(leads or [0.0])
+        sent = [(e['start'], e['end']) for e in mine if e['role'] == 'allreduce']
+        ends = [e['end'] for e in mine if e['role'] in ('backward', 'compute')]
+        update = [e['start'] for e in mine if e['role'] == 'optimizer']
+        if sent and ends:
+            yield sent, max(ends), min(update or [max(ends)])
+
+
+def _lead(result, vid: str) -> float:
+    """How long before backward's end (not the optimizer step's) the first all-reduce started: mean of processes."""
+    return statistics.mean([end - min(s for s, _ in sent) for sent, end, _ in _ranks(result, vid)] or [0.0])
 
 
 def flat_text(result) -> str:
-    """(b)'s question: its step against (a)'s."""
+    """(b)'s question: its step against (a)'s; then, in the profiled steps drawn, what its one call saved and paid."""
     b, a = result.version('flat'), result.version('serial')
-    return verdict.line(name(result, b), b.measurement, name(result, a), a.measurement, 'ms')
+    head = verdict.line(name(result, b), b.measurement, name(result, a), a.measurement, 'ms')
+    calls = {vid: statistics.mean([busy(sent) for sent, _, _ in _ranks(result, vid)] or [0.0]) for vid in ('flat',
+                                                                                                      'serial')}
+    gaps = statistics.mean([sent[0][0] - end + update - max(e for _, e in sent) for sent, end, update in
+                            _ranks(result, 'flat')] or [0.0])  # backward's end to the call, the call to the update
+    return head + '\n' + t('allreduce.flat_paid', one=verdict.num(calls['flat'], 'ms'), k=a.calls,
+                           many=verdict.num(calls['serial'], 'ms'), gaps=verdict.num(gaps, 'ms'))
 
 
 def drawn(result, ids=None) -> list:
@@ -133,24 +134,22 @@ def drawn(result, ids=None) -> list:
 
 
 def plot_steps(result, guess=None, ids=None, title=None):
-    """Left: each version's step in measured parts, its median marked, every repeat a dot, the model's hatched.
-    Right: the all-reduce's share during backward per profiled step, pooled (marked), the model's, the guess."""
+    """Left: each version's timed steps (dots), their median marked, the model's hatched, the step without
+    all-reduce dashed. Right: the share of the all-reduce during backward per profiled step, pooled (marked), the
+    model's, the guess."""
     versions = drawn(result, ids)
     fig, (left, right) = style.figure(ncols=2, height=2.0 + 0.75 * len(versions))
-    colours = dict(zip(PARTS, (style.color('idle'), style.color('gpu'), style.color('allreduce'))))
     mark = dict(marker='|', s=500, linewidths=3, color='black', zorder=4)
     dots = dict(s=40, color=style.color('measured'), zorder=3)
     model = dict(fill=False, hatch='///', edgecolor=style.color('predicted'))
+    base = dict(ls='--', lw=1.5, color=style.color('idle'), zorder=1)
+    left.axvline(result.version('backward').median * MS, **base)
     for y, v in enumerate(versions):
-        start = 0.0
-        for part, seconds in parts(result, v).items():
-            left.barh(y + 0.1, seconds * MS, left=start * MS, height=0.35, color=colours[part], zorder=2)
-            start += seconds
         n = len(v.step_times)
         left.scatter([x * MS for x in v.step_times], [y - 0.3 + 0.2 * i / max(n - 1, 1) for i in range(n)], **dots)
-        left.scatter([v.median * MS], [y + 0.1], **mark)
-        left.barh(y + 0.4, result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb) * MS,
-                  height=0.15, **model)
+        left.scatter([v.median * MS], [y - 0.2], **mark)
+        left.barh(y + 0.2, result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb) * MS,
+                  height=0.25, **model)
         shares = [s['shared'] / s['comm'] for process in v.stats for s in process if s['comm'] > 0]  # per step
         right.scatter(shares, [y - 0.2] * len(shares), **dots)
         if v.overlap is not None:
@@ -166,11 +165,11 @@ def plot_steps(result, guess=None, ids=None, title=None):
     right.set_xlim(0, 1.05)
     left.set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     right.set_xlabel(style.plot_text('allreduce.plot.share'))
-    handles = [Patch(color=colours[p], label=style.plot_text(f'allreduce.part.{p}')) for p in PARTS] + [
-        Line2D([], [], ls='', marker='o', color=dots['color'], label=style.plot_text('allreduce.plot.repeats')),
-        Line2D([], [], ls='', marker='|', markersize=14, mew=3, color='black',
-               label=style.plot_text('allreduce.plot.marks')),
-        Patch(**model, label=style.plot_text('style.predicted'))]
+    handles = [Line2D([], [], **base, label=style.plot_text('allreduce.plot.base')),
+               Line2D([], [], ls='', marker='o', color=dots['color'], label=style.plot_text('allreduce.plot.repeats')),
+               Line2D([], [], ls='', marker='|', markersize=14, mew=3, color='black',
+                      label=style.plot_text('allreduce.plot.marks')),
+               Patch(**model, label=style.plot_text('style.predicted'))]
     if guess is not None:
         handles.append(Line2D([], [], ls='', marker='D', color=style.color('guess'),
                               label=style.plot_text('style.guess')))
@@ -210,14 +209,14 @@ def draw_step_timelines(result, version_ids=('serial', 'hooks')):
 
 
 def bucket_text(result) -> str:
-    """Exercise 2: the shortest median step against the model's fastest size (or, if that one, the next shortest)."""
-    ddp = sorted(result.ddp_versions(), key=lambda v: v.median)
-    if len(ddp) < 2:
+    """Exercise 2: the DDP size with the shortest median step against (a), and the model's fastest size."""
+    best, a = result.best_ddp(), result.version('serial')
+    if best is None:
         return ''
-    model = result.version(f'ddp-{result.prediction.best_buckets(sorted(v.bucket_mb for v in ddp))[0]:g}')
-    other = model if model is not ddp[0] else ddp[1]
-    return t('allreduce.buckets', line=verdict.line(name(result, ddp[0]), ddp[0].measurement, name(result, other),
-                                                    other.measurement, 'ms'), model=name(result, model))
+    sizes = sorted(v.bucket_mb for v in result.ddp_versions())
+    fastest = result.version(f'ddp-{result.prediction.best_buckets(sizes)[0]:g}')
+    line = verdict.line(name(result, best), best.measurement, name(result, a), a.measurement, 'ms')
+    return t('allreduce.buckets', line=line, model=name(result, fastest))
 
 
 def ratio_text(result, half) -> str:
