@@ -142,6 +142,7 @@ def run_ranks(target, args=(), world: int = 2, *, start: str = 'spawn', silence_
             writer.close()
         return _watch(procs, [reader for reader, _ in pipes], silence_s, on_report)
     finally:  # normal end, failure, KeyboardInterrupt: every rank's group killed, every rank reaped
+        procs = [p for p in procs if p.pid is not None]  # one that could not start (spawn's error is raised)
         for p in procs:
             try:
                 os.killpg(p.pid, signal.SIGKILL)
