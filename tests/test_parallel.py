@@ -76,7 +76,7 @@ def test_timeline_and_exercises_on_cpu():
     ind = measure_independence(lanes, size=64, iters=3, repeats=1)
     assert set(ind.times) == {'one_at_a_time', 'issued_together'} and ind.threads == lanes[0].threads
     small = measure_small_ops(lanes, size=16, iters=4, repeats=1)
-    assert set(small.times) == {'one_lane', 'two_threads', 'batched'} and small.products == 8
+    assert set(small.times) == {'one_lane', 'two_threads', 'one_half', 'batched'} and small.products == 8
     assert measure_sync_mistake(lanes).reason == 'parallel.sync.no_gpu'
     assert measure_launch_order(lanes).reason == 'parallel.launch.needs_gpu_cpu'
 
@@ -230,18 +230,24 @@ def _result(together=(0.10, 0.11, 0.105), baseline=(0.2, 0.21, 0.205), baseline_
               baseline_lane=baseline_lane, baseline_cores=2, expected=0.11, serial_sum=0.21)
 
 
-def test_the_together_line_is_one_verdict_against_one_device_or_one_after_the_other():
+def test_the_together_lines_judge_the_book_s_claim_and_the_baseline_or_say_the_load_prevents_it():
     with using_language('en'):
-        assert dp.together_line(_result()) == 'together 0.105 s vs one lane with all 2 cores 0.205 s: 49% faster'
+        assert dp.together_line(_result()).splitlines() == [
+            'together 0.105 s vs one after the other 0.210 s: 50% faster',
+            'together 0.105 s vs one lane with all 2 cores 0.205 s: 49% faster']
         same = _result(baseline=(0.104, 0.106, 0.105))
-        assert dp.together_line(same).endswith(': no clear difference')
+        assert dp.together_line(same, busy=0.2).endswith(': no clear difference')
         gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
-        assert dp.together_line(gpu).startswith('together 0.105 s vs GPU 0')
+        assert dp.together_line(gpu).splitlines()[1].startswith('together 0.105 s vs GPU 0')
+        busy = dp.together_line(_result(), busy=0.85)  # one line, the graders' words and the measured share
+        assert busy.startswith('together vs one after the other, vs one device: cannot measure here (') \
+            and '85%' in busy
         no_base = _result()
         no_base.baseline = None
         assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: 50% faster'
     with using_language('zh'):
-        assert dp.together_line(_result()) == '同时运行 0.105 秒，一条用上全部 2 个核心的执行路 0.205 秒：用时少 49%'
+        assert dp.together_line(_result()).splitlines()[1] == ('同时运行 0.105 秒，一条用上全部 2 个核心的执行路 '
+                                                               '0.205 秒：用时少 49%')
 
 
 def test_plot_parallel_draws_the_prediction_and_the_guess():
@@ -266,7 +272,7 @@ def test_exercise_lines_are_verdict_lines():
     r = NS(framework='torch', engine='eager', times={
         'one_at_a_time': Times.from_times([0.2, 0.21, 0.2], 'a'), 'issued_together': Times.from_times([0.1] * 3, 'b')})
     small = NS(times={'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.03] * 3, 'b'),
-                      'batched': Times.from_times([0.004] * 3, 'c')})
+                      'one_half': Times.from_times([0.04] * 3, 'e'), 'batched': Times.from_times([0.004] * 3, 'c')})
     gpu = NS(times={'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_streams': Times.from_times([0.0201] * 3, 'b'),
                     'batched': Times.from_times([0.004] * 3, 'c'), 'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
@@ -275,20 +281,22 @@ def test_exercise_lines_are_verdict_lines():
         # exercise 2: a second caller (two threads, or two streams) against one lane, then one call (bmm) against it
         assert dp.small_ops_line(small).splitlines() == [
             'two threads, half the cores each 30.0 ms vs one lane, the whole device 20.0 ms: 50% slower',
+            'one thread, half the cores 40.0 ms vs one lane, the whole device 20.0 ms: 100% slower',
             'one batched product (torch.bmm) 4.00 ms vs two threads, half the cores each 30.0 ms: 7.5x as fast']
         assert dp.small_ops_line(gpu).splitlines() == [
             'two CUDA streams on the same GPU 20.1 ms vs one lane, the whole device 20.0 ms: no clear difference',
             'one batched product (torch.bmm) 4.00 ms vs two CUDA streams on the same GPU 20.1 ms: 5.0x as fast']
 
 
-def test_the_recording_draws_and_says_one_line():
+def test_the_recording_draws_and_says_its_verdicts():
     from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary, recorded_sync_line
     from d2l_ext.recorded import newest
     rec = newest()
     if rec is None:
         pytest.skip('no recording shipped')
     with using_language('en'):
-        assert recorded_summary(rec).startswith('together ') and '\n' not in recorded_summary(rec)
+        assert [x.split(' vs ')[0] for x in dp.together_line(rec.parallel[0]).splitlines()] == ['together 0.504 s'] * 2
+        assert recorded_summary(rec) == dp.together_line(rec.parallel[0]).splitlines()[1]
         assert recorded_sync_line(rec).startswith('no wait: the clock stopped once the work was queued, at ')
     assert recorded_figure(rec).axes
 

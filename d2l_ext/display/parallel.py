@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..frameworks import framework
 from ..i18n import language, t
 from ..lanes import Lane
+from ..parallel.exercises import VARIANTS
 from ..results import Measurement
 from . import style, verdict
 from .repeats import plot_repeats
@@ -60,8 +61,7 @@ class _Table:
 
 def serial(result) -> Measurement:
     """One after the other in each repeat: the lanes' times alone added up, repeat by repeat (interleaved runs)."""
-    times = [sum(ts) for ts in zip(*(m.repeated() for m in result.lane_times))]
-    return Measurement(t('parallel.name.serial'), times)
+    return Measurement(t('parallel.name.serial'), [sum(ts) for ts in zip(*(m.repeated() for m in result.lane_times))])
 
 
 def baseline_name(result) -> str:
@@ -71,11 +71,20 @@ def baseline_name(result) -> str:
     return t('parallel.name.all_cores', cores=result.baseline_cores)
 
 
-def together_line(result) -> str:
-    """'together 0.105 s vs one device doing both 0.113 s: faster' (else against one after the other)."""
-    if result.baseline is not None:
-        return verdict.line(t('parallel.name.together'), result.together, baseline_name(result), result.baseline)
-    return verdict.line(t('parallel.name.together'), result.together, t('parallel.name.serial'), serial(result))
+def claim_lines(together, serial_m, baseline_label: str | None, baseline, busy: float | None = None) -> str:
+    """The book's claim and the fair test, a verdict line each (together vs one after the other, vs `baseline` where
+    timed); one 'cannot measure here' line instead where other programs kept over LOAD_SHARE of the cores busy."""
+    from ..grading.measurable import LOAD_SHARE
+    if busy is not None and busy > LOAD_SHARE and baseline is not None:
+        return t('grading.line.unmeasurable', label=t('parallel.claim'),
+                 why=t('grading.unmeasurable.load', busy=busy, limit=LOAD_SHARE))
+    pairs = [(t('parallel.name.serial'), serial_m), (baseline_label, baseline)]
+    return tidy('\n'.join(verdict.line(t('parallel.name.together'), together, name, m) for name, m in pairs if m))
+
+
+def together_line(r, busy: float | None = None) -> str:
+    """claim_lines of a parallel() result `r`: against one after the other, then one device doing both where timed."""
+    return claim_lines(r.together, serial(r), r.baseline and baseline_name(r), r.baseline, busy)
 
 
 # -- pictures ------------------------------------------------------------------------------------
@@ -111,10 +120,6 @@ def plot_variants(result, ax=None, title=None, predicted=None):
 
 # -- exercises 1 and 2 ---------------------------------------------------------------------------
 
-def _engine_text(r) -> str:
-    return t('parallel.eager') if r.engine == 'eager' else r.engine
-
-
 def plot_independence(runs):
     """Exercise 1 on one axis, so the frameworks compare too: every repeat of one-at-a-time and issued-together."""
     one = len({r.size for r in runs}) == 1  # one size: named in the title, else in each row
@@ -127,20 +132,18 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1, one verdict line per run: issued together against one at a time."""
-    return tidy('\n'.join(t('parallel.run_of', framework=_shown(r.framework), engine=_engine_text(r), line=verdict.line(
-        t('parallel.variant.issued_together'), r.times['issued_together'],
-        t('parallel.variant.one_at_a_time'), r.times['one_at_a_time'])) for r in runs))
+    return tidy('\n'.join(t('parallel.run_of', framework=_shown(r.framework), line=verdict.line(
+        t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
+        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs))
 
 
 def small_ops_line(r) -> str:
-    """Exercise 2 in two verdicts: a second caller on the same device (two threads, or two CUDA streams) against one
-    lane with the whole device, then one call (torch.bmm) against that second caller."""
+    """Exercise 2: a second caller on the same device (two threads, or two CUDA streams) against one lane with the
+    whole device; on a CPU the control, one caller with half the cores, against it too; then one call (torch.bmm)."""
     second = 'two_streams' if 'two_streams' in r.times else 'two_threads'
-    return tidy('\n'.join((
-        verdict.line(t(f'parallel.variant.{second}'), r.times[second], t('parallel.variant.one_lane'),
-                     r.times['one_lane']),
-        verdict.line(t('parallel.variant.batched'), r.times['batched'], t(f'parallel.variant.{second}'),
-                     r.times[second]))))
+    name = {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
+    pairs = [(second, 'one_lane'), ('one_half', 'one_lane'), ('batched', second)]
+    return tidy('\n'.join(verdict.line(name[a], r.times[a], name[b], r.times[b]) for a, b in pairs if a in r.times))
 
 
 def plot_small_ops(r, ax=None):

@@ -12,8 +12,8 @@ def _when(rec) -> dict:
 
 
 def recorded_summary(rec) -> str:
-    """The recording's one verdict line: together against one device doing both (or one after the other)."""
-    return together_line(rec.parallel[0])
+    """The recording's last verdict line: together against one device doing both (lessons print together_line)."""
+    return together_line(rec.parallel[0]).splitlines()[-1]
 
 
 def recorded_figure(rec, max_bars: int = 200):

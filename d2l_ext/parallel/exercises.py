@@ -21,8 +21,8 @@ def _rows_with_ratio(times: dict[str, Times], baseline: str) -> list[dict]:
     return [timing_row(m, variant=name, ratio=base / m.median) for name, m in times.items()]
 
 
-# Exercises 1 and 2's variant ids; each is labelled by the catalogue key parallel.variant.<id>.
-VARIANTS = ('one_at_a_time', 'issued_together', 'one_lane', 'two_streams', 'two_threads', 'batched', 'cuda_graph')
+VARIANTS = ('one_at_a_time', 'issued_together', 'one_lane', 'two_streams', 'two_threads', 'one_half', 'batched',
+            'cuda_graph')  # exercises 1 and 2's variants, each labelled by the key parallel.variant.<variant>
 
 
 def _what(exercise: int, variant: str) -> str:
@@ -103,8 +103,8 @@ class SmallOpsResult(Result):
 
 
 def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:
-    """Exercise 2 (PyTorch) on the first lane's device, when each product is tiny: GPU: one lane, two streams, bmm,
-    a CUDA Graph; CPU: every core, two halves, bmm."""
+    """Exercise 2 (PyTorch), tiny products on one device: one lane, two streams, bmm, a CUDA Graph (GPU); one lane,
+    two halves, one half alone (the control), bmm (CPU)."""
     import torch
 
     from ..backends.torch_backend import intra_op_threads, run, run_on_lanes
@@ -139,6 +139,7 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
     else:
         halves = [make_lane('torch', 'cpu', i, threads=max(1, c // 2)) for i in range(2)]
         variants['two_threads'] = lambda: sum(run_on_lanes(halves, [lambda: run(x, k)] * 2), [])
+        variants['one_half'] = lambda: run_on_lanes(halves[:1], [lambda: run(x, 2 * k)])[0]  # the control
         variants['batched'] = batched
     errors = []
     with intra_op_threads(c if lane.kind == 'cpu' else 0):
@@ -159,11 +160,7 @@ def _graph_replay(x, products: int, dev):
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         out = [x.mm(x) for _ in range(products)]
-
-    def replay():
-        graph.replay()
-        return out
-    return replay
+    return lambda: (graph.replay(), out)[1]  # one launch replays every product into `out`
 
 
 @dataclass
@@ -209,13 +206,9 @@ def sync_waits(lanes, torch) -> dict:
     """The three ways to end the clock (13.3.1): none, the book's synchronize() (the current device only: the mistake
     shown on purpose), and every lane's GPU by index."""
     gpus = sorted({lane.index for lane in lanes if lane.kind == 'gpu'})
-
-    def every_device():
-        for g in gpus:
-            torch.cuda.synchronize(g)
     return {'no_wait': lambda: None,
             'book_synchronize': lambda: torch.cuda.synchronize(torch.cuda.current_device()),  # the book's: current only
-            'every_device': every_device}
+            'every_device': lambda: [torch.cuda.synchronize(g) for g in gpus]}
 
 
 @dataclass

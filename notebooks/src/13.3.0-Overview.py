@@ -18,14 +18,14 @@
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
 # asks for before they run it, so they can run the independent pieces at the same time. But one matrix product
 # already keeps every core of a CPU, or a whole GPU, busy. Two jobs together beat one after the other whenever one
-# after the other leaves hardware idle; a gain over **one device doing both jobs** (the fair baseline) needs separate
-# hardware working at the same time:
+# after the other leaves hardware idle; the fair test is **one device doing both jobs** (the baseline). The book's two
+# ways to gain use hardware working at the same time:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
 #
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The book shows both with two GPUs; these notebooks run on this machine and show recorded GPU runs too.
+# The book shows both with two GPUs; these notebooks run on this machine and also show recorded GPU runs.
 #
 # | notebook | what you will see |
 # |---|---|
@@ -39,7 +39,7 @@
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
 # 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。先后运行让一部分硬件闲着时，两项工作
-# 同时运行就比先后运行快。要比**一个设备做两份工作**（公平的基线）更快，则需要能同时工作的不同硬件：
+# 同时运行就比先后运行快。公平的比较对象是**一个设备做两份工作**（基线）。书中的两种收益都来自同时工作的硬件：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
 #
@@ -138,49 +138,52 @@ predicted_speedup = float(ways)
 print(t('overview.prediction', speedup=verdict.num(predicted_speedup, 'x'), assumption=assumption))
 
 # %% [markdown]
-# Now measure. Each dot is one repeat, the black bar their median, the grey box the middle half of the repeats,
-# the hatched bar the predicted "together" (the one-after-the-other row divided by the predicted speedup), the
-# diamond your guess. **One rule for every comparison:** a way is *faster* (or *slower*) only when the two rows'
+# Now measure. The hatched bar is the predicted "together" (the one-after-the-other row divided by the predicted
+# speedup), the diamond your guess. **One rule for every comparison:** a way is *faster* (or *slower*) only when the two rows'
 # grey boxes do not overlap and their medians differ by more than the wider box and by at least 5%; otherwise *no
-# clear difference*. The first line printed checks the prediction; the second compares together with the fair
-# baseline.
+# clear difference*. The first line checks the prediction; the next two judge together against one after the other
+# (the book's claim) and the fair baseline, unless other programs keep the cores too busy.
 
 # %% [markdown] lang="zh"
-# 现在来测量。每个点是一次重复，黑色短线是它们的中位数，灰色方框是各次重复的中间一半，带斜线的条形是“同时运行”的
-# 预测（“先后运行”那一行除以预测的倍数），菱形是你的猜测。**每次比较都用同一条规则**：两行的灰色方框互不重叠，
+# 现在来测量。带斜线的条形是“同时运行”的预测（“先后运行”那一行除以预测的倍数），菱形是你的猜测。
+# **每次比较都用同一条规则**：两行的灰色方框互不重叠，
 # 中位数相距超过较宽的方框，且至少相差 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和
-# 预测与实测相比较；第二行把同时运行与公平的基线相比较。
+# 预测与实测相比较；后两行把同时运行与先后运行（书中的说法）、与公平的基线相比较，除非其他程序让核心忙得无法测量。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
 from d2l_ext.display.parallel import plot_parallel, together_line
+from d2l_ext.grading.measurable import others_busy
 
+busy = others_busy()  # the share of the cores other programs keep busy, before and after  #zh: 其他程序占用的核心比例，测量前后各取一次
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked  #zh: 在 PyTorch 的工作进程中运行，每个结果都经过核对
+busy = max(busy, others_busy())
 print(verdict.guess(my_guess, predicted_speedup, result.speedup, 'x'))
-print(together_line(result))
+print(together_line(result, busy))
 plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,  # serial_sum: the drawn row's median  #zh: serial_sum：图中“先后运行”那一行的中位数
               predicted=result.serial_sum / predicted_speedup)  # the hatched bar: the printed prediction  #zh: 斜线条形：输出的那个预测
 
 # %% [markdown]
-# **Exercise.** Why is together much faster than one after the other, yet no faster than one device doing both jobs?
-# Compare the rows of the figure.
+# **Exercise.** Is together faster than one after the other? Than one device doing both jobs? Compare the rows of the
+# figure.
 #
 # <details><summary>Worked answer</summary>
 #
-# One after the other leaves hardware idle: while one lane works, the other's cores (or device) wait. Together keeps
-# both busy. One device doing both jobs leaves nothing idle either: it has all the cores (a CPU), or does the CPU's
-# small share in a moment (a GPU, next section). Separate hardware only gains when each part does a real share.
+# The printed lines are this run's verdicts. *Faster* than one after the other: one after the other left hardware
+# idle. *Faster* than one device too: here two one-core products ran faster than one two-core product. *No clear
+# difference*: together gained nothing over that row. *Cannot measure here*: other programs held the cores; run it
+# again on a quiet machine, and read the recorded GPU run below.
 #
 # </details>
 
 # %% [markdown] lang="zh"
-# **练习**：为什么同时运行比先后运行快得多，却不比一个设备做两份工作快？比较图中的各行。
+# **练习**：同时运行比先后运行快吗？比一个设备做两份工作呢？比较图中的各行。
 #
 # <details><summary>参考答案</summary>
 #
-# 先后运行让硬件闲着：一条执行路工作时，另一条的核心（或设备）在等待。同时运行让两者都忙。一个设备做两份工作也没有
-# 闲着的硬件：它用上了全部核心（CPU），或者转眼就做完了 CPU 那一小份（GPU，见下一节）。只有每份硬件都分到可观的一份
-# 工作时，不同的硬件才有收益。
+# 输出的两行就是这次运行的结论。比先后运行*更快*：先后运行让硬件闲着。也比一个设备*更快*：在这里，两个各用一个核心的
+# 乘法比一个用两个核心的乘法快。*没有明显差别*：同时运行没有胜过那一行。*本机无法测量*：其他程序占着核心；请在空闲的
+# 机器上再运行一次，并看下面在 GPU 上记录的结果。
 #
 # </details>
 
@@ -202,11 +205,11 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None, 
 # “同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary
+from d2l_ext.display.parallel_recorded import recorded_figure
 from d2l_ext.recorded import newest
 
 rec = newest()  # the newest GPU recording  #zh: 最新的 GPU 记录结果
-print(recorded_summary(rec) if rec else t('panels.no_gpu_recordings'))
+print(together_line(rec.parallel[0]) if rec else t('panels.no_gpu_recordings'))
 recorded_figure(rec) if rec else None
 
 # %% [markdown]
@@ -214,15 +217,14 @@ recorded_figure(rec) if rec else None
 #
 # The book's summary makes three claims. 1: several devices run independent work at the same time; the recorded
 # figure shows it, and the lines under "predict, then measure" say how close the prediction came on this machine.
-# 2: computation and communication overlap; 13.3.2 measures it. 3: the framework finds the independent work in the
-# computational graph; the extra notebook on the dependency graph measures it.
+# 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
+# parallelize computation and communication automatically; the extras on the dependency graph and all-reduce show it.
 #
 # ## Remember
 #
-# - One operator already fills a device; beating one after the other only shows it left hardware idle. A gain over
-#   the fair baseline, one device doing both jobs, needs separate hardware.
-# - Predict from the hardware first: separate devices allow the slower lane's time; lanes on one CPU only split its
-#   cores.
+# - One operator already fills a device; beating one after the other only shows it left hardware idle: compare with
+#   the fair baseline, one device doing both jobs.
+# - Predict from the hardware first: separate devices allow the slower lane's time; lanes on one CPU split its cores.
 # - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
 #
 # ## Pitfalls
@@ -235,13 +237,13 @@ recorded_figure(rec) if rec else None
 # ## 小结与数字
 #
 # 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作；记录的图展示了这一点，“先预测，再测量”下面输出的
-# 两行说明预测在这台机器上有多准。第 2 点：计算与通信可以重叠，12.3.2 测量它。第 3 点：框架从
-# 计算图中找出相互独立的工作，扩展一节“依赖图”测量它。
+# 两行说明预测在这台机器上有多准。第 2 点：多种通信资源可以并行使用，12.3.2 在计算的同时复制。第 3 点：
+# 后端可以自动地并行计算和通信，两节扩展（依赖图、反向传播期间的全归约）展示了它。
 #
 # ## 记住
 #
-# - 一个操作符就已经能占满一个设备；胜过先后运行只说明先后运行让硬件闲着。要胜过公平的基线——一个设备做两份工作——需要不同的硬件。
-# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路只是把它的核心分开用。
+# - 一个操作符就已经能占满一个设备；胜过先后运行只说明先后运行让硬件闲着：要与公平的基线——一个设备做两份工作——比较。
+# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路把它的核心分开用。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
 #
 # ## 易错点

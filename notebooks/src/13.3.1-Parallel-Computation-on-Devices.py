@@ -205,8 +205,9 @@ import statistics
 
 from d2l_ext import parallel
 from d2l_ext.display import style
-from d2l_ext.display.parallel import items, variant_name
+from d2l_ext.display.parallel import claim_lines, items, variant_name
 from d2l_ext.display.repeats import plot_repeats
+from d2l_ext.grading.measurable import others_busy
 from d2l_ext.parallel.sharing import busy_repeats
 from d2l_ext.parallel.together import run_together
 
@@ -252,12 +253,12 @@ predicted = dict(zip(names, [*alone, sum(alone), together, sum(K) * 2 * N**3 / r
 print(d2l_ext.t('parallel.predicted', items=items((name, verdict.num(s)) for name, s in predicted.items())))
 
 # %% [markdown]
-# Now all five, interleaved, every answer checked. The first line checks your guess; the second compares together
-# with the baseline.
+# Now all five, interleaved, every answer checked. The first line checks your guess; the next two judge the book's
+# claim (together vs one after the other) and the fair test (vs the baseline), unless others keep the cores busy.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，并核对每个结果。带斜线的条形是预测，菱形是你的猜测；输出的第一行检验你的猜测，第二行
-# 把同时运行与基线相比较。
+# 现在交替测量这五种情况，并核对每个结果。带斜线的条形是预测，菱形是你的猜测；输出的第一行检验你的猜测，后两行
+# 检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比），除非其他程序让核心忙得无法测量。
 
 # %% tags=["nbval-ignore-output"]
 together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每次乘法的时间区间
@@ -269,10 +270,12 @@ variants = dict(zip(names, [
     lambda: run_together([whole], [lambda: run(x_0, K[0] + K[1])]),
 ]))
 answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
+busy = others_busy()  # the share of the cores other programs keep busy, before and after  #zh: 其他程序占用的核心比例，测量前后各取一次
 cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
+busy = max(busy, others_busy())
 print(verdict.guess(my_guess, together, cmp[names[3]].median))
-print(verdict.line(d2l_ext.t('parallel.name.together'), cmp[names[3]], names[4], cmp[names[4]]))
+print(claim_lines(cmp[names[3]], cmp[names[2]], names[4], cmp[names[4]], busy))
 plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, halves=True, labels=dict(zip(names, [  # rows in the plot's language  #zh: 图中各行用图的语言
     *[style.plot_lane(lane) for lane in lanes], variant_name('parallel', 'one_after_other'),
     variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
@@ -319,9 +322,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>Worked answer</summary>
 #
-# Look for two products running at the same moment. PyTorch: no, it runs each product when called, in order.
-# MXNet: yes: where MXNet is installed, the timeline below (one `run`, a row per engine worker) shows products 1 and 2
-# running at the same time.
+# Look for two products running at the same moment. PyTorch runs each product when called, in order. MXNet's timeline
+# below (one `run`, a row per engine worker, each bar's ms) shows whether its engine ran any at once; the printed line
+# says whether issuing them together saved time here.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -332,8 +335,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# 要看是否有两次乘法在同一时刻运行。PyTorch：不会，它是命令式执行的，调用一次乘法就按顺序算一次。MXNet：会：装有
-# MXNet 时，下面的时间线（一次 `run`，每个引擎工作线程占一行）显示第 1 次和第 2 次乘法同时运行。
+# 要看是否有两次乘法在同一时刻运行。PyTorch 是命令式执行的，调用一次乘法就按顺序算一次。MXNet 的时间线（一次
+# `run`，每个引擎工作线程占一行，条形中是毫秒数）显示它的引擎是否让乘法同时运行；输出的那一行说明一起发出在这里
+# 是否省了时间。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -350,7 +354,7 @@ plot_independence(runs)
 from d2l_ext.display.lane_timeline import plot_timeline
 
 mx_lane = d2l_ext.find_lanes('mxnet')[:1] if 'mxnet' in frameworks else []  # one MXNet lane: one run's products  #zh: 一条 MXNet 执行路：一次 run 的各次乘法
-plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10)) if mx_lane else None
+plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=True) if mx_lane else None
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Predict for 800 products of 64 × 64:
@@ -358,8 +362,9 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10)) if 
 #
 # <details><summary>Worked answer</summary>
 #
-# The first printed line is this run's answer: two callers against one with the whole device. The second line tries
-# fewer calls instead: one `torch.bmm` does the same products in one call.
+# The first printed line is this run's answer: two callers against one with the whole device. On a CPU the second is
+# the control, one caller with half the cores: the first ratio is the second's (fewer threads per product) times what
+# the second caller adds. The last line tries fewer calls: one `torch.bmm` does the same products.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -368,8 +373,9 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10)) if 
 #
 # <details><summary>参考答案</summary>
 #
-# 输出的第一行就是这次运行的答案：两个调用方与一个用整个设备的调用方相比。第二行改为减少调用次数：一次 `torch.bmm`
-# 用一次调用做同样的乘法。
+# 输出的第一行就是这次运行的答案：两个调用方与一个用整个设备的调用方相比。在 CPU 上，第二行是对照：一个调用方用一半的
+# 核心。第一行的倍数等于第二行的倍数（每次乘法用的线程更少）乘以第二个调用方带来的倍数。最后一行改为减少调用次数：一次
+# `torch.bmm` 做同样的乘法。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -398,7 +404,7 @@ plot_small_ops(small)
 #
 # ## 记住
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的执行路只是把它的核心**分开用**：
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的执行路把它的核心**分开用**：
 #   要与一条用上全部核心的执行路比较。
 # * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
 # * 用实测的 FLOP/s 做预测；与公平的基线比较；看每一次重复。
