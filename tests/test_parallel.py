@@ -271,10 +271,14 @@ def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
 def test_exercise_lines_are_verdict_lines():
     r = NS(framework='torch', engine='eager', times={
         'one_at_a_time': Times.from_times([0.2, 0.21, 0.2], 'a'), 'issued_together': Times.from_times([0.1] * 3, 'b')})
-    small = NS(times={'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.03] * 3, 'b'),
-                      'one_half': Times.from_times([0.04] * 3, 'e'), 'batched': Times.from_times([0.004] * 3, 'c')})
-    gpu = NS(times={'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_streams': Times.from_times([0.0201] * 3, 'b'),
-                    'batched': Times.from_times([0.004] * 3, 'c'), 'cuda_graph': Times.from_times([0.003] * 3, 'd')})
+    small = NS(kind='cpu', times={'one_lane': Times.from_times([0.02] * 3, 'a'),
+                                  'two_threads': Times.from_times([0.03] * 3, 'b'),
+                                  'one_half': Times.from_times([0.04] * 3, 'e'),
+                                  'batched': Times.from_times([0.004] * 3, 'c')})
+    gpu = NS(kind='gpu', times={'one_lane': Times.from_times([0.02] * 3, 'a'),
+                                'two_streams': Times.from_times([0.0201] * 3, 'b'),
+                                'batched': Times.from_times([0.004] * 3, 'c'),
+                                'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
         assert dp.independence_lines([r]) == ('PyTorch (eager): issued together (one wait) 0.100 s vs one at a time '
                                               '(wait after each) 0.200 s: 50% faster')
@@ -283,6 +287,9 @@ def test_exercise_lines_are_verdict_lines():
             'two threads, half the cores each 30.0 ms vs one lane, the whole device 20.0 ms: 50% slower',
             'one thread, half the cores 40.0 ms vs one lane, the whole device 20.0 ms: 100% slower',
             'one batched product (torch.bmm) 4.00 ms vs two threads, half the cores each 30.0 ms: 7.5x as fast']
+        busy = dp.small_ops_line(small, busy=0.9).splitlines()  # the whole device's rows unmeasurable, bmm still judged
+        assert len(busy) == 2 and busy[0].startswith('two threads, one thread vs the whole device: cannot measure')
+        assert dp.small_ops_line(gpu, busy=0.9) == dp.small_ops_line(gpu)  # a GPU's rows do not wait for CPU cores
         assert dp.small_ops_line(gpu).splitlines() == [
             'two CUDA streams on the same GPU 20.1 ms vs one lane, the whole device 20.0 ms: no clear difference',
             'one batched product (torch.bmm) 4.00 ms vs two CUDA streams on the same GPU 20.1 ms: 5.0x as fast']

@@ -3,17 +3,12 @@ one verdict line (display.verdict): lanes, repeats, exercises."""
 from __future__ import annotations
 
 from ..frameworks import framework
-from ..i18n import language, t
+from ..i18n import catalogue, language, t
 from ..lanes import Lane
 from ..parallel.exercises import VARIANTS
 from ..results import Measurement
 from . import style, verdict
 from .repeats import plot_repeats
-
-
-def _shown(name: str) -> str:
-    """A framework's display name, from the registry: 'PyTorch' for 'torch'."""
-    return framework(name).display
 
 
 def tidy(text: str) -> str:
@@ -29,7 +24,6 @@ def items(pairs) -> str:
 
 def variant_name(area: str, key: str) -> str:
     """A row's name in the plot language: '<area>.variant.<key>' where the catalogue has it, else the key."""
-    from ..i18n import catalogue
     full = f'{area}.variant.{key}'
     return style.plot_text(full) if full in catalogue('en') else key
 
@@ -37,8 +31,8 @@ def variant_name(area: str, key: str) -> str:
 def lanes_table(lanes_by_framework: dict):
     """This machine's lanes as a table, one row per lane: framework, lane number, what the lane is (13.3.0, 13.3.1)."""
     import pandas as pd
-    rows = [{t('parallel.col.framework'): _shown(fw), t('parallel.col.lane'): i, t('parallel.col.what'): lane.label}
-            for fw, lanes in lanes_by_framework.items() for i, lane in enumerate(lanes)]
+    rows = [{t('parallel.col.framework'): framework(fw).display, t('parallel.col.lane'): i, t('parallel.col.what'):
+             lane.label} for fw, lanes in lanes_by_framework.items() for i, lane in enumerate(lanes)]
     return _Table(pd.DataFrame(rows).style.hide(axis='index').set_uuid('lanes'))  # a fixed id: the same HTML each run
 
 
@@ -71,13 +65,18 @@ def baseline_name(result) -> str:
     return t('parallel.name.all_cores', cores=result.baseline_cores)
 
 
+def unmeasurable(label: str, busy: float | None) -> str | None:
+    """The graders' 'cannot measure here' line where others kept over LOAD_SHARE of the cores busy, else None."""
+    from ..grading.measurable import LOAD_SHARE
+    return None if busy is None or busy <= LOAD_SHARE else t(
+        'grading.line.unmeasurable', label=label, why=t('grading.unmeasurable.load', busy=busy, limit=LOAD_SHARE))
+
+
 def claim_lines(together, serial_m, baseline_label: str | None, baseline, busy: float | None = None) -> str:
     """The book's claim and the fair test, a verdict line each (together vs one after the other, vs `baseline` where
-    timed); one 'cannot measure here' line instead where other programs kept over LOAD_SHARE of the cores busy."""
-    from ..grading.measurable import LOAD_SHARE
-    if busy is not None and busy > LOAD_SHARE and baseline is not None:
-        return t('grading.line.unmeasurable', label=t('parallel.claim'),
-                 why=t('grading.unmeasurable.load', busy=busy, limit=LOAD_SHARE))
+    timed); one `unmeasurable` line instead where others kept the cores busy."""
+    if baseline is not None and unmeasurable(t('parallel.claim'), busy):
+        return unmeasurable(t('parallel.claim'), busy)
     pairs = [(t('parallel.name.serial'), serial_m), (baseline_label, baseline)]
     return tidy('\n'.join(verdict.line(t('parallel.name.together'), together, name, m) for name, m in pairs if m))
 
@@ -105,10 +104,9 @@ def plot_parallel(result, ax=None, title=None, guess: float | None = None, predi
                      style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
         values.append(result.baseline.repeated())
     together = names[len(result.lane_times) + 1]
-    return plot_repeats(dict(zip(names, values)), ax=ax,
-                        predicted={together: result.expected if predicted is None else predicted},
-                        guess={together: guess} if guess else None, halves=True,
-                        title=title or style.plot_text('parallel.plot_title', framework=_shown(result.framework)))
+    return plot_repeats(dict(zip(names, values)), ax=ax, title=title or style.plot_text(
+        'parallel.plot_title', framework=framework(result.framework).display), halves=True,
+        predicted={together: result.expected if predicted is None else predicted}, guess=guess and {together: guess})
 
 
 def plot_variants(result, ax=None, title=None, predicted=None):
@@ -123,8 +121,8 @@ def plot_variants(result, ax=None, title=None, predicted=None):
 def plot_independence(runs):
     """Exercise 1 on one axis, so the frameworks compare too: every repeat of one-at-a-time and issued-together."""
     one = len({r.size for r in runs}) == 1  # one size: named in the title, else in each row
-    times = {style.plot_text('parallel.independence_row', framework=_shown(r.framework) if one else
-                             f'{_shown(r.framework)} {r.size}', way=variant_name(r.area, k)): m.repeated()
+    times = {style.plot_text('parallel.independence_row', framework=framework(r.framework).display if one else
+                             f'{framework(r.framework).display} {r.size}', way=variant_name(r.area, k)): m.repeated()
              for r in runs for k, m in r.times.items()}
     return plot_repeats(times, unit='auto', halves=True, title=style.plot_text(
         'parallel.independence_title', iters=runs[0].iters, size=runs[0].size if one else 'n'))
@@ -132,18 +130,21 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1, one verdict line per run: issued together against one at a time."""
-    return tidy('\n'.join(t('parallel.run_of', framework=_shown(r.framework), line=verdict.line(
+    return tidy('\n'.join(t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
         r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs))
 
 
-def small_ops_line(r) -> str:
+def small_ops_line(r, busy: float | None = None) -> str:
     """Exercise 2: a second caller on the same device (two threads, or two CUDA streams) against one lane with the
-    whole device; on a CPU the control, one caller with half the cores, against it too; then one call (torch.bmm)."""
+    whole device; on a CPU the control, one caller with half the cores, against it too (one `unmeasurable` line for
+    both where others kept the cores busy); then one call (torch.bmm) against the second caller."""
     second = 'two_streams' if 'two_streams' in r.times else 'two_threads'
     name = {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
     pairs = [(second, 'one_lane'), ('one_half', 'one_lane'), ('batched', second)]
-    return tidy('\n'.join(verdict.line(name[a], r.times[a], name[b], r.times[b]) for a, b in pairs if a in r.times))
+    lines = [verdict.line(name[a], r.times[a], name[b], r.times[b]) for a, b in pairs if a in r.times]
+    busy_line = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), busy)
+    return tidy('\n'.join([busy_line, lines[-1]] if busy_line else lines))
 
 
 def plot_small_ops(r, ax=None):

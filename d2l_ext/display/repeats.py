@@ -117,7 +117,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                               label=style.plot_text('style.guess')))
     ax.set_yticks(range(len(times)), [(labels or {}).get(name, name) for name in times])
     ax.set_ylim(len(times) - 0.5, -0.5)  # first variant on top, as given
-    ax.set_xlim(0, largest * scale * 1.3)  # from zero, so ratios read true; room for the median's value
+    ax.set_xlim(0, largest * scale * 1.4)  # from zero, so ratios read true; room for the median's value
     ax.set_xlabel(xlabel)
     ax.grid(axis='x', alpha=0.3)
     ax.set_axisbelow(True)

@@ -115,9 +115,6 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
     x = torch.rand(n, n, generator=torch.Generator().manual_seed(0)).to(lane.device())
     ref = backend('torch').reference_product(x)
     batch = x.expand(2 * k, n, n)
-
-    def batched():
-        return list(torch.bmm(batch, batch).unbind(0))
     variants = {'one_lane': lambda: run(x, 2 * k)}
     c = cpu_cores()
     if lane.kind == 'gpu':
@@ -134,13 +131,13 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
                 main.wait_stream(s)
             return out
         variants['two_streams'] = two_streams
-        variants['batched'] = batched
+        variants['batched'] = lambda: list(torch.bmm(batch, batch).unbind(0))
         variants['cuda_graph'] = _graph_replay(x, 2 * k, dev)
     else:
         halves = [make_lane('torch', 'cpu', i, threads=max(1, c // 2)) for i in range(2)]
         variants['two_threads'] = lambda: sum(run_on_lanes(halves, [lambda: run(x, k)] * 2), [])
         variants['one_half'] = lambda: run_on_lanes(halves[:1], [lambda: run(x, 2 * k)])[0]  # the control
-        variants['batched'] = batched
+        variants['batched'] = lambda: list(torch.bmm(batch, batch).unbind(0))
     errors = []
     with intra_op_threads(c if lane.kind == 'cpu' else 0):
         cmp = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),

@@ -381,8 +381,9 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_line
 
+busy = others_busy()  # the whole device's threads wait for any core others hold  #zh: 整个设备的各线程要等其他程序占着的核心
 small = parallel.small_ops(size=64, iters=400)
-print(small_ops_line(small))
+print(small_ops_line(small, max(busy, others_busy())))
 plot_small_ops(small)
 
 # %% [markdown]

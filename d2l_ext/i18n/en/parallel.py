@@ -41,6 +41,7 @@ MESSAGES = {
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'what it is',
     'parallel.claim': 'together vs one after the other, vs one device',
+    'parallel.claim_small': 'two threads, one thread vs the whole device',
     'parallel.name.together': 'together',
     'parallel.name.serial': 'one after the other',
     'parallel.name.device': '{lane} doing both',

@@ -40,6 +40,7 @@ MESSAGES = {
     'parallel.col.lane': '执行路',
     'parallel.col.what': '是什么',
     'parallel.claim': '同时运行与先后运行、与一个设备相比',
+    'parallel.claim_small': '两个线程、一个线程与整个设备相比',
     'parallel.name.together': '同时运行',
     'parallel.name.serial': '先后运行',
     'parallel.name.device': '{lane} 做两份工作',
