@@ -46,22 +46,6 @@ def measured_title(x, w, iters: int) -> str:
     return style.plot_text('communication.measured_title', k=iters, a=a, b=b, c=c)
 
 
-def mark_middle_halves(ax, measurements, unit: str) -> None:
-    """On plot_repeats' axes: the middle half of each row's repeats a grey band behind its dots (the comparison rule
-    reads it), named in the legend; `measurements` in the rows' order, `unit` the axis's ('s' or 'ms')."""
-    from matplotlib.patches import Patch
-
-    scale, band = 1e3 if unit == 'ms' else 1.0, {'color': '0.82', 'zorder': 1, 'linewidth': 0}
-    for y, m in enumerate(measurements):  # the rows as plot_repeats drew them, top down
-        q1, q3 = quartiles(m)
-        ax.fill_betweenx([y - 0.38, y + 0.08], q1 * scale, q3 * scale, **band)
-    ax.set_xlim(0, ax.get_xlim()[1] * 1.12)  # room for the median's label beside the right-most repeat
-    old = ax.get_legend()
-    handles = [*old.legend_handles, Patch(label=style.plot_text('communication.middle_half'), **band)]
-    ax.legend(handles=handles, labels=[*(x.get_text() for x in old.get_texts()), handles[-1].get_label()],
-              loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-
-
 def plot_measured(comparison, predicted: dict, guess=None, title=None):
     """Every repeat of each way, the middle half of its repeats a grey band, the prediction hatched, the learner's
     guess a diamond."""

@@ -9,7 +9,6 @@ from ..depgraph.schedule import critical_path
 from ..i18n import t
 from ..timing import Measurement
 from . import style, verdict
-from .communication import mark_middle_halves
 from .fonts import plot_lane
 from .repeats import plot_repeats
 from .timeline import BAR_HEIGHT, draw_timeline
@@ -222,12 +221,11 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     guess = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}
     predicted = recording.predict_split(run)
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
-                 title=style.plot_text('graph.title_repeats'))
+                 title=style.plot_text('graph.title_repeats'), halves=True)
     top.text(0, ROW_ORDER.index('split') + 0.37, style.plot_text(  # under its bar: the rows' medians it is from
         'graph.predicted_from', wall=verdict.num(rows['in_turn'].median, 'ms'),
         shorter=verdict.num(min(recording.halves_summary(run)['in_turn'].values()), 'ms')), va='top',
         fontsize=style.MIN_FONT_PT)
-    mark_middle_halves(top, rows.values(), 'ms')
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     _mark_start_delay(bottom, run, kinds, style.time_unit(max(e['end'] for e in events))[1])
@@ -353,9 +351,9 @@ def show_dag(ex, guess_ms=None):
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
     fig, axes = style.figure(nrows=2 if ex.trace else 1, height=6.4 if ex.trace else None)
     top = axes[0] if ex.trace else axes
+    title = style.plot_text('graph.title_dag_run_rates' if ex.speeds else 'graph.title_dag_run')
     plot_repeats(ex.measurements, ax=top, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
-                 title=style.plot_text('graph.title_dag_run_rates' if ex.speeds else 'graph.title_dag_run'))
-    mark_middle_halves(top, ex.measurements.values(), 'ms')
+                 title=title, halves=True)
     if not ex.speeds and ex.predicted_ms():  # equal lanes: the plan's share of the one-lane run
         top.text(ex.predicted_ms()[DAG_VARIANTS[1]] * 1e3, 1.25, style.plot_text(
             'graph.dag_predicted_from', planned=f"{ex.model['planned']:g}", serial=f"{ex.model['serial']:g}",
