@@ -23,7 +23,7 @@ MESSAGES = {
     'style.role.allreduce': '全归约',
     'style.role.optimizer': '优化器更新',
     'style.role.idle': '空闲',
-    'style.event.product': '乘积 {number}',
+    'style.event.product': '乘法 {number}',
     'style.event.copy': '复制 {number}',
     'style.error.no_colour': '角色 {role} 没有颜色：请使用 {roles} 之一',
     'style.error.figure_shape': '一张图至少需要一行一列子图，而不是 {rows}x{cols}',
