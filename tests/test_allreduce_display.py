@@ -42,8 +42,8 @@ def test_the_verdict_line_is_the_one_rule_and_the_share_of_the_all_reduce_beside
     assert show.verdict_text(fake(hooks=0.1401, spread=0.01)).startswith('(c) hooks 140 ms vs (a) after backward '
                                                                         '140 ms: no clear difference;')
     with using_language('zh'):
-        assert show.verdict_text(r) == f'(c) 钩子 130 毫秒，(a) 反向传播之后 140 毫秒：用时少 7.1%；全归约有 50% ' \
-                                       f'在反向传播期间进行（模型 {model}）'
+        assert show.verdict_text(r) == f'(c) 钩子130毫秒，(a) 反向传播之后140毫秒：用时少7.1%；全归约有50%' \
+                                       f'在反向传播期间进行（模型{model}）'
 
 
 def test_the_guess_line_names_the_share_with_and_without_a_guess():
@@ -63,7 +63,7 @@ def test_exercise_1_sets_c_beside_the_control_and_the_models_all_reduce_outside_
                      f"(a)'s +0%; all-reduce outside backward 5.00 ms (model {model})",
                      "the model's share was nearer on 16 cores"]
     with using_language('zh'):
-        assert show.parts_text(here).startswith('2 个进程、2 个核心：(c) 有 50% 在反向传播期间')
+        assert show.parts_text(here).startswith('2个进程、2个核心：(c) 有50%在反向传播期间')
     assert show.parts_text(there, there).endswith("the model's share was as near on both machines")  # as printed
 
 
@@ -152,7 +152,7 @@ def test_the_machine_lines_say_when_processes_share_cores():
                                                           'nothing overlaps')
     with using_language('zh'):
         assert show.machine_text('gloo', 2, cores=2).split('\n')[1].startswith(
-            '这台机器上 2 个 gloo 进程，每个进程一个 CPU 核心')
+            '这台机器上2个gloo进程，每个进程一个CPU核心')
 
 
 def test_the_ratio_exercise_and_the_ingredients_are_one_line_each():

@@ -79,7 +79,7 @@ def test_caption_is_where_then_the_lessons_verdict_line_at_the_fewest_processes(
     assert where == 'recorded on NVIDIA H200 x1, 16 CPU cores, 2026-12-03; gloo on its CPU cores, 2 processes:'
     assert line == show.verdict_text(recording.results(rec)[2])
     with using_language('zh'):
-        assert R.recorded_text(gpu).startswith('记录于 NVIDIA H200 x1、16 个 CPU 核心，2026-12-03')
+        assert R.recorded_text(gpu).startswith('记录于NVIDIA H200 x1、16个CPU核心，2026-12-03')
     assert R.recorded_text(rec).startswith('recorded on 2 CPU cores, no GPU, ')  # the recorder's own caption
 
 

@@ -15,12 +15,18 @@ def test_emphasis_does_not_stop_the_join():
     assert join_chinese_lines('两条\n**执行路**') == '两条**执行路**'
 
 
-def test_latin_beside_chinese_joins_with_one_space():
-    assert join_chinese_lines('一个\nCPU 服务器') == '一个 CPU 服务器'
-    assert join_chinese_lines('每秒 12 GB 的 GPU 和\nCPU') == '每秒 12 GB 的 GPU 和 CPU'
-    assert join_chinese_lines('TFLOP/s\n的 GPU') == 'TFLOP/s 的 GPU'
-    assert join_chinese_lines('在\n（GPU）上') == '在（GPU）上'  # none beside Chinese punctuation
+def test_latin_beside_chinese_joins_without_a_space_as_in_d2l_zh():
+    assert join_chinese_lines('一个\nCPU 服务器') == '一个CPU服务器'
+    assert join_chinese_lines('每秒 12 GB 的 GPU 和\nCPU') == '每秒12 GB的GPU和CPU'
+    assert join_chinese_lines('TFLOP/s\n的 GPU') == 'TFLOP/s的GPU'
+    assert join_chinese_lines('在\n（GPU）上') == '在（GPU）上'
     assert join_chinese_lines('与(a)\n相比') == '与(a)相比' and join_chinese_lines('对于\n(c)和(d)') == '对于(c)和(d)'
+
+
+def test_code_math_tags_and_link_targets_keep_their_spaces():
+    assert join_chinese_lines('调用 `run(x, 2)` 两次') == '调用 `run(x, 2)` 两次'
+    assert join_chinese_lines('共 $2 n$ 次，见[第 12 节](a b.md)') == '共 $2 n$ 次，见[第12节](a b.md)'
+    assert join_chinese_lines('<summary>答案 A</summary>') == '<summary>答案A</summary>'
 
 
 def test_code_spans_english_lines_and_blocks_keep_their_breaks():

@@ -172,7 +172,7 @@ def test_prediction_and_measured_lines():
         assert 'my_guess' in show.measured_text(c, predicted).split('\n')[0]
     with using_language('zh'):
         assert show.measured_text(c, predicted, 0.005).split('\n')[1] == (
-            '边计算边复制 6.15 毫秒，先计算，后复制 9.55 毫秒：用时少 36%')
+            '边计算边复制6.15毫秒，先计算，后复制9.55毫秒：用时少36%')
     fig = show.plot_measured(c, predicted, guess=0.005)
     assert len(fig.axes[0].get_yticklabels()) == 3
 
@@ -202,7 +202,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         assert show.measured_text(slow, predicted).split('\n')[1] == (
             'run_and_copy 6.00 ms vs run then copy 9.55 ms: 37% faster; 2 of 15 repeats as slow as run then copy')
     with using_language('zh'):
-        assert show.measured_text(slow, predicted).split('\n')[1].endswith('15 次重复中有 2 次和“先计算，后复制”一样慢')
+        assert show.measured_text(slow, predicted).split('\n')[1].endswith('15次重复中有2次和“先计算，后复制”一样慢')
     same = _comparison(run=[1.0, 1.1, 1.2, 1.3], beside_copies=[1.05, 1.15, 1.25, 1.35],
                        run_then_copy=[2.0, 2.1], overlapped=[1.4, 1.5])
     with using_language('en'):

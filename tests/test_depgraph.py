@@ -271,7 +271,7 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
     with using_language('en'):
         assert show.dag_line(dg.dag_model(dag, lanes)) == 'serial 21, plan 12, critical path 12 (products)'
     with using_language('zh'):
-        assert show.dag_line(dg.dag_model(dag, lanes)) == '串行 21，计划 12，关键路径 12（乘法次数）'
+        assert show.dag_line(dg.dag_model(dag, lanes)) == '串行21，计划12，关键路径12（乘法次数）'
     # the worked answer's case: a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}
@@ -351,4 +351,4 @@ def test_the_overlap_line_reads_the_median_repeat_and_the_recording_asks_for_no_
         assert overlap.startswith('the halves ran at the same time in the median repeat, drawn below: overlap ')
         assert f'overlap {round(100 * f)}% (' in overlap and overlap.endswith('over the 7 repeats; predicted 100%)')
     with using_language('zh'):
-        assert show.step_lines(rec, ask=False).split('\n')[1].startswith('中位数那次重复（下图）两半同时运行：重叠 ')
+        assert show.step_lines(rec, ask=False).split('\n')[1].startswith('中位数那次重复（下图）两半同时运行：重叠')

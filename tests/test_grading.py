@@ -222,7 +222,7 @@ def test_an_unknown_task_or_budget_is_bad_input():
 def test_a_verdict_speaks_chinese(tiny):
     v = Verdict('tiny', 'not_yet', [Criterion('runs', False, 'grading.todo', {'name': 'add'})])
     with using_language('zh'):
-        assert lines(v) == ['尚未通过：tiny', '  ✗ 仍然抛出 NotImplementedError：请把 TODO 换成你的代码']
+        assert lines(v) == ['尚未通过：tiny', '  ✗ 仍然抛出NotImplementedError：请把TODO换成你的代码']
         assert lines(Verdict('tiny', 'passed', []))[0] == '✓ 通过：tiny'
 
 
@@ -231,7 +231,7 @@ def test_the_grading_process_speaks_the_callers_language(tiny):
     assert v.passed and v.criteria[0].fields['language'] == 'zh'  # text a grader makes is in the learner's language
     assert grade('tiny', body('return a + b')).criteria[0].fields['language'] == 'en'
     with using_language('zh'):
-        assert lines(v)[2] == '  ✓ 正确：最大误差 0.0e+00（允许 1e-06）'
+        assert lines(v)[2] == '  ✓ 正确：最大误差0.0e+00（允许1e-06）'
 
 
 # -- the helpers the task authors use -------------------------------------------------------------

@@ -55,9 +55,9 @@ def test_translations_have_the_english_fields():
 
 
 def test_chinese_never_says_tongdao_for_lane():
-    # d2l-zh uses 通道 for a convolution's channels; our lane is 执行路 (docs/glossary.md).
+    # d2l-zh uses通道for a convolution's channels; our lane is执行路 (docs/glossary.md).
     bad = {k: v for k, v in i18n.catalogue('zh').items() if '通道' in v}
-    assert not bad, f'use 执行路, not 通道: {bad}'
+    assert not bad, f'use执行路, not通道: {bad}'
 
 
 def _literal_keys():
@@ -101,7 +101,7 @@ def test_using_language_switches_and_restores():
     assert i18n.language() == 'en'
     with i18n.using_language('zh'):
         assert i18n.language() == 'zh'
-        assert i18n.t('common.seconds', value=1.5) == '1.500 秒'
+        assert i18n.t('common.seconds', value=1.5) == '1.500秒'
         assert i18n.text_in('en', 'common.seconds', value=1.5) == '1.500 s'
     assert i18n.language() == 'en'
     with pytest.raises(RuntimeError), i18n.using_language('zh'):

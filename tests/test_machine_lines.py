@@ -15,14 +15,14 @@ def test_the_turns_line_names_cores_and_work_and_is_empty_when_each_gets_a_core(
     with fake_hardware(cores=1):
         assert turns_line(2) == ONE_CORE  # the cores this process may use by default
     with using_language('zh'):
-        assert turns_line(2, 1) == '这台机器只有 1 个核心，却要运行 2 条执行路：它们轮流运行，因此这里测不出重叠或加速'
+        assert turns_line(2, 1) == '这台机器只有1个核心，却要运行2条执行路：它们轮流运行，因此这里测不出重叠或加速'
 
 
 def test_times_below_a_millisecond_are_called_noise():
     assert noise_line(0.5, NOISE_S) == '' and noise_line() == ''
     assert noise_line(0.2, 0.0004).startswith('times below 1 ms are mostly noise here')
     with using_language('zh'):
-        assert noise_line(0.0001).startswith('低于 1 毫秒的时间在这里主要是噪声')
+        assert noise_line(0.0001).startswith('低于1毫秒的时间在这里主要是噪声')
 
 
 def test_the_cli_says_both_under_its_table_on_one_core():

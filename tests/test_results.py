@@ -111,4 +111,4 @@ def test_one_verdict_line_one_rule():
         assert verdict.line('wait', slow, 'no wait', tiny).endswith(': 161x as long')
         assert verdict.guess(None, 2, 1.5, 'x', name='my_overlap').endswith('(write your guess into my_overlap first)')
     with using_language('zh'):
-        assert verdict.line('同时运行', fast, '一个设备', slow) == '同时运行 0.101 秒，一个设备 0.201 秒：用时少 50%'
+        assert verdict.line('同时运行', fast, '一个设备', slow) == '同时运行0.101秒，一个设备0.201秒：用时少50%'

@@ -26,6 +26,9 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from d2l_ext.i18n import tight  # noqa: E402  (the one typography rule, for printed output and the lessons' text)
+
 SOURCES = ROOT / 'notebooks' / 'src'
 LANGS = ('en', 'zh')
 SET_LANGUAGE = "d2l_ext.set_language('{}')"
@@ -36,12 +39,11 @@ KEPT_CELL_METADATA = ('tags', 'jupyter')
 
 # A line break inside a Chinese paragraph renders as a space between two characters in Chrome and JupyterLab
 # (CSS drops it only in Firefox): the sources wrap at 120 columns, so the Chinese notebooks get those lines joined.
-# Emphasis marks (`**执行路**`) do not count as a side; a Latin word or a number beside a 汉字 joins with one space
-# ("一个 CPU", the lessons' one spacing rule), a bracketed label without ("与(a)相比"); a code span keeps its break,
-# which renders as the space the sources put around code.
+# Emphasis marks (`**执行路**`) do not count as a side; a Latin word or a number beside a 汉字 joins without a space
+# (d2l-zh's typography, the same rule as printed output: i18n.tight), as does a bracketed label ("与(a)相比"); a code
+# span keeps its break, which renders as the space the sources put around code.
 _CJK = re.compile(r'[\u2014\u2018-\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
 _LATIN = re.compile(r'[A-Za-z0-9]')
-_HANZI = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff]')
 _STARTS_BLOCK = re.compile(r'\s*([-*+]\s|\d+\.\s|#+\s|\||>|```|<|\$\$)')  # a list item, heading, table, HTML...
 _ENDS_JOINING = re.compile(r'\s*(#+\s|\|)')  # a heading or a table row never continues on the next line
 
@@ -62,13 +64,19 @@ def join_chinese_lines(text: str) -> str:
         elif not fenced and out and line.strip() and not _STARTS_BLOCK.match(line) and not _ENDS_JOINING.match(out[-1]):
             end, start = out[-1].rstrip().rstrip('*_'), line.lstrip().lstrip('*_')
             if end and start and _joins(end[-1], start[0]):
-                # one spacing rule in prose and output: a space between a 汉字 and a Latin word or a number
-                space = ' ' if {bool(_HANZI.match(end[-1])), bool(_HANZI.match(start[0]))} == {True, False} \
-                    and (_LATIN.match(end[-1]) or _LATIN.match(start[0])) else ''
-                out[-1] = out[-1].rstrip() + space + line.lstrip()
+                out[-1] = out[-1].rstrip() + line.lstrip()
                 continue
         out.append(line)
-    return '\n'.join(out)
+    return tight_markdown('\n'.join(out))
+
+
+_VERBATIM = re.compile(r'(```.*?```|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$|<[^>\n]*>|\]\([^)\n]*\))', re.S)
+
+
+def tight_markdown(text: str) -> str:
+    """Chinese markdown in d2l-zh's typography (i18n.tight) outside code, math, HTML tags and link targets."""
+    parts = _VERBATIM.split(text)
+    return ''.join(part if i % 2 else tight(part) for i, part in enumerate(parts))
 
 
 # `# English  #zh: 中文`: the first '#' starts the comment; the marker splits it into the two languages.
@@ -87,13 +95,13 @@ def swap_comments(code: str, lang: str) -> str:
         m = _COMMENT.match(line)
         if not m:
             return line
-        return m['code'] + (m['space'] + m['en'] if lang == 'en' else ' ' + m['zh'])
+        return m['code'] + (m['space'] + m['en'] if lang == 'en' else ' ' + tight(m['zh']))
     lines, out = code.split('\n'), []
     for i, line in enumerate(lines):
         if i and _ZH_LINE.match(line) and _DOCSTRING.match(lines[i - 1]):
             continue  # the docstring above has taken it
         if (doc := _DOCSTRING.match(line)) and i + 1 < len(lines) and (nxt := _ZH_LINE.match(lines[i + 1])):
-            line = f'{doc["indent"]}"""{nxt["zh"] if lang == "zh" else doc["en"]}"""'
+            line = f'{doc["indent"]}"""{tight(nxt["zh"]) if lang == "zh" else doc["en"]}"""'
         out.append(one(line))
     return '\n'.join(out)
 

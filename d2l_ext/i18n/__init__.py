@@ -13,10 +13,19 @@ from __future__ import annotations
 import contextlib
 import importlib
 import pkgutil
+import re
 
 LANGUAGES = ('en', 'zh')
 _state = {'language': 'en'}
 _catalogues: dict[str, dict[str, str]] = {}
+# d2l-zh's typography: no space between a 汉字 and a Latin word or a number ("两个GPU", "0.105秒", "12.3节")
+_HANZI = '[\u3400-\u4dbf\u4e00-\u9fff]'
+_LOOSE = re.compile(rf'(?<={_HANZI}) +(?=[A-Za-z0-9])|(?<=[A-Za-z0-9%]) +(?={_HANZI})')
+
+
+def tight(text: str) -> str:
+    """Chinese text with the spaces between a 汉字 and a Latin word or a number removed (d2l-zh's rule)."""
+    return _LOOSE.sub('', text)
 
 
 def catalogue(lang: str) -> dict[str, str]:
@@ -66,7 +75,8 @@ def text_in(lang: str, key: str, **fields) -> str:
     text = catalogue(lang).get(key)
     if text is None:  # tests make this impossible for keys in the catalogue; stay readable anyway
         text = catalogue('en').get(key, key)
-    return text.format(**fields) if fields else text
+    text = text.format(**fields) if fields else text
+    return tight(text) if lang == 'zh' else text
 
 
 def t(key: str, **fields) -> str:
