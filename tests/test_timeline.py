@@ -141,7 +141,7 @@ def test_chinese_names_are_measured_as_full_ems():
     """A bar's name fits by its drawn width: a Chinese character is a whole em, a Latin letter about 0.62 of one."""
     from d2l_ext.display.timeline import text_ems
     assert text_ems('mm 1') == pytest.approx(4 * 0.62)
-    assert text_ems('前向') == pytest.approx(2.0) and text_ems('前向1') == pytest.approx(2.0 + 2 * 0.62)
+    assert text_ems('前向') == pytest.approx(2.0) and text_ems('前向1') == pytest.approx(2.0 + 0.62)
 
 
 def test_numbered_products_and_copies_are_drawn_in_words_and_keep_their_ids():
