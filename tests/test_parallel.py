@@ -246,7 +246,7 @@ def test_the_together_lines_judge_the_book_s_claim_and_the_baseline_or_say_the_l
         no_base.baseline = None
         assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: 50% faster'
     with using_language('zh'):
-        assert dp.together_line(_result()).splitlines()[1] == ('同时运行0.105秒，一条用上全部2个核心的执行路 '
+        assert dp.together_line(_result()).splitlines()[1] == ('同时运行0.105秒，一条用上全部2个核心的执行路'
                                                                '0.205秒：用时少49%')
 
 
