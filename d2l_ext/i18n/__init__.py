@@ -18,9 +18,12 @@ import re
 LANGUAGES = ('en', 'zh')
 _state = {'language': 'en'}
 _catalogues: dict[str, dict[str, str]] = {}
-# d2l-zh's typography: no space between a 汉字 and a Latin word or a number ("两个GPU", "0.105秒", "12.3节")
+# d2l-zh's typography: no space between a 汉字 and a Latin word or a number ("两个GPU", "0.105秒", "12.3节"), nor
+# beside Chinese punctuation or between two 汉字 (where filled-in fields meet)
 _HANZI = '[\u3400-\u4dbf\u4e00-\u9fff]'
-_LOOSE = re.compile(rf'(?<={_HANZI}) +(?=[A-Za-z0-9])|(?<=[A-Za-z0-9%]) +(?={_HANZI})')
+_WIDE = '[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]'
+_LOOSE = re.compile(rf'(?<={_HANZI}) +(?=[A-Za-z0-9])|(?<=[A-Za-z0-9%]) +(?={_HANZI})|(?<={_WIDE}) +(?={_WIDE})'
+                    rf'|(?<=[\u3000-\u303f\uff00-\uffef]) +(?=[A-Za-z0-9])|(?<=[A-Za-z0-9%]) +(?=[\uff08\u3010])')
 
 
 def tight(text: str) -> str:
