@@ -109,24 +109,24 @@ my_guess = None  # together is how many times as fast as one after the other? (x
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# With lanes of equal length, one after the other takes the sum of the lane times; if `ways` lanes run at once,
-# together is `ways` times as fast. On separate devices every lane runs at once; on one CPU, as many lanes as its
-# cores hold. The collapsed cell below computes it.
+# One after the other takes the lane times added up; lanes that all run at once take the slower lane's time. So
+# together is the sum over the slower lane's time as fast: at most 2x for two lanes, less when one lane is slower. On
+# separate devices every lane runs at once; on one CPU, as many lanes as its cores hold. The collapsed cell below
+# says which holds here; the measurement below puts in each lane's own time.
 #
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 若各执行路耗时相同，先后运行的耗时是各执行路耗时之和；如果有 `ways` 条执行路同时运行，同时运行的速度就是先后运行的
-# `ways` 倍。在不同的设备上，每条执行路都能同时运行；在同一个 CPU 上，核心够分几条，就有几条同时运行。下面折叠的
-# 单元格算出它。
+# 先后运行的耗时是各执行路耗时之和；全部同时运行的执行路耗时等于较慢那条的耗时。所以同时运行的速度是先后运行的
+# “耗时之和 ÷ 较慢执行路的耗时”倍：两条执行路至多 2 倍，一条较慢时更少。在不同的设备上，每条执行路都能同时运行；
+# 在同一个 CPU 上，核心够分几条，就有几条同时运行。下面折叠的单元格说明这里是哪种情况；下面的测量代入每条执行路
+# 自己的用时。
 #
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true}
-from d2l_ext.display import verdict
-
 cores = d2l_ext.cpu_cores()
 if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes split the cores: as many run at once as fit  #zh: CPU 执行路分用核心：核心够分几条，就有几条同时运行
     ways = min(len(lanes), max(1, cores // max(lane.threads for lane in lanes)))
@@ -134,34 +134,36 @@ if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes split the cores: as m
 else:  # a GPU and the CPU, or two GPUs: separate hardware  #zh: 一个 GPU 加 CPU，或两个 GPU：不同的硬件
     ways = len(lanes)
     assumption = t('overview.assume.separate')
-predicted_speedup = float(ways)
-print(t('overview.prediction', speedup=verdict.num(predicted_speedup, 'x'), assumption=assumption))
+rule = t('overview.rule.slower') if ways >= len(lanes) else t('overview.rule.shared', ways=ways)
+print(t('overview.prediction', rule=rule, assumption=assumption))
 
 # %% [markdown]
-# Now measure. The hatched bar is the predicted "together" (the one-after-the-other row divided by the predicted
-# speedup), the diamond your guess. **One rule for every comparison:** a way is *faster* (or *slower*) only when the two rows'
+# Now measure. The hatched bar is the predicted "together", from each lane's measured time (all at once: the slower
+# lane's median), the diamond your guess. **One rule for every comparison:** a way is *faster* (or *slower*) only when the two rows'
 # grey boxes do not overlap and their medians differ by more than the wider box and by at least 5%; otherwise *no
 # clear difference*. The first line checks the prediction; the next two judge together against one after the other
 # (the book's claim) and the fair baseline, unless other programs keep the cores too busy.
 
 # %% [markdown] lang="zh"
-# 现在来测量。带斜线的条形是“同时运行”的预测（“先后运行”那一行除以预测的倍数），菱形是你的猜测。
+# 现在来测量。带斜线的条形是“同时运行”的预测，由每条执行路实测的用时算出（全部同时运行时为较慢那条的中位数），菱形是你的猜测。
 # **每次比较都用同一条规则**：两行的灰色方框互不重叠，
 # 中位数相距超过较宽的方框，且至少相差 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和
 # 预测与实测相比较；后两行把同时运行与先后运行（书中的说法）、与公平的基线相比较，除非其他程序让核心忙得无法测量。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
+from d2l_ext.display import verdict
 from d2l_ext.display.parallel import plot_parallel, together_line
 from d2l_ext.grading.measurable import others_busy
 
 busy = others_busy()  # the share of the cores other programs keep busy, before and after  #zh: 其他程序占用的核心比例，测量前后各取一次
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked  #zh: 在 PyTorch 的工作进程中运行，每个结果都经过核对
 busy = max(busy, others_busy())
+predicted_speedup = result.serial_sum / result.expected  # expected: the rule above on each lane's measured median  #zh: expected：上面的规则代入每条执行路实测的中位数
 print(verdict.guess(my_guess, predicted_speedup, result.speedup, 'x'))
 print(together_line(result, busy))
 plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,  # serial_sum: the drawn row's median  #zh: serial_sum：图中“先后运行”那一行的中位数
-              predicted=result.serial_sum / predicted_speedup)  # the hatched bar: the printed prediction  #zh: 斜线条形：输出的那个预测
+              predicted=result.expected)  # the hatched bar: the printed prediction  #zh: 斜线条形：输出的那个预测
 
 # %% [markdown]
 # **Exercise.** Is together faster than one after the other? Than one device doing both jobs? Compare the rows of the
@@ -169,10 +171,8 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None, 
 #
 # <details><summary>Worked answer</summary>
 #
-# The printed lines are this run's verdicts. *Faster* than one after the other: one after the other left hardware
-# idle. *Faster* than one device too: here two one-core products ran faster than one two-core product. *No clear
-# difference*: together gained nothing over that row. *Cannot measure here*: other programs held the cores; run it
-# again on a quiet machine, and read the recorded GPU run below.
+# Beating one after the other shows only that one after the other left hardware idle; the fair test is the row of
+# one device doing both jobs. The collapsed cell below reads this run's two verdicts.
 #
 # </details>
 
@@ -181,28 +181,48 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None, 
 #
 # <details><summary>参考答案</summary>
 #
-# 输出的两行就是这次运行的结论。比先后运行*更快*：先后运行让硬件闲着。也比一个设备*更快*：在这里，两个各用一个核心的
-# 乘法比一个用两个核心的乘法快。*没有明显差别*：同时运行没有胜过那一行。*本机无法测量*：其他程序占着核心；请在空闲的
-# 机器上再运行一次，并看下面在 GPU 上记录的结果。
+# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是一个设备做两份工作那一行。下面折叠的单元格读出这次运行的两个结论。
 #
 # </details>
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+from d2l_ext.display.parallel import baseline_name, serial, unmeasurable
+
+if unmeasurable('', busy):  # other programs held the cores: neither verdict counts  #zh: 其他程序占着核心：两个结论都不算数
+    print(t('overview.answer.busy'))
+else:  # one line a verdict: this run's word and what it means  #zh: 每个结论一行：这次运行的结论及其含义
+    print(t(f'overview.vs_serial.{verdict.compare(result.together, serial(result))}'))
+    if result.baseline is not None:
+        print(t(f'overview.vs_device.{verdict.compare(result.together, result.baseline)}', baseline=baseline_name(result)))
 
 # %% [markdown]
 # ## Recorded on a GPU
 #
 # Separate hardware runs both lanes at full speed at once: here is the same experiment recorded with a GPU lane and
 # a CPU lane. Predict: together takes about the slower lane's time, not the sum. The fair baseline is the GPU doing
-# both jobs: compare its row with the GPU alone. The CPU's share costs the GPU about 2% more time, and that is all a
-# second lane can save, below the rule's 5%: expect no gain over the baseline. Below the repeats, the repeat of
-# "together" timed as the median shows when each lane was busy.
+# both jobs. Predict too: can together beat it by the rule's 5%? Below the repeats, the repeat of "together" timed as
+# the median shows when each lane was busy.
+#
+# <details><summary>Worked answer</summary>
+#
+# No: the CPU's share costs the GPU about 2% more time (compare its row with the GPU alone), and that is all a second
+# lane can save, below the rule's 5%.
+#
+# </details>
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
 # 不同的硬件能让两条执行路同时全速运行：下面是用一条 GPU 执行路和一条 CPU 执行路记录的同一个实验。预测：同时运行的
-# 用时约等于较慢那条执行路的用时，而不是两者之和。公平的基线是 GPU 做两份工作：把它那一行与 GPU 单独运行相比。
-# CPU 那一份只让 GPU 多花约 2% 的时间，第二条执行路至多也只能省下这么多，低于规则要求的 5%：预计胜不过基线。各次重复下方是
-# “同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
+# 用时约等于较慢那条执行路的用时，而不是两者之和。公平的基线是 GPU 做两份工作。再预测一下：同时运行能按规则（5%）胜过
+# 它吗？各次重复下方是“同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
+#
+# <details><summary>参考答案</summary>
+#
+# 不能：CPU 那一份只让 GPU 多花约 2% 的时间（把它那一行与 GPU 单独运行相比），第二条执行路至多也只能省下这么多，
+# 低于规则要求的 5%。
+#
+# </details>
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_figure
