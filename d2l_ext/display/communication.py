@@ -60,8 +60,8 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
     """The guess beside the prediction and the measurement; run_and_copy against run then copy (when faster, with how
-    many of its repeats were as slow as run then copy's middle half, if any); and, when measured, the control: the
-    products beside nonstop copies against the products alone (the formula's assumption)."""
+    many of its repeats were as slow as run then copy's middle half, if any). The control's line is the worked
+    answer's (control_text)."""
     m = comparison.measurements
     over, serial = m['overlapped'], m['run_then_copy']
     unit = verdict.unit_for(over.median, serial.median, predicted['overlapped'])
@@ -69,10 +69,7 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
     slow = sum(x >= quartiles(serial)[0] for x in over.times)
     if slow and verdict.compare(over, serial) == 'faster':  # slow repeats beside a 'faster' verdict: counted
         line = t('communication.slow_repeats', line=line, n=slow, total=len(over.times))
-    lines = [verdict.guess(guess, predicted['overlapped'], over.median, unit), line]
-    if 'beside_copies' in m:
-        lines.append(verdict.line(_word('beside_copies'), m['beside_copies'], _word('run'), m['run'], unit))
-    return '\n'.join(lines)
+    return verdict.guess(guess, predicted['overlapped'], over.median, unit) + '\n' + line
 
 
 def busy_share(checked) -> float:
@@ -82,17 +79,17 @@ def busy_share(checked) -> float:
 
 
 def control_text(comparison, predicted: dict, busy: float | None = None) -> str:
-    """The worked answer: the control (products beside nonstop copies against alone); when slower, run_and_copy against
-    the formula fed the control's time (predicted['from_control']) and, on a CPU, the cores' share others kept busy."""
+    """The worked answer: the control (products beside nonstop copies against alone), the formula fed the control's
+    time (predicted['from_control']) beside run_and_copy's median; when slower, on a CPU, the cores' share others kept
+    busy."""
     from ..grading.measurable import LOAD_SHARE
     m = comparison.measurements
     over, beside, alone = m['overlapped'], m['beside_copies'], m['run']
-    unit = verdict.unit_for(over.median, predicted['overlapped'], beside.median, alone.median)
-    slower = verdict.compare(beside, alone) == 'slower'
-    p, q = (verdict.num(predicted[k], unit) for k in ('overlapped', 'from_control'))
-    line = t('communication.control.' + ('slower' if slower else 'same'), m=verdict.num(over.median, unit), p=p, q=q,
+    fed = predicted['from_control']
+    unit = verdict.unit_for(over.median, fed, beside.median, alone.median)
+    line = t('communication.control.line', m=verdict.num(over.median, unit), q=verdict.num(fed, unit),
              b=verdict.num(beside.median, unit), a=verdict.num(alone.median, unit), word=verdict.by(beside, alone))
-    if not slower or busy is None:
+    if verdict.compare(beside, alone) != 'slower' or busy is None:
         return line
     return t('communication.control.' + ('busy' if busy > LOAD_SHARE else 'idle'), line=line,
              busy=verdict.num(busy, '%'))
@@ -218,18 +215,23 @@ def exercise_three_alone_text(r) -> str:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's verdict, by the one rule, against the case plot_exercise_three draws (one after the other: each
-    repeat's two lanes alone added)."""
+    """Exercise 3's one line: the case plot_exercise_three draws hatched (the slower lane alone, or one after the other:
+    each repeat's two lanes alone added), predicted, beside together measured, and by how much they differ."""
     a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
     if r.expectation == 'oversubscribed':
-        base = Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
-        return verdict.line(_word('together'), r.times['together'], _word('serial_sum'), base)
-    return verdict.line(_word('together'), r.times['together'], _word('slower_alone'), a if a.median >= b.median else b)
+        case, base = 'serial_sum', Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
+    else:
+        case, base = 'slower_alone', a if a.median >= b.median else b
+    together = r.times['together']
+    unit = verdict.unit_for(together.median, base.median)
+    return t('communication.ex3.line', case=_word(case), p=verdict.num(base.median, unit),
+             m=verdict.num(together.median, unit), word=verdict.by(together, base))
 
 
 def plot_exercise_three(r):
     """Each lane alone and both together (every repeat, grey middle halves); hatched beside 'together' the case this
-    hardware predicts: the slower lane alone, or where the lanes' threads outnumber the cores one after the other."""
+    hardware predicts: the slower lane alone, or where the lanes' computing threads outnumber the cores one after the
+    other."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
     case = r.serial_sum if r.expectation == 'oversubscribed' else r.expected
     return plot_repeats(times, predicted={_name('together'): case}, title=style.plot_text('communication.ex3.title'),

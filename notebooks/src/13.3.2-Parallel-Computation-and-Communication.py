@@ -52,14 +52,14 @@ print(lane.label)
 # ## The book's cells
 #
 # On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. **Predict first.** On a GPU
-# the results cross to host memory. Without a GPU `y.to('cpu')` returns the same tensor: predict a copy of about
-# 0 s.
+# the results cross to host memory. Without a GPU `y.to('cpu')` returns the same tensor: there is no copy to
+# time.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
 # 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
-# 主机内存。没有 GPU 时，`y.to('cpu')` 返回同一个张量：应当预测复制约为 0 秒。
+# 主机内存。没有 GPU 时，`y.to('cpu')` 返回同一个张量：没有复制可以计时。
 
 # %%
 workload = resolve_workload([lane], lesson=True, extra_matrices=3)
@@ -80,17 +80,17 @@ d2l_ext.wait_for_lanes([lane])
 print(d2l_ext.t('communication.book.setting', n=N, k=K))
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark(d2l_ext.t('communication.book.run'), [lane]):
+if GPU:
+    with d2l_ext.Benchmark(d2l_ext.t('communication.book.run'), [lane]):
+        y = run(x_lane)
+    with d2l_ext.Benchmark(d2l_ext.t('communication.book.copy'), [lane]):
+        y_cpu = copy_to_cpu(y)
+    with d2l_ext.Benchmark(d2l_ext.t('communication.book.both'), [lane]):
+        y = run(x_lane)
+        y_cpu = copy_to_cpu(y, True)
+else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('cpu')：没有复制可以计时
     y = run(x_lane)
-
-with d2l_ext.Benchmark(d2l_ext.t('communication.book.copy'), [lane]):
-    y_cpu = copy_to_cpu(y)
-
-# %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark(d2l_ext.t('communication.book.both'), [lane]):
-    y = run(x_lane)
-    y_cpu = copy_to_cpu(y, True)
-print(show.copied_text(y, y_cpu))
+    print(show.copied_text(y, copy_to_cpu(y)))
 
 # %% [markdown]
 # ## The book's claim, recorded on an H200
@@ -137,16 +137,15 @@ if rec is not None and rec.comm_timelines:
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. The check (its own process): it runs, every buffer holds `x @ w`
-# and is complete at return, and the copies spend enough of their time beside a product (overlap; model: the formula
-# below). On a GPU, `x` and `w` are the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700).
+# at return, and enough copy time overlaps a product (model: the formula below). On a GPU, `x` and `w` are the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700).
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
-# 分到的核心数。检查在单独的进程中进行：能否运行，每个缓冲区是否装着 `x @ w` 且在返回时已经完整，复制是否有足够的
-# 时间与乘法同时进行（重叠；模型：后面的公式）。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
+# 分到的核心数。检查在单独的进程中进行：能否运行，返回时每个缓冲区是否都装着 `x @ w`，
+# 复制用时是否有足够部分与乘法重叠（模型：后面的公式）。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
 # 矩阵乘法（700 × 4 乘以 4 × 700）。
 
 # %% tags=["nbval-ignore-output"]
@@ -174,7 +173,7 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 #
 # One after the other, products and copies add up. Overlapped, expect **max(run, copy)** plus the shorter of one
 # product and one copy, if the copies leave the products' speed alone. The control row, the same products beside
-# nonstop copies, measures whether they do. Every way is timed now; the figure waits for your guess.
+# nonstop copies, measures whether they do. All are timed now; the figure waits for your guess.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -237,14 +236,14 @@ print(show.measured_text(measured, predicted, my_guess))
 # <details><summary>Worked answer</summary>
 #
 # The formula assumed products alone; in run_and_copy they run beside a copy thread (a copy stream on a GPU), as in
-# the control row. This run:
+# the control row: feed the formula that row's time.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 公式假定乘法单独运行；在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样。
-# 这次运行：
+# 公式假定乘法单独运行；在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样：
+# 用那一行的用时代入公式。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -366,15 +365,17 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone. Where the lanes
-# and the copy thread outnumber the cores, they take turns: predict one after the other. This run (hatched: its case):
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware, as are CPU lanes with a core per thread
+# (lane 0's copies are brief): predict the slower lane alone. Where the lanes' threads outnumber the
+# cores, they take turns: predict one after the other. Hatched: this hardware's case.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时。两条执行路和复制线程
-# 多于核心时，它们轮流使用核心：应当预测先后运行的用时。这次运行（斜线条是它对应的情形）：
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件；每个线程都有自己核心的 CPU 执行路也是如此（执行路 0 的复制
+# 用时很短）：应当预测较慢那条执行路单独运行的用时。两条执行路的线程多于核心时，它们轮流使用
+# 核心：应当预测先后运行的用时。斜线条是本机硬件对应的情形。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -429,7 +430,7 @@ print(show.profile_text(prof, GPU, wall))
 # ## Remember
 #
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap on a GPU.
-# * One stream: run + copy; overlapped: at best max(run, copy) plus the shorter of one product and one copy.
+# * One stream takes run + copy; in the recording, a copy stream hid almost all of the copy time.
 # * Overlap is free only where the copy has hardware of its own.
 #
 # ## Pitfalls
@@ -448,7 +449,7 @@ print(show.profile_text(prof, GPU, wall))
 # ## 小结
 #
 # * 在 GPU 上，锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠。
-# * 一个流：计算 + 复制；重叠时：最好也是 max(计算, 复制) 再加上一次乘法与一次复制中较短者。
+# * 一个流的用时是计算 + 复制；在记录结果中，复制流隐藏了几乎全部复制用时。
 # * 只有复制有自己的硬件时，重叠才是免费的。
 #
 # ## 易错点
