@@ -182,8 +182,7 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
     threads, copy_threads, cores = [_threads(ln) for ln in lanes[:2]], int(lanes[0].kind == 'cpu'), cpu_cores()
     seconds, rule = exp.seconds, exp.rule
     if any(ln.kind == 'cpu' for ln in lanes[:2]) and sum(threads) > cores:
-        # more computing threads than cores: they take turns (display predicts serial_sum); a copy thread's brief
-        # host-to-host copies are counted in lane 0's time alone, not as a core's worth of work
+        # more computing threads than cores: turns (serial_sum); lane 0's brief copies are in its time alone
         seconds, rule = max(alone), 'oversubscribed'
     serial = Times('serial_sum', [x + y for x, y in zip(*(times[k].repeated() for k in ALONE))])  # repeat by repeat
     return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, serial.median, seconds, rule,

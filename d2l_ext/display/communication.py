@@ -79,9 +79,8 @@ def busy_share(checked) -> float:
 
 
 def control_text(comparison, predicted: dict, busy: float | None = None) -> str:
-    """The worked answer: the control (products beside nonstop copies against alone), the formula fed the control's
-    time (predicted['from_control']) beside run_and_copy's median; when slower, on a CPU, the cores' share others kept
-    busy."""
+    """The worked answer: the control against products alone, the formula fed its time (predicted['from_control'])
+    beside run_and_copy; when the control is slower, on a CPU, the cores' share others kept busy."""
     from ..grading.measurable import LOAD_SHARE
     m = comparison.measurements
     over, beside, alone = m['overlapped'], m['beside_copies'], m['run']
@@ -230,8 +229,7 @@ def exercise_three_text(r) -> str:
 
 def plot_exercise_three(r):
     """Each lane alone and both together (every repeat, grey middle halves); hatched beside 'together' the case this
-    hardware predicts: the slower lane alone, or where the lanes' computing threads outnumber the cores one after the
-    other."""
+    hardware predicts: the slower lane alone, or (computing threads outnumbering the cores) one after the other."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
     case = r.serial_sum if r.expectation == 'oversubscribed' else r.expected
     return plot_repeats(times, predicted={_name('together'): case}, title=style.plot_text('communication.ex3.title'),
