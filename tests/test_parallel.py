@@ -130,27 +130,10 @@ def test_sync_mistake_arms_wait_for_what_they_say():
     assert calls == [(0,), (1,)]  # every GPU used, by index; the CPU lane needs no wait
 
 
-def test_side_by_side_speed_is_measured_inside_the_common_window():
-    from d2l_ext.parallel import TimelineResult
-    from d2l_ext.parallel.sharing import common_window, product_seconds
-    # lane A: 4 products of 0.2 s from 0; lane B: 2 products of 0.2 s from 0, then it is done
-    events = ([{'lane': 'A', 'name': f'mm {j}', 'start': 0.2 * j, 'end': 0.2 * (j + 1)} for j in range(4)]
-              + [{'lane': 'B', 'name': f'mm {j}', 'start': 0.2 * j, 'end': 0.2 * (j + 1)} for j in range(2)])
-    events[2]['end'] = events[3]['start'] = 0.7  # A's third product, after B ended, is slower: not counted
-    tl = TimelineResult('torch', 64, [4, 2], _ids('A', 'B'), events, 'thread clock')
-    assert common_window(tl) == pytest.approx((0.0, 0.4))
-    assert product_seconds(tl) == pytest.approx([0.2, 0.2])
-    apart = TimelineResult('torch', 64, [1, 1], _ids('A', 'B'), [{'lane': 'A', 'name': 'mm 1', 'start': 0, 'end': 1},
-                                                             {'lane': 'B', 'name': 'mm 1', 'start': 1, 'end': 2}],
-                           'thread clock')
-    assert common_window(apart) is None and product_seconds(apart) == [None, None]
-
-
 def test_together_keeps_each_repeat_and_draws_the_median_one():
     import torch
 
     from d2l_ext.parallel import Together
-    from d2l_ext.parallel.sharing import product_seconds
     from d2l_ext.timing import compare
     with fake_hardware(gpus=0, cores=2):
         lanes = pick_lanes('torch')
@@ -164,7 +147,6 @@ def test_together_keeps_each_repeat_and_draws_the_median_one():
     tl = run.timeline(cmp['together'].times)
     assert len(tl.events) == 5 and {e['lane'] for e in tl.events} == {lane.name for lane in lanes}
     assert all(0 <= e['start'] <= e['end'] for e in tl.events) and all(e['role'].startswith('lane ') for e in tl.events)
-    assert len(product_seconds(tl)) == 2
     assert len(run.calls) == 1 + 3 + 1  # warm-up, repeats, the call above
 
 
@@ -282,6 +264,9 @@ def test_exercise_lines_are_verdict_lines():
     with using_language('en'):
         assert dp.independence_lines([r]) == ('PyTorch (eager): issued together (one wait) 0.100 s vs one at a time '
                                               '(wait after each) 0.200 s: 50% faster')
+        mx = NS(framework='mxnet', engine='E', iters=10, times=r.times)  # two frameworks: each one's time per product
+        assert dp.independence_lines([NS(**vars(r), iters=10), mx]).splitlines()[-1] == (
+            'time per product, one at a time: PyTorch 20.0 ms; MXNet 20.0 ms')
         # exercise 2: a second caller (two threads, or two streams) against one lane, then one call (bmm) against it
         assert dp.small_ops_line(small).splitlines() == [
             'two threads, half the cores each 30.0 ms vs one lane, the whole device 20.0 ms: 50% slower',

@@ -129,10 +129,15 @@ def plot_independence(runs):
 
 
 def independence_lines(runs) -> str:
-    """Exercise 1, one verdict line per run: issued together against one at a time."""
-    return tidy('\n'.join(t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
+    """Exercise 1, one verdict line per run: issued together against one at a time; with two frameworks, a last line
+    with each one's time per product (one at a time), so their products' speeds compare."""
+    lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
-        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs))
+        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs]
+    if len(runs) > 1:
+        lines.append(t('parallel.per_product', items=items((framework(r.framework).display, verdict.num(
+            r.times['one_at_a_time'].median / r.iters, 'ms')) for r in runs)))
+    return tidy('\n'.join(lines))
 
 
 def small_ops_line(r, busy: float | None = None) -> str:

@@ -186,70 +186,47 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # %% [markdown]
 # ## Predict, then measure
 #
-# Measure the time per product of each lane and of the whole device (a dot per repeat). Predict each lane
-# alone, one after the other, together, and the **baseline**: that device doing both jobs. On separate hardware
-# together takes max(t1, t2). On a CPU-only machine **two CPU lanes split one CPU**: together is max(t1, t2) at the
-# speeds measured with both lanes busy. The [overview's](13.3.0-Overview.ipynb) GPU recording shows separate hardware.
+# Predict from the two lanes timed alone above: each lane alone, one after the other, together, and the **baseline**:
+# the first lane's device, all of it, doing both jobs. On separate hardware together takes max(t1, t2). On a CPU-only
+# machine **two CPU lanes split one CPU**, each with its own cores: max(t1, t2) while the cores hold both. The
+# [overview's](13.3.0-Overview.ipynb) GPU recording shows separate hardware. Write "together" into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 测出每条执行路每次乘法的用时（每个点是一次重复），以及第一条执行路所在的整个设备的用时。预测：每条执行路单独运行、先后运行、同时运行，
-# 以及**基线**——这整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，
-# **两条 CPU 执行路把一个 CPU 分开用**：同时运行的用时是按两条执行路都在忙时各自的速度算出的 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中
-# 在 GPU 上记录的结果才是不同硬件的情形。
+# 根据上面单独计时的两条执行路做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条执行路所在的
+# 整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，**两条 CPU 执行路把一个
+# CPU 分开用**，各用自己的核心：核心够两条同时用时，仍是 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中在 GPU 上
+# 记录的结果才是不同硬件的情形。把你对“同时运行”的预测写进 `my_guess`；下面的参考答案会算出全部五个预测。
 
-# %% tags=["nbval-ignore-output"]
+# %%
 import dataclasses
-import statistics
 
 from d2l_ext import parallel
 from d2l_ext.display import style
 from d2l_ext.display.parallel import claim_lines, items, variant_name
 from d2l_ext.display.repeats import plot_repeats
 from d2l_ext.grading.measurable import others_busy
-from d2l_ext.parallel.sharing import busy_repeats
 from d2l_ext.parallel.together import run_together
 
 jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]  # from here on the worked run_together, whatever your cell holds  #zh: 从这里起用参考答案的 run_together，无论你的单元格里写的是什么
 run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每条 CPU 执行路的线程
-
 cores = d2l_ext.cpu_cores()
 whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
                              label_key='core.lane_cpu_all_label')
          if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores  #zh: 第一条执行路所在的设备，用上全部核心
-per_product, busy = {}, {}  # seconds per product: each repeat of 10 products in a row  #zh: 每次乘法的秒数：连续 10 次乘法的每次重复
-for lane, x in dict.fromkeys([(lanes[0], x_0), (lanes[1], x_1), (whole, x_0)]):
-    m = d2l_ext.measure(lambda lane=lane, x=x: run_together([lane], [lambda: run(x, 10)]), lanes=[lane], repeats=5)
-    per_product[lane] = [s / 10 for s in m.times]
-if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes: each lane's products while the other runs too  #zh: CPU 执行路：另一条也在运行时每条执行路的乘法
-    pair = parallel.Together(lanes, [x_0, x_1], [10, 10])  # both lanes at once, keeping each product's interval  #zh: 两条执行路同时运行，并记下每次乘法的时间区间
-    d2l_ext.measure(pair, lanes=lanes, repeats=5)
-    busy = dict(zip(lanes, busy_repeats(pair, 5)))
-rate = {lane: 2 * N**3 / statistics.median(ts) for lane, ts in per_product.items()}  # FLOP per second  #zh: 每秒浮点运算次数
-rate_both = {lane: 2 * N**3 / statistics.median(ts) for lane, ts in busy.items()} if all(busy.values()) else {}
-rows = {style.plot_lane(lane): ts for lane, ts in per_product.items()}
-rows.update({style.plot_text('parallel.variant.busy', lane=style.plot_lane(lane)): ts for lane, ts in busy.items() if ts})
-plot_repeats(rows, unit='auto', title=style.plot_text('parallel.rate_title'), halves=True)
-
-# %% [markdown]
-# Predict the five (an n × n product is 2n³ floating-point operations); write "together" into `my_guess`.
-
-# %% [markdown] lang="zh"
-# 预测这五种情况（两个 n × n 矩阵相乘需要 2n³ 次浮点运算）。把你对“同时运行”的预测写进 `my_guess`；下面的参考答案
-# 会算出全部五个预测。
 
 # %%
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# Worked answer: seconds = products x 2n^3 FLOP / FLOP per second  #zh: 参考答案：用时 = 乘法次数 × 2n^3 次浮点运算 ÷ 每秒浮点运算次数
-alone = [K[i] * 2 * N**3 / rate[lane] for i, lane in enumerate(lanes)]
-expected = parallel.expectation(lanes, alone)
-together = max(K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)) if rate_both else expected.seconds
+# Worked answer: from the lanes timed alone above  #zh: 参考答案：根据上面单独计时的两条执行路
+alone = [alone_0.elapsed, alone_1.elapsed]
+together = parallel.expectation(lanes, alone).seconds  # max(t1, t2) where the hardware runs both at once  #zh: 硬件能让两条同时运行时为 max(t1, t2)
+more_threads = cores / lanes[0].threads if lanes[0].kind == 'cpu' else 1  # the whole device: lane 0's products on all its cores  #zh: 整个设备：第一条执行路的乘法用上全部核心
 names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
          d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
-predicted = dict(zip(names, [*alone, sum(alone), together, sum(K) * 2 * N**3 / rate[whole]]))
+predicted = dict(zip(names, [*alone, sum(alone), together, alone[0] * sum(K) / K[0] / more_threads]))
 print(d2l_ext.t('parallel.predicted', items=items((name, verdict.num(s)) for name, s in predicted.items())))
 
 # %% [markdown]
@@ -281,12 +258,12 @@ plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, halves=True, 
     variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
 
 # %% [markdown]
-# Where did each product run, and for how long (each bar's ms; compare the time per product above)? The timeline is
+# Where did each product run, and for how long (each bar's ms; compare each lane alone above)? The timeline is
 # the median repeat of "together"; dashed marks are predicted ends. Guess the overlap: the share of the shorter
 # lane's busy time with the other lane busy too.
 
 # %% [markdown] lang="zh"
-# 每次乘法在哪里运行、用了多久（条形中的毫秒数，可与上面每次乘法的用时比较）？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
+# 每次乘法在哪里运行、用了多久（条形中的毫秒数，可与上面每条执行路单独运行的用时比较）？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
 # 的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0 到 1）。
 
 # %% tags=["nbval-ignore-output"]
@@ -295,8 +272,7 @@ from d2l_ext.display.lane_timeline import lane_overlap, plot_timeline
 my_overlap = None  # your guess: a fraction (0-1)  #zh: 你的猜测：一个比例（0 到 1）
 tl = together_run.timeline(cmp[names[3]].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
 print(verdict.guess(my_overlap, 1.0, lane_overlap(tl), '%', name='my_overlap'))
-ends = [K[i] * 2 * N**3 / rate_both[lane] for i, lane in enumerate(lanes)] if rate_both else alone
-plot_timeline(tl, predicted=ends, ms=True)  # each bar: that product's ms  #zh: 每个条形：那次乘法的毫秒数
+plot_timeline(tl, predicted=alone, ms=True)  # each bar: that product's ms  #zh: 每个条形：那次乘法的毫秒数
 
 # %% [markdown]
 # ## Try it yourself
@@ -362,9 +338,9 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # <details><summary>Worked answer</summary>
 #
-# The first printed line is this run's answer: two callers against one with the whole device. On a CPU the second is
-# the control, one caller with half the cores: the first ratio is the second's (fewer threads per product) times what
-# the second caller adds. The last line tries fewer calls: one `torch.bmm` does the same products.
+# Two callers share the same cores: they add no hardware, only a second stream of calls. On a CPU the control, one
+# caller with half the cores, shows what fewer threads per product do alone. One `torch.bmm` makes one call instead of
+# 800. The cell below prints this run's times.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -373,9 +349,8 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # <details><summary>参考答案</summary>
 #
-# 输出的第一行就是这次运行的答案：两个调用方与一个用整个设备的调用方相比。在 CPU 上，第二行是对照：一个调用方用一半的
-# 核心。第一行的倍数等于第二行的倍数（每次乘法用的线程更少）乘以第二个调用方带来的倍数。最后一行改为减少调用次数：一次
-# `torch.bmm` 做同样的乘法。
+# 两个调用方分用同样的核心：它们没有增加硬件，只多了一串调用。在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法
+# 用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。下面的单元格输出这次运行的用时。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -393,7 +368,7 @@ plot_small_ops(small)
 #
 # * **Separate hardware** takes about max(t1, t2); lanes on one CPU **split** its cores.
 # * One thread feeds several GPUs; eager CPU work needs a thread per lane.
-# * Predict from measured FLOP/s; compare with one device doing both jobs.
+# * Predict from each lane's measured time; compare with one device doing both jobs.
 #
 # ## Pitfalls
 #
@@ -408,7 +383,7 @@ plot_small_ops(small)
 # * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的执行路把它的核心**分开用**：
 #   要与一条用上全部核心的执行路比较。
 # * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
-# * 用实测的 FLOP/s 做预测；与公平的基线比较；看每一次重复。
+# * 用每条执行路实测的用时做预测；与公平的基线比较；看每一次重复。
 #
 # ## 易错点
 #

@@ -29,14 +29,13 @@ MESSAGES = {
     'parallel.book.both': 'both lanes (the two above added: {alone:.4f} sec)',
     'parallel.sync_recorded': ('no wait: the clock stopped once the work was queued, at {no_wait}; every device '
                                'waited for: {every}'),
-    'parallel.variant.busy': '{lane}, both lanes busy',
-    'parallel.rate_title': 'Time per product: each lane alone, and while both lanes are busy',
     'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
                           'products of {book_size} × {book_size} per GPU)'),
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.item': '{name} {value}',
     'parallel.predicted': 'predicted: {items}',
+    'parallel.per_product': 'time per product, one at a time: {items}',
     'parallel.col.framework': 'framework',
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'what it is',

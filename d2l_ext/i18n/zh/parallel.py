@@ -27,8 +27,6 @@ MESSAGES = {
     'parallel.check.exercise': '练习 {number}：{variant}',
     'parallel.eager': '命令式执行',
     'parallel.sync_recorded': '不等待：工作一排入队列计时就停止，停在 {no_wait}；等待每个设备：{every}',
-    'parallel.variant.busy': '{lane}，两条执行路都在忙',
-    'parallel.rate_title': '每次乘法的用时：每条执行路单独运行，以及两条执行路都在忙时',
     'parallel.book.both': '两条执行路（上面两次之和 {alone:.4f} 秒）',
     'parallel.workload': ('这次运行：{size} × {size} 的矩阵，每条执行路的乘法次数 {iters}'
                           '（书中：每个 GPU 上 {book_iters} 次 {book_size} × {book_size} 的乘法）'),
@@ -36,6 +34,7 @@ MESSAGES = {
     'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.item': '{name} {value}',
     'parallel.predicted': '预测：{items}',
+    'parallel.per_product': '一次乘法的用时（逐个执行）：{items}',
     'parallel.col.framework': '框架',
     'parallel.col.lane': '执行路',
     'parallel.col.what': '是什么',
