@@ -218,12 +218,12 @@ def exercise_three_text(r) -> str:
     each repeat's two lanes alone added), predicted, beside together measured, and by how much they differ."""
     a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
     if r.expectation == 'oversubscribed':
-        case, base = 'serial_sum', Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
+        case, base = _word('serial_sum'), Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
     else:
-        case, base = 'slower_alone', a if a.median >= b.median else b
+        case, base = _word('slower_alone'), a if a.median >= b.median else b
     together = r.times['together']
     unit = verdict.unit_for(together.median, base.median)
-    return t('communication.ex3.line', case=_word(case), p=verdict.num(base.median, unit),
+    return t('communication.ex3.line', case=case, p=verdict.num(base.median, unit),
              m=verdict.num(together.median, unit), word=verdict.by(together, base))
 
 
