@@ -55,12 +55,12 @@ def test_the_guess_line_names_the_share_with_and_without_a_guess():
 
 def test_exercise_1_sets_c_beside_the_control_and_the_models_all_reduce_outside_backward():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks_shared=0.035)
-    model = f"{here.predicted('hooks')['exposed'] * 1e3:.2f} ms"
+    model = f"{here.predicted('hooks')['exposed'] * 1e3:.2f} ms"  # 5.81 ms: between the two measured
     lines = show.parts_text(here, there).split('\n')
     assert lines == ["2 processes, 2 cores: (c) 50% during backward (model 85%); backward against alone +30%, "
-                     f"(a)'s +40%; all-reduce outside backward 20.0 ms (model {model})",
+                     f"(a)'s +40%; all-reduce outside backward 20.0 ms, above model's {model}",
                      "2 processes, 16 cores: (c) 88% during backward (model 85%); backward against alone +10%, "
-                     f"(a)'s +0%; all-reduce outside backward 5.00 ms (model {model})",
+                     f"(a)'s +0%; all-reduce outside backward 5.00 ms, below model's {model}",
                      "the model's share was nearer on 16 cores"]
     with using_language('zh'):
         assert show.parts_text(here).startswith('2个进程、2个核心：(c) 有50%在反向传播期间')
@@ -90,8 +90,8 @@ def test_the_flat_answer_is_its_verdict_against_a_then_what_its_drawn_step_saved
         [e for e in r.events['flat'] if e['role'] == 'allreduce'] * 6)] + r.events['flat'][:1] + r.events['flat'][3:4]
     assert show.flat_text(r).split('\n') == [  # (a): 6 calls of 3 ms per process, after backward
         '(b) flat 135 ms vs (a) after backward 140 ms: no clear difference',
-        "in the profiled steps drawn: (b)'s one call 30.0 ms, (a)'s 12 calls 18.0 ms; gaps around (b)'s call "
-        "(copies, waiting) 20.0 ms"]
+        "in the profiled steps drawn: (b)'s one call saved -12.0 ms against (a)'s 12 calls; the gaps around it "
+        "(copies, waiting) took 20.0 ms, above the saving"]
 
 
 def test_the_figure_draws_every_repeat_the_model_and_the_guess():
@@ -111,7 +111,7 @@ def test_the_figure_draws_every_repeat_the_model_and_the_guess():
 def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimizer():
     fig = show.draw_step_timeline(fake(), 'hooks')
     title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
-    assert 'all-reduces start 70 ms before backward ends' in title  # backward ends at 0.10, not the update's 0.20
+    assert 'all-reduce starts 70 / 70 ms before backward ends' in title  # at 0.10 on each process, not the update
 
 
 def test_the_timelines_share_one_time_axis():
@@ -159,7 +159,9 @@ def test_the_ratio_exercise_and_the_ingredients_are_one_line_each():
     r, half = fake(), fake(backward=0.05)
     half.batch_per_process = 64
     assert show.ratio_text(r, half) == 'batch 128 → 64, as multiples: step without all-reduce 0.50x, all-reduce ' \
-                                       'alone 1.00x, their ratio 2.00x'
+                                       'alone 1.00x (its repeats at batch 128: 0.97x-1.02x), their ratio 2.00x'
+    assert show.steps_text(r) == 'step (ms), predicted · measured median: (a) 140 · 140, (b) 131 · 135, ' \
+                                 '(c) 106 · 130, (d) 106 · 130'
     assert show.prediction_text(0.07, 0.2, 0.13) == 'predicted: all-reduce 70.0 ms, (a) 200 ms, (c) 130 ms'
     lines = show.ingredients_text(r).split('\n')
     assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms in 12 calls',
@@ -182,11 +184,12 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     assert line.startswith('(c) hooks 55.9 ms vs (a) after backward 69.6 ms: ') and '; 83% of' in line
     assert [v.id for v in show.drawn(r)] == ['serial', 'flat', 'hooks', 'ddp-1']
     assert show.flat_text(r).split('\n') == ['(b) flat 85.4 ms vs (a) after backward 69.6 ms: 23% slower',
-                                             "in the profiled steps drawn: (b)'s one call 11.8 ms, (a)'s 12 calls "
-                                             "19.5 ms; gaps around (b)'s call (copies, waiting) 14.6 ms"]
+                                             "in the profiled steps drawn: (b)'s one call saved 7.66 ms against (a)'s "
+                                             "12 calls; the gaps around it (copies, waiting) took 14.6 ms, above the "
+                                             "saving"]
     assert r.prediction.allreduce == pytest.approx(r.version('allreduce').median)  # fitted to the run's own calls
     assert show.parts_text(r) == "2 processes, 16 cores: (c) 83% during backward (model 86%); backward against " \
-                                 "alone +32%, (a)'s +4%; all-reduce outside backward 3.48 ms (model 2.25 ms)"
+                                 "alone +32%, (a)'s +4%; all-reduce outside backward 3.48 ms, above model's 2.25 ms"
 
 
 def test_the_lesson_teaches_the_shared_cores_before_measuring_and_shows_no_finished_a_or_c():

@@ -46,10 +46,6 @@ class Version:
         return None if comm <= 0 else min(1.0, max(0.0, sum(self._all('shared')) / comm))
 
     @property
-    def comm_seconds(self) -> float:  # the all-reduces' busy time in one step of one process (mean)
-        return statistics.mean(self._all('comm')) if self.stats else 0.0
-
-    @property
     def backward_span(self) -> float:
         """Backward's first to last operator: mean over processes, median over profiled steps."""
         steps = list(zip(*self.stats))
@@ -74,9 +70,7 @@ def buckets_of(sizes: list[int], bucket_mb: float) -> list[list[int]]:
 
 @dataclass
 class Prediction:
-    """13.3.4's model: a call costs alpha + ring x bytes / bandwidth, fitted to this model's own calls (all-reduce
-    alone: one per tensor; one buffer of every gradient); gradients become ready evenly through backward; each call
-    waits for its gradients and the call before it."""
+    """13.3.4's model: a call costs alpha + ring x bytes / bandwidth, waits for its gradients and the call before."""
     processes: int
     gradient_bytes: int
     ring_factor: float  # 2(n-1)/n: the share of the bytes each process sends in a ring all-reduce
@@ -192,8 +186,8 @@ class AllreduceResult:
         v = self.version(vid)
         return {'measured': v.overlap, 'predicted': self.predicted(vid)['overlap'],
                 'wall_clock_s': self.version('serial').median - v.median if self.has('serial') else None,
-                'comm_s': v.comm_seconds, 'backward_slowdown': self.slowdown(vid), 'calls': v.calls,
-                'predicted_calls': self.predicted(vid)['calls']}
+                'comm_s': statistics.mean(v._all('comm') or [0.0]), 'backward_slowdown': self.slowdown(vid),
+                'calls': v.calls, 'predicted_calls': self.predicted(vid)['calls']}  # comm_s: busy, one step
 
     def to_dict(self) -> dict:
         """JSON-ready: the fields, each version's step times and median, the overlap rows."""

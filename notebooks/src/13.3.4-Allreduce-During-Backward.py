@@ -176,12 +176,12 @@ print(show.ingredients_text(result))
 #
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
-# gradients are ready and the call before it is done, so with K equal calls the model puts at most (K-1)/K of the
-# all-reduce during backward. The model (hatched below) assumes communication has its own hardware.
+# gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
+# assumes communication has its own hardware and no copies.
 #
 # On a CPU-only machine with few cores (the first line), gloo's threads and backward share the cores:
-# an all-reduce in flight can slow backward, and one bucket may win. Predict whether overlap can pay here, and
-# guess the share of (c)'s all-reduce during backward.
+# an all-reduce in flight can slow backward. Predict whether overlap can pay here, and guess the share of (c)'s
+# all-reduce during backward.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -190,11 +190,11 @@ print(show.ingredients_text(result))
 # **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 和总线带宽 β 由两次计时拟合：仅全归约（每个张量一次调用）
 # 和对一个更大的缓冲区的一次调用。
 #
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。若有 K 次大小相同的调用，模型中最后一次要等反向传播
-# 结束，所以模型让最多 (K-1)/K 的全归约在反向传播期间进行。模型（下图中的斜线条）假定通信拥有自己的硬件。
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条）
+# 假定通信拥有自己的硬件，也没有复制。
 #
 # 在核心不多、没有 GPU 的机器上，gloo 的通信线程与反向传播共用核心（开头第一行给出了核心数）：进行中的全归约
-# 可能占用反向传播的计算时间，所以重叠可能拖慢反向传播，一个桶也可能最快。请预测重叠在这里能否带来好处，
+# 可能占用反向传播的计算时间，所以重叠可能拖慢反向传播。请预测重叠在这里能否带来好处，
 # 并猜一猜 (c) 的全归约有多大比例在反向传播期间进行。
 
 # %% tags=["nbval-ignore-output"]
@@ -212,17 +212,19 @@ print(show.prediction_text(allreduce, serial, hooks))
 # %% [markdown]
 # ## Measure
 #
-# Left: every timed step (dots), their median (black mark), the model (hatched) and, dashed, the median step without
-# all-reduce. Right: each profiled step's share of the all-reduce during backward, pooled at the black mark.
+# Left: every timed step (dots), their median (black mark), the model (hatched, its step printed beside the median)
+# and, dashed, the median step without all-reduce. Right: each profiled step's share of the all-reduce during
+# backward, pooled at the black mark.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 左图是每个计时的训练步（点）、它们的中位数（黑色竖线）、模型的预测（斜线条），虚线是不做全归约的训练步的
-# 中位数。右图是每个做了性能分析的训练步中全归约在反向传播期间进行的比例；黑色竖线是它们合在一起的比例。
+# 左图是每个计时的训练步（点）、它们的中位数（黑色竖线）、模型的预测（斜线条，第二行把它与中位数并列），
+# 虚线是不做全归约的训练步的中位数。右图是每个做了性能分析的训练步中全归约在反向传播期间进行的比例；黑色竖线是它们合在一起的比例。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
+print(show.steps_text(result))
 print(show.guess_text(my_guess, result))
 display(show.plot_steps(result, guess=my_guess))
 
@@ -254,15 +256,15 @@ display(show.draw_step_timelines(result, ('serial', 'flat')))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The second line weighs it: saved, (a)'s calls minus (b)'s one; paid, the gaps around (b)'s call. The model
-# counts only the saving, (K-1)α: it has no copies. The first line says which won in the timed steps.
+# Saved: (a)'s calls minus (b)'s one. Paid: the gaps around (b)'s call. The model counts only the saving, (K-1)α,
+# and no copies (in (d)'s buckets either), so it always puts (b) below (a).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 第二行给出了得失：省下的是 (a) 的各次调用减去 (b) 的一次调用，付出的是 (b) 那次调用前后的空白。模型只算省下的
-# (K-1)α，没有复制这一项。第一行说明在计时的训练步中哪一边用时少。
+# 省下的是 (a) 的各次调用减去 (b) 的一次调用，付出的是 (b) 那次调用前后的空白。模型只算省下的 (K-1)α，没有复制
+# 这一项（(d) 的桶也一样），所以它总是预测 (b) 比 (a) 用时少。
 # </details>
 
 # %% [markdown]
@@ -318,9 +320,9 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# (c) lost time to a longer backward, which the model leaves out, and to all-reduce outside backward, which it puts
-# lower (in brackets; GPU host: 3.48 against 2.25 ms). Only growth beyond the control (a)'s comes from sending
-# during backward: +32% against +4% there. There the model's share missed by 3 points (83% vs 86%).
+# On each machine (c) can lose time in two places its line measures: a longer backward, which the model leaves out,
+# and all-reduce outside backward, which the model schedules from α and β alone. Only growth beyond the control
+# (a)'s comes from sending during backward.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
@@ -329,9 +331,8 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# (c) 的时间花在两处：变长的反向传播，模型没有这一项；反向传播之外的全归约，模型有这一项但估得更少（括号中；
-# GPU 主机上 3.48 对 2.25 毫秒）。只有超出对照 (a) 的那部分增长来自反向传播期间的发送：那里是 +32% 对 +4%。
-# 在那里模型的比例只差 3 个百分点（83% 对 86%）。
+# 在每台机器上，(c) 可能在两处多花时间，它那一行都测量了：变长的反向传播，模型没有这一项；反向传播之外的全归约，
+# 模型只用 α 和 β 来安排。只有超出对照 (a) 的那部分增长来自反向传播期间的发送。
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
@@ -410,8 +411,9 @@ print(show.ratio_text(result, ex4))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves the arithmetic, not the bytes: the step should shrink toward 0.5x while all-reduce alone
-# (the same bytes) stays at 1x, so the ratio rises. The third factor is the second divided by the first.
+# Half the batch halves the arithmetic, not the bytes: the step shrinks toward 0.5x, while all-reduce alone sends
+# the same bytes, so a factor within its repeats' span (in brackets) is noise. The third factor is the second
+# divided by the first.
 # </details>
 #
 # ## Remember
@@ -427,8 +429,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使算术运算量减半，而字节数不变：训练步应当缩短到接近 0.5 倍，仅全归约（字节数相同）应当保持 1 倍，
-# 所以两者之比增大。第三个倍数是第二个除以第一个。
+# 批量减半使算术运算量减半，而字节数不变：训练步向 0.5 倍缩短；仅全归约发送的字节数相同，所以落在它各次重复
+# 范围（括号中）之内的倍数只是噪声。第三个倍数是第二个除以第一个。
 # </details>
 #
 # ## 小结

@@ -34,23 +34,26 @@ MESSAGES = {
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
     'allreduce.ingredients.fit': 'model fitted to it and one call on {mb} MiB: α = {alpha} a call, β = {gbps} GB/s',
     'allreduce.predict': 'predicted: all-reduce {allreduce}, (a) {serial}, (c) {hooks}',
+    'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
+    'allreduce.above': 'above', 'allreduce.below': 'below',  # a measured number against the model's
     'allreduce.parts': ('{n} processes, {cores} cores: (c) {share} during backward (model {model}); backward against '
-                        "alone {c_slow}, (a)'s {a_slow}; all-reduce outside backward {c_out} (model {m_out})"),
+                        "alone {c_slow}, (a)'s {a_slow}; all-reduce outside backward {c_out}, {above} model's {m_out}"),
     'allreduce.parts_nearer': "the model's share was nearer on {cores} cores",
     'allreduce.parts_same': "the model's share was as near on both machines",
     'allreduce.share': '; {share} of the all-reduce ran during backward (model {model})',
     'allreduce.plot.title': 'each version: timed steps (left), profiled steps (right)',
     'allreduce.plot.base': 'median step without all-reduce (left)',
-    'allreduce.flat_paid': ("in the profiled steps drawn: (b)'s one call {one}, (a)'s {k} calls {many}; gaps around "
-                            "(b)'s call (copies, waiting) {gaps}"),
+    'allreduce.flat_paid': ("in the profiled steps drawn: (b)'s one call saved {saved} against (a)'s {k} calls; "
+                            "the gaps around it (copies, waiting) took {gaps}, {above} the saving"),
     'allreduce.plot.repeats': 'each timed step (left); each profiled step of each process (right)',
     'allreduce.plot.marks': 'median step (left); all profiled steps pooled (right)',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.share': 'share of the all-reduce during backward',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',
-    'allreduce.plot.timeline_during': '{label}, one profiled step: all-reduces start {ms} ms before backward ends',
+    'allreduce.plot.timeline_during': ('{label}, one profiled step: all-reduce starts {ms} ms before backward ends '
+                                       '(processes in order)'),
     'allreduce.ratio': ('batch {batch} → {half}, as multiples: step without all-reduce {step}, all-reduce alone '
-                        '{alone}, their ratio {ratio}'),
+                        '{alone} (its repeats at batch {batch}: {span}), their ratio {ratio}'),
     'allreduce.recorded.none': 'no recording from a GPU host is shipped with this copy of d2l_ext',
     'allreduce.recorded.machine': '{gpus} x{count}, {cores} CPU cores, {date}',
     'allreduce.recorded.machine_cpu': '{cores} CPU cores, no GPU, {date}',

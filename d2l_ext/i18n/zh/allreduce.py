@@ -33,23 +33,25 @@ MESSAGES = {
     'allreduce.ingredients.step': '不做全归约的训练步 {step}；仅全归约 {alone}，共 {tensors} 次调用',
     'allreduce.ingredients.fit': '模型由它和一次 {mb} MiB 的调用拟合：每次调用 α = {alpha}，β = {gbps} GB/s',
     'allreduce.predict': '预测：全归约 {allreduce}，(a) {serial}，(c) {hooks}',
+    'allreduce.steps': '训练步（毫秒），预测 · 实测中位数：{rows}',
+    'allreduce.above': '高于', 'allreduce.below': '低于',  # a measured number against the model's
     'allreduce.parts': ('{n} 个进程、{cores} 个核心：(c) 有 {share} 在反向传播期间（模型 {model}）；反向传播'
-                        '与单独运行时相比 {c_slow}，(a) {a_slow}；反向传播之外的全归约 {c_out}（模型 {m_out}）'),
+                        '与单独运行时相比 {c_slow}，(a) {a_slow}；反向传播之外的全归约 {c_out}，{above}模型的 {m_out}'),
     'allreduce.parts_nearer': '模型的比例在 {cores} 个核心上更接近',
     'allreduce.parts_same': '模型的比例在两台机器上同样接近',
     'allreduce.share': '；全归约有 {share} 在反向传播期间进行（模型 {model}）',
     'allreduce.plot.title': '每个版本：计时的训练步（左），做了性能分析的训练步（右）',
     'allreduce.plot.base': '不做全归约的训练步的中位数（左）',
-    'allreduce.flat_paid': ('在画出的分析步中：(b) 的一次调用 {one}，(a) 的 {k} 次调用 {many}；'
-                            '(b) 那次调用前后的空白（复制与等待）{gaps}'),
+    'allreduce.flat_paid': ('在画出的分析步中：(b) 的一次调用比 (a) 的 {k} 次调用省下 {saved}；'
+                            '它前后的空白（复制与等待）用了 {gaps}，{above}省下的时间'),
     'allreduce.plot.repeats': '每个计时的训练步（左）；每个进程的每个分析步（右）',
     'allreduce.plot.marks': '训练步的中位数（左）；全部分析步合计（右）',
     'allreduce.plot.step_ms': '训练步时间（毫秒，最慢的进程）',
     'allreduce.plot.share': '全归约在反向传播期间进行的比例',
     'allreduce.plot.timeline_after': '{label}，一个分析步：每个全归约都在反向传播结束后开始',
-    'allreduce.plot.timeline_during': '{label}，一个分析步：全归约在反向传播结束前 {ms} 毫秒开始',
-    'allreduce.ratio': ('批量 {batch} → {half}，变为原来的倍数：不做全归约的训练步 {step}，仅全归约 {alone}，'
-                        '两者之比 {ratio}'),
+    'allreduce.plot.timeline_during': '{label}，一个分析步：第一个全归约在反向传播结束前 {ms} 毫秒开始（按进程顺序）',
+    'allreduce.ratio': ('批量 {batch} → {half}，变为原来的倍数：不做全归约的训练步 {step}，仅全归约 {alone}'
+                        '（批量 {batch} 时各次重复在 {span} 之间），两者之比 {ratio}'),
     'allreduce.recorded.none': '这份 d2l_ext 没有附带 GPU 主机上的记录结果',
     'allreduce.recorded.machine': '{gpus} x{count}、{cores} 个 CPU 核心，{date}',
     'allreduce.recorded.machine_cpu': '{cores} 个 CPU 核心、没有 GPU，{date}',
