@@ -194,8 +194,10 @@ def test_the_miss_splits_exactly_into_the_predictions_assumptions():
     assert m['predicted'] + m['hidden'] + m['longer'] + m['outside'] == pytest.approx(m['measured'])
     with using_language('en'):
         assert G.miss_lines(run) == ('together here: measured 4.50 ms = predicted 4.00 ms + 1.00 ms (shorter half '
-                                     'not hidden: overlap 50%) + 0 ms (longer half, together − alone) − 0.500 ms '
-                                     '(the rest)')
+                                     'not hidden: overlap 50%) + 0 ms (longer half, together − one after the '
+                                     'other) − 0.500 ms '
+                                     '(the rest)\nlargest term here: the shorter half not hidden (+ 1.00 ms: '
+                                     'together took longer): the halves did not fully overlap')
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)

@@ -185,20 +185,26 @@ class DagExperiment:
 
     def predicted_ms(self):
         """{variant: seconds} predicted for one lane and two lanes planned: lanes that differ, from one product timed
-        on each (no copies, no waiting); equal lanes, the one-lane run's median per product (None before it)."""
+        on each (no copies, no waiting); equal lanes, the busier lane's tasks in the drawn run, each at that lane's
+        own time per task, no waiting (None before a run)."""
         if self.speeds:
             return {DAG_VARIANTS[0]: len(self.dag) / self.speeds[self.lanes[0]],
                     DAG_VARIANTS[1]: schedule.schedule_total(self.plan_events)}
         one = self.measurements.get(DAG_VARIANTS[0])
-        if one is None:
+        if one is None or not self.trace:
             return None
-        return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: self.model['planned'] * one.median / self.model['serial']}
+        return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: max(self.busy().values())}
+
+    def busy(self):
+        """{lane id: seconds its tasks took in the drawn run}, lanes with tasks only."""
+        return {lb: sum(e['end'] - e['start'] for e in self.trace if e['lane'] == lb) for lb in self.lanes
+                if any(e['lane'] == lb for e in self.trace)}
 
     def per_task(self):
         """[(seconds per task in the drawn run, as its boxes; seconds per task predicted; seconds the lane waited
         between tasks, for inputs or not; tasks; when the lane started)] per lane with tasks: start + tasks x the
         first + the third is when the lane finished; the second is the prediction's assumption (1 / the lane's speed,
-        or the one-lane run's median over its tasks); or None."""
+        or, equal lanes, the first: the lane's own); or None."""
         predicted = self.predicted_ms()
         if not self.trace or predicted is None:
             return None
@@ -207,8 +213,8 @@ class DagExperiment:
             mine = [e for e in self.trace if e['lane'] == lb]
             if mine:
                 start, busy = min(e['ready'] for e in mine), sum(e['end'] - e['start'] for e in mine)
-                out.append((busy / len(mine), 1 / self.speeds[lb] if self.speeds else predicted[DAG_VARIANTS[0]] /
-                            self.model['serial'], max(e['end'] for e in mine) - start - busy, len(mine), start))
+                out.append((busy / len(mine), 1 / self.speeds[lb] if self.speeds else busy / len(mine),
+                            max(e['end'] for e in mine) - start - busy, len(mine), start))
         return out
 
     def to_frame(self):

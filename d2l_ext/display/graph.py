@@ -19,6 +19,7 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys graph.variant.<variant>
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
+TERMS = ('hidden', 'longer', 'outside')  # recording.miss_terms' terms: the keys graph.miss_largest.<term>
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 
@@ -254,7 +255,7 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
 
 
 def miss_lines(here: dict, recorded: dict | None = None) -> str:
-    """Exercise 3's hidden lines: together measured = predicted + what each assumption moved (miss_terms)."""
+    """Exercise 3's hidden lines: together measured = predicted + each assumption's term (miss_terms); the largest."""
     def signed(x):
         return ('+ ' if x >= 0 else '− ') + verdict.num(abs(x), 'ms')
     lines = []
@@ -263,8 +264,11 @@ def miss_lines(here: dict, recorded: dict | None = None) -> str:
             m = recording.miss_terms(_run_and_kinds(rec)[0])
             lines.append(t('graph.miss_line', where=t(key), measured=verdict.num(m['measured'], 'ms'),
                            predicted=verdict.num(m['predicted'], 'ms'), overlap=verdict.num(m['overlap'], '%'),
-                           **{k: signed(m[k]) for k in ('hidden', 'longer', 'outside')}))
-    return '\n'.join(lines)
+                           **{k: signed(m[k]) for k in TERMS}))
+    m = recording.miss_terms(_run_and_kinds(here)[0])
+    term = max(TERMS, key=lambda k: abs(m[k]))
+    how = t('graph.miss_up' if m[term] >= 0 else 'graph.miss_down', term=signed(m[term]))
+    return '\n'.join([*lines, t(f'graph.miss_largest.{term}', how=how)])
 
 
 def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):
@@ -334,7 +338,8 @@ def dag_lines(ex, guess_ms=None) -> str:
         drawn = t(f"graph.dag_drawn.{'traced' if 'gpu' in kinds else 'median'}")  # dag_experiment's choice
         lines.append(t('graph.dag_tasks', drawn=drawn, wall=verdict.num(ex.trace_wall, 'ms'),
                        after=verdict.num(ex.trace_wall - last, 'ms'), lanes=t('graph.dag_sep').join(
-            t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), n=n, took=verdict.num(took, 'ms'),
+            t('graph.dag_task' if ex.speeds else 'graph.dag_task_own', lane=lane_name(f'lane {i}', kinds=kinds), n=n,
+              took=verdict.num(took, 'ms'),
               predicted=verdict.num(pred, 'ms'), waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms'))
             for i, (took, pred, waited, n, start) in enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
@@ -354,10 +359,12 @@ def show_dag(ex, guess_ms=None):
     title = style.plot_text('graph.title_dag_run_rates' if ex.speeds else 'graph.title_dag_run')
     plot_repeats(ex.measurements, ax=top, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
                  title=title, halves=True)
-    if not ex.speeds and ex.predicted_ms():  # equal lanes: the plan's share of the one-lane run
-        top.text(ex.predicted_ms()[DAG_VARIANTS[1]] * 1e3, 1.25, style.plot_text(
-            'graph.dag_predicted_from', planned=f"{ex.model['planned']:g}", serial=f"{ex.model['serial']:g}",
-            one=verdict.num(ex.measurements[DAG_VARIANTS[0]].median, 'ms')), va='center', fontsize=style.MIN_FONT_PT)
+    if not ex.speeds and ex.predicted_ms():  # equal lanes: the busier lane's tasks at its own time per task
+        per = ex.per_task()
+        i = max(range(len(per)), key=lambda i: per[i][0] * per[i][3])
+        busiest = lane_name(f'lane {i}', True)
+        top.text(per[i][0] * per[i][3] * 1e3, 1.25, style.plot_text('graph.dag_predicted_from', n=per[i][3],
+                 took=verdict.num(per[i][0], 'ms'), lane=busiest), va='center', fontsize=style.MIN_FONT_PT)
     if ex.trace:
         kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
         row = {lane: lane_name(f'lane {i}', True, kinds) for i, lane in enumerate(ex.lanes)}

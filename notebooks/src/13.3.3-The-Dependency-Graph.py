@@ -127,7 +127,7 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
 #
-# each the median of its row in the figure. This assumes each half runs as fast together as alone (the
+# each its row's median in the figure. This assumes each half runs as fast together as one after the other (the
 # figure's half rows), and both start at once, the shorter inside the longer (overlap 100%, the second line). On a
 # CPU-only machine the two lanes split one CPU's cores; beside a GPU, the CPU lane is the long half. Which could fail?
 
@@ -217,8 +217,9 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # The lines below split each miss by the prediction's assumptions, from the figure's medians. Recorded: overlap held
 # (95%: +0.034 ms); the longer CPU half ran faster together (1.86 → 1.64 ms: −0.228 ms), so together beat its
-# prediction; the slower GPU half (0.409 → 0.653 ms) stayed hidden, costing nothing. Here: the first line's largest
-# term is the broken assumption; its sign, the direction.
+# prediction; the slower GPU half (0.409 → 0.653 ms) stayed hidden, costing nothing. Here, the last line names the
+# largest term. Only the overlap and the longer half name an assumption; the rest is time outside the halves, or
+# medians of different repeats not adding up.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -242,8 +243,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # 下面两行根据图中各行的中位数，按预测的各个假定拆开每次落空。记录结果：两半重叠 95%（+0.034 毫秒）；较长的 CPU
 # 一半同时运行时反而更快（1.86 → 1.64 毫秒：−0.228 毫秒），所以实测比预测短；GPU 的一半变慢了（0.409 → 0.653
-# 毫秒），但仍藏在 CPU 的一半里，不花时间。本机：第一行中绝对值最大的一项就是这次运行违背的假定，它的符号就是
-# 它让结果移动的方向。
+# 毫秒），但仍藏在 CPU 的一半里，不花时间。本机：最后一行给出绝对值最大的一项及其方向。只有重叠和较长的一半这两项
+# 对应假定；“其余”是两半之外的时间，或不同重复的中位数加起来的差。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -253,14 +254,13 @@ print(show.miss_lines(here, recorded))
 # **4. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task computes
 # `tanh((sum of its inputs) @ W)`. Three stages; in each, arms of 1, 2 and 3 products (task `2b1`: stage 2, arm b,
 # product 1) meet in a join (`2J`); `cross=True` adds edges between arms. A planner puts each task on a lane; an
-# engine runs the plan, each lane waiting for its inputs. In products on two equal lanes:
+# engine runs the plan, each lane waiting for its inputs. In products:
 
 # %% [markdown] lang="zh"
 # **4. 书中的练习 5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查结果是否仍然正确，以及是什么限制了速度。每个任务
 # 计算 `tanh((各输入之和) @ W)`。一共三个阶段；每个阶段有分别含 1、2、3 次乘法的分支（任务 `2b1` 表示第 2 阶段、
 # 分支 b 的第 1 次乘法），它们在汇合点（`2J`）汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条
-# 执行路上（其后的链最长的任务先放）；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。以两条同样快的
-# 执行路上的乘法次数计：
+# 执行路上（其后的链最长的任务先放）；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。以乘法次数计：
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
@@ -269,14 +269,13 @@ print(show.dag_line(dg.dag_model(dag, lanes)))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
-# Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The prediction
-# (hatched) is 12/21 of the one-lane run: each task as long as there, no waiting. The second line tests both, per lane,
-# in the median repeat; the dashed line is where its timer stopped.
+# Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched
+# prediction is the busier lane's task time alone: no waiting. The second line splits each lane's time in the median
+# repeat; the dashed line is where its timer stopped.
 
 # %% [markdown] lang="zh"
-# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条）是一条执行路那次运行的
-# 12/21：每个任务和在那里一样长，并且没有等待。第二行在中位数那次重复中逐条执行路检验这两点；虚线是它的计时停止的
-# 地方。
+# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条）只算任务用时较多的那条
+# 执行路的任务用时，不算等待。第二行在中位数那次重复中拆开每条执行路的时间；虚线是它的计时停止的地方。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
@@ -294,9 +293,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. The second line splits the measured time: the last
-# lane's start, tasks (beside the predicted time per task) and waiting, then the timer's rest; the prediction counts
-# only tasks.
+# stage, plus the join: still 12. Then the lanes set the time. The hatched bar counts only tasks; a lane's late
+# start, its waits (grey) and the timer's rest come on top.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -305,8 +303,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。第二行把实测时间拆开：最后结束的执行路的开始时刻、任务（旁边是预测的每个任务用时）和等待，再加上
-# 计时剩下的部分；预测只算了任务。
+# 而不是关键路径。斜线条只算任务；执行路晚开始、等待输入（灰色）和计时
+# 剩下的部分都加在它上面。
 # </details>
 
 # %% [markdown]

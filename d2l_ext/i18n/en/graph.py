@@ -41,14 +41,23 @@ MESSAGES = {
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '= {wall} − {shorter}',
     'graph.miss_line': ('{where}: measured {measured} = predicted {predicted} {hidden} (shorter half not hidden: '
-                        'overlap {overlap}) {longer} (longer half, together − alone) {outside} (the rest)'),
+                        'overlap {overlap}) {longer} (longer half, together − one after the other) {outside} '
+                        '(the rest)'),
     'graph.dag_drawn.median': 'the median repeat, drawn below',
     'graph.dag_drawn.traced': 'a run with a wait after each task, drawn below',
-    'graph.dag_predicted_from': ' = {planned}/{serial} × {one}',
+    'graph.dag_predicted_from': ' = {n} × {took} ({lane})',
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.predicted_line': 'predicted {predicted} · measured {measured}',
     'graph.dag_tasks': '{drawn}: {lanes}; the timer stops {after} after the last lane, at {wall}',
     'graph.dag_task': '{lane} starts at {start}, then {n} tasks × {took} (predicted {predicted}) + {waited} waiting',
+    'graph.dag_task_own': '{lane} starts at {start}, then {n} tasks × {took} + {waited} waiting',
+    'graph.miss_largest.hidden': ('largest term here: the shorter half not hidden ({how}): the halves did not fully '
+                                  'overlap'),
+    'graph.miss_largest.longer': 'largest term here: the longer half, together − one after the other ({how})',
+    'graph.miss_largest.outside': ('largest term here: the rest ({how}), which names no assumption: time outside the '
+                                   'halves (the timeline), or medians of different repeats that do not add up'),
+    'graph.miss_up': '{term}: together took longer',
+    'graph.miss_down': '{term}: together took less',
     'graph.dag_sep': '; ',  # between the lanes of the traced plan's line
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',
     'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
@@ -64,9 +73,9 @@ MESSAGES = {
     'graph.title_graph': 'One training step on two lanes, recorded from the worked mlp_step',
     'graph.title_hasty': "Lane 1's gradients arrive, but sum never reads them",
     'graph.title_repeats': "Every repeat of each way and of each half's busy time (hatched: predicted)",
-    'graph.title_timeline': 'Median repeats of together and of one device (grey: each timer)',
+    'graph.title_timeline': 'Median repeats by timer of together and of one device (grey: each timer)',
     'graph.title_dag': "Exercise 5's DAG as planned on two lanes (columns by dependency)",
-    'graph.title_dag_run': 'Every repeat (hatched: predicted from the one-lane run)',
+    'graph.title_dag_run': "Every repeat (hatched: the busier lane's task time, no waiting)",
     'graph.title_dag_run_rates': 'Every repeat (hatched: predicted from one product timed on each lane)',
     'graph.recorded_title': 'Recorded on {gpu} and the CPU, {date}',
     'graph.recorded_line': 'batch {batch}: together predicted {predicted}, measured {measured}',
