@@ -58,7 +58,7 @@ def _device_name(x) -> str:
 def record_step_graph(lanes=None, problem=None, keep_calls=False, lr=0.1, step=None):
     """The op-level dependency graph of one two-lane step (default model.mlp_step) on `lanes` (Lane objects or device
     names, default two CPU lanes), its halves run in turn in this thread. Nodes: id, name (aten op), stage, kind
-    ('compute' or 'copy'), lane, device, shapes, dtype, flops, bytes (13.3.3)."""
+    ('compute' or 'copy'), lane, device, shapes, dtype, bytes (13.3.3)."""
     devices = [_device_name(x) for x in (lanes or ['cpu', 'cpu'])]
     params, X, y = problem or make_problem(**DEFAULT_SIZES)
     labels = {id(v): 'weights' for v in params.values()} | {id(X): 'rows', id(y): 'rows'}

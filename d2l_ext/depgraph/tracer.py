@@ -43,19 +43,6 @@ def _tensors_in(obj):
     return []
 
 
-def _flops(op, ins, outs):
-    """Rough floating point operations of one aten op (a matrix product counts 2 per MAC)."""
-    if op in _VIEW_OPS or op in _COPY_OPS or not outs:
-        return 0
-    if op in ('mm', 'addmm'):
-        n, k = ins[-2].shape
-        m = ins[-1].shape[1]
-        return 2 * n * k * m + (n * m if op == 'addmm' else 0)
-    if op == 'sum':
-        return ins[0].numel()
-    return outs[0].numel()  # elementwise: one op per output element
-
-
 class GraphRecorder(TorchDispatchMode):
     """Logs each aten op as a node and data flow between ops as edges (13.3.3). labels: {id(tensor): name} for tensors
     made before recording; a view or copy keeps its label, and a copy node lists what it moved in 'carries'."""
@@ -96,7 +83,7 @@ class GraphRecorder(TorchDispatchMode):
             'lane': f'link:{src_lane}->{lane}' if is_copy else lane,
             'device': f'{src_dev}->{outs[0].device}' if is_copy else str(outs[0].device),
             'in_shapes': [tuple(t.shape) for t in ins], 'out_shapes': [tuple(t.shape) for t in outs],
-            'dtype': str(outs[0].dtype).replace('torch.', ''), 'flops': _flops(op, ins, outs),
+            'dtype': str(outs[0].dtype).replace('torch.', ''),
             'bytes': sum(t.nbytes for t in outs) if is_copy else 0,
             'carries': [carried] if is_copy and carried else [],
         })
@@ -154,12 +141,11 @@ def coarsen_graph(g):
         if key not in groups:
             order.append(key)
             groups[key] = {'id': key, 'name': n['stage'], 'stage': n['stage'], 'kind': n['kind'],
-                           'lane': n['lane'], 'device': n['device'], 'ops': [], 'flops': 0, 'bytes': 0,
+                           'lane': n['lane'], 'device': n['device'], 'ops': [], 'bytes': 0,
                            'carries': []}
         c = groups[key]
         c['ops'].append(n['id'])
         c['carries'] += [x for x in n.get('carries', ()) if x not in c['carries']]
-        c['flops'] += n['flops']
         c['bytes'] += n['bytes']
     where = {i: key for key in order for i in groups[key]['ops']}
     edges, seen_tensor = {}, set()
@@ -178,7 +164,7 @@ def coarsen_graph(g):
 
 
 def graph_summary(g):
-    """Counts that do not depend on timing: nodes, edges by kind, lanes, devices, copies, FLOP (13.3.3)."""
+    """Counts that do not depend on timing: nodes, edges by kind, lanes, devices, copies (13.3.3)."""
     kinds = {}
     for e in g['edges']:
         kinds[e['kind']] = kinds.get(e['kind'], 0) + 1
@@ -186,5 +172,4 @@ def graph_summary(g):
     copies = [n for n in g['nodes'] if n['kind'] == 'copy']
     return {'nodes': len(g['nodes']), 'edges': dict(sorted(kinds.items())),
             'lanes': sorted({n['lane'] for n in compute}), 'devices': sorted({n['device'] for n in compute}),
-            'copies': len(copies), 'bytes_copied': sum(n['bytes'] for n in copies),
-            'flops': sum(n['flops'] for n in g['nodes'])}
+            'copies': len(copies), 'bytes_copied': sum(n['bytes'] for n in copies)}
