@@ -184,12 +184,8 @@ class DagExperiment:
     cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
 
     def predicted_ms(self):
-        """{variant: seconds} predicted for one lane and two lanes planned: lanes that differ, from one product timed
-        on each (no copies, no waiting); equal lanes, the busier lane's tasks in the drawn run, each at that lane's
-        own time per task, no waiting (None before a run)."""
-        if self.speeds:
-            return {DAG_VARIANTS[0]: len(self.dag) / self.speeds[self.lanes[0]],
-                    DAG_VARIANTS[1]: schedule.schedule_total(self.plan_events)}
+        """{variant: seconds} predicted for one lane (its median) and two lanes planned: the busier lane's tasks in the
+        drawn run, each at that lane's own time per task, no waiting (None before a run)."""
         one = self.measurements.get(DAG_VARIANTS[0])
         if one is None or not self.trace:
             return None
@@ -201,10 +197,9 @@ class DagExperiment:
                 if any(e['lane'] == lb for e in self.trace)}
 
     def per_task(self):
-        """[(seconds per task in the drawn run, as its boxes; seconds per task predicted; seconds the lane waited
-        between tasks, for inputs or not; tasks; when the lane started)] per lane with tasks: start + tasks x the
-        first + the third is when the lane finished; the second is the prediction's assumption (1 / the lane's speed,
-        or, equal lanes, the first: the lane's own); or None."""
+        """[(seconds per task in the drawn run, as its boxes; seconds the lane waited between tasks, for inputs or
+        not; tasks; when the lane started)] per lane with tasks: start + tasks x the first + the second is when the
+        lane finished; or None."""
         predicted = self.predicted_ms()
         if not self.trace or predicted is None:
             return None
@@ -213,8 +208,7 @@ class DagExperiment:
             mine = [e for e in self.trace if e['lane'] == lb]
             if mine:
                 start, busy = min(e['ready'] for e in mine), sum(e['end'] - e['start'] for e in mine)
-                out.append((busy / len(mine), 1 / self.speeds[lb] if self.speeds else busy / len(mine),
-                            max(e['end'] for e in mine) - start - busy, len(mine), start))
+                out.append((busy / len(mine), max(e['end'] for e in mine) - start - busy, len(mine), start))
         return out
 
     def to_frame(self):

@@ -334,19 +334,18 @@ def dag_lines(ex, guess_ms=None) -> str:
                            planned.median, 'ms', name='my_guess_dag')]
     per, kinds = ex.per_task(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]  # 0 threads: a GPU
     if per:
-        last = max(start + n * took + waited for took, _, waited, n, start in per)
+        last = max(start + n * took + waited for took, waited, n, start in per)
         drawn = t(f"graph.dag_drawn.{'traced' if 'gpu' in kinds else 'median'}")  # dag_experiment's choice
         lines.append(t('graph.dag_tasks', drawn=drawn, wall=verdict.num(ex.trace_wall, 'ms'),
                        after=verdict.num(ex.trace_wall - last, 'ms'), lanes=t('graph.dag_sep').join(
-            t('graph.dag_task' if ex.speeds else 'graph.dag_task_own', lane=lane_name(f'lane {i}', kinds=kinds), n=n,
-              took=verdict.num(took, 'ms'),
-              predicted=verdict.num(pred, 'ms'), waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms'))
-            for i, (took, pred, waited, n, start) in enumerate(per))))
+            t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), n=n, took=verdict.num(took, 'ms'),
+              waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms')) for i, (took, waited, n, start) in
+            enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
 
 
 def show_dag(ex, guess_ms=None):
-    """Print dag_lines; every repeat of each way, the predictions (how, beside an equal-lanes one), the guess; below,
+    """Print dag_lines; every repeat of each way, the predictions (how, beside the bar), the guess; below,
     the drawn run: each task on its lane (its time per task beside the lane), each wait for inputs (grey), each time
     the lane idled with its next task's inputs ready (darker), where the timer stopped (dashed)."""
     from matplotlib.lines import Line2D
@@ -356,14 +355,13 @@ def show_dag(ex, guess_ms=None):
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
     fig, axes = style.figure(nrows=2 if ex.trace else 1, height=6.4 if ex.trace else None)
     top = axes[0] if ex.trace else axes
-    title = style.plot_text('graph.title_dag_run_rates' if ex.speeds else 'graph.title_dag_run')
     plot_repeats(ex.measurements, ax=top, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
-                 title=title, halves=True)
-    if not ex.speeds and ex.predicted_ms():  # equal lanes: the busier lane's tasks at its own time per task
+                 title=style.plot_text('graph.title_dag_run'), halves=True)
+    if ex.predicted_ms():  # the busier lane's tasks at its own time per task
         per = ex.per_task()
-        i = max(range(len(per)), key=lambda i: per[i][0] * per[i][3])
+        i = max(range(len(per)), key=lambda i: per[i][0] * per[i][2])
         busiest = lane_name(f'lane {i}', True)
-        top.text(per[i][0] * per[i][3] * 1e3, 1.25, style.plot_text('graph.dag_predicted_from', n=per[i][3],
+        top.text(per[i][0] * per[i][2] * 1e3, 1.25, style.plot_text('graph.dag_predicted_from', n=per[i][2],
                  took=verdict.num(per[i][0], 'ms'), lane=busiest), va='center', fontsize=style.MIN_FONT_PT)
     if ex.trace:
         kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]

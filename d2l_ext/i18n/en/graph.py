@@ -49,8 +49,7 @@ MESSAGES = {
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.predicted_line': 'predicted {predicted} · measured {measured}',
     'graph.dag_tasks': '{drawn}: {lanes}; the timer stops {after} after the last lane, at {wall}',
-    'graph.dag_task': '{lane} starts at {start}, then {n} tasks × {took} (predicted {predicted}) + {waited} waiting',
-    'graph.dag_task_own': '{lane} starts at {start}, then {n} tasks × {took} + {waited} waiting',
+    'graph.dag_task': '{lane} starts at {start}, then {n} tasks × {took} + {waited} waiting',
     'graph.miss_largest.hidden': ('largest term here: the shorter half not hidden ({how}): the halves did not fully '
                                   'overlap'),
     'graph.miss_largest.longer': 'largest term here: the longer half, together − one after the other ({how})',
@@ -76,7 +75,6 @@ MESSAGES = {
     'graph.title_timeline': 'Median repeats by timer of together and of one device (grey: each timer)',
     'graph.title_dag': "Exercise 5's DAG as planned on two lanes (columns by dependency)",
     'graph.title_dag_run': "Every repeat (hatched: the busier lane's task time, no waiting)",
-    'graph.title_dag_run_rates': 'Every repeat (hatched: predicted from one product timed on each lane)',
     'graph.recorded_title': 'Recorded on {gpu} and the CPU, {date}',
     'graph.recorded_line': 'batch {batch}: together predicted {predicted}, measured {measured}',
     'graph.no_recording': 'no GPU recording is shipped with this copy of the package',

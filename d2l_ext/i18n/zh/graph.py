@@ -48,8 +48,7 @@ MESSAGES = {
     'graph.legend_timer_stops': '计时停止（{wall}）',
     'graph.predicted_line': '预测 {predicted} · 实测 {measured}',
     'graph.dag_tasks': '{drawn}：{lanes}；最后一条执行路结束 {after}后计时停止，共 {wall}',
-    'graph.dag_task': '{lane} 在 {start}开始，{n} 个任务 × {took}（预测 {predicted}）+ 等待 {waited}',
-    'graph.dag_task_own': '{lane} 在 {start}开始，{n} 个任务 × {took} + 等待 {waited}',
+    'graph.dag_task': '{lane} 在 {start}开始，{n} 个任务 × {took} + 等待 {waited}',
     'graph.miss_largest.hidden': '本机绝对值最大的一项：较短的一半没藏住（{how}）：两半没有完全重叠',
     'graph.miss_largest.longer': '本机绝对值最大的一项：较长的一半，同时 − 先后（{how}）',
     'graph.miss_largest.outside': ('本机绝对值最大的一项：其余（{how}），不对应任何假定：两半之外的时间（见时间线），'
@@ -74,7 +73,6 @@ MESSAGES = {
     'graph.title_timeline': '按计时取中位数那次重复：“同时运行”和“一个设备”（灰色：计时）',
     'graph.title_dag': '练习 5 的依赖图，按两条执行路上的计划排列（各列按依赖关系）',
     'graph.title_dag_run': '每次重复（斜线：任务用时较多的执行路的任务用时，不算等待）',
-    'graph.title_dag_run_rates': '每次重复（斜线：根据在每条执行路上计时的一次乘法预测）',
     'graph.recorded_title': '在 {gpu} 和 CPU 上记录，{date}',
     'graph.recorded_line': '批量大小 {batch}：同时运行预测 {predicted}，实测 {measured}',
     'graph.no_recording': '这份软件包没有附带 GPU 记录结果',
