@@ -159,7 +159,7 @@ from d2l_ext.grading.measurable import others_busy
 busy = others_busy()  # the share of the cores other programs keep busy, before and after  #zh: 其他程序占用的核心比例，测量前后各取一次
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked  #zh: 在 PyTorch 的工作进程中运行，每个结果都经过核对
 busy = max(busy, others_busy())
-predicted_speedup = result.serial_sum / result.expected  # expected: the rule above on each lane's measured median  #zh: expected：上面的规则代入每条执行路实测的中位数
+predicted_speedup = result.expected_speedup  # the lanes' medians added / the hatched bar (the rule above on them)  #zh: 各执行路中位数之和 ÷ 斜线条形（上面的规则代入这些中位数）
 print(verdict.guess(my_guess, predicted_speedup, result.speedup, 'x'))
 print(together_line(result, busy))
 plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,  # serial_sum: the drawn row's median  #zh: serial_sum：图中“先后运行”那一行的中位数

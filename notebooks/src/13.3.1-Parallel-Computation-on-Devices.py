@@ -221,20 +221,26 @@ my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时�
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 # Worked answer: from the lanes timed alone above  #zh: 参考答案：根据上面单独计时的两条执行路
-alone = [alone_0.elapsed, alone_1.elapsed]
-together = parallel.expectation(lanes, alone).seconds  # max(t1, t2) where the hardware runs both at once  #zh: 硬件能让两条同时运行时为 max(t1, t2)
 more_threads = cores / lanes[0].threads if lanes[0].kind == 'cpu' else 1  # the whole device: lane 0's products on all its cores  #zh: 整个设备：第一条执行路的乘法用上全部核心
 names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
          d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
-predicted = dict(zip(names, [*alone, sum(alone), together, alone[0] * sum(K) / K[0] / more_threads]))
+
+
+def predict(alone):  # together: max(t1, t2) where the hardware runs both at once, else their sum  #zh: 同时运行：硬件能让两条同时运行时为 max(t1, t2)，否则为两者之和
+    together = parallel.expectation(lanes, alone).seconds
+    return dict(zip(names, [*alone, sum(alone), together, alone[0] * sum(K) / K[0] / more_threads]))
+
+
+predicted = predict([alone_0.elapsed, alone_1.elapsed])
 print(d2l_ext.t('parallel.predicted', items=items((name, verdict.num(s)) for name, s in predicted.items())))
 
 # %% [markdown]
-# Now all five, interleaved, every answer checked. The first line checks your guess; the next two judge the book's
-# claim (together vs one after the other) and the fair test (vs the baseline), unless others keep the cores busy.
+# Now all five, interleaved, every answer checked; hatched bars predict from this run's alone medians. The first line
+# checks your guess; the next two the book's claim (vs one after the other) and the fair test (vs the baseline),
+# unless others keep the cores busy.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，并核对每个结果。带斜线的条形是预测，菱形是你的猜测；输出的第一行检验你的猜测，后两行
+# 现在交替测量这五种情况，并核对每个结果。带斜线的条形是由这次测量中单独运行的中位数算出的预测，菱形是你的猜测；输出的第一行检验你的猜测，后两行
 # 检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比），除非其他程序让核心忙得无法测量。
 
 # %% tags=["nbval-ignore-output"]
@@ -251,19 +257,21 @@ busy = others_busy()  # the share of the cores other programs keep busy, before 
 cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 busy = max(busy, others_busy())
-print(verdict.guess(my_guess, together, cmp[names[3]].median))
+alone = [cmp[name].median for name in names[:2]]  # the predictions from this run's lanes-alone medians  #zh: 预测改用这次测量中两条执行路单独运行的中位数
+predicted = predict(alone)  # the hatched bars  #zh: 带斜线的条形
+print(verdict.guess(my_guess, predicted[names[3]], cmp[names[3]].median))
 print(claim_lines(cmp[names[3]], cmp[names[2]], names[4], cmp[names[4]], busy))
 plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, halves=True, labels=dict(zip(names, [  # rows in the plot's language  #zh: 图中各行用图的语言
     *[style.plot_lane(lane) for lane in lanes], variant_name('parallel', 'one_after_other'),
     variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
 
 # %% [markdown]
-# Where did each product run, and for how long (each bar's ms; compare each lane alone above)? The timeline is
+# Where did each product run, and for how long (each bar's ms)? The timeline is
 # the median repeat of "together"; dashed marks are predicted ends. Guess the overlap: the share of the shorter
 # lane's busy time with the other lane busy too.
 
 # %% [markdown] lang="zh"
-# 每次乘法在哪里运行、用了多久（条形中的毫秒数，可与上面每条执行路单独运行的用时比较）？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
+# 每次乘法在哪里运行、用了多久（条形中的毫秒数）？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
 # 的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0 到 1）。
 
 # %% tags=["nbval-ignore-output"]
