@@ -72,26 +72,13 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
     return verdict.guess(guess, predicted['overlapped'], over.median, unit) + '\n' + line
 
 
-def busy_share(checked) -> float:
-    """The share of the cores other programs kept busy: the check's number where it printed one, else measured now."""
-    from ..grading.measurable import others_busy
-    return next((c.fields['busy'] for c in checked.criteria if 'busy' in c.fields), None) or others_busy()
-
-
-def control_text(comparison, predicted: dict, busy: float | None = None) -> str:
-    """The worked answer: the control against products alone, the formula fed its time (predicted['from_control'])
-    beside run_and_copy; when the control is slower, on a CPU, the cores' share others kept busy."""
-    from ..grading.measurable import LOAD_SHARE
+def control_text(comparison) -> str:
+    """The worked answer: the control (products beside nonstop copies) against products alone, measured."""
     m = comparison.measurements
-    over, beside, alone = m['overlapped'], m['beside_copies'], m['run']
-    fed = predicted['from_control']
-    unit = verdict.unit_for(over.median, fed, beside.median, alone.median)
-    line = t('communication.control.line', m=verdict.num(over.median, unit), q=verdict.num(fed, unit),
-             b=verdict.num(beside.median, unit), a=verdict.num(alone.median, unit), word=verdict.by(beside, alone))
-    if verdict.compare(beside, alone) != 'slower' or busy is None:
-        return line
-    return t('communication.control.' + ('busy' if busy > LOAD_SHARE else 'idle'), line=line,
-             busy=verdict.num(busy, '%'))
+    beside, alone = m['beside_copies'], m['run']
+    unit = verdict.unit_for(beside.median, alone.median)
+    return t('communication.control.line', b=verdict.num(beside.median, unit), a=verdict.num(alone.median, unit),
+             word=verdict.by(beside, alone))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -254,14 +241,16 @@ def _short(name: str, width: int = 32) -> str:
     return name if len(name) <= width else name[:width - 1] + '…'
 
 
-def profile_text(prof, gpu: bool, wall: float) -> str:
-    """The profiled call's wall time (`wall`, seconds), then which of the products (aten::mm) and the copies
-    (aten::copy_) took more self time in it, the larger first (Memcpy DtoH is the same time again, not more of it)."""
+def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
+    """The profiled call's setting (`iters` products of x by w) and wall time (`wall`, seconds), then which of the
+    products (aten::mm) and the copies (aten::copy_) took more self time in it, the larger first (Memcpy DtoH is the
+    same time again, not more of it)."""
     ops = _self_times(prof, gpu)
     (a, ta), (b, tb) = sorted((('aten::mm', ops.get('aten::mm', 0.0)), ('aten::copy_', ops.get('aten::copy_', 0.0))),
                               key=lambda kv: -kv[1])
-    return t('communication.profile.split', wall=verdict.num(wall, 'ms'), a=a, ta=verdict.num(ta, 'ms'), b=b,
-             tb=verdict.num(tb, 'ms'))
+    (n, m), c = x.shape, w.shape[1]
+    return t('communication.profile.split', k=iters, n=n, m=m, c=c, wall=verdict.num(wall, 'ms'), a=a,
+             ta=verdict.num(ta, 'ms'), b=b, tb=verdict.num(tb, 'ms'))
 
 
 def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:

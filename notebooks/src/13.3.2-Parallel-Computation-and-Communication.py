@@ -196,7 +196,6 @@ variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=15,  # every way, interleaved  #zh: 每种方式交替计时
                            check=lambda name, out: d2l_ext.check_close(out, ref, name))
-busy = None if GPU else show.busy_share(checked)  # the cores' share other programs kept busy  #zh: 其他程序占用的 CPU 核心比例
 alone = measured.medians()                # the prediction's inputs: products alone, copies alone  #zh: 预测的输入：只做乘法、只做复制
 print(show.rates_text(alone))
 
@@ -218,8 +217,7 @@ my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对�
 
 # %% tags=["nbval-ignore-output"]
 predicted = {'run_then_copy': alone['run'] + alone['copy'], 'beside_copies': alone['run'],
-             'overlapped': comm.expected_overlap(alone['run'], alone['copy'], 'separate', iters=K2),
-             'from_control': comm.expected_overlap(alone['beside_copies'], alone['copy'], 'separate', iters=K2)}
+             'overlapped': comm.expected_overlap(alone['run'], alone['copy'], 'separate', iters=K2)}
 display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measured_title(x, w, K2)))
 print(show.measured_text(measured, predicted, my_guess))
 
@@ -236,18 +234,18 @@ print(show.measured_text(measured, predicted, my_guess))
 # <details><summary>Worked answer</summary>
 #
 # The formula assumed products alone; in run_and_copy they run beside a copy thread (a copy stream on a GPU), as in
-# the control row: feed the formula that row's time.
+# the control row, measured below against products alone.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 公式假定乘法单独运行；在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样：
-# 用那一行的用时代入公式。
+# 公式假定乘法单独运行；在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样。
+# 下面是对照那一行与只做乘法的实测比较。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured, predicted, busy))
+print(show.control_text(measured))
 
 # %% [markdown]
 # ## Recorded on a GPU
@@ -365,17 +363,17 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware, as are CPU lanes with a core per thread
-# (lane 0's copies are brief): predict the slower lane alone. Where the lanes' threads outnumber the
-# cores, they take turns: predict one after the other. Hatched: this hardware's case.
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware; CPU lanes with a core per thread are cores of
+# one chip. Either way (lane 0's copies are brief), predict the slower lane alone. Where the lanes' threads
+# outnumber the cores, they take turns: predict one after the other. Hatched: this hardware's case.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件；每个线程都有自己核心的 CPU 执行路也是如此（执行路 0 的复制
-# 用时很短）：应当预测较慢那条执行路单独运行的用时。两条执行路的线程多于核心时，它们轮流使用
-# 核心：应当预测先后运行的用时。斜线条是本机硬件对应的情形。
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件；每个线程都有自己核心的 CPU 执行路是同一块芯片上的核心。
+# 两种情形下都应当预测较慢那条执行路单独运行的用时（执行路 0 的复制用时很短）。两条执行路的线程多于核心时，
+# 它们轮流使用核心：应当预测先后运行的用时。斜线条是本机硬件对应的情形。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -418,7 +416,7 @@ print(d2l_ext.t('communication.profile.trace', path=trace))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(verdict.details(show.profile_frame(prof, GPU)))
-print(show.profile_text(prof, GPU, wall))
+print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lane, K))))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>

@@ -211,15 +211,15 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # </details>
 #
 # **3. When the prediction misses.** Where prediction and measurement differ, here or in the recording, which
-# assumption did the run break, and which way did it move the result?
+# term of the miss is largest, and which way did it move the result?
 #
 # <details><summary>Worked answer</summary>
 #
 # The lines below split each miss by the prediction's assumptions, from the figure's medians. Recorded: overlap held
 # (95%: +0.034 ms); the longer CPU half ran faster together (1.86 → 1.64 ms: −0.228 ms), so together beat its
-# prediction; the slower GPU half (0.409 → 0.653 ms) stayed hidden, costing nothing. Here, the last line names the
-# largest term. Only the overlap and the longer half name an assumption; the rest is time outside the halves, or
-# medians of different repeats not adding up.
+# prediction; the GPU half, slowed together (0.409 → 0.653 ms), stayed hidden, costing nothing. Here, the last line
+# names this run's largest term. Only the overlap and the longer half name an assumption; the rest is time outside
+# the halves, or medians of different repeats not adding up.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -237,13 +237,13 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 那一行）就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
 # </details>
 #
-# **3. 预测落空时**。在这里或记录结果中，预测与实测不同时，这次运行违背了预测的哪个假定？它让结果往哪个方向变？
+# **3. 预测落空时**。在这里或记录结果中，预测与实测不同时，落空中哪一项最大？它让结果往哪个方向变？
 #
 # <details><summary>参考答案</summary>
 #
 # 下面两行根据图中各行的中位数，按预测的各个假定拆开每次落空。记录结果：两半重叠 95%（+0.034 毫秒）；较长的 CPU
-# 一半同时运行时反而更快（1.86 → 1.64 毫秒：−0.228 毫秒），所以实测比预测短；GPU 的一半变慢了（0.409 → 0.653
-# 毫秒），但仍藏在 CPU 的一半里，不花时间。本机：最后一行给出绝对值最大的一项及其方向。只有重叠和较长的一半这两项
+# 一半同时运行时反而更快（1.86 → 1.64 毫秒：−0.228 毫秒），所以实测比预测短；GPU 的一半同时运行时变慢了（0.409 →
+# 0.653 毫秒），但仍藏在 CPU 的一半里，不花时间。本机：最后一行给出绝对值最大的一项及其方向。只有重叠和较长的一半这两项
 # 对应假定；“其余”是两半之外的时间，或不同重复的中位数加起来的差。
 # </details>
 

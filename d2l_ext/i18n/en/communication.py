@@ -46,12 +46,7 @@ MESSAGES = {
     'communication.rates': 'this run: products alone {run} · copies alone {copy}',
     'communication.recorded.hidden': '{a} {ma} vs {b} {mb}: {share} of the copy time hidden',
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
-    'communication.control.line': ('beside copies the products took {b}, alone {a}: {word}; fed {b}, the formula '
-                                   'predicts {q} for run_and_copy, which took {m}.'),
-    'communication.control.busy': ('{line} Other programs kept {busy} of the cores busy: the copy thread had no core '
-                                   'of its own.'),
-    'communication.control.idle': ('{line} Other programs kept {busy} of the cores busy, yet the copies slowed the '
-                                   'products.'),
+    'communication.control.line': 'beside nonstop copies the products took {b}, alone {a}: {word}.',
     'communication.recorded.copies': ("copies alone: the book's new pageable tensors {a}, pageable buffers reused {b}, "
                                       'pinned buffers {c}'),
     'communication.first_copy.line': 'first call {first}; {line}',
@@ -78,7 +73,8 @@ MESSAGES = {
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
     'communication.ex3.line': 'predicted {p} ({case}) · measured {m} (together): {word}',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
-    'communication.profile.split': 'the profiled call took {wall}; most self time: {a} {ta}, then {b} {tb}',
+    'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c}: the profiled call took {wall}; '
+                                    'most self time: {a} {ta}, then {b} {tb}'),
     'communication.slow_repeats': '{line}; {n} of {total} repeats as slow as run then copy',
     'communication.middle_half': 'middle half of the repeats',
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',

@@ -46,10 +46,7 @@ MESSAGES = {
     'communication.rates': '这次运行：只做乘法 {run} · 只做复制 {copy}',
     'communication.recorded.hidden': '{a} {ma}，{b} {mb}：隐藏了复制用时的 {share}',
     'communication.measured_title': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）：每次重复、预测与你的猜测',
-    'communication.control.line': ('旁边有复制时，乘法用时 {b}，单独 {a}：{word}；按 {b} 计算，'
-                                   '公式预测边计算边复制用时 {q}，实测 {m}。'),
-    'communication.control.busy': '{line}其他程序占用了 {busy} 的核心：复制线程没有自己的核心。',
-    'communication.control.idle': '{line}其他程序占用了 {busy} 的核心，复制仍然拖慢了乘法。',
+    'communication.control.line': '旁边不停复制时，乘法用时 {b}，单独 {a}：{word}。',
     'communication.recorded.copies': '只做复制：书中新建的可分页张量 {a}，重复使用的可分页缓冲区 {b}，锁页缓冲区 {c}',
     'communication.first_copy.line': '第一次调用 {first}；{line}',
     'communication.recorded.none': '这里没有可以展示的 GPU 记录结果。',
@@ -74,7 +71,8 @@ MESSAGES = {
     'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
     'communication.ex3.line': '预测 {p}（{case}）· 实测 {m}（同时运行）：{word}',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
-    'communication.profile.split': '性能分析的这次调用用时 {wall}；自身用时最多：{a} {ta}，其次 {b} {tb}',
+    'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}）：性能分析的这次调用用时 {wall}；'
+                                    '自身用时最多：{a} {ta}，其次 {b} {tb}'),
     'communication.slow_repeats': '{line}；{total} 次重复中有 {n} 次和“先计算，后复制”一样慢',
     'communication.middle_half': '各次重复的中间一半',
     'communication.profile.guess_none': '先把你预计用时最多的操作符写进 my_guess。',
