@@ -87,11 +87,10 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
 
 
 def parts_text(*runs) -> str:
-    """Exercise 1: per run (c)'s share against the model's, backward's growth beside (a)'s; then where nearer."""
-    lines, off = [], []
+    """Exercise 1: per run (c)'s share against the model's, backward's growth beside (a)'s, time outside backward."""
+    lines = []
     for r in runs:
         share, model = r.version('hooks').overlap or 0.0, r.predicted('hooks')['overlap']
-        off.append((abs(round(share * 100) - round(model * 100)), r.cores))
         grew = {vid: ('+' if (r.slowdown(vid) or 1.0) >= 1 else '') + verdict.num((r.slowdown(vid) or 1.0) - 1, '%')
                 for vid in ('hooks', 'serial')}  # backward's span against the step without all-reduce's
         outside = statistics.mean(s['comm'] - s['shared'] for process in r.version('hooks').stats for s in process)
@@ -100,9 +99,6 @@ def parts_text(*runs) -> str:
         lines.append(t('allreduce.parts', n=r.processes, cores=r.cores, share=verdict.num(share, '%'), above=above,
                        model=verdict.num(model, '%'), c_slow=grew['hooks'], a_slow=grew['serial'],
                        c_out=verdict.num(outside, 'ms'), m_out=verdict.num(m_out, 'ms')))
-    if len(runs) > 1:  # within 5 points: each machine's share pools only two profiled steps a process
-        (gap, cores), (other, _) = sorted(off)[:2]
-        lines.append(t('allreduce.parts_same') if other - gap <= 5 else t('allreduce.parts_nearer', cores=cores))
     return '\n'.join(lines)
 
 
@@ -125,7 +121,8 @@ def flat_text(result) -> str:
     gaps = statistics.mean([sent[0][0] - end + update - max(e for _, e in sent) for sent, end, update in
                             _ranks(result, 'flat')] or [0.0])  # backward's end to the call, the call to the update
     return head + '\n' + t('allreduce.flat_paid', saved=verdict.num(many - one, 'ms'), k=a.calls, gaps=verdict.num(
-        gaps, 'ms'), above=t('allreduce.above' if gaps > many - one else 'allreduce.below'))
+        gaps, 'ms'), model=verdict.num((a.calls - 1) * result.prediction.per_call, 'ms'),
+        above=t('allreduce.above' if gaps > many - one else 'allreduce.below'))
 
 
 def drawn(result, ids=None) -> list:
@@ -209,14 +206,15 @@ def draw_step_timelines(result, version_ids=('serial', 'hooks')):
 
 
 def bucket_text(result) -> str:
-    """Exercise 2: the DDP size with the shortest median step against (a), and the model's fastest size."""
-    best, a = result.best_ddp(), result.version('serial')
-    if best is None:
+    """Exercise 2: the DDP size with the shortest median step against (a), unless the next size is not told apart
+    from it; and the model's fastest size."""
+    ddp, a = sorted(result.ddp_versions(), key=lambda v: v.median), result.version('serial')
+    if not ddp:
         return ''
-    sizes = sorted(v.bucket_mb for v in result.ddp_versions())
-    fastest = result.version(f'ddp-{result.prediction.best_buckets(sizes)[0]:g}')
-    line = verdict.line(name(result, best), best.measurement, name(result, a), a.measurement, 'ms')
-    return t('allreduce.buckets', line=line, model=name(result, fastest))
+    fastest = result.version(f'ddp-{result.prediction.best_buckets(sorted(v.bucket_mb for v in ddp))[0]:g}')
+    tie = len(ddp) > 1 and verdict.compare(ddp[0].measurement, ddp[1].measurement) == 'same'
+    line = verdict.line(name(result, ddp[0]), ddp[0].measurement, name(result, a), a.measurement, 'ms')
+    return t('allreduce.buckets_tie' if tie else 'allreduce.buckets', line=line, model=name(result, fastest))
 
 
 def ratio_text(result, half) -> str:

@@ -256,14 +256,14 @@ display(show.draw_step_timelines(result, ('serial', 'flat')))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Saved: (a)'s calls minus (b)'s one. Paid: the gaps around (b)'s call. The model counts only the saving, (K-1)α,
-# and no copies (in (d)'s buckets either), so it always puts (b) below (a).
+# Saved: (a)'s calls minus (b)'s one, printed beside the model's (K-1)α. Paid: the gaps around (b)'s call, which
+# the model leaves out (in (d)'s buckets too), so it always puts (b) below (a).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 省下的是 (a) 的各次调用减去 (b) 的一次调用，付出的是 (b) 那次调用前后的空白。模型只算省下的 (K-1)α，没有复制
+# 省下的是 (a) 的各次调用减去 (b) 的一次调用，印在模型的 (K-1)α 旁边；付出的是 (b) 那次调用前后的空白，模型没有
 # 这一项（(d) 的桶也一样），所以它总是预测 (b) 比 (a) 用时少。
 # </details>
 
@@ -296,8 +296,7 @@ if rec is not None:
 #
 # ## Exercises
 #
-# 1. Where did (c)'s time go on each machine, and where did the model predict its share better? Explain in 3-4
-#    sentences with the lines below.
+# 1. Where did (c)'s time go on each machine? Explain in 3-4 sentences with the two lines below.
 
 # %% [markdown] lang="zh"
 # ## MXNet 与多台机器
@@ -311,7 +310,7 @@ if rec is not None:
 #
 # ## 练习
 #
-# 1. 在每台机器上，(c) 的时间花在哪里？模型在哪台机器上把 (c) 的比例预测得更准？用下面几行写三四句话解释。
+# 1. 在每台机器上，(c) 的时间花在哪里？用下面两行写三四句话解释。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
@@ -320,9 +319,9 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# On each machine (c) can lose time in two places its line measures: a longer backward, which the model leaves out,
-# and all-reduce outside backward, which the model schedules from α and β alone. Only growth beyond the control
-# (a)'s comes from sending during backward.
+# Each line sets (c)'s share beside the model's, then the two places (c) can lose time: a longer backward, which
+# the model leaves out, and all-reduce outside backward, beside the model's from α and β alone. Only growth beyond
+# the control (a)'s comes from sending during backward.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
@@ -331,8 +330,8 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 在每台机器上，(c) 可能在两处多花时间，它那一行都测量了：变长的反向传播，模型没有这一项；反向传播之外的全归约，
-# 模型只用 α 和 β 来安排。只有超出对照 (a) 的那部分增长来自反向传播期间的发送。
+# 每一行先把 (c) 的比例与模型的并列，再给出 (c) 可能多花时间的两处：变长的反向传播，模型没有这一项；反向传播之外
+# 的全归约，旁边是模型只用 α 和 β 算出的值。只有超出对照 (a) 的那部分增长来自反向传播期间的发送。
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
@@ -355,8 +354,8 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个 α；一个桶要像 (b) 一样等反向传播结束才
-# 发送。在 GPU 主机上中位数最短的 DDP 0.25 MiB 比 (a) 用时少（58.8 对 69.6 毫秒）。
+# 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个 α；只有一个桶时，要像 (b) 一样等反向传播
+# 结束才发送。在 GPU 主机上中位数最短的 DDP 0.25 MiB 比 (a) 用时少（58.8 对 69.6 毫秒）。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
@@ -412,8 +411,8 @@ print(show.ratio_text(result, ex4))
 # <details><summary>Worked answer</summary>
 #
 # Half the batch halves the arithmetic, not the bytes: the step shrinks toward 0.5x, while all-reduce alone sends
-# the same bytes, so a factor within its repeats' span (in brackets) is noise. The third factor is the second
-# divided by the first.
+# the same bytes: compare its factor with its repeats' span in brackets; inside it, the change is not told apart
+# from noise. The third factor is the second divided by the first.
 # </details>
 #
 # ## Remember
@@ -429,8 +428,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使算术运算量减半，而字节数不变：训练步向 0.5 倍缩短；仅全归约发送的字节数相同，所以落在它各次重复
-# 范围（括号中）之内的倍数只是噪声。第三个倍数是第二个除以第一个。
+# 批量减半使算术运算量减半，而字节数不变：训练步向 0.5 倍缩短；仅全归约发送的字节数相同：把它的倍数与括号中
+# 各次重复的范围相比，落在范围之内时，这个变化与噪声分不开。第三个倍数是第二个除以第一个。
 # </details>
 #
 # ## 小结

@@ -38,13 +38,11 @@ MESSAGES = {
     'allreduce.above': 'above', 'allreduce.below': 'below',  # a measured number against the model's
     'allreduce.parts': ('{n} processes, {cores} cores: (c) {share} during backward (model {model}); backward against '
                         "alone {c_slow}, (a)'s {a_slow}; all-reduce outside backward {c_out}, {above} model's {m_out}"),
-    'allreduce.parts_nearer': "the model's share was nearer on {cores} cores",
-    'allreduce.parts_same': "the model's share was as near on both machines",
     'allreduce.share': '; {share} of the all-reduce ran during backward (model {model})',
     'allreduce.plot.title': 'each version: timed steps (left), profiled steps (right)',
     'allreduce.plot.base': 'median step without all-reduce (left)',
-    'allreduce.flat_paid': ("in the profiled steps drawn: (b)'s one call saved {saved} against (a)'s {k} calls; "
-                            "the gaps around it (copies, waiting) took {gaps}, {above} the saving"),
+    'allreduce.flat_paid': ("in the profiled steps drawn: (b)'s one call saved {saved} against (a)'s {k} calls "
+                            "(model's (K-1)α: {model}); the gaps around it took {gaps}, {above} the saving"),
     'allreduce.plot.repeats': 'each timed step (left); each profiled step of each process (right)',
     'allreduce.plot.marks': 'median step (left); all profiled steps pooled (right)',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
@@ -61,5 +59,6 @@ MESSAGES = {
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
     'allreduce.recorded.no_size': 'no run with {n} processes in this recording: choose one of {sizes}',
     'allreduce.buckets': "DDP size with the shortest median: {line}; the model's fastest: {model}",
+    'allreduce.buckets_tie': "no DDP size clearly fastest (shortest median: {line}); the model's fastest: {model}",
     'allreduce.sep_list': ', ',
 }

@@ -37,13 +37,11 @@ MESSAGES = {
     'allreduce.above': '高于', 'allreduce.below': '低于',  # a measured number against the model's
     'allreduce.parts': ('{n} 个进程、{cores} 个核心：(c) 有 {share} 在反向传播期间（模型 {model}）；反向传播'
                         '与单独运行时相比 {c_slow}，(a) {a_slow}；反向传播之外的全归约 {c_out}，{above}模型的 {m_out}'),
-    'allreduce.parts_nearer': '模型的比例在 {cores} 个核心上更接近',
-    'allreduce.parts_same': '模型的比例在两台机器上同样接近',
     'allreduce.share': '；全归约有 {share} 在反向传播期间进行（模型 {model}）',
     'allreduce.plot.title': '每个版本：计时的训练步（左），做了性能分析的训练步（右）',
     'allreduce.plot.base': '不做全归约的训练步的中位数（左）',
-    'allreduce.flat_paid': ('在画出的分析步中：(b) 的一次调用比 (a) 的 {k} 次调用省下 {saved}；'
-                            '它前后的空白（复制与等待）用了 {gaps}，{above}省下的时间'),
+    'allreduce.flat_paid': ('在画出的分析步中：(b) 的一次调用比 (a) 的 {k} 次调用省下 {saved}'
+                            '（模型的 (K-1)α：{model}）；它前后的空白用了 {gaps}，{above}省下的时间'),
     'allreduce.plot.repeats': '每个计时的训练步（左）；每个进程的每个分析步（右）',
     'allreduce.plot.marks': '训练步的中位数（左）；全部分析步合计（右）',
     'allreduce.plot.step_ms': '训练步时间（毫秒，最慢的进程）',
@@ -59,5 +57,6 @@ MESSAGES = {
     'allreduce.recorded.title': '记录结果：{n} 个进程，{machine}',
     'allreduce.recorded.no_size': '这份记录结果中没有 {n} 个进程的运行：请从 {sizes} 中选择',
     'allreduce.buckets': '中位数最短的 DDP 桶大小：{line}；模型预测最快：{model}',
+    'allreduce.buckets_tie': '没有哪个 DDP 桶大小明显最快（中位数最短：{line}）；模型预测最快：{model}',
     'allreduce.sep_list': '、',
 }
