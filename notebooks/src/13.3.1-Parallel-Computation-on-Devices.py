@@ -235,7 +235,7 @@ predicted = predict([alone_0.elapsed, alone_1.elapsed])
 print(d2l_ext.t('parallel.predicted', items=items((name, verdict.num(s)) for name, s in predicted.items())))
 
 # %% [markdown]
-# Now all five, interleaved, every answer checked; hatched bars predict from this run's alone medians. The first line
+# Now all five, interleaved, answers checked; hatched bars predict from this run's alone medians. The first line
 # checks your guess; the next two the book's claim (vs one after the other) and the fair test (vs the baseline),
 # unless others keep the cores busy.
 
