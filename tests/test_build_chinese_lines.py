@@ -24,13 +24,13 @@ def test_latin_beside_chinese_joins_without_a_space_as_in_d2l_zh():
 
 
 def test_code_math_tags_and_link_targets_keep_their_spaces():
-    assert join_chinese_lines('调用 `run(x, 2)` 两次') == '调用 `run(x, 2)` 两次'
+    assert join_chinese_lines('调用 `run(x, 2)` 两次') == '调用`run(x, 2)`两次'
+    assert join_chinese_lines('会引发\n`IndexError`。') == '会引发`IndexError`。'
     assert join_chinese_lines('共 $2 n$ 次，见[第 12 节](a b.md)') == '共 $2 n$ 次，见[第12节](a b.md)'
     assert join_chinese_lines('<summary>答案 A</summary>') == '<summary>答案A</summary>'
 
 
 def test_code_spans_english_lines_and_blocks_keep_their_breaks():
-    assert join_chinese_lines('会引发\n`IndexError`') == '会引发\n`IndexError`'
     assert join_chinese_lines('two English\nwords') == 'two English\nwords'
     assert join_chinese_lines('结果。\n2. 第二项') == '结果。\n2. 第二项'
     assert join_chinese_lines('结果。\n</details>') == '结果。\n</details>'

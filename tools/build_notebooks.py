@@ -40,8 +40,8 @@ KEPT_CELL_METADATA = ('tags', 'jupyter')
 # A line break inside a Chinese paragraph renders as a space between two characters in Chrome and JupyterLab
 # (CSS drops it only in Firefox): the sources wrap at 120 columns, so the Chinese notebooks get those lines joined.
 # Emphasis marks (`**执行路**`) do not count as a side; a Latin word or a number beside a 汉字 joins without a space
-# (d2l-zh's typography, the same rule as printed output: i18n.tight), as does a bracketed label ("与(a)相比"); a code
-# span keeps its break, which renders as the space the sources put around code.
+# (d2l-zh's typography, the same rule as printed output: i18n.tight), as do a bracketed label ("与(a)相比") and a
+# code span ("`run`函数").
 _CJK = re.compile(r'[\u2014\u2018-\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
 _LATIN = re.compile(r'[A-Za-z0-9]')
 _STARTS_BLOCK = re.compile(r'\s*([-*+]\s|\d+\.\s|#+\s|\||>|```|<|\$\$)')  # a list item, heading, table, HTML...
@@ -51,8 +51,8 @@ _ENDS_JOINING = re.compile(r'\s*(#+\s|\|)')  # a heading or a table row never co
 def _joins(before: str, after: str) -> bool:
     """Whether a line break between these two characters (emphasis stripped) renders as a stray space."""
     if _CJK.match(before):
-        return bool(_CJK.match(after) or _LATIN.match(after) or after == '(')
-    return bool((_LATIN.match(before) or before == ')') and _CJK.match(after))
+        return bool(_CJK.match(after) or _LATIN.match(after) or after in '(`')
+    return bool((_LATIN.match(before) or before in ')`') and _CJK.match(after))
 
 
 def join_chinese_lines(text: str) -> str:
@@ -73,9 +73,18 @@ def join_chinese_lines(text: str) -> str:
 _VERBATIM = re.compile(r'(```.*?```|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$|<[^>\n]*>|\]\([^)\n]*\))', re.S)
 
 
+_BEFORE_CODE = re.compile(r'(?<=[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]) +$')
+_AFTER_CODE = re.compile(r'^ +(?=[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef])')
+
+
 def tight_markdown(text: str) -> str:
     """Chinese markdown in d2l-zh's typography (i18n.tight) outside code, math, HTML tags and link targets."""
     parts = _VERBATIM.split(text)
+    for i in range(1, len(parts), 2):  # a code span beside a 汉字 or Chinese punctuation: no space either ("`run`函数")
+        if parts[i].startswith('`') and not parts[i].startswith('```'):
+            parts[i - 1] = _BEFORE_CODE.sub('', parts[i - 1])
+            if i + 1 < len(parts):
+                parts[i + 1] = _AFTER_CODE.sub('', parts[i + 1])
     return ''.join(part if i % 2 else tight(part) for i, part in enumerate(parts))
 
 
