@@ -126,7 +126,7 @@ my_guess = None  # together is how many times as fast as one after the other? (x
 #
 # </details>
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 cores = d2l_ext.cpu_cores()
 if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes split the cores: as many run at once as fit  #zh: CPU 执行路分用核心：核心够分几条，就有几条同时运行
     ways = min(len(lanes), max(1, cores // max(lane.threads for lane in lanes)))
@@ -185,7 +185,7 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None, 
 #
 # </details>
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import baseline_name, serial, unmeasurable
 
 if unmeasurable('', busy):  # other programs held the cores: neither verdict counts  #zh: 其他程序占着核心：两个结论都不算数
