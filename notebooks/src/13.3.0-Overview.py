@@ -35,7 +35,7 @@
 # | [Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, where each gradient's all-reduce starts while backward still runs |
 
 # %% [markdown] lang="zh"
-# # 12.3 自动并行：概览
+# # 12.3. 自动并行：概览
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
 # 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。先后运行让一部分硬件闲着时，两项工作

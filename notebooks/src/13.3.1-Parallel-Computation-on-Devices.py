@@ -21,7 +21,7 @@
 # machine's two **lanes** (places where work can run at once), predict, build the runner, and test it.
 
 # %% [markdown] lang="zh"
-# # 12.3.1 基于 GPU 的并行计算
+# # 12.3.1. 基于 GPU 的并行计算
 #
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
