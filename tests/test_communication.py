@@ -109,6 +109,7 @@ def test_timelines_first_copy_and_exercise_three_on_cpu():
     sums = [a + b for a, b in zip(ex.times['lane1_compute_and_copy'].times, ex.times['lane2_compute'].times)]
     assert ex.serial_sum == pytest.approx(__import__('statistics').median(sums))
     assert ex.lanes[0]['name'] == lanes[0].name  # ids, not a translated label
+    assert set(ex.cpu) == set(ex.times) and all(v >= 0 for v in ex.cpu.values())  # the process's CPU time per call
 
 
 def test_exercise_three_with_more_threads_than_cores_draws_both_cases():
@@ -183,12 +184,24 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
                     copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('en'):
         assert len(show.measured_text(c, predicted, 0.005).split('\n')) == 2  # the control's line is the answer's
-        # the worked answer: the control's numbers against products alone, measured, no cause added
-        assert show.control_text(c) == 'beside nonstop copies the products took 7.15 ms, alone 5.15 ms: 39% slower.'
+        # the worked answer, one line: run_and_copy against its bar, the control, the branch this run's numbers chose
+        assert show.control_text(c, predicted) == (
+            'run_and_copy 7.55 ms, above its bar 5.40 ms; beside nonstop copies the products took 7.15 ms, alone '
+            '5.15 ms: 39% slower. That cost is what the formula left out.')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.0054] * 4)
-        assert show.control_text(same) == (
-            'beside nonstop copies the products took 5.15 ms, alone 5.15 ms: no clear difference.')
+        assert show.control_text(same, predicted).endswith(
+            'at its bar 5.40 ms; beside nonstop copies the products took 5.15 ms, alone 5.15 ms: no clear '
+            'difference. The copies cost the products nothing measurable.')
+        under = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
+                            overlapped=[0.0049, 0.005, 0.0051, 0.0052])
+        assert show.control_text(under, predicted).split(', ')[1].startswith('under its bar')
+        assert show.control_text(under, predicted).endswith('That cost did not show in run_and_copy.')
+        slow = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
+                           overlapped=[0.0074, 0.0075, 0.0076, 0.0077])
+        assert show.control_text(slow, predicted).endswith('the gap has a cause not measured here.')
+    with using_language('zh'):
+        assert show.control_text(c, predicted).startswith('边计算边复制7.55毫秒，高于斜线条（5.40毫秒）')
     # a repeat of run_and_copy as slow as run then copy's middle half is counted in its line
     slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])
     with using_language('en'):
@@ -254,12 +267,12 @@ def test_hazard_and_copied_lines():
         assert 'need not' in show.hazard_text(1e-7, 1e-7)
 
 
-def _ex3(together, alone=(1.0, 0.8), rule='oversubscribed'):
+def _ex3(together, alone=(1.0, 0.8), rule='oversubscribed', cpu=None):
     from d2l_ext.communication import ExerciseThreeResult
     times = {'lane1_compute_and_copy': Measurement('a', [alone[0]] * 3),
              'lane2_compute': Measurement('b', [alone[1]] * 3), 'together': Measurement('t', together)}
     lanes = [dict(kind='cpu', index=i, threads=1) for i in range(2)]
-    return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, [1, 1], 1, 2)
+    return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, [1, 1], 1, 2, cpu or {})
 
 
 def test_exercise_three_lines_compare_together_with_the_hatched_prediction():
@@ -274,6 +287,15 @@ def test_exercise_three_lines_compare_together_with_the_hatched_prediction():
         # a core (or a GPU) per thread: the slower lane alone
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], rule='separate')) == (
             'predicted 1.00 s (slower lane alone) · measured 1.41 s (together): 41% slower')
+        # CPU lanes: the process's CPU time together against alone, and the cores held over together's wall time
+        cpu = dict(lane1_compute_and_copy=0.9, lane2_compute=0.8, together=1.7)
+        assert show.exercise_three_text(_ex3([1.2, 1.21, 1.22], cpu=cpu)).split('\n')[1] == (
+            'CPU time together 1.70 s vs alone 0.900 s + 0.800 s; 1.4 of 2 cores busy over 1.21 s: the work did '
+            'not grow, but the lanes did not hold every core the whole time')
+        grew = show.exercise_three_text(_ex3([1.2, 1.21, 1.22], cpu=dict(cpu, together=2.4)))
+        assert grew.endswith('the same work took 41% more CPU time together')
+        full = show.exercise_three_text(_ex3([0.9, 0.9, 0.9], cpu=cpu))
+        assert full.endswith('the work did not grow, and the lanes held the cores')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5])).axes[0]
     hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
     assert hatched == [pytest.approx(1.8)]  # more threads than cores: one after the other, the case predicted

@@ -55,13 +55,6 @@ def predicted_overlap(product_s: float, copy_s: float, iters: int) -> float:
     return (iters - 1) * min(product_s, copy_s) / (iters * copy_s)
 
 
-def copy_share(run: float, run_then_copy: float) -> float:
-    """The copies' share of run then copy (13.3.2): (run then copy - run) / run then copy, a fraction in [0, 1]."""
-    if not run_then_copy > 0:
-        return 0.0
-    return min(1.0, max(0.0, (run_then_copy - run) / run_then_copy))
-
-
 def copy_overlap(events) -> dict:
     """One run's copies against its products: interval overlap, its closed form (this run's medians), busy times, and
     'span', first traced start to last traced end (0 if none)."""

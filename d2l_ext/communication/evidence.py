@@ -2,6 +2,7 @@
 times), and exercise 3 (compute, copy and a second lane at once)."""
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -142,6 +143,7 @@ class ExerciseThreeResult(Result):
     lane_threads: list[int] = field(default_factory=list)  # threads each lane computes with (a GPU lane's: 1)
     copy_threads: int = 0  # 1 when lane 0 is a CPU lane: its copy thread wants a core too
     cores: int = 0  # the CPU cores those threads share
+    cpu: dict[str, float] = field(default_factory=dict)  # per variant: the process's median CPU time per call
     experiment: str = 'exercise-3'
 
     def table_rows(self):
@@ -168,14 +170,22 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
     variants = {'lane1_compute_and_copy': lambda: work.run_on_lanes(lanes[:1], jobs[:1]),
                 'lane2_compute': lambda: work.run_on_lanes(lanes[1:2], jobs[1:]),
                 'together': lambda: work.run_on_lanes(lanes[:2], jobs)}
-    errors = []
+    errors, cpu = [], {name: [] for name in variants}
+
+    def timed(name, job):  # the process's CPU time per call, every thread (lane 0's copy thread too)
+        def call():
+            start = time.process_time()
+            out = job()
+            cpu[name].append(time.process_time() - start)
+            return out
+        return call
 
     def check(name, results):
         which = {'lane1_compute_and_copy': [0], 'lane2_compute': [1], 'together': [0, 1]}[name]
         what = t('communication.check.ex3', variant=name)
         errors.extend(check_close(r, refs[i], what) for i, r in zip(which, results))
-    c = compare(variants, lanes=lanes[:2], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
-                check=check)
+    reps = positive_int(repeats, 'repeats', option='repeats', example=3)
+    c = compare({k: timed(k, v) for k, v in variants.items()}, lanes=lanes[:2], repeats=reps, check=check)
     times = {name: Times.of(m, name) for name, m in c.measurements.items()}
     alone = [times['lane1_compute_and_copy'].median, times['lane2_compute'].median]
     exp = expectation(lanes[:2], alone)
@@ -186,7 +196,8 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
         seconds, rule = max(alone), 'oversubscribed'
     serial = Times('serial_sum', [x + y for x, y in zip(*(times[k].repeated() for k in ALONE))])  # repeat by repeat
     return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, serial.median, seconds, rule,
-                               max(errors), threads, copy_threads, cores)
+                               max(errors), threads, copy_threads, cores,
+                               {k: statistics.median(v[-reps:]) for k, v in cpu.items()})
 
 
 def _threads(lane) -> int:

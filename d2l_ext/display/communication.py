@@ -72,13 +72,21 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
     return verdict.guess(guess, predicted['overlapped'], over.median, unit) + '\n' + line
 
 
-def control_text(comparison) -> str:
-    """The worked answer: the control (products beside nonstop copies) against products alone, measured."""
+def control_text(comparison, predicted: dict) -> str:
+    """The worked answer, one line: run_and_copy above, at or under its hatched bar (the bar outside or inside its
+    middle half), the control (products beside nonstop copies) against products alone, and what the two together
+    mean here (the branch chosen from this run's numbers)."""
     m = comparison.measurements
-    beside, alone = m['beside_copies'], m['run']
-    unit = verdict.unit_for(beside.median, alone.median)
-    return t('communication.control.line', b=verdict.num(beside.median, unit), a=verdict.num(alone.median, unit),
-             word=verdict.by(beside, alone))
+    over, bar, beside, alone = m['overlapped'], predicted['overlapped'], m['beside_copies'], m['run']
+    low, high = quartiles(over)
+    where = 'above' if bar < low else 'under' if bar > high else 'at'
+    cost = verdict.compare(beside, alone) == 'slower'
+    meaning = ('left_out' if cost else 'other') if where == 'above' else ('hidden' if cost else 'free')
+    unit = verdict.unit_for(over.median, bar, beside.median, alone.median)
+    return t('communication.control.line', m=verdict.num(over.median, unit), bar=verdict.num(bar, unit),
+             where=t(f'communication.control.{where}'), b=verdict.num(beside.median, unit),
+             a=verdict.num(alone.median, unit), word=verdict.by(beside, alone),
+             meaning=t(f'communication.control.{meaning}'))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -201,8 +209,9 @@ def exercise_three_alone_text(r) -> str:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's one line: the case plot_exercise_three draws hatched (the slower lane alone, or one after the other:
-    each repeat's two lanes alone added), predicted, beside together measured, and by how much they differ."""
+    """Exercise 3's lines: the case plot_exercise_three draws hatched (the slower lane alone, or one after the other:
+    each repeat's two lanes alone added), predicted, beside together measured, and by how much they differ; with CPU
+    lanes only, the process's CPU time together against alone and the cores it kept busy (cpu_text)."""
     a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
     if r.expectation == 'oversubscribed':
         case, base = _word('serial_sum'), Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
@@ -210,8 +219,24 @@ def exercise_three_text(r) -> str:
         case, base = _word('slower_alone'), a if a.median >= b.median else b
     together = r.times['together']
     unit = verdict.unit_for(together.median, base.median)
-    return t('communication.ex3.line', case=case, p=verdict.num(base.median, unit),
+    line = t('communication.ex3.line', case=case, p=verdict.num(base.median, unit),
              m=verdict.num(together.median, unit), word=verdict.by(together, base))
+    cpu = r.cpu if r.cpu and all(ln.get('kind') == 'cpu' for ln in r.lanes) else None
+    return line if cpu is None else line + '\n' + cpu_text(cpu, together.median, r.cores, sum(r.lane_threads) +
+                                                           r.copy_threads)
+
+
+def cpu_text(cpu: dict, wall: float, cores: int, threads: int) -> str:
+    """Exercise 3's measured cause: CPU time together against the lanes alone added, and the cores it kept busy over
+    the together wall time: the same work took more CPU time, or it did not and the lanes held fewer cores than their
+    threads (at most the cores) could, or they held them."""
+    ct, ca, cb = cpu['together'], cpu['lane1_compute_and_copy'], cpu['lane2_compute']
+    busy = ct / wall if wall > 0 else 0.0
+    meaning = ('grew' if ct > 1.15 * (ca + cb) else 'idle' if busy < 0.9 * min(cores, threads) else 'full')
+    unit = verdict.unit_for(ct, ca, cb, wall)
+    return t('communication.ex3.cpu', ct=verdict.num(ct, unit), ca=verdict.num(ca, unit), cb=verdict.num(cb, unit),
+             busy=verdict.sig(busy, 2), cores=cores, wall=verdict.num(wall, unit),
+             meaning=t(f'communication.ex3.cpu.{meaning}', pct=verdict.num(ct / (ca + cb) - 1, '%')))
 
 
 def plot_exercise_three(r):

@@ -171,14 +171,14 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict
 #
-# One after the other, products and copies add up. Overlapped, expect **max(run, copy)** plus the shorter of one
-# product and one copy, if the copies leave the products' speed alone. The control row, the same products beside
+# Overlapped, expect **max(run, copy)** plus the shorter of one product and one copy, if the copies leave the
+# products' speed alone. The control row, the same products beside
 # nonstop copies, measures whether they do. All are timed now; the figure waits for your guess.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 先后运行时，乘法和复制的用时相加。重叠时，应当预期 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者，
+# 重叠时，应当预期 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者，
 # 前提是复制不拖慢乘法。对照那一行（同样的乘法，旁边不停复制）测量的正是这一点。每种方式现在就计时；图等你写下
 # 猜测之后再画。
 
@@ -216,7 +216,7 @@ my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对�
 # 每个点是一次重复，灰色是各次重复的中间一半，斜线条是用上面两个用时算出的预测，菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
-predicted = {'run_then_copy': alone['run'] + alone['copy'], 'beside_copies': alone['run'],
+predicted = {'beside_copies': alone['run'],
              'overlapped': comm.expected_overlap(alone['run'], alone['copy'], 'separate', iters=K2)}
 display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measured_title(x, w, K2)))
 print(show.measured_text(measured, predicted, my_guess))
@@ -233,19 +233,19 @@ print(show.measured_text(measured, predicted, my_guess))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The formula assumed products alone; in run_and_copy they run beside a copy thread (a copy stream on a GPU), as in
-# the control row, measured below against products alone.
+# In run_and_copy the products run beside a copy thread (a copy stream on a GPU), as in the control row: where
+# run_and_copy lands against its bar, beside what the control measured.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 公式假定乘法单独运行；在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样。
-# 下面是对照那一行与只做乘法的实测比较。
+# 在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样：下面是 run_and_copy 相对
+# 斜线条的位置，以及对照测得的代价。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured))
+print(show.control_text(measured, predicted))
 
 # %% [markdown]
 # ## Recorded on a GPU
@@ -365,7 +365,8 @@ print(show.exercise_three_alone_text(ex3))
 #
 # A GPU lane, the CPU and the GPU's copy engine are separate hardware; CPU lanes with a core per thread are cores of
 # one chip. Either way (lane 0's copies are brief), predict the slower lane alone. Where the lanes' threads
-# outnumber the cores, they take turns: predict one after the other. Hatched: this hardware's case.
+# outnumber the cores, they take turns: predict one after the other. Hatched: this hardware's case; CPU lanes
+# also print their CPU time.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -373,7 +374,8 @@ print(show.exercise_three_alone_text(ex3))
 #
 # GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件；每个线程都有自己核心的 CPU 执行路是同一块芯片上的核心。
 # 两种情形下都应当预测较慢那条执行路单独运行的用时（执行路 0 的复制用时很短）。两条执行路的线程多于核心时，
-# 它们轮流使用核心：应当预测先后运行的用时。斜线条是本机硬件对应的情形。
+# 它们轮流使用核心：应当预测先后运行的用时。斜线条是本机硬件对应的情形；CPU 执行路还会打印它们用掉的
+# CPU 时间。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

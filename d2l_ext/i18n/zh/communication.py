@@ -46,7 +46,15 @@ MESSAGES = {
     'communication.rates': '这次运行：只做乘法 {run} · 只做复制 {copy}',
     'communication.recorded.hidden': '{a} {ma}，{b} {mb}：隐藏了复制用时的 {share}',
     'communication.measured_title': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）：每次重复、预测与你的猜测',
-    'communication.control.line': '旁边不停复制时，乘法用时 {b}，单独 {a}：{word}。',
+    'communication.control.line': ('边计算边复制 {m}，{where}斜线条（{bar}）；旁边不停复制时，乘法用时 {b}，'
+                                   '单独 {a}：{word}。{meaning}'),
+    'communication.control.above': '高于',
+    'communication.control.at': '持平于',
+    'communication.control.under': '低于',
+    'communication.control.left_out': '公式没有算进的正是这部分代价。',
+    'communication.control.other': '对照没有显示这种代价：差距另有原因，这里没有测量。',
+    'communication.control.hidden': '这部分代价没有出现在边计算边复制中。',
+    'communication.control.free': '复制没有给乘法带来可测的代价。',
     'communication.recorded.copies': '只做复制：书中新建的可分页张量 {a}，重复使用的可分页缓冲区 {b}，锁页缓冲区 {c}',
     'communication.first_copy.line': '第一次调用 {first}；{line}',
     'communication.recorded.none': '这里没有可以展示的 GPU 记录结果。',
@@ -70,6 +78,11 @@ MESSAGES = {
     'communication.hazard.cpu': '这里没有 GPU，因此不会有复制被过早读取。',
     'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
     'communication.ex3.line': '预测 {p}（{case}）· 实测 {m}（同时运行）：{word}',
+    'communication.ex3.cpu': ('CPU 时间：同时运行 {ct}，单独 {ca} + {cb}；{wall} 内平均占用 {cores} 个核心中的 '
+                              '{busy} 个：{meaning}'),
+    'communication.ex3.cpu.grew': '同样的工作同时运行时多用了 {pct} 的 CPU 时间',
+    'communication.ex3.cpu.idle': '工作量没有增加，但两条执行路没有一直占满所有核心',
+    'communication.ex3.cpu.full': '工作量没有增加，两条执行路一直占满了核心',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}）：性能分析的这次调用用时 {wall}；'
                                     '自身用时最多：{a} {ta}，其次 {b} {tb}'),
