@@ -264,14 +264,21 @@ def test_exercise_lines_are_verdict_lines():
     with using_language('en'):
         assert dp.independence_lines([r]) == ('PyTorch (eager): issued together (one wait) 0.100 s vs one at a time '
                                               '(wait after each) 0.200 s: 50% faster')
-        mx = NS(framework='mxnet', engine='E', iters=10, times=r.times)  # two frameworks: each one's time per product
-        assert dp.independence_lines([NS(**vars(r), iters=10), mx]).splitlines()[-1] == (
-            'time per product, one at a time: PyTorch 20.0 ms; MXNet 20.0 ms')
-        # exercise 2: a second caller (two threads, or two streams) against one lane, then one call (bmm) against it
+        mx = NS(framework='mxnet', engine='E', iters=10, size=8, times={k: Times.from_times([2 * v for v in m.times], k)
+                                                                       for k, m in r.times.items()})
+        assert dp.independence_lines([NS(**vars(r), iters=10, size=8), mx]).splitlines()[-1] == (  # one size
+            "issued together, MXNet took 2.00x PyTorch's time; per product, one at a time: PyTorch 20.0 ms;"
+            ' MXNet 40.0 ms')
+        # exercise 2: a second caller (two threads, or two streams) against one lane, one call (bmm) against it, and
+        # on a CPU this run's conclusion from the control (one thread, half the cores)
         assert dp.small_ops_line(small).splitlines() == [
             'two threads, half the cores each 30.0 ms vs one lane, the whole device 20.0 ms: 50% slower',
-            'one thread, half the cores 40.0 ms vs one lane, the whole device 20.0 ms: 100% slower',
-            'one batched product (torch.bmm) 4.00 ms vs two threads, half the cores each 30.0 ms: 7.5x as fast']
+            'one batched product (torch.bmm) 4.00 ms vs two threads, half the cores each 30.0 ms: 7.5x as fast',
+            "This run: two threads (30.0 ms) beat one thread on half the cores (40.0 ms): the second caller's products"
+            " ran beside the first's."]
+        gain = NS(kind='cpu', times=dict(small.times, two_threads=Times.from_times([0.0151] * 3, 'b'),
+                                         one_half=Times.from_times([0.015] * 3, 'e')))
+        assert dp.small_ops_line(gain).splitlines()[-1].startswith('This run: fewer threads per product is the gain')
         busy = dp.small_ops_line(small, busy=0.9).splitlines()  # the whole device's rows unmeasurable, bmm still judged
         assert len(busy) == 2 and busy[0].startswith('two threads, one thread vs the whole device: cannot measure')
         assert dp.small_ops_line(gpu, busy=0.9) == dp.small_ops_line(gpu)  # a GPU's rows do not wait for CPU cores

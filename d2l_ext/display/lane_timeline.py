@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..backends import split_row
 from ..frameworks import framework
 from ..lanes import Lane
 from ..parallel.core import row_label
-from ..parallel.sharing import events_of
 from . import style
 from .timeline import aggregate, draw_timeline
 
@@ -21,8 +21,8 @@ def lane_labels(lanes, lang: str | None = None) -> list[str]:
 def lane_intervals(result) -> list[tuple[float, float]]:
     """Each lane's busy interval in a timeline: from its first product's start to its last product's end."""
     out = []
-    for lane in result.lanes:
-        mine = events_of(result, lane)
+    for lane in result.lanes:  # its own row and, for MXNet, its engine workers' rows
+        mine = [e for e in result.events if split_row(e['lane'])[0] == lane['name']]
         out.append((min(e['start'] for e in mine), max(e['end'] for e in mine)) if mine else (0.0, 0.0))
     return out
 

@@ -129,27 +129,40 @@ def plot_independence(runs):
 
 
 def independence_lines(runs) -> str:
-    """Exercise 1, one verdict line per run: issued together against one at a time; with two frameworks, a last line
-    with each one's time per product (one at a time), so their products' speeds compare."""
+    """Exercise 1, one verdict line per run: issued together against one at a time; with two frameworks at one size, a
+    last line with the second's issued-together time as a multiple of the first's, and each one's time per product."""
     lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
         r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs]
-    if len(runs) > 1:
-        lines.append(t('parallel.per_product', items=items((framework(r.framework).display, verdict.num(
-            r.times['one_at_a_time'].median / r.iters, 'ms')) for r in runs)))
+    if len(runs) == 2 and runs[0].size == runs[1].size:
+        (a, b), key = runs, 'issued_together'
+        lines.append(t('parallel.per_product', slow=framework(b.framework).display, fast=framework(a.framework).display,
+                       ratio=verdict.num(b.times[key].median / a.times[key].median, 'x'), items=items(
+                           (framework(r.framework).display, verdict.num(r.times['one_at_a_time'].median / r.iters,
+                                                                        'ms')) for r in runs)))
     return tidy('\n'.join(lines))
+
+
+CONCLUSIONS = ('fewer_threads', 'faster', 'slower', 'same')  # exercise 2's keys parallel.small.<conclusion>
 
 
 def small_ops_line(r, busy: float | None = None) -> str:
     """Exercise 2: a second caller on the same device (two threads, or two CUDA streams) against one lane with the
-    whole device; on a CPU the control, one caller with half the cores, against it too (one `unmeasurable` line for
-    both where others kept the cores busy); then one call (torch.bmm) against the second caller."""
+    whole device, then one call (torch.bmm) against the second caller; on a CPU last this run's conclusion from the
+    control, one caller with half the cores (one `unmeasurable` line for the first and last where others kept the
+    cores busy)."""
     second = 'two_streams' if 'two_streams' in r.times else 'two_threads'
-    name = {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
-    pairs = [(second, 'one_lane'), ('one_half', 'one_lane'), ('batched', second)]
-    lines = [verdict.line(name[a], r.times[a], name[b], r.times[b]) for a, b in pairs if a in r.times]
-    busy_line = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), busy)
-    return tidy('\n'.join([busy_line, lines[-1]] if busy_line else lines))
+    ts, name = r.times, {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
+    lines = [verdict.line(name[a], ts[a], name[b], ts[b]) for a, b in [(second, 'one_lane'), ('batched', second)]]
+    if 'one_half' in ts:  # the control: fewer threads per product, no second caller
+        conclusion = verdict.compare(ts[second], ts['one_half'])
+        if conclusion == 'same' and verdict.compare(ts[second], ts['one_lane']) == 'faster':
+            conclusion = 'fewer_threads'
+        lines.append(t(f'parallel.small.{conclusion}', half=verdict.num(
+            ts['one_half'].median, 'ms'), two=verdict.num(ts[second].median, 'ms')))
+        busy_line = unmeasurable(t('parallel.claim_small'), busy)
+        lines = [busy_line, lines[1]] if busy_line else lines
+    return tidy('\n'.join(lines))
 
 
 def plot_small_ops(r, ax=None):

@@ -109,18 +109,18 @@ my_guess = None  # together is how many times as fast as one after the other? (x
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# One after the other takes the lane times added up; lanes that all run at once take the slower lane's time. So
-# together is the sum over the slower lane's time as fast: at most 2x for two lanes, less when one lane is slower. On
-# separate devices every lane runs at once; on one CPU, as many lanes as its cores hold. The collapsed cell below
-# says which holds here; the measurement below puts in each lane's own time.
+# One after the other takes t1 + t2; lanes that all run at once take max(t1, t2). So together is (t1 + t2) / max(t1,
+# t2) times as fast: at most the number of lanes (2x here), less when one lane is slower. On separate devices every
+# lane runs at once; on one CPU, as many lanes as its cores hold. The collapsed cell below says which holds here; the
+# measurement below puts in each lane's own time.
 #
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 先后运行的耗时是各执行路耗时之和；全部同时运行的执行路耗时等于较慢那条的耗时。所以同时运行的速度是先后运行的
-# “耗时之和 ÷ 较慢执行路的耗时”倍：两条执行路至多 2 倍，一条较慢时更少。在不同的设备上，每条执行路都能同时运行；
+# 先后运行的耗时是 t1 + t2；全部同时运行的执行路耗时为 max(t1, t2)。所以同时运行的速度是先后运行的
+# (t1 + t2) / max(t1, t2) 倍：至多等于执行路的条数（这里是 2 倍），一条较慢时更少。在不同的设备上，每条执行路都能同时运行；
 # 在同一个 CPU 上，核心够分几条，就有几条同时运行。下面折叠的单元格说明这里是哪种情况；下面的测量代入每条执行路
 # 自己的用时。
 #
@@ -159,7 +159,7 @@ from d2l_ext.grading.measurable import others_busy
 busy = others_busy()  # the share of the cores other programs keep busy, before and after  #zh: 其他程序占用的核心比例，测量前后各取一次
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked  #zh: 在 PyTorch 的工作进程中运行，每个结果都经过核对
 busy = max(busy, others_busy())
-predicted_speedup = result.expected_speedup  # the lanes' medians added / the hatched bar (the rule above on them)  #zh: 各执行路中位数之和 ÷ 斜线条形（上面的规则代入这些中位数）
+predicted_speedup = result.serial_sum / result.expected  # the drawn one-after-the-other row's median / the hatched bar: one base with the measured speedup  #zh: 图中“先后运行”那一行的中位数 ÷ 斜线条形：与实测倍数同一个基准
 print(verdict.guess(my_guess, predicted_speedup, result.speedup, 'x'))
 print(together_line(result, busy))
 plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,  # serial_sum: the drawn row's median  #zh: serial_sum：图中“先后运行”那一行的中位数
@@ -238,7 +238,8 @@ recorded_figure(rec) if rec else None
 # The book's summary makes three claims. 1: several devices run independent work at the same time; the recorded
 # figure shows it, and the lines under "predict, then measure" say how close the prediction came on this machine.
 # 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
-# parallelize computation and communication automatically; the extras on the dependency graph and all-reduce show it.
+# parallelize computation and communication automatically; the all-reduce extra shows it with DDP (the
+# dependency-graph extra's schedule is written by hand).
 #
 # ## Remember
 #
@@ -258,7 +259,7 @@ recorded_figure(rec) if rec else None
 #
 # 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作；记录的图展示了这一点，“先预测，再测量”下面输出的
 # 两行说明预测在这台机器上有多准。第 2 点：多种通信资源可以并行使用，12.3.2 在计算的同时复制。第 3 点：
-# 后端可以自动地并行计算和通信，两节扩展（依赖图、反向传播期间的全归约）展示了它。
+# 后端可以自动地并行计算和通信，扩展“全归约”用 DDP 展示了它（扩展“依赖图”的调度是手写的）。
 #
 # ## 小结
 #

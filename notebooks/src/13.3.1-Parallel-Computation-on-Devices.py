@@ -275,11 +275,13 @@ plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, halves=True, 
 # 的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0 到 1）。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.lane_timeline import lane_overlap, plot_timeline
+from d2l_ext.display.lane_timeline import lane_intervals, lane_overlap, plot_timeline
 
 my_overlap = None  # your guess: a fraction (0-1)  #zh: 你的猜测：一个比例（0 到 1）
 tl = together_run.timeline(cmp[names[3]].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
 print(verdict.guess(my_overlap, 1.0, lane_overlap(tl), '%', name='my_overlap'))
+print(d2l_ext.t('parallel.lane_ends', items=items((lane.label, f"{verdict.num(a, 'ms')} · {verdict.num(end, 'ms')}")  # each lane: alone (dashed) · its last bar's end  #zh: 每条执行路：单独运行（虚线）· 最后一个条形的结束时间
+                                                  for lane, a, (_, end) in zip(lanes, alone, lane_intervals(tl)))))
 plot_timeline(tl, predicted=alone, ms=True)  # each bar: that product's ms  #zh: 每个条形：那次乘法的毫秒数
 
 # %% [markdown]
@@ -348,7 +350,7 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # Two callers share the same cores: they add no hardware, only a second stream of calls. On a CPU the control, one
 # caller with half the cores, shows what fewer threads per product do alone. One `torch.bmm` makes one call instead of
-# 800. The cell below prints this run's times.
+# 800. The cell below ends with this run's conclusion.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -358,14 +360,14 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 # <details><summary>参考答案</summary>
 #
 # 两个调用方分用同样的核心：它们没有增加硬件，只多了一串调用。在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法
-# 用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。下面的单元格输出这次运行的用时。
+# 用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。下面的单元格最后一行是这次运行的结论。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_line
 
 busy = others_busy()  # the whole device's threads wait for any core others hold  #zh: 整个设备的各线程要等其他程序占着的核心
-small = parallel.small_ops(size=64, iters=400)
+small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per caller, 800 in all  #zh: iters：每个调用方的乘法次数，共 800 次
 print(small_ops_line(small, max(busy, others_busy())))
 plot_small_ops(small)
 

@@ -35,7 +35,16 @@ MESSAGES = {
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.item': '{name} {value}',
     'parallel.predicted': 'predicted: {items}',
-    'parallel.per_product': 'time per product, one at a time: {items}',
+    'parallel.per_product': "issued together, {slow} took {ratio} {fast}'s time; per product, one at a time: {items}",
+    'parallel.lane_ends': "each lane's end, predicted (dashed) · measured: {items}",
+    'parallel.small.fewer_threads': ('This run: fewer threads per product is the gain: one thread on half the cores'
+                                     ' ({half}) matched two threads ({two}).'),
+    'parallel.small.same': ('This run: two threads ({two}) did no better than one thread on half the cores ({half});'
+                            ' the second caller added nothing.'),
+    'parallel.small.faster': ("This run: two threads ({two}) beat one thread on half the cores ({half}): the second"
+                              " caller's products ran beside the first's."),
+    'parallel.small.slower': ('This run: two threads ({two}) were slower than one thread on half the cores ({half}):'
+                              ' the second caller cost more than it saved.'),
     'parallel.col.framework': 'framework',
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'what it is',
@@ -49,7 +58,7 @@ MESSAGES = {
     'parallel.timeline_median': '{framework}, {size} × {size}: the repeat of "together" timed as the median',
     'parallel.timeline_row': '{lane}: {iters} products',
     'parallel.timeline_merged': '{lane}: {iters} products, drawn as busy stretches',
-    'parallel.timeline_own': '{framework}, {size} × {size}: one run',
+    'parallel.timeline_own': '{framework}, {size} × {size}: one more run, apart from the timed repeats',
     'parallel.recorded_title': 'Recorded on {gpu}, {date}: a GPU lane and a CPU lane, {size} × {size} matrices',
     'parallel.recorded_sync_title': 'Recorded on {gpu}, {date}: ways of waiting, {size} × {size}',
     'parallel.independence_title': '{iters} independent products of {size} × {size}',

@@ -34,7 +34,16 @@ MESSAGES = {
     'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.item': '{name} {value}',
     'parallel.predicted': '预测：{items}',
-    'parallel.per_product': '一次乘法的用时（逐个执行）：{items}',
+    'parallel.per_product': '一起发出时，{slow}的用时是{fast}的{ratio}；逐个执行时一次乘法的用时：{items}',
+    'parallel.lane_ends': '每条执行路的结束时间，预测（虚线）· 实测：{items}',
+    'parallel.small.fewer_threads': ('这次运行：收益来自每次乘法用的线程更少：'
+                                     '一个线程用一半的核心（{half}）与两个线程（{two}）相当。'),
+    'parallel.small.same': ('这次运行：两个线程（{two}）并不比一个线程用一半的核心（{half}）快，'
+                            '第二个调用方没有带来收益。'),
+    'parallel.small.faster': ('这次运行：两个线程（{two}）比一个线程用一半的核心（{half}）快，'
+                              '第二个调用方的乘法与第一个同时运行。'),
+    'parallel.small.slower': ('这次运行：两个线程（{two}）比一个线程用一半的核心（{half}）慢，'
+                              '第二个调用方的代价超过了收益。'),
     'parallel.col.framework': '框架',
     'parallel.col.lane': '执行路',
     'parallel.col.what': '是什么',
@@ -48,7 +57,7 @@ MESSAGES = {
     'parallel.timeline_median': '{framework}，{size} × {size}：“同时运行”中用时为中位数的那次重复',
     'parallel.timeline_row': '{lane}：{iters} 次乘法',
     'parallel.timeline_merged': '{lane}：{iters} 次乘法，画成连续忙碌的时段',
-    'parallel.timeline_own': '{framework}，{size} × {size}：一次运行',
+    'parallel.timeline_own': '{framework}，{size} × {size}：计时的各次重复之外的另一次运行',
     'parallel.recorded_title': '记录于 {gpu}，{date}：一条 GPU 执行路和一条 CPU 执行路，{size} × {size} 的矩阵',
     'parallel.recorded_sync_title': '记录于 {gpu}，{date}：几种等待方式，{size} × {size}',
     'parallel.independence_title': '{iters} 次相互独立的 {size} × {size} 乘法',
