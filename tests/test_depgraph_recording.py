@@ -191,13 +191,15 @@ def test_the_miss_splits_exactly_into_the_predictions_assumptions():
     m = recording.miss_terms(run)
     assert m['measured'] == pytest.approx(4.5e-3) and m['predicted'] == pytest.approx(4e-3)
     assert m['hidden'] == pytest.approx(1e-3) and m['longer'] == pytest.approx(0.0)  # (1 - 0.5) x 2 ms
-    assert m['predicted'] + m['hidden'] + m['longer'] + m['outside'] == pytest.approx(m['measured'])
+    assert m['outside'] == pytest.approx(-0.5e-3)  # outside the halves: 0.5 ms together, 1 ms one after the other
+    assert m['medians'] == pytest.approx(0.0)  # every repeat alike: the rows' medians are the median repeats
+    assert m['predicted'] + m['hidden'] + m['longer'] + m['outside'] + m['medians'] == pytest.approx(m['measured'])
     with using_language('en'):
         assert G.miss_lines(run) == ('together here: measured 4.50 ms = predicted 4.00 ms + 1.00 ms (shorter half '
                                      'not hidden: overlap 50%) + 0 ms (longer half, together − one after the '
-                                     'other) − 0.500 ms '
-                                     '(the rest)\nlargest term here: the shorter half not hidden (+ 1.00 ms: '
-                                     'together took longer): the halves did not fully overlap')
+                                     'other); − 0.500 ms (outside the halves: copies, server, a late start) + 0 ms '
+                                     '(row medians vs the median repeats)\nlargest term here: the shorter half not '
+                                     'hidden (+ 1.00 ms: together took longer): the halves did not fully overlap')
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)
@@ -264,7 +266,8 @@ def test_the_timeline_draws_each_ways_timer_to_its_median_and_keys_every_colour(
         assert max(e['end'] for e in events if e['lane'] in boxes[v]) <= median + 1e-12  # every box inside its timer
     assert rows['one device'] != rows['lane 0']  # the one-device step has a colour of its own
     keyed = {x.get_text() for x in fig.axes[1].get_legend().get_texts()}
-    assert {'lane 0', 'lane 1', 'server (CPU)', 'copy', 'one device', 'timer, start to end'} == keyed
+    assert {'lane 0', 'lane 1', 'server (CPU)', "copy (a CPU lane's: CPU to CPU, same device)", 'one device',
+            'timer, start to end'} == keyed
 
 
 def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_line(here):

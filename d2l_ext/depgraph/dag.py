@@ -92,23 +92,31 @@ def dag_model(dag, lanes):
             'lanes': len(lanes)}
 
 
-def place_dag(x, weights, lanes):
-    """Copies of the input and the weights on every lane's device (before timing)."""
+def place_dag(x, weights, lanes, dag=None, order=None):
+    """Copies of the input and the weights on every lane's device; with `dag` and `order`, each task's output buffer
+    on its lane's device too: allocated before timing (a timed allocation ran before the lanes started)."""
     devs = list(dict.fromkeys(lane.device() for lane in lanes))
-    return {d: x.to(d) for d in devs}, {d: {k: w.to(d) for k, w in weights.items()} for d in devs}
+    placed = {d: x.to(d) for d in devs}, {d: {k: w.to(d) for k, w in weights.items()} for d in devs}
+    if dag is None:
+        return placed
+    dev = {name: lane.device() for lane in lanes for name in order.get(lane.name, [])}
+    n = x.shape[0]
+    return (*placed, {task['name']: torch.zeros(n, n, device=dev.get(task['name'], devs[0])) for task in dag})
 
 
-def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False):
+def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False, out=None):
     """The dependency engine: each lane runs its tasks in plan order, waiting (an Event per task) for those it reads
-    and copying inputs made elsewhere -> (results, events: 'ready', 'start', 'copied', 'end'). x, weights: place_dag's;
-    trace=True waits for the GPU after each task; skip_waits=True is the broken engine (lanes in turn, last first)."""
+    and copying inputs made elsewhere -> (results, events: 'ready', 'start', 'copied', 'end'). x, weights, out:
+    place_dag's (out: None allocates); trace=True waits for the GPU after each task; skip_waits=True is the broken
+    engine (lanes in turn, last first)."""
     deps = {t['name']: t['deps'] for t in dag}
     where = {name: lane for lane in lanes for name in order[lane.name]}
     missing = [name for name in deps if name not in where]
     if missing:
         raise UsageError(t('graph.err.no_lane', tasks=missing))
-    n = x[lanes[0].device()].shape[0]
-    out = {name: torch.zeros(n, n, device=where[name].device()) for name in deps}
+    if out is None:
+        n = x[lanes[0].device()].shape[0]
+        out = {name: torch.zeros(n, n, device=where[name].device()) for name in deps}
     done = {name: threading.Event() for name in deps}
     events, errors, t0 = [], [], clock()
 
@@ -252,17 +260,18 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     if all(lane.kind == 'cpu' for lane in lanes):
         whole = whole_device(lanes[0])
         plans[DAG_VARIANTS[2]] = ([whole], {whole.name: names})
-    placed = {k: (ls, plan, *place_dag(x, weights, ls)) for k, (ls, plan) in plans.items()}
+    placed = {k: (ls, plan, *place_dag(x, weights, ls, dag, plan)) for k, (ls, plan) in plans.items()}
     traces = []  # the planned run's events, every call (the warm-up first)
-    variants = {k: (lambda k=k, p=p: _keep(run_dag(dag, p[2], p[3], p[0], p[1]), traces, k == DAG_VARIANTS[1]))
-                for k, p in placed.items()}
+    variants = {k: (lambda k=k, p=p: _keep(run_dag(dag, p[2], p[3], p[0], p[1], out=p[4]), traces,
+                                           k == DAG_VARIANTS[1])) for k, p in placed.items()}
     errors = {}
     c = compare(variants, lanes=lanes, repeats=repeats, warmup=1,
                 check=lambda name, res: errors.__setitem__(name, check_dag(res, reference)))
     times = list(c[DAG_VARIANTS[1]].times)
     if any(lane.kind == 'gpu' for lane in lanes):  # a GPU's times need a wait after each task: one more run, traced
         start = clock()
-        trace = run_dag(dag, *placed[DAG_VARIANTS[1]][2:], lanes, order, trace=True)[1]
+        trace = run_dag(dag, *placed[DAG_VARIANTS[1]][2:4], lanes, order, trace=True,
+                        out=placed[DAG_VARIANTS[1]][4])[1]
         wall = clock() - start
     else:  # the median repeat (the lower middle of an even count), as timed
         i = sorted(range(len(times)), key=times.__getitem__)[(len(times) - 1) // 2]

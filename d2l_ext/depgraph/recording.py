@@ -148,14 +148,17 @@ def predict_split(run: dict) -> float:
 
 
 def miss_terms(run: dict) -> dict:
-    """Together's median less predicted, split by the prediction's assumptions from the figure's row medians: the
-    shorter half together not hidden ((1 - overlap of the median repeat) x its median), the longer half together less
-    alone, and the rest (the time outside the halves, and what medians of different repeats do not add up to)."""
-    h, f = halves_summary(run), run['overlap']['split'][drawn_repeat(run, 'split')]
-    measured, predicted = statistics.median(run['times']['split']), predict_split(run)
-    hidden, longer = (1 - (f or 0)) * min(h['split'].values()), max(h['split'].values()) - max(h['in_turn'].values())
-    return {'measured': measured, 'predicted': predicted, 'overlap': f or 0, 'hidden': hidden, 'longer': longer,
-            'outside': measured - predicted - hidden - longer}
+    """Together's median less predicted, split: in the median repeats of together and of one after the other, the
+    shorter half together not hidden ((1 - overlap) x its busy time), the longer half together less one after the
+    other's, the time outside the halves (copies, server, a late start) together less one after the other's; and
+    what the figure's row medians differ from those median repeats."""
+    s, i = drawn_repeat(run, 'split'), drawn_repeat(run, 'in_turn')
+    hs, ht, f = run['halves']['split'][s], run['halves']['in_turn'][i], run['overlap']['split'][s] or 0
+    m = {'measured': statistics.median(run['times']['split']), 'predicted': predict_split(run), 'overlap': f,
+         'hidden': (1 - f) * min(hs.values()), 'longer': max(hs.values()) - max(ht.values()),
+         'outside': (run['times']['split'][s] - sum(hs.values()) + f * min(hs.values()))
+         - (run['times']['in_turn'][i] - sum(ht.values()))}
+    return m | {'medians': m['measured'] - m['predicted'] - m['hidden'] - m['longer'] - m['outside']}
 
 
 def median_repeat(times) -> int:

@@ -19,7 +19,7 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys graph.variant.<variant>
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
-TERMS = ('hidden', 'longer', 'outside')  # recording.miss_terms' terms: the keys graph.miss_largest.<term>
+TERMS = ('hidden', 'longer', 'outside', 'medians')  # recording.miss_terms' terms: keys graph.miss_largest.<term>
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 
@@ -204,14 +204,14 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
-    """The median repeats' intervals (grey: each timer; the later half's late start marked) above every repeat of the
-    three ways (together predicted, the guess) and of each half's busy time, both ways. `rec`: a recording or a run."""
+    """Every repeat of the three ways (together predicted, the guess) and of each half's busy time, both ways, above
+    the median repeats' intervals (grey: each timer; the later half's late start marked). rec: a recording or a run."""
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
     fig, first = style.figure(height=9.5)
-    first.remove()  # the timeline on top, where its late start is read first; fig.axes keeps (repeats, timeline)
+    first.remove()  # on top, under the printed verdict: its two rows' repeats and boxes; below, the timeline
     grid = fig.add_gridspec(2, 1)
-    top, bottom = fig.add_subplot(grid[1]), fig.add_subplot(grid[0])
+    top, bottom = fig.add_subplot(grid[0]), fig.add_subplot(grid[1])
     rows = {v: _measurements(run)[v] for v in ROW_ORDER}  # together beside one device, whose verdict it is
     labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
     for i in range(2):  # each half's busy time, both ways

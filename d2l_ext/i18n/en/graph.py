@@ -41,8 +41,8 @@ MESSAGES = {
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '= {wall} − {shorter}',
     'graph.miss_line': ('{where}: measured {measured} = predicted {predicted} {hidden} (shorter half not hidden: '
-                        'overlap {overlap}) {longer} (longer half, together − one after the other) {outside} '
-                        '(the rest)'),
+                        'overlap {overlap}) {longer} (longer half, together − one after the other); {outside} (outside '
+                        'the halves: copies, server, a late start) {medians} (row medians vs the median repeats)'),
     'graph.dag_drawn.median': 'the median repeat, drawn below',
     'graph.dag_drawn.traced': 'a run with a wait after each task, drawn below',
     'graph.dag_predicted_from': ' = {n} × {took} ({lane})',
@@ -53,14 +53,16 @@ MESSAGES = {
     'graph.miss_largest.hidden': ('largest term here: the shorter half not hidden ({how}): the halves did not fully '
                                   'overlap'),
     'graph.miss_largest.longer': 'largest term here: the longer half, together − one after the other ({how})',
-    'graph.miss_largest.outside': ('largest term here: the rest ({how}), which names no assumption: time outside the '
-                                   'halves (the timeline), or medians of different repeats that do not add up'),
+    'graph.miss_largest.outside': ('largest term here: the time outside the halves ({how}): copies, server and a '
+                                   'late start, together − one after the other'),
+    'graph.miss_largest.medians': ('largest term here: the row medians vs the median repeats ({how}), which names '
+                                   'no assumption'),
     'graph.miss_up': '{term}: together took longer',
     'graph.miss_down': '{term}: together took less',
     'graph.dag_sep': '; ',  # between the lanes of the traced plan's line
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',
-    'graph.legend_copy': 'copy (dashed arrows: bytes moved)',
-    'graph.legend_copy_box': 'copy',
+    'graph.legend_copy': "copy, dashed: bytes moved (a CPU lane's: CPU to CPU, same device)",
+    'graph.legend_copy_box': "copy (a CPU lane's: CPU to CPU, same device)",
     'graph.legend_timer': 'timer, start to end',
     'graph.timer_row': '{way}: timer',
     'graph.start_delay': 'started {delay} later',

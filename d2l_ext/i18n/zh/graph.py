@@ -41,7 +41,8 @@ MESSAGES = {
     'graph.half_row': '{lane} 的一半，{way}',
     'graph.predicted_from': '= {wall} − {shorter}',
     'graph.miss_line': ('{where}：实测 {measured} = 预测 {predicted} {hidden}（较短的一半没藏住：重叠 {overlap}）'
-                        '{longer}（较长的一半，同时 − 先后）{outside}（其余）'),
+                        '{longer}（较长的一半，同时 − 先后）；{outside}（两半之外的时间：复制、服务器、晚开始）'
+                        '{medians}（各行中位数与中位数那次重复之差）'),
     'graph.dag_drawn.median': '中位数那次重复（下图）',
     'graph.dag_drawn.traced': '每个任务后都等待的一次运行（下图）',
     'graph.dag_predicted_from': ' = {n} × {took}（{lane}）',
@@ -51,14 +52,14 @@ MESSAGES = {
     'graph.dag_task': '{lane} 在 {start}开始，{n} 个任务 × {took} + 等待 {waited}',
     'graph.miss_largest.hidden': '本机绝对值最大的一项：较短的一半没藏住（{how}）：两半没有完全重叠',
     'graph.miss_largest.longer': '本机绝对值最大的一项：较长的一半，同时 − 先后（{how}）',
-    'graph.miss_largest.outside': ('本机绝对值最大的一项：其余（{how}），不对应任何假定：两半之外的时间（见时间线），'
-                                   '或不同重复的中位数加起来的差'),
+    'graph.miss_largest.outside': '本机绝对值最大的一项：两半之外的时间（{how}）：复制、服务器和晚开始，同时 − 先后',
+    'graph.miss_largest.medians': '本机绝对值最大的一项：各行中位数与中位数那次重复之差（{how}），不对应任何假定',
     'graph.miss_up': '{term}，同时运行用时更多',
     'graph.miss_down': '{term}，同时运行用时更少',
     'graph.dag_sep': '；',  # between the lanes of the traced plan's line
     'graph.dag_line': '串行 {serial}，计划 {planned}，关键路径 {path}（乘法次数）',
-    'graph.legend_copy': '复制（虚线箭头：传输的字节数）',
-    'graph.legend_copy_box': '复制',
+    'graph.legend_copy': '复制，虚线标出字节数（CPU执行路上：CPU到CPU，同一设备）',
+    'graph.legend_copy_box': '复制（CPU执行路上：CPU到CPU，同一设备）',
     'graph.legend_timer': '计时，从开始到结束',
     'graph.timer_row': '{way}：计时',
     'graph.start_delay': '晚 {delay}开始',
