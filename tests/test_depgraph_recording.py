@@ -266,7 +266,7 @@ def test_the_timeline_draws_each_ways_timer_to_its_median_and_keys_every_colour(
         assert max(e['end'] for e in events if e['lane'] in boxes[v]) <= median + 1e-12  # every box inside its timer
     assert rows['one device'] != rows['lane 0']  # the one-device step has a colour of its own
     keyed = {x.get_text() for x in fig.axes[1].get_legend().get_texts()}
-    assert {'lane 0', 'lane 1', 'server (CPU)', "copy (a CPU lane's: CPU to CPU, same device)", 'one device',
+    assert {'lane 0', 'lane 1', 'server (CPU)', 'copy (on a CPU lane: same device)', 'one device',
             'timer, start to end'} == keyed
 
 

@@ -176,6 +176,9 @@ def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
     overlap = t('graph.overlap_line', verdict=t(f'graph.overlap.{how}'), f=verdict.num(f or 0, '%'), n=len(every),
                 lo=verdict.num(min(every), '%'), hi=verdict.num(max(every), '%'),
                 predicted=verdict.num(run['predicted_overlap'], '%'))
+    if how != 'full' and ask and 'runs' in rec:  # a run here, its halves not overlapping: others' load, sampled now
+        from ..grading.measurable import others_busy
+        overlap += t('graph.others_busy', busy=verdict.num(others_busy(), '%'))
     return '\n'.join([first, overlap, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
                                                    m['one_device'], unit='ms')])
 
@@ -326,10 +329,8 @@ def dag_lines(ex, guess_ms=None) -> str:
     """The guess line, the drawn run (each lane's start, tasks beside the predicted time, waiting; then the timer's
     rest) and one verdict line: planned vs one device with all its cores (else one lane)."""
     planned, predicted = ex.measurements[DAG_VARIANTS[1]], ex.predicted_ms()
-    if DAG_VARIANTS[2] in ex.measurements:
-        base, name = ex.measurements[DAG_VARIANTS[2]], t('graph.dag_variant.2')
-    else:
-        base, name = ex.measurements[DAG_VARIANTS[0]], t('graph.dag_variant.0')
+    k = 2 if DAG_VARIANTS[2] in ex.measurements else 0  # one device with all its cores, else one lane
+    base, name = ex.measurements[DAG_VARIANTS[k]], t(f'graph.dag_variant.{k}')
     lines = [verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[1]],
                            planned.median, 'ms', name='my_guess_dag')]
     per, kinds = ex.per_task(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]  # 0 threads: a GPU

@@ -35,6 +35,7 @@ MESSAGES = {
     'graph.short.split_recorded': 'together, recorded',
     'graph.overlap_line': ('{verdict} in the median repeat, drawn below: overlap {f} ({lo} to {hi} over the {n} '
                            'repeats; predicted {predicted})'),
+    'graph.others_busy': '; other programs used {busy} of the cores just after',
     'graph.overlap.none': 'the halves ran one after the other',
     'graph.overlap.part': 'the halves overlapped in part',
     'graph.overlap.full': 'the halves ran at the same time',
@@ -61,8 +62,8 @@ MESSAGES = {
     'graph.miss_down': '{term}: together took less',
     'graph.dag_sep': '; ',  # between the lanes of the traced plan's line
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',
-    'graph.legend_copy': "copy, dashed: bytes moved (a CPU lane's: CPU to CPU, same device)",
-    'graph.legend_copy_box': "copy (a CPU lane's: CPU to CPU, same device)",
+    'graph.legend_copy': 'copy, dashed: bytes moved (on a CPU lane: same device)',
+    'graph.legend_copy_box': 'copy (on a CPU lane: same device)',
     'graph.legend_timer': 'timer, start to end',
     'graph.timer_row': '{way}: timer',
     'graph.start_delay': 'started {delay} later',

@@ -35,6 +35,7 @@ MESSAGES = {
     'graph.short.split_recorded': '记录的同时运行',
     'graph.overlap_line': ('中位数那次重复（下图）{verdict}：重叠 {f}'
                            '（{n} 次重复在 {lo} 到 {hi} 之间；预测 {predicted}）'),
+    'graph.others_busy': '；紧接着测得其他程序占用了 {busy} 的核心',
     'graph.overlap.none': '两半实际上一前一后',
     'graph.overlap.part': '两半部分重叠',
     'graph.overlap.full': '两半同时运行',
@@ -58,8 +59,8 @@ MESSAGES = {
     'graph.miss_down': '{term}，同时运行用时更少',
     'graph.dag_sep': '；',  # between the lanes of the traced plan's line
     'graph.dag_line': '串行 {serial}，计划 {planned}，关键路径 {path}（乘法次数）',
-    'graph.legend_copy': '复制，虚线标出字节数（CPU执行路上：CPU到CPU，同一设备）',
-    'graph.legend_copy_box': '复制（CPU执行路上：CPU到CPU，同一设备）',
+    'graph.legend_copy': '复制，虚线标出字节数（CPU执行路上：同一设备）',
+    'graph.legend_copy_box': '复制（CPU执行路上：同一设备）',
     'graph.legend_timer': '计时，从开始到结束',
     'graph.timer_row': '{way}：计时',
     'graph.start_delay': '晚 {delay}开始',
