@@ -305,3 +305,14 @@ def test_the_shipped_recordings_are_package_data():
         inside = path.relative_to(ROOT / 'd2l_ext').as_posix()
         assert any(fnmatch.fnmatch(inside, p) for p in patterns), (
             f'{inside} would be left out of the wheel: add "depgraph/recorded/*.json" to package-data')
+
+
+def test_halves_here_that_did_not_overlap_print_what_other_programs_used(monkeypatch):
+    import d2l_ext.grading.measurable as measurable
+    monkeypatch.setattr(measurable, 'others_busy', lambda: 0.72)
+    rec = {'runs': [fake_run()], 'lanes': [{'kind': 'cpu'}, {'kind': 'cpu'}]}  # overlap 50%: in part
+    with using_language('en'):
+        assert G.step_lines(rec).split('\n')[1].endswith('; other programs used 72% of the cores just after')
+        assert 'other programs' not in G.step_lines(rec, ask=False)  # a recording: nothing sampled here
+        rec['runs'][0]['overlap']['split'] = [1.0] * 3  # fully overlapped: nothing to account for
+        assert 'other programs' not in G.step_lines(rec)
