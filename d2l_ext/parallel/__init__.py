@@ -14,19 +14,17 @@ from .core import (
 )
 from .exercises import (
     IndependenceResult,
-    LaunchOrderResult,
     SmallOpsResult,
     SyncMistakeResult,
     measure_independence,
-    measure_launch_order,
     measure_small_ops,
     measure_sync_mistake,
 )
 from .together import Together
 
-__all__ = ['Expectation', 'IndependenceResult', 'LaunchOrderResult', 'ParallelResult',
-           'SmallOpsResult', 'SyncMistakeResult', 'TimelineResult', 'Together', 'expectation', 'independence',
-           'launch_order', 'parallel', 'small_ops', 'sync_mistake', 'timeline']
+__all__ = ['Expectation', 'IndependenceResult', 'ParallelResult', 'SmallOpsResult', 'SyncMistakeResult',
+           'TimelineResult', 'Together', 'expectation', 'independence', 'parallel', 'small_ops', 'sync_mistake',
+           'timeline']
 
 
 def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, lanes=None,
@@ -58,7 +56,3 @@ def sync_mistake(size=None, iters=None, repeats: int = 5, lanes=None) -> SyncMis
     """The book's synchronize() next to no wait and every device, e.g. `sync_mistake()` (13.3.1)."""
     return dispatch(measure_sync_mistake, 'torch', lanes, size=size, iters=iters, repeats=repeats)
 
-
-def launch_order(size=None, iters=None, repeats: int = 5, lanes=None) -> LaunchOrderResult:
-    """GPU + CPU lanes started in either order, e.g. `launch_order()` (13.3.1, one-GPU machines)."""
-    return dispatch(measure_launch_order, 'torch', lanes, size=size, iters=iters, repeats=repeats)

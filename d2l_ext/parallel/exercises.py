@@ -1,5 +1,5 @@
 """13.3.1's exercises and pitfalls, measured on lanes already chosen: independence (ex. 1), small products (ex. 2),
-the book's synchronize() mistake, and the order in which GPU and CPU lanes start."""
+the book's synchronize() mistake."""
 from __future__ import annotations
 
 import time
@@ -206,61 +206,3 @@ def sync_waits(lanes, torch) -> dict:
     return {'no_wait': lambda: None,
             'book_synchronize': lambda: torch.cuda.synchronize(torch.cuda.current_device()),  # the book's: current only
             'every_device': lambda: [torch.cuda.synchronize(g) for g in gpus]}
-
-
-@dataclass
-class LaunchOrderResult(Result):
-    """GPU + CPU lanes started CPU-first (the runner's order) or GPU-first: a full launch queue blocks."""
-    lanes: list[dict]  # the lanes' ids (Lane.as_dict); labelled where shown
-    size: int = 0
-    iters: list[int] = field(default_factory=list)
-    gpu_queue: Times | None = None  # the launch calls' return alone
-    gpu_alone: Times | None = None
-    together: dict[str, Times] = field(default_factory=dict)  # 'cpu_first', 'gpu_first'
-    cpu_start_delay: dict[str, Times] = field(default_factory=dict)
-    reason: str | None = None
-    experiment: str = 'launch-order'
-
-    def table_rows(self):
-        return [timing_row(m, variant=order, cpu_start_delay=self.cpu_start_delay[order].median)
-                for order, m in self.together.items()]
-
-
-def measure_launch_order(lanes, size=None, iters=None, repeats: int = 5) -> LaunchOrderResult:
-    """Together-time and the CPU lane's start delay for both orders, interleaved (13.3.1)."""
-    if len({lane.kind for lane in lanes}) < 2:
-        return LaunchOrderResult([ln.as_dict() for ln in lanes], reason='parallel.launch.needs_gpu_cpu')
-    work = backend('torch')
-    wl = resolve_workload(lanes, size, iters)
-    xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
-    starts = []
-
-    def job(lane, x, k):
-        if lane.kind == 'gpu':
-            return lambda: work.run(x, k)
-        return lambda: (starts.append(time.perf_counter()), work.run(x, k))[1]
-    jobs = [job(lane, x, k) for lane, x, k in zip(lanes, xs, wl.iters)]
-    gpu = [i for i, lane in enumerate(lanes) if lane.kind == 'gpu']
-    raw = {key: [] for key in ('queue', 'alone', 'cpu_first', 'gpu_first', 'delay_cpu_first', 'delay_gpu_first')}
-    for first in (False, True):  # warm-up, both orders
-        work.run_on_lanes(lanes, jobs, gpu_first=first)
-        work.wait(lanes)
-    for _ in range(repeats):
-        work.wait(lanes)
-        t0 = time.perf_counter()
-        [jobs[i]() for i in gpu]  # from this thread, no wait
-        raw['queue'].append(time.perf_counter() - t0)  # the launch calls' return: queuing alone
-        work.wait(lanes)
-        raw['alone'].append(time.perf_counter() - t0)
-        for order in ('cpu_first', 'gpu_first'):  # interleaved, so drift hits both orders alike
-            starts.clear()
-            work.wait(lanes)
-            t0 = time.perf_counter()
-            work.run_on_lanes(lanes, jobs, gpu_first=order == 'gpu_first')
-            work.wait(lanes)
-            raw[order].append(time.perf_counter() - t0)
-            raw[f'delay_{order}'].append(min(starts) - t0)
-    ts = {key: Times.from_times(v, key) for key, v in raw.items()}
-    return LaunchOrderResult([ln.as_dict() for ln in lanes], wl.size, list(wl.iters), ts['queue'], ts['alone'],
-                             {o: ts[o] for o in ('cpu_first', 'gpu_first')},
-                             {o: ts[f'delay_{o}'] for o in ('cpu_first', 'gpu_first')})

@@ -4,17 +4,13 @@ timeline and the numbers beside it come from one repeat: the median one."""
 from __future__ import annotations
 
 from ..backends.torch_backend import KeptTogether, run_together, timeline_clock
-from .core import TimelineResult, kept_timeline, median_index
+from .core import TimelineResult, kept_timeline
 
 __all__ = ['Together', 'run_together']
 
 
 class Together(KeptTogether):
     """`Together(lanes, xs, iters)()`: backends.torch_backend.KeptTogether, with its median repeat as a timeline."""
-
-    def median_index(self, times) -> int:
-        """Which of `times` (the last len(times) calls' timed repeats, in order) is the median (the nearest one)."""
-        return median_index(times)
 
     def timeline(self, times) -> TimelineResult:
         """The kept call timed as the median of `times` (its devices waited for), as a TimelineResult."""

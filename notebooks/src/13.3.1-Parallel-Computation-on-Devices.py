@@ -350,7 +350,7 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # Two callers share the same cores: they add no hardware, only a second stream of calls. On a CPU the control, one
 # caller with half the cores, shows what fewer threads per product do alone. One `torch.bmm` makes one call instead of
-# 800. The cell below ends with this run's conclusion.
+# 800. On a CPU the cell below ends with this run's conclusion.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -360,7 +360,7 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 # <details><summary>参考答案</summary>
 #
 # 两个调用方分用同样的核心：它们没有增加硬件，只多了一串调用。在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法
-# 用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。下面的单元格最后一行是这次运行的结论。
+# 用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。在 CPU 上，下面的单元格最后一行是这次运行的结论。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
