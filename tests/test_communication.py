@@ -186,22 +186,20 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         assert len(show.measured_text(c, predicted, 0.005).split('\n')) == 2  # the control's line is the answer's
         # the worked answer, one line: run_and_copy against its bar, the control, the branch this run's numbers chose
         assert show.control_text(c, predicted) == (
-            'run_and_copy 7.55 ms, above its bar 5.40 ms; beside nonstop copies the products took 7.15 ms, alone '
-            '5.15 ms: 39% slower. That cost is what the formula left out.')
+            'run_and_copy 7.55 ms vs its bar 5.40 ms; beside nonstop copies the products took 7.15 ms, alone '
+            '5.15 ms: 39% slower. Above its bar: that cost is what the formula left out.')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.0054] * 4)
         assert show.control_text(same, predicted).endswith(
-            'at its bar 5.40 ms; beside nonstop copies the products took 5.15 ms, alone 5.15 ms: no clear '
-            'difference. The copies cost the products nothing measurable.')
+            'alone 5.15 ms: no clear difference. At or under its bar: the copies cost the products nothing measurable.')
         under = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
                             overlapped=[0.0049, 0.005, 0.0051, 0.0052])
-        assert show.control_text(under, predicted).split(', ')[1].startswith('under its bar')
-        assert show.control_text(under, predicted).endswith('That cost did not show in run_and_copy.')
+        assert show.control_text(under, predicted).endswith('under its bar: that cost did not show in run_and_copy.')
         slow = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.0074, 0.0075, 0.0076, 0.0077])
-        assert show.control_text(slow, predicted).endswith('the gap has a cause not measured here.')
+        assert show.control_text(slow, predicted).endswith('no such cost: the cause is not measured here.')
     with using_language('zh'):
-        assert show.control_text(c, predicted).startswith('边计算边复制7.55毫秒，高于斜线条（5.40毫秒）')
+        assert show.control_text(c, predicted).endswith('。高于斜线条：公式没有算进的正是这部分代价。')
     # a repeat of run_and_copy as slow as run then copy's middle half is counted in its line
     slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])
     with using_language('en'):

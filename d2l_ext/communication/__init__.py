@@ -19,13 +19,12 @@ from .evidence import (
     CommTimeline,
     ExerciseThreeResult,
     FirstCopyResult,
-    ProfileRow,
     measure_comm_timelines,
     measure_exercise_three,
     measure_first_copy,
 )
 
-__all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'FirstCopyResult', 'ProfileRow',
+__all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'FirstCopyResult',
            'TIMELINE_PLANS', 'comm', 'comm_timelines', 'copy_overlap', 'copy_thread_rule', 'exercise_three',
            'expected_overlap', 'first_copy', 'no_profiler_chatter', 'predicted_overlap']
 
@@ -46,7 +45,7 @@ def comm_timelines(size=None, iters=None, plans=TIMELINE_PLANS, lesson: bool = T
 
 
 def first_copy(size=None, iters=None, repeats: int = 5, lanes=None) -> FirstCopyResult:
-    """The book's first non_blocking copy (cold) vs later ones, with profiler times, e.g. `first_copy()`, in a fresh
+    """The book's first non_blocking copy (cold) vs later ones, e.g. `first_copy()`, in a fresh
     PyTorch worker each time, so the first call is the process's first (the next PyTorch run restarts one)."""
     shutdown('torch')
     try:

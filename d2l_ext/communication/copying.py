@@ -146,9 +146,7 @@ class Copier:
         nb = self.plan.non_blocking
         if self.buffers is not None:
             return self.buffers[i].copy_(y, non_blocking=nb)
-        if self.plan.dest == 'pinned':
-            return torch.empty(y.shape, dtype=y.dtype, pin_memory=True).copy_(y, non_blocking=nb)
-        return torch.empty(y.shape, dtype=y.dtype).copy_(y, non_blocking=nb)
+        return torch.empty(y.shape, dtype=y.dtype, pin_memory=self.plan.dest == 'pinned').copy_(y, non_blocking=nb)
 
     def copy(self, ys):
         """Copy finished results (the book's 'Copy to CPU'); on a CPU, on a copy thread the caller waits for."""
@@ -216,15 +214,16 @@ def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) 
     zero = torch.cuda.Event(enable_timing=True)
     zero.record(main)
     ys = []
+    pair = lambda: (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))  # noqa: E731
     for i in range(iters):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a, b = pair()
         a.record(main)
         y = x.mm(x)
         b.record(main)
         marks.append(('compute stream', f'mm {i + 1}', a, b, 'compute'))
         ys.append(y)
         if copier.stream is not None:  # interleaved, as Copier.run_and_copy does
-            c, d = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            c, d = pair()
             with torch.cuda.stream(side):
                 side.wait_event(b)
                 c.record(side)
@@ -234,7 +233,7 @@ def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) 
             marks.append(('copy stream', f'copy {i + 1}', c, d, 'copy'))
     if copier.stream is None:  # one stream: the book's order, all products then all copies
         for i, y in enumerate(ys):
-            c, d = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            c, d = pair()
             c.record(main)
             copier._copy_one(i, y)
             d.record(main)

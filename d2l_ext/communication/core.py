@@ -43,11 +43,6 @@ def expected_overlap(run: float, copy: float, rule: str, threads: int = 1, iters
     return run + copy
 
 
-def intervals(events, role: str) -> list[tuple[float, float]]:
-    """(start, end) of every timeline event with this role ('compute' or 'copy')."""
-    return [(e['start'], e['end']) for e in events if e['role'] == role]
-
-
 def predicted_overlap(product_s: float, copy_s: float, iters: int) -> float:
     """Closed form: copy i runs beside product i + 1, so every copy but the last overlaps, for min(product, copy)."""
     if iters < 1 or copy_s <= 0:
@@ -58,7 +53,7 @@ def predicted_overlap(product_s: float, copy_s: float, iters: int) -> float:
 def copy_overlap(events) -> dict:
     """One run's copies against its products: interval overlap, its closed form (this run's medians), busy times, and
     'span', first traced start to last traced end (0 if none)."""
-    compute, copies = intervals(events, 'compute'), intervals(events, 'copy')
+    compute, copies = ([(e['start'], e['end']) for e in events if e['role'] == r] for r in ('compute', 'copy'))
     both = compute + copies
     span = max(e for _, e in both) - min(s for s, _ in both) if both else 0.0
     measured = overlap_fraction(copies, compute)
@@ -195,11 +190,6 @@ def _engine_rows(lane, n, k, repeats, progress=None):
     return rows, None
 
 
-def _torch_plans() -> dict:
-    from .copying import GPU_PLANS  # imports torch: only where PyTorch's plans run
-    return GPU_PLANS
-
-
 def measure_comm(lanes, size=None, iters=None, repeats: int = 5, *, plan: dict | None = None,
                  lesson: bool = False, progress=None, max_seconds: float | None = None,
                  options=('--size', '--iters')) -> CommResult:
@@ -213,7 +203,8 @@ def measure_comm(lanes, size=None, iters=None, repeats: int = 5, *, plan: dict |
     # (MXNet) orders its copies itself (read from its description).
     explicit = not framework(lane.framework).cpu_queued
     if max_seconds is not None:  # per mode: run, run then copy, overlapped (copies extra), after a warm-up
-        modes = 1 if plan or lane.kind != 'gpu' else 2 if not explicit else len(_torch_plans())
+        from .copying import GPU_PLANS  # imports torch: only where PyTorch's plans run
+        modes = 1 if plan or lane.kind != 'gpu' else 2 if not explicit else len(GPU_PLANS)
         check_budget(wl, max_seconds, t('communication.what'), passes=3 * modes * (repeats + 1),
                      size_option=options[0], iters_option=options[1])
     if explicit:

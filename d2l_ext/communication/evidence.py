@@ -1,5 +1,5 @@
-"""13.3.2's evidence on lanes already chosen: stream timelines, the book's cold first copy (with the profiler's
-times), and exercise 3 (compute, copy and a second lane at once)."""
+"""13.3.2's evidence on lanes already chosen: stream timelines, the book's cold first copy, and exercise 3 (compute,
+copy and a second lane at once)."""
 from __future__ import annotations
 
 import statistics
@@ -40,15 +40,6 @@ def measure_comm_timelines(lanes, size=None, iters=None, plans=TIMELINE_PLANS, *
 
 
 @dataclass
-class ProfileRow:
-    """One operator as torch.profiler's key_averages reports it (microseconds, as the profiler does)."""
-    name: str
-    calls: int
-    cpu_time_us: float
-    cuda_time_us: float
-
-
-@dataclass
 class FirstCopyResult(Result):
     """The book's `copy_to_cpu(y, non_blocking=True)`: first call (new pinned memory) vs later calls (reused blocks),
     and copies into pinned buffers allocated once (`reused`, timed interleaved with the later calls)."""
@@ -58,45 +49,13 @@ class FirstCopyResult(Result):
     iters: int = 0
     cold: float | None = None
     warm: Times | None = None
-    profile_cold: list[ProfileRow] = field(default_factory=list)
-    profile_warm: list[ProfileRow] = field(default_factory=list)
     reused: Times | None = None  # None in recordings made before it was measured
     reason: str | None = None  # a catalogue key when there is nothing to show here
     experiment: str = 'first-copy'
 
     def table_rows(self):
-        rows = []
-        for when, prof in (('cold', self.profile_cold), ('warm', self.profile_warm)):
-            rows += [dict(variant=when, op=p.name, calls=p.calls, cpu_time_ms=p.cpu_time_us / 1e3,
-                          cuda_time_ms=p.cuda_time_us / 1e3) for p in prof]
-        return rows
-
-
-PROFILED_OPS = ('aten::to', 'aten::_to_copy', 'aten::copy_')
-
-
-def _profiled(fn, lane):
-    """Run fn under torch.profiler (CPU and CUDA); return (wall seconds, rows for the copy operators)."""
-    import warnings
-
-    import torch
-    from torch.profiler import ProfilerActivity, profile
-    torch.cuda.synchronize(lane.index)
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')  # the profiler's notes about its own cycles are not for learners
-        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-            start = time.perf_counter()
-            fn()
-            torch.cuda.synchronize(lane.index)
-            wall = time.perf_counter() - start
-        averages = prof.key_averages()
-    rows = []
-    for e in averages:
-        if e.key in PROFILED_OPS:
-            cuda = getattr(e, 'device_time_total', None)
-            cuda = getattr(e, 'cuda_time_total', 0.0) if cuda is None else cuda
-            rows.append(ProfileRow(e.key, e.count, float(e.cpu_time_total), float(cuda)))
-    return wall, rows
+        rows = [timing_row(m, variant=v) for v, m in (('warm', self.warm), ('reused', self.reused)) if m is not None]
+        return ([dict(variant='cold', median=self.cold)] if self.cold is not None else []) + rows
 
 
 def measure_first_copy(lanes, size=None, iters=None, repeats: int = 5) -> FirstCopyResult:
@@ -112,18 +71,20 @@ def measure_first_copy(lanes, size=None, iters=None, repeats: int = 5) -> FirstC
     x = work.random_matrix(lane, n)
     ref = work.reference_product(x).cpu()
     ys = work.run(x, k)
-    box = []
-    cold, profile_cold = _profiled(lambda: box.append(work.copy_to_cpu(ys, True)), lane)
-    check_close(box.pop(), ref, t('communication.check.first_copy'))
-    box.clear()
+    work.wait([lane])
+    start = time.perf_counter()
+    first = work.copy_to_cpu(ys, True)
+    work.wait([lane])
+    cold = time.perf_counter() - start
+    check_close(first, ref, t('communication.check.first_copy'))
+    del first
     from .copying import PINNED_SAME_STREAM, Copier
     once = Copier(PINNED_SAME_STREAM, n, k, lane.device())
     errors = []
     c = compare({'warm': lambda: work.copy_to_cpu(ys, True), 'reused': lambda: once.copy(ys)}, lanes=[lane],
                 repeats=positive_int(repeats, 'repeats', option='repeats', example=5), warmup=0,
                 check=lambda name, r: errors.append(check_close(r, ref, t('communication.check.warm_copy'))))
-    _, profile_warm = _profiled(lambda: work.copy_to_cpu(ys, True), lane)
-    return FirstCopyResult(lane.name, n, k, cold, Times.of(c.measurements['warm']), profile_cold, profile_warm,
+    return FirstCopyResult(lane.name, n, k, cold, Times.of(c.measurements['warm']),
                            Times.of(c.measurements['reused']))
 
 

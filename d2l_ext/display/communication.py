@@ -73,19 +73,15 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def control_text(comparison, predicted: dict) -> str:
-    """The worked answer, one line: run_and_copy above, at or under its hatched bar (the bar outside or inside its
-    middle half), the control (products beside nonstop copies) against products alone, and what the two together
-    mean here (the branch chosen from this run's numbers)."""
+    """The worked answer, one line: run_and_copy and its bar, the control against products alone, and what they mean
+    here: run_and_copy above its bar (below its middle half) or not, the control slower or not."""
     m = comparison.measurements
     over, bar, beside, alone = m['overlapped'], predicted['overlapped'], m['beside_copies'], m['run']
-    low, high = quartiles(over)
-    where = 'above' if bar < low else 'under' if bar > high else 'at'
     cost = verdict.compare(beside, alone) == 'slower'
-    meaning = ('left_out' if cost else 'other') if where == 'above' else ('hidden' if cost else 'free')
+    meaning = ('left_out' if cost else 'other') if bar < quartiles(over)[0] else ('hidden' if cost else 'free')
     unit = verdict.unit_for(over.median, bar, beside.median, alone.median)
     return t('communication.control.line', m=verdict.num(over.median, unit), bar=verdict.num(bar, unit),
-             where=t(f'communication.control.{where}'), b=verdict.num(beside.median, unit),
-             a=verdict.num(alone.median, unit), word=verdict.by(beside, alone),
+             b=verdict.num(beside.median, unit), a=verdict.num(alone.median, unit), word=verdict.by(beside, alone),
              meaning=t(f'communication.control.{meaning}'))
 
 
@@ -209,9 +205,8 @@ def exercise_three_alone_text(r) -> str:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's lines: the case plot_exercise_three draws hatched (the slower lane alone, or one after the other:
-    each repeat's two lanes alone added), predicted, beside together measured, and by how much they differ; with CPU
-    lanes only, the process's CPU time together against alone and the cores it kept busy (cpu_text)."""
+    """Exercise 3's line: the case plot_exercise_three draws hatched (the slower lane alone, or one after the other:
+    each repeat's two lanes alone added), predicted, beside together measured; CPU lanes add cpu_text's line."""
     a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
     if r.expectation == 'oversubscribed':
         case, base = _word('serial_sum'), Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
@@ -227,9 +222,8 @@ def exercise_three_text(r) -> str:
 
 
 def cpu_text(cpu: dict, wall: float, cores: int, threads: int) -> str:
-    """Exercise 3's measured cause: CPU time together against the lanes alone added, and the cores it kept busy over
-    the together wall time: the same work took more CPU time, or it did not and the lanes held fewer cores than their
-    threads (at most the cores) could, or they held them."""
+    """CPU time together against alone added, the cores held over together's wall time, and the branch: the work
+    grew, or it did not and the lanes held fewer cores than their threads could, or they held them."""
     ct, ca, cb = cpu['together'], cpu['lane1_compute_and_copy'], cpu['lane2_compute']
     busy = ct / wall if wall > 0 else 0.0
     meaning = ('grew' if ct > 1.15 * (ca + cb) else 'idle' if busy < 0.9 * min(cores, threads) else 'full')

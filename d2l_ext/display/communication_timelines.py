@@ -64,31 +64,28 @@ def legend_names(tl, merged=None) -> dict[str, str]:
 
 def _merged_text(role: str, info: dict) -> str:
     n = info['stretches']
-    stretches = style.plot_text('communication.timeline.stretches_one' if n == 1
-                                else 'communication.timeline.stretches_many', n=n)
-    return style.plot_text(f'communication.timeline.merged_{role}', count=info['count'], stretches=stretches)
+    stretches = style.plot_text(f"communication.timeline.stretches_{'one' if n == 1 else 'many'}", n=n)
+    return style.plot_text('communication.timeline.merged', count=info['count'], stretches=stretches)
 
 
-def _px_per_second(ax, events, predicted=None) -> float:
+def _px_per_second(ax, events) -> float:
     """Pixels per second as draw_timeline fits bars (its 0.8 margin on the axes' width before layout)."""
-    ends = [e['end'] for e in events] + ([predicted] if predicted is not None else [])
-    span = max(ends, default=0.0)
+    span = max((e['end'] for e in events), default=0.0)
     return 0.8 * ax.bbox.width / span if span > 0 else 0.0
 
 
-def plot_comm_timelines(timelines, title=None, predicted: float | None = None):
+def plot_comm_timelines(timelines, title=None):
     """One stream timeline per copy plan, stacked on one time axis (the lengths compare), each with a title counting
-    its products and copies; `predicted` (seconds) marks a total on each; bars merged where merge_touching says."""
+    its products and copies; bars merged where merge_touching says."""
     fig, axes = style.figure(nrows=len(timelines), height=max(2.8, 2.5 * len(timelines)))
     every = [e for tl in timelines for e in tl.events]  # the longest panel sets the scale of all
     for tl, ax in zip(timelines, _flat(axes)):
         named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
-        drawn, merged = merge_touching(tl.events, _px_per_second(ax, every, predicted))
+        drawn, merged = merge_touching(tl.events, _px_per_second(ax, every))
         events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in drawn]
         rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
         # the legend names what a bar is (a product, a copy) and what is drawn merged; the rows name where it ran
-        draw_timeline(events, ax=ax, rows=rows, title=timeline_title(tl), predicted=predicted,
-                      legend_names=legend_names(tl, merged))
+        draw_timeline(events, ax=ax, rows=rows, title=timeline_title(tl), legend_names=legend_names(tl, merged))
     shown = list(_flat(axes))[:len(timelines)]
     right = max((ax.get_xlim()[1] for ax in shown), default=1.0)
     for ax in shown:
