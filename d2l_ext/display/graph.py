@@ -6,6 +6,7 @@ from ..depgraph import recording
 from ..depgraph.dag import DAG_VARIANTS, _units, dag_plan
 from ..depgraph.model import SERVER
 from ..depgraph.schedule import critical_path
+from ..grading import measurable
 from ..i18n import t
 from ..timing import Measurement
 from . import style, verdict
@@ -177,8 +178,7 @@ def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
                 lo=verdict.num(min(every), '%'), hi=verdict.num(max(every), '%'),
                 predicted=verdict.num(run['predicted_overlap'], '%'))
     if how != 'full' and ask and 'runs' in rec:  # a run here, its halves not overlapping: others' load, sampled now
-        from ..grading.measurable import others_busy
-        overlap += t('graph.others_busy', busy=verdict.num(others_busy(), '%'))
+        overlap += t('graph.others_busy', busy=verdict.num(measurable.others_busy(), '%'))
     return '\n'.join([first, overlap, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
                                                    m['one_device'], unit='ms')])
 
@@ -246,15 +246,16 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
     if len(starts) != 2:
         return
     early, late = sorted(starts, key=starts.get)
-    ticks = [x.get_text() for x in ax.get_yticklabels()]
-    y0, y1 = (ticks.index(lane_name(lane, True, kinds)) for lane in (early, late))
+    y0, y1 = ([x.get_text() for x in ax.get_yticklabels()].index(lane_name(x, True, kinds)) for x in (early, late))
     x0, x1 = starts[early] * scale, starts[late] * scale
     y = y1 - 0.5 if y1 > 0 else y1 + 0.5  # between the later half's row and the row above it (below, if it is on top)
     ax.vlines(x0, min(y0, y1) - 0.35, max(y0, y1) + 0.35, colors='0.2', linestyles=':', linewidth=1.5, zorder=4)
     ax.annotate('', xy=(x1, y), xytext=(x0, y), zorder=5,
                 arrowprops={'arrowstyle': '<->', 'lw': 1.0, 'color': '0.2', 'shrinkA': 0, 'shrinkB': 0})
-    ax.text(x1 + 0.01 * ax.get_xlim()[1], y, style.plot_text('graph.start_delay', delay=verdict.num(
-        starts[late] - starts[early], 'ms')), va='center', ha='left', fontsize=style.MIN_FONT_PT, zorder=5)
+    right = x1 < 0.6 * ax.get_xlim()[1]  # the label after the arrow; near the legend, on the arrow's middle
+    ax.text(x1 + 0.01 * ax.get_xlim()[1] if right else (x0 + x1) / 2, y, style.plot_text('graph.start_delay', delay=(
+        verdict.num(starts[late] - starts[early], 'ms'))), va='center', ha='left' if right else 'center', zorder=5,
+        fontsize=style.MIN_FONT_PT, bbox={'boxstyle': 'round,pad=0.1', 'fc': 'white', 'ec': 'none', 'alpha': 0.85})
 
 
 def miss_lines(here: dict, recorded: dict | None = None) -> str:
