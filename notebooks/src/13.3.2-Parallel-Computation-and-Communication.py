@@ -233,15 +233,14 @@ print(show.measured_text(measured, predicted, my_guess))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# In run_and_copy the products run beside a copy thread (a copy stream on a GPU), as in the control row: where
-# run_and_copy lands against its bar, beside what the control measured.
+# In run_and_copy the products run beside a copy thread (a copy stream on a GPU), as in the control row. This run's
+# result:
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样：下面是 run_and_copy 相对
-# 斜线条的位置，以及对照测得的代价。
+# 在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样。本次运行的结果：
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
