@@ -155,14 +155,14 @@ here = dg.record_step(lanes, repeats=21)  # every repeat and interval of the thr
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# The upper panel draws the median repeat of together and of one device. `show.details(here)` lists every statistic.
+# The lower panel draws the median repeat of together and of one device. `show.details(here)` lists every statistic.
 #
 # ## Recorded on a GPU machine
 #
 # The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads).
 
 # %% [markdown] lang="zh"
-# 上方的面板画出“同时运行”和“一个设备”各自中位数那次重复。`show.details(here)` 列出全部统计量。
+# 下方的面板画出“同时运行”和“一个设备”各自中位数那次重复。`show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上记录的结果
 #
@@ -215,11 +215,10 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# The lines below split each miss by the prediction's assumptions, from the figure's medians. Recorded: overlap held
-# (95%: +0.034 ms); the longer CPU half ran faster together (1.86 → 1.64 ms: −0.228 ms), so together beat its
-# prediction; the GPU half, slowed together (0.409 → 0.653 ms), stayed hidden, costing nothing. Here, the last line
-# names this run's largest term. Only the overlap and the longer half name an assumption; the rest is time outside
-# the halves, or medians of different repeats not adding up.
+# The lines below split each miss by the prediction's assumptions, in the median repeats. Recorded: overlap held
+# (95%: +0.039 ms); the longer CPU half ran faster together (1.86 → 1.53 ms: −0.334 ms), so together beat its
+# prediction; the GPU half, slowed together (0.404 → 0.746 ms), stayed hidden, costing nothing. Here, the last line
+# names this run's largest term. Copies, the server and a late start lie outside the halves.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -241,10 +240,10 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 下面两行根据图中各行的中位数，按预测的各个假定拆开每次落空。记录结果：两半重叠 95%（+0.034 毫秒）；较长的 CPU
-# 一半同时运行时反而更快（1.86 → 1.64 毫秒：−0.228 毫秒），所以实测比预测短；GPU 的一半同时运行时变慢了（0.409 →
-# 0.653 毫秒），但仍藏在 CPU 的一半里，不花时间。本机：最后一行给出绝对值最大的一项及其方向。只有重叠和较长的一半这两项
-# 对应假定；“其余”是两半之外的时间，或不同重复的中位数加起来的差。
+# 下面两行在中位数那几次重复中，按预测的各个假定拆开每次落空。记录结果：两半重叠 95%（+0.039 毫秒）；较长的 CPU
+# 一半同时运行时反而更快（1.86 → 1.53 毫秒：−0.334 毫秒），所以实测比预测短；GPU 的一半同时运行时变慢了（0.404 →
+# 0.746 毫秒），但仍藏在 CPU 的一半里，不花时间。本机：最后一行给出绝对值最大的一项及其方向。复制、服务器和晚开始
+# 都在两半之外。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -293,8 +292,9 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. The hatched bar counts only tasks; a lane's late
-# start, its waits (grey) and the timer's rest come on top.
+# stage, plus the join: still 12. Then the lanes set the time. The hatched bar counts only tasks; late starts and
+# waits (grey) come on top. On CPU lanes, one device with all cores is the bar to beat: the two lanes split those
+# same cores.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -303,8 +303,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。斜线条只算任务；执行路晚开始、等待输入（灰色）和计时
-# 剩下的部分都加在它上面。
+# 而不是关键路径。斜线条只算任务；晚开始和等待输入（灰色）都加在它上面。在 CPU 执行路上，要比的是使用全部核心的
+# 一个设备：两条执行路分的正是这些核心。
 # </details>
 
 # %% [markdown]
