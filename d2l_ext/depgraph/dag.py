@@ -92,31 +92,24 @@ def dag_model(dag, lanes):
             'lanes': len(lanes)}
 
 
-def place_dag(x, weights, lanes, dag=None, order=None):
-    """Copies of the input and the weights on every lane's device; with `dag` and `order`, each task's output buffer
-    on its lane's device too: allocated before timing (a timed allocation ran before the lanes started)."""
+def place_dag(x, weights, lanes):
+    """Copies of the input and the weights on every lane's device (before timing)."""
     devs = list(dict.fromkeys(lane.device() for lane in lanes))
-    placed = {d: x.to(d) for d in devs}, {d: {k: w.to(d) for k, w in weights.items()} for d in devs}
-    if dag is None:
-        return placed
-    dev = {name: lane.device() for lane in lanes for name in order.get(lane.name, [])}
-    n = x.shape[0]
-    return (*placed, {task['name']: torch.zeros(n, n, device=dev.get(task['name'], devs[0])) for task in dag})
+    return {d: x.to(d) for d in devs}, {d: {k: w.to(d) for k, w in weights.items()} for d in devs}
 
 
 def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False, out=None):
     """The dependency engine: each lane runs its tasks in plan order, waiting (an Event per task) for those it reads
-    and copying inputs made elsewhere -> (results, events: 'ready', 'start', 'copied', 'end'). x, weights, out:
-    place_dag's (out: None allocates); trace=True waits for the GPU after each task; skip_waits=True is the broken
-    engine (lanes in turn, last first)."""
+    and copying inputs made elsewhere -> (results, events: 'ready', 'start', 'copied', 'end'). x, weights: place_dag's;
+    out: a dict kept between calls (outputs allocated once, outside later timers); trace=True waits for the GPU after
+    each task; skip_waits=True is the broken engine (lanes in turn, last first)."""
     deps = {t['name']: t['deps'] for t in dag}
     where = {name: lane for lane in lanes for name in order[lane.name]}
     missing = [name for name in deps if name not in where]
     if missing:
         raise UsageError(t('graph.err.no_lane', tasks=missing))
-    if out is None:
-        n = x[lanes[0].device()].shape[0]
-        out = {name: torch.zeros(n, n, device=where[name].device()) for name in deps}
+    n, out = x[lanes[0].device()].shape[0], {} if out is None else out
+    out.update({name: torch.zeros(n, n, device=where[name].device()) for name in deps if name not in out})
     done = {name: threading.Event() for name in deps}
     events, errors, t0 = [], [], clock()
 
@@ -260,10 +253,10 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     if all(lane.kind == 'cpu' for lane in lanes):
         whole = whole_device(lanes[0])
         plans[DAG_VARIANTS[2]] = ([whole], {whole.name: names})
-    placed = {k: (ls, plan, *place_dag(x, weights, ls, dag, plan)) for k, (ls, plan) in plans.items()}
-    traces = []  # the planned run's events, every call (the warm-up first)
-    variants = {k: (lambda k=k, p=p: _keep(run_dag(dag, p[2], p[3], p[0], p[1], out=p[4]), traces,
-                                           k == DAG_VARIANTS[1])) for k, p in placed.items()}
+    placed = {k: (ls, plan, *place_dag(x, weights, ls), {}) for k, (ls, plan) in plans.items()}  # {}: outputs
+    runs = {k: [] for k in placed}  # every call's (results, events), the warm-up first, which allocates the outputs
+    variants = {k: (lambda k=k, p=p: runs[k].append(run_dag(dag, *p[2:4], p[0], p[1], out=p[4])) or runs[k][-1][0])
+                for k, p in placed.items()}
     errors = {}
     c = compare(variants, lanes=lanes, repeats=repeats, warmup=1,
                 check=lambda name, res: errors.__setitem__(name, check_dag(res, reference)))
@@ -275,20 +268,13 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
         wall = clock() - start
     else:  # the median repeat (the lower middle of an even count), as timed
         i = sorted(range(len(times)), key=times.__getitem__)[(len(times) - 1) // 2]
-        trace, wall = traces[1 + i], times[i]
+        trace, wall = runs[DAG_VARIANTS[1]][1 + i][1], times[i]
     r = DagExperiment(dag, n, [lane.name for lane in lanes], order, dag_model(dag, lanes), speed, plan_events,
                       {k: Measurement(k, list(c[k].times)) for k in c}, errors, trace, wall,
                       [lane.name for lane in lanes if lane.name not in chosen],
                       [lane.threads if lane.kind == 'cpu' else 0 for lane in lanes], cpu_cores())
     r._problem = (x, weights, reference, lanes)  # not a field: tensors stay out of the JSON
     return r
-
-
-def _keep(ran, traces, planned):
-    """run_dag's results; its events kept in `traces` when the run is the planned one."""
-    if planned:
-        traces.append(ran[1])
-    return ran[0]
 
 
 def broken_engine_check(experiment):

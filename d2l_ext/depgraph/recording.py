@@ -148,10 +148,9 @@ def predict_split(run: dict) -> float:
 
 
 def miss_terms(run: dict) -> dict:
-    """Together's median less predicted, split: in the median repeats of together and of one after the other, the
-    shorter half together not hidden ((1 - overlap) x its busy time), the longer half together less one after the
-    other's, the time outside the halves (copies, server, a late start) together less one after the other's; and
-    what the figure's row medians differ from those median repeats."""
+    """Together's median less predicted, split in the median repeats of together and one after the other: the shorter
+    half together not hidden ((1 - overlap) x its time), the longer half's growth, the time outside the halves' growth
+    (copies, server, a late start); and the rest, from the figure's row medians not being those repeats'."""
     s, i = drawn_repeat(run, 'split'), drawn_repeat(run, 'in_turn')
     hs, ht, f = run['halves']['split'][s], run['halves']['in_turn'][i], run['overlap']['split'][s] or 0
     m = {'measured': statistics.median(run['times']['split']), 'predicted': predict_split(run), 'overlap': f,
