@@ -91,7 +91,7 @@ def run_together(lanes, works):
 
 
 def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):
-    """run_together; `gpu_first` queues GPU work before the CPU lanes start (the wrong order: tests/test_launch_order.py shows it)."""
+    """run_together; `gpu_first` queues GPU work before the CPU lanes start (the wrong order: test_launch_order)."""
     if not gpu_first:
         return run_together(lanes, jobs)
     gpu = {i: jobs[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
