@@ -1,5 +1,4 @@
-"""13.3.4: gradients all-reduced while backward still runs, on local gloo processes:
-`print(run_allreduce(world_size=2, bucket_mb=[0.25, 1, 4]).summary())`. Names load on first use (PEP 562)."""
+"""13.3.4: gradients all-reduced while backward still runs, on gloo processes; names load on first use (PEP 562)."""
 import importlib
 
 _HOMES = {'ProcessFailed': 'worker', 'run_allreduce': 'worker', 'make_plan': 'plan', 'world_sizes': 'plan',

@@ -7,8 +7,6 @@ import os
 import sys
 
 from ..i18n import t
-from .plan import check_gloo as _check_gloo  # noqa: F401 (tests/test_cli_edges.py imports both from here)
-from .plan import memory_advice  # noqa: F401
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -22,8 +20,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s.add_argument('--layers', default='6', help='MLP layers (default 6)')
     s.add_argument('--width', default='1024', help='MLP width (default 1024)')
     s.add_argument('--batch', default='128', help='examples per process (default 128)')
-    s.add_argument('--port', default=None, help='port on 127.0.0.1 for the processes to meet, 1024-65535 '
-                                                '(default: a free one)')
+    s.add_argument('--port', default=None, help='port on 127.0.0.1 where the processes meet (default: a free one)')
     s.add_argument('--timeout', default='30', help='seconds a process waits for a silent peer, 1-3600 (default 30)')
     s.add_argument('--trace-dir', default=None, help='write one Chrome trace per version and process here')
     s.add_argument('--json', action='store_true', help='print one JSON object (fields: README)')

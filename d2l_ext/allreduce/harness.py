@@ -104,9 +104,7 @@ def _state(pid: int) -> str:  # the state letter in /proc ('T': stopped)
 
 
 def fork_safe() -> bool:
-    """Whether a forked process can still run backward. Once a backward ran here on a machine with a GPU,
-    autograd's device threads exist and PyTorch refuses backward in every forked child (grading many in one
-    process, or a test session): a child tries."""
+    """Whether a forked child can run backward (after a backward on a GPU machine, PyTorch refuses it there)."""
     pid = os.fork()
     if pid == 0:  # the child: exit 0 if backward runs
         code = 1
@@ -122,8 +120,7 @@ def fork_safe() -> bool:
 def run_ranks(target, args=(), world: int = 2, *, start: str = 'spawn', silence_s: float = 60.0,
               on_report=None) -> tuple[list | None, Stopped | None]:
     """([each rank's return value], None), or (None, the first cause); no rank outlives the call. A rank silent
-    for `silence_s` has hung; `on_report(rank, pid, message)` sees the other reports (progress). 'fork' falls
-    back to 'spawn' where a forked child could not run backward."""
+    for `silence_s` has hung; `on_report(rank, pid, message)` sees progress; 'fork' falls back to 'spawn'."""
     import multiprocessing as mp
     ctx = mp.get_context('spawn' if start == 'fork' and not fork_safe() else start)
     pipes = [ctx.Pipe(duplex=False) for _ in range(world)]

@@ -47,13 +47,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _number(text, kind=float) -> float:
+    """`text` as a number of `kind`, or nan, which fails every range check."""
+    try:
+        return kind(str(text).strip())
+    except (TypeError, ValueError):
+        return math.nan
+
+
 def check_timeout(value) -> float:
     """Seconds a process waits for a peer: a finite number within TIMEOUT_RANGE, else one line."""
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        seconds = math.nan
-    if not TIMEOUT_RANGE[0] <= seconds <= TIMEOUT_RANGE[1]:  # nan fails both comparisons
+    seconds = _number(value)
+    if not TIMEOUT_RANGE[0] <= seconds <= TIMEOUT_RANGE[1]:
         raise UsageError(t('cli.timeout', low=round(TIMEOUT_RANGE[0]), high=round(TIMEOUT_RANGE[1]), value=value))
     return seconds
 
@@ -62,10 +67,7 @@ def check_port(value) -> int:
     """The port the processes meet on: the learner's if within PORT_RANGE and free now, any free one for none."""
     if value is None or str(value).strip().lower() in ('', 'none', 'auto'):
         return free_port()
-    try:
-        port = int(str(value).strip())
-    except ValueError:
-        port = -1
+    port = _number(value, int)
     if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
         raise UsageError(t('cli.port', value=value))
     with socket.socket() as s:
@@ -83,18 +85,14 @@ def bucket_sizes(value) -> tuple[float, ...]:
     items = value.split(',') if isinstance(value, str) else (value if isinstance(value, (list, tuple)) else [value])
     sizes = []
     for item in items:
-        try:
-            sizes.append(float(item))
-        except (TypeError, ValueError):
-            sizes.append(math.nan)
-        if not 0 < sizes[-1] < math.inf:  # nan fails both comparisons
+        sizes.append(_number(item))
+        if not 0 < sizes[-1] < math.inf:
             raise UsageError(t('allreduce.usage.bucket', value=item))
     return tuple(sizes)  # never empty: text splits into one item at least
 
 
 def world_sizes(backend: str = 'gloo', share_cores: bool = False) -> tuple[int, int]:
-    """13.3.4: (fewest, most) gloo processes this machine allows: the one answer the CLI, the notebook and make_plan
-    give (`backend`: 'gloo', the only one)."""
+    """13.3.4: (fewest, most) gloo processes this machine allows, for the CLI, the notebook and make_plan alike."""
     return 2, max(2, cpu_cores() * (SHARED_PER_CORE if share_cores else 1))
 
 
@@ -117,10 +115,7 @@ def memory_advice(world: int, layers: int, width: int, batch: int, free: float) 
 def check_gloo(world_size, layers, width, batch, share_cores: bool = False) -> int:
     """The number of processes if this machine allows that many (world_sizes) and the model fits in its memory."""
     fewest, most = world_sizes('gloo', share_cores)
-    try:
-        n = fewest if world_size is None else int(str(world_size).strip())
-    except ValueError:
-        n = 0
+    n = fewest if world_size is None else _number(world_size, int)
     if not fewest <= n <= most:
         if fewest == most and cpu_cores() < fewest:  # one core: gloo still needs two processes, taking turns
             raise UsageError(t('cli.world_only', only=fewest, value=world_size,

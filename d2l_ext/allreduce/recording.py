@@ -18,11 +18,6 @@ def check_recording(rec, where='recording') -> dict:
                             keys=('allreduce.recorded.bad_format', 'allreduce.recorded.missing'))
 
 
-def load(path) -> dict:
-    """One recording from its file, checked."""
-    return recordings.load(path, check_recording)
-
-
 def newest(folder=None, gpu_only=True) -> dict | None:
     """The newest recording in `folder` (default the shipped ones), only from GPU machines unless gpu_only=False."""
     recs = recordings.load_all(folder or FOLDER, check_recording, gpu_only=gpu_only)

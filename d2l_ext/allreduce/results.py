@@ -193,8 +193,7 @@ class AllreduceResult:
         """JSON-ready: the fields, each version's step times and median, the overlap rows."""
         d = asdict(self)
         for v, row in zip(self.versions, d['versions']):
-            row['step_times'] = v.step_times
-            row['median'] = v.median
+            row.update(step_times=v.step_times, median=v.median)
         d['overlap'] = {v.id: self.overlap_row(v.id) for v in self.versions if v.id not in ('backward', 'allreduce')}
         return d
 

@@ -60,17 +60,11 @@ def _versions(plan: Plan, model) -> dict:
     """The versions one process times: id -> (label, model, optimizer, step, bucket_mb)."""
     from torch.nn.parallel import DistributedDataParallel as DDP
     plain = (model, torch.optim.SGD(model.parameters(), lr=plan.lr))
-    table = {'backward': (t('allreduce.version.backward'), *plain, _steps.local_step, None),
-             'allreduce': (t('allreduce.version.allreduce'), *plain, _steps.allreduce_alone, None)}
-    chosen = {vid: _load(step) for vid, step in (_steps.STEPS if plan.steps is None else plan.steps).items()}
-    ids = list(chosen)
-    for vid, step in _steps.CONTROLS.items():  # after (a) when the run has it: tables read (a), flat, (b)
-        if vid not in chosen:
-            chosen[vid] = step
-            ids.insert(ids.index('serial') + 1 if 'serial' in ids else 0, vid)
-    for vid in ids:
-        known = vid in _steps.STEPS or vid in _steps.CONTROLS
-        table[vid] = (t(f'allreduce.version.{vid}', mb=_steps.BUCKET_MB) if known else vid, *plain, chosen[vid], None)
+    steps = {'backward': _steps.local_step, 'allreduce': _steps.allreduce_alone,
+             **{vid: _load(f) for vid, f in (_steps.STEPS if plan.steps is None else plan.steps).items()}}
+    known = {'backward', 'allreduce', *_steps.STEPS}
+    table = {vid: (t(f'allreduce.version.{vid}', mb=_steps.BUCKET_MB) if vid in known else vid, *plain, step, None)
+             for vid, step in steps.items()}
     for mb in plan.bucket_mb:
         ddp = DDP(copy.deepcopy(model), bucket_cap_mb=mb)
         table[f'ddp-{mb:g}'] = (t('allreduce.version.ddp', mb=mb), ddp, torch.optim.SGD(ddp.parameters(), lr=plan.lr),
@@ -166,8 +160,7 @@ def _role(name: str) -> str | None:
 
 
 def timeline_events(prof, rank: int) -> list[dict]:
-    """Events {'name', 'start', 'end', 'role', 'rank', 'stream'}, seconds from the first drawn one (a drawing
-    names the lanes: rank and stream)."""
+    """Events {'name', 'start', 'end', 'role', 'rank', 'stream'}, seconds from the first drawn one."""
     kept = [(e, role) for e in prof.events() if (role := _role(e.name)) is not None]
     origin = min((e.time_range.start for e, _ in kept), default=0.0)
     return sorted(({'name': e.name.removeprefix(_BACKWARD), 'start': (e.time_range.start - origin) / 1e6,
@@ -220,16 +213,12 @@ def run_allreduce(backend: str = 'gloo', world_size=None, *, progress=None, plan
     seen = None if progress is None else (lambda rank, pid, msg: progress({'rank': rank, 'pid': pid, **msg}))
     results, stopped = harness.run_ranks(run_rank, (plan,), plan.world_size, silence_s=plan.timeout + 30.0,
                                          on_report=seen)
+    if stopped is not None and stopped.why == 'error' and stopped.kind == 'ResultMismatch':
+        raise ResultMismatch(stopped.message)
     if stopped is not None:
-        raise _failure(stopped, plan.timeout)
+        key, fields = stopped.reason(plan.timeout)
+        raise ProcessFailed(t(key, **fields))
     return assemble(plan, results[0])
-
-
-def _failure(s: harness.Stopped, waited_s: float) -> Exception:
-    if s.why == 'error' and s.kind == 'ResultMismatch':
-        return ResultMismatch(s.message)
-    key, fields = s.reason(waited_s)
-    return ProcessFailed(t(key, **fields))
 
 
 def assemble(plan: Plan, everyone: list[dict]) -> AllreduceResult:

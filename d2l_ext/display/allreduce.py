@@ -1,20 +1,15 @@
-"""13.3.4's figures and lines: steps in measured parts, the share during backward, profiled steps per process."""
+"""13.3.4's figures and lines: timed steps against the model, profiled steps per process, the exercises' lines."""
 from __future__ import annotations
 
-import statistics
-
-from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
-
 from ..i18n import t
-from ..overlap import busy
 from . import style, verdict
+from .repeats import plot_repeats
 from .timeline import draw_timeline
 
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.version.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
 STREAMS = ('compute', 'allreduce')  # the keys allreduce.lane.<stream>
-MS = 1e3
+MS, MIB = 1e3, 2 ** 20
 
 
 def name(result, version, text=t) -> str:
@@ -38,9 +33,8 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
 def choose(mine: dict, checked: dict) -> tuple[dict, str]:
     """Steps by version id (the learner's where its check passed, else the package's) and a line saying which."""
     from ..allreduce import steps
-    package = {**steps.STEPS, **steps.CONTROLS}
     yours = [k for k in sorted(LETTERS) if getattr(checked.get(k), 'passed', False) and k in mine]
-    chosen = {vid: mine[k] if k in yours else package[vid] for k, vid in LETTERS.items()}
+    chosen = {vid: mine[k] if k in yours else steps.STEPS[vid] for k, vid in LETTERS.items()}
     theirs = [k for k in sorted(LETTERS) if k not in yours]
     listed = t('allreduce.sep_list').join
     key = 'yours' if not theirs else 'package' if not yours else 'mixed'
@@ -50,12 +44,10 @@ def choose(mine: dict, checked: dict) -> tuple[dict, str]:
 
 def ingredients_text(result) -> str:
     """The two measurements the prediction starts from and the all-reduce model fitted to them and one buffer."""
-    p = result.prediction
-    return '\n'.join([
-        t('allreduce.ingredients.step', step=verdict.num(p.backward, 'ms'),
-          alone=verdict.num(result.version('allreduce').median, 'ms'), tensors=len(p.tensor_bytes)),
-        t('allreduce.ingredients.fit', alpha=verdict.num(p.per_call, 'ms'), gbps=f'{p.bus_bandwidth / 1e9:.2f}',
-          mb=f'{p.buffer_bytes / 2**20:.0f}')])
+    p, ms = result.prediction, lambda seconds: verdict.num(seconds, 'ms')
+    return t('allreduce.ingredients.step', step=ms(p.backward), alone=ms(result.version('allreduce').median),
+             tensors=len(p.tensor_bytes)) + '\n' + t('allreduce.ingredients.fit', alpha=ms(p.per_call),
+                                                     gbps=f'{p.bus_bandwidth / 1e9:.2f}', mb=p.buffer_bytes // MIB)
 
 
 def prediction_text(allreduce: float, serial: float, hooks: float) -> str:
@@ -68,10 +60,8 @@ def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
     """'(c) hooks 90.0 ms vs (a) after backward 111 ms: 19% faster; 74% of the all-reduce ran during backward'."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
-    if v.overlap is None:
-        return head
-    return head + t('allreduce.share', share=verdict.num(v.overlap, '%'),
-                    model=verdict.num(result.predicted(vid)['overlap'], '%'))
+    return head if v.overlap is None else head + t('allreduce.share', share=verdict.num(v.overlap, '%'),
+                                                   model=verdict.num(result.predicted(vid)['overlap'], '%'))
 
 
 def steps_text(result) -> str:
@@ -87,42 +77,35 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
 
 
 def parts_text(*runs) -> str:
-    """Exercise 1: per run (c)'s share against the model's, backward's growth beside (a)'s, time outside backward."""
+    """Exercise 1, per run: (c) against (a), backward's growth in each against backward alone, and what follows."""
     lines = []
     for r in runs:
-        share, model = r.version('hooks').overlap or 0.0, r.predicted('hooks')['overlap']
-        grew = {vid: ('+' if (r.slowdown(vid) or 1.0) >= 1 else '') + verdict.num((r.slowdown(vid) or 1.0) - 1, '%')
-                for vid in ('hooks', 'serial')}  # backward's span against the step without all-reduce's
-        outside = statistics.mean(s['comm'] - s['shared'] for process in r.version('hooks').stats for s in process)
-        m_out = r.predicted('hooks')['exposed']
-        above = t('allreduce.above' if outside > m_out else 'allreduce.below')
-        lines.append(t('allreduce.parts', n=r.processes, cores=r.cores, share=verdict.num(share, '%'), above=above,
-                       model=verdict.num(model, '%'), c_slow=grew['hooks'], a_slow=grew['serial'],
-                       c_out=verdict.num(outside, 'ms'), m_out=verdict.num(m_out, 'ms')))
+        c, a = r.version('hooks'), r.version('serial')
+        grew = [('+' if (r.slowdown(vid) or 1.0) >= 1 else '') + verdict.num((r.slowdown(vid) or 1.0) - 1, '%')
+                for vid in ('hooks', 'serial')]  # backward's span against the step without all-reduce's
+        paid = 'paid' if verdict.compare(c.measurement, a.measurement) == 'faster' else 'unpaid'
+        line = verdict.line(name(r, c), c.measurement, name(r, a), a.measurement, 'ms')
+        lines.append(t('allreduce.on', n=r.processes, cores=r.cores) + t(
+            'allreduce.parts', line=line, c_slow=grew[0], a_slow=grew[1], paid=t(f'allreduce.{paid}')))
     return '\n'.join(lines)
 
 
-def _ranks(result, vid: str):
-    """The drawn profiled step's events, process by process: (all-reduce intervals, backward's end, update's start)."""
+def _leads(result, vid: str) -> list[float]:
+    """Per process, in the drawn profiled step: how long before backward's end its first all-reduce started."""
+    out = []
     for rank in range(result.processes):
         mine = [e for e in result.events.get(vid, []) if e['rank'] == rank]
-        sent = [(e['start'], e['end']) for e in mine if e['role'] == 'allreduce']
+        sent = [e['start'] for e in mine if e['role'] == 'allreduce']
         ends = [e['end'] for e in mine if e['role'] in ('backward', 'compute')]
-        update = [e['start'] for e in mine if e['role'] == 'optimizer']
-        if sent and ends:
-            yield sent, max(ends), min(update or [max(ends)])
+        out += [max(ends) - min(sent)] if sent and ends else []
+    return out
 
 
 def flat_text(result) -> str:
-    """(b)'s question: its step against (a)'s; then, in the profiled steps drawn, what its one call saved and paid."""
+    """(b)'s question: its timed step against (a)'s, and whether the calls saved paid for the two copies."""
     b, a = result.version('flat'), result.version('serial')
-    head = verdict.line(name(result, b), b.measurement, name(result, a), a.measurement, 'ms')
-    one, many = (statistics.mean([busy(sent) for sent, _, _ in _ranks(result, v)] or [0.0]) for v in ('flat', 'serial'))
-    gaps = statistics.mean([sent[0][0] - end + update - max(e for _, e in sent) for sent, end, update in
-                            _ranks(result, 'flat')] or [0.0])  # backward's end to the call, the call to the update
-    return head + '\n' + t('allreduce.flat_paid', saved=verdict.num(many - one, 'ms'), k=a.calls, gaps=verdict.num(
-        gaps, 'ms'), model=verdict.num((a.calls - 1) * result.prediction.per_call, 'ms'),
-        above=t('allreduce.above' if gaps > many - one else 'allreduce.below'))
+    paid = 'flat_paid' if verdict.compare(b.measurement, a.measurement) == 'faster' else 'flat_unpaid'
+    return verdict.line(name(result, b), b.measurement, name(result, a), a.measurement, 'ms') + t(f'allreduce.{paid}')
 
 
 def drawn(result, ids=None) -> list:
@@ -133,45 +116,16 @@ def drawn(result, ids=None) -> list:
     return [result.version(vid) for vid in wanted if result.has(vid)]
 
 
-def plot_steps(result, guess=None, ids=None, title=None):
-    """Left: timed steps (dots), median (mark), model (hatched), step without all-reduce (dashed). Right: shares."""
-    versions = drawn(result, ids)
-    fig, (left, right) = style.figure(ncols=2, height=2.0 + 0.75 * len(versions))
-    mark = dict(marker='|', s=500, linewidths=3, color='black', zorder=4)
-    dots = dict(s=40, color=style.color('measured'), zorder=3)
-    model = dict(fill=False, hatch='///', edgecolor=style.color('predicted'))
-    base = dict(ls='--', lw=1.5, color=style.color('idle'), zorder=1)
-    left.axvline(result.version('backward').median * MS, **base)
-    for y, v in enumerate(versions):
-        n = len(v.step_times)
-        left.scatter([x * MS for x in v.step_times], [y - 0.3 + 0.2 * i / max(n - 1, 1) for i in range(n)], **dots)
-        left.scatter([v.median * MS], [y - 0.2], **mark)
-        left.barh(y + 0.2, result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb) * MS,
-                  height=0.25, **model)
-        shares = [s['shared'] / s['comm'] for process in v.stats for s in process if s['comm'] > 0]  # per step
-        right.scatter(shares, [y - 0.2] * len(shares), **dots)
-        if v.overlap is not None:
-            right.scatter([v.overlap], [y - 0.2], **mark)
-        right.barh(y + 0.2, result.predicted(v.id)['overlap'], height=0.25, **model)
-        if v.id == 'hooks' and guess is not None:
-            right.scatter([float(guess)], [y - 0.2], s=140, marker='D', color=style.color('guess'), zorder=5)
-    for ax in (left, right):
-        ax.set_yticks(range(len(versions)), [name(result, v, style.plot_text) for v in versions])
-        ax.set_ylim(len(versions) - 0.4, -0.6)
-        ax.grid(axis='x', alpha=0.3)
-    right.set_yticks(range(len(versions)), [''] * len(versions))
-    right.set_xlim(0, 1.05)
-    left.set_xlabel(style.plot_text('allreduce.plot.step_ms'))
-    right.set_xlabel(style.plot_text('allreduce.plot.share'))
-    handles = [Line2D([], [], **base, label=style.plot_text('allreduce.plot.base')),
-               Line2D([], [], ls='', marker='o', color=dots['color'], label=style.plot_text('allreduce.plot.repeats')),
-               Line2D([], [], ls='', marker='|', markersize=14, mew=3, color='black',
-                      label=style.plot_text('allreduce.plot.marks')),
-               Patch(**model, label=style.plot_text('style.predicted'))]
-    handles += [Line2D([], [], ls='', marker='D', color=style.color('guess'),
-                       label=style.plot_text('style.guess'))] if guess is not None else []
-    fig.legend(handles=handles, loc='outside lower center', ncol=2, frameon=False)
-    fig.suptitle(title or style.plot_text('allreduce.plot.title'))
+def plot_steps(result, ids=None, title=None):
+    """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched; the step
+    without all-reduce on top."""
+    versions = [result.version('backward')] + drawn(result, ids)
+    predicted = {v.id: result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
+                 for v in versions[1:]}
+    fig = plot_repeats({v.id: v.step_times for v in versions}, unit='ms', halves=True, predicted=predicted,
+                       labels={v.id: name(result, v, style.plot_text) for v in versions},
+                       title=title or style.plot_text('allreduce.plot.title'))
+    fig.axes[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     return fig
 
 
@@ -185,7 +139,7 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
     events = [{**e, 'name': '' if e['stream'] == 'allreduce' else e['name'], 'lane': lane[e['rank'], e['stream']]}
               for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
-    leads = [end - min(s for s, _ in sent) for sent, end, _ in _ranks(result, version_id)]  # before backward's end
+    leads = _leads(result, version_id)
     label = name(result, result.version(version_id), style.plot_text)
     title = style.plot_text('allreduce.plot.timeline_during', label=label, ms=' / '.join(f'{x * MS:.0f}' for x in
         leads)) if max(leads, default=0) > 1e-6 else style.plot_text('allreduce.plot.timeline_after', label=label)
@@ -214,12 +168,5 @@ def bucket_text(result) -> str:
     fastest = result.version(f'ddp-{result.prediction.best_buckets(sorted(v.bucket_mb for v in ddp))[0]:g}')
     tie = len(ddp) > 1 and verdict.compare(ddp[0].measurement, ddp[1].measurement) == 'same'
     line = verdict.line(name(result, ddp[0]), ddp[0].measurement, name(result, a), a.measurement, 'ms')
-    return t('allreduce.buckets_tie' if tie else 'allreduce.buckets', line=line, model=name(result, fastest))
-
-
-def ratio_text(result, half) -> str:
-    """Exercise 4: each term and their ratio, batch to half (factors); all-reduce alone's repeats' span at batch."""
-    (a1, b1), (a2, b2) = [(r.version('allreduce').median, r.version('backward').median) for r in (result, half)]
-    span = '-'.join(verdict.num(f(result.version('allreduce').step_times) / a1, 'x') for f in (min, max))
-    return t('allreduce.ratio', batch=result.batch_per_process, half=half.batch_per_process, step=verdict.num(
-        b2 / b1, 'x'), alone=verdict.num(a2 / a1, 'x'), ratio=verdict.num((a2 / b2) / (a1 / b1), 'x'), span=span)
+    return t('allreduce.on', n=result.processes, cores=result.cores) + t(
+        'allreduce.buckets_tie' if tie else 'allreduce.buckets', line=line, model=name(result, fastest))

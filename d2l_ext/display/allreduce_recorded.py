@@ -34,12 +34,8 @@ def plot_recorded(rec: dict):
                                                          machine=_machine(rec, style.plot_text)))
 
 
-def draw_recorded_timeline(rec: dict, world_size: int | None = None, version_id: str = 'hooks'):
-    """One recorded profiled step of a version at a world size (default the fewest), per process."""
-    runs = recording.results(rec)
-    n = min(runs) if world_size is None else world_size
-    if n not in runs:
-        from ..errors import UsageError
-        raise UsageError(t('allreduce.recorded.no_size', n=n, sizes=', '.join(map(str, sorted(runs)))))
+def draw_recorded_timeline(rec: dict, version_id: str = 'hooks'):
+    """One recorded profiled step of a version, per process, in the run with the fewest processes."""
+    n, result = fewest(rec)
     heading = style.plot_text('allreduce.recorded.title', n=n, machine=_machine(rec, style.plot_text))
-    return show.draw_step_timeline(runs[n], version_id, heading=heading)
+    return show.draw_step_timeline(result, version_id, heading=heading)

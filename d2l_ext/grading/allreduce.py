@@ -42,20 +42,17 @@ def grade(task_id: str, submission) -> list:
     job = {'source': submission.source, 'cases': _cases(task_id)}
     reports, stopped = harness.run_ranks(ranks.grade_rank, (job, task, free_port()), WORLD, start='fork',
                                          silence_s=START_S + WORK_S)
-    return [_stopped(stopped)] if stopped is not None else _judge(task_id, reports)
+    if stopped is None:
+        return _judge(task_id, reports)
+    if stopped.why == 'error' and stopped.payload:  # the learner's function raised: the criterion its process made
+        return [criterion('runs', False, stopped.payload['key'], **stopped.payload['fields'])]
+    key, fields = stopped.reason(ranks.COLLECTIVE_TIMEOUT_S)  # the harness's first cause
+    return [criterion('runs', False, key, **fields)]
 
 
 def grade_many(items: list) -> list:
     """[(task id, submission)] -> each one's criteria (benchmarks and tests grade many in one process)."""
     return [grade(task_id, submission) for task_id, submission in items]
-
-
-def _stopped(s: harness.Stopped):
-    """The 'runs' criterion of processes that did not finish: the harness's first cause."""
-    if s.why == 'error' and s.payload:  # the learner's function raised: the criterion its process made
-        return criterion('runs', False, s.payload['key'], **s.payload['fields'])
-    key, fields = s.reason(ranks.COLLECTIVE_TIMEOUT_S)
-    return criterion('runs', False, key, **fields)
 
 
 def _judge(task_id: str, reports: list) -> list:

@@ -212,21 +212,20 @@ print(show.prediction_text(allreduce, serial, hooks))
 # %% [markdown]
 # ## Measure
 #
-# Left: every timed step (dots), their median (black mark), the model (hatched, its step printed beside the median)
-# and, dashed, the median step without all-reduce. Right: each profiled step's share of the all-reduce during
-# backward, pooled at the black mark.
+# Every timed step (dots), their median (black mark) and middle half (grey), the model's step (hatched); on top,
+# the step without all-reduce.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 左图是每个计时的训练步（点）、它们的中位数（黑色竖线）、模型的预测（斜线条，第二行把它与中位数并列），
-# 虚线是不做全归约的训练步的中位数。右图是每个做了性能分析的训练步中全归约在反向传播期间进行的比例；黑色竖线是它们合在一起的比例。
+# 每个计时的训练步（点）、它们的中位数（黑色竖线）和中间一半（灰色）、模型预测的训练步（斜线条）；
+# 最上面一行是不做全归约的训练步。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
 print(show.steps_text(result))
 print(show.guess_text(my_guess, result))
-display(show.plot_steps(result, guess=my_guess))
+display(show.plot_steps(result))
 
 # %% [markdown]
 # ## One step, process by process
@@ -251,20 +250,20 @@ display(show.draw_step_timelines(result, ('serial', 'hooks')))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.flat_text(result))
-display(show.draw_step_timelines(result, ('serial', 'flat')))
+display(show.plot_steps(result, ids=['serial', 'flat']))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Saved: (a)'s calls minus (b)'s one, printed beside the model's (K-1)α. Paid: the gaps around (b)'s call, which
-# the model leaves out (in (d)'s buckets too), so it always puts (b) below (a).
+# (b) is (a) with one call instead of K, plus two copies (`torch.cat` and the copy back). The model counts the
+# (K-1)α saved but not the copies (nor (d)'s), so it always puts (b) below (a); the timed steps decide.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 省下的是 (a) 的各次调用减去 (b) 的一次调用，印在模型的 (K-1)α 旁边；付出的是 (b) 那次调用前后的空白，模型没有
-# 这一项（(d) 的桶也一样），所以它总是预测 (b) 比 (a) 用时少。
+# (b) 就是 (a)，只是把 K 次调用换成一次，另加两次复制（`torch.cat` 和复制回去）。模型算进了省下的 (K-1)α，
+# 却没有算这两次复制（(d) 的也没有），所以它总是预测 (b) 比 (a) 用时少；由计时的训练步来判定。
 # </details>
 
 # %% [markdown]
@@ -319,9 +318,8 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Each line sets (c)'s share beside the model's, then the two places (c) can lose time: a longer backward, which
-# the model leaves out, and all-reduce outside backward, beside the model's from α and β alone. Only growth beyond
-# the control (a)'s comes from sending during backward.
+# Sending during backward pays only when the all-reduce it hides outweighs what it adds to backward, a cost the
+# model leaves out. (a) sends nothing during backward: only growth beyond (a)'s comes from sending.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
@@ -330,8 +328,8 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 每一行先把 (c) 的比例与模型的并列，再给出 (c) 可能多花时间的两处：变长的反向传播，模型没有这一项；反向传播之外
-# 的全归约，旁边是模型只用 α 和 β 算出的值。只有超出对照 (a) 的那部分增长来自反向传播期间的发送。
+# 只有当藏进反向传播的全归约多于它给反向传播增加的时间时，边算边发才划算；模型没有这一项代价。(a) 在反向传播
+# 期间什么也不发送：只有超出 (a) 的那部分增长来自反向传播期间的发送。
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
@@ -346,7 +344,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>Worked answer</summary>
 #
 # The model ranks small buckets first: their first call starts early and each extra call costs α; one bucket sends
-# after backward, like (b). On the GPU host the shortest, DDP 0.25 MiB, beat (a) (58.8 against 69.6 ms).
+# after backward, like (b), so it never slows backward: a cost the model leaves out (Exercise 1).
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -355,7 +353,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>参考答案</summary>
 #
 # 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个 α；只有一个桶时，要像 (b) 一样等反向传播
-# 结束才发送。在 GPU 主机上中位数最短的 DDP 0.25 MiB 比 (a) 用时少（58.8 对 69.6 毫秒）。
+# 结束才发送，因而不会拖慢反向传播：模型没有这一项代价（练习 1）。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
@@ -402,17 +400,11 @@ except d2l_ext.ResultMismatch as wrong:
 # 4. 字节数随宽度²增长，反向传播的算术运算量随批量 × 宽度²增长。每个进程的批量减半时，仅全归约 / 不做全归约的
 #    训练步如何变化？
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-half = {**SIZES, 'batch': SIZES['batch'] // 2}
-ex4 = run_allreduce(BACKEND, WORLD, bucket_mb=[], repeats=3, steps={}, timeout=60, **half)  # no DDP, no (a)-(d)  #zh: 没有 DDP，也没有 (a)-(d)
-print(show.ratio_text(result, ex4))
-
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves the arithmetic, not the bytes: the step shrinks toward 0.5x, while all-reduce alone sends
-# the same bytes: compare its factor with its repeats' span in brackets; inside it, the change is not told apart
-# from noise. The third factor is the second divided by the first.
+# Half the batch halves the arithmetic, not the bytes: the step shrinks toward half, all-reduce alone stays, so
+# their ratio about doubles. The smaller each process's share, the more communication weighs.
 # </details>
 #
 # ## Remember
@@ -428,8 +420,8 @@ print(show.ratio_text(result, ex4))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使算术运算量减半，而字节数不变：训练步向 0.5 倍缩短；仅全归约发送的字节数相同：把它的倍数与括号中
-# 各次重复的范围相比，落在范围之内时，这个变化与噪声分不开。第三个倍数是第二个除以第一个。
+# 批量减半使算术运算量减半，而字节数不变：训练步向一半缩短，仅全归约不变，所以两者之比约增大一倍。每个进程
+# 分到的数据越少，通信所占的分量就越重。
 # </details>
 #
 # ## 小结

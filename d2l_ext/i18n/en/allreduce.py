@@ -35,30 +35,23 @@ MESSAGES = {
     'allreduce.ingredients.fit': 'model fitted to it and one call on {mb} MiB: α = {alpha} a call, β = {gbps} GB/s',
     'allreduce.predict': 'predicted: all-reduce {allreduce}, (a) {serial}, (c) {hooks}',
     'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
-    'allreduce.above': 'above', 'allreduce.below': 'below',  # a measured number against the model's
-    'allreduce.parts': ('{n} processes, {cores} cores: (c) {share} during backward (model {model}); backward against '
-                        "alone {c_slow}, (a)'s {a_slow}; all-reduce outside backward {c_out}, {above} model's {m_out}"),
     'allreduce.share': '; {share} of the all-reduce ran during backward (model {model})',
-    'allreduce.plot.title': 'each version: timed steps (left), profiled steps (right)',
-    'allreduce.plot.base': 'median step without all-reduce (left)',
-    'allreduce.flat_paid': ("in the profiled steps drawn: (b)'s one call saved {saved} against (a)'s {k} calls "
-                            "(model's (K-1)α: {model}); the gaps around it took {gaps}, {above} the saving"),
-    'allreduce.plot.repeats': 'each timed step (left); each profiled step of each process (right)',
-    'allreduce.plot.marks': 'median step (left); all profiled steps pooled (right)',
+    'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
-    'allreduce.plot.share': 'share of the all-reduce during backward',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',
     'allreduce.plot.timeline_during': ('{label}, one profiled step: all-reduce starts {ms} ms before backward ends '
                                        '(processes in order)'),
-    'allreduce.ratio': ('batch {batch} → {half}, as multiples: step without all-reduce {step}, all-reduce alone '
-                        '{alone} (its repeats at batch {batch}: {span}), their ratio {ratio}'),
     'allreduce.recorded.none': 'no recording from a GPU host is shipped with this copy of d2l_ext',
     'allreduce.recorded.machine': '{gpus} x{count}, {cores} CPU cores, {date}',
     'allreduce.recorded.machine_cpu': '{cores} CPU cores, no GPU, {date}',
     'allreduce.recorded.where': 'recorded on {machine}; gloo on its CPU cores, {n} processes:',
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
-    'allreduce.recorded.no_size': 'no run with {n} processes in this recording: choose one of {sizes}',
     'allreduce.buckets': "DDP size with the shortest median: {line}; the model's fastest: {model}",
     'allreduce.buckets_tie': "no DDP size clearly fastest (shortest median: {line}); the model's fastest: {model}",
+    'allreduce.on': '{n} processes, {cores} cores: ',
+    'allreduce.parts': '{line}; backward {c_slow} in (c), {a_slow} in (a): {paid}',
+    'allreduce.paid': 'overlap paid here', 'allreduce.unpaid': 'overlap did not pay here',
+    'allreduce.flat_paid': '; the calls saved paid for the two copies',
+    'allreduce.flat_unpaid': '; the calls saved did not pay for the two copies',
     'allreduce.sep_list': ', ',
 }
