@@ -1,8 +1,8 @@
 """The one wording layer for comparisons and numbers: every lesson's verdict line, its numbers, details on demand.
 
 One rule, defined once (13.3.0) and named the same everywhere: a way is **faster** (or **slower**) than another
-only when the middle halves of their repeats do not overlap and their medians differ by more than the larger
-spread and by at least 5% (results.told_apart); otherwise there is **no clear difference**. A cell prints at most
+only when the middle halves of their repeats (the figure's grey boxes) do not overlap and their medians differ by
+at least 5% (results.told_apart); otherwise there is **no clear difference**. A cell prints at most
 one line built here:
 
     together 0.105 s vs one device 0.113 s: faster

@@ -139,15 +139,15 @@ print(t('overview.prediction', rule=rule, assumption=assumption))
 
 # %% [markdown]
 # Now measure. The hatched bar is the predicted "together", from each lane's measured time (all at once: the slower
-# lane's median), the diamond your guess. **One rule for every comparison:** a way is *faster* (or *slower*) only when the two rows'
-# grey boxes do not overlap and their medians differ by more than the wider box and by at least 5%; otherwise *no
-# clear difference*. The first line checks the prediction; the next two judge together against one after the other
-# (the book's claim) and the fair baseline, unless other programs keep the cores too busy.
+# lane's median), the diamond your guess. **One rule for every comparison:** a way is *faster* (or *slower*) only when
+# the two rows' grey boxes do not overlap and their medians differ by at least 5%; otherwise *no clear difference*.
+# The first line checks the prediction; the next two judge together against one after the other (the book's claim) and
+# the fair baseline, unless other programs keep the cores too busy.
 
 # %% [markdown] lang="zh"
 # 现在来测量。带斜线的条形是“同时运行”的预测，由每条执行路实测的用时算出（全部同时运行时为较慢那条的中位数），菱形是你的猜测。
 # **每次比较都用同一条规则**：两行的灰色方框互不重叠，
-# 中位数相距超过较宽的方框，且至少相差 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和
+# 且中位数至少相差 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和
 # 预测与实测相比较；后两行把同时运行与先后运行（书中的说法）、与公平的基线相比较，除非其他程序让核心忙得无法测量。
 
 # %% tags=["nbval-ignore-output"]
