@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ..i18n import t
+from ..i18n import t, tight
 from ..results import Measurement, quartiles
 from . import style
 from .verdict import sig
@@ -91,19 +91,16 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
             ax.fill_betweenx([y - 0.38, y + 0.08], *(q * scale for q in quartiles(Measurement(name, values))),
                              color=BAND, zorder=1, linewidth=0)
         ax.vlines(med * scale, y - 0.38, y + 0.08, colors=median_colour, linewidth=3, zorder=4)
-        right = max(values)
         if name in predicted:
             ax.barh(y + 0.25, predicted[name] * scale, height=0.2, fill=False, hatch='///', edgecolor=pred_colour,
                     linewidth=1.5, zorder=2)
-            right = max(right, predicted[name])
         if name in guess:
             ax.scatter([guess[name] * scale], [y - 0.15], s=140, marker='D', color=style.color('guess'), zorder=5,
                        edgecolors='white')
-            right = max(right, guess[name])
-        # named 'median', so the value beside the right-most dot is not read as that dot's (an outlier's) value
-        shown = f"{style.plot_text('style.median')} {sig(med * scale)} {unit}"
-        ax.annotate(shown, (right * scale, y), xytext=(8, 0),
-                    textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
+        # named 'median', so it is not read as an outlier's value; at the right edge, clear of the legend and dots
+        shown = tight(f"{style.plot_text('style.median')} {sig(med * scale)} {unit}")  # zh: 中位数3.10毫秒
+        ax.annotate(shown, (0.99, y), xycoords=('axes fraction', 'data'), ha='right', va='center',
+                    fontsize=style.MIN_FONT_PT)
     handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),
                Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
                       label=style.plot_text('style.median'))]
@@ -117,7 +114,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                               label=style.plot_text('style.guess')))
     ax.set_yticks(range(len(times)), [(labels or {}).get(name, name) for name in times])
     ax.set_ylim(len(times) - 0.5, -0.5)  # first variant on top, as given
-    ax.set_xlim(0, largest * scale * 1.4)  # from zero, so ratios read true; room for the median's value
+    ax.set_xlim(0, largest * scale * 1.5)  # from zero, so ratios read true; the right third for the medians
     ax.set_xlabel(xlabel)
     ax.grid(axis='x', alpha=0.3)
     ax.set_axisbelow(True)
