@@ -62,6 +62,7 @@ def test_exercise_1_concludes_from_c_against_a_with_backwards_growth_in_each():
                      '2 processes, 16 cores: (c) hooks 120 ms vs (a) after backward 140 ms: 14% faster; backward +10% '
                      'in (c), +0% in (a): overlap paid here']
     assert show.parts_text(fake(hooks=0.1401, spread=0.01)).endswith('overlap did not pay here')
+    assert '+0% in (a)' in show.parts_text(fake(serial_span=0.0499))  # 0.2% shorter: never '-0%'
     with using_language('zh'):
         assert show.parts_text(here).startswith('2个进程、2个核心：(c) 钩子130毫秒')
 

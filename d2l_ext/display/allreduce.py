@@ -81,8 +81,8 @@ def parts_text(*runs) -> str:
     lines = []
     for r in runs:
         c, a = r.version('hooks'), r.version('serial')
-        grew = [('+' if (r.slowdown(vid) or 1.0) >= 1 else '') + verdict.num((r.slowdown(vid) or 1.0) - 1, '%')
-                for vid in ('hooks', 'serial')]  # backward's span against the step without all-reduce's
+        grew = [round((r.slowdown(vid) or 1.0) - 1, 2) + 0.0 for vid in ('hooks', 'serial')]  # + 0.0: never -0%
+        grew = [('+' if x >= 0 else '') + verdict.num(x, '%') for x in grew]  # backward against without all-reduce
         paid = 'paid' if verdict.compare(c.measurement, a.measurement) == 'faster' else 'unpaid'
         line = verdict.line(name(r, c), c.measurement, name(r, a), a.measurement, 'ms')
         lines.append(t('allreduce.on', n=r.processes, cores=r.cores) + t(
