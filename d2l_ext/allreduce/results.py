@@ -10,6 +10,7 @@ from ..results import Measurement
 BASELINES = ('backward', 'allreduce', 'serial', 'flat')  # not ways of overlapping: the controls
 AFTER_BACKWARD = ('serial', 'flat')  # send once backward has ended: the model gives them no overlap
 MIB = 2 ** 20  # DDP's bucket_cap_mb counts MiB
+BUCKET_MB = 1.0  # (d)'s bucket size (MiB) when the lesson times it beside DDP's
 
 
 @dataclass
@@ -101,9 +102,7 @@ class Prediction:
         """The bytes of each call: flat one, DDP and (d) one per bucket, the rest one per gradient."""
         if vid == 'flat':
             return [self.gradient_bytes]
-        if vid == 'buckets':  # (d) as the lesson times it
-            from .steps import BUCKET_MB
-            bucket_mb = BUCKET_MB
+        bucket_mb = BUCKET_MB if vid == 'buckets' else bucket_mb  # (d) as the lesson times it
         if bucket_mb is not None:  # each bucket's bytes, in sending order
             return [sum(self.tensor_bytes[i] for i in b) for b in buckets_of(self.tensor_bytes, bucket_mb)]
         return list(self.tensor_bytes)
@@ -209,8 +208,7 @@ class AllreduceResult:
         lines += [t('allreduce.summary.overlap', measured=v.overlap, predicted=self.predicted(v.id)['overlap'],
                     label=t('allreduce.version.one_bucket') if self.one_bucket(v) else v.label)
                   for v in self.versions if v.id not in BASELINES and v.overlap is not None]
-        labels = {v.id: v.label for v in self.versions}
-        lines += [t('allreduce.summary.trace', label=labels[vid], rank=r, path=path)
+        lines += [t('allreduce.summary.trace', label=self.version(vid).label, rank=r, path=path)
                   for vid, paths in self.traces.items() for r, path in enumerate(paths) if path]
         return '\n'.join(lines)
 

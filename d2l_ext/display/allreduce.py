@@ -1,6 +1,7 @@
 """13.3.4's figures and lines: timed steps against the model, profiled steps per process, the exercises' lines."""
 from __future__ import annotations
 
+from ..allreduce.results import BUCKET_MB
 from ..i18n import t
 from . import style, verdict
 from .repeats import plot_repeats
@@ -17,7 +18,6 @@ def name(result, version, text=t) -> str:
     if version.bucket_mb is not None:
         return text('allreduce.version.one_bucket') if result.one_bucket(version) else \
             text('allreduce.version.ddp', mb=version.bucket_mb)
-    from ..allreduce.steps import BUCKET_MB
     return text(f'allreduce.version.{version.id}', mb=BUCKET_MB) if version.id in NAMES else version.id
 
 
@@ -110,7 +110,6 @@ def flat_text(result) -> str:
 
 def drawn(result, ids=None) -> list:
     """The figure's rows: (a)-(d), DDP at (d)'s bucket size (or the first DDP size), if measured."""
-    from ..allreduce.steps import BUCKET_MB
     ddp = [v for v in result.ddp_versions() if v.bucket_mb == BUCKET_MB] or result.ddp_versions()[:1]
     wanted = ids or ['serial', 'flat', 'hooks', 'buckets'] + [v.id for v in ddp]
     return [result.version(vid) for vid in wanted if result.has(vid)]

@@ -213,13 +213,13 @@ print(show.prediction_text(allreduce, serial, hooks))
 # ## Measure
 #
 # Every timed step (dots), their median (black mark) and middle half (grey), the model's step (hatched); on top,
-# the step without all-reduce.
+# the step without all-reduce. The model leaves out how much sending slows backward: Exercise 1 measures it.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
 # 每个计时的训练步（点）、它们的中位数（黑色竖线）和中间一半（灰色）、模型预测的训练步（斜线条）；
-# 最上面一行是不做全归约的训练步。
+# 最上面一行是不做全归约的训练步。模型没有算发送会把反向传播拖慢多少：练习 1 测量了这一项。
 
 # %% tags=["nbval-ignore-output"]
 print(show.verdict_text(result))
@@ -295,7 +295,7 @@ if rec is not None:
 #
 # ## Exercises
 #
-# 1. Where did (c)'s time go on each machine? Explain in 3-4 sentences with the two lines below.
+# 1. Did sending during backward pay on each machine, and what did it cost backward? Check with the lines below.
 
 # %% [markdown] lang="zh"
 # ## MXNet 与多台机器
@@ -309,7 +309,7 @@ if rec is not None:
 #
 # ## 练习
 #
-# 1. 在每台机器上，(c) 的时间花在哪里？用下面两行写三四句话解释。
+# 1. 在每台机器上，边算边发是否划算？它让反向传播多花了多少时间？用下面两行检验。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
