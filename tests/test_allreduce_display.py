@@ -38,8 +38,8 @@ def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_s
 def test_the_verdict_line_is_the_one_rule_and_the_share_of_the_all_reduce_beside_the_models():
     r = fake()
     model = f"{r.predicted('hooks')['overlap']:.0%}"
-    assert show.verdict_text(r) == f'(c) hooks 130 ms vs (a) after backward 140 ms: 7.1% faster; 50% of the ' \
-                                   f'all-reduce ran during backward (model {model})'
+    assert show.verdict_text(r) == f'(c) hooks 130 ms vs (a) after backward 140 ms: faster (7.1% less time); ' \
+                                   f'50% of the all-reduce ran during backward (model {model})'
     assert show.verdict_text(fake(hooks=0.1401, spread=0.01)).startswith('(c) hooks 140 ms vs (a) after backward '
                                                                         '140 ms: no clear difference;')
     with using_language('zh'):
@@ -57,10 +57,10 @@ def test_the_guess_line_names_the_share_with_and_without_a_guess():
 def test_exercise_1_concludes_from_c_against_a_with_backwards_growth_in_each():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
     lines = show.parts_text(here, there).split('\n')
-    assert lines == ['2 processes, 2 cores: (c) hooks 130 ms vs (a) after backward 140 ms: 7.1% faster; backward +30% '
-                     'in (c), +40% in (a): overlap paid here',
-                     '2 processes, 16 cores: (c) hooks 120 ms vs (a) after backward 140 ms: 14% faster; backward +10% '
-                     'in (c), +0% in (a): overlap paid here']
+    assert lines == ['2 processes, 2 cores: (c) hooks 130 ms vs (a) after backward 140 ms: faster (7.1% less time); '
+                     'backward +30% in (c), +40% in (a): overlap paid here',
+                     '2 processes, 16 cores: (c) hooks 120 ms vs (a) after backward 140 ms: faster (14% less time); '
+                     'backward +10% in (c), +0% in (a): overlap paid here']
     assert show.parts_text(fake(hooks=0.1401, spread=0.01)).endswith('overlap did not pay here')
     assert '+0% in (a)' in show.parts_text(fake(serial_span=0.0499))  # 0.2% shorter: never '-0%'
     with using_language('zh'):
@@ -87,7 +87,7 @@ def test_the_flat_answer_is_its_verdict_against_a_and_whether_the_calls_saved_pa
                                      'saved did not pay for the two copies'
     r = fake()
     r.version('flat').times = [[0.10, 0.10], [0.101, 0.10], [0.102, 0.10]]
-    assert show.flat_text(r).endswith('faster; the calls saved paid for the two copies')
+    assert show.flat_text(r).endswith('less time); the calls saved paid for the two copies')
 
 
 def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimizer():
@@ -124,7 +124,7 @@ def test_the_bucket_sweep_names_the_shortest_median_and_the_models_fastest_size(
     r = fake()
     assert show.bucket_text(r) == "2 processes, 2 cores: DDP size with the shortest median: DDP 1 MiB 120 ms vs (a) " \
                                   "after backward 140 ms: " \
-                                  "14% faster; the model's fastest: DDP 1 MiB"
+                                  "faster (14% less time); the model's fastest: DDP 1 MiB"
     fig = show.plot_steps(r, ids=['serial', 'ddp-1', 'ddp-25'])  # the sweep: one row per size
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == ['step without all-reduce', '(a) after backward', 'DDP 1 MiB', 'DDP one bucket']
@@ -163,12 +163,13 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     line = show.verdict_text(r)
     assert line.startswith('(c) hooks 55.9 ms vs (a) after backward 69.6 ms: ') and '; 83% of' in line
     assert [v.id for v in show.drawn(r)] == ['serial', 'flat', 'hooks', 'ddp-1']
-    assert show.flat_text(r).startswith('(b) flat 85.4 ms vs (a) after backward 69.6 ms: 23% slower; the calls')
+    assert show.flat_text(r).startswith('(b) flat 85.4 ms vs (a) after backward 69.6 ms: slower (23% more time); '
+                                        'the calls')
     assert show.bucket_text(r).startswith('2 processes, 16 cores: no DDP size clearly fastest (shortest median: '
                                           'DDP 0.25 MiB 58.8 ms')
     assert r.prediction.allreduce == pytest.approx(r.version('allreduce').median)  # fitted to the run's own calls
-    assert show.parts_text(r) == '2 processes, 16 cores: (c) hooks 55.9 ms vs (a) after backward 69.6 ms: 20% ' \
-                                 'faster; backward +32% in (c), +4% in (a): overlap paid here'
+    assert show.parts_text(r) == '2 processes, 16 cores: (c) hooks 55.9 ms vs (a) after backward 69.6 ms: faster ' \
+                                 '(20% less time); backward +32% in (c), +4% in (a): overlap paid here'
 
 
 def test_the_lesson_teaches_the_shared_cores_before_measuring_and_shows_no_finished_a_or_c():

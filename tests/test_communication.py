@@ -168,7 +168,7 @@ def test_prediction_and_measured_lines():
             'this run: products alone 5.20 ms · copies alone 3.60 ms')
         assert show.measured_text(c, predicted, 0.005).split('\n') == [
             'your guess 5.00 ms · predicted 5.40 ms · measured 6.15 ms',
-            'run_and_copy 6.15 ms vs run then copy 9.55 ms: 36% faster']
+            'run_and_copy 6.15 ms vs run then copy 9.55 ms: faster (36% less time)']
         assert 'my_guess' in show.measured_text(c, predicted).split('\n')[0]
     with using_language('zh'):
         assert show.measured_text(c, predicted, 0.005).split('\n')[1] == (
@@ -187,7 +187,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         # the worked answer, one line: run_and_copy against its bar, the control, the branch this run's numbers chose
         assert show.control_text(c, predicted) == (
             'run_and_copy 7.55 ms vs its bar 5.40 ms; beside nonstop copies the products took 7.15 ms, alone '
-            '5.15 ms: 39% slower. Above its bar: that cost is what the formula left out.')
+            '5.15 ms: slower (39% more time). Above its bar: that cost is what the formula left out.')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.0054] * 4)
         assert show.control_text(same, predicted).endswith(
@@ -204,7 +204,8 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
     slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])
     with using_language('en'):
         assert show.measured_text(slow, predicted).split('\n')[1] == (
-            'run_and_copy 6.00 ms vs run then copy 9.55 ms: 37% faster; 2 of 15 repeats as slow as run then copy')
+            'run_and_copy 6.00 ms vs run then copy 9.55 ms: faster (37% less time); '
+            '2 of 15 repeats as slow as run then copy')
     with using_language('zh'):
         assert show.measured_text(slow, predicted).split('\n')[1].endswith('15次重复中有2次和“先计算，后复制”一样慢')
     fig = show.plot_measured(c, predicted)
@@ -279,12 +280,12 @@ def test_exercise_three_lines_compare_together_with_the_hatched_prediction():
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
         # more threads than cores: the case predicted (one after the other) beside together measured, by the one rule
         assert show.exercise_three_text(_ex3([1.2, 1.21, 1.22])) == (
-            'predicted 1.80 s (one after the other) · measured 1.21 s (together): 33% faster')
+            'predicted 1.80 s (one after the other) · measured 1.21 s (together): faster (33% less time)')
         assert show.exercise_three_text(_ex3([1.9, 1.91, 1.92])) == (
-            'predicted 1.80 s (one after the other) · measured 1.91 s (together): 6.1% slower')
+            'predicted 1.80 s (one after the other) · measured 1.91 s (together): slower (6.1% more time)')
         # a core (or a GPU) per thread: the slower lane alone
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], rule='separate')) == (
-            'predicted 1.00 s (slower lane alone) · measured 1.41 s (together): 41% slower')
+            'predicted 1.00 s (slower lane alone) · measured 1.41 s (together): slower (41% more time)')
         # CPU lanes: the process's CPU time together against alone, and the cores held over together's wall time
         cpu = dict(lane1_compute_and_copy=0.9, lane2_compute=0.8, together=1.7)
         assert show.exercise_three_text(_ex3([1.2, 1.21, 1.22], cpu=cpu)).split('\n')[1] == (

@@ -214,8 +214,8 @@ def _result(together=(0.10, 0.11, 0.105), baseline=(0.2, 0.21, 0.205), baseline_
 def test_the_together_lines_judge_the_book_s_claim_and_the_baseline_or_say_the_load_prevents_it():
     with using_language('en'):
         assert dp.together_line(_result()).splitlines() == [
-            'together 0.105 s vs one after the other 0.210 s: 50% faster',
-            'together 0.105 s vs one lane with all 2 cores 0.205 s: 49% faster']
+            'together 0.105 s vs one after the other 0.210 s: faster (50% less time)',
+            'together 0.105 s vs one lane with all 2 cores 0.205 s: faster (49% less time)']
         same = _result(baseline=(0.104, 0.106, 0.105))
         assert dp.together_line(same, busy=0.2).endswith(': no clear difference')
         gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
@@ -225,7 +225,7 @@ def test_the_together_lines_judge_the_book_s_claim_and_the_baseline_or_say_the_l
             and '85%' in busy
         no_base = _result()
         no_base.baseline = None
-        assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: 50% faster'
+        assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: faster (50% less time)'
     with using_language('zh'):
         assert dp.together_line(_result()).splitlines()[1] == ('同时运行0.105秒，一条用上全部2个核心的执行路'
                                                                '0.205秒：用时少49%')
@@ -262,7 +262,7 @@ def test_exercise_lines_are_verdict_lines():
                                 'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
         assert dp.independence_lines([r]) == ('PyTorch (eager): issued together (one wait) 0.100 s vs one at a time '
-                                              '(wait after each) 0.200 s: 50% faster')
+                                              '(wait after each) 0.200 s: faster (50% less time)')
         mx = NS(framework='mxnet', engine='E', iters=10, size=8, times={k: Times.from_times([2 * v for v in m.times], k)
                                                                        for k, m in r.times.items()})
         assert dp.independence_lines([NS(**vars(r), iters=10, size=8), mx]).splitlines()[-1] == (  # one size
@@ -271,7 +271,7 @@ def test_exercise_lines_are_verdict_lines():
         # exercise 2: a second caller (two threads, or two streams) against one lane, one call (bmm) against it, and
         # on a CPU this run's conclusion from the control (one thread, half the cores)
         assert dp.small_ops_line(small).splitlines() == [
-            'two threads, half the cores each 30.0 ms vs one lane, the whole device 20.0 ms: 50% slower',
+            'two threads, half the cores each 30.0 ms vs one lane, the whole device 20.0 ms: slower (50% more time)',
             'one batched product (torch.bmm) 4.00 ms vs two threads, half the cores each 30.0 ms: 7.5x as fast',
             "This run: two threads (30.0 ms) beat one thread on half the cores (40.0 ms): the second caller's products"
             " ran beside the first's."]

@@ -57,7 +57,8 @@ def prediction_text(allreduce: float, serial: float, hooks: float) -> str:
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
-    """'(c) hooks 90.0 ms vs (a) after backward 111 ms: 19% faster; 74% of the all-reduce ran during backward'."""
+    """'(c) hooks 90.0 ms vs (a) after backward 111 ms: faster (19% less time); 74% of the all-reduce ran during
+    backward'."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
     return head if v.overlap is None else head + t('allreduce.share', share=verdict.num(v.overlap, '%'),

@@ -2,8 +2,8 @@
 MESSAGES = {
     'verdict.faster': 'faster',
     'verdict.slower': 'slower',
-    'verdict.faster_by': '{pct} faster',
-    'verdict.slower_by': '{pct} slower',
+    'verdict.faster_by': 'faster ({pct} less time)',
+    'verdict.slower_by': 'slower ({pct} more time)',
     'verdict.faster_x': '{ratio}x as fast',
     'verdict.slower_x': '{ratio}x as long',
     'verdict.same': 'no clear difference',
