@@ -127,7 +127,6 @@ def as_step(fn):
 # DDP is local_step on a DistributedDataParallel model.
 STEPS = {'serial': backward_then_allreduce, 'flat': flat_allreduce, 'hooks': allreduce_in_hooks,
          'buckets': allreduce_in_buckets}
-CONTROLS = {'flat': flat_allreduce}  # the one that is not a way of overlapping
 # Each task's package version: the graders' worked solutions and what the lesson measures until the learner's pass.
 SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_allreduce,
              '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}
