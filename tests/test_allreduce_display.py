@@ -43,7 +43,7 @@ def test_the_verdict_line_is_the_one_rule_and_the_share_of_the_all_reduce_beside
     assert show.verdict_text(fake(hooks=0.1401, spread=0.01)).startswith('(c) hooks 140 ms vs (a) after backward '
                                                                         '140 ms: no clear difference;')
     with using_language('zh'):
-        assert show.verdict_text(r) == f'(c) 钩子130毫秒，(a) 反向传播之后140毫秒：用时少7.1%；全归约有50%' \
+        assert show.verdict_text(r) == f'(c)钩子130毫秒，(a)反向传播之后140毫秒：用时少7.1%；全归约有50%' \
                                        f'在反向传播期间进行（模型{model}）'
 
 
@@ -64,7 +64,7 @@ def test_exercise_1_concludes_from_c_against_a_with_backwards_growth_in_each():
     assert show.parts_text(fake(hooks=0.1401, spread=0.01)).endswith('overlap did not pay here')
     assert '+0% in (a)' in show.parts_text(fake(serial_span=0.0499))  # 0.2% shorter: never '-0%'
     with using_language('zh'):
-        assert show.parts_text(here).startswith('2个进程、2个核心：(c) 钩子130毫秒')
+        assert show.parts_text(here).startswith('2个进程、2个核心：(c)钩子130毫秒')
 
 
 def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():

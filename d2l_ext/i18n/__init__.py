@@ -19,11 +19,12 @@ LANGUAGES = ('en', 'zh')
 _state = {'language': 'en'}
 _catalogues: dict[str, dict[str, str]] = {}
 # d2l-zh's typography: no space between a 汉字 and a Latin word or a number ("两个GPU", "0.105秒", "12.3节"), nor
-# beside Chinese punctuation or between two 汉字 (where filled-in fields meet)
+# beside Chinese punctuation or between two 汉字 (where filled-in fields meet); brackets count as Latin ("max(a, b)倍")
 _HANZI = '[\u3400-\u4dbf\u4e00-\u9fff]'
 _WIDE = '[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]'
-_LOOSE = re.compile(rf'(?<={_HANZI}) +(?=[A-Za-z0-9])|(?<=[A-Za-z0-9%]) +(?={_HANZI})|(?<={_WIDE}) +(?={_WIDE})'
-                    rf'|(?<=[\u3000-\u303f\uff00-\uffef]) +(?=[A-Za-z0-9])|(?<=[A-Za-z0-9%]) +(?=[\uff08\u3010])')
+_OPEN, _CLOSE = r'[A-Za-z0-9(\[]', r'[A-Za-z0-9%)\]\']'  # a Latin word, a number or a bracket: its first, its last
+_LOOSE = re.compile(rf'(?<={_HANZI}) +(?={_OPEN})|(?<={_CLOSE}) +(?={_HANZI})|(?<={_WIDE}) +(?={_WIDE})'
+                    rf'|(?<=[\u3000-\u303f\uff00-\uffef]) +(?={_OPEN})|(?<={_CLOSE}) +(?=[\uff08\u3010])')
 
 
 def tight(text: str) -> str:
