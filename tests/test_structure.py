@@ -314,3 +314,30 @@ def test_a_module_outside_the_layers_is_reported(tmp_path):
                                 'd2l_ext/machine.py': ''})
     why = 'newthing is in no layer of tests/test_structure.py'
     assert upward(edges) == {('d2l_ext.newthing', 'd2l_ext.machine'): why}
+
+
+def test_each_technique_has_one_home_that_every_caller_runs():
+    """Issue 34: a technique is defined once, in the module named after it; the lesson's `#@source` cell, the
+    grader's worked solution, the measurements and the CLI all hold that one function (identity, not a copy)."""
+    import importlib
+
+    from d2l_ext.allreduce import steps
+    from d2l_ext.backends import torch_backend
+    from d2l_ext.communication import copying
+    from d2l_ext.depgraph import model, worked
+    from d2l_ext.grading import allreduce as graded_allreduce
+    from d2l_ext.grading import copy as graded_copy
+    from d2l_ext.parallel import together
+    homes = {'13.3.1': together.run_together, '13.3.2': copying.run_and_copy, '13.3.3': model.mlp_step}
+    assert together.run_together is torch_backend.run_together  # the lane runner the measurements call
+    assert graded_copy.run_and_copy is copying.run_and_copy and worked.mlp_step is model.mlp_step
+    assert graded_allreduce.SOLUTIONS is steps.SOLUTIONS  # the graders' worked solutions
+    assert set(steps.SOLUTIONS.values()) == set(steps.STEPS.values())  # what the CLI, bench and recordings time
+    shown = []
+    for source in sorted(pathlib.Path(__file__).parents[1].glob('notebooks/src/*.py')):
+        for dotted in re.findall(r'^#@source (\S+)$', source.read_text(), re.M):
+            module, name = dotted.rsplit('.', 1)
+            shown.append(getattr(importlib.import_module(module), name))
+    every_home = [*homes.values(), model.lane_step, *steps.SOLUTIONS.values()]
+    assert shown and all(any(fn is home for home in every_home) for fn in shown), shown
+    assert all(any(fn is home for fn in shown) for home in homes.values())  # every lesson shows its home's source
