@@ -38,8 +38,8 @@
 # # 12.3. 自动并行：概览
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
-# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。先后运行让一部分硬件闲着时，两项工作
-# 同时运行就比先后运行快。公平的比较对象是**一个设备做两份工作**（基线）。书中的两种收益都来自同时工作的硬件：
+# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来，所以同时运行胜过先后运行，只说明先后
+# 运行让部分硬件闲置了；公平的比较对象是**一个设备做两份工作**（基线）。书中的两种收益都来自同时工作的硬件：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
 #
@@ -138,17 +138,15 @@ rule = t('overview.rule.slower') if ways >= len(lanes) else t('overview.rule.sha
 print(t('overview.prediction', rule=rule, assumption=assumption))
 
 # %% [markdown]
-# Now measure. The hatched bar is the predicted "together", from each lane's measured time (all at once: the slower
-# lane's median), the diamond your guess. **One rule for every comparison:** a way is *faster* (or *slower*) only when
-# the two rows' grey boxes do not overlap and their medians differ by at least 5%; otherwise *no clear difference*.
-# The first line checks the prediction; the next two judge together against one after the other (the book's claim) and
-# the fair baseline, unless other programs keep the cores too busy.
+# Now measure. **One rule for every comparison:** a way is *faster* (or *slower*) only when the two rows' grey boxes
+# do not overlap and their medians differ by at least 5%; otherwise *no clear difference*. The first line checks the
+# prediction, (t1 + t2) / max(t1, t2) from the lanes' medians (the hatched bar: max(t1, t2)); the next two judge
+# together against one after the other (the book's claim) and the fair baseline.
 
 # %% [markdown] lang="zh"
-# 现在来测量。带斜线的条形是“同时运行”的预测，由每条执行路实测的用时算出（全部同时运行时为较慢那条的中位数），菱形是你的猜测。
-# **每次比较都用同一条规则**：两行的灰色方框互不重叠，
-# 且中位数至少相差 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。输出的第一行把你的猜测和
-# 预测与实测相比较；后两行把同时运行与先后运行（书中的说法）、与公平的基线相比较，除非其他程序让核心忙得无法测量。
+# 现在来测量。**每次比较都用同一条规则**：两行的灰色方框互不重叠，且中位数至少相差 5%，才算*更快*（或*更慢*）；
+# 否则就是*没有明显差别*。输出的第一行核对预测，即由两条执行路的中位数算出的 (t1 + t2) / max(t1, t2)
+# （斜线条形为 max(t1, t2)）；后两行把同时运行与先后运行（书中的说法）、与公平的基线相比较。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -159,8 +157,7 @@ from d2l_ext.grading.measurable import others_busy
 busy = others_busy()  # the share of the cores other programs keep busy, before and after  #zh: 其他程序占用的核心比例，测量前后各取一次
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked  #zh: 在 PyTorch 的工作进程中运行，每个结果都经过核对
 busy = max(busy, others_busy())
-predicted_speedup = result.serial_sum / result.expected  # the drawn one-after-the-other row's median / the hatched bar: one base with the measured speedup  #zh: 图中“先后运行”那一行的中位数 ÷ 斜线条形：与实测倍数同一个基准
-print(verdict.guess(my_guess, predicted_speedup, result.speedup, 'x'))
+print(verdict.guess(my_guess, result.expected_speedup, result.speedup, 'x'))  # (t1 + t2) / max(t1, t2) of the lanes' medians · measured  #zh: 两条执行路中位数的 (t1 + t2) / max(t1, t2) · 实测
 print(together_line(result, busy))
 plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,  # serial_sum: the drawn row's median  #zh: serial_sum：图中“先后运行”那一行的中位数
               predicted=result.expected)  # the hatched bar: the printed prediction  #zh: 斜线条形：输出的那个预测
@@ -236,10 +233,10 @@ recorded_figure(rec) if rec else None
 # ## Summary, with the numbers
 #
 # The book's summary makes three claims. 1: several devices run independent work at the same time; the recorded
-# figure shows it, and the lines under "predict, then measure" say how close the prediction came on this machine.
-# 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
-# parallelize computation and communication automatically; the all-reduce extra shows it with DDP (the
-# dependency-graph extra's schedule is written by hand).
+# figure shows it, and the first line under "predict, then measure" says how close the prediction came on this
+# machine. 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
+# overlap computation and communication automatically: DDP does it in the all-reduce extra, whose 16-core recording
+# gains from it (the dependency-graph extra's schedule is written by hand).
 #
 # ## Remember
 #
@@ -252,16 +249,17 @@ recorded_figure(rec) if rec else None
 #
 # - **No wait**: GPU work is queued and the call returns at once, so a timer stopped without a wait measures almost
 #   nothing (13.3.1).
-# - **Pageable host memory**: the recorded copies ran several times slower than into pinned buffers (13.3.2).
+# - **Pageable host memory**: in the recording, copies into it ran slower than into pinned buffers (13.3.2 shows how
+#   much slower).
 
 # %% [markdown] lang="zh"
-# ## 书中的小结
+# ## 小结，附上数字
 #
 # 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作；记录的图展示了这一点，“先预测，再测量”下面输出的
-# 两行说明预测在这台机器上有多准。第 2 点：多种通信资源可以并行使用，12.3.2 在计算的同时复制。第 3 点：
-# 后端可以自动地并行计算和通信，扩展“全归约”用 DDP 展示了它（扩展“依赖图”的调度是手写的）。
+# 第一行说明预测在这台机器上有多准。第 2 点：多种通信资源可以并行使用，12.3.2 在计算的同时复制。第 3 点：
+# 后端可以自动地让计算与通信重叠：扩展“全归约”中的 DDP 就这样做，它在 16 个核心上的记录结果从中得益（扩展“依赖图”的调度是手写的）。
 #
-# ## 小结
+# ## 要记住
 #
 # - 一个操作符就已经能占满一个设备；胜过先后运行只说明先后运行让硬件闲着：要与公平的基线——一个设备做两份工作——比较。
 # - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路把它的核心分开用。
@@ -270,4 +268,4 @@ recorded_figure(rec) if rec else None
 # ## 易错点
 #
 # - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到（12.3.1）。
-# - **可分页的主机内存**：在记录结果中，复制比复制到锁页缓冲区慢好几倍（12.3.2）。
+# - **可分页的主机内存**：在记录结果中，复制到可分页内存比复制到锁页缓冲区慢（慢多少见12.3.2）。

@@ -10,7 +10,7 @@ MESSAGES = {
     'overview.vs_serial.faster': 'This run: faster than one after the other, which left hardware idle.',
     'overview.vs_serial.same': ('This run: no faster than one after the other; the lanes'
         ' gained nothing by running at once.'),
-    'overview.vs_serial.slower': 'This run: slower than one after the other; running at once cost more than it saved.',
+    'overview.vs_serial.slower': 'This run: slower than one after the other.',
     'overview.vs_device.faster': 'Faster than {baseline} too: the same work finished sooner on the lanes at once.',
     'overview.vs_device.same': 'No clear difference from {baseline}: no gain over one device doing both jobs.',
     'overview.vs_device.slower': 'Slower than {baseline}: one device doing both jobs is the better way here.',
