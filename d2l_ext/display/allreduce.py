@@ -58,11 +58,10 @@ def prediction_text(allreduce: float, serial: float, hooks: float) -> str:
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
     """'(c) hooks 90.0 ms vs (a) after backward 111 ms: faster (19% less time); 74% of the all-reduce ran during
-    backward'."""
+    backward' (the share only where some ran during backward)."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
-    return head if v.overlap is None else head + t('allreduce.share', share=verdict.num(v.overlap, '%'),
-                                                   model=verdict.num(result.predicted(vid)['overlap'], '%'))
+    return head + t('allreduce.share', share=verdict.num(v.overlap, '%')) if v.overlap else head
 
 
 def steps_text(result) -> str:
@@ -102,17 +101,9 @@ def _leads(result, vid: str) -> list[float]:
     return out
 
 
-def flat_text(result) -> str:
-    """(b)'s question: its timed step against (a)'s, and whether the calls saved paid for the two copies."""
-    b, a = result.version('flat'), result.version('serial')
-    paid = 'flat_paid' if verdict.compare(b.measurement, a.measurement) == 'faster' else 'flat_unpaid'
-    return verdict.line(name(result, b), b.measurement, name(result, a), a.measurement, 'ms') + t(f'allreduce.{paid}')
-
-
 def drawn(result, ids=None) -> list:
-    """The figure's rows: (a)-(d), DDP at (d)'s bucket size (or the first DDP size), if measured."""
-    ddp = [v for v in result.ddp_versions() if v.bucket_mb == BUCKET_MB] or result.ddp_versions()[:1]
-    wanted = ids or ['serial', 'flat', 'hooks', 'buckets'] + [v.id for v in ddp]
+    """The figure's rows: (a)-(d), if measured (DDP's sizes have Exercise 2's figure)."""
+    wanted = ids or ['serial', 'flat', 'hooks', 'buckets']
     return [result.version(vid) for vid in wanted if result.has(vid)]
 
 
@@ -144,19 +135,6 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
     title = style.plot_text('allreduce.plot.timeline_during', label=label, ms=' / '.join(f'{x * MS:.0f}' for x in
         leads)) if max(leads, default=0) > 1e-6 else style.plot_text('allreduce.plot.timeline_after', label=label)
     return draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title)
-
-
-def draw_step_timelines(result, version_ids=('serial', 'hooks')):
-    """The versions' timelines (draw_step_timeline) stacked on one shared time axis, so their lengths compare."""
-    ids = [vid for vid in version_ids if vid in result.events]
-    fig, axes = style.figure(nrows=max(len(ids), 1), height=len(ids) * (1.5 + 0.6 * 2 * result.processes))
-    axes = list(axes) if len(ids) > 1 else [axes]
-    for ax, vid in zip(axes, ids):
-        draw_step_timeline(result, vid, ax=ax)
-    right = max(ax.get_xlim()[1] for ax in axes)
-    for ax in axes:
-        ax.set_xlim(0, right)
-    return fig
 
 
 def bucket_text(result) -> str:

@@ -179,9 +179,7 @@ print(show.ingredients_text(result))
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
 # assumes communication has its own hardware and no copies.
 #
-# On a CPU-only machine with few cores (the first line), gloo's threads and backward share the cores:
-# an all-reduce in flight can slow backward. Predict whether overlap can pay here, and guess the share of (c)'s
-# all-reduce during backward.
+# Predict whether overlap can pay here, and guess the share of (c)'s all-reduce during backward.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -193,9 +191,7 @@ print(show.ingredients_text(result))
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条）
 # 假定通信拥有自己的硬件，也没有复制。
 #
-# 在核心不多、没有 GPU 的机器上，gloo 的通信线程与反向传播共用核心（开头第一行给出了核心数）：进行中的全归约
-# 可能占用反向传播的计算时间，所以重叠可能拖慢反向传播。请预测重叠在这里能否带来好处，
-# 并猜一猜 (c) 的全归约有多大比例在反向传播期间进行。
+# 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约有多大比例在反向传播期间进行。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # share of (c)'s all-reduce during backward, 0-1  #zh: (c) 的全归约在反向传播期间进行的比例，0-1
@@ -230,17 +226,17 @@ display(show.plot_steps(result))
 # %% [markdown]
 # ## One step, process by process
 #
-# One profiled step per version (not a timed one), two rows per process, from backward's start: forward is not
-# drawn. (a)'s all-reduces wait for backward to end; (c)'s first ones can start during it.
+# One profiled step of (c) (not a timed one), two rows per process, from backward's start: forward is not drawn.
+# Its first all-reduces start while backward still runs.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 每个版本画一个做了性能分析的训练步（不是计时的训练步），每个进程占两行，从反向传播开始画起，没有画前向传播：
-# (a) 的全归约要等反向传播结束；(c) 最先的几个可以在反向传播期间开始。
+# 画出 (c) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行，从反向传播开始画起，没有画前向传播：
+# 它最先的几个全归约在反向传播仍在进行时就开始了。
 
 # %% tags=["nbval-ignore-output"]
-display(show.draw_step_timelines(result, ('serial', 'hooks')))
+display(show.draw_step_timeline(result, 'hooks'))
 
 # %% [markdown]
 # **(b)'s question:** did the calls saved pay for the two copies?
@@ -249,7 +245,7 @@ display(show.draw_step_timelines(result, ('serial', 'hooks')))
 # **(b) 的问题**：省下的调用能否抵过这两次复制？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.flat_text(result))
+print(show.verdict_text(result, 'flat'))
 display(show.plot_steps(result, ids=['serial', 'flat']))
 
 # %% [markdown]
@@ -269,12 +265,12 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # %% [markdown]
 # ## Recorded on a GPU host's CPU cores
 #
-# The same run on a GPU host: a core per process.
+# The same run, recorded on a GPU host.
 
 # %% [markdown] lang="zh"
 # ## 在一台 GPU 主机的 CPU 核心上记录的结果
 #
-# 同样的运行，记录于一台 GPU 主机：每个进程有一个自己的核心。
+# 同样的运行，记录于一台 GPU 主机。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果

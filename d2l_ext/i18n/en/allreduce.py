@@ -35,7 +35,7 @@ MESSAGES = {
     'allreduce.ingredients.fit': 'model fitted to it and one call on {mb} MiB: α = {alpha} a call, β = {gbps} GB/s',
     'allreduce.predict': 'predicted: all-reduce {allreduce}, (a) {serial}, (c) {hooks}',
     'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
-    'allreduce.share': '; {share} of the all-reduce ran during backward (model {model})',
+    'allreduce.share': '; {share} of the all-reduce ran during backward',
     'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',
@@ -51,7 +51,5 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ',
     'allreduce.parts': '{line}; backward {c_slow} in (c), {a_slow} in (a): {paid}',
     'allreduce.paid': 'overlap paid here', 'allreduce.unpaid': 'overlap did not pay here',
-    'allreduce.flat_paid': '; the calls saved paid for the two copies',
-    'allreduce.flat_unpaid': '; the calls saved did not pay for the two copies',
     'allreduce.sep_list': ', ',
 }

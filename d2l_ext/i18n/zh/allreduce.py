@@ -34,7 +34,7 @@ MESSAGES = {
     'allreduce.ingredients.fit': '模型由它和一次 {mb} MiB 的调用拟合：每次调用 α = {alpha}，β = {gbps} GB/s',
     'allreduce.predict': '预测：全归约 {allreduce}，(a) {serial}，(c) {hooks}',
     'allreduce.steps': '训练步（毫秒），预测 · 实测中位数：{rows}',
-    'allreduce.share': '；全归约有 {share} 在反向传播期间进行（模型 {model}）',
+    'allreduce.share': '；全归约有 {share} 在反向传播期间进行',
     'allreduce.plot.title': '每个版本计时的训练步',
     'allreduce.plot.step_ms': '训练步时间（毫秒，最慢的进程）',
     'allreduce.plot.timeline_after': '{label}，一个分析步：每个全归约都在反向传播结束后开始',
@@ -49,7 +49,5 @@ MESSAGES = {
     'allreduce.on': '{n} 个进程、{cores} 个核心：',
     'allreduce.parts': '{line}；反向传播在 (c) 中 {c_slow}，在 (a) 中 {a_slow}：{paid}',
     'allreduce.paid': '重叠在这里带来了好处', 'allreduce.unpaid': '重叠在这里没有带来好处',
-    'allreduce.flat_paid': '；省下的调用抵过了两次复制',
-    'allreduce.flat_unpaid': '；省下的调用没有抵过两次复制',
     'allreduce.sep_list': '、',
 }
