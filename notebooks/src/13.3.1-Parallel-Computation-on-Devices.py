@@ -188,7 +188,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 #
 # Predict from the two lanes timed alone above: each lane alone, one after the other, together, and the **baseline**:
 # the first lane's device, all of it, doing both jobs. On separate hardware together takes max(t1, t2). On a CPU-only
-# machine **two CPU lanes split one CPU**, each with its own cores: max(t1, t2) while the cores hold both. The
+# machine **two CPU lanes split one CPU**, each with its own cores: predict max(t1, t2) if the cores hold both. The
 # [overview's](13.3.0-Overview.ipynb) GPU recording shows separate hardware. Write "together" into `my_guess`.
 
 # %% [markdown] lang="zh"
@@ -196,8 +196,8 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 #
 # 根据上面单独计时的两条执行路做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条执行路所在的
 # 整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，**两条 CPU 执行路把一个
-# CPU 分开用**，各用自己的核心：核心够两条同时用时，仍是 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中在 GPU 上
-# 记录的结果才是不同硬件的情形。把你对“同时运行”的预测写进 `my_guess`；下面的参考答案会算出全部五个预测。
+# CPU 分开用**，各用自己的核心：核心够两条同时用时，预测为 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中在 GPU 上
+# 记录的结果才是不同硬件的情形。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是全部五个预测。
 
 # %%
 import dataclasses
@@ -220,7 +220,7 @@ whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# Worked answer: from the lanes timed alone above  #zh: 参考答案：根据上面单独计时的两条执行路
+# Worked answer: the hatched bars below, from the lanes' medians alone  #zh: 参考答案：下面的斜线条形，由两条执行路单独运行的中位数算出
 more_threads = cores / lanes[0].threads if lanes[0].kind == 'cpu' else 1  # the whole device: lane 0's products on all its cores  #zh: 整个设备：第一条执行路的乘法用上全部核心
 names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
          d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
@@ -229,10 +229,6 @@ names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_o
 def predict(alone):  # together: max(t1, t2) where the hardware runs both at once, else their sum  #zh: 同时运行：硬件能让两条同时运行时为 max(t1, t2)，否则为两者之和
     together = parallel.expectation(lanes, alone).seconds
     return dict(zip(names, [*alone, sum(alone), together, alone[0] * sum(K) / K[0] / more_threads]))
-
-
-predicted = predict([alone_0.elapsed, alone_1.elapsed])
-print(d2l_ext.t('parallel.predicted', items=items((name, verdict.num(s)) for name, s in predicted.items())))
 
 # %% [markdown]
 # Now all five, interleaved, answers checked; hatched bars predict from this run's alone medians. The first line
@@ -266,12 +262,11 @@ plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, halves=True, 
     variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
 
 # %% [markdown]
-# Where did each product run, and for how long (each bar's ms)? The timeline is
-# the median repeat of "together"; dashed marks are predicted ends. Guess the overlap: the share of the shorter
-# lane's busy time with the other lane busy too.
+# Where did each product run? The timeline is the median repeat of "together"; each dashed mark is that lane's median
+# alone. Guess the overlap: the share of the shorter lane's busy time with the other lane busy too.
 
 # %% [markdown] lang="zh"
-# 每次乘法在哪里运行、用了多久（条形中的毫秒数）？时间线是“同时运行”各次重复中用时为中位数的那一次；虚线是每条执行路预测的结束时间。重叠是较短
+# 每次乘法在哪里运行？时间线是“同时运行”各次重复中用时为中位数的那一次；每条虚线是那条执行路单独运行的中位数。重叠是较短
 # 的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0 到 1）。
 
 # %% tags=["nbval-ignore-output"]
@@ -282,7 +277,7 @@ tl = together_run.timeline(cmp[names[3]].times)  # the repeat timed as the media
 print(verdict.guess(my_overlap, 1.0, lane_overlap(tl), '%', name='my_overlap'))
 print(d2l_ext.t('parallel.lane_ends', items=items((lane.label, f"{verdict.num(a, 'ms')} · {verdict.num(end, 'ms')}")  # each lane: alone (dashed) · its last bar's end  #zh: 每条执行路：单独运行（虚线）· 最后一个条形的结束时间
                                                   for lane, a, (_, end) in zip(lanes, alone, lane_intervals(tl)))))
-plot_timeline(tl, predicted=alone, ms=True)  # each bar: that product's ms  #zh: 每个条形：那次乘法的毫秒数
+plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚线：每条执行路单独运行的中位数
 
 # %% [markdown]
 # ## Try it yourself
@@ -309,8 +304,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # <details><summary>Worked answer</summary>
 #
 # Look for two products running at the same moment. PyTorch runs each product when called, in order. MXNet's timeline
-# below (one `run`, a row per engine worker, each bar's ms) shows whether its engine ran any at once; the printed line
-# says whether issuing them together saved time here.
+# below (one `run`, a row per engine worker, each bar's ms) shows whether its engine ran any at once; the printed lines
+# give one product's time in each framework, then whether issuing them together saved time here
+# (MXNet's, where installed).
 # </details>
 
 # %% [markdown] lang="zh"
@@ -322,8 +318,8 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # <details><summary>参考答案</summary>
 #
 # 要看是否有两次乘法在同一时刻运行。PyTorch 是命令式执行的，调用一次乘法就按顺序算一次。MXNet 的时间线（一次
-# `run`，每个引擎工作线程占一行，条形中是毫秒数）显示它的引擎是否让乘法同时运行；输出的那一行说明一起发出在这里
-# 是否省了时间。
+# `run`，每个引擎工作线程占一行，条形中是毫秒数）显示它的引擎是否让乘法同时运行；输出先给出每个框架一次乘法的用时，
+# 再说明一起发出在这里是否省了时间（装有 MXNet 时说的是 MXNet）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

@@ -31,17 +31,13 @@ MESSAGES = {
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.item': '{name} {value}',
-    'parallel.predicted': 'predicted: {items}',
-    'parallel.per_product': "issued together, {slow} took {ratio} {fast}'s time; per product, one at a time: {items}",
-    'parallel.lane_ends': "each lane's end, predicted (dashed) · measured: {items}",
+    'parallel.per_product': "per product, one at a time: {items} ({slow}: {ratio} {fast}'s time)",
+    'parallel.lane_ends': 'each lane alone (dashed) · its end together: {items}',
     'parallel.small.fewer_threads': ('This run: fewer threads per product is the gain: one thread on half the cores'
                                      ' ({half}) matched two threads ({two}).'),
-    'parallel.small.same': ('This run: two threads ({two}) did no better than one thread on half the cores ({half});'
-                            ' the second caller added nothing.'),
-    'parallel.small.faster': ("This run: two threads ({two}) beat one thread on half the cores ({half}): the second"
-                              " caller's products ran beside the first's."),
-    'parallel.small.slower': ('This run: two threads ({two}) were slower than one thread on half the cores ({half}):'
-                              ' the second caller cost more than it saved.'),
+    'parallel.small.same': 'This run: two threads ({two}) did no better than one thread on half the cores ({half}).',
+    'parallel.small.faster': 'This run: two threads ({two}) beat one thread on half the cores ({half}).',
+    'parallel.small.slower': 'This run: two threads ({two}) were slower than one thread on half the cores ({half}).',
     'parallel.col.framework': 'framework',
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'what it is',

@@ -30,17 +30,13 @@ MESSAGES = {
     'parallel.sep': '；',
     'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.item': '{name} {value}',
-    'parallel.predicted': '预测：{items}',
-    'parallel.per_product': '一起发出时，{slow}的用时是{fast}的{ratio}；逐个执行时一次乘法的用时：{items}',
-    'parallel.lane_ends': '每条执行路的结束时间，预测（虚线）· 实测：{items}',
+    'parallel.per_product': '逐个执行时一次乘法的用时：{items}（{slow}的用时是{fast}的{ratio}）',
+    'parallel.lane_ends': '每条执行路单独运行（虚线）· 同时运行时的结束时间：{items}',
     'parallel.small.fewer_threads': ('这次运行：收益来自每次乘法用的线程更少：'
                                      '一个线程用一半的核心（{half}）与两个线程（{two}）相当。'),
-    'parallel.small.same': ('这次运行：两个线程（{two}）并不比一个线程用一半的核心（{half}）快，'
-                            '第二个调用方没有带来收益。'),
-    'parallel.small.faster': ('这次运行：两个线程（{two}）比一个线程用一半的核心（{half}）快，'
-                              '第二个调用方的乘法与第一个同时运行。'),
-    'parallel.small.slower': ('这次运行：两个线程（{two}）比一个线程用一半的核心（{half}）慢，'
-                              '第二个调用方的代价超过了收益。'),
+    'parallel.small.same': '这次运行：两个线程（{two}）并不比一个线程用一半的核心（{half}）快。',
+    'parallel.small.faster': '这次运行：两个线程（{two}）比一个线程用一半的核心（{half}）快。',
+    'parallel.small.slower': '这次运行：两个线程（{two}）比一个线程用一半的核心（{half}）慢。',
     'parallel.col.framework': '框架',
     'parallel.col.lane': '执行路',
     'parallel.col.what': '是什么',
