@@ -186,20 +186,19 @@ def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
     assert recording.predict_split(run) == pytest.approx(5e-3)
 
 
-def test_the_miss_splits_exactly_into_the_predictions_assumptions():
-    run = fake_run()  # together: halves 2 and 3 ms, half of the shorter shared; one after the other: 2 and 3 ms
-    m = recording.miss_terms(run)
-    assert m['measured'] == pytest.approx(4.5e-3) and m['predicted'] == pytest.approx(4e-3)
-    assert m['hidden'] == pytest.approx(1e-3) and m['longer'] == pytest.approx(0.0)  # (1 - 0.5) x 2 ms
-    assert m['outside'] == pytest.approx(-0.5e-3)  # outside the halves: 0.5 ms together, 1 ms one after the other
-    assert m['medians'] == pytest.approx(0.0)  # every repeat alike: the rows' medians are the median repeats
-    assert m['predicted'] + m['hidden'] + m['longer'] + m['outside'] + m['medians'] == pytest.approx(m['measured'])
+def test_exercise_2_splits_together_into_its_longer_half_and_the_rest_beside_one_device():
+    run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms; one device 1 ms
     with using_language('en'):
-        assert G.miss_lines(run) == ('together here: measured 4.50 ms = predicted 4.00 ms + 1.00 ms (shorter half '
-                                     'not hidden: overlap 50%) + 0 ms (longer half, together − one after the '
-                                     'other); − 0.500 ms (outside the halves: copies, server, a late start) + 0 ms '
-                                     '(row medians vs the median repeats)\nlargest term here: the shorter half not '
-                                     'hidden (+ 1.00 ms: together took longer): the halves did not fully overlap')
+        assert G.split_lines(run) == ('together here: 4.50 ms = lane 1 half 3.00 ms + 1.50 ms outside it (lower '
+                                      'panel); one device 1.00 ms: the half alone takes 2.00 ms '
+                                      'more than one device')
+        run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
+        assert G.split_lines(run).endswith('the half takes 1.00 ms less than one device: less than the time '
+                                           'outside it')  # 1.50 ms
+        run['times']['one_device'] = [5e-3] * 3
+        assert G.split_lines(run, run).count('2.00 ms less than one device: more than') == 2  # here and recorded
+    with using_language('zh'):
+        assert G.split_lines(run).startswith('本机同时运行：4.50毫秒 = 执行路1的一半3.00毫秒 + 它之外的1.50毫秒')
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)

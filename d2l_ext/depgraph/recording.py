@@ -147,19 +147,6 @@ def predict_split(run: dict) -> float:
     return statistics.median(run['times']['in_turn']) - min(halves_summary(run)['in_turn'].values())
 
 
-def miss_terms(run: dict) -> dict:
-    """Together's median less predicted, split in the median repeats of together and one after the other: the shorter
-    half together not hidden ((1 - overlap) x its time), the longer half's growth, the time outside the halves' growth
-    (copies, server, a late start); and the rest, from the figure's row medians not being those repeats'."""
-    s, i = drawn_repeat(run, 'split'), drawn_repeat(run, 'in_turn')
-    hs, ht, f = run['halves']['split'][s], run['halves']['in_turn'][i], run['overlap']['split'][s] or 0
-    m = {'measured': statistics.median(run['times']['split']), 'predicted': predict_split(run), 'overlap': f,
-         'hidden': (1 - f) * min(hs.values()), 'longer': max(hs.values()) - max(ht.values()),
-         'outside': (run['times']['split'][s] - sum(hs.values()) + f * min(hs.values()))
-         - (run['times']['in_turn'][i] - sum(ht.values()))}
-    return m | {'medians': m['measured'] - m['predicted'] - m['hidden'] - m['longer'] - m['outside']}
-
-
 def median_repeat(times) -> int:
     """The index of the repeat of median time (the lower middle of an even count)."""
     order = sorted(range(len(times)), key=lambda i: times[i])

@@ -20,7 +20,6 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys graph.variant.<variant>
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
-TERMS = ('hidden', 'longer', 'outside', 'medians')  # recording.miss_terms' terms: keys graph.miss_largest.<term>
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 
@@ -258,21 +257,21 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
         fontsize=style.MIN_FONT_PT, bbox={'boxstyle': 'round,pad=0.1', 'fc': 'white', 'ec': 'none', 'alpha': 0.85})
 
 
-def miss_lines(here: dict, recorded: dict | None = None) -> str:
-    """Exercise 3's hidden lines: together measured = predicted + each assumption's term (miss_terms); the largest."""
-    def signed(x):
-        return ('+ ' if x >= 0 else '− ') + verdict.num(abs(x), 'ms')
+def split_lines(here: dict, recorded: dict | None = None) -> str:
+    """Exercise 2's lines, one per run: together = its longer half + the time outside it; one device (row medians)."""
     lines = []
     for key, rec in (('graph.short.split_here', here), ('graph.short.split_recorded', recorded)):
         if rec is not None:
-            m = recording.miss_terms(_run_and_kinds(rec)[0])
-            lines.append(t('graph.miss_line', where=t(key), measured=verdict.num(m['measured'], 'ms'),
-                           predicted=verdict.num(m['predicted'], 'ms'), overlap=verdict.num(m['overlap'], '%'),
-                           **{k: signed(m[k]) for k in TERMS}))
-    m = recording.miss_terms(_run_and_kinds(here)[0])
-    term = max(TERMS, key=lambda k: abs(m[k]))
-    how = t('graph.miss_up' if m[term] >= 0 else 'graph.miss_down', term=signed(m[term]))
-    return '\n'.join([*lines, t(f'graph.miss_largest.{term}', how=how)])
+            run, kinds = _run_and_kinds(rec)
+            m, half = _measurements(run), recording.halves_summary(run)['split']
+            lane = max(half, key=half.get)
+            together, one = m['split'].median, m['one_device'].median
+            why = 'half' if half[lane] >= one else 'rest' if together > one else 'pays'
+            ms = {k: verdict.num(x, 'ms') for k, x in (('together', together), ('half', half[lane]), ('one', one),
+                                                       ('rest', together - half[lane]), ('gap', abs(one - half[lane])))}
+            lines.append(t('graph.split_line', where=t(key), lane=lane_name(lane, kinds=kinds), **ms,
+                           why=t(f'graph.split_why.{why}', **ms)))
+    return '\n'.join(lines)
 
 
 def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):
@@ -327,8 +326,7 @@ def draw_dag(dag, lanes, title='graph.title_dag'):
 
 
 def dag_lines(ex, guess_ms=None) -> str:
-    """The guess line, the drawn run (each lane's start, tasks beside the predicted time, waiting; then the timer's
-    rest) and one verdict line: planned vs one device with all its cores (else one lane)."""
+    """The guess line, the drawn run (each lane's start, tasks, waiting; the timer's rest), planned's verdict."""
     planned, predicted = ex.measurements[DAG_VARIANTS[1]], ex.predicted_ms()
     k = 2 if DAG_VARIANTS[2] in ex.measurements else 0  # one device with all its cores, else one lane
     base, name = ex.measurements[DAG_VARIANTS[k]], t(f'graph.dag_variant.{k}')
@@ -347,9 +345,8 @@ def dag_lines(ex, guess_ms=None) -> str:
 
 
 def show_dag(ex, guess_ms=None):
-    """Print dag_lines; every repeat of each way, the predictions (how, beside the bar), the guess; below,
-    the drawn run: each task on its lane (its time per task beside the lane), each wait for inputs (grey), each time
-    the lane idled with its next task's inputs ready (darker), where the timer stopped (dashed)."""
+    """Print dag_lines; every repeat of each way, the predictions, the guess; below, the drawn run: each task on
+    its lane (each lane's time per task and range), waits for inputs (grey) or with inputs ready (darker), the timer."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     print(dag_lines(ex, guess_ms))
@@ -381,8 +378,11 @@ def show_dag(ex, guess_ms=None):
                 ready.append((ex.lanes.index(e['lane']), inputs, e['start']))
             free[e['lane']] = e['end']
         per = {i: verdict.num(took, 'ms') for i, (took, *_) in enumerate(ex.per_task() or [])}  # each lane's speed
+        each = {lane: [e['end'] - e['start'] for e in ex.trace if e['lane'] == lane] or [0.0] for lane in ex.lanes}
         draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},
-                      row_labels={row[lane]: style.plot_text('graph.dag_row', lane=row[lane], took=per.get(i, '?'))
+                      row_labels={row[lane]: style.plot_text('graph.dag_row', lane=row[lane], took=per.get(i, '?'),
+                                                             lo=verdict.num(min(each[lane]), 'ms'),
+                                                             hi=verdict.num(max(each[lane]), 'ms'))
                                   for i, lane in enumerate(ex.lanes)},
                       title=style.plot_text('graph.title_dag_trace'))
         scale = style.time_unit(max(e['end'] for e in events))[1]

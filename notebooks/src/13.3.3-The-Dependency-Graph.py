@@ -201,24 +201,14 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # float64 check catches it.
 # </details>
 #
-# **2. Splitting does not always pay.** Using the recording's figure, explain why its *together* is slower than
-# *one device*.
+# **2. Splitting does not always pay.** Compare *together* with *one device*, here and in the recording: where
+# does together's time go?
 #
 # <details><summary>Worked answer</summary>
 #
-# The GPU alone takes 0.982 ms for all 256 rows. Split, the step waits for its longest half: the CPU half (median
-# 1.64 ms, its row) outlasts the whole one-device step; copies and the server come on top.
-# </details>
-#
-# **3. When the prediction misses.** Where prediction and measurement differ, here or in the recording, which
-# term of the miss is largest, and which way did it move the result?
-#
-# <details><summary>Worked answer</summary>
-#
-# The lines below split each miss by the prediction's assumptions, in the median repeats. Recorded: overlap held
-# (95%: +0.039 ms); the longer CPU half ran faster together (1.86 → 1.53 ms: −0.334 ms), so together beat its
-# prediction; the GPU half, slowed together (0.404 → 0.746 ms), stayed hidden, costing nothing. Here, the last line
-# names this run's largest term. Copies, the server and a late start lie outside the halves.
+# One device runs all the rows with no copies. Together's timer covers its longer half and the time outside it: the
+# copies, the server's sum and update, and any part of the shorter half not overlapped (lower panel). The lines below
+# split each run's *together* row so, from the rows' medians.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -228,35 +218,25 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 发现了这一点。
 # </details>
 #
-# **2. 拆分并不总是划算**。请根据记录结果的图，解释为什么那里的“同时运行”比“一个设备”慢。
+# **2. 拆分并不总是划算**。在本机和记录结果中比较“同时运行”与“一个设备”：“同时运行”的时间花在了哪里？
 #
 # <details><summary>参考答案</summary>
 #
-# 只用 GPU 处理全部 256 个样本需要 0.982 毫秒。拆分后，训练步要等最长的那一半：CPU 的一半（中位数 1.64 毫秒，见它的
-# 那一行）就比一个设备的整个训练步还长，复制和服务器的方框还要再加上去。
-# </details>
-#
-# **3. 预测落空时**。在这里或记录结果中，预测与实测不同时，落空中哪一项最大？它让结果往哪个方向变？
-#
-# <details><summary>参考答案</summary>
-#
-# 下面两行在中位数那几次重复中，按预测的各个假定拆开每次落空。记录结果：两半重叠 95%（+0.039 毫秒）；较长的 CPU
-# 一半同时运行时反而更快（1.86 → 1.53 毫秒：−0.334 毫秒），所以实测比预测短；GPU 的一半同时运行时变慢了（0.404 →
-# 0.746 毫秒），但仍藏在 CPU 的一半里，不花时间。本机：最后一行给出绝对值最大的一项及其方向。复制、服务器和晚开始
-# 都在两半之外。
+# 一个设备处理全部样本，不需要复制。“同时运行”的计时包括较长的一半和它之外的时间：复制、服务器上的求和与更新，
+# 以及较短的一半没有重叠的部分（下方面板）。下面几行用各行的中位数这样拆开每次运行的“同时运行”。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.miss_lines(here, recorded))
+print(show.split_lines(here, recorded))
 
 # %% [markdown]
-# **4. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task computes
+# **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task computes
 # `tanh((sum of its inputs) @ W)`. Three stages; in each, arms of 1, 2 and 3 products (task `2b1`: stage 2, arm b,
 # product 1) meet in a join (`2J`); `cross=True` adds edges between arms. A planner puts each task on a lane; an
 # engine runs the plan, each lane waiting for its inputs. In products:
 
 # %% [markdown] lang="zh"
-# **4. 书中的练习 5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查结果是否仍然正确，以及是什么限制了速度。每个任务
+# **3. 书中的练习 5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查结果是否仍然正确，以及是什么限制了速度。每个任务
 # 计算 `tanh((各输入之和) @ W)`。一共三个阶段；每个阶段有分别含 1、2、3 次乘法的分支（任务 `2b1` 表示第 2 阶段、
 # 分支 b 的第 1 次乘法），它们在汇合点（`2J`）汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条
 # 执行路上（其后的链最长的任务先放）；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。以乘法次数计：

@@ -41,9 +41,11 @@ MESSAGES = {
     'graph.overlap.full': 'the halves ran at the same time',
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '= {wall} − {shorter}',
-    'graph.miss_line': ('{where}: measured {measured} = predicted {predicted} {hidden} (shorter half not hidden: '
-                        'overlap {overlap}) {longer} (longer half, together − one after the other); {outside} (outside '
-                        'the halves: copies, server, a late start) {medians} (row medians vs the median repeats)'),
+    'graph.split_line': ('{where}: {together} = {lane} half {half} + {rest} outside it (lower panel); '
+                         'one device {one}: {why}'),
+    'graph.split_why.half': 'the half alone takes {gap} more than one device',
+    'graph.split_why.rest': 'the half takes {gap} less than one device: less than the time outside it',
+    'graph.split_why.pays': 'the half takes {gap} less than one device: more than the time outside it',
     'graph.dag_drawn.median': 'the median repeat, drawn below',
     'graph.dag_drawn.traced': 'a run with a wait after each task, drawn below',
     'graph.dag_predicted_from': ' = {n} × {took} ({lane})',
@@ -51,15 +53,6 @@ MESSAGES = {
     'graph.predicted_line': 'predicted {predicted} · measured {measured}',
     'graph.dag_tasks': '{drawn}: {lanes}; the timer stops {after} after the last lane, at {wall}',
     'graph.dag_task': '{lane} starts at {start}, then {n} tasks × {took} + {waited} waiting',
-    'graph.miss_largest.hidden': ('largest term here: the shorter half not hidden ({how}): the halves did not fully '
-                                  'overlap'),
-    'graph.miss_largest.longer': 'largest term here: the longer half, together − one after the other ({how})',
-    'graph.miss_largest.outside': ('largest term here: the time outside the halves ({how}): copies, server and a '
-                                   'late start, together − one after the other'),
-    'graph.miss_largest.medians': ('largest term here: the row medians vs the median repeats ({how}), which names '
-                                   'no assumption'),
-    'graph.miss_up': '{term}: together took longer',
-    'graph.miss_down': '{term}: together took less',
     'graph.dag_sep': '; ',  # between the lanes of the traced plan's line
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',
     'graph.legend_copy': 'copy, dashed: bytes moved (on a CPU lane: same device)',
@@ -69,14 +62,14 @@ MESSAGES = {
     'graph.start_delay': 'started {delay} later',
     'graph.legend_waiting': 'waiting for inputs',
     'graph.legend_ready': 'inputs ready, lane idle',
-    'graph.dag_row': '{lane}\n{took} a task',
+    'graph.dag_row': '{lane}\n{took} a task\n({lo} to {hi})',
     'graph.title_dag_trace': 'The run drawn: each task on its lane, grey where the lane waits',
     'graph.legend_path': 'critical path',
     'graph.title_graph': 'One training step on two lanes, recorded from the worked mlp_step',
     'graph.title_hasty': "Lane 1's gradients arrive, but sum never reads them",
     'graph.title_repeats': "Every repeat of each way and of each half's busy time (hatched: predicted)",
     'graph.title_timeline': 'Median repeats by timer of together and of one device (grey: each timer)',
-    'graph.title_dag': "Exercise 5's DAG as planned on two lanes (columns by dependency)",
+    'graph.title_dag': 'The DAG as planned on two lanes (columns by dependency)',
     'graph.title_dag_run': "Every repeat (hatched: the busier lane's task time, no waiting)",
     'graph.recorded_title': 'Recorded on {gpu} and the CPU, {date}',
     'graph.recorded_line': 'batch {batch}: together predicted {predicted}, measured {measured}',
