@@ -98,8 +98,7 @@ class ExerciseThreeResult(Result):
     times: dict[str, Times]
     serial_sum: float
     expected: float
-    expectation: str  # a parallel.core rule, or 'oversubscribed' (more computing threads than cores: turns,
-    # serial_sum the case predicted; expected stays the slower lane alone)
+    expectation: str  # a parallel.core rule (display predicts from the CPU time on CPU lanes)
     max_rel_error: float
     lane_threads: list[int] = field(default_factory=list)  # threads each lane computes with (a GPU lane's: 1)
     copy_threads: int = 0  # 1 when lane 0 is a CPU lane: its copy thread wants a core too
@@ -151,12 +150,8 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
     alone = [times['lane1_compute_and_copy'].median, times['lane2_compute'].median]
     exp = expectation(lanes[:2], alone)
     threads, copy_threads, cores = [_threads(ln) for ln in lanes[:2]], int(lanes[0].kind == 'cpu'), cpu_cores()
-    seconds, rule = exp.seconds, exp.rule
-    if any(ln.kind == 'cpu' for ln in lanes[:2]) and sum(threads) > cores:
-        # more computing threads than cores: turns (serial_sum); lane 0's brief copies are in its time alone
-        seconds, rule = max(alone), 'oversubscribed'
     serial = Times('serial_sum', [x + y for x, y in zip(*(times[k].repeated() for k in ALONE))])  # repeat by repeat
-    return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, serial.median, seconds, rule,
+    return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, serial.median, exp.seconds, exp.rule,
                                max(errors), threads, copy_threads, cores,
                                {k: statistics.median(v[-reps:]) for k, v in cpu.items()})
 

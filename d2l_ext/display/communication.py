@@ -3,11 +3,12 @@ the results): the prediction, the control for a copy's cost, the GPU recording, 
 from __future__ import annotations
 
 from ..i18n import t
-from ..results import Measurement, quartiles
+from ..results import quartiles
 from . import style, verdict
 from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
 from .repeats import plot_repeats
+from .verdict import WORDS  # noqa: F401 (communication.control.<word>: the keys control_text builds)
 
 RULES = ('separate', 'one_stream', 'own_core', 'shared', 'engine')  # CommRow.expectation: communication.rule.<rule>
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
@@ -72,17 +73,13 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
     return verdict.guess(guess, predicted['overlapped'], over.median, unit) + '\n' + line
 
 
-def control_text(comparison, predicted: dict) -> str:
-    """The worked answer, one line: run_and_copy and its bar, the control against products alone, and what they mean
-    here: run_and_copy above its bar (below its middle half) or not, the control slower or not."""
+def control_text(comparison) -> str:
+    """The worked answer, one line: do the copies cost the products time? The control (products beside nonstop
+    copies) against products alone, by the one rule, its answer first."""
     m = comparison.measurements
-    over, bar, beside, alone = m['overlapped'], predicted['overlapped'], m['beside_copies'], m['run']
-    cost = verdict.compare(beside, alone) == 'slower'
-    meaning = ('left_out' if cost else 'other') if bar < quartiles(over)[0] else ('hidden' if cost else 'free')
-    unit = verdict.unit_for(over.median, bar, beside.median, alone.median)
-    return t('communication.control.line', m=verdict.num(over.median, unit), bar=verdict.num(bar, unit),
-             b=verdict.num(beside.median, unit), a=verdict.num(alone.median, unit), word=verdict.by(beside, alone),
-             meaning=t(f'communication.control.{meaning}'))
+    beside, alone = m['beside_copies'], m['run']
+    word = verdict.compare(beside, alone)  # one of verdict.WORDS
+    return t(f'communication.control.{word}', line=verdict.line(_word('beside_copies'), beside, _word('run'), alone))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -108,8 +105,11 @@ def recorded_text(rec) -> str:
 
 def hidden_share(row) -> float:
     """The share of a copy mode's copy time that running with the products hid: (run then copy - overlapped) / copy,
-    between 0 and 1."""
-    return min(1.0, max(0.0, (row.run_then_copy - row.overlapped) / row.copy)) if row.copy > 0 else 0.0
+    between 0 and 1; none unless overlapped is faster than run then copy by the one rule."""
+    ts = row.times
+    if row.copy <= 0 or (ts and verdict.compare(ts['overlapped'], ts['run_then_copy']) != 'faster'):
+        return 0.0
+    return min(1.0, max(0.0, (row.run_then_copy - row.overlapped) / row.copy))
 
 
 def recorded_prediction_text(rec) -> str:
@@ -137,16 +137,31 @@ def recorded_title(rec, repeats: bool = True) -> str:
                            date=m.get('date', '')[:10], iters=c.iters if c else 0, n=c.size if c else 0)
 
 
-def plot_comm(result, title=None):
-    """Every copy mode of a CommResult, one panel each, stacked (every repeat of run, copy, run then copy and
-    overlapped, the expectation beside overlapped); `title` above them all."""
-    fig, axes = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows) + (0.4 if title else 0))
-    for row, ax in zip(result.rows, _flat(axes)):
+COPIES = (('new', BOOK_PAGEABLE), ('reused', PAGEABLE_PLAN), ('pinned', SAME_PLAN))  # communication.copies.<kind>
+
+
+def plot_comm(result, title=None, modes=None):
+    """Every copy mode of a CommResult (or those in `modes`), one panel each on one shared time axis (every repeat
+    of run, copy, run then copy and overlapped, the expectation beside overlapped); with `modes`, a first panel of
+    copies alone into each kind of host memory, on its own axis; `title` above them all."""
+    rows = _rows(result)
+    chosen = [rows[m] for m in modes if m in rows] if modes else result.rows
+    copies = {style.plot_text(f'communication.copies.{kind}'): rows[m].times['copy'].repeated()
+              for kind, m in COPIES if modes and m in rows}
+    n = len(chosen) + bool(copies)
+    fig, axes = style.figure(nrows=n, height=2.8 * n + (0.4 if title else 0))
+    axes = _flat(axes)
+    if copies:
+        plot_repeats(copies, ax=axes[0], title=style.plot_text('communication.copies.title'))
+    for row, ax in zip(chosen, axes[bool(copies):]):
         rule = 'shared' if row.expectation == 'own_core' else row.expectation  # a copy thread either way
         over = _name(f'overlapped.{rule}')
         over = _name('overlapped') if over == f'overlapped.{rule}' else over  # no name for this rule: the plain one
         times = {(over if v == 'overlapped' else _name(v)): m.repeated() for v, m in row.times.items()}
         plot_repeats(times, ax=ax, predicted={over: row.expected}, title=_mode_name(row.mode))
+    right = max(ax.get_xlim()[1] for ax in axes[bool(copies):])
+    for ax in axes[bool(copies):]:
+        ax.set_xlim(0, right)  # one time axis: the panels' lengths compare at a glance
     if title:
         fig.suptitle(title)
     return fig
@@ -197,49 +212,47 @@ def hazard_text(early: float, late: float) -> str:
 
 # -- exercises 3 and 4 ------------------------------------------------------------------------------
 
+def _cpu_lanes(r) -> bool:
+    return bool(r.cpu) and all(ln.get('kind') == 'cpu' for ln in r.lanes)
+
+
 def exercise_three_alone_text(r) -> str:
-    """Exercise 3's inputs to the prediction: each lane's time alone."""
+    """Exercise 3's inputs to the prediction: each lane's time alone; CPU lanes also their CPU time and the cores."""
     a, b = r.times['lane1_compute_and_copy'].median, r.times['lane2_compute'].median
-    unit = verdict.unit_for(a, b)
-    return t('communication.ex3.alone', a=verdict.num(a, unit), b=verdict.num(b, unit))
+    if not _cpu_lanes(r):
+        unit = verdict.unit_for(a, b)
+        return t('communication.ex3.alone', a=verdict.num(a, unit), b=verdict.num(b, unit))
+    ca, cb = r.cpu['lane1_compute_and_copy'], r.cpu['lane2_compute']
+    unit = verdict.unit_for(a, b, ca, cb)
+    return t('communication.ex3.alone_cpu', a=verdict.num(a, unit), b=verdict.num(b, unit), ca=verdict.num(ca, unit),
+             cb=verdict.num(cb, unit), cores=r.cores)
+
+
+def exercise_three_prediction(r) -> tuple[float, str]:
+    """Exercise 3's prediction and its case: the slower lane alone; on CPU lanes (sharing the cores) at least the
+    CPU time both used alone divided by the cores."""
+    slower = max(r.times['lane1_compute_and_copy'].median, r.times['lane2_compute'].median)
+    if _cpu_lanes(r) and r.cores:
+        share = (r.cpu['lane1_compute_and_copy'] + r.cpu['lane2_compute']) / r.cores
+        if share > slower:
+            return share, t('communication.ex3.cpu_case', cores=r.cores)
+    return slower, _word('slower_alone')
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: the case plot_exercise_three draws hatched (the slower lane alone, or one after the other:
-    each repeat's two lanes alone added), predicted, beside together measured; CPU lanes add cpu_text's line."""
-    a, b = r.times['lane1_compute_and_copy'], r.times['lane2_compute']
-    if r.expectation == 'oversubscribed':
-        case, base = _word('serial_sum'), Measurement('serial_sum', [x + y for x, y in zip(a.repeated(), b.repeated())])
-    else:
-        case, base = _word('slower_alone'), a if a.median >= b.median else b
-    together = r.times['together']
-    unit = verdict.unit_for(together.median, base.median)
-    line = t('communication.ex3.line', case=case, p=verdict.num(base.median, unit),
-             m=verdict.num(together.median, unit), word=verdict.by(together, base))
-    cpu = r.cpu if r.cpu and all(ln.get('kind') == 'cpu' for ln in r.lanes) else None
-    return line if cpu is None else line + '\n' + cpu_text(cpu, together.median, r.cores, sum(r.lane_threads) +
-                                                           r.copy_threads)
-
-
-def cpu_text(cpu: dict, wall: float, cores: int, threads: int) -> str:
-    """CPU time together against alone added, the cores held over together's wall time, and the branch: the work
-    grew, or it did not and the lanes held fewer cores than their threads could, or they held them."""
-    ct, ca, cb = cpu['together'], cpu['lane1_compute_and_copy'], cpu['lane2_compute']
-    busy = ct / wall if wall > 0 else 0.0
-    meaning = ('grew' if ct > 1.15 * (ca + cb) else 'idle' if busy < 0.9 * min(cores, threads) else 'full')
-    unit = verdict.unit_for(ct, ca, cb, wall)
-    return t('communication.ex3.cpu', ct=verdict.num(ct, unit), ca=verdict.num(ca, unit), cb=verdict.num(cb, unit),
-             busy=verdict.sig(busy, 2), cores=cores, wall=verdict.num(wall, unit),
-             meaning=t(f'communication.ex3.cpu.{meaning}', pct=verdict.num(ct / (ca + cb) - 1, '%')))
+    """Exercise 3's line: the prediction plot_exercise_three draws hatched, with its case, beside together measured."""
+    p, case = exercise_three_prediction(r)
+    m = r.times['together'].median
+    unit = verdict.unit_for(p, m)
+    return t('communication.ex3.line', case=case, p=verdict.num(p, unit), m=verdict.num(m, unit))
 
 
 def plot_exercise_three(r):
-    """Each lane alone and both together (every repeat, grey middle halves); hatched beside 'together' the case this
-    hardware predicts: the slower lane alone, or (computing threads outnumbering the cores) one after the other."""
+    """Each lane alone and both together (every repeat, grey middle halves); hatched beside 'together' the
+    prediction (exercise_three_prediction)."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
-    case = r.serial_sum if r.expectation == 'oversubscribed' else r.expected
-    return plot_repeats(times, predicted={_name('together'): case}, title=style.plot_text('communication.ex3.title'),
-                        halves=True)
+    return plot_repeats(times, predicted={_name('together'): exercise_three_prediction(r)[0]},
+                        title=style.plot_text('communication.ex3.title'), halves=True)
 
 
 def _self_times(prof, gpu: bool) -> dict:

@@ -93,23 +93,6 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
     print(show.copied_text(y, copy_to_cpu(y)))
 
 # %% [markdown]
-# ## The book's claim, recorded on an H200
-#
-# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
-
-# %% [markdown] lang="zh"
-# ## 书中的说法：在 H200 上记录的结果
-#
-# 每次乘法和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘法同时运行？
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.recorded import newest
-
-rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
-if rec is not None and rec.comm_timelines:
-    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)))
-
-# %% [markdown]
 # ## The three ingredients
 #
 # * **Pinned memory.** `pin_memory=True` allocates page-locked host memory that the GPU's copy engine writes directly.
@@ -132,12 +115,30 @@ if rec is not None and rec.comm_timelines:
 # 在 CPU 上，复制引擎换成由 `queue.Queue` 供给的第二个线程；`join()` 起 `synchronize()` 的作用。
 
 # %% [markdown]
+# ## The book's claim, recorded on an H200
+#
+# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
+
+# %% [markdown] lang="zh"
+# ## 书中的说法：在 H200 上记录的结果
+#
+# 每次乘法和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘法同时运行？
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.recorded import newest
+
+rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
+if rec is not None and rec.comm_timelines:
+    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)))
+
+# %% [markdown]
 # ## Build it: `run_and_copy`
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. The check (its own process): it runs, every buffer holds `x @ w`
-# at return, and enough copy time overlaps a product (model: the formula below). On a GPU, `x` and `w` are the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700).
+# at return, and enough copy time overlaps a product (model: the formula below). On a GPU, `x` and `w` are the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700): a
+# square product dwarfs its copy, a thin one does not.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -146,7 +147,7 @@ if rec is not None and rec.comm_timelines:
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
 # 分到的核心数。检查在单独的进程中进行：能否运行，返回时每个缓冲区是否都装着 `x @ w`，
 # 复制用时是否有足够部分与乘法重叠（模型：后面的公式）。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
-# 矩阵乘法（700 × 4 乘以 4 × 700）。
+# 矩阵乘法（700 × 4 乘以 4 × 700）：方阵乘法的用时远超它的复制，“瘦”乘法则不然。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # noqa: F401 (at hand for the task)
@@ -223,44 +224,43 @@ print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
 # **Do the copies cost the products time?** The formula assumes not; the control row, products beside nonstop copies,
-# tests that (its hatched bar is products alone's). Explain where run_and_copy lands against its bar, then open the
-# answer.
+# tests that (its hatched bar is products alone's median). Answer from the figure, then open the answer.
 
 # %% [markdown] lang="zh"
 # **复制会占用乘法的时间吗？** 公式假定不会；对照那一行（一边不停复制一边做乘法）检验的就是这一点，它的斜线条
-# 是“只做乘法”的中位数。解释 run_and_copy 相对它的斜线条落在哪里，再打开参考答案。
+# 是“只做乘法”的中位数。先根据图回答，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# In run_and_copy the products run beside a copy thread (a copy stream on a GPU), as in the control row. This run's
-# result:
+# Compare the control row with products alone: the same products, with only the copies beside them added. This
+# run's answer:
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 在 run_and_copy 中，乘法旁边有一个复制线程（GPU 上是复制流），和对照那一行一样。本次运行的结果：
+# 比较对照那一行与“只做乘法”：乘法相同，只多了旁边的复制。本次运行的回答：
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured, predicted))
+print(show.control_text(measured))
 
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# Every repeat on the H200, one panel per way to copy. Predict what share of the copy time the
-# book's one-stream code hides, and a copy stream.
+# Every repeat on the H200: copies alone into each kind of host memory, then the book's one-stream code and a copy
+# stream on one time axis. Predict what share of the copy time each hides.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
-# H200 上的每次重复，每个面板是一种复制方式。预测书中只用一个流的代码能隐藏复制用时的多少，
-# 复制流又能隐藏多少。
+# H200 上的每次重复：先是复制到各种主机内存的“只做复制”，然后是书中只用一个流的代码和复制流，
+# 二者共用一条时间轴。预测它们各自能隐藏复制用时的多少。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
-    display(show.plot_comm(rec.comm[0], title=show.recorded_title(rec)))
+    display(show.plot_comm(rec.comm[0], title=show.recorded_title(rec), modes=(show.BOOK_PLAN, show.SIDE_PLAN)))
 print(show.recorded_text(rec))
 
 # %% [markdown]
@@ -362,19 +362,17 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware; CPU lanes with a core per thread are cores of
-# one chip. Either way (lane 0's copies are brief), predict the slower lane alone. Where the lanes' threads
-# outnumber the cores, they take turns: predict one after the other. Hatched: this hardware's case; CPU lanes
-# also print their CPU time.
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone. CPU lanes
+# share the cores: together needs at least the CPU time both lanes used alone divided by the cores, and no less
+# than the slower lane alone. Hatched: the larger of the two.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件；每个线程都有自己核心的 CPU 执行路是同一块芯片上的核心。
-# 两种情形下都应当预测较慢那条执行路单独运行的用时（执行路 0 的复制用时很短）。两条执行路的线程多于核心时，
-# 它们轮流使用核心：应当预测先后运行的用时。斜线条是本机硬件对应的情形；CPU 执行路还会打印它们用掉的
-# CPU 时间。
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时。CPU 执行路
+# 共用这些核心：同时运行至少需要两条执行路单独运行时用掉的 CPU 时间除以核心数，也不少于较慢那条执行路单独
+# 运行的用时。斜线条是两者中较大的那个。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -436,7 +434,7 @@ print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lan
 #
 # * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **Pageable memory** made the recorded copies several times slower than pinned.
+# * **Pageable memory** made the recorded copies slower than pinned ones (the copies-alone panel).
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
@@ -455,4 +453,4 @@ print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lan
 #
 # * **不等待**：不同步就为排队的 GPU 工作计时，测到的只是排队的时间。
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
-# * 在记录结果中，**可分页内存**让复制比锁页内存慢好几倍。
+# * 在记录结果中，**可分页内存**让复制比锁页内存慢（“只做复制”那个面板）。

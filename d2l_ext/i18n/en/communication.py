@@ -46,12 +46,6 @@ MESSAGES = {
     'communication.rates': 'this run: products alone {run} · copies alone {copy}',
     'communication.recorded.hidden': '{a} {ma} vs {b} {mb}: {share} of the copy time hidden',
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
-    'communication.control.line': ('run_and_copy {m} vs its bar {bar}; beside nonstop copies the products took {b}, '
-                                   'alone {a}: {word}. {meaning}'),
-    'communication.control.left_out': 'Above its bar: that cost is what the formula left out.',
-    'communication.control.other': 'Above its bar, yet the control shows no such cost: the cause is not measured here.',
-    'communication.control.hidden': 'At or under its bar: that cost did not show in run_and_copy.',
-    'communication.control.free': 'At or under its bar: the copies cost the products nothing measurable.',
     'communication.recorded.copies': ("copies alone: the book's new pageable tensors {a}, pageable buffers reused {b}, "
                                       'pinned buffers {c}'),
     'communication.first_copy.line': 'first call {first}; {line}',
@@ -75,12 +69,17 @@ MESSAGES = {
                                    'The copy landed first this time; it need not.'),
     'communication.hazard.cpu': 'No GPU here, so no copy can be read too early.',
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
-    'communication.ex3.line': 'predicted {p} ({case}) · measured {m} (together): {word}',
-    'communication.ex3.cpu': ('CPU time together {ct} vs alone {ca} + {cb}; {busy} of {cores} cores busy over '
-                              '{wall}: {meaning}'),
-    'communication.ex3.cpu.grew': 'the same work took {pct} more CPU time together',
-    'communication.ex3.cpu.idle': 'the work did not grow, but the lanes did not hold every core the whole time',
-    'communication.ex3.cpu.full': 'the work did not grow, and the lanes held the cores',
+    'communication.control.slower': 'Yes, here: {line}',
+    'communication.control.same': 'Not measurably, here: {line}',
+    'communication.control.faster': 'No, here: {line}',
+    'communication.copies.title': 'copies alone, by kind of host memory',
+    'communication.copies.new': "new pageable tensors (book's copy_to_cpu(y))",
+    'communication.copies.reused': 'pageable buffers, reused',
+    'communication.copies.pinned': 'pinned buffers',
+    'communication.ex3.alone_cpu': ('alone: lane 0 computing and copying {a} (CPU time {ca}), lane 1 computing {b} '
+                                    '(CPU time {cb}); {cores} cores'),
+    'communication.ex3.cpu_case': 'CPU time alone ÷ {cores} cores',
+    'communication.ex3.line': 'predicted {p} ({case}) · measured {m} (together)',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c}: the profiled call took {wall}; '
                                     'most self time: {a} {ta}, then {b} {tb}'),
