@@ -190,13 +190,13 @@ def test_exercise_2_splits_together_into_its_longer_half_and_the_rest_beside_one
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms; one device 1 ms
     with using_language('en'):
         assert G.split_lines(run) == ('together here: 4.50 ms = lane 1 half 3.00 ms + 1.50 ms outside it (lower '
-                                      'panel); one device 1.00 ms: the half alone takes 2.00 ms '
-                                      'more than one device')
+                                      'panel); one device 1.00 ms: the half alone is 2.00 ms '
+                                      'longer than one device')
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
-        assert G.split_lines(run).endswith('the half takes 1.00 ms less than one device: less than the time '
+        assert G.split_lines(run).endswith('the half is 1.00 ms shorter than one device, less than the time '
                                            'outside it')  # 1.50 ms
         run['times']['one_device'] = [5e-3] * 3
-        assert G.split_lines(run, run).count('2.00 ms less than one device: more than') == 2  # here and recorded
+        assert G.split_lines(run, run).count('2.00 ms shorter than one device, more than') == 2  # here and recorded
     with using_language('zh'):
         assert G.split_lines(run).startswith('本机同时运行：4.50毫秒 = 执行路1的一半3.00毫秒 + 它之外的1.50毫秒')
 

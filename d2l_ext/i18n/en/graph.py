@@ -43,9 +43,9 @@ MESSAGES = {
     'graph.predicted_from': '= {wall} − {shorter}',
     'graph.split_line': ('{where}: {together} = {lane} half {half} + {rest} outside it (lower panel); '
                          'one device {one}: {why}'),
-    'graph.split_why.half': 'the half alone takes {gap} more than one device',
-    'graph.split_why.rest': 'the half takes {gap} less than one device: less than the time outside it',
-    'graph.split_why.pays': 'the half takes {gap} less than one device: more than the time outside it',
+    'graph.split_why.half': 'the half alone is {gap} longer than one device',
+    'graph.split_why.rest': 'the half is {gap} shorter than one device, less than the time outside it',
+    'graph.split_why.pays': 'the half is {gap} shorter than one device, more than the time outside it',
     'graph.dag_drawn.median': 'the median repeat, drawn below',
     'graph.dag_drawn.traced': 'a run with a wait after each task, drawn below',
     'graph.dag_predicted_from': ' = {n} × {took} ({lane})',
