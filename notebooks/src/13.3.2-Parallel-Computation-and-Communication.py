@@ -137,8 +137,9 @@ if rec is not None and rec.comm_timelines:
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. The check (its own process): it runs, every buffer holds `x @ w`
-# at return, and enough copy time overlaps a product (model: the formula below). On a GPU, `x` and `w` are the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700): a
-# square product dwarfs its copy, a thin one does not.
+# at return, and enough copy time overlaps a product (model: the formula below). On a GPU, `x` and `w` are the
+# book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700): a square product dwarfs its copy, a
+# thin one does not.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -364,7 +365,7 @@ print(show.exercise_three_alone_text(ex3))
 #
 # A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone. CPU lanes
 # share the cores: together needs at least the CPU time both lanes used alone divided by the cores, and no less
-# than the slower lane alone. Hatched: the larger of the two.
+# than the slower lane alone. Hatched: the prediction (on CPU lanes, the larger of the two).
 # </details>
 
 # %% [markdown] lang="zh"
@@ -372,7 +373,7 @@ print(show.exercise_three_alone_text(ex3))
 #
 # GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时。CPU 执行路
 # 共用这些核心：同时运行至少需要两条执行路单独运行时用掉的 CPU 时间除以核心数，也不少于较慢那条执行路单独
-# 运行的用时。斜线条是两者中较大的那个。
+# 运行的用时。斜线条是预测（CPU 执行路取两者中较大的那个）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
