@@ -81,6 +81,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     else:
         style.apply()
     measured, median_colour, pred_colour = style.color('measured'), 'black', style.color('predicted')
+    medians = []
     for y, (name, values) in enumerate(times.items()):
         n = len(values)
         # Measured in the upper part of the row, the prediction as a hatched bar just below it.
@@ -97,10 +98,10 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
         if name in guess:
             ax.scatter([guess[name] * scale], [y - 0.15], s=140, marker='D', color=style.color('guess'), zorder=5,
                        edgecolors='white')
-        # named 'median', so it is not read as an outlier's value; at the right edge, clear of the legend and dots
+        # named 'median', so it is not read as an outlier's value; placed once the axes are sized (_place_medians)
         shown = tight(f"{style.plot_text('style.median')} {sig(med * scale)} {unit}")  # zh: 中位数3.10毫秒
-        ax.annotate(shown, (0.99, y), xycoords=('axes fraction', 'data'), ha='right', va='center',
-                    fontsize=style.MIN_FONT_PT)
+        ends = [*values, *([guess[name]] if name in guess else [])]
+        medians.append((shown, y, min(ends) * scale, max(ends) * scale))
     handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),
                Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
                       label=style.plot_text('style.median'))]
@@ -114,11 +115,29 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                               label=style.plot_text('style.guess')))
     ax.set_yticks(range(len(times)), [(labels or {}).get(name, name) for name in times])
     ax.set_ylim(len(times) - 0.5, -0.5)  # first variant on top, as given
-    ax.set_xlim(0, largest * scale * 1.5)  # from zero, so ratios read true; the right third for the medians
+    ax.set_xlim(0, largest * scale * 1.15)  # from zero, so ratios read true; fitted to the data
     ax.set_xlabel(xlabel)
     ax.grid(axis='x', alpha=0.3)
     ax.set_axisbelow(True)
     ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
         ax.set_title(title, loc='left')
+    _place_medians(ax, medians)
     return ax.figure
+
+
+def _place_medians(ax, medians) -> None:
+    """Each row's median label right of its last dot, else left of its first, else at the axes' right edge: inside
+    the axes (never over the legend), measured on the laid-out figure."""
+    fig = ax.figure
+    fig.canvas.draw()  # lays the figure out, so the axes' final size is measured
+    box = ax.get_window_extent()
+    for shown, y, left, right in medians:
+        for xy, coords, offset, ha in (((right, y), 'data', 8, 'left'), ((left, y), 'data', -8, 'right'),
+                                       ((0.99, y), ('axes fraction', 'data'), 0, 'right')):
+            text = ax.annotate(shown, xy, xycoords=coords, xytext=(offset, 0), textcoords='offset points', ha=ha,
+                               va='center', fontsize=style.MIN_FONT_PT)
+            extent = text.get_window_extent()
+            if ha == 'right' and offset == 0 or box.x0 <= extent.x0 and extent.x1 <= box.x1:
+                break
+            text.remove()
