@@ -189,8 +189,8 @@ def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
 def test_exercise_2_splits_together_into_its_longer_half_and_the_rest_beside_one_device():
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms; one device 1 ms
     with using_language('en'):
-        assert G.split_lines(run) == ('together here: 4.50 ms = lane 1 half 3.00 ms + 1.50 ms outside it (lower '
-                                      'panel); one device 1.00 ms: the half alone is 2.00 ms '
+        assert G.split_lines(run) == ('together here: 4.50 ms = lane 1 half 3.00 ms + 1.50 ms outside it; one '
+                                      'device 1.00 ms: the half alone is 2.00 ms '
                                       'longer than one device')
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
         assert G.split_lines(run).endswith('the half is 1.00 ms shorter than one device, less than the time '

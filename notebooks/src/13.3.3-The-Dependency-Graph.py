@@ -207,8 +207,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>Worked answer</summary>
 #
 # One device runs all the rows with no copies. Together's timer covers its longer half and the time outside it: the
-# copies, the server's sum and update, and any part of the shorter half not overlapped (lower panel). The lines below
-# split each run's *together* row so, from the rows' medians.
+# copies, the server's sum and update, and any part of the shorter half not overlapped (the lower panel draws one
+# repeat). The lines below split each run's *together* row so, from the rows' medians.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -223,7 +223,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>参考答案</summary>
 #
 # 一个设备处理全部样本，不需要复制。“同时运行”的计时包括较长的一半和它之外的时间：复制、服务器上的求和与更新，
-# 以及较短的一半没有重叠的部分（下方面板）。下面几行用各行的中位数这样拆开每次运行的“同时运行”。
+# 以及较短的一半没有重叠的部分（下方面板画出其中一次重复）。下面几行用各行的中位数这样拆开每次运行的“同时运行”。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

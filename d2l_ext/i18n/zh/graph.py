@@ -41,8 +41,7 @@ MESSAGES = {
     'graph.overlap.full': '两半同时运行',
     'graph.half_row': '{lane} 的一半，{way}',
     'graph.predicted_from': '= {wall} − {shorter}',
-    'graph.split_line': ('{where}：{together} = {lane}的一半 {half} + 它之外的 {rest}（见下方面板）；'
-                         '一个设备 {one}：{why}'),
+    'graph.split_line': '{where}：{together} = {lane}的一半 {half} + 它之外的 {rest}；一个设备 {one}：{why}',
     'graph.split_why.half': '这一半本身就比一个设备多用 {gap}',
     'graph.split_why.rest': '这一半比一个设备少用 {gap}，少于它之外的时间',
     'graph.split_why.pays': '这一半比一个设备少用 {gap}，多于它之外的时间',
