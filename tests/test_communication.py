@@ -193,14 +193,11 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         assert show.control_text(same).startswith('Not measurably, here: ')
     with using_language('zh'):
         assert show.control_text(c) == '会，这次运行中：一边不停复制一边做乘法7.15毫秒，只做乘法5.15毫秒：用时多39%'
-    # a repeat of run_and_copy as slow as run then copy's middle half is counted in its line
+    # the verdict by the one rule (the boxes); a few slow repeats are dots in the figure, not a clause in the line
     slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])
     with using_language('en'):
         assert show.measured_text(slow, predicted).split('\n')[1] == (
-            'run_and_copy 6.00 ms vs run then copy 9.55 ms: faster (37% less time); '
-            '2 of 15 repeats as slow as run then copy')
-    with using_language('zh'):
-        assert show.measured_text(slow, predicted).split('\n')[1].endswith('15次重复中有2次和“先计算，后复制”一样慢')
+            'run_and_copy 6.00 ms vs run then copy 9.55 ms: faster (37% less time)')
     fig = show.plot_measured(c, predicted)
     assert [x.get_text() for x in fig.axes[0].get_yticklabels()][:2] == ['products alone',
                                                                        'products beside nonstop copies']

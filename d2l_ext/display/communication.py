@@ -3,7 +3,6 @@ the results): the prediction, the control for a copy's cost, the GPU recording, 
 from __future__ import annotations
 
 from ..i18n import t
-from ..results import quartiles
 from . import style, verdict
 from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
@@ -60,16 +59,12 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """The guess beside the prediction and the measurement; run_and_copy against run then copy (when faster, with how
-    many of its repeats were as slow as run then copy's middle half, if any). The control's line is the worked
-    answer's (control_text)."""
+    """The guess beside the prediction and the measurement; run_and_copy against run then copy by the one rule (the
+    figure's boxes). The control's line is the worked answer's (control_text)."""
     m = comparison.measurements
     over, serial = m['overlapped'], m['run_then_copy']
     unit = verdict.unit_for(over.median, serial.median, predicted['overlapped'])
     line = verdict.line(_word('overlapped'), over, _word('run_then_copy'), serial, unit)
-    slow = sum(x >= quartiles(serial)[0] for x in over.times)
-    if slow and verdict.compare(over, serial) == 'faster':  # slow repeats beside a 'faster' verdict: counted
-        line = t('communication.slow_repeats', line=line, n=slow, total=len(over.times))
     return verdict.guess(guess, predicted['overlapped'], over.median, unit) + '\n' + line
 
 

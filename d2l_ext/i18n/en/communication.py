@@ -83,7 +83,6 @@ MESSAGES = {
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c}: the profiled call took {wall}; '
                                     'most self time: {a} {ta}, then {b} {tb}'),
-    'communication.slow_repeats': '{line}; {n} of {total} repeats as slow as run then copy',
     'communication.middle_half': 'middle half of the repeats',
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',
     'communication.profile.guess_right': 'your guess {guess}: right, the most self time',

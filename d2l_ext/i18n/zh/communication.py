@@ -81,7 +81,6 @@ MESSAGES = {
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}）：性能分析的这次调用用时 {wall}；'
                                     '自身用时最多：{a} {ta}，其次 {b} {tb}'),
-    'communication.slow_repeats': '{line}；{total} 次重复中有 {n} 次和“先计算，后复制”一样慢',
     'communication.middle_half': '各次重复的中间一半',
     'communication.profile.guess_none': '先把你预计用时最多的操作符写进 my_guess。',
     'communication.profile.guess_right': '你的猜测 {guess}：对，它的自身用时最多',
