@@ -311,7 +311,7 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     for lane, (took, waited, n, start) in zip(r.lanes, per):  # start, tasks and waiting: when the lane finished
         assert start + n * took + waited == pytest.approx(max(e['end'] for e in r.trace if e['lane'] == lane))
         assert start + n * took + waited < r.trace_wall  # inside its timer: the rest is outside the lanes
-    assert fig.axes[0].get_yticklabels()[0].get_text() == 'one lane, in order'
+    assert fig.axes[0].get_yticklabels()[0].get_text().split('\n')[0] == 'one lane, in order'
     assert "busier lane's task time" in fig.axes[0].get_title(loc='left')
     ticks = [x.get_text() for x in fig.axes[1].get_yticklabels()]  # each lane's time per task: are they equal?
     assert [x.split('\n')[0] for x in ticks] == ['lane 0', 'lane 1'] and all(' ms a task\n(' in x for x in ticks)

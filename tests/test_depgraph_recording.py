@@ -245,9 +245,9 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     assert lines == golden[lang]
     timeline, repeats = fig.axes[1], fig.axes[0]
     assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
-    beside = repeats.get_yticklabels()[1].get_text()  # together beside one device
+    beside = repeats.get_yticklabels()[1].get_text().split('\n')[0]  # together beside one device
     assert beside in ('two lanes together', '两条执行路，同时运行')
-    assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text() in (
+    assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
         'lane 0 half, one after the other', '执行路0的一半，先后运行')
     assert any(x.get_text().startswith('= 6.00') for x in repeats.texts)  # the prediction: one after the other - 2 ms
 
@@ -276,7 +276,7 @@ def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_li
         lines = text.strip().split('\n')
         assert len(lines) == 3 and 'my_guess' not in lines[0]  # a recording asks for no guess
         assert lines[1].startswith('the halves ') and lines[1].endswith('predicted 100%)')
-        assert 'GPU half, together' in [x.get_text() for x in fig.axes[0].get_yticklabels()]
+        assert 'GPU half, together' in [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
         assert [x.get_text() for x in fig.axes[1].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
         text, fig = printed(G.show_recorded, None)
         assert fig is None and text.strip() == t('graph.no_recording')

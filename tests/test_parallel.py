@@ -244,7 +244,7 @@ def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
     no_base = _result()
     no_base.baseline = None  # MXNet: the line compares with one after the other, so the figure draws that row
     with using_language('en'):
-        labels = [t.get_text() for t in dp.plot_parallel(no_base).axes[0].get_yticklabels()]
+        labels = [t.get_text().split('\n')[0] for t in dp.plot_parallel(no_base).axes[0].get_yticklabels()]
         assert 'one after the other' in labels and 'one device doing both' not in dp.plot_parallel(
             no_base).axes[0].get_title()
 

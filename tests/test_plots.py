@@ -32,7 +32,7 @@ def test_parallel_repeats_and_timeline_from_a_recording(rec):
     fig = dp.plot_parallel(rec.parallel[0])
     assert isinstance(fig, Figure) and 'predicted' in fig.axes[0].get_title(loc='left')
     fig = dl.plot_timeline(rec.timelines[0])
-    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
     assert set(labels) == set(dl.lane_labels(rec.timelines[0].lanes))
 
 
@@ -46,5 +46,5 @@ def test_cpu_stream_timeline_and_variants():
         lanes = pick_lanes('torch')
         timelines = measure_comm_timelines(lanes, size=64, iters=3)
     fig = dc.plot_comm_timelines(timelines)
-    assert {t.get_text() for t in fig.axes[0].get_yticklabels()} == {'compute thread', 'copy thread'}
+    assert {t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()} == {'compute thread', 'copy thread'}
     assert isinstance(dp.plot_variants(measure_small_ops(lanes, size=16, iters=4, repeats=2)), Figure)

@@ -27,7 +27,7 @@ def _count(pixels, hex_colour, tol=40):
 def _bar_colours(fig):
     """{row label: set of bar face colours} of a timeline (bars are the filled Rectangles)."""
     ax = fig.axes[0]
-    labels = [t.get_text() for t in ax.get_yticklabels()]
+    labels = [t.get_text().split('\n')[0] for t in ax.get_yticklabels()]
     out = {}
     for p in ax.patches:
         if isinstance(p, Rectangle) and p.get_fill():
@@ -101,7 +101,9 @@ def test_plot_repeats_draws_every_repeat_and_accepts_every_form():
     for results in (comparison, comparison.measurements, comparison.as_dict(), lists):
         fig = plot_repeats(results, predicted={'b': 0.19}, title='b is slower')
         assert _dots(fig) == 5
-        assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ['a', 'b']
+        assert [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()] == ['a', 'b']
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ['a\nmedian 0.110 s', 'b\nmedian 0.205 s']
+    assert not fig.axes[0].texts  # the medians under the rows' names: no label beside an outlier or under the legend
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert legend == ['each repeat', 'median', 'predicted']
     assert fig.axes[0].get_xlabel() == 'time (s)'

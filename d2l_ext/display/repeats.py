@@ -98,10 +98,8 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
         if name in guess:
             ax.scatter([guess[name] * scale], [y - 0.15], s=140, marker='D', color=style.color('guess'), zorder=5,
                        edgecolors='white')
-        # named 'median', so it is not read as an outlier's value; placed once the axes are sized (_place_medians)
-        shown = tight(f"{style.plot_text('style.median')} {sig(med * scale)} {unit}")  # zh: 中位数3.10毫秒
-        ends = [*values, *([guess[name]] if name in guess else [])]
-        medians.append((shown, y, min(ends) * scale, max(ends) * scale))
+        # under the row's name, never beside an outlier or under the legend; named 'median' (zh: 中位数3.10毫秒)
+        medians.append(tight(f"{style.plot_text('style.median')} {sig(med * scale)} {unit}"))
     handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),
                Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
                       label=style.plot_text('style.median'))]
@@ -113,7 +111,8 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     if guess:
         handles.append(Line2D([], [], ls='', marker='D', markersize=10, color=style.color('guess'),
                               label=style.plot_text('style.guess')))
-    ax.set_yticks(range(len(times)), [(labels or {}).get(name, name) for name in times])
+    ax.set_yticks(range(len(times)), [f'{(labels or {}).get(name, name)}\n{median}'
+                                      for name, median in zip(times, medians)])
     ax.set_ylim(len(times) - 0.5, -0.5)  # first variant on top, as given
     ax.set_xlim(0, largest * scale * 1.15)  # from zero, so ratios read true; fitted to the data
     ax.set_xlabel(xlabel)
@@ -122,22 +121,5 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
         ax.set_title(title, loc='left')
-    _place_medians(ax, medians)
     return ax.figure
 
-
-def _place_medians(ax, medians) -> None:
-    """Each row's median label right of its last dot, else left of its first, else at the axes' right edge: inside
-    the axes (never over the legend), measured on the laid-out figure."""
-    fig = ax.figure
-    fig.canvas.draw()  # lays the figure out, so the axes' final size is measured
-    box = ax.get_window_extent()
-    for shown, y, left, right in medians:
-        for xy, coords, offset, ha in (((right, y), 'data', 8, 'left'), ((left, y), 'data', -8, 'right'),
-                                       ((0.99, y), ('axes fraction', 'data'), 0, 'right')):
-            text = ax.annotate(shown, xy, xycoords=coords, xytext=(offset, 0), textcoords='offset points', ha=ha,
-                               va='center', fontsize=style.MIN_FONT_PT)
-            extent = text.get_window_extent()
-            if ha == 'right' and offset == 0 or box.x0 <= extent.x0 and extent.x1 <= box.x1:
-                break
-            text.remove()
