@@ -55,7 +55,7 @@ def test_the_guess_line_names_the_share_with_and_without_a_guess():
 
 def test_exercise_1_concludes_from_c_against_a_with_backwards_growth_in_each():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
-    lines = show.parts_text(here, there).split('\n')
+    lines = [show.parts_text(here), show.parts_text(there)]
     assert lines == ['2 processes, 2 cores: (c) hooks 130 ms vs (a) after backward 140 ms: faster (7.1% less time); '
                      'backward +30% in (c), +40% in (a): overlap paid here',
                      '2 processes, 16 cores: (c) hooks 120 ms vs (a) after backward 140 ms: faster (14% less time); '
@@ -64,13 +64,16 @@ def test_exercise_1_concludes_from_c_against_a_with_backwards_growth_in_each():
     assert '+0% in (a)' in show.parts_text(fake(serial_span=0.0499))  # 0.2% shorter: never '-0%'
     with using_language('zh'):
         assert show.parts_text(here).startswith('2个进程、2个核心：(c)钩子130毫秒')
+    d = show.parts_text(fake(), 'buckets', 'ddp-1')  # Exercise 2: (d) beside DDP at its size, no 'paid' clause
+    assert d == '2 processes, 2 cores: (d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: slower (8.3% more time); ' \
+                'backward +0% in (d), +0% in DDP 1 MiB'
 
 
 def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
     r = fake(hooks=0.095)  # a median below the step without all-reduce: drawn where it is
     ax = show.plot_steps(r).axes[0]
     drawn = show.drawn(r)
-    assert [v.id for v in drawn] == ['serial', 'flat', 'hooks', 'buckets']
+    assert [v.id for v in drawn] == ['serial', 'flat', 'hooks']
     assert [t.get_text().split('\n')[0] for t in ax.get_yticklabels()][0] == 'step without all-reduce'
     medians = [seg[0][0] for c in ax.collections if hasattr(c, 'get_segments') for seg in c.get_segments()]
     assert pytest.approx(95.0) in medians and pytest.approx(100.0) in medians  # (c), the step without all-reduce
@@ -128,11 +131,18 @@ def test_the_machine_lines_say_when_processes_share_cores():
 def test_the_steps_the_prediction_and_the_ingredients_are_one_line_each():
     r = fake()
     assert show.steps_text(r) == 'step (ms), predicted · measured median: (a) 140 · 140, (b) 131 · 135, ' \
-                                 '(c) 106 · 130, (d) 106 · 130'
+                                 '(c) 106 · 130'
     assert show.prediction_text(0.07, 0.2, 0.13) == 'predicted: all-reduce 70.0 ms, (a) 200 ms, (c) 130 ms'
     lines = show.ingredients_text(r).split('\n')
     assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms in 12 calls',
                      'model fitted to it and one call on 96 MiB: α = 0.851 ms a call, β = 0.85 GB/s']
+
+
+def test_exercise_4_prints_the_ratio_at_half_the_batch_predicted_twice_and_measured():
+    full, half = fake(), fake(backward=0.08)
+    half.batch_per_process = 64
+    assert show.ratio_text(full, half) == 'all-reduce alone / step without all-reduce, batch 128 a process: 0.40x; ' \
+                                          'batch 64: predicted 0.80x · measured 0.50x'
 
 
 def test_the_model_is_fitted_to_this_runs_own_calls():

@@ -65,9 +65,10 @@ def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
 
 
 def steps_text(result) -> str:
-    """'step (ms), predicted · measured median: (a) 93.9 · 92.5, ...': the model's step beside each of (a)-(d)'s."""
+    """'step (ms), predicted · measured median: (a) 93.9 · 92.5, ...': the model's step beside (a)-(c)'s ((d) is
+    drawn beside DDP at its bucket size)."""
     rows = [f'({k}) {verdict.sig(result.prediction.for_version(v) * MS)} · {verdict.sig(result.version(v).median * MS)}'
-            for k, v in LETTERS.items() if result.has(v)]
+            for k, v in LETTERS.items() if k != 'd' and result.has(v)]
     return t('allreduce.steps', rows=t('allreduce.sep_list').join(rows))
 
 
@@ -76,18 +77,26 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
     return verdict.guess(my_guess, result.predicted(vid)['overlap'], result.version(vid).overlap or 0.0, '%')
 
 
-def parts_text(*runs) -> str:
-    """Exercise 1, per run: (c) against (a), backward's growth in each against backward alone, and what follows."""
-    lines = []
-    for r in runs:
-        c, a = r.version('hooks'), r.version('serial')
-        grew = [round((r.slowdown(vid) or 1.0) - 1, 2) + 0.0 for vid in ('hooks', 'serial')]  # + 0.0: never -0%
-        grew = [('+' if x >= 0 else '') + verdict.num(x, '%') for x in grew]  # backward against without all-reduce
-        paid = 'paid' if verdict.compare(c.measurement, a.measurement) == 'faster' else 'unpaid'
-        line = verdict.line(name(r, c), c.measurement, name(r, a), a.measurement, 'ms')
-        lines.append(t('allreduce.on', n=r.processes, cores=r.cores) + t(
-            'allreduce.parts', line=line, c_slow=grew[0], a_slow=grew[1], paid=t(f'allreduce.{paid}')))
-    return '\n'.join(lines)
+def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
+    """One run: a version against another, backward's growth in each against the step without all-reduce, and for
+    (c) against (a) whether overlap paid."""
+    v, a = r.version(vid), r.version(against)
+    grew = [round((r.slowdown(x.id) or 1.0) - 1, 2) + 0.0 for x in (v, a)]  # + 0.0: never -0%
+    grew = [('+' if x >= 0 else '') + verdict.num(x, '%') for x in grew]  # backward against without all-reduce
+    short = {vid: f'({k})' for k, vid in LETTERS.items()}
+    line = t('allreduce.on', n=r.processes, cores=r.cores) + t(
+        'allreduce.parts', line=verdict.line(name(r, v), v.measurement, name(r, a), a.measurement, 'ms'),
+        mine=grew[0], me=short.get(vid, name(r, v)), theirs=grew[1], them=short.get(against, name(r, a)))
+    paid = verdict.compare(v.measurement, a.measurement) == 'faster'
+    return line + t(f'allreduce.{"" if paid else "un"}paid') if (vid, against) == ('hooks', 'serial') else line
+
+
+def ratio_text(full, half) -> str:
+    """Exercise 4: all-reduce alone / the step without all-reduce at the lesson's batch, and at half the batch:
+    predicted (twice the ratio: the step halves, the bytes stay) · measured."""
+    ratio = [r.version('allreduce').median / r.version('backward').median for r in (full, half)]
+    return t('allreduce.ratio', batch=full.batch_per_process, ratio=verdict.num(ratio[0], 'x'),
+             half=half.batch_per_process, predicted=verdict.num(2 * ratio[0], 'x'), measured=verdict.num(ratio[1], 'x'))
 
 
 def _leads(result, vid: str) -> list[float]:
@@ -102,8 +111,8 @@ def _leads(result, vid: str) -> list[float]:
 
 
 def drawn(result, ids=None) -> list:
-    """The figure's rows: (a)-(d), if measured (DDP's sizes have Exercise 2's figure)."""
-    wanted = ids or ['serial', 'flat', 'hooks', 'buckets']
+    """The figure's rows: (a)-(c), if measured ((d) and DDP's sizes have Exercise 2's figure)."""
+    wanted = ids or ['serial', 'flat', 'hooks']
     return [result.version(vid) for vid in wanted if result.has(vid)]
 
 

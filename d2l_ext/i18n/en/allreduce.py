@@ -49,7 +49,9 @@ MESSAGES = {
     'allreduce.buckets': "DDP size with the shortest median: {line}; the model's fastest: {model}",
     'allreduce.buckets_tie': "no DDP size clearly fastest (shortest median: {line}); the model's fastest: {model}",
     'allreduce.on': '{n} processes, {cores} cores: ',
-    'allreduce.parts': '{line}; backward {c_slow} in (c), {a_slow} in (a): {paid}',
-    'allreduce.paid': 'overlap paid here', 'allreduce.unpaid': 'overlap did not pay here',
+    'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}',
+    'allreduce.paid': ': overlap paid here', 'allreduce.unpaid': ': overlap did not pay here',
+    'allreduce.ratio': ('all-reduce alone / step without all-reduce, batch {batch} a process: {ratio}; batch {half}: '
+                        'predicted {predicted} · measured {measured}'),
     'allreduce.sep_list': ', ',
 }

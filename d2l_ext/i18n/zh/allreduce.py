@@ -31,7 +31,7 @@ MESSAGES = {
     'allreduce.which.package': '测量的是：包里的 (a)-(d)；你的版本通过检查后就会替换它们',
     'allreduce.which.mixed': '测量的是：你写的 {yours}；包里的 {package}',
     'allreduce.ingredients.step': '不做全归约的训练步 {step}；仅全归约 {alone}，共 {tensors} 次调用',
-    'allreduce.ingredients.fit': '模型由它和一次 {mb} MiB 的调用拟合：每次调用 α = {alpha}，β = {gbps} GB/s',
+    'allreduce.ingredients.fit': '模型由它和一次 {mb} MiB 的调用拟合：每次调用α={alpha}，β={gbps} GB/s',
     'allreduce.predict': '预测：全归约 {allreduce}，(a) {serial}，(c) {hooks}',
     'allreduce.steps': '训练步（毫秒），预测 · 实测中位数：{rows}',
     'allreduce.share': '；全归约有 {share} 在反向传播期间进行',
@@ -47,7 +47,9 @@ MESSAGES = {
     'allreduce.buckets': '中位数最短的 DDP 桶大小：{line}；模型预测最快：{model}',
     'allreduce.buckets_tie': '没有哪个 DDP 桶大小明显最快（中位数最短：{line}）；模型预测最快：{model}',
     'allreduce.on': '{n} 个进程、{cores} 个核心：',
-    'allreduce.parts': '{line}；反向传播在 (c) 中 {c_slow}，在 (a) 中 {a_slow}：{paid}',
-    'allreduce.paid': '重叠在这里带来了好处', 'allreduce.unpaid': '重叠在这里没有带来好处',
+    'allreduce.parts': '{line}；反向传播在{me}中{mine}，在{them}中{theirs}',
+    'allreduce.paid': '：重叠在这里带来了好处', 'allreduce.unpaid': '：重叠在这里没有带来好处',
+    'allreduce.ratio': ('仅全归约 / 不做全归约的训练步，每个进程批量{batch}：{ratio}；批量{half}：'
+                        '预测{predicted} · 实测{measured}'),
     'allreduce.sep_list': '、',
 }
