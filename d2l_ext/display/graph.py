@@ -45,11 +45,9 @@ def stage_label(name: str, plot: bool = False) -> str:
 
 def role_of(lane: str) -> str:
     """Colour role of a row: copies are transfers, the server is the CPU, 'lane N' is lane N."""
-    if lane.startswith('link:'):
-        return 'link'
     if lane.startswith('lane ') and lane[5:].isdigit():
         return style.lane_role(int(lane[5:]))
-    return 'cpu'
+    return 'link' if lane.startswith('link:') else 'cpu'
 
 
 def machine_line(lanes) -> str:
@@ -258,17 +256,18 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
 
 
 def split_lines(here: dict, recorded: dict | None = None) -> str:
-    """Exercise 2's lines, one per run: together = its longer half + the time outside it; one device (row medians)."""
+    """Exercise 2's lines, one per run (row medians): together's longer half and rest, each beside its prediction."""
     lines = []
     for key, rec in (('graph.short.split_here', here), ('graph.short.split_recorded', recorded)):
         if rec is not None:
             run, kinds = _run_and_kinds(rec)
-            m, half = _measurements(run), recording.halves_summary(run)['split']
-            lane = max(half, key=half.get)
-            together, one = m['split'].median, m['one_device'].median
+            m, (half, turn) = _measurements(run), (recording.halves_summary(run)[w] for w in ('split', 'in_turn'))
+            lane, together, one, longer = max(half, key=half.get), m['split'].median, m['one_device'].median, max(
+                turn.values())
+            ms = {k: verdict.num(x, 'ms') for k, x in (
+                ('together', together), ('half', half[lane]), ('one', one), ('rest', together - half[lane]),
+                ('gap', abs(one - half[lane])), ('half_p', longer), ('rest_p', recording.predict_split(run) - longer))}
             why = 'half' if half[lane] >= one else 'rest' if together > one else 'pays'
-            ms = {k: verdict.num(x, 'ms') for k, x in (('together', together), ('half', half[lane]), ('one', one),
-                                                       ('rest', together - half[lane]), ('gap', abs(one - half[lane])))}
             lines.append(t('graph.split_line', where=t(key), lane=lane_name(lane, kinds=kinds), **ms,
                            why=t(f'graph.split_why.{why}', **ms)))
     return '\n'.join(lines)

@@ -130,6 +130,7 @@ show.draw_graph(graph)
 # each its row's median in the figure. This assumes each half runs as fast together as one after the other (the
 # figure's half rows), and both start at once, the shorter inside the longer (overlap 100%, the second line). On a
 # CPU-only machine the two lanes split one CPU's cores; beside a GPU, the CPU lane is the long half. Which could fail?
+# (Exercise 2 checks.)
 
 # %% [markdown] lang="zh"
 # 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
@@ -146,7 +147,7 @@ show.draw_graph(graph)
 #
 # 两项都是图中对应那一行的中位数。这个预测假定每一半同时运行时和先后运行时一样快（图中每一半的几行），并且
 # 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）。在只有 CPU 的机器上，两条执行路把一个
-# CPU 的核心分成两半；与 GPU 并列时，CPU 执行路是较长的那一半。在这里哪个假定可能不成立？
+# CPU 的核心分成两半；与 GPU 并列时，CPU 执行路是较长的那一半。在这里哪个假定可能不成立？（练习 2 检查。）
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
@@ -201,14 +202,16 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # float64 check catches it.
 # </details>
 #
-# **2. Splitting does not always pay.** Compare *together* with *one device*, here and in the recording: where
-# does together's time go?
+# **2. Which assumption failed, and does splitting pay?** Here and in the recording, split *together* into its
+# longer half and the time outside it, each beside its predicted term, then compare with *one device*.
 #
 # <details><summary>Worked answer</summary>
 #
-# One device runs all the rows with no copies. Together's timer covers its longer half and the time outside it: the
-# copies, the server's sum and update, and any part of the shorter half not overlapped (the lower panel draws one
-# repeat). The lines below split each run's *together* row so, from the rows' medians.
+# The prediction is one after the other's longer half plus the time outside its halves (the copies, the server's sum
+# and update): it also assumes that time stays the same. Together's time outside its longer half also holds any part
+# of the shorter half not overlapped; a slower shorter half costs nothing while it stays inside the longer one. A term
+# off its prediction is an assumption that failed. One device runs all the rows with no copies: splitting pays only
+# if the half saves more than the time outside it. The lines below use the rows' medians.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -218,12 +221,15 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 发现了这一点。
 # </details>
 #
-# **2. 拆分并不总是划算**。在本机和记录结果中比较“同时运行”与“一个设备”：“同时运行”的时间花在了哪里？
+# **2. 哪个假定不成立？拆分划算吗？**在本机和记录结果中，把“同时运行”拆成较长的一半和它之外的时间，每一项与它的
+# 预测并列，再与“一个设备”比较。
 #
 # <details><summary>参考答案</summary>
 #
-# 一个设备处理全部样本，不需要复制。“同时运行”的计时包括较长的一半和它之外的时间：复制、服务器上的求和与更新，
-# 以及较短的一半没有重叠的部分（下方面板画出其中一次重复）。下面几行用各行的中位数这样拆开每次运行的“同时运行”。
+# 预测是先后运行中较长的一半，加上两半之外的时间（复制、服务器上的求和与更新），它还假定这段时间不变。“同时运行”中
+# 较长的一半之外的时间还包括较短的一半没有重叠的部分；较短的一半变慢，只要仍藏在较长的一半里，就不增加用时。哪一项
+# 偏离了它的预测，哪个假定就不成立。一个设备处理全部样本，不需要复制：只有这一半省下的时间多于它之外的时间，拆分才
+# 划算。下面几行用的都是各行的中位数。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -249,12 +255,12 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched
-# prediction is the busier lane's task time alone: no waiting. The second line splits each lane's time in the median
-# repeat; the dashed line is where its timer stopped.
+# prediction: each lane's tasks at its own time per task (its row's label), the larger; no waiting. The second line
+# splits each lane's time in the median repeat; the dashed line is where its timer stopped.
 
 # %% [markdown] lang="zh"
-# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条）只算任务用时较多的那条
-# 执行路的任务用时，不算等待。第二行在中位数那次重复中拆开每条执行路的时间；虚线是它的计时停止的地方。
+# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条形）：每条执行路的任务数
+# 乘以它自己每个任务的用时（见它那一行的标签），取较大的一条，不算等待。第二行在中位数那次重复中拆开每条执行路的时间；虚线是它的计时停止的地方。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
@@ -272,9 +278,8 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. The hatched bar counts only tasks; late starts and
-# waits (grey) come on top. On CPU lanes, one device with all cores is the bar to beat: the two lanes split those
-# same cores.
+# stage, plus the join: still 12. Then the lanes set the time. On CPU lanes, one device with all cores is the bar to
+# beat: the two lanes split those same cores.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -283,8 +288,7 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。斜线条只算任务；晚开始和等待输入（灰色）都加在它上面。在 CPU 执行路上，要比的是使用全部核心的
-# 一个设备：两条执行路分的正是这些核心。
+# 而不是关键路径。在 CPU 执行路上，要比的是使用全部核心的一个设备：两条执行路分的正是这些核心。
 # </details>
 
 # %% [markdown]

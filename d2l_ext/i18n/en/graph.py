@@ -41,7 +41,8 @@ MESSAGES = {
     'graph.overlap.full': 'the halves ran at the same time',
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '= {wall} − {shorter}',
-    'graph.split_line': '{where}: {together} = {lane} half {half} + {rest} outside it; one device {one}: {why}',
+    'graph.split_line': ('{where}: {together} = {lane} half {half} (predicted {half_p}) + {rest} outside it '
+                         '(predicted {rest_p}); one device {one}: {why}'),
     'graph.split_why.half': 'the half alone is {gap} longer than one device',
     'graph.split_why.rest': 'the half is {gap} shorter than one device, less than the time outside it',
     'graph.split_why.pays': 'the half is {gap} shorter than one device, more than the time outside it',
