@@ -189,6 +189,10 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         # the worked answer, one line: the control against products alone, by the one rule, its answer first
         assert show.control_text(c) == ('Yes, here: products beside nonstop copies 7.15 ms vs products alone 5.15 ms: '
                                         'slower (39% more time)')
+        # with the products' count: max(run, copy) + copy / 4, fed each of the two, beside run_and_copy's median
+        assert show.control_text(c, 4).split('\n')[1] == (
+            'run_and_copy: predicted from products alone 6.05 ms, from the control 8.05 ms · measured 7.55 ms: '
+            'between the two')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053])
         assert show.control_text(same).startswith('Not measurably, here: ')
     with using_language('zh'):

@@ -68,13 +68,22 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
     return verdict.guess(guess, predicted['overlapped'], over.median, unit) + '\n' + line
 
 
-def control_text(comparison) -> str:
-    """The worked answer, one line: do the copies cost the products time? The control (products beside nonstop
-    copies) against products alone, by the one rule, its answer first."""
-    m = comparison.measurements
+def control_text(comparison, iters: int | None = None) -> str:
+    """The worked answer: do the copies cost the products time? The control (products beside nonstop copies)
+    against products alone, by the one rule, its answer first; with `iters`, the formula fed each of the two beside
+    run_and_copy's median, and where the median falls."""
+    from ..communication.core import expected_overlap
+    m, med = comparison.measurements, comparison.medians()
     beside, alone = m['beside_copies'], m['run']
     word = verdict.compare(beside, alone)  # one of verdict.WORDS
-    return t(f'communication.control.{word}', line=verdict.line(_word('beside_copies'), beside, _word('run'), alone))
+    lines = [t(f'communication.control.{word}', line=verdict.line(_word('beside_copies'), beside, _word('run'), alone))]
+    if iters and 'overlapped' in med:
+        low, high = (expected_overlap(med[k], med['copy'], 'separate', iters=iters) for k in ('run', 'beside_copies'))
+        got, unit = med['overlapped'], verdict.unit_for(med['overlapped'], low, high)
+        place = 'under' if got < min(low, high) else 'over' if got > max(low, high) else 'between'
+        lines.append(t('communication.control.fit', low=verdict.num(low, unit), high=verdict.num(high, unit),
+                       got=verdict.num(got, unit), place=t(f'communication.control.{place}')))
+    return '\n'.join(lines)
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------

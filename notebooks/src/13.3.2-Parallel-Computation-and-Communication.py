@@ -51,14 +51,14 @@ print(lane.label)
 # %% [markdown]
 # ## The book's cells
 #
-# On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. **Predict first.** On a GPU
-# the results cross to host memory. Without a GPU `y.to('cpu')` returns the same tensor: there is no copy to
+# On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. On a GPU the results cross to
+# host memory. Without a GPU `y.to('cpu')` returns the same tensor: there is no copy to
 # time.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
-# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。**先预测**。在 GPU 上，结果要传到
+# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。在 GPU 上，结果要传到
 # 主机内存。没有 GPU 时，`y.to('cpu')` 返回同一个张量：没有复制可以计时。
 
 # %%
@@ -136,9 +136,8 @@ if rec is not None and rec.comm_timelines:
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. The check (its own process): it runs, every buffer holds `x @ w`
-# at return, and enough copy time overlaps a product (model: the formula below). On a GPU, `x` and `w` are the
-# book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700): a square product dwarfs its copy, a
+# `lane.threads` a CPU lane's share of the cores. The check runs it in its own process. On a GPU, `x` and `w` are
+# the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700): a square product dwarfs its copy, a
 # thin one does not.
 
 # %% [markdown] lang="zh"
@@ -146,8 +145,7 @@ if rec is not None and rec.comm_timelines:
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
-# 分到的核心数。检查在单独的进程中进行：能否运行，返回时每个缓冲区是否都装着 `x @ w`，
-# 复制用时是否有足够部分与乘法重叠（模型：后面的公式）。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
+# 分到的核心数。检查在单独的进程中运行它。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
 # 矩阵乘法（700 × 4 乘以 4 × 700）：方阵乘法的用时远超它的复制，“瘦”乘法则不然。
 
 # %% tags=["nbval-ignore-output"]
@@ -215,7 +213,7 @@ my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对�
 # guess.
 
 # %% [markdown] lang="zh"
-# 每个点是一次重复，灰色是各次重复的中间一半，斜线条是用上面两个用时算出的预测，菱形是你的猜测。
+# 每个点是一次重复，灰色是各次重复的中间一半，斜线条形是用上面两个用时算出的预测，菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
 predicted = {'beside_copies': alone['run'],
@@ -228,24 +226,24 @@ print(show.measured_text(measured, predicted, my_guess))
 # tests that (its hatched bar is products alone's median). Answer from the figure, then open the answer.
 
 # %% [markdown] lang="zh"
-# **复制会占用乘法的时间吗？** 公式假定不会；对照那一行（一边不停复制一边做乘法）检验的就是这一点，它的斜线条
+# **复制会占用乘法的时间吗？** 公式假定不会；对照那一行（一边不停复制一边做乘法）检验的就是这一点，它的斜线条形
 # 是“只做乘法”的中位数。先根据图回答，再打开参考答案。
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Compare the control row with products alone: the same products, with only the copies beside them added. This
-# run's answer:
+# Compare the control row with products alone: the same products, with only the copies beside them added. Then
+# feed each of the two to the formula. This run's answer:
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 比较对照那一行与“只做乘法”：乘法相同，只多了旁边的复制。本次运行的回答：
+# 比较对照那一行与“只做乘法”：乘法相同，只多了旁边的复制。再把两者分别代入公式。本次运行的回答：
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured))
+print(show.control_text(measured, K2))
 
 # %% [markdown]
 # ## Recorded on a GPU
@@ -373,7 +371,7 @@ print(show.exercise_three_alone_text(ex3))
 #
 # GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时。CPU 执行路
 # 共用这些核心：同时运行至少需要两条执行路单独运行时用掉的 CPU 时间除以核心数，也不少于较慢那条执行路单独
-# 运行的用时。斜线条是预测（CPU 执行路取两者中较大的那个）。
+# 运行的用时。斜线条形是预测（CPU 执行路取两者中较大的那个）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -429,13 +427,13 @@ print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lan
 #
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap on a GPU.
 # * One stream takes run + copy; in the recording, a copy stream hid almost all of the copy time.
-# * Overlap is free only where the copy has hardware of its own.
 #
 # ## Pitfalls
 #
 # * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **Pageable memory** made the recorded copies slower than pinned ones (the copies-alone panel).
+# * **A new tensor per copy:** in the recording, the book's `copy_to_cpu(y)`, a new pageable tensor per result, was
+#   far slower than copies into reused pageable buffers, and those slower than copies into pinned ones.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
@@ -448,10 +446,10 @@ print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lan
 #
 # * 在 GPU 上，锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠。
 # * 一个流的用时是计算 + 复制；在记录结果中，复制流隐藏了几乎全部复制用时。
-# * 只有复制有自己的硬件时，重叠才是免费的。
 #
 # ## 易错点
 #
 # * **不等待**：不同步就为排队的 GPU 工作计时，测到的只是排队的时间。
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
-# * 在记录结果中，**可分页内存**让复制比锁页内存慢（“只做复制”那个面板）。
+# * **每次复制新建张量**：在记录结果中，书中的 `copy_to_cpu(y)` 为每个结果新建一个可分页张量，比复制到重复使用的
+#   可分页缓冲区慢得多；后者又比复制到锁页缓冲区慢（“只做复制”那个面板）。

@@ -72,6 +72,11 @@ MESSAGES = {
     'communication.control.slower': 'Yes, here: {line}',
     'communication.control.same': 'Not measurably, here: {line}',
     'communication.control.faster': 'No, here: {line}',
+    'communication.control.fit': ('run_and_copy: predicted from products alone {low}, from the control {high} · '
+                                  'measured {got}: {place}'),
+    'communication.control.between': 'between the two',
+    'communication.control.under': 'under both',
+    'communication.control.over': 'over both',
     'communication.copies.title': 'copies alone, by kind of host memory',
     'communication.copies.new': "new pageable tensors (book's copy_to_cpu(y))",
     'communication.copies.reused': 'pageable buffers, reused',
