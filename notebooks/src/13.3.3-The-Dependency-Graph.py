@@ -277,9 +277,9 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 #
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
-# reaches. With `arms=(2, 2, 2), cross=False` the critical path drops to 9, but six arm products on two lanes take 3 per
-# stage, plus the join: still 12. Then the lanes set the time. On CPU lanes, one device with all cores is the bar to
-# beat: the two lanes split those same cores.
+# reaches. Below, `arms=(2, 2, 2), cross=False`: the critical path drops to 9, the plan stays 12 (3 arm products per
+# lane and stage, then the join): the lanes set the time. On CPU lanes, one device with all cores is the bar to beat:
+# the two lanes split those same cores.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -287,9 +287,14 @@ print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
 #
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
-# 关键路径降到 9，但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是执行路的数量，
-# 而不是关键路径。在 CPU 执行路上，要比的是使用全部核心的一个设备：两条执行路分的正是这些核心。
+# 关键路径降到 9（见下图），但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是
+# 执行路的数量，而不是关键路径。在 CPU 执行路上，要比的是使用全部核心的一个设备：两条执行路分的正是这些核心。
 # </details>
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+flat = dg.diamond_dag(stages=3, arms=(2, 2, 2), cross=False)  # the answer's second plan  #zh: 参考答案中的第二个计划
+print(show.dag_line(dg.dag_model(flat, lanes)))
+show.draw_dag(flat, lanes)
 
 # %% [markdown]
 # ## Remember
