@@ -109,6 +109,18 @@ def plot_parallel(result, ax=None, title=None, guess: float | None = None, predi
         predicted={together: result.expected if predicted is None else predicted}, guess=guess and {together: guess})
 
 
+def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None):
+    """13.3.1's five rows in the plot's language (each lane alone, one after the other, together, `whole` doing both
+    jobs): every repeat; hatched the together-time predicted from the lanes' medians, `guess` a diamond."""
+    names = list(cmp)
+    labels = [*(style.plot_lane(lane) for lane in lanes), variant_name('parallel', 'one_after_other'),
+              variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs',
+                                                                     lane=style.plot_lane(whole))]
+    return plot_repeats(cmp, predicted={names[3]: together}, guess={names[3]: guess}, halves=True,
+                        labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
+                                                                                repeats=len(cmp[names[3]].times)))
+
+
 def plot_variants(result, ax=None, title=None, predicted=None):
     """Any result with a `times` dict (exercise 2, the sync run): every repeat of each variant, its middle half."""
     times = {variant_name(result.area, name): m.repeated() for name, m in result.times.items()}
@@ -129,17 +141,18 @@ def plot_independence(runs):
 
 
 def independence_lines(runs) -> str:
-    """Exercise 1: with two frameworks at one size, first each one's time per product (one at a time), then the last
-    run's verdict (MXNet's engine where timed): issued together against one at a time."""
-    r, lines = runs[-1], []
-    if len(runs) == 2 and runs[0].size == runs[1].size:
-        per = [x.times['one_at_a_time'].median / x.iters for x in runs]
-        lines.append(t('parallel.per_product', slow=framework(r.framework).display, fast=framework(
-            runs[0].framework).display, ratio=verdict.num(per[1] / per[0], 'x'), items=items(
-            (framework(x.framework).display, verdict.num(p, 'ms')) for x, p in zip(runs, per))))
-    lines.append(t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
+    """Exercise 1: the last run's verdict (MXNet's engine where timed), issued together against one at a time; with two
+    frameworks at one size, then its issued-together time against the first one's one at a time."""
+    r, first = runs[-1], runs[0]
+    lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
-        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine))
+        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine)]
+    if len(runs) == 2 and (first.size, first.iters) == (r.size, r.iters):  # the same work: totals compare
+        name = {x.framework: framework(x.framework).display for x in runs}
+        lines.append(verdict.line(
+            t('parallel.independence_row', framework=name[r.framework], way=t('parallel.variant.issued_together')),
+            r.times['issued_together'], t('parallel.independence_row', framework=name[first.framework],
+                                          way=t('parallel.variant.one_at_a_time')), first.times['one_at_a_time']))
     return tidy('\n'.join(lines))
 
 

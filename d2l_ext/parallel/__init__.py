@@ -11,6 +11,7 @@ from .core import (
     expectation,
     measure_parallel,
     measure_timeline,
+    whole_device,
 )
 from .exercises import (
     IndependenceResult,
@@ -24,7 +25,7 @@ from .together import Together
 
 __all__ = ['Expectation', 'IndependenceResult', 'ParallelResult', 'SmallOpsResult', 'SyncMistakeResult',
            'TimelineResult', 'Together', 'expectation', 'independence', 'parallel', 'small_ops', 'sync_mistake',
-           'timeline']
+           'timeline', 'whole_device']
 
 
 def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, lanes=None,

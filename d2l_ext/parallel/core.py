@@ -52,6 +52,13 @@ def expectation(lanes, seconds: list[float], cores: int | None = None) -> Expect
     return Expectation(expected, sum(seconds) / expected, rule, ways, cores, threads)
 
 
+def whole_device(lane: Lane, cores: int | None = None) -> Lane:
+    """The baseline's lane: `lane`'s device, all of it (a CPU lane: one lane with all `cores`; else `lane`)."""
+    cores = cores or cpu_cores()
+    return make_lane(lane.framework, 'cpu', 0, threads=cores, name='cpu', cores=cores,
+                     label_key='core.lane_cpu_all_label') if lane.kind == 'cpu' else lane
+
+
 @dataclass
 class ParallelResult(Result):
     """13.3.1: every lane alone, all lanes together (every repeat, interleaved), checked answers."""
@@ -116,8 +123,7 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     shared = all(ln.kind == 'cpu' for ln in lanes) and fw.shared_cpu_rule == 'shared' and len(lanes) > 1
     separate = any(ln.kind != 'cpu' for ln in lanes) and len(lanes) > 1
     if baseline and (shared or separate):
-        whole = (make_lane(fw.name, 'cpu', 0, threads=cores, name='cpu', cores=cores,
-                           label_key='core.lane_cpu_all_label') if shared else lanes[0])
+        whole = whole_device(lanes[0], cores)
         variants['all_cores'] = lambda: work.run_on_lanes([whole], [lambda: work.run(xs[0], sum(wl.iters))])
     errors = []
 

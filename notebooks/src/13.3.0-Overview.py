@@ -17,9 +17,8 @@
 #
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
 # asks for before they run it, so they can run the independent pieces at the same time. But one matrix product
-# already keeps every core of a CPU, or a whole GPU, busy. Two jobs together beat one after the other whenever one
-# after the other leaves hardware idle; the fair test is **one device doing both jobs** (the baseline). The book's two
-# ways to gain use hardware working at the same time:
+# already keeps every core of a CPU, or a whole GPU, busy. The book's two ways to gain use hardware working at the
+# same time:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
 #
@@ -38,8 +37,7 @@
 # # 12.3. 自动并行：概览
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
-# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来，所以同时运行胜过先后运行，只说明先后
-# 运行让部分硬件闲置了；公平的比较对象是**一个设备做两份工作**（基线）。书中的两种收益都来自同时工作的硬件：
+# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。书中的两种收益都来自同时工作的硬件：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
 #
@@ -111,8 +109,7 @@ my_guess = None  # together is how many times as fast as one after the other? (x
 #
 # One after the other takes t1 + t2; lanes that all run at once take max(t1, t2). So together is (t1 + t2) / max(t1,
 # t2) times as fast: at most the number of lanes (2x here), less when one lane is slower. On separate devices every
-# lane runs at once; on one CPU, as many lanes as its cores hold. The collapsed cell below says which holds here; the
-# measurement below puts in each lane's own time.
+# lane runs at once; on one CPU, as many lanes as its cores hold. The measurement below puts in each lane's own time.
 #
 # </details>
 
@@ -121,32 +118,17 @@ my_guess = None  # together is how many times as fast as one after the other? (x
 #
 # 先后运行的耗时是 t1 + t2；全部同时运行的执行路耗时为 max(t1, t2)。所以同时运行的速度是先后运行的
 # (t1 + t2) / max(t1, t2) 倍：至多等于执行路的条数（这里是 2 倍），一条较慢时更少。在不同的设备上，每条执行路都能同时运行；
-# 在同一个 CPU 上，核心够分几条，就有几条同时运行。下面折叠的单元格说明这里是哪种情况；下面的测量代入每条执行路
-# 自己的用时。
+# 在同一个 CPU 上，核心够分几条，就有几条同时运行。下面的测量代入每条执行路自己的用时。
 #
 # </details>
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-cores = d2l_ext.cpu_cores()
-if all(lane.kind == 'cpu' for lane in lanes):  # CPU lanes split the cores: as many run at once as fit  #zh: CPU 执行路分用核心：核心够分几条，就有几条同时运行
-    ways = min(len(lanes), max(1, cores // max(lane.threads for lane in lanes)))
-    assumption = t('overview.assume.shared', ways=ways, lanes=len(lanes), cores=cores)
-else:  # a GPU and the CPU, or two GPUs: separate hardware  #zh: 一个 GPU 加 CPU，或两个 GPU：不同的硬件
-    ways = len(lanes)
-    assumption = t('overview.assume.separate')
-rule = t('overview.rule.slower') if ways >= len(lanes) else t('overview.rule.shared', ways=ways)
-print(t('overview.prediction', rule=rule, assumption=assumption))
-
 # %% [markdown]
-# Now measure. **One rule for every comparison:** a way is *faster* (or *slower*) only when the two rows' grey boxes
-# do not overlap and their medians differ by at least 5%; otherwise *no clear difference*. The first line checks the
-# prediction, (t1 + t2) / max(t1, t2) from the lanes' medians (the hatched bar: max(t1, t2)); the next two judge
-# together against one after the other (the book's claim) and the fair baseline.
+# Now measure. The first line computes the prediction from each lane's median alone (the same work, yet the two
+# lanes' times can differ); the hatched bar is max(t1, t2). The second checks your guess.
 
 # %% [markdown] lang="zh"
-# 现在来测量。**每次比较都用同一条规则**：两行的灰色方框互不重叠，且中位数至少相差 5%，才算*更快*（或*更慢*）；
-# 否则就是*没有明显差别*。输出的第一行核对预测，即由两条执行路的中位数算出的 (t1 + t2) / max(t1, t2)
-# （斜线条形为 max(t1, t2)）；后两行把同时运行与先后运行（书中的说法）、与公平的基线相比较。
+# 现在来测量。输出的第一行由每条执行路单独运行的中位数算出预测（两条执行路的工作相同，用时却可能不同）；斜线条形为
+# max(t1, t2)。第二行核对你的猜测。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -157,40 +139,38 @@ from d2l_ext.grading.measurable import others_busy
 busy = others_busy()  # the share of the cores other programs keep busy, before and after  #zh: 其他程序占用的核心比例，测量前后各取一次
 result = parallel.parallel('torch', lesson=True, baseline=True)  # in PyTorch's worker process, answers checked  #zh: 在 PyTorch 的工作进程中运行，每个结果都经过核对
 busy = max(busy, others_busy())
-print(verdict.guess(my_guess, result.expected_speedup, result.speedup, 'x'))  # (t1 + t2) / max(t1, t2) of the lanes' medians · measured  #zh: 两条执行路中位数的 (t1 + t2) / max(t1, t2) · 实测
-print(together_line(result, busy))
+t1, t2 = (m.median for m in result.lane_times)  # each lane alone: its row's median  #zh: 每条执行路单独运行：它那一行的中位数
+predicted = (t1 + t2) / max(t1, t2)
+print(f'(t1 + t2) / max(t1, t2) = ({verdict.num(t1)} + {verdict.num(t2)}) / {verdict.num(max(t1, t2))}'
+      f" = {verdict.num(predicted, 'x')}")
+print(verdict.guess(my_guess, predicted, result.speedup, 'x'))  # measured: one after the other / together (the rows' medians)  #zh: 实测：先后运行 / 同时运行（两行的中位数）
 plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None,  # serial_sum: the drawn row's median  #zh: serial_sum：图中“先后运行”那一行的中位数
-              predicted=result.expected)  # the hatched bar: the printed prediction  #zh: 斜线条形：输出的那个预测
+              predicted=max(t1, t2))  # the hatched bar: together as predicted  #zh: 斜线条形：预测的同时运行用时
 
 # %% [markdown]
 # **Exercise.** Is together faster than one after the other? Than one device doing both jobs? Compare the rows of the
-# figure.
+# figure by **one rule for every comparison:** a way is *faster* (or *slower*) only when the two rows' grey boxes do
+# not overlap and their medians differ by at least 5%; otherwise *no clear difference*.
 #
 # <details><summary>Worked answer</summary>
 #
 # Beating one after the other shows only that one after the other left hardware idle; the fair test is the row of
-# one device doing both jobs. The collapsed cell below reads this run's two verdicts.
+# one device doing both jobs. The collapsed cell below prints this run's two verdicts.
 #
 # </details>
 
 # %% [markdown] lang="zh"
-# **练习**：同时运行比先后运行快吗？比一个设备做两份工作呢？比较图中的各行。
+# **练习**：同时运行比先后运行快吗？比一个设备做两份工作呢？比较图中的各行，**每次比较都用同一条规则**：两行的灰色
+# 方框互不重叠，且中位数至少相差 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
 #
 # <details><summary>参考答案</summary>
 #
-# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是一个设备做两份工作那一行。下面折叠的单元格读出这次运行的两个结论。
+# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是一个设备做两份工作那一行。下面折叠的单元格输出这次运行的两个结论。
 #
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import baseline_name, serial, unmeasurable
-
-if unmeasurable('', busy):  # other programs held the cores: neither verdict counts  #zh: 其他程序占着核心：两个结论都不算数
-    print(t('overview.answer.busy'))
-else:  # one line a verdict: this run's word and what it means  #zh: 每个结论一行：这次运行的结论及其含义
-    print(t(f'overview.vs_serial.{verdict.compare(result.together, serial(result))}'))
-    if result.baseline is not None:
-        print(t(f'overview.vs_device.{verdict.compare(result.together, result.baseline)}', baseline=baseline_name(result)))
+print(together_line(result, busy))  # vs one after the other, then vs the fair baseline (one line if others held the cores)  #zh: 与先后运行比，再与公平的基线比（其他程序占着核心时只输出一行）
 
 # %% [markdown]
 # ## Recorded on a GPU
@@ -233,15 +213,14 @@ recorded_figure(rec) if rec else None
 # ## Summary, with the numbers
 #
 # The book's summary makes three claims. 1: several devices run independent work at the same time; the recorded
-# figure shows it, and the first line under "predict, then measure" says how close the prediction came on this
+# figure shows it, and the second line under "predict, then measure" says how close the prediction came on this
 # machine. 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
 # overlap computation and communication automatically: DDP does it in the all-reduce extra, whose 16-core recording
 # gains from it (the dependency-graph extra's schedule is written by hand).
 #
 # ## Remember
 #
-# - One operator already fills a device; beating one after the other only shows it left hardware idle: compare with
-#   the fair baseline, one device doing both jobs.
+# - One operator already fills a device: compare with the fair baseline, one device doing both jobs.
 # - Predict from the hardware first: separate devices allow the slower lane's time; lanes on one CPU split its cores.
 # - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
 #
@@ -249,23 +228,20 @@ recorded_figure(rec) if rec else None
 #
 # - **No wait**: GPU work is queued and the call returns at once, so a timer stopped without a wait measures almost
 #   nothing (13.3.1).
-# - **Pageable host memory**: in the recording, copies into it ran slower than into pinned buffers (13.3.2 shows how
-#   much slower).
 
 # %% [markdown] lang="zh"
 # ## 小结，附上数字
 #
 # 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作；记录的图展示了这一点，“先预测，再测量”下面输出的
-# 第一行说明预测在这台机器上有多准。第 2 点：多种通信资源可以并行使用，12.3.2 在计算的同时复制。第 3 点：
+# 第二行说明预测在这台机器上有多准。第 2 点：多种通信资源可以并行使用，12.3.2节在计算的同时复制。第 3 点：
 # 后端可以自动地让计算与通信重叠：扩展“全归约”中的 DDP 就这样做，它在 16 个核心上的记录结果从中得益（扩展“依赖图”的调度是手写的）。
 #
 # ## 要记住
 #
-# - 一个操作符就已经能占满一个设备；胜过先后运行只说明先后运行让硬件闲着：要与公平的基线——一个设备做两份工作——比较。
+# - 一个操作符就已经能占满一个设备：要与公平的基线——一个设备做两份工作——比较。
 # - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路把它的核心分开用。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
 #
 # ## 易错点
 #
-# - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到（12.3.1）。
-# - **可分页的主机内存**：在记录结果中，复制到可分页内存比复制到锁页缓冲区慢（慢多少见12.3.2）。
+# - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到（见12.3.1节）。

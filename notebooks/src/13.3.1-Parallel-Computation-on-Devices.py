@@ -96,10 +96,10 @@ from d2l_ext.display import verdict
 run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes(lanes)
 
-with d2l_ext.Benchmark(lanes[0].label, lanes[:1]) as alone_0:
+with d2l_ext.Benchmark(d2l_ext.t('parallel.book.one_run', lane=lanes[0].label), lanes[:1]) as alone_0:
     run(x_0, K[0])
 
-with d2l_ext.Benchmark(lanes[1].label, lanes[1:]) as alone_1:
+with d2l_ext.Benchmark(d2l_ext.t('parallel.book.one_run', lane=lanes[1].label), lanes[1:]) as alone_1:
     run(x_1, K[1])
 
 # %% [markdown]
@@ -189,7 +189,8 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # Predict from the two lanes timed alone above: each lane alone, one after the other, together, and the **baseline**:
 # the first lane's device, all of it, doing both jobs. On separate hardware together takes max(t1, t2). On a CPU-only
 # machine **two CPU lanes split one CPU**, each with its own cores: predict max(t1, t2) if the cores hold both. The
-# [overview's](13.3.0-Overview.ipynb) GPU recording shows separate hardware. Write "together" into `my_guess`.
+# [overview's](13.3.0-Overview.ipynb) GPU recording shows separate hardware. Write "together" into `my_guess`; the
+# hatched bar below is the worked prediction.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
@@ -197,47 +198,38 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # 根据上面单独计时的两条执行路做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条执行路所在的
 # 整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，**两条 CPU 执行路把一个
 # CPU 分开用**，各用自己的核心：核心够两条同时用时，预测为 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中在 GPU 上
-# 记录的结果才是不同硬件的情形。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是全部五个预测。
+# 记录的结果才是不同硬件的情形。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
 
 # %%
-import dataclasses
-
 from d2l_ext import parallel
-from d2l_ext.display import style
-from d2l_ext.display.parallel import claim_lines, items, variant_name
-from d2l_ext.display.repeats import plot_repeats
+from d2l_ext.display.parallel import claim_lines, items, plot_lanes_run
 from d2l_ext.grading.measurable import others_busy
 from d2l_ext.parallel.together import run_together
 
 jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]  # from here on the worked run_together, whatever your cell holds  #zh: 从这里起用参考答案的 run_together，无论你的单元格里写的是什么
 run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每条 CPU 执行路的线程
-cores = d2l_ext.cpu_cores()
-whole = (dataclasses.replace(lanes[0], name='cpu', threads=cores, cores=cores,
-                             label_key='core.lane_cpu_all_label')
-         if lanes[0].kind == 'cpu' else lanes[0])  # the first lane's device with all its cores  #zh: 第一条执行路所在的设备，用上全部核心
+whole = parallel.whole_device(lanes[0])  # the baseline: the first lane's device, all its cores  #zh: 基线：第一条执行路所在的设备，用上全部核心
+names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
+         d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
 
 # %%
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# Worked answer: the hatched bars below, from the lanes' medians alone  #zh: 参考答案：下面的斜线条形，由两条执行路单独运行的中位数算出
-more_threads = cores / lanes[0].threads if lanes[0].kind == 'cpu' else 1  # the whole device: lane 0's products on all its cores  #zh: 整个设备：第一条执行路的乘法用上全部核心
-names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
-         d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
-
-
+# Worked answer: the hatched bar below, from the lanes' medians alone  #zh: 参考答案：下面的斜线条形，由两条执行路单独运行的中位数算出
 def predict(alone):  # together: max(t1, t2) where the hardware runs both at once, else their sum  #zh: 同时运行：硬件能让两条同时运行时为 max(t1, t2)，否则为两者之和
-    together = parallel.expectation(lanes, alone).seconds
-    return dict(zip(names, [*alone, sum(alone), together, alone[0] * sum(K) / K[0] / more_threads]))
+    return parallel.expectation(lanes, alone).seconds
 
 # %% [markdown]
-# Now all five, interleaved, answers checked; hatched bars predict from this run's alone medians. The first line
-# checks your guess; the next two the book's claim (vs one after the other) and the fair test (vs the baseline),
-# unless others keep the cores busy.
+# Now all five, interleaved, answers checked. Each row is 5 repeats, each lane run on its own `run_together` thread,
+# so its median need not match the one-run times above. The hatched bar predicts together from this run's alone
+# medians. The first line checks your guess; the next two the book's claim (vs one after the other) and the fair
+# test (vs the baseline), unless others keep the cores busy.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，并核对每个结果。带斜线的条形是由这次测量中单独运行的中位数算出的预测，菱形是你的猜测；输出的第一行检验你的猜测，后两行
-# 检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比），除非其他程序让核心忙得无法测量。
+# 现在交替测量这五种情况，并核对每个结果。每行是5次重复，每条执行路都在自己的 `run_together` 线程上运行，所以中位数
+# 不必与上面运行一次的用时相同。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测；输出的第一行
+# 检验你的猜测，后两行检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比），除非其他程序让核心忙得无法测量。
 
 # %% tags=["nbval-ignore-output"]
 together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每次乘法的时间区间
@@ -254,12 +246,10 @@ cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 busy = max(busy, others_busy())
 alone = [cmp[name].median for name in names[:2]]  # the predictions from this run's lanes-alone medians  #zh: 预测改用这次测量中两条执行路单独运行的中位数
-predicted = predict(alone)  # the hatched bars  #zh: 带斜线的条形
-print(verdict.guess(my_guess, predicted[names[3]], cmp[names[3]].median))
+predicted = predict(alone)  # the hatched bar  #zh: 斜线条形
+print(verdict.guess(my_guess, predicted, cmp[names[3]].median))
 print(claim_lines(cmp[names[3]], cmp[names[2]], names[4], cmp[names[4]], busy))
-plot_repeats(cmp, predicted=predicted, guess={names[3]: my_guess}, halves=True, labels=dict(zip(names, [  # rows in the plot's language  #zh: 图中各行用图的语言
-    *[style.plot_lane(lane) for lane in lanes], variant_name('parallel', 'one_after_other'),
-    variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(whole))])))
+plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
 
 # %% [markdown]
 # Where did each product run? The timeline is the median repeat of "together"; each dashed mark is that lane's median
@@ -303,10 +293,10 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>Worked answer</summary>
 #
-# Look for two products running at the same moment. PyTorch runs each product when called, in order. MXNet's timeline
-# below (one `run`, a row per engine worker, each bar's ms) shows whether its engine ran any at once; the printed lines
-# give one product's time in each framework, then whether issuing them together saved time here
-# (MXNet's, where installed).
+# PyTorch runs each product when called, in order, never two at once. MXNet's timeline below (one `run`, a row per
+# engine worker, each bar's ms) shows whether its engine ran any at once. The printed lines judge issuing together
+# against one at a time (MXNet's, where installed), then MXNet issued together against PyTorch one at a time: a gain
+# inside one framework need not beat the other.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -317,9 +307,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# 要看是否有两次乘法在同一时刻运行。PyTorch 是命令式执行的，调用一次乘法就按顺序算一次。MXNet 的时间线（一次
-# `run`，每个引擎工作线程占一行，条形中是毫秒数）显示它的引擎是否让乘法同时运行；输出先给出每个框架一次乘法的用时，
-# 再说明一起发出在这里是否省了时间（装有 MXNet 时说的是 MXNet）。
+# PyTorch 是命令式执行的，调用一次乘法就按顺序算一次，从不让两次乘法同时运行。MXNet 的时间线（一次 `run`，每个引擎
+# 工作线程占一行，条形中是毫秒数）显示它的引擎是否让乘法同时运行。输出先判断一起发出是否比逐个执行省时（装有 MXNet
+# 时说的是 MXNet），再把 MXNet 一起发出与 PyTorch 逐个执行相比：一个框架内部的收益，不一定胜过另一个框架。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -382,7 +372,7 @@ plot_small_ops(small)
 # * **Lanes on one CPU**: they split its cores; compare with one lane using all of them.
 
 # %% [markdown] lang="zh"
-# 书中的练习 3 和练习 4 见 12.3.2，练习 5 见扩展一节“依赖图”。
+# 书中的练习 3 和练习 4 见12.3.2节，练习 5 见扩展一节“依赖图”。
 #
 # ## 小结
 #

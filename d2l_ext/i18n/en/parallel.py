@@ -23,7 +23,8 @@ MESSAGES = {
     'parallel.sync.no_gpu': 'no GPU lane here: PyTorch finishes CPU work before returning',
     'parallel.check.exercise': 'exercise {number}, {variant}',
     'parallel.eager': 'eager',
-    'parallel.book.both': 'both lanes (the two above added: {alone:.4f} sec)',
+    'parallel.book.both': 'both lanes, one run (the two above added: {alone:.4f} sec)',
+    'parallel.book.one_run': '{lane}, one run',
     'parallel.sync_recorded': ('no wait: the clock stopped once the work was queued, at {no_wait}; every device '
                                'waited for: {every}'),
     'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
@@ -31,8 +32,7 @@ MESSAGES = {
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.item': '{name} {value}',
-    'parallel.per_product': "per product, one at a time: {items} ({slow}: {ratio} {fast}'s time)",
-    'parallel.lane_ends': 'each lane alone (dashed) · its end together: {items}',
+    'parallel.lane_ends': 'each lane: median alone (dashed) · end in this repeat of together: {items}',
     'parallel.small.fewer_threads': ('This run: fewer threads per product is the gain: one thread on half the cores'
                                      ' ({half}) matched two threads ({two}).'),
     'parallel.small.same': 'This run: two threads ({two}) did no better than one thread on half the cores ({half}).',
@@ -47,6 +47,7 @@ MESSAGES = {
     'parallel.name.serial': 'one after the other',
     'parallel.name.device': '{lane} doing both',
     'parallel.name.all_cores': 'one lane with all {cores} cores',
+    'parallel.repeats_title': '{repeats} interleaved repeats of each (hatched: predicted)',
     'parallel.plot_title': '{framework} on this machine (hatched: predicted)',
     'parallel.timeline_median': '{framework}, {size} × {size}: the repeat of "together" timed as the median',
     'parallel.timeline_row': '{lane}: {iters} products',
