@@ -31,10 +31,6 @@ class Setting:
     inner: int
     iters: int
 
-    @property
-    def pinned(self) -> bool:
-        return self.kind == 'gpu'
-
 
 def setting(lane) -> Setting:
     """The book's products on a GPU; thin n x 4 by 4 x n ones on a CPU (the copies about a third of run then copy)."""
@@ -79,7 +75,7 @@ def operands(lane, seed: int = 0):
 def host_buffers(lane, count: int | None = None) -> list:
     """Preallocated host buffers for the products (page-locked on a GPU, once), filled with NaN."""
     s = setting(lane)
-    return [torch.full((s.n, s.n), math.nan, pin_memory=s.pinned) for _ in range(count or s.iters)]
+    return [torch.full((s.n, s.n), math.nan, pin_memory=s.kind == 'gpu') for _ in range(count or s.iters)]
 
 
 def reference(x, w):

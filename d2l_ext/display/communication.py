@@ -2,6 +2,7 @@
 the results): the prediction, the control for a copy's cost, the GPU recording, exercises 3 and 4."""
 from __future__ import annotations
 
+from ..communication.core import expected_overlap
 from ..i18n import t
 from . import style, verdict
 from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
@@ -69,10 +70,8 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def control_text(comparison, iters: int | None = None) -> str:
-    """The worked answer: do the copies cost the products time? The control (products beside nonstop copies)
-    against products alone, by the one rule, its answer first; with `iters`, the formula fed each of the two beside
-    run_and_copy's median, and where the median falls."""
-    from ..communication.core import expected_overlap
+    """The worked answer: the control (products beside nonstop copies) against products alone by the one rule; with
+    `iters`, the formula fed each of the two beside run_and_copy's median, and where that median falls."""
     m, med = comparison.measurements, comparison.medians()
     beside, alone = m['beside_copies'], m['run']
     word = verdict.compare(beside, alone)  # one of verdict.WORDS
@@ -122,7 +121,6 @@ def recorded_prediction_text(rec) -> str:
     same = rows.get(SAME_PLAN)
     if same is None:
         return t('communication.recorded.none')
-    from ..communication.core import expected_overlap
     c = rec.comm[0]
     tflop, gb = c.iters * 2 * c.size ** 3 / 1e12, c.iters * 4 * c.size ** 2 / 1e9
     side = rows.get(SIDE_PLAN)
@@ -265,16 +263,12 @@ def _self_times(prof, gpu: bool) -> dict:
 
 
 def profile_frame(prof, gpu: bool, rows: int = 8):
-    """The profile's operators by self time (CUDA on a GPU, CPU on a CPU), for verdict.details."""
+    """The profile's operators by self time (CUDA on a GPU, CPU on a CPU; names cut to 32 characters: GPU kernel
+    names run to a hundred), for verdict.details."""
     import pandas as pd
     times = sorted(_self_times(prof, gpu).items(), key=lambda kv: -kv[1])[:rows]
-    return pd.DataFrame({t('communication.profile.col_op'): [_short(k) for k, _ in times],
+    return pd.DataFrame({t('communication.profile.col_op'): [k if len(k) <= 32 else k[:31] + '…' for k, _ in times],
                          t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, v in times]})
-
-
-def _short(name: str, width: int = 32) -> str:
-    """An operator's name cut to `width` characters (GPU kernel names run to a hundred)."""
-    return name if len(name) <= width else name[:width - 1] + '…'
 
 
 def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
