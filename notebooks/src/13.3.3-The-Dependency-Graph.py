@@ -130,7 +130,7 @@ show.draw_graph(graph)
 # each its row's median in the figure. This assumes each half runs as fast together as one after the other (the
 # figure's half rows), and both start at once, the shorter inside the longer (overlap 100%, the second line). On a
 # CPU-only machine the two lanes split one CPU's cores; beside a GPU, the CPU lane is the long half. Which could fail?
-# (Exercise 2 checks.)
+# (Exercise 2 answers from this run.)
 
 # %% [markdown] lang="zh"
 # 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
@@ -147,7 +147,7 @@ show.draw_graph(graph)
 #
 # 两项都是图中对应那一行的中位数。这个预测假定每一半同时运行时和先后运行时一样快（图中每一半的几行），并且
 # 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）。在只有 CPU 的机器上，两条执行路把一个
-# CPU 的核心分成两半；与 GPU 并列时，CPU 执行路是较长的那一半。在这里哪个假定可能不成立？（练习 2 检查。）
+# CPU 的核心分成两半；与 GPU 并列时，CPU 执行路是较长的那一半。在这里哪个假定可能不成立？（练习 2 用本次运行的数字回答。）
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
