@@ -145,7 +145,7 @@ if rec is not None and rec.comm_timelines:
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
-# 分到的核心数。检查在单独的进程中运行它。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
+# 分到的核心数。检查会在单独的进程中运行你的函数。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
 # 矩阵乘法（700 × 4 乘以 4 × 700）：方阵乘法的用时远超它的复制，“瘦”乘法则不然。
 
 # %% tags=["nbval-ignore-output"]
