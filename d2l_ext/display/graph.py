@@ -31,9 +31,8 @@ def lane_name(lane: str, plot: bool = False, kinds=None) -> str:
     kind, 'gpu' or 'cpu') differ; the server; any other id as itself."""
     say = style.plot_text if plot else t
     if lane.startswith('lane ') and lane[5:].isdigit():
-        if kinds and len(set(kinds)) > 1:
-            return say(f'graph.kind.{kinds[int(lane[5:])]}')
-        return say('graph.lane', i=lane[5:])
+        i = lane[5:]
+        return say(f'graph.kind.{kinds[int(i)]}') if kinds and len(set(kinds)) > 1 else say('graph.lane', i=i)
     return say('graph.server') if lane == SERVER else lane
 
 
