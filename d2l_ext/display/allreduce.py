@@ -65,8 +65,7 @@ def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
 
 
 def steps_text(result) -> str:
-    """'step (ms), predicted · measured median: (a) 93.9 · 92.5, ...': the model's step beside (a)-(c)'s ((d) is
-    drawn beside DDP at its bucket size)."""
+    """'step (ms), predicted · measured median: (a) 93.9 · 92.5, ...': the model's step beside (a)-(c)'s."""
     rows = [f'({k}) {verdict.sig(result.prediction.for_version(v) * MS)} · {verdict.sig(result.version(v).median * MS)}'
             for k, v in LETTERS.items() if k != 'd' and result.has(v)]
     return t('allreduce.steps', rows=t('allreduce.sep_list').join(rows))
@@ -92,8 +91,7 @@ def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
 
 
 def ratio_text(full, half) -> str:
-    """Exercise 4: all-reduce alone / the step without all-reduce at the lesson's batch, and at half the batch:
-    predicted (twice the ratio: the step halves, the bytes stay) · measured."""
+    """Exercise 4: all-reduce alone / step without it at the batch, at half: predicted (twice) · measured."""
     ratio = [r.version('allreduce').median / r.version('backward').median for r in (full, half)]
     return t('allreduce.ratio', batch=full.batch_per_process, ratio=verdict.num(ratio[0], 'x'),
              half=half.batch_per_process, predicted=verdict.num(2 * ratio[0], 'x'), measured=verdict.num(ratio[1], 'x'))

@@ -188,7 +188,7 @@ print(show.ingredients_text(result))
 # **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 和总线带宽 β 由两次计时拟合：仅全归约（每个张量一次调用）
 # 和对一个更大的缓冲区的一次调用。
 #
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条）
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
 # 假定通信拥有自己的硬件，也没有复制。
 #
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约有多大比例在反向传播期间进行。
@@ -209,16 +209,18 @@ print(show.prediction_text(allreduce, serial, hooks))
 # ## Measure
 #
 # Every timed step (dots), their median (black mark) and middle half (grey), the model's step (hatched); on top,
-# the step without all-reduce. The model leaves out how much sending slows backward: Exercise 1 measures it.
+# the step without all-reduce. The model leaves out how much sending slows backward; the first line prints it.
+# (d) is drawn beside DDP at its bucket size (Exercise 2).
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 每个计时的训练步（点）、它们的中位数（黑色竖线）和中间一半（灰色）、模型预测的训练步（斜线条）；
-# 最上面一行是不做全归约的训练步。模型没有算发送会把反向传播拖慢多少：练习 1 测量了这一项。
+# 每个计时的训练步（点）、它们的中位数（黑色竖线）和中间一半（灰色）、模型预测的训练步（斜线条形）；
+# 最上面一行是不做全归约的训练步。模型没有算发送会把反向传播拖慢多少；第一行输出了这一项。
+# (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
 
 # %% tags=["nbval-ignore-output"]
-print(show.verdict_text(result))
+print(show.parts_text(result))
 print(show.steps_text(result))
 print(show.guess_text(my_guess, result))
 display(show.plot_steps(result))
@@ -251,15 +253,15 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# (b) is (a) with one call instead of K, plus two copies (`torch.cat` and the copy back). The model counts the
-# (K-1)α saved but not the copies (nor (d)'s), so it always puts (b) below (a); the timed steps decide.
+# (b) is (a) with one call instead of K, plus two copies (`torch.cat` and the copy back): the timed (b) against (a)
+# weighs the one against the other. The model counts the (K-1)α saved but no copies, so it always puts (b) below (a).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# (b) 就是 (a)，只是把 K 次调用换成一次，另加两次复制（`torch.cat` 和复制回去）。模型算进了省下的 (K-1)α，
-# 却没有算这两次复制（(d) 的也没有），所以它总是预测 (b) 比 (a) 用时少；由计时的训练步来判定。
+# (b) 就是 (a)，只是把 K 次调用换成一次，另加两次复制（`torch.cat` 和复制回去）：计时的 (b) 与 (a) 相比，
+# 称的正是这两者孰轻孰重。模型算进了省下的 (K-1)α，却没有算复制，所以它总是预测 (b) 比 (a) 用时少。
 # </details>
 
 # %% [markdown]
@@ -291,7 +293,8 @@ if rec is not None:
 #
 # ## Exercises
 #
-# 1. Did sending during backward pay on each machine, and what did it cost backward? Check with the lines below.
+# 1. Did sending during backward pay on the GPU host, and what did it cost backward there? Compare with the line
+#    under this machine's figure.
 
 # %% [markdown] lang="zh"
 # ## MXNet 与多台机器
@@ -305,11 +308,11 @@ if rec is not None:
 #
 # ## 练习
 #
-# 1. 在每台机器上，边算边发是否划算？它让反向传播多花了多少时间？用下面两行检验。
+# 1. 在 GPU 主机上，边算边发是否划算？它让反向传播多花了多少时间？与这台机器的图下面那一行比较。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
-print(show.parts_text(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
+print(show.parts_text(there))  # the recording  #zh: 记录结果
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
@@ -319,7 +322,7 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
-#    fastest, and which had the shortest median step, here and on the GPU host?
+#    fastest, and which had the shortest median step, here and on the GPU host? How does your (d) fare?
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
@@ -329,18 +332,19 @@ print(show.parts_text(result, there))  # here, then the recording  #zh: 先是�
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
-#    训练步中位数最短的又是哪个？
+#    训练步中位数最短的又是哪个？你的 (d) 表现如何？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 for run in (result, there):  # here, then the recording  #zh: 先是这里，再是记录结果
     print(show.bucket_text(run))
-display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()]))  # (a), then DDP  #zh: 先是 (a)，再是 DDP
+print(show.parts_text(result, 'buckets', 'ddp-1'))  # (d) beside DDP at its size  #zh: (d) 与同样大小的 DDP 相比
+display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets']))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model ranks small buckets first: their first call starts early and each extra call costs α; one bucket sends
-# after backward, like (b), so it never slows backward: a cost the model leaves out (Exercise 1).
+# The model ranks small buckets first: their first call starts early and each extra call costs α. It gives (d) and
+# DDP 1 MiB the same buckets; the last line compares their timed steps and backward's growth.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -348,8 +352,8 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个 α；只有一个桶时，要像 (b) 一样等反向传播
-# 结束才发送，因而不会拖慢反向传播：模型没有这一项代价（练习 1）。
+# 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个α。模型给 (d) 和 DDP 1 MiB 分的桶相同；
+# 最后一行比较了它们计时的训练步和反向传播的增长。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
@@ -385,7 +389,7 @@ except d2l_ext.ResultMismatch as wrong:
 # </details>
 #
 # 4. Bytes grow with width², backward's arithmetic with batch × width². How does all-reduce alone / the step
-#    without all-reduce change when the batch per process is halved?
+#    without all-reduce change when the batch per process is halved? Predict, then run.
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
@@ -394,13 +398,18 @@ except d2l_ext.ResultMismatch as wrong:
 # </details>
 #
 # 4. 字节数随宽度²增长，反向传播的算术运算量随批量 × 宽度²增长。每个进程的批量减半时，仅全归约 / 不做全归约的
-#    训练步如何变化？
+#    训练步如何变化？先预测，再运行。
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+half = run_allreduce(BACKEND, WORLD, bucket_mb=[], repeats=5, steps={}, timeout=60,  # the two ingredients only  #zh: 只测两项数据
+                     **{**SIZES, 'batch': SIZES['batch'] // 2})
+print(show.ratio_text(result, half))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
 # Half the batch halves the arithmetic, not the bytes: the step shrinks toward half, all-reduce alone stays, so
-# their ratio about doubles. The smaller each process's share, the more communication weighs.
+# the prediction doubles their ratio; the line prints what this run measured.
 # </details>
 #
 # ## Remember
@@ -416,8 +425,8 @@ except d2l_ext.ResultMismatch as wrong:
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使算术运算量减半，而字节数不变：训练步向一半缩短，仅全归约不变，所以两者之比约增大一倍。每个进程
-# 分到的数据越少，通信所占的分量就越重。
+# 批量减半使算术运算量减半，而字节数不变：训练步向一半缩短，仅全归约不变，所以预测两者之比加倍；
+# 这一行输出了这次运行的实测值。
 # </details>
 #
 # ## 小结
