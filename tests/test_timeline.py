@@ -202,3 +202,12 @@ def test_a_chart_shows_its_bars_alike_numbers_alone_when_one_bar_lacks_room_for_
         mixed = [t.get_text() for t in draw_timeline(wide + narrow).axes[0].texts]
     assert words == [f'product {j + 1}' for j in range(3)]
     assert mixed and all(text.isdigit() for text in mixed)
+
+
+def test_the_dashed_marks_are_named_as_the_caller_says():
+    events = [{'lane': 'a', 'name': 'x', 'start': 0.0, 'end': 1.0},
+              {'lane': 'b', 'name': 'y', 'start': 0.0, 'end': 2.0}]
+    fig = draw_timeline(events, predicted={'a': 1.1, 'b': 1.9}, predicted_label='median alone')
+    assert 'median alone' in [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    legend = draw_timeline(events, predicted=1.5).axes[0].get_legend().get_texts()
+    assert 'predicted' in legend[-1].get_text()  # a total: the default name, with its value

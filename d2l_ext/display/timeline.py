@@ -152,8 +152,9 @@ def _draw_bars(ax, events, rows, row_of, span, scale):
     return list(dict.fromkeys(roles_used))
 
 
-def _draw_predicted(ax, predicted, row_of, scale, unit):
-    """A dashed line at the predicted total (a number), or at each lane's predicted end (a dict)."""
+def _draw_predicted(ax, predicted, row_of, scale, unit, label=None):
+    """A dashed line at the predicted total (a number), or at each lane's predicted end (a dict); `label`: the
+    legend's name for the marks, in the plot language (default 'predicted')."""
     colour = style.color('predicted')
     if isinstance(predicted, Mapping):
         for lane, seconds in predicted.items():
@@ -161,19 +162,19 @@ def _draw_predicted(ax, predicted, row_of, scale, unit):
                 raise _usage('style.error.predicted_row', lane=repr(lane), rows=', '.join(row_of))
             y = row_of[lane]
             ax.vlines(seconds * scale, y - 0.45, y + 0.45, colors=colour, linestyles='--', linewidth=2.5, zorder=5)
-        return Line2D([], [], color=colour, ls='--', lw=2.5, label=style.plot_text('style.predicted'))
+        return Line2D([], [], color=colour, ls='--', lw=2.5, label=label or style.plot_text('style.predicted'))
     ax.axvline(predicted * scale, color=colour, ls='--', lw=2.5, zorder=5)
     label = style.plot_text('style.predicted_total', value=f'{predicted * scale:.3g} {style.unit_text(unit)}')
     return Line2D([], [], color=colour, ls='--', lw=2.5, label=label)
 
 
 def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highlight=None, legend_names=None,
-                  row_labels=None, framework: str = 'torch'):
+                  row_labels=None, framework: str = 'torch', predicted_label=None):
     """Gantt chart of events {'lane', 'name', 'start', 'end', 'role' (optional)}, one row per lane -> the Figure.
 
     rows: row ids top to bottom, or {id: role}; row_labels: {row id: text} (else plot_lane's label); predicted: a
-    total in seconds (dashed line) or {lane: end}; highlight: event names outlined; legend_names: {role: text} where
-    a role means something else here; title: in the plot language.
+    total in seconds (dashed line) or {lane: end}, named `predicted_label` in the legend; highlight: event names
+    outlined; legend_names: {role: text} where a role means something else here; title: in the plot language.
     """
     events = _check(events)
     rows = _rows(events, rows)
@@ -201,7 +202,7 @@ def draw_timeline(events, ax=None, title=None, predicted=None, rows=None, highli
     if marked:
         handles.append(Patch(fc='white', ec='black', lw=2, label=style.plot_text('style.critical_path')))
     if predicted is not None:
-        handles.append(_draw_predicted(ax, predicted, row_of, scale, unit))
+        handles.append(_draw_predicted(ax, predicted, row_of, scale, unit, predicted_label))
     row_labels = row_labels or {}
     ax.set_yticks(range(len(rows)), [row_labels[r] if r in row_labels else plot_lane(r, framework) for r in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)  # first lane on top, as listed
