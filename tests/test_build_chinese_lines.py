@@ -28,6 +28,7 @@ def test_code_math_tags_and_link_targets_keep_their_spaces():
     assert join_chinese_lines('会引发\n`IndexError`。') == '会引发`IndexError`。'
     assert join_chinese_lines('共 $2 n$ 次，见[第 12 节](a b.md)') == '共 $2 n$ 次，见[第12节](a b.md)'
     assert join_chinese_lines('<summary>答案 A</summary>') == '<summary>答案A</summary>'
+    assert join_chinese_lines('[图12.3.1](a.md) 画出') == '[图12.3.1](a.md)画出'  # after a link, as after code
 
 
 def test_code_spans_english_lines_and_blocks_keep_their_breaks():

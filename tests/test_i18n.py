@@ -116,5 +116,6 @@ def test_chinese_text_follows_d2l_zh_spacing():
     assert tight('在 GPU 上用时 0.105 秒，快 7%') == '在GPU上用时0.105秒，快7%'
     assert tight('按 9.49 毫秒 计算') == '按9.49毫秒计算' and tight('（锁页内存） 0.058 秒') == '（锁页内存）0.058秒'
     assert tight('复制流 + 事件') == '复制流 + 事件' and tight('(c) 钩子') == '(c)钩子'
+    assert tight('开销 α 和带宽 β') == '开销α和带宽β'
     assert tight('max(t1, t2) 倍，即 (a)') == 'max(t1, t2)倍，即(a)' and tight('次数 [10, 10]') == '次数[10, 10]'
     assert tight('two English words') == 'two English words'

@@ -80,11 +80,12 @@ _AFTER_CODE = re.compile(r'^ +(?=[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-
 def tight_markdown(text: str) -> str:
     """Chinese markdown in d2l-zh's typography (i18n.tight) outside code, math, HTML tags and link targets."""
     parts = _VERBATIM.split(text)
-    for i in range(1, len(parts), 2):  # a code span beside a 汉字 or Chinese punctuation: no space either ("`run`函数")
-        if parts[i].startswith('`') and not parts[i].startswith('```'):
+    for i in range(1, len(parts), 2):  # a code span or a link beside a 汉字 or Chinese punctuation: no space either
+        code = parts[i].startswith('`') and not parts[i].startswith('```')  # "`run`函数", "[图12.3.1](…)画出"
+        if code:
             parts[i - 1] = _BEFORE_CODE.sub('', parts[i - 1])
-            if i + 1 < len(parts):
-                parts[i + 1] = _AFTER_CODE.sub('', parts[i + 1])
+        if (code or parts[i].startswith('](')) and i + 1 < len(parts):
+            parts[i + 1] = _AFTER_CODE.sub('', parts[i + 1])
     return ''.join(part if i % 2 else tight(part) for i, part in enumerate(parts))
 
 

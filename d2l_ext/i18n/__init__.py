@@ -22,7 +22,8 @@ _catalogues: dict[str, dict[str, str]] = {}
 # beside Chinese punctuation or between two 汉字 (where filled-in fields meet); brackets count as Latin ("max(a, b)倍")
 _HANZI = '[\u3400-\u4dbf\u4e00-\u9fff]'
 _WIDE = '[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]'
-_OPEN, _CLOSE = r'[A-Za-z0-9(\[]', r'[A-Za-z0-9%)\]\']'  # a Latin word, a number or a bracket: its first, its last
+_OPEN, _CLOSE = r'[A-Za-z0-9\u0391-\u03c9(\[]', r'[A-Za-z0-9\u0391-\u03c9%)\]\']'  # a Latin/Greek word, a number
+# or a bracket: its first character, its last
 _LOOSE = re.compile(rf'(?<={_HANZI}) +(?={_OPEN})|(?<={_CLOSE}) +(?={_HANZI})|(?<={_WIDE}) +(?={_WIDE})'
                     rf'|(?<=[\u3000-\u303f\uff00-\uffef]) +(?={_OPEN})|(?<={_CLOSE}) +(?=[\uff08\u3010])')
 
