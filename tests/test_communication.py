@@ -278,29 +278,32 @@ def _ex3(together, alone=(1.0, 0.8), rule='separate', cpu=None):
     return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, [1, 1], 1, 2, cpu or {})
 
 
-def test_exercise_three_lines_compare_together_with_the_hatched_prediction():
+def test_exercise_three_lines_compare_together_with_the_hatched_lower_bound():
     with using_language('en'):
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
         # no CPU times (a recording, or a GPU lane): the slower lane alone
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            'predicted 1.00 s (slower lane alone) · measured 1.41 s (together)')
+            'lower bound 1.00 s (slower lane alone) · measured 1.41 s (together)')
         # CPU lanes: the CPU time both used alone over the cores, when that exceeds the slower lane alone
         cpu = dict(lane1_compute_and_copy=1.2, lane2_compute=0.8, together=2.0)
         assert show.exercise_three_alone_text(_ex3([1.4], cpu=cpu)) == (
             'alone: lane 0 computing and copying 1.00 s (CPU time 1.20 s), lane 1 computing 0.800 s (CPU time '
             '0.800 s); 2 cores')
         assert show.exercise_three_text(_ex3([1.2, 1.21, 1.22], cpu=cpu)) == (
-            'predicted 1.00 s (slower lane alone) · measured 1.21 s (together)')
+            'lower bound 1.00 s (slower lane alone) · measured 1.21 s (together); CPU time together 2.00 s, both lanes')
         cpu = dict(cpu, lane1_compute_and_copy=1.8)
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], cpu=cpu)) == (
-            'predicted 1.30 s (CPU time alone ÷ 2 cores) · measured 1.41 s (together)')
+            'lower bound 1.30 s (CPU time alone ÷ 2 cores) · measured 1.41 s (together); CPU time together 2.00 s, '
+            'both lanes')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5], cpu=cpu)).axes[0]
     hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
-    assert hatched == [pytest.approx(1.3)]  # the printed prediction, drawn
+    assert hatched == [pytest.approx(1.3)]  # the printed lower bound, drawn and named so
+    assert 'lower bound' in [x.get_text() for x in ax.get_legend().get_texts()]
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], cpu=cpu)) == (
-            '预测1.30秒（单独运行的CPU时间 ÷ 2个核心）· 实测1.41秒（同时运行）')
+            '下界1.30秒（单独运行的CPU时间 ÷ 2个核心）· 实测1.41秒（同时运行）；'
+            '同时运行的CPU时间2.00秒（两条执行路合计）')
 
 
 def test_timeline_legend_counts_bars_in_few_words(rec):

@@ -242,19 +242,25 @@ def exercise_three_prediction(r) -> tuple[float, str]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: the prediction plot_exercise_three draws hatched, with its case, beside together measured."""
+    """Exercise 3's line: the lower bound plot_exercise_three draws hatched, with its case, beside together measured
+    (CPU lanes: with the CPU time both lanes used together)."""
     p, case = exercise_three_prediction(r)
-    m = r.times['together'].median
-    unit = verdict.unit_for(p, m)
-    return t('communication.ex3.line', case=case, p=verdict.num(p, unit), m=verdict.num(m, unit))
+    m, ct = r.times['together'].median, r.cpu.get('together') if _cpu_lanes(r) else None
+    unit = verdict.unit_for(p, m, *([ct] if ct else []))
+    line = t('communication.ex3.line', case=case, p=verdict.num(p, unit), m=verdict.num(m, unit))
+    return line + (t('communication.ex3.cpu_together', ct=verdict.num(ct, unit)) if ct else '')
 
 
 def plot_exercise_three(r):
     """Each lane alone and both together (every repeat, grey middle halves); hatched beside 'together' the
-    prediction (exercise_three_prediction)."""
+    lower bound (exercise_three_prediction), named so in the legend."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
-    return plot_repeats(times, predicted={_name('together'): exercise_three_prediction(r)[0]},
-                        title=style.plot_text('communication.ex3.title'), halves=True)
+    fig = plot_repeats(times, predicted={_name('together'): exercise_three_prediction(r)[0]},
+                       title=style.plot_text('communication.ex3.title'), halves=True)
+    for text in fig.axes[0].get_legend().get_texts():
+        if text.get_text() == style.plot_text('style.predicted'):
+            text.set_text(style.plot_text('communication.ex3.bound'))
+    return fig
 
 
 def _self_times(prof, gpu: bool) -> dict:

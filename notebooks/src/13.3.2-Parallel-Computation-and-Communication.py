@@ -361,17 +361,17 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware: predict the slower lane alone. CPU lanes
-# share the cores: together needs at least the CPU time both lanes used alone divided by the cores, and no less
-# than the slower lane alone. Hatched: the prediction (on CPU lanes, the larger of the two).
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware: together takes at least the slower lane
+# alone. CPU lanes share the cores: together also needs at least the CPU time both lanes used alone divided by the
+# cores. Hatched: that lower bound (on CPU lanes, the larger of the two).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：应当预测较慢那条执行路单独运行的用时。CPU 执行路
-# 共用这些核心：同时运行至少需要两条执行路单独运行时用掉的 CPU 时间除以核心数，也不少于较慢那条执行路单独
-# 运行的用时。斜线条形是预测（CPU 执行路取两者中较大的那个）。
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：同时运行至少需要较慢那条执行路单独运行的用时。CPU 执行路
+# 共用这些核心：同时运行还至少需要两条执行路单独运行时用掉的 CPU 时间除以核心数。斜线条形是这个下界（CPU
+# 执行路取两者中较大的那个）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -420,7 +420,7 @@ print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lan
 # <details><summary>Worked answer</summary>
 #
 # `aten::mm`, the products: in the book's setting they take more time than the copies (`aten::copy_`; on a GPU also
-# `Memcpy DtoH`, the same time again), on a CPU and on the H200 alike.
+# `Memcpy DtoH`, the same time again).
 # </details>
 #
 # ## Remember
@@ -439,7 +439,7 @@ print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lan
 # <details><summary>参考答案</summary>
 #
 # `aten::mm`，即矩阵乘法：在书中的设定下，它比复制（`aten::copy_`；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）
-# 用时多，在 CPU 上和在 H200 上都是如此。
+# 用时多。
 # </details>
 #
 # ## 小结

@@ -84,7 +84,9 @@ MESSAGES = {
     'communication.ex3.alone_cpu': ('alone: lane 0 computing and copying {a} (CPU time {ca}), lane 1 computing {b} '
                                     '(CPU time {cb}); {cores} cores'),
     'communication.ex3.cpu_case': 'CPU time alone ÷ {cores} cores',
-    'communication.ex3.line': 'predicted {p} ({case}) · measured {m} (together)',
+    'communication.ex3.line': 'lower bound {p} ({case}) · measured {m} (together)',
+    'communication.ex3.bound': 'lower bound',
+    'communication.ex3.cpu_together': '; CPU time together {ct}, both lanes',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c}: the profiled call took {wall}; '
                                     'most self time: {a} {ta}, then {b} {tb}'),

@@ -81,7 +81,9 @@ MESSAGES = {
     'communication.ex3.alone_cpu': ('单独运行：执行路 0 计算并复制 {a}（CPU 时间 {ca}），执行路 1 计算 {b}'
                                     '（CPU 时间 {cb}）；{cores} 个核心'),
     'communication.ex3.cpu_case': '单独运行的 CPU 时间 ÷ {cores} 个核心',
-    'communication.ex3.line': '预测 {p}（{case}）· 实测 {m}（同时运行）',
+    'communication.ex3.line': '下界 {p}（{case}）· 实测 {m}（同时运行）',
+    'communication.ex3.bound': '下界',
+    'communication.ex3.cpu_together': '；同时运行的 CPU 时间 {ct}（两条执行路合计）',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}）：性能分析的这次调用用时 {wall}；'
                                     '自身用时最多：{a} {ta}，其次 {b} {tb}'),
