@@ -36,9 +36,9 @@ def lane_overlap(result) -> float | None:
 
 
 def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS, ms: bool = False):
-    """When each product ran, a row per lane (or engine worker); `predicted`: each lane's end (seconds, lane order);
-    `ms`: each bar labelled with its own length in ms, not its number; a lane with more than `max_bars` products drawn
-    as its busy stretches (13.3.1)."""
+    """When each product ran, a row per lane (or engine worker); `predicted`: each lane's median alone (seconds, lane
+    order), dashed; `ms`: each bar labelled with its own length in ms, not its number; a lane with more than
+    `max_bars` products drawn as its busy stretches (13.3.1)."""
     merged = set()
     if ms:
         ms_of = [(e['end'] - e['start']) * 1e3 for e in result.events]  # short, to fit a narrow bar: '9.5', '12'
@@ -60,4 +60,5 @@ def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | N
             lane=labels[lane['name']], iters=k) for lane, k in zip(result.lanes, result.iters))
         title = style.plot_text(which, framework=framework(result.framework).display, size=result.size) + '\n' + counts
     return draw_timeline(result.events, ax=ax, rows=rows, predicted=predicted, row_labels=labels,
-                         framework=result.framework, title=title)
+                         framework=result.framework, title=title,
+                         predicted_label=style.plot_text('parallel.median_alone'))

@@ -77,8 +77,9 @@ def claim_lines(together, serial_m, baseline_label: str | None, baseline, busy: 
     timed); one `unmeasurable` line instead where others kept the cores busy."""
     if baseline is not None and unmeasurable(t('parallel.claim'), busy):
         return unmeasurable(t('parallel.claim'), busy)
-    pairs = [(t('parallel.name.serial'), serial_m), (baseline_label, baseline)]
-    return tidy('\n'.join(verdict.line(t('parallel.name.together'), together, name, m) for name, m in pairs if m))
+    pairs = [(name, m) for name, m in [(t('parallel.name.serial'), serial_m), (baseline_label, baseline)] if m]
+    unit = verdict.unit_for(together.median, *(m.median for _, m in pairs))  # one unit for all the lines
+    return tidy('\n'.join(verdict.line(t('parallel.name.together'), together, name, m, unit) for name, m in pairs))
 
 
 def together_line(r, busy: float | None = None) -> str:
@@ -141,19 +142,11 @@ def plot_independence(runs):
 
 
 def independence_lines(runs) -> str:
-    """Exercise 1: the last run's verdict (MXNet's engine where timed), issued together against one at a time; with two
-    frameworks at one size, then its issued-together time against the first one's one at a time."""
-    r, first = runs[-1], runs[0]
-    lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
+    """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
+    against one at a time."""
+    return tidy('\n'.join(t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
-        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine)]
-    if len(runs) == 2 and (first.size, first.iters) == (r.size, r.iters):  # the same work: totals compare
-        name = {x.framework: framework(x.framework).display for x in runs}
-        lines.append(verdict.line(
-            t('parallel.independence_row', framework=name[r.framework], way=t('parallel.variant.issued_together')),
-            r.times['issued_together'], t('parallel.independence_row', framework=name[first.framework],
-                                          way=t('parallel.variant.one_at_a_time')), first.times['one_at_a_time']))
-    return tidy('\n'.join(lines))
+        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs))
 
 
 CONCLUSIONS = ('fewer_threads', 'faster', 'slower', 'same')  # exercise 2's keys parallel.small.<conclusion>

@@ -155,7 +155,7 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None, 
 # <details><summary>Worked answer</summary>
 #
 # Beating one after the other shows only that one after the other left hardware idle; the fair test is the row of
-# one device doing both jobs. The collapsed cell below prints this run's two verdicts.
+# one device doing both jobs. This run's answer is the two verdicts printed below, by the rule.
 #
 # </details>
 
@@ -165,11 +165,11 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None, 
 #
 # <details><summary>参考答案</summary>
 #
-# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是一个设备做两份工作那一行。下面折叠的单元格输出这次运行的两个结论。
+# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是一个设备做两份工作那一行。这次运行的答案就是下面按规则输出的两个结论。
 #
 # </details>
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
 print(together_line(result, busy))  # vs one after the other, then vs the fair baseline (one line if others held the cores)  #zh: 与先后运行比，再与公平的基线比（其他程序占着核心时只输出一行）
 
 # %% [markdown]
@@ -210,13 +210,13 @@ print(together_line(rec.parallel[0]) if rec else t('panels.no_gpu_recordings'))
 recorded_figure(rec) if rec else None
 
 # %% [markdown]
-# ## Summary, with the numbers
+# ## Summary
 #
 # The book's summary makes three claims. 1: several devices run independent work at the same time; the recorded
 # figure shows it, and the second line under "predict, then measure" says how close the prediction came on this
 # machine. 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
-# overlap computation and communication automatically: DDP does it in the all-reduce extra, whose 16-core recording
-# gains from it (the dependency-graph extra's schedule is written by hand).
+# overlap computation and communication automatically: DDP does it, timed in the all-reduce extra (the
+# dependency-graph extra's schedule is written by hand).
 #
 # ## Remember
 #
@@ -230,11 +230,11 @@ recorded_figure(rec) if rec else None
 #   nothing (13.3.1).
 
 # %% [markdown] lang="zh"
-# ## 小结，附上数字
+# ## 小结
 #
 # 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作；记录的图展示了这一点，“先预测，再测量”下面输出的
 # 第二行说明预测在这台机器上有多准。第 2 点：多种通信资源可以并行使用，12.3.2节在计算的同时复制。第 3 点：
-# 后端可以自动地让计算与通信重叠：扩展“全归约”中的 DDP 就这样做，它在 16 个核心上的记录结果从中得益（扩展“依赖图”的调度是手写的）。
+# 后端可以自动地让计算与通信重叠：DDP 就这样做，扩展“全归约”为它计时（扩展“依赖图”的调度是手写的）。
 #
 # ## 要记住
 #

@@ -32,9 +32,10 @@ MESSAGES = {
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.item': '{name} {value}',
+    'parallel.median_alone': 'median alone',
     'parallel.lane_ends': 'each lane: median alone (dashed) · end in this repeat of together: {items}',
     'parallel.small.fewer_threads': ('This run: fewer threads per product is the gain: one thread on half the cores'
-                                     ' ({half}) matched two threads ({two}).'),
+                                     ' ({half}) vs two threads ({two}): no clear difference.'),
     'parallel.small.same': 'This run: two threads ({two}) did no better than one thread on half the cores ({half}).',
     'parallel.small.faster': 'This run: two threads ({two}) beat one thread on half the cores ({half}).',
     'parallel.small.slower': 'This run: two threads ({two}) were slower than one thread on half the cores ({half}).',

@@ -31,9 +31,10 @@ MESSAGES = {
     'parallel.sep': '；',
     'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.item': '{name} {value}',
+    'parallel.median_alone': '单独运行的中位数',
     'parallel.lane_ends': '每条执行路：单独运行的中位数（虚线）· 在这次同时运行中的结束时间：{items}',
     'parallel.small.fewer_threads': ('这次运行：收益来自每次乘法用的线程更少：'
-                                     '一个线程用一半的核心（{half}）与两个线程（{two}）相当。'),
+                                     '一个线程用一半的核心（{half}）与两个线程（{two}）没有明显差别。'),
     'parallel.small.same': '这次运行：两个线程（{two}）并不比一个线程用一半的核心（{half}）快。',
     'parallel.small.faster': '这次运行：两个线程（{two}）比一个线程用一半的核心（{half}）快。',
     'parallel.small.slower': '这次运行：两个线程（{two}）比一个线程用一半的核心（{half}）慢。',
