@@ -92,9 +92,8 @@ def _rows(result) -> dict:
 
 
 def recorded_text(rec) -> str:
-    """The recording's copies alone (the book's new pageable tensors, pageable buffers reused, pinned buffers), then
-    one line per way it copied with (the book's code, copy stream + events): how much of its copy time it hid,
-    (run then copy - overlapped) / copy, from its own medians."""
+    """The recording's copies alone (new pageable tensors, pageable buffers reused, pinned buffers), then per way it
+    copied with (the book's code, copy stream + events) the share of its copy time it hid (hidden_share)."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
     ways = [(_word('book'), rows.get(BOOK_PLAN)), (_word('overlapped.separate'), rows.get(SIDE_PLAN))]
     copies = [rows.get(k) for k in (BOOK_PAGEABLE, PAGEABLE_PLAN, SAME_PLAN)]
@@ -242,8 +241,7 @@ def exercise_three_prediction(r) -> tuple[float, str]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: the lower bound plot_exercise_three draws hatched, with its case, beside together measured
-    (CPU lanes: with the CPU time both lanes used together)."""
+    """Exercise 3's line: the hatched lower bound and its case, together measured (CPU lanes: and its CPU time)."""
     p, case = exercise_three_prediction(r)
     m, ct = r.times['together'].median, r.cpu.get('together') if _cpu_lanes(r) else None
     unit = verdict.unit_for(p, m, *([ct] if ct else []))
@@ -252,8 +250,7 @@ def exercise_three_text(r) -> str:
 
 
 def plot_exercise_three(r):
-    """Each lane alone and both together (every repeat, grey middle halves); hatched beside 'together' the
-    lower bound (exercise_three_prediction), named so in the legend."""
+    """Each lane alone and both together (repeats, middle halves); hatched beside 'together' the lower bound."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
     fig = plot_repeats(times, predicted={_name('together'): exercise_three_prediction(r)[0]},
                        title=style.plot_text('communication.ex3.title'), halves=True)
