@@ -114,7 +114,8 @@ def test_the_bucket_sweep_names_the_shortest_median_and_the_models_fastest_size(
     r = fake()
     assert show.bucket_text(r) == "2 processes, 2 cores: DDP size with the shortest median: DDP 1 MiB 120 ms vs (a) " \
                                   "after backward 140 ms: " \
-                                  "faster (14% less time); the model's fastest: DDP 1 MiB"
+                                  "faster (14% less time); the model's fastest: DDP 1 MiB, predicted 106 ms · " \
+                                  "measured 120 ms"
     fig = show.plot_steps(r, ids=['serial', 'ddp-1', 'ddp-25'])  # the sweep: one row per size
     labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
     assert labels == ['step without all-reduce', '(a) after backward', 'DDP 1 MiB', 'DDP one bucket']
@@ -138,11 +139,11 @@ def test_the_steps_the_prediction_and_the_ingredients_are_one_line_each():
                      'model fitted to it and one call on 96 MiB: α = 0.851 ms a call, β = 0.85 GB/s']
 
 
-def test_exercise_4_prints_the_ratio_at_half_the_batch_predicted_twice_and_measured():
+def test_exercise_4_prints_both_parts_at_both_batches_and_the_ratio_predicted_twice_and_measured():
     full, half = fake(), fake(backward=0.08)
     half.batch_per_process = 64
-    assert show.ratio_text(full, half) == 'all-reduce alone / step without all-reduce, batch 128 a process: 0.40x; ' \
-                                          'batch 64: predicted 0.80x · measured 0.50x'
+    assert show.ratio_text(full, half) == 'batch 128 → 64 a process: step without all-reduce 100 ms → 80.0 ms, ' \
+        'all-reduce alone 40.0 ms → 40.0 ms; their ratio predicted 0.80x · measured 0.50x'
 
 
 def test_the_model_is_fitted_to_this_runs_own_calls():

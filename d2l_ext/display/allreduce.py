@@ -91,10 +91,11 @@ def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
 
 
 def ratio_text(full, half) -> str:
-    """Exercise 4: all-reduce alone / step without it at the batch, at half: predicted (twice) · measured."""
+    """Exercise 4: both parts at the batch and at half, then their ratio at half: predicted (twice) · measured."""
+    step, alone = ([verdict.num(r.version(v).median, 'ms') for r in (full, half)] for v in ('backward', 'allreduce'))
     ratio = [r.version('allreduce').median / r.version('backward').median for r in (full, half)]
-    return t('allreduce.ratio', batch=full.batch_per_process, ratio=verdict.num(ratio[0], 'x'),
-             half=half.batch_per_process, predicted=verdict.num(2 * ratio[0], 'x'), measured=verdict.num(ratio[1], 'x'))
+    return t('allreduce.ratio', batch=full.batch_per_process, half=half.batch_per_process, step=step, alone=alone,
+             predicted=verdict.num(2 * ratio[0], 'x'), measured=verdict.num(ratio[1], 'x'))
 
 
 def _leads(result, vid: str) -> list[float]:
@@ -114,12 +115,16 @@ def drawn(result, ids=None) -> list:
     return [result.version(vid) for vid in wanted if result.has(vid)]
 
 
+def _predicted(result, v) -> float:
+    """The model's step for a version (DDP with one bucket is (b)'s one call)."""
+    return result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
+
+
 def plot_steps(result, ids=None, title=None):
     """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched; the step
     without all-reduce on top."""
     versions = [result.version('backward')] + drawn(result, ids)
-    predicted = {v.id: result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
-                 for v in versions[1:]}
+    predicted = {v.id: _predicted(result, v) for v in versions[1:]}
     fig = plot_repeats({v.id: v.step_times for v in versions}, unit='ms', halves=True, predicted=predicted,
                        labels={v.id: name(result, v, style.plot_text) for v in versions},
                        title=title or style.plot_text('allreduce.plot.title'))
@@ -146,7 +151,7 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
 
 def bucket_text(result) -> str:
     """Exercise 2: the DDP size with the shortest median step against (a), unless the next size is not told apart
-    from it; and the model's fastest size."""
+    from it; and the model's fastest size, predicted · measured."""
     ddp, a = sorted(result.ddp_versions(), key=lambda v: v.median), result.version('serial')
     if not ddp:
         return ''
@@ -154,4 +159,5 @@ def bucket_text(result) -> str:
     tie = len(ddp) > 1 and verdict.compare(ddp[0].measurement, ddp[1].measurement) == 'same'
     line = verdict.line(name(result, ddp[0]), ddp[0].measurement, name(result, a), a.measurement, 'ms')
     return t('allreduce.on', n=result.processes, cores=result.cores) + t(
-        'allreduce.buckets_tie' if tie else 'allreduce.buckets', line=line, model=name(result, fastest))
+        'allreduce.buckets_tie' if tie else 'allreduce.buckets', line=line, model=name(result, fastest),
+        predicted=verdict.num(_predicted(result, fastest), 'ms'), measured=verdict.num(fastest.median, 'ms'))

@@ -1,4 +1,5 @@
 """Messages of 13.3.4: gradients all-reduced while backward still runs."""
+FASTEST = 'predicted {predicted} · measured {measured}'
 MESSAGES = {
     'allreduce.version.backward': 'step without all-reduce',
     'allreduce.version.allreduce': 'all-reduce alone',
@@ -46,12 +47,13 @@ MESSAGES = {
     'allreduce.recorded.machine_cpu': '{cores} CPU cores, no GPU, {date}',
     'allreduce.recorded.where': 'recorded on {machine}; gloo on its CPU cores, {n} processes:',
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
-    'allreduce.buckets': "DDP size with the shortest median: {line}; the model's fastest: {model}",
-    'allreduce.buckets_tie': "no DDP size clearly fastest (shortest median: {line}); the model's fastest: {model}",
+    'allreduce.buckets': "DDP size with the shortest median: {line}; the model's fastest: {model}, " + FASTEST,
+    'allreduce.buckets_tie': ("no DDP size clearly fastest (shortest median: {line}); the model's fastest: {model}, "
+                              + FASTEST),
     'allreduce.on': '{n} processes, {cores} cores: ',
     'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}',
     'allreduce.paid': ': overlap paid here', 'allreduce.unpaid': ': overlap did not pay here',
-    'allreduce.ratio': ('all-reduce alone / step without all-reduce, batch {batch} a process: {ratio}; batch {half}: '
-                        'predicted {predicted} · measured {measured}'),
+    'allreduce.ratio': ('batch {batch} → {half} a process: step without all-reduce {step[0]} → {step[1]}, all-reduce '
+                        'alone {alone[0]} → {alone[1]}; their ratio predicted {predicted} · measured {measured}'),
     'allreduce.sep_list': ', ',
 }

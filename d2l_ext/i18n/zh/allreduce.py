@@ -44,12 +44,13 @@ MESSAGES = {
     'allreduce.recorded.machine_cpu': '{cores} 个 CPU 核心、没有 GPU，{date}',
     'allreduce.recorded.where': '记录于 {machine}；gloo 在它的 CPU 核心上，{n} 个进程：',
     'allreduce.recorded.title': '记录结果：{n} 个进程，{machine}',
-    'allreduce.buckets': '中位数最短的 DDP 桶大小：{line}；模型预测最快：{model}',
-    'allreduce.buckets_tie': '没有哪个 DDP 桶大小明显最快（中位数最短：{line}）；模型预测最快：{model}',
+    'allreduce.buckets': '中位数最短的 DDP 桶大小：{line}；模型预测最快：{model}，预测{predicted} · 实测{measured}',
+    'allreduce.buckets_tie': ('没有哪个 DDP 桶大小明显最快（中位数最短：{line}）；模型预测最快：{model}，'
+                              '预测{predicted} · 实测{measured}'),
     'allreduce.on': '{n} 个进程、{cores} 个核心：',
     'allreduce.parts': '{line}；反向传播在{me}中{mine}，在{them}中{theirs}',
     'allreduce.paid': '：重叠在这里带来了好处', 'allreduce.unpaid': '：重叠在这里没有带来好处',
-    'allreduce.ratio': ('仅全归约 / 不做全归约的训练步，每个进程批量{batch}：{ratio}；批量{half}：'
-                        '预测{predicted} · 实测{measured}'),
+    'allreduce.ratio': ('每个进程批量{batch} → {half}：不做全归约的训练步{step[0]} → {step[1]}，仅全归约'
+                        '{alone[0]} → {alone[1]}；两者之比预测{predicted} · 实测{measured}'),
     'allreduce.sep_list': '、',
 }
