@@ -221,14 +221,12 @@ def predict(alone):  # together: max(t1, t2) where the hardware runs both at onc
     return parallel.expectation(lanes, alone).seconds
 
 # %% [markdown]
-# Now all five, interleaved, answers checked. Each row is 5 repeats, each lane run on its own `run_together` thread,
-# so its median need not match the one-run times above. The hatched bar predicts together from this run's alone
-# medians. The first line checks your guess; the next two the book's claim (vs one after the other) and the fair
+# Now all five, interleaved, answers checked. Each row is 5 repeats. The hatched bar predicts together from this
+# run's alone medians. The first line checks your guess; the next two the book's claim (vs one after the other) and the fair
 # test (vs the baseline), unless others keep the cores busy.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，并核对每个结果。每行是5次重复，每条执行路都在自己的 `run_together` 线程上运行，所以中位数
-# 不必与上面运行一次的用时相同。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测；输出的第一行
+# 现在交替测量这五种情况，并核对每个结果。每行是5次重复。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测；输出的第一行
 # 检验你的猜测，后两行检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比），除非其他程序让核心忙得无法测量。
 
 # %% tags=["nbval-ignore-output"]
@@ -295,8 +293,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # PyTorch runs each product when called, in order, never two at once. MXNet's timeline below (one `run`, a row per
 # engine worker, each bar's ms) shows whether its engine ran any at once. The printed lines judge issuing together
-# against one at a time (MXNet's, where installed), then MXNet issued together against PyTorch one at a time: a gain
-# inside one framework need not beat the other.
+# against one at a time: PyTorch's, then MXNet's where installed.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -308,8 +305,8 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # <details><summary>参考答案</summary>
 #
 # PyTorch 是命令式执行的，调用一次乘法就按顺序算一次，从不让两次乘法同时运行。MXNet 的时间线（一次 `run`，每个引擎
-# 工作线程占一行，条形中是毫秒数）显示它的引擎是否让乘法同时运行。输出先判断一起发出是否比逐个执行省时（装有 MXNet
-# 时说的是 MXNet），再把 MXNet 一起发出与 PyTorch 逐个执行相比：一个框架内部的收益，不一定胜过另一个框架。
+# 工作线程占一行，条形中是毫秒数）显示它的引擎是否让乘法同时运行。输出判断一起发出是否比逐个执行省时：先是 PyTorch，
+# 装有 MXNet 时再是 MXNet。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
