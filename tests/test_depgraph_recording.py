@@ -190,8 +190,9 @@ def test_exercise_2_splits_together_into_its_longer_half_and_the_rest_each_besid
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms; one device 1 ms
     with using_language('en'):
         assert G.split_lines(run) == ('together here: 4.50 ms = lane 1 half 3.00 ms (predicted 3.00 ms) + 1.50 ms '
-                                      'outside it (predicted 1.00 ms); one device 1.00 ms: the half alone is 2.00 ms '
-                                      'longer than one device')  # predicted 4 ms = one after the other's 3 + 1
+                                      'outside it (predicted 1.00 ms); furthest off: the time outside it, +50%, so it '
+                                      'did not stay the same; one device 1.00 ms: the half is 2.00 ms longer than one '
+                                      'device')  # predicted 4 ms = one after the other's 3 + 1
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
         assert G.split_lines(run).endswith('the half is 1.00 ms shorter than one device, less than the time '
                                            'outside it')  # 1.50 ms

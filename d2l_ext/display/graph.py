@@ -255,7 +255,7 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
 
 
 def split_lines(here: dict, recorded: dict | None = None) -> str:
-    """Exercise 2's lines, one per run (row medians): together's longer half and rest, each beside its prediction."""
+    """Exercise 2's lines, one per run (row medians): together's longer half and rest beside their predictions."""
     lines = []
     for key, rec in (('graph.short.split_here', here), ('graph.short.split_recorded', recorded)):
         if rec is not None:
@@ -263,12 +263,15 @@ def split_lines(here: dict, recorded: dict | None = None) -> str:
             m, (half, turn) = _measurements(run), (recording.halves_summary(run)[w] for w in ('split', 'in_turn'))
             lane, together, one, longer = max(half, key=half.get), m['split'].median, m['one_device'].median, max(
                 turn.values())
-            ms = {k: verdict.num(x, 'ms') for k, x in (
-                ('together', together), ('half', half[lane]), ('one', one), ('rest', together - half[lane]),
-                ('gap', abs(one - half[lane])), ('half_p', longer), ('rest_p', recording.predict_split(run) - longer))}
+            rest, rest_p = together - half[lane], recording.predict_split(run) - longer
+            ms = {k: verdict.num(x, 'ms') for k, x in (('together', together), ('half', half[lane]), ('one', one),
+                  ('rest', rest), ('gap', abs(one - half[lane])), ('half_p', longer), ('rest_p', rest_p))}
             why = 'half' if half[lane] >= one else 'rest' if together > one else 'pays'
-            lines.append(t('graph.split_line', where=t(key), lane=lane_name(lane, kinds=kinds), **ms,
-                           why=t(f'graph.split_why.{why}', **ms)))
+            off = {'half': half[lane] / longer - 1, 'rest': rest / rest_p - 1}  # each term against its prediction
+            worst = 'half' if abs(off['half']) >= abs(off['rest']) else 'rest'
+            lines.append(t('graph.split_line', where=t(key), lane=lane_name(lane, kinds=kinds), **ms, off=t(
+                f'graph.split_off.{worst}', pct='+' * (off[worst] > 0) + verdict.num(off[worst], '%')),
+                why=t(f'graph.split_why.{why}', **ms)))
     return '\n'.join(lines)
 
 
@@ -381,8 +384,7 @@ def show_dag(ex, guess_ms=None):
                       row_labels={row[lane]: style.plot_text('graph.dag_row', lane=row[lane], took=per.get(i, '?'),
                                                              lo=verdict.num(min(each[lane]), 'ms'),
                                                              hi=verdict.num(max(each[lane]), 'ms'))
-                                  for i, lane in enumerate(ex.lanes)},
-                      title=style.plot_text('graph.title_dag_trace'))
+                                  for i, lane in enumerate(ex.lanes)}, title=style.plot_text('graph.title_dag_trace'))
         scale = style.time_unit(max(e['end'] for e in events))[1]
         for i, a, b in ready:  # darker: the task's inputs were there, the lane had not started it
             axes[1].barh(i, (b - a) * scale, left=a * scale, height=BAR_HEIGHT, color=READY_GREY, zorder=2)

@@ -208,10 +208,10 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # <details><summary>Worked answer</summary>
 #
 # The prediction is one after the other's longer half plus the time outside its halves (the copies, the server's sum
-# and update): it also assumes that time stays the same. Together's time outside its longer half also holds any part
-# of the shorter half not overlapped; a slower shorter half costs nothing while it stays inside the longer one. A term
-# off its prediction is an assumption that failed. One device runs all the rows with no copies: splitting pays only
-# if the half saves more than the time outside it. The lines below use the rows' medians.
+# and update). A term off its prediction, longer or shorter, is an assumption that failed: the half's, that it runs
+# at the same speed together; the rest's, that it stays the same (it also holds any unoverlapped part of the shorter
+# half). Each line names the term furthest off. One device runs all the rows with no copies: splitting pays only if
+# the half saves more than the time outside it. The lines below use the rows' medians.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -226,10 +226,10 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 预测是先后运行中较长的一半，加上两半之外的时间（复制、服务器上的求和与更新），它还假定这段时间不变。“同时运行”中
-# 较长的一半之外的时间还包括较短的一半没有重叠的部分；较短的一半变慢，只要仍藏在较长的一半里，就不增加用时。哪一项
-# 偏离了它的预测，哪个假定就不成立。一个设备处理全部样本，不需要复制：只有这一半省下的时间多于它之外的时间，拆分才
-# 划算。下面几行用的都是各行的中位数。
+# 预测是先后运行中较长的一半，加上两半之外的时间（复制、服务器上的求和与更新）。哪一项偏离了它的预测（偏长或偏短），
+# 哪个假定就不成立：一半的假定是它同时运行时和先后运行时一样快；它之外的时间的假定是这段时间不变（它还包括较短的
+# 一半没有重叠的部分）。每一行都指出偏离预测最多的一项。一个设备处理全部样本，不需要复制：只有这一半省下的时间多于
+# 它之外的时间，拆分才划算。下面几行用的都是各行的中位数。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

@@ -42,8 +42,10 @@ MESSAGES = {
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '= {wall} − {shorter}',
     'graph.split_line': ('{where}: {together} = {lane} half {half} (predicted {half_p}) + {rest} outside it '
-                         '(predicted {rest_p}); one device {one}: {why}'),
-    'graph.split_why.half': 'the half alone is {gap} longer than one device',
+                         '(predicted {rest_p}); furthest off: {off}; one device {one}: {why}'),
+    'graph.split_off.half': 'the half, {pct}, so it did not run at the same speed together',
+    'graph.split_off.rest': 'the time outside it, {pct}, so it did not stay the same',
+    'graph.split_why.half': 'the half is {gap} longer than one device',
     'graph.split_why.rest': 'the half is {gap} shorter than one device, less than the time outside it',
     'graph.split_why.pays': 'the half is {gap} shorter than one device, more than the time outside it',
     'graph.dag_drawn.median': 'the median repeat, drawn below',

@@ -42,8 +42,10 @@ MESSAGES = {
     'graph.half_row': '{lane} 的一半，{way}',
     'graph.predicted_from': '= {wall} − {shorter}',
     'graph.split_line': '{where}：{together} = {lane}的一半 {half}（预测 {half_p}）+ 它之外的 {rest}（预测 {rest_p}）；'
-                        '一个设备 {one}：{why}',
-    'graph.split_why.half': '这一半本身就比一个设备多用 {gap}',
+                        '偏离预测最多的是{off}；一个设备 {one}：{why}',
+    'graph.split_off.half': '这一半（{pct}）：它同时运行时与先后运行时快慢不同',
+    'graph.split_off.rest': '它之外的时间（{pct}）：这段时间没有保持不变',
+    'graph.split_why.half': '这一半比一个设备多用 {gap}',
     'graph.split_why.rest': '这一半比一个设备少用 {gap}，少于它之外的时间',
     'graph.split_why.pays': '这一半比一个设备少用 {gap}，多于它之外的时间',
     'graph.dag_drawn.median': '中位数那次重复（下图）',
