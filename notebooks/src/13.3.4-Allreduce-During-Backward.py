@@ -85,12 +85,12 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 # %% [markdown]
 # **(b) One flat buffer.** A control: (a) with one call instead of one per tensor. Copy every gradient into one
 # flat tensor (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`).
-# Predict: do the calls saved pay for the two copies?
+# Predict: is (b) faster than (a)?
 
 # %% [markdown] lang="zh"
 # **(b) 一个扁平缓冲区。** 这是对照，不是重叠：即 (a)，但只调用一次，而不是每个张量一次。把所有梯度复制进一个
 # 扁平张量（对 `g.reshape(-1)` 用 `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。
-# 先预测：省下的调用能否抵过这两次复制？
+# 先预测：(b) 比 (a) 快吗？
 
 # %%
 def flat_allreduce(model, X, y, optimizer):
@@ -241,10 +241,10 @@ display(show.plot_steps(result))
 display(show.draw_step_timeline(result, 'hooks'))
 
 # %% [markdown]
-# **(b)'s question:** did the calls saved pay for the two copies?
+# **(b)'s question:** is (b) faster than (a)?
 
 # %% [markdown] lang="zh"
-# **(b) 的问题**：省下的调用能否抵过这两次复制？
+# **(b) 的问题**：(b) 比 (a) 快吗？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.verdict_text(result, 'flat'))
@@ -253,15 +253,14 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# (b) is (a) with one call instead of K, plus two copies (`torch.cat` and the copy back): the timed (b) against (a)
-# weighs the one against the other. The model counts the (K-1)α saved but no copies, so it always puts (b) below (a).
+# The model counts only the (K-1)α that one call saves, so it always puts (b) below (a); the line above prints
+# the timed (b) against (a).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# (b) 就是 (a)，只是把 K 次调用换成一次，另加两次复制（`torch.cat` 和复制回去）：计时的 (b) 与 (a) 相比，
-# 称的正是这两者孰轻孰重。模型算进了省下的 (K-1)α，却没有算复制，所以它总是预测 (b) 比 (a) 用时少。
+# 模型只算了一次调用省下的 (K-1)α，所以它总是预测 (b) 比 (a) 用时少；上面一行输出了计时的 (b) 与 (a) 的比较。
 # </details>
 
 # %% [markdown]
@@ -293,8 +292,8 @@ if rec is not None:
 #
 # ## Exercises
 #
-# 1. Did sending during backward pay on the GPU host, and what did it cost backward there? Compare with the line
-#    under this machine's figure.
+# 1. Did sending during backward pay on the GPU host, and what did it cost backward there? Compare with the first
+#    line above this machine's figure.
 
 # %% [markdown] lang="zh"
 # ## MXNet 与多台机器
@@ -308,7 +307,7 @@ if rec is not None:
 #
 # ## 练习
 #
-# 1. 在 GPU 主机上，边算边发是否划算？它让反向传播多花了多少时间？与这台机器的图下面那一行比较。
+# 1. 在 GPU 主机上，边算边发是否划算？它让反向传播多花了多少时间？与这台机器的图上面第一行比较。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
@@ -318,7 +317,7 @@ print(show.parts_text(there))  # the recording  #zh: 记录结果
 # <details><summary>Worked answer</summary>
 #
 # Sending during backward pays only when the all-reduce it hides outweighs what it adds to backward, a cost the
-# model leaves out. (a) sends nothing during backward: only growth beyond (a)'s comes from sending.
+# model leaves out.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
@@ -327,8 +326,7 @@ print(show.parts_text(there))  # the recording  #zh: 记录结果
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 只有当藏进反向传播的全归约多于它给反向传播增加的时间时，边算边发才划算；模型没有这一项代价。(a) 在反向传播
-# 期间什么也不发送：只有超出 (a) 的那部分增长来自反向传播期间的发送。
+# 只有当藏进反向传播的全归约多于它给反向传播增加的时间时，边算边发才划算；模型没有这一项代价。
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
@@ -408,8 +406,8 @@ print(show.ratio_text(result, half))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves the arithmetic, not the bytes: the step shrinks toward half, all-reduce alone stays, so
-# the prediction doubles their ratio; the line prints what this run measured.
+# Half the batch halves the arithmetic, not the bytes: the model halves the step without all-reduce and keeps
+# all-reduce alone, so it predicts their ratio doubles; the line prints both parts at both batches.
 # </details>
 #
 # ## Remember
@@ -425,8 +423,8 @@ print(show.ratio_text(result, half))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使算术运算量减半，而字节数不变：训练步向一半缩短，仅全归约不变，所以预测两者之比加倍；
-# 这一行输出了这次运行的实测值。
+# 批量减半使算术运算量减半，而字节数不变：模型让不做全归约的训练步减半、仅全归约不变，所以预测两者之比加倍；
+# 这一行输出了两种批量下的这两项。
 # </details>
 #
 # ## 小结
