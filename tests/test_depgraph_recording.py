@@ -186,21 +186,25 @@ def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
     assert recording.predict_split(run) == pytest.approx(5e-3)
 
 
-def test_exercise_2_splits_together_into_its_longer_half_and_the_rest_each_beside_its_prediction_and_one_device():
-    run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms; one device 1 ms
+def test_exercise_2_splits_together_into_its_longer_half_the_unoverlapped_part_and_the_rest_beside_one_device():
+    run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms, 1 ms of the shorter not overlapped; one device 1 ms
     with using_language('en'):
-        assert G.split_lines(run) == ('together here: 4.50 ms = lane 1 half 3.00 ms (predicted 3.00 ms) + 1.50 ms '
-                                      'outside it (predicted 1.00 ms); furthest off: the time outside it, +50%, so it '
-                                      'did not stay the same; one device 1.00 ms: the half is 2.00 ms longer than one '
+        assert G.split_lines(run) == ('together here: 4.50 ms = lane 1 half 3.00 ms (predicted 3.00 ms) + 1.00 ms of '
+                                      'the other half not overlapped (predicted 0) + 0.500 ms other (predicted 1.00 '
+                                      'ms); furthest off: the part not overlapped, +1.00 ms, so the halves did not '
+                                      'fully overlap; one device 1.00 ms: the half is 2.00 ms longer than one '
                                       'device')  # predicted 4 ms = one after the other's 3 + 1
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
-        assert G.split_lines(run).endswith('the half is 1.00 ms shorter than one device, less than the time '
-                                           'outside it')  # 1.50 ms
+        assert G.split_lines(run).endswith('the half is 1.00 ms shorter than one device, less than the two terms '
+                                           'after it')  # 1.50 ms
         run['times']['one_device'] = [5e-3] * 3
         assert G.split_lines(run, run).count('2.00 ms shorter than one device, more than') == 2  # here and recorded
+        run['times']['split'] = [6.5e-3] * 3  # the rest 2.5 ms against 1 ms predicted: furthest off now
+        assert 'furthest off: the other time, +1.50 ms' in G.split_lines(run)
     with using_language('zh'):
-        assert G.split_lines(run).startswith('本机同时运行：4.50毫秒 = 执行路1的一半3.00毫秒（预测3.00毫秒）'
-                                             '+ 它之外的1.50毫秒（预测1.00毫秒）')
+        assert G.split_lines(fake_run()).startswith('本机同时运行：4.50毫秒 = 执行路1的一半3.00毫秒（预测3.00毫秒）'
+                                                    '+ 另一半未重叠的1.00毫秒（预测0）'
+                                                    '+ 其他时间0.500毫秒（预测1.00毫秒）')
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)

@@ -31,8 +31,7 @@ def lane_name(lane: str, plot: bool = False, kinds=None) -> str:
     kind, 'gpu' or 'cpu') differ; the server; any other id as itself."""
     say = style.plot_text if plot else t
     if lane.startswith('lane ') and lane[5:].isdigit():
-        i = lane[5:]
-        return say(f'graph.kind.{kinds[int(i)]}') if kinds and len(set(kinds)) > 1 else say('graph.lane', i=i)
+        return say(f'graph.kind.{kinds[int(lane[5:])]}') if len(set(kinds or ())) > 1 else say('graph.lane', i=lane[5:])
     return say('graph.server') if lane == SERVER else lane
 
 
@@ -255,23 +254,24 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
 
 
 def split_lines(here: dict, recorded: dict | None = None) -> str:
-    """Exercise 2's lines, one per run (row medians): together's longer half and rest beside their predictions."""
+    """Exercise 2's lines: longer half, the shorter's unoverlapped part, the rest; each beside its prediction."""
     lines = []
-    for key, rec in (('graph.short.split_here', here), ('graph.short.split_recorded', recorded)):
-        if rec is not None:
-            run, kinds = _run_and_kinds(rec)
-            m, (half, turn) = _measurements(run), (recording.halves_summary(run)[w] for w in ('split', 'in_turn'))
-            lane, together, one, longer = max(half, key=half.get), m['split'].median, m['one_device'].median, max(
-                turn.values())
-            rest, rest_p = together - half[lane], recording.predict_split(run) - longer
-            ms = {k: verdict.num(x, 'ms') for k, x in (('together', together), ('half', half[lane]), ('one', one),
-                  ('rest', rest), ('gap', abs(one - half[lane])), ('half_p', longer), ('rest_p', rest_p))}
-            why = 'half' if half[lane] >= one else 'rest' if together > one else 'pays'
-            off = {'half': half[lane] / longer - 1, 'rest': rest / rest_p - 1}  # each term against its prediction
-            worst = 'half' if abs(off['half']) >= abs(off['rest']) else 'rest'
-            lines.append(t('graph.split_line', where=t(key), lane=lane_name(lane, kinds=kinds), **ms, off=t(
-                f'graph.split_off.{worst}', pct='+' * (off[worst] > 0) + verdict.num(off[worst], '%')),
-                why=t(f'graph.split_why.{why}', **ms)))
+    for key, r in filter(lambda x: x[1], (('graph.short.split_here', here), ('graph.short.split_recorded', recorded))):
+        run, kinds = _run_and_kinds(r)
+        m, (half, turn) = _measurements(run), (recording.halves_summary(run)[w] for w in ('split', 'in_turn'))
+        lane, together, one, longer = max(half, key=half.get), m['split'].median, m['one_device'].median, max(
+            turn.values())
+        f, busy = (run[k]['split'][recording.drawn_repeat(run, 'split')] for k in ('overlap', 'halves'))
+        alone = (1 - f) * min(busy.values()) if f is not None else 0.0  # the drawn repeat's, not overlapped
+        rest, rest_p = together - half[lane] - alone, recording.predict_split(run) - longer
+        ms = {k: verdict.num(x, 'ms') for k, x in dict(together=together, half=half[lane], one=one, rest=rest,
+              gap=abs(one - half[lane]), half_p=longer, rest_p=rest_p, alone=alone).items()}
+        off = {'half': half[lane] - longer, 'alone': alone, 'rest': rest - rest_p}  # each against its prediction
+        w = max(off, key=lambda k: abs(off[k]))  # the term furthest off (ms)
+        ms['d'] = '+' * (off[w] > 0) + verdict.num(off[w], 'ms')
+        why = 'half' if half[lane] >= one else 'rest' if together > one else 'pays'
+        lines.append(t('graph.split_line', where=t(key), lane=lane_name(lane, kinds=kinds), **ms, why=t(
+            f'graph.split_why.{why}', **ms), off=t(f'graph.split_off.{w}', **ms)))
     return '\n'.join(lines)
 
 

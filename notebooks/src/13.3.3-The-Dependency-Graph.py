@@ -143,7 +143,7 @@ show.draw_graph(graph)
 # 依赖图根据“先后运行”预测“同时运行”：两种方式运行的方框相同，只是两条链现在可以重叠，因此较短的一半可以藏进
 # 较长的一半里：
 #
-# $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半 0}, t_\textrm{一半 1}),$$
+# $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半0}, t_\textrm{一半1}),$$
 #
 # 两项都是图中对应那一行的中位数。这个预测假定每一半同时运行时和先后运行时一样快（图中每一半的几行），并且
 # 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）。在只有 CPU 的机器上，两条执行路把一个
@@ -203,15 +203,16 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # </details>
 #
 # **2. Which assumption failed, and does splitting pay?** Here and in the recording, split *together* into its
-# longer half and the time outside it, each beside its predicted term, then compare with *one device*.
+# longer half, the shorter half's part not overlapped and the other time, each beside its prediction, then compare
+# with *one device*.
 #
 # <details><summary>Worked answer</summary>
 #
-# The prediction is one after the other's longer half plus the time outside its halves (the copies, the server's sum
-# and update). A term off its prediction, longer or shorter, is an assumption that failed: the half's, that it runs
-# at the same speed together; the rest's, that it stays the same (it also holds any unoverlapped part of the shorter
-# half). Each line names the term furthest off. One device runs all the rows with no copies: splitting pays only if
-# the half saves more than the time outside it. The lines below use the rows' medians.
+# The prediction is one after the other's longer half, the shorter half wholly inside it, plus the other time (the
+# copies, the server's sum and update). A term off its prediction is an assumption that failed: the half's, that it
+# runs at the same speed together; the part not overlapped, that the halves overlap fully; the other time's, that it
+# stays the same. Each line names the term furthest off. One device runs all the rows with no copies: splitting pays
+# only if the half saves more than the two terms after it.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -221,15 +222,15 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 发现了这一点。
 # </details>
 #
-# **2. 哪个假定不成立？拆分划算吗？**在本机和记录结果中，把“同时运行”拆成较长的一半和它之外的时间，每一项与它的
-# 预测并列，再与“一个设备”比较。
+# **2. 哪个假定不成立？拆分划算吗？**在本机和记录结果中，把“同时运行”拆成较长的一半、较短的一半未重叠的部分和
+# 其他时间，每一项与它的预测并列，再与“一个设备”比较。
 #
 # <details><summary>参考答案</summary>
 #
-# 预测是先后运行中较长的一半，加上两半之外的时间（复制、服务器上的求和与更新）。哪一项偏离了它的预测（偏长或偏短），
-# 哪个假定就不成立：一半的假定是它同时运行时和先后运行时一样快；它之外的时间的假定是这段时间不变（它还包括较短的
-# 一半没有重叠的部分）。每一行都指出偏离预测最多的一项。一个设备处理全部样本，不需要复制：只有这一半省下的时间多于
-# 它之外的时间，拆分才划算。下面几行用的都是各行的中位数。
+# 预测是先后运行中较长的一半（较短的一半完全藏在其中），加上其他时间（复制、服务器上的求和与更新）。哪一项偏离了
+# 它的预测，哪个假定就不成立：一半的假定是它同时运行时和先后运行时一样快；未重叠部分的假定是两半完全重叠；其他时间
+# 的假定是这段时间不变。每一行都指出偏离预测最多的一项。一个设备处理全部样本，不需要复制：只有这一半省下的时间多于
+# 它后面两项之和，拆分才划算。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -255,12 +256,12 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched
-# prediction: each lane's tasks at its own time per task (its row's label), the larger; no waiting. The second line
-# splits each lane's time in the median repeat; the dashed line is where its timer stopped.
+# prediction: each lane's tasks at its own time per task (its row's label), the larger; the plan's waits left out.
+# The second line splits each lane's time in the median repeat; the dashed line is where its timer stopped.
 
 # %% [markdown] lang="zh"
 # 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条形）：每条执行路的任务数
-# 乘以它自己每个任务的用时（见它那一行的标签），取较大的一条，不算等待。第二行在中位数那次重复中拆开每条执行路的时间；虚线是它的计时停止的地方。
+# 乘以它自己每个任务的用时（见它那一行的标签），取较大的一条，不算计划中的等待。第二行在中位数那次重复中拆开每条执行路的时间；虚线是它的计时停止的地方。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
