@@ -192,7 +192,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         # with the products' count: max(run, copy) + copy / 4, fed each of the two, beside run_and_copy's median
         assert show.control_text(c, 4).split('\n')[1] == (
             'run_and_copy: predicted from products alone 6.05 ms, from the control 8.05 ms · measured 7.55 ms: '
-            'between the two')
+            'nearer the one from the control')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053])
         assert show.control_text(same).startswith('Not measurably, here: ')
     with using_language('zh'):
@@ -223,7 +223,8 @@ def test_recorded_lines_come_from_the_recording(rec):
         assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as run then copy: none
         worked = show.recorded_prediction_text(rec).split('\n')
         assert len(worked) == 2 and worked[1] == (
-            f'predicted: one stream {show.verdict.num(same.run + same.copy)}; copy stream + events '
+            f'the measured parts combined: one stream (their sum) {show.verdict.num(same.run + same.copy)}; '
+            f'copy stream + events '
             f'{show.verdict.num(side.expected)}')
         assert show.recorded_text(None) == show.first_copy_text(None) == 'No GPU recording is available to show here.'
     assert side.overlapped < same.overlapped  # the picture of the point: two streams beat one
@@ -282,16 +283,17 @@ def test_exercise_three_lines_compare_together_with_the_hatched_lower_bound():
     with using_language('en'):
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
-        # no CPU times (a recording, or a GPU lane): the slower lane alone
+        # no CPU times (a recording, or a GPU lane): together against the slower lane alone by the one rule
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            'lower bound 1.00 s (slower lane alone) · measured 1.41 s (together)')
+            'together 1.41 s vs lane 0 computes and copies 1.00 s: slower (41% more time)')
         # CPU lanes: the CPU time both used alone over the cores, when that exceeds the slower lane alone
         cpu = dict(lane1_compute_and_copy=1.2, lane2_compute=0.8, together=2.0)
         assert show.exercise_three_alone_text(_ex3([1.4], cpu=cpu)) == (
             'alone: lane 0 computing and copying 1.00 s (CPU time 1.20 s), lane 1 computing 0.800 s (CPU time '
             '0.800 s); 2 cores')
         assert show.exercise_three_text(_ex3([1.2, 1.21, 1.22], cpu=cpu)) == (
-            'lower bound 1.00 s (slower lane alone) · measured 1.21 s (together); CPU time together 2.00 s, both lanes')
+            'together 1.21 s vs lane 0 computes and copies 1.00 s: slower (21% more time); CPU time together 2.00 s, '
+            'both lanes')
         cpu = dict(cpu, lane1_compute_and_copy=1.8)
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], cpu=cpu)) == (
             'lower bound 1.30 s (CPU time alone ÷ 2 cores) · measured 1.41 s (together); CPU time together 2.00 s, '

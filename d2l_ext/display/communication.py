@@ -71,7 +71,7 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 def control_text(comparison, iters: int | None = None) -> str:
     """The worked answer: the control (products beside nonstop copies) against products alone by the one rule; with
-    `iters`, the formula fed each of the two beside run_and_copy's median, and where that median falls."""
+    `iters`, the formula fed each of the two beside run_and_copy's median, and which of the two it is nearer."""
     m, med = comparison.measurements, comparison.medians()
     beside, alone = m['beside_copies'], m['run']
     word = verdict.compare(beside, alone)  # one of verdict.WORDS
@@ -79,7 +79,7 @@ def control_text(comparison, iters: int | None = None) -> str:
     if iters and 'overlapped' in med:
         low, high = (expected_overlap(med[k], med['copy'], 'separate', iters=iters) for k in ('run', 'beside_copies'))
         got, unit = med['overlapped'], verdict.unit_for(med['overlapped'], low, high)
-        place = 'under' if got < min(low, high) else 'over' if got > max(low, high) else 'between'
+        place = 'alone' if abs(got - low) <= abs(got - high) else 'control'  # only which is nearer: no story
         lines.append(t('communication.control.fit', low=verdict.num(low, unit), high=verdict.num(high, unit),
                        got=verdict.num(got, unit), place=t(f'communication.control.{place}')))
     return '\n'.join(lines)
@@ -241,11 +241,15 @@ def exercise_three_prediction(r) -> tuple[float, str]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: the hatched lower bound and its case, together measured (CPU lanes: and its CPU time)."""
+    """Exercise 3's line: together against the slower lane alone by the one rule (both rows drawn), or the hatched
+    CPU-time bound beside together when that bound is higher (CPU lanes: and together's CPU time)."""
     p, case = exercise_three_prediction(r)
-    m, ct = r.times['together'].median, r.cpu.get('together') if _cpu_lanes(r) else None
-    unit = verdict.unit_for(p, m, *([ct] if ct else []))
-    line = t('communication.ex3.line', case=case, p=verdict.num(p, unit), m=verdict.num(m, unit))
+    m, ct = r.times['together'], r.cpu.get('together') if _cpu_lanes(r) else None
+    unit = verdict.unit_for(p, m.median, *([ct] if ct else []))
+    lanes = {_word(k): r.times[k] for k in ('lane1_compute_and_copy', 'lane2_compute')}
+    slower = max(lanes, key=lambda k: lanes[k].median)
+    line = (verdict.line(_word('together'), m, slower, lanes[slower], unit) if case == _word('slower_alone')
+            else t('communication.ex3.line', case=case, p=verdict.num(p, unit), m=verdict.num(m.median, unit)))
     return line + (t('communication.ex3.cpu_together', ct=verdict.num(ct, unit)) if ct else '')
 
 

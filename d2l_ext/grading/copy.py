@@ -138,7 +138,7 @@ def _safety(fn, lane, x, w, buffers, ref, tol: float):
 
 
 def _overlap(runs):
-    """The median call's copy overlap with the products, beside the prediction and its wall clock."""
+    """The median call's copy overlap with the products, beside the share needed and its wall clock."""
     runs = sorted(runs, key=lambda r: copy_overlap(r['events'])['measured'] or 0.0)
     o = copy_overlap(runs[len(runs) // 2]['events'])
     if not o['copies'] or not o['products']:
@@ -147,7 +147,7 @@ def _overlap(runs):
     # the numbers as printed (4 places), so the sum is the reader's own arithmetic
     compute, copy, wall = (round(v, 4) for v in (o['compute_busy'], o['copy_busy'], runs[len(runs) // 2]['wall']))
     return criterion('overlap', measured >= threshold and measured > 0, 'task.copy.overlap', measured=measured,
-                     predicted=o['predicted'], threshold=threshold, wall=wall, serial=round(compute + copy, 4),
+                     model=o['predicted'], threshold=threshold, wall=wall, serial=round(compute + copy, 4),
                      compute=compute, copy=copy, repeats=[r['wall'] for r in runs])
 
 

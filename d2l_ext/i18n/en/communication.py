@@ -51,7 +51,8 @@ MESSAGES = {
     'communication.first_copy.line': 'first call {first}; {line}',
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.rates': ('{tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); {gb:.1f} GB in {copy} '
-                                     '({gbps:.1f} GB/s)\npredicted: one stream {one}; copy stream + events {fill}'),
+                                     '({gbps:.1f} GB/s)\nthe measured parts combined: one stream (their sum) {one}; '
+                                     'copy stream + events {fill}'),
     'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} × {n}, a dot per repeat',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} × {n})',
@@ -73,10 +74,9 @@ MESSAGES = {
     'communication.control.same': 'Not measurably, here: {line}',
     'communication.control.faster': 'No, here: {line}',
     'communication.control.fit': ('run_and_copy: predicted from products alone {low}, from the control {high} · '
-                                  'measured {got}: {place}'),
-    'communication.control.between': 'between the two',
-    'communication.control.under': 'under both',
-    'communication.control.over': 'over both',
+                                  'measured {got}: nearer {place}'),
+    'communication.control.alone': 'the one from products alone',
+    'communication.control.control': 'the one from the control',
     'communication.copies.title': 'copies alone, by kind of host memory',
     'communication.copies.new': "new pageable tensors (book's copy_to_cpu(y))",
     'communication.copies.reused': 'pageable buffers, reused',

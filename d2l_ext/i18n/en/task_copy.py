@@ -10,6 +10,5 @@ MESSAGES = {
     'task.copy.safe_raised': 'safety not judged: the second call raised an error',
     'task.copy.unsafe': 'buffers[{index}] (of {buffers}) was not completely copied when run_and_copy returned',
     'task.copy.no_intervals': 'saw {products} products and {copies} copies to host memory',
-    'task.copy.overlap': ('copies beside a product {measured:.0%} of their busy time (model {predicted:.0%}); wall '
-                          '{wall:.4f} s; busy: products {compute:.4f} + copies {copy:.4f} = {serial:.4f} s'),
+    'task.copy.overlap': 'overlap {measured:.0%} (needed {threshold:.0%})',
 }

@@ -50,7 +50,8 @@ MESSAGES = {
     'communication.first_copy.line': '第一次调用 {first}；{line}',
     'communication.recorded.none': '这里没有可以展示的 GPU 记录结果。',
     'communication.recorded.rates': ('{tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；{gb:.1f} GB 用时 {copy}'
-                                     '（{gbps:.1f} GB/s）\n预测：一个流 {one}；复制流 + 事件 {fill}'),
+                                     '（{gbps:.1f} GB/s）\n由实测的两部分合成：一个流（二者之和）{one}；'
+                                     '复制流 + 事件 {fill}'),
     'communication.recorded.caption': '记录于 {gpu}，{date}：{iters} 次 {n} × {n} 矩阵乘法，每个点是一次重复',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
     'communication.timeline.caption': '{plan}：{products} 次乘法、{copies} 次复制（{n} × {n}）',
@@ -70,10 +71,9 @@ MESSAGES = {
     'communication.control.slower': '会，这次运行中：{line}',
     'communication.control.same': '没有可测的代价，这次运行中：{line}',
     'communication.control.faster': '不会，这次运行中：{line}',
-    'communication.control.fit': '边计算边复制：用只做乘法预测 {low}，用对照预测 {high} · 实测 {got}：{place}',
-    'communication.control.between': '介于两者之间',
-    'communication.control.under': '低于两者',
-    'communication.control.over': '高于两者',
+    'communication.control.fit': '边计算边复制：用只做乘法预测 {low}，用对照预测 {high} · 实测 {got}：更接近{place}',
+    'communication.control.alone': '用只做乘法的预测',
+    'communication.control.control': '用对照的预测',
     'communication.copies.title': '只做复制，按主机内存的种类',
     'communication.copies.new': '新建的可分页张量（书中的 copy_to_cpu(y)）',
     'communication.copies.reused': '可分页缓冲区，重复使用',

@@ -10,6 +10,5 @@ MESSAGES = {
     'task.copy.safe_raised': '未判断安全性：第二次调用引发了错误',
     'task.copy.unsafe': 'run_and_copy 返回时，buffers[{index}]（共 {buffers} 个）还没有完全复制好',
     'task.copy.no_intervals': '只看到 {products} 个乘积和 {copies} 次到主机内存的复制',
-    'task.copy.overlap': ('复制有 {measured:.0%} 的忙碌时间与乘积同时运行（模型 {predicted:.0%}）；挂钟 {wall:.4f} 秒；'
-                          '忙碌：乘积 {compute:.4f} + 复制 {copy:.4f} = {serial:.4f} 秒'),
+    'task.copy.overlap': '重叠 {measured:.0%}（要求 {threshold:.0%}）',
 }
