@@ -76,26 +76,37 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
     return verdict.guess(my_guess, result.predicted(vid)['overlap'], result.version(vid).overlap or 0.0, '%')
 
 
+def _grew(r, vid: str) -> str:
+    """Backward's growth in a version against the step without all-reduce: '+65%' (never -0%)."""
+    x = round((r.slowdown(vid) or 1.0) - 1, 2) + 0.0
+    return ('+' if x >= 0 else '') + verdict.num(x, '%')
+
+
 def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
     """One run: a version against another, backward's growth in each against the step without all-reduce, and for
     (c) against (a) whether overlap paid."""
     v, a = r.version(vid), r.version(against)
-    grew = [round((r.slowdown(x.id) or 1.0) - 1, 2) + 0.0 for x in (v, a)]  # + 0.0: never -0%
-    grew = [('+' if x >= 0 else '') + verdict.num(x, '%') for x in grew]  # backward against without all-reduce
     short = {vid: f'({k})' for k, vid in LETTERS.items()}
     line = t('allreduce.on', n=r.processes, cores=r.cores) + t(
         'allreduce.parts', line=verdict.line(name(r, v), v.measurement, name(r, a), a.measurement, 'ms'),
-        mine=grew[0], me=short.get(vid, name(r, v)), theirs=grew[1], them=short.get(against, name(r, a)))
+        mine=_grew(r, vid), me=short.get(vid, name(r, v)), theirs=_grew(r, against),
+        them=short.get(against, name(r, a)))
     paid = verdict.compare(v.measurement, a.measurement) == 'faster'
     return line + t(f'allreduce.{"" if paid else "un"}paid') if (vid, against) == ('hooks', 'serial') else line
 
 
+def so_text(there, here) -> str:
+    """Exercise 1's conclusion: (c) against (a) and backward's growth in (c), on the GPU host, then here."""
+    by = [verdict.by(r.version('hooks').measurement, r.version('serial').measurement) for r in (there, here)]
+    return t('allreduce.so', by=by, grew=[_grew(r, 'hooks') for r in (there, here)])
+
+
 def ratio_text(full, half) -> str:
-    """Exercise 4: both parts at the batch and at half, then their ratio at half: predicted (twice) · measured."""
-    step, alone = ([verdict.num(r.version(v).median, 'ms') for r in (full, half)] for v in ('backward', 'allreduce'))
-    ratio = [r.version('allreduce').median / r.version('backward').median for r in (full, half)]
-    return t('allreduce.ratio', batch=full.batch_per_process, half=half.batch_per_process, step=step, alone=alone,
-             predicted=verdict.num(2 * ratio[0], 'x'), measured=verdict.num(ratio[1], 'x'))
+    """Exercise 4: at half the batch, each part and their ratio, predicted (step halved, all-reduce kept) · measured."""
+    (step, alone), (step2, alone2) = ([r.version(v).median for v in ('backward', 'allreduce')] for r in (full, half))
+    ms = [verdict.num(x, 'ms') for x in (step / 2, step2, alone, alone2)]
+    return t('allreduce.ratio', batch=full.batch_per_process, half=half.batch_per_process, step=ms[:2], alone=ms[2:],
+             predicted=verdict.num(2 * alone / step, 'x'), measured=verdict.num(alone2 / step2, 'x'))
 
 
 def _leads(result, vid: str) -> list[float]:
@@ -109,12 +120,6 @@ def _leads(result, vid: str) -> list[float]:
     return out
 
 
-def drawn(result, ids=None) -> list:
-    """The figure's rows: (a)-(c), if measured ((d) and DDP's sizes have Exercise 2's figure)."""
-    wanted = ids or ['serial', 'flat', 'hooks']
-    return [result.version(vid) for vid in wanted if result.has(vid)]
-
-
 def _predicted(result, v) -> float:
     """The model's step for a version (DDP with one bucket is (b)'s one call)."""
     return result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
@@ -122,8 +127,8 @@ def _predicted(result, v) -> float:
 
 def plot_steps(result, ids=None, title=None):
     """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched; the step
-    without all-reduce on top."""
-    versions = [result.version('backward')] + drawn(result, ids)
+    without all-reduce on top; (a)-(c) unless `ids` names others."""
+    versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'hooks']) if result.has(v)]
     predicted = {v.id: _predicted(result, v) for v in versions[1:]}
     fig = plot_repeats({v.id: v.step_times for v in versions}, unit='ms', halves=True, predicted=predicted,
                        labels={v.id: name(result, v, style.plot_text) for v in versions},

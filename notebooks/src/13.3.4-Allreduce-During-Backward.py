@@ -39,6 +39,7 @@ import d2l_ext
 from d2l_ext.allreduce import loss_of, recording, run_allreduce, world_sizes
 from d2l_ext.display import allreduce as show
 from d2l_ext.display import allreduce_recorded as recorded
+from d2l_ext.display import style
 
 d2l_ext.set_language('en')
 # the fewest gloo processes (2), each on a CPU core  #zh: 最少的 gloo 进程数（2），每个进程用一个 CPU 核心
@@ -228,17 +229,22 @@ display(show.plot_steps(result))
 # %% [markdown]
 # ## One step, process by process
 #
-# One profiled step of (c) (not a timed one), two rows per process, from backward's start: forward is not drawn.
-# Its first all-reduces start while backward still runs.
+# One profiled step of (c), then of (b) (not timed ones), two rows per process on one time axis, from backward's
+# start: forward is not drawn.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 画出 (c) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行，从反向传播开始画起，没有画前向传播：
-# 它最先的几个全归约在反向传播仍在进行时就开始了。
+# 先画 (c)、再画 (b) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行，共用一条时间轴，
+# 从反向传播开始画起，没有画前向传播。
 
 # %% tags=["nbval-ignore-output"]
-display(show.draw_step_timeline(result, 'hooks'))
+fig, axes = style.figure(nrows=2, height=8)
+for ax, vid in zip(axes, ['hooks', 'flat']):  # (c), then (b)  #zh: 先(c)，再(b)
+    show.draw_step_timeline(result, vid, ax=ax)
+for ax in axes:  # one time axis  #zh: 共用一条时间轴
+    ax.set_xlim(0, max(a.get_xlim()[1] for a in axes))
+display(fig)
 
 # %% [markdown]
 # **(b)'s question:** is (b) faster than (a)?
@@ -292,8 +298,7 @@ if rec is not None:
 #
 # ## Exercises
 #
-# 1. Did sending during backward pay on the GPU host, and what did it cost backward there? Compare with the first
-#    line above this machine's figure.
+# 1. Did sending during backward pay on the GPU host, and what did it cost backward there? And on this machine?
 
 # %% [markdown] lang="zh"
 # ## MXNet 与多台机器
@@ -307,11 +312,12 @@ if rec is not None:
 #
 # ## 练习
 #
-# 1. 在 GPU 主机上，边算边发是否划算？它让反向传播多花了多少时间？与这台机器的图上面第一行比较。
+# 1. 在 GPU 主机上，边算边发是否划算？它让反向传播多花了多少时间？在这台机器上呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 there = recorded.fewest(rec)[1] if rec is not None else result
 print(show.parts_text(there))  # the recording  #zh: 记录结果
+print(show.so_text(there, result))  # the recording, then here  #zh: 先是记录结果，再是这里
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
@@ -342,7 +348,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>Worked answer</summary>
 #
 # The model ranks small buckets first: their first call starts early and each extra call costs α. It gives (d) and
-# DDP 1 MiB the same buckets; the last line compares their timed steps and backward's growth.
+# DDP 1 MiB the same buckets, so it predicts them equal.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -350,8 +356,8 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个α。模型给 (d) 和 DDP 1 MiB 分的桶相同；
-# 最后一行比较了它们计时的训练步和反向传播的增长。
+# 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个α。模型给 (d) 和 DDP 1 MiB 分的桶相同，
+# 所以预测二者用时相同。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
@@ -406,8 +412,8 @@ print(show.ratio_text(result, half))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Half the batch halves the arithmetic, not the bytes: the model halves the step without all-reduce and keeps
-# all-reduce alone, so it predicts their ratio doubles; the line prints both parts at both batches.
+# Half the batch halves the arithmetic, not the bytes: the model assumes the step without all-reduce halves and
+# all-reduce alone stays.
 # </details>
 #
 # ## Remember
@@ -423,8 +429,7 @@ print(show.ratio_text(result, half))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使算术运算量减半，而字节数不变：模型让不做全归约的训练步减半、仅全归约不变，所以预测两者之比加倍；
-# 这一行输出了两种批量下的这两项。
+# 批量减半使算术运算量减半，而字节数不变：模型假定不做全归约的训练步减半、仅全归约不变。
 # </details>
 #
 # ## 小结

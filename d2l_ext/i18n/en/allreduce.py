@@ -53,7 +53,9 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ',
     'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}',
     'allreduce.paid': ': overlap paid here', 'allreduce.unpaid': ': overlap did not pay here',
-    'allreduce.ratio': ('batch {batch} → {half} a process: step without all-reduce {step[0]} → {step[1]}, all-reduce '
-                        'alone {alone[0]} → {alone[1]}; their ratio predicted {predicted} · measured {measured}'),
+    'allreduce.ratio': ('batch {batch} → {half} a process, predicted · measured: step without all-reduce {step[0]} · '
+                        '{step[1]}, all-reduce alone {alone[0]} · {alone[1]}, their ratio {predicted} · {measured}'),
+    'allreduce.so': ('So: (c) against (a) {by[0]} on the GPU host, {by[1]} here; backward in (c) {grew[0]} there, '
+                     '{grew[1]} here'),
     'allreduce.sep_list': ', ',
 }

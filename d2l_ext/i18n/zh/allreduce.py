@@ -50,7 +50,9 @@ MESSAGES = {
     'allreduce.on': '{n} 个进程、{cores} 个核心：',
     'allreduce.parts': '{line}；反向传播在{me}中{mine}，在{them}中{theirs}',
     'allreduce.paid': '：重叠在这里带来了好处', 'allreduce.unpaid': '：重叠在这里没有带来好处',
-    'allreduce.ratio': ('每个进程批量{batch} → {half}：不做全归约的训练步{step[0]} → {step[1]}，仅全归约'
-                        '{alone[0]} → {alone[1]}；两者之比预测{predicted} · 实测{measured}'),
+    'allreduce.ratio': ('每个进程批量{batch} → {half}，预测 · 实测：不做全归约的训练步{step[0]} · {step[1]}，仅全归约'
+                        '{alone[0]} · {alone[1]}，两者之比{predicted} · {measured}'),
+    'allreduce.so': ('所以：(c)与(a)相比，在GPU主机上{by[0]}，在这里{by[1]}；'
+                     '(c)的反向传播在那里{grew[0]}，在这里{grew[1]}'),
     'allreduce.sep_list': '、',
 }
