@@ -255,7 +255,7 @@ print(show.control_text(measured, K2))
 # ## 在 GPU 上记录的结果
 #
 # H200 上的每次重复：先是复制到各种主机内存的“只做复制”，然后是书中只用一个流的代码和复制流，
-# 二者共用一条时间轴。预测它们各自能隐藏复制用时的多少。
+# 后两个面板共用一条时间轴。预测它们各自能隐藏复制用时的多少。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
@@ -265,15 +265,15 @@ print(show.recorded_text(rec))
 # %% [markdown]
 # <details><summary>Worked answer: the book's setting on an H200</summary>
 #
-# 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; their results are 50 · 4000² · 4 B = 3.2 GB. Divide by
-# the recorded FLOP/s and pinned GB/s (the hidden cell below).
+# 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; their results are 50 · 4000² · 4 B = 3.2 GB. Below:
+# the recorded rates, and the recorded parts combined (not a prediction).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：H200 上书中的设定</summary>
 #
 # 50 次 4000 × 4000 矩阵乘法是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。
-# 分别除以记录的 FLOP/s 和锁页内存的 GB/s（见下面隐藏的单元格）。
+# 下面隐藏的单元格给出记录的速率，并把记录的两部分合成起来（不是预测）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -361,16 +361,16 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware: together takes at least the slower lane
-# alone. CPU lanes share the cores: together also needs at least the CPU time both lanes used alone divided by the
-# cores. Hatched: that lower bound (on CPU lanes, the larger of the two).
+# A GPU lane, the CPU and the GPU's copy engine are separate hardware: together's median is at least the slower
+# lane's alone. CPU lanes share the cores: that median also needs at least the CPU time both lanes used alone divided
+# by the cores. Hatched: that lower bound (on CPU lanes, the larger of the two).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：同时运行至少需要较慢那条执行路单独运行的用时。CPU 执行路
-# 共用这些核心：同时运行还至少需要两条执行路单独运行时用掉的 CPU 时间除以核心数。斜线条形是这个下界（CPU
+# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：同时运行的中位数至少是较慢那条执行路单独运行的中位数。
+# CPU 执行路共用这些核心：这个中位数还至少需要两条执行路单独运行时用掉的 CPU 时间除以核心数。斜线条形是这个下界（CPU
 # 执行路取两者中较大的那个）。
 # </details>
 
