@@ -226,6 +226,14 @@ def test_the_together_lines_judge_the_book_s_claim_and_the_baseline_or_say_the_l
         no_base = _result()
         no_base.baseline = None
         assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: faster (50% less time)'
+        # with so=True a third line states this run's conclusion from both verdicts (none without a baseline)
+        assert dp.together_line(_result(), so=True).splitlines()[-1].startswith('So here: together beat both')
+        assert dp.together_line(same, so=True).splitlines()[-1].startswith('So here: together beat one after the '
+                                                                           'other but not one device')
+        slow = _result(together=(0.3, 0.31, 0.3))
+        assert dp.together_line(slow, so=True).endswith('did not beat one after the other.')
+        assert dp.together_line(no_base, so=True) == dp.together_line(no_base)
+        assert dp.together_line(_result(), busy=0.85, so=True) == busy
     with using_language('zh'):
         assert dp.together_line(_result()).splitlines()[1] == ('同时运行0.105秒，一条用上全部2个核心的执行路'
                                                                '0.205秒：用时少49%')
@@ -272,8 +280,9 @@ def test_exercise_lines_are_verdict_lines():
         # exercise 2: a second caller (two threads, or two streams) against one lane, one call (bmm) against it, and
         # on a CPU this run's conclusion from the control (one thread, half the cores)
         assert dp.small_ops_line(small).splitlines() == [
-            'two threads, half the cores each 30.0 ms vs one lane, the whole device 20.0 ms: slower (50% more time)',
-            'one batched product (torch.bmm) 4.00 ms vs two threads, half the cores each 30.0 ms: 7.5x as fast',
+            'two threads, half the cores each 30.0 ms vs one thread, the whole device 20.0 ms: slower (50% more time)',
+            'one thread, one batched product (torch.bmm) 4.00 ms vs two threads, half the cores each 30.0 ms: 7.5x as'
+            ' fast',
             'This run: two threads (30.0 ms) beat one thread on half the cores (40.0 ms).']
         gain = NS(kind='cpu', times=dict(small.times, two_threads=Times.from_times([0.0151] * 3, 'b'),
                                          one_half=Times.from_times([0.015] * 3, 'e')))
@@ -282,8 +291,9 @@ def test_exercise_lines_are_verdict_lines():
         assert len(busy) == 2 and busy[0].startswith('two threads, one thread vs the whole device: cannot measure')
         assert dp.small_ops_line(gpu, busy=0.9) == dp.small_ops_line(gpu)  # a GPU's rows do not wait for CPU cores
         assert dp.small_ops_line(gpu).splitlines() == [
-            'two CUDA streams on the same GPU 20.1 ms vs one lane, the whole device 20.0 ms: no clear difference',
-            'one batched product (torch.bmm) 4.00 ms vs two CUDA streams on the same GPU 20.1 ms: 5.0x as fast']
+            'two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: no clear difference',
+            'one thread, one batched product (torch.bmm) 4.00 ms vs two CUDA streams on the same GPU 20.1 ms: 5.0x'
+            ' as fast']
 
 
 def test_the_recording_draws_and_says_its_verdicts():

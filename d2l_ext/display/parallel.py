@@ -82,9 +82,15 @@ def claim_lines(together, serial_m, baseline_label: str | None, baseline, busy: 
     return tidy('\n'.join(verdict.line(t('parallel.name.together'), together, name, m, unit) for name, m in pairs))
 
 
-def together_line(r, busy: float | None = None) -> str:
-    """claim_lines of a parallel() result `r`: against one after the other, then one device doing both where timed."""
-    return claim_lines(r.together, serial(r), r.baseline and baseline_name(r), r.baseline, busy)
+def together_line(r, busy: float | None = None, so: bool = False) -> str:
+    """claim_lines of a parallel() result `r`: against one after the other, then one device doing both where timed;
+    with `so`, this run's conclusion from both verdicts last (parallel.so.<gain|idle|none>)."""
+    lines = claim_lines(r.together, serial(r), r.baseline and baseline_name(r), r.baseline, busy)
+    if not so or r.baseline is None or unmeasurable(t('parallel.claim'), busy):
+        return lines
+    key = ('none' if verdict.compare(r.together, serial(r)) != 'faster' else
+           'gain' if verdict.compare(r.together, r.baseline) == 'faster' else 'idle')
+    return lines + '\n' + t(f'parallel.so.{key}')
 
 
 # -- pictures ------------------------------------------------------------------------------------

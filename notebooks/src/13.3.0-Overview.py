@@ -17,8 +17,7 @@
 #
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
 # asks for before they run it, so they can run the independent pieces at the same time. But one matrix product
-# already keeps every core of a CPU, or a whole GPU, busy. The book's two ways to gain use hardware working at the
-# same time:
+# already keeps every core of a CPU, or a whole GPU, busy. The book's two ways to use hardware at once:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
 #
@@ -37,7 +36,7 @@
 # # 12.3. 自动并行：概览
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
-# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。书中的两种收益都来自同时工作的硬件：
+# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。书中同时使用硬件的两种方式：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
 #
@@ -66,14 +65,13 @@ print(machine_line())
 # ## This machine's lanes
 #
 # A *lane* is a place where work can run at the same time as other work: a GPU, the CPU, or some of the CPU's
-# cores. Two lanes on separate hardware both run at full speed at once; two lanes that split one CPU's cores each run
-# at the speed of the cores they got.
+# cores. Two lanes on separate hardware both run at full speed at once.
 
 # %% [markdown] lang="zh"
 # ## 这台机器的执行路
 #
 # *执行路*是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。位于不同硬件上的两条
-# 执行路可以同时全速运行；把一个 CPU 的核心分开用的两条执行路，各自只以分到的核心的速度运行。
+# 执行路可以同时全速运行。
 
 # %%
 from d2l_ext.display.parallel import lanes_table
@@ -155,7 +153,7 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None, 
 # <details><summary>Worked answer</summary>
 #
 # Beating one after the other shows only that one after the other left hardware idle; the fair test is the row of
-# one device doing both jobs. This run's answer is the two verdicts printed below, by the rule.
+# one device doing both jobs. The last line below states this run's conclusion.
 #
 # </details>
 
@@ -165,12 +163,12 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None, 
 #
 # <details><summary>参考答案</summary>
 #
-# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是一个设备做两份工作那一行。这次运行的答案就是下面按规则输出的两个结论。
+# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是一个设备做两份工作那一行。下面输出的最后一行给出这次运行的结论。
 #
 # </details>
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
-print(together_line(result, busy))  # vs one after the other, then vs the fair baseline (one line if others held the cores)  #zh: 与先后运行比，再与公平的基线比（其他程序占着核心时只输出一行）
+print(together_line(result, busy, so=True))  # vs one after the other, vs the fair baseline, then this run's conclusion (one line if others held the cores)  #zh: 与先后运行比，与公平的基线比，再给出这次运行的结论（其他程序占着核心时只输出一行）
 
 # %% [markdown]
 # ## Recorded on a GPU
@@ -182,7 +180,7 @@ print(together_line(result, busy))  # vs one after the other, then vs the fair b
 #
 # <details><summary>Worked answer</summary>
 #
-# No: the CPU's share costs the GPU about 2% more time (compare its row with the GPU alone), and that is all a second
+# No: the CPU's share costs the GPU about 2% more time ("GPU 0, both jobs" 0.508 s vs "GPU 0" 0.499 s), and that is all a second
 # lane can save, below the rule's 5%.
 #
 # </details>
@@ -196,7 +194,7 @@ print(together_line(result, busy))  # vs one after the other, then vs the fair b
 #
 # <details><summary>参考答案</summary>
 #
-# 不能：CPU 那一份只让 GPU 多花约 2% 的时间（把它那一行与 GPU 单独运行相比），第二条执行路至多也只能省下这么多，
+# 不能：CPU 那一份只让 GPU 多花约 2% 的时间（“GPU 0做两份工作”那一行0.508秒，“GPU 0”那一行0.499秒），第二条执行路至多也只能省下这么多，
 # 低于规则要求的 5%。
 #
 # </details>

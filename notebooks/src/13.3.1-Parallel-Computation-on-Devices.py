@@ -145,7 +145,7 @@ plot_recorded_sync(rec) if rec else None
 #
 # 在 GPU 执行路上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能喂饱多个 GPU。CPU 执行路在调用返回前就完成计算，
 # 所以每条 CPU 执行路需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`（这个设置属于该线程；
-# `mm` 会释放 Python 的全局解释器锁（GIL））。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每条执行路。
+# `mm` 会释放GIL）。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每条执行路。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -188,7 +188,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 #
 # Predict from the two lanes timed alone above: each lane alone, one after the other, together, and the **baseline**:
 # the first lane's device, all of it, doing both jobs. On separate hardware together takes max(t1, t2). On a CPU-only
-# machine **two CPU lanes split one CPU**, each with its own cores: predict max(t1, t2) if the cores hold both. The
+# machine **two CPU lanes split one CPU**, each with its own cores: predict max(t1, t2). The
 # [overview's](13.3.0-Overview.ipynb) GPU recording shows separate hardware. Write "together" into `my_guess`; the
 # hatched bar below is the worked prediction.
 
@@ -197,7 +197,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 #
 # 根据上面单独计时的两条执行路做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条执行路所在的
 # 整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，**两条 CPU 执行路把一个
-# CPU 分开用**，各用自己的核心：核心够两条同时用时，预测为 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中在 GPU 上
+# CPU 分开用**，各用自己的核心：预测为 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中在 GPU 上
 # 记录的结果才是不同硬件的情形。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
 
 # %%
@@ -251,18 +251,15 @@ plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows, named i
 
 # %% [markdown]
 # Where did each product run? The timeline is the median repeat of "together"; each dashed mark is that lane's median
-# alone. Guess the overlap: the share of the shorter lane's busy time with the other lane busy too.
+# alone.
 
 # %% [markdown] lang="zh"
-# 每次乘法在哪里运行？时间线是“同时运行”各次重复中用时为中位数的那一次；每条虚线是那条执行路单独运行的中位数。重叠是较短
-# 的执行路忙碌期间，另一条执行路也在忙碌的时间占比。先在 `my_overlap` 里猜一猜（0 到 1）。
+# 每次乘法在哪里运行？时间线是“同时运行”各次重复中用时为中位数的那一次；每条虚线是那条执行路单独运行的中位数。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.lane_timeline import lane_intervals, lane_overlap, plot_timeline
+from d2l_ext.display.lane_timeline import lane_intervals, plot_timeline
 
-my_overlap = None  # your guess: a fraction (0-1)  #zh: 你的猜测：一个比例（0 到 1）
 tl = together_run.timeline(cmp[names[3]].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
-print(verdict.guess(my_overlap, 1.0, lane_overlap(tl), '%', name='my_overlap'))
 print(d2l_ext.t('parallel.lane_ends', items=items((lane.label, f"{verdict.num(a, 'ms')} · {verdict.num(end, 'ms')}")  # each lane: alone (dashed) · its last bar's end  #zh: 每条执行路：单独运行（虚线）· 最后一个条形的结束时间
                                                   for lane, a, (_, end) in zip(lanes, alone, lane_intervals(tl)))))
 plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚线：每条执行路单独运行的中位数
@@ -291,8 +288,8 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch runs each product when called, in order, never two at once. MXNet's timeline below (one `run`, a row per
-# engine worker, each bar's ms) shows whether its engine ran any at once. The printed lines judge issuing together
+# PyTorch runs each product when called, in order, never two at once. MXNet's timeline below shows one `run`, a row per
+# engine worker, each bar's ms. The printed lines judge issuing together
 # against one at a time: PyTorch's, then MXNet's where installed.
 # </details>
 
@@ -304,8 +301,8 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch 是命令式执行的，调用一次乘法就按顺序算一次，从不让两次乘法同时运行。MXNet 的时间线（一次 `run`，每个引擎
-# 工作线程占一行，条形中是毫秒数）显示它的引擎是否让乘法同时运行。输出判断一起发出是否比逐个执行省时：先是 PyTorch，
+# PyTorch 是命令式执行的，调用一次乘法就按顺序算一次，从不让两次乘法同时运行。MXNet 的时间线画出一次 `run`，每个引擎
+# 工作线程占一行，条形中是毫秒数。输出判断一起发出是否比逐个执行省时：先是 PyTorch，
 # 装有 MXNet 时再是 MXNet。
 # </details>
 
