@@ -241,14 +241,12 @@ def exercise_three_prediction(r) -> tuple[float, str]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: together against the slower lane alone by the one rule (both rows drawn), or the hatched
-    CPU-time bound beside together when that bound is higher (CPU lanes: and together's CPU time)."""
+    """Exercise 3's line: together vs the slower lane alone by the one rule, or vs the higher CPU-time bound."""
     p, case = exercise_three_prediction(r)
     m, ct = r.times['together'], r.cpu.get('together') if _cpu_lanes(r) else None
     unit = verdict.unit_for(p, m.median, *([ct] if ct else []))
-    lanes = {_word(k): r.times[k] for k in ('lane1_compute_and_copy', 'lane2_compute')}
-    slower = max(lanes, key=lambda k: lanes[k].median)
-    line = (verdict.line(_word('together'), m, slower, lanes[slower], unit) if case == _word('slower_alone')
+    slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))[1:]
+    line = (verdict.line(_word('together'), m, *slower, unit) if case == _word('slower_alone')
             else t('communication.ex3.line', case=case, p=verdict.num(p, unit), m=verdict.num(m.median, unit)))
     return line + (t('communication.ex3.cpu_together', ct=verdict.num(ct, unit)) if ct else '')
 
