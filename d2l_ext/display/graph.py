@@ -264,14 +264,14 @@ def split_lines(here: dict, recorded: dict | None = None) -> str:
         f, busy = (run[k]['split'][recording.drawn_repeat(run, 'split')] for k in ('overlap', 'halves'))
         alone = (1 - f) * min(busy.values()) if f is not None else 0.0  # the drawn repeat's, not overlapped
         rest, rest_p = together - half[lane] - alone, recording.predict_split(run) - longer
-        ms = {k: verdict.num(x, 'ms') for k, x in dict(together=together, half=half[lane], one=one, rest=rest,
-              gap=abs(one - half[lane]), half_p=longer, rest_p=rest_p, alone=alone).items()}
         off = {'half': half[lane] - longer, 'alone': alone, 'rest': rest - rest_p}  # each against its prediction
-        w = max(off, key=lambda k: abs(off[k]))  # the term furthest off (ms)
-        ms['d'] = '+' * (off[w] > 0) + verdict.num(off[w], 'ms')
+        top = max(map(abs, off.values()))  # the term furthest off (ms):
+        w = 'half' if abs(off['half']) == top else 'alone' if abs(off['alone']) == top else 'rest'
+        ms = {k: verdict.num(x, 'ms') for k, x in dict(together=together, half=half[lane], one=one, rest=rest,
+              gap=abs(one - half[lane]), half_p=longer, rest_p=rest_p, alone=alone, d=off[w]).items()}
         why = 'half' if half[lane] >= one else 'rest' if together > one else 'pays'
         lines.append(t('graph.split_line', where=t(key), lane=lane_name(lane, kinds=kinds), **ms, why=t(
-            f'graph.split_why.{why}', **ms), off=t(f'graph.split_off.{w}', **ms)))
+            f'graph.split_why.{why}', **ms), off=t(f'graph.split_off.{w}', sign='+' * (off[w] > 0), **ms)))
     return '\n'.join(lines)
 
 

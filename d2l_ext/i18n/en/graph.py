@@ -44,9 +44,9 @@ MESSAGES = {
     'graph.split_line': ('{where}: {together} = {lane} half {half} (predicted {half_p}) + {alone} of the other half '
                          'not overlapped (predicted 0) + {rest} other (predicted {rest_p}); furthest off: {off}; '
                          'one device {one}: {why}'),
-    'graph.split_off.half': 'the half, {d}, so it did not run at the same speed together',
-    'graph.split_off.alone': 'the part not overlapped, {d}, so the halves did not fully overlap',
-    'graph.split_off.rest': 'the other time, {d}, so it did not stay the same',
+    'graph.split_off.half': 'the half, {sign}{d}, so it did not run at the same speed together',
+    'graph.split_off.alone': 'the part not overlapped, {sign}{d}, so the halves did not fully overlap',
+    'graph.split_off.rest': 'the other time, {sign}{d}, so it did not stay the same',
     'graph.split_why.half': 'the half is {gap} longer than one device',
     'graph.split_why.rest': 'the half is {gap} shorter than one device, less than the two terms after it',
     'graph.split_why.pays': 'the half is {gap} shorter than one device, more than the two terms after it',

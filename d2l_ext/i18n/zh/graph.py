@@ -43,9 +43,9 @@ MESSAGES = {
     'graph.predicted_from': '= {wall} − {shorter}',
     'graph.split_line': ('{where}：{together} = {lane}的一半 {half}（预测 {half_p}）+ 另一半未重叠的 {alone}（预测0）'
                          '+ 其他时间 {rest}（预测 {rest_p}）；偏离预测最多的是{off}；一个设备 {one}：{why}'),
-    'graph.split_off.half': '这一半（{d}）：它同时运行时与先后运行时快慢不同',
-    'graph.split_off.alone': '未重叠的部分（{d}）：两半没有完全同时运行',
-    'graph.split_off.rest': '其他时间（{d}）：这段时间没有保持不变',
+    'graph.split_off.half': '这一半（{sign}{d}）：它同时运行时与先后运行时快慢不同',
+    'graph.split_off.alone': '未重叠的部分（{sign}{d}）：两半没有完全同时运行',
+    'graph.split_off.rest': '其他时间（{sign}{d}）：这段时间没有保持不变',
     'graph.split_why.half': '这一半比一个设备多用 {gap}',
     'graph.split_why.rest': '这一半比一个设备少用 {gap}，少于它后面两项之和',
     'graph.split_why.pays': '这一半比一个设备少用 {gap}，多于它后面两项之和',
