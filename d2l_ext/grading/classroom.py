@@ -120,7 +120,8 @@ def row(student: str, verdict: Verdict) -> dict:
     overlap = next((c for c in verdict.criteria if c.id == 'overlap'), None)
     f = overlap.fields if overlap is not None else {}
     return {'student': student, 'task': verdict.task, 'status': verdict.status, 'score': got, 'max_score': top,
-            'overlap': f.get('measured'), 'model': f.get('predicted'), 'seconds': round(verdict.seconds, 2)}
+            'overlap': f.get('measured'), 'model': f.get('predicted', f.get('model')),
+            'seconds': round(verdict.seconds, 2)}
 
 
 def grade_class(folder: str, tasks=None, *, progress: bool = True, budget_s=None) -> tuple[list[dict], dict]:
