@@ -173,14 +173,14 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 #
 # Overlapped, expect **max(run, copy)** plus the shorter of one product and one copy, if the copies leave the
 # products' speed alone. The control row, the same products beside
-# nonstop copies, measures whether they do. All are timed now; the figure waits for your guess.
+# nonstop copies, measures whether they do. All are timed now; the figure comes in the cell after your guess.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 重叠时，应当预期 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者，
-# 前提是复制不拖慢乘法。对照那一行（同样的乘法，旁边不停复制）测量的正是这一点。每种方式现在就计时；图等你写下
-# 猜测之后再画。
+# 前提是复制不拖慢乘法。对照那一行（同样的乘法，旁边不停复制）测量的正是这一点。每种方式现在就计时；图画在
+# 你写下猜测的那个单元格之后。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
