@@ -238,6 +238,8 @@ def test_the_lessons_recorded_figure_shares_one_time_axis(rec):
     rows = [x.get_text().split('\n')[0] for x in copies.get_yticklabels()]  # a row's name, its median under it
     assert rows[-1] == 'pinned buffers'  # copies alone, its own axis
     assert len(panels) == len(modes) and len({ax.get_xlim() for ax in panels}) == 1
+    # the hatch is run and copy alone combined, named so (not 'predicted': the lesson calls it no prediction)
+    assert all('the parts combined' in [t.get_text() for t in ax.get_legend().get_texts()] for ax in panels)
 
 
 def test_recorded_first_copy_line_and_the_pitfalls_numbers(rec):

@@ -159,7 +159,8 @@ def plot_comm(result, title=None, modes=None):
         over = _name(f'overlapped.{rule}')
         over = _name('overlapped') if over == f'overlapped.{rule}' else over  # no name for this rule: the plain one
         times = {(over if v == 'overlapped' else _name(v)): m.repeated() for v, m in row.times.items()}
-        plot_repeats(times, ax=ax, predicted={over: row.expected}, title=_mode_name(row.mode))
+        plot_repeats(times, ax=ax, predicted={over: row.expected}, title=_mode_name(row.mode),
+                     predicted_label=style.plot_text('communication.parts_combined'))  # from run and copy alone
     right = max(ax.get_xlim()[1] for ax in axes[bool(copies):])
     for ax in axes[bool(copies):]:
         ax.set_xlim(0, right)  # one time axis: the panels' lengths compare at a glance

@@ -56,13 +56,15 @@ def _scale(unit: str, largest: float) -> tuple[str, float, str]:
 
 
 def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, float] | None = None, title=None,
-                 unit='s', labels=None, guess: dict[str, float] | None = None, halves: bool = False):
+                 unit='s', labels=None, guess: dict[str, float] | None = None, halves: bool = False,
+                 predicted_label: str | None = None):
     """One row per variant: each repeat a dot (run order), the median a black bar, the prediction hatched beside;
     `halves`: the middle half of each row's repeats a grey band (the comparison rule reads it, display.verdict).
 
     Values are seconds when `unit` is 's', 'ms', 'µs' or 'auto' (shown in that unit), else shown as given
     (e.g. unit='GB/s'). predicted: {variant: value in the same base unit}; a variant may lack one.
     guess: {variant: the learner's guess, same base unit}, drawn as a diamond on its row (None values skipped).
+    predicted_label: the legend's name for the hatched bars, in the plot language (default 'predicted').
     labels: {variant id: text in the plot language} for the rows (plot_text, plot_lane); a variant
     without one is shown as its id. title: text in the plot language.
     Returns the Figure. Used by 13.3.1-13.3.3 for every timed comparison.
@@ -107,7 +109,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
         handles.append(Patch(color=BAND, linewidth=0, label=style.plot_text('communication.middle_half')))
     if predicted:
         handles.append(Patch(fill=False, hatch='///', edgecolor=pred_colour, lw=1.5,
-                             label=style.plot_text('style.predicted')))
+                             label=predicted_label or style.plot_text('style.predicted')))
     if guess:
         handles.append(Line2D([], [], ls='', marker='D', markersize=10, color=style.color('guess'),
                               label=style.plot_text('style.guess')))

@@ -86,6 +86,7 @@ MESSAGES = {
     'communication.ex3.cpu_case': 'CPU time alone ÷ {cores} cores',
     'communication.ex3.line': 'lower bound {p} ({case}) · measured {m} (together)',
     'communication.ex3.bound': 'lower bound',
+    'communication.parts_combined': 'the parts combined',
     'communication.ex3.cpu_together': '; CPU time together {ct}, both lanes',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c}: the profiled call took {wall}; '

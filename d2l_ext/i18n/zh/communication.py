@@ -83,6 +83,7 @@ MESSAGES = {
     'communication.ex3.cpu_case': '单独运行的 CPU 时间 ÷ {cores} 个核心',
     'communication.ex3.line': '下界 {p}（{case}）· 实测 {m}（同时运行）',
     'communication.ex3.bound': '下界',
+    'communication.parts_combined': '两部分合成',
     'communication.ex3.cpu_together': '；同时运行的 CPU 时间 {ct}（两条执行路合计）',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}）：性能分析的这次调用用时 {wall}；'
