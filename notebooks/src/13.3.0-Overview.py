@@ -167,7 +167,7 @@ plot_parallel(result, guess=result.serial_sum / my_guess if my_guess else None, 
 #
 # </details>
 
-# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(together_line(result, busy, so=True))  # vs one after the other, vs the fair baseline, then this run's conclusion (one line if others held the cores)  #zh: 与先后运行比，与公平的基线比，再给出这次运行的结论（其他程序占着核心时只输出一行）
 
 # %% [markdown]
