@@ -255,12 +255,9 @@ def exercise_three_text(r) -> str:
 def plot_exercise_three(r):
     """Each lane alone and both together (repeats, middle halves); hatched beside 'together' the lower bound."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
-    fig = plot_repeats(times, predicted={_name('together'): exercise_three_prediction(r)[0]},
-                       title=style.plot_text('communication.ex3.title'), halves=True)
-    for text in fig.axes[0].get_legend().get_texts():
-        if text.get_text() == style.plot_text('style.predicted'):
-            text.set_text(style.plot_text('communication.ex3.bound'))
-    return fig
+    return plot_repeats(times, predicted={_name('together'): exercise_three_prediction(r)[0]}, halves=True,
+                        title=style.plot_text('communication.ex3.title'),
+                        predicted_label=style.plot_text('communication.ex3.bound'))
 
 
 def _self_times(prof, gpu: bool) -> dict:
