@@ -157,14 +157,6 @@ def main():
             print(f'  GPU + CPU lanes: {m.iters} products of {m.size}, '
                   f'lanes {[round(x.median, 3) for x in m.lane_times]} s')
             goal(rows, 'GPU + CPU together / max(lane times)', r, '<= 1.1', r <= 1.1)
-            o = parallel.launch_order(repeats=SMALL['repeats'])
-            report['launch_order'] = o.to_json()
-            print(f"  why the CPU lane starts first: queuing {o.iters[0]} GPU products took "
-                  f"{o.gpu_queue.median:.3f} s of the GPU's {o.gpu_alone.median:.3f} s; together "
-                  f"{o.together['cpu_first'].median:.3f} s with the CPU lane started first (it started after "
-                  f"{o.cpu_start_delay['cpu_first'].median * 1e3:.1f} ms), {o.together['gpu_first'].median:.3f} s "
-                  f"with the GPU queued first (CPU lane started after "
-                  f"{o.cpu_start_delay['gpu_first'].median * 1e3:.1f} ms)", flush=True)
         else:
             m = parallel.parallel('torch', lanes=','.join(f'cuda:{i}' for i in range(n_gpu)), **SMALL)
             report['all_gpus'] = m.to_json()
