@@ -78,8 +78,9 @@ def main(argv=None) -> int:
         from d2l_ext.display.graph import recorded_text
         print(recorded_text(rec))
     except ImportError:  # no matplotlib here: the numbers alone
-        for run in rec['runs']:
-            print(run['batch'], recording.summary(run)['median'])
+        import statistics
+        for run in rec['runs']:  # each way's median step, seconds
+            print(run['batch'], {way: statistics.median(times) for way, times in run['times'].items()})
     kind = 'GPU recording' if recording.is_gpu(rec) else 'CPU recording (not for shipping as GPU evidence)'
     print(f'{kind} written to {out} in {time.perf_counter() - started:.1f} s; '
           f'ship it as d2l_ext/depgraph/recorded/{recording.file_name(rec)}')
