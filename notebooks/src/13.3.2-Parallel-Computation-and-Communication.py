@@ -93,6 +93,33 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
     print(show.copied_text(y, copy_to_cpu(y)))
 
 # %% [markdown]
+# ## The book's claim, recorded on an H200
+#
+# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
+
+# %% [markdown] lang="zh"
+# ## 书中的说法：在 H200 上记录的结果
+#
+# 每次乘法和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘法同时运行？
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.recorded import newest
+
+rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
+if rec is not None and rec.comm_timelines:
+    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)))
+
+# %% [markdown]
+# The same plot, measured here (on a CPU: `run_and_copy` with its copy thread).
+
+# %% [markdown] lang="zh"
+# 同一种图，在本机测量（在 CPU 上：带复制线程的 `run_and_copy`）。
+
+# %% tags=["nbval-ignore-output"]
+here = comm.comm_timelines(lanes=[lane])  # this machine: when each product and copy ran  #zh: 本机：每次乘法和复制在何时运行
+display(show.plot_comm_timelines(here, title=lane.label))
+
+# %% [markdown]
 # ## The three ingredients
 #
 # * **Pinned memory.** `pin_memory=True` allocates page-locked host memory that the GPU's copy engine writes directly.
@@ -113,23 +140,6 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 #   `y.record_stream(s)` 告诉内存分配器，流 `s` 还在读取 `y`；主机在 `s.synchronize()` 之后才读取。
 #
 # 在 CPU 上，复制引擎换成由 `queue.Queue` 供给的第二个线程；`join()` 起 `synchronize()` 的作用。
-
-# %% [markdown]
-# ## The book's claim, recorded on an H200
-#
-# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
-
-# %% [markdown] lang="zh"
-# ## 书中的说法：在 H200 上记录的结果
-#
-# 每次乘法和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘法同时运行？
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.recorded import newest
-
-rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
-if rec is not None and rec.comm_timelines:
-    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)))
 
 # %% [markdown]
 # ## Build it: `run_and_copy`
@@ -171,16 +181,15 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict
 #
-# Overlapped, expect **max(run, copy)** plus the shorter of one product and one copy, if the copies leave the
-# products' speed alone. The control row, the same products beside
-# nonstop copies, measures whether they do. All are timed now; the figure comes in the cell after your guess.
+# Overlapped, expect **max(run, copy)** plus the shorter of one product and one copy (in the timelines above,
+# nothing runs beside the first product or the last copy), if the copies leave the products' speed alone. The
+# control row, the same products beside nonstop copies, measures whether they do.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 重叠时，应当预期 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者，
-# 前提是复制不拖慢乘法。对照那一行（同样的乘法，旁边不停复制）测量的正是这一点。每种方式现在就计时；图画在
-# 你写下猜测的那个单元格之后。
+# 重叠时，应当预期 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者（在上面的时间线中，第一次乘法和
+# 最后一次复制的旁边都没有别的工作），前提是复制不拖慢乘法。对照那一行（同样的乘法，旁边不停复制）测量的正是这一点。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -419,8 +428,7 @@ print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lan
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# `aten::mm`, the products: in the book's setting they take more time than the copies (`aten::copy_`; on a GPU also
-# `Memcpy DtoH`, the same time again).
+# `aten::mm`, the products: in the book's setting they take more time than the copies (`aten::copy_`).
 # </details>
 #
 # ## Remember
@@ -438,8 +446,7 @@ print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lan
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm`，即矩阵乘法：在书中的设定下，它比复制（`aten::copy_`；在 GPU 上还有 `Memcpy DtoH`，那是同一段时间）
-# 用时多。
+# `aten::mm`，即矩阵乘法：在书中的设定下，它比复制（`aten::copy_`）用时多。
 # </details>
 #
 # ## 小结
