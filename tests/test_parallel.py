@@ -257,6 +257,24 @@ def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
             no_base).axes[0].get_title()
 
 
+def test_taste_predicts_the_ratio_to_the_baseline_from_the_run_s_own_medians(monkeypatch, capsys):
+    import d2l_ext.grading.measurable as measurable
+    import d2l_ext.parallel as par
+    shared = _result(together=(0.2, 0.21, 0.205))
+    shared.expectation = NS(rule='shared')
+    gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
+    gpu.expectation = NS(rule='separate')
+    monkeypatch.setattr(measurable, 'others_busy', lambda: 0.1)
+    monkeypatch.setattr('IPython.display.display', lambda fig: None)
+    with using_language('en'):
+        for r, predicted, measured in [(shared, '1.00x', '1.00x'), (gpu, '1.86x', '1.95x')]:
+            monkeypatch.setattr(par, 'parallel', lambda *a, r=r, **k: r)
+            assert dp.taste('torch', 1.5) is r and r.busy == 0.1
+            first, second = capsys.readouterr().out.splitlines()
+            assert first.startswith('predicted: ') and first.endswith(predicted)  # lanes on one CPU: the baseline's
+            assert second == f'your guess 1.50x · predicted {predicted} · measured {measured}'
+
+
 def test_exercise_lines_are_verdict_lines():
     r = NS(framework='torch', engine='eager', times={
         'one_at_a_time': Times.from_times([0.2, 0.21, 0.2], 'a'), 'issued_together': Times.from_times([0.1] * 3, 'b')})

@@ -116,6 +116,27 @@ def plot_parallel(result, ax=None, title=None, guess: float | None = None, predi
         predicted={together: result.expected if predicted is None else predicted}, guess=guess and {together: guess})
 
 
+def taste(fw: str = 'torch', guess: float | None = None):
+    """13.3.0's measuring cell in one call: time the lanes alone, together and one device doing both jobs (others'
+    load checked before and after: `.busy`); print the predicted ratio of that baseline to together (lanes on one
+    CPU split the cores the baseline uses: its own time; separate hardware: the slower lane's), then `guess` against
+    it; draw every repeat with the predicted together-time hatched."""
+    from IPython.display import display
+
+    from ..grading.measurable import others_busy
+    from ..parallel import parallel
+    busy = others_busy()
+    r = parallel(fw, lesson=True, baseline=True)
+    r.busy = max(busy, others_busy())
+    base, shared = r.baseline.median, r.expectation.rule != 'separate'
+    predicted = base if shared else r.expected
+    print(tidy(t(f"parallel.taste.{'shared' if shared else 'separate'}", baseline=baseline_name(r),
+                 base=verdict.num(base), slow=verdict.num(r.expected), ratio=verdict.num(base / predicted, 'x'))))
+    print(verdict.guess(guess, base / predicted, base / r.together.median, 'x'))
+    display(plot_parallel(r, guess=base / guess if guess else None, predicted=predicted))
+    return r
+
+
 def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None):
     """13.3.1's five rows in the plot's language (each lane alone, one after the other, together, `whole` doing both
     jobs): every repeat; hatched the together-time predicted from the lanes' medians, `guess` a diamond."""

@@ -43,6 +43,10 @@ MESSAGES = {
     'parallel.so.idle': ('So here: together beat one after the other but not one device doing both jobs: the gain '
                          'was hardware that one after the other left idle.'),
     'parallel.so.none': 'So here: together did not beat one after the other.',
+    'parallel.taste.shared': ('predicted: the two lanes split the cores that {baseline} uses, so together takes '
+                              'its {base}: {ratio}'),
+    'parallel.taste.separate': ("predicted: together takes the slower lane's {slow}: {baseline} {base} / {slow} "
+                                '= {ratio}'),
     'parallel.col.framework': 'framework',
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'what it is',

@@ -41,6 +41,8 @@ MESSAGES = {
     'parallel.so.gain': '所以这次：同时运行既胜过先后运行，也胜过一个设备做两份工作。',
     'parallel.so.idle': '所以这次：同时运行胜过先后运行，却没有胜过一个设备做两份工作：省下的只是先后运行闲置的硬件。',
     'parallel.so.none': '所以这次：同时运行没有胜过先后运行。',
+    'parallel.taste.shared': '预测：两条执行路分用{baseline}所用的核心，所以同时运行的用时就是它的 {base}：{ratio}',
+    'parallel.taste.separate': '预测：同时运行的用时是较慢执行路的 {slow}：{baseline} {base} / {slow} = {ratio}',
     'parallel.col.framework': '框架',
     'parallel.col.lane': '执行路',
     'parallel.col.what': '是什么',
