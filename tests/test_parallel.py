@@ -275,8 +275,25 @@ def test_taste_predicts_the_ratio_to_the_baseline_from_the_run_s_own_medians(mon
             assert second == f'your guess 1.50x · predicted {predicted} · measured {measured}'
 
 
+def test_the_lanes_run_figure_says_each_row_s_time_a_product_and_marks_the_book_s_runs():
+    lanes = [make_lane('torch', 'cpu', i, threads=1) for i in range(2)]
+    whole = make_lane('torch', 'cpu', 0, threads=2)
+    cmp = {name: Times.from_times(v, name) for name, v in zip('abcde', [[0.1] * 3, [0.12] * 3, [0.22] * 3,
+                                                                        [0.13] * 3, [0.16] * 3])}
+    with using_language('en'):
+        fig = dp.plot_lanes_run(cmp, lanes, whole, 0.12, iters=[10, 10], one_run={0: 0.09, 2: 0.3})
+        ax = fig.axes[0]
+        labels = [t.get_text().split('\n')[0] for t in ax.get_yticklabels()]
+        assert labels[0].endswith(': 10.0 ms a product') and labels[3].endswith(': 13.0 ms a product on each lane')
+        assert labels[4].endswith(': 8.00 ms a product')  # one device doing both lanes' products
+        assert "the book's cell: one run" in [t.get_text() for t in ax.get_legend().get_texts()]
+        assert ax.get_xlim()[1] >= 0.3  # the book's cross is inside the axes
+        plain = dp.plot_lanes_run(cmp, lanes, whole, 0.12, iters=[10, 20])  # unequal products: no per-product label
+        assert 'a product' not in plain.axes[0].get_yticklabels()[0].get_text()
+
+
 def test_exercise_lines_are_verdict_lines():
-    r = NS(framework='torch', engine='eager', times={
+    r = NS(framework='torch', engine='eager', iters=10, times={
         'one_at_a_time': Times.from_times([0.2, 0.21, 0.2], 'a'), 'issued_together': Times.from_times([0.1] * 3, 'b')})
     small = NS(kind='cpu', times={'one_lane': Times.from_times([0.02] * 3, 'a'),
                                   'two_threads': Times.from_times([0.03] * 3, 'b'),
@@ -287,24 +304,24 @@ def test_exercise_lines_are_verdict_lines():
                                 'batched': Times.from_times([0.004] * 3, 'c'),
                                 'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
-        assert dp.independence_lines([r]) == ('PyTorch (eager): issued together (one wait) 0.100 s vs one at a time '
-                                              '(wait after each) 0.200 s: faster (50% less time)')
+        assert dp.independence_lines([r]) == ('PyTorch (eager, 20.0 ms a product): issued together (one wait) 0.100 s'
+                                              ' vs one at a time (wait after each) 0.200 s: faster (50% less time)')
         mx = NS(framework='mxnet', engine='E', iters=10, size=8, times={k: Times.from_times([2 * v for v in m.times], k)
                                                                        for k, m in r.times.items()})
         assert dp.independence_lines([r, mx]).splitlines() == [  # each framework's own verdict, PyTorch's first
-            'PyTorch (eager): issued together (one wait) 0.100 s vs one at a time (wait after each) 0.200 s: faster'
-            ' (50% less time)', 'MXNet (E): issued together (one wait) 0.200 s vs one at a time (wait after each)'
-            ' 0.400 s: faster (50% less time)']
+            'PyTorch (eager, 20.0 ms a product): issued together (one wait) 0.100 s vs one at a time (wait after '
+            'each) 0.200 s: faster (50% less time)', 'MXNet (E, 40.0 ms a product): issued together (one wait) '
+            '0.200 s vs one at a time (wait after each) 0.400 s: faster (50% less time)']
         # exercise 2: a second caller (two threads, or two streams) against one lane, one call (bmm) against it, and
         # on a CPU this run's conclusion from the control (one thread, half the cores)
         assert dp.small_ops_line(small).splitlines() == [
             'two threads, half the cores each 30.0 ms vs one thread, the whole device 20.0 ms: slower (50% more time)',
             'one thread, one batched product (torch.bmm) 4.00 ms vs two threads, half the cores each 30.0 ms: 7.5x as'
             ' fast',
-            'This run: two threads (30.0 ms) beat one thread on half the cores (40.0 ms).']
+            'This run: two threads 30.0 ms, one thread on half the cores 40.0 ms: two threads faster.']
         gain = NS(kind='cpu', times=dict(small.times, two_threads=Times.from_times([0.0151] * 3, 'b'),
                                          one_half=Times.from_times([0.015] * 3, 'e')))
-        assert dp.small_ops_line(gain).splitlines()[-1].startswith('This run: fewer threads per product is the gain')
+        assert dp.small_ops_line(gain).splitlines()[-1].endswith('so the gain came from fewer threads per product.')
         busy = dp.small_ops_line(small, busy=0.9).splitlines()  # the whole device's rows unmeasurable, bmm still judged
         assert len(busy) == 2 and busy[0].startswith('two threads, one thread vs the whole device: cannot measure')
         assert dp.small_ops_line(gpu, busy=0.9) == dp.small_ops_line(gpu)  # a GPU's rows do not wait for CPU cores

@@ -137,16 +137,33 @@ def taste(fw: str = 'torch', guess: float | None = None):
     return r
 
 
-def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None):
+def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None, iters=None, one_run=None):
     """13.3.1's five rows in the plot's language (each lane alone, one after the other, together, `whole` doing both
-    jobs): every repeat; hatched the together-time predicted from the lanes' medians, `guess` a diamond."""
+    jobs): every repeat; hatched the together-time predicted from the lanes' medians, `guess` a diamond. With equal
+    `iters` (products per lane) the lanes, together and `whole` rows say their time a product; `one_run` ({row
+    number: seconds}) marks the book's single timings as crosses on their rows."""
     names = list(cmp)
     labels = [*(style.plot_lane(lane) for lane in lanes), variant_name('parallel', 'one_after_other'),
               variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs',
                                                                      lane=style.plot_lane(whole))]
-    return plot_repeats(cmp, predicted={names[3]: together}, guess={names[3]: guess}, halves=True,
-                        labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
-                                                                                repeats=len(cmp[names[3]].times)))
+    if iters and len(set(iters)) == 1:  # each row's median over the products each thread ran
+        for row, per in {0: 1, 1: 1, 3: 1, 4: 2}.items():  # `whole` runs both lanes' products
+            ms = verdict.sig(cmp[names[row]].median / (per * iters[0]) * 1e3)
+            key = 'parallel.per_product.each' if row == 3 else 'parallel.per_product.one'
+            labels[row] = style.plot_text(key, name=labels[row], ms=ms)
+    fig = plot_repeats(cmp, predicted={names[3]: together}, guess={names[3]: guess}, halves=True,
+                       labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
+                                                                               repeats=len(cmp[names[3]].times)))
+    if one_run:
+        from matplotlib.lines import Line2D
+        ax = fig.axes[0]
+        ax.scatter(list(one_run.values()), [row - 0.15 for row in one_run], s=90, marker='x', color='black',
+                   zorder=6)
+        ax.set_xlim(0, max(ax.get_xlim()[1], 1.15 * max(one_run.values())))
+        handles = [*ax.get_legend().legend_handles, Line2D([], [], ls='', marker='x', markersize=9, color='black',
+                                                           label=style.plot_text('parallel.book_run'))]
+        ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    return fig
 
 
 def plot_variants(result, ax=None, title=None, predicted=None):
@@ -170,10 +187,11 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
-    against one at a time."""
+    against one at a time, after its time a product one at a time."""
     return tidy('\n'.join(t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
-        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs))
+        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine,
+        per=verdict.num(r.times['one_at_a_time'].median / r.iters, 'ms')) for r in runs))
 
 
 CONCLUSIONS = ('fewer_threads', 'faster', 'slower', 'same')  # exercise 2's keys parallel.small.<conclusion>

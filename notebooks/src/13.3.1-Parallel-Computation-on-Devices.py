@@ -111,7 +111,7 @@ with d2l_ext.Benchmark(d2l_ext.t('parallel.book.one_run', lane=lanes[1].label), 
 # 在返回前就算完每个乘法。
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both', alone=alone_0.elapsed + alone_1.elapsed), lanes):
+with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both', alone=alone_0.elapsed + alone_1.elapsed), lanes) as both:
     run(x_0, K[0])
     run(x_1, K[1])
 
@@ -188,7 +188,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 #
 # Predict from the two lanes timed alone above: each lane alone, one after the other, together, and the **baseline**:
 # the first lane's device, all of it, doing both jobs. On separate hardware together takes max(t1, t2). On a CPU-only
-# machine **two CPU lanes split one CPU**, each with its own cores: predict max(t1, t2). The
+# machine **two CPU lanes split one CPU**: predict max(t1, t2) too. The
 # [overview's](13.3.0-Overview.ipynb) GPU recording shows separate hardware. Write "together" into `my_guess`; the
 # hatched bar below is the worked prediction.
 
@@ -197,7 +197,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 #
 # 根据上面单独计时的两条执行路做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条执行路所在的
 # 整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，**两条 CPU 执行路把一个
-# CPU 分开用**，各用自己的核心：预测为 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中在 GPU 上
+# CPU 分开用**：同样预测为 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中在 GPU 上
 # 记录的结果才是不同硬件的情形。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
 
 # %%
@@ -222,11 +222,12 @@ def predict(alone):  # together: max(t1, t2) where the hardware runs both at onc
 
 # %% [markdown]
 # Now all five, interleaved, answers checked. Each row is 5 repeats. The hatched bar predicts together from this
-# run's alone medians. The first line checks your guess; the next two the book's claim (vs one after the other) and the fair
-# test (vs the baseline), unless others keep the cores busy.
+# run's alone medians; crosses are the book's single runs above. The first line checks your guess; the next two the
+# book's claim (vs one after the other) and the fair test (vs the baseline), unless others keep the cores busy.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，并核对每个结果。每行是5次重复。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测；输出的第一行
+# 现在交替测量这五种情况，并核对每个结果。每行是5次重复。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测，
+# 叉号是上面书中单元格的单次计时；输出的第一行
 # 检验你的猜测，后两行检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比），除非其他程序让核心忙得无法测量。
 
 # %% tags=["nbval-ignore-output"]
@@ -247,7 +248,8 @@ alone = [cmp[name].median for name in names[:2]]  # the predictions from this ru
 predicted = predict(alone)  # the hatched bar  #zh: 斜线条形
 print(verdict.guess(my_guess, predicted, cmp[names[3]].median))
 print(claim_lines(cmp[names[3]], cmp[names[2]], names[4], cmp[names[4]], busy))
-plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
+book = {0: alone_0.elapsed, 1: alone_1.elapsed, 2 if lanes[0].kind == 'cpu' else 3: both.elapsed}  # the book's cells: crosses  #zh: 书中单元格的单次计时：叉号
+plot_lanes_run(cmp, lanes, whole, predicted, my_guess, iters=K, one_run=book)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
 
 # %% [markdown]
 # Where did each product run? The timeline is the median repeat of "together"; each dashed mark is that lane's median
@@ -288,7 +290,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch runs each product when called, in order, never two at once. MXNet's timeline below shows one `run`, a row per
+# PyTorch computes each product when called, so issuing all first only moves the wait. MXNet's timeline below shows one `run`, a row per
 # engine worker, each bar's ms. The printed lines judge issuing together
 # against one at a time: PyTorch's, then MXNet's where installed.
 # </details>
@@ -301,7 +303,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch 是命令式执行的，调用一次乘法就按顺序算一次，从不让两次乘法同时运行。MXNet 的时间线画出一次 `run`，每个引擎
+# PyTorch 是命令式执行的，调用一次乘法就算一次，所以先全部发出只是把等待挪到最后。MXNet 的时间线画出一次 `run`，每个引擎
 # 工作线程占一行，条形中是毫秒数。输出判断一起发出是否比逐个执行省时：先是 PyTorch，
 # 装有 MXNet 时再是 MXNet。
 # </details>

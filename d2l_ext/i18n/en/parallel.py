@@ -30,15 +30,15 @@ MESSAGES = {
     'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
                           'products of {book_size} × {book_size} per GPU)'),
     'parallel.sep': '; ',
-    'parallel.run_of': '{framework} ({engine}): {line}',
+    'parallel.run_of': '{framework} ({engine}, {per} a product): {line}',
     'parallel.item': '{name} {value}',
     'parallel.median_alone': 'median alone',
     'parallel.lane_ends': 'each lane: median alone (dashed) · end in this repeat of together: {items}',
-    'parallel.small.fewer_threads': ('This run: fewer threads per product is the gain: one thread on half the cores'
-                                     ' ({half}) vs two threads ({two}): no clear difference.'),
-    'parallel.small.same': 'This run: two threads ({two}) did no better than one thread on half the cores ({half}).',
-    'parallel.small.faster': 'This run: two threads ({two}) beat one thread on half the cores ({half}).',
-    'parallel.small.slower': 'This run: two threads ({two}) were slower than one thread on half the cores ({half}).',
+    'parallel.small.fewer_threads': ('This run: two threads {two}, one thread on half the cores {half}: no clear '
+                                     'difference, so the gain came from fewer threads per product.'),
+    'parallel.small.same': 'This run: two threads {two}, one thread on half the cores {half}: no clear difference.',
+    'parallel.small.faster': 'This run: two threads {two}, one thread on half the cores {half}: two threads faster.',
+    'parallel.small.slower': 'This run: two threads {two}, one thread on half the cores {half}: two threads slower.',
     'parallel.so.gain': 'So here: together beat both one after the other and one device doing both jobs.',
     'parallel.so.idle': ('So here: together beat one after the other but not one device doing both jobs: the gain '
                          'was hardware that one after the other left idle.'),
@@ -47,6 +47,9 @@ MESSAGES = {
                               'its {base}: {ratio}'),
     'parallel.taste.separate': ("predicted: together takes the slower lane's {slow}: {baseline} {base} / {slow} "
                                 '= {ratio}'),
+    'parallel.per_product.one': '{name}: {ms} ms a product',
+    'parallel.per_product.each': '{name}: {ms} ms a product on each lane',
+    'parallel.book_run': "the book's cell: one run",
     'parallel.col.framework': 'framework',
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'what it is',
