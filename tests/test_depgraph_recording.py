@@ -186,25 +186,23 @@ def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
     assert recording.predict_split(run) == pytest.approx(5e-3)
 
 
-def test_exercise_2_splits_together_into_its_longer_half_the_unoverlapped_part_and_the_rest_beside_one_device():
+def test_exercise_2_tables_each_term_predicted_measured_and_off_and_prints_whether_splitting_paid(capsys):
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms, 1 ms of the shorter not overlapped; one device 1 ms
     with using_language('en'):
-        assert G.split_lines(run) == ('together here: 4.50 ms = lane 1 half 3.00 ms (predicted 3.00 ms) + 1.00 ms of '
-                                      'the other half not overlapped (predicted 0) + 0.500 ms other (predicted 1.00 '
-                                      'ms); furthest off: the part not overlapped, +1.00 ms, so the halves did not '
-                                      'fully overlap; one device 1.00 ms: the half is 2.00 ms longer than one '
-                                      'device')  # predicted 4 ms = one after the other's 3 + 1
+        df = G.split_table(run)
+        assert capsys.readouterr().out.strip() == ('together here: the longer half alone (3.00 ms) is no shorter than '
+                                                   'one device (1.00 ms): splitting cannot pay')
+        assert df.loc[('together here', 'lane 1 half (the longer)')].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
+        assert df.loc[('together here', 'lane 0 half, part not overlapped')].tolist()[1:] == ['1.00 ms', '+1.00 ms']
+        assert df.loc[('together here', 'other time (copies, sum, update)')].tolist() == [
+            '1.00 ms', '0.500 ms', '-0.500 ms']  # predicted 4 ms = one after the other's 3 + 1
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
-        assert G.split_lines(run).endswith('the half is 1.00 ms shorter than one device, less than the two terms '
-                                           'after it')  # 1.50 ms
+        G.split_table(run)
+        assert capsys.readouterr().out.strip().endswith('= 4.50 ms > one device 4.00 ms: splitting did not pay')
         run['times']['one_device'] = [5e-3] * 3
-        assert G.split_lines(run, run).count('2.00 ms shorter than one device, more than') == 2  # here and recorded
-        run['times']['split'] = [6.5e-3] * 3  # the rest 2.5 ms against 1 ms predicted: furthest off now
-        assert 'furthest off: the other time, +1.50 ms' in G.split_lines(run)
+        assert len(G.split_table(run, run)) == 12 and capsys.readouterr().out.count('splitting paid') == 2
     with using_language('zh'):
-        assert G.split_lines(fake_run()).startswith('本机同时运行：4.50毫秒 = 执行路1的一半3.00毫秒（预测3.00毫秒）'
-                                                    '+ 另一半未重叠的1.00毫秒（预测0）'
-                                                    '+ 其他时间0.500毫秒（预测1.00毫秒）')
+        assert G.split_table(fake_run()).columns.tolist() == ['预测', '实测', '偏离']
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)
@@ -242,19 +240,21 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
         text, fig = printed(G.show_step, fake_run(), 3.5)
     lines = text.strip().split('\n')
     golden = {'en': ['your guess 3.50 ms · predicted 4.00 ms · measured 4.50 ms',
-                     'the halves overlapped in part in the median repeat, drawn below: overlap 50% (50% to 50% over '
-                     'the 3 repeats; predicted 100%)',
+                     'the halves overlapped in part in the median repeat, drawn below: overlap 50% (predicted '
+                     '100%)',
                      'together 4.50 ms vs one device 1.00 ms: 4.5x as long'],
               'zh': ['你的猜测3.50毫秒 · 预测4.00毫秒 · 实测4.50毫秒',
-                     '中位数那次重复（下图）两半部分重叠：重叠50%（3次重复在50%到50%之间；预测100%）',
+                     '中位数那次重复（下图）两半部分重叠：重叠50%（预测100%）',
                      '同时运行4.50毫秒，一个设备1.00毫秒：用时为其4.5倍']}
     assert lines == golden[lang]
     timeline, repeats = fig.axes[1], fig.axes[0]
     assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
     beside = repeats.get_yticklabels()[1].get_text().split('\n')[0]  # together beside one device
     assert beside in ('two lanes together', '两条执行路，同时运行')
-    assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
+    assert len(repeats.get_yticklabels()) == 8 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
         'lane 0 half, one after the other', '执行路0的一半，先后运行')
+    assert repeats.get_yticklabels()[7].get_text().split('\n')[0] in (  # together less its halves: 0.5 ms
+        'other time, together (copies, sum, update)', '其他时间，同时运行（复制、求和、更新）')
     assert any(x.get_text().startswith('= 6.00') for x in repeats.texts)  # the prediction: one after the other - 2 ms
 
 

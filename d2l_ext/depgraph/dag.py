@@ -185,13 +185,22 @@ class DagExperiment:
     cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
 
     def predicted_ms(self):
-        """{variant: seconds} predicted for one lane (its median) and two lanes planned: the busier lane's tasks in the
-        drawn run, each at that lane's own time per task, no waiting (None before a run)."""
+        """{variant: seconds} predicted for one lane (its median) and two lanes planned: the plan replayed from each
+        lane's start in the drawn run, each task at its lane's time per task, starting when its lane is free and its
+        inputs are done (the plan's waits included); None before a run."""
         one = self.measurements.get(DAG_VARIANTS[0])
         if one is None or not self.trace:
             return None
-        return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: max(
-            sum(e['end'] - e['start'] for e in self.trace if e['lane'] == lb) for lb in self.lanes)}
+        took = {lb: [e['end'] - e['start'] for e in self.trace if e['lane'] == lb] for lb in self.lanes}
+        took = {lb: sum(x) / len(x) for lb, x in took.items() if x}
+        deps, done = {x['name']: x['deps'] for x in self.dag}, {'x': 0.0}
+        free = {lb: min((e['ready'] for e in self.trace if e['lane'] == lb), default=0.0) for lb in self.lanes}
+        queue = [(lb, list(names)) for lb, names in self.order.items() if names]
+        while any(names for _, names in queue):  # the plan's order on each lane; a lane waits for its inputs
+            lb, names = next((lb, n) for lb, n in queue if n and all(d in done for d in deps[n[0]]))
+            name = names.pop(0)
+            free[lb] = done[name] = max([free[lb], *(done[d] for d in deps[name])]) + took[lb]
+        return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: max(free.values())}
 
     def per_task(self):
         """[(seconds per task in the drawn run, as its boxes; seconds the lane waited between tasks, for inputs or

@@ -22,6 +22,7 @@ VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys gr
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
+TERMS = ('half', 'short', 'alone', 'rest', 'together', 'one')  # exercise 2's rows: the keys graph.term.<term>
 
 
 # -- names --------------------------------------------------------------------------------------------
@@ -159,18 +160,16 @@ def _run_and_kinds(rec: dict):
 
 
 def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
-    """The guess line (together: guess, predicted, measured; `ask=False`: no request for a guess), the overlap of the
-    median repeat (its verdict) and over every repeat, and one verdict line."""
+    """The guess line (`ask=False`: no request for a guess), the median repeat's overlap, one verdict line."""
     run = _run_and_kinds(rec)[0]
     m = _measurements(run)
     guess = None if guess_ms is None else float(guess_ms) / 1e3
     predicted, measured = recording.predict_split(run), m['split'].median
     first = (verdict.guess(guess, predicted, measured, 'ms') if ask or guess is not None else
              t('graph.predicted_line', predicted=verdict.num(predicted, 'ms'), measured=verdict.num(measured, 'ms')))
-    every, f = [f for f in run['overlap']['split'] if f is not None], run['overlap']['split'][run['representative']]
+    f = run['overlap']['split'][run['representative']]
     how = 'none' if (f or 0) < 0.1 else 'full' if f > 0.9 else 'part'  # the median repeat's, as the timeline draws it
-    overlap = t('graph.overlap_line', verdict=t(f'graph.overlap.{how}'), f=verdict.num(f or 0, '%'), n=len(every),
-                lo=verdict.num(min(every), '%'), hi=verdict.num(max(every), '%'),
+    overlap = t('graph.overlap_line', verdict=t(f'graph.overlap.{how}'), f=verdict.num(f or 0, '%'),
                 predicted=verdict.num(run['predicted_overlap'], '%'))
     if how != 'full' and ask and 'runs' in rec:  # a run here, its halves not overlapping: others' load, sampled now
         overlap += t('graph.others_busy', busy=verdict.num(measurable.others_busy(), '%'))
@@ -202,8 +201,7 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
-    """Every repeat of the three ways (together predicted, the guess) and of each half's busy time, both ways, above
-    the median repeats' intervals (grey: each timer; the later half's late start marked). rec: a recording or a run."""
+    """Every repeat of the three ways, each half's busy time and the other time, above the median repeats' timelines."""
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
     fig, first = style.figure(height=9.5)
@@ -217,9 +215,13 @@ def draw_step(rec: dict, guess_ms=None, title=None):
             rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
             labels[f'{i} {way}'] = style.plot_text('graph.half_row', lane=lane_name(f'lane {i}', True, kinds),
                                                    way=style.plot_text(f'graph.short.{way}'))
-    guess = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}
-    predicted = recording.predict_split(run)
-    plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
+    rest = [w - max(h.values()) - (1 - f) * min(h.values()) for w, h, f in zip(  # together less its halves
+        run['times']['split'], run['halves']['split'], run['overlap']['split']) if len(h) == 2 and f is not None]
+    guess, predicted = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}, recording.predict_split(run)
+    if rest:  # the other time (copies, sum, update), predicted as one after the other's less its longer half
+        rows['rest'], labels['rest'] = Measurement('rest', rest), style.plot_text('graph.rest_row')
+        rest = {'rest': predicted - max(recording.halves_summary(run)['in_turn'].values())}
+    plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted, **(rest or {})}, guess=guess,
                  title=style.plot_text('graph.title_repeats'), halves=True)
     top.text(0, ROW_ORDER.index('split') + 0.37, style.plot_text(  # under its bar: the rows' medians it is from
         'graph.predicted_from', wall=verdict.num(rows['in_turn'].median, 'ms'),
@@ -253,26 +255,30 @@ def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
         fontsize=style.MIN_FONT_PT, bbox={'boxstyle': 'round,pad=0.1', 'fc': 'white', 'ec': 'none', 'alpha': 0.85})
 
 
-def split_lines(here: dict, recorded: dict | None = None) -> str:
-    """Exercise 2's lines: longer half, the shorter's unoverlapped part, the rest; each beside its prediction."""
-    lines = []
+def split_table(here: dict, recorded: dict | None = None):
+    """Exercise 2's table (each term of together predicted, measured, off by; one device); prints: did it pay."""
+    import pandas as pd
+    rows, lines, cols = {}, [], [t(f'graph.col.{c}') for c in ('predicted', 'measured', 'off')]
     for key, r in filter(lambda x: x[1], (('graph.short.split_here', here), ('graph.short.split_recorded', recorded))):
         run, kinds = _run_and_kinds(r)
         m, (half, turn) = _measurements(run), (recording.halves_summary(run)[w] for w in ('split', 'in_turn'))
-        lane, together, one, longer = max(half, key=half.get), m['split'].median, m['one_device'].median, max(
-            turn.values())
+        long, short = sorted(half, key=half.get, reverse=True)
         f, busy = (run[k]['split'][recording.drawn_repeat(run, 'split')] for k in ('overlap', 'halves'))
         alone = (1 - f) * min(busy.values()) if f is not None else 0.0  # the drawn repeat's, not overlapped
-        rest, rest_p = together - half[lane] - alone, recording.predict_split(run) - longer
-        off = {'half': half[lane] - longer, 'alone': alone, 'rest': rest - rest_p}  # each against its prediction
-        top = max(map(abs, off.values()))  # the term furthest off (ms):
-        w = 'half' if abs(off['half']) == top else 'alone' if abs(off['alone']) == top else 'rest'
-        ms = {k: verdict.num(x, 'ms') for k, x in dict(together=together, half=half[lane], one=one, rest=rest,
-              gap=abs(one - half[lane]), half_p=longer, rest_p=rest_p, alone=alone, d=off[w]).items()}
-        why = 'half' if half[lane] >= one else 'rest' if together > one else 'pays'
-        lines.append(t('graph.split_line', where=t(key), lane=lane_name(lane, kinds=kinds), **ms, why=t(
-            f'graph.split_why.{why}', **ms), off=t(f'graph.split_off.{w}', sign='+' * (off[w] > 0), **ms)))
-    return '\n'.join(lines)
+        together, one, predicted = m['split'].median, m['one_device'].median, recording.predict_split(run)
+        values = [(long, max(turn.values()), half[long]), (short, turn[short], half[short]), (short, 0.0, alone),
+                  ('', predicted - max(turn.values()), together - half[long] - alone), ('', predicted, together),
+                  ('', None, one)]
+        for term, (lane, p, x) in zip(TERMS, values):
+            rows[(t(key), t(f'graph.term.{term}', lane=lane_name(lane, kinds=kinds) if lane else ''))] = [
+                '' if p is None else verdict.num(p, 'ms'), verdict.num(x, 'ms'),
+                '' if p is None else ('+' if x > p else '') + verdict.num(x - p, 'ms')]
+        ms = {k: verdict.num(x, 'ms') for k, x in dict(half=half[long], more=together - half[long], one=one,
+                                                          together=together).items()}
+        why = 'half' if half[long] >= one else 'rest' if together > one else 'pays'
+        lines.append(t(f'graph.split_why.{why}', where=t(key), **ms))
+    print('\n'.join(lines))
+    return pd.DataFrame(list(rows.values()), index=pd.MultiIndex.from_tuples(rows), columns=cols)
 
 
 def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):
@@ -357,12 +363,6 @@ def show_dag(ex, guess_ms=None):
     top = axes[0] if ex.trace else axes
     plot_repeats(ex.measurements, ax=top, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
                  title=style.plot_text('graph.title_dag_run'), halves=True)
-    if ex.predicted_ms():  # the busier lane's tasks at its own time per task
-        per = ex.per_task()
-        i = max(range(len(per)), key=lambda i: per[i][0] * per[i][2])
-        busiest = lane_name(f'lane {i}', True)
-        top.text(per[i][0] * per[i][2] * 1e3, 1.25, style.plot_text('graph.dag_predicted_from', n=per[i][2],
-                 took=verdict.num(per[i][0], 'ms'), lane=busiest), va='center', fontsize=style.MIN_FONT_PT)
     if ex.trace:
         kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
         row = {lane: lane_name(f'lane {i}', True, kinds) for i, lane in enumerate(ex.lanes)}

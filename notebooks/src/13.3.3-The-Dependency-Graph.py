@@ -211,8 +211,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # The prediction is one after the other's longer half, the shorter half wholly inside it, plus the other time (the
 # copies, the server's sum and update). A term off its prediction is an assumption that failed: the half's, that it
 # runs at the same speed together; the part not overlapped, that the halves overlap fully; the other time's, that it
-# stays the same. Each line names the term furthest off. One device runs all the rows with no copies: splitting pays
-# only if the half saves more than the two terms after it.
+# stays the same. One device runs all the rows with no copies: splitting pays only if the longer half plus the two
+# terms after it take less.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -229,24 +229,22 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # 预测是先后运行中较长的一半（较短的一半完全藏在其中），加上其他时间（复制、服务器上的求和与更新）。哪一项偏离了
 # 它的预测，哪个假定就不成立：一半的假定是它同时运行时和先后运行时一样快；未重叠部分的假定是两半完全重叠；其他时间
-# 的假定是这段时间不变。每一行都指出偏离预测最多的一项。一个设备处理全部样本，不需要复制：只有这一半省下的时间多于
-# 它后面两项之和，拆分才划算。
+# 的假定是这段时间不变。一个设备处理全部样本，不需要复制：只有较长的一半加上它后面两项仍少于一个设备的用时，
+# 拆分才划算。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.split_lines(here, recorded))
+show.split_table(here, recorded)
 
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task computes
 # `tanh((sum of its inputs) @ W)`. Three stages; in each, arms of 1, 2 and 3 products (task `2b1`: stage 2, arm b,
-# product 1) meet in a join (`2J`); `cross=True` adds edges between arms. A planner puts each task on a lane; an
-# engine runs the plan, each lane waiting for its inputs. In products:
+# product 1) meet in a join (`2J`); `cross=True` adds edges between arms. In products:
 
 # %% [markdown] lang="zh"
-# **3. 书中的练习 5：更复杂的依赖关系**。设计具有更复杂依赖关系的任务，检查结果是否仍然正确，以及是什么限制了速度。每个任务
-# 计算 `tanh((各输入之和) @ W)`。一共三个阶段；每个阶段有分别含 1、2、3 次乘法的分支（任务 `2b1` 表示第 2 阶段、
-# 分支 b 的第 1 次乘法），它们在汇合点（`2J`）汇合；`cross=True` 会在分支之间加上边。规划器把每个任务放到一条
-# 执行路上（其后的链最长的任务先放）；一个小引擎执行这个计划，每条执行路等待它所读取的任务完成。以乘法次数计：
+# **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**每个任务计算 `tanh((各输入之和) @ W)`：
+# 三个阶段，每个阶段含 1、2、3 次乘法的分支（`2b1`：第 2 阶段、分支 b 的第 1 次乘法）在汇合点（`2J`）汇合；
+# `cross=True` 在分支之间加边。以乘法次数计：
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
@@ -255,13 +253,15 @@ print(show.dag_line(dg.dag_model(dag, lanes)))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
-# Why can no plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched
-# prediction: each lane's tasks at its own time per task (its row's label), the larger; the plan's waits left out.
-# The second line splits each lane's time in the median repeat; the dashed line is where its timer stopped.
+# A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
+# plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched prediction replays the
+# plan from each lane's start, at its own time per task (its row's label), waits included. The second line splits each lane's time
+# in the median repeat; the dashed line is where its timer stopped.
 
 # %% [markdown] lang="zh"
-# 为什么两条执行路上的任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条形）：每条执行路的任务数
-# 乘以它自己每个任务的用时（见它那一行的标签），取较大的一条，不算计划中的等待。第二行在中位数那次重复中拆开每条执行路的时间；虚线是它的计时停止的地方。
+# 规划器把每个任务放到一条执行路上（图中的行）；引擎执行这个计划，每条执行路等待它的输入。为什么两条执行路上的
+# 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条形）从每条执行路的开始按计划重放，用它自己每个
+# 任务的用时（见它那一行的标签），包括等待。第二行在中位数那次重复中拆开每条执行路的时间；虚线是它的计时停止的地方。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
