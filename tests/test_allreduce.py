@@ -66,6 +66,8 @@ def test_plots_show_every_repeat_and_each_process_timeline(tiny_run):
         'process 0 · compute', 'process 0 · all-reduce', 'process 1 · compute', 'process 1 · all-reduce']
     with pytest.raises(UsageError, match='no timeline'):
         draw_step_timeline(tiny_run, 'nothing')
+    roles = {vid: {e['role'] for e in tiny_run.events[vid]} for vid in ('serial', 'flat')}
+    assert 'copy' in roles['flat'] and 'copy' not in roles['serial']  # (b)'s flatten and copy back, profiled
 
 
 def _notebook_function(source: str, name: str):

@@ -90,6 +90,18 @@ def test_the_flat_answer_is_its_plain_verdict_against_a_no_untimed_cause():
     assert show.verdict_text(fake(), 'flat') == '(b) flat 135 ms vs (a) after backward 140 ms: no clear difference'
 
 
+def test_b_s_flatten_and_copy_back_are_drawn_and_timed_where_profiled():
+    r = fake()
+    r.events['flat'] = [{'rank': k, 'stream': 'compute', 'role': role, 'name': name, 'start': a, 'end': b}
+                        for k in (0, 1) for role, name, a, b in (('backward', 'x', 0.0, 0.05),
+                                                                 ('copy', 'aten::cat', 0.05, 0.06),
+                                                                 ('copy', 'aten::copy_', 0.08, 0.085))]
+    assert show.verdict_text(r, 'flat').endswith('no clear difference; flatten and copy back took 15.0 ms a process '
+                                                 'in its profiled step')
+    legend = [x.get_text() for x in show.draw_step_timeline(r, 'flat').axes[0].get_legend().get_texts()]
+    assert 'flatten (cat, ÷n), copy back' in legend
+
+
 def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimizer():
     fig = show.draw_step_timeline(fake(), 'hooks')
     title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
@@ -126,8 +138,10 @@ def test_the_bucket_sweep_names_the_shortest_median_and_the_models_fastest_size(
 def test_the_machine_lines_say_when_processes_share_cores():
     assert show.machine_text('gloo', 4, cores=2).endswith('4 gloo processes share 2 CPU core(s): they take turns, '
                                                           'nothing overlaps')
+    assert show.machine_text('gloo', 2, cores=2).endswith('2 gloo processes on 2 CPU cores: sending takes cores '
+                                                          'from backward')  # gloo's thread has no core of its own
     with using_language('zh'):
-        assert show.machine_text('gloo', 2, cores=2).split('\n')[1].startswith(
+        assert show.machine_text('gloo', 2, cores=16).split('\n')[1].startswith(
             '这台机器上2个gloo进程，每个进程一个CPU核心')
 
 
@@ -139,13 +153,6 @@ def test_the_steps_the_prediction_and_the_ingredients_are_one_line_each():
     lines = show.ingredients_text(r).split('\n')
     assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms in 12 calls',
                      'model fitted to it and one call on 96 MiB: α = 0.851 ms a call, β = 0.85 GB/s']
-
-
-def test_exercise_4_prints_each_part_and_the_ratio_predicted_and_measured():
-    full, half = fake(), fake(backward=0.08)
-    half.batch_per_process = 64
-    assert show.ratio_text(full, half) == 'batch 128 → 64 a process, predicted · measured: step without all-reduce ' \
-        '50.0 ms · 80.0 ms, all-reduce alone 40.0 ms · 40.0 ms, their ratio 0.80x · 0.50x'
 
 
 def test_the_model_is_fitted_to_this_runs_own_calls():

@@ -153,15 +153,17 @@ def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
     return everyone if rank == 0 else None
 
 
-def _role(name: str) -> str | None:
-    """'backward', 'allreduce' (gloo's call, on its own thread), 'optimizer', or None (not drawn)."""
-    return 'allreduce' if name == 'gloo:all_reduce' else 'optimizer' if name.startswith('Optimizer.step') else \
-        'backward' if name.startswith(_BACKWARD) else None
+def _role(e) -> str | None:
+    """'backward', 'allreduce' (gloo's call, on its own thread), 'optimizer', 'copy' (a cat, ÷n or copy_ called by the
+    step itself: (b)'s and (d)'s flatten and copy back), or None (not drawn)."""
+    return 'allreduce' if e.name == 'gloo:all_reduce' else 'optimizer' if e.name.startswith('Optimizer.step') else \
+        'backward' if e.name.startswith(_BACKWARD) else \
+        'copy' if e.cpu_parent is None and e.name in ('aten::cat', 'aten::div', 'aten::copy_') else None
 
 
 def timeline_events(prof, rank: int) -> list[dict]:
     """Events {'name', 'start', 'end', 'role', 'rank', 'stream'}, seconds from the first drawn one."""
-    kept = [(e, role) for e in prof.events() if (role := _role(e.name)) is not None]
+    kept = [(e, role) for e in prof.events() if (role := _role(e)) is not None]
     origin = min((e.time_range.start for e, _ in kept), default=0.0)
     return sorted(({'name': e.name.removeprefix(_BACKWARD), 'start': (e.time_range.start - origin) / 1e6,
                     'end': (e.time_range.end - origin) / 1e6, 'role': role, 'rank': rank,

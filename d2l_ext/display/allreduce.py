@@ -9,7 +9,6 @@ from .timeline import draw_timeline
 
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.version.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
-STREAMS = ('compute', 'allreduce')  # the keys allreduce.lane.<stream>
 MS, MIB = 1e3, 2 ** 20
 
 
@@ -26,8 +25,9 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
     from ..machine import cpu_cores
     from .machine import machine_line
     cores = cpu_cores() if cores is None else cores
-    key = 'allreduce.processes.shared' if world_size > cores else 'allreduce.processes.gloo'  # gloo: the only one
-    return machine_line() + '\n' + t(key, n=world_size, cores=cores)
+    # gloo sends from a thread of its own in each process: a spare core for it, or it takes backward's
+    key = 'shared' if world_size > cores else 'no_spare' if cores < 2 * world_size else 'gloo'
+    return machine_line() + '\n' + t(f'allreduce.processes.{key}', n=world_size, cores=cores)
 
 
 def choose(mine: dict, checked: dict) -> tuple[dict, str]:
@@ -58,9 +58,11 @@ def prediction_text(allreduce: float, serial: float, hooks: float) -> str:
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
     """'(c) hooks 90.0 ms vs (a) after backward 111 ms: faster (19% less time); 74% of the all-reduce ran during
-    backward' (the share only where some ran during backward)."""
+    backward' (the share only where some ran during backward; (b): its flatten and copy back's time instead)."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
+    if copies := sum(e['end'] - e['start'] for e in result.events.get(vid, []) if e['role'] == 'copy'):
+        return head + t('allreduce.copies', ms=verdict.num(copies / result.processes, 'ms'))
     return head + t('allreduce.share', share=verdict.num(v.overlap, '%')) if v.overlap else head
 
 
@@ -76,9 +78,9 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
     return verdict.guess(my_guess, result.predicted(vid)['overlap'], result.version(vid).overlap or 0.0, '%')
 
 
-def _grew(r, vid: str) -> str:
-    """Backward's growth in a version against the step without all-reduce: '+65%' (never -0%)."""
-    x = round((r.slowdown(vid) or 1.0) - 1, 2) + 0.0
+def _change(ratio) -> str:
+    """A ratio as a change: 1.65 -> '+65%', 0.93 -> '-7%', None -> '+0%' (never -0%)."""
+    x = round((ratio or 1.0) - 1, 2) + 0.0
     return ('+' if x >= 0 else '') + verdict.num(x, '%')
 
 
@@ -89,7 +91,7 @@ def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
     short = {vid: f'({k})' for k, vid in LETTERS.items()}
     line = t('allreduce.on', n=r.processes, cores=r.cores) + t(
         'allreduce.parts', line=verdict.line(name(r, v), v.measurement, name(r, a), a.measurement, 'ms'),
-        mine=_grew(r, vid), me=short.get(vid, name(r, v)), theirs=_grew(r, against),
+        mine=_change(r.slowdown(vid)), me=short.get(vid, name(r, v)), theirs=_change(r.slowdown(against)),
         them=short.get(against, name(r, a)))
     paid = verdict.compare(v.measurement, a.measurement) == 'faster'
     return line + t(f'allreduce.{"" if paid else "un"}paid') if (vid, against) == ('hooks', 'serial') else line
@@ -98,15 +100,7 @@ def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
 def so_text(there, here) -> str:
     """Exercise 1's conclusion: (c) against (a) and backward's growth in (c), on the GPU host, then here."""
     by = [verdict.by(r.version('hooks').measurement, r.version('serial').measurement) for r in (there, here)]
-    return t('allreduce.so', by=by, grew=[_grew(r, 'hooks') for r in (there, here)])
-
-
-def ratio_text(full, half) -> str:
-    """Exercise 4: at half the batch, each part and their ratio, predicted (step halved, all-reduce kept) · measured."""
-    (step, alone), (step2, alone2) = ([r.version(v).median for v in ('backward', 'allreduce')] for r in (full, half))
-    ms = [verdict.num(x, 'ms') for x in (step / 2, step2, alone, alone2)]
-    return t('allreduce.ratio', batch=full.batch_per_process, half=half.batch_per_process, step=ms[:2], alone=ms[2:],
-             predicted=verdict.num(2 * alone / step, 'x'), measured=verdict.num(alone2 / step2, 'x'))
+    return t('allreduce.so', by=by, grew=[_change(r.slowdown('hooks')) for r in (there, here)])
 
 
 def _leads(result, vid: str) -> list[float]:
@@ -143,15 +137,16 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
         from ..errors import UsageError
         raise UsageError(t('allreduce.usage.no_trace', version=version_id, traced=', '.join(result.events) or '-'))
     lane = {(rank, s): style.plot_text('allreduce.lane', rank=rank, what=style.plot_text(f'allreduce.lane.{s}'))
-            for rank in range(result.processes) for s in STREAMS}
-    events = [{**e, 'name': '' if e['stream'] == 'allreduce' else e['name'], 'lane': lane[e['rank'], e['stream']]}
-              for e in result.events[version_id]]
+            for rank in range(result.processes) for s in ('compute', 'allreduce')}
+    events = [{**e, 'name': '' if e['role'] in ('allreduce', 'copy') else e['name'], 'lane': lane[e['rank'],
+               e['stream']], 'role': 'cpu' if e['role'] == 'copy' else e['role']} for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
     leads = _leads(result, version_id)
     label = name(result, result.version(version_id), style.plot_text)
     title = style.plot_text('allreduce.plot.timeline_during', label=label, ms=' / '.join(f'{x * MS:.0f}' for x in
         leads)) if max(leads, default=0) > 1e-6 else style.plot_text('allreduce.plot.timeline_after', label=label)
-    return draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title)
+    return draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title,
+                         legend_names={'cpu': style.plot_text('allreduce.lane.copy')})
 
 
 def bucket_text(result) -> str:

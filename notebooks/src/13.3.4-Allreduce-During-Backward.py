@@ -178,7 +178,8 @@ print(show.ingredients_text(result))
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
-# assumes communication has its own hardware and no copies.
+# assumes communication has its own hardware and no copies. gloo sends from CPU cores: the lesson's first printed
+# line says whether it takes them from backward here.
 #
 # Predict whether overlap can pay here, and guess the share of (c)'s all-reduce during backward.
 
@@ -190,7 +191,7 @@ print(show.ingredients_text(result))
 # 和对一个更大的缓冲区的一次调用。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
-# 假定通信拥有自己的硬件，也没有复制。
+# 假定通信拥有自己的硬件，也没有复制。gloo 用 CPU 核心发送：本节输出的第一行说明了它在这里是否要占用反向传播的核心。
 #
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约有多大比例在反向传播期间进行。
 
@@ -210,14 +211,16 @@ print(show.prediction_text(allreduce, serial, hooks))
 # ## Measure
 #
 # Every timed step (dots), their median (black mark) and middle half (grey), the model's step (hatched); on top,
-# the step without all-reduce. The model leaves out how much sending slows backward; the first line prints it.
+# the step without all-reduce. The model leaves out how much sending slows backward; the first line prints it,
+# beside (a)'s backward, during which nothing is sent (the control).
 # (d) is drawn beside DDP at its bucket size (Exercise 2).
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
 # 每个计时的训练步（点）、它们的中位数（黑色竖线）和中间一半（灰色）、模型预测的训练步（斜线条形）；
-# 最上面一行是不做全归约的训练步。模型没有算发送会把反向传播拖慢多少；第一行输出了这一项。
+# 最上面一行是不做全归约的训练步。模型没有算发送会把反向传播拖慢多少；第一行输出了这一项，
+# 旁边是 (a) 的反向传播：那期间什么也不发送（对照）。
 # (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
 
 # %% tags=["nbval-ignore-output"]
@@ -259,14 +262,15 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model counts only the (K-1)α that one call saves, so it always puts (b) below (a); the line above prints
-# the timed (b) against (a).
+# The model counts only the (K-1)α that one call saves, and no copies, so it always puts (b) below (a). The copies
+# are drawn in (b)'s timeline above: flatten before its all-reduce, copy back after it; the line times them.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型只算了一次调用省下的 (K-1)α，所以它总是预测 (b) 比 (a) 用时少；上面一行输出了计时的 (b) 与 (a) 的比较。
+# 模型只算了一次调用省下的 (K-1)α，没有算复制，所以它总是预测 (b) 比 (a) 用时少。复制画在上面 (b) 的时间线里：
+# 全归约之前展平，之后复制回去；上面一行给出了它们的用时。
 # </details>
 
 # %% [markdown]
@@ -348,7 +352,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>Worked answer</summary>
 #
 # The model ranks small buckets first: their first call starts early and each extra call costs α. It gives (d) and
-# DDP 1 MiB the same buckets, so it predicts them equal.
+# DDP 1 MiB the same buckets, so it predicts them equal; the last line times both, and backward in each.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -357,7 +361,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>参考答案</summary>
 #
 # 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个α。模型给 (d) 和 DDP 1 MiB 分的桶相同，
-# 所以预测二者用时相同。
+# 所以预测二者用时相同；最后一行给出了二者的实测，以及各自的反向传播。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
@@ -392,30 +396,6 @@ except d2l_ext.ResultMismatch as wrong:
 # Every gradient comes back n times too large. The check stops the run with a relative error near n - 1.
 # </details>
 #
-# 4. Bytes grow with width², backward's arithmetic with batch × width². How does all-reduce alone / the step
-#    without all-reduce change when the batch per process is halved? Predict, then run.
-
-# %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 每个梯度都变成了应有值的 n 倍。检查以接近 n - 1 的相对误差终止运行。
-# </details>
-#
-# 4. 字节数随宽度²增长，反向传播的算术运算量随批量 × 宽度²增长。每个进程的批量减半时，仅全归约 / 不做全归约的
-#    训练步如何变化？先预测，再运行。
-
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-half = run_allreduce(BACKEND, WORLD, bucket_mb=[], repeats=5, steps={}, timeout=60,  # the two ingredients only  #zh: 只测两项数据
-                     **{**SIZES, 'batch': SIZES['batch'] // 2})
-print(show.ratio_text(result, half))
-
-# %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# Half the batch halves the arithmetic, not the bytes: the model assumes the step without all-reduce halves and
-# all-reduce alone stays.
-# </details>
-#
 # ## Remember
 #
 # - Data parallelism averages gradients with an all-reduce; a call costs about α + 2(n-1)/n × bytes / β.
@@ -429,7 +409,7 @@ print(show.ratio_text(result, half))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 批量减半使算术运算量减半，而字节数不变：模型假定不做全归约的训练步减半、仅全归约不变。
+# 每个梯度都变成了应有值的 n 倍。检查以接近 n - 1 的相对误差终止运行。
 # </details>
 #
 # ## 小结

@@ -12,6 +12,7 @@ MESSAGES = {
     'allreduce.lane': 'process {rank} · {what}',
     'allreduce.lane.compute': 'compute',
     'allreduce.lane.allreduce': 'all-reduce',
+    'allreduce.lane.copy': 'flatten (cat, ÷n), copy back',
     'allreduce.mismatch': '{version} on process {rank} gave wrong parameters: relative error {error:.2e} > {tol:.0e}',
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error '
                                 '{error:.2e} > {tol:.0e}'),
@@ -28,6 +29,7 @@ MESSAGES = {
     'allreduce.recorded.bad_format': '{where}: not an all-reduce recording of format {format} ({got}): record again',
     'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
     'allreduce.processes.gloo': '{n} gloo processes on this machine, one CPU core each',
+    'allreduce.processes.no_spare': '{n} gloo processes on {cores} CPU cores: sending takes cores from backward',
     'allreduce.processes.shared': '{n} gloo processes share {cores} CPU core(s): they take turns, nothing overlaps',
     'allreduce.which.yours': 'measured: your (a)-(d)',
     'allreduce.which.package': "measured: the package's (a)-(d); yours replace them once they pass",
@@ -37,6 +39,7 @@ MESSAGES = {
     'allreduce.predict': 'predicted: all-reduce {allreduce}, (a) {serial}, (c) {hooks}',
     'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
     'allreduce.share': '; {share} of the all-reduce ran during backward',
+    'allreduce.copies': '; flatten and copy back took {ms} a process in its profiled step',
     'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',
@@ -53,8 +56,6 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ',
     'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}',
     'allreduce.paid': ': overlap paid here', 'allreduce.unpaid': ': overlap did not pay here',
-    'allreduce.ratio': ('batch {batch} → {half} a process, predicted · measured: step without all-reduce {step[0]} · '
-                        '{step[1]}, all-reduce alone {alone[0]} · {alone[1]}, their ratio {predicted} · {measured}'),
     'allreduce.so': ('So: (c) against (a) {by[0]} on the GPU host, {by[1]} here; backward in (c) {grew[0]} there, '
                      '{grew[1]} here'),
     'allreduce.sep_list': ', ',

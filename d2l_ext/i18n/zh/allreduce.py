@@ -11,6 +11,7 @@ MESSAGES = {
     'allreduce.lane': '进程 {rank} · {what}',
     'allreduce.lane.compute': '计算',
     'allreduce.lane.allreduce': '全归约',
+    'allreduce.lane.copy': '展平（cat、÷n）、复制回去',
     'allreduce.mismatch': '进程 {rank} 上的“{version}”得到了错误的参数：相对误差 {error:.2e} > {tol:.0e}',
     'allreduce.mismatch_grad': '进程 {rank} 上的“{version}”使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
     'allreduce.usage.backend': "没有后端 {backend!r}：请使用 'gloo'",
@@ -26,6 +27,7 @@ MESSAGES = {
     'allreduce.recorded.bad_format': '{where}：不是格式 {format} 的全归约记录结果（格式 {got}）：请重新记录',
     'allreduce.recorded.missing': '{where}：缺少 {missing}：请重新记录',
     'allreduce.processes.gloo': '这台机器上 {n} 个 gloo 进程，每个进程一个 CPU 核心',
+    'allreduce.processes.no_spare': '{n} 个 gloo 进程用 {cores} 个 CPU 核心：发送要占用反向传播的核心',
     'allreduce.processes.shared': '{n} 个 gloo 进程共用 {cores} 个 CPU 核心：它们轮流运行，什么也重叠不了',
     'allreduce.which.yours': '测量的是：你写的 (a)-(d)',
     'allreduce.which.package': '测量的是：包里的 (a)-(d)；你的版本通过检查后就会替换它们',
@@ -35,6 +37,7 @@ MESSAGES = {
     'allreduce.predict': '预测：全归约 {allreduce}，(a) {serial}，(c) {hooks}',
     'allreduce.steps': '训练步（毫秒），预测 · 实测中位数：{rows}',
     'allreduce.share': '；全归约有 {share} 在反向传播期间进行',
+    'allreduce.copies': '；在做了性能分析的训练步中，展平与复制回去每个进程用了 {ms}',
     'allreduce.plot.title': '每个版本计时的训练步',
     'allreduce.plot.step_ms': '训练步时间（毫秒，最慢的进程）',
     'allreduce.plot.timeline_after': '{label}，一个分析步：每个全归约都在反向传播结束后开始',
@@ -50,8 +53,6 @@ MESSAGES = {
     'allreduce.on': '{n} 个进程、{cores} 个核心：',
     'allreduce.parts': '{line}；反向传播在{me}中{mine}，在{them}中{theirs}',
     'allreduce.paid': '：重叠在这里带来了好处', 'allreduce.unpaid': '：重叠在这里没有带来好处',
-    'allreduce.ratio': ('每个进程批量{batch} → {half}，预测 · 实测：不做全归约的训练步{step[0]} · {step[1]}，仅全归约'
-                        '{alone[0]} · {alone[1]}，两者之比{predicted} · {measured}'),
     'allreduce.so': ('所以：(c)与(a)相比，在GPU主机上{by[0]}，在这里{by[1]}；'
                      '(c)的反向传播在那里{grew[0]}，在这里{grew[1]}'),
     'allreduce.sep_list': '、',
