@@ -347,18 +347,18 @@ def test_the_recording_draws_and_says_its_verdicts():
 def test_the_lanes_table_has_a_row_per_lane():
     lanes = [make_lane('torch', 'cpu', i, threads=1) for i in range(2)]
     with using_language('en'):
-        frame = dp.lanes_table({'torch': lanes}).data
-    assert len(frame) == 2 and list(frame.columns) == ['framework', 'lane', 'what it is']
+        frame = dp.lanes_table({'torch': lanes})
+    assert list(frame.index) == [0, 1] and frame.index.name == 'lane' and list(frame.columns) == ['framework',
+                                                                                                 'what it is']
 
 
 def test_chinese_lines_put_no_space_after_chinese_punctuation():
     gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
     with using_language('zh'):
-        assert dp.items([('CPU执行路0（2个核心中的1个）', '16.9毫秒'), ('GPU 0', '1.00秒')]) == (
-            'CPU执行路0（2个核心中的1个）16.9毫秒；GPU 0 1.00秒')
+        assert dp.tidy('CPU执行路0（2个核心中的1个）： 16.9毫秒') == 'CPU执行路0（2个核心中的1个）：16.9毫秒'
         assert '） ' not in dp.baseline_name(gpu) or '）' not in dp.baseline_name(gpu)
     with using_language('en'):
-        assert dp.items([('lane 0', '16.9 ms'), ('lane 1', '17.0 ms')]) == 'lane 0 16.9 ms; lane 1 17.0 ms'
+        assert dp.tidy('lane 0: 16.9 ms') == 'lane 0: 16.9 ms'
 
 
 def test_the_lanes_table_is_the_same_html_every_run():

@@ -17,11 +17,6 @@ def tidy(text: str) -> str:
     return re.sub(r'([）：，；。]) ', r'\1', text) if language() == 'zh' else text
 
 
-def items(pairs) -> str:
-    """'name value; name value' (zh: '；'), each value as verdict.num gives it: 13.3.1's rate and prediction lines."""
-    return tidy(t('parallel.sep').join(t('parallel.item', name=name, value=value) for name, value in pairs))
-
-
 def variant_name(area: str, key: str) -> str:
     """A row's name in the plot language: '<area>.variant.<key>' where the catalogue has it, else the key."""
     full = f'{area}.variant.{key}'
@@ -29,26 +24,11 @@ def variant_name(area: str, key: str) -> str:
 
 
 def lanes_table(lanes_by_framework: dict):
-    """This machine's lanes as a table, one row per lane: framework, lane number, what the lane is (13.3.0, 13.3.1)."""
+    """This machine's lanes as a table, one row per lane number: framework, what the lane is (13.3.0, 13.3.1)."""
     import pandas as pd
-    rows = [{t('parallel.col.framework'): framework(fw).display, t('parallel.col.lane'): i, t('parallel.col.what'):
+    rows = [{t('parallel.col.lane'): i, t('parallel.col.framework'): framework(fw).display, t('parallel.col.what'):
              lane.label} for fw, lanes in lanes_by_framework.items() for i, lane in enumerate(lanes)]
-    return _Table(pd.DataFrame(rows).style.hide(axis='index').set_uuid('lanes'))  # a fixed id: the same HTML each run
-
-
-class _Table:
-    """A styled table as a cell's value with the same HTML and text every run (nbval compares both; a Styler's own
-    text is its memory address)."""
-
-    def __init__(self, styler):
-        self.styler = styler
-        self.data = styler.data  # the DataFrame, as a Styler has it
-
-    def _repr_html_(self) -> str:
-        return self.styler.to_html()
-
-    def __repr__(self) -> str:
-        return self.styler.data.to_string(index=False)
+    return pd.DataFrame(rows).set_index(t('parallel.col.lane'))  # the same HTML and text each run (nbval)
 
 
 # -- one verdict line --------------------------------------------------------------------------
@@ -117,10 +97,8 @@ def plot_parallel(result, ax=None, title=None, guess: float | None = None, predi
 
 
 def taste(fw: str = 'torch', guess: float | None = None):
-    """13.3.0's measuring cell in one call: time the lanes alone, together and one device doing both jobs (others'
-    load checked before and after: `.busy`); print the predicted ratio of that baseline to together (lanes on one
-    CPU split the cores the baseline uses: its own time; separate hardware: the slower lane's), then `guess` against
-    it; draw every repeat with the predicted together-time hatched."""
+    """13.3.0's measuring cell: parallel() with its baseline (others' load: `.busy`), the predicted ratio baseline /
+    together (one CPU: 1x; separate hardware: over the slower lane), `guess` against it, every repeat drawn."""
     from IPython.display import display
 
     from ..grading.measurable import others_busy
@@ -138,10 +116,8 @@ def taste(fw: str = 'torch', guess: float | None = None):
 
 
 def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None, iters=None, one_run=None):
-    """13.3.1's five rows in the plot's language (each lane alone, one after the other, together, `whole` doing both
-    jobs): every repeat; hatched the together-time predicted from the lanes' medians, `guess` a diamond. With equal
-    `iters` (products per lane) the lanes, together and `whole` rows say their time a product; `one_run` ({row
-    number: seconds}) marks the book's single timings as crosses on their rows."""
+    """13.3.1's five rows (lanes alone, one after the other, together, `whole` doing both): every repeat, `together`
+    hatched, `guess` a diamond; equal `iters`: each row's time a product; `one_run` {row: s}: the book's crosses."""
     names = list(cmp)
     labels = [*(style.plot_lane(lane) for lane in lanes), variant_name('parallel', 'one_after_other'),
               variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs',
@@ -155,14 +131,11 @@ def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = Non
                        labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
                                                                                repeats=len(cmp[names[3]].times)))
     if one_run:
-        from matplotlib.lines import Line2D
         ax = fig.axes[0]
-        ax.scatter(list(one_run.values()), [row - 0.15 for row in one_run], s=90, marker='x', color='black',
-                   zorder=6)
+        cross = ax.scatter(list(one_run.values()), [row - 0.15 for row in one_run], s=90, marker='x', color='black',
+                           zorder=6, label=style.plot_text('parallel.book_run'))
         ax.set_xlim(0, max(ax.get_xlim()[1], 1.15 * max(one_run.values())))
-        handles = [*ax.get_legend().legend_handles, Line2D([], [], ls='', marker='x', markersize=9, color='black',
-                                                           label=style.plot_text('parallel.book_run'))]
-        ax.legend(handles=handles, loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        ax.legend(handles=[*ax.get_legend().legend_handles, cross], loc='upper left', bbox_to_anchor=(1.01, 1.0))
     return fig
 
 

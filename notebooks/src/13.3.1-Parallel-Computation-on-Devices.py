@@ -202,7 +202,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 
 # %%
 from d2l_ext import parallel
-from d2l_ext.display.parallel import claim_lines, items, plot_lanes_run
+from d2l_ext.display.parallel import claim_lines, plot_lanes_run
 from d2l_ext.grading.measurable import others_busy
 from d2l_ext.parallel.together import run_together
 
@@ -259,11 +259,9 @@ plot_lanes_run(cmp, lanes, whole, predicted, my_guess, iters=K, one_run=book)  #
 # 每次乘法在哪里运行？时间线是“同时运行”各次重复中用时为中位数的那一次；每条虚线是那条执行路单独运行的中位数。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.lane_timeline import lane_intervals, plot_timeline
+from d2l_ext.display.lane_timeline import plot_timeline
 
 tl = together_run.timeline(cmp[names[3]].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
-print(d2l_ext.t('parallel.lane_ends', items=items((lane.label, f"{verdict.num(a, 'ms')} · {verdict.num(end, 'ms')}")  # each lane: alone (dashed) · its last bar's end  #zh: 每条执行路：单独运行（虚线）· 最后一个条形的结束时间
-                                                  for lane, a, (_, end) in zip(lanes, alone, lane_intervals(tl)))))
 plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚线：每条执行路单独运行的中位数
 
 # %% [markdown]

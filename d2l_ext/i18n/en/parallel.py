@@ -31,9 +31,7 @@ MESSAGES = {
                           'products of {book_size} × {book_size} per GPU)'),
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine}, {per} a product): {line}',
-    'parallel.item': '{name} {value}',
     'parallel.median_alone': 'median alone',
-    'parallel.lane_ends': 'each lane: median alone (dashed) · end in this repeat of together: {items}',
     'parallel.small.fewer_threads': ('This run: two threads {two}, one thread on half the cores {half}: no clear '
                                      'difference, so the gain came from fewer threads per product.'),
     'parallel.small.same': 'This run: two threads {two}, one thread on half the cores {half}: no clear difference.',

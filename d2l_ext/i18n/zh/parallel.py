@@ -30,9 +30,7 @@ MESSAGES = {
                           '（书中：每个 GPU 上 {book_iters} 次 {book_size} × {book_size} 的乘法）'),
     'parallel.sep': '；',
     'parallel.run_of': '{framework}（{engine}，每次乘法{per}）：{line}',
-    'parallel.item': '{name} {value}',
     'parallel.median_alone': '单独运行的中位数',
-    'parallel.lane_ends': '每条执行路：单独运行的中位数（虚线）· 在这次同时运行中的结束时间：{items}',
     'parallel.small.fewer_threads': ('这次运行：两个线程{two}，一个线程用一半的核心{half}：没有明显差别，'
                                      '所以收益来自每次乘法用的线程更少。'),
     'parallel.small.same': '这次运行：两个线程{two}，一个线程用一半的核心{half}：没有明显差别。',
