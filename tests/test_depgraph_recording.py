@@ -190,15 +190,15 @@ def test_exercise_2_tables_each_term_predicted_measured_and_off_and_prints_wheth
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms, 1 ms of the shorter not overlapped; one device 1 ms
     with using_language('en'):
         df = G.split_table(run)
-        assert capsys.readouterr().out.strip() == ('together here: the longer half alone (3.00 ms) is no shorter than '
-                                                   'one device (1.00 ms): splitting cannot pay')
+        assert capsys.readouterr().out.strip() == ('together here: longer half 3.00 ms ≥ one device 1.00 ms: '
+                                                   'splitting cannot pay')
         assert df.loc[('together here', 'lane 1 half (the longer)')].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
         assert df.loc[('together here', 'lane 0 half, part not overlapped')].tolist()[1:] == ['1.00 ms', '+1.00 ms']
         assert df.loc[('together here', 'other time (copies, sum, update)')].tolist() == [
             '1.00 ms', '0.500 ms', '-0.500 ms']  # predicted 4 ms = one after the other's 3 + 1
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
         G.split_table(run)
-        assert capsys.readouterr().out.strip().endswith('= 4.50 ms > one device 4.00 ms: splitting did not pay')
+        assert capsys.readouterr().out.strip().endswith('= 4.50 ms > one device 4.00 ms: it did not pay')
         run['times']['one_device'] = [5e-3] * 3
         assert len(G.split_table(run, run)) == 12 and capsys.readouterr().out.count('splitting paid') == 2
     with using_language('zh'):

@@ -118,9 +118,8 @@ def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False, out=No
         try:
             for name in order[lane.name]:
                 ready = clock()
-                for d in deps[name]:
-                    if d != 'x' and not skip_waits:
-                        done[d].wait()
+                for d in [] if skip_waits else [d for d in deps[name] if d != 'x']:
+                    done[d].wait()
                 if errors:
                     return
                 start = clock()
@@ -160,9 +159,8 @@ def check_dag(results, reference):
 
 def dag_size(lanes):
     """Matrix size for exercise 5: about a millisecond per product on one CPU core or a GPU."""
-    if all(lane.kind == 'gpu' for lane in lanes):
-        return 2048
-    return 1024 if any(lane.kind == 'gpu' for lane in lanes) else 384
+    gpus = sum(lane.kind == 'gpu' for lane in lanes)
+    return 2048 if gpus == len(lanes) else 1024 if gpus else 384
 
 
 @dataclass
@@ -185,14 +183,13 @@ class DagExperiment:
     cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
 
     def predicted_ms(self):
-        """{variant: seconds} predicted for one lane (its median) and two lanes planned: the plan replayed from each
-        lane's start in the drawn run, each task at its lane's time per task, starting when its lane is free and its
-        inputs are done (the plan's waits included); None before a run."""
+        """{variant: seconds} predicted: one lane, its median; two lanes planned, the plan replayed from each lane's
+        start in the drawn run at its time per task, each task when its lane and inputs are ready; None before a run."""
         one = self.measurements.get(DAG_VARIANTS[0])
         if one is None or not self.trace:
             return None
-        took = {lb: [e['end'] - e['start'] for e in self.trace if e['lane'] == lb] for lb in self.lanes}
-        took = {lb: sum(x) / len(x) for lb, x in took.items() if x}
+        took = {lb: sum(e['end'] - e['start'] for e in self.trace if e['lane'] == lb) / len(names)
+                for lb, names in self.order.items() if names}  # each lane's time per task, its tasks in the plan
         deps, done = {x['name']: x['deps'] for x in self.dag}, {'x': 0.0}
         free = {lb: min((e['ready'] for e in self.trace if e['lane'] == lb), default=0.0) for lb in self.lanes}
         queue = [(lb, list(names)) for lb, names in self.order.items() if names]
@@ -206,8 +203,7 @@ class DagExperiment:
         """[(seconds per task in the drawn run, as its boxes; seconds the lane waited between tasks, for inputs or
         not; tasks; when the lane started)] per lane with tasks: start + tasks x the first + the second is when the
         lane finished; or None."""
-        predicted = self.predicted_ms()
-        if not self.trace or predicted is None:
+        if not self.trace or self.predicted_ms() is None:
             return None
         out = []
         for lb in self.lanes:

@@ -112,9 +112,7 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
     every = list(lanes) + [one.lane]
     runs = {'one_device': one, 'in_turn': _Split(wrong_version('in_turn'), lanes),
             'split': _Split(model.mlp_step, lanes)}
-    times = {v: [] for v in VARIANTS}
-    events = {v: [] for v in VARIANTS}
-    errors = {v: 0.0 for v in VARIANTS}
+    times, events, errors = {v: [] for v in VARIANTS}, {v: [] for v in VARIANTS}, dict.fromkeys(VARIANTS, 0.0)
     for r in range(warmup + repeats):
         for v in VARIANTS:
             probe = runs[v]
@@ -128,16 +126,14 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
                 continue
             times[v].append(wall)
             events[v].append(probe.events(zero, t0))
-            err = check_update(out, params, reference, t(f'graph.variant.{v}'))  # raises if wrong
-            errors[v] = max(errors[v], err)
+            errors[v] = max(errors[v], check_update(out, params, reference, t(f'graph.variant.{v}')))  # raises if wrong
     drawn = {v: median_repeat(times[v]) for v in VARIANTS}  # each way drawn from its own median repeat
-    rep = drawn['split']
     from ..backends.torch_backend import tolerance
     return {'batch': batch, 'repeats': repeats, 'warmup': warmup, 'times': times,
             'errors': errors, 'tolerance': tolerance(),
             **{key: {v: [half_stats(ev)[k] for ev in events[v]] for v in ('in_turn', 'split')}
                for k, key in enumerate(('halves', 'spans', 'overlap'))},
-            'predicted_overlap': halves.PREDICTED, 'representative': rep, 'drawn': drawn,
+            'predicted_overlap': halves.PREDICTED, 'representative': drawn['split'], 'drawn': drawn,
             'events': {v: events[v][drawn[v]] for v in VARIANTS}}
 
 
@@ -149,8 +145,7 @@ def predict_split(run: dict) -> float:
 
 def median_repeat(times) -> int:
     """The index of the repeat of median time (the lower middle of an even count)."""
-    order = sorted(range(len(times)), key=lambda i: times[i])
-    return order[(len(times) - 1) // 2]
+    return sorted(range(len(times)), key=times.__getitem__)[(len(times) - 1) // 2]
 
 
 def drawn_repeat(run: dict, variant: str) -> int:

@@ -22,7 +22,8 @@ VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys gr
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
-TERMS = ('half', 'short', 'alone', 'rest', 'together', 'one')  # exercise 2's rows: the keys graph.term.<term>
+TERMS = ('graph.term.half', 'graph.term.short', 'graph.term.alone', 'graph.term.rest', 'graph.short.split',
+         'graph.short.one_device')  # exercise 2's rows
 
 
 # -- names --------------------------------------------------------------------------------------------
@@ -154,9 +155,7 @@ def _measurements(run: dict) -> dict:
 
 def _run_and_kinds(rec: dict):
     """(the run to show, each lane's kind) from a recording (record_step's), or (a run, None)."""
-    if 'runs' not in rec:
-        return rec, None
-    return recording.pick_run(rec), [lane['kind'] for lane in rec['lanes']]
+    return (rec, None) if 'runs' not in rec else (recording.pick_run(rec), [lane['kind'] for lane in rec['lanes']])
 
 
 def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
@@ -270,7 +269,7 @@ def split_table(here: dict, recorded: dict | None = None):
                   ('', predicted - max(turn.values()), together - half[long] - alone), ('', predicted, together),
                   ('', None, one)]
         for term, (lane, p, x) in zip(TERMS, values):
-            rows[(t(key), t(f'graph.term.{term}', lane=lane_name(lane, kinds=kinds) if lane else ''))] = [
+            rows[(t(key), t(term, lane=lane_name(lane, kinds=kinds) if lane else ''))] = [
                 '' if p is None else verdict.num(p, 'ms'), verdict.num(x, 'ms'),
                 '' if p is None else ('+' if x > p else '') + verdict.num(x - p, 'ms')]
         ms = {k: verdict.num(x, 'ms') for k, x in dict(half=half[long], more=together - half[long], one=one,
@@ -301,8 +300,7 @@ def recorded_title(rec: dict) -> str:
 def show_recorded(rec: dict | None, guess_ms=None):
     """The recorded GPU run as show_step draws a run here; one line when no recording is shipped."""
     if rec is None:
-        print(t('graph.no_recording'))
-        return None
+        return print(t('graph.no_recording'))  # the cell shows the line, no figure
     return show_step(rec, guess_ms, recorded_title(rec), ask=False)
 
 

@@ -48,14 +48,9 @@ MESSAGES = {
     'graph.term.short': '{lane} half (the shorter)',
     'graph.term.alone': '{lane} half, part not overlapped',
     'graph.term.rest': 'other time (copies, sum, update)',
-    'graph.term.together': 'together (longer half + not overlapped + other)',
-    'graph.term.one': 'one device',
-    'graph.split_why.half': ('{where}: the longer half alone ({half}) is no shorter than one device'
-                             ' ({one}): splitting cannot pay'),
-    'graph.split_why.rest': ('{where}: longer half {half} + {more} after it = {together} > one'
-                             ' device {one}: splitting did not pay'),
-    'graph.split_why.pays': ('{where}: longer half {half} + {more} after it = {together} < one'
-                             ' device {one}: splitting paid'),
+    'graph.split_why.half': '{where}: longer half {half} ≥ one device {one}: splitting cannot pay',
+    'graph.split_why.rest': '{where}: longer half {half} + {more} = {together} > one device {one}: it did not pay',
+    'graph.split_why.pays': '{where}: longer half {half} + {more} = {together} < one device {one}: splitting paid',
     'graph.dag_drawn.median': 'the median repeat, drawn below',
     'graph.dag_drawn.traced': 'a run with a wait after each task, drawn below',
     'graph.legend_timer_stops': 'timer stops ({wall})',

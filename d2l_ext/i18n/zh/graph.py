@@ -48,8 +48,6 @@ MESSAGES = {
     'graph.term.short': '{lane}的一半（较短）',
     'graph.term.alone': '{lane}的一半未重叠的部分',
     'graph.term.rest': '其他时间（复制、求和、更新）',
-    'graph.term.together': '同时运行（较长的一半 + 未重叠 + 其他）',
-    'graph.term.one': '一个设备',
     'graph.split_why.half': '{where}：较长的一半单独就用了 {half}，不少于一个设备的 {one}：拆分不可能划算',
     'graph.split_why.rest': '{where}：较长的一半 {half} + 其后的 {more} = {together}，多于一个设备的 {one}：拆分不划算',
     'graph.split_why.pays': '{where}：较长的一半 {half} + 其后的 {more} = {together}，少于一个设备的 {one}：拆分划算',
