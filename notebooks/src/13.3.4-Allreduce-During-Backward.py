@@ -208,18 +208,37 @@ hooks = p.for_version('hooks')              # (c): calls follow backward; the la
 print(show.prediction_text(allreduce, serial, hooks))
 
 # %% [markdown]
+# ## First, recorded on a GPU host's CPU cores
+#
+# The same run, recorded on a GPU host whose 16 cores leave gloo cores of its own, as the model assumes. Every
+# timed step (dots), their median (black mark) and middle half (grey), the model's step (hatched); on top, the step
+# without all-reduce.
+
+# %% [markdown] lang="zh"
+# ## 先看在一台 GPU 主机的 CPU 核心上记录的结果
+#
+# 同样的运行，记录于一台 GPU 主机：它有 16 个核心，gloo 有自己的核心可用，正如模型所假定的。图中有每个计时的
+# 训练步（点）、它们的中位数（黑色竖线）和中间一半（灰色）、模型预测的训练步（斜线条形）；最上面一行是不做全归约的
+# 训练步。
+
+# %% tags=["nbval-ignore-output"]
+rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
+print(recorded.recorded_text(rec))
+if rec is not None:
+    display(recorded.plot_recorded(rec))
+    display(recorded.draw_recorded_timeline(rec))
+
+# %% [markdown]
 # ## Measure
 #
-# Every timed step (dots), their median (black mark) and middle half (grey), the model's step (hatched); on top,
-# the step without all-reduce. The model leaves out how much sending slows backward; the first line prints it,
+# The same figure, here. The model leaves out how much sending slows backward; the first line prints it,
 # beside (a)'s backward, during which nothing is sent (the control).
 # (d) is drawn beside DDP at its bucket size (Exercise 2).
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 每个计时的训练步（点）、它们的中位数（黑色竖线）和中间一半（灰色）、模型预测的训练步（斜线条形）；
-# 最上面一行是不做全归约的训练步。模型没有算发送会把反向传播拖慢多少；第一行输出了这一项，
+# 这台机器上的同一幅图。模型没有算发送会把反向传播拖慢多少；第一行输出了这一项，
 # 旁边是 (a) 的反向传播：那期间什么也不发送（对照）。
 # (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
 
@@ -272,23 +291,6 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # 模型只算了一次调用省下的 (K-1)α，没有算复制，所以它总是预测 (b) 比 (a) 用时少。复制画在上面 (b) 的时间线里：
 # 全归约之前展平，之后复制回去；上面一行给出了它们的用时。
 # </details>
-
-# %% [markdown]
-# ## Recorded on a GPU host's CPU cores
-#
-# The same run, recorded on a GPU host.
-
-# %% [markdown] lang="zh"
-# ## 在一台 GPU 主机的 CPU 核心上记录的结果
-#
-# 同样的运行，记录于一台 GPU 主机。
-
-# %% tags=["nbval-ignore-output"]
-rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
-print(recorded.recorded_text(rec))
-if rec is not None:
-    display(recorded.plot_recorded(rec))
-    display(recorded.draw_recorded_timeline(rec))
 
 # %% [markdown]
 # ## MXNet and beyond one machine
