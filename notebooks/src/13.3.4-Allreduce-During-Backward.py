@@ -168,7 +168,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
                             'd': allreduce_in_buckets}, checked)
-result = run_allreduce(BACKEND, WORLD, bucket_mb=BUCKETS, repeats=5, profiled=2, timeout=60, steps=steps, **SIZES)
+result = run_allreduce(BACKEND, WORLD, bucket_mb=BUCKETS, repeats=5, profiled=3, timeout=60, steps=steps, **SIZES)
 print(which)
 print(show.ingredients_text(result))
 
