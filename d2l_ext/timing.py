@@ -14,6 +14,18 @@ from .i18n import t
 from .results import Measurement, render
 
 clock = time.perf_counter  # timestamps (timelines, start delays); durations of work go through measure()
+SETTLE_S = 0.01
+
+
+def settle() -> None:
+    """Pause before a timed run so the previous run's idle threads stop spinning (every interleaved timer).
+
+    After a parallel region, OpenMP's worker threads (PyTorch's intra-op pool on a CPU) spin for a moment before they
+    sleep. On 2 cores a run that starts inside that moment loses a core: measured here, two one-thread lanes started
+    right after a two-thread product began ~1.3 ms late and took +35%; after a 10 ms pause, as after an idle machine
+    (tools/omp_spin.py is the control). Setting OMP_WAIT_POLICY=PASSIVE would do it too, but only before torch loads.
+    """
+    time.sleep(SETTLE_S)
 
 
 def wait_for_lanes(lanes) -> None:
@@ -126,6 +138,7 @@ def compare(variants: dict[str, Callable[[], object]], *, lanes: Iterable = (), 
         for name, work in variants.items():
             last[name] = None  # free this variant's previous results before it allocates new ones
             wait()
+            settle()
             start = time.perf_counter()
             last[name] = work()
             wait()

@@ -102,3 +102,22 @@ def test_measure_and_compare_return_the_one_measurement_type():
     c = compare({'a': lambda: None}, repeats=2, warmup=0)
     assert type(m) is type(c['a']) is results.Measurement is results.Times
     assert (m.label, m.repeats, m.median) == ('w', 3, results.spread(m.times)[0])
+
+
+def test_every_timed_run_starts_after_the_settling_pause(monkeypatch):
+    # the previous run's spinning pool threads must not land in the next run's time (timing.settle, tools/omp_spin.py)
+    from d2l_ext import timing
+    events = []
+    monkeypatch.setattr(timing, 'settle', lambda: events.append('settle'))
+    monkeypatch.setattr(timing.time, 'perf_counter', lambda: events.append('clock') or 0.0)
+    compare({'x': lambda: events.append('x'), 'y': lambda: events.append('y')}, repeats=2, warmup=0)
+    runs = [i for i, e in enumerate(events) if e in ('x', 'y')]
+    assert len(runs) == 4 and all(events[i - 2:i] == ['settle', 'clock'] for i in runs)
+
+
+def test_the_depgraph_timer_settles_before_every_way(monkeypatch):
+    from d2l_ext.depgraph import recording
+    calls = []
+    monkeypatch.setattr(recording, 'settle', lambda: calls.append(1))
+    recording.record_step(batches=(16,), repeats=1, warmup=0, sizes={'hidden': 8})
+    assert len(calls) == len(recording.VARIANTS)

@@ -14,7 +14,7 @@ from .. import recordings
 from ..errors import UsageError
 from ..i18n import t
 from ..machine import provenance
-from ..timing import wait_for_lanes
+from ..timing import settle, wait_for_lanes
 from . import halves, model
 from .halves import mark, on_host
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
@@ -118,6 +118,7 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
             probe = runs[v]
             wait_for_lanes(every)
             zero = halves.gpu_zero(every)  # synchronizes: outside the timed region
+            settle()
             t0 = time.perf_counter()
             out = probe(params, X, y, lr)
             wait_for_lanes(every)
