@@ -192,20 +192,9 @@ def link_bandwidth(device, n: int = 4000, repeats: int = 10) -> dict:
 
 
 def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) -> list[dict]:
-    """When each product and copy ran, rows 'compute stream' and 'copy stream': CUDA events on a GPU; without one
-    (plan ignored), run_and_copy itself on operands that note when each ran, in its thread (tracing.Timed)."""
-    n = x.shape[0]
-    if x.device.type != 'cuda':
-        from .tracing import Timed, events_from_log
-        log = []
-        Timed.log = log
-        try:
-            timed = x.as_subclass(Timed)
-            run_and_copy(timed, timed, [torch.empty(n, n) for _ in range(iters)], Kind('cpu', torch.get_num_threads()))
-        finally:
-            Timed.log = None
-        return events_from_log(list(log))
-    dev = x.device
+    """When each product and copy ran on a GPU, rows 'compute stream' and 'copy stream' (CUDA events); a CPU's
+    timeline is run_and_copy itself, traced (tracing.traced_run)."""
+    n, dev = x.shape[0], x.device
     copier = Copier(plan, n, iters, dev)
     main = torch.cuda.current_stream(dev)
     side = copier.stream or main

@@ -26,16 +26,21 @@ def measure_comm_timelines(lanes, size=None, iters=None, plans=TIMELINE_PLANS, *
     from ..backends.torch_backend import intra_op_threads
     from .copying import GPU_PLANS, overlap_timeline
     lane = lanes[0]
+    if lane.kind == 'cpu':  # the timed task's thin products (tracing.setting), run_and_copy itself
+        from .copying import run_and_copy
+        from .tracing import setting, traced_run
+        s = setting(lane)
+        with intra_op_threads(lane.threads):
+            traced_run(run_and_copy, lane)  # warm-up
+            events = traced_run(run_and_copy, lane)['events']
+        return [CommTimeline('cpu_analogue', lane.name, s.n, s.iters, events, 'thread clock', inner=s.inner)]
     wl = resolve_workload([lane], size, iters, lesson=lesson, extra_matrices=3)
     n, k = wl.size, wl.iters[0]
     x = backend('torch').random_matrix(lane, n)
     out = []
-    chosen = [(p, GPU_PLANS[p]) for p in plans] if lane.kind == 'gpu' else [('cpu_analogue', None)]
-    with intra_op_threads(lane.threads if lane.kind == 'cpu' else 0):
-        for name, plan in chosen:
-            overlap_timeline(x, min(k, 3), plan)  # warm-up
-            out.append(CommTimeline(name, lane.name, n, k, overlap_timeline(x, k, plan),
-                                    'cuda events' if lane.kind == 'gpu' else 'thread clock'))
+    for name in plans:
+        overlap_timeline(x, min(k, 3), GPU_PLANS[name])  # warm-up
+        out.append(CommTimeline(name, lane.name, n, k, overlap_timeline(x, k, GPU_PLANS[name]), 'cuda events'))
     return out
 
 

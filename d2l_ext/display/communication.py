@@ -69,20 +69,20 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
     return verdict.guess(guess, predicted['overlapped'], over.median, unit) + '\n' + line
 
 
-def control_text(comparison, iters: int | None = None) -> str:
-    """The worked answer: the control (products beside nonstop copies) against products alone by the one rule; with
-    `iters`, the formula fed each of the two beside run_and_copy's median, and which of the two it is nearer."""
+def control_text(comparison, iters: int) -> str:
+    """The worked answer in one line: the control (products beside nonstop copies) against products alone by the one
+    rule, then where run_and_copy's median lies against the formula fed each of the two (below, between, above)."""
     m, med = comparison.measurements, comparison.medians()
     beside, alone = m['beside_copies'], m['run']
+    low, high = sorted(expected_overlap(med[k], med['copy'], 'separate', iters=iters) for k in ('run', 'beside_copies'))
+    got = med['overlapped']
+    unit = verdict.unit_for(got, low, high, beside.median, alone.median)
+    place = 'below' if got <= low else 'between' if got <= high else 'above'
+    n = {k: verdict.num(v, unit) for k, v in dict(beside=beside.median, alone=alone.median, got=got).items()}
     word = verdict.compare(beside, alone)  # one of verdict.WORDS
-    lines = [t(f'communication.control.{word}', line=verdict.line(_word('beside_copies'), beside, _word('run'), alone))]
-    if iters and 'overlapped' in med:
-        low, high = (expected_overlap(med[k], med['copy'], 'separate', iters=iters) for k in ('run', 'beside_copies'))
-        got, unit = med['overlapped'], verdict.unit_for(med['overlapped'], low, high)
-        place = 'alone' if abs(got - low) <= abs(got - high) else 'control'  # only which is nearer: no story
-        lines.append(t('communication.control.fit', low=verdict.num(low, unit), high=verdict.num(high, unit),
-                       got=verdict.num(got, unit), place=t(f'communication.control.{place}')))
-    return '\n'.join(lines)
+    return t('communication.control.line', answer=t(f'communication.control.{word}'),
+             by=verdict.by(beside, alone), **n, place=t(f'communication.control.{place}', low=verdict.num(low, unit),
+                                                        high=verdict.num(high, unit)))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -92,17 +92,13 @@ def _rows(result) -> dict:
 
 
 def recorded_text(rec) -> str:
-    """The recording's copies alone (new pageable tensors, pageable buffers reused, pinned buffers), then per way it
-    copied with (the book's code, copy stream + events) the share of its copy time it hid (hidden_share)."""
+    """The recording's copies alone: new pageable tensors, pageable buffers reused, pinned buffers (the shares each
+    way hid are the worked answer's: recorded_prediction_text)."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
-    ways = [(_word('book'), rows.get(BOOK_PLAN)), (_word('overlapped.separate'), rows.get(SIDE_PLAN))]
     copies = [rows.get(k) for k in (BOOK_PAGEABLE, PAGEABLE_PLAN, SAME_PLAN)]
-    lines = [t('communication.recorded.copies', **{k: verdict.num(r.copy) for k, r in zip('abc', copies)})
-             ] if all(copies) else []
-    lines += [t('communication.recorded.hidden', a=name, ma=verdict.num(r.overlapped), b=_word('run_then_copy'),
-                mb=verdict.num(r.run_then_copy), share=verdict.num(hidden_share(r), '%'))
-              for name, r in ways if r is not None]
-    return '\n'.join(lines) or t('communication.recorded.none')
+    if not all(copies):
+        return t('communication.recorded.none')
+    return t('communication.recorded.copies', **{k: verdict.num(r.copy) for k, r in zip('abc', copies)})
 
 
 def hidden_share(row) -> float:
@@ -115,18 +111,20 @@ def hidden_share(row) -> float:
 
 
 def recorded_prediction_text(rec) -> str:
-    """The worked answer from a recording's own numbers: the rates, then one stream against copy stream + events."""
+    """The worked answer from a recording's own numbers: the rates, then per way it copied with (the book's code, copy
+    stream + events) the share of its copy time it hid (hidden_share)."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
     same = rows.get(SAME_PLAN)
     if same is None:
         return t('communication.recorded.none')
     c = rec.comm[0]
     tflop, gb = c.iters * 2 * c.size ** 3 / 1e12, c.iters * 4 * c.size ** 2 / 1e9
-    side = rows.get(SIDE_PLAN)
-    fill = side.expected if side is not None else expected_overlap(same.run, same.copy, 'separate', iters=c.iters)
-    return t('communication.recorded.rates', tflop=tflop, run=verdict.num(same.run), tflops=tflop / same.run, gb=gb,
-             copy=verdict.num(same.copy), gbps=gb / same.copy, one=verdict.num(same.run + same.copy),
-             fill=verdict.num(fill))
+    ways = [(_word('book'), rows.get(BOOK_PLAN)), (_word('overlapped.separate'), rows.get(SIDE_PLAN))]
+    rates = t('communication.recorded.rates', tflop=tflop, run=verdict.num(same.run), tflops=tflop / same.run, gb=gb,
+              copy=verdict.num(same.copy), gbps=gb / same.copy)
+    return '\n'.join([rates] + [t('communication.recorded.hidden', a=name, ma=verdict.num(r.overlapped),
+                                   b=_word('run_then_copy'), mb=verdict.num(r.run_then_copy),
+                                   share=verdict.num(hidden_share(r), '%')) for name, r in ways if r is not None])
 
 
 def recorded_title(rec, repeats: bool = True) -> str:
@@ -242,14 +240,17 @@ def exercise_three_prediction(r) -> tuple[float, str]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: together vs the slower lane alone by the one rule, or vs the higher CPU-time bound."""
+    """Exercise 3's line: together vs the slower lane alone by the one rule; on CPU lanes the lower bound (the hatched
+    bar) beside together's median, then both lanes' CPU time alone and together."""
     p, case = exercise_three_prediction(r)
-    m, ct = r.times['together'], r.cpu.get('together') if _cpu_lanes(r) else None
-    unit = verdict.unit_for(p, m.median, *([ct] if ct else []))
-    slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))[1:]
-    line = (verdict.line(_word('together'), m, *slower, unit) if case == _word('slower_alone')
-            else t('communication.ex3.line', case=case, p=verdict.num(p, unit), m=verdict.num(m.median, unit)))
-    return line + (t('communication.ex3.cpu_together', ct=verdict.num(ct, unit)) if ct else '')
+    m = r.times['together']
+    if not _cpu_lanes(r):
+        slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
+        return verdict.line(_word('together'), m, *slower[1:])
+    ca, ct = r.cpu['lane1_compute_and_copy'] + r.cpu['lane2_compute'], r.cpu['together']
+    unit = verdict.unit_for(p, m.median, ca, ct)
+    return t('communication.ex3.line', case=case, p=verdict.num(p, unit), m=verdict.num(m.median, unit)) + t(
+        'communication.ex3.cpu_together', ca=verdict.num(ca, unit), ct=verdict.num(ct, unit))
 
 
 def plot_exercise_three(r):

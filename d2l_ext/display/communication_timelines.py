@@ -22,8 +22,9 @@ def _mode_name(mode: str) -> str:
 def timeline_title(tl) -> str:
     """A panel's title from its own data: the plan, how many products and copies it holds, their size."""
     count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
-    return style.plot_text('communication.timeline.caption', plan=_mode_name(tl.plan), products=count['compute'],
-                           copies=count['copy'], n=tl.size)
+    thin = tl.inner not in (None, tl.size)  # a CPU's timed task: n x inner by inner x n
+    return style.plot_text(f"communication.timeline.caption{'_thin' if thin else ''}", plan=_mode_name(tl.plan),
+                           products=count['compute'], copies=count['copy'], n=tl.size, m=tl.inner)
 
 
 def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, dict]]:
