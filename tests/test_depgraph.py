@@ -300,17 +300,19 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
         fig = show.show_dag(r, 5.0)
     guess, products, line = out.getvalue().strip().split('\n')  # the guess line, each lane traced, the verdict
     assert guess.startswith('your guess 5.00 ms · predicted ')
-    assert products.startswith('the median repeat, drawn below: lane 0 starts at ') and ' waiting; lane 1 ' in products
+    assert products.startswith('the median repeat, drawn below: lane 0 starts at ')
+    assert ' waiting (replayed: ' in products
     assert r.trace_wall == min(r.measurements[dg.DAG_VARIANTS[1]].times)  # CPU lanes: the (lower) median repeat
     assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
-    per = r.per_task()  # each lane's own time per task, its waiting, tasks and start
-    assert len(per) == 2 and all(took > 0 and waited >= 0 and start >= 0 for took, waited, _, start in per)
+    per = r.per_task()  # each lane's own time per task, its waiting, tasks, start and waiting in the replay
+    assert len(per) == 2 and all(took > 0 and waited >= 0 and start >= 0 for took, waited, _, start, _ in per)
     replayed = r.predicted_ms()[dg.DAG_VARIANTS[1]]  # the plan replayed from each lane's start, waits included
-    busy = [start + n * took for took, _, n, start in per]  # each lane's start and its tasks: no waiting
-    assert max(busy) <= replayed + 1e-12 <= max(start for *_, start in per) + sum(n * t for t, _, n, _ in per) + 1e-9
+    busy = [start + n * took for took, _, n, start, _ in per]  # each lane's start and its tasks: no waiting
+    assert max(busy) <= replayed + 1e-12 <= max(x[3] for x in per) + sum(n * t for t, _, n, *_ in per) + 1e-9
+    assert max(start + n * took + w for took, _, n, start, w in per) == pytest.approx(replayed)  # the replay's waits
     assert '(predicted' not in products
     assert sum(x[2] for x in per) == 14
-    for lane, (took, waited, n, start) in zip(r.lanes, per):  # start, tasks and waiting: when the lane finished
+    for lane, (took, waited, n, start, _) in zip(r.lanes, per):  # start, tasks and waiting: when the lane finished
         assert start + n * took + waited == pytest.approx(max(e['end'] for e in r.trace if e['lane'] == lane))
         assert start + n * took + waited < r.trace_wall  # inside its timer: the rest is outside the lanes
     assert fig.axes[0].get_yticklabels()[0].get_text().split('\n')[0] == 'one lane, in order'
@@ -364,3 +366,4 @@ def test_the_planned_prediction_replays_the_plan_from_each_lanes_start_with_its_
     r = DagExperiment(dag, 2, ['L0', 'L1'], {'L0': ['a', 'c'], 'L1': ['b']}, {}, None, [],
                       {dg.DAG_VARIANTS[0]: Measurement('one', [6.0])}, trace=trace, trace_wall=5.2)
     assert r.predicted_ms()[dg.DAG_VARIANTS[1]] == pytest.approx(4.5)  # c waits for b (3.5 s), then 1 s on lane 0
+    assert [x[1] for x in r.per_task()] == [3.0, 0.0] and [x[4] for x in r.per_task()] == [2.5, 0.0]  # waited, replayed

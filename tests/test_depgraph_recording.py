@@ -190,8 +190,9 @@ def test_exercise_2_tables_each_term_predicted_measured_and_off_and_prints_wheth
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms, 1 ms of the shorter not overlapped; one device 1 ms
     with using_language('en'):
         df = G.split_table(run)
-        assert capsys.readouterr().out.strip() == ('together here: longer half 3.00 ms ≥ one device 1.00 ms: '
-                                                   'splitting cannot pay')
+        assert capsys.readouterr().out.strip() == (  # the term furthest off its prediction, then whether it paid
+            'together here, furthest off its prediction: lane 0 half, part not overlapped +1.00 ms; '
+            'longer half 3.00 ms ≥ one device 1.00 ms: splitting cannot pay')
         assert df.loc[('together here', 'lane 1 half (the longer)')].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
         assert df.loc[('together here', 'lane 0 half, part not overlapped')].tolist()[1:] == ['1.00 ms', '+1.00 ms']
         assert df.loc[('together here', 'other time (copies, sum, update)')].tolist() == [
@@ -201,6 +202,12 @@ def test_exercise_2_tables_each_term_predicted_measured_and_off_and_prints_wheth
         assert capsys.readouterr().out.strip().endswith('= 4.50 ms > one device 4.00 ms: it did not pay')
         run['times']['one_device'] = [5e-3] * 3
         assert len(G.split_table(run, run)) == 12 and capsys.readouterr().out.count('splitting paid') == 2
+        run['times']['split'] = [4e-3] * 3  # other time 0 ms, 1 ms under its prediction: as far off as the overlap
+        G.split_table(run)
+        assert ('part not overlapped +1.00 ms and other time (copies, sum, update) -1.00 ms;'
+                in capsys.readouterr().out)  # a tie: both named
+        run['halves']['split'][0] = {'lane 0': 1e-3, 'lane 1': 3e-3}  # the drawn repeat's shorter half: not the median
+        assert G.split_table(run).loc[('together here', 'lane 0 half, part not overlapped')].tolist()[1] == '1.00 ms'
     with using_language('zh'):
         assert G.split_table(fake_run()).columns.tolist() == ['预测', '实测', '偏离']
 

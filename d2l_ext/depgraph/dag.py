@@ -185,8 +185,12 @@ class DagExperiment:
     def predicted_ms(self):
         """{variant: seconds} predicted: one lane, its median; two lanes planned, the plan replayed from each lane's
         start in the drawn run at its time per task, each task when its lane and inputs are ready; None before a run."""
-        one = self.measurements.get(DAG_VARIANTS[0])
-        if one is None or not self.trace:
+        one, free = self.measurements.get(DAG_VARIANTS[0]), self._replayed()
+        return None if one is None or not free else {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: max(free.values())}
+
+    def _replayed(self):
+        """{lane: when it finishes in the replayed plan (s)}, or None without a trace."""
+        if not self.trace:
             return None
         took = {lb: sum(e['end'] - e['start'] for e in self.trace if e['lane'] == lb) / len(names)
                 for lb, names in self.order.items() if names}  # each lane's time per task, its tasks in the plan
@@ -197,20 +201,21 @@ class DagExperiment:
             lb, names = next((lb, n) for lb, n in queue if n and all(d in done for d in deps[n[0]]))
             name = names.pop(0)
             free[lb] = done[name] = max([free[lb], *(done[d] for d in deps[name])]) + took[lb]
-        return {DAG_VARIANTS[0]: one.median, DAG_VARIANTS[1]: max(free.values())}
+        return free
 
     def per_task(self):
         """[(seconds per task in the drawn run, as its boxes; seconds the lane waited between tasks, for inputs or
-        not; tasks; when the lane started)] per lane with tasks: start + tasks x the first + the second is when the
-        lane finished; or None."""
-        if not self.trace or self.predicted_ms() is None:
+        not; tasks; when the lane started; seconds it waits in the replayed plan)] per lane with tasks: start + tasks
+        x the first + the second is when the lane finished; or None."""
+        if self.predicted_ms() is None:
             return None
-        out = []
+        out, free = [], self._replayed()
         for lb in self.lanes:
             mine = [e for e in self.trace if e['lane'] == lb]
             if mine:
                 start, busy = min(e['ready'] for e in mine), sum(e['end'] - e['start'] for e in mine)
-                out.append((busy / len(mine), max(e['end'] for e in mine) - start - busy, len(mine), start))
+                out.append((busy / len(mine), max(e['end'] for e in mine) - start - busy, len(mine), start,
+                            max(0.0, round(free[lb] - start - busy, 9))))  # 0, not float noise
         return out
 
     def to_frame(self):

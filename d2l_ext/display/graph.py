@@ -199,6 +199,12 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
     return events, rows, legend
 
 
+def _rest(run: dict) -> list:
+    """Each repeat's other time: together less its longer half and the part of the shorter not overlapped."""
+    return [w - max(h.values()) - (1 - f) * min(h.values()) for w, h, f in zip(
+        run['times']['split'], run['halves']['split'], run['overlap']['split']) if len(h) == 2 and f is not None]
+
+
 def draw_step(rec: dict, guess_ms=None, title=None):
     """Every repeat of the three ways, each half's busy time and the other time, above the median repeats' timelines."""
     from matplotlib.patches import Patch
@@ -214,8 +220,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
             rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
             labels[f'{i} {way}'] = style.plot_text('graph.half_row', lane=lane_name(f'lane {i}', True, kinds),
                                                    way=style.plot_text(f'graph.short.{way}'))
-    rest = [w - max(h.values()) - (1 - f) * min(h.values()) for w, h, f in zip(  # together less its halves
-        run['times']['split'], run['halves']['split'], run['overlap']['split']) if len(h) == 2 and f is not None]
+    rest = _rest(run)
     guess, predicted = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}, recording.predict_split(run)
     if rest:  # the other time (copies, sum, update), predicted as one after the other's less its longer half
         rows['rest'], labels['rest'] = Measurement('rest', rest), style.plot_text('graph.rest_row')
@@ -228,30 +233,11 @@ def draw_step(rec: dict, guess_ms=None, title=None):
         fontsize=style.MIN_FONT_PT)
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
-    _mark_start_delay(bottom, run, kinds, style.time_unit(max(e['end'] for e in events))[1])
     bottom.legend(handles=[Patch(color=style.color(role), label=text) for role, text in legend.items()],
                   loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
         fig.suptitle(title, x=0.01, ha='left')
     return fig
-
-
-def _mark_start_delay(ax, run: dict, kinds, scale: float) -> None:
-    """On the drawn repeat's timeline: a dotted line at the earlier half's start; how much later the other started."""
-    starts = {e['lane']: e['start'] for e in run['events']['split'] if e['name'] == recording.HALF}
-    if len(starts) != 2:
-        return
-    early, late = sorted(starts, key=starts.get)
-    y0, y1 = ([x.get_text() for x in ax.get_yticklabels()].index(lane_name(x, True, kinds)) for x in (early, late))
-    x0, x1 = starts[early] * scale, starts[late] * scale
-    y = y1 - 0.5 if y1 > 0 else y1 + 0.5  # between the later half's row and the row above it (below, if it is on top)
-    ax.vlines(x0, min(y0, y1) - 0.35, max(y0, y1) + 0.35, colors='0.2', linestyles=':', linewidth=1.5, zorder=4)
-    ax.annotate('', xy=(x1, y), xytext=(x0, y), zorder=5,
-                arrowprops={'arrowstyle': '<->', 'lw': 1.0, 'color': '0.2', 'shrinkA': 0, 'shrinkB': 0})
-    right = x1 < 0.6 * ax.get_xlim()[1]  # the label after the arrow; near the legend, on the arrow's middle
-    ax.text(x1 + 0.01 * ax.get_xlim()[1] if right else (x0 + x1) / 2, y, style.plot_text('graph.start_delay', delay=(
-        verdict.num(starts[late] - starts[early], 'ms'))), va='center', ha='left' if right else 'center', zorder=5,
-        fontsize=style.MIN_FONT_PT, bbox={'boxstyle': 'round,pad=0.1', 'fc': 'white', 'ec': 'none', 'alpha': 0.85})
 
 
 def split_table(here: dict, recorded: dict | None = None):
@@ -262,20 +248,25 @@ def split_table(here: dict, recorded: dict | None = None):
         run, kinds = _run_and_kinds(r)
         m, (half, turn) = _measurements(run), (recording.halves_summary(run)[w] for w in ('split', 'in_turn'))
         long, short = sorted(half, key=half.get, reverse=True)
-        f, busy = (run[k]['split'][recording.drawn_repeat(run, 'split')] for k in ('overlap', 'halves'))
-        alone = (1 - f) * min(busy.values()) if f is not None else 0.0  # the drawn repeat's, not overlapped
+        f = run['overlap']['split'][recording.drawn_repeat(run, 'split')]  # the overlap the first figure prints
+        alone = (1 - f) * half[short] if f is not None else 0.0  # of the half's median, as the figure's rows
         together, one, predicted = m['split'].median, m['one_device'].median, recording.predict_split(run)
+        rest = Measurement('rest', _rest(run)).median if _rest(run) else together - half[long] - alone
         values = [(long, max(turn.values()), half[long]), (short, turn[short], half[short]), (short, 0.0, alone),
-                  ('', predicted - max(turn.values()), together - half[long] - alone), ('', predicted, together),
-                  ('', None, one)]
+                  ('', predicted - max(turn.values()), rest), ('', predicted, together), ('', None, one)]
+        off = {}
         for term, (lane, p, x) in zip(TERMS, values):
-            rows[(t(key), t(term, lane=lane_name(lane, kinds=kinds) if lane else ''))] = [
-                '' if p is None else verdict.num(p, 'ms'), verdict.num(x, 'ms'),
-                '' if p is None else ('+' if x > p else '') + verdict.num(x - p, 'ms')]
+            name = t(term, lane=lane_name(lane, kinds=kinds) if lane else '')
+            rows[(t(key), name)] = ['' if p is None else verdict.num(p, 'ms'), verdict.num(x, 'ms'),
+                                    '' if p is None else ('+' if x > p else '') + verdict.num(x - p, 'ms')]
+            off.update({name: x - p} if term in TERMS[:4] else {})
+        far = max(map(abs, off.values()))  # the term furthest off its prediction; within 10% of it: named too
         ms = {k: verdict.num(x, 'ms') for k, x in dict(half=half[long], more=together - half[long], one=one,
                                                           together=together).items()}
         why = 'half' if half[long] >= one else 'rest' if together > one else 'pays'
-        lines.append(t(f'graph.split_why.{why}', where=t(key), **ms))
+        lines.append(t(f'graph.split_why.{why}', **ms, where=t('graph.split_far', where=t(key), off=t(
+            'graph.split_and').join(f"{k} {'+' if x > 0 else ''}{verdict.num(x, 'ms')}" for k, x in off.items()
+                                    if abs(x) >= 0.9 * far))))
     print('\n'.join(lines))
     return pd.DataFrame(list(rows.values()), index=pd.MultiIndex.from_tuples(rows), columns=cols)
 
@@ -339,13 +330,13 @@ def dag_lines(ex, guess_ms=None) -> str:
                            planned.median, 'ms', name='my_guess_dag')]
     per, kinds = ex.per_task(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]  # 0 threads: a GPU
     if per:
-        last = max(start + n * took + waited for took, waited, n, start in per)
+        last = max(start + n * took + waited for took, waited, n, start, _ in per)
         drawn = t(f"graph.dag_drawn.{'traced' if 'gpu' in kinds else 'median'}")  # dag_experiment's choice
         lines.append(t('graph.dag_tasks', drawn=drawn, wall=verdict.num(ex.trace_wall, 'ms'),
                        after=verdict.num(ex.trace_wall - last, 'ms'), lanes=t('graph.dag_sep').join(
             t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), n=n, took=verdict.num(took, 'ms'),
-              waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms')) for i, (took, waited, n, start) in
-            enumerate(per))))
+              waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms'), replayed=verdict.num(replayed, 'ms'))
+            for i, (took, waited, n, start, replayed) in enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
 
 

@@ -28,12 +28,12 @@
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
-import torch  # noqa: F401 - used by the cells below (lane_step, mlp_step)
+import torch  # noqa: F401 - used by the cells below (lane_step, mlp_step)  #zh: 下面的单元格（lane_step、mlp_step）要用
 
 import d2l_ext
 from d2l_ext import depgraph as dg
-from d2l_ext.backends.torch_backend import run_on_lanes  # noqa: F401 - used by mlp_step
-from d2l_ext.depgraph import SERVER, recording, stage  # noqa: F401 - used by mlp_step
+from d2l_ext.backends.torch_backend import run_on_lanes  # noqa: F401 - used by mlp_step  #zh: mlp_step 要用
+from d2l_ext.depgraph import SERVER, recording, stage  # noqa: F401 - used by mlp_step  #zh: mlp_step 要用
 from d2l_ext.display import graph as show
 
 d2l_ext.set_language('en')
@@ -208,11 +208,9 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# The prediction is one after the other's longer half, the shorter half wholly inside it, plus the other time (the
-# copies, the server's sum and update). A term off its prediction is an assumption that failed: the half's, that it
-# runs at the same speed together; the part not overlapped, that the halves overlap fully; the other time's, that it
-# stays the same. One device runs all the rows with no copies: splitting pays only if the longer half plus the two
-# terms after it take less.
+# A term off its prediction is an assumption that failed: a half's, that it runs as fast together; the part not
+# overlapped, that the halves overlap fully; the other time (copies, sum, update), that it stays the same. One
+# device runs all the rows with no copies: splitting pays only if together takes less.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -227,10 +225,9 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 预测是先后运行中较长的一半（较短的一半完全藏在其中），加上其他时间（复制、服务器上的求和与更新）。哪一项偏离了
-# 它的预测，哪个假定就不成立：一半的假定是它同时运行时和先后运行时一样快；未重叠部分的假定是两半完全重叠；其他时间
-# 的假定是这段时间不变。一个设备处理全部样本，不需要复制：只有较长的一半加上它后面两项仍少于一个设备的用时，
-# 拆分才划算。
+# 哪一项偏离了它的预测，哪个假定就不成立：一半的假定是它同时运行时和先后运行时一样快；未重叠部分的假定是两半
+# 完全重叠；其他时间（复制、求和、更新）的假定是这段时间不变。一个设备处理全部样本，不需要复制：只有“同时运行”
+# 用时更少，拆分才划算。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -256,12 +253,12 @@ show.draw_dag(dag, lanes)
 # A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
 # plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched prediction replays the
 # plan from each lane's start, at its own time per task (its row's label), waits included. The second line splits each lane's time
-# in the median repeat; the dashed line is where its timer stopped.
+# in the median repeat, its waiting beside the replay's; the dashed line is where its timer stopped.
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一条执行路上（图中的行）；引擎执行这个计划，每条执行路等待它的输入。为什么两条执行路上的
 # 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条形）从每条执行路的开始按计划重放，用它自己每个
-# 任务的用时（见它那一行的标签），包括等待。第二行在中位数那次重复中拆开每条执行路的时间；虚线是它的计时停止的地方。
+# 任务的用时（见它那一行的标签），包括等待。第二行在中位数那次重复中拆开每条执行路的时间，等待旁是重放中的等待；虚线是它的计时停止的地方。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
