@@ -41,8 +41,8 @@ def serial(result) -> Measurement:
 def baseline_name(result) -> str:
     """What the baseline row is: one lane with all the cores (CPU lanes), else the first lane alone."""
     if result.baseline_lane is not None:
-        return tidy(t('parallel.name.device', lane=Lane.from_dict(result.baseline_lane).label))
-    return t('parallel.name.all_cores', cores=result.baseline_cores)
+        return tidy(t('parallel.variant.both_jobs', lane=Lane.from_dict(result.baseline_lane).label))
+    return t('parallel.variant.all_cores', cores=result.baseline_cores)
 
 
 def unmeasurable(label: str, busy: float | None) -> str | None:
@@ -115,9 +115,9 @@ def taste(fw: str = 'torch', guess: float | None = None):
     return r
 
 
-def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None, iters=None, one_run=None):
+def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None, iters=None):
     """13.3.1's five rows (lanes alone, one after the other, together, `whole` doing both): every repeat, `together`
-    hatched, `guess` a diamond; equal `iters`: each row's time a product; `one_run` {row: s}: the book's crosses."""
+    hatched, `guess` a diamond; equal `iters`: each row's time a product."""
     names = list(cmp)
     labels = [*(style.plot_lane(lane) for lane in lanes), variant_name('parallel', 'one_after_other'),
               variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs',
@@ -127,16 +127,9 @@ def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = Non
             ms = verdict.sig(cmp[names[row]].median / (per * iters[0]) * 1e3)
             key = 'parallel.per_product.each' if row == 3 else 'parallel.per_product.one'
             labels[row] = style.plot_text(key, name=labels[row], ms=ms)
-    fig = plot_repeats(cmp, predicted={names[3]: together}, guess={names[3]: guess}, halves=True,
-                       labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
-                                                                               repeats=len(cmp[names[3]].times)))
-    if one_run:
-        ax = fig.axes[0]
-        cross = ax.scatter(list(one_run.values()), [row - 0.15 for row in one_run], s=90, marker='x', color='black',
-                           zorder=6, label=style.plot_text('parallel.book_run'))
-        ax.set_xlim(0, max(ax.get_xlim()[1], 1.15 * max(one_run.values())))
-        ax.legend(handles=[*ax.get_legend().legend_handles, cross], loc='upper left', bbox_to_anchor=(1.01, 1.0))
-    return fig
+    return plot_repeats(cmp, predicted={names[3]: together}, guess={names[3]: guess}, halves=True,
+                        labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
+                                                                                repeats=len(cmp[names[3]].times)))
 
 
 def plot_variants(result, ax=None, title=None, predicted=None):
@@ -160,11 +153,15 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
-    against one at a time, after its time a product one at a time."""
-    return tidy('\n'.join(t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
+    against one at a time, after its time a product one at a time; with MXNet, last MXNet against PyTorch."""
+    lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
         r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine,
-        per=verdict.num(r.times['one_at_a_time'].median / r.iters, 'ms')) for r in runs))
+        per=verdict.num(r.times['one_at_a_time'].median / r.iters, 'ms')) for r in runs]
+    if len(runs) > 1:  # the engine's gain against PyTorch's same products, not only its own one-at-a-time run
+        lines.append(t('parallel.vs_torch', line=verdict.line('MXNet', runs[1].times['issued_together'], 'PyTorch',
+                                                             runs[0].times['issued_together'])))
+    return tidy('\n'.join(lines))
 
 
 CONCLUSIONS = ('fewer_threads', 'faster', 'slower', 'same')  # exercise 2's keys parallel.small.<conclusion>

@@ -36,7 +36,7 @@
 # # 12.3. 自动并行：概览
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
-# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。书中同时使用硬件的两种方式：
+# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。书中介绍了同时使用硬件的两种方法：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
 #
@@ -83,30 +83,29 @@ lanes_table({'torch': lanes})
 # ## A first taste: predict, then measure
 #
 # Each lane gets the same kind of job: independent matrix products (the book's `run`); beside a GPU, the slower CPU
-# lane gets fewer products. We time each lane alone, both together, and one device doing both jobs, interleaved so
-# that drift hits every variant alike.
+# lane gets fewer products. We time each lane alone, both together, and the **baseline**: one device doing both
+# jobs. The runs are interleaved so that drift hits every variant alike.
 #
 # What does this hardware predict? Lanes on separate devices all run at once: together takes the slower lane's time.
-# On a CPU-only machine two CPU lanes **split one CPU's cores**. How many times as fast as the fair baseline, one
-# device doing both jobs, is together here? Write it into `my_guess`.
+# On a CPU-only machine two CPU lanes **split one CPU's cores**. How many times as fast as the baseline is together
+# here? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
 #
-# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）；有 GPU 时，较慢的 CPU 执行路分到较少的乘法。我们分别为每条执行路单独运行、两条同时运行、一个设备做两份工作计时，并交替进行，使漂移对每种
+# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）；有 GPU 时，较慢的 CPU 执行路分到较少的乘法。我们分别为每条执行路单独运行、两条同时运行和**基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种
 # 情况的影响都相同。
 #
 # 这样的硬件预测什么？位于不同设备上的执行路可以全部同时运行，所以同时运行的用时等于较慢那条执行路的用时。在没有 GPU 的
-# 机器上，两条 CPU 执行路**把一个 CPU 的核心分开用**。在这里，同时运行的速度是公平的基线（一个设备做两份工作）的几倍？
-# 把它写进 `my_guess`。
+# 机器上，两条 CPU 执行路**把一个 CPU 的核心分开用**。在这里，同时运行的速度是基线的几倍？把它写进 `my_guess`。
 
 # %%
-my_guess = None  # together is how many times as fast as one device doing both jobs? (x)  #zh: 同时运行的速度是一个设备做两份工作的几倍？（倍）
+my_guess = None  # together is how many times as fast as the baseline? (x)  #zh: 同时运行的速度是基线的几倍？（倍）
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# One device doing both jobs already uses all of itself. Lanes on separate devices add hardware: together takes the
+# The baseline already uses all of its device. Lanes on separate devices add hardware: together takes the
 # slower lane's time, max(t1, t2), so the ratio is the baseline's time over max(t1, t2). Two lanes on one CPU add
 # none: they split the cores the baseline uses, so predict its time: 1x.
 #
@@ -115,7 +114,7 @@ my_guess = None  # together is how many times as fast as one device doing both j
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 一个设备做两份工作，已经用上了这个设备的全部。位于不同设备上的执行路增加了硬件：同时运行的用时是较慢执行路的用时
+# 基线已经用上了它所在设备的全部。位于不同设备上的执行路增加了硬件：同时运行的用时是较慢执行路的用时
 # max(t1, t2)，所以倍数是基线的用时除以 max(t1, t2)。同一个 CPU 上的两条执行路没有增加硬件：它们分用基线所用的核心，
 # 所以预测用时与基线相同：1 倍。
 #
@@ -131,38 +130,38 @@ my_guess = None  # together is how many times as fast as one device doing both j
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import taste, together_line
 
-result = taste('torch', my_guess)  # each lane alone, together, one device doing both: interleaved, answers checked  #zh: 每条执行路单独运行、同时运行、一个设备做两份工作：交替进行，每个结果都经过核对
+result = taste('torch', my_guess)  # each lane alone, together, the baseline: interleaved, answers checked  #zh: 每条执行路单独运行、同时运行、基线：交替进行，每个结果都经过核对
 
 # %% [markdown]
-# **Exercise.** Is together faster than one after the other? Than one device doing both jobs? Compare the rows of the
+# **Exercise.** Is together faster than one after the other? Than the baseline? Compare the rows of the
 # figure by **one rule for every comparison:** a way is *faster* (or *slower*) only when the two rows' grey boxes do
 # not overlap and their medians differ by at least 5%; otherwise *no clear difference*.
 #
 # <details><summary>Worked answer</summary>
 #
-# Beating one after the other shows only that one after the other left hardware idle; the fair test is the row of
-# one device doing both jobs. The last line below states this run's conclusion.
+# Beating one after the other shows only that one after the other left hardware idle; the fair test is the
+# baseline's row. The last line below states this run's conclusion.
 #
 # </details>
 
 # %% [markdown] lang="zh"
-# **练习**：同时运行比先后运行快吗？比一个设备做两份工作呢？比较图中的各行，**每次比较都用同一条规则**：两行的灰色
+# **练习**：同时运行比先后运行快吗？比基线呢？比较图中的各行，**每次比较都用同一条规则**：两行的灰色
 # 方框互不重叠，且中位数至少相差 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
 #
 # <details><summary>参考答案</summary>
 #
-# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是一个设备做两份工作那一行。下面输出的最后一行给出这次运行的结论。
+# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是基线那一行。下面输出的最后一行给出这次运行的结论。
 #
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(together_line(result, result.busy, so=True))  # vs one after the other, vs the fair baseline, then this run's conclusion (one line if others held the cores)  #zh: 与先后运行比，与公平的基线比，再给出这次运行的结论（其他程序占着核心时只输出一行）
+print(together_line(result, result.busy, so=True))  # vs one after the other, vs the baseline, then this run's conclusion (one line if others held the cores)  #zh: 与先后运行比，与基线比，再给出这次运行的结论（其他程序占着核心时只输出一行）
 
 # %% [markdown]
 # ## Recorded on a GPU
 #
 # Separate hardware runs both lanes at full speed at once: here is the same experiment recorded with a GPU lane and
-# a CPU lane. Predict: together takes about the slower lane's time, not the sum. The fair baseline is the GPU doing
+# a CPU lane. Predict: together takes about the slower lane's time, not the sum. The baseline is the GPU doing
 # both jobs. Predict too: can together beat it by the rule's 5%? Below the repeats, the repeat of "together" timed as
 # the median shows when each lane was busy.
 #
@@ -177,7 +176,7 @@ print(together_line(result, result.busy, so=True))  # vs one after the other, vs
 # ## 在 GPU 上记录的结果
 #
 # 不同的硬件能让两条执行路同时全速运行：下面是用一条 GPU 执行路和一条 CPU 执行路记录的同一个实验。预测：同时运行的
-# 用时约等于较慢那条执行路的用时，而不是两者之和。公平的基线是 GPU 做两份工作。再预测一下：同时运行能按规则（5%）胜过
+# 用时约等于较慢那条执行路的用时，而不是两者之和。基线是 GPU 做两份工作。再预测一下：同时运行能按规则（5%）胜过
 # 它吗？各次重复下方是“同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
 #
 # <details><summary>参考答案</summary>
@@ -199,35 +198,26 @@ recorded_figure(rec) if rec else None
 # ## Summary
 #
 # The book's summary makes three claims. 1: several devices run independent work at the same time: recorded on a
-# GPU, together took 0.504 s against 0.915 s one after the other, but the GPU doing both jobs took 0.508 s; two lanes
+# GPU, together took 0.504 s against 0.915 s one after the other, but the baseline, the GPU doing both jobs, took 0.508 s; two lanes
 # on one CPU split its cores. 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
 # overlap computation and communication automatically: DDP does it, timed in the all-reduce extra (the
 # dependency-graph extra's schedule is written by hand).
 #
 # ## Remember
 #
-# - One operator already fills a device: compare with the fair baseline, one device doing both jobs.
+# - One operator already fills a device: compare with the baseline, one device doing both jobs.
 # - Predict from the hardware first: separate devices allow the slower lane's time; lanes on one CPU split its cores.
 # - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
-#
-# ## Pitfalls
-#
-# - **No wait**: GPU work is queued and the call returns at once, so a timer stopped without a wait measures almost
-#   nothing (13.3.1).
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
 # 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作：在 GPU 上记录的结果中，同时运行用时0.504秒，先后运行
-# 0.915秒，但 GPU 做两份工作只用0.508秒；同一个 CPU 上的两条执行路分用它的核心。第 2 点：多种通信资源可以并行使用，12.3.2节在计算的同时复制。第 3 点：
+# 0.915秒，但基线（GPU 做两份工作）只用0.508秒；同一个 CPU 上的两条执行路分用它的核心。第 2 点：多种通信资源可以并行使用，12.3.2节在计算的同时复制。第 3 点：
 # 后端可以自动地让计算与通信重叠：DDP 就这样做，扩展“全归约”为它计时（扩展“依赖图”的调度是手写的）。
 #
 # ## 要记住
 #
-# - 一个操作符就已经能占满一个设备：要与公平的基线——一个设备做两份工作——比较。
+# - 一个操作符就已经能占满一个设备：要与基线——一个设备做两份工作——比较。
 # - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路把它的核心分开用。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
-#
-# ## 易错点
-#
-# - **不等待**：GPU 上的工作只是排入队列，调用会立即返回，因此不等待就停止计时，几乎什么都没有测到（见12.3.1节）。

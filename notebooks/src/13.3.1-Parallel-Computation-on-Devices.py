@@ -27,7 +27,7 @@
 #
 # 书中的说法：两个设备上的两项相互独立的工作，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
 # （可以与其他工作同时运行的一条执行线路）上运行书中的代码，预测每次的用时，自己写出
-# 让执行路同时运行的函数，并用公平的基线——一个设备做两份工作——来检验第二条执行路。
+# 让执行路同时运行的函数，并用基线——一个设备做两份工作——来检验第二条执行路。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -188,17 +188,17 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 #
 # Predict from the two lanes timed alone above: each lane alone, one after the other, together, and the **baseline**:
 # the first lane's device, all of it, doing both jobs. On separate hardware together takes max(t1, t2). On a CPU-only
-# machine **two CPU lanes split one CPU**: predict max(t1, t2) too. The
-# [overview's](13.3.0-Overview.ipynb) GPU recording shows separate hardware. Write "together" into `my_guess`; the
-# hatched bar below is the worked prediction.
+# machine **two CPU lanes split one CPU**, and each lane alone already ran on its own share: max(t1, t2) again, about
+# the baseline's time (the [overview's](13.3.0-Overview.ipynb) 1x). Write "together" into `my_guess`; the hatched bar
+# below is the worked prediction.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 根据上面单独计时的两条执行路做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条执行路所在的
 # 整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，**两条 CPU 执行路把一个
-# CPU 分开用**：同样预测为 max(t1, t2)。[12.3 概览](13.3.0-Overview.ipynb)中在 GPU 上
-# 记录的结果才是不同硬件的情形。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
+# CPU 分开用**，而每条执行路单独运行时本来就只用自己那份核心：同样预测为 max(t1, t2)，约等于基线的用时
+# （即[12.3 概览](13.3.0-Overview.ipynb)中的1倍）。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
 
 # %%
 from d2l_ext import parallel
@@ -222,12 +222,12 @@ def predict(alone):  # together: max(t1, t2) where the hardware runs both at onc
 
 # %% [markdown]
 # Now all five, interleaved, answers checked. Each row is 5 repeats. The hatched bar predicts together from this
-# run's alone medians; crosses are the book's single runs above. The first line checks your guess; the next two the
+# run's alone medians. The first line checks your guess; the next two the
 # book's claim (vs one after the other) and the fair test (vs the baseline), unless others keep the cores busy.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，并核对每个结果。每行是5次重复。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测，
-# 叉号是上面书中单元格的单次计时；输出的第一行
+# 现在交替测量这五种情况，并核对每个结果。每行是5次重复。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测；
+# 输出的第一行
 # 检验你的猜测，后两行检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比），除非其他程序让核心忙得无法测量。
 
 # %% tags=["nbval-ignore-output"]
@@ -248,8 +248,7 @@ alone = [cmp[name].median for name in names[:2]]  # the predictions from this ru
 predicted = predict(alone)  # the hatched bar  #zh: 斜线条形
 print(verdict.guess(my_guess, predicted, cmp[names[3]].median))
 print(claim_lines(cmp[names[3]], cmp[names[2]], names[4], cmp[names[4]], busy))
-book = {0: alone_0.elapsed, 1: alone_1.elapsed, 2 if lanes[0].kind == 'cpu' else 3: both.elapsed}  # the book's cells: crosses  #zh: 书中单元格的单次计时：叉号
-plot_lanes_run(cmp, lanes, whole, predicted, my_guess, iters=K, one_run=book)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
+plot_lanes_run(cmp, lanes, whole, predicted, my_guess, iters=K)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
 
 # %% [markdown]
 # Where did each product run? The timeline is the median repeat of "together"; each dashed mark is that lane's median
@@ -290,7 +289,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # PyTorch computes each product when called, so issuing all first only moves the wait. MXNet's timeline below shows one `run`, a row per
 # engine worker, each bar's ms. The printed lines judge issuing together
-# against one at a time: PyTorch's, then MXNet's where installed.
+# against one at a time: PyTorch's, then MXNet's where installed, then MXNet against PyTorch.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -303,7 +302,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # PyTorch 是命令式执行的，调用一次乘法就算一次，所以先全部发出只是把等待挪到最后。MXNet 的时间线画出一次 `run`，每个引擎
 # 工作线程占一行，条形中是毫秒数。输出判断一起发出是否比逐个执行省时：先是 PyTorch，
-# 装有 MXNet 时再是 MXNet。
+# 装有 MXNet 时再是 MXNet，最后是 MXNet 与 PyTorch 相比。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -358,12 +357,12 @@ plot_small_ops(small)
 #
 # * **Separate hardware** takes about max(t1, t2); lanes on one CPU **split** its cores.
 # * One thread feeds several GPUs; eager CPU work needs a thread per lane.
-# * Predict from each lane's measured time; compare with one device doing both jobs.
+# * Predict from each lane's measured time; compare with the baseline, one device doing both jobs.
 #
 # ## Pitfalls
 #
 # * **No wait**: the clock stops once GPU work is queued; wait for every device used.
-# * **Lanes on one CPU**: they split its cores; compare with one lane using all of them.
+# * **Lanes on one CPU**: they split its cores; compare with the baseline.
 
 # %% [markdown] lang="zh"
 # 书中的练习 3 和练习 4 见12.3.2节，练习 5 见扩展一节“依赖图”。
@@ -371,11 +370,11 @@ plot_small_ops(small)
 # ## 小结
 #
 # * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的执行路把它的核心**分开用**：
-#   要与一条用上全部核心的执行路比较。
+#   要与基线比较。
 # * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
-# * 用每条执行路实测的用时做预测；与公平的基线比较；看每一次重复。
+# * 用每条执行路实测的用时做预测；与基线比较；看每一次重复。
 #
 # ## 易错点
 #
 # * **不等待**：GPU 上的工作一排入队列计时就停止；应等待用到的每个设备。
-# * **在同一硬件上的执行路**：两条 CPU 执行路把一个 CPU 分开用；要与一条用上全部核心的执行路比较。
+# * **在同一硬件上的执行路**：两条 CPU 执行路把一个 CPU 分开用；要与基线比较。

@@ -19,7 +19,7 @@ MESSAGES = {
     'parallel.variant.every_device': 'synchronize every device used',
     'parallel.variant.one_after_other': 'one after the other',
     'parallel.variant.both_jobs': '{lane}, both jobs',
-    'parallel.variant.all_cores': 'one lane, all {cores} cores, both jobs',
+    'parallel.variant.all_cores': 'CPU ({cores} cores), both jobs',
     'parallel.sync.no_gpu': 'no GPU lane here: PyTorch finishes CPU work before returning',
     'parallel.check.exercise': 'exercise {number}, {variant}',
     'parallel.eager': 'eager',
@@ -30,6 +30,7 @@ MESSAGES = {
     'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
                           'products of {book_size} × {book_size} per GPU)'),
     'parallel.sep': '; ',
+    'parallel.vs_torch': 'MXNet vs PyTorch, issued together: {line}',
     'parallel.run_of': '{framework} ({engine}, {per} a product): {line}',
     'parallel.median_alone': 'median alone',
     'parallel.small.fewer_threads': ('This run: two threads {two}, one thread on half the cores {half}: no clear '
@@ -37,26 +38,23 @@ MESSAGES = {
     'parallel.small.same': 'This run: two threads {two}, one thread on half the cores {half}: no clear difference.',
     'parallel.small.faster': 'This run: two threads {two}, one thread on half the cores {half}: two threads faster.',
     'parallel.small.slower': 'This run: two threads {two}, one thread on half the cores {half}: two threads slower.',
-    'parallel.so.gain': 'So here: together beat both one after the other and one device doing both jobs.',
-    'parallel.so.idle': ('So here: together beat one after the other but not one device doing both jobs: the gain '
-                         'was hardware that one after the other left idle.'),
+    'parallel.so.gain': 'So here: together beat both one after the other and the baseline.',
+    'parallel.so.idle': ('So here: together beat one after the other but not the baseline: the gain was hardware '
+                         'that one after the other left idle.'),
     'parallel.so.none': 'So here: together did not beat one after the other.',
-    'parallel.taste.shared': ('predicted: the two lanes split the cores that {baseline} uses, so together takes '
-                              'its {base}: {ratio}'),
+    'parallel.taste.shared': ("predicted: the two lanes split the baseline's cores, so together takes its {base}: "
+                              '{ratio}'),
     'parallel.taste.separate': ("predicted: together takes the slower lane's {slow}: {baseline} {base} / {slow} "
                                 '= {ratio}'),
     'parallel.per_product.one': '{name}: {ms} ms a product',
     'parallel.per_product.each': '{name}: {ms} ms a product on each lane',
-    'parallel.book_run': "the book's cell: one run",
     'parallel.col.framework': 'framework',
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'what it is',
-    'parallel.claim': 'together vs one after the other, vs one device',
+    'parallel.claim': 'together vs one after the other, vs the baseline',
     'parallel.claim_small': 'two threads, one thread vs the whole device',
     'parallel.name.together': 'together',
     'parallel.name.serial': 'one after the other',
-    'parallel.name.device': '{lane} doing both',
-    'parallel.name.all_cores': 'one lane with all {cores} cores',
     'parallel.repeats_title': '{repeats} interleaved repeats of each (hatched: predicted)',
     'parallel.plot_title': '{framework} on this machine (hatched: predicted)',
     'parallel.timeline_median': '{framework}, {size} × {size}: the repeat of "together" timed as the median',
