@@ -275,14 +275,14 @@ print(show.recorded_text(rec))
 # <details><summary>Worked answer: the book's setting on an H200</summary>
 #
 # 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; their results are 50 · 4000² · 4 B = 3.2 GB. Below:
-# the recorded rates, and the recorded parts combined (not a prediction).
+# the recorded rates, and the share of the copy time each way hid.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案：H200 上书中的设定</summary>
 #
 # 50 次 4000 × 4000 矩阵乘法是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。
-# 下面隐藏的单元格给出记录的速率，并把记录的两部分合成起来（不是预测）。
+# 下面隐藏的单元格给出记录的速率，以及每种方式隐藏了复制用时的多少。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -389,13 +389,13 @@ print(show.exercise_three_text(ex3))
 
 # %% [markdown]
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
-# in a notebook and on a CPU too. Profiling the book's products and copies, predict which operator takes most of
-# the time: write it in `my_guess`.
+# in a notebook and on a CPU too. Profiling the products and copies timed above (`run_then_copy` on a CPU), predict
+# which operator takes most of the time: write it in `my_guess`.
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
-# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对书中的乘法和复制做性能分析：先预测哪个操作符占用的时间最多，
-# 把它写进 `my_guess`。
+# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对上面计时的乘法和复制（在 CPU 上是先计算后复制）做性能分析：
+# 先预测哪个操作符占用的时间最多，把它写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -409,8 +409,7 @@ my_guess = None  # the operator you expect to take the most time, as the profile
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
 # On a CPU the profiler records only the thread that starts it: there, run then copy  #zh: 在 CPU 上，性能分析器只记录启动它的线程：那里分析先计算后复制
 name = 'run_and_copy' if GPU else 'run_then_copy'
-book = None if GPU else [torch.empty(N, N) for _ in range(K)]  # the book's cells' results  #zh: 书中代码的结果
-work = (lambda: copying.run_and_copy(x, w, buffers, lane)) if GPU else (lambda: copying.run_then_copy(x_lane, x_lane, book))
+work = (lambda: copying.run_and_copy(x, w, buffers, lane)) if GPU else (lambda: copying.run_then_copy(x, w, buffers))
 with comm.no_profiler_chatter(), profile(activities=activities) as prof:
     start = time.perf_counter()
     work()
@@ -423,12 +422,12 @@ print(d2l_ext.t('communication.profile.trace', path=trace))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(verdict.details(show.profile_frame(prof, GPU)))
-print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lane, K))))
+print(show.profile_text(prof, GPU, wall, x, w, K2))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# `aten::mm`, the products: in the book's setting they take more time than the copies (`aten::copy_`).
+# The table's first row: `aten::mm` is the products, `aten::copy_` the copies. The line under it names the larger.
 # </details>
 #
 # ## Remember
@@ -446,7 +445,7 @@ print(show.profile_text(prof, GPU, wall, *((x, w, K2) if GPU else (x_lane, x_lan
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm`，即矩阵乘法：在书中的设定下，它比复制（`aten::copy_`）用时多。
+# 表的第一行：`aten::mm` 是矩阵乘法，`aten::copy_` 是复制。表下面的一行说出两者中用时多的那个。
 # </details>
 #
 # ## 小结
