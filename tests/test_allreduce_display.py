@@ -106,6 +106,7 @@ def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimize
     fig = show.draw_step_timeline(fake(), 'hooks')
     title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
     assert 'all-reduce starts 70 / 70 ms before backward ends' in title  # at 0.10 on each process, not the update
+    assert fig.axes[0].get_yticklabels()[0].get_text() == 'process 0 · compute (backward 100 ms)'  # its own span
 
 
 def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
@@ -124,12 +125,12 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
     assert show.choose({k: mine for k in 'abcd'}, every)[1] == 'measured: your (a)-(d)'
 
 
-def test_the_bucket_sweep_names_the_shortest_median_and_the_models_fastest_size():
+def test_the_bucket_sweep_is_a_table_of_each_sizes_predicted_and_median_step_per_run():
     r = fake()
-    assert show.bucket_text(r) == "2 processes, 2 cores: DDP size with the shortest median: DDP 1 MiB 120 ms vs (a) " \
-                                  "after backward 140 ms: " \
-                                  "faster (14% less time); the model's fastest: DDP 1 MiB, predicted 106 ms · " \
-                                  "measured 120 ms"
+    table = show.bucket_table([r])
+    assert list(table.columns) == ['DDP 1 MiB', 'DDP one bucket', '(d) buckets 1 MiB']
+    assert table.loc[('2 processes, 2 cores', 'predicted step (ms)')].tolist() == ['106', '131', '106']  # a tie
+    assert table.loc[('2 processes, 2 cores', 'median step (ms)')].tolist() == ['120', '136', '130']
     fig = show.plot_steps(r, ids=['serial', 'ddp-1', 'ddp-25'])  # the sweep: one row per size
     labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
     assert labels == ['step without all-reduce', '(a) after backward', 'DDP 1 MiB', 'DDP one bucket']
@@ -138,8 +139,8 @@ def test_the_bucket_sweep_names_the_shortest_median_and_the_models_fastest_size(
 def test_the_machine_lines_say_when_processes_share_cores():
     assert show.machine_text('gloo', 4, cores=2).endswith('4 gloo processes share 2 CPU core(s): they take turns, '
                                                           'nothing overlaps')
-    assert show.machine_text('gloo', 2, cores=2).endswith('2 gloo processes on 2 CPU cores: sending takes cores '
-                                                          'from backward')  # gloo's thread has no core of its own
+    assert show.machine_text('gloo', 2, cores=2).endswith('2 gloo processes on 2 CPU cores: no core to spare '
+                                                          'for sending')  # gloo's thread has no core of its own
     with using_language('zh'):
         assert show.machine_text('gloo', 2, cores=16).split('\n')[1].startswith(
             '这台机器上2个gloo进程，每个进程一个CPU核心')
@@ -147,12 +148,12 @@ def test_the_machine_lines_say_when_processes_share_cores():
 
 def test_the_steps_the_prediction_and_the_ingredients_are_one_line_each():
     r = fake()
-    assert show.steps_text(r) == 'step (ms), predicted · measured median: (a) 140 · 140, (b) 131 · 135, ' \
-                                 '(c) 106 · 130'
+    assert show.steps_text(r) == 'step (ms), predicted · measured median: (a) 140 · 140 (+0%), ' \
+                                 '(b) 131 · 135 (+3%), (c) 106 · 130 (+23%)'
     assert show.prediction_text(0.07, 0.2, 0.13) == 'predicted: all-reduce 70.0 ms, (a) 200 ms, (c) 130 ms'
     lines = show.ingredients_text(r).split('\n')
     assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms in 12 calls',
-                     'model fitted to it and one call on 96 MiB: α = 0.851 ms a call, β = 0.85 GB/s']
+                     'model fitted to it and one call on a larger buffer: α = 0.851 ms a call, β = 0.85 GB/s']
 
 
 def test_the_model_is_fitted_to_this_runs_own_calls():
@@ -171,8 +172,7 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     assert line.startswith('(c) hooks 55.9 ms vs (a) after backward 69.6 ms: ') and '; 83% of' in line
     assert all(r.has(v) for v in ['serial', 'flat', 'hooks'])
     assert show.verdict_text(r, 'flat') == '(b) flat 85.4 ms vs (a) after backward 69.6 ms: slower (23% more time)'
-    assert show.bucket_text(r).startswith('2 processes, 16 cores: no DDP size clearly fastest (shortest median: '
-                                          'DDP 0.25 MiB 58.8 ms')
+    assert show.bucket_table([r]).loc[('2 processes, 16 cores', 'median step (ms)'), 'DDP 0.25 MiB'] == '58.8'
     assert r.prediction.allreduce == pytest.approx(r.version('allreduce').median)  # fitted to the run's own calls
     assert show.parts_text(r) == '2 processes, 16 cores: (c) hooks 55.9 ms vs (a) after backward 69.6 ms: faster ' \
                                  '(20% less time); backward +32% in (c), +4% in (a): overlap paid here'

@@ -155,10 +155,11 @@ def run_rank(rank: int, n: int, send, plan: Plan) -> list | None:
 
 def _role(e) -> str | None:
     """'backward', 'allreduce' (gloo's call, on its own thread), 'optimizer', 'copy' (a cat, ÷n or copy_ called by the
-    step itself: (b)'s and (d)'s flatten and copy back), or None (not drawn)."""
+    step itself or by a hook: (b)'s and (d)'s flatten and copy back), or None (not drawn)."""
+    hook = e.cpu_parent is not None and 'AccumulateGrad' in e.cpu_parent.name and e.name != 'aten::copy_'
     return 'allreduce' if e.name == 'gloo:all_reduce' else 'optimizer' if e.name.startswith('Optimizer.step') else \
         'backward' if e.name.startswith(_BACKWARD) else \
-        'copy' if e.cpu_parent is None and e.name in ('aten::cat', 'aten::div', 'aten::copy_') else None
+        'copy' if (e.cpu_parent is None or hook) and e.name in ('aten::cat', 'aten::div', 'aten::copy_') else None
 
 
 def timeline_events(prof, rank: int) -> list[dict]:

@@ -9,7 +9,7 @@ from .timeline import draw_timeline
 
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.version.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
-MS, MIB = 1e3, 2 ** 20
+MS = 1e3
 
 
 def name(result, version, text=t) -> str:
@@ -47,7 +47,7 @@ def ingredients_text(result) -> str:
     p, ms = result.prediction, lambda seconds: verdict.num(seconds, 'ms')
     return t('allreduce.ingredients.step', step=ms(p.backward), alone=ms(result.version('allreduce').median),
              tensors=len(p.tensor_bytes)) + '\n' + t('allreduce.ingredients.fit', alpha=ms(p.per_call),
-                                                     gbps=f'{p.bus_bandwidth / 1e9:.2f}', mb=p.buffer_bytes // MIB)
+                                                     gbps=f'{p.bus_bandwidth / 1e9:.2f}')
 
 
 def prediction_text(allreduce: float, serial: float, hooks: float) -> str:
@@ -67,10 +67,11 @@ def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
 
 
 def steps_text(result) -> str:
-    """'step (ms), predicted · measured median: (a) 93.9 · 92.5, ...': the model's step beside (a)-(c)'s."""
-    rows = [f'({k}) {verdict.sig(result.prediction.for_version(v) * MS)} · {verdict.sig(result.version(v).median * MS)}'
-            for k, v in LETTERS.items() if k != 'd' and result.has(v)]
-    return t('allreduce.steps', rows=t('allreduce.sep_list').join(rows))
+    """'step (ms), predicted · measured median: (a) 93.9 · 92.5 (-1%), ...': the model's step beside (a)-(c)'s."""
+    pair = [(k, result.prediction.for_version(v), result.version(v).median) for k, v in LETTERS.items()
+            if k != 'd' and result.has(v)]
+    return t('allreduce.steps', rows=t('allreduce.sep_list').join(
+        f'({k}) {verdict.sig(p * MS)} · {verdict.sig(m * MS)} ({_change(m / p)})' for k, p, m in pair))
 
 
 def guess_text(my_guess, result, vid: str = 'hooks') -> str:
@@ -136,8 +137,11 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
     if version_id not in result.events:
         from ..errors import UsageError
         raise UsageError(t('allreduce.usage.no_trace', version=version_id, traced=', '.join(result.events) or '-'))
-    lane = {(rank, s): style.plot_text('allreduce.lane', rank=rank, what=style.plot_text(f'allreduce.lane.{s}'))
-            for rank in range(result.processes) for s in ('compute', 'allreduce')}
+    back = {r: [x for e in result.events[version_id] if (e['rank'], e['role']) == (r, 'backward')
+                for x in (e['start'], e['end'])] or [0.0] for r in range(result.processes)}  # its span, per process
+    lane = {(rank, s): style.plot_text('allreduce.lane', rank=rank, what=style.plot_text(
+        f'allreduce.lane.{s}', ms=(max(back[rank]) - min(back[rank])) * MS)) for rank in range(result.processes)
+        for s in ('compute', 'allreduce')}
     events = [{**e, 'name': '' if e['role'] in ('allreduce', 'copy') else e['name'], 'lane': lane[e['rank'],
                e['stream']], 'role': 'cpu' if e['role'] == 'copy' else e['role']} for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
@@ -149,15 +153,13 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
                          legend_names={'cpu': style.plot_text('allreduce.lane.copy')})
 
 
-def bucket_text(result) -> str:
-    """Exercise 2: the DDP size with the shortest median step against (a), unless the next size is not told apart
-    from it; and the model's fastest size, predicted · measured."""
-    ddp, a = sorted(result.ddp_versions(), key=lambda v: v.median), result.version('serial')
-    if not ddp:
-        return ''
-    fastest = result.version(f'ddp-{result.prediction.best_buckets(sorted(v.bucket_mb for v in ddp))[0]:g}')
-    tie = len(ddp) > 1 and verdict.compare(ddp[0].measurement, ddp[1].measurement) == 'same'
-    line = verdict.line(name(result, ddp[0]), ddp[0].measurement, name(result, a), a.measurement, 'ms')
-    return t('allreduce.on', n=result.processes, cores=result.cores) + t(
-        'allreduce.buckets_tie' if tie else 'allreduce.buckets', line=line, model=name(result, fastest),
-        predicted=verdict.num(_predicted(result, fastest), 'ms'), measured=verdict.num(fastest.median, 'ms'))
+def bucket_table(runs):
+    """Exercise 2: per run (processes, cores), each DDP size's and (d)'s step, predicted and median, in ms."""
+    import pandas as pd
+    rows = {}
+    for r in runs:
+        where, vs = t('allreduce.on', n=r.processes, cores=r.cores).rstrip(': ：'), r.ddp_versions()
+        vs += [r.version('buckets')] if r.has('buckets') else []
+        rows[where, t('allreduce.table.predicted')] = {name(r, v): verdict.sig(_predicted(r, v) * MS) for v in vs}
+        rows[where, t('allreduce.table.measured')] = {name(r, v): verdict.sig(v.median * MS) for v in vs}
+    return pd.DataFrame(rows).T.fillna('')

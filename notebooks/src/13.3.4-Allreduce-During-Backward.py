@@ -179,7 +179,7 @@ print(show.ingredients_text(result))
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
 # assumes communication has its own hardware and no copies. gloo sends from CPU cores: the lesson's first printed
-# line says whether it takes them from backward here.
+# line says whether one is spare for it here.
 #
 # Predict whether overlap can pay here, and guess the share of (c)'s all-reduce during backward.
 
@@ -191,7 +191,7 @@ print(show.ingredients_text(result))
 # 和对一个更大的缓冲区的一次调用。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
-# 假定通信拥有自己的硬件，也没有复制。gloo 用 CPU 核心发送：本节输出的第一行说明了它在这里是否要占用反向传播的核心。
+# 假定通信拥有自己的硬件，也没有复制。gloo 用 CPU 核心发送：本节输出的第一行说明了这里是否有空闲的核心留给它。
 #
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约有多大比例在反向传播期间进行。
 
@@ -210,16 +210,14 @@ print(show.prediction_text(allreduce, serial, hooks))
 # %% [markdown]
 # ## First, recorded on a GPU host's CPU cores
 #
-# The same run, recorded on a GPU host whose 16 cores leave gloo cores of its own, as the model assumes. Every
-# timed step (dots), their median (black mark) and middle half (grey), the model's step (hatched); on top, the step
-# without all-reduce.
+# The same run, recorded on a GPU host with 16 CPU cores. Every timed step (dots), their median (black mark) and
+# middle half (grey), the model's step (hatched); on top, the step without all-reduce.
 
 # %% [markdown] lang="zh"
 # ## 先看在一台 GPU 主机的 CPU 核心上记录的结果
 #
-# 同样的运行，记录于一台 GPU 主机：它有 16 个核心，gloo 有自己的核心可用，正如模型所假定的。图中有每个计时的
-# 训练步（点）、它们的中位数（黑色竖线）和中间一半（灰色）、模型预测的训练步（斜线条形）；最上面一行是不做全归约的
-# 训练步。
+# 同样的运行，记录于一台有 16 个 CPU 核心的 GPU 主机。图中有每个计时的训练步（点）、它们的中位数（黑色竖线）
+# 和中间一半（灰色）、模型预测的训练步（斜线条形）；最上面一行是不做全归约的训练步。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
@@ -231,14 +229,14 @@ if rec is not None:
 # %% [markdown]
 # ## Measure
 #
-# The same figure, here. The model leaves out how much sending slows backward; the first line prints it,
+# The same figure, here. The model leaves out any change in backward's time; the first line prints it,
 # beside (a)'s backward, during which nothing is sent (the control).
 # (d) is drawn beside DDP at its bucket size (Exercise 2).
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 这台机器上的同一幅图。模型没有算发送会把反向传播拖慢多少；第一行输出了这一项，
+# 这台机器上的同一幅图。模型没有算反向传播用时的变化；第一行输出了这一项，
 # 旁边是 (a) 的反向传播：那期间什么也不发送（对照）。
 # (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
 
@@ -345,16 +343,15 @@ print(show.so_text(there, result))  # the recording, then here  #zh: 先是记�
 #    训练步中位数最短的又是哪个？你的 (d) 表现如何？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-for run in (result, there):  # here, then the recording  #zh: 先是这里，再是记录结果
-    print(show.bucket_text(run))
-print(show.parts_text(result, 'buckets', 'ddp-1'))  # (d) beside DDP at its size  #zh: (d) 与同样大小的 DDP 相比
+display(show.bucket_table([result, there]))  # here, then the recording  #zh: 先是这里，再是记录结果
+print(show.verdict_text(result, 'buckets', 'ddp-1'))  # (d) beside DDP at its size  #zh: (d) 与同样大小的 DDP 相比
 display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets']))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
 # The model ranks small buckets first: their first call starts early and each extra call costs α. It gives (d) and
-# DDP 1 MiB the same buckets, so it predicts them equal; the last line times both, and backward in each.
+# DDP 1 MiB the same buckets, so it predicts them equal; the line times both, and (d)'s copies, which it leaves out.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -363,7 +360,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>参考答案</summary>
 #
 # 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个α。模型给 (d) 和 DDP 1 MiB 分的桶相同，
-# 所以预测二者用时相同；最后一行给出了二者的实测，以及各自的反向传播。
+# 所以预测二者用时相同；上面一行给出了二者的实测，以及模型没有算的 (d) 的复制用时。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。

@@ -1,5 +1,4 @@
 """Messages of 13.3.4: gradients all-reduced while backward still runs."""
-FASTEST = 'predicted {predicted} · measured {measured}'
 MESSAGES = {
     'allreduce.version.backward': 'step without all-reduce',
     'allreduce.version.allreduce': 'all-reduce alone',
@@ -10,7 +9,7 @@ MESSAGES = {
     'allreduce.version.ddp': 'DDP {mb:g} MiB',
     'allreduce.version.one_bucket': 'DDP one bucket',
     'allreduce.lane': 'process {rank} · {what}',
-    'allreduce.lane.compute': 'compute',
+    'allreduce.lane.compute': 'compute (backward {ms:.0f} ms)',
     'allreduce.lane.allreduce': 'all-reduce',
     'allreduce.lane.copy': 'flatten (cat, ÷n), copy back',
     'allreduce.mismatch': '{version} on process {rank} gave wrong parameters: relative error {error:.2e} > {tol:.0e}',
@@ -29,13 +28,14 @@ MESSAGES = {
     'allreduce.recorded.bad_format': '{where}: not an all-reduce recording of format {format} ({got}): record again',
     'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
     'allreduce.processes.gloo': '{n} gloo processes on this machine, one CPU core each',
-    'allreduce.processes.no_spare': '{n} gloo processes on {cores} CPU cores: sending takes cores from backward',
+    'allreduce.processes.no_spare': '{n} gloo processes on {cores} CPU cores: no core to spare for sending',
     'allreduce.processes.shared': '{n} gloo processes share {cores} CPU core(s): they take turns, nothing overlaps',
     'allreduce.which.yours': 'measured: your (a)-(d)',
     'allreduce.which.package': "measured: the package's (a)-(d); yours replace them once they pass",
     'allreduce.which.mixed': "measured: your {yours}; the package's {package}",
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
-    'allreduce.ingredients.fit': 'model fitted to it and one call on {mb} MiB: α = {alpha} a call, β = {gbps} GB/s',
+    'allreduce.ingredients.fit': ('model fitted to it and one call on a larger buffer: α = {alpha} a call, '
+                                  'β = {gbps} GB/s'),
     'allreduce.predict': 'predicted: all-reduce {allreduce}, (a) {serial}, (c) {hooks}',
     'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
     'allreduce.share': '; {share} of the all-reduce ran during backward',
@@ -50,9 +50,7 @@ MESSAGES = {
     'allreduce.recorded.machine_cpu': '{cores} CPU cores, no GPU, {date}',
     'allreduce.recorded.where': 'recorded on {machine}; gloo on its CPU cores, {n} processes:',
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
-    'allreduce.buckets': "DDP size with the shortest median: {line}; the model's fastest: {model}, " + FASTEST,
-    'allreduce.buckets_tie': ("no DDP size clearly fastest (shortest median: {line}); the model's fastest: {model}, "
-                              + FASTEST),
+    'allreduce.table.predicted': 'predicted step (ms)', 'allreduce.table.measured': 'median step (ms)',
     'allreduce.on': '{n} processes, {cores} cores: ',
     'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}',
     'allreduce.paid': ': overlap paid here', 'allreduce.unpaid': ': overlap did not pay here',
