@@ -159,8 +159,8 @@ display(show.plot_comm_timelines(here, title=lane.label))
 # 矩阵乘法（700 × 4 乘以 4 × 700）：方阵乘法的用时远超它的复制，“瘦”乘法则不然。
 
 # %% tags=["nbval-ignore-output"]
-import queue  # noqa: F401 (at hand for the task)
-import threading  # noqa: F401
+import queue  # noqa: F401 (at hand for the task)  #zh: 供任务使用
+import threading  # noqa: F401 (at hand for the task)  #zh: 供任务使用
 
 
 def run_and_copy(x, w, buffers, lane):
