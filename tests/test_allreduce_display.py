@@ -39,8 +39,8 @@ def test_the_verdict_line_is_the_one_rule_and_the_measured_share_of_the_all_redu
     r = fake()
     assert show.verdict_text(r) == '(c) hooks 130 ms vs (a) after backward 140 ms: faster (7.1% less time); ' \
                                    '50% of the all-reduce ran during backward'
-    assert show.verdict_text(fake(hooks=0.1401, spread=0.01)).startswith('(c) hooks 140 ms vs (a) after backward '
-                                                                        '140 ms: no clear difference;')
+    assert show.verdict_text(fake(hooks=0.1401, spread=0.01)).startswith(
+        '(c) hooks 140 ms vs (a) after backward 140 ms: no clear difference (medians within 5%);')
     with using_language('zh'):
         assert show.verdict_text(r) == '(c)钩子130毫秒，(a)反向传播之后140毫秒：用时少7.1%；全归约有50%' \
                                        '在反向传播期间进行'
@@ -87,7 +87,8 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
 
 
 def test_the_flat_answer_is_its_plain_verdict_against_a_no_untimed_cause():
-    assert show.verdict_text(fake(), 'flat') == '(b) flat 135 ms vs (a) after backward 140 ms: no clear difference'
+    assert show.verdict_text(fake(), 'flat') == ('(b) flat 135 ms vs (a) after backward 140 ms: '
+                                                 'no clear difference (medians within 5%)')
 
 
 def test_b_s_flatten_and_copy_back_are_drawn_and_timed_where_profiled():
@@ -96,7 +97,7 @@ def test_b_s_flatten_and_copy_back_are_drawn_and_timed_where_profiled():
                         for k in (0, 1) for role, name, a, b in (('backward', 'x', 0.0, 0.05),
                                                                  ('copy', 'aten::cat', 0.05, 0.06),
                                                                  ('copy', 'aten::copy_', 0.08, 0.085))]
-    assert show.verdict_text(r, 'flat').endswith('no clear difference; flatten and copy back took 15.0 ms a process '
+    assert show.verdict_text(r, 'flat').endswith('(medians within 5%); flatten and copy back took 15.0 ms a process '
                                                  'in its profiled step')
     legend = [x.get_text() for x in show.draw_step_timeline(r, 'flat').axes[0].get_legend().get_texts()]
     assert 'flatten (cat, ÷n), copy back' in legend

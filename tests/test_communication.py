@@ -194,7 +194,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
             'between the formula fed either of the two (6.05 ms to 8.05 ms)')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.006] * 4, copy=[0.001] * 4)
-        assert show.control_text(same, 4).startswith('Not measurably, no clear difference: ')
+        assert show.control_text(same, 4).startswith('Not measurably, no clear difference (medians within 5%): ')
         assert show.control_text(same, 4).endswith('run_and_copy 6.00 ms, above the formula fed either of the two '
                                                    '(5.40 ms to 5.40 ms)')
     with using_language('zh'):
@@ -296,8 +296,8 @@ def test_exercise_three_lines_compare_together_with_the_hatched_lower_bound():
             'alone: lane 0 computing and copying 1.00 s (CPU time 1.20 s), lane 1 computing 0.800 s (CPU time '
             '0.800 s); 2 cores')
         assert show.exercise_three_text(_ex3([1.2, 1.21, 1.22], cpu=cpu)) == (
-            'lower bound 1.00 s (slower lane alone) · measured 1.21 s (together); CPU time of both lanes: 2.00 s alone, '
-            '2.00 s together')
+            'lower bound 1.00 s (slower lane alone) · measured 1.21 s (together); '
+            'CPU time of both lanes: 2.00 s alone, 2.00 s together')
         cpu = dict(cpu, lane1_compute_and_copy=1.8)
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], cpu=cpu)) == (
             'lower bound 1.30 s (CPU time alone ÷ 2 cores) · measured 1.41 s (together); CPU time of both lanes: '

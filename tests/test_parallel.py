@@ -217,7 +217,7 @@ def test_the_together_lines_judge_the_book_s_claim_and_the_baseline_or_say_the_l
             'together 0.105 s vs one after the other 0.210 s: faster (50% less time)',
             'together 0.105 s vs CPU (2 cores), both jobs 0.205 s: faster (49% less time)']
         same = _result(baseline=(0.104, 0.106, 0.105))
-        assert dp.together_line(same, busy=0.2).endswith(': no clear difference')
+        assert dp.together_line(same, busy=0.2).endswith(': no clear difference (medians within 5%)')
         gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
         assert dp.together_line(gpu).splitlines()[1].startswith('together 0.105 s vs GPU 0')
         busy = dp.together_line(_result(), busy=0.85)  # one line, the graders' words and the measured share
@@ -325,7 +325,8 @@ def test_exercise_lines_are_verdict_lines():
         assert len(busy) == 2 and busy[0].startswith('two threads, one thread vs the whole device: cannot measure')
         assert dp.small_ops_line(gpu, busy=0.9) == dp.small_ops_line(gpu)  # a GPU's rows do not wait for CPU cores
         assert dp.small_ops_line(gpu).splitlines() == [
-            'two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: no clear difference',
+            'two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: '
+                'no clear difference (medians within 5%)',
             'one thread, one batched product (torch.bmm) 4.00 ms vs two CUDA streams on the same GPU 20.1 ms: 5.0x'
             ' as fast']
 

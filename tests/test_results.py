@@ -108,7 +108,7 @@ def test_one_verdict_line_one_rule():
         shown = verdict.line('together', fast, 'one device', slow)
         assert shown == 'together 0.101 s vs one device 0.201 s: faster (50% less time)'
         assert verdict.line('one device', slow, 'together', fast).endswith(': slower (99% more time)')
-        assert verdict.line('a', wide, 'b', slow).endswith(': no clear difference')  # middle halves overlap
+        assert verdict.line('a', wide, 'b', slow).endswith(': no clear difference (grey boxes overlap)')
         tiny = M('d', [0.001, 0.00125, 0.0015])
         assert verdict.line('no wait', tiny, 'wait', slow).endswith(': 161x as fast')  # a ratio from 3 times on
         assert verdict.line('wait', slow, 'no wait', tiny).endswith(': 161x as long')

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from ..i18n import t
-from ..results import Details, told_apart
+from ..results import MIN_SHARE, Details, told_apart
 
 WORDS = ('faster', 'slower', 'same')  # the keys verdict.<word>
 WAYS = ('faster', 'slower')  # the keys verdict.<way>_by and verdict.<way>_x
@@ -57,11 +57,13 @@ def compare(a, b) -> str:
 
 
 def by(a, b) -> str:
-    """'7% faster', '0.8% slower' or 'no clear difference': the word, and how much, as a share of `b`'s median;
-    from 3 times on, as a ratio ('105x as fast', '3.3x as long')."""
+    """'7% faster', '0.8% slower' or 'no clear difference (grey boxes overlap)': the word, and how much, as a share of
+    `b`'s median; from 3 times on, as a ratio ('105x as fast', '3.3x as long'). "No clear difference" names which half
+    of the rule held it back (boxes that overlap, or medians within 5%): why 26% apart can be no verdict."""
     way = compare(a, b)
     if way == 'same' or not b.median:
-        return t('verdict.same')
+        close = abs(a.median - b.median) < MIN_SHARE * max(a.median, b.median)
+        return t('verdict.same_why', why=t('verdict.why_close' if close else 'verdict.why_overlap'))
     ratio = max(a.median, b.median) / max(min(a.median, b.median), 1e-12)
     if ratio >= 3:  # '105x as fast', '3.3x as long': a share would read '99% faster' or '226% slower'
         return t(f'verdict.{way}_x', ratio=sig(ratio, 2))
