@@ -267,11 +267,11 @@ def test_taste_predicts_the_ratio_to_the_baseline_from_the_run_s_own_medians(mon
     monkeypatch.setattr(measurable, 'others_busy', lambda: 0.1)
     monkeypatch.setattr('IPython.display.display', lambda fig: None)
     with using_language('en'):
-        for r, predicted, measured in [(shared, '1.00x', '1.00x'), (gpu, '1.86x', '1.95x')]:
+        for r, predicted, measured in [(shared, '1.86x', '1.00x'), (gpu, '1.86x', '1.95x')]:
             monkeypatch.setattr(par, 'parallel', lambda *a, r=r, **k: r)
             assert dp.taste('torch', 1.5) is r and r.busy == 0.1
             first, second = capsys.readouterr().out.splitlines()
-            assert first.startswith('predicted: ') and first.endswith(predicted)  # lanes on one CPU: the baseline's
+            assert first.startswith('predicted: ') and first.endswith(predicted)  # both: baseline / the slower lane
             assert second == f'your guess 1.50x · predicted {predicted} · measured {measured}'
 
 
@@ -302,25 +302,28 @@ def test_exercise_lines_are_verdict_lines():
                                 'batched': Times.from_times([0.004] * 3, 'c'),
                                 'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
-        assert dp.independence_lines([r]) == ('PyTorch (eager, 20.0 ms a product): issued together (one wait) 0.100 s'
-                                              ' vs one at a time (wait after each) 0.200 s: faster (50% less time)')
+        assert dp.independence_lines([r]).splitlines() == [
+            'PyTorch (eager, 20.0 ms a product): issued together (one wait) 0.100 s vs one at a time (wait after each) '
+            '0.200 s: faster (50% less time)', 'So, at once by itself? PyTorch: yes.']
         mx = NS(framework='mxnet', engine='E', iters=10, size=8, times={k: Times.from_times([2 * v for v in m.times], k)
                                                                        for k, m in r.times.items()})
         assert dp.independence_lines([r, mx]).splitlines() == [  # each framework's own verdict, PyTorch's first
             'PyTorch (eager, 20.0 ms a product): issued together (one wait) 0.100 s vs one at a time (wait after '
             'each) 0.200 s: faster (50% less time)', 'MXNet (E, 40.0 ms a product): issued together (one wait) '
             '0.200 s vs one at a time (wait after each) 0.400 s: faster (50% less time)',
-            'MXNet vs PyTorch, issued together: MXNet 0.200 s vs PyTorch 0.100 s: slower (100% more time)']
+            'So, at once by itself? PyTorch: yes; MXNet: yes.']
         # exercise 2: a second caller (two threads, or two streams) against one lane, one call (bmm) against it, and
         # on a CPU this run's conclusion from the control (one thread, half the cores)
         assert dp.small_ops_line(small).splitlines() == [
             'two threads, half the cores each 30.0 ms vs one thread, the whole device 20.0 ms: slower (50% more time)',
             'one thread, one batched product (torch.bmm) 4.00 ms vs two threads, half the cores each 30.0 ms: 7.5x as'
             ' fast',
-            'This run: two threads 30.0 ms, one thread on half the cores 40.0 ms: two threads faster.']
+            'So no here: two threads 30.0 ms did not beat one thread on the whole device 20.0 ms.']
         gain = NS(kind='cpu', times=dict(small.times, two_threads=Times.from_times([0.0151] * 3, 'b'),
                                          one_half=Times.from_times([0.015] * 3, 'e')))
-        assert dp.small_ops_line(gain).splitlines()[-1].endswith('so the gain came from fewer threads per product.')
+        assert dp.small_ops_line(gain).splitlines()[-1].startswith('So yes here, from fewer threads per product')
+        faster = NS(kind='cpu', times=dict(gain.times, one_half=Times.from_times([0.019] * 3, 'e')))
+        assert dp.small_ops_line(faster).splitlines()[-1].startswith('So yes here: two threads 15.1 ms beat even')
         busy = dp.small_ops_line(small, busy=0.9).splitlines()  # the whole device's rows unmeasurable, bmm still judged
         assert len(busy) == 2 and busy[0].startswith('two threads, one thread vs the whole device: cannot measure')
         assert dp.small_ops_line(gpu, busy=0.9) == dp.small_ops_line(gpu)  # a GPU's rows do not wait for CPU cores

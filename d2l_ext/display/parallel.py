@@ -79,18 +79,39 @@ def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
 
 
+def _per_product(labels: list, medians: list, iters) -> list:
+    """Row labels with each row's median over the products each thread ran, where every lane ran `iters` alike:
+    rows are the lanes alone, ..., together (one before last) and the baseline (last: both lanes' products)."""
+    if not iters or len(set(iters)) != 1:
+        return labels
+    n, out = len(labels), list(labels)
+    for row in [*range(len(iters)), n - 2, n - 1]:
+        ms = verdict.sig(medians[row] / ((2 if row == n - 1 else 1) * iters[0]) * 1e3)
+        out[row] = style.plot_text('parallel.per_product.each' if row == n - 2 else 'parallel.per_product.one',
+                                   name=labels[row], ms=ms)
+    return out
+
+
+def _baseline_label(label: str) -> str:
+    return style.plot_text('parallel.variant.baseline', name=label)
+
+
 def plot_parallel(result, ax=None, title=None, guess: float | None = None, predicted: float | None = None):
     """Every repeat of each lane alone, one after the other (the lanes' sums), all together (`predicted` hatched,
-    else result.expected; `guess` a diamond) and one device doing both where timed."""
+    else result.expected; `guess` a diamond) and the baseline, one device doing both, where timed (then each row's
+    time a product where the lanes ran equal products)."""
     names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'one_after_other'),
                                                             variant_name('parallel', 'together')]
     values = [m.repeated() for m in result.lane_times] + [serial(result).repeated(), result.together.repeated()]
+    together = names[-1]
     if getattr(result, 'baseline', None) is not None:
         lane = result.baseline_lane
-        names.append(style.plot_text('parallel.variant.both_jobs', lane=_plot_label(lane)) if lane else
-                     style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
+        names.append(_baseline_label(style.plot_text('parallel.variant.both_jobs', lane=_plot_label(lane)) if lane
+                                     else style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores)))
         values.append(result.baseline.repeated())
-    together = names[len(result.lane_times) + 1]
+        medians = [m.median for m in result.lane_times] + [0.0, result.together.median, result.baseline.median]
+        names = _per_product(names, medians, [lane.get('iters') for lane in result.lanes])
+        together = names[-2]
     return plot_repeats(dict(zip(names, values)), ax=ax, title=title or style.plot_text(
         'parallel.plot_title', framework=framework(result.framework).display), halves=True,
         predicted={together: result.expected if predicted is None else predicted}, guess=guess and {together: guess})
@@ -98,7 +119,7 @@ def plot_parallel(result, ax=None, title=None, guess: float | None = None, predi
 
 def taste(fw: str = 'torch', guess: float | None = None):
     """13.3.0's measuring cell: parallel() with its baseline (others' load: `.busy`), the predicted ratio baseline /
-    together (one CPU: 1x; separate hardware: over the slower lane), `guess` against it, every repeat drawn."""
+    together (together: the slower lane alone, as 13.3.1 predicts), `guess` against it, every repeat drawn."""
     from IPython.display import display
 
     from ..grading.measurable import others_busy
@@ -106,10 +127,9 @@ def taste(fw: str = 'torch', guess: float | None = None):
     busy = others_busy()
     r = parallel(fw, lesson=True, baseline=True)
     r.busy = max(busy, others_busy())
-    base, shared = r.baseline.median, r.expectation.rule != 'separate'
-    predicted = base if shared else r.expected
-    print(tidy(t(f"parallel.taste.{'shared' if shared else 'separate'}", baseline=baseline_name(r),
-                 base=verdict.num(base), slow=verdict.num(r.expected), ratio=verdict.num(base / predicted, 'x'))))
+    base, predicted = r.baseline.median, r.expected  # max(t1, t2) from this run's lanes alone, as in 13.3.1
+    print(tidy(t('parallel.taste', base=verdict.num(base), slow=verdict.num(predicted),
+                 ratio=verdict.num(base / predicted, 'x'))))
     print(verdict.guess(guess, base / predicted, base / r.together.median, 'x'))
     display(plot_parallel(r, guess=base / guess if guess else None, predicted=predicted))
     return r
@@ -120,13 +140,9 @@ def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = Non
     hatched, `guess` a diamond; equal `iters`: each row's time a product."""
     names = list(cmp)
     labels = [*(style.plot_lane(lane) for lane in lanes), variant_name('parallel', 'one_after_other'),
-              variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs',
-                                                                     lane=style.plot_lane(whole))]
-    if iters and len(set(iters)) == 1:  # each row's median over the products each thread ran
-        for row, per in {0: 1, 1: 1, 3: 1, 4: 2}.items():  # `whole` runs both lanes' products
-            ms = verdict.sig(cmp[names[row]].median / (per * iters[0]) * 1e3)
-            key = 'parallel.per_product.each' if row == 3 else 'parallel.per_product.one'
-            labels[row] = style.plot_text(key, name=labels[row], ms=ms)
+              variant_name('parallel', 'together'), _baseline_label(style.plot_text(
+                  'parallel.variant.both_jobs', lane=style.plot_lane(whole)))]
+    labels = _per_product(labels, [cmp[name].median for name in names], iters)
     return plot_repeats(cmp, predicted={names[3]: together}, guess={names[3]: guess}, halves=True,
                         labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
                                                                                 repeats=len(cmp[names[3]].times)))
@@ -153,18 +169,19 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
-    against one at a time, after its time a product one at a time; with MXNet, last MXNet against PyTorch."""
+    against one at a time, after its time a product one at a time; last the answer, yes or no per framework."""
     lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
         r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine,
         per=verdict.num(r.times['one_at_a_time'].median / r.iters, 'ms')) for r in runs]
-    if len(runs) > 1:  # the engine's gain against PyTorch's same products, not only its own one-at-a-time run
-        lines.append(t('parallel.vs_torch', line=verdict.line('MXNet', runs[1].times['issued_together'], 'PyTorch',
-                                                             runs[0].times['issued_together'])))
+    yes = [verdict.compare(r.times['issued_together'], r.times['one_at_a_time']) == 'faster' for r in runs]
+    answers = [t(f"parallel.answer.{'yes' if y else 'no'}", framework=framework(r.framework).display)
+               for r, y in zip(runs, yes)]
+    lines.append(t('parallel.independence_so', answers=t('parallel.sep').join(answers)))
     return tidy('\n'.join(lines))
 
 
-CONCLUSIONS = ('fewer_threads', 'faster', 'slower', 'same')  # exercise 2's keys parallel.small.<conclusion>
+CONCLUSIONS = ('fewer_threads', 'faster', 'slower', 'no')  # exercise 2's keys parallel.small.<conclusion>
 
 
 def small_ops_line(r, busy: float | None = None) -> str:
@@ -176,11 +193,11 @@ def small_ops_line(r, busy: float | None = None) -> str:
     ts, name = r.times, {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
     lines = [verdict.line(name[a], ts[a], name[b], ts[b]) for a, b in [(second, 'one_lane'), ('batched', second)]]
     if 'one_half' in ts:  # the control: fewer threads per product, no second caller
-        conclusion = verdict.compare(ts[second], ts['one_half'])
-        if conclusion == 'same' and verdict.compare(ts[second], ts['one_lane']) == 'faster':
-            conclusion = 'fewer_threads'
-        lines.append(t(f'parallel.small.{conclusion}', half=verdict.num(
-            ts['one_half'].median, 'ms'), two=verdict.num(ts[second].median, 'ms')))
+        conclusion = verdict.compare(ts[second], ts['one_half'])  # 'no' where two threads lost the first line
+        conclusion = ('no' if verdict.compare(ts[second], ts['one_lane']) != 'faster' else
+                      'fewer_threads' if conclusion == 'same' else conclusion)
+        lines.append(t(f'parallel.small.{conclusion}', half=verdict.num(ts['one_half'].median, 'ms'),
+                       two=verdict.num(ts[second].median, 'ms'), one=verdict.num(ts['one_lane'].median, 'ms')))
         busy_line = unmeasurable(t('parallel.claim_small'), busy)
         lines = [busy_line, lines[1]] if busy_line else lines
     return tidy('\n'.join(lines))

@@ -23,7 +23,7 @@
 #
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The book shows both with two GPUs; these notebooks run on this machine and also show recorded GPU runs.
+# The book shows both with two GPUs; these notebooks run on this machine.
 #
 # | notebook | what you will see |
 # |---|---|
@@ -42,7 +42,7 @@
 #
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
-# 书中用两个 GPU 展示了这两点。这些 Jupyter 记事本在这台机器上运行，此外还展示在 GPU 上记录的结果。
+# 书中用两个 GPU 展示了这两点。这些 Jupyter 记事本在这台机器上运行。
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
@@ -86,9 +86,9 @@ lanes_table({'torch': lanes})
 # lane gets fewer products. We time each lane alone, both together, and the **baseline**: one device doing both
 # jobs. The runs are interleaved so that drift hits every variant alike.
 #
-# What does this hardware predict? Lanes on separate devices all run at once: together takes the slower lane's time.
-# On a CPU-only machine two CPU lanes **split one CPU's cores**. How many times as fast as the baseline is together
-# here? Write it into `my_guess`.
+# The model: each lane alone already runs on its own hardware (a device, or its share of the cores), so together takes
+# the slower lane's time, max(t1, t2). How many times as fast as the baseline is together here? Write it into
+# `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
@@ -96,8 +96,8 @@ lanes_table({'torch': lanes})
 # 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）；有 GPU 时，较慢的 CPU 执行路分到较少的乘法。我们分别为每条执行路单独运行、两条同时运行和**基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种
 # 情况的影响都相同。
 #
-# 这样的硬件预测什么？位于不同设备上的执行路可以全部同时运行，所以同时运行的用时等于较慢那条执行路的用时。在没有 GPU 的
-# 机器上，两条 CPU 执行路**把一个 CPU 的核心分开用**。在这里，同时运行的速度是基线的几倍？把它写进 `my_guess`。
+# 模型：每条执行路单独运行时已经在自己的硬件上（一个设备，或 CPU 的一部分核心），所以同时运行的用时等于较慢那条执行路
+# 的用时 max(t1, t2)。在这里，同时运行的速度是基线的几倍？把它写进 `my_guess`。
 
 # %%
 my_guess = None  # together is how many times as fast as the baseline? (x)  #zh: 同时运行的速度是基线的几倍？（倍）
@@ -105,18 +105,16 @@ my_guess = None  # together is how many times as fast as the baseline? (x)  #zh:
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The baseline already uses all of its device. Lanes on separate devices add hardware: together takes the
-# slower lane's time, max(t1, t2), so the ratio is the baseline's time over max(t1, t2). Two lanes on one CPU add
-# none: they split the cores the baseline uses, so predict its time: 1x.
+# Together, each lane keeps the hardware it had alone, so predict the slower lane's time, max(t1, t2); the ratio is
+# the baseline's time over max(t1, t2).
 #
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 基线已经用上了它所在设备的全部。位于不同设备上的执行路增加了硬件：同时运行的用时是较慢执行路的用时
-# max(t1, t2)，所以倍数是基线的用时除以 max(t1, t2)。同一个 CPU 上的两条执行路没有增加硬件：它们分用基线所用的核心，
-# 所以预测用时与基线相同：1 倍。
+# 同时运行时，每条执行路仍用单独运行时的硬件，所以预测用时为较慢执行路的用时 max(t1, t2)；倍数是基线的用时除以
+# max(t1, t2)。
 #
 # </details>
 
@@ -140,7 +138,7 @@ result = taste('torch', my_guess)  # each lane alone, together, the baseline: in
 # <details><summary>Worked answer</summary>
 #
 # Beating one after the other shows only that one after the other left hardware idle; the fair test is the
-# baseline's row. The last line below states this run's conclusion.
+# baseline's row.
 #
 # </details>
 
@@ -150,7 +148,7 @@ result = taste('torch', my_guess)  # each lane alone, together, the baseline: in
 #
 # <details><summary>参考答案</summary>
 #
-# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是基线那一行。下面输出的最后一行给出这次运行的结论。
+# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是基线那一行。
 #
 # </details>
 
@@ -198,26 +196,25 @@ recorded_figure(rec) if rec else None
 # ## Summary
 #
 # The book's summary makes three claims. 1: several devices run independent work at the same time: recorded on a
-# GPU, together took 0.504 s against 0.915 s one after the other, but the baseline, the GPU doing both jobs, took 0.508 s; two lanes
-# on one CPU split its cores. 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
+# GPU, together took 0.504 s against 0.915 s one after the other, but the baseline, the GPU doing both jobs, took 0.508 s. 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
 # overlap computation and communication automatically: DDP does it, timed in the all-reduce extra (the
 # dependency-graph extra's schedule is written by hand).
 #
 # ## Remember
 #
 # - One operator already fills a device: compare with the baseline, one device doing both jobs.
-# - Predict from the hardware first: separate devices allow the slower lane's time; lanes on one CPU split its cores.
+# - Predict together from each lane's time alone: max(t1, t2).
 # - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
 # 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作：在 GPU 上记录的结果中，同时运行用时0.504秒，先后运行
-# 0.915秒，但基线（GPU 做两份工作）只用0.508秒；同一个 CPU 上的两条执行路分用它的核心。第 2 点：多种通信资源可以并行使用，12.3.2节在计算的同时复制。第 3 点：
+# 0.915秒，但基线（GPU 做两份工作）只用0.508秒。第 2 点：多种通信资源可以并行使用，12.3.2节在计算的同时复制。第 3 点：
 # 后端可以自动地让计算与通信重叠：DDP 就这样做，扩展“全归约”为它计时（扩展“依赖图”的调度是手写的）。
 #
 # ## 要记住
 #
 # - 一个操作符就已经能占满一个设备：要与基线——一个设备做两份工作——比较。
-# - 先根据硬件做预测：不同的设备上，同时运行的耗时等于较慢执行路的耗时；同一个 CPU 上的执行路把它的核心分开用。
+# - 用每条执行路单独运行的用时预测同时运行：max(t1, t2)。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。

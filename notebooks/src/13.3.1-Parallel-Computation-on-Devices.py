@@ -165,7 +165,7 @@ plot_recorded_sync(rec) if rec else None
 # 结果是否与 float64 相符，返回时每条执行路是否都已完成，各执行路是否重叠（*模型*：这台硬件允许的重叠）。
 
 # %% tags=["nbval-ignore-output"]
-import threading  # noqa: F401 (at hand for the task)
+import threading  # noqa: F401 (at hand for the task)  #zh: 供任务使用
 from concurrent.futures import ThreadPoolExecutor  # noqa: F401
 
 
@@ -175,7 +175,8 @@ def run_together(lanes, works):
     raise NotImplementedError
 
 
-d2l_ext.check('13.3.1-lanes', run_together)
+mine = run_together  # the measurements below use yours once this check passes  #zh: 这个检查通过后，下面的测量就用你的函数
+checked = d2l_ext.check('13.3.1-lanes', run_together)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 #@source d2l_ext.parallel.together.run_together
@@ -187,26 +188,27 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # ## Predict, then measure
 #
 # Predict from the two lanes timed alone above: each lane alone, one after the other, together, and the **baseline**:
-# the first lane's device, all of it, doing both jobs. On separate hardware together takes max(t1, t2). On a CPU-only
-# machine **two CPU lanes split one CPU**, and each lane alone already ran on its own share: max(t1, t2) again, about
-# the baseline's time (the [overview's](13.3.0-Overview.ipynb) 1x). Write "together" into `my_guess`; the hatched bar
-# below is the worked prediction.
+# the first lane's device, all of it, doing both jobs. Each lane alone already ran on its own hardware (a device, or its
+# share of the cores), so the [overview's](13.3.0-Overview.ipynb) rule predicts together as max(t1, t2). Write
+# "together" into `my_guess`; the hatched bar below is the worked prediction.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 根据上面单独计时的两条执行路做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条执行路所在的
-# 整个设备做两份工作。在相互独立的硬件上，同时运行用时为 max(t1, t2)。在没有 GPU 的机器上，**两条 CPU 执行路把一个
-# CPU 分开用**，而每条执行路单独运行时本来就只用自己那份核心：同样预测为 max(t1, t2)，约等于基线的用时
-# （即[12.3 概览](13.3.0-Overview.ipynb)中的1倍）。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
+# 整个设备做两份工作。每条执行路单独运行时已经在自己的硬件上（一个设备，或 CPU 的一部分核心），所以按
+# [12.3 概览](13.3.0-Overview.ipynb)的规则，同时运行预测为 max(t1, t2)。把你对“同时运行”的预测写进 `my_guess`；
+# 下面的斜线条形是参考答案的预测。
 
 # %%
 from d2l_ext import parallel
 from d2l_ext.display.parallel import claim_lines, plot_lanes_run
 from d2l_ext.grading.measurable import others_busy
-from d2l_ext.parallel.together import run_together
+from d2l_ext.parallel.together import run_together as worked
 
-jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]  # from here on the worked run_together, whatever your cell holds  #zh: 从这里起用参考答案的 run_together，无论你的单元格里写的是什么
+run_together, which = (mine, 'yours') if checked.passed else (worked, 'package')  # yours once its check passed  #zh: 你的函数通过检查后就用你的
+print(d2l_ext.t(f'parallel.runner.{which}'))
+jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
 run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每条 CPU 执行路的线程
 whole = parallel.whole_device(lanes[0])  # the baseline: the first lane's device, all its cores  #zh: 基线：第一条执行路所在的设备，用上全部核心
 names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
@@ -276,7 +278,6 @@ plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import ParallelPanel
 
-torch.cuda.empty_cache()  # the panel's and the exercises' workers need the GPU memory PyTorch's cache holds  #zh: 面板和练习的工作进程需要 PyTorch 缓存占用的 GPU 内存
 panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).show()
 
 # %% [markdown]
@@ -287,9 +288,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch computes each product when called, so issuing all first only moves the wait. MXNet's timeline below shows one `run`, a row per
-# engine worker, each bar's ms. The printed lines judge issuing together
-# against one at a time: PyTorch's, then MXNet's where installed, then MXNet against PyTorch.
+# PyTorch computes each product when called, one after another, so issuing all first cannot run two at once. MXNet's
+# engine queues them and runs independent ones on its workers; its timeline below shows one `run`, a row per engine
+# worker, each bar's ms. The printed lines judge issuing together against one at a time, then answer for each.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -300,9 +301,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch 是命令式执行的，调用一次乘法就算一次，所以先全部发出只是把等待挪到最后。MXNet 的时间线画出一次 `run`，每个引擎
-# 工作线程占一行，条形中是毫秒数。输出判断一起发出是否比逐个执行省时：先是 PyTorch，
-# 装有 MXNet 时再是 MXNet，最后是 MXNet 与 PyTorch 相比。
+# PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，所以先全部发出也不能让两次乘法同时运行。MXNet 的引擎把它们
+# 排入队列，让相互独立的乘法在它的工作线程上运行；下面的时间线画出一次 `run`，每个引擎工作线程占一行，条形中是毫秒数。
+# 输出判断一起发出是否比逐个执行省时，最后逐个框架给出回答。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -327,19 +328,19 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # <details><summary>Worked answer</summary>
 #
-# Two callers share the same cores: they add no hardware, only a second stream of calls. On a CPU the control, one
-# caller with half the cores, shows what fewer threads per product do alone. One `torch.bmm` makes one call instead of
-# 800. On a CPU the cell below ends with this run's conclusion.
+# A second caller can help where one caller leaves the device partly idle: between small calls, or in a product that
+# runs worse on more threads. On a CPU the control, one caller with half the cores, shows what fewer threads per
+# product do alone. One `torch.bmm` makes one call instead of 800.
 # </details>
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对 800 次 64 × 64 的乘法做出预测：一个调用方
-# 用整个设备、两个调用方分用它，还是一次 `torch.bmm`。
+# 用整个设备、两个调用方共享它，还是一次 `torch.bmm`。
 #
 # <details><summary>参考答案</summary>
 #
-# 两个调用方分用同样的核心：它们没有增加硬件，只多了一串调用。在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法
-# 用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。在 CPU 上，下面的单元格最后一行是这次运行的结论。
+# 一个调用方让设备部分闲着时，第二个调用方就能帮上忙：小调用之间的空隙，或者线程越多反而越慢的乘法。在 CPU 上，
+# 对照——一个调用方用一半的核心——显示每次乘法用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -369,7 +370,7 @@ plot_small_ops(small)
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的执行路把它的核心**分开用**：
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的执行路**共享**它的核心：
 #   要与基线比较。
 # * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
 # * 用每条执行路实测的用时做预测；与基线比较；看每一次重复。
@@ -377,4 +378,4 @@ plot_small_ops(small)
 # ## 易错点
 #
 # * **不等待**：GPU 上的工作一排入队列计时就停止；应等待用到的每个设备。
-# * **在同一硬件上的执行路**：两条 CPU 执行路把一个 CPU 分开用；要与基线比较。
+# * **在同一硬件上的执行路**：两条 CPU 执行路共享一个 CPU 的核心；要与基线比较。

@@ -20,9 +20,12 @@ MESSAGES = {
     'parallel.variant.one_after_other': 'one after the other',
     'parallel.variant.both_jobs': '{lane}, both jobs',
     'parallel.variant.all_cores': 'CPU ({cores} cores), both jobs',
+    'parallel.variant.baseline': 'baseline: {name}',
     'parallel.sync.no_gpu': 'no GPU lane here: PyTorch finishes CPU work before returning',
     'parallel.check.exercise': 'exercise {number}, {variant}',
     'parallel.eager': 'eager',
+    'parallel.runner.yours': 'measured below with your run_together (its check passed)',
+    'parallel.runner.package': "measured below with the package's run_together (yours has not passed its check yet)",
     'parallel.book.both': 'both lanes, one run (the two above added: {alone:.4f} sec)',
     'parallel.book.one_run': '{lane}, one run',
     'parallel.sync_recorded': ('no wait: the clock stopped once the work was queued, at {no_wait}; every device '
@@ -30,22 +33,21 @@ MESSAGES = {
     'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
                           'products of {book_size} × {book_size} per GPU)'),
     'parallel.sep': '; ',
-    'parallel.vs_torch': 'MXNet vs PyTorch, issued together: {line}',
+    'parallel.independence_so': 'So, at once by itself? {answers}.',
+    'parallel.answer.yes': '{framework}: yes',
+    'parallel.answer.no': '{framework}: no',
     'parallel.run_of': '{framework} ({engine}, {per} a product): {line}',
     'parallel.median_alone': 'median alone',
-    'parallel.small.fewer_threads': ('This run: two threads {two}, one thread on half the cores {half}: no clear '
-                                     'difference, so the gain came from fewer threads per product.'),
-    'parallel.small.same': 'This run: two threads {two}, one thread on half the cores {half}: no clear difference.',
-    'parallel.small.faster': 'This run: two threads {two}, one thread on half the cores {half}: two threads faster.',
-    'parallel.small.slower': 'This run: two threads {two}, one thread on half the cores {half}: two threads slower.',
+    'parallel.small.fewer_threads': ('So yes here, from fewer threads per product: two threads {two}, one thread on '
+                                     'half the cores {half}, no clear difference.'),
+    'parallel.small.no': 'So no here: two threads {two} did not beat one thread on the whole device {one}.',
+    'parallel.small.faster': 'So yes here: two threads {two} beat even one thread on half the cores {half}.',
+    'parallel.small.slower': 'So yes here, yet one thread on half the cores {half} beat two threads {two}.',
     'parallel.so.gain': 'So here: together beat both one after the other and the baseline.',
     'parallel.so.idle': ('So here: together beat one after the other but not the baseline: the gain was hardware '
                          'that one after the other left idle.'),
     'parallel.so.none': 'So here: together did not beat one after the other.',
-    'parallel.taste.shared': ("predicted: the two lanes split the baseline's cores, so together takes its {base}: "
-                              '{ratio}'),
-    'parallel.taste.separate': ("predicted: together takes the slower lane's {slow}: {baseline} {base} / {slow} "
-                                '= {ratio}'),
+    'parallel.taste': "predicted: together takes the slower lane alone's {slow}; baseline {base} / {slow} = {ratio}",
     'parallel.per_product.one': '{name}: {ms} ms a product',
     'parallel.per_product.each': '{name}: {ms} ms a product on each lane',
     'parallel.col.framework': 'framework',
