@@ -190,24 +190,23 @@ def test_exercise_2_tables_each_term_predicted_measured_and_off_and_prints_wheth
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms, 1 ms of the shorter not overlapped; one device 1 ms
     with using_language('en'):
         df = G.split_table(run)
-        assert capsys.readouterr().out.strip() == (  # the term furthest off its prediction, then whether it paid
-            'together here, furthest off its prediction: lane 0 half, part not overlapped +1.00 ms; '
-            'longer half 3.00 ms ≥ one device 1.00 ms: splitting cannot pay')
+        assert capsys.readouterr().out.strip() == (  # whether it paid, then the term furthest over its prediction
+            'together here: cannot pay, its longer half 3.00 ms ≥ one device 1.00 ms; furthest over its prediction: '
+            'lane 0 half, part not overlapped +1.00 ms')
         assert df.loc[('together here', 'lane 1 half (the longer)')].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
         assert df.loc[('together here', 'lane 0 half, part not overlapped')].tolist()[1:] == ['1.00 ms', '+1.00 ms']
-        assert df.loc[('together here', 'other time (copies, sum, update)')].tolist() == [
-            '1.00 ms', '0.500 ms', '-0.500 ms']  # predicted 4 ms = one after the other's 3 + 1
+        # the median repeat's terms add up to together: 3 + 1 + the sum's bar 0.1 + 0.4 ms with no bar = 4.5 ms
+        assert df.loc[('together here', 'copies, sum, update (bars outside the halves)')].tolist() == [
+            '0 ms', '0.100 ms', '+0.100 ms']
+        assert df.loc[('together here', 'idle gaps (no bar running)')].tolist() == [
+            '1.00 ms', '0.400 ms', '-0.600 ms']  # predicted: one after the other's 1 ms with no bar
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
         G.split_table(run)
-        assert capsys.readouterr().out.strip().endswith('= 4.50 ms > one device 4.00 ms: it did not pay')
+        assert capsys.readouterr().out.strip().startswith('together here: did not pay, 4.50 ms vs one device 4.00 ms')
         run['times']['one_device'] = [5e-3] * 3
-        assert len(G.split_table(run, run)) == 12 and capsys.readouterr().out.count('splitting paid') == 2
-        run['times']['split'] = [4e-3] * 3  # other time 0 ms, 1 ms under its prediction: as far off as the overlap
-        G.split_table(run)
-        assert ('part not overlapped +1.00 ms and other time (copies, sum, update) -1.00 ms;'
-                in capsys.readouterr().out)  # a tie: both named
+        assert len(G.split_table(run, run)) == 14 and capsys.readouterr().out.count(': paid, 4.50 ms') == 2
         run['halves']['split'][0] = {'lane 0': 1e-3, 'lane 1': 3e-3}  # the drawn repeat's shorter half: not the median
-        assert G.split_table(run).loc[('together here', 'lane 0 half, part not overlapped')].tolist()[1] == '1.00 ms'
+        assert G.split_table(run).loc[('together here', 'lane 0 half, part not overlapped')].tolist()[1] == '0.500 ms'
     with using_language('zh'):
         assert G.split_table(fake_run()).columns.tolist() == ['预测', '实测', '偏离']
 
@@ -261,7 +260,7 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     assert len(repeats.get_yticklabels()) == 8 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
         'lane 0 half, one after the other', '执行路0的一半，先后运行')
     assert repeats.get_yticklabels()[7].get_text().split('\n')[0] in (  # together less its halves: 0.5 ms
-        'other time, together (copies, sum, update)', '其他时间，同时运行（复制、求和、更新）')
+        'other time, together (copies, sum, update, idle gaps)', '其他时间，同时运行（复制、求和、更新、空闲间隙）')
     assert any(x.get_text().startswith('= 6.00') for x in repeats.texts)  # the prediction: one after the other - 2 ms
 
 
@@ -279,7 +278,10 @@ def test_the_timeline_draws_each_ways_timer_to_its_median_and_keys_every_colour(
     assert rows['one device'] != rows['lane 0']  # the one-device step has a colour of its own
     keyed = {x.get_text() for x in fig.axes[1].get_legend().get_texts()}
     assert {'lane 0', 'lane 1', 'server (CPU)', 'copy (on a CPU lane: same device)', 'one device',
-            'timer, start to end'} == keyed
+            'timer, start to end; in a lane: idle gap'} == keyed
+    run['events']['split'].append({'lane': 'lane 0', 'name': 'grad copy', 'start': 2.5e-3, 'end': 2.6e-3})
+    gaps = [e for e in G._timeline_events(run)[0] if e['lane'] == 'lane 0' and e['role'] == 'idle']
+    assert [(e['start'], e['end']) for e in gaps] == [(2e-3, 2.5e-3)]  # a gap inside a lane's row: drawn grey
 
 
 def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_line(here):

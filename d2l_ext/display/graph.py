@@ -8,6 +8,7 @@ from ..depgraph.model import SERVER
 from ..depgraph.schedule import critical_path
 from ..grading import measurable
 from ..i18n import t
+from ..overlap import busy
 from ..timing import Measurement
 from . import style, verdict
 from .fonts import plot_lane
@@ -22,8 +23,8 @@ VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys gr
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
-TERMS = ('graph.term.half', 'graph.term.short', 'graph.term.alone', 'graph.term.rest', 'graph.short.split',
-         'graph.short.one_device')  # exercise 2's rows
+TERMS = ('graph.term.half', 'graph.term.short', 'graph.term.alone', 'graph.term.bars', 'graph.term.idle',
+         'graph.short.split', 'graph.short.one_device')  # exercise 2's rows
 
 
 # -- names --------------------------------------------------------------------------------------------
@@ -193,6 +194,9 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
         events += [{'lane': name[e['lane']], 'start': e['start'], 'end': e['end'],
                     'name': stage_label(e['name'], True),
                     'role': 'link' if e['name'] in ('copy in', 'grad copy') else None} for e in run['events'][v]]
+        for ev in ([[e for e in run['events'][v] if e['lane'] == r] for r in name] if v == 'split' else []):
+            events += [{'lane': name[a['lane']], 'start': a['end'], 'end': b['start'], 'name': '', 'role': 'idle'}
+                       for a, b in zip(ev, ev[1:]) if b['start'] - a['end'] > 0.01 * wall]
     legend = {style.lane_role(0): lane[0], style.lane_role(1): lane[1], 'cpu': server,
               'link': style.plot_text('graph.legend_copy_box'), ONE_DEVICE_ROLE: one,
               'idle': style.plot_text('graph.legend_timer')}
@@ -240,33 +244,40 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     return fig
 
 
+def _outside(run: dict, way: str) -> tuple[float, float]:
+    """In a way's drawn repeat, outside both halves: (seconds some bar ran: copies, sum, update; seconds no bar ran)."""
+    wall, ev = run['times'][way][recording.drawn_repeat(run, way)], run['events'][way]
+    every = [(max(0.0, e['start']), min(wall, e['end'])) for e in ev]
+    return busy(every) - busy(x for x, e in zip(every, ev) if e['name'] == recording.HALF), wall - busy(every)
+
+
 def split_table(here: dict, recorded: dict | None = None):
-    """Exercise 2's table (each term of together predicted, measured, off by; one device); prints: did it pay."""
+    """Exercise 2's table: together's median repeat (drawn in the first figure) split into terms that add up, each
+    beside its prediction; one device. Prints: did it pay, and the term furthest over its prediction."""
     import pandas as pd
     rows, lines, cols = {}, [], [t(f'graph.col.{c}') for c in ('predicted', 'measured', 'off')]
     for key, r in filter(lambda x: x[1], (('graph.short.split_here', here), ('graph.short.split_recorded', recorded))):
         run, kinds = _run_and_kinds(r)
-        m, (half, turn) = _measurements(run), (recording.halves_summary(run)[w] for w in ('split', 'in_turn'))
-        long, short = sorted(half, key=half.get, reverse=True)
-        f = run['overlap']['split'][recording.drawn_repeat(run, 'split')]  # the overlap the first figure prints
-        alone = (1 - f) * half[short] if f is not None else 0.0  # of the half's median, as the figure's rows
-        together, one, predicted = m['split'].median, m['one_device'].median, recording.predict_split(run)
-        rest = Measurement('rest', _rest(run)).median if _rest(run) else together - half[long] - alone
-        values = [(long, max(turn.values()), half[long]), (short, turn[short], half[short]), (short, 0.0, alone),
-                  ('', predicted - max(turn.values()), rest), ('', predicted, together), ('', None, one)]
-        off = {}
+        m, k, turn = _measurements(run), recording.drawn_repeat(run, 'split'), recording.halves_summary(run)['in_turn']
+        half, f, together = run['halves']['split'][k], run['overlap']['split'][k] or 0.0, run['times']['split'][k]
+        (long, short), off = sorted(half, key=half.get, reverse=True), {}
+        one, predicted = m['one_device'].median, recording.predict_split(run)
+        bars, (turn_bars, _) = _outside(run, 'split'), _outside(run, 'in_turn')
+        values = [(long, max(turn.values()), half[long]), (short, turn[short], half[short]),
+                  (short, 0.0, (1 - f) * half[short]), ('', turn_bars, bars[0]),
+                  ('', predicted - max(turn.values()) - turn_bars, bars[1]), ('', predicted, together), ('', None, one)]
         for term, (lane, p, x) in zip(TERMS, values):
             name = t(term, lane=lane_name(lane, kinds=kinds) if lane else '')
             rows[(t(key), name)] = ['' if p is None else verdict.num(p, 'ms'), verdict.num(x, 'ms'),
                                     '' if p is None else ('+' if x > p else '') + verdict.num(x - p, 'ms')]
-            off.update({name: x - p} if term in TERMS[:4] else {})
-        far = max(map(abs, off.values()))  # the term furthest off its prediction; within 10% of it: named too
-        ms = {k: verdict.num(x, 'ms') for k, x in dict(half=half[long], more=together - half[long], one=one,
-                                                          together=together).items()}
-        why = 'half' if half[long] >= one else 'rest' if together > one else 'pays'
-        lines.append(t(f'graph.split_why.{why}', **ms, where=t('graph.split_far', where=t(key), off=t(
-            'graph.split_and').join(f"{k} {'+' if x > 0 else ''}{verdict.num(x, 'ms')}" for k, x in off.items()
-                                    if abs(x) >= 0.9 * far))))
+            off.update({name: x - p} if term in TERMS[:5] and term != TERMS[1] else {})  # the terms that add up
+        worst = max(off, key=off.get)
+        cost = t('graph.split_cost', term=worst, off=verdict.num(off[worst], 'ms')) if off[worst] > 0 else ''
+        way = verdict.compare(m['split'], m['one_device'])  # the one rule
+        why = 'half' if half[long] >= one else 'rest' if way == 'slower' else 'pays' if way == 'faster' else 'same'
+        lines.append(t(f'graph.split_why.{why}', where=t(key), half=verdict.num(half[long], 'ms'), cost=cost,
+                       by=verdict.by(m['split'], m['one_device']),
+                       together=verdict.num(together, 'ms'), one=verdict.num(one, 'ms')))
     print('\n'.join(lines))
     return pd.DataFrame(list(rows.values()), index=pd.MultiIndex.from_tuples(rows), columns=cols)
 

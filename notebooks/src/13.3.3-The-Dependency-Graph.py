@@ -127,10 +127,13 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
 #
-# each its row's median in the figure. This assumes each half runs as fast together as one after the other (the
-# figure's half rows), and both start at once, the shorter inside the longer (overlap 100%, the second line). On a
-# CPU-only machine the two lanes split one CPU's cores; beside a GPU, the CPU lane is the long half. Which could fail?
-# (Exercise 2 answers from this run.)
+# each its row's median in the figure. It assumes:
+#
+# 1. each half runs as fast together as one after the other (the figure's half rows);
+# 2. both start at once, the shorter inside the longer (overlap 100%, the second line);
+# 3. the other time (copies, sum, update, idle gaps) stays the same.
+#
+# Which could fail here? (Exercise 2 answers from this run.)
 
 # %% [markdown] lang="zh"
 # 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
@@ -145,9 +148,13 @@ show.draw_graph(graph)
 #
 # $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半0}, t_\textrm{一半1}),$$
 #
-# 两项都是图中对应那一行的中位数。这个预测假定每一半同时运行时和先后运行时一样快（图中每一半的几行），并且
-# 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）。在只有 CPU 的机器上，两条执行路把一个
-# CPU 的核心分成两半；与 GPU 并列时，CPU 执行路是较长的那一半。在这里哪个假定可能不成立？（练习 2 用本次运行的数字回答。）
+# 两项都是图中对应那一行的中位数。这个预测假定：
+#
+# 1. 每一半同时运行时和先后运行时一样快（图中每一半的几行）；
+# 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）；
+# 3. 其他时间（复制、求和、更新、空闲间隙）不变。
+#
+# 在这里哪个假定可能不成立？（练习 2 用本次运行的数字回答。）
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
@@ -202,15 +209,14 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # float64 check catches it.
 # </details>
 #
-# **2. Which assumption failed, and does splitting pay?** Here and in the recording, split *together* into its
-# longer half, the shorter half's part not overlapped and the other time, each beside its prediction, then compare
-# with *one device*.
+# **2. Which assumption failed, and does splitting pay?** Here and in the recording, split *together*'s median
+# repeat into its longer half, the shorter half's part not overlapped, the copies, sum and update, and the idle gaps,
+# each beside its prediction, then compare with *one device*.
 #
 # <details><summary>Worked answer</summary>
 #
-# A term off its prediction is an assumption that failed: a half's, that it runs as fast together; the part not
-# overlapped, that the halves overlap fully; the other time (copies, sum, update), that it stays the same. One
-# device runs all the rows with no copies: splitting pays only if together takes less.
+# A term over its prediction is an assumption (listed above) that failed and cost time. One device runs all the rows
+# with no copies: splitting pays only if together takes less.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -220,14 +226,13 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 发现了这一点。
 # </details>
 #
-# **2. 哪个假定不成立？拆分划算吗？**在本机和记录结果中，把“同时运行”拆成较长的一半、较短的一半未重叠的部分和
-# 其他时间，每一项与它的预测并列，再与“一个设备”比较。
+# **2. 哪个假定不成立？拆分划算吗？**在本机和记录结果中，把“同时运行”中位数那次重复拆成较长的一半、较短的一半
+# 未重叠的部分、复制求和更新、空闲间隙，每一项与它的预测并列，再与“一个设备”比较。
 #
 # <details><summary>参考答案</summary>
 #
-# 哪一项偏离了它的预测，哪个假定就不成立：一半的假定是它同时运行时和先后运行时一样快；未重叠部分的假定是两半
-# 完全重叠；其他时间（复制、求和、更新）的假定是这段时间不变。一个设备处理全部样本，不需要复制：只有“同时运行”
-# 用时更少，拆分才划算。
+# 哪一项超出了它的预测，上面列出的哪个假定就不成立，并且多花了时间。一个设备处理全部样本，不需要复制：只有
+# “同时运行”用时更少，拆分才划算。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
