@@ -79,38 +79,31 @@ def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
 
 
-def _per_product(labels: list, medians: list, iters) -> list:
-    """Row labels with each row's median over the products each thread ran, where every lane ran `iters` alike:
-    rows are the lanes alone, ..., together (one before last) and the baseline (last: both lanes' products)."""
-    if not iters or len(set(iters)) != 1:
-        return labels
-    n, out = len(labels), list(labels)
-    for row in [*range(len(iters)), n - 2, n - 1]:
+def _row_labels(labels: list, medians: list, iters) -> list:
+    """Rows lanes alone, ..., together, baseline (both lanes' products): 'baseline: ' last, and where every lane ran
+    `iters` alike each row's median over the products each thread ran."""
+    n, out = len(labels), [*labels[:-1], style.plot_text('parallel.variant.baseline', name=labels[-1])]
+    for row in [*range(len(iters)), n - 2, n - 1] if iters and len(set(iters)) == 1 else []:
         ms = verdict.sig(medians[row] / ((2 if row == n - 1 else 1) * iters[0]) * 1e3)
         out[row] = style.plot_text('parallel.per_product.each' if row == n - 2 else 'parallel.per_product.one',
-                                   name=labels[row], ms=ms)
+                                   name=out[row], ms=ms)
     return out
-
-
-def _baseline_label(label: str) -> str:
-    return style.plot_text('parallel.variant.baseline', name=label)
 
 
 def plot_parallel(result, ax=None, title=None, guess: float | None = None, predicted: float | None = None):
     """Every repeat of each lane alone, one after the other (the lanes' sums), all together (`predicted` hatched,
-    else result.expected; `guess` a diamond) and the baseline, one device doing both, where timed (then each row's
-    time a product where the lanes ran equal products)."""
+    else result.expected; `guess` a diamond) and the baseline, one device doing both, where timed (_row_labels)."""
     names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'one_after_other'),
                                                             variant_name('parallel', 'together')]
     values = [m.repeated() for m in result.lane_times] + [serial(result).repeated(), result.together.repeated()]
     together = names[-1]
     if getattr(result, 'baseline', None) is not None:
         lane = result.baseline_lane
-        names.append(_baseline_label(style.plot_text('parallel.variant.both_jobs', lane=_plot_label(lane)) if lane
-                                     else style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores)))
+        names.append(style.plot_text('parallel.variant.both_jobs', lane=_plot_label(lane)) if lane else
+                     style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
         values.append(result.baseline.repeated())
         medians = [m.median for m in result.lane_times] + [0.0, result.together.median, result.baseline.median]
-        names = _per_product(names, medians, [lane.get('iters') for lane in result.lanes])
+        names = _row_labels(names, medians, [lane.get('iters') for lane in result.lanes])
         together = names[-2]
     return plot_repeats(dict(zip(names, values)), ax=ax, title=title or style.plot_text(
         'parallel.plot_title', framework=framework(result.framework).display), halves=True,
@@ -140,9 +133,9 @@ def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = Non
     hatched, `guess` a diamond; equal `iters`: each row's time a product."""
     names = list(cmp)
     labels = [*(style.plot_lane(lane) for lane in lanes), variant_name('parallel', 'one_after_other'),
-              variant_name('parallel', 'together'), _baseline_label(style.plot_text(
-                  'parallel.variant.both_jobs', lane=style.plot_lane(whole)))]
-    labels = _per_product(labels, [cmp[name].median for name in names], iters)
+              variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs',
+                                                                     lane=style.plot_lane(whole))]
+    labels = _row_labels(labels, [cmp[name].median for name in names], iters)
     return plot_repeats(cmp, predicted={names[3]: together}, guess={names[3]: guess}, halves=True,
                         labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
                                                                                 repeats=len(cmp[names[3]].times)))
