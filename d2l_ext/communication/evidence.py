@@ -11,7 +11,7 @@ from ..checking import check_close
 from ..i18n import t
 from ..machine import cpu_cores, positive_int
 from ..results import Result, Times, timing_row
-from ..timing import compare
+from ..timing import compare, settle
 from ..workloads import resolve_workload
 from .tracing import CommTimeline  # noqa: F401 (re-exported: the package's results)
 
@@ -32,6 +32,7 @@ def measure_comm_timelines(lanes, size=None, iters=None, plans=TIMELINE_PLANS, *
         s = setting(lane)
         with intra_op_threads(lane.threads):
             traced_run(run_and_copy, lane)  # warm-up
+            settle()  # the warm-up's idle threads stop spinning before the traced run
             events = traced_run(run_and_copy, lane)['events']
         return [CommTimeline('cpu_analogue', lane.name, s.n, s.iters, events, 'thread clock', inner=s.inner)]
     wl = resolve_workload([lane], size, iters, lesson=lesson, extra_matrices=3)

@@ -240,17 +240,18 @@ def exercise_three_prediction(r) -> tuple[float, str]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: together vs the slower lane alone by the one rule; on CPU lanes the lower bound (the hatched
-    bar) beside together's median, then both lanes' CPU time alone and together."""
+    """Exercise 3's line: together vs the slower lane alone by the one rule; CPU lanes: the answer first (none separate
+    when the hatched lower bound exceeds the slower lane alone or together is slower), that bound when above it."""
     p, case = exercise_three_prediction(r)
     m = r.times['together']
+    slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
     if not _cpu_lanes(r):
-        slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
         return verdict.line(_word('together'), m, *slower[1:])
-    ca, ct = r.cpu['lane1_compute_and_copy'] + r.cpu['lane2_compute'], r.cpu['together']
-    unit = verdict.unit_for(p, m.median, ca, ct)
-    return t('communication.ex3.line', case=case, p=verdict.num(p, unit), m=verdict.num(m.median, unit)) + t(
-        'communication.ex3.cpu_together', ca=verdict.num(ca, unit), ct=verdict.num(ct, unit))
+    shared = p > slower[0] or verdict.compare(m, slower[2]) == 'slower'
+    unit = verdict.unit_for(p, m.median, slower[0])
+    bound = t('communication.ex3.bound_part', p=verdict.num(p, unit), case=case) if p > slower[0] else ''
+    return t('communication.ex3.line', answer=t(f"communication.ex3.{'shared' if shared else 'own'}"), bound=bound,
+             m=verdict.num(m.median, unit), s=verdict.num(slower[0], unit))
 
 
 def plot_exercise_three(r):
@@ -283,8 +284,15 @@ def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
     (a, ta), (b, tb) = sorted((('aten::mm', ops.get('aten::mm', 0.0)), ('aten::copy_', ops.get('aten::copy_', 0.0))),
                               key=lambda kv: -kv[1])
     (n, m), c = x.shape, w.shape[1]
-    return t('communication.profile.split', k=iters, n=n, m=m, c=c, wall=verdict.num(wall, 'ms'), a=a,
-             ta=verdict.num(ta, 'ms'), b=b, tb=verdict.num(tb, 'ms'))
+    flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
+    return t('communication.profile.split', k=iters, n=n, m=m, c=c, flop=flop, size=size, wall=verdict.num(wall, 'ms'),
+             a=a, ta=verdict.num(ta, 'ms'), b=b, tb=verdict.num(tb, 'ms'))
+
+
+def _si(value: float) -> str:
+    """A count of a thousand or more with its SI prefix, three digits: 78.4 M, 1.28 T."""
+    power = min(4, max(1, (len(str(int(value))) - 1) // 3))
+    return f"{verdict.sig(value / 1000 ** power)} {'kMGT'[power - 1]}"
 
 
 def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:

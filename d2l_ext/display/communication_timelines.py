@@ -2,7 +2,7 @@
 drawn merged into stretches, and the legend says so. display/communication.py re-exports plot_comm_timelines."""
 from __future__ import annotations
 
-from . import style
+from . import style, verdict
 from .timeline import EDGE_MIN_PX, THIN_FRACTION, draw_timeline
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
@@ -22,9 +22,11 @@ def _mode_name(mode: str) -> str:
 def timeline_title(tl) -> str:
     """A panel's title from its own data: the plan, how many products and copies it holds, their size."""
     count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
-    thin = tl.inner not in (None, tl.size)  # a CPU's timed task: n x inner by inner x n
+    thin = tl.inner not in (None, tl.size)  # a CPU's timed task: n x inner by inner x n, one traced run: its time
+    span = max(e['end'] for e in tl.events) - min(e['start'] for e in tl.events) if tl.events else 0.0
     return style.plot_text(f"communication.timeline.caption{'_thin' if thin else ''}", plan=_mode_name(tl.plan),
-                           products=count['compute'], copies=count['copy'], n=tl.size, m=tl.inner)
+                           products=count['compute'], copies=count['copy'], n=tl.size, m=tl.inner,
+                           span=verdict.num(span, 'ms'))
 
 
 def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, dict]]:
@@ -59,7 +61,9 @@ def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, 
 def legend_names(tl, merged=None) -> dict[str, str]:
     """What a bar is, per role, and for a role in `merged` how many bars its drawn stretches hold."""
     merged = merged or {}
-    return {role: style.plot_text(f'communication.legend.{role}') + (
+    keys = {'compute': 'communication.legend.compute',  # a CPU's copies land in a buffer: no host copy there
+            'copy': 'communication.legend.copy_cpu' if tl.clock == 'thread clock' else 'communication.legend.copy'}
+    return {role: style.plot_text(keys[role]) + (
         '\n' + _merged_text(role, merged[role]) if role in merged else '') for role in ('compute', 'copy')}
 
 

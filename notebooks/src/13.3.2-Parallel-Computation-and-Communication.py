@@ -147,8 +147,7 @@ display(show.plot_comm_timelines(here, title=lane.label))
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. The check runs it in its own process. On a GPU, `x` and `w` are
-# the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700): a square product dwarfs its copy, a
-# thin one does not.
+# the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700).
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -156,7 +155,7 @@ display(show.plot_comm_timelines(here, title=lane.label))
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
 # 分到的核心数。检查会在单独的进程中运行你的函数。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
-# 矩阵乘法（700 × 4 乘以 4 × 700）：方阵乘法的用时远超它的复制，“瘦”乘法则不然。
+# 矩阵乘法（700 × 4 乘以 4 × 700）。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # noqa: F401 (at hand for the task)  #zh: 供任务使用
@@ -318,18 +317,19 @@ print(show.first_copy_text(first, rec=source))
 # `non_blocking` 复制在数据到达之前就返回了：立即读取，得到的是其中原有的内容。
 
 # %%
+out = torch.zeros(N, N, pin_memory=GPU)
+ref_cpu = (x_lane.double() @ x_lane.double()).cpu()
 if GPU:
-    out = torch.zeros(N, N, pin_memory=True)
-    ref_cpu = (x_lane.double() @ x_lane.double()).cpu()
     torch.cuda.synchronize()
     for _ in range(20):                  # queue enough work that the copy cannot have run yet  #zh: 排入足够多的工作，让复制还来不及运行
         y = x_lane.mm(x_lane)
     out.copy_(y, non_blocking=True)
-    early = d2l_ext.relative_error(out.clone(), ref_cpu)  # what the host sees now  #zh: 主机此刻看到的内容
-    torch.cuda.synchronize()
-    print(show.hazard_text(early, d2l_ext.relative_error(out, ref_cpu)))
-else:
-    print(d2l_ext.t('communication.hazard.cpu'))
+else:  # a CPU: a copy thread that first computes y, not yet joined  #zh: CPU：复制线程先算出 y，还没有 join
+    helper = threading.Thread(target=lambda: out.copy_(x_lane.mm(x_lane)))
+    helper.start()
+early = d2l_ext.relative_error(out.clone(), ref_cpu)  # what the host sees now  #zh: 主机此刻看到的内容
+torch.cuda.synchronize() if GPU else helper.join()  # a CPU's synchronize: join  #zh: CPU 上的同步：join
+print(show.hazard_text(early, d2l_ext.relative_error(out, ref_cpu)))
 
 # %% [markdown]
 # ## Try it yourself
@@ -427,7 +427,8 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The table's first row: `aten::mm` is the products, `aten::copy_` the copies. The line under it names the larger.
+# `aten::mm` is the products, `aten::copy_` the copies; the line above gives each one's self time beside the
+# products' FLOP and the bytes copied.
 # </details>
 #
 # ## Remember
@@ -445,7 +446,7 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 表的第一行：`aten::mm` 是矩阵乘法，`aten::copy_` 是复制。表下面的一行说出两者中用时多的那个。
+# `aten::mm` 是矩阵乘法，`aten::copy_` 是复制；上面的一行给出两者的自身用时，以及乘法的浮点运算量和复制的字节数。
 # </details>
 #
 # ## 小结

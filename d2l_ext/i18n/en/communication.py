@@ -37,6 +37,7 @@ MESSAGES = {
     'communication.row.copy_thread': 'copy thread',
     'communication.legend.compute': 'product (mm)',
     'communication.legend.copy': 'copy to host memory',
+    'communication.legend.copy_cpu': 'copy into a buffer',
     'communication.book.setting': '{n} × {n} matrices, {k} products per call of run',
     'communication.book.run': 'Run',
     'communication.book.copy': 'Copy to CPU',
@@ -55,7 +56,8 @@ MESSAGES = {
     'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} × {n}, a dot per repeat',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} × {n})',
-    'communication.timeline.caption_thin': '{plan}: {products} products of {n} × {m} by {m} × {n}, {copies} copies',
+    'communication.timeline.caption_thin': ('{plan}: one traced run, {span}: {products} products of {n} × {m} by '
+                                            '{m} × {n}, {copies} copies'),
     'communication.timeline.merged': '({count}, drawn as {stretches})',
     'communication.timeline.stretches_one': 'one bar',
     'communication.timeline.stretches_many': '{n} bars',
@@ -64,11 +66,9 @@ MESSAGES = {
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
-    'communication.hazard.caught': ('read before synchronizing: relative error {early:.2f}; after '
-                                    'torch.cuda.synchronize(): {late:.1e}'),
+    'communication.hazard.caught': 'read before synchronizing: relative error {early:.2f}; after: {late:.1e}',
     'communication.hazard.lucky': ('read before synchronizing: relative error {early:.1e}; after: {late:.1e}. '
                                    'The copy landed first this time; it need not.'),
-    'communication.hazard.cpu': 'No GPU here, so no copy can be read too early.',
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
     'communication.control.slower': 'Yes',
     'communication.control.same': 'Not measurably',
@@ -85,12 +85,15 @@ MESSAGES = {
     'communication.ex3.alone_cpu': ('alone: lane 0 computing and copying {a} (CPU time {ca}), lane 1 computing {b} '
                                     '(CPU time {cb}); {cores} cores'),
     'communication.ex3.cpu_case': 'CPU time alone ÷ {cores} cores',
-    'communication.ex3.line': 'lower bound {p} ({case}) · measured {m} (together)',
+    'communication.ex3.line': '{answer}: together {m} vs slower lane alone {s}{bound}',
+    'communication.ex3.bound_part': '; lower bound {p} ({case})',
+    'communication.ex3.shared': 'None of the three is separate hardware here',
+    'communication.ex3.own': 'Each of the three ran on hardware of its own here',
     'communication.ex3.bound': 'lower bound',
     'communication.parts_combined': 'the parts combined',
-    'communication.ex3.cpu_together': '; CPU time of both lanes: {ca} alone, {ct} together',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
-    'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c}: the profiled call took {wall}; '
+    'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B copied): '
+                                    'the profiled call took {wall}; '
                                     'most self time: {a} {ta}, then {b} {tb}'),
     'communication.middle_half': 'middle half of the repeats',
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',

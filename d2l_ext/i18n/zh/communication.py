@@ -37,6 +37,7 @@ MESSAGES = {
     'communication.row.copy_thread': '复制线程',
     'communication.legend.compute': '矩阵乘法（mm）',
     'communication.legend.copy': '复制到主机内存',
+    'communication.legend.copy_cpu': '复制到缓冲区',
     'communication.book.setting': '{n} × {n} 矩阵，run 每次调用做 {k} 次乘法',
     'communication.book.run': '计算',
     'communication.book.copy': '复制到 CPU',
@@ -54,7 +55,8 @@ MESSAGES = {
     'communication.recorded.caption': '记录于 {gpu}，{date}：{iters} 次 {n} × {n} 矩阵乘法，每个点是一次重复',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
     'communication.timeline.caption': '{plan}：{products} 次乘法、{copies} 次复制（{n} × {n}）',
-    'communication.timeline.caption_thin': '{plan}：{products} 次乘法（{n} × {m} 乘以 {m} × {n}）、{copies} 次复制',
+    'communication.timeline.caption_thin': ('{plan}：一次跟踪运行，用时 {span}：{products} 次乘法'
+                                            '（{n} × {m} 乘以 {m} × {n}）、{copies} 次复制'),
     'communication.timeline.merged': '（{count} 次，画成{stretches}）',
     'communication.timeline.stretches_one': '一整段',
     'communication.timeline.stretches_many': ' {n} 段',
@@ -63,10 +65,9 @@ MESSAGES = {
     'communication.check.first_copy': '第一次 non_blocking 复制',
     'communication.check.warm_copy': '之后的 non_blocking 复制',
     'communication.check.ex3': '练习 3（{variant}）',
-    'communication.hazard.caught': '同步之前读取：相对误差 {early:.2f}；torch.cuda.synchronize() 之后：{late:.1e}',
+    'communication.hazard.caught': '同步之前读取：相对误差 {early:.2f}；同步之后：{late:.1e}',
     'communication.hazard.lucky': ('同步之前读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
                                    '这次复制先完成了，但不一定总是如此。'),
-    'communication.hazard.cpu': '这里没有 GPU，因此不会有复制被过早读取。',
     'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
     'communication.control.slower': '会',
     'communication.control.same': '没有可测的代价',
@@ -83,12 +84,15 @@ MESSAGES = {
     'communication.ex3.alone_cpu': ('单独运行：执行路 0 计算并复制 {a}（CPU 时间 {ca}），执行路 1 计算 {b}'
                                     '（CPU 时间 {cb}）；{cores} 个核心'),
     'communication.ex3.cpu_case': '单独运行的 CPU 时间 ÷ {cores} 个核心',
-    'communication.ex3.line': '下界 {p}（{case}）· 实测 {m}（同时运行）',
+    'communication.ex3.line': '{answer}：同时运行 {m}，较慢的执行路单独运行 {s}{bound}',
+    'communication.ex3.bound_part': '；下界 {p}（{case}）',
+    'communication.ex3.shared': '这里三者都不是相互独立的硬件',
+    'communication.ex3.own': '这里三者各有自己的硬件',
     'communication.ex3.bound': '下界',
     'communication.parts_combined': '两部分合成',
-    'communication.ex3.cpu_together': '；两条执行路的 CPU 时间：单独运行合计 {ca}，同时运行 {ct}',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
-    'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}）：性能分析的这次调用用时 {wall}；'
+    'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
+                                    '性能分析的这次调用用时 {wall}；'
                                     '自身用时最多：{a} {ta}，其次 {b} {tb}'),
     'communication.middle_half': '各次重复的中间一半',
     'communication.profile.guess_none': '先把你预计用时最多的操作符写进 my_guess。',
