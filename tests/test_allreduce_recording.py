@@ -90,10 +90,10 @@ def test_caption_is_where_then_the_lessons_verdict_line_at_the_fewest_processes(
 
 def test_figures_draw_from_the_recording(rec):
     from d2l_ext.display import allreduce_recorded as R
-    fig = R.plot_recorded(as_gpu(rec))
+    fig, timeline = R.plot_recorded(as_gpu(rec))
     title = fig.axes[0].get_title(loc='left')
     assert 'NVIDIA H200 x1' in title and '2 processes' in title
-    assert len(R.draw_recorded_timeline(rec).axes[0].get_yticks()) == 4  # the fewest processes (2): two rows each
+    assert len(timeline.axes[0].get_yticks()) == 4  # the fewest processes (2): two rows each
 
 
 def test_no_recording_says_so():
@@ -135,7 +135,7 @@ def test_shipped_recordings_are_from_a_gpu_machine():
 
 def test_lesson_shows_the_recording():
     source = LESSON.read_text(encoding='utf-8')
-    assert 'recording.newest()' in source and 'plot_recorded' in source and 'draw_recorded_timeline' in source
+    assert 'recording.newest()' in source and 'plot_recorded' in source
 
 
 @pytest.mark.slow

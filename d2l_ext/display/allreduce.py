@@ -25,8 +25,7 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
     from ..machine import cpu_cores
     from .machine import machine_line
     cores = cpu_cores() if cores is None else cores
-    # gloo sends from a thread of its own in each process: a spare core for it, or it takes backward's
-    key = 'shared' if world_size > cores else 'no_spare' if cores < 2 * world_size else 'gloo'
+    key = 'shared' if world_size > cores else 'gloo'
     return machine_line() + '\n' + t(f'allreduce.processes.{key}', n=world_size, cores=cores)
 
 
@@ -50,19 +49,18 @@ def ingredients_text(result) -> str:
                                                      gbps=f'{p.bus_bandwidth / 1e9:.2f}')
 
 
-def prediction_text(allreduce: float, serial: float, hooks: float) -> str:
-    """The predicted all-reduce, (a) and (c), in one line."""
-    return t('allreduce.predict', allreduce=verdict.num(allreduce, 'ms'), serial=verdict.num(serial, 'ms'),
-             hooks=verdict.num(hooks, 'ms'))
-
-
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
     """'(c) hooks 90.0 ms vs (a) after backward 111 ms: faster (19% less time); 74% of the all-reduce ran during
-    backward' (the share only where some ran during backward; (b): its flatten and copy back's time instead)."""
+    backward'; where copies were profiled, its miss against the model split into them and its all-reduce instead."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
-    if copies := sum(e['end'] - e['start'] for e in result.events.get(vid, []) if e['role'] == 'copy'):
-        return head + t('allreduce.copies', ms=verdict.num(copies / result.processes, 'ms'))
+    spent = {role: sum(e['end'] - e['start'] for e in result.events.get(vid, []) if e['role'] == role)
+             / result.processes for role in ('copy', 'allreduce')}  # a process, in the drawn profiled step
+    if spent['copy']:
+        miss, model = v.median - _predicted(result, v), sum(map(result.prediction.call, result.prediction.groups(
+            vid, v.bucket_mb)))
+        return head + t('allreduce.copies', miss=('+' if miss >= 0 else '') + verdict.num(miss, 'ms'), ms=verdict.num(
+            spent['copy'], 'ms'), sent=verdict.num(spent['allreduce'], 'ms'), model=verdict.num(model, 'ms'))
     return head + t('allreduce.share', share=verdict.num(v.overlap, '%')) if v.overlap else head
 
 
@@ -71,18 +69,12 @@ def steps_text(result) -> str:
     pair = [(k, result.prediction.for_version(v), result.version(v).median) for k, v in LETTERS.items()
             if k != 'd' and result.has(v)]
     return t('allreduce.steps', rows=t('allreduce.sep_list').join(
-        f'({k}) {verdict.sig(p * MS)} · {verdict.sig(m * MS)} ({_change(m / p)})' for k, p, m in pair))
+        f'({k}) {verdict.sig(p * MS)} · {verdict.sig(m * MS)} ({round(m / p - 1, 2) + 0.0:+.0%})' for k, p, m in pair))
 
 
 def guess_text(my_guess, result, vid: str = 'hooks') -> str:
     """'your guess 60% · predicted 85% · measured 74%': the share of (c)'s all-reduce during backward."""
     return verdict.guess(my_guess, result.predicted(vid)['overlap'], result.version(vid).overlap or 0.0, '%')
-
-
-def _change(ratio) -> str:
-    """A ratio as a change: 1.65 -> '+65%', 0.93 -> '-7%', None -> '+0%' (never -0%)."""
-    x = round((ratio or 1.0) - 1, 2) + 0.0
-    return ('+' if x >= 0 else '') + verdict.num(x, '%')
 
 
 def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
@@ -92,16 +84,33 @@ def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
     short = {vid: f'({k})' for k, vid in LETTERS.items()}
     line = t('allreduce.on', n=r.processes, cores=r.cores) + t(
         'allreduce.parts', line=verdict.line(name(r, v), v.measurement, name(r, a), a.measurement, 'ms'),
-        mine=_change(r.slowdown(vid)), me=short.get(vid, name(r, v)), theirs=_change(r.slowdown(against)),
-        them=short.get(against, name(r, a)))
+        mine=_back(r, vid), me=short.get(vid, name(r, v)), theirs=_back(r, against),
+        them=short.get(against, name(r, a)), alone=_back(r, 'backward'))
     paid = verdict.compare(v.measurement, a.measurement) == 'faster'
     return line + t(f'allreduce.{"" if paid else "un"}paid') if (vid, against) == ('hooks', 'serial') else line
 
 
 def so_text(there, here) -> str:
-    """Exercise 1's conclusion: (c) against (a) and backward's growth in (c), on the GPU host, then here."""
+    """Exercise 1's conclusion: (c) against (a), backward in (c) and without all-reduce, on the GPU host, then here."""
     by = [verdict.by(r.version('hooks').measurement, r.version('serial').measurement) for r in (there, here)]
-    return t('allreduce.so', by=by, grew=[_change(r.slowdown('hooks')) for r in (there, here)])
+    return t('allreduce.so', by=by, c=[_back(r, 'hooks') for r in (there, here)],
+             alone=[_back(r, 'backward') for r in (there, here)])
+
+
+def _back(r, vid: str) -> str:
+    """Backward's profiled span in a version, in ms."""
+    return verdict.num(r.version(vid).backward_span, 'ms')
+
+
+def winners_text(runs) -> str:
+    """Exercise 2, a line per run: the shortest median DDP against the next by the one rule, then (c) against it."""
+    out = []
+    for r in [r for i, r in enumerate(runs) if all(r is not q for q in runs[:i])]:
+        best, nxt = sorted(r.ddp_versions(), key=lambda v: v.median)[:2]
+        out.append(t('allreduce.on', n=r.processes, cores=r.cores) + t('allreduce.winner', line=verdict.line(
+            name(r, best), best.measurement, name(r, nxt), nxt.measurement, 'ms'), by=verdict.by(
+            r.version('hooks').measurement, best.measurement)))
+    return '\n'.join(out)
 
 
 def _leads(result, vid: str) -> list[float]:

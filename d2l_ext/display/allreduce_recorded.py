@@ -28,14 +28,8 @@ def recorded_text(rec: dict | None) -> str:
 
 
 def plot_recorded(rec: dict):
-    """The lesson's figure (plot_steps) for the recorded run with the fewest processes, titled with its machine."""
+    """The lesson's figure (plot_steps) and (c)'s profiled step per process, for the recorded run with the fewest
+    processes, each titled with its machine."""
     n, result = fewest(rec)
-    return show.plot_steps(result, title=style.plot_text('allreduce.recorded.title', n=n,
-                                                         machine=_machine(rec, style.plot_text)))
-
-
-def draw_recorded_timeline(rec: dict, version_id: str = 'hooks'):
-    """One recorded profiled step of a version, per process, in the run with the fewest processes."""
-    n, result = fewest(rec)
-    heading = style.plot_text('allreduce.recorded.title', n=n, machine=_machine(rec, style.plot_text))
-    return show.draw_step_timeline(result, version_id, heading=heading)
+    title = style.plot_text('allreduce.recorded.title', n=n, machine=_machine(rec, style.plot_text))
+    return show.plot_steps(result, title=title), show.draw_step_timeline(result, 'hooks', heading=title)

@@ -31,7 +31,7 @@
 # %matplotlib inline
 import math
 
-import torch  # noqa: F401 (at hand for your steps)
+import torch  # noqa: F401 (at hand for your steps)  #zh: 供你的训练步使用
 import torch.distributed as dist
 from IPython.display import display
 
@@ -178,8 +178,7 @@ print(show.ingredients_text(result))
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
-# assumes communication has its own hardware and no copies. gloo sends from CPU cores: the lesson's first printed
-# line says whether one is spare for it here.
+# assumes communication has its own hardware and no copies.
 #
 # Predict whether overlap can pay here, and guess the share of (c)'s all-reduce during backward.
 
@@ -191,7 +190,7 @@ print(show.ingredients_text(result))
 # 和对一个更大的缓冲区的一次调用。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
-# 假定通信拥有自己的硬件，也没有复制。gloo 用 CPU 核心发送：本节输出的第一行说明了这里是否有空闲的核心留给它。
+# 假定通信拥有自己的硬件，也没有复制。
 #
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约有多大比例在反向传播期间进行。
 
@@ -205,7 +204,7 @@ allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): 
 step = p.backward                           # the step without all-reduce (timed)  #zh: 不做全归约的训练步（实测）
 serial = step + allreduce                   # (a): one after the other  #zh: 一个接一个
 hooks = p.for_version('hooks')              # (c): calls follow backward; the last waits for its end  #zh: (c)：调用跟着反向传播，最后一次要等它结束
-print(show.prediction_text(allreduce, serial, hooks))
+# printed after your guess, beside the measured steps  #zh: 在你的猜测之后、与实测的训练步并列输出
 
 # %% [markdown]
 # ## First, recorded on a GPU host's CPU cores
@@ -223,21 +222,20 @@ print(show.prediction_text(allreduce, serial, hooks))
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
 print(recorded.recorded_text(rec))
 if rec is not None:
-    display(recorded.plot_recorded(rec))
-    display(recorded.draw_recorded_timeline(rec))
+    display(*recorded.plot_recorded(rec))
 
 # %% [markdown]
 # ## Measure
 #
-# The same figure, here. The model leaves out any change in backward's time; the first line prints it,
-# beside (a)'s backward, during which nothing is sent (the control).
+# The same figure, here. The model leaves out any change in backward's time; the first line prints backward's
+# time in (c), in (a) (nothing is sent during it: the control) and without all-reduce.
 # (d) is drawn beside DDP at its bucket size (Exercise 2).
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 这台机器上的同一幅图。模型没有算反向传播用时的变化；第一行输出了这一项，
-# 旁边是 (a) 的反向传播：那期间什么也不发送（对照）。
+# 这台机器上的同一幅图。模型没有算反向传播用时的变化；第一行输出了反向传播在 (c) 中、在 (a) 中
+# （那期间什么也不发送：对照）和不做全归约时的用时。
 # (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
 
 # %% tags=["nbval-ignore-output"]
@@ -280,14 +278,15 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # <details><summary>Worked answer</summary>
 #
 # The model counts only the (K-1)α that one call saves, and no copies, so it always puts (b) below (a). The copies
-# are drawn in (b)'s timeline above: flatten before its all-reduce, copy back after it; the line times them.
+# are drawn in (b)'s timeline above: flatten before its all-reduce, copy back after it. The line splits (b)'s
+# miss into them and its all-reduce, measured and modelled.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
 # 模型只算了一次调用省下的 (K-1)α，没有算复制，所以它总是预测 (b) 比 (a) 用时少。复制画在上面 (b) 的时间线里：
-# 全归约之前展平，之后复制回去；上面一行给出了它们的用时。
+# 全归约之前展平，之后复制回去。上面一行把 (b) 与模型的差距分成它们和全归约（实测与模型）。
 # </details>
 
 # %% [markdown]
@@ -344,6 +343,7 @@ print(show.so_text(there, result))  # the recording, then here  #zh: 先是记�
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(show.bucket_table([result, there]))  # here, then the recording  #zh: 先是这里，再是记录结果
+print(show.winners_text([result, there]))  # the shortest median DDP, by the one rule  #zh: 中位数最短的 DDP，按同一规则
 print(show.verdict_text(result, 'buckets', 'ddp-1'))  # (d) beside DDP at its size  #zh: (d) 与同样大小的 DDP 相比
 display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets']))
 
@@ -351,7 +351,8 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>Worked answer</summary>
 #
 # The model ranks small buckets first: their first call starts early and each extra call costs α. It gives (d) and
-# DDP 1 MiB the same buckets, so it predicts them equal; the line times both, and (d)'s copies, which it leaves out.
+# DDP 1 MiB the same buckets, so it predicts them equal. The lines give each run's shortest median, (c) against it,
+# and (d)'s copies, which the model leaves out.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -360,7 +361,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>参考答案</summary>
 #
 # 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个α。模型给 (d) 和 DDP 1 MiB 分的桶相同，
-# 所以预测二者用时相同；上面一行给出了二者的实测，以及模型没有算的 (d) 的复制用时。
+# 所以预测二者用时相同。上面几行给出每次运行中位数最短的 DDP、(c) 与它的比较，以及模型没有算的 (d) 的复制用时。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。

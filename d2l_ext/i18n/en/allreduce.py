@@ -28,7 +28,6 @@ MESSAGES = {
     'allreduce.recorded.bad_format': '{where}: not an all-reduce recording of format {format} ({got}): record again',
     'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
     'allreduce.processes.gloo': '{n} gloo processes on this machine, one CPU core each',
-    'allreduce.processes.no_spare': '{n} gloo processes on {cores} CPU cores: no core to spare for sending',
     'allreduce.processes.shared': '{n} gloo processes share {cores} CPU core(s): they take turns, nothing overlaps',
     'allreduce.which.yours': 'measured: your (a)-(d)',
     'allreduce.which.package': "measured: the package's (a)-(d); yours replace them once they pass",
@@ -36,10 +35,9 @@ MESSAGES = {
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
     'allreduce.ingredients.fit': ('model fitted to it and one call on a larger buffer: α = {alpha} a call, '
                                   'β = {gbps} GB/s'),
-    'allreduce.predict': 'predicted: all-reduce {allreduce}, (a) {serial}, (c) {hooks}',
     'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
     'allreduce.share': '; {share} of the all-reduce ran during backward',
-    'allreduce.copies': '; flatten and copy back took {ms} a process in its profiled step',
+    'allreduce.copies': '; {miss} over the model: flatten, copy back {ms}, all-reduce {sent} (model {model}), profiled',
     'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',
@@ -52,9 +50,10 @@ MESSAGES = {
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
     'allreduce.table.predicted': 'predicted step (ms)', 'allreduce.table.measured': 'median step (ms)',
     'allreduce.on': '{n} processes, {cores} cores: ',
-    'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}',
+    'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}, {alone} without all-reduce',
     'allreduce.paid': ': overlap paid here', 'allreduce.unpaid': ': overlap did not pay here',
-    'allreduce.so': ('So: (c) against (a) {by[0]} on the GPU host, {by[1]} here; backward in (c) {grew[0]} there, '
-                     '{grew[1]} here'),
+    'allreduce.so': ('So: (c) against (a) {by[0]} on the GPU host, {by[1]} here; backward in (c) {c[0]} vs '
+                     '{alone[0]} without all-reduce there, {c[1]} vs {alone[1]} here'),
+    'allreduce.winner': 'shortest median {line}; (c) hooks against it: {by}',
     'allreduce.sep_list': ', ',
 }
