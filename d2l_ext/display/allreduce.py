@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..allreduce.results import BUCKET_MB
 from ..i18n import t
+from ..overlap import busy
 from . import style, verdict
 from .repeats import plot_repeats
 from .timeline import draw_timeline
@@ -54,8 +55,8 @@ def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
     backward'; where copies were profiled, its miss against the model split into them and its all-reduce instead."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
-    spent = {role: sum(e['end'] - e['start'] for e in result.events.get(vid, []) if e['role'] == role)
-             / result.processes for role in ('copy', 'allreduce')}  # a process, in the drawn profiled step
+    spent = {role: sum(busy([(e['start'], e['end']) for e in result.events.get(vid, []) if (e['role'], e['rank']) == (
+        role, k)]) for k in range(result.processes)) / result.processes for role in ('copy', 'allreduce')}  # a process
     if spent['copy']:
         miss, model = v.median - _predicted(result, v), sum(map(result.prediction.call, result.prediction.groups(
             vid, v.bucket_mb)))

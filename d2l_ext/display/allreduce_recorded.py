@@ -28,8 +28,7 @@ def recorded_text(rec: dict | None) -> str:
 
 
 def plot_recorded(rec: dict):
-    """The lesson's figure (plot_steps) and (c)'s profiled step per process, for the recorded run with the fewest
-    processes, each titled with its machine."""
+    """The lesson's figure and (c)'s profiled step, of the recorded run with the fewest processes, titled by machine."""
     n, result = fewest(rec)
     title = style.plot_text('allreduce.recorded.title', n=n, machine=_machine(rec, style.plot_text))
     return show.plot_steps(result, title=title), show.draw_step_timeline(result, 'hooks', heading=title)
