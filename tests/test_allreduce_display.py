@@ -90,14 +90,13 @@ def test_the_flat_answer_is_its_plain_verdict_against_a_no_untimed_cause():
                                                  'no clear difference (medians within 5%)')
 
 
-def test_b_s_flatten_and_copy_back_are_drawn_and_timed_where_profiled():
+def test_b_s_flatten_and_copy_back_are_drawn_where_profiled():
     r = fake()
     r.events['flat'] = [{'rank': k, 'stream': 'compute', 'role': role, 'name': name, 'start': a, 'end': b}
                         for k in (0, 1) for role, name, a, b in (('backward', 'x', 0.0, 0.05),
                                                                  ('copy', 'aten::cat', 0.05, 0.06),
                                                                  ('copy', 'aten::copy_', 0.08, 0.085))]
-    assert show.verdict_text(r, 'flat').endswith('(medians within 5%); +4.36 ms over the model: flatten, copy '
-                                                 'back 15.0 ms, all-reduce 0 ms (model 30.6 ms), profiled')
+    assert show.verdict_text(r, 'flat') == show.verdict_text(fake(), 'flat')  # no split a profile cannot add up
     legend = [x.get_text() for x in show.draw_step_timeline(r, 'flat').axes[0].get_legend().get_texts()]
     assert 'flatten (cat, ÷n), copy back' in legend
 

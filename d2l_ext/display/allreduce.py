@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from ..allreduce.results import BUCKET_MB
 from ..i18n import t
-from ..overlap import busy
 from . import style, verdict
 from .repeats import plot_repeats
 from .timeline import draw_timeline
@@ -52,16 +51,9 @@ def ingredients_text(result) -> str:
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
     """'(c) hooks 90.0 ms vs (a) after backward 111 ms: faster (19% less time); 74% of the all-reduce ran during
-    backward'; where copies were profiled, its miss against the model split into them and its all-reduce instead."""
+    backward' (the share only where some ran during backward)."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
-    spent = {role: sum(busy([(e['start'], e['end']) for e in result.events.get(vid, []) if (e['role'], e['rank']) == (
-        role, k)]) for k in range(result.processes)) / result.processes for role in ('copy', 'allreduce')}  # a process
-    if spent['copy']:
-        miss, model = v.median - _predicted(result, v), sum(map(result.prediction.call, result.prediction.groups(
-            vid, v.bucket_mb)))
-        return head + t('allreduce.copies', miss=('+' if miss >= 0 else '') + verdict.num(miss, 'ms'), ms=verdict.num(
-            spent['copy'], 'ms'), sent=verdict.num(spent['allreduce'], 'ms'), model=verdict.num(model, 'ms'))
     return head + t('allreduce.share', share=verdict.num(v.overlap, '%')) if v.overlap else head
 
 

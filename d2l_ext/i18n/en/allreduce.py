@@ -37,7 +37,6 @@ MESSAGES = {
                                   'β = {gbps} GB/s'),
     'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
     'allreduce.share': '; {share} of the all-reduce ran during backward',
-    'allreduce.copies': '; {miss} over the model: flatten, copy back {ms}, all-reduce {sent} (model {model}), profiled',
     'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',

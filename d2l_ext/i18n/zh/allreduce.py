@@ -35,8 +35,6 @@ MESSAGES = {
     'allreduce.ingredients.fit': '模型由它和对一个更大缓冲区的一次调用拟合：每次调用α={alpha}，β={gbps} GB/s',
     'allreduce.steps': '训练步（毫秒），预测 · 实测中位数：{rows}',
     'allreduce.share': '；全归约有 {share} 在反向传播期间进行',
-    'allreduce.copies': ('；比模型的预测{miss}：在做了性能分析的训练步中，每个进程展平与复制回去用了{ms}，'
-                         '全归约用了{sent}（模型{model}）'),
     'allreduce.plot.title': '每个版本计时的训练步',
     'allreduce.plot.step_ms': '训练步时间（毫秒，最慢的进程）',
     'allreduce.plot.timeline_after': '{label}，一个分析步：每个全归约都在反向传播结束后开始',
