@@ -278,15 +278,14 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # <details><summary>Worked answer</summary>
 #
 # The model counts only the (K-1)α that one call saves, and no copies, so it always puts (b) below (a). The copies
-# are drawn in (b)'s timeline above: flatten before its all-reduce, copy back after it. The line splits (b)'s
-# miss into them and its all-reduce, measured and modelled.
+# are drawn in (b)'s timeline above: flatten before its all-reduce, copy back after it.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
 # 模型只算了一次调用省下的 (K-1)α，没有算复制，所以它总是预测 (b) 比 (a) 用时少。复制画在上面 (b) 的时间线里：
-# 全归约之前展平，之后复制回去。上面一行把 (b) 与模型的差距分成它们和全归约（实测与模型）。
+# 全归约之前展平，之后复制回去。
 # </details>
 
 # %% [markdown]
@@ -350,9 +349,9 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model ranks small buckets first: their first call starts early and each extra call costs α. It gives (d) and
-# DDP 1 MiB the same buckets, so it predicts them equal. The lines give each run's shortest median, (c) against it,
-# and (d)'s copies, which the model leaves out.
+# A small bucket's first call starts early, but each extra call costs α: the table's two rows rank the sizes by the
+# model and by the run. The model gives (d) and DDP 1 MiB the same buckets, so it predicts them equal; it leaves out
+# (d)'s copies.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -360,8 +359,8 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型把小桶排在前面：它们的第一次调用开始得早，每多一次调用多付一个α。模型给 (d) 和 DDP 1 MiB 分的桶相同，
-# 所以预测二者用时相同。上面几行给出每次运行中位数最短的 DDP、(c) 与它的比较，以及模型没有算的 (d) 的复制用时。
+# 小桶的第一次调用开始得早，但每多一次调用多付一个α：表中两行分别按模型和按实测给各个大小排序。模型给 (d) 和
+# DDP 1 MiB 分的桶相同，所以预测二者用时相同；它没有算 (d) 的复制。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
