@@ -194,12 +194,13 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
             'between the formula fed either of the two (6.05 ms to 8.05 ms)')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.006] * 4, copy=[0.001] * 4)
-        assert show.control_text(same, 4).startswith('Not measurably, no clear difference (medians within 5%): ')
+        assert show.control_text(same, 4).startswith(
+            "Can't tell from this run, no clear difference (medians within 5%): ")
         assert show.control_text(same, 4).endswith('run_and_copy 6.00 ms, above the formula fed either of the two '
                                                    '(5.40 ms to 5.40 ms)')
     with using_language('zh'):
         assert show.control_text(c, 4) == (
-            '会（用时多39%）：一边不停复制一边做乘法7.15毫秒，只做乘法5.15毫秒；边计算边复制7.55毫秒，'
+            '会，用时多39%：一边不停复制一边做乘法7.15毫秒，只做乘法5.15毫秒；边计算边复制7.55毫秒，'
             '在把两者分别代入公式的预测之间（6.05毫秒至8.05毫秒）')
     # the verdict by the one rule (the boxes); a few slow repeats are dots in the figure, not a clause in the line
     slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])
@@ -295,19 +296,20 @@ def test_exercise_three_lines_compare_together_with_the_hatched_lower_bound():
         assert show.exercise_three_alone_text(_ex3([1.4], cpu=cpu)) == (
             'alone: lane 0 computing and copying 1.00 s (CPU time 1.20 s), lane 1 computing 0.800 s (CPU time '
             '0.800 s); 2 cores')
-        assert show.exercise_three_text(_ex3([1.0, 1.01, 1.02], cpu=cpu)) == (  # the slower lane bounds; none slower
-            'Each of the three ran on hardware of its own here: together 1.01 s vs slower lane alone 1.00 s')
+        assert show.exercise_three_text(_ex3([1.0, 1.01, 1.02], cpu=cpu)) == (  # the slower lane bounds
+            'None of the three is separate hardware on CPU lanes: together 1.01 s (CPU time 2.00 s) vs lower bound '
+            '1.00 s (slower lane alone)')
         cpu = dict(cpu, lane1_compute_and_copy=1.8)
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], cpu=cpu)) == (
-            'None of the three is separate hardware here: together 1.41 s vs slower lane alone 1.00 s; '
-            'lower bound 1.30 s (CPU time alone ÷ 2 cores)')
+            'None of the three is separate hardware on CPU lanes: together 1.41 s (CPU time 2.00 s) vs lower bound '
+            '1.30 s (CPU time alone ÷ 2 cores)')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5], cpu=cpu)).axes[0]
     hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
     assert hatched == [pytest.approx(1.3)]  # the printed lower bound, drawn and named so
     assert 'lower bound' in [x.get_text() for x in ax.get_legend().get_texts()]
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], cpu=cpu)) == (
-            '这里三者都不是相互独立的硬件：同时运行1.41秒，较慢的执行路单独运行1.00秒；'
+            'CPU执行路上三者都不是相互独立的硬件：同时运行1.41秒（CPU时间2.00秒），'
             '下界1.30秒（单独运行的CPU时间 ÷ 2个核心）')
 
 

@@ -240,18 +240,16 @@ def exercise_three_prediction(r) -> tuple[float, str]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: together vs the slower lane alone by the one rule; CPU lanes: the answer first (none separate
-    when the hatched lower bound exceeds the slower lane alone or together is slower), that bound when above it."""
-    p, case = exercise_three_prediction(r)
+    """Exercise 3's line: together vs the slower lane alone by the one rule; CPU lanes (never separate hardware):
+    together, with its CPU time, vs the hatched lower bound."""
     m = r.times['together']
-    slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
     if not _cpu_lanes(r):
+        slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
         return verdict.line(_word('together'), m, *slower[1:])
-    shared = p > slower[0] or verdict.compare(m, slower[2]) == 'slower'
-    unit = verdict.unit_for(p, m.median, slower[0])
-    bound = t('communication.ex3.bound_part', p=verdict.num(p, unit), case=case) if p > slower[0] else ''
-    return t('communication.ex3.line', answer=t(f"communication.ex3.{'shared' if shared else 'own'}"), bound=bound,
-             m=verdict.num(m.median, unit), s=verdict.num(slower[0], unit))
+    p, case = exercise_three_prediction(r)
+    unit = verdict.unit_for(p, m.median, r.cpu['together'])
+    return t('communication.ex3.line', m=verdict.num(m.median, unit), cpu=verdict.num(r.cpu['together'], unit),
+             p=verdict.num(p, unit), case=case)
 
 
 def plot_exercise_three(r):

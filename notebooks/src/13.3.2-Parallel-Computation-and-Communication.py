@@ -370,17 +370,15 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A GPU lane, the CPU and the GPU's copy engine are separate hardware: together's median is at least the slower
-# lane's alone. CPU lanes share the cores: that median also needs at least the CPU time both lanes used alone divided
-# by the cores. Hatched: that lower bound (on CPU lanes, the larger of the two).
+# Together takes at least the slower lane alone and, where the lanes share the CPU's cores, at least their CPU time
+# alone ÷ the cores: hatched, the larger of the two, the lower bound.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# GPU 执行路、CPU 和 GPU 的复制引擎是相互独立的硬件：同时运行的中位数至少是较慢那条执行路单独运行的中位数。
-# CPU 执行路共用这些核心：这个中位数还至少需要两条执行路单独运行时用掉的 CPU 时间除以核心数。斜线条形是这个下界（CPU
-# 执行路取两者中较大的那个）。
+# 同时运行至少需要较慢那条执行路单独运行的用时；执行路共用 CPU 的核心时，还至少需要单独运行的 CPU 时间 ÷ 核心数：
+# 斜线条形是两者中较大的那个，即下界。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

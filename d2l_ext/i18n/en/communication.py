@@ -71,7 +71,7 @@ MESSAGES = {
                                    'The copy landed first this time; it need not.'),
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
     'communication.control.slower': 'Yes',
-    'communication.control.same': 'Not measurably',
+    'communication.control.same': "Can't tell from this run",
     'communication.control.faster': 'No',
     'communication.control.line': ('{answer}, {by}: products beside nonstop copies {beside}, alone {alone}; '
                                    'run_and_copy {got}, {place}'),
@@ -85,10 +85,8 @@ MESSAGES = {
     'communication.ex3.alone_cpu': ('alone: lane 0 computing and copying {a} (CPU time {ca}), lane 1 computing {b} '
                                     '(CPU time {cb}); {cores} cores'),
     'communication.ex3.cpu_case': 'CPU time alone ÷ {cores} cores',
-    'communication.ex3.line': '{answer}: together {m} vs slower lane alone {s}{bound}',
-    'communication.ex3.bound_part': '; lower bound {p} ({case})',
-    'communication.ex3.shared': 'None of the three is separate hardware here',
-    'communication.ex3.own': 'Each of the three ran on hardware of its own here',
+    'communication.ex3.line': ('None of the three is separate hardware on CPU lanes: together {m} (CPU time {cpu}) vs '
+                               'lower bound {p} ({case})'),
     'communication.ex3.bound': 'lower bound',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',

@@ -70,9 +70,9 @@ MESSAGES = {
                                    '这次复制先完成了，但不一定总是如此。'),
     'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
     'communication.control.slower': '会',
-    'communication.control.same': '没有可测的代价',
+    'communication.control.same': '本次运行无法判断',
     'communication.control.faster': '不会',
-    'communication.control.line': ('{answer}（{by}）：一边不停复制一边做乘法 {beside}，只做乘法 {alone}；'
+    'communication.control.line': ('{answer}，{by}：一边不停复制一边做乘法 {beside}，只做乘法 {alone}；'
                                    '边计算边复制 {got}，{place}'),
     'communication.control.below': '不高于把两者分别代入公式的预测（{low}至{high}）',
     'communication.control.between': '在把两者分别代入公式的预测之间（{low}至{high}）',
@@ -84,10 +84,8 @@ MESSAGES = {
     'communication.ex3.alone_cpu': ('单独运行：执行路 0 计算并复制 {a}（CPU 时间 {ca}），执行路 1 计算 {b}'
                                     '（CPU 时间 {cb}）；{cores} 个核心'),
     'communication.ex3.cpu_case': '单独运行的 CPU 时间 ÷ {cores} 个核心',
-    'communication.ex3.line': '{answer}：同时运行 {m}，较慢的执行路单独运行 {s}{bound}',
-    'communication.ex3.bound_part': '；下界 {p}（{case}）',
-    'communication.ex3.shared': '这里三者都不是相互独立的硬件',
-    'communication.ex3.own': '这里三者各有自己的硬件',
+    'communication.ex3.line': ('CPU 执行路上三者都不是相互独立的硬件：同时运行 {m}（CPU 时间 {cpu}），'
+                               '下界 {p}（{case}）'),
     'communication.ex3.bound': '下界',
     'communication.parts_combined': '两部分合成',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
