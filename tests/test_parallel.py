@@ -303,13 +303,13 @@ def test_exercise_lines_are_verdict_lines():
                                 'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
         assert dp.independence_lines([r]).splitlines() == [
-            'PyTorch (eager, 20.0 ms a product): issued together (one wait) 0.100 s vs one at a time (wait after each) '
+            'PyTorch (eager): issued together (one wait) 0.100 s vs one at a time (wait after each) '
             '0.200 s: faster (50% less time)', 'So, at once by itself? PyTorch: yes.']
         mx = NS(framework='mxnet', engine='E', iters=10, size=8, times={k: Times.from_times([2 * v for v in m.times], k)
                                                                        for k, m in r.times.items()})
         assert dp.independence_lines([r, mx]).splitlines() == [  # each framework's own verdict, PyTorch's first
-            'PyTorch (eager, 20.0 ms a product): issued together (one wait) 0.100 s vs one at a time (wait after '
-            'each) 0.200 s: faster (50% less time)', 'MXNet (E, 40.0 ms a product): issued together (one wait) '
+            'PyTorch (eager): issued together (one wait) 0.100 s vs one at a time (wait after '
+            'each) 0.200 s: faster (50% less time)', 'MXNet (E): issued together (one wait) '
             '0.200 s vs one at a time (wait after each) 0.400 s: faster (50% less time)',
             'So, at once by itself? PyTorch: yes; MXNet: yes.']
         # exercise 2: a second caller (two threads, or two streams) against one lane, one call (bmm) against it, and

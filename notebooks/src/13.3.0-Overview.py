@@ -65,13 +65,12 @@ print(machine_line())
 # ## This machine's lanes
 #
 # A *lane* is a place where work can run at the same time as other work: a GPU, the CPU, or some of the CPU's
-# cores. Two lanes on separate hardware both run at full speed at once.
+# cores.
 
 # %% [markdown] lang="zh"
 # ## 这台机器的执行路
 #
-# *执行路*是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。位于不同硬件上的两条
-# 执行路可以同时全速运行。
+# *执行路*是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。
 
 # %%
 from d2l_ext.display.parallel import lanes_table
@@ -82,22 +81,23 @@ lanes_table({'torch': lanes})
 # %% [markdown]
 # ## A first taste: predict, then measure
 #
-# Each lane gets the same kind of job: independent matrix products (the book's `run`); beside a GPU, the slower CPU
-# lane gets fewer products. We time each lane alone, both together, and the **baseline**: one device doing both
-# jobs. The runs are interleaved so that drift hits every variant alike.
+# Each lane gets the same kind of job: independent matrix products (the book's `run`). We time each lane alone, both
+# together, and the **baseline**: one device doing both jobs. The runs are interleaved so that drift hits every
+# variant alike.
 #
-# The model: each lane alone already runs on its own hardware (a device, or its share of the cores), so together takes
-# the slower lane's time, max(t1, t2). How many times as fast as the baseline is together here? Write it into
-# `my_guess`.
+# The model: on separate hardware together takes the slower lane's time, max(t1, t2). Two lanes on one CPU share its
+# cache and memory, so there together falls short of it. Will together be faster than the baseline (2 = twice as
+# fast), the same (1), or slower? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
 #
-# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）；有 GPU 时，较慢的 CPU 执行路分到较少的乘法。我们分别为每条执行路单独运行、两条同时运行和**基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种
-# 情况的影响都相同。
+# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们分别为每条执行路单独运行、两条同时运行和
+# **基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种情况的影响都相同。
 #
-# 模型：每条执行路单独运行时已经在自己的硬件上（一个设备，或 CPU 的一部分核心），所以同时运行的用时等于较慢那条执行路
-# 的用时 max(t1, t2)。在这里，同时运行的速度是基线的几倍？把它写进 `my_guess`。
+# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。同一个 CPU 上的两条执行路共享它的
+# 缓存和内存，所以在那里同时运行达不到这个预测。同时运行会比基线快（2 表示快一倍）、一样（1），还是更慢？把它写进
+# `my_guess`。
 
 # %%
 my_guess = None  # together is how many times as fast as the baseline? (x)  #zh: 同时运行的速度是基线的几倍？（倍）
@@ -105,16 +105,16 @@ my_guess = None  # together is how many times as fast as the baseline? (x)  #zh:
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Together, each lane keeps the hardware it had alone, so predict the slower lane's time, max(t1, t2); the ratio is
-# the baseline's time over max(t1, t2).
+# On separate hardware predict max(t1, t2); the ratio is the baseline's time over max(t1, t2). On one CPU expect
+# less: the row labels give the time a product, alone vs together.
 #
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 同时运行时，每条执行路仍用单独运行时的硬件，所以预测用时为较慢执行路的用时 max(t1, t2)；倍数是基线的用时除以
-# max(t1, t2)。
+# 在相互独立的硬件上预测 max(t1, t2)；倍数是基线的用时除以 max(t1, t2)。在同一个 CPU 上要预期更少：各行标签给出
+# 单独运行与同时运行时每次乘法的用时。
 #
 # </details>
 
@@ -197,13 +197,13 @@ recorded_figure(rec) if rec else None
 #
 # The book's summary makes three claims. 1: several devices run independent work at the same time: recorded on a
 # GPU, together took 0.504 s against 0.915 s one after the other, but the baseline, the GPU doing both jobs, took 0.508 s. 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
-# overlap computation and communication automatically: DDP does it, timed in the all-reduce extra (the
+# overlap computation and communication automatically: DDP does it, and the all-reduce extra builds it (the
 # dependency-graph extra's schedule is written by hand).
 #
 # ## Remember
 #
 # - One operator already fills a device: compare with the baseline, one device doing both jobs.
-# - Predict together from each lane's time alone: max(t1, t2).
+# - On separate hardware, predict together from each lane's time alone: max(t1, t2).
 # - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
 
 # %% [markdown] lang="zh"
@@ -211,10 +211,10 @@ recorded_figure(rec) if rec else None
 #
 # 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作：在 GPU 上记录的结果中，同时运行用时0.504秒，先后运行
 # 0.915秒，但基线（GPU 做两份工作）只用0.508秒。第 2 点：多种通信资源可以并行使用，12.3.2节在计算的同时复制。第 3 点：
-# 后端可以自动地让计算与通信重叠：DDP 就这样做，扩展“全归约”为它计时（扩展“依赖图”的调度是手写的）。
+# 后端可以自动地让计算与通信重叠：DDP 就这样做，扩展“全归约”动手构建了它（扩展“依赖图”的调度是手写的）。
 #
 # ## 要记住
 #
 # - 一个操作符就已经能占满一个设备：要与基线——一个设备做两份工作——比较。
-# - 用每条执行路单独运行的用时预测同时运行：max(t1, t2)。
+# - 在相互独立的硬件上，用每条执行路单独运行的用时预测同时运行：max(t1, t2)。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。

@@ -187,17 +187,17 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # %% [markdown]
 # ## Predict, then measure
 #
-# Predict from the two lanes timed alone above: each lane alone, one after the other, together, and the **baseline**:
-# the first lane's device, all of it, doing both jobs. Each lane alone already ran on its own hardware (a device, or its
-# share of the cores), so the [overview's](13.3.0-Overview.ipynb) rule predicts together as max(t1, t2). Write
-# "together" into `my_guess`; the hatched bar below is the worked prediction.
+# Predict from each lane's median alone (the figure's rows): each lane alone, one after the other, together, and the
+# **baseline**: the first lane's device, all of it, doing both jobs. On separate hardware the
+# [overview's](13.3.0-Overview.ipynb) rule predicts together as max(t1, t2). Write "together" into `my_guess`; the
+# hatched bar below is the worked prediction.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 根据上面单独计时的两条执行路做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条执行路所在的
-# 整个设备做两份工作。每条执行路单独运行时已经在自己的硬件上（一个设备，或 CPU 的一部分核心），所以按
-# [12.3 概览](13.3.0-Overview.ipynb)的规则，同时运行预测为 max(t1, t2)。把你对“同时运行”的预测写进 `my_guess`；
+# 根据每条执行路单独运行的中位数（图中各行）做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条
+# 执行路所在的整个设备做两份工作。在相互独立的硬件上，按[12.3 概览](13.3.0-Overview.ipynb)的规则，同时运行预测为
+# max(t1, t2)。把你对“同时运行”的预测写进 `my_guess`；
 # 下面的斜线条形是参考答案的预测。
 
 # %%
@@ -328,8 +328,8 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # <details><summary>Worked answer</summary>
 #
-# A second caller can help where one caller leaves the device partly idle: between small calls, or in a product that
-# runs worse on more threads. On a CPU the control, one caller with half the cores, shows what fewer threads per
+# A second caller can help where one caller leaves the device partly idle, e.g. in a product that runs worse on more
+# threads. On a CPU the control, one caller with half the cores, shows what fewer threads per
 # product do alone. One `torch.bmm` makes one call instead of 800.
 # </details>
 
@@ -339,7 +339,7 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # <details><summary>参考答案</summary>
 #
-# 一个调用方让设备部分闲着时，第二个调用方就能帮上忙：小调用之间的空隙，或者线程越多反而越慢的乘法。在 CPU 上，
+# 一个调用方让设备部分闲着时（例如线程越多反而越慢的乘法），第二个调用方就能帮上忙。在 CPU 上，
 # 对照——一个调用方用一半的核心——显示每次乘法用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。
 # </details>
 

@@ -36,7 +36,7 @@ MESSAGES = {
     'parallel.independence_so': 'So, at once by itself? {answers}.',
     'parallel.answer.yes': '{framework}: yes',
     'parallel.answer.no': '{framework}: no',
-    'parallel.run_of': '{framework} ({engine}, {per} a product): {line}',
+    'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.median_alone': 'median alone',
     'parallel.small.fewer_threads': ('So yes here, from fewer threads per product: two threads {two}, one thread on '
                                      'half the cores {half}, no clear difference.'),

@@ -35,7 +35,7 @@ MESSAGES = {
     'parallel.independence_so': '所以，框架会自行让它们同时运行吗？{answers}。',
     'parallel.answer.yes': '{framework}：会',
     'parallel.answer.no': '{framework}：不会',
-    'parallel.run_of': '{framework}（{engine}，每次乘法{per}）：{line}',
+    'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.median_alone': '单独运行的中位数',
     'parallel.small.fewer_threads': ('所以这次有帮助，来自每次乘法用的线程更少：两个线程{two}，'
                                      '一个线程用一半的核心{half}，没有明显差别。'),
