@@ -291,6 +291,9 @@ def test_exercise_three_lines_compare_together_with_the_hatched_lower_bound():
         # no CPU times (a recording, or a GPU lane): together against the slower lane alone by the one rule
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
             'together 1.41 s vs lane 0 computes and copies 1.00 s: slower (41% more time)')
+        gpu = _ex3([1.4, 1.41, 1.42])
+        gpu.lanes[0]['kind'] = 'gpu'  # a GPU lane: separate hardware, said so before the verdict
+        assert show.exercise_three_text(gpu).startswith('With a GPU lane, the three are separate hardware: together')
         # CPU lanes: the CPU time both used alone over the cores, when that exceeds the slower lane alone
         cpu = dict(lane1_compute_and_copy=1.2, lane2_compute=0.8, together=2.0)
         assert show.exercise_three_alone_text(_ex3([1.4], cpu=cpu)) == (

@@ -240,12 +240,13 @@ def exercise_three_prediction(r) -> tuple[float, str]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: together vs the slower lane alone by the one rule; CPU lanes (never separate hardware):
-    together, with its CPU time, vs the hatched lower bound."""
+    """Exercise 3's line: together vs the slower lane alone by the one rule (with a GPU lane, named separate hardware);
+    CPU lanes (never separate hardware): together, with its CPU time, vs the hatched lower bound."""
     m = r.times['together']
     if not _cpu_lanes(r):
         slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
-        return verdict.line(_word('together'), m, *slower[1:])
+        line = verdict.line(_word('together'), m, *slower[1:])
+        return t('communication.ex3.gpu_line', line=line) if any(ln.get('kind') == 'gpu' for ln in r.lanes) else line
     p, case = exercise_three_prediction(r)
     unit = verdict.unit_for(p, m.median, r.cpu['together'])
     return t('communication.ex3.line', m=verdict.num(m.median, unit), cpu=verdict.num(r.cpu['together'], unit),

@@ -87,6 +87,7 @@ MESSAGES = {
     'communication.ex3.cpu_case': 'CPU time alone ÷ {cores} cores',
     'communication.ex3.line': ('None of the three is separate hardware on CPU lanes: together {m} (CPU time {cpu}) vs '
                                'lower bound {p} ({case})'),
+    'communication.ex3.gpu_line': 'With a GPU lane, the three are separate hardware: {line}',
     'communication.ex3.bound': 'lower bound',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',

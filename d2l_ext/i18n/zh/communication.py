@@ -86,6 +86,7 @@ MESSAGES = {
     'communication.ex3.cpu_case': '单独运行的 CPU 时间 ÷ {cores} 个核心',
     'communication.ex3.line': ('CPU 执行路上三者都不是相互独立的硬件：同时运行 {m}（CPU 时间 {cpu}），'
                                '下界 {p}（{case}）'),
+    'communication.ex3.gpu_line': '有 GPU 执行路时，三者是相互独立的硬件：{line}',
     'communication.ex3.bound': '下界',
     'communication.parts_combined': '两部分合成',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
