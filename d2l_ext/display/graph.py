@@ -8,7 +8,6 @@ from ..depgraph.model import SERVER
 from ..depgraph.schedule import critical_path
 from ..grading import measurable
 from ..i18n import t
-from ..overlap import busy
 from ..timing import Measurement
 from . import style, verdict
 from .fonts import plot_lane
@@ -23,8 +22,8 @@ VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys gr
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
-TERMS = ('graph.term.half', 'graph.term.short', 'graph.term.alone', 'graph.term.bars', 'graph.term.idle',
-         'graph.short.split', 'graph.short.one_device')  # exercise 2's rows
+TERMS = ('graph.term.half', 'graph.term.short', 'graph.term.rest', 'graph.short.split',
+         'graph.short.one_device')  # exercise 2's rows
 
 
 # -- names --------------------------------------------------------------------------------------------
@@ -229,12 +228,10 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     if rest:  # the other time (copies, sum, update), predicted as one after the other's less its longer half
         rows['rest'], labels['rest'] = Measurement('rest', rest), style.plot_text('graph.rest_row')
         rest = {'rest': predicted - max(recording.halves_summary(run)['in_turn'].values())}
+    labels['split'] = style.plot_text('graph.predicted_from', way=labels['split'], shorter=verdict.sig(min(
+        recording.halves_summary(run)['in_turn'].values()) * 1e3), wall=verdict.sig(rows['in_turn'].median * 1e3))
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted, **(rest or {})}, guess=guess,
                  title=style.plot_text('graph.title_repeats'), halves=True)
-    top.text(0, ROW_ORDER.index('split') + 0.37, style.plot_text(  # under its bar: the rows' medians it is from
-        'graph.predicted_from', wall=verdict.num(rows['in_turn'].median, 'ms'),
-        shorter=verdict.num(min(recording.halves_summary(run)['in_turn'].values()), 'ms')), va='top',
-        fontsize=style.MIN_FONT_PT)
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     bottom.legend(handles=[Patch(color=style.color(role), label=text) for role, text in legend.items()],
@@ -244,33 +241,24 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     return fig
 
 
-def _outside(run: dict, way: str) -> tuple[float, float]:
-    """In a way's drawn repeat, outside both halves: (seconds some bar ran: copies, sum, update; seconds no bar ran)."""
-    wall, ev = run['times'][way][recording.drawn_repeat(run, way)], run['events'][way]
-    every = [(max(0.0, e['start']), min(wall, e['end'])) for e in ev]
-    return busy(every) - busy(x for x, e in zip(every, ev) if e['name'] == recording.HALF), wall - busy(every)
-
-
 def split_table(here: dict, recorded: dict | None = None):
-    """Exercise 2's table: together's median repeat (drawn in the first figure) split into terms that add up, each
-    beside its prediction; one device. Prints: did it pay, and the term furthest over its prediction."""
+    """Exercise 2's table: the first figure's per-way medians (each half together beside one after the other), the
+    rest (together less its longer half) and together beside their predictions; one device. Prints: did it pay, and
+    the row furthest over its prediction."""
     import pandas as pd
     rows, lines, cols = {}, [], [t(f'graph.col.{c}') for c in ('predicted', 'measured', 'off')]
     for key, r in filter(lambda x: x[1], (('graph.short.split_here', here), ('graph.short.split_recorded', recorded))):
         run, kinds = _run_and_kinds(r)
-        m, k, turn = _measurements(run), recording.drawn_repeat(run, 'split'), recording.halves_summary(run)['in_turn']
-        half, f, together = run['halves']['split'][k], run['overlap']['split'][k] or 0.0, run['times']['split'][k]
+        m, summary, predicted = _measurements(run), recording.halves_summary(run), recording.predict_split(run)
+        half, turn, together, one = summary['split'], summary['in_turn'], m['split'].median, m['one_device'].median
         (long, short), off = sorted(half, key=half.get, reverse=True), {}
-        one, predicted = m['one_device'].median, recording.predict_split(run)
-        bars, (turn_bars, _) = _outside(run, 'split'), _outside(run, 'in_turn')
-        values = [(long, max(turn.values()), half[long]), (short, turn[short], half[short]),
-                  (short, 0.0, (1 - f) * half[short]), ('', turn_bars, bars[0]),
-                  ('', predicted - max(turn.values()) - turn_bars, bars[1]), ('', predicted, together), ('', None, one)]
+        values = [(long, turn[long], half[long]), (short, turn[short], half[short]),
+                  ('', predicted - turn[long], together - half[long]), ('', predicted, together), ('', None, one)]
         for term, (lane, p, x) in zip(TERMS, values):
             name = t(term, lane=lane_name(lane, kinds=kinds) if lane else '')
             rows[(t(key), name)] = ['' if p is None else verdict.num(p, 'ms'), verdict.num(x, 'ms'),
                                     '' if p is None else ('+' if x > p else '') + verdict.num(x - p, 'ms')]
-            off.update({name: x - p} if term in TERMS[:5] and term != TERMS[1] else {})  # the terms that add up
+            off.update({name: x - p} if term in TERMS[:3] else {})  # the rows above together
         worst = max(off, key=off.get)
         cost = t('graph.split_cost', term=worst, off=verdict.num(off[worst], 'ms')) if off[worst] > 0 else ''
         way = verdict.compare(m['split'], m['one_device'])  # the one rule

@@ -209,13 +209,13 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # float64 check catches it.
 # </details>
 #
-# **2. Which assumption failed, and does splitting pay?** Here and in the recording, split *together*'s median
-# repeat into its longer half, the shorter half's part not overlapped, the copies, sum and update, and the idle gaps,
-# each beside its prediction, then compare with *one device*.
+# **2. Which assumption failed, and does splitting pay?** Here and in the recording, set each half's median
+# *together* beside its median *one after the other* (the figure's rows), and the rest (together less its longer
+# half) beside its prediction; then compare with *one device*.
 #
 # <details><summary>Worked answer</summary>
 #
-# A term over its prediction is an assumption (listed above) that failed and cost time. One device runs all the rows
+# A row over its prediction is an assumption (listed above) that failed and cost time. One device runs all the rows
 # with no copies: splitting pays only if together takes less.
 # </details>
 
@@ -226,8 +226,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 发现了这一点。
 # </details>
 #
-# **2. 哪个假定不成立？拆分划算吗？**在本机和记录结果中，把“同时运行”中位数那次重复拆成较长的一半、较短的一半
-# 未重叠的部分、复制求和更新、空闲间隙，每一项与它的预测并列，再与“一个设备”比较。
+# **2. 哪个假定不成立？拆分划算吗？**在本机和记录结果中，把每一半“同时运行”的中位数与它“先后运行”的中位数并列
+# （图中的行），把其余部分（“同时运行”减去较长的一半）与它的预测并列，再与“一个设备”比较。
 #
 # <details><summary>参考答案</summary>
 #
