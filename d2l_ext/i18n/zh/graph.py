@@ -50,7 +50,7 @@ MESSAGES = {
     'graph.split_cost': '；各部分中超出预测最多的是{term} +{off}',
     'graph.split_why.half': '{where}：拆分不可能划算，较长的一半 {half} 不少于一个设备的 {one}{cost}',
     'graph.split_why.rest': '{where}：拆分不划算（{together}，一个设备 {one}）{cost}',
-    'graph.split_why.same': '{where}：{by}（{together}，一个设备 {one}）{cost}',
+    'graph.split_why.same': '{where}：{by}，{together}，一个设备 {one}{cost}',
     'graph.split_why.pays': '{where}：拆分划算（{together}，一个设备 {one}）{cost}',
     'graph.dag_drawn.median': '中位数那次重复（下图）',
     'graph.dag_drawn.traced': '每个任务后都等待的一次运行（下图）',
