@@ -284,7 +284,7 @@ def _ex3(together, alone=(1.0, 0.8), rule='separate', cpu=None):
     return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, [1, 1], 1, 2, cpu or {})
 
 
-def test_exercise_three_lines_compare_together_with_the_hatched_lower_bound():
+def test_exercise_three_lines_compare_together_with_the_hatched_prediction():
     with using_language('en'):
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
@@ -299,21 +299,21 @@ def test_exercise_three_lines_compare_together_with_the_hatched_lower_bound():
         assert show.exercise_three_alone_text(_ex3([1.4], cpu=cpu)) == (
             'alone: lane 0 computing and copying 1.00 s (CPU time 1.20 s), lane 1 computing 0.800 s (CPU time '
             '0.800 s); 2 cores')
-        assert show.exercise_three_text(_ex3([1.0, 1.01, 1.02], cpu=cpu)) == (  # the slower lane bounds
-            'None of the three is separate hardware on CPU lanes: together 1.01 s (CPU time 2.00 s) vs lower bound '
+        assert show.exercise_three_text(_ex3([1.0, 1.01, 1.02], cpu=cpu)) == (  # the slower lane alone is the larger
+            'None of the three is separate hardware on CPU lanes: together 1.01 s (CPU time 2.00 s) vs predicted '
             '1.00 s (slower lane alone)')
         cpu = dict(cpu, lane1_compute_and_copy=1.8)
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], cpu=cpu)) == (
-            'None of the three is separate hardware on CPU lanes: together 1.41 s (CPU time 2.00 s) vs lower bound '
+            'None of the three is separate hardware on CPU lanes: together 1.41 s (CPU time 2.00 s) vs predicted '
             '1.30 s (CPU time alone ÷ 2 cores)')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5], cpu=cpu)).axes[0]
     hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
-    assert hatched == [pytest.approx(1.3)]  # the printed lower bound, drawn and named so
-    assert 'lower bound' in [x.get_text() for x in ax.get_legend().get_texts()]
+    assert hatched == [pytest.approx(1.3)]  # the printed prediction, drawn and named so
+    assert 'predicted' in [x.get_text() for x in ax.get_legend().get_texts()]
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42], cpu=cpu)) == (
             'CPU执行路上三者都不是相互独立的硬件：同时运行1.41秒（CPU时间2.00秒），'
-            '下界1.30秒（单独运行的CPU时间 ÷ 2个核心）')
+            '预测1.30秒（单独运行的CPU时间 ÷ 2个核心）')
 
 
 def test_timeline_legend_counts_bars_in_few_words(rec):
@@ -335,9 +335,9 @@ def test_profile_lines_count_each_copy_once():
     prof = SimpleNamespace(key_averages=lambda: rows)
     with using_language('en'):
         x, w = SimpleNamespace(shape=(800, 800)), SimpleNamespace(shape=(800, 800))
-        assert show.profile_text(prof, gpu=True, wall=0.2, x=x, w=w, iters=10) == (  # the setting; the larger first
+        assert show.profile_text(prof, gpu=True, wall=0.2, x=x, w=w, iters=10) == (  # both self times, unranked
             '10 products of 800 × 800 by 800 × 800 (10.2 GFLOP; results 25.6 MB copied): the profiled call took '
-            '200 ms; most self time: aten::mm 131 ms, then aten::copy_ 57.9 ms')
+            '200 ms; self time: aten::mm 131 ms, aten::copy_ 57.9 ms')
         assert show.profile_guess_text(prof, True, 'aten::mm') == 'your guess aten::mm: right, the most self time'
         assert show.profile_guess_text(prof, True, 'aten::copy_').endswith('the most self time: aten::mm')
         assert 'my_guess' in show.profile_guess_text(prof, True, None)

@@ -229,8 +229,8 @@ def exercise_three_alone_text(r) -> str:
 
 
 def exercise_three_prediction(r) -> tuple[float, str]:
-    """Exercise 3's prediction and its case: the slower lane alone; on CPU lanes (sharing the cores) at least the
-    CPU time both used alone divided by the cores."""
+    """Exercise 3's prediction and its case: the slower lane alone; on CPU lanes (sharing the cores) the
+    CPU time both used alone divided by the cores, if larger."""
     slower = max(r.times['lane1_compute_and_copy'].median, r.times['lane2_compute'].median)
     if _cpu_lanes(r) and r.cores:
         share = (r.cpu['lane1_compute_and_copy'] + r.cpu['lane2_compute']) / r.cores
@@ -241,7 +241,7 @@ def exercise_three_prediction(r) -> tuple[float, str]:
 
 def exercise_three_text(r) -> str:
     """Exercise 3's line: together vs the slower lane alone by the one rule (with a GPU lane, named separate hardware);
-    CPU lanes (never separate hardware): together, with its CPU time, vs the hatched lower bound."""
+    CPU lanes (never separate hardware): together, with its CPU time, vs the hatched prediction."""
     m = r.times['together']
     if not _cpu_lanes(r):
         slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
@@ -254,11 +254,10 @@ def exercise_three_text(r) -> str:
 
 
 def plot_exercise_three(r):
-    """Each lane alone and both together (repeats, middle halves); hatched beside 'together' the lower bound."""
+    """Each lane alone and both together (repeats, middle halves); hatched beside 'together' the prediction."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
     return plot_repeats(times, predicted={_name('together'): exercise_three_prediction(r)[0]}, halves=True,
-                        title=style.plot_text('communication.ex3.title'),
-                        predicted_label=style.plot_text('communication.ex3.bound'))
+                        title=style.plot_text('communication.ex3.title'))
 
 
 def _self_times(prof, gpu: bool) -> dict:
@@ -277,11 +276,10 @@ def profile_frame(prof, gpu: bool, rows: int = 8):
 
 def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
     """The profiled call's setting (`iters` products of x by w) and wall time (`wall`, seconds), then which of the
-    products (aten::mm) and the copies (aten::copy_) took more self time in it, the larger first (Memcpy DtoH is the
+    products' (aten::mm) and the copies' (aten::copy_) self time in it, unranked: one profiled run (Memcpy DtoH is the
     same time again, not more of it)."""
     ops = _self_times(prof, gpu)
-    (a, ta), (b, tb) = sorted((('aten::mm', ops.get('aten::mm', 0.0)), ('aten::copy_', ops.get('aten::copy_', 0.0))),
-                              key=lambda kv: -kv[1])
+    (a, ta), (b, tb) = (('aten::mm', ops.get('aten::mm', 0.0)), ('aten::copy_', ops.get('aten::copy_', 0.0)))
     (n, m), c = x.shape, w.shape[1]
     flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
     return t('communication.profile.split', k=iters, n=n, m=m, c=c, flop=flop, size=size, wall=verdict.num(wall, 'ms'),

@@ -370,15 +370,15 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Together takes at least the slower lane alone and, where the lanes share the CPU's cores, at least their CPU time
-# alone ÷ the cores: hatched, the larger of the two, the lower bound.
+# Predict together as the slower lane alone or, where the lanes share the CPU's cores, their CPU time alone ÷ the
+# cores, whichever is larger (hatched).
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 同时运行至少需要较慢那条执行路单独运行的用时；执行路共用 CPU 的核心时，还至少需要单独运行的 CPU 时间 ÷ 核心数：
-# 斜线条形是两者中较大的那个，即下界。
+# 预测同时运行的用时为较慢执行路单独运行的用时；执行路共用 CPU 的核心时，则为单独运行的 CPU 时间 ÷ 核心数，
+# 取两者中较大的那个（斜线条形）。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

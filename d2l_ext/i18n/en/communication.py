@@ -86,14 +86,13 @@ MESSAGES = {
                                     '(CPU time {cb}); {cores} cores'),
     'communication.ex3.cpu_case': 'CPU time alone ÷ {cores} cores',
     'communication.ex3.line': ('None of the three is separate hardware on CPU lanes: together {m} (CPU time {cpu}) vs '
-                               'lower bound {p} ({case})'),
+                               'predicted {p} ({case})'),
     'communication.ex3.gpu_line': 'With a GPU lane, the three are separate hardware: {line}',
-    'communication.ex3.bound': 'lower bound',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B copied): '
                                     'the profiled call took {wall}; '
-                                    'most self time: {a} {ta}, then {b} {tb}'),
+                                    'self time: {a} {ta}, {b} {tb}'),
     'communication.middle_half': 'middle half of the repeats',
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',
     'communication.profile.guess_right': 'your guess {guess}: right, the most self time',

@@ -85,14 +85,13 @@ MESSAGES = {
                                     '（CPU 时间 {cb}）；{cores} 个核心'),
     'communication.ex3.cpu_case': '单独运行的 CPU 时间 ÷ {cores} 个核心',
     'communication.ex3.line': ('CPU 执行路上三者都不是相互独立的硬件：同时运行 {m}（CPU 时间 {cpu}），'
-                               '下界 {p}（{case}）'),
+                               '预测 {p}（{case}）'),
     'communication.ex3.gpu_line': '有 GPU 执行路时，三者是相互独立的硬件：{line}',
-    'communication.ex3.bound': '下界',
     'communication.parts_combined': '两部分合成',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
                                     '性能分析的这次调用用时 {wall}；'
-                                    '自身用时最多：{a} {ta}，其次 {b} {tb}'),
+                                    '自身用时：{a} {ta}，{b} {tb}'),
     'communication.middle_half': '各次重复的中间一半',
     'communication.profile.guess_none': '先把你预计用时最多的操作符写进 my_guess。',
     'communication.profile.guess_right': '你的猜测 {guess}：对，它的自身用时最多',
