@@ -261,8 +261,8 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两条执行路，同时运行（预测6.00 − 2.00）')
     assert len(repeats.get_yticklabels()) == 8 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
         'lane 0 half, one after the other', '执行路0的一半，先后运行')
-    assert repeats.get_yticklabels()[7].get_text().split('\n')[0] in (  # together less its halves: 0.5 ms
-        'other time, together (copies, sum, update, idle gaps)', '其他时间，同时运行（复制、求和、更新、空闲间隙）')
+    assert repeats.get_yticklabels()[7].get_text().split('\n')[0] in (  # exercise 2's table's row, its median 1.5 ms
+        'the rest (together less its longer half)', '其余（同时运行减去较长的一半）')
 
 
 def test_the_timeline_draws_each_ways_timer_to_its_median_and_keys_every_colour():

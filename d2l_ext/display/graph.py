@@ -203,13 +203,12 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
 
 
 def _rest(run: dict) -> list:
-    """Each repeat's other time: together less its longer half and the part of the shorter not overlapped."""
-    return [w - max(h.values()) - (1 - f) * min(h.values()) for w, h, f in zip(
-        run['times']['split'], run['halves']['split'], run['overlap']['split']) if len(h) == 2 and f is not None]
+    """Each repeat's rest: together less its longer half (exercise 2's table takes this row's median)."""
+    return [w - max(h.values()) for w, h in zip(run['times']['split'], run['halves']['split']) if len(h) == 2]
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
-    """Every repeat of the three ways, each half's busy time and the other time, above the median repeats' timelines."""
+    """Every repeat of the three ways, each half's busy time and the rest, above the median repeats' timelines."""
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
     fig, first = style.figure(height=9.5)
@@ -225,8 +224,8 @@ def draw_step(rec: dict, guess_ms=None, title=None):
                                                    way=style.plot_text(f'graph.short.{way}'))
     rest = _rest(run)
     guess, predicted = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}, recording.predict_split(run)
-    if rest:  # the other time (copies, sum, update), predicted as one after the other's less its longer half
-        rows['rest'], labels['rest'] = Measurement('rest', rest), style.plot_text('graph.rest_row')
+    if rest:  # predicted as one after the other's less both its halves
+        rows['rest'], labels['rest'] = Measurement('rest', rest), style.plot_text('graph.term.rest', lane='')
         rest = {'rest': predicted - max(recording.halves_summary(run)['in_turn'].values())}
     labels['split'] = style.plot_text('graph.predicted_from', way=labels['split'], shorter=verdict.sig(min(
         recording.halves_summary(run)['in_turn'].values()) * 1e3), wall=verdict.sig(rows['in_turn'].median * 1e3))
@@ -242,18 +241,18 @@ def draw_step(rec: dict, guess_ms=None, title=None):
 
 
 def split_table(here: dict, recorded: dict | None = None):
-    """Exercise 2's table: the first figure's per-way medians (each half together beside one after the other), the
-    rest (together less its longer half) and together beside their predictions; one device. Prints: did it pay, and
-    the row furthest over its prediction."""
+    """Exercise 2's table: the first figure's row medians (each half both ways, the rest, together) beside their
+    predictions; one device. Prints: did it pay, and the row furthest over its prediction."""
     import pandas as pd
     rows, lines, cols = {}, [], [t(f'graph.col.{c}') for c in ('predicted', 'measured', 'off')]
     for key, r in filter(lambda x: x[1], (('graph.short.split_here', here), ('graph.short.split_recorded', recorded))):
         run, kinds = _run_and_kinds(r)
         m, summary, predicted = _measurements(run), recording.halves_summary(run), recording.predict_split(run)
         half, turn, together, one = summary['split'], summary['in_turn'], m['split'].median, m['one_device'].median
-        (long, short), off = sorted(half, key=half.get, reverse=True), {}
-        values = [(long, turn[long], half[long]), (short, turn[short], half[short]),
-                  ('', predicted - turn[long], together - half[long]), ('', predicted, together), ('', None, one)]
+        (long, short), off, rest = sorted(half, key=half.get, reverse=True), {}, _rest(run)  # rest: the figure's row
+        values = [(long, turn[long], half[long]), (short, turn[short], half[short]), ('', predicted - turn[long],
+                  Measurement('rest', rest).median if rest else together - half[long]), ('', predicted, together),
+                  ('', None, one)]
         for term, (lane, p, x) in zip(TERMS, values):
             name = t(term, lane=lane_name(lane, kinds=kinds) if lane else '')
             rows[(t(key), name)] = ['' if p is None else verdict.num(p, 'ms'), verdict.num(x, 'ms'),

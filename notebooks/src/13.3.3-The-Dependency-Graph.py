@@ -257,13 +257,12 @@ show.draw_dag(dag, lanes)
 # %% [markdown]
 # A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
 # plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched prediction replays the
-# plan from each lane's start, at its own time per task (its row's label), waits included. The second line splits each lane's time
-# in the median repeat, its waiting beside the replay's; the dashed line is where its timer stopped.
+# plan from each lane's start, at its own time per task (its row's label), waits included.
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一条执行路上（图中的行）；引擎执行这个计划，每条执行路等待它的输入。为什么两条执行路上的
 # 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条形）从每条执行路的开始按计划重放，用它自己每个
-# 任务的用时（见它那一行的标签），包括等待。第二行在中位数那次重复中拆开每条执行路的时间，等待旁是重放中的等待；虚线是它的计时停止的地方。
+# 任务的用时（见它那一行的标签），包括等待。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行

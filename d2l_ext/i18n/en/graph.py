@@ -38,7 +38,6 @@ MESSAGES = {
     'graph.overlap.none': 'the halves ran one after the other',
     'graph.overlap.part': 'the halves overlapped in part',
     'graph.overlap.full': 'the halves ran at the same time',
-    'graph.rest_row': 'other time, together (copies, sum, update, idle gaps)',
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '{way} (predicted {wall} − {shorter})',
     'graph.col.predicted': 'predicted',

@@ -38,7 +38,6 @@ MESSAGES = {
     'graph.overlap.none': '两半实际上一前一后',
     'graph.overlap.part': '两半部分重叠',
     'graph.overlap.full': '两半同时运行',
-    'graph.rest_row': '其他时间，同时运行（复制、求和、更新、空闲间隙）',
     'graph.half_row': '{lane} 的一半，{way}',
     'graph.predicted_from': '{way}（预测{wall} − {shorter}）',
     'graph.col.predicted': '预测',
