@@ -291,7 +291,7 @@ def test_the_lanes_run_figure_says_each_row_s_time_a_product():
 
 
 def test_exercise_lines_are_verdict_lines():
-    r = NS(framework='torch', engine='eager', iters=10, times={
+    r = NS(framework='torch', engine='eager', iters=10, size=8, times={
         'one_at_a_time': Times.from_times([0.2, 0.21, 0.2], 'a'), 'issued_together': Times.from_times([0.1] * 3, 'b')})
     small = NS(kind='cpu', times={'one_lane': Times.from_times([0.02] * 3, 'a'),
                                   'two_threads': Times.from_times([0.03] * 3, 'b'),
@@ -311,7 +311,7 @@ def test_exercise_lines_are_verdict_lines():
             'PyTorch (eager): issued together (one wait) 0.100 s vs one at a time (wait after '
             'each) 0.200 s: faster (50% less time)', 'MXNet (E): issued together (one wait) '
             '0.200 s vs one at a time (wait after each) 0.400 s: faster (50% less time)',
-            'So, at once by itself? PyTorch: yes; MXNet: yes.']
+            "So, at once by itself? PyTorch: yes; MXNet: yes (still 2.00x PyTorch's time)."]
         # exercise 2: a second caller (two threads, or two streams) against one lane, one call (bmm) against it, and
         # on a CPU this run's conclusion from the control (one thread, half the cores)
         assert dp.small_ops_line(small).splitlines() == [

@@ -85,9 +85,8 @@ lanes_table({'torch': lanes})
 # together, and the **baseline**: one device doing both jobs. The runs are interleaved so that drift hits every
 # variant alike.
 #
-# The model: on separate hardware together takes the slower lane's time, max(t1, t2). Two lanes on one CPU share its
-# cache and memory, so there together falls short of it. Will together be faster than the baseline (2 = twice as
-# fast), the same (1), or slower? Write it into `my_guess`.
+# The model: on separate hardware together takes the slower lane's time, max(t1, t2). Will together be faster than
+# the baseline (2 = twice as fast), the same (1), or slower? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
@@ -95,9 +94,8 @@ lanes_table({'torch': lanes})
 # 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们分别为每条执行路单独运行、两条同时运行和
 # **基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种情况的影响都相同。
 #
-# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。同一个 CPU 上的两条执行路共享它的
-# 缓存和内存，所以在那里同时运行达不到这个预测。同时运行会比基线快（2 表示快一倍）、一样（1），还是更慢？把它写进
-# `my_guess`。
+# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。同时运行会比基线快（2 表示快一倍）、
+# 一样（1），还是更慢？把它写进 `my_guess`。
 
 # %%
 my_guess = None  # together is how many times as fast as the baseline? (x)  #zh: 同时运行的速度是基线的几倍？（倍）

@@ -356,26 +356,26 @@ plot_small_ops(small)
 #
 # ## Remember
 #
-# * **Separate hardware** takes about max(t1, t2); lanes on one CPU **split** its cores.
+# * **Separate hardware** takes about max(t1, t2); on one CPU, compare a product's time alone and together.
 # * One thread feeds several GPUs; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time; compare with the baseline, one device doing both jobs.
 #
 # ## Pitfalls
 #
 # * **No wait**: the clock stops once GPU work is queued; wait for every device used.
-# * **Lanes on one CPU**: they split its cores; compare with the baseline.
+# * **Lanes on one CPU**: compare with the baseline.
 
 # %% [markdown] lang="zh"
 # 书中的练习 3 和练习 4 见12.3.2节，练习 5 见扩展一节“依赖图”。
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的执行路**共享**它的核心：
-#   要与基线比较。
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；在同一个 CPU 上，比较每次乘法单独运行与
+#   同时运行的用时，并与基线比较。
 # * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
 # * 用每条执行路实测的用时做预测；与基线比较；看每一次重复。
 #
 # ## 易错点
 #
 # * **不等待**：GPU 上的工作一排入队列计时就停止；应等待用到的每个设备。
-# * **在同一硬件上的执行路**：两条 CPU 执行路共享一个 CPU 的核心；要与基线比较。
+# * **在同一硬件上的执行路**：要与基线比较。

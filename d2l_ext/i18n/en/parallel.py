@@ -36,6 +36,7 @@ MESSAGES = {
     'parallel.independence_so': 'So, at once by itself? {answers}.',
     'parallel.answer.yes': '{framework}: yes',
     'parallel.answer.no': '{framework}: no',
+    'parallel.answer.still': " (still {ratio} {base}'s time)",
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.median_alone': 'median alone',
     'parallel.small.fewer_threads': ('So yes here, from fewer threads per product: two threads {two}, one thread on '
@@ -62,7 +63,7 @@ MESSAGES = {
     'parallel.timeline_median': '{framework}, {size} × {size}: the repeat of "together" timed as the median',
     'parallel.timeline_row': '{lane}: {iters} products',
     'parallel.timeline_merged': '{lane}: {iters} products, drawn as busy stretches',
-    'parallel.timeline_own': '{framework}, {size} × {size}: one more run, apart from the timed repeats',
+    'parallel.timeline_own': '{framework}, {size} × {size}: one traced run, not one of the timed repeats',
     'parallel.recorded_title': 'Recorded on {gpu}, {date}: a GPU lane and a CPU lane, {size} × {size} matrices',
     'parallel.recorded_sync_title': 'Recorded on {gpu}, {date}: ways of waiting, {size} × {size}',
     'parallel.independence_title': '{iters} independent products of {size} × {size}',

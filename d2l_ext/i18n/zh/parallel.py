@@ -35,6 +35,7 @@ MESSAGES = {
     'parallel.independence_so': '所以，框架会自行让它们同时运行吗？{answers}。',
     'parallel.answer.yes': '{framework}：会',
     'parallel.answer.no': '{framework}：不会',
+    'parallel.answer.still': '（用时仍是{base}的{ratio}）',
     'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.median_alone': '单独运行的中位数',
     'parallel.small.fewer_threads': ('所以这次有帮助，来自每次乘法用的线程更少：两个线程{two}，'
@@ -60,7 +61,7 @@ MESSAGES = {
     'parallel.timeline_median': '{framework}，{size} × {size}：“同时运行”中用时为中位数的那次重复',
     'parallel.timeline_row': '{lane}：{iters} 次乘法',
     'parallel.timeline_merged': '{lane}：{iters} 次乘法，画成连续忙碌的时段',
-    'parallel.timeline_own': '{framework}，{size} × {size}：计时的各次重复之外的另一次运行',
+    'parallel.timeline_own': '{framework}，{size} × {size}：计时的各次重复之外另记录的一次运行',
     'parallel.recorded_title': '记录于 {gpu}，{date}：一条 GPU 执行路和一条 CPU 执行路，{size} × {size} 的矩阵',
     'parallel.recorded_sync_title': '记录于 {gpu}，{date}：几种等待方式，{size} × {size}',
     'parallel.independence_title': '{iters} 次相互独立的 {size} × {size} 乘法',
