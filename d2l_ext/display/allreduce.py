@@ -50,8 +50,8 @@ def ingredients_text(result) -> str:
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
-    """'(c) hooks 90.0 ms vs (a) after backward 111 ms: faster (19% less time); 74% of the all-reduce ran during
-    backward' (the share only where some ran during backward)."""
+    """'(c) hooks 90.0 ms vs (a) after backward 111 ms: faster (19% less time); 74% of the all-reduce time (incl.
+    waiting for the peer) ran during backward' (the share only where some ran during backward)."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
     return head + t('allreduce.share', share=verdict.num(v.overlap, '%')) if v.overlap else head
@@ -72,15 +72,15 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
 
 def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
     """One run: a version against another, backward's growth in each against the step without all-reduce, and for
-    (c) against (a) whether overlap paid."""
+    (c) against (a) whether overlap paid (nothing said where the verdict is no clear difference)."""
     v, a = r.version(vid), r.version(against)
     short = {vid: f'({k})' for k, vid in LETTERS.items()}
     line = t('allreduce.on', n=r.processes, cores=r.cores) + t(
         'allreduce.parts', line=verdict.line(name(r, v), v.measurement, name(r, a), a.measurement, 'ms'),
         mine=_back(r, vid), me=short.get(vid, name(r, v)), theirs=_back(r, against),
         them=short.get(against, name(r, a)), alone=_back(r, 'backward'))
-    paid = verdict.compare(v.measurement, a.measurement) == 'faster'
-    return line + t(f'allreduce.{"" if paid else "un"}paid') if (vid, against) == ('hooks', 'serial') else line
+    paid = {'faster': 'allreduce.paid', 'slower': 'allreduce.unpaid'}.get(verdict.compare(v.measurement, a.measurement))
+    return line + t(paid) if paid and (vid, against) == ('hooks', 'serial') else line
 
 
 def so_text(there, here) -> str:

@@ -180,7 +180,7 @@ print(show.ingredients_text(result))
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
 # assumes communication has its own hardware and no copies.
 #
-# Predict whether overlap can pay here, and guess the share of (c)'s all-reduce during backward.
+# Predict whether overlap can pay here, and guess the share of (c)'s all-reduce time (waiting included) during backward.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -192,10 +192,10 @@ print(show.ingredients_text(result))
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
 # 假定通信拥有自己的硬件，也没有复制。
 #
-# 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约有多大比例在反向传播期间进行。
+# 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约用时（含等待）有多大比例在反向传播期间。
 
 # %% tags=["nbval-ignore-output"]
-my_guess = None  # share of (c)'s all-reduce during backward, 0-1  #zh: (c) 的全归约在反向传播期间进行的比例，0-1
+my_guess = None  # share of (c)'s all-reduce time during backward, 0-1  #zh: (c) 的全归约用时在反向传播期间的比例，0-1
 
 p, n = result.prediction, result.processes  # medians of the measurements above  #zh: 上面各项测量的中位数
 ring = 2 * (n - 1) / n                      # share of the bytes each process sends  #zh: 每个进程发送的字节比例
@@ -350,8 +350,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>Worked answer</summary>
 #
 # A small bucket's first call starts early, but each extra call costs α: the table's two rows rank the sizes by the
-# model and by the run. The model gives (d) and DDP 1 MiB the same buckets, so it predicts them equal; it leaves out
-# (d)'s copies.
+# model and by the run. The model gives (d) and DDP 1 MiB the same buckets, so it predicts them equal.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -360,7 +359,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # <details><summary>参考答案</summary>
 #
 # 小桶的第一次调用开始得早，但每多一次调用多付一个α：表中两行分别按模型和按实测给各个大小排序。模型给 (d) 和
-# DDP 1 MiB 分的桶相同，所以预测二者用时相同；它没有算 (d) 的复制。
+# DDP 1 MiB 分的桶相同，所以预测二者用时相同。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。

@@ -36,7 +36,7 @@ MESSAGES = {
     'allreduce.ingredients.fit': ('model fitted to it and one call on a larger buffer: α = {alpha} a call, '
                                   'β = {gbps} GB/s'),
     'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
-    'allreduce.share': '; {share} of the all-reduce ran during backward',
+    'allreduce.share': '; {share} of the all-reduce time (incl. waiting for the peer) ran during backward',
     'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',

@@ -34,7 +34,7 @@ MESSAGES = {
     'allreduce.ingredients.step': '不做全归约的训练步 {step}；仅全归约 {alone}，共 {tensors} 次调用',
     'allreduce.ingredients.fit': '模型由它和对一个更大缓冲区的一次调用拟合：每次调用α={alpha}，β={gbps} GB/s',
     'allreduce.steps': '训练步（毫秒），预测 · 实测中位数：{rows}',
-    'allreduce.share': '；全归约有 {share} 在反向传播期间进行',
+    'allreduce.share': '；全归约用时（含等待另一个进程）有 {share} 在反向传播期间',
     'allreduce.plot.title': '每个版本计时的训练步',
     'allreduce.plot.step_ms': '训练步时间（毫秒，最慢的进程）',
     'allreduce.plot.timeline_after': '{label}，一个分析步：每个全归约都在反向传播结束后开始',
