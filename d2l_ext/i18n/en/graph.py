@@ -70,7 +70,7 @@ MESSAGES = {
     'graph.legend_path': 'critical path',
     'graph.title_graph': 'One training step on two lanes, recorded from the worked mlp_step',
     'graph.title_hasty': "Lane 1's gradients arrive, but sum never reads them",
-    'graph.title_repeats': "Every repeat of each way, each half's busy time and the other time (hatched: predicted)",
+    'graph.title_repeats': "Every repeat of each way, each half's busy time and the rest (hatched: predicted)",
     'graph.title_timeline': 'Median repeats by timer, together and one device (grey: timer; in a lane, idle gap)',
     'graph.title_dag': 'The DAG as planned on two lanes (columns by dependency)',
     'graph.title_dag_run': ("Every repeat (hatched: the plan replayed from each lane's start at its time per task, "

@@ -70,7 +70,7 @@ MESSAGES = {
     'graph.legend_path': '关键路径',
     'graph.title_graph': '两条执行路上的一个训练步，根据参考实现 mlp_step 记录',
     'graph.title_hasty': '执行路 1 的梯度到达了，但求和从不读取它们',
-    'graph.title_repeats': '每种方式、每一半忙碌时间和其他时间的每次重复（斜线条形：预测）',
+    'graph.title_repeats': '每种方式、每一半忙碌时间和其余部分的每次重复（斜线条形：预测）',
     'graph.title_timeline': '按计时取中位数那次重复：“同时运行”和“一个设备”（灰色：计时；执行路中为空闲间隙）',
     'graph.title_dag': '依赖图，按两条执行路上的计划排列（各列按依赖关系）',
     'graph.title_dag_run': '每次重复（斜线条形：从每条执行路的开始按计划重放，用它自己每个任务的用时，包括等待）',
