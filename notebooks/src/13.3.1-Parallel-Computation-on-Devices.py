@@ -328,9 +328,7 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # <details><summary>Worked answer</summary>
 #
-# A second caller can help where one caller leaves the device partly idle, e.g. in a product that runs worse on more
-# threads. On a CPU the control, one caller with half the cores, shows what fewer threads per
-# product do alone. One `torch.bmm` makes one call instead of 800.
+# On a CPU the control, one caller with half the cores, shows what fewer threads per product do alone. One `torch.bmm` makes one call instead of 800.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -339,8 +337,7 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # <details><summary>参考答案</summary>
 #
-# 一个调用方让设备部分闲着时（例如线程越多反而越慢的乘法），第二个调用方就能帮上忙。在 CPU 上，
-# 对照——一个调用方用一半的核心——显示每次乘法用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。
+# 在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

@@ -215,8 +215,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# A row over its prediction is an assumption (listed above) that failed and cost time. One device runs all the rows
-# with no copies: splitting pays only if together takes less.
+# A row over its prediction is an assumption (listed above) that failed. One device runs all the rows with no
+# copies: splitting pays only if together takes less.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -231,7 +231,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 哪一项超出了它的预测，上面列出的哪个假定就不成立，并且多花了时间。一个设备处理全部样本，不需要复制：只有
+# 哪一项超出了它的预测，上面列出的哪个假定就不成立。一个设备处理全部样本，不需要复制：只有
 # “同时运行”用时更少，拆分才划算。
 # </details>
 

@@ -229,7 +229,7 @@ if rec is not None:
 #
 # The same figure, here. The model leaves out any change in backward's time; the first line prints backward's
 # time in (c), in (a) (nothing is sent during it: the control) and without all-reduce.
-# (d) is drawn beside DDP at its bucket size (Exercise 2).
+# (d) is drawn in Exercise 2, beside DDP at its bucket size.
 
 # %% [markdown] lang="zh"
 # ## 实测
