@@ -106,6 +106,18 @@ def test_comments_are_written_in_the_notebook_language():
     assert bn.swap_comments(code, 'zh') == 'my_guess = None  # 秒：要多久？\n# keep me\nx = 1  # 整行'
 
 
+def test_strings_marked_zh_str_are_written_in_chinese_only_in_the_zh_notebook():
+    code = ("#zh-str: {'{lane}, one run': '{lane}，运行一次', 'both': '两者'}\n"
+            "with Benchmark(f'{lane}, one run'):  # time it  #zh: 计时\n    print(\"both\", 'both ways')")
+    assert bn.swap_strings(code, 'en') == code.split('\n', 1)[1]
+    assert bn.swap_strings(code, 'zh') == ("with Benchmark(f'{lane}，运行一次'):  # time it  #zh: 计时\n"
+                                           "    print(\"两者\", 'both ways')")
+    with pytest.raises(bn.SourceError, match="no string 'missing'"):
+        bn.swap_strings("#zh-str: {'missing': '无'}\nx = 'here'", 'en')
+    with pytest.raises(bn.SourceError, match='dict of strings'):
+        bn.swap_strings("#zh-str: {'a': }\nx = 'a'", 'zh')
+
+
 def test_a_source_cell_is_the_package_function_itself():
     import inspect
 

@@ -3,7 +3,8 @@
 Each source is a jupytext percent-format script: code cells are ordinary Python, every English
 markdown cell is followed by its Chinese twin (`# %% [markdown] lang="zh"`). Both languages run
 the one copy of the code; only the first code cell's `d2l_ext.set_language('en')` and the comments change:
-a comment written `# English text  #zh: 中文` reads `# English text` in English and `# 中文` in Chinese.
+a comment written `# English text  #zh: 中文` reads `# English text` in English and `# 中文` in Chinese, and a
+line `#zh-str: {'one run': '运行一次'}` writes that string of its cell in Chinese (as d2l-zh's code does).
 A code cell whose lines are all `#@source d2l_ext.module.function` gets those functions' source from the
 package (as d2lbook harvests `#@save` cells, the other way round), so a lesson never types package code twice.
 Executing with nbclient in a fresh kernel gives the committed execution counts 1..n.
@@ -116,6 +117,36 @@ def swap_comments(code: str, lang: str) -> str:
     return '\n'.join(out)
 
 
+_STRINGS = re.compile(r'^\s*#zh-str:\s*(?P<table>\{.*\})\s*$')
+
+
+def swap_strings(code: str, lang: str) -> str:
+    """Code with the cell's `#zh-str: {'English': '中文'}` lines applied in Chinese and dropped in both languages.
+
+    d2l-zh writes its code's labels in Chinese (`d2l.Benchmark('GPU1 时间')`): each key is the text between the
+    quotes of a string (or f-string) in the cell, replaced in the Chinese notebook by its value; only string
+    contents change (tests/test_notebooks.py checks the code is otherwise the same)."""
+    import ast
+    lines, table = [], {}
+    for line in code.split('\n'):
+        if m := _STRINGS.match(line):
+            try:
+                table.update(ast.literal_eval(m['table']))
+            except (ValueError, SyntaxError) as e:
+                raise SourceError(f'#zh-str must be a dict of strings: {line.strip()!r} ({e})') from None
+        else:
+            lines.append(line)
+    code = '\n'.join(lines)
+    for en, zh in table.items():
+        found = [q for q in ("'", '"') if f'{q}{en}{q}' in code]
+        if not found:
+            raise SourceError(f'#zh-str: no string {en!r} in this cell')
+        if lang == 'zh':
+            for q in found:
+                code = code.replace(f'{q}{en}{q}', f'{q}{zh}{q}')
+    return code
+
+
 def harvest(code: str) -> str:
     """A cell of `#@source module.function` lines as those functions' source; any other cell as it is."""
     lines = [line for line in code.strip().split('\n') if line.strip()]
@@ -192,7 +223,10 @@ def notebook(path: pathlib.Path, lang: str):
         meta = {k: cell.metadata[k] for k in KEPT_CELL_METADATA if k in cell.metadata}
         make = nbformat.v4.new_code_cell if cell.cell_type == 'code' else nbformat.v4.new_markdown_cell
         if cell.cell_type == 'code':
-            text = swap_comments(harvest(cell.source), lang)
+            try:
+                text = swap_comments(swap_strings(harvest(cell.source), lang), lang)
+            except SourceError as e:
+                raise SourceError(f'{_where(path, i, cell)}: {e}') from None
         else:
             text = join_chinese_lines(cell.source) if lang == 'zh' else cell.source
         nb.cells.append(make(text, metadata=meta, id=f'{lang}-{i:03d}'))
