@@ -22,8 +22,7 @@ VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys gr
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
-TERMS = ('graph.term.half', 'graph.term.short', 'graph.term.rest', 'graph.short.split',
-         'graph.short.one_device')  # exercise 2's rows
+TERMS = ('graph.term.half', 'graph.term.short', 'graph.term.rest', 'graph.short.split')  # exercise 2's rows
 
 
 # -- names --------------------------------------------------------------------------------------------
@@ -202,11 +201,6 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
     return events, rows, legend
 
 
-def _rest(run: dict) -> list:
-    """Each repeat's rest: together less its longer half (exercise 2's table takes this row's median)."""
-    return [w - max(h.values()) for w, h in zip(run['times']['split'], run['halves']['split']) if len(h) == 2]
-
-
 def draw_step(rec: dict, guess_ms=None, title=None):
     """Every repeat of the three ways, each half's busy time and the rest, above the median repeats' timelines."""
     from matplotlib.patches import Patch
@@ -222,14 +216,10 @@ def draw_step(rec: dict, guess_ms=None, title=None):
             rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
             labels[f'{i} {way}'] = style.plot_text('graph.half_row', lane=lane_name(f'lane {i}', True, kinds),
                                                    way=style.plot_text(f'graph.short.{way}'))
-    rest = _rest(run)
     guess, predicted = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}, recording.predict_split(run)
-    if rest:  # predicted as one after the other's less both its halves
-        rows['rest'], labels['rest'] = Measurement('rest', rest), style.plot_text('graph.term.rest', lane='')
-        rest = {'rest': predicted - max(recording.halves_summary(run)['in_turn'].values())}
     labels['split'] = style.plot_text('graph.predicted_from', way=labels['split'], shorter=verdict.sig(min(
         recording.halves_summary(run)['in_turn'].values()) * 1e3), wall=verdict.sig(rows['in_turn'].median * 1e3))
-    plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted, **(rest or {})}, guess=guess,
+    plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats'), halves=True)
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
@@ -240,33 +230,26 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     return fig
 
 
-def split_table(here: dict, recorded: dict | None = None):
-    """Exercise 2's table: the first figure's row medians (each half both ways, the rest, together) beside their
-    predictions; one device. Prints: did it pay, and the row furthest over its prediction."""
+def split_table(here: dict):
+    """Exercise 2's table: this machine's medians (each half together, the rest, together) beside their predictions;
+    the longer half and the rest add up to together in both columns. Prints: did it pay (together vs one device)."""
     import pandas as pd
-    rows, lines, cols = {}, [], [t(f'graph.col.{c}') for c in ('predicted', 'measured', 'off')]
-    for key, r in filter(lambda x: x[1], (('graph.short.split_here', here), ('graph.short.split_recorded', recorded))):
-        run, kinds = _run_and_kinds(r)
-        m, summary, predicted = _measurements(run), recording.halves_summary(run), recording.predict_split(run)
-        half, turn, together, one = summary['split'], summary['in_turn'], m['split'].median, m['one_device'].median
-        (long, short), off, rest = sorted(half, key=half.get, reverse=True), {}, _rest(run)  # rest: the figure's row
-        values = [(long, turn[long], half[long]), (short, turn[short], half[short]), ('', predicted - turn[long],
-                  Measurement('rest', rest).median if rest else together - half[long]), ('', predicted, together),
-                  ('', None, one)]
-        for term, (lane, p, x) in zip(TERMS, values):
-            name = t(term, lane=lane_name(lane, kinds=kinds) if lane else '')
-            rows[(t(key), name)] = ['' if p is None else verdict.num(p, 'ms'), verdict.num(x, 'ms'),
-                                    '' if p is None else ('+' if x > p else '') + verdict.num(x - p, 'ms')]
-            off.update({name: x - p} if term in TERMS[:3] else {})  # the rows above together
-        worst = max(off, key=off.get)
-        cost = t('graph.split_cost', term=worst, off=verdict.num(off[worst], 'ms')) if off[worst] > 0 else ''
-        way = verdict.compare(m['split'], m['one_device'])  # the one rule
-        why = 'half' if half[long] >= one else 'rest' if way == 'slower' else 'pays' if way == 'faster' else 'same'
-        lines.append(t(f'graph.split_why.{why}', where=t(key), half=verdict.num(half[long], 'ms'), cost=cost,
-                       by=verdict.by(m['split'], m['one_device']),
-                       together=verdict.num(together, 'ms'), one=verdict.num(one, 'ms')))
-    print('\n'.join(lines))
-    return pd.DataFrame(list(rows.values()), index=pd.MultiIndex.from_tuples(rows), columns=cols)
+    run, kinds = _run_and_kinds(here)
+    m, summary, predicted = _measurements(run), recording.halves_summary(run), recording.predict_split(run)
+    half, turn, together, one = summary['split'], summary['in_turn'], m['split'].median, m['one_device'].median
+    long, short = sorted(half, key=half.get, reverse=True)
+    values = [(long, turn[long], half[long]), (short, turn[short], half[short]),
+              ('', predicted - turn[long], together - half[long]), ('', predicted, together)]
+    rows = {t(term, lane=lane_name(lane, kinds=kinds) if lane else ''): [
+        verdict.num(p, 'ms'), verdict.num(x, 'ms'), ('+' if x > p else '') + verdict.num(x - p, 'ms')]
+        for term, (lane, p, x) in zip(TERMS, values)}
+    way = verdict.compare(m['split'], m['one_device'])  # the one rule
+    why = 'half' if half[long] >= one else 'rest' if way == 'slower' else 'pays' if way == 'faster' else 'same'
+    print(t(f'graph.split_why.{why}', where=t('graph.short.split_here'), half=verdict.num(half[long], 'ms'),
+            by=verdict.by(m['split'], m['one_device']), together=verdict.num(together, 'ms'),
+            one=verdict.num(one, 'ms')))
+    cols = [t(f'graph.col.{c}') for c in ('predicted', 'measured', 'off')]
+    return pd.DataFrame(list(rows.values()), index=list(rows), columns=cols)
 
 
 def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):

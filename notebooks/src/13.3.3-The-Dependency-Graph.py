@@ -116,7 +116,7 @@ graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one nod
 show.draw_graph(graph)
 
 # %% [markdown]
-# Two chains meet only at the server, whose `sum` waits for **both** lanes' gradients.
+# The two chains meet at the server, whose `sum` waits for **both** lanes' gradients.
 #
 # ## Predict, then measure
 #
@@ -136,7 +136,7 @@ show.draw_graph(graph)
 # Which could fail here? (Exercise 2 answers from this run.)
 
 # %% [markdown] lang="zh"
-# 两条链只在服务器处汇合，而服务器的 `sum` 要等待**两条**执行路的梯度。两条链之间互不等待。
+# 两条链在服务器处汇合，服务器的 `sum` 要等待**两条**执行路的梯度。
 #
 # ## 先预测，再测量
 #
@@ -174,8 +174,7 @@ show.show_step(here, my_guess)
 #
 # ## 在 GPU 上记录的结果
 #
-# 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是两个不同的设备：GPU 和 CPU（15 个线程）。请比较它的
-# 预测与实测，以及“同时运行”与“一个设备”（练习 2）。
+# 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是 GPU 和 CPU（15 个线程）。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -197,9 +196,11 @@ show.show_recorded(recorded)
 hasty = dg.wrong_version('lane0_twice')
 try:
     dg.check_step_matches(lanes, (params, X, y), step=hasty)
-    print(d2l_ext.t('graph.check_missed'))
+    print('the check passed: the change did not alter the update')
 except d2l_ext.ResultMismatch:
-    print(d2l_ext.t('graph.check_caught'))
+    print('the float64 check caught the changed step')
+#zh-str: {'the check passed: the change did not alter the update': '检查通过：这处改动没有改变更新'}
+#zh-str: {'the float64 check caught the changed step': '与 float64 结果的检查发现了改动后的训练步'}
 show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty)), title='graph.title_hasty')
 
 # %% [markdown]
@@ -209,9 +210,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # float64 check catches it.
 # </details>
 #
-# **2. Which assumption failed, and does splitting pay?** Here and in the recording, set each half's median
-# *together* beside its median *one after the other* (the figure's rows), and the rest (together less its longer
-# half) beside its prediction; then compare with *one device*.
+# **2. Which assumption failed, and does splitting pay?** Set each part of *together* beside its prediction, then
+# *together* beside *one device*.
 #
 # <details><summary>Worked answer</summary>
 #
@@ -226,8 +226,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # 发现了这一点。
 # </details>
 #
-# **2. 哪个假定不成立？拆分划算吗？**在本机和记录结果中，把每一半“同时运行”的中位数与它“先后运行”的中位数并列
-# （图中的行），把其余部分（“同时运行”减去较长的一半）与它的预测并列，再与“一个设备”比较。
+# **2. 哪个假定不成立？拆分划算吗？**把“同时运行”的每一部分与它的预测并列，再把“同时运行”与“一个设备”比较。
 #
 # <details><summary>参考答案</summary>
 #
@@ -236,7 +235,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-show.split_table(here, recorded)
+show.split_table(here)
 
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task computes
@@ -256,13 +255,14 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
-# plan on two lanes take fewer than 12? Guess the planned run's time, then measure. The hatched prediction replays the
-# plan from each lane's start, at its own time per task (its row's label), waits included.
+# plan on two lanes take fewer than 12? Guess the planned run's time, then measure it beside one lane running all 21
+# in order. The hatched prediction replays the plan from each lane's start at its own time per task, waits included:
+# compare each lane's printed waiting with its replayed waiting.
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一条执行路上（图中的行）；引擎执行这个计划，每条执行路等待它的输入。为什么两条执行路上的
-# 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量。预测（斜线条形）从每条执行路的开始按计划重放，用它自己每个
-# 任务的用时（见它那一行的标签），包括等待。
+# 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量，并与一条执行路依次运行全部 21 个任务比较。预测（斜线条形）
+# 从每条执行路的开始按计划重放，用它自己每个任务的用时，包括等待：请比较打印出的每条执行路的等待与重放时的等待。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
@@ -272,7 +272,9 @@ show.show_dag(ex5, my_guess_dag)
 
 # %%
 caught, _ = dg.broken_engine_check(ex5)  # the same plan, with the waits left out: does the check catch it?  #zh: 同一个计划，但去掉了等待：检查能发现吗？
-print(d2l_ext.t('graph.broken_caught' if caught else 'graph.broken_not_caught'))
+print('an engine that skips the waits: the float64 check caught it' if caught else 'the results matched')
+#zh-str: {'an engine that skips the waits: the float64 check caught it': '跳过等待的引擎：与 float64 结果的检查发现了错误'}
+#zh-str: {'the results matched': '结果一致'}
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
