@@ -162,16 +162,13 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
-    against one at a time; last the answer, yes or no per framework (a slower one: its best time over the first's)."""
+    against one at a time; last the answer, yes or no per framework."""
     lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
         r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs]
     yes = [verdict.compare(r.times['issued_together'], r.times['one_at_a_time']) == 'faster' for r in runs]
-    best = [min(m.median for m in r.times.values()) for r in runs]  # each framework's faster way
-    answers = [t(f"parallel.answer.{'yes' if y else 'no'}", framework=framework(r.framework).display) + (t(
-        'parallel.answer.still', ratio=verdict.num(b / best[0], 'x'), base=framework(runs[0].framework).display)
-        if i and r.size == runs[0].size and b > 1.05 * best[0] else '')
-        for i, (r, y, b) in enumerate(zip(runs, yes, best))]
+    answers = [t(f"parallel.answer.{'yes' if y else 'no'}", framework=framework(r.framework).display)
+               for r, y in zip(runs, yes)]
     lines.append(t('parallel.independence_so', answers=t('parallel.sep').join(answers)))
     return tidy('\n'.join(lines))
 
@@ -180,15 +177,16 @@ CONCLUSIONS = ('fewer_threads', 'faster', 'slower', 'no')  # exercise 2's keys p
 
 
 def small_ops_line(r, busy: float | None = None) -> str:
-    """Exercise 2: a second caller on the same device (two threads, or two CUDA streams) against one lane with the
-    whole device, then one call (torch.bmm) against the second caller; on a CPU last this run's conclusion from the
-    control, one caller with half the cores (one `unmeasurable` line for the first and last where others kept the
-    cores busy)."""
+    """Exercise 2: a second caller on the same device (two threads, or two CUDA streams) against the control (on a
+    CPU one caller with half the cores, else one lane with the whole device), then one call (torch.bmm) against the
+    second caller; on a CPU last this run's conclusion against the whole device (one `unmeasurable` line for the
+    first and last where others kept the cores busy)."""
     second = 'two_streams' if 'two_streams' in r.times else 'two_threads'
     ts, name = r.times, {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
-    lines = [verdict.line(name[a], ts[a], name[b], ts[b]) for a, b in [(second, 'one_lane'), ('batched', second)]]
-    if 'one_half' in ts:  # the control: fewer threads per product, no second caller
-        conclusion = verdict.compare(ts[second], ts['one_half'])  # 'no' where two threads lost the first line
+    control = 'one_half' if 'one_half' in ts else 'one_lane'  # on a CPU the control first: fewer threads alone
+    lines = [verdict.line(name[a], ts[a], name[b], ts[b]) for a, b in [(second, control), ('batched', second)]]
+    if control == 'one_half':
+        conclusion = verdict.compare(ts[second], ts['one_half'])  # 'no' where two threads did not beat one lane
         conclusion = ('no' if verdict.compare(ts[second], ts['one_lane']) != 'faster' else
                       'fewer_threads' if conclusion == 'same' else conclusion)
         lines.append(t(f'parallel.small.{conclusion}', half=verdict.num(ts['one_half'].median, 'ms'),

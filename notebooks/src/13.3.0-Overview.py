@@ -46,9 +46,9 @@
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1 基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 当两条执行路是不同的硬件时，两项独立的工作同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
+# | [12.3.1 基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项独立的工作在不同的硬件上同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
 # | [12.3.2 并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 把结果复制到主机的时间隐藏在下一个矩阵乘法之后：锁页内存缓冲区、复制流、事件 |
-# | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中两层多层感知机的一个训练步拆分到两条执行路上，它的依赖图与调度，并与在一条执行路上处理整个小批量相比较 |
+# | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中两层多层感知机的一个训练步拆成两半，它的依赖图与调度，并与用一个设备处理整个小批量相比较 |
 # | [扩展：在反向传播仍在进行时全归约梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
 
 # %%
@@ -70,7 +70,7 @@ print(machine_line())
 # %% [markdown] lang="zh"
 # ## 这台机器的执行路
 #
-# *执行路*是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。
+# *执行路*是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。下表列出这台机器的执行路。
 
 # %%
 from d2l_ext.display.parallel import lanes_table
@@ -85,8 +85,9 @@ lanes_table({'torch': lanes})
 # together, and the **baseline**: one device doing both jobs. The runs are interleaved so that drift hits every
 # variant alike.
 #
-# The model: on separate hardware together takes the slower lane's time, max(t1, t2). Will together be faster than
-# the baseline (2 = twice as fast), the same (1), or slower? Write it into `my_guess`.
+# The model: on separate hardware together takes the slower lane's time, max(t1, t2); lanes that split one CPU (the
+# table above) share its cores. Will together be faster than the baseline (2 = twice as fast), the same (1), or
+# slower? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
@@ -94,8 +95,8 @@ lanes_table({'torch': lanes})
 # 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们分别为每条执行路单独运行、两条同时运行和
 # **基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种情况的影响都相同。
 #
-# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。同时运行会比基线快（2 表示快一倍）、
-# 一样（1），还是更慢？把它写进 `my_guess`。
+# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)；分用同一个 CPU 的执行路（见上表）
+# 共用它的核心。同时运行会比基线快（2 表示快一倍）、一样（1），还是更慢？把它写进 `my_guess`。
 
 # %%
 my_guess = None  # together is how many times as fast as the baseline? (x)  #zh: 同时运行的速度是基线的几倍？（倍）
@@ -103,16 +104,15 @@ my_guess = None  # together is how many times as fast as the baseline? (x)  #zh:
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# On separate hardware predict max(t1, t2); the ratio is the baseline's time over max(t1, t2). On one CPU expect
-# less: the row labels give the time a product, alone vs together.
+# The ratio is the baseline's time over together's. Lanes that split one CPU: expect about 1x, since the baseline
+# already uses all of its cores.
 #
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 在相互独立的硬件上预测 max(t1, t2)；倍数是基线的用时除以 max(t1, t2)。在同一个 CPU 上要预期更少：各行标签给出
-# 单独运行与同时运行时每次乘法的用时。
+# 倍数是基线的用时除以同时运行的用时。分用同一个 CPU 的执行路：预期约 1 倍，因为基线已经用上了这个 CPU 的全部核心。
 #
 # </details>
 
@@ -193,10 +193,13 @@ recorded_figure(rec) if rec else None
 # %% [markdown]
 # ## Summary
 #
-# The book's summary makes three claims. 1: several devices run independent work at the same time: recorded on a
-# GPU, together took 0.504 s against 0.915 s one after the other, but the baseline, the GPU doing both jobs, took 0.508 s. 2: several communication resources work in parallel; 13.3.2 copies while computing. 3: the backend can
-# overlap computation and communication automatically: DDP does it, and the all-reduce extra builds it (the
-# dependency-graph extra's schedule is written by hand).
+# The book's summary makes three claims; where each is shown:
+#
+# - 13.3.1: several devices run independent work at once. Recorded on a GPU: together 0.504 s, one after the other
+#   0.915 s, the baseline (the GPU doing both jobs) 0.508 s.
+# - 13.3.2: several communication resources work in parallel: copies run while computing.
+# - The all-reduce extra: the backend overlaps computation and communication by itself, as DDP does.
+# - The dependency-graph extra: a schedule written by hand, not by the backend.
 #
 # ## Remember
 #
@@ -207,9 +210,13 @@ recorded_figure(rec) if rec else None
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# 书中的小结有三点。第 1 点：多个设备可以同时运行相互独立的工作：在 GPU 上记录的结果中，同时运行用时0.504秒，先后运行
-# 0.915秒，但基线（GPU 做两份工作）只用0.508秒。第 2 点：多种通信资源可以并行使用，12.3.2节在计算的同时复制。第 3 点：
-# 后端可以自动地让计算与通信重叠：DDP 就这样做，扩展“全归约”动手构建了它（扩展“依赖图”的调度是手写的）。
+# 书中的小结有三点，分别见：
+#
+# - 12.3.1节：多个设备可以同时运行相互独立的工作。在 GPU 上记录的结果：同时运行0.504秒，先后运行0.915秒，
+#   基线（GPU 做两份工作）0.508秒。
+# - 12.3.2节：多种通信资源可以并行使用：在计算的同时复制。
+# - 扩展“全归约”：后端自行让计算与通信重叠，DDP 就是这样做的。
+# - 扩展“依赖图”：调度是手写的，而不是由后端完成。
 #
 # ## 要记住
 #

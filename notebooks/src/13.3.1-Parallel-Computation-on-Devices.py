@@ -81,7 +81,9 @@ x_1 = torch.rand(size=(N, N), device=devices[1])
 refs = [x.double().mm(x.double()) for x in (x_0, x_1)]
 if lanes[-1].kind == 'cpu':
     torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一条 CPU 执行路分到的核心
-print(d2l_ext.t('parallel.workload', size=N, iters=K, book_size=BOOK_SIZE, book_iters=BOOK_ITERS))
+print(f'this run: {N} × {N} matrices, products per lane {K} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × '
+      f'{BOOK_SIZE} per GPU)')
+#zh-str: {'this run: {N} × {N} matrices, products per lane {K} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × ': '这次运行：{N} × {N} 的矩阵，每条执行路的乘法次数 {K}（书中：每个 GPU 上 {BOOK_ITERS} 次 {BOOK_SIZE} × ', '{BOOK_SIZE} per GPU)': '{BOOK_SIZE} 的乘法）'}
 
 # %% [markdown]
 # Warm up, then the book's timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every device used.
@@ -96,11 +98,12 @@ from d2l_ext.display import verdict
 run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes(lanes)
 
-with d2l_ext.Benchmark(d2l_ext.t('parallel.book.one_run', lane=lanes[0].label), lanes[:1]) as alone_0:
+with d2l_ext.Benchmark(f'{lanes[0].label}, one run', lanes[:1]) as alone_0:
     run(x_0, K[0])
 
-with d2l_ext.Benchmark(d2l_ext.t('parallel.book.one_run', lane=lanes[1].label), lanes[1:]) as alone_1:
+with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]) as alone_1:
     run(x_1, K[1])
+#zh-str: {'{lanes[0].label}, one run': '{lanes[0].label}，运行一次', '{lanes[1].label}, one run': '{lanes[1].label}，运行一次'}
 
 # %% [markdown]
 # One thread calls both `run`s in turn. A GPU `run` only queues its products, so the second runs beside it; a CPU
@@ -111,9 +114,11 @@ with d2l_ext.Benchmark(d2l_ext.t('parallel.book.one_run', lane=lanes[1].label), 
 # 在返回前就算完每个乘法。
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark(d2l_ext.t('parallel.book.both', alone=alone_0.elapsed + alone_1.elapsed), lanes) as both:
+with d2l_ext.Benchmark(f'both lanes, one run (the two above added: {alone_0.elapsed + alone_1.elapsed:.4f} sec)',
+                       lanes) as both:
     run(x_0, K[0])
     run(x_1, K[1])
+#zh-str: {'both lanes, one run (the two above added: {alone_0.elapsed + alone_1.elapsed:.4f} sec)': '两条执行路，运行一次（上面两次之和 {alone_0.elapsed + alone_1.elapsed:.4f} 秒）'}
 
 # %% [markdown]
 # ### What the clock waits for
@@ -188,16 +193,16 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # ## Predict, then measure
 #
 # Predict from each lane's median alone (the figure's rows): each lane alone, one after the other, together, and the
-# **baseline**: the first lane's device, all of it, doing both jobs. On separate hardware the
-# [overview's](13.3.0-Overview.ipynb) rule predicts together as max(t1, t2). Write "together" into `my_guess`; the
-# hatched bar below is the worked prediction.
+# **baseline**: the first lane's device, all of it, doing both jobs. The [overview's](13.3.0-Overview.ipynb) rule
+# predicts together as max(t1, t2) on separate hardware, at or above it on lanes that split one CPU. Write
+# "together" into `my_guess`; the hatched bar below is the worked prediction.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 根据每条执行路单独运行的中位数（图中各行）做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条
-# 执行路所在的整个设备做两份工作。在相互独立的硬件上，按[12.3 概览](13.3.0-Overview.ipynb)的规则，同时运行预测为
-# max(t1, t2)。把你对“同时运行”的预测写进 `my_guess`；
+# 执行路所在的整个设备做两份工作。按[12.3 概览](13.3.0-Overview.ipynb)的规则，同时运行在相互独立的硬件上预测为
+# max(t1, t2)，在分用同一个 CPU 的执行路上则不少于 max(t1, t2)。把你对“同时运行”的预测写进 `my_guess`；
 # 下面的斜线条形是参考答案的预测。
 
 # %%
@@ -206,13 +211,16 @@ from d2l_ext.display.parallel import claim_lines, plot_lanes_run
 from d2l_ext.grading.measurable import others_busy
 from d2l_ext.parallel.together import run_together as worked
 
-run_together, which = (mine, 'yours') if checked.passed else (worked, 'package')  # yours once its check passed  #zh: 你的函数通过检查后就用你的
-print(d2l_ext.t(f'parallel.runner.{which}'))
+run_together = mine if checked.passed else worked  # yours once its check passed  #zh: 你的函数通过检查后就用你的
+print('measured below with your run_together (its check passed)' if checked.passed else
+      "measured below with the package's run_together (yours has not passed its check yet)")
+#zh-str: {'measured below with your run_together (its check passed)': '下面用你的 run_together 测量（它通过了检查）', "measured below with the package's run_together (yours has not passed its check yet)": '下面用包里的 run_together 测量（你的尚未通过检查）'}
 jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
 run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每条 CPU 执行路的线程
 whole = parallel.whole_device(lanes[0])  # the baseline: the first lane's device, all its cores  #zh: 基线：第一条执行路所在的设备，用上全部核心
-names = [lanes[0].label, lanes[1].label, d2l_ext.t('parallel.variant.one_after_other'),
-         d2l_ext.t('parallel.variant.together'), d2l_ext.t('parallel.variant.both_jobs', lane=whole.label)]
+serial, together, baseline = 'one after the other', 'all lanes together', f'{whole.label}, both jobs'
+names = [lanes[0].label, lanes[1].label, serial, together, baseline]  # the five rows  #zh: 五行
+#zh-str: {'one after the other': '先后运行', 'all lanes together': '所有执行路同时运行', '{whole.label}, both jobs': '{whole.label}做两份工作'}
 
 # %%
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
@@ -246,10 +254,10 @@ busy = others_busy()  # the share of the cores other programs keep busy, before 
 cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 busy = max(busy, others_busy())
-alone = [cmp[name].median for name in names[:2]]  # the predictions from this run's lanes-alone medians  #zh: 预测改用这次测量中两条执行路单独运行的中位数
+alone = [cmp[lane.label].median for lane in lanes]  # the predictions from this run's lanes-alone medians  #zh: 预测改用这次测量中两条执行路单独运行的中位数
 predicted = predict(alone)  # the hatched bar  #zh: 斜线条形
-print(verdict.guess(my_guess, predicted, cmp[names[3]].median))
-print(claim_lines(cmp[names[3]], cmp[names[2]], names[4], cmp[names[4]], busy))
+print(verdict.guess(my_guess, predicted, cmp[together].median))
+print(claim_lines(cmp[together], cmp[serial], baseline, cmp[baseline], busy))
 plot_lanes_run(cmp, lanes, whole, predicted, my_guess, iters=K)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
 
 # %% [markdown]
@@ -262,7 +270,7 @@ plot_lanes_run(cmp, lanes, whole, predicted, my_guess, iters=K)  # the five rows
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.lane_timeline import plot_timeline
 
-tl = together_run.timeline(cmp[names[3]].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
+tl = together_run.timeline(cmp[together].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
 plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚线：每条执行路单独运行的中位数
 
 # %% [markdown]
@@ -310,9 +318,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 from d2l_ext.display.parallel import independence_lines, plot_independence
 
 frameworks = d2l_ext.available_frameworks()
-runs = [parallel.independence('torch', size=N, iters=10)]
+runs = [parallel.independence('torch', size=N, iters=10, repeats=7)]
 if 'mxnet' in frameworks:
-    runs.append(parallel.independence('mxnet', size=800, iters=10))
+    runs.append(parallel.independence('mxnet', size=800, iters=10, repeats=7))
 print(independence_lines(runs))
 plot_independence(runs)
 

@@ -24,23 +24,16 @@ MESSAGES = {
     'parallel.sync.no_gpu': 'no GPU lane here: PyTorch finishes CPU work before returning',
     'parallel.check.exercise': 'exercise {number}, {variant}',
     'parallel.eager': 'eager',
-    'parallel.runner.yours': 'measured below with your run_together (its check passed)',
-    'parallel.runner.package': "measured below with the package's run_together (yours has not passed its check yet)",
-    'parallel.book.both': 'both lanes, one run (the two above added: {alone:.4f} sec)',
-    'parallel.book.one_run': '{lane}, one run',
     'parallel.sync_recorded': ('no wait: the clock stopped once the work was queued, at {no_wait}; every device '
                                'waited for: {every}'),
-    'parallel.workload': ('this run: {size} × {size} matrices, products per lane {iters} (the book: {book_iters} '
-                          'products of {book_size} × {book_size} per GPU)'),
     'parallel.sep': '; ',
     'parallel.independence_so': 'So, at once by itself? {answers}.',
     'parallel.answer.yes': '{framework}: yes',
     'parallel.answer.no': '{framework}: no',
-    'parallel.answer.still': " (still {ratio} {base}'s time)",
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.median_alone': 'median alone',
-    'parallel.small.fewer_threads': ('So yes here, from fewer threads per product: two threads {two}, one thread on '
-                                     'half the cores {half}, no clear difference.'),
+    'parallel.small.fewer_threads': ('So yes here, from fewer threads per product, not a second caller: two '
+                                     'threads {two} beat the whole device {one}.'),
     'parallel.small.no': 'So no here: two threads {two} did not beat one thread on the whole device {one}.',
     'parallel.small.faster': 'So yes here: two threads {two} beat even one thread on half the cores {half}.',
     'parallel.small.slower': 'So yes here, yet one thread on half the cores {half} beat two threads {two}.',
