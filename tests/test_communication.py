@@ -169,14 +169,14 @@ def test_prediction_and_measured_lines():
     with using_language('en'):
         assert show.rates_text({'run': 0.0052, 'copy': 0.0036}) == (
             'this run: products alone 5.20 ms · copies alone 3.60 ms')
-        assert show.measured_text(c, predicted, 0.005).split('\n') == [
+        assert show.measured_text(c, predicted, 5.0).split('\n') == [
             'your guess 5.00 ms · predicted 5.40 ms · measured 6.15 ms',
             'run_and_copy 6.15 ms vs run then copy 9.55 ms: faster (36% less time)']
         assert 'my_guess' in show.measured_text(c, predicted).split('\n')[0]
     with using_language('zh'):
-        assert show.measured_text(c, predicted, 0.005).split('\n')[1] == (
+        assert show.measured_text(c, predicted, 5.0).split('\n')[1] == (
             '边计算边复制6.15毫秒，先计算，后复制9.55毫秒：用时少36%')
-    fig = show.plot_measured(c, predicted, guess=0.005)
+    fig = show.plot_measured(c, predicted, guess=5.0)  # ms, as printed
     assert len(fig.axes[0].get_yticklabels()) == 3
 
 
@@ -186,12 +186,12 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
                     run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
                     copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('en'):
-        assert len(show.measured_text(c, predicted, 0.005).split('\n')) == 2  # the control's line is the answer's
+        assert len(show.measured_text(c, predicted, 5.0).split('\n')) == 2  # the control's line is the answer's
         # the worked answer, one line: the control against products alone by the one rule, its answer first, then
         # where run_and_copy lies against max(run, copy) + copy / 4 fed each of the two
         assert show.control_text(c, 4) == (
-            'Yes, slower (39% more time): products beside nonstop copies 7.15 ms, alone 5.15 ms; run_and_copy 7.55 ms, '
-            'between the formula fed either of the two (6.05 ms to 8.05 ms)')
+            'Yes, slower (39% more time): products beside nonstop copies 7.15 ms, alone 5.15 ms;\n'
+            'run_and_copy 7.55 ms, between the formula fed either of the two (6.05 ms to 8.05 ms)')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.006] * 4, copy=[0.001] * 4)
         assert show.control_text(same, 4).startswith(
@@ -200,7 +200,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
                                                    '(5.40 ms to 5.40 ms)')
     with using_language('zh'):
         assert show.control_text(c, 4) == (
-            '会，用时多39%：一边不停复制一边做乘法7.15毫秒，只做乘法5.15毫秒；边计算边复制7.55毫秒，'
+            '会，用时多39%：一边不停复制一边做乘法7.15毫秒，只做乘法5.15毫秒；\n边计算边复制7.55毫秒，'
             '在把两者分别代入公式的预测之间（6.05毫秒至8.05毫秒）')
     # the verdict by the one rule (the boxes); a few slow repeats are dots in the figure, not a clause in the line
     slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])
@@ -335,12 +335,19 @@ def test_profile_lines_count_each_copy_once():
     prof = SimpleNamespace(key_averages=lambda: rows)
     with using_language('en'):
         x, w = SimpleNamespace(shape=(800, 800)), SimpleNamespace(shape=(800, 800))
-        assert show.profile_text(prof, gpu=True, wall=0.2, x=x, w=w, iters=10) == (  # both self times, unranked
+        assert show.profile_text(prof, gpu=True, wall=0.2, x=x, w=w, iters=10) == (  # both self times, the outcome
             '10 products of 800 × 800 by 800 × 800 (10.2 GFLOP; results 25.6 MB copied): the profiled call took '
-            '200 ms; self time: aten::mm 131 ms, aten::copy_ 57.9 ms')
+            '200 ms; self time: aten::mm 131 ms, aten::copy_ 57.9 ms: aten::mm took more')
         assert show.profile_guess_text(prof, True, 'aten::mm') == 'your guess aten::mm: right, the most self time'
         assert show.profile_guess_text(prof, True, 'aten::copy_').endswith('the most self time: aten::mm')
         assert 'my_guess' in show.profile_guess_text(prof, True, None)
+        # one profiled run: self times within 10% are a tie, never a ranking (6.94 vs 6.53 ms)
+        tie = SimpleNamespace(key_averages=lambda: [SimpleNamespace(key='aten::mm', self_cpu_time_total=6.94e3),
+                                                    SimpleNamespace(key='aten::copy_', self_cpu_time_total=6.53e3)])
+        assert show.profile_text(tie, False, 0.0139, x, w, 20).endswith(
+            'self time: aten::mm 6.94 ms, aten::copy_ 6.53 ms: about equal (within 10%)')
+        assert show.profile_guess_text(tie, False, 'aten::mm') == (
+            'your guess aten::mm; aten::mm and aten::copy_ about equal (within 10%)')
         frame = show.profile_frame(prof, gpu=True)
         assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
         assert list(frame['self time (ms)'])[0] == 131.0
@@ -406,13 +413,15 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     code = [c for c in cells if c.cell_type == 'code']
     profile = next(c for c in code if 'profile(activities=activities)' in c.source)
     assert 'my_guess = None' in profile.source and 'profile_guess_text(prof, GPU, my_guess)' in profile.source
-    for marker in ('verdict.details(show.profile_frame', 'show.control_text', 'show.exercise_three_text(ex3)',
+    control = next(c for c in code if 'show.control_text' in c.source)  # one collapse: the answer's details
+    assert control.metadata['jupyter'] == {'source_hidden': True} and 'verdict.details(' in control.source
+    for marker in ('verdict.details(show.profile_frame', 'show.exercise_three_text(ex3)',
                    'show.recorded_prediction_text', '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)
         assert hidden.metadata['jupyter'] == {'source_hidden': True, 'outputs_hidden': True}, marker
-    guess = next(i for i, c in enumerate(code) if 'my_guess = None  # seconds' in c.source)
+    guess = next(i for i, c in enumerate(code) if 'my_guess = None  # ms' in c.source)  # the unit rates_text prints
     measured = next(i for i, c in enumerate(code) if 'show.measured_text' in c.source)
-    assert '#zh: 秒' in code[guess].source and guess < measured  # the guess is written before the prediction shows
+    assert '#zh: 毫秒' in code[guess].source and guess < measured  # the guess is written before the prediction shows
     assert 'show.plot_measured(measured, predicted, guess=my_guess' in code[measured].source
 
 

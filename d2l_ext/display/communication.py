@@ -36,9 +36,8 @@ def copied_text(ys, ys_cpu) -> str:
 
 
 def rates_text(seconds: dict) -> str:
-    """One line: this run's products alone and copies alone (medians: the learner predicts from them)."""
-    unit = verdict.unit_for(*seconds.values())
-    return t('communication.rates', run=verdict.num(seconds['run'], unit), copy=verdict.num(seconds['copy'], unit))
+    """One line: this run's products alone and copies alone in ms (medians: the learner guesses from them, in ms)."""
+    return t('communication.rates', run=verdict.num(seconds['run'], 'ms'), copy=verdict.num(seconds['copy'], 'ms'))
 
 
 def measured_title(x, w, iters: int) -> str:
@@ -49,24 +48,22 @@ def measured_title(x, w, iters: int) -> str:
 
 def plot_measured(comparison, predicted: dict, guess=None, title=None):
     """Every repeat of each way, the middle half of its repeats a grey band, the prediction hatched, the learner's
-    guess a diamond."""
+    guess (ms, as rates_text prints) a diamond; drawn in ms."""
     names = {k: _name(k) for k in comparison.measurements}
     times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
     pred = {names[k]: v for k, v in predicted.items() if k in names}
-    mine = {names['overlapped']: guess} if guess is not None and 'overlapped' in names else None
+    mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
     title = title or style.plot_text('communication.measured_title')
-    unit = verdict.unit_for(*(m.median for m in comparison.measurements.values()), *pred.values())
-    return plot_repeats(times, predicted=pred, guess=mine, title=title, unit=unit, halves=True)
+    return plot_repeats(times, predicted=pred, guess=mine, title=title, unit='ms', halves=True)
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """The guess beside the prediction and the measurement; run_and_copy against run then copy by the one rule (the
-    figure's boxes). The control's line is the worked answer's (control_text)."""
+    """The guess (ms) beside the prediction and the measurement; run_and_copy against run then copy by the one rule
+    (the figure's boxes). The control's line is the worked answer's (control_text)."""
     m = comparison.measurements
     over, serial = m['overlapped'], m['run_then_copy']
-    unit = verdict.unit_for(over.median, serial.median, predicted['overlapped'])
-    line = verdict.line(_word('overlapped'), over, _word('run_then_copy'), serial, unit)
-    return verdict.guess(guess, predicted['overlapped'], over.median, unit) + '\n' + line
+    line = verdict.line(_word('overlapped'), over, _word('run_then_copy'), serial, 'ms')
+    return verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms') + '\n' + line
 
 
 def control_text(comparison, iters: int) -> str:
@@ -75,8 +72,7 @@ def control_text(comparison, iters: int) -> str:
     m, med = comparison.measurements, comparison.medians()
     beside, alone = m['beside_copies'], m['run']
     low, high = sorted(expected_overlap(med[k], med['copy'], 'separate', iters=iters) for k in ('run', 'beside_copies'))
-    got = med['overlapped']
-    unit = verdict.unit_for(got, low, high, beside.median, alone.median)
+    got, unit = med['overlapped'], 'ms'
     place = 'below' if got <= low else 'between' if got <= high else 'above'
     n = {k: verdict.num(v, unit) for k, v in dict(beside=beside.median, alone=alone.median, got=got).items()}
     word = verdict.compare(beside, alone)  # one of verdict.WORDS
@@ -274,16 +270,25 @@ def profile_frame(prof, gpu: bool, rows: int = 8):
                          t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, v in times]})
 
 
-def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
-    """The profiled call's setting (`iters` products of x by w) and wall time (`wall`, seconds), then which of the
-    products' (aten::mm) and the copies' (aten::copy_) self time in it, unranked: one profiled run (Memcpy DtoH is the
-    same time again, not more of it)."""
+TIE = 0.10  # one profiled run, no repeats: self times within 10% of the larger are "about equal", never ranked
+
+
+def profile_outcome(prof, gpu: bool) -> tuple[float, float, str | None]:
+    """aten::mm's and aten::copy_'s self times, and the one that took more (None within TIE: a tie)."""
     ops = _self_times(prof, gpu)
-    (a, ta), (b, tb) = (('aten::mm', ops.get('aten::mm', 0.0)), ('aten::copy_', ops.get('aten::copy_', 0.0)))
+    ta, tb = ops.get('aten::mm', 0.0), ops.get('aten::copy_', 0.0)
+    return ta, tb, None if abs(ta - tb) <= TIE * max(ta, tb) else 'aten::mm' if ta > tb else 'aten::copy_'
+
+
+def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
+    """The profiled call's setting (`iters` products of x by w), wall time (`wall`, seconds), the products' and the
+    copies' self time and the outcome (profile_outcome; Memcpy DtoH is the same time again, not more of it)."""
+    ta, tb, top = profile_outcome(prof, gpu)
     (n, m), c = x.shape, w.shape[1]
     flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
+    outcome = t('communication.profile.top', top=top) if top else t('communication.profile.tie', pct=round(TIE * 100))
     return t('communication.profile.split', k=iters, n=n, m=m, c=c, flop=flop, size=size, wall=verdict.num(wall, 'ms'),
-             a=a, ta=verdict.num(ta, 'ms'), b=b, tb=verdict.num(tb, 'ms'))
+             a='aten::mm', ta=verdict.num(ta, 'ms'), b='aten::copy_', tb=verdict.num(tb, 'ms'), outcome=outcome)
 
 
 def _si(value: float) -> str:
@@ -293,10 +298,10 @@ def _si(value: float) -> str:
 
 
 def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:
-    """The learner's operator beside the aten:: operator with the most self time; without a guess, where to write it."""
+    """The learner's operator beside aten::mm or aten::copy_, whichever took more self time (or a tie: about equal);
+    without a guess, where to write it."""
     if guess is None:
         return t('communication.profile.guess_none')
-    ops = {k: v for k, v in _self_times(prof, gpu).items() if k.startswith('aten::')}
-    top = max(ops, key=ops.get) if ops else '?'
-    key = 'communication.profile.guess_right' if str(guess).strip() == top else 'communication.profile.guess_other'
-    return t(key, guess=guess, top=top)
+    top = profile_outcome(prof, gpu)[2]
+    key = 'tie' if top is None else 'right' if str(guess).strip() == top else 'other'
+    return t(f'communication.profile.guess_{key}', guess=guess, top=top, pct=round(TIE * 100))

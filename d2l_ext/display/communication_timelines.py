@@ -2,7 +2,7 @@
 drawn merged into stretches, and the legend says so. display/communication.py re-exports plot_comm_timelines."""
 from __future__ import annotations
 
-from . import style, verdict
+from . import style
 from .timeline import EDGE_MIN_PX, THIN_FRACTION, draw_timeline
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
@@ -22,11 +22,9 @@ def _mode_name(mode: str) -> str:
 def timeline_title(tl) -> str:
     """A panel's title from its own data: the plan, how many products and copies it holds, their size."""
     count = {role: sum(e['role'] == role for e in tl.events) for role in ('compute', 'copy')}
-    thin = tl.inner not in (None, tl.size)  # a CPU's timed task: n x inner by inner x n, one traced run: its time
-    span = max(e['end'] for e in tl.events) - min(e['start'] for e in tl.events) if tl.events else 0.0
+    thin = tl.inner not in (None, tl.size)  # a CPU's timed task: n x inner by inner x n, one run, each op timed
     return style.plot_text(f"communication.timeline.caption{'_thin' if thin else ''}", plan=_mode_name(tl.plan),
-                           products=count['compute'], copies=count['copy'], n=tl.size, m=tl.inner,
-                           span=verdict.num(span, 'ms'))
+                           products=count['compute'], copies=count['copy'], n=tl.size, m=tl.inner)
 
 
 def merge_touching(events, px_per_second: float) -> tuple[list[dict], dict[str, dict]]:

@@ -77,20 +77,22 @@ def copy_to_cpu(x, non_blocking=False):
 x_lane = torch.rand(size=(N, N), device=lane.device())
 run(x_lane)  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes([lane])
-print(d2l_ext.t('communication.book.setting', n=N, k=K))
+print(f'{N} × {N} matrices, {K} products per call of run')
+#zh-str: {'{N} × {N} matrices, {K} products per call of run': '{N} × {N}矩阵，run每次调用做{K}次乘法'}
 
 # %% tags=["nbval-ignore-output"]
 if GPU:
-    with d2l_ext.Benchmark(d2l_ext.t('communication.book.run'), [lane]):
+    with d2l_ext.Benchmark('Run', [lane]):
         y = run(x_lane)
-    with d2l_ext.Benchmark(d2l_ext.t('communication.book.copy'), [lane]):
+    with d2l_ext.Benchmark('Copy to CPU', [lane]):
         y_cpu = copy_to_cpu(y)
-    with d2l_ext.Benchmark(d2l_ext.t('communication.book.both'), [lane]):
+    with d2l_ext.Benchmark('Run and copy to CPU', [lane]):
         y = run(x_lane)
         y_cpu = copy_to_cpu(y, True)
 else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('cpu')：没有复制可以计时
     y = run(x_lane)
     print(show.copied_text(y, copy_to_cpu(y)))
+#zh-str: {'Run': '计算', 'Copy to CPU': '复制到CPU', 'Run and copy to CPU': '计算并复制到CPU'}
 
 # %% [markdown]
 # ## The book's claim, recorded on an H200
@@ -147,7 +149,8 @@ display(show.plot_comm_timelines(here, title=lane.label))
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. The check runs it in its own process. On a GPU, `x` and `w` are
-# the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700).
+# the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700), sized so the products take about
+# as long as the copies (the Predict cell prints both).
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -155,7 +158,7 @@ display(show.plot_comm_timelines(here, title=lane.label))
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
 # 分到的核心数。检查会在单独的进程中运行你的函数。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
-# 矩阵乘法（700 × 4 乘以 4 × 700）。
+# 矩阵乘法（700 × 4 乘以 4 × 700），选这个大小是为了让乘法与复制的用时大致相等（“预测”一节会打印两者）。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # noqa: F401 (at hand for the task)  #zh: 供任务使用
@@ -208,13 +211,13 @@ alone = measured.medians()                # the prediction's inputs: products al
 print(show.rates_text(alone))
 
 # %% [markdown]
-# From these two times, write your guess for `run_and_copy` (seconds) into `my_guess`.
+# From these two times, write your guess for `run_and_copy` (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 根据这两个用时，把你对边计算边复制用时的猜测（秒）写进 `my_guess`。
+# 根据这两个用时，把你对边计算边复制用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # seconds: your guess for run_and_copy here  #zh: 秒：你对本机边计算边复制用时的猜测
+my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制用时的猜测
 
 # %% [markdown]
 # Dots are repeats, grey their middle half, hatched the prediction from the two times above, the diamond your
@@ -231,27 +234,16 @@ print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
 # **Do the copies cost the products time?** The formula assumes not; the control row, products beside nonstop copies,
-# tests that (its hatched bar is products alone's median). Answer from the figure, then open the answer.
+# tests that (its hatched bar is products alone's median). Answer from the figure, then feed each of the two rows to
+# the formula and open the answer.
 
 # %% [markdown] lang="zh"
 # **复制会占用乘法的时间吗？** 公式假定不会；对照那一行（一边不停复制一边做乘法）检验的就是这一点，它的斜线条形
-# 是“只做乘法”的中位数。先根据图回答，再打开参考答案。
+# 是“只做乘法”的中位数。先根据图回答，再把这两行分别代入公式，然后打开参考答案。
 
-# %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# Compare the control row with products alone: the same products, with only the copies beside them added. Then
-# feed each of the two to the formula. This run's answer:
-# </details>
-
-# %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 比较对照那一行与“只做乘法”：乘法相同，只多了旁边的复制。再把两者分别代入公式。本次运行的回答：
-# </details>
-
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured, K2))
+# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+display(verdict.details(show.control_text(measured, K2), 'Worked answer'))
+#zh-str: {'Worked answer': '参考答案'}
 
 # %% [markdown]
 # ## Recorded on a GPU
@@ -347,7 +339,7 @@ from d2l_ext.display.panels import CommPanel, PipelinePanel
 model = PipelinePanel(compute_ms=max(0.1, 1e3 * alone['run'] / K2), copy_ms=max(0.1, 1e3 * alone['copy'] / K2)).show()
 
 # %% tags=["nbval-ignore-output"]
-panel = CommPanel(size=N if GPU else 400, iters=10, gpu=GPU).show()
+panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: 书中的设定
 
 # %% [markdown]
 # ## Exercises
@@ -416,7 +408,8 @@ with comm.no_profiler_chatter(), profile(activities=activities) as prof:
 trace = pathlib.Path(tempfile.gettempdir()) / f'{name}_trace.json'
 prof.export_chrome_trace(str(trace))
 print(show.profile_guess_text(prof, GPU, my_guess))
-print(d2l_ext.t('communication.profile.trace', path=trace))
+print(f'trace saved to {trace}: open it at ui.perfetto.dev')
+#zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(verdict.details(show.profile_frame(prof, GPU)))
@@ -425,8 +418,8 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# `aten::mm` is the products, `aten::copy_` the copies; the line above gives each one's self time beside the
-# products' FLOP and the bytes copied.
+# `aten::mm` is the products, `aten::copy_` the copies; the line above gives each one's self time and which took
+# more (one profiled run: within 10% reads as about equal).
 # </details>
 #
 # ## Remember
@@ -444,7 +437,8 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm` 是矩阵乘法，`aten::copy_` 是复制；上面的一行给出两者的自身用时，以及乘法的浮点运算量和复制的字节数。
+# `aten::mm` 是矩阵乘法，`aten::copy_` 是复制；上面的一行给出两者的自身用时，以及哪个用时更多（只分析了一次运行：
+# 相差不到10%算作大致相等）。
 # </details>
 #
 # ## 小结

@@ -38,10 +38,6 @@ MESSAGES = {
     'communication.legend.compute': 'product (mm)',
     'communication.legend.copy': 'copy to host memory',
     'communication.legend.copy_cpu': 'copy into a buffer',
-    'communication.book.setting': '{n} × {n} matrices, {k} products per call of run',
-    'communication.book.run': 'Run',
-    'communication.book.copy': 'Copy to CPU',
-    'communication.book.both': 'Run and copy to CPU',
     'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): nothing was copied.",
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
     'communication.rates': 'this run: products alone {run} · copies alone {copy}',
@@ -56,7 +52,7 @@ MESSAGES = {
     'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} × {n}, a dot per repeat',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} × {n})',
-    'communication.timeline.caption_thin': ('{plan}: one traced run, {span}: {products} products of {n} × {m} by '
+    'communication.timeline.caption_thin': ('{plan}, one run with each op timed: {products} products of {n} × {m} by '
                                             '{m} × {n}, {copies} copies'),
     'communication.timeline.merged': '({count}, drawn as {stretches})',
     'communication.timeline.stretches_one': 'one bar',
@@ -73,7 +69,7 @@ MESSAGES = {
     'communication.control.slower': 'Yes',
     'communication.control.same': "Can't tell from this run",
     'communication.control.faster': 'No',
-    'communication.control.line': ('{answer}, {by}: products beside nonstop copies {beside}, alone {alone}; '
+    'communication.control.line': ('{answer}, {by}: products beside nonstop copies {beside}, alone {alone};\n'
                                    'run_and_copy {got}, {place}'),
     'communication.control.below': 'at or below the formula fed either of the two ({low} to {high})',
     'communication.control.between': 'between the formula fed either of the two ({low} to {high})',
@@ -92,12 +88,14 @@ MESSAGES = {
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B copied): '
                                     'the profiled call took {wall}; '
-                                    'self time: {a} {ta}, {b} {tb}'),
+                                    'self time: {a} {ta}, {b} {tb}: {outcome}'),
+    'communication.profile.tie': 'about equal (within {pct}%)',
+    'communication.profile.top': '{top} took more',
+    'communication.profile.guess_tie': 'your guess {guess}; aten::mm and aten::copy_ about equal (within {pct}%)',
     'communication.middle_half': 'middle half of the repeats',
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',
     'communication.profile.guess_right': 'your guess {guess}: right, the most self time',
     'communication.profile.guess_other': 'your guess {guess}; the most self time: {top}',
-    'communication.profile.trace': 'trace saved to {path}: open it at ui.perfetto.dev',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
 }

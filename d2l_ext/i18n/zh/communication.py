@@ -38,10 +38,6 @@ MESSAGES = {
     'communication.legend.compute': '矩阵乘法（mm）',
     'communication.legend.copy': '复制到主机内存',
     'communication.legend.copy_cpu': '复制到缓冲区',
-    'communication.book.setting': '{n} × {n} 矩阵，run 每次调用做 {k} 次乘法',
-    'communication.book.run': '计算',
-    'communication.book.copy': '复制到 CPU',
-    'communication.book.both': '计算并复制到 CPU',
     'communication.book.not_copied': "y.to('cpu') 返回的就是 y 自己的张量（y_cpu[i] is y[i]）：没有复制任何数据。",
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates': '这次运行：只做乘法 {run} · 只做复制 {copy}',
@@ -55,7 +51,7 @@ MESSAGES = {
     'communication.recorded.caption': '记录于 {gpu}，{date}：{iters} 次 {n} × {n} 矩阵乘法，每个点是一次重复',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
     'communication.timeline.caption': '{plan}：{products} 次乘法、{copies} 次复制（{n} × {n}）',
-    'communication.timeline.caption_thin': ('{plan}：一次跟踪运行，用时 {span}：{products} 次乘法'
+    'communication.timeline.caption_thin': ('{plan}，运行一次并逐个操作计时：{products} 次乘法'
                                             '（{n} × {m} 乘以 {m} × {n}）、{copies} 次复制'),
     'communication.timeline.merged': '（{count} 次，画成{stretches}）',
     'communication.timeline.stretches_one': '一整段',
@@ -72,7 +68,7 @@ MESSAGES = {
     'communication.control.slower': '会',
     'communication.control.same': '本次运行无法判断',
     'communication.control.faster': '不会',
-    'communication.control.line': ('{answer}，{by}：一边不停复制一边做乘法 {beside}，只做乘法 {alone}；'
+    'communication.control.line': ('{answer}，{by}：一边不停复制一边做乘法 {beside}，只做乘法 {alone}；\n'
                                    '边计算边复制 {got}，{place}'),
     'communication.control.below': '不高于把两者分别代入公式的预测（{low}至{high}）',
     'communication.control.between': '在把两者分别代入公式的预测之间（{low}至{high}）',
@@ -91,12 +87,14 @@ MESSAGES = {
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
                                     '性能分析的这次调用用时 {wall}；'
-                                    '自身用时：{a} {ta}，{b} {tb}'),
+                                    '自身用时：{a} {ta}，{b} {tb}：{outcome}'),
+    'communication.profile.tie': '大致相等（相差不到 {pct}%）',
+    'communication.profile.top': '{top} 用时更多',
+    'communication.profile.guess_tie': '你的猜测 {guess}；aten::mm 与 aten::copy_ 大致相等（相差不到 {pct}%）',
     'communication.middle_half': '各次重复的中间一半',
     'communication.profile.guess_none': '先把你预计用时最多的操作符写进 my_guess。',
     'communication.profile.guess_right': '你的猜测 {guess}：对，它的自身用时最多',
     'communication.profile.guess_other': '你的猜测 {guess}；自身用时最多的是 {top}',
-    'communication.profile.trace': '跟踪文件已保存到 {path}：在 ui.perfetto.dev 中打开',
     'communication.profile.col_op': '操作符',
     'communication.profile.col_ms': '自身用时（毫秒）',
 }
