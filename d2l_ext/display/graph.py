@@ -329,7 +329,7 @@ def show_dag(ex, guess_ms=None):
     print(dag_lines(ex, guess_ms))
     labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
-    fig, axes = style.figure(nrows=2 if ex.trace else 1, height=6.4 if ex.trace else None)
+    fig, axes = style.figure(nrows=2 if ex.trace else 1, height=6.4 if ex.trace else None, width=12.0)  # room for names
     top = axes[0] if ex.trace else axes
     plot_repeats(ex.measurements, ax=top, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
                  title=style.plot_text('graph.title_dag_run'), halves=True)
