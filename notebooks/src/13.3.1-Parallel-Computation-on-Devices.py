@@ -192,7 +192,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # %% [markdown]
 # ## Predict, then measure
 #
-# Predict from each lane's median alone (the figure's rows): each lane alone, one after the other, together, and the
+# Predict from each lane's median alone: each lane alone, one after the other, together, and the
 # **baseline**: the first lane's device, all of it, doing both jobs. The [overview's](13.3.0-Overview.ipynb) rule
 # predicts together as max(t1, t2) on separate hardware, at or above it on lanes that split one CPU. Write
 # "together" into `my_guess`; the hatched bar below is the worked prediction.
@@ -231,9 +231,9 @@ def predict(alone):  # together: max(t1, t2) where the hardware runs both at onc
     return parallel.expectation(lanes, alone).seconds
 
 # %% [markdown]
-# Now all five, interleaved, answers checked. Each row is 5 repeats. The hatched bar predicts together from this
-# run's alone medians. The first line checks your guess; the next two the
-# book's claim (vs one after the other) and the fair test (vs the baseline), unless others keep the cores busy.
+# Now all five, interleaved, answers checked, 5 repeats each. The first line checks your guess against the hatched
+# bar; the next two the book's claim (vs one after the other) and the fair test (vs the baseline), unless others
+# keep the cores busy.
 
 # %% [markdown] lang="zh"
 # 现在交替测量这五种情况，并核对每个结果。每行是5次重复。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测；

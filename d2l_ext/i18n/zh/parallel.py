@@ -34,8 +34,9 @@ MESSAGES = {
     'parallel.small.fewer_threads': ('所以这次有帮助，来自每次乘法用的线程更少，而不是第二个调用方：两个线程{two}'
                                      '胜过一个线程用满整个设备（{one}）。'),
     'parallel.small.no': '所以这次没有帮助：两个线程{two}没有胜过一个线程用满整个设备（{one}）。',
-    'parallel.small.faster': '所以这次有帮助：两个线程{two}，连一个线程用一半的核心（{half}）也胜过了。',
-    'parallel.small.slower': '所以这次有帮助，但一个线程用一半的核心（{half}）胜过两个线程（{two}）。',
+    'parallel.small.faster': '所以这次有帮助，第二个调用方也起了作用：两个线程{two}胜过一个线程用满整个设备（{one}）。',
+    'parallel.small.slower': ('所以这次有帮助，来自每次乘法用的线程更少，第二个调用方反而多花了时间：两个线程{two}'
+                              '胜过一个线程用满整个设备（{one}）。'),
     'parallel.so.gain': '所以这次：同时运行既胜过先后运行，也胜过基线。',
     'parallel.so.idle': '所以这次：同时运行胜过先后运行，却没有胜过基线：省下的只是先后运行闲置的硬件。',
     'parallel.so.none': '所以这次：同时运行没有胜过先后运行。',
