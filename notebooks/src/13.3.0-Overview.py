@@ -117,8 +117,8 @@ my_guess = None  # together is how many times as fast as the baseline? (x)  #zh:
 # </details>
 
 # %% [markdown]
-# Now measure. The first line computes the prediction from this run's medians; the hatched bar is the predicted
-# together-time. The second checks your guess.
+# Now measure. The first line computes the prediction from this run's medians (hatched: together's predicted
+# time); the second checks your guess.
 
 # %% [markdown] lang="zh"
 # 现在来测量。输出的第一行由这次运行的中位数算出预测；斜线条形是预测的同时运行用时。第二行核对你的猜测。
