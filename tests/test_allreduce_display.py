@@ -83,7 +83,9 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
     assert dots == sum(len(v.step_times) for v in [r.version('backward'), *drawn])  # every repeat
     hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
     assert hatched[0] == pytest.approx((r.prediction.backward + r.prediction.allreduce) * 1e3)  # (a): in turn
-    assert len(ax.get_legend().get_texts()) == 4  # dots, median, middle half, model
+    own = [p.get_width() for p in ax.patches if p.get_hatch() == '\\\\\\']  # the model, each version's backward
+    assert own[2] - hatched[2] == pytest.approx(10.0)  # (c)'s profiled backward: 60 ms against 50 ms alone
+    assert len(ax.get_legend().get_texts()) == 4  # dots, median, middle half, model (thin: its own backward)
 
 
 def test_the_flat_answer_is_its_plain_verdict_against_a_no_untimed_cause():
@@ -149,8 +151,8 @@ def test_the_machine_lines_say_when_processes_share_cores():
 
 def test_the_steps_the_prediction_and_the_ingredients_are_one_line_each():
     r = fake()
-    assert show.steps_text(r) == 'step (ms), predicted · measured median: (a) 140 · 140 (+0%), ' \
-                                 '(b) 131 · 135 (+3%), (c) 106 · 130 (+23%)'
+    assert show.steps_text(r) == 'step (ms), predicted · predicted with its own backward · measured median: ' \
+                                 '(a) 140 · 140 · 140, (b) 131 · 131 · 135, (c) 106 · 116 · 130'  # (c): +10 ms backward
     lines = show.ingredients_text(r).split('\n')
     assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms in 12 calls',
                      'model fitted to it and one call on a larger buffer: α = 0.851 ms a call, β = 0.85 GB/s']

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import statistics
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from ..i18n import t
 from ..results import Measurement
@@ -122,13 +122,9 @@ class Prediction:
         return {'busy': busy, 'overlap': hidden / busy if busy > 0 else 0.0, 'exposed': exposed,
                 'step': self.backward + exposed, 'calls': len(self.groups(vid, bucket_mb))}
 
-    def for_version(self, vid: str, bucket_mb=None) -> float:  # the measured terms, else the schedule's step
-        terms = {'backward': self.backward, 'allreduce': self.allreduce}
-        return terms[vid] if vid in terms else self.schedule(vid, bucket_mb)['step']
-
     def best_buckets(self, sizes) -> list[float]:
         """The sizes among `sizes` the model predicts fastest (several when they make the same buckets)."""
-        steps = {mb: self.for_version('ddp', mb) for mb in sizes}
+        steps = {mb: self.schedule('ddp', mb)['step'] for mb in sizes}
         return [mb for mb in sizes if steps[mb] <= min(steps.values()) * (1 + 1e-9)]
 
 
@@ -171,9 +167,13 @@ class AllreduceResult:
     def one_bucket(self, version) -> bool:  # DDP's whole gradient in one bucket: sent once backward has ended
         return version.bucket_mb is not None and len(buckets_of(self.prediction.tensor_bytes, version.bucket_mb)) == 1
 
-    def predicted(self, vid: str) -> dict:
-        v = self.version(vid)
-        return self.prediction.schedule('flat' if self.one_bucket(v) else vid, v.bucket_mb)
+    def predicted(self, vid: str, own: bool = False) -> dict:
+        """The model's schedule of a version (DDP with one bucket is (b)'s one call); `own`: with the version's own
+        profiled backward in place of backward alone's (the growth the model leaves out)."""
+        v, p = self.version(vid), self.prediction
+        if own and v.backward_span:
+            p = replace(p, backward=p.backward + v.backward_span - p.backward_span, backward_span=v.backward_span)
+        return p.schedule('flat' if self.one_bucket(v) else vid, v.bucket_mb)
 
     def slowdown(self, vid: str) -> float | None:
         """Backward's span here / in backward alone (profiled): above 1, sending slowed it."""

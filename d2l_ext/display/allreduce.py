@@ -50,19 +50,17 @@ def ingredients_text(result) -> str:
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
-    """'(c) hooks 90.0 ms vs (a) after backward 111 ms: faster (19% less time); 74% of the all-reduce time (incl.
-    waiting for the peer) ran during backward' (the share only where some ran during backward)."""
+    """A version against another by the one rule; then the share of its all-reduce time during backward, if any."""
     v, a = result.version(vid), result.version(against)
     head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
     return head + t('allreduce.share', share=verdict.num(v.overlap, '%')) if v.overlap else head
 
 
 def steps_text(result) -> str:
-    """'step (ms), predicted · measured median: (a) 93.9 · 92.5 (-1%), ...': the model's step beside (a)-(c)'s."""
-    pair = [(k, result.prediction.for_version(v), result.version(v).median) for k, v in LETTERS.items()
-            if k != 'd' and result.has(v)]
-    return t('allreduce.steps', rows=t('allreduce.sep_list').join(
-        f'({k}) {verdict.sig(p * MS)} · {verdict.sig(m * MS)} ({round(m / p - 1, 2) + 0.0:+.0%})' for k, p, m in pair))
+    """'step (ms), predicted · with its own backward · measured median: (a) 93.9 · 95.0 · 92.5, ...' for (a)-(c)."""
+    row = [(k, v) for k, v in LETTERS.items() if k != 'd' and result.has(v)]
+    return t('allreduce.steps', rows=t('allreduce.sep_list').join(f'({k}) ' + ' · '.join(verdict.sig(x * MS) for x in (
+        result.predicted(v)['step'], result.predicted(v, own=True)['step'], result.version(v).median)) for k, v in row))
 
 
 def guess_text(my_guess, result, vid: str = 'hooks') -> str:
@@ -117,20 +115,20 @@ def _leads(result, vid: str) -> list[float]:
     return out
 
 
-def _predicted(result, v) -> float:
-    """The model's step for a version (DDP with one bucket is (b)'s one call)."""
-    return result.prediction.for_version('flat' if result.one_bucket(v) else v.id, v.bucket_mb)
-
-
 def plot_steps(result, ids=None, title=None):
-    """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched; the step
-    without all-reduce on top; (a)-(c) unless `ids` names others."""
+    """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched and below it
+    the model with the version's own profiled backward; the step without all-reduce on top; (a)-(c) unless `ids`."""
     versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'hooks']) if result.has(v)]
-    predicted = {v.id: _predicted(result, v) for v in versions[1:]}
-    fig = plot_repeats({v.id: v.step_times for v in versions}, unit='ms', halves=True, predicted=predicted,
+    model, own = ({v.id: result.predicted(v.id, mine)['step'] for v in versions[1:]} for mine in (False, True))
+    fig = plot_repeats({v.id: v.step_times for v in versions}, unit='ms', halves=True, predicted=model,
                        labels={v.id: name(result, v, style.plot_text) for v in versions},
+                       predicted_label=style.plot_text('allreduce.plot.own'),
                        title=title or style.plot_text('allreduce.plot.title'))
-    fig.axes[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
+    ax = fig.axes[0]  # under each version's model, thinner: the model with the version's own backward
+    ax.barh([y + 0.42 for y in range(1, len(versions))], [x * MS for x in own.values()], height=0.12, fill=False,
+            hatch='\\\\\\', edgecolor=style.color('predicted'), linewidth=1)
+    ax.set_xlim(0, max([ax.get_xlim()[1], *(x * MS * 1.05 for x in own.values())]))
+    ax.set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     return fig
 
 
@@ -162,6 +160,7 @@ def bucket_table(runs):
     for r in runs:
         where, vs = t('allreduce.on', n=r.processes, cores=r.cores).rstrip(': ：'), r.ddp_versions()
         vs += [r.version('buckets')] if r.has('buckets') else []
-        rows[where, t('allreduce.table.predicted')] = {name(r, v): verdict.sig(_predicted(r, v) * MS) for v in vs}
+        rows[where, t('allreduce.table.predicted')] = {name(r, v): verdict.sig(r.predicted(v.id)['step'] * MS)
+                                                       for v in vs}
         rows[where, t('allreduce.table.measured')] = {name(r, v): verdict.sig(v.median * MS) for v in vs}
     return pd.DataFrame(rows).T.fillna('')

@@ -168,7 +168,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
                             'd': allreduce_in_buckets}, checked)
-result = run_allreduce(BACKEND, WORLD, bucket_mb=BUCKETS, repeats=5, profiled=3, timeout=60, steps=steps, **SIZES)
+result = run_allreduce(BACKEND, WORLD, bucket_mb=BUCKETS, repeats=9, profiled=5, timeout=60, steps=steps, **SIZES)
 print(which)
 print(show.ingredients_text(result))
 
@@ -195,28 +195,21 @@ print(show.ingredients_text(result))
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约用时（含等待）有多大比例在反向传播期间。
 
 # %% tags=["nbval-ignore-output"]
-my_guess = None  # share of (c)'s all-reduce time during backward, 0-1  #zh: (c) 的全归约用时在反向传播期间的比例，0-1
-
-p, n = result.prediction, result.processes  # medians of the measurements above  #zh: 上面各项测量的中位数
-ring = 2 * (n - 1) / n                      # share of the bytes each process sends  #zh: 每个进程发送的字节比例
-alpha, bus = p.per_call, p.bus_bandwidth    # seconds per call; bytes per second  #zh: 每次调用的秒数；每秒字节数
-allreduce = len(p.tensor_bytes) * alpha + ring * p.gradient_bytes / bus  # (a): one call per tensor  #zh: 每个张量一次调用
-step = p.backward                           # the step without all-reduce (timed)  #zh: 不做全归约的训练步（实测）
-serial = step + allreduce                   # (a): one after the other  #zh: 一个接一个
-hooks = p.for_version('hooks')              # (c): calls follow backward; the last waits for its end  #zh: (c)：调用跟着反向传播，最后一次要等它结束
-# printed after your guess, beside the measured steps  #zh: 在你的猜测之后、与实测的训练步并列输出
+my_guess = None  # share of (c)'s all-reduce time during backward, 0-1, printed beside the measured share  #zh: (c) 的全归约用时在反向传播期间的比例，0-1，与实测的比例并列输出
 
 # %% [markdown]
 # ## First, recorded on a GPU host's CPU cores
 #
 # The same run, recorded on a GPU host with 16 CPU cores. Every timed step (dots), their median (black mark) and
-# middle half (grey), the model's step (hatched); on top, the step without all-reduce.
+# middle half (grey), the model's step (hatched; thinner: with that version's own profiled backward); on top, the
+# step without all-reduce.
 
 # %% [markdown] lang="zh"
 # ## 先看在一台 GPU 主机的 CPU 核心上记录的结果
 #
 # 同样的运行，记录于一台有 16 个 CPU 核心的 GPU 主机。图中有每个计时的训练步（点）、它们的中位数（黑色竖线）
-# 和中间一半（灰色）、模型预测的训练步（斜线条形）；最上面一行是不做全归约的训练步。
+# 和中间一半（灰色）、模型预测的训练步（斜线条形；较细的换成了该版本自己的反向传播，性能分析所得）；
+# 最上面一行是不做全归约的训练步。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
@@ -227,14 +220,14 @@ if rec is not None:
 # %% [markdown]
 # ## Measure
 #
-# The same figure, here. The model leaves out any change in backward's time; the first line prints backward's
-# time in (c), in (a) (nothing is sent during it: the control) and without all-reduce.
+# The same figure, here. The model leaves out any change in backward's time (the thin bars put it in); the first
+# line prints backward's time in (c), in (a) (nothing is sent during it: the control) and without all-reduce.
 # (d) is drawn in Exercise 2, beside DDP at its bucket size.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 这台机器上的同一幅图。模型没有算反向传播用时的变化；第一行输出了反向传播在 (c) 中、在 (a) 中
+# 这台机器上的同一幅图。模型没有算反向传播用时的变化（细条形把它算了进去）；第一行输出了反向传播在 (c) 中、在 (a) 中
 # （那期间什么也不发送：对照）和不做全归约时的用时。
 # (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
 
@@ -278,7 +271,7 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # <details><summary>Worked answer</summary>
 #
 # The model counts only the (K-1)α that one call saves, and no copies, so it always puts (b) below (a). The copies
-# are drawn in (b)'s timeline above: flatten before its all-reduce, copy back after it.
+# are drawn in (b)'s timeline above: flatten before its all-reduce, copy back after.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -317,7 +310,7 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # 1. 在 GPU 主机上，边算边发是否划算？它让反向传播多花了多少时间？在这台机器上呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-there = recorded.fewest(rec)[1] if rec is not None else result
+_, there = recorded.fewest(rec) if rec is not None else (WORLD, result)
 print(show.parts_text(there))  # the recording  #zh: 记录结果
 print(show.so_text(there, result))  # the recording, then here  #zh: 先是记录结果，再是这里
 
@@ -349,8 +342,8 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# A small bucket's first call starts early, but each extra call costs α: the table's two rows rank the sizes by the
-# model and by the run. The model gives (d) and DDP 1 MiB the same buckets, so it predicts them equal.
+# The model predicts 0.25 MiB, 1 MiB and (d) equal: each 4 MiB weight closes its own bucket. It counts each call's α
+# and the wait for backward's end, not backward's growth under DDP, which each size's thin bar adds.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -358,8 +351,8 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 小桶的第一次调用开始得早，但每多一次调用多付一个α：表中两行分别按模型和按实测给各个大小排序。模型给 (d) 和
-# DDP 1 MiB 分的桶相同，所以预测二者用时相同。
+# 模型给 0.25 MiB、1 MiB 和 (d) 的预测相同：每个 4 MiB 的权重自己就封上一个桶。模型算了每次调用的α和等待
+# 反向传播结束，没有算 DDP 下反向传播的变长；每个大小的细条形把它加了进去。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。

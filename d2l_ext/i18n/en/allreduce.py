@@ -35,9 +35,10 @@ MESSAGES = {
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
     'allreduce.ingredients.fit': ('model fitted to it and one call on a larger buffer: α = {alpha} a call, '
                                   'β = {gbps} GB/s'),
-    'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
+    'allreduce.steps': 'step (ms), predicted · predicted with its own backward · measured median: {rows}',
     'allreduce.share': '; {share} of the all-reduce time (incl. waiting for the peer) ran during backward',
     'allreduce.plot.title': 'timed steps of each version',
+    'allreduce.plot.own': "predicted (thin: with the version's own backward, profiled)",
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',
     'allreduce.plot.timeline_during': ('{label}, one profiled step: all-reduce starts {ms} ms before backward ends '
