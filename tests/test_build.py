@@ -112,6 +112,8 @@ def test_strings_marked_zh_str_are_written_in_chinese_only_in_the_zh_notebook():
     assert bn.swap_strings(code, 'en') == code.split('\n', 1)[1]
     assert bn.swap_strings(code, 'zh') == ("with Benchmark(f'{lane}，运行一次'):  # time it  #zh: 计时\n"
                                            "    print(\"两者\", 'both ways')")
+    spaced = "#zh-str: {'to float64': '与 float64 结果'}\nx = 'to float64'"
+    assert bn.swap_strings(spaced, 'zh') == "x = '与float64结果'"
     with pytest.raises(bn.SourceError, match="no string 'missing'"):
         bn.swap_strings("#zh-str: {'missing': '无'}\nx = 'here'", 'en')
     with pytest.raises(bn.SourceError, match='dict of strings'):

@@ -124,8 +124,8 @@ def swap_strings(code: str, lang: str) -> str:
     """Code with the cell's `#zh-str: {'English': '中文'}` lines applied in Chinese and dropped in both languages.
 
     d2l-zh writes its code's labels in Chinese (`d2l.Benchmark('GPU1 时间')`): each key is the text between the
-    quotes of a string (or f-string) in the cell, replaced in the Chinese notebook by its value; only string
-    contents change (tests/test_notebooks.py checks the code is otherwise the same)."""
+    quotes of a string (or f-string) in the cell, replaced in the Chinese notebook by its value (d2l-zh's spacing:
+    `i18n.tight`); only string contents change (tests/test_notebooks.py checks the code is otherwise the same)."""
     import ast
     lines, table = [], {}
     for line in code.split('\n'):
@@ -143,7 +143,7 @@ def swap_strings(code: str, lang: str) -> str:
             raise SourceError(f'#zh-str: no string {en!r} in this cell')
         if lang == 'zh':
             for q in found:
-                code = code.replace(f'{q}{en}{q}', f'{q}{zh}{q}')
+                code = code.replace(f'{q}{en}{q}', f'{q}{tight(zh)}{q}')
     return code
 
 
