@@ -178,7 +178,8 @@ print(show.ingredients_text(result))
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
-# assumes communication has its own hardware and no copies.
+# assumes communication has hardware of its own and no copies. On 2 cores, the two processes take both:
+# communication has none of its own, and overlap can slow backward.
 #
 # Predict whether overlap can pay here, and guess the share of (c)'s all-reduce time (waiting included) during backward.
 
@@ -190,7 +191,8 @@ print(show.ingredients_text(result))
 # 和对一个更大的缓冲区的一次调用。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
-# 假定通信拥有自己的硬件，也没有复制。
+# 假定通信拥有自己的硬件，也没有复制。在 2 个核心上，两个进程各占一个核心：通信没有自己的硬件，
+# 重叠可能让反向传播变慢。
 #
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约用时（含等待）有多大比例在反向传播期间。
 
@@ -208,7 +210,7 @@ my_guess = None  # share of (c)'s all-reduce time during backward, 0-1, printed 
 # ## 先看在一台 GPU 主机的 CPU 核心上记录的结果
 #
 # 同样的运行，记录于一台有 16 个 CPU 核心的 GPU 主机。图中有每个计时的训练步（点）、它们的中位数（黑色竖线）
-# 和中间一半（灰色）、模型预测的训练步（斜线条形；较细的换成了该版本自己的反向传播，性能分析所得）；
+# 和中间一半（灰色）、模型预测的训练步（斜线条形；细条：用该版本自身的反向传播，性能分析所得）；
 # 最上面一行是不做全归约的训练步。
 
 # %% tags=["nbval-ignore-output"]
@@ -270,15 +272,15 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model counts only the (K-1)α that one call saves, and no copies, so it always puts (b) below (a). The copies
-# are drawn in (b)'s timeline above: flatten before its all-reduce, copy back after.
+# The model puts (b) below (a): it counts the (K-1)α one call saves, not the copies drawn in (b)'s timeline above
+# (flatten before its all-reduce, copy back after). This run's answer: the line above.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型只算了一次调用省下的 (K-1)α，没有算复制，所以它总是预测 (b) 比 (a) 用时少。复制画在上面 (b) 的时间线里：
-# 全归约之前展平，之后复制回去。
+# 模型预测 (b) 比 (a) 用时少：它算了一次调用省下的 (K-1)α，没有算上面 (b) 的时间线里画出的复制（全归约之前展平，
+# 之后复制回去）。这次运行的答案就是上面那一行。
 # </details>
 
 # %% [markdown]
@@ -317,8 +319,8 @@ print(show.so_text(there, result))  # the recording, then here  #zh: 先是记�
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Sending during backward pays only when the all-reduce it hides outweighs what it adds to backward, a cost the
-# model leaves out.
+# Sending during backward pays when the all-reduce it hides outweighs what it adds to backward. This run's answer,
+# on both machines: the "So:" line above.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
@@ -327,7 +329,8 @@ print(show.so_text(there, result))  # the recording, then here  #zh: 先是记�
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 只有当藏进反向传播的全归约多于它给反向传播增加的时间时，边算边发才划算；模型没有这一项代价。
+# 只有当藏进反向传播的全归约多于它给反向传播增加的时间时，边算边发才划算。这次运行在两台机器上的答案：
+# 上面“所以：”那一行。
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
@@ -342,8 +345,8 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model predicts 0.25 MiB, 1 MiB and (d) equal: each 4 MiB weight closes its own bucket. It counts each call's α
-# and the wait for backward's end, not backward's growth under DDP, which each size's thin bar adds.
+# The model's answer is the table's predicted row (0.25 MiB, 1 MiB and (d) tie: each 4 MiB weight closes its own
+# bucket). This run's answers are the lines above: the shortest median on each machine, then (d) against DDP.
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -351,8 +354,8 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型给 0.25 MiB、1 MiB 和 (d) 的预测相同：每个 4 MiB 的权重自己就封上一个桶。模型算了每次调用的α和等待
-# 反向传播结束，没有算 DDP 下反向传播的变长；每个大小的细条形把它加了进去。
+# 模型的答案是表中预测的一行（0.25 MiB、1 MiB 和 (d) 相同：每个 4 MiB 的权重自己就封上一个桶）。这次运行的答案
+# 是上面几行：每台机器上中位数最短的 DDP，以及 (d) 与同样大小的 DDP 相比。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。

@@ -38,7 +38,7 @@ MESSAGES = {
     'allreduce.steps': 'step (ms), predicted · predicted with its own backward · measured median: {rows}',
     'allreduce.share': '; {share} of the all-reduce time (incl. waiting for the peer) ran during backward',
     'allreduce.plot.title': 'timed steps of each version',
-    'allreduce.plot.own': "predicted (thin: with the version's own backward, profiled)",
+    'allreduce.plot.own': 'predicted (thin: own backward)',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',
     'allreduce.plot.timeline_during': ('{label}, one profiled step: all-reduce starts {ms} ms before backward ends '

@@ -36,7 +36,7 @@ MESSAGES = {
     'allreduce.steps': '训练步（毫秒），预测 · 用它自己的反向传播预测 · 实测中位数：{rows}',
     'allreduce.share': '；全归约用时（含等待另一个进程）有 {share} 在反向传播期间',
     'allreduce.plot.title': '每个版本计时的训练步',
-    'allreduce.plot.own': '预测（细条形：换成该版本自己的反向传播，性能分析）',
+    'allreduce.plot.own': '预测（细条：自身反向传播）',
     'allreduce.plot.step_ms': '训练步时间（毫秒，最慢的进程）',
     'allreduce.plot.timeline_after': '{label}，一个分析步：每个全归约都在反向传播结束后开始',
     'allreduce.plot.timeline_during': '{label}，一个分析步：第一个全归约在反向传播结束前 {ms} 毫秒开始（按进程顺序）',
