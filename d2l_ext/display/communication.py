@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..communication.core import expected_overlap
 from ..i18n import t
+from ..results import MIN_SHARE
 from . import style, verdict
 from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
 from .repeats import plot_repeats
-from .verdict import WORDS  # noqa: F401 (communication.control.<word>: the keys control_text builds)
 
 RULES = ('separate', 'one_stream', 'own_core', 'shared', 'engine')  # CommRow.expectation: communication.rule.<rule>
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
@@ -70,15 +70,12 @@ def control_text(comparison, iters: int) -> str:
     """The worked answer in one line: the control (products beside nonstop copies) against products alone by the one
     rule, then where run_and_copy's median lies against the formula fed each of the two (below, between, above)."""
     m, med = comparison.measurements, comparison.medians()
-    beside, alone = m['beside_copies'], m['run']
     low, high = sorted(expected_overlap(med[k], med['copy'], 'separate', iters=iters) for k in ('run', 'beside_copies'))
     got, unit = med['overlapped'], 'ms'
     place = 'below' if got <= low else 'between' if got <= high else 'above'
-    n = {k: verdict.num(v, unit) for k, v in dict(beside=beside.median, alone=alone.median, got=got).items()}
-    word = verdict.compare(beside, alone)  # one of verdict.WORDS
-    return t('communication.control.line', answer=t(f'communication.control.{word}'),
-             by=verdict.by(beside, alone), **n, place=t(f'communication.control.{place}', low=verdict.num(low, unit),
-                                                        high=verdict.num(high, unit)))
+    line = verdict.line(_word('beside_copies'), m['beside_copies'], _word('run'), m['run'], unit)
+    return t('communication.control.line', line=line, got=verdict.num(got, unit),
+             place=t(f'communication.control.{place}', low=verdict.num(low, unit), high=verdict.num(high, unit)))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -208,52 +205,23 @@ def hazard_text(early: float, late: float) -> str:
 
 # -- exercises 3 and 4 ------------------------------------------------------------------------------
 
-def _cpu_lanes(r) -> bool:
-    return bool(r.cpu) and all(ln.get('kind') == 'cpu' for ln in r.lanes)
-
-
 def exercise_three_alone_text(r) -> str:
-    """Exercise 3's inputs to the prediction: each lane's time alone; CPU lanes also their CPU time and the cores."""
+    """Exercise 3's inputs: each lane's time alone."""
     a, b = r.times['lane1_compute_and_copy'].median, r.times['lane2_compute'].median
-    if not _cpu_lanes(r):
-        unit = verdict.unit_for(a, b)
-        return t('communication.ex3.alone', a=verdict.num(a, unit), b=verdict.num(b, unit))
-    ca, cb = r.cpu['lane1_compute_and_copy'], r.cpu['lane2_compute']
-    unit = verdict.unit_for(a, b, ca, cb)
-    return t('communication.ex3.alone_cpu', a=verdict.num(a, unit), b=verdict.num(b, unit), ca=verdict.num(ca, unit),
-             cb=verdict.num(cb, unit), cores=r.cores)
-
-
-def exercise_three_prediction(r) -> tuple[float, str]:
-    """Exercise 3's prediction and its case: the slower lane alone; on CPU lanes (sharing the cores) the
-    CPU time both used alone divided by the cores, if larger."""
-    slower = max(r.times['lane1_compute_and_copy'].median, r.times['lane2_compute'].median)
-    if _cpu_lanes(r) and r.cores:
-        share = (r.cpu['lane1_compute_and_copy'] + r.cpu['lane2_compute']) / r.cores
-        if share > slower:
-            return share, t('communication.ex3.cpu_case', cores=r.cores)
-    return slower, _word('slower_alone')
+    unit = verdict.unit_for(a, b)
+    return t('communication.ex3.alone', a=verdict.num(a, unit), b=verdict.num(b, unit))
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's line: together vs the slower lane alone by the one rule (with a GPU lane, named separate hardware);
-    CPU lanes (never separate hardware): together, with its CPU time, vs the hatched prediction."""
-    m = r.times['together']
-    if not _cpu_lanes(r):
-        slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
-        line = verdict.line(_word('together'), m, *slower[1:])
-        return t('communication.ex3.gpu_line', line=line) if any(ln.get('kind') == 'gpu' for ln in r.lanes) else line
-    p, case = exercise_three_prediction(r)
-    unit = verdict.unit_for(p, m.median, r.cpu['together'])
-    return t('communication.ex3.line', m=verdict.num(m.median, unit), cpu=verdict.num(r.cpu['together'], unit),
-             p=verdict.num(p, unit), case=case)
+    """Exercise 3's verdict line: together against the slower lane alone by the one rule (the figure's boxes)."""
+    slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
+    return verdict.line(_word('together'), r.times['together'], *slower[1:])
 
 
 def plot_exercise_three(r):
-    """Each lane alone and both together (repeats, middle halves); hatched beside 'together' the prediction."""
+    """Each lane alone and both together (repeats, middle halves)."""
     times = {_name(k): m.repeated() for k, m in r.times.items()}
-    return plot_repeats(times, predicted={_name('together'): exercise_three_prediction(r)[0]}, halves=True,
-                        title=style.plot_text('communication.ex3.title'))
+    return plot_repeats(times, halves=True, title=style.plot_text('communication.ex3.title'))
 
 
 def _self_times(prof, gpu: bool) -> dict:
@@ -270,14 +238,12 @@ def profile_frame(prof, gpu: bool, rows: int = 8):
                          t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, v in times]})
 
 
-TIE = 0.10  # one profiled run, no repeats: self times within 10% of the larger are "about equal", never ranked
-
-
 def profile_outcome(prof, gpu: bool) -> tuple[float, float, str | None]:
-    """aten::mm's and aten::copy_'s self times, and the one that took more (None within TIE: a tie)."""
+    """aten::mm's and aten::copy_'s self times, and the one that took more (None within the one rule's MIN_SHARE: a
+    tie; one profiled run has no repeats to box)."""
     ops = _self_times(prof, gpu)
     ta, tb = ops.get('aten::mm', 0.0), ops.get('aten::copy_', 0.0)
-    return ta, tb, None if abs(ta - tb) <= TIE * max(ta, tb) else 'aten::mm' if ta > tb else 'aten::copy_'
+    return ta, tb, None if abs(ta - tb) <= MIN_SHARE * max(ta, tb) else 'aten::mm' if ta > tb else 'aten::copy_'
 
 
 def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
@@ -286,7 +252,8 @@ def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
     ta, tb, top = profile_outcome(prof, gpu)
     (n, m), c = x.shape, w.shape[1]
     flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
-    outcome = t('communication.profile.top', top=top) if top else t('communication.profile.tie', pct=round(TIE * 100))
+    pct = round(MIN_SHARE * 100)
+    outcome = t('communication.profile.top', top=top) if top else t('communication.profile.tie', pct=pct)
     return t('communication.profile.split', k=iters, n=n, m=m, c=c, flop=flop, size=size, wall=verdict.num(wall, 'ms'),
              a='aten::mm', ta=verdict.num(ta, 'ms'), b='aten::copy_', tb=verdict.num(tb, 'ms'), outcome=outcome)
 
@@ -304,4 +271,4 @@ def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:
         return t('communication.profile.guess_none')
     top = profile_outcome(prof, gpu)[2]
     key = 'tie' if top is None else 'right' if str(guess).strip() == top else 'other'
-    return t(f'communication.profile.guess_{key}', guess=guess, top=top, pct=round(TIE * 100))
+    return t(f'communication.profile.guess_{key}', guess=guess, top=top, pct=round(MIN_SHARE * 100))

@@ -362,15 +362,14 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Predict together as the slower lane alone or, where the lanes share the CPU's cores, their CPU time alone ÷ the
-# cores, whichever is larger (hatched).
+# Were the three separate hardware, together would take the slower lane's time alone; the line below compares the
+# two in this run.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 预测同时运行的用时为较慢执行路单独运行的用时；执行路共用 CPU 的核心时，则为单独运行的 CPU 时间 ÷ 核心数，
-# 取两者中较大的那个（斜线条形）。
+# 如果三者是相互独立的硬件，同时运行的用时就等于较慢执行路单独运行的用时；下面一行比较本次运行中的这两者。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -379,13 +378,13 @@ print(show.exercise_three_text(ex3))
 
 # %% [markdown]
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
-# in a notebook and on a CPU too. Profiling the products and copies timed above (`run_then_copy` on a CPU), predict
-# which operator takes most of the time: write it in `my_guess`.
+# in a notebook and on a CPU too. Profiling one call of `run_and_copy` (`run_then_copy` on a CPU), predict which
+# operator takes most of the time: write it in `my_guess`.
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
-# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对上面计时的乘法和复制（在 CPU 上是先计算后复制）做性能分析：
-# 先预测哪个操作符占用的时间最多，把它写进 `my_guess`。
+# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对 `run_and_copy` 的一次调用（在 CPU 上是先计算后复制）做性能
+# 分析：先预测哪个操作符占用的时间最多，把它写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -418,8 +417,8 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# `aten::mm` is the products, `aten::copy_` the copies; the line above gives each one's self time and which took
-# more (one profiled run: within 10% reads as about equal).
+# `aten::mm` is the products, `aten::copy_` the copies; the line above says which took more self time in this
+# profiled run.
 # </details>
 #
 # ## Remember
@@ -437,8 +436,7 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm` 是矩阵乘法，`aten::copy_` 是复制；上面的一行给出两者的自身用时，以及哪个用时更多（只分析了一次运行：
-# 相差不到10%算作大致相等）。
+# `aten::mm` 是矩阵乘法，`aten::copy_` 是复制；上面的一行给出本次分析中哪个的自身用时更多。
 # </details>
 #
 # ## 小结

@@ -17,9 +17,8 @@ MESSAGES = {
     'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies',
     'communication.variant.lane2_compute': 'lane 1 computes',
     'communication.variant.together': 'together',
-    'communication.variant.slower_alone': 'slower lane alone',
     'communication.variant.serial_sum': 'one after the other',
-    'communication.mode.cpu_analogue': 'CPU: a copy thread',
+    'communication.mode.cpu_analogue': 'CPU analogue: a copy thread',
     'communication.mode.widget': 'the copy mode chosen above',
     'communication.mode.book: copy_to_cpu(y)': 'book: copy_to_cpu(y), new pageable tensors',
     'communication.mode.pageable, preallocated, same stream': 'pageable buffers, reused, one stream',
@@ -66,11 +65,7 @@ MESSAGES = {
     'communication.hazard.lucky': ('read before synchronizing: relative error {early:.1e}; after: {late:.1e}. '
                                    'The copy landed first this time; it need not.'),
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
-    'communication.control.slower': 'Yes',
-    'communication.control.same': "Can't tell from this run",
-    'communication.control.faster': 'No',
-    'communication.control.line': ('{answer}, {by}: products beside nonstop copies {beside}, alone {alone};\n'
-                                   'run_and_copy {got}, {place}'),
+    'communication.control.line': '{line};\nrun_and_copy {got}, {place}',
     'communication.control.below': 'at or below the formula fed either of the two ({low} to {high})',
     'communication.control.between': 'between the formula fed either of the two ({low} to {high})',
     'communication.control.above': 'above the formula fed either of the two ({low} to {high})',
@@ -78,12 +73,6 @@ MESSAGES = {
     'communication.copies.new': "new pageable tensors (book's copy_to_cpu(y))",
     'communication.copies.reused': 'pageable buffers, reused',
     'communication.copies.pinned': 'pinned buffers',
-    'communication.ex3.alone_cpu': ('alone: lane 0 computing and copying {a} (CPU time {ca}), lane 1 computing {b} '
-                                    '(CPU time {cb}); {cores} cores'),
-    'communication.ex3.cpu_case': 'CPU time alone ÷ {cores} cores',
-    'communication.ex3.line': ('None of the three is separate hardware on CPU lanes: together {m} (CPU time {cpu}) vs '
-                               'predicted {p} ({case})'),
-    'communication.ex3.gpu_line': 'With a GPU lane, the three are separate hardware: {line}',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B copied): '

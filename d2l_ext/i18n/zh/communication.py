@@ -17,9 +17,8 @@ MESSAGES = {
     'communication.variant.lane1_compute_and_copy': '执行路 0 计算并复制',
     'communication.variant.lane2_compute': '执行路 1 计算',
     'communication.variant.together': '同时运行',
-    'communication.variant.slower_alone': '较慢的执行路单独运行',
     'communication.variant.serial_sum': '先后运行',
-    'communication.mode.cpu_analogue': 'CPU：一个复制线程',
+    'communication.mode.cpu_analogue': 'CPU上的类比：一个复制线程',
     'communication.mode.widget': '上面选择的复制方式',
     'communication.mode.book: copy_to_cpu(y)': '书中：copy_to_cpu(y)，新建可分页张量',
     'communication.mode.pageable, preallocated, same stream': '可分页缓冲区，重复使用，一个流',
@@ -65,11 +64,7 @@ MESSAGES = {
     'communication.hazard.lucky': ('同步之前读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
                                    '这次复制先完成了，但不一定总是如此。'),
     'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
-    'communication.control.slower': '会',
-    'communication.control.same': '本次运行无法判断',
-    'communication.control.faster': '不会',
-    'communication.control.line': ('{answer}，{by}：一边不停复制一边做乘法 {beside}，只做乘法 {alone}；\n'
-                                   '边计算边复制 {got}，{place}'),
+    'communication.control.line': '{line}；\n边计算边复制 {got}，{place}',
     'communication.control.below': '不高于把两者分别代入公式的预测（{low}至{high}）',
     'communication.control.between': '在把两者分别代入公式的预测之间（{low}至{high}）',
     'communication.control.above': '高于把两者分别代入公式的预测（{low}至{high}）',
@@ -77,12 +72,6 @@ MESSAGES = {
     'communication.copies.new': '新建的可分页张量（书中的 copy_to_cpu(y)）',
     'communication.copies.reused': '可分页缓冲区，重复使用',
     'communication.copies.pinned': '锁页缓冲区',
-    'communication.ex3.alone_cpu': ('单独运行：执行路 0 计算并复制 {a}（CPU 时间 {ca}），执行路 1 计算 {b}'
-                                    '（CPU 时间 {cb}）；{cores} 个核心'),
-    'communication.ex3.cpu_case': '单独运行的 CPU 时间 ÷ {cores} 个核心',
-    'communication.ex3.line': ('CPU 执行路上三者都不是相互独立的硬件：同时运行 {m}（CPU 时间 {cpu}），'
-                               '预测 {p}（{case}）'),
-    'communication.ex3.gpu_line': '有 GPU 执行路时，三者是相互独立的硬件：{line}',
     'communication.parts_combined': '两部分合成',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
