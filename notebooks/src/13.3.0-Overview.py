@@ -85,9 +85,8 @@ lanes_table({'torch': lanes})
 # together, and the **baseline**: one device doing both jobs. The runs are interleaved so that drift hits every
 # variant alike.
 #
-# The model: on separate hardware together takes the slower lane's time, max(t1, t2); lanes that split one CPU (the
-# table above) share its cores. Will together be faster than the baseline (2 = twice as fast), the same (1), or
-# slower? Write it into `my_guess`.
+# The model: on separate hardware together takes the slower lane's time, max(t1, t2). Will together be faster than
+# the baseline (2 = twice as fast), the same (1), or slower? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
@@ -95,8 +94,8 @@ lanes_table({'torch': lanes})
 # 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们分别为每条执行路单独运行、两条同时运行和
 # **基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种情况的影响都相同。
 #
-# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)；分用同一个 CPU 的执行路（见上表）
-# 共用它的核心。同时运行会比基线快（2 表示快一倍）、一样（1），还是更慢？把它写进 `my_guess`。
+# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。同时运行会比基线快（2 表示快一倍）、
+# 一样（1），还是更慢？把它写进 `my_guess`。
 
 # %%
 my_guess = None  # together is how many times as fast as the baseline? (x)  #zh: 同时运行的速度是基线的几倍？（倍）
@@ -104,15 +103,15 @@ my_guess = None  # together is how many times as fast as the baseline? (x)  #zh:
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The ratio is the baseline's time over together's. Lanes that split one CPU: expect about 1x, since the baseline
-# already uses all of its cores.
+# The ratio is the baseline's time over together's predicted time, max(t1, t2): the first printed line below computes
+# it from this run's medians.
 #
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 倍数是基线的用时除以同时运行的用时。分用同一个 CPU 的执行路：预期约 1 倍，因为基线已经用上了这个 CPU 的全部核心。
+# 倍数是基线的用时除以同时运行的预测用时 max(t1, t2)：下面输出的第一行用这次运行的中位数算出它。
 #
 # </details>
 
@@ -198,8 +197,8 @@ recorded_figure(rec) if rec else None
 # - 13.3.1: several devices run independent work at once. Recorded on a GPU: together 0.504 s, one after the other
 #   0.915 s, the baseline (the GPU doing both jobs) 0.508 s.
 # - 13.3.2: several communication resources work in parallel: copies run while computing.
-# - The all-reduce extra: the backend overlaps computation and communication by itself, as DDP does.
-# - The dependency-graph extra: a schedule written by hand, not by the backend.
+# - The all-reduce extra: the backend overlaps computation and communication by itself, as DDP does (the
+#   dependency-graph extra: a schedule written by hand).
 #
 # ## Remember
 #
@@ -215,8 +214,7 @@ recorded_figure(rec) if rec else None
 # - 12.3.1节：多个设备可以同时运行相互独立的工作。在 GPU 上记录的结果：同时运行0.504秒，先后运行0.915秒，
 #   基线（GPU 做两份工作）0.508秒。
 # - 12.3.2节：多种通信资源可以并行使用：在计算的同时复制。
-# - 扩展“全归约”：后端自行让计算与通信重叠，DDP 就是这样做的。
-# - 扩展“依赖图”：调度是手写的，而不是由后端完成。
+# - 扩展“全归约”：后端自行让计算与通信重叠，DDP 就是这样做的（扩展“依赖图”：手写的调度）。
 #
 # ## 要记住
 #
