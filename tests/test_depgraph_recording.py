@@ -193,10 +193,10 @@ def test_exercise_2_tables_this_machines_medians_predicted_measured_and_off_and_
         assert capsys.readouterr().out.strip() == (
             'together here: cannot pay, its longer half 3.00 ms ≥ one device 1.00 ms')
         assert len(df) == 4
-        assert df.loc['lane 1 half (the longer)'].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
-        assert df.loc['lane 0 half (the shorter)'].tolist() == ['2.00 ms', '2.00 ms', '0 ms']
+        assert df.loc['lane 1 half, longer (assumption 1)'].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
+        assert df.loc['lane 0 half, shorter (assumption 1)'].tolist() == ['2.00 ms', '2.00 ms', '0 ms']
         # the longer half and the rest add up to together in both columns: 3 + 1 = 4 predicted, 3 + 1.5 = 4.5 measured
-        assert df.loc['the rest (together less its longer half)'].tolist() == ['1.00 ms', '1.50 ms', '+0.500 ms']
+        assert df.loc['rest: together − longer half (assumptions 2, 3)'].tolist() == ['1.00 ms', '1.50 ms', '+0.500 ms']
         assert df.loc['together'].tolist() == ['4.00 ms', '4.50 ms', '+0.500 ms']
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
         G.split_table(run)
@@ -205,7 +205,7 @@ def test_exercise_2_tables_this_machines_medians_predicted_measured_and_off_and_
         G.split_table(run)
         assert capsys.readouterr().out.strip() == 'together here: paid, 4.50 ms vs one device 5.00 ms'
         run['halves']['split'][0] = {'lane 0': 1e-3, 'lane 1': 3e-3}  # one repeat's shorter half: the median is kept
-        assert G.split_table(run).loc['lane 0 half (the shorter)'].tolist()[1] == '2.00 ms'
+        assert G.split_table(run).loc['lane 0 half, shorter (assumption 1)'].tolist()[1] == '2.00 ms'
     with using_language('zh'):
         assert G.split_table(fake_run()).columns.tolist() == ['预测', '实测', '偏离']
 

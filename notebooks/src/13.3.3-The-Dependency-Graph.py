@@ -183,13 +183,13 @@ show.show_recorded(recorded)
 # %% [markdown]
 # ## Exercises
 #
-# **1. A sum that never reads lane 1.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
+# **1. A sum that never reads lane 1's gradients.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
 # uses lane 0's gradients twice. Predict: does the recorded graph change, and does the check catch it?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1. 从不读取执行路 1 的求和**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
+# **1. 求和时从不读取执行路 1 的梯度**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
 # 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？
 
 # %% jupyter={"outputs_hidden": true}
@@ -215,8 +215,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# A row over its prediction is an assumption (listed above) that failed. One device runs all the rows with no
-# copies: splitting pays only if together takes less.
+# The table below, from this run: each part beside its prediction, with the assumption it tests; its first line,
+# together beside one device.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -230,8 +230,7 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 哪一项超出了它的预测，上面列出的哪个假定就不成立。一个设备处理全部样本，不需要复制：只有
-# “同时运行”用时更少，拆分才划算。
+# 答案就是下面本次运行的表格：每一部分与它的预测并列，并注明它检验的假定；第一行是“同时运行”与“一个设备”的比较。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -255,14 +254,12 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
-# plan on two lanes take fewer than 12? Guess the planned run's time, then measure it beside one lane running all 21
-# in order. The hatched prediction replays the plan from each lane's start at its own time per task, waits included:
-# compare each lane's printed waiting with its replayed waiting.
+# plan on two lanes take fewer than 12? Guess the planned run's time, then measure it: the last line sets it beside one
+# device running all 21 in order with all its cores.
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一条执行路上（图中的行）；引擎执行这个计划，每条执行路等待它的输入。为什么两条执行路上的
-# 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量，并与一条执行路依次运行全部 21 个任务比较。预测（斜线条形）
-# 从每条执行路的开始按计划重放，用它自己每个任务的用时，包括等待：请比较打印出的每条执行路的等待与重放时的等待。
+# 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量：最后一行把它与用全部核心的一个设备依次运行全部 21 个任务比较。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
@@ -282,8 +279,8 @@ print('an engine that skips the waits: the float64 check caught it' if caught el
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. Below, `arms=(2, 2, 2), cross=False`: the critical path drops to 9, the plan stays 12 (3 arm products per
-# lane and stage, then the join): the lanes set the time. On CPU lanes, one device with all cores is the bar to beat:
-# the two lanes split those same cores.
+# lane and stage, then the join): the lanes set the time. Whether the plan beat one device here: the measurement's last
+# line.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -292,7 +289,7 @@ print('an engine that skips the waits: the float64 check caught it' if caught el
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
 # 关键路径降到 9（见下图），但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是
-# 执行路的数量，而不是关键路径。在 CPU 执行路上，要比的是使用全部核心的一个设备：两条执行路分的正是这些核心。
+# 执行路的数量，而不是关键路径。本次运行中按计划运行是否比一个设备快：见测量单元格打印的最后一行。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
