@@ -202,16 +202,14 @@ my_guess = None  # share of (c)'s all-reduce time during backward, 0-1, printed 
 # %% [markdown]
 # ## First, recorded on a GPU host's CPU cores
 #
-# The same run, recorded on a GPU host with 16 CPU cores. Every timed step (dots), their median (black mark) and
-# middle half (grey), the model's step (hatched; thinner: with that version's own profiled backward); on top, the
-# step without all-reduce.
+# The same run, recorded on a GPU host with 16 CPU cores. The thin hatched bars are the model with each version's
+# own profiled backward; on top, the step without all-reduce.
 
 # %% [markdown] lang="zh"
 # ## 先看在一台 GPU 主机的 CPU 核心上记录的结果
 #
-# 同样的运行，记录于一台有 16 个 CPU 核心的 GPU 主机。图中有每个计时的训练步（点）、它们的中位数（黑色竖线）
-# 和中间一半（灰色）、模型预测的训练步（斜线条形；细条：用该版本自身的反向传播，性能分析所得）；
-# 最上面一行是不做全归约的训练步。
+# 同样的运行，记录于一台有 16 个 CPU 核心的 GPU 主机。细的斜线条形是用各版本自身的反向传播（性能分析所得）
+# 算出的模型预测；最上面一行是不做全归约的训练步。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
@@ -272,15 +270,15 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model puts (b) below (a): it counts the (K-1)α one call saves, not the copies drawn in (b)'s timeline above
-# (flatten before its all-reduce, copy back after). This run's answer: the line above.
+# The model puts (b) below (a): it counts the (K-1)α one call saves, not the copies drawn in (b)'s timeline above.
+# This run's answer: the line above.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型预测 (b) 比 (a) 用时少：它算了一次调用省下的 (K-1)α，没有算上面 (b) 的时间线里画出的复制（全归约之前展平，
-# 之后复制回去）。这次运行的答案就是上面那一行。
+# 模型预测 (b) 比 (a) 用时少：它算了一次调用省下的 (K-1)α，没有算上面 (b) 的时间线里画出的复制。
+# 这次运行的答案就是上面那一行。
 # </details>
 
 # %% [markdown]
