@@ -110,7 +110,6 @@ def test_timelines_first_copy_and_exercise_three_on_cpu():
     sums = [a + b for a, b in zip(ex.times['lane1_compute_and_copy'].times, ex.times['lane2_compute'].times)]
     assert ex.serial_sum == pytest.approx(__import__('statistics').median(sums))
     assert ex.lanes[0]['name'] == lanes[0].name  # ids, not a translated label
-    assert set(ex.cpu) == set(ex.times) and all(v >= 0 for v in ex.cpu.values())  # the process's CPU time per call
 
 
 def test_exercise_three_with_more_threads_than_cores_records_them():
@@ -272,12 +271,12 @@ def test_hazard_and_copied_lines():
         assert 'need not' in show.hazard_text(1e-7, 1e-7)
 
 
-def _ex3(together, alone=(1.0, 0.8), rule='separate', cpu=None):
+def _ex3(together, alone=(1.0, 0.8), rule='separate'):
     from d2l_ext.communication import ExerciseThreeResult
     times = {'lane1_compute_and_copy': Measurement('a', [alone[0]] * 3),
              'lane2_compute': Measurement('b', [alone[1]] * 3), 'together': Measurement('t', together)}
     lanes = [dict(kind='cpu', index=i, threads=1) for i in range(2)]
-    return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, [1, 1], 1, 2, cpu or {})
+    return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, [1, 1], 1, 2)
 
 
 def test_exercise_three_lines_compare_together_with_the_slower_lane_alone():

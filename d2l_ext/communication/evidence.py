@@ -2,7 +2,6 @@
 copy and a second lane at once)."""
 from __future__ import annotations
 
-import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -104,12 +103,11 @@ class ExerciseThreeResult(Result):
     times: dict[str, Times]
     serial_sum: float
     expected: float
-    expectation: str  # a parallel.core rule (display predicts from the CPU time on CPU lanes)
+    expectation: str  # a parallel.core rule
     max_rel_error: float
     lane_threads: list[int] = field(default_factory=list)  # threads each lane computes with (a GPU lane's: 1)
     copy_threads: int = 0  # 1 when lane 0 is a CPU lane: its copy thread wants a core too
     cores: int = 0  # the CPU cores those threads share
-    cpu: dict[str, float] = field(default_factory=dict)  # per variant: the process's median CPU time per call
     experiment: str = 'exercise-3'
 
     def table_rows(self):
@@ -136,30 +134,21 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
     variants = {'lane1_compute_and_copy': lambda: work.run_on_lanes(lanes[:1], jobs[:1]),
                 'lane2_compute': lambda: work.run_on_lanes(lanes[1:2], jobs[1:]),
                 'together': lambda: work.run_on_lanes(lanes[:2], jobs)}
-    errors, cpu = [], {name: [] for name in variants}
-
-    def timed(name, job):  # the process's CPU time per call, every thread (lane 0's copy thread too)
-        def call():
-            start = time.process_time()
-            out = job()
-            cpu[name].append(time.process_time() - start)
-            return out
-        return call
+    errors = []
 
     def check(name, results):
         which = {'lane1_compute_and_copy': [0], 'lane2_compute': [1], 'together': [0, 1]}[name]
         what = t('communication.check.ex3', variant=name)
         errors.extend(check_close(r, refs[i], what) for i, r in zip(which, results))
     reps = positive_int(repeats, 'repeats', option='repeats', example=3)
-    c = compare({k: timed(k, v) for k, v in variants.items()}, lanes=lanes[:2], repeats=reps, check=check)
+    c = compare(variants, lanes=lanes[:2], repeats=reps, check=check)
     times = {name: Times.of(m, name) for name, m in c.measurements.items()}
     alone = [times['lane1_compute_and_copy'].median, times['lane2_compute'].median]
     exp = expectation(lanes[:2], alone)
     threads, copy_threads, cores = [_threads(ln) for ln in lanes[:2]], int(lanes[0].kind == 'cpu'), cpu_cores()
     serial = Times('serial_sum', [x + y for x, y in zip(*(times[k].repeated() for k in ALONE))])  # repeat by repeat
     return ExerciseThreeResult([ln.as_dict() for ln in lanes[:2]], n, ks, times, serial.median, exp.seconds, exp.rule,
-                               max(errors), threads, copy_threads, cores,
-                               {k: statistics.median(v[-reps:]) for k, v in cpu.items()})
+                               max(errors), threads, copy_threads, cores)
 
 
 def _threads(lane) -> int:
