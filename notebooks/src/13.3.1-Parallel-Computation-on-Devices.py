@@ -131,7 +131,7 @@ with d2l_ext.Benchmark(f'both lanes, one run (the two above added: {alone_0.elap
 #
 # 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了。在 GPU 上记录的结果中，预测：什么都不等待时，计时测到的是什么？
 
-# %% tags=["nbval-ignore-output"]
+# %% jupyter={"outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_line
 from d2l_ext.recorded import newest
 
@@ -227,7 +227,7 @@ my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时�
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 # Worked answer: the hatched bar below, from the lanes' medians alone  #zh: 参考答案：下面的斜线条形，由两条执行路单独运行的中位数算出
-def predict(alone):  # together: max(t1, t2) where the hardware runs both at once, else their sum  #zh: 同时运行：硬件能让两条同时运行时为 max(t1, t2)，否则为两者之和
+def predict(alone):  # together, for these two lanes: max(t1, t2)  #zh: 同时运行，对这两条执行路：max(t1, t2)
     return parallel.expectation(lanes, alone).seconds
 
 # %% [markdown]
@@ -297,8 +297,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # <details><summary>Worked answer</summary>
 #
 # PyTorch computes each product when called, one after another, so issuing all first cannot run two at once. MXNet's
-# engine queues them and runs independent ones on its workers; its timeline below shows one `run`, a row per engine
-# worker, each bar's ms. The printed lines judge issuing together against one at a time, then answer for each.
+# engine queues them and runs independent ones on its workers. This run's answer for each is the last printed line.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -310,8 +309,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # <details><summary>参考答案</summary>
 #
 # PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，所以先全部发出也不能让两次乘法同时运行。MXNet 的引擎把它们
-# 排入队列，让相互独立的乘法在它的工作线程上运行；下面的时间线画出一次 `run`，每个引擎工作线程占一行，条形中是毫秒数。
-# 输出判断一起发出是否比逐个执行省时，最后逐个框架给出回答。
+# 排入队列，让相互独立的乘法在它的工作线程上运行。这次运行对每个框架的回答是输出的最后一行。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -324,19 +322,14 @@ if 'mxnet' in frameworks:
 print(independence_lines(runs))
 plot_independence(runs)
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-from d2l_ext.display.lane_timeline import plot_timeline
-
-mx_lane = d2l_ext.find_lanes('mxnet')[:1] if 'mxnet' in frameworks else []  # one MXNet lane: one run's products  #zh: 一条 MXNet 执行路：一次 run 的各次乘法
-plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=True) if mx_lane else None
-
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Predict for 800 products of 64 × 64:
 # one caller with the whole device, two callers sharing it, or one `torch.bmm`.
 #
 # <details><summary>Worked answer</summary>
 #
-# On a CPU the control, one caller with half the cores, shows what fewer threads per product do alone. One `torch.bmm` makes one call instead of 800.
+# On a CPU the control, one caller with half the cores, shows what fewer threads per product do alone. This run's
+# answer is the printed lines: `torch.bmm` against two callers, and two callers against the whole device.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -345,7 +338,8 @@ plot_timeline(parallel.timeline('mxnet', lanes=mx_lane, size=800, iters=10), ms=
 #
 # <details><summary>参考答案</summary>
 #
-# 在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法用的线程更少本身带来什么。一次 `torch.bmm` 把 800 次调用变成一次。
+# 在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法用的线程更少本身带来什么。这次运行的答案就是输出的各行：
+# `torch.bmm` 与两个调用方相比，两个调用方与整个设备相比。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
