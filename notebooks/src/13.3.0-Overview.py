@@ -85,8 +85,9 @@ lanes_table({'torch': lanes})
 # together, and the **baseline**: one device doing both jobs. The runs are interleaved so that drift hits every
 # variant alike.
 #
-# The model: on separate hardware together takes the slower lane's time, max(t1, t2). Will together be faster than
-# the baseline (2 = twice as fast), the same (1), or slower? Write it into `my_guess`.
+# The model: on separate hardware together takes the slower lane's time, max(t1, t2). Where both lanes are halves of
+# one CPU, max(t1, t2) holds only if a product takes as long together as alone; the figure's row labels give both.
+# Will together be faster than the baseline (2 = twice as fast), the same (1), or slower? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
@@ -94,26 +95,12 @@ lanes_table({'torch': lanes})
 # 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们分别为每条执行路单独运行、两条同时运行和
 # **基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种情况的影响都相同。
 #
-# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。同时运行会比基线快（2 表示快一倍）、
-# 一样（1），还是更慢？把它写进 `my_guess`。
+# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。两条执行路是同一个 CPU 的两半时，
+# 只有每次乘法同时运行与单独运行用时一样，max(t1, t2) 才成立；图中各行的标签给出这两个用时。同时运行会比基线快
+# （2 表示快一倍）、一样（1），还是更慢？把它写进 `my_guess`。
 
 # %%
 my_guess = None  # together is how many times as fast as the baseline? (x)  #zh: 同时运行的速度是基线的几倍？（倍）
-
-# %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# The ratio is the baseline's time over together's predicted time, max(t1, t2): the first printed line below computes
-# it from this run's medians.
-#
-# </details>
-
-# %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 倍数是基线的用时除以同时运行的预测用时 max(t1, t2)：下面输出的第一行用这次运行的中位数算出它。
-#
-# </details>
 
 # %% [markdown]
 # Now measure. The first line computes the prediction from this run's medians (hatched: together's predicted
@@ -197,8 +184,8 @@ recorded_figure(rec) if rec else None
 # - 13.3.1: several devices run independent work at once. Recorded on a GPU: together 0.504 s, one after the other
 #   0.915 s, the baseline (the GPU doing both jobs) 0.508 s.
 # - 13.3.2: several communication resources work in parallel: copies run while computing.
-# - The all-reduce extra: the backend overlaps computation and communication by itself, as DDP does (the
-#   dependency-graph extra: a schedule written by hand).
+# - The all-reduce extra: DDP overlaps computation and communication by itself (13.3.4 also builds it by hand with
+#   hooks).
 #
 # ## Remember
 #
@@ -214,7 +201,7 @@ recorded_figure(rec) if rec else None
 # - 12.3.1节：多个设备可以同时运行相互独立的工作。在 GPU 上记录的结果：同时运行0.504秒，先后运行0.915秒，
 #   基线（GPU 做两份工作）0.508秒。
 # - 12.3.2节：多种通信资源可以并行使用：在计算的同时复制。
-# - 扩展“全归约”：后端自行让计算与通信重叠，DDP 就是这样做的（扩展“依赖图”：手写的调度）。
+# - 扩展“全归约”：DDP 自行让计算与通信重叠（该扩展还用钩子手工实现了它）。
 #
 # ## 要记住
 #
