@@ -178,8 +178,8 @@ print(show.ingredients_text(result))
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
-# assumes communication has hardware of its own and no copies. On 2 cores, the two processes take both:
-# communication has none of its own, and overlap can slow backward.
+# assumes communication has hardware of its own and no copies. Its control: backward in (c) against backward in (a),
+# where nothing is sent during it.
 #
 # Predict whether overlap can pay here, and guess the share of (c)'s all-reduce time (waiting included) during backward.
 
@@ -191,8 +191,8 @@ print(show.ingredients_text(result))
 # 和对一个更大的缓冲区的一次调用。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
-# 假定通信拥有自己的硬件，也没有复制。在 2 个核心上，两个进程各占一个核心：通信没有自己的硬件，
-# 重叠可能让反向传播变慢。
+# 假定通信拥有自己的硬件，也没有复制。它的对照：(c) 中的反向传播与 (a) 中的反向传播相比，
+# 后者期间什么也不发送。
 #
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约用时（含等待）有多大比例在反向传播期间。
 
@@ -221,14 +221,14 @@ if rec is not None:
 # ## Measure
 #
 # The same figure, here. The model leaves out any change in backward's time (the thin bars put it in); the first
-# line prints backward's time in (c), in (a) (nothing is sent during it: the control) and without all-reduce.
+# line prints backward's time in (c), in (a) (the control) and without all-reduce.
 # (d) is drawn in Exercise 2, beside DDP at its bucket size.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
 # 这台机器上的同一幅图。模型没有算反向传播用时的变化（细条形把它算了进去）；第一行输出了反向传播在 (c) 中、在 (a) 中
-# （那期间什么也不发送：对照）和不做全归约时的用时。
+# （对照）和不做全归约时的用时。
 # (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
 
 # %% tags=["nbval-ignore-output"]
@@ -270,15 +270,13 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model puts (b) below (a): it counts the (K-1)α one call saves, not the copies drawn in (b)'s timeline above.
-# This run's answer: the line above.
+# The model puts (b) below (a): it counts the (K-1)α one call saves and leaves the copies out.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型预测 (b) 比 (a) 用时少：它算了一次调用省下的 (K-1)α，没有算上面 (b) 的时间线里画出的复制。
-# 这次运行的答案就是上面那一行。
+# 模型预测 (b) 比 (a) 用时少：它算了一次调用省下的 (K-1)α，没有算复制。
 # </details>
 
 # %% [markdown]
@@ -317,8 +315,7 @@ print(show.so_text(there, result))  # the recording, then here  #zh: 先是记�
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Sending during backward pays when the all-reduce it hides outweighs what it adds to backward. This run's answer,
-# on both machines: the "So:" line above.
+# Sending during backward pays when the all-reduce it hides outweighs what it adds to backward.
 # </details>
 #
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
@@ -327,8 +324,7 @@ print(show.so_text(there, result))  # the recording, then here  #zh: 先是记�
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 只有当藏进反向传播的全归约多于它给反向传播增加的时间时，边算边发才划算。这次运行在两台机器上的答案：
-# 上面“所以：”那一行。
+# 只有当藏进反向传播的全归约多于它给反向传播增加的时间时，边算边发才划算。
 # </details>
 #
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
@@ -343,8 +339,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model's answer is the table's predicted row (0.25 MiB, 1 MiB and (d) tie: each 4 MiB weight closes its own
-# bucket). This run's answers are the lines above: the shortest median on each machine, then (d) against DDP.
+# The model's answer is the table's predicted row (0.25 and 1 MiB tie: each 4 MiB weight closes its own bucket).
 # </details>
 #
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
@@ -352,8 +347,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型的答案是表中预测的一行（0.25 MiB、1 MiB 和 (d) 相同：每个 4 MiB 的权重自己就封上一个桶）。这次运行的答案
-# 是上面几行：每台机器上中位数最短的 DDP，以及 (d) 与同样大小的 DDP 相比。
+# 模型的答案是表中预测的一行（0.25 MiB 和 1 MiB 相同：每个 4 MiB 的权重自己就封上一个桶）。
 # </details>
 #
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
