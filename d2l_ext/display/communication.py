@@ -2,9 +2,7 @@
 the results): the prediction, the control for a copy's cost, the GPU recording, exercises 3 and 4."""
 from __future__ import annotations
 
-from ..communication.core import expected_overlap
 from ..i18n import t
-from ..results import MIN_SHARE
 from . import style, verdict
 from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
@@ -68,14 +66,9 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 def control_text(comparison, iters: int) -> str:
     """The worked answer in one line: the control (products beside nonstop copies) against products alone by the one
-    rule, then where run_and_copy's median lies against the formula fed each of the two (below, between, above)."""
-    m, med = comparison.measurements, comparison.medians()
-    low, high = sorted(expected_overlap(med[k], med['copy'], 'separate', iters=iters) for k in ('run', 'beside_copies'))
-    got, unit = med['overlapped'], 'ms'
-    place = 'below' if got <= low else 'between' if got <= high else 'above'
-    line = verdict.line(_word('beside_copies'), m['beside_copies'], _word('run'), m['run'], unit)
-    return t('communication.control.line', line=line, got=verdict.num(got, unit),
-             place=t(f'communication.control.{place}', low=verdict.num(low, unit), high=verdict.num(high, unit)))
+    rule (the figure's boxes); nothing beyond the two rows it compares (`iters` kept for the lesson's call)."""
+    m = comparison.measurements
+    return verdict.line(_word('beside_copies'), m['beside_copies'], _word('run'), m['run'], 'ms')
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -238,24 +231,20 @@ def profile_frame(prof, gpu: bool, rows: int = 8):
                          t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, v in times]})
 
 
-def profile_outcome(prof, gpu: bool) -> tuple[float, float, str | None]:
-    """aten::mm's and aten::copy_'s self times, and the one that took more (None within the one rule's MIN_SHARE: a
-    tie; one profiled run has no repeats to box)."""
+def _mm_copy(prof, gpu: bool) -> dict:
+    """aten::mm's and aten::copy_'s self times as printed (ms): one profiled run, no repeats, so no ranking."""
     ops = _self_times(prof, gpu)
-    ta, tb = ops.get('aten::mm', 0.0), ops.get('aten::copy_', 0.0)
-    return ta, tb, None if abs(ta - tb) <= MIN_SHARE * max(ta, tb) else 'aten::mm' if ta > tb else 'aten::copy_'
+    return {'a': 'aten::mm', 'ta': verdict.num(ops.get('aten::mm', 0.0), 'ms'),
+            'b': 'aten::copy_', 'tb': verdict.num(ops.get('aten::copy_', 0.0), 'ms')}
 
 
 def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
     """The profiled call's setting (`iters` products of x by w), wall time (`wall`, seconds), the products' and the
-    copies' self time and the outcome (profile_outcome; Memcpy DtoH is the same time again, not more of it)."""
-    ta, tb, top = profile_outcome(prof, gpu)
+    copies' self time, unranked (_mm_copy; Memcpy DtoH is the same time again, not more of it)."""
     (n, m), c = x.shape, w.shape[1]
     flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
-    pct = round(MIN_SHARE * 100)
-    outcome = t('communication.profile.top', top=top) if top else t('communication.profile.tie', pct=pct)
     return t('communication.profile.split', k=iters, n=n, m=m, c=c, flop=flop, size=size, wall=verdict.num(wall, 'ms'),
-             a='aten::mm', ta=verdict.num(ta, 'ms'), b='aten::copy_', tb=verdict.num(tb, 'ms'), outcome=outcome)
+             **_mm_copy(prof, gpu))
 
 
 def _si(value: float) -> str:
@@ -265,10 +254,8 @@ def _si(value: float) -> str:
 
 
 def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:
-    """The learner's operator beside aten::mm or aten::copy_, whichever took more self time (or a tie: about equal);
+    """The learner's operator beside aten::mm's and aten::copy_'s self times (unranked: one run has no spread);
     without a guess, where to write it."""
     if guess is None:
         return t('communication.profile.guess_none')
-    top = profile_outcome(prof, gpu)[2]
-    key = 'tie' if top is None else 'right' if str(guess).strip() == top else 'other'
-    return t(f'communication.profile.guess_{key}', guess=guess, top=top, pct=round(MIN_SHARE * 100))
+    return t('communication.profile.guess', guess=guess, **_mm_copy(prof, gpu))

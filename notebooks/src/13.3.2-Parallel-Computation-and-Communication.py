@@ -112,16 +112,6 @@ if rec is not None and rec.comm_timelines:
     display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)))
 
 # %% [markdown]
-# The same plot, measured here (on a CPU: `run_and_copy` with its copy thread).
-
-# %% [markdown] lang="zh"
-# 同一种图，在本机测量（在 CPU 上：带复制线程的 `run_and_copy`）。
-
-# %% tags=["nbval-ignore-output"]
-here = comm.comm_timelines(lanes=[lane])  # this machine: when each product and copy ran  #zh: 本机：每次乘法和复制在何时运行
-display(show.plot_comm_timelines(here, title=lane.label))
-
-# %% [markdown]
 # ## The three ingredients
 #
 # * **Pinned memory.** `pin_memory=True` allocates page-locked host memory that the GPU's copy engine writes directly.
@@ -234,12 +224,11 @@ print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
 # **Do the copies cost the products time?** The formula assumes not; the control row, products beside nonstop copies,
-# tests that (its hatched bar is products alone's median). Answer from the figure, then feed each of the two rows to
-# the formula and open the answer.
+# tests that (its hatched bar is products alone's median). Answer from the figure, then open the answer.
 
 # %% [markdown] lang="zh"
 # **复制会占用乘法的时间吗？** 公式假定不会；对照那一行（一边不停复制一边做乘法）检验的就是这一点，它的斜线条形
-# 是“只做乘法”的中位数。先根据图回答，再把这两行分别代入公式，然后打开参考答案。
+# 是“只做乘法”的中位数。先根据图回答，然后打开参考答案。
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
 display(verdict.details(show.control_text(measured, K2), 'Worked answer'))
@@ -362,14 +351,16 @@ print(show.exercise_three_alone_text(ex3))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# Were the three separate hardware, together would take the slower lane's time alone; the line below compares the
-# two in this run.
+# With a GPU the three are separate hardware (the GPU's compute units, its copy engine, the CPU): together should take
+# the slower lane's time alone. On a CPU all three are threads on its cores, more threads than the lanes' cores: none
+# is separate hardware, so nothing promises the slower lane's time.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 如果三者是相互独立的硬件，同时运行的用时就等于较慢执行路单独运行的用时；下面一行比较本次运行中的这两者。
+# 有 GPU 时，三者是相互独立的硬件（GPU 的计算单元、它的复制引擎、CPU）：同时运行的用时应当等于较慢执行路单独运行的
+# 用时。在 CPU 上，三者都是共用其核心的线程，线程比执行路的核心多：没有一个是独立的硬件，所以较慢执行路的用时没有保证。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -417,14 +408,15 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# `aten::mm` is the products, `aten::copy_` the copies; the line above says which took more self time in this
-# profiled run.
+# `aten::mm` is the products, `aten::copy_` the copies. One profiled run has no repeats, so its two self times are
+# not ranked.
 # </details>
 #
 # ## Remember
 #
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap on a GPU.
-# * One stream takes run + copy; in the recording, a copy stream hid almost all of the copy time.
+# * One stream takes run + copy; in the H200 recording, where the copy has its own engine, a copy stream hid almost
+#   all of the copy time.
 #
 # ## Pitfalls
 #
@@ -436,13 +428,13 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm` 是矩阵乘法，`aten::copy_` 是复制；上面的一行给出本次分析中哪个的自身用时更多。
+# `aten::mm` 是矩阵乘法，`aten::copy_` 是复制。一次性能分析没有重复，所以不给两者的自身用时排序。
 # </details>
 #
 # ## 小结
 #
 # * 在 GPU 上，锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠。
-# * 一个流的用时是计算 + 复制；在记录结果中，复制流隐藏了几乎全部复制用时。
+# * 一个流的用时是计算 + 复制；在 H200 的记录结果中（复制有自己的引擎），复制流隐藏了几乎全部复制用时。
 #
 # ## 易错点
 #

@@ -65,10 +65,6 @@ MESSAGES = {
     'communication.hazard.lucky': ('read before synchronizing: relative error {early:.1e}; after: {late:.1e}. '
                                    'The copy landed first this time; it need not.'),
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
-    'communication.control.line': '{line};\nrun_and_copy {got}, {place}',
-    'communication.control.below': 'at or below the formula fed either of the two ({low} to {high})',
-    'communication.control.between': 'between the formula fed either of the two ({low} to {high})',
-    'communication.control.above': 'above the formula fed either of the two ({low} to {high})',
     'communication.copies.title': 'copies alone, by kind of host memory',
     'communication.copies.new': "new pageable tensors (book's copy_to_cpu(y))",
     'communication.copies.reused': 'pageable buffers, reused',
@@ -77,14 +73,10 @@ MESSAGES = {
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B copied): '
                                     'the profiled call took {wall}; '
-                                    'self time: {a} {ta}, {b} {tb}: {outcome}'),
-    'communication.profile.tie': 'about equal (within {pct}%)',
-    'communication.profile.top': '{top} took more',
-    'communication.profile.guess_tie': 'your guess {guess}; aten::mm and aten::copy_ about equal (within {pct}%)',
+                                    'self time: {a} {ta}, {b} {tb} (one run: no spread to rank them)'),
     'communication.middle_half': 'middle half of the repeats',
     'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',
-    'communication.profile.guess_right': 'your guess {guess}: right, the most self time',
-    'communication.profile.guess_other': 'your guess {guess}; the most self time: {top}',
+    'communication.profile.guess': 'your guess {guess}; self time in this one profiled run: {a} {ta}, {b} {tb}',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
 }

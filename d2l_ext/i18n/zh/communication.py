@@ -64,10 +64,6 @@ MESSAGES = {
     'communication.hazard.lucky': ('同步之前读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
                                    '这次复制先完成了，但不一定总是如此。'),
     'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
-    'communication.control.line': '{line}；\n边计算边复制 {got}，{place}',
-    'communication.control.below': '不高于把两者分别代入公式的预测（{low}至{high}）',
-    'communication.control.between': '在把两者分别代入公式的预测之间（{low}至{high}）',
-    'communication.control.above': '高于把两者分别代入公式的预测（{low}至{high}）',
     'communication.copies.title': '只做复制，按主机内存的种类',
     'communication.copies.new': '新建的可分页张量（书中的 copy_to_cpu(y)）',
     'communication.copies.reused': '可分页缓冲区，重复使用',
@@ -76,14 +72,10 @@ MESSAGES = {
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
                                     '性能分析的这次调用用时 {wall}；'
-                                    '自身用时：{a} {ta}，{b} {tb}：{outcome}'),
-    'communication.profile.tie': '大致相等（相差不到 {pct}%）',
-    'communication.profile.top': '{top} 用时更多',
-    'communication.profile.guess_tie': '你的猜测 {guess}；aten::mm 与 aten::copy_ 大致相等（相差不到 {pct}%）',
+                                    '自身用时：{a} {ta}，{b} {tb}（只有一次运行，没有离散程度可据以排序）'),
     'communication.middle_half': '各次重复的中间一半',
     'communication.profile.guess_none': '先把你预计用时最多的操作符写进 my_guess。',
-    'communication.profile.guess_right': '你的猜测 {guess}：对，它的自身用时最多',
-    'communication.profile.guess_other': '你的猜测 {guess}；自身用时最多的是 {top}',
+    'communication.profile.guess': '你的猜测 {guess}；这一次性能分析中的自身用时：{a} {ta}，{b} {tb}',
     'communication.profile.col_op': '操作符',
     'communication.profile.col_ms': '自身用时（毫秒）',
 }
