@@ -194,16 +194,17 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 #
 # Predict from each lane's median alone: each lane alone, one after the other, together, and the
 # **baseline**: the first lane's device, all of it, doing both jobs. The [overview's](13.3.0-Overview.ipynb) rule
-# predicts together as max(t1, t2) on separate hardware, at or above it on lanes that split one CPU. Write
-# "together" into `my_guess`; the hatched bar below is the worked prediction.
+# predicts together as max(t1, t2) on separate hardware. Where both lanes are halves of one CPU, max(t1, t2) holds
+# only if a product takes as long together as alone; the figure's row labels give both. Write "together" into
+# `my_guess`; the hatched bar below is the worked prediction.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 根据每条执行路单独运行的中位数（图中各行）做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条
 # 执行路所在的整个设备做两份工作。按[12.3 概览](13.3.0-Overview.ipynb)的规则，同时运行在相互独立的硬件上预测为
-# max(t1, t2)，在分用同一个 CPU 的执行路上则不少于 max(t1, t2)。把你对“同时运行”的预测写进 `my_guess`；
-# 下面的斜线条形是参考答案的预测。
+# max(t1, t2)。两条执行路是同一个 CPU 的两半时，只有每次乘法同时运行与单独运行用时一样，max(t1, t2) 才成立；
+# 图中各行的标签给出这两个用时。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
 
 # %%
 from d2l_ext import parallel
@@ -297,7 +298,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # <details><summary>Worked answer</summary>
 #
 # PyTorch computes each product when called, one after another, so issuing all first cannot run two at once. MXNet's
-# engine queues them and runs independent ones on its workers. This run's answer for each is the last printed line.
+# engine queues them first.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -308,8 +309,8 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，所以先全部发出也不能让两次乘法同时运行。MXNet 的引擎把它们
-# 排入队列，让相互独立的乘法在它的工作线程上运行。这次运行对每个框架的回答是输出的最后一行。
+# PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，所以先全部发出也不能让两次乘法同时运行。MXNet 的引擎
+# 先把它们排入队列。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -328,8 +329,7 @@ plot_independence(runs)
 #
 # <details><summary>Worked answer</summary>
 #
-# On a CPU the control, one caller with half the cores, shows what fewer threads per product do alone. This run's
-# answer is the printed lines: `torch.bmm` against two callers, and two callers against the whole device.
+# On a CPU the control, one caller with half the cores, shows what fewer threads per product do alone.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -338,8 +338,7 @@ plot_independence(runs)
 #
 # <details><summary>参考答案</summary>
 #
-# 在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法用的线程更少本身带来什么。这次运行的答案就是输出的各行：
-# `torch.bmm` 与两个调用方相比，两个调用方与整个设备相比。
+# 在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法用的线程更少本身带来什么。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
