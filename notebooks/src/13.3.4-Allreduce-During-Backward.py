@@ -384,7 +384,8 @@ except d2l_ext.ResultMismatch as wrong:
 #
 # ## Remember
 #
-# - Data parallelism averages gradients with an all-reduce; a call costs about α + 2(n-1)/n × bytes / β.
+# - Data parallelism averages gradients with an all-reduce; the model charges a call α + 2(n-1)/n × bytes / β and
+#   leaves out backward's growth.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
 # - Overlap is a share of time, not savings: compare the wall clock, and backward against its control.
 #
@@ -400,7 +401,7 @@ except d2l_ext.ResultMismatch as wrong:
 #
 # ## 小结
 #
-# - 数据并行用全归约对梯度取平均；一次调用的代价约为 α + 2(n-1)/n × 字节数 / β。
+# - 数据并行用全归约对梯度取平均；模型给一次调用记 α + 2(n-1)/n × 字节数 / β，没有算反向传播变慢的部分。
 # - 重叠来自依赖图：最后一层的梯度最先确定。
 # - 重叠是时间的比例，不是节省：要看挂钟时间，并把反向传播与它的对照相比。
 #
