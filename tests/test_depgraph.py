@@ -301,7 +301,7 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     guess, products, line = out.getvalue().strip().split('\n')  # the guess line, each lane traced, the verdict
     assert guess.startswith('your guess 5.00 ms · predicted ')
     assert products.startswith('the median repeat, drawn below: lane 0 starts at ')
-    assert ' waiting (replayed: ' in products
+    assert ' waiting; lane 1 starts at ' in products and 'replayed' not in products
     assert r.trace_wall == min(r.measurements[dg.DAG_VARIANTS[1]].times)  # CPU lanes: the (lower) median repeat
     assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
     per = r.per_task()  # each lane's own time per task, its waiting, tasks, start and waiting in the replay

@@ -193,10 +193,11 @@ def test_exercise_2_tables_this_machines_medians_predicted_measured_and_off_and_
         assert capsys.readouterr().out.strip() == (
             'together here: cannot pay, its longer half 3.00 ms ≥ one device 1.00 ms')
         assert len(df) == 4
-        assert df.loc['lane 1 half, longer (assumption 1)'].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
-        assert df.loc['lane 0 half, shorter (assumption 1)'].tolist() == ['2.00 ms', '2.00 ms', '0 ms']
+        assert df.loc['lane 1 half (assumption 1)'].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
+        assert df.loc['lane 0 half (assumption 1)'].tolist() == ['2.00 ms', '2.00 ms', '0 ms']
         # the longer half and the rest add up to together in both columns: 3 + 1 = 4 predicted, 3 + 1.5 = 4.5 measured
-        assert df.loc['rest: together − longer half (assumptions 2, 3)'].tolist() == ['1.00 ms', '1.50 ms', '+0.500 ms']
+        assert df.loc['rest (assumptions 2, 3)'].tolist() == [
+            '1.00 ms', '1.50 ms', '+0.500 ms']
         assert df.loc['together'].tolist() == ['4.00 ms', '4.50 ms', '+0.500 ms']
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
         G.split_table(run)
@@ -205,9 +206,21 @@ def test_exercise_2_tables_this_machines_medians_predicted_measured_and_off_and_
         G.split_table(run)
         assert capsys.readouterr().out.strip() == 'together here: paid, 4.50 ms vs one device 5.00 ms'
         run['halves']['split'][0] = {'lane 0': 1e-3, 'lane 1': 3e-3}  # one repeat's shorter half: the median is kept
-        assert G.split_table(run).loc['lane 0 half, shorter (assumption 1)'].tolist()[1] == '2.00 ms'
+        assert G.split_table(run).loc['lane 0 half (assumption 1)'].tolist()[1] == '2.00 ms'
     with using_language('zh'):
         assert G.split_table(fake_run()).columns.tolist() == ['预测', '实测', '偏离']
+
+
+def test_exercise_2_rows_stay_each_lanes_and_the_rest_subtracts_each_columns_longer_half(capsys):
+    run = fake_run()  # one after the other: lane 0 2 ms, lane 1 3 ms (predicted 6 - 2 = 4 ms)
+    run['halves']['split'] = [{'lane 0': 4e-3, 'lane 1': 2.5e-3}] * 3  # together, lane 0's half is the longer one
+    with using_language('en'):
+        df = G.split_table(run)
+    capsys.readouterr()
+    assert df.loc['lane 0 half (assumption 1)'].tolist()[:2] == ['2.00 ms', '4.00 ms']
+    assert df.loc['lane 1 half (assumption 1)'].tolist()[:2] == ['3.00 ms', '2.50 ms']
+    # predicted: 4 - 3 (lane 1's half, the longer one way); measured: 4.5 - 4 (lane 0's, the longer together)
+    assert df.loc['rest (assumptions 2, 3)'].tolist()[:2] == ['1.00 ms', '0.500 ms']
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)

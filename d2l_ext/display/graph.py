@@ -22,7 +22,7 @@ VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys gr
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
-TERMS = ('graph.term.half', 'graph.term.short', 'graph.term.rest', 'graph.short.split')  # exercise 2's rows
+TERMS = ('graph.term.half', 'graph.term.half', 'graph.term.rest', 'graph.short.split')  # exercise 2's rows
 
 
 # -- names --------------------------------------------------------------------------------------------
@@ -231,21 +231,20 @@ def draw_step(rec: dict, guess_ms=None, title=None):
 
 
 def split_table(here: dict):
-    """Exercise 2's table: this machine's medians (each half together, the rest, together) beside their predictions;
-    the longer half and the rest add up to together in both columns. Prints: did it pay (together vs one device)."""
+    """Exercise 2's table: this machine's medians (each lane's half together, the rest, together) beside their
+    predictions; in each column, its longer half and the rest add up to together. Prints: did it pay (vs one device)."""
     import pandas as pd
     run, kinds = _run_and_kinds(here)
     m, summary, predicted = _measurements(run), recording.halves_summary(run), recording.predict_split(run)
     half, turn, together, one = summary['split'], summary['in_turn'], m['split'].median, m['one_device'].median
-    long, short = sorted(half, key=half.get, reverse=True)
-    values = [(long, turn[long], half[long]), (short, turn[short], half[short]),
-              ('', predicted - turn[long], together - half[long]), ('', predicted, together)]
+    values = [('lane 0', turn['lane 0'], half['lane 0']), ('lane 1', turn['lane 1'], half['lane 1']),
+              ('', predicted - max(turn.values()), together - max(half.values())), ('', predicted, together)]
     rows = {t(term, lane=lane_name(lane, kinds=kinds) if lane else ''): [
         verdict.num(p, 'ms'), verdict.num(x, 'ms'), ('+' if x > p else '') + verdict.num(x - p, 'ms')]
         for term, (lane, p, x) in zip(TERMS, values)}
     way = verdict.compare(m['split'], m['one_device'])  # the one rule
-    why = 'half' if half[long] >= one else 'rest' if way == 'slower' else 'pays' if way == 'faster' else 'same'
-    print(t(f'graph.split_why.{why}', where=t('graph.short.split_here'), half=verdict.num(half[long], 'ms'),
+    why = 'half' if max(half.values()) >= one else 'rest' if way == 'slower' else 'pays' if way == 'faster' else 'same'
+    print(t(f'graph.split_why.{why}', where=t('graph.short.split_here'), half=verdict.num(max(half.values()), 'ms'),
             by=verdict.by(m['split'], m['one_device']), together=verdict.num(together, 'ms'),
             one=verdict.num(one, 'ms')))
     cols = [t(f'graph.col.{c}') for c in ('predicted', 'measured', 'off')]
@@ -316,8 +315,8 @@ def dag_lines(ex, guess_ms=None) -> str:
         lines.append(t('graph.dag_tasks', drawn=drawn, wall=verdict.num(ex.trace_wall, 'ms'),
                        after=verdict.num(ex.trace_wall - last, 'ms'), lanes=t('graph.dag_sep').join(
             t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), n=n, took=verdict.num(took, 'ms'),
-              waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms'), replayed=verdict.num(replayed, 'ms'))
-            for i, (took, waited, n, start, replayed) in enumerate(per))))
+              waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms'))
+            for i, (took, waited, n, start, _) in enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
 
 

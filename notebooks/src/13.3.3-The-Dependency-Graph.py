@@ -122,7 +122,7 @@ show.draw_graph(graph)
 #
 # The step is timed three ways, each checked against float64: **one device** with the whole
 # minibatch; **one after the other**, lane 1's half after lane 0's; **together**. The graph predicts
-# *together* from *one after the other*: only the two chains may now overlap, so the shorter half can hide inside the
+# *together* from *one after the other*: the two chains may now overlap, so the shorter half can hide inside the
 # longer one:
 #
 # $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
@@ -143,7 +143,7 @@ show.draw_graph(graph)
 # 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
 # 执行路 0 的一半完成后执行路 1 的一半才开始；**同时运行**。
 #
-# 依赖图根据“先后运行”预测“同时运行”：两种方式运行的方框相同，只是两条链现在可以重叠，因此较短的一半可以藏进
+# 依赖图根据“先后运行”预测“同时运行”：两种方式运行的方框相同，而两条链现在可以重叠，因此较短的一半可以藏进
 # 较长的一半里：
 #
 # $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半0}, t_\textrm{一半1}),$$
@@ -167,14 +167,16 @@ show.show_step(here, my_guess)
 #
 # ## Recorded on a GPU machine
 #
-# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads).
+# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads). Look at the half rows: the CPU's
+# half is the slow one.
 
 # %% [markdown] lang="zh"
 # 下方的面板画出“同时运行”和“一个设备”各自中位数那次重复。`show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上记录的结果
 #
-# 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是 GPU 和 CPU（15 个线程）。
+# 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是 GPU 和 CPU（15 个线程）。请看图中每一半的几行：
+# 慢的是 CPU 的那一半。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -215,8 +217,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>Worked answer</summary>
 #
-# The table below, from this run: each part beside its prediction, with the assumption it tests; its first line,
-# together beside one device.
+# Each half's row tests assumption 1; the rest (together less its longer half) tests 2 and 3. Whether splitting
+# pays is together against one device, not against the prediction.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -230,7 +232,8 @@ show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), ste
 #
 # <details><summary>参考答案</summary>
 #
-# 答案就是下面本次运行的表格：每一部分与它的预测并列，并注明它检验的假定；第一行是“同时运行”与“一个设备”的比较。
+# 每一半的那一行检验假定1；其余（同时运行减去其中较长的一半）检验假定2和3。拆分是否划算，要把“同时运行”与
+# “一个设备”比较，而不是与预测比较。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -279,8 +282,7 @@ print('an engine that skips the waits: the float64 check caught it' if caught el
 # A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
 # arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
 # reaches. Below, `arms=(2, 2, 2), cross=False`: the critical path drops to 9, the plan stays 12 (3 arm products per
-# lane and stage, then the join): the lanes set the time. Whether the plan beat one device here: the measurement's last
-# line.
+# lane and stage, then the join).
 # </details>
 
 # %% [markdown] lang="zh"
@@ -288,8 +290,7 @@ print('an engine that skips the waits: the float64 check caught it' if caught el
 #
 # 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
 # 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
-# 关键路径降到 9（见下图），但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。这时决定时间的是
-# 执行路的数量，而不是关键路径。本次运行中按计划运行是否比一个设备快：见测量单元格打印的最后一行。
+# 关键路径降到 9（见下图），但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
