@@ -109,6 +109,16 @@ def test_plot_repeats_draws_every_repeat_and_accepts_every_form():
     assert fig.axes[0].get_xlabel() == 'time (s)'
 
 
+def test_a_far_repeat_is_an_arrowhead_at_the_edge_with_its_value_and_the_boxes_keep_the_axis():
+    fig = plot_repeats({'one device': [0.0026, 0.0025, 0.054], 'together': [0.0036, 0.0037]}, unit='ms', halves=True)
+    ax = fig.axes[0]
+    assert ax.get_xlim()[1] < 15  # fitted to the medians (3.6 ms), not to the stalled 54 ms repeat
+    assert _dots(fig) == 5  # every repeat still drawn: four dots and one arrowhead
+    assert [t.get_text() for t in ax.texts] == ['54.0 ms']
+    near = plot_repeats({'a': [0.1, 0.25]})  # within FAR x the median: drawn where it is, nothing written
+    assert not near.axes[0].texts and near.axes[0].get_xlim()[1] > 0.25
+
+
 def test_plot_repeats_units():
     assert plot_repeats({'a': [0.002]}, unit='auto').axes[0].get_xlabel() == 'time (ms)'
     fig = plot_repeats({'pinned': [55.0, 54.0]}, unit='GB/s')

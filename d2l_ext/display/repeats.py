@@ -18,6 +18,7 @@ from .verdict import sig
 TIME_UNITS = {'s': 1.0, 'ms': 1e3, 'µs': 1e6, 'us': 1e6}
 ROW_SPREAD = 0.3  # repeats spread over this share of a row, in the order they ran, so drift shows
 BAND = '0.82'  # the grey of the middle halves (13.3.2's too)
+FAR = 3.0  # a repeat over FAR x the largest median, prediction or guess is drawn at the axis edge, its value written
 
 
 def _usage(key: str, **fields):
@@ -59,6 +60,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                  unit='s', labels=None, guess: dict[str, float] | None = None, halves: bool = False,
                  predicted_label: str | None = None):
     """One row per variant: each repeat a dot (run order), the median a black bar, the prediction hatched beside;
+    a repeat far beyond every median (FAR) an arrowhead at the axis edge with its value;
     `halves`: the middle half of each row's repeats a grey band (the comparison rule reads it, display.verdict).
 
     Values are seconds when `unit` is 's', 'ms', 'µs' or 'auto' (shown in that unit), else shown as given
@@ -76,8 +78,12 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     if unknown:
         raise _usage('style.error.predicted_unknown', names=', '.join(map(repr, sorted(unknown))),
                      variants=', '.join(times))
-    largest = max([max(v) for v in times.values()] + list(predicted.values()) + list(guess.values()))
-    unit, scale, xlabel = _scale(unit, largest)
+    # The axis fits the medians, predictions and guesses; a repeat beyond FAR x the largest of them (one stalled run)
+    # is drawn as an arrowhead at the edge with its value written, so it cannot squeeze every box to a sliver.
+    typical = max([Measurement(n, v).median for n, v in times.items()] + [*predicted.values(), *guess.values()])
+    largest = max(v for values in times.values() for v in values)
+    edge = min(largest, FAR * typical)
+    unit, scale, xlabel = _scale(unit, max(edge, typical))
     if ax is None:
         _, ax = style.figure(height=max(2.6, 1.4 + 0.65 * len(times)))
     else:
@@ -88,7 +94,13 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
         n = len(values)
         # Measured in the upper part of the row, the prediction as a hatched bar just below it.
         ys = [y - 0.3 + ROW_SPREAD * i / (n - 1) for i in range(n)] if n > 1 else [y - 0.15]
-        ax.scatter([v * scale for v in values], ys, s=45, color=measured, alpha=0.8, linewidths=0, zorder=3)
+        near = [(v, yy) for v, yy in zip(values, ys) if v <= edge]
+        ax.scatter([v * scale for v, _ in near], [yy for _, yy in near], s=45, color=measured, alpha=0.8,
+                   linewidths=0, zorder=3)
+        for v, yy in ((v, yy) for v, yy in zip(values, ys) if v > edge):
+            ax.scatter([edge * scale], [yy], s=60, marker='>', color=measured, zorder=3)
+            ax.annotate(tight(f'{sig(v * scale)} {unit}'), (edge * scale, yy), xytext=(-6, 0),
+                        textcoords='offset points', ha='right', va='center', fontsize=style.MIN_FONT_PT)
         med = Measurement(name, values).median  # the one place a median is computed
         if halves:
             ax.fill_betweenx([y - 0.38, y + 0.08], *(q * scale for q in quartiles(Measurement(name, values))),
@@ -116,7 +128,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     ax.set_yticks(range(len(times)), [f'{(labels or {}).get(name, name)}\n{median}'
                                       for name, median in zip(times, medians)])
     ax.set_ylim(len(times) - 0.5, -0.5)  # first variant on top, as given
-    ax.set_xlim(0, largest * scale * 1.15)  # from zero, so ratios read true; fitted to the data
+    ax.set_xlim(0, max(edge, typical) * scale * 1.15)  # from zero, so ratios read true; fitted to the data
     ax.set_xlabel(xlabel)
     ax.grid(axis='x', alpha=0.3)
     ax.set_axisbelow(True)
