@@ -162,14 +162,10 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
-    against one at a time; last the answer, yes or no per framework."""
+    against one at a time. Faster is not "at once" (the two ways differ in their waits), so no yes/no follows."""
     lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
         r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs]
-    yes = [verdict.compare(r.times['issued_together'], r.times['one_at_a_time']) == 'faster' for r in runs]
-    answers = [t(f"parallel.answer.{'yes' if y else 'no'}", framework=framework(r.framework).display)
-               for r, y in zip(runs, yes)]
-    lines.append(t('parallel.independence_so', answers=t('parallel.sep').join(answers)))
     return tidy('\n'.join(lines))
 
 

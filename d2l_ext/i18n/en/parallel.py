@@ -27,9 +27,6 @@ MESSAGES = {
     'parallel.sync_recorded': ('no wait: the clock stopped once the work was queued, at {no_wait}; every device '
                                'waited for: {every}'),
     'parallel.sep': '; ',
-    'parallel.independence_so': 'So, at once by itself? {answers}.',
-    'parallel.answer.yes': '{framework}: yes',
-    'parallel.answer.no': '{framework}: no',
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.median_alone': 'median alone',
     'parallel.small.fewer_threads': ('So yes here, from fewer threads per product, not a second caller: two '

@@ -26,9 +26,6 @@ MESSAGES = {
     'parallel.eager': '命令式执行',
     'parallel.sync_recorded': '不等待：工作一排入队列计时就停止，停在 {no_wait}；等待每个设备：{every}',
     'parallel.sep': '；',
-    'parallel.independence_so': '所以，框架会自行让它们同时运行吗？{answers}。',
-    'parallel.answer.yes': '{framework}：会',
-    'parallel.answer.no': '{framework}：不会',
     'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.median_alone': '单独运行的中位数',
     'parallel.small.fewer_threads': ('所以这次有帮助，来自每次乘法用的线程更少，而不是第二个调用方：两个线程{two}'
