@@ -309,17 +309,17 @@ def test_profile_lines_count_each_copy_once():
     prof = SimpleNamespace(key_averages=lambda: rows)
     with using_language('en'):
         x, w = SimpleNamespace(shape=(800, 800)), SimpleNamespace(shape=(800, 800))
-        # one profiled run has no spread: both self times, never a ranking word
+        # both self times and the products' share of the two
         assert show.profile_text(prof, gpu=True, wall=0.2, x=x, w=w, iters=10) == (
             '10 products of 800 × 800 by 800 × 800 (10.2 GFLOP; results 25.6 MB copied): the profiled call took '
-            '200 ms; self time: aten::mm 131 ms, aten::copy_ 57.9 ms (one run: no spread to rank them)')
-        assert show.profile_guess_text(prof, True, 'aten::copy_') == (
-            'your guess aten::copy_; self time in this one profiled run: aten::mm 131 ms, aten::copy_ 57.9 ms')
+            '200 ms; self time: aten::mm 131 ms, aten::copy_ 57.9 ms (aten::mm 69% of the two)')
+        assert show.profile_guess_text(prof, True, 60) == (
+            'your guess aten::mm 60%; this profiled run: aten::mm 131 ms, aten::copy_ 57.9 ms (aten::mm 69%)')
         assert 'my_guess' in show.profile_guess_text(prof, True, None)
         cpu = SimpleNamespace(key_averages=lambda: [SimpleNamespace(key='aten::mm', self_cpu_time_total=6.94e3),
                                                     SimpleNamespace(key='aten::copy_', self_cpu_time_total=6.73e3)])
         assert show.profile_text(cpu, False, 0.0139, x, w, 20).endswith('aten::mm 6.94 ms, aten::copy_ 6.73 ms '
-                                                                       '(one run: no spread to rank them)')
+                                                                       '(aten::mm 51% of the two)')
         frame = show.profile_frame(prof, gpu=True)
         assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
         assert list(frame['self time (ms)'])[0] == 131.0

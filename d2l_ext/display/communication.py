@@ -232,15 +232,16 @@ def profile_frame(prof, gpu: bool, rows: int = 8):
 
 
 def _mm_copy(prof, gpu: bool) -> dict:
-    """aten::mm's and aten::copy_'s self times as printed (ms): one profiled run, no repeats, so no ranking."""
+    """aten::mm's and aten::copy_'s self times as printed (ms) and the products' share (%) of the two."""
     ops = _self_times(prof, gpu)
-    return {'a': 'aten::mm', 'ta': verdict.num(ops.get('aten::mm', 0.0), 'ms'),
-            'b': 'aten::copy_', 'tb': verdict.num(ops.get('aten::copy_', 0.0), 'ms')}
+    mm, copy = ops.get('aten::mm', 0.0), ops.get('aten::copy_', 0.0)
+    return {'a': 'aten::mm', 'ta': verdict.num(mm, 'ms'), 'b': 'aten::copy_', 'tb': verdict.num(copy, 'ms'),
+            'share': round(100 * mm / ((mm + copy) or 1))}
 
 
 def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
     """The profiled call's setting (`iters` products of x by w), wall time (`wall`, seconds), the products' and the
-    copies' self time, unranked (_mm_copy; Memcpy DtoH is the same time again, not more of it)."""
+    copies' self time and the products' share (_mm_copy; Memcpy DtoH is the same time again, not more of it)."""
     (n, m), c = x.shape, w.shape[1]
     flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
     return t('communication.profile.split', k=iters, n=n, m=m, c=c, flop=flop, size=size, wall=verdict.num(wall, 'ms'),
@@ -254,8 +255,7 @@ def _si(value: float) -> str:
 
 
 def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:
-    """The learner's operator beside aten::mm's and aten::copy_'s self times (unranked: one run has no spread);
-    without a guess, where to write it."""
+    """The learner's aten::mm share (%) beside this run's two self times and share; else where to write it."""
     if guess is None:
         return t('communication.profile.guess_none')
     return t('communication.profile.guess', guess=guess, **_mm_copy(prof, gpu))

@@ -174,14 +174,14 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # ## Predict
 #
 # Overlapped, expect **max(run, copy)** plus the shorter of one product and one copy (in the timelines above,
-# nothing runs beside the first product or the last copy), if the copies leave the products' speed alone. The
-# control row, the same products beside nonstop copies, measures whether they do.
+# nothing runs beside the first product or the last copy). The control row, the same products beside nonstop
+# copies, tests whether the copies slow the products.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 重叠时，应当预期 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者（在上面的时间线中，第一次乘法和
-# 最后一次复制的旁边都没有别的工作），前提是复制不拖慢乘法。对照那一行（同样的乘法，旁边不停复制）测量的正是这一点。
+# 最后一次复制的旁边都没有别的工作）。对照那一行（同样的乘法，旁边不停复制）检验复制是否拖慢乘法。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -237,18 +237,16 @@ display(verdict.details(show.control_text(measured, K2), 'Worked answer'))
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# Every repeat on the H200: copies alone into each kind of host memory, then the book's one-stream code and a copy
-# stream on one time axis. Predict what share of the copy time each hides.
+# The H200's copies alone into each kind of host memory, below; the book's one-stream code and a copy stream are the
+# timelines above. Predict what share of the copy time each hides.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
-# H200 上的每次重复：先是复制到各种主机内存的“只做复制”，然后是书中只用一个流的代码和复制流，
-# 后两个面板共用一条时间轴。预测它们各自能隐藏复制用时的多少。
+# 下面是 H200 上复制到各种主机内存的“只做复制”；书中只用一个流的代码和复制流见上面的时间线。
+# 预测它们各自能隐藏复制用时的多少。
 
 # %% tags=["nbval-ignore-output"]
-if rec is not None:
-    display(show.plot_comm(rec.comm[0], title=show.recorded_title(rec), modes=(show.BOOK_PLAN, show.SIDE_PLAN)))
 print(show.recorded_text(rec))
 
 # %% [markdown]
@@ -369,13 +367,13 @@ print(show.exercise_three_text(ex3))
 
 # %% [markdown]
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
-# in a notebook and on a CPU too. Profiling one call of `run_and_copy` (`run_then_copy` on a CPU), predict which
-# operator takes most of the time: write it in `my_guess`.
+# in a notebook and on a CPU too. Profiling one call of `run_and_copy` (`run_then_copy` on a CPU), which operators
+# does it show? Predict the products' (`aten::mm`) share of their and the copies' self time: write it in `my_guess`.
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
 # 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对 `run_and_copy` 的一次调用（在 CPU 上是先计算后复制）做性能
-# 分析：先预测哪个操作符占用的时间最多，把它写进 `my_guess`。
+# 分析：它列出了哪些操作符？先预测乘法（`aten::mm`）在它与复制的自身用时中所占的百分比，写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -384,7 +382,7 @@ import time
 
 from torch.profiler import ProfilerActivity, profile
 
-my_guess = None  # the operator you expect to take the most time, as the profiler names it  #zh: 你预计用时最多的操作符，按性能分析器的名字写
+my_guess = None  # % of the two self times you expect aten::mm to take, e.g. 50  #zh: 你预计 aten::mm 占两者自身用时的百分比，例如 50
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
 # On a CPU the profiler records only the thread that starts it: there, run then copy  #zh: 在 CPU 上，性能分析器只记录启动它的线程：那里分析先计算后复制
@@ -408,8 +406,7 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# `aten::mm` is the products, `aten::copy_` the copies. One profiled run has no repeats, so its two self times are
-# not ranked.
+# The profiler lists the operators in the table above; `aten::mm` is the products, `aten::copy_` the copies.
 # </details>
 #
 # ## Remember
@@ -428,7 +425,7 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# `aten::mm` 是矩阵乘法，`aten::copy_` 是复制。一次性能分析没有重复，所以不给两者的自身用时排序。
+# 性能分析器列出的操作符见上表；`aten::mm` 是矩阵乘法，`aten::copy_` 是复制。
 # </details>
 #
 # ## 小结

@@ -73,10 +73,10 @@ MESSAGES = {
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B copied): '
                                     'the profiled call took {wall}; '
-                                    'self time: {a} {ta}, {b} {tb} (one run: no spread to rank them)'),
+                                    'self time: {a} {ta}, {b} {tb} ({a} {share}% of the two)'),
     'communication.middle_half': 'middle half of the repeats',
-    'communication.profile.guess_none': 'Write the operator you expect to take the most time in my_guess first.',
-    'communication.profile.guess': 'your guess {guess}; self time in this one profiled run: {a} {ta}, {b} {tb}',
+    'communication.profile.guess_none': 'Write the share (%) of aten::mm in the two self times in my_guess first.',
+    'communication.profile.guess': 'your guess {a} {guess}%; this profiled run: {a} {ta}, {b} {tb} ({a} {share}%)',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
 }

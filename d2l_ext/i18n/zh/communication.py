@@ -72,10 +72,10 @@ MESSAGES = {
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
                                     '性能分析的这次调用用时 {wall}；'
-                                    '自身用时：{a} {ta}，{b} {tb}（只有一次运行，没有离散程度可据以排序）'),
+                                    '自身用时：{a} {ta}，{b} {tb}（{a} 占两者的{share}%）'),
     'communication.middle_half': '各次重复的中间一半',
-    'communication.profile.guess_none': '先把你预计用时最多的操作符写进 my_guess。',
-    'communication.profile.guess': '你的猜测 {guess}；这一次性能分析中的自身用时：{a} {ta}，{b} {tb}',
+    'communication.profile.guess_none': '先把你预计 aten::mm 在两者自身用时中所占的百分比写进 my_guess。',
+    'communication.profile.guess': '你的猜测 {a} {guess}%；这次性能分析：{a} {ta}，{b} {tb}（{a} {share}%）',
     'communication.profile.col_op': '操作符',
     'communication.profile.col_ms': '自身用时（毫秒）',
 }
