@@ -46,8 +46,8 @@
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1 基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项独立的工作在不同的硬件上同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
-# | [12.3.2 并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 把结果复制到主机的时间隐藏在下一个矩阵乘法之后：锁页内存缓冲区、复制流、事件 |
+# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项独立的工作在不同的硬件上同时运行，耗时约等于较慢的那一项；如何为排队的工作计时 |
+# | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 把结果复制到主机的时间隐藏在下一个矩阵乘法之后：锁页内存缓冲区、复制流、事件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中两层多层感知机的一个训练步拆成两半，它的依赖图与调度，并与用一个设备处理整个小批量相比较 |
 # | [扩展：在反向传播仍在进行时全归约梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
 
@@ -117,7 +117,7 @@ result = taste('torch', my_guess)  # each lane alone, together, the baseline: in
 # %% [markdown]
 # **Exercise.** Is together faster than one after the other? Than the baseline? Compare the rows of the
 # figure by **one rule for every comparison:** a way is *faster* (or *slower*) only when the two rows' grey boxes do
-# not overlap and their medians differ by at least 5%; otherwise *no clear difference*.
+# not overlap and their medians differ by at least 5% of the slower one; otherwise *no clear difference*.
 #
 # <details><summary>Worked answer</summary>
 #
@@ -128,7 +128,7 @@ result = taste('torch', my_guess)  # each lane alone, together, the baseline: in
 
 # %% [markdown] lang="zh"
 # **练习**：同时运行比先后运行快吗？比基线呢？比较图中的各行，**每次比较都用同一条规则**：两行的灰色
-# 方框互不重叠，且中位数至少相差 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
+# 方框互不重叠，且中位数之差至少是较慢那一个的 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
 #
 # <details><summary>参考答案</summary>
 #

@@ -81,9 +81,9 @@ x_1 = torch.rand(size=(N, N), device=devices[1])
 refs = [x.double().mm(x.double()) for x in (x_0, x_1)]
 if lanes[-1].kind == 'cpu':
     torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一条 CPU 执行路分到的核心
-print(f'this run: {N} × {N} matrices, products per lane {K} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × '
-      f'{BOOK_SIZE} per GPU)')
-#zh-str: {'this run: {N} × {N} matrices, products per lane {K} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × ': '这次运行：{N} × {N} 的矩阵，每条执行路的乘法次数 {K}（书中：每个 GPU 上 {BOOK_ITERS} 次 {BOOK_SIZE} × ', '{BOOK_SIZE} per GPU)': '{BOOK_SIZE} 的乘法）'}
+print(f'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of '
+      f'{BOOK_SIZE} × {BOOK_SIZE} per GPU)')
+#zh-str: {'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of ': '这次运行：{N}×{N}的矩阵，两条执行路分别做{K[0]}次和{K[1]}次乘法（书中：每个GPU上{BOOK_ITERS}次', '{BOOK_SIZE} × {BOOK_SIZE} per GPU)': '{BOOK_SIZE}×{BOOK_SIZE}的乘法）'}
 
 # %% [markdown]
 # Warm up, then the book's timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every device used.
@@ -297,8 +297,8 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>Worked answer</summary>
 #
-# PyTorch computes each product when called, one after another, so issuing all first cannot run two at once. MXNet's
-# engine queues them first.
+# PyTorch computes each product when called, in turn, never two at once: the two ways differ only in the waits, so
+# any gain below is what the waits cost. MXNet's engine queues them first.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -309,8 +309,8 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，所以先全部发出也不能让两次乘法同时运行。MXNet 的引擎
-# 先把它们排入队列。
+# PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，从不同时运行两次：两种方式只差在等待上，所以下面若有
+# 省下的时间，也只是等待的开销。MXNet 的引擎先把它们排入队列。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -344,7 +344,7 @@ plot_independence(runs)
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_line
 
-busy = others_busy()  # the whole device's threads wait for any core others hold  #zh: 整个设备的各线程要等其他程序占着的核心
+busy = others_busy()
 small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per caller, 800 in all  #zh: iters：每个调用方的乘法次数，共 800 次
 print(small_ops_line(small, max(busy, others_busy())))
 plot_small_ops(small)
