@@ -260,7 +260,7 @@ def test_draw_graph_writes_every_node_and_labels_copies_with_their_bytes(coarse)
     arrows = [t.arrow_patch for t in ax.texts if getattr(t, 'arrow_patch', None) is not None]
     assert len(arrows) == len(coarse['edges']) == 33
     assert len([a for a in arrows if a.get_linestyle() in ('--', 'dashed')]) == 16  # one per copy edge
-    assert ax.get_title(loc='left') == 'One training step on two lanes, recorded from the worked mlp_step'
+    assert ax.get_title(loc='left') == 'One training step on two lanes, as recorded'
 
 
 def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
@@ -349,12 +349,11 @@ def test_the_overlap_line_reads_the_median_repeat_and_the_recording_asks_for_no_
     run = dg.recording.pick_run(rec)
     f = run['overlap']['split'][dg.recording.drawn_repeat(run, 'split')]  # the repeat the timeline draws
     with using_language('en'):
-        first, overlap, _ = show.step_lines(rec, ask=False).split('\n')
-        assert first.startswith('predicted ') and 'my_guess' not in first
+        overlap, _ = show.step_lines(rec, ask=False).split('\n')  # a recording: no guess, no prediction line
         assert overlap.startswith('the halves ran at the same time in the median repeat, drawn below: overlap ')
         assert f'overlap {round(100 * f)}% (' in overlap and overlap.endswith('(predicted 100%)')
     with using_language('zh'):
-        assert show.step_lines(rec, ask=False).split('\n')[1].startswith('中位数那次重复（下图）两半同时运行：重叠')
+        assert show.step_lines(rec, ask=False).split('\n')[0].startswith('中位数那次重复（下图）两半同时运行：重叠')
 
 
 def test_the_planned_prediction_replays_the_plan_from_each_lanes_start_with_its_waits():

@@ -191,7 +191,8 @@ def test_exercise_2_tables_this_machines_medians_predicted_measured_and_off_and_
     with using_language('en'):
         df = G.split_table(run)
         assert capsys.readouterr().out.strip() == (
-            'together here: cannot pay, its longer half 3.00 ms ≥ one device 1.00 ms')
+            'together here: cannot pay, its longer half 3.00 ms ≥ one device 1.00 ms. Over their prediction: '
+            'rest +0.500 ms')  # the parts over their prediction, from the table's off column
         assert len(df) == 4
         assert df.loc['lane 1 half (assumption 1)'].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
         assert df.loc['lane 0 half (assumption 1)'].tolist() == ['2.00 ms', '2.00 ms', '0 ms']
@@ -201,10 +202,10 @@ def test_exercise_2_tables_this_machines_medians_predicted_measured_and_off_and_
         assert df.loc['together'].tolist() == ['4.00 ms', '4.50 ms', '+0.500 ms']
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
         G.split_table(run)
-        assert capsys.readouterr().out.strip() == 'together here: did not pay, 4.50 ms vs one device 4.00 ms'
+        assert capsys.readouterr().out.strip().startswith('together here: did not pay, 4.50 ms vs one device 4.00 ms. ')
         run['times']['one_device'] = [5e-3] * 3
         G.split_table(run)
-        assert capsys.readouterr().out.strip() == 'together here: paid, 4.50 ms vs one device 5.00 ms'
+        assert capsys.readouterr().out.strip().startswith('together here: paid, 4.50 ms vs one device 5.00 ms. ')
         run['halves']['split'][0] = {'lane 0': 1e-3, 'lane 1': 3e-3}  # one repeat's shorter half: the median is kept
         assert G.split_table(run).loc['lane 0 half (assumption 1)'].tolist()[1] == '2.00 ms'
     with using_language('zh'):
@@ -221,6 +222,9 @@ def test_exercise_2_rows_stay_each_lanes_and_the_rest_subtracts_each_columns_lon
     assert df.loc['lane 1 half (assumption 1)'].tolist()[:2] == ['3.00 ms', '2.50 ms']
     # predicted: 4 - 3 (lane 1's half, the longer one way); measured: 4.5 - 4 (lane 0's, the longer together)
     assert df.loc['rest (assumptions 2, 3)'].tolist()[:2] == ['1.00 ms', '0.500 ms']
+    with using_language('en'):  # only lane 0's half is over its prediction
+        G.split_table(run)
+    assert capsys.readouterr().out.strip().endswith('. Over their prediction: lane 0 half +2.00 ms')
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)
@@ -298,8 +302,8 @@ def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_li
         text, fig = printed(G.show_recorded, as_gpu(here))
         assert fig._suptitle.get_text().startswith('Recorded on NVIDIA H200 and the CPU, 2026-12-03')
         lines = text.strip().split('\n')
-        assert len(lines) == 3 and 'my_guess' not in lines[0]  # a recording asks for no guess
-        assert lines[1].startswith('the halves ') and lines[1].endswith('predicted 100%)')
+        assert len(lines) == 2 and 'my_guess' not in text  # a recording asks for no guess, prints no prediction line
+        assert lines[0].startswith('the halves ') and lines[0].endswith('predicted 100%)')
         assert 'GPU half, together' in [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
         assert [x.get_text() for x in fig.axes[1].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
         text, fig = printed(G.show_recorded, None)

@@ -158,20 +158,19 @@ def _run_and_kinds(rec: dict):
 
 
 def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
-    """The guess line (`ask=False`: no request for a guess), the median repeat's overlap, one verdict line."""
+    """The guess line (`ask=False`: none), the median repeat's overlap, one verdict line."""
     run = _run_and_kinds(rec)[0]
     m = _measurements(run)
     guess = None if guess_ms is None else float(guess_ms) / 1e3
     predicted, measured = recording.predict_split(run), m['split'].median
-    first = (verdict.guess(guess, predicted, measured, 'ms') if ask or guess is not None else
-             t('graph.predicted_line', predicted=verdict.num(predicted, 'ms'), measured=verdict.num(measured, 'ms')))
+    first = [verdict.guess(guess, predicted, measured, 'ms')] if ask or guess is not None else []  # a recording: none
     f = run['overlap']['split'][run['representative']]
     how = 'none' if (f or 0) < 0.1 else 'full' if f > 0.9 else 'part'  # the median repeat's, as the timeline draws it
     overlap = t('graph.overlap_line', verdict=t(f'graph.overlap.{how}'), f=verdict.num(f or 0, '%'),
                 predicted=verdict.num(run['predicted_overlap'], '%'))
     if how != 'full' and ask and 'runs' in rec:  # a run here, its halves not overlapping: others' load, sampled now
         overlap += t('graph.others_busy', busy=verdict.num(measurable.others_busy(), '%'))
-    return '\n'.join([first, overlap, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
+    return '\n'.join([*first, overlap, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
                                                    m['one_device'], unit='ms')])
 
 
@@ -232,7 +231,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
 
 def split_table(here: dict):
     """Exercise 2's table: this machine's medians (each lane's half together, the rest, together) beside their
-    predictions; in each column, its longer half and the rest add up to together. Prints: did it pay (vs one device)."""
+    predictions; in each column, its longer half and the rest add up to together. Prints: paid? parts over it?"""
     import pandas as pd
     run, kinds = _run_and_kinds(here)
     m, summary, predicted = _measurements(run), recording.halves_summary(run), recording.predict_split(run)
@@ -242,11 +241,13 @@ def split_table(here: dict):
     rows = {t(term, lane=lane_name(lane, kinds=kinds) if lane else ''): [
         verdict.num(p, 'ms'), verdict.num(x, 'ms'), ('+' if x > p else '') + verdict.num(x - p, 'ms')]
         for term, (lane, p, x) in zip(TERMS, values)}
+    over = [t('graph.over.half' if lane else 'graph.over.rest', lane=lane_name(lane, kinds=kinds) if lane else '',
+              off='+' + verdict.num(x - p, 'ms')) for lane, p, x in values[:3] if x > p]  # the table's '+' rows
     way = verdict.compare(m['split'], m['one_device'])  # the one rule
     why = 'half' if max(half.values()) >= one else 'rest' if way == 'slower' else 'pays' if way == 'faster' else 'same'
-    print(t(f'graph.split_why.{why}', where=t('graph.short.split_here'), half=verdict.num(max(half.values()), 'ms'),
-            by=verdict.by(m['split'], m['one_device']), together=verdict.num(together, 'ms'),
-            one=verdict.num(one, 'ms')))
+    print(t('graph.split_over', rows=t('graph.dag_sep').join(over) or t('graph.none_over'), paid=t(
+        f'graph.split_why.{why}', where=t('graph.short.split_here'), half=verdict.num(max(half.values()), 'ms'),
+        by=verdict.by(m['split'], m['one_device']), together=verdict.num(together, 'ms'), one=verdict.num(one, 'ms'))))
     cols = [t(f'graph.col.{c}') for c in ('predicted', 'measured', 'off')]
     return pd.DataFrame(list(rows.values()), index=list(rows), columns=cols)
 

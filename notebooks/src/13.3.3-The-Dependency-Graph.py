@@ -203,7 +203,7 @@ except d2l_ext.ResultMismatch:
     print('the float64 check caught the changed step')
 #zh-str: {'the check passed: the change did not alter the update': '检查通过：这处改动没有改变更新'}
 #zh-str: {'the float64 check caught the changed step': '与 float64 结果的检查发现了改动后的训练步'}
-show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty)), title='graph.title_hasty')
+show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty)))
 
 # %% [markdown]
 # <details><summary>Worked answer</summary>
