@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import statistics
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 
 from ..i18n import t
 from ..results import Measurement
@@ -167,12 +167,9 @@ class AllreduceResult:
     def one_bucket(self, version) -> bool:  # DDP's whole gradient in one bucket: sent once backward has ended
         return version.bucket_mb is not None and len(buckets_of(self.prediction.tensor_bytes, version.bucket_mb)) == 1
 
-    def predicted(self, vid: str, own: bool = False) -> dict:
-        """The model's schedule of a version (DDP with one bucket is (b)'s one call); `own`: with the version's own
-        profiled backward in place of backward alone's (the growth the model leaves out)."""
+    def predicted(self, vid: str) -> dict:
+        """The model's schedule of a version (DDP with one bucket is (b)'s one call)."""
         v, p = self.version(vid), self.prediction
-        if own and v.backward_span:
-            p = replace(p, backward=p.backward + v.backward_span - p.backward_span, backward_span=v.backward_span)
         return p.schedule('flat' if self.one_bucket(v) else vid, v.bucket_mb)
 
     def slowdown(self, vid: str) -> float | None:

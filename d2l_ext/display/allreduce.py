@@ -57,10 +57,10 @@ def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
 
 
 def steps_text(result) -> str:
-    """'step (ms), predicted · with its own backward · measured median: (a) 93.9 · 95.0 · 92.5, ...' for (a)-(c)."""
+    """'step (ms), predicted · measured median: (a) 93.9 · 92.5, ...' for (a)-(c)."""
     row = [(k, v) for k, v in LETTERS.items() if k != 'd' and result.has(v)]
     return t('allreduce.steps', rows=t('allreduce.sep_list').join(f'({k}) ' + ' · '.join(verdict.sig(x * MS) for x in (
-        result.predicted(v)['step'], result.predicted(v, own=True)['step'], result.version(v).median)) for k, v in row))
+        result.predicted(v)['step'], result.version(v).median)) for k, v in row))
 
 
 def guess_text(my_guess, result, vid: str = 'hooks') -> str:
@@ -69,14 +69,14 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
 
 
 def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
-    """One run: a version against another, backward's growth in each against the step without all-reduce, and for
-    (c) against (a) whether overlap paid (nothing said where the verdict is no clear difference)."""
+    """One run: a version against another, backward's profiled time in each, and for (c) against (a)
+    whether overlap paid (nothing said where the verdict is no clear difference)."""
     v, a = r.version(vid), r.version(against)
     short = {vid: f'({k})' for k, vid in LETTERS.items()}
     line = t('allreduce.on', n=r.processes, cores=r.cores) + t(
         'allreduce.parts', line=verdict.line(name(r, v), v.measurement, name(r, a), a.measurement, 'ms'),
         mine=_back(r, vid), me=short.get(vid, name(r, v)), theirs=_back(r, against),
-        them=short.get(against, name(r, a)), alone=_back(r, 'backward'))
+        them=short.get(against, name(r, a)))
     paid = {'faster': 'allreduce.paid', 'slower': 'allreduce.unpaid'}.get(verdict.compare(v.measurement, a.measurement))
     return line + t(paid) if paid and (vid, against) == ('hooks', 'serial') else line
 
@@ -116,19 +116,14 @@ def _leads(result, vid: str) -> list[float]:
 
 
 def plot_steps(result, ids=None, title=None):
-    """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched and below it
-    the model with the version's own profiled backward; the step without all-reduce on top; (a)-(c) unless `ids`."""
+    """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched; the step
+    without all-reduce on top; (a)-(c) unless `ids`."""
     versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'hooks']) if result.has(v)]
-    model, own = ({v.id: result.predicted(v.id, mine)['step'] for v in versions[1:]} for mine in (False, True))
-    fig = plot_repeats({v.id: v.step_times for v in versions}, unit='ms', halves=True, predicted=model,
+    fig = plot_repeats({v.id: v.step_times for v in versions}, unit='ms', halves=True,
+                       predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:]},
                        labels={v.id: name(result, v, style.plot_text) for v in versions},
-                       predicted_label=style.plot_text('allreduce.plot.own'),
                        title=title or style.plot_text('allreduce.plot.title'))
-    ax = fig.axes[0]  # under each version's model, thinner: the model with the version's own backward
-    ax.barh([y + 0.42 for y in range(1, len(versions))], [x * MS for x in own.values()], height=0.12, fill=False,
-            hatch='\\\\\\', edgecolor=style.color('predicted'), linewidth=1)
-    ax.set_xlim(0, max([ax.get_xlim()[1], *(x * MS * 1.05 for x in own.values())]))
-    ax.set_xlabel(style.plot_text('allreduce.plot.step_ms'))
+    fig.axes[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     return fig
 
 

@@ -202,14 +202,13 @@ my_guess = None  # share of (c)'s all-reduce time during backward, 0-1, printed 
 # %% [markdown]
 # ## First, recorded on a GPU host's CPU cores
 #
-# The same run, recorded on a GPU host with 16 CPU cores. The thin hatched bars are the model with each version's
-# own profiled backward; on top, the step without all-reduce.
+# The same run, recorded on a GPU host with 16 CPU cores. The hatched bars are the model; on top, the step without
+# all-reduce.
 
 # %% [markdown] lang="zh"
 # ## 先看在一台 GPU 主机的 CPU 核心上记录的结果
 #
-# 同样的运行，记录于一台有 16 个 CPU 核心的 GPU 主机。细的斜线条形是用各版本自身的反向传播（性能分析所得）
-# 算出的模型预测；最上面一行是不做全归约的训练步。
+# 同样的运行，记录于一台有 16 个 CPU 核心的 GPU 主机。斜线条形是模型的预测；最上面一行是不做全归约的训练步。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
@@ -220,15 +219,14 @@ if rec is not None:
 # %% [markdown]
 # ## Measure
 #
-# The same figure, here. The model leaves out any change in backward's time (the thin bars put it in); the first
-# line prints backward's time in (c), in (a) (the control) and without all-reduce.
+# The same figure, here. The model leaves out any change in backward's time; the first line prints backward's time
+# in (c) and in (a) (the control).
 # (d) is drawn in Exercise 2, beside DDP at its bucket size.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 这台机器上的同一幅图。模型没有算反向传播用时的变化（细条形把它算了进去）；第一行输出了反向传播在 (c) 中、在 (a) 中
-# （对照）和不做全归约时的用时。
+# 这台机器上的同一幅图。模型没有算反向传播用时的变化；第一行输出了反向传播在 (c) 中和在 (a) 中（对照）的用时。
 # (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
 
 # %% tags=["nbval-ignore-output"]

@@ -35,10 +35,9 @@ MESSAGES = {
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
     'allreduce.ingredients.fit': ('model fitted to it and one call on a larger buffer: α = {alpha} a call, '
                                   'β = {gbps} GB/s'),
-    'allreduce.steps': 'step (ms), predicted · predicted with its own backward · measured median: {rows}',
+    'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
     'allreduce.share': '; {share} of the all-reduce time (incl. waiting for the peer) ran during backward',
     'allreduce.plot.title': 'timed steps of each version',
-    'allreduce.plot.own': 'predicted (thin: own backward)',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',
     'allreduce.plot.timeline_during': ('{label}, one profiled step: all-reduce starts {ms} ms before backward ends '
@@ -50,7 +49,7 @@ MESSAGES = {
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
     'allreduce.table.predicted': 'predicted step (ms)', 'allreduce.table.measured': 'median step (ms)',
     'allreduce.on': '{n} processes, {cores} cores: ',
-    'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}, {alone} without all-reduce',
+    'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}',
     'allreduce.paid': ': overlap paid here', 'allreduce.unpaid': ': overlap did not pay here',
     'allreduce.so': ('So: (c) against (a) {by[0]} on the GPU host, {by[1]} here; backward in (c) {c[0]} vs '
                      '{alone[0]} without all-reduce there, {c[1]} vs {alone[1]} here'),
