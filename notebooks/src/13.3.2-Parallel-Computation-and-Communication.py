@@ -372,7 +372,7 @@ print(show.exercise_three_text(ex3))
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
-# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对 `run_and_copy` 的一次调用（在 CPU 上是先计算后复制）做性能
+# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对 `run_and_copy` 的一次调用（在 CPU 上是 `run_then_copy`）做性能
 # 分析：它列出了哪些操作符？先预测乘法（`aten::mm`）在它与复制的自身用时中所占的百分比，写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]

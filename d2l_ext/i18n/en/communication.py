@@ -11,7 +11,7 @@ MESSAGES = {
     'communication.variant.overlapped.engine': "MXNet's engine",
     'communication.variant.book': "book's non_blocking code (one stream)",
     'communication.variant.beside_copies': 'products beside nonstop copies',
-    'communication.variant.warm': 'later calls (cached pinned memory)',
+    'communication.variant.warm': 'later calls',
     'communication.variant.cold': 'first call',
     'communication.variant.reused': 'pinned buffers allocated once',
     'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies',

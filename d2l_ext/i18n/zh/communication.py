@@ -11,7 +11,7 @@ MESSAGES = {
     'communication.variant.overlapped.engine': 'MXNet 的引擎',
     'communication.variant.book': '书中只用一个流的 non_blocking 代码',
     'communication.variant.beside_copies': '一边不停复制一边做乘法',
-    'communication.variant.warm': '之后的调用（缓存的锁页内存）',
+    'communication.variant.warm': '之后的调用',
     'communication.variant.cold': '第一次调用',
     'communication.variant.reused': '只分配一次的锁页缓冲区',
     'communication.variant.lane1_compute_and_copy': '执行路 0 计算并复制',
