@@ -61,7 +61,7 @@ def test_exercise_1_concludes_from_c_against_a_with_backwards_growth_in_each():
                      '2 processes, 16 cores: (c) hooks 120 ms vs (a) after backward 140 ms: faster (14% less time); '
                      'backward 55.0 ms in (c), 50.0 ms in (a): overlap paid here']
     assert show.so_text(there, here) == 'So: (c) against (a) faster (14% less time) on the GPU host, faster (7.1% ' \
-        'less time) here; backward in (c) 55.0 ms vs 50.0 ms without all-reduce there, 65.0 ms vs 50.0 ms here'
+        'less time) here; backward in (c) 55.0 ms vs 50.0 ms in (a) there, 65.0 ms vs 70.0 ms here'
     assert show.parts_text(fake(hooks=0.16)).endswith('overlap did not pay here')
     assert show.parts_text(fake(hooks=0.1401, spread=0.01)).endswith('50.0 ms in (a)')  # no verdict
     with using_language('zh'):

@@ -82,10 +82,10 @@ def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
 
 
 def so_text(there, here) -> str:
-    """Exercise 1's conclusion: (c) against (a), backward in (c) and without all-reduce, on the GPU host, then here."""
+    """Exercise 1's conclusion: (c) against (a), backward in (c) and in (a) (the control), GPU host, then here."""
     by = [verdict.by(r.version('hooks').measurement, r.version('serial').measurement) for r in (there, here)]
     return t('allreduce.so', by=by, c=[_back(r, 'hooks') for r in (there, here)],
-             alone=[_back(r, 'backward') for r in (there, here)])
+             a=[_back(r, 'serial') for r in (there, here)])
 
 
 def _back(r, vid: str) -> str:

@@ -52,7 +52,7 @@ MESSAGES = {
     'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}',
     'allreduce.paid': ': overlap paid here', 'allreduce.unpaid': ': overlap did not pay here',
     'allreduce.so': ('So: (c) against (a) {by[0]} on the GPU host, {by[1]} here; backward in (c) {c[0]} vs '
-                     '{alone[0]} without all-reduce there, {c[1]} vs {alone[1]} here'),
+                     '{a[0]} in (a) there, {c[1]} vs {a[1]} here'),
     'allreduce.winner': 'shortest median {line}; (c) hooks against it: {by}',
     'allreduce.sep_list': ', ',
 }

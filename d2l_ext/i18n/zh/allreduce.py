@@ -49,7 +49,7 @@ MESSAGES = {
     'allreduce.parts': '{line}；反向传播在{me}中{mine}，在{them}中{theirs}',
     'allreduce.paid': '：重叠在这里带来了好处', 'allreduce.unpaid': '：重叠在这里没有带来好处',
     'allreduce.so': ('所以：(c)与(a)相比，在GPU主机上{by[0]}，在这里{by[1]}；'
-                     '(c)的反向传播在那里{c[0]}（不做全归约时{alone[0]}），在这里{c[1]}（{alone[1]}）'),
+                     '(c)的反向传播在那里{c[0]}（(a)中{a[0]}），在这里{c[1]}（{a[1]}）'),
     'allreduce.winner': '中位数最短的{line}；(c)钩子与它相比：{by}',
     'allreduce.sep_list': '、',
 }
