@@ -284,7 +284,7 @@ def test_the_lanes_run_figure_says_each_row_s_time_a_product():
         fig = dp.plot_lanes_run(cmp, lanes, whole, 0.12, iters=[10, 10])
         ax = fig.axes[0]
         labels = [t.get_text().split('\n')[0] for t in ax.get_yticklabels()]
-        assert labels[0].endswith(': 10.0 ms a product') and labels[3].endswith(': 13.0 ms a product on each lane')
+        assert labels[0].endswith(': 10.0 ms a product') and labels[3].endswith(': 13.0 ms a product (wall time ÷ 10)')
         assert labels[4].endswith(': 8.00 ms a product')  # one device doing both lanes' products
         plain = dp.plot_lanes_run(cmp, lanes, whole, 0.12, iters=[10, 20])  # unequal products: no per-product label
         assert 'a product' not in plain.axes[0].get_yticklabels()[0].get_text()

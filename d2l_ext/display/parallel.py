@@ -81,12 +81,12 @@ def _plot_label(lane: dict) -> str:
 
 def _row_labels(labels: list, medians: list, iters) -> list:
     """Rows lanes alone, ..., together, baseline (both lanes' products): 'baseline: ' last, and where every lane ran
-    `iters` alike each row's median over the products each thread ran."""
+    `iters` alike each row's median over the products each thread ran (together: wall time ÷ K)."""
     n, out = len(labels), [*labels[:-1], style.plot_text('parallel.variant.baseline', name=labels[-1])]
     for row in [*range(len(iters)), n - 2, n - 1] if iters and len(set(iters)) == 1 else []:
         ms = verdict.sig(medians[row] / ((2 if row == n - 1 else 1) * iters[0]) * 1e3)
         out[row] = style.plot_text('parallel.per_product.each' if row == n - 2 else 'parallel.per_product.one',
-                                   name=out[row], ms=ms)
+                                   name=out[row], ms=ms, k=iters[0])
     return out
 
 

@@ -298,7 +298,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # <details><summary>Worked answer</summary>
 #
 # PyTorch computes each product when called, in turn, never two at once: the two ways differ only in the waits, so
-# any gain below is what the waits cost. MXNet's engine queues them first.
+# any gain below is what the waits cost.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -310,7 +310,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # <details><summary>参考答案</summary>
 #
 # PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，从不同时运行两次：两种方式只差在等待上，所以下面若有
-# 省下的时间，也只是等待的开销。MXNet 的引擎先把它们排入队列。
+# 省下的时间，也只是等待的开销。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

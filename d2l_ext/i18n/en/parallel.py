@@ -42,7 +42,7 @@ MESSAGES = {
     'parallel.so.none': 'So here: together did not beat one after the other.',
     'parallel.taste': "predicted: together takes the slower lane alone's {slow}; baseline {base} / {slow} = {ratio}",
     'parallel.per_product.one': '{name}: {ms} ms a product',
-    'parallel.per_product.each': '{name}: {ms} ms a product on each lane',
+    'parallel.per_product.each': '{name}: {ms} ms a product (wall time ÷ {k})',
     'parallel.col.framework': 'framework',
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'what it is',

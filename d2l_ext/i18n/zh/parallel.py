@@ -39,7 +39,7 @@ MESSAGES = {
     'parallel.so.none': '所以这次：同时运行没有胜过先后运行。',
     'parallel.taste': '预测：同时运行的用时是较慢那条执行路单独运行的{slow}；基线{base} / {slow} = {ratio}',
     'parallel.per_product.one': '{name}：每次乘法 {ms} 毫秒',
-    'parallel.per_product.each': '{name}：每条执行路每次乘法 {ms} 毫秒',
+    'parallel.per_product.each': '{name}：每次乘法 {ms} 毫秒（总用时 ÷ {k}）',
     'parallel.col.framework': '框架',
     'parallel.col.lane': '执行路',
     'parallel.col.what': '是什么',
