@@ -98,10 +98,10 @@ from d2l_ext.display import verdict
 run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes(lanes)
 
-with d2l_ext.Benchmark(f'{lanes[0].label}, one run', lanes[:1]) as alone_0:
+with d2l_ext.Benchmark(f'{lanes[0].label}, one run', lanes[:1]):
     run(x_0, K[0])
 
-with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]) as alone_1:
+with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]):
     run(x_1, K[1])
 #zh-str: {'{lanes[0].label}, one run': '{lanes[0].label}，运行一次', '{lanes[1].label}, one run': '{lanes[1].label}，运行一次'}
 
@@ -114,11 +114,10 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]) as alone_1:
 # 在返回前就算完每个乘法。
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark(f'both lanes, one run (the two above added: {alone_0.elapsed + alone_1.elapsed:.4f} sec)',
-                       lanes) as both:
+with d2l_ext.Benchmark('both lanes, one run', lanes):
     run(x_0, K[0])
     run(x_1, K[1])
-#zh-str: {'both lanes, one run (the two above added: {alone_0.elapsed + alone_1.elapsed:.4f} sec)': '两条执行路，运行一次（上面两次之和 {alone_0.elapsed + alone_1.elapsed:.4f} 秒）'}
+#zh-str: {'both lanes, one run': '两条执行路，运行一次'}
 
 # %% [markdown]
 # ### What the clock waits for

@@ -32,8 +32,8 @@ MESSAGES = {
     'parallel.small.fewer_threads': ('So yes here, from fewer threads per product, not a second caller: two '
                                      'threads {two} beat the whole device {one}.'),
     'parallel.small.no': 'So no here: two threads {two} did not beat one thread on the whole device {one}.',
-    'parallel.small.faster': ('So yes here, from the second caller too: two threads {two} beat the whole device '
-                              '{one}.'),
+    'parallel.small.faster': ('So yes here, from the second caller too: two threads {two} beat one thread on half '
+                              'the cores {half}.'),
     'parallel.small.slower': ('So yes here, from fewer threads per product; the second caller cost time: two threads '
                               '{two} beat the whole device {one}.'),
     'parallel.so.gain': 'So here: together beat both one after the other and the baseline.',

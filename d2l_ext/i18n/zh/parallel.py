@@ -31,7 +31,8 @@ MESSAGES = {
     'parallel.small.fewer_threads': ('所以这次有帮助，来自每次乘法用的线程更少，而不是第二个调用方：两个线程{two}'
                                      '胜过一个线程用满整个设备（{one}）。'),
     'parallel.small.no': '所以这次没有帮助：两个线程{two}没有胜过一个线程用满整个设备（{one}）。',
-    'parallel.small.faster': '所以这次有帮助，第二个调用方也起了作用：两个线程{two}胜过一个线程用满整个设备（{one}）。',
+    'parallel.small.faster': ('所以这次有帮助，第二个调用方也起了作用：两个线程{two}'
+                              '胜过一个线程用一半的核心（{half}）。'),
     'parallel.small.slower': ('所以这次有帮助，来自每次乘法用的线程更少，第二个调用方反而多花了时间：两个线程{two}'
                               '胜过一个线程用满整个设备（{one}）。'),
     'parallel.so.gain': '所以这次：同时运行既胜过先后运行，也胜过基线。',
