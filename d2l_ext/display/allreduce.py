@@ -73,12 +73,11 @@ def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
     whether overlap paid (nothing said where the verdict is no clear difference)."""
     v, a = r.version(vid), r.version(against)
     short = {vid: f'({k})' for k, vid in LETTERS.items()}
-    line = t('allreduce.on', n=r.processes, cores=r.cores) + t(
-        'allreduce.parts', line=verdict.line(name(r, v), v.measurement, name(r, a), a.measurement, 'ms'),
-        mine=_back(r, vid), me=short.get(vid, name(r, v)), theirs=_back(r, against),
-        them=short.get(against, name(r, a)))
     paid = {'faster': 'allreduce.paid', 'slower': 'allreduce.unpaid'}.get(verdict.compare(v.measurement, a.measurement))
-    return line + t(paid) if paid and (vid, against) == ('hooks', 'serial') else line
+    return t('allreduce.on', n=r.processes, cores=r.cores) + t(
+        'allreduce.parts', line=verdict.line(name(r, v), v.measurement, name(r, a), a.measurement, 'ms'),
+        paid=t(paid) if paid and (vid, against) == ('hooks', 'serial') else '', mine=_back(r, vid),
+        me=short.get(vid, name(r, v)), theirs=_back(r, against), them=short.get(against, name(r, a)))
 
 
 def so_text(there, here) -> str:

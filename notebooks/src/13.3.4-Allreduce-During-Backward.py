@@ -268,13 +268,14 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # %% [markdown]
 # <details><summary>Worked answer</summary>
 #
-# The model puts (b) below (a): it counts the (K-1)α one call saves and leaves the copies out.
+# The model counts the (K-1)α one call saves, not the copies, and puts (b) below (a); the measured answer is
+# the line above.
 # </details>
 
 # %% [markdown] lang="zh"
 # <details><summary>参考答案</summary>
 #
-# 模型预测 (b) 比 (a) 用时少：它算了一次调用省下的 (K-1)α，没有算复制。
+# 模型算了一次调用省下的 (K-1)α，没有算复制，因而预测 (b) 比 (a) 用时少；实测的答案是上面那一行。
 # </details>
 
 # %% [markdown]

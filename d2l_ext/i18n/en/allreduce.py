@@ -49,8 +49,8 @@ MESSAGES = {
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
     'allreduce.table.predicted': 'predicted step (ms)', 'allreduce.table.measured': 'median step (ms)',
     'allreduce.on': '{n} processes, {cores} cores: ',
-    'allreduce.parts': '{line}; backward {mine} in {me}, {theirs} in {them}',
-    'allreduce.paid': ': overlap paid here', 'allreduce.unpaid': ': overlap did not pay here',
+    'allreduce.parts': '{line}{paid}; backward {mine} in {me}, {theirs} in {them}',
+    'allreduce.paid': ', overlap paid here', 'allreduce.unpaid': ', overlap did not pay here',
     'allreduce.so': ('So: (c) against (a) {by[0]} on the GPU host, {by[1]} here; backward in (c) {c[0]} vs '
                      '{a[0]} in (a) there, {c[1]} vs {a[1]} here'),
     'allreduce.winner': 'shortest median {line}; (c) hooks against it: {by}',

@@ -46,8 +46,8 @@ MESSAGES = {
     'allreduce.recorded.title': '记录结果：{n} 个进程，{machine}',
     'allreduce.table.predicted': '预测的训练步（毫秒）', 'allreduce.table.measured': '训练步中位数（毫秒）',
     'allreduce.on': '{n} 个进程、{cores} 个核心：',
-    'allreduce.parts': '{line}；反向传播在{me}中{mine}，在{them}中{theirs}',
-    'allreduce.paid': '：重叠在这里带来了好处', 'allreduce.unpaid': '：重叠在这里没有带来好处',
+    'allreduce.parts': '{line}{paid}；反向传播在{me}中{mine}，在{them}中{theirs}',
+    'allreduce.paid': '，重叠在这里带来了好处', 'allreduce.unpaid': '，重叠在这里没有带来好处',
     'allreduce.so': ('所以：(c)与(a)相比，在GPU主机上{by[0]}，在这里{by[1]}；'
                      '(c)的反向传播在那里{c[0]}（(a)中{a[0]}），在这里{c[1]}（{a[1]}）'),
     'allreduce.winner': '中位数最短的{line}；(c)钩子与它相比：{by}',
