@@ -185,13 +185,14 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         # the worked answer: the control against products alone by the one rule (the line names both rows), nothing
         # beyond the two rows it compares
         assert show.control_text(c, 4) == (
-            'products beside nonstop copies 7.15 ms vs products alone 5.15 ms: slower (39% more time)')
+            'products beside copies without pause 7.15 ms vs products alone 5.15 ms: slower (39% more time)')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.006] * 4, copy=[0.001] * 4)
         assert show.control_text(same, 4) == (
-            'products beside nonstop copies 5.15 ms vs products alone 5.15 ms: no clear difference (medians within 5%)')
+            'products beside copies without pause 5.15 ms vs products alone 5.15 ms: '
+            'no clear difference (medians within 5%)')
     with using_language('zh'):
-        assert show.control_text(c, 4) == '一边不停复制一边做乘法7.15毫秒，只做乘法5.15毫秒：用时多39%'
+        assert show.control_text(c, 4) == '一边不停顿地复制一边做乘法7.15毫秒，只做乘法5.15毫秒：用时多39%'
     # the verdict by the one rule (the boxes); a few slow repeats are dots in the figure, not a clause in the line
     slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])
     with using_language('en'):
@@ -199,7 +200,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
             'run_and_copy 6.00 ms vs run then copy 9.55 ms: faster (37% less time)')
     fig = show.plot_measured(c, predicted)
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == ['products alone',
-                                                                       'products beside nonstop copies']
+                                                                       'products beside copies without pause']
 
 
 def test_recorded_lines_come_from_the_recording(rec):

@@ -91,7 +91,7 @@ def run_then_copy(x, w, buffers):
 
 def products_beside_copies(x, w, buffers, lane, source=None):
     """The control for a copy's cost: the products while a copy thread (a copy stream on a GPU) copies `source`
-    (default: one product) into the buffers nonstop, stopping after the copy in flight. Returns the products."""
+    (default: one product) into the buffers without pause, stopping after the copy in flight. Returns the products."""
     source = x.mm(w) if source is None else source
     if lane.kind == 'gpu':
         side = torch.cuda.Stream(x.device)

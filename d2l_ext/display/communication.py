@@ -65,8 +65,8 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def control_text(comparison, iters: int) -> str:
-    """The worked answer in one line: the control (products beside nonstop copies) against products alone by the one
-    rule (the figure's boxes); nothing beyond the two rows it compares (`iters` kept for the lesson's call)."""
+    """The worked answer in one line: the control (products beside copies without pause) against products alone by
+    the one rule (the figure's boxes); nothing beyond the two rows it compares (`iters` kept for the lesson's call)."""
     m = comparison.measurements
     return verdict.line(_word('beside_copies'), m['beside_copies'], _word('run'), m['run'], 'ms')
 

@@ -51,15 +51,14 @@ print(lane.label)
 # %% [markdown]
 # ## The book's cells
 #
-# On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. On a GPU the results cross to
-# host memory. Without a GPU `y.to('cpu')` returns the same tensor: there is no copy to
-# time.
+# On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. Without a GPU `y.to('cpu')`
+# returns the same tensor: there is no copy to time.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
-# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。在 GPU 上，结果要传到
-# 主机内存。没有 GPU 时，`y.to('cpu')` 返回同一个张量：没有复制可以计时。
+# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。没有 GPU 时，
+# `y.to('cpu')` 返回同一个张量：没有复制可以计时。
 
 # %%
 workload = resolve_workload([lane], lesson=True, extra_matrices=3)
@@ -140,7 +139,7 @@ if rec is not None and rec.comm_timelines:
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. The check runs it in its own process. On a GPU, `x` and `w` are
 # the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700), sized so the products take about
-# as long as the copies (the Predict cell prints both).
+# as long as the copies.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -148,7 +147,7 @@ if rec is not None and rec.comm_timelines:
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
 # 分到的核心数。检查会在单独的进程中运行你的函数。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
-# 矩阵乘法（700 × 4 乘以 4 × 700），选这个大小是为了让乘法与复制的用时大致相等（“预测”一节会打印两者）。
+# 矩阵乘法（700 × 4 乘以 4 × 700），选这个大小是为了让乘法与复制的用时大致相等。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # noqa: F401 (at hand for the task)  #zh: 供任务使用
@@ -173,15 +172,17 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict
 #
-# Overlapped, expect **max(run, copy)** plus the shorter of one product and one copy (in the timelines above,
-# nothing runs beside the first product or the last copy). The control row, the same products beside nonstop
-# copies, tests whether the copies slow the products.
+# Overlapped, expect about **max(run, copy)** plus the shorter of one product and one copy (in the timelines
+# above, nothing runs beside the first product or the last copy). The control row, products beside copies without
+# pause, tests whether copies slow the products; on a CPU its copy thread loops until the products end: more copies
+# than run_and_copy's one per result.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 重叠时，应当预期 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者（在上面的时间线中，第一次乘法和
-# 最后一次复制的旁边都没有别的工作）。对照那一行（同样的乘法，旁边不停复制）检验复制是否拖慢乘法。
+# 重叠时，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者（在上面的时间线中，第一次乘法和
+# 最后一次复制的旁边都没有别的工作）。对照那一行（同样的乘法，旁边不停顿地复制）检验复制是否拖慢乘法；在 CPU 上，
+# 它的复制线程一直循环到乘法结束：复制次数多于 `run_and_copy` 的每个结果一次。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -192,7 +193,7 @@ ys = [x.mm(w) for _ in buffers]          # products for the copies-alone row  #z
 variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'run': lambda: [x.mm(w) for _ in buffers],
             'copy': lambda: [b.copy_(y) for b, y in zip(buffers_base, ys)],
-            # the control: the same products beside nonstop copies  #zh: 对照：同样的乘法，旁边不停复制
+            # the control: the same products beside copies without pause  #zh: 对照：同样的乘法，旁边不停顿地复制
             'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=15,  # every way, interleaved  #zh: 每种方式交替计时
@@ -223,12 +224,12 @@ display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measu
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **Do the copies cost the products time?** The formula assumes not; the control row, products beside nonstop copies,
-# tests that (its hatched bar is products alone's median). Answer from the figure, then open the answer.
+# **Do the copies cost the products time?** The formula assumes not; the control row tests that (its hatched bar is
+# products alone's median). Answer from the figure, then open the answer.
 
 # %% [markdown] lang="zh"
-# **复制会占用乘法的时间吗？** 公式假定不会；对照那一行（一边不停复制一边做乘法）检验的就是这一点，它的斜线条形
-# 是“只做乘法”的中位数。先根据图回答，然后打开参考答案。
+# **复制会占用乘法的时间吗？** 公式假定不会；对照那一行检验的就是这一点，它的斜线条形是“只做乘法”的中位数。
+# 先根据图回答，然后打开参考答案。
 
 # %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
 display(verdict.details(show.control_text(measured, K2), 'Worked answer'))
@@ -237,14 +238,14 @@ display(verdict.details(show.control_text(measured, K2), 'Worked answer'))
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# The H200's copies alone into each kind of host memory, below; the book's one-stream code and a copy stream are the
-# timelines above. Predict what share of the copy time each hides.
+# Below, the H200's copies alone into each kind of host memory. Predict what share of the copy time the book's
+# one-stream code and a copy stream (the timelines above) each hide.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
-# 下面是 H200 上复制到各种主机内存的“只做复制”；书中只用一个流的代码和复制流见上面的时间线。
-# 预测它们各自能隐藏复制用时的多少。
+# 下面是 H200 上复制到各种主机内存的“只做复制”。预测书中只用一个流的代码和复制流（见上面的时间线）
+# 各自能隐藏复制用时的多少。
 
 # %% tags=["nbval-ignore-output"]
 print(show.recorded_text(rec))

@@ -10,7 +10,7 @@ MESSAGES = {
     'communication.variant.overlapped.shared': 'a copy thread',
     'communication.variant.overlapped.engine': "MXNet's engine",
     'communication.variant.book': "book's non_blocking code (one stream)",
-    'communication.variant.beside_copies': 'products beside nonstop copies',
+    'communication.variant.beside_copies': 'products beside copies without pause',
     'communication.variant.warm': 'later calls',
     'communication.variant.cold': 'first call',
     'communication.variant.reused': 'pinned buffers allocated once',

@@ -10,7 +10,7 @@ MESSAGES = {
     'communication.variant.overlapped.shared': '一个复制线程',
     'communication.variant.overlapped.engine': 'MXNet 的引擎',
     'communication.variant.book': '书中只用一个流的 non_blocking 代码',
-    'communication.variant.beside_copies': '一边不停复制一边做乘法',
+    'communication.variant.beside_copies': '一边不停顿地复制一边做乘法',
     'communication.variant.warm': '之后的调用',
     'communication.variant.cold': '第一次调用',
     'communication.variant.reused': '只分配一次的锁页缓冲区',
