@@ -297,7 +297,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # <details><summary>Worked answer</summary>
 #
 # PyTorch computes each product when called, in turn, never two at once: the two ways differ only in the waits, so
-# any gain below is what the waits cost.
+# PyTorch's gain below is what the waits cost.
 # </details>
 
 # %% [markdown] lang="zh"
@@ -308,8 +308,8 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # <details><summary>参考答案</summary>
 #
-# PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，从不同时运行两次：两种方式只差在等待上，所以下面若有
-# 省下的时间，也只是等待的开销。
+# PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，从不同时运行两次：两种方式只差在等待上，所以下面 PyTorch
+# 若有省下的时间，也只是等待的开销。
 # </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
