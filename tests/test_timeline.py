@@ -115,6 +115,7 @@ def test_a_far_repeat_is_an_arrowhead_at_the_edge_with_its_value_and_the_boxes_k
     assert ax.get_xlim()[1] < 15  # fitted to the medians (3.6 ms), not to the stalled 54 ms repeat
     assert _dots(fig) == 5  # every repeat still drawn: four dots and one arrowhead
     assert [t.get_text() for t in ax.texts] == ['54.0 ms']
+    assert not plot_repeats({'a': [0.0, 0.0, 0.5]}, unit='GB/s').axes[0].texts  # a zero median: no edge to clip at
     near = plot_repeats({'a': [0.1, 0.25]})  # within FAR x the median: drawn where it is, nothing written
     assert not near.axes[0].texts and near.axes[0].get_xlim()[1] > 0.25
 

@@ -82,7 +82,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     # is drawn as an arrowhead at the edge with its value written, so it cannot squeeze every box to a sliver.
     typical = max([Measurement(n, v).median for n, v in times.items()] + [*predicted.values(), *guess.values()])
     largest = max(v for values in times.values() for v in values)
-    edge = min(largest, FAR * typical)
+    edge = min(largest, FAR * typical) if typical > 0 else largest
     unit, scale, xlabel = _scale(unit, max(edge, typical))
     if ax is None:
         _, ax = style.figure(height=max(2.6, 1.4 + 0.65 * len(times)))
