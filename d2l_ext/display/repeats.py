@@ -80,7 +80,8 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                      variants=', '.join(times))
     # The axis fits the medians, predictions and guesses; a repeat beyond FAR x the largest of them (one stalled run)
     # is drawn as an arrowhead at the edge with its value written, so it cannot squeeze every box to a sliver.
-    typical = max([Measurement(n, v).median for n, v in times.items()] + [*predicted.values(), *guess.values()])
+    row_medians = {name: Measurement(name, values).median for name, values in times.items()}  # the one place
+    typical = max([*row_medians.values(), *predicted.values(), *guess.values()])
     largest = max(v for values in times.values() for v in values)
     edge = min(largest, FAR * typical) if typical > 0 else largest
     unit, scale, xlabel = _scale(unit, max(edge, typical))
@@ -101,7 +102,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
             ax.scatter([edge * scale], [yy], s=60, marker='>', color=measured, zorder=3)
             ax.annotate(tight(f'{sig(v * scale)} {unit}'), (edge * scale, yy), xytext=(-6, 0),
                         textcoords='offset points', ha='right', va='center', fontsize=style.MIN_FONT_PT)
-        med = Measurement(name, values).median  # the one place a median is computed
+        med = row_medians[name]
         if halves:
             ax.fill_betweenx([y - 0.38, y + 0.08], *(q * scale for q in quartiles(Measurement(name, values))),
                              color=BAND, zorder=1, linewidth=0)
