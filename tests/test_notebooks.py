@@ -35,7 +35,7 @@ def test_every_notebook_has_a_source_and_both_languages():
 
 
 # A string's text: the build writes some in Chinese (#zh-str, as d2l-zh's code does); FSTRING_MIDDLE from Python 3.12
-TEXT_TOKENS = ('STRING', 'FSTRING_MIDDLE')
+TEXT_TOKENS = ('STRING', 'FSTRING')
 
 
 def _code(source: str) -> list[tuple[str, str]]:
@@ -44,17 +44,40 @@ def _code(source: str) -> list[tuple[str, str]]:
     import io
     import tokenize
     source = LANGUAGE_ARG.sub(r'\1LANG\3', source)
-    out, before = [], tokenize.NEWLINE
+    out, before, texts = [], tokenize.NEWLINE, []  # texts: the literal parts of each open f-string (3.12+)
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        kind = tokenize.tok_name[tok.type]
+        if kind in ('FSTRING_START', 'FSTRING_MIDDLE', 'FSTRING_END'):
+            # an f-string's literal parts are one text, compared as a whole like a 3.11 STRING token
+            if kind == 'FSTRING_START':
+                texts.append([tok.string])
+            elif kind == 'FSTRING_MIDDLE':
+                texts[-1].append(tok.string)
+            else:
+                out.append(('FSTRING', ''.join(texts.pop()) + tok.string))
+            before = tok.type
+            continue
         if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.DEDENT, tokenize.INDENT, tokenize.NEWLINE):
             if tok.type != tokenize.NL:
                 before = tok.type
             continue
         doc = tok.type == tokenize.STRING and tok.string.startswith('"""') and before in (tokenize.NEWLINE,
                                                                                         tokenize.INDENT)
-        out.append((tokenize.tok_name[tok.type], '"""doc"""' if doc else tok.string))
+        if tok.type == tokenize.STRING and 'f' in tok.string.split(tok.string[-1])[0].lower():
+            out.extend(_fstring(tok.string))  # Python 3.11: an f-string is one token
+        else:
+            out.append((tokenize.tok_name[tok.type], '"""doc"""' if doc else tok.string))
         before = tok.type
     return out
+
+
+def _fstring(token: str) -> list[tuple[str, str]]:
+    """A 3.11 f-string token as 3.12's tokens compare: each expression, then the literal text as one FSTRING."""
+    import ast
+    node = ast.parse(token, mode='eval').body
+    parts = [ast.unparse(v) for v in node.values if isinstance(v, ast.FormattedValue)]
+    text = ''.join(v.value for v in node.values if isinstance(v, ast.Constant))
+    return [('EXPR', p) for p in parts] + [('FSTRING', text)]
 
 
 def _same_code(en: str, zh: str) -> bool:
@@ -68,6 +91,8 @@ def _same_code(en: str, zh: str) -> bool:
 def test_the_code_check_allows_only_a_string_written_in_chinese():
     assert _same_code("b('one run', x)  # a", "b('运行一次', x)  # 一")
     assert _same_code("b(f'{x}, one run')", "b(f'{x}，运行一次')")
+    assert _same_code("b(f'run: {n} × {n} (per GPU)')", "b(f'运行：{n}×{n}（每个GPU）')")  # a part without 汉字
+    assert not _same_code("b(f'{x} one run')", "b(f'{y}运行一次')")
     assert not _same_code("b('one run', x)", "b('运行一次', y)")
     assert not _same_code("b('one run', x)", "b('two runs', x)")
     assert not _same_code("b('one run')", "b('运行一次', x)")
