@@ -115,3 +115,13 @@ def test_one_verdict_line_one_rule():
         assert verdict.guess(None, 2, 1.5, 'x', name='my_overlap').endswith('(write your guess into my_overlap first)')
     with using_language('zh'):
         assert verdict.line('同时运行', fast, '一个设备', slow) == '同时运行0.101秒，一个设备0.201秒：用时少50%'
+
+
+def test_a_worked_answer_prints_its_sentences_after_one_label():
+    from d2l_ext.display import verdict
+    from d2l_ext.i18n import using_language
+    with using_language('en'):
+        assert verdict.answer('Yes: 4.47 vs 7.21 ms.', '', 'The control is 6.36 ms.') == \
+            'Worked answer: Yes: 4.47 vs 7.21 ms. The control is 6.36 ms.'
+    with using_language('zh'):
+        assert verdict.answer('是的：4.47毫秒。', '对照为6.36毫秒。') == '参考答案：是的：4.47毫秒。对照为6.36毫秒。'

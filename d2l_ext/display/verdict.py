@@ -86,6 +86,12 @@ def guess(value, predicted: float, measured: float, unit: str = 's', name: str =
              measured=num(measured, unit))
 
 
+def answer(*sentences: str) -> str:
+    """A worked answer's printed conclusion: 'Worked answer: ' and its sentences, read from this run's numbers (the
+    collapsed cell that prints it is the answer; no markdown beside it)."""
+    return t('verdict.answer', text=t('verdict.answer_join').join(s.strip() for s in sentences if s.strip()))
+
+
 def details(result_or_frame, title: str | None = None) -> Details:
     """Every statistic of a result (its `to_frame()`), or a DataFrame, collapsed until the reader opens it."""
     table = result_or_frame.to_frame() if hasattr(result_or_frame, 'to_frame') else result_or_frame
