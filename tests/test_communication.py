@@ -185,14 +185,15 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         # the worked answer: the control against products alone by the one rule (the line names both rows), nothing
         # beyond the two rows it compares
         assert show.control_text(c, 4) == (
-            'products beside copies without pause 7.15 ms vs products alone 5.15 ms: slower (39% more time)')
+            'Worked answer: Yes: the products took 7.15 ms beside copies vs 5.15 ms alone, slower (39% more time).')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.006] * 4, copy=[0.001] * 4)
         assert show.control_text(same, 4) == (
-            'products beside copies without pause 5.15 ms vs products alone 5.15 ms: '
-            'no clear difference (medians within 5%)')
+            'Worked answer: Not measurably: the products took 5.15 ms beside copies vs 5.15 ms alone, '
+            'no clear difference (medians within 5%).')
     with using_language('zh'):
-        assert show.control_text(c, 4) == '一边不停顿地复制一边做乘法7.15毫秒，只做乘法5.15毫秒：用时多39%'
+        assert show.control_text(c, 4) == ('参考答案：会：旁边不停顿地复制时乘法用时7.15毫秒，只做乘法5.15毫秒，'
+                                           '用时多39%。')
     # the verdict by the one rule (the boxes); a few slow repeats are dots in the figure, not a clause in the line
     slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])
     with using_language('en'):
@@ -209,16 +210,16 @@ def test_recorded_lines_come_from_the_recording(rec):
     with using_language('en'):
         assert show.recorded_text(rec).startswith("copies alone: the book's new pageable tensors ")
         # the shares each way hid: the worked answer's, after the rates (the cell above asks for them)
-        rates, book_line, line = show.recorded_prediction_text(rec).split('\n')
-        assert rates == (f'6.4 TFLOP in {show.verdict.num(same.run)} ({6.4 / same.run:.1f} TFLOP/s); 3.2 GB in '
-                         f'{show.verdict.num(same.copy)} ({3.2 / same.copy:.1f} GB/s)')
+        rates, answer = show.recorded_prediction_text(rec).split('\n')
+        assert rates == (f'50 · 2 · 4000³ = 6.4 TFLOP in {show.verdict.num(same.run)} ({6.4 / same.run:.1f} TFLOP/s); '
+                         f'50 · 4000² · 4 B = 3.2 GB in {show.verdict.num(same.copy)} ({3.2 / same.copy:.1f} GB/s)')
         # each way's share of its copy time hidden, from its own medians: the book's one stream hides (almost) none
         book = rows[show.BOOK_PLAN]
-        assert book_line == (f"book's non_blocking code (one stream) {show.verdict.num(book.overlapped)} vs "
-                             "run then copy "
-                             f"{show.verdict.num(book.run_then_copy)}: "
-                             f"{show.verdict.num(show.hidden_share(book), '%')} of the copy time hidden")
-        assert line.startswith('copy stream + events ') and line.endswith('% of the copy time hidden')
+        assert answer == (f"Worked answer: The book's one-stream code took {show.verdict.num(book.overlapped)} vs "
+                          f"run then copy {show.verdict.num(book.run_then_copy)}: "
+                          f"{show.verdict.num(show.hidden_share(book), '%')} of the copy time hidden. A copy stream + "
+                          f"events took {show.verdict.num(side.overlapped)} vs {show.verdict.num(side.run_then_copy)}: "
+                          f"{show.verdict.num(show.hidden_share(side), '%')} hidden.")
         assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as run then copy: none
         assert show.recorded_text(None) == show.first_copy_text(None) == 'No GPU recording is available to show here.'
     assert side.overlapped < same.overlapped  # the picture of the point: two streams beat one
@@ -280,15 +281,18 @@ def test_exercise_three_lines_compare_together_with_the_slower_lane_alone():
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
         # CPU or GPU lanes alike: together against the slower lane alone by the one rule, nothing claimed before it
-        assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            'together 1.41 s vs lane 0 computes and copies 1.00 s: slower (41% more time)')
+        cpu = show.exercise_three_text(_ex3([1.4, 1.41, 1.42]))
+        assert cpu.startswith("Worked answer: All three are threads on the CPU's cores") and cpu.endswith(
+            'Measured: together 1.41 s vs the slower lane alone 1.00 s, slower (41% more time).')
         gpu = _ex3([1.4, 1.41, 1.42])
         gpu.lanes[0]['kind'] = 'gpu'
-        assert show.exercise_three_text(gpu) == show.exercise_three_text(_ex3([1.4, 1.41, 1.42]))
+        assert "separate hardware: predict the slower lane's time." in show.exercise_three_text(gpu)
+        assert show.exercise_three_text(gpu).endswith(cpu.split('. ')[-1])
         ax = show.plot_exercise_three(_ex3([1.4, 1.5])).axes[0]
     assert not [p for p in ax.patches if p.get_hatch() == '///']  # no prediction drawn: the line compares rows
     with using_language('zh'):
-        assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])).startswith('同时运行1.41秒')
+        assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])).endswith(
+            '实测：同时运行1.41秒，较慢执行路单独运行1.00秒，用时多41%。')
 
 
 def test_timeline_legend_counts_bars_in_few_words(rec):
@@ -311,16 +315,17 @@ def test_profile_lines_count_each_copy_once():
     with using_language('en'):
         x, w = SimpleNamespace(shape=(800, 800)), SimpleNamespace(shape=(800, 800))
         # both self times and the products' share of the two
-        assert show.profile_text(prof, gpu=True, wall=0.2, x=x, w=w, iters=10) == (
-            '10 products of 800 × 800 by 800 × 800 (10.2 GFLOP; results 25.6 MB copied): the profiled call took '
-            '200 ms; self time: aten::mm 131 ms, aten::copy_ 57.9 ms (aten::mm 69% of the two)')
+        assert show.profile_text(prof, gpu=True, wall=0.2, x=x, w=w, iters=10, guess=60) == (
+            'run_and_copy, 10 products of 800 × 800 by 800 × 800 (10.2 GFLOP; results 25.6 MB copied): the profiled '
+            'call took 200 ms\nWorked answer: aten::mm took 131 ms and aten::copy_ 57.9 ms of self time: the products '
+            '69% of the two (your guess 60%).')
         assert show.profile_guess_text(prof, True, 60) == (
             'your guess aten::mm 60%; this profiled run: aten::mm 131 ms, aten::copy_ 57.9 ms (aten::mm 69%)')
         assert 'my_guess' in show.profile_guess_text(prof, True, None)
         cpu = SimpleNamespace(key_averages=lambda: [SimpleNamespace(key='aten::mm', self_cpu_time_total=6.94e3),
                                                     SimpleNamespace(key='aten::copy_', self_cpu_time_total=6.73e3)])
-        assert show.profile_text(cpu, False, 0.0139, x, w, 20).endswith('aten::mm 6.94 ms, aten::copy_ 6.73 ms '
-                                                                       '(aten::mm 51% of the two)')
+        assert show.profile_text(cpu, False, 0.0139, x, w, 20, 'run_then_copy').endswith(
+            'aten::mm took 6.94 ms and aten::copy_ 6.73 ms of self time: the products 51% of the two.')
         frame = show.profile_frame(prof, gpu=True)
         assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
         assert list(frame['self time (ms)'])[0] == 131.0

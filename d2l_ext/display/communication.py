@@ -7,6 +7,7 @@ from . import style, verdict
 from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
 from .repeats import plot_repeats
+from .verdict import WORDS  # noqa: F401 (the values of {word} in communication.control.{word})
 
 RULES = ('separate', 'one_stream', 'own_core', 'shared', 'engine')  # CommRow.expectation: communication.rule.<rule>
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
@@ -39,9 +40,11 @@ def rates_text(seconds: dict) -> str:
 
 
 def measured_title(x, w, iters: int) -> str:
-    """The measured figure's title: what was computed (`iters` products of x by w)."""
+    """The measured figure's title: what was computed (`iters` products of x by w); x on a CPU: a copy thread stands
+    in for the copy engine."""
     (a, b), c = x.shape, w.shape[1]
-    return style.plot_text('communication.measured_title', k=iters, a=a, b=b, c=c)
+    cpu = '_cpu' if x.device.type == 'cpu' else ''
+    return style.plot_text(f'communication.measured_title{cpu}', k=iters, a=a, b=b, c=c)
 
 
 def plot_measured(comparison, predicted: dict, guess=None, title=None):
@@ -66,9 +69,11 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 def control_text(comparison, iters: int) -> str:
     """The worked answer in one line: the control (products beside copies without pause) against products alone by
-    the one rule (the figure's boxes); nothing beyond the two rows it compares (`iters` kept for the lesson's call)."""
-    m = comparison.measurements
-    return verdict.line(_word('beside_copies'), m['beside_copies'], _word('run'), m['run'], 'ms')
+    the one rule (the figure's boxes), its sentence picked by the outcome (`iters` kept for the lesson's call)."""
+    a, b = comparison.measurements['beside_copies'], comparison.measurements['run']
+    word = verdict.compare(a, b)  # one of WORDS
+    return verdict.answer(t(f'communication.control.{word}', a=verdict.num(a.median, 'ms'),
+                            b=verdict.num(b.median, 'ms'), by=verdict.by(a, b)))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -97,20 +102,19 @@ def hidden_share(row) -> float:
 
 
 def recorded_prediction_text(rec) -> str:
-    """The worked answer from a recording's own numbers: the rates, then per way it copied with (the book's code, copy
-    stream + events) the share of its copy time it hid (hidden_share)."""
+    """The worked answer from a recording's own numbers: the arithmetic and rates, then the answer: per way it copied
+    with (the book's code, copy stream + events) the share of its copy time it hid (hidden_share)."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
-    same = rows.get(SAME_PLAN)
-    if same is None:
+    same, book, side = rows.get(SAME_PLAN), rows.get(BOOK_PLAN), rows.get(SIDE_PLAN)
+    if same is None or book is None or side is None:
         return t('communication.recorded.none')
     c = rec.comm[0]
     tflop, gb = c.iters * 2 * c.size ** 3 / 1e12, c.iters * 4 * c.size ** 2 / 1e9
-    ways = [(_word('book'), rows.get(BOOK_PLAN)), (_word('overlapped.separate'), rows.get(SIDE_PLAN))]
-    rates = t('communication.recorded.rates', tflop=tflop, run=verdict.num(same.run), tflops=tflop / same.run, gb=gb,
-              copy=verdict.num(same.copy), gbps=gb / same.copy)
-    return '\n'.join([rates] + [t('communication.recorded.hidden', a=name, ma=verdict.num(r.overlapped),
-                                   b=_word('run_then_copy'), mb=verdict.num(r.run_then_copy),
-                                   share=verdict.num(hidden_share(r), '%')) for name, r in ways if r is not None])
+    rates = t('communication.recorded.rates', k=c.iters, n=c.size, tflop=tflop, run=verdict.num(same.run),
+              tflops=tflop / same.run, gb=gb, copy=verdict.num(same.copy), gbps=gb / same.copy)
+    ways = {f'{k}{i}': v for k, r in (('b', book), ('s', side)) for i, v in
+            enumerate((verdict.num(r.overlapped), verdict.num(r.run_then_copy), verdict.num(hidden_share(r), '%')))}
+    return rates + '\n' + verdict.answer(t('communication.recorded.answer', **ways))
 
 
 def recorded_title(rec, repeats: bool = True) -> str:
@@ -206,9 +210,14 @@ def exercise_three_alone_text(r) -> str:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's verdict line: together against the slower lane alone by the one rule (the figure's boxes)."""
-    slower = max((r.times[k].median, _word(k), r.times[k]) for k in ('lane1_compute_and_copy', 'lane2_compute'))
-    return verdict.line(_word('together'), r.times['together'], *slower[1:])
+    """Exercise 3's worked answer: which parts are separate hardware on these lanes, then together against the slower
+    lane alone by the one rule (the figure's boxes)."""
+    slower = max((r.times[k] for k in ('lane1_compute_and_copy', 'lane2_compute')), key=lambda m: m.median)
+    together, unit = r.times['together'], verdict.unit_for(r.times['together'].median, slower.median)
+    kind = 'gpu' if r.lanes[0]['kind'] == 'gpu' else 'cpu'
+    return verdict.answer(t(f'communication.ex3.answer_{kind}'), t(
+        'communication.ex3.answer', a=verdict.num(together.median, unit), b=verdict.num(slower.median, unit),
+        by=verdict.by(together, slower)))
 
 
 def plot_exercise_three(r):
@@ -239,13 +248,16 @@ def _mm_copy(prof, gpu: bool) -> dict:
             'share': round(100 * mm / ((mm + copy) or 1))}
 
 
-def profile_text(prof, gpu: bool, wall: float, x, w, iters: int) -> str:
-    """The profiled call's setting (`iters` products of x by w), wall time (`wall`, seconds), the products' and the
-    copies' self time and the products' share (_mm_copy; Memcpy DtoH is the same time again, not more of it)."""
+def profile_text(prof, gpu: bool, wall: float, x, w, iters: int, name: str = 'run_and_copy', guess=None) -> str:
+    """The profiled call (`name`)'s setting (`iters` products of x by w) and wall time (`wall`, seconds), then the
+    worked answer: the products' and the copies' self time, the products' share (_mm_copy; Memcpy DtoH is the same
+    time again, not more of it) and the learner's guess (%) beside it."""
     (n, m), c = x.shape, w.shape[1]
     flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
-    return t('communication.profile.split', k=iters, n=n, m=m, c=c, flop=flop, size=size, wall=verdict.num(wall, 'ms'),
-             **_mm_copy(prof, gpu))
+    mine = t('communication.profile.answer_guess', guess=guess) if guess is not None else ''
+    return (t('communication.profile.split', name=name, k=iters, n=n, m=m, c=c, flop=flop, size=size,
+              wall=verdict.num(wall, 'ms')) + '\n'
+            + verdict.answer(t('communication.profile.answer', guess=mine, **_mm_copy(prof, gpu))))
 
 
 def _si(value: float) -> str:

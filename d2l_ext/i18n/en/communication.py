@@ -40,14 +40,11 @@ MESSAGES = {
     'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): nothing was copied.",
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
     'communication.rates': 'this run: products alone {run} · copies alone {copy}',
-    'communication.recorded.hidden': '{a} {ma} vs {b} {mb}: {share} of the copy time hidden',
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
     'communication.recorded.copies': ("copies alone: the book's new pageable tensors {a}, pageable buffers reused {b}, "
                                       'pinned buffers {c}'),
     'communication.first_copy.line': 'first call {first}; {line}',
     'communication.recorded.none': 'No GPU recording is available to show here.',
-    'communication.recorded.rates': ('{tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); {gb:.1f} GB in {copy} '
-                                     '({gbps:.1f} GB/s)'),
     'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} × {n}, a dot per repeat',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} × {n})',
@@ -71,12 +68,27 @@ MESSAGES = {
     'communication.copies.pinned': 'pinned buffers',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
-    'communication.profile.split': ('{k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B copied): '
-                                    'the profiled call took {wall}; '
-                                    'self time: {a} {ta}, {b} {tb} ({a} {share}% of the two)'),
     'communication.middle_half': 'middle half of the repeats',
     'communication.profile.guess_none': 'Write the share (%) of aten::mm in the two self times in my_guess first.',
     'communication.profile.guess': 'your guess {a} {guess}%; this profiled run: {a} {ta}, {b} {tb} ({a} {share}%)',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
+    'communication.measured_title_cpu': ('{k} products of {a} × {b} by {b} × {c}; a copy thread stands in for the '
+                                         'copy engine'),
+    'communication.control.slower': 'Yes: the products took {a} beside copies vs {b} alone, {by}.',
+    'communication.control.same': 'Not measurably: the products took {a} beside copies vs {b} alone, {by}.',
+    'communication.control.faster': 'No: the products took {a} beside copies vs {b} alone, {by}.',
+    'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); '
+                                     '{k} · {n}² · 4 B = {gb:.1f} GB in {copy} ({gbps:.1f} GB/s)'),
+    'communication.recorded.answer': ("The book's one-stream code took {b0} vs run then copy {b1}: {b2} of the copy "
+                                      'time hidden. A copy stream + events took {s0} vs {s1}: {s2} hidden.'),
+    'communication.ex3.answer_gpu': ("The GPU's compute units, its copy engine and the CPU are separate hardware: "
+                                     "predict the slower lane's time."),
+    'communication.ex3.answer_cpu': ("All three are threads on the CPU's cores, more threads than cores, none separate "
+                                     "hardware: nothing promises the slower lane's time."),
+    'communication.ex3.answer': 'Measured: together {a} vs the slower lane alone {b}, {by}.',
+    'communication.profile.split': ('{name}, {k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B '
+                                    'copied): the profiled call took {wall}'),
+    'communication.profile.answer': '{a} took {ta} and {b} {tb} of self time: the products {share}% of the two{guess}.',
+    'communication.profile.answer_guess': ' (your guess {guess}%)',
 }

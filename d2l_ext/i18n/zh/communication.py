@@ -40,13 +40,10 @@ MESSAGES = {
     'communication.book.not_copied': "y.to('cpu') 返回的就是 y 自己的张量（y_cpu[i] is y[i]）：没有复制任何数据。",
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates': '这次运行：只做乘法 {run} · 只做复制 {copy}',
-    'communication.recorded.hidden': '{a} {ma}，{b} {mb}：隐藏了复制用时的 {share}',
     'communication.measured_title': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）：每次重复、预测与你的猜测',
     'communication.recorded.copies': '只做复制：书中新建的可分页张量 {a}，重复使用的可分页缓冲区 {b}，锁页缓冲区 {c}',
     'communication.first_copy.line': '第一次调用 {first}；{line}',
     'communication.recorded.none': '这里没有可以展示的 GPU 记录结果。',
-    'communication.recorded.rates': ('{tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；{gb:.1f} GB 用时 {copy}'
-                                     '（{gbps:.1f} GB/s）'),
     'communication.recorded.caption': '记录于 {gpu}，{date}：{iters} 次 {n} × {n} 矩阵乘法，每个点是一次重复',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
     'communication.timeline.caption': '{plan}：{products} 次乘法、{copies} 次复制（{n} × {n}）',
@@ -70,12 +67,26 @@ MESSAGES = {
     'communication.copies.pinned': '锁页缓冲区',
     'communication.parts_combined': '两部分合成',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
-    'communication.profile.split': ('{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
-                                    '性能分析的这次调用用时 {wall}；'
-                                    '自身用时：{a} {ta}，{b} {tb}（{a} 占两者的{share}%）'),
     'communication.middle_half': '各次重复的中间一半',
     'communication.profile.guess_none': '先把你预计 aten::mm 在两者自身用时中所占的百分比写进 my_guess。',
     'communication.profile.guess': '你的猜测 {a} {guess}%；这次性能分析：{a} {ta}，{b} {tb}（{a} {share}%）',
     'communication.profile.col_op': '操作符',
     'communication.profile.col_ms': '自身用时（毫秒）',
+    'communication.measured_title_cpu': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）；由一个复制线程代替复制引擎',
+    'communication.control.slower': '会：旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
+    'communication.control.same': '看不出：旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
+    'communication.control.faster': '不会：旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
+    'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；'
+                                     '{k} · {n}² · 4 B = {gb:.1f} GB 用时 {copy}（{gbps:.1f} GB/s）'),
+    'communication.recorded.answer': ('书中只用一个流的代码用时 {b0}，先计算后复制用时 {b1}：隐藏了复制用时的 {b2}。'
+                                      '复制流加事件用时 {s0}，对比 {s1}：隐藏了 {s2}。'),
+    'communication.ex3.answer_gpu': ('GPU 的计算单元、它的复制引擎和 CPU 是相互独立的硬件：'
+                                     '预测同时运行的用时等于较慢执行路单独运行的用时。'),
+    'communication.ex3.answer_cpu': ('三者都是共用 CPU 核心的线程，线程比核心多，没有一个是独立的硬件：'
+                                     '较慢执行路的用时没有保证。'),
+    'communication.ex3.answer': '实测：同时运行 {a}，较慢执行路单独运行 {b}，{by}。',
+    'communication.profile.split': ('{name}，{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
+                                    '性能分析的这次调用用时 {wall}'),
+    'communication.profile.answer': '自身用时：{a} {ta}，{b} {tb}：乘法占两者的 {share}%{guess}。',
+    'communication.profile.answer_guess': '（你的猜测 {guess}%）',
 }
