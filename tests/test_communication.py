@@ -185,14 +185,14 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         # the worked answer: the control against products alone by the one rule (the line names both rows), nothing
         # beyond the two rows it compares
         assert show.control_text(c, 4) == (
-            'Worked answer: Yes: the products took 7.15 ms beside copies vs 5.15 ms alone, slower (39% more time).')
+            'Worked answer: Yes, the products took 7.15 ms beside copies vs 5.15 ms alone, slower (39% more time).')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.006] * 4, copy=[0.001] * 4)
         assert show.control_text(same, 4) == (
-            'Worked answer: Not measurably: the products took 5.15 ms beside copies vs 5.15 ms alone, '
+            'Worked answer: Not measurably; the products took 5.15 ms beside copies vs 5.15 ms alone, '
             'no clear difference (medians within 5%).')
     with using_language('zh'):
-        assert show.control_text(c, 4) == ('参考答案：会：旁边不停顿地复制时乘法用时7.15毫秒，只做乘法5.15毫秒，'
+        assert show.control_text(c, 4) == ('参考答案：会。旁边不停顿地复制时乘法用时7.15毫秒，只做乘法5.15毫秒，'
                                            '用时多39%。')
     # the verdict by the one rule (the boxes); a few slow repeats are dots in the figure, not a clause in the line
     slow = _comparison(run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0060] * 13 + [0.0095, 0.0099])

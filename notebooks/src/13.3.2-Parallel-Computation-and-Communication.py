@@ -99,7 +99,7 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 # When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
 
 # %% [markdown] lang="zh"
-# ## 书中的说法：在 H200 上记录的结果
+# ## 在 H200 上记录的结果
 #
 # 每次乘法和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘法同时运行？
 
@@ -249,20 +249,6 @@ print(show.control_text(measured, K2))  # worked answer: the control row against
 # %% tags=["nbval-ignore-output"]
 print(show.recorded_text(rec))
 
-# %% [markdown]
-# <details><summary>Worked answer: the book's setting on an H200</summary>
-#
-# 50 products of 4000 × 4000 are 50 · 2 · 4000³ = 6.4 TFLOP; their results are 50 · 4000² · 4 B = 3.2 GB. Below:
-# the recorded rates, and the share of the copy time each way hid.
-# </details>
-
-# %% [markdown] lang="zh"
-# <details><summary>参考答案：H200 上书中的设定</summary>
-#
-# 50 次 4000 × 4000 矩阵乘法是 50 · 2 · 4000³ = 6.4 TFLOP；结果共有 50 · 4000² · 4 B = 3.2 GB。
-# 下面隐藏的单元格给出记录的速率，以及每种方式隐藏了复制用时的多少。
-# </details>
-
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.recorded_prediction_text(rec))
 
@@ -346,34 +332,21 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
 print(show.exercise_three_alone_text(ex3))
 
-# %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# With a GPU the three are separate hardware (the GPU's compute units, its copy engine, the CPU): together should take
-# the slower lane's time alone. On a CPU all three are threads on its cores, more threads than the lanes' cores: none
-# is separate hardware, so nothing promises the slower lane's time.
-# </details>
-
-# %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 有 GPU 时，三者是相互独立的硬件（GPU 的计算单元、它的复制引擎、CPU）：同时运行的用时应当等于较慢执行路单独运行的
-# 用时。在 CPU 上，三者都是共用其核心的线程，线程比执行路的核心多：没有一个是独立的硬件，所以较慢执行路的用时没有保证。
-# </details>
-
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(show.plot_exercise_three(ex3))
 print(show.exercise_three_text(ex3))
 
 # %% [markdown]
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
-# in a notebook and on a CPU too. Profiling one call of `run_and_copy` (`run_then_copy` on a CPU), which operators
-# does it show? Predict the products' (`aten::mm`) share of their and the copies' self time: write it in `my_guess`.
+# in a notebook and on a CPU too. Profiling one call of `run_and_copy` (on a CPU `run_then_copy`: the profiler
+# records only the thread that starts it, not a copy thread), which operators does it show? Predict the products'
+# (`aten::mm`) share of their and the copies' self time: write it in `my_guess`.
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
-# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对 `run_and_copy` 的一次调用（在 CPU 上是 `run_then_copy`）做性能
-# 分析：它列出了哪些操作符？先预测乘法（`aten::mm`）在它与复制的自身用时中所占的百分比，写进 `my_guess`。
+# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对 `run_and_copy` 的一次调用（在 CPU 上是 `run_then_copy`：
+# 性能分析器只记录启动它的线程，不记录复制线程）做性能分析：它列出了哪些操作符？先预测乘法（`aten::mm`）
+# 在它与复制的自身用时中所占的百分比，写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -385,7 +358,6 @@ from torch.profiler import ProfilerActivity, profile
 my_guess = None  # % of the two self times you expect aten::mm to take, e.g. 50  #zh: 你预计 aten::mm 占两者自身用时的百分比，例如 50
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
-# On a CPU the profiler records only the thread that starts it: there, run then copy  #zh: 在 CPU 上，性能分析器只记录启动它的线程：那里分析先计算后复制
 name = 'run_and_copy' if GPU else 'run_then_copy'
 work = (lambda: copying.run_and_copy(x, w, buffers, lane)) if GPU else (lambda: copying.run_then_copy(x, w, buffers))
 with comm.no_profiler_chatter(), profile(activities=activities) as prof:
@@ -401,14 +373,9 @@ print(f'trace saved to {trace}: open it at ui.perfetto.dev')
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(verdict.details(show.profile_frame(prof, GPU)))
-print(show.profile_text(prof, GPU, wall, x, w, K2))
+print(show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess))
 
 # %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# The profiler lists the operators in the table above; `aten::mm` is the products, `aten::copy_` the copies.
-# </details>
-#
 # ## Remember
 #
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap on a GPU.
@@ -423,11 +390,6 @@ print(show.profile_text(prof, GPU, wall, x, w, K2))
 #   far slower than copies into reused pageable buffers, and those slower than copies into pinned ones.
 
 # %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 性能分析器列出的操作符见上表；`aten::mm` 是矩阵乘法，`aten::copy_` 是复制。
-# </details>
-#
 # ## 小结
 #
 # * 在 GPU 上，锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠。

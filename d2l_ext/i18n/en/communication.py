@@ -75,9 +75,9 @@ MESSAGES = {
     'communication.profile.col_ms': 'self time (ms)',
     'communication.measured_title_cpu': ('{k} products of {a} × {b} by {b} × {c}; a copy thread stands in for the '
                                          'copy engine'),
-    'communication.control.slower': 'Yes: the products took {a} beside copies vs {b} alone, {by}.',
-    'communication.control.same': 'Not measurably: the products took {a} beside copies vs {b} alone, {by}.',
-    'communication.control.faster': 'No: the products took {a} beside copies vs {b} alone, {by}.',
+    'communication.control.slower': 'Yes, the products took {a} beside copies vs {b} alone, {by}.',
+    'communication.control.same': 'Not measurably; the products took {a} beside copies vs {b} alone, {by}.',
+    'communication.control.faster': 'No, the products took {a} beside copies vs {b} alone, {by}.',
     'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); '
                                      '{k} · {n}² · 4 B = {gb:.1f} GB in {copy} ({gbps:.1f} GB/s)'),
     'communication.recorded.answer': ("The book's one-stream code took {b0} vs run then copy {b1}: {b2} of the copy "

@@ -73,9 +73,9 @@ MESSAGES = {
     'communication.profile.col_op': '操作符',
     'communication.profile.col_ms': '自身用时（毫秒）',
     'communication.measured_title_cpu': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）；由一个复制线程代替复制引擎',
-    'communication.control.slower': '会：旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
-    'communication.control.same': '看不出：旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
-    'communication.control.faster': '不会：旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
+    'communication.control.slower': '会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
+    'communication.control.same': '看不出。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
+    'communication.control.faster': '不会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
     'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；'
                                      '{k} · {n}² · 4 B = {gb:.1f} GB 用时 {copy}（{gbps:.1f} GB/s）'),
     'communication.recorded.answer': ('书中只用一个流的代码用时 {b0}，先计算后复制用时 {b1}：隐藏了复制用时的 {b2}。'
@@ -87,6 +87,6 @@ MESSAGES = {
     'communication.ex3.answer': '实测：同时运行 {a}，较慢执行路单独运行 {b}，{by}。',
     'communication.profile.split': ('{name}，{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
                                     '性能分析的这次调用用时 {wall}'),
-    'communication.profile.answer': '自身用时：{a} {ta}，{b} {tb}：乘法占两者的 {share}%{guess}。',
+    'communication.profile.answer': '{a} 自身用时 {ta}，{b} {tb}：乘法占两者的 {share}%{guess}。',
     'communication.profile.answer_guess': '（你的猜测 {guess}%）',
 }
