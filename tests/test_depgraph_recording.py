@@ -186,45 +186,53 @@ def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
     assert recording.predict_split(run) == pytest.approx(5e-3)
 
 
-def test_exercise_2_tables_this_machines_medians_predicted_measured_and_off_and_prints_whether_it_paid(capsys):
+def test_exercise_2_answer_names_the_part_over_its_prediction_and_whether_splitting_paid(capsys):
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms, both ways; one after the other 6 ms; one device 1 ms
     with using_language('en'):
-        df = G.split_table(run)
+        G.split_answer(run)  # the rest: predicted 6 - 3 = 3 less 2... 1 ms, measured 4.5 - 3 = 1.5 ms
         assert capsys.readouterr().out.strip() == (
-            'together here: cannot pay, its longer half 3.00 ms ≥ one device 1.00 ms. Over their prediction: '
-            'rest +0.500 ms')  # the parts over their prediction, from the table's off column
-        assert len(df) == 4
-        assert df.loc['lane 1 half (assumption 1)'].tolist() == ['3.00 ms', '3.00 ms', '0 ms']
-        assert df.loc['lane 0 half (assumption 1)'].tolist() == ['2.00 ms', '2.00 ms', '0 ms']
-        # the longer half and the rest add up to together in both columns: 3 + 1 = 4 predicted, 3 + 1.5 = 4.5 measured
-        assert df.loc['rest (assumptions 2, 3)'].tolist() == [
-            '1.00 ms', '1.50 ms', '+0.500 ms']
-        assert df.loc['together'].tolist() == ['4.00 ms', '4.50 ms', '+0.500 ms']
+            'Worked answer: Assumption 2 or 3 broke: the rest took 0.500 ms over its prediction. Splitting cannot pay '
+            "here: its longer half alone, 3.00 ms, takes at least one device's 1.00 ms.")
         run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
-        G.split_table(run)
-        assert capsys.readouterr().out.strip().startswith('together here: did not pay, 4.50 ms vs one device 4.00 ms. ')
+        G.split_answer(run)
+        assert capsys.readouterr().out.strip().endswith(
+            'Splitting did not pay: together 4.50 ms vs one device 4.00 ms, slower (12% more time).')
         run['times']['one_device'] = [5e-3] * 3
-        G.split_table(run)
-        assert capsys.readouterr().out.strip().startswith('together here: paid, 4.50 ms vs one device 5.00 ms. ')
-        run['halves']['split'][0] = {'lane 0': 1e-3, 'lane 1': 3e-3}  # one repeat's shorter half: the median is kept
-        assert G.split_table(run).loc['lane 0 half (assumption 1)'].tolist()[1] == '2.00 ms'
+        G.split_answer(run)
+        assert capsys.readouterr().out.strip().endswith(
+            'Splitting paid: together 4.50 ms vs one device 5.00 ms, faster (10% less time).')
     with using_language('zh'):
-        assert G.split_table(fake_run()).columns.tolist() == ['预测', '实测', '偏离']
+        G.split_answer(fake_run())
+        assert capsys.readouterr().out.startswith('参考答案：假定2或3不成立：其余部分比预测多用0.500毫秒。')
 
 
-def test_exercise_2_rows_stay_each_lanes_and_the_rest_subtracts_each_columns_longer_half(capsys):
+def test_exercise_2_answer_names_each_half_over_its_prediction_and_the_rest_under_it(capsys):
     run = fake_run()  # one after the other: lane 0 2 ms, lane 1 3 ms (predicted 6 - 2 = 4 ms)
     run['halves']['split'] = [{'lane 0': 4e-3, 'lane 1': 2.5e-3}] * 3  # together, lane 0's half is the longer one
     with using_language('en'):
-        df = G.split_table(run)
-    capsys.readouterr()
-    assert df.loc['lane 0 half (assumption 1)'].tolist()[:2] == ['2.00 ms', '4.00 ms']
-    assert df.loc['lane 1 half (assumption 1)'].tolist()[:2] == ['3.00 ms', '2.50 ms']
-    # predicted: 4 - 3 (lane 1's half, the longer one way); measured: 4.5 - 4 (lane 0's, the longer together)
-    assert df.loc['rest (assumptions 2, 3)'].tolist()[:2] == ['1.00 ms', '0.500 ms']
-    with using_language('en'):  # only lane 0's half is over its prediction
-        G.split_table(run)
-    assert capsys.readouterr().out.strip().endswith('. Over their prediction: lane 0 half +2.00 ms')
+        G.split_answer(run)  # rest: predicted 4 - 3 = 1 ms, measured 4.5 - 4 = 0.5 ms
+    assert capsys.readouterr().out.startswith(
+        'Worked answer: Assumption 1 broke: together, lane 0 half +2.00 ms. The rest came in 0.500 ms under its '
+        'prediction. ')
+    run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 3e-3}] * 3
+    run['times']['split'] = [4e-3] * 3  # every part as predicted
+    with using_language('en'):
+        G.split_answer(run)
+    assert capsys.readouterr().out.startswith('Worked answer: No part ran 5% or more over its prediction. ')
+
+
+def test_exercise_1_answer_reads_the_recorded_sum_and_the_check(capsys):
+    import d2l_ext.depgraph as dg
+    problem = dg.make_problem(batch=8, d_in=6, hidden=5, d_out=3)
+    hasty = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem, step=dg.wrong_version('lane0_twice')))
+    with using_language('en'):
+        fig = G.wrong_sum_answer(hasty, True)
+        G.wrong_sum_answer(dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem)), False)
+    assert fig.axes and capsys.readouterr().out.splitlines() == [
+        "Worked answer: The graph changed: no edge joins lane 1's gradients to sum. The float64 check caught the "
+        'wrong update.',
+        "Worked answer: The graph did not change: sum reads both lanes' gradients. The float64 check passed: the "
+        'update did not change.']
 
 
 @pytest.mark.parametrize('path', sorted(recording.FOLDER.glob('*.json')), ids=lambda p: p.name)
@@ -304,7 +312,8 @@ def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_li
         lines = text.strip().split('\n')
         assert len(lines) == 2 and 'my_guess' not in text  # a recording asks for no guess, prints no prediction line
         assert lines[0].startswith('the halves ') and lines[0].endswith('predicted 100%)')
-        assert 'GPU half, together' in [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
+        rows = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
+        assert any(r.startswith('GPU half, together (') and r.endswith(('% more time)', '% less time)')) for r in rows)
         assert [x.get_text() for x in fig.axes[1].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
         text, fig = printed(G.show_recorded, None)
         assert fig is None and text.strip() == t('graph.no_recording')

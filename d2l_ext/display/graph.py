@@ -8,6 +8,7 @@ from ..depgraph.model import SERVER
 from ..depgraph.schedule import critical_path
 from ..grading import measurable
 from ..i18n import t
+from ..results import MIN_SHARE
 from ..timing import Measurement
 from . import style, verdict
 from .fonts import plot_lane
@@ -22,7 +23,6 @@ VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys gr
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
-TERMS = ('graph.term.half', 'graph.term.half', 'graph.term.rest', 'graph.short.split')  # exercise 2's rows
 
 
 # -- names --------------------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     """Every repeat of the three ways, each half's busy time and the rest, above the median repeats' timelines."""
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
-    fig, first = style.figure(height=9.5)
+    fig, first = style.figure(height=11.0)
     first.remove()  # on top, under the printed verdict: its two rows' repeats and boxes; below, the timeline
     grid = fig.add_gridspec(2, 1)
     top, bottom = fig.add_subplot(grid[0]), fig.add_subplot(grid[1])
@@ -215,6 +215,9 @@ def draw_step(rec: dict, guess_ms=None, title=None):
             rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
             labels[f'{i} {way}'] = style.plot_text('graph.half_row', lane=lane_name(f'lane {i}', True, kinds),
                                                    way=style.plot_text(f'graph.short.{way}'))
+        change = rows[f'{i} split'].median / rows[f'{i} in_turn'].median - 1  # the row's change together (a label)
+        labels[f'{i} split'] = style.plot_text(f"graph.half_{'more' if change >= 0 else 'less'}",
+                                               row=labels[f'{i} split'], pct=f'{abs(change) * 100:.0f}%')
     guess, predicted = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}, recording.predict_split(run)
     labels['split'] = style.plot_text('graph.predicted_from', way=labels['split'], shorter=verdict.sig(min(
         recording.halves_summary(run)['in_turn'].values()) * 1e3), wall=verdict.sig(rows['in_turn'].median * 1e3))
@@ -222,34 +225,46 @@ def draw_step(rec: dict, guess_ms=None, title=None):
                  title=style.plot_text('graph.title_repeats'), halves=True)
     events, rows, legend = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
-    bottom.legend(handles=[Patch(color=style.color(role), label=text) for role, text in legend.items()],
-                  loc='upper left', bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    for ax, handles in ((top, top.get_legend().legend_handles), (bottom, [  # below each panel: the full width for boxes
+            Patch(color=style.color(role), label=text) for role, text in legend.items()])):
+        ax.legend(handles=handles, loc='upper center', bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
     if title:
         fig.suptitle(title, x=0.01, ha='left')
     return fig
 
 
-def split_table(here: dict):
-    """Exercise 2's table: this machine's medians (each lane's half together, the rest, together) beside their
-    predictions; in each column, its longer half and the rest add up to together. Prints: paid? parts over it?"""
-    import pandas as pd
+def split_answer(here: dict) -> None:
+    """Exercise 2's worked answer, one printed line: which assumption broke (a part of together 5% or more over its
+    prediction: each half, assumption 1; the rest, together less its longer half, 2 or 3) and whether splitting paid."""
     run, kinds = _run_and_kinds(here)
     m, summary, predicted = _measurements(run), recording.halves_summary(run), recording.predict_split(run)
     half, turn, together, one = summary['split'], summary['in_turn'], m['split'].median, m['one_device'].median
-    values = [('lane 0', turn['lane 0'], half['lane 0']), ('lane 1', turn['lane 1'], half['lane 1']),
-              ('', predicted - max(turn.values()), together - max(half.values())), ('', predicted, together)]
-    rows = {t(term, lane=lane_name(lane, kinds=kinds) if lane else ''): [
-        verdict.num(p, 'ms'), verdict.num(x, 'ms'), ('+' if x > p else '') + verdict.num(x - p, 'ms')]
-        for term, (lane, p, x) in zip(TERMS, values)}
-    over = [t('graph.over.half' if lane else 'graph.over.rest', lane=lane_name(lane, kinds=kinds) if lane else '',
-              off='+' + verdict.num(x - p, 'ms')) for lane, p, x in values[:3] if x > p]  # the table's '+' rows
+    parts = [(turn['lane 0'], half['lane 0']), (turn['lane 1'], half['lane 1']),
+             (predicted - max(turn.values()), together - max(half.values()))]  # (predicted, measured)
+    over = [x - p >= MIN_SHARE * p for p, x in parts]
+    said = [t('graph.answer.halves', rows=t('graph.dag_sep').join(t(
+        'graph.over.half', lane=lane_name(f'lane {i}', kinds=kinds), off='+' + verdict.num(x - p, 'ms'))
+        for i, (p, x) in enumerate(parts[:2]) if over[i]))] if over[0] or over[1] else []
+    (p, x) = parts[2]
+    if over[2] or (said and p - x >= MIN_SHARE * p):
+        said.append(t(f"graph.answer.rest_{'over' if over[2] else 'under'}", off=verdict.num(abs(x - p), 'ms')))
     way = verdict.compare(m['split'], m['one_device'])  # the one rule
-    why = 'half' if max(half.values()) >= one else 'rest' if way == 'slower' else 'pays' if way == 'faster' else 'same'
-    print(t('graph.split_over', rows=t('graph.dag_sep').join(over) or t('graph.none_over'), paid=t(
-        f'graph.split_why.{why}', where=t('graph.short.split_here'), half=verdict.num(max(half.values()), 'ms'),
-        by=verdict.by(m['split'], m['one_device']), together=verdict.num(together, 'ms'), one=verdict.num(one, 'ms'))))
-    cols = [t(f'graph.col.{c}') for c in ('predicted', 'measured', 'off')]
-    return pd.DataFrame(list(rows.values()), index=list(rows), columns=cols)
+    why = 'half' if max(half.values()) >= one else 'pays' if way == 'faster' else 'not'
+    print(verdict.answer(*(said or [t('graph.answer.none_broke')]), t(
+        f'graph.answer.{why}', half=verdict.num(max(half.values()), 'ms'), by=verdict.by(m['split'], m['one_device']),
+        together=verdict.num(together, 'ms'), one=verdict.num(one, 'ms'))))
+
+
+def wrong_sum_answer(g, caught: bool):
+    """Exercise 1's worked answer: which lanes' gradients the recorded `sum` reads, and whether the float64 check
+    caught the step; prints one line and returns the graph's figure."""
+    lane_of = {n['id']: n['lane'][len('link:'):].partition('->')[0] if n['lane'].startswith('link:') else n['lane']
+               for n in g['nodes']}
+    into = {lane_of[e['src']] for e in g['edges'] if e['dst'] in {n['id'] for n in g['nodes'] if n['name'] == 'sum'}}
+    unread = [lane for lane in ('lane 0', 'lane 1') if lane not in into]
+    graph = t('graph.answer.unread', lane=lane_name(unread[0])) if unread else t('graph.answer.reads_both')
+    print(verdict.answer(graph, t(f"graph.answer.{'caught' if caught else 'passed'}")))
+    return draw_graph(g)
 
 
 def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):
@@ -302,23 +317,33 @@ def draw_dag(dag, lanes, title='graph.title_dag'):
     return draw_graph(g, title=title, highlight=critical_path(_units(dag))[1])
 
 
+def _dag_base(ex):
+    """(two lanes planned, the baseline: one device with all its cores, else one lane in order, the baseline's name)."""
+    k = 2 if DAG_VARIANTS[2] in ex.measurements else 0
+    return ex.measurements[DAG_VARIANTS[1]], ex.measurements[DAG_VARIANTS[k]], t(f'graph.dag_variant.{k}')
+
+
 def dag_lines(ex, guess_ms=None) -> str:
-    """The guess line, the drawn run (each lane's start, tasks, waiting; the timer's rest), planned's verdict."""
-    planned, predicted = ex.measurements[DAG_VARIANTS[1]], ex.predicted_ms()
-    k = 2 if DAG_VARIANTS[2] in ex.measurements else 0  # one device with all its cores, else one lane
-    base, name = ex.measurements[DAG_VARIANTS[k]], t(f'graph.dag_variant.{k}')
+    """The guess line and planned's verdict (each lane's time per task: the figure's rows and the worked answer)."""
+    (planned, base, name), predicted = _dag_base(ex), ex.predicted_ms()
     lines = [verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[1]],
                            planned.median, 'ms', name='my_guess_dag')]
-    per, kinds = ex.per_task(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]  # 0 threads: a GPU
-    if per:
-        last = max(start + n * took + waited for took, waited, n, start, _ in per)
-        drawn = t(f"graph.dag_drawn.{'traced' if 'gpu' in kinds else 'median'}")  # dag_experiment's choice
-        lines.append(t('graph.dag_tasks', drawn=drawn, wall=verdict.num(ex.trace_wall, 'ms'),
-                       after=verdict.num(ex.trace_wall - last, 'ms'), lanes=t('graph.dag_sep').join(
-            t('graph.dag_task', lane=lane_name(f'lane {i}', kinds=kinds), n=n, took=verdict.num(took, 'ms'),
-              waited=verdict.num(waited, 'ms'), start=verdict.num(start, 'ms'))
-            for i, (took, waited, n, start, _) in enumerate(per))))
     return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
+
+
+def dag_answer(ex, caught: bool) -> None:
+    """Exercise 3's worked answer, one printed line: still correct (and the engine without waits caught?), the
+    critical path against the plan, and the busier lane's tasks against the baseline's, per task, this run's numbers."""
+    planned, base, name = _dag_base(ex)
+    kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
+    i, (took, _, n, _, _) = max(enumerate(ex.per_task() or [(planned.median, 0, len(ex.dag), 0, 0)]),
+                                key=lambda x: x[1][2])  # the lane with the most tasks
+    lane = lane_name(f'lane {i}', kinds=kinds)
+    print(verdict.answer(t(f"graph.answer.{'dag_caught' if caught else 'dag_missed'}"), t(
+        'graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), t(
+        'graph.answer.dag_speed', lane=lane, n=n, took=verdict.num(took, 'ms'),
+        base=name, total=len(ex.dag), each=verdict.num(base.median / len(ex.dag), 'ms'),
+        planned=verdict.num(planned.median, 'ms'), wall=verdict.num(base.median, 'ms'), by=verdict.by(planned, base))))
 
 
 def show_dag(ex, guess_ms=None):
@@ -354,7 +379,8 @@ def show_dag(ex, guess_ms=None):
                       row_labels={row[lane]: style.plot_text('graph.dag_row', lane=row[lane], took=per.get(i, '?'),
                                                              lo=verdict.num(min(each[lane]), 'ms'),
                                                              hi=verdict.num(max(each[lane]), 'ms'))
-                                  for i, lane in enumerate(ex.lanes)}, title=style.plot_text('graph.title_dag_trace'))
+                                  for i, lane in enumerate(ex.lanes)},
+                      title=style.plot_text(f"graph.title_dag_trace.{'traced' if 'gpu' in kinds else 'median'}"))
         scale = style.time_unit(max(e['end'] for e in events))[1]
         for i, a, b in ready:  # darker: the task's inputs were there, the lane had not started it
             axes[1].barh(i, (b - a) * scale, left=a * scale, height=BAR_HEIGHT, color=READY_GREY, zorder=2)

@@ -168,7 +168,7 @@ show.show_step(here, my_guess)
 # ## Recorded on a GPU machine
 #
 # The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads). Look at the half rows: the CPU's
-# half is the slow one.
+# half is the slow one; the GPU's half takes longer together.
 
 # %% [markdown] lang="zh"
 # 下方的面板画出“同时运行”和“一个设备”各自中位数那次重复。`show.details(here)` 列出全部统计量。
@@ -176,7 +176,7 @@ show.show_step(here, my_guess)
 # ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是 GPU 和 CPU（15 个线程）。请看图中每一半的几行：
-# 慢的是 CPU 的那一半。
+# 慢的是 CPU 的那一半；GPU 的那一半在同时运行时用时更长。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -194,50 +194,24 @@ show.show_recorded(recorded)
 # **1. 求和时从不读取执行路 1 的梯度**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
 # 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？
 
-# %% jupyter={"outputs_hidden": true}
-hasty = dg.wrong_version('lane0_twice')
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把执行路 0 的梯度用了两次
 try:
     dg.check_step_matches(lanes, (params, X, y), step=hasty)
-    print('the check passed: the change did not alter the update')
+    caught = False
 except d2l_ext.ResultMismatch:
-    print('the float64 check caught the changed step')
-#zh-str: {'the check passed: the change did not alter the update': '检查通过：这处改动没有改变更新'}
-#zh-str: {'the float64 check caught the changed step': '与 float64 结果的检查发现了改动后的训练步'}
-show.draw_graph(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty)))
+    caught = True
+show.wrong_sum_answer(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty)), caught)
 
 # %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# The graph changes: lane 1's gradients reach the server, but no edge joins them to `sum`. The update is wrong; the
-# float64 check catches it.
-# </details>
-#
 # **2. Which assumption failed, and does splitting pay?** Set each part of *together* beside its prediction, then
 # *together* beside *one device*.
-#
-# <details><summary>Worked answer</summary>
-#
-# Each half's row tests assumption 1; the rest (together less its longer half) tests 2 and 3. Whether splitting
-# pays is together against one device, not against the prediction.
-# </details>
 
 # %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 依赖图变了：执行路 1 的梯度仍然到达服务器，但不再有任何边把它们连到 `sum`。更新是错的，与 float64 结果的检查
-# 发现了这一点。
-# </details>
-#
 # **2. 哪个假定不成立？拆分划算吗？**把“同时运行”的每一部分与它的预测并列，再把“同时运行”与“一个设备”比较。
-#
-# <details><summary>参考答案</summary>
-#
-# 每一半的那一行检验假定1；其余（同时运行减去其中较长的一半）检验假定2和3。拆分是否划算，要把“同时运行”与
-# “一个设备”比较，而不是与预测比较。
-# </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-show.split_table(here)
+show.split_answer(here)
 
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task computes
@@ -270,33 +244,9 @@ my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按�
 ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=9)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
 show.show_dag(ex5, my_guess_dag)
 
-# %%
-caught, _ = dg.broken_engine_check(ex5)  # the same plan, with the waits left out: does the check catch it?  #zh: 同一个计划，但去掉了等待：检查能发现吗？
-print('an engine that skips the waits: the float64 check caught it' if caught else 'the results matched')
-#zh-str: {'an engine that skips the waits: the float64 check caught it': '跳过等待的引擎：与 float64 结果的检查发现了错误'}
-#zh-str: {'the results matched': '结果一致'}
-
-# %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# A join waits for every task before it, so the stages run one after another. Each stage takes at least its longest
-# arm (3) and then its join (1): 4 per stage, 12 in all, also the critical path (outlined), which the plan
-# reaches. Below, `arms=(2, 2, 2), cross=False`: the critical path drops to 9, the plan stays 12 (3 arm products per
-# lane and stage, then the join).
-# </details>
-
-# %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 汇合点要等它之前的所有任务完成，所以各阶段只能依次运行。每个阶段至少要运行最长的分支（3），再运行汇合点（1）：
-# 每个阶段 4，总共 12，这也正是关键路径（加粗框出）。计划达到了这个值。当 `arms=(2, 2, 2), cross=False` 时，
-# 关键路径降到 9（见下图），但两条执行路完成六个分支乘法需要每个阶段 3，再加汇合点：仍是 12。
-# </details>
-
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-flat = dg.diamond_dag(stages=3, arms=(2, 2, 2), cross=False)  # the answer's second plan  #zh: 参考答案中的第二个计划
-print(show.dag_line(dg.dag_model(flat, lanes)))
-show.draw_dag(flat, lanes)
+caught, _ = dg.broken_engine_check(ex5)  # the same plan, waits left out: caught?  #zh: 同一个计划，去掉等待：能发现吗？
+show.dag_answer(ex5, caught)
 
 # %% [markdown]
 # ## Remember
