@@ -265,9 +265,3 @@ def _si(value: float) -> str:
     power = min(4, max(1, (len(str(int(value))) - 1) // 3))
     return f"{verdict.sig(value / 1000 ** power)} {'kMGT'[power - 1]}"
 
-
-def profile_guess_text(prof, gpu: bool, guess: str | None) -> str:
-    """The learner's aten::mm share (%) beside this run's two self times and share; else where to write it."""
-    if guess is None:
-        return t('communication.profile.guess_none')
-    return t('communication.profile.guess', guess=guess, **_mm_copy(prof, gpu))

@@ -367,7 +367,6 @@ with comm.no_profiler_chatter(), profile(activities=activities) as prof:
     wall = time.perf_counter() - start  # the profiled call, profiler included  #zh: 性能分析的这次调用（含分析器本身）
 trace = pathlib.Path(tempfile.gettempdir()) / f'{name}_trace.json'
 prof.export_chrome_trace(str(trace))
-print(show.profile_guess_text(prof, GPU, my_guess))
 print(f'trace saved to {trace}: open it at ui.perfetto.dev')
 #zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
 

@@ -69,8 +69,6 @@ MESSAGES = {
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.middle_half': 'middle half of the repeats',
-    'communication.profile.guess_none': 'Write the share (%) of aten::mm in the two self times in my_guess first.',
-    'communication.profile.guess': 'your guess {a} {guess}%; this profiled run: {a} {ta}, {b} {tb} ({a} {share}%)',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
     'communication.measured_title_cpu': ('{k} products of {a} × {b} by {b} × {c}; a copy thread stands in for the '

@@ -68,8 +68,6 @@ MESSAGES = {
     'communication.parts_combined': '两部分合成',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.middle_half': '各次重复的中间一半',
-    'communication.profile.guess_none': '先把你预计 aten::mm 在两者自身用时中所占的百分比写进 my_guess。',
-    'communication.profile.guess': '你的猜测 {a} {guess}%；这次性能分析：{a} {ta}，{b} {tb}（{a} {share}%）',
     'communication.profile.col_op': '操作符',
     'communication.profile.col_ms': '自身用时（毫秒）',
     'communication.measured_title_cpu': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）；由一个复制线程代替复制引擎',
