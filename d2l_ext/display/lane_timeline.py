@@ -1,9 +1,8 @@
-"""13.3.0/13.3.1's lane timelines: when each product ran on each lane, and how much the lanes overlapped."""
+"""13.3.0/13.3.1's lane timelines: when each product ran on each lane."""
 from __future__ import annotations
 
 import dataclasses
 
-from ..backends import split_row
 from ..frameworks import framework
 from ..lanes import Lane
 from ..parallel.core import row_label
@@ -16,23 +15,6 @@ MAX_BARS = 200  # a lane with more products is drawn as its busy stretches (time
 def lane_labels(lanes, lang: str | None = None) -> list[str]:
     """The labels of a result's lanes (their ids) in `lang` (default: the current language)."""
     return [Lane.from_dict(lane).label_in(lang) for lane in lanes]
-
-
-def lane_intervals(result) -> list[tuple[float, float]]:
-    """Each lane's busy interval in a timeline: from its first product's start to its last product's end."""
-    out = []
-    for lane in result.lanes:  # its own row and, for MXNet, its engine workers' rows
-        mine = [e for e in result.events if split_row(e['lane'])[0] == lane['name']]
-        out.append((min(e['start'] for e in mine), max(e['end'] for e in mine)) if mine else (0.0, 0.0))
-    return out
-
-
-def lane_overlap(result) -> float | None:
-    """Of the shorter lane's busy time, the fraction another lane was busy too (d2l_ext.overlap; in [0, 1])."""
-    from ..overlap import overlap_fraction, union
-    spans = lane_intervals(result)
-    shortest = min(range(len(spans)), key=lambda i: spans[i][1] - spans[i][0])
-    return overlap_fraction([spans[shortest]], union(s for j, s in enumerate(spans) if j != shortest))
 
 
 def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS, ms: bool = False):

@@ -3,18 +3,12 @@ one verdict line (display.verdict): lanes, repeats, exercises."""
 from __future__ import annotations
 
 from ..frameworks import framework
-from ..i18n import catalogue, language, t
+from ..i18n import catalogue, t
 from ..lanes import Lane
 from ..parallel.exercises import VARIANTS
 from ..results import Measurement
 from . import style, verdict
 from .repeats import plot_repeats
-
-
-def tidy(text: str) -> str:
-    """Chinese spacing: no space after Chinese punctuation ('GPU 0（NVIDIA H200）做两份工作'); English as it is."""
-    import re
-    return re.sub(r'([）：，；。]) ', r'\1', text) if language() == 'zh' else text
 
 
 def variant_name(area: str, key: str) -> str:
@@ -41,7 +35,7 @@ def serial(result) -> Measurement:
 def baseline_name(result) -> str:
     """What the baseline row is: one lane with all the cores (CPU lanes), else the first lane alone."""
     if result.baseline_lane is not None:
-        return tidy(t('parallel.variant.both_jobs', lane=Lane.from_dict(result.baseline_lane).label))
+        return t('parallel.variant.both_jobs', lane=Lane.from_dict(result.baseline_lane).label)
     return t('parallel.variant.all_cores', cores=result.baseline_cores)
 
 
@@ -59,18 +53,23 @@ def claim_lines(together, serial_m, baseline_label: str | None, baseline, busy: 
         return unmeasurable(t('parallel.claim'), busy)
     pairs = [(name, m) for name, m in [(t('parallel.name.serial'), serial_m), (baseline_label, baseline)] if m]
     unit = verdict.unit_for(together.median, *(m.median for _, m in pairs))  # one unit for all the lines
-    return tidy('\n'.join(verdict.line(t('parallel.name.together'), together, name, m, unit) for name, m in pairs))
+    return '\n'.join(verdict.line(t('parallel.name.together'), together, name, m, unit) for name, m in pairs)
 
 
 def together_line(r, busy: float | None = None, so: bool = False) -> str:
     """claim_lines of a parallel() result `r`: against one after the other, then one device doing both where timed;
-    with `so`, this run's conclusion from both verdicts last (parallel.so.<gain|idle|none>)."""
+    with `so`, the worked answer last: this run's conclusion from both verdicts, with their numbers."""
     lines = claim_lines(r.together, serial(r), r.baseline and baseline_name(r), r.baseline, busy)
-    if not so or r.baseline is None or unmeasurable(t('parallel.claim'), busy):
+    if not so or r.baseline is None:
         return lines
-    key = ('none' if verdict.compare(r.together, serial(r)) != 'faster' else
+    if unmeasurable(t('parallel.claim'), busy):
+        return verdict.answer(lines)
+    one_by_one = serial(r)
+    key = ('none' if verdict.compare(r.together, one_by_one) != 'faster' else
            'gain' if verdict.compare(r.together, r.baseline) == 'faster' else 'idle')
-    return lines + '\n' + t(f'parallel.so.{key}')
+    unit = verdict.unit_for(r.together.median, one_by_one.median, r.baseline.median)
+    return lines + '\n' + verdict.answer(t(f'parallel.answer.{key}', **{
+        k: verdict.num(m.median, unit) for k, m in [('tog', r.together), ('ser', one_by_one), ('base', r.baseline)]}))
 
 
 # -- pictures ------------------------------------------------------------------------------------
@@ -111,8 +110,8 @@ def plot_parallel(result, ax=None, title=None, guess: float | None = None, predi
 
 
 def taste(fw: str = 'torch', guess: float | None = None):
-    """13.3.0's measuring cell: parallel() with its baseline (others' load: `.busy`), the predicted ratio baseline /
-    together (together: the slower lane alone, as 13.3.1 predicts), `guess` against it, every repeat drawn."""
+    """13.3.0's measuring cell: parallel() with its baseline (others' load: `.busy`), together predicted as the slower
+    lane alone (as 13.3.1 predicts), `guess` (seconds) against it, every repeat drawn."""
     from IPython.display import display
 
     from ..grading.measurable import others_busy
@@ -120,11 +119,9 @@ def taste(fw: str = 'torch', guess: float | None = None):
     busy = others_busy()
     r = parallel(fw, lesson=True, baseline=True)
     r.busy = max(busy, others_busy())
-    base, predicted = r.baseline.median, r.expected  # max(t1, t2) from this run's lanes alone, as in 13.3.1
-    print(tidy(t('parallel.taste', base=verdict.num(base), slow=verdict.num(predicted),
-                 ratio=verdict.num(base / predicted, 'x'))))
-    print(verdict.guess(guess, base / predicted, base / r.together.median, 'x'))
-    display(plot_parallel(r, guess=base / guess if guess else None, predicted=predicted))
+    predicted = max(m.median for m in r.lane_times)  # max(t1, t2) from this run's lanes alone
+    print(verdict.guess(guess, predicted, r.together.median))
+    display(plot_parallel(r, guess=guess, predicted=predicted))
     return r
 
 
@@ -162,34 +159,42 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
-    against one at a time. Faster is not "at once" (the two ways differ in their waits), so no yes/no follows."""
+    against one at a time; then the worked answer: PyTorch's gap is the waits, MXNet's beyond it the only hint of its
+    engine."""
+    ways = [(r.times['issued_together'], r.times['one_at_a_time']) for r in runs]
     lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
-        t('parallel.variant.issued_together'), r.times['issued_together'], t('parallel.variant.one_at_a_time'),
-        r.times['one_at_a_time']), engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r in runs]
-    return tidy('\n'.join(lines))
-
-
-CONCLUSIONS = ('fewer_threads', 'faster', 'slower', 'no')  # exercise 2's keys parallel.small.<conclusion>
+        t('parallel.variant.issued_together'), a, t('parallel.variant.one_at_a_time'), b),
+        engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r, (a, b) in zip(runs, ways)]
+    said = [dict(a=verdict.num(a.median, verdict.unit_for(a.median, b.median)), gain=verdict.num(
+        1 - a.median / b.median, '%'), b=verdict.num(b.median, verdict.unit_for(a.median, b.median))) for a, b in ways]
+    answer = [t('parallel.answer.torch', **said[0])]
+    if len(runs) > 1:
+        way = 'faster' if verdict.compare(*ways[1]) == 'faster' else 'same'
+        answer.append(t(f'parallel.answer.mxnet_{way}', torch=said[0]['gain'], **said[1]))
+    return '\n'.join([*lines, verdict.answer(*answer)])
 
 
 def small_ops_line(r, busy: float | None = None) -> str:
-    """Exercise 2: a second caller on the same device (two threads, or two CUDA streams) against the control (on a
-    CPU one caller with half the cores, else one lane with the whole device), then one call (torch.bmm) against the
-    second caller; on a CPU last this run's conclusion against the whole device (one `unmeasurable` line for the
-    first and last where others kept the cores busy)."""
+    """Exercise 2: the question's comparisons, a second caller (two threads, or two CUDA streams) and one call
+    (torch.bmm) each against one caller with the whole device; then the worked answer, on a CPU reading the control
+    (one caller with half the cores: what fewer threads alone do). Others keeping the cores busy: the first line is
+    the graders' `unmeasurable` line."""
     second = 'two_streams' if 'two_streams' in r.times else 'two_threads'
     ts, name = r.times, {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
-    control = 'one_half' if 'one_half' in ts else 'one_lane'  # on a CPU the control first: fewer threads alone
-    lines = [verdict.line(name[a], ts[a], name[b], ts[b]) for a, b in [(second, control), ('batched', second)]]
-    if control == 'one_half':
-        conclusion = verdict.compare(ts[second], ts['one_half'])  # 'no' where two threads did not beat one lane
-        conclusion = ('no' if verdict.compare(ts[second], ts['one_lane']) != 'faster' else
-                      'fewer_threads' if conclusion == 'same' else conclusion)
-        lines.append(t(f'parallel.small.{conclusion}', half=verdict.num(ts['one_half'].median, 'ms'),
-                       two=verdict.num(ts[second].median, 'ms'), one=verdict.num(ts['one_lane'].median, 'ms')))
+    ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
+    lines = [verdict.line(name[a], ts[a], name['one_lane'], ts['one_lane']) for a in (second, 'batched')]
+    gain = verdict.compare(ts[second], ts['one_lane']) == 'faster'
+    if 'one_half' not in ts:  # a GPU: no control of fewer threads
+        key = 'gpu_yes' if gain else 'gpu_no'
+    else:  # beat the whole device: from the second caller too, or from fewer threads alone (the control)
+        control = verdict.compare(ts[second], ts['one_half'])
+        key = ('no' if not gain else 'faster' if control == 'faster' else 'fewer_threads' if control == 'same' else
+               'slower')
         busy_line = unmeasurable(t('parallel.claim_small'), busy)
-        lines = [busy_line, lines[1]] if busy_line else lines
-    return tidy('\n'.join(lines))
+        if busy_line:
+            lines[0], key = busy_line, 'busy'
+    return '\n'.join([*lines, verdict.answer(t(f'parallel.small.{key}', two=ms[second], one=ms['one_lane'],
+                                                half=ms.get('one_half', '')))])
 
 
 def plot_small_ops(r, ax=None):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..i18n import t
-from . import style
+from . import style, verdict
 from .lane_timeline import plot_timeline
 from .parallel import _plot_label, plot_parallel, plot_variants, together_line
 
@@ -42,12 +42,23 @@ def plot_recorded_sync(rec):
 
 
 def recorded_sync_line(rec) -> str:
-    """What each clock measured in the recorded sync run: without a wait only the queueing; with one, the work."""
+    """The worked answer of what the clock measures with no wait (13.3.1): only the queueing; with a wait, the work."""
     times = rec.sync_mistake.times if rec.sync_mistake else None
     if not times:
         return ''
-    from . import verdict
-    return t('parallel.sync_recorded', no_wait=verdict.num(times['no_wait'].median, 'ms'),
-             every=verdict.num(times['every_device'].median, 'ms'))  # in the figure's unit
+    return verdict.answer(t('parallel.answer.sync', no_wait=verdict.num(times['no_wait'].median, 'ms'),
+                            every=verdict.num(times['every_device'].median, 'ms')))  # in the figure's unit
 
 
+def recorded_answer(rec) -> str:
+    """The worked answer of 13.3.0's predictions on the recording: together against the slower lane and the sum, then
+    whether together beat the first lane's GPU doing both jobs, and what the second lane's products cost it."""
+    p = rec.parallel[0]
+    alone, both, slow = p.lane_times[0].median, p.baseline.median, max(p.lane_times, key=lambda m: m.median)
+    said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
+                both=verdict.num(both), alone=verdict.num(alone), cpu=p.iters[1], cost=verdict.num(both / alone - 1,
+                                                                                                    '%'))
+    first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
+    key = 'rec_same' if verdict.compare(p.together, p.baseline) == 'same' else 'rec_apart'
+    return verdict.answer(t(f'parallel.answer.{first}', **said), t(f'parallel.answer.{key}', **said,
+                                                                   by=verdict.by(p.together, p.baseline)))

@@ -85,9 +85,8 @@ lanes_table({'torch': lanes})
 # together, and the **baseline**: one device doing both jobs. The runs are interleaved so that drift hits every
 # variant alike.
 #
-# The model: on separate hardware together takes the slower lane's time, max(t1, t2). Where both lanes are halves of
-# one CPU, max(t1, t2) holds only if a product takes as long together as alone; the figure's row labels give both.
-# Will together be faster than the baseline (2 = twice as fast), the same (1), or slower? Write it into `my_guess`.
+# The model: on separate hardware together takes the slower lane's time, max(t1, t2). How long will together take,
+# and will it beat the baseline? Write your time for together, in seconds, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 初体验：先预测，再测量
@@ -95,19 +94,17 @@ lanes_table({'torch': lanes})
 # 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们分别为每条执行路单独运行、两条同时运行和
 # **基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种情况的影响都相同。
 #
-# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。两条执行路是同一个 CPU 的两半时，
-# 只有每次乘法同时运行与单独运行用时一样，max(t1, t2) 才成立；图中各行的标签给出这两个用时。同时运行会比基线快
-# （2 表示快一倍）、一样（1），还是更慢？把它写进 `my_guess`。
+# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。同时运行要用多长时间？会胜过基线吗？
+# 把你对同时运行用时的预测（秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # together is how many times as fast as the baseline? (x)  #zh: 同时运行的速度是基线的几倍？（倍）
+my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
 
 # %% [markdown]
-# Now measure. The first line computes the prediction from this run's medians (hatched: together's predicted
-# time); the second checks your guess.
+# Now measure. The hatched bar is the prediction, the slower lane's median alone; the line checks your guess.
 
 # %% [markdown] lang="zh"
-# 现在来测量。输出的第一行由这次运行的中位数算出预测；斜线条形是预测的同时运行用时。第二行核对你的猜测。
+# 现在来测量。斜线条形是预测，即较慢那条执行路单独运行的中位数；输出的一行核对你的猜测。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import taste, together_line
@@ -118,26 +115,13 @@ result = taste('torch', my_guess)  # each lane alone, together, the baseline: in
 # **Exercise.** Is together faster than one after the other? Than the baseline? Compare the rows of the
 # figure by **one rule for every comparison:** a way is *faster* (or *slower*) only when the two rows' grey boxes do
 # not overlap and their medians differ by at least 5% of the slower one; otherwise *no clear difference*.
-#
-# <details><summary>Worked answer</summary>
-#
-# Beating one after the other shows only that one after the other left hardware idle; the fair test is the
-# baseline's row.
-#
-# </details>
 
 # %% [markdown] lang="zh"
 # **练习**：同时运行比先后运行快吗？比基线呢？比较图中的各行，**每次比较都用同一条规则**：两行的灰色
 # 方框互不重叠，且中位数之差至少是较慢那一个的 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
-#
-# <details><summary>参考答案</summary>
-#
-# 胜过先后运行只说明先后运行让硬件闲着；公平的比较是基线那一行。
-#
-# </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(together_line(result, result.busy, so=True))  # vs one after the other, vs the baseline, then this run's conclusion (one line if others held the cores)  #zh: 与先后运行比，与基线比，再给出这次运行的结论（其他程序占着核心时只输出一行）
+print(together_line(result, result.busy, so=True))  # vs one after the other, vs the baseline, then the worked answer  #zh: 与先后运行比，与基线比，再给出参考答案
 
 # %% [markdown]
 # ## Recorded on a GPU
@@ -146,13 +130,6 @@ print(together_line(result, result.busy, so=True))  # vs one after the other, vs
 # a CPU lane. Predict: together takes about the slower lane's time, not the sum. The baseline is the GPU doing
 # both jobs. Predict too: can together beat it by the rule's 5%? Below the repeats, the repeat of "together" timed as
 # the median shows when each lane was busy.
-#
-# <details><summary>Worked answer</summary>
-#
-# No: the CPU lane's 26 products (the GPU's: 1440) cost the GPU about 2% more time ("GPU 0, both jobs" 0.508 s vs "GPU 0" 0.499 s), and that is all a second
-# lane can save, below the rule's 5%.
-#
-# </details>
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
@@ -160,13 +137,6 @@ print(together_line(result, result.busy, so=True))  # vs one after the other, vs
 # 不同的硬件能让两条执行路同时全速运行：下面是用一条 GPU 执行路和一条 CPU 执行路记录的同一个实验。预测：同时运行的
 # 用时约等于较慢那条执行路的用时，而不是两者之和。基线是 GPU 做两份工作。再预测一下：同时运行能按规则（5%）胜过
 # 它吗？各次重复下方是“同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
-#
-# <details><summary>参考答案</summary>
-#
-# 不能：CPU 执行路的 26 次乘法（GPU 的是 1440 次）只让 GPU 多花约 2% 的时间（“GPU 0做两份工作”那一行0.508秒，“GPU 0”那一行0.499秒），第二条执行路至多也只能省下这么多，
-# 低于规则要求的 5%。
-#
-# </details>
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_figure
@@ -175,6 +145,11 @@ from d2l_ext.recorded import newest
 rec = newest()  # the newest GPU recording  #zh: 最新的 GPU 记录结果
 print(together_line(rec.parallel[0]) if rec else t('panels.no_gpu_recordings'))
 recorded_figure(rec) if rec else None
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel_recorded import recorded_answer
+
+print(recorded_answer(rec) if rec else t('panels.no_gpu_recordings'))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出
 
 # %% [markdown]
 # ## Summary

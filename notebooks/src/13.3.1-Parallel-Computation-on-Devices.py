@@ -130,12 +130,12 @@ with d2l_ext.Benchmark('both lanes, one run', lanes):
 #
 # 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了。在 GPU 上记录的结果中，预测：什么都不等待时，计时测到的是什么？
 
-# %% jupyter={"outputs_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_line
 from d2l_ext.recorded import newest
 
 rec = newest()  # the newest GPU recording shipped with the package  #zh: 包里附带的最新 GPU 记录结果
-print(recorded_sync_line(rec) if rec else d2l_ext.t('panels.no_gpu_recordings'))
+print(recorded_sync_line(rec) if rec else d2l_ext.t('panels.no_gpu_recordings'))  # the worked answer  #zh: 参考答案
 plot_recorded_sync(rec) if rec else None
 
 # %% [markdown]
@@ -193,17 +193,15 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 #
 # Predict from each lane's median alone: each lane alone, one after the other, together, and the
 # **baseline**: the first lane's device, all of it, doing both jobs. The [overview's](13.3.0-Overview.ipynb) rule
-# predicts together as max(t1, t2) on separate hardware. Where both lanes are halves of one CPU, max(t1, t2) holds
-# only if a product takes as long together as alone; the figure's row labels give both. Write "together" into
-# `my_guess`; the hatched bar below is the worked prediction.
+# predicts together as max(t1, t2) on separate hardware. Write "together" into `my_guess`; the hatched bar below is
+# the worked prediction.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 根据每条执行路单独运行的中位数（图中各行）做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条
 # 执行路所在的整个设备做两份工作。按[12.3 概览](13.3.0-Overview.ipynb)的规则，同时运行在相互独立的硬件上预测为
-# max(t1, t2)。两条执行路是同一个 CPU 的两半时，只有每次乘法同时运行与单独运行用时一样，max(t1, t2) 才成立；
-# 图中各行的标签给出这两个用时。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
+# max(t1, t2)。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
 
 # %%
 from d2l_ext import parallel
@@ -224,11 +222,6 @@ names = [lanes[0].label, lanes[1].label, serial, together, baseline]  # the five
 
 # %%
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
-
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# Worked answer: the hatched bar below, from the lanes' medians alone  #zh: 参考答案：下面的斜线条形，由两条执行路单独运行的中位数算出
-def predict(alone):  # together, for these two lanes: max(t1, t2)  #zh: 同时运行，对这两条执行路：max(t1, t2)
-    return parallel.expectation(lanes, alone).seconds
 
 # %% [markdown]
 # Now all five, interleaved, answers checked, 5 repeats each. The first line checks your guess against the hatched
@@ -255,7 +248,7 @@ cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 busy = max(busy, others_busy())
 alone = [cmp[lane.label].median for lane in lanes]  # the predictions from this run's lanes-alone medians  #zh: 预测改用这次测量中两条执行路单独运行的中位数
-predicted = predict(alone)  # the hatched bar  #zh: 斜线条形
+predicted = max(alone)  # the hatched bar, the worked prediction: max(t1, t2)  #zh: 斜线条形，即参考答案的预测：max(t1, t2)
 print(verdict.guess(my_guess, predicted, cmp[together].median))
 print(claim_lines(cmp[together], cmp[serial], baseline, cmp[baseline], busy))
 plot_lanes_run(cmp, lanes, whole, predicted, my_guess, iters=K)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
@@ -293,59 +286,38 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
 # Predict for PyTorch and MXNet, then compare issuing all before one wait with one at a time.
-#
-# <details><summary>Worked answer</summary>
-#
-# PyTorch computes each product when called, in turn, never two at once: the two ways differ only in the waits, so
-# PyTorch's gain below is what the waits cost.
-# </details>
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？分别对 PyTorch 和 MXNet 做出预测，再比较
 # “全部发出后只等待一次”与“逐个执行”。
-#
-# <details><summary>参考答案</summary>
-#
-# PyTorch 是命令式执行的，调用一次乘法就算一次，一个接一个，从不同时运行两次：两种方式只差在等待上，所以下面 PyTorch
-# 若有省下的时间，也只是等待的开销。
-# </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import independence_lines, plot_independence
 
 frameworks = d2l_ext.available_frameworks()
-runs = [parallel.independence('torch', size=N, iters=10, repeats=7)]
+size = min(N, 800)  # one size for both frameworks  #zh: 两个框架用同一个大小
+runs = [parallel.independence('torch', size=size, iters=10, repeats=7)]
 if 'mxnet' in frameworks:
-    runs.append(parallel.independence('mxnet', size=800, iters=10, repeats=7))
-print(independence_lines(runs))
+    runs.append(parallel.independence('mxnet', size=size, iters=10, repeats=7))
+print(independence_lines(runs))  # each framework's verdict, then the worked answer  #zh: 每个框架的判断，再给出参考答案
 plot_independence(runs)
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Predict for 800 products of 64 × 64:
 # one caller with the whole device, two callers sharing it, or one `torch.bmm`.
-#
-# <details><summary>Worked answer</summary>
-#
-# On a CPU the control, one caller with half the cores, shows what fewer threads per product do alone.
-# </details>
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对 800 次 64 × 64 的乘法做出预测：一个调用方
 # 用整个设备、两个调用方共享它，还是一次 `torch.bmm`。
-#
-# <details><summary>参考答案</summary>
-#
-# 在 CPU 上，对照——一个调用方用一半的核心——显示每次乘法用的线程更少本身带来什么。
-# </details>
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_line
 
 busy = others_busy()
 small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per caller, 800 in all  #zh: iters：每个调用方的乘法次数，共 800 次
-print(small_ops_line(small, max(busy, others_busy())))
+print(small_ops_line(small, max(busy, others_busy())))  # two threads and bmm vs the whole device, then the worked answer  #zh: 两个线程、bmm 与整个设备相比，再给出参考答案
 plot_small_ops(small)
 
 # %% [markdown]

@@ -24,23 +24,9 @@ MESSAGES = {
     'parallel.sync.no_gpu': 'no GPU lane here: PyTorch finishes CPU work before returning',
     'parallel.check.exercise': 'exercise {number}, {variant}',
     'parallel.eager': 'eager',
-    'parallel.sync_recorded': ('no wait: the clock stopped once the work was queued, at {no_wait}; every device '
-                               'waited for: {every}'),
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.median_alone': 'median alone',
-    'parallel.small.fewer_threads': ('So yes here, from fewer threads per product, not a second caller: two '
-                                     'threads {two} beat the whole device {one}.'),
-    'parallel.small.no': 'So no here: two threads {two} did not beat one thread on the whole device {one}.',
-    'parallel.small.faster': ('So yes here, from the second caller too: two threads {two} beat one thread on half '
-                              'the cores {half}.'),
-    'parallel.small.slower': ('So yes here, from fewer threads per product; the second caller cost time: two threads '
-                              '{two} beat the whole device {one}.'),
-    'parallel.so.gain': 'So here: together beat both one after the other and the baseline.',
-    'parallel.so.idle': ('So here: together beat one after the other but not the baseline: the gain was hardware '
-                         'that one after the other left idle.'),
-    'parallel.so.none': 'So here: together did not beat one after the other.',
-    'parallel.taste': "predicted: together takes the slower lane alone's {slow}; baseline {base} / {slow} = {ratio}",
     'parallel.per_product.one': '{name}: {ms} ms a product',
     'parallel.per_product.each': '{name}: {ms} ms a product (wall time ÷ {k})',
     'parallel.col.framework': 'framework',
@@ -61,4 +47,30 @@ MESSAGES = {
     'parallel.independence_title': '{iters} independent products of {size} × {size}',
     'parallel.independence_row': '{framework}: {way}',
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
+    'parallel.answer.gain': 'Yes to both: together {tog} beat one after the other {ser} and the baseline {base}.',
+    'parallel.answer.idle': ('Together {tog} beat one after the other {ser} but not the baseline {base}: the gain was '
+                             'hardware that one after the other left idle.'),
+    'parallel.answer.none': 'No: together {tog} did not beat one after the other {ser}.',
+    'parallel.answer.rec_slow_same': "Together took {together}, about the slower lane's {slow}, not the sum {sum}.",
+    'parallel.answer.rec_slow_apart': 'Together took {together}; the slower lane alone took {slow}, the sum {sum}.',
+    'parallel.answer.rec_same': ("No: the CPU lane's {cpu} products cost the GPU only {cost} more time ({both} vs "
+                                 '{alone} alone), all that a second lane can save.'),
+    'parallel.answer.rec_apart': 'Together {together} against the GPU doing both jobs, {both}: {by}.',
+    'parallel.answer.sync': ('With no wait the clock stopped at {no_wait}, once the work was queued; waiting for '
+                             'every device, it read {every}.'),
+    'parallel.answer.torch': ('PyTorch: no, it computes one product at a time either way, so its {a} and {b} differ '
+                              'only by the waits.'),
+    'parallel.answer.mxnet_faster': ("MXNet took {gain} less time ({a} vs {b}), PyTorch {torch}: the gap beyond "
+                                     "PyTorch's is the only hint that MXNet's engine ran products at once."),
+    'parallel.answer.mxnet_same': 'MXNet: {a} vs {b}, no gain, so no sign here that its engine ran products at once.',
+    'parallel.small.no': 'No here: two threads {two} did not beat one thread with the whole device {one}.',
+    'parallel.small.fewer_threads': ('Yes here: two threads {two} beat the whole device {one}; one thread on half the '
+                                     'cores ({half}) did as well, so fewer threads per product gave the gain.'),
+    'parallel.small.faster': ('Yes here: two threads {two} beat the whole device {one} and one thread on half the '
+                              'cores ({half}), so the second thread helped beyond fewer threads.'),
+    'parallel.small.slower': ('Yes here: two threads {two} beat the whole device {one}, but one thread on half the '
+                              'cores was faster still ({half}): the gain is fewer threads per product.'),
+    'parallel.small.busy': 'This run cannot judge two threads: others kept the cores busy.',
+    'parallel.small.gpu_yes': 'Yes here: two CUDA streams {two} beat one stream with the whole GPU {one}.',
+    'parallel.small.gpu_no': 'No here: two CUDA streams {two} did not beat one stream with the whole GPU {one}.',
 }
