@@ -225,14 +225,10 @@ def test_recorded_lines_come_from_the_recording(rec):
     assert side.overlapped < same.overlapped  # the picture of the point: two streams beat one
 
 
-def test_the_lessons_recorded_figure_shares_one_time_axis(rec):
-    modes = (show.BOOK_PLAN, show.SIDE_PLAN)
+def test_the_recorded_figure_shares_one_time_axis(rec):
     with using_language('en'):
-        fig = show.plot_comm(rec.comm[0], modes=modes)
-    copies, *panels = fig.axes
-    rows = [x.get_text().split('\n')[0] for x in copies.get_yticklabels()]  # a row's name, its median under it
-    assert rows[-1] == 'pinned buffers'  # copies alone, its own axis
-    assert len(panels) == len(modes) and len({ax.get_xlim() for ax in panels}) == 1
+        panels = show.plot_comm(rec.comm[0]).axes  # the CommPanel's figure
+    assert len(panels) == len(rec.comm[0].rows) and len({ax.get_xlim() for ax in panels}) == 1
     # the hatch is run and copy alone combined, named so (not 'predicted': the lesson calls it no prediction)
     assert all('the parts combined' in [t.get_text() for t in ax.get_legend().get_texts()] for ax in panels)
 
@@ -346,7 +342,7 @@ def test_recorded_timeline_titles_count_their_bars_and_say_when_they_merge(rec):
     with using_language('en'):
         from d2l_ext.display.communication_timelines import timeline_title
         assert f'{products} products' in timeline_title(tl)
-        fig = show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False))
+        fig = show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec))
     assert len(fig.axes) == len(rec.comm_timelines)
     from d2l_ext.display.communication_timelines import merge_touching
     drawn, merged = merge_touching(rec.comm_timelines[0].events, px_per_second=1000.0)
@@ -362,8 +358,8 @@ def test_titles_fit_their_figure_in_both_languages(rec):
         pytest.skip('no CJK font here')
     for lang in ('zh', 'en'):
         with using_language(lang):
-            figs = [show.plot_comm(rec.comm[0], title=show.recorded_title(rec)),
-                    show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)),
+            figs = [show.plot_comm(rec.comm[0]),
+                    show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec)),
                     show.plot_exercise_three(_ex3([1.4])), show.plot_first_copy(rec.first_copy, rec=rec)]
             for fig in figs:
                 renderer = FigureCanvasAgg(fig).get_renderer()

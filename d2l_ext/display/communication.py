@@ -117,43 +117,30 @@ def recorded_prediction_text(rec) -> str:
     return rates + '\n' + verdict.answer(t('communication.recorded.answer', **ways))
 
 
-def recorded_title(rec, repeats: bool = True) -> str:
-    """A recorded figure's title from the recording itself: its GPU and date, and (repeats) what ran."""
+def recorded_title(rec) -> str:
+    """A recorded figure's title from the recording itself: its GPU, date and what ran."""
     m = rec.machine
     gpu = m['gpus'][0] if m.get('gpus') else '?'
     c = rec.comm[0] if rec.comm else None
-    return style.plot_text('communication.recorded.caption' if repeats else 'communication.recorded.source', gpu=gpu,
-                           date=m.get('date', '')[:10], iters=c.iters if c else 0, n=c.size if c else 0)
+    return style.plot_text('communication.recorded.source', gpu=gpu, date=m.get('date', '')[:10],
+                           iters=c.iters if c else 0, n=c.size if c else 0)
 
 
-COPIES = (('new', BOOK_PAGEABLE), ('reused', PAGEABLE_PLAN), ('pinned', SAME_PLAN))  # communication.copies.<kind>
-
-
-def plot_comm(result, title=None, modes=None):
-    """Every copy mode of a CommResult (or those in `modes`), one panel each on one shared time axis (every repeat
-    of run, copy, run then copy and overlapped, the expectation beside overlapped); with `modes`, a first panel of
-    copies alone into each kind of host memory, on its own axis; `title` above them all."""
-    rows = _rows(result)
-    chosen = [rows[m] for m in modes if m in rows] if modes else result.rows
-    copies = {style.plot_text(f'communication.copies.{kind}'): rows[m].times['copy'].repeated()
-              for kind, m in COPIES if modes and m in rows}
-    n = len(chosen) + bool(copies)
-    fig, axes = style.figure(nrows=n, height=2.8 * n + (0.4 if title else 0))
+def plot_comm(result):
+    """Every copy mode of a CommResult, one panel each on one shared time axis (every repeat of run, copy, run then
+    copy and overlapped, the expectation beside overlapped)."""
+    fig, axes = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows))
     axes = _flat(axes)
-    if copies:
-        plot_repeats(copies, ax=axes[0], title=style.plot_text('communication.copies.title'))
-    for row, ax in zip(chosen, axes[bool(copies):]):
+    for row, ax in zip(result.rows, axes):
         rule = 'shared' if row.expectation == 'own_core' else row.expectation  # a copy thread either way
         over = _name(f'overlapped.{rule}')
         over = _name('overlapped') if over == f'overlapped.{rule}' else over  # no name for this rule: the plain one
         times = {(over if v == 'overlapped' else _name(v)): m.repeated() for v, m in row.times.items()}
         plot_repeats(times, ax=ax, predicted={over: row.expected}, title=_mode_name(row.mode),
                      predicted_label=style.plot_text('communication.parts_combined'))  # from run and copy alone
-    right = max(ax.get_xlim()[1] for ax in axes[bool(copies):])
-    for ax in axes[bool(copies):]:
+    right = max(ax.get_xlim()[1] for ax in axes)
+    for ax in axes:
         ax.set_xlim(0, right)  # one time axis: the panels' lengths compare at a glance
-    if title:
-        fig.suptitle(title)
     return fig
 
 
@@ -190,7 +177,7 @@ def plot_first_copy(result, rec=None):
         times[_name('reused')] = reused.repeated()
     fig = plot_repeats(times, title=style.plot_text('communication.first_copy.title'))
     if rec is not None:
-        fig.suptitle(recorded_title(rec, repeats=False))
+        fig.suptitle(recorded_title(rec))
     return fig
 
 

@@ -108,7 +108,7 @@ from d2l_ext.recorded import newest
 
 rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
 if rec is not None and rec.comm_timelines:
-    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec, repeats=False)))
+    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec)))
 
 # %% [markdown]
 # ## The three ingredients

@@ -45,7 +45,6 @@ MESSAGES = {
                                       'pinned buffers {c}'),
     'communication.first_copy.line': 'first call {first}; {line}',
     'communication.recorded.none': 'No GPU recording is available to show here.',
-    'communication.recorded.caption': 'recorded on {gpu}, {date}: {iters} products of {n} × {n}, a dot per repeat',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
     'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} × {n})',
     'communication.timeline.caption_thin': ('{plan}, one run with each op timed: {products} products of {n} × {m} by '
@@ -62,10 +61,6 @@ MESSAGES = {
     'communication.hazard.lucky': ('read before synchronizing: relative error {early:.1e}; after: {late:.1e}. '
                                    'The copy landed first this time; it need not.'),
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
-    'communication.copies.title': 'copies alone, by kind of host memory',
-    'communication.copies.new': "new pageable tensors (book's copy_to_cpu(y))",
-    'communication.copies.reused': 'pageable buffers, reused',
-    'communication.copies.pinned': 'pinned buffers',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.middle_half': 'middle half of the repeats',

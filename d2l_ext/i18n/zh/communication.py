@@ -44,7 +44,6 @@ MESSAGES = {
     'communication.recorded.copies': '只做复制：书中新建的可分页张量 {a}，重复使用的可分页缓冲区 {b}，锁页缓冲区 {c}',
     'communication.first_copy.line': '第一次调用 {first}；{line}',
     'communication.recorded.none': '这里没有可以展示的 GPU 记录结果。',
-    'communication.recorded.caption': '记录于 {gpu}，{date}：{iters} 次 {n} × {n} 矩阵乘法，每个点是一次重复',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
     'communication.timeline.caption': '{plan}：{products} 次乘法、{copies} 次复制（{n} × {n}）',
     'communication.timeline.caption_thin': ('{plan}，运行一次并逐个操作计时：{products} 次乘法'
@@ -61,10 +60,6 @@ MESSAGES = {
     'communication.hazard.lucky': ('同步之前读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
                                    '这次复制先完成了，但不一定总是如此。'),
     'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
-    'communication.copies.title': '只做复制，按主机内存的种类',
-    'communication.copies.new': '新建的可分页张量（书中的 copy_to_cpu(y)）',
-    'communication.copies.reused': '可分页缓冲区，重复使用',
-    'communication.copies.pinned': '锁页缓冲区',
     'communication.parts_combined': '两部分合成',
     'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
     'communication.middle_half': '各次重复的中间一半',
