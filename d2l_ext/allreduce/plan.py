@@ -12,8 +12,7 @@ from ..machine import cpu_cores, free_host_bytes, positive_int, turns_line
 
 TIMEOUT_RANGE = (1.0, 3600.0)  # below a second a peer's start-up looks like a hang; above an hour, a typo
 PORT_RANGE = (1024, 65535)  # below 1024 needs root and is taken by system services
-# Processes per core allowed when the caller accepts that they take turns (tests of correctness, one-core
-# machines): beyond this, starting the processes alone takes minutes on a small machine.
+# Processes per core allowed when they may take turns (correctness tests, one core): more take minutes to start.
 SHARED_PER_CORE = 4
 # float32 bytes per parameter per process: model, gradients, the reference's copy and gradients, DDP, buffers
 BYTES_PER_PARAMETER = 4 * 8

@@ -61,8 +61,7 @@ def buckets_of(sizes: list[int], bucket_mb: float) -> list[list[int]]:
     """Indices into `sizes` (bytes, backward order) per bucket, as PyTorch's Reducer: closed at `bucket_mb` MiB."""
     out, current, filled = [], [], 0
     for i, size in enumerate(sizes):
-        current.append(i)
-        filled += size
+        current, filled = current + [i], filled + size
         if filled >= bucket_mb * MIB:
             out.append(current)
             current, filled = [], 0
@@ -121,11 +120,6 @@ class Prediction:
         exposed = max(0.0, done - span)
         return {'busy': busy, 'overlap': hidden / busy if busy > 0 else 0.0, 'exposed': exposed,
                 'step': self.backward + exposed, 'calls': len(self.groups(vid, bucket_mb))}
-
-    def best_buckets(self, sizes) -> list[float]:
-        """The sizes among `sizes` the model predicts fastest (several when they make the same buckets)."""
-        steps = {mb: self.schedule('ddp', mb)['step'] for mb in sizes}
-        return [mb for mb in sizes if steps[mb] <= min(steps.values()) * (1 + 1e-9)]
 
 
 @dataclass

@@ -123,8 +123,7 @@ def as_step(fn):
     return functools.partial(fn, bucket_mb=BUCKET_MB) if 'bucket_mb' in inspect.signature(fn).parameters else fn
 
 
-# The versions a run times unless given its own, by id, in the lesson's order (flat: a control, not overlap);
-# DDP is local_step on a DistributedDataParallel model.
+# What a run times unless given its own, by id, in the lesson's order (flat: a control); DDP runs local_step.
 STEPS = {'serial': backward_then_allreduce, 'flat': flat_allreduce, 'hooks': allreduce_in_hooks,
          'buckets': allreduce_in_buckets}
 # Each task's package version: the graders' worked solutions and what the lesson measures until the learner's pass.

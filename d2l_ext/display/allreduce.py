@@ -10,6 +10,7 @@ from .timeline import draw_timeline
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.version.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
 MS = 1e3
+_plus = lambda seconds: '+' * (seconds >= 0) + verdict.num(seconds, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms')
 
 
 def name(result, version, text=t) -> str:
@@ -25,8 +26,8 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
     from ..machine import cpu_cores
     from .machine import machine_line
     cores = cpu_cores() if cores is None else cores
-    key = 'shared' if world_size > cores else 'gloo'
-    return machine_line() + '\n' + t(f'allreduce.processes.{key}', n=world_size, cores=cores)
+    return machine_line() + '\n' + t(f"allreduce.processes.{'shared' if world_size > cores else 'gloo'}",
+                                     n=world_size, cores=cores)
 
 
 def choose(mine: dict, checked: dict) -> tuple[dict, str]:
@@ -68,23 +69,13 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
     return verdict.guess(my_guess, result.predicted(vid)['overlap'], result.version(vid).overlap or 0.0, '%')
 
 
-def parts_text(r, vid: str = 'hooks', against: str = 'serial') -> str:
-    """One run: a version against another, backward's profiled time in each, and for (c) against (a)
-    whether overlap paid (nothing said where the verdict is no clear difference)."""
-    v, a = r.version(vid), r.version(against)
-    short = {vid: f'({k})' for k, vid in LETTERS.items()}
-    paid = {'faster': 'allreduce.paid', 'slower': 'allreduce.unpaid'}.get(verdict.compare(v.measurement, a.measurement))
-    return t('allreduce.on', n=r.processes, cores=r.cores) + t(
-        'allreduce.parts', line=verdict.line(name(r, v), v.measurement, name(r, a), a.measurement, 'ms'),
-        paid=t(paid) if paid and (vid, against) == ('hooks', 'serial') else '', mine=_back(r, vid),
-        me=short.get(vid, name(r, v)), theirs=_back(r, against), them=short.get(against, name(r, a)))
-
-
-def so_text(there, here) -> str:
-    """Exercise 1's conclusion: (c) against (a), backward in (c) and in (a) (the control), GPU host, then here."""
-    by = [verdict.by(r.version('hooks').measurement, r.version('serial').measurement) for r in (there, here)]
-    return t('allreduce.so', by=by, c=[_back(r, 'hooks') for r in (there, here)],
-             a=[_back(r, 'serial') for r in (there, here)])
+def parts_text(r) -> str:
+    """One run: (c) against (a), whether overlap paid (nothing said at no clear difference), backward in each."""
+    c, a = r.version('hooks'), r.version('serial')
+    paid = {'faster': 'allreduce.paid', 'slower': 'allreduce.unpaid'}.get(verdict.compare(c.measurement, a.measurement))
+    return t('allreduce.on', n=r.processes, cores=r.cores) + t('allreduce.parts', line=verdict.line(
+        name(r, c), c.measurement, name(r, a), a.measurement, 'ms'), paid=t(paid) if paid else '',
+        c=_back(r, 'hooks'), a=_back(r, 'serial'))
 
 
 def _back(r, vid: str) -> str:
@@ -92,15 +83,47 @@ def _back(r, vid: str) -> str:
     return verdict.num(r.version(vid).backward_span, 'ms')
 
 
-def winners_text(runs) -> str:
-    """Exercise 2, a line per run: the shortest median DDP against the next by the one rule, then (c) against it."""
-    out = []
-    for r in [r for i, r in enumerate(runs) if all(r is not q for q in runs[:i])]:
-        best, nxt = sorted(r.ddp_versions(), key=lambda v: v.median)[:2]
-        out.append(t('allreduce.on', n=r.processes, cores=r.cores) + t('allreduce.winner', line=verdict.line(
-            name(r, best), best.measurement, name(r, nxt), nxt.measurement, 'ms'), by=verdict.by(
-            r.version('hooks').measurement, best.measurement)))
-    return '\n'.join(out)
+def _copies(r, vid: str) -> float:
+    """Flatten and copy back (the events drawn as 'copy') in the profiled step drawn, seconds, mean over processes."""
+    return sum(e['end'] - e['start'] for e in r.events.get(vid, []) if e['role'] == 'copy') / max(r.processes, 1)
+
+
+def flat_answer(r) -> str:
+    """(b)'s worked answer: its verdict line against (a); the model's miss beside the copies it leaves out."""
+    b, ms = r.version('flat'), lambda s: verdict.num(s, 'ms')
+    miss, copies = b.median - r.predicted('flat')['step'], _copies(r, 'flat')
+    rest = t('allreduce.answer.rest', rest=ms(miss - copies), miss=ms(miss)) if miss > copies else ''
+    return verdict.answer(t('allreduce.answer.flat', line=verdict_text(r, 'flat'), model=ms(b.median - miss),
+                            median=ms(b.median), copies=ms(copies), rest=rest))
+
+
+def paid_answer(there, here) -> str:
+    """Exercise 1's worked answer: on the GPU host, then here, (c) against (a), and backward in each (the control)."""
+    def one(where, r):
+        c, a = r.version('hooks'), r.version('serial')
+        return t('allreduce.answer.paid', where=t(where), by=verdict.by(
+            c.measurement, a.measurement), saved=verdict.num(abs(a.median - c.median), 'ms'), grew=_plus(
+            c.backward_span - a.backward_span), c=_back(r, 'hooks'), a=_back(r, 'serial'))
+    return verdict.answer(*(one(*p) for p in [('allreduce.there', there), ('allreduce.here', here)][there is here:]))
+
+
+def buckets_answer(here, there) -> str:
+    """Exercise 2's worked answer: DDP's fastest size by the model and by median, here and on the GPU host; (d)
+    against DDP at its size, with backward's profiled time in each and (d)'s copies."""
+    def first(r, key):  # ties joined: 0.25 and 1 MiB make the same buckets of this model
+        return ' = '.join(name(r, v) for v in r.ddp_versions() if key(v) <= min(map(key, r.ddp_versions())) * 1.000001)
+    model = [first(r, lambda v, r=r: r.predicted(v.id)['step']) for r in (here, there)]
+    d, v = here.version('buckets'), here.version(f'ddp-{BUCKET_MB:g}')  # (d) and DDP at its size
+    return verdict.answer(t('allreduce.answer.sizes', model=model, best=[first(r, lambda v: v.median) for r in (
+        here, there)]), t('allreduce.answer.d', line=verdict.line(name(here, d), d.measurement, name(here, v),
+        v.measurement, 'ms'), more=_plus(d.backward_span - v.backward_span), copies=verdict.num(_copies(
+            here, 'buckets'), 'ms')))
+
+
+def sum_answer(wrong, n: int) -> str:
+    """Exercise 3's worked answer: the relative error the check printed, against n - 1 (a sum is n times the mean)."""
+    head = str(wrong).split(' > ')[0]  # '... relative error 1.00e+00', '...相对误差1.00e+00'
+    return verdict.answer(t('allreduce.answer.sum', error=head[len(head.rstrip('0123456789.e+-')):], n=n, n1=n - 1))
 
 
 def _leads(result, vid: str) -> list[float]:

@@ -21,8 +21,7 @@ from .core import Task, criterion, untouched
 
 SOLUTIONS = _steps.SOLUTIONS  # each task's worked solution, from the technique's one home
 
-# (d)'s sizes in MiB: 1, 2 and 3 buckets of the graded network's unequal gradients, whose buckets in forward order
-# differ from those in backward order (the test says so)
+# (d)'s sizes in MiB: 1, 2 and 3 buckets of the graded network's gradients (forward-order buckets differ: tested)
 BUCKET_MB = (0.5, 0.25, 0.15625)
 WORLD = 2
 START_S = 15.0  # seconds the processes may take to join and load the learner's code
@@ -69,8 +68,7 @@ def _judge(task_id: str, reports: list) -> list:
     if task_id.endswith('buckets'):
         verdict.append(checks.buckets(cases, sizes))
     required = task_id.endswith(('hooks', 'buckets'))  # (a) and (b): reported beside the prediction 0, not judged
-    # (d) is judged at the bucket size that overlapped most: on a loaded machine gloo's thread can finish an
-    # async all-reduce before the call returns
+    # (d): judged at the size that overlapped most (loaded, gloo can finish an async call before it returns)
     judged = [overlap(case, required) for case in cases[-1:] + cases[:-1]]
     verdict.append(max(judged, key=lambda c: (c.passed, c.fields.get('measured', 0.0))) if required else judged[0])
     return verdict

@@ -15,8 +15,7 @@ from ..allreduce.harness import RankFailed
 from .core import call_learner, criterion, load_submission
 
 WIDTH = 128  # the input and output width; the tied weight is WIDTH x WIDTH
-# (name, inputs, outputs) in forward order, then `out` reuses embed's weight (tied); unequal, so that buckets
-# filled in forward order differ from those in backward order
+# (name, inputs, outputs) in forward order; `out` reuses embed's weight (tied); unequal, so bucket orders differ
 SHAPES = (('embed', 128, 128), ('h1', 128, 256), ('h2', 256, 128), ('frozen', 128, 128), ('h3', 128, 64),
           ('h4', 64, 192), ('h5', 192, 128))
 BATCH = 1024  # rows per process and step: backward must take longer than the all-reduces for overlap to show
@@ -155,10 +154,8 @@ class SGD:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         for p in self.param_groups[0]['params']:
-            if p.grad is not None and set_to_none:
-                p.grad = None
-            elif p.grad is not None:
-                p.grad.detach_().zero_()
+            if p.grad is not None:
+                p.grad = None if set_to_none else p.grad.detach_().zero_()
 
     @torch.no_grad()
     def step(self) -> None:

@@ -178,8 +178,8 @@ print(show.ingredients_text(result))
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
-# assumes communication has hardware of its own and no copies. Its control: backward in (c) against backward in (a),
-# where nothing is sent during it.
+# counts no copies and no slowing of backward. Its control: backward in (c) against backward in (a), where nothing
+# is sent during it.
 #
 # Predict whether overlap can pay here, and guess the share of (c)'s all-reduce time (waiting included) during backward.
 
@@ -191,8 +191,7 @@ print(show.ingredients_text(result))
 # 和对一个更大的缓冲区的一次调用。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
-# 假定通信拥有自己的硬件，也没有复制。它的对照：(c) 中的反向传播与 (a) 中的反向传播相比，
-# 后者期间什么也不发送。
+# 没有算复制，也没有算反向传播变慢。它的对照：(c) 中的反向传播与 (a) 中的反向传播相比，后者期间什么也不发送。
 #
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约用时（含等待）有多大比例在反向传播期间。
 
@@ -262,21 +261,8 @@ display(fig)
 # **(b) 的问题**：(b) 比 (a) 快吗？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.verdict_text(result, 'flat'))
+print(show.flat_answer(result))  # (b) against (a), the model's miss, the copies  #zh: (b)与(a)相比、模型的偏差、复制用时
 display(show.plot_steps(result, ids=['serial', 'flat']))
-
-# %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# The model counts the (K-1)α one call saves, not the copies, and puts (b) below (a); the measured answer is
-# the line above.
-# </details>
-
-# %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 模型算了一次调用省下的 (K-1)α，没有算复制，因而预测 (b) 比 (a) 用时少；实测的答案是上面那一行。
-# </details>
 
 # %% [markdown]
 # ## MXNet and beyond one machine
@@ -308,50 +294,28 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 _, there = recorded.fewest(rec) if rec is not None else (WORLD, result)
-print(show.parts_text(there))  # the recording  #zh: 记录结果
-print(show.so_text(there, result))  # the recording, then here  #zh: 先是记录结果，再是这里
+print(show.paid_answer(there, result))  # the recording, then here  #zh: 先是记录结果，再是这里
 
 # %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# Sending during backward pays when the all-reduce it hides outweighs what it adds to backward.
-# </details>
-#
 # 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
 #    fastest, and which had the shortest median step, here and on the GPU host? How does your (d) fare?
 
 # %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 只有当藏进反向传播的全归约多于它给反向传播增加的时间时，边算边发才划算。
-# </details>
-#
 # 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
 #    训练步中位数最短的又是哪个？你的 (d) 表现如何？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(show.bucket_table([result, there]))  # here, then the recording  #zh: 先是这里，再是记录结果
-print(show.winners_text([result, there]))  # the shortest median DDP, by the one rule  #zh: 中位数最短的 DDP，按同一规则
-print(show.verdict_text(result, 'buckets', 'ddp-1'))  # (d) beside DDP at its size  #zh: (d) 与同样大小的 DDP 相比
+print(show.buckets_answer(result, there))  # here, then the recording; (d) against DDP  #zh: 先是这里，再是记录结果；(d)与DDP相比
 display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets']))
 
 # %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# The model's answer is the table's predicted row (0.25 and 1 MiB tie: each 4 MiB weight closes its own bucket).
-# </details>
-#
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
 
 # %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 模型的答案是表中预测的一行（0.25 MiB 和 1 MiB 相同：每个 4 MiB 的权重自己就封上一个桶）。
-# </details>
-#
 # 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true}
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def hooks_without_average(model, X, y, optimizer):
     # (c) with the division by the number of processes left out  #zh: (c)，但去掉了除以进程数这一步
     works = []
@@ -374,13 +338,9 @@ try:
                   layers=2, width=256, batch=32)
 except d2l_ext.ResultMismatch as wrong:
     print(wrong)
+    print(show.sum_answer(wrong, WORLD))
 
 # %% [markdown]
-# <details><summary>Worked answer</summary>
-#
-# Every gradient comes back n times too large. The check stops the run with a relative error near n - 1.
-# </details>
-#
 # ## Remember
 #
 # - Data parallelism averages gradients with an all-reduce; the model charges a call α + 2(n-1)/n × bytes / β and
@@ -393,11 +353,6 @@ except d2l_ext.ResultMismatch as wrong:
 # - No `wait()` before `optimizer.step()`: half-summed gradients. No average: n times the gradient.
 
 # %% [markdown] lang="zh"
-# <details><summary>参考答案</summary>
-#
-# 每个梯度都变成了应有值的 n 倍。检查以接近 n - 1 的相对误差终止运行。
-# </details>
-#
 # ## 小结
 #
 # - 数据并行用全归约对梯度取平均；模型给一次调用记 α + 2(n-1)/n × 字节数 / β，没有算反向传播变慢的部分。

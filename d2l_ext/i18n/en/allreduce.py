@@ -49,10 +49,17 @@ MESSAGES = {
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
     'allreduce.table.predicted': 'predicted step (ms)', 'allreduce.table.measured': 'median step (ms)',
     'allreduce.on': '{n} processes, {cores} cores: ',
-    'allreduce.parts': '{line}{paid}; backward {mine} in {me}, {theirs} in {them}',
+    'allreduce.parts': '{line}{paid}; backward {c} in (c), {a} in (a)',
     'allreduce.paid': ', overlap paid here', 'allreduce.unpaid': ', overlap did not pay here',
-    'allreduce.so': ('So: (c) against (a) {by[0]} on the GPU host, {by[1]} here; backward in (c) {c[0]} vs '
-                     '{a[0]} in (a) there, {c[1]} vs {a[1]} here'),
-    'allreduce.winner': 'shortest median {line}; (c) hooks against it: {by}',
+    'allreduce.answer.flat': ('{line}. The model put (b) at {model} against its median {median}. The flatten and '
+                              'copy back it leaves out took {copies} in the profiled step{rest}.'),
+    'allreduce.answer.rest': ', so {rest} of the {miss} gap is unexplained',
+    'allreduce.there': 'On the GPU host', 'allreduce.here': 'Here',
+    'allreduce.answer.paid': '{where}, (c) against (a): {by}, a {saved} gap; backward {grew} ({c} vs {a} in (a)).',
+    'allreduce.answer.sizes': ('Fastest by the model: {model[0]} here, {model[1]} on the GPU host. Shortest median: '
+                               '{best[0]} here, {best[1]} there.'),
+    'allreduce.answer.d': ("{line}. In profiled steps (d)'s backward took {more} against DDP's, and (d)'s flatten "
+                           "and copy back {copies} (DDP's copies are not counted)."),
+    'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n - 1 = {n1} for n = {n}.',
     'allreduce.sep_list': ', ',
 }

@@ -46,10 +46,16 @@ MESSAGES = {
     'allreduce.recorded.title': '记录结果：{n} 个进程，{machine}',
     'allreduce.table.predicted': '预测的训练步（毫秒）', 'allreduce.table.measured': '训练步中位数（毫秒）',
     'allreduce.on': '{n} 个进程、{cores} 个核心：',
-    'allreduce.parts': '{line}{paid}；反向传播在{me}中{mine}，在{them}中{theirs}',
+    'allreduce.parts': '{line}{paid}；反向传播在(c)中{c}，在(a)中{a}',
     'allreduce.paid': '，重叠在这里带来了好处', 'allreduce.unpaid': '，重叠在这里没有带来好处',
-    'allreduce.so': ('所以：(c)与(a)相比，在GPU主机上{by[0]}，在这里{by[1]}；'
-                     '(c)的反向传播在那里{c[0]}（(a)中{a[0]}），在这里{c[1]}（{a[1]}）'),
-    'allreduce.winner': '中位数最短的{line}；(c)钩子与它相比：{by}',
-    'allreduce.sep_list': '、',
+    'allreduce.answer.flat': ('{line}。模型预测(b)为{model}，中位数为{median}。模型没有算的展平和复制回去'
+                              '在分析步中用了{copies}{rest}。'),
+    'allreduce.answer.rest': '，所以{miss}的差距中有{rest}没有得到解释', 'allreduce.there': '在GPU主机上',
+    'allreduce.answer.paid': '{where}，(c)与(a)相比：{by}，相差{saved}；反向传播用时{grew}（(c){c}，(a){a}）。',
+    'allreduce.answer.sizes': ('模型预测最快的：这里是{model[0]}，GPU主机上是{model[1]}。中位数最短的：'
+                               '这里是{best[0]}，那里是{best[1]}。'),
+    'allreduce.answer.d': ('{line}。在分析步中，(d)的反向传播用时与DDP相差{more}，(d)的展平和复制回去用了'
+                           '{copies}（DDP的复制没有计入）。'),
+    'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n - 1 = {n1}（n = {n} 个进程）。',
+    'allreduce.here': '在这里', 'allreduce.sep_list': '、',
 }
