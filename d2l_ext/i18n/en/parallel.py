@@ -60,17 +60,17 @@ MESSAGES = {
                              'every device, it read {every}.'),
     'parallel.answer.torch': ('PyTorch: no, it computes one product at a time either way, so its {a} and {b} differ '
                               'only by the waits.'),
-    'parallel.answer.mxnet_faster': ("MXNet took {gain} less time ({a} vs {b}), PyTorch {torch}: the gap beyond "
-                                     "PyTorch's is the only hint that MXNet's engine ran products at once."),
-    'parallel.answer.mxnet_same': 'MXNet: {a} vs {b}, no gain, so no sign here that its engine ran products at once.',
+    'parallel.answer.mxnet_faster': ("MXNet took {gain} less time ({a} vs {b}): the part beyond PyTorch's gap is the "
+                                     "only hint that MXNet's engine ran products at once."),
+    'parallel.answer.mxnet_same': ('MXNet: {a} vs {b}, not clearly faster, so no sign here that its engine ran '
+                                   'products at once.'),
     'parallel.small.no': 'No here: two threads {two} did not beat one thread with the whole device {one}.',
-    'parallel.small.fewer_threads': ('Yes here: two threads {two} beat the whole device {one}; one thread on half the '
-                                     'cores ({half}) did as well, so fewer threads per product gave the gain.'),
+    'parallel.small.unclear': ('Yes here: two threads {two} beat the whole device {one}, but not clearly one thread on '
+                               "half the cores ({half}): the second thread's part is unclear."),
     'parallel.small.faster': ('Yes here: two threads {two} beat the whole device {one} and one thread on half the '
                               'cores ({half}), so the second thread helped beyond fewer threads.'),
     'parallel.small.slower': ('Yes here: two threads {two} beat the whole device {one}, but one thread on half the '
                               'cores was faster still ({half}): the gain is fewer threads per product.'),
-    'parallel.small.busy': 'This run cannot judge two threads: others kept the cores busy.',
     'parallel.small.gpu_yes': 'Yes here: two CUDA streams {two} beat one stream with the whole GPU {one}.',
     'parallel.small.gpu_no': 'No here: two CUDA streams {two} did not beat one stream with the whole GPU {one}.',
 }

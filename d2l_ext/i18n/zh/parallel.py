@@ -57,17 +57,16 @@ MESSAGES = {
     'parallel.answer.rec_apart': '同时运行{together}，GPU 做两份工作{both}：{by}。',
     'parallel.answer.sync': '不等待时，工作一排入队列计时就停止，停在{no_wait}；等待每个设备时，计时为{every}。',
     'parallel.answer.torch': 'PyTorch：不会，两种方式下它都一次只算一个乘法；{a}与{b}之差只来自等待。',
-    'parallel.answer.mxnet_faster': ('MXNet 用时少{gain}（{a}对{b}），PyTorch 少{torch}：超出 PyTorch 的那部分，'
-                                     '是这里唯一提示 MXNet 的引擎同时运行了乘法的迹象。'),
-    'parallel.answer.mxnet_same': 'MXNet：{a}对{b}，没有收益，这里看不出它的引擎同时运行了乘法。',
+    'parallel.answer.mxnet_faster': ('MXNet 用时少{gain}（{a}对{b}）：超出 PyTorch 那点差别的部分，是这里唯一提示'
+                                     ' MXNet 的引擎同时运行了乘法的迹象。'),
+    'parallel.answer.mxnet_same': 'MXNet：{a}对{b}，没有明显更快，这里看不出它的引擎同时运行了乘法。',
     'parallel.small.no': '这次没有帮助：两个线程{two}没有胜过一个线程用整个设备（{one}）。',
-    'parallel.small.fewer_threads': ('这次有帮助：两个线程{two}胜过整个设备（{one}）；一个线程用一半核心（{half}）'
-                                     '也一样快，所以收益来自每次乘法的线程更少。'),
+    'parallel.small.unclear': ('这次有帮助：两个线程{two}胜过整个设备（{one}），却没有明显胜过一个线程用一半核心'
+                               '（{half}）：第二个线程起了多大作用并不清楚。'),
     'parallel.small.faster': ('这次有帮助：两个线程{two}既胜过整个设备（{one}），也胜过一个线程用一半核心'
                               '（{half}），所以第二个线程在线程更少之外也起了作用。'),
     'parallel.small.slower': ('这次有帮助：两个线程{two}胜过整个设备（{one}），但一个线程用一半核心更快'
                               '（{half}）：收益来自每次乘法的线程更少。'),
-    'parallel.small.busy': '这次无法判断两个线程：其他程序占着核心。',
     'parallel.small.gpu_yes': '这次有帮助：两个 CUDA 流{two}胜过一个流用整个 GPU（{one}）。',
     'parallel.small.gpu_no': '这次没有帮助：两个 CUDA 流{two}没有胜过一个流用整个 GPU（{one}）。',
 }
