@@ -130,3 +130,23 @@ def test_committed_after_a_clean_run(path):
     assert [c['execution_count'] for c in code] == list(range(1, len(code) + 1)), REBUILD.format(path.stem)
     errors = [n for n, c in enumerate(code, 1) if any(o['output_type'] == 'error' for o in c['outputs'])]
     assert not errors, f'code cells {errors} of {path.parent.name}/{path.name} stored an error'
+
+
+ANSWER = {'en': 'Worked answer: ', 'zh': '参考答案：'}  # verdict.answer's label (i18n verdict.answer)
+
+
+def _printed(cell):
+    return ''.join(''.join(o.get('text', '')) for o in cell.get('outputs', []) if o['output_type'] == 'stream')
+
+
+@pytest.mark.parametrize('path', COMMITTED, ids=lambda p: f'{p.parent.name}/{p.stem}')
+def test_worked_answers_are_collapsed_cells_that_print_this_runs_conclusion(path):
+    """A worked answer is one code cell, source and output collapsed, whose last printed line is the answer: a
+    learner sees it only after opening it, and its numbers are this run's."""
+    label = ANSWER[path.parent.name]
+    answers = [c for c in cells(path, 'code') if label in _printed(c)]
+    assert answers, f'{path.parent.name}/{path.name} prints no worked answer ({label!r})'
+    for c in answers:
+        shown = c['metadata'].get('jupyter', {})
+        assert shown.get('source_hidden') and shown.get('outputs_hidden'), f'an answer is in view: {text(c)[:80]}'
+        assert _printed(c).strip().splitlines()[-1].startswith(label), "the answer is the cell's last printed line"
