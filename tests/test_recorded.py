@@ -49,13 +49,13 @@ def test_newest_is_the_latest_date():
 
 
 def test_recorded_titles_come_from_the_recording():
-    from d2l_ext.display.parallel_recorded import recorded_figure, recorded_summary
+    from d2l_ext.display.parallel_recorded import recorded_answer, recorded_figure
     from d2l_ext.i18n import using_language
     rec = newest()
     with using_language('en'):
         fig = recorded_figure(rec, max_bars=200)
-        summary = recorded_summary(rec)
-    assert summary.count('\n') == 0 and len(summary.split()) <= 30  # one verdict line, the counts in the title
+        answer = recorded_answer(rec)
+    assert answer.count('\n') == 0 and answer.startswith('Worked answer: ')  # one line; the counts in the title
     top, bottom = (ax.get_title(loc='left').replace('\n', ' ') for ax in fig.axes[:2])
     p, tl = rec.parallel[0], rec.timelines[0]
     for k in p.iters:

@@ -4,16 +4,11 @@ from __future__ import annotations
 from ..i18n import t
 from . import style, verdict
 from .lane_timeline import plot_timeline
-from .parallel import _plot_label, plot_parallel, plot_variants, together_line
+from .parallel import _plot_label, plot_parallel, plot_variants
 
 
 def _when(rec) -> dict:
     return dict(gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10])
-
-
-def recorded_summary(rec) -> str:
-    """The recording's last verdict line: together against one device doing both (lessons print together_line)."""
-    return together_line(rec.parallel[0]).splitlines()[-1]
 
 
 def recorded_figure(rec, max_bars: int = 200):
