@@ -67,13 +67,17 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
     return verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms') + '\n' + line
 
 
-def control_text(comparison, iters: int) -> str:
+def control_text(comparison, predicted: dict) -> str:
     """The worked answer in one line: the control (products beside copies without pause) against products alone by
-    the one rule (the figure's boxes), its sentence picked by the outcome (`iters` kept for the lesson's call)."""
-    a, b = comparison.measurements['beside_copies'], comparison.measurements['run']
+    the one rule (the figure's boxes), its sentence picked by the outcome, then run_and_copy's own time beside its
+    prediction (`predicted['overlapped']`, seconds)."""
+    m = comparison.measurements
+    a, b = m['beside_copies'], m['run']
+    own = t('communication.control.own', c=verdict.num(m['overlapped'].median, 'ms'),
+            p=verdict.num(predicted['overlapped'], 'ms'))
     word = verdict.compare(a, b)  # one of WORDS
     return verdict.answer(t(f'communication.control.{word}', a=verdict.num(a.median, 'ms'),
-                            b=verdict.num(b.median, 'ms'), by=verdict.by(a, b)))
+                            b=verdict.num(b.median, 'ms'), by=verdict.by(a, b), own=own))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -103,7 +107,7 @@ def hidden_share(row) -> float:
 
 def recorded_prediction_text(rec) -> str:
     """The worked answer from a recording's own numbers: the arithmetic and rates, then the answer: per way it copied
-    with (the book's code, copy stream + events) the share of its copy time it hid (hidden_share)."""
+    with (copy_to_cpu(y, True) on one stream, copy stream + events) the share of its copy time it hid (hidden_share)."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
     same, book, side = rows.get(SAME_PLAN), rows.get(BOOK_PLAN), rows.get(SIDE_PLAN)
     if same is None or book is None or side is None:

@@ -94,23 +94,6 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 #zh-str: {'Run': '计算', 'Copy to CPU': '复制到CPU', 'Run and copy to CPU': '计算并复制到CPU'}
 
 # %% [markdown]
-# ## The book's claim, recorded on an H200
-#
-# When each product and copy ran, one panel per setup: on one stream, does any copy run beside a product?
-
-# %% [markdown] lang="zh"
-# ## 在 H200 上记录的结果
-#
-# 每次乘法和每次复制在何时运行，每种设定一个面板：在一个流上，有没有哪次复制与乘法同时运行？
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.recorded import newest
-
-rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
-if rec is not None and rec.comm_timelines:
-    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec)))
-
-# %% [markdown]
 # ## The three ingredients
 #
 # * **Pinned memory.** `pin_memory=True` allocates page-locked host memory that the GPU's copy engine writes directly.
@@ -172,17 +155,16 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict
 #
-# Overlapped, expect about **max(run, copy)** plus the shorter of one product and one copy (in the timelines
-# above, nothing runs beside the first product or the last copy). The control row, products beside copies without
-# pause, tests whether copies slow the products; on a CPU its copy thread loops until the products end: more copies
-# than run_and_copy's one per result.
+# Overlapped, expect about **max(run, copy)** plus the shorter of one product and one copy (nothing can run beside
+# the first product or the last copy). The control row, products beside copies without pause, tests whether copies
+# slow the products; on a CPU it copies until the products end, more copies than run_and_copy makes.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 重叠时，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者（在上面的时间线中，第一次乘法和
-# 最后一次复制的旁边都没有别的工作）。对照那一行（同样的乘法，旁边不停顿地复制）检验复制是否拖慢乘法；在 CPU 上，
-# 它的复制线程一直循环到乘法结束：复制次数多于 `run_and_copy` 的每个结果一次。
+# 重叠时，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者（第一次乘法和最后一次复制的旁边
+# 不可能有别的工作）。对照那一行（同样的乘法，旁边不停顿地复制）检验复制是否拖慢乘法；在 CPU 上，它一直复制到
+# 乘法结束，复制次数比 `run_and_copy` 多。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -232,24 +214,29 @@ print(show.measured_text(measured, predicted, my_guess))
 # 先根据图回答，然后打开参考答案。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured, K2))  # worked answer: the control row against products alone  #zh: 参考答案：对照那一行与只做乘法相比
+print(show.control_text(measured, predicted))  # worked answer: the control row against products alone  #zh: 参考答案：对照那一行与只做乘法相比
 
 # %% [markdown]
 # ## Recorded on a GPU
 #
-# Below, the H200's copies alone into each kind of host memory. Predict what share of the copy time the book's
-# one-stream code and a copy stream (the timelines above) each hide.
+# Below, the H200's copies alone into each kind of host memory. Predict what share of the copy time
+# `copy_to_cpu(y, True)` on one stream and a copy stream + events each hide.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
-# 下面是 H200 上复制到各种主机内存的“只做复制”。预测书中只用一个流的代码和复制流（见上面的时间线）
+# 下面是 H200 上复制到各种主机内存的“只做复制”。预测在一个流上的 `copy_to_cpu(y, True)` 和复制流加事件
 # 各自能隐藏复制用时的多少。
 
 # %% tags=["nbval-ignore-output"]
+from d2l_ext.recorded import newest
+
+rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
 print(show.recorded_text(rec))
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+if rec is not None and rec.comm_timelines:  # worked answer: when each product and copy ran  #zh: 参考答案：每次乘法和复制何时运行
+    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec)))
 print(show.recorded_prediction_text(rec))
 
 # %% [markdown]
@@ -385,8 +372,8 @@ print(show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess))
 #
 # * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **A new tensor per copy:** in the recording, the book's `copy_to_cpu(y)`, a new pageable tensor per result, was
-#   far slower than copies into reused pageable buffers, and those slower than copies into pinned ones.
+# * **A new tensor per copy:** in the recording, `copy_to_cpu(y)`, a new pageable tensor per result, was far slower
+#   than copies into reused pageable buffers, and those slower than copies into pinned ones.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -398,5 +385,5 @@ print(show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess))
 #
 # * **不等待**：不同步就为排队的 GPU 工作计时，测到的只是排队的时间。
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
-# * **每次复制新建张量**：在记录结果中，书中的 `copy_to_cpu(y)` 为每个结果新建一个可分页张量，比复制到重复使用的
-#   可分页缓冲区慢得多；后者又比复制到锁页缓冲区慢（“只做复制”那个面板）。
+# * **每次复制新建张量**：在记录结果中，`copy_to_cpu(y)` 为每个结果新建一个可分页张量，比复制到重复使用的
+#   可分页缓冲区慢得多；后者又比复制到锁页缓冲区慢。

@@ -9,7 +9,6 @@ MESSAGES = {
     'communication.variant.overlapped.one_stream': 'one stream',
     'communication.variant.overlapped.shared': 'a copy thread',
     'communication.variant.overlapped.engine': "MXNet's engine",
-    'communication.variant.book': "book's non_blocking code (one stream)",
     'communication.variant.beside_copies': 'products beside copies without pause',
     'communication.variant.warm': 'later calls',
     'communication.variant.cold': 'first call',
@@ -20,9 +19,9 @@ MESSAGES = {
     'communication.variant.serial_sum': 'one after the other',
     'communication.mode.cpu_analogue': 'CPU analogue: a copy thread',
     'communication.mode.widget': 'the copy mode chosen above',
-    'communication.mode.book: copy_to_cpu(y)': 'book: copy_to_cpu(y), new pageable tensors',
+    'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y), new pageable tensors',
     'communication.mode.pageable, preallocated, same stream': 'pageable buffers, reused, one stream',
-    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': 'book: copy_to_cpu(y, non_blocking=True)',
+    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': 'copy_to_cpu(y, True), one stream',
     'communication.mode.pinned, preallocated, same stream': 'pinned buffers, one stream',
     'communication.mode.pinned, preallocated, copy stream + events': 'pinned buffers, copy stream + events',
     'communication.rule.separate': 'max(run, copy): a copy engine',
@@ -41,8 +40,8 @@ MESSAGES = {
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
     'communication.rates': 'this run: products alone {run} · copies alone {copy}',
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
-    'communication.recorded.copies': ("copies alone: the book's new pageable tensors {a}, pageable buffers reused {b}, "
-                                      'pinned buffers {c}'),
+    'communication.recorded.copies': ('copies alone: copy_to_cpu(y) (new pageable tensors) {a} · pageable buffers '
+                                      'reused {b} · pinned buffers {c}'),
     'communication.first_copy.line': 'first call {first}; {line}',
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
@@ -53,7 +52,7 @@ MESSAGES = {
     'communication.timeline.stretches_one': 'one bar',
     'communication.timeline.stretches_many': '{n} bars',
     'communication.first_copy.no_gpu': 'No GPU here: no device-to-host copy, so no first copy to time.',
-    'communication.first_copy.title': "The book's non_blocking copy: a pinned tensor per result",
+    'communication.first_copy.title': 'copy_to_cpu(y, True): a pinned tensor per result',
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
@@ -68,13 +67,14 @@ MESSAGES = {
     'communication.profile.col_ms': 'self time (ms)',
     'communication.measured_title_cpu': ('{k} products of {a} × {b} by {b} × {c}; a copy thread stands in for the '
                                          'copy engine'),
-    'communication.control.slower': 'Yes, the products took {a} beside copies vs {b} alone, {by}.',
-    'communication.control.same': 'Not measurably; the products took {a} beside copies vs {b} alone, {by}.',
-    'communication.control.faster': 'No, the products took {a} beside copies vs {b} alone, {by}.',
+    'communication.control.slower': 'Yes, the products took {a} beside copies vs {b} alone, {by}. {own}',
+    'communication.control.same': 'Not measurably; the products took {a} beside copies vs {b} alone, {by}. {own}',
+    'communication.control.faster': 'No, the products took {a} beside copies vs {b} alone, {by}. {own}',
+    'communication.control.own': 'run_and_copy itself took {c} (predicted {p}).',
     'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); '
                                      '{k} · {n}² · 4 B = {gb:.1f} GB in {copy} ({gbps:.1f} GB/s)'),
-    'communication.recorded.answer': ("The book's one-stream code took {b0} vs run then copy {b1}: {b2} of the copy "
-                                      'time hidden. A copy stream + events took {s0} vs {s1}: {s2} hidden.'),
+    'communication.recorded.answer': ('copy_to_cpu(y, True) on one stream took {b0} vs run then copy {b1}: {b2} of '
+                                      'the copy time hidden. A copy stream + events took {s0} vs {s1}: {s2} hidden.'),
     'communication.ex3.answer_gpu': ("The GPU's compute units, its copy engine and the CPU are separate hardware: "
                                      "predict the slower lane's time."),
     'communication.ex3.answer_cpu': ("All three are threads on the CPU's cores, more threads than cores, none separate "

@@ -9,7 +9,6 @@ MESSAGES = {
     'communication.variant.overlapped.one_stream': '一个流',
     'communication.variant.overlapped.shared': '一个复制线程',
     'communication.variant.overlapped.engine': 'MXNet 的引擎',
-    'communication.variant.book': '书中只用一个流的 non_blocking 代码',
     'communication.variant.beside_copies': '一边不停顿地复制一边做乘法',
     'communication.variant.warm': '之后的调用',
     'communication.variant.cold': '第一次调用',
@@ -20,9 +19,9 @@ MESSAGES = {
     'communication.variant.serial_sum': '先后运行',
     'communication.mode.cpu_analogue': 'CPU上的类比：一个复制线程',
     'communication.mode.widget': '上面选择的复制方式',
-    'communication.mode.book: copy_to_cpu(y)': '书中：copy_to_cpu(y)，新建可分页张量',
+    'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y)，新建可分页张量',
     'communication.mode.pageable, preallocated, same stream': '可分页缓冲区，重复使用，一个流',
-    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': '书中：copy_to_cpu(y, non_blocking=True)',
+    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': 'copy_to_cpu(y, True)，一个流',
     'communication.mode.pinned, preallocated, same stream': '锁页缓冲区，一个流',
     'communication.mode.pinned, preallocated, copy stream + events': '锁页缓冲区，复制流 + 事件',
     'communication.rule.separate': 'max(计算, 复制)：复制引擎',
@@ -41,7 +40,8 @@ MESSAGES = {
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates': '这次运行：只做乘法 {run} · 只做复制 {copy}',
     'communication.measured_title': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）：每次重复、预测与你的猜测',
-    'communication.recorded.copies': '只做复制：书中新建的可分页张量 {a}，重复使用的可分页缓冲区 {b}，锁页缓冲区 {c}',
+    'communication.recorded.copies': ('只做复制：copy_to_cpu(y)（新建可分页张量）{a} · 重复使用的可分页缓冲区 {b} · '
+                                      '锁页缓冲区 {c}'),
     'communication.first_copy.line': '第一次调用 {first}；{line}',
     'communication.recorded.none': '这里没有可以展示的 GPU 记录结果。',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
@@ -52,7 +52,7 @@ MESSAGES = {
     'communication.timeline.stretches_one': '一整段',
     'communication.timeline.stretches_many': ' {n} 段',
     'communication.first_copy.no_gpu': '这里没有 GPU：没有设备到主机的复制，因此没有第一次复制可以计时。',
-    'communication.first_copy.title': '书中的 non_blocking 复制：每个结果一个锁页张量',
+    'communication.first_copy.title': 'copy_to_cpu(y, True)：每个结果一个锁页张量',
     'communication.check.first_copy': '第一次 non_blocking 复制',
     'communication.check.warm_copy': '之后的 non_blocking 复制',
     'communication.check.ex3': '练习 3（{variant}）',
@@ -66,12 +66,14 @@ MESSAGES = {
     'communication.profile.col_op': '操作符',
     'communication.profile.col_ms': '自身用时（毫秒）',
     'communication.measured_title_cpu': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）；由一个复制线程代替复制引擎',
-    'communication.control.slower': '会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
-    'communication.control.same': '看不出。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
-    'communication.control.faster': '不会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。',
+    'communication.control.slower': '会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
+    'communication.control.same': '看不出。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
+    'communication.control.faster': '不会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
+    'communication.control.own': 'run_and_copy 本身用时 {c}（预测 {p}）。',
     'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；'
                                      '{k} · {n}² · 4 B = {gb:.1f} GB 用时 {copy}（{gbps:.1f} GB/s）'),
-    'communication.recorded.answer': ('书中只用一个流的代码用时 {b0}，先计算后复制用时 {b1}：隐藏了复制用时的 {b2}。'
+    'communication.recorded.answer': ('copy_to_cpu(y, True) 在一个流上用时 {b0}，先计算后复制用时 {b1}：'
+                                      '隐藏了复制用时的 {b2}。'
                                       '复制流加事件用时 {s0}，对比 {s1}：隐藏了 {s2}。'),
     'communication.ex3.answer_gpu': ('GPU 的计算单元、它的复制引擎和 CPU 是相互独立的硬件：'
                                      '预测同时运行的用时等于较慢执行路单独运行的用时。'),
