@@ -99,13 +99,16 @@ def test_b_s_flatten_and_copy_back_are_drawn_where_profiled():
                                                                  ('copy', 'aten::copy_', 0.08, 0.085))]
     assert show.verdict_text(r, 'flat') == show.verdict_text(fake(), 'flat')  # no split a profile cannot add up
     assert show.flat_answer(r) == 'Worked answer: (b) flat 135 ms vs (a) after backward 140 ms: no clear difference ' \
-        '(medians within 5%). The model put (b) at 131 ms against its median 135 ms. The flatten and copy back it ' \
-        'leaves out took 15.0 ms in the profiled step.'  # 15 ms of copies cover the miss
+        '(medians within 5%). The model put (b) at 131 ms against its median 135 ms, leaving out the flatten and ' \
+        'copy back. Process 0, which the all-reduce waited for, spent 15.0 ms on them in the profiled step.'
     r.events['flat'] = [dict(e, end=e['start'] + 0.002) for e in r.events['flat'] if e['name'] == 'aten::cat']
-    assert show.flat_answer(r).endswith('took 2.00 ms in the profiled step, so 2.36 ms of the 4.36 ms gap is '
+    assert show.flat_answer(r).endswith('spent 2.00 ms on them in the profiled step, so 2.36 ms of the 4.36 ms gap is '
                                         'unexplained.')  # 2 ms of copies a process: the rest of the miss
+    r.events['flat'] += [{'rank': k, 'role': 'allreduce', 'stream': 'allreduce', 'name': 'x', 'start': 0.0,
+                          'end': 0.01 - 0.005 * k} for k in (0, 1)]
+    r.events['flat'][1]['end'] += 0.003  # process 1 joined the all-reduce last (the shorter): its 5 ms count
     with using_language('zh'):
-        assert show.flat_answer(r).endswith('用了2.00毫秒，所以4.36毫秒的差距中有2.36毫秒没有得到解释。')
+        assert show.flat_answer(r).endswith('全归约所等待的进程1在这上面用了5.00毫秒。')
     legend = [x.get_text() for x in show.draw_step_timeline(r, 'flat').axes[0].get_legend().get_texts()]
     assert 'flatten (cat, ÷n), copy back' in legend
 
@@ -144,7 +147,8 @@ def test_the_bucket_sweep_is_a_table_of_each_sizes_predicted_and_median_step_per
     assert labels == ['step without all-reduce', '(a) after backward', 'DDP 1 MiB', 'DDP one bucket']
     r.events['buckets'] = [{'rank': k, 'role': 'copy', 'start': 0.0, 'end': 0.003} for k in (0, 1)]
     assert show.buckets_answer(r, r) == 'Worked answer: Fastest by the model: DDP 1 MiB here, DDP 1 MiB on the GPU ' \
-        'host. Shortest median: DDP 1 MiB here, DDP 1 MiB there. (d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: ' \
+        'host. Median steps by the one rule, here: DDP 1 MiB shortest. On the GPU host: DDP 1 MiB shortest. ' \
+        '(d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: ' \
         "slower (8.3% more time). In profiled steps (d)'s backward took +0 ms against DDP's, and (d)'s flatten and " \
         "copy back 3.00 ms (DDP's copies are not counted)."
 
@@ -210,3 +214,12 @@ def test_every_version_has_a_short_name_in_both_languages():
         with using_language(lang):
             names = [show.name(r, v) for v in r.versions]
         assert len(set(names)) == len(names) and not any(n.startswith('allreduce.') for n in names)
+
+
+def test_the_rule_names_every_ddp_size_it_cannot_tell_from_the_shortest_and_backward_rows_are_drawn():
+    r = fake(serial=0.124)  # DDP one bucket (serial - 0.004) beside DDP 1 MiB, both 120 ms
+    r.events['buckets'] = []
+    assert 'here: no clear difference among DDP 1 MiB, DDP one bucket.' in show.buckets_answer(r, r)
+    fig = show.plot_steps(r, backward=['serial', 'hooks'])  # backward in (a), the control, and in (c)
+    labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
+    assert labels[-2:] == ['backward in (a), profiled steps', 'backward in (c), profiled steps']

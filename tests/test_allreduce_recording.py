@@ -81,18 +81,18 @@ def test_caption_is_where_then_the_lessons_verdict_line_at_the_fewest_processes(
     from d2l_ext.display import allreduce_recorded as R
     gpu = as_gpu(rec)
     where, line = R.recorded_text(gpu).split('\n')
-    assert where == 'recorded on NVIDIA H200 x1, 16 CPU cores, 2026-12-03; gloo on its CPU cores, 2 processes:'
+    assert where == 'recorded on a 16-core host (NVIDIA H200 machine), 2026-12-03; gloo on its CPU cores, 2 processes:'
     assert line == show.verdict_text(recording.results(rec)[2])
     with using_language('zh'):
-        assert R.recorded_text(gpu).startswith('记录于NVIDIA H200 x1、16个CPU核心，2026-12-03')
-    assert R.recorded_text(rec).startswith('recorded on 2 CPU cores, no GPU, ')  # the recorder's own caption
+        assert R.recorded_text(gpu).startswith('记录于一台16核主机（NVIDIA H200机器），2026-12-03')
+    assert R.recorded_text(rec).startswith('recorded on a 2-core host, no GPU, ')  # the recorder's own caption
 
 
 def test_figures_draw_from_the_recording(rec):
     from d2l_ext.display import allreduce_recorded as R
     fig, timeline = R.plot_recorded(as_gpu(rec))
     title = fig.axes[0].get_title(loc='left')
-    assert 'NVIDIA H200 x1' in title and '2 processes' in title
+    assert '16-core host (NVIDIA H200 machine)' in title and '2 processes' in title
     assert len(timeline.axes[0].get_yticks()) == 4  # the fewest processes (2): two rows each
 
 

@@ -11,6 +11,7 @@ NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the k
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
 MS = 1e3
 _plus = lambda seconds: '+' * (seconds >= 0) + verdict.num(seconds, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms')
+_back = lambda r, vid: verdict.num(r.version(vid).backward_span, 'ms')  # noqa: E731 (backward's profiled span)
 
 
 def name(result, version, text=t) -> str:
@@ -78,23 +79,23 @@ def parts_text(r) -> str:
         c=_back(r, 'hooks'), a=_back(r, 'serial'))
 
 
-def _back(r, vid: str) -> str:
-    """Backward's profiled span in a version, in ms."""
-    return verdict.num(r.version(vid).backward_span, 'ms')
-
-
-def _copies(r, vid: str) -> float:
-    """Flatten and copy back (the events drawn as 'copy') in the profiled step drawn, seconds, mean over processes."""
-    return sum(e['end'] - e['start'] for e in r.events.get(vid, []) if e['role'] == 'copy') / max(r.processes, 1)
+def _copies(r, vid: str) -> tuple[list[float], int]:
+    """Flatten and copy back (drawn as 'copy') per process in the profiled step drawn, seconds; and the process the
+    others waited for (its all-reduce the shortest: it joined last)."""
+    took = lambda role: [sum(e['end'] - e['start'] for e in r.events.get(vid, []) if (e['rank'], e['role']) == (  # noqa: E731
+        k, role)) for k in range(r.processes)]
+    comm = took('allreduce')
+    return took('copy'), comm.index(min(comm))
 
 
 def flat_answer(r) -> str:
     """(b)'s worked answer: its verdict line against (a); the model's miss beside the copies it leaves out."""
     b, ms = r.version('flat'), lambda s: verdict.num(s, 'ms')
-    miss, copies = b.median - r.predicted('flat')['step'], _copies(r, 'flat')
+    (copies, rank), miss = _copies(r, 'flat'), b.median - r.predicted('flat')['step']
+    copies = copies[rank]
     rest = t('allreduce.answer.rest', rest=ms(miss - copies), miss=ms(miss)) if miss > copies else ''
     return verdict.answer(t('allreduce.answer.flat', line=verdict_text(r, 'flat'), model=ms(b.median - miss),
-                            median=ms(b.median), copies=ms(copies), rest=rest))
+                            median=ms(b.median), copies=ms(copies), rank=rank, rest=rest))
 
 
 def paid_answer(there, here) -> str:
@@ -108,16 +109,20 @@ def paid_answer(there, here) -> str:
 
 
 def buckets_answer(here, there) -> str:
-    """Exercise 2's worked answer: DDP's fastest size by the model and by median, here and on the GPU host; (d)
-    against DDP at its size, with backward's profiled time in each and (d)'s copies."""
-    def first(r, key):  # ties joined: 0.25 and 1 MiB make the same buckets of this model
-        return ' = '.join(name(r, v) for v in r.ddp_versions() if key(v) <= min(map(key, r.ddp_versions())) * 1.000001)
-    model = [first(r, lambda v, r=r: r.predicted(v.id)['step']) for r in (here, there)]
-    d, v = here.version('buckets'), here.version(f'ddp-{BUCKET_MB:g}')  # (d) and DDP at its size
-    return verdict.answer(t('allreduce.answer.sizes', model=model, best=[first(r, lambda v: v.median) for r in (
-        here, there)]), t('allreduce.answer.d', line=verdict.line(name(here, d), d.measurement, name(here, v),
-        v.measurement, 'ms'), more=_plus(d.backward_span - v.backward_span), copies=verdict.num(_copies(
-            here, 'buckets'), 'ms')))
+    """Exercise 2's worked answer: DDP's fastest sizes by the model (ties: the same buckets) and by the one rule (the
+    sizes not told apart from the shortest median), here and on the GPU host; (d) against DDP at its size."""
+    def best(r, alike, keys):  # the sizes alike the best, in the words of keys (one size, several)
+        vs = [name(r, v) for v in r.ddp_versions() if alike(r, v)]
+        return t(keys[len(vs) > 1], names=t('allreduce.sep_list').join(vs))
+    step = lambda r, v: r.predicted(v.id)['step']  # noqa: E731
+    model = [best(r, lambda r, v: step(r, v) <= min(step(r, u) for u in r.ddp_versions()) * 1.000001, (
+        'allreduce.answer.names', 'allreduce.answer.tie')) for r in (here, there)]
+    rule = [best(r, lambda r, v: verdict.compare(v.measurement, r.best_ddp().measurement) == 'same', (
+        'allreduce.answer.shortest', 'allreduce.answer.same')) for r in (here, there)]
+    d, v, copies = here.version('buckets'), here.version(f'ddp-{BUCKET_MB:g}'), _copies(here, 'buckets')[0]
+    return verdict.answer(t('allreduce.answer.sizes', model=model, best=rule), t('allreduce.answer.d', line=verdict.
+        line(name(here, d), d.measurement, name(here, v), v.measurement, 'ms'), more=_plus(d.backward_span - v.
+        backward_span), copies=verdict.num(sum(copies) / here.processes, 'ms')))  # copies: mean of processes
 
 
 def sum_answer(wrong, n: int) -> str:
@@ -137,13 +142,16 @@ def _leads(result, vid: str) -> list[float]:
     return out
 
 
-def plot_steps(result, ids=None, title=None):
+def plot_steps(result, ids=None, title=None, backward=()):
     """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched; the step
-    without all-reduce on top; (a)-(c) unless `ids`."""
+    without all-reduce on top; (a)-(c) unless `ids`; below, backward's span in each profiled step of `backward`'s."""
     versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'hooks']) if result.has(v)]
-    fig = plot_repeats({v.id: v.step_times for v in versions}, unit='ms', halves=True,
+    spans = {f'{v}/back': [sum(s['backward'] for s in step) / len(step) for step in zip(*result.version(v).stats)]
+             for v in backward}  # mean over processes
+    labels = {v.id: name(result, v, style.plot_text) for v in versions} | {f'{v}/back': style.plot_text(
+        'allreduce.plot.back', letter=k) for k, v in LETTERS.items() if v in backward}
+    fig = plot_repeats({**{v.id: v.step_times for v in versions}, **spans}, unit='ms', halves=True, labels=labels,
                        predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:]},
-                       labels={v.id: name(result, v, style.plot_text) for v in versions},
                        title=title or style.plot_text('allreduce.plot.title'))
     fig.axes[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     return fig

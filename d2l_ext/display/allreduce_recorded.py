@@ -8,10 +8,10 @@ from . import style
 
 
 def _machine(rec: dict, text=t) -> str:
-    """'NVIDIA H200 x1, 16 CPU cores, 2026-12-03' from the recording itself."""
+    """'a 16-core host (NVIDIA H200 machine), 2026-12-03' from the recording."""
     m, gpus = rec['machine'], rec['machine'].get('gpus') or []
     key = 'allreduce.recorded.machine' if gpus else 'allreduce.recorded.machine_cpu'
-    return text(key, gpus=', '.join(gpus), count=len(gpus), cores=m.get('cpu_cores'), date=m.get('date', '')[:10])
+    return text(key, gpus=', '.join(gpus), cores=m.get('cpu_cores'), date=m.get('date', '')[:10])
 
 
 def fewest(rec: dict):

@@ -178,8 +178,7 @@ print(show.ingredients_text(result))
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
-# counts no copies and no slowing of backward. Its control: backward in (c) against backward in (a), where nothing
-# is sent during it.
+# counts no copies and no slowing of backward.
 #
 # Predict whether overlap can pay here, and guess the share of (c)'s all-reduce time (waiting included) during backward.
 
@@ -191,7 +190,7 @@ print(show.ingredients_text(result))
 # 和对一个更大的缓冲区的一次调用。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
-# 没有算复制，也没有算反向传播变慢。它的对照：(c) 中的反向传播与 (a) 中的反向传播相比，后者期间什么也不发送。
+# 没有算复制，也没有算反向传播变慢（对照见“实测”一节的图）。
 #
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约用时（含等待）有多大比例在反向传播期间。
 
@@ -218,21 +217,21 @@ if rec is not None:
 # %% [markdown]
 # ## Measure
 #
-# The same figure, here. The model leaves out any change in backward's time; the first line prints backward's time
-# in (c) and in (a) (the control).
+# The same figure, here; its last two rows draw backward in (a), the control, and in (c): the model leaves out any
+# change in backward's time.
 # (d) is drawn in Exercise 2, beside DDP at its bucket size.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 这台机器上的同一幅图。模型没有算反向传播用时的变化；第一行输出了反向传播在 (c) 中和在 (a) 中（对照）的用时。
+# 这台机器上的同一幅图；最后两行画出反向传播在 (a) 中（对照）和在 (c) 中的用时：模型没有算反向传播用时的变化。
 # (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
 
 # %% tags=["nbval-ignore-output"]
 print(show.parts_text(result))
 print(show.steps_text(result))
 print(show.guess_text(my_guess, result))
-display(show.plot_steps(result))
+display(show.plot_steps(result, backward=['serial', 'hooks']))  # backward's rows: (a), the control, and (c)  #zh: 反向传播的两行：(a)（对照）和(c)
 
 # %% [markdown]
 # ## One step, process by process
