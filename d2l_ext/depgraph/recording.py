@@ -234,6 +234,33 @@ def halves_summary(run: dict) -> dict:
             'overlap': statistics.median(overlaps) if overlaps else None, 'predicted_overlap': run['predicted_overlap']}
 
 
+def parts(run: dict) -> list[tuple[str, float, float, int]]:
+    """Together's parts beside their predictions, each with the assumption (1-3) that predicts it: (part, predicted,
+    measured, assumption). Each half ('lane i': one after the other, together); 'overlap' (100%, the drawn repeat's);
+    'rest' (the prediction less the longer half; together less its longer half): the longer half and the rest add
+    up to the prediction and to together."""
+    h = halves_summary(run)
+    turn, half = h['in_turn'], h['split']
+    out = [(lane, turn[lane], half[lane], 1) for lane in sorted(turn)]
+    out.append(('overlap', run['predicted_overlap'], run['overlap']['split'][run['representative']] or 0.0, 2))
+    together = statistics.median(run['times']['split'])
+    return [*out, ('rest', predict_split(run) - max(turn.values()), together - max(half.values()), 3)]
+
+
+def split_timeline(run: dict) -> dict:
+    """Together's drawn repeat by its timer (s): 'before' the first half starts, the halves' span, 'after' the last
+    ends; 'idle': (the lane whose half starts first, its wait from its own copy in), or None (the lanes start only
+    once both copies are in); 'one': one device's whole step in its drawn repeat."""
+    events = run['events']['split']
+    ran = sorted((e for e in events if e['name'] == HALF), key=lambda e: e['start'])
+    start, end = ran[0]['start'], max(e['end'] for e in ran)
+    copied = [c['end'] for c in events if c['lane'] == ran[0]['lane'] and c['name'] == 'copy in' and c['end'] <= start]
+    idle = (ran[0]['lane'], start - max(copied)) if copied else None
+    return {'before': start, 'halves': end - start, 'idle': idle,
+            'after': run['times']['split'][drawn_repeat(run, 'split')] - end,
+            'one': sum(e['end'] - e['start'] for e in run['events']['one_device'] if e['name'] == WHOLE)}
+
+
 def to_frame(run: dict):
     """Every statistic of a run: median, quartiles, every repeat, prediction and error per way (details on demand)."""
     from ..timing import Comparison, Measurement

@@ -234,25 +234,27 @@ def draw_step(rec: dict, guess_ms=None, title=None):
 
 
 def split_answer(here: dict) -> None:
-    """Exercise 2's worked answer, one printed line: which assumption broke (a part of together 5% or more over its
-    prediction: each half, assumption 1; the rest, together less its longer half, 2 or 3) and whether splitting paid."""
+    """Exercise 2's worked answer: each part of together beside its prediction, together's timeline (its drawn
+    repeat), then which assumptions missed by 5% or more (MIN_SHARE, either way) and whether splitting paid."""
     run, kinds = _run_and_kinds(here)
-    m, summary, predicted = _measurements(run), recording.halves_summary(run), recording.predict_split(run)
-    half, turn, together, one = summary['split'], summary['in_turn'], m['split'].median, m['one_device'].median
-    parts = [(turn['lane 0'], half['lane 0']), (turn['lane 1'], half['lane 1']),
-             (predicted - max(turn.values()), together - max(half.values()))]  # (predicted, measured)
-    over = [x - p >= MIN_SHARE * p for p, x in parts]
-    said = [t('graph.answer.halves', rows=t('graph.dag_sep').join(t(
-        'graph.over.half', lane=lane_name(f'lane {i}', kinds=kinds), off='+' + verdict.num(x - p, 'ms'))
-        for i, (p, x) in enumerate(parts[:2]) if over[i]))] if over[0] or over[1] else []
-    (p, x) = parts[2]
-    if over[2] or (said and p - x >= MIN_SHARE * p):
-        said.append(t(f"graph.answer.rest_{'over' if over[2] else 'under'}", off=verdict.num(abs(x - p), 'ms')))
-    way = verdict.compare(m['split'], m['one_device'])  # the one rule
-    why = 'half' if max(half.values()) >= one else 'pays' if way == 'faster' else 'not'
-    print(verdict.answer(*(said or [t('graph.answer.none_broke')]), t(
-        f'graph.answer.{why}', half=verdict.num(max(half.values()), 'ms'), by=verdict.by(m['split'], m['one_device']),
-        together=verdict.num(together, 'ms'), one=verdict.num(one, 'ms'))))
+    m, half, parts = _measurements(run), recording.halves_summary(run)['split'], recording.parts(run)
+    split, one = m['split'], m['one_device']
+    name = {'overlap': t('graph.part.overlap'), 'rest': t('graph.part.rest'), **{
+        f'lane {i}': t('graph.part.half', lane=lane_name(f'lane {i}', kinds=kinds)) for i in range(2)}}
+    print(t('graph.parts_line', parts=t('graph.dag_sep').join(t(
+        'graph.part.line', part=name[k], predicted=verdict.num(p, '%' if k == 'overlap' else 'ms'),
+        measured=verdict.num(x, '%' if k == 'overlap' else 'ms')) for k, p, x, _ in parts)))
+    tl = recording.split_timeline(run)
+    lane, idle = tl['idle'] or (None, 0.0)
+    print(t('graph.timeline_line', before=verdict.num(tl['before'], 'ms'), halves=verdict.num(tl['halves'], 'ms'),
+            after=verdict.num(tl['after'], 'ms'), one=verdict.num(tl['one'], 'ms'), idle='' if lane is None else t(
+                'graph.idle', lane=lane_name(lane, kinds=kinds), idle=verdict.num(idle, 'ms'))))
+    missed = t('graph.dag_sep').join(t('graph.answer.assumption', a=a, parts=', '.join(ks)) for a, ks in (
+        (a, [name[k] for k, p, x, b in parts if b == a and abs(x - p) >= MIN_SHARE * p]) for a in (1, 2, 3)) if ks)
+    why = 'half' if max(half.values()) >= one.median else 'pays' if verdict.compare(split, one) == 'faster' else 'not'
+    print(verdict.answer(t('graph.answer.missed', which=missed) if missed else t('graph.answer.none_broke'), t(
+        f'graph.answer.{why}', half=verdict.num(max(half.values()), 'ms'), one=verdict.num(one.median, 'ms'),
+        by=verdict.by(split, one), together=verdict.num(split.median, 'ms'))))
 
 
 def wrong_sum_answer(g, caught: bool):
@@ -343,7 +345,9 @@ def dag_answer(ex, caught: bool) -> None:
         'graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), t(
         'graph.answer.dag_speed', lane=lane, n=n, took=verdict.num(took, 'ms'),
         base=name, total=len(ex.dag), each=verdict.num(base.median / len(ex.dag), 'ms'),
-        planned=verdict.num(planned.median, 'ms'), wall=verdict.num(base.median, 'ms'), by=verdict.by(planned, base))))
+        planned=verdict.num(planned.median, 'ms'), wall=verdict.num(base.median, 'ms'), by=verdict.by(planned, base)),
+        *([t('graph.answer.dag_one_lane', alone=verdict.num(alone.median, 'ms'), by=verdict.by(planned, alone))]
+          if (alone := ex.measurements[DAG_VARIANTS[0]]) is not base else [])))
 
 
 def show_dag(ex, guess_ms=None):

@@ -168,7 +168,7 @@ show.show_step(here, my_guess)
 # ## Recorded on a GPU machine
 #
 # The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads). Look at the half rows: the CPU's
-# half is the slow one; the GPU's half takes longer together.
+# half is the slow one.
 
 # %% [markdown] lang="zh"
 # 下方的面板画出“同时运行”和“一个设备”各自中位数那次重复。`show.details(here)` 列出全部统计量。
@@ -176,7 +176,7 @@ show.show_step(here, my_guess)
 # ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是 GPU 和 CPU（15 个线程）。请看图中每一半的几行：
-# 慢的是 CPU 的那一半；GPU 的那一半在同时运行时用时更长。
+# 慢的是 CPU 的那一半。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None

@@ -38,13 +38,20 @@ MESSAGES = {
     'graph.overlap.full': 'the halves ran at the same time',
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '{way} (predicted {wall} − {shorter})',
-    'graph.over.half': '{lane} half {off}',
     'graph.half_more': '{row} ({pct} more time)',
     'graph.half_less': '{row} ({pct} less time)',
-    'graph.answer.halves': 'Assumption 1 broke: together, {rows}.',
-    'graph.answer.rest_over': 'Assumption 2 or 3 broke: the rest took {off} over its prediction.',
-    'graph.answer.rest_under': 'The rest came in {off} under its prediction.',
-    'graph.answer.none_broke': 'No part ran 5% or more over its prediction.',
+    'graph.part.half': '{lane} half',
+    'graph.part.overlap': 'the overlap',
+    'graph.part.rest': 'the rest',
+    'graph.part.line': '{part} {predicted} → {measured}',
+    'graph.parts_line': 'predicted → measured: {parts}',
+    'graph.timeline_line': ("together's median repeat: {before} before fwd + bwd{idle}, fwd + bwd {halves}, {after} "
+                            "after; one device's whole step {one}"),
+    'graph.idle': ' ({lane} idle {idle}: the lanes start after both copies in)',
+    'graph.answer.missed': 'Missed by 5% or more: {which}.',
+    'graph.answer.assumption': 'assumption {a} ({parts})',
+    'graph.answer.dag_one_lane': 'Two lanes planned vs one lane in order {alone}: {by}.',
+    'graph.answer.none_broke': 'No part missed its prediction by 5% or more.',
     'graph.answer.half': ("Splitting cannot pay here: its longer half alone, {half}, takes at least one device's "
                           '{one}.'),
     'graph.answer.not': 'Splitting did not pay: together {together} vs one device {one}, {by}.',
@@ -59,10 +66,10 @@ MESSAGES = {
                                 'plan needs none.'),
     'graph.answer.path': ('No plan on two lanes beats the critical path (outlined), {path} tasks each waiting for the '
                           'last; this plan takes {planned}.'),
-    'graph.answer.dag_speed': ('{n} tasks on {lane} took {took} each, {total} on {base} {each} each: two lanes '
-                               'planned {planned} vs {wall}, {by}.'),
+    'graph.answer.dag_speed': ('{n} tasks on {lane} took {took} each, {total} on {base} {each} each. Two lanes '
+                               'planned {planned} vs {base} {wall}: {by}.'),
     'graph.legend_timer_stops': 'timer stops ({wall})',
-    'graph.dag_sep': '; ',  # between exercise 2's halves in its worked answer
+    'graph.dag_sep': '; ',  # between exercise 2's parts and assumptions in its worked answer
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',
     'graph.legend_copy': 'copy, dashed: bytes moved (on a CPU lane: same device)',
     'graph.legend_copy_box': 'copy (on a CPU lane: same device)',

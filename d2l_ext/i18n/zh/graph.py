@@ -38,13 +38,20 @@ MESSAGES = {
     'graph.overlap.full': '两半同时运行',
     'graph.half_row': '{lane} 的一半，{way}',
     'graph.predicted_from': '{way}（预测{wall} − {shorter}）',
-    'graph.over.half': '{lane}的一半{off}',
     'graph.half_more': '{row}（用时多 {pct}）',
     'graph.half_less': '{row}（用时少 {pct}）',
-    'graph.answer.halves': '假定1不成立：同时运行时，{rows}。',
-    'graph.answer.rest_over': '假定2或3不成立：其余部分比预测多用 {off}。',
-    'graph.answer.rest_under': '其余部分比预测少用 {off}。',
-    'graph.answer.none_broke': '没有哪一部分超出预测5%或更多。',
+    'graph.part.half': '{lane}的一半',
+    'graph.part.overlap': '重叠',
+    'graph.part.rest': '其余部分',
+    'graph.part.line': '{part} {predicted} → {measured}',
+    'graph.parts_line': '预测 → 实测：{parts}',
+    'graph.timeline_line': ('“同时运行”中位数那次重复：前向+反向之前 {before}{idle}，前向+反向 {halves}，之后 {after}；'
+                            '一个设备的训练步 {one}'),
+    'graph.idle': '（{lane}空闲 {idle}：两份数据都传入后两条执行路才开始）',
+    'graph.answer.missed': '偏离预测5%或更多的：{which}。',
+    'graph.answer.assumption': '假定{a}（{parts}）',
+    'graph.answer.dag_one_lane': '两条执行路按计划与一条执行路按顺序（{alone}）相比：{by}。',
+    'graph.answer.none_broke': '没有哪一部分偏离预测5%或更多。',
     'graph.answer.half': '拆分在这里不可能划算：较长的一半单独就要 {half}，不少于一个设备的 {one}。',
     'graph.answer.not': '拆分不划算：同时运行 {together}，一个设备 {one}，{by}。',
     'graph.answer.pays': '拆分划算：同时运行 {together}，一个设备 {one}，{by}。',
@@ -58,9 +65,9 @@ MESSAGES = {
     'graph.answer.path': ('两条执行路上的任何计划都快不过关键路径（加粗框出）：{path} 个任务，每个都要等前一个；'
                           '这个计划用 {planned}。'),
     'graph.answer.dag_speed': ('{lane}运行 {n} 个任务，每个 {took}；{base}运行全部 {total} 个，每个 {each}。'
-                               '所以两条执行路按计划用 {planned}，{base} {wall}：{by}。'),
+                               '两条执行路按计划用 {planned}，{base} {wall}：{by}。'),
     'graph.legend_timer_stops': '计时停止（{wall}）',
-    'graph.dag_sep': '；',  # between exercise 2's halves in its worked answer
+    'graph.dag_sep': '；',  # between exercise 2's parts and assumptions in its worked answer
     'graph.dag_line': '串行 {serial}，计划 {planned}，关键路径 {path}（乘法次数）',
     'graph.legend_copy': '复制，虚线标出字节数（CPU执行路上：同一设备）',
     'graph.legend_copy_box': '复制（CPU执行路上：同一设备）',
