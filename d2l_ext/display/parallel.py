@@ -78,31 +78,19 @@ def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
 
 
-def _row_labels(labels: list, medians: list, iters) -> list:
-    """Rows lanes alone, ..., together, baseline (both lanes' products): 'baseline: ' last, and where every lane ran
-    `iters` alike each row's median over the products each thread ran (together: wall time ÷ K)."""
-    n, out = len(labels), [*labels[:-1], style.plot_text('parallel.variant.baseline', name=labels[-1])]
-    for row in [*range(len(iters)), n - 2, n - 1] if iters and len(set(iters)) == 1 else []:
-        ms = verdict.sig(medians[row] / ((2 if row == n - 1 else 1) * iters[0]) * 1e3)
-        out[row] = style.plot_text('parallel.per_product.each' if row == n - 2 else 'parallel.per_product.one',
-                                   name=out[row], ms=ms, k=iters[0])
-    return out
-
-
 def plot_parallel(result, ax=None, title=None, guess: float | None = None, predicted: float | None = None):
     """Every repeat of each lane alone, one after the other (the lanes' sums), all together (`predicted` hatched,
-    else result.expected; `guess` a diamond) and the baseline, one device doing both, where timed (_row_labels)."""
+    else result.expected; `guess` a diamond) and the baseline, one device doing both, where timed ('baseline: ')."""
     names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'one_after_other'),
                                                             variant_name('parallel', 'together')]
     values = [m.repeated() for m in result.lane_times] + [serial(result).repeated(), result.together.repeated()]
     together = names[-1]
     if getattr(result, 'baseline', None) is not None:
         lane = result.baseline_lane
-        names.append(style.plot_text('parallel.variant.both_jobs', lane=_plot_label(lane)) if lane else
-                     style.plot_text('parallel.variant.all_cores', cores=result.baseline_cores))
+        names.append(style.plot_text('parallel.variant.baseline', name=style.plot_text(
+            'parallel.variant.both_jobs', lane=_plot_label(lane)) if lane else style.plot_text(
+            'parallel.variant.all_cores', cores=result.baseline_cores)))
         values.append(result.baseline.repeated())
-        medians = [m.median for m in result.lane_times] + [0.0, result.together.median, result.baseline.median]
-        names = _row_labels(names, medians, [lane.get('iters') for lane in result.lanes])
         together = names[-2]
     return plot_repeats(dict(zip(names, values)), ax=ax, title=title or style.plot_text(
         'parallel.plot_title', framework=framework(result.framework).display), halves=True,
@@ -125,14 +113,13 @@ def taste(fw: str = 'torch', guess: float | None = None):
     return r
 
 
-def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None, iters=None):
+def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None):
     """13.3.1's five rows (lanes alone, one after the other, together, `whole` doing both): every repeat, `together`
-    hatched, `guess` a diamond; equal `iters`: each row's time a product."""
+    hatched, `guess` a diamond."""
     names = list(cmp)
     labels = [*(style.plot_lane(lane) for lane in lanes), variant_name('parallel', 'one_after_other'),
-              variant_name('parallel', 'together'), style.plot_text('parallel.variant.both_jobs',
-                                                                     lane=style.plot_lane(whole))]
-    labels = _row_labels(labels, [cmp[name].median for name in names], iters)
+              variant_name('parallel', 'together'), style.plot_text('parallel.variant.baseline', name=style.plot_text(
+                  'parallel.variant.both_jobs', lane=style.plot_lane(whole)))]
     return plot_repeats(cmp, predicted={names[3]: together}, guess={names[3]: guess}, halves=True,
                         labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
                                                                                 repeats=len(cmp[names[3]].times)))
@@ -159,8 +146,8 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
-    against one at a time; then the worked answer: PyTorch's gap is the waits, MXNet's beyond it the only hint of its
-    engine."""
+    against one at a time; then the worked answer: PyTorch's two ways differ only in where they wait (its code), MXNet's
+    measured share."""
     ways = [(r.times['issued_together'], r.times['one_at_a_time']) for r in runs]
     lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), a, t('parallel.variant.one_at_a_time'), b),
@@ -175,26 +162,20 @@ def independence_lines(runs) -> str:
 
 
 def small_ops_line(r, busy: float | None = None) -> str:
-    """Exercise 2: the question's comparisons, a second caller (two threads, or two CUDA streams) and one call
-    (torch.bmm) each against one caller with the whole device; then the worked answer, on a CPU reading the control
-    (one caller with half the cores: what fewer threads alone do). Others keeping the cores busy: bmm's line, and the
-    graders' `unmeasurable` line as the answer."""
+    """Exercise 2: one call (torch.bmm), then a second caller (two threads, or two CUDA streams), each against one
+    caller with the whole device; then the worked answer with their numbers and, on a CPU, the control's (one caller
+    with half the cores), naming no cause. Others keeping the cores busy: bmm's line, the graders' line as answer."""
     second = 'two_streams' if 'two_streams' in r.times else 'two_threads'
     ts, name = r.times, {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
     ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
-    lines = [verdict.line(name[a], ts[a], name['one_lane'], ts['one_lane']) for a in (second, 'batched')]
-    gain = verdict.compare(ts[second], ts['one_lane']) == 'faster'
-    if 'one_half' not in ts:  # a GPU: no control of fewer threads
-        key = 'gpu_yes' if gain else 'gpu_no'
-    else:  # beat the whole device: from the second caller too, or from fewer threads alone (the control)
-        control = verdict.compare(ts[second], ts['one_half'])
-        key = ('no' if not gain else 'faster' if control == 'faster' else 'unclear' if control == 'same' else
-               'slower')
-        busy_line = unmeasurable(t('parallel.claim_small'), busy)
-        if busy_line:  # bmm's line still judged; the answer: the graders' line
-            return '\n'.join([lines[1], verdict.answer(busy_line)])
-    return '\n'.join([*lines, verdict.answer(t(f'parallel.small.{key}', two=ms[second], one=ms['one_lane'],
-                                                half=ms.get('one_half', '')))])
+    lines = [verdict.line(name[a], ts[a], name['one_lane'], ts['one_lane']) for a in ('batched', second)]
+    busy_line = 'one_half' in ts and unmeasurable(t('parallel.claim_small'), busy)
+    if busy_line:  # bmm's line still judged; the answer: the graders' line
+        return '\n'.join([lines[0], verdict.answer(busy_line)])
+    gain = 'yes' if verdict.compare(ts[second], ts['one_lane']) == 'faster' else 'no'
+    return '\n'.join([*lines, verdict.answer(
+        t('parallel.small.bmm', bmm=ms['batched'], one=ms['one_lane'], by=verdict.by(ts['batched'], ts['one_lane'])),
+        t(f"parallel.small.{'gpu_' if 'one_half' not in ts else ''}{gain}", two=ms[second], half=ms.get('one_half')))])
 
 
 def plot_small_ops(r, ax=None):

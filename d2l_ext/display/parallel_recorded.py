@@ -47,11 +47,11 @@ def recorded_sync_line(rec) -> str:
 
 def recorded_answer(rec) -> str:
     """The worked answer of 13.3.0's predictions on the recording: together against the slower lane and the sum, then
-    whether together beat the first lane's GPU doing both jobs, and what the second lane's products cost it."""
+    whether together beat the first lane's GPU doing both jobs, and what doing both jobs cost it over its own."""
     p = rec.parallel[0]
     alone, both, slow = p.lane_times[0].median, p.baseline.median, max(p.lane_times, key=lambda m: m.median)
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
-                both=verdict.num(both), alone=verdict.num(alone), cpu=p.iters[1], cost=verdict.num(both / alone - 1,
+                both=verdict.num(both), alone=verdict.num(alone), cost=verdict.num(both / alone - 1,
                                                                                                     '%'))
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     key = 'rec_same' if verdict.compare(p.together, p.baseline) == 'same' else 'rec_apart'

@@ -23,7 +23,7 @@
 #
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The book shows both with two GPUs; these notebooks run on this machine.
+# The book shows both with two GPUs.
 #
 # | notebook | what you will see |
 # |---|---|
@@ -42,7 +42,7 @@
 #
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
-# 书中用两个 GPU 展示了这两点。这些 Jupyter 记事本在这台机器上运行。
+# 书中用两个 GPU 展示了这两点。
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|

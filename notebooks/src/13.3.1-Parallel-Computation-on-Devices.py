@@ -83,7 +83,7 @@ if lanes[-1].kind == 'cpu':
     torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一条 CPU 执行路分到的核心
 print(f'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of '
       f'{BOOK_SIZE} × {BOOK_SIZE} per GPU)')
-#zh-str: {'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of ': '这次运行：{N}×{N}的矩阵，两条执行路分别做{K[0]}次和{K[1]}次乘法（书中：每个GPU上{BOOK_ITERS}次', '{BOOK_SIZE} × {BOOK_SIZE} per GPU)': '{BOOK_SIZE}×{BOOK_SIZE}的乘法）'}
+#zh-str: {'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of ': '这次运行：{N} × {N}的矩阵，两条执行路分别做{K[0]}次和{K[1]}次乘法（书中：每个GPU上{BOOK_ITERS}次', '{BOOK_SIZE} × {BOOK_SIZE} per GPU)': '{BOOK_SIZE} × {BOOK_SIZE}的乘法）'}
 
 # %% [markdown]
 # Warm up, then the book's timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every device used.
@@ -142,14 +142,13 @@ plot_recorded_sync(rec) if rec else None
 # ## Two lanes at the same time
 #
 # One thread can feed several GPUs, which only queue work. A CPU lane computes before the call returns, so each needs
-# its own thread calling `torch.set_num_threads(lane.threads)` (`mm` releases the GIL).
+# its own thread calling `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
 # ## 两条执行路同时运行
 #
 # 在 GPU 执行路上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能喂饱多个 GPU。CPU 执行路在调用返回前就完成计算，
-# 所以每条 CPU 执行路需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`（这个设置属于该线程；
-# `mm` 会释放GIL）。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每条执行路。
+# 所以每条 CPU 执行路需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每条执行路。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -225,13 +224,12 @@ my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时�
 
 # %% [markdown]
 # Now all five, interleaved, answers checked, 5 repeats each. The first line checks your guess against the hatched
-# bar; the next two the book's claim (vs one after the other) and the fair test (vs the baseline), unless others
-# keep the cores busy.
+# bar; the next two the book's claim (vs one after the other) and the fair test (vs the baseline).
 
 # %% [markdown] lang="zh"
 # 现在交替测量这五种情况，并核对每个结果。每行是5次重复。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测；
 # 输出的第一行
-# 检验你的猜测，后两行检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比），除非其他程序让核心忙得无法测量。
+# 检验你的猜测，后两行检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比）。
 
 # %% tags=["nbval-ignore-output"]
 together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每次乘法的时间区间
@@ -251,14 +249,14 @@ alone = [cmp[lane.label].median for lane in lanes]  # the predictions from this 
 predicted = max(alone)  # the hatched bar, the worked prediction: max(t1, t2)  #zh: 斜线条形，即参考答案的预测：max(t1, t2)
 print(verdict.guess(my_guess, predicted, cmp[together].median))
 print(claim_lines(cmp[together], cmp[serial], baseline, cmp[baseline], busy))
-plot_lanes_run(cmp, lanes, whole, predicted, my_guess, iters=K)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
+plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
 
 # %% [markdown]
-# Where did each product run? The timeline is the median repeat of "together"; each dashed mark is that lane's median
+# Which lane slowed together? The timeline is the median repeat of "together"; each dashed mark is that lane's median
 # alone.
 
 # %% [markdown] lang="zh"
-# 每次乘法在哪里运行？时间线是“同时运行”各次重复中用时为中位数的那一次；每条虚线是那条执行路单独运行的中位数。
+# 同时运行时，哪条执行路变慢了？时间线是“同时运行”各次重复中用时为中位数的那一次；每条虚线是那条执行路单独运行的中位数。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.lane_timeline import plot_timeline
@@ -325,7 +323,7 @@ plot_small_ops(small)
 #
 # ## Remember
 #
-# * **Separate hardware** takes about max(t1, t2); on one CPU, compare a product's time alone and together.
+# * **Separate hardware** takes about max(t1, t2); on one CPU, compare each lane's time alone and together.
 # * One thread feeds several GPUs; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time; compare with the baseline, one device doing both jobs.
 #
@@ -339,7 +337,7 @@ plot_small_ops(small)
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；在同一个 CPU 上，比较每次乘法单独运行与
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；在同一个 CPU 上，比较每条执行路单独运行与
 #   同时运行的用时，并与基线比较。
 # * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
 # * 用每条执行路实测的用时做预测；与基线比较；看每一次重复。

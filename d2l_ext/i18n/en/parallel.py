@@ -27,8 +27,6 @@ MESSAGES = {
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine}): {line}',
     'parallel.median_alone': 'median alone',
-    'parallel.per_product.one': '{name}: {ms} ms a product',
-    'parallel.per_product.each': '{name}: {ms} ms a product (wall time ÷ {k})',
     'parallel.col.framework': 'framework',
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'what it is',
@@ -48,29 +46,23 @@ MESSAGES = {
     'parallel.independence_row': '{framework}: {way}',
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
     'parallel.answer.gain': 'Yes to both: together {tog} beat one after the other {ser} and the baseline {base}.',
-    'parallel.answer.idle': ('Together {tog} beat one after the other {ser} but not the baseline {base}: the gain was '
-                             'hardware that one after the other left idle.'),
+    'parallel.answer.idle': 'Together {tog} beat one after the other {ser} but not the baseline {base}.',
     'parallel.answer.none': 'No: together {tog} did not beat one after the other {ser}.',
     'parallel.answer.rec_slow_same': "Together took {together}, about the slower lane's {slow}, not the sum {sum}.",
     'parallel.answer.rec_slow_apart': 'Together took {together}; the slower lane alone took {slow}, the sum {sum}.',
-    'parallel.answer.rec_same': ("No: the CPU lane's {cpu} products cost the GPU only {cost} more time ({both} vs "
-                                 '{alone} alone), all that a second lane can save.'),
+    'parallel.answer.rec_same': ('No: the GPU alone {alone}, doing both jobs {both}, only {cost} more: all that a '
+                                 'second lane can save.'),
     'parallel.answer.rec_apart': 'Together {together} against the GPU doing both jobs, {both}: {by}.',
     'parallel.answer.sync': ('With no wait the clock stopped at {no_wait}, once the work was queued; waiting for '
                              'every device, it read {every}.'),
-    'parallel.answer.torch': ('PyTorch: no, it computes one product at a time either way, so its {a} and {b} differ '
-                              'only by the waits.'),
-    'parallel.answer.mxnet_faster': ("MXNet took {gain} less time ({a} vs {b}): the part beyond PyTorch's gap is the "
-                                     "only hint that MXNet's engine ran products at once."),
+    'parallel.answer.torch': ('PyTorch: no; both ways run the same products one at a time and differ only in '
+                              'where they wait ({a} vs {b}).'),
+    'parallel.answer.mxnet_faster': 'MXNet: issued together took {gain} less time ({a} vs {b}).',
     'parallel.answer.mxnet_same': ('MXNet: {a} vs {b}, not clearly faster, so no sign here that its engine ran '
                                    'products at once.'),
-    'parallel.small.no': 'No here: two threads {two} did not beat one thread with the whole device {one}.',
-    'parallel.small.unclear': ('Yes here: two threads {two} beat the whole device {one}, but not clearly one thread on '
-                               "half the cores ({half}): the second thread's part is unclear."),
-    'parallel.small.faster': ('Yes here: two threads {two} beat the whole device {one} and one thread on half the '
-                              'cores ({half}), so the second thread helped beyond fewer threads.'),
-    'parallel.small.slower': ('Yes here: two threads {two} beat the whole device {one}, but one thread on half the '
-                              'cores was faster still ({half}): the gain is fewer threads per product.'),
-    'parallel.small.gpu_yes': 'Yes here: two CUDA streams {two} beat one stream with the whole GPU {one}.',
-    'parallel.small.gpu_no': 'No here: two CUDA streams {two} did not beat one stream with the whole GPU {one}.',
+    'parallel.small.bmm': 'One torch.bmm {bmm} against one thread with the whole device {one}: {by}.',
+    'parallel.small.yes': 'Two threads {two} beat the whole device; one thread on half the cores took {half}.',
+    'parallel.small.no': 'Two threads {two} did not beat the whole device; one thread on half the cores took {half}.',
+    'parallel.small.gpu_yes': 'Two CUDA streams {two} beat one stream with the whole GPU.',
+    'parallel.small.gpu_no': 'Two CUDA streams {two} did not beat one stream with the whole GPU.',
 }

@@ -27,8 +27,6 @@ MESSAGES = {
     'parallel.sep': '；',
     'parallel.run_of': '{framework}（{engine}）：{line}',
     'parallel.median_alone': '单独运行的中位数',
-    'parallel.per_product.one': '{name}：每次乘法 {ms} 毫秒',
-    'parallel.per_product.each': '{name}：每次乘法 {ms} 毫秒（总用时 ÷ {k}）',
     'parallel.col.framework': '框架',
     'parallel.col.lane': '设备/执行路',
     'parallel.col.what': '是什么',
@@ -48,25 +46,19 @@ MESSAGES = {
     'parallel.independence_row': '{framework}：{way}',
     'parallel.small_ops_title': '{device} 上 {products} 次 {size} × {size} 的乘法',
     'parallel.answer.gain': '两者都胜过了：同时运行{tog}既胜过先后运行{ser}，也胜过基线{base}。',
-    'parallel.answer.idle': '同时运行{tog}胜过先后运行{ser}，却没有胜过基线{base}：省下的只是先后运行闲置的硬件。',
+    'parallel.answer.idle': '同时运行{tog}胜过先后运行{ser}，却没有胜过基线{base}。',
     'parallel.answer.none': '没有：同时运行{tog}没有胜过先后运行{ser}。',
     'parallel.answer.rec_slow_same': '同时运行用时{together}，约等于较慢那条执行路的{slow}，而不是两者之和{sum}。',
     'parallel.answer.rec_slow_apart': '同时运行用时{together}；较慢那条执行路单独用时{slow}，两者之和{sum}。',
-    'parallel.answer.rec_same': ('不能：CPU 执行路的{cpu}次乘法只让 GPU 多用{cost}的时间（{both}对单独运行的{alone}），'
-                                 '第二条执行路至多只能省下这么多。'),
+    'parallel.answer.rec_same': '不能：GPU单独{alone} → 做两份{both}，只多用{cost}，第二条执行路至多只能省下这么多。',
     'parallel.answer.rec_apart': '同时运行{together}，GPU 做两份工作{both}：{by}。',
     'parallel.answer.sync': '不等待时，工作一排入队列计时就停止，停在{no_wait}；等待每个设备时，计时为{every}。',
-    'parallel.answer.torch': 'PyTorch：不会，两种方式下它都一次只算一个乘法；{a}与{b}之差只来自等待。',
-    'parallel.answer.mxnet_faster': ('MXNet 用时少{gain}（{a}对{b}）：超出 PyTorch 那点差别的部分，是这里唯一提示'
-                                     ' MXNet 的引擎同时运行了乘法的迹象。'),
+    'parallel.answer.torch': 'PyTorch：不会；两种方式都一次一个地运行相同的乘法，区别只在于在哪里等待（{a}对{b}）。',
+    'parallel.answer.mxnet_faster': 'MXNet：全部发出后只等待一次，用时少{gain}（{a}对{b}）。',
     'parallel.answer.mxnet_same': 'MXNet：{a}对{b}，没有明显更快，这里看不出它的引擎同时运行了乘法。',
-    'parallel.small.no': '这次没有帮助：两个线程{two}没有胜过一个线程用整个设备（{one}）。',
-    'parallel.small.unclear': ('这次有帮助：两个线程{two}胜过整个设备（{one}），却没有明显胜过一个线程用一半核心'
-                               '（{half}）：第二个线程起了多大作用并不清楚。'),
-    'parallel.small.faster': ('这次有帮助：两个线程{two}既胜过整个设备（{one}），也胜过一个线程用一半核心'
-                              '（{half}），所以第二个线程在线程更少之外也起了作用。'),
-    'parallel.small.slower': ('这次有帮助：两个线程{two}胜过整个设备（{one}），但一个线程用一半核心更快'
-                              '（{half}）：收益来自每次乘法的线程更少。'),
-    'parallel.small.gpu_yes': '这次有帮助：两个 CUDA 流{two}胜过一个流用整个 GPU（{one}）。',
-    'parallel.small.gpu_no': '这次没有帮助：两个 CUDA 流{two}没有胜过一个流用整个 GPU（{one}）。',
+    'parallel.small.bmm': '一次 torch.bmm{bmm}，与一个线程用整个设备（{one}）相比：{by}。',
+    'parallel.small.yes': '两个线程{two}胜过整个设备；一个线程用一半核心用时{half}。',
+    'parallel.small.no': '两个线程{two}没有胜过整个设备；一个线程用一半核心用时{half}。',
+    'parallel.small.gpu_yes': '两个 CUDA 流{two}胜过一个流用整个 GPU。',
+    'parallel.small.gpu_no': '两个 CUDA 流{two}没有胜过一个流用整个 GPU。',
 }
