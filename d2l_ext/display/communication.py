@@ -40,8 +40,7 @@ def rates_text(seconds: dict) -> str:
 
 
 def measured_title(x, w, iters: int) -> str:
-    """The measured figure's title: what was computed (`iters` products of x by w); x on a CPU: a copy thread stands
-    in for the copy engine."""
+    """The measured figure's title: `iters` products of x by w (x on a CPU: a copy thread stands in for the engine)."""
     (a, b), c = x.shape, w.shape[1]
     cpu = '_cpu' if x.device.type == 'cpu' else ''
     return style.plot_text(f'communication.measured_title{cpu}', k=iters, a=a, b=b, c=c)
@@ -68,13 +67,11 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def control_text(comparison, predicted: dict) -> str:
-    """The worked answer in one line: the control (products beside copies without pause) against products alone by
-    the one rule (the figure's boxes), its sentence picked by the outcome, then run_and_copy's own time beside its
-    prediction (`predicted['overlapped']`, seconds)."""
+    """The worked answer: the control (products beside copies without pause) against products alone by the one rule
+    (its sentence by the outcome), then run_and_copy's own time beside its prediction (`predicted`, seconds)."""
     m = comparison.measurements
-    a, b = m['beside_copies'], m['run']
-    own = t('communication.control.own', c=verdict.num(m['overlapped'].median, 'ms'),
-            p=verdict.num(predicted['overlapped'], 'ms'))
+    a, b, over = m['beside_copies'], m['run'], m['overlapped']
+    own = t('communication.control.own', c=verdict.num(over.median, 'ms'), p=verdict.num(predicted['overlapped'], 'ms'))
     word = verdict.compare(a, b)  # one of WORDS
     return verdict.answer(t(f'communication.control.{word}', a=verdict.num(a.median, 'ms'),
                             b=verdict.num(b.median, 'ms'), by=verdict.by(a, b), own=own))
@@ -87,8 +84,7 @@ def _rows(result) -> dict:
 
 
 def recorded_text(rec) -> str:
-    """The recording's copies alone: new pageable tensors, pageable buffers reused, pinned buffers (the shares each
-    way hid are the worked answer's: recorded_prediction_text)."""
+    """The recording's copies alone: copy_to_cpu(y), pageable buffers reused, pinned buffers (no shares hidden)."""
     rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
     copies = [rows.get(k) for k in (BOOK_PAGEABLE, PAGEABLE_PLAN, SAME_PLAN)]
     if not all(copies):

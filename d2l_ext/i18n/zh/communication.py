@@ -73,8 +73,7 @@ MESSAGES = {
     'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；'
                                      '{k} · {n}² · 4 B = {gb:.1f} GB 用时 {copy}（{gbps:.1f} GB/s）'),
     'communication.recorded.answer': ('copy_to_cpu(y, True) 在一个流上用时 {b0}，先计算后复制用时 {b1}：'
-                                      '隐藏了复制用时的 {b2}。'
-                                      '复制流加事件用时 {s0}，对比 {s1}：隐藏了 {s2}。'),
+                                      '隐藏了复制用时的 {b2}。复制流加事件用时 {s0}，对比 {s1}：隐藏了 {s2}。'),
     'communication.ex3.answer_gpu': ('GPU 的计算单元、它的复制引擎和 CPU 是相互独立的硬件：'
                                      '预测同时运行的用时等于较慢执行路单独运行的用时。'),
     'communication.ex3.answer_cpu': ('三者都是共用 CPU 核心的线程，线程比核心多，没有一个是独立的硬件：'
