@@ -232,6 +232,13 @@ def test_exercise_2_answer_names_a_half_off_its_prediction_either_way_and_the_la
         G.split_answer(run)
     assert capsys.readouterr().out.strip().split('\n')[-1].startswith(
         'Worked answer: No part missed its prediction by 5% or more. ')
+    run['overlap']['split'] = [0.951] * 3  # printed '95%': 5% under the predicted 100%, by the rule as printed
+    with using_language('en'):
+        G.split_answer(run)
+    assert 'the overlap 100% → 95%' in capsys.readouterr().out
+    with using_language('en'):
+        G.split_answer(run)
+    assert 'Missed by 5% or more: assumption 2 (the overlap).' in capsys.readouterr().out
 
 
 def test_exercise_1_answer_reads_the_recorded_sum_and_the_check(capsys):
