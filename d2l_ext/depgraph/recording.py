@@ -235,10 +235,8 @@ def halves_summary(run: dict) -> dict:
 
 
 def parts(run: dict) -> list[tuple[str, float, float, int]]:
-    """Together's parts beside their predictions, each with the assumption (1-3) that predicts it: (part, predicted,
-    measured, assumption). Each half ('lane i': one after the other, together); 'overlap' (100%, the drawn repeat's);
-    'rest' (the prediction less the longer half; together less its longer half): the longer half and the rest add
-    up to the prediction and to together."""
+    """[(part, predicted, measured, its assumption 1-3)]: each half ('lane i'), 'overlap' (the drawn repeat's), 'rest'
+    (less the longer half; with it, adds up to the prediction and to together)."""
     h = halves_summary(run)
     turn, half = h['in_turn'], h['split']
     out = [(lane, turn[lane], half[lane], 1) for lane in sorted(turn)]
@@ -249,9 +247,8 @@ def parts(run: dict) -> list[tuple[str, float, float, int]]:
 
 
 def split_timeline(run: dict) -> dict:
-    """Together's drawn repeat by its timer (s): 'before' the first half starts, the halves' span, 'after' the last
-    ends; 'idle': (the lane whose half starts first, its wait from its own copy in), or None (the lanes start only
-    once both copies are in); 'one': one device's whole step in its drawn repeat."""
+    """Together's drawn repeat (s): 'before' the halves, their span, 'after'; 'idle': (the first lane to start, its wait
+    after its own copy in) or None; 'one': one device's whole step in its drawn repeat."""
     events = run['events']['split']
     ran = sorted((e for e in events if e['name'] == HALF), key=lambda e: e['start'])
     start, end = ran[0]['start'], max(e['end'] for e in ran)
