@@ -156,7 +156,7 @@ def _reused(result, rec):
 
 
 def first_copy_text(result, rec=None) -> str:
-    """One verdict line: the first call's time, then the book's later calls (a new pinned tensor per result) against
+    """One verdict line: the first call's time, then the book's later calls (cached pinned memory reused) against
     copies into pinned buffers allocated once; or why there is nothing to show."""
     if result is None or (result.warm is not None and _reused(result, rec) is None):
         return t('communication.recorded.none')

@@ -156,15 +156,15 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # ## Predict
 #
 # Overlapped, expect about **max(run, copy)** plus the shorter of one product and one copy (nothing can run beside
-# the first product or the last copy). The control row, products beside copies without pause, tests whether copies
-# slow the products; on a CPU it copies until the products end, more copies than run_and_copy makes.
+# the first product or the last copy). The control row times the same products beside nonstop copies (on a CPU,
+# more than run_and_copy makes): do copies slow them?
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 重叠时，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者（第一次乘法和最后一次复制的旁边
-# 不可能有别的工作）。对照那一行（同样的乘法，旁边不停顿地复制）检验复制是否拖慢乘法；在 CPU 上，它一直复制到
-# 乘法结束，复制次数比 `run_and_copy` 多。
+# 不可能有别的工作）。对照那一行为同样的乘法计时，旁边不停顿地复制（在 CPU 上，复制次数比 `run_and_copy` 多）：
+# 复制会拖慢乘法吗？
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -242,14 +242,16 @@ print(show.recorded_prediction_text(rec))
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# `copy_to_cpu(y, True)` asks for a pinned tensor per result. Is the first call slower than later ones, and
-# later ones slower than copies into pinned buffers allocated once? Measured on a GPU, else recorded.
+# `copy_to_cpu(y, True)` returns pinned tensors: the first call allocates the pinned memory, later calls reuse
+# PyTorch's cached blocks. Is the first call slower? Are later calls slower than pinned buffers allocated once?
+# Measured on a GPU, else recorded.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 为每个结果申请一个锁页张量。第一次调用会比之后的调用慢吗？之后的调用会比复制到
-# 只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，否则展示记录结果。
+# `copy_to_cpu(y, True)` 为每个结果返回一个锁页张量：第一次调用分配锁页内存，之后的调用从 PyTorch 的缓存中
+# 复用它。第一次调用会比之后的调用慢吗？之后的调用会比复制到只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，
+# 否则展示记录结果。
 
 # %% tags=["nbval-ignore-output"]
 first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None

@@ -52,7 +52,7 @@ MESSAGES = {
     'communication.timeline.stretches_one': 'one bar',
     'communication.timeline.stretches_many': '{n} bars',
     'communication.first_copy.no_gpu': 'No GPU here: no device-to-host copy, so no first copy to time.',
-    'communication.first_copy.title': 'copy_to_cpu(y, True): a pinned tensor per result',
+    'communication.first_copy.title': 'copy_to_cpu(y, True): pinned memory allocated by the first call, then reused',
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
@@ -77,8 +77,7 @@ MESSAGES = {
                                       'the copy time hidden. A copy stream + events took {s0} vs {s1}: {s2} hidden.'),
     'communication.ex3.answer_gpu': ("The GPU's compute units, its copy engine and the CPU are separate hardware: "
                                      "predict the slower lane's time."),
-    'communication.ex3.answer_cpu': ("All three are threads on the CPU's cores, more threads than cores, none separate "
-                                     "hardware: nothing promises the slower lane's time."),
+    'communication.ex3.answer_cpu': "All three are threads on the CPU's cores: none is separate hardware.",
     'communication.ex3.answer': 'Measured: together {a} vs the slower lane alone {b}, {by}.',
     'communication.profile.split': ('{name}, {k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B '
                                     'copied): the profiled call took {wall}'),

@@ -52,7 +52,7 @@ MESSAGES = {
     'communication.timeline.stretches_one': '一整段',
     'communication.timeline.stretches_many': ' {n} 段',
     'communication.first_copy.no_gpu': '这里没有 GPU：没有设备到主机的复制，因此没有第一次复制可以计时。',
-    'communication.first_copy.title': 'copy_to_cpu(y, True)：每个结果一个锁页张量',
+    'communication.first_copy.title': 'copy_to_cpu(y, True)：第一次调用分配锁页内存，之后复用',
     'communication.check.first_copy': '第一次 non_blocking 复制',
     'communication.check.warm_copy': '之后的 non_blocking 复制',
     'communication.check.ex3': '练习 3（{variant}）',
@@ -76,8 +76,7 @@ MESSAGES = {
                                       '隐藏了复制用时的 {b2}。复制流加事件用时 {s0}，对比 {s1}：隐藏了 {s2}。'),
     'communication.ex3.answer_gpu': ('GPU 的计算单元、它的复制引擎和 CPU 是相互独立的硬件：'
                                      '预测同时运行的用时等于较慢执行路单独运行的用时。'),
-    'communication.ex3.answer_cpu': ('三者都是共用 CPU 核心的线程，线程比核心多，没有一个是独立的硬件：'
-                                     '较慢执行路的用时没有保证。'),
+    'communication.ex3.answer_cpu': '三者都是共用 CPU 核心的线程：没有一个是独立的硬件。',
     'communication.ex3.answer': '实测：同时运行 {a}，较慢执行路单独运行 {b}，{by}。',
     'communication.profile.split': ('{name}，{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
                                     '性能分析的这次调用用时 {wall}'),
