@@ -235,8 +235,8 @@ def halves_summary(run: dict) -> dict:
 
 
 def parts(run: dict) -> list[tuple[str, float, float, int]]:
-    """[(part, predicted, measured, its assumption 1-3)]: each half ('lane i'), 'overlap' (the drawn repeat's), 'rest'
-    (less the longer half; with it, adds up to the prediction and to together)."""
+    """[(part, predicted, measured, its assumption 1-3)]: each half ('lane i'), 'overlap' (the drawn repeat's, as the
+    step's line prints it), 'rest' (the row median less the longer half: with it, adds up to together)."""
     h = halves_summary(run)
     turn, half = h['in_turn'], h['split']
     out = [(lane, turn[lane], half[lane], 1) for lane in sorted(turn)]
@@ -244,19 +244,6 @@ def parts(run: dict) -> list[tuple[str, float, float, int]]:
     out.append(('overlap', run['predicted_overlap'], f, 2))
     together = statistics.median(run['times']['split'])
     return [*out, ('rest', predict_split(run) - max(turn.values()), together - max(half.values()), 3)]
-
-
-def split_timeline(run: dict) -> dict:
-    """Together's drawn repeat (s): 'before' the halves, their span, 'after'; 'idle': (the first lane to start, its wait
-    after its own copy in) or None; 'one': one device's whole step in its drawn repeat."""
-    events = run['events']['split']
-    ran = sorted((e for e in events if e['name'] == HALF), key=lambda e: e['start'])
-    start, end = ran[0]['start'], max(e['end'] for e in ran)
-    copied = [c['end'] for c in events if c['lane'] == ran[0]['lane'] and c['name'] == 'copy in' and c['end'] <= start]
-    idle = (ran[0]['lane'], start - max(copied)) if copied else None
-    return {'before': start, 'halves': end - start, 'idle': idle,
-            'after': run['times']['split'][drawn_repeat(run, 'split')] - end,
-            'one': sum(e['end'] - e['start'] for e in run['events']['one_device'] if e['name'] == WHOLE)}
 
 
 def to_frame(run: dict):

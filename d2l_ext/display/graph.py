@@ -234,25 +234,25 @@ def draw_step(rec: dict, guess_ms=None, title=None):
 
 
 def split_answer(here: dict) -> None:
-    """Exercise 2's worked answer: each part of together beside its prediction, together's timeline (its drawn
-    repeat), then which assumptions missed by 5% or more (MIN_SHARE, either way) and whether splitting paid."""
+    """Exercise 2's worked answer, medians only: each part of together beside its prediction with the signed
+    difference, then which assumptions missed by 5% or more (MIN_SHARE) and which way, and whether splitting paid."""
     run, kinds = _run_and_kinds(here)
     m, half, parts = _measurements(run), recording.halves_summary(run)['split'], recording.parts(run)
-    split, one = m['split'], m['one_device']
+    split, one, missed = m['split'], m['one_device'], []
     name = {'overlap': t('graph.part.overlap'), 'rest': t('graph.part.rest'), **{
         f'lane {i}': t('graph.part.half', lane=lane_name(f'lane {i}', kinds=kinds)) for i in range(2)}}
+    unit = {k: '%' if k == 'overlap' else 'ms' for k, *_ in parts}
     print(t('graph.parts_line', parts=t('graph.dag_sep').join(t(
-        'graph.part.line', part=name[k], predicted=verdict.num(p, '%' if k == 'overlap' else 'ms'),
-        measured=verdict.num(x, '%' if k == 'overlap' else 'ms')) for k, p, x, _ in parts)))
-    tl = recording.split_timeline(run)
-    lane, idle = tl['idle'] or (None, 0.0)
-    print(t('graph.timeline_line', before=verdict.num(tl['before'], 'ms'), halves=verdict.num(tl['halves'], 'ms'),
-            after=verdict.num(tl['after'], 'ms'), one=verdict.num(tl['one'], 'ms'), idle='' if lane is None else t(
-                'graph.idle', lane=lane_name(lane, kinds=kinds), idle=verdict.num(idle, 'ms'))))
-    missed = t('graph.dag_sep').join(t('graph.answer.assumption', a=a, parts=', '.join(ks)) for a, ks in (
-        (a, [name[k] for k, p, x, b in parts if b == a and abs(x - p) >= MIN_SHARE * p]) for a in (1, 2, 3)) if ks)
+        'graph.part.line', part=name[k], predicted=verdict.num(p, unit[k]), measured=verdict.num(x, unit[k]),
+        diff=('+' if x >= p else '-') + verdict.num(abs(x - p), unit[k], 2)) for k, p, x, _ in parts)))
+    for a in (1, 2, 3):  # an assumption missed: its parts off by 5% or more, grouped by the way they missed
+        off = [(name[k], x > p) for k, p, x, b in parts if b == a and abs(x - p) >= MIN_SHARE * p]
+        ways = [t('graph.way.longer' if up else 'graph.way.shorter', parts=t('graph.list_sep').join(
+            n for n, u in off if u == up)) for up in (True, False) if any(u == up for _, u in off)]
+        missed += [t('graph.answer.assumption', a=a, parts=t('graph.list_sep').join(ways))] if ways else []
     why = 'half' if max(half.values()) >= one.median else 'pays' if verdict.compare(split, one) == 'faster' else 'not'
-    print(verdict.answer(t('graph.answer.missed', which=missed) if missed else t('graph.answer.none_broke'), t(
+    missed = t('graph.answer.missed', which=t('graph.dag_sep').join(missed)) if missed else t('graph.answer.none_broke')
+    print(verdict.answer(missed, t(
         f'graph.answer.{why}', half=verdict.num(max(half.values()), 'ms'), one=verdict.num(one.median, 'ms'),
         by=verdict.by(split, one), together=verdict.num(split.median, 'ms'))))
 

@@ -122,10 +122,10 @@ show.draw_graph(graph)
 #
 # The step is timed three ways, each checked against float64: **one device** with the whole
 # minibatch; **one after the other**, lane 1's half after lane 0's; **together**. The graph predicts
-# *together* from *one after the other*: the two chains may now overlap, so the shorter half can hide inside the
-# longer one:
+# *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$): the shorter
+# half can hide inside the longer one:
 #
-# $$t_\textrm{together} \approx t_\textrm{one after the other} - \min(t_\textrm{half 0}, t_\textrm{half 1}),$$
+# $$t_\textrm{par} \approx t_\textrm{ser} - \min(t_0, t_1),$$
 #
 # each its row's median in the figure. It assumes:
 #
@@ -143,12 +143,12 @@ show.draw_graph(graph)
 # 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
 # 执行路 0 的一半完成后执行路 1 的一半才开始；**同时运行**。
 #
-# 依赖图根据“先后运行”预测“同时运行”：两种方式运行的方框相同，而两条链现在可以重叠，因此较短的一半可以藏进
-# 较长的一半里：
+# 依赖图根据“先后运行”（$t_\textrm{ser}$，两半为 $t_0$、$t_1$）预测“同时运行”（$t_\textrm{par}$）：两种方式运行的
+# 方框相同，而两条链现在可以重叠，因此较短的一半可以藏进较长的一半里：
 #
-# $$t_\textrm{同时} \approx t_\textrm{先后} - \min(t_\textrm{一半0}, t_\textrm{一半1}),$$
+# $$t_\textrm{par} \approx t_\textrm{ser} - \min(t_0, t_1),$$
 #
-# 两项都是图中对应那一行的中位数。这个预测假定：
+# 各项都是图中对应那一行的中位数。这个预测假定：
 #
 # 1. 每一半同时运行时和先后运行时一样快（图中每一半的几行）；
 # 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）；
