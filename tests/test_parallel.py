@@ -205,37 +205,6 @@ def _result(together=(0.10, 0.11, 0.105), baseline=(0.2, 0.21, 0.205), baseline_
               baseline_lane=baseline_lane, baseline_cores=2, expected=0.11, serial_sum=0.21)
 
 
-def test_the_together_lines_judge_the_book_s_claim_and_the_baseline_or_say_the_load_prevents_it():
-    with using_language('en'):
-        assert dp.together_line(_result()).splitlines() == [
-            'together 0.105 s vs one after the other 0.210 s: faster (50% less time)',
-            'together 0.105 s vs CPU (2 cores), both jobs 0.205 s: faster (49% less time)']
-        same = _result(baseline=(0.104, 0.106, 0.105))
-        assert dp.together_line(same, busy=0.2).endswith(': no clear difference (medians within 5%)')
-        gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
-        assert dp.together_line(gpu).splitlines()[1].startswith('together 0.105 s vs GPU 0')
-        busy = dp.together_line(_result(), busy=0.85)  # one line, the graders' words and the measured share
-        assert busy.startswith('together vs one after the other, vs the baseline: cannot measure here (') \
-            and '85%' in busy
-        no_base = _result()
-        no_base.baseline = None
-        assert dp.together_line(no_base) == 'together 0.105 s vs one after the other 0.210 s: faster (50% less time)'
-        # with so=True the worked answer is the third line: this run's conclusion with its numbers (none without a
-        # baseline; the load's line as the answer where others held the cores)
-        assert dp.together_line(_result(), so=True).splitlines()[-1] == (
-            'Worked answer: Yes to both: together 0.105 s beat one after the other 0.210 s and the baseline 0.205 s.')
-        assert dp.together_line(same, so=True).splitlines()[-1] == (
-            'Worked answer: Together 0.105 s beat one after the other 0.210 s but not the baseline 0.105 s.')
-        slow = _result(together=(0.3, 0.31, 0.3))
-        assert dp.together_line(slow, so=True).endswith('Worked answer: No: together 0.300 s did not beat one after '
-                                                        'the other 0.210 s.')
-        assert dp.together_line(no_base, so=True) == dp.together_line(no_base)
-        assert dp.together_line(_result(), busy=0.85, so=True) == 'Worked answer: ' + busy
-    with using_language('zh'):
-        assert dp.together_line(_result()).splitlines()[1] == ('同时运行0.105秒，CPU（2个核心）做两份工作'
-                                                               '0.205秒：用时少49%')
-
-
 def test_plot_parallel_draws_the_prediction_and_the_guess():
     fig = dp.plot_parallel(_result(), guess=0.15)  # two lanes, one after the other, together, one device doing both
     assert fig.axes and len(fig.axes[0].get_yticklabels()) == 5
@@ -252,24 +221,6 @@ def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
         labels = [t.get_text().split('\n')[0] for t in dp.plot_parallel(no_base).axes[0].get_yticklabels()]
         assert 'one after the other' in labels and 'one device doing both' not in dp.plot_parallel(
             no_base).axes[0].get_title()
-
-
-def test_taste_predicts_together_from_the_run_s_own_lanes_alone(monkeypatch, capsys):
-    import d2l_ext.grading.measurable as measurable
-    import d2l_ext.parallel as par
-    shared = _result(together=(0.2, 0.21, 0.205))
-    shared.expectation = NS(rule='shared')
-    gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
-    gpu.expectation = NS(rule='separate')
-    monkeypatch.setattr(measurable, 'others_busy', lambda: 0.1)
-    monkeypatch.setattr('IPython.display.display', lambda fig: None)
-    with using_language('en'):
-        for r, measured in [(shared, '0.205 s'), (gpu, '0.105 s')]:
-            monkeypatch.setattr(par, 'parallel', lambda *a, r=r, **k: r)
-            assert dp.taste('torch', 0.15) is r and r.busy == 0.1
-            # in seconds, as 13.3.1 asks: the slower lane alone (0.110 s) is the prediction, whatever the hardware
-            assert capsys.readouterr().out.splitlines() == [
-                f'your guess 0.150 s · predicted 0.110 s · measured {measured}']
 
 
 def test_the_lanes_run_figure_labels_rows_by_what_ran_not_a_time_a_product():
@@ -306,22 +257,23 @@ def test_exercise_lines_are_verdict_lines():
         assert lines[:2] == ['PyTorch (eager): issued together (one wait) 0.100 s vs one at a time (wait after '
                              'each) 0.200 s: faster (50% less time)', 'MXNet (E): issued together (one wait) '
                              '0.200 s vs one at a time (wait after each) 0.400 s: faster (50% less time)']
-        assert lines[2].endswith('MXNet: issued together took 50% less time (0.200 s vs 0.400 s).')  # no cause
+        assert lines[2].endswith('MXNet: issued together took 50% less time (0.200 s vs 0.400 s); PyTorch, issued '
+                                 'together, took 0.100 s on the same products.')  # no cause, PyTorch's time beside
         flat = NS(framework='mxnet', engine='E', iters=10, size=8,
                   times=dict.fromkeys(r.times, r.times['one_at_a_time']))
         assert dp.independence_lines([r, flat]).endswith('not clearly faster, so no sign here that its engine ran '
-                                                         'products at once.')
-        # exercise 2: one call (bmm), then a second caller (two threads) against one caller with the whole device;
-        # the worked answer gives their numbers and, on a CPU, the control's (one thread, half the cores)
+                                                         'products at once; PyTorch, issued together, took 0.100 s.')
+        # exercise 2: on a CPU one thread on half the cores, then a second caller (two threads), against one caller
+        # with the whole device; the worked answer gives the half-cores pair first, then two threads, then bmm
         assert dp.small_ops_line(small).splitlines() == [
-            'one thread, one batched product (torch.bmm) 4.00 ms vs one thread, the whole device 20.0 ms: 5.0x as fast',
+            'one thread, half the cores 40.0 ms vs one thread, the whole device 20.0 ms: slower (100% more time)',
             'two threads, half the cores each 30.0 ms vs one thread, the whole device 20.0 ms: slower (50% more time)',
-            'Worked answer: One torch.bmm 4.00 ms against one thread with the whole device 20.0 ms: 5.0x as fast. Two '
-            'threads 30.0 ms did not beat the whole device; one thread on half the cores took 40.0 ms.']
+            'Worked answer: One thread on half the cores 40.0 ms against the whole device 20.0 ms: slower (100% more '
+            'time). Two threads 30.0 ms did not beat the whole device. One torch.bmm 4.00 ms against the whole device: '
+            '5.0x as fast.']
         gain = NS(kind='cpu', times=dict(small.times, two_threads=Times.from_times([0.0151] * 3, 'b'),
                                          one_half=Times.from_times([0.015] * 3, 'e')))
-        assert dp.small_ops_line(gain).splitlines()[-1].endswith(  # no cause named: only the numbers
-            'Two threads 15.1 ms beat the whole device; one thread on half the cores took 15.0 ms.')
+        assert 'Two threads 15.1 ms beat the whole device.' in dp.small_ops_line(gain)  # no cause: only the numbers
         busy = dp.small_ops_line(small, busy=0.9).splitlines()  # the whole device's rows unmeasurable, bmm still judged
         assert len(busy) == 2 and busy[0].startswith('one thread, one batched product (torch.bmm) 4.00 ms vs')
         assert busy[1].startswith('Worked answer: two threads, one thread vs the whole device: cannot measure')
@@ -330,23 +282,36 @@ def test_exercise_lines_are_verdict_lines():
             'one thread, one batched product (torch.bmm) 4.00 ms vs one thread, the whole device 20.0 ms: 5.0x'
             ' as fast', 'two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: '
                 'no clear difference (medians within 5%)',
-            'Worked answer: One torch.bmm 4.00 ms against one thread with the whole device 20.0 ms: 5.0x as fast. '
-            'Two CUDA streams 20.1 ms did not beat one stream with the whole GPU.']
+            'Worked answer: Two CUDA streams 20.1 ms did not beat one stream with the whole GPU. One torch.bmm 4.00 '
+            'ms against the whole device: 5.0x as fast.']
 
 
 def test_the_recording_draws_and_says_its_verdicts():
-    from d2l_ext.display.parallel_recorded import recorded_answer, recorded_figure, recorded_sync_line
+    from d2l_ext.display.parallel_recorded import (
+        recorded_alone,
+        recorded_answer,
+        recorded_figure,
+        recorded_lines,
+        recorded_sync_line,
+    )
     from d2l_ext.recorded import newest
     rec = newest()
     if rec is None:
         pytest.skip('no recording shipped')
     with using_language('en'):
-        assert [x.split(' vs ')[0] for x in dp.together_line(rec.parallel[0]).splitlines()] == ['together 0.504 s'] * 2
+        # what the learner predicts from, then the guess checked and ONE verdict line: together vs the baseline
+        assert recorded_alone(rec) == ('Recorded on NVIDIA H200, each lane alone: GPU 0 (NVIDIA H200), 1440 products '
+                                       '0.499 s; CPU (15 of 16 cores), 26 products 0.416 s')
+        assert recorded_lines(rec, 0.6).splitlines() == [
+            'your guess 0.600 s · predicted 0.499 s · measured 0.504 s',
+            'together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%)']
         assert recorded_sync_line(rec).startswith('Worked answer: With no wait the clock stopped at ')
         assert recorded_answer(rec) == (  # the recording's numbers, and the rule's verdict picks the sentence
             "Worked answer: Together took 0.504 s, about the slower lane's 0.499 s, not the sum 0.915 s. No: the GPU "
-            'alone 0.499 s, doing both jobs 0.508 s, only 2% more: all that a second lane can save.')
-    assert recorded_figure(rec).axes
+            'alone took 0.499 s, all 1440 + 26 products 0.508 s, only 2% more: all that a second lane can save.')
+        labels = [x.get_text().split('\n')[0] for x in recorded_figure(rec, 0.6).axes[0].get_yticklabels()]
+        assert labels[0].endswith(': 1440 products') and labels[-1].endswith(', 1440 + 26 products'), labels
+    assert recorded_figure(None) is None and recorded_answer(None) == recorded_lines(None) == recorded_alone(None)
 
 
 def test_the_lanes_table_has_a_row_per_lane():
@@ -358,10 +323,14 @@ def test_the_lanes_table_has_a_row_per_lane():
 
 
 def test_chinese_lines_put_no_space_after_chinese_punctuation():
-    gpu = _result(baseline_lane=make_lane('torch', 'gpu', 0).as_dict())
+    from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_lines
+    from d2l_ext.recorded import newest
+    rec = newest()
+    if rec is None:
+        pytest.skip('no recording shipped')
     with using_language('zh'):  # i18n.t's spacing, where labels are filled in
-        assert dp.baseline_name(gpu) == 'GPU 0做两份工作'
-        assert not any(p + ' ' in dp.together_line(gpu, so=True) for p in '）：，；。')
+        for text in (recorded_alone(rec), recorded_lines(rec), recorded_answer(rec)):
+            assert not any(p + ' ' in text for p in '）：，；。'), text
 
 
 def test_the_lanes_table_is_the_same_html_every_run():

@@ -32,13 +32,6 @@ def serial(result) -> Measurement:
     return Measurement(t('parallel.name.serial'), [sum(ts) for ts in zip(*(m.repeated() for m in result.lane_times))])
 
 
-def baseline_name(result) -> str:
-    """What the baseline row is: one lane with all the cores (CPU lanes), else the first lane alone."""
-    if result.baseline_lane is not None:
-        return t('parallel.variant.both_jobs', lane=Lane.from_dict(result.baseline_lane).label)
-    return t('parallel.variant.all_cores', cores=result.baseline_cores)
-
-
 def unmeasurable(label: str, busy: float | None) -> str | None:
     """The graders' 'cannot measure here' line where others kept over LOAD_SHARE of the cores busy, else None."""
     from ..grading.measurable import LOAD_SHARE
@@ -56,61 +49,35 @@ def claim_lines(together, serial_m, baseline_label: str | None, baseline, busy: 
     return '\n'.join(verdict.line(t('parallel.name.together'), together, name, m, unit) for name, m in pairs)
 
 
-def together_line(r, busy: float | None = None, so: bool = False) -> str:
-    """claim_lines of a parallel() result `r`: against one after the other, then one device doing both where timed;
-    with `so`, the worked answer last: this run's conclusion from both verdicts, with their numbers."""
-    lines = claim_lines(r.together, serial(r), r.baseline and baseline_name(r), r.baseline, busy)
-    if not so or r.baseline is None:
-        return lines
-    if unmeasurable(t('parallel.claim'), busy):
-        return verdict.answer(lines)
-    one_by_one = serial(r)
-    key = ('none' if verdict.compare(r.together, one_by_one) != 'faster' else
-           'gain' if verdict.compare(r.together, r.baseline) == 'faster' else 'idle')
-    unit = verdict.unit_for(r.together.median, one_by_one.median, r.baseline.median)
-    return lines + '\n' + verdict.answer(t(f'parallel.answer.{key}', **{
-        k: verdict.num(m.median, unit) for k, m in [('tog', r.together), ('ser', one_by_one), ('base', r.baseline)]}))
-
-
 # -- pictures ------------------------------------------------------------------------------------
 
 def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
 
 
-def plot_parallel(result, ax=None, title=None, guess: float | None = None, predicted: float | None = None):
+def plot_parallel(result, ax=None, title=None, guess: float | None = None, predicted: float | None = None,
+                  products: bool = False):
     """Every repeat of each lane alone, one after the other (the lanes' sums), all together (`predicted` hatched,
-    else result.expected; `guess` a diamond) and the baseline, one device doing both, where timed ('baseline: ')."""
-    names = [_plot_label(lane) for lane in result.lanes] + [variant_name('parallel', 'one_after_other'),
-                                                            variant_name('parallel', 'together')]
+    else result.expected; `guess` a diamond) and the baseline, one device doing both, where timed ('baseline: ');
+    `products`: each lane's row and a GPU baseline's name its products ('1440 + 26 products', 13.3.0)."""
+    counts = getattr(result, 'iters', None) if products else None
+    names = [style.plot_text('parallel.timeline_row', lane=_plot_label(lane), iters=k) if counts else
+             _plot_label(lane) for lane, k in zip(result.lanes, counts or result.lanes)]
+    names += [variant_name('parallel', 'one_after_other'), variant_name('parallel', 'together')]
     values = [m.repeated() for m in result.lane_times] + [serial(result).repeated(), result.together.repeated()]
     together = names[-1]
     if getattr(result, 'baseline', None) is not None:
         lane = result.baseline_lane
-        names.append(style.plot_text('parallel.variant.baseline', name=style.plot_text(
-            'parallel.variant.both_jobs', lane=_plot_label(lane)) if lane else style.plot_text(
+        both = style.plot_text('parallel.variant.both_products', lane=_plot_label(lane), products=' + '.join(
+            map(str, counts))) if lane and counts else lane and style.plot_text('parallel.variant.both_jobs',
+                                                                                 lane=_plot_label(lane))
+        names.append(style.plot_text('parallel.variant.baseline', name=both or style.plot_text(
             'parallel.variant.all_cores', cores=result.baseline_cores)))
         values.append(result.baseline.repeated())
         together = names[-2]
     return plot_repeats(dict(zip(names, values)), ax=ax, title=title or style.plot_text(
         'parallel.plot_title', framework=framework(result.framework).display), halves=True,
         predicted={together: result.expected if predicted is None else predicted}, guess=guess and {together: guess})
-
-
-def taste(fw: str = 'torch', guess: float | None = None):
-    """13.3.0's measuring cell: parallel() with its baseline (others' load: `.busy`), together predicted as the slower
-    lane alone (as 13.3.1 predicts), `guess` (seconds) against it, every repeat drawn."""
-    from IPython.display import display
-
-    from ..grading.measurable import others_busy
-    from ..parallel import parallel
-    busy = others_busy()
-    r = parallel(fw, lesson=True, baseline=True)
-    r.busy = max(busy, others_busy())
-    predicted = max(m.median for m in r.lane_times)  # max(t1, t2) from this run's lanes alone
-    print(verdict.guess(guess, predicted, r.together.median))
-    display(plot_parallel(r, guess=guess, predicted=predicted))
-    return r
 
 
 def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None):
@@ -147,7 +114,7 @@ def plot_independence(runs):
 def independence_lines(runs) -> str:
     """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
     against one at a time; then the worked answer: PyTorch's two ways differ only in where they wait (its code), MXNet's
-    measured share."""
+    measured share beside PyTorch's time."""
     ways = [(r.times['issued_together'], r.times['one_at_a_time']) for r in runs]
     lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), a, t('parallel.variant.one_at_a_time'), b),
@@ -155,27 +122,33 @@ def independence_lines(runs) -> str:
     said = [dict(a=verdict.num(a.median, verdict.unit_for(a.median, b.median)), gain=verdict.num(
         1 - a.median / b.median, '%'), b=verdict.num(b.median, verdict.unit_for(a.median, b.median))) for a, b in ways]
     answer = [t('parallel.answer.torch', **said[0])]
-    if len(runs) > 1:
+    if len(runs) > 1:  # beside PyTorch's issued-together time on the same products
         way = 'faster' if verdict.compare(*ways[1]) == 'faster' else 'same'
-        answer.append(t(f'parallel.answer.mxnet_{way}', **said[1]))
+        unit = verdict.unit_for(ways[0][0].median, *(m.median for m in ways[1]))
+        answer.append(t(f'parallel.answer.mxnet_{way}', **said[1], pt=verdict.num(ways[0][0].median, unit)))
     return '\n'.join([*lines, verdict.answer(*answer)])
 
 
 def small_ops_line(r, busy: float | None = None) -> str:
-    """Exercise 2: one call (torch.bmm), then a second caller (two threads, or two CUDA streams), each against one
-    caller with the whole device; then the worked answer with their numbers and, on a CPU, the control's (one caller
-    with half the cores), naming no cause. Others keeping the cores busy: bmm's line, the graders' line as answer."""
+    """Exercise 2: on a CPU one caller with half the cores, else one call (torch.bmm), then a second caller (two
+    threads, or two CUDA streams), each against one caller with the whole device; then the worked answer with their
+    numbers (half the cores first, then the second caller, then bmm), naming no cause. Others keeping the cores busy:
+    bmm's line, the graders' line as answer."""
     second = 'two_streams' if 'two_streams' in r.times else 'two_threads'
     ts, name = r.times, {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
     ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
-    lines = [verdict.line(name[a], ts[a], name['one_lane'], ts['one_lane']) for a in ('batched', second)]
-    busy_line = 'one_half' in ts and unmeasurable(t('parallel.claim_small'), busy)
-    if busy_line:  # bmm's line still judged; the answer: the graders' line
-        return '\n'.join([lines[0], verdict.answer(busy_line)])
+    cpu = 'one_half' in ts
+    if cpu and unmeasurable(t('parallel.claim_small'), busy):  # bmm's line still judged; the answer: the graders'
+        return '\n'.join([verdict.line(name['batched'], ts['batched'], name['one_lane'], ts['one_lane']),
+                          verdict.answer(unmeasurable(t('parallel.claim_small'), busy))])
+    lines = [verdict.line(name[a], ts[a], name['one_lane'], ts['one_lane'])
+             for a in ('one_half' if cpu else 'batched', second)]
     gain = 'yes' if verdict.compare(ts[second], ts['one_lane']) == 'faster' else 'no'
-    return '\n'.join([*lines, verdict.answer(
-        t('parallel.small.bmm', bmm=ms['batched'], one=ms['one_lane'], by=verdict.by(ts['batched'], ts['one_lane'])),
-        t(f"parallel.small.{'gpu_' if 'one_half' not in ts else ''}{gain}", two=ms[second], half=ms.get('one_half')))])
+    half = [t('parallel.small.half', half=ms['one_half'], one=ms['one_lane'], by=verdict.by(
+        ts['one_half'], ts['one_lane']))] if cpu else []
+    return '\n'.join([*lines, verdict.answer(*half, t(f"parallel.small.{'' if cpu else 'gpu_'}{gain}", two=ms[second]),
+                                             t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(
+                                                 ts['batched'], ts['one_lane'])))])
 
 
 def plot_small_ops(r, ax=None):

@@ -1,28 +1,50 @@
-"""13.3.0 and 13.3.1's recorded GPU run: its figure and its one verdict line, labelled when drawn."""
+"""13.3.0 and 13.3.1's recorded GPU run: its lanes alone, its figure and its one verdict line, its worked answers."""
 from __future__ import annotations
 
 from ..i18n import t
+from ..lanes import Lane
 from . import style, verdict
 from .lane_timeline import plot_timeline
-from .parallel import _plot_label, plot_parallel, plot_variants
+from .parallel import plot_parallel, plot_variants
 
 
 def _when(rec) -> dict:
     return dict(gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10])
 
 
-def recorded_figure(rec, max_bars: int = 200):
-    """A GPU recording's 13.3.1 evidence: every repeat, then the repeat of "together" timed as the median."""
+def recorded_figure(rec, guess: float | None = None, max_bars: int = 200):
+    """A GPU recording's 13.3.0 evidence: every repeat (rows named with their products; `guess` a diamond), then the
+    repeat of "together" timed as the median. No recording: None."""
+    if rec is None:
+        return None
     p = rec.parallel[0]
     fig, axes = style.figure(nrows=2 if rec.timelines else 1, height=7.6 if rec.timelines else 4.0)
     top = axes[0] if rec.timelines else axes
-    products = style.plot_text('parallel.sep').join(
-        style.plot_text('parallel.timeline_row', lane=_plot_label(lane), iters=k) for lane, k in zip(p.lanes, p.iters))
-    plot_parallel(p, ax=top, title=style.plot_text('parallel.recorded_title', size=p.size, **_when(rec)) + '\n'
-                  + products)
+    plot_parallel(p, ax=top, guess=guess, products=True, title=style.plot_text('parallel.recorded_title',
+                                                                               size=p.size, **_when(rec)))
     if rec.timelines:
         plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
     return fig
+
+
+def recorded_alone(rec) -> str:
+    """What 13.3.0's learner predicts from: each lane's median alone in the recording, with its products."""
+    if rec is None:
+        return t('panels.no_gpu_recordings')
+    p = rec.parallel[0]
+    return t('parallel.recorded_alone', gpu=rec.machine['gpus'][0], lanes=t('parallel.sep').join(
+        t('parallel.lane_alone', lane=Lane.from_dict(lane).label, iters=k, time=verdict.num(m.median))
+        for lane, k, m in zip(p.lanes, p.iters, p.lane_times)))
+
+
+def recorded_lines(rec, guess: float | None = None) -> str:
+    """`guess` against the prediction (the slower lane alone) and the measured together, then the one verdict line:
+    together against the baseline, the GPU doing both jobs."""
+    if rec is None:
+        return t('panels.no_gpu_recordings')
+    p = rec.parallel[0]
+    return '\n'.join([verdict.guess(guess, max(m.median for m in p.lane_times), p.together.median), verdict.line(
+        t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)])
 
 
 def plot_recorded_sync(rec):
@@ -47,12 +69,14 @@ def recorded_sync_line(rec) -> str:
 
 def recorded_answer(rec) -> str:
     """The worked answer of 13.3.0's predictions on the recording: together against the slower lane and the sum, then
-    whether together beat the first lane's GPU doing both jobs, and what doing both jobs cost it over its own."""
+    whether together beat the GPU doing both jobs, and what the second job's products cost it over its own."""
+    if rec is None:
+        return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
     alone, both, slow = p.lane_times[0].median, p.baseline.median, max(p.lane_times, key=lambda m: m.median)
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
-                both=verdict.num(both), alone=verdict.num(alone), cost=verdict.num(both / alone - 1,
-                                                                                                    '%'))
+                both=verdict.num(both), alone=verdict.num(alone), cost=verdict.num(both / alone - 1, '%'),
+                products=' + '.join(map(str, p.iters)))
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     key = 'rec_same' if verdict.compare(p.together, p.baseline) == 'same' else 'rec_apart'
     return verdict.answer(t(f'parallel.answer.{first}', **said), t(f'parallel.answer.{key}', **said,

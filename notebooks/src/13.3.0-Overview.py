@@ -54,7 +54,6 @@
 # %%
 # %matplotlib inline
 import d2l_ext
-from d2l_ext import t
 from d2l_ext.display.machine import machine_line
 
 d2l_ext.set_language('en')
@@ -79,77 +78,57 @@ lanes = d2l_ext.find_lanes('torch')
 lanes_table({'torch': lanes})
 
 # %% [markdown]
-# ## A first taste: predict, then measure
+# ## Predict on a GPU recording
 #
-# Each lane gets the same kind of job: independent matrix products (the book's `run`). We time each lane alone, both
-# together, and the **baseline**: one device doing both jobs. The runs are interleaved so that drift hits every
-# variant alike.
+# A GPU and the CPU each ran a job of independent matrix products (the book's `run`): each lane alone, both
+# together, and the **baseline**: the GPU doing both jobs. The runs were interleaved so that drift hit every variant
+# alike. [13.3.1](13.3.1-Parallel-Computation-on-Devices.ipynb) measures the same on this machine's lanes.
 #
-# The model: on separate hardware together takes the slower lane's time, max(t1, t2). How long will together take,
-# and will it beat the baseline? Write your time for together, in seconds, into `my_guess`.
+# The model: on separate hardware together takes the slower lane's time, max(t1, t2). The lanes' times alone:
 
 # %% [markdown] lang="zh"
-# ## 初体验：先预测，再测量
+# ## 根据 GPU 记录结果做预测
 #
-# 每条执行路做同一类工作：若干相互独立的矩阵乘法（即书中的 `run`）。我们分别为每条执行路单独运行、两条同时运行和
-# **基线**（一个设备做两份工作）计时，并交替进行，使漂移对每种情况的影响都相同。
+# 一个 GPU 和 CPU 各做一份由相互独立的矩阵乘法组成的工作（即书中的 `run`）：每条执行路单独运行、两条同时运行，以及
+# **基线**（GPU 做两份工作）。各次运行交替进行，使漂移对每种情况的影响都相同。[12.3.1节](13.3.1-Parallel-Computation-on-Devices.ipynb)
+# 在这台机器的执行路上做同样的测量。
 #
-# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。同时运行要用多长时间？会胜过基线吗？
-# 把你对同时运行用时的预测（秒）写进 `my_guess`。
+# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。各执行路单独运行的用时：
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_lines
+from d2l_ext.recorded import newest
+
+rec = newest()  # the newest GPU recording  #zh: 最新的 GPU 记录结果
+print(recorded_alone(rec))
+
+# %% [markdown]
+# **Exercise.** How long will together take? Will it beat the baseline? Write your time for together, in seconds,
+# into `my_guess`.
+
+# %% [markdown] lang="zh"
+# **练习**：同时运行要用多长时间？会胜过基线吗？把你对同时运行用时的预测（秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
 
 # %% [markdown]
-# Now measure. The hatched bar is the prediction, the slower lane's median alone; the line checks your guess.
+# Compare by **one rule for every comparison:** a way is *faster* (or *slower*) only when the two rows' grey boxes
+# do not overlap and their medians differ by at least 5% of the slower one; otherwise *no clear difference*. The
+# hatched bar is the prediction, the diamond your guess; below the repeats, the repeat of "together" timed as the
+# median shows when each lane was busy.
 
 # %% [markdown] lang="zh"
-# 现在来测量。斜线条形是预测，即较慢那条执行路单独运行的中位数；输出的一行核对你的猜测。
+# 比较时，**每次比较都用同一条规则**：两行的灰色方框互不重叠，且中位数之差至少是较慢那一个的 5%，才算*更快*
+# （或*更慢*）；否则就是*没有明显差别*。斜线条形是预测，菱形是你的猜测；各次重复下方是“同时运行”中用时为中位数的
+# 那次重复，显示每条执行路何时在忙。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import taste, together_line
-
-result = taste('torch', my_guess)  # each lane alone, together, the baseline: interleaved, answers checked  #zh: 每条执行路单独运行、同时运行、基线：交替进行，每个结果都经过核对
-
-# %% [markdown]
-# **Exercise.** Is together faster than one after the other? Than the baseline? Compare the rows of the
-# figure by **one rule for every comparison:** a way is *faster* (or *slower*) only when the two rows' grey boxes do
-# not overlap and their medians differ by at least 5% of the slower one; otherwise *no clear difference*.
-
-# %% [markdown] lang="zh"
-# **练习**：同时运行比先后运行快吗？比基线呢？比较图中的各行，**每次比较都用同一条规则**：两行的灰色
-# 方框互不重叠，且中位数之差至少是较慢那一个的 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
+print(recorded_lines(rec, my_guess))  # your guess, then together vs the baseline by the rule  #zh: 你的猜测，再按规则比较同时运行与基线
+recorded_figure(rec, my_guess)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(together_line(result, result.busy, so=True))  # vs one after the other, vs the baseline, then the worked answer  #zh: 与先后运行比，与基线比，再给出参考答案
-
-# %% [markdown]
-# ## Recorded on a GPU
-#
-# Separate hardware runs both lanes at full speed at once: here is the same experiment recorded with a GPU lane and
-# a CPU lane. Predict: together takes about the slower lane's time, not the sum. The baseline is the GPU doing
-# both jobs. Predict too: can together beat it by the rule's 5%? Below the repeats, the repeat of "together" timed as
-# the median shows when each lane was busy.
-
-# %% [markdown] lang="zh"
-# ## 在 GPU 上记录的结果
-#
-# 不同的硬件能让两条执行路同时全速运行：下面是用一条 GPU 执行路和一条 CPU 执行路记录的同一个实验。预测：同时运行的
-# 用时约等于较慢那条执行路的用时，而不是两者之和。基线是 GPU 做两份工作。再预测一下：同时运行能按规则（5%）胜过
-# 它吗？各次重复下方是“同时运行”中用时为中位数的那次重复，显示每条执行路何时在忙。
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel_recorded import recorded_figure
-from d2l_ext.recorded import newest
-
-rec = newest()  # the newest GPU recording  #zh: 最新的 GPU 记录结果
-print(together_line(rec.parallel[0]) if rec else t('panels.no_gpu_recordings'))
-recorded_figure(rec) if rec else None
-
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel_recorded import recorded_answer
-
-print(recorded_answer(rec) if rec else t('panels.no_gpu_recordings'))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出
+print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出
 
 # %% [markdown]
 # ## Summary

@@ -1,4 +1,4 @@
-"""13.3.1 Parallel computation on devices (and 13.3.0's taste of it): row names, figure titles, short lines."""
+"""13.3.1 Parallel computation on devices (and 13.3.0's GPU recording): row names, figure titles, short lines."""
 MESSAGES = {
     'parallel.what': 'this run',
     'parallel.variant.serial_sum': 'one after the other (sum of the lanes alone)',
@@ -19,6 +19,7 @@ MESSAGES = {
     'parallel.variant.every_device': 'synchronize every device used',
     'parallel.variant.one_after_other': 'one after the other',
     'parallel.variant.both_jobs': '{lane}, both jobs',
+    'parallel.variant.both_products': '{lane}, {products} products',
     'parallel.variant.all_cores': 'CPU ({cores} cores), both jobs',
     'parallel.variant.baseline': 'baseline: {name}',
     'parallel.sync.no_gpu': 'no GPU lane here: PyTorch finishes CPU work before returning',
@@ -45,24 +46,26 @@ MESSAGES = {
     'parallel.independence_title': '{iters} independent products of {size} × {size}',
     'parallel.independence_row': '{framework}: {way}',
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
-    'parallel.answer.gain': 'Yes to both: together {tog} beat one after the other {ser} and the baseline {base}.',
-    'parallel.answer.idle': 'Together {tog} beat one after the other {ser} but not the baseline {base}.',
-    'parallel.answer.none': 'No: together {tog} did not beat one after the other {ser}.',
     'parallel.answer.rec_slow_same': "Together took {together}, about the slower lane's {slow}, not the sum {sum}.",
     'parallel.answer.rec_slow_apart': 'Together took {together}; the slower lane alone took {slow}, the sum {sum}.',
-    'parallel.answer.rec_same': ('No: the GPU alone {alone}, doing both jobs {both}, only {cost} more: all that a '
-                                 'second lane can save.'),
-    'parallel.answer.rec_apart': 'Together {together} against the GPU doing both jobs, {both}: {by}.',
+    'parallel.answer.rec_same': ('No: the GPU alone took {alone}, all {products} products {both}, only {cost} more: '
+                                 'all that a second lane can save.'),
+    'parallel.answer.rec_apart': 'Together {together} against the baseline {both}: {by}.',
     'parallel.answer.sync': ('With no wait the clock stopped at {no_wait}, once the work was queued; waiting for '
                              'every device, it read {every}.'),
     'parallel.answer.torch': ('PyTorch: no; both ways run the same products one at a time and differ only in '
                               'where they wait ({a} vs {b}).'),
-    'parallel.answer.mxnet_faster': 'MXNet: issued together took {gain} less time ({a} vs {b}).',
+    'parallel.answer.mxnet_faster': ('MXNet: issued together took {gain} less time ({a} vs {b}); PyTorch, issued '
+                                     'together, took {pt} on the same products.'),
     'parallel.answer.mxnet_same': ('MXNet: {a} vs {b}, not clearly faster, so no sign here that its engine ran '
-                                   'products at once.'),
-    'parallel.small.bmm': 'One torch.bmm {bmm} against one thread with the whole device {one}: {by}.',
-    'parallel.small.yes': 'Two threads {two} beat the whole device; one thread on half the cores took {half}.',
-    'parallel.small.no': 'Two threads {two} did not beat the whole device; one thread on half the cores took {half}.',
+                                   'products at once; PyTorch, issued together, took {pt}.'),
+    'parallel.name.baseline': 'the baseline',
+    'parallel.recorded_alone': 'Recorded on {gpu}, each lane alone: {lanes}',
+    'parallel.lane_alone': '{lane}, {iters} products {time}',
+    'parallel.small.half': 'One thread on half the cores {half} against the whole device {one}: {by}.',
+    'parallel.small.yes': 'Two threads {two} beat the whole device.',
+    'parallel.small.no': 'Two threads {two} did not beat the whole device.',
     'parallel.small.gpu_yes': 'Two CUDA streams {two} beat one stream with the whole GPU.',
     'parallel.small.gpu_no': 'Two CUDA streams {two} did not beat one stream with the whole GPU.',
+    'parallel.small.bmm': 'One torch.bmm {bmm} against the whole device: {by}.',
 }

@@ -1,4 +1,4 @@
-"""12.3.1 基于 GPU 的并行计算（以及 12.3 概览中的初体验）：行名、图标题、简短的输出。"""
+"""12.3.1 基于 GPU 的并行计算（以及 12.3 概览中的 GPU 记录结果）：行名、图标题、简短的输出。"""
 MESSAGES = {
     'parallel.what': '这次运行',
     'parallel.variant.serial_sum': '先后运行（各执行路单独用时之和）',
@@ -19,6 +19,7 @@ MESSAGES = {
     'parallel.variant.every_device': '同步用到的每个设备',
     'parallel.variant.one_after_other': '先后运行',
     'parallel.variant.both_jobs': '{lane} 做两份工作',
+    'parallel.variant.both_products': '{lane}做{products}次乘法',
     'parallel.variant.all_cores': 'CPU（{cores} 个核心）做两份工作',
     'parallel.variant.baseline': '基线：{name}',
     'parallel.sync.no_gpu': '这里没有 GPU 执行路：PyTorch 在返回前就完成了 CPU 上的计算',
@@ -45,20 +46,24 @@ MESSAGES = {
     'parallel.independence_title': '{iters} 次相互独立的 {size} × {size} 乘法',
     'parallel.independence_row': '{framework}：{way}',
     'parallel.small_ops_title': '{device} 上 {products} 次 {size} × {size} 的乘法',
-    'parallel.answer.gain': '两者都胜过了：同时运行{tog}既胜过先后运行{ser}，也胜过基线{base}。',
-    'parallel.answer.idle': '同时运行{tog}胜过先后运行{ser}，却没有胜过基线{base}。',
-    'parallel.answer.none': '没有：同时运行{tog}没有胜过先后运行{ser}。',
     'parallel.answer.rec_slow_same': '同时运行用时{together}，约等于较慢那条执行路的{slow}，而不是两者之和{sum}。',
     'parallel.answer.rec_slow_apart': '同时运行用时{together}；较慢那条执行路单独用时{slow}，两者之和{sum}。',
-    'parallel.answer.rec_same': '不能：GPU单独{alone} → 做两份{both}，只多用{cost}，第二条执行路至多只能省下这么多。',
-    'parallel.answer.rec_apart': '同时运行{together}，GPU 做两份工作{both}：{by}。',
+    'parallel.answer.rec_same': ('不能：GPU单独{alone}，做全部{products}次乘法{both}，只多用{cost}，'
+                                 '第二条执行路至多只能省下这么多。'),
+    'parallel.answer.rec_apart': '同时运行{together}，基线{both}：{by}。',
     'parallel.answer.sync': '不等待时，工作一排入队列计时就停止，停在{no_wait}；等待每个设备时，计时为{every}。',
     'parallel.answer.torch': 'PyTorch：不会；两种方式都一次一个地运行相同的乘法，区别只在于在哪里等待（{a}对{b}）。',
-    'parallel.answer.mxnet_faster': 'MXNet：全部发出后只等待一次，用时少{gain}（{a}对{b}）。',
-    'parallel.answer.mxnet_same': 'MXNet：{a}对{b}，没有明显更快，这里看不出它的引擎同时运行了乘法。',
-    'parallel.small.bmm': '一次 torch.bmm{bmm}，与一个线程用整个设备（{one}）相比：{by}。',
-    'parallel.small.yes': '两个线程{two}胜过整个设备；一个线程用一半核心用时{half}。',
-    'parallel.small.no': '两个线程{two}没有胜过整个设备；一个线程用一半核心用时{half}。',
+    'parallel.answer.mxnet_faster': ('MXNet：一起发出用时少{gain}（{a}对{b}）；'
+                                     '同样的乘法，PyTorch 一起发出用时{pt}。'),
+    'parallel.answer.mxnet_same': ('MXNet：{a}对{b}，没有明显更快，这里看不出它的引擎同时运行了乘法；'
+                                   'PyTorch 一起发出用时{pt}。'),
+    'parallel.name.baseline': '基线',
+    'parallel.recorded_alone': '在 {gpu} 上记录的各执行路单独用时：{lanes}',
+    'parallel.lane_alone': '{lane}，{iters} 次乘法，{time}',
+    'parallel.small.half': '一个线程用一半核心{half}，与整个设备{one}相比：{by}。',
+    'parallel.small.yes': '两个线程{two}胜过整个设备。',
+    'parallel.small.no': '两个线程{two}没有胜过整个设备。',
     'parallel.small.gpu_yes': '两个 CUDA 流{two}胜过一个流用整个 GPU。',
     'parallel.small.gpu_no': '两个 CUDA 流{two}没有胜过一个流用整个 GPU。',
+    'parallel.small.bmm': '一次 torch.bmm{bmm}，与整个设备相比：{by}。',
 }
