@@ -13,17 +13,13 @@ def _when(rec) -> dict:
 
 
 def recorded_figure(rec, guess: float | None = None, max_bars: int = 200):
-    """A GPU recording's 13.3.0 evidence: every repeat (rows named with their products; `guess` a diamond), then the
-    repeat of "together" timed as the median. No recording: None."""
+    """13.3.0's evidence: every repeat (rows with their products, `guess` a diamond), the median repeat of together."""
     if rec is None:
         return None
-    p = rec.parallel[0]
-    fig, axes = style.figure(nrows=2 if rec.timelines else 1, height=7.6 if rec.timelines else 4.0)
-    top = axes[0] if rec.timelines else axes
-    plot_parallel(p, ax=top, guess=guess, products=True, title=style.plot_text('parallel.recorded_title',
-                                                                               size=p.size, **_when(rec)))
-    if rec.timelines:
-        plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
+    p, (fig, axes) = rec.parallel[0], style.figure(nrows=2, height=7.6)
+    plot_parallel(p, ax=axes[0], guess=guess, products=True, title=style.plot_text('parallel.recorded_title',
+                                                                                   size=p.size, **_when(rec)))
+    plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
     return fig
 
 
@@ -38,8 +34,7 @@ def recorded_alone(rec) -> str:
 
 
 def recorded_lines(rec, guess: float | None = None) -> str:
-    """`guess` against the prediction (the slower lane alone) and the measured together, then the one verdict line:
-    together against the baseline, the GPU doing both jobs."""
+    """`guess` against the prediction (the slower lane alone) and together; one verdict line: vs the baseline."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]

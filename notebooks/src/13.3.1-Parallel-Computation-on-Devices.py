@@ -252,11 +252,10 @@ print(claim_lines(cmp[together], cmp[serial], baseline, cmp[baseline], busy))
 plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
 
 # %% [markdown]
-# Which lane slowed together? The timeline is the median repeat of "together"; each dashed mark is that lane's median
-# alone.
+# The timeline is the median repeat of "together"; each dashed mark is that lane's median alone.
 
 # %% [markdown] lang="zh"
-# 同时运行时，哪条执行路变慢了？时间线是“同时运行”各次重复中用时为中位数的那一次；每条虚线是那条执行路单独运行的中位数。
+# 时间线是“同时运行”各次重复中用时为中位数的那一次；每条虚线是那条执行路单独运行的中位数。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.lane_timeline import plot_timeline
@@ -315,7 +314,7 @@ from d2l_ext.display.parallel import plot_small_ops, small_ops_line
 
 busy = others_busy()
 small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per caller, 800 in all  #zh: iters：每个调用方的乘法次数，共 800 次
-print(small_ops_line(small, max(busy, others_busy())))  # two threads and bmm vs the whole device, then the worked answer  #zh: 两个线程、bmm 与整个设备相比，再给出参考答案
+print(small_ops_line(small, max(busy, others_busy())))  # two verdicts vs the whole device, then the worked answer  #zh: 与整个设备相比的两行判断，再给出参考答案
 plot_small_ops(small)
 
 # %% [markdown]
