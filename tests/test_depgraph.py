@@ -352,7 +352,7 @@ def test_the_overlap_line_reads_the_median_repeat_and_the_recording_asks_for_no_
     if rec is None:
         pytest.skip('no GPU recording shipped')
     run = dg.recording.pick_run(rec)
-    f = run['overlap']['split'][dg.recording.drawn_repeat(run, 'split')]  # the repeat the timeline draws
+    f = run['overlap']['split'][run['drawn']['split']]  # the repeat the timeline draws
     with using_language('en'):
         overlap, _ = show.step_lines(rec, ask=False).split('\n')  # a recording: no guess, no prediction line
         assert overlap.startswith('the halves ran at the same time in the median repeat, drawn below: overlap ')

@@ -66,7 +66,7 @@ def fake_run(halves=((0.0, 2e-3), (1e-3, 4e-3)), times=None, repeats=3):
             **{key: {'in_turn': [recording.half_stats(turn)[k]] * repeats,
                      'split': [recording.half_stats(split)[k]] * repeats}
                for k, key in enumerate(('halves', 'spans', 'overlap'))},
-            'predicted_overlap': 1.0, 'representative': 0,
+            'predicted_overlap': 1.0, 'representative': 0, 'drawn': dict.fromkeys(recording.VARIANTS, 0),
             'events': {'one_device': one, 'in_turn': turn, 'split': split}}
 
 
@@ -225,7 +225,7 @@ def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
     run['halves']['split'] = [{'lane 0': 3e-3, 'lane 1': 4e-3}] * 3  # both halves slower: one group, one way
     with using_language('en'):
         G.split_answer(run)
-    assert 'assumption 1 (lane 0 half, lane 1 half longer); assumption 3' in capsys.readouterr().out
+    assert 'assumption 1 (lane 0 half longer, lane 1 half longer); assumption 3' in capsys.readouterr().out
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 3e-3}] * 3
     run['times']['split'] = [4e-3] * 3  # every part as predicted
     with using_language('en'):

@@ -149,11 +149,6 @@ def median_repeat(times) -> int:
     return sorted(range(len(times)), key=times.__getitem__)[(len(times) - 1) // 2]
 
 
-def drawn_repeat(run: dict, variant: str) -> int:
-    """The repeat a run's events of `variant` come from: its median repeat (older recordings: the split's)."""
-    return run.get('drawn', {}).get(variant, run['representative'])
-
-
 def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=None, progress=None,
                 dag=False) -> dict:
     """13.3.3's step on these lanes (default find_lanes('torch')) at each batch size -> a JSON-ready recording.

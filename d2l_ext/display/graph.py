@@ -186,7 +186,7 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
             one: ONE_DEVICE_ROLE, timer['one_device']: 'idle'}
     events = []
     for v in ('split', 'one_device'):
-        wall = run['times'][v][recording.drawn_repeat(run, v)]
+        wall = run['times'][v][run['drawn'][v]]
         events.append({'lane': timer[v], 'start': 0.0, 'end': wall, 'name': verdict.num(wall, 'ms'), 'role': 'idle'})
         events += [{'lane': name[e['lane']], 'start': e['start'], 'end': e['end'],
                     'name': stage_label(e['name'], True),
@@ -245,11 +245,10 @@ def split_answer(here: dict) -> None:
     print(t('graph.parts_line', parts=t('graph.dag_sep').join(t(
         'graph.part.line', part=name[k], predicted=verdict.num(p, unit[k]), measured=verdict.num(x, unit[k]),
         diff=('+' if x >= p else '-') + verdict.num(abs(x - p), unit[k], 2)) for k, p, x, _ in parts)))
-    for a in (1, 2, 3):  # an assumption missed: its parts off by 5% or more, grouped by the way they missed
-        off = [(name[k], x > p) for k, p, x, b in parts if b == a and abs(x - p) >= MIN_SHARE * p]
-        ways = [t('graph.way.longer' if up else 'graph.way.shorter', parts=t('graph.list_sep').join(
-            n for n, u in off if u == up)) for up in (True, False) if any(u == up for _, u in off)]
-        missed += [t('graph.answer.assumption', a=a, parts=t('graph.list_sep').join(ways))] if ways else []
+    for a in (1, 2, 3):  # an assumption missed: each of its parts off by 5% or more, and which way
+        off = [t('graph.way.longer' if x > p else 'graph.way.shorter', part=name[k])
+               for k, p, x, b in parts if b == a and abs(x - p) >= MIN_SHARE * p]
+        missed += [t('graph.answer.assumption', a=a, parts=t('graph.list_sep').join(off))] if off else []
     why = 'half' if max(half.values()) >= one.median else 'pays' if verdict.compare(split, one) == 'faster' else 'not'
     missed = t('graph.answer.missed', which=t('graph.dag_sep').join(missed)) if missed else t('graph.answer.none_broke')
     print(verdict.answer(missed, t(
