@@ -91,24 +91,26 @@ def test_the_flat_answer_is_its_plain_verdict_against_a_no_untimed_cause():
                                                  'no clear difference (medians within 5%)')
 
 
-def test_b_s_flatten_and_copy_back_are_drawn_where_profiled():
-    r = fake()
+def test_b_s_answer_sets_the_models_miss_on_b_less_its_miss_on_a_beside_b_s_copies():
+    r = fake(serial=0.15)  # (a): the model 140 ms, the median 150 ms; (b): 131 ms, 145 ms
     r.events['flat'] = [{'rank': k, 'stream': 'compute', 'role': role, 'name': name, 'start': a, 'end': b}
                         for k in (0, 1) for role, name, a, b in (('backward', 'x', 0.0, 0.05),
                                                                  ('copy', 'aten::cat', 0.05, 0.06),
                                                                  ('copy', 'aten::copy_', 0.08, 0.085))]
-    assert show.verdict_text(r, 'flat') == show.verdict_text(fake(), 'flat')  # no split a profile cannot add up
-    assert show.flat_answer(r) == 'Worked answer: (b) flat 135 ms vs (a) after backward 140 ms: no clear difference ' \
-        '(medians within 5%). The model put (b) at 131 ms against its median 135 ms, leaving out the flatten and ' \
-        'copy back. Process 0, which the all-reduce waited for, spent 15.0 ms on them in the profiled step.'
+    assert show.verdict_text(r, 'flat') == show.verdict_text(fake(serial=0.15), 'flat')  # no split of the line
+    assert show.flat_answer(r) == 'Worked answer: (b) flat 145 ms vs (a) after backward 150 ms: no clear difference ' \
+        '(medians within 5%). The model missed (a), which makes no copies, by +10.0 ms (140 → 150 ms) and (b) by ' \
+        "+14.4 ms (131 → 145 ms). The difference is +4.36 ms; (b)'s flatten and copy back took 15.0 ms in the " \
+        'profiled step (process 0, the one the all-reduce waited for).'
+    assert 'missed (a), which makes no copies, by 0 ms (140 → 140 ms)' in show.flat_answer(fake())  # not -5.55e-17
     r.events['flat'] = [dict(e, end=e['start'] + 0.002) for e in r.events['flat'] if e['name'] == 'aten::cat']
-    assert show.flat_answer(r).endswith('spent 2.00 ms on them in the profiled step, so 2.36 ms of the 4.36 ms gap is '
-                                        'unexplained.')  # 2 ms of copies a process: the rest of the miss
     r.events['flat'] += [{'rank': k, 'role': 'allreduce', 'stream': 'allreduce', 'name': 'x', 'start': 0.0,
                           'end': 0.01 - 0.005 * k} for k in (0, 1)]
     r.events['flat'][1]['end'] += 0.003  # process 1 joined the all-reduce last (the shorter): its 5 ms count
     with using_language('zh'):
-        assert show.flat_answer(r).endswith('全归约所等待的进程1在这上面用了5.00毫秒。')
+        assert show.flat_answer(r).endswith('模型对(a)（没有复制）的预测差了+10.0毫秒（140 → 150毫秒），对(b)差了'
+                                            '+14.4毫秒（131 → 145毫秒）。两者相差+4.36毫秒；(b)的展平和复制回去'
+                                            '在分析步中用了5.00毫秒（进程1，全归约所等待的进程）。')
     legend = [x.get_text() for x in show.draw_step_timeline(r, 'flat').axes[0].get_legend().get_texts()]
     assert 'flatten (cat, ÷n), copy back' in legend
 
@@ -176,7 +178,11 @@ def test_the_steps_the_prediction_and_the_ingredients_are_one_line_each():
     assert show.steps_text(r) == 'step (ms), predicted · measured median: (a) 140 · 140, (b) 131 · 135, (c) 106 · 130'
     lines = show.ingredients_text(r).split('\n')
     assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms in 12 calls',
-                     'model fitted to it and one call on a larger buffer: α = 0.851 ms a call, β = 0.85 GB/s']
+                     'α, β fitted to all-reduce alone and one call on a larger buffer: α = 0.851 ms a call, '
+                     'β = 0.85 GB/s']
+    with using_language('zh'):
+        assert show.ingredients_text(r).split('\n')[1] == ('α、β由两次计时拟合：仅全归约和对一个更大缓冲区的一次调用；'
+                                                           '每次调用α=0.851毫秒，β=0.85 GB/s')
 
 
 def test_the_model_is_fitted_to_this_runs_own_calls():
@@ -222,4 +228,5 @@ def test_the_rule_names_every_ddp_size_it_cannot_tell_from_the_shortest_and_back
     assert 'here: no clear difference among DDP 1 MiB, DDP one bucket.' in show.buckets_answer(r, r)
     fig = show.plot_steps(r, backward=['serial', 'hooks'])  # backward in (a), the control, and in (c)
     labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
-    assert labels[-2:] == ['backward in (a), profiled steps', 'backward in (c), profiled steps']
+    assert labels == ['step without all-reduce', '(a) after backward', 'backward in (a), profiled steps', '(b) flat',
+                      '(c) hooks', 'backward in (c), profiled steps']  # each right under its version's row

@@ -10,7 +10,7 @@ from .timeline import draw_timeline
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.version.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
 MS = 1e3
-_plus = lambda seconds: '+' * (seconds >= 0) + verdict.num(seconds, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms')
+_plus = lambda s: '+' * (s >= 0) + verdict.num(round(s, 6) + 0.0, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms', to µs)
 _back = lambda r, vid: verdict.num(r.version(vid).backward_span, 'ms')  # noqa: E731 (backward's profiled span)
 
 
@@ -89,13 +89,12 @@ def _copies(r, vid: str) -> tuple[list[float], int]:
 
 
 def flat_answer(r) -> str:
-    """(b)'s worked answer: its verdict line against (a); the model's miss beside the copies it leaves out."""
-    b, ms = r.version('flat'), lambda s: verdict.num(s, 'ms')
-    (copies, rank), miss = _copies(r, 'flat'), b.median - r.predicted('flat')['step']
-    copies = copies[rank]
-    rest = t('allreduce.answer.rest', rest=ms(miss - copies), miss=ms(miss)) if miss > copies else ''
-    return verdict.answer(t('allreduce.answer.flat', line=verdict_text(r, 'flat'), model=ms(b.median - miss),
-                            median=ms(b.median), copies=ms(copies), rank=rank, rest=rest))
+    """(b)'s worked answer: the model's miss on (b) less its miss on (a), the control, beside (b)'s copies."""
+    ab = [(r.predicted(v)['step'], r.version(v).median) for v in ('serial', 'flat')]  # model, median: (a), (b)
+    (copies, rank), extra = _copies(r, 'flat'), (ab[1][1] - ab[1][0]) - (ab[0][1] - ab[0][0])
+    return verdict.answer(t('allreduce.answer.flat', line=verdict_text(r, 'flat'), miss=[_plus(m - p) for p, m in ab],
+                            span=[f"{verdict.sig(p * MS)} → {verdict.num(m, 'ms')}" for p, m in ab],
+                            extra=_plus(extra), copies=verdict.num(copies[rank], 'ms'), rank=rank))
 
 
 def paid_answer(there, here) -> str:
@@ -144,13 +143,13 @@ def _leads(result, vid: str) -> list[float]:
 
 def plot_steps(result, ids=None, title=None, backward=()):
     """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched; the step
-    without all-reduce on top; (a)-(c) unless `ids`; below, backward's span in each profiled step of `backward`'s."""
+    without all-reduce on top; (a)-(c) unless `ids`; under each of `backward`, its span in each profiled step."""
     versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'hooks']) if result.has(v)]
-    spans = {f'{v}/back': [sum(s['backward'] for s in step) / len(step) for step in zip(*result.version(v).stats)]
-             for v in backward}  # mean over processes
+    times = {k: x for v in versions for k, x in [(v.id, v.step_times), (f'{v.id}/back', v.id in backward and [
+        sum(s['backward'] for s in step) / len(step) for step in zip(*v.stats)])] if x}  # backward: mean of processes
     labels = {v.id: name(result, v, style.plot_text) for v in versions} | {f'{v}/back': style.plot_text(
         'allreduce.plot.back', letter=k) for k, v in LETTERS.items() if v in backward}
-    fig = plot_repeats({**{v.id: v.step_times for v in versions}, **spans}, unit='ms', halves=True, labels=labels,
+    fig = plot_repeats(times, unit='ms', halves=True, labels=labels,
                        predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:]},
                        title=title or style.plot_text('allreduce.plot.title'))
     fig.axes[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))

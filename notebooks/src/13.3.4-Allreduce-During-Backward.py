@@ -15,16 +15,17 @@
 # %% [markdown]
 # # Extra: Gradients All-Reduced While Backward Still Runs
 #
-# The book's 13.3.2 notes that distributed optimization moves data to aggregate gradients across accelerators: an
-# **all-reduce**, where every process contributes its gradients and receives their sum. In *data parallelism*
-# every process holds the same MLP and a share of the minibatch. You write four versions of the step and measure
+# The book's 13.3.2, on moving data between devices: "For instance, this occurs when we want to perform distributed
+# optimization where we need to aggregate the gradients over multiple accelerator cards." That aggregation is an
+# **all-reduce**: every process contributes its gradients and receives their sum. In *data parallelism* every
+# process holds the same MLP and a share of the minibatch. You write four versions of the step and measure
 # how much all-reduce runs during backward.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
-# 书中 12.3.2 节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这就是**全归约**
-# （all-reduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
+# 书中 12.3.2 节写道：“例如，当我们打算执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
+# 就是**全归约**（all-reduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
 # 小批量中的一份。下面你先写出训练步的四个版本，再测量全归约有多少是在反向传播仍在计算时进行的。
 
 # %%
@@ -217,15 +218,14 @@ if rec is not None:
 # %% [markdown]
 # ## Measure
 #
-# The same figure, here; its last two rows draw backward in (a), the control, and in (c): the model leaves out any
-# change in backward's time.
-# (d) is drawn in Exercise 2, beside DDP at its bucket size.
+# The same figure, here, with backward's time under (a), the control, and under (c): the model leaves its change
+# out. (d) is drawn in Exercise 2.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 这台机器上的同一幅图；最后两行画出反向传播在 (a) 中（对照）和在 (c) 中的用时：模型没有算反向传播用时的变化。
-# (d) 画在练习 2 中，与同样桶大小的 DDP 并列。
+# 这台机器上的同一幅图；(a)（对照）和 (c) 的下一行是它们的反向传播用时：模型没有算这一用时的变化。
+# (d) 画在练习 2 中。
 
 # %% tags=["nbval-ignore-output"]
 print(show.parts_text(result))
@@ -236,14 +236,12 @@ display(show.plot_steps(result, backward=['serial', 'hooks']))  # backward's row
 # %% [markdown]
 # ## One step, process by process
 #
-# One profiled step of (c), then of (b) (not timed ones), two rows per process on one time axis, from backward's
-# start: forward is not drawn.
+# One profiled step of (c), then of (b) (not timed ones), two rows per process, from backward's start.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 先画 (c)、再画 (b) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行，共用一条时间轴，
-# 从反向传播开始画起，没有画前向传播。
+# 先画 (c)、再画 (b) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行，从反向传播开始画起。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
@@ -260,7 +258,7 @@ display(fig)
 # **(b) 的问题**：(b) 比 (a) 快吗？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.flat_answer(result))  # (b) against (a), the model's miss, the copies  #zh: (b)与(a)相比、模型的偏差、复制用时
+print(show.flat_answer(result))  # (b) against (a); the model's miss on each; (b)'s copies  #zh: (b)与(a)相比；模型对两者的偏差；(b)的复制用时
 display(show.plot_steps(result, ids=['serial', 'flat']))
 
 # %% [markdown]

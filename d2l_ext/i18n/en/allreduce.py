@@ -26,8 +26,8 @@ MESSAGES = {
     'allreduce.which.package': "measured: the package's (a)-(d); yours replace them once they pass",
     'allreduce.which.mixed': "measured: your {yours}; the package's {package}",
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
-    'allreduce.ingredients.fit': ('model fitted to it and one call on a larger buffer: α = {alpha} a call, '
-                                  'β = {gbps} GB/s'),
+    'allreduce.ingredients.fit': 'α, β fitted to all-reduce alone and one call on a larger buffer: α = {alpha} a call, '
+                                 'β = {gbps} GB/s',
     'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
     'allreduce.share': '; {share} of the all-reduce time (incl. waiting for the peer) ran during backward',
     'allreduce.plot.back': 'backward in ({letter}), profiled steps',
@@ -44,10 +44,9 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ',
     'allreduce.parts': '{line}{paid}; backward {c} in (c), {a} in (a)',
     'allreduce.paid': ', overlap paid here', 'allreduce.unpaid': ', overlap did not pay here',
-    'allreduce.answer.flat': ('{line}. The model put (b) at {model} against its median {median}, leaving out the '
-                              'flatten and copy back. Process {rank}, which the all-reduce waited for, spent {copies} '
-                              'on them in the profiled step{rest}.'),
-    'allreduce.answer.rest': ', so {rest} of the {miss} gap is unexplained',
+    'allreduce.answer.flat': ("{line}. The model missed (a), which makes no copies, by {miss[0]} ({span[0]}) and (b) "
+                              "by {miss[1]} ({span[1]}). The difference is {extra}; (b)'s flatten and copy back took "
+                              "{copies} in the profiled step (process {rank}, the one the all-reduce waited for)."),
     'allreduce.there': 'On the GPU host', 'allreduce.here': 'Here',
     'allreduce.answer.paid': '{where}, (c) against (a): {by}, a {saved} gap; backward {grew} ({c} vs {a} in (a)).',
     'allreduce.answer.sizes': ('Fastest by the model: {model[0]} here, {model[1]} on the GPU host. Median steps by '

@@ -26,7 +26,8 @@ MESSAGES = {
     'allreduce.which.package': '测量的是：包里的 (a)-(d)；你的版本通过检查后就会替换它们',
     'allreduce.which.mixed': '测量的是：你写的 {yours}；包里的 {package}',
     'allreduce.ingredients.step': '不做全归约的训练步 {step}；仅全归约 {alone}，共 {tensors} 次调用',
-    'allreduce.ingredients.fit': '模型由它和对一个更大缓冲区的一次调用拟合：每次调用α={alpha}，β={gbps} GB/s',
+    'allreduce.ingredients.fit': ('α、β由两次计时拟合：仅全归约和对一个更大缓冲区的一次调用；'
+                                  '每次调用α={alpha}，β={gbps} GB/s'),
     'allreduce.steps': '训练步（毫秒），预测 · 实测中位数：{rows}',
     'allreduce.share': '；全归约用时（含等待另一个进程）有 {share} 在反向传播期间',
     'allreduce.plot.title': '每个版本计时的训练步',
@@ -41,9 +42,10 @@ MESSAGES = {
     'allreduce.table.predicted': '预测的训练步（毫秒）', 'allreduce.table.measured': '训练步中位数（毫秒）',
     'allreduce.on': '{n} 个进程、{cores} 个核心：', 'allreduce.parts': '{line}{paid}；反向传播在(c)中{c}，在(a)中{a}',
     'allreduce.paid': '，重叠在这里带来了好处', 'allreduce.unpaid': '，重叠在这里没有带来好处',
-    'allreduce.answer.flat': ('{line}。模型预测(b)为{model}，中位数为{median}。模型没有算展平和复制回去：'
-                              '在分析步中，全归约所等待的进程{rank}在这上面用了{copies}{rest}。'),
-    'allreduce.answer.rest': '，所以{miss}的差距中有{rest}没有得到解释', 'allreduce.there': '在GPU主机上',
+    'allreduce.answer.flat': ('{line}。模型对(a)（没有复制）的预测差了{miss[0]}（{span[0]}），对(b)差了{miss[1]}'
+                              '（{span[1]}）。两者相差{extra}；(b)的展平和复制回去在分析步中用了{copies}'
+                              '（进程{rank}，全归约所等待的进程）。'),
+    'allreduce.there': '在GPU主机上',
     'allreduce.answer.paid': '{where}，(c)与(a)相比：{by}，相差{saved}；反向传播用时{grew}（(c){c}，(a){a}）。',
     'allreduce.answer.sizes': ('模型预测最快的：这里是{model[0]}，GPU主机上是{model[1]}。按同一规则比较训练步中位数，'
                                '这里：{best[0]}。GPU主机上：{best[1]}。'),
