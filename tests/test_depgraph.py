@@ -256,6 +256,9 @@ def test_draw_graph_writes_every_node_and_labels_copies_with_their_bytes(coarse)
         assert show.stage_label(n['name'], plot=True) in texts  # by its label, not a stage id
     assert 'samples and weights in' in texts and 'copy in' not in texts
     assert '785 KiB' in texts  # a copy edge labelled with its bytes
+    cpu = all(str(n.get('device', '')).startswith('cpu') for n in coarse['nodes'])  # CPU lanes: one device
+    assert ('copy, dashed: bytes moved (CPU lanes: same device)' if cpu else 'copy, dashed: bytes moved') in [
+        x.get_text() for x in ax.get_legend().get_texts()]
     assert min(t.get_fontsize() for t in ax.texts) >= 11  # readable on a projector
     arrows = [t.arrow_patch for t in ax.texts if getattr(t, 'arrow_patch', None) is not None]
     assert len(arrows) == len(coarse['edges']) == 33
@@ -326,7 +329,8 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     assert out.getvalue().strip().startswith(
         'Worked answer: Still correct: every result matched float64, and the engine that skipped the waits was '
         'caught. No plan on two lanes beats the critical path (outlined), 8 tasks each waiting for the last; this '
-        f'plan takes 8. {busier[2]} tasks on lane ') and ' 14 on one device (all cores) ' in out.getvalue()
+        'plan takes 8. lane ') and f': {busier[2]} × ' in out.getvalue()  # the limit as arithmetic, plus waits
+    assert ' plus waits, vs one device (all cores): 14 × ' in out.getvalue()
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))

@@ -192,7 +192,8 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_says_whether
         G.split_answer(run)  # the rest: predicted 6 - 2 - 3 = 1 ms, measured 4.5 - 3 = 1.5 ms
         parts, answer = capsys.readouterr().out.strip().split('\n')  # medians only: no median repeat's times
         assert parts == ('predicted → measured: lane 0 half 2.00 ms → 2.00 ms (+0 ms); lane 1 half 3.00 ms → 3.00 ms '
-                         '(+0 ms); the overlap 100% → 50% (-50%); the rest 1.00 ms → 1.50 ms (+0.50 ms)')
+                         '(+0 ms); the overlap 100% → 50% (-50%); the rest 1.00 ms → 1.50 ms (+0.50 ms); '
+                         'together 4.00 ms → 4.50 ms (+0.50 ms)')  # the net: together's own miss
         assert answer == ('Worked answer: Missed by 5% or more: assumption 2 (the overlap shorter); assumption 3 '
                           '(the rest longer). '
                           "Splitting cannot pay here: its longer half alone, 3.00 ms, takes at least one device's "
@@ -205,6 +206,11 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_says_whether
         G.split_answer(run)
         assert capsys.readouterr().out.strip().endswith(
             'Splitting paid: together 4.50 ms vs one device 5.00 ms, faster (10% less time).')
+        run['halves']['split'] = [{'lane 0': 3.5e-3, 'lane 1': 2.5e-3}] * 3  # lane 0 +0.5 ms, the rest -0.4 ms
+        run['times']['split'] = [4.1e-3] * 3  # together 4.1 vs predicted 4 ms: within 5%, by misses both ways
+        G.split_answer(run)
+        assert ('The misses offset each other: together lands within 5% of its prediction.'
+                in capsys.readouterr().out)
     with using_language('zh'):
         G.split_answer(fake_run())
         assert '参考答案：偏离预测5%或更多的：假定2（重叠比预测短）；假定3（其余部分比预测长）。' in (
@@ -318,7 +324,10 @@ def test_the_timeline_draws_each_ways_timer_to_its_median_and_keys_every_colour(
         assert max(e['end'] for e in events if e['lane'] in boxes[v]) <= median + 1e-12  # every box inside its timer
     assert rows['one device'] != rows['lane 0']  # the one-device step has a colour of its own
     keyed = {x.get_text() for x in fig.axes[1].get_legend().get_texts()}
-    assert {'lane 0', 'lane 1', 'server (CPU)', 'copy (on a CPU lane: same device)', 'one device',
+    with using_language('en'):
+        assert G._timeline_events(run, ['cpu', 'cpu'])[2]['link'] == 'copy (CPU lanes: same device)'
+        assert G._timeline_events(run, ['gpu', 'cpu'])[2]['link'] == 'copy'  # a GPU lane: a real copy
+    assert {'lane 0', 'lane 1', 'server (CPU)', 'copy', 'one device',
             'timer, start to end; in a lane: idle gap'} == keyed
     run['events']['split'].append({'lane': 'lane 0', 'name': 'grad copy', 'start': 2.5e-3, 'end': 2.6e-3})
     gaps = [e for e in G._timeline_events(run)[0] if e['lane'] == 'lane 0' and e['role'] == 'idle']

@@ -49,8 +49,7 @@ def role_of(lane: str) -> str:
     return 'link' if lane.startswith('link:') else 'cpu'
 
 
-def machine_line(lanes) -> str:
-    """One line: which device each lane is ('lane 0: CPU, 1 of 2 cores · lane 1: ...')."""
+def machine_line(lanes) -> str:  # one line: which device each lane is ('lane 0: CPU, 1 of 2 cores · lane 1: ...')
     return t('graph.lanes_line', lanes=t('graph.lanes_sep').join(
         t('graph.lane_is', lane=lane_name(f'lane {i}'), label=lane.label) for i, lane in enumerate(lanes)))
 
@@ -134,12 +133,12 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
             label = style.plot_text('graph.lane_device', lane=label, device=plot_lane(device_of[lane]))
         handles.append(Patch(color=style.color(role_of(lane)), label=label))
     if any(n['kind'] == 'copy' for n in g['nodes']):
-        handles.append(Patch(fc=style.color('link'), ec='0.3', label=style.plot_text('graph.legend_copy')))
+        cpu = '_cpu' if all(str(d).startswith('cpu') for d in device_of.values()) else ''  # copies stay on the CPU
+        handles.append(Patch(fc=style.color('link'), ec='0.3', label=style.plot_text(f'graph.legend_copy{cpu}')))
     if highlight:
         handles.append(Line2D([], [], ls='', marker='s', markersize=12, markerfacecolor='white',
                               markeredgecolor='black', markeredgewidth=2.5, label=style.plot_text('graph.legend_path')))
-    ax.legend(handles=handles, loc='upper center', bbox_to_anchor=(0.5, -0.01), ncol=min(len(handles), 4),
-              frameon=False)
+    ax.legend(handles=handles, loc='upper center', bbox_to_anchor=(0.5, -0.01), ncol=min(len(handles), 4), frameon=0)
     ax.set_axis_off()
     if title:
         ax.set_title(style.plot_text(title), loc='left')
@@ -148,12 +147,11 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
 
 # -- the step, timed three ways (here, or recorded on a GPU machine) ----------------------------------
 
-def _measurements(run: dict) -> dict:
+def _measurements(run: dict) -> dict:  # each way's Measurement
     return {v: Measurement(v, run['times'][v]) for v in VARIANTS}
 
 
-def _run_and_kinds(rec: dict):
-    """(the run to show, each lane's kind) from a recording (record_step's), or (a run, None)."""
+def _run_and_kinds(rec: dict):  # (the run to show, each lane's kind) from record_step's recording, or (a run, None)
     return (rec, None) if 'runs' not in rec else (recording.pick_run(rec), [lane['kind'] for lane in rec['lanes']])
 
 
@@ -195,7 +193,8 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict]:
             events += [{'lane': name[a['lane']], 'start': a['end'], 'end': b['start'], 'name': '', 'role': 'idle'}
                        for a, b in zip(ev, ev[1:]) if b['start'] - a['end'] > 0.01 * wall]
     legend = {style.lane_role(0): lane[0], style.lane_role(1): lane[1], 'cpu': server,
-              'link': style.plot_text('graph.legend_copy_box'), ONE_DEVICE_ROLE: one,
+              'link': style.plot_text(f"graph.legend_copy_box{'_cpu' if set(kinds or ()) == {'cpu'} else ''}"),
+              ONE_DEVICE_ROLE: one,
               'idle': style.plot_text('graph.legend_timer')}
     return events, rows, legend
 
@@ -242,16 +241,20 @@ def split_answer(here: dict) -> None:
     name = {'overlap': t('graph.part.overlap'), 'rest': t('graph.part.rest'), **{
         f'lane {i}': t('graph.part.half', lane=lane_name(f'lane {i}', kinds=kinds)) for i in range(2)}}
     unit = {k: '%' if k == 'overlap' else 'ms' for k, *_ in parts}
+    net = (t('graph.short.split'), recording.predict_split(run), split.median, 0)  # the parts' sum, as c10 prints
+    unit[net[0]] = 'ms'
     print(t('graph.parts_line', parts=t('graph.dag_sep').join(t(
-        'graph.part.line', part=name[k], predicted=verdict.num(p, unit[k]), measured=verdict.num(x, unit[k]),
-        diff=('+' if x >= p else '-') + verdict.num(abs(x - p), unit[k], 2)) for k, p, x, _ in parts)))
+        'graph.part.line', part=name.get(k, k), predicted=verdict.num(p, unit[k]), measured=verdict.num(x, unit[k]),
+        diff=('+' if x >= p else '-') + verdict.num(abs(x - p), unit[k], 2)) for k, p, x, _ in [*parts, net])))
     for a in (1, 2, 3):  # an assumption missed: each of its parts off by 5% or more, and which way
         off = [t('graph.way.longer' if x > p else 'graph.way.shorter', part=name[k])
                for k, p, x, b in parts if b == a and abs(x - p) >= MIN_SHARE * p]
         missed += [t('graph.answer.assumption', a=a, parts=t('graph.list_sep').join(off))] if off else []
     why = 'half' if max(half.values()) >= one.median else 'pays' if verdict.compare(split, one) == 'faster' else 'not'
+    signs = {x > p for k, p, x, _ in parts if unit[k] == 'ms' and x != p}  # ms misses both ways, net within 5%
+    cancel = missed and len(signs) == 2 and abs(net[2] - net[1]) < MIN_SHARE * net[1]
     missed = t('graph.answer.missed', which=t('graph.dag_sep').join(missed)) if missed else t('graph.answer.none_broke')
-    print(verdict.answer(missed, t(
+    print(verdict.answer(missed, t('graph.answer.cancel') if cancel else '', t(
         f'graph.answer.{why}', half=verdict.num(max(half.values()), 'ms'), one=verdict.num(one.median, 'ms'),
         by=verdict.by(split, one), together=verdict.num(split.median, 'ms'))))
 
@@ -268,19 +271,16 @@ def wrong_sum_answer(g, caught: bool):
     return draw_graph(g)
 
 
-def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):
-    """Print step_lines and return draw_step's figure (the cell's value)."""
+def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):  # step_lines printed, draw_step's figure
     print(step_lines(rec, guess_ms, ask))
     return draw_step(rec, guess_ms, title)
 
 
-def details(rec: dict):
-    """Every statistic of a timed run (medians, quartiles, every repeat, the prediction, the halves), collapsed."""
+def details(rec: dict):  # every statistic of a timed run (medians, quartiles, repeats, the prediction), collapsed
     return verdict.details(recording.to_frame(_run_and_kinds(rec)[0]))
 
 
-def recorded_title(rec: dict) -> str:
-    """Where and when a recording was made, in the plot language."""
+def recorded_title(rec: dict) -> str:  # where and when a recording was made, in the plot language
     gpus = ', '.join(dict.fromkeys(rec['machine'].get('gpus') or ['CPU']))
     return style.plot_text('graph.recorded_title', gpu=gpus, date=rec['machine'].get('date', '')[:10])
 
@@ -344,6 +344,7 @@ def dag_answer(ex, caught: bool) -> None:
         'graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), t(
         'graph.answer.dag_speed', lane=lane, n=n, took=verdict.num(took, 'ms'),
         base=name, total=len(ex.dag), each=verdict.num(base.median / len(ex.dag), 'ms'),
+        busy=verdict.num(n * took, 'ms'),
         planned=verdict.num(planned.median, 'ms'), wall=verdict.num(base.median, 'ms'), by=verdict.by(planned, base)),
         *([t('graph.answer.dag_one_lane', alone=verdict.num(alone.median, 'ms'), by=verdict.by(planned, alone))]
           if (alone := ex.measurements[DAG_VARIANTS[0]]) is not base else [])))

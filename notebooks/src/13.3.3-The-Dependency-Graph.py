@@ -167,8 +167,8 @@ show.show_step(here, my_guess)
 #
 # ## Recorded on a GPU machine
 #
-# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads). Look at the half rows: the CPU's
-# half is the slow one.
+# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads). In the half rows, the CPU's half
+# is the slow one.
 
 # %% [markdown] lang="zh"
 # 下方的面板画出“同时运行”和“一个设备”各自中位数那次重复。`show.details(here)` 列出全部统计量。
@@ -230,13 +230,14 @@ print(show.dag_line(dg.dag_model(dag, lanes)))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
-# A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
-# plan on two lanes take fewer than 12? Guess the planned run's time, then measure it: the last line sets it beside one
-# device running all 21 in order with all its cores.
+# A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for inputs. Why can no
+# plan on two lanes take fewer than 12? Guess the planned run's time, then measure it beside two baselines running all
+# 21 in order: one lane, and one device, all cores (the last line).
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一条执行路上（图中的行）；引擎执行这个计划，每条执行路等待它的输入。为什么两条执行路上的
-# 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量：最后一行把它与用全部核心的一个设备依次运行全部 21 个任务比较。
+# 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量，并与两个依次运行全部 21 个任务的基线比较：一条执行路，
+# 以及用全部核心的一个设备（最后一行）。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行

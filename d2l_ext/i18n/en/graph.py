@@ -51,6 +51,7 @@ MESSAGES = {
     'graph.answer.missed': 'Missed by 5% or more: {which}.',
     'graph.answer.assumption': 'assumption {a} ({parts})',
     'graph.answer.dag_one_lane': 'Two lanes planned vs one lane in order {alone}: {by}.',
+    'graph.answer.cancel': 'The misses offset each other: together lands within 5% of its prediction.',
     'graph.answer.none_broke': 'No part missed its prediction by 5% or more.',
     'graph.answer.half': ("Splitting cannot pay here: its longer half alone, {half}, takes at least one device's "
                           '{one}.'),
@@ -66,13 +67,15 @@ MESSAGES = {
                                 'plan needs none.'),
     'graph.answer.path': ('No plan on two lanes beats the critical path (outlined), {path} tasks each waiting for the '
                           'last; this plan takes {planned}.'),
-    'graph.answer.dag_speed': ('{n} tasks on {lane} took {took} each, {total} on {base} {each} each. Two lanes '
-                               'planned {planned} vs {base} {wall}: {by}.'),
+    'graph.answer.dag_speed': ('{lane}: {n} × {took} = {busy} plus waits, vs {base}: {total} × {each} = {wall}. '
+                               'Two lanes planned took {planned}: {by}.'),
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.dag_sep': '; ',  # between exercise 2's parts and assumptions in its worked answer
     'graph.dag_line': 'serial {serial}, plan {planned}, critical path {path} (products)',
-    'graph.legend_copy': 'copy, dashed: bytes moved (on a CPU lane: same device)',
-    'graph.legend_copy_box': 'copy (on a CPU lane: same device)',
+    'graph.legend_copy': 'copy, dashed: bytes moved',
+    'graph.legend_copy_cpu': 'copy, dashed: bytes moved (CPU lanes: same device)',
+    'graph.legend_copy_box': 'copy',
+    'graph.legend_copy_box_cpu': 'copy (CPU lanes: same device)',
     'graph.legend_timer': 'timer, start to end; in a lane: idle gap',
     'graph.timer_row': '{way}: timer',
     'graph.legend_waiting': 'waiting for inputs',

@@ -51,6 +51,7 @@ MESSAGES = {
     'graph.answer.missed': '偏离预测5%或更多的：{which}。',
     'graph.answer.assumption': '假定{a}（{parts}）',
     'graph.answer.dag_one_lane': '两条执行路按计划与一条执行路按顺序（{alone}）相比：{by}。',
+    'graph.answer.cancel': '这些偏差相互抵消：同时运行与预测相差不到5%。',
     'graph.answer.none_broke': '没有哪一部分偏离预测5%或更多。',
     'graph.answer.half': '拆分在这里不可能划算：较长的一半单独就要 {half}，不少于一个设备的 {one}。',
     'graph.answer.not': '拆分不划算：同时运行 {together}，一个设备 {one}，{by}。',
@@ -64,13 +65,15 @@ MESSAGES = {
                                 '跳过等待没有被发现。'),
     'graph.answer.path': ('两条执行路上的任何计划都快不过关键路径（加粗框出）：{path} 个任务，每个都要等前一个；'
                           '这个计划用 {planned}。'),
-    'graph.answer.dag_speed': ('{lane}运行 {n} 个任务，每个 {took}；{base}运行全部 {total} 个，每个 {each}。'
-                               '两条执行路按计划用 {planned}，{base} {wall}：{by}。'),
+    'graph.answer.dag_speed': ('{lane}：{n} × {took} = {busy}，再加等待；{base}：{total} × {each} = {wall}。'
+                               '两条执行路按计划用 {planned}：{by}。'),
     'graph.legend_timer_stops': '计时停止（{wall}）',
     'graph.dag_sep': '；',  # between exercise 2's parts and assumptions in its worked answer
     'graph.dag_line': '串行 {serial}，计划 {planned}，关键路径 {path}（乘法次数）',
-    'graph.legend_copy': '复制，虚线标出字节数（CPU执行路上：同一设备）',
-    'graph.legend_copy_box': '复制（CPU执行路上：同一设备）',
+    'graph.legend_copy': '复制，虚线标出字节数',
+    'graph.legend_copy_cpu': '复制，虚线标出字节数（CPU执行路：同一设备）',
+    'graph.legend_copy_box': '复制',
+    'graph.legend_copy_box_cpu': '复制（CPU执行路：同一设备）',
     'graph.legend_timer': '计时，从开始到结束；执行路中：空闲间隙',
     'graph.timer_row': '{way}：计时',
     'graph.legend_waiting': '等待输入',
