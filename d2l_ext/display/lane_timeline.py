@@ -19,8 +19,9 @@ def lane_labels(lanes, lang: str | None = None) -> list[str]:
 
 def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS, ms: bool = False):
     """When each product ran, a row per lane (or engine worker); `predicted`: each lane's median alone (seconds, lane
-    order), dashed; `ms`: each bar labelled with its own length in ms, not its number; a lane with more than
-    `max_bars` products drawn as its busy stretches (13.3.1)."""
+    order), dashed, and each lane's row names its change together against alone; `ms`: each bar labelled with its
+    own length in ms, not its number; a lane with more than `max_bars` products drawn as its busy stretches (13.3.1).
+    """
     merged = set()
     if ms:
         ms_of = [(e['end'] - e['start']) * 1e3 for e in result.events]  # short, to fit a narrow bar: '9.5', '12'
@@ -35,6 +36,10 @@ def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | N
         predicted = dict(zip(ids, predicted))
     lang = style.plot_language()
     labels = {row: row_label(row, result.lanes, lang) for row in {*ids, *(e['lane'] for e in result.events)}}
+    for row, alone in (predicted or {}).items():  # the lane's last product together against its median alone
+        change = max((e['end'] for e in result.events if e['lane'] == row), default=alone) / alone - 1
+        labels[row] = style.plot_text(f"parallel.timeline_{'more' if change >= 0 else 'less'}", lane=labels[row],
+                                      pct=f'{abs(change) * 100:.0f}%')
     if title is None:  # which run, then each lane's products (busy stretches where merged)
         which = 'parallel.timeline_own' if result.repeat is None else 'parallel.timeline_median'
         counts = style.plot_text('parallel.sep').join(style.plot_text(

@@ -113,8 +113,8 @@ def plot_independence(runs):
 
 def independence_lines(runs) -> str:
     """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
-    against one at a time; then the worked answer: PyTorch's two ways differ only in where they wait (its code), MXNet's
-    measured share beside PyTorch's time."""
+    against one at a time; then the worked answer: PyTorch's two ways differ only in where they wait (its code), then
+    MXNet's measured share."""
     ways = [(r.times['issued_together'], r.times['one_at_a_time']) for r in runs]
     lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
         t('parallel.variant.issued_together'), a, t('parallel.variant.one_at_a_time'), b),
@@ -122,10 +122,9 @@ def independence_lines(runs) -> str:
     said = [dict(a=verdict.num(a.median, verdict.unit_for(a.median, b.median)), gain=verdict.num(
         1 - a.median / b.median, '%'), b=verdict.num(b.median, verdict.unit_for(a.median, b.median))) for a, b in ways]
     answer = [t('parallel.answer.torch', **said[0])]
-    if len(runs) > 1:  # beside PyTorch's issued-together time on the same products
+    if len(runs) > 1:
         way = 'faster' if verdict.compare(*ways[1]) == 'faster' else 'same'
-        unit = verdict.unit_for(ways[0][0].median, *(m.median for m in ways[1]))
-        answer.append(t(f'parallel.answer.mxnet_{way}', **said[1], pt=verdict.num(ways[0][0].median, unit)))
+        answer.append(t(f'parallel.answer.mxnet_{way}', **said[1]))
     return '\n'.join([*lines, verdict.answer(*answer)])
 
 

@@ -16,8 +16,8 @@
 # # 13.3 Automatic Parallelism: overview
 #
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
-# asks for before they run it, so they can run the independent pieces at the same time. But one matrix product
-# already keeps every core of a CPU, or a whole GPU, busy. The book's two ways to use hardware at once:
+# asks for before they run it, so they can run the independent pieces at the same time. But one large matrix
+# product (the book's are 4000 × 4000) already keeps a whole GPU busy. The book's two ways to use hardware at once:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
 #
@@ -36,7 +36,7 @@
 # # 12.3. 自动并行：概览
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
-# 同时运行。不过，一个矩阵乘法就已经能让 CPU 的所有核心或者整个 GPU 忙碌起来。书中介绍了同时使用硬件的两种方法：
+# 同时运行。不过，一个大的矩阵乘法（书中是 4000 × 4000）就已经能让整个 GPU 忙碌起来。书中介绍了同时使用硬件的两种方法：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
 #
@@ -81,8 +81,8 @@ lanes_table({'torch': lanes})
 # ## Predict on a GPU recording
 #
 # A GPU and the CPU each ran a job of independent matrix products (the book's `run`): each lane alone, both
-# together, and the **baseline**: the GPU doing both jobs. The runs were interleaved so that drift hit every variant
-# alike. [13.3.1](13.3.1-Parallel-Computation-on-Devices.ipynb) measures the same on this machine's lanes.
+# together, and the **baseline**: the GPU doing both jobs. Each lane's count of products was set so that it takes
+# about 0.5 s alone; the CPU lane leaves one core to feed the GPU. [13.3.1](13.3.1-Parallel-Computation-on-Devices.ipynb) measures the same on this machine's lanes.
 #
 # The model: on separate hardware together takes the slower lane's time, max(t1, t2). The lanes' times alone:
 
@@ -90,7 +90,7 @@ lanes_table({'torch': lanes})
 # ## 根据 GPU 记录结果做预测
 #
 # 一个 GPU 和 CPU 各做一份由相互独立的矩阵乘法组成的工作（即书中的 `run`）：每条执行路单独运行、两条同时运行，以及
-# **基线**（GPU 做两份工作）。各次运行交替进行，使漂移对每种情况的影响都相同。[12.3.1节](13.3.1-Parallel-Computation-on-Devices.ipynb)
+# **基线**（GPU 做两份工作）。每条执行路的乘法次数设定为单独运行约0.5秒；CPU 执行路留出一个核心给 GPU 派发工作。[12.3.1节](13.3.1-Parallel-Computation-on-Devices.ipynb)
 # 在这台机器的执行路上做同样的测量。
 #
 # 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。各执行路单独运行的用时：
@@ -135,15 +135,14 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # The book's summary makes three claims; where each is shown:
 #
-# - 13.3.1: several devices run independent work at once. Recorded on a GPU: together 0.504 s, one after the other
-#   0.915 s, the baseline (the GPU doing both jobs) 0.508 s.
+# - 13.3.1: several devices run independent work at once.
 # - 13.3.2: several communication resources work in parallel: copies run while computing.
-# - The all-reduce extra: DDP overlaps computation and communication by itself (13.3.4 also builds it by hand with
-#   hooks).
+# - The all-reduce extra: each gradient's all-reduce starts from a hook while backward still runs, built by hand and
+#   as DDP's buckets.
 #
 # ## Remember
 #
-# - One operator already fills a device: compare with the baseline, one device doing both jobs.
+# - One large product already fills a device: compare with the baseline, one device doing both jobs.
 # - On separate hardware, predict together from each lane's time alone: max(t1, t2).
 # - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
 
@@ -152,13 +151,12 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # 书中的小结有三点，分别见：
 #
-# - 12.3.1节：多个设备可以同时运行相互独立的工作。在 GPU 上记录的结果：同时运行0.504秒，先后运行0.915秒，
-#   基线（GPU 做两份工作）0.508秒。
+# - 12.3.1节：多个设备可以同时运行相互独立的工作。
 # - 12.3.2节：多种通信资源可以并行使用：在计算的同时复制。
-# - 扩展“全归约”：DDP 自行让计算与通信重叠（该扩展还用钩子手工实现了它）。
+# - 扩展“全归约”：反向传播仍在进行时，由钩子发起每个梯度的全归约，既手工实现，也用 DDP 的分桶。
 #
 # ## 要记住
 #
-# - 一个操作符就已经能占满一个设备：要与基线——一个设备做两份工作——比较。
+# - 一个大的矩阵乘法就已经能占满一个设备：要与基线——一个设备做两份工作——比较。
 # - 在相互独立的硬件上，用每条执行路单独运行的用时预测同时运行：max(t1, t2)。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
