@@ -219,7 +219,7 @@ def test_recorded_lines_come_from_the_recording(rec):
         # each way's share of its copy time hidden, from its own medians: the book's one stream hides (almost) none
         book = rows[show.BOOK_PLAN]
         assert answer == (f'Worked answer: copy_to_cpu(y, True) on one stream took {show.verdict.num(book.overlapped)} '
-                          f"vs run then copy {show.verdict.num(book.run_then_copy)}: "
+                          f"vs {show.verdict.num(book.run_then_copy)} for all products, then all copies: "
                           f"{show.verdict.num(show.hidden_share(book), '%')} of the copy time hidden. A copy stream + "
                           f"events took {show.verdict.num(side.overlapped)} vs {show.verdict.num(side.run_then_copy)}: "
                           f"{show.verdict.num(show.hidden_share(side), '%')} hidden.")
@@ -280,18 +280,26 @@ def test_exercise_three_lines_compare_together_with_the_slower_lane_alone():
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
         # CPU or GPU lanes alike: together against the slower lane alone by the one rule, nothing claimed before it
+        # the setup as the code made it, then together against max (the slower lane) and the sum, by the one rule
         cpu = show.exercise_three_text(_ex3([1.4, 1.41, 1.42]))
-        assert cpu.startswith("Worked answer: All three are threads on the CPU's cores") and cpu.endswith(
-            'Measured: together 1.41 s vs the slower lane alone 1.00 s, slower (41% more time).')
+        assert cpu == ('Worked answer: Lane 0 computes on 1 thread(s) and copies on 1, lane 1 computes on 1: 3 '
+                       'threads on 2 cores of one CPU. Together 1.41 s vs the slower lane alone 1.00 s: slower (41% '
+                       'more time); vs the two alone added 1.80 s: faster (22% less time). Together lies between '
+                       'max(t1, t2) and the sum.')
+        assert show.exercise_three_text(_ex3([1.0, 1.01, 1.02])).endswith('Together matches max(t1, t2), not the sum.')
+        assert show.exercise_three_text(_ex3([1.8, 1.81, 1.82])).endswith('Together matches the sum, not max(t1, t2).')
+        assert show.exercise_three_text(_ex3([2.4, 2.41, 2.42])).endswith('neither max(t1, t2) nor the sum.')
         gpu = _ex3([1.4, 1.41, 1.42])
         gpu.lanes[0]['kind'] = 'gpu'
-        assert "separate hardware: predict the slower lane's time." in show.exercise_three_text(gpu)
-        assert show.exercise_three_text(gpu).endswith(cpu.split('. ')[-1])
+        assert show.exercise_three_text(gpu).startswith(
+            "Worked answer: The GPU's compute units, its copy engine and the CPU are separate hardware. Together 1.41")
         ax = show.plot_exercise_three(_ex3([1.4, 1.5])).axes[0]
     assert not [p for p in ax.patches if p.get_hatch() == '///']  # no prediction drawn: the line compares rows
+    rows = [lb.get_text().split('\n')[0] for lb in ax.get_yticklabels()]
+    assert rows[2:] == ['the two alone added', 'together']  # the sum's repeats drawn beside together
     with using_language('zh'):
-        assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])).endswith(
-            '实测：同时运行1.41秒，较慢执行路单独运行1.00秒，用时多41%。')
+        assert '同时运行1.41秒，较慢执行路单独运行1.00秒：用时多41%；两者单独用时之和1.80秒：用时少22%。' in (
+            show.exercise_three_text(_ex3([1.4, 1.41, 1.42])))
 
 
 def test_timeline_legend_counts_bars_in_few_words(rec):

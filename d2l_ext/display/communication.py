@@ -3,6 +3,7 @@ the results): the prediction, the control for a copy's cost, the GPU recording, 
 from __future__ import annotations
 
 from ..i18n import t
+from ..results import Times
 from . import style, verdict
 from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
@@ -196,20 +197,35 @@ def exercise_three_alone_text(r) -> str:
     return t('communication.ex3.alone', a=verdict.num(a, unit), b=verdict.num(b, unit))
 
 
+def _added(r):
+    """The two lanes alone added repeat by repeat: what together takes if they ran one after the other."""
+    a, b = (r.times[k].repeated() for k in ('lane1_compute_and_copy', 'lane2_compute'))
+    return Times('serial_sum', [x + y for x, y in zip(a, b)])
+
+
 def exercise_three_text(r) -> str:
-    """Exercise 3's worked answer: which parts are separate hardware on these lanes, then together against the slower
-    lane alone by the one rule (the figure's boxes)."""
+    """Exercise 3's worked answer: the lanes' setup as the code made it, then together against the slower lane alone
+    (max) and against the two alone added (sum), each by the one rule (the figure's boxes), and which one it matches."""
     slower = max((r.times[k] for k in ('lane1_compute_and_copy', 'lane2_compute')), key=lambda m: m.median)
-    together, unit = r.times['together'], verdict.unit_for(r.times['together'].median, slower.median)
-    kind = 'gpu' if r.lanes[0]['kind'] == 'gpu' else 'cpu'
-    return verdict.answer(t(f'communication.ex3.answer_{kind}'), t(
-        'communication.ex3.answer', a=verdict.num(together.median, unit), b=verdict.num(slower.median, unit),
-        by=verdict.by(together, slower)))
+    together, added = r.times['together'], _added(r)
+    unit = verdict.unit_for(together.median, slower.median, added.median)
+    if r.lanes[0]['kind'] == 'gpu':
+        setup = t('communication.ex3.answer_gpu')
+    else:
+        t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
+        setup = t('communication.ex3.answer_cpu', t0=t0, t1=t1, n=t0 + t1 + r.copy_threads, cores=r.cores or '?')
+    near_max, near_sum = verdict.compare(together, slower), verdict.compare(together, added)
+    match = 'max' if near_max == 'same' else 'sum' if near_sum == 'same' else (
+        'between' if (near_max, near_sum) == ('slower', 'faster') else 'neither')
+    line = t('communication.ex3.answer', a=verdict.num(together.median, unit), b=verdict.num(slower.median, unit),
+             by=verdict.by(together, slower), s=verdict.num(added.median, unit), by_sum=verdict.by(together, added))
+    return verdict.answer(setup, line, t(f'communication.ex3.match_{match}'))
 
 
 def plot_exercise_three(r):
-    """Each lane alone and both together (repeats, middle halves)."""
-    times = {_name(k): m.repeated() for k, m in r.times.items()}
+    """Each lane alone, the two alone added (repeat by repeat) and both together (repeats, middle halves)."""
+    times = {_name(k): r.times[k].repeated() for k in ('lane1_compute_and_copy', 'lane2_compute')}
+    times.update({_name('serial_sum'): _added(r).repeated(), _name('together'): r.times['together'].repeated()})
     return plot_repeats(times, halves=True, title=style.plot_text('communication.ex3.title'))
 
 

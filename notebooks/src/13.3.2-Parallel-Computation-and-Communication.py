@@ -178,7 +178,7 @@ variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             # the control: the same products beside copies without pause  #zh: 对照：同样的乘法，旁边不停顿地复制
             'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
-measured = d2l_ext.compare(variants, lanes=[lane], repeats=15,  # every way, interleaved  #zh: 每种方式交替计时
+measured = d2l_ext.compare(variants, lanes=[lane], repeats=25,  # every way, interleaved  #zh: 每种方式交替计时
                            check=lambda name, out: d2l_ext.check_close(out, ref, name))
 alone = measured.medians()                # the prediction's inputs: products alone, copies alone  #zh: 预测的输入：只做乘法、只做复制
 print(show.rates_text(alone))
@@ -220,12 +220,12 @@ print(show.control_text(measured, predicted))  # worked answer: the control row 
 # ## Recorded on a GPU
 #
 # Below, the H200's copies alone into each kind of host memory. Predict what share of the copy time
-# `copy_to_cpu(y, True)` on one stream and a copy stream + events each hide.
+# `copy_to_cpu(y, True)` (pinned tensors, one stream) and a copy stream + events each hide.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
-# 下面是 H200 上复制到各种主机内存的“只做复制”。预测在一个流上的 `copy_to_cpu(y, True)` 和复制流加事件
+# 下面是 H200 上复制到各种主机内存的“只做复制”。预测 `copy_to_cpu(y, True)`（锁页张量，一个流）和复制流加事件
 # 各自能隐藏复制用时的多少。
 
 # %% tags=["nbval-ignore-output"]
@@ -242,15 +242,13 @@ print(show.recorded_prediction_text(rec))
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# `copy_to_cpu(y, True)` returns pinned tensors: the first call allocates the pinned memory, later calls reuse
-# PyTorch's cached blocks. Is the first call slower? Are later calls slower than pinned buffers allocated once?
+# The first call of `copy_to_cpu(y, True)` allocates the pinned memory, later calls reuse PyTorch's cached blocks. Is the first call slower? Are later calls slower than pinned buffers allocated once?
 # Measured on a GPU, else recorded.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 为每个结果返回一个锁页张量：第一次调用分配锁页内存，之后的调用从 PyTorch 的缓存中
-# 复用它。第一次调用会比之后的调用慢吗？之后的调用会比复制到只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，
+# `copy_to_cpu(y, True)` 的第一次调用分配锁页内存，之后的调用从 PyTorch 的缓存中复用它。第一次调用会比之后的调用慢吗？之后的调用会比复制到只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，
 # 否则展示记录结果。
 
 # %% tags=["nbval-ignore-output"]
@@ -307,15 +305,15 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # ## Exercises
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each result to host memory while
-# lane 1 computes on its own: a GPU and the CPU, or two CPU lanes. Predict "together" from the times alone: which of
-# lane 0's compute, the copy and lane 1's compute are separate hardware here?
+# lane 1 computes on its own: a GPU and the CPU, or two CPU lanes (separate cores of one CPU). Predict "together"
+# from the times alone: near the slower lane, max(t1, t2), or near their sum?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。执行路 0 计算，并把每个结果复制到主机内存，同时执行路 1 独立地计算：
-# 一个 GPU 和 CPU，或者两条 CPU 执行路。根据单独运行的用时预测“同时运行”的用时：在这里，执行路 0 的计算、复制和
-# 执行路 1 的计算中，哪些是相互独立的硬件？
+# 一个 GPU 和 CPU，或者两条 CPU 执行路（同一个 CPU 的不同核心）。根据单独运行的用时预测“同时运行”的用时：
+# 接近较慢的执行路 max(t1, t2)，还是接近两者之和？
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果

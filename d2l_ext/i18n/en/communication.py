@@ -16,7 +16,7 @@ MESSAGES = {
     'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies',
     'communication.variant.lane2_compute': 'lane 1 computes',
     'communication.variant.together': 'together',
-    'communication.variant.serial_sum': 'one after the other',
+    'communication.variant.serial_sum': 'the two alone added',
     'communication.mode.cpu_analogue': 'CPU analogue: a copy thread',
     'communication.mode.widget': 'the copy mode chosen above',
     'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y), new pageable tensors',
@@ -73,12 +73,18 @@ MESSAGES = {
     'communication.control.own': 'run_and_copy itself took {c} (predicted {p}).',
     'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); '
                                      '{k} · {n}² · 4 B = {gb:.1f} GB in {copy} ({gbps:.1f} GB/s)'),
-    'communication.recorded.answer': ('copy_to_cpu(y, True) on one stream took {b0} vs run then copy {b1}: {b2} of '
-                                      'the copy time hidden. A copy stream + events took {s0} vs {s1}: {s2} hidden.'),
-    'communication.ex3.answer_gpu': ("The GPU's compute units, its copy engine and the CPU are separate hardware: "
-                                     "predict the slower lane's time."),
-    'communication.ex3.answer_cpu': "All three are threads on the CPU's cores: none is separate hardware.",
-    'communication.ex3.answer': 'Measured: together {a} vs the slower lane alone {b}, {by}.',
+    'communication.recorded.answer': ('copy_to_cpu(y, True) on one stream took {b0} vs {b1} for all products, then '
+                                      'all copies: {b2} of the copy time hidden. A copy stream + events took {s0} vs '
+                                      '{s1}: {s2} hidden.'),
+    'communication.ex3.answer_gpu': "The GPU's compute units, its copy engine and the CPU are separate hardware.",
+    'communication.ex3.answer_cpu': ('Lane 0 computes on {t0} thread(s) and copies on 1, lane 1 computes on {t1}: '
+                                     '{n} threads on {cores} cores of one CPU.'),
+    'communication.ex3.answer': ('Together {a} vs the slower lane alone {b}: {by}; vs the two alone added {s}: '
+                                 '{by_sum}.'),
+    'communication.ex3.match_max': 'Together matches max(t1, t2), not the sum.',
+    'communication.ex3.match_sum': 'Together matches the sum, not max(t1, t2).',
+    'communication.ex3.match_between': 'Together lies between max(t1, t2) and the sum.',
+    'communication.ex3.match_neither': 'Together matches neither max(t1, t2) nor the sum.',
     'communication.profile.split': ('{name}, {k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B '
                                     'copied): the profiled call took {wall}'),
     'communication.profile.answer': '{a} took {ta} and {b} {tb} of self time: the products {share}% of the two{guess}.',

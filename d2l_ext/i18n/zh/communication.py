@@ -16,7 +16,7 @@ MESSAGES = {
     'communication.variant.lane1_compute_and_copy': '执行路 0 计算并复制',
     'communication.variant.lane2_compute': '执行路 1 计算',
     'communication.variant.together': '同时运行',
-    'communication.variant.serial_sum': '先后运行',
+    'communication.variant.serial_sum': '两者单独用时之和',
     'communication.mode.cpu_analogue': 'CPU上的类比：一个复制线程',
     'communication.mode.widget': '上面选择的复制方式',
     'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y)，新建可分页张量',
@@ -72,12 +72,17 @@ MESSAGES = {
     'communication.control.own': 'run_and_copy 本身用时 {c}（预测 {p}）。',
     'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；'
                                      '{k} · {n}² · 4 B = {gb:.1f} GB 用时 {copy}（{gbps:.1f} GB/s）'),
-    'communication.recorded.answer': ('copy_to_cpu(y, True) 在一个流上用时 {b0}，先计算后复制用时 {b1}：'
-                                      '隐藏了复制用时的 {b2}。复制流加事件用时 {s0}，对比 {s1}：隐藏了 {s2}。'),
-    'communication.ex3.answer_gpu': ('GPU 的计算单元、它的复制引擎和 CPU 是相互独立的硬件：'
-                                     '预测同时运行的用时等于较慢执行路单独运行的用时。'),
-    'communication.ex3.answer_cpu': '三者都是共用 CPU 核心的线程：没有一个是独立的硬件。',
-    'communication.ex3.answer': '实测：同时运行 {a}，较慢执行路单独运行 {b}，{by}。',
+    'communication.recorded.answer': ('copy_to_cpu(y, True) 在一个流上用时 {b0}，'
+                                      '先做完全部乘法、再做全部复制用时 {b1}：隐藏了复制用时的 {b2}。'
+                                      '复制流加事件用时 {s0}，对比 {s1}：隐藏了 {s2}。'),
+    'communication.ex3.answer_gpu': 'GPU 的计算单元、它的复制引擎和 CPU 是相互独立的硬件。',
+    'communication.ex3.answer_cpu': ('执行路 0 用 {t0} 个线程计算、1 个线程复制，执行路 1 用 {t1} 个线程计算：'
+                                     '一个 CPU 的 {cores} 个核心上共 {n} 个线程。'),
+    'communication.ex3.answer': '同时运行 {a}，较慢执行路单独运行 {b}：{by}；两者单独用时之和 {s}：{by_sum}。',
+    'communication.ex3.match_max': '同时运行符合 max(t1, t2)，而不是两者之和。',
+    'communication.ex3.match_sum': '同时运行符合两者之和，而不是 max(t1, t2)。',
+    'communication.ex3.match_between': '同时运行介于 max(t1, t2) 与两者之和之间。',
+    'communication.ex3.match_neither': '同时运行既不符合 max(t1, t2)，也不符合两者之和。',
     'communication.profile.split': ('{name}，{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
                                     '性能分析的这次调用用时 {wall}'),
     'communication.profile.answer': '{a} 自身用时 {ta}，{b} {tb}：乘法占两者的 {share}%{guess}。',
