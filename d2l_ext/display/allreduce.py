@@ -79,22 +79,17 @@ def parts_text(r) -> str:
         c=_back(r, 'hooks'), a=_back(r, 'serial'))
 
 
-def _copies(r, vid: str) -> tuple[list[float], int]:
-    """Flatten and copy back (drawn as 'copy') per process in the profiled step drawn, seconds; and the process the
-    others waited for (its all-reduce the shortest: it joined last)."""
-    took = lambda role: [sum(e['end'] - e['start'] for e in r.events.get(vid, []) if (e['rank'], e['role']) == (  # noqa: E731
-        k, role)) for k in range(r.processes)]
-    comm = took('allreduce')
-    return took('copy'), comm.index(min(comm))
+_took = lambda r, vid, role: [sum(e['end'] - e['start'] for e in r.events.get(vid, []) if (e['rank'], e['role']) == (  # noqa: E731
+    k, role)) for k in range(r.processes)]  # seconds per process in the profiled step drawn ('copy': flatten+copy back)
 
 
-def flat_answer(r) -> str:
-    """(b)'s worked answer: the model's miss on (b) less its miss on (a), the control, beside (b)'s copies."""
-    ab = [(r.predicted(v)['step'], r.version(v).median) for v in ('serial', 'flat')]  # model, median: (a), (b)
-    (copies, rank), extra = _copies(r, 'flat'), (ab[1][1] - ab[1][0]) - (ab[0][1] - ab[0][0])
-    return verdict.answer(t('allreduce.answer.flat', line=verdict_text(r, 'flat'), miss=[_plus(m - p) for p, m in ab],
-                            span=[f"{verdict.sig(p * MS)} → {verdict.num(m, 'ms')}" for p, m in ab],
-                            extra=_plus(extra), copies=verdict.num(copies[rank], 'ms'), rank=rank))
+def flat_answer(r, there=None) -> str:
+    """(b)'s worked answer: (b) against (a) on the GPU host and here; (b)'s copies and all-reduce, profiled here."""
+    ms = lambda role: ' / '.join(verdict.num(round(x, 6), 'ms') for x in _took(r, 'flat', role))  # noqa: E731 (to µs)
+    pairs = [('allreduce.there', there), ('allreduce.here', r)][there is None or there is r:]
+    return verdict.answer(*(t('allreduce.answer.flat', where=t(w), line=verdict_text(x, 'flat')) for w, x in pairs),
+                          t('allreduce.answer.flat_profile', ranks=' / '.join(map(str, range(r.processes))),
+                            copies=ms('copy'), comm=ms('allreduce')))
 
 
 def paid_answer(there, here) -> str:
@@ -118,7 +113,7 @@ def buckets_answer(here, there) -> str:
         'allreduce.answer.names', 'allreduce.answer.tie')) for r in (here, there)]
     rule = [best(r, lambda r, v: verdict.compare(v.measurement, r.best_ddp().measurement) == 'same', (
         'allreduce.answer.shortest', 'allreduce.answer.same')) for r in (here, there)]
-    d, v, copies = here.version('buckets'), here.version(f'ddp-{BUCKET_MB:g}'), _copies(here, 'buckets')[0]
+    d, v, copies = here.version('buckets'), here.version(f'ddp-{BUCKET_MB:g}'), _took(here, 'buckets', 'copy')
     return verdict.answer(t('allreduce.answer.sizes', model=model, best=rule), t('allreduce.answer.d', line=verdict.
         line(name(here, d), d.measurement, name(here, v), v.measurement, 'ms'), more=_plus(d.backward_span - v.
         backward_span), copies=verdict.num(sum(copies) / here.processes, 'ms')))  # copies: mean of processes
@@ -173,8 +168,11 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
     label = name(result, result.version(version_id), style.plot_text)
     title = style.plot_text('allreduce.plot.timeline_during', label=label, ms=' / '.join(f'{x * MS:.0f}' for x in
         leads)) if max(leads, default=0) > 1e-6 else style.plot_text('allreduce.plot.timeline_after', label=label)
-    return draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title,
-                         legend_names={'cpu': style.plot_text('allreduce.lane.copy')})
+    fig = draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title,
+                        legend_names={'cpu': style.plot_text('allreduce.lane.copy')})
+    ax = ax or fig.axes[0]
+    ax.set_xlabel(style.plot_text('allreduce.plot.from_backward', axis=ax.get_xlabel()))
+    return fig
 
 
 def bucket_table(runs):

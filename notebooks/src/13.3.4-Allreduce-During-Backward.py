@@ -236,12 +236,12 @@ display(show.plot_steps(result, backward=['serial', 'hooks']))  # backward's row
 # %% [markdown]
 # ## One step, process by process
 #
-# One profiled step of (c), then of (b) (not timed ones), two rows per process, from backward's start.
+# One profiled step of (c), then of (b) (not timed ones), two rows per process.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 先画 (c)、再画 (b) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行，从反向传播开始画起。
+# 先画 (c)、再画 (b) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
@@ -258,7 +258,8 @@ display(fig)
 # **(b) 的问题**：(b) 比 (a) 快吗？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.flat_answer(result))  # (b) against (a); the model's miss on each; (b)'s copies  #zh: (b)与(a)相比；模型对两者的偏差；(b)的复制用时
+_, there = recorded.fewest(rec) if rec is not None else (WORLD, result)  # the recorded run  #zh: 记录的那次运行
+print(show.flat_answer(result, there))  # (b) against (a) there and here; (b)'s profiled copies  #zh: 两处的(b)与(a)相比；(b)分析步中的复制
 display(show.plot_steps(result, ids=['serial', 'flat']))
 
 # %% [markdown]
@@ -290,7 +291,6 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 # 1. 在 GPU 主机上，边算边发是否划算？它让反向传播多花了多少时间？在这台机器上呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-_, there = recorded.fewest(rec) if rec is not None else (WORLD, result)
 print(show.paid_answer(there, result))  # the recording, then here  #zh: 先是记录结果，再是这里
 
 # %% [markdown]

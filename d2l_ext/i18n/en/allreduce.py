@@ -44,9 +44,10 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ',
     'allreduce.parts': '{line}{paid}; backward {c} in (c), {a} in (a)',
     'allreduce.paid': ', overlap paid here', 'allreduce.unpaid': ', overlap did not pay here',
-    'allreduce.answer.flat': ("{line}. The model missed (a), which makes no copies, by {miss[0]} ({span[0]}) and (b) "
-                              "by {miss[1]} ({span[1]}). The difference is {extra}; (b)'s flatten and copy back took "
-                              "{copies} in the profiled step (process {rank}, the one the all-reduce waited for)."),
+    'allreduce.answer.flat': '{where}, {line}.',
+    'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
+    'allreduce.answer.flat_profile': ("(b)'s profiled step here, processes {ranks}: flatten and copy back {copies}, "
+                                      'all-reduce (incl. waiting for the peer) {comm}.'),
     'allreduce.there': 'On the GPU host', 'allreduce.here': 'Here',
     'allreduce.answer.paid': '{where}, (c) against (a): {by}, a {saved} gap; backward {grew} ({c} vs {a} in (a)).',
     'allreduce.answer.sizes': ('Fastest by the model: {model[0]} here, {model[1]} on the GPU host. Median steps by '

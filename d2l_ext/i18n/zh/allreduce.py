@@ -42,9 +42,10 @@ MESSAGES = {
     'allreduce.table.predicted': '预测的训练步（毫秒）', 'allreduce.table.measured': '训练步中位数（毫秒）',
     'allreduce.on': '{n} 个进程、{cores} 个核心：', 'allreduce.parts': '{line}{paid}；反向传播在(c)中{c}，在(a)中{a}',
     'allreduce.paid': '，重叠在这里带来了好处', 'allreduce.unpaid': '，重叠在这里没有带来好处',
-    'allreduce.answer.flat': ('{line}。模型对(a)（没有复制）的预测差了{miss[0]}（{span[0]}），对(b)差了{miss[1]}'
-                              '（{span[1]}）。两者相差{extra}；(b)的展平和复制回去在分析步中用了{copies}'
-                              '（进程{rank}，全归约所等待的进程）。'),
+    'allreduce.answer.flat': '{where}，{line}。',
+    'allreduce.plot.from_backward': '{axis}，从反向传播开始算起（未画前向传播）',
+    'allreduce.answer.flat_profile': ('这里(b)的分析步中，进程{ranks}：展平和复制回去{copies}，'
+                                      '全归约（含等待另一个进程）{comm}。'),
     'allreduce.there': '在GPU主机上',
     'allreduce.answer.paid': '{where}，(c)与(a)相比：{by}，相差{saved}；反向传播用时{grew}（(c){c}，(a){a}）。',
     'allreduce.answer.sizes': ('模型预测最快的：这里是{model[0]}，GPU主机上是{model[1]}。按同一规则比较训练步中位数，'
