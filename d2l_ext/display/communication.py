@@ -190,33 +190,32 @@ def hazard_text(early: float, late: float) -> str:
 
 # -- exercises 3 and 4 ------------------------------------------------------------------------------
 
+ALONE = ('lane1_compute_and_copy', 'lane2_compute')  # exercise 3's lanes alone
+
+
 def exercise_three_alone_text(r) -> str:
     """Exercise 3's inputs: each lane's time alone."""
-    a, b = r.times['lane1_compute_and_copy'].median, r.times['lane2_compute'].median
+    a, b = (r.times[k].median for k in ALONE)
     unit = verdict.unit_for(a, b)
     return t('communication.ex3.alone', a=verdict.num(a, unit), b=verdict.num(b, unit))
 
 
-def _added(r):
+def _added(r) -> Times:
     """The two lanes alone added repeat by repeat: what together takes if they ran one after the other."""
-    a, b = (r.times[k].repeated() for k in ('lane1_compute_and_copy', 'lane2_compute'))
-    return Times('serial_sum', [x + y for x, y in zip(a, b)])
+    return Times('serial_sum', [x + y for x, y in zip(*(r.times[k].repeated() for k in ALONE))])
 
 
 def exercise_three_text(r) -> str:
     """Exercise 3's worked answer: the lanes' setup as the code made it, then together against the slower lane alone
-    (max) and against the two alone added (sum), each by the one rule (the figure's boxes), and which one it matches."""
-    slower = max((r.times[k] for k in ('lane1_compute_and_copy', 'lane2_compute')), key=lambda m: m.median)
-    together, added = r.times['together'], _added(r)
+    (max) and the two alone added (sum), each by the one rule (the figure's boxes), and which one it matches."""
+    slower, together, added = max((r.times[k] for k in ALONE), key=lambda m: m.median), r.times['together'], _added(r)
     unit = verdict.unit_for(together.median, slower.median, added.median)
-    if r.lanes[0]['kind'] == 'gpu':
-        setup = t('communication.ex3.answer_gpu')
-    else:
-        t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
-        setup = t('communication.ex3.answer_cpu', t0=t0, t1=t1, n=t0 + t1 + r.copy_threads, cores=r.cores or '?')
-    near_max, near_sum = verdict.compare(together, slower), verdict.compare(together, added)
-    match = 'max' if near_max == 'same' else 'sum' if near_sum == 'same' else (
-        'between' if (near_max, near_sum) == ('slower', 'faster') else 'neither')
+    t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
+    setup = t('communication.ex3.answer_gpu') if r.lanes[0]['kind'] == 'gpu' else t(
+        'communication.ex3.answer_cpu', t0=t0, t1=t1, n=t0 + t1 + r.copy_threads, cores=r.cores or '?')
+    ways = (verdict.compare(together, slower), verdict.compare(together, added))
+    match = 'max' if ways[0] == 'same' else 'sum' if ways[1] == 'same' else (
+        'between' if ways == ('slower', 'faster') else 'neither')
     line = t('communication.ex3.answer', a=verdict.num(together.median, unit), b=verdict.num(slower.median, unit),
              by=verdict.by(together, slower), s=verdict.num(added.median, unit), by_sum=verdict.by(together, added))
     return verdict.answer(setup, line, t(f'communication.ex3.match_{match}'))
@@ -224,8 +223,8 @@ def exercise_three_text(r) -> str:
 
 def plot_exercise_three(r):
     """Each lane alone, the two alone added (repeat by repeat) and both together (repeats, middle halves)."""
-    times = {_name(k): r.times[k].repeated() for k in ('lane1_compute_and_copy', 'lane2_compute')}
-    times.update({_name('serial_sum'): _added(r).repeated(), _name('together'): r.times['together'].repeated()})
+    times = {_name(k): m.repeated() for k, m in zip(ALONE + ('serial_sum', 'together'),
+                                                    [r.times[k] for k in ALONE] + [_added(r), r.times['together']])}
     return plot_repeats(times, halves=True, title=style.plot_text('communication.ex3.title'))
 
 
