@@ -102,6 +102,7 @@ def test_timeline_prediction_by_lane_order_survives_a_language_switch():
     names = [x.get_text() for x in fig.axes[0].get_yticklabels()]
     assert any(n.endswith('\n(27% more time than alone)') for n in names)
     assert any(n.endswith('\n(20% less time than alone)') for n in names)
+    assert 'than alone' not in fig.axes[0].get_title()  # the title names the lanes only
 
 
 def test_timeline_bars_can_say_their_own_length_in_ms():

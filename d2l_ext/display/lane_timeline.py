@@ -36,16 +36,16 @@ def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | N
         predicted = dict(zip(ids, predicted))
     lang = style.plot_language()
     labels = {row: row_label(row, result.lanes, lang) for row in {*ids, *(e['lane'] for e in result.events)}}
-    for row, alone in (predicted or {}).items():  # the lane's last product together against its median alone
-        change = max((e['end'] for e in result.events if e['lane'] == row), default=alone) / alone - 1
-        labels[row] = style.plot_text(f"parallel.timeline_{'more' if change >= 0 else 'less'}", lane=labels[row],
-                                      pct=f'{abs(change) * 100:.0f}%')
     if title is None:  # which run, then each lane's products (busy stretches where merged)
         which = 'parallel.timeline_own' if result.repeat is None else 'parallel.timeline_median'
         counts = style.plot_text('parallel.sep').join(style.plot_text(
             'parallel.timeline_merged' if lane['name'] in merged else 'parallel.timeline_row',
             lane=labels[lane['name']], iters=k) for lane, k in zip(result.lanes, result.iters))
         title = style.plot_text(which, framework=framework(result.framework).display, size=result.size) + '\n' + counts
+    for row, alone in (predicted or {}).items():  # the lane's last product together against its median alone
+        change = max((e['end'] for e in result.events if e['lane'] == row), default=alone) / alone - 1
+        labels[row] = style.plot_text(f"parallel.timeline_{'more' if change >= 0 else 'less'}", lane=labels[row],
+                                      pct=f'{abs(change) * 100:.0f}%')
     return draw_timeline(result.events, ax=ax, rows=rows, predicted=predicted, row_labels=labels,
                          framework=result.framework, title=title,
                          predicted_label=style.plot_text('parallel.median_alone'))

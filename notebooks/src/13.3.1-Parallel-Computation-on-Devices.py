@@ -191,16 +191,16 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # ## Predict, then measure
 #
 # Predict from each lane's median alone: each lane alone, one after the other, together, and the
-# **baseline**: the first lane's device, all of it, doing both jobs. The [overview's](13.3.0-Overview.ipynb) rule
-# predicts together as max(t1, t2) on separate hardware. Write "together" into `my_guess`; the hatched bar below is
+# **baseline**: the first lane's device, all of it, doing both jobs. Two CPU lanes are two halves of one CPU:
+# separate cores, shared memory and caches; so this tests whether max(t1, t2) holds for them. Write "together" into `my_guess`; the hatched bar below is
 # the worked prediction.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 根据每条执行路单独运行的中位数（图中各行）做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条
-# 执行路所在的整个设备做两份工作。按[12.3 概览](13.3.0-Overview.ipynb)的规则，同时运行在相互独立的硬件上预测为
-# max(t1, t2)。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
+# 执行路所在的整个设备做两份工作。两条 CPU 执行路是同一个 CPU 的两半：核心各自独立，内存和缓存共享；所以这里检验
+# max(t1, t2) 对它们是否成立。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
 
 # %%
 from d2l_ext import parallel
@@ -223,8 +223,8 @@ names = [lanes[0].label, lanes[1].label, serial, together, baseline]  # the five
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
 
 # %% [markdown]
-# Now all five, interleaved, answers checked, 5 repeats each. The first line checks your guess against the hatched
-# bar; the next two the book's claim (vs one after the other) and the fair test (vs the baseline).
+# All five, interleaved, answers checked, 5 repeats each. Line 1 checks your guess against the hatched bar; lines
+# 2-3 the book's claim (vs one after the other) and the fair test (vs the baseline).
 
 # %% [markdown] lang="zh"
 # 现在交替测量这五种情况，并核对每个结果。每行是5次重复。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测；
@@ -303,11 +303,12 @@ plot_independence(runs)
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Predict for 800 products of 64 × 64:
-# one caller with the whole device, two callers sharing it, or one `torch.bmm`.
+# one caller with the whole device, one caller on half the cores (the control), two callers with half each, or one
+# `torch.bmm`.
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对 800 次 64 × 64 的乘法做出预测：一个调用方
-# 用整个设备、两个调用方共享它，还是一次 `torch.bmm`。
+# 用整个设备、一个调用方用一半核心（对照）、两个调用方各用一半，还是一次 `torch.bmm`。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_line
@@ -322,26 +323,23 @@ plot_small_ops(small)
 #
 # ## Remember
 #
-# * **Separate hardware** takes about max(t1, t2); on one CPU, compare each lane's time alone and together.
+# * **Separate hardware** takes about max(t1, t2); lanes on one CPU share its memory and caches: measure.
 # * One thread feeds several GPUs; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time; compare with the baseline, one device doing both jobs.
 #
 # ## Pitfalls
 #
 # * **No wait**: the clock stops once GPU work is queued; wait for every device used.
-# * **Lanes on one CPU**: compare with the baseline.
 
 # %% [markdown] lang="zh"
 # 书中的练习 3 和练习 4 见12.3.2节，练习 5 见扩展一节“依赖图”。
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；在同一个 CPU 上，比较每条执行路单独运行与
-#   同时运行的用时，并与基线比较。
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的执行路共享它的内存和缓存：要实测。
 # * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
 # * 用每条执行路实测的用时做预测；与基线比较；看每一次重复。
 #
 # ## 易错点
 #
 # * **不等待**：GPU 上的工作一排入队列计时就停止；应等待用到的每个设备。
-# * **在同一硬件上的执行路**：要与基线比较。
