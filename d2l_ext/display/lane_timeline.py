@@ -19,9 +19,8 @@ def lane_labels(lanes, lang: str | None = None) -> list[str]:
 
 def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS, ms: bool = False):
     """When each product ran, a row per lane (or engine worker); `predicted`: each lane's median alone (seconds, lane
-    order), dashed, and each lane's row names its change together against alone; `ms`: each bar labelled with its
-    own length in ms, not its number; a lane with more than `max_bars` products drawn as its busy stretches (13.3.1).
-    """
+    order), dashed, each row naming its change together vs alone; `ms`: each bar labelled with its length in ms,
+    not its number; a lane with more than `max_bars` products drawn as its busy stretches (13.3.1)."""
     merged = set()
     if ms:
         ms_of = [(e['end'] - e['start']) * 1e3 for e in result.events]  # short, to fit a narrow bar: '9.5', '12'

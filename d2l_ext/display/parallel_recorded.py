@@ -19,9 +19,9 @@ def recorded_figure(rec, guess: float | None = None, max_bars: int = 200):
     p, (fig, axes) = rec.parallel[0], style.figure(nrows=2, height=7.6)
     plot_parallel(p, ax=axes[0], guess=guess, products=True, title=style.plot_text('parallel.recorded_title',
                                                                                    size=p.size, **_when(rec)))
-    legend = axes[0].get_legend()  # below the axes: beside them it squeezes the plot between long row names
-    axes[0].legend(handles=legend.legend_handles, labels=[x.get_text() for x in legend.texts], ncol=2,
-                   loc='upper center', bbox_to_anchor=(0.5, -0.2))
+    old = axes[0].get_legend()  # below the axes: beside them it squeezed the plot
+    axes[0].legend(old.legend_handles, [x.get_text() for x in old.texts], ncol=2, loc='upper center',
+                   bbox_to_anchor=(0.5, -0.2))
     plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
     return fig
 
