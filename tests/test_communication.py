@@ -191,7 +191,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.006] * 4, copy=[0.001] * 4)
         assert show.control_text(same, predicted) == (
-            'Worked answer: Not measurably; the products took 5.15 ms beside copies vs 5.15 ms alone, '
+            'Worked answer: Unclear by the rule: the products took 5.15 ms beside copies vs 5.15 ms alone, '
             'no clear difference (medians within 5%). run_and_copy itself took 6.00 ms (predicted 5.40 ms).')
     with using_language('zh'):
         assert show.control_text(c, predicted) == (

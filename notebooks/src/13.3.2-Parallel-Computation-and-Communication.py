@@ -242,13 +242,13 @@ print(show.recorded_prediction_text(rec))
 # %% [markdown]
 # ## The book's first `non_blocking=True` call
 #
-# The first call of `copy_to_cpu(y, True)` allocates the pinned memory, later calls reuse PyTorch's cached blocks. Is the first call slower? Are later calls slower than pinned buffers allocated once?
-# Measured on a GPU, else recorded.
+# Is the first call of `copy_to_cpu(y, True)` slower than later calls? Are later calls, each returning new tensors,
+# slower than copies into pinned buffers allocated once? Measured on a GPU, else recorded.
 
 # %% [markdown] lang="zh"
 # ## 书中第一次 `non_blocking=True` 调用
 #
-# `copy_to_cpu(y, True)` 的第一次调用分配锁页内存，之后的调用从 PyTorch 的缓存中复用它。第一次调用会比之后的调用慢吗？之后的调用会比复制到只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，
+# `copy_to_cpu(y, True)` 的第一次调用会比之后的调用慢吗？之后的调用每次返回新的张量，它们会比复制到只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，
 # 否则展示记录结果。
 
 # %% tags=["nbval-ignore-output"]
@@ -365,8 +365,7 @@ print(show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess))
 # ## Remember
 #
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap on a GPU.
-# * One stream takes run + copy; in the H200 recording, where the copy has its own engine, a copy stream hid almost
-#   all of the copy time.
+# * One stream takes run + copy; in the H200 recording, a copy stream hid almost all of the copy time.
 #
 # ## Pitfalls
 #
@@ -379,7 +378,7 @@ print(show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess))
 # ## 小结
 #
 # * 在 GPU 上，锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠。
-# * 一个流的用时是计算 + 复制；在 H200 的记录结果中（复制有自己的引擎），复制流隐藏了几乎全部复制用时。
+# * 一个流的用时是计算 + 复制；在 H200 的记录结果中，复制流隐藏了几乎全部复制用时。
 #
 # ## 易错点
 #

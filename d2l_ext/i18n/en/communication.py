@@ -52,7 +52,7 @@ MESSAGES = {
     'communication.timeline.stretches_one': 'one bar',
     'communication.timeline.stretches_many': '{n} bars',
     'communication.first_copy.no_gpu': 'No GPU here: no device-to-host copy, so no first copy to time.',
-    'communication.first_copy.title': 'copy_to_cpu(y, True): pinned memory allocated by the first call, then reused',
+    'communication.first_copy.title': 'copy_to_cpu(y, True): the first call, then later calls',
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
@@ -68,7 +68,7 @@ MESSAGES = {
     'communication.measured_title_cpu': ('{k} products of {a} × {b} by {b} × {c}; a copy thread stands in for the '
                                          'copy engine'),
     'communication.control.slower': 'Yes, the products took {a} beside copies vs {b} alone, {by}. {own}',
-    'communication.control.same': 'Not measurably; the products took {a} beside copies vs {b} alone, {by}. {own}',
+    'communication.control.same': 'Unclear by the rule: the products took {a} beside copies vs {b} alone, {by}. {own}',
     'communication.control.faster': 'No, the products took {a} beside copies vs {b} alone, {by}. {own}',
     'communication.control.own': 'run_and_copy itself took {c} (predicted {p}).',
     'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); '

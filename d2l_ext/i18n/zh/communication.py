@@ -52,7 +52,7 @@ MESSAGES = {
     'communication.timeline.stretches_one': '一整段',
     'communication.timeline.stretches_many': ' {n} 段',
     'communication.first_copy.no_gpu': '这里没有 GPU：没有设备到主机的复制，因此没有第一次复制可以计时。',
-    'communication.first_copy.title': 'copy_to_cpu(y, True)：第一次调用分配锁页内存，之后复用',
+    'communication.first_copy.title': 'copy_to_cpu(y, True)：第一次调用与之后的调用',
     'communication.check.first_copy': '第一次 non_blocking 复制',
     'communication.check.warm_copy': '之后的 non_blocking 复制',
     'communication.check.ex3': '练习 3（{variant}）',
@@ -67,7 +67,7 @@ MESSAGES = {
     'communication.profile.col_ms': '自身用时（毫秒）',
     'communication.measured_title_cpu': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）；由一个复制线程代替复制引擎',
     'communication.control.slower': '会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
-    'communication.control.same': '看不出。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
+    'communication.control.same': '按规则无法判断。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
     'communication.control.faster': '不会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
     'communication.control.own': 'run_and_copy 本身用时 {c}（预测 {p}）。',
     'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；'
