@@ -61,8 +61,8 @@ def test_exercise_1_concludes_from_c_against_a_with_backwards_growth_in_each():
                      '2 processes, 16 cores: (c) hooks 120 ms vs (a) after backward 140 ms: faster (14% less time), '
                      'overlap paid here; backward 55.0 ms in (c), 50.0 ms in (a)']
     assert show.paid_answer(there, here) == 'Worked answer: On the GPU host, (c) against (a): faster (14% less ' \
-        'time), a 20.0 ms gap; backward +5.00 ms (55.0 ms vs 50.0 ms in (a)). Here, (c) against (a): faster (7.1% ' \
-        'less time), a 10.0 ms gap; backward -5.00 ms (65.0 ms vs 70.0 ms in (a)).'
+        'time), (a) − (c) 20.0 ms; backward +5.00 ms (55.0 ms vs 50.0 ms in (a)). Here, (c) against (a): faster ' \
+        '(7.1% less time), (a) − (c) 10.0 ms; backward -5.00 ms (65.0 ms vs 70.0 ms in (a)).'
     assert show.paid_answer(here, here).startswith('Worked answer: Here, (c) against (a): faster')  # no recording
     assert 'slower (14% more time), overlap did not pay here; ' in show.parts_text(fake(hooks=0.16))
     assert show.parts_text(fake(hooks=0.1401, spread=0.01)).endswith('50.0 ms in (a)')  # no verdict
@@ -223,6 +223,8 @@ def test_the_rule_names_every_ddp_size_it_cannot_tell_from_the_shortest_and_back
     r = fake(serial=0.124)  # DDP one bucket (serial - 0.004) beside DDP 1 MiB, both 120 ms
     r.events['buckets'] = []
     assert 'here: no clear difference among DDP 1 MiB, DDP one bucket.' in show.buckets_answer(r, r)
+    r.predicted = lambda vid: {'step': 0.100 if vid == 'ddp-1' else 0.104}  # 4% apart: tied by the rule's 5%
+    assert 'model: DDP 1 MiB, DDP one bucket (tied: within 5%) here' in show.buckets_answer(r, r)
     fig = show.plot_steps(r, backward=['serial', 'hooks'])  # backward in (a), the control, and in (c)
     labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
     assert labels == ['step without all-reduce', '(a) after backward', 'backward in (a), profiled steps', '(b) flat',

@@ -97,19 +97,19 @@ def paid_answer(there, here) -> str:
     def one(where, r):
         c, a = r.version('hooks'), r.version('serial')
         return t('allreduce.answer.paid', where=t(where), by=verdict.by(
-            c.measurement, a.measurement), saved=verdict.num(abs(a.median - c.median), 'ms'), grew=_plus(
+            c.measurement, a.measurement), saved=verdict.num(a.median - c.median, 'ms'), grew=_plus(
             c.backward_span - a.backward_span), c=_back(r, 'hooks'), a=_back(r, 'serial'))
     return verdict.answer(*(one(*p) for p in [('allreduce.there', there), ('allreduce.here', here)][there is here:]))
 
 
 def buckets_answer(here, there) -> str:
-    """Exercise 2's worked answer: DDP's fastest sizes by the model (ties: the same buckets) and by the one rule (the
+    """Exercise 2's worked answer: DDP's fastest sizes by the model (ties: within 5%) and by the one rule (the
     sizes not told apart from the shortest median), here and on the GPU host; (d) against DDP at its size."""
     def best(r, alike, keys):  # the sizes alike the best, in the words of keys (one size, several)
         vs = [name(r, v) for v in r.ddp_versions() if alike(r, v)]
         return t(keys[len(vs) > 1], names=t('allreduce.sep_list').join(vs))
     step = lambda r, v: r.predicted(v.id)['step']  # noqa: E731
-    model = [best(r, lambda r, v: step(r, v) <= min(step(r, u) for u in r.ddp_versions()) * 1.000001, (
+    model = [best(r, lambda r, v: step(r, v) * (1 - verdict.MIN_SHARE) < min(step(r, u) for u in r.ddp_versions()), (
         'allreduce.answer.names', 'allreduce.answer.tie')) for r in (here, there)]
     rule = [best(r, lambda r, v: verdict.compare(v.measurement, r.best_ddp().measurement) == 'same', (
         'allreduce.answer.shortest', 'allreduce.answer.same')) for r in (here, there)]

@@ -20,11 +20,11 @@ def fewest(rec: dict):
 
 
 def recorded_text(rec: dict | None) -> str:
-    """Where the recording was made, then its verdict line at the fewest processes (or that none is shipped)."""
+    """Where the recording was made, at the fewest processes (or that none is shipped); its verdict is exercise 1's."""
     if rec is None:
         return t('allreduce.recorded.none')
-    n, result = fewest(rec)
-    return t('allreduce.recorded.where', machine=_machine(rec), n=n) + '\n' + show.verdict_text(result)
+    n, _ = fewest(rec)
+    return t('allreduce.recorded.where', machine=_machine(rec), n=n)
 
 
 def plot_recorded(rec: dict):

@@ -49,10 +49,10 @@ MESSAGES = {
     'allreduce.answer.flat_profile': ("(b)'s profiled step here, processes {ranks}: flatten and copy back {copies}, "
                                       'all-reduce (incl. waiting for the peer) {comm}.'),
     'allreduce.there': 'On the GPU host', 'allreduce.here': 'Here',
-    'allreduce.answer.paid': '{where}, (c) against (a): {by}, a {saved} gap; backward {grew} ({c} vs {a} in (a)).',
+    'allreduce.answer.paid': '{where}, (c) against (a): {by}, (a) − (c) {saved}; backward {grew} ({c} vs {a} in (a)).',
     'allreduce.answer.sizes': ('Fastest by the model: {model[0]} here, {model[1]} on the GPU host. Median steps by '
                                'the one rule, here: {best[0]}. On the GPU host: {best[1]}.'),
-    'allreduce.answer.names': '{names}', 'allreduce.answer.tie': '{names} (tied)',
+    'allreduce.answer.names': '{names}', 'allreduce.answer.tie': '{names} (tied: within 5%)',
     'allreduce.answer.shortest': '{names} shortest', 'allreduce.answer.same': 'no clear difference among {names}',
     'allreduce.answer.d': ("{line}. In profiled steps (d)'s backward took {more} against DDP's, and (d)'s flatten "
                            "and copy back {copies} (DDP's copies are not counted)."),

@@ -47,10 +47,10 @@ MESSAGES = {
     'allreduce.answer.flat_profile': ('这里(b)的分析步中，进程{ranks}：展平和复制回去{copies}，'
                                       '全归约（含等待另一个进程）{comm}。'),
     'allreduce.there': '在GPU主机上',
-    'allreduce.answer.paid': '{where}，(c)与(a)相比：{by}，相差{saved}；反向传播用时{grew}（(c){c}，(a){a}）。',
+    'allreduce.answer.paid': '{where}，(c)与(a)相比：{by}，(a) − (c) {saved}；反向传播用时{grew}（(c){c}，(a){a}）。',
     'allreduce.answer.sizes': ('模型预测最快的：这里是{model[0]}，GPU主机上是{model[1]}。按同一规则比较训练步中位数，'
                                '这里：{best[0]}。GPU主机上：{best[1]}。'),
-    'allreduce.answer.names': '{names}', 'allreduce.answer.tie': '{names}（并列）',
+    'allreduce.answer.names': '{names}', 'allreduce.answer.tie': '{names}（并列：相差不到5%）',
     'allreduce.answer.shortest': '{names}最短', 'allreduce.answer.same': '{names}之间没有明显差别',
     'allreduce.answer.d': ('{line}。在分析步中，(d)的反向传播用时与DDP相差{more}，(d)的展平和复制回去用了'
                            '{copies}（DDP的复制没有计入）。'),
