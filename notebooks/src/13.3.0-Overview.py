@@ -137,12 +137,12 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # - 13.3.1: several devices run independent work at once.
 # - 13.3.2: several communication resources work in parallel: copies run while computing.
-# - The all-reduce extra: each gradient's all-reduce starts from a hook while backward still runs, built by hand and
-#   as DDP's buckets.
+# - The all-reduce extra: the backend can improve performance by parallelizing computation and communication
+#   automatically; DDP starts each bucket's all-reduce while backward still runs (the extra also builds this by hand).
 #
 # ## Remember
 #
-# - One large product already fills a device: compare with the baseline, one device doing both jobs.
+# - One large product already keeps a GPU busy: compare with the baseline, one device doing both jobs.
 # - On separate hardware, predict together from each lane's time alone: max(t1, t2).
 # - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
 
@@ -153,10 +153,11 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # - 12.3.1节：多个设备可以同时运行相互独立的工作。
 # - 12.3.2节：多种通信资源可以并行使用：在计算的同时复制。
-# - 扩展“全归约”：反向传播仍在进行时，由钩子发起每个梯度的全归约，既手工实现，也用 DDP 的分桶。
+# - 扩展“全归约”：后端可以通过自动地并行计算和通信来提高性能；DDP 在反向传播仍在进行时就发起每个桶的全归约
+#   （该扩展也手工实现了这一点）。
 #
 # ## 要记住
 #
-# - 一个大的矩阵乘法就已经能占满一个设备：要与基线——一个设备做两份工作——比较。
+# - 一个大的矩阵乘法就已经能让 GPU 忙碌起来：要与基线——一个设备做两份工作——比较。
 # - 在相互独立的硬件上，用每条执行路单独运行的用时预测同时运行：max(t1, t2)。
 # - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。

@@ -41,13 +41,14 @@ print(machine_line())
 # ## The book's cells, on this machine's lanes
 #
 # The book's `d2l.try_all_gpus()` needs two GPUs, so we take this machine's two lanes: two GPUs, a GPU and the CPU,
-# or two CPU lanes with half of the cores each.
+# or two CPU lanes with half of the cores each (separate cores, shared memory and caches).
 
 # %% [markdown] lang="zh"
 # ## 书中的代码，运行在这台机器的执行路上
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
-# `IndexError`），所以我们改用这台机器的两条执行路：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两条 CPU 执行路。
+# `IndexError`），所以我们改用这台机器的两条执行路：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两条 CPU 执行路
+# （核心各自独立，内存和缓存共享）。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -191,16 +192,15 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # ## Predict, then measure
 #
 # Predict from each lane's median alone: each lane alone, one after the other, together, and the
-# **baseline**: the first lane's device, all of it, doing both jobs. Two CPU lanes are two halves of one CPU:
-# separate cores, shared memory and caches; so this tests whether max(t1, t2) holds for them. Write "together" into `my_guess`; the hatched bar below is
-# the worked prediction.
+# **baseline**: the first lane's device, all of it, doing both jobs. For two CPU lanes, this tests whether
+# max(t1, t2) holds. Write "together" into `my_guess`; the hatched bar below is the worked prediction.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 根据每条执行路单独运行的中位数（图中各行）做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条
-# 执行路所在的整个设备做两份工作。两条 CPU 执行路是同一个 CPU 的两半：核心各自独立，内存和缓存共享；所以这里检验
-# max(t1, t2) 对它们是否成立。把你对“同时运行”的预测写进 `my_guess`；下面的斜线条形是参考答案的预测。
+# 执行路所在的整个设备做两份工作。对两条 CPU 执行路，这里检验 max(t1, t2) 是否成立。把你对“同时运行”的预测写进
+# `my_guess`；下面的斜线条形是参考答案的预测。
 
 # %%
 from d2l_ext import parallel
@@ -323,7 +323,7 @@ plot_small_ops(small)
 #
 # ## Remember
 #
-# * **Separate hardware** takes about max(t1, t2); lanes on one CPU share its memory and caches: measure.
+# * **Separate hardware** takes about max(t1, t2); two lanes on one CPU: measure.
 # * One thread feeds several GPUs; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time; compare with the baseline, one device doing both jobs.
 #
@@ -336,7 +336,7 @@ plot_small_ops(small)
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的执行路共享它的内存和缓存：要实测。
+# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的两条执行路：要实测。
 # * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
 # * 用每条执行路实测的用时做预测；与基线比较；看每一次重复。
 #
