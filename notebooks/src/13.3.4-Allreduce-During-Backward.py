@@ -179,7 +179,7 @@ print(show.ingredients_text(result))
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
 # gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
-# counts no copies and no slowing of backward.
+# counts no copies and no change in backward.
 #
 # Predict whether overlap can pay here, and guess the share of (c)'s all-reduce time (waiting included) during backward.
 
@@ -191,7 +191,7 @@ print(show.ingredients_text(result))
 # 和对一个更大的缓冲区的一次调用。
 #
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
-# 没有算复制，也没有算反向传播变慢（对照见“实测”一节的图）。
+# 没有算复制，也没有算反向传播用时的任何变化（对照见“实测”一节的图）。
 #
 # 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约用时（含等待）有多大比例在反向传播期间。
 
@@ -341,7 +341,7 @@ except d2l_ext.ResultMismatch as wrong:
 # ## Remember
 #
 # - Data parallelism averages gradients with an all-reduce; the model charges a call α + 2(n-1)/n × bytes / β and
-#   leaves out backward's growth.
+#   leaves out any change in backward.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
 # - Overlap is a share of time, not savings: compare the wall clock, and backward against its control.
 #
@@ -352,7 +352,7 @@ except d2l_ext.ResultMismatch as wrong:
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 数据并行用全归约对梯度取平均；模型给一次调用记 α + 2(n-1)/n × 字节数 / β，没有算反向传播变慢的部分。
+# - 数据并行用全归约对梯度取平均；模型给一次调用记 α + 2(n-1)/n × 字节数 / β，没有算反向传播用时的任何变化。
 # - 重叠来自依赖图：最后一层的梯度最先确定。
 # - 重叠是时间的比例，不是节省：要看挂钟时间，并把反向传播与它的对照相比。
 #
