@@ -180,5 +180,5 @@ def test_overlap_line_gives_the_busy_sum_from_the_numbers_as_printed():
     assert (f['compute'], f['copy'], f['serial'], f['wall'], f['repeats']) == (
         0.0158, 0.0051, 0.0209, 0.0176, [0.01754, 0.0176, 0.0175])  # the median call's wall
     with using_language('en'):
-        assert t(got.key, **f) == ("one call's intervals: copies ran beside products 100% of their time "
-                                    '(needed 0%)')  # no model share: the lesson never defines it
+        # no model share: the lesson never defines it
+        assert t(got.key, **f) == "one call's intervals: copy time beside products 100% (needed 0%)"
