@@ -47,6 +47,11 @@ def quartiles(m) -> tuple[float, float]:
     return _quartiles(m.times) if len(m.times) >= 2 else (m.median, m.median)
 
 
+def within_share(x: float, y: float) -> bool:
+    """Two medians within MIN_SHARE (5%) of the larger: the rule's first half (told_apart, verdict)."""
+    return abs(x - y) < MIN_SHARE * max(x, y)
+
+
 def told_apart(a, b) -> bool:
     """The package's one test of two ways' repeats (every section), the one a figure's grey boxes show: the
     interquartile ranges (the middle half of each way's repeats) do not overlap, and the medians differ by at least
@@ -55,7 +60,7 @@ def told_apart(a, b) -> bool:
     Sentences that use it say "the middle halves of the repeats do not overlap", not that every repeat differs:
     one outlying repeat neither makes nor undoes a difference.
     """
-    if abs(a.median - b.median) < MIN_SHARE * max(a.median, b.median):
+    if within_share(a.median, b.median):
         return False
     (a0, a1), (b0, b1) = quartiles(a), quartiles(b)
     return not (a0 <= b1 and b0 <= a1)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from ..i18n import t
-from ..results import MIN_SHARE, Details, told_apart
+from ..results import MIN_SHARE, Details, told_apart, within_share  # noqa: F401 (MIN_SHARE: verdict.MIN_SHARE)
 
 WORDS = ('faster', 'slower', 'same')  # the keys verdict.<word>
 WAYS = ('faster', 'slower')  # the keys verdict.<way>_by and verdict.<way>_x
@@ -62,8 +62,8 @@ def by(a, b) -> str:
     of the rule held it back (boxes that overlap, or medians within 5%): why 26% apart can be no verdict."""
     way = compare(a, b)
     if way == 'same' or not b.median:
-        close = abs(a.median - b.median) < MIN_SHARE * max(a.median, b.median)
-        return t('verdict.same_why', why=t('verdict.why_close' if close else 'verdict.why_overlap'))
+        why = 'verdict.why_close' if within_share(a.median, b.median) else 'verdict.why_overlap'
+        return t('verdict.same_why', why=t(why))
     ratio = max(a.median, b.median) / max(min(a.median, b.median), 1e-12)
     if ratio >= 3:  # '105x as fast', '3.3x as long': a share would read '99% faster' or '226% slower'
         return t(f'verdict.{way}_x', ratio=sig(ratio, 2))
@@ -82,10 +82,8 @@ def line(name_a: str, a, name_b: str, b, unit: str | None = None) -> str:
 def _digits(a: float, b: float) -> int:
     """3 significant digits, or more where rounding would put the printed medians on the other side of the rule's 5%
     (111.6 vs 106.2 ms is within 5%; '112 vs 106' reads as 5.4%)."""
-    def close(x, y):
-        return abs(x - y) < MIN_SHARE * max(x, y)
     for d in (3, 4, 5):
-        if close(float(sig(a, d)), float(sig(b, d))) == close(a, b):
+        if within_share(float(sig(a, d)), float(sig(b, d))) == within_share(a, b):
             return d
     return 5
 
