@@ -299,7 +299,7 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
                      'the halves overlapped in part in the median repeat, drawn below: overlap 50% (predicted '
                      '100%)',
                      'together 4.50 ms vs one device 1.00 ms: 4.5x as long'],
-              'zh': ['你的猜测3.50毫秒 · 预测4.00毫秒 · 实测4.50毫秒',
+              'zh': ['你的猜测3.50毫秒，预测4.00毫秒，实测4.50毫秒',
                      '中位数那次重复（下图）两半部分重叠：重叠50%（预测100%）',
                      '同时运行4.50毫秒，一个设备1.00毫秒：用时为其4.5倍']}
     assert lines == golden[lang]
