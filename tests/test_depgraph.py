@@ -72,7 +72,8 @@ def test_one_copy_box_per_lane_moves_its_samples_and_the_weights():
     assert set(into[f'copy in [link:{SERVER}->lane 0]']['carries']) == {'weights', 'rows'}
     with using_language('en'):
         texts = [x.get_text() for x in show.draw_graph(g).axes[0].texts]
-    assert texts.count('samples and weights in') == 2 and '392 KiB' in texts  # its half of X and of y
+    # its box names the bytes once: its half of X (392 KiB) and of y, and every weight (785 KiB of W1)
+    assert texts.count('samples and weights in\n1.2 MiB') == 2
     with using_language('zh'):
         assert show.stage_label('copy in', plot=True) in ('传入样本和权重', 'samples and weights in')
 
@@ -252,12 +253,12 @@ def test_draw_graph_writes_every_node_and_labels_copies_with_their_bytes(coarse)
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     texts = [t.get_text() for t in ax.texts]
-    for n in coarse['nodes']:
-        assert show.stage_label(n['name'], plot=True) in texts  # by its label, not a stage id
-    assert 'samples and weights in' in texts and 'copy in' not in texts
-    assert '785 KiB' in texts  # a copy edge labelled with its bytes
+    for n in coarse['nodes']:  # by its label, not a stage id; a copy's box also names its bytes, its arrows do not
+        assert any(x.split('\n')[0] == show.stage_label(n['name'], plot=True) for x in texts)
+    assert 'samples and weights in\n1.2 MiB' in texts and not any(x.startswith('copy in') for x in texts)
+    assert 'grad copy\n795 KiB' in texts and '785 KiB' not in texts  # the box's total, not each arrow's share
     cpu = all(str(n.get('device', '')).startswith('cpu') for n in coarse['nodes'])  # CPU lanes: one device
-    assert ('copy, dashed: bytes moved (CPU lanes: same device)' if cpu else 'copy, dashed: bytes moved') in [
+    assert ('copy, dashed, with the bytes it moves' + (' (CPU lanes: same device)' if cpu else '')) in [
         x.get_text() for x in ax.get_legend().get_texts()]
     assert min(t.get_fontsize() for t in ax.texts) >= 11  # readable on a projector
     arrows = [t.arrow_patch for t in ax.texts if getattr(t, 'arrow_patch', None) is not None]
@@ -270,9 +271,11 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
     lanes = dg.as_lanes(['cpu', 'cpu'])
     dag = dg.diamond_dag()
     with using_language('en'):
-        assert show.dag_line(dg.dag_model(dag, lanes)) == 'serial 21, plan 12, critical path 12 (products)'
+        assert show.dag_line(dg.dag_model(dag, lanes)) == ('products one after another: 21 in order, 12 as planned on '
+                                                           'two lanes, 12 on the critical path')
     with using_language('zh'):
-        assert show.dag_line(dg.dag_model(dag, lanes)) == '串行21，计划12，关键路径12（乘法次数）'
+        assert show.dag_line(dg.dag_model(dag, lanes)) == (
+            '先后进行的乘法次数：按顺序21次，两条执行路按计划12次，关键路径12次')
     # a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}
@@ -304,7 +307,9 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     guess, line = out.getvalue().strip().split('\n')  # the guess line, the verdict (per task: the figure, the answer)
     assert guess.startswith('your guess 5.00 ms · predicted ')
     assert r.trace_wall == min(r.measurements[dg.DAG_VARIANTS[1]].times)  # CPU lanes: the (lower) median repeat
-    assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
+    base = min((dg.DAG_VARIANTS[k] for k in (0, 2)), key=lambda k: r.measurements[k].median)  # the faster baseline
+    assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' if base == dg.DAG_VARIANTS[2] else (
+        ' vs one lane, in order ') in line
     per = r.per_task()  # each lane's own time per task, its waiting, tasks, start and waiting in the replay
     assert len(per) == 2 and all(took > 0 and waited >= 0 and start >= 0 for took, waited, _, start, _ in per)
     replayed = r.predicted_ms()[dg.DAG_VARIANTS[1]]  # the plan replayed from each lane's start, waits included
@@ -325,12 +330,10 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # exercise 3's worked answer: one line from this run's numbers
         show.dag_answer(r, True)
-    busier = max(per, key=lambda x: x[2])
     assert out.getvalue().strip().startswith(
-        'Worked answer: Still correct: every result matched float64, and the engine that skipped the waits was '
-        'caught. No plan on two lanes beats the critical path (outlined), 8 tasks each waiting for the last; this '
-        'plan takes 8. lane ') and f': {busier[2]} × ' in out.getvalue()  # the limit as arithmetic, plus waits
-    assert ' plus waits, vs one device (all cores): 14 × ' in out.getvalue()
+        'Worked answer: Still correct: all matched float64, and the engine that skipped the waits was caught. The '
+        'critical path (outlined) limits it: 8 tasks, each waiting for the one before, so no plan on two lanes takes '
+        'fewer than 8 task times; this plan takes 8. The run took ')
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
@@ -359,13 +362,18 @@ def test_the_overlap_line_reads_the_median_repeat_and_the_recording_asks_for_no_
     f = run['overlap']['split'][run['drawn']['split']]  # the repeat the timeline draws
     with using_language('en'):
         overlap, _ = show.step_lines(rec, ask=False).split('\n')  # a recording: no guess, no prediction line
-        assert overlap.startswith('the halves ran at the same time in the median repeat, drawn below: overlap ')
-        assert f'overlap {round(100 * f)}% (' in overlap and overlap.endswith('(predicted 100%)')
+        assert overlap.startswith('the halves ran at the same time in the median repeat (drawn below): the shorter ')
+        assert f'ran {round(100 * f)}% of its time beside the other (' in overlap
+        assert overlap.endswith('(predicted 100%)')
     with using_language('zh'):
-        assert show.step_lines(rec, ask=False).split('\n')[0].startswith('中位数那次重复（下图）两半同时运行：重叠')
+        line = show.step_lines(rec, ask=False).split('\n')[0]
+        assert line.startswith('中位数那次重复（下图）两半同时运行：较短的一半有')
 
 
 def test_the_planned_prediction_replays_the_plan_from_each_lanes_start_with_its_waits():
+    import io
+    from contextlib import redirect_stdout
+
     from d2l_ext.depgraph.dag import DagExperiment
     from d2l_ext.timing import Measurement
     dag = [{'name': 'a', 'deps': ('x',)}, {'name': 'b', 'deps': ('x',)}, {'name': 'c', 'deps': ('a', 'b')}]
@@ -376,3 +384,21 @@ def test_the_planned_prediction_replays_the_plan_from_each_lanes_start_with_its_
                       {dg.DAG_VARIANTS[0]: Measurement('one', [6.0])}, trace=trace, trace_wall=5.2)
     assert r.predicted_ms() == {dg.DAG_VARIANTS[1]: pytest.approx(4.5)}  # c waits for b, 1 s on lane 0 (planned only)
     assert [x[1] for x in r.per_task()] == [3.0, 0.0] and [x[4] for x in r.per_task()] == [2.5, 0.0]  # waited, replayed
+    r.measurements[dg.DAG_VARIANTS[1]] = Measurement('planned', [5.2])
+    r.model, r.threads = {'critical_path': 2, 'planned': 2}, [1, 1]
+    out = io.StringIO()
+    with using_language('en'), redirect_stdout(out):  # the run's miss: the lane that finished last waited longer
+        show.dag_answer(r, False)
+    assert out.getvalue().strip().endswith(
+        "this plan takes 2. The run took 5200 ms, not the replayed plan's 4500 ms: lane 0, last to finish, waited "
+        '3000 ms between tasks (grey), where the replay waits 2500 ms.')
+    r.measurements[dg.DAG_VARIANTS[1]] = Measurement('planned', [4.6])  # within 5% of the replay
+    with using_language('en'):
+        assert show._dag_base(r)[2] == 'one lane, in order'  # CPU lanes add one device, all cores: the faster is used
+        r.measurements[dg.DAG_VARIANTS[2]] = Measurement('all cores', [5.0])
+        assert show._dag_base(r)[2] == 'one device (all cores)'
+        assert 'vs one device (all cores) 5000 ms' in show.dag_lines(r)
+    out = io.StringIO()
+    with using_language('en'), redirect_stdout(out):
+        show.dag_answer(r, False)
+    assert out.getvalue().strip().endswith("The run took 4600 ms, within 5% of the replayed plan's 4500 ms.")

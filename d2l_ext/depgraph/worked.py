@@ -26,6 +26,9 @@ WRONG = {  # name: (the criterion it must fail, its source)
         '    results += run_on_lanes([lanes[i]], [lambda i=i, h=h: lane_step(i, *h, n)])',
         '    wait_for_lanes([lanes[i]])']),
         'The halves one after the other, each on its lane: right numbers, no overlap.')),
+    'late_binding': ('correct', _changed(
+        'lambda i=i, h=h: lane_step(i, *h, n)', 'lambda: lane_step(i, *h, n)',
+        "Jobs made in a loop without binding i and h: both read the loop's last, lane 1's half.")),
     'main_thread': ('placement', _changed(
         _RUN,
         'results = [lane_step(i, *h, n) for i, h in enumerate(halves)]',

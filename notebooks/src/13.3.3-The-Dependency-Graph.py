@@ -22,9 +22,9 @@
 # %% [markdown] lang="zh"
 # # 扩展：依赖图（《动手学深度学习》12.3节，图12.3.1）
 #
-# 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了一个两层多层感知机在一个 CPU 和两个 GPU 上的一个训练步：每个 GPU 在小批量的一半上完成前向传播、
-# 损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。本节我们在这台机器的两条执行路上写出这个训练步，
-# 记录它的依赖图，预测它的耗时，然后实测。
+# 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了两层多层感知机在一个 CPU 和两个 GPU 上的
+# 计算图及其依赖关系。每个 GPU 在小批量的一半上完成前向传播、损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。
+# 本节我们在这台机器的两条执行路上写出这个训练步，记录它的依赖图（即带依赖关系的计算图），预测它的耗时，然后实测。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -52,8 +52,8 @@ print(show.machine_line(lanes))
 # ## 一条执行路的工作
 #
 # 没有两个 GPU 时，`find_lanes` 给出两条可以同时工作的*执行路*：一个 GPU 和 CPU，或者 CPU 核心的两半（见 12.3.1 节）。
-# 执行路 `i` 在自己的样本上运行 `lane_step`：书中的多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失），
-# 反向传播逐步写出，使每个操作都位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，
+# 执行路 `i` 在自己的样本上运行 `lane_step`，即书中的多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
+# 反向传播逐步写出，每个操作都位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，
 # 因此两条执行路的梯度相加正好等于整个小批量的梯度。
 
 # %%
@@ -62,35 +62,29 @@ print(show.machine_line(lanes))
 # %% [markdown]
 # ## Build it: `mlp_step`
 #
-# Write the step of Fig. 13.3.1 for two lanes: which device runs what, and where the data moves.
+# Write the step of Fig. 13.3.1 for two lanes. Lane `i` gets half of the rows and the weights on `lanes[i].device()`.
+# Both halves run `lane_step` **at once**. The gradients are summed on the CPU, where `params` live, and the step
+# returns the new weights (plain SGD). `run_on_lanes(lanes, jobs)` runs `jobs[i]()` on `lanes[i]` (a CPU lane in its
+# own thread) and returns their results. Naming parts with `stage`, as `lane_step` does, is optional.
 #
-# 1. Give lane `i` half of the rows (`X.tensor_split(2)`, `y` alike) and a copy of the weights, on `lanes[i].device()`.
-# 2. Run `lane_step` for both halves **at once**: `run_on_lanes(lanes, jobs)` starts `jobs[i]()` on `lanes[i]` (a CPU
-#    lane in its own thread) and returns their results.
-# 3. Move the gradients to the CPU, where `params` live, sum them there and return the new weights
-#    `params[k] - lr * total[k]`.
-#
-# The check runs four SGD steps and grades the updates against float64, the placement and the halves' overlap.
+# The check runs four steps and grades the updates against float64, where each half ran, and the halves' overlap.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
 #
-# 为两条执行路写出图12.3.1 中的训练步：哪个设备运行什么，数据在哪里移动。
+# 为两条执行路写出图12.3.1 中的训练步。执行路 `i` 在 `lanes[i].device()` 上拿到一半样本和权重。两半**同时**运行
+# `lane_step`。梯度在 `params` 所在的 CPU 上求和，训练步返回新的权重（普通的随机梯度下降）。
+# `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 执行路在自己的线程中运行），并返回它们的结果。
+# 像 `lane_step` 那样用 `stage` 给各部分命名是可选的。
 #
-# 1. 把一半样本（`X.tensor_split(2)`，`y` 也一样）和一份权重副本交给执行路 `i`，放在 `lanes[i].device()` 上。
-# 2. **同时**在两半样本上运行 `lane_step`：`run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上启动 `jobs[i]()`（CPU 执行路在
-#    自己的线程中运行），并返回它们的结果。
-# 3. 把梯度移到 `params` 所在的 CPU 上，在那里求和，返回新的权重 `params[k] - lr * total[k]`。
-#
-# 检查会运行四个随机梯度下降步，并评判：更新（与 float64 结果比较）、放置和两半的重叠。
+# 检查会运行四个训练步，评判更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
 
 # %% tags=["nbval-ignore-output"]
 def mlp_step(lanes, params, X, y, lr):
     # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两条执行路
     # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）-> CPU 上的新权重
-    # TODO: half of the rows and a copy of the weights on each lane's device  #zh: TODO：每条执行路的设备上放一半样本和一份权重副本
-    # lane_step on both halves at once (run_on_lanes)  #zh: 在两半样本上同时运行 lane_step（run_on_lanes）
-    # the gradients to the CPU, summed there; return params[k] - lr * total[k] for every k  #zh: 梯度移到 CPU 上求和；对每个 k 返回 params[k] - lr * total[k]
+    # TODO: the halves on the lanes, lane_step on both at once,  #zh: TODO：两半放到执行路上，同时运行 lane_step，
+    # the sum and the update on the CPU  #zh: 在 CPU 上求和并更新
     raise NotImplementedError
 
 
@@ -102,14 +96,16 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 # %% [markdown]
 # ## The graph, recorded from the worked step
 #
-# `record_step_graph` runs the worked `mlp_step` once under a PyTorch hook seeing every operation: an edge joins A
-# to B when B reads a tensor A wrote; a copy is a dashed arrow labelled with the bytes it moves.
+# The graph and the timings below use the worked `mlp_step` (collapsed above): its `stage` boxes name each part.
+# `record_step_graph` runs it once and records every PyTorch operation. An arrow joins A to B when B reads a tensor
+# that A wrote. Copies are dashed, and each copy's box gives the bytes it moves.
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
-# `record_step_graph` 在一个能看到每个操作的 PyTorch 钩子下运行一次参考实现 `mlp_step`：当 B 读取了 A 写入的
-# 张量时，就有一条从 A 到 B 的边；复制用虚线箭头表示，标有它传输的字节数。
+# 下面的依赖图和计时都用参考实现 `mlp_step`（上面折叠的单元格）：它的 `stage` 方框给每一部分命名。
+# `record_step_graph` 运行它一次，记录每个 PyTorch 操作。当 B 读取了 A 写入的张量时，就有一条从 A 到 B 的箭头。
+# 复制用虚线表示，复制的方框里标出它传输的字节数。
 
 # %%
 graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box  #zh: 每个方框一个节点
@@ -119,6 +115,9 @@ show.draw_graph(graph)
 # The two chains meet at the server, whose `sum` waits for **both** lanes' gradients.
 #
 # ## Predict, then measure
+#
+# The book's Fig. 13.3.1 assumes two equal GPUs. Neither this machine (two halves of one CPU) nor the recording below
+# (a GPU and a much slower CPU) has them, so splitting is not expected to beat one device here.
 #
 # The step is timed three ways, each checked against float64: **one device** with the whole
 # minibatch; **one after the other**, lane 1's half after lane 0's; **together**. The graph predicts
@@ -130,8 +129,8 @@ show.draw_graph(graph)
 # each its row's median in the figure. It assumes:
 #
 # 1. each half runs as fast together as one after the other (the figure's half rows);
-# 2. both start at once, the shorter inside the longer (overlap 100%, the second line);
-# 3. the other time (copies, sum, update, idle gaps) stays the same.
+# 2. both start at once, the shorter inside the longer (overlap 100%, the second printed line);
+# 3. the other time (copies, lanes starting and returning, sum, update) stays the same.
 #
 # Which could fail here? (Exercise 2 answers from this run.)
 
@@ -139,6 +138,9 @@ show.draw_graph(graph)
 # 两条链在服务器处汇合，服务器的 `sum` 要等待**两条**执行路的梯度。
 #
 # ## 先预测，再测量
+#
+# 书中的图12.3.1 假定有两个相同的 GPU。这台机器（一个 CPU 的两半核心）和下面的记录（一个 GPU 和一个慢得多的 CPU）
+# 都没有，所以这里拆分预计快不过一个设备。
 #
 # 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
 # 执行路 0 的一半完成后执行路 1 的一半才开始；**同时运行**。
@@ -152,7 +154,7 @@ show.draw_graph(graph)
 #
 # 1. 每一半同时运行时和先后运行时一样快（图中每一半的几行）；
 # 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）；
-# 3. 其他时间（复制、求和、更新、空闲间隙）不变。
+# 3. 其他时间（复制、执行路启动与返回、求和、更新）不变。
 #
 # 在这里哪个假定可能不成立？（练习 2 用本次运行的数字回答。）
 
@@ -163,7 +165,8 @@ here = dg.record_step(lanes, repeats=21)  # every repeat and interval of the thr
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# The lower panel draws the median repeat of together and of one device. `show.details(here)` lists every statistic.
+# The lower panel draws the median repeat of each way; its legend gives together's time in each part.
+# `show.details(here)` lists every statistic.
 #
 # ## Recorded on a GPU machine
 #
@@ -171,7 +174,7 @@ show.show_step(here, my_guess)
 # is the slow one.
 
 # %% [markdown] lang="zh"
-# 下方的面板画出“同时运行”和“一个设备”各自中位数那次重复。`show.details(here)` 列出全部统计量。
+# 下方的面板画出两种方式各自中位数那次重复，图例给出“同时运行”在每一部分上用的时间。`show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上记录的结果
 #
@@ -186,22 +189,28 @@ show.show_recorded(recorded)
 # ## Exercises
 #
 # **1. A sum that never reads lane 1's gradients.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
-# uses lane 0's gradients twice. Predict: does the recorded graph change, and does the check catch it?
+# uses lane 0's gradients twice. Predict: does the recorded graph change, and does the check catch it? The cell below
+# draws its graph; `dg.check_step_matches(lanes, (params, X, y), step=hasty)` runs the check.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1. 求和时从不读取执行路 1 的梯度**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
-# 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？
+# 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？下面的单元格画出它的依赖图；
+# `dg.check_step_matches(lanes, (params, X, y), step=hasty)` 运行检查。
+
+# %%
+hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把执行路 0 的梯度用了两次
+hasty_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty))
+show.draw_graph(hasty_graph)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把执行路 0 的梯度用了两次
 try:
     dg.check_step_matches(lanes, (params, X, y), step=hasty)
     caught = False
 except d2l_ext.ResultMismatch:
     caught = True
-show.wrong_sum_answer(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty)), caught)
+show.wrong_sum_answer(hasty_graph, caught)
 
 # %% [markdown]
 # **2. Which assumption failed, and does splitting pay?** Set each part of *together* beside its prediction, then
@@ -214,14 +223,16 @@ show.wrong_sum_answer(dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y
 show.split_answer(here)
 
 # %% [markdown]
-# **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task computes
-# `tanh((sum of its inputs) @ W)`. Three stages; in each, arms of 1, 2 and 3 products (task `2b1`: stage 2, arm b,
-# product 1) meet in a join (`2J`); `cross=True` adds edges between arms. In products:
+# **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task is one
+# product, `tanh((sum of its inputs) @ W)`. There are three stages. In each, arms of 1, 2 and 3 products leave the last
+# join and meet in the next one (`2J`); task `2b1` is stage 2, arm b, product 1. With `cross=True`, an arm's last
+# product also reads the first product of the arm before it. The line below counts products run one after another.
 
 # %% [markdown] lang="zh"
-# **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**每个任务计算 `tanh((各输入之和) @ W)`：
-# 三个阶段，每个阶段含 1、2、3 次乘法的分支（`2b1`：第 2 阶段、分支 b 的第 1 次乘法）在汇合点（`2J`）汇合；
-# `cross=True` 在分支之间加边。以乘法次数计：
+# **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**每个任务是一次矩阵乘法：
+# `tanh((各输入之和) @ W)`。共有三个阶段。每个阶段里，长为 1、2、3 次乘法的分支从上一个汇合点出发，
+# 在下一个汇合点（如 `2J`）汇合；任务 `2b1` 是第 2 阶段、分支 b 的第 1 次乘法。`cross=True` 时，
+# 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行给出先后进行的乘法次数。
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
@@ -230,14 +241,14 @@ print(show.dag_line(dg.dag_model(dag, lanes)))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
-# A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for inputs. Why can no
-# plan on two lanes take fewer than 12? Guess the planned run's time, then measure it beside two baselines running all
-# 21 in order: one lane, and one device, all cores (the last line).
+# A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
+# plan on two lanes take fewer than 12? Guess the planned run's time, then measure it beside two baselines that run
+# all 21 in order: one lane, and one device with all cores. The verdict takes the faster baseline.
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一条执行路上（图中的行）；引擎执行这个计划，每条执行路等待它的输入。为什么两条执行路上的
 # 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量，并与两个依次运行全部 21 个任务的基线比较：一条执行路，
-# 以及用全部核心的一个设备（最后一行）。
+# 以及用全部核心的一个设备。结论与其中较快的基线比较。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
@@ -261,6 +272,8 @@ show.dag_answer(ex5, caught)
 #
 # * Each half's loss divided by its own rows: an update twice too large.
 # * Weights copied to the lanes once: later steps use stale weights.
+# * Jobs made in a loop as `lambda: lane_step(i, *h, n)` read `i` and `h` when they run: both run lane 1's half.
+#   Bind them: `lambda i=i, h=h: ...`.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -274,3 +287,5 @@ show.dag_answer(ex5, caught)
 #
 # * 每一半的损失除以自己的样本数：更新会变成两倍大。
 # * 只把权重复制到执行路上一次：之后的训练步用的是过时的权重。
+# * 在循环中写成 `lambda: lane_step(i, *h, n)` 的任务在运行时才读取 `i` 和 `h`：两个任务都算执行路 1 的一半。
+#   要绑定它们：`lambda i=i, h=h: ...`。
