@@ -209,23 +209,37 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
 
 def test_recorded_lines_come_from_the_recording(rec):
     rows = {r.mode: r for r in rec.comm[0].rows}
-    side, same = rows[show.SIDE_PLAN], rows[show.SAME_PLAN]
+    side, same, book = rows[show.SIDE_PLAN], rows[show.SAME_PLAN], rows[show.BOOK_PLAN]
+    ms = lambda v: show.verdict.num(v, 'ms')  # noqa: E731 (the lesson's unit)
     with using_language('en'):
-        assert show.recorded_text(rec).startswith('copies alone: copy_to_cpu(y) (new pageable tensors) ')
-        # the shares each way hid: the worked answer's, after the rates (the cell above asks for them)
-        rates, answer = show.recorded_prediction_text(rec).split('\n')
-        assert rates == (f'50 · 2 · 4000³ = 6.4 TFLOP in {show.verdict.num(same.run)} ({6.4 / same.run:.1f} TFLOP/s); '
-                         f'50 · 4000² · 4 B = 3.2 GB in {show.verdict.num(same.copy)} ({3.2 / same.copy:.1f} GB/s)')
-        # each way's share of its copy time hidden, from its own medians: the book's one stream hides (almost) none
-        book = rows[show.BOOK_PLAN]
-        assert answer == (f'Worked answer: copy_to_cpu(y, True) on one stream took {show.verdict.num(book.overlapped)} '
-                          f"vs {show.verdict.num(book.run_then_copy)} for all products, then all copies: "
-                          f"{show.verdict.num(show.hidden_share(book), '%')} of the copy time hidden. A copy stream + "
-                          f"events took {show.verdict.num(side.overlapped)} vs {show.verdict.num(side.run_then_copy)}: "
-                          f"{show.verdict.num(show.hidden_share(side), '%')} hidden.")
+        # what the learner predicts from: products alone, copies alone into pinned buffers, then pageable memory
+        assert show.recorded_alone(rec) == (
+            f"recorded on {rec.machine['gpus'][0]}: products alone {ms(same.run)} · copies alone into pinned buffers "
+            f"{ms(same.copy)}\ninto pageable memory: buffers reused {ms(rows[show.PAGEABLE_PLAN].copy)} · "
+            f"copy_to_cpu(y) {ms(rows[show.BOOK_PAGEABLE].copy)}")
+        # per way the share hidden: the prediction's (one stream: none) and the recording's; then one verdict line
+        one, two, line = show.recorded_lines(rec, (0.5, 0.9)).split('\n')
+        assert one == ('share of the copy time hidden by one stream: your guess 50% · predicted 0% · measured '
+                       f"{show.verdict.num(show.hidden_share(book), '%')}")
+        assert two.startswith('share of the copy time hidden by copy stream + events: your guess 90% · predicted ')
+        assert line == show.verdict.line('copy stream + events', side.times['overlapped'], 'one stream',
+                                         book.times['overlapped'], 'ms')
+        assert 'write your guess into my_guess first' in show.recorded_lines(rec)
         assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as run then copy: none
-        assert show.recorded_text(None) == show.first_copy_text(None) == 'No GPU recording is available to show here.'
+        assert abs(show.hidden_share(side, predicted=True) - show.hidden_share(side)) < 0.1  # the model held
+        assert show.recorded_alone(None) == show.first_copy_text(None) == 'No GPU recording is available to show here.'
     assert side.overlapped < same.overlapped  # the picture of the point: two streams beat one
+
+
+def test_the_recorded_figure_puts_repeats_and_timelines_on_one_time_axis(rec):
+    with using_language('en'):
+        fig = show.plot_recorded(rec, (0.5, 0.9))
+    repeats, *timelines = fig.axes[:3]
+    rows = [x.get_text().split('\n')[0] for x in repeats.get_yticklabels()]
+    assert rows == ['run then copy', 'copy_to_cpu(y, True), one stream', 'pinned buffers, copy stream + events']
+    assert [ax.get_title(loc='left').split(':')[0] for ax in timelines] == rows[1:]
+    assert len({ax.get_xlim() for ax in fig.axes[:3]}) == 1 and rec.machine['gpus'][0] in fig._suptitle.get_text()
+    assert show.plot_recorded(None) is None
 
 
 def test_the_recorded_figure_shares_one_time_axis(rec):
@@ -248,9 +262,9 @@ def test_recorded_first_copy_line_and_the_pitfalls_numbers(rec):
     once = first.reused or pinned.times['copy']
     with using_language('en'):
         assert show.first_copy_text(first, rec=rec) == (
-            f'first call {show.verdict.num(first.cold)}; '
+            f"first call {show.verdict.num(first.cold, 'ms')}; "
             + show.verdict.line('later calls', first.warm, 'pinned buffers allocated once',
-                                once, 's'))
+                                once, 'ms'))
         fig = show.plot_first_copy(first, rec=rec)
     assert rec.machine['gpus'][0] in fig._suptitle.get_text()
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()] == [
@@ -277,22 +291,21 @@ def _ex3(together, alone=(1.0, 0.8), rule='separate'):
 
 def test_exercise_three_lines_compare_together_with_the_slower_lane_alone():
     with using_language('en'):
+        # the setup as the code made it is stated where the lanes run alone, beside their times: a fact, not a cause
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
+            'lane 0: 1 thread(s) computing and 1 copying; lane 1: 1 computing (3 threads on 2 cores)\n'
             'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
-        # CPU or GPU lanes alike: together against the slower lane alone by the one rule, nothing claimed before it
-        # the setup as the code made it, then together against max (the slower lane) and the sum, by the one rule
+        # the answer says only what was measured: together against max (the slower lane) and the sum, by the one rule
         cpu = show.exercise_three_text(_ex3([1.4, 1.41, 1.42]))
-        assert cpu == ('Worked answer: Lane 0 computes on 1 thread(s) and copies on 1, lane 1 computes on 1: 3 '
-                       'threads on 2 cores of one CPU. Together 1.41 s vs the slower lane alone 1.00 s: slower (41% '
-                       'more time); vs the two alone added 1.80 s: faster (22% less time). Together lies between '
-                       'max(t1, t2) and the sum.')
+        assert cpu == ('Worked answer: Together 1.41 s vs the slower lane alone 1.00 s: slower (41% more time); vs the '
+                       'two alone added 1.80 s: faster (22% less time). Together lies between max(t1, t2) and the sum.')
         assert show.exercise_three_text(_ex3([1.0, 1.01, 1.02])).endswith('Together matches max(t1, t2), not the sum.')
         assert show.exercise_three_text(_ex3([1.8, 1.81, 1.82])).endswith('Together matches the sum, not max(t1, t2).')
         assert show.exercise_three_text(_ex3([2.4, 2.41, 2.42])).endswith('neither max(t1, t2) nor the sum.')
         gpu = _ex3([1.4, 1.41, 1.42])
         gpu.lanes[0]['kind'] = 'gpu'
-        assert show.exercise_three_text(gpu).startswith(
-            "Worked answer: The GPU's compute units, its copy engine and the CPU are separate hardware. Together 1.41")
+        assert show.exercise_three_alone_text(gpu).startswith('lane 0: the GPU and its copy engine; lane 1: the CPU\n')
+        assert show.exercise_three_text(gpu).startswith('Worked answer: Together 1.41 s')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5])).axes[0]
     assert not [p for p in ax.patches if p.get_hatch() == '///']  # no prediction drawn: the line compares rows
     rows = [lb.get_text().split('\n')[0] for lb in ax.get_yticklabels()]
@@ -353,7 +366,7 @@ def test_recorded_timeline_titles_count_their_bars_and_say_when_they_merge(rec):
     with using_language('en'):
         from d2l_ext.display.communication_timelines import timeline_title
         assert f'{products} products' in timeline_title(tl)
-        fig = show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec))
+        fig = show.plot_comm_timelines(rec.comm_timelines)
     assert len(fig.axes) == len(rec.comm_timelines)
     from d2l_ext.display.communication_timelines import merge_touching
     drawn, merged = merge_touching(rec.comm_timelines[0].events, px_per_second=1000.0)
@@ -370,7 +383,7 @@ def test_titles_fit_their_figure_in_both_languages(rec):
     for lang in ('zh', 'en'):
         with using_language(lang):
             figs = [show.plot_comm(rec.comm[0]),
-                    show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec)),
+                    show.plot_recorded(rec), show.plot_comm_timelines(rec.comm_timelines),
                     show.plot_exercise_three(_ex3([1.4])), show.plot_first_copy(rec.first_copy, rec=rec)]
             for fig in figs:
                 renderer = FigureCanvasAgg(fig).get_renderer()
@@ -397,13 +410,18 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     assert 'my_guess = None' in profile.source
     assert 'show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess)' in ''.join(c.source for c in code)
     for marker in ('print(show.control_text', 'verdict.details(show.profile_frame', 'show.exercise_three_text(ex3)',
-                   'show.recorded_prediction_text', '#@source d2l_ext.communication.copying.run_and_copy'):
+                   '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)
         assert hidden.metadata['jupyter'] == {'source_hidden': True, 'outputs_hidden': True}, marker
     guess = next(i for i, c in enumerate(code) if 'my_guess = None  # ms' in c.source)  # the unit rates_text prints
     measured = next(i for i, c in enumerate(code) if 'show.measured_text' in c.source)
     assert '#zh: 毫秒' in code[guess].source and guess < measured  # the guess is written before the prediction shows
     assert 'show.plot_measured(measured, predicted, guess=my_guess' in code[measured].source
+    # the GPU picture comes first and open: guessed (0-1) before it shows, drawn before the ingredients and Build it
+    recorded = next(i for i, c in enumerate(code) if 'show.plot_recorded(rec, my_guess)' in c.source)
+    shares = next(i for i, c in enumerate(code) if 'my_guess = None  # 0-1' in c.source)
+    task = next(i for i, c in enumerate(code) if "d2l_ext.check('13.3.2-copy'" in c.source)
+    assert shares < recorded < task and 'jupyter' not in code[recorded].metadata
 
 
 def test_the_lesson_worked_solution_is_the_package_run_and_copy():

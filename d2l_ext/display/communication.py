@@ -1,21 +1,19 @@
-"""13.3.2's pictures and lines (one figure and at most one verdict line per measuring cell; the statistics stay in
-the results): the prediction, the control for a copy's cost, the GPU recording, exercises 3 and 4."""
+"""13.3.2's figures and lines, one figure and at most one verdict line a measuring cell (statistics: the results)."""
 from __future__ import annotations
 
 from ..i18n import t
 from ..results import Times
 from . import style, verdict
-from .communication_timelines import _flat, _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
+from .communication_timelines import _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
 from .repeats import plot_repeats
 from .verdict import WORDS  # noqa: F401 (the values of {word} in communication.control.{word})
 
 RULES = ('separate', 'one_stream', 'own_core', 'shared', 'engine')  # CommRow.expectation: communication.rule.<rule>
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
-SIDE_PLAN = 'pinned, preallocated, copy stream + events'
-SAME_PLAN = 'pinned, preallocated, same stream'
-BOOK_PLAN = 'book: copy_to_cpu(y, non_blocking=True)'
-BOOK_PAGEABLE, PAGEABLE_PLAN = 'book: copy_to_cpu(y)', 'pageable, preallocated, same stream'
+MODES = ('book: copy_to_cpu(y)', 'pageable, preallocated, same stream', 'book: copy_to_cpu(y, non_blocking=True)',
+         'pinned, preallocated, same stream', 'pinned, preallocated, copy stream + events')  # CommRow.mode values
+BOOK_PAGEABLE, PAGEABLE_PLAN, BOOK_PLAN, SAME_PLAN, SIDE_PLAN = MODES
 
 
 def _name(key: str) -> str:
@@ -54,8 +52,8 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
     times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
     pred = {names[k]: v for k, v in predicted.items() if k in names}
     mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
-    title = title or style.plot_text('communication.measured_title')
-    return plot_repeats(times, predicted=pred, guess=mine, title=title, unit='ms', halves=True)
+    return plot_repeats(times, predicted=pred, guess=mine, unit='ms', halves=True,
+                        title=title or style.plot_text('communication.measured_title'))
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
@@ -80,58 +78,76 @@ def control_text(comparison, predicted: dict) -> str:
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
 
-def _rows(result) -> dict:
-    return {r.mode: r for r in result.rows}
+def _ways(rec) -> tuple:
+    """The recording's rows by mode: copy_to_cpu(y, True) on one stream, copy stream + events, and all of them."""
+    rows = {r.mode: r for r in rec.comm[0].rows} if rec is not None and rec.comm else {}
+    return rows.get(BOOK_PLAN), rows.get(SIDE_PLAN), rows
 
 
-def recorded_text(rec) -> str:
-    """The recording's copies alone: copy_to_cpu(y), pageable buffers reused, pinned buffers (no shares hidden)."""
-    rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
-    copies = [rows.get(k) for k in (BOOK_PAGEABLE, PAGEABLE_PLAN, SAME_PLAN)]
-    if not all(copies):
+def recorded_alone(rec) -> str:
+    """The recording's products alone and copies alone (ms): into pinned buffers (the prediction's), pageable ones."""
+    book, side, rows = _ways(rec)
+    if book is None or side is None or not {SAME_PLAN, PAGEABLE_PLAN, BOOK_PAGEABLE} <= set(rows):
         return t('communication.recorded.none')
-    return t('communication.recorded.copies', **{k: verdict.num(r.copy) for k, r in zip('abc', copies)})
+    return t('communication.recorded.alone', gpu=rec.machine['gpus'][0], run=verdict.num(rows[SAME_PLAN].run, 'ms'),
+             copy=verdict.num(rows[SAME_PLAN].copy, 'ms'), a=verdict.num(rows[PAGEABLE_PLAN].copy, 'ms'),
+             b=verdict.num(rows[BOOK_PAGEABLE].copy, 'ms'))
 
 
-def hidden_share(row) -> float:
-    """The share of a copy mode's copy time that running with the products hid: (run then copy - overlapped) / copy,
-    between 0 and 1; none unless overlapped is faster than run then copy by the one rule."""
-    ts = row.times
-    if row.copy <= 0 or (ts and verdict.compare(ts['overlapped'], ts['run_then_copy']) != 'faster'):
-        return 0.0
-    return min(1.0, max(0.0, (row.run_then_copy - row.overlapped) / row.copy))
+def hidden_share(row, predicted: bool = False) -> float:
+    """The share of a way's copy time hidden beside the products, 0 to 1: (run then copy - overlapped) / copy, none
+    unless overlapped is faster by the one rule; or `predicted`: (run + copy - the recording's expectation) / copy."""
+    faster = predicted or verdict.compare(row.times['overlapped'], row.times['run_then_copy']) == 'faster'
+    saved = row.run + row.copy - row.expected if predicted else row.run_then_copy - row.overlapped
+    return min(1.0, max(0.0, saved / row.copy)) if faster and row.copy > 0 else 0.0
 
 
-def recorded_prediction_text(rec) -> str:
-    """The worked answer from a recording's own numbers: the arithmetic and rates, then the answer: per way it copied
-    with (copy_to_cpu(y, True) on one stream, copy stream + events) the share of its copy time it hid (hidden_share)."""
-    rows = _rows(rec.comm[0]) if rec is not None and rec.comm else {}
-    same, book, side = rows.get(SAME_PLAN), rows.get(BOOK_PLAN), rows.get(SIDE_PLAN)
-    if same is None or book is None or side is None:
+def _guesses(guess) -> tuple:
+    """The learner's shares hidden, 0-1: (one stream, copy stream + events); one number stands for both."""
+    return tuple(guess)[:2] if isinstance(guess, (tuple, list)) else (guess, guess)
+
+
+def recorded_lines(rec, guess=None) -> str:
+    """Per way, the share of its copy time hidden: guessed, predicted, recorded; then copy stream vs one stream."""
+    book, side, _ = _ways(rec)
+    if book is None or side is None:
         return t('communication.recorded.none')
-    c = rec.comm[0]
-    tflop, gb = c.iters * 2 * c.size ** 3 / 1e12, c.iters * 4 * c.size ** 2 / 1e9
-    rates = t('communication.recorded.rates', k=c.iters, n=c.size, tflop=tflop, run=verdict.num(same.run),
-              tflops=tflop / same.run, gb=gb, copy=verdict.num(same.copy), gbps=gb / same.copy)
-    ways = {f'{k}{i}': v for k, r in (('b', book), ('s', side)) for i, v in
-            enumerate((verdict.num(r.overlapped), verdict.num(r.run_then_copy), verdict.num(hidden_share(r), '%')))}
-    return rates + '\n' + verdict.answer(t('communication.recorded.answer', **ways))
+    way = {BOOK_PLAN: _word('overlapped.one_stream'), SIDE_PLAN: _word('overlapped.separate')}  # my_guess's order
+    lines = [t('communication.recorded.hidden', way=way[r.mode], line=verdict.guess(g, hidden_share(r, True),
+             hidden_share(r), '%')) for g, r in zip(_guesses(guess), (book, side))]
+    return '\n'.join(lines + [verdict.line(way[SIDE_PLAN], side.times['overlapped'], way[BOOK_PLAN],
+                                            book.times['overlapped'], 'ms')])
+
+
+def plot_recorded(rec, guess=None):
+    """On one time axis (ms): every repeat of each way (guesses at the times they imply), then when each op ran."""
+    book, side, _ = _ways(rec)
+    if book is None or side is None or not rec.comm_timelines:
+        return None
+    fig, axes = style.figure(nrows=3, height=7.8)
+    names = {r.mode: _mode_name(r.mode) for r in (book, side)}
+    times = {_name('run_then_copy'): side.times['run_then_copy'].repeated(),
+             **{names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}}
+    mine = {names[r.mode]: r.run_then_copy - g * r.copy for g, r in zip(_guesses(guess), (book, side)) if g is not None}
+    plot_repeats(times, ax=axes[0], predicted={names[r.mode]: r.expected for r in (book, side)}, guess=mine, unit='ms',
+                 halves=True)
+    plot_comm_timelines([tl for tl in rec.comm_timelines if tl.plan in names], axes=axes[1:])  # the x axis shared
+    fig.suptitle(recorded_title(rec))
+    return fig
 
 
 def recorded_title(rec) -> str:
     """A recorded figure's title from the recording itself: its GPU, date and what ran."""
-    m = rec.machine
-    gpu = m['gpus'][0] if m.get('gpus') else '?'
-    c = rec.comm[0] if rec.comm else None
-    return style.plot_text('communication.recorded.source', gpu=gpu, date=m.get('date', '')[:10],
-                           iters=c.iters if c else 0, n=c.size if c else 0)
+    m, c = rec.machine, rec.comm[0] if rec.comm else None
+    return style.plot_text('communication.recorded.source', gpu=(m.get('gpus') or ['?'])[0],
+                           date=m.get('date', '')[:10], iters=c.iters if c else 0, n=c.size if c else 0)
 
 
 def plot_comm(result):
     """Every copy mode of a CommResult, one panel each on one shared time axis (every repeat of run, copy, run then
     copy and overlapped, the expectation beside overlapped)."""
-    fig, axes = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows))
-    axes = _flat(axes)
+    fig = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows))[0]
+    axes = fig.axes
     for row, ax in zip(result.rows, axes):
         rule = 'shared' if row.expectation == 'own_core' else row.expectation  # a copy thread either way
         over = _name(f'overlapped.{rule}')
@@ -148,35 +164,32 @@ def plot_comm(result):
 # -- the book's first non_blocking copy -------------------------------------------------------------
 
 def _reused(result, rec):
-    """Copies into pinned buffers allocated once: measured beside the later calls, else (a recording that lacks them)
-    the same recording's pinned, one-stream copies alone."""
+    """Copies into pinned buffers allocated once: measured beside the later calls, else the recording's copies alone."""
     if getattr(result, 'reused', None) is not None:
         return result.reused
-    row = _rows(rec.comm[0]).get(SAME_PLAN) if rec is not None and rec.comm else None
+    row = _ways(rec)[2].get(SAME_PLAN)
     return row.times.get('copy') if row is not None else None
 
 
 def first_copy_text(result, rec=None) -> str:
-    """One verdict line: the first call's time, then the book's later calls (cached pinned memory reused) against
-    copies into pinned buffers allocated once; or why there is nothing to show."""
+    """The first call's time, then later calls vs pinned buffers allocated once by the rule; or why there are none."""
     if result is None or (result.warm is not None and _reused(result, rec) is None):
         return t('communication.recorded.none')
     if result.warm is None:
         return t(result.reason or 'communication.first_copy.no_gpu')
-    line = verdict.line(_word('warm'), result.warm, _word('reused'), _reused(result, rec), 's')  # the figure's unit
-    return t('communication.first_copy.line', first=verdict.num(result.cold, 's'), line=line)
+    line = verdict.line(_word('warm'), result.warm, _word('reused'), _reused(result, rec), 'ms')  # the lesson's unit
+    return t('communication.first_copy.line', first=verdict.num(result.cold, 'ms'), line=line)
 
 
 def plot_first_copy(result, rec=None):
-    """The first call's one timing, every later call and every copy into pinned buffers allocated once (dots, their
-    medians bars); `rec`: the recording it came from (None: measured here), named on the figure."""
+    """The first call, later calls and copies into pinned buffers allocated once; `rec`: the recording they are from."""
     if result is None or result.warm is None:
         return None
     times = {_name('cold'): [result.cold], _name('warm'): result.warm.repeated()}
     reused = _reused(result, rec)
     if reused is not None:
         times[_name('reused')] = reused.repeated()
-    fig = plot_repeats(times, title=style.plot_text('communication.first_copy.title'))
+    fig = plot_repeats(times, unit='ms', title=style.plot_text('communication.first_copy.title'))
     if rec is not None:
         fig.suptitle(recorded_title(rec))
     return fig
@@ -194,10 +207,14 @@ ALONE = ('lane1_compute_and_copy', 'lane2_compute')  # exercise 3's lanes alone
 
 
 def exercise_three_alone_text(r) -> str:
-    """Exercise 3's inputs: each lane's time alone."""
+    """Exercise 3's setup as the code made it (a CPU's threads on its cores, or a GPU and the CPU), then its inputs:
+    each lane's time alone."""
     a, b = (r.times[k].median for k in ALONE)
     unit = verdict.unit_for(a, b)
-    return t('communication.ex3.alone', a=verdict.num(a, unit), b=verdict.num(b, unit))
+    t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
+    setup = t('communication.ex3.setup_gpu') if r.lanes[0]['kind'] == 'gpu' else t(
+        'communication.ex3.setup_cpu', t0=t0, t1=t1, n=t0 + t1 + r.copy_threads, cores=r.cores or '?')
+    return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a, unit), b=verdict.num(b, unit))
 
 
 def _added(r) -> Times:
@@ -206,19 +223,16 @@ def _added(r) -> Times:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's worked answer: the lanes' setup as the code made it, then together against the slower lane alone
-    (max) and the two alone added (sum), each by the one rule (the figure's boxes), and which one it matches."""
+    """Exercise 3's worked answer, only what was measured: together against the slower lane alone (max) and the two
+    alone added (sum), each by the one rule (the figure's boxes), and which one it matches."""
     slower, together, added = max((r.times[k] for k in ALONE), key=lambda m: m.median), r.times['together'], _added(r)
     unit = verdict.unit_for(together.median, slower.median, added.median)
-    t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
-    setup = t('communication.ex3.answer_gpu') if r.lanes[0]['kind'] == 'gpu' else t(
-        'communication.ex3.answer_cpu', t0=t0, t1=t1, n=t0 + t1 + r.copy_threads, cores=r.cores or '?')
     ways = (verdict.compare(together, slower), verdict.compare(together, added))
     match = 'max' if ways[0] == 'same' else 'sum' if ways[1] == 'same' else (
         'between' if ways == ('slower', 'faster') else 'neither')
     line = t('communication.ex3.answer', a=verdict.num(together.median, unit), b=verdict.num(slower.median, unit),
              by=verdict.by(together, slower), s=verdict.num(added.median, unit), by_sum=verdict.by(together, added))
-    return verdict.answer(setup, line, t(f'communication.ex3.match_{match}'))
+    return verdict.answer(line, t(f'communication.ex3.match_{match}'))
 
 
 def plot_exercise_three(r):

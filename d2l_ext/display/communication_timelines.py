@@ -8,11 +8,6 @@ from .timeline import EDGE_MIN_PX, THIN_FRACTION, draw_timeline
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
 
 
-def _flat(axes) -> list:
-    """style.figure's axes as a list, whether it returned one panel or an array."""
-    return list(axes.flat) if hasattr(axes, 'flat') else [axes]
-
-
 def _mode_name(mode: str) -> str:
     from ..i18n import catalogue
     key = f'communication.mode.{mode}'
@@ -77,22 +72,19 @@ def _px_per_second(ax, events) -> float:
     return 0.8 * ax.bbox.width / span if span > 0 else 0.0
 
 
-def plot_comm_timelines(timelines, title=None):
-    """One stream timeline per copy plan, stacked on one time axis (the lengths compare), each with a title counting
-    its products and copies; bars merged where merge_touching says."""
-    fig, axes = style.figure(nrows=len(timelines), height=max(2.8, 2.5 * len(timelines)))
+def plot_comm_timelines(timelines, axes=None):
+    """One stream timeline per copy plan, each titled with its products and copies, bars merged where merge_touching
+    says; `axes`: panels of a figure to draw in. Every panel of the figure then shares one time axis."""
+    fig = axes[0].figure if axes is not None else style.figure(nrows=len(timelines), height=2.5 * len(timelines) + 1)[0]
     every = [e for tl in timelines for e in tl.events]  # the longest panel sets the scale of all
-    for tl, ax in zip(timelines, _flat(axes)):
+    for tl, ax in zip(timelines, fig.axes if axes is None else axes):
         named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
         drawn, merged = merge_touching(tl.events, _px_per_second(ax, every))
         events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in drawn]
         rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
         # the legend names what a bar is (a product, a copy) and what is drawn merged; the rows name where it ran
         draw_timeline(events, ax=ax, rows=rows, title=timeline_title(tl), legend_names=legend_names(tl, merged))
-    shown = list(_flat(axes))[:len(timelines)]
-    right = max((ax.get_xlim()[1] for ax in shown), default=1.0)
-    for ax in shown:
-        ax.set_xlim(ax.get_xlim()[0], right)
-    if title:
-        fig.suptitle(title)
+    right = max(ax.get_xlim()[1] for ax in fig.axes)
+    for ax in fig.axes:  # a caller's panels too: the lengths compare at a glance
+        ax.set_xlim(0, right)
     return fig

@@ -94,6 +94,68 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 #zh-str: {'Run': '计算', 'Copy to CPU': '复制到CPU', 'Run and copy to CPU': '计算并复制到CPU'}
 
 # %% [markdown]
+# ## Recorded on an H200
+#
+# The book's claim on a GPU, recorded with its 50 products of 4000 × 4000. First each part alone:
+
+# %% [markdown] lang="zh"
+# ## 在 H200 上记录的结果
+#
+# 书中的说法在 GPU 上是什么样子：用书中 50 次 4000 × 4000 的矩阵乘法记录。先看每一部分单独运行的用时：
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.recorded import newest
+
+rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
+print(show.recorded_alone(rec))
+
+# %% [markdown]
+# The book's `copy_to_cpu(y, True)` queues each copy on the stream that computes: *one stream*. The second way,
+# *copy stream + events*, queues it on a copy stream, behind an event recorded after its product. What share of the
+# copy time (pinned) does each hide? Write both shares, 0-1, into `my_guess`.
+
+# %% [markdown] lang="zh"
+# 书中的 `copy_to_cpu(y, True)` 把每次复制排在负责计算的流上，即“一个流”。第二种方式“复制流 + 事件”把复制排在
+# 复制流上，让它等待其乘法之后记录的事件。每种方式能隐藏复制（锁页）用时的多少？把两个占比（0-1）写进 `my_guess`。
+
+# %%
+my_guess = None  # 0-1 each: share of the copy time hidden (one stream, copy stream + events), e.g. (0.5, 0.5)  #zh: 各为 0-1：（一个流，复制流 + 事件）隐藏的复制用时占比，例如 (0.5, 0.5)
+
+# %% [markdown]
+# One stream runs its work in order, so the prediction (hatched) is run + copy. With a copy stream it is
+# max(run, copy) plus the shorter of one product and one copy: nothing can run beside the first product or the last
+# copy. Top: every repeat, your guesses as diamonds. Below: when each product and copy ran, one run of each way.
+
+# %% [markdown] lang="zh"
+# 一个流按顺序执行其中的工作，所以预测（斜线条形）是计算 + 复制。用复制流时，预测是 max(计算, 复制)，再加上一次
+# 乘法与一次复制中较短者：第一次乘法和最后一次复制的旁边不可能有别的工作。上图是每次重复，菱形是你的猜测；下面两图是
+# 每种方式运行一次时，每次乘法和复制在何时运行。
+
+# %% tags=["nbval-ignore-output"]
+if rec is not None:
+    display(show.plot_recorded(rec, my_guess))
+print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction's, the recording's; then the rule  #zh: 每种方式：你的猜测、预测与记录的占比；然后按规则比较
+
+# %% [markdown]
+# ## The book's first `non_blocking=True` call
+#
+# Is the first call of `copy_to_cpu(y, True)` slower than later calls? Are later calls, each returning new tensors,
+# slower than copies into pinned buffers allocated once? Measured on a GPU, else recorded.
+
+# %% [markdown] lang="zh"
+# ## 书中第一次 `non_blocking=True` 调用
+#
+# `copy_to_cpu(y, True)` 的第一次调用会比之后的调用慢吗？之后的调用每次返回新的张量，它们会比复制到只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，
+# 否则展示记录结果。
+
+# %% tags=["nbval-ignore-output"]
+first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
+source = None if GPU else rec  # the recording shown when this machine has no GPU  #zh: 本机没有 GPU 时展示的记录结果
+if first is not None and first.warm is not None:
+    display(show.plot_first_copy(first, rec=source))
+print(show.first_copy_text(first, rec=source))
+
+# %% [markdown]
 # ## The three ingredients
 #
 # * **Pinned memory.** `pin_memory=True` allocates page-locked host memory that the GPU's copy engine writes directly.
@@ -153,18 +215,19 @@ d2l_ext.check('13.3.2-copy', run_and_copy)
 checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 
 # %% [markdown]
-# ## Predict
+# ## Predict, then measure here
 #
-# Overlapped, expect about **max(run, copy)** plus the shorter of one product and one copy (nothing can run beside
-# the first product or the last copy). The control row times the same products beside nonstop copies (on a CPU,
-# more than run_and_copy makes): do copies slow them?
+# On a GPU this tests the recording's model on this machine. Without one it cannot show a copy engine: the "copy
+# engine" is a thread sharing the CPU with the products. The control row times the same products beside nonstop
+# copies (on a CPU, more than run_and_copy makes): do copies slow them? Overlapped, expect about **max(run, copy)**
+# plus the shorter of one product and one copy, as above.
 
 # %% [markdown] lang="zh"
-# ## 预测
+# ## 预测，然后在本机测量
 #
-# 重叠时，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者（第一次乘法和最后一次复制的旁边
-# 不可能有别的工作）。对照那一行为同样的乘法计时，旁边不停顿地复制（在 CPU 上，复制次数比 `run_and_copy` 多）：
-# 复制会拖慢乘法吗？
+# 有 GPU 时，这里在本机检验记录结果的模型。没有 GPU 时无法展示复制引擎：这里的“复制引擎”是一个与乘法共用 CPU
+# 的线程。对照那一行为同样的乘法计时，旁边不停顿地复制（在 CPU 上，复制次数比 `run_and_copy` 多）：复制会拖慢乘法吗？
+# 重叠时，与上面一样，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
@@ -217,48 +280,6 @@ print(show.measured_text(measured, predicted, my_guess))
 print(show.control_text(measured, predicted))  # worked answer: the control row against products alone  #zh: 参考答案：对照那一行与只做乘法相比
 
 # %% [markdown]
-# ## Recorded on a GPU
-#
-# Below, the H200's copies alone into each kind of host memory. Predict what share of the copy time
-# `copy_to_cpu(y, True)` (pinned tensors, one stream) and a copy stream + events each hide.
-
-# %% [markdown] lang="zh"
-# ## 在 GPU 上记录的结果
-#
-# 下面是 H200 上复制到各种主机内存的“只做复制”。预测 `copy_to_cpu(y, True)`（锁页张量，一个流）和复制流加事件
-# 各自能隐藏复制用时的多少。
-
-# %% tags=["nbval-ignore-output"]
-from d2l_ext.recorded import newest
-
-rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
-print(show.recorded_text(rec))
-
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-if rec is not None and rec.comm_timelines:  # worked answer: when each product and copy ran  #zh: 参考答案：每次乘法和复制何时运行
-    display(show.plot_comm_timelines(rec.comm_timelines, title=show.recorded_title(rec)))
-print(show.recorded_prediction_text(rec))
-
-# %% [markdown]
-# ## The book's first `non_blocking=True` call
-#
-# Is the first call of `copy_to_cpu(y, True)` slower than later calls? Are later calls, each returning new tensors,
-# slower than copies into pinned buffers allocated once? Measured on a GPU, else recorded.
-
-# %% [markdown] lang="zh"
-# ## 书中第一次 `non_blocking=True` 调用
-#
-# `copy_to_cpu(y, True)` 的第一次调用会比之后的调用慢吗？之后的调用每次返回新的张量，它们会比复制到只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，
-# 否则展示记录结果。
-
-# %% tags=["nbval-ignore-output"]
-first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
-source = None if GPU else rec  # the recording shown when this machine has no GPU  #zh: 本机没有 GPU 时展示的记录结果
-if first is not None and first.warm is not None:
-    display(show.plot_first_copy(first, rec=source))
-print(show.first_copy_text(first, rec=source))
-
-# %% [markdown]
 # ## The hazard: reading before the copy has happened
 #
 # A `non_blocking` copy returns before the data arrive: read at once, you get what was there before.
@@ -305,19 +326,19 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # ## Exercises
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each result to host memory while
-# lane 1 computes on its own: a GPU and the CPU, or two CPU lanes (separate cores of one CPU). Predict "together"
-# from the times alone: near the slower lane, max(t1, t2), or near their sum?
+# lane 1 computes on its own: a GPU and the CPU, or two CPU lanes of one CPU. Predict "together" from the times
+# alone: near the slower lane, max(t1, t2), or near their sum?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。执行路 0 计算，并把每个结果复制到主机内存，同时执行路 1 独立地计算：
-# 一个 GPU 和 CPU，或者两条 CPU 执行路（同一个 CPU 的不同核心）。根据单独运行的用时预测“同时运行”的用时：
+# 一个 GPU 和 CPU，或者同一个 CPU 上的两条 CPU 执行路。根据单独运行的用时预测“同时运行”的用时：
 # 接近较慢的执行路 max(t1, t2)，还是接近两者之和？
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
-print(show.exercise_three_alone_text(ex3))
+print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每条执行路单独运行的用时
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(show.plot_exercise_three(ex3))
@@ -371,8 +392,8 @@ print(show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess))
 #
 # * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **A new tensor per copy:** in the recording, `copy_to_cpu(y)`, a new pageable tensor per result, was far slower
-#   than copies into reused pageable buffers, and those slower than copies into pinned ones.
+# * **A new tensor per copy:** in the H200 recording, `copy_to_cpu(y)`, a new pageable tensor per result, was far
+#   slower than copies into reused pageable buffers, and those slower than copies into pinned ones.
 
 # %% [markdown] lang="zh"
 # ## 小结

@@ -40,8 +40,9 @@ MESSAGES = {
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
     'communication.rates': 'this run: products alone {run} · copies alone {copy}',
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
-    'communication.recorded.copies': ('copies alone: copy_to_cpu(y) (new pageable tensors) {a} · pageable buffers '
-                                      'reused {b} · pinned buffers {c}'),
+    'communication.recorded.alone': ('recorded on {gpu}: products alone {run} · copies alone into pinned buffers {copy}'
+                                     '\ninto pageable memory: buffers reused {a} · copy_to_cpu(y) {b}'),
+    'communication.recorded.hidden': 'share of the copy time hidden by {way}: {line}',
     'communication.first_copy.line': 'first call {first}; {line}',
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
@@ -71,14 +72,9 @@ MESSAGES = {
     'communication.control.same': 'Unclear by the rule: the products took {a} beside copies vs {b} alone, {by}. {own}',
     'communication.control.faster': 'No, the products took {a} beside copies vs {b} alone, {by}. {own}',
     'communication.control.own': 'run_and_copy itself took {c} (predicted {p}).',
-    'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP in {run} ({tflops:.1f} TFLOP/s); '
-                                     '{k} · {n}² · 4 B = {gb:.1f} GB in {copy} ({gbps:.1f} GB/s)'),
-    'communication.recorded.answer': ('copy_to_cpu(y, True) on one stream took {b0} vs {b1} for all products, then '
-                                      'all copies: {b2} of the copy time hidden. A copy stream + events took {s0} vs '
-                                      '{s1}: {s2} hidden.'),
-    'communication.ex3.answer_gpu': "The GPU's compute units, its copy engine and the CPU are separate hardware.",
-    'communication.ex3.answer_cpu': ('Lane 0 computes on {t0} thread(s) and copies on 1, lane 1 computes on {t1}: '
-                                     '{n} threads on {cores} cores of one CPU.'),
+    'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
+    'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
+                                    '({n} threads on {cores} cores)'),
     'communication.ex3.answer': ('Together {a} vs the slower lane alone {b}: {by}; vs the two alone added {s}: '
                                  '{by_sum}.'),
     'communication.ex3.match_max': 'Together matches max(t1, t2), not the sum.',

@@ -40,8 +40,9 @@ MESSAGES = {
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates': '这次运行：只做乘法 {run} · 只做复制 {copy}',
     'communication.measured_title': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）：每次重复、预测与你的猜测',
-    'communication.recorded.copies': ('只做复制：copy_to_cpu(y)（新建可分页张量）{a} · 重复使用的可分页缓冲区 {b} · '
-                                      '锁页缓冲区 {c}'),
+    'communication.recorded.alone': ('记录于 {gpu}：只做乘法 {run} · 只复制到锁页缓冲区 {copy}'
+                                     '\n只复制到可分页内存：重复使用的缓冲区 {a} · copy_to_cpu(y) {b}'),
+    'communication.recorded.hidden': '{way}隐藏的复制用时占比：{line}',
     'communication.first_copy.line': '第一次调用 {first}；{line}',
     'communication.recorded.none': '这里没有可以展示的 GPU 记录结果。',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
@@ -70,14 +71,9 @@ MESSAGES = {
     'communication.control.same': '按规则无法判断。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
     'communication.control.faster': '不会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
     'communication.control.own': 'run_and_copy 本身用时 {c}（预测 {p}）。',
-    'communication.recorded.rates': ('{k} · 2 · {n}³ = {tflop:.1f} TFLOP 用时 {run}（{tflops:.1f} TFLOP/s）；'
-                                     '{k} · {n}² · 4 B = {gb:.1f} GB 用时 {copy}（{gbps:.1f} GB/s）'),
-    'communication.recorded.answer': ('copy_to_cpu(y, True) 在一个流上用时 {b0}，'
-                                      '先做完全部乘法、再做全部复制用时 {b1}：隐藏了复制用时的 {b2}。'
-                                      '复制流加事件用时 {s0}，对比 {s1}：隐藏了 {s2}。'),
-    'communication.ex3.answer_gpu': 'GPU 的计算单元、它的复制引擎和 CPU 是相互独立的硬件。',
-    'communication.ex3.answer_cpu': ('执行路 0 用 {t0} 个线程计算、1 个线程复制，执行路 1 用 {t1} 个线程计算：'
-                                     '一个 CPU 的 {cores} 个核心上共 {n} 个线程。'),
+    'communication.ex3.setup_gpu': '执行路 0：GPU 及其复制引擎；执行路 1：CPU',
+    'communication.ex3.setup_cpu': ('执行路 0：{t0} 个线程计算、1 个线程复制；执行路 1：{t1} 个线程计算'
+                                    '（{cores} 个核心上共 {n} 个线程）'),
     'communication.ex3.answer': '同时运行 {a}，较慢执行路单独运行 {b}：{by}；两者单独用时之和 {s}：{by_sum}。',
     'communication.ex3.match_max': '同时运行符合 max(t1, t2)，而不是两者之和。',
     'communication.ex3.match_sum': '同时运行符合两者之和，而不是 max(t1, t2)。',
