@@ -110,8 +110,8 @@ def test_one_verdict_line_one_rule():
         assert verdict.line('one device', slow, 'together', fast).endswith(': slower (99% more time)')
         assert verdict.line('a', wide, 'b', slow).endswith(': no clear difference (grey boxes overlap)')
         tiny = M('d', [0.001, 0.00125, 0.0015])
-        assert verdict.line('no wait', tiny, 'wait', slow).endswith(': 161x as fast')  # a ratio from 3 times on
-        assert verdict.line('wait', slow, 'no wait', tiny).endswith(': 161x as long')
+        assert verdict.line('no wait', tiny, 'wait', slow).endswith(': faster (161x as fast)')  # a ratio from 3 times on
+        assert verdict.line('wait', slow, 'no wait', tiny).endswith(': slower (161x as long)')
         near = M('e', [0.1116] * 3), M('f', [0.1062] * 3)  # 4.8% apart: '0.112 vs 0.106' would read as 5.4%
         assert verdict.line('d', *near[:1], 'ddp', near[1]) == 'd 0.1116 s vs ddp 0.1062 s: no clear difference (' \
             'medians within 5%)'
