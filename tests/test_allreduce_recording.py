@@ -18,7 +18,6 @@ from d2l_ext import recordings
 from d2l_ext.allreduce import recording
 from d2l_ext.allreduce.results import result_from_dict
 from d2l_ext.errors import UsageError
-from d2l_ext.i18n import using_language
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / 'tests' / 'data' / 'allreduce-recording-cpu.json'
@@ -76,22 +75,23 @@ def test_shared_cores_are_recorded(rec):
     assert shared[4] is True  # 4 processes on 2 cores took turns
 
 
-def test_caption_is_where_at_the_fewest_processes_without_exercise_1s_verdict(rec):
+def test_the_picture_is_c_against_a_by_the_rule_at_the_fewest_processes(rec):
+    from d2l_ext.display import allreduce as show
     from d2l_ext.display import allreduce_recorded as R
     gpu = as_gpu(rec)
-    assert R.recorded_text(gpu) == 'recorded on a 16-core host (NVIDIA H200 machine), 2026-12-03; gloo on its CPU ' \
-        'cores, 2 processes:'
-    with using_language('zh'):
-        assert R.recorded_text(gpu).startswith('记录于一台16核主机（NVIDIA H200机器），2026-12-03')
-    assert R.recorded_text(rec).startswith('recorded on a 2-core host, no GPU, ')  # the recorder's own caption
+    assert R.recorded_text(gpu) == show.paid_line(recording.results(gpu)[2])
+    assert R.recorded_text(gpu).startswith('2 processes, ')
 
 
-def test_figures_draw_from_the_recording(rec):
+def test_the_picture_is_one_figure_steps_without_the_model_above_c_s_profiled_step(rec):
     from d2l_ext.display import allreduce_recorded as R
-    fig, timeline = R.plot_recorded(as_gpu(rec))
-    title = fig.axes[0].get_title(loc='left')
+    top, timeline = R.plot_recorded(as_gpu(rec)).axes[:2]
+    title = top.get_title(loc='left')
     assert '16-core host (NVIDIA H200 machine)' in title and '2 processes' in title
-    assert len(timeline.axes[0].get_yticks()) == 4  # the fewest processes (2): two rows each
+    labels = [t.get_text().split('\n')[0] for t in top.get_yticklabels()]
+    assert labels[:3] == ['step without all-reduce', '(a) after backward', '(c) hooks'] and 'DDP' in labels[3]
+    assert not [p for p in top.patches if p.get_hatch()]  # no model before the lesson has one
+    assert len(timeline.get_yticks()) == 4  # the fewest processes (2): two rows each
 
 
 def test_no_recording_says_so():

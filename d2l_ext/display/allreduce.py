@@ -52,31 +52,26 @@ def ingredients_text(result) -> str:
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
-    """A version against another by the one rule; then the share of its all-reduce time during backward, if any."""
+    """A version against another by the one rule: '(c) hooks 99.2 ms vs (a) after backward 108 ms: faster (...)'."""
     v, a = result.version(vid), result.version(against)
-    head = verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
-    return head + t('allreduce.share', share=verdict.num(v.overlap, '%')) if v.overlap else head
+    return verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
 
 
-def steps_text(result) -> str:
-    """'step (ms), predicted · measured median: (a) 93.9 · 92.5, ...' for (a)-(c)."""
-    row = [(k, v) for k, v in LETTERS.items() if k != 'd' and result.has(v)]
-    return t('allreduce.steps', rows=t('allreduce.sep_list').join(f'({k}) ' + ' · '.join(verdict.sig(x * MS) for x in (
-        result.predicted(v)['step'], result.version(v).median)) for k, v in row))
+def paid_line(r) -> str:
+    """The measuring cell's verdict line, here or recorded: '2 processes, 16 cores: (c) hooks ...: faster (...)'."""
+    return t('allreduce.on', n=r.processes, cores=r.cores) + verdict_text(r)
+
+
+def model_text(result) -> str:
+    """"the model's step: (a) 96.5 ms, (b) 85.8 ms, (c) 68.0 ms", printed before the learner guesses (c)'s."""
+    return t('allreduce.model', rows=t('allreduce.sep_list').join(f'({k}) ' + verdict.num(result.predicted(v)[
+        'step'], 'ms') for k, v in LETTERS.items() if k != 'd'))
 
 
 def guess_text(my_guess, result, vid: str = 'hooks') -> str:
-    """'your guess 60% · predicted 85% · measured 74%': the share of (c)'s all-reduce during backward."""
-    return verdict.guess(my_guess, result.predicted(vid)['overlap'], result.version(vid).overlap or 0.0, '%')
-
-
-def parts_text(r) -> str:
-    """One run: (c) against (a), whether overlap paid (nothing said at no clear difference), backward in each."""
-    c, a = r.version('hooks'), r.version('serial')
-    paid = {'faster': 'allreduce.paid', 'slower': 'allreduce.unpaid'}.get(verdict.compare(c.measurement, a.measurement))
-    return t('allreduce.on', n=r.processes, cores=r.cores) + t('allreduce.parts', line=verdict.line(
-        name(r, c), c.measurement, name(r, a), a.measurement, 'ms'), paid=t(paid) if paid else '',
-        c=_back(r, 'hooks'), a=_back(r, 'serial'))
+    """'your guess 80.0 ms · predicted 68.0 ms · measured 99.2 ms': (c)'s step; my_guess in ms."""
+    guess = None if my_guess is None else float(my_guess) / MS
+    return verdict.guess(guess, result.predicted(vid)['step'], result.version(vid).median, 'ms')
 
 
 _took = lambda r, vid, role: [sum(e['end'] - e['start'] for e in r.events.get(vid, []) if (e['rank'], e['role']) == (  # noqa: E731
@@ -92,31 +87,30 @@ def flat_answer(r, there=None) -> str:
                             copies=ms('copy'), comm=ms('allreduce')))
 
 
-def paid_answer(there, here) -> str:
-    """Exercise 1's worked answer: on the GPU host, then here, (c) against (a), and backward in each (the control)."""
+def miss_answer(here, there) -> str:
+    """Exercise 1's worked answer: here, then on the GPU host, the model's (c) against its median, and backward's
+    growth in (c) against (a), the control, which the model leaves out (with the model plus that growth)."""
     def one(where, r):
-        c, a = r.version('hooks'), r.version('serial')
-        return t('allreduce.answer.paid', where=t(where), by=verdict.by(
-            c.measurement, a.measurement), saved=verdict.num(a.median - c.median, 'ms'), grew=_plus(
-            c.backward_span - a.backward_span), c=_back(r, 'hooks'), a=_back(r, 'serial'))
-    return verdict.answer(*(one(*p) for p in [('allreduce.there', there), ('allreduce.here', here)][there is here:]))
+        model, grew = r.predicted('hooks')['step'], r.version('hooks').backward_span - r.version('serial').backward_span
+        return t('allreduce.answer.miss', where=t(where), model=verdict.num(model, 'ms'), measured=verdict.num(
+            r.version('hooks').median, 'ms'), missed=_plus(r.version('hooks').median - model), c=_back(r, 'hooks'),
+            a=_back(r, 'serial'), grew=_plus(grew), plus=verdict.num(model + grew, 'ms'))
+    return verdict.answer(*(one(*p) for p in [('allreduce.here', here), ('allreduce.there', there)][:2 - (
+        there is here)]))
 
 
 def buckets_answer(here, there) -> str:
-    """Exercise 2's worked answer: DDP's fastest sizes by the model (ties: within 5%) and by the one rule (the
-    sizes not told apart from the shortest median), here and on the GPU host; (d) against DDP at its size."""
-    def best(r, alike, keys):  # the sizes alike the best, in the words of keys (one size, several)
-        vs = [name(r, v) for v in r.ddp_versions() if alike(r, v)]
-        return t(keys[len(vs) > 1], names=t('allreduce.sep_list').join(vs))
-    step = lambda r, v: r.predicted(v.id)['step']  # noqa: E731
-    model = [best(r, lambda r, v: step(r, v) * (1 - verdict.MIN_SHARE) < min(step(r, u) for u in r.ddp_versions()), (
-        'allreduce.answer.names', 'allreduce.answer.tie')) for r in (here, there)]
-    rule = [best(r, lambda r, v: verdict.compare(v.measurement, r.best_ddp().measurement) == 'same', (
-        'allreduce.answer.shortest', 'allreduce.answer.same')) for r in (here, there)]
+    """Exercise 2's worked answer: by the one rule, the DDP sizes not told apart from the shortest median, here and
+    on the GPU host; (d) against DDP at its size."""
+    def best(r):  # the sizes alike the shortest: one size, or several
+        vs = [name(r, v) for v in r.ddp_versions() if verdict.compare(v.measurement, r.best_ddp().measurement) == (
+            'same')]
+        key = 'allreduce.answer.same' if len(vs) > 1 else 'allreduce.answer.shortest'
+        return t(key, names=t('allreduce.sep_list').join(vs))
     d, v, copies = here.version('buckets'), here.version(f'ddp-{BUCKET_MB:g}'), _took(here, 'buckets', 'copy')
-    return verdict.answer(t('allreduce.answer.sizes', model=model, best=rule), t('allreduce.answer.d', line=verdict.
-        line(name(here, d), d.measurement, name(here, v), v.measurement, 'ms'), more=_plus(d.backward_span - v.
-        backward_span), copies=verdict.num(sum(copies) / here.processes, 'ms')))  # copies: mean of processes
+    return verdict.answer(t('allreduce.answer.sizes', here=best(here), there=best(there)), t('allreduce.answer.d',
+        line=verdict.line(name(here, d), d.measurement, name(here, v), v.measurement, 'ms'), more=_plus(
+            d.backward_span - v.backward_span), copies=verdict.num(sum(copies) / here.processes, 'ms')))  # mean
 
 
 def sum_answer(wrong, n: int) -> str:
@@ -136,18 +130,19 @@ def _leads(result, vid: str) -> list[float]:
     return out
 
 
-def plot_steps(result, ids=None, title=None, backward=()):
-    """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched; the step
-    without all-reduce on top; (a)-(c) unless `ids`; under each of `backward`, its span in each profiled step."""
+def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True, ax=None):
+    """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched (`model`);
+    the step without all-reduce on top; (a)-(c) unless `ids`; under each of `backward`, its span in each profiled
+    step; `guess`: the learner's (c) step in ms, a diamond."""
     versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'hooks']) if result.has(v)]
     times = {k: x for v in versions for k, x in [(v.id, v.step_times), (f'{v.id}/back', v.id in backward and [
         sum(s['backward'] for s in step) / len(step) for step in zip(*v.stats)])] if x}  # backward: mean of processes
     labels = {v.id: name(result, v, style.plot_text) for v in versions} | {f'{v}/back': style.plot_text(
         'allreduce.plot.back', letter=k) for k, v in LETTERS.items() if v in backward}
-    fig = plot_repeats(times, unit='ms', halves=True, labels=labels,
-                       predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:]},
+    fig = plot_repeats(times, ax=ax, unit='ms', halves=True, labels=labels, guess={'hooks': guess and guess / MS},
+                       predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model},
                        title=title or style.plot_text('allreduce.plot.title'))
-    fig.axes[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
+    (ax or fig.axes[0]).set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     return fig
 
 

@@ -1,4 +1,4 @@
-"""13.3.4 as recorded with gloo on a GPU host's CPU cores: its caption, the lesson's figure and timeline."""
+"""13.3.4 as recorded with gloo on a GPU host's CPU cores: the lesson's first figure and its verdict."""
 from __future__ import annotations
 
 from ..allreduce import recording
@@ -20,15 +20,16 @@ def fewest(rec: dict):
 
 
 def recorded_text(rec: dict | None) -> str:
-    """Where the recording was made, at the fewest processes (or that none is shipped); its verdict is exercise 1's."""
-    if rec is None:
-        return t('allreduce.recorded.none')
-    n, _ = fewest(rec)
-    return t('allreduce.recorded.where', machine=_machine(rec), n=n)
+    """The picture's verdict line, at the fewest processes: (c) against (a) by the one rule (or: none shipped)."""
+    return show.paid_line(fewest(rec)[1]) if rec is not None else t('allreduce.recorded.none')
 
 
 def plot_recorded(rec: dict):
-    """The lesson's figure and (c)'s profiled step, of the recorded run with the fewest processes, titled by machine."""
+    """The picture first, of the recorded run with the fewest processes, titled by machine: its steps (the step
+    without all-reduce, (a), (c), DDP at (d)'s size; no model yet) above (c)'s profiled step, process by process."""
     n, result = fewest(rec)
-    title = style.plot_text('allreduce.recorded.title', n=n, machine=_machine(rec, style.plot_text))
-    return show.plot_steps(result, title=title), show.draw_step_timeline(result, 'hooks', heading=title)
+    fig, (top, bottom) = style.figure(nrows=2, height=8)
+    show.plot_steps(result, ['serial', 'hooks', f'ddp-{show.BUCKET_MB:g}'], style.plot_text(
+        'allreduce.recorded.title', n=n, machine=_machine(rec, style.plot_text)), model=False, ax=top)
+    show.draw_step_timeline(result, 'hooks', ax=bottom)
+    return fig

@@ -18,15 +18,15 @@
 # The book's 13.3.2, on moving data between devices: "For instance, this occurs when we want to perform distributed
 # optimization where we need to aggregate the gradients over multiple accelerator cards." That aggregation is an
 # **all-reduce**: every process contributes its gradients and receives their sum. In *data parallelism* every
-# process holds the same MLP and a share of the minibatch. You write four versions of the step and measure
-# how much all-reduce runs during backward.
+# process holds the same MLP and a share of the minibatch. You first see what sending during backward buys on a
+# GPU host, then write four versions of the step and measure them here.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
 # 书中 12.3.2 节写道：“例如，当我们打算执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（all-reduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
-# 小批量中的一份。下面你先写出训练步的四个版本，再测量全归约有多少是在反向传播仍在计算时进行的。
+# 小批量中的一份。下面先看在一台 GPU 主机上边反向传播边发送带来了什么，再写出训练步的四个版本，并在这台机器上测量它们。
 
 # %%
 # %matplotlib inline
@@ -51,6 +51,37 @@ checked = {}  # your versions' checks, by letter  #zh: 你的各个版本的检�
 print(show.machine_text(BACKEND, WORLD))
 
 # %% [markdown]
+# ## The picture: recorded on a GPU host's CPU cores
+#
+# Two gloo processes on a host with 16 CPU cores. In **(a)** every gradient is all-reduced after backward. In **(c)**
+# each gradient's all-reduce starts from a hook once backward has computed it: the last layer's gradient is final
+# first, so its all-reduce runs while backward computes the layers nearer the input. DDP does (c) in buckets. The top
+# row, the step without all-reduce, is the floor. Below: one profiled step of (c), process by process.
+
+# %% [markdown] lang="zh"
+# ## 先看图：在一台 GPU 主机的 CPU 核心上记录的结果
+#
+# 两个 gloo 进程，运行在一台有 16 个 CPU 核心的主机上。**(a)** 在反向传播之后对每个梯度做全归约。**(c)** 在反向传播
+# 算出一个梯度后，立即由钩子发起它的全归约：最后一层的梯度最先确定，所以它的全归约与靠近输入的各层的反向传播同时进行。
+# DDP 按桶做 (c) 所做的事。最上面一行是不做全归约的训练步，即下限。下图是 (c) 的一个做了性能分析的训练步，逐个进程画出。
+
+# %% tags=["nbval-ignore-output"]
+rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
+print(recorded.recorded_text(rec))
+if rec is not None:
+    display(recorded.plot_recorded(rec))
+
+# %% [markdown]
+# **What two cores predict.** Here each process has one core, and gloo sends and sums on the same two cores that
+# compute backward. Sending during backward can then slow backward itself, and small buckets may not win. Expect (c)
+# to gain less here than on the GPU host, or nothing: the recording above is the picture of the point.
+
+# %% [markdown] lang="zh"
+# **两个核心能预测什么。** 在这里每个进程只有一个核心，gloo 的发送和求和与反向传播用的是同样的两个核心。
+# 这样，边反向传播边发送可能让反向传播本身变慢，小桶也未必更快。预计 (c) 在这里的收益比在 GPU 主机上小，甚至没有：
+# 上面的记录结果才是说明这一点的图。
+
+# %% [markdown]
 # ## Build it: four versions of the step
 #
 # Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before the sum
@@ -58,8 +89,7 @@ print(show.machine_text(BACKEND, WORLD))
 # processes against one float64 process on the whole minibatch, with a *tied* weight (listed once in
 # `model.parameters()`) and a *frozen* one (its `.grad` stays `None`).
 #
-# **(a) After backward.** Backward computes every gradient; then `dist.all_reduce(p.grad)` sums each one:
-# nothing is sent while backward runs.
+# **(a) After backward**, as in the figure: backward, then `dist.all_reduce(p.grad)` on each gradient.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：训练步的四个版本
@@ -69,8 +99,7 @@ print(show.machine_text(BACKEND, WORLD))
 # 的结果相比较；模型中有一个*共享*的权重（在 `model.parameters()` 中只列出一次）和一个*冻结*的权重
 # （它的 `.grad` 一直是 `None`）。
 #
-# **(a) 反向传播之后。** 反向传播算出全部梯度；然后 `dist.all_reduce(p.grad)` 在各个进程之间对每个梯度求和。
-# 反向传播期间什么也没有发送。
+# **(a) 反向传播之后**，如上图：先反向传播，再对每个梯度调用 `dist.all_reduce(p.grad)`。
 
 # %%
 def backward_then_allreduce(model, X, y, optimizer):
@@ -107,14 +136,12 @@ checked['b'] = d2l_ext.check('13.3.4-b-flat', flat_allreduce)
 #@source d2l_ext.allreduce.steps.flat_allreduce
 
 # %% [markdown]
-# **(c) From gradient hooks.** The last layer's gradient is final before backward reaches the layers nearer the
-# input, so its all-reduce can start at once. A hook registered with `p.register_post_accumulate_grad_hook` runs
+# **(c) From gradient hooks**, as in the figure. A hook registered with `p.register_post_accumulate_grad_hook` runs
 # as soon as `p.grad` is ready; `dist.all_reduce(..., async_op=True)` returns a handle at once. `wait()` on every
 # handle before `optimizer.step()`, and remove the hooks. A frozen parameter cannot take a hook.
 
 # %% [markdown] lang="zh"
-# **(c) 由梯度钩子发起。** 反向传播最先算出最后一层的梯度；在反向传播到达靠近输入的各层之前，它就已经确定，
-# 所以它的全归约可以立即开始。用 `p.register_post_accumulate_grad_hook` 注册的钩子在 `p.grad` 就绪时立即运行；
+# **(c) 由梯度钩子发起**，如上图。用 `p.register_post_accumulate_grad_hook` 注册的钩子在 `p.grad` 就绪时立即运行；
 # `dist.all_reduce(..., async_op=True)` 立即返回一个句柄，反向传播继续进行。在 `optimizer.step()` 之前对每个
 # 句柄调用 `wait()`，并移除钩子，否则下一步会再添加一批。冻结的参数不能注册钩子。
 
@@ -131,17 +158,15 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 #@source d2l_ext.allreduce.steps.allreduce_in_hooks
 
 # %% [markdown]
-# **(d) Buckets.** `DistributedDataParallel` does what (c) does in *buckets* of about `bucket_cap_mb` MiB, filled
-# in the order backward produces gradients; a full bucket's all-reduce starts at once. Large buckets make few calls;
-# small ones start early. Fill buckets with the parameters that need a gradient, in reverse order, closing one at
-# `bucket_mb` MiB. When its last gradient is ready, flatten it and start its all-reduce; after backward, wait and
-# copy back.
+# **(d) Buckets.** `DistributedDataParallel` does (c) in *buckets* of about `bucket_cap_mb` MiB: large buckets make
+# few calls, small ones start early. Fill buckets with the parameters that need a gradient, in reverse order,
+# closing one at `bucket_mb` MiB. When its last gradient is ready, flatten it and start its all-reduce; after
+# backward, wait and copy back.
 
 # %% [markdown] lang="zh"
-# **(d) 分桶。** `DistributedDataParallel` 按*桶*做 (c) 所做的事：梯度按反向传播产生的顺序装进大约
-# `bucket_cap_mb` MiB 的桶里，一个桶装满后，它的全归约立即开始。桶大，调用次数少；桶小，开始得早。按逆序取出
-# 需要梯度的参数装进桶里，一旦桶中已有至少 `bucket_mb` MiB 就封上。一个桶的最后一个梯度就绪时，把桶展平并
-# 发起它的全归约；反向传播之后，等待并复制回去。
+# **(d) 分桶。** `DistributedDataParallel` 按大约 `bucket_cap_mb` MiB 的*桶*做 (c) 所做的事：桶大，调用次数少；
+# 桶小，开始得早。按逆序取出需要梯度的参数装进桶里，一旦桶中已有至少 `bucket_mb` MiB 就封上。一个桶的最后一个
+# 梯度就绪时，把桶展平并发起它的全归约；反向传播之后，等待并复制回去。
 
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
@@ -156,13 +181,13 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #@source d2l_ext.allreduce.steps.allreduce_in_buckets
 
 # %% [markdown]
-# ## Measure the ingredients
+# ## Measure here: the ingredients
 #
 # `run_allreduce` times (a)-(d) beside DDP at four bucket sizes, the **step without all-reduce** and **all-reduce
 # alone**.
 
 # %% [markdown] lang="zh"
-# ## 测量预测所需的数据
+# ## 在这里测量：预测所需的数据
 #
 # `run_allreduce` 为 (a)-(d) 计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**仅全归约**。
 
@@ -178,10 +203,10 @@ print(show.ingredients_text(result))
 #
 # A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
 # α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
-# gradients are ready and the call before it is done: the last waits for backward's end. The model (hatched below)
+# gradients are ready and the call before it is done: the last waits for backward's end. The model (printed below)
 # counts no copies and no change in backward.
 #
-# Predict whether overlap can pay here, and guess the share of (c)'s all-reduce time (waiting included) during backward.
+# With the two cores in mind, write your guess of (c)'s step here, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -190,48 +215,31 @@ print(show.ingredients_text(result))
 # **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 和总线带宽 β 由两次计时拟合：仅全归约（每个张量一次调用）
 # 和对一个更大的缓冲区的一次调用。
 #
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（下图中的斜线条形）
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（输出在下面）
 # 没有算复制，也没有算反向传播用时的任何变化（对照见“实测”一节的图）。
 #
-# 请预测重叠在这里能否带来好处，并猜一猜 (c) 的全归约用时（含等待）有多大比例在反向传播期间。
+# 想一想这台机器只有两个核心，再把你对这里 (c) 的训练步用时的猜测（毫秒）写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
-my_guess = None  # share of (c)'s all-reduce time during backward, 0-1, printed beside the measured share  #zh: (c) 的全归约用时在反向传播期间的比例，0-1，与实测的比例并列输出
-
-# %% [markdown]
-# ## First, recorded on a GPU host's CPU cores
-#
-# The same run, recorded on a GPU host with 16 CPU cores. The hatched bars are the model; on top, the step without
-# all-reduce.
-
-# %% [markdown] lang="zh"
-# ## 先看在一台 GPU 主机的 CPU 核心上记录的结果
-#
-# 同样的运行，记录于一台有 16 个 CPU 核心的 GPU 主机。斜线条形是模型的预测；最上面一行是不做全归约的训练步。
-
-# %% tags=["nbval-ignore-output"]
-rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
-print(recorded.recorded_text(rec))
-if rec is not None:
-    display(*recorded.plot_recorded(rec))
+my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里 (c) 的训练步用时
+print(show.model_text(result))  # the model's steps, before any measured one is shown  #zh: 模型预测的训练步，先于任何实测结果
 
 # %% [markdown]
 # ## Measure
 #
-# The same figure, here, with backward's time under (a), the control, and under (c): the model leaves its change
-# out. (d) is drawn in Exercise 2.
+# The picture's figure, made here, with the model hatched and your guess a diamond. Under (a) and (c), backward's time in
+# their profiled steps: (a)'s is the control. (d) is drawn in Exercise 2.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 这台机器上的同一幅图；(a)（对照）和 (c) 的下一行是它们的反向传播用时：模型没有算这一用时的变化。
-# (d) 画在练习 2 中。
+# 与记录结果同样的图，这次在这台机器上：斜线条形是模型的预测，菱形是你的猜测。(a) 和 (c) 的下一行是它们分析步中
+# 反向传播的用时，(a) 的是对照。(d) 画在练习 2 中。
 
 # %% tags=["nbval-ignore-output"]
-print(show.parts_text(result))
-print(show.steps_text(result))
-print(show.guess_text(my_guess, result))
-display(show.plot_steps(result, backward=['serial', 'hooks']))  # backward's rows: (a), the control, and (c)  #zh: 反向传播的两行：(a)（对照）和(c)
+print(show.guess_text(my_guess, result))  # (c)'s step: your guess, the model, the median  #zh: (c) 的训练步：你的猜测、模型、中位数
+print(show.paid_line(result))  # (c) against (a) by the one rule  #zh: 按同一规则比较 (c) 与 (a)
+display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  # backward's rows: (a), the control, and (c)  #zh: 反向传播的两行：(a)（对照）和(c)
 
 # %% [markdown]
 # ## One step, process by process
@@ -274,7 +282,8 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 #
 # ## Exercises
 #
-# 1. Did sending during backward pay on the GPU host, and what did it cost backward there? And on this machine?
+# 1. How far was the model from (c)'s median here? Which term does it leave out, and how much do the figure's
+#    backward rows account for? And on the GPU host?
 
 # %% [markdown] lang="zh"
 # ## MXNet 与多台机器
@@ -288,18 +297,18 @@ display(show.plot_steps(result, ids=['serial', 'flat']))
 #
 # ## 练习
 #
-# 1. 在 GPU 主机上，边算边发是否划算？它让反向传播多花了多少时间？在这台机器上呢？
+# 1. 模型对这里 (c) 的预测与实测中位数相差多少？模型没有算哪一项？图中反向传播的两行能解释多少？在 GPU 主机上呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.paid_answer(there, result))  # the recording, then here  #zh: 先是记录结果，再是这里
+print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
 
 # %% [markdown]
-# 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size does the model predict
-#    fastest, and which had the shortest median step, here and on the GPU host? How does your (d) fare?
+# 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size had the shortest step, by the
+#    one rule, here and on the GPU host? How does your (d) fare?
 
 # %% [markdown] lang="zh"
-# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。模型预测哪个大小最快？在这里和在 GPU 主机上，
-#    训练步中位数最短的又是哪个？你的 (d) 表现如何？
+# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。按同一规则，在这里和在 GPU 主机上，哪个大小的训练步最短？
+#    你的 (d) 表现如何？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(show.bucket_table([result, there]))  # here, then the recording  #zh: 先是这里，再是记录结果
@@ -343,7 +352,7 @@ except d2l_ext.ResultMismatch as wrong:
 # - Data parallelism averages gradients with an all-reduce; the model charges a call α + 2(n-1)/n × bytes / β and
 #   leaves out any change in backward.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
-# - Overlap is a share of time, not savings: compare the wall clock, and backward against its control.
+# - Sending during backward pays only if the step says so: compare it with (a), and backward with its control.
 #
 # ## Pitfalls
 #
@@ -354,7 +363,7 @@ except d2l_ext.ResultMismatch as wrong:
 #
 # - 数据并行用全归约对梯度取平均；模型给一次调用记 α + 2(n-1)/n × 字节数 / β，没有算反向传播用时的任何变化。
 # - 重叠来自依赖图：最后一层的梯度最先确定。
-# - 重叠是时间的比例，不是节省：要看挂钟时间，并把反向传播与它的对照相比。
+# - 边反向传播边发送是否划算，要看训练步：把它与 (a) 相比，并把反向传播与它的对照相比。
 #
 # ## 易错点
 #

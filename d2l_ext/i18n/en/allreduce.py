@@ -28,34 +28,30 @@ MESSAGES = {
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
     'allreduce.ingredients.fit': 'α, β fitted to all-reduce alone and one call on a larger buffer: α = {alpha} a call, '
                                  'β = {gbps} GB/s',
-    'allreduce.steps': 'step (ms), predicted · measured median: {rows}',
-    'allreduce.share': '; {share} of the all-reduce time (incl. waiting for the peer) ran during backward',
     'allreduce.plot.back': 'backward in ({letter}), profiled steps',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)', 'allreduce.plot.title': 'timed steps of each version',
-    'allreduce.plot.timeline_after': '{label}, one profiled step: every all-reduce starts after backward ends',
-    'allreduce.plot.timeline_during': ('{label}, one profiled step: all-reduce starts {ms} ms before backward ends '
+    'allreduce.plot.timeline_after': '{label}, one profiled step:\nevery all-reduce starts after backward ends',
+    'allreduce.plot.timeline_during': ('{label}, one profiled step:\nall-reduce starts {ms} ms before backward ends '
                                        '(processes in order)'),
     'allreduce.recorded.none': 'no recording from a GPU host is shipped with this copy of d2l_ext',
     'allreduce.recorded.machine': 'a {cores}-core host ({gpus} machine), {date}',
     'allreduce.recorded.machine_cpu': 'a {cores}-core host, no GPU, {date}',
-    'allreduce.recorded.where': 'recorded on {machine}; gloo on its CPU cores, {n} processes:',
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
     'allreduce.table.predicted': 'predicted step (ms)', 'allreduce.table.measured': 'median step (ms)',
     'allreduce.on': '{n} processes, {cores} cores: ',
-    'allreduce.parts': '{line}{paid}; backward {c} in (c), {a} in (a)',
-    'allreduce.paid': ', overlap paid here', 'allreduce.unpaid': ', overlap did not pay here',
     'allreduce.answer.flat': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.answer.flat_profile': ("(b)'s profiled step here, processes {ranks}: flatten and copy back {copies}, "
                                       'all-reduce (incl. waiting for the peer) {comm}.'),
     'allreduce.there': 'On the GPU host', 'allreduce.here': 'Here',
-    'allreduce.answer.paid': '{where}, (c) against (a): {by}, (a) − (c) {saved}; backward {grew} ({c} vs {a} in (a)).',
-    'allreduce.answer.sizes': ('Fastest by the model: {model[0]} here, {model[1]} on the GPU host. Median steps by '
-                               'the one rule, here: {best[0]}. On the GPU host: {best[1]}.'),
-    'allreduce.answer.names': '{names}', 'allreduce.answer.tie': '{names} (tied: within 5%)',
+    'allreduce.answer.sizes': 'Median steps by the one rule, here: {here}. On the GPU host: {there}.',
+    'allreduce.answer.miss': ("{where}, the model predicted (c) at {model}; its median was {measured} ({missed}). "
+                              "Backward took {c} in (c)'s profiled steps vs {a} in (a)'s, the control: {grew}, "
+                              'which the model leaves out (model plus it: {plus}).'),
     'allreduce.answer.shortest': '{names} shortest', 'allreduce.answer.same': 'no clear difference among {names}',
     'allreduce.answer.d': ("{line}. In profiled steps (d)'s backward took {more} against DDP's, and (d)'s flatten "
                            "and copy back {copies} (DDP's copies are not counted)."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n - 1 = {n1} for n = {n}.',
+    'allreduce.model': "the model's step: {rows}",
     'allreduce.sep_list': ', ',
 }
