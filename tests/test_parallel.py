@@ -74,6 +74,7 @@ def test_timeline_and_exercises_on_cpu():
     assert all(e['role'].startswith('lane ') for e in t.events)
     ind = measure_independence(lanes, size=64, iters=3, repeats=1)
     assert set(ind.times) == {'one_at_a_time', 'issued_together'} and ind.threads == lanes[0].threads
+    assert ind.at_once == 1  # PyTorch computes each product before the call returns: the prediction, no gain
     small = measure_small_ops(lanes, size=16, iters=4, repeats=1)
     assert set(small.times) == {'one_lane', 'two_threads', 'one_half', 'batched'} and small.products == 8
     assert measure_sync_mistake(lanes).reason == 'parallel.sync.no_gpu'
@@ -97,18 +98,9 @@ def test_timeline_prediction_by_lane_order_survives_a_language_switch():
     with using_language('en'):
         fig = dl.plot_timeline(tl, predicted=[1.0, 0.5])
     assert fig.axes and 'median alone' in [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
-    with using_language('en'):  # each lane's row: its last product together against its median alone
+    with using_language('en'):  # one repeat's end against a median: no per-lane change claimed (the rule needs repeats)
         fig = dl.plot_timeline(_timeline([(0.0, 1.27), (0.0, 0.4)]), predicted=[1.0, 0.5])
-    names = [x.get_text() for x in fig.axes[0].get_yticklabels()]
-    assert any(n.endswith('\n(27% more time than alone)') for n in names)
-    assert any(n.endswith('\n(20% less time than alone)') for n in names)
-    assert 'than alone' not in fig.axes[0].get_title()  # the title names the lanes only
-
-
-def test_timeline_bars_can_say_their_own_length_in_ms():
-    tl = _timeline([(0.0, 0.4), (0.0, 0.2)])  # bars of 100 ms and 50 ms
-    texts = {t.get_text() for t in dl.plot_timeline(tl, ms=True).axes[0].texts}
-    assert {'100', '50'} <= texts and not any(t.startswith('mm') for t in texts)
+    assert [x.get_text() for x in fig.axes[0].get_yticklabels()] == ['lane A', 'lane B']
 
 
 def test_sync_mistake_arms_wait_for_what_they_say():
@@ -241,54 +233,61 @@ def test_the_lanes_run_figure_labels_rows_by_what_ran_not_a_time_a_product():
         assert labels[4].split('\n')[0].startswith('baseline: ')
 
 
-def test_exercise_lines_are_verdict_lines():
-    r = NS(framework='torch', engine='eager', iters=10, size=8, times={
-        'one_at_a_time': Times.from_times([0.2, 0.21, 0.2], 'a'), 'issued_together': Times.from_times([0.1] * 3, 'b')})
-    small = NS(kind='cpu', times={'one_lane': Times.from_times([0.02] * 3, 'a'),
-                                  'two_threads': Times.from_times([0.03] * 3, 'b'),
-                                  'one_half': Times.from_times([0.04] * 3, 'e'),
-                                  'batched': Times.from_times([0.004] * 3, 'c')})
+def _ways(one, together, engine='eager', framework='torch', at_once=1):
+    return NS(framework=framework, engine=engine, iters=10, size=8, at_once=at_once, area='parallel', times={
+        'one_at_a_time': Times.from_times(one, 'a'), 'issued_together': Times.from_times(together, 'b')})
+
+
+def test_exercise_1_prints_the_guess_and_one_verdict_and_answers_with_the_control():
+    torch = _ways([0.2, 0.21, 0.2], [0.2] * 3)
+    mx, naive = _ways([0.4] * 3, [0.2] * 3, 'E', 'mxnet', 2), _ways([0.4] * 3, [0.41] * 3, 'NaiveEngine', 'mxnet')
+    with using_language('en'):
+        line, worked = dp.independence_lines([torch, mx, naive], 1.5)
+        assert line.splitlines() == ['your guess 1.50x · predicted 2.00x · measured 2.00x', 'MXNet (E): issued '
+                                     'together (one wait) 0.200 s vs one at a time (wait after each) 0.400 s: faster '
+                                     '(50% less time)']  # the guessed run is MXNet's engine
+        assert worked == ('Worked answer: PyTorch: no; its two ways differ only in where they wait (0.200 s vs 0.200 '
+                          's). MXNet: yes, issued together 0.200 s vs one at a time 0.400 s: faster (50% less time). '
+                          'The control, NaiveEngine (one operation at a time): 0.410 s vs 0.400 s, no clear '
+                          'difference (medians within 5%).')
+        assert 'but so did its control' in dp.independence_lines([torch, mx, mx])[1]  # no "yes" the control undoes
+        assert 'MXNet: no, ' in dp.independence_lines([torch, naive, naive])[1]
+        busy = dp.independence_lines([torch, mx, naive], busy=0.9)  # others kept the cores busy: no verdict, no answer
+        assert busy[0].splitlines()[1].startswith('issued together vs one at a time: cannot measure here')
+        assert busy[1].startswith('Worked answer: issued together vs one at a time: cannot measure here')
+        line, worked = dp.independence_lines([torch])  # no MXNet: PyTorch's line, its answer alone
+        assert line.startswith('predicted 1.00x · measured 1.00x') and 'MXNet' not in worked
+        ax = dp.plot_independence([torch, mx, naive], 1.5).axes[0]
+    assert len(ax.get_yticklabels()) == 6 and len(ax.collections) >= 6  # two rows a run; every repeat drawn
+
+
+def test_exercise_2_judges_two_threads_against_the_half_cores_control():
+    small = NS(kind='cpu', size=64, products=800, device='cpu', area='parallel', times={
+        'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.01] * 3, 'b'),
+        'one_half': Times.from_times([0.018] * 3, 'e'), 'batched': Times.from_times([0.004] * 3, 'c')})
     gpu = NS(kind='gpu', times={'one_lane': Times.from_times([0.02] * 3, 'a'),
                                 'two_streams': Times.from_times([0.0201] * 3, 'b'),
                                 'batched': Times.from_times([0.004] * 3, 'c'),
                                 'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
-        assert dp.independence_lines([r]).splitlines() == [
-            'PyTorch (eager): issued together (one wait) 0.100 s vs one at a time (wait after each) '
-            '0.200 s: faster (50% less time)', 'Worked answer: PyTorch: no; both ways run the same products one at a '
-            'time and differ only in where they wait (0.100 s vs 0.200 s).']
-        mx = NS(framework='mxnet', engine='E', iters=10, size=8, times={k: Times.from_times([2 * v for v in m.times], k)
-                                                                       for k, m in r.times.items()})
-        lines = dp.independence_lines([r, mx]).splitlines()  # each framework's own verdict, PyTorch's first
-        assert lines[:2] == ['PyTorch (eager): issued together (one wait) 0.100 s vs one at a time (wait after '
-                             'each) 0.200 s: faster (50% less time)', 'MXNet (E): issued together (one wait) '
-                             '0.200 s vs one at a time (wait after each) 0.400 s: faster (50% less time)']
-        assert lines[2].endswith('MXNet: issued together took 50% less time (0.200 s vs 0.400 s).')  # no cause
-        flat = NS(framework='mxnet', engine='E', iters=10, size=8,
-                  times=dict.fromkeys(r.times, r.times['one_at_a_time']))
-        assert dp.independence_lines([r, flat]).endswith('not clearly faster, so no sign here that its engine ran '
-                                                         'products at once.')
-        # exercise 2: on a CPU one thread on half the cores, then a second caller (two threads), against one caller
-        # with the whole device; the worked answer gives the half-cores pair first, then two threads, then bmm
-        assert dp.small_ops_line(small).splitlines() == [
-            'one thread, half the cores 40.0 ms vs one thread, the whole device 20.0 ms: slower (100% more time)',
-            'two threads, half the cores each 30.0 ms vs one thread, the whole device 20.0 ms: slower (50% more time)',
-            'Worked answer: One thread on half the cores 40.0 ms against the whole device 20.0 ms: slower (100% more '
-            'time). Two threads 30.0 ms did not beat the whole device. One torch.bmm 4.00 ms against the whole device: '
-            '5.0x as fast.']
-        gain = NS(kind='cpu', times=dict(small.times, two_threads=Times.from_times([0.0151] * 3, 'b'),
-                                         one_half=Times.from_times([0.015] * 3, 'e')))
-        assert 'Two threads 15.1 ms beat the whole device.' in dp.small_ops_line(gain)  # no cause: only the numbers
-        busy = dp.small_ops_line(small, busy=0.9).splitlines()  # the whole device's rows unmeasurable, bmm still judged
-        assert len(busy) == 2 and busy[0].startswith('one thread, one batched product (torch.bmm) 4.00 ms vs')
-        assert busy[1].startswith('Worked answer: two threads, one thread vs the whole device: cannot measure')
-        assert dp.small_ops_line(gpu, busy=0.9) == dp.small_ops_line(gpu)  # a GPU's rows do not wait for CPU cores
-        assert dp.small_ops_line(gpu).splitlines() == [
-            'one thread, one batched product (torch.bmm) 4.00 ms vs one thread, the whole device 20.0 ms: 5.0x'
-            ' as fast', 'two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: '
-                'no clear difference (medians within 5%)',
-            'Worked answer: Two CUDA streams 20.1 ms did not beat one stream with the whole GPU. One torch.bmm 4.00 '
-            'ms against the whole device: 5.0x as fast.']
+        bmm = dp.verdict.by(small.times['batched'], small.times['one_lane'])  # the wording of display.verdict
+        line, worked = dp.small_ops_lines(small, 2)
+        assert line.splitlines() == ['your guess 2.00x · predicted 2.00x · measured 1.80x', 'two threads, half the '
+                                     'cores each 10.0 ms vs one thread, half the cores (the control) 18.0 ms: faster '
+                                     '(44% less time)']
+        assert worked == ('Worked answer: Yes: two threads, half the cores each 10.0 ms vs one thread, half the cores '
+                          '(the control) 18.0 ms: faster (44% less time). One thread took 20.0 ms with the whole '
+                          f'device and 18.0 ms with half of it. One torch.bmm 4.00 ms against the whole device: {bmm}.')
+        busy = dp.small_ops_lines(small, busy=0.9)  # others kept the cores busy: the graders' line, no verdict
+        assert busy[0].splitlines()[1].startswith('two threads vs one thread on half the cores: cannot measure')
+        assert busy[1].startswith('Worked answer: two threads vs one thread on half the cores: cannot measure')
+        assert dp.small_ops_lines(gpu, busy=0.9) == dp.small_ops_lines(gpu)  # a GPU's rows do not wait for CPU cores
+        assert dp.small_ops_lines(gpu)[1] == (
+            'Worked answer: No: two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: no '
+            f'clear difference (medians within 5%). One torch.bmm 4.00 ms against the whole device: {bmm}.')
+        names = [x.get_text().split('\n')[0] for x in dp.plot_small_ops(small, 2).axes[0].get_yticklabels()]
+    assert names.index('one thread, half the cores (the control)') + 1 == names.index('two threads, half the cores '
+                                                                                      'each')  # the control above
 
 
 def test_the_recording_draws_and_says_its_verdicts():
@@ -310,12 +309,18 @@ def test_the_recording_draws_and_says_its_verdicts():
         assert recorded_lines(rec, 0.6).splitlines() == [
             'your guess 0.600 s · predicted 0.499 s · measured 0.504 s',
             'together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%)']
-        assert recorded_sync_line(rec).startswith('Worked answer: With no wait the clock stopped at ')
+        assert recorded_sync_line(rec).startswith('Worked answer: No wait: the clock stopped at ')
         assert recorded_answer(rec) == (  # the recording's numbers, and the rule's verdict picks the sentence
-            "Worked answer: Together took 0.504 s, about the slower lane's 0.499 s, not the sum 0.915 s. No: the GPU "
-            'alone took 0.499 s, all 1440 + 26 products 0.508 s, only 2% more: all that a second lane can save.')
-        labels = [x.get_text().split('\n')[0] for x in recorded_figure(rec, 0.6).axes[0].get_yticklabels()]
+            "Worked answer: Together took 0.504 s, about the slower lane's 0.499 s, not the sum 0.915 s. No. The GPU "
+            'took 0.499 s for its 1440 products and 0.508 s for all 1440 + 26, only 2% more, so a second lane can save '
+            'at most 2% here.')
+        fig = recorded_figure(rec, 0.6)
+        labels = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
         assert labels[0].endswith(': 1440 products') and labels[-1].endswith(', 1440 + 26 products'), labels
+        # the rule's 5% drawn on the rows it compares, and the timeline on the repeats' time axis (its unit: ms)
+        assert "within 5% of the baseline's median" in [x.get_text() for x in fig.axes[0].get_legend().texts]
+        assert fig.axes[1].get_xlim() == pytest.approx([v * 1e3 for v in fig.axes[0].get_xlim()])
+        assert fig.axes[1].get_xlabel() == fig.axes[0].get_xlabel() == 'time (s)'
     assert recorded_figure(None) is None and recorded_answer(None) == recorded_lines(None) == recorded_alone(None)
 
 

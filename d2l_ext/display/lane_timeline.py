@@ -17,22 +17,16 @@ def lane_labels(lanes, lang: str | None = None) -> list[str]:
     return [Lane.from_dict(lane).label_in(lang) for lane in lanes]
 
 
-def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS, ms: bool = False):
+def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS):
     """When each product ran, a row per lane (or engine worker); `predicted`: each lane's median alone (seconds, lane
-    order), dashed, each row naming its change together vs alone; `ms`: each bar labelled with its length in ms,
-    not its number; a lane with more than `max_bars` products drawn as its busy stretches (13.3.1)."""
+    order), dashed; a lane with more than `max_bars` products drawn as its busy stretches (13.3.1)."""
     merged = set()
-    if ms:
-        ms_of = [(e['end'] - e['start']) * 1e3 for e in result.events]  # short, to fit a narrow bar: '9.5', '12'
-        result = dataclasses.replace(result, events=[dict(e, name=f'{v:.0f}' if v >= 9.95 else f'{v:.1f}')
-                                                     for e, v in zip(result.events, ms_of)])
     if max_bars is not None:
         events, merged = aggregate(result.events, max_bars)
         result = dataclasses.replace(result, events=events)
     ids = [lane['name'] for lane in result.lanes]
     rows = None if framework(result.framework).worker_rows else {n: style.lane_role(i) for i, n in enumerate(ids)}
-    if isinstance(predicted, (list, tuple)):
-        predicted = dict(zip(ids, predicted))
+    predicted = dict(zip(ids, predicted)) if isinstance(predicted, (list, tuple)) else predicted
     lang = style.plot_language()
     labels = {row: row_label(row, result.lanes, lang) for row in {*ids, *(e['lane'] for e in result.events)}}
     if title is None:  # which run, then each lane's products (busy stretches where merged)
@@ -41,10 +35,6 @@ def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | N
             'parallel.timeline_merged' if lane['name'] in merged else 'parallel.timeline_row',
             lane=labels[lane['name']], iters=k) for lane, k in zip(result.lanes, result.iters))
         title = style.plot_text(which, framework=framework(result.framework).display, size=result.size) + '\n' + counts
-    for row, alone in (predicted or {}).items():  # the lane's last product together against its median alone
-        change = max((e['end'] for e in result.events if e['lane'] == row), default=alone) / alone - 1
-        labels[row] = style.plot_text(f"parallel.timeline_{'more' if change >= 0 else 'less'}", lane=labels[row],
-                                      pct=f'{abs(change) * 100:.0f}%')
     return draw_timeline(result.events, ax=ax, rows=rows, predicted=predicted, row_labels=labels,
                          framework=result.framework, title=title,
                          predicted_label=style.plot_text('parallel.median_alone'))

@@ -1,11 +1,9 @@
-"""13.3.0 and 13.3.1 in pictures (every repeat a dot, the prediction hatched, the guess a diamond), each with at most
-one verdict line (display.verdict): lanes, repeats, exercises."""
+"""13.3.0 and 13.3.1 in pictures (every repeat a dot, prediction hatched, guess a diamond) and verdict lines."""
 from __future__ import annotations
 
 from ..frameworks import framework
 from ..i18n import catalogue, t
 from ..lanes import Lane
-from ..parallel.exercises import VARIANTS
 from ..results import Measurement
 from . import style, verdict
 from .repeats import plot_repeats
@@ -13,8 +11,7 @@ from .repeats import plot_repeats
 
 def variant_name(area: str, key: str) -> str:
     """A row's name in the plot language: '<area>.variant.<key>' where the catalogue has it, else the key."""
-    full = f'{area}.variant.{key}'
-    return style.plot_text(full) if full in catalogue('en') else key
+    return style.plot_text(f'{area}.variant.{key}') if f'{area}.variant.{key}' in catalogue('en') else key
 
 
 def lanes_table(lanes_by_framework: dict):
@@ -39,14 +36,11 @@ def unmeasurable(label: str, busy: float | None) -> str | None:
         'grading.line.unmeasurable', label=label, why=t('grading.unmeasurable.load', busy=busy, limit=LOAD_SHARE))
 
 
-def claim_lines(together, serial_m, baseline_label: str | None, baseline, busy: float | None = None) -> str:
-    """The book's claim and the fair test, a verdict line each (together vs one after the other, vs `baseline` where
-    timed); one `unmeasurable` line instead where others kept the cores busy."""
-    if baseline is not None and unmeasurable(t('parallel.claim'), busy):
-        return unmeasurable(t('parallel.claim'), busy)
-    pairs = [(name, m) for name, m in [(t('parallel.name.serial'), serial_m), (baseline_label, baseline)] if m]
-    unit = verdict.unit_for(together.median, *(m.median for _, m in pairs))  # one unit for all the lines
-    return '\n'.join(verdict.line(t('parallel.name.together'), together, name, m, unit) for name, m in pairs)
+def claim_line(together, baseline_label: str, baseline, busy: float | None = None) -> str:
+    """The fair test's verdict line, together vs `baseline` (one device doing both jobs); the graders' line instead
+    where others kept the cores busy."""
+    return unmeasurable(t('parallel.claim'), busy) or verdict.line(t('parallel.name.together'), together,
+                                                                   baseline_label, baseline)
 
 
 # -- pictures ------------------------------------------------------------------------------------
@@ -92,73 +86,85 @@ def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = Non
                                                                                 repeats=len(cmp[names[3]].times)))
 
 
-def plot_variants(result, ax=None, title=None, predicted=None):
+def plot_variants(result, ax=None, title=None):
     """Any result with a `times` dict (exercise 2, the sync run): every repeat of each variant, its middle half."""
-    times = {variant_name(result.area, name): m.repeated() for name, m in result.times.items()}
-    predicted = {variant_name(result.area, k): v for k, v in (predicted or {}).items()}
-    return plot_repeats(times, ax=ax, title=title, predicted=predicted or None, unit='auto', halves=True)
+    return plot_repeats({variant_name(result.area, name): m.repeated() for name, m in result.times.items()}, ax=ax,
+                        title=title, unit='auto', halves=True)
 
 
-# -- exercises 1 and 2 ---------------------------------------------------------------------------
+# -- exercises 1 and 2: (a guess in times as fast, one verdict line; the worked answer), and a figure -------------
 
-def plot_independence(runs):
-    """Exercise 1 on one axis, so the frameworks compare too: every repeat of one-at-a-time and issued-together."""
-    one = len({r.size for r in runs}) == 1  # one size: named in the title, else in each row
-    times = {style.plot_text('parallel.independence_row', framework=framework(r.framework).display if one else
-                             f'{framework(r.framework).display} {r.size}', way=variant_name(r.area, k)): m.repeated()
-             for r in runs for k, m in r.times.items()}
-    return plot_repeats(times, unit='auto', halves=True, title=style.plot_text(
-        'parallel.independence_title', iters=runs[0].iters, size=runs[0].size if one else 'n'))
+def _ways(r):
+    return r.times['issued_together'], r.times['one_at_a_time']
 
 
-def independence_lines(runs) -> str:
-    """Exercise 1: each framework's verdict line (PyTorch's, then MXNet's engine where timed), issued together
-    against one at a time; then the worked answer: PyTorch's two ways differ only in where they wait (its code), then
-    MXNet's measured share."""
-    ways = [(r.times['issued_together'], r.times['one_at_a_time']) for r in runs]
-    lines = [t('parallel.run_of', framework=framework(r.framework).display, line=verdict.line(
-        t('parallel.variant.issued_together'), a, t('parallel.variant.one_at_a_time'), b),
-        engine=t('parallel.eager') if r.engine == 'eager' else r.engine) for r, (a, b) in zip(runs, ways)]
-    said = [dict(a=verdict.num(a.median, verdict.unit_for(a.median, b.median)), gain=verdict.num(
-        1 - a.median / b.median, '%'), b=verdict.num(b.median, verdict.unit_for(a.median, b.median))) for a, b in ways]
-    answer = [t('parallel.answer.torch', **said[0])]
-    if len(runs) > 1:
-        way = 'faster' if verdict.compare(*ways[1]) == 'faster' else 'same'
-        answer.append(t(f'parallel.answer.mxnet_{way}', **said[1]))
-    return '\n'.join([*lines, verdict.answer(*answer)])
+def _engine(r, text=t) -> str:  # the engine named where not the default: 'MXNet (NaiveEngine)', the control
+    name, default = framework(r.framework).display, r.engine in ('eager', 'ThreadedEnginePerDevice')
+    return name if default else text('parallel.run_of', framework=name, engine=r.engine)
 
 
-def small_ops_line(r, busy: float | None = None) -> str:
-    """Exercise 2: on a CPU one caller with half the cores, else one call (torch.bmm), then a second caller (two
-    threads, or two CUDA streams), each against one caller with the whole device; then the worked answer with their
-    numbers (half the cores first, then the second caller, then bmm), naming no cause. Others keeping the cores busy:
-    bmm's line, the graders' line as answer."""
-    second = 'two_streams' if 'two_streams' in r.times else 'two_threads'
-    ts, name = r.times, {variant: t(f'parallel.variant.{variant}') for variant in VARIANTS}
-    ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
-    cpu = 'one_half' in ts
-    if cpu and unmeasurable(t('parallel.claim_small'), busy):  # bmm's line still judged; the answer: the graders'
-        return '\n'.join([verdict.line(name['batched'], ts['batched'], name['one_lane'], ts['one_lane']),
-                          verdict.answer(unmeasurable(t('parallel.claim_small'), busy))])
-    lines = [verdict.line(name[a], ts[a], name['one_lane'], ts['one_lane'])
-             for a in ('one_half' if cpu else 'batched', second)]
-    gain = 'yes' if verdict.compare(ts[second], ts['one_lane']) == 'faster' else 'no'
-    half = [t('parallel.small.half', half=ms['one_half'], one=ms['one_lane'], by=verdict.by(
-        ts['one_half'], ts['one_lane']))] if cpu else []
-    return '\n'.join([*lines, verdict.answer(*half, t(f"parallel.small.{'' if cpu else 'gpu_'}{gain}", two=ms[second]),
-                                             t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(
-                                                 ts['batched'], ts['one_lane'])))])
+def independence_lines(runs, guess: float | None = None, busy: float | None = None) -> tuple[str, str]:
+    """Exercise 1 (runs: PyTorch, then MXNet and its NaiveEngine control): (`guess` against the products MXNet (else
+    PyTorch) can run at once and the measured ratio, then its verdict line; the answer: PyTorch no, MXNet yes or no,
+    unclear where the control gained too). Others keeping the cores busy: the graders' line for both."""
+    said, r, more = [], runs[min(1, len(runs) - 1)], []
+    for x, y in map(_ways, runs):
+        unit = verdict.unit_for(x.median, y.median)
+        said.append(dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y)))
+    if len(runs) > 2:
+        engine, naive = (verdict.compare(*_ways(x)) == 'faster' for x in runs[1:3])
+        more = [t(f"parallel.answer.mxnet_{'unclear' if naive else 'yes'}" if engine else 'parallel.answer.mxnet_no',
+                  **said[1]), t('parallel.answer.naive', **said[2])]
+    (a, b), ways = _ways(r), [t(f'parallel.variant.{k}') for k in ('issued_together', 'one_at_a_time')]
+    gone = unmeasurable(t('parallel.claim_engine'), busy)
+    line = gone or t('parallel.independence_row', framework=_engine(r), way=verdict.line(ways[0], a, ways[1], b))
+    return verdict.guess(guess, r.at_once, b.median / a.median, 'x') + '\n' + line, verdict.answer(
+        *([gone] if gone else [t('parallel.answer.torch', **said[0]), *more]))
 
 
-def plot_small_ops(r, ax=None):
-    """Exercise 2: every repeat of each way of running many small products on one device."""
-    fig = plot_variants(r, ax=ax, title=style.plot_text('parallel.small_ops_title', products=r.products,
-                                                        size=r.size, device=style.plot_lane(r.device)))
-    ax = fig.axes[0]
-    ax.set_xscale('log')  # a log axis: one slow repeat must not squash the rest
-    ax.set_xlim(ax.dataLim.x0 / 2, ax.dataLim.x1 * 4)  # room for the median's value on the right
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-    ax.xaxis.set_major_locator(LogLocator(subs=(1, 2, 5) if ax.dataLim.x1 < 100 * ax.dataLim.x0 else (1,)))
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f'{v:g}'))
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    return fig
+def plot_independence(runs, guess: float | None = None):
+    """Exercise 1 on one axis, each run's one at a time and issued together: hatched, one at a time over the products
+    its engine can run at once; `guess` (times as fast, MXNet's, else PyTorch's) a diamond."""
+    times, predicted, guessed = {}, {}, {}
+    for i, r in enumerate(runs):
+        one, both = (style.plot_text('parallel.independence_row', framework=_engine(r, style.plot_text),
+                                     way=variant_name(r.area, k)) for k in ('one_at_a_time', 'issued_together'))
+        times.update({one: _ways(r)[1].repeated(), both: _ways(r)[0].repeated()})
+        predicted[both], guessed[both] = (_ways(r)[1].median / x if x else None for x in (
+            r.at_once, guess if i == min(1, len(runs) - 1) else None))
+    return plot_repeats(times, unit='auto', halves=True, predicted=predicted, guess=guessed, title=style.plot_text(
+        'parallel.independence_title', iters=runs[0].iters, size=runs[0].size))
+
+
+def _pair(r) -> tuple[str, str, int]:
+    """Exercise 2's judged row, its control, and how many times as fast: two threads vs one on half the cores (each
+    thread half the products on its own half), or on a GPU two streams vs one stream."""
+    return ('two_threads', 'one_half', 2) if 'one_half' in r.times else ('two_streams', 'one_lane', 1)
+
+
+def small_ops_lines(r, guess: float | None = None, busy: float | None = None) -> tuple[str, str]:
+    """Exercise 2: (`guess` against the prediction and the measurement, in times as fast as the control, then the
+    judged row's verdict line against it; the answer: yes or no with that line, one thread with the whole device and
+    with half, one torch.bmm). Others keeping the cores busy: the graders' line for both."""
+    (a, b, at_once), ts = _pair(r), r.times
+    gone = at_once > 1 and unmeasurable(t('parallel.claim_small'), busy)
+    line = gone or verdict.line(t(f'parallel.variant.{a}'), ts[a], t(f'parallel.variant.{b}'), ts[b])
+    said = [t(f"parallel.small.{'yes' if verdict.compare(ts[a], ts[b]) == 'faster' else 'no'}", line=line)]
+    said += [t('parallel.small.whole', one=verdict.num(ts['one_lane'].median, 'ms'), half=verdict.num(
+        ts[b].median, 'ms'))] if at_once > 1 else []
+    said += [t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), by=verdict.by(ts['batched'],
+                                                                                                ts['one_lane']))]
+    return '\n'.join([verdict.guess(guess, at_once, ts[b].median / ts[a].median, 'x'), line]), verdict.answer(
+        *([gone] if gone else said))
+
+
+def plot_small_ops(r, guess: float | None = None, ax=None):
+    """Exercise 2: every repeat of each way, the control above the judged row; hatched there, the control's median
+    over how many times as fast (_pair); `guess` (times as fast) a diamond."""
+    _, b, at_once = _pair(r)
+    row = variant_name('parallel', _pair(r)[0])
+    order = [k for k in ('one_lane', 'one_half', 'two_threads', 'two_streams', 'batched', 'cuda_graph') if k in r.times]
+    return plot_repeats({variant_name('parallel', k): r.times[k].repeated() for k in order}, ax=ax, unit='auto',
+                        halves=True, predicted={row: r.times[b].median / at_once}, guess={row: guess and r.times[
+                            b].median / guess}, title=style.plot_text('parallel.small_ops_title', products=r.products,
+                                                                      size=r.size, device=style.plot_lane(r.device)))

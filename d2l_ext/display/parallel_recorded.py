@@ -1,8 +1,11 @@
 """13.3.0 and 13.3.1's recorded GPU run: its lanes alone, its figure and its one verdict line, its worked answers."""
 from __future__ import annotations
 
+from matplotlib.patches import Patch
+
 from ..i18n import t
 from ..lanes import Lane
+from ..results import MIN_SHARE
 from . import style, verdict
 from .lane_timeline import plot_timeline
 from .parallel import plot_parallel, plot_variants
@@ -13,16 +16,23 @@ def _when(rec) -> dict:
 
 
 def recorded_figure(rec, guess: float | None = None, max_bars: int = 200):
-    """13.3.0's evidence: every repeat (rows with their products, `guess` a diamond), the median repeat of together."""
+    """13.3.0's evidence: every repeat (rows with their products, `guess` a diamond), the rule's 5% around the
+    baseline's median shaded on the two rows it compares; below, on the same axis, the median repeat of together."""
     if rec is None:
         return None
     p, (fig, axes) = rec.parallel[0], style.figure(nrows=2, height=7.6)
+    b = p.baseline.median
     plot_parallel(p, ax=axes[0], guess=guess, products=True, title=style.plot_text('parallel.recorded_title',
                                                                                    size=p.size, **_when(rec)))
+    band = dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # a median inside: within 5% (results.within_share)
+    axes[0].fill_betweenx([2.55, 4.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
     old = axes[0].get_legend()  # below the axes: beside them it squeezed the plot
-    axes[0].legend(old.legend_handles, [x.get_text() for x in old.texts], ncol=2, loc='upper center',
-                   bbox_to_anchor=(0.5, -0.2))
+    axes[0].legend([*old.legend_handles, Patch(**band)], [*(x.get_text() for x in old.texts), style.plot_text(
+        'parallel.within_5')], ncol=2, loc='upper center', bbox_to_anchor=(0.5, -0.2))
     plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
+    scale = style.time_unit(max(e['end'] for e in rec.timelines[0].events))[1]  # the timeline's unit: the axis above's
+    axes[1].set(xlim=[v * scale for v in axes[0].get_xlim()], xlabel=axes[0].get_xlabel())
+    axes[1].xaxis.set_major_formatter(lambda v, _: f'{v / scale:g}')
     return fig
 
 
@@ -46,11 +56,10 @@ def recorded_lines(rec, guess: float | None = None) -> str:
 
 
 def plot_recorded_sync(rec):
-    """The recorded sync run: every repeat of each way of waiting (13.3.1)."""
+    """The recorded sync run: every repeat of each way of waiting (13.3.1); with one GPU the book's current-device
+    synchronize waits for every GPU used: the same row twice, left out."""
     import types
-    sync = rec.sync_mistake
-    # with one GPU the book's current-device synchronize waits for every GPU used: the same row twice, left out
-    one_gpu = len(rec.machine.get('gpus', [])) < 2
+    sync, one_gpu = rec.sync_mistake, len(rec.machine.get('gpus', [])) < 2
     times = {k: m for k, m in sync.times.items() if not (one_gpu and k == 'book_synchronize')}
     return plot_variants(types.SimpleNamespace(area=sync.area, times=times),
                          title=style.plot_text('parallel.recorded_sync_title', size=sync.size, **_when(rec)))
@@ -74,7 +83,7 @@ def recorded_answer(rec) -> str:
     alone, both, slow = p.lane_times[0].median, p.baseline.median, max(p.lane_times, key=lambda m: m.median)
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
                 both=verdict.num(both), alone=verdict.num(alone), cost=verdict.num(both / alone - 1, '%'),
-                products=' + '.join(map(str, p.iters)))
+                products=' + '.join(map(str, p.iters)), own=p.iters[0])
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     key = 'rec_same' if verdict.compare(p.together, p.baseline) == 'same' else 'rec_apart'
     return verdict.answer(t(f'parallel.answer.{first}', **said), t(f'parallel.answer.{key}', **said,

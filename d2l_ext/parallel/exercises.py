@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ..backends import backend
 from ..checking import check_close
 from ..frameworks import framework
+from ..frameworks.mxnet_framework import cpu_workers  # MXNet's engine workers per CPU context (one core each)
 from ..i18n import t
 from ..machine import cpu_cores, positive_int
 from ..results import Result, Times, timing_row
@@ -43,6 +44,7 @@ class IndependenceResult(Result):
     ratio: float  # one at a time / issued together: well above 1 means the framework overlapped them
     max_rel_error: float
     kind: str = 'cpu'  # the lane's kind: on a GPU lane the two variants differ in the waits they make
+    at_once: int = 1  # products the framework can run at once here (the prediction): its CPU engine's workers
     experiment: str = 'independence'
 
     def table_rows(self):
@@ -72,9 +74,10 @@ def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int =
     threads = 0 if lane.kind == 'gpu' else lane.threads  # _lane_threads kept a synchronous lane to its share
     times = {name: Times.of(m, name) for name, m in c.measurements.items()}
     engine = framework(lane.framework).engine()
+    at_once = 1 if lane.kind != 'cpu' or engine in ('eager', 'NaiveEngine') else min(cpu_workers(), cpu_cores(), k)
     return IndependenceResult(lane.framework, lane.as_dict(), engine, threads, wl.size, k, times,
                               times['one_at_a_time'].median / times['issued_together'].median, max(errors),
-                              lane.kind)
+                              lane.kind, at_once)
 
 
 def _lane_threads(lane):

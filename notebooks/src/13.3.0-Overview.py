@@ -80,20 +80,22 @@ lanes_table({'torch': lanes})
 # %% [markdown]
 # ## Predict on a GPU recording
 #
-# A GPU and the CPU each ran a job of independent matrix products (the book's `run`): each lane alone, both
-# together, and the **baseline**: the GPU doing both jobs. Each lane's count of products was set so that it takes
-# about 0.5 s alone; the CPU lane leaves one core to feed the GPU. [13.3.1](13.3.1-Parallel-Computation-on-Devices.ipynb) measures the same on this machine's lanes.
+# A GPU and the CPU each ran a job of independent matrix products (the book's `run`, on 2000 × 2000 matrices: half
+# the book's size, small enough for the CPU): each lane alone, both together, and the **baseline**: the GPU doing
+# both jobs. The CPU, far slower, got far fewer products and left one core to feed the GPU.
+# [13.3.1](13.3.1-Parallel-Computation-on-Devices.ipynb) measures the same on this machine's lanes.
 #
-# The model: on separate hardware together takes the slower lane's time, max(t1, t2). The lanes' times alone:
+# The prediction: on separate hardware together takes the slower lane's time, max(t1, t2). The lanes' times alone:
 
 # %% [markdown] lang="zh"
 # ## 根据 GPU 记录结果做预测
 #
-# 一个 GPU 和 CPU 各做一份由相互独立的矩阵乘法组成的工作（即书中的 `run`）：每条执行路单独运行、两条同时运行，以及
-# **基线**（GPU 做两份工作）。每条执行路的乘法次数设定为单独运行约0.5秒；CPU 执行路留出一个核心给 GPU 派发工作。[12.3.1节](13.3.1-Parallel-Computation-on-Devices.ipynb)
+# 一个 GPU 和 CPU 各完成一项由相互独立的矩阵乘法组成的任务（即书中的 `run`，矩阵为 2000 × 2000：书中大小的一半，
+# CPU 也能承担）：每条执行路单独运行、两条同时运行，以及**基线**（GPU 独自完成两项任务）。CPU 慢得多，分到的乘法
+# 少得多，并留出一个核心给 GPU 派发工作。[12.3.1节](13.3.1-Parallel-Computation-on-Devices.ipynb)
 # 在这台机器的执行路上做同样的测量。
 #
-# 模型：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。各执行路单独运行的用时：
+# 预测规则：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。各执行路单独运行的用时：
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_lines
@@ -103,25 +105,27 @@ rec = newest()  # the newest GPU recording  #zh: 最新的 GPU 记录结果
 print(recorded_alone(rec))
 
 # %% [markdown]
-# **Exercise.** How long will together take? Will it beat the baseline? Write your time for together, in seconds,
-# into `my_guess`.
+# **Exercise.** How long will together take, and will it beat the baseline? Write your time for together, in
+# seconds, into `my_guess`.
 
 # %% [markdown] lang="zh"
-# **练习**：同时运行要用多长时间？会胜过基线吗？把你对同时运行用时的预测（秒）写进 `my_guess`。
+# **练习**：同时运行要用多长时间？会比基线快吗？把你对同时运行用时的预测（秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
 
 # %% [markdown]
-# Compare by **one rule for every comparison:** a way is *faster* (or *slower*) only when the two rows' grey boxes
-# do not overlap and their medians differ by at least 5% of the slower one; otherwise *no clear difference*. The
-# hatched bar is the prediction, the diamond your guess; below the repeats, the repeat of "together" timed as the
-# median shows when each lane was busy.
+# Compare by **one rule for every comparison:** a way is *faster* (or *slower*) only when the middle halves of the
+# two rows' repeats (grey boxes) do not overlap and their medians differ by at least 5% of the slower one; otherwise
+# *no clear difference*. Here the repeats agree so closely that each grey box hides under its median mark; the blue
+# band spans 5% either side of the baseline's median. The hatched bar is the prediction, the diamond your guess.
+# Below, on the same time axis, the repeat of "together" timed as the median shows when each lane was busy.
 
 # %% [markdown] lang="zh"
-# 比较时，**每次比较都用同一条规则**：两行的灰色方框互不重叠，且中位数之差至少是较慢那一个的 5%，才算*更快*
-# （或*更慢*）；否则就是*没有明显差别*。斜线条形是预测，菱形是你的猜测；各次重复下方是“同时运行”中用时为中位数的
-# 那次重复，显示每条执行路何时在忙。
+# 比较时，**每次比较都用同一条规则**：两行各次重复的中间一半（灰色方框）互不重叠，且中位数之差至少是较慢那一个的
+# 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。这里各次重复非常接近，灰色方框被中位数的竖线挡住了；蓝色带是
+# 基线中位数上下5%的范围。斜线条形是预测，菱形是你的猜测。下方用同一条时间轴画出“同时运行”中用时为中位数的那次重复，
+# 显示每条执行路何时在忙。
 
 # %% tags=["nbval-ignore-output"]
 print(recorded_lines(rec, my_guess))  # your guess, then together vs the baseline by the rule  #zh: 你的猜测，再按规则比较同时运行与基线
@@ -144,7 +148,13 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # - One large product already keeps a GPU busy: compare with the baseline, one device doing both jobs.
 # - On separate hardware, predict together from each lane's time alone: max(t1, t2).
-# - Time queued work only after waiting for every device it ran on; look at every repeat, not one number.
+# - Call a way faster or slower only by the rule: grey boxes apart and medians at least 5% apart.
+#
+# ## Pitfalls
+#
+# - **Only the sum as baseline**: together beats one after the other even where one device doing both jobs is as fast.
+# - **No wait**: the clock stops once GPU work is queued; wait for every device used.
+# - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -158,6 +168,12 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## 要记住
 #
-# - 一个大的矩阵乘法就已经能让 GPU 忙碌起来：要与基线——一个设备做两份工作——比较。
+# - 一个大的矩阵乘法就已经能让 GPU 忙碌起来：要与基线（一个设备完成两项任务）比较。
 # - 在相互独立的硬件上，用每条执行路单独运行的用时预测同时运行：max(t1, t2)。
-# - 只有等待了工作所用的每个设备之后，才能为排队的工作计时；要看每一次重复，而不只看一个数字。
+# - 只按规则判断更快或更慢：灰色方框互不重叠，且中位数相差至少 5%。
+#
+# ## 易错点
+#
+# - **只与先后运行比较**：即使一个设备完成两项任务同样快，同时运行也会比先后运行快。
+# - **不等待**：GPU 上的工作一排入队列计时就停止；计时前后都要同步所用的每个设备。
+# - **只看一个数字**：一次运行看不出波动；要看每一次重复。

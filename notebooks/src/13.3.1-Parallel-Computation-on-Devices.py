@@ -25,9 +25,9 @@
 #
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
-# 书中的说法：两个设备上的两项相互独立的工作，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
-# （可以与其他工作同时运行的一条执行线路）上运行书中的代码，预测每次的用时，自己写出
-# 让执行路同时运行的函数，并用基线——一个设备做两份工作——来检验第二条执行路。
+# 书中的说法：两个设备上的两项相互独立的任务，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
+# （可以与其他工作同时运行的一条执行线路）上运行书中的代码。你将预测每次的用时，自己写出让执行路同时运行的函数，
+# 再与基线（一个设备完成两项任务）比较。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -60,12 +60,12 @@ devices = [lane.device() for lane in lanes]
 lanes_table({'torch': lanes})
 
 # %% [markdown]
-# The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU; a CPU lane gets a smaller size, and
-# beside a GPU the slower CPU lane gets fewer products. `refs` (float64) checks every answer.
+# The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU. Where a lane is a CPU, both lanes use a
+# smaller matrix, and a CPU lane beside a GPU gets fewer products, being slower. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一条执行路是 CPU 时，两条执行路都用同一个较小的
-# 大小；与 GPU 并列时，较慢的 CPU 执行路分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
+# 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一条执行路是 CPU 时，两条执行路都用较小的
+# 矩阵；与 GPU 并列时，较慢的 CPU 执行路分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
@@ -115,10 +115,10 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]):
 # 在返回前就算完每个乘法。
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark('both lanes, one run', lanes):
+with d2l_ext.Benchmark('one thread, both runs in turn', lanes):
     run(x_0, K[0])
     run(x_1, K[1])
-#zh-str: {'both lanes, one run': '两条执行路，运行一次'}
+#zh-str: {'one thread, both runs in turn': '一个线程依次调用两个run'}
 
 # %% [markdown]
 # ### What the clock waits for
@@ -157,8 +157,8 @@ plot_recorded_sync(rec) if rec else None
 # Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]` so that the lanes run at the same time; return the
 # results in order, safe to read the moment it returns. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
 # `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. A separate process checks that it runs,
-# matches float64, leaves every lane finished at return, and overlaps the lanes (*model*: the overlap this hardware
-# allows).
+# matches float64, leaves every lane finished at return, and overlaps the lanes: the shorter lane must run at least
+# half of its busy time beside the other (the check prints that share).
 
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
@@ -166,7 +166,8 @@ plot_recorded_sync(rec) if rec else None
 # 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各条执行路同时运行；按顺序返回结果，
 # 且一返回就可以安全读取。执行路有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
 # `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，
-# 结果是否与 float64 相符，返回时每条执行路是否都已完成，各执行路是否重叠（*模型*：这台硬件允许的重叠）。
+# 结果是否与 float64 相符，返回时每条执行路是否都已完成，各执行路是否重叠：较短的执行路至少要有一半的忙碌时间与另一条
+# 同时运行（检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
 import threading  # noqa: F401 (at hand for the task)  #zh: 供任务使用
@@ -191,20 +192,22 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # %% [markdown]
 # ## Predict, then measure
 #
-# Predict from each lane's median alone: each lane alone, one after the other, together, and the
-# **baseline**: the first lane's device, all of it, doing both jobs. For two CPU lanes, this tests whether
-# max(t1, t2) holds. Write "together" into `my_guess`; the hatched bar below is the worked prediction.
+# Five rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
+# doing both jobs. On separate hardware together takes max(t1, t2); two CPU lanes are halves of one CPU, so this
+# tests whether it holds there. Predict from the timings above and write your time for together into `my_guess`; the
+# hatched bar is the worked prediction, max(t1, t2) from this run's lanes alone.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 根据每条执行路单独运行的中位数（图中各行）做出预测：每条执行路单独运行、先后运行、同时运行，以及**基线**——第一条
-# 执行路所在的整个设备做两份工作。对两条 CPU 执行路，这里检验 max(t1, t2) 是否成立。把你对“同时运行”的预测写进
-# `my_guess`；下面的斜线条形是参考答案的预测。
+# 图中有五行：每条执行路单独运行、先后运行、同时运行，以及**基线**（第一条执行路所在的整个设备完成两项任务）。
+# 在相互独立的硬件上，同时运行用时为 max(t1, t2)；两条 CPU 执行路是同一个 CPU 的两半，这里检验它是否仍然成立。
+# 根据上面的计时做出预测，把你对“同时运行”用时的预测写进 `my_guess`；斜线条形是参考答案的预测，即由这次测量中
+# 单独运行的用时算出的 max(t1, t2)。
 
 # %%
 from d2l_ext import parallel
-from d2l_ext.display.parallel import claim_lines, plot_lanes_run
+from d2l_ext.display.parallel import claim_line, plot_lanes_run
 from d2l_ext.grading.measurable import others_busy
 from d2l_ext.parallel.together import run_together as worked
 
@@ -217,19 +220,18 @@ run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's
 whole = parallel.whole_device(lanes[0])  # the baseline: the first lane's device, all its cores  #zh: 基线：第一条执行路所在的设备，用上全部核心
 serial, together, baseline = 'one after the other', 'all lanes together', f'{whole.label}, both jobs'
 names = [lanes[0].label, lanes[1].label, serial, together, baseline]  # the five rows  #zh: 五行
-#zh-str: {'one after the other': '先后运行', 'all lanes together': '所有执行路同时运行', '{whole.label}, both jobs': '{whole.label}做两份工作'}
+#zh-str: {'one after the other': '先后运行', 'all lanes together': '所有执行路同时运行', '{whole.label}, both jobs': '{whole.label}完成两项任务'}
 
 # %%
 my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
 
 # %% [markdown]
-# All five, interleaved, answers checked, 5 repeats each. Line 1 checks your guess against the hatched bar; lines
-# 2-3 the book's claim (vs one after the other) and the fair test (vs the baseline).
+# All five, interleaved, answers checked, 5 repeats each. Line 1 checks your guess against the hatched bar; line 2
+# is the fair test, together against the baseline (the figure shows one after the other too).
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，并核对每个结果。每行是5次重复。斜线条形是由这次测量中单独运行的中位数算出的同时运行预测，菱形是你的猜测；
-# 输出的第一行
-# 检验你的猜测，后两行检验书中的说法（同时运行与先后运行相比）和公平的比较（与基线相比）。
+# 现在交替测量这五种情况，并核对每个结果，每种重复5次。输出的第一行检验你的猜测；第二行是公平的比较：同时运行与基线
+# 相比（先后运行也画在图中）。
 
 # %% tags=["nbval-ignore-output"]
 together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每次乘法的时间区间
@@ -248,14 +250,15 @@ busy = max(busy, others_busy())
 alone = [cmp[lane.label].median for lane in lanes]  # the predictions from this run's lanes-alone medians  #zh: 预测改用这次测量中两条执行路单独运行的中位数
 predicted = max(alone)  # the hatched bar, the worked prediction: max(t1, t2)  #zh: 斜线条形，即参考答案的预测：max(t1, t2)
 print(verdict.guess(my_guess, predicted, cmp[together].median))
-print(claim_lines(cmp[together], cmp[serial], baseline, cmp[baseline], busy))
-plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows, named in the plot's language  #zh: 五行，用图的语言命名
+print(claim_line(cmp[together], baseline, cmp[baseline], busy))  # the fair test  #zh: 公平的比较
+plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows  #zh: 五行的图
 
 # %% [markdown]
-# The timeline is the median repeat of "together"; each dashed mark is that lane's median alone.
+# The timeline is one repeat, the median one of "together": when each lane was busy. Dashed: each lane's median
+# alone.
 
 # %% [markdown] lang="zh"
-# 时间线是“同时运行”各次重复中用时为中位数的那一次；每条虚线是那条执行路单独运行的中位数。
+# 时间线是“同时运行”中用时为中位数的那一次重复：每条执行路何时在忙。虚线：每条执行路单独运行的中位数。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.lane_timeline import plot_timeline
@@ -282,48 +285,66 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # ## Exercises
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# Predict for PyTorch and MXNet, then compare issuing all before one wait with one at a time.
+# PyTorch computes each product before the call returns. MXNet queues them on its engine, here with one worker per
+# core and each product on one core; NaiveEngine, which runs one operation at a time, is the control. How many times
+# as fast as one at a time will MXNet run ten products issued before one wait? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？分别对 PyTorch 和 MXNet 做出预测，再比较
-# “全部发出后只等待一次”与“逐个执行”。
+# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？PyTorch 在调用返回前就算完每个乘法。MXNet 把
+# 它们排入引擎的队列，这里每个核心一个工作线程，每个乘法用一个核心；一次只运行一个操作的 NaiveEngine 是对照。
+# 把10次乘法全部发出后只等待一次，MXNet 的速度会是逐个执行的几倍？把你的猜测写进 `my_guess`。
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+# %%
+my_guess = None  # times as fast as one at a time: MXNet, all issued before one wait  #zh: MXNet 全部发出后只等待一次，速度是逐个执行的几倍
+
+# %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import independence_lines, plot_independence
 
-frameworks = d2l_ext.available_frameworks()
-size = min(N, 800)  # one size for both frameworks  #zh: 两个框架用同一个大小
-runs = [parallel.independence('torch', size=size, iters=10, repeats=7)]
-if 'mxnet' in frameworks:
-    runs.append(parallel.independence('mxnet', size=size, iters=10, repeats=7))
-print(independence_lines(runs))  # each framework's verdict, then the worked answer  #zh: 每个框架的判断，再给出参考答案
-plot_independence(runs)
-
-# %% [markdown]
-# **2.** When each operation is small, can parallelism help on *one* device? Predict for 800 products of 64 × 64:
-# one caller with the whole device, one caller on half the cores (the control), two callers with half each, or one
-# `torch.bmm`.
-
-# %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？对 800 次 64 × 64 的乘法做出预测：一个调用方
-# 用整个设备、一个调用方用一半核心（对照）、两个调用方各用一半，还是一次 `torch.bmm`。
+size, busy = min(N, 800), others_busy()  # one size for every run  #zh: 每次运行用同一个大小
+runs = [parallel.independence('torch', size=size, iters=10, repeats=5)]
+if 'mxnet' in d2l_ext.available_frameworks():  # MXNet's engine, then its control  #zh: MXNet 的引擎，再加对照
+    runs += [parallel.independence('mxnet', size=size, iters=10, repeats=5, engine=e) for e in (None, 'NaiveEngine')]
+line, worked = independence_lines(runs, my_guess, max(busy, others_busy()))
+print(line)  # your guess, then MXNet's verdict  #zh: 你的猜测，再给出 MXNet 的判断
+plot_independence(runs, my_guess)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import plot_small_ops, small_ops_line
+print(worked)  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
+
+# %% [markdown]
+# **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of 64 × 64: one
+# thread with the whole device, one thread on half the cores (the control), two threads with half each, or one
+# `torch.bmm`. How many times as fast as the control will two threads be? Write it into `my_guess`.
+
+# %% [markdown] lang="zh"
+# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64 × 64 的乘法为例：一个线程用整个
+# 设备、一个线程用一半核心（对照）、两个线程各用一半，或者一次 `torch.bmm`。两个线程的速度会是对照的几倍？把你的猜测
+# 写进 `my_guess`。
+
+# %%
+my_guess = None  # times as fast as the control: two threads  #zh: 两个线程的速度是对照的几倍
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import plot_small_ops, small_ops_lines
 
 busy = others_busy()
-small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per caller, 800 in all  #zh: iters：每个调用方的乘法次数，共 800 次
-print(small_ops_line(small, max(busy, others_busy())))  # two verdicts vs the whole device, then the worked answer  #zh: 与整个设备相比的两行判断，再给出参考答案
-plot_small_ops(small)
+small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per thread, 800 in all  #zh: iters：每个线程的乘法次数，共 800 次
+line, worked = small_ops_lines(small, my_guess, max(busy, others_busy()))
+print(line)  # your guess, then two threads vs the control  #zh: 你的猜测，再比较两个线程与对照
+plot_small_ops(small, my_guess)
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+print(worked)  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
 # The book's exercises 3 and 4 are in 13.3.2, exercise 5 in the dependency graph notebook.
 #
 # ## Remember
 #
-# * **Separate hardware** takes about max(t1, t2); two lanes on one CPU: measure.
+# * **Separate hardware** takes about max(t1, t2). Two lanes on one CPU beat one after the other but not the whole
+#   CPU doing both jobs: halves of a CPU add no cores.
 # * One thread feeds several GPUs; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time; compare with the baseline, one device doing both jobs.
 #
@@ -336,7 +357,8 @@ plot_small_ops(small)
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行路，独立工作的用时约为 max(t1, t2)；同一个 CPU 上的两条执行路：要实测。
+# * 位于**相互独立的硬件**上的执行路，独立任务的用时约为 max(t1, t2)。同一个 CPU 上的两条执行路比先后运行快，但不比
+#   整个 CPU 完成两项任务快：把 CPU 分成两半并不会多出核心。
 # * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
 # * 用每条执行路实测的用时做预测；与基线比较；看每一次重复。
 #
