@@ -181,4 +181,4 @@ def test_overlap_line_gives_the_busy_sum_from_the_numbers_as_printed():
         0.0158, 0.0051, 0.0209, 0.0176, [0.01754, 0.0176, 0.0175])  # the median call's wall
     with using_language('en'):
         # no model share: the lesson never defines it
-        assert t(got.key, **f) == "one call's intervals: copy time beside products 100% (needed 0%)"
+        assert t(got.key, **f) == 'share of the copy time spent while a product computed: 100% (needed 0%)'

@@ -57,20 +57,22 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """The guess (ms) beside the prediction and the measurement; run_and_copy against run then copy by the one rule
-    (the figure's boxes). The control's line is the worked answer's (control_text)."""
-    m = comparison.measurements
-    over, serial = m['overlapped'], m['run_then_copy']
-    line = verdict.line(_word('overlapped'), over, _word('run_then_copy'), serial, 'ms')
-    return verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms') + '\n' + line
+    """One line: the guess (ms) beside run_and_copy's prediction and measurement (the figure shows every row; the
+    control's line is the worked answer's, control_text)."""
+    over = comparison.measurements['overlapped']
+    return verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms')
 
 
-def control_text(comparison, predicted: dict) -> str:
+def control_text(comparison, predicted: dict, iters: int) -> str:
     """The worked answer: the control (products beside copies without pause) against products alone by the one rule
-    (its sentence by the outcome), then run_and_copy's own time beside its prediction (`predicted`, seconds)."""
+    (its sentence by the outcome), then run_and_copy's time beside the formula from products alone (`predicted`,
+    seconds) and from products beside copies (the same formula, `iters` products)."""
+    from ..communication.core import expected_overlap
     m = comparison.measurements
     a, b, over = m['beside_copies'], m['run'], m['overlapped']
-    own = t('communication.control.own', c=verdict.num(over.median, 'ms'), p=verdict.num(predicted['overlapped'], 'ms'))
+    beside = expected_overlap(a.median, m['copy'].median, 'separate', iters=iters)
+    own = t('communication.control.own', c=verdict.num(over.median, 'ms'), p=verdict.num(predicted['overlapped'], 'ms'),
+            q=verdict.num(beside, 'ms'))
     word = verdict.compare(a, b)  # one of WORDS
     return verdict.answer(t(f'communication.control.{word}', a=verdict.num(a.median, 'ms'),
                             b=verdict.num(b.median, 'ms'), by=verdict.by(a, b), own=own))
@@ -89,7 +91,8 @@ def recorded_alone(rec) -> str:
     book, side, rows = _ways(rec)
     if book is None or side is None or not {SAME_PLAN, PAGEABLE_PLAN, BOOK_PAGEABLE} <= set(rows):
         return t('communication.recorded.none')
-    return t('communication.recorded.alone', gpu=rec.machine['gpus'][0], run=verdict.num(rows[SAME_PLAN].run, 'ms'),
+    return t('communication.recorded.alone', gpu=rec.machine['gpus'][0], r=rec.comm[0].repeats,
+             run=verdict.num(rows[SAME_PLAN].run, 'ms'),
              copy=verdict.num(rows[SAME_PLAN].copy, 'ms'), a=verdict.num(rows[PAGEABLE_PLAN].copy, 'ms'),
              b=verdict.num(rows[BOOK_PAGEABLE].copy, 'ms'))
 
@@ -161,47 +164,17 @@ def plot_comm(result):
     return fig
 
 
-# -- the book's first non_blocking copy -------------------------------------------------------------
+# -- the hazard, exercises 3 and 4 ----------------------------------------------------------------------
 
-def _reused(result, rec):
-    """Copies into pinned buffers allocated once: measured beside the later calls, else the recording's copies alone."""
-    if getattr(result, 'reused', None) is not None:
-        return result.reused
-    row = _ways(rec)[2].get(SAME_PLAN)
-    return row.times.get('copy') if row is not None else None
+def hazard_text(seen, after, ref) -> str:
+    """What the host read at once (`seen`: all zeros, the copy had not happened; else its relative error) and after
+    synchronizing (`after`), against `ref`."""
+    from ..checking import relative_error
+    early, late = relative_error(seen, ref), relative_error(after, ref)
+    caught = early > late * 10 and early > 1e-3
+    key = ('zeros' if not seen.any() else 'caught') if caught else 'lucky'
+    return t(f'communication.hazard.{key}', early=early, late=late)
 
-
-def first_copy_text(result, rec=None) -> str:
-    """The first call's time, then later calls vs pinned buffers allocated once by the rule; or why there are none."""
-    if result is None or (result.warm is not None and _reused(result, rec) is None):
-        return t('communication.recorded.none')
-    if result.warm is None:
-        return t(result.reason or 'communication.first_copy.no_gpu')
-    line = verdict.line(_word('warm'), result.warm, _word('reused'), _reused(result, rec), 'ms')  # the lesson's unit
-    return t('communication.first_copy.line', first=verdict.num(result.cold, 'ms'), line=line)
-
-
-def plot_first_copy(result, rec=None):
-    """The first call, later calls and copies into pinned buffers allocated once; `rec`: the recording they are from."""
-    if result is None or result.warm is None:
-        return None
-    times = {_name('cold'): [result.cold], _name('warm'): result.warm.repeated()}
-    reused = _reused(result, rec)
-    if reused is not None:
-        times[_name('reused')] = reused.repeated()
-    fig = plot_repeats(times, unit='ms', title=style.plot_text('communication.first_copy.title'))
-    if rec is not None:
-        fig.suptitle(recorded_title(rec))
-    return fig
-
-
-def hazard_text(early: float, late: float) -> str:
-    """Relative error of a non_blocking copy read at once and after synchronizing."""
-    key = 'communication.hazard.caught' if early > late * 10 and early > 1e-3 else 'communication.hazard.lucky'
-    return t(key, early=early, late=late)
-
-
-# -- exercises 3 and 4 ------------------------------------------------------------------------------
 
 ALONE = ('lane1_compute_and_copy', 'lane2_compute')  # exercise 3's lanes alone
 
@@ -210,11 +183,10 @@ def exercise_three_alone_text(r) -> str:
     """Exercise 3's setup as the code made it (a CPU's threads on its cores, or a GPU and the CPU), then its inputs:
     each lane's time alone."""
     a, b = (r.times[k].median for k in ALONE)
-    unit = verdict.unit_for(a, b)
     t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
     setup = t('communication.ex3.setup_gpu') if r.lanes[0]['kind'] == 'gpu' else t(
         'communication.ex3.setup_cpu', t0=t0, t1=t1, n=t0 + t1 + r.copy_threads, cores=r.cores or '?')
-    return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a, unit), b=verdict.num(b, unit))
+    return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a), b=verdict.num(b))  # in s, as my_guess
 
 
 def _added(r) -> Times:
@@ -226,7 +198,7 @@ def exercise_three_text(r) -> str:
     """Exercise 3's worked answer, only what was measured: together against the slower lane alone (max) and the two
     alone added (sum), each by the one rule (the figure's boxes), and which one it matches."""
     slower, together, added = max((r.times[k] for k in ALONE), key=lambda m: m.median), r.times['together'], _added(r)
-    unit = verdict.unit_for(together.median, slower.median, added.median)
+    unit = 's'  # the unit of the lanes alone and of my_guess
     ways = (verdict.compare(together, slower), verdict.compare(together, added))
     match = 'max' if ways[0] == 'same' else 'sum' if ways[1] == 'same' else (
         'between' if ways == ('slower', 'faster') else 'neither')
@@ -235,11 +207,13 @@ def exercise_three_text(r) -> str:
     return verdict.answer(line, t(f'communication.ex3.match_{match}'))
 
 
-def plot_exercise_three(r):
-    """Each lane alone, the two alone added (repeat by repeat) and both together (repeats, middle halves)."""
+def plot_exercise_three(r, guess=None):
+    """Each lane alone, the two alone added (repeat by repeat) and both together (repeats, middle halves); the
+    learner's guess for together (s) a diamond."""
     times = {_name(k): m.repeated() for k, m in zip(ALONE + ('serial_sum', 'together'),
                                                     [r.times[k] for k in ALONE] + [_added(r), r.times['together']])}
-    return plot_repeats(times, halves=True, title=style.plot_text('communication.ex3.title'))
+    mine = {_name('together'): guess} if guess is not None else None
+    return plot_repeats(times, halves=True, guess=mine, title=style.plot_text('communication.ex3.title'))
 
 
 def _self_times(prof, gpu: bool) -> dict:

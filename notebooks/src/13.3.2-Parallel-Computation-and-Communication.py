@@ -137,25 +137,6 @@ if rec is not None:
 print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction's, the recording's; then the rule  #zh: 每种方式：你的猜测、预测与记录的占比；然后按规则比较
 
 # %% [markdown]
-# ## The book's first `non_blocking=True` call
-#
-# Is the first call of `copy_to_cpu(y, True)` slower than later calls? Are later calls, each returning new tensors,
-# slower than copies into pinned buffers allocated once? Measured on a GPU, else recorded.
-
-# %% [markdown] lang="zh"
-# ## 书中第一次 `non_blocking=True` 调用
-#
-# `copy_to_cpu(y, True)` 的第一次调用会比之后的调用慢吗？之后的调用每次返回新的张量，它们会比复制到只分配一次的锁页缓冲区慢吗？有 GPU 时在本机测量，
-# 否则展示记录结果。
-
-# %% tags=["nbval-ignore-output"]
-first = comm.first_copy(repeats=3, lanes=[lane]) if GPU else rec.first_copy if rec is not None else None
-source = None if GPU else rec  # the recording shown when this machine has no GPU  #zh: 本机没有 GPU 时展示的记录结果
-if first is not None and first.warm is not None:
-    display(show.plot_first_copy(first, rec=source))
-print(show.first_copy_text(first, rec=source))
-
-# %% [markdown]
 # ## The three ingredients
 #
 # * **Pinned memory.** `pin_memory=True` allocates page-locked host memory that the GPU's copy engine writes directly.
@@ -164,7 +145,8 @@ print(show.first_copy_text(first, rec=source))
 # * **Events.** `done.record()` marks the compute stream after product `i`; `s.wait_event(done)` holds the copy until
 #   then. `y.record_stream(s)` tells the allocator that `s` still reads `y`; the host reads after `s.synchronize()`.
 #
-# On a CPU the copy engine is a second thread fed through a `queue.Queue`; `join()` plays `synchronize()`.
+# Without a GPU, a copy thread fed through a `queue.Queue` stands in for the copy engine; `join()` plays
+# `synchronize()`.
 
 # %% [markdown] lang="zh"
 # ## 三个要素
@@ -175,24 +157,26 @@ print(show.first_copy_text(first, rec=source))
 # * **事件**。`done.record()` 在计算流上乘法 `i` 之后做一个标记；`s.wait_event(done)` 让复制等到这个标记。
 #   `y.record_stream(s)` 告诉内存分配器，流 `s` 还在读取 `y`；主机在 `s.synchronize()` 之后才读取。
 #
-# 在 CPU 上，复制引擎换成由 `queue.Queue` 供给的第二个线程；`join()` 起 `synchronize()` 的作用。
+# 没有 GPU 时，由 `queue.Queue` 供给的复制线程代替复制引擎；`join()` 起 `synchronize()` 的作用。
 
 # %% [markdown]
 # ## Build it: `run_and_copy`
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. The check runs it in its own process. On a GPU, `x` and `w` are
-# the book's 4000 × 4000 matrix; on a CPU, 20 thin products (700 × 4 by 4 × 700), sized so the products take about
-# as long as the copies.
+# `lane.threads` a CPU lane's share of the cores. On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU
+# they make 20 thin products (700 × 4 by 4 × 700), each about as long as its copy. The check runs your function in
+# its own process. It grades the GPU branch only on a GPU (the recording above is its picture), the CPU branch
+# without one.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
-# 分到的核心数。检查会在单独的进程中运行你的函数。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵；在 CPU 上，是 20 次“瘦”
-# 矩阵乘法（700 × 4 乘以 4 × 700），选这个大小是为了让乘法与复制的用时大致相等。
+# 分到的核心数。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵。在 CPU 上，它们做 20 次“瘦”矩阵乘法
+# （700 × 4 乘以 4 × 700），每次乘法与其复制的用时大致相等。检查会在单独的进程中运行你的函数。GPU 分支只在有 GPU
+# 时评分（上面的记录结果就是它的样子），没有 GPU 时评 CPU 分支。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # noqa: F401 (at hand for the task)  #zh: 供任务使用
@@ -217,15 +201,15 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict, then measure here
 #
-# On a GPU this tests the recording's model on this machine. Without one it cannot show a copy engine: the "copy
-# engine" is a thread sharing the CPU with the products. The control row times the same products beside nonstop
-# copies (on a CPU, more than run_and_copy makes): do copies slow them? Overlapped, expect about **max(run, copy)**
-# plus the shorter of one product and one copy, as above.
+# On a GPU this tests the formula above on this machine. Without one it cannot show a copy engine: the "copy
+# engine" is a thread sharing the CPU with the products. The control row times the same products while another
+# thread copies without pause (on a CPU, more copies than run_and_copy makes): do copies slow the products?
+# Overlapped, expect about **max(run, copy)** plus the shorter of one product and one copy, as above.
 
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
-# 有 GPU 时，这里在本机检验记录结果的模型。没有 GPU 时无法展示复制引擎：这里的“复制引擎”是一个与乘法共用 CPU
+# 有 GPU 时，这里在本机检验上面的公式。没有 GPU 时无法展示复制引擎：这里的“复制引擎”是一个与乘法共用 CPU
 # 的线程。对照那一行为同样的乘法计时，旁边不停顿地复制（在 CPU 上，复制次数比 `run_and_copy` 多）：复制会拖慢乘法吗？
 # 重叠时，与上面一样，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者。
 
@@ -277,7 +261,7 @@ print(show.measured_text(measured, predicted, my_guess))
 # 先根据图回答，然后打开参考答案。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured, predicted))  # worked answer: the control row against products alone  #zh: 参考答案：对照那一行与只做乘法相比
+print(show.control_text(measured, predicted, K2))  # worked answer: the control row against products alone  #zh: 参考答案：对照那一行与只做乘法相比
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -300,19 +284,19 @@ if GPU:
 else:  # a CPU: a copy thread that first computes y, not yet joined  #zh: CPU：复制线程先算出 y，还没有 join
     helper = threading.Thread(target=lambda: out.copy_(x_lane.mm(x_lane)))
     helper.start()
-early = d2l_ext.relative_error(out.clone(), ref_cpu)  # what the host sees now  #zh: 主机此刻看到的内容
+seen = out.clone()  # what the host reads now  #zh: 主机此刻读到的内容
 torch.cuda.synchronize() if GPU else helper.join()  # a CPU's synchronize: join  #zh: CPU 上的同步：join
-print(show.hazard_text(early, d2l_ext.relative_error(out, ref_cpu)))
+print(show.hazard_text(seen, out, ref_cpu))
 
 # %% [markdown]
 # ## Try it yourself
 #
-# A model of K products and copies on one stream or two, then a size you measure.
+# A simulation (not a measurement) of K products and their copies on one stream or two, then a size you measure.
 
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 下面的模型把 K 次乘法及其复制放在一个流或两个流上；然后实测你选择的矩阵大小。
+# 下面的流水线示意（模拟，不是测量）把 K 次乘法及其复制放在一个流或两个流上；然后实测你选择的矩阵大小。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import CommPanel, PipelinePanel
@@ -325,36 +309,43 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # %% [markdown]
 # ## Exercises
 #
-# **3. CPU and GPU together, with communication.** Lane 0 computes and copies each result to host memory while
-# lane 1 computes on its own: a GPU and the CPU, or two CPU lanes of one CPU. Predict "together" from the times
-# alone: near the slower lane, max(t1, t2), or near their sum?
+# **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
+# while lane 1 computes on its own. With one GPU, lane 0 is the GPU, copying to host memory, and lane 1 the CPU.
+# Without one, both are lanes of one CPU and lane 0's copy thread copies into buffers; the first printed line says
+# what ran. From the times alone, predict "together": near the slower lane, max(t1, t2), or near their sum? Write it
+# (s) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **3. CPU 和 GPU 一起工作，并且相互通信**。执行路 0 计算，并把每个结果复制到主机内存，同时执行路 1 独立地计算：
-# 一个 GPU 和 CPU，或者同一个 CPU 上的两条 CPU 执行路。根据单独运行的用时预测“同时运行”的用时：
-# 接近较慢的执行路 max(t1, t2)，还是接近两者之和？
+# **3. CPU 和 GPU 一起工作，并且相互通信**。执行路 0 像 `run_and_copy` 那样计算并复制每个乘积，同时执行路 1
+# 独立地计算。有一个 GPU 时，执行路 0 是 GPU，复制到主机内存，执行路 1 是 CPU。没有 GPU 时，两者都是同一个 CPU 上的
+# 执行路，执行路 0 的复制线程把结果复制到缓冲区；打印的第一行说明实际运行的是什么。根据单独运行的用时预测“同时运行”
+# 的用时：接近较慢的执行路 max(t1, t2)，还是接近两者之和？把它（秒）写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
 print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每条执行路单独运行的用时
 
+# %%
+my_guess = None  # s: your guess for together  #zh: 秒：你对“同时运行”用时的猜测
+
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-display(show.plot_exercise_three(ex3))
+display(show.plot_exercise_three(ex3, my_guess))
 print(show.exercise_three_text(ex3))
 
 # %% [markdown]
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
-# in a notebook and on a CPU too. Profiling one call of `run_and_copy` (on a CPU `run_then_copy`: the profiler
-# records only the thread that starts it, not a copy thread), which operators does it show? Predict the products'
-# (`aten::mm`) share of their and the copies' self time: write it in `my_guess`.
+# in a notebook and on a CPU too. On a GPU it profiles `run_and_copy`: the trace puts the copies on their own stream
+# beside the products. On a CPU it profiles `run_then_copy` (it records only the thread that starts it, not a copy
+# thread), so here it tests which operators run and their self times. Predict the products' (`aten::mm`) share of
+# their and the copies' self time: write it in `my_guess`.
 
 # %% [markdown] lang="zh"
-# **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 充当这个角色，
-# 它可以在 Jupyter 记事本中使用，在 CPU 上也可以。对 `run_and_copy` 的一次调用（在 CPU 上是 `run_then_copy`：
-# 性能分析器只记录启动它的线程，不记录复制线程）做性能分析：它列出了哪些操作符？先预测乘法（`aten::mm`）
-# 在它与复制的自身用时中所占的百分比，写进 `my_guess`。
+# **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色，
+# 在 Jupyter 记事本中和 CPU 上都能用。在 GPU 上，它分析 `run_and_copy`：跟踪文件把复制放在自己的流上，与乘法并排。
+# 在 CPU 上，它分析 `run_then_copy`（它只记录启动它的线程，不记录复制线程）；这里检验的只是运行了哪些操作符及其
+# 自身用时。先预测乘法（`aten::mm`）在它与复制的自身用时中所占的百分比，写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -392,8 +383,8 @@ print(show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess))
 #
 # * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **A new tensor per copy:** in the H200 recording, `copy_to_cpu(y)`, a new pageable tensor per result, was far
-#   slower than copies into reused pageable buffers, and those slower than copies into pinned ones.
+# * **A new tensor per copy:** in the H200 recording, `copy_to_cpu(y)` (a new pageable tensor per result) was far
+#   slower than reused pageable buffers; pinned buffers were faster still.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -405,5 +396,5 @@ print(show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess))
 #
 # * **不等待**：不同步就为排队的 GPU 工作计时，测到的只是排队的时间。
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
-# * **每次复制新建张量**：在记录结果中，`copy_to_cpu(y)` 为每个结果新建一个可分页张量，比复制到重复使用的
-#   可分页缓冲区慢得多；后者又比复制到锁页缓冲区慢。
+# * **每次复制新建张量**：在 H200 的记录结果中，`copy_to_cpu(y)` 为每个结果新建一个可分页张量，比重复使用的
+#   可分页缓冲区慢得多；锁页缓冲区更快。

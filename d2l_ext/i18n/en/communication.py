@@ -38,27 +38,25 @@ MESSAGES = {
     'communication.legend.copy_cpu': 'copy into a buffer',
     'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): nothing was copied.",
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
-    'communication.rates': 'this run: products alone {run} · copies alone {copy}',
+    'communication.rates': 'this run: products alone {run}, copies alone {copy}',
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
-    'communication.recorded.alone': ('recorded on {gpu}: products alone {run} · copies alone into pinned buffers {copy}'
-                                     '\ninto pageable memory: buffers reused {a} · copy_to_cpu(y) {b}'),
+    'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
+                                     'into pinned buffers {copy}\ncopies into pageable memory: reused buffers {a}, '
+                                     'copy_to_cpu(y) (new tensors) {b}'),
     'communication.recorded.hidden': 'share of the copy time hidden by {way}: {line}',
-    'communication.first_copy.line': 'first call {first}; {line}',
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
-    'communication.timeline.caption': '{plan}: {products} products, {copies} copies ({n} × {n})',
+    'communication.timeline.caption': '{plan}: one run, {total}',
     'communication.timeline.caption_thin': ('{plan}, one run with each op timed: {products} products of {n} × {m} by '
                                             '{m} × {n}, {copies} copies'),
-    'communication.timeline.merged': '({count}, drawn as {stretches})',
-    'communication.timeline.stretches_one': 'one bar',
-    'communication.timeline.stretches_many': '{n} bars',
     'communication.first_copy.no_gpu': 'No GPU here: no device-to-host copy, so no first copy to time.',
-    'communication.first_copy.title': 'copy_to_cpu(y, True): the first call, then later calls',
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
-    'communication.hazard.caught': 'read before synchronizing: relative error {early:.2f}; after: {late:.1e}',
-    'communication.hazard.lucky': ('read before synchronizing: relative error {early:.1e}; after: {late:.1e}. '
+    'communication.hazard.caught': 'read at once: relative error {early:.2f}; after synchronizing: {late:.1e}',
+    'communication.hazard.zeros': ('read at once: all zeros, the copy had not happened (relative error {early:.2f}); '
+                                   'after synchronizing: {late:.1e}'),
+    'communication.hazard.lucky': ('read at once: relative error {early:.1e}; after synchronizing: {late:.1e}. '
                                    'The copy landed first this time; it need not.'),
     'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
     'communication.parts_combined': 'the parts combined',
@@ -71,7 +69,8 @@ MESSAGES = {
     'communication.control.slower': 'Yes, the products took {a} beside copies vs {b} alone, {by}. {own}',
     'communication.control.same': 'Unclear by the rule: the products took {a} beside copies vs {b} alone, {by}. {own}',
     'communication.control.faster': 'No, the products took {a} beside copies vs {b} alone, {by}. {own}',
-    'communication.control.own': 'run_and_copy itself took {c} (predicted {p}).',
+    'communication.control.own': ('run_and_copy took {c}; the formula gives {p} from products alone, {q} from '
+                                  'products beside copies.'),
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
                                     '({n} threads on {cores} cores)'),

@@ -10,5 +10,6 @@ MESSAGES = {
     'task.copy.safe_raised': 'safety not judged: the second call raised an error',
     'task.copy.unsafe': 'buffers[{index}] (of {buffers}) was not completely copied when run_and_copy returned',
     'task.copy.no_intervals': 'saw {products} products and {copies} copies to host memory',
-    'task.copy.overlap': "one call's intervals: copy time beside products {measured:.0%} (needed {threshold:.0%})",
+    'task.copy.overlap': 'share of the copy time spent while a product computed: {measured:.0%} '
+                         '(needed {threshold:.0%})',
 }

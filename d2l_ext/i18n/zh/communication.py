@@ -38,27 +38,23 @@ MESSAGES = {
     'communication.legend.copy_cpu': '复制到缓冲区',
     'communication.book.not_copied': "y.to('cpu') 返回的就是 y 自己的张量（y_cpu[i] is y[i]）：没有复制任何数据。",
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
-    'communication.rates': '这次运行：只做乘法 {run} · 只做复制 {copy}',
+    'communication.rates': '这次运行：只做乘法 {run}，只做复制 {copy}',
     'communication.measured_title': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）：每次重复、预测与你的猜测',
-    'communication.recorded.alone': ('记录于 {gpu}：只做乘法 {run} · 只复制到锁页缓冲区 {copy}'
-                                     '\n只复制到可分页内存：重复使用的缓冲区 {a} · copy_to_cpu(y) {b}'),
+    'communication.recorded.alone': ('记录于 {gpu}，{r} 次重复的中位数：只做乘法 {run}，只复制到锁页缓冲区 {copy}'
+                                     '\n只复制到可分页内存：重复使用的缓冲区 {a}，copy_to_cpu(y)（每次新建张量）{b}'),
     'communication.recorded.hidden': '{way}隐藏的复制用时占比：{line}',
-    'communication.first_copy.line': '第一次调用 {first}；{line}',
     'communication.recorded.none': '这里没有可以展示的 GPU 记录结果。',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
-    'communication.timeline.caption': '{plan}：{products} 次乘法、{copies} 次复制（{n} × {n}）',
+    'communication.timeline.caption': '{plan}：运行一次，{total}',
     'communication.timeline.caption_thin': ('{plan}，运行一次并逐个操作计时：{products} 次乘法'
                                             '（{n} × {m} 乘以 {m} × {n}）、{copies} 次复制'),
-    'communication.timeline.merged': '（{count} 次，画成{stretches}）',
-    'communication.timeline.stretches_one': '一整段',
-    'communication.timeline.stretches_many': ' {n} 段',
     'communication.first_copy.no_gpu': '这里没有 GPU：没有设备到主机的复制，因此没有第一次复制可以计时。',
-    'communication.first_copy.title': 'copy_to_cpu(y, True)：第一次调用与之后的调用',
     'communication.check.first_copy': '第一次 non_blocking 复制',
     'communication.check.warm_copy': '之后的 non_blocking 复制',
     'communication.check.ex3': '练习 3（{variant}）',
-    'communication.hazard.caught': '同步之前读取：相对误差 {early:.2f}；同步之后：{late:.1e}',
-    'communication.hazard.lucky': ('同步之前读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
+    'communication.hazard.caught': '立即读取：相对误差 {early:.2f}；同步之后：{late:.1e}',
+    'communication.hazard.zeros': '立即读取：全是 0，复制还没有发生（相对误差 {early:.2f}）；同步之后：{late:.1e}',
+    'communication.hazard.lucky': ('立即读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
                                    '这次复制先完成了，但不一定总是如此。'),
     'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
     'communication.parts_combined': '两部分合成',
@@ -70,7 +66,8 @@ MESSAGES = {
     'communication.control.slower': '会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
     'communication.control.same': '按规则无法判断。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
     'communication.control.faster': '不会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
-    'communication.control.own': 'run_and_copy 本身用时 {c}（预测 {p}）。',
+    'communication.control.own': ('run_and_copy 用时 {c}；公式用只做乘法的用时给出 {p}，'
+                                  '用旁边复制时的乘法用时给出 {q}。'),
     'communication.ex3.setup_gpu': '执行路 0：GPU 及其复制引擎；执行路 1：CPU',
     'communication.ex3.setup_cpu': ('执行路 0：{t0} 个线程计算、1 个线程复制；执行路 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),

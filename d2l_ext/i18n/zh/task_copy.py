@@ -10,5 +10,5 @@ MESSAGES = {
     'task.copy.safe_raised': '未判断安全性：第二次调用引发了错误',
     'task.copy.unsafe': 'run_and_copy 返回时，buffers[{index}]（共 {buffers} 个）还没有完全复制好',
     'task.copy.no_intervals': '只看到 {products} 个乘积和 {copies} 次到主机内存的复制',
-    'task.copy.overlap': '一次调用的区间：与乘法同时进行的复制时间 {measured:.0%}（要求 {threshold:.0%}）',
+    'task.copy.overlap': '复制用时中与乘法同时进行的占 {measured:.0%}（要求 {threshold:.0%}）',
 }
