@@ -169,6 +169,15 @@ def test_one_lane_runner_everywhere():
     assert not hasattr(torch_backend, 'on_lanes')
 
 
+def test_the_mxnet_worker_loads_no_torch():
+    """MXNet's worker imports the measurements, never PyTorch: with torch's OpenMP runtime loaded first, MXNet's engine
+    ran exercise 1's products one at a time here (its two workers gained nothing)."""
+    import subprocess
+    import sys
+    code = "import sys, d2l_ext.parallel.exercises, d2l_ext.parallel.core; print('torch' in sys.modules)"
+    assert subprocess.run([sys.executable, '-c', code], capture_output=True, text=True).stdout.strip() == 'False'
+
+
 def test_run_together_keeps_a_thread_per_cpu_lane_and_returns_in_order():
     import torch
 

@@ -32,7 +32,7 @@ def recorded_figure(rec, guess: float | None = None, max_bars: int = 200):
     plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
     scale = style.time_unit(max(e['end'] for e in rec.timelines[0].events))[1]  # the timeline's unit: the axis above's
     axes[1].set(xlim=[v * scale for v in axes[0].get_xlim()], xlabel=axes[0].get_xlabel())
-    axes[1].xaxis.set_major_formatter(lambda v, _: f'{v / scale:g}')
+    axes[1].xaxis.set_major_formatter(lambda v, pos: axes[0].xaxis.get_major_formatter()(v / scale, pos))
     return fig
 
 

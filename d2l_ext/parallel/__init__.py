@@ -21,11 +21,19 @@ from .exercises import (
     measure_small_ops,
     measure_sync_mistake,
 )
-from .together import Together
 
 __all__ = ['Expectation', 'IndependenceResult', 'ParallelResult', 'SmallOpsResult', 'SyncMistakeResult',
            'TimelineResult', 'Together', 'expectation', 'independence', 'parallel', 'small_ops', 'sync_mistake',
            'timeline', 'whole_device']
+
+
+def __getattr__(name: str):
+    """`Together` on first use: it needs PyTorch, and MXNet's worker must not load it (torch's OpenMP runtime beside
+    MXNet's made its engine run one product at a time: exercise 1)."""
+    if name == 'Together':
+        from .together import Together
+        return Together
+    raise AttributeError(name)
 
 
 def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, lanes=None,

@@ -43,7 +43,7 @@ MESSAGES = {
     'parallel.timeline_own': '{framework}, {size} × {size}: one traced run, not one of the timed repeats',
     'parallel.recorded_title': 'Recorded on {gpu}, {date}: a GPU lane and a CPU lane, {size} × {size} matrices',
     'parallel.recorded_sync_title': 'Recorded on {gpu}, {date}: ways of waiting, {size} × {size}',
-    'parallel.independence_title': '{iters} independent products of {size} × {size}',
+    'parallel.independence_title': '{iters} independent products of {size} × {size} (each framework against itself)',
     'parallel.independence_row': '{framework}: {way}',
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
     'parallel.answer.rec_slow_same': "Together took {together}, about the slower lane's {slow}, not the sum {sum}.",

@@ -43,7 +43,7 @@ MESSAGES = {
     'parallel.timeline_own': '{framework}，{size} × {size}：计时的各次重复之外另记录的一次运行',
     'parallel.recorded_title': '记录于 {gpu}，{date}：一条 GPU 执行路和一条 CPU 执行路，{size} × {size} 的矩阵',
     'parallel.recorded_sync_title': '记录于 {gpu}，{date}：几种等待方式，{size} × {size}',
-    'parallel.independence_title': '{iters} 次相互独立的 {size} × {size} 乘法',
+    'parallel.independence_title': '{iters}次相互独立的{size} × {size}乘法（各框架只与自己比较）',
     'parallel.independence_row': '{framework}：{way}',
     'parallel.small_ops_title': '{device} 上 {products} 次 {size} × {size} 的乘法',
     'parallel.answer.rec_slow_same': '同时运行用时{together}，约等于较慢那条执行路的{slow}，而不是两者之和{sum}。',
