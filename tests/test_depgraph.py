@@ -271,11 +271,11 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
     lanes = dg.as_lanes(['cpu', 'cpu'])
     dag = dg.diamond_dag()
     with using_language('en'):
-        assert show.dag_line(dg.dag_model(dag, lanes)) == ('products one after another: 21 in order, 12 as planned on '
-                                                           'two lanes, 12 on the critical path')
+        assert show.dag_line(dg.dag_model(dag, lanes)) == ("in one product's time: 21 in order on one lane, 12 as "
+                                                           'planned on two lanes, 12 on the critical path')
     with using_language('zh'):
         assert show.dag_line(dg.dag_model(dag, lanes)) == (
-            '先后进行的乘法次数：按顺序21次，两条执行路按计划12次，关键路径12次')
+            '以一次乘法的用时为单位：一条执行路按顺序21，两条执行路按计划12，关键路径上12')
     # a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}
@@ -322,7 +322,10 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
         assert start + n * took + waited == pytest.approx(max(e['end'] for e in r.trace if e['lane'] == lane))
         assert start + n * took + waited < r.trace_wall  # inside its timer: the rest is outside the lanes
     assert fig.axes[0].get_yticklabels()[0].get_text().split('\n')[0] == 'one lane, in order'
-    assert 'the plan replayed' in fig.axes[0].get_title(loc='left')
+    assert 'predicted: the plan replayed' in [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
+    n = len(r.measurements[dg.DAG_VARIANTS[1]].times)
+    assert fig.axes[0].get_title(loc='left') == f'Every repeat ({n} of each way)'
+    assert {x.get_text() for x in fig.axes[1].texts} == {e['name'] for e in r.trace}  # every task named on its bar
     ticks = [x.get_text() for x in fig.axes[1].get_yticklabels()]  # each lane's time per task: are they equal?
     assert [x.split('\n')[0] for x in ticks] == ['lane 0', 'lane 1'] and all(' ms a task\n(' in x for x in ticks)
     legend = [x.get_text() for x in fig.axes[1].get_legend().get_texts()]
@@ -338,7 +341,8 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
     text = out.getvalue()
-    assert len(text.strip().split('\n')) == 2 and 'the plan replayed' in fig.axes[0].get_title(loc='left')
+    assert len(text.strip().split('\n')) == 2 and 'predicted: the plan replayed' in [
+        x.get_text() for x in fig.axes[0].get_legend().get_texts()]
     assert fig.axes[1].get_title(loc='left').startswith('One more run, waiting after each task')  # a GPU: traced
 
 

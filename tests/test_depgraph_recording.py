@@ -185,66 +185,66 @@ def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
     assert recording.predict_split(run) == pytest.approx(5e-3)
 
 
-def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_says_whether_splitting_paid(capsys):
+def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_largest_miss(capsys):
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms, both ways, overlapping 50%; one after the other 6 ms
     with using_language('en'):
-        G.split_answer(run)  # the rest: predicted 6 - 2 - 3 = 1 ms, measured 4.5 - 3 = 1.5 ms
+        G.split_answer(run)  # the shorter half 1 ms apart; the rest: predicted 6 - 2 - 3 = 1 ms, measured 4.5 - 3 - 1
         parts, answer = capsys.readouterr().out.strip().split('\n')  # medians only: no median repeat's times
         assert parts == ('predicted → measured: lane 0 half 2.00 ms → 2.00 ms (+0 ms); lane 1 half 3.00 ms → 3.00 ms '
-                         '(+0 ms); the rest 1.00 ms → 1.50 ms (+0.50 ms); '
-                         'together 4.00 ms → 4.50 ms (+0.50 ms)')  # the net: together's own miss (overlap: cell 10)
-        assert answer == ('Worked answer: Missed by 5% or more: assumption 2 (the overlap shorter); assumption 3 '
-                          '(the rest longer). '
-                          "Splitting cannot pay here: its longer half alone, 3.00 ms, takes at least one device's "
-                          '1.00 ms.')
-        run['times']['one_device'] = [4e-3] * 3  # the half beats one device, together does not
+                         '(+0 ms); the shorter half not overlapped 0 ms → 1.00 ms (+1.0 ms); the rest 1.00 ms → '
+                         '0.500 ms (-0.50 ms); together 4.00 ms → 4.50 ms (+0.50 ms)')  # the last three add up
+        assert answer == ('Worked answer: Assumption 2 missed most: the shorter half not overlapped took 1.00 ms more '
+                          "than predicted. The longer half alone (3.00 ms) outlasts one device's whole step (1.00 ms): "
+                          'no split can pay.')
+        run['times']['one_device'] = [4e-3] * 3  # the half and the rest beat one device: the rule says
         G.split_answer(run)
-        assert capsys.readouterr().out.strip().endswith(
-            'Splitting did not pay: together 4.50 ms vs one device 4.00 ms, slower (12% more time).')
+        assert capsys.readouterr().out.strip().endswith('The halves take 2.00 ms and 3.00 ms, the rest 0.500 ms: '
+                                                        'together 4.50 ms, one device 4.00 ms, slower (12% more time).')
         run['times']['one_device'] = [5e-3] * 3
         G.split_answer(run)
-        assert capsys.readouterr().out.strip().endswith(
-            'Splitting paid: together 4.50 ms vs one device 5.00 ms, faster (10% less time).')
-        run['halves']['split'] = [{'lane 0': 3.5e-3, 'lane 1': 2.5e-3}] * 3  # lane 0 +0.5 ms, the rest -0.4 ms
+        assert capsys.readouterr().out.strip().endswith('one device 5.00 ms, faster (10% less time).')
+        run['overlap']['split'] = [1.0] * 3  # no time apart
+        run['halves']['split'] = [{'lane 0': 3.5e-3, 'lane 1': 2.5e-3}] * 3  # lane 0 +1.5 ms, the rest -0.4 ms
         run['times']['split'] = [4.1e-3] * 3  # together 4.1 vs predicted 4 ms: within 5%, by misses both ways
         G.split_answer(run)
-        assert ('The misses offset each other: together lands within 5% of its prediction.'
-                in capsys.readouterr().out)
-        run['times']['split'] = [8e-3] * 3  # the rest, 8 - 3.5 = 4.5 ms, outweighs the longer half: said once
-        G.split_answer(run)
-        assert 'Outside its halves together spent 4.50 ms, more than its longer half, 3.50 ms. ' in (
+        out = capsys.readouterr().out
+        assert 'Assumption 1 missed most: lane 0 half took 1.50 ms more than predicted. The misses offset' in out
+        run['times']['split'] = [9e-3] * 3  # the rest, 9 - 3.5 = 5.5 ms, outlasts one device: said with the halves
+        G.split_answer(run, recorded=run)
+        assert capsys.readouterr().out.strip().endswith(
+            "The halves take 3.50 ms and 2.50 ms, the rest 5.50 ms, more than one device's whole step (5.00 ms): at "
+            'this size splitting cannot pay. The GPU recording agrees: halves 3.50 ms and 2.50 ms, the rest 5.50 ms, '
+            'one device 5.00 ms.')
+        G.split_answer(run, recorded=fake_run())  # the recording went another way: its numbers, no 'agrees'
+        assert 'On the GPU recording: halves 2.00 ms and 3.00 ms, the rest 0.500 ms, one device 1.00 ms.' in (
             capsys.readouterr().out)
     with using_language('zh'):
         G.split_answer(fake_run())
-        assert '参考答案：偏离预测5%或更多的：假定2（重叠比预测短）；假定3（其余部分比预测长）。' in (
-            capsys.readouterr().out)
+        assert '参考答案：偏离预测最多的是假定2：较短一半未重叠的部分比预测长1.00毫秒。' in capsys.readouterr().out
 
 
 def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
     run = fake_run()  # one after the other: lane 0 2 ms, lane 1 3 ms (predicted 6 - 2 = 4 ms)
     run['halves']['split'] = [{'lane 0': 4e-3, 'lane 1': 2.5e-3}] * 3  # lane 0's half slower, lane 1's faster
-    run['overlap']['split'] = [0.97] * 3  # within 5% of the predicted 100%
+    run['overlap']['split'] = [0.97] * 3  # 3% of the shorter half apart
     with using_language('en'):
-        G.split_answer(run)  # rest: predicted 4 - 3 = 1 ms, measured 4.5 - 4 = 0.5 ms
+        G.split_answer(run)  # rest: predicted 4 - 3 = 1 ms, measured 4.5 - 4 - 0.075 ms
     parts, answer = capsys.readouterr().out.strip().split('\n')
     assert parts.startswith('predicted → measured: lane 0 half 2.00 ms → 4.00 ms (+2.0 ms); lane 1 half 3.00 ms → '
-                            '2.50 ms (-0.50 ms); the rest ')
-    assert answer.startswith('Worked answer: Missed by 5% or more: assumption 1 (lane 0 half longer, lane 1 half '
-                             'shorter); assumption 3 (the rest shorter). ')
-    run['halves']['split'] = [{'lane 0': 3e-3, 'lane 1': 4e-3}] * 3  # both halves slower: one group, one way
+                            '2.50 ms (-0.50 ms); the shorter half not overlapped 0 ms → 0.0750 ms (+0.075 ms); ')
+    assert answer.startswith('Worked answer: Assumption 1 missed most: lane 0 half took 2.00 ms more than predicted. ')
+    run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 2.5e-3}] * 3  # lane 1's half 0.5 ms faster: the largest
+    run['times']['split'] = [3.5e-3] * 3  # the rest 3.5 - 2.5 - 0.06 ms, near its predicted 1 ms
     with using_language('en'):
         G.split_answer(run)
-    assert 'assumption 1 (lane 0 half longer, lane 1 half longer); assumption 3' in capsys.readouterr().out
+    assert 'Assumption 1 missed most: lane 1 half took 0.500 ms less than predicted.' in capsys.readouterr().out
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 3e-3}] * 3
-    run['times']['split'] = [4e-3] * 3  # every part as predicted
+    run['times']['split'] = [4e-3] * 3  # every part as predicted, within 5% of the prediction (0.2 ms)
+    run['overlap']['split'] = [0.951] * 3  # printed '95%': 0.1 ms apart, under 5% of the prediction
     with using_language('en'):
         G.split_answer(run)
     assert capsys.readouterr().out.strip().split('\n')[-1].startswith(
-        'Worked answer: No part missed its prediction by 5% or more. ')
-    run['overlap']['split'] = [0.951] * 3  # printed '95%': 5% under the predicted 100%, by the rule as printed
-    with using_language('en'):
-        G.split_answer(run)
-    assert 'Missed by 5% or more: assumption 2 (the overlap shorter).' in capsys.readouterr().out
+        'Worked answer: No part missed by as much as 5% of the prediction. ')
 
 
 def test_exercise_1_answer_reads_the_recorded_sum_and_the_check(capsys):
@@ -314,6 +314,18 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两条执行路，同时运行（预测6.00 − 2.00）')
     assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
         'lane 0 half, one after the other', '执行路0的一半，先后运行')
+
+
+def test_the_repeats_panel_says_how_many_and_bridges_the_verdicts_boxes_where_they_overlap():
+    apart = fake_run()  # together 4.5 ms every time, one device 1 ms: boxes apart, no bridge
+    close = fake_run(times={'one_device': [3e-3, 4e-3, 5e-3], 'in_turn': [6e-3] * 3, 'split': [4e-3, 4.5e-3, 6e-3]})
+    with using_language('en'):
+        top = [G.draw_step(run).axes[0] for run in (apart, close)]
+    assert top[0].get_title(loc='left') == "Every repeat (3 of each way), and each half's busy time"
+    assert 'grey boxes overlap' not in [x.get_text().strip() for x in top[0].texts]
+    assert [x.get_text().strip() for x in top[1].texts if x.get_text().strip() == 'grey boxes overlap']
+    bridge = top[1].collections[-1].get_paths()[0].get_extents()  # between rows 0 and 1, where both boxes reach (ms)
+    assert (bridge.x0, bridge.x1, bridge.y0, bridge.y1) == pytest.approx((4.25, 4.5, 0.08, 0.62))
 
 
 def test_the_timeline_names_each_part_of_together_with_its_time_and_stops_each_timer_at_its_median():

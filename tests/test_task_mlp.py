@@ -117,7 +117,7 @@ def test_the_checks_step_times_say_its_rows_per_step_and_are_in_milliseconds():
     from d2l_ext.i18n import t
     with using_language('en'):
         text = t(c.key, **c.fields)
-    assert text == ('best of 3 steps: the shorter half ran 75% beside the other (median 75%, model 100%); '
+    assert text == ('best of 3 steps: the shorter half ran 75% beside the other (median 75%, predicted 100%); '
                     'a step of 1024 rows 6.00 ms')
 
 

@@ -230,15 +230,17 @@ def halves_summary(run: dict) -> dict:
 
 
 def parts(run: dict) -> list[tuple[str, float, float, int]]:
-    """[(part, predicted, measured, its assumption 1-3)]: each half ('lane i'), 'overlap' (the drawn repeat's, as the
-    step's line prints it), 'rest' (the row median less the longer half: with it, adds up to together)."""
+    """[(part, predicted, measured, its assumption 1-3)]: each half ('lane i'); 'apart', the shorter half's time beside
+    no other ((1 - overlap) of it, the drawn repeat's overlap as the step's line prints it); 'rest', the row median
+    less the longer half and 'apart' (the longer half, 'apart' and 'rest' add up to together)."""
     h = halves_summary(run)
     turn, half = h['in_turn'], h['split']
     out = [(lane, turn[lane], half[lane], 1) for lane in sorted(turn)]
-    f = round(run['overlap']['split'][run['representative']] or 0.0, 2)  # as printed: '95%' misses 100% by 5%
-    out.append(('overlap', run['predicted_overlap'], f, 2))
+    f = round(run['overlap']['split'][run['representative']] or 0.0, 2)  # as printed: '95%' leaves 5% apart
+    apart = ((1 - run['predicted_overlap']) * min(turn.values()), (1 - f) * min(half.values()))
     together = statistics.median(run['times']['split'])
-    return [*out, ('rest', predict_split(run) - max(turn.values()), together - max(half.values()), 3)]
+    return [*out, ('apart', *apart, 2), ('rest', predict_split(run) - max(turn.values()) - apart[0],
+                                         together - max(half.values()) - apart[1], 3)]
 
 
 def to_frame(run: dict):

@@ -8,12 +8,12 @@ from ..depgraph.model import SERVER
 from ..depgraph.schedule import critical_path
 from ..grading import measurable
 from ..i18n import t
-from ..results import MIN_SHARE
+from ..results import MIN_SHARE, quartiles
 from ..timing import Measurement
 from . import style, verdict
 from .fonts import plot_lane
-from .repeats import plot_repeats
-from .timeline import BAR_HEIGHT, draw_timeline
+from .repeats import BAND, plot_repeats
+from .timeline import BAR_HEIGHT, _text_colour, draw_timeline
 
 # The keys graph.stage.<stage>: the worked step's stages, a half ('lane step') and the one-device step ('whole step').
 STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd',
@@ -24,8 +24,6 @@ ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 
-
-# -- names --------------------------------------------------------------------------------------------
 
 def lane_name(lane: str, plot: bool = False, kinds=None) -> str:
     """A row id as a learner reads it: 'lane 0' -> 'lane 0' / '执行路 0', or 'GPU' / 'CPU' where `kinds` (each lane's
@@ -214,7 +212,11 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     labels['split'] = style.plot_text('graph.predicted_from', way=labels['split'], shorter=verdict.sig(min(
         recording.halves_summary(run)['in_turn'].values()) * 1e3), wall=verdict.sig(rows['in_turn'].median * 1e3))
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
-                 title=style.plot_text('graph.title_repeats'), halves=True)
+                 title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
+    (a, b), (c, d) = (quartiles(rows[v]) for v in ROW_ORDER[:2])  # the verdict's two grey boxes, rows 0 and 1
+    if min(b, d) > max(a, c):  # where they overlap, a grey bridge between them: why no clear difference
+        top.fill_betweenx([0.08, 0.62], max(a, c) * 1e3, min(b, d) * 1e3, color=BAND, ec='0.3', ls='--', zorder=1)
+        top.text(min(b, d) * 1e3, 0.35, ' ' + style.plot_text('graph.boxes_overlap'), va='center')
     events, rows, legend, handoffs = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', 'one_device')}
@@ -233,33 +235,37 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     return fig
 
 
-def split_answer(here: dict) -> None:
-    """Exercise 2's worked answer, medians only: each part of together beside its prediction with the signed
-    difference, then which assumptions missed by 5% or more (MIN_SHARE) and which way, and whether splitting paid."""
+def _split_point(rec: dict) -> tuple[str, dict]:
+    """'rest' (it alone takes one device's time), 'half' (the longer half does) or 'split' (the rule); the numbers."""
+    run = _run_and_kinds(rec)[0]
+    m, half, rest = _measurements(run), recording.halves_summary(run)['split'], recording.parts(run)[-1][2]
+    one, ms = m['one_device'], lambda x: verdict.num(x, 'ms')
+    why = 'rest' if rest > one.median else 'half' if max(half.values()) > one.median else 'split'  # by the rule
+    return why, {'a': ms(half['lane 0']), 'b': ms(half['lane 1']), 'half': ms(max(half.values())), 'rest': ms(rest),
+                 'one': ms(one.median), 'together': ms(m['split'].median), 'by': verdict.by(m['split'], one)}
+
+
+def split_answer(here: dict, recorded: dict | None = None) -> None:
+    """Exercise 2's worked answer, medians only: each part of together beside its prediction (the longer half, the
+    shorter one's time apart and the rest add up to it); the assumption that missed most, where by 5% of the
+    prediction (MIN_SHARE) or more; the halves against the rest and one device, here and on the GPU recording."""
     run, kinds = _run_and_kinds(here)
-    m, half, parts = _measurements(run), recording.halves_summary(run)['split'], recording.parts(run)
-    split, one, missed = m['split'], m['one_device'], []
-    name = {'overlap': t('graph.part.overlap'), 'rest': t('graph.part.rest'), **{
+    parts, predicted, together = recording.parts(run), recording.predict_split(run), _measurements(run)['split'].median
+    name = {'apart': t('graph.part.apart'), 'rest': t('graph.part.rest'), **{
         f'lane {i}': t('graph.part.half', lane=lane_name(f'lane {i}', kinds=kinds)) for i in range(2)}}
-    net = (t('graph.short.split'), recording.predict_split(run), split.median, 0)  # the parts' sum, as c10 prints
-    print(t('graph.parts_line', parts=t('graph.dag_sep').join(t(  # in ms: the overlap is cell 10's second line
+    print(t('graph.parts_line', parts=t('graph.dag_sep').join(t(
         'graph.part.line', part=name.get(k, k), predicted=verdict.num(p, 'ms'), measured=verdict.num(x, 'ms'),
-        diff=('+' if x >= p else '-') + verdict.num(abs(x - p), 'ms', 2)) for k, p, x, _ in [*parts, net]
-        if k != 'overlap')))
-    for a in (1, 2, 3):  # an assumption missed: each of its parts off by 5% or more, and which way
-        off = [t('graph.way.longer' if x > p else 'graph.way.shorter', part=name[k])
-               for k, p, x, b in parts if b == a and abs(x - p) >= MIN_SHARE * p]
-        missed += [t('graph.answer.assumption', a=a, parts=t('graph.list_sep').join(off))] if off else []
-    why = 'half' if max(half.values()) >= one.median else 'pays' if verdict.compare(split, one) == 'faster' else 'not'
-    signs = {x > p for k, p, x, _ in parts if k != 'overlap' and x != p}  # ms misses both ways, net within 5%
-    cancel = missed and len(signs) == 2 and abs(net[2] - net[1]) < MIN_SHARE * net[1]
-    missed = t('graph.answer.missed', which=t('graph.dag_sep').join(missed)) if missed else t('graph.answer.none_broke')
-    rest = parts[-1][2]  # measured: together less its longer half
-    print(verdict.answer(missed, t('graph.answer.cancel') if cancel else '', t(
-        'graph.answer.rest', rest=verdict.num(rest, 'ms'), half=verdict.num(max(half.values()), 'ms'))
-        if rest >= max(half.values()) else '', t(
-        f'graph.answer.{why}', half=verdict.num(max(half.values()), 'ms'), one=verdict.num(one.median, 'ms'),
-        by=verdict.by(split, one), together=verdict.num(split.median, 'ms'))))
+        diff=('+' if x >= p else '-') + verdict.num(abs(x - p), 'ms', 2)) for k, p, x, _ in [
+            *parts, (t('graph.short.split'), predicted, together, 0)])))
+    k, p, x, a = max(parts, key=lambda part: abs(part[2] - part[1]))  # the largest miss, in ms
+    worst = t('graph.answer.worst', a=a, what=t(f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k],
+                                                diff=verdict.num(abs(x - p), 'ms')))
+    missed, why = abs(x - p) >= MIN_SHARE * predicted, _split_point(here)
+    cancel = missed and abs(together - predicted) < MIN_SHARE * predicted  # misses both ways, the net within 5%
+    seen = _split_point(recorded) if recorded else None  # the recording's, 'same' where it went the same way
+    print(verdict.answer(worst if missed else t('graph.answer.none_broke'), t('graph.answer.cancel') if cancel else '',
+                         t(f'graph.answer.{why[0]}', **why[1]), '' if seen is None else t(
+                             f"graph.answer.recorded.{'same' if seen[0] == why[0] else 'other'}", **seen[1])))
 
 
 def wrong_sum_answer(g, caught: bool):
@@ -288,26 +294,14 @@ def recorded_title(rec: dict) -> str:  # where and when a recording was made, in
 
 
 def show_recorded(rec: dict | None, guess_ms=None):
-    """The recorded GPU run as show_step draws a run here; one line when no recording is shipped."""
-    if rec is None:
-        return print(t('graph.no_recording'))  # the cell shows the line, no figure
-    return show_step(rec, guess_ms, recorded_title(rec), ask=False)
-
-
-def recorded_text(rec: dict) -> str:
-    """One line per recorded batch size: together predicted and measured (tools/record_depgraph.py)."""
-    return '\n'.join(t('graph.recorded_line', batch=run['batch'],
-                       predicted=verdict.num(recording.predict_split(run), 'ms'),
-                       measured=verdict.num(Measurement('split', run['times']['split']).median, 'ms'))
-                     for run in rec['runs'])
+    """The recorded GPU run as show_step draws a run here; one line, no figure, when no recording is shipped."""
+    return print(t('graph.no_recording')) if rec is None else show_step(rec, guess_ms, recorded_title(rec), ask=False)
 
 
 # -- exercise 5: a DAG of products --------------------------------------------------------------------
 
-def dag_line(model: dict) -> str:
-    """'serial 21, plan 12, critical path 12 (products)': the model in units of one product on equal lanes."""
-    return t('graph.dag_line', serial=f"{model['serial']:g}", planned=f"{model['planned']:g}",
-             path=f"{model['critical_path']:g}")
+def dag_line(model: dict) -> str:  # '21 in order, 12 as planned, 12 on the critical path': in one product's time
+    return t('graph.dag_line', **{k: f'{model[k]:g}' for k in ('serial', 'planned', 'critical_path')})
 
 
 def draw_dag(dag, lanes, title='graph.title_dag'):
@@ -330,9 +324,9 @@ def _dag_base(ex):
 def dag_lines(ex, guess_ms=None) -> str:
     """The guess line and planned's verdict against the faster baseline (both baselines are the figure's rows)."""
     (planned, base, name), predicted = _dag_base(ex), ex.predicted_ms()
-    lines = [verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[1]],
-                           planned.median, 'ms', name='my_guess_dag')]
-    return '\n'.join([*lines, verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
+    return '\n'.join([verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[1]],
+                                    planned.median, 'ms', name='my_guess_dag'),
+                      verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
 
 
 def dag_answer(ex, caught: bool) -> None:
@@ -361,7 +355,8 @@ def show_dag(ex, guess_ms=None):
     fig, axes = style.figure(nrows=2 if ex.trace else 1, height=8.0 if ex.trace else None, width=12.0)  # room for names
     top = axes[0] if ex.trace else axes
     plot_repeats(ex.measurements, ax=top, unit='ms', labels=labels, predicted=ex.predicted_ms() or {}, guess=guess,
-                 title=style.plot_text('graph.title_dag_run'), halves=True)
+                 title=style.plot_text('graph.title_dag_run', n=len(ex.measurements[DAG_VARIANTS[1]].times)),
+                 halves=True, predicted_label=style.plot_text('graph.legend_replay'))
     below = {'loc': 'upper center', 'bbox_to_anchor': (0.5, -0.22), 'ncol': 4, 'frameon': False}  # axes full width
     top.legend(handles=top.get_legend().legend_handles, **below)
     if ex.trace:
@@ -370,7 +365,7 @@ def show_dag(ex, guess_ms=None):
         deps, done = {x['name']: x['deps'] for x in ex.dag}, {'x': 0.0, **{e['name']: e['end'] for e in ex.trace}}
         events, free, ready = [], {}, []  # free: when each lane's last task ended (its first task's ready before)
         for e in sorted(ex.trace, key=lambda e: e['start']):
-            events.append({'lane': row[e['lane']], 'start': e['start'], 'end': e['end'], 'name': e['name'],
+            events.append({'lane': row[e['lane']], 'start': e['start'], 'end': e['end'], 'name': '',
                            'role': style.lane_role(ex.lanes.index(e['lane']))})
             idle = free.get(e['lane'], e['ready'])  # between tasks: waiting for inputs (grey), then idle with them
             inputs = min(e['start'], max([idle, *(done[d] for d in deps[e['name']])]))
@@ -390,6 +385,9 @@ def show_dag(ex, guess_ms=None):
         scale = style.time_unit(max(e['end'] for e in events))[1]
         for i, a, b in ready:  # darker: the task's inputs were there, the lane had not started it
             axes[1].barh(i, (b - a) * scale, left=a * scale, height=BAR_HEIGHT, color=READY_GREY, zorder=2)
+        for e, i in ((e, ex.lanes.index(e['lane'])) for e in ex.trace):  # every task named, across its narrow bar
+            axes[1].text((e['start'] + e['end']) / 2 * scale, i, e['name'], rotation=90, ha='center', va='center',
+                         fontsize=style.MIN_FONT_PT, color=_text_colour(style.color(style.lane_role(i))), zorder=4)
         x, ax = ex.trace_wall * scale, axes[1]  # where the timer stopped
         ax.axvline(x, color='0.2', linestyle='--', linewidth=1.5, zorder=4)
         ax.set_xlim(0, max(ax.get_xlim()[1], x * 1.02))

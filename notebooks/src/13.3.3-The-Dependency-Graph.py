@@ -20,7 +20,7 @@
 # weights. Here you write it for two lanes, record its graph, predict and measure it.
 
 # %% [markdown] lang="zh"
-# # 扩展：依赖图（《动手学深度学习》12.3节，图12.3.1）
+# # 扩展：依赖图（12.3节，图12.3.1“计算图及其依赖关系”）
 #
 # 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了两层多层感知机在一个 CPU 和两个 GPU 上的
 # 计算图及其依赖关系。每个 GPU 在小批量的一半上完成前向传播、损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。
@@ -62,22 +62,25 @@ print(show.machine_line(lanes))
 # %% [markdown]
 # ## Build it: `mlp_step`
 #
-# Write the step of Fig. 13.3.1 for two lanes. Lane `i` gets half of the rows and the weights on `lanes[i].device()`.
-# Both halves run `lane_step` **at once**. The gradients are summed on the CPU, where `params` live, and the step
-# returns the new weights (plain SGD). `run_on_lanes(lanes, jobs)` runs `jobs[i]()` on `lanes[i]` (a CPU lane in its
-# own thread) and returns their results. Naming parts with `stage`, as `lane_step` does, is optional.
+# Write the step of Fig. 13.3.1 for two lanes. Lane `i` gets its own copies of half of the rows and of the weights on
+# `lanes[i].device()`, as a GPU would; on a CPU lane, `.to` alone returns the same tensor (13.3.2). Both halves run
+# `lane_step` **at once**. The gradients are summed on the CPU, where `params` live, and the step returns the new
+# weights (plain SGD). `run_on_lanes(lanes, jobs)` runs `jobs[i]()` on `lanes[i]` (a CPU lane in its own thread) and
+# returns their results.
 #
 # The check runs four steps and grades the updates against float64, where each half ran, and the halves' overlap.
+# It does not read `stage` boxes: naming parts, as `lane_step` does, is optional.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
 #
-# 为两条执行路写出图12.3.1 中的训练步。执行路 `i` 在 `lanes[i].device()` 上拿到一半样本和权重。两半**同时**运行
-# `lane_step`。梯度在 `params` 所在的 CPU 上求和，训练步返回新的权重（普通的随机梯度下降）。
+# 为两条执行路写出图12.3.1 中的训练步。执行路 `i` 在 `lanes[i].device()` 上拿到一半样本和权重的*副本*，
+# 就像 GPU 那样；在 CPU 执行路上，只写 `.to` 返回的是同一个张量（见 12.3.2 节）。两半**同时**运行 `lane_step`。
+# 梯度在 `params` 所在的 CPU 上求和，训练步返回新的权重（普通的随机梯度下降）。
 # `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 执行路在自己的线程中运行），并返回它们的结果。
-# 像 `lane_step` 那样用 `stage` 给各部分命名是可选的。
 #
 # 检查会运行四个训练步，评判更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
+# 检查不读取 `stage` 方框：像 `lane_step` 那样给各部分命名是可选的。
 
 # %% tags=["nbval-ignore-output"]
 def mlp_step(lanes, params, X, y, lr):
@@ -161,7 +164,7 @@ show.draw_graph(graph)
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
 
-here = dg.record_step(lanes, repeats=21)  # every repeat and interval of the three ways  #zh: 三种方式的每次重复和区间
+here = dg.record_step(lanes, repeats=41)  # every repeat and interval of the three ways  #zh: 三种方式的每次重复和区间
 show.show_step(here, my_guess)
 
 # %% [markdown]
@@ -220,19 +223,19 @@ show.wrong_sum_answer(hasty_graph, caught)
 # **2. 哪个假定不成立？拆分划算吗？**把“同时运行”的每一部分与它的预测并列，再把“同时运行”与“一个设备”比较。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-show.split_answer(here)
+show.split_answer(here, recorded)
 
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task is one
 # product, `tanh((sum of its inputs) @ W)`. There are three stages. In each, arms of 1, 2 and 3 products leave the last
 # join and meet in the next one (`2J`); task `2b1` is stage 2, arm b, product 1. With `cross=True`, an arm's last
-# product also reads the first product of the arm before it. The line below counts products run one after another.
+# product also reads the first product of the arm before it. The line below gives each way's time in products.
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**每个任务是一次矩阵乘法：
 # `tanh((各输入之和) @ W)`。共有三个阶段。每个阶段里，长为 1、2、3 次乘法的分支从上一个汇合点出发，
 # 在下一个汇合点（如 `2J`）汇合；任务 `2b1` 是第 2 阶段、分支 b 的第 1 次乘法。`cross=True` 时，
-# 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行给出先后进行的乘法次数。
+# 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行以一次乘法的用时为单位，给出各种方式的用时。
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
@@ -242,18 +245,19 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
-# plan on two lanes take fewer than 12? Guess the planned run's time, then measure it beside two baselines that run
-# all 21 in order: one lane, and one device with all cores. The verdict takes the faster baseline.
+# plan on two lanes take less than 12 products' time? The prediction replays the plan at each lane's measured time per
+# task. Guess the planned run's time, then measure it beside two baselines that run all 21 in order: one lane, and one
+# device with all cores. The verdict takes the faster baseline.
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一条执行路上（图中的行）；引擎执行这个计划，每条执行路等待它的输入。为什么两条执行路上的
-# 任何计划都不少于 12？先猜一猜按计划运行要多久，再测量，并与两个依次运行全部 21 个任务的基线比较：一条执行路，
-# 以及用全部核心的一个设备。结论与其中较快的基线比较。
+# 任何计划都不少于 12 次乘法的用时？预测按每条执行路实测的每个任务用时重放这个计划。先猜一猜按计划运行要多久，
+# 再测量，并与两个依次运行全部 21 个任务的基线比较：一条执行路，以及用全部核心的一个设备。结论与其中较快的基线比较。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
 
-ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=9)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
+ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=15)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
 show.show_dag(ex5, my_guess_dag)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

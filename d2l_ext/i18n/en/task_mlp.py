@@ -5,8 +5,7 @@ MESSAGES = {
     'task.mlp.ran': 'mlp_step ran {steps} steps without an error',
     'task.mlp.not_weights': "got {got}, not a dict with keys 'W1', 'b1', 'W2', 'b2'",
     'task.mlp.shape': 'the new {name} has shape {got}, not {want}',
-    'task.mlp.correct': ('every update matches one float64 device: worst relative error {error:.1e} over {steps} '
-                         'steps (tolerance {tolerance:.0e})'),
+    'task.mlp.correct': 'all {steps} updates match float64: worst relative error {error:.1e} (allowed {tolerance:.0e})',
     'task.mlp.wrong': ('step {step}: relative error {error:.1e} against one float64 device (tolerance '
                        '{tolerance:.0e}); yours is {scale:.2f} times the right update'),
     'task.mlp.calls': 'one step called lane_step {calls} time(s)',
@@ -19,5 +18,5 @@ MESSAGES = {
     'task.mlp.placed': 'each half ran on its own lane ({lanes}); the gradients were summed on the CPU',
     'task.mlp.no_halves': 'no step ran two halves through lane_step',
     'task.mlp.overlap': ('best of {steps} steps: the shorter half ran {measured:.0%} beside the other (median '
-                         '{median:.0%}, model {predicted:.0%}); a step of {batch} rows {wall:.2f} ms'),
+                         '{median:.0%}, predicted {predicted:.0%}); a step of {batch} rows {wall:.2f} ms'),
 }

@@ -17,5 +17,5 @@ MESSAGES = {
     'task.mlp.placed': '每一半都在自己的执行路上运行（{lanes}）；梯度在CPU上求和',
     'task.mlp.no_halves': '没有一个训练步通过 lane_step 运行两半样本',
     'task.mlp.overlap': ('{steps} 步中最好的一步：较短的一半有 {measured:.0%} 与另一半同时运行（中位数 {median:.0%}，'
-                         '模型 {predicted:.0%}）；每步 {batch} 行，{wall:.2f} 毫秒'),
+                         '预测 {predicted:.0%}）；每步 {batch} 行，{wall:.2f} 毫秒'),
 }
