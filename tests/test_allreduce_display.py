@@ -43,7 +43,7 @@ def test_the_verdict_line_is_the_one_rule_with_where_it_ran():
     assert show.paid_line(fake(hooks=0.16, cores=16)) == \
         '2 processes, 16 cores: (c) hooks 160 ms vs (a) after backward 140 ms: slower (14% more time)'
     with using_language('zh'):
-        assert show.paid_line(r) == '2个进程、2个核心：(c)钩子130毫秒，(a)反向传播之后140毫秒：用时少7.1%'
+        assert show.paid_line(r) == '2个进程、2个核心：(c)钩子130毫秒，(a)反向传播之后140毫秒：更快（用时少7.1%）'
 
 
 def test_the_model_is_printed_before_the_guess_and_the_guess_is_c_s_step_in_ms():

@@ -193,7 +193,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
             'no clear difference (medians within 5%). run_and_copy took 6.00 ms;')
     with using_language('zh'):
         assert show.control_text(c, predicted, 10) == (
-            '参考答案：会。旁边不停顿地复制时乘法用时7.15毫秒，只做乘法5.15毫秒，用时多39%。'
+            '参考答案：会。旁边不停顿地复制时乘法用时7.15毫秒，只做乘法5.15毫秒，更慢（用时多39%）。'
             'run_and_copy用时7.55毫秒；公式用只做乘法的用时给出5.40毫秒，用旁边复制时的乘法用时给出7.51毫秒。')
     fig = show.plot_measured(c, predicted)
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == ['products alone',
@@ -303,7 +303,7 @@ def test_exercise_three_lines_compare_together_with_the_slower_lane_alone():
     rows = [lb.get_text().split('\n')[0] for lb in ax.get_yticklabels()]
     assert rows[2:] == ['the two alone added', 'together']  # the sum's repeats drawn beside together
     with using_language('zh'):
-        assert '同时运行1.41秒，较慢执行路单独运行1.00秒：用时多41%；两者单独用时之和1.80秒：用时少22%。' in (
+        assert '同时运行1.41秒，较慢执行路单独运行1.00秒：更慢（用时多41%）；两者单独用时之和1.80秒：更快（用时少22%）。' in (
             show.exercise_three_text(_ex3([1.4, 1.41, 1.42])))
 
 

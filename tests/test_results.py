@@ -110,7 +110,7 @@ def test_one_verdict_line_one_rule():
         assert verdict.line('one device', slow, 'together', fast).endswith(': slower (99% more time)')
         assert verdict.line('a', wide, 'b', slow).endswith(': no clear difference (grey boxes overlap)')
         tiny = M('d', [0.001, 0.00125, 0.0015])
-        assert verdict.line('no wait', tiny, 'wait', slow).endswith(': faster (161x as fast)')  # a ratio from 3 times on
+        assert verdict.line('no wait', tiny, 'wait', slow).endswith(': faster (161x as fast)')  # 3x on: a ratio
         assert verdict.line('wait', slow, 'no wait', tiny).endswith(': slower (161x as long)')
         near = M('e', [0.1116] * 3), M('f', [0.1062] * 3)  # 4.8% apart: '0.112 vs 0.106' would read as 5.4%
         assert verdict.line('d', *near[:1], 'ddp', near[1]) == 'd 0.1116 s vs ddp 0.1062 s: no clear difference (' \
@@ -118,7 +118,7 @@ def test_one_verdict_line_one_rule():
         assert verdict.line('a', fast, 'b', slow).startswith('a 0.101 s vs b 0.201 s')  # 3 digits where they agree
         assert verdict.guess(None, 2, 1.5, 'x', name='my_overlap').endswith('(write your guess into my_overlap first)')
     with using_language('zh'):
-        assert verdict.line('同时运行', fast, '一个设备', slow) == '同时运行0.101秒，一个设备0.201秒：用时少50%'
+        assert verdict.line('同时运行', fast, '一个设备', slow) == '同时运行0.101秒，一个设备0.201秒：更快（用时少50%）'
 
 
 def test_a_worked_answer_prints_its_sentences_after_one_label():

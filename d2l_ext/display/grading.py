@@ -161,7 +161,7 @@ def lines(verdict: Verdict, *, compact: bool = False) -> list[str]:
             change = t('grading.will_check', checks=t(e.checks_key, **dict(e.checks)))
     if compact:
         marks = ' '.join(line.split(' ', 2)[0] + ' ' + _label(c) for line, c in zip(drawn, verdict.criteria))
-        shown = [f'{header} · {marks}' if len(verdict.criteria) > 1 else header]
+        shown = [header + t('grading.marks_sep') + marks if len(verdict.criteria) > 1 else header]
         worth = unmet if unmet is not None else next(
             (c for c in verdict.criteria if c.id == 'overlap' or c.fields.get('unmeasurable')), None)
         if worth is not None:

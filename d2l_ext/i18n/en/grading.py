@@ -43,6 +43,7 @@ MESSAGES = {
     'grading.interrupted': 'grading interrupted: everything it started was stopped',
     # the learner's function did not run to the end
     'grading.will_check': 'once it runs, the check looks for: {checks}',
+    'grading.marks_sep': ' · ',  # between the header and the criteria's marks, on one line
     'grading.checks.lanes': 'right results; every lane done on return; the shorter lane {threshold:.0%} beside another',
     'grading.checks.copy': 'right buffers, complete on return; copies beside products {threshold:.0%} of the model',
     'grading.checks.mlp': 'the float64 update; halves on their lanes, summed on the CPU; overlap {threshold:.0%}',

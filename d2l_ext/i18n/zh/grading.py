@@ -43,6 +43,7 @@ MESSAGES = {
     'grading.interrupted': '评分已中断：它启动的一切都已停止',
     # 学习者的函数没有运行完
     'grading.will_check': '能运行之后，检查看：{checks}',
+    'grading.marks_sep': '，',  # 标题与各项标记之间
     'grading.checks.lanes': '结果正确；返回时每条执行路都已结束；较短的执行路有 {threshold:.0%} 与另一条并排',
     'grading.checks.copy': '缓冲区正确，返回时已完整；复制与乘积并排达到模型的 {threshold:.0%}',
     'grading.checks.mlp': 'float64 的更新；两半在各自的执行路上，在 CPU 上求和；重叠 {threshold:.0%}',
