@@ -118,6 +118,8 @@ def test_a_far_repeat_is_an_arrowhead_at_the_edge_with_its_value_and_the_boxes_k
     assert not plot_repeats({'a': [0.0, 0.0, 0.5]}, unit='GB/s').axes[0].texts  # a zero median: no edge to clip at
     near = plot_repeats({'a': [0.1, 0.25]})  # within FAR x the median: drawn where it is, nothing written
     assert not near.axes[0].texts and near.axes[0].get_xlim()[1] > 0.25
+    several = plot_repeats({'a': [0.0026, 0.0025, 0.054, 0.061, 0.0027]}, unit='ms').axes[0]
+    assert [t.get_text() for t in several.texts] == ['61.0 ms']  # two arrowheads, the largest written once
 
 
 def test_plot_repeats_units():

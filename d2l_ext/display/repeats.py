@@ -98,8 +98,11 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
         near = [(v, yy) for v, yy in zip(values, ys) if v <= edge]
         ax.scatter([v * scale for v, _ in near], [yy for _, yy in near], s=45, color=measured, alpha=0.8,
                    linewidths=0, zorder=3)
-        for v, yy in ((v, yy) for v, yy in zip(values, ys) if v > edge):
+        far = [(v, yy) for v, yy in zip(values, ys) if v > edge]
+        for v, yy in far:  # an arrowhead each; the largest's value written once (several labels would stack)
             ax.scatter([edge * scale], [yy], s=60, marker='>', color=measured, zorder=3)
+        if far:
+            v, yy = max(far)
             ax.annotate(tight(f'{sig(v * scale)} {unit}'), (edge * scale, yy), xytext=(-6, 0),
                         textcoords='offset points', ha='right', va='center', fontsize=style.MIN_FONT_PT)
         med = row_medians[name]
