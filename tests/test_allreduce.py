@@ -63,7 +63,7 @@ def test_plots_show_every_repeat_and_each_process_timeline(tiny_run):
     assert len(plot_steps(tiny_run).axes[0].collections) == 3 * (3 + 1)  # dots, middle, median: (a)-(c) and on top
     fig = draw_step_timeline(tiny_run, 'ddp-1')
     assert [t.get_text().split(' (')[0] for t in fig.axes[0].get_yticklabels()] == [
-        'process 0 · compute', 'process 0 · all-reduce', 'process 1 · compute', 'process 1 · all-reduce']
+        'process 0: compute', 'process 0: all-reduce', 'process 1: compute', 'process 1: all-reduce']
     with pytest.raises(UsageError, match='no timeline'):
         draw_step_timeline(tiny_run, 'nothing')
     roles = {vid: {e['name'] for e in tiny_run.events[vid] if e['role'] == 'copy'} for vid in ('serial', 'flat',

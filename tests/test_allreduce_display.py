@@ -46,9 +46,9 @@ def test_the_verdict_line_is_the_one_rule_with_where_it_ran():
         assert show.paid_line(r) == '2个进程、2个核心：(c)钩子130毫秒，(a)反向传播之后140毫秒：更快（用时少7.1%）'
 
 
-def test_the_model_is_printed_before_the_guess_and_the_guess_is_c_s_step_in_ms():
+def test_the_formula_is_printed_before_the_guess_and_the_guess_is_c_s_step_in_ms():
     r = fake()
-    assert show.model_text(r) == "the model's step: (a) 140 ms, (b) 131 ms, (c) 106 ms"
+    assert show.model_text(r) == "the formula's step: (a) 140 ms, (b) 131 ms, (c) 106 ms"
     assert show.guess_text(80, r) == 'your guess 80.0 ms · predicted 106 ms · measured 130 ms'
     assert 'my_guess' in show.guess_text(None, r)
     ax = show.plot_steps(r, guess=80).axes[0]  # the diamond on (c)'s row, at 80 ms
@@ -56,19 +56,18 @@ def test_the_model_is_printed_before_the_guess_and_the_guess_is_c_s_step_in_ms()
     assert [c.get_offsets()[0][0] for c in dots if c.get_sizes()[0] == 140] == [pytest.approx(80.0)]
 
 
-def test_exercise_1_sets_the_models_miss_beside_backwards_growth_against_its_control():
+def test_exercise_1_sets_the_formulas_miss_beside_backwards_change_against_its_control():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
-    assert show.miss_answer(here, there) == "Worked answer: Here, the model predicted (c) at 106 ms; its median was " \
-        "130 ms (+24.2 ms). Backward took 65.0 ms in (c)'s profiled steps vs 70.0 ms in (a)'s, the control: " \
-        '-5.00 ms, which the model leaves out (model plus it: 101 ms). On the GPU host, the model predicted (c) at ' \
-        '106 ms; its ' \
-        "median was 120 ms (+14.2 ms). Backward took 55.0 ms in (c)'s profiled steps vs 50.0 ms in (a)'s, the " \
-        'control: +5.00 ms, which the model leaves out (model plus it: 111 ms).'
+    assert show.miss_answer(here, there) == 'Worked answer: Here, the formula put (c) at 106 ms, the median was ' \
+        "130 ms (+24.2 ms). Backward took 65.0 ms in (c)'s profiled steps vs 70.0 ms in (a)'s, the control " \
+        '(-5.00 ms); formula plus that: 101 ms, against the median 130 ms. On the GPU host, the formula put (c) at ' \
+        "106 ms, the median was 120 ms (+14.2 ms). Backward took 55.0 ms in (c)'s profiled steps vs 50.0 ms in " \
+        "(a)'s, the control (+5.00 ms); formula plus that: 111 ms, against the median 120 ms."
     assert show.miss_answer(here, here).count('Here, ') == 1 and 'GPU host' not in show.miss_answer(here, here)
     with using_language('zh'):
-        assert show.miss_answer(here, here) == '参考答案：在这里，模型预测(c)为106毫秒，' \
-            '实测中位数为130毫秒（+24.2毫秒）。(c)的分析步中反向传播用时65.0毫秒，对照(a)的分析步中为70.0毫秒：' \
-            '-5.00毫秒，模型没有算这一项（加上它：101毫秒）。'
+        assert show.miss_answer(here, here) == '参考答案：在这里，代价公式预测(c)为106毫秒，实测中位数为130毫秒' \
+            '（+24.2毫秒）。做了性能分析的训练步中，反向传播在(c)中用时65.0毫秒，在对照(a)中为70.0毫秒（-5.00毫秒）；' \
+            '代价公式加上它为101毫秒，实测中位数为130毫秒。'
 
 
 def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
@@ -91,7 +90,7 @@ def test_the_flat_answer_is_its_plain_verdict_against_a_no_untimed_cause():
                                                  'no clear difference (medians within 5%)')
 
 
-def test_b_s_answer_is_b_against_a_there_and_here_then_b_s_profiled_copies_and_all_reduce_per_process():
+def test_b_s_answer_is_b_against_a_there_and_here_by_the_one_rule_only():
     r, there = fake(serial=0.15), fake(serial=0.12)  # (b): 145 ms here, 115 ms on the recording
     r.events['flat'] = [{'rank': k, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b}
                         for k in (0, 1) for s, role, a, b in (('compute', 'backward', 0.0, 0.05),
@@ -100,23 +99,23 @@ def test_b_s_answer_is_b_against_a_there_and_here_then_b_s_profiled_copies_and_a
     assert show.verdict_text(r, 'flat') == show.verdict_text(fake(serial=0.15), 'flat')  # no split of the line
     assert show.flat_answer(r, there) == 'Worked answer: On the GPU host, (b) flat 115 ms vs (a) after backward ' \
         '120 ms: no clear difference (medians within 5%). Here, (b) flat 145 ms vs (a) after backward 150 ms: no ' \
-        "clear difference (medians within 5%). (b)'s profiled step here, processes 0 / 1: flatten and copy back " \
-        '10.0 ms / 12.0 ms, all-reduce (incl. waiting for the peer) 20.0 ms / 15.0 ms.'
-    assert show.flat_answer(r).startswith('Worked answer: Here, (b) flat 145 ms') == show.flat_answer(r, r).startswith(
-        'Worked answer: Here,')  # no recording: here only
+        'clear difference (medians within 5%).'
+    assert show.flat_answer(r) == show.flat_answer(r, r) == 'Worked answer: Here, (b) flat 145 ms vs (a) after ' \
+        'backward 150 ms: no clear difference (medians within 5%).'  # no recording: here only
     with using_language('zh'):
-        assert show.flat_answer(r, there).endswith('这里(b)的分析步中，进程0 / 1：展平和复制回去10.0毫秒 / 12.0毫秒，'
-                                                   '全归约（含等待另一个进程）20.0毫秒 / 15.0毫秒。')
-    ax = show.draw_step_timeline(r, 'flat').axes[0]
-    assert 'flatten (cat, ÷n), copy back' in [x.get_text() for x in ax.get_legend().get_texts()]
-    assert ax.get_xlabel() == "time (ms) from backward's start (forward not drawn)"
+        assert show.flat_answer(r, there).endswith('在这里，(b)展平145毫秒，(a)反向传播之后150毫秒：没有明显差别'
+                                                   '（中位数相差不到5%）。')
+    legend = [x.get_text() for x in show.draw_step_timeline(r, 'flat').axes[0].get_legend().get_texts()]
+    assert 'flatten (cat, ÷n), copy back' in legend and 'all-reduce (incl. waiting\nfor the other process)' in legend
+    assert show.draw_step_timeline(r, 'flat').axes[0].get_xlabel() == \
+        "time (ms) from backward's start (forward not drawn)"
 
 
 def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimizer():
     fig = show.draw_step_timeline(fake(), 'hooks')
     title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
-    assert 'all-reduce starts 70 / 70 ms before backward ends' in title  # at 0.10 on each process, not the update
-    assert fig.axes[0].get_yticklabels()[0].get_text() == 'process 0 · compute (backward 100 ms)'  # its own span
+    assert 'first all-reduce 70 ms (process 0), 70 ms (process 1) before backward ends' in title  # not step()
+    assert fig.axes[0].get_yticklabels()[0].get_text() == 'process 0: compute (backward 100 ms)'  # its own span
 
 
 def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
@@ -135,21 +134,21 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
     assert show.choose({k: mine for k in 'abcd'}, every)[1] == 'measured: your (a)-(d)'
 
 
-def test_the_bucket_sweep_is_a_table_of_each_sizes_predicted_and_median_step_per_run():
-    r = fake()
-    table = show.bucket_table([r])
-    assert list(table.columns) == ['DDP 1 MiB', 'DDP one bucket', '(d) buckets 1 MiB']
-    assert table.loc[('2 processes, 2 cores', 'predicted step (ms)')].tolist() == ['106', '131', '106']  # a tie
-    assert table.loc[('2 processes, 2 cores', 'median step (ms)')].tolist() == ['120', '136', '130']
+def test_the_bucket_sweep_is_a_table_of_each_sizes_calls_then_predicted_and_median_step_per_run():
+    r, there = fake(), fake(ddp=0.125)
+    table = show.bucket_table(r, there)
+    assert list(table.columns) == ['DDP 1 MiB', 'DDP 25 MiB (one bucket)', '(d) buckets 1 MiB']
+    assert table.loc[('', 'all-reduce calls a step')].tolist() == ['6', '1', '6']  # each weight with its bias
+    assert table.loc[('Here', 'predicted step (ms)')].tolist() == ['106', '131', '106']  # a tie
+    assert table.loc[('Here', 'median step (ms)')].tolist() == ['120', '136', '130']
+    assert table.loc[('On the GPU host', 'median step (ms)')].tolist() == ['125', '136', '130']
+    assert len(show.bucket_table(r, r)) == 3  # no recording: here only
     fig = show.plot_steps(r, ids=['serial', 'ddp-1', 'ddp-25'])  # the sweep: one row per size
     labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
-    assert labels == ['step without all-reduce', '(a) after backward', 'DDP 1 MiB', 'DDP one bucket']
-    r.events['buckets'] = [{'rank': k, 'role': 'copy', 'start': 0.0, 'end': 0.003} for k in (0, 1)]
-    assert show.buckets_answer(r, r) == 'Worked answer: ' \
-        'Median steps by the one rule, here: DDP 1 MiB shortest. On the GPU host: DDP 1 MiB shortest. ' \
-        '(d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: ' \
-        "slower (8.3% more time). In profiled steps (d)'s backward took +0 ms against DDP's, and (d)'s flatten and " \
-        "copy back 3.00 ms (DDP's copies are not counted)."
+    assert labels == ['step without all-reduce', '(a) after backward', 'DDP 1 MiB', 'DDP 25 MiB (one bucket)']
+    assert show.buckets_answer(r, there) == 'Worked answer: Here, DDP 1 MiB 120 ms vs DDP 25 MiB (one bucket) ' \
+        '136 ms: faster (12% less time). On the GPU host, DDP 1 MiB 125 ms vs DDP 25 MiB (one bucket) 136 ms: ' \
+        'faster (8.1% less time). Here, (d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: slower (8.3% more time).'
 
 
 def test_exercise_3_s_answer_reads_the_relative_error_the_check_printed():
@@ -195,12 +194,13 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     r = recording.results(rec)[2]
     assert all(r.has(v) for v in ['serial', 'flat', 'hooks'])
     assert show.verdict_text(r, 'flat') == '(b) flat 85.4 ms vs (a) after backward 69.6 ms: slower (23% more time)'
-    assert show.bucket_table([r]).loc[('2 processes, 16 cores', 'median step (ms)'), 'DDP 0.25 MiB'] == '58.8'
+    assert show.bucket_table(r).loc[('Here', 'median step (ms)'), 'DDP 0.25 MiB'] == '58.8'
     assert r.prediction.allreduce == pytest.approx(r.version('allreduce').median)  # fitted to the run's own calls
     assert show.paid_line(r) == '2 processes, 16 cores: (c) hooks 55.9 ms vs (a) after backward 69.6 ms: faster ' \
                                 '(20% less time)'
     assert show.miss_answer(r, r).endswith("Backward took 32.9 ms in (c)'s profiled steps vs 26.0 ms in (a)'s, the "
-                                           'control: +6.89 ms, which the model leaves out (model plus it: 58.7 ms).')
+                                           'control (+6.89 ms); formula plus that: 58.7 ms, against the median '
+                                           '55.9 ms.')
 
 
 def test_the_lesson_shows_no_finished_a_or_c_before_their_checks():
@@ -218,11 +218,14 @@ def test_every_version_has_a_short_name_in_both_languages():
         assert len(set(names)) == len(names) and not any(n.startswith('allreduce.') for n in names)
 
 
-def test_the_rule_names_every_ddp_size_it_cannot_tell_from_the_shortest_and_backward_rows_are_drawn():
+def test_backward_in_the_profiled_steps_is_a_panel_of_its_own_on_the_steps_time_axis():
     r = fake(serial=0.124)  # DDP one bucket (serial - 0.004) beside DDP 1 MiB, both 120 ms
-    r.events['buckets'] = []
-    assert 'here: no clear difference among DDP 1 MiB, DDP one bucket.' in show.buckets_answer(r, r)
-    fig = show.plot_steps(r, backward=['serial', 'hooks'])  # backward in (a), the control, and in (c)
-    labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
-    assert labels == ['step without all-reduce', '(a) after backward', 'backward in (a), profiled steps', '(b) flat',
-                      '(c) hooks', 'backward in (c), profiled steps']  # each right under its version's row
+    assert 'Here, DDP 1 MiB 120 ms vs DDP 25 MiB (one bucket) 120 ms: no clear difference' in show.buckets_answer(r, r)
+    top, low = show.plot_steps(r, backward=['serial', 'hooks']).axes[:2]  # backward in (a), the control, and in (c)
+    labels = [[t.get_text().split('\n')[0] for t in ax.get_yticklabels()] for ax in (top, low)]
+    assert labels == [['step without all-reduce', '(a) after backward', '(b) flat', '(c) hooks'],
+                      ['(a) after backward', '(c) hooks']]
+    assert (top.get_xlabel(), low.get_xlabel()) == ('step time (ms, slowest process)',
+                                                    'backward (ms, mean of processes)')
+    assert low.get_title(loc='left') + low.get_title() == 'backward in the profiled steps'
+    assert top.get_xlim() == low.get_xlim()

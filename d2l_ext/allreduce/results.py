@@ -197,7 +197,7 @@ class AllreduceResult:
         lines.append(t('allreduce.summary.model', alpha=p.per_call * 1e3, gbps=p.bus_bandwidth / 1e9,
                        ring=p.ring_factor))
         lines += [t('allreduce.summary.overlap', measured=v.overlap, predicted=self.predicted(v.id)['overlap'],
-                    label=t('allreduce.version.one_bucket') if self.one_bucket(v) else v.label)
+                    label=t('allreduce.version.one_bucket', mb=v.bucket_mb) if self.one_bucket(v) else v.label)
                   for v in self.versions if v.id not in BASELINES and v.overlap is not None]
         lines += [t('allreduce.summary.trace', label=self.version(vid).label, rank=r, path=path)
                   for vid, paths in self.traces.items() for r, path in enumerate(paths) if path]

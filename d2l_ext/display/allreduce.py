@@ -15,10 +15,9 @@ _back = lambda r, vid: verdict.num(r.version(vid).backward_span, 'ms')  # noqa: 
 
 
 def name(result, version, text=t) -> str:
-    """A version's short name: '(c) hooks', 'DDP 1 MiB', 'DDP one bucket'; a learner's own step keeps its id."""
+    """A version's short name: '(c) hooks', 'DDP 1 MiB', 'DDP 25 MiB (one bucket)'; a learner's step keeps its id."""
     if version.bucket_mb is not None:
-        return text('allreduce.version.one_bucket') if result.one_bucket(version) else \
-            text('allreduce.version.ddp', mb=version.bucket_mb)
+        return text(f"allreduce.version.{'one_bucket' if result.one_bucket(version) else 'ddp'}", mb=version.bucket_mb)
     return text(f'allreduce.version.{version.id}', mb=BUCKET_MB) if version.id in NAMES else version.id
 
 
@@ -63,7 +62,7 @@ def paid_line(r) -> str:
 
 
 def model_text(result) -> str:
-    """"the model's step: (a) 96.5 ms, (b) 85.8 ms, (c) 68.0 ms", printed before the learner guesses (c)'s."""
+    """"the formula's step: (a) 96.5 ms, (b) 85.8 ms, (c) 68.0 ms", printed before the learner guesses (c)'s."""
     return t('allreduce.model', rows=t('allreduce.sep_list').join(f'({k}) ' + verdict.num(result.predicted(v)[
         'step'], 'ms') for k, v in LETTERS.items() if k != 'd'))
 
@@ -74,43 +73,41 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
     return verdict.guess(guess, result.predicted(vid)['step'], result.version(vid).median, 'ms')
 
 
-_took = lambda r, vid, role: [sum(e['end'] - e['start'] for e in r.events.get(vid, []) if (e['rank'], e['role']) == (  # noqa: E731
-    k, role)) for k in range(r.processes)]  # seconds per process in the profiled step drawn ('copy': flatten+copy back)
+def _where(pairs, line) -> list[str]:
+    """One verdict sentence per (where, result): 'On the GPU host, (b) flat ... vs ...: slower (...).'"""
+    return [t('allreduce.answer.where', where=t(w), line=line(r)) for w, r in pairs if r is not None]
 
 
 def flat_answer(r, there=None) -> str:
-    """(b)'s worked answer: (b) against (a) on the GPU host and here; (b)'s copies and all-reduce, profiled here."""
-    ms = lambda role: ' / '.join(verdict.num(round(x, 6), 'ms') for x in _took(r, 'flat', role))  # noqa: E731 (to µs)
-    pairs = [('allreduce.there', there), ('allreduce.here', r)][there is None or there is r:]
-    return verdict.answer(*(t('allreduce.answer.flat', where=t(w), line=verdict_text(x, 'flat')) for w, x in pairs),
-                          t('allreduce.answer.flat_profile', ranks=' / '.join(map(str, range(r.processes))),
-                            copies=ms('copy'), comm=ms('allreduce')))
+    """(b)'s worked answer: (b) against (a) by the one rule, on the GPU host, then here."""
+    return verdict.answer(*_where([('allreduce.there', None if there is r else there), ('allreduce.here', r)],
+                                  lambda x: verdict_text(x, 'flat')))
 
 
 def miss_answer(here, there) -> str:
-    """Exercise 1's worked answer: here, then on the GPU host, the model's (c) against its median, and backward's
-    growth in (c) against (a), the control, which the model leaves out (with the model plus that growth)."""
+    """Exercise 1's worked answer: here, then on the GPU host, the formula's (c) against its median; backward's
+    change in (c) against (a), the control, which the formula leaves out; the formula plus it beside the median."""
     def one(where, r):
         model, grew = r.predicted('hooks')['step'], r.version('hooks').backward_span - r.version('serial').backward_span
         return t('allreduce.answer.miss', where=t(where), model=verdict.num(model, 'ms'), measured=verdict.num(
             r.version('hooks').median, 'ms'), missed=_plus(r.version('hooks').median - model), c=_back(r, 'hooks'),
             a=_back(r, 'serial'), grew=_plus(grew), plus=verdict.num(model + grew, 'ms'))
-    return verdict.answer(*(one(*p) for p in [('allreduce.here', here), ('allreduce.there', there)][:2 - (
+    return verdict.answer(*(one(w, r) for w, r in [('allreduce.here', here), ('allreduce.there', there)][:2 - (
         there is here)]))
 
 
+def _split(r) -> str:
+    """DDP's shortest median of several buckets against its one bucket (the default, 25 MiB), by the one rule."""
+    best = min((v for v in r.ddp_versions() if not r.one_bucket(v)), key=lambda v: v.median)
+    return verdict_text(r, best.id, next(v.id for v in r.ddp_versions() if r.one_bucket(v)))
+
+
 def buckets_answer(here, there) -> str:
-    """Exercise 2's worked answer: by the one rule, the DDP sizes not told apart from the shortest median, here and
-    on the GPU host; (d) against DDP at its size."""
-    def best(r):  # the sizes alike the shortest: one size, or several
-        vs = [name(r, v) for v in r.ddp_versions() if verdict.compare(v.measurement, r.best_ddp().measurement) == (
-            'same')]
-        key = 'allreduce.answer.same' if len(vs) > 1 else 'allreduce.answer.shortest'
-        return t(key, names=t('allreduce.sep_list').join(vs))
-    d, v, copies = here.version('buckets'), here.version(f'ddp-{BUCKET_MB:g}'), _took(here, 'buckets', 'copy')
-    return verdict.answer(t('allreduce.answer.sizes', here=best(here), there=best(there)), t('allreduce.answer.d',
-        line=verdict.line(name(here, d), d.measurement, name(here, v), v.measurement, 'ms'), more=_plus(
-            d.backward_span - v.backward_span), copies=verdict.num(sum(copies) / here.processes, 'ms')))  # mean
+    """Exercise 2's worked answer, verdicts only: here and on the GPU host, DDP's shortest size against one bucket;
+    here, (d) against DDP at (d)'s size."""
+    return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', None if there is here else there)],
+                                  _split), *_where([('allreduce.here', here)], lambda r: verdict_text(
+                                      r, 'buckets', f'ddp-{BUCKET_MB:g}')))
 
 
 def sum_answer(wrong, n: int) -> str:
@@ -123,30 +120,39 @@ def _leads(result, vid: str) -> list[float]:
     """Per process, in the drawn profiled step: how long before backward's end its first all-reduce started."""
     out = []
     for rank in range(result.processes):
-        mine = [e for e in result.events.get(vid, []) if e['rank'] == rank]
-        sent = [e['start'] for e in mine if e['role'] == 'allreduce']
-        ends = [e['end'] for e in mine if e['role'] in ('backward', 'compute')]
+        sent, ends = ([e[at] for e in result.events.get(vid, []) if e['rank'] == rank and e['role'] in roles]
+                      for at, roles in (('start', ('allreduce',)), ('end', ('backward', 'compute'))))
         out += [max(ends) - min(sent)] if sent and ends else []
     return out
 
 
 def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True, ax=None):
-    """Each version's timed steps, their middle half and median (plot_repeats), the model's step hatched (`model`);
-    the step without all-reduce on top; (a)-(c) unless `ids`; under each of `backward`, its span in each profiled
-    step; `guess`: the learner's (c) step in ms, a diamond."""
+    """Each version's timed steps, their middle half and median (plot_repeats), the formula's step hatched (`model`);
+    the step without all-reduce on top; (a)-(c) unless `ids`; `guess`: the learner's (c) step in ms, a diamond.
+    `backward`: versions whose backward, in each profiled step (mean of processes), a panel below draws."""
     versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'hooks']) if result.has(v)]
-    times = {k: x for v in versions for k, x in [(v.id, v.step_times), (f'{v.id}/back', v.id in backward and [
-        sum(s['backward'] for s in step) / len(step) for step in zip(*v.stats)])] if x}  # backward: mean of processes
-    labels = {v.id: name(result, v, style.plot_text) for v in versions} | {f'{v}/back': style.plot_text(
-        'allreduce.plot.back', letter=k) for k, v in LETTERS.items() if v in backward}
-    fig = plot_repeats(times, ax=ax, unit='ms', halves=True, labels=labels, guess={'hooks': guess and guess / MS},
-                       predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model},
-                       title=title or style.plot_text('allreduce.plot.title'))
-    (ax or fig.axes[0]).set_xlabel(style.plot_text('allreduce.plot.step_ms'))
+    if backward:
+        fig, (ax, low) = style.figure(nrows=2, height=2.8 + 0.65 * (len(versions) + len(backward)))
+        ax.get_gridspec().set_height_ratios([len(versions) + 1, len(backward) + 1])
+    fig = plot_repeats({v.id: v.step_times for v in versions}, ax=ax, unit='ms', halves=True, labels={
+        v.id: name(result, v, style.plot_text) for v in versions}, guess={'hooks': guess and guess / MS},
+        predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model},
+        title=title or style.plot_text('allreduce.plot.title'))
+    (axes := [ax or fig.axes[0]])[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
+    if backward:  # each profiled step: backward's span, mean of the processes
+        spans = {v: [sum(s['backward'] for s in step) / len(step) for step in zip(*result.version(v).stats)]
+                 for v in backward}
+        plot_repeats(spans, ax=low, unit='ms', halves=True, title=style.plot_text('allreduce.plot.back'),
+                     labels={v: name(result, result.version(v), style.plot_text) for v in backward})
+        low.get_legend().remove()
+        low.set_xlabel(style.plot_text('allreduce.plot.back_ms'))
+        axes.append(low)
+    for a in axes:  # one time axis
+        a.set_xlim(0, max(x.get_xlim()[1] for x in axes))
     return fig
 
 
-def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = None):
+def draw_step_timeline(result, version_id: str, ax=None):
     """One profiled step per process, titled with how long before backward's end the first all-reduce started."""
     if version_id not in result.events:
         from ..errors import UsageError
@@ -159,25 +165,27 @@ def draw_step_timeline(result, version_id: str, ax=None, heading: str | None = N
     events = [{**e, 'name': '' if e['role'] in ('allreduce', 'copy') else e['name'], 'lane': lane[e['rank'],
                e['stream']], 'role': 'cpu' if e['role'] == 'copy' else e['role']} for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
-    leads = _leads(result, version_id)
-    label = name(result, result.version(version_id), style.plot_text)
-    title = style.plot_text('allreduce.plot.timeline_during', label=label, ms=' / '.join(f'{x * MS:.0f}' for x in
-        leads)) if max(leads, default=0) > 1e-6 else style.plot_text('allreduce.plot.timeline_after', label=label)
-    fig = draw_timeline(events, ax=ax, rows=rows, title=title if heading is None else heading + '\n' + title,
-                        legend_names={'cpu': style.plot_text('allreduce.lane.copy')})
+    leads, label = _leads(result, version_id), name(result, result.version(version_id), style.plot_text)
+    ms = style.plot_text('allreduce.sep_list').join(style.plot_text('allreduce.plot.lead', ms=x * MS, rank=k)
+                                                     for k, x in enumerate(leads))
+    title = style.plot_text(f"allreduce.plot.timeline_{'during' if max(leads, default=0) > 1e-6 else 'after'}",
+                            label=label, ms=ms)
+    fig = draw_timeline(events, ax=ax, rows=rows, title=title, legend_names={'cpu': style.plot_text(
+        'allreduce.lane.copy'), 'allreduce': style.plot_text('allreduce.lane.waiting')})
     ax = ax or fig.axes[0]
     ax.set_xlabel(style.plot_text('allreduce.plot.from_backward', axis=ax.get_xlabel()))
     return fig
 
 
-def bucket_table(runs):
-    """Exercise 2: per run (processes, cores), each DDP size's and (d)'s step, predicted and median, in ms."""
+def bucket_table(here, there=None):
+    """Exercise 2: each DDP size's and (d)'s all-reduce calls a step (the buckets: a fact of the code), then per run
+    (here, on the GPU host) its step, predicted and median, in ms."""
     import pandas as pd
-    rows = {}
-    for r in runs:
-        where, vs = t('allreduce.on', n=r.processes, cores=r.cores).rstrip(': ：'), r.ddp_versions()
-        vs += [r.version('buckets')] if r.has('buckets') else []
-        rows[where, t('allreduce.table.predicted')] = {name(r, v): verdict.sig(r.predicted(v.id)['step'] * MS)
-                                                       for v in vs}
-        rows[where, t('allreduce.table.measured')] = {name(r, v): verdict.sig(v.median * MS) for v in vs}
+    vs = lambda r: r.ddp_versions() + ([r.version('buckets')] if r.has('buckets') else [])  # noqa: E731
+    rows = {('', t('allreduce.table.calls')): {name(here, v): str(here.predicted(v.id)['calls']) for v in vs(here)}}
+    runs = [('allreduce.here', here)] + [('allreduce.there', there)] * (there is not None and there is not here)
+    for where, r in runs:
+        rows[t(where), t('allreduce.table.predicted')] = {name(r, v): verdict.sig(r.predicted(v.id)['step'] * MS)
+                                                          for v in vs(r)}
+        rows[t(where), t('allreduce.table.measured')] = {name(r, v): verdict.sig(v.median * MS) for v in vs(r)}
     return pd.DataFrame(rows).T.fillna('')

@@ -24,7 +24,7 @@
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
-# 书中 12.3.2 节写道：“例如，当我们打算执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
+# 书中 12.3.2 节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（all-reduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
 # 小批量中的一份。下面先看在一台 GPU 主机上边反向传播边发送带来了什么，再写出训练步的四个版本，并在这台机器上测量它们。
 
@@ -116,16 +116,14 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 # %% [markdown]
 # **(b) One flat buffer.** A control: (a) with one call instead of one per tensor. Copy every gradient into one
 # flat tensor (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`).
-# Predict: is (b) faster than (a)?
 
 # %% [markdown] lang="zh"
-# **(b) 一个扁平缓冲区。** 这是对照，不是重叠：即 (a)，但只调用一次，而不是每个张量一次。把所有梯度复制进一个
-# 扁平张量（对 `g.reshape(-1)` 用 `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。
-# 先预测：(b) 比 (a) 快吗？
+# **(b) 一个展平的缓冲区。** 这是对照：即 (a)，但只调用一次，而不是每个张量一次。把所有梯度复制进一个
+# 展平的张量（对 `g.reshape(-1)` 用 `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。
 
 # %%
 def flat_allreduce(model, X, y, optimizer):
-    # (b) Backward, then one all-reduce of every gradient in one flat buffer; then the step  #zh: (b) 反向传播，再把全部梯度放进一个扁平缓冲区只全归约一次；然后更新参数
+    # (b) Backward, then one all-reduce of every gradient in one flat buffer; then the step  #zh: (b) 反向传播，再把全部梯度放进一个展平的缓冲区，只全归约一次；然后更新参数
     # TODO: flatten the gradients into one tensor, all-reduce it once, averaged, and copy the pieces back  #zh: TODO：把梯度展平成一个张量，只全归约一次并取平均，再把各段复制回去
     raise NotImplementedError
 
@@ -201,10 +199,10 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# A ring all-reduce sends 2(n-1)/n of the bytes from each process, so one call costs **α + 2(n-1)/n × bytes / β**,
-# α and β fitted to all-reduce alone (one call per tensor) and one call on a larger buffer. A call starts once its
-# gradients are ready and the call before it is done: the last waits for backward's end. The model (printed below)
-# counts no copies and no change in backward.
+# A ring all-reduce sends 2(n-1)/n of the bytes from each process. So one call costs **α + 2(n-1)/n × bytes / β**:
+# the *cost formula*. Its α (a call's fixed cost) and β (the bandwidth, gloo over loopback) are fitted to all-reduce
+# alone and one call on a larger buffer. A call starts once its gradients are ready and the call before it is done:
+# the last waits for backward's end. The formula (its steps printed below) counts no copies and no change in backward.
 #
 # With the two cores in mind, write your guess of (c)'s step here, in ms, into `my_guess`.
 
@@ -212,44 +210,46 @@ print(show.ingredients_text(result))
 # ## 预测
 #
 # 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，所以一次调用的代价是
-# **α + 2(n-1)/n × 字节数 / β**：每次调用的开销 α 和总线带宽 β 由两次计时拟合：仅全归约（每个张量一次调用）
-# 和对一个更大的缓冲区的一次调用。
+# **α + 2(n-1)/n × 字节数 / β**，下面称为*代价公式*。每次调用的开销 α 和每秒传输的字节数 β（gloo 经本机回环网络）
+# 由仅全归约和对一个更大缓冲区的一次调用这两次计时拟合。
 #
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。模型（输出在下面）
-# 没有算复制，也没有算反向传播用时的任何变化（对照见“实测”一节的图）。
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。代价公式（它预测的
+# 训练步输出在下面）没有算复制，也没有算反向传播用时的任何变化。
 #
 # 想一想这台机器只有两个核心，再把你对这里 (c) 的训练步用时的猜测（毫秒）写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里 (c) 的训练步用时
-print(show.model_text(result))  # the model's steps, before any measured one is shown  #zh: 模型预测的训练步，先于任何实测结果
+print(show.model_text(result))  # the formula's steps, before any measured one is shown  #zh: 代价公式预测的训练步，先于任何实测结果
 
 # %% [markdown]
 # ## Measure
 #
-# The picture's figure, made here, with the model hatched and your guess a diamond. Under (a) and (c), backward's time in
-# their profiled steps: (a)'s is the control. (d) is drawn in Exercise 2.
+# The picture's figure, made here: the formula's steps hatched, your guess a diamond. The panel below times backward
+# in the profiled steps of (a), the control, and of (c). (d) is drawn in Exercise 2.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果同样的图，这次在这台机器上：斜线条形是模型的预测，菱形是你的猜测。(a) 和 (c) 的下一行是它们分析步中
-# 反向传播的用时，(a) 的是对照。(d) 画在练习 2 中。
+# 与记录结果同样的图，这次在这台机器上：斜线条形是代价公式的预测，菱形是你的猜测。下面一栏是做了性能分析的
+# 训练步中反向传播的用时：(a) 是对照，(c) 边反向传播边发送。(d) 画在练习 2 中。
 
 # %% tags=["nbval-ignore-output"]
-print(show.guess_text(my_guess, result))  # (c)'s step: your guess, the model, the median  #zh: (c) 的训练步：你的猜测、模型、中位数
+print(show.guess_text(my_guess, result))  # (c)'s step: your guess, the formula, the median  #zh: (c) 的训练步：你的猜测、代价公式、中位数
 print(show.paid_line(result))  # (c) against (a) by the one rule  #zh: 按同一规则比较 (c) 与 (a)
-display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  # backward's rows: (a), the control, and (c)  #zh: 反向传播的两行：(a)（对照）和(c)
+display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  # below: backward in (a), the control, and (c)  #zh: 下面一栏：对照 (a) 和 (c) 中的反向传播
 
 # %% [markdown]
 # ## One step, process by process
 #
-# One profiled step of (c), then of (b) (not timed ones), two rows per process.
+# One profiled step of (c), then of (b) (not timed ones), two rows per process. An all-reduce bar lasts until
+# both processes have sent: it includes waiting for the other one.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 先画 (c)、再画 (b) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。
+# 先画 (c)、再画 (b) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。全归约的条形一直持续到
+# 两个进程都发送完毕，其中包括等待另一个进程的时间。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
@@ -260,68 +260,59 @@ for ax in axes:  # one time axis  #zh: 共用一条时间轴
 display(fig)
 
 # %% [markdown]
-# **(b)'s question:** is (b) faster than (a)?
+# **(b)'s question:** is (b), one call after backward, faster than (a), here and on the GPU host?
 
 # %% [markdown] lang="zh"
-# **(b) 的问题**：(b) 比 (a) 快吗？
+# **(b) 的问题**：在这里和在 GPU 主机上，(b)（反向传播之后只调用一次）比 (a) 快吗？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 _, there = recorded.fewest(rec) if rec is not None else (WORLD, result)  # the recorded run  #zh: 记录的那次运行
-print(show.flat_answer(result, there))  # (b) against (a) there and here; (b)'s profiled copies  #zh: 两处的(b)与(a)相比；(b)分析步中的复制
-display(show.plot_steps(result, ids=['serial', 'flat']))
+print(show.flat_answer(result, there))  # (b) against (a) by the one rule, there and here  #zh: 按同一规则比较两处的 (b) 与 (a)
 
 # %% [markdown]
-# ## MXNet and beyond one machine
+# ## MXNet
 #
-# MXNet's KVStore sums within one process or through servers: nothing to time here. For two machines, run this
-# on each (HOST: the first one's address):
-#
-# ```
-# torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
-# ```
+# MXNet's KVStore sums within one process or through servers: nothing to time here.
 #
 # ## Exercises
 #
-# 1. How far was the model from (c)'s median here? Which term does it leave out, and how much do the figure's
-#    backward rows account for? And on the GPU host?
+# 1. How far was the formula from (c)'s median here? Which term does it leave out, and how much of the gap does the
+#    backward panel account for? And on the GPU host?
 
 # %% [markdown] lang="zh"
-# ## MXNet 与多台机器
+# ## MXNet
 #
-# MXNet 的 KVStore 在一个进程之内或经过服务器进程求和：这里没有可以计时的。要使用两台机器，在每台机器上运行
-# 下面的命令（HOST：第一台机器的地址）：
-#
-# ```
-# torchrun --nnodes 2 --nproc-per-node 1 --rdzv-backend c10d --rdzv-endpoint HOST:29400 -m d2l_ext.allreduce
-# ```
+# MXNet 的 KVStore 在一个进程之内或经过服务器进程求和：这里没有可以计时的。
 #
 # ## 练习
 #
-# 1. 模型对这里 (c) 的预测与实测中位数相差多少？模型没有算哪一项？图中反向传播的两行能解释多少？在 GPU 主机上呢？
+# 1. 代价公式对这里 (c) 的预测与实测中位数相差多少？它没有算哪一项？图中反向传播那一栏能解释多少差距？
+#    在 GPU 主机上呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
 
 # %% [markdown]
-# 2. DDP's default bucket, 25 MiB, holds all of this model's gradients. Which size had the shortest step, by the
-#    one rule, here and on the GPU host? How does your (d) fare?
+# 2. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. Is DDP's shortest
+#    step with smaller buckets faster than it, by the one rule, here and on the GPU host? And your (d) against DDP
+#    at 1 MiB?
 
 # %% [markdown] lang="zh"
-# 2. DDP 默认的桶大小 25 MiB 能装下这个模型的全部梯度。按同一规则，在这里和在 GPU 主机上，哪个大小的训练步最短？
-#    你的 (d) 表现如何？
+# 2. DDP 默认的桶大小 25 MiB 能装下这个多层感知机的全部梯度：反向传播之后只调用一次。按同一规则，在这里和在
+#    GPU 主机上，DDP 用更小的桶时最短的训练步比它快吗？你的 (d) 与 1 MiB 的 DDP 相比呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-display(show.bucket_table([result, there]))  # here, then the recording  #zh: 先是这里，再是记录结果
-print(show.buckets_answer(result, there))  # here, then the recording; (d) against DDP  #zh: 先是这里，再是记录结果；(d)与DDP相比
+display(show.bucket_table(result, there))  # calls a step, then here and the recording  #zh: 每步调用次数，然后是这里和记录结果
+print(show.buckets_answer(result, there))  # here, then the recording; (d) against DDP  #zh: 先是这里，再是记录结果；(d) 与 DDP 相比
 display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets']))
 
 # %% [markdown]
-# 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run.
+# 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run it.
 
 # %% [markdown] lang="zh"
-# 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行。
+# 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行它。
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"]
 def hooks_without_average(model, X, y, optimizer):
     # (c) with the division by the number of processes left out  #zh: (c)，但去掉了除以进程数这一步
     works = []
@@ -342,29 +333,34 @@ def hooks_without_average(model, X, y, optimizer):
 try:
     run_allreduce(BACKEND, WORLD, bucket_mb=[], repeats=1, steps={'hooks': hooks_without_average}, timeout=60,
                   layers=2, width=256, batch=32)
-except d2l_ext.ResultMismatch as wrong:
+except d2l_ext.ResultMismatch as error:
+    wrong = error  # kept for the answer below  #zh: 留给下面的参考答案
     print(wrong)
-    print(show.sum_answer(wrong, WORLD))
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+print(show.sum_answer(wrong, WORLD))
 
 # %% [markdown]
 # ## Remember
 #
-# - Data parallelism averages gradients with an all-reduce; the model charges a call α + 2(n-1)/n × bytes / β and
-#   leaves out any change in backward.
+# - Data parallelism averages gradients with an all-reduce; the cost formula charges a call α + 2(n-1)/n × bytes / β
+#   and leaves out any change in backward.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
 # - Sending during backward pays only if the step says so: compare it with (a), and backward with its control.
 #
 # ## Pitfalls
 #
-# - No `wait()` before `optimizer.step()`: half-summed gradients. No average: n times the gradient.
+# - No `wait()` before `optimizer.step()`: half-summed gradients.
+# - No division by the number of processes: n times the gradient.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 数据并行用全归约对梯度取平均；模型给一次调用记 α + 2(n-1)/n × 字节数 / β，没有算反向传播用时的任何变化。
+# - 数据并行用全归约对梯度取平均；代价公式把一次调用记为 α + 2(n-1)/n × 字节数 / β，没有算反向传播用时的任何变化。
 # - 重叠来自依赖图：最后一层的梯度最先确定。
 # - 边反向传播边发送是否划算，要看训练步：把它与 (a) 相比，并把反向传播与它的对照相比。
 #
 # ## 易错点
 #
-# - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。没有取平均：每个梯度都变成了应有值的 n 倍。
+# - `optimizer.step()` 之前没有 `wait()`：梯度只求和了一部分。
+# - 没有除以进程数：每个梯度都变成了应有值的 n 倍。

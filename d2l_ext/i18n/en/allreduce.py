@@ -3,9 +3,10 @@ MESSAGES = {
     'allreduce.version.backward': 'step without all-reduce', 'allreduce.version.allreduce': 'all-reduce alone',
     'allreduce.version.serial': '(a) after backward', 'allreduce.version.flat': '(b) flat',
     'allreduce.version.hooks': '(c) hooks', 'allreduce.version.buckets': '(d) buckets {mb:g} MiB',
-    'allreduce.version.ddp': 'DDP {mb:g} MiB', 'allreduce.version.one_bucket': 'DDP one bucket',
+    'allreduce.version.ddp': 'DDP {mb:g} MiB', 'allreduce.version.one_bucket': 'DDP {mb:g} MiB (one bucket)',
     'allreduce.lane.compute': 'compute (backward {ms:.0f} ms)', 'allreduce.lane.allreduce': 'all-reduce',
-    'allreduce.lane.copy': 'flatten (cat, ÷n), copy back', 'allreduce.lane': 'process {rank} · {what}',
+    'allreduce.lane.waiting': 'all-reduce (incl. waiting\nfor the other process)',
+    'allreduce.lane.copy': 'flatten (cat, ÷n), copy back', 'allreduce.lane': 'process {rank}: {what}',
     'allreduce.mismatch': '{version} on process {rank} gave wrong parameters: relative error {error:.2e} > {tol:.0e}',
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error '
                                 '{error:.2e} > {tol:.0e}'),
@@ -15,8 +16,8 @@ MESSAGES = {
     'allreduce.usage.no_trace': 'no timeline of {version!r}: this run profiled {traced}',
     'allreduce.summary.head': '{processes} {backend} processes, MLP {layers}x{width}, batch {batch} each, {mb:.1f} MiB',
     'allreduce.summary.version': '{label:<38} median {median:.4f} s  (relative error {error:.1e}, {repeats} repeats)',
-    'allreduce.summary.model': 'all-reduce model: {alpha:.3f} ms a call + bytes at {gbps:.2f} GB/s (ring {ring:.2f})',
-    'allreduce.summary.overlap': '{label}: overlap {measured:.0%} (model {predicted:.0%})',
+    'allreduce.summary.model': 'cost formula: {alpha:.3f} ms a call + bytes at {gbps:.2f} GB/s (ring {ring:.2f})',
+    'allreduce.summary.overlap': '{label}: overlap {measured:.0%} (formula {predicted:.0%})',
     'allreduce.summary.trace': 'trace of {label}, process {rank}: {path} (open it in Perfetto)',
     'allreduce.recorded.bad_format': '{where}: not an all-reduce recording of format {format} ({got}): record again',
     'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
@@ -28,30 +29,24 @@ MESSAGES = {
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
     'allreduce.ingredients.fit': 'α, β fitted to all-reduce alone and one call on a larger buffer: α = {alpha} a call, '
                                  'β = {gbps} GB/s',
-    'allreduce.plot.back': 'backward in ({letter}), profiled steps',
+    'allreduce.plot.back': 'backward in the profiled steps',
+    'allreduce.plot.back_ms': 'backward (ms, mean of processes)',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)', 'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.timeline_after': '{label}, one profiled step:\nevery all-reduce starts after backward ends',
-    'allreduce.plot.timeline_during': ('{label}, one profiled step:\nall-reduce starts {ms} ms before backward ends '
-                                       '(processes in order)'),
+    'allreduce.plot.timeline_during': '{label}, one profiled step:\nfirst all-reduce {ms} before backward ends',
+    'allreduce.plot.lead': '{ms:.0f} ms (process {rank})',
     'allreduce.recorded.none': 'no recording from a GPU host is shipped with this copy of d2l_ext',
     'allreduce.recorded.machine': 'a {cores}-core host ({gpus} machine), {date}',
     'allreduce.recorded.machine_cpu': 'a {cores}-core host, no GPU, {date}',
     'allreduce.recorded.title': 'recorded: {n} processes on {machine}',
     'allreduce.table.predicted': 'predicted step (ms)', 'allreduce.table.measured': 'median step (ms)',
-    'allreduce.on': '{n} processes, {cores} cores: ',
-    'allreduce.answer.flat': '{where}, {line}.',
+    'allreduce.table.calls': 'all-reduce calls a step',
+    'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
-    'allreduce.answer.flat_profile': ("(b)'s profiled step here, processes {ranks}: flatten and copy back {copies}, "
-                                      'all-reduce (incl. waiting for the peer) {comm}.'),
     'allreduce.there': 'On the GPU host', 'allreduce.here': 'Here',
-    'allreduce.answer.sizes': 'Median steps by the one rule, here: {here}. On the GPU host: {there}.',
-    'allreduce.answer.miss': ("{where}, the model predicted (c) at {model}; its median was {measured} ({missed}). "
-                              "Backward took {c} in (c)'s profiled steps vs {a} in (a)'s, the control: {grew}, "
-                              'which the model leaves out (model plus it: {plus}).'),
-    'allreduce.answer.shortest': '{names} shortest', 'allreduce.answer.same': 'no clear difference among {names}',
-    'allreduce.answer.d': ("{line}. In profiled steps (d)'s backward took {more} against DDP's, and (d)'s flatten "
-                           "and copy back {copies} (DDP's copies are not counted)."),
+    'allreduce.answer.miss': ("{where}, the formula put (c) at {model}, the median was {measured} ({missed}). "
+                              "Backward took {c} in (c)'s profiled steps vs {a} in (a)'s, the control ({grew}); "
+                              'formula plus that: {plus}, against the median {measured}.'),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n - 1 = {n1} for n = {n}.',
-    'allreduce.model': "the model's step: {rows}",
-    'allreduce.sep_list': ', ',
+    'allreduce.model': "the formula's step: {rows}", 'allreduce.sep_list': ', ',
 }

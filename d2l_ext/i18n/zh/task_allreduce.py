@@ -5,7 +5,7 @@ _HEAD = '重叠 {measured:.0%}（要求 {threshold:.0%}）'
 _WAIT = '：在 optimizer.step() 之前对每一个调用 wait()'
 MESSAGES = {
     'task.allreduce.a.description': '反向传播之后对每个梯度做全归约，并在各进程间取平均',
-    'task.allreduce.b.description': '把所有梯度放进一个扁平缓冲区做全归约：每步只调用一次',
+    'task.allreduce.b.description': '把所有梯度放进一个展平的缓冲区做全归约：每步只调用一次',
     'task.allreduce.c.description': '在每个梯度的钩子中发起全归约（async_op=True），在 step() 之前等待',
     'task.allreduce.d.description': '按参数的逆序把梯度装进大小为 bucket_mb MiB 的桶，每个桶一装满就做全归约',
     'task.allreduce.ran': '{name} 在 2 个进程上运行了 {steps} 步，没有出错',
@@ -25,7 +25,7 @@ MESSAGES = {
     'task.allreduce.unsafe': '第 {step} 步更新开始时，{calls} 个全归约里有 {unfinished} 个还没有完成' + _WAIT,
     'task.allreduce.unwaited': '第 {step} 步以 async_op=True 发起了 {calls} 个全归约，只等待了 {waits} 个' + _WAIT,
     'task.allreduce.calls': '每步一次全归约，一次处理所有梯度',
-    'task.allreduce.calls_wrong': '每步调用了 {calls} 次全归约：把所有梯度放进一个扁平缓冲区',
+    'task.allreduce.calls_wrong': '每步调用了 {calls} 次全归约：把所有梯度放进一个展平的缓冲区',
     'task.allreduce.buckets': '每种桶大小下都是每个桶一次全归约（最后一种：{expected} 个桶）',
     'task.allreduce.buckets_wrong': 'bucket_mb={bucket_mb:g} 时，每步调用了 {calls} 次全归约，应为 {expected} 个桶',
     'task.allreduce.buckets_forward': '桶按前向顺序装入：应使用 reversed(list(model.parameters()))',
