@@ -303,7 +303,7 @@ def test_exercise_three_lines_compare_together_with_the_slower_lane_alone():
     rows = [lb.get_text().split('\n')[0] for lb in ax.get_yticklabels()]
     assert rows[2:] == ['the two alone added', 'together']  # the sum's repeats drawn beside together
     with using_language('zh'):
-        assert ('同时运行1.41秒，较慢执行路单独运行1.00秒：更慢（用时多41%）；'
+        assert ('同时运行1.41秒，较慢执行单元单独运行1.00秒：更慢（用时多41%）；'
                 '两者单独用时之和1.80秒：更快（用时少22%）。') in (
             show.exercise_three_text(_ex3([1.4, 1.41, 1.42])))
 

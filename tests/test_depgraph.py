@@ -275,7 +275,7 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
                                                            'planned on two lanes, 12 on the critical path')
     with using_language('zh'):
         assert show.dag_line(dg.dag_model(dag, lanes)) == (
-            '以一次乘法的用时为单位：一条执行路按顺序21，两条执行路按计划12，关键路径上12')
+            '以一次乘法的用时为单位：一个执行单元按顺序21，两个执行单元按计划12，关键路径上12')
     # a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}

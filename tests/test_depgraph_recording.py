@@ -311,9 +311,9 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     timeline, repeats = fig.axes[1], fig.axes[0]
     assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
     beside = repeats.get_yticklabels()[1].get_text().split('\n')[0]  # together beside one device, its prediction's rows
-    assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两条执行路，同时运行（预测6.00 − 2.00）')
+    assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两个执行单元，同时运行（预测6.00 − 2.00）')
     assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
-        'lane 0 half, one after the other', '执行路0的一半，先后运行')
+        'lane 0 half, one after the other', '执行单元0的一半，先后运行')
 
 
 def test_the_repeats_panel_says_how_many_and_bridges_the_verdicts_boxes_where_they_overlap():

@@ -94,7 +94,7 @@ def _ids(*names):
 
 def test_timeline_prediction_by_lane_order_survives_a_language_switch():
     """13.3.1's timeline cell broke when the lanes were named in one language and the timeline in another."""
-    tl = _timeline([(0.0, 1.0), (0.0, 0.5)], lanes=('CPU执行路0', 'CPU执行路1'))
+    tl = _timeline([(0.0, 1.0), (0.0, 0.5)], lanes=('CPU执行单元0', 'CPU执行单元1'))
     with using_language('en'):
         fig = dl.plot_timeline(tl, predicted=[1.0, 0.5])
     assert fig.axes and 'median alone' in [x.get_text() for x in fig.axes[0].get_legend().get_texts()]

@@ -75,8 +75,8 @@ def main(argv=None) -> int:
     part.write_text(json.dumps(rec, indent=1), encoding='utf-8')
     part.replace(out)  # an interrupted run leaves no half-written recording
     try:
-        from d2l_ext.display.graph import recorded_text
-        print(recorded_text(rec))
+        from d2l_ext.display.graph import step_lines
+        print(step_lines(rec, ask=False))  # the lines the lesson prints under its figure
     except ImportError:  # no matplotlib here: the numbers alone
         import statistics
         for run in rec['runs']:  # each way's median step, seconds

@@ -62,15 +62,15 @@ def intra_op_threads(n: int):
 
 
 def run_together(lanes, works):
-    # works[i]() on lanes[i], all at once; the results in order  #zh: 各执行路同时运行 works[i]()；按顺序返回结果
+    # works[i]() on lanes[i], all at once; the results in order  #zh: 各执行单元同时运行 works[i]()；按顺序返回结果
     def on_cpu(lane, work):
         # this thread's share of the cores (a per-thread setting)  #zh: 这个线程分到的核心（每个线程各自设置）
         torch.set_num_threads(lane.threads)
         return work()
-    # one thread per CPU lane, kept between calls  #zh: 每条 CPU 执行路一个线程，两次调用之间保留
+    # one thread per CPU lane, kept between calls  #zh: 每个 CPU 执行单元一个线程，两次调用之间保留
     threads = run_together.__dict__.setdefault('threads', {})
     cpu = {}
-    # CPU lanes start first, each on its own thread ...  #zh: 先启动 CPU 执行路，每条在自己的线程上……
+    # CPU lanes start first, each on its own thread ...  #zh: 先启动 CPU 执行单元，每个在自己的线程上……
     for i, lane in enumerate(lanes):
         if lane.kind == 'cpu':
             if lane.name not in threads:
@@ -80,7 +80,7 @@ def run_together(lanes, works):
         # ... then GPU work is queued  #zh: ……再把 GPU 的工作排入队列
         gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
     finally:
-        # every CPU lane has finished before anything is raised  #zh: 抛出任何异常之前，每条 CPU 执行路都已完成
+        # every CPU lane has finished before anything is raised  #zh: 抛出任何异常之前，每个 CPU 执行单元都已完成
         [f.exception() for f in cpu.values()]
     results = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
     for lane in lanes:

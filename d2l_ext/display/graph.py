@@ -26,7 +26,7 @@ ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own
 
 
 def lane_name(lane: str, plot: bool = False, kinds=None) -> str:
-    """A row id as a learner reads it: 'lane 0' -> 'lane 0' / '执行路 0', or 'GPU' / 'CPU' where `kinds` (each lane's
+    """A row id as a learner reads it: 'lane 0' -> 'lane 0' / '执行单元 0', or 'GPU' / 'CPU' where `kinds` (each lane's
     kind, 'gpu' or 'cpu') differ; the server; any other id as itself."""
     say = style.plot_text if plot else t
     if lane.startswith('lane ') and lane[5:].isdigit():
@@ -336,12 +336,13 @@ def dag_answer(ex, caught: bool) -> None:
     kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
     i, (took, waited, n, start, replayed) = max(enumerate(ex.per_task() or [(0.0,) * 5]),
                                                 key=lambda x: x[1][3] + x[1][2] * x[1][0] + x[1][1])  # last to finish
-    miss = 'none' if replay is None else 'landed' if abs(planned - replay) < MIN_SHARE * replay else 'miss'
+    key = 'graph.answer.dag_landed' if replay and abs(planned / replay - 1) < MIN_SHARE else 'graph.answer.dag_miss'
+    last = lane_name(f'lane {i}', kinds=kinds)  # the lane that finished last
     print(verdict.answer(t(f"graph.answer.{'dag_caught' if caught else 'dag_missed'}"), t(
-        'graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), '' if miss ==
-        'none' else t(f'graph.answer.dag_{miss}', lane=lane_name(f'lane {i}', kinds=kinds), predicted=verdict.num(
-            replay, 'ms'), measured=verdict.num(planned, 'ms'), waited=verdict.num(waited, 'ms'),
-            replayed=verdict.num(replayed, 'ms'))))
+        'graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), '' if replay is
+        None else t(key, lane=last, predicted=verdict.num(replay, 'ms'),
+                    measured=verdict.num(planned, 'ms'), waited=verdict.num(waited, 'ms'),
+                    replayed=verdict.num(replayed, 'ms'))))
 
 
 def show_dag(ex, guess_ms=None):

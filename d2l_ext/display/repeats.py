@@ -99,7 +99,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
         ax.scatter([v * scale for v, _ in near], [yy for _, yy in near], s=45, color=measured, alpha=0.8,
                    linewidths=0, zorder=3)
         far = [(v, yy) for v, yy in zip(values, ys) if v > edge]
-        for v, yy in far:  # an arrowhead each; the largest's value written once (several labels would stack)
+        for _, yy in far:  # an arrowhead each; the largest's value written once (several labels would stack)
             ax.scatter([edge * scale], [yy], s=60, marker='>', color=measured, zorder=3)
         if far:
             v, yy = max(far)

@@ -67,9 +67,9 @@ print(machine_line())
 # cores.
 
 # %% [markdown] lang="zh"
-# ## 这台机器的执行路
+# ## 这台机器的执行单元
 #
-# *执行路*是可以与其他工作同时运行的一条执行线路：一个 GPU、整个 CPU，或 CPU 的一部分核心。下表列出这台机器的执行路。
+# *执行单元*是能与其他工作同时运行的一份硬件：一块 GPU、整个 CPU，或 CPU 的一部分核心。下表列出这台机器的执行单元。
 
 # %%
 from d2l_ext.display.parallel import lanes_table
@@ -91,11 +91,11 @@ lanes_table({'torch': lanes})
 # ## 根据 GPU 记录结果做预测
 #
 # 一个 GPU 和 CPU 各完成一项由相互独立的矩阵乘法组成的任务（即书中的 `run`，矩阵为 2000 × 2000：书中大小的一半，
-# CPU 也能承担）：每条执行路单独运行、两条同时运行，以及**基线**（GPU 独自完成两项任务）。CPU 慢得多，分到的乘法
+# CPU 也能承担）：每个执行单元单独运行、两个同时运行，以及**基线**（GPU 独自完成两项任务）。CPU 慢得多，分到的乘法
 # 少得多，并留出一个核心给 GPU 派发工作。[12.3.1节](13.3.1-Parallel-Computation-on-Devices.ipynb)
-# 在这台机器的执行路上做同样的测量。
+# 在这台机器的执行单元上做同样的测量。
 #
-# 预测规则：在相互独立的硬件上，同时运行的用时等于较慢那条执行路的用时 max(t1, t2)。各执行路单独运行的用时：
+# 预测规则：在相互独立的硬件上，同时运行的用时等于较慢那个执行单元的用时 max(t1, t2)。各执行单元单独运行的用时：
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_lines
@@ -112,7 +112,7 @@ print(recorded_alone(rec))
 # **练习**：同时运行要用多长时间？会比基线快吗？把你对同时运行用时的预测（秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
+my_guess = None  # seconds: both lanes together (s)  #zh: 两个执行单元同时运行的用时（秒）
 
 # %% [markdown]
 # Compare by **one rule for every comparison:** a way is *faster* (or *slower*) only when the middle halves of the
@@ -125,7 +125,7 @@ my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时�
 # 比较时，**每次比较都用同一条规则**：两行各次重复的中间一半（灰色方框）互不重叠，且中位数之差至少是较慢那一个的
 # 5%，才算*更快*（或*更慢*）；否则就是*没有明显差别*。这里各次重复非常接近，灰色方框被中位数的竖线挡住了；蓝色带是
 # 基线中位数上下5%的范围。斜线条形是预测，菱形是你的猜测。下方用同一条时间轴画出“同时运行”中用时为中位数的那次重复，
-# 显示每条执行路何时在忙。
+# 显示每个执行单元何时在忙。
 
 # %% tags=["nbval-ignore-output"]
 print(recorded_lines(rec, my_guess))  # your guess, then together vs the baseline by the rule  #zh: 你的猜测，再按规则比较同时运行与基线
@@ -169,7 +169,7 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # ## 要记住
 #
 # - 一个大的矩阵乘法就已经能让 GPU 忙碌起来：要与基线（一个设备完成两项任务）比较。
-# - 在相互独立的硬件上，用每条执行路单独运行的用时预测同时运行：max(t1, t2)。
+# - 在相互独立的硬件上，用每个执行单元单独运行的用时预测同时运行：max(t1, t2)。
 # - 只按规则判断更快或更慢：灰色方框互不重叠，且中位数相差至少 5%。
 #
 # ## 易错点

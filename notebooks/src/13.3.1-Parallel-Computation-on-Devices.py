@@ -25,8 +25,8 @@
 #
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
-# 书中的说法：两个设备上的两项相互独立的任务，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两条**执行路**
-# （可以与其他工作同时运行的一条执行线路）上运行书中的代码。你将预测每次的用时，自己写出让执行路同时运行的函数，
+# 书中的说法：两个设备上的两项相互独立的任务，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两个**执行单元**
+# （可以与其他工作同时运行的一份硬件）上运行书中的代码。你将预测每次的用时，自己写出让执行单元同时运行的函数，
 # 再与基线（一个设备完成两项任务）比较。
 
 # %% tags=["nbval-ignore-output"]
@@ -44,10 +44,10 @@ print(machine_line())
 # or two CPU lanes with half of the cores each (separate cores, shared memory and caches).
 
 # %% [markdown] lang="zh"
-# ## 书中的代码，运行在这台机器的执行路上
+# ## 书中的代码，运行在这台机器的执行单元上
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
-# `IndexError`），所以我们改用这台机器的两条执行路：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两条 CPU 执行路
+# `IndexError`），所以我们改用这台机器的两个执行单元：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU 执行单元
 # （核心各自独立，内存和缓存共享）。
 
 # %% tags=["nbval-ignore-output"]
@@ -64,8 +64,8 @@ lanes_table({'torch': lanes})
 # smaller matrix, and a CPU lane beside a GPU gets fewer products, being slower. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一条执行路是 CPU 时，两条执行路都用较小的
-# 矩阵；与 GPU 并列时，较慢的 CPU 执行路分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
+# 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一个执行单元是 CPU 时，两个执行单元都用较小的
+# 矩阵；与 GPU 并列时，较慢的 CPU 执行单元分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
@@ -76,22 +76,22 @@ def run(x, k=50):
 
 
 work = resolve_workload(lanes, lesson=True)  # the book's sizes on two GPUs, else smaller  #zh: 两个 GPU 上用书中的大小，否则更小
-N, K = work.size, work.iters  # K: products per lane  #zh: K：每条执行路的乘法次数
+N, K = work.size, work.iters  # K: products per lane  #zh: K：每个执行单元的乘法次数
 x_0 = torch.rand(size=(N, N), device=devices[0])
 x_1 = torch.rand(size=(N, N), device=devices[1])
 refs = [x.double().mm(x.double()) for x in (x_0, x_1)]
 if lanes[-1].kind == 'cpu':
-    torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一条 CPU 执行路分到的核心
+    torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一个 CPU 执行单元分到的核心
 print(f'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of '
       f'{BOOK_SIZE} × {BOOK_SIZE} per GPU)')
-#zh-str: {'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of ': '这次运行：{N} × {N}的矩阵，两条执行路分别做{K[0]}次和{K[1]}次乘法（书中：每个GPU上{BOOK_ITERS}次', '{BOOK_SIZE} × {BOOK_SIZE} per GPU)': '{BOOK_SIZE} × {BOOK_SIZE}的乘法）'}
+#zh-str: {'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of ': '这次运行：{N} × {N}的矩阵，两个执行单元分别做{K[0]}次和{K[1]}次乘法（书中：每个GPU上{BOOK_ITERS}次', '{BOOK_SIZE} × {BOOK_SIZE} per GPU)': '{BOOK_SIZE} × {BOOK_SIZE}的乘法）'}
 
 # %% [markdown]
 # Warm up, then the book's timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every device used.
 
 # %% [markdown] lang="zh"
-# 先预热两条执行路，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
-# 都会等待所给执行路的每个设备。
+# 先预热两个执行单元，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
+# 都会等待所给执行单元的每个设备。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display import verdict
@@ -146,10 +146,10 @@ plot_recorded_sync(rec) if rec else None
 # its own thread calling `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
-# ## 两条执行路同时运行
+# ## 两个执行单元同时运行
 #
-# 在 GPU 执行路上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能喂饱多个 GPU。CPU 执行路在调用返回前就完成计算，
-# 所以每条 CPU 执行路需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每条执行路。
+# 在 GPU 执行单元上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能喂饱多个 GPU。CPU 执行单元在调用返回前就完成计算，
+# 所以每个 CPU 执行单元需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每个执行单元。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -163,10 +163,10 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
 #
-# 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各条执行路同时运行；按顺序返回结果，
-# 且一返回就可以安全读取。执行路有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
+# 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个执行单元同时运行；按顺序返回结果，
+# 且一返回就可以安全读取。执行单元有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
 # `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，
-# 结果是否与 float64 相符，返回时每条执行路是否都已完成，各执行路是否重叠：较短的执行路至少要有一半的忙碌时间与另一条
+# 结果是否与 float64 相符，返回时每个执行单元是否都已完成，各执行单元是否重叠：较短的执行单元至少要有一半的忙碌时间与另一个
 # 同时运行（检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
@@ -175,8 +175,8 @@ from concurrent.futures import ThreadPoolExecutor  # noqa: F401
 
 
 def run_together(lanes, works):
-    # works[i]() on lanes[i], all at once; the results in order  #zh: 各执行路同时运行 works[i]()；按顺序返回结果
-    # TODO: a thread per CPU lane (with its own torch.set_num_threads), then queue GPU work, then wait for all  #zh: TODO：每条 CPU 执行路一个线程（各自调用 torch.set_num_threads），再把 GPU 的工作排入队列，然后等待全部完成
+    # works[i]() on lanes[i], all at once; the results in order  #zh: 各执行单元同时运行 works[i]()；按顺序返回结果
+    # TODO: a thread per CPU lane (with its own torch.set_num_threads), then queue GPU work, then wait for all  #zh: TODO：每个 CPU 执行单元一个线程（各自调用 torch.set_num_threads），再把 GPU 的工作排入队列，然后等待全部完成
     raise NotImplementedError
 
 
@@ -187,7 +187,7 @@ checked = d2l_ext.check('13.3.1-lanes', run_together)
 #@source d2l_ext.parallel.together.run_together
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package's own runner  #zh: 参考答案：包里的执行路运行函数
+d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package's own runner  #zh: 参考答案：包里的执行单元运行函数
 
 # %% [markdown]
 # ## Predict, then measure
@@ -200,8 +200,8 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 图中有五行：每条执行路单独运行、先后运行、同时运行，以及**基线**（第一条执行路所在的整个设备完成两项任务）。
-# 在相互独立的硬件上，同时运行用时为 max(t1, t2)；两条 CPU 执行路是同一个 CPU 的两半，这里检验它是否仍然成立。
+# 图中有五行：每个执行单元单独运行、先后运行、同时运行，以及**基线**（第一个执行单元所在的整个设备完成两项任务）。
+# 在相互独立的硬件上，同时运行用时为 max(t1, t2)；两个 CPU 执行单元是同一个 CPU 的两半，这里检验它是否仍然成立。
 # 根据上面的计时做出预测，把你对“同时运行”用时的预测写进 `my_guess`；斜线条形是参考答案的预测，即由这次测量中
 # 单独运行的用时算出的 max(t1, t2)。
 
@@ -216,14 +216,14 @@ print('measured below with your run_together (its check passed)' if checked.pass
       "measured below with the package's run_together (yours has not passed its check yet)")
 #zh-str: {'measured below with your run_together (its check passed)': '下面用你的 run_together 测量（它通过了检查）', "measured below with the package's run_together (yours has not passed its check yet)": '下面用包里的 run_together 测量（你的尚未通过检查）'}
 jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
-run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每条 CPU 执行路的线程
-whole = parallel.whole_device(lanes[0])  # the baseline: the first lane's device, all its cores  #zh: 基线：第一条执行路所在的设备，用上全部核心
+run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每个 CPU 执行单元的线程
+whole = parallel.whole_device(lanes[0])  # the baseline: the first lane's device, all its cores  #zh: 基线：第一个执行单元所在的设备，用上全部核心
 serial, together, baseline = 'one after the other', 'all lanes together', f'{whole.label}, both jobs'
 names = [lanes[0].label, lanes[1].label, serial, together, baseline]  # the five rows  #zh: 五行
-#zh-str: {'one after the other': '先后运行', 'all lanes together': '所有执行路同时运行', '{whole.label}, both jobs': '{whole.label}完成两项任务'}
+#zh-str: {'one after the other': '先后运行', 'all lanes together': '所有执行单元同时运行', '{whole.label}, both jobs': '{whole.label}完成两项任务'}
 
 # %%
-my_guess = None  # seconds: both lanes together (s)  #zh: 两条执行路同时运行的用时（秒）
+my_guess = None  # seconds: both lanes together (s)  #zh: 两个执行单元同时运行的用时（秒）
 
 # %% [markdown]
 # All five, interleaved, answers checked, 5 repeats each. Line 1 checks your guess against the hatched bar; line 2
@@ -247,7 +247,7 @@ busy = others_busy()  # the share of the cores other programs keep busy, before 
 cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
                       check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
 busy = max(busy, others_busy())
-alone = [cmp[lane.label].median for lane in lanes]  # the predictions from this run's lanes-alone medians  #zh: 预测改用这次测量中两条执行路单独运行的中位数
+alone = [cmp[lane.label].median for lane in lanes]  # the predictions from this run's lanes-alone medians  #zh: 预测改用这次测量中两个执行单元单独运行的中位数
 predicted = max(alone)  # the hatched bar, the worked prediction: max(t1, t2)  #zh: 斜线条形，即参考答案的预测：max(t1, t2)
 print(verdict.guess(my_guess, predicted, cmp[together].median))
 print(claim_line(cmp[together], baseline, cmp[baseline], busy))  # the fair test  #zh: 公平的比较
@@ -258,13 +258,13 @@ plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows  #zh: �
 # alone.
 
 # %% [markdown] lang="zh"
-# 时间线是“同时运行”中用时为中位数的那一次重复：每条执行路何时在忙。虚线：每条执行路单独运行的中位数。
+# 时间线是“同时运行”中用时为中位数的那一次重复：每个执行单元何时在忙。虚线：每个执行单元单独运行的中位数。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.lane_timeline import plot_timeline
 
 tl = together_run.timeline(cmp[together].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
-plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚线：每条执行路单独运行的中位数
+plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚线：每个执行单元单独运行的中位数
 
 # %% [markdown]
 # ## Try it yourself
@@ -274,7 +274,7 @@ plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 选择矩阵大小和每条执行路的乘法次数，然后点击**运行**；每次运行都会追加到表格中。
+# 选择矩阵大小和每个执行单元的乘法次数，然后点击**运行**；每次运行都会追加到表格中。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import ParallelPanel
@@ -357,10 +357,10 @@ print(worked)  # the worked answer, from this run's numbers  #zh: 参考答案�
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行路，独立任务的用时约为 max(t1, t2)。同一个 CPU 上的两条执行路比先后运行快，但不比
+# * 位于**相互独立的硬件**上的执行单元，独立任务的用时约为 max(t1, t2)。同一个 CPU 上的两个执行单元比先后运行快，但不比
 #   整个 CPU 完成两项任务快：把 CPU 分成两半并不会多出核心。
-# * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每条执行路一个线程。
-# * 用每条执行路实测的用时做预测；与基线比较；看每一次重复。
+# * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每个执行单元一个线程。
+# * 用每个执行单元实测的用时做预测；与基线比较；看每一次重复。
 #
 # ## 易错点
 #

@@ -45,7 +45,7 @@ d2l_ext.set_language('en')
 lane = d2l_ext.find_lanes('torch')[0]  # the GPU if there is one, else a share of the CPU's cores  #zh: 有 GPU 时是 GPU，否则是 CPU 的一部分核心
 GPU = lane.kind == 'gpu'
 if not GPU:
-    torch.set_num_threads(lane.threads)  # products on the lane's share of the cores  #zh: 乘法只用执行路分到的核心
+    torch.set_num_threads(lane.threads)  # products on the lane's share of the cores  #zh: 乘法只用执行单元分到的核心
 print(lane.label)
 
 # %% [markdown]
@@ -173,7 +173,7 @@ print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction'
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
-# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行路
+# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行单元
 # 分到的核心数。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵。在 CPU 上，它们做 20 次“瘦”矩阵乘法
 # （700 × 4 乘以 4 × 700），每次乘法与其复制的用时大致相等。检查会在单独的进程中运行你的函数。GPU 分支只在有 GPU
 # 时评分（上面的记录结果就是它的样子），没有 GPU 时评 CPU 分支。
@@ -214,7 +214,7 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # 重叠时，与上面一样，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者。
 
 # %% tags=["nbval-ignore-output"]
-x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行路上任务的设定
+x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行单元上任务的设定
 K2 = tracing.setting(lane).iters
 buffers, buffers_base = tracing.host_buffers(lane), tracing.host_buffers(lane)  # pinned on a GPU, once  #zh: 在 GPU 上为锁页内存，只分配一次
 ref = tracing.reference(x, w)             # x @ w in float64: every result must match it  #zh: float64 的 x @ w：每个结果都要与它一致
@@ -318,14 +318,14 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **3. CPU 和 GPU 一起工作，并且相互通信**。执行路 0 像 `run_and_copy` 那样计算并复制每个乘积，同时执行路 1
-# 独立地计算。有一个 GPU 时，执行路 0 是 GPU，复制到主机内存，执行路 1 是 CPU。没有 GPU 时，两者都是同一个 CPU 上的
-# 执行路，执行路 0 的复制线程把结果复制到缓冲区；打印的第一行说明实际运行的是什么。根据单独运行的用时预测“同时运行”
-# 的用时：接近较慢的执行路 max(t1, t2)，还是接近两者之和？把它（秒）写进 `my_guess`。
+# **3. CPU 和 GPU 一起工作，并且相互通信**。执行单元 0 像 `run_and_copy` 那样计算并复制每个乘积，同时执行单元 1
+# 独立地计算。有一个 GPU 时，执行单元 0 是 GPU，复制到主机内存，执行单元 1 是 CPU。没有 GPU 时，两者都是同一个 CPU 上的
+# 执行单元，执行单元 0 的复制线程把结果复制到缓冲区；打印的第一行说明实际运行的是什么。根据单独运行的用时预测“同时运行”
+# 的用时：接近较慢的执行单元 max(t1, t2)，还是接近两者之和？把它（秒）写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
-print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每条执行路单独运行的用时
+print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每个执行单元单独运行的用时
 
 # %%
 my_guess = None  # s: your guess for together  #zh: 秒：你对“同时运行”用时的猜测

@@ -24,7 +24,7 @@
 #
 # 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了两层多层感知机在一个 CPU 和两个 GPU 上的
 # 计算图及其依赖关系。每个 GPU 在小批量的一半上完成前向传播、损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。
-# 本节我们在这台机器的两条执行路上写出这个训练步，记录它的依赖图（即带依赖关系的计算图），预测它的耗时，然后实测。
+# 本节我们在这台机器的两个执行单元上写出这个训练步，记录它的依赖图（即带依赖关系的计算图），预测它的耗时，然后实测。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -49,12 +49,12 @@ print(show.machine_line(lanes))
 # (`stage`). The loss is divided by the *whole* minibatch size `n_total`, so the lanes' gradients add up.
 
 # %% [markdown] lang="zh"
-# ## 一条执行路的工作
+# ## 一个执行单元的工作
 #
-# 没有两个 GPU 时，`find_lanes` 给出两条可以同时工作的*执行路*：一个 GPU 和 CPU，或者 CPU 核心的两半（见 12.3.1 节）。
-# 执行路 `i` 在自己的样本上运行 `lane_step`，即书中的多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
+# 没有两个 GPU 时，`find_lanes` 给出两条可以同时工作的*执行单元*：一个 GPU 和 CPU，或者 CPU 核心的两半（见 12.3.1 节）。
+# 执行单元 `i` 在自己的样本上运行 `lane_step`，即书中的多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
 # 反向传播逐步写出，每个操作都位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，
-# 因此两条执行路的梯度相加正好等于整个小批量的梯度。
+# 因此两个执行单元的梯度相加正好等于整个小批量的梯度。
 
 # %%
 #@source d2l_ext.depgraph.model.lane_step
@@ -74,19 +74,19 @@ print(show.machine_line(lanes))
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
 #
-# 为两条执行路写出图12.3.1 中的训练步。执行路 `i` 在 `lanes[i].device()` 上拿到一半样本和权重的*副本*，
-# 就像 GPU 那样；在 CPU 执行路上，只写 `.to` 返回的是同一个张量（见 12.3.2 节）。两半**同时**运行 `lane_step`。
+# 为两个执行单元写出图12.3.1 中的训练步。执行单元 `i` 在 `lanes[i].device()` 上拿到一半样本和权重的*副本*，
+# 就像 GPU 那样；在 CPU 执行单元上，只写 `.to` 返回的是同一个张量（见 12.3.2 节）。两半**同时**运行 `lane_step`。
 # 梯度在 `params` 所在的 CPU 上求和，训练步返回新的权重（普通的随机梯度下降）。
-# `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 执行路在自己的线程中运行），并返回它们的结果。
+# `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 执行单元在自己的线程中运行），并返回它们的结果。
 #
 # 检查会运行四个训练步，评判更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
 # 检查不读取 `stage` 方框：像 `lane_step` 那样给各部分命名是可选的。
 
 # %% tags=["nbval-ignore-output"]
 def mlp_step(lanes, params, X, y, lr):
-    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两条执行路
+    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个执行单元
     # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）-> CPU 上的新权重
-    # TODO: the halves on the lanes, lane_step on both at once,  #zh: TODO：两半放到执行路上，同时运行 lane_step，
+    # TODO: the halves on the lanes, lane_step on both at once,  #zh: TODO：两半放到执行单元上，同时运行 lane_step，
     # the sum and the update on the CPU  #zh: 在 CPU 上求和并更新
     raise NotImplementedError
 
@@ -138,7 +138,7 @@ show.draw_graph(graph)
 # Which could fail here? (Exercise 2 answers from this run.)
 
 # %% [markdown] lang="zh"
-# 两条链在服务器处汇合，服务器的 `sum` 要等待**两条**执行路的梯度。
+# 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**执行单元的梯度。
 #
 # ## 先预测，再测量
 #
@@ -146,7 +146,7 @@ show.draw_graph(graph)
 # 都没有，所以这里拆分预计快不过一个设备。
 #
 # 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
-# 执行路 0 的一半完成后执行路 1 的一半才开始；**同时运行**。
+# 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。
 #
 # 依赖图根据“先后运行”（$t_\textrm{ser}$，两半为 $t_0$、$t_1$）预测“同时运行”（$t_\textrm{par}$）：两种方式运行的
 # 方框相同，而两条链现在可以重叠，因此较短的一半可以藏进较长的一半里：
@@ -157,12 +157,12 @@ show.draw_graph(graph)
 #
 # 1. 每一半同时运行时和先后运行时一样快（图中每一半的几行）；
 # 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）；
-# 3. 其他时间（复制、执行路启动与返回、求和、更新）不变。
+# 3. 其他时间（复制、执行单元启动与返回、求和、更新）不变。
 #
 # 在这里哪个假定可能不成立？（练习 2 用本次运行的数字回答。）
 
 # %% tags=["nbval-ignore-output"]
-my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两条执行路同时运行一个训练步
+my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两个执行单元同时运行一个训练步
 
 here = dg.record_step(lanes, repeats=41)  # every repeat and interval of the three ways  #zh: 三种方式的每次重复和区间
 show.show_step(here, my_guess)
@@ -181,7 +181,7 @@ show.show_step(here, my_guess)
 #
 # ## 在 GPU 上记录的结果
 #
-# 同一个单元格在一台 H200 机器上运行的结果，那里的两条执行路是 GPU 和 CPU（15 个线程）。请看图中每一半的几行：
+# 同一个单元格在一台 H200 机器上运行的结果，那里的两个执行单元是 GPU 和 CPU（15 个线程）。请看图中每一半的几行：
 # 慢的是 CPU 的那一半。
 
 # %% tags=["nbval-ignore-output"]
@@ -198,12 +198,12 @@ show.show_recorded(recorded)
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1. 求和时从不读取执行路 1 的梯度**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行路 0 的梯度
+# **1. 求和时从不读取执行单元 1 的梯度**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行单元 0 的梯度
 # 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？下面的单元格画出它的依赖图；
 # `dg.check_step_matches(lanes, (params, X, y), step=hasty)` 运行检查。
 
 # %%
-hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把执行路 0 的梯度用了两次
+hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把执行单元 0 的梯度用了两次
 hasty_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty))
 show.draw_graph(hasty_graph)
 
@@ -250,12 +250,12 @@ show.draw_dag(dag, lanes)
 # device with all cores. The verdict takes the faster baseline.
 
 # %% [markdown] lang="zh"
-# 规划器把每个任务放到一条执行路上（图中的行）；引擎执行这个计划，每条执行路等待它的输入。为什么两条执行路上的
-# 任何计划都不少于 12 次乘法的用时？预测按每条执行路实测的每个任务用时重放这个计划。先猜一猜按计划运行要多久，
-# 再测量，并与两个依次运行全部 21 个任务的基线比较：一条执行路，以及用全部核心的一个设备。结论与其中较快的基线比较。
+# 规划器把每个任务放到一个执行单元上（图中的行）；引擎执行这个计划，每个执行单元等待它的输入。为什么两个执行单元上的
+# 任何计划都不少于 12 次乘法的用时？预测按每个执行单元实测的每个任务用时重放这个计划。先猜一猜按计划运行要多久，
+# 再测量，并与两个依次运行全部 21 个任务的基线比较：一个执行单元，以及用全部核心的一个设备。结论与其中较快的基线比较。
 
 # %% tags=["nbval-ignore-output"]
-my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两条执行路按计划运行
+my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个执行单元按计划运行
 
 ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=15)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
 show.show_dag(ex5, my_guess_dag)
@@ -290,6 +290,6 @@ show.dag_answer(ex5, caught)
 # ## 易错点
 #
 # * 每一半的损失除以自己的样本数：更新会变成两倍大。
-# * 只把权重复制到执行路上一次：之后的训练步用的是过时的权重。
-# * 在循环中写成 `lambda: lane_step(i, *h, n)` 的任务在运行时才读取 `i` 和 `h`：两个任务都算执行路 1 的一半。
+# * 只把权重复制到执行单元上一次：之后的训练步用的是过时的权重。
+# * 在循环中写成 `lambda: lane_step(i, *h, n)` 的任务在运行时才读取 `i` 和 `h`：两个任务都算执行单元 1 的一半。
 #   要绑定它们：`lambda i=i, h=h: ...`。

@@ -13,8 +13,8 @@ MESSAGES = {
     'communication.variant.warm': '之后的调用',
     'communication.variant.cold': '第一次调用',
     'communication.variant.reused': '只分配一次的锁页缓冲区',
-    'communication.variant.lane1_compute_and_copy': '执行路 0 计算并复制',
-    'communication.variant.lane2_compute': '执行路 1 计算',
+    'communication.variant.lane1_compute_and_copy': '执行单元 0 计算并复制',
+    'communication.variant.lane2_compute': '执行单元 1 计算',
     'communication.variant.together': '同时运行',
     'communication.variant.serial_sum': '两者单独用时之和',
     'communication.mode.cpu_analogue': 'CPU上的类比：一个复制线程',
@@ -56,9 +56,9 @@ MESSAGES = {
     'communication.hazard.zeros': '立即读取：全是 0，复制还没有发生（相对误差 {early:.2f}）；同步之后：{late:.1e}',
     'communication.hazard.lucky': ('立即读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
                                    '这次复制先完成了，但不一定总是如此。'),
-    'communication.ex3.alone': '单独运行：执行路 0 计算并复制 {a}，执行路 1 计算 {b}',
+    'communication.ex3.alone': '单独运行：执行单元 0 计算并复制 {a}，执行单元 1 计算 {b}',
     'communication.parts_combined': '两部分合成',
-    'communication.ex3.title': '练习 3：计算、复制与第二条执行路',
+    'communication.ex3.title': '练习 3：计算、复制与第二个执行单元',
     'communication.middle_half': '各次重复的中间一半',
     'communication.profile.col_op': '操作符',
     'communication.profile.col_ms': '自身用时（毫秒）',
@@ -68,10 +68,10 @@ MESSAGES = {
     'communication.control.faster': '不会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
     'communication.control.own': ('run_and_copy 用时 {c}；公式用只做乘法的用时给出 {p}，'
                                   '用旁边复制时的乘法用时给出 {q}。'),
-    'communication.ex3.setup_gpu': '执行路 0：GPU 及其复制引擎；执行路 1：CPU',
-    'communication.ex3.setup_cpu': ('执行路 0：{t0} 个线程计算、1 个线程复制；执行路 1：{t1} 个线程计算'
+    'communication.ex3.setup_gpu': '执行单元 0：GPU 及其复制引擎；执行单元 1：CPU',
+    'communication.ex3.setup_cpu': ('执行单元 0：{t0} 个线程计算、1 个线程复制；执行单元 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),
-    'communication.ex3.answer': '同时运行 {a}，较慢执行路单独运行 {b}：{by}；两者单独用时之和 {s}：{by_sum}。',
+    'communication.ex3.answer': '同时运行 {a}，较慢执行单元单独运行 {b}：{by}；两者单独用时之和 {s}：{by_sum}。',
     'communication.ex3.match_max': '同时运行符合 max(t1, t2)，而不是两者之和。',
     'communication.ex3.match_sum': '同时运行符合两者之和，而不是 max(t1, t2)。',
     'communication.ex3.match_between': '同时运行介于 max(t1, t2) 与两者之和之间。',
