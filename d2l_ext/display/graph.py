@@ -21,6 +21,7 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys graph.variant.<variant>
 ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
+POINTS = ('rest', 'half', 'split')  # _split_point's finding: the keys graph.answer.<point>
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 
@@ -260,12 +261,12 @@ def split_answer(here: dict, recorded: dict | None = None) -> None:
     k, p, x, a = max(parts, key=lambda part: abs(part[2] - part[1]))  # the largest miss, in ms
     worst = t('graph.answer.worst', a=a, what=t(f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k],
                                                 diff=verdict.num(abs(x - p), 'ms')))
-    missed, why = abs(x - p) >= MIN_SHARE * predicted, _split_point(here)
+    missed, (point, numbers) = abs(x - p) >= MIN_SHARE * predicted, _split_point(here)
     cancel = missed and abs(together - predicted) < MIN_SHARE * predicted  # misses both ways, the net within 5%
     seen = _split_point(recorded) if recorded else None  # the recording's, 'same' where it went the same way
     print(verdict.answer(worst if missed else t('graph.answer.none_broke'), t('graph.answer.cancel') if cancel else '',
-                         t(f'graph.answer.{why[0]}', **why[1]), '' if seen is None else t(
-                             f"graph.answer.recorded.{'same' if seen[0] == why[0] else 'other'}", **seen[1])))
+                         t(f'graph.answer.{point}', **numbers), '' if seen is None else t(
+                             f"graph.answer.recorded.{'same' if seen[0] == point else 'other'}", **seen[1])))
 
 
 def wrong_sum_answer(g, caught: bool):
@@ -316,9 +317,9 @@ def draw_dag(dag, lanes, title='graph.title_dag'):
 
 def _dag_base(ex):
     """(two lanes planned, the faster baseline: one lane in order or one device with all its cores, its name)."""
-    k = min((k for k in (0, 2) if DAG_VARIANTS[k] in ex.measurements), key=lambda k: ex.measurements[DAG_VARIANTS[
-        k]].median)
-    return ex.measurements[DAG_VARIANTS[1]], ex.measurements[DAG_VARIANTS[k]], t(f'graph.dag_variant.{k}')
+    v = min((DAG_VARIANTS[k] for k in (0, 2) if DAG_VARIANTS[k] in ex.measurements), key=lambda v: ex.measurements[
+        v].median)
+    return ex.measurements[DAG_VARIANTS[1]], ex.measurements[v], t(f'graph.dag_variant.{DAG_VARIANTS.index(v)}')
 
 
 def dag_lines(ex, guess_ms=None) -> str:
