@@ -96,7 +96,7 @@ MESSAGES = {
     'graph.err.dag_shape': '需要 stages >= 1，以及 1 到 {most} 条长度 >= 1 的分支；得到的是 {stages}，{arms}',
     'graph.err.no_lane': '计划没有给 {tasks} 分配执行单元',
     'graph.err.batch_split': 'batch 必须是 >= 2 的整数（两个执行单元各分到一部分），得到的是 {batch}',
-    'graph.err.two_lanes': '拆分的训练步需要两个执行单元，得到的是 {n} 条',
+    'graph.err.two_lanes': '拆分的训练步需要两个执行单元，得到的是 {n} 个',
     'graph.err.rec_format': '{where}：格式 {got}，应为 {expected}：请用 tools/record_depgraph.py 重新记录',
     'graph.err.rec_missing': '{where}：缺少 {missing}：请重新记录',
     'graph.err.no_batch': '这份记录中没有批量大小 {batch} 的运行；它有 {has}',
