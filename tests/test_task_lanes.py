@@ -30,7 +30,7 @@ def test_worked_solution_passes_every_criterion_but_the_timing_is_only_measured(
     assert all(c.passed for c in verdict.values() if c.id != 'overlap'), [(c.id, c.key) for c in verdict.values()]
     assert verdict['overlap'].key == 'task.lanes.overlap' and len(verdict['overlap'].fields['repeats']) == 3
     o = verdict['overlap'].fields
-    assert 0 <= o['measured'] <= 1 and o['predicted'] == task.PREDICTED and o['threshold'] == task.THRESHOLD
+    assert 0 <= o['measured'] <= 1 and o['model'] == task.PREDICTED and o['threshold'] == task.THRESHOLD
 
 
 @pytest.mark.parametrize('name', [pytest.param(n, marks=pytest.mark.slow) if n == 'no_join' else n  # over 5 s

@@ -67,27 +67,17 @@ def run_together(lanes, works):
         # this thread's share of the cores (a per-thread setting)  #zh: 这个线程分到的核心（每个线程各自设置）
         torch.set_num_threads(lane.threads)
         return work()
-    # one thread per CPU lane, kept between calls  #zh: 每个 CPU 执行单元一个线程，两次调用之间保留
-    threads = run_together.__dict__.setdefault('threads', {})
-    cpu = {}
-    # CPU lanes start first, each on its own thread ...  #zh: 先启动 CPU 执行单元，每个在自己的线程上……
-    for i, lane in enumerate(lanes):
-        if lane.kind == 'cpu':
-            if lane.name not in threads:
-                threads[lane.name] = ThreadPoolExecutor(1, thread_name_prefix=f'd2l-lane-{lane.name}')
-            cpu[i] = threads[lane.name].submit(on_cpu, lane, works[i])
-    try:
+    # leaving `with` waits for every CPU thread, even after an error  #zh: 离开 with 时等待每个 CPU 线程，出错时也一样
+    with ThreadPoolExecutor(len(lanes)) as pool:
+        # CPU lanes start first, each on its own thread ...  #zh: 先启动 CPU 执行单元，每个在自己的线程上……
+        cpu = {i: pool.submit(on_cpu, lane, works[i]) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
         # ... then GPU work is queued  #zh: ……再把 GPU 的工作排入队列
         gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
-    finally:
-        # every CPU lane has finished before anything is raised  #zh: 抛出任何异常之前，每个 CPU 执行单元都已完成
-        [f.exception() for f in cpu.values()]
-    results = [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
     for lane in lanes:
         if lane.kind == 'gpu':
             # every GPU used, not only the current one  #zh: 等待用到的每个 GPU，而不只是当前设备
             torch.cuda.synchronize(lane.index)
-    return results
+    return [cpu[i].result() if i in cpu else gpu[i] for i in range(len(lanes))]
 
 
 def run_on_lanes(lanes, jobs, *, gpu_first: bool = False):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..frameworks import framework
 from ..i18n import catalogue, t
 from ..lanes import Lane
+from ..parallel.exercises import VARIANTS  # exercises 1 and 2: each named by parallel.variant.<variant>
 from ..results import Measurement
 from . import style, verdict
 from .repeats import plot_repeats
@@ -11,7 +12,7 @@ from .repeats import plot_repeats
 
 def variant_name(area: str, key: str) -> str:
     """A row's name in the plot language: '<area>.variant.<key>' where the catalogue has it, else the key."""
-    return style.plot_text(f'{area}.variant.{key}') if f'{area}.variant.{key}' in catalogue('en') else key
+    return style.plot_text(name) if (name := f'{area}.variant.{key}') in catalogue('en') else key  # a row from data
 
 
 def lanes_table(lanes_by_framework: dict):
@@ -104,22 +105,20 @@ def _engine(r, text=t) -> str:  # the engine named where not the default: 'MXNet
 
 
 def independence_lines(runs, guess: float | None = None, busy: float | None = None) -> tuple[str, str]:
-    """Exercise 1 (runs: PyTorch, then MXNet and its NaiveEngine control): (`guess` against the products MXNet (else
-    PyTorch) can run at once and the measured ratio, then its verdict line; the answer: PyTorch no, MXNet yes or no,
-    unclear where the control gained too). Others keeping the cores busy: the graders' line for both."""
-    said, r, more = [], runs[min(1, len(runs) - 1)], []
-    for x, y in map(_ways, runs):
-        unit = verdict.unit_for(x.median, y.median)
-        said.append(dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y)))
-    if len(runs) > 2:
-        engine, naive = (verdict.compare(*_ways(x)) == 'faster' for x in runs[1:3])
-        more = [t(f"parallel.answer.mxnet_{'unclear' if naive else 'yes'}" if engine else 'parallel.answer.mxnet_no',
-                  **said[1]), t('parallel.answer.naive', **said[2])]
+    """Exercise 1 (PyTorch, then MXNet and its control NaiveEngine): `guess` line, MXNet's (else PyTorch's) verdict
+    line; the answer: each yes or no by the rule (unclear where the control gained too); others busy: graders' line."""
+    said, r, faster = [], runs[min(1, len(runs) - 1)], [verdict.compare(*_ways(x)) == 'faster' for x in runs]
+    for run in runs:
+        (x, y), unit = _ways(run), verdict.unit_for(*(m.median for m in _ways(run)))
+        said.append(dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y),
+                         framework=framework(run.framework).display))
+    more = [t('parallel.answer.mxnet_unclear' if faster[2] else 'parallel.answer.yes', **said[1]) if faster[1] else
+            t('parallel.answer.no', **said[1]), t('parallel.answer.naive', **said[2])] if len(runs) > 2 else []
     (a, b), ways = _ways(r), [t(f'parallel.variant.{k}') for k in ('issued_together', 'one_at_a_time')]
     gone = unmeasurable(t('parallel.claim_engine'), busy)
     line = gone or t('parallel.independence_row', framework=_engine(r), way=verdict.line(ways[0], a, ways[1], b))
     return verdict.guess(guess, r.at_once, b.median / a.median, 'x') + '\n' + line, verdict.answer(
-        *([gone] if gone else [t('parallel.answer.torch', **said[0]), *more]))
+        *([gone] if gone else [t(f"parallel.answer.{'yes' if faster[0] else 'no'}", **said[0]), *more]))
 
 
 def plot_independence(runs, guess: float | None = None):
@@ -147,8 +146,9 @@ def small_ops_lines(r, guess: float | None = None, busy: float | None = None) ->
     judged row's verdict line against it; the answer: yes or no with that line, one thread with the whole device and
     with half, one torch.bmm). Others keeping the cores busy: the graders' line for both."""
     (a, b, at_once), ts = _pair(r), r.times
+    named = {k: t(f'parallel.variant.{k}') for k in VARIANTS}
     gone = at_once > 1 and unmeasurable(t('parallel.claim_small'), busy)
-    line = gone or verdict.line(t(f'parallel.variant.{a}'), ts[a], t(f'parallel.variant.{b}'), ts[b])
+    line = gone or verdict.line(named[a], ts[a], named[b], ts[b])
     said = [t(f"parallel.small.{'yes' if verdict.compare(ts[a], ts[b]) == 'faster' else 'no'}", line=line)]
     said += [t('parallel.small.whole', one=verdict.num(ts['one_lane'].median, 'ms'), half=verdict.num(
         ts[b].median, 'ms'))] if at_once > 1 else []
@@ -161,8 +161,7 @@ def small_ops_lines(r, guess: float | None = None, busy: float | None = None) ->
 def plot_small_ops(r, guess: float | None = None, ax=None):
     """Exercise 2: every repeat of each way, the control above the judged row; hatched there, the control's median
     over how many times as fast (_pair); `guess` (times as fast) a diamond."""
-    _, b, at_once = _pair(r)
-    row = variant_name('parallel', _pair(r)[0])
+    (_, b, at_once), row = _pair(r), variant_name('parallel', _pair(r)[0])
     order = [k for k in ('one_lane', 'one_half', 'two_threads', 'two_streams', 'batched', 'cuda_graph') if k in r.times]
     return plot_repeats({variant_name('parallel', k): r.times[k].repeated() for k in order}, ax=ax, unit='auto',
                         halves=True, predicted={row: r.times[b].median / at_once}, guess={row: guess and r.times[

@@ -70,13 +70,14 @@ def recorded_sync_line(rec) -> str:
     times = rec.sync_mistake.times if rec.sync_mistake else None
     if not times:
         return ''
-    return verdict.answer(t('parallel.answer.sync', no_wait=verdict.num(times['no_wait'].median, 'ms'),
-                            every=verdict.num(times['every_device'].median, 'ms')))  # in the figure's unit
+    ms = {k: verdict.num(times[k].median, 'ms') for k in ('no_wait', 'every_device')}  # in the figure's unit
+    return verdict.answer(t('parallel.answer.sync', no_wait=ms['no_wait'], every=ms['every_device'],
+                            products=sum(rec.sync_mistake.iters)))
 
 
 def recorded_answer(rec) -> str:
-    """The worked answer of 13.3.0's predictions on the recording: together against the slower lane and the sum, then
-    whether together beat the GPU doing both jobs, and what the second job's products cost it over its own."""
+    """The worked answer of 13.3.0's question on the recording: whether together beat the GPU doing both jobs (what the
+    second job's products cost it over its own), then together against the slower lane and the sum."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
@@ -86,5 +87,5 @@ def recorded_answer(rec) -> str:
                 products=' + '.join(map(str, p.iters)), own=p.iters[0])
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     key = 'rec_same' if verdict.compare(p.together, p.baseline) == 'same' else 'rec_apart'
-    return verdict.answer(t(f'parallel.answer.{first}', **said), t(f'parallel.answer.{key}', **said,
-                                                                   by=verdict.by(p.together, p.baseline)))
+    return verdict.answer(t(f'parallel.answer.{key}', **said, by=verdict.by(p.together, p.baseline)),
+                          t(f'parallel.answer.{first}', **said))

@@ -90,9 +90,9 @@ lanes_table({'torch': lanes})
 # %% [markdown] lang="zh"
 # ## 根据 GPU 记录结果做预测
 #
-# 一个 GPU 和 CPU 各完成一项由相互独立的矩阵乘法组成的任务（即书中的 `run`，矩阵为 2000 × 2000：书中大小的一半，
-# CPU 也能承担）：每个执行单元单独运行、两个同时运行，以及**基线**（GPU 独自完成两项任务）。CPU 慢得多，分到的乘法
-# 少得多，并留出一个核心给 GPU 派发工作。[12.3.1节](13.3.1-Parallel-Computation-on-Devices.ipynb)
+# 一个 GPU 和 CPU 各完成一项任务：书中 `run` 的相互独立的矩阵乘法，矩阵为 2000 × 2000（书中大小的一半，CPU 也能承担）。
+# 记录了每个执行单元单独运行、两个同时运行，以及**基线**（GPU 独自完成两项任务）。CPU 慢得多，分到的乘法少得多，
+# 并留出一个核心给 GPU 派发工作。[12.3.1节](13.3.1-Parallel-Computation-on-Devices.ipynb)
 # 在这台机器的执行单元上做同样的测量。
 #
 # 预测规则：在相互独立的硬件上，同时运行的用时等于较慢那个执行单元的用时 max(t1, t2)。各执行单元单独运行的用时：
@@ -105,11 +105,11 @@ rec = newest()  # the newest GPU recording  #zh: 最新的 GPU 记录结果
 print(recorded_alone(rec))
 
 # %% [markdown]
-# **Exercise.** How long will together take, and will it beat the baseline? Write your time for together, in
-# seconds, into `my_guess`.
+# **Exercise.** Will together beat the baseline? Predict its time from the lanes' times above and write it, in
+# seconds, into `my_guess`: the figure draws it beside the baseline.
 
 # %% [markdown] lang="zh"
-# **练习**：同时运行要用多长时间？会比基线快吗？把你对同时运行用时的预测（秒）写进 `my_guess`。
+# **练习**：同时运行会比基线快吗？根据上面各执行单元的用时预测同时运行的用时，写进 `my_guess`（秒）：图中会把它画在基线旁边。
 
 # %%
 my_guess = None  # seconds: both lanes together (s)  #zh: 两个执行单元同时运行的用时（秒）

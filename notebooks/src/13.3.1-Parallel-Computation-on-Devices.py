@@ -47,8 +47,8 @@ print(machine_line())
 # ## 书中的代码，运行在这台机器的执行单元上
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
-# `IndexError`），所以我们改用这台机器的两个执行单元：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU 执行单元
-# （核心各自独立，内存和缓存共享）。
+# `IndexError`）。所以我们改用这台机器的两个执行单元：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU
+# 执行单元（核心各自独立，内存和缓存共享）。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -165,9 +165,9 @@ plot_recorded_sync(rec) if rec else None
 #
 # 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个执行单元同时运行；按顺序返回结果，
 # 且一返回就可以安全读取。执行单元有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
-# `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，
-# 结果是否与 float64 相符，返回时每个执行单元是否都已完成，各执行单元是否重叠：较短的执行单元至少要有一半的忙碌时间与另一个
-# 同时运行（检查会输出这个比例）。
+# `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，结果是否与 float64 相符，
+# 返回时每个执行单元是否都已完成，各执行单元是否重叠。重叠指较短的执行单元至少要有一半的忙碌时间与另一个同时运行
+# （检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
 import threading  # noqa: F401 (at hand for the task)  #zh: 供任务使用
@@ -216,7 +216,7 @@ print('measured below with your run_together (its check passed)' if checked.pass
       "measured below with the package's run_together (yours has not passed its check yet)")
 #zh-str: {'measured below with your run_together (its check passed)': '下面用你的 run_together 测量（它通过了检查）', "measured below with the package's run_together (yours has not passed its check yet)": '下面用包里的 run_together 测量（你的尚未通过检查）'}
 jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
-run_together(lanes, jobs)  # warm-up: the first call also starts each CPU lane's thread  #zh: 预热：第一次调用还会启动每个 CPU 执行单元的线程
+run_together(lanes, jobs)  # warm-up  #zh: 预热
 whole = parallel.whole_device(lanes[0])  # the baseline: the first lane's device, all its cores  #zh: 基线：第一个执行单元所在的设备，用上全部核心
 serial, together, baseline = 'one after the other', 'all lanes together', f'{whole.label}, both jobs'
 names = [lanes[0].label, lanes[1].label, serial, together, baseline]  # the five rows  #zh: 五行
@@ -226,12 +226,11 @@ names = [lanes[0].label, lanes[1].label, serial, together, baseline]  # the five
 my_guess = None  # seconds: both lanes together (s)  #zh: 两个执行单元同时运行的用时（秒）
 
 # %% [markdown]
-# All five, interleaved, answers checked, 5 repeats each. Line 1 checks your guess against the hatched bar; line 2
-# is the fair test, together against the baseline (the figure shows one after the other too).
+# All five, interleaved, 5 repeats each, answers checked. First your guess, then the fair test: together against
+# the baseline.
 
 # %% [markdown] lang="zh"
-# 现在交替测量这五种情况，并核对每个结果，每种重复5次。输出的第一行检验你的猜测；第二行是公平的比较：同时运行与基线
-# 相比（先后运行也画在图中）。
+# 交替测量这五种情况，每种重复5次，并核对每个结果。先输出你的猜测，再输出公平的比较：同时运行与基线相比。
 
 # %% tags=["nbval-ignore-output"]
 together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每次乘法的时间区间

@@ -16,6 +16,6 @@ MESSAGES = {
     'task.lanes.unsafe_gpu': "lane {lane}'s GPU was still computing when run_together returned",
     'task.lanes.unsafe_value': 'the results were filled in after run_together returned',
     'task.lanes.unfinished': 'some work had not finished {seconds:.0f} s after run_together returned',
-    'task.lanes.overlap': ('the shorter lane ran {measured:.0%} of its busy time beside the other (model '
-                           '{predicted:.0%}); wall {wall:.3f} s, busy {serial:.3f} s in all'),
+    'task.lanes.overlap': ('the shorter lane ran {measured:.0%} of its busy time beside the other '
+                           '(needed {threshold:.0%})'),
 }

@@ -16,6 +16,5 @@ MESSAGES = {
     'task.lanes.unsafe_gpu': 'run_together 返回时，执行单元 {lane} 的GPU仍在计算',
     'task.lanes.unsafe_value': '结果是在 run_together 返回之后才填入的',
     'task.lanes.unfinished': 'run_together 返回 {seconds:.0f} 秒后，仍有工作没有完成',
-    'task.lanes.overlap': ('较短的执行单元有 {measured:.0%} 的忙碌时间与另一个同时运行（模型 {predicted:.0%}）；'
-                           '挂钟 {wall:.3f} 秒，忙碌合计 {serial:.3f} 秒'),
+    'task.lanes.overlap': '较短的执行单元有 {measured:.0%} 的忙碌时间与另一个同时运行（需要 {threshold:.0%}）',
 }
