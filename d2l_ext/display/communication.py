@@ -53,26 +53,29 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
     pred = {names[k]: v for k, v in predicted.items() if k in names}
     mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
     return plot_repeats(times, predicted=pred, guess=mine, unit='ms', halves=True,
-                        title=title or style.plot_text('communication.measured_title'))
+                        title=title or style.plot_text('communication.measured_title'),
+                        predicted_label=style.plot_text('communication.predicted_alone'))
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """One line: the guess (ms) beside run_and_copy's prediction and measurement (the figure shows every row; the
-    control's line is the worked answer's, control_text)."""
-    over = comparison.measurements['overlapped']
-    return verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms')
+    """Two lines: the guess (ms) beside run_and_copy's prediction and measurement, then the one verdict line,
+    run_and_copy against run then copy (the figure shows every row; the control's line is control_text's)."""
+    over, base = comparison.measurements['overlapped'], comparison.measurements['run_then_copy']
+    return (verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms') + '\n'
+            + verdict.line(_word('overlapped'), over, _word('run_then_copy'), base, 'ms'))
 
 
 def control_text(comparison, predicted: dict, iters: int) -> str:
     """The worked answer: the control (products beside copies without pause) against products alone by the one rule
-    (its sentence by the outcome), then run_and_copy's time beside the formula from products alone (`predicted`,
-    seconds) and from products beside copies (the same formula, `iters` products)."""
+    (its sentence by the outcome), then where run_and_copy's time lies against the formula fed products alone
+    (`predicted`, s) and fed products beside copies (`iters` products; an upper bound: the control copies more)."""
     from ..communication.core import expected_overlap
     m = comparison.measurements
     a, b, over = m['beside_copies'], m['run'], m['overlapped']
-    beside = expected_overlap(a.median, m['copy'].median, 'separate', iters=iters)
-    own = t('communication.control.own', c=verdict.num(over.median, 'ms'), p=verdict.num(predicted['overlapped'], 'ms'),
-            q=verdict.num(beside, 'ms'))
+    p, q = predicted['overlapped'], expected_overlap(a.median, m['copy'].median, 'separate', iters=iters)
+    where = 'below' if over.median < min(p, q) else 'above' if over.median > max(p, q) else 'between'
+    own = t('communication.control.own', c=verdict.num(over.median, 'ms'), where=t(f'communication.control.{where}'),
+            p=verdict.num(p, 'ms'), q=verdict.num(q, 'ms'))
     word = verdict.compare(a, b)  # one of WORDS
     return verdict.answer(t(f'communication.control.{word}', a=verdict.num(a.median, 'ms'),
                             b=verdict.num(b.median, 'ms'), by=verdict.by(a, b), own=own))
@@ -87,7 +90,8 @@ def _ways(rec) -> tuple:
 
 
 def recorded_alone(rec) -> str:
-    """The recording's products alone and copies alone (ms): into pinned buffers (the prediction's), pageable ones."""
+    """The recording's products alone and copies alone (ms): into pinned buffers (the prediction's), pageable ones;
+    then a fact of PyTorch (_to_copy): the book's copy_to_cpu(y, True) gets pinned results."""
     book, side, rows = _ways(rec)
     if book is None or side is None or not {SAME_PLAN, PAGEABLE_PLAN, BOOK_PAGEABLE} <= set(rows):
         return t('communication.recorded.none')
@@ -133,7 +137,9 @@ def plot_recorded(rec, guess=None):
              **{names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}}
     mine = {names[r.mode]: r.run_then_copy - g * r.copy for g, r in zip(_guesses(guess), (book, side)) if g is not None}
     plot_repeats(times, ax=axes[0], predicted={names[r.mode]: r.expected for r in (book, side)}, guess=mine, unit='ms',
-                 halves=True)
+                 halves=True, predicted_label=style.plot_text('communication.predicted_alone'))
+    for text in [x for x in axes[0].get_legend().get_texts() if x.get_text() == style.plot_text('style.guess')]:
+        text.set_text(style.plot_text('communication.guess_time'))  # the diamond: the time the learner's share implies
     plot_comm_timelines([tl for tl in rec.comm_timelines if tl.plan in names], axes=axes[1:])  # the x axis shared
     fig.suptitle(recorded_title(rec))
     return fig
@@ -196,15 +202,12 @@ def _added(r) -> Times:
 
 def exercise_three_text(r) -> str:
     """Exercise 3's worked answer, only what was measured: together against the slower lane alone (max) and the two
-    alone added (sum), each by the one rule (the figure's boxes), and which one it matches."""
+    alone added (sum), each by the one rule (the figure's boxes)."""
     slower, together, added = max((r.times[k] for k in ALONE), key=lambda m: m.median), r.times['together'], _added(r)
     unit = 's'  # the unit of the lanes alone and of my_guess
-    ways = (verdict.compare(together, slower), verdict.compare(together, added))
-    match = 'max' if ways[0] == 'same' else 'sum' if ways[1] == 'same' else (
-        'between' if ways == ('slower', 'faster') else 'neither')
-    line = t('communication.ex3.answer', a=verdict.num(together.median, unit), b=verdict.num(slower.median, unit),
-             by=verdict.by(together, slower), s=verdict.num(added.median, unit), by_sum=verdict.by(together, added))
-    return verdict.answer(line, t(f'communication.ex3.match_{match}'))
+    return verdict.answer(t('communication.ex3.answer', a=verdict.num(together.median, unit),
+                            b=verdict.num(slower.median, unit), by=verdict.by(together, slower),
+                            s=verdict.num(added.median, unit), by_sum=verdict.by(together, added)))
 
 
 def plot_exercise_three(r, guess=None):
@@ -217,37 +220,32 @@ def plot_exercise_three(r, guess=None):
 
 
 def _self_times(prof, gpu: bool) -> dict:
+    """{operator: (self time in s, calls)} (CUDA self time on a GPU, CPU self time on a CPU)."""
     attr = 'self_device_time_total' if gpu else 'self_cpu_time_total'
-    return {e.key: (getattr(e, attr, 0.0) or 0.0) / 1e6 for e in prof.key_averages()}
+    return {e.key: ((getattr(e, attr, 0.0) or 0.0) / 1e6, getattr(e, 'count', 0)) for e in prof.key_averages()}
 
 
 def profile_frame(prof, gpu: bool, rows: int = 8):
-    """The profile's operators by self time (CUDA on a GPU, CPU on a CPU; names cut to 32 characters: GPU kernel
-    names run to a hundred), for verdict.details."""
+    """The profile's operators by self time with their calls (names cut to 32 characters: GPU kernel names run to a
+    hundred), for verdict.details."""
     import pandas as pd
-    times = sorted(_self_times(prof, gpu).items(), key=lambda kv: -kv[1])[:rows]
-    return pd.DataFrame({t('communication.profile.col_op'): [k if len(k) <= 32 else k[:31] + '…' for k, _ in times],
-                         t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, v in times]})
+    ops = sorted(_self_times(prof, gpu).items(), key=lambda kv: -kv[1][0])[:rows]
+    return pd.DataFrame({t('communication.profile.col_op'): [k if len(k) <= 32 else k[:31] + '…' for k, _ in ops],
+                         t('communication.profile.col_calls'): [n for _, (_, n) in ops],
+                         t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, (v, _) in ops]})
 
 
-def _mm_copy(prof, gpu: bool) -> dict:
-    """aten::mm's and aten::copy_'s self times as printed (ms) and the products' share (%) of the two."""
-    ops = _self_times(prof, gpu)
-    mm, copy = ops.get('aten::mm', 0.0), ops.get('aten::copy_', 0.0)
-    return {'a': 'aten::mm', 'ta': verdict.num(mm, 'ms'), 'b': 'aten::copy_', 'tb': verdict.num(copy, 'ms'),
-            'share': round(100 * mm / ((mm + copy) or 1))}
-
-
-def profile_text(prof, gpu: bool, wall: float, x, w, iters: int, name: str = 'run_and_copy', guess=None) -> str:
+def profile_text(prof, gpu: bool, wall: float, x, w, iters: int, name: str = 'run_and_copy') -> str:
     """The profiled call (`name`)'s setting (`iters` products of x by w) and wall time (`wall`, seconds), then the
-    worked answer: the products' and the copies' self time, the products' share (_mm_copy; Memcpy DtoH is the same
-    time again, not more of it) and the learner's guess (%) beside it."""
+    worked answer: aten::mm's and aten::copy_'s calls and self times (a GPU's Memcpy DtoH is the copies' again)."""
     (n, m), c = x.shape, w.shape[1]
     flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
-    mine = t('communication.profile.answer_guess', guess=guess) if guess is not None else ''
+    ops = _self_times(prof, gpu)
+    (mm, na), (copy, nb) = ops.get('aten::mm', (0.0, 0)), ops.get('aten::copy_', (0.0, 0))
     return (t('communication.profile.split', name=name, k=iters, n=n, m=m, c=c, flop=flop, size=size,
               wall=verdict.num(wall, 'ms')) + '\n'
-            + verdict.answer(t('communication.profile.answer', guess=mine, **_mm_copy(prof, gpu))))
+            + verdict.answer(t('communication.profile.answer', na=na, ta=verdict.num(mm, 'ms'), nb=nb,
+                               tb=verdict.num(copy, 'ms'))))
 
 
 def _si(value: float) -> str:

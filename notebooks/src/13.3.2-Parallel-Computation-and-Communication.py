@@ -17,7 +17,7 @@
 #
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
-# The book computes 50 products on a GPU, copies them to host memory, and claims the system can copy `y[i-1]`
+# The book computes 50 products on a GPU, copies them to host memory, and says the system can copy `y[i-1]`
 # while it computes `y[i]`. That takes **pinned** host buffers, copies on a **second stream**, and **events** that
 # keep each copy after its product.
 
@@ -26,7 +26,7 @@
 #
 # 《动手学深度学习》12.3节“自动并行”中的12.3.2节（英文版编号为 13.3.2）。
 #
-# 书中在 GPU 上做 50 次矩阵乘法，把结果复制到主机内存，并声称系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
+# 书中在 GPU 上做 50 次矩阵乘法，并把结果复制到主机内存。书中指出，系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
 # 这需要**锁页**主机缓冲区、放在**另一个流**上的复制，以及让每次复制排在它的乘法之后的**事件**。
 
 # %%
@@ -51,14 +51,12 @@ print(lane.label)
 # %% [markdown]
 # ## The book's cells
 #
-# On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones. Without a GPU `y.to('cpu')`
-# returns the same tensor: there is no copy to time.
+# On a GPU, the book's 4000 × 4000 matrices and 50 products; on a CPU, smaller ones.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
-# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。没有 GPU 时，
-# `y.to('cpu')` 返回同一个张量：没有复制可以计时。
+# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。
 
 # %%
 workload = resolve_workload([lane], lesson=True, extra_matrices=3)
@@ -81,17 +79,17 @@ print(f'{N} × {N} matrices, {K} products per call of run')
 
 # %% tags=["nbval-ignore-output"]
 if GPU:
-    with d2l_ext.Benchmark('Run', [lane]):
+    with d2l_ext.Benchmark('Run on GPU1', [lane]):
         y = run(x_lane)
     with d2l_ext.Benchmark('Copy to CPU', [lane]):
         y_cpu = copy_to_cpu(y)
-    with d2l_ext.Benchmark('Run and copy to CPU', [lane]):
+    with d2l_ext.Benchmark('Run on GPU1 and copy to CPU', [lane]):
         y = run(x_lane)
         y_cpu = copy_to_cpu(y, True)
 else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('cpu')：没有复制可以计时
     y = run(x_lane)
     print(show.copied_text(y, copy_to_cpu(y)))
-#zh-str: {'Run': '计算', 'Copy to CPU': '复制到CPU', 'Run and copy to CPU': '计算并复制到CPU'}
+#zh-str: {'Run on GPU1': '在GPU1上运行', 'Copy to CPU': '复制到CPU', 'Run on GPU1 and copy to CPU': '在GPU1上运行并复制到CPU'}
 
 # %% [markdown]
 # ## Recorded on an H200
@@ -112,24 +110,27 @@ print(show.recorded_alone(rec))
 # %% [markdown]
 # The book's `copy_to_cpu(y, True)` queues each copy on the stream that computes: *one stream*. The second way,
 # *copy stream + events*, queues it on a copy stream, behind an event recorded after its product. What share of the
-# copy time (pinned) does each hide? Write both shares, 0-1, into `my_guess`.
+# copies' time (pinned) does each way hide behind the products? Write both shares, each between 0 and 1, into
+# `my_guess`.
 
 # %% [markdown] lang="zh"
 # 书中的 `copy_to_cpu(y, True)` 把每次复制排在负责计算的流上，即“一个流”。第二种方式“复制流 + 事件”把复制排在
-# 复制流上，让它等待其乘法之后记录的事件。每种方式能隐藏复制（锁页）用时的多少？把两个占比（0-1）写进 `my_guess`。
+# 复制流上，让它等待其乘法之后记录的事件。每种方式能把复制（锁页）用时的多大比例隐藏在乘法背后？把两个占比
+# （各在0到1之间）写进 `my_guess`。
 
 # %%
-my_guess = None  # 0-1 each: share of the copy time hidden (one stream, copy stream + events), e.g. (0.5, 0.5)  #zh: 各为 0-1：（一个流，复制流 + 事件）隐藏的复制用时占比，例如 (0.5, 0.5)
+my_guess = None  # each between 0 and 1: share of the copy time hidden (one stream, copy stream + events), e.g. (0.5, 0.5)  #zh: 各在 0 到 1 之间：（一个流，复制流 + 事件）隐藏的复制用时占比，例如 (0.5, 0.5)
 
 # %% [markdown]
 # One stream runs its work in order, so the prediction (hatched) is run + copy. With a copy stream it is
 # max(run, copy) plus the shorter of one product and one copy: nothing can run beside the first product or the last
-# copy. Top: every repeat, your guesses as diamonds. Below: when each product and copy ran, one run of each way.
+# copy. Top: every repeat; a share hidden is taken against the first row, run then copy (every product, then every
+# copy). Below: when each product and copy ran, one run of each way.
 
 # %% [markdown] lang="zh"
 # 一个流按顺序执行其中的工作，所以预测（斜线条形）是计算 + 复制。用复制流时，预测是 max(计算, 复制)，再加上一次
-# 乘法与一次复制中较短者：第一次乘法和最后一次复制的旁边不可能有别的工作。上图是每次重复，菱形是你的猜测；下面两图是
-# 每种方式运行一次时，每次乘法和复制在何时运行。
+# 乘法与一次复制中较短者：第一次乘法和最后一次复制的旁边不可能有别的工作。上图是每次重复；隐藏的占比以第一行
+# “先计算后复制”（先做完全部乘法，再做全部复制）为基准。下面两图是每种方式运行一次时，每次乘法和复制在何时运行。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
@@ -165,9 +166,9 @@ print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction'
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU
-# they make 20 thin products (700 × 4 by 4 × 700), each about as long as its copy. The check runs your function in
-# its own process. It grades the GPU branch only on a GPU (the recording above is its picture), the CPU branch
-# without one.
+# they make 20 thin products (700 × 4 by 4 × 700), each about as long as its copy. Without a GPU you write the
+# stand-in, a copy thread fed through a queue; the GPU branch is graded only on a GPU, and the H200 figure above
+# shows what it does.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -175,8 +176,8 @@ print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction'
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行单元
 # 分到的核心数。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵。在 CPU 上，它们做 20 次“瘦”矩阵乘法
-# （700 × 4 乘以 4 × 700），每次乘法与其复制的用时大致相等。检查会在单独的进程中运行你的函数。GPU 分支只在有 GPU
-# 时评分（上面的记录结果就是它的样子），没有 GPU 时评 CPU 分支。
+# （700 × 4 乘以 4 × 700），每次乘法与其复制的用时大致相等。没有 GPU 时，你写的是替代版本：由队列供给的复制线程；
+# GPU 分支只在有 GPU 时评分，上面 H200 的图展示了它的效果。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # noqa: F401 (at hand for the task)  #zh: 供任务使用
@@ -202,15 +203,15 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # ## Predict, then measure here
 #
 # On a GPU this tests the formula above on this machine. Without one it cannot show a copy engine: the "copy
-# engine" is a thread sharing the CPU with the products. The control row times the same products while another
-# thread copies without pause (on a CPU, more copies than run_and_copy makes): do copies slow the products?
-# Overlapped, expect about **max(run, copy)** plus the shorter of one product and one copy, as above.
+# engine" is a thread sharing the CPU with the products. The control row times only the products, with copies
+# running beside them without pause; without a GPU that is more copying than run_and_copy does, so its slowdown is an
+# upper bound. Overlapped, expect about **max(run, copy)** plus the shorter of one product and one copy, as above.
 
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
 # 有 GPU 时，这里在本机检验上面的公式。没有 GPU 时无法展示复制引擎：这里的“复制引擎”是一个与乘法共用 CPU
-# 的线程。对照那一行为同样的乘法计时，旁边不停顿地复制（在 CPU 上，复制次数比 `run_and_copy` 多）：复制会拖慢乘法吗？
+# 的线程。对照行只给乘法计时，旁边不停顿地复制；没有 GPU 时，这比 `run_and_copy` 复制得多，所以它测到的减慢是上限。
 # 重叠时，与上面一样，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者。
 
 # %% tags=["nbval-ignore-output"]
@@ -239,13 +240,6 @@ print(show.rates_text(alone))
 # %%
 my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制用时的猜测
 
-# %% [markdown]
-# Dots are repeats, grey their middle half, hatched the prediction from the two times above, the diamond your
-# guess.
-
-# %% [markdown] lang="zh"
-# 每个点是一次重复，灰色是各次重复的中间一半，斜线条形是用上面两个用时算出的预测，菱形是你的猜测。
-
 # %% tags=["nbval-ignore-output"]
 predicted = {'beside_copies': alone['run'],
              'overlapped': comm.expected_overlap(alone['run'], alone['copy'], 'separate', iters=K2)}
@@ -253,15 +247,15 @@ display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measu
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **Do the copies cost the products time?** The formula assumes not; the control row tests that (its hatched bar is
+# **Do the copies slow the products?** The formula assumes not; the control row tests that (its hatched bar is
 # products alone's median). Answer from the figure, then open the answer.
 
 # %% [markdown] lang="zh"
-# **复制会占用乘法的时间吗？** 公式假定不会；对照那一行检验的就是这一点，它的斜线条形是“只做乘法”的中位数。
+# **复制会拖慢乘法吗？** 公式假定不会；对照行检验的就是这一点，它的斜线条形是“只做乘法”的中位数。
 # 先根据图回答，然后打开参考答案。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured, predicted, K2))  # worked answer: the control row against products alone  #zh: 参考答案：对照那一行与只做乘法相比
+print(show.control_text(measured, predicted, K2))  # worked answer: the control row against products alone  #zh: 参考答案：对照行与只做乘法相比
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -309,19 +303,23 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # %% [markdown]
 # ## Exercises
 #
+# The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
+#
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
-# while lane 1 computes on its own. With one GPU, lane 0 is the GPU, copying to host memory, and lane 1 the CPU.
-# Without one, both are lanes of one CPU and lane 0's copy thread copies into buffers; the first printed line says
-# what ran. From the times alone, predict "together": near the slower lane, max(t1, t2), or near their sum? Write it
-# (s) into `my_guess`.
+# while lane 1 computes on its own. With one GPU, lane 0 is the GPU and lane 1 the CPU. Without one, both share
+# this CPU: the first printed line gives their threads and the cores, and threads beyond the cores must take turns.
+# No GPU recording of this exercise exists. From the times alone, predict "together": near max(t1, t2), near their
+# sum, or between? Write it (s) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
+# 这里是书中的练习3和练习4（练习1和练习2在13.3.1节，练习5在13.3.3节）。
+#
 # **3. CPU 和 GPU 一起工作，并且相互通信**。执行单元 0 像 `run_and_copy` 那样计算并复制每个乘积，同时执行单元 1
-# 独立地计算。有一个 GPU 时，执行单元 0 是 GPU，复制到主机内存，执行单元 1 是 CPU。没有 GPU 时，两者都是同一个 CPU 上的
-# 执行单元，执行单元 0 的复制线程把结果复制到缓冲区；打印的第一行说明实际运行的是什么。根据单独运行的用时预测“同时运行”
-# 的用时：接近较慢的执行单元 max(t1, t2)，还是接近两者之和？把它（秒）写进 `my_guess`。
+# 独立地计算。有一个 GPU 时，执行单元 0 是 GPU，执行单元 1 是 CPU。没有 GPU 时，两者共用这个 CPU：打印的第一行给出
+# 它们的线程数和核心数，线程多于核心时只能轮流运行。这个练习没有 GPU 上的记录结果。根据单独运行的用时预测“同时运行”
+# 的用时：接近 max(t1, t2)，接近两者之和，还是介于两者之间？把它（秒）写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
@@ -336,16 +334,14 @@ print(show.exercise_three_text(ex3))
 
 # %% [markdown]
 # **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
-# in a notebook and on a CPU too. On a GPU it profiles `run_and_copy`: the trace puts the copies on their own stream
-# beside the products. On a CPU it profiles `run_then_copy` (it records only the thread that starts it, not a copy
-# thread), so here it tests which operators run and their self times. Predict the products' (`aten::mm`) share of
-# their and the copies' self time: write it in `my_guess`.
+# on a CPU too. On a GPU it profiles `run_and_copy`, and the trace puts the copies on their own stream beside the
+# products. A CPU profile records only the thread that starts it, so here it profiles `run_then_copy`. Which
+# operators ran, how many times each, and for how long?
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色，
-# 在 Jupyter 记事本中和 CPU 上都能用。在 GPU 上，它分析 `run_and_copy`：跟踪文件把复制放在自己的流上，与乘法并排。
-# 在 CPU 上，它分析 `run_then_copy`（它只记录启动它的线程，不记录复制线程）；这里检验的只是运行了哪些操作符及其
-# 自身用时。先预测乘法（`aten::mm`）在它与复制的自身用时中所占的百分比，写进 `my_guess`。
+# 在 CPU 上也能用。在 GPU 上，它分析 `run_and_copy`，跟踪文件把复制放在自己的流上，与乘法并排。在 CPU 上，
+# 分析器只记录启动它的线程，所以这里分析 `run_then_copy`。运行了哪些操作符，各调用了多少次，用时多少？
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -353,8 +349,6 @@ import tempfile
 import time
 
 from torch.profiler import ProfilerActivity, profile
-
-my_guess = None  # % of the two self times you expect aten::mm to take, e.g. 50  #zh: 你预计 aten::mm 占两者自身用时的百分比，例如 50
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
 name = 'run_and_copy' if GPU else 'run_then_copy'
@@ -371,7 +365,7 @@ print(f'trace saved to {trace}: open it at ui.perfetto.dev')
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(verdict.details(show.profile_frame(prof, GPU)))
-print(show.profile_text(prof, GPU, wall, x, w, K2, name, my_guess))
+print(show.profile_text(prof, GPU, wall, x, w, K2, name))
 
 # %% [markdown]
 # ## Remember

@@ -9,7 +9,7 @@ MESSAGES = {
     'communication.variant.overlapped.one_stream': 'one stream',
     'communication.variant.overlapped.shared': 'a copy thread',
     'communication.variant.overlapped.engine': "MXNet's engine",
-    'communication.variant.beside_copies': 'products beside copies without pause',
+    'communication.variant.beside_copies': 'products only, beside nonstop copies',
     'communication.variant.warm': 'later calls',
     'communication.variant.cold': 'first call',
     'communication.variant.reused': 'pinned buffers allocated once',
@@ -42,7 +42,10 @@ MESSAGES = {
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
                                      'into pinned buffers {copy}\ncopies into pageable memory: reused buffers {a}, '
-                                     'copy_to_cpu(y) (new tensors) {b}'),
+                                     'copy_to_cpu(y) (new tensors) {b}\ncopy_to_cpu(y, True) copies into pinned '
+                                     'memory: PyTorch pins the result of a non_blocking GPU-to-CPU .to()'),
+    'communication.predicted_alone': 'predicted from the times alone',
+    'communication.guess_time': 'your guess, as the time your share implies',
     'communication.recorded.hidden': 'share of the copy time hidden by {way}: {line}',
     'communication.recorded.none': 'No GPU recording is available to show here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
@@ -69,19 +72,17 @@ MESSAGES = {
     'communication.control.slower': 'Yes, the products took {a} beside copies vs {b} alone, {by}. {own}',
     'communication.control.same': 'Unclear by the rule: the products took {a} beside copies vs {b} alone, {by}. {own}',
     'communication.control.faster': 'No, the products took {a} beside copies vs {b} alone, {by}. {own}',
-    'communication.control.own': ('run_and_copy took {c}; the formula gives {p} from products alone, {q} from '
-                                  'products beside copies.'),
+    'communication.control.own': ('run_and_copy took {c}, {where} the formula fed products alone ({p}) and fed '
+                                  'products beside nonstop copies ({q}, an upper bound).'),
+    'communication.control.between': 'between', 'communication.control.below': 'below both',
+    'communication.control.above': 'above both',
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
                                     '({n} threads on {cores} cores)'),
     'communication.ex3.answer': ('Together {a} vs the slower lane alone {b}: {by}; vs the two alone added {s}: '
                                  '{by_sum}.'),
-    'communication.ex3.match_max': 'Together matches max(t1, t2), not the sum.',
-    'communication.ex3.match_sum': 'Together matches the sum, not max(t1, t2).',
-    'communication.ex3.match_between': 'Together lies between max(t1, t2) and the sum.',
-    'communication.ex3.match_neither': 'Together matches neither max(t1, t2) nor the sum.',
     'communication.profile.split': ('{name}, {k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B '
                                     'copied): the profiled call took {wall}'),
-    'communication.profile.answer': '{a} took {ta} and {b} {tb} of self time: the products {share}% of the two{guess}.',
-    'communication.profile.answer_guess': ' (your guess {guess}%)',
+    'communication.profile.col_calls': 'calls',
+    'communication.profile.answer': 'aten::mm: {na} calls, {ta} of self time; aten::copy_: {nb} calls, {tb}.',
 }

@@ -3,13 +3,13 @@ MESSAGES = {
     'communication.what': '这次运行',
     'communication.variant.run': '只做乘法',
     'communication.variant.copy': '只做复制',
-    'communication.variant.run_then_copy': '先计算，后复制',
+    'communication.variant.run_then_copy': '先计算后复制',
     'communication.variant.overlapped': '边计算边复制',
     'communication.variant.overlapped.separate': '复制流 + 事件',
     'communication.variant.overlapped.one_stream': '一个流',
     'communication.variant.overlapped.shared': '一个复制线程',
     'communication.variant.overlapped.engine': 'MXNet 的引擎',
-    'communication.variant.beside_copies': '一边不停顿地复制一边做乘法',
+    'communication.variant.beside_copies': '乘法用时（旁边不停顿地复制）',
     'communication.variant.warm': '之后的调用',
     'communication.variant.cold': '第一次调用',
     'communication.variant.reused': '只分配一次的锁页缓冲区',
@@ -41,7 +41,11 @@ MESSAGES = {
     'communication.rates': '这次运行：只做乘法 {run}，只做复制 {copy}',
     'communication.measured_title': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）：每次重复、预测与你的猜测',
     'communication.recorded.alone': ('记录于 {gpu}，{r} 次重复的中位数：只做乘法 {run}，只复制到锁页缓冲区 {copy}'
-                                     '\n只复制到可分页内存：重复使用的缓冲区 {a}，copy_to_cpu(y)（每次新建张量）{b}'),
+                                     '\n只复制到可分页内存：重复使用的缓冲区 {a}，copy_to_cpu(y)（每次新建张量）{b}'
+                                     '\ncopy_to_cpu(y, True) 复制到锁页内存：对 GPU 张量调用 non_blocking 的 '
+                                     "to('cpu') 时，PyTorch 把结果分配在锁页内存中"),
+    'communication.predicted_alone': '由单独运行的用时预测',
+    'communication.guess_time': '你的猜测（按你的占比换算的用时）',
     'communication.recorded.hidden': '{way}隐藏的复制用时占比：{line}',
     'communication.recorded.none': '这里没有可以展示的 GPU 记录结果。',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
@@ -66,18 +70,15 @@ MESSAGES = {
     'communication.control.slower': '会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
     'communication.control.same': '按规则无法判断。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
     'communication.control.faster': '不会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
-    'communication.control.own': ('run_and_copy 用时 {c}；公式用只做乘法的用时给出 {p}，'
-                                  '用旁边复制时的乘法用时给出 {q}。'),
+    'communication.control.own': 'run_and_copy 用时 {c}，{where}：只做乘法时为 {p}，旁边不停顿地复制时为 {q}（上限）。',
+    'communication.control.between': '介于公式的两个结果之间', 'communication.control.below': '低于公式的两个结果',
+    'communication.control.above': '高于公式的两个结果',
     'communication.ex3.setup_gpu': '执行单元 0：GPU 及其复制引擎；执行单元 1：CPU',
     'communication.ex3.setup_cpu': ('执行单元 0：{t0} 个线程计算、1 个线程复制；执行单元 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),
     'communication.ex3.answer': '同时运行 {a}，较慢执行单元单独运行 {b}：{by}；两者单独用时之和 {s}：{by_sum}。',
-    'communication.ex3.match_max': '同时运行符合 max(t1, t2)，而不是两者之和。',
-    'communication.ex3.match_sum': '同时运行符合两者之和，而不是 max(t1, t2)。',
-    'communication.ex3.match_between': '同时运行介于 max(t1, t2) 与两者之和之间。',
-    'communication.ex3.match_neither': '同时运行既不符合 max(t1, t2)，也不符合两者之和。',
     'communication.profile.split': ('{name}，{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
                                     '性能分析的这次调用用时 {wall}'),
-    'communication.profile.answer': '{a} 自身用时 {ta}，{b} {tb}：乘法占两者的 {share}%{guess}。',
-    'communication.profile.answer_guess': '（你的猜测 {guess}%）',
+    'communication.profile.col_calls': '调用次数',
+    'communication.profile.answer': 'aten::mm：调用 {na} 次，自身用时 {ta}；aten::copy_：调用 {nb} 次，自身用时 {tb}。',
 }
