@@ -120,6 +120,7 @@ def test_a_far_repeat_is_an_arrowhead_at_the_edge_with_its_value_and_the_boxes_k
     assert not near.axes[0].texts and near.axes[0].get_xlim()[1] > 0.25
     several = plot_repeats({'a': [0.0026, 0.0025, 0.054, 0.061, 0.0027]}, unit='ms').axes[0]
     assert [t.get_text() for t in several.texts] == ['61.0 ms']  # two arrowheads, the largest written once
+    assert 8.1 <= several.get_xlim()[1] < 8.3  # the arrowheads at FAR x the median (2.7 ms), on the axis's end
 
 
 def test_plot_repeats_units():
