@@ -1,4 +1,4 @@
-"""13.3.4 recorded at several world sizes on a GPU host's CPU cores, shipped and shown: times, intervals, origin."""
+"""13.3.4 recorded at several world sizes on a 16-core host (a GPU machine's CPU), shipped and shown."""
 from __future__ import annotations
 
 import pathlib

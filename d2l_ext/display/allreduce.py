@@ -11,7 +11,6 @@ NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the k
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
 MS = 1e3
 _plus = lambda s: '+' * (s >= 0) + verdict.num(round(s, 6) + 0.0, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms', to µs)
-_back = lambda r, vid: verdict.num(r.version(vid).backward_span, 'ms')  # noqa: E731 (backward's profiled span)
 
 
 def name(result, version, text=t) -> str:
@@ -22,12 +21,11 @@ def name(result, version, text=t) -> str:
 
 
 def machine_text(backend: str, world_size: int, cores: int | None = None) -> str:
-    """The lesson's first lines: versions, cores and GPUs; the processes it starts and whether they share cores."""
-    from ..machine import cpu_cores
-    from .machine import machine_line
+    """The lesson's first line: PyTorch, the cores, the processes it starts and whether they share cores."""
+    from ..machine import cpu_cores, versions
     cores = cpu_cores() if cores is None else cores
-    return machine_line() + '\n' + t(f"allreduce.processes.{'shared' if world_size > cores else 'gloo'}",
-                                     n=world_size, cores=cores)
+    return t(f"allreduce.processes.{'shared' if world_size > cores else 'gloo'}", n=world_size, cores=cores,
+             torch=versions().get('torch'))
 
 
 def choose(mine: dict, checked: dict) -> tuple[dict, str]:
@@ -36,10 +34,9 @@ def choose(mine: dict, checked: dict) -> tuple[dict, str]:
     yours = [k for k in sorted(LETTERS) if getattr(checked.get(k), 'passed', False) and k in mine]
     chosen = {vid: mine[k] if k in yours else steps.STEPS[vid] for k, vid in LETTERS.items()}
     theirs = [k for k in sorted(LETTERS) if k not in yours]
-    listed = t('allreduce.sep_list').join
+    listed = lambda ks: t('allreduce.sep_list').join(t('allreduce.letter', k=k) for k in ks)  # noqa: E731
     key = 'yours' if not theirs else 'package' if not yours else 'mixed'
-    return chosen, t(f'allreduce.which.{key}', yours=listed(f'({k})' for k in yours),
-                     package=listed(f'({k})' for k in theirs))
+    return chosen, t(f'allreduce.which.{key}', yours=listed(yours), package=listed(theirs))
 
 
 def ingredients_text(result) -> str:
@@ -63,8 +60,8 @@ def paid_line(r) -> str:
 
 def model_text(result) -> str:
     """"the formula's step: (a) 96.5 ms, (b) 85.8 ms, (c) 68.0 ms", printed before the learner guesses (c)'s."""
-    return t('allreduce.model', rows=t('allreduce.sep_list').join(f'({k}) ' + verdict.num(result.predicted(v)[
-        'step'], 'ms') for k, v in LETTERS.items() if k != 'd'))
+    return t('allreduce.model', rows=t('allreduce.sep_list').join(t('allreduce.letter', k=k) + ' ' + verdict.num(
+        result.predicted(v)['step'], 'ms') for k, v in LETTERS.items() if k != 'd'))
 
 
 def guess_text(my_guess, result, vid: str = 'hooks') -> str:
@@ -74,40 +71,43 @@ def guess_text(my_guess, result, vid: str = 'hooks') -> str:
 
 
 def _where(pairs, line) -> list[str]:
-    """One verdict sentence per (where, result): 'On the GPU host, (b) flat ... vs ...: slower (...).'"""
-    return [t('allreduce.answer.where', where=t(w), line=line(r)) for w, r in pairs if r is not None]
+    """One verdict sentence per (where, result): 'On the 16-core host, DDP 1 MiB ... vs ...: faster (...).'"""
+    return [t('allreduce.answer.where', where=t(w, cores=r.cores), line=line(r)) for w, r in pairs if r is not None]
 
 
-def flat_answer(r, there=None) -> str:
-    """(b)'s worked answer: (b) against (a) by the one rule, on the GPU host, then here."""
-    return verdict.answer(*_where([('allreduce.there', None if there is r else there), ('allreduce.here', r)],
-                                  lambda x: verdict_text(x, 'flat')))
+def flat_answer(r) -> str:
+    """(b)'s worked answer here: the formula's (b) and (a); (b)'s flatten and copy back in the drawn step (light blue,
+    mean of processes), which the formula does not count, plus the formula, against the median; (b) against (a)."""
+    b, ms = r.predicted('flat')['step'], lambda s: verdict.num(s, 'ms')
+    copy = sum(e['end'] - e['start'] for e in r.events.get('flat', []) if e['role'] == 'copy') / r.processes
+    return verdict.answer(t('allreduce.answer.flat', b=ms(b), a=ms(r.predicted('serial')['step']), copy=ms(copy),
+                            plus=ms(b + copy), measured=ms(r.version('flat').median)),
+                          *_where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat')))
 
 
-def miss_answer(here, there) -> str:
-    """Exercise 1's worked answer: here, then on the GPU host, the formula's (c) against its median; backward's
-    change in (c) against (a), the control, which the formula leaves out; the formula plus it beside the median."""
-    def one(where, r):
-        model, grew = r.predicted('hooks')['step'], r.version('hooks').backward_span - r.version('serial').backward_span
-        return t('allreduce.answer.miss', where=t(where), model=verdict.num(model, 'ms'), measured=verdict.num(
-            r.version('hooks').median, 'ms'), missed=_plus(r.version('hooks').median - model), c=_back(r, 'hooks'),
-            a=_back(r, 'serial'), grew=_plus(grew), plus=verdict.num(model + grew, 'ms'))
-    return verdict.answer(*(one(w, r) for w, r in [('allreduce.here', here), ('allreduce.there', there)][:2 - (
-        there is here)]))
+def miss_answer(here, there=None) -> str:
+    """Exercise 1's worked answer, here then on the 16-core host: the formula's (c) against its median; backward's
+    change in (c) against (a), the control: its share of the gap and what is left, or how far formula plus it goes."""
+    def one(where, r, ms=lambda s: verdict.num(s, 'ms')):
+        v, model = r.version('hooks'), r.predicted('hooks')['step']
+        gap, grew = v.median - model, v.backward_span - r.version('serial').backward_span
+        part = f"allreduce.answer.{'none' if grew <= 0 else 'share' if grew <= gap else 'over'}"
+        return t('allreduce.answer.miss', where=t(where, cores=r.cores), model=ms(model), measured=ms(v.median),
+                 missed=_plus(gap), c=ms(v.backward_span), a=ms(r.version('serial').backward_span), grew=_plus(grew),
+                 part=t(part, share=verdict.num(grew / gap if gap > 0 else 0, '%'), left=ms(gap - grew),
+                        plus=ms(model + grew), over=ms(grew - gap)))
+    return verdict.answer(*(one(w, r) for w, r in (('allreduce.here', here), ('allreduce.there', there)) if r))
 
 
-def _split(r) -> str:
-    """DDP's shortest median of several buckets against its one bucket (the default, 25 MiB), by the one rule."""
-    best = min((v for v in r.ddp_versions() if not r.one_bucket(v)), key=lambda v: v.median)
-    return verdict_text(r, best.id, next(v.id for v in r.ddp_versions() if r.one_bucket(v)))
-
-
-def buckets_answer(here, there) -> str:
-    """Exercise 2's worked answer, verdicts only: here and on the GPU host, DDP's shortest size against one bucket;
-    here, (d) against DDP at (d)'s size."""
-    return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', None if there is here else there)],
-                                  _split), *_where([('allreduce.here', here)], lambda r: verdict_text(
-                                      r, 'buckets', f'ddp-{BUCKET_MB:g}')))
+def buckets_answer(here, there=None) -> str:
+    """Exercise 2's worked answer: here and on the 16-core host, DDP at (d)'s size against one bucket by the one rule;
+    the sizes making as many calls (the same buckets: the spread of repeats); here, (d) against DDP at its size."""
+    calls = here.predicted(ref := f'ddp-{BUCKET_MB:g}')['calls']
+    same = [t('allreduce.answer.same', other=name(here, v), ref=name(here, here.version(ref)), calls=calls)
+            for v in here.ddp_versions() if v.id != ref and here.predicted(v.id)['calls'] == calls]
+    return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
+        r, ref, next(v.id for v in r.ddp_versions() if r.one_bucket(v)))), *same, *_where(
+        [('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(r, 'buckets', ref)))
 
 
 def sum_answer(wrong, n: int) -> str:
@@ -178,14 +178,13 @@ def draw_step_timeline(result, version_id: str, ax=None):
 
 
 def bucket_table(here, there=None):
-    """Exercise 2: each DDP size's and (d)'s all-reduce calls a step (the buckets: a fact of the code), then per run
-    (here, on the GPU host) its step, predicted and median, in ms."""
+    """Exercise 2: each DDP size's and (d)'s all-reduce calls per step (the buckets: a fact of the code), then per run
+    (here, on the 16-core host) its step, predicted and median, in ms."""
     import pandas as pd
     vs = lambda r: r.ddp_versions() + ([r.version('buckets')] if r.has('buckets') else [])  # noqa: E731
     rows = {('', t('allreduce.table.calls')): {name(here, v): str(here.predicted(v.id)['calls']) for v in vs(here)}}
-    runs = [('allreduce.here', here)] + [('allreduce.there', there)] * (there is not None and there is not here)
-    for where, r in runs:
-        rows[t(where), t('allreduce.table.predicted')] = {name(r, v): verdict.sig(r.predicted(v.id)['step'] * MS)
-                                                          for v in vs(r)}
-        rows[t(where), t('allreduce.table.measured')] = {name(r, v): verdict.sig(v.median * MS) for v in vs(r)}
+    for where, r in (('allreduce.here', here), ('allreduce.there', there))[:1 + (there is not None)]:
+        w, sig = t(where, cores=r.cores), lambda s: verdict.sig(s * MS)
+        rows[w, t('allreduce.table.predicted')] = {name(r, v): sig(r.predicted(v.id)['step']) for v in vs(r)}
+        rows[w, t('allreduce.table.measured')] = {name(r, v): sig(v.median) for v in vs(r)}
     return pd.DataFrame(rows).T.fillna('')

@@ -1,17 +1,10 @@
-"""13.3.4 as recorded with gloo on a GPU host's CPU cores: the lesson's first figure and its verdict."""
+"""13.3.4 as recorded with gloo on a 16-core host (a GPU machine's CPU): the lesson's first figure and its verdict."""
 from __future__ import annotations
 
 from ..allreduce import recording
 from ..i18n import t
 from . import allreduce as show
 from . import style
-
-
-def _machine(rec: dict, text=t) -> str:
-    """'a 16-core host (NVIDIA H200 machine), 2026-12-03' from the recording."""
-    m, gpus = rec['machine'], rec['machine'].get('gpus') or []
-    key = 'allreduce.recorded.machine' if gpus else 'allreduce.recorded.machine_cpu'
-    return text(key, gpus=', '.join(gpus), cores=m.get('cpu_cores'), date=m.get('date', '')[:10])
 
 
 def fewest(rec: dict):
@@ -25,11 +18,12 @@ def recorded_text(rec: dict | None) -> str:
 
 
 def plot_recorded(rec: dict):
-    """The picture first, of the recorded run with the fewest processes, titled by machine: its steps (the step
+    """The picture first, of the recorded run with the fewest processes, titled by cores and date: its steps (the step
     without all-reduce, (a), (c), DDP at (d)'s size; no model yet) above (c)'s profiled step, process by process."""
     n, result = fewest(rec)
     fig, (top, bottom) = style.figure(nrows=2, height=8)
     show.plot_steps(result, ['serial', 'hooks', f'ddp-{show.BUCKET_MB:g}'], style.plot_text(
-        'allreduce.recorded.title', n=n, machine=_machine(rec, style.plot_text)), model=False, ax=top)
+        'allreduce.recorded.title', n=n, cores=rec['machine'].get('cpu_cores'), date=rec['machine'].get(
+            'date', '')[:10]), model=False, ax=top)
     show.draw_step_timeline(result, 'hooks', ax=bottom)
     return fig

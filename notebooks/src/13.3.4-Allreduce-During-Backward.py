@@ -19,19 +19,17 @@
 # optimization where we need to aggregate the gradients over multiple accelerator cards." That aggregation is an
 # **all-reduce**: every process contributes its gradients and receives their sum. In *data parallelism* every
 # process holds the same MLP and a share of the minibatch. You first see what sending during backward buys on a
-# GPU host, then write four versions of the step and measure them here.
+# 16-core host, then write four versions of the step and measure them here.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
 # 书中 12.3.2 节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（all-reduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
-# 小批量中的一份。下面先看在一台 GPU 主机上边反向传播边发送带来了什么，再写出训练步的四个版本，并在这台机器上测量它们。
+# 小批量中的一份。下面先看在一台 16 核主机上边反向传播边发送带来了什么，再写出训练步的四个版本，并在这台机器上测量它们。
 
 # %%
 # %matplotlib inline
-import math
-
 import torch  # noqa: F401 (at hand for your steps)  #zh: 供你的训练步使用
 import torch.distributed as dist
 from IPython.display import display
@@ -43,49 +41,51 @@ from d2l_ext.display import allreduce_recorded as recorded
 from d2l_ext.display import style
 
 d2l_ext.set_language('en')
-# the fewest gloo processes (2), each on a CPU core  #zh: 最少的 gloo 进程数（2），每个进程用一个 CPU 核心
+# 2 gloo processes (the fewest), one CPU core each  #zh: 2 个 gloo 进程（最少的进程数），每个进程一个 CPU 核心
 BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
-# DDP bucket sizes in MiB; the last holds every gradient in one bucket  #zh: DDP 桶的大小（MiB）；最后一个装下全部梯度
-BUCKETS = [0.25, 1, 8, math.ceil(SIZES['layers'] * (SIZES['width'] + 1) * SIZES['width'] * 4 / 2**20)]
+# DDP bucket sizes in MiB; 25, DDP's default, holds all 24 MiB of gradients  #zh: DDP 桶的大小（MiB）；默认的 25 装得下全部 24 MiB 梯度
+BUCKETS = [0.25, 1, 8, 25]
 checked = {}  # your versions' checks, by letter  #zh: 你的各个版本的检查结果，按字母
 print(show.machine_text(BACKEND, WORLD))
 
 # %% [markdown]
-# ## The picture: recorded on a GPU host's CPU cores
+# ## The picture: recorded on a 16-core host
 #
-# Two gloo processes on a host with 16 CPU cores. In **(a)** every gradient is all-reduced after backward. In **(c)**
-# each gradient's all-reduce starts from a hook once backward has computed it: the last layer's gradient is final
-# first, so its all-reduce runs while backward computes the layers nearer the input. DDP does (c) in buckets. The top
-# row, the step without all-reduce, is the floor. Below: one profiled step of (c), process by process.
+# Two gloo processes on a 16-core host (the CPU of an NVIDIA H200 machine). In **(a)** every gradient is all-reduced
+# after backward. In **(c)** each gradient's all-reduce starts from a hook once backward has computed it: the last
+# layer's gradient is final first, so its all-reduce runs while backward computes the layers nearer the input. DDP
+# does (c) in buckets. The top row, the step without all-reduce, is the floor. Below: one profiled step of (c),
+# process by process.
 
 # %% [markdown] lang="zh"
-# ## 先看图：在一台 GPU 主机的 CPU 核心上记录的结果
+# ## 先看图：在一台 16 核主机上记录的结果
 #
-# 两个 gloo 进程，运行在一台有 16 个 CPU 核心的主机上。**(a)** 在反向传播之后对每个梯度做全归约。**(c)** 在反向传播
-# 算出一个梯度后，立即由钩子发起它的全归约：最后一层的梯度最先确定，所以它的全归约与靠近输入的各层的反向传播同时进行。
-# DDP 按桶做 (c) 所做的事。最上面一行是不做全归约的训练步，即下限。下图是 (c) 的一个做了性能分析的训练步，逐个进程画出。
+# 两个 gloo 进程，运行在一台 16 核主机上（一台 NVIDIA H200 机器的 CPU）。**（a）**在反向传播之后对每个梯度做全归约。
+# **（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约：最后一层的梯度最先确定，所以它的全归约与靠近输入的
+# 各层的反向传播同时进行。DDP 按桶做（c）所做的事。最上面一行是不做全归约的训练步，即下限。下图是（c）的一个做了
+# 性能分析的训练步，逐个进程画出。
 
 # %% tags=["nbval-ignore-output"]
-rec = recording.newest()  # the newest recording from a GPU host shipped with d2l_ext  #zh: d2l_ext 附带的最新一份 GPU 主机记录结果
+rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
+there = recorded.fewest(rec)[1] if rec is not None else None  # its 2 processes' run  #zh: 其中 2 个进程的那次运行
 print(recorded.recorded_text(rec))
 if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **What two cores predict.** Here each process has one core, and gloo sends and sums on the same two cores that
-# compute backward. Sending during backward can then slow backward itself, and small buckets may not win. Expect (c)
-# to gain less here than on the GPU host, or nothing: the recording above is the picture of the point.
+# **What two cores can show.** Here each process has one core, and gloo sends and sums on the same two cores that
+# compute backward. Sending during backward can then slow backward itself. Expect (c) and small buckets to gain less
+# here than on the 16-core host, or nothing: the recording above is the picture of the point.
 
 # %% [markdown] lang="zh"
-# **两个核心能预测什么。** 在这里每个进程只有一个核心，gloo 的发送和求和与反向传播用的是同样的两个核心。
-# 这样，边反向传播边发送可能让反向传播本身变慢，小桶也未必更快。预计 (c) 在这里的收益比在 GPU 主机上小，甚至没有：
-# 上面的记录结果才是说明这一点的图。
+# **在两个核心上能看到什么。** 在这里每个进程只有一个核心，gloo 的发送和求和与反向传播争用同样的两个核心。
+# 所以预计（c）和小桶在这里的收益都比在 16 核主机上小：上面的记录结果才是说明这一点的图。
 
 # %% [markdown]
 # ## Build it: four versions of the step
 #
 # Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before the sum
-# gives the whole minibatch's average. Use `loss_of`, `dist` and `torch`. The check runs your step on two
+# gives the whole minibatch's average. Use `loss_of(model, X, y)`, `dist` and `torch`. The check runs your step on two
 # processes against one float64 process on the whole minibatch, with a *tied* weight (listed once in
 # `model.parameters()`) and a *frozen* one (its `.grad` stays `None`).
 #
@@ -95,15 +95,15 @@ if rec is not None:
 # ## 动手实现：训练步的四个版本
 #
 # 每个进程在自己那一份数据 `X, y` 上运行训练步；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
-# 可以使用 `loss_of`、`dist` 和 `torch`。检查在两个进程上运行你的训练步，与单个进程在整个小批量上用 float64 训练
+# 可以使用 `loss_of(model, X, y)`、`dist` 和 `torch`。检查在两个进程上运行你的训练步，与单个进程在整个小批量上用 float64 训练
 # 的结果相比较；模型中有一个*共享*的权重（在 `model.parameters()` 中只列出一次）和一个*冻结*的权重
 # （它的 `.grad` 一直是 `None`）。
 #
-# **(a) 反向传播之后**，如上图：先反向传播，再对每个梯度调用 `dist.all_reduce(p.grad)`。
+# **（a）反向传播之后**，如上图：先反向传播，再对每个梯度调用 `dist.all_reduce(p.grad)`。
 
 # %%
 def backward_then_allreduce(model, X, y, optimizer):
-    # (a) Backward on this process's share, then all-reduce every gradient, averaged; then the step  #zh: (a) 在本进程那一份数据上反向传播，再对每个梯度全归约并取平均；然后更新参数
+    # (a) Backward on this process's share, then all-reduce every gradient, averaged; then the step  #zh: （a）在本进程那一份数据上反向传播，再对每个梯度全归约并取平均；然后更新参数
     # TODO: zero the gradients, backward, then average each gradient over the processes (frozen ones have none)  #zh: TODO：梯度清零、反向传播，再在各进程间对每个梯度取平均（冻结的参数没有梯度）
     raise NotImplementedError
 
@@ -118,12 +118,12 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 # flat tensor (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`).
 
 # %% [markdown] lang="zh"
-# **(b) 一个展平的缓冲区。** 这是对照：即 (a)，但只调用一次，而不是每个张量一次。把所有梯度复制进一个
+# **（b）一个展平的缓冲区。** 这是对照：即（a），但只调用一次，而不是每个张量一次。把所有梯度复制进一个
 # 展平的张量（对 `g.reshape(-1)` 用 `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。
 
 # %%
 def flat_allreduce(model, X, y, optimizer):
-    # (b) Backward, then one all-reduce of every gradient in one flat buffer; then the step  #zh: (b) 反向传播，再把全部梯度放进一个展平的缓冲区，只全归约一次；然后更新参数
+    # (b) Backward, then one all-reduce of every gradient in one flat buffer; then the step  #zh: （b）反向传播，再把全部梯度放进一个展平的缓冲区，只全归约一次；然后更新参数
     # TODO: flatten the gradients into one tensor, all-reduce it once, averaged, and copy the pieces back  #zh: TODO：把梯度展平成一个张量，只全归约一次并取平均，再把各段复制回去
     raise NotImplementedError
 
@@ -139,13 +139,13 @@ checked['b'] = d2l_ext.check('13.3.4-b-flat', flat_allreduce)
 # handle before `optimizer.step()`, and remove the hooks. A frozen parameter cannot take a hook.
 
 # %% [markdown] lang="zh"
-# **(c) 由梯度钩子发起**，如上图。用 `p.register_post_accumulate_grad_hook` 注册的钩子在 `p.grad` 就绪时立即运行；
+# **（c）由梯度钩子发起**，如上图。用 `p.register_post_accumulate_grad_hook` 注册的钩子在 `p.grad` 就绪时立即运行；
 # `dist.all_reduce(..., async_op=True)` 立即返回一个句柄，反向传播继续进行。在 `optimizer.step()` 之前对每个
 # 句柄调用 `wait()`，并移除钩子，否则下一步会再添加一批。冻结的参数不能注册钩子。
 
 # %%
 def allreduce_in_hooks(model, X, y, optimizer):
-    # (c) Each gradient's all-reduce started from its hook during backward, waited for before the step  #zh: (c) 反向传播期间由钩子发起每个梯度的全归约，更新参数之前等待它们完成
+    # (c) Each gradient's all-reduce started from its hook during backward, waited for before the step  #zh: （c）反向传播期间由钩子发起每个梯度的全归约，更新参数之前等待它们完成
     # TODO: register a hook per parameter that needs a gradient; it averages and starts the all-reduce  #zh: TODO：为每个需要梯度的参数注册钩子，在钩子里取平均并发起全归约
     raise NotImplementedError
 
@@ -156,19 +156,17 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 #@source d2l_ext.allreduce.steps.allreduce_in_hooks
 
 # %% [markdown]
-# **(d) Buckets.** `DistributedDataParallel` does (c) in *buckets* of about `bucket_cap_mb` MiB: large buckets make
-# few calls, small ones start early. Fill buckets with the parameters that need a gradient, in reverse order,
-# closing one at `bucket_mb` MiB. When its last gradient is ready, flatten it and start its all-reduce; after
-# backward, wait and copy back.
+# **(d) Buckets**, as `DistributedDataParallel` does (c): large buckets make few calls, small ones start early. A
+# bucket takes the parameters that need a gradient, in reverse order, until it holds `bucket_mb` MiB or more. It is
+# all-reduced, flattened, once its last gradient is ready.
 
 # %% [markdown] lang="zh"
-# **(d) 分桶。** `DistributedDataParallel` 按大约 `bucket_cap_mb` MiB 的*桶*做 (c) 所做的事：桶大，调用次数少；
-# 桶小，开始得早。按逆序取出需要梯度的参数装进桶里，一旦桶中已有至少 `bucket_mb` MiB 就封上。一个桶的最后一个
-# 梯度就绪时，把桶展平并发起它的全归约；反向传播之后，等待并复制回去。
+# **（d）分桶**，即 `DistributedDataParallel` 做（c）的方式：桶大，调用次数少；桶小，开始得早。按逆序把需要梯度的
+# 参数装进桶，一个桶装到至少 `bucket_mb` MiB 为止。桶中最后一个梯度就绪时，这个桶展平后做全归约。
 
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
-    # (d) Buckets of bucket_mb MiB in reverse parameter order, each all-reduced as soon as it is full  #zh: (d) 按逆序把参数装进 bucket_mb MiB 的桶，每个桶一装满就全归约
+    # (d) Buckets of bucket_mb MiB in reverse parameter order, each all-reduced as soon as it is full  #zh: （d）按逆序把参数装进 bucket_mb MiB 的桶，每个桶一装满就全归约
     # TODO: build the buckets, count each bucket's missing gradients in hooks, start a full bucket's all-reduce  #zh: TODO：分好桶，在钩子里为每个桶计数还缺的梯度，桶满就发起它的全归约
     raise NotImplementedError
 
@@ -187,7 +185,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown] lang="zh"
 # ## 在这里测量：预测所需的数据
 #
-# `run_allreduce` 为 (a)-(d) 计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**仅全归约**。
+# `run_allreduce` 为（a）至（d）计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**仅全归约**。
 
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
@@ -216,10 +214,10 @@ print(show.ingredients_text(result))
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。代价公式（它预测的
 # 训练步输出在下面）没有算复制，也没有算反向传播用时的任何变化。
 #
-# 想一想这台机器只有两个核心，再把你对这里 (c) 的训练步用时的猜测（毫秒）写进 `my_guess`。
+# 想一想这台机器只有两个核心，再把你对这里（c）的训练步用时的猜测（毫秒）写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
-my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里 (c) 的训练步用时
+my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练步用时
 print(show.model_text(result))  # the formula's steps, before any measured one is shown  #zh: 代价公式预测的训练步，先于任何实测结果
 
 # %% [markdown]
@@ -232,12 +230,12 @@ print(show.model_text(result))  # the formula's steps, before any measured one i
 # ## 实测
 #
 # 与记录结果同样的图，这次在这台机器上：斜线条形是代价公式的预测，菱形是你的猜测。下面一栏是做了性能分析的
-# 训练步中反向传播的用时：(a) 是对照，(c) 边反向传播边发送。(d) 画在练习 2 中。
+# 训练步中反向传播的用时：（a）是对照，（c）边反向传播边发送。（d）画在练习 2 中。
 
 # %% tags=["nbval-ignore-output"]
-print(show.guess_text(my_guess, result))  # (c)'s step: your guess, the formula, the median  #zh: (c) 的训练步：你的猜测、代价公式、中位数
-print(show.paid_line(result))  # (c) against (a) by the one rule  #zh: 按同一规则比较 (c) 与 (a)
-display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  # below: backward in (a), the control, and (c)  #zh: 下面一栏：对照 (a) 和 (c) 中的反向传播
+print(show.guess_text(my_guess, result))  # (c)'s step: your guess, the formula, the median  #zh: （c）的训练步：你的猜测、代价公式、中位数
+print(show.paid_line(result))  # (c) against (a) by the one rule  #zh: 按同一规则比较（c）与（a）
+display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  # below: backward in (a), the control, and (c)  #zh: 下面一栏：对照（a）和（c）中的反向传播
 
 # %% [markdown]
 # ## One step, process by process
@@ -248,73 +246,65 @@ display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 先画 (c)、再画 (b) 的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。全归约的条形一直持续到
+# 先画（c）、再画（b）的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。全归约的条形一直持续到
 # 两个进程都发送完毕，其中包括等待另一个进程的时间。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
-for ax, vid in zip(axes, ['hooks', 'flat']):  # (c), then (b)  #zh: 先(c)，再(b)
+for ax, vid in zip(axes, ['hooks', 'flat']):  # (c), then (b)  #zh: 先（c），再（b）
     show.draw_step_timeline(result, vid, ax=ax)
 for ax in axes:  # one time axis  #zh: 共用一条时间轴
     ax.set_xlim(0, max(a.get_xlim()[1] for a in axes))
 display(fig)
 
 # %% [markdown]
-# **(b)'s question:** is (b), one call after backward, faster than (a), here and on the GPU host?
+# **(b)'s question:** the formula puts (b), one call after backward, below (a). Is it faster here? What in (b)'s
+# timeline does the formula not count?
 
 # %% [markdown] lang="zh"
-# **(b) 的问题**：在这里和在 GPU 主机上，(b)（反向传播之后只调用一次）比 (a) 快吗？
+# **（b）的问题**：（b）在反向传播之后只调用一次，代价公式预测它比（a）用时少。在这里它更快吗？（b）的时间线中
+# 哪一部分是代价公式没有算的？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-_, there = recorded.fewest(rec) if rec is not None else (WORLD, result)  # the recorded run  #zh: 记录的那次运行
-print(show.flat_answer(result, there))  # (b) against (a) by the one rule, there and here  #zh: 按同一规则比较两处的 (b) 与 (a)
+print(show.flat_answer(result))  # the formula, (b)'s copies, then (b) against (a) by the one rule  #zh: 代价公式、（b）的复制，再按同一规则比较（b）与（a）
 
 # %% [markdown]
-# ## MXNet
-#
-# MXNet's KVStore sums within one process or through servers: nothing to time here.
-#
 # ## Exercises
 #
 # 1. How far was the formula from (c)'s median here? Which term does it leave out, and how much of the gap does the
-#    backward panel account for? And on the GPU host?
+#    backward panel account for? And on the 16-core host?
 
 # %% [markdown] lang="zh"
-# ## MXNet
-#
-# MXNet 的 KVStore 在一个进程之内或经过服务器进程求和：这里没有可以计时的。
-#
 # ## 练习
 #
-# 1. 代价公式对这里 (c) 的预测与实测中位数相差多少？它没有算哪一项？图中反向传播那一栏能解释多少差距？
-#    在 GPU 主机上呢？
+# 1. 代价公式对这里（c）的预测与实测中位数相差多少？它没有算哪一项？图中反向传播那一栏能解释多少差距？
+#    在 16 核主机上呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
 
 # %% [markdown]
-# 2. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. Is DDP's shortest
-#    step with smaller buckets faster than it, by the one rule, here and on the GPU host? And your (d) against DDP
-#    at 1 MiB?
+# 2. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is
+#    DDP with 1 MiB buckets faster than it, here and on the 16-core host? And your (d) against DDP at 1 MiB?
 
 # %% [markdown] lang="zh"
-# 2. DDP 默认的桶大小 25 MiB 能装下这个多层感知机的全部梯度：反向传播之后只调用一次。按同一规则，在这里和在
-#    GPU 主机上，DDP 用更小的桶时最短的训练步比它快吗？你的 (d) 与 1 MiB 的 DDP 相比呢？
+# 2. DDP 默认的桶大小是 25 MiB，能装下这个多层感知机的全部梯度，所以反向传播之后只调用一次全归约。按同一规则，
+#    在这里和在 16 核主机上，桶大小为 1 MiB 的 DDP 比它快吗？同样用 1 MiB 的桶，你的（d）与这个 DDP 相比呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-display(show.bucket_table(result, there))  # calls a step, then here and the recording  #zh: 每步调用次数，然后是这里和记录结果
-print(show.buckets_answer(result, there))  # here, then the recording; (d) against DDP  #zh: 先是这里，再是记录结果；(d) 与 DDP 相比
+display(show.bucket_table(result, there))  # calls per step, then here and the recording  #zh: 每步调用次数，然后是这里和记录结果
+print(show.buckets_answer(result, there))  # here, then the recording; (d) against DDP  #zh: 先是这里，再是记录结果；（d）与 DDP 相比
 display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets']))
 
 # %% [markdown]
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run it.
 
 # %% [markdown] lang="zh"
-# 3. 下面的 (c) 忘记了除以进程数。预测检查会给出什么结果，然后运行它。
+# 3. 下面的（c）忘记了除以进程数。预测检查会给出什么结果，然后运行它。
 
 # %% tags=["nbval-ignore-output"]
 def hooks_without_average(model, X, y, optimizer):
-    # (c) with the division by the number of processes left out  #zh: (c)，但去掉了除以进程数这一步
+    # (c) with the division by the number of processes left out  #zh: （c），但去掉了除以进程数这一步
     works = []
 
     def send(p):
@@ -346,7 +336,8 @@ print(show.sum_answer(wrong, WORLD))
 # - Data parallelism averages gradients with an all-reduce; the cost formula charges a call α + 2(n-1)/n × bytes / β
 #   and leaves out any change in backward.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
-# - Sending during backward pays only if the step says so: compare it with (a), and backward with its control.
+# - Sending during backward pays only when the step is shorter than (a)'s; backward against (a)'s, its control,
+#   shows what sending cost it.
 #
 # ## Pitfalls
 #
@@ -358,7 +349,7 @@ print(show.sum_answer(wrong, WORLD))
 #
 # - 数据并行用全归约对梯度取平均；代价公式把一次调用记为 α + 2(n-1)/n × 字节数 / β，没有算反向传播用时的任何变化。
 # - 重叠来自依赖图：最后一层的梯度最先确定。
-# - 边反向传播边发送是否划算，要看训练步：把它与 (a) 相比，并把反向传播与它的对照相比。
+# - 边反向传播边发送是否划算，要看训练步：把它与（a）相比，并把反向传播与它的对照相比。
 #
 # ## 易错点
 #

@@ -28,7 +28,7 @@ MESSAGES = {
     'task.allreduce.calls': 'one all-reduce per step, for all the gradients at once',
     'task.allreduce.calls_wrong': '{calls} all-reduce calls per step: put every gradient into one flat buffer',
     'task.allreduce.buckets': 'one all-reduce per bucket at every bucket size (the last: {expected} buckets)',
-    'task.allreduce.buckets_wrong': 'with bucket_mb={bucket_mb:g}: {calls} all-reduce calls a step, {expected} buckets',
+    'task.allreduce.buckets_wrong': 'bucket_mb={bucket_mb:g}: {calls} all-reduce calls per step, {expected} buckets',
     'task.allreduce.buckets_forward': 'buckets filled in forward order: use reversed(list(model.parameters()))',
     'task.allreduce.overlap_info': 'overlap {measured:.0%} (not graded: this task sends after backward)',
     'task.allreduce.overlap_after': _HEAD + ': no all-reduce started before backward ended',

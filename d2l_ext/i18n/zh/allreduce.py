@@ -1,9 +1,9 @@
 """13.3.4 的消息：在反向传播仍在进行时全归约梯度。"""
 MESSAGES = {
     'allreduce.version.backward': '不做全归约的训练步', 'allreduce.version.allreduce': '仅全归约',
-    'allreduce.version.serial': '(a) 反向传播之后', 'allreduce.version.flat': '(b) 展平',
-    'allreduce.version.hooks': '(c) 钩子', 'allreduce.version.buckets': '(d) 分桶 {mb:g} MiB',
-    'allreduce.version.ddp': 'DDP {mb:g} MiB', 'allreduce.version.one_bucket': 'DDP {mb:g} MiB（一个桶）',
+    'allreduce.version.serial': '（a）反向传播之后', 'allreduce.version.flat': '（b）展平',
+    'allreduce.version.hooks': '（c）钩子', 'allreduce.version.buckets': '（d）分桶（{mb:g} MiB）',
+    'allreduce.version.ddp': 'DDP（{mb:g} MiB）', 'allreduce.version.one_bucket': 'DDP（{mb:g} MiB，一个桶）',
     'allreduce.lane.compute': '计算（反向传播 {ms:.0f} 毫秒）', 'allreduce.lane.allreduce': '全归约',
     'allreduce.lane.waiting': '全归约（含等待另一个进程）',
     'allreduce.lane.copy': '展平（cat、÷n）、复制回去', 'allreduce.lane': '进程 {rank}：{what}',
@@ -21,10 +21,10 @@ MESSAGES = {
     'allreduce.summary.trace': '{label}在进程 {rank} 上的跟踪文件：{path}（可用 Perfetto 打开）',
     'allreduce.recorded.bad_format': '{where}：不是格式 {format} 的全归约记录结果（格式 {got}）：请重新记录',
     'allreduce.recorded.missing': '{where}：缺少 {missing}：请重新记录',
-    'allreduce.processes.gloo': '这台机器上 {n} 个 gloo 进程，每个进程一个 CPU 核心',
-    'allreduce.processes.shared': '{n} 个 gloo 进程共用 {cores} 个 CPU 核心：它们轮流运行，什么也重叠不了',
-    'allreduce.which.yours': '测量的是：你写的 (a)-(d)',
-    'allreduce.which.package': '测量的是：包里的 (a)-(d)；你的版本通过检查后就会替换它们',
+    'allreduce.processes.gloo': 'PyTorch {torch}，{cores} 个 CPU 核心：{n} 个 gloo 进程，每个进程一个核心',
+    'allreduce.processes.shared': 'PyTorch {torch}：{n} 个 gloo 进程轮流使用 {cores} 个 CPU 核心，什么也重叠不了',
+    'allreduce.which.yours': '测量的是：你写的（a）至（d）', 'allreduce.letter': '（{k}）',
+    'allreduce.which.package': '测量的是：包里的（a）至（d）；你的版本通过检查后就会替换它们',
     'allreduce.which.mixed': '测量的是：你写的 {yours}；包里的 {package}',
     'allreduce.ingredients.step': '不做全归约的训练步 {step}；仅全归约 {alone}，共 {tensors} 次调用',
     'allreduce.ingredients.fit': ('α、β由两次计时拟合：仅全归约和对一个更大缓冲区的一次调用；'
@@ -33,20 +33,23 @@ MESSAGES = {
     'allreduce.plot.back': '做了性能分析的训练步中的反向传播',
     'allreduce.plot.back_ms': '反向传播（毫秒，各进程的平均）',
     'allreduce.plot.step_ms': '训练步时间（毫秒，最慢的进程）',
-    'allreduce.plot.timeline_after': '{label}，一个做了性能分析的训练步：\n每个全归约都在反向传播结束后开始',
-    'allreduce.plot.timeline_during': '{label}，一个做了性能分析的训练步：\n第一个全归约在反向传播结束前开始：{ms}',
-    'allreduce.plot.lead': '进程 {rank} 提前 {ms:.0f} 毫秒',
-    'allreduce.recorded.none': '这份 d2l_ext 没有附带 GPU 主机上的记录结果',
-    'allreduce.recorded.machine': '一台 {cores} 核主机（{gpus} 机器），{date}',
-    'allreduce.recorded.machine_cpu': '一台 {cores} 核主机、没有 GPU，{date}',
-    'allreduce.recorded.title': '记录结果：{n} 个进程，{machine}',
+    'allreduce.plot.timeline_after': '{label}，一个做了性能分析的训练步：\n每个全归约都在反向传播结束后才开始',
+    'allreduce.plot.timeline_during': '{label}，一个做了性能分析的训练步：\n第一个全归约开始时，反向传播还要{ms}才结束',
+    'allreduce.plot.lead': '{ms:.0f} 毫秒（进程 {rank}）',
+    'allreduce.recorded.none': '这份 d2l_ext 没有附带 16 核主机上的记录结果',
+    'allreduce.recorded.title': '记录结果：{n} 个进程，一台 {cores} 核主机，{date}',
     'allreduce.table.predicted': '预测的训练步（毫秒）', 'allreduce.table.measured': '训练步中位数（毫秒）',
     'allreduce.table.calls': '每步全归约调用次数', 'allreduce.on': '{n} 个进程、{cores} 个核心：',
     'allreduce.answer.where': '{where}，{line}。', 'allreduce.model': '代价公式预测的训练步：{rows}',
     'allreduce.plot.from_backward': '{axis}，从反向传播开始算起（未画前向传播）',
-    'allreduce.answer.miss': ('{where}，代价公式预测(c)为{model}，实测中位数为{measured}（{missed}）。做了性能分析的'
-                              '训练步中，反向传播在(c)中用时{c}，在对照(a)中为{a}（{grew}）；代价公式加上它为{plus}，'
-                              '实测中位数为{measured}。'),
+    'allreduce.answer.miss': ('{where}，代价公式预测（c）为{model}，实测中位数为{measured}（{missed}）。做了性能分析的'
+                              '训练步中，反向传播在（c）中用时{c}，在对照（a）中为{a}（{grew}）：{part}。'),
+    'allreduce.answer.share': '占差距的{share}，还剩{left}', 'allreduce.answer.none': '不能解释这个差距',
+    'allreduce.answer.over': '比差距还大；代价公式加上它为{plus}，比实测中位数多{over}',
+    'allreduce.answer.flat': ('代价公式预测（b）为{b}，比（a）的{a}少。在画出的（b）的训练步中，展平与复制回去'
+                              '（浅蓝色）用时{copy}（各进程的平均）；代价公式加上它为{plus}，实测中位数为{measured}。'),
+    'allreduce.answer.same': ('{other}与{ref}的全归约调用次数相同，都是{calls}次（桶相同）：两者中位数之差只是'
+                              '重复之间的波动。'),
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n - 1 = {n1}（n = {n} 个进程）。',
-    'allreduce.there': '在GPU主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
+    'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
 }
