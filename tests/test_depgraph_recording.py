@@ -170,7 +170,7 @@ def test_the_recorded_dag_is_json_ready_on_cpu_lanes():
     from d2l_ext.depgraph.dag import dag_experiment
     d = json.loads(json.dumps(dataclasses.asdict(dag_experiment(recording.as_lanes(['cpu', 'cpu']), repeats=1))))
     assert len(d['dag']) == 21 and sum(map(len, d['order'].values())) == 21 and d['forced'] == []
-    assert d['speeds'] is None and d['model']['planned'] == 12 and len(d['trace']) == 21
+    assert set(d['speeds']) == set(d['lanes']) and d['model']['planned'] == 12 and len(d['trace']) == 21  # alone
     assert set(d['measurements']) == set(DAG_VARIANTS) and all(len(m['times']) == 1 for m in d['measurements'].values())
 
 
@@ -191,11 +191,12 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
         G.split_answer(run)  # the shorter half 1 ms apart; the rest: predicted 6 - 2 - 3 = 1 ms, measured 4.5 - 3 - 1
         parts, answer = capsys.readouterr().out.strip().split('\n')  # medians only: no median repeat's times
         assert parts == ('predicted → measured: lane 0 half 2.00 ms → 2.00 ms (+0 ms); lane 1 half 3.00 ms → 3.00 ms '
-                         '(+0 ms); the shorter half not overlapped 0 ms → 1.00 ms (+1.0 ms); the rest 1.00 ms → '
+                         "(+0 ms); the shorter half's time alone 0 ms → 1.00 ms (+1.0 ms); the rest 1.00 ms → "
                          '0.500 ms (-0.50 ms); together 4.00 ms → 4.50 ms (+0.50 ms)')  # the last three add up
-        assert answer == ('Worked answer: Assumption 2 missed most: the shorter half not overlapped took 1.00 ms more '
-                          "than predicted. The longer half alone (3.00 ms) outlasts one device's whole step (1.00 ms): "
-                          'no split can pay.')
+        assert answer == ("Worked answer: Assumption 2 missed most: the shorter half's time alone took 1.00 ms more "
+                          'than predicted. Assumption 3 missed the other way: the rest took 0.500 ms less than '
+                          'predicted; together missed by +0.500 ms in all. The longer half alone (3.00 ms) outlasts '
+                          "one device's whole step (1.00 ms): no split can pay.")  # the misses, each way, and the net
         run['times']['one_device'] = [4e-3] * 3  # the half and the rest beat one device: the rule says
         G.split_answer(run)
         assert capsys.readouterr().out.strip().endswith('The halves take 2.00 ms and 3.00 ms, the rest 0.500 ms: '
@@ -208,19 +209,20 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
         run['times']['split'] = [4.1e-3] * 3  # together 4.1 vs predicted 4 ms: within 5%, by misses both ways
         G.split_answer(run)
         out = capsys.readouterr().out
-        assert 'Assumption 1 missed most: lane 0 half took 1.50 ms more than predicted. The misses offset' in out
+        assert ('Assumption 1 missed most: lane 0 half took 1.50 ms more than predicted. Assumption 1 missed the '
+                'other way: lane 1 half took 0.500 ms less than predicted; together missed by +0.100 ms in all.') in out
         run['times']['split'] = [9e-3] * 3  # the rest, 9 - 3.5 = 5.5 ms, outlasts one device: said with the halves
         G.split_answer(run, recorded=run)
         assert capsys.readouterr().out.strip().endswith(
             "The halves take 3.50 ms and 2.50 ms, the rest 5.50 ms, more than one device's whole step (5.00 ms): at "
-            'this size splitting cannot pay. The GPU recording agrees: halves 3.50 ms and 2.50 ms, the rest 5.50 ms, '
-            'one device 5.00 ms.')
-        G.split_answer(run, recorded=fake_run())  # the recording went another way: its numbers, no 'agrees'
-        assert 'On the GPU recording: halves 2.00 ms and 3.00 ms, the rest 0.500 ms, one device 1.00 ms.' in (
-            capsys.readouterr().out)
+            'this size splitting cannot pay. On the GPU recording, the halves take 3.50 ms and 2.50 ms, the rest '
+            "5.50 ms, more than one device's whole step (5.00 ms): at this size splitting cannot pay.")
+        G.split_answer(run, recorded=fake_run())  # the recording went another way: its own conclusion
+        assert ("On the GPU recording, the longer half alone (3.00 ms) outlasts one device's whole step (1.00 ms): "
+                'no split can pay.') in capsys.readouterr().out
     with using_language('zh'):
         G.split_answer(fake_run())
-        assert '参考答案：偏离预测最多的是假定2：较短一半未重叠的部分比预测长1.00毫秒。' in capsys.readouterr().out
+        assert '参考答案：偏离预测最多的是假定2：较短一半单独运行的时间比预测长1.00毫秒。' in capsys.readouterr().out
 
 
 def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
@@ -231,7 +233,7 @@ def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
         G.split_answer(run)  # rest: predicted 4 - 3 = 1 ms, measured 4.5 - 4 - 0.075 ms
     parts, answer = capsys.readouterr().out.strip().split('\n')
     assert parts.startswith('predicted → measured: lane 0 half 2.00 ms → 4.00 ms (+2.0 ms); lane 1 half 3.00 ms → '
-                            '2.50 ms (-0.50 ms); the shorter half not overlapped 0 ms → 0.0750 ms (+0.075 ms); ')
+                            "2.50 ms (-0.50 ms); the shorter half's time alone 0 ms → 0.0750 ms (+0.075 ms); ")
     assert answer.startswith('Worked answer: Assumption 1 missed most: lane 0 half took 2.00 ms more than predicted. ')
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 2.5e-3}] * 3  # lane 1's half 0.5 ms faster: the largest
     run['times']['split'] = [3.5e-3] * 3  # the rest 3.5 - 2.5 - 0.06 ms, near its predicted 1 ms
@@ -295,20 +297,15 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     with using_language(lang):
         text, fig = printed(G.show_step, fake_run(), 3.5)
     lines = text.strip().split('\n')
-    golden = {'en': ['your guess 3.50 ms · predicted 4.00 ms · measured 4.50 ms',
-                     'the halves overlapped in part in the median repeat (drawn below): the shorter half ran 50% '
-                     'of its time beside the other (predicted 100%)',
-                     None],
-              'zh': ['你的猜测3.50毫秒，预测4.00毫秒，实测4.50毫秒',
-                     '中位数那次重复（下图）两半部分重叠：较短的一半有50%的时间与另一半同时运行（预测100%）',
-                     None]}
+    golden = {'en': ['your guess 3.50 ms · predicted 4.00 ms · measured 4.50 ms', None],
+              'zh': ['你的猜测3.50毫秒，预测4.00毫秒，实测4.50毫秒', None]}  # each repeat's overlap: the figure
     from d2l_ext.timing import Measurement
-    with using_language(lang):  # the third: verdict.line's wording (tested there), from the medians of the fake run
-        golden[lang][2] = G.verdict.line(t('graph.short.split'), Measurement('a', [4.5e-3]),
+    with using_language(lang):  # the second: verdict.line's wording (tested there), from the medians of the fake run
+        golden[lang][1] = G.verdict.line(t('graph.short.split'), Measurement('a', [4.5e-3]),
                                          t('graph.short.one_device'), Measurement('b', [1e-3]), unit='ms')
     assert lines == golden[lang]
-    assert lines[2].startswith(('together 4.50 ms vs one device 1.00 ms: ', '同时运行4.50毫秒'))
-    timeline, repeats = fig.axes[1], fig.axes[0]
+    assert lines[1].startswith(('together 4.50 ms vs one device 1.00 ms: ', '同时运行4.50毫秒'))
+    timeline, repeats = fig.axes[2], fig.axes[0]
     assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
     beside = repeats.get_yticklabels()[1].get_text().split('\n')[0]  # together beside one device, its prediction's rows
     assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两个执行单元，同时运行（预测6.00 − 2.00）')
@@ -346,13 +343,21 @@ def test_the_timeline_names_each_part_of_together_with_its_time_and_stops_each_t
     waits = [(e['lane'], e['start'], e['end']) for e in events if e['role'] == 'idle']
     assert waits == [('lane 0', 0.3 * ms, 0.6 * ms), ('lane 1', 0.5 * ms, 0.7 * ms),
                      ('server (CPU)', 0.6 * ms, 3.0 * ms)]  # a lane before its half; the server for both halves
-    keyed = [x.get_text() for x in fig.axes[1].get_legend().get_texts()]
+    keyed = [x.get_text() for x in fig.axes[2].get_legend().get_texts()]
     assert keyed == ['lane 0', 'lane 1', 'copies in 0.400 ms, gradients 0.200 ms', 'server: sum, update 0.300 ms',
                      'lanes starting, returning 0.500 ms', 'waiting; server for both halves 2.40 ms', 'one device',
                      'timer stops: together 4.50 ms, one device 1.00 ms']
-    dashed = fig.axes[1].collections[-1].get_segments()  # each way's timer, in ms: together's rows, one device's
+    dashed = fig.axes[2].collections[-1].get_segments()  # each way's timer, in ms: together's rows, one device's
     assert [(seg[0][0], seg[0][1], seg[1][1]) for seg in dashed] == [
         pytest.approx((4.5, -0.45, 2.45)), pytest.approx((1.0, 2.55, 3.45))]
+    run['events']['split'][:4] = [  # each lane's job copies its own inputs: lanes start from the timer's start
+        {'lane': f'lane {i}', 'name': name, 'start': a * ms, 'end': b * ms} for i, name, a, b in (
+            (0, 'copy in', 0.2, 0.4), (1, 'copy in', 0.3, 0.5), (0, recording.HALF, 0.4, 2.4),
+            (1, recording.HALF, 0.5, 3.0))]
+    with using_language('en'):
+        events, _, _, handoffs = G._timeline_events(run)
+    assert handoffs == [pytest.approx((0.0, 0.2 * ms)), pytest.approx((3.0 * ms, 3.4 * ms))]
+    assert [(e['start'], e['end']) for e in events if e['role'] == 'idle'] == [pytest.approx((0.2 * ms, 3.0 * ms))]
 
 
 def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_line(here):
@@ -360,11 +365,11 @@ def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_li
         text, fig = printed(G.show_recorded, as_gpu(here))
         assert fig._suptitle.get_text().startswith('Recorded on NVIDIA H200 and the CPU, 2026-12-03')
         lines = text.strip().split('\n')
-        assert len(lines) == 2 and 'my_guess' not in text  # a recording asks for no guess, prints no prediction line
-        assert lines[0].startswith('the halves ') and lines[0].endswith('predicted 100%)')
+        assert len(lines) == 1 and 'my_guess' not in text  # a recording asks for no guess: the verdict only
         rows = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
         assert 'GPU half, together' in rows and not any('%' in r for r in rows)  # medians, no noise as a change
-        assert [x.get_text() for x in fig.axes[1].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
+        assert rows[0] == 'one device (GPU), whole minibatch'  # which device
+        assert [x.get_text() for x in fig.axes[2].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
         text, fig = printed(G.show_recorded, None)
         assert fig is None and text.strip() == t('graph.no_recording')
 
@@ -393,12 +398,14 @@ def test_the_shipped_recordings_are_package_data():
             f'{inside} would be left out of the wheel: add "depgraph/recorded/*.json" to package-data')
 
 
-def test_halves_here_that_did_not_overlap_print_what_other_programs_used(monkeypatch):
-    import d2l_ext.grading.measurable as measurable
-    monkeypatch.setattr(measurable, 'others_busy', lambda: 0.72)
-    rec = {'runs': [fake_run()], 'lanes': [{'kind': 'cpu'}, {'kind': 'cpu'}]}  # overlap 50%: in part
+def test_the_middle_panel_draws_every_repeats_overlap_beside_the_predicted_100_percent(here):
+    run = fake_run()
+    run['overlap']['split'] = [0.0, 1.0, 0.5]  # one repeat in turn, one inside, one half
     with using_language('en'):
-        assert G.step_lines(rec).split('\n')[1].endswith('; other programs used 72% of the cores just after')
-        assert 'other programs' not in G.step_lines(rec, ask=False)  # a recording: nothing sampled here
-        rec['runs'][0]['overlap']['split'] = [1.0] * 3  # fully overlapped: nothing to account for
-        assert 'other programs' not in G.step_lines(rec)
+        mid = G.draw_step(run).axes[1]
+        one = here['one_device']  # which device, how many cores
+        assert G.draw_step(here).axes[0].get_yticklabels()[0].get_text().startswith('one device (GPU)' if one[
+            'kind'] == 'gpu' else f"one device (CPU, {one['threads']} cores), whole minibatch")
+    assert mid.get_title(loc='left') == "Each repeat of together: the shorter half's time beside the other (%)"
+    assert sorted(mid.collections[0].get_offsets()[:, 0]) == [0.0, 50.0, 100.0] and mid.get_xlim() == (0, 105)
+    assert mid.get_legend() is None and mid.patches[0].get_width() == 100  # the prediction, hatched

@@ -3,7 +3,16 @@ Fig. 13.3.1 (lane_step, mlp_step); worked: mlp_step's typical wrong versions; ha
 step's graph from its operations; runs: that graph and the float64 check here; recording: the step timed three
 ways; schedule: critical path, list scheduling; dag: exercise 5. Loads PyTorch, never matplotlib.
 """
-from .dag import DAG_VARIANTS, broken_engine_check, check_dag, dag_experiment, dag_model, dag_plan, diamond_dag
+from .dag import (
+                  DAG_VARIANTS,
+                  broken_engine_check,
+                  check_dag,
+                  dag_experiment,
+                  dag_model,
+                  dag_plan,
+                  diamond_dag,
+                  product_times,
+)
 from .model import PARAM_NAMES, SERVER, lane_step, make_problem, mlp_step, reference_gradients, reference_step, sgd_step
 from .recording import record_step
 from .runs import as_lanes, check_step_matches, check_update, record_step_graph, whole_device
@@ -13,6 +22,6 @@ from .worked import wrong_version
 __all__ = [
     'as_lanes', 'broken_engine_check', 'check_dag', 'check_step_matches', 'check_update', 'coarsen_graph',
     'dag_experiment', 'dag_model', 'dag_plan', 'DAG_VARIANTS', 'diamond_dag', 'graph_summary', 'lane_step',
-    'make_problem', 'mlp_step', 'PARAM_NAMES', 'record_step', 'record_step_graph', 'reference_gradients',
-    'reference_step', 'SERVER', 'sgd_step', 'stage', 'trace', 'whole_device', 'wrong_version'
+    'make_problem', 'mlp_step', 'PARAM_NAMES', 'product_times', 'record_step', 'record_step_graph',
+    'reference_gradients', 'reference_step', 'SERVER', 'sgd_step', 'stage', 'trace', 'whole_device', 'wrong_version'
 ]

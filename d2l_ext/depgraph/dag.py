@@ -172,7 +172,7 @@ class DagExperiment:
     lanes: list  # the lanes' ids (Lane.name), in order: data carries ids, display names them
     order: dict  # lane id -> task names in plan order
     model: dict  # in units of one product on equal lanes: serial, planned, critical_path
-    speeds: dict | None  # lane label -> products per second, when the lanes differ
+    speeds: dict | None  # lane id -> products per second, one product timed on each lane alone (product_times)
     plan_events: list
     measurements: dict = field(default_factory=dict)  # variant -> timing.Measurement
     errors: dict = field(default_factory=dict)  # variant -> worst relative error vs float64
@@ -183,19 +183,18 @@ class DagExperiment:
     cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
 
     def predicted_ms(self):
-        """{two lanes planned: seconds}, the plan replayed from each lane's start in the drawn run at its time per task,
-        each task when its lane and inputs are ready (none for one lane: that is its own run); None before a run."""
+        """{one lane in order, two lanes planned: seconds} at each lane's time per product alone (`speeds`, timed before
+        the run): the plan replayed, each task when its lane and inputs are ready; None without those times."""
         free = self._replayed()
-        return {DAG_VARIANTS[1]: max(free.values())} if free else None
+        return {DAG_VARIANTS[0]: len(self.dag) / self.speeds[self.lanes[0]], DAG_VARIANTS[1]: max(free.values())} if (
+            free) else None
 
     def _replayed(self):
-        """{lane: when it finishes in the replayed plan (s)}, or None without a trace."""
-        if not self.trace:
+        """{lane: when it finishes in the plan replayed at the times alone (s), from 0}, or None without them."""
+        if not self.speeds:
             return None
-        took = {lb: sum(e['end'] - e['start'] for e in self.trace if e['lane'] == lb) / len(names)
-                for lb, names in self.order.items() if names}  # each lane's time per task, its tasks in the plan
-        deps, done = {x['name']: x['deps'] for x in self.dag}, {'x': 0.0}
-        free = {lb: min((e['ready'] for e in self.trace if e['lane'] == lb), default=0.0) for lb in self.lanes}
+        took = {lb: 1.0 / self.speeds[lb] for lb in self.lanes}  # each lane's time per product, timed alone
+        deps, done, free = {x['name']: x['deps'] for x in self.dag}, {'x': 0.0}, dict.fromkeys(self.lanes, 0.0)
         queue = [(lb, list(names)) for lb, names in self.order.items() if names]
         while any(names for _, names in queue):  # the plan's order on each lane; a lane waits for its inputs
             lb, names = next((lb, n) for lb, n in queue if n and all(d in done for d in deps[n[0]]))
@@ -207,7 +206,7 @@ class DagExperiment:
         """[(seconds per task in the drawn run, as its boxes; seconds the lane waited between tasks, for inputs or
         not; tasks; when the lane started; seconds it waits in the replayed plan)] per lane with tasks: start + tasks
         x the first + the second is when the lane finished; or None."""
-        if self.predicted_ms() is None:
+        if self.predicted_ms() is None or not self.trace:
             return None
         out, free = [], self._replayed()
         for lb in self.lanes:
@@ -215,7 +214,7 @@ class DagExperiment:
             if mine:
                 start, busy = min(e['ready'] for e in mine), sum(e['end'] - e['start'] for e in mine)
                 out.append((busy / len(mine), max(e['end'] for e in mine) - start - busy, len(mine), start,
-                            max(0.0, round(free[lb] - start - busy, 9))))  # 0, not float noise
+                            max(0.0, round(free[lb] - len(mine) / self.speeds[lb], 9))))  # 0, not float noise
         return out
 
     def to_frame(self):
@@ -230,21 +229,23 @@ class DagExperiment:
         return render(self.to_frame(), index=True)
 
 
-def _product_speeds(lanes, n):
-    """Products per second of each lane: one n x n product timed on it (median of 3, after a warm-up)."""
+def product_times(lanes, n=None) -> dict:
+    """{lane id: seconds}: one n x n product (default dag_size) timed on each lane alone, the other idle (median of 5,
+    after a warm-up): exercise 5's time per task, printed before the guess."""
     from ..backends.torch_backend import run_on_lanes
     from ..timing import measure
-    speeds = {}
+    from .runs import as_lanes
+    lanes, out = as_lanes(lanes), {}
     for lane in lanes:
-        a = torch.randn(n, n, device=lane.device())
-        m = run_on_lanes([lane], [lambda lane=lane, a=a: measure(lambda: a @ a, lanes=[lane], repeats=3)])[0]
-        speeds[lane.name] = 1.0 / m.median
-    return speeds
+        a = torch.randn(n or dag_size(lanes), n or dag_size(lanes), device=lane.device())  # the exercise's size
+        out[lane.name] = run_on_lanes([lane], [lambda lane=lane, a=a: measure(lambda: a @ a, lanes=[lane])])[0].median
+    return out
 
 
-def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, repeats=5) -> DagExperiment:
+def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, repeats=5, alone=None) -> DagExperiment:
     """Exercise 5: the DAG on one lane vs planned on two lanes (CPU lanes: also one thread using all the cores),
-    timed interleaved, each answer checked; lanes that differ are planned from one product timed on each."""
+    timed interleaved, each answer checked; predicted (and planned, where lanes differ) from `alone`, product_times'
+    (timed now if not given)."""
     from ..machine import cpu_cores
     from ..timing import compare
     from .runs import as_lanes, whole_device
@@ -253,7 +254,8 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     n = n or dag_size(lanes)
     x, weights = dag_problem(dag, n)
     reference = dag_reference(dag, x, weights)
-    speed = None if len({(lane.kind, lane.threads) for lane in lanes}) == 1 else _product_speeds(lanes, n)
+    speeds = {lb: 1.0 / s for lb, s in (alone or product_times(lanes, n)).items()}
+    speed = None if len({(lane.kind, lane.threads) for lane in lanes}) == 1 else speeds
     plan_events, order = dag_plan(dag, lanes, speed)
     # The planner's own choice, before dag_plan gives an idle lane one task (the exercise is about two lanes).
     chosen = {e['lane'] for e in schedule.list_schedule(_units(dag), [lane.name for lane in lanes], speed)}
@@ -279,7 +281,7 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     else:  # the median repeat (the lower middle of an even count), as timed
         i = sorted(range(len(times)), key=times.__getitem__)[(len(times) - 1) // 2]
         trace, wall = runs[DAG_VARIANTS[1]][1 + i][1], times[i]
-    r = DagExperiment(dag, n, [lane.name for lane in lanes], order, dag_model(dag, lanes), speed, plan_events,
+    r = DagExperiment(dag, n, [lane.name for lane in lanes], order, dag_model(dag, lanes), speeds, plan_events,
                       {k: Measurement(k, list(c[k].times)) for k in c}, errors, trace, wall,
                       [lane.name for lane in lanes if lane.name not in chosen],
                       [lane.threads if lane.kind == 'cpu' else 0 for lane in lanes], cpu_cores())

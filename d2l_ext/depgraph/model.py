@@ -54,14 +54,17 @@ def mlp_step(lanes, params, X, y, lr):
     # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个执行单元
     # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）-> CPU 上的新权重
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU  #zh: 权重在服务器（CPU）上
-    halves = []
-    for i, (lane, Xi, yi) in enumerate(zip(lanes, X.tensor_split(2), y.tensor_split(2))):
-        with stage(i, 'copy in'):  # samples and weights in: lane i's copies  #zh: 传入样本和权重：执行单元 i 的副本
-            w = {k: v.to(lane.device(), copy=True) for k, v in params.items()}
-            halves.append((w, Xi.to(lane.device(), copy=True), yi.to(lane.device(), copy=True)))
+
+    def half(i, Xi, yi):  # lane i's job, run on lane i  #zh: 执行单元 i 的任务，在执行单元 i 上运行
+        with stage(i, 'copy in'):  # samples and weights in: lane i's own copies  #zh: 传入样本和权重：本执行单元的副本
+            dev = lanes[i].device()
+            w = {k: v.to(dev, copy=True) for k, v in params.items()}
+            Xi, yi = Xi.to(dev, copy=True), yi.to(dev, copy=True)
+        # The loss is divided by all n rows, so the gradients add up.  #zh: 损失除以全部 n 个样本，所以梯度可以相加。
+        return lane_step(i, w, Xi, yi, n)
+    halves = list(zip(X.tensor_split(2), y.tensor_split(2)))
     # Both halves at once, each on its lane.  #zh: 两半同时在各自的执行单元上运行。
-    # Each loss is divided by all n rows, so the gradients add up.  #zh: 每个损失都除以全部 n 个样本，所以梯度可以相加。
-    results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])
+    results = run_on_lanes(lanes, [lambda i=i, h=h: half(i, *h) for i, h in enumerate(halves)])
     with stage(SERVER, 'grad copy'):  # every gradient to the server  #zh: 所有梯度传到服务器
         grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
     with stage(SERVER, 'sum'):  # waits for both lanes  #zh: 等待两个执行单元

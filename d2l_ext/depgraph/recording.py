@@ -231,13 +231,14 @@ def halves_summary(run: dict) -> dict:
 
 def parts(run: dict) -> list[tuple[str, float, float, int]]:
     """[(part, predicted, measured, its assumption 1-3)]: each half ('lane i'); 'apart', the shorter half's time beside
-    no other ((1 - overlap) of it, the drawn repeat's overlap as the step's line prints it); 'rest', the row median
-    less the longer half and 'apart' (the longer half, 'apart' and 'rest' add up to together)."""
+    no other (predicted (1 - overlap) of it; measured, the median over repeats, the shorter half each repeat's own);
+    'rest', the row median less the longer half and 'apart' (the longer half, 'apart' and 'rest' add up to together)."""
     h = halves_summary(run)
     turn, half = h['in_turn'], h['split']
     out = [(lane, turn[lane], half[lane], 1) for lane in sorted(turn)]
-    f = round(run['overlap']['split'][run['representative']] or 0.0, 2)  # as printed: '95%' leaves 5% apart
-    apart = ((1 - run['predicted_overlap']) * min(turn.values()), (1 - f) * min(half.values()))
+    alone = [(1 - (f or 0.0)) * min(x.values()) for f, x in zip(run['overlap']['split'], run['halves']['split'])
+             if len(x) == 2]
+    apart = ((1 - run['predicted_overlap']) * min(turn.values()), statistics.median(alone) if alone else 0.0)
     together = statistics.median(run['times']['split'])
     return [*out, ('apart', *apart, 2), ('rest', predict_split(run) - max(turn.values()) - apart[0],
                                          together - max(half.values()) - apart[1], 3)]

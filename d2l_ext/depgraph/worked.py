@@ -18,24 +18,24 @@ def _changed(old: str, new: str, doc: str) -> str:
     return _SOLUTION.replace(old, new, 1).replace(_DOC, f'# {doc}', 1).replace(f'    {_DOC2}\n', '', 1)
 
 
-_RUN = 'results = run_on_lanes(lanes, [lambda i=i, h=h: lane_step(i, *h, n) for i, h in enumerate(halves)])'
+_RUN = 'results = run_on_lanes(lanes, [lambda i=i, h=h: half(i, *h) for i, h in enumerate(halves)])'
 WRONG = {  # name: (the criterion it must fail, its source)
     'in_turn': ('overlap', _changed(_RUN, '\n    '.join([
         'results = []',
         'for i, h in enumerate(halves):  # lane 1 starts only once lane 0 has finished',
-        '    results += run_on_lanes([lanes[i]], [lambda i=i, h=h: lane_step(i, *h, n)])',
+        '    results += run_on_lanes([lanes[i]], [lambda i=i, h=h: half(i, *h)])',
         '    wait_for_lanes([lanes[i]])']),
         'The halves one after the other, each on its lane: right numbers, no overlap.')),
     'late_binding': ('correct', _changed(
-        'lambda i=i, h=h: lane_step(i, *h, n)', 'lambda: lane_step(i, *h, n)',
+        'lambda i=i, h=h: half(i, *h)', 'lambda: half(i, *h)',
         "Jobs made in a loop without binding i and h: both read the loop's last, lane 1's half.")),
     'main_thread': ('placement', _changed(
         _RUN,
-        'results = [lane_step(i, *h, n) for i, h in enumerate(halves)]',
+        'results = [half(i, *h) for i, h in enumerate(halves)]',
         'Both halves in this thread, one after the other: right numbers, but not on the lanes.')),
     'half_means': ('correct', _changed(
-        'lane_step(i, *h, n) for i, h',
-        'lane_step(i, *h, h[1].shape[0]) for i, h',
+        'lane_step(i, w, Xi, yi, n)',
+        'lane_step(i, w, Xi, yi, Xi.shape[0])',
         "Each half's loss divided by its own rows: the sum of two means is twice the mean.")),
     'averaged': ('correct', _changed(
         'total = {k: grads[0][k] + grads[1][k] for k in params}',

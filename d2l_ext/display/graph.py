@@ -1,12 +1,11 @@
 """13.3.3's pictures and printed lines: the recorded graph (a row per lane, a column per dependency depth), the step
-timed three ways, exercise 5's DAG. A measuring cell draws one figure and prints at most three lines (verdict.py)."""
+timed three ways, exercise 5's DAG. A measuring cell draws one figure and prints at most two lines (verdict.py)."""
 from __future__ import annotations
 
 from ..depgraph import recording
 from ..depgraph.dag import DAG_VARIANTS, _units, dag_plan
 from ..depgraph.model import SERVER
 from ..depgraph.schedule import critical_path
-from ..grading import measurable
 from ..i18n import t
 from ..results import MIN_SHARE, quartiles
 from ..timing import Measurement
@@ -52,8 +51,6 @@ def machine_line(lanes) -> str:  # one line: which device each lane is ('lane 0:
     return t('graph.lanes_line', lanes=t('graph.lanes_sep').join(
         t('graph.lane_is', lane=lane_name(f'lane {i}'), label=lane.label) for i, lane in enumerate(lanes)))
 
-
-# -- the graph ----------------------------------------------------------------------------------------
 
 def _rows(g) -> dict[str, float]:
     """Row height of each lane: compute lanes top to bottom, the server in the middle, copies halfway."""
@@ -137,8 +134,6 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
     return ax.figure
 
 
-# -- the step, timed three ways (here, or recorded on a GPU machine) ----------------------------------
-
 def _measurements(run: dict) -> dict:  # each way's Measurement
     return {v: Measurement(v, run['times'][v]) for v in VARIANTS}
 
@@ -148,19 +143,13 @@ def _run_and_kinds(rec: dict):  # (the run to show, each lane's kind) from recor
 
 
 def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
-    """The guess line (`ask=False`: none), the median repeat's overlap, one verdict line."""
+    """The guess line (`ask=False`: none) and one verdict line; each repeat's overlap is the figure's middle panel."""
     m = _measurements(run := _run_and_kinds(rec)[0])
     guess = None if guess_ms is None else float(guess_ms) / 1e3
-    predicted, measured = recording.predict_split(run), m['split'].median
-    first = [verdict.guess(guess, predicted, measured, 'ms')] if ask or guess is not None else []  # a recording: none
-    f = run['overlap']['split'][run['representative']]
-    how = 'none' if (f or 0) < 0.1 else 'full' if f > 0.9 else 'part'  # the median repeat's, as the timeline draws it
-    overlap = t('graph.overlap_line', verdict=t(f'graph.overlap.{how}'), f=verdict.num(f or 0, '%'),
-                predicted=verdict.num(run['predicted_overlap'], '%'))
-    if how != 'full' and ask and 'runs' in rec:  # a run here, its halves not overlapping: others' load, sampled now
-        overlap += t('graph.others_busy', busy=verdict.num(measurable.others_busy(), '%'))
-    return '\n'.join([*first, overlap, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
-                                                   m['one_device'], unit='ms')])
+    first = [verdict.guess(guess, recording.predict_split(run), m['split'].median, 'ms')] if (
+        ask or guess is not None) else []  # a recording: none
+    return '\n'.join([*first, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
+                                          m['one_device'], unit='ms')])
 
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, list]:
@@ -180,7 +169,9 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     took = {k: [(e['start'], e['end']) for e in split if e['name'] in k.split('+')] for k in (
         'copy in', 'lane step', 'grad copy', 'sum+update')}
     began, ended = min(a for a, _ in took['lane step']), max(b for _, b in took['lane step'])
-    handoffs = [(a, b) for a, b in ((max((b for _, b in took['copy in']), default=began), began),
+    copied = max((b for _, b in took['copy in']), default=began)  # copies made here, before the lanes began, or in them
+    began = began if copied <= began else min(a for a, _ in took['copy in'] + took['lane step'])
+    handoffs = [(a, b) for a, b in ((copied if copied <= began else 0.0, began),
                                     (ended, min((a for a, _ in took['grad copy']), default=ended))) if b > a]
     events.append({'lane': server, 'start': began, 'end': ended, 'name': '', 'role': 'idle'})
     ms = {k: verdict.num(sum(b - a for a, b in v), 'ms') for k, v in [*took.items(), ('handoff', handoffs)]}
@@ -199,11 +190,14 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
-    fig, first = style.figure(height=11.5)
-    first.remove()  # on top, under the printed verdict: its two rows' repeats and boxes; below, the timeline
-    top, bottom = (fig.add_subplot(cell) for cell in fig.add_gridspec(2, 1))
+    fig, first = style.figure(height=13.5)
+    first.remove()  # on top, under the printed verdict, its rows' repeats and boxes; each repeat's overlap; timeline
+    top, mid, bottom = (fig.add_subplot(c) for c in fig.add_gridspec(3, 1, height_ratios=(5, 1, 4)))
     rows = {v: _measurements(run)[v] for v in ROW_ORDER}  # together beside one device, whose verdict it is
     labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
+    if one := rec.get('one_device'):  # which device, how many cores
+        labels['one_device'] = style.plot_text('graph.one_device_row', device=style.plot_text(
+            'graph.kind.gpu') if one['kind'] == 'gpu' else style.plot_text('graph.cpu_cores', n=one['threads']))
     for i in range(2):  # each half's busy time, both ways
         for way in ('in_turn', 'split'):
             rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
@@ -214,6 +208,11 @@ def draw_step(rec: dict, guess_ms=None, title=None):
         recording.halves_summary(run)['in_turn'].values()) * 1e3), wall=verdict.sig(rows['in_turn'].median * 1e3))
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
+    every = [100 * (f or 0.0) for f in run['overlap']['split']]  # each repeat: the shorter half's % beside the other
+    plot_repeats({'split': every}, ax=mid, unit='%', labels={'split': style.plot_text('graph.short.split')},
+                 predicted={'split': 100 * run['predicted_overlap']}, title=style.plot_text('graph.title_overlap'))
+    mid.get_legend().remove()
+    mid.set_xlim(0, 105)
     (a, b), (c, d) = (quartiles(rows[v]) for v in ROW_ORDER[:2])  # the verdict's two grey boxes, rows 0 and 1
     if min(b, d) > max(a, c):  # where they overlap, a grey bridge between them: why no clear difference
         top.fill_betweenx([0.08, 0.62], max(a, c) * 1e3, min(b, d) * 1e3, color=BAND, ec='0.3', ls='--', zorder=1)
@@ -258,15 +257,16 @@ def split_answer(here: dict, recorded: dict | None = None) -> None:
         'graph.part.line', part=name.get(k, k), predicted=verdict.num(p, 'ms'), measured=verdict.num(x, 'ms'),
         diff=('+' if x >= p else '-') + verdict.num(abs(x - p), 'ms', 2)) for k, p, x, _ in [
             *parts, (t('graph.short.split'), predicted, together, 0)])))
-    k, p, x, a = max(parts, key=lambda part: abs(part[2] - part[1]))  # the largest miss, in ms
-    worst = t('graph.answer.worst', a=a, what=t(f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k],
-                                                diff=verdict.num(abs(x - p), 'ms')))
-    missed, (point, numbers) = abs(x - p) >= MIN_SHARE * predicted, _split_point(here)
-    cancel = missed and abs(together - predicted) < MIN_SHARE * predicted  # misses both ways, the net within 5%
-    seen = _split_point(recorded) if recorded else None  # the recording's, 'same' where it went the same way
-    print(verdict.answer(worst if missed else t('graph.answer.none_broke'), t('graph.answer.cancel') if cancel else '',
-                         t(f'graph.answer.{point}', **numbers), '' if seen is None else t(
-                             f"graph.answer.recorded.{'same' if seen[0] == point else 'other'}", **seen[1])))
+    def way(k, p, x, a):  # 'assumption 2: the shorter half's time alone took 2.1 ms more than predicted'
+        return {'a': a, 'what': t(f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k],
+                                  diff=verdict.num(abs(x - p), 'ms'))}
+    big = sorted((q for q in parts if abs(q[2] - q[1]) >= MIN_SHARE * predicted), key=lambda q: -abs(q[2] - q[1]))
+    back = [q for q in big[1:] if (q[2] - q[1]) * (big[0][2] - big[0][1]) < 0]  # a miss the other way
+    net = ('+' if together >= predicted else '-') + verdict.num(abs(together - predicted), 'ms')
+    said = [t(f'graph.answer.{point}', **nums) for point, nums in (_split_point(r) for r in (here, recorded) if r)]
+    print(verdict.answer(t('graph.answer.worst', **way(*big[0])) if big else t('graph.answer.none_broke'), t(
+        'graph.answer.offset', net=net, **way(*back[0])) if back else '', said[0], t(  # the recording: its own point
+        'graph.answer.recorded', text=said[1][:1].lower() + said[1][1:]) if recorded else ''))
 
 
 def wrong_sum_answer(g, caught: bool):
@@ -289,20 +289,18 @@ def details(rec: dict):  # every statistic of a timed run (medians, quartiles, r
     return verdict.details(recording.to_frame(_run_and_kinds(rec)[0]))
 
 
-def recorded_title(rec: dict) -> str:  # where and when a recording was made, in the plot language
-    gpus = ', '.join(dict.fromkeys(rec['machine'].get('gpus') or ['CPU']))
-    return style.plot_text('graph.recorded_title', gpu=gpus, date=rec['machine'].get('date', '')[:10])
-
-
 def show_recorded(rec: dict | None, guess_ms=None):
-    """The recorded GPU run as show_step draws a run here; one line, no figure, when no recording is shipped."""
-    return print(t('graph.no_recording')) if rec is None else show_step(rec, guess_ms, recorded_title(rec), ask=False)
+    """The recorded GPU run as show_step draws a run here, titled where and when; one line when none is shipped."""
+    return print(t('graph.no_recording')) if rec is None else show_step(rec, guess_ms, style.plot_text(
+        'graph.recorded_title', gpu=', '.join(dict.fromkeys(rec['machine'].get('gpus') or ['CPU'])),
+        date=rec['machine'].get('date', '')[:10]), ask=False)
 
 
-# -- exercise 5: a DAG of products --------------------------------------------------------------------
-
-def dag_line(model: dict) -> str:  # '21 in order, 12 as planned, 12 on the critical path': in one product's time
-    return t('graph.dag_line', **{k: f'{model[k]:g}' for k in ('serial', 'planned', 'critical_path')})
+def dag_line(model: dict, alone: dict | None = None) -> str:
+    """'one product, each lane alone: 1.70 ms / 1.71 ms; in one product's time: 21 in order ..., 12 as planned ...'."""
+    each = ' / '.join(verdict.num(s, 'ms') for s in (alone or {}).values())
+    return (t('graph.dag_alone', each=each) if alone else '') + t('graph.dag_line', **{
+        k: f'{model[k]:g}' for k in ('serial', 'planned')})
 
 
 def draw_dag(dag, lanes, title='graph.title_dag'):
@@ -331,19 +329,22 @@ def dag_lines(ex, guess_ms=None) -> str:
 
 
 def dag_answer(ex, caught: bool) -> None:
-    """Exercise 3's worked answer, one printed line: still correct (and the engine without waits caught?), the
-    critical path against the plan, and the replayed plan against the run: within 5%, or the last lane's waits."""
+    """Exercise 3's answer, one line: still correct (the engine without waits caught?), the critical path, the run
+    against the prediction: within 5%, or each lane's time per task beside its time alone, or the last lane's waits."""
     planned, replay = ex.measurements[DAG_VARIANTS[1]].median, (ex.predicted_ms() or {}).get(DAG_VARIANTS[1])
-    kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
-    i, (took, waited, n, start, replayed) = max(enumerate(ex.per_task() or [(0.0,) * 5]),
-                                                key=lambda x: x[1][3] + x[1][2] * x[1][0] + x[1][1])  # last to finish
-    key = 'graph.answer.dag_landed' if replay and abs(planned / replay - 1) < MIN_SHARE else 'graph.answer.dag_miss'
+    kinds, per = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads], ex.per_task() or [(0.0,) * 5]
+    i, (_, waited, _, _, replayed) = max(enumerate(per), key=lambda x: x[1][3] + x[1][2] * x[1][0] + x[1][1])  # last
+    took, alone = [p[0] for p in per], [1 / ex.speeds[lb] for lb in ex.lanes] if ex.speeds else []
+    slower = any(a > (1 + MIN_SHARE) * b for a, b in zip(took, alone))  # beside each other, against alone
+    key = 'graph.answer.dag_landed' if replay and abs(planned / replay - 1) < MIN_SHARE else (
+        'graph.answer.dag_slower' if slower else 'graph.answer.dag_miss')
     last = lane_name(f'lane {i}', kinds=kinds)  # the lane that finished last
     print(verdict.answer(t(f"graph.answer.{'dag_caught' if caught else 'dag_missed'}"), t(
         'graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), '' if replay is
         None else t(key, lane=last, predicted=verdict.num(replay, 'ms'),
                     measured=verdict.num(planned, 'ms'), waited=verdict.num(waited, 'ms'),
-                    replayed=verdict.num(replayed, 'ms'))))
+                    replayed=verdict.num(replayed, 'ms'), took=' / '.join(verdict.num(x, 'ms') for x in took),
+                    alone=' / '.join(verdict.num(x, 'ms') for x in alone))))
 
 
 def show_dag(ex, guess_ms=None):
@@ -377,11 +378,9 @@ def show_dag(ex, guess_ms=None):
                 ready.append((ex.lanes.index(e['lane']), inputs, e['start']))
             free[e['lane']] = e['end']
         per = {i: verdict.num(took, 'ms') for i, (took, *_) in enumerate(ex.per_task() or [])}  # each lane's speed
-        each = {lane: [e['end'] - e['start'] for e in ex.trace if e['lane'] == lane] or [0.0] for lane in ex.lanes}
         draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},
                       row_labels={row[lane]: style.plot_text('graph.dag_row', lane=row[lane], took=per.get(i, '?'),
-                                                             lo=verdict.num(min(each[lane]), 'ms'),
-                                                             hi=verdict.num(max(each[lane]), 'ms'))
+                                                             alone=verdict.num(1 / ex.speeds[lane], 'ms'))
                                   for i, lane in enumerate(ex.lanes)},
                       title=style.plot_text(f"graph.title_dag_trace.{'traced' if 'gpu' in kinds else 'median'}"))
         scale = style.time_unit(max(e['end'] for e in events))[1]

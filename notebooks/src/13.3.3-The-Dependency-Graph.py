@@ -28,12 +28,11 @@
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
-import torch  # noqa: F401 - used by the cells below (lane_step, mlp_step)  #zh: 下面的单元格（lane_step、mlp_step）要用
+import torch  # noqa: F401 (lane_step below uses it)  #zh: 下面的 lane_step 要用
 
 import d2l_ext
 from d2l_ext import depgraph as dg
-from d2l_ext.backends.torch_backend import run_on_lanes  # noqa: F401 - used by mlp_step  #zh: mlp_step 要用
-from d2l_ext.depgraph import SERVER, recording, stage  # noqa: F401 - used by mlp_step  #zh: mlp_step 要用
+from d2l_ext.depgraph import recording
 from d2l_ext.display import graph as show
 
 d2l_ext.set_language('en')
@@ -62,27 +61,31 @@ print(show.machine_line(lanes))
 # %% [markdown]
 # ## Build it: `mlp_step`
 #
-# Write the step of Fig. 13.3.1 for two lanes. Lane `i` gets its own copies of half of the rows and of the weights on
-# `lanes[i].device()`, as a GPU would; on a CPU lane, `.to` alone returns the same tensor (13.3.2). Both halves run
-# `lane_step` **at once**. The gradients are summed on the CPU, where `params` live, and the step returns the new
-# weights (plain SGD). `run_on_lanes(lanes, jobs)` runs `jobs[i]()` on `lanes[i]` (a CPU lane in its own thread) and
-# returns their results.
+# Write the step of Fig. 13.3.1 for two lanes. Lane `i`'s job copies half of the rows and the weights to
+# `lanes[i].device()`, as a GPU would; on a CPU lane, `.to(device)` alone returns the same tensor: add `copy=True`.
+# Both halves run `lane_step` **at once**. The gradients are summed on the CPU, where `params` live, and the step
+# returns the new weights (plain SGD). `run_on_lanes(lanes, jobs)` runs `jobs[i]()` on `lanes[i]` (a CPU lane in its
+# own thread) and returns their results.
 #
 # The check runs four steps and grades the updates against float64, where each half ran, and the halves' overlap.
-# It does not read `stage` boxes: naming parts, as `lane_step` does, is optional.
+# Naming parts with `stage` is optional.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
 #
-# 为两个执行单元写出图12.3.1 中的训练步。执行单元 `i` 在 `lanes[i].device()` 上拿到一半样本和权重的*副本*，
-# 就像 GPU 那样；在 CPU 执行单元上，只写 `.to` 返回的是同一个张量（见 12.3.2 节）。两半**同时**运行 `lane_step`。
+# 为两个执行单元写出图12.3.1 中的训练步。执行单元 `i` 的任务把一半样本和权重*复制*到 `lanes[i].device()` 上，
+# 就像 GPU 那样；在 CPU 执行单元上，单写 `.to(device)` 会返回同一个张量，要加 `copy=True`。两半**同时**运行 `lane_step`。
 # 梯度在 `params` 所在的 CPU 上求和，训练步返回新的权重（普通的随机梯度下降）。
 # `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 执行单元在自己的线程中运行），并返回它们的结果。
 #
 # 检查会运行四个训练步，评判更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
-# 检查不读取 `stage` 方框：像 `lane_step` 那样给各部分命名是可选的。
+# 用 `stage` 给各部分命名是可选的。
 
 # %% tags=["nbval-ignore-output"]
+from d2l_ext.backends.torch_backend import run_on_lanes  # noqa: F401 (at hand for the task)  #zh: 供任务使用
+from d2l_ext.depgraph import SERVER, stage  # noqa: F401
+
+
 def mlp_step(lanes, params, X, y, lr):
     # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个执行单元
     # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）-> CPU 上的新权重
@@ -101,14 +104,13 @@ d2l_ext.check('13.3.3-mlp', mlp_step)
 #
 # The graph and the timings below use the worked `mlp_step` (collapsed above): its `stage` boxes name each part.
 # `record_step_graph` runs it once and records every PyTorch operation. An arrow joins A to B when B reads a tensor
-# that A wrote. Copies are dashed, and each copy's box gives the bytes it moves.
+# that A wrote.
 
 # %% [markdown] lang="zh"
 # ## 根据参考实现记录的依赖图
 #
 # 下面的依赖图和计时都用参考实现 `mlp_step`（上面折叠的单元格）：它的 `stage` 方框给每一部分命名。
 # `record_step_graph` 运行它一次，记录每个 PyTorch 操作。当 B 读取了 A 写入的张量时，就有一条从 A 到 B 的箭头。
-# 复制用虚线表示，复制的方框里标出它传输的字节数。
 
 # %%
 graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box  #zh: 每个方框一个节点
@@ -132,7 +134,7 @@ show.draw_graph(graph)
 # each its row's median in the figure. It assumes:
 #
 # 1. each half runs as fast together as one after the other (the figure's half rows);
-# 2. both start at once, the shorter inside the longer (overlap 100%, the second printed line);
+# 2. both start at once, the shorter inside the longer (overlap 100%: the figure's middle panel);
 # 3. the other time (copies, lanes starting and returning, sum, update) stays the same.
 #
 # Which could fail here? (Exercise 2 answers from this run.)
@@ -148,7 +150,7 @@ show.draw_graph(graph)
 # 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
 # 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。
 #
-# 依赖图根据“先后运行”（$t_\textrm{ser}$，两半为 $t_0$、$t_1$）预测“同时运行”（$t_\textrm{par}$）：两种方式运行的
+# 依赖图根据“先后运行”（$t_\textrm{ser}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\textrm{par}$）：两种方式运行的
 # 方框相同，而两条链现在可以重叠，因此较短的一半可以藏进较长的一半里：
 #
 # $$t_\textrm{par} \approx t_\textrm{ser} - \min(t_0, t_1),$$
@@ -156,7 +158,7 @@ show.draw_graph(graph)
 # 各项都是图中对应那一行的中位数。这个预测假定：
 #
 # 1. 每一半同时运行时和先后运行时一样快（图中每一半的几行）；
-# 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%，打印的第二行）；
+# 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%：图中间的面板）；
 # 3. 其他时间（复制、执行单元启动与返回、求和、更新）不变。
 #
 # 在这里哪个假定可能不成立？（练习 2 用本次运行的数字回答。）
@@ -168,8 +170,8 @@ here = dg.record_step(lanes, repeats=41)  # every repeat and interval of the thr
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# The lower panel draws the median repeat of each way; its legend gives together's time in each part.
-# `show.details(here)` lists every statistic.
+# The lower panel draws the median repeats of together and of one device; its legend gives together's time in each
+# part. `show.details(here)` lists every statistic.
 #
 # ## Recorded on a GPU machine
 #
@@ -177,7 +179,8 @@ show.show_step(here, my_guess)
 # is the slow one.
 
 # %% [markdown] lang="zh"
-# 下方的面板画出两种方式各自中位数那次重复，图例给出“同时运行”在每一部分上用的时间。`show.details(here)` 列出全部统计量。
+# 下方的面板画出“同时运行”和“一个设备”各自中位数那次重复，图例给出“同时运行”在每一部分上用的时间。
+# `show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上记录的结果
 #
@@ -191,14 +194,14 @@ show.show_recorded(recorded)
 # %% [markdown]
 # ## Exercises
 #
-# **1. A sum that never reads lane 1's gradients.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
+# **1. One line changed on the server.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
 # uses lane 0's gradients twice. Predict: does the recorded graph change, and does the check catch it? The cell below
 # draws its graph; `dg.check_step_matches(lanes, (params, X, y), step=hasty)` runs the check.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1. 求和时从不读取执行单元 1 的梯度**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行单元 0 的梯度
+# **1. 服务器上改了一行**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行单元 0 的梯度
 # 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？下面的单元格画出它的依赖图；
 # `dg.check_step_matches(lanes, (params, X, y), step=hasty)` 运行检查。
 
@@ -228,36 +231,40 @@ show.split_answer(here, recorded)
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task is one
 # product, `tanh((sum of its inputs) @ W)`. There are three stages. In each, arms of 1, 2 and 3 products leave the last
-# join and meet in the next one (`2J`); task `2b1` is stage 2, arm b, product 1. With `cross=True`, an arm's last
-# product also reads the first product of the arm before it. The line below gives each way's time in products.
+# join and meet in the next (`2J`, stage 2's join); task `2b1` is stage 2, arm b, product 1. With `cross=True`, an
+# arm's last product also reads the first product of the arm before it. The line below gives one product's time on
+# each lane alone, then each way's in products.
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**每个任务是一次矩阵乘法：
 # `tanh((各输入之和) @ W)`。共有三个阶段。每个阶段里，长为 1、2、3 次乘法的分支从上一个汇合点出发，
-# 在下一个汇合点（如 `2J`）汇合；任务 `2b1` 是第 2 阶段、分支 b 的第 1 次乘法。`cross=True` 时，
-# 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行以一次乘法的用时为单位，给出各种方式的用时。
+# 在下一个汇合点（如 `2J`，第 2 阶段的汇合点）汇合；任务 `2b1` 是第 2 阶段、分支 b 的第 1 次乘法。`cross=True` 时，
+# 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行先给出每个执行单元单独做一次乘法的用时，
+# 再以一次乘法的用时为单位给出各种方式的用时。
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
 dag = dg.diamond_dag(stages=3, arms=arms, cross=cross)
-print(show.dag_line(dg.dag_model(dag, lanes)))
+alone = dg.product_times(lanes)  # one product on each lane alone, the other idle  #zh: 每个执行单元单独做一次乘法，另一个空闲
+print(show.dag_line(dg.dag_model(dag, lanes), alone))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
-# plan on two lanes take less than 12 products' time? The prediction replays the plan at each lane's measured time per
-# task. Guess the planned run's time, then measure it beside two baselines that run all 21 in order: one lane, and one
-# device with all cores. The verdict takes the faster baseline.
+# plan on two lanes take less than 12 products' time? The prediction replays the plan at each lane's time alone, as if
+# neither lane slowed the other. Guess the planned run's time, then measure it beside two baselines
+# that run all 21 in order: one lane, and one device with all cores. The verdict takes the faster baseline.
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一个执行单元上（图中的行）；引擎执行这个计划，每个执行单元等待它的输入。为什么两个执行单元上的
-# 任何计划都不少于 12 次乘法的用时？预测按每个执行单元实测的每个任务用时重放这个计划。先猜一猜按计划运行要多久，
-# 再测量，并与两个依次运行全部 21 个任务的基线比较：一个执行单元，以及用全部核心的一个设备。结论与其中较快的基线比较。
+# 任何计划都不少于 12 次乘法的用时？预测按每个执行单元单独运行的用时重放这个计划，即假定两个执行单元互不拖慢。
+# 先猜一猜按计划运行要多久，再测量，并与两个依次运行全部 21 个任务的基线比较：一个执行单元，以及用全部核心的一个设备。
+# 结论与其中较快的基线比较。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个执行单元按计划运行
 
-ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=15)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
+ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=15, alone=alone)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
 show.show_dag(ex5, my_guess_dag)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

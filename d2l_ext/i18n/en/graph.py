@@ -31,12 +31,9 @@ MESSAGES = {
     'graph.dag_variant.1': 'two lanes, planned',
     'graph.dag_variant.2': 'one device (all cores)',
     'graph.dag_short.planned': 'two lanes planned',
-    'graph.overlap_line': ('{verdict} in the median repeat (drawn below): the shorter half ran {f} of its time beside '
-                           'the other (predicted {predicted})'),
-    'graph.others_busy': '; other programs used {busy} of the cores just after',
-    'graph.overlap.none': 'the halves ran one after the other',
-    'graph.overlap.part': 'the halves overlapped in part',
-    'graph.overlap.full': 'the halves ran at the same time',
+    'graph.one_device_row': 'one device ({device}), whole minibatch',
+    'graph.cpu_cores': 'CPU, {n} cores',
+    'graph.title_overlap': "Each repeat of together: the shorter half's time beside the other (%)",
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '{way} (predicted {wall} − {shorter})',
     'graph.part.half': '{lane} half',
@@ -47,7 +44,7 @@ MESSAGES = {
     'graph.parts_line': 'predicted → measured: {parts}',
     'graph.answer.rest': ("The halves take {a} and {b}, the rest {rest}, more than one device's whole step ({one}): at "
                            'this size splitting cannot pay.'),
-    'graph.answer.cancel': 'The misses offset each other: together lands within 5% of its prediction.',
+    'graph.answer.offset': 'Assumption {a} missed the other way: {what}; together missed by {net} in all.',
     'graph.answer.none_broke': 'No part missed by as much as 5% of the prediction.',
     'graph.answer.half': "The longer half alone ({half}) outlasts one device's whole step ({one}): no split can pay.",
     'graph.answer.split': 'The halves take {a} and {b}, the rest {rest}: together {together}, one device {one}, {by}.',
@@ -55,17 +52,21 @@ MESSAGES = {
     'graph.answer.reads_both': "The graph did not change: sum reads both lanes' gradients.",
     'graph.answer.caught': 'The float64 check caught the wrong update.',
     'graph.answer.passed': 'The float64 check passed: the update did not change.',
-    'graph.answer.dag_caught': 'Still correct: all matched float64, and the engine that skipped the waits was caught.',
-    'graph.answer.dag_missed': 'Still correct: all matched float64; skipping waits went unseen (this plan needs none).',
-    'graph.answer.path': ('The critical path (outlined) limits it: {path} tasks, each waiting for the one before, so '
-                          'no plan on two lanes takes fewer than {path} task times; this plan takes {planned}.'),
-    'graph.answer.dag_landed': "The run took {measured}, within 5% of the replayed plan's {predicted}.",
-    'graph.answer.dag_miss': ("The run took {measured}, not the replayed plan's {predicted}: {lane}, last to finish, "
-                              'waited {waited} between tasks (grey), where the replay waits {replayed}.'),
+    'graph.answer.dag_caught': ('Still correct: every task matched float64, and that check caught an engine that '
+                                'skips the waits.'),
+    'graph.answer.dag_missed': 'Still correct: every task matched float64; an engine that skips the waits passed too.',
+    'graph.answer.path': ('The critical path (outlined) has {path} tasks, each waiting for the one before, so no plan '
+                          'on two lanes takes fewer than {path} task times; this plan takes {planned}.'),
+    'graph.answer.dag_landed': 'The run took {measured}, within 5% of the predicted {predicted}.',
+    'graph.answer.dag_slower': ('The run took {measured}, not the predicted {predicted}: beside each other the lanes '
+                                'took {took} a task, against {alone} alone.'),
+    'graph.answer.dag_miss': ('The run took {measured}, not the predicted {predicted}: the lanes kept their speed ('
+                              '{took} a task, {alone} alone), but {lane}, last to finish, waited {waited} between '
+                              'tasks (grey), where the plan waits {replayed}.'),
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.dag_sep': '; ',  # between exercise 2's parts and assumptions in its worked answer
-    'graph.dag_line': ("in one product's time: {serial} in order on one lane, {planned} as planned on two lanes, "
-                       '{critical_path} on the critical path'),
+    'graph.dag_alone': 'one product, each lane alone: {each}; ',
+    'graph.dag_line': "in one product's time: {serial} in order on one lane, {planned} as planned on two lanes",
     'graph.legend_copy': 'copy, dashed, with the bytes it moves',
     'graph.legend_copy_cpu': 'copy, dashed, with the bytes it moves (CPU lanes: same device)',
     'graph.legend_copy_box': 'copies in {a}, gradients {b}',
@@ -75,7 +76,7 @@ MESSAGES = {
     'graph.legend_timers': 'timer stops: together {split}, one device {one_device}',
     'graph.legend_waiting': 'waiting for inputs',
     'graph.legend_ready': 'inputs ready, lane idle',
-    'graph.dag_row': '{lane}\n{took} a task\n({lo} to {hi})',
+    'graph.dag_row': '{lane}\n{took} a task\n(alone {alone})',
     'graph.title_dag_trace.median': 'The median repeat: each task on its lane, grey where the lane waits',
     'graph.title_dag_trace.traced': 'One more run, waiting after each task: each task on its lane, grey: waits',
     'graph.legend_path': 'critical path',
@@ -110,10 +111,9 @@ MESSAGES = {
     'graph.err.no_resource': 'list_schedule needs at least one resource',
     'graph.err.speed': 'speed needs a factor > 0 for every resource; check {check}',
     'graph.err.pinned': 'pinned tasks name resources that are not listed: {stray}',
-    'graph.part.apart': 'the shorter half not overlapped',
+    'graph.part.apart': "the shorter half's time alone",
     'graph.answer.worst': 'Assumption {a} missed most: {what}.',
-    'graph.answer.recorded.same': 'The GPU recording agrees: halves {a} and {b}, the rest {rest}, one device {one}.',
-    'graph.answer.recorded.other': 'On the GPU recording: halves {a} and {b}, the rest {rest}, one device {one}.',
+    'graph.answer.recorded': 'On the GPU recording, {text}',
     'graph.boxes_overlap': 'grey boxes overlap',
-    'graph.legend_replay': 'predicted: the plan replayed',
+    'graph.legend_replay': 'predicted: at the times alone',
 }
