@@ -228,7 +228,7 @@ def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
     no_base.baseline = None  # MXNet: the line compares with one after the other, so the figure draws that row
     with using_language('en'):
         labels = [t.get_text().split('\n')[0] for t in dp.plot_parallel(no_base).axes[0].get_yticklabels()]
-        assert 'one after the other' in labels and 'one device doing both' not in dp.plot_parallel(
+        assert 'sum of the two alone' in labels and 'one device doing both' not in dp.plot_parallel(
             no_base).axes[0].get_title()
 
 
@@ -318,21 +318,32 @@ def test_the_recording_draws_and_says_its_verdicts():
         # what the learner predicts from, then the guess checked and ONE verdict line: together vs the baseline
         assert recorded_alone(rec) == ('Recorded on NVIDIA H200, each lane alone: GPU 0 (NVIDIA H200), 1440 products '
                                        '0.499 s; CPU (15 of 16 cores), 26 products 0.416 s')
-        assert recorded_lines(rec, 0.6).splitlines() == [
-            'your guess 0.600 s · predicted 0.499 s · measured 0.504 s',
+        assert recorded_lines(rec, (0.52, 0.6)).splitlines() == [  # my_guess: (the baseline, together)
+            'baseline: your guess 0.520 s · predicted 0.508 s · measured 0.508 s',
+            'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s',
             'together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%)']
+        assert recorded_lines(rec, 0.52).splitlines()[:2] == [  # one number: the baseline's
+            'baseline: your guess 0.520 s · predicted 0.508 s · measured 0.508 s',
+            'together: predicted 0.499 s · measured 0.504 s (write your guess into my_guess first)']
         assert recorded_sync_line(rec) == ('Worked answer: No wait: the clock stopped at 1.25 ms, once the work was '
                                            'queued; waiting for every device, it took 131 ms, the time of the 50 '
                                            'products.')
-        assert recorded_answer(rec) == (  # the recording's numbers, and the rule's verdict picks the sentence
-            'Worked answer: No. The GPU took 0.499 s for its 1440 products and 0.508 s for all 1440 + 26, only 2% '
-            "more, so a second lane can save at most 2% here. Together took 0.504 s, about the slower lane's 0.499 s, "
-            'not the sum 0.915 s.')
-        fig = recorded_figure(rec, 0.6)
-        labels = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
-        assert labels[0].endswith(': 1440 products') and labels[-1].endswith(', 1440 + 26 products'), labels
-        # the rule's 5% drawn on the rows it compares, and the timeline on the repeats' time axis (its unit: ms)
-        assert "within 5% of the baseline's median" in [x.get_text() for x in fig.axes[0].get_legend().texts]
+        assert recorded_answer(rec) == (  # the baseline's arithmetic, then the rule's verdict picks the sentence
+            "Worked answer: No. At the GPU's pace all 1440 + 26 products take 0.499 s × 1466/1440 = 0.508 s; "
+            'measured: 0.508 s. That is only 2% more than its own 1440 products: adding the CPU saves at most 2% '
+            'here, the book\'s "slightly". Together took 0.504 s, about the slower lane\'s 0.499 s, not the sum '
+            '0.915 s.')
+        fig = recorded_figure(rec, (0.52, 0.6))
+        labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
+        assert labels[0].endswith(': 1440 products') and labels[2] == 'sum of the two alone', labels
+        assert labels[-1] == 'baseline: GPU 0 (NVIDIA H200)\n1440 + 26 products', labels
+        # hatched: the baseline at the GPU's pace and together at the slower lane; a diamond each for the guesses
+        bars = sorted(round(b.get_width(), 3) for b in fig.axes[0].patches if b.get_hatch())
+        assert bars == [0.499, 0.508] and len(fig.axes[0].collections) > 5
+        # the rule's 5% drawn on the rows it compares (the grey boxes hide under the medians: not in the legend), and
+        # the timeline on the repeats' time axis (its unit: ms)
+        legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
+        assert 'medians within 5%: no clear difference' in legend and 'middle half of the repeats' not in legend
         assert fig.axes[1].get_xlim() == pytest.approx([v * 1e3 for v in fig.axes[0].get_xlim()])
         assert fig.axes[1].get_xlabel() == fig.axes[0].get_xlabel() == 'time (s)'
     assert recorded_figure(None) is None and recorded_answer(None) == recorded_lines(None) == recorded_alone(None)
@@ -341,9 +352,10 @@ def test_the_recording_draws_and_says_its_verdicts():
 def test_the_lanes_table_has_a_row_per_lane():
     lanes = [make_lane('torch', 'cpu', i, threads=1) for i in range(2)]
     with using_language('en'):
-        frame = dp.lanes_table({'torch': lanes})
-    assert list(frame.index) == [0, 1] and frame.index.name == 'lane' and list(frame.columns) == ['framework',
-                                                                                                 'what it is']
+        table = dp.lanes_table({'torch': lanes})
+        assert list(table.frame.columns) == ['lane', 'hardware'] and repr(table).split()[:3] == ['lane', 'hardware',
+                                                                                                '0']
+        assert '<th>lane</th>' in table._repr_html_() and '<th></th>' not in table._repr_html_()  # no index column
 
 
 def test_chinese_lines_put_no_space_after_chinese_punctuation():

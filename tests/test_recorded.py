@@ -64,7 +64,7 @@ def test_recorded_titles_come_from_the_recording():
     for k in tl.iters:
         assert f'{k} products' in bottom
     assert rec.machine['date'][:10] in top and rec.machine['gpus'][0] in top
-    assert ('one bar where back to back' in bottom) == any(k > 200 for k in tl.iters)
+    assert ('drawn as one bar' in bottom) == any(k > 200 for k in tl.iters)
 
 
 def test_recorded_figures_have_no_english_in_chinese(monkeypatch):

@@ -29,9 +29,9 @@ def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | N
     predicted = dict(zip(ids, predicted)) if isinstance(predicted, (list, tuple)) else predicted
     lang = style.plot_language()
     labels = {row: row_label(row, result.lanes, lang) for row in {*ids, *(e['lane'] for e in result.events)}}
-    if title is None:  # which run, then each lane's products (busy stretches where merged)
+    if title is None:  # which run, then each lane's products on a line of its own (busy stretches where merged)
         which = 'parallel.timeline_own' if result.repeat is None else 'parallel.timeline_median'
-        counts = style.plot_text('parallel.sep').join(style.plot_text(
+        counts = '\n'.join(style.plot_text(
             'parallel.timeline_merged' if lane['name'] in merged else 'parallel.timeline_row',
             lane=labels[lane['name']], iters=k) for lane, k in zip(result.lanes, result.iters))
         title = style.plot_text(which, framework=framework(result.framework).display, size=result.size) + '\n' + counts

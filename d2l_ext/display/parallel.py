@@ -8,6 +8,7 @@ from ..parallel.exercises import VARIANTS  # exercises 1 and 2: each named by pa
 from ..results import Measurement
 from . import style, verdict
 from .repeats import plot_repeats
+from .tables import html, text
 
 
 def variant_name(area: str, key: str) -> str:
@@ -16,11 +17,11 @@ def variant_name(area: str, key: str) -> str:
 
 
 def lanes_table(lanes_by_framework: dict):
-    """This machine's lanes as a table, one row per lane number: framework, what the lane is (13.3.0, 13.3.1)."""
+    """This machine's lanes, a row per lane: its number, the hardware; no index column, the same each run (nbval)."""
     import pandas as pd
-    rows = [{t('parallel.col.lane'): i, t('parallel.col.framework'): framework(fw).display, t('parallel.col.what'):
-             lane.label} for fw, lanes in lanes_by_framework.items() for i, lane in enumerate(lanes)]
-    return pd.DataFrame(rows).set_index(t('parallel.col.lane'))  # the same HTML and text each run (nbval)
+    df = pd.DataFrame([{t('parallel.col.lane'): i, t('parallel.col.what'): lane.label}
+                       for lanes in lanes_by_framework.values() for i, lane in enumerate(lanes)])
+    return type('T', (), dict(frame=df, _repr_html_=lambda _: html(df, classes=None), __repr__=lambda _: text(df)))()
 
 
 # -- one verdict line --------------------------------------------------------------------------
@@ -50,17 +51,16 @@ def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
 
 
-def plot_parallel(result, ax=None, title=None, guess: float | None = None, predicted: float | None = None,
-                  products: bool = False):
-    """Every repeat of each lane alone, one after the other (the lanes' sums), all together (`predicted` hatched,
-    else result.expected; `guess` a diamond) and the baseline, one device doing both, where timed ('baseline: ');
-    `products`: each lane's row and a GPU baseline's name its products ('1440 + 26 products', 13.3.0)."""
+def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, products: bool = False):
+    """Every repeat of each lane alone, their sum, both together and the baseline (one device doing both) where timed;
+    `predicted` hatched (else result.expected), `guess` a diamond: a number for together, or by row {'together': ..,
+    'baseline': ..}; `products`: the rows name their products ('1440 + 26 products', 13.3.0)."""
     counts = getattr(result, 'iters', None) if products else None
     names = [style.plot_text('parallel.timeline_row', lane=_plot_label(lane), iters=k) if counts else
              _plot_label(lane) for lane, k in zip(result.lanes, counts or result.lanes)]
-    names += [variant_name('parallel', 'one_after_other'), variant_name('parallel', 'together')]
+    names += [variant_name('parallel', 'serial_sum'), variant_name('parallel', 'together')]
     values = [m.repeated() for m in result.lane_times] + [serial(result).repeated(), result.together.repeated()]
-    together = names[-1]
+    rows = {'together': names[-1]}
     if getattr(result, 'baseline', None) is not None:
         lane = result.baseline_lane
         both = style.plot_text('parallel.variant.both_products', lane=_plot_label(lane), products=' + '.join(
@@ -69,10 +69,12 @@ def plot_parallel(result, ax=None, title=None, guess: float | None = None, predi
         names.append(style.plot_text('parallel.variant.baseline', name=both or style.plot_text(
             'parallel.variant.all_cores', cores=result.baseline_cores)))
         values.append(result.baseline.repeated())
-        together = names[-2]
+        rows['baseline'] = names[-1]
+    predicted, guess = ({rows[k]: v for k, v in (x if isinstance(x, dict) else {'together': x}).items()} for x in (
+        {'together': result.expected} if predicted is None else predicted, guess))
     return plot_repeats(dict(zip(names, values)), ax=ax, title=title or style.plot_text(
-        'parallel.plot_title', framework=framework(result.framework).display), halves=True,
-        predicted={together: result.expected if predicted is None else predicted}, guess=guess and {together: guess})
+        'parallel.plot_title', framework=framework(result.framework).display), halves=True, predicted=predicted,
+        guess=guess)
 
 
 def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None):
@@ -135,16 +137,13 @@ def plot_independence(runs, guess: float | None = None):
         'parallel.independence_title', iters=runs[0].iters, size=runs[0].size))
 
 
-def _pair(r) -> tuple[str, str, int]:
-    """Exercise 2's judged row, its control, and how many times as fast: two threads vs one on half the cores (each
-    thread half the products on its own half), or on a GPU two streams vs one stream."""
+def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control, how many times as fast (GPU: streams)
     return ('two_threads', 'one_half', 2) if 'one_half' in r.times else ('two_streams', 'one_lane', 1)
 
 
 def small_ops_lines(r, guess: float | None = None, busy: float | None = None) -> tuple[str, str]:
-    """Exercise 2: (`guess` against the prediction and the measurement, in times as fast as the control, then the
-    judged row's verdict line against it; the answer: yes or no with that line, one thread with the whole device and
-    with half, one torch.bmm). Others keeping the cores busy: the graders' line for both."""
+    """Exercise 2: (`guess` vs predicted and measured, times as fast as the control, then the judged row's verdict line;
+    the answer: yes or no, one thread with the whole device and half, one torch.bmm); others busy: graders' line."""
     (a, b, at_once), ts = _pair(r), r.times
     named = {k: t(f'parallel.variant.{k}') for k in VARIANTS}
     gone = at_once > 1 and unmeasurable(t('parallel.claim_small'), busy)

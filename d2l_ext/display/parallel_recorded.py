@@ -15,20 +15,34 @@ def _when(rec) -> dict:
     return dict(gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10])
 
 
-def recorded_figure(rec, guess: float | None = None, max_bars: int = 200):
-    """13.3.0's evidence: every repeat (rows with their products, `guess` a diamond), the rule's 5% around the
-    baseline's median shaded on the two rows it compares; below, on the same axis, the median repeat of together."""
+def _guesses(guess) -> dict:  # my_guess: (the baseline, together) in seconds; one number: the baseline's
+    pair = tuple(guess) if isinstance(guess, (tuple, list)) else (guess, None)
+    return dict(zip(('baseline', 'together'), (None if g is None else float(g) for g in pair)))
+
+
+def _predicted(p) -> dict:  # the baseline at the GPU's pace alone, every product; together: the slower lane
+    return dict(baseline=p.lane_times[0].median * sum(p.iters) / p.iters[0], together=p.expected)
+
+
+def recorded_why(rec, lanes) -> str:  # why 13.3.0's picture is the recording, from what find_lanes found here
+    gpu = 'gpu' if any(lane.kind == 'gpu' for lane in lanes) else 'none'
+    return t(f'parallel.why.{gpu}', gpu=rec.machine['gpus'][0] if rec else '?')
+
+
+def recorded_figure(rec, guess=None, max_bars: int = 200):
+    """13.3.0's evidence: every repeat (predictions hatched, `guess` diamonds), the rule's 5% around the baseline's
+    median shaded on the rows it compares; below, on the same axis, the median run of together."""
     if rec is None:
         return None
-    p, (fig, axes) = rec.parallel[0], style.figure(nrows=2, height=7.6)
-    b = p.baseline.median
-    plot_parallel(p, ax=axes[0], guess=guess, products=True, title=style.plot_text('parallel.recorded_title',
-                                                                                   size=p.size, **_when(rec)))
+    p, (fig, axes) = rec.parallel[0], style.figure(nrows=2, height=8.0)
+    b, hidden = p.baseline.median, style.plot_text('communication.middle_half')  # the grey boxes hide under medians
+    plot_parallel(p, ax=axes[0], guess=_guesses(guess), predicted=_predicted(p), products=True, title=style.plot_text(
+        'parallel.recorded_title', size=p.size, repeats=len(p.together.times), **_when(rec)))
     band = dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # a median inside: within 5% (results.within_share)
     axes[0].fill_betweenx([2.55, 4.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
-    old = axes[0].get_legend()  # below the axes: beside them it squeezed the plot
-    axes[0].legend([*old.legend_handles, Patch(**band)], [*(x.get_text() for x in old.texts), style.plot_text(
-        'parallel.within_5')], ncol=2, loc='upper center', bbox_to_anchor=(0.5, -0.2))
+    kept = {x.get_text(): h for h, x in zip(axes[0].get_legend().legend_handles, axes[0].get_legend().texts)}
+    kept = {**{k: h for k, h in kept.items() if k != hidden}, style.plot_text('parallel.within_5'): Patch(**band)}
+    axes[0].legend(kept.values(), kept, ncol=2, loc='upper center', bbox_to_anchor=(0.5, -0.2))  # beside: squeezed
     plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
     scale = style.time_unit(max(e['end'] for e in rec.timelines[0].events))[1]  # the timeline's unit: the axis above's
     axes[1].set(xlim=[v * scale for v in axes[0].get_xlim()], xlabel=axes[0].get_xlabel())
@@ -46,18 +60,18 @@ def recorded_alone(rec) -> str:
         for lane, k, m in zip(p.lanes, p.iters, p.lane_times)))
 
 
-def recorded_lines(rec, guess: float | None = None) -> str:
-    """`guess` against the prediction (the slower lane alone) and together; one verdict line: vs the baseline."""
+def recorded_lines(rec, guess=None) -> str:
+    """`guess` (the baseline, together) against each prediction and measurement; one verdict line: vs the baseline."""
     if rec is None:
         return t('panels.no_gpu_recordings')
-    p = rec.parallel[0]
-    return '\n'.join([verdict.guess(guess, max(m.median for m in p.lane_times), p.together.median), verdict.line(
-        t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)])
+    p, said = rec.parallel[0], _guesses(guess)
+    return '\n'.join([*(t(f'parallel.guess.{k}', line=verdict.guess(said[k], _predicted(p)[k], getattr(p, k).median))
+                        for k in ('baseline', 'together')), verdict.line(t('parallel.name.together'), p.together, t(
+                            'parallel.name.baseline'), p.baseline)])
 
 
 def plot_recorded_sync(rec):
-    """The recorded sync run: every repeat of each way of waiting (13.3.1); with one GPU the book's current-device
-    synchronize waits for every GPU used: the same row twice, left out."""
+    """13.3.1's recorded sync run: every repeat of each way of waiting (with one GPU the book's is every device's)."""
     import types
     sync, one_gpu = rec.sync_mistake, len(rec.machine.get('gpus', [])) < 2
     times = {k: m for k, m in sync.times.items() if not (one_gpu and k == 'book_synchronize')}
@@ -76,16 +90,16 @@ def recorded_sync_line(rec) -> str:
 
 
 def recorded_answer(rec) -> str:
-    """The worked answer of 13.3.0's question on the recording: whether together beat the GPU doing both jobs (what the
-    second job's products cost it over its own), then together against the slower lane and the sum."""
+    """13.3.0's worked answer: the baseline's arithmetic and time, together vs it, vs the slower lane and the sum."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
     alone, both, slow = p.lane_times[0].median, p.baseline.median, max(p.lane_times, key=lambda m: m.median)
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
                 both=verdict.num(both), alone=verdict.num(alone), cost=verdict.num(both / alone - 1, '%'),
-                products=' + '.join(map(str, p.iters)), own=p.iters[0])
+                products=' + '.join(map(str, p.iters)), own=p.iters[0], total=sum(p.iters),
+                predicted=verdict.num(_predicted(p)['baseline']))
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     key = 'rec_same' if verdict.compare(p.together, p.baseline) == 'same' else 'rec_apart'
-    return verdict.answer(t(f'parallel.answer.{key}', **said, by=verdict.by(p.together, p.baseline)),
-                          t(f'parallel.answer.{first}', **said))
+    return verdict.answer(t(f'parallel.answer.{key}', base=t('parallel.answer.rec_base', **said), **said,
+                            by=verdict.by(p.together, p.baseline)), t(f'parallel.answer.{first}', **said))

@@ -18,7 +18,7 @@
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
 # The book's claim: two independent jobs on two devices take as long as the slower one, not the sum. You run the book's cells on this
-# machine's two **lanes** (places where work can run at once), predict, build the runner, and test it.
+# machine's two **lanes** (hardware that can run work beside other work), predict, build the runner, and test it.
 
 # %% [markdown] lang="zh"
 # # 12.3.1. 基于 GPU 的并行计算
@@ -26,7 +26,7 @@
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
 # 书中的说法：两个设备上的两项相互独立的任务，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两个**执行单元**
-# （可以与其他工作同时运行的一份硬件）上运行书中的代码。你将预测每次的用时，自己写出让执行单元同时运行的函数，
+# （lane，能与其他工作同时运行的硬件）上运行书中的代码。你将预测每次的用时，自己写出让执行单元同时运行的函数，
 # 再与基线（一个设备完成两项任务）比较。
 
 # %% tags=["nbval-ignore-output"]
@@ -60,11 +60,11 @@ devices = [lane.device() for lane in lanes]
 lanes_table({'torch': lanes})
 
 # %% [markdown]
-# The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU. Where a lane is a CPU, both lanes use a
+# The book's `run` computes 50 products of a $4000 \times 4000$ matrix on each GPU. Where a lane is a CPU, both lanes use a
 # smaller matrix, and a CPU lane beside a GPU gets fewer products, being slower. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一个执行单元是 CPU 时，两个执行单元都用较小的
+# 书中的 `run` 在每个 GPU 上计算一个$4000 \times 4000$矩阵的 50 次乘法。有一个执行单元是 CPU 时，两个执行单元都用较小的
 # 矩阵；与 GPU 并列时，较慢的 CPU 执行单元分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
@@ -142,13 +142,13 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown]
 # ## Two lanes at the same time
 #
-# One thread can feed several GPUs, which only queue work. A CPU lane computes before the call returns, so each needs
+# One thread can keep several GPUs busy, as they only queue work. A CPU lane computes before the call returns, so each needs
 # its own thread calling `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
 # ## 两个执行单元同时运行
 #
-# 在 GPU 执行单元上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能喂饱多个 GPU。CPU 执行单元在调用返回前就完成计算，
+# 在 GPU 执行单元上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能让多个 GPU 都忙起来。CPU 执行单元在调用返回前就完成计算，
 # 所以每个 CPU 执行单元需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每个执行单元。
 
 # %% [markdown]
@@ -193,17 +193,17 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # ## Predict, then measure
 #
 # Five rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
-# doing both jobs. On separate hardware together takes max(t1, t2); two CPU lanes are halves of one CPU, so this
+# doing both jobs. On separate hardware together takes $\max(t_1, t_2)$; two CPU lanes are halves of one CPU, so this
 # tests whether it holds there. Predict from the timings above and write your time for together into `my_guess`; the
-# hatched bar is the worked prediction, max(t1, t2) from this run's lanes alone.
+# hatched bar is the worked prediction, $\max(t_1, t_2)$ from this run's lanes alone.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 图中有五行：每个执行单元单独运行、先后运行、同时运行，以及**基线**（第一个执行单元所在的整个设备完成两项任务）。
-# 在相互独立的硬件上，同时运行用时为 max(t1, t2)；两个 CPU 执行单元是同一个 CPU 的两半，这里检验它是否仍然成立。
+# 在相互独立的硬件上，同时运行用时为$\max(t_1, t_2)$；两个 CPU 执行单元是同一个 CPU 的两半，这里检验它是否仍然成立。
 # 根据上面的计时做出预测，把你对“同时运行”用时的预测写进 `my_guess`；斜线条形是参考答案的预测，即由这次测量中
-# 单独运行的用时算出的 max(t1, t2)。
+# 单独运行的用时算出的$\max(t_1, t_2)$。
 
 # %%
 from d2l_ext import parallel
@@ -218,12 +218,12 @@ print('measured below with your run_together (its check passed)' if checked.pass
 jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
 run_together(lanes, jobs)  # warm-up  #zh: 预热
 whole = parallel.whole_device(lanes[0])  # the baseline: the first lane's device, all its cores  #zh: 基线：第一个执行单元所在的设备，用上全部核心
-serial, together, baseline = 'one after the other', 'all lanes together', f'{whole.label}, both jobs'
+serial, together, baseline = 'one after the other', 'both lanes together', f'{whole.label}, both jobs'
 names = [lanes[0].label, lanes[1].label, serial, together, baseline]  # the five rows  #zh: 五行
-#zh-str: {'one after the other': '先后运行', 'all lanes together': '所有执行单元同时运行', '{whole.label}, both jobs': '{whole.label}完成两项任务'}
+#zh-str: {'one after the other': '先后运行', 'both lanes together': '两个同时运行', '{whole.label}, both jobs': '{whole.label}完成两项任务'}
 
 # %%
-my_guess = None  # seconds: both lanes together (s)  #zh: 两个执行单元同时运行的用时（秒）
+my_guess = None  # both lanes together, in seconds  #zh: 两个同时运行的用时，单位为秒
 
 # %% [markdown]
 # All five, interleaved, 5 repeats each, answers checked. First your guess, then the fair test: together against
@@ -253,16 +253,16 @@ print(claim_line(cmp[together], baseline, cmp[baseline], busy))  # the fair test
 plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows  #zh: 五行的图
 
 # %% [markdown]
-# The timeline is one repeat, the median one of "together": when each lane was busy. Dashed: each lane's median
+# The timeline is the median run of "together": when each lane was busy. Dashed: each lane's median
 # alone.
 
 # %% [markdown] lang="zh"
-# 时间线是“同时运行”中用时为中位数的那一次重复：每个执行单元何时在忙。虚线：每个执行单元单独运行的中位数。
+# 时间线是“同时运行”中用时为中位数的那次运行：每个执行单元何时在忙。虚线：每个执行单元单独运行的中位数。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.lane_timeline import plot_timeline
 
-tl = together_run.timeline(cmp[together].times)  # the repeat timed as the median: its own intervals  #zh: 用时为中位数的那次重复：它自己的时间区间
+tl = together_run.timeline(cmp[together].times)  # the median run: its own intervals  #zh: 用时为中位数的那次运行：它自己的时间区间
 plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚线：每个执行单元单独运行的中位数
 
 # %% [markdown]
@@ -342,25 +342,26 @@ print(worked)  # the worked answer, from this run's numbers  #zh: 参考答案�
 #
 # ## Remember
 #
-# * **Separate hardware** takes about max(t1, t2). Two lanes on one CPU beat one after the other but not the whole
+# * **Separate hardware** takes about $\max(t_1, t_2)$. Two lanes on one CPU beat one after the other but not the whole
 #   CPU doing both jobs: halves of a CPU add no cores.
-# * One thread feeds several GPUs; eager CPU work needs a thread per lane.
+# * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time; compare with the baseline, one device doing both jobs.
 #
 # ## Pitfalls
 #
-# * **No wait**: the clock stops once GPU work is queued; wait for every device used.
+# * **Timing without synchronizing**: the clock stops once GPU work is queued, before it has run; wait for every
+#   device used.
 
 # %% [markdown] lang="zh"
 # 书中的练习 3 和练习 4 见12.3.2节，练习 5 见扩展一节“依赖图”。
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行单元，独立任务的用时约为 max(t1, t2)。同一个 CPU 上的两个执行单元比先后运行快，但不比
+# * 位于**相互独立的硬件**上的执行单元，独立任务的用时约为$\max(t_1, t_2)$。同一个 CPU 上的两个执行单元比先后运行快，但不比
 #   整个 CPU 完成两项任务快：把 CPU 分成两半并不会多出核心。
-# * GPU 只是把工作排入队列，所以一个线程就能喂饱多个 GPU；命令式执行的 CPU 工作则需要每个执行单元一个线程。
+# * GPU 只是把工作排入队列，所以一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个执行单元一个线程。
 # * 用每个执行单元实测的用时做预测；与基线比较；看每一次重复。
 #
 # ## 易错点
 #
-# * **不等待**：GPU 上的工作一排入队列计时就停止；应等待用到的每个设备。
+# * **不同步就计时**：工作刚排入队列，计时就结束了；要等待用到的每个设备。
