@@ -1,6 +1,6 @@
 """One core, said plainly (issue 35): the one line the CLI, the lessons and the grader print, and the noise floor."""
 from d2l_ext.cli import caveats
-from d2l_ext.i18n import using_language
+from d2l_ext.i18n import tight, using_language
 from d2l_ext.lanes import fake_hardware
 from d2l_ext.machine import NOISE_S, noise_line, turns_line
 
@@ -38,3 +38,12 @@ def test_the_cli_says_both_under_its_table_on_one_core():
         assert caveats('comm', {'lane': cpu, 'rows': [{'median': 0.5}]})[0].startswith(
             'this machine has 1 core for 2 threads (products and copies): they take turns')
         assert caveats('comm', {'lane': {'kind': 'gpu'}, 'rows': [{'median': 0.5}]}) == []
+
+
+def test_the_machine_line_leaves_mxnet_out_where_a_lesson_never_runs_it():
+    from d2l_ext.display.machine import machine_line
+    with using_language('en'):
+        assert 'MXNet' in machine_line() and 'MXNet' not in machine_line(mxnet=False)
+        assert machine_line(mxnet=False).startswith('Python ') and 'CPU cores; GPUs: ' in machine_line(mxnet=False)
+    with using_language('zh'):
+        assert 'MXNet' not in machine_line(mxnet=False) and '个CPU核心' in tight(machine_line(mxnet=False))

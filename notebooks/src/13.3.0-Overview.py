@@ -60,7 +60,7 @@ from d2l_ext.display.machine import machine_line
 
 d2l_ext.set_language('en')
 
-print(machine_line())
+print(machine_line(mxnet=False))
 
 # %% [markdown]
 # ## This machine's lanes

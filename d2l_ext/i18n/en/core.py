@@ -2,6 +2,7 @@
 MESSAGES = {
     'core.benchmark': '{description}: {seconds:.4f} sec',
     'core.machine': 'Python {python}, PyTorch {torch}, MXNet {mxnet}; {cores} CPU cores; GPUs: {gpus}',
+    'core.machine_torch': 'Python {python}, PyTorch {torch}; {cores} CPU cores; GPUs: {gpus}',
     'core.gpus': '{name} x{count}',  # a machine's GPUs: 'NVIDIA H200 x1'
     'core.not_installed': 'not installed',
     'core.no_gpu': 'none',

@@ -2,6 +2,7 @@
 MESSAGES = {
     'core.benchmark': '{description}：用时 {seconds:.4f} 秒',
     'core.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个 CPU 核心；GPU：{gpus}',
+    'core.machine_torch': 'Python {python}，PyTorch {torch}；{cores} 个 CPU 核心；GPU：{gpus}',
     'core.gpus': '{count} 块 {name}',  # a machine's GPUs: 'NVIDIA H200 x1'
     'core.not_installed': '未安装',
     'core.no_gpu': '无',
