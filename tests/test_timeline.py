@@ -121,6 +121,10 @@ def test_a_far_repeat_is_an_arrowhead_at_the_edge_with_its_value_and_the_boxes_k
     several = plot_repeats({'a': [0.0026, 0.0025, 0.054, 0.061, 0.0027]}, unit='ms').axes[0]
     assert [t.get_text() for t in several.texts] == ['61.0 ms']  # two arrowheads, the largest written once
     assert 8.1 <= several.get_xlim()[1] < 8.3  # the arrowheads at FAR x the median (2.7 ms), on the axis's end
+    wide = plot_repeats({'fast': [1.0] * 8, 'spread': [1.0] * 4 + [5.0, 6.0, 6.0, 7.0]}, halves=True).axes[0]
+    assert wide.get_xlim()[1] >= 6.0 and not wide.texts  # the grey box (up to 6.0 s) is on the axis, not behind arrows
+    share = plot_repeats({'overlap': [90.0, 95.0, 100.0]}, unit='%').axes[0]
+    assert [x.get_text() for x in share.get_yticklabels()] == ['overlap\nmedian 95.0%']  # no space before %
 
 
 def test_plot_repeats_units():

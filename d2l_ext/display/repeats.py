@@ -84,7 +84,10 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     typical = max([*row_medians.values(), *predicted.values(), *guess.values()])
     largest = max(v for values in times.values() for v in values)
     edge = min(largest, FAR * typical) if typical > 0 else largest
+    if halves:  # a grey box of 8+ repeats stays on the axis (with fewer, its quartile may be one stalled run)
+        edge = max([edge] + [quartiles(Measurement(n, v))[1] for n, v in times.items() if len(v) >= 8])
     unit, scale, xlabel = _scale(unit, max(edge, typical))
+    sep = '' if unit == '%' else ' '  # '93.7%', as verdict.num writes a share; '3.10 ms'
     if ax is None:
         _, ax = style.figure(height=max(2.6, 1.4 + 0.65 * len(times)))
     else:
@@ -103,7 +106,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
             ax.scatter([edge * scale], [yy], s=60, marker='>', color=measured, zorder=3)
         if far:
             v, yy = max(far)
-            ax.annotate(tight(f'{sig(v * scale)} {unit}'), (edge * scale, yy), xytext=(-6, 0),
+            ax.annotate(tight(f'{sig(v * scale)}{sep}{unit}'), (edge * scale, yy), xytext=(-6, 0),
                         textcoords='offset points', ha='right', va='center', fontsize=style.MIN_FONT_PT)
         med = row_medians[name]
         if halves:
@@ -117,7 +120,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
             ax.scatter([guess[name] * scale], [y - 0.15], s=140, marker='D', color=style.color('guess'), zorder=5,
                        edgecolors='white')
         # under the row's name, never beside an outlier or under the legend; named 'median' (zh: 中位数3.10毫秒)
-        medians.append(tight(f"{style.plot_text('style.median')} {sig(med * scale)} {unit}"))
+        medians.append(tight(f"{style.plot_text('style.median')} {sig(med * scale)}{sep}{unit}"))
     handles = [Line2D([], [], ls='', marker='o', color=measured, label=style.plot_text('style.measured')),
                Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
                       label=style.plot_text('style.median'))]
