@@ -39,7 +39,12 @@ def test_cpu_lanes_keep_their_thread_count_on_their_own_threads():
 
     import torch
     lanes = [make_lane('torch', 'cpu', i, threads=1) for i in range(2)]
-    seen = torch_backend.run_on_lanes(lanes, [lambda: (torch.get_num_threads(), threading.get_ident())] * 2)
+    both = threading.Barrier(2, timeout=30)  # each job waits for the other: they must run at once, on two threads
+
+    def job():
+        both.wait()
+        return torch.get_num_threads(), threading.get_ident()
+    seen = torch_backend.run_on_lanes(lanes, [job] * 2)
     assert [n for n, _ in seen] == [1, 1]
     assert len({ident for _, ident in seen} | {threading.get_ident()}) == 3
 

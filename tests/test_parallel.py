@@ -163,7 +163,7 @@ def test_one_lane_runner_everywhere():
     assert list(inspect.signature(together.run_together).parameters) == ['lanes', 'works']  # the task's
     names = set(together.run_together.__code__.co_names)  # self-contained: the grader runs its source alone
     assert names <= {'torch', 'ThreadPoolExecutor', 'set_num_threads', 'enumerate', 'kind', 'submit', 'result',
-                     'range', 'len', 'cuda', 'synchronize', 'index', 'threads'}, names
+                     'range', 'len', 'cuda', 'synchronize', 'index', 'threads', 'items', 'values', 'shutdown'}, names
     assert 'run_on_lanes(' in inspect.getsource(torch_backend.KeptTogether.__call__)
     assert not hasattr(torch_backend, 'on_lanes')
 

@@ -67,12 +67,16 @@ def run_together(lanes, works):
         # this thread's share of the cores (a per-thread setting)  #zh: 这个线程分到的核心（每个线程各自设置）
         torch.set_num_threads(lane.threads)
         return work()
-    # leaving `with` waits for every CPU thread, even after an error  #zh: 离开 with 时等待每个 CPU 线程，出错时也一样
-    with ThreadPoolExecutor(len(lanes)) as pool:
-        # CPU lanes start first, each on its own thread ...  #zh: 先启动 CPU 执行单元，每个在自己的线程上……
-        cpu = {i: pool.submit(on_cpu, lane, works[i]) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
+    # a pool of one thread per CPU lane (a shared pool reuses a thread that is done)  #zh: 每个 CPU 执行单元一个单线程池
+    pools = {i: ThreadPoolExecutor(1) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
+    try:
+        # CPU lanes start first ...  #zh: 先启动 CPU 执行单元……
+        cpu = {i: pool.submit(on_cpu, lanes[i], works[i]) for i, pool in pools.items()}
         # ... then GPU work is queued  #zh: ……再把 GPU 的工作排入队列
         gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}
+    finally:
+        for pool in pools.values():
+            pool.shutdown()  # waits for its thread, even after an error  #zh: 等待它的线程，出错时也一样
     for lane in lanes:
         if lane.kind == 'gpu':
             # every GPU used, not only the current one  #zh: 等待用到的每个 GPU，而不只是当前设备
