@@ -342,8 +342,8 @@ print(worked)  # the worked answer, from this run's numbers  #zh: 参考答案�
 #
 # ## Remember
 #
-# * **Separate hardware** takes about $\max(t_1, t_2)$. Two lanes on one CPU beat one after the other but not the whole
-#   CPU doing both jobs: halves of a CPU add no cores.
+# * **Separate hardware** takes about $\max(t_1, t_2)$. Two lanes on one CPU share its cores: compare them with the
+#   whole CPU doing both jobs, not only with one after the other.
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time; compare with the baseline, one device doing both jobs.
 #
@@ -357,8 +357,8 @@ print(worked)  # the worked answer, from this run's numbers  #zh: 参考答案�
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行单元，独立任务的用时约为$\max(t_1, t_2)$。同一个 CPU 上的两个执行单元比先后运行快，但不比
-#   整个 CPU 完成两项任务快：把 CPU 分成两半并不会多出核心。
+# * 位于**相互独立的硬件**上的执行单元，独立任务的用时约为$\max(t_1, t_2)$。同一个 CPU 上的两个执行单元共用它的核心：
+#   要与整个 CPU 完成两项任务相比，而不只是与先后运行相比。
 # * GPU 只是把工作排入队列，所以一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个执行单元一个线程。
 # * 用每个执行单元实测的用时做预测；与基线比较；看每一次重复。
 #

@@ -122,7 +122,7 @@ show.draw_graph(graph)
 # ## Predict, then measure
 #
 # The book's Fig. 13.3.1 assumes two equal GPUs. Neither this machine (two halves of one CPU) nor the recording below
-# (a GPU and a much slower CPU) has them, so splitting is not expected to beat one device here.
+# (a GPU and a much slower CPU) has them: whether splitting pays here, the measurement says, not the figure.
 #
 # The step is timed three ways, each checked against float64: **one device** with the whole
 # minibatch; **one after the other**, lane 1's half after lane 0's; **together**. The graph predicts
@@ -145,7 +145,7 @@ show.draw_graph(graph)
 # ## 先预测，再测量
 #
 # 书中的图12.3.1 假定有两个相同的 GPU。这台机器（一个 CPU 的两半核心）和下面的记录（一个 GPU 和一个慢得多的 CPU）
-# 都没有，所以这里拆分预计快不过一个设备。
+# 都没有：这里拆分是否划算，要看测量，而不是看图。
 #
 # 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
 # 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。

@@ -114,11 +114,11 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 #@source d2l_ext.allreduce.steps.backward_then_allreduce
 
 # %% [markdown]
-# **(b) One flat buffer.** A control: (a) with one call instead of one per tensor. Copy every gradient into one
+# **(b) One flat buffer.** (a) with one call instead of one per tensor. Copy every gradient into one
 # flat tensor (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`).
 
 # %% [markdown] lang="zh"
-# **（b）一个展平的缓冲区。** 这是对照：即（a），但只调用一次，而不是每个张量一次。把所有梯度复制进一个
+# **（b）一个展平的缓冲区。** 即（a），但只调用一次，而不是每个张量一次。把所有梯度复制进一个
 # 展平的张量（对 `g.reshape(-1)` 用 `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。
 
 # %%
