@@ -89,11 +89,17 @@ def _digits(a: float, b: float) -> int:
 
 
 def guess(value, predicted: float, measured: float, unit: str = 's', name: str = 'my_guess') -> str:
-    """'your guess 1.50x · predicted 2.00x · measured 1.93x' (no guess: asks for one in the variable `name`)."""
+    """'your guess 1.50x · predicted 2.00x · measured 1.93x'; '' without a guess (the figure shows the prediction,
+    and nothing printed nags the learner or gives the answer away in words). `name` is kept for callers' symmetry."""
     if value is None:
-        return t('verdict.no_guess', predicted=num(predicted, unit), measured=num(measured, unit), name=name)
+        return ''
     return t('verdict.guess', guess=num(float(value), unit), predicted=num(predicted, unit),
              measured=num(measured, unit))
+
+
+def lines(*parts: str) -> str:
+    """The non-empty parts, one a line (a missing guess leaves no blank line)."""
+    return '\n'.join(p for p in parts if p)
 
 
 def answer(*sentences: str) -> str:

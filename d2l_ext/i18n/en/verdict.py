@@ -12,7 +12,6 @@ MESSAGES = {
     'verdict.why_close': 'medians within 5%',
     'verdict.line': '{a} {ma} vs {b} {mb}: {word}',
     'verdict.guess': 'your guess {guess} · predicted {predicted} · measured {measured}',
-    'verdict.no_guess': 'predicted {predicted} · measured {measured} (write your guess into {name} first)',
     'verdict.answer': 'Worked answer: {text}',
     'verdict.answer_join': ' ',
     'verdict.details': 'Details: every statistic',

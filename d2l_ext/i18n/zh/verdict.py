@@ -12,7 +12,6 @@ MESSAGES = {
     'verdict.why_close': '中位数相差不到5%',
     'verdict.line': '{a} {ma}，{b} {mb}：{word}',
     'verdict.guess': '你的猜测 {guess}，预测 {predicted}，实测 {measured}',
-    'verdict.no_guess': '预测 {predicted}，实测 {measured}（请先把你的猜测写进 {name}）',
     'verdict.answer': '参考答案：{text}',
     'verdict.answer_join': '',
     'verdict.details': '详细数据：全部统计量',
