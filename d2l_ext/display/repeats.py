@@ -125,7 +125,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
                       label=style.plot_text('style.median'))]
     if halves:
-        handles.append(Patch(color=BAND, linewidth=0, label=style.plot_text('communication.middle_half')))
+        handles.append(Patch(color=BAND, linewidth=0, label=style.plot_text('style.grey_box')))
     if predicted:
         handles.append(Patch(fill=False, hatch='///', edgecolor=pred_colour, lw=1.5,
                              label=predicted_label or style.plot_text('style.predicted')))

@@ -12,6 +12,7 @@ MESSAGES = {
     'style.predicted': 'predicted',
     'style.measured': 'each repeat',
     'style.median': 'median',
+    'style.grey_box': 'grey box: middle half of the repeats',
     'style.critical_path': 'critical path',
     'style.role.lane': 'lane {number}',
     'style.role.gpu': 'GPU',

@@ -12,6 +12,7 @@ MESSAGES = {
     'style.predicted': '预测',
     'style.measured': '每次重复',
     'style.median': '中位数',
+    'style.grey_box': '灰色方框：各次重复的中间一半',
     'style.critical_path': '关键路径',
     'style.role.lane': '执行单元 {number}',
     'style.role.gpu': 'GPU',
