@@ -53,19 +53,14 @@ def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
     return verdict.line(name(result, v), v.measurement, name(result, a), a.measurement, 'ms')
 
 
-def paid_line(r) -> str:
-    """The measuring cell's verdict line, here or recorded: '2 processes, 16 cores: (c) hooks ...: faster (...)'."""
-    return t('allreduce.on', n=r.processes, cores=r.cores) + verdict_text(r)
-
-
-def model_text(result) -> str:
-    """"the formula's step: (a) 96.5 ms, (b) 85.8 ms, (c) 68.0 ms", printed before the learner guesses (c)'s."""
-    return t('allreduce.model', rows=t('allreduce.sep_list').join(t('allreduce.letter', k=k) + ' ' + verdict.num(
-        result.predicted(v)['step'], 'ms') for k, v in LETTERS.items() if k != 'd'))
+def paid_line(r, my_guess=None) -> str:
+    """The measuring cell's lines, here or recorded: the guess line (none without a guess), then the verdict,
+    '2 processes, 16 cores: (c) hooks ...: faster (...)'."""
+    return verdict.lines(guess_text(my_guess, r), t('allreduce.on', n=r.processes, cores=r.cores) + verdict_text(r))
 
 
 def guess_text(my_guess, result, vid: str = 'hooks') -> str:
-    """'your guess 80.0 ms · predicted 68.0 ms · measured 99.2 ms': (c)'s step; my_guess in ms."""
+    """'your guess 80.0 ms · predicted 68.0 ms · measured 99.2 ms': (c)'s step; my_guess in ms; '' without one."""
     guess = None if my_guess is None else float(my_guess) / MS
     return verdict.guess(guess, result.predicted(vid)['step'], result.version(vid).median, 'ms')
 
@@ -75,19 +70,10 @@ def _where(pairs, line) -> list[str]:
     return [t('allreduce.answer.where', where=t(w, cores=r.cores), line=line(r)) for w, r in pairs if r is not None]
 
 
-def flat_answer(r) -> str:
-    """(b)'s worked answer here: the formula's (b) and (a); (b)'s flatten and copy back in the drawn step (light blue,
-    mean of processes), which the formula does not count, plus the formula, against the median; (b) against (a)."""
-    b, ms = r.predicted('flat')['step'], lambda s: verdict.num(s, 'ms')
-    copy = sum(e['end'] - e['start'] for e in r.events.get('flat', []) if e['role'] == 'copy') / r.processes
-    return verdict.answer(t('allreduce.answer.flat', b=ms(b), a=ms(r.predicted('serial')['step']), copy=ms(copy),
-                            plus=ms(b + copy), measured=ms(r.version('flat').median)),
-                          *_where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat')))
-
-
 def miss_answer(here, there=None) -> str:
     """Exercise 1's worked answer, here then on the 16-core host: the formula's (c) against its median; backward's
-    change in (c) against (a), the control: its share of the gap and what is left, or how far formula plus it goes."""
+    change in (c) against (a), the control (the term the formula leaves out): its share of the gap and what is left,
+    or how far formula plus it goes."""
     def one(where, r, ms=lambda s: verdict.num(s, 'ms')):
         v, model = r.version('hooks'), r.predicted('hooks')['step']
         gap, grew = v.median - model, v.backward_span - r.version('serial').backward_span
@@ -96,14 +82,16 @@ def miss_answer(here, there=None) -> str:
                  missed=_plus(gap), c=ms(v.backward_span), a=ms(r.version('serial').backward_span), grew=_plus(grew),
                  part=t(part, share=verdict.num(grew / gap if gap > 0 else 0, '%'), left=ms(gap - grew),
                         plus=ms(model + grew), over=ms(grew - gap)))
-    return verdict.answer(*(one(w, r) for w, r in (('allreduce.here', here), ('allreduce.there', there)) if r))
+    return verdict.answer(t('allreduce.answer.term'), *(one(w, r) for w, r in (('allreduce.here', here),
+                                                                              ('allreduce.there', there)) if r))
 
 
 def buckets_answer(here, there=None) -> str:
     """Exercise 2's worked answer: here and on the 16-core host, DDP at (d)'s size against one bucket by the one rule;
-    the sizes making as many calls (the same buckets: the spread of repeats); here, (d) against DDP at its size."""
-    calls = here.predicted(ref := f'ddp-{BUCKET_MB:g}')['calls']
-    same = [t('allreduce.answer.same', other=name(here, v), ref=name(here, here.version(ref)), calls=calls)
+    the sizes making as many calls (each layer's weight fills a bucket by itself: the spread of repeats); here, (d)
+    against DDP at its size."""
+    calls, mib = here.predicted(ref := f'ddp-{BUCKET_MB:g}')['calls'], max(here.prediction.tensor_bytes) / 2 ** 20
+    same = [t('allreduce.answer.same', other=name(here, v), ref=name(here, here.version(ref)), calls=calls, mib=mib)
             for v in here.ddp_versions() if v.id != ref and here.predicted(v.id)['calls'] == calls]
     return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
         r, ref, next(v.id for v in r.ddp_versions() if r.one_bucket(v)))), *same, *_where(
@@ -126,17 +114,18 @@ def _leads(result, vid: str) -> list[float]:
     return out
 
 
-def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True, ax=None):
-    """Each version's timed steps, their middle half and median (plot_repeats), the formula's step hatched (`model`);
-    the step without all-reduce on top; (a)-(c) unless `ids`; `guess`: the learner's (c) step in ms, a diamond.
-    `backward`: versions whose backward, in each profiled step (mean of processes), a panel below draws."""
+def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True, ax=None, guess_on='hooks'):
+    """Each version's timed steps, their middle half and median (plot_repeats), the formula's step hatched (`model`;
+    not (b)'s: the lesson asks no question of it); the step without all-reduce on top; (a)-(c) unless `ids`;
+    `guess`: the learner's step of `guess_on` in ms, a diamond. `backward`: versions whose backward, in each profiled
+    step (mean of processes), a panel below draws on its own time axis."""
     versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'hooks']) if result.has(v)]
     if backward:
         fig, (ax, low) = style.figure(nrows=2, height=2.8 + 0.65 * (len(versions) + len(backward)))
         ax.get_gridspec().set_height_ratios([len(versions) + 1, len(backward) + 1])
     fig = plot_repeats({v.id: v.step_times for v in versions}, ax=ax, unit='ms', halves=True, labels={
-        v.id: name(result, v, style.plot_text) for v in versions}, guess={'hooks': guess and guess / MS},
-        predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model},
+        v.id: name(result, v, style.plot_text) for v in versions}, guess={guess_on: guess and guess / MS},
+        predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model and v.id != 'flat'},
         title=title or style.plot_text('allreduce.plot.title'))
     (axes := [ax or fig.axes[0]])[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     if backward:  # each profiled step: backward's span, mean of the processes
@@ -147,8 +136,8 @@ def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True
         low.get_legend().remove()
         low.set_xlabel(style.plot_text('allreduce.plot.back_ms'))
         axes.append(low)
-    for a in axes:  # one time axis
-        a.set_xlim(0, max(x.get_xlim()[1] for x in axes))
+    for a in axes:  # each from 0 on its own range
+        a.set_xlim(0, a.get_xlim()[1])
     return fig
 
 
@@ -179,12 +168,15 @@ def draw_step_timeline(result, version_id: str, ax=None):
 
 def bucket_table(here, there=None):
     """Exercise 2: each DDP size's and (d)'s all-reduce calls per step (the buckets: a fact of the code), then per run
-    (here, on the 16-core host) its step, predicted and median, in ms."""
+    (here, on the 16-core host) its step, predicted and median, in ms; one labelled row each, 'not recorded' where a
+    run has no such version (the recording has no (d))."""
     import pandas as pd
     vs = lambda r: r.ddp_versions() + ([r.version('buckets')] if r.has('buckets') else [])  # noqa: E731
-    rows = {('', t('allreduce.table.calls')): {name(here, v): str(here.predicted(v.id)['calls']) for v in vs(here)}}
+    rows = {t('allreduce.table.calls'): {name(here, v): str(here.predicted(v.id)['calls']) for v in vs(here)}}
     for where, r in (('allreduce.here', here), ('allreduce.there', there))[:1 + (there is not None)]:
         w, sig = t(where, cores=r.cores), lambda s: verdict.sig(s * MS)
-        rows[w, t('allreduce.table.predicted')] = {name(r, v): sig(r.predicted(v.id)['step']) for v in vs(r)}
-        rows[w, t('allreduce.table.measured')] = {name(r, v): sig(v.median) for v in vs(r)}
-    return pd.DataFrame(rows).T.fillna('')
+        rows[t('allreduce.table.predicted', where=w)] = {name(r, v): sig(r.predicted(v.id)['step']) for v in vs(r)}
+        rows[t('allreduce.table.measured', where=w)] = {name(r, v): sig(v.median) for v in vs(r)}
+    table = pd.DataFrame(rows).T.fillna(t('allreduce.table.not_recorded'))
+    table.columns.name = t('allreduce.table.version')
+    return table

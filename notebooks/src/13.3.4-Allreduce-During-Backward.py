@@ -19,18 +19,20 @@
 # optimization where we need to aggregate the gradients over multiple accelerator cards." That aggregation is an
 # **all-reduce**: every process contributes its gradients and receives their sum. In *data parallelism* every
 # process holds the same MLP and a share of the minibatch. You first see what sending during backward buys on a
-# 16-core host, then write four versions of the step and measure them here.
+# 16-core host. Then you write four versions of the step, the last as PyTorch's `DistributedDataParallel` (DDP) does
+# it, and measure them here.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
 # 书中 12.3.2 节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
-# 就是**全归约**（all-reduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
-# 小批量中的一份。下面先看在一台 16 核主机上边反向传播边发送带来了什么，再写出训练步的四个版本，并在这台机器上测量它们。
+# 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
+# 小批量中的一份。下面先看在一台 16 核主机上边反向传播边发送带来了什么，再写出训练步的四个版本（最后一个是 PyTorch 的
+# `DistributedDataParallel`（DDP）的做法），并在这台机器上测量它们。
 
 # %%
 # %matplotlib inline
-import torch  # noqa: F401 (at hand for your steps)  #zh: 供你的训练步使用
+import torch  # at hand for your steps  #zh: 供你的训练步使用
 import torch.distributed as dist
 from IPython.display import display
 
@@ -52,7 +54,7 @@ print(show.machine_text(BACKEND, WORLD))
 # ## The picture: recorded on a 16-core host
 #
 # Two gloo processes on a 16-core host (the CPU of an NVIDIA H200 machine). In **(a)** every gradient is all-reduced
-# after backward. In **(c)** each gradient's all-reduce starts from a hook once backward has computed it: the last
+# after backward. In **(c)** each gradient's all-reduce starts from a hook once backward has computed it. The last
 # layer's gradient is final first, so its all-reduce runs while backward computes the layers nearer the input. DDP
 # does (c) in buckets. The top row, the step without all-reduce, is the floor. Below: one profiled step of (c),
 # process by process.
@@ -61,7 +63,7 @@ print(show.machine_text(BACKEND, WORLD))
 # ## 先看图：在一台 16 核主机上记录的结果
 #
 # 两个 gloo 进程，运行在一台 16 核主机上（一台 NVIDIA H200 机器的 CPU）。**（a）**在反向传播之后对每个梯度做全归约。
-# **（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约：最后一层的梯度最先确定，所以它的全归约与靠近输入的
+# **（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。最后一层的梯度最先确定，所以它的全归约与靠近输入的
 # 各层的反向传播同时进行。DDP 按桶做（c）所做的事。最上面一行是不做全归约的训练步，即下限。下图是（c）的一个做了
 # 性能分析的训练步，逐个进程画出。
 
@@ -85,8 +87,8 @@ if rec is not None:
 # ## Build it: four versions of the step
 #
 # Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before the sum
-# gives the whole minibatch's average. Use `loss_of(model, X, y)`, `dist` and `torch`. The check runs your step on two
-# processes against one float64 process on the whole minibatch, with a *tied* weight (listed once in
+# gives the whole minibatch's average. Use `loss_of(model, X, y)`, `dist` and `torch`. The check compares your step
+# on two processes with one float64 process on the whole minibatch. Its model has a *tied* weight (listed once in
 # `model.parameters()`) and a *frozen* one (its `.grad` stays `None`).
 #
 # **(a) After backward**, as in the figure: backward, then `dist.all_reduce(p.grad)` on each gradient.
@@ -156,12 +158,12 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 #@source d2l_ext.allreduce.steps.allreduce_in_hooks
 
 # %% [markdown]
-# **(d) Buckets**, as `DistributedDataParallel` does (c): large buckets make few calls, small ones start early. A
+# **(d) Buckets**, as DDP does (c): large buckets make few calls, small ones start early. A
 # bucket takes the parameters that need a gradient, in reverse order, until it holds `bucket_mb` MiB or more. It is
 # all-reduced, flattened, once its last gradient is ready.
 
 # %% [markdown] lang="zh"
-# **（d）分桶**，即 `DistributedDataParallel` 做（c）的方式：桶大，调用次数少；桶小，开始得早。按逆序把需要梯度的
+# **（d）分桶**，即 DDP 做（c）的方式：桶大，调用次数少；桶小，开始得早。按逆序把需要梯度的
 # 参数装进桶，一个桶装到至少 `bucket_mb` MiB 为止。桶中最后一个梯度就绪时，这个桶展平后做全归约。
 
 # %%
@@ -197,76 +199,64 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# A ring all-reduce sends 2(n-1)/n of the bytes from each process. So one call costs **α + 2(n-1)/n × bytes / β**:
-# the *cost formula*. Its α (a call's fixed cost) and β (the bandwidth, gloo over loopback) are fitted to all-reduce
-# alone and one call on a larger buffer. A call starts once its gradients are ready and the call before it is done:
-# the last waits for backward's end. The formula (its steps printed below) counts no copies and no change in backward.
+# A ring all-reduce sends 2(n-1)/n of the bytes from each process. So one call costs
+# $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$, the *cost formula*. Its α (a call's fixed cost) and β (the bandwidth,
+# gloo over loopback) are fitted to all-reduce alone and one call on a larger buffer. A call starts once its gradients
+# are ready and the call before it is done: the last waits for backward's end. The formula counts no copies and no
+# change in backward.
 #
 # With the two cores in mind, write your guess of (c)'s step here, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，所以一次调用的代价是
-# **α + 2(n-1)/n × 字节数 / β**，下面称为*代价公式*。每次调用的开销 α 和每秒传输的字节数 β（gloo 经本机回环网络）
+# 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，
+# 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，下面称为*代价公式*。每次调用的开销 α 和每秒传输的字节数 β（gloo 经本机回环网络）
 # 由仅全归约和对一个更大缓冲区的一次调用这两次计时拟合。
 #
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。代价公式（它预测的
-# 训练步输出在下面）没有算复制，也没有算反向传播用时的任何变化。
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。代价公式没有算复制，
+# 也没有算反向传播用时的任何变化。
 #
 # 想一想这台机器只有两个核心，再把你对这里（c）的训练步用时的猜测（毫秒）写进 `my_guess`。
 
-# %% tags=["nbval-ignore-output"]
+# %%
 my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练步用时
-print(show.model_text(result))  # the formula's steps, before any measured one is shown  #zh: 代价公式预测的训练步，先于任何实测结果
 
 # %% [markdown]
 # ## Measure
 #
-# The picture's figure, made here: the formula's steps hatched, your guess a diamond. The panel below times backward
-# in the profiled steps of (a), the control, and of (c). (d) is drawn in Exercise 2.
+# The picture's figure, made here: the formula's steps hatched, your guess a diamond; (b) is measured only. The panel
+# below times backward in the profiled steps of (a), the control, and of (c). (d) is drawn in Exercise 2.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果同样的图，这次在这台机器上：斜线条形是代价公式的预测，菱形是你的猜测。下面一栏是做了性能分析的
-# 训练步中反向传播的用时：（a）是对照，（c）边反向传播边发送。（d）画在练习 2 中。
+# 与记录结果同样的图，这次在这台机器上：斜线条形是代价公式的预测，菱形是你的猜测；（b）只有实测结果。下面一栏是
+# 做了性能分析的训练步中反向传播的用时：（a）是对照，（c）边反向传播边发送。（d）画在练习 2 中。
 
 # %% tags=["nbval-ignore-output"]
-print(show.guess_text(my_guess, result))  # (c)'s step: your guess, the formula, the median  #zh: （c）的训练步：你的猜测、代价公式、中位数
-print(show.paid_line(result))  # (c) against (a) by the one rule  #zh: 按同一规则比较（c）与（a）
+print(show.paid_line(result, my_guess))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
 display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  # below: backward in (a), the control, and (c)  #zh: 下面一栏：对照（a）和（c）中的反向传播
 
 # %% [markdown]
 # ## One step, process by process
 #
-# One profiled step of (c), then of (b) (not timed ones), two rows per process. An all-reduce bar lasts until
+# One profiled step of (c), then of (a) (not timed ones), two rows per process. An all-reduce bar lasts until
 # both processes have sent: it includes waiting for the other one.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 先画（c）、再画（b）的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。全归约的条形一直持续到
+# 先画（c）、再画（a）的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。全归约的条形一直持续到
 # 两个进程都发送完毕，其中包括等待另一个进程的时间。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
-for ax, vid in zip(axes, ['hooks', 'flat']):  # (c), then (b)  #zh: 先（c），再（b）
+for ax, vid in zip(axes, ['hooks', 'serial']):  # (c), then (a)  #zh: 先（c），再（a）
     show.draw_step_timeline(result, vid, ax=ax)
 for ax in axes:  # one time axis  #zh: 共用一条时间轴
     ax.set_xlim(0, max(a.get_xlim()[1] for a in axes))
 display(fig)
-
-# %% [markdown]
-# **(b)'s question:** the formula puts (b), one call after backward, below (a). Is it faster here? What in (b)'s
-# timeline does the formula not count?
-
-# %% [markdown] lang="zh"
-# **（b）的问题**：（b）在反向传播之后只调用一次，代价公式预测它比（a）用时少。在这里它更快吗？（b）的时间线中
-# 哪一部分是代价公式没有算的？
-
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.flat_answer(result))  # the formula, (b)'s copies, then (b) against (a) by the one rule  #zh: 代价公式、（b）的复制，再按同一规则比较（b）与（a）
 
 # %% [markdown]
 # ## Exercises
@@ -285,16 +275,24 @@ print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是�
 
 # %% [markdown]
 # 2. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is
-#    DDP with 1 MiB buckets faster than it, here and on the 16-core host? And your (d) against DDP at 1 MiB?
+#    DDP with 1 MiB buckets faster than it, here and on the 16-core host? And your (d) against DDP at 1 MiB? Write
+#    your guess of DDP 1 MiB's step here (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 2. DDP 默认的桶大小是 25 MiB，能装下这个多层感知机的全部梯度，所以反向传播之后只调用一次全归约。按同一规则，
 #    在这里和在 16 核主机上，桶大小为 1 MiB 的 DDP 比它快吗？同样用 1 MiB 的桶，你的（d）与这个 DDP 相比呢？
+#    把你对这里 DDP（1 MiB）训练步用时的猜测（毫秒）写进 `my_guess`。
+
+# %%
+my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB）的训练步用时
+
+# %% tags=["nbval-ignore-output"]
+display(show.bucket_table(result, there))  # calls per step, then here and the recording  #zh: 每步调用次数，然后是这里和记录结果
+display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets'], guess=my_guess,
+                        guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-display(show.bucket_table(result, there))  # calls per step, then here and the recording  #zh: 每步调用次数，然后是这里和记录结果
 print(show.buckets_answer(result, there))  # here, then the recording; (d) against DDP  #zh: 先是这里，再是记录结果；（d）与 DDP 相比
-display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets']))
 
 # %% [markdown]
 # 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run it.
@@ -333,11 +331,11 @@ print(show.sum_answer(wrong, WORLD))
 # %% [markdown]
 # ## Remember
 #
-# - Data parallelism averages gradients with an all-reduce; the cost formula charges a call α + 2(n-1)/n × bytes / β
-#   and leaves out any change in backward.
+# - Data parallelism averages gradients with an all-reduce; the cost formula charges a call
+#   $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$ and leaves out any change in backward.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
-# - Sending during backward pays only when the step is shorter than (a)'s; backward against (a)'s, its control,
-#   shows what sending cost it.
+# - Sending during backward pays only if (c)'s step is shorter than (a)'s. Backward's time in (c) against its time
+#   in (a) shows how much sending slowed backward.
 #
 # ## Pitfalls
 #
@@ -347,9 +345,11 @@ print(show.sum_answer(wrong, WORLD))
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 数据并行用全归约对梯度取平均；代价公式把一次调用记为 α + 2(n-1)/n × 字节数 / β，没有算反向传播用时的任何变化。
+# - 数据并行用全归约对梯度取平均；代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，没有算反向
+#   传播用时的任何变化。
 # - 重叠来自依赖图：最后一层的梯度最先确定。
-# - 边反向传播边发送是否划算，要看训练步：把它与（a）相比，并把反向传播与它的对照相比。
+# - 只有当（c）的训练步比（a）的短时，边反向传播边发送才划算。比较（c）与（a）中反向传播的用时，可以看出发送让反向传播
+#   慢了多少。
 #
 # ## 易错点
 #

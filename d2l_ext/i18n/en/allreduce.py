@@ -37,20 +37,19 @@ MESSAGES = {
                                        'ended'), 'allreduce.plot.lead': '{ms:.0f} ms (process {rank})',
     'allreduce.recorded.none': 'no recording from a 16-core host is shipped with this copy of d2l_ext',
     'allreduce.recorded.title': 'recorded: {n} processes on a {cores}-core host, {date}',
-    'allreduce.table.predicted': 'predicted step (ms)', 'allreduce.table.measured': 'median step (ms)',
+    'allreduce.table.predicted': '{where}: predicted step (ms)', 'allreduce.table.version': 'version',
+    'allreduce.table.measured': '{where}: median step (ms)', 'allreduce.table.not_recorded': 'not recorded',
     'allreduce.table.calls': 'all-reduce calls per step', 'allreduce.letter': '({k})',
     'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
+    'allreduce.answer.term': 'The term the formula leaves out is the change in backward.',
     'allreduce.answer.miss': ("{where}, the formula put (c) at {model}, the median was {measured} ({missed}). Backward "
                               "took {c} in (c)'s profiled steps vs {a} in (a)'s, the control ({grew}): {part}."),
     'allreduce.answer.share': '{share} of the gap; {left} is left', 'allreduce.answer.none': 'none of the gap',
     'allreduce.answer.over': 'more than the gap; formula plus it, {plus}, is {over} above the median',
-    'allreduce.answer.flat': ("The formula put (b) at {b}, below (a)'s {a}. Flatten and copy back (light blue) took "
-                              "{copy} in (b)'s drawn step, mean of processes; formula plus that: {plus}, against the "
-                              'median {measured}.'),
-    'allreduce.answer.same': ('{other} makes the same {calls} calls as {ref} (the same buckets): the gap between their '
-                              'medians is the spread of repeats.'),
+    'allreduce.answer.same': ("{other} makes the same {calls} calls as {ref}: each layer's {mib:g} MiB weight fills a "
+                              'bucket by itself. The gap between their medians is the spread of repeats.'),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n - 1 = {n1} for n = {n}.',
-    'allreduce.model': "the formula's step: {rows}", 'allreduce.sep_list': ', ',
+    'allreduce.sep_list': ', ',
 }

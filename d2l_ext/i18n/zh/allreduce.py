@@ -38,18 +38,18 @@ MESSAGES = {
     'allreduce.plot.lead': '{ms:.0f} 毫秒（进程 {rank}）',
     'allreduce.recorded.none': '这份 d2l_ext 没有附带 16 核主机上的记录结果',
     'allreduce.recorded.title': '记录结果：{n} 个进程，一台 {cores} 核主机，{date}',
-    'allreduce.table.predicted': '预测的训练步（毫秒）', 'allreduce.table.measured': '训练步中位数（毫秒）',
+    'allreduce.table.predicted': '{where}：预测的训练步（毫秒）', 'allreduce.table.version': '版本',
+    'allreduce.table.measured': '{where}：训练步中位数（毫秒）', 'allreduce.table.not_recorded': '未记录',
     'allreduce.table.calls': '每步全归约调用次数', 'allreduce.on': '{n} 个进程、{cores} 个核心：',
-    'allreduce.answer.where': '{where}，{line}。', 'allreduce.model': '代价公式预测的训练步：{rows}',
+    'allreduce.answer.where': '{where}，{line}。', 'allreduce.answer.none': '这一变化不能解释这个差距',
     'allreduce.plot.from_backward': '{axis}，从反向传播开始算起（未画前向传播）',
     'allreduce.answer.miss': ('{where}，代价公式预测（c）为{model}，实测中位数为{measured}（{missed}）。做了性能分析的'
                               '训练步中，反向传播在（c）中用时{c}，在对照（a）中为{a}（{grew}）：{part}。'),
-    'allreduce.answer.share': '占差距的{share}，还剩{left}', 'allreduce.answer.none': '不能解释这个差距',
-    'allreduce.answer.over': '比差距还大；代价公式加上它为{plus}，比实测中位数多{over}',
-    'allreduce.answer.flat': ('代价公式预测（b）为{b}，比（a）的{a}少。在画出的（b）的训练步中，展平与复制回去'
-                              '（浅蓝色）用时{copy}（各进程的平均）；代价公式加上它为{plus}，实测中位数为{measured}。'),
-    'allreduce.answer.same': ('{other}与{ref}的全归约调用次数相同，都是{calls}次（桶相同）：两者中位数之差只是'
-                              '重复之间的波动。'),
+    'allreduce.answer.share': '这一变化占差距的{share}，还剩{left}',
+    'allreduce.answer.term': '代价公式没有算的一项是反向传播用时的变化。',
+    'allreduce.answer.over': '这一变化比差距还大；代价公式加上这一变化为{plus}，比实测中位数多{over}',
+    'allreduce.answer.same': ('{other}与{ref}的全归约调用次数相同，都是{calls}次：每层 {mib:g} MiB 的权重独自就装满'
+                              '一个桶。两者中位数之差只是重复之间的波动。'),
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n - 1 = {n1}（n = {n} 个进程）。',
     'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
 }
