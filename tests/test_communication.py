@@ -168,7 +168,9 @@ def test_prediction_and_measured_lines():
         assert show.measured_text(c, predicted, 5.0) == (
             'your guess 5.00 ms · predicted 5.40 ms · measured 6.15 ms\n'
             'run_and_copy 6.15 ms vs run then copy 9.55 ms: faster (36% less time)')
-        assert 'my_guess' in show.measured_text(c, predicted)
+        # without a guess only the verdict line: no blank line, nothing that nags or gives the prediction away
+        assert show.measured_text(c, predicted) == (
+            'run_and_copy 6.15 ms vs run then copy 9.55 ms: faster (36% less time)')
     with using_language('zh'):
         assert show.rates_text({'run': 0.0052, 'copy': 0.0036}) == '这次运行：只做乘法5.20毫秒，只做复制3.60毫秒'
         assert show.measured_text(c, predicted, 5.0).split('\n') == [
@@ -185,29 +187,24 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
                     copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('en'):
         # the worked answer: the control against products alone by the one rule (the line names both rows), then
-        # where run_and_copy lies against the formula fed products alone and products beside copies (7.15 + 0.36)
-        assert show.control_text(c, predicted, 10) == (
-            'Worked answer: Yes, the products took 7.15 ms beside copies vs 5.15 ms alone, slower (39% more time). '
-            'run_and_copy took 7.55 ms, above both the formula fed products alone (5.40 ms) and fed products beside '
-            'nonstop copies (7.51 ms, an upper bound).')
-        between = _comparison(**{**{k: m.times for k, m in c.measurements.items()}, 'overlapped': [0.006] * 4})
-        assert show.control_text(between, predicted, 10).endswith(
-            'run_and_copy took 6.00 ms, between the formula fed products alone (5.40 ms) and fed products beside '
-            'nonstop copies (7.51 ms, an upper bound).')
+        # run_and_copy beside the formula's prediction, which assumes the products keep their speed alone
+        assert show.control_text(c, predicted) == (
+            'Worked answer: Yes, the products took 7.15 ms while copies ran vs 5.15 ms alone, slower (39% more '
+            'time). run_and_copy took 7.55 ms; the formula, which assumes the products keep their speed alone, '
+            'predicted 5.40 ms.')
         same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
                            overlapped=[0.005] * 4, copy=[0.001] * 4)
-        assert show.control_text(same, predicted, 10) == (
-            'Worked answer: Unclear by the rule: the products took 5.15 ms beside copies vs 5.15 ms alone, '
-            'no clear difference (medians within 5%). run_and_copy took 5.00 ms, below both the formula fed products '
-            'alone (5.40 ms) and fed products beside nonstop copies (5.25 ms, an upper bound).')
+        assert show.control_text(same, predicted).startswith(
+            'Worked answer: Unclear by the rule: the products took 5.15 ms while copies ran vs 5.15 ms alone, '
+            'no clear difference (medians within 5%). run_and_copy took 5.00 ms;')
     with using_language('zh'):
-        assert show.control_text(c, predicted, 10) == (
-            '参考答案：会。旁边不停顿地复制时乘法用时7.15毫秒，只做乘法5.15毫秒，更慢（用时多39%）。'
-            'run_and_copy用时7.55毫秒，高于公式的两个结果：只做乘法时为5.40毫秒，旁边不停顿地复制时为7.51毫秒（上限）。')
+        assert show.control_text(c, predicted) == (
+            '参考答案：会。同时不停地复制时乘法用时7.15毫秒，只做乘法5.15毫秒，更慢（用时多39%）。'
+            'run_and_copy用时7.55毫秒；公式假定乘法保持单独运行时的速度，预测为5.40毫秒。')
     with using_language('en'):
         fig = show.plot_measured(c, predicted)
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == ['products alone',
-                                                                       'products only, beside nonstop copies']
+                                                                       'products while copies run nonstop']
     # the hatched bars say what they are: predicted from the times alone (the control's: products alone)
     assert 'predicted from the times alone' in [tx.get_text() for tx in fig.axes[0].get_legend().get_texts()]
 
@@ -217,22 +214,21 @@ def test_recorded_lines_come_from_the_recording(rec):
     side, same, book = rows[show.SIDE_PLAN], rows[show.SAME_PLAN], rows[show.BOOK_PLAN]
     ms = lambda v: show.verdict.num(v, 'ms')  # noqa: E731 (the lesson's unit)
     with using_language('en'):
-        # what the learner predicts from: products alone, copies alone into pinned buffers, then pageable memory
+        # what the learner predicts from: products alone, copies alone into pinned buffers, then the book's copies
         assert show.recorded_alone(rec) == (
             f"recorded on {rec.machine['gpus'][0]}, medians of {rec.comm[0].repeats} repeats: products alone "
-            f"{ms(same.run)}, copies alone into pinned buffers {ms(same.copy)}\ncopies into pageable memory: reused "
-            f"buffers {ms(rows[show.PAGEABLE_PLAN].copy)}, copy_to_cpu(y) (new tensors) "
-            f"{ms(rows[show.BOOK_PAGEABLE].copy)}\ncopy_to_cpu(y, True) copies into pinned memory: PyTorch pins the "
-            "result of a non_blocking GPU-to-CPU .to()")
-        # per way the share hidden: the prediction's (one stream: none) and the recording's; then one verdict line
-        one, two, line = show.recorded_lines(rec, (0.5, 0.9)).split('\n')
+            f"{ms(same.run)}, copies alone into pinned buffers {ms(same.copy)}\nthe book's copies alone: "
+            f"copy_to_cpu(y) {ms(rows[show.BOOK_PAGEABLE].copy)} (new pageable tensors; reused pageable buffers "
+            f"{ms(rows[show.PAGEABLE_PLAN].copy)}), copy_to_cpu(y, True) {ms(book.copy)} (pinned by PyTorch)")
+        # per way the share hidden (guessed in %): the prediction's (one stream: none) and the recording's; the verdict
+        one, two, line = show.recorded_lines(rec, (50, 90)).split('\n')
         assert one == ('share of the copy time hidden by one stream: your guess 50% · predicted 0% · measured '
                        f"{show.verdict.num(show.hidden_share(book), '%')}")
         assert two.startswith('share of the copy time hidden by copy stream + events: your guess 90% · predicted ')
         assert line == show.verdict.line('copy stream + events', side.times['overlapped'], 'one stream',
                                          book.times['overlapped'], 'ms')
-        assert 'write your guess into my_guess first' in show.recorded_lines(rec)
-        assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as run then copy: none
+        assert show.recorded_lines(rec) == line  # no guess: the verdict alone
+        assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as the parts added: none
         assert abs(show.hidden_share(side, predicted=True) - show.hidden_share(side)) < 0.1  # the model held
         assert show.recorded_alone(None) == 'No GPU recording is available to show here.'
     assert side.overlapped < same.overlapped  # the picture of the point: two streams beat one
@@ -240,11 +236,11 @@ def test_recorded_lines_come_from_the_recording(rec):
 
 def test_the_recorded_figure_puts_repeats_and_timelines_on_one_time_axis(rec):
     with using_language('en'):
-        fig = show.plot_recorded(rec, (0.5, 0.9))
+        fig = show.plot_recorded(rec, (50, 90))
     repeats, *timelines = fig.axes[:3]
     rows = [x.get_text().split('\n')[0] for x in repeats.get_yticklabels()]
-    assert rows == ['run then copy', 'copy_to_cpu(y, True), one stream', 'pinned buffers, copy stream + events']
-    assert [ax.get_title(loc='left').split(':')[0] for ax in timelines] == rows[1:]
+    assert rows == ['copy_to_cpu(y, True), one stream', 'pinned buffers, copy stream + events']  # the book's, ours
+    assert [ax.get_title(loc='left').split(':')[0] for ax in timelines] == rows
     assert len({ax.get_xlim() for ax in fig.axes[:3]}) == 1 and rec.machine['gpus'][0] in fig._suptitle.get_text()
     # the diamonds are times the shares imply (the axis is ms), and the legend says so; the hatch says what it is
     legend = [tx.get_text() for tx in repeats.get_legend().get_texts()]
@@ -275,14 +271,17 @@ def test_hazard_and_copied_lines():
     with using_language('en'):
         assert show.copied_text(ys, ys).endswith('(y_cpu[i] is y[i]): nothing was copied.')
         assert show.copied_text(ys, [y.clone() for y in ys]).startswith('Copied')
-        # what the host read at once: zeros (the copy had not happened), part of it, or already the result
+        # what the host read before the wait: zeros (the copy had not happened), part of it, or already the result;
+        # the wait named as it was shown: a GPU's synchronize(), a CPU stand-in's join()
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref) == (
-            'read at once: all zeros, the copy had not happened (relative error 1.00); after synchronizing: 0.0e+00')
-        assert show.hazard_text(torch.tensor([1., 1., 0., 0.]), torch.ones(4), ref).startswith(
-            'read at once: relative error 0.71;')
+            'read before synchronize(): all zeros, the copy had not happened (relative error 1.00); after '
+            'synchronize(): 0.0e+00')
+        assert show.hazard_text(torch.tensor([1., 1., 0., 0.]), torch.ones(4), ref, gpu=False).startswith(
+            'read before join(): relative error 0.71;')
         assert 'need not' in show.hazard_text(torch.ones(4), torch.ones(4), ref)
     with using_language('zh'):
-        assert show.hazard_text(torch.zeros(4), torch.ones(4), ref).startswith('立即读取：全是0，复制还没有发生')
+        assert show.hazard_text(torch.zeros(4), torch.ones(4), ref, False).startswith(
+            '在join()之前读取：全是0，复制还没有发生')
 
 
 def _ex3(together, alone=(1.0, 0.8), rule='separate'):
@@ -293,35 +292,36 @@ def _ex3(together, alone=(1.0, 0.8), rule='separate'):
     return ExerciseThreeResult(lanes, 64, [2, 2], times, sum(alone), max(alone), rule, 0.0, [1, 1], 1, 2)
 
 
-def test_exercise_three_lines_compare_together_with_the_slower_lane_alone():
+def test_exercise_three_places_together_between_max_and_sum():
     with using_language('en'):
         # the setup as the code made it is stated where the lanes run alone, beside their times: a fact, not a cause
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'lane 0: 1 thread(s) computing and 1 copying; lane 1: 1 computing (3 threads on 2 cores)\n'
-            'alone: lane 0 computing and copying 1.00 s, lane 1 computing 0.800 s')
-        # the answer says only what was measured: together against max (the slower lane) and the sum, by the one rule
+            'alone: lane 0 computing and copying t1 = 1.00 s, lane 1 computing t2 = 0.800 s')
+        # the answer says only what was measured: where together lies from max(t1, t2) to t1 + t2 (the question)
         cpu = show.exercise_three_text(_ex3([1.4, 1.41, 1.42]))
-        assert cpu == ('Worked answer: Together 1.41 s vs the slower lane alone 1.00 s: slower (41% more time); vs the '
-                       'two alone added 1.80 s: faster (22% less time).')
-        assert show.exercise_three_text(_ex3([1.0, 1.01, 1.02])).endswith('no clear difference (medians within 5%); '
-                                                                          'vs the two alone added 1.80 s: faster '
-                                                                          '(44% less time).')
+        assert cpu == ('Worked answer: Between the two: together took 1.41 s, 51% of the way from max(t1, t2) 1.00 s '
+                       'to t1 + t2 1.80 s.')
+        assert show.exercise_three_text(_ex3([0.95, 0.96, 0.97])).startswith('Worked answer: Near max(t1, t2):')
+        assert show.exercise_three_text(_ex3([1.9])).startswith('Worked answer: Near the sum: together took 1.90 s')
         gpu = _ex3([1.4, 1.41, 1.42])
         gpu.lanes[0]['kind'] = 'gpu'
         assert show.exercise_three_alone_text(gpu).startswith('lane 0: the GPU and its copy engine; lane 1: the CPU\n')
-        assert show.exercise_three_text(gpu).startswith('Worked answer: Together 1.41 s')
+        assert show.exercise_three_text(gpu).startswith('Worked answer: Between the two: together took 1.41 s')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5]), guess=1.2).axes[0]
         fast = _ex3([0.04, 0.041, 0.042], alone=(0.03, 0.02))  # seconds even for short runs: the unit of my_guess
-        assert show.exercise_three_alone_text(fast).endswith('lane 0 computing and copying 0.0300 s, lane 1 computing '
-                                                             '0.0200 s')
-        assert show.exercise_three_text(fast).startswith('Worked answer: Together 0.0410 s')
-    assert not [p for p in ax.patches if p.get_hatch() == '///']  # no prediction drawn: the line compares rows
+        assert show.exercise_three_alone_text(fast).endswith('lane 0 computing and copying t1 = 0.0300 s, lane 1 '
+                                                             'computing t2 = 0.0200 s')
+        assert show.exercise_three_text(fast).startswith('Worked answer: Between the two: together took 0.0410 s, 55%')
+    # under together, both predictions hatched: max(t1, t2) and t1 + t2, each named at its end
+    bars = sorted(p.get_width() for p in ax.patches if p.get_hatch() == '///')
+    assert bars == pytest.approx([1.0, 1.8])
+    assert {'max(t1, t2)', 't1 + t2'} <= {tx.get_text().strip() for tx in ax.texts}
     rows = [lb.get_text().split('\n')[0] for lb in ax.get_yticklabels()]
-    assert rows[2:] == ['the two alone added', 'together']  # the sum's repeats drawn beside together
+    assert rows == ['lane 0 computes and copies', 'lane 1 computes', 'together']
     with using_language('zh'):
-        assert ('同时运行1.41秒，较慢执行单元单独运行1.00秒：更慢（用时多41%）；'
-                '两者单独用时之和1.80秒：更快（用时少22%）。') in (
-            show.exercise_three_text(_ex3([1.4, 1.41, 1.42])))
+        assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
+            '参考答案：介于两者之间：同时运行用时1.41秒，从max(t1, t2) 1.00秒到t1 + t2 1.80秒，走到了51%处。')
 
 
 def test_touching_narrow_bars_are_parted_one_by_one(rec):
@@ -334,6 +334,18 @@ def test_touching_narrow_bars_are_parted_one_by_one(rec):
     assert not touching_starts(book.events, px_per_second=1e6)  # wide enough for edges: nothing to part
 
 
+def test_short_bars_with_room_are_drawn_wider_and_touching_ones_are_not():
+    # a busy copy stream of short copies must look busy: each widened about its middle into the free time beside it
+    from d2l_ext.display.communication_timelines import widened
+    lone = [dict(lane='copy stream', start=1.0, end=1.1), dict(lane='copy stream', start=1.3, end=1.4)]
+    ends = lambda events: [x for e in events for x in (e['start'], e['end'])]  # noqa: E731
+    assert ends(widened(lone, 0.2)) == pytest.approx([0.95, 1.15, 1.25, 1.45])
+    near = [dict(lane='c', start=0.0, end=0.1), dict(lane='c', start=0.15, end=0.2)]  # never over a neighbour
+    assert ends(widened(near, 0.2)) == pytest.approx([0.0, 0.15, 0.1, 0.275])
+    touching = [dict(lane='c', start=0.0, end=0.1), dict(lane='c', start=0.1, end=0.2)]  # the last one has room after
+    assert ends(widened(touching, 0.2)) == pytest.approx([0.0, 0.1, 0.1, 0.25]) and widened(lone, 0.05) == lone
+
+
 def test_profile_lines_count_each_copy_once():
     # torch.profiler lists a device-to-host copy twice: the operator and its kernel, with the same time
     rows = [SimpleNamespace(key='aten::mm', self_device_time_total=131e3, count=10),
@@ -343,22 +355,24 @@ def test_profile_lines_count_each_copy_once():
     with using_language('en'):
         x, w = SimpleNamespace(shape=(800, 800)), SimpleNamespace(shape=(800, 800))
         # what the profiler tells that the timings did not: which operators ran, how often, their self times
-        assert show.profile_text(prof, gpu=True, wall=0.2, x=x, w=w, iters=10) == (
-            'run_and_copy, 10 products of 800 × 800 by 800 × 800 (10.2 GFLOP; results 25.6 MB copied): the profiled '
-            'call took 200 ms\nWorked answer: aten::mm: 10 calls, 131 ms of self time; aten::copy_: 10 calls, '
-            '57.9 ms.')
+        assert show.profile_text(prof, gpu=True, x=x, w=w, iters=10) == (
+            'run_and_copy, 10 products of 800 × 800 by 800 × 800 (10.2 GFLOP; results 25.6 MB copied)\n'
+            'Worked answer: aten::mm: 10 calls, 131 ms of self time; aten::copy_: 10 calls, 57.9 ms.')
         cpu = SimpleNamespace(key_averages=lambda: [SimpleNamespace(key='aten::mm', self_cpu_time_total=6.94e3,
                                                                     count=20),
                                                     SimpleNamespace(key='aten::copy_', self_cpu_time_total=6.73e3,
                                                                     count=20)])
-        assert show.profile_text(cpu, False, 0.0139, x, w, 20, 'run_then_copy').endswith(
+        assert show.profile_text(cpu, False, x, w, 20, 'run_then_copy').endswith(
             'aten::mm: 20 calls, 6.94 ms of self time; aten::copy_: 20 calls, 6.73 ms.')
         frame = show.profile_frame(prof, gpu=True)
         assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
         assert list(frame['self time (ms)'])[0] == 131.0 and list(frame['calls']) == [10, 10, 10]
+        tiny = SimpleNamespace(key_averages=lambda: rows + [SimpleNamespace(key='aten::resolve_conj',
+                                                                            self_device_time_total=9.0, count=60)])
+        assert 'aten::resolve_conj' not in list(show.profile_frame(tiny, gpu=True)['operator'])  # under 1%: left out
     with using_language('zh'):
         assert list(show.profile_frame(prof, gpu=True).columns) == ['操作符', '调用次数', '自身用时（毫秒）']
-        assert show.profile_text(cpu, False, 0.0139, x, w, 20, 'run_then_copy').endswith(
+        assert show.profile_text(cpu, False, x, w, 20, 'run_then_copy').endswith(
             '参考答案：aten::mm：调用20次，自身用时6.94毫秒；aten::copy_：调用20次，自身用时6.73毫秒。')
 
 
@@ -418,7 +432,7 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     code = [c for c in cells if c.cell_type == 'code']
     profile = next(c for c in code if 'profile(activities=activities)' in c.source)
     assert 'my_guess' not in profile.source  # exercise 4 asks what the profiler tells, not arithmetic from the timings
-    assert 'show.profile_text(prof, GPU, wall, x, w, K2, name)' in ''.join(c.source for c in code)
+    assert 'show.profile_text(prof, GPU, x, w, K2, name)' in ''.join(c.source for c in code)
     for marker in ('print(show.control_text', 'verdict.details(show.profile_frame', 'show.exercise_three_text(ex3)',
                    '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)
@@ -429,13 +443,14 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     assert 'show.plot_measured(measured, predicted, guess=my_guess' in code[measured].source
     # the GPU picture comes first and open: guessed (shares) before it shows, drawn before the ingredients and Build it
     recorded = next(i for i, c in enumerate(code) if 'show.plot_recorded(rec, my_guess)' in c.source)
-    shares = next(i for i, c in enumerate(code) if 'my_guess = None  # each between 0 and 1' in c.source)
+    shares = next(i for i, c in enumerate(code) if 'my_guess = None  # % of the copy time hidden' in c.source)
     task = next(i for i, c in enumerate(code) if "d2l_ext.check('13.3.2-copy'" in c.source)
     assert shares < recorded < task and 'jupyter' not in code[recorded].metadata
-    # exercise 3: the guess (s) written after the lanes alone print, before the answer draws it
+    # exercise 3: the guess (s) written after the lanes alone print, before the open figure; the answer hidden
     alone = next(i for i, c in enumerate(code) if 'show.exercise_three_alone_text(ex3)' in c.source)
     ex3 = next(i for i, c in enumerate(code) if 'show.plot_exercise_three(ex3, my_guess)' in c.source)
-    assert alone + 1 < ex3 and 'my_guess = None  # s' in code[alone + 1].source
+    assert alone + 1 < ex3 and 'my_guess = None  # s' in code[alone + 1].source and 'jupyter' not in code[ex3].metadata
+    assert 'show.exercise_three_text(ex3)' in code[ex3 + 1].source
 
 
 def test_the_lesson_worked_solution_is_the_package_run_and_copy():

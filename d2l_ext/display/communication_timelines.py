@@ -8,6 +8,7 @@ from .timeline import BAR_HEIGHT, EDGE_COLOUR, EDGE_MIN_PX, draw_timeline
 
 STREAM_ROWS = {'compute stream': 'compute', 'copy stream': 'copy', 'compute thread': 'compute', 'copy thread': 'copy'}
 PART_PT = 0.5  # the line parting two touching bars too narrow for an edge
+MIN_BAR_SHARE = 0.01  # of the longest panel: a bar with room drawn at least this wide (H200 copies looked idle at 1 px)
 
 
 def _mode_name(mode: str) -> str:
@@ -40,6 +41,24 @@ def touching_starts(events, px_per_second: float) -> list[tuple[str, float]]:
     return out
 
 
+def widened(events, least: float) -> list[dict]:
+    """The events, each bar shorter than `least` (seconds) widened about its middle into the free time beside it
+    (never over its neighbours' own times): a busy row of short copies looks busy; touching bars stay as they are."""
+    out, half = [dict(e) for e in events], least / 2
+    for lane in dict.fromkeys(e['lane'] for e in events):
+        mine = sorted((i for i, e in enumerate(events) if e['lane'] == lane), key=lambda i: events[i]['start'])
+        for k, i in enumerate(mine):
+            e = events[i]
+            if e['end'] - e['start'] >= least:
+                continue
+            mid = (e['start'] + e['end']) / 2
+            before = events[mine[k - 1]]['end'] if k else 0.0
+            after = events[mine[k + 1]]['start'] if k + 1 < len(mine) else float('inf')
+            out[i]['start'] = min(e['start'], max(mid - half, before))
+            out[i]['end'] = max(e['end'], min(mid + half, after))
+    return out
+
+
 def _px_per_second(ax, events) -> float:
     """Pixels per second as draw_timeline fits bars (its 0.8 margin on the axes' width before layout)."""
     span = max((e['end'] for e in events), default=0.0)
@@ -53,7 +72,8 @@ def plot_comm_timelines(timelines, axes=None):
     every = [e for tl in timelines for e in tl.events]  # the longest panel sets the scale of all
     for tl, ax in zip(timelines, fig.axes if axes is None else axes):
         named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
-        events = [dict(e, lane=named.get(e['lane'], e['lane'])) for e in tl.events]
+        least = MIN_BAR_SHARE * max(e['end'] for e in every)
+        events = widened([dict(e, lane=named.get(e['lane'], e['lane'])) for e in tl.events], least)
         rows = {named[lane]: role for lane, role in STREAM_ROWS.items() if any(e['lane'] == lane for e in tl.events)}
         copy = 'communication.legend.copy_cpu' if tl.clock == 'thread clock' else 'communication.legend.copy'
         legend = {'compute': style.plot_text('communication.legend.compute'), 'copy': style.plot_text(copy)}

@@ -110,32 +110,41 @@ print(show.recorded_alone(rec))
 # %% [markdown]
 # The book's `copy_to_cpu(y, True)` queues each copy on the stream that computes: *one stream*. The second way,
 # *copy stream + events*, queues it on a copy stream, behind an event recorded after its product. What share of the
-# copies' time (pinned) does each way hide behind the products? Write both shares, each between 0 and 1, into
-# `my_guess`.
+# pinned copies' time does each way hide, that is, save against products alone plus copies alone? Write both, in %,
+# into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 书中的 `copy_to_cpu(y, True)` 把每次复制排在负责计算的流上，即“一个流”。第二种方式“复制流 + 事件”把复制排在
-# 复制流上，让它等待其乘法之后记录的事件。每种方式能把复制（锁页）用时的多大比例隐藏在乘法背后？把两个占比
-# （各在0到1之间）写进 `my_guess`。
+# 复制流上，让它等待其乘法之后记录的事件。每种方式能隐藏锁页复制用时的百分之多少，即比“只做乘法”与“只做复制”
+# 之和少用多少？把两个百分数写进 `my_guess`。
 
 # %%
-my_guess = None  # each between 0 and 1: share of the copy time hidden (one stream, copy stream + events), e.g. (0.5, 0.5)  #zh: 各在 0 到 1 之间：（一个流，复制流 + 事件）隐藏的复制用时占比，例如 (0.5, 0.5)
+my_guess = None  # % of the copy time hidden (one stream, copy stream + events), e.g. (50, 50)  #zh: （一个流，复制流 + 事件）隐藏的复制用时百分数，例如 (50, 50)
 
 # %% [markdown]
-# One stream runs its work in order, so the prediction (hatched) is run + copy. With a copy stream it is
-# max(run, copy) plus the shorter of one product and one copy: nothing can run beside the first product or the last
-# copy. Top: every repeat; a share hidden is taken against the first row, run then copy (every product, then every
-# copy). Below: when each product and copy ran, one run of each way.
+# One stream runs its work in order, so the prediction (hatched) is $t_\text{run} + t_\text{copy}$. With a copy
+# stream it is $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one product and one copy: nothing can run
+# beside the first product or the last copy. Top: every repeat. Below: when each product and copy ran, one run each.
 
 # %% [markdown] lang="zh"
-# 一个流按顺序执行其中的工作，所以预测（斜线条形）是计算 + 复制。用复制流时，预测是 max(计算, 复制)，再加上一次
-# 乘法与一次复制中较短者：第一次乘法和最后一次复制的旁边不可能有别的工作。上图是每次重复；隐藏的占比以第一行
-# “先计算后复制”（先做完全部乘法，再做全部复制）为基准。下面两图是每种方式运行一次时，每次乘法和复制在何时运行。
+# 一个流按顺序执行其中的工作，所以预测（斜线条形）是$t_\text{计算} + t_\text{复制}$。用复制流时，
+# 预测是$\max(t_\text{计算}, t_\text{复制})$，再加上一次乘法与一次复制中较短者：第一次乘法和最后一次复制运行时，
+# 不可能有别的工作与之同时进行。上图是每次重复；下面两图是每种方式运行一次时，每次乘法和复制在何时运行。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
     display(show.plot_recorded(rec, my_guess))
 print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction's, the recording's; then the rule  #zh: 每种方式：你的猜测、预测与记录的占比；然后按规则比较
+
+# %% [markdown]
+# **The book's numbers.** The book's code is the one-stream row: it hides none of the copy time. Its "Run on GPU1 and
+# copy to CPU" beat "Run on GPU1" plus "Copy to CPU" only because `copy_to_cpu(y, True)` copies into pinned memory,
+# far faster than `copy_to_cpu(y)` into new pageable tensors (the second line printed above).
+
+# %% [markdown] lang="zh"
+# **书中的数字**。书中的代码就是“一个流”那一行：它没有隐藏任何复制用时。“在GPU1上运行并复制到CPU”之所以比
+# “在GPU1上运行”与“复制到CPU”之和快，只是因为 `copy_to_cpu(y, True)` 复制到锁页内存，比 `copy_to_cpu(y)`
+# 复制到新建的可分页张量快得多（见上面打印的第二行）。
 
 # %% [markdown]
 # ## The three ingredients
@@ -145,9 +154,6 @@ print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction'
 #   runs while product `i+1` computes.
 # * **Events.** `done.record()` marks the compute stream after product `i`; `s.wait_event(done)` holds the copy until
 #   then. `y.record_stream(s)` tells the allocator that `s` still reads `y`; the host reads after `s.synchronize()`.
-#
-# Without a GPU, a copy thread fed through a `queue.Queue` stands in for the copy engine; `join()` plays
-# `synchronize()`.
 
 # %% [markdown] lang="zh"
 # ## 三个要素
@@ -157,31 +163,29 @@ print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction'
 #   就能在做乘法 `i+1` 的同时进行。
 # * **事件**。`done.record()` 在计算流上乘法 `i` 之后做一个标记；`s.wait_event(done)` 让复制等到这个标记。
 #   `y.record_stream(s)` 告诉内存分配器，流 `s` 还在读取 `y`；主机在 `s.synchronize()` 之后才读取。
-#
-# 没有 GPU 时，由 `queue.Queue` 供给的复制线程代替复制引擎；`join()` 起 `synchronize()` 的作用。
 
 # %% [markdown]
 # ## Build it: `run_and_copy`
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. On a GPU, `x` and `w` are the book's 4000 × 4000 matrix. On a CPU
-# they make 20 thin products (700 × 4 by 4 × 700), each about as long as its copy. Without a GPU you write the
-# stand-in, a copy thread fed through a queue; the GPU branch is graded only on a GPU, and the H200 figure above
-# shows what it does.
+# `lane.threads` a CPU lane's share of the cores. On a CPU, `x` and `w` make 20 thin products (700 × 4 by 4 × 700).
+# Without a GPU you write the stand-in: a copy thread fed through a `queue.Queue` plays the copy stream, the queue's
+# order plays the events (a copy starts after its product), `join()` plays `synchronize()`.
+# The GPU branch, the three ingredients, is graded only on a GPU; the worked answer below holds one.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行单元
-# 分到的核心数。在 GPU 上，`x` 和 `w` 是书中的 4000 × 4000 矩阵。在 CPU 上，它们做 20 次“瘦”矩阵乘法
-# （700 × 4 乘以 4 × 700），每次乘法与其复制的用时大致相等。没有 GPU 时，你写的是替代版本：由队列供给的复制线程；
-# GPU 分支只在有 GPU 时评分，上面 H200 的图展示了它的效果。
+# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法（700 × 4 乘以 4 × 700）。没有 GPU 时，你写的是
+# 替代版本：由 `queue.Queue` 供给的复制线程扮演复制流，队列的顺序扮演事件（复制在其乘法之后开始），`join()` 扮演
+# `synchronize()`。GPU 分支（即三个要素）只在有 GPU 时评分；下面的参考答案里有 GPU 分支。
 
 # %% tags=["nbval-ignore-output"]
-import queue  # noqa: F401 (at hand for the task)  #zh: 供任务使用
-import threading  # noqa: F401 (at hand for the task)  #zh: 供任务使用
+import queue  # at hand for the task  #zh: 供任务使用
+import threading  # at hand for the task  #zh: 供任务使用
 
 
 def run_and_copy(x, w, buffers, lane):
@@ -203,16 +207,16 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # ## Predict, then measure here
 #
 # On a GPU this tests the formula above on this machine. Without one it cannot show a copy engine: the "copy
-# engine" is a thread sharing the CPU with the products. The control row times only the products, with copies
-# running beside them without pause; without a GPU that is more copying than run_and_copy does, so its slowdown is an
-# upper bound. Overlapped, expect about **max(run, copy)** plus the shorter of one product and one copy, as above.
+# engine" is a thread sharing the CPU with the products. The control row times the products alone while a second
+# thread copies without pause. Overlapped, expect about $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one
+# product and one copy, as above.
 
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
 # 有 GPU 时，这里在本机检验上面的公式。没有 GPU 时无法展示复制引擎：这里的“复制引擎”是一个与乘法共用 CPU
-# 的线程。对照行只给乘法计时，旁边不停顿地复制；没有 GPU 时，这比 `run_and_copy` 复制得多，所以它测到的减慢是上限。
-# 重叠时，与上面一样，应当预期大约 **max(计算, 复制)**，再加上一次乘法与一次复制中较短者。
+# 的线程。对照行只给乘法计时，同时另一个线程不停地复制。重叠时，与上面一样，
+# 应当预期用时大约是$\max(t_\text{计算}, t_\text{复制})$再加上一次乘法与一次复制中较短者。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行单元上任务的设定
@@ -223,7 +227,7 @@ ys = [x.mm(w) for _ in buffers]          # products for the copies-alone row  #z
 variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'run': lambda: [x.mm(w) for _ in buffers],
             'copy': lambda: [b.copy_(y) for b, y in zip(buffers_base, ys)],
-            # the control: the same products beside copies without pause  #zh: 对照：同样的乘法，旁边不停顿地复制
+            # the control: the same products while copies run without pause  #zh: 对照：同样的乘法，同时不停地复制
             'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=25,  # every way, interleaved  #zh: 每种方式交替计时
@@ -255,17 +259,19 @@ print(show.measured_text(measured, predicted, my_guess))
 # 先根据图回答，然后打开参考答案。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured, predicted, K2))  # worked answer: the control row against products alone  #zh: 参考答案：对照行与只做乘法相比
+print(show.control_text(measured, predicted))  # worked answer: the control row against products alone  #zh: 参考答案：对照行与只做乘法相比
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
 #
-# A `non_blocking` copy returns before the data arrive: read at once, you get what was there before.
+# On a GPU a `non_blocking` copy returns before the data arrive; without one, the stand-in is a copy thread not yet
+# joined. Read at once, you get what was there before.
 
 # %% [markdown] lang="zh"
 # ## 隐患：在复制完成之前就读取
 #
-# `non_blocking` 复制在数据到达之前就返回了：立即读取，得到的是其中原有的内容。
+# 在 GPU 上，`non_blocking` 复制在数据到达之前就返回了；没有 GPU 时，替代它的是还没有 join 的复制线程。
+# 立即读取，得到的是其中原有的内容。
 
 # %%
 out = torch.zeros(N, N, pin_memory=GPU)
@@ -280,7 +286,7 @@ else:  # a CPU: a copy thread that first computes y, not yet joined  #zh: CPU：
     helper.start()
 seen = out.clone()  # what the host reads now  #zh: 主机此刻读到的内容
 torch.cuda.synchronize() if GPU else helper.join()  # a CPU's synchronize: join  #zh: CPU 上的同步：join
-print(show.hazard_text(seen, out, ref_cpu))
+print(show.hazard_text(seen, out, ref_cpu, GPU))
 
 # %% [markdown]
 # ## Try it yourself
@@ -307,9 +313,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
 # while lane 1 computes on its own. With one GPU, lane 0 is the GPU and lane 1 the CPU. Without one, both share
-# this CPU: the first printed line gives their threads and the cores, and threads beyond the cores must take turns.
-# No GPU recording of this exercise exists. From the times alone, predict "together": near max(t1, t2), near their
-# sum, or between? Write it (s) into `my_guess`.
+# this CPU, and threads beyond the cores (first printed line) take turns. From the times alone, predict "together":
+# near max(t1, t2), near their sum, or between? Write it (s) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -317,9 +322,9 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # 这里是书中的练习3和练习4（练习1和练习2见12.3.1节，练习5见扩展一节“依赖图”）。
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。执行单元 0 像 `run_and_copy` 那样计算并复制每个乘积，同时执行单元 1
-# 独立地计算。有一个 GPU 时，执行单元 0 是 GPU，执行单元 1 是 CPU。没有 GPU 时，两者共用这个 CPU：打印的第一行给出
-# 它们的线程数和核心数，线程多于核心时只能轮流运行。这个练习没有 GPU 上的记录结果。根据单独运行的用时预测“同时运行”
-# 的用时：接近 max(t1, t2)，接近两者之和，还是介于两者之间？把它（秒）写进 `my_guess`。
+# 独立地计算。有一个 GPU 时，执行单元 0 是 GPU，执行单元 1 是 CPU。没有 GPU 时，两者共用这个 CPU，
+# 线程多于核心时（见打印的第一行）只能轮流运行。根据单独运行的用时预测“同时运行”的用时：接近 max(t1, t2)，
+# 接近两者之和，还是介于两者之间？把它（秒）写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
@@ -328,25 +333,24 @@ print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, eac
 # %%
 my_guess = None  # s: your guess for together  #zh: 秒：你对“同时运行”用时的猜测
 
+# %% tags=["nbval-ignore-output"]
+display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 与 t1 + t2
+
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-display(show.plot_exercise_three(ex3, my_guess))
-print(show.exercise_three_text(ex3))
+print(show.exercise_three_text(ex3))  # worked answer: where together lies between the two  #zh: 参考答案：同时运行的用时落在两者之间的哪里
 
 # %% [markdown]
-# **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role,
-# on a CPU too. On a GPU it profiles `run_and_copy`, and the trace puts the copies on their own stream beside the
-# products. A CPU profile records only the thread that starts it, so here it profiles `run_then_copy`. Which
-# operators ran, how many times each, and for how long?
+# **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role.
+# On a GPU it profiles `run_and_copy`. A CPU profile records only the thread that starts it, so here it profiles
+# `run_then_copy`. Which operators ran, how many times each, and for how long?
 
 # %% [markdown] lang="zh"
-# **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色，
-# 在 CPU 上也能用。在 GPU 上，它分析 `run_and_copy`，跟踪文件把复制放在自己的流上，与乘法并排。在 CPU 上，
-# 分析器只记录启动它的线程，所以这里分析 `run_then_copy`。运行了哪些操作符，各调用了多少次，用时多少？
+# **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
+# 在 GPU 上，它分析 `run_and_copy`。在 CPU 上，分析器只记录启动它的线程，所以这里分析 `run_then_copy`。运行了哪些操作符，各调用了多少次，用时多少？
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
 import tempfile
-import time
 
 from torch.profiler import ProfilerActivity, profile
 
@@ -354,10 +358,8 @@ activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
 name = 'run_and_copy' if GPU else 'run_then_copy'
 work = (lambda: copying.run_and_copy(x, w, buffers, lane)) if GPU else (lambda: copying.run_then_copy(x, w, buffers))
 with comm.no_profiler_chatter(), profile(activities=activities) as prof:
-    start = time.perf_counter()
     work()
     d2l_ext.wait_for_lanes([lane])
-    wall = time.perf_counter() - start  # the profiled call, profiler included  #zh: 性能分析的这次调用（含分析器本身）
 trace = pathlib.Path(tempfile.gettempdir()) / f'{name}_trace.json'
 prof.export_chrome_trace(str(trace))
 print(f'trace saved to {trace}: open it at ui.perfetto.dev')
@@ -365,7 +367,7 @@ print(f'trace saved to {trace}: open it at ui.perfetto.dev')
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(verdict.details(show.profile_frame(prof, GPU)))
-print(show.profile_text(prof, GPU, wall, x, w, K2, name))
+print(show.profile_text(prof, GPU, x, w, K2, name))
 
 # %% [markdown]
 # ## Remember

@@ -9,7 +9,7 @@ MESSAGES = {
     'communication.variant.overlapped.one_stream': 'one stream',
     'communication.variant.overlapped.shared': 'a copy thread',
     'communication.variant.overlapped.engine': "MXNet's engine",
-    'communication.variant.beside_copies': 'products only, beside nonstop copies',
+    'communication.variant.beside_copies': 'products while copies run nonstop',
     'communication.variant.warm': 'later calls',
     'communication.variant.cold': 'first call',
     'communication.variant.reused': 'pinned buffers allocated once',
@@ -41,9 +41,9 @@ MESSAGES = {
     'communication.rates': 'this run: products alone {run}, copies alone {copy}',
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
-                                     'into pinned buffers {copy}\ncopies into pageable memory: reused buffers {a}, '
-                                     'copy_to_cpu(y) (new tensors) {b}\ncopy_to_cpu(y, True) copies into pinned '
-                                     'memory: PyTorch pins the result of a non_blocking GPU-to-CPU .to()'),
+                                     "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b} (new "
+                                     'pageable tensors; reused pageable buffers {a}), copy_to_cpu(y, True) {c} '
+                                     '(pinned by PyTorch)'),
     'communication.predicted_alone': 'predicted from the times alone',
     'communication.guess_time': 'your guess, as the time your share implies',
     'communication.recorded.hidden': 'share of the copy time hidden by {way}: {line}',
@@ -56,12 +56,13 @@ MESSAGES = {
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
-    'communication.hazard.caught': 'read at once: relative error {early:.2f}; after synchronizing: {late:.1e}',
-    'communication.hazard.zeros': ('read at once: all zeros, the copy had not happened (relative error {early:.2f}); '
-                                   'after synchronizing: {late:.1e}'),
-    'communication.hazard.lucky': ('read at once: relative error {early:.1e}; after synchronizing: {late:.1e}. '
+    'communication.hazard.caught': 'read before {wait}: relative error {early:.2f}; after {wait}: {late:.1e}',
+    'communication.hazard.zeros': ('read before {wait}: all zeros, the copy had not happened (relative error '
+                                   '{early:.2f}); after {wait}: {late:.1e}'),
+    'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after {wait}: {late:.1e}. '
                                    'The copy landed first this time; it need not.'),
-    'communication.ex3.alone': 'alone: lane 0 computing and copying {a}, lane 1 computing {b}',
+    'communication.ex3.alone': 'alone: lane 0 computing and copying t1 = {a}, lane 1 computing t2 = {b}',
+    'communication.ex3.max': 'max(t1, t2)', 'communication.ex3.sum': 't1 + t2',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.middle_half': 'middle half of the repeats',
@@ -69,20 +70,21 @@ MESSAGES = {
     'communication.profile.col_ms': 'self time (ms)',
     'communication.measured_title_cpu': ('{k} products of {a} × {b} by {b} × {c}; a copy thread stands in for the '
                                          'copy engine'),
-    'communication.control.slower': 'Yes, the products took {a} beside copies vs {b} alone, {by}. {own}',
-    'communication.control.same': 'Unclear by the rule: the products took {a} beside copies vs {b} alone, {by}. {own}',
-    'communication.control.faster': 'No, the products took {a} beside copies vs {b} alone, {by}. {own}',
-    'communication.control.own': ('run_and_copy took {c}, {where} the formula fed products alone ({p}) and fed '
-                                  'products beside nonstop copies ({q}, an upper bound).'),
-    'communication.control.between': 'between', 'communication.control.below': 'below both',
-    'communication.control.above': 'above both',
+    'communication.control.slower': 'Yes, the products took {a} while copies ran vs {b} alone, {by}. {own}',
+    'communication.control.same': ('Unclear by the rule: the products took {a} while copies ran vs {b} alone, {by}. '
+                                   '{own}'),
+    'communication.control.faster': 'No, the products took {a} while copies ran vs {b} alone, {by}. {own}',
+    'communication.control.own': ('run_and_copy took {c}; the formula, which assumes the products keep their speed '
+                                  'alone, predicted {p}.'),
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
                                     '({n} threads on {cores} cores)'),
-    'communication.ex3.answer': ('Together {a} vs the slower lane alone {b}: {by}; vs the two alone added {s}: '
-                                 '{by_sum}.'),
+    'communication.ex3.between': ('Between the two: together took {a}, {share} of the way from max(t1, t2) {b} to '
+                                  't1 + t2 {s}.'),
+    'communication.ex3.below': 'Near max(t1, t2): together took {a}, no more than max(t1, t2) {b} (t1 + t2: {s}).',
+    'communication.ex3.above': 'Near the sum: together took {a}, no less than t1 + t2 {s} (max(t1, t2): {b}).',
     'communication.profile.split': ('{name}, {k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B '
-                                    'copied): the profiled call took {wall}'),
+                                    'copied)'),
     'communication.profile.col_calls': 'calls',
     'communication.profile.answer': 'aten::mm: {na} calls, {ta} of self time; aten::copy_: {nb} calls, {tb}.',
 }

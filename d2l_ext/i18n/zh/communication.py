@@ -9,7 +9,7 @@ MESSAGES = {
     'communication.variant.overlapped.one_stream': '一个流',
     'communication.variant.overlapped.shared': '一个复制线程',
     'communication.variant.overlapped.engine': 'MXNet 的引擎',
-    'communication.variant.beside_copies': '乘法用时（旁边不停顿地复制）',
+    'communication.variant.beside_copies': '乘法用时（同时不停地复制）',
     'communication.variant.warm': '之后的调用',
     'communication.variant.cold': '第一次调用',
     'communication.variant.reused': '只分配一次的锁页缓冲区',
@@ -41,9 +41,8 @@ MESSAGES = {
     'communication.rates': '这次运行：只做乘法 {run}，只做复制 {copy}',
     'communication.measured_title': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）：每次重复、预测与你的猜测',
     'communication.recorded.alone': ('记录于 {gpu}，{r} 次重复的中位数：只做乘法 {run}，只复制到锁页缓冲区 {copy}'
-                                     '\n只复制到可分页内存：重复使用的缓冲区 {a}，copy_to_cpu(y)（每次新建张量）{b}'
-                                     '\ncopy_to_cpu(y, True) 复制到锁页内存：对 GPU 张量调用 non_blocking 的 '
-                                     "to('cpu') 时，PyTorch 把结果分配在锁页内存中"),
+                                     '\n书中的复制单独运行：copy_to_cpu(y) {b}（每次新建可分页张量；重复使用可分页'
+                                     '缓冲区为 {a}），copy_to_cpu(y, True) {c}（PyTorch 把结果放在锁页内存中）'),
     'communication.predicted_alone': '由单独运行的用时预测',
     'communication.guess_time': '你的猜测（按你的占比换算的用时）',
     'communication.recorded.hidden': '{way}隐藏的复制用时占比：{line}',
@@ -56,29 +55,31 @@ MESSAGES = {
     'communication.check.first_copy': '第一次 non_blocking 复制',
     'communication.check.warm_copy': '之后的 non_blocking 复制',
     'communication.check.ex3': '练习 3（{variant}）',
-    'communication.hazard.caught': '立即读取：相对误差 {early:.2f}；同步之后：{late:.1e}',
-    'communication.hazard.zeros': '立即读取：全是 0，复制还没有发生（相对误差 {early:.2f}）；同步之后：{late:.1e}',
-    'communication.hazard.lucky': ('立即读取：相对误差 {early:.1e}；同步之后：{late:.1e}。'
+    'communication.hazard.caught': '在 {wait} 之前读取：相对误差 {early:.2f}；{wait} 之后：{late:.1e}',
+    'communication.hazard.zeros': ('在 {wait} 之前读取：全是 0，复制还没有发生（相对误差 {early:.2f}）；'
+                                   '{wait} 之后：{late:.1e}'),
+    'communication.hazard.lucky': ('在 {wait} 之前读取：相对误差 {early:.1e}；{wait} 之后：{late:.1e}。'
                                    '这次复制先完成了，但不一定总是如此。'),
-    'communication.ex3.alone': '单独运行：执行单元 0 计算并复制 {a}，执行单元 1 计算 {b}',
+    'communication.ex3.alone': '单独运行：执行单元 0 计算并复制 t1 = {a}，执行单元 1 计算 t2 = {b}',
+    'communication.ex3.max': 'max(t1, t2)', 'communication.ex3.sum': 't1 + t2',
     'communication.parts_combined': '两部分合成',
     'communication.ex3.title': '练习 3：计算、复制与第二个执行单元',
     'communication.middle_half': '各次重复的中间一半',
     'communication.profile.col_op': '操作符',
     'communication.profile.col_ms': '自身用时（毫秒）',
     'communication.measured_title_cpu': '{k} 次乘法（{a} × {b} 乘以 {b} × {c}）；由一个复制线程代替复制引擎',
-    'communication.control.slower': '会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
-    'communication.control.same': '按规则无法判断。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
-    'communication.control.faster': '不会。旁边不停顿地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
-    'communication.control.own': 'run_and_copy 用时 {c}，{where}：只做乘法时为 {p}，旁边不停顿地复制时为 {q}（上限）。',
-    'communication.control.between': '介于公式的两个结果之间', 'communication.control.below': '低于公式的两个结果',
-    'communication.control.above': '高于公式的两个结果',
+    'communication.control.slower': '会。同时不停地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
+    'communication.control.same': '按规则无法判断。同时不停地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
+    'communication.control.faster': '不会。同时不停地复制时乘法用时 {a}，只做乘法 {b}，{by}。{own}',
+    'communication.control.own': 'run_and_copy 用时 {c}；公式假定乘法保持单独运行时的速度，预测为 {p}。',
     'communication.ex3.setup_gpu': '执行单元 0：GPU 及其复制引擎；执行单元 1：CPU',
     'communication.ex3.setup_cpu': ('执行单元 0：{t0} 个线程计算、1 个线程复制；执行单元 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),
-    'communication.ex3.answer': '同时运行 {a}，较慢执行单元单独运行 {b}：{by}；两者单独用时之和 {s}：{by_sum}。',
-    'communication.profile.split': ('{name}，{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）：'
-                                    '性能分析的这次调用用时 {wall}'),
+    'communication.ex3.between': ('介于两者之间：同时运行用时 {a}，从 max(t1, t2) {b} 到 t1 + t2 {s}，'
+                                  '走到了 {share} 处。'),
+    'communication.ex3.below': '接近 max(t1, t2)：同时运行用时 {a}，不超过 max(t1, t2) {b}（t1 + t2：{s}）。',
+    'communication.ex3.above': '接近两者之和：同时运行用时 {a}，不少于 t1 + t2 {s}（max(t1, t2)：{b}）。',
+    'communication.profile.split': '{name}，{k} 次乘法（{n} × {m} 乘以 {m} × {c}，{flop}FLOP；复制的结果共 {size}B）',
     'communication.profile.col_calls': '调用次数',
     'communication.profile.answer': 'aten::mm：调用 {na} 次，自身用时 {ta}；aten::copy_：调用 {nb} 次，自身用时 {tb}。',
 }
