@@ -232,49 +232,59 @@ def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
             no_base).axes[0].get_title()
 
 
-def test_the_lanes_run_figure_labels_rows_by_what_ran_not_a_time_a_product():
-    lanes = [make_lane('torch', 'cpu', i, threads=1) for i in range(2)]
-    whole = make_lane('torch', 'cpu', 0, threads=2)
-    cmp = {name: Times.from_times(v, name) for name, v in zip('abcde', [[0.1] * 3, [0.12] * 3, [0.22] * 3,
-                                                                        [0.13] * 3, [0.16] * 3])}
+def test_five_rows_measure_what_the_lesson_compares_and_print_the_guess_and_one_verdict(capsys):
+    import torch
+
+    from d2l_ext.parallel import five_rows
+    from d2l_ext.parallel.together import run_together
+    with fake_hardware(gpus=0, cores=2):
+        lanes = pick_lanes('torch')
+    xs = [torch.rand(16, 16) for _ in lanes]
+    refs = [x.double() @ x.double() for x in xs]
     with using_language('en'):
-        labels = [t.get_text() for t in dp.plot_lanes_run(cmp, lanes, whole, 0.12).axes[0].get_yticklabels()]
-        # per-product numbers divided by different counts read as the baseline twice as fast: none drawn
-        assert not any('a product' in label for label in labels)
+        rows = five_rows(run_together, lanes, xs, [2, 3], refs, repeats=2)
+        assert rows.names[2:] == ['one after the other', 'both lanes together', 'CPU (2 cores), both jobs']
+        assert len(rows.alone) == 2 and len(rows.timeline().events) == 5  # the median run of together: 2 + 3
+        rows.busy = 0.0  # nobody else busy: the verdict line, no 'cannot measure here'
+        fig = dp.plot_lanes_run(rows)
+        assert capsys.readouterr().out.splitlines()[0].startswith('together ')  # no guess: the verdict line only
+        labels = [x.get_text() for x in fig.axes[0].get_yticklabels()]
+        assert not any('a product' in label for label in labels)  # rows by what ran, not a time a product
         assert labels[4].split('\n')[0].startswith('baseline: ')
+        dp.plot_lanes_run(rows, 0.5)
+        assert capsys.readouterr().out.splitlines()[0].startswith('your guess 0.500 s · predicted ')
 
 
 def _ways(one, together, engine='eager', framework='torch', at_once=1):
-    return NS(framework=framework, engine=engine, iters=10, size=8, at_once=at_once, area='parallel', times={
+    return NS(framework=framework, engine=engine, iters=10, size=8, at_once=at_once, area='parallel', busy=0.0, times={
         'one_at_a_time': Times.from_times(one, 'a'), 'issued_together': Times.from_times(together, 'b')})
 
 
-def test_exercise_1_prints_the_guess_and_one_verdict_and_answers_with_the_control():
+def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
     torch = _ways([0.2, 0.21, 0.2], [0.2] * 3)
     mx, naive = _ways([0.4] * 3, [0.2] * 3, 'E', 'mxnet', 2), _ways([0.4] * 3, [0.41] * 3, 'NaiveEngine', 'mxnet')
     with using_language('en'):
-        line, worked = dp.independence_lines([torch, mx, naive], 1.5)
-        assert line.splitlines() == ['your guess 1.50x · predicted 2.00x · measured 2.00x', 'MXNet (E): issued '
-                                     'together (one wait) 0.200 s vs one at a time (wait after each) 0.400 s: faster '
-                                     '(50% less time)']  # the guessed run is MXNet's engine
-        assert worked == ('Worked answer: PyTorch: no, issued together 0.200 s vs one at a time 0.200 s: no clear '
-                          'difference (medians within 5%). MXNet: yes, issued together 0.200 s vs one at a time 0.400 '
-                          's: faster (50% less time). '
-                          'The control, NaiveEngine (one operation at a time): 0.410 s vs 0.400 s, no clear '
-                          'difference (medians within 5%).')
-        assert 'MXNet: cannot tell, ' in dp.independence_lines([torch, mx, mx])[1]  # no "yes" the control undoes
-        assert 'MXNet: no, ' in dp.independence_lines([torch, naive, naive])[1]
-        busy = dp.independence_lines([torch, mx, naive], busy=0.9)  # others kept the cores busy: no verdict, no answer
-        assert busy[0].splitlines()[1].startswith('issued together vs one at a time: cannot measure here')
-        assert busy[1].startswith('Worked answer: issued together vs one at a time: cannot measure here')
-        line, worked = dp.independence_lines([torch])  # no MXNet: PyTorch's line, its answer alone
-        assert line.startswith('predicted 1.00x · measured 1.00x') and 'MXNet' not in worked
         ax = dp.plot_independence([torch, mx, naive], 1.5).axes[0]
+        assert capsys.readouterr().out == 'your guess 1.50x · predicted 2.00x · measured 2.00x\n'  # MXNet's engine
+        dp.plot_independence([torch, mx, naive])
+        assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
+        assert dp.independence_answer([torch, mx, naive]) == (
+            'Worked answer: PyTorch: no, issued together 0.200 s vs one at a time 0.200 s: no clear '
+            'difference (medians within 5%). MXNet: yes, issued together 0.200 s vs one at a time 0.400 '
+            's: faster (50% less time). '
+            'The control, NaiveEngine (one operation at a time): 0.410 s vs 0.400 s, no clear '
+            'difference (medians within 5%).')
+        assert 'MXNet: cannot tell, ' in dp.independence_answer([torch, mx, mx])  # no "yes" the control undoes
+        assert 'MXNet: no, ' in dp.independence_answer([torch, naive, naive])
+        torch.busy = 0.9  # others kept the cores busy (sampled once, kept on the first run): no verdict, no answer
+        assert dp.independence_answer([torch, mx, naive]).startswith(
+            'Worked answer: issued together vs one at a time: cannot measure here')
+        assert 'MXNet' not in dp.independence_answer([torch])  # no MXNet: PyTorch's answer alone
     assert len(ax.get_yticklabels()) == 6 and len(ax.collections) >= 6  # two rows a run; every repeat drawn
 
 
-def test_exercise_2_judges_two_threads_against_the_half_cores_control():
-    small = NS(kind='cpu', size=64, products=800, device='cpu', area='parallel', times={
+def test_exercise_2_judges_two_threads_against_one_thread_on_the_whole_device(capsys):
+    small = NS(kind='cpu', size=64, products=800, device='cpu', area='parallel', busy=0.0, times={
         'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.01] * 3, 'b'),
         'one_half': Times.from_times([0.018] * 3, 'e'), 'batched': Times.from_times([0.004] * 3, 'c')})
     gpu = NS(kind='gpu', times={'one_lane': Times.from_times([0.02] * 3, 'a'),
@@ -283,23 +293,26 @@ def test_exercise_2_judges_two_threads_against_the_half_cores_control():
                                 'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
         bmm = dp.verdict.by(small.times['batched'], small.times['one_lane'])  # the wording of display.verdict
-        line, worked = dp.small_ops_lines(small, 2)
-        assert line.splitlines() == ['your guess 2.00x · predicted 2.00x · measured 1.80x', 'two threads, half the '
-                                     'cores each 10.0 ms vs one thread, half the cores (the control) 18.0 ms: faster '
-                                     '(44% less time)']
-        assert worked == ('Worked answer: Yes: two threads, half the cores each 10.0 ms vs one thread, half the cores '
-                          '(the control) 18.0 ms: faster (44% less time). One thread took 20.0 ms with the whole '
-                          f'device and 18.0 ms with half of it. One torch.bmm 4.00 ms against the whole device: {bmm}.')
-        busy = dp.small_ops_lines(small, busy=0.9)  # others kept the cores busy: the graders' line, no verdict
-        assert busy[0].splitlines()[1].startswith('two threads vs one thread on half the cores: cannot measure')
-        assert busy[1].startswith('Worked answer: two threads vs one thread on half the cores: cannot measure')
-        assert dp.small_ops_lines(gpu, busy=0.9) == dp.small_ops_lines(gpu)  # a GPU's rows do not wait for CPU cores
-        assert dp.small_ops_lines(gpu)[1] == (
+        half = dp.verdict.by(small.times['one_half'], small.times['one_lane'])
+        assert dp.small_ops_answer(small) == (
+            'Worked answer: Yes: two threads, half the cores each 10.0 ms vs one thread, the whole device 20.0 ms: '
+            f'faster (50% less time). One thread on half the cores 18.0 ms against the whole device: {half}. One '
+            f'torch.bmm 4.00 ms against the whole device: {bmm}.')
+        small.busy = 0.9  # others kept the cores busy: the graders' line, no verdict
+        assert dp.small_ops_answer(small).startswith(
+            'Worked answer: two threads vs one thread on the whole device: cannot measure')
+        gpu.busy = 0.9  # a GPU's rows do not wait for CPU cores
+        assert dp.small_ops_answer(gpu) == (
             'Worked answer: No: two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: no '
             f'clear difference (medians within 5%). One torch.bmm 4.00 ms against the whole device: {bmm}.')
-        names = [x.get_text().split('\n')[0] for x in dp.plot_small_ops(small, 2).axes[0].get_yticklabels()]
-    assert names.index('one thread, half the cores (the control)') + 1 == names.index('two threads, half the cores '
-                                                                                      'each')  # the control above
+        small.busy = 0.0
+        fig = dp.plot_small_ops(small, 2)
+        assert capsys.readouterr().out == 'your guess 2.00x · predicted 1.00x · measured 2.00x\n'
+        names = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
+    assert names[:2] == ['one thread, the whole device', 'two threads, half the cores each']  # the control first
+    assert names[-1] == 'one thread, half the cores'  # a side row
+    bars = [round(b.get_width(), 4) for b in fig.axes[0].patches if b.get_hatch()]
+    assert bars == [20.0]  # hatched: as fast as the whole device (ms)
 
 
 def test_the_recording_draws_and_says_its_verdicts():
@@ -320,16 +333,14 @@ def test_the_recording_draws_and_says_its_verdicts():
                                        '0.499 s; CPU (15 of 16 cores), 26 products 0.416 s')
         assert recorded_lines(rec, (0.52, 0.6)).splitlines() == [  # my_guess: (the baseline, together)
             'baseline: your guess 0.520 s · predicted 0.508 s · measured 0.508 s',
-            'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s',
-            'together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%)']
-        assert recorded_lines(rec, 0.52).splitlines()[:2] == [  # one number: the baseline's
-            'baseline: your guess 0.520 s · predicted 0.508 s · measured 0.508 s',
-            'together: predicted 0.499 s · measured 0.504 s (write your guess into my_guess first)']
-        assert recorded_sync_line(rec) == ('Worked answer: No wait: the clock stopped at 1.25 ms, once the work was '
-                                           'queued; waiting for every device, it took 131 ms, the time of the 50 '
-                                           'products.')
-        assert recorded_answer(rec) == (  # the baseline's arithmetic, then the rule's verdict picks the sentence
-            "Worked answer: No. At the GPU's pace all 1440 + 26 products take 0.499 s × 1466/1440 = 0.508 s; "
+            'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s']  # the verdict: the worked answer's
+        assert recorded_lines(rec, 0.52) == 'baseline: your guess 0.520 s · predicted 0.508 s · measured 0.508 s'
+        assert recorded_lines(rec) == ''  # no guess: nothing printed
+        assert recorded_sync_line(rec) == ('No wait: the clock stopped at 1.25 ms, once the work was queued; waiting '
+                                           'for every device, it took 131 ms, the time of the 50 products.')
+        assert recorded_answer(rec) == (  # the rule's verdict, the baseline's arithmetic, then the slower lane's
+            'Worked answer: No: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). '
+            "At the GPU's pace all 1440 + 26 products take 0.499 s × 1466/1440 = 0.508 s; "
             'measured: 0.508 s. That is only 2% more than its own 1440 products: adding the CPU saves at most 2% '
             'here, the book\'s "slightly". Together took 0.504 s, about the slower lane\'s 0.499 s, not the sum '
             '0.915 s.')
@@ -340,10 +351,11 @@ def test_the_recording_draws_and_says_its_verdicts():
         # hatched: the baseline at the GPU's pace and together at the slower lane; a diamond each for the guesses
         bars = sorted(round(b.get_width(), 3) for b in fig.axes[0].patches if b.get_hatch())
         assert bars == [0.499, 0.508] and len(fig.axes[0].collections) > 5
-        # the rule's 5% drawn on the rows it compares (the grey boxes hide under the medians: not in the legend), and
-        # the timeline on the repeats' time axis (its unit: ms)
+        # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the
+        # timeline on the repeats' time axis (its unit: ms)
         legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
-        assert 'medians within 5%: no clear difference' in legend and 'middle half of the repeats' not in legend
+        assert "median within 5% of the baseline's: no clear difference" in legend
+        assert 'grey box: middle half of the repeats' in legend
         assert fig.axes[1].get_xlim() == pytest.approx([v * 1e3 for v in fig.axes[0].get_xlim()])
         assert fig.axes[1].get_xlabel() == fig.axes[0].get_xlabel() == 'time (s)'
     assert recorded_figure(None) is None and recorded_answer(None) == recorded_lines(None) == recorded_alone(None)
@@ -365,7 +377,7 @@ def test_chinese_lines_put_no_space_after_chinese_punctuation():
     if rec is None:
         pytest.skip('no recording shipped')
     with using_language('zh'):  # i18n.t's spacing, where labels are filled in
-        for text in (recorded_alone(rec), recorded_lines(rec), recorded_answer(rec)):
+        for text in (recorded_alone(rec), recorded_lines(rec, (0.5, 0.6)), recorded_answer(rec)):
             assert not any(p + ' ' in text for p in '）：，；。'), text
 
 

@@ -38,11 +38,11 @@ def unmeasurable(label: str, busy: float | None) -> str | None:
         'grading.line.unmeasurable', label=label, why=t('grading.unmeasurable.load', busy=busy, limit=LOAD_SHARE))
 
 
-def claim_line(together, baseline_label: str, baseline, busy: float | None = None) -> str:
-    """The fair test's verdict line, together vs `baseline` (one device doing both jobs); the graders' line instead
-    where others kept the cores busy."""
-    return unmeasurable(t('parallel.claim'), busy) or verdict.line(t('parallel.name.together'), together,
-                                                                   baseline_label, baseline)
+def _busy(result) -> float:  # others' share of the cores, sampled once right after `result` was measured, kept on it
+    if getattr(result, 'busy', None) is None:
+        from ..grading.measurable import others_busy
+        result.busy = others_busy()
+    return result.busy
 
 
 # -- pictures ------------------------------------------------------------------------------------
@@ -77,14 +77,17 @@ def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, produ
         guess=guess)
 
 
-def plot_lanes_run(cmp, lanes, whole, together: float, guess: float | None = None):
-    """13.3.1's five rows (lanes alone, one after the other, together, `whole` doing both): every repeat, `together`
-    hatched, `guess` a diamond."""
-    names = list(cmp)
-    labels = [*(style.plot_lane(lane) for lane in lanes), variant_name('parallel', 'one_after_other'),
+def plot_lanes_run(rows, guess: float | None = None):
+    """13.3.1's five rows (parallel.five_rows): prints the guess line (if any), then together vs the baseline by the
+    rule (the graders' line where others kept the cores busy); draws every repeat, max(lane times) hatched."""
+    names, cmp, predicted = rows.names, rows.cmp, max(rows.alone)
+    print(verdict.lines(verdict.guess(guess, predicted, cmp[names[3]].median), unmeasurable(
+        t('parallel.claim'), _busy(rows)) or verdict.line(t('parallel.name.together'), cmp[names[3]], names[4],
+                                                           cmp[names[4]])))
+    labels = [*(style.plot_lane(lane) for lane in rows.lanes), variant_name('parallel', 'one_after_other'),
               variant_name('parallel', 'together'), style.plot_text('parallel.variant.baseline', name=style.plot_text(
-                  'parallel.variant.both_jobs', lane=style.plot_lane(whole)))]
-    return plot_repeats(cmp, predicted={names[3]: together}, guess={names[3]: guess}, halves=True,
+                  'parallel.variant.both_jobs', lane=style.plot_lane(rows.whole)))]
+    return plot_repeats(cmp, predicted={names[3]: predicted}, guess={names[3]: guess}, halves=True,
                         labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
                                                                                 repeats=len(cmp[names[3]].times)))
 
@@ -95,7 +98,7 @@ def plot_variants(result, ax=None, title=None):
                         title=title, unit='auto', halves=True)
 
 
-# -- exercises 1 and 2: (a guess in times as fast, one verdict line; the worked answer), and a figure -------------
+# -- exercises 1 and 2: the figure (with the guess line, none without a guess) and the worked answer -------------
 
 def _ways(r):
     return r.times['issued_together'], r.times['one_at_a_time']
@@ -106,63 +109,64 @@ def _engine(r, text=t) -> str:  # the engine named where not the default: 'MXNet
     return name if default else text('parallel.run_of', framework=name, engine=r.engine)
 
 
-def independence_lines(runs, guess: float | None = None, busy: float | None = None) -> tuple[str, str]:
-    """Exercise 1 (PyTorch, then MXNet and its control NaiveEngine): `guess` line, MXNet's (else PyTorch's) verdict
-    line; the answer: each yes or no by the rule (unclear where the control gained too); others busy: graders' line."""
-    said, r, faster = [], runs[min(1, len(runs) - 1)], [verdict.compare(*_ways(x)) == 'faster' for x in runs]
+def independence_answer(runs) -> str:
+    """Exercise 1's worked answer (PyTorch, MXNet, its control NaiveEngine): each yes or no by the rule (unclear where
+    the control gained too); the graders' line where others kept the cores busy."""
+    said, faster = [], [verdict.compare(*_ways(x)) == 'faster' for x in runs]
     for run in runs:
         (x, y), unit = _ways(run), verdict.unit_for(*(m.median for m in _ways(run)))
         said.append(dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y),
                          framework=framework(run.framework).display))
     more = [t('parallel.answer.mxnet_unclear' if faster[2] else 'parallel.answer.yes', **said[1]) if faster[1] else
             t('parallel.answer.no', **said[1]), t('parallel.answer.naive', **said[2])] if len(runs) > 2 else []
-    (a, b), ways = _ways(r), [t(f'parallel.variant.{k}') for k in ('issued_together', 'one_at_a_time')]
-    gone = unmeasurable(t('parallel.claim_engine'), busy)
-    line = gone or t('parallel.independence_row', framework=_engine(r), way=verdict.line(ways[0], a, ways[1], b))
-    return verdict.guess(guess, r.at_once, b.median / a.median, 'x') + '\n' + line, verdict.answer(
-        *([gone] if gone else [t(f"parallel.answer.{'yes' if faster[0] else 'no'}", **said[0]), *more]))
+    gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))
+    return verdict.answer(*([gone] if gone else [t(f"parallel.answer.{'yes' if faster[0] else 'no'}", **said[0]),
+                                                 *more]))
 
 
 def plot_independence(runs, guess: float | None = None):
     """Exercise 1 on one axis, each run's one at a time and issued together: hatched, one at a time over the products
-    its engine can run at once; `guess` (times as fast, MXNet's, else PyTorch's) a diamond."""
-    times, predicted, guessed = {}, {}, {}
-    for i, r in enumerate(runs):
-        one, both = (style.plot_text('parallel.independence_row', framework=_engine(r, style.plot_text),
-                                     way=variant_name(r.area, k)) for k in ('one_at_a_time', 'issued_together'))
-        times.update({one: _ways(r)[1].repeated(), both: _ways(r)[0].repeated()})
-        predicted[both], guessed[both] = (_ways(r)[1].median / x if x else None for x in (
-            r.at_once, guess if i == min(1, len(runs) - 1) else None))
+    its engine can run at once; `guess` (times as fast, MXNet's, else PyTorch's) a diamond, its line printed."""
+    times, predicted, guessed, r = {}, {}, {}, runs[min(1, len(runs) - 1)]
+    _busy(runs[0])  # sampled right after the runs, for the worked answer
+    if line := verdict.guess(guess, r.at_once, _ways(r)[1].median / _ways(r)[0].median, 'x'):
+        print(line)
+    for run in runs:
+        one, both = (style.plot_text('parallel.independence_row', framework=_engine(run, style.plot_text),
+                                     way=variant_name(run.area, k)) for k in ('one_at_a_time', 'issued_together'))
+        times.update({one: _ways(run)[1].repeated(), both: _ways(run)[0].repeated()})
+        predicted[both], guessed[both] = (_ways(run)[1].median / x if x else None for x in (
+            run.at_once, guess if run is r else None))
     return plot_repeats(times, unit='auto', halves=True, predicted=predicted, guess=guessed, title=style.plot_text(
         'parallel.independence_title', iters=runs[0].iters, size=runs[0].size))
 
 
-def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control, how many times as fast (GPU: streams)
-    return ('two_threads', 'one_half', 2) if 'one_half' in r.times else ('two_streams', 'one_lane', 1)
+def _pair(r) -> tuple[str, str]:  # exercise 2's judged row and its control, the whole device (GPU: two streams)
+    return ('two_threads' if 'two_threads' in r.times else 'two_streams'), 'one_lane'
 
 
-def small_ops_lines(r, guess: float | None = None, busy: float | None = None) -> tuple[str, str]:
-    """Exercise 2: (`guess` vs predicted and measured, times as fast as the control, then the judged row's verdict line;
-    the answer: yes or no, one thread with the whole device and half, one torch.bmm); others busy: graders' line."""
-    (a, b, at_once), ts = _pair(r), r.times
-    named = {k: t(f'parallel.variant.{k}') for k in VARIANTS}
-    gone = at_once > 1 and unmeasurable(t('parallel.claim_small'), busy)
-    line = gone or verdict.line(named[a], ts[a], named[b], ts[b])
+def small_ops_answer(r) -> str:
+    """Exercise 2's worked answer: yes or no, the judged row against one thread on the whole device; one thread on half
+    the cores (CPU) and one torch.bmm against it; the graders' line where others kept the cores busy (CPU)."""
+    (a, b), ts, named = _pair(r), r.times, {k: t(f'parallel.variant.{k}') for k in VARIANTS}
+    gone = 'one_half' in ts and unmeasurable(t('parallel.claim_small'), _busy(r))
+    line = verdict.line(named[a], ts[a], named[b], ts[b], 'ms')  # one unit with the sentences after it
     said = [t(f"parallel.small.{'yes' if verdict.compare(ts[a], ts[b]) == 'faster' else 'no'}", line=line)]
-    said += [t('parallel.small.whole', one=verdict.num(ts['one_lane'].median, 'ms'), half=verdict.num(
-        ts[b].median, 'ms'))] if at_once > 1 else []
-    said += [t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), by=verdict.by(ts['batched'],
-                                                                                                ts['one_lane']))]
-    return '\n'.join([verdict.guess(guess, at_once, ts[b].median / ts[a].median, 'x'), line]), verdict.answer(
-        *([gone] if gone else said))
+    said += [t('parallel.small.half', half=verdict.num(ts['one_half'].median, 'ms'), by=verdict.by(
+        ts['one_half'], ts[b]))] if 'one_half' in ts else []
+    said += [t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), by=verdict.by(ts['batched'], ts[b]))]
+    return verdict.answer(*([gone] if gone else said))
 
 
 def plot_small_ops(r, guess: float | None = None, ax=None):
-    """Exercise 2: every repeat of each way, the control above the judged row; hatched there, the control's median
-    over how many times as fast (_pair); `guess` (times as fast) a diamond."""
-    (_, b, at_once), row = _pair(r), variant_name('parallel', _pair(r)[0])
-    order = [k for k in ('one_lane', 'one_half', 'two_threads', 'two_streams', 'batched', 'cuda_graph') if k in r.times]
-    return plot_repeats({variant_name('parallel', k): r.times[k].repeated() for k in order}, ax=ax, unit='auto',
-                        halves=True, predicted={row: r.times[b].median / at_once}, guess={row: guess and r.times[
-                            b].median / guess}, title=style.plot_text('parallel.small_ops_title', products=r.products,
-                                                                      size=r.size, device=style.plot_lane(r.device)))
+    """Exercise 2: every repeat, the control (the whole device) first, one thread on half the cores last; hatched: the
+    judged row as fast as the control (the same cores); `guess` (times as fast) a diamond, its line printed."""
+    (a, b), row, ts = _pair(r), variant_name('parallel', _pair(r)[0]), r.times
+    _busy(r)  # others' load sampled right after the run, for the worked answer
+    if line := verdict.guess(guess, 1, ts[b].median / ts[a].median, 'x'):
+        print(line)
+    order = [k for k in ('one_lane', 'two_threads', 'two_streams', 'batched', 'cuda_graph', 'one_half') if k in ts]
+    return plot_repeats({variant_name('parallel', k): ts[k].repeated() for k in order}, ax=ax, unit='auto', halves=True,
+                        predicted={row: ts[b].median}, guess={row: guess and ts[b].median / guess}, title=style.
+                        plot_text('parallel.small_ops_title', products=r.products, size=r.size, device=style.plot_lane(
+                            r.device)))

@@ -30,18 +30,20 @@ def recorded_why(rec, lanes) -> str:  # why 13.3.0's picture is the recording, f
 
 
 def recorded_figure(rec, guess=None, max_bars: int = 200):
-    """13.3.0's evidence: every repeat (predictions hatched, `guess` diamonds), the rule's 5% around the baseline's
-    median shaded on the rows it compares; below, on the same axis, the median run of together."""
+    """13.3.0's evidence: prints the guess lines (if any); draws every repeat (predictions hatched, `guess` diamonds),
+    the rule's 5% shaded around the baseline's median; below, on the same axis, the median run of together."""
     if rec is None:
         return None
+    if said := recorded_lines(rec, guess):
+        print(said)
     p, (fig, axes) = rec.parallel[0], style.figure(nrows=2, height=8.0)
-    b, hidden = p.baseline.median, style.plot_text('communication.middle_half')  # the grey boxes hide under medians
     plot_parallel(p, ax=axes[0], guess=_guesses(guess), predicted=_predicted(p), products=True, title=style.plot_text(
         'parallel.recorded_title', size=p.size, repeats=len(p.together.times), **_when(rec)))
-    band = dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # a median inside: within 5% (results.within_share)
+    b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
     axes[0].fill_betweenx([2.55, 4.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
-    kept = {x.get_text(): h for h, x in zip(axes[0].get_legend().legend_handles, axes[0].get_legend().texts)}
-    kept = {**{k: h for k, h in kept.items() if k != hidden}, style.plot_text('parallel.within_5'): Patch(**band)}
+    legend = axes[0].get_legend()
+    kept = {**{x.get_text(): h for h, x in zip(legend.legend_handles, legend.texts)},
+            style.plot_text('parallel.within_5'): Patch(**band)}
     axes[0].legend(kept.values(), kept, ncol=2, loc='upper center', bbox_to_anchor=(0.5, -0.2))  # beside: squeezed
     plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
     scale = style.time_unit(max(e['end'] for e in rec.timelines[0].events))[1]  # the timeline's unit: the axis above's
@@ -61,13 +63,12 @@ def recorded_alone(rec) -> str:
 
 
 def recorded_lines(rec, guess=None) -> str:
-    """`guess` (the baseline, together) against each prediction and measurement; one verdict line: vs the baseline."""
+    """`guess` (the baseline, together) against each prediction and measurement, a line each; '' without a guess."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p, said = rec.parallel[0], _guesses(guess)
-    return '\n'.join([*(t(f'parallel.guess.{k}', line=verdict.guess(said[k], _predicted(p)[k], getattr(p, k).median))
-                        for k in ('baseline', 'together')), verdict.line(t('parallel.name.together'), p.together, t(
-                            'parallel.name.baseline'), p.baseline)])
+    return verdict.lines(*(t(f'parallel.guess.{k}', line=line) for k in ('baseline', 'together') if (
+        line := verdict.guess(said[k], _predicted(p)[k], getattr(p, k).median))))
 
 
 def plot_recorded_sync(rec):
@@ -80,17 +81,16 @@ def plot_recorded_sync(rec):
 
 
 def recorded_sync_line(rec) -> str:
-    """The worked answer of what the clock measures with no wait (13.3.1): only the queueing; with a wait, the work."""
-    times = rec.sync_mistake.times if rec.sync_mistake else None
-    if not times:
+    """What the clock measured with no wait (13.3.1): only the queueing; with a wait for every device, the work."""
+    sync = rec.sync_mistake
+    if not (times := sync.times if sync else None):
         return ''
     ms = {k: verdict.num(times[k].median, 'ms') for k in ('no_wait', 'every_device')}  # in the figure's unit
-    return verdict.answer(t('parallel.answer.sync', no_wait=ms['no_wait'], every=ms['every_device'],
-                            products=sum(rec.sync_mistake.iters)))
+    return t('parallel.sync_line', no_wait=ms['no_wait'], every=ms['every_device'], products=sum(sync.iters))
 
 
 def recorded_answer(rec) -> str:
-    """13.3.0's worked answer: the baseline's arithmetic and time, together vs it, vs the slower lane and the sum."""
+    """13.3.0's worked answer: together vs the baseline by the rule, the baseline's arithmetic, the slower lane."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
@@ -101,5 +101,6 @@ def recorded_answer(rec) -> str:
                 predicted=verdict.num(_predicted(p)['baseline']))
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     key = 'rec_same' if verdict.compare(p.together, p.baseline) == 'same' else 'rec_apart'
-    return verdict.answer(t(f'parallel.answer.{key}', base=t('parallel.answer.rec_base', **said), **said,
-                            by=verdict.by(p.together, p.baseline)), t(f'parallel.answer.{first}', **said))
+    line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)
+    return verdict.answer(t(f'parallel.answer.{key}', line=line, base=t('parallel.answer.rec_base', **said), **said),
+                          t(f'parallel.answer.{first}', **said))

@@ -30,8 +30,8 @@
 # |---|---|
 # | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two jobs on two devices at once, against one device doing both; what the clock must wait for |
 # | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copying results to the host while the next product computes, and what that takes |
-# | [The Dependency Graph](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step of its two-layer MLP split into two halves run at once, against one device with the whole minibatch |
-# | [Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, each gradient's all-reduce starting while backward still runs |
+# | [13.3.3 Extra: The Dependency Graph](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step of its two-layer MLP split into two halves run at once, against one device with the whole minibatch |
+# | [13.3.4 Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, each gradient's all-reduce starting while backward still runs |
 
 # %% [markdown] lang="zh"
 # # 12.3. 自动并行：概览
@@ -50,7 +50,7 @@
 # |---|---|
 # | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项工作在两个设备上同时运行，与一个设备完成两项工作相比；计时要等待什么 |
 # | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及这需要什么 |
-# | [依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：两层的多层感知机的一次训练迭代拆成两半同时运行，再与一个设备处理整个小批量相比较 |
+# | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：两层的多层感知机的一次训练迭代拆成两半同时运行，再与一个设备处理整个小批量相比较 |
 # | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
 
 # %%
@@ -87,20 +87,21 @@ lanes_table({'torch': lanes})
 #
 # The book: "While parallelization is typically most relevant between multiple GPUs, adding the local CPU will
 # increase performance slightly." This recording tests that claim. A GPU and the CPU each ran a job of independent
-# matrix products, the book's `run`. The matrices are $2000 \times 2000$: half the book's side, 1/8 of its work per
-# product. The CPU, far slower, got far fewer products, so that its time alone is close to the GPU's. It left one
-# core to launch the GPU's work. Then both jobs ran together, and the GPU alone did both: the **baseline**.
+# matrix products, the book's `run`, on $2000 \times 2000$ matrices: half the book's side, 1/8 of its work per
+# product. The CPU job used 15 of the 16 cores and left one core for launching the GPU's work. The CPU is far
+# slower, so it got far fewer products, enough to take about as long as the GPU's job alone. The jobs ran alone,
+# then together. The **baseline** is the GPU alone doing all 1440 + 26 products.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
 #
 # 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”这份记录检验的正是这句话。
 # 一个 GPU 和 CPU 各完成一项任务，即书中 `run` 的相互独立的矩阵乘法。矩阵为$2000 \times 2000$：边长是书中的一半，
-# 每次乘法的计算量是书中的 1/8。CPU 慢得多，分到的乘法少得多，使它单独运行的用时接近 GPU 的。它留出一个核心，
-# 给 GPU 启动工作。然后两项任务同时运行，再由 GPU 独自完成两项任务，即**基线**。
+# 每次乘法的计算量是书中的 1/8。CPU 任务用 15 个核心，留 1 个核心给 GPU 发起工作。CPU 慢得多，所以分到的乘法少得多，
+# 单独运行的用时与 GPU 任务相近。两项任务先各自单独运行，再同时运行。**基线**是 GPU 单独完成全部 1440 + 26 次乘法。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_lines
+from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure
 
 print(recorded_alone(rec))
 
@@ -123,8 +124,8 @@ my_guess = None  # two times: (the baseline, together), in seconds  #zh: 两个�
 # One rule decides every comparison. A way is *faster* (or *slower*) only when the middle halves of the two rows'
 # repeats (grey boxes) do not overlap. The medians must also differ by at least 5% of the slower one; otherwise
 # there is *no clear difference*. Here the repeats agree so closely that each grey box hides under its median mark.
-# A median inside the blue band differs from the baseline's by less than 5% of the slower one. Below, on the same
-# time axis, the median run of "together" shows when each lane was busy.
+# The blue band is centred on the baseline's median: a median inside it differs from the baseline's by less than 5%.
+# Below, on the same time axis, the median run of "together" shows when each lane was busy.
 
 # %% [markdown] lang="zh"
 # 斜线条形是预测：基线按 GPU 的速度做完全部乘法；同时运行取较慢那个执行单元的用时$\max(t_1, t_2)$，
@@ -132,29 +133,21 @@ my_guess = None  # two times: (the baseline, together), in seconds  #zh: 两个�
 #
 # 所有比较都用同一条规则。两行各次重复的中间一半（灰色方框）互不重叠，且中位数之差至少是较慢那一个的5%，
 # 才算*更快*（或*更慢*）；否则就是*没有明显差别*。这里各次重复非常接近，灰色方框被中位数的竖线挡住了。
-# 中位数落在蓝色带内，表示它与基线的中位数之差不到较慢那一个的5%。下方用同一条时间轴画出“同时运行”中
+# 蓝色带以基线的中位数为中心：中位数落在带内，表示它与基线的中位数相差不到5%。下方用同一条时间轴画出“同时运行”中
 # 用时为中位数的那次运行，显示每个执行单元何时在忙。
 
 # %% tags=["nbval-ignore-output"]
-print(recorded_lines(rec, my_guess))  # your guesses, then together vs the baseline by the rule  #zh: 你的猜测，再按规则比较同时运行与基线
-recorded_figure(rec, my_guess)
+recorded_figure(rec, my_guess)  # prints your guesses beside the predictions, then draws every repeat  #zh: 输出你的猜测与预测，再画出每一次重复
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出
 
 # %% [markdown]
-# ## Summary
-#
-# The book's summary, and where each point is shown:
-#
-# - 13.3.1: several devices run independent work at once.
-# - 13.3.2: several communication resources work in parallel: copies run while computing.
-# - The dependency graph and the all-reduce extra: the backend parallelizes computation and communication
-#   automatically. The first schedules the book's Fig. 13.3.1 from its graph; the extra overlaps all-reduce with
-#   backward.
-#
 # ## Remember
 #
+# - The book's summary, lesson by lesson: several devices run independent work at once (13.3.1); copies run while
+#   computing (13.3.2); the backend can parallelize computation and communication. In 13.3.3 you run Fig. 13.3.1's
+#   two halves on two lanes yourself; in 13.3.4 you start each gradient's all-reduce from a hook, as DDP does for you.
 # - Ask whether together beats one device doing both jobs: here, adding the CPU to the GPU made no clear difference.
 # - Predict the baseline too: every product at that one device's pace.
 # - Call a way faster or slower only by the rule.
@@ -169,15 +162,9 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# 书中小结的几点，分别见：
-#
-# - 12.3.1节：多个设备可以同时运行相互独立的工作。
-# - 12.3.2节：多种通信资源可以并行使用：在计算的同时复制。
-# - “依赖图”和扩展“全归约”：后端可以自动地并行计算和通信。前者按图12.3.1的依赖关系安排计算，后者让全归约与反向传播
-#   重叠。
-#
-# ## 要记住
-#
+# - 书中小结的几点：多个设备可以同时运行相互独立的工作（12.3.1节）；在计算的同时复制（12.3.2节）；后端可以并行计算和通信。
+#   在扩展“依赖图”中，你自己把图12.3.1的两半放到两个执行单元上运行；在扩展“全归约”中，你用钩子让每个梯度的全归约
+#   在反向传播期间开始，DDP 会自动这样做。
 # - 要问同时运行是否比一个设备完成两项任务更快：这里在 GPU 之外加上 CPU，没有明显差别。
 # - 也要预测基线：按那一个设备的速度做完全部乘法。
 # - 只按规则判断更快或更慢。

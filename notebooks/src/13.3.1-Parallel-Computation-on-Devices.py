@@ -41,14 +41,14 @@ print(machine_line())
 # ## The book's cells, on this machine's lanes
 #
 # The book's `d2l.try_all_gpus()` needs two GPUs, so we take this machine's two lanes: two GPUs, a GPU and the CPU,
-# or two CPU lanes with half of the cores each (separate cores, shared memory and caches).
+# or two CPU lanes with half of the cores each (shared memory and last-level cache).
 
 # %% [markdown] lang="zh"
 # ## 书中的代码，运行在这台机器的执行单元上
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
 # `IndexError`）。所以我们改用这台机器的两个执行单元：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU
-# 执行单元（核心各自独立，内存和缓存共享）。
+# 执行单元（共享内存和末级缓存）。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -123,20 +123,20 @@ with d2l_ext.Benchmark('one thread, both runs in turn', lanes):
 # %% [markdown]
 # ### What the clock waits for
 #
-# With no wait at all, a GPU's clock stops once the work is *queued*. In the GPU recording, predict what the clock
-# measures when nothing waits.
+# With no wait at all, a GPU's clock stops once the work is *queued*, before it has run. The GPU recording shows the
+# difference.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
-# 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了。在 GPU 上记录的结果中，预测：什么都不等待时，计时测到的是什么？
+# 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了，这时工作还没有运行。在 GPU 上记录的结果显示了两者的差别。
 
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_line
 from d2l_ext.recorded import newest
 
 rec = newest()  # the newest GPU recording shipped with the package  #zh: 包里附带的最新 GPU 记录结果
-print(recorded_sync_line(rec) if rec else d2l_ext.t('panels.no_gpu_recordings'))  # the worked answer  #zh: 参考答案
+print(recorded_sync_line(rec) if rec else d2l_ext.t('panels.no_gpu_recordings'))
 plot_recorded_sync(rec) if rec else None
 
 # %% [markdown]
@@ -157,8 +157,8 @@ plot_recorded_sync(rec) if rec else None
 # Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]` so that the lanes run at the same time; return the
 # results in order, safe to read the moment it returns. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
 # `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. A separate process checks that it runs,
-# matches float64, leaves every lane finished at return, and overlaps the lanes: the shorter lane must run at least
-# half of its busy time beside the other (the check prints that share).
+# matches float64 and leaves every lane finished at return. It also checks that the lanes overlap: the shorter lane
+# must run at least half of its busy time beside the other (the check prints that share).
 
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
@@ -170,8 +170,8 @@ plot_recorded_sync(rec) if rec else None
 # （检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
-import threading  # noqa: F401 (at hand for the task)  #zh: 供任务使用
-from concurrent.futures import ThreadPoolExecutor  # noqa: F401
+import threading  # at hand for the task  #zh: 供任务使用
+from concurrent.futures import ThreadPoolExecutor
 
 
 def run_together(lanes, works):
@@ -193,34 +193,30 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # ## Predict, then measure
 #
 # Five rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
-# doing both jobs. On separate hardware together takes $\max(t_1, t_2)$; two CPU lanes are halves of one CPU, so this
-# tests whether it holds there. Predict from the timings above and write your time for together into `my_guess`; the
-# hatched bar is the worked prediction, $\max(t_1, t_2)$ from this run's lanes alone.
+# doing both jobs. Together should take $\max(t_1, t_2)$, the hatched bar, from this run's lanes alone. On separate
+# hardware (two GPUs, or a GPU and the CPU) that beats the baseline. Two CPU lanes are halves of one CPU and add no
+# cores: the whole CPU doing both jobs uses the same cores, so expect no clear difference against the baseline. The
+# recordings come from one-GPU machines: 13.3.0's GPU and CPU lanes are the picture of separate hardware. Write your
+# time for together into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 图中有五行：每个执行单元单独运行、先后运行、同时运行，以及**基线**（第一个执行单元所在的整个设备完成两项任务）。
-# 在相互独立的硬件上，同时运行用时为$\max(t_1, t_2)$；两个 CPU 执行单元是同一个 CPU 的两半，这里检验它是否仍然成立。
-# 根据上面的计时做出预测，把你对“同时运行”用时的预测写进 `my_guess`；斜线条形是参考答案的预测，即由这次测量中
-# 单独运行的用时算出的$\max(t_1, t_2)$。
+# 同时运行的用时应为$\max(t_1, t_2)$，即斜线条形，由这次测量中单独运行的用时算出。在相互独立的硬件上
+# （两个 GPU，或者 GPU 加 CPU），这会比基线快。两个 CPU 执行单元是同一个 CPU 的两半，并不会多出核心：
+# 整个 CPU 完成两项任务用的是同样的核心，所以预计与基线没有明显差别。记录结果都来自只有一个 GPU 的机器：
+# 12.3节概览中 GPU 与 CPU 两个执行单元的图，就是相互独立的硬件的情形。把你对“同时运行”用时的预测写进 `my_guess`。
 
 # %%
 from d2l_ext import parallel
-from d2l_ext.display.parallel import claim_line, plot_lanes_run
-from d2l_ext.grading.measurable import others_busy
+from d2l_ext.display.parallel import plot_lanes_run
 from d2l_ext.parallel.together import run_together as worked
 
 run_together = mine if checked.passed else worked  # yours once its check passed  #zh: 你的函数通过检查后就用你的
 print('measured below with your run_together (its check passed)' if checked.passed else
       "measured below with the package's run_together (yours has not passed its check yet)")
 #zh-str: {'measured below with your run_together (its check passed)': '下面用你的 run_together 测量（它通过了检查）', "measured below with the package's run_together (yours has not passed its check yet)": '下面用包里的 run_together 测量（你的尚未通过检查）'}
-jobs = [lambda: run(x_0, K[0]), lambda: run(x_1, K[1])]
-run_together(lanes, jobs)  # warm-up  #zh: 预热
-whole = parallel.whole_device(lanes[0])  # the baseline: the first lane's device, all its cores  #zh: 基线：第一个执行单元所在的设备，用上全部核心
-serial, together, baseline = 'one after the other', 'both lanes together', f'{whole.label}, both jobs'
-names = [lanes[0].label, lanes[1].label, serial, together, baseline]  # the five rows  #zh: 五行
-#zh-str: {'one after the other': '先后运行', 'both lanes together': '两个同时运行', '{whole.label}, both jobs': '{whole.label}完成两项任务'}
 
 # %%
 my_guess = None  # both lanes together, in seconds  #zh: 两个同时运行的用时，单位为秒
@@ -233,24 +229,9 @@ my_guess = None  # both lanes together, in seconds  #zh: 两个同时运行的�
 # 交替测量这五种情况，每种重复5次，并核对每个结果。先输出你的猜测，再输出公平的比较：同时运行与基线相比。
 
 # %% tags=["nbval-ignore-output"]
-together_run = parallel.Together(lanes, [x_0, x_1], K)  # as run_together(lanes, jobs), keeping each product's interval  #zh: 与 run_together(lanes, jobs) 相同，但记下每次乘法的时间区间
-variants = dict(zip(names, [
-    lambda: run_together(lanes[:1], jobs[:1]),
-    lambda: run_together(lanes[1:], jobs[1:]),
-    lambda: run_together(lanes[:1], jobs[:1]) + run_together(lanes[1:], jobs[1:]),
-    together_run,  # every repeat of "together" keeps when each product ran  #zh: “同时运行”的每次重复都记下每次乘法何时运行
-    lambda: run_together([whole], [lambda: run(x_0, K[0] + K[1])]),
-]))
-answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
-busy = others_busy()  # the share of the cores other programs keep busy, before and after  #zh: 其他程序占用的核心比例，测量前后各取一次
-cmp = d2l_ext.compare(variants, lanes=lanes, repeats=5,
-                      check=lambda name, out: [d2l_ext.check_close(y, r, name) for y, r in zip(out, answers[name])])
-busy = max(busy, others_busy())
-alone = [cmp[lane.label].median for lane in lanes]  # the predictions from this run's lanes-alone medians  #zh: 预测改用这次测量中两个执行单元单独运行的中位数
-predicted = max(alone)  # the hatched bar, the worked prediction: max(t1, t2)  #zh: 斜线条形，即参考答案的预测：max(t1, t2)
-print(verdict.guess(my_guess, predicted, cmp[together].median))
-print(claim_line(cmp[together], baseline, cmp[baseline], busy))  # the fair test  #zh: 公平的比较
-plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows  #zh: 五行的图
+# each lane alone, one after the other, together, the first lane's whole device doing both jobs  #zh: 每个执行单元单独运行、先后运行、同时运行、第一个执行单元所在的整个设备完成两项任务
+rows = parallel.five_rows(run_together, lanes, [x_0, x_1], K, refs, repeats=5)
+plot_lanes_run(rows, my_guess)  # your guess, then together vs the baseline by the rule  #zh: 你的猜测，再按规则比较同时运行与基线
 
 # %% [markdown]
 # The timeline is the median run of "together": when each lane was busy. Dashed: each lane's median
@@ -262,8 +243,7 @@ plot_lanes_run(cmp, lanes, whole, predicted, my_guess)  # the five rows  #zh: �
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.lane_timeline import plot_timeline
 
-tl = together_run.timeline(cmp[together].times)  # the median run: its own intervals  #zh: 用时为中位数的那次运行：它自己的时间区间
-plot_timeline(tl, predicted=alone)  # dashed: each lane's median alone  #zh: 虚线：每个执行单元单独运行的中位数
+plot_timeline(rows.timeline(), predicted=rows.alone)  # dashed: each lane's median alone  #zh: 虚线：每个执行单元单独运行的中位数
 
 # %% [markdown]
 # ## Try it yourself
@@ -299,43 +279,38 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 my_guess = None  # times as fast as one at a time: MXNet, all issued before one wait  #zh: MXNet 全部发出后只等待一次，速度是逐个执行的几倍
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import independence_lines, plot_independence
+from d2l_ext.display.parallel import independence_answer, plot_independence
 
-size, busy = min(N, 800), others_busy()  # one size for every run  #zh: 每次运行用同一个大小
+size = min(N, 800)  # one size for every run  #zh: 每次运行用同一个大小
 runs = [parallel.independence('torch', size=size, iters=10, repeats=5)]
 if 'mxnet' in d2l_ext.available_frameworks():  # MXNet's engine, then its control  #zh: MXNet 的引擎，再加对照
     runs += [parallel.independence('mxnet', size=size, iters=10, repeats=5, engine=e) for e in (None, 'NaiveEngine')]
-line, worked = independence_lines(runs, my_guess, max(busy, others_busy()))
-print(line)  # your guess, then MXNet's verdict  #zh: 你的猜测，再给出 MXNet 的判断
-plot_independence(runs, my_guess)
+plot_independence(runs, my_guess)  # prints your guess beside the prediction  #zh: 输出你的猜测与预测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(worked)  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
+print(independence_answer(runs))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
-# **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of 64 × 64: one
-# thread with the whole device, one thread on half the cores (the control), two threads with half each, or one
-# `torch.bmm`. How many times as fast as the control will two threads be? Write it into `my_guess`.
+# **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of $64 \times 64$:
+# one thread with the whole device (the control), two threads with half the cores each, one `torch.bmm`, and one
+# thread on half the cores. How many times as fast as the control will two threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64 × 64 的乘法为例：一个线程用整个
-# 设备、一个线程用一半核心（对照）、两个线程各用一半，或者一次 `torch.bmm`。两个线程的速度会是对照的几倍？把你的猜测
-# 写进 `my_guess`。
+# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次$64 \times 64$的乘法为例：一个线程用整个
+# 设备（对照）、两个线程各用一半核心、一次 `torch.bmm`，以及一个线程用一半核心。两个线程的速度会是对照的几倍？
+# 把你的猜测写进 `my_guess`。
 
 # %%
-my_guess = None  # times as fast as the control: two threads  #zh: 两个线程的速度是对照的几倍
+my_guess = None  # two threads: times as fast as the control  #zh: 两个线程的速度是对照的几倍
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import plot_small_ops, small_ops_lines
+from d2l_ext.display.parallel import plot_small_ops, small_ops_answer
 
-busy = others_busy()
 small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per thread, 800 in all  #zh: iters：每个线程的乘法次数，共 800 次
-line, worked = small_ops_lines(small, my_guess, max(busy, others_busy()))
-print(line)  # your guess, then two threads vs the control  #zh: 你的猜测，再比较两个线程与对照
-plot_small_ops(small, my_guess)
+plot_small_ops(small, my_guess)  # prints your guess beside the prediction  #zh: 输出你的猜测与预测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(worked)  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
+print(small_ops_answer(small))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
 # The book's exercises 3 and 4 are in 13.3.2, exercise 5 in the dependency graph notebook.
