@@ -94,8 +94,6 @@ print(f'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the 
 # 都会等待所给执行单元的每个设备。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display import verdict
-
 run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes(lanes)
 
@@ -108,11 +106,11 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]):
 
 # %% [markdown]
 # One thread calls both `run`s in turn. A GPU `run` only queues its products, so the second runs beside it; a CPU
-# `run` finishes before it returns.
+# `run` finishes before it returns, so with CPU lanes expect the sum of the two times above.
 
 # %% [markdown] lang="zh"
 # 一个线程依次调用两个 `run`。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与它同时运行；CPU 上的 `run`
-# 在返回前就算完每个乘法。
+# 在返回前就算完每个乘法，所以在 CPU 执行单元上，预计用时是上面两个用时之和。
 
 # %% tags=["nbval-ignore-output"]
 with d2l_ext.Benchmark('one thread, both runs in turn', lanes):
