@@ -305,8 +305,9 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):
         fig = show.show_dag(r, 5.0)
-    guess, line = out.getvalue().strip().split('\n')  # the guess line, the verdict (per task: the figure, the answer)
+    guess, = out.getvalue().strip().split('\n')  # the guess line only: the verdict is the worked answer's
     assert guess.startswith('your guess 5.00 ms · predicted ')
+    line = show.dag_lines(r, verdict_line=True).split('\n')[-1]
     assert r.trace_wall == min(r.measurements[dg.DAG_VARIANTS[1]].times)  # CPU lanes: the (lower) median repeat
     base = min((dg.DAG_VARIANTS[k] for k in (0, 2)), key=lambda k: r.measurements[k].median)  # the faster baseline
     assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' if base == dg.DAG_VARIANTS[2] else (
@@ -333,7 +334,8 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # exercise 3's worked answer: one line from this run's numbers
         show.dag_answer(r, True)
-    assert out.getvalue().strip().startswith(
+    assert out.getvalue().strip().split('\n')[0] == line  # the verdict, then the answer
+    assert out.getvalue().strip().split('\n')[1].startswith(
         'Worked answer: Still correct: every task matched float64, and that check caught an engine that skips the '
         'waits. The critical path (outlined) has 8 tasks, each waiting for the one before, so no plan on two lanes '
         'takes fewer than 8 task times; this plan takes 8. The run took ')
@@ -341,7 +343,7 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
     text = out.getvalue()
-    assert len(text.strip().split('\n')) == 2 and 'predicted: at the times alone' in [
+    assert text == '' and 'predicted: at the times alone' in [
         x.get_text() for x in fig.axes[0].get_legend().get_texts()]
     assert fig.axes[1].get_title(loc='left').startswith('One more run, waiting after each task')  # a GPU: traced
 
@@ -381,18 +383,26 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone():
         with using_language('en'), redirect_stdout(out):
             show.dag_answer(r, False)
         return out.getvalue().strip()
-    assert answer().endswith(  # each lane as fast as alone: the lane that finished last waited longer
-        'this plan takes 2. The run took 5200 ms, not the predicted 4000 ms: the lanes kept their speed (1000 ms / '
-        '3000 ms a task, 1000 ms / 3000 ms alone), but lane 0, last to finish, waited 3000 ms between tasks (grey), '
+    assert answer().endswith(  # in order a task took 2 s, not 1 s alone: the prediction's time per task is the miss
+        'this plan takes 2. The run took 5200 ms, not the predicted 4000 ms. In order on one lane a task took 2000 ms, '
+        "not 1000 ms as alone: the prediction's time per task was short. Beside each other the lanes took 1000 ms / "
+        '3000 ms a task, no slower than in order; but lane 0, last to finish, waited 3000 ms between tasks (grey), '
         'where the plan waits 2000 ms.')
+    r.measurements[dg.DAG_VARIANTS[0]] = Measurement('one', [3.0])  # in order as alone: the chain is not the miss
+    assert answer().endswith('this plan takes 2. The run took 5200 ms, not the predicted 4000 ms, though in order on '
+                             'one lane a task took 1000 ms, as alone (1000 ms). Beside each other the lanes took '
+                             '1000 ms / 3000 ms a task, no slower than in order; but lane 0, last to finish, waited '
+                             '3000 ms between tasks (grey), where the plan waits 2000 ms.')
     r.speeds['L0'] = 2.0  # 0.5 s a product alone: beside lane 1 it took twice that
-    assert answer().endswith('The run took 5200 ms, not the predicted 3500 ms: beside each other the lanes took '
-                             '1000 ms / 3000 ms a task, against 500 ms / 3000 ms alone.')
-    r.speeds['L0'] = 1.0
+    r.measurements[dg.DAG_VARIANTS[0]] = Measurement('one', [1.5])
+    assert answer().endswith('The run took 5200 ms, not the predicted 3500 ms, though in order on one lane a task took '
+                             '500 ms, as alone (500 ms). Beside each other the lanes took 1000 ms / 3000 ms a task '
+                             '(alone: 500 ms / 3000 ms).')  # the lanes slowed each other: in order they did not
+    r.speeds['L0'], r.measurements[dg.DAG_VARIANTS[0]] = 1.0, Measurement('one', [6.0])
     r.measurements[dg.DAG_VARIANTS[1]] = Measurement('planned', [4.1])  # within 5% of the prediction
     with using_language('en'):
         assert show._dag_base(r)[2] == 'one lane, in order'  # CPU lanes add one device, all cores: the faster is used
         r.measurements[dg.DAG_VARIANTS[2]] = Measurement('all cores', [5.0])
         assert show._dag_base(r)[2] == 'one device (all cores)'
-        assert 'vs one device (all cores) 5000 ms' in show.dag_lines(r)
+        assert 'vs one device (all cores) 5000 ms' in show.dag_lines(r, verdict_line=True)
     assert answer().endswith('The run took 4100 ms, within 5% of the predicted 4000 ms.')

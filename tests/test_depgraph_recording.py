@@ -191,12 +191,12 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
         G.split_answer(run)  # the shorter half 1 ms apart; the rest: predicted 6 - 2 - 3 = 1 ms, measured 4.5 - 3 - 1
         parts, answer = capsys.readouterr().out.strip().split('\n')  # medians only: no median repeat's times
         assert parts == ('predicted → measured: lane 0 half 2.00 ms → 2.00 ms (+0 ms); lane 1 half 3.00 ms → 3.00 ms '
-                         "(+0 ms); the shorter half's time alone 0 ms → 1.00 ms (+1.0 ms); the rest 1.00 ms → "
-                         '0.500 ms (-0.50 ms); together 4.00 ms → 4.50 ms (+0.50 ms)')  # the last three add up
-        assert answer == ("Worked answer: Assumption 2 missed most: the shorter half's time alone took 1.00 ms more "
-                          'than predicted. Assumption 3 missed the other way: the rest took 0.500 ms less than '
-                          'predicted; together missed by +0.500 ms in all. The longer half alone (3.00 ms) outlasts '
-                          "one device's whole step (1.00 ms): no split can pay.")  # the misses, each way, and the net
+                         '(+0 ms); the shorter half beside the other 100% → 50%; the rest 1.00 ms → 0.500 ms (-0.50 '
+                         'ms); together 4.00 ms → 4.50 ms (+0.50 ms)')  # the overlap in %, no time of its own
+        assert answer == ('Worked answer: Assumption 2 missed most: only 50% of the shorter half ran beside the other '
+                          '(1.00 ms of it did not). Part of that was made up elsewhere: the rest took 0.500 ms less '
+                          'than predicted. Together missed by +0.500 ms in all. The longer half alone (3.00 ms) '
+                          "outlasts one device's whole step (1.00 ms): no split can pay.")  # the misses and the net
         run['times']['one_device'] = [4e-3] * 3  # the half and the rest beat one device: the rule says
         G.split_answer(run)
         assert capsys.readouterr().out.strip().endswith('The halves take 2.00 ms and 3.00 ms, the rest 0.500 ms: '
@@ -209,8 +209,8 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
         run['times']['split'] = [4.1e-3] * 3  # together 4.1 vs predicted 4 ms: within 5%, by misses both ways
         G.split_answer(run)
         out = capsys.readouterr().out
-        assert ('Assumption 1 missed most: lane 0 half took 1.50 ms more than predicted. Assumption 1 missed the '
-                'other way: lane 1 half took 0.500 ms less than predicted; together missed by +0.100 ms in all.') in out
+        assert ('Assumption 1 missed most: lane 0 half took 1.50 ms more than predicted. Part of that was made up '
+                'elsewhere: lane 1 half took 0.500 ms less than predicted. Together missed by +0.100 ms in all.') in out
         run['times']['split'] = [9e-3] * 3  # the rest, 9 - 3.5 = 5.5 ms, outlasts one device: said with the halves
         G.split_answer(run, recorded=run)
         assert capsys.readouterr().out.strip().endswith(
@@ -222,7 +222,33 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
                 'no split can pay.') in capsys.readouterr().out
     with using_language('zh'):
         G.split_answer(fake_run())
-        assert '参考答案：偏离预测最多的是假定2：较短一半单独运行的时间比预测长1.00毫秒。' in capsys.readouterr().out
+        assert '参考答案：偏离预测最多的是假定2：较短一半只有50%与另一半同时运行（1.00毫秒没有）。' in (
+            capsys.readouterr().out)
+
+
+def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_names_a_cause_only_where_it_held(capsys):
+    run = fake_run()  # one device 1 ms, together 4.5 ms, one after the other 6 ms (halves 2 and 3 ms)
+    with using_language('en'):
+        assert G.inputs_line(run) == 'one after the other 6.00 ms; its halves: lane 0 2.00 ms · lane 1 3.00 ms ' \
+                                     '(medians of 3 repeats)'  # the guess's inputs, before the figure
+        G.split_answer(run)
+        assert 'control' not in capsys.readouterr().out  # not run (a GPU recording): nothing said
+        run['times'][recording.CONTROL] = [0.9e-3] * 3  # one thread beats one device's threads; together does not
+        labels = [x.get_text() for x in G.draw_step(run).axes[0].get_yticklabels()]
+        assert labels[3].startswith('one device (CPU, one thread), whole minibatch')  # below the two lanes' rows
+        G.split_answer(run)
+        assert ('The control, the whole step on one thread, took 0.900 ms; together against it: slower (5.0x as '
+                'long). One thread beat all the cores on the whole step: ') in capsys.readouterr().out
+        run['times'][recording.CONTROL] = [5e-3] * 3  # together beats one thread: the halves gained
+        G.split_answer(run)
+        assert 'together against it: faster (10% less time). Together beat one thread too' in capsys.readouterr().out
+        run['times'][recording.CONTROL] = [4.4e-3] * 3  # within 5% of together, slower than one device: no cause
+        G.split_answer(run)
+        assert 'no clear difference (medians within 5%). On' not in capsys.readouterr().out
+    lanes = ['cpu', 'cpu']
+    rec = recording.record_step(lanes, batches=(16,), repeats=1, warmup=0, sizes={'hidden': 8}, control=True)
+    from d2l_ext.machine import cpu_cores
+    assert (recording.CONTROL in rec['runs'][0]['times']) == (cpu_cores() > 1)  # a CPU of several cores only
 
 
 def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
@@ -233,7 +259,7 @@ def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
         G.split_answer(run)  # rest: predicted 4 - 3 = 1 ms, measured 4.5 - 4 - 0.075 ms
     parts, answer = capsys.readouterr().out.strip().split('\n')
     assert parts.startswith('predicted → measured: lane 0 half 2.00 ms → 4.00 ms (+2.0 ms); lane 1 half 3.00 ms → '
-                            "2.50 ms (-0.50 ms); the shorter half's time alone 0 ms → 0.0750 ms (+0.075 ms); ")
+                            '2.50 ms (-0.50 ms); the shorter half beside the other 100% → 97%; ')
     assert answer.startswith('Worked answer: Assumption 1 missed most: lane 0 half took 2.00 ms more than predicted. ')
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 2.5e-3}] * 3  # lane 1's half 0.5 ms faster: the largest
     run['times']['split'] = [3.5e-3] * 3  # the rest 3.5 - 2.5 - 0.06 ms, near its predicted 1 ms
@@ -255,6 +281,10 @@ def test_exercise_1_answer_reads_the_recorded_sum_and_the_check(capsys):
     hasty = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem, step=dg.wrong_version('lane0_twice')))
     with using_language('en'):
         drawn = G.wrong_sum_answer(hasty, True)  # the exercise's own cell draws the graph
+        fig = G.draw_graph(hasty, missing=dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem)))
+        assert fig.axes[0].get_legend().get_texts()[-1].get_text() == 'missing: an edge the worked step has'
+        assert sum(tuple(a.arrow_patch.get_edgecolor()[:3]) == (1, 0, 0) for a in fig.axes[0].texts if getattr(
+            a, 'arrow_patch', None)) == 1  # one red arrow: lane 1's gradients into sum
         G.wrong_sum_answer(dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem)), False)
     assert drawn is None and capsys.readouterr().out.splitlines() == [
         "Worked answer: The graph changed: no edge joins lane 1's gradients to sum. The float64 check caught the "
@@ -339,13 +369,14 @@ def test_the_timeline_names_each_part_of_together_with_its_time_and_stops_each_t
         events, rows, legend, handoffs = G._timeline_events(run)
         fig = G.draw_step(run)
     assert list(rows) == ['lane 0', 'server (CPU)', 'lane 1', 'one device'] and rows['one device'] != rows['lane 0']
-    assert handoffs == [pytest.approx((0.5 * ms, 0.6 * ms)), pytest.approx((3.0 * ms, 3.4 * ms))]  # start, return
+    assert handoffs == [pytest.approx((1, 0.5 * ms, 0.6 * ms)), pytest.approx((1, 3.0 * ms, 3.4 * ms))]  # start, return
     waits = [(e['lane'], e['start'], e['end']) for e in events if e['role'] == 'idle']
     assert waits == [('lane 0', 0.3 * ms, 0.6 * ms), ('lane 1', 0.5 * ms, 0.7 * ms),
                      ('server (CPU)', 0.6 * ms, 3.0 * ms)]  # a lane before its half; the server for both halves
     keyed = [x.get_text() for x in fig.axes[2].get_legend().get_texts()]
     assert keyed == ['lane 0', 'lane 1', 'copies in 0.400 ms, gradients 0.200 ms', 'server: sum, update 0.300 ms',
-                     'lanes starting, returning 0.500 ms', 'waiting; server for both halves 2.40 ms', 'one device',
+                     'lanes starting, returning: together 0.500 ms, one device 0 ms',
+                     'waiting: a lane between its parts; the server for both halves 2.40 ms', 'one device',
                      'timer stops: together 4.50 ms, one device 1.00 ms']
     dashed = fig.axes[2].collections[-1].get_segments()  # each way's timer, in ms: together's rows, one device's
     assert [(seg[0][0], seg[0][1], seg[1][1]) for seg in dashed] == [
@@ -356,7 +387,7 @@ def test_the_timeline_names_each_part_of_together_with_its_time_and_stops_each_t
             (1, recording.HALF, 0.5, 3.0))]
     with using_language('en'):
         events, _, _, handoffs = G._timeline_events(run)
-    assert handoffs == [pytest.approx((0.0, 0.2 * ms)), pytest.approx((3.0 * ms, 3.4 * ms))]
+    assert handoffs == [pytest.approx((1, 0.0, 0.2 * ms)), pytest.approx((1, 3.0 * ms, 3.4 * ms))]
     assert [(e['start'], e['end']) for e in events if e['role'] == 'idle'] == [pytest.approx((0.2 * ms, 3.0 * ms))]
 
 
@@ -406,6 +437,6 @@ def test_the_middle_panel_draws_every_repeats_overlap_beside_the_predicted_100_p
         one = here['one_device']  # which device, how many cores
         assert G.draw_step(here).axes[0].get_yticklabels()[0].get_text().startswith('one device (GPU)' if one[
             'kind'] == 'gpu' else f"one device (CPU, {one['threads']} cores), whole minibatch")
-    assert mid.get_title(loc='left') == "Each repeat of together: the shorter half's time beside the other (%)"
+    assert mid.get_title(loc='left') == "Each repeat of together: shorter half's % beside the other (0%: none)"
     assert sorted(mid.collections[0].get_offsets()[:, 0]) == [0.0, 50.0, 100.0] and mid.get_xlim() == (0, 105)
     assert mid.get_legend() is None and mid.patches[0].get_width() == 100  # the prediction, hatched

@@ -217,6 +217,19 @@ class DagExperiment:
                             max(0.0, round(free[lb] - len(mine) / self.speeds[lb], 9))))  # 0, not float noise
         return out
 
+    def waits(self) -> list[tuple[int, float, float, bool]]:
+        """The drawn run's gaps before each task: [(lane index, start, end, inputs ready)]: a lane waiting for the
+        task's inputs (False), then idle with them there (True); a lane's first gap starts at its first task's ready."""
+        deps, done = {x['name']: x['deps'] for x in self.dag}, {'x': 0.0, **{e['name']: e['end'] for e in self.trace}}
+        out, free = [], {}  # free: when each lane's last task ended
+        for e in sorted(self.trace, key=lambda e: e['start']):
+            idle = free.get(e['lane'], e['ready'])
+            inputs = min(e['start'], max([idle, *(done[d] for d in deps[e['name']])]))
+            out += [(self.lanes.index(e['lane']), a, b, ready) for a, b, ready in (
+                (idle, inputs, False), (inputs, e['start'], True)) if b > a]
+            free[e['lane']] = e['end']
+        return out
+
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""
         from ..timing import Comparison

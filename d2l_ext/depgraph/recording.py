@@ -7,6 +7,7 @@ import contextlib
 import pathlib
 import statistics
 import time
+from dataclasses import replace
 
 import torch
 
@@ -25,6 +26,7 @@ from .worked import wrong_version
 FORMAT = 1
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
 VARIANTS = ('one_device', 'in_turn', 'split')
+CONTROL = 'one_thread'  # CPU lanes only: the whole step on one thread, beside one device's threads (recorded if run)
 HALF = 'lane step'  # the event name of a half's forward and backward
 WHOLE = 'whole step'  # the event name of the one-device step (forward, backward and update)
 REQUIRED = ('format', 'machine', 'lanes', 'one_device', 'sizes', 'runs')
@@ -76,8 +78,8 @@ class _Split:
 class _OneDevice:
     """The whole minibatch on lane 0's device (on a CPU: every core in one thread), data placed once, no copies."""
 
-    def __init__(self, lane, params, X, y):
-        self.lane = whole_device(lane)
+    def __init__(self, lane, params, X, y, threads=None):
+        self.lane = whole_device(lane) if threads is None else replace(whole_device(lane), threads=threads)
         dev = self.lane.device()
         self.data = ({k: params[k].to(dev, copy=True) for k in PARAM_NAMES}, X.to(dev), y.to(dev))
 
@@ -104,7 +106,7 @@ def half_stats(events) -> tuple[dict, dict, float | None]:
     return {lane: b - a for lane, (a, b) in spans.items()}, spans, overlap
 
 
-def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
+def _run(lanes, batch, sizes, repeats, warmup, lr, control=False) -> dict:
     """One batch size: every repeat of the three ways, interleaved; each way's median repeat's events."""
     params, X, y = make_problem(batch=batch, **sizes)
     reference, _ = reference_step(params, X, y, lr)
@@ -112,9 +114,11 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
     every = list(lanes) + [one.lane]
     runs = {'one_device': one, 'in_turn': _Split(wrong_version('in_turn'), lanes),
             'split': _Split(model.mlp_step, lanes)}
-    times, events, errors = {v: [] for v in VARIANTS}, {v: [] for v in VARIANTS}, dict.fromkeys(VARIANTS, 0.0)
+    if control and one.lane.kind == 'cpu' and one.lane.threads > 1:  # the control: the whole step on one thread
+        runs[CONTROL] = _OneDevice(lanes[0], params, X, y, threads=1)
+    times, events, errors = {v: [] for v in runs}, {v: [] for v in runs}, dict.fromkeys(runs, 0.0)
     for r in range(warmup + repeats):
-        for v in VARIANTS:
+        for v in runs:
             probe = runs[v]
             wait_for_lanes(every)
             zero = halves.gpu_zero(every)  # synchronizes: outside the timed region
@@ -128,14 +132,14 @@ def _run(lanes, batch, sizes, repeats, warmup, lr) -> dict:
             times[v].append(wall)
             events[v].append(probe.events(zero, t0))
             errors[v] = max(errors[v], check_update(out, params, reference, t(f'graph.variant.{v}')))  # raises if wrong
-    drawn = {v: median_repeat(times[v]) for v in VARIANTS}  # each way drawn from its own median repeat
+    drawn = {v: median_repeat(times[v]) for v in runs}  # each way drawn from its own median repeat
     from ..backends.torch_backend import tolerance
     return {'batch': batch, 'repeats': repeats, 'warmup': warmup, 'times': times,
             'errors': errors, 'tolerance': tolerance(),
             **{key: {v: [half_stats(ev)[k] for ev in events[v]] for v in ('in_turn', 'split')}
                for k, key in enumerate(('halves', 'spans', 'overlap'))},
             'predicted_overlap': halves.PREDICTED, 'representative': drawn['split'], 'drawn': drawn,
-            'events': {v: events[v][drawn[v]] for v in VARIANTS}}
+            'events': {v: events[v][drawn[v]] for v in runs}}
 
 
 def predict_split(run: dict) -> float:
@@ -144,15 +148,32 @@ def predict_split(run: dict) -> float:
     return statistics.median(run['times']['in_turn']) - min(halves_summary(run)['in_turn'].values())
 
 
+def timeline_spans(run: dict) -> tuple[dict, tuple[float, float], list]:
+    """Where together's median repeat went: ({'copy in', 'lane step', 'grad copy', 'sum+update': seconds}, (when the
+    halves began, when both ended), [(row, start, end)]: the lanes starting and returning (row 1, the server's), one
+    device's median repeat before and after its step (row 3))."""
+    split = run['events']['split']
+    took = {k: [(e['start'], e['end']) for e in split if e['name'] in k.split('+')] for k in (
+        'copy in', HALF, 'grad copy', 'sum+update')}
+    began, ended = min(a for a, _ in took[HALF]), max(b for _, b in took[HALF])
+    copied = max((b for _, b in took['copy in']), default=began)  # copies made here, before the lanes began, or in them
+    began = began if copied <= began else min(a for a, _ in took['copy in'] + took[HALF])
+    whole, wall = run['events']['one_device'][0], run['times']['one_device'][run['drawn']['one_device']]
+    handoffs = [(r, a, b) for r, a, b in ((1, copied if copied <= began else 0.0, began), (1, ended, min(
+        (a for a, _ in took['grad copy']), default=ended)), (3, 0.0, whole['start']), (3, whole['end'], wall)) if b > a]
+    return {k: sum(b - a for a, b in v) for k, v in took.items()}, (began, ended), handoffs
+
+
 def median_repeat(times) -> int:
     """The index of the repeat of median time (the lower middle of an even count)."""
     return sorted(range(len(times)), key=times.__getitem__)[(len(times) - 1) // 2]
 
 
 def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=None, progress=None,
-                dag=False) -> dict:
+                dag=False, control=False) -> dict:
     """13.3.3's step on these lanes (default find_lanes('torch')) at each batch size -> a JSON-ready recording.
-    sizes: the MLP's {'d_in', 'hidden', 'd_out'} (default 784, 256, 10); dag=True adds exercise 5 (dag_experiment)."""
+    sizes: the MLP's {'d_in', 'hidden', 'd_out'} (default 784, 256, 10); dag=True adds exercise 5 (dag_experiment);
+    control=True, where one device is a CPU of several cores, times its whole step on one thread too (CONTROL)."""
     from ..machine import positive_int
     lanes = as_lanes(lanes)
     if len(lanes) != 2:
@@ -165,7 +186,7 @@ def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=N
            'machine': provenance(), 'lanes': [_lane_desc(lane) for lane in lanes],
            'one_device': _lane_desc(whole_device(lanes[0])), 'server': SERVER, 'sizes': sizes, 'lr': lr, 'runs': []}
     for i, b in enumerate(batches):
-        out['runs'].append(_run(lanes, b, sizes, repeats, warmup, lr))
+        out['runs'].append(_run(lanes, b, sizes, repeats, warmup, lr, control))
         if progress:
             progress(i + 1, len(batches))
     if dag:  # optional: recordings without it stay readable
@@ -247,12 +268,13 @@ def parts(run: dict) -> list[tuple[str, float, float, int]]:
 def to_frame(run: dict):
     """Every statistic of a run: median, quartiles, every repeat, prediction and error per way (details on demand)."""
     from ..timing import Comparison, Measurement
-    df = Comparison({v: Measurement(v, run['times'][v]) for v in VARIANTS}).to_frame()
+    ways = [v for v in (*VARIANTS, CONTROL) if v in run['times']]
+    df = Comparison({v: Measurement(v, run['times'][v]) for v in ways}).to_frame()
     df[t('graph.col_predicted')] = [predict_split(run) if v == 'split' else None for v in df.index]
     df[t('graph.col_error')] = [run['errors'].get(v) for v in df.index]
     h = halves_summary(run)
     for i in range(2):  # each half's median busy time, and how much of the shorter one the other covered
         df[t('graph.col_half', i=i)] = [h.get(v, {}).get(f'lane {i}') for v in df.index]
     df[t('graph.col_overlap')] = [h['overlap'] if v == 'split' else None for v in df.index]
-    df.index = [t(f'graph.variant.{variant}') for variant in VARIANTS]  # the frame's rows, in this order
+    df.index = [t(f'graph.variant.{variant}') for variant in ways]  # the frame's rows, in this order
     return df

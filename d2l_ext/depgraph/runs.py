@@ -96,3 +96,11 @@ def check_step_matches(lanes=None, problem=None, lr=0.1, step=None):
     new = (step or model.mlp_step)(lanes, params, X, y, lr)
     reference, _ = reference_step(params, X, y, lr)
     return {'match': True, 'relative_error': check_update(new, params, reference, t('graph.what_step'))}
+
+
+def unread_lanes(g) -> list[str]:
+    """The lanes whose gradients the recorded (coarse) graph's `sum` does not read (13.3.3's exercise 1)."""
+    lane_of = {n['id']: n['lane'][len('link:'):].partition('->')[0] if n['lane'].startswith('link:') else n['lane']
+               for n in g['nodes']}
+    into = {lane_of[e['src']] for e in g['edges'] if e['dst'] in {n['id'] for n in g['nodes'] if n['name'] == 'sum'}}
+    return [lane for lane in ('lane 0', 'lane 1') if lane not in into]

@@ -2,9 +2,11 @@
 timed three ways, exercise 5's DAG. A measuring cell draws one figure and prints at most two lines (verdict.py)."""
 from __future__ import annotations
 
-from ..depgraph import recording
+from ..depgraph import layout, recording
 from ..depgraph.dag import DAG_VARIANTS, _units, dag_plan
 from ..depgraph.model import SERVER
+from ..depgraph.recording import CONTROL
+from ..depgraph.runs import unread_lanes
 from ..depgraph.schedule import critical_path
 from ..i18n import t
 from ..results import MIN_SHARE, quartiles
@@ -18,11 +20,14 @@ from .timeline import BAR_HEIGHT, _text_colour, draw_timeline
 STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd',
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
-VARIANTS = ('one_device', 'in_turn', 'split')  # recording.VARIANTS: the keys graph.variant.<variant>
-ROW_ORDER = ('one_device', 'split', 'in_turn')  # the figure's rows: the verdict's two ways side by side
+ROW_ORDER = ('one_device', 'split', 'in_turn', CONTROL)  # the figure's rows: the verdict's two ways side by side
 POINTS = ('rest', 'half', 'split')  # _split_point's finding: the keys graph.answer.<point>
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
+
+
+def _ms(seconds: float, digits: int = 3) -> str:  # '2.16 ms' (verdict.num)
+    return verdict.num(seconds, 'ms', digits)
 
 
 def lane_name(lane: str, plot: bool = False, kinds=None) -> str:
@@ -52,42 +57,12 @@ def machine_line(lanes) -> str:  # one line: which device each lane is ('lane 0:
         t('graph.lane_is', lane=lane_name(f'lane {i}'), label=lane.label) for i, lane in enumerate(lanes)))
 
 
-def _rows(g) -> dict[str, float]:
-    """Row height of each lane: compute lanes top to bottom, the server in the middle, copies halfway."""
-    lanes = sorted(dict.fromkeys(n['lane'] for n in g['nodes'] if n['kind'] == 'compute'),
-                   key=lambda x: int(x[5:]) if x.startswith('lane ') and x[5:].isdigit() else -1)
-    if SERVER in lanes:
-        lanes.remove(SERVER)
-        lanes.insert(len(lanes) // 2, SERVER)
-    y = {lane: 2.0 * i for i, lane in enumerate(lanes)}
-    for n in g['nodes']:
-        if n['lane'] not in y:
-            a, _, b = n['lane'][len('link:'):].partition('->')
-            y[n['lane']] = (y.get(SERVER if a == 'cpu' else a, 0.0) + y.get(SERVER if b == 'cpu' else b, 0.0)) / 2
-    return y
-
-
-def _positions(g, y) -> dict:
-    """(column, row) of each node: the column is the longest chain before it; shared places are spread out."""
-    preds, depth, slot = {}, {}, {}
-    for e in g['edges']:
-        preds.setdefault(e['dst'], []).append(e['src'])
-    for n in g['nodes']:  # recorded order is a topological order
-        depth[n['id']] = 1 + max((depth[p] for p in preds.get(n['id'], [])), default=-1)
-        slot.setdefault((n['lane'], depth[n['id']]), []).append(n['id'])
-    pos = {}
-    for (lane, col), ids in slot.items():
-        for k, i in enumerate(ids):
-            pos[i] = (float(col), y[lane] + (0.0 if len(ids) == 1 else -0.45 + 0.9 * k / (len(ids) - 1)))
-    return pos
-
-
-def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
+def draw_graph(g, ax=None, title='graph.title_graph', highlight=(), missing=None):
     """A (coarse) dependency graph -> the Figure: copies are dashed arrows, each copy's box names its bytes;
-    `highlight`: node ids outlined (a critical path); `title`: a catalogue key."""
+    `highlight`: node ids outlined (a critical path); `missing`: a graph whose edges g lacks are drawn red, dashed."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    pos = _positions(g, y := _rows(g))
+    pos = layout.positions(g, y := layout.rows(g))
     ncols = 1 + max((p[0] for p in pos.values()), default=0)
     if ax is None:
         _, ax = style.figure(width=min(15.0, max(9.0, 1.35 * ncols)), height=1.6 + 1.3 * max(y.values(), default=1))
@@ -105,14 +80,17 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
                                  color='black' if n['kind'] == 'copy' or face == style.color('cpu') else 'white',
                                  bbox={'boxstyle': 'round,pad=0.3', 'fc': face, 'ec': 'black' if marked else '0.3',
                                        'lw': 2.5 if marked else 0.6}, zorder=3)
-    middle = max(y.values(), default=0) / 2
-    for e in g['edges']:
+    middle, have = max(y.values(), default=0) / 2, {(e['src'], e['dst']) for e in g['edges']}
+    lost = [dict(e, kind='missing') for e in (missing or {}).get('edges', ())
+            if (e['src'], e['dst']) not in have and e['src'] in pos and e['dst'] in pos]
+    for e in g['edges'] + lost:
         (x1, y1), (x2, y2) = pos[e['src']], pos[e['dst']]
         rad = 0.0 if x2 - x1 <= 1 else (0.2 if y1 <= middle else -0.2)  # a long arrow bends away from the boxes
         ax.annotate('', xy=(x2, y2), xytext=(x1, y1), zorder=1,
-                    arrowprops={'arrowstyle': '-|>', 'lw': 1.0, 'color': '0.35', 'shrinkA': 1, 'shrinkB': 1,
+                    arrowprops={'arrowstyle': '-|>', 'lw': 2.5 if e['kind'] == 'missing' else 1.0, 'color': 'red' if e[
+                                'kind'] == 'missing' else '0.35', 'shrinkA': 1, 'shrinkB': 1,
                                 'patchA': boxes[e['src']].get_bbox_patch(), 'patchB': boxes[e['dst']].get_bbox_patch(),
-                                'linestyle': '--' if e['kind'] == 'copy' else '-',
+                                'linestyle': '-' if e['kind'] == 'data' else '--',
                                 'connectionstyle': f'arc3,rad={rad}'})
     device_of = {n['lane']: n.get('device', '') for n in g['nodes']}
     handles = []
@@ -124,6 +102,8 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
     if any(n['kind'] == 'copy' for n in g['nodes']):
         cpu = '_cpu' if all(str(d).startswith('cpu') for d in device_of.values()) else ''  # copies stay on the CPU
         handles.append(Patch(fc=style.color('link'), ec='0.3', label=style.plot_text(f'graph.legend_copy{cpu}')))
+    if lost:
+        handles.append(Line2D([], [], color='red', ls='--', lw=2.5, label=style.plot_text('graph.legend_missing')))
     if highlight:
         handles.append(Line2D([], [], ls='', marker='s', markersize=12, markerfacecolor='white',
                               markeredgecolor='black', markeredgewidth=2.5, label=style.plot_text('graph.legend_path')))
@@ -134,8 +114,8 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=()):
     return ax.figure
 
 
-def _measurements(run: dict) -> dict:  # each way's Measurement
-    return {v: Measurement(v, run['times'][v]) for v in VARIANTS}
+def _measurements(run: dict) -> dict:  # each way's Measurement (the control where it was run)
+    return {v: Measurement(v, run['times'][v]) for v in run['times']}
 
 
 def _run_and_kinds(rec: dict):  # (the run to show, each lane's kind) from record_step's recording, or (a run, None)
@@ -143,13 +123,18 @@ def _run_and_kinds(rec: dict):  # (the run to show, each lane's kind) from recor
 
 
 def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
-    """The guess line (`ask=False`: none) and one verdict line; each repeat's overlap is the figure's middle panel."""
-    m = _measurements(run := _run_and_kinds(rec)[0])
-    guess = None if guess_ms is None else float(guess_ms) / 1e3
-    first = [verdict.guess(guess, recording.predict_split(run), m['split'].median, 'ms')] if (
-        ask or guess is not None) else []  # a recording: none
-    return '\n'.join([*first, verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'),
-                                          m['one_device'], unit='ms')])
+    """The guess line (none without a guess, or with `ask=False`) and one verdict line."""
+    m, guess = _measurements(run := _run_and_kinds(rec)[0]), None if guess_ms is None else float(guess_ms) / 1e3
+    return verdict.lines(verdict.guess(guess if ask else None, recording.predict_split(run), m['split'].median, 'ms'),
+                         verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'), m['one_device'],
+                                      unit='ms'))
+
+
+def inputs_line(rec: dict) -> str:  # the guess's inputs, printed before it: one after the other and its halves
+    run, kinds = _run_and_kinds(rec)
+    ser, half = Measurement('', run['times']['in_turn']), recording.halves_summary(run)['in_turn']
+    return t('graph.inputs_line', ser=_ms(ser.median), n=len(ser.times), halves=t('graph.lanes_sep').join(
+        f'{lane_name(k, kinds=kinds)} {_ms(v)}' for k, v in half.items()))
 
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, list]:
@@ -166,20 +151,15 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     for ev in [[e for e in split if e['lane'] == r] for r in ('lane 0', 'lane 1')]:  # a lane idle between its boxes
         events += [{'lane': name[a['lane']], 'start': a['end'], 'end': b['start'], 'name': '', 'role': 'idle'}
                    for a, b in zip(ev, ev[1:]) if b['start'] > a['end']]
-    took = {k: [(e['start'], e['end']) for e in split if e['name'] in k.split('+')] for k in (
-        'copy in', 'lane step', 'grad copy', 'sum+update')}
-    began, ended = min(a for a, _ in took['lane step']), max(b for _, b in took['lane step'])
-    copied = max((b for _, b in took['copy in']), default=began)  # copies made here, before the lanes began, or in them
-    began = began if copied <= began else min(a for a, _ in took['copy in'] + took['lane step'])
-    handoffs = [(a, b) for a, b in ((copied if copied <= began else 0.0, began),
-                                    (ended, min((a for a, _ in took['grad copy']), default=ended))) if b > a]
+    spent, (began, ended), handoffs = recording.timeline_spans(run)
     events.append({'lane': server, 'start': began, 'end': ended, 'name': '', 'role': 'idle'})
-    ms = {k: verdict.num(sum(b - a for a, b in v), 'ms') for k, v in [*took.items(), ('handoff', handoffs)]}
+    ms = {**{k: _ms(v) for k, v in spent.items()}, **{f'handoff{r}': _ms(sum(b - a for q, a, b in handoffs if q == r))
+                                                       for r in (1, 3)}}
     return events, rows, {
         style.color(style.lane_role(0)): lane[0], style.color(style.lane_role(1)): lane[1],
         style.color('link'): style.plot_text('graph.legend_copy_box', a=ms['copy in'], b=ms['grad copy']),
         style.color('cpu'): style.plot_text('graph.legend_server', t=ms['sum+update']),
-        READY_GREY: style.plot_text('graph.legend_handoff', t=ms['handoff']),
+        READY_GREY: style.plot_text('graph.legend_handoff', t=ms['handoff1'], one=ms['handoff3']),
         style.color('idle'): style.plot_text('graph.legend_wait', t=verdict.num(ended - began, 'ms')),
         style.color(ONE_DEVICE_ROLE): one}, handoffs
 
@@ -193,8 +173,8 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     fig, first = style.figure(height=13.5)
     first.remove()  # on top, under the printed verdict, its rows' repeats and boxes; each repeat's overlap; timeline
     top, mid, bottom = (fig.add_subplot(c) for c in fig.add_gridspec(3, 1, height_ratios=(5, 1, 4)))
-    rows = {v: _measurements(run)[v] for v in ROW_ORDER}  # together beside one device, whose verdict it is
-    labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in VARIANTS}
+    rows = {v: m for v, m in sorted(_measurements(run).items(), key=lambda x: ROW_ORDER.index(x[0]))}
+    labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in rows}  # together beside one device
     if one := rec.get('one_device'):  # which device, how many cores
         labels['one_device'] = style.plot_text('graph.one_device_row', device=style.plot_text(
             'graph.kind.gpu') if one['kind'] == 'gpu' else style.plot_text('graph.cpu_cores', n=one['threads']))
@@ -221,8 +201,8 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', 'one_device')}
     scale = style.time_unit(max(e['end'] for e in events))[1]
-    bottom.barh([1] * len(handoffs), [(b - a) * scale for a, b in handoffs], left=[a * scale for a, _ in handoffs],
-                height=BAR_HEIGHT, color=READY_GREY, zorder=2)  # on the server's row (1): the lanes' start and return
+    bottom.barh([r for r, _, _ in handoffs], [(b - a) * scale for _, a, b in handoffs], left=[
+        a * scale for _, a, _ in handoffs], height=BAR_HEIGHT, color=READY_GREY, zorder=2)  # rows 1, 3: start, return
     bottom.vlines([wall['split'] * scale, wall['one_device'] * scale], [-0.45, 2.55], [2.45, 3.45], colors='0.2',
                   linestyles='--', linewidth=1.5, zorder=4)  # each way's timer: together's rows, then one device's
     bottom.set_xlim(0, max(bottom.get_xlim()[1], max(wall.values()) * scale * 1.02))
@@ -239,50 +219,57 @@ def _split_point(rec: dict) -> tuple[str, dict]:
     """'rest' (it alone takes one device's time), 'half' (the longer half does) or 'split' (the rule); the numbers."""
     run = _run_and_kinds(rec)[0]
     m, half, rest = _measurements(run), recording.halves_summary(run)['split'], recording.parts(run)[-1][2]
-    one, ms = m['one_device'], lambda x: verdict.num(x, 'ms')
-    why = 'rest' if rest > one.median else 'half' if max(half.values()) > one.median else 'split'  # by the rule
-    return why, {'a': ms(half['lane 0']), 'b': ms(half['lane 1']), 'half': ms(max(half.values())), 'rest': ms(rest),
-                 'one': ms(one.median), 'together': ms(m['split'].median), 'by': verdict.by(m['split'], one)}
+    why = 'rest' if rest > (one := m['one_device']).median else 'half' if max(half.values()) > one.median else 'split'
+    return why, {'a': _ms(half['lane 0']), 'b': _ms(half['lane 1']), 'half': _ms(max(half.values())), 'rest': _ms(rest),
+                 'one': _ms(one.median), 'together': _ms(m['split'].median), 'by': verdict.by(m['split'], one)}
+
+
+def _control(run: dict) -> str:
+    """Where the control ran (CPU lanes): the whole step on one thread against together; the cause it tests, if held."""
+    if CONTROL not in run['times']:
+        return ''
+    one, split = verdict.compare((m := _measurements(run))[CONTROL], m['one_device']), verdict.compare(m['split'], m[
+        CONTROL])
+    why = 'threads' if one == 'faster' and split != 'faster' else 'halves' if split == 'faster' else ''
+    return ' '.join([t('graph.answer.control', c=_ms(m[CONTROL].median), by=verdict.by(m['split'], m[CONTROL])), t(
+        f'graph.answer.control_why.{why}') if why else ''])
 
 
 def split_answer(here: dict, recorded: dict | None = None) -> None:
-    """Exercise 2's worked answer, medians only: each part of together beside its prediction (the longer half, the
-    shorter one's time apart and the rest add up to it); the assumption that missed most, where by 5% of the
-    prediction (MIN_SHARE) or more; the halves against the rest and one device, here and on the GPU recording."""
+    """Exercise 2's worked answer, medians only: each part of together beside its prediction (the halves and the rest
+    in ms, the overlap in %); the assumption that missed most, where by 5% of the prediction (MIN_SHARE) or more; the
+    halves against the rest and one device, here (and the control) and on the GPU recording."""
     run, kinds = _run_and_kinds(here)
     parts, predicted, together = recording.parts(run), recording.predict_split(run), _measurements(run)['split'].median
-    name = {'apart': t('graph.part.apart'), 'rest': t('graph.part.rest'), **{
+    pct = [verdict.num(run['predicted_overlap'], '%'), verdict.num(recording.halves_summary(run)['overlap'] or 0, '%')]
+    name = {'rest': t('graph.part.rest'), **{
         f'lane {i}': t('graph.part.half', lane=lane_name(f'lane {i}', kinds=kinds)) for i in range(2)}}
-    print(t('graph.parts_line', parts=t('graph.dag_sep').join(t(
-        'graph.part.line', part=name.get(k, k), predicted=verdict.num(p, 'ms'), measured=verdict.num(x, 'ms'),
-        diff=('+' if x >= p else '-') + verdict.num(abs(x - p), 'ms', 2)) for k, p, x, _ in [
-            *parts, (t('graph.short.split'), predicted, together, 0)])))
-    def way(k, p, x, a):  # 'assumption 2: the shorter half's time alone took 2.1 ms more than predicted'
-        return {'a': a, 'what': t(f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k],
-                                  diff=verdict.num(abs(x - p), 'ms'))}
+    print(t('graph.parts_line', parts=t('graph.dag_sep').join(t('graph.part.overlap', predicted=pct[0], measured=pct[
+        1]) if k == 'apart' else t('graph.part.line', part=name.get(k, k), predicted=_ms(p), measured=_ms(x), diff=(
+            '+' if x >= p else '-') + _ms(abs(x - p), 2)) for k, p, x, _ in [*parts, (
+                t('graph.short.split'), predicted, together, 0)])))
+    def way(k, p, x, a):  # 'assumption 1: lane 1 half took 0.67 ms more than predicted'
+        return {'a': a, 'what': t('graph.way.apart', pct=pct[1], diff=_ms(x - p)) if k == 'apart' else t(
+            f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k], diff=_ms(abs(x - p)))}
     big = sorted((q for q in parts if abs(q[2] - q[1]) >= MIN_SHARE * predicted), key=lambda q: -abs(q[2] - q[1]))
     back = [q for q in big[1:] if (q[2] - q[1]) * (big[0][2] - big[0][1]) < 0]  # a miss the other way
-    net = ('+' if together >= predicted else '-') + verdict.num(abs(together - predicted), 'ms')
+    net = ('+' if together >= predicted else '-') + _ms(abs(together - predicted))
     said = [t(f'graph.answer.{point}', **nums) for point, nums in (_split_point(r) for r in (here, recorded) if r)]
     print(verdict.answer(t('graph.answer.worst', **way(*big[0])) if big else t('graph.answer.none_broke'), t(
-        'graph.answer.offset', net=net, **way(*back[0])) if back else '', said[0], t(  # the recording: its own point
-        'graph.answer.recorded', text=said[1][:1].lower() + said[1][1:]) if recorded else ''))
+        'graph.answer.offset', net=net, **way(*back[0])) if back else '', said[0], _control(run), t(
+        'graph.answer.recorded', text=said[1][:1].lower() + said[1][1:]) if recorded else ''))  # its own point
 
 
 def wrong_sum_answer(g, caught: bool):
     """Exercise 1's worked answer, one printed line: which lanes' gradients the recorded `sum` reads, and whether
     the float64 check caught the step (the exercise's own cell draws the graph)."""
-    lane_of = {n['id']: n['lane'][len('link:'):].partition('->')[0] if n['lane'].startswith('link:') else n['lane']
-               for n in g['nodes']}
-    into = {lane_of[e['src']] for e in g['edges'] if e['dst'] in {n['id'] for n in g['nodes'] if n['name'] == 'sum'}}
-    unread = [lane for lane in ('lane 0', 'lane 1') if lane not in into]
+    unread = unread_lanes(g)
     graph = t('graph.answer.unread', lane=lane_name(unread[0])) if unread else t('graph.answer.reads_both')
     print(verdict.answer(graph, t(f"graph.answer.{'caught' if caught else 'passed'}")))
 
 
 def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):  # step_lines printed, draw_step's figure
-    print(step_lines(rec, guess_ms, ask))
-    return draw_step(rec, guess_ms, title)
+    return print(step_lines(rec, guess_ms, ask)) or draw_step(rec, guess_ms, title)
 
 
 def details(rec: dict):  # every statistic of a timed run (medians, quartiles, repeats, the prediction), collapsed
@@ -320,39 +307,39 @@ def _dag_base(ex):
     return ex.measurements[DAG_VARIANTS[1]], ex.measurements[v], t(f'graph.dag_variant.{DAG_VARIANTS.index(v)}')
 
 
-def dag_lines(ex, guess_ms=None) -> str:
-    """The guess line and planned's verdict against the faster baseline (both baselines are the figure's rows)."""
+def dag_lines(ex, guess_ms=None, verdict_line: bool = False) -> str:
+    """The guess line; with `verdict_line`, planned's verdict against the faster baseline (the worked answer's)."""
     (planned, base, name), predicted = _dag_base(ex), ex.predicted_ms()
-    return '\n'.join([verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[1]],
-                                    planned.median, 'ms', name='my_guess_dag'),
-                      verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms')])
+    return verdict.lines(verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[
+        1]], planned.median, 'ms'), verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms') if (
+            verdict_line) else '')
 
 
 def dag_answer(ex, caught: bool) -> None:
-    """Exercise 3's answer, one line: still correct (the engine without waits caught?), the critical path, the run
-    against the prediction: within 5%, or each lane's time per task beside its time alone, or the last lane's waits."""
+    """Exercise 3's answer: planned's verdict; correct? (waits skipped: caught?); the critical path; the run against the
+    prediction: within 5%, or a task in order against alone, then the lanes' time per task, or the last lane's waits."""
     planned, replay = ex.measurements[DAG_VARIANTS[1]].median, (ex.predicted_ms() or {}).get(DAG_VARIANTS[1])
     kinds, per = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads], ex.per_task() or [(0.0,) * 5]
     i, (_, waited, _, _, replayed) = max(enumerate(per), key=lambda x: x[1][3] + x[1][2] * x[1][0] + x[1][1])  # last
-    took, alone = [p[0] for p in per], [1 / ex.speeds[lb] for lb in ex.lanes] if ex.speeds else []
-    slower = any(a > (1 + MIN_SHARE) * b for a, b in zip(took, alone))  # beside each other, against alone
-    key = 'graph.answer.dag_landed' if replay and abs(planned / replay - 1) < MIN_SHARE else (
-        'graph.answer.dag_slower' if slower else 'graph.answer.dag_miss')
-    last = lane_name(f'lane {i}', kinds=kinds)  # the lane that finished last
-    print(verdict.answer(t(f"graph.answer.{'dag_caught' if caught else 'dag_missed'}"), t(
-        'graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), '' if replay is
-        None else t(key, lane=last, predicted=verdict.num(replay, 'ms'),
-                    measured=verdict.num(planned, 'ms'), waited=verdict.num(waited, 'ms'),
-                    replayed=verdict.num(replayed, 'ms'), took=' / '.join(verdict.num(x, 'ms') for x in took),
-                    alone=' / '.join(verdict.num(x, 'ms') for x in alone))))
+    took, alone = [p[0] for p in per], [1 / ex.speeds[lb] for lb in ex.lanes] if ex.speeds else [1.0]
+    chain = c if (c := ex.measurements[DAG_VARIANTS[0]].median / len(ex.dag) / alone[0]) > 1 + MIN_SHARE else 1.0
+    key = 'dag_slower' if any(a > (1 + MIN_SHARE) * b * chain for a, b in zip(took, alone)) else 'dag_miss'
+    said = [] if not replay else [t('graph.answer.dag_landed', measured=_ms(planned), predicted=_ms(replay))] if abs(
+        planned / replay - 1) < MIN_SHARE else [t(f"graph.answer.{'dag_chain' if chain > 1 else 'dag_off'}",
+                                                  predicted=_ms(replay), measured=_ms(planned), chain=_ms(
+                                                      c * alone[0]), alone=_ms(alone[0])), t(
+        f'graph.answer.{key}', lane=lane_name(f'lane {i}', kinds=kinds), waited=_ms(waited), replayed=_ms(replayed),
+        took=' / '.join(_ms(x) for x in took), alone=' / '.join(_ms(x) for x in alone))]
+    print(dag_lines(ex, verdict_line=True), verdict.answer(t('graph.answer.dag_' + ('caught' if caught else 'missed')),
+        t('graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), *said),
+        sep='\n')
 
 
 def show_dag(ex, guess_ms=None):
-    """Print dag_lines; every repeat of each way, the predictions, the guess; below, the drawn run: each task on
-    its lane (each lane's time per task and range), waits for inputs (grey) or with inputs ready (darker), the timer."""
+    """The guess line; each way's repeats, predictions, guess; the drawn run: tasks, waits (darker: inputs ready)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    print(dag_lines(ex, guess_ms))
+    print(line := dag_lines(ex, guess_ms), end='\n' if line else '')  # the guess line, if any
     labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
     fig, axes = style.figure(nrows=2 if ex.trace else 1, height=8.0 if ex.trace else None, width=12.0)  # room for names
@@ -365,18 +352,11 @@ def show_dag(ex, guess_ms=None):
     if ex.trace:
         kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
         row = {lane: lane_name(f'lane {i}', True, kinds) for i, lane in enumerate(ex.lanes)}
-        deps, done = {x['name']: x['deps'] for x in ex.dag}, {'x': 0.0, **{e['name']: e['end'] for e in ex.trace}}
-        events, free, ready = [], {}, []  # free: when each lane's last task ended (its first task's ready before)
-        for e in sorted(ex.trace, key=lambda e: e['start']):
-            events.append({'lane': row[e['lane']], 'start': e['start'], 'end': e['end'], 'name': '',
-                           'role': style.lane_role(ex.lanes.index(e['lane']))})
-            idle = free.get(e['lane'], e['ready'])  # between tasks: waiting for inputs (grey), then idle with them
-            inputs = min(e['start'], max([idle, *(done[d] for d in deps[e['name']])]))
-            if inputs > idle:
-                events.append({'lane': row[e['lane']], 'start': idle, 'end': inputs, 'name': '', 'role': 'idle'})
-            if e['start'] > inputs:
-                ready.append((ex.lanes.index(e['lane']), inputs, e['start']))
-            free[e['lane']] = e['end']
+        events = [{'lane': row[e['lane']], 'start': e['start'], 'end': e['end'], 'name': '', 'role': style.lane_role(
+            ex.lanes.index(e['lane']))} for e in ex.trace] + [{'lane': row[ex.lanes[i]], 'start': a, 'end': b,
+                                                                'name': '', 'role': 'idle'} for i, a, b, r in ex.waits()
+                                                               if not r]
+        ready = [(i, a, b) for i, a, b, r in ex.waits() if r]  # between tasks: waiting for inputs, then idle with them
         per = {i: verdict.num(took, 'ms') for i, (took, *_) in enumerate(ex.per_task() or [])}  # each lane's speed
         draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},
                       row_labels={row[lane]: style.plot_text('graph.dag_row', lane=row[lane], took=per.get(i, '?'),

@@ -13,7 +13,7 @@
 # ---
 
 # %% [markdown]
-# # Extra: The Dependency Graph (d2l §13.3, Fig. 13.3.1)
+# # The Dependency Graph of Fig. 13.3.1 (d2l §13.3)
 #
 # [Fig. 13.3.1](https://d2l.ai/chapter_computational-performance/auto-parallelism.html) of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
 # minibatch through forward, loss and backward; the CPU (the *parameter server*) sums the gradients and updates the
@@ -28,7 +28,7 @@
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
-import torch  # noqa: F401 (lane_step below uses it)  #zh: 下面的 lane_step 要用
+import torch  # lane_step below uses it  #zh: 下面的 lane_step 要用
 
 import d2l_ext
 from d2l_ext import depgraph as dg
@@ -44,14 +44,14 @@ print(show.machine_line(lanes))
 # ## One lane's work
 #
 # Without two GPUs, `find_lanes` gives two *lanes* that can work at once (13.3.1). Lane `i` runs `lane_step` on its
-# rows: the book's MLP (784-256-10, squared loss), backward written out so every operation sits in a named box
+# rows: a two-layer MLP (784-256-10, squared loss), backward written out so every operation sits in a named box
 # (`stage`). The loss is divided by the *whole* minibatch size `n_total`, so the lanes' gradients add up.
 
 # %% [markdown] lang="zh"
 # ## 一个执行单元的工作
 #
 # 没有两个 GPU 时，`find_lanes` 给出两个可以同时工作的*执行单元*：一个 GPU 和 CPU，或者 CPU 核心的两半（见 12.3.1 节）。
-# 执行单元 `i` 在自己的样本上运行 `lane_step`，即书中的多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
+# 执行单元 `i` 在自己的样本上运行 `lane_step`，即一个两层多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
 # 反向传播逐步写出，每个操作都位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，
 # 因此两个执行单元的梯度相加正好等于整个小批量的梯度。
 
@@ -82,13 +82,13 @@ print(show.machine_line(lanes))
 # 用 `stage` 给各部分命名是可选的。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.backends.torch_backend import run_on_lanes  # noqa: F401 (at hand for the task)  #zh: 供任务使用
-from d2l_ext.depgraph import SERVER, stage  # noqa: F401
+from d2l_ext.backends.torch_backend import run_on_lanes  # at hand for the task  #zh: 供任务使用
+from d2l_ext.depgraph import SERVER, stage
 
 
 def mlp_step(lanes, params, X, y, lr):
     # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个执行单元
-    # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）-> CPU 上的新权重
+    # (the book's two-GPU figure); returns the new weights, on the CPU  #zh: （书中两个 GPU 的图）；返回 CPU 上的新权重
     # TODO: the halves on the lanes, lane_step on both at once,  #zh: TODO：两半放到执行单元上，同时运行 lane_step，
     # the sum and the update on the CPU  #zh: 在 CPU 上求和并更新
     raise NotImplementedError
@@ -125,16 +125,17 @@ show.draw_graph(graph)
 # (a GPU and a much slower CPU) has them: whether splitting pays here, the measurement says, not the figure.
 #
 # The step is timed three ways, each checked against float64: **one device** with the whole
-# minibatch; **one after the other**, lane 1's half after lane 0's; **together**. The graph predicts
+# minibatch; **one after the other**, lane 1's half after lane 0's; **together**. On a CPU, a control row runs
+# one device's step on one thread. The graph predicts
 # *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$): the shorter
 # half can hide inside the longer one:
 #
 # $$t_\textrm{par} \approx t_\textrm{ser} - \min(t_0, t_1),$$
 #
-# each its row's median in the figure. It assumes:
+# each a median printed below. It assumes:
 #
-# 1. each half runs as fast together as one after the other (the figure's half rows);
-# 2. both start at once, the shorter inside the longer (overlap 100%: the figure's middle panel);
+# 1. each half runs as fast together as one after the other;
+# 2. both start at once, the shorter inside the longer (overlap 100%);
 # 3. the other time (copies, lanes starting and returning, sum, update) stays the same.
 #
 # Which could fail here? (Exercise 2 answers from this run.)
@@ -148,30 +149,33 @@ show.draw_graph(graph)
 # 都没有：这里拆分是否划算，要看测量，而不是看图。
 #
 # 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
-# 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。
+# 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。在 CPU 上，还有一行对照：一个设备只用一个线程运行训练步。
 #
 # 依赖图根据“先后运行”（$t_\textrm{ser}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\textrm{par}$）：两种方式运行的
 # 方框相同，而两条链现在可以重叠，因此较短的一半可以藏进较长的一半里：
 #
 # $$t_\textrm{par} \approx t_\textrm{ser} - \min(t_0, t_1),$$
 #
-# 各项都是图中对应那一行的中位数。这个预测假定：
+# 各项都是下面打印的中位数。这个预测假定：
 #
-# 1. 每一半同时运行时和先后运行时一样快（图中每一半的几行）；
-# 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%：图中间的面板）；
+# 1. 每一半同时运行时和先后运行时一样快；
+# 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%）；
 # 3. 其他时间（复制、执行单元启动与返回、求和、更新）不变。
 #
 # 在这里哪个假定可能不成立？（练习 2 用本次运行的数字回答。）
 
 # %% tags=["nbval-ignore-output"]
+here = dg.record_step(lanes, repeats=41, control=True)  # every repeat and interval of each way  #zh: 每种方式的每次重复和区间
+print(show.inputs_line(here))  # the prediction's inputs  #zh: 预测要用的数
+
+# %%
 my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两个执行单元同时运行一个训练步
 
-here = dg.record_step(lanes, repeats=41)  # every repeat and interval of the three ways  #zh: 三种方式的每次重复和区间
+# %% tags=["nbval-ignore-output"]
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# The lower panel draws the median repeats of together and of one device; its legend gives together's time in each
-# part. `show.details(here)` lists every statistic.
+# `show.details(here)` lists every statistic.
 #
 # ## Recorded on a GPU machine
 #
@@ -179,7 +183,6 @@ show.show_step(here, my_guess)
 # is the slow one.
 
 # %% [markdown] lang="zh"
-# 下方的面板画出“同时运行”和“一个设备”各自中位数那次重复，图例给出“同时运行”在每一部分上用的时间。
 # `show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上记录的结果
@@ -195,20 +198,23 @@ show.show_recorded(recorded)
 # ## Exercises
 #
 # **1. One line changed on the server.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
-# uses lane 0's gradients twice. Predict: does the recorded graph change, and does the check catch it? The cell below
-# draws its graph; `dg.check_step_matches(lanes, (params, X, y), step=hasty)` runs the check.
+# uses lane 0's gradients twice. Predict: does the recorded graph change, and does the check catch it? The graph
+# below marks in red any edge it lacks; `dg.check_step_matches(lanes, (params, X, y), step=hasty)` runs the check.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1. 服务器上改了一行**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行单元 0 的梯度
-# 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？下面的单元格画出它的依赖图；
+# 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？下面的依赖图用红色标出它缺少的边（如果有）；
 # `dg.check_step_matches(lanes, (params, X, y), step=hasty)` 运行检查。
+
+# %%
+my_guess_graph = None  # (does the graph change?, does the check catch it?), e.g. (True, False)  #zh: （依赖图会变吗？检查能发现吗？），例如 (True, False)
 
 # %%
 hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把执行单元 0 的梯度用了两次
 hasty_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty))
-show.draw_graph(hasty_graph)
+show.draw_graph(hasty_graph, missing=graph)  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 try:
@@ -220,25 +226,26 @@ show.wrong_sum_answer(hasty_graph, caught)
 
 # %% [markdown]
 # **2. Which assumption failed, and does splitting pay?** Set each part of *together* beside its prediction, then
-# *together* beside *one device*.
+# *together* beside *one device* and the control.
 
 # %% [markdown] lang="zh"
-# **2. 哪个假定不成立？拆分划算吗？**把“同时运行”的每一部分与它的预测并列，再把“同时运行”与“一个设备”比较。
+# **2. 哪个假定不成立？拆分划算吗？**把“同时运行”的每一部分与它的预测并列，再把“同时运行”与“一个设备”以及对照比较。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 show.split_answer(here, recorded)
 
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task is one
-# product, `tanh((sum of its inputs) @ W)`. There are three stages. In each, arms of 1, 2 and 3 products leave the last
-# join and meet in the next (`2J`, stage 2's join); task `2b1` is stage 2, arm b, product 1. With `cross=True`, an
-# arm's last product also reads the first product of the arm before it. The line below gives one product's time on
-# each lane alone, then each way's in products.
+# product, `tanh((sum of its inputs) @ W)`. In each of three stages, arms of 1, 2 and 3 products start from the same
+# task and end in one join task that reads all three: `1J` joins stage 1, and stage 2 starts from it. Task `2b1` is
+# stage 2, arm b, product 1. With `cross=True`, an arm's last product also reads the first product of the arm before
+# it. The line below gives one product's time on each lane alone, then each way's in products.
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**每个任务是一次矩阵乘法：
-# `tanh((各输入之和) @ W)`。共有三个阶段。每个阶段里，长为 1、2、3 次乘法的分支从上一个汇合点出发，
-# 在下一个汇合点（如 `2J`，第 2 阶段的汇合点）汇合；任务 `2b1` 是第 2 阶段、分支 b 的第 1 次乘法。`cross=True` 时，
+# `tanh((各输入之和) @ W)`。共有三个阶段。每个阶段里，长为 1、2、3 次乘法的三条分支从同一个任务出发，
+# 最后汇入一个读取这三条分支的汇合任务：`1J` 汇合第 1 阶段，第 2 阶段从它出发。任务 `2b1` 是第 2 阶段、分支 b 的
+# 第 1 次乘法。`cross=True` 时，
 # 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行先给出每个执行单元单独做一次乘法的用时，
 # 再以一次乘法的用时为单位给出各种方式的用时。
 
@@ -253,13 +260,13 @@ show.draw_dag(dag, lanes)
 # A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
 # plan on two lanes take less than 12 products' time? The prediction replays the plan at each lane's time alone, as if
 # neither lane slowed the other. Guess the planned run's time, then measure it beside two baselines
-# that run all 21 in order: one lane, and one device with all cores. The verdict takes the faster baseline.
+# that run all 21 in order: one lane, and one device with all cores. The worked answer judges it against the faster.
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一个执行单元上（图中的行）；引擎执行这个计划，每个执行单元等待它的输入。为什么两个执行单元上的
 # 任何计划都不少于 12 次乘法的用时？预测按每个执行单元单独运行的用时重放这个计划，即假定两个执行单元互不拖慢。
-# 先猜一猜按计划运行要多久，再测量，并与两个依次运行全部 21 个任务的基线比较：一个执行单元，以及用全部核心的一个设备。
-# 结论与其中较快的基线比较。
+# 先猜一猜按计划运行要多久，再测量。两种基线都按顺序运行全部 21 个任务：一个执行单元，以及用全部核心的一个设备。
+# 参考答案把按计划运行与其中较快的一种比较。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个执行单元按计划运行

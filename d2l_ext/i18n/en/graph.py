@@ -33,7 +33,7 @@ MESSAGES = {
     'graph.dag_short.planned': 'two lanes planned',
     'graph.one_device_row': 'one device ({device}), whole minibatch',
     'graph.cpu_cores': 'CPU, {n} cores',
-    'graph.title_overlap': "Each repeat of together: the shorter half's time beside the other (%)",
+    'graph.title_overlap': "Each repeat of together: shorter half's % beside the other (0%: none)",
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '{way} (predicted {wall} − {shorter})',
     'graph.part.half': '{lane} half',
@@ -44,7 +44,7 @@ MESSAGES = {
     'graph.parts_line': 'predicted → measured: {parts}',
     'graph.answer.rest': ("The halves take {a} and {b}, the rest {rest}, more than one device's whole step ({one}): at "
                            'this size splitting cannot pay.'),
-    'graph.answer.offset': 'Assumption {a} missed the other way: {what}; together missed by {net} in all.',
+    'graph.answer.offset': 'Part of that was made up elsewhere: {what}. Together missed by {net} in all.',
     'graph.answer.none_broke': 'No part missed by as much as 5% of the prediction.',
     'graph.answer.half': "The longer half alone ({half}) outlasts one device's whole step ({one}): no split can pay.",
     'graph.answer.split': 'The halves take {a} and {b}, the rest {rest}: together {together}, one device {one}, {by}.',
@@ -58,11 +58,9 @@ MESSAGES = {
     'graph.answer.path': ('The critical path (outlined) has {path} tasks, each waiting for the one before, so no plan '
                           'on two lanes takes fewer than {path} task times; this plan takes {planned}.'),
     'graph.answer.dag_landed': 'The run took {measured}, within 5% of the predicted {predicted}.',
-    'graph.answer.dag_slower': ('The run took {measured}, not the predicted {predicted}: beside each other the lanes '
-                                'took {took} a task, against {alone} alone.'),
-    'graph.answer.dag_miss': ('The run took {measured}, not the predicted {predicted}: the lanes kept their speed ('
-                              '{took} a task, {alone} alone), but {lane}, last to finish, waited {waited} between '
-                              'tasks (grey), where the plan waits {replayed}.'),
+    'graph.answer.dag_slower': 'Beside each other the lanes took {took} a task (alone: {alone}).',
+    'graph.answer.dag_miss': ('Beside each other the lanes took {took} a task, no slower than in order; but {lane}, '
+                              'last to finish, waited {waited} between tasks (grey), where the plan waits {replayed}.'),
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.dag_sep': '; ',  # between exercise 2's parts and assumptions in its worked answer
     'graph.dag_alone': 'one product, each lane alone: {each}; ',
@@ -71,8 +69,8 @@ MESSAGES = {
     'graph.legend_copy_cpu': 'copy, dashed, with the bytes it moves (CPU lanes: same device)',
     'graph.legend_copy_box': 'copies in {a}, gradients {b}',
     'graph.legend_server': 'server: sum, update {t}',
-    'graph.legend_handoff': 'lanes starting, returning {t}',
-    'graph.legend_wait': 'waiting; server for both halves {t}',
+    'graph.legend_handoff': 'lanes starting, returning: together {t}, one device {one}',
+    'graph.legend_wait': 'waiting: a lane between its parts; the server for both halves {t}',
     'graph.legend_timers': 'timer stops: together {split}, one device {one_device}',
     'graph.legend_waiting': 'waiting for inputs',
     'graph.legend_ready': 'inputs ready, lane idle',
@@ -111,9 +109,21 @@ MESSAGES = {
     'graph.err.no_resource': 'list_schedule needs at least one resource',
     'graph.err.speed': 'speed needs a factor > 0 for every resource; check {check}',
     'graph.err.pinned': 'pinned tasks name resources that are not listed: {stray}',
-    'graph.part.apart': "the shorter half's time alone",
+    'graph.part.overlap': 'the shorter half beside the other {predicted} → {measured}',
     'graph.answer.worst': 'Assumption {a} missed most: {what}.',
     'graph.answer.recorded': 'On the GPU recording, {text}',
     'graph.boxes_overlap': 'grey boxes overlap',
     'graph.legend_replay': 'predicted: at the times alone',
+    'graph.variant.one_thread': 'one device (CPU, one thread), whole minibatch',
+    'graph.inputs_line': 'one after the other {ser}; its halves: {halves} (medians of {n} repeats)',
+    'graph.way.apart': 'only {pct} of the shorter half ran beside the other ({diff} of it did not)',
+    'graph.answer.control': 'The control, the whole step on one thread, took {c}; together against it: {by}.',
+    'graph.answer.control_why.threads': ('One thread beat all the cores on the whole step: at this size, sharing '
+                                         'each product between threads costs more than it saves; a half uses one.'),
+    'graph.answer.control_why.halves': 'Together beat one thread too: the halves gained by running at once.',
+    'graph.legend_missing': 'missing: an edge the worked step has',
+    'graph.answer.dag_chain': ('The run took {measured}, not the predicted {predicted}. In order on one lane a task '
+                               "took {chain}, not {alone} as alone: the prediction's time per task was short."),
+    'graph.answer.dag_off': ('The run took {measured}, not the predicted {predicted}, though in order on one lane a '
+                             'task took {chain}, as alone ({alone}).'),
 }

@@ -33,7 +33,7 @@ MESSAGES = {
     'graph.dag_short.planned': '两个执行单元按计划',
     'graph.one_device_row': '一个设备（{device}），整个小批量',
     'graph.cpu_cores': 'CPU，{n} 个核心',
-    'graph.title_overlap': '“同时运行”的每次重复：较短的一半与另一半同时运行的时间占比（%）',
+    'graph.title_overlap': '“同时运行”的每次重复：较短一半与另一半同时运行的占比（0%：没有同时运行）',
     'graph.half_row': '{lane} 的一半，{way}',
     'graph.predicted_from': '{way}（预测{wall} − {shorter}）',
     'graph.part.half': '{lane}的一半',
@@ -44,7 +44,7 @@ MESSAGES = {
     'graph.parts_line': '预测 → 实测：{parts}',
     'graph.answer.rest': ('两半分别用 {a} 和 {b}，其余部分用 {rest}，超过一个设备的整个训练步（{one}）：'
                            '在这个规模上拆分不可能划算。'),
-    'graph.answer.offset': '假定{a}往相反方向偏离：{what}；同时运行总共偏离预测 {net}。',
+    'graph.answer.offset': '其中一部分被另一处抵消：{what}。同时运行总共偏离预测 {net}。',
     'graph.answer.none_broke': '没有哪一部分的偏差达到预测用时的5%。',
     'graph.answer.half': '较长的一半单独就用了 {half}，不少于一个设备的整个训练步（{one}）：拆分不可能划算。',
     'graph.answer.split': '两半分别用 {a} 和 {b}，其余部分用 {rest}：同时运行 {together}，一个设备 {one}，{by}。',
@@ -57,11 +57,9 @@ MESSAGES = {
     'graph.answer.path': ('关键路径（加粗框出）有 {path} 个任务，每个都要等前一个，所以两个执行单元上的任何计划'
                           '都不少于 {path} 个任务的时间；这个计划用 {planned} 个任务的时间。'),
     'graph.answer.dag_landed': '这次运行用了 {measured}，与预测的 {predicted} 相差不到5%。',
-    'graph.answer.dag_slower': ('这次运行用了 {measured}，而不是预测的 {predicted}：两个执行单元同时运行时每个任务用 '
-                                '{took}，单独运行时用 {alone}。'),
-    'graph.answer.dag_miss': ('这次运行用了 {measured}，而不是预测的 {predicted}：两个执行单元的速度没有变（每个任务 '
-                              '{took}，单独运行 {alone}），但最后完成的{lane}在任务之间等待了 {waited}（灰色），'
-                              '计划中只等待 {replayed}。'),
+    'graph.answer.dag_slower': '两个执行单元同时运行时每个任务用 {took}（单独运行：{alone}）。',
+    'graph.answer.dag_miss': ('两个执行单元同时运行时每个任务用 {took}，不比按顺序运行慢；但最后完成的{lane}在任务之间'
+                              '等待了 {waited}（灰色），计划中只等待 {replayed}。'),
     'graph.legend_timer_stops': '计时停止（{wall}）',
     'graph.dag_sep': '；',  # between exercise 2's parts and assumptions in its worked answer
     'graph.dag_alone': '每个执行单元单独做一次乘法：{each}；',
@@ -70,8 +68,8 @@ MESSAGES = {
     'graph.legend_copy_cpu': '复制（虚线），标出传输的字节数（CPU执行单元：同一设备）',
     'graph.legend_copy_box': '复制：传入 {a}，梯度 {b}',
     'graph.legend_server': '服务器：求和、更新 {t}',
-    'graph.legend_handoff': '执行单元启动、返回 {t}',
-    'graph.legend_wait': '等待；服务器等待两半 {t}',
+    'graph.legend_handoff': '执行单元启动、返回：同时运行 {t}，一个设备 {one}',
+    'graph.legend_wait': '等待：执行单元在两部分之间；服务器等待两半 {t}',
     'graph.legend_timers': '计时停止：同时运行 {split}，一个设备 {one_device}',
     'graph.legend_waiting': '等待输入',
     'graph.legend_ready': '输入已就绪，执行单元空闲',
@@ -110,9 +108,21 @@ MESSAGES = {
     'graph.err.no_resource': 'list_schedule 至少需要一个资源',
     'graph.err.speed': 'speed 必须为每个资源给出 > 0 的系数；请检查 {check}',
     'graph.err.pinned': '固定的任务指定了未列出的资源：{stray}',
-    'graph.part.apart': '较短一半单独运行的时间',
+    'graph.part.overlap': '较短一半与另一半同时运行的占比 {predicted} → {measured}',
     'graph.answer.worst': '偏离预测最多的是假定{a}：{what}。',
     'graph.answer.recorded': '在 GPU 上记录的结果中，{text}',
     'graph.boxes_overlap': '灰色方框重叠',
     'graph.legend_replay': '预测：按单独运行的用时',
+    'graph.variant.one_thread': '一个设备（CPU，一个线程），整个小批量',
+    'graph.inputs_line': '先后运行 {ser}，其中两半：{halves}（{n} 次重复的中位数）',
+    'graph.way.apart': '较短一半只有 {pct} 与另一半同时运行（{diff} 没有）',
+    'graph.answer.control': '对照：整个训练步只用一个线程，用时 {c}；同时运行与它相比：{by}。',
+    'graph.answer.control_why.threads': ('整个训练步用一个线程比用全部核心快：在这个规模上，把每次乘法分给多个线程得不'
+                                         '偿失；每一半只用一个线程。'),
+    'graph.answer.control_why.halves': '同时运行也比一个线程快：两半确实因同时运行而获益。',
+    'graph.legend_missing': '缺少的边（参考实现中有）',
+    'graph.answer.dag_chain': ('这次运行用了 {measured}，而不是预测的 {predicted}。一个执行单元按顺序运行时每个任务'
+                               '用 {chain}，而不是单独运行时的 {alone}：预测所用的每个任务的时间偏短。'),
+    'graph.answer.dag_off': ('这次运行用了 {measured}，而不是预测的 {predicted}；而一个执行单元按顺序运行时每个任务用 '
+                             '{chain}，与单独运行时（{alone}）相当。'),
 }
