@@ -225,13 +225,13 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练步�
 # %% [markdown]
 # ## Measure
 #
-# The picture's figure, made here: the formula's steps hatched, your guess a diamond; (b) is measured only. The panel
-# below times backward in the profiled steps of (a), the control, and of (c). (d) is drawn in Exercise 2.
+# The picture's figure, made here: the formula's steps hatched (none for (b)), your guess a diamond. The panel below
+# times backward in the profiled steps of (a), the control, and of (c). (d) is drawn in Exercise 2.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果同样的图，这次在这台机器上：斜线条形是代价公式的预测，菱形是你的猜测；（b）只有实测结果。下面一栏是
+# 与记录结果同样的图，这次在这台机器上：斜线条形是代价公式的预测，（b）没有斜线条形；菱形是你的猜测。下面一栏是
 # 做了性能分析的训练步中反向传播的用时：（a）是对照，（c）边反向传播边发送。（d）画在练习 2 中。
 
 # %% tags=["nbval-ignore-output"]
