@@ -38,3 +38,8 @@ def test_code_spans_english_lines_and_blocks_keep_their_breaks():
     assert join_chinese_lines('## 标题\n正文') == '## 标题\n正文'
     assert join_chinese_lines('```\n代码\n注释\n```') == '```\n代码\n注释\n```'
     assert join_chinese_lines('段落。\n\n下一段') == '段落。\n\n下一段'
+
+
+def test_inline_math_joins_its_chinese_neighbours_but_display_math_stays_a_block():
+    assert join_chinese_lines('大约\n$\\max(t_1, t_2)$\n秒') == '大约$\\max(t_1, t_2)$秒'
+    assert join_chinese_lines('如下：\n$$\nx\n$$') == '如下：\n$$\nx\n$$'

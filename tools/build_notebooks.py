@@ -52,8 +52,8 @@ _ENDS_JOINING = re.compile(r'\s*(#+\s|\|)')  # a heading or a table row never co
 def _joins(before: str, after: str) -> bool:
     """Whether a line break between these two characters (emphasis stripped) renders as a stray space."""
     if _CJK.match(before):
-        return bool(_CJK.match(after) or _LATIN.match(after) or after in '(`')
-    return bool((_LATIN.match(before) or before in ')`') and _CJK.match(after))
+        return bool(_CJK.match(after) or _LATIN.match(after) or after in '(`$')  # '$': inline math
+    return bool((_LATIN.match(before) or before in ')`$') and _CJK.match(after))
 
 
 def join_chinese_lines(text: str) -> str:
@@ -64,7 +64,7 @@ def join_chinese_lines(text: str) -> str:
             fenced = not fenced
         elif not fenced and out and line.strip() and not _STARTS_BLOCK.match(line) and not _ENDS_JOINING.match(out[-1]):
             end, start = out[-1].rstrip().rstrip('*_'), line.lstrip().lstrip('*_')
-            if end and start and _joins(end[-1], start[0]):
+            if end and start and '$$' not in (end[-2:], start[:2]) and _joins(end[-1], start[0]):
                 out[-1] = out[-1].rstrip() + line.lstrip()
                 continue
         out.append(line)
