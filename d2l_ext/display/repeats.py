@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
+from matplotlib.patches import Patch, Rectangle
 
 from ..i18n import t, tight
 from ..results import Measurement, quartiles
@@ -110,8 +110,10 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                         textcoords='offset points', ha='right', va='center', fontsize=style.MIN_FONT_PT)
         med = row_medians[name]
         if halves:
-            ax.fill_betweenx([y - 0.38, y + 0.08], *(q * scale for q in quartiles(Measurement(name, values))),
-                             color=BAND, zorder=1, linewidth=0)
+            q1, q3 = (q * scale for q in quartiles(Measurement(name, values)))
+            ax.fill_betweenx([y - 0.38, y + 0.08], q1, q3, color=BAND, zorder=1, linewidth=0)
+            ax.add_patch(Rectangle((q1, y - 0.38), q3 - q1, 0.46, fill=False, edgecolor='0.45', linewidth=1.2,
+                                   zorder=3.5))  # its outline above the dots, so a box under many repeats still shows
         ax.vlines(med * scale, y - 0.38, y + 0.08, colors=median_colour, linewidth=3, zorder=4)
         if name in predicted:
             ax.barh(y + 0.25, predicted[name] * scale, height=0.2, fill=False, hatch='///', edgecolor=pred_colour,
@@ -125,7 +127,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
                Line2D([], [], ls='', marker='|', markersize=14, markeredgewidth=3, color=median_colour,
                       label=style.plot_text('style.median'))]
     if halves:
-        handles.append(Patch(color=BAND, linewidth=0, label=style.plot_text('style.grey_box')))
+        handles.append(Patch(facecolor=BAND, edgecolor='0.45', linewidth=1.2, label=style.plot_text('style.grey_box')))
     if predicted:
         handles.append(Patch(fill=False, hatch='///', edgecolor=pred_colour, lw=1.5,
                              label=predicted_label or style.plot_text('style.predicted')))
