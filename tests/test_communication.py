@@ -181,32 +181,31 @@ def test_prediction_and_measured_lines():
 
 
 def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
+    from d2l_ext.communication import expected_slowed
+    assert expected_slowed(0.004, 0.002, 0.008) == pytest.approx(0.005)  # half the copies' time lost
+    assert expected_slowed(0.004, 0.002, 0.004, iters=10) == pytest.approx(0.0042)  # no loss: the engine's formula
     predicted = {'run': 0.0052, 'beside_copies': 0.0052, 'run_then_copy': 0.0088, 'overlapped': 0.0054}
     c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
                     run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
                     copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('en'):
-        # the worked answer: the control against products alone by the one rule (the line names both rows), then
-        # run_and_copy beside the formula's prediction, which assumes the products keep their speed alone
-        assert show.control_text(c, predicted) == (
-            'Worked answer: Yes, the products took 7.15 ms while copies ran vs 5.15 ms alone, slower (39% more '
-            'time). run_and_copy took 7.55 ms; the formula, which assumes the products keep their speed alone, '
-            'predicted 5.40 ms.')
-        same = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.005, 0.0051, 0.0052, 0.0053],
-                           overlapped=[0.005] * 4, copy=[0.001] * 4)
-        assert show.control_text(same, predicted).startswith(
-            'Worked answer: Unclear by the rule: the products took 5.15 ms while copies ran vs 5.15 ms alone, '
-            'no clear difference (medians within 5%). run_and_copy took 5.00 ms;')
+        assert show.rates_text(c.medians()) == ('this run: products alone 5.15 ms, copies alone 3.60 ms; products '
+                                                'while a thread copies nonstop (the control) 7.15 ms')
+        # the worked answer: the share hidden here (by the rule against the parts added), then the control
+        assert show.measured_answer(c) == (
+            'Worked answer: run_and_copy took 7.55 ms vs products alone + copies alone 8.75 ms, faster (14% less '
+            'time): it hid 33% of the copy time. While a thread copied nonstop, the products took 7.15 ms vs 5.15 ms '
+            'alone, slower (39% more time).')
     with using_language('zh'):
-        assert show.control_text(c, predicted) == (
-            '参考答案：会。同时不停地复制时乘法用时7.15毫秒，只做乘法5.15毫秒，更慢（用时多39%）。'
-            'run_and_copy用时7.55毫秒；公式假定乘法保持单独运行时的速度，预测为5.40毫秒。')
+        assert show.measured_answer(c) == (
+            '参考答案：边计算边复制用时7.55毫秒，只做乘法与只做复制之和为8.75毫秒，更快（用时少14%）：隐藏了33%的'
+            '复制用时。另一线程不停地复制时，乘法用时7.15毫秒，只做乘法5.15毫秒，更慢（用时多39%）。')
     with using_language('en'):
         fig = show.plot_measured(c, predicted)
-    assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == ['products alone',
-                                                                       'products while copies run nonstop']
-    # the hatched bars say what they are: predicted from the times alone (the control's: products alone)
-    assert 'predicted from the times alone' in [tx.get_text() for tx in fig.axes[0].get_legend().get_texts()]
+    assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == [
+        'products alone', 'products while a thread copies nonstop']
+    # the hatched bars say what they are: predicted from the times printed above (the control's: products alone)
+    assert 'predicted from the times printed above' in [tx.get_text() for tx in fig.axes[0].get_legend().get_texts()]
 
 
 def test_recorded_lines_come_from_the_recording(rec):
@@ -222,12 +221,17 @@ def test_recorded_lines_come_from_the_recording(rec):
             f"{ms(rows[show.PAGEABLE_PLAN].copy)}), copy_to_cpu(y, True) {ms(book.copy)} (pinned by PyTorch)")
         # per way the share hidden (guessed in %): the prediction's (one stream: none) and the recording's; the verdict
         one, two, line = show.recorded_lines(rec, (50, 90)).split('\n')
-        assert one == ('share of the copy time hidden by one stream: your guess 50% · predicted 0% · measured '
+        assert one == ('share of the copy time hidden by run then copy: your guess 50% · predicted 0% · measured '
                        f"{show.verdict.num(show.hidden_share(book), '%')}")
-        assert two.startswith('share of the copy time hidden by copy stream + events: your guess 90% · predicted ')
-        assert line == show.verdict.line('copy stream + events', side.times['overlapped'], 'one stream',
+        assert two.startswith('share of the copy time hidden by run_and_copy: your guess 90% · predicted ')
+        assert line == show.verdict.line('run_and_copy', side.times['overlapped'], 'run then copy',
                                          book.times['overlapped'], 'ms')
         assert show.recorded_lines(rec) == line  # no guess: the verdict alone
+        # the worked answer: each way's share hidden, with the times it comes from (one stream: the parts added)
+        answer = show.recorded_answer(rec)
+        assert answer.startswith(f'Worked answer: run then copy took {ms(book.overlapped)} vs products alone + '
+                                 f'copies alone {ms(book.run + book.copy)}, no clear difference')
+        assert f"it hid {show.verdict.num(show.hidden_share(side), '%')} of the copy time." in answer
         assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as the parts added: none
         assert abs(show.hidden_share(side, predicted=True) - show.hidden_share(side)) < 0.1  # the model held
         assert show.recorded_alone(None) == 'No GPU recording is available to show here.'
@@ -239,7 +243,8 @@ def test_the_recorded_figure_puts_repeats_and_timelines_on_one_time_axis(rec):
         fig = show.plot_recorded(rec, (50, 90))
     repeats, *timelines = fig.axes[:3]
     rows = [x.get_text().split('\n')[0] for x in repeats.get_yticklabels()]
-    assert rows == ['copy_to_cpu(y, True), one stream', 'pinned buffers, copy stream + events']  # the book's, ours
+    # the book's, ours: one name per way in the figures, the lines and the prose
+    assert rows == ['run then copy (copy_to_cpu(y, True))', 'run_and_copy (copy stream + events)']
     assert [ax.get_title(loc='left').split(':')[0] for ax in timelines] == rows
     assert len({ax.get_xlim() for ax in fig.axes[:3]}) == 1 and rec.machine['gpus'][0] in fig._suptitle.get_text()
     # the diamonds are times the shares imply (the axis is ms), and the legend says so; the hatch says what it is
@@ -275,13 +280,14 @@ def test_hazard_and_copied_lines():
         # the wait named as it was shown: a GPU's synchronize(), a CPU stand-in's join()
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref) == (
             'read before synchronize(): all zeros, the copy had not happened (relative error 1.00); after '
-            'synchronize(): 0.0e+00')
+            'synchronize(): relative error 0.0e+00')
         assert show.hazard_text(torch.tensor([1., 1., 0., 0.]), torch.ones(4), ref, gpu=False).startswith(
             'read before join(): relative error 0.71;')
         assert 'need not' in show.hazard_text(torch.ones(4), torch.ones(4), ref)
     with using_language('zh'):
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref, False).startswith(
             '在join()之前读取：全是0，复制还没有发生')
+        assert show.hazard_text(torch.zeros(4), torch.ones(4), ref, False).endswith('join()之后：相对误差0.0e+00')
 
 
 def _ex3(together, alone=(1.0, 0.8), rule='separate'):
@@ -321,7 +327,7 @@ def test_exercise_three_places_together_between_max_and_sum():
     assert rows == ['lane 0 computes and copies', 'lane 1 computes', 'together']
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            '参考答案：介于两者之间：同时运行用时1.41秒，从max(t1, t2) 1.00秒到t1 + t2 1.80秒，走到了51%处。')
+            '参考答案：介于两者之间：同时运行用时1.41秒，只比max(t1, t2) 1.00秒多出两者之差的51%（t1 + t2为1.80秒）。')
 
 
 def test_touching_narrow_bars_are_parted_one_by_one(rec):
@@ -392,7 +398,7 @@ def test_recorded_timeline_titles_give_their_one_run_time(rec):
     total = max(e['end'] for e in tl.events) - min(e['start'] for e in tl.events)
     with using_language('en'):
         from d2l_ext.display.communication_timelines import timeline_title
-        assert timeline_title(tl) == f"pinned buffers, copy stream + events: one run, {show.verdict.num(total, 'ms')}"
+        assert timeline_title(tl) == f"run_and_copy (copy stream + events): one run, {show.verdict.num(total, 'ms')}"
         fig = show.plot_comm_timelines(rec.comm_timelines)
     assert len(fig.axes) == len(rec.comm_timelines)
 
@@ -433,7 +439,7 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     profile = next(c for c in code if 'profile(activities=activities)' in c.source)
     assert 'my_guess' not in profile.source  # exercise 4 asks what the profiler tells, not arithmetic from the timings
     assert 'show.profile_text(prof, GPU, x, w, K2, name)' in ''.join(c.source for c in code)
-    for marker in ('print(show.control_text', 'verdict.details(show.profile_frame', 'show.exercise_three_text(ex3)',
+    for marker in ('print(show.measured_answer', 'print(show.recorded_answer', 'show.exercise_three_text(ex3)',
                    '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)
         assert hidden.metadata['jupyter'] == {'source_hidden': True, 'outputs_hidden': True}, marker

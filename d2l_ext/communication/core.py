@@ -43,6 +43,14 @@ def expected_overlap(run: float, copy: float, rule: str, threads: int = 1, iters
     return run + copy
 
 
+def expected_slowed(run: float, copy: float, slowed: float, iters: int | None = None) -> float:
+    """run_and_copy's time when the products slow while copies run (13.3.2's CPU stand-in: a copy thread shares the
+    cores): the control's products took `slowed`, not `run`, so over the copies' `copy` they lose 1 - run / slowed
+    of it: run + copy x (1 - run / slowed); at least the copy engine's formula (expected_overlap 'separate')."""
+    lost = copy * max(0.0, 1 - run / slowed) if slowed > 0 else 0.0
+    return max(expected_overlap(run, copy, 'separate', iters=iters), run + lost)
+
+
 def predicted_overlap(product_s: float, copy_s: float, iters: int) -> float:
     """Closed form: copy i runs beside product i + 1, so every copy but the last overlaps, for min(product, copy)."""
     if iters < 1 or copy_s <= 0:

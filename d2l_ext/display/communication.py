@@ -1,13 +1,14 @@
 """13.3.2's figures and lines, one figure and at most one verdict line a measuring cell (statistics: the results)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from ..i18n import t
 from ..results import Times
 from . import style, verdict
 from .communication_timelines import _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
 from .repeats import plot_repeats
-from .verdict import WORDS  # noqa: F401 (the values of {word} in communication.control.{word})
 
 RULES = ('separate', 'one_stream', 'own_core', 'shared', 'engine')  # CommRow.expectation: communication.rule.<rule>
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
@@ -34,8 +35,10 @@ def copied_text(ys, ys_cpu) -> str:
 
 
 def rates_text(seconds: dict) -> str:
-    """One line: this run's products alone and copies alone in ms (medians: the learner guesses from them, in ms)."""
-    return t('communication.rates', run=verdict.num(seconds['run'], 'ms'), copy=verdict.num(seconds['copy'], 'ms'))
+    """One line, ms: this run's products alone, copies alone and, where measured, the control (the guess's inputs)."""
+    ctrl = seconds.get('beside_copies')
+    return t('communication.rates', run=verdict.num(seconds['run'], 'ms'), copy=verdict.num(seconds['copy'], 'ms')) + (
+        '' if ctrl is None else t('communication.rates_control', ctrl=verdict.num(ctrl, 'ms')))
 
 
 def measured_title(x, w, iters: int) -> str:
@@ -54,28 +57,37 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
     mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
     return plot_repeats(times, predicted=pred, guess=mine, unit='ms', halves=True,
                         title=title or style.plot_text('communication.measured_title'),
-                        predicted_label=style.plot_text('communication.predicted_alone'))
+                        predicted_label=style.plot_text('communication.predicted_printed'))
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
     """Two lines: the guess (ms) beside run_and_copy's prediction and measurement, then the one verdict line,
-    run_and_copy against run then copy (the figure shows every row; the control's line is control_text's)."""
+    run_and_copy against run then copy (the figure shows every row; the control's line is measured_answer's)."""
     over, base = comparison.measurements['overlapped'], comparison.measurements['run_then_copy']
     return verdict.lines(verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms'),
                          verdict.line(_word('overlapped'), over, _word('run_then_copy'), base, 'ms'))
 
 
-def control_text(comparison, predicted: dict) -> str:
-    """The worked answer: the control (products beside copies without pause) against products alone by the one rule
-    (its sentence by the outcome), then run_and_copy's time beside the formula's (`predicted`, s), which assumes the
-    products keep their speed alone."""
+def measured_answer(comparison) -> str:
+    """The worked answer: the share of the copy time run_and_copy hid here (as for the recording), then the control
+    (products while a thread copies nonstop) against products alone by the one rule."""
     m = comparison.measurements
-    a, b, over = m['beside_copies'], m['run'], m['overlapped']
-    own = t('communication.control.own', c=verdict.num(over.median, 'ms'),
-            p=verdict.num(predicted['overlapped'], 'ms'))
-    word = verdict.compare(a, b)  # one of WORDS
-    return verdict.answer(t(f'communication.control.{word}', a=verdict.num(a.median, 'ms'),
-                            b=verdict.num(b.median, 'ms'), by=verdict.by(a, b), own=own))
+    row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
+    control = t('communication.control', a=verdict.num(m['beside_copies'].median, 'ms'),
+                b=verdict.num(m['run'].median, 'ms'), by=verdict.by(m['beside_copies'], m['run']))
+    return verdict.answer(hidden_sentence(_word('overlapped'), row), control)
+
+
+def _added(row) -> Times:
+    """Products alone + copies alone, repeat by repeat (interleaved, so the i-th of each ran side by side in time)."""
+    return Times('added', [a + b for a, b in zip(row.times['run'].repeated(), row.times['copy'].repeated())])
+
+
+def hidden_sentence(way: str, row) -> str:
+    """'<way> took X vs products alone + copies alone Y, <by the rule>: it hid Z of the copy time' (hidden_share)."""
+    return t('communication.hidden', way=way, total=verdict.num(row.overlapped, 'ms'),
+             sum=verdict.num(row.run + row.copy, 'ms'), by=verdict.by(row.times['overlapped'], _added(row)),
+             share=verdict.num(hidden_share(row), '%'))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -101,10 +113,17 @@ def recorded_alone(rec) -> str:
 def hidden_share(row, predicted: bool = False) -> float:
     """The share of a way's copy time hidden, 0 to 1: (products alone + copies alone - the way) / copies alone, none
     unless faster than the two added by the one rule; `predicted`: the same with the way's expectation."""
-    added = Times('added', [a + b for a, b in zip(row.times['run'].repeated(), row.times['copy'].repeated())])
-    faster = predicted or verdict.compare(row.times['overlapped'], added) == 'faster'
+    faster = predicted or verdict.compare(row.times['overlapped'], _added(row)) == 'faster'
     saved = row.run + row.copy - (row.expected if predicted else row.overlapped)
     return min(1.0, max(0.0, saved / row.copy)) if faster and row.copy > 0 else 0.0
+
+
+def recorded_answer(rec) -> str:
+    """The worked answer to the recording's question: the share of the copy time each way hid (guessed in %)."""
+    book, side, _ = _ways(rec)
+    if book is None or side is None:
+        return t('communication.recorded.none')
+    return verdict.answer(*(hidden_sentence(_word(k), r) for k, r in (('run_then_copy', book), ('overlapped', side))))
 
 
 def _guesses(guess) -> tuple:
@@ -118,7 +137,7 @@ def recorded_lines(rec, guess=None) -> str:
     book, side, _ = _ways(rec)
     if book is None or side is None:
         return t('communication.recorded.none')
-    way = {BOOK_PLAN: _word('overlapped.one_stream'), SIDE_PLAN: _word('overlapped.separate')}  # my_guess's order
+    way = {BOOK_PLAN: _word('run_then_copy'), SIDE_PLAN: _word('overlapped')}  # my_guess's order, the lesson's names
     lines = [t('communication.recorded.hidden', way=way[r.mode], line=verdict.guess(g, hidden_share(r, True),
              hidden_share(r), '%')) for g, r in zip(_guesses(guess), (book, side)) if g is not None]
     return verdict.lines(*lines, verdict.line(way[SIDE_PLAN], side.times['overlapped'], way[BOOK_PLAN],

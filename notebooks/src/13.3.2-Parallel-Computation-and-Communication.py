@@ -18,8 +18,9 @@
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
 # The book computes 50 products on a GPU, copies them to host memory, and says the system can copy `y[i-1]`
-# while it computes `y[i]`. That takes **pinned** host buffers, copies on a **second stream**, and **events** that
-# keep each copy after its product.
+# while it computes `y[i]`. That takes **pinned** host buffers (page-locked: the system never moves them, so the
+# GPU's copy engine writes them directly; ordinary host memory is *pageable*), copies on a **second stream**, and
+# **events** that keep each copy after its product.
 
 # %% [markdown] lang="zh"
 # # 12.3.2. 并行计算与通信
@@ -27,7 +28,8 @@
 # 《动手学深度学习》12.3节“自动并行”中的12.3.2节（英文版编号为 13.3.2）。
 #
 # 书中在 GPU 上做 50 次矩阵乘法，并把结果复制到主机内存。书中指出，系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
-# 这需要**锁页**主机缓冲区、放在**另一个流**上的复制，以及让每次复制排在它的乘法之后的**事件**。
+# 这需要**锁页**主机缓冲区（系统不会移动这些内存页，所以 GPU 的复制引擎可以直接写入；普通的主机内存是**可分页**的）、
+# 放在**另一个流**上的复制，以及让每次复制排在它的乘法之后的**事件**。
 
 # %%
 # %matplotlib inline
@@ -38,7 +40,6 @@ import d2l_ext
 from d2l_ext import communication as comm
 from d2l_ext.communication import copying, tracing
 from d2l_ext.display import communication as show
-from d2l_ext.display import verdict
 from d2l_ext.workloads import resolve_workload
 
 d2l_ext.set_language('en')
@@ -94,12 +95,12 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 # %% [markdown]
 # ## Recorded on an H200
 #
-# The book's claim on a GPU, recorded with its 50 products of 4000 × 4000. First each part alone:
+# The book's 50 products of 4000 × 4000 on a GPU. First each part alone:
 
 # %% [markdown] lang="zh"
 # ## 在 H200 上记录的结果
 #
-# 书中的说法在 GPU 上是什么样子：用书中 50 次 4000 × 4000 的矩阵乘法记录。先看每一部分单独运行的用时：
+# 书中在 GPU 上做的 50 次 4000 × 4000 矩阵乘法。先看每一部分单独运行的用时：
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import newest
@@ -108,48 +109,51 @@ rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录�
 print(show.recorded_alone(rec))
 
 # %% [markdown]
-# The book's `copy_to_cpu(y, True)` queues each copy on the stream that computes: *one stream*. The second way,
-# *copy stream + events*, queues it on a copy stream, behind an event recorded after its product. What share of the
-# pinned copies' time does each way hide, that is, save against products alone plus copies alone? Write both, in %,
+# The book's code runs every product, then `copy_to_cpu(y, True)` on the same stream: *run then copy*. The second
+# way, *run_and_copy* (you write it below), queues each copy on a copy stream behind an event recorded after its
+# product. Of the copies' time alone (printed above), what share disappears from each way's total? Write both, in %,
 # into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 书中的 `copy_to_cpu(y, True)` 把每次复制排在负责计算的流上，即“一个流”。第二种方式“复制流 + 事件”把复制排在
-# 复制流上，让它等待其乘法之后记录的事件。每种方式能隐藏锁页复制用时的百分之多少，即比“只做乘法”与“只做复制”
-# 之和少用多少？把两个百分数写进 `my_guess`。
+# 书中的代码先做完所有乘法，再在同一个流上调用 `copy_to_cpu(y, True)`，即“先计算后复制”。第二种方式“边计算边复制”
+# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。在只做复制的用时（见上面
+# 打印的结果）中，每种方式的总用时里消失了百分之多少？把两个百分数写进 `my_guess`。
 
 # %%
-my_guess = None  # % of the copy time hidden (one stream, copy stream + events), e.g. (50, 50)  #zh: （一个流，复制流 + 事件）隐藏的复制用时百分数，例如 (50, 50)
+my_guess = None  # % of the copy time hidden (run then copy, run_and_copy), e.g. (50, 50)  #zh: （先计算后复制，边计算边复制）隐藏的复制用时百分数，例如 (50, 50)
 
 # %% [markdown]
-# One stream runs its work in order, so the prediction (hatched) is $t_\text{run} + t_\text{copy}$. With a copy
-# stream it is $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one product and one copy: nothing can run
-# beside the first product or the last copy. Top: every repeat. Below: when each product and copy ran, one run each.
+# Run then copy's prediction (hatched) is $t_\text{run} + t_\text{copy}$: one stream runs in order. run_and_copy's is
+# $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one product and one copy (the first product and the last
+# copy run alone). Top: every repeat; below: one run of each, op by op.
 
 # %% [markdown] lang="zh"
-# 一个流按顺序执行其中的工作，所以预测（斜线条形）是$t_\text{计算} + t_\text{复制}$。用复制流时，
-# 预测是$\max(t_\text{计算}, t_\text{复制})$，再加上一次乘法与一次复制中较短者：第一次乘法和最后一次复制运行时，
-# 不可能有别的工作与之同时进行。上图是每次重复；下面两图是每种方式运行一次时，每次乘法和复制在何时运行。
+# 先计算后复制的预测（斜线条形）是$t_\text{计算} + t_\text{复制}$：一个流按顺序执行。边计算边复制的预测是
+# $\max(t_\text{计算}, t_\text{复制})$，再加上一次乘法与一次复制中较短者（第一次乘法和最后一次复制只能单独运行）。
+# 上图是每次重复；下面两图是每种方式运行一次时，每次乘法和复制在何时运行。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
     display(show.plot_recorded(rec, my_guess))
-print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction's, the recording's; then the rule  #zh: 每种方式：你的猜测、预测与记录的占比；然后按规则比较
+print(show.recorded_lines(rec, my_guess))  # your guess's line per way, then run_and_copy vs run then copy  #zh: 每种方式一行你的猜测，然后比较边计算边复制与先计算后复制
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+print(show.recorded_answer(rec))  # worked answer: the share of the copy time each way hid  #zh: 参考答案：每种方式隐藏的复制用时占比
 
 # %% [markdown]
-# **The book's numbers.** The book's code is the one-stream row: it hides none of the copy time. Its "Run on GPU1 and
-# copy to CPU" beat "Run on GPU1" plus "Copy to CPU" only because `copy_to_cpu(y, True)` copies into pinned memory,
-# far faster than `copy_to_cpu(y)` into new pageable tensors (the second line printed above).
+# **The book's numbers.** The book's code is the run-then-copy row: it hides no copy time. Where its "Run on GPU1
+# and copy to CPU" beats "Run on GPU1" plus "Copy to CPU", the gain is the copy: `copy_to_cpu(y, True)` writes pinned
+# memory, far faster than `copy_to_cpu(y)` into new pageable tensors (printed above).
 
 # %% [markdown] lang="zh"
-# **书中的数字**。书中的代码就是“一个流”那一行：它没有隐藏任何复制用时。“在GPU1上运行并复制到CPU”之所以比
-# “在GPU1上运行”与“复制到CPU”之和快，只是因为 `copy_to_cpu(y, True)` 复制到锁页内存，比 `copy_to_cpu(y)`
+# **书中的数字**。书中的代码就是“先计算后复制”那一行：它没有隐藏任何复制用时。所以，如果书中“在GPU1上运行并复制到CPU”
+# 比“在GPU1上运行”与“复制到CPU”之和快，快在复制本身：`copy_to_cpu(y, True)` 写入锁页内存，比 `copy_to_cpu(y)`
 # 复制到新建的可分页张量快得多（见上面打印的第二行）。
 
 # %% [markdown]
 # ## The three ingredients
 #
-# * **Pinned memory.** `pin_memory=True` allocates page-locked host memory that the GPU's copy engine writes directly.
+# * **Pinned memory.** `pin_memory=True` allocates it.
 # * **A copy stream.** One CUDA stream runs in order; on a second stream `s` (`with torch.cuda.stream(s):`), copy `i`
 #   runs while product `i+1` computes.
 # * **Events.** `done.record()` marks the compute stream after product `i`; `s.wait_event(done)` holds the copy until
@@ -158,7 +162,7 @@ print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction'
 # %% [markdown] lang="zh"
 # ## 三个要素
 #
-# * **锁页内存**。`pin_memory=True` 分配锁页主机内存，GPU 的复制引擎可以直接写入它。
+# * **锁页内存**。用 `pin_memory=True` 分配。
 # * **复制流**。一个 CUDA 流上的工作按顺序执行；放在第二个流 `s` 上（`with torch.cuda.stream(s):`），复制 `i`
 #   就能在做乘法 `i+1` 的同时进行。
 # * **事件**。`done.record()` 在计算流上乘法 `i` 之后做一个标记；`s.wait_event(done)` 让复制等到这个标记。
@@ -169,17 +173,18 @@ print(show.recorded_lines(rec, my_guess))  # per way your share, the prediction'
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. On a CPU, `x` and `w` make 20 thin products (700 × 4 by 4 × 700).
+# `lane.threads` a CPU lane's share of the cores. On a CPU, `x` and `w` make 20 thin products (700 × 4 by 4 × 700:
+# little work, a large result to copy).
 # Without a GPU you write the stand-in: a copy thread fed through a `queue.Queue` plays the copy stream, the queue's
 # order plays the events (a copy starts after its product), `join()` plays `synchronize()`.
-# The GPU branch, the three ingredients, is graded only on a GPU; the worked answer below holds one.
+# The GPU branch (the three ingredients) is graded only on a GPU; the worked answer holds one.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行单元
-# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法（700 × 4 乘以 4 × 700）。没有 GPU 时，你写的是
+# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法（700 × 4 乘以 4 × 700：计算量小，要复制的结果大）。没有 GPU 时，你写的是
 # 替代版本：由 `queue.Queue` 供给的复制线程扮演复制流，队列的顺序扮演事件（复制在其乘法之后开始），`join()` 扮演
 # `synchronize()`。GPU 分支（即三个要素）只在有 GPU 时评分；下面的参考答案里有 GPU 分支。
 
@@ -206,17 +211,18 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict, then measure here
 #
-# On a GPU this tests the formula above on this machine. Without one it cannot show a copy engine: the "copy
-# engine" is a thread sharing the CPU with the products. The control row times the products alone while a second
-# thread copies without pause. Overlapped, expect about $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one
-# product and one copy, as above.
+# Without a GPU there is no copy engine: a copy thread shares the CPU with the products. The control row times the
+# same products while a thread copies nonstop (more copies than run_and_copy's 20). If they take $t_\text{ctrl}$
+# instead of $t_\text{run}$, they lose $1 - t_\text{run}/t_\text{ctrl}$ of the copies' time: expect
+# $t_\text{run} + t_\text{copy}(1 - t_\text{run}/t_\text{ctrl})$, and at least the formula above.
 
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
-# 有 GPU 时，这里在本机检验上面的公式。没有 GPU 时无法展示复制引擎：这里的“复制引擎”是一个与乘法共用 CPU
-# 的线程。对照行只给乘法计时，同时另一个线程不停地复制。重叠时，与上面一样，
-# 应当预期用时大约是$\max(t_\text{计算}, t_\text{复制})$再加上一次乘法与一次复制中较短者。
+# 没有 GPU 时没有复制引擎：复制线程与乘法共用 CPU。对照行给同样的乘法计时，同时另一个线程不停地复制（比
+# run_and_copy 的 20 次复制多）。如果乘法因此用时$t_\text{对照}$而不是$t_\text{计算}$，在复制的用时里乘法就损失了
+# $1 - t_\text{计算}/t_\text{对照}$：预期用时为$t_\text{计算} + t_\text{复制}(1 - t_\text{计算}/t_\text{对照})$，
+# 且不少于上面的公式。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行单元上任务的设定
@@ -232,34 +238,34 @@ variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=25,  # every way, interleaved  #zh: 每种方式交替计时
                            check=lambda name, out: d2l_ext.check_close(out, ref, name))
-alone = measured.medians()                # the prediction's inputs: products alone, copies alone  #zh: 预测的输入：只做乘法、只做复制
+alone = measured.medians()                # the prediction's inputs: products alone, copies alone, the control  #zh: 预测的输入：只做乘法、只做复制、对照
 print(show.rates_text(alone))
 
 # %% [markdown]
-# From these two times, write your guess for `run_and_copy` (ms) into `my_guess`.
+# From these three times, write your guess for `run_and_copy` (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 根据这两个用时，把你对边计算边复制用时的猜测（毫秒）写进 `my_guess`。
+# 根据这三个用时，把你对边计算边复制用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制用时的猜测
 
 # %% tags=["nbval-ignore-output"]
 predicted = {'beside_copies': alone['run'],
-             'overlapped': comm.expected_overlap(alone['run'], alone['copy'], 'separate', iters=K2)}
+             'overlapped': comm.expected_slowed(alone['run'], alone['copy'], alone['beside_copies'], iters=K2)}
 display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measured_title(x, w, K2)))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **Do the copies slow the products?** The formula assumes not; the control row tests that (its hatched bar is
-# products alone's median). Answer from the figure, then open the answer.
+# **What did this machine show?** How much copy time did run_and_copy hide here, and did copying slow the products
+# (the control row against its hatched bar)? Then open the answer.
 
 # %% [markdown] lang="zh"
-# **复制会拖慢乘法吗？** 公式假定不会；对照行检验的就是这一点，它的斜线条形是“只做乘法”的中位数。
-# 先根据图回答，然后打开参考答案。
+# **本机的结果如何？** 边计算边复制在这里隐藏了多少复制用时？复制拖慢乘法了吗（对照行与它的斜线条形相比）？
+# 先回答，然后打开参考答案。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.control_text(measured, predicted))  # worked answer: the control row against products alone  #zh: 参考答案：对照行与只做乘法相比
+print(show.measured_answer(measured))  # worked answer: the share hidden here; the control against products alone  #zh: 参考答案：本机隐藏的占比；对照与只做乘法相比
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -312,8 +318,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
-# while lane 1 computes on its own. With one GPU, lane 0 is the GPU and lane 1 the CPU. Without one, both share
-# this CPU, and threads beyond the cores (first printed line) take turns. From the times alone, predict "together":
+# while lane 1 computes on its own. With one GPU, lane 0 is the GPU and lane 1 the CPU; without one, both share this
+# CPU (first printed line: threads beyond the cores take turns). From the times alone, predict "together":
 # near max(t1, t2), near their sum, or between? Write it (s) into `my_guess`.
 
 # %% [markdown] lang="zh"
@@ -340,7 +346,7 @@ display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 
 print(show.exercise_three_text(ex3))  # worked answer: where together lies between the two  #zh: 参考答案：同时运行的用时落在两者之间的哪里
 
 # %% [markdown]
-# **4. Use a profiler.** The book suggests a debugger such as NVIDIA's Nsight; here `torch.profiler` plays that role.
+# **4. Use a profiler.** The book suggests NVIDIA's Nsight; here `torch.profiler` plays that role.
 # On a GPU it profiles `run_and_copy`. A CPU profile records only the thread that starts it, so here it profiles
 # `run_then_copy`. Which operators ran, how many times each, and for how long?
 
@@ -366,31 +372,31 @@ print(f'trace saved to {trace}: open it at ui.perfetto.dev')
 #zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-display(verdict.details(show.profile_frame(prof, GPU)))
+display(show.profile_frame(prof, GPU))
 print(show.profile_text(prof, GPU, x, w, K2, name))
 
 # %% [markdown]
 # ## Remember
 #
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap on a GPU.
-# * One stream takes run + copy; in the H200 recording, a copy stream hid almost all of the copy time.
+# * Run then copy takes run + copy; in the H200 recording, run_and_copy's copy stream hid almost all of the copy time.
+# * Without a GPU a copy thread shares the cores: the control row measures how much it slows the products.
 #
 # ## Pitfalls
 #
-# * **No wait:** timing queued GPU work without synchronizing measures only the queueing.
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **A new tensor per copy:** in the H200 recording, `copy_to_cpu(y)` (a new pageable tensor per result) was far
-#   slower than reused pageable buffers; pinned buffers were faster still.
+# * **A new tensor per copy:** in the H200 recording, `copy_to_cpu(y)` was far slower than reused pageable buffers;
+#   pinned buffers were faster still.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
 # * 在 GPU 上，锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠。
-# * 一个流的用时是计算 + 复制；在 H200 的记录结果中，复制流隐藏了几乎全部复制用时。
+# * 先计算后复制的用时是计算 + 复制；在 H200 的记录结果中，边计算边复制的复制流隐藏了几乎全部复制用时。
+# * 没有 GPU 时，复制线程与乘法共用核心：对照行测出它把乘法拖慢了多少。
 #
 # ## 易错点
 #
-# * **不等待**：不同步就为排队的 GPU 工作计时，测到的只是排队的时间。
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
 # * **每次复制新建张量**：在 H200 的记录结果中，`copy_to_cpu(y)` 为每个结果新建一个可分页张量，比重复使用的
 #   可分页缓冲区慢得多；锁页缓冲区更快。

@@ -9,7 +9,7 @@ MESSAGES = {
     'communication.variant.overlapped.one_stream': 'one stream',
     'communication.variant.overlapped.shared': 'a copy thread',
     'communication.variant.overlapped.engine': "MXNet's engine",
-    'communication.variant.beside_copies': 'products while copies run nonstop',
+    'communication.variant.beside_copies': 'products while a thread copies nonstop',
     'communication.variant.warm': 'later calls',
     'communication.variant.cold': 'first call',
     'communication.variant.reused': 'pinned buffers allocated once',
@@ -21,9 +21,9 @@ MESSAGES = {
     'communication.mode.widget': 'the copy mode chosen above',
     'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y), new pageable tensors',
     'communication.mode.pageable, preallocated, same stream': 'pageable buffers, reused, one stream',
-    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': 'copy_to_cpu(y, True), one stream',
+    'communication.mode.book: copy_to_cpu(y, non_blocking=True)': 'run then copy (copy_to_cpu(y, True))',
     'communication.mode.pinned, preallocated, same stream': 'pinned buffers, one stream',
-    'communication.mode.pinned, preallocated, copy stream + events': 'pinned buffers, copy stream + events',
+    'communication.mode.pinned, preallocated, copy stream + events': 'run_and_copy (copy stream + events)',
     'communication.rule.separate': 'max(run, copy): a copy engine',
     'communication.rule.one_stream': 'run + copy: one stream',
     'communication.rule.own_core': 'max(run, copy): a free core copies',
@@ -39,12 +39,16 @@ MESSAGES = {
     'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): nothing was copied.",
     'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
     'communication.rates': 'this run: products alone {run}, copies alone {copy}',
+    'communication.rates_control': '; products while a thread copies nonstop (the control) {ctrl}',
     'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
                                      "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b} (new "
                                      'pageable tensors; reused pageable buffers {a}), copy_to_cpu(y, True) {c} '
                                      '(pinned by PyTorch)'),
     'communication.predicted_alone': 'predicted from the times alone',
+    'communication.predicted_printed': 'predicted from the times printed above',
+    'communication.hidden': ('{way} took {total} vs products alone + copies alone {sum}, {by}: it hid {share} of the '
+                             'copy time.'),
     'communication.guess_time': 'your guess, as the time your share implies',
     'communication.recorded.hidden': 'share of the copy time hidden by {way}: {line}',
     'communication.recorded.none': 'No GPU recording is available to show here.',
@@ -56,26 +60,22 @@ MESSAGES = {
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
-    'communication.hazard.caught': 'read before {wait}: relative error {early:.2f}; after {wait}: {late:.1e}',
+    'communication.hazard.caught': ('read before {wait}: relative error {early:.2f}; after {wait}: relative error '
+                                    '{late:.1e}'),
     'communication.hazard.zeros': ('read before {wait}: all zeros, the copy had not happened (relative error '
-                                   '{early:.2f}); after {wait}: {late:.1e}'),
-    'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after {wait}: {late:.1e}. '
+                                   '{early:.2f}); after {wait}: relative error {late:.1e}'),
+    'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after {wait}: relative error '
+                                   '{late:.1e}. '
                                    'The copy landed first this time; it need not.'),
     'communication.ex3.alone': 'alone: lane 0 computing and copying t1 = {a}, lane 1 computing t2 = {b}',
     'communication.ex3.max': 'max(t1, t2)', 'communication.ex3.sum': 't1 + t2',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
-    'communication.middle_half': 'middle half of the repeats',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
     'communication.measured_title_cpu': ('{k} products of {a} × {b} by {b} × {c}; a copy thread stands in for the '
                                          'copy engine'),
-    'communication.control.slower': 'Yes, the products took {a} while copies ran vs {b} alone, {by}. {own}',
-    'communication.control.same': ('Unclear by the rule: the products took {a} while copies ran vs {b} alone, {by}. '
-                                   '{own}'),
-    'communication.control.faster': 'No, the products took {a} while copies ran vs {b} alone, {by}. {own}',
-    'communication.control.own': ('run_and_copy took {c}; the formula, which assumes the products keep their speed '
-                                  'alone, predicted {p}.'),
+    'communication.control': 'While a thread copied nonstop, the products took {a} vs {b} alone, {by}.',
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
                                     '({n} threads on {cores} cores)'),
