@@ -92,14 +92,14 @@ def _ids(*names):
     return [dict(framework='torch', name=n, kind='cpu', index=i) for i, n in enumerate(names)]
 
 
-def test_timeline_prediction_by_lane_order_survives_a_language_switch():
-    """13.3.1's timeline cell broke when the lanes were named in one language and the timeline in another."""
+def test_timeline_rows_survive_a_language_switch():
+    """A timeline broke when the lanes were named in one language and the timeline drawn in another."""
     tl = _timeline([(0.0, 1.0), (0.0, 0.5)], lanes=('CPU执行单元0', 'CPU执行单元1'))
     with using_language('en'):
-        fig = dl.plot_timeline(tl, predicted=[1.0, 0.5])
-    assert fig.axes and 'median alone' in [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
-    with using_language('en'):  # one repeat's end against a median: no per-lane change claimed (the rule needs repeats)
-        fig = dl.plot_timeline(_timeline([(0.0, 1.27), (0.0, 0.4)]), predicted=[1.0, 0.5])
+        fig = dl.plot_timeline(tl)
+    assert [x.get_text() for x in fig.axes[0].get_yticklabels()] == ['CPU执行单元0', 'CPU执行单元1']
+    with using_language('en'):
+        fig = dl.plot_timeline(_timeline([(0.0, 1.27), (0.0, 0.4)]))
     assert [x.get_text() for x in fig.axes[0].get_yticklabels()] == ['lane A', 'lane B']
 
 
@@ -120,22 +120,22 @@ def test_sync_mistake_arms_wait_for_what_they_say():
     assert calls == [(0,), (1,)]  # every GPU used, by index; the CPU lane needs no wait
 
 
-def test_together_keeps_each_repeat_and_draws_the_median_one():
+def test_kept_together_keeps_each_repeat_and_draws_the_median_one():
     import torch
 
-    from d2l_ext.parallel import Together
-    from d2l_ext.parallel.core import median_index
+    from d2l_ext.backends.torch_backend import KeptTogether
+    from d2l_ext.parallel.core import kept_timeline, median_index
     from d2l_ext.timing import compare
     with fake_hardware(gpus=0, cores=2):
         lanes = pick_lanes('torch')
     xs = [torch.rand(32, 32) for _ in lanes]
-    run = Together(lanes, xs, [3, 2])
+    run = KeptTogether(lanes, xs, [3, 2])
     cmp = compare({'together': run}, lanes=lanes, repeats=3)
     out = run()  # returns each lane's products, as run_on_lanes
     assert [len(ys) for ys in out] == [3, 2] and torch.allclose(out[0][0], xs[0] @ xs[0])
     times = [0.3, 0.1, 0.2]  # the median is the third repeat
     assert median_index(times) == 2 and median_index([0.1, 0.4, 0.2, 0.3]) in (2, 3)
-    tl = run.timeline(cmp['together'].times)
+    tl = kept_timeline(run, cmp['together'].times, 'torch', 32, 'thread clock')
     assert len(tl.events) == 5 and {e['lane'] for e in tl.events} == {lane.name for lane in lanes}
     assert all(0 <= e['start'] <= e['end'] for e in tl.events) and all(e['role'].startswith('lane ') for e in tl.events)
     assert len(run.calls) == 1 + 3 + 1  # warm-up, repeats, the call above
@@ -153,7 +153,7 @@ def test_measure_parallel_times_the_all_cores_baseline_for_shared_lanes_only_as_
 # -- the one lane runner (issue 34) ------------------------------------------------------------------------------
 
 def test_one_lane_runner_everywhere():
-    """The worked solution, the backend's run_on_lanes and Together all run parallel.together.run_together."""
+    """The worked solution, the backend's run_on_lanes and KeptTogether all run parallel.together.run_together."""
     import inspect
 
     from d2l_ext.backends import torch_backend
@@ -228,7 +228,7 @@ def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
     no_base.baseline = None  # MXNet: the line compares with one after the other, so the figure draws that row
     with using_language('en'):
         labels = [t.get_text().split('\n')[0] for t in dp.plot_parallel(no_base).axes[0].get_yticklabels()]
-        assert 'sum of the two alone' in labels and 'one device doing both' not in dp.plot_parallel(
+        assert 'computed: the two alone,' in labels and 'one device doing both' not in dp.plot_parallel(
             no_base).axes[0].get_title()
 
 
@@ -244,7 +244,9 @@ def test_five_rows_measure_what_the_lesson_compares_and_print_the_guess_and_one_
     with using_language('en'):
         rows = five_rows(run_together, lanes, xs, [2, 3], refs, repeats=2)
         assert rows.names[2:] == ['one after the other', 'both lanes together', 'CPU (2 cores), both jobs']
-        assert len(rows.alone) == 2 and len(rows.timeline().events) == 5  # the median run of together: 2 + 3
+        assert len(rows.alone) == 2 and rows.iters == [2, 3]
+        assert dp.alone_line(rows).startswith('Each lane alone, median of 2 repeats: CPU lane 0 ')  # before my_guess
+        assert ', 3 products ' in dp.alone_line(rows) and '; CPU lane 1 ' in dp.alone_line(rows)
         rows.busy = 0.0  # nobody else busy: the verdict line, no 'cannot measure here'
         fig = dp.plot_lanes_run(rows)
         assert capsys.readouterr().out.splitlines()[0].startswith('together ')  # no guess: the verdict line only
@@ -269,8 +271,8 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
         dp.plot_independence([torch, mx, naive])
         assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
         assert dp.independence_answer([torch, mx, naive]) == (
-            'Worked answer: PyTorch: no, issued together 0.200 s vs one at a time 0.200 s: no clear '
-            'difference (medians within 5%). MXNet: yes, issued together 0.200 s vs one at a time 0.400 '
+            'Worked answer: PyTorch: no, 1.00x as fast: issued together 0.200 s vs one at a time 0.200 s: no clear '
+            'difference (medians within 5%). MXNet: yes, 2.00x as fast: issued together 0.200 s vs one at a time 0.400 '
             's: faster (50% less time). '
             'The control, NaiveEngine (one operation at a time): 0.410 s vs 0.400 s, no clear '
             'difference (medians within 5%).')
@@ -295,16 +297,21 @@ def test_exercise_2_judges_two_threads_against_one_thread_on_the_whole_device(ca
         bmm = dp.verdict.by(small.times['batched'], small.times['one_lane'])  # the wording of display.verdict
         half = dp.verdict.by(small.times['one_half'], small.times['one_lane'])
         assert dp.small_ops_answer(small) == (
-            'Worked answer: Yes: two threads, half the cores each 10.0 ms vs one thread, the whole device 20.0 ms: '
-            f'faster (50% less time). One thread on half the cores 18.0 ms against the whole device: {half}. One '
-            f'torch.bmm 4.00 ms against the whole device: {bmm}.')
+            'Worked answer: Yes, 2.00x as fast: two threads, half the cores each 10.0 ms vs one thread, the whole '
+            f'device 20.0 ms: faster (50% less time). One thread on half the cores 18.0 ms against the whole device: '
+            f'{half}. At 64 × 64 one thread on half the cores beats the whole device: coordinating threads costs more '
+            f'than it saves here. One torch.bmm 4.00 ms against the whole device: {bmm}.')
+        small.times['one_half'] = Times.from_times([0.022] * 3, 'e')  # slower than the whole device: no cause named
+        assert 'coordinating' not in dp.small_ops_answer(small)
+        small.times['one_half'] = Times.from_times([0.018] * 3, 'e')
         small.busy = 0.9  # others kept the cores busy: the graders' line, no verdict
         assert dp.small_ops_answer(small).startswith(
             'Worked answer: two threads vs one thread on the whole device: cannot measure')
         gpu.busy = 0.9  # a GPU's rows do not wait for CPU cores
         assert dp.small_ops_answer(gpu) == (
-            'Worked answer: No: two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: no '
-            f'clear difference (medians within 5%). One torch.bmm 4.00 ms against the whole device: {bmm}.')
+            'Worked answer: No, 1.00x as fast: two CUDA streams on the same GPU 20.1 ms vs one thread, the whole '
+            'device 20.0 ms: no clear difference (medians within 5%). One torch.bmm 4.00 ms against the whole '
+            f'device: {bmm}.')
         small.busy = 0.0
         fig = dp.plot_small_ops(small, 2)
         assert capsys.readouterr().out == 'your guess 2.00x · predicted 1.00x · measured 2.00x\n'
@@ -331,22 +338,24 @@ def test_the_recording_draws_and_says_its_verdicts():
         # what the learner predicts from, then the guess checked and ONE verdict line: together vs the baseline
         assert recorded_alone(rec) == ('Recorded on NVIDIA H200, each lane alone: GPU 0 (NVIDIA H200), 1440 products '
                                        '0.499 s; CPU (15 of 16 cores), 26 products 0.416 s')
-        assert recorded_lines(rec, (0.52, 0.6)).splitlines() == [  # my_guess: (the baseline, together)
+        assert recorded_lines(rec, 0.6, 0.52).splitlines() == [  # my_guess (together), my_guess_baseline
             'baseline: your guess 0.520 s · predicted 0.508 s · measured 0.508 s',
             'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s']  # the verdict: the worked answer's
-        assert recorded_lines(rec, 0.52) == 'baseline: your guess 0.520 s · predicted 0.508 s · measured 0.508 s'
+        assert recorded_lines(rec, baseline=0.52) == ('baseline: your guess 0.520 s · predicted 0.508 s · measured '
+                                                      '0.508 s')
+        assert recorded_lines(rec, 0.6) == 'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s'
         assert recorded_lines(rec) == ''  # no guess: nothing printed
         assert recorded_sync_line(rec) == ('No wait: the clock stopped at 1.25 ms, once the work was queued; waiting '
                                            'for every device, it took 131 ms, the time of the 50 products.')
         assert recorded_answer(rec) == (  # the rule's verdict, the baseline's arithmetic, then the slower lane's
-            'Worked answer: No: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). '
+            'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). '
             "At the GPU's pace all 1440 + 26 products take 0.499 s × 1466/1440 = 0.508 s; "
-            'measured: 0.508 s. That is only 2% more than its own 1440 products: adding the CPU saves at most 2% '
-            'here, the book\'s "slightly". Together took 0.504 s, about the slower lane\'s 0.499 s, not the sum '
-            '0.915 s.')
-        fig = recorded_figure(rec, (0.52, 0.6))
+            "measured: 0.508 s. The CPU's 26 products add only 2% to the GPU's time for its own 1440, so adding the "
+            "CPU can save at most 2%. That is below the rule's 5%: the book's \"slightly\" and \"no clear difference\" "
+            "agree. Together took 0.504 s, about the slower lane's 0.499 s, not the sum 0.915 s.")
+        fig = recorded_figure(rec, 0.6, 0.52)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
-        assert labels[0].endswith(': 1440 products') and labels[2] == 'sum of the two alone', labels
+        assert labels[0].endswith(': 1440 products') and labels[2].startswith('computed: the two alone'), labels
         assert labels[-1] == 'baseline: GPU 0 (NVIDIA H200)\n1440 + 26 products', labels
         # hatched: the baseline at the GPU's pace and together at the slower lane; a diamond each for the guesses
         bars = sorted(round(b.get_width(), 3) for b in fig.axes[0].patches if b.get_hatch())
@@ -377,7 +386,7 @@ def test_chinese_lines_put_no_space_after_chinese_punctuation():
     if rec is None:
         pytest.skip('no recording shipped')
     with using_language('zh'):  # i18n.t's spacing, where labels are filled in
-        for text in (recorded_alone(rec), recorded_lines(rec, (0.5, 0.6)), recorded_answer(rec)):
+        for text in (recorded_alone(rec), recorded_lines(rec, 0.6, 0.5), recorded_answer(rec)):
             assert not any(p + ' ' in text for p in '）：，；。'), text
 
 

@@ -1,4 +1,4 @@
-"""13.3.0/13.3.1's lane timelines: when each product ran on each lane."""
+"""13.3.0's lane timeline: when each product ran on each lane."""
 from __future__ import annotations
 
 import dataclasses
@@ -17,16 +17,15 @@ def lane_labels(lanes, lang: str | None = None) -> list[str]:
     return [Lane.from_dict(lane).label_in(lang) for lane in lanes]
 
 
-def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | None = MAX_BARS):
-    """When each product ran, a row per lane (or engine worker); `predicted`: each lane's median alone (seconds, lane
-    order), dashed; a lane with more than `max_bars` products drawn as its busy stretches (13.3.1)."""
+def plot_timeline(result, ax=None, title=None, max_bars: int | None = MAX_BARS):
+    """When each product ran, a row per lane (or engine worker); a lane with more than `max_bars` products drawn as
+    its busy stretches (13.3.0's recording)."""
     merged = set()
     if max_bars is not None:
         events, merged = aggregate(result.events, max_bars)
         result = dataclasses.replace(result, events=events)
     ids = [lane['name'] for lane in result.lanes]
     rows = None if framework(result.framework).worker_rows else {n: style.lane_role(i) for i, n in enumerate(ids)}
-    predicted = dict(zip(ids, predicted)) if isinstance(predicted, (list, tuple)) else predicted
     lang = style.plot_language()
     labels = {row: row_label(row, result.lanes, lang) for row in {*ids, *(e['lane'] for e in result.events)}}
     if title is None:  # which run, then each lane's products on a line of its own (busy stretches where merged)
@@ -35,6 +34,4 @@ def plot_timeline(result, ax=None, title=None, predicted=None, max_bars: int | N
             'parallel.timeline_merged' if lane['name'] in merged else 'parallel.timeline_row',
             lane=labels[lane['name']], iters=k) for lane, k in zip(result.lanes, result.iters))
         title = style.plot_text(which, framework=framework(result.framework).display, size=result.size) + '\n' + counts
-    return draw_timeline(result.events, ax=ax, rows=rows, predicted=predicted, row_labels=labels,
-                         framework=result.framework, title=title,
-                         predicted_label=style.plot_text('parallel.median_alone'))
+    return draw_timeline(result.events, ax=ax, rows=rows, row_labels=labels, framework=result.framework, title=title)

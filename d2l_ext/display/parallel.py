@@ -77,6 +77,13 @@ def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, produ
         guess=guess)
 
 
+def alone_line(rows) -> str:
+    """What 13.3.1's learner predicts together from, printed before the guess: each lane's median alone (five_rows)."""
+    return t('parallel.alone_line', repeats=len(rows.cmp[rows.names[0]].times), lanes=t('parallel.sep').join(
+        t('parallel.lane_alone', lane=lane.label, iters=k, time=verdict.num(m))
+        for lane, k, m in zip(rows.lanes, rows.iters, rows.alone)))
+
+
 def plot_lanes_run(rows, guess: float | None = None):
     """13.3.1's five rows (parallel.five_rows): prints the guess line (if any), then together vs the baseline by the
     rule (the graders' line where others kept the cores busy); draws every repeat, max(lane times) hatched."""
@@ -116,7 +123,7 @@ def independence_answer(runs) -> str:
     for run in runs:
         (x, y), unit = _ways(run), verdict.unit_for(*(m.median for m in _ways(run)))
         said.append(dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y),
-                         framework=framework(run.framework).display))
+                         x=verdict.num(y.median / x.median, 'x'), framework=framework(run.framework).display))
     more = [t('parallel.answer.mxnet_unclear' if faster[2] else 'parallel.answer.yes', **said[1]) if faster[1] else
             t('parallel.answer.no', **said[1]), t('parallel.answer.naive', **said[2])] if len(runs) > 2 else []
     gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))
@@ -146,14 +153,17 @@ def _pair(r) -> tuple[str, str]:  # exercise 2's judged row and its control, the
 
 
 def small_ops_answer(r) -> str:
-    """Exercise 2's worked answer: yes or no, the judged row against one thread on the whole device; one thread on half
-    the cores (CPU) and one torch.bmm against it; the graders' line where others kept the cores busy (CPU)."""
+    """Exercise 2's worked answer: the judged row against one thread on the whole device, one thread on half the cores
+    (CPU: a cause named where it won) and torch.bmm against it; the graders' line where others kept the cores busy."""
     (a, b), ts, named = _pair(r), r.times, {k: t(f'parallel.variant.{k}') for k in VARIANTS}
     gone = 'one_half' in ts and unmeasurable(t('parallel.claim_small'), _busy(r))
     line = verdict.line(named[a], ts[a], named[b], ts[b], 'ms')  # one unit with the sentences after it
-    said = [t(f"parallel.small.{'yes' if verdict.compare(ts[a], ts[b]) == 'faster' else 'no'}", line=line)]
+    said = [t(f"parallel.small.{'yes' if verdict.compare(ts[a], ts[b]) == 'faster' else 'no'}", line=line,
+              x=verdict.num(ts[b].median / ts[a].median, 'x'))]
     said += [t('parallel.small.half', half=verdict.num(ts['one_half'].median, 'ms'), by=verdict.by(
         ts['one_half'], ts[b]))] if 'one_half' in ts else []
+    said += [t('parallel.small.half_cause', size=r.size)] if 'one_half' in ts and verdict.compare(
+        ts['one_half'], ts[b]) == 'faster' else []
     said += [t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), by=verdict.by(ts['batched'], ts[b]))]
     return verdict.answer(*([gone] if gone else said))
 

@@ -15,9 +15,8 @@ def _when(rec) -> dict:
     return dict(gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10])
 
 
-def _guesses(guess) -> dict:  # my_guess: (the baseline, together) in seconds; one number: the baseline's
-    pair = tuple(guess) if isinstance(guess, (tuple, list)) else (guess, None)
-    return dict(zip(('baseline', 'together'), (None if g is None else float(g) for g in pair)))
+def _guesses(together, baseline) -> dict:  # my_guess (together) and my_guess_baseline, in seconds
+    return {k: None if g is None else float(g) for k, g in (('baseline', baseline), ('together', together))}
 
 
 def _predicted(p) -> dict:  # the baseline at the GPU's pace alone, every product; together: the slower lane
@@ -29,16 +28,18 @@ def recorded_why(rec, lanes) -> str:  # why 13.3.0's picture is the recording, f
     return t(f'parallel.why.{gpu}', gpu=rec.machine['gpus'][0] if rec else '?')
 
 
-def recorded_figure(rec, guess=None, max_bars: int = 200):
-    """13.3.0's evidence: prints the guess lines (if any); draws every repeat (predictions hatched, `guess` diamonds),
-    the rule's 5% shaded around the baseline's median; below, on the same axis, the median run of together."""
+def recorded_figure(rec, guess=None, baseline=None, max_bars: int = 200):
+    """13.3.0's evidence: prints the guess lines (if any); draws every repeat (predictions hatched, the guesses for
+    together and `baseline` diamonds), the rule's 5% shaded around the baseline's median; below, on the same axis, the
+    median run of together."""
     if rec is None:
         return None
-    if said := recorded_lines(rec, guess):
+    if said := recorded_lines(rec, guess, baseline):
         print(said)
     p, (fig, axes) = rec.parallel[0], style.figure(nrows=2, height=8.0)
-    plot_parallel(p, ax=axes[0], guess=_guesses(guess), predicted=_predicted(p), products=True, title=style.plot_text(
-        'parallel.recorded_title', size=p.size, repeats=len(p.together.times), **_when(rec)))
+    plot_parallel(p, ax=axes[0], guess=_guesses(guess, baseline), predicted=_predicted(p), products=True,
+                  title=style.plot_text('parallel.recorded_title', size=p.size, repeats=len(p.together.times),
+                                        **_when(rec)))
     b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
     axes[0].fill_betweenx([2.55, 4.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
     legend = axes[0].get_legend()
@@ -62,11 +63,11 @@ def recorded_alone(rec) -> str:
         for lane, k, m in zip(p.lanes, p.iters, p.lane_times)))
 
 
-def recorded_lines(rec, guess=None) -> str:
-    """`guess` (the baseline, together) against each prediction and measurement, a line each; '' without a guess."""
+def recorded_lines(rec, guess=None, baseline=None) -> str:
+    """The guesses (together, `baseline`) against each prediction and measurement, a line each; '' without any."""
     if rec is None:
         return t('panels.no_gpu_recordings')
-    p, said = rec.parallel[0], _guesses(guess)
+    p, said = rec.parallel[0], _guesses(guess, baseline)
     return verdict.lines(*(t(f'parallel.guess.{k}', line=line) for k in ('baseline', 'together') if (
         line := verdict.guess(said[k], _predicted(p)[k], getattr(p, k).median))))
 
@@ -97,10 +98,11 @@ def recorded_answer(rec) -> str:
     alone, both, slow = p.lane_times[0].median, p.baseline.median, max(p.lane_times, key=lambda m: m.median)
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
                 both=verdict.num(both), alone=verdict.num(alone), cost=verdict.num(both / alone - 1, '%'),
-                products=' + '.join(map(str, p.iters)), own=p.iters[0], total=sum(p.iters),
+                products=' + '.join(map(str, p.iters)), own=p.iters[0], cpu=sum(p.iters[1:]), total=sum(p.iters),
                 predicted=verdict.num(_predicted(p)['baseline']))
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
-    key = 'rec_same' if verdict.compare(p.together, p.baseline) == 'same' else 'rec_apart'
+    same = verdict.compare(p.together, p.baseline) == 'same'
+    key = 'rec_same' if same and both / alone < 1 + MIN_SHARE else 'rec_apart'  # the CPU's cost below the rule's 5%
     line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)
     return verdict.answer(t(f'parallel.answer.{key}', line=line, base=t('parallel.answer.rec_base', **said), **said),
                           t(f'parallel.answer.{first}', **said))

@@ -1,33 +1,25 @@
 """13.3.1's technique: `run_together(lanes, works)`, the one lane runner (the Build-it task's worked solution; defined
-in backends.torch_backend, a layer below), and `Together`, all lanes at once keeping when each product ran, so a
-timeline and the numbers beside it come from one repeat: the median one. `five_rows` is the lesson's measurement."""
+in backends.torch_backend, a layer below). `five_rows` is the lesson's measurement, every row run by `run_together`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..backends.torch_backend import KeptTogether, run, run_together, timeline_clock
+from ..backends.torch_backend import run, run_together
 from ..i18n import t
-from .core import TimelineResult, kept_timeline, whole_device
+from .core import whole_device
 
-__all__ = ['FiveRows', 'Together', 'five_rows', 'run_together']
-
-
-class Together(KeptTogether):
-    """`Together(lanes, xs, iters)()`: backends.torch_backend.KeptTogether, with its median repeat as a timeline."""
-
-    def timeline(self, times) -> TimelineResult:
-        """The kept call timed as the median of `times` (its devices waited for), as a TimelineResult."""
-        return kept_timeline(self, times, 'torch', int(self.xs[0].shape[0]), timeline_clock(self.lanes))
+__all__ = ['FiveRows', 'five_rows', 'run_together']
 
 
 @dataclass
 class FiveRows:
-    """13.3.1's five rows, every repeat: `cmp` (names in row order), the lanes, `whole` (the baseline's lane), each
-    lane's median alone; `busy`: the share of the cores other programs kept busy, sampled where it is shown."""
+    """13.3.1's five rows, every repeat: `cmp` (names in row order), the lanes and their products, `whole` (the
+    baseline's lane), each lane's median alone; `busy`: the share of the cores other programs kept busy, sampled where
+    it is shown."""
     cmp: object
     lanes: list
+    iters: list
     whole: object
-    kept: Together
     busy: float | None = None
 
     @property
@@ -38,26 +30,22 @@ class FiveRows:
     def alone(self) -> list[float]:
         return [self.cmp[name].median for name in self.names[:len(self.lanes)]]
 
-    def timeline(self) -> TimelineResult:
-        """The median run of "together": when each lane computed."""
-        return self.kept.timeline(self.cmp[self.names[3]].times)
-
 
 def five_rows(run_together, lanes, xs, iters, refs, repeats: int = 5) -> FiveRows:
     """Each lane alone, one after the other, both together, and the baseline: the first lane's whole device doing both
-    jobs (`iters[0] + iters[1]` products of xs[0]); interleaved, every answer checked against `refs` (float64).
-    Together is `Together` (as `run_together`, keeping each product's interval); the other rows use `run_together`."""
+    jobs (`iters[0] + iters[1]` products of xs[0]); interleaved, every answer checked against `refs` (float64), every
+    row run by `run_together` (the learner's once it passed its check)."""
     from ..checking import check_close
     from ..timing import compare
     whole, jobs = whole_device(lanes[0]), [lambda x=x, k=k: run(x, k) for x, k in zip(xs, iters)]
-    kept = Together(lanes, xs, iters)
     run_together(lanes, jobs)  # warm-up
     names = [lane.label for lane in lanes] + [t('parallel.name.serial'), t('parallel.variant.together'),
                                               t('parallel.variant.both_jobs', lane=whole.label)]
     variants = dict(zip(names, [lambda: run_together(lanes[:1], jobs[:1]), lambda: run_together(lanes[1:], jobs[1:]),
-                                lambda: run_together(lanes[:1], jobs[:1]) + run_together(lanes[1:], jobs[1:]), kept,
+                                lambda: run_together(lanes[:1], jobs[:1]) + run_together(lanes[1:], jobs[1:]),
+                                lambda: run_together(lanes, jobs),
                                 lambda: run_together([whole], [lambda: run(xs[0], iters[0] + iters[1])])]))
     answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
     cmp = compare(variants, lanes=lanes, repeats=repeats,
                   check=lambda name, out: [check_close(y, r, name) for y, r in zip(out, answers[name])])
-    return FiveRows(cmp, list(lanes), whole, kept)
+    return FiveRows(cmp, list(lanes), list(iters), whole)

@@ -30,7 +30,7 @@
 # |---|---|
 # | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two jobs on two devices at once, against one device doing both; what the clock must wait for |
 # | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copying results to the host while the next product computes, and what that takes |
-# | [13.3.3 Extra: The Dependency Graph](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step of its two-layer MLP split into two halves run at once, against one device with the whole minibatch |
+# | [13.3.3 Extra: The Dependency Graph of Fig. 13.3.1](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step of its two-layer MLP split into two halves run at once, against one device with the whole minibatch |
 # | [13.3.4 Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, each gradient's all-reduce starting while backward still runs |
 
 # %% [markdown] lang="zh"
@@ -70,7 +70,8 @@ print(machine_line(mxnet=False))
 # %% [markdown] lang="zh"
 # ## 这台机器的执行单元
 #
-# *执行单元*（lane）指能与其他工作同时运行的硬件：一块 GPU、整个 CPU，或 CPU 的一部分核心。下表列出这台机器的执行单元。
+# *执行单元*（lane）指能与其他工作同时运行的硬件：一块 GPU、整个 CPU，或 CPU 的一部分核心；它不是 CPU 微架构里的
+# 执行单元（如 ALU）。下表列出这台机器的执行单元。
 
 # %%
 from d2l_ext.display.parallel import lanes_table
@@ -107,37 +108,38 @@ print(recorded_alone(rec))
 
 # %% [markdown]
 # **Exercise.** Will together beat the baseline? First predict the baseline: the GPU did its own products in the time
-# above; how long will it take with the CPU's products too? Then predict together. Write both, in seconds, into
-# `my_guess`.
+# above; how long will it take with the CPU's products too? Then predict together. Write them, in seconds, into
+# `my_guess_baseline` and `my_guess`.
 
 # %% [markdown] lang="zh"
 # **练习**：同时运行会比基线快吗？先预测基线：GPU 做完自己那些乘法的用时见上，再加上 CPU 的那些乘法要多久？
-# 再预测同时运行的用时。把两个用时（秒）写进 `my_guess`。
+# 再预测同时运行的用时。把基线写进 `my_guess_baseline`，把同时运行的用时写进 `my_guess`，单位都是秒。
 
 # %%
-my_guess = None  # two times: (the baseline, together), in seconds  #zh: 两个用时：(基线, 同时运行)，单位为秒
+my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的用时（秒）
+my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
 
 # %% [markdown]
 # The hatched bars are the predictions: the baseline at the GPU's pace for every product, and together the slower
-# lane's time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses.
+# lane's time, $\max(t_1, t_2)$, as on separate hardware. Once you have written your guesses, diamonds mark them.
+# Below, on the same time axis, the median run of "together" shows when each lane was busy.
 #
 # One rule decides every comparison. A way is *faster* (or *slower*) only when the middle halves of the two rows'
 # repeats (grey boxes) do not overlap. The medians must also differ by at least 5% of the slower one; otherwise
-# there is *no clear difference*. Here the repeats agree so closely that each grey box hides under its median mark.
-# The blue band is centred on the baseline's median: a median inside it differs from the baseline's by less than 5%.
-# Below, on the same time axis, the median run of "together" shows when each lane was busy.
+# there is *no clear difference*. Here the repeats agree so closely that each grey box hides under its median
+# mark. The blue band is centred on the baseline's median: a median inside it is within 5% of the baseline's.
 
 # %% [markdown] lang="zh"
 # 斜线条形是预测：基线按 GPU 的速度做完全部乘法；同时运行取较慢那个执行单元的用时$\max(t_1, t_2)$，
-# 即相互独立的硬件上的情形。菱形是你的猜测。
+# 即相互独立的硬件上的情形。写下猜测之后，图中会用菱形标出你的猜测。下方用同一条时间轴画出“同时运行”中
+# 用时为中位数的那次运行，显示每个执行单元何时在忙。
 #
 # 所有比较都用同一条规则。两行各次重复的中间一半（灰色方框）互不重叠，且中位数之差至少是较慢那一个的5%，
 # 才算*更快*（或*更慢*）；否则就是*没有明显差别*。这里各次重复非常接近，灰色方框被中位数的竖线挡住了。
-# 蓝色带以基线的中位数为中心：中位数落在带内，表示它与基线的中位数相差不到5%。下方用同一条时间轴画出“同时运行”中
-# 用时为中位数的那次运行，显示每个执行单元何时在忙。
+# 蓝色带以基线的中位数为中心：中位数落在带内，表示它与基线的中位数相差不到5%。
 
 # %% tags=["nbval-ignore-output"]
-recorded_figure(rec, my_guess)  # prints your guesses beside the predictions, then draws every repeat  #zh: 输出你的猜测与预测，再画出每一次重复
+recorded_figure(rec, my_guess, my_guess_baseline)  # prints your guesses beside the predictions, then draws every repeat  #zh: 输出你的猜测与预测，再画出每一次重复
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出
@@ -145,32 +147,26 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # %% [markdown]
 # ## Remember
 #
-# - The book's summary, lesson by lesson: several devices run independent work at once (13.3.1); copies run while
-#   computing (13.3.2); the backend can parallelize computation and communication. In 13.3.3 you run Fig. 13.3.1's
-#   two halves on two lanes yourself; in 13.3.4 you start each gradient's all-reduce from a hook, as DDP does for you.
-# - Ask whether together beats one device doing both jobs: here, adding the CPU to the GPU made no clear difference.
+# - Compare together with one device doing both jobs. Here the GPU and the CPU together took about the slower lane's
+#   time, not the sum. Yet against the GPU doing every product itself, adding the CPU made no clear difference.
 # - Predict the baseline too: every product at that one device's pace.
 # - Call a way faster or slower only by the rule.
 #
 # ## Pitfalls
 #
-# - **Only the sum as baseline**: together beats one after the other even where one device doing both jobs is as fast.
-# - **Timing without synchronizing**: the clock stops once GPU work is queued, before it has run; wait for every
-#   device used.
+# - **Comparing only with one after the other**: together always beats the two jobs run in turn. Compare it with one
+#   device doing both jobs, which can be just as fast.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 书中小结的几点：多个设备可以同时运行相互独立的工作（12.3.1节）；可以在计算的同时复制（12.3.2节）；后端可以并行计算
-#   和通信。在扩展“依赖图”中，你自己把图12.3.1的两半放到两个执行单元上运行。在扩展“全归约”中，你用钩子让每个梯度的
-#   全归约在反向传播期间开始；DDP 会自动这样做。
-# - 要问同时运行是否比一个设备完成两项任务更快：这里在 GPU 之外加上 CPU，没有明显差别。
+# - 应当问：同时运行是否比让一个设备完成两项任务更快？这份记录中，GPU 与 CPU 同时运行的用时约等于较慢那个执行单元的
+#   用时，而不是两者之和。但与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
 # - 也要预测基线：按那一个设备的速度做完全部乘法。
 # - 只按规则判断更快或更慢。
 #
 # ## 易错点
 #
-# - **只与先后运行比较**：即使一个设备完成两项任务同样快，同时运行也会比先后运行快。
-# - **不同步就计时**：工作刚排入队列，计时就结束了；要等待用到的每个设备。
+# - **只与先后运行比较**：同时运行总比先后运行快。要与一个设备完成两项任务相比，后者可能同样快。
 # - **只看一个数字**：一次运行看不出波动；要看每一次重复。

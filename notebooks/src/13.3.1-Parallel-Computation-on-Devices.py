@@ -41,14 +41,14 @@ print(machine_line())
 # ## The book's cells, on this machine's lanes
 #
 # The book's `d2l.try_all_gpus()` needs two GPUs, so we take this machine's two lanes: two GPUs, a GPU and the CPU,
-# or two CPU lanes with half of the cores each (shared memory and last-level cache).
+# or two CPU lanes with half of the cores each, which share the memory and the last-level cache.
 
 # %% [markdown] lang="zh"
 # ## 书中的代码，运行在这台机器的执行单元上
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
 # `IndexError`）。所以我们改用这台机器的两个执行单元：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU
-# 执行单元（共享内存和末级缓存）。
+# 执行单元，它们共用内存和末级缓存。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -82,16 +82,16 @@ x_1 = torch.rand(size=(N, N), device=devices[1])
 refs = [x.double().mm(x.double()) for x in (x_0, x_1)]
 if lanes[-1].kind == 'cpu':
     torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一个 CPU 执行单元分到的核心
-print(f'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of '
-      f'{BOOK_SIZE} × {BOOK_SIZE} per GPU)')
-#zh-str: {'this run: {N} × {N} matrices, products per lane {K[0]} and {K[1]} (the book: {BOOK_ITERS} products of ': '这次运行：{N} × {N}的矩阵，两个执行单元分别做{K[0]}次和{K[1]}次乘法（书中：每个GPU上{BOOK_ITERS}次', '{BOOK_SIZE} × {BOOK_SIZE} per GPU)': '{BOOK_SIZE} × {BOOK_SIZE}的乘法）'}
+each = f'{K[0]} products per lane' if K[0] == K[1] else f'{K[0]} and {K[1]} products per lane'
+print(f'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × {BOOK_SIZE} per GPU)')
+#zh-str: {'{K[0]} products per lane': '两个执行单元各做{K[0]}次乘法', '{K[0]} and {K[1]} products per lane': '两个执行单元分别做{K[0]}次和{K[1]}次乘法', 'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × {BOOK_SIZE} per GPU)': '这次运行：{N} × {N}的矩阵，{each}（书中：每个GPU上{BOOK_ITERS}次{BOOK_SIZE} × {BOOK_SIZE}的乘法）'}
 
 # %% [markdown]
 # Warm up, then the book's timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every device used.
 
 # %% [markdown] lang="zh"
 # 先预热两个执行单元，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
-# 都会等待所给执行单元的每个设备。
+# 都会等待这些执行单元用到的每个设备完成。
 
 # %% tags=["nbval-ignore-output"]
 run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
@@ -121,13 +121,14 @@ with d2l_ext.Benchmark('one thread, both runs in turn', lanes):
 # %% [markdown]
 # ### What the clock waits for
 #
-# With no wait at all, a GPU's clock stops once the work is *queued*, before it has run. The GPU recording shows the
-# difference.
+# With no wait at all, a GPU's clock stops once the work is *queued*, before it has run. On a CPU there is no gap: a
+# CPU call returns only when its work is done. The GPU recording shows the difference.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
-# 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了，这时工作还没有运行。在 GPU 上记录的结果显示了两者的差别。
+# 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了，这时工作还没有运行完。CPU 上没有这个差别：CPU 上的调用
+# 要等工作完成才返回。在 GPU 上记录的结果显示了两者的差别。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_line
@@ -156,7 +157,8 @@ plot_recorded_sync(rec) if rec else None
 # results in order, safe to read the moment it returns. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
 # `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. A separate process checks that it runs,
 # matches float64 and leaves every lane finished at return. It also checks that the lanes overlap: the shorter lane
-# must run at least half of its busy time beside the other (the check prints that share).
+# must run at least half of its busy time beside the other (the check prints that share). The check runs on this
+# machine's lanes: without a GPU, your GPU branch is not graded.
 
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
@@ -165,7 +167,7 @@ plot_recorded_sync(rec) if rec else None
 # 且一返回就可以安全读取。执行单元有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
 # `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，结果是否与 float64 相符，
 # 返回时每个执行单元是否都已完成，各执行单元是否重叠。重叠指较短的执行单元至少要有一半的忙碌时间与另一个同时运行
-# （检查会输出这个比例）。
+# （检查会输出这个比例）。检查在这台机器的执行单元上进行：没有 GPU 时，不会检查你写的 GPU 分支。
 
 # %% tags=["nbval-ignore-output"]
 import threading  # at hand for the task  #zh: 供任务使用
@@ -191,57 +193,45 @@ d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package'
 # ## Predict, then measure
 #
 # Five rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
-# doing both jobs. Together should take $\max(t_1, t_2)$, the hatched bar, from this run's lanes alone. On separate
-# hardware (two GPUs, or a GPU and the CPU) that beats the baseline. Two CPU lanes are halves of one CPU and add no
-# cores: the whole CPU doing both jobs uses the same cores, so expect no clear difference against the baseline. The
-# recordings come from one-GPU machines: 13.3.0's GPU and CPU lanes are the picture of separate hardware. Write your
-# time for together into `my_guess`.
+# doing both jobs. The next cell measures all five, interleaved, 5 repeats each, answers checked, and prints each
+# lane's median alone. Together should take $\max(t_1, t_2)$ of those medians: the hatched bar. That beats the
+# baseline only where the second lane adds hardware that does a fair share of the work: with two GPUs, together should
+# take about half of it. In 13.3.0's recording, the CPU beside a GPU made no clear difference. Two CPU lanes are halves
+# of one CPU and add no cores, so expect no clear difference against the baseline.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 图中有五行：每个执行单元单独运行、先后运行、同时运行，以及**基线**（第一个执行单元所在的整个设备完成两项任务）。
-# 同时运行的用时应为$\max(t_1, t_2)$，即斜线条形，由这次测量中单独运行的用时算出。在相互独立的硬件上
-# （两个 GPU，或者 GPU 加 CPU），这会比基线快。两个 CPU 执行单元是同一个 CPU 的两半，并不会多出核心：
-# 整个 CPU 完成两项任务用的是同样的核心，所以预计与基线没有明显差别。记录结果都来自只有一个 GPU 的机器：
-# 12.3节概览中 GPU 与 CPU 两个执行单元的图，就是相互独立的硬件的情形。把你对“同时运行”用时的预测写进 `my_guess`。
+# 下一个单元格交替测量这五种情况，每种重复5次，核对每个结果，并输出每个执行单元单独运行的中位数。
+# 同时运行的用时应为这两个中位数的$\max(t_1, t_2)$，即斜线条形。只有当第二个执行单元是另外的硬件、
+# 且承担了相当一部分工作时，同时运行才会比基线快：两个 GPU 时，用时应约为基线的一半。在12.3节概览的记录中，
+# GPU 旁的 CPU 没有带来明显差别。两个 CPU 执行单元是同一个 CPU 的两半，并不会多出核心，所以预计与基线没有明显差别。
 
-# %%
+# %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
-from d2l_ext.display.parallel import plot_lanes_run
+from d2l_ext.display.parallel import alone_line, plot_lanes_run
 from d2l_ext.parallel.together import run_together as worked
 
 run_together = mine if checked.passed else worked  # yours once its check passed  #zh: 你的函数通过检查后就用你的
-print('measured below with your run_together (its check passed)' if checked.passed else
-      "measured below with the package's run_together (yours has not passed its check yet)")
-#zh-str: {'measured below with your run_together (its check passed)': '下面用你的 run_together 测量（它通过了检查）', "measured below with the package's run_together (yours has not passed its check yet)": '下面用包里的 run_together 测量（你的尚未通过检查）'}
-
-# %%
-my_guess = None  # both lanes together, in seconds  #zh: 两个同时运行的用时，单位为秒
-
-# %% [markdown]
-# All five, interleaved, 5 repeats each, answers checked. First your guess, then the fair test: together against
-# the baseline.
-
-# %% [markdown] lang="zh"
-# 交替测量这五种情况，每种重复5次，并核对每个结果。先输出你的猜测，再输出公平的比较：同时运行与基线相比。
-
-# %% tags=["nbval-ignore-output"]
+print('measured with your run_together (its check passed)' if checked.passed else
+      "measured with the package's run_together (yours has not passed its check yet)")
+#zh-str: {'measured with your run_together (its check passed)': '用你的 run_together 测量（它通过了检查）', "measured with the package's run_together (yours has not passed its check yet)": '用包里的 run_together 测量（你的尚未通过检查）'}
 # each lane alone, one after the other, together, the first lane's whole device doing both jobs  #zh: 每个执行单元单独运行、先后运行、同时运行、第一个执行单元所在的整个设备完成两项任务
 rows = parallel.five_rows(run_together, lanes, [x_0, x_1], K, refs, repeats=5)
-plot_lanes_run(rows, my_guess)  # your guess, then together vs the baseline by the rule  #zh: 你的猜测，再按规则比较同时运行与基线
+print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
-# The timeline is the median run of "together": when each lane was busy. Dashed: each lane's median
-# alone.
+# From these two medians, write your time for together into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 时间线是“同时运行”中用时为中位数的那次运行：每个执行单元何时在忙。虚线：每个执行单元单独运行的中位数。
+# 根据这两个中位数，把你对“同时运行”用时的预测写进 `my_guess`。
+
+# %%
+my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.lane_timeline import plot_timeline
-
-plot_timeline(rows.timeline(), predicted=rows.alone)  # dashed: each lane's median alone  #zh: 虚线：每个执行单元单独运行的中位数
+plot_lanes_run(rows, my_guess)  # your guess, then together vs the baseline by the rule  #zh: 你的猜测，再按规则比较同时运行与基线
 
 # %% [markdown]
 # ## Try it yourself
@@ -263,14 +253,17 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
 # PyTorch computes each product before the call returns. MXNet queues them on its engine, here with one worker per
-# core and each product on one core; NaiveEngine, which runs one operation at a time, is the control. How many times
-# as fast as one at a time will MXNet run ten products issued before one wait? Write it into `my_guess`.
+# core and each product on one core; NaiveEngine, which runs one operation at a time, is the control. The hatched bars
+# divide one at a time by the products each can run at once: one per core for MXNet, one for PyTorch and NaiveEngine.
+# How many times as fast as one at a time will MXNet run ten products issued before one wait? Write it into
+# `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？PyTorch 在调用返回前就算完每个乘法。MXNet 把
 # 它们排入引擎的队列，这里每个核心一个工作线程，每个乘法用一个核心；一次只运行一个操作的 NaiveEngine 是对照。
+# 斜线条形是逐个执行的用时除以能同时运行的乘法数：MXNet 每个核心一个，PyTorch 和 NaiveEngine 只有一个。
 # 把10次乘法全部发出后只等待一次，MXNet 的速度会是逐个执行的几倍？把你的猜测写进 `my_guess`。
 
 # %%
@@ -291,12 +284,13 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of $64 \times 64$:
 # one thread with the whole device (the control), two threads with half the cores each, one `torch.bmm`, and one
-# thread on half the cores. How many times as fast as the control will two threads be? Write it into `my_guess`.
+# thread on half the cores. The hatched bar predicts two threads as fast as the control: the same cores do the same
+# products. How many times as fast as the control will two threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次$64 \times 64$的乘法为例：一个线程用整个
-# 设备（对照）、两个线程各用一半核心、一次 `torch.bmm`，以及一个线程用一半核心。两个线程的速度会是对照的几倍？
-# 把你的猜测写进 `my_guess`。
+# 设备（对照）、两个线程各用一半核心、一次 `torch.bmm`，以及一个线程用一半核心。斜线条形预测两个线程与对照一样快：
+# 同样的核心做同样的乘法。两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # two threads: times as fast as the control  #zh: 两个线程的速度是对照的几倍

@@ -1,7 +1,7 @@
 """13.3.1 Parallel computation on devices (and 13.3.0's GPU recording): row names, figure titles, short lines."""
 MESSAGES = {
     'parallel.what': 'this run',
-    'parallel.variant.serial_sum': 'sum of the two alone',
+    'parallel.variant.serial_sum': 'computed: the two alone,\nadded repeat by repeat',
     'parallel.variant.together': 'both lanes together',
     'parallel.variant.expected.separate': 'predicted: max(lane times), separate hardware',
     'parallel.variant.expected.shared': "predicted: lanes on one CPU's cores",
@@ -26,7 +26,6 @@ MESSAGES = {
     'parallel.check.exercise': 'exercise {number}, {variant}',
     'parallel.sep': '; ',
     'parallel.run_of': '{framework} ({engine})',
-    'parallel.median_alone': 'median alone',
     'parallel.col.lane': 'lane',
     'parallel.col.what': 'hardware',
     'parallel.claim': 'together vs the baseline',
@@ -47,22 +46,26 @@ MESSAGES = {
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
     'parallel.answer.rec_slow_same': "Together took {together}, about the slower lane's {slow}, not the sum {sum}.",
     'parallel.answer.rec_slow_apart': 'Together took {together}; the slower lane alone took {slow}, the sum {sum}.',
-    'parallel.answer.rec_same': ('No: {line}. {base} That is only {cost} more than its own {own} products: adding '
-                                 'the CPU saves at most {cost} here, the book\'s "slightly".'),
+    'parallel.answer.rec_same': ("{line}. {base} The CPU's {cpu} products add only {cost} to the GPU's time for its "
+                                 "own {own}, so adding the CPU can save at most {cost}. That is below the rule's 5%: "
+                                 'the book\'s "slightly" and "no clear difference" agree.'),
     'parallel.answer.rec_apart': '{line}. {base}',
     'parallel.sync_line': ('No wait: the clock stopped at {no_wait}, once the work was queued; waiting for every '
                              'device, it took {every}, the time of the {products} products.'),
-    'parallel.answer.yes': '{framework}: yes, issued together {a} vs one at a time {b}: {by}.',
-    'parallel.answer.no': '{framework}: no, issued together {a} vs one at a time {b}: {by}.',
-    'parallel.answer.mxnet_unclear': ('MXNet: cannot tell, issued together {a} vs one at a time {b}: {by}, but its '
-                                      'control was faster too.'),
+    'parallel.answer.yes': '{framework}: yes, {x} as fast: issued together {a} vs one at a time {b}: {by}.',
+    'parallel.answer.no': '{framework}: no, {x} as fast: issued together {a} vs one at a time {b}: {by}.',
+    'parallel.answer.mxnet_unclear': ('MXNet: cannot tell, {x} as fast: issued together {a} vs one at a time {b}: '
+                                      '{by}, but its control was faster too.'),
     'parallel.answer.naive': 'The control, NaiveEngine (one operation at a time): {a} vs {b}, {by}.',
     'parallel.name.baseline': 'the baseline',
     'parallel.recorded_alone': 'Recorded on {gpu}, each lane alone: {lanes}',
+    'parallel.alone_line': 'Each lane alone, median of {repeats} repeats: {lanes}',
     'parallel.lane_alone': '{lane}, {iters} products {time}',
     'parallel.small.half': 'One thread on half the cores {half} against the whole device: {by}.',
-    'parallel.small.yes': 'Yes: {line}.',
-    'parallel.small.no': 'No: {line}.',
+    'parallel.small.half_cause': ('At {size} × {size} one thread on half the cores beats the whole device: '
+                                  'coordinating threads costs more than it saves here.'),
+    'parallel.small.yes': 'Yes, {x} as fast: {line}.',
+    'parallel.small.no': 'No, {x} as fast: {line}.',
     'parallel.small.bmm': 'One torch.bmm {bmm} against the whole device: {by}.',
     'parallel.within_5': "median within 5% of the baseline's: no clear difference",
     'parallel.guess.baseline': 'baseline: {line}',

@@ -1,8 +1,8 @@
 """12.3.1 基于 GPU 的并行计算（以及 12.3 概览中的 GPU 记录结果）：行名、图标题、简短的输出。"""
 MESSAGES = {
     'parallel.what': '这次运行',
-    'parallel.variant.serial_sum': '两者单独用时之和',
-    'parallel.variant.together': '两个同时运行',
+    'parallel.variant.serial_sum': '计算值：两者单独用时\n逐次重复相加',
+    'parallel.variant.together': '两项任务同时运行',
     'parallel.variant.expected.separate': '预测：max(各执行单元用时)，硬件相互独立',
     'parallel.variant.expected.shared': '预测：各执行单元在同一个 CPU 的核心上',
     'parallel.variant.expected.engine': '预测：没有收益，MXNet 的引擎已用上所有核心',
@@ -26,7 +26,6 @@ MESSAGES = {
     'parallel.check.exercise': '练习 {number}：{variant}',
     'parallel.sep': '；',
     'parallel.run_of': '{framework}（{engine}）',
-    'parallel.median_alone': '单独运行的中位数',
     'parallel.col.lane': '执行单元',
     'parallel.col.what': '硬件',
     'parallel.claim': '同时运行与基线相比',
@@ -47,27 +46,31 @@ MESSAGES = {
     'parallel.small_ops_title': '{device} 上 {products} 次 {size} × {size} 的乘法',
     'parallel.answer.rec_slow_same': '同时运行用时{together}，约等于较慢那个执行单元的{slow}，而不是两者之和{sum}。',
     'parallel.answer.rec_slow_apart': '同时运行用时{together}；较慢那个执行单元单独用时{slow}，两者之和{sum}。',
-    'parallel.answer.rec_same': ('不会。{line}。{base}这只比它自己的{own}次乘法多{cost}：加上 CPU 至多省下{cost}，'
-                                 '即书中说的“少许”。'),
+    'parallel.answer.rec_same': ('{line}。{base}CPU 的{cpu}次乘法只让 GPU 的用时比只做自己的{own}次乘法多{cost}，'
+                                 '所以加上 CPU 至多省下{cost}。这低于规则的5%：书中的“少许”与“没有明显差别”是一致的。'),
     'parallel.answer.rec_apart': '{line}。{base}',
     'parallel.sync_line': ('不等待时，工作一排入队列计时就停止，停在{no_wait}；等待每个设备时为{every}，'
                              '即{products}次乘法的用时。'),
-    'parallel.answer.yes': '{framework}：会，一起发出{a}，逐个执行{b}：{by}。',
-    'parallel.answer.no': '{framework}：不会，一起发出{a}，逐个执行{b}：{by}。',
-    'parallel.answer.mxnet_unclear': 'MXNet：无法判断，一起发出{a}，逐个执行{b}：{by}，但对照也更快。',
+    'parallel.answer.yes': '{framework}：会，速度是逐个执行的{x}，一起发出{a}，逐个执行{b}：{by}。',
+    'parallel.answer.no': '{framework}：不会，速度是逐个执行的{x}，一起发出{a}，逐个执行{b}：{by}。',
+    'parallel.answer.mxnet_unclear': ('MXNet：无法判断，速度是逐个执行的{x}，一起发出{a}，逐个执行{b}：{by}，'
+                                      '但对照也更快。'),
     'parallel.answer.naive': '对照NaiveEngine（一次只运行一个操作）：{a}对{b}，{by}。',
     'parallel.name.baseline': '基线',
     'parallel.recorded_alone': '在 {gpu} 上记录的各执行单元单独用时：{lanes}',
+    'parallel.alone_line': '各执行单元单独运行，{repeats}次重复的中位数：{lanes}',
     'parallel.lane_alone': '{lane}，{iters} 次乘法，{time}',
     'parallel.small.half': '一个线程用一半核心用时{half}，与整个设备相比：{by}。',
-    'parallel.small.yes': '会：{line}。',
-    'parallel.small.no': '不会：{line}。',
+    'parallel.small.half_cause': ('在{size} × {size}时，一个线程用一半核心反而比整个设备快：这里协调多个线程的开销'
+                                  '大于省下的时间。'),
+    'parallel.small.yes': '会，速度是对照的{x}：{line}。',
+    'parallel.small.no': '不会，速度是对照的{x}：{line}。',
     'parallel.small.bmm': '一次 torch.bmm 用时{bmm}，与整个设备相比：{by}。',
-    'parallel.within_5': '中位数与基线的相差不到5%：没有明显差别',
+    'parallel.within_5': '中位数与基线的中位数相差不到5%：没有明显差别',
     'parallel.guess.baseline': '基线：{line}',
     'parallel.guess.together': '同时运行：{line}',
-    'parallel.why.none': '这里没有 GPU：本节的图是在 {gpu} 上记录的运行；12.3.1节在下面这些执行单元上测量。',
-    'parallel.why.gpu': '这里有 GPU：12.3.1节在下面这些执行单元上测量；本节的图是在 {gpu} 上记录的运行。',
+    'parallel.why.none': '这里没有 GPU：本节的图画的是在 {gpu} 上记录的一次运行；12.3.1节在下面这些执行单元上测量。',
+    'parallel.why.gpu': '这里有 GPU：12.3.1节在下面这些执行单元上测量；本节的图画的是在 {gpu} 上记录的一次运行。',
     'parallel.answer.rec_base': ('按 GPU 的速度，全部{products}次乘法用时{alone} × {total}/{own} = {predicted}；'
                                  '实测{both}。'),
 }
