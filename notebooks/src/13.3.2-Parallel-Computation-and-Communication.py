@@ -116,8 +116,8 @@ print(show.recorded_alone(rec))
 
 # %% [markdown] lang="zh"
 # 书中的代码先做完所有乘法，再在同一个流上调用 `copy_to_cpu(y, True)`，即“先计算后复制”。第二种方式“边计算边复制”
-# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。在只做复制的用时（见上面
-# 打印的结果）中，每种方式的总用时里消失了百分之多少？把两个百分数写进 `my_guess`。
+# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。只做复制的用时（见上面
+# 打印的结果）有百分之多少从每种方式的总用时中消失了？把两个百分数写进 `my_guess`。
 
 # %%
 my_guess = None  # % of the copy time hidden (run then copy, run_and_copy), e.g. (50, 50)  #zh: （先计算后复制，边计算边复制）隐藏的复制用时百分数，例如 (50, 50)
