@@ -190,40 +190,47 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
     with using_language('en'):
         G.split_answer(run)  # the shorter half 1 ms apart; the rest: predicted 6 - 2 - 3 = 1 ms, measured 4.5 - 3 - 1
         parts, answer = capsys.readouterr().out.strip().split('\n')  # medians only: no median repeat's times
-        assert parts == ('predicted → measured: lane 0 half 2.00 ms → 2.00 ms (+0 ms); lane 1 half 3.00 ms → 3.00 ms '
-                         '(+0 ms); the shorter half beside the other 100% → 50%; the rest 1.00 ms → 0.500 ms (-0.50 '
-                         'ms); together 4.00 ms → 4.50 ms (+0.50 ms)')  # the overlap in %, no time of its own
-        assert answer == ('Worked answer: Assumption 2 missed most: only 50% of the shorter half ran beside the other '
-                          '(1.00 ms of it did not). Part of that was made up elsewhere: the rest took 0.500 ms less '
-                          'than predicted. Together missed by +0.500 ms in all. The longer half alone (3.00 ms) '
-                          "outlasts one device's whole step (1.00 ms): no split can pay.")  # the misses and the net
+        assert parts == ('predicted → measured: lane 0 half 2.00 ms → 2.00 ms (+0.00 ms); lane 1 half 3.00 ms → 3.00 '
+                         'ms (+0.00 ms); the shorter half beside the other 100% → 50%; the rest 1.00 ms → 0.500 ms '
+                         '(-0.50 ms); together 4.00 ms → 4.50 ms (+0.50 ms)')  # differences of the printed numbers
+        assert answer == ("Worked answer: No split can pay: the longer half alone (3.00 ms) outlasts one device's "
+                          'step (1.00 ms). Assumption 2 missed most: only 50% of the shorter half ran beside the other '
+                          '(1.00 ms of it did not). Another part missed the other way: the rest took 0.50 ms less '
+                          'than predicted. In all, together took 0.50 ms more than predicted.')  # does it pay? then why
         run['times']['one_device'] = [4e-3] * 3  # the half and the rest beat one device: the rule says
         G.split_answer(run)
-        assert capsys.readouterr().out.strip().endswith('The halves take 2.00 ms and 3.00 ms, the rest 0.500 ms: '
-                                                        'together 4.50 ms, one device 4.00 ms, slower (12% more time).')
+        assert capsys.readouterr().out.strip().split('\n')[-1].startswith(
+            'Worked answer: Together 4.50 ms vs one device 4.00 ms: slower (12% more time). Assumption 2')
         run['times']['one_device'] = [5e-3] * 3
         G.split_answer(run)
-        assert capsys.readouterr().out.strip().endswith('one device 5.00 ms, faster (10% less time).')
+        assert 'one device 5.00 ms: faster (10% less time).' in capsys.readouterr().out
         run['overlap']['split'] = [1.0] * 3  # no time apart
         run['halves']['split'] = [{'lane 0': 3.5e-3, 'lane 1': 2.5e-3}] * 3  # lane 0 +1.5 ms, the rest -0.4 ms
         run['times']['split'] = [4.1e-3] * 3  # together 4.1 vs predicted 4 ms: within 5%, by misses both ways
         G.split_answer(run)
         out = capsys.readouterr().out
-        assert ('Assumption 1 missed most: lane 0 half took 1.50 ms more than predicted. Part of that was made up '
-                'elsewhere: lane 1 half took 0.500 ms less than predicted. Together missed by +0.100 ms in all.') in out
-        run['times']['split'] = [9e-3] * 3  # the rest, 9 - 3.5 = 5.5 ms, outlasts one device: said with the halves
+        assert out.strip().endswith('Assumption 1 missed most: lane 0 half took 1.50 ms more than predicted. Another '
+                                    'part missed the other way: lane 1 half took 0.50 ms less than predicted. In all, '
+                                    'together took 0.10 ms more than predicted.')
+        run['times']['split'] = [3.9e-3, 4.1e-3, 4.2e-3]  # the prediction, 4 ms, inside together's grey box
+        G.split_answer(run)
+        assert "In all, the prediction (4.00 ms) lies inside together's grey box: no clear miss." in (
+            capsys.readouterr().out)
+        run['times']['split'] = [9e-3] * 3  # the rest, 9 - 3.5 = 5.5 ms, outlasts one device: the conclusion, first
         G.split_answer(run, recorded=run)
-        assert capsys.readouterr().out.strip().endswith(
-            "The halves take 3.50 ms and 2.50 ms, the rest 5.50 ms, more than one device's whole step (5.00 ms): at "
-            'this size splitting cannot pay. On the GPU recording, the halves take 3.50 ms and 2.50 ms, the rest '
-            "5.50 ms, more than one device's whole step (5.00 ms): at this size splitting cannot pay.")
+        assert capsys.readouterr().out.strip().split('\n')[-1].startswith(
+            "Worked answer: At this size no split can pay: the rest alone (5.50 ms) outlasts one device's step (5.00 "
+            'ms). On the GPU recording, at this size no split can pay: the rest alone (5.50 ms) outlasts one '
+            "device's step (5.00 ms). Assumption 3 missed most: ")
         G.split_answer(run, recorded=fake_run())  # the recording went another way: its own conclusion
-        assert ("On the GPU recording, the longer half alone (3.00 ms) outlasts one device's whole step (1.00 ms): "
-                'no split can pay.') in capsys.readouterr().out
+        assert ("On the GPU recording, no split can pay: the longer half alone (3.00 ms) outlasts one device's step "
+                '(1.00 ms).') in capsys.readouterr().out
     with using_language('zh'):
         G.split_answer(fake_run())
-        assert '参考答案：偏离预测最多的是假定2：较短一半只有50%与另一半同时运行（1.00毫秒没有）。' in (
-            capsys.readouterr().out)
+        assert capsys.readouterr().out.strip().split('\n')[-1] == (
+            '参考答案：拆分不可能划算：较长的一半单独就用了3.00毫秒，超过一个设备的整个训练步（1.00毫秒）。'
+            '偏离预测最多的是假定2：较短一半只有50%与另一半同时运行（1.00毫秒没有）。另一部分的偏差方向相反：'
+            '其余部分比预测短0.50毫秒。总的来看，同时运行比预测长0.50毫秒。')  # no minus sign in words
 
 
 def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_names_a_cause_only_where_it_held(capsys):
@@ -237,14 +244,21 @@ def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_names_a_ca
         labels = [x.get_text() for x in G.draw_step(run).axes[0].get_yticklabels()]
         assert labels[3].startswith('one device (CPU, one thread), whole minibatch')  # below the two lanes' rows
         G.split_answer(run)
-        assert ('The control, the whole step on one thread, took 0.900 ms; together against it: slower (5.0x as '
-                'long). One thread beat all the cores on the whole step: ') in capsys.readouterr().out
+        assert ('The control, one device on one thread: 0.900 ms; vs all cores, faster (10% less time); together vs '
+                'it, slower (5.0x as long). At this size, sharing each product between threads costs more than it '
+                'saves.') in capsys.readouterr().out
         run['times'][recording.CONTROL] = [5e-3] * 3  # together beats one thread: the halves gained
         G.split_answer(run)
-        assert 'together against it: faster (10% less time). Together beat one thread too' in capsys.readouterr().out
-        run['times'][recording.CONTROL] = [4.4e-3] * 3  # within 5% of together, slower than one device: no cause
+        assert ("together vs it, faster (10% less time). So one device's step uses its second core. Together beat "
+                'one thread too') in capsys.readouterr().out
+        run['times'][recording.CONTROL] = [4.4e-3] * 3  # within 5% of together: what the control shows, no more
         G.split_answer(run)
-        assert 'no clear difference (medians within 5%). On' not in capsys.readouterr().out
+        out = capsys.readouterr().out
+        assert "no clear difference (medians within 5%). So one device's step uses its second core. Assumption" in out
+        run['times'][recording.CONTROL] = [1.02e-3] * 3  # one thread as fast as all cores: the second core adds nothing
+        G.split_answer(run)
+        assert ("vs all cores, no clear difference (medians within 5%); together vs it, slower (4.4x as long). So one "
+                "device's step gains nothing clear from its second core.") in capsys.readouterr().out
     lanes = ['cpu', 'cpu']
     rec = recording.record_step(lanes, batches=(16,), repeats=1, warmup=0, sizes={'hidden': 8}, control=True)
     from d2l_ext.machine import cpu_cores
@@ -258,21 +272,20 @@ def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
     with using_language('en'):
         G.split_answer(run)  # rest: predicted 4 - 3 = 1 ms, measured 4.5 - 4 - 0.075 ms
     parts, answer = capsys.readouterr().out.strip().split('\n')
-    assert parts.startswith('predicted → measured: lane 0 half 2.00 ms → 4.00 ms (+2.0 ms); lane 1 half 3.00 ms → '
+    assert parts.startswith('predicted → measured: lane 0 half 2.00 ms → 4.00 ms (+2.00 ms); lane 1 half 3.00 ms → '
                             '2.50 ms (-0.50 ms); the shorter half beside the other 100% → 97%; ')
-    assert answer.startswith('Worked answer: Assumption 1 missed most: lane 0 half took 2.00 ms more than predicted. ')
+    assert 'Assumption 1 missed most: lane 0 half took 2.00 ms more than predicted. ' in answer
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 2.5e-3}] * 3  # lane 1's half 0.5 ms faster: the largest
     run['times']['split'] = [3.5e-3] * 3  # the rest 3.5 - 2.5 - 0.06 ms, near its predicted 1 ms
     with using_language('en'):
         G.split_answer(run)
-    assert 'Assumption 1 missed most: lane 1 half took 0.500 ms less than predicted.' in capsys.readouterr().out
+    assert 'Assumption 1 missed most: lane 1 half took 0.50 ms less than predicted.' in capsys.readouterr().out
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 3e-3}] * 3
     run['times']['split'] = [4e-3] * 3  # every part as predicted, within 5% of the prediction (0.2 ms)
     run['overlap']['split'] = [0.951] * 3  # printed '95%': 0.1 ms apart, under 5% of the prediction
     with using_language('en'):
         G.split_answer(run)
-    assert capsys.readouterr().out.strip().split('\n')[-1].startswith(
-        'Worked answer: No part missed by as much as 5% of the prediction. ')
+    assert 'No part missed by as much as 5% of the prediction.' in capsys.readouterr().out.strip().split('\n')[-1]
 
 
 def test_exercise_1_answer_reads_the_recorded_sum_and_the_check(capsys):
@@ -375,9 +388,12 @@ def test_the_timeline_names_each_part_of_together_with_its_time_and_stops_each_t
                      ('server (CPU)', 0.6 * ms, 3.0 * ms)]  # a lane before its half; the server for both halves
     keyed = [x.get_text() for x in fig.axes[2].get_legend().get_texts()]
     assert keyed == ['lane 0', 'lane 1', 'copies in 0.400 ms, gradients 0.200 ms', 'server: sum, update 0.300 ms',
-                     'lanes starting, returning: together 0.500 ms, one device 0 ms',
+                     'lanes starting, returning 0.500 ms',
                      'waiting: a lane between its parts; the server for both halves 2.40 ms', 'one device',
+                     'one device: timer running outside its step 0 ms',
                      'timer stops: together 4.50 ms, one device 1.00 ms']
+    assert fig.axes[2].get_title(loc='left') == ('Median repeats of together (shorter half 50% beside the other) and '
+                                                 'one device')  # the drawn repeat's own overlap
     dashed = fig.axes[2].collections[-1].get_segments()  # each way's timer, in ms: together's rows, one device's
     assert [(seg[0][0], seg[0][1], seg[1][1]) for seg in dashed] == [
         pytest.approx((4.5, -0.45, 2.45)), pytest.approx((1.0, 2.55, 3.45))]

@@ -9,7 +9,7 @@ import torch
 from ..checking import check_close
 from ..errors import ResultMismatch, UsageError
 from ..i18n import t
-from ..results import render
+from ..results import MIN_SHARE, render
 from ..timing import Measurement, clock
 from . import schedule
 
@@ -90,6 +90,16 @@ def dag_model(dag, lanes):
     serial, path = schedule.serial_total(units), schedule.critical_path(units)[0]
     return {'serial': serial, 'planned': schedule.schedule_total(dag_plan(dag, lanes)[0]), 'critical_path': path,
             'lanes': len(lanes)}
+
+
+def dag_graph(dag, lanes) -> dict:
+    """The DAG as a graph display.graph.draw_graph reads, each task on its lane in the equal-lanes plan; 'path': the
+    critical path's task names."""
+    row = {lane.name: f'lane {i}' for i, lane in enumerate(lanes)}
+    lane_of = {name: row[label] for label, names in dag_plan(dag, lanes)[1].items() for name in names}
+    return {'nodes': [{'id': x['name'], 'name': x['name'], 'kind': 'compute', 'lane': lane_of[x['name']]} for x in dag],
+            'edges': [{'src': d, 'dst': x['name'], 'kind': 'data'} for x in dag for d in x['deps'] if d != 'x'],
+            'path': schedule.critical_path(_units(dag))[1]}
 
 
 def place_dag(x, weights, lanes):
@@ -229,6 +239,19 @@ class DagExperiment:
                 (idle, inputs, False), (inputs, e['start'], True)) if b > a]
             free[e['lane']] = e['end']
         return out
+
+    def miss(self) -> dict:
+        """The planned run against its prediction: {'last': the lane (index) that finished last, 'waited' and
+        'replayed': its waits between tasks, measured and in the plan (s), 'took', 'alone': each lane's time per task
+        beside the other and alone, 'chain': a task's time in order on one lane, 'chained': that over 5% above alone,
+        'slower': a lane beside the other over 5% slower than alone (times the chain's ratio where chained)}."""
+        per = self.per_task() or [(0.0,) * 5]
+        i, (_, waited, _, _, replayed) = max(enumerate(per), key=lambda x: x[1][3] + x[1][2] * x[1][0] + x[1][1])
+        took, alone = [p[0] for p in per], [1 / self.speeds[lb] for lb in self.lanes] if self.speeds else [1.0]
+        chain = self.measurements[DAG_VARIANTS[0]].median / len(self.dag)
+        ratio = r if (r := chain / alone[0]) > 1 + MIN_SHARE else 1.0
+        return {'last': i, 'waited': waited, 'replayed': replayed, 'took': took, 'alone': alone, 'chain': chain,
+                'chained': ratio > 1, 'slower': any(a > (1 + MIN_SHARE) * b * ratio for a, b in zip(took, alone))}
 
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""

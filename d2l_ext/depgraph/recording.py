@@ -25,8 +25,8 @@ from .worked import wrong_version
 
 FORMAT = 1
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
-VARIANTS = ('one_device', 'in_turn', 'split')
-CONTROL = 'one_thread'  # CPU lanes only: the whole step on one thread, beside one device's threads (recorded if run)
+WAYS = ('one_device', 'in_turn', 'split', 'one_thread')  # every way a run may time: the keys graph.variant.<way>
+VARIANTS, CONTROL = WAYS[:3], WAYS[3]  # timed always; CPU lanes only: the whole step on one thread (recorded if run)
 HALF = 'lane step'  # the event name of a half's forward and backward
 WHOLE = 'whole step'  # the event name of the one-device step (forward, backward and update)
 REQUIRED = ('format', 'machine', 'lanes', 'one_device', 'sizes', 'runs')
@@ -118,8 +118,8 @@ def _run(lanes, batch, sizes, repeats, warmup, lr, control=False) -> dict:
         runs[CONTROL] = _OneDevice(lanes[0], params, X, y, threads=1)
     times, events, errors = {v: [] for v in runs}, {v: [] for v in runs}, dict.fromkeys(runs, 0.0)
     for r in range(warmup + repeats):
-        for v in runs:
-            probe = runs[v]
+        for way in runs:
+            probe = runs[way]
             wait_for_lanes(every)
             zero = halves.gpu_zero(every)  # synchronizes: outside the timed region
             settle()
@@ -129,9 +129,9 @@ def _run(lanes, batch, sizes, repeats, warmup, lr, control=False) -> dict:
             wall = time.perf_counter() - t0
             if r < warmup:
                 continue
-            times[v].append(wall)
-            events[v].append(probe.events(zero, t0))
-            errors[v] = max(errors[v], check_update(out, params, reference, t(f'graph.variant.{v}')))  # raises if wrong
+            times[way].append(wall)
+            events[way].append(probe.events(zero, t0))
+            errors[way] = max(errors[way], check_update(out, params, reference, t(f'graph.variant.{way}')))  # or raise
     drawn = {v: median_repeat(times[v]) for v in runs}  # each way drawn from its own median repeat
     from ..backends.torch_backend import tolerance
     return {'batch': batch, 'repeats': repeats, 'warmup': warmup, 'times': times,
@@ -144,8 +144,10 @@ def _run(lanes, batch, sizes, repeats, warmup, lr, control=False) -> dict:
 
 def predict_split(run: dict) -> float:
     """Together, predicted from the figure's rows: one after the other's median less the shorter of its halves'
-    medians (the graph's two chains are independent, so the shorter can run inside the longer)."""
-    return statistics.median(run['times']['in_turn']) - min(halves_summary(run)['in_turn'].values())
+    medians (the graph's two chains are independent, so the shorter can run inside the longer), each to 3 significant
+    digits as printed, so the prediction is the difference of the numbers a reader sees."""
+    ser, shorter = statistics.median(run['times']['in_turn']), min(halves_summary(run)['in_turn'].values())
+    return float(f'{ser:.3g}') - float(f'{shorter:.3g}')
 
 
 def timeline_spans(run: dict) -> tuple[dict, tuple[float, float], list]:
@@ -268,7 +270,7 @@ def parts(run: dict) -> list[tuple[str, float, float, int]]:
 def to_frame(run: dict):
     """Every statistic of a run: median, quartiles, every repeat, prediction and error per way (details on demand)."""
     from ..timing import Comparison, Measurement
-    ways = [v for v in (*VARIANTS, CONTROL) if v in run['times']]
+    ways = [way for way in WAYS if way in run['times']]
     df = Comparison({v: Measurement(v, run['times'][v]) for v in ways}).to_frame()
     df[t('graph.col_predicted')] = [predict_split(run) if v == 'split' else None for v in df.index]
     df[t('graph.col_error')] = [run['errors'].get(v) for v in df.index]
@@ -276,5 +278,5 @@ def to_frame(run: dict):
     for i in range(2):  # each half's median busy time, and how much of the shorter one the other covered
         df[t('graph.col_half', i=i)] = [h.get(v, {}).get(f'lane {i}') for v in df.index]
     df[t('graph.col_overlap')] = [h['overlap'] if v == 'split' else None for v in df.index]
-    df.index = [t(f'graph.variant.{variant}') for variant in ways]  # the frame's rows, in this order
+    df.index = [t(f'graph.variant.{way}') for way in ways]  # the frame's rows, in this order
     return df

@@ -2,12 +2,13 @@
 timed three ways, exercise 5's DAG. A measuring cell draws one figure and prints at most two lines (verdict.py)."""
 from __future__ import annotations
 
+from functools import partial
+
 from ..depgraph import layout, recording
-from ..depgraph.dag import DAG_VARIANTS, _units, dag_plan
+from ..depgraph.dag import DAG_VARIANTS, dag_graph
 from ..depgraph.model import SERVER
-from ..depgraph.recording import CONTROL
+from ..depgraph.recording import CONTROL, WAYS  # noqa: F401 (WAYS: the keys graph.variant.<way>)
 from ..depgraph.runs import unread_lanes
-from ..depgraph.schedule import critical_path
 from ..i18n import t
 from ..results import MIN_SHARE, quartiles
 from ..timing import Measurement
@@ -24,15 +25,12 @@ ROW_ORDER = ('one_device', 'split', 'in_turn', CONTROL)  # the figure's rows: th
 POINTS = ('rest', 'half', 'split')  # _split_point's finding: the keys graph.answer.<point>
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
-
-
-def _ms(seconds: float, digits: int = 3) -> str:  # '2.16 ms' (verdict.num)
-    return verdict.num(seconds, 'ms', digits)
+ONE_OUTSIDE = '#E6BCD3'  # one device's timer outside its step's marks: its colour, paler
+_ms = partial(verdict.num, unit='ms')  # '2.16 ms'
 
 
 def lane_name(lane: str, plot: bool = False, kinds=None) -> str:
-    """A row id as a learner reads it: 'lane 0' -> 'lane 0' / '执行单元 0', or 'GPU' / 'CPU' where `kinds` (each lane's
-    kind, 'gpu' or 'cpu') differ; the server; any other id as itself."""
+    """A row id as a learner reads it: 'lane 0' / '执行单元 0', or 'GPU' / 'CPU' where `kinds` differ; the server."""
     say = style.plot_text if plot else t
     if lane.startswith('lane ') and lane[5:].isdigit():
         return say(f'graph.kind.{kinds[int(lane[5:])]}') if len(set(kinds or ())) > 1 else say('graph.lane', i=lane[5:])
@@ -159,9 +157,10 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
         style.color(style.lane_role(0)): lane[0], style.color(style.lane_role(1)): lane[1],
         style.color('link'): style.plot_text('graph.legend_copy_box', a=ms['copy in'], b=ms['grad copy']),
         style.color('cpu'): style.plot_text('graph.legend_server', t=ms['sum+update']),
-        READY_GREY: style.plot_text('graph.legend_handoff', t=ms['handoff1'], one=ms['handoff3']),
+        READY_GREY: style.plot_text('graph.legend_handoff', t=ms['handoff1']),
         style.color('idle'): style.plot_text('graph.legend_wait', t=verdict.num(ended - began, 'ms')),
-        style.color(ONE_DEVICE_ROLE): one}, handoffs
+        style.color(ONE_DEVICE_ROLE): one, ONE_OUTSIDE: style.plot_text('graph.legend_one_outside', t=ms['handoff3'])
+    }, handoffs
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
@@ -174,7 +173,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     first.remove()  # on top, under the printed verdict, its rows' repeats and boxes; each repeat's overlap; timeline
     top, mid, bottom = (fig.add_subplot(c) for c in fig.add_gridspec(3, 1, height_ratios=(5, 1, 4)))
     rows = {v: m for v, m in sorted(_measurements(run).items(), key=lambda x: ROW_ORDER.index(x[0]))}
-    labels = {variant: style.plot_text(f'graph.variant.{variant}') for variant in rows}  # together beside one device
+    labels = {way: style.plot_text(f'graph.variant.{way}') for way in rows}  # together beside one device
     if one := rec.get('one_device'):  # which device, how many cores
         labels['one_device'] = style.plot_text('graph.one_device_row', device=style.plot_text(
             'graph.kind.gpu') if one['kind'] == 'gpu' else style.plot_text('graph.cpu_cores', n=one['threads']))
@@ -198,11 +197,12 @@ def draw_step(rec: dict, guess_ms=None, title=None):
         top.fill_betweenx([0.08, 0.62], max(a, c) * 1e3, min(b, d) * 1e3, color=BAND, ec='0.3', ls='--', zorder=1)
         top.text(min(b, d) * 1e3, 0.35, ' ' + style.plot_text('graph.boxes_overlap'), va='center')
     events, rows, legend, handoffs = _timeline_events(run, kinds)
-    draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
+    draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline', pct=verdict.num(run[
+        'overlap']['split'][run['drawn']['split']] or 0.0, '%')))  # the drawn repeat's own overlap, beside the median's
     wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', 'one_device')}
     scale = style.time_unit(max(e['end'] for e in events))[1]
-    bottom.barh([r for r, _, _ in handoffs], [(b - a) * scale for _, a, b in handoffs], left=[
-        a * scale for _, a, _ in handoffs], height=BAR_HEIGHT, color=READY_GREY, zorder=2)  # rows 1, 3: start, return
+    bottom.barh([r for r, _, _ in handoffs], [(b - a) * scale for _, a, b in handoffs], left=[a * scale for _, a, _ in (
+        handoffs)], height=BAR_HEIGHT, color=[(READY_GREY, ONE_OUTSIDE)[r > 1] for r, _, _ in handoffs], zorder=2)
     bottom.vlines([wall['split'] * scale, wall['one_device'] * scale], [-0.45, 2.55], [2.45, 3.45], colors='0.2',
                   linestyles='--', linewidth=1.5, zorder=4)  # each way's timer: together's rows, then one device's
     bottom.set_xlim(0, max(bottom.get_xlim()[1], max(wall.values()) * scale * 1.02))
@@ -215,6 +215,11 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     return fig
 
 
+def _diff(x: float, p: float) -> str:  # '0.25 ms': two medians' difference as printed (1.79, 1.54 ms), unsigned,
+    a, b = verdict.sig(x * 1e3), verdict.sig(p * 1e3)  # to the decimals of the less precise ('21.0 - 9.26': '11.7')
+    return t('verdict.unit.ms', value=f"{abs(float(a) - float(b)):.{min(len(v.partition('.')[2]) for v in (a, b))}f}")
+
+
 def _split_point(rec: dict) -> tuple[str, dict]:
     """'rest' (it alone takes one device's time), 'half' (the longer half does) or 'split' (the rule); the numbers."""
     run = _run_and_kinds(rec)[0]
@@ -225,39 +230,39 @@ def _split_point(rec: dict) -> tuple[str, dict]:
 
 
 def _control(run: dict) -> str:
-    """Where the control ran (CPU lanes): the whole step on one thread against together; the cause it tests, if held."""
+    """Where it ran (CPU lanes): the control against one device (does its step gain from a second core?), together."""
     if CONTROL not in run['times']:
         return ''
-    one, split = verdict.compare((m := _measurements(run))[CONTROL], m['one_device']), verdict.compare(m['split'], m[
-        CONTROL])
-    why = 'threads' if one == 'faster' and split != 'faster' else 'halves' if split == 'faster' else ''
-    return ' '.join([t('graph.answer.control', c=_ms(m[CONTROL].median), by=verdict.by(m['split'], m[CONTROL])), t(
-        f'graph.answer.control_why.{why}') if why else ''])
+    m, one = _measurements(run), {'faster': 'threads', 'same': 'same', 'slower': 'used'}
+    held = (one[verdict.compare(m[CONTROL], m['one_device'])], 'halves' if verdict.compare(m['split'], m[
+        CONTROL]) == 'faster' else None)
+    return ' '.join([t('graph.answer.control', c=_ms(m[CONTROL].median), by_one=verdict.by(m[CONTROL], m[
+        'one_device']), by=verdict.by(m['split'], m[CONTROL])), *(t(f'graph.answer.control_why.{why}') for why in (
+            'threads', 'same', 'used', 'halves') if why in held)])
 
 
 def split_answer(here: dict, recorded: dict | None = None) -> None:
-    """Exercise 2's worked answer, medians only: each part of together beside its prediction (the halves and the rest
-    in ms, the overlap in %); the assumption that missed most, where by 5% of the prediction (MIN_SHARE) or more; the
-    halves against the rest and one device, here (and the control) and on the GPU recording."""
+    """Exercise 2's worked answer, medians only: each part of together beside its prediction; does splitting pay (here,
+    the control, the GPU recording); the assumption that missed most, by 5% of the prediction (MIN_SHARE) or more."""
     run, kinds = _run_and_kinds(here)
     parts, predicted, together = recording.parts(run), recording.predict_split(run), _measurements(run)['split'].median
     pct = [verdict.num(run['predicted_overlap'], '%'), verdict.num(recording.halves_summary(run)['overlap'] or 0, '%')]
-    name = {'rest': t('graph.part.rest'), **{
+    name = {'rest': t('graph.part.rest'), 'split': t('graph.short.split'), **{
         f'lane {i}': t('graph.part.half', lane=lane_name(f'lane {i}', kinds=kinds)) for i in range(2)}}
     print(t('graph.parts_line', parts=t('graph.dag_sep').join(t('graph.part.overlap', predicted=pct[0], measured=pct[
         1]) if k == 'apart' else t('graph.part.line', part=name.get(k, k), predicted=_ms(p), measured=_ms(x), diff=(
-            '+' if x >= p else '-') + _ms(abs(x - p), 2)) for k, p, x, _ in [*parts, (
-                t('graph.short.split'), predicted, together, 0)])))
-    def way(k, p, x, a):  # 'assumption 1: lane 1 half took 0.67 ms more than predicted'
+            '+' if x >= p else '-') + _diff(x, p)) for k, p, x, _ in [*parts, ('split', predicted, together, 0)])))
+    def way(k, p, x, a):  # 'assumption 1: lane 1 half took 0.25 ms more than predicted'
         return {'a': a, 'what': t('graph.way.apart', pct=pct[1], diff=_ms(x - p)) if k == 'apart' else t(
-            f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k], diff=_ms(abs(x - p)))}
+            f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k], diff=_diff(x, p))}
     big = sorted((q for q in parts if abs(q[2] - q[1]) >= MIN_SHARE * predicted), key=lambda q: -abs(q[2] - q[1]))
     back = [q for q in big[1:] if (q[2] - q[1]) * (big[0][2] - big[0][1]) < 0]  # a miss the other way
-    net = ('+' if together >= predicted else '-') + _ms(abs(together - predicted))
+    net = t('graph.answer.net_inside', predicted=_ms(predicted)) if (q := quartiles(_measurements(run)['split']))[
+        0] <= predicted <= q[1] else t('graph.answer.net', **way('split', predicted, together, 0))  # inside: no miss
     said = [t(f'graph.answer.{point}', **nums) for point, nums in (_split_point(r) for r in (here, recorded) if r)]
-    print(verdict.answer(t('graph.answer.worst', **way(*big[0])) if big else t('graph.answer.none_broke'), t(
-        'graph.answer.offset', net=net, **way(*back[0])) if back else '', said[0], _control(run), t(
-        'graph.answer.recorded', text=said[1][:1].lower() + said[1][1:]) if recorded else ''))  # its own point
+    print(verdict.answer(said[0], _control(run), t('graph.answer.recorded', text=said[1][:1].lower() + said[1][
+        1:]) if recorded else '', t('graph.answer.worst', **way(*big[0])) if big else t('graph.answer.none_broke'),
+        ' '.join([t('graph.answer.offset', **way(*back[0])), net]) if back else ''))  # does it pay, then why
 
 
 def wrong_sum_answer(g, caught: bool):
@@ -290,14 +295,8 @@ def dag_line(model: dict, alone: dict | None = None) -> str:
         k: f'{model[k]:g}' for k in ('serial', 'planned')})
 
 
-def draw_dag(dag, lanes, title='graph.title_dag'):
-    """The DAG as the equal-lanes plan places it (one row per lane), its critical path outlined."""
-    _, order = dag_plan(dag, lanes)
-    row = {lane.name: f'lane {i}' for i, lane in enumerate(lanes)}
-    lane_of = {name: row[label] for label, names in order.items() for name in names}
-    g = {'nodes': [{'id': x['name'], 'name': x['name'], 'kind': 'compute', 'lane': lane_of[x['name']]} for x in dag],
-         'edges': [{'src': d, 'dst': x['name'], 'kind': 'data'} for x in dag for d in x['deps'] if d != 'x']}
-    return draw_graph(g, title=title, highlight=critical_path(_units(dag))[1])
+def draw_dag(dag, lanes, title='graph.title_dag'):  # as the equal-lanes plan places it, critical path outlined
+    return draw_graph(g := dag_graph(dag, lanes), title=title, highlight=g['path'])
 
 
 def _dag_base(ex):
@@ -319,17 +318,13 @@ def dag_answer(ex, caught: bool) -> None:
     """Exercise 3's answer: planned's verdict; correct? (waits skipped: caught?); the critical path; the run against the
     prediction: within 5%, or a task in order against alone, then the lanes' time per task, or the last lane's waits."""
     planned, replay = ex.measurements[DAG_VARIANTS[1]].median, (ex.predicted_ms() or {}).get(DAG_VARIANTS[1])
-    kinds, per = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads], ex.per_task() or [(0.0,) * 5]
-    i, (_, waited, _, _, replayed) = max(enumerate(per), key=lambda x: x[1][3] + x[1][2] * x[1][0] + x[1][1])  # last
-    took, alone = [p[0] for p in per], [1 / ex.speeds[lb] for lb in ex.lanes] if ex.speeds else [1.0]
-    chain = c if (c := ex.measurements[DAG_VARIANTS[0]].median / len(ex.dag) / alone[0]) > 1 + MIN_SHARE else 1.0
-    key = 'dag_slower' if any(a > (1 + MIN_SHARE) * b * chain for a, b in zip(took, alone)) else 'dag_miss'
+    m, kinds = ex.miss(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
+    each = {k: ' / '.join(map(_ms, m[k])) for k in ('took', 'alone')}  # per lane
     said = [] if not replay else [t('graph.answer.dag_landed', measured=_ms(planned), predicted=_ms(replay))] if abs(
-        planned / replay - 1) < MIN_SHARE else [t(f"graph.answer.{'dag_chain' if chain > 1 else 'dag_off'}",
-                                                  predicted=_ms(replay), measured=_ms(planned), chain=_ms(
-                                                      c * alone[0]), alone=_ms(alone[0])), t(
-        f'graph.answer.{key}', lane=lane_name(f'lane {i}', kinds=kinds), waited=_ms(waited), replayed=_ms(replayed),
-        took=' / '.join(_ms(x) for x in took), alone=' / '.join(_ms(x) for x in alone))]
+        planned / replay - 1) < MIN_SHARE else [t(f"graph.answer.{'dag_chain' if m['chained'] else 'dag_off'}", chain=(
+            _ms(m['chain'])), predicted=_ms(replay), measured=_ms(planned), alone=_ms(m['alone'][0])), t(
+        f"graph.answer.{'dag_slower' if m['slower'] else 'dag_miss'}", waited=_ms(m['waited']), replayed=_ms(m[
+            'replayed']), lane=lane_name(f"lane {m['last']}", kinds=kinds), **each)]
     print(dag_lines(ex, verdict_line=True), verdict.answer(t('graph.answer.dag_' + ('caught' if caught else 'missed')),
         t('graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), *said),
         sep='\n')

@@ -121,12 +121,13 @@ show.draw_graph(graph)
 #
 # ## Predict, then measure
 #
-# The book's Fig. 13.3.1 assumes two equal GPUs. Neither this machine (two halves of one CPU) nor the recording below
-# (a GPU and a much slower CPU) has them: whether splitting pays here, the measurement says, not the figure.
+# The book's Fig. 13.3.1 assumes two equal GPUs; neither this machine (two halves of one CPU) nor the recording below
+# (a GPU and a much slower CPU) has them.
 #
 # The step is timed three ways, each checked against float64: **one device** with the whole
-# minibatch; **one after the other**, lane 1's half after lane 0's; **together**. On a CPU, a control row runs
-# one device's step on one thread. The graph predicts
+# minibatch; **one after the other**, lane 1's half after lane 0's; **together**. Two CPU lanes add no cores, so
+# expect no clear difference against one device unless its step leaves a core idle: a control row, one device on one
+# thread, tests that. The graph predicts
 # *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$): the shorter
 # half can hide inside the longer one:
 #
@@ -138,18 +139,19 @@ show.draw_graph(graph)
 # 2. both start at once, the shorter inside the longer (overlap 100%);
 # 3. the other time (copies, lanes starting and returning, sum, update) stays the same.
 #
-# Which could fail here? (Exercise 2 answers from this run.)
+# Which could fail here?
 
 # %% [markdown] lang="zh"
 # 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**执行单元的梯度。
 #
 # ## 先预测，再测量
 #
-# 书中的图12.3.1 假定有两个相同的 GPU。这台机器（一个 CPU 的两半核心）和下面的记录（一个 GPU 和一个慢得多的 CPU）
-# 都没有：这里拆分是否划算，要看测量，而不是看图。
+# 书中的图12.3.1 假定有两个相同的 GPU，而这台机器（一个 CPU 的两半核心）和下面的记录（一个 GPU 和一个慢得多的 CPU）
+# 都没有。
 #
 # 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
-# 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。在 CPU 上，还有一行对照：一个设备只用一个线程运行训练步。
+# 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。两个 CPU 执行单元并不会多出核心，
+# 所以预计与一个设备没有明显差别，除非一个设备的训练步让某个核心闲着：对照一行（一个设备只用一个线程）检验这一点。
 #
 # 依赖图根据“先后运行”（$t_\textrm{ser}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\textrm{par}$）：两种方式运行的
 # 方框相同，而两条链现在可以重叠，因此较短的一半可以藏进较长的一半里：
@@ -162,7 +164,7 @@ show.draw_graph(graph)
 # 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%）；
 # 3. 其他时间（复制、执行单元启动与返回、求和、更新）不变。
 #
-# 在这里哪个假定可能不成立？（练习 2 用本次运行的数字回答。）
+# 在这里哪个假定可能不成立？
 
 # %% tags=["nbval-ignore-output"]
 here = dg.record_step(lanes, repeats=41, control=True)  # every repeat and interval of each way  #zh: 每种方式的每次重复和区间
@@ -179,16 +181,14 @@ show.show_step(here, my_guess)
 #
 # ## Recorded on a GPU machine
 #
-# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads). In the half rows, the CPU's half
-# is the slow one.
+# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads).
 
 # %% [markdown] lang="zh"
 # `show.details(here)` 列出全部统计量。
 #
 # ## 在 GPU 上记录的结果
 #
-# 同一个单元格在一台 H200 机器上运行的结果，那里的两个执行单元是 GPU 和 CPU（15 个线程）。请看图中每一半的几行：
-# 慢的是 CPU 的那一半。
+# 同一个单元格在一台 H200 机器上运行的结果，那里的两个执行单元是 GPU 和 CPU（15 个线程）。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -236,16 +236,16 @@ show.split_answer(here, recorded)
 
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task is one
-# product, `tanh((sum of its inputs) @ W)`. In each of three stages, arms of 1, 2 and 3 products start from the same
-# task and end in one join task that reads all three: `1J` joins stage 1, and stage 2 starts from it. Task `2b1` is
-# stage 2, arm b, product 1. With `cross=True`, an arm's last product also reads the first product of the arm before
-# it. The line below gives one product's time on each lane alone, then each way's in products.
+# product, `tanh((sum of its inputs) @ W)`. Each of three stages has arms of 1, 2 and 3 chained products, each
+# starting from the stage's input (the data, not drawn, then `1J`, `2J`), and a join task reading the arms' ends.
+# Task `2b1` is stage 2, arm b, product 1. With `cross=True`, an arm's last product also reads the first product
+# of the arm before it. The line below gives one product's time on each lane alone, then each way's in products.
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**每个任务是一次矩阵乘法：
-# `tanh((各输入之和) @ W)`。共有三个阶段。每个阶段里，长为 1、2、3 次乘法的三条分支从同一个任务出发，
-# 最后汇入一个读取这三条分支的汇合任务：`1J` 汇合第 1 阶段，第 2 阶段从它出发。任务 `2b1` 是第 2 阶段、分支 b 的
-# 第 1 次乘法。`cross=True` 时，
+# `tanh((各输入之和) @ W)`。共有三个阶段。每个阶段有长为 1、2、3 次乘法的三条分支，以及一个读取三条分支末端的
+# 汇合任务。每条分支都从本阶段的输入出发：第 1 阶段是数据（图中没有画出），之后是 `1J`、`2J`。任务 `2b1` 是第 2 阶段、
+# 分支 b 的第 1 次乘法。`cross=True` 时，
 # 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行先给出每个执行单元单独做一次乘法的用时，
 # 再以一次乘法的用时为单位给出各种方式的用时。
 
@@ -282,8 +282,8 @@ show.dag_answer(ex5, caught)
 # ## Remember
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
-# * Predict from what the graph lets overlap, then measure.
-# * Only one device with the whole minibatch says whether splitting pays.
+# * Only one device with the whole minibatch says whether splitting pays. On the GPU+CPU recording, together took 3.3x
+#   as long: the rest alone outlasts one device's step.
 # * Faster must stay correct: check against float64.
 #
 # ## Pitfalls
@@ -297,8 +297,8 @@ show.dag_answer(ex5, caught)
 # ## 小结
 #
 # * 拆分的训练步是一个图：并排的链在梯度求和处汇合。
-# * 根据依赖图允许哪些工作重叠来预测，再实测。
-# * 只有与一个设备处理整个小批量比较，才能说明拆分是否划算。
+# * 只有与一个设备处理整个小批量比较，才能说明拆分是否划算。在 GPU 加 CPU 的记录中，同时运行的用时是一个设备的 3.3 倍：
+#   其余部分单独就超过了一个设备的训练步。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点
