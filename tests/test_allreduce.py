@@ -28,7 +28,7 @@ def spawned_children():
 def tiny_run(tmp_path_factory):
     # (d) as a notebook cell defines it: sent as source, its bucket_mb fixed by steps.as_step
     buckets = _notebook_function(inspect.getsource(steps.allreduce_in_buckets), 'allreduce_in_buckets')
-    chosen = {**steps.STEPS, 'buckets': buckets}
+    chosen = {**steps.STEPS, 'buckets': buckets, 'kept': steps.flat_kept}  # and (b)'s control, as the lesson times
     return run_allreduce(world_size=2, bucket_mb=[0.001, 1], trace_dir=tmp_path_factory.mktemp('traces'),
                          steps=chosen, **TINY)
 
@@ -37,7 +37,8 @@ def tiny_run(tmp_path_factory):
 def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
     r = tiny_run
     ids = [v.id for v in r.versions]
-    assert ids == ['backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets', 'ddp-0.001', 'ddp-1']
+    assert ids == ['backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets', 'kept', 'ddp-0.001', 'ddp-1']
+    assert r.version('kept').label == '(b), buffer kept'
     assert r.tolerance == tolerance(2, 32)
     for v in r.versions:
         assert v.relative_error < r.tolerance, v
@@ -46,7 +47,7 @@ def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
     assert r.prediction.ring_factor == 1.0 and r.prediction.gradient_bytes == 2 * (32 * 32 + 32) * 4
     d = r.to_dict()
     json.dumps(d)
-    assert 'hidden_fraction' not in d and set(d['overlap']) == {'serial', 'flat', 'hooks', 'buckets',
+    assert 'hidden_fraction' not in d and set(d['overlap']) == {'serial', 'flat', 'kept', 'hooks', 'buckets',
                                                                  'ddp-0.001', 'ddp-1'}
     assert all(os.path.exists(p) for paths in r.traces.values() for p in paths)
     roles = {e['role'] for e in r.events['hooks']}
@@ -60,15 +61,16 @@ def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
 def test_plots_show_every_repeat_and_each_process_timeline(tiny_run):
     from d2l_ext.display.allreduce import draw_step_timeline, plot_steps
     assert all(tiny_run.has(v) for v in ['serial', 'flat', 'hooks'])
-    assert len(plot_steps(tiny_run).axes[0].collections) == 3 * (3 + 1)  # dots, middle, median: (a)-(c) and on top
+    assert len(plot_steps(tiny_run).axes[0].collections) == 3 * (4 + 1)  # dots, middle, median: 4 versions, top
     fig = draw_step_timeline(tiny_run, 'ddp-1')
     assert [t.get_text().split(' (')[0] for t in fig.axes[0].get_yticklabels()] == [
         'process 0: compute', 'process 0: all-reduce', 'process 1: compute', 'process 1: all-reduce']
     with pytest.raises(UsageError, match='no timeline'):
         draw_step_timeline(tiny_run, 'nothing')
     roles = {vid: {e['name'] for e in tiny_run.events[vid] if e['role'] == 'copy'} for vid in ('serial', 'flat',
-                                                                                           'buckets')}
+                                                                                           'kept', 'buckets')}
     assert not roles['serial'] and {'aten::cat', 'aten::copy_'} <= roles['flat'] & roles['buckets']  # (d)'s: in hooks
+    assert 'aten::copy_' in roles['kept'] and 'aten::cat' not in roles['kept']  # (b)'s control: no new flat tensor
 
 
 def _notebook_function(source: str, name: str):

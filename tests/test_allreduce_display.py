@@ -25,6 +25,7 @@ def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_s
                                       [median + spread, median]], 1e-7, 'whole', stats)
     versions = [v('backward', backward, calls=0, comm=0.0, span=alone_span), v('allreduce', 0.04, span=0.0),
                 v('serial', serial, span=serial_span), v('flat', serial - 0.005, calls=1, comm=0.035),
+                v('kept', serial - 0.02, calls=1, comm=0.035),
                 v('hooks', hooks, shared=hooks_shared, span=slow), v('buckets', hooks, calls=6, shared=0.03),
                 v('ddp-1', ddp, 1.0, calls=6, shared=0.03), v('ddp-25', serial - 0.004, 25.0, calls=1)]
     grad = sum(TENSORS)
@@ -62,8 +63,7 @@ def test_the_guess_is_c_s_step_in_ms_printed_above_the_verdict_and_nothing_witho
 
 def test_exercise_1_gives_the_share_of_the_formulas_miss_that_backwards_change_against_its_control_explains():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
-    assert show.miss_answer(here, there) == 'Worked answer: The term the formula leaves out is the change in ' \
-        'backward. Here, the formula put (c) at 106 ms, the median was ' \
+    assert show.miss_answer(here, there) == 'Worked answer: Here, the formula put (c) at 106 ms, the median was ' \
         "130 ms (+24.2 ms). Backward took 65.0 ms in (c)'s profiled steps vs 70.0 ms in (a)'s, the control " \
         '(-5.00 ms): none of the gap. On the 16-core host, the formula put (c) at 106 ms, the median was 120 ms ' \
         "(+14.2 ms). Backward took 55.0 ms in (c)'s profiled steps vs 50.0 ms in (a)'s, the control (+5.00 ms): " \
@@ -73,7 +73,7 @@ def test_exercise_1_gives_the_share_of_the_formulas_miss_that_backwards_change_a
     assert show.miss_answer(over).endswith('(+40.0 ms): more than the gap; formula plus it, 146 ms, is 25.8 ms '
                                            'above the median.')
     with using_language('zh'):
-        assert show.miss_answer(here, there) == '参考答案：代价公式没有算的一项是反向传播用时的变化。在这里，代价公式' \
+        assert show.miss_answer(here, there) == '参考答案：在这里，代价公式' \
             '预测（c）为106毫秒，实测中位数为130毫秒' \
             '（+24.2毫秒）。做了性能分析的训练步中，反向传播在（c）中用时65.0毫秒，在对照（a）中为70.0毫秒' \
             '（-5.00毫秒）：这一变化不能解释这个差距。在16核主机上，代价公式预测（c）为106毫秒，实测中位数为120毫秒' \
@@ -84,7 +84,7 @@ def test_exercise_1_gives_the_share_of_the_formulas_miss_that_backwards_change_a
 def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
     r = fake(hooks=0.095)  # a median below the step without all-reduce: drawn where it is
     ax = show.plot_steps(r).axes[0]
-    drawn = [r.version(v) for v in ['serial', 'flat', 'hooks']]
+    drawn = [r.version(v) for v in ['serial', 'flat', 'kept', 'hooks']]
     assert [t.get_text().split('\n')[0] for t in ax.get_yticklabels()][1:] == [show.name(r, v) for v in drawn]
     assert [t.get_text().split('\n')[0] for t in ax.get_yticklabels()][0] == 'step without all-reduce'
     medians = [seg[0][0] for c in ax.collections if hasattr(c, 'get_segments') for seg in c.get_segments()]
@@ -93,13 +93,22 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
     assert dots == sum(len(v.step_times) for v in [r.version('backward'), *drawn])  # every repeat
     hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
     assert hatched[0] == pytest.approx((r.prediction.backward + r.prediction.allreduce) * 1e3)  # (a): in turn
-    assert len(hatched) == 2  # (a) and (c): (b) is measured only
+    assert len(hatched) == 4  # (a), (b), its control, (c)
+    assert hatched[1] == hatched[2] == pytest.approx(r.predicted('ddp-25')['step'] * 1e3)  # one call after backward
     assert len(ax.get_legend().get_texts()) == 4  # dots, median, middle half, model
 
 
-def test_the_flat_answer_is_its_plain_verdict_against_a_no_untimed_cause():
-    assert show.verdict_text(fake(), 'flat') == ('(b) flat 135 ms vs (a) after backward 140 ms: '
-                                                 'no clear difference (medians within 5%)')
+def test_the_flat_answer_reads_b_against_a_then_its_control_naming_the_cause_only_where_the_rule_parts_them():
+    assert show.flat_answer(fake()) == 'Worked answer: Here, (b) flat 135 ms vs (a) after backward 140 ms: no clear ' \
+        'difference (medians within 5%). Here, (b) flat 135 ms vs (b), buffer kept 120 ms: slower (12% more time). ' \
+        "The two differ in one thing: (b)'s torch.cat and ÷n make two new 24 MiB tensors every step, the control's " \
+        'buffer is made once.'
+    close = fake(serial=0.125)  # (b) 120 ms, its control 105 ms, but one repeat of the control at 140 ms
+    close.version('kept').times[2] = [0.14, 0.14]
+    assert show.flat_answer(close).endswith('no clear difference (grey boxes overlap).')  # no cause named
+    with using_language('zh'):
+        assert show.flat_answer(fake()).endswith(
+            '两者只有一处不同：（b）每步用torch.cat和除法新建两个24 MiB的张量，对照的缓冲区只建一次。')
 
 
 def test_a_timeline_of_b_draws_its_flatten_and_copy_back():
@@ -133,7 +142,7 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
         pass
     chosen, line = show.choose({'a': mine, 'c': mine}, {'a': Verdict(True), 'c': Verdict(False)})
     assert chosen == {'serial': mine, 'flat': steps.flat_allreduce, 'hooks': steps.allreduce_in_hooks,
-                      'buckets': steps.allreduce_in_buckets}
+                      'buckets': steps.allreduce_in_buckets, 'kept': steps.flat_kept}  # the control: the package's
     assert line == "measured: your (a); the package's (b), (c), (d)"
     assert show.choose({}, {})[1] == "measured: the package's (a)-(d); yours replace them once they pass"
     every = {k: Verdict(True) for k in 'abcd'}
@@ -160,12 +169,13 @@ def test_the_bucket_sweep_is_a_table_of_each_sizes_calls_then_predicted_and_medi
         'faster (8.1% less time). Here, (d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: slower (8.3% more time).'
     r.versions.append(dataclasses.replace(r.version('ddp-1'), id='ddp-0.25', bucket_mb=0.25))  # the same 6 buckets
     assert "DDP 0.25 MiB makes the same 6 calls as DDP 1 MiB: each layer's 4 MiB weight fills a bucket by itself. " \
-        'The gap between their medians is the spread of repeats. Here, (d)' in show.buckets_answer(r)
+        'Here, DDP 0.25 MiB 120 ms vs DDP 1 MiB 120 ms: no clear difference (medians within 5%). Here, (d)' \
+        in show.buckets_answer(r)
     with using_language('zh'):
         assert show.buckets_answer(r).startswith('参考答案：在这里，DDP（1 MiB）120毫秒，DDP（25 MiB，一个桶）136毫秒')
 
 
-def test_exercise_3_s_answer_reads_the_relative_error_the_check_printed():
+def test_exercise_4_s_answer_reads_the_relative_error_the_check_printed():
     wrong = AssertionError('(c) hooks on process 0 applied a wrong gradient: relative error 1.00e+00 > 1e-03')
     assert show.sum_answer(wrong, 2) == 'Worked answer: The check stopped the run: relative error 1.00e+00, near ' \
         'n - 1 = 1 for n = 2.'
@@ -186,11 +196,9 @@ def test_the_ingredients_are_one_line_each():
     r = fake()
     lines = show.ingredients_text(r).split('\n')
     assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms in 12 calls',
-                     'α, β fitted to all-reduce alone and one call on a larger buffer: α = 0.851 ms a call, '
-                     'β = 0.85 GB/s']
+                     'cost formula: α = 0.851 ms a call, β = 0.85 GB/s']
     with using_language('zh'):
-        assert show.ingredients_text(r).split('\n')[1] == ('α、β由两次计时拟合：仅全归约和对一个更大缓冲区的一次调用；'
-                                                           '每次调用α=0.851毫秒，β=0.85 GB/s')
+        assert show.ingredients_text(r).split('\n')[1] == '代价公式：每次调用α=0.851毫秒，β=0.85 GB/s'
 
 
 def test_the_model_is_fitted_to_this_runs_own_calls():
@@ -236,7 +244,7 @@ def test_backward_in_the_profiled_steps_is_a_panel_of_its_own_on_its_own_time_ax
     assert 'Here, DDP 1 MiB 120 ms vs DDP 25 MiB (one bucket) 120 ms: no clear difference' in show.buckets_answer(r, r)
     top, low = show.plot_steps(r, backward=['serial', 'hooks']).axes[:2]  # backward in (a), the control, and in (c)
     labels = [[t.get_text().split('\n')[0] for t in ax.get_yticklabels()] for ax in (top, low)]
-    assert labels == [['step without all-reduce', '(a) after backward', '(b) flat', '(c) hooks'],
+    assert labels == [['step without all-reduce', '(a) after backward', '(b) flat', '(b), buffer kept', '(c) hooks'],
                       ['(a) after backward', '(c) hooks']]
     assert (top.get_xlabel(), low.get_xlabel()) == ('step time (ms, slowest process)',
                                                     'backward (ms, mean of processes)')

@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass, field
 from ..i18n import t
 from ..results import Measurement
 
-BASELINES = ('backward', 'allreduce', 'serial', 'flat')  # not ways of overlapping: the controls
-AFTER_BACKWARD = ('serial', 'flat')  # send once backward has ended: the model gives them no overlap
+BASELINES = ('backward', 'allreduce', 'serial', 'flat', 'kept')  # not ways of overlapping: the controls
+AFTER_BACKWARD = ('serial', 'flat', 'kept')  # send once backward has ended: the model gives them no overlap
 MIB = 2 ** 20  # DDP's bucket_cap_mb counts MiB
 BUCKET_MB = 1.0  # (d)'s bucket size (MiB) when the lesson times it beside DDP's
 
@@ -16,7 +16,7 @@ BUCKET_MB = 1.0  # (d)'s bucket size (MiB) when the lesson times it beside DDP's
 @dataclass
 class Version:
     """One way of taking a step, timed on every process: `times[repeat][process]` in seconds."""
-    id: str  # 'backward', 'allreduce', 'serial', 'flat', 'hooks', 'ddp-1', or the name of a learner's step
+    id: str  # 'backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'ddp-1', or the name of a learner's step
     label: str
     bucket_mb: float | None
     times: list[list[float]]
@@ -99,7 +99,7 @@ class Prediction:
 
     def groups(self, vid: str, bucket_mb=None) -> list[int]:
         """The bytes of each call: flat one, DDP and (d) one per bucket, the rest one per gradient."""
-        if vid == 'flat':
+        if vid in AFTER_BACKWARD[1:]:  # (b) and its control
             return [self.gradient_bytes]
         bucket_mb = BUCKET_MB if vid == 'buckets' else bucket_mb  # (d) as the lesson times it
         if bucket_mb is not None:  # each bucket's bytes, in sending order
@@ -154,9 +154,6 @@ class AllreduceResult:
 
     def ddp_versions(self) -> list[Version]:
         return [v for v in self.versions if v.bucket_mb is not None]
-
-    def best_ddp(self) -> Version | None:
-        return min(self.ddp_versions(), key=lambda v: v.median, default=None)
 
     def one_bucket(self, version) -> bool:  # DDP's whole gradient in one bucket: sent once backward has ended
         return version.bucket_mb is not None and len(buckets_of(self.prediction.tensor_bytes, version.bucket_mb)) == 1

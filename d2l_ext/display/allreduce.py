@@ -7,7 +7,7 @@ from . import style, verdict
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
-NAMES = ('backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets')  # the keys allreduce.version.<id>
+NAMES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'buckets')  # the keys allreduce.version.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
 MS = 1e3
 _plus = lambda s: '+' * (s >= 0) + verdict.num(round(s, 6) + 0.0, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms', to µs)
@@ -29,14 +29,14 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
 
 
 def choose(mine: dict, checked: dict) -> tuple[dict, str]:
-    """Steps by version id (the learner's where its check passed, else the package's) and a line saying which."""
+    """Steps by version id (the learner's where its check passed, else the package's; 'kept' too) and which."""
     from ..allreduce import steps
     yours = [k for k in sorted(LETTERS) if getattr(checked.get(k), 'passed', False) and k in mine]
     chosen = {vid: mine[k] if k in yours else steps.STEPS[vid] for k, vid in LETTERS.items()}
     theirs = [k for k in sorted(LETTERS) if k not in yours]
     listed = lambda ks: t('allreduce.sep_list').join(t('allreduce.letter', k=k) for k in ks)  # noqa: E731
     key = 'yours' if not theirs else 'package' if not yours else 'mixed'
-    return chosen, t(f'allreduce.which.{key}', yours=listed(yours), package=listed(theirs))
+    return {**chosen, 'kept': steps.flat_kept}, t(f'allreduce.which.{key}', yours=listed(yours), package=listed(theirs))
 
 
 def ingredients_text(result) -> str:
@@ -71,9 +71,7 @@ def _where(pairs, line) -> list[str]:
 
 
 def miss_answer(here, there=None) -> str:
-    """Exercise 1's worked answer, here then on the 16-core host: the formula's (c) against its median; backward's
-    change in (c) against (a), the control (the term the formula leaves out): its share of the gap and what is left,
-    or how far formula plus it goes."""
+    """Exercise 1's answer, here then on the 16-core host: the formula's miss of (c), backward's change against (a)."""
     def one(where, r, ms=lambda s: verdict.num(s, 'ms')):
         v, model = r.version('hooks'), r.predicted('hooks')['step']
         gap, grew = v.median - model, v.backward_span - r.version('serial').backward_span
@@ -82,24 +80,30 @@ def miss_answer(here, there=None) -> str:
                  missed=_plus(gap), c=ms(v.backward_span), a=ms(r.version('serial').backward_span), grew=_plus(grew),
                  part=t(part, share=verdict.num(grew / gap if gap > 0 else 0, '%'), left=ms(gap - grew),
                         plus=ms(model + grew), over=ms(grew - gap)))
-    return verdict.answer(t('allreduce.answer.term'), *(one(w, r) for w, r in (('allreduce.here', here),
-                                                                              ('allreduce.there', there)) if r))
+    return verdict.answer(*(one(w, r) for w, r in (('allreduce.here', here), ('allreduce.there', there)) if r))
 
 
 def buckets_answer(here, there=None) -> str:
-    """Exercise 2's worked answer: here and on the 16-core host, DDP at (d)'s size against one bucket by the one rule;
-    the sizes making as many calls (each layer's weight fills a bucket by itself: the spread of repeats); here, (d)
-    against DDP at its size."""
+    """Exercise 3's worked answer, by the one rule: DDP at (d)'s size against one bucket, here and on the 16-core host;
+    sizes making as many calls, here; here, (d) against DDP at its size."""
     calls, mib = here.predicted(ref := f'ddp-{BUCKET_MB:g}')['calls'], max(here.prediction.tensor_bytes) / 2 ** 20
-    same = [t('allreduce.answer.same', other=name(here, v), ref=name(here, here.version(ref)), calls=calls, mib=mib)
-            for v in here.ddp_versions() if v.id != ref and here.predicted(v.id)['calls'] == calls]
+    same = [t('allreduce.answer.same', other=name(here, v), ref=name(here, here.version(ref)), calls=calls, mib=mib,
+              line=verdict_text(here, v.id, ref)) for v in here.ddp_versions()
+            if v.id != ref and here.predicted(v.id)['calls'] == calls]
     return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
         r, ref, next(v.id for v in r.ddp_versions() if r.one_bucket(v)))), *same, *_where(
         [('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(r, 'buckets', ref)))
 
 
+def flat_answer(r) -> str:
+    """Exercise 2's answer by the one rule, here: (b) against (a), then its control; the cause only if told apart."""
+    way, here = verdict.compare(*(r.version(v).measurement for v in ('flat', 'kept'))), [('allreduce.here', r)]
+    return verdict.answer(*_where(here, lambda x: verdict_text(x, 'flat')), *_where(here, lambda x: verdict_text(
+        x, 'flat', 'kept')), t('allreduce.answer.kept', mib=r.prediction.gradient_bytes / 2 ** 20) * (way == 'slower'))
+
+
 def sum_answer(wrong, n: int) -> str:
-    """Exercise 3's worked answer: the relative error the check printed, against n - 1 (a sum is n times the mean)."""
+    """Exercise 4's worked answer: the relative error the check printed, against n - 1 (a sum is n times the mean)."""
     head = str(wrong).split(' > ')[0]  # '... relative error 1.00e+00', '...相对误差1.00e+00'
     return verdict.answer(t('allreduce.answer.sum', error=head[len(head.rstrip('0123456789.e+-')):], n=n, n1=n - 1))
 
@@ -115,17 +119,17 @@ def _leads(result, vid: str) -> list[float]:
 
 
 def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True, ax=None, guess_on='hooks'):
-    """Each version's timed steps, their middle half and median (plot_repeats), the formula's step hatched (`model`;
-    not (b)'s: the lesson asks no question of it); the step without all-reduce on top; (a)-(c) unless `ids`;
+    """Each version's timed steps, their middle half and median (plot_repeats), the formula's step hatched (`model`);
+    the step without all-reduce on top; (a), (b), (b)'s control, (c) unless `ids`;
     `guess`: the learner's step of `guess_on` in ms, a diamond. `backward`: versions whose backward, in each profiled
     step (mean of processes), a panel below draws on its own time axis."""
-    versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'hooks']) if result.has(v)]
+    versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'kept', 'hooks']) if result.has(v)]
     if backward:
         fig, (ax, low) = style.figure(nrows=2, height=2.8 + 0.65 * (len(versions) + len(backward)))
         ax.get_gridspec().set_height_ratios([len(versions) + 1, len(backward) + 1])
     fig = plot_repeats({v.id: v.step_times for v in versions}, ax=ax, unit='ms', halves=True, labels={
         v.id: name(result, v, style.plot_text) for v in versions}, guess={guess_on: guess and guess / MS},
-        predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model and v.id != 'flat'},
+        predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model},
         title=title or style.plot_text('allreduce.plot.title'))
     (axes := [ax or fig.axes[0]])[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     if backward:  # each profiled step: backward's span, mean of the processes

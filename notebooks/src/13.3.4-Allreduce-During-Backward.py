@@ -15,7 +15,7 @@
 # %% [markdown]
 # # Extra: Gradients All-Reduced While Backward Still Runs
 #
-# The book's 13.3.2, on moving data between devices: "For instance, this occurs when we want to perform distributed
+# The book's §13.3.2 (computation and communication): "For instance, this occurs when we want to perform distributed
 # optimization where we need to aggregate the gradients over multiple accelerator cards." That aggregation is an
 # **all-reduce**: every process contributes its gradients and receives their sum. In *data parallelism* every
 # process holds the same MLP and a share of the minibatch. You first see what sending during backward buys on a
@@ -25,7 +25,7 @@
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
-# 书中 12.3.2 节写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
+# 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
 # 小批量中的一份。下面先看在一台 16 核主机上边反向传播边发送带来了什么，再写出训练步的四个版本（最后一个是 PyTorch 的
 # `DistributedDataParallel`（DDP）的做法），并在这台机器上测量它们。
@@ -56,15 +56,15 @@ print(show.machine_text(BACKEND, WORLD))
 # Two gloo processes on a 16-core host (the CPU of an NVIDIA H200 machine). In **(a)** every gradient is all-reduced
 # after backward. In **(c)** each gradient's all-reduce starts from a hook once backward has computed it. The last
 # layer's gradient is final first, so its all-reduce runs while backward computes the layers nearer the input. DDP
-# does (c) in buckets. The top row, the step without all-reduce, is the floor. Below: one profiled step of (c),
-# process by process.
+# does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once it holds 1 MiB. The top row, the step
+# without all-reduce, is the floor. Below: one profiled step of (c), process by process.
 
 # %% [markdown] lang="zh"
 # ## 先看图：在一台 16 核主机上记录的结果
 #
 # 两个 gloo 进程，运行在一台 16 核主机上（一台 NVIDIA H200 机器的 CPU）。**（a）**在反向传播之后对每个梯度做全归约。
 # **（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。最后一层的梯度最先确定，所以它的全归约与靠近输入的
-# 各层的反向传播同时进行。DDP 按桶做（c）所做的事。最上面一行是不做全归约的训练步，即下限。下图是（c）的一个做了
+# 各层的反向传播同时进行。DDP 把梯度分成桶来做（c）所做的事：DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练步，即下限。下图是（c）的一个做了
 # 性能分析的训练步，逐个进程画出。
 
 # %% tags=["nbval-ignore-output"]
@@ -75,21 +75,22 @@ if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **What two cores can show.** Here each process has one core, and gloo sends and sums on the same two cores that
-# compute backward. Sending during backward can then slow backward itself. Expect (c) and small buckets to gain less
-# here than on the 16-core host, or nothing: the recording above is the picture of the point.
+# **What two cores can show.** Here each process has one core, and gloo sends and sums on those same two cores.
+# Expect (c) and small buckets to gain less here than on the 16-core host, or nothing: for what sending during backward
+# buys, see the recording above. Sending during backward can also lengthen backward, on the 16-core host too.
 
 # %% [markdown] lang="zh"
-# **在两个核心上能看到什么。** 在这里每个进程只有一个核心，gloo 的发送和求和与反向传播争用同样的两个核心。
-# 所以预计（c）和小桶在这里的收益都比在 16 核主机上小：上面的记录结果才是说明这一点的图。
+# **在两个核心上能看到什么。** 在这里每个进程只有一个核心，gloo 的发送和求和也在这两个核心上运行。
+# 预计（c）和小桶在这里的收益比在 16 核主机上小，甚至没有收益。要看边反向传播边发送的收益，请看上面的记录结果。
+# 边反向传播边发送还可能让反向传播本身变慢，在 16 核主机上也是这样。
 
 # %% [markdown]
 # ## Build it: four versions of the step
 #
 # Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before the sum
 # gives the whole minibatch's average. Use `loss_of(model, X, y)`, `dist` and `torch`. The check compares your step
-# on two processes with one float64 process on the whole minibatch. Its model has a *tied* weight (listed once in
-# `model.parameters()`) and a *frozen* one (its `.grad` stays `None`).
+# on two processes with one float64 process on the whole minibatch. Its model has a *tied* weight (one parameter used
+# by two layers: its gradient sums both uses and is all-reduced once) and a *frozen* one (its `.grad` stays `None`).
 #
 # **(a) After backward**, as in the figure: backward, then `dist.all_reduce(p.grad)` on each gradient.
 
@@ -98,8 +99,8 @@ if rec is not None:
 #
 # 每个进程在自己那一份数据 `X, y` 上运行训练步；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
 # 可以使用 `loss_of(model, X, y)`、`dist` 和 `torch`。检查在两个进程上运行你的训练步，与单个进程在整个小批量上用 float64 训练
-# 的结果相比较；模型中有一个*共享*的权重（在 `model.parameters()` 中只列出一次）和一个*冻结*的权重
-# （它的 `.grad` 一直是 `None`）。
+# 的结果相比较；模型中有一个*共享*的权重（一个参数被两层使用：它的梯度是两次使用之和，只做一次全归约）
+# 和一个*冻结*的权重（它的 `.grad` 一直是 `None`）。
 #
 # **（a）反向传播之后**，如上图：先反向传播，再对每个梯度调用 `dist.all_reduce(p.grad)`。
 
@@ -182,12 +183,22 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # ## Measure here: the ingredients
 #
 # `run_allreduce` times (a)-(d) beside DDP at four bucket sizes, the **step without all-reduce** and **all-reduce
-# alone**.
+# alone**. A ring all-reduce sends $2(n-1)/n$ of the bytes from each process. So one call costs
+# $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$, the *cost formula*: α is a call's fixed cost, β the bandwidth (gloo
+# over loopback), both fitted to all-reduce alone and one call on a larger buffer. A call starts once its gradients
+# are ready and the call before it is done: the last waits for backward's end. The formula counts no copies and no
+# change in backward.
 
 # %% [markdown] lang="zh"
 # ## 在这里测量：预测所需的数据
 #
-# `run_allreduce` 为（a）至（d）计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**仅全归约**。
+# `run_allreduce` 为（a）至（d）计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**只做全归约**。
+# 环形全归约中，每个进程发送的字节数是梯度字节数的$2(n-1)/n$倍，
+# 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，下面称为*代价公式*。其中 α 是每次调用的固定开销，β 是带宽
+# （gloo 经本机回环网络），两者都由只做全归约和对一个更大缓冲区的一次调用这两次计时拟合。
+#
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。代价公式没有算复制，
+# 也没有算反向传播用时的任何变化。
 
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
@@ -199,23 +210,10 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# A ring all-reduce sends 2(n-1)/n of the bytes from each process. So one call costs
-# $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$, the *cost formula*. Its α (a call's fixed cost) and β (the bandwidth,
-# gloo over loopback) are fitted to all-reduce alone and one call on a larger buffer. A call starts once its gradients
-# are ready and the call before it is done: the last waits for backward's end. The formula counts no copies and no
-# change in backward.
-#
 # With the two cores in mind, write your guess of (c)'s step here, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
-#
-# 环形全归约中，每个进程发送的字节数是梯度字节数的 2(n-1)/n 倍，
-# 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，下面称为*代价公式*。每次调用的开销 α 和每秒传输的字节数 β（gloo 经本机回环网络）
-# 由仅全归约和对一个更大缓冲区的一次调用这两次计时拟合。
-#
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。代价公式没有算复制，
-# 也没有算反向传播用时的任何变化。
 #
 # 想一想这台机器只有两个核心，再把你对这里（c）的训练步用时的猜测（毫秒）写进 `my_guess`。
 
@@ -225,14 +223,16 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练步�
 # %% [markdown]
 # ## Measure
 #
-# The picture's figure, made here: the formula's steps hatched (none for (b)), your guess a diamond. The panel below
-# times backward in the profiled steps of (a), the control, and of (c). (d) is drawn in Exercise 2.
+# The picture's figure, made here: the formula's steps hatched, your guess a diamond. **(b), buffer kept**, (b)'s
+# control, makes its flat buffer once and reuses it, as DDP keeps its buckets. The lower panel times backward in the
+# profiled steps of (c) and of (a), its control. (d) is in Exercise 3.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果同样的图，这次在这台机器上：斜线条形是代价公式的预测，（b）没有斜线条形；菱形是你的猜测。下面一栏是
-# 做了性能分析的训练步中反向传播的用时：（a）是对照，（c）边反向传播边发送。（d）画在练习 2 中。
+# 与记录结果同样的图，这次在这台机器上：斜线条形是代价公式的预测，菱形是你的猜测。**（b）保留缓冲区**是（b）的对照：
+# 展平的缓冲区只新建一次，之后一直重用，就像 DDP 保留它的桶。下面一栏是做了性能分析的训练步中反向传播的用时：
+# （c）边反向传播边发送，（a）是它的对照。（d）画在练习 3 中。
 
 # %% tags=["nbval-ignore-output"]
 print(show.paid_line(result, my_guess))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
@@ -241,14 +241,12 @@ display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  
 # %% [markdown]
 # ## One step, process by process
 #
-# One profiled step of (c), then of (a) (not timed ones), two rows per process. An all-reduce bar lasts until
-# both processes have sent: it includes waiting for the other one.
+# One profiled step of (c), then of (a) (not timed ones), two rows per process.
 
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 先画（c）、再画（a）的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。全归约的条形一直持续到
-# 两个进程都发送完毕，其中包括等待另一个进程的时间。
+# 先画（c）、再画（a）的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
@@ -261,25 +259,35 @@ display(fig)
 # %% [markdown]
 # ## Exercises
 #
-# 1. How far was the formula from (c)'s median here? Which term does it leave out, and how much of the gap does the
-#    backward panel account for? And on the 16-core host?
+# 1. How far was the formula from (c)'s median here, and how much of the gap does backward's change (the lower
+#    panel) account for? And on the 16-core host?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. 代价公式对这里（c）的预测与实测中位数相差多少？它没有算哪一项？图中反向传播那一栏能解释多少差距？
+# 1. 代价公式对这里（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少差距？
 #    在 16 核主机上呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
 
 # %% [markdown]
-# 2. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is
+# 2. (b) makes one call where (a) makes one per gradient. By the one rule, is (b) faster than (a) here? Than its
+#    control, (b), buffer kept?
+
+# %% [markdown] lang="zh"
+# 2. （b）只调用一次全归约，（a）每个梯度调用一次。按同一规则，在这里（b）比（a）快吗？比它的对照（b）保留缓冲区呢？
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+print(show.flat_answer(result))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比
+
+# %% [markdown]
+# 3. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is
 #    DDP with 1 MiB buckets faster than it, here and on the 16-core host? And your (d) against DDP at 1 MiB? Write
 #    your guess of DDP 1 MiB's step here (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 2. DDP 默认的桶大小是 25 MiB，能装下这个多层感知机的全部梯度，所以反向传播之后只调用一次全归约。按同一规则，
+# 3. DDP 默认的桶大小是 25 MiB，能装下这个多层感知机的全部梯度，所以反向传播之后只调用一次全归约。按同一规则，
 #    在这里和在 16 核主机上，桶大小为 1 MiB 的 DDP 比它快吗？同样用 1 MiB 的桶，你的（d）与这个 DDP 相比呢？
 #    把你对这里 DDP（1 MiB）训练步用时的猜测（毫秒）写进 `my_guess`。
 
@@ -295,10 +303,10 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 print(show.buckets_answer(result, there))  # here, then the recording; (d) against DDP  #zh: 先是这里，再是记录结果；（d）与 DDP 相比
 
 # %% [markdown]
-# 3. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run it.
+# 4. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run it.
 
 # %% [markdown] lang="zh"
-# 3. 下面的（c）忘记了除以进程数。预测检查会给出什么结果，然后运行它。
+# 4. 下面的（c）忘记了除以进程数。预测检查会给出什么结果，然后运行它。
 
 # %% tags=["nbval-ignore-output"]
 def hooks_without_average(model, X, y, optimizer):
@@ -334,8 +342,8 @@ print(show.sum_answer(wrong, WORLD))
 # - Data parallelism averages gradients with an all-reduce; the cost formula charges a call
 #   $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$ and leaves out any change in backward.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
-# - Sending during backward pays only if (c)'s step is shorter than (a)'s. Backward's time in (c) against its time
-#   in (a) shows how much sending slowed backward.
+# - Sending during backward pays when the communication it hides is longer than what it adds to backward; backward's
+#   time in (c) against (a) shows what it adds.
 #
 # ## Pitfalls
 #
@@ -348,8 +356,8 @@ print(show.sum_answer(wrong, WORLD))
 # - 数据并行用全归约对梯度取平均；代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，没有算反向
 #   传播用时的任何变化。
 # - 重叠来自依赖图：最后一层的梯度最先确定。
-# - 只有当（c）的训练步比（a）的短时，边反向传播边发送才划算。比较（c）与（a）中反向传播的用时，可以看出发送让反向传播
-#   慢了多少。
+# - 边反向传播边发送是否划算，取决于它隐藏的通信用时是否多于它让反向传播增加的用时；比较（c）与（a）中反向传播的用时，
+#   可以看出增加了多少。
 #
 # ## 易错点
 #

@@ -2,6 +2,7 @@
 MESSAGES = {
     'allreduce.version.backward': 'step without all-reduce', 'allreduce.version.allreduce': 'all-reduce alone',
     'allreduce.version.serial': '(a) after backward', 'allreduce.version.flat': '(b) flat',
+    'allreduce.version.kept': '(b), buffer kept',
     'allreduce.version.hooks': '(c) hooks', 'allreduce.version.buckets': '(d) buckets {mb:g} MiB',
     'allreduce.version.ddp': 'DDP {mb:g} MiB', 'allreduce.version.one_bucket': 'DDP {mb:g} MiB (one bucket)',
     'allreduce.lane.compute': 'compute (backward {ms:.0f} ms)',
@@ -27,8 +28,7 @@ MESSAGES = {
     'allreduce.which.package': "measured: the package's (a)-(d); yours replace them once they pass",
     'allreduce.which.mixed': "measured: your {yours}; the package's {package}",
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
-    'allreduce.ingredients.fit': 'α, β fitted to all-reduce alone and one call on a larger buffer: α = {alpha} a call, '
-                                 'β = {gbps} GB/s',
+    'allreduce.ingredients.fit': 'cost formula: α = {alpha} a call, β = {gbps} GB/s',
     'allreduce.plot.back': 'backward in the profiled steps', 'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.back_ms': 'backward (ms, mean of processes)', 'allreduce.lane.allreduce': 'all-reduce',
@@ -43,13 +43,14 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
-    'allreduce.answer.term': 'The term the formula leaves out is the change in backward.',
     'allreduce.answer.miss': ("{where}, the formula put (c) at {model}, the median was {measured} ({missed}). Backward "
                               "took {c} in (c)'s profiled steps vs {a} in (a)'s, the control ({grew}): {part}."),
     'allreduce.answer.share': '{share} of the gap; {left} is left', 'allreduce.answer.none': 'none of the gap',
     'allreduce.answer.over': 'more than the gap; formula plus it, {plus}, is {over} above the median',
     'allreduce.answer.same': ("{other} makes the same {calls} calls as {ref}: each layer's {mib:g} MiB weight fills a "
-                              'bucket by itself. The gap between their medians is the spread of repeats.'),
+                              'bucket by itself. Here, {line}.'),
+    'allreduce.answer.kept': ("The two differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
+                              "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n - 1 = {n1} for n = {n}.',
     'allreduce.sep_list': ', ',
 }

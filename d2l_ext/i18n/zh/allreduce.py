@@ -1,7 +1,8 @@
 """13.3.4 的消息：在反向传播仍在进行时全归约梯度。"""
 MESSAGES = {
-    'allreduce.version.backward': '不做全归约的训练步', 'allreduce.version.allreduce': '仅全归约',
+    'allreduce.version.backward': '不做全归约的训练步', 'allreduce.version.allreduce': '只做全归约',
     'allreduce.version.serial': '（a）反向传播之后', 'allreduce.version.flat': '（b）展平',
+    'allreduce.version.kept': '（b）保留缓冲区',
     'allreduce.version.hooks': '（c）钩子', 'allreduce.version.buckets': '（d）分桶（{mb:g} MiB）',
     'allreduce.version.ddp': 'DDP（{mb:g} MiB）', 'allreduce.version.one_bucket': 'DDP（{mb:g} MiB，一个桶）',
     'allreduce.lane.compute': '计算（反向传播 {ms:.0f} 毫秒）', 'allreduce.lane.allreduce': '全归约',
@@ -26,9 +27,8 @@ MESSAGES = {
     'allreduce.which.yours': '测量的是：你写的（a）至（d）', 'allreduce.letter': '（{k}）',
     'allreduce.which.package': '测量的是：包里的（a）至（d）；你的版本通过检查后就会替换它们',
     'allreduce.which.mixed': '测量的是：你写的 {yours}；包里的 {package}',
-    'allreduce.ingredients.step': '不做全归约的训练步 {step}；仅全归约 {alone}，共 {tensors} 次调用',
-    'allreduce.ingredients.fit': ('α、β由两次计时拟合：仅全归约和对一个更大缓冲区的一次调用；'
-                                  '每次调用α={alpha}，β={gbps} GB/s'),
+    'allreduce.ingredients.step': '不做全归约的训练步 {step}；只做全归约 {alone}，共 {tensors} 次调用',
+    'allreduce.ingredients.fit': '代价公式：每次调用α={alpha}，β={gbps} GB/s',
     'allreduce.plot.title': '每个版本计时的训练步',
     'allreduce.plot.back': '做了性能分析的训练步中的反向传播',
     'allreduce.plot.back_ms': '反向传播（毫秒，各进程的平均）',
@@ -46,10 +46,11 @@ MESSAGES = {
     'allreduce.answer.miss': ('{where}，代价公式预测（c）为{model}，实测中位数为{measured}（{missed}）。做了性能分析的'
                               '训练步中，反向传播在（c）中用时{c}，在对照（a）中为{a}（{grew}）：{part}。'),
     'allreduce.answer.share': '这一变化占差距的{share}，还剩{left}',
-    'allreduce.answer.term': '代价公式没有算的一项是反向传播用时的变化。',
     'allreduce.answer.over': '这一变化比差距还大；代价公式加上这一变化为{plus}，比实测中位数多{over}',
     'allreduce.answer.same': ('{other}与{ref}的全归约调用次数相同，都是{calls}次：每层 {mib:g} MiB 的权重独自就装满'
-                              '一个桶。两者中位数之差只是重复之间的波动。'),
+                              '一个桶。在这里，{line}。'),
+    'allreduce.answer.kept': ('两者只有一处不同：（b）每步用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，'
+                              '对照的缓冲区只建一次。'),
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n - 1 = {n1}（n = {n} 个进程）。',
     'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
 }
