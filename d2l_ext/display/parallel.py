@@ -86,7 +86,8 @@ def alone_line(rows) -> str:
 
 def plot_lanes_run(rows, guess: float | None = None):
     """13.3.1's five rows (parallel.five_rows): prints the guess line (if any), then together vs the baseline by the
-    rule (the graders' line where others kept the cores busy); draws every repeat, max(lane times) hatched."""
+    rule (the graders' line where others kept the cores busy); draws every repeat, hatched: together max(lane times),
+    one after the other their sum."""
     names, cmp, predicted = rows.names, rows.cmp, max(rows.alone)
     print(verdict.lines(verdict.guess(guess, predicted, cmp[names[3]].median), unmeasurable(
         t('parallel.claim'), _busy(rows)) or verdict.line(t('parallel.name.together'), cmp[names[3]], names[4],
@@ -94,7 +95,8 @@ def plot_lanes_run(rows, guess: float | None = None):
     labels = [*(style.plot_lane(lane) for lane in rows.lanes), variant_name('parallel', 'one_after_other'),
               variant_name('parallel', 'together'), style.plot_text('parallel.variant.baseline', name=style.plot_text(
                   'parallel.variant.both_jobs', lane=style.plot_lane(rows.whole)))]
-    return plot_repeats(cmp, predicted={names[3]: predicted}, guess={names[3]: guess}, halves=True,
+    return plot_repeats(cmp, predicted={names[2]: sum(rows.alone), names[3]: predicted}, guess={names[3]: guess},
+                        halves=True,
                         labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
                                                                                 repeats=len(cmp[names[3]].times)))
 
@@ -158,12 +160,12 @@ def small_ops_answer(r) -> str:
     (a, b), ts, named = _pair(r), r.times, {k: t(f'parallel.variant.{k}') for k in VARIANTS}
     gone = 'one_half' in ts and unmeasurable(t('parallel.claim_small'), _busy(r))
     line = verdict.line(named[a], ts[a], named[b], ts[b], 'ms')  # one unit with the sentences after it
-    said = [t(f"parallel.small.{'yes' if verdict.compare(ts[a], ts[b]) == 'faster' else 'no'}", line=line,
-              x=verdict.num(ts[b].median / ts[a].median, 'x'))]
+    said = [t('parallel.small.line', line=line, x=verdict.num(ts[b].median / ts[a].median, 'x'))]
     said += [t('parallel.small.half', half=verdict.num(ts['one_half'].median, 'ms'), by=verdict.by(
         ts['one_half'], ts[b]))] if 'one_half' in ts else []
-    said += [t('parallel.small.half_cause', size=r.size)] if 'one_half' in ts and verdict.compare(
-        ts['one_half'], ts[b]) == 'faster' else []
+    cause = 'one_half' in ts and verdict.compare(ts['one_half'], ts[b]) == 'faster'  # its control tests the cause
+    said += [t('parallel.small.half_cause')] if cause else [t('parallel.small.untested')] if verdict.compare(
+        ts[a], ts[b]) == 'faster' else []
     said += [t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), by=verdict.by(ts['batched'], ts[b]))]
     return verdict.answer(*([gone] if gone else said))
 

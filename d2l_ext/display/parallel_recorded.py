@@ -58,7 +58,8 @@ def recorded_alone(rec) -> str:
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
-    return t('parallel.recorded_alone', gpu=rec.machine['gpus'][0], lanes=t('parallel.sep').join(
+    each = verdict.num(p.lane_times[0].median / p.iters[0], 'ms')  # the baseline's pace: a guess to compute
+    return t('parallel.recorded_alone', gpu=rec.machine['gpus'][0], each=each, lanes=t('parallel.sep').join(
         t('parallel.lane_alone', lane=Lane.from_dict(lane).label, iters=k, time=verdict.num(m.median))
         for lane, k, m in zip(p.lanes, p.iters, p.lane_times)))
 

@@ -17,8 +17,8 @@
 #
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
 # asks for before they run it, so they can run the independent pieces at the same time. But one large matrix
-# product (the book's are $4000 \times 4000$) already keeps a whole GPU busy. The book's two ways to use hardware at
-# once:
+# product (the book's are $4000 \times 4000$) already keeps a whole GPU busy, so more speed needs more hardware at
+# once. The book's two ways:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
 #
@@ -37,8 +37,8 @@
 # # 12.3. 自动并行：概览
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
-# 同时运行。不过，一个大的矩阵乘法（书中是$4000 \times 4000$）就已经能让整个 GPU 忙碌起来。书中介绍了同时使用硬件的
-# 两种方法：
+# 同时运行。但在一个 GPU 上这帮助有限：一个大的矩阵乘法（书中是$4000 \times 4000$）就已经能让整个 GPU 忙碌起来，
+# 要更快就得同时使用更多硬件。书中介绍了两种方法：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
 #
@@ -48,8 +48,8 @@
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项工作在两个设备上同时运行，与一个设备完成两项工作相比；计时要等待什么 |
-# | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及这需要什么 |
+# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项工作在两个设备上同时运行，与一个设备完成两项工作相比；计时前后要同步哪些设备 |
+# | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：两层的多层感知机的一次训练迭代拆成两半同时运行，再与一个设备处理整个小批量相比较 |
 # | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
 
@@ -107,13 +107,20 @@ from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, r
 print(recorded_alone(rec))
 
 # %% [markdown]
-# **Exercise.** Will together beat the baseline? First predict the baseline: the GPU did its own products in the time
-# above; how long will it take with the CPU's products too? Then predict together. Write them, in seconds, into
-# `my_guess_baseline` and `my_guess`.
+# One rule decides every comparison. A way is *faster* (or *slower*) only when the middle halves of the two rows'
+# repeats (grey boxes) do not overlap and the medians differ by at least 5% of the slower one; otherwise there is
+# *no clear difference*.
+#
+# **Exercise.** Will together beat the baseline? First predict the baseline: every product at the GPU's pace above.
+# At most what share of it can the CPU save by doing its 26 products itself, and can the rule call that faster? Then
+# predict together. Write the two times, in seconds, into `my_guess_baseline` and `my_guess`.
 
 # %% [markdown] lang="zh"
-# **练习**：同时运行会比基线快吗？先预测基线：GPU 做完自己那些乘法的用时见上，再加上 CPU 的那些乘法要多久？
-# 再预测同时运行的用时。把基线写进 `my_guess_baseline`，把同时运行的用时写进 `my_guess`，单位都是秒。
+# 所有比较都用同一条规则。两行各次重复的中间一半（灰色方框）互不重叠，且中位数之差至少是较慢那一个的5%，
+# 才算*更快*（或*更慢*）；否则就是*没有明显差别*。
+#
+# **练习**：同时运行会比基线快吗？先预测基线：按上面 GPU 每次乘法的用时做完全部乘法。CPU 自己做那26次乘法，
+# 至多能省下基线的百分之几？按规则，这能算更快吗？再预测同时运行的用时。把两个用时（秒）分别写进 `my_guess_baseline` 和 `my_guess`。
 
 # %%
 my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的用时（秒）
@@ -124,22 +131,19 @@ my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运�
 # lane's time, $\max(t_1, t_2)$, as on separate hardware. Once you have written your guesses, diamonds mark them.
 # Below, on the same time axis, the median run of "together" shows when each lane was busy.
 #
-# One rule decides every comparison. A way is *faster* (or *slower*) only when the middle halves of the two rows'
-# repeats (grey boxes) do not overlap. The medians must also differ by at least 5% of the slower one; otherwise
-# there is *no clear difference*. Here the repeats agree so closely that each grey box hides under its median
-# mark. The blue band is centred on the baseline's median: a median inside it is within 5% of the baseline's.
+# The repeats agree so closely that each grey box hides under its median mark. The blue band is centred on the
+# baseline's median: a median inside it is within 5% of the baseline's.
 
 # %% [markdown] lang="zh"
 # 斜线条形是预测：基线按 GPU 的速度做完全部乘法；同时运行取较慢那个执行单元的用时$\max(t_1, t_2)$，
 # 即相互独立的硬件上的情形。写下猜测之后，图中会用菱形标出你的猜测。下方用同一条时间轴画出“同时运行”中
 # 用时为中位数的那次运行，显示每个执行单元何时在忙。
 #
-# 所有比较都用同一条规则。两行各次重复的中间一半（灰色方框）互不重叠，且中位数之差至少是较慢那一个的5%，
-# 才算*更快*（或*更慢*）；否则就是*没有明显差别*。这里各次重复非常接近，灰色方框被中位数的竖线挡住了。
-# 蓝色带以基线的中位数为中心：中位数落在带内，表示它与基线的中位数相差不到5%。
+# 各次重复非常接近，灰色方框被中位数的竖线挡住了。蓝色带以基线的中位数为中心：中位数落在带内，
+# 表示它与基线的中位数相差不到5%。
 
 # %% tags=["nbval-ignore-output"]
-recorded_figure(rec, my_guess, my_guess_baseline)  # prints your guesses beside the predictions, then draws every repeat  #zh: 输出你的猜测与预测，再画出每一次重复
+recorded_figure(rec, my_guess, my_guess_baseline)  # your guesses' lines once you set them; every repeat  #zh: 写下猜测后输出它们与预测的比较；画出每一次重复
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出
@@ -154,8 +158,8 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## Pitfalls
 #
-# - **Comparing only with one after the other**: together always beats the two jobs run in turn. Compare it with one
-#   device doing both jobs, which can be just as fast.
+# - **Comparing only with one after the other**: here together beat the two jobs run in turn, yet one device doing
+#   both jobs was just as fast. Compare with that.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
@@ -168,5 +172,5 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## 易错点
 #
-# - **只与先后运行比较**：同时运行总比先后运行快。要与一个设备完成两项任务相比，后者可能同样快。
+# - **只与先后运行比较**：这里同时运行比先后运行快，但一个设备完成两项任务同样快；要与后者相比。
 # - **只看一个数字**：一次运行看不出波动；要看每一次重复。

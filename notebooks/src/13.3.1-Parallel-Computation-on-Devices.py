@@ -44,7 +44,7 @@ print(machine_line())
 # or two CPU lanes with half of the cores each, which share the memory and the last-level cache.
 
 # %% [markdown] lang="zh"
-# ## 书中的代码，运行在这台机器的执行单元上
+# ## 在这台机器的执行单元上运行书中的代码
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
 # `IndexError`）。所以我们改用这台机器的两个执行单元：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU
@@ -105,18 +105,20 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]):
 #zh-str: {'{lanes[0].label}, one run': '{lanes[0].label}，运行一次', '{lanes[1].label}, one run': '{lanes[1].label}，运行一次'}
 
 # %% [markdown]
-# One thread calls both `run`s in turn. A GPU `run` only queues its products, so the second runs beside it; a CPU
-# `run` finishes before it returns, so with CPU lanes expect the sum of the two times above.
+# One thread calls both `run`s in turn, as in the book. A GPU `run` only queues its products, so the second runs
+# beside the first. A CPU `run` finishes before it returns, so on CPU lanes the second starts when the first ends.
+# Each time in these cells is one run, as the book times it; the figure below repeats every row.
 
 # %% [markdown] lang="zh"
-# 一个线程依次调用两个 `run`。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与它同时运行；CPU 上的 `run`
-# 在返回前就算完每个乘法，所以在 CPU 执行单元上，预计用时是上面两个用时之和。
+# 一个线程依次调用两个 `run`，与书中一样。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与第一个同时运行；
+# CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 执行单元上，第二个要等第一个算完才开始。这几个单元格
+# 都只计时一次，与书中一样；下面的图把每一行重复5次。
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark('one thread, both runs in turn', lanes):
+with d2l_ext.Benchmark('one thread, both runs in turn, one run', lanes):
     run(x_0, K[0])
     run(x_1, K[1])
-#zh-str: {'one thread, both runs in turn': '一个线程依次调用两个run'}
+#zh-str: {'one thread, both runs in turn, one run': '一个线程依次调用两个run，运行一次'}
 
 # %% [markdown]
 # ### What the clock waits for
@@ -156,7 +158,7 @@ plot_recorded_sync(rec) if rec else None
 # Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]` so that the lanes run at the same time; return the
 # results in order, safe to read the moment it returns. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
 # `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. A separate process checks that it runs,
-# matches float64 and leaves every lane finished at return. It also checks that the lanes overlap: the shorter lane
+# matches float64, runs each CPU lane's work on `.threads` threads and leaves every lane finished at return. It also checks that the lanes overlap: the shorter lane
 # must run at least half of its busy time beside the other (the check prints that share). The check runs on this
 # machine's lanes: without a GPU, your GPU branch is not graded.
 
@@ -164,9 +166,9 @@ plot_recorded_sync(rec) if rec else None
 # ### 动手实现：`run_together`
 #
 # 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个执行单元同时运行；按顺序返回结果，
-# 且一返回就可以安全读取。执行单元有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
+# 返回时结果已可安全读取。执行单元有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
 # `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，结果是否与 float64 相符，
-# 返回时每个执行单元是否都已完成，各执行单元是否重叠。重叠指较短的执行单元至少要有一半的忙碌时间与另一个同时运行
+# 每个 CPU 执行单元的工作是否用 `.threads` 个线程，返回时每个执行单元是否都已完成，各执行单元是否重叠。重叠指较短的执行单元至少要有一半的忙碌时间与另一个同时运行
 # （检查会输出这个比例）。检查在这台机器的执行单元上进行：没有 GPU 时，不会检查你写的 GPU 分支。
 
 # %% tags=["nbval-ignore-output"]
@@ -187,26 +189,20 @@ checked = d2l_ext.check('13.3.1-lanes', run_together)
 #@source d2l_ext.parallel.together.run_together
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-d2l_ext.check('13.3.1-lanes', run_together)  # the worked solution: the package's own runner  #zh: 参考答案：包里的执行单元运行函数
+d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above  #zh: 检查上面的参考答案
 
 # %% [markdown]
 # ## Predict, then measure
 #
 # Five rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
 # doing both jobs. The next cell measures all five, interleaved, 5 repeats each, answers checked, and prints each
-# lane's median alone. Together should take $\max(t_1, t_2)$ of those medians: the hatched bar. That beats the
-# baseline only where the second lane adds hardware that does a fair share of the work: with two GPUs, together should
-# take about half of it. In 13.3.0's recording, the CPU beside a GPU made no clear difference. Two CPU lanes are halves
-# of one CPU and add no cores, so expect no clear difference against the baseline.
+# lane's median alone, labelled with its hardware.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 图中有五行：每个执行单元单独运行、先后运行、同时运行，以及**基线**（第一个执行单元所在的整个设备完成两项任务）。
-# 下一个单元格交替测量这五种情况，每种重复5次，核对每个结果，并输出每个执行单元单独运行的中位数。
-# 同时运行的用时应为这两个中位数的$\max(t_1, t_2)$，即斜线条形。只有当第二个执行单元是另外的硬件、
-# 且承担了相当一部分工作时，同时运行才会比基线快：两个 GPU 时，用时应约为基线的一半。在12.3节概览的记录中，
-# GPU 旁的 CPU 没有带来明显差别。两个 CPU 执行单元是同一个 CPU 的两半，并不会多出核心，所以预计与基线没有明显差别。
+# 下一个单元格交替测量这五种情况，每种重复5次，核对每个结果，并输出每个执行单元单独运行的中位数及其硬件。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -231,7 +227,22 @@ print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数�
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
 
 # %% tags=["nbval-ignore-output"]
-plot_lanes_run(rows, my_guess)  # your guess, then together vs the baseline by the rule  #zh: 你的猜测，再按规则比较同时运行与基线
+plot_lanes_run(rows, my_guess)  # your guess's line once you set it; together vs the baseline by the rule  #zh: 写下猜测后输出它与预测的比较；再按规则比较同时运行与基线
+
+# %% [markdown]
+# The hatched bars are predictions from the two medians: one after the other their sum, together the slower one,
+# $\max(t_1, t_2)$, as on separate hardware. Together beats the baseline only where the second lane adds hardware
+# that does a fair share of the work. Two CPU lanes are halves of one CPU and add no cores: expect no clear
+# difference. With two GPUs, together should take about half the baseline. No two-GPU recording exists (only
+# one-GPU machines were available), so that is not shown here. 13.3.0's recording shows separate hardware, a GPU
+# beside the CPU.
+
+# %% [markdown] lang="zh"
+# 斜线条形是由这两个中位数得出的预测：先后运行取两者之和，同时运行取较慢的那个，即相互独立的硬件上的
+# $\max(t_1, t_2)$。只有当第二个执行单元是另外的硬件、且承担了相当一部分工作时，同时运行才会比基线快。
+# 两个 CPU 执行单元是同一个 CPU 的两半，并不会多出核心：预计没有明显差别。两个 GPU 时，同时运行的用时应约为
+# 基线的一半。我们没有两个 GPU 的记录（只用到了单 GPU 的机器），所以这里无法展示这一点。12.3节概览中的记录
+# 展示的是相互独立的硬件：GPU 加 CPU。
 
 # %% [markdown]
 # ## Try it yourself
@@ -252,19 +263,16 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # ## Exercises
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# PyTorch computes each product before the call returns. MXNet queues them on its engine, here with one worker per
-# core and each product on one core; NaiveEngine, which runs one operation at a time, is the control. The hatched bars
-# divide one at a time by the products each can run at once: one per core for MXNet, one for PyTorch and NaiveEngine.
-# How many times as fast as one at a time will MXNet run ten products issued before one wait? Write it into
-# `my_guess`.
+# MXNet queues them on its engine, here with one worker per core and each product on one core; NaiveEngine, which
+# runs one operation at a time, is the control. How many times as fast as one at a time will MXNet run ten products
+# issued before one wait? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？PyTorch 在调用返回前就算完每个乘法。MXNet 把
-# 它们排入引擎的队列，这里每个核心一个工作线程，每个乘法用一个核心；一次只运行一个操作的 NaiveEngine 是对照。
-# 斜线条形是逐个执行的用时除以能同时运行的乘法数：MXNet 每个核心一个，PyTorch 和 NaiveEngine 只有一个。
-# 把10次乘法全部发出后只等待一次，MXNet 的速度会是逐个执行的几倍？把你的猜测写进 `my_guess`。
+# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？MXNet 把它们排入引擎的队列，这里每个核心
+# 一个工作线程，每个乘法用一个核心；一次只运行一个操作的 NaiveEngine 是对照。把10次乘法全部发出后只等待一次，
+# MXNet 的速度会是逐个执行的几倍？把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # times as fast as one at a time: MXNet, all issued before one wait  #zh: MXNet 全部发出后只等待一次，速度是逐个执行的几倍
@@ -276,21 +284,22 @@ size = min(N, 800)  # one size for every run  #zh: 每次运行用同一个大�
 runs = [parallel.independence('torch', size=size, iters=10, repeats=5)]
 if 'mxnet' in d2l_ext.available_frameworks():  # MXNet's engine, then its control  #zh: MXNet 的引擎，再加对照
     runs += [parallel.independence('mxnet', size=size, iters=10, repeats=5, engine=e) for e in (None, 'NaiveEngine')]
-plot_independence(runs, my_guess)  # prints your guess beside the prediction  #zh: 输出你的猜测与预测
+plot_independence(runs, my_guess)  # your guess's line once you set it  #zh: 写下猜测后输出它与预测的比较
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+# PyTorch computes each product before the call returns  #zh: PyTorch 在调用返回前就算完每个乘法
+# hatched: one at a time / the products each runs at once (MXNet: one per core; others: one)  #zh: 斜线条形：逐个执行的用时除以能同时运行的乘法数（MXNet 每个核心一个，其余只有一个）
 print(independence_answer(runs))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of $64 \times 64$:
 # one thread with the whole device (the control), two threads with half the cores each, one `torch.bmm`, and one
-# thread on half the cores. The hatched bar predicts two threads as fast as the control: the same cores do the same
-# products. How many times as fast as the control will two threads be? Write it into `my_guess`.
+# thread on half the cores. How many times as fast as the control will two threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次$64 \times 64$的乘法为例：一个线程用整个
-# 设备（对照）、两个线程各用一半核心、一次 `torch.bmm`，以及一个线程用一半核心。斜线条形预测两个线程与对照一样快：
-# 同样的核心做同样的乘法。两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
+# 设备（对照）、两个线程各用一半核心、一次 `torch.bmm`，以及一个线程用一半核心。两个线程的速度会是对照的几倍？
+# 把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # two threads: times as fast as the control  #zh: 两个线程的速度是对照的几倍
@@ -299,9 +308,10 @@ my_guess = None  # two threads: times as fast as the control  #zh: 两个线程�
 from d2l_ext.display.parallel import plot_small_ops, small_ops_answer
 
 small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per thread, 800 in all  #zh: iters：每个线程的乘法次数，共 800 次
-plot_small_ops(small, my_guess)  # prints your guess beside the prediction  #zh: 输出你的猜测与预测
+plot_small_ops(small, my_guess)  # your guess's line once you set it  #zh: 写下猜测后输出它与预测的比较
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+# hatched: two threads as fast as the control (the same cores do the same products)  #zh: 斜线条形：两个线程与对照一样快（同样的核心做同样的乘法）
 print(small_ops_answer(small))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
