@@ -72,7 +72,7 @@ def test_dict_tasks_are_accepted():
 @pytest.mark.parametrize('tasks, message', [
     ([Task('A', 1, 'cpu', ('B',)), Task('B', 1, 'cpu', ('A',))], 'cycle'),
     ([Task('A', 1, 'cpu', ('nope',))], 'unknown'),
-    ([Task('A', 1, 'cpu'), Task('A', 2, 'gpu')], 'unique'),
+    ([Task('A', 1, 'cpu'), Task('A', 2, 'gpu')], 'repeated'),
     ([Task('A', -1, 'cpu')], 'negative'),
 ])
 def test_bad_graphs_are_rejected(tasks, message):
@@ -147,7 +147,7 @@ def test_list_schedule_uses_speeds_and_copy_costs():
 
 
 @pytest.mark.parametrize('kwargs, message', [
-    ({'resources': []}, 'at least one resource'),
+    ({'resources': []}, 'needs a resource'),
     ({'resources': ['a', 'b'], 'speed': {'a': 1}}, 'speed'),
     ({'resources': ['a'], 'speed': {'a': 0}}, 'speed'),
 ])
@@ -165,5 +165,5 @@ def test_list_schedule_keeps_pinned_tasks_where_they_were_pinned():
     tasks = [Task('A', 1, ''), Task('B', 1, '', ('A',)), Task('C', 1, '', ('A',))]
     s = spans(schedule.list_schedule(tasks, ['gpu', 'cpu'], speed={'gpu': 10, 'cpu': 1}, pinned={'C': 'cpu'}))
     assert s['C'][0] == 'cpu' and s['B'][0] == 'gpu'
-    with pytest.raises(ValueError, match='not listed'):
+    with pytest.raises(ValueError, match='unlisted'):
         schedule.list_schedule(tasks, ['gpu'], pinned={'C': 'tpu'})

@@ -256,13 +256,12 @@ def split_answer(here: dict, recorded: dict | None = None) -> None:
         return {'a': a, 'what': t('graph.way.apart', pct=pct[1], diff=_ms(x - p)) if k == 'apart' else t(
             f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k], diff=_diff(x, p))}
     big = sorted((q for q in parts if abs(q[2] - q[1]) >= MIN_SHARE * predicted), key=lambda q: -abs(q[2] - q[1]))
-    back = [q for q in big[1:] if (q[2] - q[1]) * (big[0][2] - big[0][1]) < 0]  # a miss the other way
     net = t('graph.answer.net_inside', predicted=_ms(predicted)) if (q := quartiles(_measurements(run)['split']))[
         0] <= predicted <= q[1] else t('graph.answer.net', **way('split', predicted, together, 0))  # inside: no miss
     said = [t(f'graph.answer.{point}', **nums) for point, nums in (_split_point(r) for r in (here, recorded) if r)]
     print(verdict.answer(said[0], _control(run), t('graph.answer.recorded', text=said[1][:1].lower() + said[1][
         1:]) if recorded else '', t('graph.answer.worst', **way(*big[0])) if big else t('graph.answer.none_broke'),
-        ' '.join([t('graph.answer.offset', **way(*back[0])), net]) if back else ''))  # does it pay, then why
+        net))  # does it pay, then why
 
 
 def wrong_sum_answer(g, caught: bool):
@@ -319,12 +318,13 @@ def dag_answer(ex, caught: bool) -> None:
     prediction: within 5%, or a task in order against alone, then the lanes' time per task, or the last lane's waits."""
     planned, replay = ex.measurements[DAG_VARIANTS[1]].median, (ex.predicted_ms() or {}).get(DAG_VARIANTS[1])
     m, kinds = ex.miss(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
-    each = {k: ' / '.join(map(_ms, m[k])) for k in ('took', 'alone')}  # per lane
+    each = {k: ' / '.join(map(_ms, m[k])) for k in ('took', 'alone')} | {'n': f"{ex.model['planned']:g}", 'last': _ms(
+        m['took'][m['last']]), 'total': _ms(ex.model['planned'] * m['took'][m['last']])}  # per lane; the last lane's
     said = [] if not replay else [t('graph.answer.dag_landed', measured=_ms(planned), predicted=_ms(replay))] if abs(
         planned / replay - 1) < MIN_SHARE else [t(f"graph.answer.{'dag_chain' if m['chained'] else 'dag_off'}", chain=(
             _ms(m['chain'])), predicted=_ms(replay), measured=_ms(planned), alone=_ms(m['alone'][0])), t(
         f"graph.answer.{'dag_slower' if m['slower'] else 'dag_miss'}", waited=_ms(m['waited']), replayed=_ms(m[
-            'replayed']), lane=lane_name(f"lane {m['last']}", kinds=kinds), **each)]
+            'replayed']), lane=lane_name(f"lane {m['last']}", kinds=kinds), **each)][::-1 if m['slower'] else 1]
     print(dag_lines(ex, verdict_line=True), verdict.answer(t('graph.answer.dag_' + ('caught' if caught else 'missed')),
         t('graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), *said),
         sep='\n')

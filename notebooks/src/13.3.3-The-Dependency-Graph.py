@@ -153,10 +153,10 @@ show.draw_graph(graph)
 # 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。两个 CPU 执行单元并不会多出核心，
 # 所以预计与一个设备没有明显差别，除非一个设备的训练步让某个核心闲着：对照一行（一个设备只用一个线程）检验这一点。
 #
-# 依赖图根据“先后运行”（$t_\textrm{ser}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\textrm{par}$）：两种方式运行的
+# 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）：两种方式运行的
 # 方框相同，而两条链现在可以重叠，因此较短的一半可以藏进较长的一半里：
 #
-# $$t_\textrm{par} \approx t_\textrm{ser} - \min(t_0, t_1),$$
+# $$t_\text{同时} \approx t_\text{先后} - \min(t_0, t_1),$$
 #
 # 各项都是下面打印的中位数。这个预测假定：
 #
@@ -177,15 +177,11 @@ my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两�
 show.show_step(here, my_guess)
 
 # %% [markdown]
-# `show.details(here)` lists every statistic.
-#
 # ## Recorded on a GPU machine
 #
 # The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads).
 
 # %% [markdown] lang="zh"
-# `show.details(here)` 列出全部统计量。
-#
 # ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 H200 机器上运行的结果，那里的两个执行单元是 GPU 和 CPU（15 个线程）。
@@ -236,8 +232,8 @@ show.split_answer(here, recorded)
 
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task is one
-# product, `tanh((sum of its inputs) @ W)`. Each of three stages has arms of 1, 2 and 3 chained products, each
-# starting from the stage's input (the data, not drawn, then `1J`, `2J`), and a join task reading the arms' ends.
+# product, `tanh((sum of its inputs) @ W)`. Each of three stages has arms of 1, 2 and 3 chained products and a join
+# task reading the arms' ends. Every arm starts from the stage's input: the data (not drawn), then `1J`, `2J`.
 # Task `2b1` is stage 2, arm b, product 1. With `cross=True`, an arm's last product also reads the first product
 # of the arm before it. The line below gives one product's time on each lane alone, then each way's in products.
 

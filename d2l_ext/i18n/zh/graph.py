@@ -42,8 +42,7 @@ MESSAGES = {
     'graph.way.longer': '{part}比预测长 {diff}',
     'graph.way.shorter': '{part}比预测短 {diff}',
     'graph.parts_line': '预测 → 实测：{parts}',
-    'graph.answer.rest': '在这个规模上拆分不可能划算：其余部分单独就用了 {rest}，超过一个设备的整个训练步（{one}）。',
-    'graph.answer.offset': '另一部分的偏差方向相反：{what}。',
+    'graph.answer.rest': '拆分不可能划算：其余部分单独就用了 {rest}，超过一个设备的整个训练步（{one}）。',
     'graph.answer.net_inside': '总的来看，预测（{predicted}）落在“同时运行”的灰色方框内：没有明显偏离。',
     'graph.answer.net': '总的来看，{what}。',
     'graph.answer.none_broke': '没有哪一部分的偏差达到预测用时的5%。',
@@ -58,7 +57,8 @@ MESSAGES = {
     'graph.answer.path': ('关键路径（加粗框出）有 {path} 个任务，每个都要等前一个，所以两个执行单元上的任何计划'
                           '都不少于 {path} 个任务的时间；这个计划用 {planned} 个任务的时间。'),
     'graph.answer.dag_landed': '这次运行用了 {measured}，与预测的 {predicted} 相差不到5%。',
-    'graph.answer.dag_slower': '两个执行单元同时运行时每个任务用 {took}（单独运行：{alone}）。',
+    'graph.answer.dag_slower': ('两个执行单元同时运行时每个任务用 {took}（单独运行：{alone}）；'
+                                '{n} 个任务、每个 {last}：{total}。'),
     'graph.answer.dag_miss': ('两个执行单元同时运行时每个任务用 {took}，不比按顺序运行慢；但最后完成的{lane}在任务之间'
                               '等待了 {waited}（灰色），计划中只等待 {replayed}。'),
     'graph.legend_timer_stops': '计时停止（{wall}）',
@@ -70,7 +70,7 @@ MESSAGES = {
     'graph.legend_copy_box': '复制：传入 {a}，梯度 {b}',
     'graph.legend_server': '服务器：求和、更新 {t}',
     'graph.legend_handoff': '执行单元启动、返回 {t}',
-    'graph.legend_one_outside': '一个设备：训练步之外的计时 {t}',
+    'graph.legend_one_outside': '一个设备：run_on_lanes 启动、返回与等待 {t}',
     'graph.legend_wait': '等待：执行单元在两部分之间；服务器等待两半 {t}',
     'graph.legend_timers': '计时停止：同时运行 {split}，一个设备 {one_device}',
     'graph.legend_waiting': '等待输入',
@@ -81,7 +81,7 @@ MESSAGES = {
     'graph.legend_path': '关键路径',
     'graph.title_graph': '两个执行单元上的一个训练步（记录所得）',
     'graph.title_repeats': '三种方式及其中每一半的用时（每种各重复 {n} 次）',
-    'graph.title_timeline': '“同时运行”（较短一半有 {pct} 与另一半同时运行）和“一个设备”中位数那次重复',
+    'graph.title_timeline': '“同时运行”和“一个设备”中位数那次重复（这一次：较短一半有 {pct} 与另一半同时运行）',
     'graph.title_dag': '依赖图，按两个执行单元上的计划排列（各列按依赖关系）',
     'graph.title_dag_run': '每种方式的每次重复（各 {n} 次）',
     'graph.recorded_title': '在 {gpu} 和 CPU 上记录，{date}',
