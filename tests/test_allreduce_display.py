@@ -101,7 +101,7 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
 def test_the_flat_answer_reads_b_against_a_then_its_control_naming_the_cause_only_where_the_rule_parts_them():
     assert show.flat_answer(fake()) == 'Worked answer: Here, (b) flat 135 ms vs (a) after backward 140 ms: no clear ' \
         'difference (medians within 5%). Here, (b) flat 135 ms vs (b), buffer kept 120 ms: slower (12% more time). ' \
-        "The two differ in one thing: (b)'s torch.cat and ÷n make two new 24 MiB tensors every step, the control's " \
+        "They differ in one thing: (b)'s torch.cat and ÷n make two new 24 MiB tensors every step, the control's " \
         'buffer is made once.'
     close = fake(serial=0.125)  # (b) 120 ms, its control 105 ms, but one repeat of the control at 140 ms
     close.version('kept').times[2] = [0.14, 0.14]
@@ -144,7 +144,7 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
     assert chosen == {'serial': mine, 'flat': steps.flat_allreduce, 'hooks': steps.allreduce_in_hooks,
                       'buckets': steps.allreduce_in_buckets, 'kept': steps.flat_kept}  # the control: the package's
     assert line == "measured: your (a); the package's (b), (c), (d)"
-    assert show.choose({}, {})[1] == "measured: the package's (a)-(d); yours replace them once they pass"
+    assert show.choose({}, {})[1] == "measured: the package's (a)-(d), until yours pass"
     every = {k: Verdict(True) for k in 'abcd'}
     assert show.choose({k: mine for k in 'abcd'}, every)[1] == 'measured: your (a)-(d)'
 
@@ -166,9 +166,11 @@ def test_the_bucket_sweep_is_a_table_of_each_sizes_calls_then_predicted_and_medi
     assert labels == ['step without all-reduce', '(a) after backward', 'DDP 1 MiB', 'DDP 25 MiB (one bucket)']
     assert show.buckets_answer(r, there) == 'Worked answer: Here, DDP 1 MiB 120 ms vs DDP 25 MiB (one bucket) ' \
         '136 ms: faster (12% less time). On the 16-core host, DDP 1 MiB 125 ms vs DDP 25 MiB (one bucket) 136 ms: ' \
-        'faster (8.1% less time). Here, (d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: slower (8.3% more time).'
+        'faster (8.1% less time). Here, (d) buckets 1 MiB 130 ms vs DDP 1 MiB 120 ms: slower (8.3% more time). ' \
+        'Like (b), (d) makes new tensors with torch.cat each step, DDP does not: (b) against its control ' \
+        '(Exercise 2) tests that.'
     r.versions.append(dataclasses.replace(r.version('ddp-1'), id='ddp-0.25', bucket_mb=0.25))  # the same 6 buckets
-    assert "DDP 0.25 MiB makes the same 6 calls as DDP 1 MiB: each layer's 4 MiB weight fills a bucket by itself. " \
+    assert "DDP 0.25 MiB makes the same 6 calls as DDP 1 MiB: each layer's 4 MiB weight fills a bucket alone. " \
         'Here, DDP 0.25 MiB 120 ms vs DDP 1 MiB 120 ms: no clear difference (medians within 5%). Here, (d)' \
         in show.buckets_answer(r)
     with using_language('zh'):
@@ -178,10 +180,10 @@ def test_the_bucket_sweep_is_a_table_of_each_sizes_calls_then_predicted_and_medi
 def test_exercise_4_s_answer_reads_the_relative_error_the_check_printed():
     wrong = AssertionError('(c) hooks on process 0 applied a wrong gradient: relative error 1.00e+00 > 1e-03')
     assert show.sum_answer(wrong, 2) == 'Worked answer: The check stopped the run: relative error 1.00e+00, near ' \
-        'n - 1 = 1 for n = 2.'
+        'n − 1 = 1 for n = 2.'
     with using_language('zh'):
         wrong = AssertionError('进程0上的“(c)钩子”使用了错误的梯度：相对误差1.00e+00 > 2e-04')
-        assert show.sum_answer(wrong, 2) == '参考答案：检查终止了运行：相对误差1.00e+00，接近n - 1 = 1（n = 2个进程）。'
+        assert show.sum_answer(wrong, 2) == '参考答案：检查终止了运行：相对误差1.00e+00，接近n − 1 = 1（n = 2个进程）。'
 
 
 def test_the_machine_lines_say_when_processes_share_cores():

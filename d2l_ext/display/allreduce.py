@@ -54,8 +54,7 @@ def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
 
 
 def paid_line(r, my_guess=None) -> str:
-    """The measuring cell's lines, here or recorded: the guess line (none without a guess), then the verdict,
-    '2 processes, 16 cores: (c) hooks ...: faster (...)'."""
+    """The measuring cell's lines, here or recorded: the guess line (if any), then (c) against (a) by the one rule."""
     return verdict.lines(guess_text(my_guess, r), t('allreduce.on', n=r.processes, cores=r.cores) + verdict_text(r))
 
 
@@ -84,15 +83,15 @@ def miss_answer(here, there=None) -> str:
 
 
 def buckets_answer(here, there=None) -> str:
-    """Exercise 3's worked answer, by the one rule: DDP at (d)'s size against one bucket, here and on the 16-core host;
-    sizes making as many calls, here; here, (d) against DDP at its size."""
+    """Exercise 3's answer by the one rule: DDP 1 MiB vs one bucket (here, recorded), same-call sizes, (d) vs DDP."""
     calls, mib = here.predicted(ref := f'ddp-{BUCKET_MB:g}')['calls'], max(here.prediction.tensor_bytes) / 2 ** 20
     same = [t('allreduce.answer.same', other=name(here, v), ref=name(here, here.version(ref)), calls=calls, mib=mib,
               line=verdict_text(here, v.id, ref)) for v in here.ddp_versions()
             if v.id != ref and here.predicted(v.id)['calls'] == calls]
     return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
         r, ref, next(v.id for v in r.ddp_versions() if r.one_bucket(v)))), *same, *_where(
-        [('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(r, 'buckets', ref)))
+        [('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(r, 'buckets', ref)),
+        t('allreduce.answer.cat') * here.has('buckets'))
 
 
 def flat_answer(r) -> str:
@@ -119,10 +118,9 @@ def _leads(result, vid: str) -> list[float]:
 
 
 def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True, ax=None, guess_on='hooks'):
-    """Each version's timed steps, their middle half and median (plot_repeats), the formula's step hatched (`model`);
-    the step without all-reduce on top; (a), (b), (b)'s control, (c) unless `ids`;
-    `guess`: the learner's step of `guess_on` in ms, a diamond. `backward`: versions whose backward, in each profiled
-    step (mean of processes), a panel below draws on its own time axis."""
+    """Each version's timed steps (plot_repeats), the formula's step hatched (`model`); the step without all-reduce on
+    top, then `ids` or (a), (b), (b)'s control, (c); `guess`: the learner's step of `guess_on` in ms, a diamond;
+    `backward`: versions whose backward per profiled step (mean of processes) a panel below draws, on its own axis."""
     versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'kept', 'hooks']) if result.has(v)]
     if backward:
         fig, (ax, low) = style.figure(nrows=2, height=2.8 + 0.65 * (len(versions) + len(backward)))
@@ -171,9 +169,8 @@ def draw_step_timeline(result, version_id: str, ax=None):
 
 
 def bucket_table(here, there=None):
-    """Exercise 2: each DDP size's and (d)'s all-reduce calls per step (the buckets: a fact of the code), then per run
-    (here, on the 16-core host) its step, predicted and median, in ms; one labelled row each, 'not recorded' where a
-    run has no such version (the recording has no (d))."""
+    """Exercise 3: each DDP size's and (d)'s all-reduce calls per step, then per run (here, on the 16-core host) its
+    step, predicted and median, ms; a labelled row each, 'not recorded' where a run lacks it (the recording's (d))."""
     import pandas as pd
     vs = lambda r: r.ddp_versions() + ([r.version('buckets')] if r.has('buckets') else [])  # noqa: E731
     rows = {t('allreduce.table.calls'): {name(here, v): str(here.predicted(v.id)['calls']) for v in vs(here)}}

@@ -18,12 +18,11 @@ def recorded_text(rec: dict | None) -> str:
 
 
 def plot_recorded(rec: dict):
-    """The picture first, of the recorded run with the fewest processes, titled by cores and date: its steps (the step
-    without all-reduce, (a), (c), DDP at (d)'s size; no model yet) above (c)'s profiled step, process by process."""
+    """The recorded run with the fewest processes: its steps, formula hatched, above (c)'s profiled step per process."""
     n, result = fewest(rec)
     fig, (top, bottom) = style.figure(nrows=2, height=8)
     show.plot_steps(result, ['serial', 'hooks', f'ddp-{show.BUCKET_MB:g}'], style.plot_text(
         'allreduce.recorded.title', n=n, cores=rec['machine'].get('cpu_cores'), date=rec['machine'].get(
-            'date', '')[:10]), model=False, ax=top)
+            'date', '')[:10]), ax=top)
     show.draw_step_timeline(result, 'hooks', ax=bottom)
     return fig

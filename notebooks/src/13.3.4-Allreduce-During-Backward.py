@@ -57,15 +57,16 @@ print(show.machine_text(BACKEND, WORLD))
 # after backward. In **(c)** each gradient's all-reduce starts from a hook once backward has computed it. The last
 # layer's gradient is final first, so its all-reduce runs while backward computes the layers nearer the input. DDP
 # does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once it holds 1 MiB. The top row, the step
-# without all-reduce, is the floor. Below: one profiled step of (c), process by process.
+# without all-reduce, is the floor; hatched bars are the cost formula's steps (defined below). Below: one profiled
+# step of (c), process by process.
 
 # %% [markdown] lang="zh"
 # ## 先看图：在一台 16 核主机上记录的结果
 #
 # 两个 gloo 进程，运行在一台 16 核主机上（一台 NVIDIA H200 机器的 CPU）。**（a）**在反向传播之后对每个梯度做全归约。
 # **（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。最后一层的梯度最先确定，所以它的全归约与靠近输入的
-# 各层的反向传播同时进行。DDP 把梯度分成桶来做（c）所做的事：DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练步，即下限。下图是（c）的一个做了
-# 性能分析的训练步，逐个进程画出。
+# 各层的反向传播同时进行。DDP 把梯度分成桶来做（c）所做的事：DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练步，即下限；斜线条形是代价公式（见下文）
+# 预测的训练步用时。下图是（c）的一个做了性能分析的训练步，逐个进程画出。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -76,12 +77,12 @@ if rec is not None:
 
 # %% [markdown]
 # **What two cores can show.** Here each process has one core, and gloo sends and sums on those same two cores.
-# Expect (c) and small buckets to gain less here than on the 16-core host, or nothing: for what sending during backward
-# buys, see the recording above. Sending during backward can also lengthen backward, on the 16-core host too.
+# Expect (c) and small buckets to gain less here than on the 16-core host. For what sending during backward buys, see
+# the recording above. Sending during backward can also lengthen backward, on the 16-core host too.
 
 # %% [markdown] lang="zh"
 # **在两个核心上能看到什么。** 在这里每个进程只有一个核心，gloo 的发送和求和也在这两个核心上运行。
-# 预计（c）和小桶在这里的收益比在 16 核主机上小，甚至没有收益。要看边反向传播边发送的收益，请看上面的记录结果。
+# 预计（c）和小桶在这里的收益比在 16 核主机上小。要看边反向传播边发送的收益，请看上面的记录结果。
 # 边反向传播边发送还可能让反向传播本身变慢，在 16 核主机上也是这样。
 
 # %% [markdown]
@@ -183,22 +184,23 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # ## Measure here: the ingredients
 #
 # `run_allreduce` times (a)-(d) beside DDP at four bucket sizes, the **step without all-reduce** and **all-reduce
-# alone**. A ring all-reduce sends $2(n-1)/n$ of the bytes from each process. So one call costs
-# $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$, the *cost formula*: α is a call's fixed cost, β the bandwidth (gloo
-# over loopback), both fitted to all-reduce alone and one call on a larger buffer. A call starts once its gradients
-# are ready and the call before it is done: the last waits for backward's end. The formula counts no copies and no
-# change in backward.
+# alone**.
+#
+# The *cost formula* predicts each step. A ring all-reduce sends $2(n-1)/n$ of the bytes from each process; for
+# $n=2$ that is 1. So one call costs $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$. Here α is a call's fixed cost and
+# β the bandwidth (gloo over loopback). Both are fitted to two timings: all-reduce alone, and one call on a larger
+# buffer. A call starts once its gradients are ready and the call before it is done. So the last call starts after
+# backward ends.
 
 # %% [markdown] lang="zh"
 # ## 在这里测量：预测所需的数据
 #
 # `run_allreduce` 为（a）至（d）计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**只做全归约**。
-# 环形全归约中，每个进程发送的字节数是梯度字节数的$2(n-1)/n$倍，
-# 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，下面称为*代价公式*。其中 α 是每次调用的固定开销，β 是带宽
-# （gloo 经本机回环网络），两者都由只做全归约和对一个更大缓冲区的一次调用这两次计时拟合。
 #
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次要等反向传播结束。代价公式没有算复制，
-# 也没有算反向传播用时的任何变化。
+# *代价公式*预测每个训练步的用时。环形全归约中，每个进程发送的字节数是梯度字节数的$2(n-1)/n$倍；$n=2$时这个倍数是 1。
+# 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中 α 是每次调用的固定开销，β 是带宽
+# （gloo 经本机回环网络）。两者由两次计时拟合：只做全归约，以及对一个更大的缓冲区调用一次。
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次调用在反向传播结束之后才开始。
 
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
@@ -210,11 +212,13 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# With the two cores in mind, write your guess of (c)'s step here, in ms, into `my_guess`.
+# The formula counts only all-reduce, not the copies or a slower backward: expect each measured step above its
+# prediction. With the two cores in mind, write your guess of (c)'s step here, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
+# 代价公式只算全归约，没有算复制，也没有算反向传播变慢，所以预计实测的每个训练步都比预测的长。
 # 想一想这台机器只有两个核心，再把你对这里（c）的训练步用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
@@ -223,14 +227,14 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练步�
 # %% [markdown]
 # ## Measure
 #
-# The picture's figure, made here: the formula's steps hatched, your guess a diamond. **(b), buffer kept**, (b)'s
+# The picture's figure, made here, with your guess a diamond. **(b), buffer kept**, (b)'s
 # control, makes its flat buffer once and reuses it, as DDP keeps its buckets. The lower panel times backward in the
 # profiled steps of (c) and of (a), its control. (d) is in Exercise 3.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果同样的图，这次在这台机器上：斜线条形是代价公式的预测，菱形是你的猜测。**（b）保留缓冲区**是（b）的对照：
+# 与记录结果同样的图，这次在这台机器上，菱形是你的猜测。**（b）保留缓冲区**是（b）的对照：
 # 展平的缓冲区只新建一次，之后一直重用，就像 DDP 保留它的桶。下面一栏是做了性能分析的训练步中反向传播的用时：
 # （c）边反向传播边发送，（a）是它的对照。（d）画在练习 3 中。
 
@@ -259,24 +263,25 @@ display(fig)
 # %% [markdown]
 # ## Exercises
 #
-# 1. How far was the formula from (c)'s median here, and how much of the gap does backward's change (the lower
-#    panel) account for? And on the 16-core host?
+# 1. From the figures: how far was the formula from (c)'s median here, and how much of the gap does backward's
+#    change (the lower panel) account for? And on the 16-core host?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. 代价公式对这里（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少差距？
+# 1. 从图中读出：代价公式对这里（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少差距？
 #    在 16 核主机上呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
 
 # %% [markdown]
-# 2. (b) makes one call where (a) makes one per gradient. By the one rule, is (b) faster than (a) here? Than its
-#    control, (b), buffer kept?
+# 2. (b) makes one call where (a) makes one per gradient. From the Measure figure: by the one rule, is (b)
+#    faster than (a) here? Than its control, (b), buffer kept?
 
 # %% [markdown] lang="zh"
-# 2. （b）只调用一次全归约，（a）每个梯度调用一次。按同一规则，在这里（b）比（a）快吗？比它的对照（b）保留缓冲区呢？
+# 2. （b）只调用一次全归约，（a）每个梯度调用一次。从实测的图中读出：按同一规则，在这里（b）比（a）快吗？
+#    比它的对照（b）保留缓冲区呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.flat_answer(result))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比
@@ -303,10 +308,14 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
 print(show.buckets_answer(result, there))  # here, then the recording; (d) against DDP  #zh: 先是这里，再是记录结果；（d）与 DDP 相比
 
 # %% [markdown]
-# 4. Below, (c) forgets to divide by the number of processes. Predict what the check says, then run it.
+# 4. Below, (c) forgets to divide by the number of processes. Write your guess of the relative error the check
+#    prints into `my_guess`, then run it.
 
 # %% [markdown] lang="zh"
-# 4. 下面的（c）忘记了除以进程数。预测检查会给出什么结果，然后运行它。
+# 4. 下面的（c）忘记了除以进程数。把你对检查打印的相对误差的猜测写进 `my_guess`，然后运行它。
+
+# %%
+my_guess = None  # the relative error the check prints  #zh: 检查打印的相对误差
 
 # %% tags=["nbval-ignore-output"]
 def hooks_without_average(model, X, y, optimizer):
@@ -340,7 +349,7 @@ print(show.sum_answer(wrong, WORLD))
 # ## Remember
 #
 # - Data parallelism averages gradients with an all-reduce; the cost formula charges a call
-#   $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$ and leaves out any change in backward.
+#   $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$ and counts nothing else.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
 # - Sending during backward pays when the communication it hides is longer than what it adds to backward; backward's
 #   time in (c) against (a) shows what it adds.
@@ -353,8 +362,8 @@ print(show.sum_answer(wrong, WORLD))
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 数据并行用全归约对梯度取平均；代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，没有算反向
-#   传播用时的任何变化。
+# - 数据并行用全归约对梯度取平均；代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，
+#   此外什么也不算。
 # - 重叠来自依赖图：最后一层的梯度最先确定。
 # - 边反向传播边发送是否划算，取决于它隐藏的通信用时是否多于它让反向传播增加的用时；比较（c）与（a）中反向传播的用时，
 #   可以看出增加了多少。

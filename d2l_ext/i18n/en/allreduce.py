@@ -12,20 +12,20 @@ MESSAGES = {
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error '
                                 '{error:.2e} > {tol:.0e}'),
     'allreduce.usage.backend': "backend {backend!r} is not available: use 'gloo'",
-    'allreduce.usage.bucket': 'bucket size {value!r} must be a number of MiB above 0, e.g. 1 or 0.25,1,4,25',
-    'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port, or none to pick a free one',
+    'allreduce.usage.bucket': 'bucket size {value!r} must be MiB above 0, e.g. 1 or 0.25,1,4,25',
+    'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port or none',
     'allreduce.usage.no_trace': 'no timeline of {version!r}: this run profiled {traced}',
     'allreduce.summary.head': '{processes} {backend} processes, MLP {layers}x{width}, batch {batch} each, {mb:.1f} MiB',
     'allreduce.summary.version': '{label:<38} median {median:.4f} s  (relative error {error:.1e}, {repeats} repeats)',
     'allreduce.summary.model': 'cost formula: {alpha:.3f} ms a call + bytes at {gbps:.2f} GB/s (ring {ring:.2f})',
     'allreduce.summary.overlap': '{label}: overlap {measured:.0%} (formula {predicted:.0%})',
-    'allreduce.summary.trace': 'trace of {label}, process {rank}: {path} (open it in Perfetto)',
+    'allreduce.summary.trace': 'trace of {label}, process {rank}: {path} (open in Perfetto)',
     'allreduce.recorded.bad_format': '{where}: not an all-reduce recording of format {format} ({got}): record again',
-    'allreduce.recorded.missing': '{where}: missing {missing}: record it again',
+    'allreduce.recorded.missing': '{where}: missing {missing}: record again',
     'allreduce.processes.gloo': 'PyTorch {torch}, {cores} CPU cores: {n} gloo processes, one core each',
     'allreduce.processes.shared': 'PyTorch {torch}: {n} gloo processes take turns on {cores} CPU core(s), no overlap',
     'allreduce.usage.size_hint': 'pass a positive {name}', 'allreduce.which.yours': 'measured: your (a)-(d)',
-    'allreduce.which.package': "measured: the package's (a)-(d); yours replace them once they pass",
+    'allreduce.which.package': "measured: the package's (a)-(d), until yours pass",
     'allreduce.which.mixed': "measured: your {yours}; the package's {package}",
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
     'allreduce.ingredients.fit': 'cost formula: α = {alpha} a call, β = {gbps} GB/s',
@@ -35,7 +35,7 @@ MESSAGES = {
     'allreduce.plot.timeline_after': '{label}, one profiled step:\nevery all-reduce started after backward ended',
     'allreduce.plot.timeline_during': ('{label}, one profiled step:\nfirst all-reduce started {ms} before backward '
                                        'ended'), 'allreduce.plot.lead': '{ms:.0f} ms (process {rank})',
-    'allreduce.recorded.none': 'no recording from a 16-core host is shipped with this copy of d2l_ext',
+    'allreduce.recorded.none': 'no 16-core recording is shipped with d2l_ext',
     'allreduce.recorded.title': 'recorded: {n} processes on a {cores}-core host, {date}',
     'allreduce.table.predicted': '{where}: predicted step (ms)', 'allreduce.table.version': 'version',
     'allreduce.table.measured': '{where}: median step (ms)', 'allreduce.table.not_recorded': 'not recorded',
@@ -48,9 +48,10 @@ MESSAGES = {
     'allreduce.answer.share': '{share} of the gap; {left} is left', 'allreduce.answer.none': 'none of the gap',
     'allreduce.answer.over': 'more than the gap; formula plus it, {plus}, is {over} above the median',
     'allreduce.answer.same': ("{other} makes the same {calls} calls as {ref}: each layer's {mib:g} MiB weight fills a "
-                              'bucket by itself. Here, {line}.'),
-    'allreduce.answer.kept': ("The two differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
+                              'bucket alone. Here, {line}.'),
+    'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
-    'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n - 1 = {n1} for n = {n}.',
-    'allreduce.sep_list': ', ',
+    'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
+    'allreduce.sep_list': ', ', 'allreduce.answer.cat': ('Like (b), (d) makes new tensors with torch.cat each '
+    'step, DDP does not: (b) against its control (Exercise 2) tests that.'),
 }

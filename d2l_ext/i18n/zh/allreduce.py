@@ -12,7 +12,7 @@ MESSAGES = {
     'allreduce.mismatch_grad': '进程 {rank} 上的“{version}”使用了错误的梯度：相对误差 {error:.2e} > {tol:.0e}',
     'allreduce.usage.backend': "没有后端 {backend!r}：请使用 'gloo'",
     'allreduce.usage.bucket': '桶的大小 {value!r} 必须是大于 0 的 MiB 数，例如 1 或 0.25,1,4,25',
-    'allreduce.usage.port_busy': '127.0.0.1 上的端口 {port} 已被占用：请换一个端口，或者不给端口让程序自动挑选',
+    'allreduce.usage.port_busy': '127.0.0.1 上的端口 {port} 已被占用：请换一个端口，或者不给端口',
     'allreduce.usage.no_trace': '没有 {version!r} 的时间线：这次运行做了性能分析的是 {traced}',
     'allreduce.usage.size_hint': '请给出正整数 {name}',
     'allreduce.summary.head': '{processes} 个 {backend} 进程，MLP {layers}x{width}，各 {batch} 样本，梯度 {mb:.1f} MiB',
@@ -25,7 +25,7 @@ MESSAGES = {
     'allreduce.processes.gloo': 'PyTorch {torch}，{cores} 个 CPU 核心：{n} 个 gloo 进程，每个进程一个核心',
     'allreduce.processes.shared': 'PyTorch {torch}：{n} 个 gloo 进程轮流使用 {cores} 个 CPU 核心，什么也重叠不了',
     'allreduce.which.yours': '测量的是：你写的（a）至（d）', 'allreduce.letter': '（{k}）',
-    'allreduce.which.package': '测量的是：包里的（a）至（d）；你的版本通过检查后就会替换它们',
+    'allreduce.which.package': '测量的是：包里的（a）至（d），直到你的版本通过检查',
     'allreduce.which.mixed': '测量的是：你写的 {yours}；包里的 {package}',
     'allreduce.ingredients.step': '不做全归约的训练步 {step}；只做全归约 {alone}，共 {tensors} 次调用',
     'allreduce.ingredients.fit': '代价公式：每次调用α={alpha}，β={gbps} GB/s',
@@ -51,6 +51,8 @@ MESSAGES = {
                               '一个桶。在这里，{line}。'),
     'allreduce.answer.kept': ('两者只有一处不同：（b）每步用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，'
                               '对照的缓冲区只建一次。'),
-    'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n - 1 = {n1}（n = {n} 个进程）。',
+    'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n − 1 = {n1}（n = {n} 个进程）。',
+    'allreduce.answer.cat': ('（d）和（b）一样，每步都用 torch.cat 新建张量，DDP 不是这样：'
+                             '练习 2 中（b）与它的对照的比较检验的正是这一点。'),
     'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
 }
