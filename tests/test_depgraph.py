@@ -264,7 +264,7 @@ def test_draw_graph_writes_every_node_and_labels_copies_with_their_bytes(coarse)
     arrows = [t.arrow_patch for t in ax.texts if getattr(t, 'arrow_patch', None) is not None]
     assert len(arrows) == len(coarse['edges']) == 33
     assert len([a for a in arrows if a.get_linestyle() in ('--', 'dashed')]) == 16  # one per copy edge
-    assert ax.get_title(loc='left') == 'One training step on two lanes, as recorded'
+    assert ax.get_title(loc='left') == 'One training step on two lanes, recorded'
 
 
 def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
@@ -337,8 +337,8 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     assert out.getvalue().strip().split('\n')[0] == line  # the verdict, then the answer
     assert out.getvalue().strip().split('\n')[1].startswith(
         'Worked answer: Still correct: every task matched float64; the check caught an engine skipping waits. '
-        'The critical path (outlined) chains 8 tasks, each waiting for the one before: no plan takes fewer task '
-        'times; this one takes 8. The run took ')
+        'The outlined critical path chains 8 tasks, each waiting for the one before: no plan takes fewer task times; '
+        'this one takes 8. The run took ')
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))

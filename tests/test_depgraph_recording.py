@@ -283,7 +283,7 @@ def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
     run['overlap']['split'] = [0.951] * 3  # printed '95%': 0.1 ms apart, under 5% of the prediction
     with using_language('en'):
         G.split_answer(run)
-    assert 'No part missed by 5% of the prediction or more.' in capsys.readouterr().out.strip().split('\n')[-1]
+    assert 'Every part landed within 5% of the prediction.' in capsys.readouterr().out.strip().split('\n')[-1]
 
 
 def test_exercise_1_answer_reads_the_recorded_sum_and_the_check(capsys):
@@ -293,7 +293,7 @@ def test_exercise_1_answer_reads_the_recorded_sum_and_the_check(capsys):
     with using_language('en'):
         drawn = G.wrong_sum_answer(hasty, True)  # the exercise's own cell draws the graph
         fig = G.draw_graph(hasty, missing=dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem)))
-        assert fig.axes[0].get_legend().get_texts()[-1].get_text() == 'missing: an edge the worked step has'
+        assert fig.axes[0].get_legend().get_texts()[-1].get_text() == 'missing: an edge of the worked step'
         assert sum(tuple(a.arrow_patch.get_edgecolor()[:3]) == (1, 0, 0) for a in fig.axes[0].texts if getattr(
             a, 'arrow_patch', None)) == 1  # one red arrow: lane 1's gradients into sum
         G.wrong_sum_answer(dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem)), False)

@@ -13,7 +13,7 @@
 # ---
 
 # %% [markdown]
-# # The Dependency Graph of Fig. 13.3.1 (d2l §13.3)
+# # Extra: The Dependency Graph of Fig. 13.3.1 (d2l §13.3)
 #
 # [Fig. 13.3.1](https://d2l.ai/chapter_computational-performance/auto-parallelism.html) of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
 # minibatch through forward, loss and backward; the CPU (the *parameter server*) sums the gradients and updates the
@@ -125,11 +125,13 @@ show.draw_graph(graph)
 # (a GPU and a much slower CPU) has them.
 #
 # The step is timed three ways, each checked against float64: **one device** with the whole
-# minibatch; **one after the other**, lane 1's half after lane 0's; **together**. Two CPU lanes add no cores, so
-# expect no clear difference against one device unless its step leaves a core idle: a control row, one device on one
-# thread, tests that. The graph predicts
-# *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$): the shorter
-# half can hide inside the longer one:
+# minibatch; **one after the other**, lane 1's half after lane 0's; **together**.
+#
+# Two CPU lanes add no cores, so expect no clear difference against one device unless its step leaves a core idle: a
+# control row, one device on one thread, tests that.
+#
+# The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
+# the shorter half can hide inside the longer one:
 #
 # $$t_\textrm{par} \approx t_\textrm{ser} - \min(t_0, t_1),$$
 #
@@ -150,8 +152,10 @@ show.draw_graph(graph)
 # 都没有。
 #
 # 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
-# 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。两个 CPU 执行单元并不会多出核心，
-# 所以预计与一个设备没有明显差别，除非一个设备的训练步让某个核心闲着：对照一行（一个设备只用一个线程）检验这一点。
+# 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。
+#
+# 两个 CPU 执行单元并不会多出核心，所以预计与一个设备没有明显差别，除非一个设备的训练步让某个核心闲着：
+# 对照一行（一个设备只用一个线程）检验这一点。
 #
 # 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）：两种方式运行的
 # 方框相同，而两条链现在可以重叠，因此较短的一半可以藏进较长的一半里：
