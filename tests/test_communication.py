@@ -160,24 +160,25 @@ def _comparison(**times):
 def test_prediction_and_measured_lines():
     predicted = {'run': 0.0052, 'run_then_copy': 0.0088, 'overlapped': 0.0054}
     c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097],
-                    overlapped=[0.0060, 0.0061, 0.0062, 0.0063])
+                    overlapped=[0.0060, 0.0061, 0.0062, 0.0063], copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('en'):
         assert show.rates_text({'run': 0.0052, 'copy': 0.0036}) == (
             'this run: products alone 5.20 ms, copies alone 3.60 ms')
-        # the guess beside run_and_copy's prediction and measurement, then the one verdict line: against run then copy
+        # the guess beside run_and_copy's prediction and measurement, then the one verdict line: against the baseline
+        # of the worked answer, products alone + copies alone added repeat by repeat
         assert show.measured_text(c, predicted, 5.0) == (
             'your guess 5.00 ms · predicted 5.40 ms · measured 6.15 ms\n'
-            'run_and_copy 6.15 ms vs run then copy 9.55 ms: faster (36% less time)')
+            'run_and_copy 6.15 ms vs products alone + copies alone 8.75 ms: faster (30% less time)')
         # without a guess only the verdict line: no blank line, nothing that nags or gives the prediction away
         assert show.measured_text(c, predicted) == (
-            'run_and_copy 6.15 ms vs run then copy 9.55 ms: faster (36% less time)')
+            'run_and_copy 6.15 ms vs products alone + copies alone 8.75 ms: faster (30% less time)')
     with using_language('zh'):
         assert show.rates_text({'run': 0.0052, 'copy': 0.0036}) == '这次运行：只做乘法5.20毫秒，只做复制3.60毫秒'
         assert show.measured_text(c, predicted, 5.0).split('\n') == [
             '你的猜测5.00毫秒，预测5.40毫秒，实测6.15毫秒',
-            '边计算边复制6.15毫秒，先计算后复制9.55毫秒：更快（用时少36%）']
-    fig = show.plot_measured(c, predicted, guess=5.0)  # ms, as printed
-    assert len(fig.axes[0].get_yticklabels()) == 3
+            '边计算边复制6.15毫秒，只做乘法与只做复制之和8.75毫秒：更快（用时少30%）']
+    fig = show.plot_measured(c, predicted, guess=5.0)  # ms, as printed; the baseline a row of its own
+    assert len(fig.axes[0].get_yticklabels()) == 5
 
 
 def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
@@ -196,6 +197,10 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
             'Worked answer: run_and_copy took 7.55 ms vs products alone + copies alone 8.75 ms, faster (14% less '
             'time): it hid 33% of the copy time. While a thread copied nonstop, the products took 7.15 ms vs 5.15 ms '
             'alone, slower (39% more time).')
+        # where the rule finds no gain, the answer says so: no share of 0% passed off as a measurement
+        c.measurements['overlapped'] = Measurement('overlapped', [0.0084, 0.0085, 0.0086, 0.0091])
+        assert 'no clear difference (medians within 5%): the rule shows no copy time hidden.' in show.measured_answer(c)
+        c.measurements['overlapped'] = Measurement('overlapped', [0.0074, 0.0075, 0.0076, 0.0077])
     with using_language('zh'):
         assert show.measured_answer(c) == (
             '参考答案：边计算边复制用时7.55毫秒，只做乘法与只做复制之和为8.75毫秒，更快（用时少14%）：隐藏了33%的'
@@ -216,25 +221,25 @@ def test_recorded_lines_come_from_the_recording(rec):
         # what the learner predicts from: products alone, copies alone into pinned buffers, then the book's copies
         assert show.recorded_alone(rec) == (
             f"recorded on {rec.machine['gpus'][0]}, medians of {rec.comm[0].repeats} repeats: products alone "
-            f"{ms(same.run)}, copies alone into pinned buffers {ms(same.copy)}\nthe book's copies alone: "
-            f"copy_to_cpu(y) {ms(rows[show.BOOK_PAGEABLE].copy)} (new pageable tensors; reused pageable buffers "
-            f"{ms(rows[show.PAGEABLE_PLAN].copy)}), copy_to_cpu(y, True) {ms(book.copy)} (pinned by PyTorch)")
+            f"{ms(same.run)}, copies alone into pinned buffers {ms(same.copy)}\nthe book's copies: "
+            f"copy_to_cpu(y) {ms(rows[show.BOOK_PAGEABLE].copy)} (new pageable tensors; reused ones "
+            f"{ms(rows[show.PAGEABLE_PLAN].copy)}), copy_to_cpu(y, True) {ms(book.copy)} (pinned: PyTorch source)")
         # per way the share hidden (guessed in %): the prediction's (one stream: none) and the recording's; the verdict
         one, two, line = show.recorded_lines(rec, (50, 90)).split('\n')
         assert one == ('share of the copy time hidden by run then copy: your guess 50% · predicted 0% · measured '
                        f"{show.verdict.num(show.hidden_share(book), '%')}")
         assert two.startswith('share of the copy time hidden by run_and_copy: your guess 90% · predicted ')
-        assert line == show.verdict.line('run_and_copy', side.times['overlapped'], 'run then copy',
-                                         book.times['overlapped'], 'ms')
+        assert line == show.verdict.line('run_and_copy', side.times['overlapped'], 'products alone + copies alone',
+                                         show._added(side.times), 'ms')  # the answer's baseline
         assert show.recorded_lines(rec) == line  # no guess: the verdict alone
         # the worked answer: each way's share hidden, with the times it comes from (one stream: the parts added)
         answer = show.recorded_answer(rec)
         assert answer.startswith(f'Worked answer: run then copy took {ms(book.overlapped)} vs products alone + '
-                                 f'copies alone {ms(book.run + book.copy)}, no clear difference')
+                                 f'copies alone {ms(show._added(book.times).median)}, no clear difference')
         assert f"it hid {show.verdict.num(show.hidden_share(side), '%')} of the copy time." in answer
         assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as the parts added: none
         assert abs(show.hidden_share(side, predicted=True) - show.hidden_share(side)) < 0.1  # the model held
-        assert show.recorded_alone(None) == 'No GPU recording is available to show here.'
+        assert show.recorded_alone(None) == 'No GPU recording to show here.'
     assert side.overlapped < same.overlapped  # the picture of the point: two streams beat one
 
 
@@ -244,12 +249,13 @@ def test_the_recorded_figure_puts_repeats_and_timelines_on_one_time_axis(rec):
     repeats, *timelines = fig.axes[:3]
     rows = [x.get_text().split('\n')[0] for x in repeats.get_yticklabels()]
     # the book's, ours: one name per way in the figures, the lines and the prose
-    assert rows == ['run then copy (copy_to_cpu(y, True))', 'run_and_copy (copy stream + events)']
-    assert [ax.get_title(loc='left').split(':')[0] for ax in timelines] == rows
+    assert rows == ['run then copy (copy_to_cpu(y, True))', 'run_and_copy (copy stream + events)',
+                    'products alone + copies alone']  # the baseline of the verdict and the answer
+    assert [ax.get_title(loc='left').split(':')[0] for ax in timelines] == rows[:2]
     assert len({ax.get_xlim() for ax in fig.axes[:3]}) == 1 and rec.machine['gpus'][0] in fig._suptitle.get_text()
     # the diamonds are times the shares imply (the axis is ms), and the legend says so; the hatch says what it is
     legend = [tx.get_text() for tx in repeats.get_legend().get_texts()]
-    assert {'your guess, as the time your share implies', 'predicted from the times alone'} <= set(legend)
+    assert {'your guess (as a time)', 'predicted from the times alone'} <= set(legend)
     assert show.plot_recorded(None) is None
 
 
@@ -279,8 +285,8 @@ def test_hazard_and_copied_lines():
         # what the host read before the wait: zeros (the copy had not happened), part of it, or already the result;
         # the wait named as it was shown: a GPU's synchronize(), a CPU stand-in's join()
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref) == (
-            'read before synchronize(): all zeros, the copy had not happened (relative error 1.00); after '
-            'synchronize(): relative error 0.0e+00')
+            'read before synchronize(): all zeros, the copy had not happened; after synchronize(): relative error '
+            '0.0e+00')
         assert show.hazard_text(torch.tensor([1., 1., 0., 0.]), torch.ones(4), ref, gpu=False).startswith(
             'read before join(): relative error 0.71;')
         assert 'need not' in show.hazard_text(torch.ones(4), torch.ones(4), ref)
@@ -303,22 +309,24 @@ def test_exercise_three_places_together_between_max_and_sum():
         # the setup as the code made it is stated where the lanes run alone, beside their times: a fact, not a cause
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'lane 0: 1 thread(s) computing and 1 copying; lane 1: 1 computing (3 threads on 2 cores)\n'
-            'alone: lane 0 computing and copying t1 = 1.00 s, lane 1 computing t2 = 0.800 s')
-        # the answer says only what was measured: where together lies from max(t1, t2) to t1 + t2 (the question)
+            'alone: t1 = 1.00 s (lane 0), t2 = 0.800 s (lane 1)')
+        # the answer says only what was measured: where together lies from max(t1, t2) to t1 + t2 (the question),
+        # its word picked from the share of the way: under 25% near max, over 75% near the sum
         cpu = show.exercise_three_text(_ex3([1.4, 1.41, 1.42]))
-        assert cpu == ('Worked answer: Between the two: together took 1.41 s, 51% of the way from max(t1, t2) 1.00 s '
-                       'to t1 + t2 1.80 s.')
-        assert show.exercise_three_text(_ex3([0.95, 0.96, 0.97])).startswith('Worked answer: Near max(t1, t2):')
-        assert show.exercise_three_text(_ex3([1.9])).startswith('Worked answer: Near the sum: together took 1.90 s')
+        assert cpu == ('Worked answer: Between the two (51% of the way from max(t1, t2)): together took 1.41 s; '
+                       'max(t1, t2) 1.00 s, t1 + t2 1.80 s.')
+        assert show.exercise_three_text(_ex3([1.05])).startswith('Worked answer: Near max(t1, t2) (6% of the way')
+        assert show.exercise_three_text(_ex3([1.7])).startswith('Worked answer: Near the sum (87% of the way')
+        assert show.exercise_three_text(_ex3([0.95, 0.96, 0.97])).startswith('Worked answer: No more than max(t1, t2):')
+        assert show.exercise_three_text(_ex3([1.9])).startswith('Worked answer: No less than the sum: together took')
         gpu = _ex3([1.4, 1.41, 1.42])
         gpu.lanes[0]['kind'] = 'gpu'
         assert show.exercise_three_alone_text(gpu).startswith('lane 0: the GPU and its copy engine; lane 1: the CPU\n')
-        assert show.exercise_three_text(gpu).startswith('Worked answer: Between the two: together took 1.41 s')
+        assert show.exercise_three_text(gpu).startswith('Worked answer: Between the two (51% of the way')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5]), guess=1.2).axes[0]
         fast = _ex3([0.04, 0.041, 0.042], alone=(0.03, 0.02))  # seconds even for short runs: the unit of my_guess
-        assert show.exercise_three_alone_text(fast).endswith('lane 0 computing and copying t1 = 0.0300 s, lane 1 '
-                                                             'computing t2 = 0.0200 s')
-        assert show.exercise_three_text(fast).startswith('Worked answer: Between the two: together took 0.0410 s, 55%')
+        assert show.exercise_three_alone_text(fast).endswith('t1 = 0.0300 s (lane 0), t2 = 0.0200 s (lane 1)')
+        assert show.exercise_three_text(fast).startswith('Worked answer: Between the two (55% of the way')
     # under together, both predictions hatched: max(t1, t2) and t1 + t2, each named at its end
     bars = sorted(p.get_width() for p in ax.patches if p.get_hatch() == '///')
     assert bars == pytest.approx([1.0, 1.8])
@@ -327,7 +335,8 @@ def test_exercise_three_places_together_between_max_and_sum():
     assert rows == ['lane 0 computes and copies', 'lane 1 computes', 'together']
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            '参考答案：介于两者之间：同时运行用时1.41秒，只比max(t1, t2) 1.00秒多出两者之差的51%（t1 + t2为1.80秒）。')
+            '参考答案：介于两者之间（从max(t1, t2)到两者之和的51%处）：同时运行用时1.41秒；max(t1, t2)为1.00秒，'
+            't1 + t2为1.80秒。')
 
 
 def test_touching_narrow_bars_are_parted_one_by_one(rec):
@@ -362,7 +371,7 @@ def test_profile_lines_count_each_copy_once():
         x, w = SimpleNamespace(shape=(800, 800)), SimpleNamespace(shape=(800, 800))
         # what the profiler tells that the timings did not: which operators ran, how often, their self times
         assert show.profile_text(prof, gpu=True, x=x, w=w, iters=10) == (
-            'run_and_copy, 10 products of 800 × 800 by 800 × 800 (10.2 GFLOP; results 25.6 MB copied)\n'
+            'run_and_copy, 10 products (800 × 800) by (800 × 800): 10.2 GFLOP, 25.6 MB copied\n'
             'Worked answer: aten::mm: 10 calls, 131 ms of self time; aten::copy_: 10 calls, 57.9 ms.')
         cpu = SimpleNamespace(key_averages=lambda: [SimpleNamespace(key='aten::mm', self_cpu_time_total=6.94e3,
                                                                     count=20),
@@ -377,7 +386,7 @@ def test_profile_lines_count_each_copy_once():
                                                                             self_device_time_total=9.0, count=60)])
         assert 'aten::resolve_conj' not in list(show.profile_frame(tiny, gpu=True)['operator'])  # under 1%: left out
     with using_language('zh'):
-        assert list(show.profile_frame(prof, gpu=True).columns) == ['操作符', '调用次数', '自身用时（毫秒）']
+        assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身用时（毫秒）']
         assert show.profile_text(cpu, False, x, w, 20, 'run_then_copy').endswith(
             '参考答案：aten::mm：调用20次，自身用时6.94毫秒；aten::copy_：调用20次，自身用时6.73毫秒。')
 

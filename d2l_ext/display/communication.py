@@ -22,8 +22,7 @@ def _name(key: str) -> str:
 
 
 def _word(key: str) -> str:
-    """A row's name in the reader's language, for a printed line (not a plot)."""
-    return t(f'communication.variant.{key}')
+    return t(f'communication.variant.{key}')  # a row's name in the reader's language, for a printed line (not a plot)
 
 
 # -- this machine: the book's cells, the prediction, the measurement --------------------------------
@@ -42,52 +41,51 @@ def rates_text(seconds: dict) -> str:
 
 
 def measured_title(x, w, iters: int) -> str:
-    """The measured figure's title: `iters` products of x by w (x on a CPU: a copy thread stands in for the engine)."""
+    """The measured figure's title: `iters` products of x by w."""
     (a, b), c = x.shape, w.shape[1]
-    cpu = '_cpu' if x.device.type == 'cpu' else ''
-    return style.plot_text(f'communication.measured_title{cpu}', k=iters, a=a, b=b, c=c)
+    return style.plot_text('communication.measured_title', k=iters, a=a, b=b, c=c)
 
 
 def plot_measured(comparison, predicted: dict, guess=None, title=None):
-    """Every repeat of each way, the middle half of its repeats a grey band, the prediction hatched, the learner's
-    guess (ms, as rates_text prints) a diamond; drawn in ms."""
+    """Every repeat of each way and of products alone + copies alone added (the baseline), grey boxes, the predictions
+    hatched, the learner's guess (ms, as rates_text prints) a diamond; drawn in ms."""
     names = {k: _name(k) for k in comparison.measurements}
-    times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
-    pred = {names[k]: v for k, v in predicted.items() if k in names}
+    times = {**{names[k]: list(m.times) for k, m in comparison.measurements.items()}, _name('added'): _added(
+        comparison.measurements).repeated()}
     mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
-    return plot_repeats(times, predicted=pred, guess=mine, unit='ms', halves=True,
-                        title=title or style.plot_text('communication.measured_title'),
+    return plot_repeats(times, predicted={names[k]: v for k, v in predicted.items() if k in names}, guess=mine,
+                        unit='ms', halves=True, title=title or style.plot_text('communication.measured_title'),
                         predicted_label=style.plot_text('communication.predicted_printed'))
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """Two lines: the guess (ms) beside run_and_copy's prediction and measurement, then the one verdict line,
-    run_and_copy against run then copy (the figure shows every row; the control's line is measured_answer's)."""
-    over, base = comparison.measurements['overlapped'], comparison.measurements['run_then_copy']
+    """The guess (ms) beside run_and_copy's prediction and measurement, then the one verdict line: run_and_copy
+    against products alone + copies alone added, the baseline of the worked answer and of the recording's answer."""
+    over = comparison.measurements['overlapped']
     return verdict.lines(verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms'),
-                         verdict.line(_word('overlapped'), over, _word('run_then_copy'), base, 'ms'))
+                         verdict.line(_word('overlapped'), over, _word('added'), _added(comparison.measurements), 'ms'))
 
 
 def measured_answer(comparison) -> str:
     """The worked answer: the share of the copy time run_and_copy hid here (as for the recording), then the control
     (products while a thread copies nonstop) against products alone by the one rule."""
-    m = comparison.measurements
+    m, num = comparison.measurements, verdict.num
     row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
-    control = t('communication.control', a=verdict.num(m['beside_copies'].median, 'ms'),
-                b=verdict.num(m['run'].median, 'ms'), by=verdict.by(m['beside_copies'], m['run']))
-    return verdict.answer(hidden_sentence(_word('overlapped'), row), control)
+    return verdict.answer(hidden_sentence(_word('overlapped'), row), t('communication.control', a=num(
+        m['beside_copies'].median, 'ms'), b=num(m['run'].median, 'ms'), by=verdict.by(m['beside_copies'], m['run'])))
 
 
-def _added(row) -> Times:
+def _added(times) -> Times:
     """Products alone + copies alone, repeat by repeat (interleaved, so the i-th of each ran side by side in time)."""
-    return Times('added', [a + b for a, b in zip(row.times['run'].repeated(), row.times['copy'].repeated())])
+    return Times('added', [a + b for a, b in zip(times['run'].repeated(), times['copy'].repeated())])
 
 
 def hidden_sentence(way: str, row) -> str:
-    """'<way> took X vs products alone + copies alone Y, <by the rule>: it hid Z of the copy time' (hidden_share)."""
-    return t('communication.hidden', way=way, total=verdict.num(row.overlapped, 'ms'),
-             sum=verdict.num(row.run + row.copy, 'ms'), by=verdict.by(row.times['overlapped'], _added(row)),
-             share=verdict.num(hidden_share(row), '%'))
+    """'<way> took X vs products alone + copies alone Y, <by the rule>: it hid Z of the copy time' (or none shows)."""
+    share = hidden_share(row)
+    hid = t('communication.hid', share=verdict.num(share, '%')) if share > 0 else t('communication.hid_none')
+    return t('communication.hidden', way=way, total=verdict.num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
+        row.times['overlapped'], _added(row.times)), sum=verdict.num(_added(row.times).median, 'ms'))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -113,7 +111,7 @@ def recorded_alone(rec) -> str:
 def hidden_share(row, predicted: bool = False) -> float:
     """The share of a way's copy time hidden, 0 to 1: (products alone + copies alone - the way) / copies alone, none
     unless faster than the two added by the one rule; `predicted`: the same with the way's expectation."""
-    faster = predicted or verdict.compare(row.times['overlapped'], _added(row)) == 'faster'
+    faster = predicted or verdict.compare(row.times['overlapped'], _added(row.times)) == 'faster'
     saved = row.run + row.copy - (row.expected if predicted else row.overlapped)
     return min(1.0, max(0.0, saved / row.copy)) if faster and row.copy > 0 else 0.0
 
@@ -126,22 +124,21 @@ def recorded_answer(rec) -> str:
     return verdict.answer(*(hidden_sentence(_word(k), r) for k, r in (('run_then_copy', book), ('overlapped', side))))
 
 
-def _guesses(guess) -> tuple:
-    """The learner's shares hidden in % as asked, as 0-1: (one stream, copy stream + events); one number for both."""
+def _guesses(guess) -> tuple:  # the learner's shares hidden in %, as 0-1: (one stream, copy stream + events)
     both = tuple(guess)[:2] if isinstance(guess, (tuple, list)) else (guess, guess)
     return tuple(None if g is None else g / 100 for g in both)
 
 
 def recorded_lines(rec, guess=None) -> str:
-    """Per way guessed, the share of its copy time hidden: guessed, predicted, recorded; then copy stream vs one."""
+    """Per way guessed, the share of its copy time hidden: guessed, predicted, recorded; then run_and_copy's verdict."""
     book, side, _ = _ways(rec)
     if book is None or side is None:
         return t('communication.recorded.none')
     way = {BOOK_PLAN: _word('run_then_copy'), SIDE_PLAN: _word('overlapped')}  # my_guess's order, the lesson's names
     lines = [t('communication.recorded.hidden', way=way[r.mode], line=verdict.guess(g, hidden_share(r, True),
              hidden_share(r), '%')) for g, r in zip(_guesses(guess), (book, side)) if g is not None]
-    return verdict.lines(*lines, verdict.line(way[SIDE_PLAN], side.times['overlapped'], way[BOOK_PLAN],
-                                              book.times['overlapped'], 'ms'))
+    return verdict.lines(*lines, verdict.line(way[SIDE_PLAN], side.times['overlapped'], _word('added'),
+                                              _added(side.times), 'ms'))
 
 
 def plot_recorded(rec, guess=None):
@@ -151,7 +148,8 @@ def plot_recorded(rec, guess=None):
         return None
     fig, axes = style.figure(nrows=3, height=7.8)
     names = {r.mode: _mode_name(r.mode) for r in (book, side)}
-    times = {names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}
+    times = {**{names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}, _name('added'): _added(
+        side.times).repeated()}
     mine = {names[r.mode]: r.run + r.copy - g * r.copy for g, r in zip(_guesses(guess), (book, side)) if g is not None}
     plot_repeats(times, ax=axes[0], predicted={names[r.mode]: r.expected for r in (book, side)}, guess=mine, unit='ms',
                  halves=True, predicted_label=style.plot_text('communication.predicted_alone'))
@@ -212,19 +210,20 @@ def exercise_three_alone_text(r) -> str:
     return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a), b=verdict.num(b))  # in s, as my_guess
 
 
-def _bounds(r) -> tuple[float, float]:
-    """(max(t1, t2), t1 + t2) from the lanes' medians alone: together side by side, and one after the other."""
+def _bounds(r) -> tuple[float, float]:  # (max(t1, t2), t1 + t2) from the lanes' medians alone
     a, b = (r.times[k].median for k in ALONE)
     return max(a, b), a + b
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's worked answer, only what was measured: where together's median lies from max(t1, t2) to t1 + t2
-    (the question: near the one, near the other, or between), as a share of the way."""
+    """Exercise 3's worked answer, only what was measured: together's median near max(t1, t2) (under a quarter of the
+    way to t1 + t2), near the sum (over three quarters), between, or beyond either."""
     (low, high), c = _bounds(r), r.times['together'].median
-    where = 'below' if c <= low else 'above' if c >= high else 'between'
-    return verdict.answer(t(f'communication.ex3.{where}', a=verdict.num(c), b=verdict.num(low), s=verdict.num(high),
-                            share=verdict.num((c - low) / (high - low), '%')))
+    share = (c - low) / (high - low)
+    where = next(w for w, top in (('below', 0), ('near_max', .25), ('between', .75), ('near_sum', 1), ('above', 9e9))
+                 if share <= top)
+    return verdict.answer(t('communication.ex3.answer', where=t(f'communication.ex3.{where}', share=verdict.num(
+        share, '%')), a=verdict.num(c), b=verdict.num(low), s=verdict.num(high)))
 
 
 def plot_exercise_three(r, guess=None):

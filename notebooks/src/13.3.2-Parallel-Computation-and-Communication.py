@@ -18,9 +18,9 @@
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
 # The book computes 50 products on a GPU, copies them to host memory, and says the system can copy `y[i-1]`
-# while it computes `y[i]`. That takes **pinned** host buffers (page-locked: the system never moves them, so the
-# GPU's copy engine writes them directly; ordinary host memory is *pageable*), copies on a **second stream**, and
-# **events** that keep each copy after its product.
+# while it computes `y[i]`. That takes three ingredients, shown below: pinned host buffers, a second stream for the
+# copies, and events. **Pinned** (page-locked) memory is never moved by the system, so the GPU's copy engine writes
+# it directly; ordinary host memory is **pageable**.
 
 # %% [markdown] lang="zh"
 # # 12.3.2. 并行计算与通信
@@ -28,8 +28,8 @@
 # 《动手学深度学习》12.3节“自动并行”中的12.3.2节（英文版编号为 13.3.2）。
 #
 # 书中在 GPU 上做 50 次矩阵乘法，并把结果复制到主机内存。书中指出，系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
-# 这需要**锁页**主机缓冲区（系统不会移动这些内存页，所以 GPU 的复制引擎可以直接写入；普通的主机内存是**可分页**的）、
-# 放在**另一个流**上的复制，以及让每次复制排在它的乘法之后的**事件**。
+# 这需要下文的三个要素：锁页主机缓冲区、专供复制的另一个流，以及事件。系统不会移动**锁页**内存，所以 GPU 的复制引擎
+# 可以直接写入；普通的主机内存是**可分页**的。
 
 # %%
 # %matplotlib inline
@@ -95,12 +95,12 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 # %% [markdown]
 # ## Recorded on an H200
 #
-# The book's 50 products of 4000 × 4000 on a GPU. First each part alone:
+# The book's code runs 50 products of 4000 × 4000 on a GPU. First each part alone:
 
 # %% [markdown] lang="zh"
 # ## 在 H200 上记录的结果
 #
-# 书中在 GPU 上做的 50 次 4000 × 4000 矩阵乘法。先看每一部分单独运行的用时：
+# 书中的代码在 GPU 上做 50 次 4000 × 4000 矩阵乘法。先看每一部分单独运行的用时：
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import newest
@@ -116,39 +116,39 @@ print(show.recorded_alone(rec))
 
 # %% [markdown] lang="zh"
 # 书中的代码先做完所有乘法，再在同一个流上调用 `copy_to_cpu(y, True)`，即“先计算后复制”。第二种方式“边计算边复制”
-# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。只做复制的用时（见上面
-# 打印的结果）有百分之多少从每种方式的总用时中消失了？把两个百分数写进 `my_guess`。
+# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。每种方式隐藏了只做复制
+# 用时（见上面打印的结果）的百分之多少，即总用时里省去了多少复制用时？把两个百分数写进 `my_guess`。
 
 # %%
-my_guess = None  # % of the copy time hidden (run then copy, run_and_copy), e.g. (50, 50)  #zh: （先计算后复制，边计算边复制）隐藏的复制用时百分数，例如 (50, 50)
+my_guess = None  # % of the copy time hidden: (run then copy, run_and_copy)  #zh: 隐藏的复制用时百分数：（先计算后复制，边计算边复制）
 
 # %% [markdown]
-# Run then copy's prediction (hatched) is $t_\text{run} + t_\text{copy}$: one stream runs in order. run_and_copy's is
+# Hatched: run then copy, $t_\text{run} + t_\text{copy}$; run_and_copy,
 # $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one product and one copy (the first product and the last
-# copy run alone). Top: every repeat; below: one run of each, op by op.
+# copy run alone). The last row, products alone + copies alone, is the baseline. Below: one run of each, op by op.
 
 # %% [markdown] lang="zh"
 # 先计算后复制的预测（斜线条形）是$t_\text{计算} + t_\text{复制}$：一个流按顺序执行。边计算边复制的预测是
 # $\max(t_\text{计算}, t_\text{复制})$，再加上一次乘法与一次复制中较短者（第一次乘法和最后一次复制只能单独运行）。
-# 上图是每次重复；下面两图是每种方式运行一次时，每次乘法和复制在何时运行。
+# 上图最后一行是只做乘法与只做复制之和，即基线。下面两图是每种方式运行一次时，每次乘法和复制在何时运行。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
     display(show.plot_recorded(rec, my_guess))
-print(show.recorded_lines(rec, my_guess))  # your guess's line per way, then run_and_copy vs run then copy  #zh: 每种方式一行你的猜测，然后比较边计算边复制与先计算后复制
+print(show.recorded_lines(rec, my_guess))  # your guess's line per way, then run_and_copy vs the baseline  #zh: 每种方式一行你的猜测，然后比较边计算边复制与基线
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.recorded_answer(rec))  # worked answer: the share of the copy time each way hid  #zh: 参考答案：每种方式隐藏的复制用时占比
 
 # %% [markdown]
-# **The book's numbers.** The book's code is the run-then-copy row: it hides no copy time. Where its "Run on GPU1
-# and copy to CPU" beats "Run on GPU1" plus "Copy to CPU", the gain is the copy: `copy_to_cpu(y, True)` writes pinned
-# memory, far faster than `copy_to_cpu(y)` into new pageable tensors (printed above).
+# **The book's numbers.** The book's code is the run-then-copy row. Its copy, `copy_to_cpu(y, True)`, was far faster
+# in the recording than `copy_to_cpu(y)` into new pageable tensors (printed above): the book's combined cell gains
+# from that faster copy, not from overlap.
 
 # %% [markdown] lang="zh"
-# **书中的数字**。书中的代码就是“先计算后复制”那一行：它没有隐藏任何复制用时。所以，如果书中“在GPU1上运行并复制到CPU”
-# 比“在GPU1上运行”与“复制到CPU”之和快，快在复制本身：`copy_to_cpu(y, True)` 写入锁页内存，比 `copy_to_cpu(y)`
-# 复制到新建的可分页张量快得多（见上面打印的第二行）。
+# **书中的数字**。书中的代码就是“先计算后复制”那一行。它的“在GPU1上运行并复制到CPU”用 `copy_to_cpu(y, True)` 复制：
+# 在记录结果中，这比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多（见上面打印的第二行）。书中合并的那个单元格
+# 省下的时间来自更快的复制，而不是重叠。
 
 # %% [markdown]
 # ## The three ingredients
@@ -173,18 +173,18 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. On a CPU, `x` and `w` make 20 thin products (700 × 4 by 4 × 700:
-# little work, a large result to copy).
+# `lane.threads` a CPU lane's share of the cores. On a CPU, `x` and `w` make 20 thin products (a 700 × 4 matrix
+# times a 4 × 700 one: little work, a large result to copy).
 # Without a GPU you write the stand-in: a copy thread fed through a `queue.Queue` plays the copy stream, the queue's
 # order plays the events (a copy starts after its product), `join()` plays `synchronize()`.
-# The GPU branch (the three ingredients) is graded only on a GPU; the worked answer holds one.
+# Only a GPU grades the GPU branch (the three ingredients); the worked answer holds one.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行单元
-# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法（700 × 4 乘以 4 × 700：计算量小，要复制的结果大）。没有 GPU 时，你写的是
+# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法：(700 × 4) 矩阵乘以 (4 × 700) 矩阵，计算量小，要复制的结果大。没有 GPU 时，你写的是
 # 替代版本：由 `queue.Queue` 供给的复制线程扮演复制流，队列的顺序扮演事件（复制在其乘法之后开始），`join()` 扮演
 # `synchronize()`。GPU 分支（即三个要素）只在有 GPU 时评分；下面的参考答案里有 GPU 分支。
 
@@ -211,18 +211,27 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict, then measure here
 #
-# Without a GPU there is no copy engine: a copy thread shares the CPU with the products. The control row times the
-# same products while a thread copies nonstop (more copies than run_and_copy's 20). If they take $t_\text{ctrl}$
-# instead of $t_\text{run}$, they lose $1 - t_\text{run}/t_\text{ctrl}$ of the copies' time: expect
-# $t_\text{run} + t_\text{copy}(1 - t_\text{run}/t_\text{ctrl})$, and at least the formula above.
+# Without a GPU there is no copy engine: a thread copies beside the products. The control row times the products
+# while a thread copies nonstop (more copies than run_and_copy's 20): $t_\text{ctrl}$. Hatched:
+#
+# * run then copy: $t_\text{run} + t_\text{copy}$;
+# * run_and_copy, *slowed overlap*: $t_\text{run} + t_\text{copy}(1 - t_\text{run}/t_\text{ctrl})$. The share of speed
+#   the products lose is the share of copy time not hidden; never below $\max(t_\text{run}, t_\text{copy})$ plus the
+#   shorter of one product and one copy.
+#
+# The last row, products alone + copies alone, is the baseline.
 
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
-# 没有 GPU 时没有复制引擎：复制线程与乘法共用 CPU。对照行给同样的乘法计时，同时另一个线程不停地复制（比
-# run_and_copy 的 20 次复制多）。如果乘法因此用时$t_\text{对照}$而不是$t_\text{计算}$，在复制的用时里乘法就损失了
-# $1 - t_\text{计算}/t_\text{对照}$：预期用时为$t_\text{计算} + t_\text{复制}(1 - t_\text{计算}/t_\text{对照})$，
-# 且不少于上面的公式。
+# 没有 GPU 时没有复制引擎：由一个线程在乘法旁边复制。对照行给同样的乘法计时，同时另一个线程不停地复制（比
+# run_and_copy 的 20 次复制多），用时记为$t_\text{对照}$。斜线条形是预测：
+#
+# * 先计算后复制：$t_\text{计算} + t_\text{复制}$；
+# * 边计算边复制，即“变慢的重叠”：$t_\text{计算} + t_\text{复制}(1 - t_\text{计算}/t_\text{对照})$。乘法保持多大比例
+#   的速度，复制用时就隐藏多大比例。预测不少于$\max(t_\text{计算}, t_\text{复制})$加上一次乘法与一次复制中较短者。
+#
+# 最后一行是只做乘法与只做复制之和，即基线。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行单元上任务的设定
@@ -251,18 +260,17 @@ print(show.rates_text(alone))
 my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制用时的猜测
 
 # %% tags=["nbval-ignore-output"]
-predicted = {'beside_copies': alone['run'],
+predicted = {'beside_copies': alone['run'], 'run_then_copy': alone['run'] + alone['copy'],
              'overlapped': comm.expected_slowed(alone['run'], alone['copy'], alone['beside_copies'], iters=K2)}
 display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measured_title(x, w, K2)))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **What did this machine show?** How much copy time did run_and_copy hide here, and did copying slow the products
-# (the control row against its hatched bar)? Then open the answer.
+# **What did this machine show?** How much copy time did run_and_copy hide here? Did copying slow the products (the
+# control row against its hatched bar)?
 
 # %% [markdown] lang="zh"
 # **本机的结果如何？** 边计算边复制在这里隐藏了多少复制用时？复制拖慢乘法了吗（对照行与它的斜线条形相比）？
-# 先回答，然后打开参考答案。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.measured_answer(measured))  # worked answer: the share hidden here; the control against products alone  #zh: 参考答案：本机隐藏的占比；对照与只做乘法相比
@@ -297,7 +305,7 @@ print(show.hazard_text(seen, out, ref_cpu, GPU))
 # %% [markdown]
 # ## Try it yourself
 #
-# A simulation (not a measurement) of K products and their copies on one stream or two, then a size you measure.
+# A simulation (not a measurement) of K products and their copies on one stream or two; then a size you measure.
 
 # %% [markdown] lang="zh"
 # ## 自己动手试试
@@ -319,7 +327,7 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
 # while lane 1 computes on its own. With one GPU, lane 0 is the GPU and lane 1 the CPU; without one, both share this
-# CPU (first printed line: threads beyond the cores take turns). From the times alone, predict "together":
+# CPU's cores. From the times alone, predict "together":
 # near max(t1, t2), near their sum, or between? Write it (s) into `my_guess`.
 
 # %% [markdown] lang="zh"
@@ -328,8 +336,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # 这里是书中的练习3和练习4（练习1和练习2见12.3.1节，练习5见扩展一节“依赖图”）。
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。执行单元 0 像 `run_and_copy` 那样计算并复制每个乘积，同时执行单元 1
-# 独立地计算。有一个 GPU 时，执行单元 0 是 GPU，执行单元 1 是 CPU。没有 GPU 时，两者共用这个 CPU，
-# 线程多于核心时（见打印的第一行）只能轮流运行。根据单独运行的用时预测“同时运行”的用时：接近 max(t1, t2)，
+# 独立地计算。有一个 GPU 时，执行单元 0 是 GPU，执行单元 1 是 CPU。没有 GPU 时，两者共用这个 CPU 的核心。
+# 根据单独运行的用时预测“同时运行”的用时：接近 max(t1, t2)，
 # 接近两者之和，还是介于两者之间？把它（秒）写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
@@ -343,16 +351,16 @@ my_guess = None  # s: your guess for together  #zh: 秒：你对“同时运行�
 display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 与 t1 + t2
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.exercise_three_text(ex3))  # worked answer: where together lies between the two  #zh: 参考答案：同时运行的用时落在两者之间的哪里
+print(show.exercise_three_text(ex3))  # worked answer: where together lies  #zh: 参考答案：同时运行的用时落在哪里
 
 # %% [markdown]
-# **4. Use a profiler.** The book suggests NVIDIA's Nsight; here `torch.profiler` plays that role.
-# On a GPU it profiles `run_and_copy`. A CPU profile records only the thread that starts it, so here it profiles
-# `run_then_copy`. Which operators ran, how many times each, and for how long?
+# **4. Use a profiler.** `torch.profiler` plays the book's Nsight. On a GPU it profiles `run_and_copy`; a CPU profile
+# records only the thread that starts it, so here it profiles `run_then_copy`. Which operators ran, how often, and
+# for how long?
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
-# 在 GPU 上，它分析 `run_and_copy`。在 CPU 上，分析器只记录启动它的线程，所以这里分析 `run_then_copy`。运行了哪些操作符，各调用了多少次，用时多少？
+# 在 GPU 上，它分析 `run_and_copy`。在 CPU 上，分析器只记录启动它的线程，所以这里分析 `run_then_copy`。运行了哪些运算符，各调用了多少次，用时多少？
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -379,24 +387,24 @@ print(show.profile_text(prof, GPU, x, w, K2, name))
 # ## Remember
 #
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap on a GPU.
-# * Run then copy takes run + copy; in the H200 recording, run_and_copy's copy stream hid almost all of the copy time.
-# * Without a GPU a copy thread shares the cores: the control row measures how much it slows the products.
+# * In the H200 recording, run then copy took as long as products alone + copies alone; run_and_copy hid almost all
+#   of the copy time.
+# * Without a GPU, the control row measures how much the products slow while a thread copies, not why.
 #
 # ## Pitfalls
 #
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **A new tensor per copy:** in the H200 recording, `copy_to_cpu(y)` was far slower than reused pageable buffers;
-#   pinned buffers were faster still.
+# * **A new tensor per copy:** in the H200 recording, `copy_to_cpu(y)` was far slower than reused buffers.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
 # * 在 GPU 上，锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠。
-# * 先计算后复制的用时是计算 + 复制；在 H200 的记录结果中，边计算边复制的复制流隐藏了几乎全部复制用时。
-# * 没有 GPU 时，复制线程与乘法共用核心：对照行测出它把乘法拖慢了多少。
+# * 在 H200 的记录结果中，先计算后复制的用时与只做乘法、只做复制之和一样；边计算边复制隐藏了几乎全部复制用时。
+# * 没有 GPU 时，对照行测出另一线程复制时乘法慢了多少，但没有说明原因。
 #
 # ## 易错点
 #
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
 # * **每次复制新建张量**：在 H200 的记录结果中，`copy_to_cpu(y)` 为每个结果新建一个可分页张量，比重复使用的
-#   可分页缓冲区慢得多；锁页缓冲区更快。
+#   缓冲区慢得多。

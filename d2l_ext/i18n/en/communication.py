@@ -17,6 +17,7 @@ MESSAGES = {
     'communication.variant.lane2_compute': 'lane 1 computes',
     'communication.variant.together': 'together',
     'communication.variant.serial_sum': 'the two alone added',
+    'communication.variant.added': 'products alone + copies alone',
     'communication.mode.cpu_analogue': 'CPU analogue: a copy thread',
     'communication.mode.widget': 'the copy mode chosen above',
     'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y), new pageable tensors',
@@ -37,54 +38,50 @@ MESSAGES = {
     'communication.legend.copy': 'copy to host memory',
     'communication.legend.copy_cpu': 'copy into a buffer',
     'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): nothing was copied.",
-    'communication.book.copied': 'Copied: each result now has a new tensor in host memory.',
+    'communication.book.copied': 'Copied: each result has a new host tensor.',
     'communication.rates': 'this run: products alone {run}, copies alone {copy}',
     'communication.rates_control': '; products while a thread copies nonstop (the control) {ctrl}',
-    'communication.measured_title': '{k} products of {a} × {b} by {b} × {c}: every repeat, the prediction, your guess',
+    'communication.measured_title': '{k} products ({a} × {b}) by ({b} × {c})',
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
-                                     "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b} (new "
-                                     'pageable tensors; reused pageable buffers {a}), copy_to_cpu(y, True) {c} '
-                                     '(pinned by PyTorch)'),
+                                     "into pinned buffers {copy}\nthe book's copies: copy_to_cpu(y) {b} (new pageable "
+                                     'tensors; reused ones {a}), copy_to_cpu(y, True) {c} (pinned: PyTorch source)'),
     'communication.predicted_alone': 'predicted from the times alone',
     'communication.predicted_printed': 'predicted from the times printed above',
-    'communication.hidden': ('{way} took {total} vs products alone + copies alone {sum}, {by}: it hid {share} of the '
-                             'copy time.'),
-    'communication.guess_time': 'your guess, as the time your share implies',
+    'communication.hidden': '{way} took {total} vs products alone + copies alone {sum}, {by}: {hid}',
+    'communication.hid': 'it hid {share} of the copy time.',
+    'communication.hid_none': 'the rule shows no copy time hidden.',
+    'communication.guess_time': 'your guess (as a time)',
     'communication.recorded.hidden': 'share of the copy time hidden by {way}: {line}',
-    'communication.recorded.none': 'No GPU recording is available to show here.',
+    'communication.recorded.none': 'No GPU recording to show here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
     'communication.timeline.caption': '{plan}: one run, {total}',
-    'communication.timeline.caption_thin': ('{plan}, one run with each op timed: {products} products of {n} × {m} by '
-                                            '{m} × {n}, {copies} copies'),
-    'communication.first_copy.no_gpu': 'No GPU here: no device-to-host copy, so no first copy to time.',
+    'communication.timeline.caption_thin': '{plan}, one run, each op timed: {products} products, {copies} copies',
+    'communication.first_copy.no_gpu': 'No GPU here: no device-to-host copy to time.',
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
-    'communication.hazard.caught': ('read before {wait}: relative error {early:.2f}; after {wait}: relative error '
-                                    '{late:.1e}'),
-    'communication.hazard.zeros': ('read before {wait}: all zeros, the copy had not happened (relative error '
-                                   '{early:.2f}); after {wait}: relative error {late:.1e}'),
-    'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after {wait}: relative error '
-                                   '{late:.1e}. '
-                                   'The copy landed first this time; it need not.'),
-    'communication.ex3.alone': 'alone: lane 0 computing and copying t1 = {a}, lane 1 computing t2 = {b}',
+    'communication.hazard.caught': 'read before {wait}: relative error {early:.2f}; after: {late:.1e}',
+    'communication.hazard.zeros': ('read before {wait}: all zeros, the copy had not happened; after {wait}: '
+                                   'relative error {late:.1e}'),
+    'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. The copy '
+                                   'landed first this time; it need not.'),
+    'communication.ex3.alone': 'alone: t1 = {a} (lane 0), t2 = {b} (lane 1)',
     'communication.ex3.max': 'max(t1, t2)', 'communication.ex3.sum': 't1 + t2',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
-    'communication.measured_title_cpu': ('{k} products of {a} × {b} by {b} × {c}; a copy thread stands in for the '
-                                         'copy engine'),
     'communication.control': 'While a thread copied nonstop, the products took {a} vs {b} alone, {by}.',
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
                                     '({n} threads on {cores} cores)'),
-    'communication.ex3.between': ('Between the two: together took {a}, {share} of the way from max(t1, t2) {b} to '
-                                  't1 + t2 {s}.'),
-    'communication.ex3.below': 'Near max(t1, t2): together took {a}, no more than max(t1, t2) {b} (t1 + t2: {s}).',
-    'communication.ex3.above': 'Near the sum: together took {a}, no less than t1 + t2 {s} (max(t1, t2): {b}).',
-    'communication.profile.split': ('{name}, {k} products of {n} × {m} by {m} × {c} ({flop}FLOP; results {size}B '
-                                    'copied)'),
+    'communication.ex3.answer': '{where}: together took {a}; max(t1, t2) {b}, t1 + t2 {s}.',
+    'communication.ex3.below': 'No more than max(t1, t2)',
+    'communication.ex3.near_max': 'Near max(t1, t2) ({share} of the way to the sum)',
+    'communication.ex3.between': 'Between the two ({share} of the way from max(t1, t2))',
+    'communication.ex3.near_sum': 'Near the sum ({share} of the way from max(t1, t2))',
+    'communication.ex3.above': 'No less than the sum',
+    'communication.profile.split': '{name}, {k} products ({n} × {m}) by ({m} × {c}): {flop}FLOP, {size}B copied',
     'communication.profile.col_calls': 'calls',
     'communication.profile.answer': 'aten::mm: {na} calls, {ta} of self time; aten::copy_: {nb} calls, {tb}.',
 }
