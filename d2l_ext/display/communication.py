@@ -215,13 +215,15 @@ def _bounds(r) -> tuple[float, float]:  # (max(t1, t2), t1 + t2) from the lanes'
     return max(a, b), a + b
 
 
+WHERES = ('below', 'near_max', 'between', 'near_sum', 'above')  # exercise 3's answers, by share of the way
+
+
 def exercise_three_text(r) -> str:
     """Exercise 3's worked answer, only what was measured: together's median near max(t1, t2) (under a quarter of the
     way to t1 + t2), near the sum (over three quarters), between, or beyond either."""
     (low, high), c = _bounds(r), r.times['together'].median
     share = (c - low) / (high - low)
-    where = next(w for w, top in (('below', 0), ('near_max', .25), ('between', .75), ('near_sum', 1), ('above', 9e9))
-                 if share <= top)
+    where = next(w for w, top in zip(WHERES, (0, .25, .75, 1, 9e9)) if share <= top)
     return verdict.answer(t('communication.ex3.answer', where=t(f'communication.ex3.{where}', share=verdict.num(
         share, '%')), a=verdict.num(c), b=verdict.num(low), s=verdict.num(high)))
 

@@ -15,9 +15,8 @@ MESSAGES = {
     'core.lane_cpu_number': 'CPU lane {number}',
     'core.lane_cpu_all_label': 'CPU ({cores} cores)',
     'core.lane_cpu_beside_gpu_torch': (
-        'the CPU with {threads} of its {cores} cores (one is left to feed the GPU): PyTorch runs CPU '
-        'operations to completion in the calling thread, so this lane gets its own Python thread to run '
-        'beside the GPU'),
+        'the CPU with {threads} of its {cores} cores (one feeds the GPU), on its own Python thread: PyTorch '
+        'finishes CPU operations in the calling thread'),
     'core.lane_cpu_beside_gpu_mxnet': (
         "the CPU: MXNet's engine runs its operations on a pool of {workers} CPU worker thread(s)"),
     'core.lane_cpu_share_label': 'CPU lane {number} ({threads} of {cores} cores)',
@@ -28,9 +27,8 @@ MESSAGES = {
     'core.lane_worker_row': '{lane} / worker {worker}',
     'core.lane_mxnet_cpu_label': 'MXNet cpu({index})',
     'core.lane_mxnet_cpu': (
-        "its operations go to MXNet's dependency engine, which gives each CPU context its own pool of "
-        '{workers} worker thread(s); cpu(0) and cpu(1) are two such pools sharing the same {cores} core(s), '
-        'not separate hardware'),
+        "MXNet's dependency engine runs each CPU context on its own pool of {workers} worker thread(s); "
+        'cpu(0) and cpu(1) share {cores} core(s): not separate hardware'),
     'core.describe_lane': 'lane {number}: {label} - {explanation}',
     'core.unknown_lane': "lane {lane} does not exist here for {framework}; this machine's lanes are: {names}",
     'core.lane_twice': 'lane {lane} is named twice: name each lane once',
