@@ -193,13 +193,13 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
         assert parts == ('predicted → measured: lane 0 half 2.00 ms → 2.00 ms (+0.00 ms); lane 1 half 3.00 ms → 3.00 '
                          'ms (+0.00 ms); the shorter half beside the other 100% → 50%; the rest 1.00 ms → 0.500 ms '
                          '(-0.50 ms); together 4.00 ms → 4.50 ms (+0.50 ms)')  # differences of the printed numbers
-        assert answer == ('Worked answer: No split can pay: the longer half alone (3.00 ms) outlasts one device '
-                          '(1.00 ms). Assumption 2 missed most: only 50% of the shorter half ran beside the other '
-                          '(1.00 ms did not). In all, together took 0.50 ms more than predicted.')  # pays? then why
+        assert answer == ('Worked answer: The prediction misses: together took 0.50 ms more than predicted; '
+                          'assumption 2 missed most: only 50% of the shorter half ran beside the other (1.00 ms did '
+                          "not). The longer half alone (3.00 ms) outlasts one device's whole step (1.00 ms).")  # pays?
         run['times']['one_device'] = [4e-3] * 3  # the half and the rest beat one device: the rule says
         G.split_answer(run)
-        assert capsys.readouterr().out.strip().split('\n')[-1].startswith(
-            'Worked answer: Together 4.50 ms vs one device 4.00 ms: slower (12% more time). Assumption 2')
+        assert capsys.readouterr().out.strip().split('\n')[-1].endswith(
+            '(1.00 ms did not). Together 4.50 ms vs one device 4.00 ms: slower (12% more time).')
         run['times']['one_device'] = [5e-3] * 3
         G.split_answer(run)
         assert 'one device 5.00 ms: faster (10% less time).' in capsys.readouterr().out
@@ -208,30 +208,28 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
         run['times']['split'] = [4.1e-3] * 3  # together 4.1 vs predicted 4 ms: within 5%, by misses both ways
         G.split_answer(run)
         out = capsys.readouterr().out
-        assert out.strip().endswith('Assumption 1 missed most: lane 0 half took 1.50 ms more than predicted. In all, '
-                                    'together took 0.10 ms more than predicted.')
+        assert ('The prediction misses: together took 0.10 ms more than predicted; assumption 1 missed most: lane 0 '
+                'half took 1.50 ms more than predicted.') in out
         run['times']['split'] = [3.9e-3, 4.1e-3, 4.2e-3]  # the prediction, 4 ms, inside together's grey box
         G.split_answer(run)
-        assert "In all, the prediction (4.00 ms) is inside together's grey box: no clear miss." in (
+        assert "The prediction (4.00 ms) lands inside together's grey box; assumption 1 missed most" in (
             capsys.readouterr().out)
         run['times']['split'] = [9e-3] * 3  # the rest, 9 - 3.5 = 5.5 ms, outlasts one device: the conclusion, first
         G.split_answer(run, recorded=run)
-        assert capsys.readouterr().out.strip().split('\n')[-1].startswith(
-            'Worked answer: No split can pay: the rest alone (5.50 ms) outlasts one device (5.00 ms). On the GPU '
-            'recording, no split can pay: the rest alone (5.50 ms) outlasts one device (5.00 ms). Assumption 3 missed '
-            'most: ')
+        assert capsys.readouterr().out.strip().split('\n')[-1].endswith(
+            "The rest alone (5.50 ms) outlasts one device's whole step (5.00 ms); on the GPU recording, the rest alone "
+            "(5.50 ms) outlasts one device's whole step (5.00 ms).")
         G.split_answer(run, recorded=fake_run())  # the recording went another way: its own conclusion
-        assert ('On the GPU recording, no split can pay: the longer half alone (3.00 ms) outlasts one device '
+        assert ("on the GPU recording, the longer half alone (3.00 ms) outlasts one device's whole step "
                 '(1.00 ms).') in capsys.readouterr().out
     with using_language('zh'):
         G.split_answer(fake_run())
         assert capsys.readouterr().out.strip().split('\n')[-1] == (
-            '参考答案：拆分不可能划算：较长的一半单独就用了3.00毫秒，超过一个设备的整个训练步（1.00毫秒）。'
-            '偏离预测最多的是假定2：较短一半只有50%与另一半同时运行（1.00毫秒没有）。'
-            '总的来看，同时运行比预测长0.50毫秒。')  # no minus sign in words
+            '参考答案：预测没有命中：同时运行比预测长0.50毫秒；偏离预测最多的是假定2：较短一半只有50%与另一半同时运行'
+            '（1.00毫秒没有）。较长的一半单独用了3.00毫秒，超过一个设备的整个训练步（1.00毫秒）。')  # no minus sign
 
 
-def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_names_a_cause_only_where_it_held(capsys):
+def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_gives_the_rule_s_verdicts(capsys):
     run = fake_run()  # one device 1 ms, together 4.5 ms, one after the other 6 ms (halves 2 and 3 ms)
     with using_language('en'):
         assert G.inputs_line(run) == 'one after the other 6.00 ms; halves: lane 0 2.00 ms · lane 1 3.00 ms ' \
@@ -242,21 +240,20 @@ def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_names_a_ca
         labels = [x.get_text() for x in G.draw_step(run).axes[0].get_yticklabels()]
         assert labels[3].startswith('one device (CPU, one thread), whole minibatch')  # below the two lanes' rows
         G.split_answer(run)
-        assert ('Control, one device on one thread: 0.900 ms; vs all cores, faster (10% less time); together vs '
-                'it, slower (5.0x as long). Here threads sharing each product cost more than they save.') in (
-            capsys.readouterr().out)
+        assert capsys.readouterr().out.strip().endswith('Control, one device on one thread: 0.900 ms; vs all cores, '
+                                                        'by the rule, faster (10% less time); together vs it, slower '
+                                                        '(5.0x as long).')  # verdicts, no cause
         run['times'][recording.CONTROL] = [5e-3] * 3  # together beats one thread: the halves gained
         G.split_answer(run)
-        assert ("together vs it, faster (10% less time). So one device's step uses its second core. Together beat "
-                'one thread too') in capsys.readouterr().out
+        assert 'by the rule, slower (5.0x as long); together vs it, faster (10% less time).' in capsys.readouterr().out
         run['times'][recording.CONTROL] = [4.4e-3] * 3  # within 5% of together: what the control shows, no more
         G.split_answer(run)
         out = capsys.readouterr().out
-        assert "no clear difference (medians within 5%). So one device's step uses its second core. Assumption" in out
+        assert out.strip().endswith('together vs it, no clear difference (medians within 5%).')
         run['times'][recording.CONTROL] = [1.02e-3] * 3  # one thread as fast as all cores: the second core adds nothing
         G.split_answer(run)
-        assert ("vs all cores, no clear difference (medians within 5%); together vs it, slower (4.4x as long). So one "
-                "device's step gains nothing clear from its second core.") in capsys.readouterr().out
+        assert ('vs all cores, by the rule, no clear difference (medians within 5%); together vs it, slower (4.4x as '
+                'long).') in capsys.readouterr().out
     lanes = ['cpu', 'cpu']
     rec = recording.record_step(lanes, batches=(16,), repeats=1, warmup=0, sizes={'hidden': 8}, control=True)
     from d2l_ext.machine import cpu_cores
@@ -272,18 +269,18 @@ def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
     parts, answer = capsys.readouterr().out.strip().split('\n')
     assert parts.startswith('predicted → measured: lane 0 half 2.00 ms → 4.00 ms (+2.00 ms); lane 1 half 3.00 ms → '
                             '2.50 ms (-0.50 ms); the shorter half beside the other 100% → 97%; ')
-    assert 'Assumption 1 missed most: lane 0 half took 2.00 ms more than predicted. ' in answer
+    assert '; assumption 1 missed most: lane 0 half took 2.00 ms more than predicted. ' in answer
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 2.5e-3}] * 3  # lane 1's half 0.5 ms faster: the largest
     run['times']['split'] = [3.5e-3] * 3  # the rest 3.5 - 2.5 - 0.06 ms, near its predicted 1 ms
     with using_language('en'):
         G.split_answer(run)
-    assert 'Assumption 1 missed most: lane 1 half took 0.50 ms less than predicted.' in capsys.readouterr().out
+    assert 'assumption 1 missed most: lane 1 half took 0.50 ms less than predicted.' in capsys.readouterr().out
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 3e-3}] * 3
     run['times']['split'] = [4e-3] * 3  # every part as predicted, within 5% of the prediction (0.2 ms)
     run['overlap']['split'] = [0.951] * 3  # printed '95%': 0.1 ms apart, under 5% of the prediction
     with using_language('en'):
         G.split_answer(run)
-    assert 'Every part landed within 5% of the prediction.' in capsys.readouterr().out.strip().split('\n')[-1]
+    assert 'every part landed within 5% of its prediction.' in capsys.readouterr().out.strip().split('\n')[-1]
 
 
 def test_exercise_1_answer_reads_the_recorded_sum_and_the_check(capsys):

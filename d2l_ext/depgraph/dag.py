@@ -244,14 +244,14 @@ class DagExperiment:
         """The planned run against its prediction: {'last': the lane (index) that finished last, 'waited' and
         'replayed': its waits between tasks, measured and in the plan (s), 'took', 'alone': each lane's time per task
         beside the other and alone, 'chain': a task's time in order on one lane, 'chained': that over 5% above alone,
-        'slower': a lane beside the other over 5% slower than alone (times the chain's ratio where chained)}."""
+        'slower': a lane beside the other over 5% slower than alone}."""
         per = self.per_task() or [(0.0,) * 5]
         i, (_, waited, _, _, replayed) = max(enumerate(per), key=lambda x: x[1][3] + x[1][2] * x[1][0] + x[1][1])
         took, alone = [p[0] for p in per], [1 / self.speeds[lb] for lb in self.lanes] if self.speeds else [1.0]
         chain = self.measurements[DAG_VARIANTS[0]].median / len(self.dag)
-        ratio = r if (r := chain / alone[0]) > 1 + MIN_SHARE else 1.0
         return {'last': i, 'waited': waited, 'replayed': replayed, 'took': took, 'alone': alone, 'chain': chain,
-                'chained': ratio > 1, 'slower': any(a > (1 + MIN_SHARE) * b * ratio for a, b in zip(took, alone))}
+                'chained': chain > (1 + MIN_SHARE) * alone[0], 'slower': any(a > (1 + MIN_SHARE) * b for a, b in zip(
+                    took, alone))}
 
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""

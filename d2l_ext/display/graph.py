@@ -233,12 +233,9 @@ def _control(run: dict) -> str:
     """Where it ran (CPU lanes): the control against one device (does its step gain from a second core?), together."""
     if CONTROL not in run['times']:
         return ''
-    m, one = _measurements(run), {'faster': 'threads', 'same': 'same', 'slower': 'used'}
-    held = (one[verdict.compare(m[CONTROL], m['one_device'])], 'halves' if verdict.compare(m['split'], m[
-        CONTROL]) == 'faster' else None)
-    return ' '.join([t('graph.answer.control', c=_ms(m[CONTROL].median), by_one=verdict.by(m[CONTROL], m[
-        'one_device']), by=verdict.by(m['split'], m[CONTROL])), *(t(f'graph.answer.control_why.{why}') for why in (
-            'threads', 'same', 'used', 'halves') if why in held)])
+    m = _measurements(run)
+    return t('graph.answer.control', c=_ms(m[CONTROL].median), by_one=verdict.by(m[CONTROL], m['one_device']), by=(
+        verdict.by(m['split'], m[CONTROL])))
 
 
 def split_answer(here: dict, recorded: dict | None = None) -> None:
@@ -256,12 +253,13 @@ def split_answer(here: dict, recorded: dict | None = None) -> None:
         return {'a': a, 'what': t('graph.way.apart', pct=pct[1], diff=_ms(x - p)) if k == 'apart' else t(
             f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k], diff=_diff(x, p))}
     big = sorted((q for q in parts if abs(q[2] - q[1]) >= MIN_SHARE * predicted), key=lambda q: -abs(q[2] - q[1]))
-    net = t('graph.answer.net_inside', predicted=_ms(predicted)) if (q := quartiles(_measurements(run)['split']))[
-        0] <= predicted <= q[1] else t('graph.answer.net', **way('split', predicted, together, 0))  # inside: no miss
+    worst = t('graph.answer.worst', **way(*big[0])) if big else t('graph.answer.none_broke')
+    q = quartiles(_measurements(run)['split'])  # the prediction inside together's grey box: it lands
+    net = t('graph.answer.net_inside', predicted=_ms(predicted), worst=worst) if q[0] <= predicted <= q[1] else t(
+        'graph.answer.net', worst=worst, **way('split', predicted, together, 0))
     said = [t(f'graph.answer.{point}', **nums) for point, nums in (_split_point(r) for r in (here, recorded) if r)]
-    print(verdict.answer(said[0], _control(run), t('graph.answer.recorded', text=said[1][:1].lower() + said[1][
-        1:]) if recorded else '', t('graph.answer.worst', **way(*big[0])) if big else t('graph.answer.none_broke'),
-        net))  # does it pay, then why
+    print(verdict.answer(net, t('graph.answer.recorded', here=said[0][:-1], text=said[1][:1].lower() + said[1][1:]) if (
+        recorded) else said[0], _control(run)))  # does the prediction land; does it pay (here, GPU); the control
 
 
 def wrong_sum_answer(g, caught: bool):
@@ -321,10 +319,10 @@ def dag_answer(ex, caught: bool) -> None:
     each = {k: ' / '.join(map(_ms, m[k])) for k in ('took', 'alone')} | {'n': f"{ex.model['planned']:g}", 'last': _ms(
         m['took'][m['last']]), 'total': _ms(ex.model['planned'] * m['took'][m['last']])}  # per lane; the last lane's
     said = [] if not replay else [t('graph.answer.dag_landed', measured=_ms(planned), predicted=_ms(replay))] if abs(
-        planned / replay - 1) < MIN_SHARE else [t(f"graph.answer.{'dag_chain' if m['chained'] else 'dag_off'}", chain=(
-            _ms(m['chain'])), predicted=_ms(replay), measured=_ms(planned), alone=_ms(m['alone'][0])), t(
-        f"graph.answer.{'dag_slower' if m['slower'] else 'dag_miss'}", waited=_ms(m['waited']), replayed=_ms(m[
-            'replayed']), lane=lane_name(f"lane {m['last']}", kinds=kinds), **each)][::-1 if m['slower'] else 1]
+        planned / replay - 1) < MIN_SHARE else [t(f"graph.answer.dag_{'slower' if m['slower'] else 'miss'}", waited=(
+            _ms(m['waited'])), replayed=_ms(m['replayed']), lane=lane_name(f"lane {m['last']}", kinds=kinds), measured=(
+                _ms(planned)), predicted=_ms(replay), **each)] + [t('graph.answer.dag_chain', chain=_ms(m['chain']),
+                    alone=_ms(m['alone'][0]))] * m['chained']
     print(dag_lines(ex, verdict_line=True), verdict.answer(t('graph.answer.dag_' + ('caught' if caught else 'missed')),
         t('graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), *said),
         sep='\n')

@@ -78,7 +78,7 @@ print(show.machine_line(lanes))
 # 梯度在 `params` 所在的 CPU 上求和，训练步返回新的权重（普通的随机梯度下降）。
 # `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 执行单元在自己的线程中运行），并返回它们的结果。
 #
-# 检查会运行四个训练步，评判更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
+# 运行四个训练步后，检查更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
 # 用 `stage` 给各部分命名是可选的。
 
 # %% tags=["nbval-ignore-output"]
@@ -257,13 +257,13 @@ print(show.dag_line(dg.dag_model(dag, lanes), alone))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
-# A planner put each task on a lane (the rows); an engine runs the plan, each lane waiting for its inputs. Why can no
+# A planner put each task on a lane (its colour); an engine runs the plan, each lane waiting for its inputs. Why can no
 # plan on two lanes take less than 12 products' time? The prediction replays the plan at each lane's time alone, as if
 # neither lane slowed the other. Guess the planned run's time, then measure it beside two baselines
 # that run all 21 in order: one lane, and one device with all cores. The worked answer judges it against the faster.
 
 # %% [markdown] lang="zh"
-# 规划器把每个任务放到一个执行单元上（图中的行）；引擎执行这个计划，每个执行单元等待它的输入。为什么两个执行单元上的
+# 规划器把每个任务放到一个执行单元上（图中的颜色）；引擎执行这个计划，每个执行单元等待它的输入。为什么两个执行单元上的
 # 任何计划都不少于 12 次乘法的用时？预测按每个执行单元单独运行的用时重放这个计划，即假定两个执行单元互不拖慢。
 # 先猜一猜按计划运行要多久，再测量。两种基线都按顺序运行全部 21 个任务：一个执行单元，以及用全部核心的一个设备。
 # 参考答案把按计划运行与其中较快的一种比较。

@@ -42,11 +42,11 @@ MESSAGES = {
     'graph.way.longer': '{part} took {diff} more than predicted',
     'graph.way.shorter': '{part} took {diff} less than predicted',
     'graph.parts_line': 'predicted → measured: {parts}',
-    'graph.answer.rest': 'No split can pay: the rest alone ({rest}) outlasts one device ({one}).',
-    'graph.answer.net_inside': "In all, the prediction ({predicted}) is inside together's grey box: no clear miss.",
-    'graph.answer.net': 'In all, {what}.',
-    'graph.answer.none_broke': 'Every part landed within 5% of the prediction.',
-    'graph.answer.half': 'No split can pay: the longer half alone ({half}) outlasts one device ({one}).',
+    'graph.answer.rest': "The rest alone ({rest}) outlasts one device's whole step ({one}).",
+    'graph.answer.net_inside': "The prediction ({predicted}) lands inside together's grey box; {worst}.",
+    'graph.answer.net': 'The prediction misses: {what}; {worst}.',
+    'graph.answer.none_broke': 'every part landed within 5% of its prediction',
+    'graph.answer.half': "The longer half alone ({half}) outlasts one device's whole step ({one}).",
     'graph.answer.split': 'Together {together} vs one device {one}: {by}.',
     'graph.answer.unread': "The graph changed: no edge joins {lane}'s gradients to sum.",
     'graph.answer.reads_both': "The graph did not change: sum reads both lanes' gradients.",
@@ -57,10 +57,11 @@ MESSAGES = {
     'graph.answer.path': ('The outlined critical path chains {path} tasks, each waiting for the one before: no '
                           'plan takes fewer task times; this one takes {planned}.'),
     'graph.answer.dag_landed': 'The run took {measured}, within 5% of the predicted {predicted}.',
-    'graph.answer.dag_slower': ('Beside each other the lanes took {took} a task (alone: {alone}); {n} tasks '
-                                'at {last}: {total}.'),
-    'graph.answer.dag_miss': ('Beside each other the lanes took {took} a task, as in order; {lane}, last to '
-                              'finish, waited {waited} between tasks (grey; planned: {replayed}).'),
+    'graph.answer.dag_slower': ('The run took {measured}, not the predicted {predicted}: beside each other the lanes '
+                                'took {took} a task (alone: {alone}); {n} tasks at {last}: {total}.'),
+    'graph.answer.dag_miss': ('The run took {measured}, not {predicted}; beside each other the lanes took {took} a '
+                              'task, as alone; {lane}, last to finish, waited {waited} between tasks (grey; planned: '
+                              '{replayed}).'),
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.dag_sep': '; ',  # between exercise 2's parts and assumptions in its worked answer
     'graph.dag_alone': 'one product, each lane alone: {each}; ',
@@ -111,21 +112,15 @@ MESSAGES = {
     'graph.err.speed': 'speed needs a factor > 0 per resource: {check}',
     'graph.err.pinned': 'pinned tasks name unlisted resources: {stray}',
     'graph.part.overlap': 'the shorter half beside the other {predicted} → {measured}',
-    'graph.answer.worst': 'Assumption {a} missed most: {what}.',
-    'graph.answer.recorded': 'On the GPU recording, {text}',
+    'graph.answer.worst': 'assumption {a} missed most: {what}',
+    'graph.answer.recorded': '{here}; on the GPU recording, {text}',
     'graph.boxes_overlap': 'grey boxes overlap',
     'graph.legend_replay': 'predicted: at the times alone',
     'graph.variant.one_thread': 'one device (CPU, one thread), whole minibatch',
     'graph.inputs_line': 'one after the other {ser}; halves: {halves} (medians of {n} repeats)',
     'graph.way.apart': 'only {pct} of the shorter half ran beside the other ({diff} did not)',
-    'graph.answer.control': 'Control, one device on one thread: {c}; vs all cores, {by_one}; together vs it, {by}.',
-    'graph.answer.control_why.same': "So one device's step gains nothing clear from its second core.",
-    'graph.answer.control_why.used': "So one device's step uses its second core.",
-    'graph.answer.control_why.threads': 'Here threads sharing each product cost more than they save.',
-    'graph.answer.control_why.halves': 'Together beat one thread too: running the halves at once gained.',
+    'graph.answer.control': ('Control, one device on one thread: {c}; vs all cores, by the rule, {by_one}; together '
+                             'vs it, {by}.'),
     'graph.legend_missing': 'missing: an edge of the worked step',
-    'graph.answer.dag_chain': ('The run took {measured}, not the predicted {predicted}: in order on one lane '
-                               'a task took {chain}, not {alone} (cause untested).'),
-    'graph.answer.dag_off': ('The run took {measured}, not {predicted}, though in order a task took {chain}, '
-                             'as alone ({alone}).'),
+    'graph.answer.dag_chain': 'In order on one lane a task took {chain}, not {alone}.',
 }

@@ -42,11 +42,11 @@ MESSAGES = {
     'graph.way.longer': '{part}比预测长 {diff}',
     'graph.way.shorter': '{part}比预测短 {diff}',
     'graph.parts_line': '预测 → 实测：{parts}',
-    'graph.answer.rest': '拆分不可能划算：其余部分单独就用了 {rest}，超过一个设备的整个训练步（{one}）。',
-    'graph.answer.net_inside': '总的来看，预测（{predicted}）落在“同时运行”的灰色方框内：没有明显偏离。',
-    'graph.answer.net': '总的来看，{what}。',
-    'graph.answer.none_broke': '没有哪一部分的偏差达到预测用时的5%。',
-    'graph.answer.half': '拆分不可能划算：较长的一半单独就用了 {half}，超过一个设备的整个训练步（{one}）。',
+    'graph.answer.rest': '其余部分单独用了 {rest}，超过一个设备的整个训练步（{one}）。',
+    'graph.answer.net_inside': '预测（{predicted}）落在“同时运行”的灰色方框内；{worst}。',
+    'graph.answer.net': '预测没有命中：{what}；{worst}。',
+    'graph.answer.none_broke': '每一部分的偏差都不到预测用时的5%',
+    'graph.answer.half': '较长的一半单独用了 {half}，超过一个设备的整个训练步（{one}）。',
     'graph.answer.split': '同时运行 {together}，一个设备 {one}：{by}。',
     'graph.answer.unread': '依赖图变了：没有任何边把{lane}的梯度连到求和。',
     'graph.answer.reads_both': '依赖图没有变：求和读取了两个执行单元的梯度。',
@@ -57,10 +57,11 @@ MESSAGES = {
     'graph.answer.path': ('关键路径（加粗框出）有 {path} 个任务，每个都要等前一个，所以两个执行单元上的任何计划'
                           '都不少于 {path} 个任务的时间；这个计划用 {planned} 个任务的时间。'),
     'graph.answer.dag_landed': '这次运行用了 {measured}，与预测的 {predicted} 相差不到5%。',
-    'graph.answer.dag_slower': ('两个执行单元同时运行时每个任务用 {took}（单独运行：{alone}）；'
-                                '{n} 个任务、每个 {last}：{total}。'),
-    'graph.answer.dag_miss': ('两个执行单元同时运行时每个任务用 {took}，不比按顺序运行慢；但最后完成的{lane}在任务之间'
-                              '等待了 {waited}（灰色），计划中只等待 {replayed}。'),
+    'graph.answer.dag_slower': ('这次运行用了 {measured}，而不是预测的 {predicted}：两个执行单元同时运行时每个任务用 '
+                                '{took}（单独运行：{alone}）；{n} 个任务、每个 {last}：{total}。'),
+    'graph.answer.dag_miss': ('这次运行用了 {measured}，而不是预测的 {predicted}；两个执行单元同时运行时'
+                              '每个任务用 {took}，与单独运行相当，但最后完成的{lane}在任务之间等待了 {waited}'
+                              '（灰色），计划中只等待 {replayed}。'),
     'graph.legend_timer_stops': '计时停止（{wall}）',
     'graph.dag_sep': '；',  # between exercise 2's parts and assumptions in its worked answer
     'graph.dag_alone': '每个执行单元单独做一次乘法：{each}；',
@@ -111,21 +112,14 @@ MESSAGES = {
     'graph.err.speed': 'speed 必须为每个资源给出 > 0 的系数；请检查 {check}',
     'graph.err.pinned': '固定的任务指定了未列出的资源：{stray}',
     'graph.part.overlap': '较短一半与另一半同时运行的占比 {predicted} → {measured}',
-    'graph.answer.worst': '偏离预测最多的是假定{a}：{what}。',
-    'graph.answer.recorded': '在 GPU 上记录的结果中，{text}',
+    'graph.answer.worst': '偏离预测最多的是假定{a}：{what}',
+    'graph.answer.recorded': '{here}；在 GPU 上记录的结果中，{text}',
     'graph.boxes_overlap': '灰色方框重叠',
     'graph.legend_replay': '预测：按单独运行的用时',
     'graph.variant.one_thread': '一个设备（CPU，一个线程），整个小批量',
     'graph.inputs_line': '先后运行 {ser}，其中两半：{halves}（{n} 次重复的中位数）',
     'graph.way.apart': '较短一半只有 {pct} 与另一半同时运行（{diff} 没有）',
-    'graph.answer.control': '对照（一个设备只用一个线程）{c}，与用全部核心相比{by_one}；同时运行与它相比{by}。',
-    'graph.answer.control_why.same': '可见一个设备的训练步没有从第二个核心明显获益。',
-    'graph.answer.control_why.used': '可见一个设备的训练步用上了第二个核心。',
-    'graph.answer.control_why.threads': '在这个规模上，把每次乘法分给多个线程得不偿失。',
-    'graph.answer.control_why.halves': '同时运行也比一个线程快：两半确实因同时运行而获益。',
+    'graph.answer.control': '对照（一个设备只用一个线程）{c}，与用全部核心相比，按规则{by_one}；同时运行与它相比{by}。',
     'graph.legend_missing': '缺少的边（参考实现中有）',
-    'graph.answer.dag_chain': ('这次运行用了 {measured}，而不是预测的 {predicted}：一个执行单元按顺序运行时每个任务用 '
-                               '{chain}，而不是单独运行时的 {alone}（原因这里没有检验）。'),
-    'graph.answer.dag_off': ('这次运行用了 {measured}，而不是预测的 {predicted}；而一个执行单元按顺序运行时每个任务用 '
-                             '{chain}，与单独运行时（{alone}）相当。'),
+    'graph.answer.dag_chain': '一个执行单元按顺序运行时，每个任务用 {chain}，而不是 {alone}。',
 }
