@@ -9,6 +9,7 @@ from .timeline import draw_timeline
 
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'buckets')  # the keys allreduce.version.<id>
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
+LETTER = {vid: k for k, vid in LETTERS.items()}
 MS = 1e3
 _plus = lambda s: '+' * (s >= 0) + verdict.num(round(s, 6) + 0.0, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms', to µs)
 
@@ -83,15 +84,17 @@ def miss_answer(here, there=None) -> str:
 
 
 def buckets_answer(here, there=None) -> str:
-    """Exercise 3's answer by the one rule: DDP 1 MiB vs one bucket (here, recorded), same-call sizes, (d) vs DDP."""
+    """Exercise 3's answer by the one rule: DDP 1 MiB, then (c), vs one bucket (here, recorded); same calls; (d)."""
     calls, mib = here.predicted(ref := f'ddp-{BUCKET_MB:g}')['calls'], max(here.prediction.tensor_bytes) / 2 ** 20
     same = [t('allreduce.answer.same', other=name(here, v), ref=name(here, here.version(ref)), calls=calls, mib=mib,
               line=verdict_text(here, v.id, ref)) for v in here.ddp_versions()
             if v.id != ref and here.predicted(v.id)['calls'] == calls]
-    return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
-        r, ref, next(v.id for v in r.ddp_versions() if r.one_bucket(v)))), *same, *_where(
-        [('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(r, 'buckets', ref)),
-        t('allreduce.answer.cat') * here.has('buckets'))
+    both, one = [('allreduce.here', here), ('allreduce.there', there)], lambda r: next(
+        v.id for v in r.ddp_versions() if r.one_bucket(v))
+    cat = here.has('buckets') and verdict.compare(here.version('buckets').measurement, here.version(ref).measurement)
+    return verdict.answer(*_where(both, lambda r: verdict_text(r, ref, one(r))), *_where(both, lambda r: verdict_text(
+        r, 'hooks', one(r))), *same, *_where([('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(
+        r, 'buckets', ref)), t('allreduce.answer.cat') * (cat == 'slower'))
 
 
 def flat_answer(r) -> str:
@@ -134,7 +137,7 @@ def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True
         spans = {v: [sum(s['backward'] for s in step) / len(step) for step in zip(*result.version(v).stats)]
                  for v in backward}
         plot_repeats(spans, ax=low, unit='ms', halves=True, title=style.plot_text('allreduce.plot.back'),
-                     labels={v: name(result, result.version(v), style.plot_text) for v in backward})
+                     labels={v: style.plot_text('allreduce.plot.back_in', k=LETTER[v]) for v in backward})
         low.get_legend().remove()
         low.set_xlabel(style.plot_text('allreduce.plot.back_ms'))
         axes.append(low)
@@ -163,14 +166,12 @@ def draw_step_timeline(result, version_id: str, ax=None):
                             label=label, ms=ms)
     fig = draw_timeline(events, ax=ax, rows=rows, title=title, legend_names={'cpu': style.plot_text(
         'allreduce.lane.copy'), 'allreduce': style.plot_text('allreduce.lane.waiting')})
-    ax = ax or fig.axes[0]
-    ax.set_xlabel(style.plot_text('allreduce.plot.from_backward', axis=ax.get_xlabel()))
+    (ax := ax or fig.axes[0]).set_xlabel(style.plot_text('allreduce.plot.from_backward', axis=ax.get_xlabel()))
     return fig
 
 
 def bucket_table(here, there=None):
-    """Exercise 3: each DDP size's and (d)'s all-reduce calls per step, then per run (here, on the 16-core host) its
-    step, predicted and median, ms; a labelled row each, 'not recorded' where a run lacks it (the recording's (d))."""
+    """Exercise 3: DDP's and (d)'s calls a step; per run (here, recorded) predicted, median step ('not recorded')."""
     import pandas as pd
     vs = lambda r: r.ddp_versions() + ([r.version('buckets')] if r.has('buckets') else [])  # noqa: E731
     rows = {t('allreduce.table.calls'): {name(here, v): str(here.predicted(v.id)['calls']) for v in vs(here)}}
@@ -179,5 +180,4 @@ def bucket_table(here, there=None):
         rows[t('allreduce.table.predicted', where=w)] = {name(r, v): sig(r.predicted(v.id)['step']) for v in vs(r)}
         rows[t('allreduce.table.measured', where=w)] = {name(r, v): sig(v.median) for v in vs(r)}
     table = pd.DataFrame(rows).T.fillna(t('allreduce.table.not_recorded'))
-    table.columns.name = t('allreduce.table.version')
-    return table
+    return table.rename_axis(columns=t('allreduce.table.version'))

@@ -66,7 +66,7 @@ print(show.machine_text(BACKEND, WORLD))
 # 两个 gloo 进程，运行在一台 16 核主机上（一台 NVIDIA H200 机器的 CPU）。**（a）**在反向传播之后对每个梯度做全归约。
 # **（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。最后一层的梯度最先确定，所以它的全归约与靠近输入的
 # 各层的反向传播同时进行。DDP 把梯度分成桶来做（c）所做的事：DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练步，即下限；斜线条形是代价公式（见下文）
-# 预测的训练步用时。下图是（c）的一个做了性能分析的训练步，逐个进程画出。
+# 预测的训练步用时。下图是（c）中分析器记录的那一步，逐个进程画出。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -235,7 +235,7 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练步�
 # ## 实测
 #
 # 与记录结果同样的图，这次在这台机器上，菱形是你的猜测。**（b）保留缓冲区**是（b）的对照：
-# 展平的缓冲区只新建一次，之后一直重用，就像 DDP 保留它的桶。下面一栏是做了性能分析的训练步中反向传播的用时：
+# 展平的缓冲区只新建一次，之后一直重用，就像 DDP 保留它的桶。下面一栏是分析器记录的那几步中反向传播的用时：
 # （c）边反向传播边发送，（a）是它的对照。（d）画在练习 3 中。
 
 # %% tags=["nbval-ignore-output"]
@@ -250,7 +250,7 @@ display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  
 # %% [markdown] lang="zh"
 # ## 一个训练步，逐个进程来看
 #
-# 先画（c）、再画（a）的一个做了性能分析的训练步（不是计时的训练步），每个进程占两行。
+# 先画（c）、再画（a）中分析器记录的那一步（不是计时的训练步），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
@@ -264,13 +264,13 @@ display(fig)
 # ## Exercises
 #
 # 1. From the figures: how far was the formula from (c)'s median here, and how much of the gap does backward's
-#    change (the lower panel) account for? And on the 16-core host?
+#    change (the lower panel) account for? The answer adds the 16-core host's numbers.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # 1. 从图中读出：代价公式对这里（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少差距？
-#    在 16 核主机上呢？
+#    参考答案还给出了 16 核主机上的数字。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
@@ -287,13 +287,13 @@ print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是�
 print(show.flat_answer(result))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比
 
 # %% [markdown]
-# 3. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is
-#    DDP with 1 MiB buckets faster than it, here and on the 16-core host? And your (d) against DDP at 1 MiB? Write
-#    your guess of DDP 1 MiB's step here (ms) into `my_guess`.
+# 3. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, are
+#    DDP with 1 MiB buckets and (c) faster than it, here and on the 16-core host? And your (d) against DDP at 1 MiB?
+#    Write your guess of DDP 1 MiB's step here (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 3. DDP 默认的桶大小是 25 MiB，能装下这个多层感知机的全部梯度，所以反向传播之后只调用一次全归约。按同一规则，
-#    在这里和在 16 核主机上，桶大小为 1 MiB 的 DDP 比它快吗？同样用 1 MiB 的桶，你的（d）与这个 DDP 相比呢？
+#    在这里和在 16 核主机上，桶大小为 1 MiB 的 DDP 和（c）比它快吗？同样用 1 MiB 的桶，你的（d）与这个 DDP 相比呢？
 #    把你对这里 DDP（1 MiB）训练步用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
@@ -363,7 +363,7 @@ print(show.sum_answer(wrong, WORLD))
 # ## 小结
 #
 # - 数据并行用全归约对梯度取平均；代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，
-#   此外什么也不算。
+#   不计其他。
 # - 重叠来自依赖图：最后一层的梯度最先确定。
 # - 边反向传播边发送是否划算，取决于它隐藏的通信用时是否多于它让反向传播增加的用时；比较（c）与（a）中反向传播的用时，
 #   可以看出增加了多少。

@@ -3,6 +3,7 @@ MESSAGES = {
     'allreduce.version.backward': 'step without all-reduce', 'allreduce.version.allreduce': 'all-reduce alone',
     'allreduce.version.serial': '(a) after backward', 'allreduce.version.flat': '(b) flat',
     'allreduce.version.kept': '(b), buffer kept',
+    'allreduce.plot.back_in': 'backward in ({k})', 'allreduce.sep_list': ', ',
     'allreduce.version.hooks': '(c) hooks', 'allreduce.version.buckets': '(d) buckets {mb:g} MiB',
     'allreduce.version.ddp': 'DDP {mb:g} MiB', 'allreduce.version.one_bucket': 'DDP {mb:g} MiB (one bucket)',
     'allreduce.lane.compute': 'compute (backward {ms:.0f} ms)',
@@ -52,6 +53,5 @@ MESSAGES = {
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
-    'allreduce.sep_list': ', ', 'allreduce.answer.cat': ('Like (b), (d) makes new tensors with torch.cat each '
-    'step, DDP does not: (b) against its control (Exercise 2) tests that.'),
+    'allreduce.answer.cat': 'Like (b), (d) makes new tensors with torch.cat each step; DDP does not.',
 }
