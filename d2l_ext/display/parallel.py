@@ -113,17 +113,18 @@ def _ways(r):
     return r.times['issued_together'], r.times['one_at_a_time']
 
 
-def _engine(r, text=t) -> str:  # the engine named where not the default: 'MXNet (NaiveEngine)', the control
-    name, default = framework(r.framework).display, r.engine in ('eager', 'ThreadedEnginePerDevice')
-    return name if default else text('parallel.run_of', framework=name, engine=r.engine)
+def _engine(r, text=t) -> str:  # 'MXNet (NaiveEngine)', the control; eager on a CPU its threads: 'PyTorch (threads: 1)'
+    name, n = framework(r.framework).display, r.threads * (r.engine == 'eager')
+    e = text('parallel.threads', n=n) if n else r.engine
+    return name if e in ('eager', 'ThreadedEnginePerDevice') else text('parallel.run_of', framework=name, engine=e)
 
 
 def independence_answer(runs) -> str:
-    """Exercise 1's worked answer (PyTorch, MXNet, its control NaiveEngine): each yes or no by the rule (unclear where
-    the control gained too); the graders' line where others kept the cores busy."""
+    """Exercise 1's worked answer: each framework's yes or no by the rule (unclear where its control gained too)."""
     said, faster = [], [verdict.compare(*_ways(x)) == 'faster' for x in runs]
+    unit = 's' if max(max(m.repeated()) for x in runs for m in _ways(x)) >= 1 else 'ms'  # the figure's unit
     for run in runs:
-        (x, y), unit = _ways(run), verdict.unit_for(*(m.median for m in _ways(run)))
+        x, y = _ways(run)
         said.append(dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y),
                          x=verdict.num(y.median / x.median, 'x'), framework=framework(run.framework).display))
     more = [t('parallel.answer.mxnet_unclear' if faster[2] else 'parallel.answer.yes', **said[1]) if faster[1] else
@@ -134,8 +135,7 @@ def independence_answer(runs) -> str:
 
 
 def plot_independence(runs, guess: float | None = None):
-    """Exercise 1 on one axis, each run's one at a time and issued together: hatched, one at a time over the products
-    its engine can run at once; `guess` (times as fast, MXNet's, else PyTorch's) a diamond, its line printed."""
+    """Exercise 1 on one axis; hatched: one at a time over the products run at once; `guess` a diamond."""
     times, predicted, guessed, r = {}, {}, {}, runs[min(1, len(runs) - 1)]
     _busy(runs[0])  # sampled right after the runs, for the worked answer
     if line := verdict.guess(guess, r.at_once, _ways(r)[1].median / _ways(r)[0].median, 'x'):
@@ -155,8 +155,7 @@ def _pair(r) -> tuple[str, str]:  # exercise 2's judged row and its control, the
 
 
 def small_ops_answer(r) -> str:
-    """Exercise 2's worked answer: the judged row against one thread on the whole device, one thread on half the cores
-    (CPU: a cause named where it won) and torch.bmm against it; the graders' line where others kept the cores busy."""
+    """Exercise 2's worked answer: each row against one thread on the whole device (half the cores: a control)."""
     (a, b), ts, named = _pair(r), r.times, {k: t(f'parallel.variant.{k}') for k in VARIANTS}
     gone = 'one_half' in ts and unmeasurable(t('parallel.claim_small'), _busy(r))
     line = verdict.line(named[a], ts[a], named[b], ts[b], 'ms')  # one unit with the sentences after it

@@ -107,20 +107,22 @@ from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, r
 print(recorded_alone(rec))
 
 # %% [markdown]
-# One rule decides every comparison. A way is *faster* (or *slower*) only when the middle halves of the two rows'
-# repeats (grey boxes) do not overlap and the medians differ by at least 5% of the slower one; otherwise there is
-# *no clear difference*.
+# One rule decides every comparison, in two parts. The middle halves of the two rows' repeats (grey boxes) must not
+# overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
+# *slower*); otherwise there is *no clear difference*.
 #
 # **Exercise.** Will together beat the baseline? First predict the baseline: every product at the GPU's pace above.
 # At most what share of it can the CPU save by doing its 26 products itself, and can the rule call that faster? Then
 # predict together. Write the two times, in seconds, into `my_guess_baseline` and `my_guess`.
 
 # %% [markdown] lang="zh"
-# 所有比较都用同一条规则。两行各次重复的中间一半（灰色方框）互不重叠，且中位数之差至少是较慢那一个的5%，
-# 才算*更快*（或*更慢*）；否则就是*没有明显差别*。
+# 所有比较都用同一条规则，它有两个条件：两行各次重复的中间一半（灰色方框）互不重叠；中位数之差至少是较大中位数的5%。
+# 两个条件都满足，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
 #
-# **练习**：同时运行会比基线快吗？先预测基线：按上面 GPU 每次乘法的用时做完全部乘法。CPU 自己做那26次乘法，
-# 至多能省下基线的百分之几？按规则，这能算更快吗？再预测同时运行的用时。把两个用时（秒）分别写进 `my_guess_baseline` 和 `my_guess`。
+# **练习**：同时运行会比基线快吗？把两个用时（秒）分别写进下面两个变量：
+#
+# - `my_guess_baseline`：基线要多久？按上面 GPU 每次乘法的用时做完全部乘法。
+# - `my_guess`：同时运行要多久？
 
 # %%
 my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的用时（秒）
@@ -132,7 +134,7 @@ my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运�
 # Below, on the same time axis, the median run of "together" shows when each lane was busy.
 #
 # The repeats agree so closely that each grey box hides under its median mark. The blue band is centred on the
-# baseline's median: a median inside it is within 5% of the baseline's.
+# baseline's median: a median inside it differs from the baseline's by less than 5% of the larger median.
 
 # %% [markdown] lang="zh"
 # 斜线条形是预测：基线按 GPU 的速度做完全部乘法；同时运行取较慢那个执行单元的用时$\max(t_1, t_2)$，
@@ -140,7 +142,7 @@ my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运�
 # 用时为中位数的那次运行，显示每个执行单元何时在忙。
 #
 # 各次重复非常接近，灰色方框被中位数的竖线挡住了。蓝色带以基线的中位数为中心：中位数落在带内，
-# 表示它与基线的中位数相差不到5%。
+# 表示它与基线的中位数之差小于较大中位数的5%。
 
 # %% tags=["nbval-ignore-output"]
 recorded_figure(rec, my_guess, my_guess_baseline)  # your guesses' lines once you set them; every repeat  #zh: 写下猜测后输出它们与预测的比较；画出每一次重复
@@ -158,19 +160,19 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## Pitfalls
 #
-# - **Comparing only with one after the other**: here together beat the two jobs run in turn, yet one device doing
-#   both jobs was just as fast. Compare with that.
+# - **Comparing only with one after the other**: here together beat the computed sum of the two alone, yet one
+#   device doing both jobs was just as fast. Compare with that.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 应当问：同时运行是否比让一个设备完成两项任务更快？这份记录中，GPU 与 CPU 同时运行的用时约等于较慢那个执行单元的
+# - 要把同时运行与一个设备完成两项任务相比。这份记录中，GPU 与 CPU 同时运行的用时约等于较慢那个执行单元的
 #   用时，而不是两者之和。但与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
 # - 也要预测基线：按那一个设备的速度做完全部乘法。
 # - 只按规则判断更快或更慢。
 #
 # ## 易错点
 #
-# - **只与先后运行比较**：这里同时运行比先后运行快，但一个设备完成两项任务同样快；要与后者相比。
+# - **只与先后运行比较**：这里同时运行比两者单独用时的计算之和快，但一个设备完成两项任务同样快；要与后者相比。
 # - **只看一个数字**：一次运行看不出波动；要看每一次重复。

@@ -197,12 +197,20 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # Five rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
 # doing both jobs. The next cell measures all five, interleaved, 5 repeats each, answers checked, and prints each
 # lane's median alone, labelled with its hardware.
+#
+# What this machine cannot show: together beats the baseline only where the second lane adds hardware that does a
+# fair share of the work. Two CPU lanes are halves of one CPU and add no cores: expect no clear difference. With two
+# GPUs, together should take about half the baseline, but no lesson has a two-GPU recording, so that is shown nowhere.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 图中有五行：每个执行单元单独运行、先后运行、同时运行，以及**基线**（第一个执行单元所在的整个设备完成两项任务）。
 # 下一个单元格交替测量这五种情况，每种重复5次，核对每个结果，并输出每个执行单元单独运行的中位数及其硬件。
+#
+# 这台机器展示不了的是：只有当第二个执行单元是另外的硬件、且承担了相当一部分工作时，同时运行才会比基线快。
+# 两个 CPU 执行单元是同一个 CPU 的两半，并不会多出核心：预计没有明显差别。两个 GPU 时，同时运行的用时应约为
+# 基线的一半；但没有哪一节有两个 GPU 的记录，所以这一点在哪里都没有展示。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -231,18 +239,11 @@ plot_lanes_run(rows, my_guess)  # your guess's line once you set it; together vs
 
 # %% [markdown]
 # The hatched bars are predictions from the two medians: one after the other their sum, together the slower one,
-# $\max(t_1, t_2)$, as on separate hardware. Together beats the baseline only where the second lane adds hardware
-# that does a fair share of the work. Two CPU lanes are halves of one CPU and add no cores: expect no clear
-# difference. With two GPUs, together should take about half the baseline. No two-GPU recording exists (only
-# one-GPU machines were available), so that is not shown here. 13.3.0's recording shows separate hardware, a GPU
-# beside the CPU.
+# $\max(t_1, t_2)$, as on separate hardware. 13.3.0's recording shows separate hardware, a GPU beside the CPU.
 
 # %% [markdown] lang="zh"
 # 斜线条形是由这两个中位数得出的预测：先后运行取两者之和，同时运行取较慢的那个，即相互独立的硬件上的
-# $\max(t_1, t_2)$。只有当第二个执行单元是另外的硬件、且承担了相当一部分工作时，同时运行才会比基线快。
-# 两个 CPU 执行单元是同一个 CPU 的两半，并不会多出核心：预计没有明显差别。两个 GPU 时，同时运行的用时应约为
-# 基线的一半。我们没有两个 GPU 的记录（只用到了单 GPU 的机器），所以这里无法展示这一点。12.3节概览中的记录
-# 展示的是相互独立的硬件：GPU 加 CPU。
+# $\max(t_1, t_2)$。12.3节概览中的记录展示的是相互独立的硬件：GPU 加 CPU。
 
 # %% [markdown]
 # ## Try it yourself
@@ -270,8 +271,8 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？MXNet 把它们排入引擎的队列，这里每个核心
-# 一个工作线程，每个乘法用一个核心；一次只运行一个操作的 NaiveEngine 是对照。把10次乘法全部发出后只等待一次，
+# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？MXNet 把它们排入引擎的队列。
+# 这里每个核心有一个工作线程，每个乘法用一个核心；对照是 NaiveEngine，它一次只运行一个操作。把10次乘法全部发出后只等待一次，
 # MXNet 的速度会是逐个执行的几倍？把你的猜测写进 `my_guess`。
 
 # %%
@@ -293,13 +294,14 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of $64 \times 64$:
-# one thread with the whole device (the control), two threads with half the cores each, one `torch.bmm`, and one
-# thread on half the cores. How many times as fast as the control will two threads be? Write it into `my_guess`.
+# one thread with the whole device (the control), two threads with half the cores each, and one `torch.bmm`. One
+# thread on half the cores tests one cause: if it beats the whole device, coordinating threads costs more than it
+# saves. How many times as fast as the control will two threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次$64 \times 64$的乘法为例：一个线程用整个
-# 设备（对照）、两个线程各用一半核心、一次 `torch.bmm`，以及一个线程用一半核心。两个线程的速度会是对照的几倍？
-# 把你的猜测写进 `my_guess`。
+# 设备（对照）、两个线程各用一半核心，以及一次 `torch.bmm`。一个线程用一半核心检验一个原因：如果它比整个设备快，
+# 说明协调多个线程的开销大于省下的时间。两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # two threads: times as fast as the control  #zh: 两个线程的速度是对照的几倍
