@@ -223,7 +223,8 @@ def test_recorded_lines_come_from_the_recording(rec):
             f"recorded on {rec.machine['gpus'][0]}, medians of {rec.comm[0].repeats} repeats: products alone "
             f"{ms(same.run)}, copies alone into pinned buffers {ms(same.copy)}\nthe book's copies: "
             f"copy_to_cpu(y) {ms(rows[show.BOOK_PAGEABLE].copy)} (new pageable tensors; reused ones "
-            f"{ms(rows[show.PAGEABLE_PLAN].copy)}), copy_to_cpu(y, True) {ms(book.copy)} (pinned: PyTorch source)")
+            f"{ms(rows[show.PAGEABLE_PLAN].copy)}), copy_to_cpu(y, True) {ms(book.copy)} (PyTorch's _to_copy pins a "
+            "non_blocking copy's result)")
         # per way the share hidden (guessed in %): the prediction's (one stream: none) and the recording's; the verdict
         one, two, line = show.recorded_lines(rec, (50, 90)).split('\n')
         assert one == ('share of the copy time hidden by run then copy: your guess 50% · predicted 0% · measured '
@@ -250,7 +251,7 @@ def test_the_recorded_figure_puts_repeats_and_timelines_on_one_time_axis(rec):
     rows = [x.get_text().split('\n')[0] for x in repeats.get_yticklabels()]
     # the book's, ours: one name per way in the figures, the lines and the prose
     assert rows == ['run then copy (copy_to_cpu(y, True))', 'run_and_copy (copy stream + events)',
-                    'products alone + copies alone']  # the baseline of the verdict and the answer
+                    'computed: products alone + copies alone,']  # the baseline of the verdict and the answer
     assert [ax.get_title(loc='left').split(':')[0] for ax in timelines] == rows[:2]
     assert len({ax.get_xlim() for ax in fig.axes[:3]}) == 1 and rec.machine['gpus'][0] in fig._suptitle.get_text()
     # the diamonds are times the shares imply (the axis is ms), and the legend says so; the hatch says what it is
@@ -335,7 +336,7 @@ def test_exercise_three_places_together_between_max_and_sum():
     assert rows == ['lane 0 computes and copies', 'lane 1 computes', 'together']
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            '参考答案：介于两者之间（从max(t1, t2)到两者之和的51%处）：同时运行用时1.41秒；max(t1, t2)为1.00秒，'
+            '参考答案：介于两者之间（比max(t1, t2)多出min(t1, t2)的51%）：同时运行用时1.41秒；max(t1, t2)为1.00秒，'
             't1 + t2为1.80秒。')
 
 

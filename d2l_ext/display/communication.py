@@ -50,7 +50,7 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
     """Every repeat of each way and of products alone + copies alone added (the baseline), grey boxes, the predictions
     hatched, the learner's guess (ms, as rates_text prints) a diamond; drawn in ms."""
     names = {k: _name(k) for k in comparison.measurements}
-    times = {**{names[k]: list(m.times) for k, m in comparison.measurements.items()}, _name('added'): _added(
+    times = {**{names[k]: list(m.times) for k, m in comparison.measurements.items()}, _name('computed'): _added(
         comparison.measurements).repeated()}
     mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
     return plot_repeats(times, predicted={names[k]: v for k, v in predicted.items() if k in names}, guess=mine,
@@ -148,7 +148,7 @@ def plot_recorded(rec, guess=None):
         return None
     fig, axes = style.figure(nrows=3, height=7.8)
     names = {r.mode: _mode_name(r.mode) for r in (book, side)}
-    times = {**{names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}, _name('added'): _added(
+    times = {**{names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}, _name('computed'): _added(
         side.times).repeated()}
     mine = {names[r.mode]: r.run + r.copy - g * r.copy for g, r in zip(_guesses(guess), (book, side)) if g is not None}
     plot_repeats(times, ax=axes[0], predicted={names[r.mode]: r.expected for r in (book, side)}, guess=mine, unit='ms',

@@ -117,20 +117,22 @@ print(show.recorded_alone(rec))
 # %% [markdown] lang="zh"
 # 书中的代码先做完所有乘法，再在同一个流上调用 `copy_to_cpu(y, True)`，即“先计算后复制”。第二种方式“边计算边复制”
 # （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。每种方式隐藏了只做复制
-# 用时（见上面打印的结果）的百分之多少，即总用时里省去了多少复制用时？把两个百分数写进 `my_guess`。
+# 用时（见上面打印的结果）的百分之多少，即总用时里省去了多少复制用时？把两个百分数（0 到 100）写进 `my_guess`。
 
 # %%
-my_guess = None  # % of the copy time hidden: (run then copy, run_and_copy)  #zh: 隐藏的复制用时百分数：（先计算后复制，边计算边复制）
+my_guess = None  # % of the copy time hidden, 0-100: (run then copy, run_and_copy)  #zh: 隐藏的复制用时百分数（0 到 100）：（先计算后复制，边计算边复制）
 
 # %% [markdown]
 # Hatched: run then copy, $t_\text{run} + t_\text{copy}$; run_and_copy,
 # $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one product and one copy (the first product and the last
-# copy run alone). The last row, products alone + copies alone, is the baseline. Below: one run of each, op by op.
+# copy run alone). The last row, computed from products alone + copies alone, is the baseline. Below: one run of
+# each, op by op.
 
 # %% [markdown] lang="zh"
 # 先计算后复制的预测（斜线条形）是$t_\text{计算} + t_\text{复制}$：一个流按顺序执行。边计算边复制的预测是
 # $\max(t_\text{计算}, t_\text{复制})$，再加上一次乘法与一次复制中较短者（第一次乘法和最后一次复制只能单独运行）。
-# 上图最后一行是只做乘法与只做复制之和，即基线。下面两图是每种方式运行一次时，每次乘法和复制在何时运行。
+# 下图最上面一幅的最后一行是只做乘法与只做复制逐次重复相加的计算值，即基线。其下两幅是每种方式运行一次时，每次
+# 乘法和复制在何时运行。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
@@ -215,11 +217,12 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # while a thread copies nonstop (more copies than run_and_copy's 20): $t_\text{ctrl}$. Hatched:
 #
 # * run then copy: $t_\text{run} + t_\text{copy}$;
-# * run_and_copy, *slowed overlap*: $t_\text{run} + t_\text{copy}(1 - t_\text{run}/t_\text{ctrl})$. The share of speed
-#   the products lose is the share of copy time not hidden; never below $\max(t_\text{run}, t_\text{copy})$ plus the
-#   shorter of one product and one copy.
+# * run_and_copy, *slowed overlap*: $t_\text{run} + t_\text{copy}(1 - t_\text{run}/t_\text{ctrl})$. An estimate: the
+#   copies hide only at the products' slowed speed, so the share $t_\text{run}/t_\text{ctrl}$ of the copy time hides
+#   and the rest adds to the total. Never below $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one
+#   product and one copy.
 #
-# The last row, products alone + copies alone, is the baseline.
+# The last row, computed from products alone + copies alone, is the baseline.
 
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
@@ -228,10 +231,11 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # run_and_copy 的 20 次复制多），用时记为$t_\text{对照}$。斜线条形是预测：
 #
 # * 先计算后复制：$t_\text{计算} + t_\text{复制}$；
-# * 边计算边复制，即“变慢的重叠”：$t_\text{计算} + t_\text{复制}(1 - t_\text{计算}/t_\text{对照})$。乘法保持多大比例
-#   的速度，复制用时就隐藏多大比例。预测不少于$\max(t_\text{计算}, t_\text{复制})$加上一次乘法与一次复制中较短者。
+# * 边计算边复制，即“乘法变慢时的重叠”：$t_\text{计算} + t_\text{复制}(1 - t_\text{计算}/t_\text{对照})$。这是一个估计：
+#   复制只能以乘法变慢后的速度藏在乘法背后，所以隐藏的是复制用时的$t_\text{计算}/t_\text{对照}$，其余部分加到总用时上。
+#   预测不少于$\max(t_\text{计算}, t_\text{复制})$加上一次乘法与一次复制中较短者。
 #
-# 最后一行是只做乘法与只做复制之和，即基线。
+# 最后一行是只做乘法与只做复制逐次重复相加的计算值，即基线。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行单元上任务的设定
@@ -386,10 +390,11 @@ print(show.profile_text(prof, GPU, x, w, K2, name))
 # %% [markdown]
 # ## Remember
 #
-# * Pinned buffers, a copy stream and an event per product let compute and copies overlap on a GPU.
-# * In the H200 recording, run then copy took as long as products alone + copies alone; run_and_copy hid almost all
-#   of the copy time.
-# * Without a GPU, the control row measures how much the products slow while a thread copies, not why.
+# * The book's gain came from the pinned copy, not from overlap: in the H200 recording, run then copy took as long as
+#   products alone + copies alone.
+# * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
+#   all of the copy time in the recording.
+# * Without a GPU, the control row measures how much the products slow while a thread copies nonstop.
 #
 # ## Pitfalls
 #
@@ -399,9 +404,10 @@ print(show.profile_text(prof, GPU, x, w, K2, name))
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# * 在 GPU 上，锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠。
-# * 在 H200 的记录结果中，先计算后复制的用时与只做乘法、只做复制之和一样；边计算边复制隐藏了几乎全部复制用时。
-# * 没有 GPU 时，对照行测出另一线程复制时乘法慢了多少，但没有说明原因。
+# * 书中省下的时间来自锁页内存中更快的复制，而不是重叠：在 H200 的记录结果中，先计算后复制的用时与只做乘法、
+#   只做复制之和一样。
+# * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制用时。
+# * 没有 GPU 时，对照行测出另一线程不停地复制时乘法慢了多少。
 #
 # ## 易错点
 #
