@@ -91,10 +91,11 @@ def buckets_answer(here, there=None) -> str:
             if v.id != ref and here.predicted(v.id)['calls'] == calls]
     both, one = [('allreduce.here', here), ('allreduce.there', there)], lambda r: next(
         v.id for v in r.ddp_versions() if r.one_bucket(v))
-    cat = here.has('buckets') and verdict.compare(here.version('buckets').measurement, here.version(ref).measurement)
+    cat = here.has('buckets') and [verdict.compare(*(here.version(v).measurement for v in p)) for p in (
+        ('buckets', ref), ('flat', 'kept')) if all(map(here.has, p))] in (['slower'], ['slower'] * 2)  # (b)'s agrees
     return verdict.answer(*_where(both, lambda r: verdict_text(r, ref, one(r))), *_where(both, lambda r: verdict_text(
         r, 'hooks', one(r))), *same, *_where([('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(
-        r, 'buckets', ref)), t('allreduce.answer.cat') * (cat == 'slower'))
+        r, 'buckets', ref)), t('allreduce.answer.cat') * cat)
 
 
 def flat_answer(r) -> str:

@@ -77,13 +77,13 @@ if rec is not None:
 
 # %% [markdown]
 # **What two cores can show.** Here each process has one core, and gloo sends and sums on those same two cores.
-# Expect (c) and small buckets to gain less here than on the 16-core host. For what sending during backward buys, see
-# the recording above. Sending during backward can also lengthen backward, on the 16-core host too.
+# Expect backward to run longer in (c) than in (a), as it did on the 16-core host: the lower panel of the Measure
+# figure tests it. For what sending during backward buys, see the recording above.
 
 # %% [markdown] lang="zh"
 # **在两个核心上能看到什么。** 在这里每个进程只有一个核心，gloo 的发送和求和也在这两个核心上运行。
-# 预计（c）和小桶在这里的收益比在 16 核主机上小。要看边反向传播边发送的收益，请看上面的记录结果。
-# 边反向传播边发送还可能让反向传播本身变慢，在 16 核主机上也是这样。
+# 预计（c）中的反向传播比（a）中的慢，在 16 核主机上也是这样：实测图的下面一栏检验这一点。
+# 要看边反向传播边发送的收益，请看上面的记录结果。
 
 # %% [markdown]
 # ## Build it: four versions of the step
