@@ -222,7 +222,9 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 #   and the rest adds to the total. Never below $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one
 #   product and one copy.
 #
-# The last row, computed from products alone + copies alone, is the baseline.
+# The last row, computed from products alone + copies alone, is the baseline. The check above counted how much
+# copying ran beside a product; the baseline asks whether the total got shorter. Overlap is not saved time: where
+# the products slow beside the copies, it saves less.
 
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
@@ -235,7 +237,8 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 #   复制只能以乘法变慢后的速度藏在乘法背后，所以隐藏的是复制用时的$t_\text{计算}/t_\text{对照}$，其余部分加到总用时上。
 #   预测不少于$\max(t_\text{计算}, t_\text{复制})$加上一次乘法与一次复制中较短者。
 #
-# 最后一行是只做乘法与只做复制逐次重复相加的计算值，即基线。
+# 最后一行是只做乘法与只做复制逐次重复相加的计算值，即基线。上面的检查统计的是复制有多少与乘法同时进行；基线问的是
+# 总用时是否变短。重叠不等于省下的时间：乘法在复制旁边变慢时，省下的就少。
 
 # %% tags=["nbval-ignore-output"]
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行单元上任务的设定
