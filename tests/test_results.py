@@ -116,7 +116,7 @@ def test_one_verdict_line_one_rule():
         assert verdict.line('d', *near[:1], 'ddp', near[1]) == 'd 0.1116 s vs ddp 0.1062 s: no clear difference (' \
             'medians within 5%)'
         assert verdict.line('a', fast, 'b', slow).startswith('a 0.101 s vs b 0.201 s')  # 3 digits where they agree
-        assert verdict.guess(None, 2, 1.5, 'x', name='my_overlap') == ''
+        assert verdict.guess(None, 2, 1.5, 'x') == ''
         assert verdict.lines('a', verdict.guess(None, 2, 1.5), 'b') == 'a\nb'
     with using_language('zh'):
         assert verdict.line('同时运行', fast, '一个设备', slow) == '同时运行0.101秒，一个设备0.201秒：更快（用时少50%）'

@@ -88,9 +88,9 @@ def _digits(a: float, b: float) -> int:
     return 5
 
 
-def guess(value, predicted: float, measured: float, unit: str = 's', name: str = 'my_guess') -> str:
+def guess(value, predicted: float, measured: float, unit: str = 's') -> str:
     """'your guess 1.50x · predicted 2.00x · measured 1.93x'; '' without a guess (the figure shows the prediction,
-    and nothing printed nags the learner or gives the answer away in words). `name` is kept for callers' symmetry."""
+    and nothing printed nags the learner or gives the answer away in words)."""
     if value is None:
         return ''
     return t('verdict.guess', guess=num(float(value), unit), predicted=num(predicted, unit),
