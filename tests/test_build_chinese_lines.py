@@ -7,12 +7,12 @@ from build_notebooks import join_chinese_lines  # noqa: E402  (a script in tools
 
 
 def test_two_chinese_characters_join():
-    assert join_chinese_lines('这是一个\n执行单元。') == '这是一个执行单元。'
+    assert join_chinese_lines('这是一个\n计算资源。') == '这是一个计算资源。'
 
 
 def test_emphasis_does_not_stop_the_join():
-    assert join_chinese_lines('两个**执行单元**\n（可以同时工作）') == '两个**执行单元**（可以同时工作）'
-    assert join_chinese_lines('两个\n**执行单元**') == '两个**执行单元**'
+    assert join_chinese_lines('两个**计算资源**\n（可以同时工作）') == '两个**计算资源**（可以同时工作）'
+    assert join_chinese_lines('两个\n**计算资源**') == '两个**计算资源**'
 
 
 def test_latin_beside_chinese_joins_without_a_space_as_in_d2l_zh():

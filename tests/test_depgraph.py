@@ -276,7 +276,7 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
             'planned on two')  # the critical path: outlined in the figure, not printed before the question
     with using_language('zh'):
         assert show.dag_line(dg.dag_model(dag, lanes)) == (
-            '以一次乘法的用时为单位：一个执行单元按顺序21，两个执行单元按计划12')
+            '以一次乘法的用时为单位：一个计算资源按顺序21，两个计算资源按计划12')
     # a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}

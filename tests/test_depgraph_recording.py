@@ -226,7 +226,7 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
         G.split_answer(fake_run())
         assert capsys.readouterr().out.strip().split('\n')[-1] == (
             '参考答案：预测没有命中：同时运行比预测长0.50毫秒；偏离预测最多的是假定2：较短一半只有50%与另一半同时运行'
-            '（1.00毫秒没有）。较长的一半单独用了3.00毫秒，超过一个设备的整个训练步（1.00毫秒）。')  # no minus sign
+            '（1.00毫秒没有）。较长的一半单独用了3.00毫秒，超过一个设备的整次训练迭代（1.00毫秒）。')  # no minus sign
 
 
 def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_gives_the_rule_s_verdicts(capsys):
@@ -346,9 +346,9 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     timeline, repeats = fig.axes[2], fig.axes[0]
     assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
     beside = repeats.get_yticklabels()[1].get_text().split('\n')[0]  # together beside one device, its prediction's rows
-    assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两个执行单元，同时运行（预测6.00 − 2.00）')
+    assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两个计算资源，同时运行（预测6.00 − 2.00）')
     assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
-        'lane 0 half, one after the other', '执行单元0的一半，先后运行')
+        'lane 0 half, one after the other', '计算资源0的一半，先后运行')
 
 
 def test_the_repeats_panel_says_how_many_and_bridges_the_verdicts_boxes_where_they_overlap():

@@ -55,9 +55,9 @@ def test_translations_have_the_english_fields():
 
 
 def test_chinese_never_says_tongdao_for_lane():
-    # d2l-zh uses通道for a convolution's channels; our lane is执行单元 (docs/glossary.md).
+    # d2l-zh uses通道for a convolution's channels; our lane is计算资源 (docs/glossary.md).
     bad = {k: v for k, v in i18n.catalogue('zh').items() if '通道' in v}
-    assert not bad, f'use执行单元, not通道: {bad}'
+    assert not bad, f'use计算资源, not通道: {bad}'
 
 
 def _literal_keys():

@@ -99,7 +99,7 @@ def test_lane_texts_follow_the_language():
     try:
         set_language('zh')
         text = describe_lanes(lanes_on('torch', gpus=0, cores=2))
-        assert '执行单元' in text and 'cpu0' not in text and 'cpu1' not in text  # lanes named in words, ids in data
+        assert '计算资源' in text and 'cpu0' not in text and 'cpu1' not in text  # lanes named in words, ids in data
     finally:
         set_language('en')
 
@@ -140,4 +140,4 @@ def test_a_lane_holds_ids_and_survives_json_and_pickle():
     assert Lane.from_dict(d) == lane == pickle.loads(pickle.dumps(lane))
     assert d['label'] == lane.label_in('en') == 'CPU lane 1 (2 of 4 cores)'
     with using_language('zh'):  # made when read, in the language asked for: never stored translated
-        assert lane.label == 'CPU执行单元1（4个核心中的2个）' and '执行单元' not in lane.label_in('en')
+        assert lane.label == 'CPU计算资源1（4个核心中的2个）' and '计算资源' not in lane.label_in('en')

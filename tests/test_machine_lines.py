@@ -15,7 +15,7 @@ def test_the_turns_line_names_cores_and_work_and_is_empty_when_each_gets_a_core(
     with fake_hardware(cores=1):
         assert turns_line(2) == ONE_CORE  # the cores this process may use by default
     with using_language('zh'):
-        assert turns_line(2, 1) == '这台机器只有1个核心，却要运行2个执行单元：它们轮流运行，因此这里测不出重叠或加速'
+        assert turns_line(2, 1) == '这台机器只有1个核心，却要运行2个计算资源：它们轮流运行，因此这里测不出重叠或加速'
 
 
 def test_times_below_a_millisecond_are_called_noise():

@@ -94,10 +94,10 @@ def _ids(*names):
 
 def test_timeline_rows_survive_a_language_switch():
     """A timeline broke when the lanes were named in one language and the timeline drawn in another."""
-    tl = _timeline([(0.0, 1.0), (0.0, 0.5)], lanes=('CPU执行单元0', 'CPU执行单元1'))
+    tl = _timeline([(0.0, 1.0), (0.0, 0.5)], lanes=('CPU计算资源0', 'CPU计算资源1'))
     with using_language('en'):
         fig = dl.plot_timeline(tl)
-    assert [x.get_text() for x in fig.axes[0].get_yticklabels()] == ['CPU执行单元0', 'CPU执行单元1']
+    assert [x.get_text() for x in fig.axes[0].get_yticklabels()] == ['CPU计算资源0', 'CPU计算资源1']
     with using_language('en'):
         fig = dl.plot_timeline(_timeline([(0.0, 1.27), (0.0, 0.4)]))
     assert [x.get_text() for x in fig.axes[0].get_yticklabels()] == ['lane A', 'lane B']

@@ -40,7 +40,7 @@ KEPT_CELL_METADATA = ('tags', 'jupyter')
 
 # A line break inside a Chinese paragraph renders as a space between two characters in Chrome and JupyterLab
 # (CSS drops it only in Firefox): the sources wrap at 120 columns, so the Chinese notebooks get those lines joined.
-# Emphasis marks (`**执行单元**`) do not count as a side; a Latin word or a number beside a 汉字 joins without a space
+# Emphasis marks (`**计算资源**`) do not count as a side; a Latin word or a number beside a 汉字 joins without a space
 # (d2l-zh's typography, the same rule as printed output: i18n.tight), as do a bracketed label ("与(a)相比") and a
 # code span ("`run`函数").
 _CJK = re.compile(r'[\u2014\u2018-\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')

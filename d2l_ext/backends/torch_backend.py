@@ -62,15 +62,15 @@ def intra_op_threads(n: int):
 
 
 def run_together(lanes, works):
-    # works[i]() on lanes[i], all at once; the results in order  #zh: 各执行单元同时运行 works[i]()；按顺序返回结果
+    # works[i]() on lanes[i], all at once; the results in order  #zh: 各计算资源同时运行 works[i]()；按顺序返回结果
     def on_cpu(lane, work):
         # this thread's share of the cores (a per-thread setting)  #zh: 这个线程分到的核心（每个线程各自设置）
         torch.set_num_threads(lane.threads)
         return work()
-    # a pool of one thread per CPU lane (a shared pool reuses a thread that is done)  #zh: 每个 CPU 执行单元一个单线程池
+    # a pool of one thread per CPU lane (a shared pool reuses a thread that is done)  #zh: 每个 CPU 计算资源一个单线程池
     pools = {i: ThreadPoolExecutor(1) for i, lane in enumerate(lanes) if lane.kind == 'cpu'}
     try:
-        # CPU lanes start first ...  #zh: 先启动 CPU 执行单元……
+        # CPU lanes start first ...  #zh: 先启动 CPU 计算资源……
         cpu = {i: pool.submit(on_cpu, lanes[i], works[i]) for i, pool in pools.items()}
         # ... then GPU work is queued  #zh: ……再把 GPU 的工作排入队列
         gpu = {i: works[i]() for i, lane in enumerate(lanes) if lane.kind == 'gpu'}

@@ -28,7 +28,7 @@ def make_problem(batch=256, d_in=784, hidden=256, d_out=10, seed=0):
 
 
 def lane_step(i, params, X, y, n_total):
-    # Forward and backward of lane i's rows -> (loss, gradients),  #zh: 执行单元 i 的样本上的前向和反向传播，
+    # Forward and backward of lane i's rows -> (loss, gradients),  #zh: 计算资源 i 的样本上的前向和反向传播，
     # the loss divided by all n_total rows  #zh: 返回 (损失, 梯度)；损失除以全部 n_total 个样本
     W1, b1, W2, b2 = params['W1'], params['b1'], params['W2'], params['b2']
     with stage(i, 'fc1 fwd'):
@@ -51,23 +51,23 @@ def lane_step(i, params, X, y, n_total):
 
 
 def mlp_step(lanes, params, X, y, lr):
-    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个执行单元
+    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个计算资源
     # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）；返回 CPU 上的新权重
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU  #zh: 权重在服务器（CPU）上
 
-    def half(i, Xi, yi):  # lane i's job, run on lane i  #zh: 执行单元 i 的任务，在执行单元 i 上运行
-        with stage(i, 'copy in'):  # samples and weights in: lane i's own copies  #zh: 传入样本和权重：本执行单元的副本
+    def half(i, Xi, yi):  # lane i's job, run on lane i  #zh: 计算资源 i 的任务，在计算资源 i 上运行
+        with stage(i, 'copy in'):  # samples and weights in: lane i's own copies  #zh: 传入样本和权重：本计算资源的副本
             dev = lanes[i].device()
             w = {k: v.to(dev, copy=True) for k, v in params.items()}
             Xi, yi = Xi.to(dev, copy=True), yi.to(dev, copy=True)
         # The loss is divided by all n rows, so the gradients add up.  #zh: 损失除以全部 n 个样本，所以梯度可以相加。
         return lane_step(i, w, Xi, yi, n)
     halves = list(zip(X.tensor_split(2), y.tensor_split(2)))
-    # Both halves at once, each on its lane.  #zh: 两半同时在各自的执行单元上运行。
+    # Both halves at once, each on its lane.  #zh: 两半同时在各自的计算资源上运行。
     results = run_on_lanes(lanes, [lambda i=i, h=h: half(i, *h) for i, h in enumerate(halves)])
     with stage(SERVER, 'grad copy'):  # every gradient to the server  #zh: 所有梯度传到服务器
         grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]
-    with stage(SERVER, 'sum'):  # waits for both lanes  #zh: 等待两个执行单元
+    with stage(SERVER, 'sum'):  # waits for both lanes  #zh: 等待两个计算资源
         total = {k: grads[0][k] + grads[1][k] for k in params}
     with stage(SERVER, 'update'):
         return {k: params[k] - lr * total[k] for k in params}

@@ -18,7 +18,7 @@ CJK_FONTS = ('Noto Sans CJK SC', 'Source Han Sans SC', 'Source Han Sans CN', 'No
              'Noto Sans CJK JP', 'Noto Sans CJK TC', 'Source Han Sans', 'Arial Unicode MS')
 # File names of CJK fonts, for a font cache built before the font was installed.
 _CJK_FILE_HINTS = ('cjk', 'sourcehan', 'wqy', 'pingfang', 'msyh', 'simhei', 'heiti', 'notosanssc')
-_PROBE = '执行单元设备同步'  # characters every label font must have for the Chinese plots
+_PROBE = '计算资源设备同步'  # characters every label font must have for the Chinese plots
 _hint_shown = {'done': False}
 
 

@@ -30,7 +30,7 @@ _ms = partial(verdict.num, unit='ms')  # '2.16 ms'
 
 
 def lane_name(lane: str, plot: bool = False, kinds=None) -> str:
-    """A row id as a learner reads it: 'lane 0' / '执行单元 0', or 'GPU' / 'CPU' where `kinds` differ; the server."""
+    """A row id as a learner reads it: 'lane 0' / '计算资源 0', or 'GPU' / 'CPU' where `kinds` differ; the server."""
     say = style.plot_text if plot else t
     if lane.startswith('lane ') and lane[5:].isdigit():
         return say(f'graph.kind.{kinds[int(lane[5:])]}') if len(set(kinds or ())) > 1 else say('graph.lane', i=lane[5:])

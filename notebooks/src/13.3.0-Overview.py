@@ -68,10 +68,9 @@ print(machine_line(mxnet=False))
 # A *lane* is hardware that can run work at the same time as other work: a GPU, the whole CPU, or some of its cores.
 
 # %% [markdown] lang="zh"
-# ## 这台机器的执行单元
+# ## 这台机器的计算资源
 #
-# *执行单元*（lane）指能与其他工作同时运行的硬件：一块 GPU、整个 CPU，或 CPU 的一部分核心；它不是 CPU 微架构里的
-# 执行单元（如 ALU）。下表列出这台机器的执行单元。
+# *计算资源*（lane）指能与其他工作同时运行的硬件：一块 GPU、整个 CPU，或 CPU 的一部分核心。下表列出这台机器的计算资源。
 
 # %%
 from d2l_ext.display.parallel import lanes_table
@@ -137,9 +136,9 @@ my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运�
 # baseline's median: a median inside it differs from the baseline's by less than 5% of the larger median.
 
 # %% [markdown] lang="zh"
-# 斜线条形是预测：基线按 GPU 的速度做完全部乘法；同时运行取较慢那个执行单元的用时$\max(t_1, t_2)$，
+# 斜线条形是预测：基线按 GPU 的速度做完全部乘法；同时运行取较慢那个计算资源的用时$\max(t_1, t_2)$，
 # 即相互独立的硬件上的情形。写下猜测之后，图中会用菱形标出你的猜测。下方用同一条时间轴画出“同时运行”中
-# 用时为中位数的那次运行，显示每个执行单元何时在忙。
+# 用时为中位数的那次运行，显示每个计算资源何时在忙。
 #
 # 各次重复非常接近，灰色方框被中位数的竖线挡住了。蓝色带以基线的中位数为中心：中位数落在带内，
 # 表示它与基线的中位数之差小于较大中位数的5%。
@@ -167,7 +166,7 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 要把同时运行与一个设备完成两项任务相比。这份记录中，GPU 与 CPU 同时运行的用时约等于较慢那个执行单元的
+# - 要把同时运行与一个设备完成两项任务相比。这份记录中，GPU 与 CPU 同时运行的用时约等于较慢那个计算资源的
 #   用时，而不是两者之和。但与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
 # - 也要预测基线：按那一个设备的速度做完全部乘法。
 # - 只按规则判断更快或更慢。

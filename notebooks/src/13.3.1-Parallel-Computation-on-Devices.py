@@ -25,8 +25,8 @@
 #
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
-# 书中的说法：两个设备上的两项相互独立的任务，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两个**执行单元**
-# （lane，能与其他工作同时运行的硬件）上运行书中的代码。你将预测每次的用时，自己写出让执行单元同时运行的函数，
+# 书中的说法：两个设备上的两项相互独立的任务，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两个**计算资源**
+# （lane，能与其他工作同时运行的硬件）上运行书中的代码。你将预测每次的用时，自己写出让计算资源同时运行的函数，
 # 再与基线（一个设备完成两项任务）比较。
 
 # %% tags=["nbval-ignore-output"]
@@ -44,11 +44,11 @@ print(machine_line())
 # or two CPU lanes with half of the cores each, which share the memory and the last-level cache.
 
 # %% [markdown] lang="zh"
-# ## 在这台机器的执行单元上运行书中的代码
+# ## 在这台机器的计算资源上运行书中的代码
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
-# `IndexError`）。所以我们改用这台机器的两个执行单元：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU
-# 执行单元，它们共用内存和末级缓存。
+# `IndexError`）。所以我们改用这台机器的两个计算资源：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU
+# 计算资源，它们共用内存和末级缓存。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -64,8 +64,8 @@ lanes_table({'torch': lanes})
 # smaller matrix, and a CPU lane beside a GPU gets fewer products, being slower. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 在每个 GPU 上计算一个$4000 \times 4000$矩阵的 50 次乘法。有一个执行单元是 CPU 时，两个执行单元都用较小的
-# 矩阵；与 GPU 并列时，较慢的 CPU 执行单元分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
+# 书中的 `run` 在每个 GPU 上计算一个$4000 \times 4000$矩阵的 50 次乘法。有一个计算资源是 CPU 时，两个计算资源都用较小的
+# 矩阵；与 GPU 并列时，较慢的 CPU 计算资源分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
@@ -76,22 +76,22 @@ def run(x, k=50):
 
 
 work = resolve_workload(lanes, lesson=True)  # the book's sizes on two GPUs, else smaller  #zh: 两个 GPU 上用书中的大小，否则更小
-N, K = work.size, work.iters  # K: products per lane  #zh: K：每个执行单元的乘法次数
+N, K = work.size, work.iters  # K: products per lane  #zh: K：每个计算资源的乘法次数
 x_0 = torch.rand(size=(N, N), device=devices[0])
 x_1 = torch.rand(size=(N, N), device=devices[1])
 refs = [x.double().mm(x.double()) for x in (x_0, x_1)]
 if lanes[-1].kind == 'cpu':
-    torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一个 CPU 执行单元分到的核心
+    torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一个 CPU 计算资源分到的核心
 each = f'{K[0]} products per lane' if K[0] == K[1] else f'{K[0]} and {K[1]} products per lane'
 print(f'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × {BOOK_SIZE} per GPU)')
-#zh-str: {'{K[0]} products per lane': '两个执行单元各做{K[0]}次乘法', '{K[0]} and {K[1]} products per lane': '两个执行单元分别做{K[0]}次和{K[1]}次乘法', 'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × {BOOK_SIZE} per GPU)': '这次运行：{N} × {N}的矩阵，{each}（书中：每个GPU上{BOOK_ITERS}次{BOOK_SIZE} × {BOOK_SIZE}的乘法）'}
+#zh-str: {'{K[0]} products per lane': '两个计算资源各做{K[0]}次乘法', '{K[0]} and {K[1]} products per lane': '两个计算资源分别做{K[0]}次和{K[1]}次乘法', 'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × {BOOK_SIZE} per GPU)': '这次运行：{N} × {N}的矩阵，{each}（书中：每个GPU上{BOOK_ITERS}次{BOOK_SIZE} × {BOOK_SIZE}的乘法）'}
 
 # %% [markdown]
 # Warm up, then the book's timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every device used.
 
 # %% [markdown] lang="zh"
-# 先预热两个执行单元，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
-# 都会等待这些执行单元用到的每个设备完成。
+# 先预热两个计算资源，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
+# 都会等待这些计算资源用到的每个设备完成。
 
 # %% tags=["nbval-ignore-output"]
 run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
@@ -111,7 +111,7 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]):
 
 # %% [markdown] lang="zh"
 # 一个线程依次调用两个 `run`，与书中一样。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与第一个同时运行；
-# CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 执行单元上，第二个要等第一个算完才开始。这几个单元格
+# CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 计算资源上，第二个要等第一个算完才开始。这几个单元格
 # 都只计时一次，与书中一样；下面的图把每一行重复5次。
 
 # %% tags=["nbval-ignore-output"]
@@ -147,10 +147,10 @@ plot_recorded_sync(rec) if rec else None
 # its own thread calling `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
-# ## 两个执行单元同时运行
+# ## 两个计算资源同时运行
 #
-# 在 GPU 执行单元上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能让多个 GPU 都忙起来。CPU 执行单元在调用返回前就完成计算，
-# 所以每个 CPU 执行单元需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每个执行单元。
+# 在 GPU 计算资源上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能让多个 GPU 都忙起来。CPU 计算资源在调用返回前就完成计算，
+# 所以每个 CPU 计算资源需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每个计算资源。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -165,11 +165,11 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
 #
-# 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个执行单元同时运行；按顺序返回结果，
-# 返回时结果已可安全读取。执行单元有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
+# 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个计算资源同时运行；按顺序返回结果，
+# 返回时结果已可安全读取。计算资源有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
 # `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，结果是否与 float64 相符，
-# 每个 CPU 执行单元的工作是否用 `.threads` 个线程，返回时每个执行单元是否都已完成，各执行单元是否重叠。重叠指较短的执行单元至少要有一半的忙碌时间与另一个同时运行
-# （检查会输出这个比例）。检查在这台机器的执行单元上进行：没有 GPU 时，不会检查你写的 GPU 分支。
+# 每个 CPU 计算资源的工作是否用 `.threads` 个线程，返回时每个计算资源是否都已完成，各计算资源是否重叠。重叠指较短的计算资源至少要有一半的忙碌时间与另一个同时运行
+# （检查会输出这个比例）。检查在这台机器的计算资源上进行：没有 GPU 时，不会检查你写的 GPU 分支。
 
 # %% tags=["nbval-ignore-output"]
 import threading  # at hand for the task  #zh: 供任务使用
@@ -177,8 +177,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 
 def run_together(lanes, works):
-    # works[i]() on lanes[i], all at once; the results in order  #zh: 各执行单元同时运行 works[i]()；按顺序返回结果
-    # TODO: a thread per CPU lane (with its own torch.set_num_threads), then queue GPU work, then wait for all  #zh: TODO：每个 CPU 执行单元一个线程（各自调用 torch.set_num_threads），再把 GPU 的工作排入队列，然后等待全部完成
+    # works[i]() on lanes[i], all at once; the results in order  #zh: 各计算资源同时运行 works[i]()；按顺序返回结果
+    # TODO: a thread per CPU lane (with its own torch.set_num_threads), then queue GPU work, then wait for all  #zh: TODO：每个 CPU 计算资源一个线程（各自调用 torch.set_num_threads），再把 GPU 的工作排入队列，然后等待全部完成
     raise NotImplementedError
 
 
@@ -205,11 +205,11 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 图中有五行：每个执行单元单独运行、先后运行、同时运行，以及**基线**（第一个执行单元所在的整个设备完成两项任务）。
-# 下一个单元格交替测量这五种情况，每种重复5次，核对每个结果，并输出每个执行单元单独运行的中位数及其硬件。
+# 图中有五行：每个计算资源单独运行、先后运行、同时运行，以及**基线**（第一个计算资源所在的整个设备完成两项任务）。
+# 下一个单元格交替测量这五种情况，每种重复5次，核对每个结果，并输出每个计算资源单独运行的中位数及其硬件。
 #
-# 这台机器展示不了的是：只有当第二个执行单元是另外的硬件、且承担了相当一部分工作时，同时运行才会比基线快。
-# 两个 CPU 执行单元是同一个 CPU 的两半，并不会多出核心：预计没有明显差别。两个 GPU 时，同时运行的用时应约为
+# 这台机器展示不了的是：只有当第二个计算资源是另外的硬件、且承担了相当一部分工作时，同时运行才会比基线快。
+# 两个 CPU 计算资源是同一个 CPU 的两半，并不会多出核心：预计没有明显差别。两个 GPU 时，同时运行的用时应约为
 # 基线的一半；但没有哪一节有两个 GPU 的记录，所以这一点在哪里都没有展示。
 
 # %% tags=["nbval-ignore-output"]
@@ -221,7 +221,7 @@ run_together = mine if checked.passed else worked  # yours once its check passed
 print('measured with your run_together (its check passed)' if checked.passed else
       "measured with the package's run_together (yours has not passed its check yet)")
 #zh-str: {'measured with your run_together (its check passed)': '用你的 run_together 测量（它通过了检查）', "measured with the package's run_together (yours has not passed its check yet)": '用包里的 run_together 测量（你的尚未通过检查）'}
-# each lane alone, one after the other, together, the first lane's whole device doing both jobs  #zh: 每个执行单元单独运行、先后运行、同时运行、第一个执行单元所在的整个设备完成两项任务
+# each lane alone, one after the other, together, the first lane's whole device doing both jobs  #zh: 每个计算资源单独运行、先后运行、同时运行、第一个计算资源所在的整个设备完成两项任务
 rows = parallel.five_rows(run_together, lanes, [x_0, x_1], K, refs, repeats=5)
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
@@ -253,7 +253,7 @@ plot_lanes_run(rows, my_guess)  # your guess's line once you set it; together vs
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 选择矩阵大小和每个执行单元的乘法次数，然后点击**运行**；每次运行都会追加到表格中。
+# 选择矩阵大小和每个计算资源的乘法次数，然后点击**运行**；每次运行都会追加到表格中。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import ParallelPanel
@@ -336,10 +336,10 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的执行单元，独立任务的用时约为$\max(t_1, t_2)$。同一个 CPU 上的两个执行单元共用它的核心：
+# * 位于**相互独立的硬件**上的计算资源，独立任务的用时约为$\max(t_1, t_2)$。同一个 CPU 上的两个计算资源共用它的核心：
 #   要与整个 CPU 完成两项任务相比，而不只是与先后运行相比。
-# * GPU 只是把工作排入队列，所以一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个执行单元一个线程。
-# * 用每个执行单元实测的用时做预测；与基线比较；看每一次重复。
+# * GPU 只是把工作排入队列，所以一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
+# * 用每个计算资源实测的用时做预测；与基线比较；看每一次重复。
 #
 # ## 易错点
 #

@@ -46,7 +46,7 @@ d2l_ext.set_language('en')
 lane = d2l_ext.find_lanes('torch')[0]  # the GPU if there is one, else a share of the CPU's cores  #zh: 有 GPU 时是 GPU，否则是 CPU 的一部分核心
 GPU = lane.kind == 'gpu'
 if not GPU:
-    torch.set_num_threads(lane.threads)  # products on the lane's share of the cores  #zh: 乘法只用执行单元分到的核心
+    torch.set_num_threads(lane.threads)  # products on the lane's share of the cores  #zh: 乘法只用计算资源分到的核心
 print(lane.label)
 
 # %% [markdown]
@@ -185,7 +185,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
-# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 执行单元
+# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
 # 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法：(700 × 4) 矩阵乘以 (4 × 700) 矩阵，计算量小，要复制的结果大。没有 GPU 时，你写的是
 # 替代版本：由 `queue.Queue` 供给的复制线程扮演复制流，队列的顺序扮演事件（复制在其乘法之后开始），`join()` 扮演
 # `synchronize()`。GPU 分支（即三个要素）只在有 GPU 时评分；下面的参考答案里有 GPU 分支。
@@ -241,7 +241,7 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # 总用时是否变短。重叠不等于省下的时间：乘法在复制旁边变慢时，省下的就少。
 
 # %% tags=["nbval-ignore-output"]
-x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本执行单元上任务的设定
+x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本计算资源上任务的设定
 K2 = tracing.setting(lane).iters
 buffers, buffers_base = tracing.host_buffers(lane), tracing.host_buffers(lane)  # pinned on a GPU, once  #zh: 在 GPU 上为锁页内存，只分配一次
 ref = tracing.reference(x, w)             # x @ w in float64: every result must match it  #zh: float64 的 x @ w：每个结果都要与它一致
@@ -342,14 +342,14 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # 这里是书中的练习3和练习4（练习1和练习2见12.3.1节，练习5见扩展一节“依赖图”）。
 #
-# **3. CPU 和 GPU 一起工作，并且相互通信**。执行单元 0 像 `run_and_copy` 那样计算并复制每个乘积，同时执行单元 1
-# 独立地计算。有一个 GPU 时，执行单元 0 是 GPU，执行单元 1 是 CPU。没有 GPU 时，两者共用这个 CPU 的核心。
+# **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
+# 独立地计算。有一个 GPU 时，计算资源 0 是 GPU，计算资源 1 是 CPU。没有 GPU 时，两者共用这个 CPU 的核心。
 # 根据单独运行的用时预测“同时运行”的用时：接近 max(t1, t2)，
 # 接近两者之和，还是介于两者之间？把它（秒）写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
-print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每个执行单元单独运行的用时
+print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每个计算资源单独运行的用时
 
 # %%
 my_guess = None  # s: your guess for together  #zh: 秒：你对“同时运行”用时的猜测

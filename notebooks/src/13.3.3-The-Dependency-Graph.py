@@ -24,7 +24,7 @@
 #
 # 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了两层多层感知机在一个 CPU 和两个 GPU 上的
 # 计算图及其依赖关系。每个 GPU 在小批量的一半上完成前向传播、损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。
-# 本节我们在这台机器的两个执行单元上写出这个训练步，记录它的依赖图（即带依赖关系的计算图），预测它的耗时，然后实测。
+# 本节我们在这台机器的两个计算资源上写出这次训练迭代，记录它的依赖图（即带依赖关系的计算图），预测它的耗时，然后实测。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -48,12 +48,12 @@ print(show.machine_line(lanes))
 # (`stage`). The loss is divided by the *whole* minibatch size `n_total`, so the lanes' gradients add up.
 
 # %% [markdown] lang="zh"
-# ## 一个执行单元的工作
+# ## 一个计算资源的工作
 #
-# 没有两个 GPU 时，`find_lanes` 给出两个可以同时工作的*执行单元*：一个 GPU 和 CPU，或者 CPU 核心的两半（见 12.3.1 节）。
-# 执行单元 `i` 在自己的样本上运行 `lane_step`，即一个两层多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
+# 没有两个 GPU 时，`find_lanes` 给出两个可以同时工作的*计算资源*：一个 GPU 和 CPU，或者 CPU 核心的两半（见 12.3.1 节）。
+# 计算资源 `i` 在自己的样本上运行 `lane_step`，即一个两层多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
 # 反向传播逐步写出，每个操作都位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，
-# 因此两个执行单元的梯度相加正好等于整个小批量的梯度。
+# 因此两个计算资源的梯度相加正好等于整个小批量的梯度。
 
 # %%
 #@source d2l_ext.depgraph.model.lane_step
@@ -73,12 +73,12 @@ print(show.machine_line(lanes))
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
 #
-# 为两个执行单元写出图12.3.1 中的训练步。执行单元 `i` 的任务把一半样本和权重*复制*到 `lanes[i].device()` 上，
-# 就像 GPU 那样；在 CPU 执行单元上，单写 `.to(device)` 会返回同一个张量，要加 `copy=True`。两半**同时**运行 `lane_step`。
-# 梯度在 `params` 所在的 CPU 上求和，训练步返回新的权重（普通的随机梯度下降）。
-# `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 执行单元在自己的线程中运行），并返回它们的结果。
+# 为两个计算资源写出图12.3.1 中的训练迭代。计算资源 `i` 的任务把一半样本和权重*复制*到 `lanes[i].device()` 上，
+# 就像 GPU 那样；在 CPU 计算资源上，单写 `.to(device)` 会返回同一个张量，要加 `copy=True`。两半**同时**运行 `lane_step`。
+# 梯度在 `params` 所在的 CPU 上求和，训练迭代返回新的权重（普通的随机梯度下降）。
+# `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 计算资源在自己的线程中运行），并返回它们的结果。
 #
-# 运行四个训练步后，检查更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
+# 运行四次训练迭代后，检查更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
 # 用 `stage` 给各部分命名是可选的。
 
 # %% tags=["nbval-ignore-output"]
@@ -87,9 +87,9 @@ from d2l_ext.depgraph import SERVER, stage
 
 
 def mlp_step(lanes, params, X, y, lr):
-    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个执行单元
+    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个计算资源
     # (the book's two-GPU figure); returns the new weights, on the CPU  #zh: （书中两个 GPU 的图）；返回 CPU 上的新权重
-    # TODO: the halves on the lanes, lane_step on both at once,  #zh: TODO：两半放到执行单元上，同时运行 lane_step，
+    # TODO: the halves on the lanes, lane_step on both at once,  #zh: TODO：两半放到计算资源上，同时运行 lane_step，
     # the sum and the update on the CPU  #zh: 在 CPU 上求和并更新
     raise NotImplementedError
 
@@ -144,17 +144,17 @@ show.draw_graph(graph)
 # Which could fail here?
 
 # %% [markdown] lang="zh"
-# 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**执行单元的梯度。
+# 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**计算资源的梯度。
 #
 # ## 先预测，再测量
 #
 # 书中的图12.3.1 假定有两个相同的 GPU，而这台机器（一个 CPU 的两半核心）和下面的记录（一个 GPU 和一个慢得多的 CPU）
 # 都没有。
 #
-# 训练步按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
-# 执行单元 0 的一半完成后执行单元 1 的一半才开始；**同时运行**。
+# 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
+# 计算资源 0 的一半完成后计算资源 1 的一半才开始；**同时运行**。
 #
-# 两个 CPU 执行单元并不会多出核心，所以预计与一个设备没有明显差别，除非一个设备的训练步让某个核心闲着：
+# 两个 CPU 计算资源并不会多出核心，所以预计与一个设备没有明显差别，除非一个设备的训练迭代让某个核心闲着：
 # 对照一行（一个设备只用一个线程）检验这一点。
 #
 # 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）：两种方式运行的
@@ -166,7 +166,7 @@ show.draw_graph(graph)
 #
 # 1. 每一半同时运行时和先后运行时一样快；
 # 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%）；
-# 3. 其他时间（复制、执行单元启动与返回、求和、更新）不变。
+# 3. 其他时间（复制、计算资源启动与返回、求和、更新）不变。
 #
 # 在这里哪个假定可能不成立？
 
@@ -175,7 +175,7 @@ here = dg.record_step(lanes, repeats=41, control=True)  # every repeat and inter
 print(show.inputs_line(here))  # the prediction's inputs  #zh: 预测要用的数
 
 # %%
-my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两个执行单元同时运行一个训练步
+my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两个计算资源同时运行一次训练迭代
 
 # %% tags=["nbval-ignore-output"]
 show.show_step(here, my_guess)
@@ -188,7 +188,7 @@ show.show_step(here, my_guess)
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
-# 同一个单元格在一台 H200 机器上运行的结果，那里的两个执行单元是 GPU 和 CPU（15 个线程）。
+# 同一个单元格在一台 H200 机器上运行的结果，那里的两个计算资源是 GPU 和 CPU（15 个线程）。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -204,7 +204,7 @@ show.show_recorded(recorded)
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1. 服务器上改了一行**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把执行单元 0 的梯度
+# **1. 服务器上改了一行**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把计算资源 0 的梯度
 # 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？下面的依赖图用红色标出它缺少的边（如果有）；
 # `dg.check_step_matches(lanes, (params, X, y), step=hasty)` 运行检查。
 
@@ -212,7 +212,7 @@ show.show_recorded(recorded)
 my_guess_graph = None  # (does the graph change?, does the check catch it?), e.g. (True, False)  #zh: （依赖图会变吗？检查能发现吗？），例如 (True, False)
 
 # %%
-hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把执行单元 0 的梯度用了两次
+hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把计算资源 0 的梯度用了两次
 hasty_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty))
 show.draw_graph(hasty_graph, missing=graph)  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
 
@@ -246,13 +246,13 @@ show.split_answer(here, recorded)
 # `tanh((各输入之和) @ W)`。共有三个阶段。每个阶段有长为 1、2、3 次乘法的三条分支，以及一个读取三条分支末端的
 # 汇合任务。每条分支都从本阶段的输入出发：第 1 阶段是数据（图中没有画出），之后是 `1J`、`2J`。任务 `2b1` 是第 2 阶段、
 # 分支 b 的第 1 次乘法。`cross=True` 时，
-# 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行先给出每个执行单元单独做一次乘法的用时，
+# 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行先给出每个计算资源单独做一次乘法的用时，
 # 再以一次乘法的用时为单位给出各种方式的用时。
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
 dag = dg.diamond_dag(stages=3, arms=arms, cross=cross)
-alone = dg.product_times(lanes)  # one product on each lane alone, the other idle  #zh: 每个执行单元单独做一次乘法，另一个空闲
+alone = dg.product_times(lanes)  # one product on each lane alone, the other idle  #zh: 每个计算资源单独做一次乘法，另一个空闲
 print(show.dag_line(dg.dag_model(dag, lanes), alone))
 show.draw_dag(dag, lanes)
 
@@ -263,13 +263,13 @@ show.draw_dag(dag, lanes)
 # that run all 21 in order: one lane, and one device with all cores. The worked answer judges it against the faster.
 
 # %% [markdown] lang="zh"
-# 规划器把每个任务放到一个执行单元上（图中的颜色）；引擎执行这个计划，每个执行单元等待它的输入。为什么两个执行单元上的
-# 任何计划都不少于 12 次乘法的用时？预测按每个执行单元单独运行的用时重放这个计划，即假定两个执行单元互不拖慢。
-# 先猜一猜按计划运行要多久，再测量。两种基线都按顺序运行全部 21 个任务：一个执行单元，以及用全部核心的一个设备。
+# 规划器把每个任务放到一个计算资源上（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。为什么两个计算资源上的
+# 任何计划都不少于 12 次乘法的用时？预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
+# 先猜一猜按计划运行要多久，再测量。两种基线都按顺序运行全部 21 个任务：一个计算资源，以及用全部核心的一个设备。
 # 参考答案把按计划运行与其中较快的一种比较。
 
 # %% tags=["nbval-ignore-output"]
-my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个执行单元按计划运行
+my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个计算资源按计划运行
 
 ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=15, alone=alone)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
 show.show_dag(ex5, my_guess_dag)
@@ -296,14 +296,14 @@ show.dag_answer(ex5, caught)
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# * 拆分的训练步是一个图：并排的链在梯度求和处汇合。
+# * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
 # * 只有与一个设备处理整个小批量比较，才能说明拆分是否划算。在 GPU 加 CPU 的记录中，同时运行的用时是一个设备的 3.3 倍：
-#   其余部分单独就超过了一个设备的训练步。
+#   其余部分单独就超过了一个设备的训练迭代。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点
 #
 # * 每一半的损失除以自己的样本数：更新会变成两倍大。
-# * 只把权重复制到执行单元上一次：之后的训练步用的是过时的权重。
-# * 在循环中写成 `lambda: lane_step(i, *h, n)` 的任务在运行时才读取 `i` 和 `h`：两个任务都算执行单元 1 的一半。
+# * 只把权重复制到计算资源上一次：之后的训练迭代用的是过时的权重。
+# * 在循环中写成 `lambda: lane_step(i, *h, n)` 的任务在运行时才读取 `i` 和 `h`：两个任务都算计算资源 1 的一半。
 #   要绑定它们：`lambda i=i, h=h: ...`。

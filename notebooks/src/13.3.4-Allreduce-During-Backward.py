@@ -27,12 +27,12 @@
 #
 # 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
-# 小批量中的一份。下面先看在一台 16 核主机上边反向传播边发送带来了什么，再写出训练步的四个版本（最后一个是 PyTorch 的
+# 小批量中的一份。下面先看在一台 16 核主机上边反向传播边发送带来了什么，再写出训练迭代的四个版本（最后一个是 PyTorch 的
 # `DistributedDataParallel`（DDP）的做法），并在这台机器上测量它们。
 
 # %%
 # %matplotlib inline
-import torch  # at hand for your steps  #zh: 供你的训练步使用
+import torch  # at hand for your steps  #zh: 供你的训练迭代使用
 import torch.distributed as dist
 from IPython.display import display
 
@@ -65,8 +65,8 @@ print(show.machine_text(BACKEND, WORLD))
 #
 # 两个 gloo 进程，运行在一台 16 核主机上（一台 NVIDIA H200 机器的 CPU）。**（a）**在反向传播之后对每个梯度做全归约。
 # **（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。最后一层的梯度最先确定，所以它的全归约与靠近输入的
-# 各层的反向传播同时进行。DDP 把梯度分成桶来做（c）所做的事：DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练步，即下限；斜线条形是代价公式（见下文）
-# 预测的训练步用时。下图是（c）中分析器记录的那一步，逐个进程画出。
+# 各层的反向传播同时进行。DDP 把梯度分成桶来做（c）所做的事：DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练迭代，即下限；斜线条形是代价公式（见下文）
+# 预测的训练迭代用时。下图是（c）中分析器记录的那一步，逐个进程画出。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -96,10 +96,10 @@ if rec is not None:
 # **(a) After backward**, as in the figure: backward, then `dist.all_reduce(p.grad)` on each gradient.
 
 # %% [markdown] lang="zh"
-# ## 动手实现：训练步的四个版本
+# ## 动手实现：训练迭代的四个版本
 #
-# 每个进程在自己那一份数据 `X, y` 上运行训练步；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
-# 可以使用 `loss_of(model, X, y)`、`dist` 和 `torch`。检查在两个进程上运行你的训练步，与单个进程在整个小批量上用 float64 训练
+# 每个进程在自己那一份数据 `X, y` 上运行训练迭代；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
+# 可以使用 `loss_of(model, X, y)`、`dist` 和 `torch`。检查在两个进程上运行你的训练迭代，与单个进程在整个小批量上用 float64 训练
 # 的结果相比较；模型中有一个*共享*的权重（一个参数被两层使用：它的梯度是两次使用之和，只做一次全归约）
 # 和一个*冻结*的权重（它的 `.grad` 一直是 `None`）。
 #
@@ -195,9 +195,9 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown] lang="zh"
 # ## 在这里测量：预测所需的数据
 #
-# `run_allreduce` 为（a）至（d）计时，旁边还有四种桶大小的 DDP、**不做全归约的训练步**和**只做全归约**。
+# `run_allreduce` 为（a）至（d）计时，旁边还有四种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
-# *代价公式*预测每个训练步的用时。环形全归约中，每个进程发送的字节数是梯度字节数的$2(n-1)/n$倍；$n=2$时这个倍数是 1。
+# *代价公式*预测每次训练迭代的用时。环形全归约中，每个进程发送的字节数是梯度字节数的$2(n-1)/n$倍；$n=2$时这个倍数是 1。
 # 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中 α 是每次调用的固定开销，β 是带宽
 # （gloo 经本机回环网络）。两者由两次计时拟合：只做全归约，以及对一个更大的缓冲区调用一次。
 # 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次调用在反向传播结束之后才开始。
@@ -218,11 +218,11 @@ print(show.ingredients_text(result))
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 代价公式只算全归约，没有算复制，也没有算反向传播变慢，所以预计实测的每个训练步都比预测的长。
-# 想一想这台机器只有两个核心，再把你对这里（c）的训练步用时的猜测（毫秒）写进 `my_guess`。
+# 代价公式只算全归约，没有算复制，也没有算反向传播变慢，所以预计实测的每次训练迭代都比预测的长。
+# 想一想这台机器只有两个核心，再把你对这里（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练步用时
+my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭代用时
 
 # %% [markdown]
 # ## Measure
@@ -248,9 +248,9 @@ display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  
 # One profiled step of (c), then of (a) (not timed ones), two rows per process.
 
 # %% [markdown] lang="zh"
-# ## 一个训练步，逐个进程来看
+# ## 一次训练迭代，逐个进程来看
 #
-# 先画（c）、再画（a）中分析器记录的那一步（不是计时的训练步），每个进程占两行。
+# 先画（c）、再画（a）中分析器记录的那一步（不是计时的训练迭代），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
@@ -294,10 +294,10 @@ print(show.flat_answer(result))  # (b) against (a), then against its control  #z
 # %% [markdown] lang="zh"
 # 3. DDP 默认的桶大小是 25 MiB，能装下这个多层感知机的全部梯度，所以反向传播之后只调用一次全归约。按同一规则，
 #    在这里和在 16 核主机上，桶大小为 1 MiB 的 DDP 和（c）比它快吗？同样用 1 MiB 的桶，你的（d）与这个 DDP 相比呢？
-#    把你对这里 DDP（1 MiB）训练步用时的猜测（毫秒）写进 `my_guess`。
+#    把你对这里 DDP（1 MiB）训练迭代用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB）的训练步用时
+my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB）的训练迭代用时
 
 # %% tags=["nbval-ignore-output"]
 display(show.bucket_table(result, there))  # calls per step, then here and the recording  #zh: 每步调用次数，然后是这里和记录结果

@@ -7,7 +7,7 @@ MESSAGES = {
     'cli.out_exists': '{path} 已存在：加上 --force 以替换它，或用 --out 指定另一个文件',
     'cli.out_is_dir': '{path} 是一个文件夹：请用 --out 给出文件名，例如 {suggestion}',
     'cli.out_no_folder': '文件夹 {folder} 不存在：请先创建它，或选择另一个 --out',
-    'cli.lane_missing': '执行单元 {lane} 只存在于 {has}，{lacks} 中没有：请单独运行 --framework {has}，或去掉 --lanes',
+    'cli.lane_missing': '计算资源 {lane} 只存在于 {has}，{lacks} 中没有：请单独运行 --framework {has}，或去掉 --lanes',
     'cli.mxnet_missing': "未安装：pip install 'd2l_ext[mxnet]'（Python 3.11，numpy<1.24）",
     'cli.yes_hint': '或者加上 --yes 仍然运行',
     'cli.out_not_regular': ('{path} 不是普通文件，而是{kind}，即使加上 --force 也绝不替换它：'

@@ -1,4 +1,4 @@
-"""执行单元、结果检查、计时表格、工作量与工作进程（各节共用）。"""
+"""计算资源、结果检查、计时表格、工作量与工作进程（各节共用）。"""
 MESSAGES = {
     'core.benchmark': '{description}：用时 {seconds:.4f} 秒',
     'core.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个 CPU 核心；GPU：{gpus}',
@@ -12,26 +12,26 @@ MESSAGES = {
     'core.lane_gpu_mxnet': '一整块 GPU：MXNet 的引擎把计算排入 GPU 的队列后立即返回',
     'core.lane_cpu_label': 'CPU（{cores} 个核心中的 {threads} 个）',
     'core.lane_cpu_plain': 'CPU',
-    'core.lane_cpu_number': 'CPU 执行单元 {number}',
+    'core.lane_cpu_number': 'CPU 计算资源 {number}',
     'core.lane_cpu_all_label': 'CPU（{cores} 个核心）',
     'core.lane_cpu_beside_gpu_torch': (
         'CPU，使用 {cores} 个核心中的 {threads} 个（留一个核心给 GPU 启动 CUDA 内核）：PyTorch 在调用线程中把 CPU '
-        '运算执行完毕才返回，所以这个执行单元有自己的 Python 线程，与 GPU 同时运行'),
+        '运算执行完毕才返回，所以这个计算资源有自己的 Python 线程，与 GPU 同时运行'),
     'core.lane_cpu_beside_gpu_mxnet': 'CPU：MXNet 的引擎在由 {workers} 个 CPU 工作线程组成的线程池上执行运算',
-    'core.lane_cpu_share_label': 'CPU 执行单元 {number}（{cores} 个核心中的 {threads} 个）',
+    'core.lane_cpu_share_label': 'CPU 计算资源 {number}（{cores} 个核心中的 {threads} 个）',
     'core.lane_cpu_share_torch': (
         '一个运行 PyTorch 的 Python 线程，使用 {threads} 个操作符内线程，即 {cores} 个核心中的 {threads} 个；'
-        'PyTorch 同步执行 CPU 运算，所以两个执行单元需要两个线程。'),
-    'core.lane_one_core': '这台机器只有一个核心，两个执行单元只能轮流运行：不要期待加速。',
+        'PyTorch 同步执行 CPU 运算，所以两个计算资源需要两个线程。'),
+    'core.lane_one_core': '这台机器只有一个核心，两个计算资源只能轮流运行：不要期待加速。',
     'core.lane_worker_row': '{lane} / 工作线程 {worker}',
     'core.lane_mxnet_cpu_label': 'MXNet CPU 上下文 {index}',
     'core.lane_mxnet_cpu': (
         '它的运算交给 MXNet 的依赖引擎，引擎为每个 CPU 设备上下文各配一个由 {workers} 个工作线程组成的线程池；'
         '这两个 CPU 上下文是共用同样 {cores} 个核心的两个线程池，而不是两份独立的硬件'),
-    'core.describe_lane': '执行单元 {number}：{label} - {explanation}',
-    'core.unknown_lane': '这台机器上 {framework} 没有执行单元 {lane}；现有的执行单元是：{names}',
-    'core.lane_twice': '执行单元 {lane} 被指定了两次：每个执行单元只能指定一次',
-    'core.no_lane': '请至少指定一个执行单元：{names}',
+    'core.describe_lane': '计算资源 {number}：{label} - {explanation}',
+    'core.unknown_lane': '这台机器上 {framework} 没有计算资源 {lane}；现有的计算资源是：{names}',
+    'core.lane_twice': '计算资源 {lane} 被指定了两次：每个计算资源只能指定一次',
+    'core.no_lane': '请至少指定一个计算资源：{names}',
     'core.mismatch': '{what}：相对误差 {error:.2e} 超过 {tol:.0e}，计时的计算返回了错误的结果',
     'core.worker_not_framework': '工作进程 {worker} 不运行 {framework}',
     'core.worker_failed': ('{framework} 工作进程在完成之前停止了（被终止或崩溃，可能是内存不足）；'
@@ -41,14 +41,14 @@ MESSAGES = {
     'core.col_min': '最小值（秒）',
     'core.col_max': '最大值（秒）',
     'core.col_times': '每次重复（秒）',
-    'core.iters_per_lane': '请给出一个迭代次数，或每个执行单元各一个（共 {lanes} 个执行单元）',
+    'core.iters_per_lane': '请给出一个迭代次数，或每个计算资源各一个（共 {lanes} 个计算资源）',
     'core.where_gpu': 'GPU {index}',
     'core.where_host': '主机内存',
     'core.memory_size': (
-        '大小 {size}、每个执行单元 {iters} 次乘法需要 {where} 上 {need:.1f} GiB 内存，而它只有 {free:.1f} GiB 空闲：'
+        '大小 {size}、每个计算资源 {iters} 次乘法需要 {where} 上 {need:.1f} GiB 内存，而它只有 {free:.1f} GiB 空闲：'
         '请选择不超过 {fit} 的大小，或减少迭代次数'),
     'core.memory_iters': (
-        '每个执行单元 {iters} 次大小为 {size} 的乘法需要 {where} 上 {need:.1f} GiB 内存（每个结果还有额外的管理开销），'
+        '每个计算资源 {iters} 次大小为 {size} 的乘法需要 {where} 上 {need:.1f} GiB 内存（每个结果还有额外的管理开销），'
         '而它只有 {free:.1f} GiB 空闲：请选择 {option} {fit} 或更少'),
     'core.too_long': '{what}在这台机器上大约需要 {estimate}，超过了 {limit} 的上限：请选择 {suggestion}',
     'core.suggest_iters': '{option} {iters} 或更少（大约 {estimate}）',

@@ -2,7 +2,7 @@
 MESSAGES = {
     'machine.one_core': '1 个核心',
     'machine.cores': '{count} 个核心',
-    'machine.turns_lanes': '这台机器只有 {cores}，却要运行 {needed} 个执行单元：它们轮流运行，因此这里测不出重叠或加速',
+    'machine.turns_lanes': '这台机器只有 {cores}，却要运行 {needed} 个计算资源：它们轮流运行，因此这里测不出重叠或加速',
     'machine.turns_processes': '这台机器只有 {cores}，却要运行 {needed} 个进程：它们轮流运行，因此这里测不出重叠或加速',
     'machine.turns_threads': ('这台机器只有 {cores}，却要运行 {needed} 个线程（乘积与复制）：它们轮流运行，'
                               '因此这里测不出重叠或加速'),
