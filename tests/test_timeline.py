@@ -105,7 +105,7 @@ def test_plot_repeats_draws_every_repeat_and_accepts_every_form():
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ['a\nmedian 0.110 s', 'b\nmedian 0.205 s']
     assert not fig.axes[0].texts  # the medians under the rows' names: no label beside an outlier or under the legend
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert legend == ['each repeat', 'median', 'predicted']
+    assert legend == ['each repeat', 'median', 'model: from the times alone']
     assert fig.axes[0].get_xlabel() == 'time (s)'
 
 
@@ -115,6 +115,7 @@ def test_a_far_repeat_is_an_arrowhead_at_the_edge_with_its_value_and_the_boxes_k
     assert ax.get_xlim()[1] < 15  # fitted to the medians (3.6 ms), not to the stalled 54 ms repeat
     assert _dots(fig) == 5  # every repeat still drawn: four dots and one arrowhead
     assert [t.get_text() for t in ax.texts] == ['54.0 ms']
+    assert 'a repeat beyond the axis' in [t.get_text() for t in ax.get_legend().get_texts()]  # the arrowhead named
     assert not plot_repeats({'a': [0.0, 0.0, 0.5]}, unit='GB/s').axes[0].texts  # a zero median: no edge to clip at
     near = plot_repeats({'a': [0.1, 0.25]})  # within FAR x the median: drawn where it is, nothing written
     assert not near.axes[0].texts and near.axes[0].get_xlim()[1] > 0.25
@@ -123,6 +124,7 @@ def test_a_far_repeat_is_an_arrowhead_at_the_edge_with_its_value_and_the_boxes_k
     assert 8.1 <= several.get_xlim()[1] < 8.3  # the arrowheads at FAR x the median (2.7 ms), on the axis's end
     wide = plot_repeats({'fast': [1.0] * 8, 'spread': [1.0] * 4 + [5.0, 6.0, 6.0, 7.0]}, halves=True).axes[0]
     assert wide.get_xlim()[1] >= 6.0 and not wide.texts  # the grey box (up to 6.0 s) is on the axis, not behind arrows
+    assert 'a repeat beyond the axis' not in [t.get_text() for t in wide.get_legend().get_texts()]
     share = plot_repeats({'overlap': [90.0, 95.0, 100.0]}, unit='%').axes[0]
     assert [x.get_text() for x in share.get_yticklabels()] == ['overlap\nmedian 95.0%']  # no space before %
 

@@ -66,7 +66,7 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     Values are seconds when `unit` is 's', 'ms', 'µs' or 'auto' (shown in that unit), else shown as given
     (e.g. unit='GB/s'). predicted: {variant: value in the same base unit}; a variant may lack one.
     guess: {variant: the learner's guess, same base unit}, drawn as a diamond on its row (None values skipped).
-    predicted_label: the legend's name for the hatched bars, in the plot language (default 'predicted').
+    predicted_label: the legend's name for the hatched bars, in the plot language (default: the model's).
     labels: {variant id: text in the plot language} for the rows (plot_text, plot_lane); a variant
     without one is shown as its id. title: text in the plot language.
     Returns the Figure. Used by 13.3.1-13.3.3 for every timed comparison.
@@ -131,6 +131,9 @@ def plot_repeats(comparison_or_dict_of_times, ax=None, predicted: dict[str, floa
     if predicted:
         handles.append(Patch(fill=False, hatch='///', edgecolor=pred_colour, lw=1.5,
                              label=predicted_label or style.plot_text('style.predicted')))
+    if largest > edge:
+        handles.append(Line2D([], [], ls='', marker='>', markersize=8, color=measured,
+                              label=style.plot_text('style.beyond')))
     if guess:
         handles.append(Line2D([], [], ls='', marker='D', markersize=10, color=style.color('guess'),
                               label=style.plot_text('style.guess')))
