@@ -4,6 +4,7 @@ import pathlib
 import re
 
 import pytest
+import torch
 
 from d2l_ext.depgraph import model, worked
 from d2l_ext.grading import mlp as task
@@ -119,6 +120,30 @@ def test_the_checks_step_times_say_its_rows_per_step_and_are_in_milliseconds():
         text = t(c.key, **c.fields)
     assert text == ('best of 3 steps: the shorter half ran 75% beside the other (median 75%, predicted 100%); '
                     'a step of 1024 rows 6.00 ms')
+
+
+def test_on_a_gpu_the_check_says_each_gpu_half_first_waited(monkeypatch):
+    # a GPU half is tens of microseconds: the grader begins it with a wait, so that a CPU half started beside it
+    # overlaps it and one started only after it does not; the line says so
+    runs = [{'intervals': [(0.0, 0.024), (0.001, 0.003)], 'wall': 0.025}] * 3
+    c = task._overlap(runs, batch=1024, waited=20.0)
+    assert c.passed and c.key == 'task.mlp.overlap_waited'
+    from d2l_ext.i18n import t
+    with using_language('en'):
+        assert t(c.key, **c.fields) == ('best of 3 steps: the shorter half ran 100% beside the other (each GPU half '
+                                        'first waits 20 ms)')
+    from d2l_ext.depgraph import halves
+
+    class OnGpu:  # a half's tensor on a GPU this machine may not have
+        shape, device = (4, 784), torch.device('cuda', 0)
+    waits = []
+    monkeypatch.setattr(halves, 'gpu_wait', lambda device, s: waits.append((str(device), s)))
+    monkeypatch.setattr(halves, 'mark', lambda device: 0.0)
+    monkeypatch.setattr(halves.model, 'lane_step', lambda *a: None)
+    halves.LaneRecorder(0.02).lane_step(0, {}, OnGpu(), OnGpu(), 8)
+    halves.LaneRecorder(0.02).lane_step(1, {}, torch.zeros(4, 784), torch.zeros(4), 8)  # a CPU half never waits
+    halves.LaneRecorder().lane_step(0, {}, OnGpu(), OnGpu(), 8)  # nor does a recording's (no wait asked)
+    assert waits == [('cuda:0', 0.02)]
 
 
 def test_every_key_the_grader_uses_is_in_both_catalogues():

@@ -43,15 +43,18 @@ def on_host(when, zero) -> float:
 class LaneRecorder:
     """A `lane_step` that records each half: index, rows, devices, thread, thread count, when it ran."""
 
-    def __init__(self):
+    def __init__(self, gpu_wait_s: float = 0.0):
         self.calls: list[dict] = []
         self._lock = threading.Lock()
+        self.gpu_wait_s = gpu_wait_s  # each GPU half first keeps its GPU waiting this long (gpu_wait)
 
     def lane_step(self, i, params, X, y, n_total):
         tensors = [X, y, *params.values()] if isinstance(params, dict) else [X, y]
         rec = {'i': i, 'rows': int(X.shape[0]), 'devices': sorted({str(v.device) for v in tensors}),
                'thread': threading.current_thread().name, 'threads': torch.get_num_threads()}
         start = mark(X.device)
+        if self.gpu_wait_s and X.device.type == 'cuda':
+            gpu_wait(X.device, self.gpu_wait_s)
         INSIDE.on = True
         try:
             out = model.lane_step(i, params, X, y, n_total)
@@ -65,6 +68,25 @@ class LaneRecorder:
     def intervals(self, zero) -> list[tuple[float, float]]:
         """Each half's (start, end) on the host clock (`zero` from gpu_zero)."""
         return [(on_host(a, zero), on_host(b, zero)) for a, b in (rec['marks'] for rec in self.calls)]
+
+
+_CYCLES: dict[int, float] = {}  # a GPU's torch.cuda._sleep cycles per second, measured once
+
+
+def gpu_wait(device: torch.device, seconds: float):
+    """Queue `seconds` of waiting on the device's current stream. A GPU half of the grader's step is tens of
+    microseconds, over before a CPU lane's new thread has started (an H100 graded the worked step 0% overlap):
+    begun with a wait, it lasts long enough to show whether the other half started beside it or only after it."""
+    g = device.index or 0
+    with torch.cuda.device(g):
+        if g not in _CYCLES:
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            torch.cuda._sleep(10 ** 7)
+            b.record()
+            b.synchronize()
+            _CYCLES[g] = 1e7 / (a.elapsed_time(b) / 1e3)
+        torch.cuda._sleep(int(seconds * _CYCLES[g]))
 
 
 def gpu_zero(lanes) -> dict:

@@ -19,4 +19,6 @@ MESSAGES = {
     'task.mlp.no_halves': 'no step ran two halves through lane_step',
     'task.mlp.overlap': ('best of {steps} steps: the shorter half ran {measured:.0%} beside the other (median '
                          '{median:.0%}, predicted {predicted:.0%}); a step of {batch} rows {wall:.2f} ms'),
+    'task.mlp.overlap_waited': ('best of {steps} steps: the shorter half ran {measured:.0%} beside the other (each GPU '
+                                'half first waits {waited:.0f} ms)'),
 }
