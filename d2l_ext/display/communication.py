@@ -53,9 +53,13 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
     times = {**{names[k]: list(m.times) for k, m in comparison.measurements.items()}, _name('computed'): _added(
         comparison.measurements).repeated()}
     mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
-    return plot_repeats(times, predicted={names[k]: v for k, v in predicted.items() if k in names}, guess=mine,
-                        unit='ms', halves=True, title=title or style.plot_text('communication.measured_title'),
-                        predicted_label=style.plot_text('communication.predicted_printed'))
+    fig = plot_repeats(times, predicted={names[k]: v for k, v in predicted.items() if k in names}, guess=mine,
+                       unit='ms', halves=True, title=title or style.plot_text('communication.measured_title'),
+                       predicted_label=style.plot_text('communication.predicted_printed'))
+    if 'beside_copies' in predicted and 'beside_copies' in names:  # the control's hatched bar: products alone
+        fig.axes[0].text(predicted['beside_copies'] * 1e3, list(times).index(names['beside_copies']) + 0.25, ' ' +
+                         _name('run'), va='center', fontsize=style.MIN_FONT_PT)
+    return fig
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
@@ -66,13 +70,18 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
                          verdict.line(_word('overlapped'), over, _word('added'), _added(comparison.measurements), 'ms'))
 
 
-def measured_answer(comparison) -> str:
-    """The worked answer: the share of the copy time run_and_copy hid here (as for the recording), then the control
-    (products while a thread copies nonstop) against products alone by the one rule."""
-    m, num = comparison.measurements, verdict.num
+def measured_answer(comparison, predicted: dict) -> str:
+    """The worked answer: the share of the copy time run_and_copy hid here (as for the recording), the control
+    (products while a thread copies nonstop) against products alone by the one rule, then the hatched estimate's
+    formula with this run's numbers (or its floor, the copy engine's formula, where that is larger)."""
+    m, num = comparison.measurements, lambda v: verdict.num(v, 'ms')
     row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
-    return verdict.answer(hidden_sentence(_word('overlapped'), row), t('communication.control', a=num(
-        m['beside_copies'].median, 'ms'), b=num(m['run'].median, 'ms'), by=verdict.by(m['beside_copies'], m['run'])))
+    ctrl, est = m['beside_copies'].median, predicted['overlapped']
+    slowed = row.run + row.copy * max(0.0, 1 - row.run / ctrl)
+    return verdict.answer(hidden_sentence(_word('overlapped'), row), t('communication.control', a=num(ctrl), b=num(
+        row.run), by=verdict.by(m['beside_copies'], m['run'])), t(
+        'communication.estimate' if est <= slowed * 1.0001 else 'communication.estimate_floor', run=num(row.run),
+        copy=num(row.copy), ctrl=num(ctrl), est=num(est)))
 
 
 def _added(times) -> Times:
@@ -98,14 +107,13 @@ def _ways(rec) -> tuple:
 
 def recorded_alone(rec) -> str:
     """The recording's products alone and copies alone into pinned buffers (ms), then the book's copies alone:
-    copy_to_cpu(y) (new pageable tensors; reused ones beside) and copy_to_cpu(y, True) (pinned by _to_copy)."""
+    copy_to_cpu(y) and copy_to_cpu(y, True) (every other mode: rec.comm[0].details())."""
     book, side, rows = _ways(rec)
-    if book is None or side is None or not {SAME_PLAN, PAGEABLE_PLAN, BOOK_PAGEABLE} <= set(rows):
+    if book is None or side is None or not {SAME_PLAN, BOOK_PAGEABLE} <= set(rows):
         return t('communication.recorded.none')
     return t('communication.recorded.alone', gpu=rec.machine['gpus'][0], r=rec.comm[0].repeats,
              run=verdict.num(rows[SAME_PLAN].run, 'ms'), copy=verdict.num(rows[SAME_PLAN].copy, 'ms'),
-             a=verdict.num(rows[PAGEABLE_PLAN].copy, 'ms'), b=verdict.num(rows[BOOK_PAGEABLE].copy, 'ms'),
-             c=verdict.num(book.copy, 'ms'))
+             b=verdict.num(rows[BOOK_PAGEABLE].copy, 'ms'), c=verdict.num(book.copy, 'ms'))
 
 
 def hidden_share(row, predicted: bool = False) -> float:
@@ -210,22 +218,18 @@ def exercise_three_alone_text(r) -> str:
     return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a), b=verdict.num(b))  # in s, as my_guess
 
 
-def _bounds(r) -> tuple[float, float]:  # (max(t1, t2), t1 + t2) from the lanes' medians alone
-    a, b = (r.times[k].median for k in ALONE)
-    return max(a, b), a + b
-
-
-WHERES = ('below', 'near_max', 'between', 'near_sum', 'above')  # exercise 3's answers, by share of the way
+def _bounds(r) -> tuple[Times, Times]:
+    """max(t1, t2) and t1 + t2 as repeats whose medians are the printed ones: the slower lane's repeats, and those
+    plus the other lane's median."""
+    slow, fast = sorted((r.times[k] for k in ALONE), key=lambda m: -m.median)
+    return Times('max', slow.repeated()), Times('sum', [x + fast.median for x in slow.repeated()])
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's worked answer, only what was measured: together's median near max(t1, t2) (under a quarter of the
-    way to t1 + t2), near the sum (over three quarters), between, or beyond either."""
-    (low, high), c = _bounds(r), r.times['together'].median
-    share = (c - low) / (high - low)
-    where = next(w for w, top in zip(WHERES, (0, .25, .75, 1, 9e9)) if share <= top)
-    return verdict.answer(t('communication.ex3.answer', where=t(f'communication.ex3.{where}', share=verdict.num(
-        share, '%')), a=verdict.num(c), b=verdict.num(low), s=verdict.num(high)))
+    """Exercise 3's worked answer by the one rule: together against max(t1, t2), then against t1 + t2 (in s)."""
+    (low, high), c, name = _bounds(r), r.times['together'], _word('together')
+    return verdict.answer(t('communication.ex3.answer', vs_max=verdict.line(name, c, 'max(t1, t2)', low, 's'),
+                            vs_sum=verdict.line(name, c, 't1 + t2', high, 's')))
 
 
 def plot_exercise_three(r, guess=None):
@@ -233,7 +237,7 @@ def plot_exercise_three(r, guess=None):
     named at their ends, max(t1, t2) and t1 + t2; the learner's guess for together (s) a diamond."""
     together = _name('together')
     times = {**{_name(k): r.times[k].repeated() for k in ALONE}, together: r.times['together'].repeated()}
-    low, high = _bounds(r)
+    low, high = (b.median for b in _bounds(r))
     fig = plot_repeats(times, halves=True, guess={together: guess}, predicted={together: low},
                        predicted_label=style.plot_text('communication.predicted_alone'),
                        title=style.plot_text('communication.ex3.title'))

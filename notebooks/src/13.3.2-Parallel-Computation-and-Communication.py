@@ -106,7 +106,7 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 from d2l_ext.recorded import newest
 
 rec = newest()  # the newest recording made on a GPU  #zh: 最新的 GPU 记录结果
-print(show.recorded_alone(rec))
+print(show.recorded_alone(rec))  # every copy mode, every repeat: rec.comm[0].details()  #zh: 每种复制方式的每次重复：rec.comm[0].details()
 
 # %% [markdown]
 # The book's code runs every product, then `copy_to_cpu(y, True)` on the same stream: *run then copy*. The second
@@ -116,8 +116,8 @@ print(show.recorded_alone(rec))
 
 # %% [markdown] lang="zh"
 # 书中的代码先做完所有乘法，再在同一个流上调用 `copy_to_cpu(y, True)`，即“先计算后复制”。第二种方式“边计算边复制”
-# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。每种方式隐藏了只做复制
-# 用时（见上面打印的结果）的百分之多少，即总用时里省去了多少复制用时？把两个百分数（0 到 100）写进 `my_guess`。
+# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。上面打印了只做复制的用时。
+# 每种方式能从总用时里省去其中的百分之多少？把两个百分数（0 到 100）写进 `my_guess`。
 
 # %%
 my_guess = None  # % of the copy time hidden, 0-100: (run then copy, run_and_copy)  #zh: 隐藏的复制用时百分数（0 到 100）：（先计算后复制，边计算边复制）
@@ -149,8 +149,8 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 
 # %% [markdown] lang="zh"
 # **书中的数字**。书中的代码就是“先计算后复制”那一行。它的“在GPU1上运行并复制到CPU”用 `copy_to_cpu(y, True)` 复制：
-# 在记录结果中，这比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多（见上面打印的第二行）。书中合并的那个单元格
-# 省下的时间来自更快的复制，而不是重叠。
+# 在记录结果中，这比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多（见上面打印的第二行）。书中把计算和复制放在
+# 同一个单元格里计时，省下的时间来自更快的复制，而不是重叠。
 
 # %% [markdown]
 # ## The three ingredients
@@ -177,18 +177,19 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. On a CPU, `x` and `w` make 20 thin products (a 700 × 4 matrix
 # times a 4 × 700 one: little work, a large result to copy).
-# Without a GPU you write the stand-in: a copy thread fed through a `queue.Queue` plays the copy stream, the queue's
-# order plays the events (a copy starts after its product), `join()` plays `synchronize()`.
-# Only a GPU grades the GPU branch (the three ingredients); the worked answer holds one.
+# Without a GPU you write a stand-in with the same parts: a copy thread is the copy stream; handing each product
+# through a `queue.Queue` is its event and keeps it alive, as `record_stream` does; `join()` is `synchronize()`.
+# Only a GPU grades the GPU branch; the worked answer holds one.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
-# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法：(700 × 4) 矩阵乘以 (4 × 700) 矩阵，计算量小，要复制的结果大。没有 GPU 时，你写的是
-# 替代版本：由 `queue.Queue` 供给的复制线程扮演复制流，队列的顺序扮演事件（复制在其乘法之后开始），`join()` 扮演
-# `synchronize()`。GPU 分支（即三个要素）只在有 GPU 时评分；下面的参考答案里有 GPU 分支。
+# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法：$700\times4$矩阵乘以$4\times700$矩阵，计算量小，
+# 要复制的结果大。没有 GPU 时，你写的替代版本有同样的几个部分：复制线程就是复制流；通过 `queue.Queue` 交出每个乘积
+# 就是它的事件，并且像 `record_stream` 那样让这个乘积保持存活；`join()` 就是 `synchronize()`。GPU 分支只在有 GPU
+# 时评分；下面的参考答案里有 GPU 分支。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # at hand for the task  #zh: 供任务使用
@@ -213,14 +214,13 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown]
 # ## Predict, then measure here
 #
-# Without a GPU there is no copy engine: a thread copies beside the products. The control row times the products
-# while a thread copies nonstop (more copies than run_and_copy's 20): $t_\text{ctrl}$. Hatched:
+# Without a GPU there is no copy engine: a copy moves bytes with the cores that compute. Expect the copies to slow
+# the products and to hide less than on the H200; the control row, products while a thread copies nonstop, measures
+# that. Hatched:
 #
-# * run then copy: $t_\text{run} + t_\text{copy}$;
-# * run_and_copy, *slowed overlap*: $t_\text{run} + t_\text{copy}(1 - t_\text{run}/t_\text{ctrl})$. An estimate: the
-#   copies hide only at the products' slowed speed, so the share $t_\text{run}/t_\text{ctrl}$ of the copy time hides
-#   and the rest adds to the total. Never below $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one
-#   product and one copy.
+# * run then copy: products alone + copies alone; the control: products alone;
+# * run_and_copy: products alone plus the part of the copies that the products' slowdown does not hide. If the
+#   control takes twice as long as products alone, half of the copy time adds.
 #
 # The last row, computed from products alone + copies alone, is the baseline. The check above counted how much
 # copying ran beside a product; the baseline asks whether the total got shorter. Overlap is not saved time: where
@@ -229,13 +229,12 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
-# 没有 GPU 时没有复制引擎：由一个线程在乘法旁边复制。对照行给同样的乘法计时，同时另一个线程不停地复制（比
-# run_and_copy 的 20 次复制多），用时记为$t_\text{对照}$。斜线条形是预测：
+# 没有 GPU 时没有复制引擎：复制也要用做乘法的那些核心来搬运数据。所以预计复制会拖慢乘法，隐藏的复制用时比 H200
+# 上少。对照行测的就是这种变慢：另一个线程不停地复制时，同样的乘法用时多少。斜线条形是预测：
 #
-# * 先计算后复制：$t_\text{计算} + t_\text{复制}$；
-# * 边计算边复制，即“乘法变慢时的重叠”：$t_\text{计算} + t_\text{复制}(1 - t_\text{计算}/t_\text{对照})$。这是一个估计：
-#   复制只能以乘法变慢后的速度藏在乘法背后，所以隐藏的是复制用时的$t_\text{计算}/t_\text{对照}$，其余部分加到总用时上。
-#   预测不少于$\max(t_\text{计算}, t_\text{复制})$加上一次乘法与一次复制中较短者。
+# * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
+# * 边计算边复制：只做乘法，再加上乘法变慢而藏不住的那部分复制用时。如果对照的用时是只做乘法的两倍，就有一半复制
+#   用时加到总用时上。
 #
 # 最后一行是只做乘法与只做复制逐次重复相加的计算值，即基线。上面的检查统计的是复制有多少与乘法同时进行；基线问的是
 # 总用时是否变短。重叠不等于省下的时间：乘法在复制旁边变慢时，省下的就少。
@@ -280,7 +279,7 @@ print(show.measured_text(measured, predicted, my_guess))
 # **本机的结果如何？** 边计算边复制在这里隐藏了多少复制用时？复制拖慢乘法了吗（对照行与它的斜线条形相比）？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured))  # worked answer: the share hidden here; the control against products alone  #zh: 参考答案：本机隐藏的占比；对照与只做乘法相比
+print(show.measured_answer(measured, predicted))  # worked answer: the share hidden here; the control against products alone  #zh: 参考答案：本机隐藏的占比；对照与只做乘法相比
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -334,8 +333,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
 # while lane 1 computes on its own. With one GPU, lane 0 is the GPU and lane 1 the CPU; without one, both share this
-# CPU's cores. From the times alone, predict "together":
-# near max(t1, t2), near their sum, or between? Write it (s) into `my_guess`.
+# CPU's cores. From the times alone, predict "together" (s) into `my_guess`. Will it be faster than t1 + t2? Slower
+# than max(t1, t2)?
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -344,8 +343,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
 # 独立地计算。有一个 GPU 时，计算资源 0 是 GPU，计算资源 1 是 CPU。没有 GPU 时，两者共用这个 CPU 的核心。
-# 根据单独运行的用时预测“同时运行”的用时：接近 max(t1, t2)，
-# 接近两者之和，还是介于两者之间？把它（秒）写进 `my_guess`。
+# 根据单独运行的用时预测“同时运行”的用时（秒），写进 `my_guess`。它会比 t1 + t2 更快吗？会比 max(t1, t2)
+# 更慢吗？
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
@@ -358,7 +357,7 @@ my_guess = None  # s: your guess for together  #zh: 秒：你对“同时运行�
 display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 与 t1 + t2
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.exercise_three_text(ex3))  # worked answer: where together lies  #zh: 参考答案：同时运行的用时落在哪里
+print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) and vs t1 + t2, by the rule  #zh: 参考答案：按规则比较同时运行与 max(t1, t2)、t1 + t2
 
 # %% [markdown]
 # **4. Use a profiler.** `torch.profiler` plays the book's Nsight. On a GPU it profiles `run_and_copy`; a CPU profile
@@ -397,12 +396,14 @@ print(show.profile_text(prof, GPU, x, w, K2, name))
 #   products alone + copies alone.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
-# * Without a GPU, the control row measures how much the products slow while a thread copies nonstop.
+# * Without a GPU a copy takes the same cores: the products slowed beside a copying thread (the control row), and
+#   run_and_copy hid far less than on the H200.
 #
 # ## Pitfalls
 #
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **A new tensor per copy:** in the H200 recording, `copy_to_cpu(y)` was far slower than reused buffers.
+# * **A new pageable tensor per copy:** in the H200 recording, `copy_to_cpu(y)` was far slower than copies into
+#   reused pinned buffers.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -410,10 +411,11 @@ print(show.profile_text(prof, GPU, x, w, K2, name))
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠：在 H200 的记录结果中，先计算后复制的用时与只做乘法、
 #   只做复制之和一样。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制用时。
-# * 没有 GPU 时，对照行测出另一线程不停地复制时乘法慢了多少。
+# * 没有 GPU 时，复制也要占用同样的核心：复制线程在旁边运行时乘法变慢了（对照行），边计算边复制隐藏的复制用时
+#   也远少于 H200 上的。
 #
 # ## 易错点
 #
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
-# * **每次复制新建张量**：在 H200 的记录结果中，`copy_to_cpu(y)` 为每个结果新建一个可分页张量，比重复使用的
-#   缓冲区慢得多。
+# * **每次复制新建可分页张量**：在 H200 的记录结果中，`copy_to_cpu(y)` 为每个结果新建一个可分页张量，比复制到
+#   重复使用的锁页缓冲区慢得多。

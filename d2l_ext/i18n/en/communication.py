@@ -42,9 +42,8 @@ MESSAGES = {
     'communication.rates_control': '; products while a thread copies nonstop (the control) {ctrl}',
     'communication.measured_title': '{k} products ({a} × {b}) by ({b} × {c})',
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
-                                     "into pinned buffers {copy}\nthe book's copies: copy_to_cpu(y) {b} (new pageable "
-                                     "tensors; reused ones {a}), copy_to_cpu(y, True) {c} (PyTorch's _to_copy pins a "
-                                     "non_blocking copy's result)"),
+                                     "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b}, "
+                                     'copy_to_cpu(y, True) {c}'),
     'communication.predicted_alone': 'predicted from the times alone',
     'communication.predicted_printed': 'predicted from the times printed above',
     'communication.hidden': '{way} took {total} vs products alone + copies alone {sum}, {by}: {hid}',
@@ -75,12 +74,11 @@ MESSAGES = {
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
                                     '({n} threads on {cores} cores)'),
-    'communication.ex3.answer': '{where}: together took {a}; max(t1, t2) {b}, t1 + t2 {s}.',
-    'communication.ex3.below': 'No more than max(t1, t2)',
-    'communication.ex3.near_max': 'Near max(t1, t2) ({share} of the way to the sum)',
-    'communication.ex3.between': 'Between the two ({share} of the way from max(t1, t2))',
-    'communication.ex3.near_sum': 'Near the sum ({share} of the way from max(t1, t2))',
-    'communication.ex3.above': 'No less than the sum',
+    'communication.ex3.answer': '{vs_max}; {vs_sum}.',
+    'communication.estimate': ('The hatched estimate: products alone {run} + copies alone {copy} × (1 − {run} / '
+                               'control {ctrl}) = {est}.'),
+    'communication.estimate_floor': ('The hatched estimate, {est}, is its floor: max(products alone, copies alone) '
+                                     'plus the shorter of one product and one copy.'),
     'communication.profile.split': '{name}, {k} products ({n} × {m}) by ({m} × {c}): {flop}FLOP, {size}B copied',
     'communication.profile.col_calls': 'calls',
     'communication.profile.answer': 'aten::mm: {na} calls, {ta} of self time; aten::copy_: {nb} calls, {tb}.',

@@ -40,11 +40,9 @@ MESSAGES = {
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates': '这次运行：只做乘法 {run}，只做复制 {copy}',
     'communication.rates_control': '；同时不停地复制时乘法用时（对照）{ctrl}',
-    'communication.measured_title': '{k} 次乘法：({a} × {b}) 矩阵乘以 ({b} × {c}) 矩阵',
+    'communication.measured_title': '{k} 次乘法：{a} × {b} 矩阵乘以 {b} × {c} 矩阵',
     'communication.recorded.alone': ('记录于 {gpu}，{r} 次重复的中位数：只做乘法 {run}，只复制到锁页缓冲区 {copy}'
-                                     '\n书中的复制单独运行：copy_to_cpu(y) {b}（每次新建可分页张量；重复使用可分页'
-                                     '缓冲区为 {a}），copy_to_cpu(y, True) {c}（PyTorch 把 non_blocking'
-                                     ' 复制的结果放在锁页内存中，见源码中的_to_copy）'),
+                                     '\n书中的复制单独运行：copy_to_cpu(y) {b}，copy_to_cpu(y, True) {c}'),
     'communication.predicted_alone': '由单独运行的用时预测',
     'communication.predicted_printed': '由上面打印的用时预测',
     'communication.hidden': '{way}用时 {total}，只做乘法与只做复制之和为 {sum}，{by}：{hid}',
@@ -73,12 +71,11 @@ MESSAGES = {
     'communication.ex3.setup_gpu': '计算资源 0：GPU 及其复制引擎；计算资源 1：CPU',
     'communication.ex3.setup_cpu': ('计算资源 0：{t0} 个线程计算、1 个线程复制；计算资源 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),
-    'communication.ex3.answer': '{where}：同时运行用时 {a}；max(t1, t2) 为 {b}，t1 + t2 为 {s}。',
-    'communication.ex3.below': '不超过 max(t1, t2)', 'communication.ex3.above': '不少于两者之和',
-    'communication.ex3.near_max': '接近 max(t1, t2)（比它多出 min(t1, t2) 的 {share}）',
-    'communication.ex3.between': '介于两者之间（比 max(t1, t2) 多出 min(t1, t2) 的 {share}）',
-    'communication.ex3.near_sum': '接近两者之和（比 max(t1, t2) 多出 min(t1, t2) 的 {share}）',
-    'communication.profile.split': '{name}，{k} 次 ({n} × {m}) 矩阵乘以 ({m} × {c}) 矩阵：{flop}FLOP，复制 {size}B',
+    'communication.ex3.answer': '{vs_max}；{vs_sum}。',
+    'communication.estimate': '斜线条形的估计：只做乘法 {run} + 只做复制 {copy} × (1 − {run} / 对照 {ctrl}) = {est}。',
+    'communication.estimate_floor': ('斜线条形的估计 {est} 取的是下限：max(只做乘法, 只做复制) 加上一次乘法与一次复制中'
+                                     '较短者。'),
+    'communication.profile.split': '{name}，{n} × {m} 矩阵乘以 {m} × {c} 矩阵，共 {k} 次：{flop}FLOP，复制 {size}B',
     'communication.profile.col_calls': '调用次数',
     'communication.profile.answer': 'aten::mm：调用 {na} 次，自身用时 {ta}；aten::copy_：调用 {nb} 次，自身用时 {tb}。',
 }
