@@ -59,6 +59,15 @@ def whole_device(lane: Lane, cores: int | None = None) -> Lane:
                      label_key='core.lane_cpu_all_label') if lane.kind == 'cpu' else lane
 
 
+def row_variants(runner, lanes, jobs, whole=None, whole_job=None) -> dict:
+    """Each lane alone, one after the other, together and (with `whole`) the baseline, `whole` doing `whole_job`; every
+    row run by `runner(lanes, jobs)`: the backend's in measure_parallel, the learner's run_together in five_rows."""
+    alone = [lambda i=i: runner(lanes[i:i + 1], jobs[i:i + 1]) for i in range(len(lanes))]
+    rows = {**{lane.name: f for lane, f in zip(lanes, alone)}, 'serial': lambda: sum((f() for f in alone), []),
+            'together': lambda: runner(lanes, jobs)}
+    return rows if whole is None else {**rows, 'all_cores': lambda: runner([whole], [whole_job])}
+
+
 @dataclass
 class ParallelResult(Result):
     """13.3.1: every lane alone, all lanes together (every repeat, interleaved), checked answers."""
@@ -114,17 +123,16 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
     refs = [work.reference_product(x) for x in xs]
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
-    variants = {lane.name: (lambda i=i: work.run_on_lanes([lanes[i]], [jobs[i]])) for i, lane in enumerate(lanes)}
-    kept = getattr(work, 'KeptTogether', None)  # a backend that keeps each product's interval in every call
-    kept = kept(lanes, xs, wl.iters) if kept else None
-    variants['together'] = kept or (lambda: work.run_on_lanes(lanes, jobs))
     cores = cpu_cores()
     fw = framework_of_lanes(lanes[0].framework)
     shared = all(ln.kind == 'cpu' for ln in lanes) and fw.shared_cpu_rule == 'shared' and len(lanes) > 1
     separate = any(ln.kind != 'cpu' for ln in lanes) and len(lanes) > 1
-    if baseline and (shared or separate):
-        whole = whole_device(lanes[0], cores)
-        variants['all_cores'] = lambda: work.run_on_lanes([whole], [lambda: work.run(xs[0], sum(wl.iters))])
+    variants = row_variants(work.run_on_lanes, lanes, jobs, *((whole_device(lanes[0], cores), lambda: work.run(
+        xs[0], sum(wl.iters))) if baseline and (shared or separate) else ()))
+    del variants['serial']  # the drawn row adds the lanes' repeats instead
+    kept = getattr(work, 'KeptTogether', None)  # a backend that keeps each product's interval in every call
+    if kept:
+        variants['together'] = kept = kept(lanes, xs, wl.iters)
     errors = []
 
     def check(name, results):  # results: one list of products per lane that ran

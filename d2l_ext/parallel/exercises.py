@@ -22,7 +22,7 @@ def _rows_with_ratio(times: dict[str, Times], baseline: str) -> list[dict]:
     return [timing_row(m, variant=name, ratio=base / m.median) for name, m in times.items()]
 
 
-VARIANTS = ('one_at_a_time', 'issued_together', 'one_lane', 'two_streams', 'two_threads', 'one_half', 'batched',
+VARIANTS = ('one_at_a_time', 'issued_together', 'one_lane', 'two_streams', 'two_threads', 'batched',
             'cuda_graph')  # exercises 1 and 2's variants, each labelled by the key parallel.variant.<variant>
 
 
@@ -99,6 +99,7 @@ class SmallOpsResult(Result):
     cores: int
     times: dict[str, Times]
     max_rel_error: float
+    threads: int = 0  # each of the two threads' share of the cores (CPU)
     experiment: str = 'small-ops'
 
     def table_rows(self):
@@ -106,8 +107,8 @@ class SmallOpsResult(Result):
 
 
 def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:
-    """Exercise 2 (PyTorch), tiny products on one device: one lane, two streams, bmm, a CUDA Graph (GPU); one lane,
-    two halves, one half alone (the control), bmm (CPU)."""
+    """Exercise 2 (PyTorch), tiny products on one device: one lane (the control), two streams, bmm, a CUDA Graph
+    (GPU); one lane (the control), two halves, bmm (CPU)."""
     import torch
 
     from ..backends.torch_backend import intra_op_threads, run, run_on_lanes
@@ -139,14 +140,14 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
     else:
         halves = [make_lane('torch', 'cpu', i, threads=max(1, c // 2)) for i in range(2)]
         variants['two_threads'] = lambda: sum(run_on_lanes(halves, [lambda: run(x, k)] * 2), [])
-        variants['one_half'] = lambda: run_on_lanes(halves[:1], [lambda: run(x, 2 * k)])[0]  # the control
         variants['batched'] = lambda: list(torch.bmm(batch, batch).unbind(0))
     errors = []
     with intra_op_threads(c if lane.kind == 'cpu' else 0):
         cmp = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
                       check=lambda name, ys: errors.append(check_close(ys, ref, _what(2, name))))
     times = {name: Times.of(m, name) for name, m in cmp.measurements.items()}
-    return SmallOpsResult(str(lane.device()), lane.kind, n, 2 * k, c, times, max(errors))
+    return SmallOpsResult(str(lane.device()), lane.kind, n, 2 * k, c, times, max(errors),
+                          halves[0].threads if lane.kind == 'cpu' else 0)  # labelled as the lanes table labels them
 
 
 def _graph_replay(x, products: int, dev):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..backends.torch_backend import run, run_together
 from ..i18n import t
-from .core import whole_device
+from .core import row_variants, whole_device
 
 __all__ = ['FiveRows', 'five_rows', 'run_together']
 
@@ -41,10 +41,7 @@ def five_rows(run_together, lanes, xs, iters, refs, repeats: int = 5) -> FiveRow
     run_together(lanes, jobs)  # warm-up
     names = [lane.label for lane in lanes] + [t('parallel.name.serial'), t('parallel.variant.together'),
                                               t('parallel.variant.both_jobs', lane=whole.label)]
-    variants = dict(zip(names, [lambda: run_together(lanes[:1], jobs[:1]), lambda: run_together(lanes[1:], jobs[1:]),
-                                lambda: run_together(lanes[:1], jobs[:1]) + run_together(lanes[1:], jobs[1:]),
-                                lambda: run_together(lanes, jobs),
-                                lambda: run_together([whole], [lambda: run(xs[0], iters[0] + iters[1])])]))
+    variants = dict(zip(names, row_variants(run_together, lanes, jobs, whole, lambda: run(xs[0], sum(iters))).values()))
     answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
     cmp = compare(variants, lanes=lanes, repeats=repeats,
                   check=lambda name, out: [check_close(y, r, name) for y, r in zip(out, answers[name])])

@@ -63,46 +63,33 @@ d2l_ext.set_language('en')
 print(machine_line(mxnet=False))
 
 # %% [markdown]
-# ## This machine's lanes
-#
-# A *lane* is hardware that can run work at the same time as other work: a GPU, the whole CPU, or some of its cores.
-
-# %% [markdown] lang="zh"
-# ## 这台机器的计算资源
-#
-# *计算资源*（lane）指能与其他工作同时运行的硬件：一块 GPU、整个 CPU，或 CPU 的一部分核心。下表列出这台机器的计算资源。
-
-# %%
-from d2l_ext.display.parallel import lanes_table
-from d2l_ext.display.parallel_recorded import recorded_why
-from d2l_ext.recorded import newest
-
-lanes = d2l_ext.find_lanes('torch')
-rec = newest()  # the newest GPU recording  #zh: 最新的 GPU 记录结果
-print(recorded_why(rec, lanes))  # what this lesson can show here  #zh: 本节在这里能展示什么
-lanes_table({'torch': lanes})
-
-# %% [markdown]
 # ## Predict, then look: a GPU recording
 #
 # The book: "While parallelization is typically most relevant between multiple GPUs, adding the local CPU will
 # increase performance slightly." This recording tests that claim. A GPU and the CPU each ran a job of independent
 # matrix products, the book's `run`, on $2000 \times 2000$ matrices: half the book's side, 1/8 of its work per
-# product. The CPU job used 15 of the 16 cores and left one core for launching the GPU's work. The CPU is far
-# slower, so it got far fewer products, enough to take about as long as the GPU's job alone. The jobs ran alone,
-# then together. The **baseline** is the GPU alone doing all 1440 + 26 products.
+# product. Each is a *lane*: hardware that can run work at the same time as other work (a GPU, the whole CPU, or some
+# of its cores). The CPU job used 15 of the 16 cores and left one core for launching the GPU's work. The CPU is far
+# slower, so it got far fewer products: alone, its job is the shorter one. The jobs ran alone, then together. The
+# **baseline** is the GPU alone doing all 1440 + 26 products. It is the lessons' one picture of two separate
+# devices: no lesson has a two-GPU run.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
 #
 # 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”这份记录检验的正是这句话。
-# 一个 GPU 和 CPU 各完成一项任务，即书中 `run` 的相互独立的矩阵乘法。矩阵为$2000 \times 2000$：边长是书中的一半，
-# 每次乘法的计算量是书中的 1/8。CPU 任务用 15 个核心，留 1 个核心给 GPU 发起工作。CPU 慢得多，所以分到的乘法少得多，
-# 单独运行的用时与 GPU 任务相近。两项任务先各自单独运行，再同时运行。**基线**是 GPU 单独完成全部 1440 + 26 次乘法。
+# 一个 GPU 和 CPU 各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法。矩阵为$2000 \times 2000$：边长是书中的一半，
+# 每次乘法的计算量是书中的 1/8。GPU 和 CPU 各是一个*计算资源*（lane），即能与其他工作同时运行的硬件：一块 GPU、
+# 整个 CPU，或 CPU 的一部分核心。CPU 任务用 15 个核心，留 1 个核心给 GPU 发起工作。CPU 慢得多，所以分到的乘法
+# 少得多，单独运行的用时比 GPU 任务短。两项任务先各自单独运行，再同时运行。**基线**是 GPU 单独完成全部
+# 1440 + 26 次乘法。各节中只有这份记录展示了两个相互独立的设备；目前没有两个 GPU 的记录结果。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure
+from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_why
+from d2l_ext.recorded import newest
 
+rec = newest()  # the newest GPU recording  #zh: 最新的 GPU 记录结果
+print(recorded_why(rec, d2l_ext.find_lanes('torch')))  # this machine, and where the figure comes from  #zh: 这台机器，以及下图从哪里来
 print(recorded_alone(rec))
 
 # %% [markdown]
@@ -110,41 +97,40 @@ print(recorded_alone(rec))
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
 #
-# **Exercise.** Will together beat the baseline? First predict the baseline: every product at the GPU's pace above.
-# At most what share of it can the CPU save by doing its 26 products itself, and can the rule call that faster? Then
-# predict together. Write the two times, in seconds, into `my_guess_baseline` and `my_guess`.
+# **Exercise.** Will together beat the baseline? Write your two predictions, in seconds: the baseline into
+# `my_guess_baseline`, together into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 所有比较都用同一条规则，它有两个条件：两行各次重复的中间一半（灰色方框）互不重叠；中位数之差至少是较大中位数的5%。
 # 两个条件都满足，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
 #
-# **练习**：同时运行会比基线快吗？把两个用时（秒）分别写进下面两个变量：
+# **练习**：同时运行会比基线快吗？把你的两个预测（秒）分别写进下面两个变量：
 #
-# - `my_guess_baseline`：基线要多久？按上面 GPU 每次乘法的用时做完全部乘法。
+# - `my_guess_baseline`：基线要多久？
 # - `my_guess`：同时运行要多久？
 
 # %%
 my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的用时（秒）
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
 
+# %% tags=["nbval-ignore-output"]
+recorded_figure(rec, my_guess, my_guess_baseline)  # your guesses' lines once you set them; every repeat  #zh: 写下猜测后输出它们与预测的比较；画出每一次重复
+
 # %% [markdown]
-# The hatched bars are the predictions: the baseline at the GPU's pace for every product, and together the slower
-# lane's time, $\max(t_1, t_2)$, as on separate hardware. Once you have written your guesses, diamonds mark them.
-# Below, on the same time axis, the median run of "together" shows when each lane was busy.
+# The hatched bars are the model's: the baseline at the GPU's pace for every product, and together the slower lane's
+# time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses. Below, on the same time axis, the
+# median run of "together" shows when each lane was busy.
 #
 # The repeats agree so closely that each grey box hides under its median mark. The blue band is centred on the
 # baseline's median: a median inside it differs from the baseline's by less than 5% of the larger median.
 
 # %% [markdown] lang="zh"
-# 斜线条形是预测：基线按 GPU 的速度做完全部乘法；同时运行取较慢那个计算资源的用时$\max(t_1, t_2)$，
-# 即相互独立的硬件上的情形。写下猜测之后，图中会用菱形标出你的猜测。下方用同一条时间轴画出“同时运行”中
-# 用时为中位数的那次运行，显示每个计算资源何时在忙。
+# 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较慢那个计算资源的用时$\max(t_1, t_2)$，
+# 即相互独立的硬件上的情形。菱形是你的猜测。下方用同一条时间轴画出“同时运行”中用时为中位数的那次运行，
+# 显示每个计算资源何时在忙。
 #
 # 各次重复非常接近，灰色方框被中位数的竖线挡住了。蓝色带以基线的中位数为中心：中位数落在带内，
 # 表示它与基线的中位数之差小于较大中位数的5%。
-
-# %% tags=["nbval-ignore-output"]
-recorded_figure(rec, my_guess, my_guess_baseline)  # your guesses' lines once you set them; every repeat  #zh: 写下猜测后输出它们与预测的比较；画出每一次重复
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出

@@ -97,17 +97,17 @@ print(f'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products o
 run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes(lanes)
 
-with d2l_ext.Benchmark(f'{lanes[0].label}, one run', lanes[:1]):
+with d2l_ext.Benchmark(f'{lanes[0].label}, one timing', lanes[:1]):
     run(x_0, K[0])
 
-with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]):
+with d2l_ext.Benchmark(f'{lanes[1].label}, one timing', lanes[1:]):
     run(x_1, K[1])
-#zh-str: {'{lanes[0].label}, one run': '{lanes[0].label}，运行一次', '{lanes[1].label}, one run': '{lanes[1].label}，运行一次'}
+#zh-str: {'{lanes[0].label}, one timing': '{lanes[0].label}，计时一次', '{lanes[1].label}, one timing': '{lanes[1].label}，计时一次'}
 
 # %% [markdown]
 # One thread calls both `run`s in turn, as in the book. A GPU `run` only queues its products, so the second runs
 # beside the first. A CPU `run` finishes before it returns, so on CPU lanes the second starts when the first ends.
-# Each time in these cells is one run, as the book times it; the figure below repeats every row.
+# Each time in these cells is one timing, as in the book; the figure below repeats every row.
 
 # %% [markdown] lang="zh"
 # 一个线程依次调用两个 `run`，与书中一样。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与第一个同时运行；
@@ -115,22 +115,20 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one run', lanes[1:]):
 # 都只计时一次，与书中一样；下面的图把每一行重复5次。
 
 # %% tags=["nbval-ignore-output"]
-with d2l_ext.Benchmark('one thread, both runs in turn, one run', lanes):
+with d2l_ext.Benchmark('one thread, both runs in turn, one timing', lanes):
     run(x_0, K[0])
     run(x_1, K[1])
-#zh-str: {'one thread, both runs in turn, one run': '一个线程依次调用两个run，运行一次'}
+#zh-str: {'one thread, both runs in turn, one timing': '一个线程依次调用两个run，计时一次'}
 
 # %% [markdown]
 # ### What the clock waits for
 #
-# With no wait at all, a GPU's clock stops once the work is *queued*, before it has run. On a CPU there is no gap: a
-# CPU call returns only when its work is done. The GPU recording shows the difference.
+# With no wait at all, a GPU's clock stops once the work is *queued*, before it has run. The GPU recording shows it.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
-# 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了，这时工作还没有运行完。CPU 上没有这个差别：CPU 上的调用
-# 要等工作完成才返回。在 GPU 上记录的结果显示了两者的差别。
+# 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了，这时工作还没有运行完。在 GPU 上记录的结果显示了这一点。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_line
@@ -150,26 +148,33 @@ plot_recorded_sync(rec) if rec else None
 # ## 两个计算资源同时运行
 #
 # 在 GPU 计算资源上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能让多个 GPU 都忙起来。CPU 计算资源在调用返回前就完成计算，
-# 所以每个 CPU 计算资源需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。先启动 CPU 线程，再把 GPU 的工作排入队列，然后等待每个计算资源。
+# 所以每个 CPU 计算资源需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。
 
 # %% [markdown]
 # ### Build it: `run_together`
 #
-# Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]` so that the lanes run at the same time; return the
-# results in order, safe to read the moment it returns. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
-# `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. A separate process checks that it runs,
-# matches float64, runs each CPU lane's work on `.threads` threads and leaves every lane finished at return. It also checks that the lanes overlap: the shorter lane
-# must run at least half of its busy time beside the other (the check prints that share). The check runs on this
-# machine's lanes: without a GPU, your GPU branch is not graded.
+# Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]`, all lanes at the same time, and return the
+# results in order only after every lane has finished. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
+# `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. The check runs in a separate process on this
+# machine's lanes (without a GPU, your GPU branch is not graded):
+#
+# - it runs, and its results match float64;
+# - each CPU lane's work runs on `.threads` threads;
+# - every lane has finished when it returns;
+# - the shorter lane runs at least half of its busy time beside the other (the check prints that share).
 
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
 #
-# 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个计算资源同时运行；按顺序返回结果，
-# 返回时结果已可安全读取。计算资源有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
-# `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中进行：能否运行，结果是否与 float64 相符，
-# 每个 CPU 计算资源的工作是否用 `.threads` 个线程，返回时每个计算资源是否都已完成，各计算资源是否重叠。重叠指较短的计算资源至少要有一半的忙碌时间与另一个同时运行
-# （检查会输出这个比例）。检查在这台机器的计算资源上进行：没有 GPU 时，不会检查你写的 GPU 分支。
+# 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个计算资源同时运行；等每个计算资源
+# 都完成后，再按顺序返回结果。计算资源有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
+# `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中、在这台机器的计算资源上进行（没有 GPU 时，
+# 不检查 GPU 分支）：
+#
+# - 能否运行，结果是否与 float64 相符；
+# - 每个 CPU 计算资源的工作是否用 `.threads` 个线程；
+# - 返回时每个计算资源是否都已完成；
+# - 较短的计算资源是否至少有一半的忙碌时间与另一个同时运行（检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
 import threading  # at hand for the task  #zh: 供任务使用
@@ -178,7 +183,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 def run_together(lanes, works):
     # works[i]() on lanes[i], all at once; the results in order  #zh: 各计算资源同时运行 works[i]()；按顺序返回结果
-    # TODO: a thread per CPU lane (with its own torch.set_num_threads), then queue GPU work, then wait for all  #zh: TODO：每个 CPU 计算资源一个线程（各自调用 torch.set_num_threads），再把 GPU 的工作排入队列，然后等待全部完成
+    # TODO: your code here  #zh: TODO：在这里写你的代码
     raise NotImplementedError
 
 
@@ -200,7 +205,8 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 #
 # What this machine cannot show: together beats the baseline only where the second lane adds hardware that does a
 # fair share of the work. Two CPU lanes are halves of one CPU and add no cores: expect no clear difference. With two
-# GPUs, together should take about half the baseline, but no lesson has a two-GPU recording, so that is shown nowhere.
+# GPUs, together should take about half the baseline. No lesson has two GPUs; 13.3.0's recording is the picture of two
+# separate devices, a GPU and the CPU: together took about the slower one's time.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
@@ -210,7 +216,8 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 #
 # 这台机器展示不了的是：只有当第二个计算资源是另外的硬件、且承担了相当一部分工作时，同时运行才会比基线快。
 # 两个 CPU 计算资源是同一个 CPU 的两半，并不会多出核心：预计没有明显差别。两个 GPU 时，同时运行的用时应约为
-# 基线的一半；但没有哪一节有两个 GPU 的记录，所以这一点在哪里都没有展示。
+# 基线的一半。目前没有两个 GPU 的记录结果；两个相互独立的设备见12.3节概览中 GPU 加 CPU 的记录：同时运行的用时
+# 约等于较慢的那个。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -238,12 +245,12 @@ my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运�
 plot_lanes_run(rows, my_guess)  # your guess's line once you set it; together vs the baseline by the rule  #zh: 写下猜测后输出它与预测的比较；再按规则比较同时运行与基线
 
 # %% [markdown]
-# The hatched bars are predictions from the two medians: one after the other their sum, together the slower one,
-# $\max(t_1, t_2)$, as on separate hardware. 13.3.0's recording shows separate hardware, a GPU beside the CPU.
+# The hatched bars are the model's, from the two medians: one after the other their sum, together the slower one,
+# $\max(t_1, t_2)$, as on separate hardware.
 
 # %% [markdown] lang="zh"
-# 斜线条形是由这两个中位数得出的预测：先后运行取两者之和，同时运行取较慢的那个，即相互独立的硬件上的
-# $\max(t_1, t_2)$。12.3节概览中的记录展示的是相互独立的硬件：GPU 加 CPU。
+# 斜线条形是由这两个中位数得出的模型预测：先后运行取两者之和，同时运行取较慢的那个，即相互独立的硬件上的
+# $\max(t_1, t_2)$。
 
 # %% [markdown]
 # ## Try it yourself
@@ -294,14 +301,12 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of $64 \times 64$:
-# one thread with the whole device (the control), two threads with half the cores each, and one `torch.bmm`. One
-# thread on half the cores tests one cause: if it beats the whole device, coordinating threads costs more than it
-# saves. How many times as fast as the control will two threads be? Write it into `my_guess`.
+# one thread with the whole device (the control), two threads sharing its cores, and one `torch.bmm`. How many times
+# as fast as the control will two threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次$64 \times 64$的乘法为例：一个线程用整个
-# 设备（对照）、两个线程各用一半核心，以及一次 `torch.bmm`。一个线程用一半核心检验一个原因：如果它比整个设备快，
-# 说明协调多个线程的开销大于省下的时间。两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
+# 设备（对照）、两个线程分用它的核心，以及一次 `torch.bmm`。两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # two threads: times as fast as the control  #zh: 两个线程的速度是对照的几倍
