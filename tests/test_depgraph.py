@@ -272,11 +272,11 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
     dag = dg.diamond_dag()
     with using_language('en'):
         assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
-            "one product, each lane alone: 1.70 ms / 1.71 ms; in one product's time: 21 in order on one lane, 12 "
+            'a task, each lane alone (all 21 in order): 1.70 ms / 1.71 ms; in task times: 21 in order on one lane, 12 '
             'planned on two')  # the critical path: outlined in the figure, not printed before the question
     with using_language('zh'):
         assert show.dag_line(dg.dag_model(dag, lanes)) == (
-            '以一次乘法的用时为单位：一个计算资源按顺序21，两个计算资源按计划12')
+            '以一个任务的用时为单位：一个计算资源按顺序21，两个计算资源按计划12')
     # a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}
@@ -383,17 +383,14 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone():
         with using_language('en'), redirect_stdout(out):
             show.dag_answer(r, False)
         return out.getvalue().strip()
-    assert answer().endswith(  # beside each other as alone: the last lane's waits; in order a task took 2 s, not 1 s
+    assert answer().endswith(  # beside each other as alone (all in order on each lane): the last lane's waits
         'this one takes 2. The run took 5200 ms, not 4000 ms; beside each other the lanes took 1000 ms / 3000 ms a '
-        'task, as alone; lane 0, last to finish, waited 3000 ms between tasks (grey; planned: 2000 ms). In order on '
-        'one lane a task took 2000 ms, not 1000 ms.')
-    r.measurements[dg.DAG_VARIANTS[0]] = Measurement('one', [3.0])  # in order as alone: no sentence on it
-    assert answer().endswith('(grey; planned: 2000 ms).')
-    r.speeds['L0'] = 2.0  # 0.5 s a product alone: beside lane 1 it took twice that, the lanes' time per task first
-    r.measurements[dg.DAG_VARIANTS[0]] = Measurement('one', [6.0])  # and in order 2 s a task: said after
+        'task (alone, in order: 1000 ms / 3000 ms); lane 0, last to finish, waited 3000 ms between tasks (grey; '
+        'planned: 2000 ms).')
+    r.speeds['L0'] = 2.0  # 0.5 s a task alone, in order: beside lane 1 it took twice that, against that control
     assert answer().endswith('this one takes 2. The run took 5200 ms, not the predicted 3500 ms: beside each other '
-                             'the lanes took 1000 ms / 3000 ms a task (alone: 500 ms / 3000 ms); 2 tasks at 1000 ms: '
-                             '2000 ms. In order on one lane a task took 2000 ms, not 500 ms.')
+                             'the lanes took 1000 ms / 3000 ms a task; alone, in order: 500 ms / 3000 ms; 2 tasks at '
+                             '1000 ms: 2000 ms.')
     r.speeds['L0'], r.measurements[dg.DAG_VARIANTS[0]] = 1.0, Measurement('one', [6.0])
     r.measurements[dg.DAG_VARIANTS[1]] = Measurement('planned', [4.1])  # within 5% of the prediction
     with using_language('en'):

@@ -188,11 +188,14 @@ def test_together_is_predicted_as_one_after_the_other_less_the_shorter_half():
 def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_largest_miss(capsys):
     run = fake_run()  # together 4.5 ms; its halves 2 and 3 ms, both ways, overlapping 50%; one after the other 6 ms
     with using_language('en'):
-        G.split_answer(run)  # the shorter half 1 ms apart; the rest: predicted 6 - 2 - 3 = 1 ms, measured 4.5 - 3 - 1
-        parts, answer = capsys.readouterr().out.strip().split('\n')  # medians only: no median repeat's times
-        assert parts == ('predicted → measured: lane 0 half 2.00 ms → 2.00 ms (+0.00 ms); lane 1 half 3.00 ms → 3.00 '
-                         'ms (+0.00 ms); the shorter half beside the other 100% → 50%; the rest 1.00 ms → 0.500 ms '
-                         '(-0.50 ms); together 4.00 ms → 4.50 ms (+0.50 ms)')  # differences of the printed numbers
+        # the shorter half 1 ms apart; the other time: predicted 6 - 2 - 3 = 1 ms, measured 4.5 - 3 - 1; medians only
+        assert G.split_table(run).values.tolist() == [
+            [1, 'lane 0 half', '2.00 ms', '2.00 ms'], [1, 'lane 1 half', '3.00 ms', '3.00 ms'],
+            [2, 'shorter half beside the other', '100%', '50%'],
+            [3, 'other time (copies, sum, update, starting, returning)', '1.00 ms', '0.500 ms'],
+            ['', 'together', '4.00 ms', '4.50 ms']]
+        G.split_answer(run)  # the table, then the answer
+        answer = capsys.readouterr().out.strip().split('\n')[-1]
         assert answer == ('Worked answer: The prediction misses: together took 0.50 ms more than predicted; '
                           'assumption 2 missed most: only 50% of the shorter half ran beside the other (1.00 ms did '
                           "not). The longer half alone (3.00 ms) outlasts one device's whole step (1.00 ms).")  # pays?
@@ -214,14 +217,10 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_la
         G.split_answer(run)
         assert "The prediction (4.00 ms) lands inside together's grey box; assumption 1 missed most" in (
             capsys.readouterr().out)
-        run['times']['split'] = [9e-3] * 3  # the rest, 9 - 3.5 = 5.5 ms, outlasts one device: the conclusion, first
-        G.split_answer(run, recorded=run)
+        run['times']['split'] = [9e-3] * 3  # other time, 9 - 3.5 = 5.5 ms, outlasts one device: the conclusion
+        G.split_answer(run)
         assert capsys.readouterr().out.strip().split('\n')[-1].endswith(
-            "The rest alone (5.50 ms) outlasts one device's whole step (5.00 ms); on the GPU recording, the rest alone "
-            "(5.50 ms) outlasts one device's whole step (5.00 ms).")
-        G.split_answer(run, recorded=fake_run())  # the recording went another way: its own conclusion
-        assert ("on the GPU recording, the longer half alone (3.00 ms) outlasts one device's whole step "
-                '(1.00 ms).') in capsys.readouterr().out
+            "Other time alone (5.50 ms) outlasts one device's whole step (5.00 ms).")
     with using_language('zh'):
         G.split_answer(fake_run())
         assert capsys.readouterr().out.strip().split('\n')[-1] == (
@@ -240,20 +239,18 @@ def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_gives_the_
         labels = [x.get_text() for x in G.draw_step(run).axes[0].get_yticklabels()]
         assert labels[3].startswith('one device (CPU, one thread), whole minibatch')  # below the two lanes' rows
         G.split_answer(run)
-        assert capsys.readouterr().out.strip().endswith('Control, one device on one thread: 0.900 ms; vs all cores, '
-                                                        'by the rule, faster (10% less time); together vs it, slower '
-                                                        '(5.0x as long).')  # verdicts, no cause
-        run['times'][recording.CONTROL] = [5e-3] * 3  # together beats one thread: the halves gained
+        assert capsys.readouterr().out.strip().endswith(
+            'One device on one thread took 0.900 ms, vs all cores faster (10% less time): its step gains nothing from '
+            'the second core. Yet together vs one thread: slower (5.0x as long).')  # what the control's verdicts mean
+        run['times'][recording.CONTROL] = [5e-3] * 3  # one thread slower: one device's step gains from the second core
         G.split_answer(run)
-        assert 'by the rule, slower (5.0x as long); together vs it, faster (10% less time).' in capsys.readouterr().out
-        run['times'][recording.CONTROL] = [4.4e-3] * 3  # within 5% of together: what the control shows, no more
-        G.split_answer(run)
-        out = capsys.readouterr().out
-        assert out.strip().endswith('together vs it, no clear difference (medians within 5%).')
+        assert capsys.readouterr().out.strip().endswith(
+            'One device on one thread took 5.00 ms, vs all cores slower (5.0x as long): its step gains from the '
+            'second core.')
         run['times'][recording.CONTROL] = [1.02e-3] * 3  # one thread as fast as all cores: the second core adds nothing
         G.split_answer(run)
-        assert ('vs all cores, by the rule, no clear difference (medians within 5%); together vs it, slower (4.4x as '
-                'long).') in capsys.readouterr().out
+        assert ('vs all cores no clear difference (medians within 5%): its step gains nothing from the second core. '
+                'Yet together vs one thread: slower (4.4x as long).') in capsys.readouterr().out
     lanes = ['cpu', 'cpu']
     rec = recording.record_step(lanes, batches=(16,), repeats=1, warmup=0, sizes={'hidden': 8}, control=True)
     from d2l_ext.machine import cpu_cores
@@ -265,10 +262,10 @@ def test_exercise_2_answer_names_a_half_off_its_prediction_either_way(capsys):
     run['halves']['split'] = [{'lane 0': 4e-3, 'lane 1': 2.5e-3}] * 3  # lane 0's half slower, lane 1's faster
     run['overlap']['split'] = [0.97] * 3  # 3% of the shorter half apart
     with using_language('en'):
-        G.split_answer(run)  # rest: predicted 4 - 3 = 1 ms, measured 4.5 - 4 - 0.075 ms
-    parts, answer = capsys.readouterr().out.strip().split('\n')
-    assert parts.startswith('predicted → measured: lane 0 half 2.00 ms → 4.00 ms (+2.00 ms); lane 1 half 3.00 ms → '
-                            '2.50 ms (-0.50 ms); the shorter half beside the other 100% → 97%; ')
+        G.split_answer(run)  # other time: predicted 4 - 3 = 1 ms, measured 4.5 - 4 - 0.075 ms
+        assert G.split_table(run).values.tolist()[:3] == [[1, 'lane 0 half', '2.00 ms', '4.00 ms'], [
+            1, 'lane 1 half', '3.00 ms', '2.50 ms'], [2, 'shorter half beside the other', '100%', '97%']]
+    answer = capsys.readouterr().out.strip().split('\n')[-1]
     assert '; assumption 1 missed most: lane 0 half took 2.00 ms more than predicted. ' in answer
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 2.5e-3}] * 3  # lane 1's half 0.5 ms faster: the largest
     run['times']['split'] = [3.5e-3] * 3  # the rest 3.5 - 2.5 - 0.06 ms, near its predicted 1 ms
@@ -343,7 +340,7 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
                                          t('graph.short.one_device'), Measurement('b', [1e-3]), unit='ms')
     assert lines == golden[lang]
     assert lines[1].startswith(('together 4.50 ms vs one device 1.00 ms: ', '同时运行4.50毫秒'))
-    timeline, repeats = fig.axes[2], fig.axes[0]
+    timeline, repeats = fig.axes[1], fig.axes[0]
     assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
     beside = repeats.get_yticklabels()[1].get_text().split('\n')[0]  # together beside one device, its prediction's rows
     assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两个计算资源，同时运行（预测6.00 − 2.00）')
@@ -363,7 +360,7 @@ def test_the_repeats_panel_says_how_many_and_bridges_the_verdicts_boxes_where_th
     assert (bridge.x0, bridge.x1, bridge.y0, bridge.y1) == pytest.approx((4.25, 4.5, 0.08, 0.62))
 
 
-def test_the_timeline_names_each_part_of_together_with_its_time_and_stops_each_timer_at_its_median():
+def test_the_timeline_names_each_part_of_together_and_stops_each_timer_at_its_median():
     run = fake_run()  # together's median repeat 4.5 ms, one device's 1 ms
     ms = 1e-3
     run['events']['split'] = [  # copies in, the halves on their lanes, then the server (ms)
@@ -381,15 +378,12 @@ def test_the_timeline_names_each_part_of_together_with_its_time_and_stops_each_t
     waits = [(e['lane'], e['start'], e['end']) for e in events if e['role'] == 'idle']
     assert waits == [('lane 0', 0.3 * ms, 0.6 * ms), ('lane 1', 0.5 * ms, 0.7 * ms),
                      ('server (CPU)', 0.6 * ms, 3.0 * ms)]  # a lane before its half; the server for both halves
-    keyed = [x.get_text() for x in fig.axes[2].get_legend().get_texts()]
-    assert keyed == ['lane 0', 'lane 1', 'copies in 0.400 ms, gradients 0.200 ms', 'server: sum, update 0.300 ms',
-                     'lanes starting, returning 0.500 ms',
-                     'waiting: a lane between parts; the server for both halves 2.40 ms', 'one device',
-                     'one device: run_on_lanes starting it, returning, waiting 0 ms',
-                     'timer stops: together 4.50 ms, one device 1.00 ms']
-    assert fig.axes[2].get_title(loc='left') == ('Median repeats of together (this one: shorter half 50% beside the '
+    keyed = [x.get_text() for x in fig.axes[1].get_legend().get_texts()]
+    assert keyed == ['copies: samples and weights in, gradients out', 'server: sum, update',  # rows named beside
+                     'starting, returning (run_on_lanes)', 'waiting', 'timer stops']
+    assert fig.axes[1].get_title(loc='left') == ('Median repeats of together (this one: shorter half 50% beside the '
                                                  'other) and one device')  # the drawn repeat's own overlap
-    dashed = fig.axes[2].collections[-1].get_segments()  # each way's timer, in ms: together's rows, one device's
+    dashed = fig.axes[1].collections[-1].get_segments()  # each way's timer, in ms: together's rows, one device's
     assert [(seg[0][0], seg[0][1], seg[1][1]) for seg in dashed] == [
         pytest.approx((4.5, -0.45, 2.45)), pytest.approx((1.0, 2.55, 3.45))]
     run['events']['split'][:4] = [  # each lane's job copies its own inputs: lanes start from the timer's start
@@ -411,7 +405,7 @@ def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_li
         rows = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
         assert 'GPU half, together' in rows and not any('%' in r for r in rows)  # medians, no noise as a change
         assert rows[0] == 'one device (GPU), whole minibatch'  # which device
-        assert [x.get_text() for x in fig.axes[2].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
+        assert [x.get_text() for x in fig.axes[1].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
         text, fig = printed(G.show_recorded, None)
         assert fig is None and text.strip() == t('graph.no_recording')
 
@@ -440,14 +434,10 @@ def test_the_shipped_recordings_are_package_data():
             f'{inside} would be left out of the wheel: add "depgraph/recorded/*.json" to package-data')
 
 
-def test_the_middle_panel_draws_every_repeats_overlap_beside_the_predicted_100_percent(here):
-    run = fake_run()
-    run['overlap']['split'] = [0.0, 1.0, 0.5]  # one repeat in turn, one inside, one half
+def test_the_step_figure_is_two_panels_its_first_row_names_one_device(here):
     with using_language('en'):
-        mid = G.draw_step(run).axes[1]
         one = here['one_device']  # which device, how many cores
-        assert G.draw_step(here).axes[0].get_yticklabels()[0].get_text().startswith('one device (GPU)' if one[
+        fig = G.draw_step(here)
+        assert fig.axes[0].get_yticklabels()[0].get_text().startswith('one device (GPU)' if one[
             'kind'] == 'gpu' else f"one device (CPU, {one['threads']} cores), whole minibatch")
-    assert mid.get_title(loc='left') == "Each repeat of together: shorter half's % beside the other"
-    assert sorted(mid.collections[0].get_offsets()[:, 0]) == [0.0, 50.0, 100.0] and mid.get_xlim() == (0, 105)
-    assert mid.get_legend() is None and mid.patches[0].get_width() == 100  # the prediction, hatched
+    assert len(fig.axes) == 2  # every repeat, the timelines: each repeat's overlap is in the worked answer's table

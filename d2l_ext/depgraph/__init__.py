@@ -11,7 +11,7 @@ from .dag import (
                   dag_model,
                   dag_plan,
                   diamond_dag,
-                  product_times,
+                  task_times,
 )
 from .model import PARAM_NAMES, SERVER, lane_step, make_problem, mlp_step, reference_gradients, reference_step, sgd_step
 from .recording import record_step
@@ -22,6 +22,6 @@ from .worked import wrong_version
 __all__ = [
     'as_lanes', 'broken_engine_check', 'check_dag', 'check_step_matches', 'check_update', 'coarsen_graph',
     'dag_experiment', 'dag_model', 'dag_plan', 'DAG_VARIANTS', 'diamond_dag', 'graph_summary', 'lane_step',
-    'make_problem', 'mlp_step', 'PARAM_NAMES', 'product_times', 'record_step', 'record_step_graph',
+    'make_problem', 'mlp_step', 'PARAM_NAMES', 'task_times', 'record_step', 'record_step_graph',
     'reference_gradients', 'reference_step', 'SERVER', 'sgd_step', 'stage', 'trace', 'whole_device', 'wrong_version'
 ]

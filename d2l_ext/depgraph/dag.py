@@ -182,7 +182,7 @@ class DagExperiment:
     lanes: list  # the lanes' ids (Lane.name), in order: data carries ids, display names them
     order: dict  # lane id -> task names in plan order
     model: dict  # in units of one product on equal lanes: serial, planned, critical_path
-    speeds: dict | None  # lane id -> products per second, one product timed on each lane alone (product_times)
+    speeds: dict | None  # lane id -> tasks per second, the DAG in order on each lane alone (task_times)
     plan_events: list
     measurements: dict = field(default_factory=dict)  # variant -> timing.Measurement
     errors: dict = field(default_factory=dict)  # variant -> worst relative error vs float64
@@ -193,7 +193,7 @@ class DagExperiment:
     cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
 
     def predicted_ms(self):
-        """{one lane in order, two lanes planned: seconds} at each lane's time per product alone (`speeds`, timed before
+        """{one lane in order, two lanes planned: seconds} at each lane's time per task alone (`speeds`, timed before
         the run): the plan replayed, each task when its lane and inputs are ready; None without those times."""
         free = self._replayed()
         return {DAG_VARIANTS[0]: len(self.dag) / self.speeds[self.lanes[0]], DAG_VARIANTS[1]: max(free.values())} if (
@@ -203,7 +203,7 @@ class DagExperiment:
         """{lane: when it finishes in the plan replayed at the times alone (s), from 0}, or None without them."""
         if not self.speeds:
             return None
-        took = {lb: 1.0 / self.speeds[lb] for lb in self.lanes}  # each lane's time per product, timed alone
+        took = {lb: 1.0 / self.speeds[lb] for lb in self.lanes}  # each lane's time per task, timed alone
         deps, done, free = {x['name']: x['deps'] for x in self.dag}, {'x': 0.0}, dict.fromkeys(self.lanes, 0.0)
         queue = [(lb, list(names)) for lb, names in self.order.items() if names]
         while any(names for _, names in queue):  # the plan's order on each lane; a lane waits for its inputs
@@ -243,15 +243,12 @@ class DagExperiment:
     def miss(self) -> dict:
         """The planned run against its prediction: {'last': the lane (index) that finished last, 'waited' and
         'replayed': its waits between tasks, measured and in the plan (s), 'took', 'alone': each lane's time per task
-        beside the other and alone, 'chain': a task's time in order on one lane, 'chained': that over 5% above alone,
-        'slower': a lane beside the other over 5% slower than alone}."""
+        beside the other and alone (all in order, the other idle), 'slower': a lane beside the other over 5% slower}."""
         per = self.per_task() or [(0.0,) * 5]
         i, (_, waited, _, _, replayed) = max(enumerate(per), key=lambda x: x[1][3] + x[1][2] * x[1][0] + x[1][1])
         took, alone = [p[0] for p in per], [1 / self.speeds[lb] for lb in self.lanes] if self.speeds else [1.0]
-        chain = self.measurements[DAG_VARIANTS[0]].median / len(self.dag)
-        return {'last': i, 'waited': waited, 'replayed': replayed, 'took': took, 'alone': alone, 'chain': chain,
-                'chained': chain > (1 + MIN_SHARE) * alone[0], 'slower': any(a > (1 + MIN_SHARE) * b for a, b in zip(
-                    took, alone))}
+        return {'last': i, 'waited': waited, 'replayed': replayed, 'took': took, 'alone': alone, 'slower': any(
+            a > (1 + MIN_SHARE) * b for a, b in zip(took, alone))}
 
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""
@@ -265,22 +262,23 @@ class DagExperiment:
         return render(self.to_frame(), index=True)
 
 
-def product_times(lanes, n=None) -> dict:
-    """{lane id: seconds}: one n x n product (default dag_size) timed on each lane alone, the other idle (median of 5,
-    after a warm-up): exercise 5's time per task, printed before the guess."""
-    from ..backends.torch_backend import run_on_lanes
+def task_times(dag, lanes, n=None) -> dict:
+    """{lane id: seconds a task}: the DAG's tasks all run in order on each lane alone, the other idle (median of 5,
+    after a warm-up), over their count: exercise 5's time per task, printed before the guess."""
     from ..timing import measure
     from .runs import as_lanes
-    lanes, out = as_lanes(lanes), {}
+    lanes, names, out = as_lanes(lanes), [t['name'] for t in dag], {}
+    x, weights = dag_problem(dag, n or dag_size(lanes))
     for lane in lanes:
-        a = torch.randn(n or dag_size(lanes), n or dag_size(lanes), device=lane.device())  # the exercise's size
-        out[lane.name] = run_on_lanes([lane], [lambda lane=lane, a=a: measure(lambda: a @ a, lanes=[lane])])[0].median
+        xs, ws, res = *place_dag(x, weights, [lane]), {}  # res: the outputs, allocated in the warm-up
+        out[lane.name] = measure(lambda lane=lane, xs=xs, ws=ws, res=res: run_dag(dag, xs, ws, [lane], {
+            lane.name: names}, out=res), lanes=[lane]).median / len(dag)
     return out
 
 
 def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, repeats=5, alone=None) -> DagExperiment:
     """Exercise 5: the DAG on one lane vs planned on two lanes (CPU lanes: also one thread using all the cores),
-    timed interleaved, each answer checked; predicted (and planned, where lanes differ) from `alone`, product_times'
+    timed interleaved, each answer checked; predicted (and planned, where lanes differ) from `alone`, task_times'
     (timed now if not given)."""
     from ..machine import cpu_cores
     from ..timing import compare
@@ -290,7 +288,7 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     n = n or dag_size(lanes)
     x, weights = dag_problem(dag, n)
     reference = dag_reference(dag, x, weights)
-    speeds = {lb: 1.0 / s for lb, s in (alone or product_times(lanes, n)).items()}
+    speeds = {lb: 1.0 / s for lb, s in (alone or task_times(dag, lanes, n)).items()}
     speed = None if len({(lane.kind, lane.threads) for lane in lanes}) == 1 else speeds
     plan_events, order = dag_plan(dag, lanes, speed)
     # The planner's own choice, before dag_plan gives an idle lane one task (the exercise is about two lanes).

@@ -12,7 +12,7 @@ from ..depgraph.runs import unread_lanes
 from ..i18n import t
 from ..results import MIN_SHARE, quartiles
 from ..timing import Measurement
-from . import style, verdict
+from . import style, tables, verdict
 from .fonts import plot_lane
 from .repeats import BAND, plot_repeats
 from .timeline import BAR_HEIGHT, _text_colour, draw_timeline
@@ -23,9 +23,8 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 ROW_ORDER = ('one_device', 'split', 'in_turn', CONTROL)  # the figure's rows: the verdict's two ways side by side
 POINTS = ('rest', 'half', 'split')  # _split_point's finding: the keys graph.answer.<point>
-READY_GREY = '#8C8C8C'  # exercise 5: a lane idle while its next task's inputs were ready
+READY_GREY = '#8C8C8C'  # exercise 5: a lane idle with its next task's inputs ready; the step: starting, returning
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
-ONE_OUTSIDE = '#E6BCD3'  # one device's timer outside its step's marks: its colour, paler
 _ms = partial(verdict.num, unit='ms')  # '2.16 ms'
 
 
@@ -137,7 +136,7 @@ def inputs_line(rec: dict) -> str:  # the guess's inputs, printed before it: one
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, list]:
     """The median repeats of 'together' and 'one device' as events; on the server's row, its wait for the halves ->
-    (events, {row: role}, the legend's {colour: text}: together's time in each part, the lanes' start and return)."""
+    (events, {row: role}, the legend's {colour: text}, the lanes' start and return)."""
     lane = [lane_name(f'lane {i}', True, kinds) for i in range(2)]
     server, one = style.plot_text('graph.server'), style.plot_text('graph.short.one_device')
     name = {'lane 0': lane[0], 'lane 1': lane[1], SERVER: server, 'one device': one}
@@ -149,29 +148,22 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     for ev in [[e for e in split if e['lane'] == r] for r in ('lane 0', 'lane 1')]:  # a lane idle between its boxes
         events += [{'lane': name[a['lane']], 'start': a['end'], 'end': b['start'], 'name': '', 'role': 'idle'}
                    for a, b in zip(ev, ev[1:]) if b['start'] > a['end']]
-    spent, (began, ended), handoffs = recording.timeline_spans(run)
+    _, (began, ended), handoffs = recording.timeline_spans(run)
     events.append({'lane': server, 'start': began, 'end': ended, 'name': '', 'role': 'idle'})
-    ms = {**{k: _ms(v) for k, v in spent.items()}, **{f'handoff{r}': _ms(sum(b - a for q, a, b in handoffs if q == r))
-                                                       for r in (1, 3)}}
-    return events, rows, {
-        style.color(style.lane_role(0)): lane[0], style.color(style.lane_role(1)): lane[1],
-        style.color('link'): style.plot_text('graph.legend_copy_box', a=ms['copy in'], b=ms['grad copy']),
-        style.color('cpu'): style.plot_text('graph.legend_server', t=ms['sum+update']),
-        READY_GREY: style.plot_text('graph.legend_handoff', t=ms['handoff1']),
-        style.color('idle'): style.plot_text('graph.legend_wait', t=verdict.num(ended - began, 'ms')),
-        style.color(ONE_DEVICE_ROLE): one, ONE_OUTSIDE: style.plot_text('graph.legend_one_outside', t=ms['handoff3'])
-    }, handoffs
+    keys = {style.color('link'): 'graph.legend_copy_box', style.color('cpu'): 'graph.legend_server', READY_GREY: (
+        'graph.legend_handoff'), style.color('idle'): 'graph.legend_wait'}
+    return events, rows, {c: style.plot_text(k) for c, k in keys.items()}, handoffs
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
-    """Every repeat of the three ways and each half's busy time, above the median repeats' timelines: each part of
-    together named, with its time, in the legend; each way's timer stops at a dashed line."""
+    """Every repeat of the three ways and each half's busy time, above the median repeats' timelines, each part named
+    in the legend; each way's timer stops at a dashed line."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
-    fig, first = style.figure(height=13.5)
-    first.remove()  # on top, under the printed verdict, its rows' repeats and boxes; each repeat's overlap; timeline
-    top, mid, bottom = (fig.add_subplot(c) for c in fig.add_gridspec(3, 1, height_ratios=(5, 1, 4)))
+    fig, first = style.figure(height=11.5)
+    first.remove()  # on top, under the printed verdict, its rows' repeats and boxes; below, the timelines
+    top, bottom = (fig.add_subplot(c) for c in fig.add_gridspec(2, 1, height_ratios=(5, 4)))
     rows = {v: m for v, m in sorted(_measurements(run).items(), key=lambda x: ROW_ORDER.index(x[0]))}
     labels = {way: style.plot_text(f'graph.variant.{way}') for way in rows}  # together beside one device
     if one := rec.get('one_device'):  # which device, how many cores
@@ -187,11 +179,6 @@ def draw_step(rec: dict, guess_ms=None, title=None):
         recording.halves_summary(run)['in_turn'].values()) * 1e3), wall=verdict.sig(rows['in_turn'].median * 1e3))
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
-    every = [100 * (f or 0.0) for f in run['overlap']['split']]  # each repeat: the shorter half's % beside the other
-    plot_repeats({'split': every}, ax=mid, unit='%', labels={'split': style.plot_text('graph.short.split')},
-                 predicted={'split': 100 * run['predicted_overlap']}, title=style.plot_text('graph.title_overlap'))
-    mid.get_legend().remove()
-    mid.set_xlim(0, 105)
     (a, b), (c, d) = (quartiles(rows[v]) for v in ROW_ORDER[:2])  # the verdict's two grey boxes, rows 0 and 1
     if min(b, d) > max(a, c):  # where they overlap, a grey bridge between them: why no clear difference
         top.fill_betweenx([0.08, 0.62], max(a, c) * 1e3, min(b, d) * 1e3, color=BAND, ec='0.3', ls='--', zorder=1)
@@ -202,13 +189,13 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', 'one_device')}
     scale = style.time_unit(max(e['end'] for e in events))[1]
     bottom.barh([r for r, _, _ in handoffs], [(b - a) * scale for _, a, b in handoffs], left=[a * scale for _, a, _ in (
-        handoffs)], height=BAR_HEIGHT, color=[(READY_GREY, ONE_OUTSIDE)[r > 1] for r, _, _ in handoffs], zorder=2)
+        handoffs)], height=BAR_HEIGHT, color=READY_GREY, zorder=2)
     bottom.vlines([wall['split'] * scale, wall['one_device'] * scale], [-0.45, 2.55], [2.45, 3.45], colors='0.2',
                   linestyles='--', linewidth=1.5, zorder=4)  # each way's timer: together's rows, then one device's
     bottom.set_xlim(0, max(bottom.get_xlim()[1], max(wall.values()) * scale * 1.02))
     for ax, handles in ((top, top.get_legend().legend_handles), (bottom, [  # below each panel: the full width for boxes
             *(Patch(color=c, label=text) for c, text in legend.items()), Line2D([], [], color='0.2', ls='--', label=(
-                style.plot_text('graph.legend_timers', **{v: verdict.num(w, 'ms') for v, w in wall.items()})))])):
+                style.plot_text('graph.legend_timers')))])):
         ax.legend(handles=handles, loc='upper center', bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
     if title:
         fig.suptitle(title, x=0.01, ha='left')
@@ -234,21 +221,36 @@ def _control(run: dict) -> str:
     if CONTROL not in run['times']:
         return ''
     m = _measurements(run)
-    return t('graph.answer.control', c=_ms(m[CONTROL].median), by_one=verdict.by(m[CONTROL], m['one_device']), by=(
-        verdict.by(m['split'], m[CONTROL])))
+    used = verdict.compare(m[CONTROL], m['one_device']) == 'slower'  # one thread slower: all cores' step uses both
+    return t(f"graph.answer.control_{'used' if used else 'idle'}", c=_ms(m[CONTROL].median), by_one=verdict.by(
+        m[CONTROL], m['one_device']), by=verdict.by(m['split'], m[CONTROL]))
 
 
-def split_answer(here: dict, recorded: dict | None = None) -> None:
-    """Exercise 2's worked answer, medians only: each part of together beside its prediction; does splitting pay (here,
-    the control, the GPU recording); the assumption that missed most, by 5% of the prediction (MIN_SHARE) or more."""
+def _parts(here: dict) -> tuple:
+    """(the run, its parts, predicted and measured together, the overlap predicted and measured, each part's name)."""
     run, kinds = _run_and_kinds(here)
-    parts, predicted, together = recording.parts(run), recording.predict_split(run), _measurements(run)['split'].median
     pct = [verdict.num(run['predicted_overlap'], '%'), verdict.num(recording.halves_summary(run)['overlap'] or 0, '%')]
-    name = {'rest': t('graph.part.rest'), 'split': t('graph.short.split'), **{
+    name = {'rest': t('graph.part.rest'), 'split': t('graph.short.split'), 'apart': t('graph.part.overlap'), **{
         f'lane {i}': t('graph.part.half', lane=lane_name(f'lane {i}', kinds=kinds)) for i in range(2)}}
-    print(t('graph.parts_line', parts=t('graph.dag_sep').join(t('graph.part.overlap', predicted=pct[0], measured=pct[
-        1]) if k == 'apart' else t('graph.part.line', part=name.get(k, k), predicted=_ms(p), measured=_ms(x), diff=(
-            '+' if x >= p else '-') + _diff(x, p)) for k, p, x, _ in [*parts, ('split', predicted, together, 0)])))
+    return run, recording.parts(run), recording.predict_split(run), _measurements(run)['split'].median, pct, name
+
+
+def split_table(here: dict):
+    """Exercise 2's table, medians: each part of together beside its prediction, and the assumption it tests."""
+    import pandas as pd
+    _, parts, predicted, together, pct, name = _parts(here)
+    rows = [[a or '', name[k], *(pct if k == 'apart' else (_ms(p), _ms(x)))] for k, p, x, a in [
+        *parts, ('split', predicted, together, 0)]]
+    return pd.DataFrame(rows, columns=[t(f'graph.col.{c}') for c in ('assumption', 'part', 'predicted', 'measured')])
+
+
+def split_answer(here: dict) -> None:
+    """Exercise 2's worked answer: split_table, then does the prediction land (the part that missed most, by 5% of it
+    or more), does splitting pay, the control."""
+    from IPython.display import HTML, display
+    display(HTML(tables.html(split_table(here))))
+    run, parts, predicted, together, pct, name = _parts(here)
+
     def way(k, p, x, a):  # 'assumption 1: lane 1 half took 0.25 ms more than predicted'
         return {'a': a, 'what': t('graph.way.apart', pct=pct[1], diff=_ms(x - p)) if k == 'apart' else t(
             f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k], diff=_diff(x, p))}
@@ -257,9 +259,8 @@ def split_answer(here: dict, recorded: dict | None = None) -> None:
     q = quartiles(_measurements(run)['split'])  # the prediction inside together's grey box: it lands
     net = t('graph.answer.net_inside', predicted=_ms(predicted), worst=worst) if q[0] <= predicted <= q[1] else t(
         'graph.answer.net', worst=worst, **way('split', predicted, together, 0))
-    said = [t(f'graph.answer.{point}', **nums) for point, nums in (_split_point(r) for r in (here, recorded) if r)]
-    print(verdict.answer(net, t('graph.answer.recorded', here=said[0][:-1], text=said[1][:1].lower() + said[1][1:]) if (
-        recorded) else said[0], _control(run)))  # does the prediction land; does it pay (here, GPU); the control
+    point, nums = _split_point(here)
+    print(verdict.answer(net, t(f'graph.answer.{point}', **nums), _control(run)))
 
 
 def wrong_sum_answer(g, caught: bool):
@@ -286,9 +287,9 @@ def show_recorded(rec: dict | None, guess_ms=None):
 
 
 def dag_line(model: dict, alone: dict | None = None) -> str:
-    """'one product, each lane alone: 1.70 ms / 1.71 ms; in one product's time: 21 in order ..., 12 as planned ...'."""
+    """'a task, each lane alone (all 21 in order): 1.70 ms / 1.71 ms; in task times: 21 in order ..., 12 planned'."""
     each = ' / '.join(verdict.num(s, 'ms') for s in (alone or {}).values())
-    return (t('graph.dag_alone', each=each) if alone else '') + t('graph.dag_line', **{
+    return (t('graph.dag_alone', each=each, n=f"{model['serial']:g}") if alone else '') + t('graph.dag_line', **{
         k: f'{model[k]:g}' for k in ('serial', 'planned')})
 
 
@@ -313,7 +314,7 @@ def dag_lines(ex, guess_ms=None, verdict_line: bool = False) -> str:
 
 def dag_answer(ex, caught: bool) -> None:
     """Exercise 3's answer: planned's verdict; correct? (waits skipped: caught?); the critical path; the run against the
-    prediction: within 5%, or a task in order against alone, then the lanes' time per task, or the last lane's waits."""
+    prediction: within 5%, or the lanes' time per task beside each other against alone, or the last lane's waits."""
     planned, replay = ex.measurements[DAG_VARIANTS[1]].median, (ex.predicted_ms() or {}).get(DAG_VARIANTS[1])
     m, kinds = ex.miss(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
     each = {k: ' / '.join(map(_ms, m[k])) for k in ('took', 'alone')} | {'n': f"{ex.model['planned']:g}", 'last': _ms(
@@ -321,8 +322,7 @@ def dag_answer(ex, caught: bool) -> None:
     said = [] if not replay else [t('graph.answer.dag_landed', measured=_ms(planned), predicted=_ms(replay))] if abs(
         planned / replay - 1) < MIN_SHARE else [t(f"graph.answer.dag_{'slower' if m['slower'] else 'miss'}", waited=(
             _ms(m['waited'])), replayed=_ms(m['replayed']), lane=lane_name(f"lane {m['last']}", kinds=kinds), measured=(
-                _ms(planned)), predicted=_ms(replay), **each)] + [t('graph.answer.dag_chain', chain=_ms(m['chain']),
-                    alone=_ms(m['alone'][0]))] * m['chained']
+                _ms(planned)), predicted=_ms(replay), **each)]
     print(dag_lines(ex, verdict_line=True), verdict.answer(t('graph.answer.dag_' + ('caught' if caught else 'missed')),
         t('graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), *said),
         sep='\n')

@@ -139,7 +139,7 @@ show.draw_graph(graph)
 #
 # 1. each half runs as fast together as one after the other;
 # 2. both start at once, the shorter inside the longer (overlap 100%);
-# 3. the other time (copies, lanes starting and returning, sum, update) stays the same.
+# 3. the other time (copies, sum, update, starting, returning: the timeline's legend) stays the same.
 #
 # Which could fail here?
 
@@ -154,11 +154,11 @@ show.draw_graph(graph)
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
 # 计算资源 0 的一半完成后计算资源 1 的一半才开始；**同时运行**。
 #
-# 两个 CPU 计算资源并不会多出核心，所以预计与一个设备没有明显差别，除非一个设备的训练迭代让某个核心闲着：
+# 两个 CPU 计算资源并不会多出核心，所以预计与一个设备没有明显差别。除非一个设备的训练迭代让某个核心闲着，
 # 对照一行（一个设备只用一个线程）检验这一点。
 #
-# 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）：两种方式运行的
-# 方框相同，而两条链现在可以重叠，因此较短的一半可以藏进较长的一半里：
+# 依赖图根据“先后运行”（$t_\text{先后}$，两半为 $t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
+# 两种方式运行的方框相同，只是两条链现在可以重叠，较短的一半可以藏进较长的一半里：
 #
 # $$t_\text{同时} \approx t_\text{先后} - \min(t_0, t_1),$$
 #
@@ -166,7 +166,7 @@ show.draw_graph(graph)
 #
 # 1. 每一半同时运行时和先后运行时一样快；
 # 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%）；
-# 3. 其他时间（复制、计算资源启动与返回、求和、更新）不变。
+# 3. 其他时间（复制、求和、更新、启动与返回，见时间线的图例）不变。
 #
 # 在这里哪个假定可能不成立？
 
@@ -183,12 +183,16 @@ show.show_step(here, my_guess)
 # %% [markdown]
 # ## Recorded on a GPU machine
 #
-# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads).
+# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads). Each still gets half the minibatch,
+# as in the book, whose split assumes two equal GPUs. Here the halves are unequal, so predict *together* from the slower
+# half, the CPU's, one after the other, plus the other time.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
-# 同一个单元格在一台 H200 机器上运行的结果，那里的两个计算资源是 GPU 和 CPU（15 个线程）。
+# 同一个单元格在一台 H200 机器上运行的结果，那里的两个计算资源是 GPU 和 CPU（15 个线程）。两者仍各分到半个小批量，
+# 这和书中一样，但书中的拆分假定两个 GPU 相同。这里两半并不相等，所以要根据较慢的一半（CPU 的一半，先后运行时）
+# 加上其他时间来预测“同时运行”。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -232,39 +236,34 @@ show.wrong_sum_answer(hasty_graph, caught)
 # **2. 哪个假定不成立？拆分划算吗？**把“同时运行”的每一部分与它的预测并列，再把“同时运行”与“一个设备”以及对照比较。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-show.split_answer(here, recorded)
+show.split_answer(here)
 
 # %% [markdown]
-# **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each task is one
-# product, `tanh((sum of its inputs) @ W)`. Each of three stages has arms of 1, 2 and 3 chained products and a join
-# task reading the arms' ends. Every arm starts from the stage's input: the data (not drawn), then `1J`, `2J`.
-# Task `2b1` is stage 2, arm b, product 1. With `cross=True`, an arm's last product also reads the first product
-# of the arm before it. The line below gives one product's time on each lane alone, then each way's in products.
+# **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each box in the
+# figure is a task, `tanh((sum of its inputs) @ W)`, named stage, arm, step: `2b1` is stage 2, arm b, step 1; `2J` joins
+# stage 2's arms. `arms` sets the arms' lengths; `cross=True` adds the arrows between arms.
 
 # %% [markdown] lang="zh"
-# **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**每个任务是一次矩阵乘法：
-# `tanh((各输入之和) @ W)`。共有三个阶段。每个阶段有长为 1、2、3 次乘法的三条分支，以及一个读取三条分支末端的
-# 汇合任务。每条分支都从本阶段的输入出发：第 1 阶段是数据（图中没有画出），之后是 `1J`、`2J`。任务 `2b1` 是第 2 阶段、
-# 分支 b 的第 1 次乘法。`cross=True` 时，
-# 分支的最后一次乘法还读取前一个分支的第一次乘法。下面一行先给出每个计算资源单独做一次乘法的用时，
-# 再以一次乘法的用时为单位给出各种方式的用时。
+# **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**图中每个方框是一个任务：
+# `tanh((各输入之和) @ W)`，按阶段、分支、步命名。`2b1` 是第 2 阶段、分支 b 的第 1 步；`2J` 汇合第 2 阶段的各分支。
+# `arms` 设定各分支的长度；`cross=True` 加上分支之间的箭头。
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
 dag = dg.diamond_dag(stages=3, arms=arms, cross=cross)
-alone = dg.product_times(lanes)  # one product on each lane alone, the other idle  #zh: 每个计算资源单独做一次乘法，另一个空闲
+alone = dg.task_times(dag, lanes)  # a task, all in order on each lane alone  #zh: 每个计算资源单独按顺序运行全部任务
 print(show.dag_line(dg.dag_model(dag, lanes), alone))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # A planner put each task on a lane (its colour); an engine runs the plan, each lane waiting for its inputs. Why can no
-# plan on two lanes take less than 12 products' time? The prediction replays the plan at each lane's time alone, as if
+# plan on two lanes take less than 12 tasks' time? The prediction replays the plan at each lane's time alone, as if
 # neither lane slowed the other. Guess the planned run's time, then measure it beside two baselines
 # that run all 21 in order: one lane, and one device with all cores. The worked answer judges it against the faster.
 
 # %% [markdown] lang="zh"
 # 规划器把每个任务放到一个计算资源上（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。为什么两个计算资源上的
-# 任何计划都不少于 12 次乘法的用时？预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
+# 任何计划都不少于 12 个任务的用时？预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量。两种基线都按顺序运行全部 21 个任务：一个计算资源，以及用全部核心的一个设备。
 # 参考答案把按计划运行与其中较快的一种比较。
 
@@ -283,7 +282,7 @@ show.dag_answer(ex5, caught)
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
 # * Only one device with the whole minibatch says whether splitting pays. On the GPU+CPU recording, together took 3.3x
-#   as long: the rest alone outlasts one device's step.
+#   as long: the other time alone (copies, sum, update, starting, returning) outlasts one device's step.
 # * Faster must stay correct: check against float64.
 #
 # ## Pitfalls
@@ -298,7 +297,7 @@ show.dag_answer(ex5, caught)
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
 # * 只有与一个设备处理整个小批量比较，才能说明拆分是否划算。在 GPU 加 CPU 的记录中，同时运行的用时是一个设备的 3.3 倍：
-#   其余部分单独就超过了一个设备的训练迭代。
+#   其他时间（复制、求和、更新、启动与返回）单独就超过了一个设备的训练迭代。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点
