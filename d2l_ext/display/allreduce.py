@@ -14,6 +14,12 @@ MS = 1e3
 _plus = lambda s: '+' * (s >= 0) + verdict.num(round(s, 6) + 0.0, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms', to µs)
 
 
+def _plot(key: str, **fields) -> str:
+    """A plot label; a leading '（a）' drawn half-width, '(a)' (a full-width one looks clipped at a label's start)."""
+    s = style.plot_text(key, **fields)
+    return f'({s[1]}){s[3:]}' if s[:1] == '（' and s[2:3] == '）' else s
+
+
 def name(result, version, text=t) -> str:
     """A version's short name: '(c) hooks', 'DDP 1 MiB', 'DDP 25 MiB (one bucket)'; a learner's step keeps its id."""
     if version.bucket_mb is not None:
@@ -78,24 +84,21 @@ def miss_answer(here, there=None) -> str:
         part = f"allreduce.answer.{'none' if grew <= 0 else 'share' if grew <= gap else 'over'}"
         return t('allreduce.answer.miss', where=t(where, cores=r.cores), model=ms(model), measured=ms(v.median),
                  missed=_plus(gap), c=ms(v.backward_span), a=ms(r.version('serial').backward_span), grew=_plus(grew),
-                 part=t(part, share=verdict.num(grew / gap if gap > 0 else 0, '%'), left=ms(gap - grew),
-                        plus=ms(model + grew), over=ms(grew - gap)))
+                 part=t(part, share=verdict.num(grew / gap if gap > 0 else 0, '%'), left=ms(gap - grew)))
     return verdict.answer(*(one(w, r) for w, r in (('allreduce.here', here), ('allreduce.there', there)) if r))
 
 
 def buckets_answer(here, there=None) -> str:
-    """Exercise 3's answer by the one rule: DDP 1 MiB, then (c), vs one bucket (here, recorded); same calls; (d)."""
-    calls, mib = here.predicted(ref := f'ddp-{BUCKET_MB:g}')['calls'], max(here.prediction.tensor_bytes) / 2 ** 20
-    same = [t('allreduce.answer.same', other=name(here, v), ref=name(here, here.version(ref)), calls=calls, mib=mib,
-              line=verdict_text(here, v.id, ref)) for v in here.ddp_versions()
-            if v.id != ref and here.predicted(v.id)['calls'] == calls]
-    both, one = [('allreduce.here', here), ('allreduce.there', there)], lambda r: next(
-        v.id for v in r.ddp_versions() if r.one_bucket(v))
+    """Exercise 3's answer, a line a comparison by the one rule (here, recorded): (c) vs one bucket; (d) vs DDP 1 MiB,
+    with the torch.cat fact only where (b)'s control agrees; last, the question's: DDP 1 MiB vs one bucket."""
+    ref, both = f'ddp-{BUCKET_MB:g}', [('allreduce.here', here), ('allreduce.there', there)]
+    one = lambda r: next(v.id for v in r.ddp_versions() if r.one_bucket(v))  # noqa: E731
     cat = here.has('buckets') and [verdict.compare(*(here.version(v).measurement for v in p)) for p in (
         ('buckets', ref), ('flat', 'kept')) if all(map(here.has, p))] in (['slower'], ['slower'] * 2)  # (b)'s agrees
-    return verdict.answer(*_where(both, lambda r: verdict_text(r, ref, one(r))), *_where(both, lambda r: verdict_text(
-        r, 'hooks', one(r))), *same, *_where([('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(
-        r, 'buckets', ref)), t('allreduce.answer.cat') * cat)
+    mine = _where([('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(r, 'buckets', ref))
+    hooks, join = _where(both, lambda r: verdict_text(r, 'hooks', one(r))), t('verdict.answer_join').join
+    return verdict.lines(join(hooks), join(mine + [t('allreduce.answer.cat')] * cat), verdict.answer(*_where(
+        both, lambda r: verdict_text(r, ref, one(r)))))
 
 
 def flat_answer(r) -> str:
@@ -130,15 +133,15 @@ def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True
         fig, (ax, low) = style.figure(nrows=2, height=2.8 + 0.65 * (len(versions) + len(backward)))
         ax.get_gridspec().set_height_ratios([len(versions) + 1, len(backward) + 1])
     fig = plot_repeats({v.id: v.step_times for v in versions}, ax=ax, unit='ms', halves=True, labels={
-        v.id: name(result, v, style.plot_text) for v in versions}, guess={guess_on: guess and guess / MS},
+        v.id: name(result, v, _plot) for v in versions}, guess={guess_on: guess and guess / MS},
         predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model},
-        title=title or style.plot_text('allreduce.plot.title'))
+        title=title or _plot('allreduce.plot.title'), predicted_label=_plot('allreduce.plot.formula'))
     (axes := [ax or fig.axes[0]])[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
     if backward:  # each profiled step: backward's span, mean of the processes
         spans = {v: [sum(s['backward'] for s in step) / len(step) for step in zip(*result.version(v).stats)]
                  for v in backward}
         plot_repeats(spans, ax=low, unit='ms', halves=True, title=style.plot_text('allreduce.plot.back'),
-                     labels={v: style.plot_text('allreduce.plot.back_in', k=LETTER[v]) for v in backward})
+                     labels={v: _plot('allreduce.plot.back_in', k=LETTER[v]) for v in backward})
         low.get_legend().remove()
         low.set_xlabel(style.plot_text('allreduce.plot.back_ms'))
         axes.append(low)
@@ -160,7 +163,7 @@ def draw_step_timeline(result, version_id: str, ax=None):
     events = [{**e, 'name': '' if e['role'] in ('allreduce', 'copy') else e['name'], 'lane': lane[e['rank'],
                e['stream']], 'role': 'cpu' if e['role'] == 'copy' else e['role']} for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
-    leads, label = _leads(result, version_id), name(result, result.version(version_id), style.plot_text)
+    leads, label = _leads(result, version_id), name(result, result.version(version_id), _plot)
     ms = style.plot_text('allreduce.sep_list').join(style.plot_text('allreduce.plot.lead', ms=x * MS, rank=k)
                                                      for k, x in enumerate(leads))
     title = style.plot_text(f"allreduce.plot.timeline_{'during' if max(leads, default=0) > 1e-6 else 'after'}",

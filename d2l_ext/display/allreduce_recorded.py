@@ -18,11 +18,11 @@ def recorded_text(rec: dict | None) -> str:
 
 
 def plot_recorded(rec: dict):
-    """The recorded run with the fewest processes: its steps, formula hatched, above (c)'s profiled step per process."""
+    """The recorded run with the fewest processes: its steps (no formula, defined later), above (c)'s profiled step."""
     n, result = fewest(rec)
     fig, (top, bottom) = style.figure(nrows=2, height=8)
     show.plot_steps(result, ['serial', 'hooks', f'ddp-{show.BUCKET_MB:g}'], style.plot_text(
         'allreduce.recorded.title', n=n, cores=rec['machine'].get('cpu_cores'), date=rec['machine'].get(
-            'date', '')[:10]), ax=top)
+            'date', '')[:10]), ax=top, model=False)
     show.draw_step_timeline(result, 'hooks', ax=bottom)
     return fig

@@ -53,20 +53,21 @@ print(show.machine_text(BACKEND, WORLD))
 # %% [markdown]
 # ## The picture: recorded on a 16-core host
 #
-# Two gloo processes on a 16-core host (the CPU of an NVIDIA H200 machine). In **(a)** every gradient is all-reduced
-# after backward. In **(c)** each gradient's all-reduce starts from a hook once backward has computed it. The last
-# layer's gradient is final first, so its all-reduce runs while backward computes the layers nearer the input. DDP
-# does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once it holds 1 MiB. The top row, the step
-# without all-reduce, is the floor; hatched bars are the cost formula's steps (defined below). Below: one profiled
-# step of (c), process by process.
+# Two gloo processes on a 16-core host (the CPU of an NVIDIA H200 machine), running two of the versions you write
+# below. In **(a)** every gradient is all-reduced after backward. In **(c)** each gradient's all-reduce starts from a
+# hook once backward has computed it. The last layer's gradient is final first, so its all-reduce runs while backward
+# computes the layers nearer the input. DDP does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once
+# it holds 1 MiB. The top row, the step without all-reduce, is the floor. Below: one profiled step of (c), process
+# by process.
 
 # %% [markdown] lang="zh"
 # ## 先看图：在一台 16 核主机上记录的结果
 #
-# 两个 gloo 进程，运行在一台 16 核主机上（一台 NVIDIA H200 机器的 CPU）。**（a）**在反向传播之后对每个梯度做全归约。
-# **（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。最后一层的梯度最先确定，所以它的全归约与靠近输入的
-# 各层的反向传播同时进行。DDP 把梯度分成桶来做（c）所做的事：DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练迭代，即下限；斜线条形是代价公式（见下文）
-# 预测的训练迭代用时。下图是（c）中分析器记录的那一步，逐个进程画出。
+# 两个 gloo 进程在一台 16 核主机（一台 NVIDIA H200 机器的 CPU）上运行下文你要写的两个版本。
+# **（a）**在反向传播之后对每个梯度做全归约。**（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。
+# 最后一层的梯度最先确定，所以它的全归约与靠近输入的各层的反向传播同时进行。DDP 的做法与（c）相同，只是按桶发送：
+# DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练迭代，即下限。
+# 下图是（c）中分析器记录的那次迭代，逐个进程画出。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -82,7 +83,7 @@ if rec is not None:
 
 # %% [markdown] lang="zh"
 # **在两个核心上能看到什么。** 在这里每个进程只有一个核心，gloo 的发送和求和也在这两个核心上运行。
-# 预计（c）中的反向传播比（a）中的慢，在 16 核主机上也是这样：实测图的下面一栏检验这一点。
+# 预计（c）中的反向传播比（a）中的用时更长，在 16 核主机上也是这样：实测图的下面一栏检验这一点。
 # 要看边反向传播边发送的收益，请看上面的记录结果。
 
 # %% [markdown]
@@ -99,9 +100,9 @@ if rec is not None:
 # ## 动手实现：训练迭代的四个版本
 #
 # 每个进程在自己那一份数据 `X, y` 上运行训练迭代；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
-# 可以使用 `loss_of(model, X, y)`、`dist` 和 `torch`。检查在两个进程上运行你的训练迭代，与单个进程在整个小批量上用 float64 训练
-# 的结果相比较；模型中有一个*共享*的权重（一个参数被两层使用：它的梯度是两次使用之和，只做一次全归约）
-# 和一个*冻结*的权重（它的 `.grad` 一直是 `None`）。
+# 可以使用 `loss_of(model, X, y)`、`dist` 和 `torch`。检查在两个进程上运行你的训练迭代，
+# 并与单个进程在整个小批量上用 float64 训练的结果比较。检查用的模型有一个*共享*的权重
+# （一个参数被两层使用：它的梯度是两次使用之和，只做一次全归约），还有一个*冻结*的权重（它的 `.grad` 一直是 `None`）。
 #
 # **（a）反向传播之后**，如上图：先反向传播，再对每个梯度调用 `dist.all_reduce(p.grad)`。
 
@@ -145,7 +146,7 @@ checked['b'] = d2l_ext.check('13.3.4-b-flat', flat_allreduce)
 # %% [markdown] lang="zh"
 # **（c）由梯度钩子发起**，如上图。用 `p.register_post_accumulate_grad_hook` 注册的钩子在 `p.grad` 就绪时立即运行；
 # `dist.all_reduce(..., async_op=True)` 立即返回一个句柄，反向传播继续进行。在 `optimizer.step()` 之前对每个
-# 句柄调用 `wait()`，并移除钩子，否则下一步会再添加一批。冻结的参数不能注册钩子。
+# 句柄调用 `wait()`，并移除钩子，否则下一次迭代会再添加一批。冻结的参数不能注册钩子。
 
 # %%
 def allreduce_in_hooks(model, X, y, optimizer):
@@ -171,7 +172,11 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     # (d) Buckets of bucket_mb MiB in reverse parameter order, each all-reduced as soon as it is full  #zh: （d）按逆序把参数装进 bucket_mb MiB 的桶，每个桶一装满就全归约
-    # TODO: build the buckets, count each bucket's missing gradients in hooks, start a full bucket's all-reduce  #zh: TODO：分好桶，在钩子里为每个桶计数还缺的梯度，桶满就发起它的全归约
+    # TODO, in four parts:  #zh: TODO，分四部分：
+    # 1. Walk the parameters that need a gradient in reverse; close a bucket at bucket_mb * 2**20 bytes or more  #zh: 1. 逆序遍历需要梯度的参数；桶中的字节数达到 bucket_mb * 2**20 或更多时封上这个桶
+    # 2. A hook per parameter counts down its bucket's missing gradients; at 0: torch.cat, ÷n, async all-reduce  #zh: 2. 每个参数一个钩子，把它所在的桶还缺的梯度数减一；减到 0 时：torch.cat、除以 n、异步全归约
+    # 3. Zero the gradients, backward; then wait() on each bucket's handle and copy its pieces back into the grads  #zh: 3. 梯度清零、反向传播；再对每个桶的句柄调用 wait()，把各段复制回各个梯度
+    # 4. Remove the hooks, then optimizer.step()  #zh: 4. 移除钩子，然后调用 optimizer.step()
     raise NotImplementedError
 
 
@@ -235,7 +240,7 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭�
 # ## 实测
 #
 # 与记录结果同样的图，这次在这台机器上，菱形是你的猜测。**（b）保留缓冲区**是（b）的对照：
-# 展平的缓冲区只新建一次，之后一直重用，就像 DDP 保留它的桶。下面一栏是分析器记录的那几步中反向传播的用时：
+# 展平的缓冲区只新建一次，之后一直重用，就像 DDP 保留它的桶。下面一栏是分析器记录的那几次迭代中反向传播的用时：
 # （c）边反向传播边发送，（a）是它的对照。（d）画在练习 3 中。
 
 # %% tags=["nbval-ignore-output"]
@@ -250,7 +255,7 @@ display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  
 # %% [markdown] lang="zh"
 # ## 一次训练迭代，逐个进程来看
 #
-# 先画（c）、再画（a）中分析器记录的那一步（不是计时的训练迭代），每个进程占两行。
+# 先画（c）、再画（a）中分析器记录的那次迭代（不是计时的那几次），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
@@ -287,25 +292,25 @@ print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是�
 print(show.flat_answer(result))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比
 
 # %% [markdown]
-# 3. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, are
-#    DDP with 1 MiB buckets and (c) faster than it, here and on the 16-core host? And your (d) against DDP at 1 MiB?
-#    Write your guess of DDP 1 MiB's step here (ms) into `my_guess`.
+# 3. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is DDP
+#    with 1 MiB buckets faster than it here? Write your guess of DDP 1 MiB's step here (ms) into `my_guess`. The
+#    answer adds the 16-core host, (c) against one bucket and your (d) against DDP 1 MiB.
 
 # %% [markdown] lang="zh"
 # 3. DDP 默认的桶大小是 25 MiB，能装下这个多层感知机的全部梯度，所以反向传播之后只调用一次全归约。按同一规则，
-#    在这里和在 16 核主机上，桶大小为 1 MiB 的 DDP 和（c）比它快吗？同样用 1 MiB 的桶，你的（d）与这个 DDP 相比呢？
-#    把你对这里 DDP（1 MiB）训练迭代用时的猜测（毫秒）写进 `my_guess`。
+#    在这里，桶大小为 1 MiB 的 DDP 比它快吗？把你对这里 DDP（1 MiB）训练迭代用时的猜测（毫秒）写进 `my_guess`。
+#    参考答案还给出了 16 核主机上的结果，以及（c）与一个桶、你的（d）与 DDP（1 MiB）的比较。
 
 # %%
 my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB）的训练迭代用时
 
 # %% tags=["nbval-ignore-output"]
-display(show.bucket_table(result, there))  # calls per step, then here and the recording  #zh: 每步调用次数，然后是这里和记录结果
+display(show.bucket_table(result, there))  # calls per step, then here and the recording  #zh: 每次迭代的调用次数，然后是这里和记录结果
 display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets'], guess=my_guess,
                         guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.buckets_answer(result, there))  # here, then the recording; (d) against DDP  #zh: 先是这里，再是记录结果；（d）与 DDP 相比
+print(show.buckets_answer(result, there))  # (c), your (d), then the question's DDP 1 MiB; here, then the recording  #zh: （c）、你的（d），最后是所问的 DDP（1 MiB）；先这里，再记录结果
 
 # %% [markdown]
 # 4. Below, (c) forgets to divide by the number of processes. Write your guess of the relative error the check

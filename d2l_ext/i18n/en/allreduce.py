@@ -3,7 +3,7 @@ MESSAGES = {
     'allreduce.version.backward': 'step without all-reduce', 'allreduce.version.allreduce': 'all-reduce alone',
     'allreduce.version.serial': '(a) after backward', 'allreduce.version.flat': '(b) flat',
     'allreduce.version.kept': '(b), buffer kept',
-    'allreduce.plot.back_in': 'backward in ({k})', 'allreduce.sep_list': ', ',
+    'allreduce.plot.back_in': 'backward in ({k})', 'allreduce.sep_list': ', ', 'allreduce.plot.formula': 'cost formula',
     'allreduce.version.hooks': '(c) hooks', 'allreduce.version.buckets': '(d) buckets {mb:g} MiB',
     'allreduce.version.ddp': 'DDP {mb:g} MiB', 'allreduce.version.one_bucket': 'DDP {mb:g} MiB (one bucket)',
     'allreduce.lane.compute': 'compute (backward {ms:.0f} ms)',
@@ -47,9 +47,7 @@ MESSAGES = {
     'allreduce.answer.miss': ("{where}, the formula put (c) at {model}, the median was {measured} ({missed}). Backward "
                               "took {c} in (c)'s profiled steps vs {a} in (a)'s, the control ({grew}): {part}."),
     'allreduce.answer.share': '{share} of the gap; {left} is left', 'allreduce.answer.none': 'none of the gap',
-    'allreduce.answer.over': 'more than the gap; formula plus it, {plus}, is {over} above the median',
-    'allreduce.answer.same': ("{other} makes the same {calls} calls as {ref}: each layer's {mib:g} MiB weight fills a "
-                              'bucket alone. Here, {line}.'),
+    'allreduce.answer.over': 'more than the gap, so the slower backward alone accounts for all of it',
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',

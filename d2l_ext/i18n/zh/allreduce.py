@@ -2,8 +2,7 @@
 MESSAGES = {
     'allreduce.version.backward': '不做全归约的训练迭代', 'allreduce.version.allreduce': '只做全归约',
     'allreduce.version.serial': '（a）反向传播之后', 'allreduce.version.flat': '（b）展平',
-    'allreduce.version.kept': '（b）保留缓冲区',
-    'allreduce.plot.back_in': '（{k}）中的反向传播',
+    'allreduce.version.kept': '（b）保留缓冲区', 'allreduce.plot.back_in': '（{k}）中的反向传播',
     'allreduce.version.hooks': '（c）钩子', 'allreduce.version.buckets': '（d）分桶（{mb:g} MiB）',
     'allreduce.version.ddp': 'DDP（{mb:g} MiB）', 'allreduce.version.one_bucket': 'DDP（{mb:g} MiB，一个桶）',
     'allreduce.lane.compute': '计算（反向传播 {ms:.0f} 毫秒）', 'allreduce.lane.allreduce': '全归约',
@@ -31,28 +30,26 @@ MESSAGES = {
     'allreduce.ingredients.step': '不做全归约的训练迭代 {step}；只做全归约 {alone}，共 {tensors} 次调用',
     'allreduce.ingredients.fit': '代价公式：每次调用α={alpha}，β={gbps} GB/s',
     'allreduce.plot.title': '每个版本计时的训练迭代',
-    'allreduce.plot.back': '分析器记录的那几步中的反向传播',
+    'allreduce.plot.back': '分析器记录的那几次迭代中的反向传播',
     'allreduce.plot.back_ms': '反向传播（毫秒，各进程的平均）',
     'allreduce.plot.step_ms': '训练迭代时间（毫秒，最慢的进程）',
-    'allreduce.plot.timeline_after': '{label}，分析器记录的那一步：\n每个全归约都在反向传播结束后才开始',
-    'allreduce.plot.timeline_during': '{label}，分析器记录的那一步：\n第一个全归约开始时，反向传播还要{ms}才结束',
-    'allreduce.plot.lead': '{ms:.0f} 毫秒（进程 {rank}）',
+    'allreduce.plot.timeline_after': '{label}，分析器记录的那次迭代：\n每个全归约都在反向传播结束后才开始',
+    'allreduce.plot.timeline_during': '{label}，分析器记录的那次迭代：\n第一个全归约开始时，反向传播还要{ms}才结束',
+    'allreduce.plot.lead': '{ms:.0f} 毫秒（进程 {rank}）', 'allreduce.plot.formula': '代价公式',
     'allreduce.recorded.none': '这份 d2l_ext 没有附带 16 核主机上的记录结果',
     'allreduce.recorded.title': '记录结果：{n} 个进程，一台 {cores} 核主机，{date}',
     'allreduce.table.predicted': '{where}：预测的训练迭代（毫秒）', 'allreduce.table.version': '版本',
     'allreduce.table.measured': '{where}：训练迭代中位数（毫秒）', 'allreduce.table.not_recorded': '未记录',
-    'allreduce.table.calls': '每步全归约调用次数', 'allreduce.on': '{n} 个进程、{cores} 个核心：',
+    'allreduce.table.calls': '每次迭代的全归约调用次数', 'allreduce.on': '{n} 个进程、{cores} 个核心：',
     'allreduce.answer.where': '{where}，{line}。', 'allreduce.answer.none': '这一变化不能解释这个差距',
     'allreduce.plot.from_backward': '{axis}，从反向传播开始算起（未画前向传播）',
-    'allreduce.answer.miss': ('{where}，代价公式预测（c）为{model}，实测中位数为{measured}（{missed}）。分析器记录的'
-                              '那几步中，反向传播在（c）中用时{c}，在对照（a）中为{a}（{grew}）：{part}。'),
+    'allreduce.answer.miss': ('{where}，代价公式预测（c）为{model}，实测中位数为{measured}（{missed}）。'
+                              '分析器记录的那几次迭代中，反向传播在（c）中用时{c}，在对照（a）中为{a}（{grew}）：{part}。'),
     'allreduce.answer.share': '这一变化占差距的{share}，还剩{left}',
-    'allreduce.answer.over': '这一变化比差距还大；代价公式加上这一变化为{plus}，比实测中位数多{over}',
-    'allreduce.answer.same': ('{other}与{ref}的全归约调用次数相同，都是{calls}次：每层 {mib:g} MiB 的权重独自就装满'
-                              '一个桶。在这里，{line}。'),
-    'allreduce.answer.kept': ('两者只有一处不同：（b）每步用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，'
+    'allreduce.answer.over': '这一变化比差距还大，仅反向传播变慢就足以解释全部差距',
+    'allreduce.answer.kept': ('两者只有一处不同：（b）每次迭代都用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，'
                               '对照的缓冲区只建一次。'),
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n − 1 = {n1}（n = {n} 个进程）。',
-    'allreduce.answer.cat': '（d）和（b）一样，每步都用 torch.cat 新建张量，DDP 不是这样。',
+    'allreduce.answer.cat': '（d）和（b）一样，每次迭代都用 torch.cat 新建张量，DDP 不是这样。',
     'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
 }
