@@ -1,6 +1,6 @@
 """Grade every "Build it" task's worked solution and every wrong version, each outcome against the expected one.
 
-    python tools/grade_tasks.py [--solutions-only] [--json FILE]
+    python tools/grade_tasks.py [--solutions-only] [--task PREFIX] [--json FILE]
 
 Each source goes through `python -m d2l_ext check TASK FILE --json`, the command a learner runs. A
 worked solution must pass; a wrong version must fail its own criterion (and, unless that is 'runs',
@@ -101,12 +101,13 @@ def grade(task_id: str, source: str, folder: Path) -> tuple[dict, int, float]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--solutions-only', action='store_true', help="grade each task's worked solution only")
+    ap.add_argument('--task', default='', help='grade only the tasks whose id starts with this (e.g. 13.3.3)')
     ap.add_argument('--json', help='write every row (task, version, expected, got, exit, lines) here')
     args = ap.parse_args(argv)
     rows, wrong = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for task_id, label, source, expected, skip in cases():
-            if args.solutions_only and expected != PASS:
+            if (args.solutions_only and expected != PASS) or not task_id.startswith(args.task):
                 continue
             want = 'pass' if expected == PASS else f'fail {expected}'
             if skip:
