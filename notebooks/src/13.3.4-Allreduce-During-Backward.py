@@ -27,8 +27,8 @@
 #
 # 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
-# 小批量中的一份。下面先看在一台 16 核主机上边反向传播边发送带来了什么，再写出训练迭代的四个版本（最后一个是 PyTorch 的
-# `DistributedDataParallel`（DDP）的做法），并在这台机器上测量它们。
+# 小批量中的一份。下面先看一台 16 核主机上记录的结果：在反向传播的同时发送梯度，训练迭代的用时有什么变化。
+# 然后写出训练迭代的四个版本（最后一个是 PyTorch 的 `DistributedDataParallel`（DDP）的做法），并在这台机器上测量它们。
 
 # %%
 # %matplotlib inline
@@ -57,8 +57,8 @@ print(show.machine_text(BACKEND, WORLD))
 # below. In **(a)** every gradient is all-reduced after backward. In **(c)** each gradient's all-reduce starts from a
 # hook once backward has computed it. The last layer's gradient is final first, so its all-reduce runs while backward
 # computes the layers nearer the input. DDP does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once
-# it holds 1 MiB. The top row, the step without all-reduce, is the floor. Below: one profiled step of (c), process
-# by process.
+# it holds 1 MiB. The top row, the step without all-reduce, is the floor. The middle panel times backward in (a) and
+# (c); the bottom one draws one profiled step of (c), process by process.
 
 # %% [markdown] lang="zh"
 # ## 先看图：在一台 16 核主机上记录的结果
@@ -67,7 +67,7 @@ print(show.machine_text(BACKEND, WORLD))
 # **（a）**在反向传播之后对每个梯度做全归约。**（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。
 # 最后一层的梯度最先确定，所以它的全归约与靠近输入的各层的反向传播同时进行。DDP 的做法与（c）相同，只是按桶发送：
 # DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练迭代，即下限。
-# 下图是（c）中分析器记录的那次迭代，逐个进程画出。
+# 中间一栏是（a）和（c）中反向传播的用时；最下面一栏是（c）中分析器记录的那次迭代，逐个进程画出。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -77,14 +77,12 @@ if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **What two cores can show.** Here each process has one core, and gloo sends and sums on those same two cores.
-# Expect backward to run longer in (c) than in (a), as it did on the 16-core host: the lower panel of the Measure
-# figure tests it. For what sending during backward buys, see the recording above.
+# **Before measuring.** On the 16-core host, backward took longer in (c), which all-reduces during it, than in (a),
+# which does not (the middle panel above). Expect the same here: the lower panel of the Measure figure tests it.
 
 # %% [markdown] lang="zh"
-# **在两个核心上能看到什么。** 在这里每个进程只有一个核心，gloo 的发送和求和也在这两个核心上运行。
-# 预计（c）中的反向传播比（a）中的用时更长，在 16 核主机上也是这样：实测图的下面一栏检验这一点。
-# 要看边反向传播边发送的收益，请看上面的记录结果。
+# **测量之前。** 在 16 核主机上，反向传播在（c）中比在（a）中用时更长（上图中间一栏）：（c）在反向传播期间做全归约，
+# （a）不做。预计在这里也是这样，实测图的下面一栏检验这一点。
 
 # %% [markdown]
 # ## Build it: four versions of the step
@@ -194,8 +192,8 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # The *cost formula* predicts each step. A ring all-reduce sends $2(n-1)/n$ of the bytes from each process; for
 # $n=2$ that is 1. So one call costs $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$. Here α is a call's fixed cost and
 # β the bandwidth (gloo over loopback). Both are fitted to two timings: all-reduce alone, and one call on a larger
-# buffer. A call starts once its gradients are ready and the call before it is done. So the last call starts after
-# backward ends.
+# buffer. A call starts once its gradients are ready and the call before it is done. The first layer's gradients are
+# computed last, so the call that sends them starts after backward ends.
 
 # %% [markdown] lang="zh"
 # ## 在这里测量：预测所需的数据
@@ -205,7 +203,8 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # *代价公式*预测每次训练迭代的用时。环形全归约中，每个进程发送的字节数是梯度字节数的$2(n-1)/n$倍；$n=2$时这个倍数是 1。
 # 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中 α 是每次调用的固定开销，β 是带宽
 # （gloo 经本机回环网络）。两者由两次计时拟合：只做全归约，以及对一个更大的缓冲区调用一次。
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始，所以最后一次调用在反向传播结束之后才开始。
+# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。第一层的梯度最后才算出，
+# 所以发送它的那次调用在反向传播结束之后才开始。
 
 # %% tags=["nbval-ignore-output"]
 steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
@@ -293,13 +292,13 @@ print(show.flat_answer(result))  # (b) against (a), then against its control  #z
 
 # %% [markdown]
 # 3. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is DDP
-#    with 1 MiB buckets faster than it here? Write your guess of DDP 1 MiB's step here (ms) into `my_guess`. The
-#    answer adds the 16-core host, (c) against one bucket and your (d) against DDP 1 MiB.
+#    with 1 MiB buckets faster here than DDP 25 MiB? Write your guess of DDP 1 MiB's step here (ms) into `my_guess`.
+#    The answer adds the 16-core host.
 
 # %% [markdown] lang="zh"
 # 3. DDP 默认的桶大小是 25 MiB，能装下这个多层感知机的全部梯度，所以反向传播之后只调用一次全归约。按同一规则，
-#    在这里，桶大小为 1 MiB 的 DDP 比它快吗？把你对这里 DDP（1 MiB）训练迭代用时的猜测（毫秒）写进 `my_guess`。
-#    参考答案还给出了 16 核主机上的结果，以及（c）与一个桶、你的（d）与 DDP（1 MiB）的比较。
+#    在这里，桶大小为 1 MiB 的 DDP 比默认的 DDP（25 MiB，一个桶）快吗？把你对这里 DDP（1 MiB）训练迭代用时的猜测
+#    （毫秒）写进 `my_guess`。参考答案还给出了 16 核主机上的结果。
 
 # %%
 my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB）的训练迭代用时
@@ -310,7 +309,7 @@ display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versi
                         guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.buckets_answer(result, there))  # (c), your (d), then the question's DDP 1 MiB; here, then the recording  #zh: （c）、你的（d），最后是所问的 DDP（1 MiB）；先这里，再记录结果
+print(show.buckets_answer(result, there))  # DDP 1 MiB against one bucket: here, then the recording  #zh: DDP（1 MiB）与一个桶相比：先这里，再记录结果
 
 # %% [markdown]
 # 4. Below, (c) forgets to divide by the number of processes. Write your guess of the relative error the check

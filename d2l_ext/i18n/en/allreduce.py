@@ -40,7 +40,8 @@ MESSAGES = {
     'allreduce.recorded.title': 'recorded: {n} processes on a {cores}-core host, {date}',
     'allreduce.table.predicted': '{where}: predicted step (ms)', 'allreduce.table.version': 'version',
     'allreduce.table.measured': '{where}: median step (ms)', 'allreduce.table.not_recorded': 'not recorded',
-    'allreduce.table.calls': 'all-reduce calls per step', 'allreduce.letter': '({k})',
+    'allreduce.table.calls': ('all-reduce calls per step (a {w}×{w} weight is {mib:g} MiB, so a bucket of '
+                              '{mib:g} MiB or less holds one layer)'), 'allreduce.letter': '({k})',
     'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
@@ -51,5 +52,4 @@ MESSAGES = {
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
-    'allreduce.answer.cat': 'Like (b), (d) makes new tensors with torch.cat each step; DDP does not.',
 }

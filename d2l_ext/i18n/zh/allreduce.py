@@ -40,7 +40,8 @@ MESSAGES = {
     'allreduce.recorded.title': '记录结果：{n} 个进程，一台 {cores} 核主机，{date}',
     'allreduce.table.predicted': '{where}：预测的训练迭代（毫秒）', 'allreduce.table.version': '版本',
     'allreduce.table.measured': '{where}：训练迭代中位数（毫秒）', 'allreduce.table.not_recorded': '未记录',
-    'allreduce.table.calls': '每次迭代的全归约调用次数', 'allreduce.on': '{n} 个进程、{cores} 个核心：',
+    'allreduce.table.calls': '每次迭代的全归约调用次数（一个 {w}×{w} 的权重是 {mib:g} MiB，'
+                             '所以不超过 {mib:g} MiB 的桶只装一层）', 'allreduce.on': '{n} 个进程、{cores} 个核心：',
     'allreduce.answer.where': '{where}，{line}。', 'allreduce.answer.none': '这一变化不能解释这个差距',
     'allreduce.plot.from_backward': '{axis}，从反向传播开始算起（未画前向传播）',
     'allreduce.answer.miss': ('{where}，代价公式预测（c）为{model}，实测中位数为{measured}（{missed}）。'
@@ -50,6 +51,5 @@ MESSAGES = {
     'allreduce.answer.kept': ('两者只有一处不同：（b）每次迭代都用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，'
                               '对照的缓冲区只建一次。'),
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n − 1 = {n1}（n = {n} 个进程）。',
-    'allreduce.answer.cat': '（d）和（b）一样，每次迭代都用 torch.cat 新建张量，DDP 不是这样。',
     'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
 }
