@@ -234,11 +234,12 @@ def test_recorded_lines_come_from_the_recording(rec):
             f"recorded on {rec.machine['gpus'][0]}, medians of {rec.comm[0].repeats} repeats: products alone "
             f"{ms(same.run)}, copies alone into pinned buffers {ms(same.copy)}\nthe book's copies alone: "
             f"copy_to_cpu(y) {ms(rows[show.BOOK_PAGEABLE].copy)}, copy_to_cpu(y, True) {ms(book.copy)}")
-        # per way the share hidden (guessed in %): the prediction's (one stream: none) and the recording's; the verdict
-        one, two, line = show.recorded_lines(rec, (50, 90)).split('\n')
-        assert one == ('share of the copy time hidden by run then copy: your guess 50% · predicted 0% · measured '
-                       f"{show.verdict.num(show.hidden_share(book), '%')}")
-        assert two.startswith('share of the copy time hidden by run_and_copy: your guess 90% · predicted ')
+        # per way its total (guessed in ms, as the figure draws it): guessed, predicted, recorded; then the verdict
+        one, two, line = show.recorded_lines(rec, (190, 135)).split('\n')
+        assert one == (f'run then copy: your guess 190 ms · predicted {ms(book.expected)} · measured '
+                       f'{ms(book.overlapped)}')
+        assert two == (f'run_and_copy: your guess 135 ms · predicted {ms(side.expected)} · measured '
+                       f'{ms(side.overlapped)}')
         assert line == show.verdict.line('run_and_copy', side.times['overlapped'], 'products alone + copies alone',
                                          show._added(side.times), 'ms')  # the answer's baseline
         assert show.recorded_lines(rec) == line  # no guess: the verdict alone
@@ -248,14 +249,14 @@ def test_recorded_lines_come_from_the_recording(rec):
                                  f'copies alone {ms(show._added(book.times).median)}, no clear difference')
         assert f"it hid {show.verdict.num(show.hidden_share(side), '%')} of the copy time." in answer
         assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as the parts added: none
-        assert abs(show.hidden_share(side, predicted=True) - show.hidden_share(side)) < 0.1  # the model held
+        assert abs(side.expected - side.overlapped) < 0.1 * side.copy  # the model held
         assert show.recorded_alone(None) == 'No GPU recording to show here.'
     assert side.overlapped < same.overlapped  # the picture of the point: two streams beat one
 
 
 def test_the_recorded_figure_puts_repeats_and_timelines_on_one_time_axis(rec):
     with using_language('en'):
-        fig = show.plot_recorded(rec, (50, 90))
+        fig = show.plot_recorded(rec, (190, 135))
     repeats, *timelines = fig.axes[:3]
     rows = [x.get_text().split('\n')[0] for x in repeats.get_yticklabels()]
     # the book's, ours: one name per way in the figures, the lines and the prose
@@ -263,9 +264,12 @@ def test_the_recorded_figure_puts_repeats_and_timelines_on_one_time_axis(rec):
                     'computed: products alone + copies alone,']  # the baseline of the verdict and the answer
     assert [ax.get_title(loc='left').split(':')[0] for ax in timelines] == rows[:2]
     assert len({ax.get_xlim() for ax in fig.axes[:3]}) == 1 and rec.machine['gpus'][0] in fig._suptitle.get_text()
-    # the diamonds are times the shares imply (the axis is ms), and the legend says so; the hatch says what it is
+    # the diamonds are the guessed totals, on the figure's ms axis; the hatch says what it is
     legend = [tx.get_text() for tx in repeats.get_legend().get_texts()]
-    assert {'your guess (as a time)', 'predicted from the times alone'} <= set(legend)
+    assert 'predicted from the times alone' in legend
+    marks = [c for c in repeats.collections if hasattr(c, 'get_sizes') and list(c.get_sizes()) == [140]]
+    diamonds = [x for c in marks for x, _ in c.get_offsets()]  # plot_repeats draws a guess 140 pt², one per way
+    assert sorted(round(x) for x in diamonds) == [135, 190]
     assert show.plot_recorded(None) is None
 
 
@@ -338,7 +342,7 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
     # under together, both predictions hatched: max(t1, t2) and t1 + t2, each named at its end
     bars = sorted(p.get_width() for p in ax.patches if p.get_hatch() == '///')
     assert bars == pytest.approx([1.0, 1.8])
-    assert {'max(t1, t2)', 't1 + t2'} <= {tx.get_text().strip() for tx in ax.texts}
+    assert {r'$\max(t_1, t_2)$', r'$t_1 + t_2$'} <= {tx.get_text().strip() for tx in ax.texts}  # as the prose writes
     rows = [lb.get_text().split('\n')[0] for lb in ax.get_yticklabels()]
     assert rows == ['lane 0 computes and copies', 'lane 1 computes', 'together']
     with using_language('zh'):
@@ -380,13 +384,14 @@ def test_profile_lines_count_each_copy_once():
         # what the profiler tells that the timings did not: which operators ran, how often, their self times
         assert show.profile_text(prof, gpu=True, x=x, w=w, iters=10) == (
             'run_and_copy, 10 products (800 × 800) by (800 × 800): 10.2 GFLOP, 25.6 MB copied\n'
-            'Worked answer: aten::mm: 10 calls, 131 ms of self time; aten::copy_: 10 calls, 57.9 ms.')
+            "Worked answer: the products (aten::mm, 10 calls) took 131 ms of self time, the copies (aten::copy_, 10 "
+            "calls) 57.9 ms: 44% of the products' time.")
         cpu = SimpleNamespace(key_averages=lambda: [SimpleNamespace(key='aten::mm', self_cpu_time_total=6.94e3,
                                                                     count=20),
                                                     SimpleNamespace(key='aten::copy_', self_cpu_time_total=6.73e3,
                                                                     count=20)])
         assert show.profile_text(cpu, False, x, w, 20, 'run_then_copy').endswith(
-            'aten::mm: 20 calls, 6.94 ms of self time; aten::copy_: 20 calls, 6.73 ms.')
+            "(aten::copy_, 20 calls) 6.73 ms: 97% of the products' time.")
         frame = show.profile_frame(prof, gpu=True)
         assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
         assert list(frame['self time (ms)'])[0] == 131.0 and list(frame['calls']) == [10, 10, 10]
@@ -396,7 +401,7 @@ def test_profile_lines_count_each_copy_once():
     with using_language('zh'):
         assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身用时（毫秒）']
         assert show.profile_text(cpu, False, x, w, 20, 'run_then_copy').endswith(
-            '参考答案：aten::mm：调用20次，自身用时6.94毫秒；aten::copy_：调用20次，自身用时6.73毫秒。')
+            '参考答案：乘法（aten::mm，调用20次）自身用时6.94毫秒，复制（aten::copy_，调用20次）6.73毫秒，是乘法用时的97%。')
 
 
 def test_profile_frame_shortens_kernel_names():
@@ -460,13 +465,13 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
                    '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)
         assert hidden.metadata['jupyter'] == {'source_hidden': True, 'outputs_hidden': True}, marker
-    guess = next(i for i, c in enumerate(code) if 'my_guess = None  # ms' in c.source)  # the unit rates_text prints
+    guess = next(i for i, c in enumerate(code) if 'my_guess = None  # ms:' in c.source)  # the unit rates_text prints
     measured = next(i for i, c in enumerate(code) if 'show.measured_text' in c.source)
     assert '#zh: 毫秒' in code[guess].source and guess < measured  # the guess is written before the prediction shows
     assert 'show.plot_measured(measured, predicted, guess=my_guess' in code[measured].source
-    # the GPU picture comes first and open: guessed (shares) before it shows, drawn before the ingredients and Build it
+    # the GPU picture comes first and open: guessed (ms) before it shows, drawn before the ingredients and Build it
     recorded = next(i for i, c in enumerate(code) if 'show.plot_recorded(rec, my_guess)' in c.source)
-    shares = next(i for i, c in enumerate(code) if 'my_guess = None  # % of the copy time hidden' in c.source)
+    shares = next(i for i, c in enumerate(code) if 'my_guess = None  # ms, the total of each way' in c.source)
     task = next(i for i, c in enumerate(code) if "d2l_ext.check('13.3.2-copy'" in c.source)
     assert shares < recorded < task and 'jupyter' not in code[recorded].metadata
     # exercise 3: the guess (s) written after the lanes alone print, before the open figure; the answer hidden

@@ -116,41 +116,40 @@ def recorded_alone(rec) -> str:
              b=verdict.num(rows[BOOK_PAGEABLE].copy, 'ms'), c=verdict.num(book.copy, 'ms'))
 
 
-def hidden_share(row, predicted: bool = False) -> float:
+def hidden_share(row) -> float:
     """The share of a way's copy time hidden, 0 to 1: (products alone + copies alone - the way) / copies alone, none
-    unless faster than the two added by the one rule; `predicted`: the same with the way's expectation."""
-    faster = predicted or verdict.compare(row.times['overlapped'], _added(row.times)) == 'faster'
-    saved = row.run + row.copy - (row.expected if predicted else row.overlapped)
-    return min(1.0, max(0.0, saved / row.copy)) if faster and row.copy > 0 else 0.0
+    unless faster than the two added by the one rule."""
+    faster = verdict.compare(row.times['overlapped'], _added(row.times)) == 'faster'
+    return min(1.0, max(0.0, (row.run + row.copy - row.overlapped) / row.copy)) if faster and row.copy > 0 else 0.0
 
 
 def recorded_answer(rec) -> str:
-    """The worked answer to the recording's question: the share of the copy time each way hid (guessed in %)."""
+    """The worked answer to the recording's question: each way's total (guessed in ms) and the copy time it hid."""
     book, side, _ = _ways(rec)
     if book is None or side is None:
         return t('communication.recorded.none')
     return verdict.answer(*(hidden_sentence(_word(k), r) for k, r in (('run_then_copy', book), ('overlapped', side))))
 
 
-def _guesses(guess) -> tuple:  # the learner's shares hidden in %, as 0-1: (one stream, copy stream + events)
+def _guesses(guess) -> tuple:  # the learner's totals in ms, as s: (one stream, copy stream + events)
     both = tuple(guess)[:2] if isinstance(guess, (tuple, list)) else (guess, guess)
-    return tuple(None if g is None else g / 100 for g in both)
+    return tuple(None if g is None else g / 1e3 for g in both)
 
 
 def recorded_lines(rec, guess=None) -> str:
-    """Per way guessed, the share of its copy time hidden: guessed, predicted, recorded; then run_and_copy's verdict."""
+    """Per way guessed, its total (ms): guessed, predicted, recorded; then run_and_copy's verdict."""
     book, side, _ = _ways(rec)
     if book is None or side is None:
         return t('communication.recorded.none')
     way = {BOOK_PLAN: _word('run_then_copy'), SIDE_PLAN: _word('overlapped')}  # my_guess's order, the lesson's names
-    lines = [t('communication.recorded.hidden', way=way[r.mode], line=verdict.guess(g, hidden_share(r, True),
-             hidden_share(r), '%')) for g, r in zip(_guesses(guess), (book, side)) if g is not None]
+    lines = [t('communication.recorded.guess', way=way[r.mode], line=verdict.guess(g, r.expected, r.overlapped, 'ms'))
+             for g, r in zip(_guesses(guess), (book, side)) if g is not None]
     return verdict.lines(*lines, verdict.line(way[SIDE_PLAN], side.times['overlapped'], _word('added'),
                                               _added(side.times), 'ms'))
 
 
 def plot_recorded(rec, guess=None):
-    """On one time axis (ms): every repeat of each way (guesses at the times they imply), then when each op ran."""
+    """On one time axis (ms): every repeat of each way (the learner's guesses diamonds), then when each op ran."""
     book, side, _ = _ways(rec)
     if book is None or side is None or not rec.comm_timelines:
         return None
@@ -158,11 +157,9 @@ def plot_recorded(rec, guess=None):
     names = {r.mode: _mode_name(r.mode) for r in (book, side)}
     times = {**{names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}, _name('computed'): _added(
         side.times).repeated()}
-    mine = {names[r.mode]: r.run + r.copy - g * r.copy for g, r in zip(_guesses(guess), (book, side)) if g is not None}
+    mine = {names[r.mode]: g for g, r in zip(_guesses(guess), (book, side)) if g is not None}
     plot_repeats(times, ax=axes[0], predicted={names[r.mode]: r.expected for r in (book, side)}, guess=mine, unit='ms',
                  halves=True, predicted_label=style.plot_text('communication.predicted_alone'))
-    for text in [x for x in axes[0].get_legend().get_texts() if x.get_text() == style.plot_text('style.guess')]:
-        text.set_text(style.plot_text('communication.guess_time'))  # the diamond: the time the learner's share implies
     plot_comm_timelines([tl for tl in rec.comm_timelines if tl.plan in names], axes=axes[1:])  # the x axis shared
     fig.suptitle(recorded_title(rec))
     return fig
@@ -270,14 +267,15 @@ def profile_frame(prof, gpu: bool, rows: int = 8):
 
 def profile_text(prof, gpu: bool, x, w, iters: int, name: str = 'run_and_copy') -> str:
     """The profiled call (`name`)'s setting (`iters` products of x by w), then the worked answer: aten::mm's and
-    aten::copy_'s calls and self times (a GPU's Memcpy DtoH is the copies' again)."""
+    aten::copy_'s calls and self times, and the copies' as a share of the products' (a GPU's Memcpy DtoH repeats
+    aten::copy_'s)."""
     (n, m), c = x.shape, w.shape[1]
     flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
     ops = _self_times(prof, gpu)
     (mm, na), (copy, nb) = ops.get('aten::mm', (0.0, 0)), ops.get('aten::copy_', (0.0, 0))
     return (t('communication.profile.split', name=name, k=iters, n=n, m=m, c=c, flop=flop, size=size) + '\n'
             + verdict.answer(t('communication.profile.answer', na=na, ta=verdict.num(mm, 'ms'), nb=nb,
-                               tb=verdict.num(copy, 'ms'))))
+                               tb=verdict.num(copy, 'ms'), share=verdict.num(copy / mm if mm else 0.0, '%'))))
 
 
 def _si(value: float) -> str:

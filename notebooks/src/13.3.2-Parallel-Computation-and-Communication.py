@@ -60,7 +60,7 @@ print(lane.label)
 # 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。
 
 # %%
-workload = resolve_workload([lane], lesson=True, extra_matrices=3)
+workload = resolve_workload([lane], lesson=True)
 N, K = workload.size, workload.iters[0]
 
 
@@ -95,12 +95,12 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 # %% [markdown]
 # ## Recorded on an H200
 #
-# The book's code runs 50 products of 4000 × 4000 on a GPU. First each part alone:
+# First each part of the book's code alone:
 
 # %% [markdown] lang="zh"
 # ## 在 H200 上记录的结果
 #
-# 书中的代码在 GPU 上做 50 次 4000 × 4000 矩阵乘法。先看每一部分单独运行的用时：
+# 先看书中代码每一部分单独运行的用时：
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import newest
@@ -111,16 +111,15 @@ print(show.recorded_alone(rec))  # every copy mode, every repeat: rec.comm[0].de
 # %% [markdown]
 # The book's code runs every product, then `copy_to_cpu(y, True)` on the same stream: *run then copy*. The second
 # way, *run_and_copy* (you write it below), queues each copy on a copy stream behind an event recorded after its
-# product. Of the copies' time alone (printed above), what share disappears from each way's total? Write both, in %,
-# into `my_guess`.
+# product. From the times alone printed above, how long will each way take? Write both, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 书中的代码先做完所有乘法，再在同一个流上调用 `copy_to_cpu(y, True)`，即“先计算后复制”。第二种方式“边计算边复制”
-# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。上面打印了只做复制的用时。
-# 每种方式能从总用时里省去其中的百分之多少？把两个百分数（0 到 100）写进 `my_guess`。
+# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。根据上面打印的单独运行的
+# 用时，每种方式的总用时是多少？把两个用时（毫秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # % of the copy time hidden, 0-100: (run then copy, run_and_copy)  #zh: 隐藏的复制用时百分数（0 到 100）：（先计算后复制，边计算边复制）
+my_guess = None  # ms, the total of each way: (run then copy, run_and_copy)  #zh: 毫秒，每种方式的总用时：（先计算后复制，边计算边复制）
 
 # %% [markdown]
 # Hatched: run then copy, $t_\text{run} + t_\text{copy}$; run_and_copy,
@@ -143,14 +142,16 @@ print(show.recorded_lines(rec, my_guess))  # your guess's line per way, then run
 print(show.recorded_answer(rec))  # worked answer: the share of the copy time each way hid  #zh: 参考答案：每种方式隐藏的复制用时占比
 
 # %% [markdown]
-# **The book's numbers.** The book's code is the run-then-copy row. Its copy, `copy_to_cpu(y, True)`, was far faster
-# in the recording than `copy_to_cpu(y)` into new pageable tensors (printed above): the book's combined cell gains
-# from that faster copy, not from overlap.
+# **The book's numbers.** The book's code is the run-then-copy row. With `non_blocking=True`, PyTorch copies a GPU
+# tensor to the CPU into a new pinned tensor: `copy_to_cpu(y, True)` took about as long as copies into pinned buffers
+# (printed above). `copy_to_cpu(y)`, into new pageable tensors, was far slower: the book's combined cell gains from the
+# faster copy, not from overlap.
 
 # %% [markdown] lang="zh"
-# **书中的数字**。书中的代码就是“先计算后复制”那一行。它的“在GPU1上运行并复制到CPU”用 `copy_to_cpu(y, True)` 复制：
-# 在记录结果中，这比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多（见上面打印的第二行）。书中把计算和复制放在
-# 同一个单元格里计时，省下的时间来自更快的复制，而不是重叠。
+# **书中的数字**。书中的代码就是“先计算后复制”那一行。它的“在GPU1上运行并复制到CPU”用 `copy_to_cpu(y, True)` 复制。
+# 设置 `non_blocking=True` 时，PyTorch 把 GPU 张量复制到新建的锁页 CPU 张量中。在上面打印的记录结果中，
+# 它的用时与复制到锁页缓冲区相当，比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多。书中把计算和复制放在同一个
+# 单元格里计时，省下的时间来自更快的复制，而不是重叠。
 
 # %% [markdown]
 # ## The three ingredients
@@ -177,8 +178,12 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. On a CPU, `x` and `w` make 20 thin products (a 700 × 4 matrix
 # times a 4 × 700 one: little work, a large result to copy).
-# Without a GPU you write a stand-in with the same parts: a copy thread is the copy stream; handing each product
-# through a `queue.Queue` is its event and keeps it alive, as `record_stream` does; `join()` is `synchronize()`.
+# Without a GPU you write a stand-in with the same parts:
+#
+# * a copy thread is the copy stream;
+# * handing each product through a `queue.Queue` is its event and keeps it alive, as `record_stream` does;
+# * `join()` is `synchronize()`.
+#
 # Only a GPU grades the GPU branch; the worked answer holds one.
 
 # %% [markdown] lang="zh"
@@ -187,9 +192,13 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
 # 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法：$700\times4$矩阵乘以$4\times700$矩阵，计算量小，
-# 要复制的结果大。没有 GPU 时，你写的替代版本有同样的几个部分：复制线程就是复制流；通过 `queue.Queue` 交出每个乘积
-# 就是它的事件，并且像 `record_stream` 那样让这个乘积保持存活；`join()` 就是 `synchronize()`。GPU 分支只在有 GPU
-# 时评分；下面的参考答案里有 GPU 分支。
+# 要复制的结果大。没有 GPU 时，你写的替代版本有同样的几个部分：
+#
+# * 复制线程就是复制流；
+# * 通过 `queue.Queue` 交出每个乘积就是它的事件，并且像 `record_stream` 那样让这个乘积保持存活；
+# * `join()` 就是 `synchronize()`。
+#
+# GPU 分支只在有 GPU 时评分；下面的参考答案里有 GPU 分支。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # at hand for the task  #zh: 供任务使用
@@ -203,43 +212,43 @@ def run_and_copy(x, w, buffers, lane):
     raise NotImplementedError
 
 
-d2l_ext.check('13.3.2-copy', run_and_copy)
+mine = run_and_copy  # the measurements below use yours once this check passes  #zh: 这个检查通过后，下面的测量就用你的函数
+checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 #@source d2l_ext.communication.copying.run_and_copy
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-checked = d2l_ext.check('13.3.2-copy', run_and_copy)
+d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  #zh: 检查上面的参考答案
 
 # %% [markdown]
 # ## Predict, then measure here
 #
-# Without a GPU there is no copy engine: a copy moves bytes with the cores that compute. Expect the copies to slow
-# the products and to hide less than on the H200; the control row, products while a thread copies nonstop, measures
-# that. Hatched:
+# Without a GPU there is no copy engine: copies and products share this CPU. Expect the copies to slow the products
+# and to hide less than on the H200; the control row, products while a thread copies nonstop, measures that. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
-# * run_and_copy: products alone plus the part of the copies that the products' slowdown does not hide. If the
-#   control takes twice as long as products alone, half of the copy time adds.
+# * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - t_\text{run} / t_\text{ctrl})$ from products alone, copies
+#   alone and the control: if the control takes twice as long as products alone, half of the copy time adds.
 #
-# The last row, computed from products alone + copies alone, is the baseline. The check above counted how much
-# copying ran beside a product; the baseline asks whether the total got shorter. Overlap is not saved time: where
-# the products slow beside the copies, it saves less.
+# The last row is the baseline again. The check above counted how much copying ran beside a product; the baseline
+# asks whether the total got shorter. Overlap is not saved time: where the products slow beside the copies, it saves
+# less.
 
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
-# 没有 GPU 时没有复制引擎：复制也要用做乘法的那些核心来搬运数据。所以预计复制会拖慢乘法，隐藏的复制用时比 H200
-# 上少。对照行测的就是这种变慢：另一个线程不停地复制时，同样的乘法用时多少。斜线条形是预测：
+# 没有 GPU 时没有复制引擎：复制和乘法共用这个 CPU。所以预计复制会拖慢乘法，隐藏的复制用时比 H200 上少。
+# 对照行测的就是这种变慢：另一个线程不停地复制时，同样的乘法用时多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
-# * 边计算边复制：只做乘法，再加上乘法变慢而藏不住的那部分复制用时。如果对照的用时是只做乘法的两倍，就有一半复制
-#   用时加到总用时上。
+# * 边计算边复制：$t_\text{计算} + t_\text{复制} \times (1 - t_\text{计算} / t_\text{对照})$，三者依次是只做乘法、
+#   只做复制和对照的用时。如果对照的用时是只做乘法的两倍，就有一半复制用时加到总用时上。
 #
-# 最后一行是只做乘法与只做复制逐次重复相加的计算值，即基线。上面的检查统计的是复制有多少与乘法同时进行；基线问的是
-# 总用时是否变短。重叠不等于省下的时间：乘法在复制旁边变慢时，省下的就少。
+# 最后一行仍是基线。上面的检查统计的是复制有多少与乘法同时进行；基线问的是总用时是否变短。重叠不等于省下的时间：乘法在复制旁边变慢时，省下的就少。
 
 # %% tags=["nbval-ignore-output"]
+run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
 x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本计算资源上任务的设定
 K2 = tracing.setting(lane).iters
 buffers, buffers_base = tracing.host_buffers(lane), tracing.host_buffers(lane)  # pinned on a GPU, once  #zh: 在 GPU 上为锁页内存，只分配一次
@@ -250,11 +259,14 @@ variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
             'copy': lambda: [b.copy_(y) for b, y in zip(buffers_base, ys)],
             # the control: the same products while copies run without pause  #zh: 对照：同样的乘法，同时不停地复制
             'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
-            'overlapped': lambda: copying.run_and_copy(x, w, buffers, lane)}
+            'overlapped': lambda: run_and_copy(x, w, buffers, lane)}
 measured = d2l_ext.compare(variants, lanes=[lane], repeats=25,  # every way, interleaved  #zh: 每种方式交替计时
                            check=lambda name, out: d2l_ext.check_close(out, ref, name))
 alone = measured.medians()                # the prediction's inputs: products alone, copies alone, the control  #zh: 预测的输入：只做乘法、只做复制、对照
+print('measured with your run_and_copy (its check passed)' if checked.passed else
+      "measured with the package's run_and_copy (yours has not passed its check yet)")
 print(show.rates_text(alone))
+#zh-str: {'measured with your run_and_copy (its check passed)': '用你的 run_and_copy 测量（它通过了检查）', "measured with the package's run_and_copy (yours has not passed its check yet)": '用包里的 run_and_copy 测量（你的尚未通过检查）'}
 
 # %% [markdown]
 # From these three times, write your guess for `run_and_copy` (ms) into `my_guess`.
@@ -332,9 +344,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
-# while lane 1 computes on its own. With one GPU, lane 0 is the GPU and lane 1 the CPU; without one, both share this
-# CPU's cores. From the times alone, predict "together" (s) into `my_guess`. Will it be faster than t1 + t2? Slower
-# than max(t1, t2)?
+# while lane 1 computes on its own. From the times alone, predict "together" (s) into `my_guess`. Will it be faster
+# than $t_1 + t_2$? Slower than $\max(t_1, t_2)$?
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -342,9 +353,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # 这里是书中的练习3和练习4（练习1和练习2见12.3.1节，练习5见扩展一节“依赖图”）。
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
-# 独立地计算。有一个 GPU 时，计算资源 0 是 GPU，计算资源 1 是 CPU。没有 GPU 时，两者共用这个 CPU 的核心。
-# 根据单独运行的用时预测“同时运行”的用时（秒），写进 `my_guess`。它会比 t1 + t2 更快吗？会比 max(t1, t2)
-# 更慢吗？
+# 独立地计算。根据单独运行的用时预测“同时运行”的用时（秒），写进 `my_guess`。它会比$t_1+t_2$更快吗？
+# 会比$\max(t_1, t_2)$更慢吗？
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
@@ -396,8 +406,8 @@ print(show.profile_text(prof, GPU, x, w, K2, name))
 #   products alone + copies alone.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
-# * Without a GPU a copy takes the same cores: the products slowed beside a copying thread (the control row), and
-#   run_and_copy hid far less than on the H200.
+# * Without a GPU, copies and products share this CPU: the products slowed beside a copying thread (the control row),
+#   and run_and_copy hid far less than on the H200.
 #
 # ## Pitfalls
 #
@@ -411,7 +421,7 @@ print(show.profile_text(prof, GPU, x, w, K2, name))
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠：在 H200 的记录结果中，先计算后复制的用时与只做乘法、
 #   只做复制之和一样。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制用时。
-# * 没有 GPU 时，复制也要占用同样的核心：复制线程在旁边运行时乘法变慢了（对照行），边计算边复制隐藏的复制用时
+# * 没有 GPU 时，复制和乘法共用这个 CPU：复制线程在旁边运行时乘法变慢了（对照行），边计算边复制隐藏的复制用时
 #   也远少于 H200 上的。
 #
 # ## 易错点

@@ -49,8 +49,7 @@ MESSAGES = {
     'communication.hidden': '{way} took {total} vs products alone + copies alone {sum}, {by}: {hid}',
     'communication.hid': 'it hid {share} of the copy time.',
     'communication.hid_none': 'the rule shows no copy time hidden.',
-    'communication.guess_time': 'your guess (as a time)',
-    'communication.recorded.hidden': 'share of the copy time hidden by {way}: {line}',
+    'communication.recorded.guess': '{way}: {line}',
     'communication.recorded.none': 'No GPU recording to show here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
     'communication.timeline.caption': '{plan}: one run, {total}',
@@ -65,7 +64,7 @@ MESSAGES = {
     'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. The copy '
                                    'landed first this time; it need not.'),
     'communication.ex3.alone': 'alone: t1 = {a} (lane 0), t2 = {b} (lane 1)',
-    'communication.ex3.max': 'max(t1, t2)', 'communication.ex3.sum': 't1 + t2',
+    'communication.ex3.max': r'$\max(t_1, t_2)$', 'communication.ex3.sum': r'$t_1 + t_2$',
     'communication.parts_combined': 'the parts combined',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.col_op': 'operator',
@@ -81,5 +80,6 @@ MESSAGES = {
                                      'plus the shorter of one product and one copy.'),
     'communication.profile.split': '{name}, {k} products ({n} × {m}) by ({m} × {c}): {flop}FLOP, {size}B copied',
     'communication.profile.col_calls': 'calls',
-    'communication.profile.answer': 'aten::mm: {na} calls, {ta} of self time; aten::copy_: {nb} calls, {tb}.',
+    'communication.profile.answer': ('the products (aten::mm, {na} calls) took {ta} of self time, the copies '
+                                     "(aten::copy_, {nb} calls) {tb}: {share} of the products' time."),
 }

@@ -47,8 +47,7 @@ MESSAGES = {
     'communication.predicted_printed': '由上面打印的用时预测',
     'communication.hidden': '{way}用时 {total}，只做乘法与只做复制之和为 {sum}，{by}：{hid}',
     'communication.hid': '隐藏了 {share} 的复制用时。', 'communication.hid_none': '按规则看不出隐藏了复制用时。',
-    'communication.guess_time': '你的猜测（换算成用时）',
-    'communication.recorded.hidden': '{way}隐藏的复制用时占比：{line}',
+    'communication.recorded.guess': '{way}：{line}',
     'communication.recorded.none': '这里没有 GPU 记录结果可以展示。',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
     'communication.timeline.caption': '{plan}：运行一次，{total}',
@@ -62,7 +61,7 @@ MESSAGES = {
     'communication.hazard.lucky': ('在 {wait} 之前读取：相对误差 {early:.1e}；之后：{late:.1e}。'
                                    '这次复制先完成了，但不一定总是如此。'),
     'communication.ex3.alone': '单独运行：t1 = {a}（计算资源 0），t2 = {b}（计算资源 1）',
-    'communication.ex3.max': 'max(t1, t2)', 'communication.ex3.sum': 't1 + t2',
+    'communication.ex3.max': r'$\max(t_1, t_2)$', 'communication.ex3.sum': r'$t_1 + t_2$',
     'communication.parts_combined': '两部分合成',
     'communication.ex3.title': '练习 3：计算、复制与第二个计算资源',
     'communication.profile.col_op': '运算符',
@@ -77,5 +76,6 @@ MESSAGES = {
                                      '较短者。'),
     'communication.profile.split': '{name}，{n} × {m} 矩阵乘以 {m} × {c} 矩阵，共 {k} 次：{flop}FLOP，复制 {size}B',
     'communication.profile.col_calls': '调用次数',
-    'communication.profile.answer': 'aten::mm：调用 {na} 次，自身用时 {ta}；aten::copy_：调用 {nb} 次，自身用时 {tb}。',
+    'communication.profile.answer': ('乘法（aten::mm，调用 {na} 次）自身用时 {ta}，复制（aten::copy_，调用 {nb} 次）'
+                                     '{tb}，是乘法用时的 {share}。'),
 }
