@@ -76,7 +76,7 @@ def test_timeline_and_exercises_on_cpu():
     assert set(ind.times) == {'one_at_a_time', 'issued_together'} and ind.threads == lanes[0].threads
     assert ind.at_once == 1  # PyTorch computes each product before the call returns: the prediction, no gain
     small = measure_small_ops(lanes, size=16, iters=4, repeats=1)
-    assert set(small.times) == {'one_lane', 'two_threads', 'batched'} and small.products == 8
+    assert list(small.times) == ['one_thread', 'two_threads', 'batched'] and small.products == 8  # the control first
     assert small.threads == lanes[0].threads  # each thread's share, as the lanes table labels it
     assert measure_sync_mistake(lanes).reason == 'parallel.sync.no_gpu'
 
@@ -233,19 +233,20 @@ def test_plot_parallel_draws_the_printed_prediction_and_the_line_s_baseline():
             no_base).axes[0].get_title()
 
 
-def test_five_rows_measure_what_the_lesson_compares_and_print_the_guess_and_one_verdict(capsys):
+def test_lane_rows_measure_what_the_lesson_compares_with_the_control_and_print_one_verdict(capsys):
     import torch
 
-    from d2l_ext.parallel import five_rows
+    from d2l_ext.parallel import lane_rows
     from d2l_ext.parallel.together import run_together
     with fake_hardware(gpus=0, cores=2):
         lanes = pick_lanes('torch')
     xs = [torch.rand(16, 16) for _ in lanes]
     refs = [x.double() @ x.double() for x in xs]
     with using_language('en'):
-        rows = five_rows(run_together, lanes, xs, [2, 3], refs, repeats=2)
-        assert rows.names[2:] == ['one after the other', 'both lanes together', 'CPU (2 cores), both jobs']
-        assert len(rows.alone) == 2 and rows.iters == [2, 3]
+        rows = lane_rows(run_together, lanes, xs, [2, 3], refs, repeats=2)
+        assert rows.names[2:] == ['one after the other', 'both lanes together', 'CPU (2 cores), both jobs',
+                                  'CPU (1 of 2 cores), both jobs']  # the control: the baseline's job on one thread
+        assert len(rows.alone) == 2 and rows.iters == [2, 3] and rows.control.threads == 1
         assert dp.alone_line(rows).startswith('Each lane alone, median of 2 repeats: CPU lane 0 ')  # before my_guess
         assert ', 3 products ' in dp.alone_line(rows) and '; CPU lane 1 ' in dp.alone_line(rows)
         rows.busy = 0.0  # nobody else busy: the verdict line, no 'cannot measure here'
@@ -254,10 +255,28 @@ def test_five_rows_measure_what_the_lesson_compares_and_print_the_guess_and_one_
         labels = [x.get_text() for x in fig.axes[0].get_yticklabels()]
         assert not any('a product' in label for label in labels)  # rows by what ran, not a time a product
         assert labels[4].split('\n')[0].startswith('baseline: ')
+        assert labels[5].split('\n')[0] == 'control: CPU (1 of 2 cores), both jobs'
         bars = sorted(b.get_width() for b in fig.axes[0].patches if b.get_hatch())  # the baseline is not predicted
         assert bars == pytest.approx(sorted([max(rows.alone), sum(rows.alone)]))  # together; one after the other
         dp.plot_lanes_run(rows, 0.5)
         assert capsys.readouterr().out.splitlines()[0].startswith('your guess 0.500 s · predicted ')
+
+
+def test_the_lanes_answer_reads_together_against_the_longer_job_and_the_control_in_one_sentence():
+    from d2l_ext.parallel.together import LaneRows
+    from d2l_ext.results import Measurement
+    cmp = {name: Measurement(name, [v] * 3) for name, v in zip('abcdef', (0.1, 0.11, 0.21, 0.104, 0.112, 0.2))}
+    with fake_hardware(gpus=0, cores=2):
+        lanes = pick_lanes('torch')
+    rows = LaneRows(cmp, lanes, [10, 10], lanes[0], control=lanes[0], busy=0.0)
+    with using_language('en'):
+        assert dp.lanes_answer(rows) == (
+            'Worked answer: together 0.104 s vs the longer job alone 0.110 s: faster (5.5% less time). The control, '
+            'one thread doing both jobs, took 0.200 s: the baseline ran 1.79x as fast, together 1.92x.')
+        rows.control = None  # a GPU first lane: no control row, no control sentence
+        assert dp.lanes_answer(rows).endswith('(5.5% less time).')
+        rows.busy = 0.9
+        assert 'cannot measure here' in dp.lanes_answer(rows)
 
 
 def _ways(one, together, engine='eager', framework='torch', at_once=1):
@@ -269,6 +288,7 @@ def _ways(one, together, engine='eager', framework='torch', at_once=1):
 def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
     torch = _ways([0.2, 0.21, 0.2], [0.2] * 3)
     mx, naive = _ways([0.4] * 3, [0.2] * 3, 'E', 'mxnet', 2), _ways([0.4] * 3, [0.41] * 3, 'NaiveEngine', 'mxnet')
+    mx.workers = 2  # its engine's setting: a worker per core
     with using_language('en'):
         ax = dp.plot_independence([torch, mx, naive], 1.5).axes[0]
         assert capsys.readouterr().out == 'your guess 1.50x · predicted 2.00x · measured 2.00x\n'  # MXNet's engine
@@ -288,36 +308,36 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
     assert len(ax.get_yticklabels()) == 6 and len(ax.collections) >= 6  # two rows a run; every repeat drawn
     labels = [x.get_text().split('\n')[0] for x in ax.get_yticklabels()]
     assert 'PyTorch (threads: 1): one at a time (wait after each)' in labels  # PyTorch's rows say their threads
+    assert 'MXNet (worker threads: 2): issued together (one wait)' in labels  # and MXNet's its engine's workers
 
 
-def test_exercise_2_judges_two_threads_against_one_thread_on_the_whole_device(capsys):
+def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
     small = NS(kind='cpu', size=64, products=800, device='cpu', area='parallel', busy=0.0, threads=1, cores=2, times={
-        'one_lane': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.01] * 3, 'b'),
+        'one_thread': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.01] * 3, 'b'),
         'batched': Times.from_times([0.004] * 3, 'c')})
-    gpu = NS(kind='gpu', times={'one_lane': Times.from_times([0.02] * 3, 'a'),
-                                'two_streams': Times.from_times([0.0201] * 3, 'b'),
-                                'batched': Times.from_times([0.004] * 3, 'c'),
-                                'cuda_graph': Times.from_times([0.003] * 3, 'd')})
+    gpu = NS(kind='gpu', cores=16, times={'one_lane': Times.from_times([0.02] * 3, 'a'),
+                                          'two_streams': Times.from_times([0.0201] * 3, 'b'),
+                                          'batched': Times.from_times([0.004] * 3, 'c'),
+                                          'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
-        bmm = dp.verdict.by(small.times['batched'], small.times['one_lane'])  # the wording of display.verdict
-        assert dp.small_ops_answer(small) == (
-            'Worked answer: two threads, 1 of 2 cores each 10.0 ms vs one thread, the whole device 20.0 ms: faster '
-            f'(50% less time); 2.00x as fast. One torch.bmm 4.00 ms against the whole device: {bmm}.')  # no cause
+        assert dp.small_ops_answer(small) == (  # 'x as fast' only, as the question asks: no '% less time' beside it
+            'Worked answer: two threads, 1 of 2 cores each 10.0 ms vs one thread, 1 of 2 cores 20.0 ms: faster, '
+            '2.00x as fast. One torch.bmm 4.00 ms: faster, 5.00x as fast as the control.')
         small.busy = 0.9  # others kept the cores busy: the graders' line, no verdict
-        assert dp.small_ops_answer(small).startswith(
-            'Worked answer: two threads vs one thread on the whole device: cannot measure')
+        assert dp.small_ops_answer(small).startswith('Worked answer: two threads vs one thread: cannot measure')
         gpu.busy = 0.9  # a GPU's rows do not wait for CPU cores
         assert dp.small_ops_answer(gpu) == (
             'Worked answer: two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: no clear '
-            f'difference (medians within 5%); 1.00x as fast. One torch.bmm 4.00 ms against the whole device: {bmm}.')
+            'difference (medians within 5%), 1.00x as fast. One torch.bmm 4.00 ms: faster, 5.00x as fast as the '
+            'control.')
         small.busy = 0.0
         fig = dp.plot_small_ops(small, 2)
-        assert capsys.readouterr().out == 'your guess 2.00x · predicted 1.00x · measured 2.00x\n'
+        assert capsys.readouterr().out == 'your guess 2.00x · predicted 2.00x · measured 2.00x\n'  # two cores vs one
         names = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
-    assert names[:2] == ['one thread, the whole device', 'two threads, 1 of 2 cores each']  # the control first
+    assert names[:2] == ['one thread, 1 of 2 cores', 'two threads, 1 of 2 cores each']  # the control first
     assert len(names) == 3  # and torch.bmm: no other row
     bars = [round(b.get_width(), 4) for b in fig.axes[0].patches if b.get_hatch()]
-    assert bars == [20.0]  # hatched: as fast as the whole device (ms)
+    assert bars == [10.0]  # hatched: two threads on two cores, half the control's time on one (ms)
 
 
 def test_the_recording_draws_and_says_its_verdicts():
@@ -346,16 +366,16 @@ def test_the_recording_draws_and_says_its_verdicts():
         assert recorded_lines(rec) == ''  # no guess: nothing printed
         assert recorded_sync_line(rec) == ('No wait: the clock stopped at 1.25 ms, once the work was queued; waiting '
                                            'for every device, it took 131 ms: the 50 products.')
-        assert recorded_answer(rec) == (  # the book's "slightly" first, its arithmetic, the verdict, the slower lane
+        assert recorded_answer(rec) == (  # the book's "slightly" first, its arithmetic, the verdict, the longer job
             'Worked answer: The book\'s "slightly" is at most 2% here, below the rule\'s 5%. At the GPU\'s pace all '
             "1440 + 26 products take 0.499 s × 1466/1440 = 0.508 s: the CPU's 26 add 2%. Measured: together 0.504 s "
-            "vs the baseline 0.508 s: no clear difference (medians within 5%). Together took about the slower lane's "
-            '0.499 s, not the sum 0.915 s.')
+            "vs the baseline 0.508 s: no clear difference (medians within 5%). Together took about the longer job, "
+            "the GPU's 0.499 s, not the sum 0.915 s.")  # whose job: 'slower lane' read as the slower hardware
         fig = recorded_figure(rec, 0.6, 0.52)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
         assert labels[0].endswith(': 1440 products') and labels[2].startswith('computed: the two alone'), labels
         assert labels[-1] == 'baseline: GPU 0 (NVIDIA H200)\n1440 + 26 products', labels
-        # hatched: the baseline at the GPU's pace and together at the slower lane; a diamond each for the guesses
+        # hatched: the baseline at the GPU's pace and together at the longer job; a diamond each for the guesses
         bars = sorted(round(b.get_width(), 3) for b in fig.axes[0].patches if b.get_hatch())
         assert bars == [0.499, 0.508] and len(fig.axes[0].collections) > 5
         # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the

@@ -4,7 +4,6 @@ from __future__ import annotations
 from ..frameworks import framework
 from ..i18n import catalogue, t
 from ..lanes import Lane
-from ..parallel.exercises import VARIANTS  # exercises 1 and 2: each named by parallel.variant.<variant>
 from ..results import Measurement
 from . import style, verdict
 from .repeats import plot_repeats
@@ -79,27 +78,40 @@ def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, produ
 
 
 def alone_line(rows) -> str:
-    """What 13.3.1's learner predicts together from, printed before the guess: each lane's median alone (five_rows)."""
+    """What 13.3.1's learner predicts together from, printed before the guess: each lane's median alone (lane_rows)."""
     return t('parallel.alone_line', repeats=len(rows.cmp[rows.names[0]].times), lanes=t('parallel.sep').join(
         t('parallel.lane_alone', lane=lane.label, iters=k, time=verdict.num(m))
         for lane, k, m in zip(rows.lanes, rows.iters, rows.alone)))
 
 
 def plot_lanes_run(rows, guess: float | None = None):
-    """13.3.1's five rows (parallel.five_rows): prints the guess line (if any), then together vs the baseline by the
-    rule (the graders' line where others kept the cores busy); draws every repeat, hatched: together max(lane times),
-    one after the other their sum."""
+    """13.3.1's rows (parallel.lane_rows): prints the guess line, then together vs the baseline by the rule; draws
+    every repeat, hatched: together max(lane times), one after the other their sum; on CPU lanes the control last."""
     names, cmp, predicted = rows.names, rows.cmp, max(rows.alone)
     print(verdict.lines(verdict.guess(guess, predicted, cmp[names[3]].median), unmeasurable(
         t('parallel.claim'), _busy(rows)) or verdict.line(t('parallel.name.together'), cmp[names[3]], names[4],
                                                            cmp[names[4]])))
     labels = [*(style.plot_lane(lane) for lane in rows.lanes), variant_name('parallel', 'one_after_other'),
-              variant_name('parallel', 'together'), style.plot_text('parallel.variant.baseline', name=style.plot_text(
-                  'parallel.variant.both_jobs', lane=style.plot_lane(rows.whole)))]
+              variant_name('parallel', 'together'), *(style.plot_text(f'parallel.variant.{k}', name=style.plot_text(
+                  'parallel.variant.both_jobs', lane=style.plot_lane(x))) for k, x in zip(('baseline', 'control'), (
+                      rows.whole, rows.control)) if x)]
     return plot_repeats(cmp, predicted={names[2]: sum(rows.alone), names[3]: predicted}, guess={names[3]: guess},
-                        halves=True,
-                        labels=dict(zip(names, labels)), title=style.plot_text('parallel.repeats_title',
-                                                                                repeats=len(cmp[names[3]].times)))
+                        halves=True, labels=dict(zip(names, labels)), title=style.plot_text(
+                            'parallel.repeats_title', repeats=len(cmp[names[3]].times)))
+
+
+def lanes_answer(rows) -> str:
+    """13.3.1's worked answer: together vs the longer job alone; on CPU lanes the control, read in one sentence."""
+    if gone := unmeasurable(t('parallel.claim'), _busy(rows)):
+        return verdict.answer(gone)
+    m = [rows.cmp[name] for name in rows.names]
+    unit = verdict.unit_for(*(x.median for x in m))
+    said = [t('parallel.answer.line', line=verdict.line(t('parallel.name.together'), m[3], t('parallel.name.longer'),
+                                                      max(m[:len(rows.lanes)], key=lambda x: x.median), unit))]
+    if rows.control:  # the control's time over the baseline's and together's
+        said.append(t('parallel.answer.control', c=verdict.num(m[5].median, unit), base=verdict.num(
+            m[5].median / m[4].median, 'x'), both=verdict.num(m[5].median / m[3].median, 'x')))
+    return verdict.answer(*said)
 
 
 def plot_variants(result, ax=None, title=None):
@@ -114,9 +126,9 @@ def _ways(r):
     return r.times['issued_together'], r.times['one_at_a_time']
 
 
-def _engine(r, text=t) -> str:  # 'MXNet (NaiveEngine)', the control; eager on a CPU its threads: 'PyTorch (threads: 1)'
-    name, n = framework(r.framework).display, r.threads * (r.engine == 'eager')
-    e = text('parallel.threads', n=n) if n else r.engine
+def _engine(r, text=t) -> str:  # 'MXNet (NaiveEngine)', the control; on a CPU the settings: 'PyTorch (threads: 1)'
+    name, n, w = framework(r.framework).display, r.threads * (r.engine == 'eager'), getattr(r, 'workers', 0)
+    e = text('parallel.threads', n=n) if n else text('parallel.workers', n=w) if w else r.engine
     return name if e in ('eager', 'ThreadedEnginePerDevice') else text('parallel.run_of', framework=name, engine=e)
 
 
@@ -151,30 +163,33 @@ def plot_independence(runs, guess: float | None = None):
         'parallel.independence_title', iters=runs[0].iters, size=runs[0].size))
 
 
-def _pair(r) -> tuple[str, str]:  # exercise 2's judged row and its control, the whole device (GPU: two streams)
-    return ('two_threads' if 'two_threads' in r.times else 'two_streams'), 'one_lane'
+def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (the first row), the model's speed-up
+    return ('two_threads', 'one_thread', min(2, r.cores)) if r.kind == 'cpu' else ('two_streams', 'one_lane', 1)
+
+
+def _as_fast(a, b) -> str:  # the rule's word, a ratio after it: one number format for an answer asked in 'x as fast'
+    return verdict.by(a, b) if (way := verdict.compare(a, b)) == 'same' else t(f'verdict.{way}')
 
 
 def small_ops_answer(r) -> str:
     """Exercise 2's worked answer: two threads (GPU: two streams), then one torch.bmm, against the control."""
-    (a, b), ts = _pair(r), r.times
-    named = {k: t(f'parallel.variant.{k}', **vars(r)) for k in VARIANTS if k in (a, b)}
+    (a, b, _), ts = _pair(r), r.times
+    named = {k: t(f'parallel.variant.{k}', **vars(r)) for k in (a, b)}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
-    line = verdict.line(named[a], ts[a], named[b], ts[b], 'ms')  # one unit with the sentences after it
-    said = [t('parallel.small.line', line=line, x=verdict.num(ts[b].median / ts[a].median, 'x')),
-            t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), by=verdict.by(ts['batched'], ts[b]))]
+    said = [t('parallel.small.line', a=named[a], ma=verdict.num(ts[a].median, 'ms'), b=named[b], word=_as_fast(
+        ts[a], ts[b]), mb=verdict.num(ts[b].median, 'ms'), x=verdict.num(ts[b].median / ts[a].median, 'x')),
+            t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), word=_as_fast(ts['batched'], ts[b]),
+              x=verdict.num(ts[b].median / ts['batched'].median, 'x'))]
     return verdict.answer(*([gone] if gone else said))
 
 
 def plot_small_ops(r, guess: float | None = None, ax=None):
-    """Exercise 2: every repeat, the control (the whole device) first; hatched: the judged row as fast as the
-    control (the same cores); `guess` (times as fast) a diamond, its line printed."""
-    (a, b), row, ts = _pair(r), variant_name('parallel', _pair(r)[0], vars(r)), r.times
+    """Exercise 2: every repeat, the control first; hatched: the judged row `ways` times as fast; `guess` a diamond."""
+    (a, b, ways), ts, row = _pair(r), r.times, variant_name('parallel', _pair(r)[0], vars(r))
     _busy(r)  # others' load sampled right after the run, for the worked answer
-    if line := verdict.guess(guess, 1, ts[b].median / ts[a].median, 'x'):
+    if line := verdict.guess(guess, ways, ts[b].median / ts[a].median, 'x'):
         print(line)
-    order = [k for k in ('one_lane', 'two_threads', 'two_streams', 'batched', 'cuda_graph') if k in ts]
-    return plot_repeats({variant_name('parallel', k, vars(r)): ts[k].repeated() for k in order}, ax=ax, unit='auto',
-                        halves=True, predicted={row: ts[b].median}, guess={row: guess and ts[b].median / guess},
+    return plot_repeats({variant_name('parallel', k, vars(r)): m.repeated() for k, m in ts.items()}, ax=ax, unit='auto',
+                        halves=True, predicted={row: ts[b].median / ways}, guess={row: guess and ts[b].median / guess},
                         title=style.plot_text('parallel.small_ops_title', products=r.products, size=r.size,
                                               device=style.plot_lane(r.device)))

@@ -92,15 +92,16 @@ def recorded_sync_line(rec) -> str:
 
 
 def recorded_answer(rec) -> str:
-    """13.3.0's worked answer: together vs the baseline by the rule, the baseline's arithmetic, the slower lane."""
+    """13.3.0's worked answer: together vs the baseline by the rule, the baseline's arithmetic, the longer job."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
     alone, both, slow = p.lane_times[0].median, p.baseline.median, max(p.lane_times, key=lambda m: m.median)
+    who = Lane.from_dict(p.lanes[p.lane_times.index(slow)]).kind.upper()  # whose job was the longer: 'GPU', 'CPU'
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
                 both=verdict.num(both), alone=verdict.num(alone), cost=verdict.num(both / alone - 1, '%'),
                 products=' + '.join(map(str, p.iters)), own=p.iters[0], cpu=sum(p.iters[1:]), total=sum(p.iters),
-                predicted=verdict.num(_predicted(p)['baseline']))
+                predicted=verdict.num(_predicted(p)['baseline']), who=who)
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     same = verdict.compare(p.together, p.baseline) == 'same'
     key = 'rec_same' if same and both / alone < 1 + MIN_SHARE else 'rec_apart'  # the CPU's cost below the rule's 5%

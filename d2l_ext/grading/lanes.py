@@ -1,8 +1,5 @@
-"""13.3.1's "Build it" task '13.3.1-lanes': the learner's run_together, graded for correctness, safety and overlap.
-
-Each work records when it was busy (timestamps in its thread on a CPU, CUDA events on a GPU), so overlap is judged
-from the intervals of the learner's own calls, never from a wall-clock threshold.
-"""
+"""13.3.1's "Build it" task '13.3.1-lanes': the learner's run_together, graded for correctness, safety and overlap,
+overlap from when each work was busy in the learner's own calls (thread timestamps, CUDA events), never a wall clock."""
 from __future__ import annotations
 
 import threading

@@ -23,14 +23,14 @@ from .exercises import (
 )
 
 __all__ = ['Expectation', 'IndependenceResult', 'ParallelResult', 'SmallOpsResult', 'SyncMistakeResult',
-           'TimelineResult', 'expectation', 'five_rows', 'independence', 'parallel', 'small_ops',
+           'TimelineResult', 'expectation', 'independence', 'lane_rows', 'parallel', 'small_ops',
            'sync_mistake', 'timeline', 'whole_device']
 
 
 def __getattr__(name: str):
-    """`five_rows` on first use: it needs PyTorch, and MXNet's worker must not load it (torch's OpenMP
+    """`lane_rows` on first use: it needs PyTorch, and MXNet's worker must not load it (torch's OpenMP
     runtime beside MXNet's made its engine run one product at a time: exercise 1)."""
-    if name == 'five_rows':
+    if name == 'lane_rows':
         from . import together
         return getattr(together, name)
     raise AttributeError(name)

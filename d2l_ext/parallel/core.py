@@ -61,7 +61,7 @@ def whole_device(lane: Lane, cores: int | None = None) -> Lane:
 
 def row_variants(runner, lanes, jobs, whole=None, whole_job=None) -> dict:
     """Each lane alone, one after the other, together and (with `whole`) the baseline, `whole` doing `whole_job`; every
-    row run by `runner(lanes, jobs)`: the backend's in measure_parallel, the learner's run_together in five_rows."""
+    row run by `runner(lanes, jobs)`: the backend's in measure_parallel, the learner's run_together in lane_rows."""
     alone = [lambda i=i: runner(lanes[i:i + 1], jobs[i:i + 1]) for i in range(len(lanes))]
     rows = {**{lane.name: f for lane, f in zip(lanes, alone)}, 'serial': lambda: sum((f() for f in alone), []),
             'together': lambda: runner(lanes, jobs)}
@@ -108,11 +108,8 @@ class ParallelResult(Result):
 def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: bool = False,
                      progress=None, max_seconds: float | None = None, options=('--size', '--iters'),
                      baseline: bool = False) -> ParallelResult:
-    """Time every lane alone and all lanes together, interleaved; check every answer (13.3.1).
-
-    `baseline`: also one device doing every lane's products (lanes sharing the CPU: one lane with all the cores;
-    separate hardware: the first lane). `max_seconds` refuses a longer run (UsageError suggesting `options`).
-    """
+    """Every lane alone and all together, interleaved, answers checked (13.3.1); `baseline`: one device doing every
+    lane's products too (shared CPU: all cores; else the first lane); `max_seconds` refuses a longer run."""
     lanes = list(lanes)
     work = backend(lanes[0].framework)
     wl = resolve_workload(lanes, size, iters, lesson=lesson, work=work)

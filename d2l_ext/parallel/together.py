@@ -1,25 +1,26 @@
 """13.3.1's technique: `run_together(lanes, works)`, the one lane runner (the Build-it task's worked solution; defined
-in backends.torch_backend, a layer below). `five_rows` is the lesson's measurement, every row run by `run_together`."""
+in backends.torch_backend, a layer below). `lane_rows` is the lesson's measurement, every row run by `run_together`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..backends.torch_backend import run, run_together
 from ..i18n import t
+from ..lanes import make_lane
 from .core import row_variants, whole_device
 
-__all__ = ['FiveRows', 'five_rows', 'run_together']
+__all__ = ['LaneRows', 'lane_rows', 'run_together']
 
 
 @dataclass
-class FiveRows:
-    """13.3.1's five rows, every repeat: `cmp` (names in row order), the lanes and their products, `whole` (the
-    baseline's lane), each lane's median alone; `busy`: the share of the cores other programs kept busy, sampled where
-    it is shown."""
+class LaneRows:
+    """13.3.1's rows, every repeat: `cmp` (names in row order), the lanes and their products, `whole` (the baseline's
+    lane), each lane's median alone; `busy`: the share of the cores others kept busy, sampled where it is shown."""
     cmp: object
     lanes: list
     iters: list
     whole: object
+    control: object = None  # the control's lane (one thread), on CPU lanes
     busy: float | None = None
 
     @property
@@ -31,10 +32,9 @@ class FiveRows:
         return [self.cmp[name].median for name in self.names[:len(self.lanes)]]
 
 
-def five_rows(run_together, lanes, xs, iters, refs, repeats: int = 5) -> FiveRows:
-    """Each lane alone, one after the other, both together, and the baseline: the first lane's whole device doing both
-    jobs (`iters[0] + iters[1]` products of xs[0]); interleaved, every answer checked against `refs` (float64), every
-    row run by `run_together` (the learner's once it passed its check)."""
+def lane_rows(run_together, lanes, xs, iters, refs, repeats: int = 5) -> LaneRows:
+    """Each lane alone, one after the other, together, the baseline (the first lane's whole device doing both jobs) and
+    on a CPU the control (the same on one thread); interleaved, checked against `refs`, run by `run_together`."""
     from ..checking import check_close
     from ..timing import compare
     whole, jobs = whole_device(lanes[0]), [lambda x=x, k=k: run(x, k) for x, k in zip(xs, iters)]
@@ -42,7 +42,12 @@ def five_rows(run_together, lanes, xs, iters, refs, repeats: int = 5) -> FiveRow
     names = [lane.label for lane in lanes] + [t('parallel.name.serial'), t('parallel.variant.together'),
                                               t('parallel.variant.both_jobs', lane=whole.label)]
     variants = dict(zip(names, row_variants(run_together, lanes, jobs, whole, lambda: run(xs[0], sum(iters))).values()))
-    answers = dict(zip(names, [refs[:1], refs[1:], refs, refs, refs[:1]]))
+    one = whole.kind == 'cpu' and make_lane('torch', 'cpu', 0, threads=1, name='cpu', cores=whole.cores,
+                                            label_key='core.lane_cpu_label')
+    if one:  # the control: one thread, one core, the baseline's products
+        variants[t('parallel.variant.both_jobs', lane=one.label)] = lambda: run_together([one], [lambda: run(
+            xs[0], sum(iters))])
+    answers = dict(zip(variants, [refs[:1], refs[1:], refs, refs, refs[:1], refs[:1]]))
     cmp = compare(variants, lanes=lanes, repeats=repeats,
                   check=lambda name, out: [check_close(y, r, name) for y, r in zip(out, answers[name])])
-    return FiveRows(cmp, list(lanes), list(iters), whole)
+    return LaneRows(cmp, list(lanes), list(iters), whole, one or None)

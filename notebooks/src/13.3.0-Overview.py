@@ -17,7 +17,7 @@
 #
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
 # asks for before they run it, so they can run the independent pieces at the same time. But one large matrix
-# product (the book's are $4000 \times 4000$) already keeps a whole GPU busy, so more speed needs more hardware at
+# product (the book's are 4000 × 4000) already keeps a whole GPU busy, so more speed needs more hardware at
 # once. The book's two ways:
 #
 # 1. **several devices** (two GPUs, or a GPU and the CPU) working on independent jobs at the same time;
@@ -37,7 +37,7 @@
 # # 12.3. 自动并行：概览
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
-# 同时运行。但在一个 GPU 上这帮助有限：一个大的矩阵乘法（书中是$4000 \times 4000$）就已经能让整个 GPU 忙碌起来，
+# 同时运行。但在一个 GPU 上这帮助有限：一个大的矩阵乘法（书中是 4000 × 4000）就已经能让整个 GPU 忙碌起来，
 # 要更快就得同时使用更多硬件。书中介绍了两种方法：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
@@ -67,22 +67,27 @@ print(machine_line(mxnet=False))
 #
 # The book: "While parallelization is typically most relevant between multiple GPUs, adding the local CPU will
 # increase performance slightly." This recording tests that claim. A GPU and the CPU each ran a job of independent
-# matrix products, the book's `run`, on $2000 \times 2000$ matrices: half the book's side, 1/8 of its work per
-# product. Each is a *lane*: hardware that can run work at the same time as other work (a GPU, the whole CPU, or some
-# of its cores). The CPU job used 15 of the 16 cores and left one core for launching the GPU's work. The CPU is far
-# slower, so it got far fewer products: alone, its job is the shorter one. The jobs ran alone, then together. The
-# **baseline** is the GPU alone doing all 1440 + 26 products. It is the lessons' one picture of two separate
-# devices: no lesson has a two-GPU run.
+# matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the book's work per product). The jobs ran
+# alone, then together.
+#
+# The GPU and the CPU are each a *lane*: hardware that can run work beside other work (here the GPU, and 15 of the
+# CPU's 16 cores).
+#
+# The CPU is far slower, so it got far fewer products: alone, its job is the shorter one. The **baseline** is the GPU
+# alone doing all 1440 + 26 products. No lesson has a two-GPU run: this is the lessons' one picture of two separate
+# devices.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
 #
 # 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”这份记录检验的正是这句话。
-# 一个 GPU 和 CPU 各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法。矩阵为$2000 \times 2000$：边长是书中的一半，
-# 每次乘法的计算量是书中的 1/8。GPU 和 CPU 各是一个*计算资源*（lane），即能与其他工作同时运行的硬件：一块 GPU、
-# 整个 CPU，或 CPU 的一部分核心。CPU 任务用 15 个核心，留 1 个核心给 GPU 发起工作。CPU 慢得多，所以分到的乘法
-# 少得多，单独运行的用时比 GPU 任务短。两项任务先各自单独运行，再同时运行。**基线**是 GPU 单独完成全部
-# 1440 + 26 次乘法。各节中只有这份记录展示了两个相互独立的设备；目前没有两个 GPU 的记录结果。
+# 一个 GPU 和 CPU 各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法。矩阵为 2000 × 2000，每次乘法的计算量是
+# 书中的 1/8。两项任务先各自单独运行，再同时运行。
+#
+# GPU 和 CPU 各是一个*计算资源*，即能与其他工作同时运行的硬件（这里是 GPU，以及 CPU 的 16 个核心中的 15 个）。
+#
+# CPU 慢得多，所以分到的乘法少得多，单独运行的用时比 GPU 任务短。**基线**是 GPU 单独完成全部 1440 + 26 次乘法。
+# 目前没有两个 GPU 的记录结果；各节中只有这份记录展示了两个相互独立的设备。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_why
@@ -117,20 +122,19 @@ my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运�
 recorded_figure(rec, my_guess, my_guess_baseline)  # your guesses' lines once you set them; every repeat  #zh: 写下猜测后输出它们与预测的比较；画出每一次重复
 
 # %% [markdown]
-# The hatched bars are the model's: the baseline at the GPU's pace for every product, and together the slower lane's
+# The hatched bars are the model's: the baseline at the GPU's pace for every product, and together the longer job's
 # time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses. Below, on the same time axis, the
 # median run of "together" shows when each lane was busy.
 #
-# The repeats agree so closely that each grey box hides under its median mark. The blue band is centred on the
-# baseline's median: a median inside it differs from the baseline's by less than 5% of the larger median.
+# The blue band is centred on the baseline's median: a median inside it differs from the baseline's by less than 5%
+# of the larger median.
 
 # %% [markdown] lang="zh"
-# 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较慢那个计算资源的用时$\max(t_1, t_2)$，
+# 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的用时$\max(t_1, t_2)$，
 # 即相互独立的硬件上的情形。菱形是你的猜测。下方用同一条时间轴画出“同时运行”中用时为中位数的那次运行，
 # 显示每个计算资源何时在忙。
 #
-# 各次重复非常接近，灰色方框被中位数的竖线挡住了。蓝色带以基线的中位数为中心：中位数落在带内，
-# 表示它与基线的中位数之差小于较大中位数的5%。
+# 蓝色带以基线的中位数为中心：中位数落在带内，表示它与基线的中位数之差小于较大中位数的5%。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出
@@ -138,26 +142,27 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # %% [markdown]
 # ## Remember
 #
-# - Compare together with one device doing both jobs. Here the GPU and the CPU together took about the slower lane's
-#   time, not the sum. Yet against the GPU doing every product itself, adding the CPU made no clear difference.
+# - Compare together with one device doing both jobs. Here the GPU and the CPU together took about the longer job's
+#   time (the GPU's), not the sum. Yet against the GPU doing every product itself, adding the CPU made no clear
+#   difference.
 # - Predict the baseline too: every product at that one device's pace.
 # - Call a way faster or slower only by the rule.
 #
 # ## Pitfalls
 #
-# - **Comparing only with one after the other**: here together beat the computed sum of the two alone, yet one
-#   device doing both jobs was just as fast. Compare with that.
+# - **Comparing only with the two alone, added**: here together beat that computed sum, yet one device doing both
+#   jobs was just as fast. Compare with that.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 要把同时运行与一个设备完成两项任务相比。这份记录中，GPU 与 CPU 同时运行的用时约等于较慢那个计算资源的
-#   用时，而不是两者之和。但与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
+# - 要把同时运行与一个设备完成两项任务相比。这份记录中，GPU 与 CPU 同时运行的用时约等于较长那项任务（GPU 的任务）
+#   的用时，而不是两者之和。但与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
 # - 也要预测基线：按那一个设备的速度做完全部乘法。
 # - 只按规则判断更快或更慢。
 #
 # ## 易错点
 #
-# - **只与先后运行比较**：这里同时运行比两者单独用时的计算之和快，但一个设备完成两项任务同样快；要与后者相比。
+# - **只与两者单独用时之和比较**：这里同时运行比这个计算值快，但一个设备完成两项任务同样快；要与后者相比。
 # - **只看一个数字**：一次运行看不出波动；要看每一次重复。

@@ -60,11 +60,11 @@ devices = [lane.device() for lane in lanes]
 lanes_table({'torch': lanes})
 
 # %% [markdown]
-# The book's `run` computes 50 products of a $4000 \times 4000$ matrix on each GPU. Where a lane is a CPU, both lanes use a
+# The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU. Where a lane is a CPU, both lanes use a
 # smaller matrix, and a CPU lane beside a GPU gets fewer products, being slower. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 在每个 GPU 上计算一个$4000 \times 4000$矩阵的 50 次乘法。有一个计算资源是 CPU 时，两个计算资源都用较小的
+# 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一个计算资源是 CPU 时，两个计算资源都用较小的
 # 矩阵；与 GPU 并列时，较慢的 CPU 计算资源分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
@@ -110,9 +110,9 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one timing', lanes[1:]):
 # Each time in these cells is one timing, as in the book; the figure below repeats every row.
 
 # %% [markdown] lang="zh"
-# 一个线程依次调用两个 `run`，与书中一样。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与第一个同时运行；
-# CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 计算资源上，第二个要等第一个算完才开始。这几个单元格
-# 都只计时一次，与书中一样；下面的图把每一行重复5次。
+# 一个线程依次调用两个 `run`，与书中一样。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与第一个同时运行。
+# CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 计算资源上，第二个要等第一个算完才开始。
+# 这几个单元格都只计时一次，与书中一样；下面的图把每一行重复5次。
 
 # %% tags=["nbval-ignore-output"]
 with d2l_ext.Benchmark('one thread, both runs in turn, one timing', lanes):
@@ -199,25 +199,31 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # %% [markdown]
 # ## Predict, then measure
 #
-# Five rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
-# doing both jobs. The next cell measures all five, interleaved, 5 repeats each, answers checked, and prints each
-# lane's median alone, labelled with its hardware.
+# The rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
+# doing both jobs. On CPU lanes a last row, the **control**, runs the baseline's job on one thread. The next cell
+# measures every row, interleaved, 5 repeats each, answers checked, and prints each lane's median alone.
 #
-# What this machine cannot show: together beats the baseline only where the second lane adds hardware that does a
-# fair share of the work. Two CPU lanes are halves of one CPU and add no cores: expect no clear difference. With two
-# GPUs, together should take about half the baseline. No lesson has two GPUs; 13.3.0's recording is the picture of two
-# separate devices, a GPU and the CPU: together took about the slower one's time.
+# On two CPU lanes the baseline runs each product on both cores, while together runs two products at once, one core
+# each. The same cores do the same products, so the two differ only in how well one product uses two threads. The
+# control tests that: if the baseline takes half the control's time, expect no clear difference; the more it takes,
+# the more together can win.
+#
+# With two GPUs the book expects together to take about half the baseline. No lesson has two GPUs; 13.3.0's
+# recording is the picture of two separate devices, a GPU and the CPU: together took about the longer job's time.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 图中有五行：每个计算资源单独运行、先后运行、同时运行，以及**基线**（第一个计算资源所在的整个设备完成两项任务）。
-# 下一个单元格交替测量这五种情况，每种重复5次，核对每个结果，并输出每个计算资源单独运行的中位数及其硬件。
+# 图中的各行：每个计算资源单独运行、先后运行、同时运行，以及**基线**（第一个计算资源所在的整个设备完成两项任务）。
+# 在 CPU 计算资源上还有最后一行**对照**：用一个线程完成基线的任务。下一个单元格交替测量每一行，每行重复5次，
+# 核对每个结果，并输出每个计算资源单独运行的中位数。
 #
-# 这台机器展示不了的是：只有当第二个计算资源是另外的硬件、且承担了相当一部分工作时，同时运行才会比基线快。
-# 两个 CPU 计算资源是同一个 CPU 的两半，并不会多出核心：预计没有明显差别。两个 GPU 时，同时运行的用时应约为
-# 基线的一半。目前没有两个 GPU 的记录结果；两个相互独立的设备见12.3节概览中 GPU 加 CPU 的记录：同时运行的用时
-# 约等于较慢的那个。
+# 在两个 CPU 计算资源上，基线用两个核心算每个乘法；同时运行则一次算两个乘法，各用一个核心。
+# 同样的核心做同样的乘法，所以两者的差别只在于一个乘法能否用好两个线程，对照检验的正是这一点。
+# 如果基线的用时是对照的一半，预计没有明显差别；基线用时越多，同时运行就可能快得越多。
+#
+# 书中预计，有两个 GPU 时，同时运行的用时约为基线的一半。目前没有两个 GPU 的记录结果。
+# 两个相互独立的设备见12.3节概览中 GPU 加 CPU 的记录：同时运行的用时约等于较长那项任务的用时。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -228,8 +234,8 @@ run_together = mine if checked.passed else worked  # yours once its check passed
 print('measured with your run_together (its check passed)' if checked.passed else
       "measured with the package's run_together (yours has not passed its check yet)")
 #zh-str: {'measured with your run_together (its check passed)': '用你的 run_together 测量（它通过了检查）', "measured with the package's run_together (yours has not passed its check yet)": '用包里的 run_together 测量（你的尚未通过检查）'}
-# each lane alone, one after the other, together, the first lane's whole device doing both jobs  #zh: 每个计算资源单独运行、先后运行、同时运行、第一个计算资源所在的整个设备完成两项任务
-rows = parallel.five_rows(run_together, lanes, [x_0, x_1], K, refs, repeats=5)
+# each lane alone, one after the other, together, the baseline; on CPU lanes the control  #zh: 每个计算资源单独运行、先后运行、同时运行、基线；CPU 计算资源上还有对照
+rows = parallel.lane_rows(run_together, lanes, [x_0, x_1], K, refs, repeats=5)
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
@@ -244,12 +250,17 @@ my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运�
 # %% tags=["nbval-ignore-output"]
 plot_lanes_run(rows, my_guess)  # your guess's line once you set it; together vs the baseline by the rule  #zh: 写下猜测后输出它与预测的比较；再按规则比较同时运行与基线
 
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import lanes_answer
+
+print(lanes_answer(rows))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
+
 # %% [markdown]
-# The hatched bars are the model's, from the two medians: one after the other their sum, together the slower one,
+# The hatched bars are the model's, from the two medians: one after the other their sum, together the longer one,
 # $\max(t_1, t_2)$, as on separate hardware.
 
 # %% [markdown] lang="zh"
-# 斜线条形是由这两个中位数得出的模型预测：先后运行取两者之和，同时运行取较慢的那个，即相互独立的硬件上的
+# 斜线条形是由这两个中位数得出的模型预测：先后运行取两者之和，同时运行取较长的那个，即相互独立的硬件上的
 # $\max(t_1, t_2)$。
 
 # %% [markdown]
@@ -300,13 +311,14 @@ plot_independence(runs, my_guess)  # your guess's line once you set it  #zh: 写
 print(independence_answer(runs))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
-# **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of $64 \times 64$:
-# one thread with the whole device (the control), two threads sharing its cores, and one `torch.bmm`. How many times
-# as fast as the control will two threads be? Write it into `my_guess`.
+# **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of 64 × 64: one
+# thread (the control; on a CPU it runs on one core), two threads sharing the device, and one `torch.bmm` on one
+# thread. How many times as fast as the control will two threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次$64 \times 64$的乘法为例：一个线程用整个
-# 设备（对照）、两个线程分用它的核心，以及一次 `torch.bmm`。两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
+# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64 × 64 的乘法为例：一个线程（对照；
+# 在 CPU 上它只用一个核心）、两个线程分用这个设备，以及在一个线程上做一次 `torch.bmm`。两个线程的速度会是对照的几倍？
+# 把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # two threads: times as fast as the control  #zh: 两个线程的速度是对照的几倍
@@ -318,7 +330,7 @@ small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per
 plot_small_ops(small, my_guess)  # your guess's line once you set it  #zh: 写下猜测后输出它与预测的比较
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# hatched: two threads as fast as the control (the same cores do the same products)  #zh: 斜线条形：两个线程与对照一样快（同样的核心做同样的乘法）
+# hatched: CPU, two threads on two cores, twice the control on one; GPU, two streams as fast as one  #zh: 斜线条形：CPU 上两个线程用两个核心，速度是只用一个核心的对照的两倍；GPU 上两个流与一个流一样快
 print(small_ops_answer(small))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
