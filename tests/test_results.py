@@ -110,8 +110,8 @@ def test_one_verdict_line_one_rule():
         assert verdict.line('one device', slow, 'together', fast).endswith(': slower (99% more time)')
         assert verdict.line('a', wide, 'b', slow).endswith(': no clear difference (grey boxes overlap)')
         tiny = M('d', [0.001, 0.00125, 0.0015])
-        assert verdict.line('no wait', tiny, 'wait', slow).endswith(': faster (161x as fast)')  # 3x on: a ratio
-        assert verdict.line('wait', slow, 'no wait', tiny).endswith(': slower (161x as long)')
+        assert verdict.line('no wait', tiny, 'wait', slow).endswith(': faster (160x as fast)')  # 3x on: a ratio
+        assert verdict.line('wait', slow, 'no wait', tiny).endswith(': slower (160x as long)')
         near = M('e', [0.1116] * 3), M('f', [0.1062] * 3)  # 4.8% apart: '0.112 vs 0.106' would read as 5.4%
         assert verdict.line('d', *near[:1], 'ddp', near[1]) == 'd 0.1116 s vs ddp 0.1062 s: no clear difference (' \
             'medians within 5%)'
@@ -130,3 +130,9 @@ def test_a_worked_answer_prints_its_sentences_after_one_label():
             'Worked answer: Yes: 4.47 vs 7.21 ms. The control is 6.36 ms.'
     with using_language('zh'):
         assert verdict.answer('是的：4.47毫秒。', '对照为6.36毫秒。') == '参考答案：是的：4.47毫秒。对照为6.36毫秒。'
+
+
+def test_significant_figures_are_counted_after_rounding():
+    from d2l_ext.display import verdict
+    assert verdict.sig(0.09996) == '0.100' and verdict.sig(99.96) == '100' and verdict.sig(0.2) == '0.200'
+    assert verdict.sig(0.1234) == '0.123' and verdict.num(0.09996, 'ms') == '100 ms'

@@ -27,6 +27,7 @@ def sig(value: float, digits: int = 3) -> str:
     """`value` to `digits` significant digits, trailing zeros kept ('0.200'), never in exponent form."""
     if not value or not math.isfinite(value):
         return f'{value:g}'
+    value = float(f'{value:.{digits - 1}e}')  # rounded first: 0.09996 is '0.100', not '0.1000'
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
     return f'{value:.{decimals}f}'
 
