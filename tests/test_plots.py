@@ -11,7 +11,7 @@ from d2l_ext.communication import measure_comm_timelines  # noqa: E402
 from d2l_ext.display import communication as dc  # noqa: E402
 from d2l_ext.display import lane_timeline as dl  # noqa: E402
 from d2l_ext.display import parallel as dp  # noqa: E402
-from d2l_ext.lanes import fake_hardware, pick_lanes  # noqa: E402
+from d2l_ext.lanes import Lane, fake_hardware, pick_lanes  # noqa: E402
 from d2l_ext.parallel import measure_small_ops  # noqa: E402
 from d2l_ext.recorded import load_recordings  # noqa: E402
 
@@ -34,7 +34,7 @@ def test_parallel_repeats_and_timeline_from_a_recording(rec):
     assert 'model: from the times alone' in [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     fig = dl.plot_timeline(rec.timelines[0])
     labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
-    assert set(labels) == set(dl.lane_labels(rec.timelines[0].lanes))
+    assert set(labels) == {Lane.from_dict(lane).label_in(None) for lane in rec.timelines[0].lanes}
 
 
 def test_comm_panels_one_per_mode(rec):

@@ -4,17 +4,11 @@ from __future__ import annotations
 import dataclasses
 
 from ..frameworks import framework
-from ..lanes import Lane
 from ..parallel.core import row_label
 from . import style
 from .timeline import aggregate, draw_timeline
 
 MAX_BARS = 200  # a lane with more products is drawn as its busy stretches (timeline.aggregate)
-
-
-def lane_labels(lanes, lang: str | None = None) -> list[str]:
-    """The labels of a result's lanes (their ids) in `lang` (default: the current language)."""
-    return [Lane.from_dict(lane).label_in(lang) for lane in lanes]
 
 
 def plot_timeline(result, ax=None, title=None, max_bars: int | None = MAX_BARS):
