@@ -12,7 +12,8 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from d2l_ext import depgraph as dg  # noqa: E402
-from d2l_ext.depgraph import schedule  # noqa: E402
+from d2l_ext.backends.torch_backend import run_on_lanes  # noqa: E402 (a global, as in the lesson: replaced when traced)
+from d2l_ext.depgraph import lane_step, schedule  # noqa: E402 (lane_step: a global, as in the lesson)
 from d2l_ext.display import graph as show  # noqa: E402
 from d2l_ext.errors import ResultMismatch, UsageError  # noqa: E402
 from d2l_ext.i18n import using_language  # noqa: E402
@@ -107,13 +108,6 @@ def test_the_update_check_catches_a_wrong_step():
         dg.check_update(dg.sgd_step(params, X, y, lr=0.2), params, reference, 'wrong step')
 
 
-def test_reference_gradients_are_the_reference_step():
-    params, X, y = dg.make_problem(**TINY)
-    grads = dg.reference_gradients(params, X, y)
-    new, _ = dg.reference_step(params, X, y, lr=0.5)
-    assert all(torch.allclose(new[k], params[k].double() - 0.5 * grads[k]) for k in dg.PARAM_NAMES)
-
-
 def test_a_step_written_elsewhere_can_be_checked_and_traced():
     def my_step(lanes, params, X, y, lr):  # the same maths in one box per lane, halves in turn
         n, new_grads = X.shape[0], []
@@ -127,6 +121,26 @@ def test_a_step_written_elsewhere_can_be_checked_and_traced():
     g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], problem, step=my_step))
     # lane_step's own stages are innermost, so they name the boxes
     assert [n['name'] for n in g['nodes'] if n['lane'] == 'lane 0'][:2] == ['fc1 fwd', 'relu']
+
+
+def test_a_learners_step_without_stages_is_graphed_and_timed_with_its_parts_named():
+    def plain(lanes, params, X, y, lr):  # the Build-it's step, nothing named: copies in its jobs, sum after them
+        def job(i, Xi, yi):
+            w = {k: v.to(lanes[i].device(), copy=True) for k, v in params.items()}
+            return lane_step(i, w, Xi.to(lanes[i].device(), copy=True), yi.to(lanes[i].device(), copy=True), n)
+        n, halves = X.shape[0], zip(X.tensor_split(2), y.tensor_split(2))
+        out = run_on_lanes(lanes, [lambda i=i, h=h: job(i, *h) for i, h in enumerate(halves)])
+        g = [{k: v.to('cpu', copy=True) for k, v in r[1].items()} for r in out]
+        return {k: params[k] - lr * (g[0][k] + g[1][k]) for k in params}
+    from d2l_ext.depgraph import recording
+    from d2l_ext.depgraph.runs import unread_lanes
+    g = dg.coarsen_graph(dg.record_step_graph(['cpu', 'cpu'], dg.make_problem(**TINY), step=plain))
+    assert {(n['name'], n['kind']) for n in g['nodes'] if not n['lane'].startswith('lane ')} == {
+        ('copy in', 'copy'), ('grad copy', 'copy'), ('sum update', 'compute')} and unread_lanes(g) == []
+    with using_language('zh'):
+        assert show.stage_label('sum update') == '求和、更新'
+    run = recording.record_step(['cpu', 'cpu'], batches=(16,), repeats=2, warmup=0, sizes={'hidden': 8}, step=plain)
+    assert run['runs'][0]['overlap']['in_turn'] == [0.0, 0.0]  # one after the other: its jobs in turn
 
 
 def test_a_step_without_stages_is_recorded_op_by_op():
@@ -258,7 +272,7 @@ def test_draw_graph_writes_every_node_and_labels_copies_with_their_bytes(coarse)
     assert 'samples and weights in\n1.2 MiB' in texts and not any(x.startswith('copy in') for x in texts)
     assert 'grad copy\n795 KiB' in texts and '785 KiB' not in texts  # the box's total, not each arrow's share
     cpu = all(str(n.get('device', '')).startswith('cpu') for n in coarse['nodes'])  # CPU lanes: one device
-    assert ('copy, dashed, with its bytes' + (' (CPU lanes: same device)' if cpu else '')) in [
+    assert ('copy (dashed), its bytes in the box' + ('; between CPU lanes it stays in one memory' if cpu else '')) in [
         x.get_text() for x in ax.get_legend().get_texts()]
     assert min(t.get_fontsize() for t in ax.texts) >= 11  # readable on a projector
     arrows = [t.arrow_patch for t in ax.texts if getattr(t, 'arrow_patch', None) is not None]

@@ -13,7 +13,7 @@ from .dag import (
                   diamond_dag,
                   task_times,
 )
-from .model import PARAM_NAMES, SERVER, lane_step, make_problem, mlp_step, reference_gradients, reference_step, sgd_step
+from .model import PARAM_NAMES, SERVER, lane_step, make_problem, mlp_step, reference_step, sgd_step
 from .recording import record_step
 from .runs import as_lanes, check_step_matches, check_update, record_step_graph, whole_device
 from .tracer import coarsen_graph, graph_summary, stage, trace
@@ -23,5 +23,5 @@ __all__ = [
     'as_lanes', 'broken_engine_check', 'check_dag', 'check_step_matches', 'check_update', 'coarsen_graph',
     'dag_experiment', 'dag_model', 'dag_plan', 'DAG_VARIANTS', 'diamond_dag', 'graph_summary', 'lane_step',
     'make_problem', 'mlp_step', 'PARAM_NAMES', 'task_times', 'record_step', 'record_step_graph',
-    'reference_gradients', 'reference_step', 'SERVER', 'sgd_step', 'stage', 'trace', 'whole_device', 'wrong_version'
+    'reference_step', 'SERVER', 'sgd_step', 'stage', 'trace', 'whole_device', 'wrong_version'
 ]

@@ -88,12 +88,6 @@ def _autograd64(params, X, y):
     return p, loss.detach()
 
 
-def reference_gradients(params, X, y):
-    """The whole minibatch's gradients by autograd in float64 on the CPU: what a split step must sum to (13.3.3)."""
-    p, _ = _autograd64(params, X, y)
-    return {k: p[k].grad for k in PARAM_NAMES}
-
-
 def reference_step(params, X, y, lr=0.1):
     """The same SGD step with autograd in float64 on the CPU -> (new weights, loss): the answer to check (13.3.3)."""
     p, loss = _autograd64(params, X, y)

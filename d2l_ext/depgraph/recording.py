@@ -12,6 +12,7 @@ from dataclasses import replace
 import torch
 
 from .. import recordings
+from ..backends.torch_backend import run_on_lanes
 from ..errors import UsageError
 from ..i18n import t
 from ..machine import provenance
@@ -21,7 +22,6 @@ from .halves import mark, on_host
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step, sgd_step
 from .runs import as_lanes, check_update, whole_device
 from .tracer import stage
-from .worked import wrong_version
 
 FORMAT = 1
 FOLDER = pathlib.Path(__file__).with_name('recorded')  # the recordings shipped with the package
@@ -84,7 +84,6 @@ class _OneDevice:
         self.data = ({k: params[k].to(dev, copy=True) for k in PARAM_NAMES}, X.to(dev), y.to(dev))
 
     def __call__(self, params, X, y, lr):  # the step's signature; its data were placed once
-        from ..backends.torch_backend import run_on_lanes
         dev = self.lane.device()
 
         def job():
@@ -106,14 +105,18 @@ def half_stats(events) -> tuple[dict, dict, float | None]:
     return {lane: b - a for lane, (a, b) in spans.items()}, spans, overlap
 
 
-def _run(lanes, batch, sizes, repeats, warmup, lr, control=False) -> dict:
-    """One batch size: every repeat of the three ways, interleaved; each way's median repeat's events."""
+def _in_turn(lanes, jobs, **kw):  # run_on_lanes, each job started once every lane has finished (wait_for_lanes: None)
+    return [wait_for_lanes(lanes) or run_on_lanes([lane], [job], **kw)[0] for lane, job in zip(lanes, jobs)]
+
+
+def _run(lanes, batch, sizes, repeats, warmup, lr, control=False, step=model.mlp_step) -> dict:
+    """One batch size: every repeat of the three ways (step, jobs in turn, one device), interleaved; median events."""
     params, X, y = make_problem(batch=batch, **sizes)
     reference, _ = reference_step(params, X, y, lr)
     one = _OneDevice(lanes[0], params, X, y)
     every = list(lanes) + [one.lane]
-    runs = {'one_device': one, 'in_turn': _Split(wrong_version('in_turn'), lanes),
-            'split': _Split(model.mlp_step, lanes)}
+    runs = {'one_device': one, 'in_turn': _Split(halves.with_names(step, run_on_lanes=_in_turn), lanes),
+            'split': _Split(step, lanes)}
     if control and one.lane.kind == 'cpu' and one.lane.threads > 1:  # the control: the whole step on one thread
         runs[CONTROL] = _OneDevice(lanes[0], params, X, y, threads=1)
     times, events, errors = {v: [] for v in runs}, {v: [] for v in runs}, dict.fromkeys(runs, 0.0)
@@ -172,10 +175,11 @@ def median_repeat(times) -> int:
 
 
 def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=None, progress=None,
-                dag=False, control=False) -> dict:
+                dag=False, control=False, step=None) -> dict:
     """13.3.3's step on these lanes (default find_lanes('torch')) at each batch size -> a JSON-ready recording.
     sizes: the MLP's {'d_in', 'hidden', 'd_out'} (default 784, 256, 10); dag=True adds exercise 5 (dag_experiment);
-    control=True, where one device is a CPU of several cores, times its whole step on one thread too (CONTROL)."""
+    control=True, where one device is a CPU of several cores, times its whole step on one thread too (CONTROL); step:
+    the two-lane step (default model.mlp_step); 'one after the other' is it with its run_on_lanes's jobs in turn."""
     from ..machine import positive_int
     lanes = as_lanes(lanes)
     if len(lanes) != 2:
@@ -188,7 +192,7 @@ def record_step(lanes=None, batches=(256,), repeats=7, warmup=2, lr=0.1, sizes=N
            'machine': provenance(), 'lanes': [_lane_desc(lane) for lane in lanes],
            'one_device': _lane_desc(whole_device(lanes[0])), 'server': SERVER, 'sizes': sizes, 'lr': lr, 'runs': []}
     for i, b in enumerate(batches):
-        out['runs'].append(_run(lanes, b, sizes, repeats, warmup, lr, control))
+        out['runs'].append(_run(lanes, b, sizes, repeats, warmup, lr, control, step or model.mlp_step))
         if progress:
             progress(i + 1, len(batches))
     if dag:  # optional: recordings without it stay readable

@@ -1,5 +1,6 @@
 """The MLP step (model.mlp_step) on this machine's lanes (13.3.3): its recorded graph, its check against float64."""
 
+import contextlib
 from dataclasses import dataclass, replace
 
 import torch
@@ -9,7 +10,9 @@ from ..i18n import t
 from . import model
 from .halves import with_names
 from .model import DEFAULT_SIZES, PARAM_NAMES, SERVER, make_problem, reference_step
-from .tracer import trace
+from .tracer import stage, trace
+
+SERVER_REST = 'sum update'  # the stage of what a step runs after its lanes without naming it (graph.stage.sum_update)
 
 
 def as_lanes(lanes=None):
@@ -46,11 +49,6 @@ class _TraceLane:
         return torch.device(self.where)
 
 
-def _inline(lanes, jobs, **_):
-    """run_on_lanes for recording: every job in this thread, one after the other."""
-    return [job() for job in jobs]
-
-
 def _device_name(x) -> str:
     return str(x.device()) if callable(getattr(x, 'device', None)) else str(torch.device(x))
 
@@ -62,10 +60,19 @@ def record_step_graph(lanes=None, problem=None, keep_calls=False, lr=0.1, step=N
     devices = [_device_name(x) for x in (lanes or ['cpu', 'cpu'])]
     params, X, y = problem or make_problem(**DEFAULT_SIZES)
     labels = {id(v): 'weights' for v in params.values()} | {id(X): 'rows', id(y): 'rows'}
-    # The step's lanes run inline (the recorder sees this thread only), whatever the lane runner does with threads.
-    step = with_names(step or model.mlp_step, run_on_lanes=_inline)
-    g, _ = trace(step, [_TraceLane(d) for d in devices], params, X, y, lr,
-                 keep_calls=keep_calls, inputs_on=SERVER, labels=labels)
+    with contextlib.ExitStack() as after:  # a step's unnamed parts: in job i, lane i's copies; then the server's
+
+        def inline(lanes, jobs, **_):  # run_on_lanes for recording: each job in this thread (the recorder sees only it)
+            out = []
+            for i, job in enumerate(jobs):
+                with stage(i, 'copy in'):
+                    out.append(job())
+            after.enter_context(stage(SERVER, SERVER_REST))
+            return out
+        g, _ = trace(with_names(step or model.mlp_step, run_on_lanes=inline), [_TraceLane(d) for d in devices], params,
+                     X, y, lr, keep_calls=keep_calls, inputs_on=SERVER, labels=labels)
+    for n in g['nodes']:  # the server's unnamed copies bring the gradients
+        n['stage'] = 'grad copy' if n['stage'] == SERVER_REST and n['kind'] == 'copy' else n['stage']
     g['devices'] = devices
     return _rows_from_server(g)
 
@@ -102,5 +109,6 @@ def unread_lanes(g) -> list[str]:
     """The lanes whose gradients the recorded (coarse) graph's `sum` does not read (13.3.3's exercise 1)."""
     lane_of = {n['id']: n['lane'][len('link:'):].partition('->')[0] if n['lane'].startswith('link:') else n['lane']
                for n in g['nodes']}
-    into = {lane_of[e['src']] for e in g['edges'] if e['dst'] in {n['id'] for n in g['nodes'] if n['name'] == 'sum'}}
+    sums = {n['id'] for n in g['nodes'] if n['name'] in ('sum', SERVER_REST)}  # a step's sum, named or not
+    into = {lane_of[e['src']] for e in g['edges'] if e['dst'] in sums}
     return [lane for lane in ('lane 0', 'lane 1') if lane not in into]

@@ -52,7 +52,7 @@ print(show.machine_line(lanes))
 #
 # 没有两个 GPU 时，`find_lanes` 给出两个可以同时工作的*计算资源*：一个 GPU 和 CPU，或者 CPU 核心的两半（见 12.3.1 节）。
 # 计算资源 `i` 在自己的样本上运行 `lane_step`，即一个两层多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
-# 反向传播逐步写出，每个操作都位于一个有名字的方框（`stage`）中。损失除以的是*整个*小批量的大小 `n_total`，
+# 反向传播逐步写出，并用 `stage` 给每一部分命名（即图中的方框）。损失除以的是*整个*小批量的大小 `n_total`，
 # 因此两个计算资源的梯度相加正好等于整个小批量的梯度。
 
 # %%
@@ -68,7 +68,8 @@ print(show.machine_line(lanes))
 # own thread) and returns their results.
 #
 # The check runs four steps and grades the updates against float64, where each half ran, and the halves' overlap.
-# Naming parts with `stage` is optional.
+# Once it passes, the graph and the timings below use your step. Naming parts with `stage` is optional: named parts
+# get their own boxes.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
@@ -79,7 +80,7 @@ print(show.machine_line(lanes))
 # `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 计算资源在自己的线程中运行），并返回它们的结果。
 #
 # 运行四次训练迭代后，检查更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
-# 用 `stage` 给各部分命名是可选的。
+# 检查通过后，下面的依赖图和计时就用你的函数。用 `stage` 给各部分命名是可选的：命名的部分各有自己的方框。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.backends.torch_backend import run_on_lanes  # at hand for the task  #zh: 供任务使用
@@ -94,26 +95,29 @@ def mlp_step(lanes, params, X, y, lr):
     raise NotImplementedError
 
 
-d2l_ext.check('13.3.3-mlp', mlp_step)
+mine = mlp_step  # the graph and timings below use yours once this check passes  #zh: 这个检查通过后，下面的依赖图和计时就用你的函数
+checked = d2l_ext.check('13.3.3-mlp', mlp_step)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 #@source d2l_ext.depgraph.model.mlp_step
 
 # %% [markdown]
-# ## The graph, recorded from the worked step
+# ## The graph, recorded from the step
 #
-# The graph and the timings below use the worked `mlp_step` (collapsed above): its `stage` boxes name each part.
-# `record_step_graph` runs it once and records every PyTorch operation. An arrow joins A to B when B reads a tensor
-# that A wrote.
+# `record_step_graph` runs the step once and records every PyTorch operation. An arrow joins A to B when B reads a
+# tensor that A wrote.
 
 # %% [markdown] lang="zh"
-# ## 根据参考实现记录的依赖图
+# ## 记录训练迭代的依赖图
 #
-# 下面的依赖图和计时都用参考实现 `mlp_step`（上面折叠的单元格）：它的 `stage` 方框给每一部分命名。
-# `record_step_graph` 运行它一次，记录每个 PyTorch 操作。当 B 读取了 A 写入的张量时，就有一条从 A 到 B 的箭头。
+# `record_step_graph` 运行训练迭代一次，记录每个 PyTorch 操作。当 B 读取了 A 写入的张量时，就有一条从 A 到 B 的箭头。
 
 # %%
-graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # one node per box  #zh: 每个方框一个节点
+mlp_step = mine if checked.passed else dg.mlp_step  # yours once its check passed  #zh: 你的函数通过检查后就用你的
+print('graphed and timed: your mlp_step (its check passed)' if checked.passed else
+      'graphed and timed: the worked mlp_step (yours has not passed its check yet)')
+#zh-str: {'graphed and timed: your mlp_step (its check passed)': '依赖图和计时用的是你的 mlp_step（它通过了检查）', 'graphed and timed: the worked mlp_step (yours has not passed its check yet)': '依赖图和计时用的是参考实现 mlp_step（你的尚未通过检查）'}
+graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=mlp_step))  # one node per box  #zh: 每个方框一个节点
 show.draw_graph(graph)
 
 # %% [markdown]
@@ -127,8 +131,8 @@ show.draw_graph(graph)
 # The step is timed three ways, each checked against float64: **one device** with the whole
 # minibatch; **one after the other**, lane 1's half after lane 0's; **together**.
 #
-# Two CPU lanes add no cores, so expect no clear difference against one device unless its step leaves a core idle: a
-# control row, one device on one thread, tests that.
+# Two CPU lanes add no cores, so expect no clear difference against one device, unless its step leaves a core idle.
+# A control row, one device on one thread, tests that.
 #
 # The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
 # the shorter half can hide inside the longer one:
@@ -154,10 +158,10 @@ show.draw_graph(graph)
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
 # 计算资源 0 的一半完成后计算资源 1 的一半才开始；**同时运行**。
 #
-# 两个 CPU 计算资源并不会多出核心，所以预计与一个设备没有明显差别。除非一个设备的训练迭代让某个核心闲着，
-# 对照一行（一个设备只用一个线程）检验这一点。
+# 两个 CPU 计算资源并不会多出核心，所以预计与一个设备没有明显差别，除非一个设备的训练迭代让某个核心闲着。
+# 对照一行（一个设备只用一个线程）检验的就是这一点。
 #
-# 依赖图根据“先后运行”（$t_\text{先后}$，两半为 $t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
+# 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
 # 两种方式运行的方框相同，只是两条链现在可以重叠，较短的一半可以藏进较长的一半里：
 #
 # $$t_\text{同时} \approx t_\text{先后} - \min(t_0, t_1),$$
@@ -171,7 +175,7 @@ show.draw_graph(graph)
 # 在这里哪个假定可能不成立？
 
 # %% tags=["nbval-ignore-output"]
-here = dg.record_step(lanes, repeats=41, control=True)  # every repeat and interval of each way  #zh: 每种方式的每次重复和区间
+here = dg.record_step(lanes, repeats=41, control=True, step=mlp_step)  # every repeat and interval of each way  #zh: 每种方式的每次重复和区间
 print(show.inputs_line(here))  # the prediction's inputs  #zh: 预测要用的数
 
 # %%
@@ -184,15 +188,15 @@ show.show_step(here, my_guess)
 # ## Recorded on a GPU machine
 #
 # The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads). Each still gets half the minibatch,
-# as in the book, whose split assumes two equal GPUs. Here the halves are unequal, so predict *together* from the slower
-# half, the CPU's, one after the other, plus the other time.
+# as in the book, whose split assumes two equal GPUs. Here the GPU's half is the shorter one and can hide inside the
+# CPU's, so the hatched bar predicts *together* as the CPU's half plus the other time, both from one after the other.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 H200 机器上运行的结果，那里的两个计算资源是 GPU 和 CPU（15 个线程）。两者仍各分到半个小批量，
-# 这和书中一样，但书中的拆分假定两个 GPU 相同。这里两半并不相等，所以要根据较慢的一半（CPU 的一半，先后运行时）
-# 加上其他时间来预测“同时运行”。
+# 这和书中一样，但书中的拆分假定两个 GPU 相同。这里 GPU 的一半较短，可以藏进 CPU 的一半里，
+# 所以阴影条把“同时运行”预测为 CPU 的一半加上其他时间，两者都取自先后运行。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -218,7 +222,8 @@ my_guess_graph = None  # (does the graph change?, does the check catch it?), e.g
 # %%
 hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把计算资源 0 的梯度用了两次
 hasty_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty))
-show.draw_graph(hasty_graph, missing=graph)  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
+worked_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # the worked step's  #zh: 参考实现的
+show.draw_graph(hasty_graph, missing=worked_graph)  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 try:
@@ -241,12 +246,14 @@ show.split_answer(here)
 # %% [markdown]
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each box in the
 # figure is a task, `tanh((sum of its inputs) @ W)`, named stage, arm, step: `2b1` is stage 2, arm b, step 1; `2J` joins
-# stage 2's arms. `arms` sets the arms' lengths; `cross=True` adds the arrows between arms.
+# stage 2's arms. `arms` sets the arms' lengths; `cross=True` adds the arrows between arms. Before running the next
+# cell: at least how many task times must any plan on two lanes take, and why?
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**图中每个方框是一个任务：
 # `tanh((各输入之和) @ W)`，按阶段、分支、步命名。`2b1` 是第 2 阶段、分支 b 的第 1 步；`2J` 汇合第 2 阶段的各分支。
-# `arms` 设定各分支的长度；`cross=True` 加上分支之间的箭头。
+# `arms` 设定各分支的长度；`cross=True` 加上分支之间的箭头。运行下一个单元格之前先想一想：两个计算资源上的任何计划
+# 至少要用几个任务的时间？为什么？
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
@@ -256,14 +263,14 @@ print(show.dag_line(dg.dag_model(dag, lanes), alone))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
-# A planner put each task on a lane (its colour); an engine runs the plan, each lane waiting for its inputs. Why can no
-# plan on two lanes take less than 12 tasks' time? The prediction replays the plan at each lane's time alone, as if
-# neither lane slowed the other. Guess the planned run's time, then measure it beside two baselines
-# that run all 21 in order: one lane, and one device with all cores. The worked answer judges it against the faster.
+# A planner put each task on a lane (its colour); an engine runs the plan, each lane waiting for its inputs. The
+# prediction replays the plan at each lane's time alone, as if neither lane slowed the other. Guess the planned run's
+# time, then measure it beside two baselines that run all 21 in order: one lane, and one device with all cores. The
+# worked answer judges it against the faster.
 
 # %% [markdown] lang="zh"
-# 规划器把每个任务放到一个计算资源上（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。为什么两个计算资源上的
-# 任何计划都不少于 12 个任务的用时？预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
+# 规划器把每个任务放到一个计算资源上（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。
+# 预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量。两种基线都按顺序运行全部 21 个任务：一个计算资源，以及用全部核心的一个设备。
 # 参考答案把按计划运行与其中较快的一种比较。
 
@@ -282,7 +289,7 @@ show.dag_answer(ex5, caught)
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
 # * Only one device with the whole minibatch says whether splitting pays. On the GPU+CPU recording, together took 3.3x
-#   as long: the other time alone (copies, sum, update, starting, returning) outlasts one device's step.
+#   as long: the CPU's half (1.86 ms) and the other time (1.70 ms) each outlast the GPU's whole step (0.982 ms).
 # * Faster must stay correct: check against float64.
 #
 # ## Pitfalls
@@ -297,7 +304,7 @@ show.dag_answer(ex5, caught)
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
 # * 只有与一个设备处理整个小批量比较，才能说明拆分是否划算。在 GPU 加 CPU 的记录中，同时运行的用时是一个设备的 3.3 倍：
-#   其他时间（复制、求和、更新、启动与返回）单独就超过了一个设备的训练迭代。
+#   CPU 的一半（1.86 毫秒）和其他时间（1.70 毫秒）各自都超过 GPU 上整次训练迭代的用时（0.982 毫秒）。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点

@@ -21,6 +21,7 @@ MESSAGES = {
     'graph.stage.update': 'update',
     'graph.stage.lane_step': 'fwd + bwd',
     'graph.stage.whole_step': 'whole step',
+    'graph.stage.sum_update': 'sum, update',  # runs.SERVER_REST: a step's unnamed sum and update
     'graph.variant.one_device': 'one device, whole minibatch',
     'graph.variant.in_turn': 'two lanes, one after the other',
     'graph.variant.split': 'two lanes together',
@@ -35,6 +36,7 @@ MESSAGES = {
     'graph.cpu_cores': 'CPU, {n} cores',
     'graph.half_row': '{lane} half, {way}',
     'graph.predicted_from': '{way} (predicted {wall} − {shorter})',
+    'graph.predicted_plus': '{way}\n(predicted: {lane} half {half} + other time {rest})',
     'graph.part.half': '{lane} half',
     'graph.part.rest': 'other time (copies, sum, update, starting, returning)',
     'graph.way.longer': '{part} took {diff} more than predicted',
@@ -62,8 +64,8 @@ MESSAGES = {
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.dag_alone': 'a task, each lane alone (all {n} in order): {each}; ',
     'graph.dag_line': 'in task times: {serial} in order on one lane, {planned} planned on two',
-    'graph.legend_copy': 'copy, dashed, with its bytes',
-    'graph.legend_copy_cpu': 'copy, dashed, with its bytes (CPU lanes: same device)',
+    'graph.legend_copy': 'copy (dashed), its bytes in the box',
+    'graph.legend_copy_cpu': 'copy (dashed), its bytes in the box; between CPU lanes it stays in one memory',
     'graph.legend_copy_box': 'copies: samples and weights in, gradients out',
     'graph.legend_server': 'server: sum, update',
     'graph.legend_handoff': 'starting, returning (run_on_lanes)',
@@ -77,7 +79,7 @@ MESSAGES = {
     'graph.legend_path': 'critical path',
     'graph.title_graph': 'One training step on two lanes, recorded',
     'graph.title_repeats': "Every repeat ({n} a way), and each half's busy time",
-    'graph.title_timeline': 'Median repeats of together (this one: shorter half {pct} beside the other) and one device',
+    'graph.title_timeline': 'The median repeats of together and one device',
     'graph.title_dag': 'The DAG as planned on two lanes, by dependency',
     'graph.title_dag_run': 'Every repeat ({n} a way)',
     'graph.recorded_title': 'Recorded on {gpu} and the CPU, {date}',
@@ -107,7 +109,7 @@ MESSAGES = {
     'graph.err.speed': 'speed needs a factor > 0 per resource: {check}',
     'graph.err.pinned': 'pinned tasks name unlisted resources: {stray}',
     'graph.part.overlap': 'shorter half beside the other',
-    'graph.answer.worst': 'assumption {a} missed most: {what}',
+    'graph.answer.worst': 'assumption {a}: {what}',
     'graph.boxes_overlap': 'grey boxes overlap',
     'graph.legend_replay': 'predicted: at the times alone',
     'graph.variant.one_thread': 'one device (CPU, one thread), whole minibatch',
@@ -119,7 +121,7 @@ MESSAGES = {
     'graph.col.predicted': 'predicted',
     'graph.col.measured': 'measured, together',
     'graph.answer.control_idle': ('One device on one thread took {c}, vs all cores {by_one}: its step gains '
-                                  'nothing from the second core. Yet together vs one thread: {by}.'),
+                                  'nothing from the second core. Together vs one thread: {by}.'),
     'graph.answer.control_used': ('One device on one thread took {c}, vs all cores {by_one}: its step gains from '
                                   'the second core.'),
 }
