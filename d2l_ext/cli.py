@@ -7,10 +7,9 @@
     record   [--out FILE] [--force]  run both and save them, with provenance, for readers without this hardware
     check    TASK FILE.py | --list [--json]   grade a "Build it" task (exit 0 passed, 1 not yet, 2 bad input)
 
-Bad values exit with code 2 and one line that says what to change, and every output path is
-tried for writing before anything runs; a run estimated above a few minutes is refused unless
---yes; a worker that dies, falls silent or hangs beyond its bound ends the run with one line;
-Ctrl-C at any moment (even while importing) ends with one line, exit 130 and no worker left.
+Bad values exit with code 2 and one line that says what to change; every output path is tried for writing
+before anything runs; a run estimated above a few minutes is refused unless --yes; a worker that dies, falls
+silent or hangs ends the run with one line; Ctrl-C (even while importing) ends with one line, exit 130.
 """
 from __future__ import annotations
 

@@ -74,9 +74,8 @@ _CYCLES: dict[int, float] = {}  # a GPU's torch.cuda._sleep cycles per second, m
 
 
 def gpu_wait(device: torch.device, seconds: float):
-    """Queue `seconds` of waiting on the device's current stream. A GPU half of the grader's step is tens of
-    microseconds, over before a CPU lane's new thread has started (an H100 graded the worked step 0% overlap):
-    begun with a wait, it lasts long enough to show whether the other half started beside it or only after it."""
+    """Queue `seconds` of waiting on the device's current stream: a GPU half (tens of microseconds) is then long
+    enough to show whether a CPU half's new thread started beside it (an H100 graded 0% overlap without it)."""
     g = device.index or 0
     with torch.cuda.device(g):
         if g not in _CYCLES:

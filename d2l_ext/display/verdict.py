@@ -2,14 +2,10 @@
 
 One rule, defined once (13.3.0) and named the same everywhere: a way is **faster** (or **slower**) than another
 only when the middle halves of their repeats (the figure's grey boxes) do not overlap and their medians differ by
-at least 5% (results.told_apart); otherwise there is **no clear difference**. A cell prints at most
-one line built here:
-
-    together 0.105 s vs one device 0.113 s: faster
-
-The statistics behind it (medians, quartiles, every repeat) stay in the result objects; `details(...)` shows them
-collapsed, for an instructor or a curious student. Numbers: seconds and milliseconds to 3 significant digits,
-ratios to 2 places ('1.84x'), shares as whole percents of a base the sentence names once.
+at least 5% (results.told_apart); otherwise there is **no clear difference**. A cell prints at most one line
+built here, e.g. `together 0.105 s vs one device 0.113 s: faster`. The statistics behind it (medians, quartiles,
+every repeat) stay in the result objects; `details(...)` shows them collapsed. Numbers: seconds and milliseconds
+to 3 significant digits, ratios to 2 places ('1.84x'), shares as whole percents of a base the sentence names once.
 """
 from __future__ import annotations
 

@@ -80,8 +80,7 @@ def mark(criteria: list, machine: dict, needed: int = CORES_NEEDED) -> list:
     for c in criteria:
         if c.id not in TIMED or c.fields.get('info'):
             continue
-        # an overlap shown is kept however its wall clocks spread: noise delays a thread, it never makes halves run
-        # in turn overlap (an H100's fresh process spread the worked 13.3.3 step's three steps 59%, at 100% overlap)
+        # an overlap shown stands however its wall clocks spread: noise never makes work run in turn overlap
         found = spread(c.fields.get('repeats') or ()) if c.id != 'overlap' or not c.passed else 0.0
         why = reason(machine, needed) or (
             ('grading.unmeasurable.spread', {'spread': found, 'limit': bound}) if found > bound else None)
