@@ -78,7 +78,8 @@ def gpu_wait(device: torch.device, seconds: float):
     enough to show whether a CPU half's new thread started beside it (an H100 graded 0% overlap without it)."""
     g = device.index or 0
     with torch.cuda.device(g):
-        if g not in _CYCLES:
+        if g not in _CYCLES:  # measured after a first sleep: that one also waits for the kernel's lazy loading
+            torch.cuda._sleep(1000)
             a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             a.record()
             torch.cuda._sleep(10 ** 7)
