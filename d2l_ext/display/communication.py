@@ -4,7 +4,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..i18n import t
-from ..results import Times
+from ..results import Times, quartiles
 from . import style, verdict
 from .communication_timelines import _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
@@ -55,7 +55,7 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
     mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
     fig = plot_repeats(times, predicted={names[k]: v for k, v in predicted.items() if k in names}, guess=mine,
                        unit='ms', halves=True, title=title or style.plot_text('communication.measured_title'),
-                       predicted_label=style.plot_text('communication.predicted_printed'))
+                       predicted_label=style.plot_text('communication.predicted_medians'))
     if 'beside_copies' in predicted and 'beside_copies' in names:  # the control's hatched bar: products alone
         fig.axes[0].text(predicted['beside_copies'] * 1e3, list(times).index(names['beside_copies']) + 0.25, ' ' +
                          _name('run'), va='center', fontsize=style.MIN_FONT_PT)
@@ -71,17 +71,17 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The worked answer: the share of the copy time run_and_copy hid here (as for the recording), the control
-    (products while a thread copies nonstop) against products alone by the one rule, then the hatched estimate's
-    formula with this run's numbers (or its floor, the copy engine's formula, where that is larger)."""
+    """The worked answer: the copy time hid here (as for the recording); the control's middle half (it may cluster) by
+    the rule; the hatched estimate from the medians (or its floor, the copy engine's) beside the measured median."""
     m, num = comparison.measurements, lambda v: verdict.num(v, 'ms')
     row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
     ctrl, est = m['beside_copies'].median, predicted['overlapped']
     slowed = row.run + row.copy * max(0.0, 1 - row.run / ctrl)
-    return verdict.answer(hidden_sentence(_word('overlapped'), row), t('communication.control', a=num(ctrl), b=num(
-        row.run), by=verdict.by(m['beside_copies'], m['run'])), t(
+    lo, hi = quartiles(m['beside_copies'])
+    return verdict.answer(hidden_sentence(_word('overlapped'), row), t('communication.control', lo=num(lo), hi=num(
+        hi), b=num(row.run), word=t(f"verdict.{verdict.compare(m['beside_copies'], m['run'])}")), t(
         'communication.estimate' if est <= slowed * 1.0001 else 'communication.estimate_floor', run=num(row.run),
-        copy=num(row.copy), ctrl=num(ctrl), est=num(est)))
+        copy=num(row.copy), ctrl=num(ctrl), est=num(est), meas=num(row.overlapped)))
 
 
 def _added(times) -> Times:
@@ -90,9 +90,12 @@ def _added(times) -> Times:
 
 
 def hidden_sentence(way: str, row) -> str:
-    """'<way> took X vs products alone + copies alone Y, <by the rule>: it hid Z of the copy time' (or none shows)."""
-    share = hidden_share(row)
-    hid = t('communication.hid', share=verdict.num(share, '%')) if share > 0 else t('communication.hid_none')
+    """'<way> took X vs products alone + copies alone Y, <by the rule>: it hid Z of the copy time'; where the rule
+    tells no gain, the time the medians differ by (about W ms of the copy time, not told from noise), or none."""
+    share, gap = hidden_share(row), _added(row.times).median - row.overlapped
+    hid = t('communication.hid', share=verdict.num(share, '%')) if share > 0 else t(
+        'communication.hid_unclear', ms=verdict.num(gap, 'ms', 2), copy=verdict.num(row.copy, 'ms')) if gap > 0 else t(
+        'communication.hid_none')
     return t('communication.hidden', way=way, total=verdict.num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
         row.times['overlapped'], _added(row.times)), sum=verdict.num(_added(row.times).median, 'ms'))
 
@@ -117,8 +120,7 @@ def recorded_alone(rec) -> str:
 
 
 def hidden_share(row) -> float:
-    """The share of a way's copy time hidden, 0 to 1: (products alone + copies alone - the way) / copies alone, none
-    unless faster than the two added by the one rule."""
+    """(products alone + copies alone - the way) / copies alone, 0 to 1; 0 unless faster than the two by the rule."""
     faster = verdict.compare(row.times['overlapped'], _added(row.times)) == 'faster'
     return min(1.0, max(0.0, (row.run + row.copy - row.overlapped) / row.copy)) if faster and row.copy > 0 else 0.0
 
@@ -159,7 +161,7 @@ def plot_recorded(rec, guess=None):
         side.times).repeated()}
     mine = {names[r.mode]: g for g, r in zip(_guesses(guess), (book, side)) if g is not None}
     plot_repeats(times, ax=axes[0], predicted={names[r.mode]: r.expected for r in (book, side)}, guess=mine, unit='ms',
-                 halves=True, predicted_label=style.plot_text('communication.predicted_alone'))
+                 halves=True)
     plot_comm_timelines([tl for tl in rec.comm_timelines if tl.plan in names], axes=axes[1:])  # the x axis shared
     fig.suptitle(recorded_title(rec))
     return fig
@@ -183,7 +185,7 @@ def plot_comm(result):
         over = _name('overlapped') if over == f'overlapped.{rule}' else over  # no name for this rule: the plain one
         times = {(over if v == 'overlapped' else _name(v)): m.repeated() for v, m in row.times.items()}
         plot_repeats(times, ax=ax, predicted={over: row.expected}, title=_mode_name(row.mode),
-                     predicted_label=style.plot_text('communication.parts_combined'))  # from run and copy alone
+                     predicted_label=style.plot_text('communication.parts_combined'))
     right = max(ax.get_xlim()[1] for ax in axes)
     for ax in axes:
         ax.set_xlim(0, right)  # one time axis: the panels' lengths compare at a glance
@@ -206,13 +208,12 @@ ALONE = ('lane1_compute_and_copy', 'lane2_compute')  # exercise 3's lanes alone
 
 
 def exercise_three_alone_text(r) -> str:
-    """Exercise 3's setup as the code made it (a CPU's threads on its cores, or a GPU and the CPU), then its inputs:
-    each lane's time alone."""
+    """Exercise 3's setup as the code made it (a CPU's threads on its cores, or a GPU and the CPU), each lane alone."""
     a, b = (r.times[k].median for k in ALONE)
     t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
     setup = t('communication.ex3.setup_gpu') if r.lanes[0]['kind'] == 'gpu' else t(
         'communication.ex3.setup_cpu', t0=t0, t1=t1, n=t0 + t1 + r.copy_threads, cores=r.cores or '?')
-    return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a), b=verdict.num(b))  # in s, as my_guess
+    return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a, 'ms'), b=verdict.num(b, 'ms'))  # as my_guess
 
 
 def _bounds(r) -> tuple[Times, Times]:
@@ -223,22 +224,21 @@ def _bounds(r) -> tuple[Times, Times]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's worked answer by the one rule: together against max(t1, t2), then against t1 + t2 (in s)."""
+    """Exercise 3's worked answer by the one rule: together against max(t1, t2), then against t1 + t2 (in ms)."""
     (low, high), c, name = _bounds(r), r.times['together'], _word('together')
-    return verdict.answer(t('communication.ex3.answer', vs_max=verdict.line(name, c, 'max(t1, t2)', low, 's'),
-                            vs_sum=verdict.line(name, c, 't1 + t2', high, 's')))
+    return verdict.answer(t('communication.ex3.answer', vs_max=verdict.line(name, c, 'max(t1, t2)', low, 'ms'),
+                            vs_sum=verdict.line(name, c, 't1 + t2', high, 'ms')))
 
 
 def plot_exercise_three(r, guess=None):
     """Each lane alone and both together (repeats, middle halves); under together, the two predictions hatched and
-    named at their ends, max(t1, t2) and t1 + t2; the learner's guess for together (s) a diamond."""
+    named at their ends, max(t1, t2) and t1 + t2; the learner's guess for together (ms) a diamond; drawn in ms."""
     together = _name('together')
     times = {**{_name(k): r.times[k].repeated() for k in ALONE}, together: r.times['together'].repeated()}
     low, high = (b.median for b in _bounds(r))
-    fig = plot_repeats(times, halves=True, guess={together: guess}, predicted={together: low},
-                       predicted_label=style.plot_text('communication.predicted_alone'),
-                       title=style.plot_text('communication.ex3.title'))
-    ax, y = fig.axes[0], len(times) - 1
+    fig = plot_repeats(times, halves=True, guess={together: guess and guess / 1e3}, predicted={together: low},
+                       unit='ms', title=style.plot_text('communication.ex3.title'))
+    ax, y, low, high = fig.axes[0], len(times) - 1, low * 1e3, high * 1e3
     ax.barh(y + 0.43, high, height=0.12, fill=False, hatch='///', edgecolor=style.color('predicted'), linewidth=1.5)
     for x, yy, key in ((low, y + 0.25, 'max'), (high, y + 0.43, 'sum')):
         ax.text(x, yy, ' ' + style.plot_text(f'communication.ex3.{key}'), va='center', fontsize=style.MIN_FONT_PT)
@@ -266,9 +266,8 @@ def profile_frame(prof, gpu: bool, rows: int = 8):
 
 
 def profile_text(prof, gpu: bool, x, w, iters: int, name: str = 'run_and_copy') -> str:
-    """The profiled call (`name`)'s setting (`iters` products of x by w), then the worked answer: aten::mm's and
-    aten::copy_'s calls and self times, and the copies' as a share of the products' (a GPU's Memcpy DtoH repeats
-    aten::copy_'s)."""
+    """The profiled call's setting (`iters` products of x by w), then the worked answer: aten::mm's and aten::copy_'s
+    calls and self times, the copies' as a share of the products' (a GPU's Memcpy DtoH repeats aten::copy_'s)."""
     (n, m), c = x.shape, w.shape[1]
     flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
     ops = _self_times(prof, gpu)

@@ -111,12 +111,12 @@ print(show.recorded_alone(rec))  # every copy mode, every repeat: rec.comm[0].de
 # %% [markdown]
 # The book's code runs every product, then `copy_to_cpu(y, True)` on the same stream: *run then copy*. The second
 # way, *run_and_copy* (you write it below), queues each copy on a copy stream behind an event recorded after its
-# product. From the times alone printed above, how long will each way take? Write both, in ms, into `my_guess`.
+# product. From these times alone, how long will each way take? Write both, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 书中的代码先做完所有乘法，再在同一个流上调用 `copy_to_cpu(y, True)`，即“先计算后复制”。第二种方式“边计算边复制”
-# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待其乘法之后记录的事件。根据上面打印的单独运行的
-# 用时，每种方式的总用时是多少？把两个用时（毫秒）写进 `my_guess`。
+# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待对应的乘法完成后记录的事件。根据上面打印的
+# 单独运行的用时，每种方式的总用时是多少？把两个用时（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms, the total of each way: (run then copy, run_and_copy)  #zh: 毫秒，每种方式的总用时：（先计算后复制，边计算边复制）
@@ -124,14 +124,13 @@ my_guess = None  # ms, the total of each way: (run then copy, run_and_copy)  #zh
 # %% [markdown]
 # Hatched: run then copy, $t_\text{run} + t_\text{copy}$; run_and_copy,
 # $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one product and one copy (the first product and the last
-# copy run alone). The last row, computed from products alone + copies alone, is the baseline. Below: one run of
-# each, op by op.
+# copy run alone). The last row, products alone + copies alone, is the baseline: the book's one stream does both in
+# turn.
 
 # %% [markdown] lang="zh"
 # 先计算后复制的预测（斜线条形）是$t_\text{计算} + t_\text{复制}$：一个流按顺序执行。边计算边复制的预测是
 # $\max(t_\text{计算}, t_\text{复制})$，再加上一次乘法与一次复制中较短者（第一次乘法和最后一次复制只能单独运行）。
-# 下图最上面一幅的最后一行是只做乘法与只做复制逐次重复相加的计算值，即基线。其下两幅是每种方式运行一次时，每次
-# 乘法和复制在何时运行。
+# 下图最上面一幅的最后一行是基线，即只做乘法与只做复制之和：书中的代码只用一个流，依次做这两件事。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
@@ -191,7 +190,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
-# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次“瘦”矩阵乘法：$700\times4$矩阵乘以$4\times700$矩阵，计算量小，
+# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次矩阵乘法：$700\times4$矩阵乘以$4\times700$矩阵，计算量小，
 # 要复制的结果大。没有 GPU 时，你写的替代版本有同样的几个部分：
 #
 # * 复制线程就是复制流；
@@ -228,12 +227,12 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # and to hide less than on the H200; the control row, products while a thread copies nonstop, measures that. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
-# * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - t_\text{run} / t_\text{ctrl})$ from products alone, copies
-#   alone and the control: if the control takes twice as long as products alone, half of the copy time adds.
+# * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - t_\text{run} / t_\text{ctrl})$ from the medians of products
+#   alone, copies alone and the control. The copies hide behind the products, except for the share of the products'
+#   speed they take: half when the control takes twice as long.
 #
-# The last row is the baseline again. The check above counted how much copying ran beside a product; the baseline
-# asks whether the total got shorter. Overlap is not saved time: where the products slow beside the copies, it saves
-# less.
+# The last row is the baseline again. The check above counted overlap; the baseline asks whether the total got
+# shorter. Overlap is not saved time.
 
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
@@ -243,9 +242,10 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
 # * 边计算边复制：$t_\text{计算} + t_\text{复制} \times (1 - t_\text{计算} / t_\text{对照})$，三者依次是只做乘法、
-#   只做复制和对照的用时。如果对照的用时是只做乘法的两倍，就有一半复制用时加到总用时上。
+#   只做复制和对照的用时中位数。复制藏在乘法后面，只有它从乘法占去的那部分速度藏不住：对照的用时是只做乘法的
+#   两倍时，就有一半复制用时加到总用时上。
 #
-# 最后一行仍是基线。上面的检查统计的是复制有多少与乘法同时进行；基线问的是总用时是否变短。重叠不等于省下的时间：乘法在复制旁边变慢时，省下的就少。
+# 最后一行仍是基线。上面的检查统计的是重叠；基线问的是总用时是否变短。重叠不等于省下的时间。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
@@ -344,8 +344,9 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
-# while lane 1 computes on its own. From the times alone, predict "together" (s) into `my_guess`. Will it be faster
-# than $t_1 + t_2$? Slower than $\max(t_1, t_2)$?
+# while lane 1 computes on its own. Without a GPU both lanes are threads of this CPU (printed below), so this
+# machine cannot show CPU–GPU communication, only threads sharing its cores. From the times alone, predict
+# "together" (ms) into `my_guess`. Will it be faster than $t_1 + t_2$? Slower than $\max(t_1, t_2)$?
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -353,15 +354,16 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # 这里是书中的练习3和练习4（练习1和练习2见12.3.1节，练习5见扩展一节“依赖图”）。
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
-# 独立地计算。根据单独运行的用时预测“同时运行”的用时（秒），写进 `my_guess`。它会比$t_1+t_2$更快吗？
-# 会比$\max(t_1, t_2)$更慢吗？
+# 独立地计算。没有 GPU 时，两个计算资源都是这个 CPU 上的线程（见下面打印的设定），所以本机看不到 CPU 与 GPU
+# 之间的通信，只能看到这些线程共用 CPU 的核心。根据单独运行的用时预测“同时运行”的用时（毫秒），写进 `my_guess`。
+# 它会比$t_1+t_2$更快吗？会比$\max(t_1, t_2)$更慢吗？
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
 print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每个计算资源单独运行的用时
 
 # %%
-my_guess = None  # s: your guess for together  #zh: 秒：你对“同时运行”用时的猜测
+my_guess = None  # ms: your guess for together  #zh: 毫秒：你对“同时运行”用时的猜测
 
 # %% tags=["nbval-ignore-output"]
 display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 与 t1 + t2
@@ -403,7 +405,7 @@ print(show.profile_text(prof, GPU, x, w, K2, name))
 # ## Remember
 #
 # * The book's gain came from the pinned copy, not from overlap: in the H200 recording, run then copy took as long as
-#   products alone + copies alone.
+#   the baseline.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
 # * Without a GPU, copies and products share this CPU: the products slowed beside a copying thread (the control row),
@@ -418,8 +420,7 @@ print(show.profile_text(prof, GPU, x, w, K2, name))
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# * 书中省下的时间来自锁页内存中更快的复制，而不是重叠：在 H200 的记录结果中，先计算后复制的用时与只做乘法、
-#   只做复制之和一样。
+# * 书中省下的时间来自锁页内存中更快的复制，而不是重叠：在 H200 的记录结果中，先计算后复制的用时与基线一样。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制用时。
 # * 没有 GPU 时，复制和乘法共用这个 CPU：复制线程在旁边运行时乘法变慢了（对照行），边计算边复制隐藏的复制用时
 #   也远少于 H200 上的。

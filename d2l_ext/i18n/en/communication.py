@@ -17,7 +17,7 @@ MESSAGES = {
     'communication.variant.together': 'together',
     'communication.variant.serial_sum': 'the two alone added',
     'communication.variant.added': 'products alone + copies alone',
-    'communication.variant.computed': 'computed: products alone + copies alone,\nadded repeat by repeat',
+    'communication.variant.computed': 'baseline: products alone + copies alone,\nadded repeat by repeat',
     'communication.mode.cpu_analogue': 'CPU analogue: a copy thread',
     'communication.mode.widget': 'the copy mode chosen above',
     'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y), new pageable tensors',
@@ -31,8 +31,7 @@ MESSAGES = {
     'communication.rule.shared': 'the cores split between products and copies',
     'communication.rule.engine': "run + copy: MXNet's engine",
     'communication.row.compute_stream': 'compute stream', 'communication.row.copy_stream': 'copy stream',
-    'communication.row.compute_thread': 'compute thread',
-    'communication.row.copy_thread': 'copy thread',
+    'communication.row.compute_thread': 'compute thread', 'communication.row.copy_thread': 'copy thread',
     'communication.legend.compute': 'product (mm)',
     'communication.legend.copy': 'copy to host memory',
     'communication.legend.copy_cpu': 'copy into a buffer',
@@ -44,11 +43,11 @@ MESSAGES = {
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
                                      "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b}, "
                                      'copy_to_cpu(y, True) {c}'),
-    'communication.predicted_alone': 'predicted from the times alone',
-    'communication.predicted_printed': 'predicted from the times printed above',
+    'communication.predicted_medians': 'model: from the medians printed above',
     'communication.hidden': '{way} took {total} vs products alone + copies alone {sum}, {by}: {hid}',
     'communication.hid': 'it hid {share} of the copy time.',
-    'communication.hid_none': 'the rule shows no copy time hidden.',
+    'communication.hid_none': 'it hid no copy time.',
+    'communication.hid_unclear': 'it hid about {ms} of the {copy} copy time; the rule cannot tell that from noise.',
     'communication.recorded.guess': '{way}: {line}',
     'communication.recorded.none': 'No GPU recording to show here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
@@ -65,19 +64,20 @@ MESSAGES = {
                                    'landed first this time; it need not.'),
     'communication.ex3.alone': 'alone: t1 = {a} (lane 0), t2 = {b} (lane 1)',
     'communication.ex3.max': r'$\max(t_1, t_2)$', 'communication.ex3.sum': r'$t_1 + t_2$',
-    'communication.parts_combined': 'the parts combined',
+    'communication.parts_combined': 'model: from products and copies alone',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
-    'communication.control': 'While a thread copied nonstop, the products took {a} vs {b} alone, {by}.',
+    'communication.control': ("While a thread copied nonstop, the middle half of the products' repeats took {lo} to "
+                              '{hi} vs a median of {b} alone: {word}.'),
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
                                     '({n} threads on {cores} cores)'),
     'communication.ex3.answer': '{vs_max}; {vs_sum}.',
-    'communication.estimate': ('The hatched estimate: products alone {run} + copies alone {copy} × (1 − {run} / '
-                               'control {ctrl}) = {est}.'),
+    'communication.estimate': ('The hatched estimate, from the medians: products alone {run} + copies alone {copy} × '
+                               '(1 − {run} / control {ctrl}) = {est}; measured {meas}.'),
     'communication.estimate_floor': ('The hatched estimate, {est}, is its floor: max(products alone, copies alone) '
-                                     'plus the shorter of one product and one copy.'),
+                                     'plus the shorter of one product and one copy; measured {meas}.'),
     'communication.profile.split': '{name}, {k} products ({n} × {m}) by ({m} × {c}): {flop}FLOP, {size}B copied',
     'communication.profile.col_calls': 'calls',
     'communication.profile.answer': ('the products (aten::mm, {na} calls) took {ta} of self time, the copies '
