@@ -8,7 +8,7 @@ from .repeats import plot_repeats
 from .timeline import draw_timeline
 
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'buckets')  # the keys allreduce.version.<id>
-LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the lesson's letters and their version ids
+LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks'}  # the measured letters and their version ids ((d): DDP instead)
 LETTER = {vid: k for k, vid in LETTERS.items()}
 MS = 1e3
 _plus = lambda s: '+' * (s >= 0) + verdict.num(round(s, 6) + 0.0, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms', to µs)
@@ -119,9 +119,8 @@ def _leads(result, vid: str) -> list[float]:
 
 
 def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True, ax=None, guess_on='hooks'):
-    """Each version's timed steps (plot_repeats), the formula's step hatched (`model`); the step without all-reduce on
-    top, then `ids` or (a), (b), (b)'s control, (c); `guess`: the learner's step of `guess_on` in ms, a diamond;
-    `backward`: versions whose backward per profiled step (mean of processes) a panel below draws, on its own axis."""
+    """Timed steps (plot_repeats), the formula hatched (`model`): no all-reduce on top, then `ids` or (a), (b), its
+    control, (c); `guess`: `guess_on`'s step in ms, a diamond; `backward`: versions whose backward a panel draws."""
     versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'kept', 'hooks']) if result.has(v)]
     if backward:  # `ax`: the pair (steps, backward below) or none, a new figure's
         if ax is None:
@@ -170,15 +169,18 @@ def draw_step_timeline(result, version_id: str, ax=None):
     return fig
 
 
+def layer_note(here) -> str:
+    """The line under exercise 3's table: one weight's MiB, so which buckets hold one layer."""
+    return t('allreduce.table.note', w=here.width, mib=max(here.prediction.tensor_bytes) / 2 ** 20)
+
+
 def bucket_table(here, there=None):
-    """Exercise 3: DDP's and (d)'s calls a step; per run (here, recorded) predicted, median step ('not recorded')."""
+    """Exercise 3: DDP's calls a step; per run (here, recorded) predicted, median step ('not recorded')."""
     import pandas as pd
-    vs = lambda r: r.ddp_versions() + ([r.version('buckets')] if r.has('buckets') else [])  # noqa: E731
-    calls = t('allreduce.table.calls', w=here.width, mib=max(here.prediction.tensor_bytes) / 2 ** 20)
-    rows = {calls: {name(here, v): str(here.predicted(v.id)['calls']) for v in vs(here)}}
+    rows = {t('allreduce.table.calls'): {name(here, v): here.predicted(v.id)['calls'] for v in here.ddp_versions()}}
     for where, r in (('allreduce.here', here), ('allreduce.there', there))[:1 + (there is not None)]:
-        w, sig = t(where, cores=r.cores), lambda s: verdict.sig(s * MS)
-        rows[t('allreduce.table.predicted', where=w)] = {name(r, v): sig(r.predicted(v.id)['step']) for v in vs(r)}
-        rows[t('allreduce.table.measured', where=w)] = {name(r, v): sig(v.median) for v in vs(r)}
+        w, sig, vs = t(where, cores=r.cores), lambda s: verdict.sig(s * MS), r.ddp_versions()
+        rows[t('allreduce.table.predicted', where=w)] = {name(r, v): sig(r.predicted(v.id)['step']) for v in vs}
+        rows[t('allreduce.table.measured', where=w)] = {name(r, v): sig(v.median) for v in vs}
     table = pd.DataFrame(rows).T.fillna(t('allreduce.table.not_recorded'))
     return table.rename_axis(columns=t('allreduce.table.version'))

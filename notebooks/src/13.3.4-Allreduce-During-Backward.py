@@ -20,7 +20,7 @@
 # **all-reduce**: every process contributes its gradients and receives their sum. In *data parallelism* every
 # process holds the same MLP and a share of the minibatch. You first see what sending during backward buys on a
 # 16-core host. Then you write four versions of the step, the last as PyTorch's `DistributedDataParallel` (DDP) does
-# it, and measure them here.
+# it, and measure the first three and DDP here.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
@@ -28,7 +28,7 @@
 # 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
 # 小批量中的一份。下面先看一台 16 核主机上记录的结果：在反向传播的同时发送梯度，训练迭代的用时有什么变化。
-# 然后写出训练迭代的四个版本（最后一个是 PyTorch 的 `DistributedDataParallel`（DDP）的做法），并在这台机器上测量它们。
+# 然后写出训练迭代的四个版本（最后一个是 PyTorch 的 `DistributedDataParallel`（DDP）的做法），并在这台机器上测量前三个版本和 DDP。
 
 # %%
 # %matplotlib inline
@@ -47,7 +47,7 @@ d2l_ext.set_language('en')
 BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
 # DDP bucket sizes in MiB; 25, DDP's default, holds all 24 MiB of gradients  #zh: DDP 桶的大小（MiB）；默认的 25 装得下全部 24 MiB 梯度
 BUCKETS = [0.25, 1, 8, 25]
-checked = {}  # your versions' checks, by letter  #zh: 你的各个版本的检查结果，按字母
+checked = {}  # your versions' checks: checked['a'] to checked['d']  #zh: 你的各个版本的检查结果：checked['a'] 至 checked['d']
 print(show.machine_text(BACKEND, WORLD))
 
 # %% [markdown]
@@ -65,9 +65,9 @@ print(show.machine_text(BACKEND, WORLD))
 #
 # 两个 gloo 进程在一台 16 核主机（一台 NVIDIA H200 机器的 CPU）上运行下文你要写的两个版本。
 # **（a）**在反向传播之后对每个梯度做全归约。**（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。
-# 最后一层的梯度最先确定，所以它的全归约与靠近输入的各层的反向传播同时进行。DDP 的做法与（c）相同，只是按桶发送：
+# 最后一层的梯度最先算出，所以它的全归约与靠近输入的各层的反向传播同时进行。DDP 的做法与（c）相同，只是按桶发送：
 # DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练迭代，即下限。
-# 中间一栏是（a）和（c）中反向传播的用时；最下面一栏是（c）中分析器记录的那次迭代，逐个进程画出。
+# 中间一栏是（a）和（c）中反向传播的用时；最下面一栏是（c）中性能分析器记录的那次迭代，逐个进程画出。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -117,12 +117,12 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 #@source d2l_ext.allreduce.steps.backward_then_allreduce
 
 # %% [markdown]
-# **(b) One flat buffer.** (a) with one call instead of one per tensor. Copy every gradient into one
-# flat tensor (`torch.cat` of `g.reshape(-1)`), all-reduce it once, and copy each piece back (`g.copy_(...)`).
+# **(b) One flat buffer.** (a) with one call instead of one per tensor: copy every gradient into one flat tensor,
+# all-reduce it once, and copy each piece back into its gradient.
 
 # %% [markdown] lang="zh"
-# **（b）一个展平的缓冲区。** 即（a），但只调用一次，而不是每个张量一次。把所有梯度复制进一个
-# 展平的张量（对 `g.reshape(-1)` 用 `torch.cat`），只做一次全归约，再把每一段复制回去（`g.copy_(...)`）。
+# **（b）一个展平的缓冲区。** 即（a），但只调用一次，而不是每个张量一次：把所有梯度复制进一个展平的张量，
+# 只做一次全归约，再把每一段复制回它的梯度。
 
 # %%
 def flat_allreduce(model, X, y, optimizer):
@@ -170,11 +170,8 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     # (d) Buckets of bucket_mb MiB in reverse parameter order, each all-reduced as soon as it is full  #zh: （d）按逆序把参数装进 bucket_mb MiB 的桶，每个桶一装满就全归约
-    # TODO, in four parts:  #zh: TODO，分四部分：
-    # 1. Walk the parameters that need a gradient in reverse; close a bucket at bucket_mb * 2**20 bytes or more  #zh: 1. 逆序遍历需要梯度的参数；桶中的字节数达到 bucket_mb * 2**20 或更多时封上这个桶
-    # 2. A hook per parameter counts down its bucket's missing gradients; at 0: torch.cat, ÷n, async all-reduce  #zh: 2. 每个参数一个钩子，把它所在的桶还缺的梯度数减一；减到 0 时：torch.cat、除以 n、异步全归约
-    # 3. Zero the gradients, backward; then wait() on each bucket's handle and copy its pieces back into the grads  #zh: 3. 梯度清零、反向传播；再对每个桶的句柄调用 wait()，把各段复制回各个梯度
-    # 4. Remove the hooks, then optimizer.step()  #zh: 4. 移除钩子，然后调用 optimizer.step()
+    # TODO: fill the buckets as above; once a bucket's last gradient is ready, start its all-reduce, averaged  #zh: TODO：按上文装桶；一个桶的最后一个梯度就绪时，发起它的全归约（取平均）
+    # Before the step, wait for every bucket, copy its pieces back into the gradients and remove the hooks  #zh: 更新参数之前，等待每个桶完成，把各段复制回各个梯度，并移除钩子
     raise NotImplementedError
 
 
@@ -186,8 +183,8 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown]
 # ## Measure here: the ingredients
 #
-# `run_allreduce` times (a)-(d) beside DDP at four bucket sizes, the **step without all-reduce** and **all-reduce
-# alone**.
+# `run_allreduce` times (a)-(c), DDP at four bucket sizes in place of (d), the **step without all-reduce** and
+# **all-reduce alone**.
 #
 # The *cost formula* predicts each step. A ring all-reduce sends $2(n-1)/n$ of the bytes from each process; for
 # $n=2$ that is 1. So one call costs $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$. Here α is a call's fixed cost and
@@ -198,7 +195,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown] lang="zh"
 # ## 在这里测量：预测所需的数据
 #
-# `run_allreduce` 为（a）至（d）计时，旁边还有四种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
+# `run_allreduce` 为（a）至（c）计时，还有代替（d）的四种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
 # *代价公式*预测每次训练迭代的用时。环形全归约中，每个进程发送的字节数是梯度字节数的$2(n-1)/n$倍；$n=2$时这个倍数是 1。
 # 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中 α 是每次调用的固定开销，β 是带宽
@@ -207,8 +204,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # 所以发送它的那次调用在反向传播结束之后才开始。
 
 # %% tags=["nbval-ignore-output"]
-steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks,
-                            'd': allreduce_in_buckets}, checked)
+steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks}, checked)
 result = run_allreduce(BACKEND, WORLD, bucket_mb=BUCKETS, repeats=9, profiled=5, timeout=60, steps=steps, **SIZES)
 print(which)
 print(show.ingredients_text(result))
@@ -216,14 +212,16 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# The formula counts only all-reduce, not the copies or a slower backward: expect each measured step above its
-# prediction. With the two cores in mind, write your guess of (c)'s step here, in ms, into `my_guess`.
+# The formula counts only all-reduce, not the copies or a slower backward. (c)'s gain over (a) is the all-reduce it
+# hides minus what it adds to backward. On 2 cores the two can cancel; the 16-core recording above shows the gain.
+# Write your guess of (c)'s step here, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 代价公式只算全归约，没有算复制，也没有算反向传播变慢，所以预计实测的每次训练迭代都比预测的长。
-# 想一想这台机器只有两个核心，再把你对这里（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
+# 代价公式只算全归约，没有算复制，也没有算反向传播变慢。（c）比（a）省下的时间，
+# 等于它隐藏的全归约用时减去它让反向传播增加的用时。在 2 个核心上，两者可能相互抵消；
+# 上面 16 核主机上的记录结果展示了这一收益。把你对这里（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭代用时
@@ -233,14 +231,14 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭�
 #
 # The picture's figure, made here, with your guess a diamond. **(b), buffer kept**, (b)'s
 # control, makes its flat buffer once and reuses it, as DDP keeps its buckets. The lower panel times backward in the
-# profiled steps of (c) and of (a), its control. (d) is in Exercise 3.
+# profiled steps of (c) and of (a), its control.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
 # 与记录结果同样的图，这次在这台机器上，菱形是你的猜测。**（b）保留缓冲区**是（b）的对照：
-# 展平的缓冲区只新建一次，之后一直重用，就像 DDP 保留它的桶。下面一栏是分析器记录的那几次迭代中反向传播的用时：
-# （c）边反向传播边发送，（a）是它的对照。（d）画在练习 3 中。
+# 展平的缓冲区只新建一次，之后一直重用，就像 DDP 保留它的桶。下面一栏是性能分析器记录的那几次迭代中反向传播的用时：
+# （c）边反向传播边发送，（a）是它的对照。
 
 # %% tags=["nbval-ignore-output"]
 print(show.paid_line(result, my_guess))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
@@ -254,7 +252,7 @@ display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  
 # %% [markdown] lang="zh"
 # ## 一次训练迭代，逐个进程来看
 #
-# 先画（c）、再画（a）中分析器记录的那次迭代（不是计时的那几次），每个进程占两行。
+# 先画（c）、再画（a）中性能分析器记录的那次迭代（不是计时的那几次），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
 fig, axes = style.figure(nrows=2, height=8)
@@ -305,7 +303,8 @@ my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB�
 
 # %% tags=["nbval-ignore-output"]
 display(show.bucket_table(result, there))  # calls per step, then here and the recording  #zh: 每次迭代的调用次数，然后是这里和记录结果
-display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()] + ['buckets'], guess=my_guess,
+print(show.layer_note(result))  # why a small bucket holds one layer  #zh: 为什么小桶只装一层
+display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()], guess=my_guess,
                         guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -355,8 +354,8 @@ print(show.sum_answer(wrong, WORLD))
 # - Data parallelism averages gradients with an all-reduce; the cost formula charges a call
 #   $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$ and counts nothing else.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
-# - Sending during backward pays when the communication it hides is longer than what it adds to backward; backward's
-#   time in (c) against (a) shows what it adds.
+# - Sending during backward pays when the communication it hides outlasts what it adds to backward (backward in (c)
+#   against (a)).
 #
 # ## Pitfalls
 #
@@ -368,9 +367,8 @@ print(show.sum_answer(wrong, WORLD))
 #
 # - 数据并行用全归约对梯度取平均；代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，
 #   不计其他。
-# - 重叠来自依赖图：最后一层的梯度最先确定。
-# - 边反向传播边发送是否划算，取决于它隐藏的通信用时是否多于它让反向传播增加的用时；比较（c）与（a）中反向传播的用时，
-#   可以看出增加了多少。
+# - 重叠来自依赖图：最后一层的梯度最先算出。
+# - 边反向传播边发送是否划算，取决于它隐藏的通信用时是否多于它让反向传播增加的用时（比较（c）与（a）中的反向传播）。
 #
 # ## 易错点
 #

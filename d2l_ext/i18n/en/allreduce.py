@@ -2,8 +2,8 @@
 MESSAGES = {
     'allreduce.version.backward': 'step without all-reduce', 'allreduce.version.allreduce': 'all-reduce alone',
     'allreduce.version.serial': '(a) after backward', 'allreduce.version.flat': '(b) flat',
-    'allreduce.version.kept': '(b), buffer kept',
-    'allreduce.plot.back_in': 'backward in ({k})', 'allreduce.sep_list': ', ', 'allreduce.plot.formula': 'cost formula',
+    'allreduce.version.kept': '(b), buffer kept', 'allreduce.plot.formula': 'model: cost formula',
+    'allreduce.plot.back_in': 'backward in ({k})', 'allreduce.sep_list': ', ',
     'allreduce.version.hooks': '(c) hooks', 'allreduce.version.buckets': '(d) buckets {mb:g} MiB',
     'allreduce.version.ddp': 'DDP {mb:g} MiB', 'allreduce.version.one_bucket': 'DDP {mb:g} MiB (one bucket)',
     'allreduce.lane.compute': 'compute (backward {ms:.0f} ms)',
@@ -25,8 +25,8 @@ MESSAGES = {
     'allreduce.recorded.missing': '{where}: missing {missing}: record again',
     'allreduce.processes.gloo': 'PyTorch {torch}, {cores} CPU cores: {n} gloo processes, one core each',
     'allreduce.processes.shared': 'PyTorch {torch}: {n} gloo processes take turns on {cores} CPU core(s), no overlap',
-    'allreduce.usage.size_hint': 'pass a positive {name}', 'allreduce.which.yours': 'measured: your (a)-(d)',
-    'allreduce.which.package': "measured: the package's (a)-(d), until yours pass",
+    'allreduce.usage.size_hint': 'pass a positive {name}', 'allreduce.which.yours': 'measured: your (a)-(c)',
+    'allreduce.which.package': "measured: the package's (a)-(c), until yours pass",
     'allreduce.which.mixed': "measured: your {yours}; the package's {package}",
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
     'allreduce.ingredients.fit': 'cost formula: α = {alpha} a call, β = {gbps} GB/s',
@@ -40,8 +40,7 @@ MESSAGES = {
     'allreduce.recorded.title': 'recorded: {n} processes on a {cores}-core host, {date}',
     'allreduce.table.predicted': '{where}: predicted step (ms)', 'allreduce.table.version': 'version',
     'allreduce.table.measured': '{where}: median step (ms)', 'allreduce.table.not_recorded': 'not recorded',
-    'allreduce.table.calls': ('all-reduce calls per step (a {w}×{w} weight is {mib:g} MiB, so a bucket of '
-                              '{mib:g} MiB or less holds one layer)'), 'allreduce.letter': '({k})',
+    'allreduce.table.calls': 'all-reduce calls per step', 'allreduce.letter': '({k})',
     'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
@@ -52,4 +51,5 @@ MESSAGES = {
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
+    'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB, so a bucket of {mib:g} MiB or less holds one layer.',
 }
