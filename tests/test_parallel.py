@@ -262,7 +262,7 @@ def test_lane_rows_measure_what_the_lesson_compares_with_the_control_and_print_o
         assert capsys.readouterr().out.splitlines()[0].startswith('your guess 0.500 s · predicted ')
 
 
-def test_the_lanes_answer_reads_together_against_the_longer_job_and_the_control_in_one_sentence():
+def test_the_lanes_answer_ends_with_the_baseline_verdict_read_through_the_control():
     from d2l_ext.parallel.together import LaneRows
     from d2l_ext.results import Measurement
     cmp = {name: Measurement(name, [v] * 3) for name, v in zip('abcdef', (0.1, 0.11, 0.21, 0.104, 0.112, 0.2))}
@@ -271,10 +271,12 @@ def test_the_lanes_answer_reads_together_against_the_longer_job_and_the_control_
     rows = LaneRows(cmp, lanes, [10, 10], lanes[0], control=lanes[0], busy=0.0)
     with using_language('en'):
         assert dp.lanes_answer(rows) == (
-            'Worked answer: together 0.104 s vs the longer job alone 0.110 s: faster (5.5% less time). The control, '
-            'one thread doing both jobs, took 0.200 s: the baseline ran 1.79x as fast, together 1.92x.')
+            'Worked answer: together 0.104 s vs the longer job alone 0.110 s: faster (5.5% less time). Against the '
+            'baseline: together 0.104 s vs e 0.112 s: faster (7.1% less time). The control (one thread, both jobs) '
+            'took 0.200 s: the baseline (one product, two threads) ran 1.79x as fast, together (two at once) 1.92x.')
+        # the baseline's verdict is the line printed above the figure ('e': the baseline's row name)
         rows.control = None  # a GPU first lane: no control row, no control sentence
-        assert dp.lanes_answer(rows).endswith('(5.5% less time).')
+        assert dp.lanes_answer(rows).endswith('e 0.112 s: faster (7.1% less time).')
         rows.busy = 0.9
         assert 'cannot measure here' in dp.lanes_answer(rows)
 
@@ -294,11 +296,13 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
         assert capsys.readouterr().out == 'your guess 1.50x · predicted 2.00x · measured 2.00x\n'  # MXNet's engine
         dp.plot_independence([torch, mx, naive])
         assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
-        assert dp.independence_answer([torch, mx, naive]) == (
-            'Worked answer: PyTorch: no, 1.00x as fast: issued together 200 ms vs one at a time 200 ms: no clear '
-            'difference (medians within 5%). MXNet: yes, 2.00x as fast: issued together 200 ms vs one at a time 400 '
-            'ms: faster (50% less time). '
-            'Its control, NaiveEngine: 410 ms vs 400 ms, no clear difference (medians within 5%).')  # the figure's ms
+        assert dp.independence_answer([torch, mx, naive]).splitlines() == [  # a verdict a line, the question's last
+            'PyTorch: no, 1.00x as fast: issued together 200 ms vs one at a time 200 ms: no clear difference (medians '
+            'within 5%).',
+            "MXNet's control, NaiveEngine: issued together 410 ms vs one at a time 400 ms: no clear difference "
+            '(medians within 5%).',
+            'Worked answer: MXNet: yes, 2.00x as fast: issued together 200 ms vs one at a time 400 ms: faster (50% '
+            'less time).']  # in the figure's unit, ms
         assert 'MXNet: cannot tell: ' in dp.independence_answer([torch, mx, mx])  # no "yes" the control undoes
         assert 'MXNet: no, ' in dp.independence_answer([torch, naive, naive])
         torch.busy = 0.9  # others kept the cores busy (sampled once, kept on the first run): no verdict, no answer
@@ -306,6 +310,7 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
             'Worked answer: issued together vs one at a time: cannot measure here')
         assert 'MXNet' not in dp.independence_answer([torch])  # no MXNet: PyTorch's answer alone
     assert len(ax.get_yticklabels()) == 6 and len(ax.collections) >= 6  # two rows a run; every repeat drawn
+    assert 'model: one at a time ÷ products at once' in [x.get_text() for x in ax.get_legend().texts]
     labels = [x.get_text().split('\n')[0] for x in ax.get_yticklabels()]
     assert 'PyTorch (threads: 1): one at a time (wait after each)' in labels  # PyTorch's rows say their threads
     assert 'MXNet (worker threads: 2): issued together (one wait)' in labels  # and MXNet's its engine's workers
@@ -334,8 +339,9 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
         fig = dp.plot_small_ops(small, 2)
         assert capsys.readouterr().out == 'your guess 2.00x · predicted 2.00x · measured 2.00x\n'  # two cores vs one
         names = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
-    assert names[:2] == ['one thread, 1 of 2 cores', 'two threads, 1 of 2 cores each']  # the control first
-    assert len(names) == 3  # and torch.bmm: no other row
+    assert names == ['one thread, 1 of 2 cores', 'two threads, 1 of 2 cores each',  # the control first
+                     'one thread, 1 of 2 cores, one torch.bmm']  # and torch.bmm, its thread and core said: no other row
+    assert "model: the control's time ÷ 2" in [x.get_text() for x in fig.axes[0].get_legend().texts]
     bars = [round(b.get_width(), 4) for b in fig.axes[0].patches if b.get_hatch()]
     assert bars == [10.0]  # hatched: two threads on two cores, half the control's time on one (ms)
 
@@ -366,11 +372,10 @@ def test_the_recording_draws_and_says_its_verdicts():
         assert recorded_lines(rec) == ''  # no guess: nothing printed
         assert recorded_sync_line(rec) == ('No wait: the clock stopped at 1.25 ms, once the work was queued; waiting '
                                            'for every device, it took 131 ms: the 50 products.')
-        assert recorded_answer(rec) == (  # the book's "slightly" first, its arithmetic, the verdict, the longer job
-            'Worked answer: The book\'s "slightly" is at most 2% here, below the rule\'s 5%. At the GPU\'s pace all '
-            "1440 + 26 products take 0.499 s × 1466/1440 = 0.508 s: the CPU's 26 add 2%. Measured: together 0.504 s "
-            "vs the baseline 0.508 s: no clear difference (medians within 5%). Together took about the longer job, "
-            "the GPU's 0.499 s, not the sum 0.915 s.")  # whose job: 'slower lane' read as the slower hardware
+        assert recorded_answer(rec) == (  # the verdict first, the arithmetic of the book's "slightly", the longer job
+            'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). At the '
+            'GPU\'s pace all 1466 products take 0.499 s × 1466/1440 = 0.508 s: the book\'s "slightly" is at most 2%'
+            ". Together took about the longer job, the GPU's 0.499 s, not the sum 0.915 s.")  # whose job: its kind
         fig = recorded_figure(rec, 0.6, 0.52)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
         assert labels[0].endswith(': 1440 products') and labels[2].startswith('computed: the two alone'), labels

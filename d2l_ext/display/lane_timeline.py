@@ -12,8 +12,7 @@ MAX_BARS = 200  # a lane with more products is drawn as its busy stretches (time
 
 
 def plot_timeline(result, ax=None, title=None, max_bars: int | None = MAX_BARS):
-    """When each product ran, a row per lane (or engine worker); a lane with more than `max_bars` products drawn as
-    its busy stretches (13.3.0's recording)."""
+    """When each product ran, a row per lane (or engine worker); over `max_bars` products a lane's busy stretches."""
     merged = set()
     if max_bars is not None:
         events, merged = aggregate(result.events, max_bars)

@@ -11,8 +11,7 @@ from .tables import html, text
 
 
 def variant_name(area: str, key: str, fields: dict | None = None) -> str:
-    """A row's name in the plot language: '<area>.variant.<key>' (`fields` filled) where the catalogue has it, else
-    the key."""
+    """A row's name in the plot language: '<area>.variant.<key>' (`fields` filled) if catalogued, else the key."""
     return style.plot_text(name, **fields or {}) if (name := f'{area}.variant.{key}') in catalogue('en') else key
 
 
@@ -52,9 +51,8 @@ def _plot_label(lane: dict) -> str:
 
 
 def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, products: bool = False):
-    """Every repeat of each lane alone, their sum, both together and the baseline (one device doing both) where timed;
-    `predicted` hatched (else result.expected), `guess` a diamond: a number for together, or by row {'together': ..,
-    'baseline': ..}; `products`: the rows name their products ('1440 + 26 products', 13.3.0)."""
+    """Every repeat of each lane alone, their sum, together and the baseline where timed; `predicted` hatched (else
+    result.expected), `guess` a diamond (together's or {'together': .., 'baseline': ..}); `products`: rows count."""
     counts = getattr(result, 'iters', None) if products else None
     names = [style.plot_text('parallel.timeline_row', lane=_plot_label(lane), iters=k) if counts else
              _plot_label(lane) for lane, k in zip(result.lanes, counts or result.lanes)]
@@ -68,8 +66,7 @@ def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, produ
                                                                                  lane=_plot_label(lane))
         names.append(style.plot_text('parallel.variant.baseline', name=both or style.plot_text(
             'parallel.variant.all_cores', cores=result.baseline_cores)))
-        values.append(result.baseline.repeated())
-        rows['baseline'] = names[-1]
+        values, rows['baseline'] = [*values, result.baseline.repeated()], names[-1]
     predicted, guess = ({rows[k]: v for k, v in (x if isinstance(x, dict) else {'together': x}).items()} for x in (
         {'together': result.expected} if predicted is None else predicted, guess))
     return plot_repeats(dict(zip(names, values)), ax=ax, title=title or style.plot_text(
@@ -85,8 +82,7 @@ def alone_line(rows) -> str:
 
 
 def plot_lanes_run(rows, guess: float | None = None):
-    """13.3.1's rows (parallel.lane_rows): prints the guess line, then together vs the baseline by the rule; draws
-    every repeat, hatched: together max(lane times), one after the other their sum; on CPU lanes the control last."""
+    """13.3.1's rows (lane_rows): prints the guess line, then together vs the baseline by the rule; every repeat."""
     names, cmp, predicted = rows.names, rows.cmp, max(rows.alone)
     print(verdict.lines(verdict.guess(guess, predicted, cmp[names[3]].median), unmeasurable(
         t('parallel.claim'), _busy(rows)) or verdict.line(t('parallel.name.together'), cmp[names[3]], names[4],
@@ -101,13 +97,14 @@ def plot_lanes_run(rows, guess: float | None = None):
 
 
 def lanes_answer(rows) -> str:
-    """13.3.1's worked answer: together vs the longer job alone; on CPU lanes the control, read in one sentence."""
+    """13.3.1's worked answer: together vs the longer job alone, then vs the baseline; on CPU lanes the control."""
     if gone := unmeasurable(t('parallel.claim'), _busy(rows)):
         return verdict.answer(gone)
     m = [rows.cmp[name] for name in rows.names]
-    unit = verdict.unit_for(*(x.median for x in m))
-    said = [t('parallel.answer.line', line=verdict.line(t('parallel.name.together'), m[3], t('parallel.name.longer'),
-                                                      max(m[:len(rows.lanes)], key=lambda x: x.median), unit))]
+    unit, together = verdict.unit_for(*(x.median for x in m)), t('parallel.name.together')
+    said = [t(f'parallel.answer.{key}', line=verdict.line(together, m[3], name, x, unit)) for key, name, x in (
+        ('line', t('parallel.name.longer'), max(m[:len(rows.lanes)], key=lambda x: x.median)),
+        ('baseline', rows.names[4], m[4]))]  # the second: the verdict line printed above
     if rows.control:  # the control's time over the baseline's and together's
         said.append(t('parallel.answer.control', c=verdict.num(m[5].median, unit), base=verdict.num(
             m[5].median / m[4].median, 'x'), both=verdict.num(m[5].median / m[3].median, 'x')))
@@ -140,11 +137,11 @@ def independence_answer(runs) -> str:
         x, y = _ways(run)
         said.append(dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y),
                          x=verdict.num(y.median / x.median, 'x'), framework=framework(run.framework).display))
-    more = [t('parallel.answer.mxnet_unclear' if faster[2] else 'parallel.answer.yes', **said[1]) if faster[1] else
-            t('parallel.answer.no', **said[1]), t('parallel.answer.naive', **said[2])] if len(runs) > 2 else []
-    gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))
-    return verdict.answer(*([gone] if gone else [t(f"parallel.answer.{'yes' if faster[0] else 'no'}", **said[0]),
-                                                 *more]))
+    mx = len(runs) > 2 and ('no' if not faster[1] else 'mxnet_unclear' if faster[2] else 'yes')
+    lines = [t(f"parallel.answer.{'yes' if faster[0] else 'no'}", **said[0])] + (
+        [t('parallel.answer.naive', **said[2]), t(f'parallel.answer.{mx}', **said[1])] if mx else [])
+    gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # a verdict a line, MXNet's (the question's) last
+    return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(lines[-1]))
 
 
 def plot_independence(runs, guess: float | None = None):
@@ -160,7 +157,8 @@ def plot_independence(runs, guess: float | None = None):
         predicted[both], guessed[both] = (_ways(run)[1].median / x if x else None for x in (
             run.at_once, guess if run is r else None))
     return plot_repeats(times, unit='auto', halves=True, predicted=predicted, guess=guessed, title=style.plot_text(
-        'parallel.independence_title', iters=runs[0].iters, size=runs[0].size))
+        'parallel.independence_title', iters=runs[0].iters, size=runs[0].size),
+        predicted_label=style.plot_text('parallel.model.at_once'))
 
 
 def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (the first row), the model's speed-up
@@ -189,7 +187,10 @@ def plot_small_ops(r, guess: float | None = None, ax=None):
     _busy(r)  # others' load sampled right after the run, for the worked answer
     if line := verdict.guess(guess, ways, ts[b].median / ts[a].median, 'x'):
         print(line)
-    return plot_repeats({variant_name('parallel', k, vars(r)): m.repeated() for k, m in ts.items()}, ax=ax, unit='auto',
-                        halves=True, predicted={row: ts[b].median / ways}, guess={row: guess and ts[b].median / guess},
+    named = {variant_name('parallel', f'{k}_cpu' if r.kind == 'cpu' and k == 'batched' else k, vars(r)): m.repeated()
+             for k, m in ts.items()}  # on a CPU the bmm row says its thread and core, as the others
+    return plot_repeats(named, ax=ax, unit='auto', halves=True, predicted={row: ts[b].median / ways},
+                        guess={row: guess and ts[b].median / guess},
+                        predicted_label=style.plot_text('parallel.model.split', ways=ways),
                         title=style.plot_text('parallel.small_ops_title', products=r.products, size=r.size,
                                               device=style.plot_lane(r.device)))

@@ -29,9 +29,8 @@ def recorded_why(rec, lanes) -> str:  # why 13.3.0's picture is the recording, f
 
 
 def recorded_figure(rec, guess=None, baseline=None, max_bars: int = 200):
-    """13.3.0's evidence: prints the guess lines (if any); draws every repeat (predictions hatched, the guesses for
-    together and `baseline` diamonds), the rule's 5% shaded around the baseline's median; below, on the same axis, the
-    median run of together."""
+    """13.3.0's evidence: prints the guess lines (if any); every repeat, predictions hatched, guesses diamonds, the
+    rule's 5% shaded around the baseline's median; below, on the same axis, the median run of together."""
     if rec is None:
         return None
     if said := recorded_lines(rec, guess, baseline):
@@ -92,19 +91,17 @@ def recorded_sync_line(rec) -> str:
 
 
 def recorded_answer(rec) -> str:
-    """13.3.0's worked answer: together vs the baseline by the rule, the baseline's arithmetic, the longer job."""
+    """13.3.0's worked answer: together vs the baseline by the rule first, the CPU's share, the longer job."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
     alone, both, slow = p.lane_times[0].median, p.baseline.median, max(p.lane_times, key=lambda m: m.median)
     who = Lane.from_dict(p.lanes[p.lane_times.index(slow)]).kind.upper()  # whose job was the longer: 'GPU', 'CPU'
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
-                both=verdict.num(both), alone=verdict.num(alone), cost=verdict.num(both / alone - 1, '%'),
-                products=' + '.join(map(str, p.iters)), own=p.iters[0], cpu=sum(p.iters[1:]), total=sum(p.iters),
-                predicted=verdict.num(_predicted(p)['baseline']), who=who)
+                alone=verdict.num(alone), cost=verdict.num(sum(p.iters) / p.iters[0] - 1, '%'), own=p.iters[0],
+                total=sum(p.iters), predicted=verdict.num(_predicted(p)['baseline']), who=who)  # cost: the CPU's share
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
-    same = verdict.compare(p.together, p.baseline) == 'same'
-    key = 'rec_same' if same and both / alone < 1 + MIN_SHARE else 'rec_apart'  # the CPU's cost below the rule's 5%
+    same = verdict.compare(p.together, p.baseline) == 'same' and both / alone < 1 + MIN_SHARE  # CPU's cost under 5%
     line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)
-    return verdict.answer(t(f'parallel.answer.{key}', line=line, base=t('parallel.answer.rec_base', **said), **said),
-                          t(f'parallel.answer.{first}', **said))
+    return verdict.answer(t(f"parallel.answer.rec_{'same' if same else 'apart'}", line=line, **said,
+                            base=t('parallel.answer.rec_base', **said)), t(f'parallel.answer.{first}', **said))

@@ -4,15 +4,7 @@ process, each returning a typed result (`to_frame()`, `details()`, `to_json()`);
 from __future__ import annotations
 
 from ..workers import dispatch
-from .core import (
-    Expectation,
-    ParallelResult,
-    TimelineResult,
-    expectation,
-    measure_parallel,
-    measure_timeline,
-    whole_device,
-)
+from .core import ParallelResult, TimelineResult, expectation, measure_parallel, measure_timeline
 from .exercises import (
     IndependenceResult,
     SmallOpsResult,
@@ -22,9 +14,8 @@ from .exercises import (
     measure_sync_mistake,
 )
 
-__all__ = ['Expectation', 'IndependenceResult', 'ParallelResult', 'SmallOpsResult', 'SyncMistakeResult',
-           'TimelineResult', 'expectation', 'independence', 'lane_rows', 'parallel', 'small_ops',
-           'sync_mistake', 'timeline', 'whole_device']
+__all__ = ['IndependenceResult', 'ParallelResult', 'SmallOpsResult', 'SyncMistakeResult', 'TimelineResult',
+           'expectation', 'independence', 'lane_rows', 'parallel', 'small_ops', 'sync_mistake', 'timeline']
 
 
 def __getattr__(name: str):

@@ -38,8 +38,7 @@ def expectation(lanes, seconds: list[float], cores: int | None = None) -> Expect
         groups.setdefault(('gpu', lane.index) if lane.kind == 'gpu' else ('cpu',), []).append((lane, s))
     rule, ways, threads, expected = 'separate', len(lanes), 0, 0.0
     for key, members in groups.items():
-        times = [s for _, s in members]
-        n = len(members)
+        times, n = [s for _, s in members], len(members)
         if key == ('cpu',) and n > 1:
             threads = max(max(1, lane.threads) for lane, _ in members)
             rule = framework_of_lanes(members[0][0].framework).shared_cpu_rule
@@ -96,9 +95,8 @@ class ParallelResult(Result):
     def table_rows(self):
         rows = [timing_row(m, variant=Lane.from_dict(lane).label, products=lane['iters'])
                 for lane, m in zip(self.lanes, self.lane_times)]
-        rows.append(dict(variant='serial_sum', median=self.serial_sum))
-        rows.append(timing_row(self.together, variant='together'))
-        rows.append(dict(variant=f'expected.{self.expectation.rule}', median=self.expected))
+        rows += [dict(variant='serial_sum', median=self.serial_sum), timing_row(self.together, variant='together'),
+                 dict(variant=f'expected.{self.expectation.rule}', median=self.expected)]
         if self.baseline is not None:
             rows.append(timing_row(self.baseline, variant='all_cores' if self.baseline_lane is None else 'both_jobs',
                                    cores=self.baseline_cores))

@@ -50,11 +50,9 @@ class IndependenceResult(Result):
 
 def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int = 3) -> IndependenceResult:
     """Exercise 1 on the first lane: does the framework overlap one `run`'s products by itself?"""
-    lane = lanes[0]
-    work = backend(lane.framework)
+    lane, work = lanes[0], backend(lanes[0].framework)
     wl = resolve_workload([lane], size, iters)
-    k = wl.iters[0]
-    x = work.random_matrix(lane, wl.size)
+    k, x = wl.iters[0], work.random_matrix(lane, wl.size)
     ref = work.reference_product(x)
 
     def one_at_a_time():

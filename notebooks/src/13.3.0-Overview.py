@@ -70,12 +70,12 @@ print(machine_line(mxnet=False))
 # matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the book's work per product). The jobs ran
 # alone, then together.
 #
-# The GPU and the CPU are each a *lane*: hardware that can run work beside other work (here the GPU, and 15 of the
-# CPU's 16 cores).
+# The GPU and the CPU are each a *lane*: hardware that can run work beside other work. The CPU lane had 15 of its 16
+# cores; one was left free to launch the GPU's work.
 #
-# The CPU is far slower, so it got far fewer products: alone, its job is the shorter one. The **baseline** is the GPU
-# alone doing all 1440 + 26 products. No lesson has a two-GPU run: this is the lessons' one picture of two separate
-# devices.
+# A short timing of each lane set its products so that its job alone would take about half a second: 1440 on the
+# GPU, 26 on the far slower CPU. The **baseline** is the GPU alone doing all 1440 + 26 products. No lesson has a
+# two-GPU run: this is the lessons' one picture of two separate devices.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
@@ -84,10 +84,12 @@ print(machine_line(mxnet=False))
 # 一个 GPU 和 CPU 各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法。矩阵为 2000 × 2000，每次乘法的计算量是
 # 书中的 1/8。两项任务先各自单独运行，再同时运行。
 #
-# GPU 和 CPU 各是一个*计算资源*，即能与其他工作同时运行的硬件（这里是 GPU，以及 CPU 的 16 个核心中的 15 个）。
+# GPU 和 CPU 各是一个*计算资源*，即能与其他工作同时运行的硬件。CPU 用了 16 个核心中的 15 个，
+# 空出一个核心来启动 GPU 的工作。
 #
-# CPU 慢得多，所以分到的乘法少得多，单独运行的用时比 GPU 任务短。**基线**是 GPU 单独完成全部 1440 + 26 次乘法。
-# 目前没有两个 GPU 的记录结果；各节中只有这份记录展示了两个相互独立的设备。
+# 每项任务的乘法次数由一次短计时确定，使它单独运行约需半秒：GPU 做 1440 次，慢得多的 CPU 做 26 次。
+# **基线**是 GPU 单独完成全部 1440 + 26 次乘法。目前没有两个 GPU 的记录结果；
+# 各节中只有这份记录展示了两个相互独立的设备。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_why
@@ -142,27 +144,26 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # %% [markdown]
 # ## Remember
 #
-# - Compare together with one device doing both jobs. Here the GPU and the CPU together took about the longer job's
-#   time (the GPU's), not the sum. Yet against the GPU doing every product itself, adding the CPU made no clear
-#   difference.
+# - Compare together with one device doing both jobs. Here adding the CPU made no clear difference against the GPU
+#   doing every product itself.
 # - Predict the baseline too: every product at that one device's pace.
 # - Call a way faster or slower only by the rule.
 #
 # ## Pitfalls
 #
-# - **Comparing only with the two alone, added**: here together beat that computed sum, yet one device doing both
-#   jobs was just as fast. Compare with that.
+# - **Comparing only with the two alone, added**: on separate hardware together beats that sum even when the second
+#   device gains nothing, as here.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 要把同时运行与一个设备完成两项任务相比。这份记录中，GPU 与 CPU 同时运行的用时约等于较长那项任务（GPU 的任务）
-#   的用时，而不是两者之和。但与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
+# - 要把同时运行与一个设备完成两项任务相比。这份记录中，与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
 # - 也要预测基线：按那一个设备的速度做完全部乘法。
 # - 只按规则判断更快或更慢。
 #
 # ## 易错点
 #
-# - **只与两者单独用时之和比较**：这里同时运行比这个计算值快，但一个设备完成两项任务同样快；要与后者相比。
+# - **只与两者单独用时之和比较**：在相互独立的硬件上，即使第二个设备毫无收益，同时运行也比这个和快；
+#   这份记录就是如此。
 # - **只看一个数字**：一次运行看不出波动；要看每一次重复。

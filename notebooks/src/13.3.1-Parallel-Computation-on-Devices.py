@@ -174,7 +174,7 @@ plot_recorded_sync(rec) if rec else None
 # - 能否运行，结果是否与 float64 相符；
 # - 每个 CPU 计算资源的工作是否用 `.threads` 个线程；
 # - 返回时每个计算资源是否都已完成；
-# - 较短的计算资源是否至少有一半的忙碌时间与另一个同时运行（检查会输出这个比例）。
+# - 忙碌时间较短的计算资源，是否至少有一半的忙碌时间与另一个同时运行（检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
 import threading  # at hand for the task  #zh: 供任务使用
@@ -282,15 +282,17 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # ## Exercises
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# MXNet queues them on its engine, here with one worker per core and each product on one core; NaiveEngine, which
-# runs one operation at a time, is the control. How many times as fast as one at a time will MXNet run ten products
-# issued before one wait? Write it into `my_guess`.
+# Each framework is timed against itself. PyTorch runs on one thread (with more, its threads would split each product
+# instead); MXNet has one engine worker per core, each product on one core, and its control is NaiveEngine, one
+# operation at a time. How many times as fast as one at a time will MXNet run ten products issued before one wait?
+# Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？MXNet 把它们排入引擎的队列。
-# 这里每个核心有一个工作线程，每个乘法用一个核心；对照是 NaiveEngine，它一次只运行一个操作。把10次乘法全部发出后只等待一次，
+# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？每个框架只与自己比较。
+# PyTorch 只用一个线程（线程多了，它会用这些线程分担每一个乘法）。MXNet 的引擎每个核心有一个工作线程，
+# 每个乘法用一个核心；它的对照是 NaiveEngine，一次只运行一个操作。把10次乘法全部发出后只等待一次，
 # MXNet 的速度会是逐个执行的几倍？把你的猜测写进 `my_guess`。
 
 # %%
@@ -307,18 +309,17 @@ plot_independence(runs, my_guess)  # your guess's line once you set it  #zh: 写
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 # PyTorch computes each product before the call returns  #zh: PyTorch 在调用返回前就算完每个乘法
-# hatched: one at a time / the products each runs at once (MXNet: one per core; others: one)  #zh: 斜线条形：逐个执行的用时除以能同时运行的乘法数（MXNet 每个核心一个，其余只有一个）
 print(independence_answer(runs))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of 64 × 64: one
-# thread (the control; on a CPU it runs on one core), two threads sharing the device, and one `torch.bmm` on one
-# thread. How many times as fast as the control will two threads be? Write it into `my_guess`.
+# thread (the control), two threads sharing the device, and one `torch.bmm` on one thread. On a CPU this compares two
+# cores with one. How many times as fast as the control will two threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64 × 64 的乘法为例：一个线程（对照；
-# 在 CPU 上它只用一个核心）、两个线程分用这个设备，以及在一个线程上做一次 `torch.bmm`。两个线程的速度会是对照的几倍？
-# 把你的猜测写进 `my_guess`。
+# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64 × 64 的乘法为例：
+# 一个线程（对照）、两个线程分用这个设备，以及在一个线程上做一次 `torch.bmm`。在 CPU 上，
+# 这比较的是两个核心与一个核心。两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # two threads: times as fast as the control  #zh: 两个线程的速度是对照的几倍
@@ -330,7 +331,6 @@ small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per
 plot_small_ops(small, my_guess)  # your guess's line once you set it  #zh: 写下猜测后输出它与预测的比较
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# hatched: CPU, two threads on two cores, twice the control on one; GPU, two streams as fast as one  #zh: 斜线条形：CPU 上两个线程用两个核心，速度是只用一个核心的对照的两倍；GPU 上两个流与一个流一样快
 print(small_ops_answer(small))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
@@ -338,13 +338,14 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## Remember
 #
-# * **Separate hardware** takes about $\max(t_1, t_2)$. Two lanes on one CPU share its cores: compare them with the
-#   whole CPU doing both jobs, not only with one after the other.
+# * **Separate hardware** takes about $\max(t_1, t_2)$; two lanes on one CPU share its cores.
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
-# * Predict from each lane's measured time; compare with the baseline, one device doing both jobs.
+# * Predict from each lane's measured time, then look at every repeat.
 #
 # ## Pitfalls
 #
+# * **Comparing only with one after the other**: two lanes beat that sum even when they gain nothing. Compare with
+#   the baseline, one device doing both jobs.
 # * **Timing without synchronizing**: the clock stops once GPU work is queued, before it has run; wait for every
 #   device used.
 
@@ -353,11 +354,11 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的计算资源，独立任务的用时约为$\max(t_1, t_2)$。同一个 CPU 上的两个计算资源共用它的核心：
-#   要与整个 CPU 完成两项任务相比，而不只是与先后运行相比。
+# * 位于**相互独立的硬件**上的计算资源，独立任务的用时约为$\max(t_1, t_2)$；同一个 CPU 上的两个计算资源共用它的核心。
 # * GPU 只是把工作排入队列，所以一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
-# * 用每个计算资源实测的用时做预测；与基线比较；看每一次重复。
+# * 用每个计算资源实测的用时做预测，再看每一次重复。
 #
 # ## 易错点
 #
+# * **只与先后运行相比**：即使毫无收益，两个计算资源同时运行也比先后运行快。要与基线（一个设备完成两项任务）相比。
 # * **不同步就计时**：工作刚排入队列，计时就结束了；要等待用到的每个设备。
