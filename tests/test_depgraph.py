@@ -286,11 +286,10 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
     dag = dg.diamond_dag()
     with using_language('en'):
         assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
-            'a task, each lane alone (all 21 in order): 1.70 ms / 1.71 ms; in task times: 21 in order on one lane, 12 '
-            'planned on two')  # the critical path: outlined in the figure, not printed before the question
-    with using_language('zh'):
-        assert show.dag_line(dg.dag_model(dag, lanes)) == (
-            '以一个任务的用时为单位：一个计算资源按顺序21，两个计算资源按计划12')
+            'time per task, each lane alone running all 21 in order (lane 0: 1.70 ms · lane 1: 1.71 ms)')  # not 12:
+    with using_language('zh'):  # the plan's task times answer the question asked before the cell
+        assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
+            '每个任务的平均用时，各计算资源单独按顺序运行全部21个任务（计算资源0：1.70毫秒；计算资源1：1.71毫秒）')
     # a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}
@@ -337,7 +336,7 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
         assert start + n * took + waited == pytest.approx(max(e['end'] for e in r.trace if e['lane'] == lane))
         assert start + n * took + waited < r.trace_wall  # inside its timer: the rest is outside the lanes
     assert fig.axes[0].get_yticklabels()[0].get_text().split('\n')[0] == 'one lane, in order'
-    assert 'predicted: at the times alone' in [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
+    assert 'model: the plan at the times alone' in [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
     n = len(r.measurements[dg.DAG_VARIANTS[1]].times)
     assert fig.axes[0].get_title(loc='left') == f'Every repeat ({n} a way)'
     assert {x.get_text() for x in fig.axes[1].texts} == {e['name'] for e in r.trace}  # every task named on its bar
@@ -357,7 +356,7 @@ def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
     text = out.getvalue()
-    assert text == '' and 'predicted: at the times alone' in [
+    assert text == '' and 'model: the plan at the times alone' in [
         x.get_text() for x in fig.axes[0].get_legend().get_texts()]
     assert fig.axes[1].get_title(loc='left').startswith('One more run, waiting after each task')  # a GPU: traced
 

@@ -21,10 +21,8 @@ def _as_tasks(tasks):
     """Accept Task objects or dicts with the same keys; check names and dependencies."""
     out = []
     for t in tasks:
-        if isinstance(t, dict):
-            t = Task(t['name'], float(t['cost']), t['resource'], tuple(t.get('deps', ())))
-        else:
-            t = Task(t.name, float(t.cost), t.resource, tuple(t.deps))
+        t = Task(t['name'], float(t['cost']), t['resource'], tuple(t.get('deps', ()))) if isinstance(t, dict) else Task(
+            t.name, float(t.cost), t.resource, tuple(t.deps))
         if t.cost < 0:
             raise UsageError(i18n.t('graph.err.negative_cost', task=repr(t.name), cost=t.cost))
         out.append(t)
@@ -59,8 +57,7 @@ def _topological(tasks):
                 ready.append(index[u])
                 ready.sort()
     if len(order) != len(tasks):
-        stuck = [t.name for t in tasks if waiting[t.name] > 0]
-        raise UsageError(i18n.t('graph.err.cycle', stuck=stuck))
+        raise UsageError(i18n.t('graph.err.cycle', stuck=[t.name for t in tasks if waiting[t.name] > 0]))
     return order
 
 
@@ -75,10 +72,7 @@ def critical_path(tasks):
     tasks = _as_tasks(tasks)
     finish, via = {}, {}
     for t in _topological(tasks):
-        best = None
-        for d in t.deps:  # first dependency with the latest finish wins ties
-            if best is None or finish[d] > finish[best]:
-                best = d
+        best = max(t.deps, key=finish.__getitem__, default=None)  # the latest finish; ties: the first listed
         finish[t.name] = t.cost + (finish[best] if best is not None else 0.0)
         via[t.name] = best
     if not tasks:
@@ -110,8 +104,7 @@ def earliest_start_schedule(tasks):
                 best = (start, i)
         start, i = best
         t = tasks[i]
-        end[t.name] = start + t.cost
-        free[t.resource] = end[t.name]
+        end[t.name] = free[t.resource] = start + t.cost
         events.append({'lane': t.resource, 'name': t.name, 'start': start, 'end': end[t.name]})
         pending.remove(i)
     return events
@@ -133,24 +126,16 @@ def pipeline_model(compute_s, copy_s, iters, overlap):
     if compute_s < 0 or copy_s < 0:
         raise UsageError(i18n.t('graph.err.durations'))
     iters = int(iters)
-    tasks = []
-    compute_lane = 'compute stream' if overlap else 'one stream'
-    copy_lane = 'copy stream' if overlap else 'one stream'
+    tasks, compute_lane, copy_lane = [], *(('compute stream', 'copy stream') if overlap else ('one stream',) * 2)
     for i in range(1, iters + 1):
         # A stream runs its work in order: each task waits for the previous one on it.
-        prev_run = [f'product {i - 1}'] if i > 1 else []
-        if not overlap and i > 1:
-            prev_run = [f'copy {i - 1}']
+        prev_run = [f"{'product' if overlap else 'copy'} {i - 1}"] if i > 1 else []
         tasks.append(Task(f'product {i}', compute_s, compute_lane, tuple(prev_run)))
         prev_copy = [f'copy {i - 1}'] if overlap and i > 1 else []
         tasks.append(Task(f'copy {i}', copy_s, copy_lane, tuple([f'product {i}'] + prev_copy)))
     events = earliest_start_schedule(tasks)
-    return {
-        'events': events,
-        'total': schedule_total(events),
-        'serial_total': iters * (compute_s + copy_s),
-        'ideal': max(iters * compute_s, iters * copy_s) + min(compute_s, copy_s),
-    }
+    return {'events': events, 'total': schedule_total(events), 'serial_total': iters * (compute_s + copy_s),
+            'ideal': max(iters * compute_s, iters * copy_s) + min(compute_s, copy_s)}
 
 
 def bottom_levels(tasks, scale=1.0):
@@ -198,14 +183,12 @@ def list_schedule(tasks, resources, speed=None, copy_s=0.0, pinned=None):
         t = tasks[i]
         best = None
         for r in [pinned[t.name]] if t.name in pinned else resources:
-            arrive = max((placed[d][2] + (copy_s if placed[d][0] != r else 0.0) for d in t.deps),
-                         default=0.0)
+            arrive = max((placed[d][2] + (copy_s if placed[d][0] != r else 0.0) for d in t.deps), default=0.0)
             start = max(arrive, free[r])
             end = start + t.cost / speed[r]
             if best is None or end < best[2]:
                 best = (r, start, end)
-        placed[t.name] = best
-        free[best[0]] = best[2]
+        placed[t.name], free[best[0]] = best, best[2]
         events.append({'lane': best[0], 'name': t.name, 'start': best[1], 'end': best[2]})
         pending.remove(i)
     return events

@@ -23,6 +23,7 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 ROW_ORDER = ('one_device', 'split', 'in_turn', CONTROL)  # the figure's rows: the verdict's two ways side by side
 POINTS = ('rest', 'half', 'split')  # _split_point's finding: the keys graph.answer.<point>
+FAILURES = ('1.up', '1.down', '2.up', '3.up', '3.down')  # split_answer: graph.miss.<assumption>.<its part's sign>
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle with its next task's inputs ready; the step: starting, returning
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 _ms = partial(verdict.num, unit='ms')  # '2.16 ms'
@@ -57,6 +58,7 @@ def machine_line(lanes) -> str:  # one line: which device each lane is ('lane 0:
 def draw_graph(g, ax=None, title='graph.title_graph', highlight=(), missing=None):
     """A (coarse) dependency graph -> the Figure: copies are dashed arrows, each copy's box names its bytes;
     `highlight`: node ids outlined (a critical path); `missing`: a graph whose edges g lacks are drawn red, dashed."""
+    from matplotlib.artist import Artist
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     pos = layout.positions(g, y := layout.rows(g))
@@ -77,6 +79,8 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=(), missing=None
                                  color='black' if n['kind'] == 'copy' or face == style.color('cpu') else 'white',
                                  bbox={'boxstyle': 'round,pad=0.3', 'fc': face, 'ec': 'black' if marked else '0.3',
                                        'lw': 2.5 if marked else 0.6}, zorder=3)
+    ax.add_artist(fresh := Artist())  # drawn first (zorder 0): each box's outline where this draw puts it, so arrows
+    fresh.draw = lambda r: [b.update_bbox_position_size(r) for b in boxes.values()]  # end at it (tight bbox moves all)
     middle, have = max(y.values(), default=0) / 2, {(e['src'], e['dst']) for e in g['edges']}
     lost = [dict(e, kind='missing') for e in (missing or {}).get('edges', ())
             if (e['src'], e['dst']) not in have and e['src'] in pos and e['dst'] in pos]
@@ -131,7 +135,7 @@ def inputs_line(rec: dict) -> str:  # the guess's inputs, printed before it: one
     run, kinds = _run_and_kinds(rec)
     ser, half = Measurement('', run['times']['in_turn']), recording.halves_summary(run)['in_turn']
     return t('graph.inputs_line', ser=_ms(ser.median), n=len(ser.times), halves=t('graph.lanes_sep').join(
-        f'{lane_name(k, kinds=kinds)} {_ms(v)}' for k, v in half.items()))
+        t('graph.lane_is', lane=lane_name(k, kinds=kinds), label=_ms(v)) for k, v in half.items()))
 
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, list]:
@@ -205,11 +209,6 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     return fig
 
 
-def _diff(x: float, p: float) -> str:  # '0.25 ms': two medians' difference as printed (1.79, 1.54 ms), unsigned,
-    a, b = verdict.sig(x * 1e3), verdict.sig(p * 1e3)  # to the decimals of the less precise ('21.0 - 9.26': '11.7')
-    return t('verdict.unit.ms', value=f"{abs(float(a) - float(b)):.{min(len(v.partition('.')[2]) for v in (a, b))}f}")
-
-
 def _split_point(rec: dict) -> tuple[str, dict]:
     """'rest' (it alone takes one device's time), 'half' (the longer half does) or 'split' (the rule); the numbers."""
     run = _run_and_kinds(rec)[0]
@@ -220,13 +219,18 @@ def _split_point(rec: dict) -> tuple[str, dict]:
 
 
 def _control(run: dict) -> str:
-    """Where it ran (CPU lanes): the control against one device (does its step gain from a second core?), together."""
+    """The control (CPU lanes): does one device's step use both cores? If one idled, did together use it?"""
     if CONTROL not in run['times']:
         return ''
-    m = _measurements(run)
-    used = verdict.compare(m[CONTROL], m['one_device']) == 'slower'  # one thread slower: all cores' step uses both
-    return t(f"graph.answer.control_{'used' if used else 'idle'}", c=_ms(m[CONTROL].median), by_one=verdict.by(
-        m[CONTROL], m['one_device']), by=verdict.by(m['split'], m[CONTROL]))
+    m, h = _measurements(run), recording.halves_summary(run)
+    c, one, split = m[CONTROL], m['one_device'], m['split']
+    nums = {'c': _ms(c.median), 'one': _ms(one.median), 'by_one': verdict.by(c, one)}
+    if verdict.compare(c, one) == 'slower':  # one thread slower: one device's step uses both cores
+        return t('graph.answer.control_used', **nums)
+    a, b = h['in_turn'][lane := max(h['split'], key=h['split'].get)], h['split'][lane]  # the longer half together
+    slow = t('graph.answer.idle_slow', lane=lane_name(lane), a=verdict.sig(a * 1e3), b=_ms(b)) if b > 1.05 * a else ''
+    return t('graph.answer.control_idle', **nums, used=t('graph.answer.idle_won') if verdict.compare(split, one) == (
+        'faster') else t('graph.answer.idle_lost', rest=_ms(recording.parts(run)[-1][2]), slow=slow))
 
 
 def _parts(here: dict) -> tuple:
@@ -248,27 +252,27 @@ def split_table(here: dict):
 
 
 def split_answer(here: dict) -> None:
-    """Exercise 2's worked answer: split_table, then does the prediction land (the parts that missed by 5% of it or
-    more, in the table's order: no ranking within the spread), does splitting pay, the control."""
+    """Exercise 2's worked answer: split_table; the assumptions whose part of together's miss is 5% of the prediction or
+    more, whether they cancelled and it landed (in together's grey box); does splitting pay; the control."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
-    run, parts, predicted, together, pct, name = _parts(here)
-
-    def way(k, p, x, a):  # 'assumption 1: lane 1 half took 0.25 ms more than predicted'
-        return {'a': a, 'what': t('graph.way.apart', pct=pct[1], diff=_ms(x - p)) if k == 'apart' else t(
-            f"graph.way.{'longer' if x > p else 'shorter'}", part=name[k], diff=_diff(x, p))}
-    worst = t('parallel.sep').join(t('graph.answer.worst', **way(*q)) for q in parts if abs(
-        q[2] - q[1]) >= MIN_SHARE * predicted) or t('graph.answer.none_broke')  # every miss, in the table's order
-    q = quartiles(_measurements(run)['split'])  # the prediction inside together's grey box: it lands
-    net = t('graph.answer.net_inside', predicted=_ms(predicted), worst=worst) if q[0] <= predicted <= q[1] else t(
-        'graph.answer.net', worst=worst, **way('split', predicted, together, 0))
+    run, parts, predicted, together, _, _ = _parts(here)
+    h, (lo, hi) = recording.halves_summary(run), quartiles(_measurements(run)['split'])
+    miss = {1: max(h['split'].values()) - max(h['in_turn'].values()), **{a: x - p for _, p, x, a in parts[2:]}}
+    failed = {a: d for a, d in miss.items() if abs(d) >= MIN_SHARE * predicted}  # they add up to together's miss
+    where = t(f"graph.answer.{'inside' if lo <= predicted <= hi else 'outside'}", predicted=_ms(predicted), together=(
+        _ms(together)))
+    if lo <= predicted <= hi and len({d > 0 for d in failed.values()}) > 1:  # misses both ways, and it landed
+        where = t('graph.answer.cancel', where=where)
+    which = t('graph.and').join(t(f'graph.miss.{failure}') for failure in (
+        f"{a}.{'up' if d > 0 else 'down'}" for a, d in failed.items()))  # 2 is never down: its prediction is 0 ms
+    net = t('graph.answer.failed', where=where, which=which) if failed else t('graph.answer.held', where=where)
     point, nums = _split_point(here)
     print(verdict.answer(net, t(f'graph.answer.{point}', **nums), _control(run)))
 
 
 def wrong_sum_answer(g, caught: bool):
-    """Exercise 1's worked answer, one printed line: which lanes' gradients the recorded `sum` reads, and whether
-    the float64 check caught the step (the exercise's own cell draws the graph)."""
+    """Exercise 1's worked answer, one line: which lanes' gradients the recorded `sum` reads; did float64 catch it?"""
     unread = unread_lanes(g)
     graph = t('graph.answer.unread', lane=lane_name(unread[0])) if unread else t('graph.answer.reads_both')
     print(verdict.answer(graph, t(f"graph.answer.{'caught' if caught else 'passed'}")))
@@ -289,11 +293,10 @@ def show_recorded(rec: dict | None, guess_ms=None):
         date=rec['machine'].get('date', '')[:10]), ask=False)
 
 
-def dag_line(model: dict, alone: dict | None = None) -> str:
-    """'a task, each lane alone (all 21 in order): 1.70 ms / 1.71 ms; in task times: 21 in order ..., 12 planned'."""
-    each = ' / '.join(verdict.num(s, 'ms') for s in (alone or {}).values())
-    return (t('graph.dag_alone', each=each, n=f"{model['serial']:g}") if alone else '') + t('graph.dag_line', **{
-        k: f'{model[k]:g}' for k in ('serial', 'planned')})
+def dag_line(model: dict, alone: dict) -> str:
+    """Each lane's time per task alone, all tasks in order (the plan's task times: the answer's, as the cell asks)."""
+    return t('graph.dag_alone', n=f"{model['serial']:g}", each=t('graph.lanes_sep').join(t(
+        'graph.lane_is', lane=lane_name(f'lane {i}'), label=_ms(s)) for i, s in enumerate(alone.values())))
 
 
 def draw_dag(dag, lanes, title='graph.title_dag'):  # as the equal-lanes plan places it, critical path outlined

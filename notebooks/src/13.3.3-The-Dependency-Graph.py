@@ -125,15 +125,28 @@ show.draw_graph(graph)
 #
 # ## Predict, then measure
 #
-# The book's Fig. 13.3.1 assumes two equal GPUs; neither this machine (two halves of one CPU) nor the recording below
-# (a GPU and a much slower CPU) has them.
+# The book's Fig. 13.3.1 assumes two equal GPUs; neither this machine nor the recording below has them.
 #
 # The step is timed three ways, each checked against float64: **one device** with the whole
 # minibatch; **one after the other**, lane 1's half after lane 0's; **together**.
 #
 # Two CPU lanes add no cores, so expect no clear difference against one device, unless its step leaves a core idle.
 # A control row, one device on one thread, tests that.
+
+# %% [markdown] lang="zh"
+# 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**计算资源的梯度。
 #
+# ## 先预测，再测量
+#
+# 书中的图12.3.1 假定有两个相同的 GPU，而这台机器和下面的记录都没有。
+#
+# 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
+# 计算资源 0 的一半完成后计算资源 1 的一半才开始；**同时运行**。
+#
+# 两个 CPU 计算资源并不会多出核心，所以预计与一个设备没有明显差别，除非一个设备的训练迭代让某个核心闲着。
+# 对照一行（一个设备只用一个线程）检验的就是这一点。
+
+# %% [markdown]
 # The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
 # the shorter half can hide inside the longer one:
 #
@@ -148,19 +161,6 @@ show.draw_graph(graph)
 # Which could fail here?
 
 # %% [markdown] lang="zh"
-# 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**计算资源的梯度。
-#
-# ## 先预测，再测量
-#
-# 书中的图12.3.1 假定有两个相同的 GPU，而这台机器（一个 CPU 的两半核心）和下面的记录（一个 GPU 和一个慢得多的 CPU）
-# 都没有。
-#
-# 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
-# 计算资源 0 的一半完成后计算资源 1 的一半才开始；**同时运行**。
-#
-# 两个 CPU 计算资源并不会多出核心，所以预计与一个设备没有明显差别，除非一个设备的训练迭代让某个核心闲着。
-# 对照一行（一个设备只用一个线程）检验的就是这一点。
-#
 # 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
 # 两种方式运行的方框相同，只是两条链现在可以重叠，较短的一半可以藏进较长的一半里：
 #
@@ -187,16 +187,22 @@ show.show_step(here, my_guess)
 # %% [markdown]
 # ## Recorded on a GPU machine
 #
-# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads). Each still gets half the minibatch,
-# as in the book, whose split assumes two equal GPUs. Here the GPU's half is the shorter one and can hide inside the
-# CPU's, so the hatched bar predicts *together* as the CPU's half plus the other time, both from one after the other.
+# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads), each with half the minibatch, as in
+# the book. Here the GPU's half is the shorter one and can hide inside the CPU's, so the hatched bar predicts *together*
+# as the CPU's half plus the other time, both from one after the other.
+#
+# In the timeline, the GPU row's grey is its GPU idle: its thread queued fwd + bwd only after the CPU's copies ended.
+# The one-device row's grey is timed but is not the step: `run_on_lanes` starting it, then waiting and returning.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
-# 同一个单元格在一台 H200 机器上运行的结果，那里的两个计算资源是 GPU 和 CPU（15 个线程）。两者仍各分到半个小批量，
-# 这和书中一样，但书中的拆分假定两个 GPU 相同。这里 GPU 的一半较短，可以藏进 CPU 的一半里，
-# 所以阴影条把“同时运行”预测为 CPU 的一半加上其他时间，两者都取自先后运行。
+# 同一个单元格在一台 H200 机器上运行的结果，那里的两个计算资源是 GPU 和 CPU（15 个线程），和书中一样各分到半个小批量。
+# 这里 GPU 的一半较短，可以藏进 CPU 的一半里，所以斜线条形把“同时运行”预测为 CPU 的一半加上其他时间，
+# 两者都取自先后运行。
+#
+# 时间线中，GPU 一行的灰色是 GPU 的空闲：在 CPU 的复制结束之后，它的线程才把前向+反向排入队列。
+# “一个设备”一行的灰色计入了计时，却不属于训练迭代本身：`run_on_lanes` 启动它，之后等待并返回。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -251,7 +257,7 @@ show.split_answer(here)
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**图中每个方框是一个任务：
-# `tanh((各输入之和) @ W)`，按阶段、分支、步命名。`2b1` 是第 2 阶段、分支 b 的第 1 步；`2J` 汇合第 2 阶段的各分支。
+# `tanh((各输入之和) @ W)`，按阶段、分支、步命名。`2b1` 是第 2 阶段、分支 b 的第 1 步；`2J` 汇合（join）第 2 阶段的各分支。
 # `arms` 设定各分支的长度；`cross=True` 加上分支之间的箭头。运行下一个单元格之前先想一想：两个计算资源上的任何计划
 # 至少要用几个任务的时间？为什么？
 
@@ -265,14 +271,12 @@ show.draw_dag(dag, lanes)
 # %% [markdown]
 # A planner put each task on a lane (its colour); an engine runs the plan, each lane waiting for its inputs. The
 # prediction replays the plan at each lane's time alone, as if neither lane slowed the other. Guess the planned run's
-# time, then measure it beside two baselines that run all 21 in order: one lane, and one device with all cores. The
-# worked answer judges it against the faster.
+# time, then measure it beside two baselines that run all 21 in order: one lane, and one device with all cores.
 
 # %% [markdown] lang="zh"
-# 规划器把每个任务放到一个计算资源上（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。
+# 调度把每个任务分配给一个计算资源（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。
 # 预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量。两种基线都按顺序运行全部 21 个任务：一个计算资源，以及用全部核心的一个设备。
-# 参考答案把按计划运行与其中较快的一种比较。
 
 # %% tags=["nbval-ignore-output"]
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个计算资源按计划运行
