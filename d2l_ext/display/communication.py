@@ -79,7 +79,7 @@ def measured_answer(comparison, predicted: dict) -> str:
     slowed = row.run + row.copy * max(0.0, 1 - row.run / ctrl)
     lo, hi = quartiles(m['beside_copies'])
     return verdict.answer(hidden_sentence(_word('overlapped'), row), t('communication.control', lo=num(lo), hi=num(
-        hi), b=num(row.run), word=t(f"verdict.{verdict.compare(m['beside_copies'], m['run'])}")), t(
+        hi), b=num(row.run), word=verdict.word(m['beside_copies'], m['run'])), t(
         'communication.estimate' if est <= slowed * 1.0001 else 'communication.estimate_floor', run=num(row.run),
         copy=num(row.copy), ctrl=num(ctrl), est=num(est), meas=num(row.overlapped)))
 

@@ -9,6 +9,9 @@ from . import style, verdict
 from .repeats import plot_repeats
 from .tables import html, text
 
+VARIANTS = ('baseline', 'control', 'one_thread', 'two_threads', 'one_lane', 'two_streams')  # parallel.variant.<variant>
+ANSWERS = ('no', 'mxnet_unclear', 'yes')  # exercise 1's answer about MXNet: parallel.answer.<answer>
+
 
 def variant_name(area: str, key: str, fields: dict | None = None) -> str:
     """A row's name in the plot language: '<area>.variant.<key>' (`fields` filled) if catalogued, else the key."""
@@ -87,10 +90,11 @@ def plot_lanes_run(rows, guess: float | None = None):
     print(verdict.lines(verdict.guess(guess, predicted, cmp[names[3]].median), unmeasurable(
         t('parallel.claim'), _busy(rows)) or verdict.line(t('parallel.name.together'), cmp[names[3]], names[4],
                                                            cmp[names[4]])))
+    both = {v: x for v, x in zip(('baseline', 'control'), (rows.whole, rows.control)) if x}
+    jobs = [style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(x)) for x in both.values()]
     labels = [*(style.plot_lane(lane) for lane in rows.lanes), variant_name('parallel', 'one_after_other'),
-              variant_name('parallel', 'together'), *(style.plot_text(f'parallel.variant.{k}', name=style.plot_text(
-                  'parallel.variant.both_jobs', lane=style.plot_lane(x))) for k, x in zip(('baseline', 'control'), (
-                      rows.whole, rows.control)) if x)]
+              variant_name('parallel', 'together'),
+              *(style.plot_text(f'parallel.variant.{variant}', name=job) for variant, job in zip(both, jobs))]
     return plot_repeats(cmp, predicted={names[2]: sum(rows.alone), names[3]: predicted}, guess={names[3]: guess},
                         halves=True, labels=dict(zip(names, labels)), title=style.plot_text(
                             'parallel.repeats_title', repeats=len(cmp[names[3]].times)))
@@ -137,9 +141,9 @@ def independence_answer(runs) -> str:
         x, y = _ways(run)
         said.append(dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y),
                          x=verdict.num(y.median / x.median, 'x'), framework=framework(run.framework).display))
-    mx = len(runs) > 2 and ('no' if not faster[1] else 'mxnet_unclear' if faster[2] else 'yes')
+    answer = len(runs) > 2 and ('no' if not faster[1] else 'mxnet_unclear' if faster[2] else 'yes')
     lines = [t(f"parallel.answer.{'yes' if faster[0] else 'no'}", **said[0])] + (
-        [t('parallel.answer.naive', **said[2]), t(f'parallel.answer.{mx}', **said[1])] if mx else [])
+        [t('parallel.answer.naive', **said[2]), t(f'parallel.answer.{answer}', **said[1])] if answer else [])
     gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # a verdict a line, MXNet's (the question's) last
     return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(lines[-1]))
 
@@ -166,13 +170,13 @@ def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (t
 
 
 def _as_fast(a, b) -> str:  # the rule's word, a ratio after it: one number format for an answer asked in 'x as fast'
-    return verdict.by(a, b) if (way := verdict.compare(a, b)) == 'same' else t(f'verdict.{way}')
+    return verdict.by(a, b) if verdict.compare(a, b) == 'same' else verdict.word(a, b)
 
 
 def small_ops_answer(r) -> str:
     """Exercise 2's worked answer: two threads (GPU: two streams), then one torch.bmm, against the control."""
     (a, b, _), ts = _pair(r), r.times
-    named = {k: t(f'parallel.variant.{k}', **vars(r)) for k in (a, b)}
+    named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in (a, b)}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
     said = [t('parallel.small.line', a=named[a], ma=verdict.num(ts[a].median, 'ms'), b=named[b], word=_as_fast(
         ts[a], ts[b]), mb=verdict.num(ts[b].median, 'ms'), x=verdict.num(ts[b].median / ts[a].median, 'x')),

@@ -53,6 +53,11 @@ def compare(a, b) -> str:
     return 'faster' if a.median < b.median else 'slower'
 
 
+def word(a, b) -> str:
+    """The rule's word alone: 'faster', 'slower' or 'no clear difference' (a against b)."""
+    return t({'faster': 'verdict.faster', 'slower': 'verdict.slower', 'same': 'verdict.same'}[compare(a, b)])
+
+
 def by(a, b) -> str:
     """'7% faster', '0.8% slower' or 'no clear difference (grey boxes overlap)': the word, and how much, as a share of
     `b`'s median; from 3 times on, as a ratio ('105x as fast', '3.3x as long'). "No clear difference" names which half

@@ -22,6 +22,10 @@ def _rows_with_ratio(times: dict[str, Times], baseline: str) -> list[dict]:
     return [timing_row(m, variant=name, ratio=base / m.median) for name, m in times.items()]
 
 
+VARIANTS = ('one_at_a_time', 'issued_together', 'one_lane', 'one_thread', 'two_streams', 'two_threads', 'batched',
+            'cuda_graph')  # exercises 1 and 2's variants, each labelled by the key parallel.variant.<variant>
+
+
 def _what(exercise: int, variant: str) -> str:
     """What a mismatch error names (exercises 1 and 2): the exercise and the variant's label."""
     return t('parallel.check.exercise', number=exercise, variant=t(f'parallel.variant.{variant}'))
