@@ -273,7 +273,8 @@ def test_the_lanes_answer_ends_with_the_baseline_verdict_read_through_the_contro
         assert dp.lanes_answer(rows) == (
             'Worked answer: together 0.104 s vs the longer job alone 0.110 s: faster (5.5% less time). Against the '
             'baseline: together 0.104 s vs e 0.112 s: faster (7.1% less time). The control (one thread, both jobs) '
-            'took 0.200 s: the baseline (one product, two threads) ran 1.79x as fast, together (two at once) 1.92x.')
+            'took 0.200 s: the baseline (one product, two threads) ran 1.79x as fast as the control, together (two at '
+            'once) 1.92x.')
         # the baseline's verdict is the line printed above the figure ('e': the baseline's row name)
         rows.control = None  # a GPU first lane: no control row, no control sentence
         assert dp.lanes_answer(rows).endswith('e 0.112 s: faster (7.1% less time).')
@@ -374,7 +375,8 @@ def test_the_recording_draws_and_says_its_verdicts():
                                            'for every device, it took 131 ms: the 50 products.')
         assert recorded_answer(rec) == (  # the verdict first, the arithmetic of the book's "slightly", the longer job
             'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). At the '
-            'GPU\'s pace all 1466 products take 0.499 s × 1466/1440 = 0.508 s: the book\'s "slightly" is at most 2%'
+            "GPU's pace all 1466 products take 0.499 s × 1466/1440 = 0.508 s: in this recording, the book's "
+            '"slightly" is at most 2%'
             ". Together took about the longer job, the GPU's 0.499 s, not the sum 0.915 s.")  # whose job: its kind
         fig = recorded_figure(rec, 0.6, 0.52)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]

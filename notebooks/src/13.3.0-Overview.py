@@ -121,7 +121,7 @@ my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的用时（秒
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
 
 # %% tags=["nbval-ignore-output"]
-recorded_figure(rec, my_guess, my_guess_baseline)  # your guesses' lines once you set them; every repeat  #zh: 写下猜测后输出它们与预测的比较；画出每一次重复
+recorded_figure(rec, my_guess, my_guess_baseline)  # draws every repeat; prints your guesses' lines once you set them  #zh: 画出每一次重复；写下猜测后，还会输出它们与预测的比较
 
 # %% [markdown]
 # The hatched bars are the model's: the baseline at the GPU's pace for every product, and together the longer job's

@@ -17,17 +17,18 @@
 #
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
-# The book's claim: two independent jobs on two devices take as long as the slower one, not the sum. You run the book's cells on this
-# machine's two **lanes** (hardware that can run work beside other work), predict, build the runner, and test it.
+# The book, on two GPUs: "the total execution time is less than the sum of its parts". This lesson's model: the slower
+# job's time. You run the book's cells on this machine's two **lanes** (hardware that can run work beside other work),
+# predict, build the runner, and test it.
 
 # %% [markdown] lang="zh"
 # # 12.3.1. 基于 GPU 的并行计算
 #
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
-# 书中的说法：两个设备上的两项相互独立的任务，耗时等于较慢的那一项，而不是两者之和。这里你将在这台机器的两个**计算资源**
-# （lane，能与其他工作同时运行的硬件）上运行书中的代码。你将预测每次的用时，自己写出让计算资源同时运行的函数，
-# 再与基线（一个设备完成两项任务）比较。
+# 书中说，在两个 GPU 上，“总执行时间小于两个部分执行时间的总和”。本节的模型是：用时等于较慢的那一项。
+# 这里你将在这台机器的两个**计算资源**（lane，能与其他工作同时运行的硬件）上运行书中的代码。
+# 你将预测每次的用时，自己写出让计算资源同时运行的函数，再与基线（一个设备完成两项任务）比较。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -41,7 +42,7 @@ print(machine_line())
 # ## The book's cells, on this machine's lanes
 #
 # The book's `d2l.try_all_gpus()` needs two GPUs, so we take this machine's two lanes: two GPUs, a GPU and the CPU,
-# or two CPU lanes with half of the cores each, which share the memory and the last-level cache.
+# or two CPU lanes with half the cores each, sharing memory and the last-level cache.
 
 # %% [markdown] lang="zh"
 # ## 在这台机器的计算资源上运行书中的代码
@@ -141,8 +142,8 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown]
 # ## Two lanes at the same time
 #
-# One thread can keep several GPUs busy, as they only queue work. A CPU lane computes before the call returns, so each needs
-# its own thread calling `torch.set_num_threads(lane.threads)`.
+# One thread can keep several GPUs busy, as its calls only queue work. A CPU lane computes before the call returns,
+# so each needs its own thread calling `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
 # ## 两个计算资源同时运行
@@ -201,14 +202,14 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 #
 # The rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
 # doing both jobs. On CPU lanes a last row, the **control**, runs the baseline's job on one thread. The next cell
-# measures every row, interleaved, 5 repeats each, answers checked, and prints each lane's median alone.
+# measures every row, interleaved, 5 repeats each, and prints each lane's median alone.
 #
 # On two CPU lanes the baseline runs each product on both cores, while together runs two products at once, one core
 # each. The same cores do the same products, so the two differ only in how well one product uses two threads. The
 # control tests that: if the baseline takes half the control's time, expect no clear difference; the more it takes,
 # the more together can win.
 #
-# With two GPUs the book expects together to take about half the baseline. No lesson has two GPUs; 13.3.0's
+# With two GPUs the model gives together about half the baseline. No lesson has two GPUs; 13.3.0's
 # recording is the picture of two separate devices, a GPU and the CPU: together took about the longer job's time.
 
 # %% [markdown] lang="zh"
@@ -222,7 +223,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # 同样的核心做同样的乘法，所以两者的差别只在于一个乘法能否用好两个线程，对照检验的正是这一点。
 # 如果基线的用时是对照的一半，预计没有明显差别；基线用时越多，同时运行就可能快得越多。
 #
-# 书中预计，有两个 GPU 时，同时运行的用时约为基线的一半。目前没有两个 GPU 的记录结果。
+# 按本节的模型，有两个 GPU 时，同时运行的用时约为基线的一半。目前没有两个 GPU 的记录结果。
 # 两个相互独立的设备见12.3节概览中 GPU 加 CPU 的记录：同时运行的用时约等于较长那项任务的用时。
 
 # %% tags=["nbval-ignore-output"]
@@ -282,15 +283,14 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # ## Exercises
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# Each framework is timed against itself. PyTorch runs on one thread (with more, its threads would split each product
-# instead); MXNet has one engine worker per core, each product on one core, and its control is NaiveEngine, one
-# operation at a time. How many times as fast as one at a time will MXNet run ten products issued before one wait?
+# PyTorch runs on one thread (with more, its threads would split each product instead); MXNet has one engine worker
+# per core, each product on one core, and its control is NaiveEngine, one operation at a time. How many times as fast as one at a time will MXNet run ten products issued before one wait?
 # Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？每个框架只与自己比较。
+# **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？
 # PyTorch 只用一个线程（线程多了，它会用这些线程分担每一个乘法）。MXNet 的引擎每个核心有一个工作线程，
 # 每个乘法用一个核心；它的对照是 NaiveEngine，一次只运行一个操作。把10次乘法全部发出后只等待一次，
 # MXNet 的速度会是逐个执行的几倍？把你的猜测写进 `my_guess`。
@@ -338,7 +338,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## Remember
 #
-# * **Separate hardware** takes about $\max(t_1, t_2)$; two lanes on one CPU share its cores.
+# * Two lanes together took about $\max(t_1, t_2)$; on one CPU the baseline uses both cores too (the control shows how well).
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time, then look at every repeat.
 #
@@ -354,7 +354,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 小结
 #
-# * 位于**相互独立的硬件**上的计算资源，独立任务的用时约为$\max(t_1, t_2)$；同一个 CPU 上的两个计算资源共用它的核心。
+# * 两个计算资源同时运行，用时约为$\max(t_1, t_2)$；在同一个 CPU 上，基线也能用上两个核心，用得多好要看对照。
 # * GPU 只是把工作排入队列，所以一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
 # * 用每个计算资源实测的用时做预测，再看每一次重复。
 #

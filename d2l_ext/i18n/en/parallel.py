@@ -53,7 +53,7 @@ MESSAGES = {
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
     'parallel.answer.rec_slow_same': "Together took about the longer job, the {who}'s {slow}, not the sum {sum}.",
     'parallel.answer.rec_slow_apart': "The longer job alone (the {who}'s) took {slow}, the sum {sum}.",
-    'parallel.answer.rec_same': '{line}. {base}: the book\'s "slightly" is at most {cost}.',
+    'parallel.answer.rec_same': '{line}. {base}: in this recording, the book\'s "slightly" is at most {cost}.',
     'parallel.answer.rec_apart': '{line}. {base}.',
     'parallel.sync_line': ('No wait: the clock stopped at {no_wait}, once the work was queued; waiting for every '
                              'device, it took {every}: the {products} products.'),
@@ -64,7 +64,7 @@ MESSAGES = {
     'parallel.answer.baseline': 'Against the baseline: {line}.',
     'parallel.answer.line': '{line}.',
     'parallel.answer.control': ('The control (one thread, both jobs) took {c}: the baseline (one product, two threads) '
-                                'ran {base} as fast, together (two at once) {both}.'),
+                                'ran {base} as fast as the control, together (two at once) {both}.'),
     'parallel.name.baseline': 'the baseline',
     'parallel.recorded_alone': 'Recorded on {gpu}, each lane alone: {lanes} (the GPU: {each} a product)',
     'parallel.alone_line': 'Each lane alone, median of {repeats} repeats: {lanes}',

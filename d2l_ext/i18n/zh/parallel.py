@@ -53,7 +53,7 @@ MESSAGES = {
     'parallel.small_ops_title': '{device} 上 {products} 次 {size} × {size} 的乘法',
     'parallel.answer.rec_slow_same': '同时运行的用时约等于较长那项任务（{who} 的任务）的{slow}，而不是两者之和{sum}。',
     'parallel.answer.rec_slow_apart': '较长那项任务（{who} 的任务）单独用时{slow}，两者之和{sum}。',
-    'parallel.answer.rec_same': '{line}。{base}：书中的“少许”至多是{cost}。',
+    'parallel.answer.rec_same': '{line}。{base}：在这份记录中，书中的“少许”至多是{cost}。',
     'parallel.answer.rec_apart': '{line}。{base}。',
     'parallel.sync_line': ('不等待时，工作一排入队列计时就停止，停在{no_wait}；等待每个设备时为{every}，'
                              '即{products}次乘法的用时。'),
