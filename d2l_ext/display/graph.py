@@ -23,7 +23,7 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 ROW_ORDER = ('one_device', 'split', 'in_turn', CONTROL)  # the figure's rows: the verdict's two ways side by side
 POINTS = ('rest', 'half', 'split')  # _split_point's finding: the keys graph.answer.<point>
-FAILURES = ('1.up', '1.down', '2.up', '3.up', '3.down')  # split_answer: graph.miss.<assumption>.<its part's sign>
+FAILURES = ('2.up', '3.up', '3.down')  # split_answer: graph.miss.<assumption>.<its part's sign> (1: graph.miss.1)
 READY_GREY = '#8C8C8C'  # exercise 5: a lane idle with its next task's inputs ready; the step: starting, returning
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 _ms = partial(verdict.num, unit='ms')  # '2.16 ms'
@@ -63,10 +63,8 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=(), missing=None
     from matplotlib.patches import Patch
     pos = layout.positions(g, y := layout.rows(g))
     ncols = 1 + max((p[0] for p in pos.values()), default=0)
-    if ax is None:
-        _, ax = style.figure(width=min(15.0, max(9.0, 1.35 * ncols)), height=1.6 + 1.3 * max(y.values(), default=1))
-    else:
-        style.apply()
+    _, ax = style.figure(width=min(15.0, max(9.0, 1.35 * ncols)), height=1.6 + 1.3 * max(y.values(), default=1)) if (
+        ax is None) else (style.apply(), ax)
     ax.set_xlim(-0.7, ncols - 0.3)
     ax.set_ylim(max(y.values(), default=0) + 0.9, -0.9)  # first lane on top
     boxes, highlight = {}, set(highlight)
@@ -93,30 +91,35 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=(), missing=None
                                 'patchA': boxes[e['src']].get_bbox_patch(), 'patchB': boxes[e['dst']].get_bbox_patch(),
                                 'linestyle': '-' if e['kind'] == 'data' else '--',
                                 'connectionstyle': f'arc3,rad={rad}'})
-    device_of = {n['lane']: n.get('device', '') for n in g['nodes']}
-    handles = []
-    for lane in (x for x in y if not x.startswith('link:')):
-        label = lane_name(lane, plot=True)
-        if device_of[lane] and lane != SERVER:
-            label = style.plot_text('graph.lane_device', lane=label, device=plot_lane(device_of[lane]))
-        handles.append(Patch(color=style.color(role_of(lane)), label=label))
+    device_of = {n['lane']: n.get('device', '') for n in g['nodes']}  # a lane's legend entry names its device
+    named = {lane: lane_name(lane, plot=True) for lane in y if not lane.startswith('link:')}
+    handles = [Patch(color=style.color(role_of(lane)), label=style.plot_text('graph.lane_device', lane=name, device=(
+        plot_lane(device_of[lane]))) if device_of[lane] and lane != SERVER else name) for lane, name in named.items()]
     if any(n['kind'] == 'copy' for n in g['nodes']):
         cpu = '_cpu' if all(str(d).startswith('cpu') for d in device_of.values()) else ''  # copies stay on the CPU
         handles.append(Patch(fc=style.color('link'), ec='0.3', label=style.plot_text(f'graph.legend_copy{cpu}')))
-    if lost:
-        handles.append(Line2D([], [], color='red', ls='--', lw=2.5, label=style.plot_text('graph.legend_missing')))
-    if highlight:
-        handles.append(Line2D([], [], ls='', marker='s', markersize=12, markerfacecolor='white',
-                              markeredgecolor='black', markeredgewidth=2.5, label=style.plot_text('graph.legend_path')))
+    handles += [Line2D([], [], color='red', ls='--', lw=2.5, label=style.plot_text('graph.legend_missing'))][:len(lost)]
+    handles += [Line2D([], [], ls='', marker='s', markersize=12, markerfacecolor='white', markeredgecolor='black',
+                       markeredgewidth=2.5, label=style.plot_text('graph.legend_path'))][:bool(highlight)]
     ax.legend(handles=handles, loc='upper center', bbox_to_anchor=(0.5, -0.01), ncol=min(len(handles), 4), frameon=0)
     ax.set_axis_off()
-    if title:
-        ax.set_title(style.plot_text(title), loc='left')
+    ax.set_title(style.plot_text(title) if title else '', loc='left')
     return ax.figure
 
 
 def _measurements(run: dict) -> dict:  # each way's Measurement (the control where it was run)
     return {v: Measurement(v, run['times'][v]) for v in run['times']}
+
+
+def _halves(run: dict) -> dict:  # {(lane, way): its half's Measurement}, lane 0's both ways first
+    return {(k, w): Measurement(w, [h[k] for h in run['halves'][w] if len(h) == 2]) for k in ('lane 0', 'lane 1')
+            for w in ('in_turn', 'split')}
+
+
+def _changed_halves(run: dict) -> list[tuple[str, float, float]]:  # (lane, medians one after the other, together)
+    m = _halves(run)  # each half the rule (its own repeats) tells apart
+    return [(k, a.median, b.median) for k in ('lane 0', 'lane 1') if (a := m[k, 'in_turn']).times and (
+        b := m[k, 'split']).times and verdict.compare(b, a) != 'same']
 
 
 def _run_and_kinds(rec: dict):  # (the run to show, each lane's kind) from record_step's recording, or (a run, None)
@@ -173,11 +176,10 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     if one := rec.get('one_device'):  # which device, how many cores
         labels['one_device'] = style.plot_text('graph.one_device_row', device=style.plot_text(
             'graph.kind.gpu') if one['kind'] == 'gpu' else style.plot_text('graph.cpu_cores', n=one['threads']))
-    for i in range(2):  # each half's busy time, both ways
+    for lane in ('lane 0', 'lane 1'):  # each half's busy time, both ways
         for way in ('in_turn', 'split'):
-            rows[f'{i} {way}'] = Measurement(way, [h[f'lane {i}'] for h in run['halves'][way] if len(h) == 2])
-            labels[f'{i} {way}'] = style.plot_text('graph.half_row', lane=lane_name(f'lane {i}', True, kinds),
-                                                   way=style.plot_text(f'graph.short.{way}'))
+            rows[f'{lane} {way}'], labels[f'{lane} {way}'] = _halves(run)[lane, way], style.plot_text(
+                'graph.half_row', lane=lane_name(lane, True, kinds), way=style.plot_text(f'graph.short.{way}'))
     guess, predicted = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}, recording.predict_split(run)
     turn, ms = recording.halves_summary(run)['in_turn'], (lambda s: verdict.sig(s * 1e3))
     unequal = len(set(kinds or ())) > 1  # a GPU and the CPU: predicted as the slower half plus the other time
@@ -222,13 +224,12 @@ def _control(run: dict) -> str:
     """The control (CPU lanes): does one device's step use both cores? If one idled, did together use it?"""
     if CONTROL not in run['times']:
         return ''
-    m, h = _measurements(run), recording.halves_summary(run)
-    c, one, split = m[CONTROL], m['one_device'], m['split']
+    c, one, split = (_measurements(run)[k] for k in (CONTROL, 'one_device', 'split'))
     nums = {'c': _ms(c.median), 'one': _ms(one.median), 'by_one': verdict.by(c, one)}
     if verdict.compare(c, one) == 'slower':  # one thread slower: one device's step uses both cores
         return t('graph.answer.control_used', **nums)
-    a, b = h['in_turn'][lane := max(h['split'], key=h['split'].get)], h['split'][lane]  # the longer half together
-    slow = t('graph.answer.idle_slow', lane=lane_name(lane), a=verdict.sig(a * 1e3), b=_ms(b)) if b > 1.05 * a else ''
+    slow = ''.join(t('graph.answer.idle_slow', lane=lane_name(k), a=verdict.sig(a * 1e3), b=_ms(b)) for k, a, b in (
+        _changed_halves(run)) if b > a)  # each half the rule calls slower together
     return t('graph.answer.control_idle', **nums, used=t('graph.answer.idle_won') if verdict.compare(split, one) == (
         'faster') else t('graph.answer.idle_lost', rest=_ms(recording.parts(run)[-1][2]), slow=slow))
 
@@ -252,21 +253,21 @@ def split_table(here: dict):
 
 
 def split_answer(here: dict) -> None:
-    """Exercise 2's worked answer: split_table; the assumptions whose part of together's miss is 5% of the prediction or
-    more, whether they cancelled and it landed (in together's grey box); does splitting pay; the control."""
+    """Exercise 2's worked answer: split_table; the failed assumptions (1: each half the rule tells apart; 2, 3: a part
+    5% of the prediction off), whether they cancelled and it landed (in together's grey box); pays?; the control."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, predicted, together, _, _ = _parts(here)
-    h, (lo, hi) = recording.halves_summary(run), quartiles(_measurements(run)['split'])
-    miss = {1: max(h['split'].values()) - max(h['in_turn'].values()), **{a: x - p for _, p, x, a in parts[2:]}}
-    failed = {a: d for a, d in miss.items() if abs(d) >= MIN_SHARE * predicted}  # they add up to together's miss
+    (lo, hi), halves = quartiles(_measurements(run)['split']), _changed_halves(run)  # 1: each half by the rule
+    failed = [f"{a}.{'up' if x > p else 'down'}" for _, p, x, a in parts[2:] if abs(x - p) >= MIN_SHARE * predicted]
     where = t(f"graph.answer.{'inside' if lo <= predicted <= hi else 'outside'}", predicted=_ms(predicted), together=(
         _ms(together)))
-    if lo <= predicted <= hi and len({d > 0 for d in failed.values()}) > 1:  # misses both ways, and it landed
-        where = t('graph.answer.cancel', where=where)
-    which = t('graph.and').join(t(f'graph.miss.{failure}') for failure in (
-        f"{a}.{'up' if d > 0 else 'down'}" for a, d in failed.items()))  # 2 is never down: its prediction is 0 ms
-    net = t('graph.answer.failed', where=where, which=which) if failed else t('graph.answer.held', where=where)
+    if lo <= predicted <= hi and len({b > a for _, a, b in halves} | {f.endswith('up') for f in failed}) > 1:
+        where = t('graph.answer.cancel', where=where)  # misses both ways, and it landed
+    which = t('graph.and').join([t('graph.miss.1', halves=t('graph.lanes_sep').join(t('graph.half_change', lane=(
+        lane_name(k)), a=verdict.sig(a * 1e3), b=_ms(b)) for k, a, b in halves))] * bool(halves) + [t(
+            f'graph.miss.{failure}') for failure in failed])  # 2, 3: 5% of the prediction off; 2 is never down (0 ms)
+    net = t('graph.answer.failed', where=where, which=which) if which else t('graph.answer.held', where=where)
     point, nums = _split_point(here)
     print(verdict.answer(net, t(f'graph.answer.{point}', **nums), _control(run)))
 
@@ -352,9 +353,8 @@ def show_dag(ex, guess_ms=None):
         kinds = ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
         row = {lane: lane_name(f'lane {i}', True, kinds) for i, lane in enumerate(ex.lanes)}
         events = [{'lane': row[e['lane']], 'start': e['start'], 'end': e['end'], 'name': '', 'role': style.lane_role(
-            ex.lanes.index(e['lane']))} for e in ex.trace] + [{'lane': row[ex.lanes[i]], 'start': a, 'end': b,
-                                                                'name': '', 'role': 'idle'} for i, a, b, r in ex.waits()
-                                                               if not r]
+            ex.lanes.index(e['lane']))} for e in ex.trace] + [{'lane': row[ex.lanes[i]], 'start': a, 'end': b, 'name': (
+                ''), 'role': 'idle'} for i, a, b, r in ex.waits() if not r]
         ready = [(i, a, b) for i, a, b, r in ex.waits() if r]  # between tasks: waiting for inputs, then idle with them
         per = {i: verdict.num(took, 'ms') for i, (took, *_) in enumerate(ex.per_task() or [])}  # each lane's speed
         draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},

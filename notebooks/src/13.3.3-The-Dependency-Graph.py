@@ -191,7 +191,7 @@ show.show_step(here, my_guess)
 # the book. Here the GPU's half is the shorter one and can hide inside the CPU's, so the hatched bar predicts *together*
 # as the CPU's half plus the other time, both from one after the other.
 #
-# In the timeline, the GPU row's grey is its GPU idle: its thread queued fwd + bwd only after the CPU's copies ended.
+# In the timeline, the GPU row waits until 0.91 ms, when its fwd + bwd was queued, after the CPU's copies ended.
 # The one-device row's grey is timed but is not the step: `run_on_lanes` starting it, then waiting and returning.
 
 # %% [markdown] lang="zh"
@@ -201,8 +201,8 @@ show.show_step(here, my_guess)
 # 这里 GPU 的一半较短，可以藏进 CPU 的一半里，所以斜线条形把“同时运行”预测为 CPU 的一半加上其他时间，
 # 两者都取自先后运行。
 #
-# 时间线中，GPU 一行的灰色是 GPU 的空闲：在 CPU 的复制结束之后，它的线程才把前向+反向排入队列。
-# “一个设备”一行的灰色计入了计时，却不属于训练迭代本身：`run_on_lanes` 启动它，之后等待并返回。
+# 时间线中，GPU 一行一直等待到 0.91 毫秒，它的前向+反向在这时排入队列，此前 CPU 的复制已经结束。
+# “一个设备”一行的灰色计入了计时，却不属于训练迭代本身：`run_on_lanes` 启动这次训练迭代，之后等待并返回。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -250,15 +250,15 @@ show.wrong_sum_answer(hasty_graph, caught)
 show.split_answer(here)
 
 # %% [markdown]
-# **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** Each box in the
-# figure is a task, `tanh((sum of its inputs) @ W)`, named stage, arm, step: `2b1` is stage 2, arm b, step 1; `2J` joins
-# stage 2's arms. `arms` sets the arms' lengths; `cross=True` adds the arrows between arms. Before running the next
-# cell: at least how many task times must any plan on two lanes take, and why?
+# **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** In the next
+# cell's figure, each box is a task, `tanh((sum of its inputs) @ W)`, named stage, arm, step: `2b1` is stage 2, arm b,
+# step 1; `2J` joins stage 2's arms. `arms` sets the arms' lengths; `cross=True` adds the arrows between arms. Before
+# running it: at least how many task times must any plan on two lanes take, and why?
 
 # %% [markdown] lang="zh"
-# **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**图中每个方框是一个任务：
+# **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**下一个单元格的图中，每个方框是一个任务：
 # `tanh((各输入之和) @ W)`，按阶段、分支、步命名。`2b1` 是第 2 阶段、分支 b 的第 1 步；`2J` 汇合（join）第 2 阶段的各分支。
-# `arms` 设定各分支的长度；`cross=True` 加上分支之间的箭头。运行下一个单元格之前先想一想：两个计算资源上的任何计划
+# `arms` 设定各分支的长度；`cross=True` 加上分支之间的箭头。运行它之前先想一想：两个计算资源上的任何计划
 # 至少要用几个任务的时间？为什么？
 
 # %%
