@@ -71,17 +71,17 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The worked answer: the copy time hid here (as for the recording); the control's middle half (it may cluster) by
-    the rule; the hatched estimate from the medians (or its floor, the copy engine's) beside the measured median."""
+    """The worked answer: the control's middle half (it may cluster) by the rule; the copy time the hatched estimate
+    (or its floor, the copy engine's) expected hidden; last, the copy time hid here, which way the estimate missed."""
     m, num = comparison.measurements, lambda v: verdict.num(v, 'ms')
     row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
     ctrl, est = m['beside_copies'].median, predicted['overlapped']
-    slowed = row.run + row.copy * max(0.0, 1 - row.run / ctrl)
+    slowed, expected = row.run + row.copy * max(0.0, 1 - row.run / ctrl), row.run + row.copy - est
     lo, hi = quartiles(m['beside_copies'])
-    return verdict.answer(hidden_sentence(_word('overlapped'), row), t('communication.control', lo=num(lo), hi=num(
-        hi), b=num(row.run), word=verdict.word(m['beside_copies'], m['run'])), t(
-        'communication.estimate' if est <= slowed * 1.0001 else 'communication.estimate_floor', run=num(row.run),
-        copy=num(row.copy), ctrl=num(ctrl), est=num(est), meas=num(row.overlapped)))
+    return verdict.answer(t('communication.control', lo=num(lo), hi=num(hi), b=num(row.run), word=verdict.word(
+        m['beside_copies'], m['run'])), t('communication.estimate' if est <= slowed * 1.0001 else
+                                          'communication.estimate_floor', est=num(est), exp=num(expected)),
+        hidden_sentence(_word('overlapped'), row, expected))
 
 
 def _added(times) -> Times:
@@ -89,12 +89,14 @@ def _added(times) -> Times:
     return Times('added', [a + b for a, b in zip(times['run'].repeated(), times['copy'].repeated())])
 
 
-def hidden_sentence(way: str, row) -> str:
+def hidden_sentence(way: str, row, expected: float | None = None) -> str:
     """'<way> took X vs products alone + copies alone Y, <by the rule>: it hid Z of the copy time'; where the rule
-    tells no gain, the time the medians differ by (about W ms of the copy time, not told from noise), or none."""
+    tells no gain, the time the medians differ by (about W ms, not told from noise), or none; with `expected` (s), less
+    or more than that."""
     share, gap = hidden_share(row), _added(row.times).median - row.overlapped
-    hid = t('communication.hid', share=verdict.num(share, '%')) if share > 0 else t(
-        'communication.hid_unclear', ms=verdict.num(gap, 'ms', 2), copy=verdict.num(row.copy, 'ms')) if gap > 0 else t(
+    vs = t('communication.vs_less' if gap < expected else 'communication.vs_more') if expected and gap > 0 else ''
+    hid = t('communication.hid', share=verdict.num(share, '%'), vs=vs) if share > 0 else t('communication.hid_unclear',
+        ms=verdict.num(gap, 'ms', 2), copy=verdict.num(row.copy, 'ms'), vs=vs) if gap > 0 else t(
         'communication.hid_none')
     return t('communication.hidden', way=way, total=verdict.num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
         row.times['overlapped'], _added(row.times)), sum=verdict.num(_added(row.times).median, 'ms'))

@@ -141,13 +141,13 @@ print(show.recorded_lines(rec, my_guess))  # your guess's line per way, then run
 print(show.recorded_answer(rec))  # worked answer: the share of the copy time each way hid  #zh: 参考答案：每种方式隐藏的复制用时占比
 
 # %% [markdown]
-# **The book's numbers.** The book's code is the run-then-copy row. With `non_blocking=True`, PyTorch copies a GPU
-# tensor to the CPU into a new pinned tensor: `copy_to_cpu(y, True)` took about as long as copies into pinned buffers
-# (printed above). `copy_to_cpu(y)`, into new pageable tensors, was far slower: the book's combined cell gains from the
-# faster copy, not from overlap.
+# **The book's combined cell** is the run-then-copy row. With `non_blocking=True`, PyTorch copies a GPU tensor to the
+# CPU into a new pinned tensor: `copy_to_cpu(y, True)` took about as long as copies into pinned buffers (printed
+# above). `copy_to_cpu(y)`, into new pageable tensors, was far slower: the book's cell gains from the faster copy, not
+# from overlap.
 
 # %% [markdown] lang="zh"
-# **书中的数字**。书中的代码就是“先计算后复制”那一行。它的“在GPU1上运行并复制到CPU”用 `copy_to_cpu(y, True)` 复制。
+# **书中的“在GPU1上运行并复制到CPU”**。它就是“先计算后复制”那一行，用 `copy_to_cpu(y, True)` 复制。
 # 设置 `non_blocking=True` 时，PyTorch 把 GPU 张量复制到新建的锁页 CPU 张量中。在上面打印的记录结果中，
 # 它的用时与复制到锁页缓冲区相当，比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多。书中把计算和复制放在同一个
 # 单元格里计时，省下的时间来自更快的复制，而不是重叠。
@@ -228,8 +228,8 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 #
 # * run then copy: products alone + copies alone; the control: products alone;
 # * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - t_\text{run} / t_\text{ctrl})$ from the medians of products
-#   alone, copies alone and the control. The copies hide behind the products, except for the share of the products'
-#   speed they take: half when the control takes twice as long.
+#   alone, copies alone and the control. While copies run, the products keep $t_\text{run} / t_\text{ctrl}$ of
+#   their speed: that share of the copy time hides.
 #
 # The last row is the baseline again. The check above counted overlap; the baseline asks whether the total got
 # shorter. Overlap is not saved time.
@@ -242,8 +242,8 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
 # * 边计算边复制：$t_\text{计算} + t_\text{复制} \times (1 - t_\text{计算} / t_\text{对照})$，三者依次是只做乘法、
-#   只做复制和对照的用时中位数。复制藏在乘法后面，只有它从乘法占去的那部分速度藏不住：对照的用时是只做乘法的
-#   两倍时，就有一半复制用时加到总用时上。
+#   只做复制和对照的用时中位数。复制进行时，乘法的速度只有单独运行时的 $t_\text{计算} / t_\text{对照}$：
+#   复制用时中这一比例藏在乘法后面。
 #
 # 最后一行仍是基线。上面的检查统计的是重叠；基线问的是总用时是否变短。重叠不等于省下的时间。
 
@@ -291,7 +291,7 @@ print(show.measured_text(measured, predicted, my_guess))
 # **本机的结果如何？** 边计算边复制在这里隐藏了多少复制用时？复制拖慢乘法了吗（对照行与它的斜线条形相比）？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured, predicted))  # worked answer: the share hidden here; the control against products alone  #zh: 参考答案：本机隐藏的占比；对照与只做乘法相比
+print(show.measured_answer(measured, predicted))  # worked answer: the control, the estimate, then the copy time hidden here  #zh: 参考答案：对照、估计，最后是本机隐藏的复制用时
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -345,8 +345,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
 # while lane 1 computes on its own. Without a GPU both lanes are threads of this CPU (printed below), so this
-# machine cannot show CPU–GPU communication, only threads sharing its cores. From the times alone, predict
-# "together" (ms) into `my_guess`. Will it be faster than $t_1 + t_2$? Slower than $\max(t_1, t_2)$?
+# machine cannot show CPU–GPU communication, only whether these threads slow each other. From the times alone,
+# predict "together" (ms) into `my_guess`. Will it be faster than $t_1 + t_2$? Slower than $\max(t_1, t_2)$?
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -355,7 +355,7 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
 # 独立地计算。没有 GPU 时，两个计算资源都是这个 CPU 上的线程（见下面打印的设定），所以本机看不到 CPU 与 GPU
-# 之间的通信，只能看到这些线程共用 CPU 的核心。根据单独运行的用时预测“同时运行”的用时（毫秒），写进 `my_guess`。
+# 之间的通信，只能检验这些线程是否相互拖慢。根据单独运行的用时预测“同时运行”的用时（毫秒），写进 `my_guess`。
 # 它会比$t_1+t_2$更快吗？会比$\max(t_1, t_2)$更慢吗？
 
 # %% tags=["nbval-ignore-output"]

@@ -45,9 +45,9 @@ MESSAGES = {
                                      'copy_to_cpu(y, True) {c}'),
     'communication.predicted_medians': 'model: from the medians printed above',
     'communication.hidden': '{way} took {total} vs products alone + copies alone {sum}, {by}: {hid}',
-    'communication.hid': 'it hid {share} of the copy time.',
+    'communication.hid': 'it hid {share} of the copy time{vs}.',
     'communication.hid_none': 'it hid no copy time.',
-    'communication.hid_unclear': 'it hid about {ms} of the {copy} copy time; the rule cannot tell that from noise.',
+    'communication.hid_unclear': 'it hid about {ms} of the {copy} copy time{vs}; the rule cannot tell it from noise.',
     'communication.recorded.guess': '{way}: {line}',
     'communication.recorded.none': 'No GPU recording to show here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
@@ -74,10 +74,11 @@ MESSAGES = {
     'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
                                     '({n} threads on {cores} cores)'),
     'communication.ex3.answer': '{vs_max}; {vs_sum}.',
-    'communication.estimate': ('The hatched estimate, from the medians: products alone {run} + copies alone {copy} × '
-                               '(1 − {run} / control {ctrl}) = {est}; measured {meas}.'),
-    'communication.estimate_floor': ('The hatched estimate, {est}, is its floor: max(products alone, copies alone) '
-                                     'plus the shorter of one product and one copy; measured {meas}.'),
+    'communication.estimate': ('The hatched estimate ({est}), with the products slowed as in the control, expected '
+                               '{exp} of the copy time hidden.'),
+    'communication.estimate_floor': ('The hatched estimate, {est}, is its floor, max(products alone, copies alone) '
+                                     'plus the shorter of one product and one copy: at most {exp} hidden.'),
+    'communication.vs_less': ', less than expected', 'communication.vs_more': ', more than expected',
     'communication.profile.split': '{name}, {k} products ({n} × {m}) by ({m} × {c}): {flop}FLOP, {size}B copied',
     'communication.profile.col_calls': 'calls',
     'communication.profile.answer': ('the products (aten::mm, {na} calls) took {ta} of self time, the copies '

@@ -44,8 +44,8 @@ MESSAGES = {
                                      '\n书中的复制单独运行：copy_to_cpu(y) {b}，copy_to_cpu(y, True) {c}'),
     'communication.predicted_medians': '模型：由上面打印的中位数算出',
     'communication.hidden': '{way}用时 {total}，只做乘法与只做复制之和为 {sum}，{by}。{hid}',
-    'communication.hid': '隐藏了 {share} 的复制用时。', 'communication.hid_none': '没有隐藏复制用时。',
-    'communication.hid_unclear': '复制用时 {copy} 中约隐藏了 {ms}，按规则无法把它与波动区分开。',
+    'communication.hid': '隐藏了 {share} 的复制用时{vs}。', 'communication.hid_none': '没有隐藏复制用时。',
+    'communication.hid_unclear': '复制用时 {copy} 中约隐藏了 {ms}{vs}；按规则无法把它与波动区分开。',
     'communication.recorded.guess': '{way}：{line}',
     'communication.recorded.none': '这里没有 GPU 记录结果可以展示。',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
@@ -70,10 +70,11 @@ MESSAGES = {
     'communication.ex3.setup_cpu': ('计算资源 0：{t0} 个线程计算、1 个线程复制；计算资源 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),
     'communication.ex3.answer': '{vs_max}；{vs_sum}。',
-    'communication.estimate': ('斜线条形的估计由中位数算出：只做乘法 {run} + 只做复制 {copy} × '
-                               '(1 − {run} / 对照 {ctrl}) = {est}；实测 {meas}。'),
+    'communication.estimate': ('斜线条形的估计 {est} 假定乘法像对照中那样变慢，'
+                               '预计隐藏 {exp} 的复制用时。'),
     'communication.estimate_floor': ('斜线条形的估计 {est} 取的是下限：max(只做乘法, 只做复制) 加上一次乘法与一次复制中'
-                                     '较短者；实测 {meas}。'),
+                                     '较短者，即至多隐藏 {exp} 的复制用时。'),
+    'communication.vs_less': '，比预计的少', 'communication.vs_more': '，比预计的多',
     'communication.profile.split': '{name}，{n} × {m} 矩阵乘以 {m} × {c} 矩阵，共 {k} 次：{flop}FLOP，复制 {size}B',
     'communication.profile.col_calls': '调用次数',
     'communication.profile.answer': ('乘法（aten::mm，调用 {na} 次）自身用时 {ta}，复制（aten::copy_，调用 {nb} 次）'
