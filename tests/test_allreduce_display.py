@@ -63,21 +63,21 @@ def test_the_guess_is_c_s_step_in_ms_printed_above_the_verdict_and_nothing_witho
 def test_exercise_1_gives_the_share_of_the_formulas_miss_that_backwards_change_against_its_control_explains():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
     assert show.miss_answer(here, there) == 'Worked answer: Here, the formula put (c) at 106 ms, the median was ' \
-        "130 ms (+24.2 ms). Backward took 65.0 ms in (c)'s profiled steps vs 70.0 ms in (a)'s, the control " \
+        "130 ms (+24.0 ms). Backward took 65.0 ms in (c)'s profiled steps vs 70.0 ms in (a)'s, the control " \
         '(-5.00 ms): none of the gap. On the 16-core host, the formula put (c) at 106 ms, the median was 120 ms ' \
-        "(+14.2 ms). Backward took 55.0 ms in (c)'s profiled steps vs 50.0 ms in (a)'s, the control (+5.00 ms): " \
-        '35% of the gap; 9.19 ms is left.'
+        "(+14.0 ms). Backward took 55.0 ms in (c)'s profiled steps vs 50.0 ms in (a)'s, the control (+5.00 ms): " \
+        '36% of the gap; 9.00 ms is left.'  # each difference from the printed numbers: 130 - 106 = 24.0
     assert show.miss_answer(here).count('Here, ') == 1 and 'host' not in show.miss_answer(here)  # no recording
-    over = fake(slow=0.09, hooks=0.12)  # backward grew 40 ms, the gap is 14.2 ms
-    assert show.miss_answer(over).endswith('(+40.0 ms): more than the gap, so the slower backward alone accounts '
-                                           'for all of it.')  # no overshoot number
+    over = fake(slow=0.09, hooks=0.12)  # backward grew 40 ms, the gap is 120 - 106 = 14 ms
+    assert show.miss_answer(over).endswith('(+40.0 ms): more than the gap; the rest of the step ran 26.0 ms '
+                                           'faster than the formula.')  # not 'backward accounts for all of it'
     with using_language('zh'):
         assert show.miss_answer(here, there) == '参考答案：在这里，代价公式' \
             '预测（c）为106毫秒，实测中位数为130毫秒' \
-            '（+24.2毫秒）。性能分析器记录的那几次迭代中，反向传播在（c）中用时65.0毫秒，在对照（a）中为70.0毫秒' \
+            '（+24.0毫秒）。性能分析器记录的那几次迭代中，反向传播在（c）中用时65.0毫秒，在对照（a）中为70.0毫秒' \
             '（-5.00毫秒）：这一变化不能解释这个差距。在16核主机上，代价公式预测（c）为106毫秒，实测中位数为120毫秒' \
-            '（+14.2毫秒）。性能分析器记录的那几次迭代中，反向传播在（c）中用时55.0毫秒，在对照（a）中为50.0毫秒' \
-            '（+5.00毫秒）：这一变化占差距的35%，还剩9.19毫秒。'
+            '（+14.0毫秒）。性能分析器记录的那几次迭代中，反向传播在（c）中用时55.0毫秒，在对照（a）中为50.0毫秒' \
+            '（+5.00毫秒）：这一变化占差距的36%，还剩9.00毫秒。'
 
 
 def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
@@ -142,8 +142,8 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
     chosen, line = show.choose({'a': mine, 'c': mine}, {'a': Verdict(True), 'c': Verdict(False)})
     assert chosen == {'serial': mine, 'flat': steps.flat_allreduce, 'hooks': steps.allreduce_in_hooks,
                       'kept': steps.flat_kept}  # the control: the package's; (d) not timed (DDP instead)
-    assert line == "measured: your (a); the package's (b), (c)"
-    assert show.choose({}, {})[1] == "measured: the package's (a)-(c), until yours pass"
+    assert line == 'measured: your (a); the reference (b), (c)'
+    assert show.choose({}, {})[1] == 'measured: the reference (a)-(c), until yours pass'
     every = {k: Verdict(True) for k in 'abcd'}
     assert show.choose({k: mine for k in 'abcd'}, every)[1] == 'measured: your (a)-(c)'
 
@@ -220,8 +220,8 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     assert show.paid_line(r) == '2 processes, 16 cores: (c) hooks 55.9 ms vs (a) after backward 69.6 ms: faster ' \
                                 '(20% less time)'
     assert show.miss_answer(r).endswith("Backward took 32.9 ms in (c)'s profiled steps vs 26.0 ms in (a)'s, the "
-                                        'control (+6.89 ms): more than the gap, so the slower backward alone '
-                                        'accounts for all of it.')
+                                        'control (+6.90 ms): more than the gap; the rest of the step ran 2.80 ms '
+                                        'faster than the formula.')  # 55.9 - 51.8 = +4.10 ms, 32.9 - 26.0 = +6.90
 
 
 def test_the_lesson_shows_no_finished_a_or_c_before_their_checks():

@@ -212,16 +212,15 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# The formula counts only all-reduce, not the copies or a slower backward. (c)'s gain over (a) is the all-reduce it
-# hides minus what it adds to backward. On 2 cores the two can cancel; the 16-core recording above shows the gain.
-# Write your guess of (c)'s step here, in ms, into `my_guess`.
+# The formula counts only all-reduce, not the copies or a slower backward. (c) gains the all-reduce it hides and loses
+# what it adds to backward; the Measure figure's lower panel measures the second. Write your guess of (c)'s step here,
+# in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 代价公式只算全归约，没有算复制，也没有算反向传播变慢。（c）比（a）省下的时间，
-# 等于它隐藏的全归约用时减去它让反向传播增加的用时。在 2 个核心上，两者可能相互抵消；
-# 上面 16 核主机上的记录结果展示了这一收益。把你对这里（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
+# 代价公式只算全归约，没有算复制，也没有算反向传播变慢。（c）省下它隐藏的全归约用时，
+# 但多花它让反向传播增加的用时；实测图的下面一栏测量后者。把你对这里（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭代用时
@@ -229,16 +228,16 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭�
 # %% [markdown]
 # ## Measure
 #
-# The picture's figure, made here, with your guess a diamond. **(b), buffer kept**, (b)'s
-# control, makes its flat buffer once and reuses it, as DDP keeps its buckets. The lower panel times backward in the
-# profiled steps of (c) and of (a), its control.
+# The picture's top two panels, made here, plus (b), the formula hatched and your guess a diamond.
+# **(b), buffer kept**, (b)'s control, makes its buffer once: it tests the cost of building it every step. The lower
+# panel times backward in the profiled steps of (c) and of (a), its control.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果同样的图，这次在这台机器上，菱形是你的猜测。**（b）保留缓冲区**是（b）的对照：
-# 展平的缓冲区只新建一次，之后一直重用，就像 DDP 保留它的桶。下面一栏是性能分析器记录的那几次迭代中反向传播的用时：
-# （c）边反向传播边发送，（a）是它的对照。
+# 与记录结果上面两栏同类的图，在这台机器上画出，多了（b）和代价公式（斜线条形），菱形是你的猜测。
+# **（b）保留缓冲区**是（b）的对照：展平的缓冲区只新建一次，所以它检验的是每次迭代新建缓冲区的代价。
+# 下面一栏是性能分析器记录的那几次迭代中反向传播的用时：（c）边反向传播边发送，（a）是它的对照。
 
 # %% tags=["nbval-ignore-output"]
 print(show.paid_line(result, my_guess))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）

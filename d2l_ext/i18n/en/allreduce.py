@@ -26,8 +26,8 @@ MESSAGES = {
     'allreduce.processes.gloo': 'PyTorch {torch}, {cores} CPU cores: {n} gloo processes, one core each',
     'allreduce.processes.shared': 'PyTorch {torch}: {n} gloo processes take turns on {cores} CPU core(s), no overlap',
     'allreduce.usage.size_hint': 'pass a positive {name}', 'allreduce.which.yours': 'measured: your (a)-(c)',
-    'allreduce.which.package': "measured: the package's (a)-(c), until yours pass",
-    'allreduce.which.mixed': "measured: your {yours}; the package's {package}",
+    'allreduce.which.package': 'measured: the reference (a)-(c), until yours pass',
+    'allreduce.which.mixed': 'measured: your {yours}; the reference {package}',
     'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
     'allreduce.ingredients.fit': 'cost formula: α = {alpha} a call, β = {gbps} GB/s',
     'allreduce.plot.back': 'backward in the profiled steps', 'allreduce.plot.title': 'timed steps of each version',
@@ -47,7 +47,7 @@ MESSAGES = {
     'allreduce.answer.miss': ("{where}, the formula put (c) at {model}, the median was {measured} ({missed}). Backward "
                               "took {c} in (c)'s profiled steps vs {a} in (a)'s, the control ({grew}): {part}."),
     'allreduce.answer.share': '{share} of the gap; {left} is left', 'allreduce.answer.none': 'none of the gap',
-    'allreduce.answer.over': 'more than the gap, so the slower backward alone accounts for all of it',
+    'allreduce.answer.over': 'more than the gap; the rest of the step ran {left} faster than the formula',
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',

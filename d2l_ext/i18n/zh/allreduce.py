@@ -25,8 +25,8 @@ MESSAGES = {
     'allreduce.processes.gloo': 'PyTorch {torch}，{cores} 个 CPU 核心：{n} 个 gloo 进程，每个进程一个核心',
     'allreduce.processes.shared': 'PyTorch {torch}：{n} 个 gloo 进程轮流使用 {cores} 个 CPU 核心，什么也重叠不了',
     'allreduce.which.yours': '测量的是：你写的（a）至（c）', 'allreduce.letter': '（{k}）',
-    'allreduce.which.package': '测量的是：包里的（a）至（c），直到你的版本通过检查',
-    'allreduce.which.mixed': '测量的是：你写的 {yours}；包里的 {package}',
+    'allreduce.which.package': '测量的是：参考实现的（a）至（c），直到你的版本通过检查',
+    'allreduce.which.mixed': '测量的是：你写的 {yours}；参考实现的 {package}',
     'allreduce.ingredients.step': '不做全归约的训练迭代 {step}；只做全归约 {alone}，共 {tensors} 次调用',
     'allreduce.ingredients.fit': '代价公式：每次调用α={alpha}，β={gbps} GB/s',
     'allreduce.plot.title': '每个版本计时的训练迭代',
@@ -46,7 +46,7 @@ MESSAGES = {
     'allreduce.answer.miss': ('{where}，代价公式预测（c）为{model}，实测中位数为{measured}（{missed}）。'
                               '性能分析器记录的那几次迭代中，反向传播在（c）中用时{c}，在对照（a）中为{a}（{grew}）：{part}。'),
     'allreduce.answer.share': '这一变化占差距的{share}，还剩{left}',
-    'allreduce.answer.over': '这一变化比差距还大，仅反向传播变慢就足以解释全部差距',
+    'allreduce.answer.over': '这一变化比差距还大；训练迭代的其余部分比代价公式预测的快{left}',
     'allreduce.answer.kept': ('两者只有一处不同：（b）每次迭代都用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，'
                               '对照的缓冲区只建一次。'),
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n − 1 = {n1}（n = {n} 个进程）。',
