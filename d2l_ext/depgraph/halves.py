@@ -74,8 +74,7 @@ _CYCLES: dict[int, float] = {}  # a GPU's torch.cuda._sleep cycles per second, m
 
 
 def gpu_wait(device: torch.device, seconds: float):
-    """Queue `seconds` of waiting on the device's current stream: a GPU half (tens of microseconds) is then long
-    enough to show whether a CPU half's new thread started beside it (an H100 graded 0% overlap without it)."""
+    """Queue `seconds` of waiting on the device's stream: a GPU half then outlasts a CPU half's thread start."""
     g = device.index or 0
     with torch.cuda.device(g):
         if g not in _CYCLES:  # measured after a first sleep: that one also waits for the kernel's lazy loading

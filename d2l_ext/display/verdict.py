@@ -53,8 +53,7 @@ def compare(a, b) -> str:
     return 'faster' if a.median < b.median else 'slower'
 
 
-def word(a, b) -> str:
-    """The rule's word alone: 'faster', 'slower' or 'no clear difference' (a against b)."""
+def word(a, b) -> str:  # the rule's word alone: 'faster', 'slower' or 'no clear difference' (a against b)
     return t({'faster': 'verdict.faster', 'slower': 'verdict.slower', 'same': 'verdict.same'}[compare(a, b)])
 
 

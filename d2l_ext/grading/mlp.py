@@ -23,8 +23,7 @@ from ..timing import wait_for_lanes
 from .core import Task, call_learner, criterion
 
 STEPS = 4  # the first also warms up threads and libraries: placement and overlap from the other three
-BATCH = 1024  # rows per graded step: each half long enough (~30 ms on one busy core) that a thread woken a few ms late
-#               by a busy machine still overlaps; the lesson's 256 rows take ~2 ms per half
+BATCH = 1024  # rows per graded step: a half of ~30 ms on one busy core still overlaps a thread woken a few ms late
 UPDATE_TOLERANCE = 1e-3  # relative error allowed in each step's update (see grade)
 LR = 0.5  # the grader's learning rate: large enough that a step on stale weights is far outside the tolerance
 GPU_WAIT_S = 0.02  # each GPU half begins with this wait, so that its overlap can be seen (halves.gpu_wait)
