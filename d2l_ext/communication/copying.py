@@ -6,6 +6,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import torch
 
@@ -22,8 +23,7 @@ class CopyPlan:
     non_blocking: bool = False
 
     def describe(self) -> str:
-        nb = 'non_blocking' if self.non_blocking else 'blocking'
-        return f'{self.dest}, {self.alloc}, {self.stream} stream, {nb}'
+        return f"{self.dest}, {self.alloc}, {self.stream} stream, {'non_' if self.non_blocking else ''}blocking"
 
 
 BOOK_BLOCKING = CopyPlan('pageable', 'fresh', 'same', False)      # copy_to_cpu(y)
@@ -31,13 +31,11 @@ BOOK_NON_BLOCKING = CopyPlan('pinned', 'fresh', 'same', True)     # copy_to_cpu(
 PAGEABLE_REUSED = CopyPlan('pageable', 'prealloc', 'same', False)  # pageable, but no new memory per call
 PINNED_SAME_STREAM = CopyPlan('pinned', 'prealloc', 'same', True)
 PINNED_SIDE_STREAM = CopyPlan('pinned', 'prealloc', 'side', True)
-GPU_PLANS = {
-    'book: copy_to_cpu(y)': BOOK_BLOCKING,
-    'pageable, preallocated, same stream': PAGEABLE_REUSED,  # separates 'pageable' from 'new memory per call'
-    'book: copy_to_cpu(y, non_blocking=True)': BOOK_NON_BLOCKING,
-    'pinned, preallocated, same stream': PINNED_SAME_STREAM,
-    'pinned, preallocated, copy stream + events': PINNED_SIDE_STREAM,
-}
+GPU_PLANS = {'book: copy_to_cpu(y)': BOOK_BLOCKING,
+             'pageable, preallocated, same stream': PAGEABLE_REUSED,  # separates 'pageable' from 'new memory per call'
+             'book: copy_to_cpu(y, non_blocking=True)': BOOK_NON_BLOCKING,
+             'pinned, preallocated, same stream': PINNED_SAME_STREAM,
+             'pinned, preallocated, copy stream + events': PINNED_SIDE_STREAM}
 
 
 def run_and_copy(x, w, buffers, lane):
@@ -84,9 +82,21 @@ def run_and_copy(x, w, buffers, lane):
 
 def run_then_copy(x, w, buffers):
     """The baseline: every product, then every copy (one stream, one thread)."""
-    for buf, y in zip(buffers, [x.mm(w) for _ in buffers]):
-        buf.copy_(y)
+    [buf.copy_(y) for buf, y in zip(buffers, [x.mm(w) for _ in buffers])]
     return buffers
+
+
+def ways(lane, mine) -> SimpleNamespace:
+    """13.3.2's timed ways by row name (`mine`: the run_and_copy timed), with x, w, buffers and check (vs float64)."""
+    from ..checking import check_close
+    from .tracing import host_buffers, operands, reference
+    (x, w), buffers, base = operands(lane), host_buffers(lane), host_buffers(lane)  # pinned on a GPU, once
+    ref, ys = reference(x, w), [x.mm(w) for _ in buffers]  # ys: what the copies-alone row copies
+    variants = {'run_then_copy': lambda: run_then_copy(x, w, base), 'run': lambda: [x.mm(w) for _ in buffers],
+                'copy': lambda: [b.copy_(y) for b, y in zip(base, ys)],
+                'beside_copies': lambda: products_beside_copies(x, w, base, lane),  # the control
+                'overlapped': lambda: mine(x, w, buffers, lane)}
+    return SimpleNamespace(variants=variants, x=x, w=w, buffers=buffers, check=lambda n, out: check_close(out, ref, n))
 
 
 def products_beside_copies(x, w, buffers, lane, source=None):

@@ -53,9 +53,7 @@ def expected_slowed(run: float, copy: float, slowed: float, iters: int | None = 
 
 def predicted_overlap(product_s: float, copy_s: float, iters: int) -> float:
     """Closed form: copy i runs beside product i + 1, so every copy but the last overlaps, for min(product, copy)."""
-    if iters < 1 or copy_s <= 0:
-        return 0.0
-    return (iters - 1) * min(product_s, copy_s) / (iters * copy_s)
+    return (iters - 1) * min(product_s, copy_s) / (iters * copy_s) if iters >= 1 and copy_s > 0 else 0.0
 
 
 def copy_overlap(events) -> dict:
@@ -65,8 +63,7 @@ def copy_overlap(events) -> dict:
     both = compute + copies
     span = max(e for _, e in both) - min(s for s, _ in both) if both else 0.0
     measured = overlap_fraction(copies, compute)
-    p = statistics.median([e - s for s, e in compute]) if compute else 0.0
-    c = statistics.median([e - s for s, e in copies]) if copies else 0.0
+    p, c = (statistics.median([e - s for s, e in iv]) if iv else 0.0 for iv in (compute, copies))
     return dict(measured=measured, predicted=predicted_overlap(p, c, len(copies)), compute_busy=busy(compute),
                 copy_busy=busy(copies), copies=len(copies), products=len(compute), span=span)
 
@@ -169,8 +166,7 @@ def _torch_rows(lane, n, k, repeats, plan=None, progress=None):
             c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
                                       repeats, p.describe(), wait, progress)
             rule = 'separate' if p.stream == 'side' else 'one_stream'
-            rows.append(_row(mode, p.describe(), rule, lane, n, k, c, errors,  # mode 'widget': the panel's choice
-                             link['pinned']))
+            rows.append(_row(mode, p.describe(), rule, lane, n, k, c, errors, link['pinned']))  # 'widget': panel's plan
             del copier  # free this mode's buffers before the next mode allocates its own
             torch.cuda.empty_cache()
     else:  # no link on a CPU-only machine: a second thread copying is the honest analogue

@@ -109,8 +109,7 @@ def events_from_log(log) -> list[dict]:
     if not log:
         return []
     t0 = min(s for _, s, _, _ in log)
-    count = {'compute': 0, 'copy': 0}
-    out = []
+    count, out = {'compute': 0, 'copy': 0}, []
     for role, s, e, _ in sorted(log, key=lambda r: r[1]):
         count[role] += 1
         out.append({'lane': f'{role} thread', 'name': f"{'mm' if role == 'compute' else 'copy_'} {count[role]}",
@@ -127,8 +126,7 @@ def events_from_trace(trace_events) -> list[dict]:
         return []
     t0 = min(float(e['ts']) for e in kept)
     streams = {e.get('args', {}).get('stream') for e in kept if e.get('cat') == 'kernel'}
-    count = {'compute': 0, 'copy': 0}
-    out = []
+    count, out = {'compute': 0, 'copy': 0}, []
     for e in sorted(kept, key=lambda e: float(e['ts'])):
         role = 'compute' if e['cat'] == 'kernel' else 'copy'
         count[role] += 1
@@ -166,14 +164,12 @@ def traced_run(fn, lane, seed: int = 1) -> dict:
     """Call fn(x, w, buffers, lane) once with the stopwatch on: {'value', 'buffers', 'events', 'wall' (the call
     alone), 'cores'} (on a CPU the process's CPU time over the wall clock: near 1 when other programs left the copy
     thread no core; None on a GPU)."""
-    x, w = operands(lane, seed)
-    buffers = host_buffers(lane)
+    (x, w), buffers = operands(lane, seed), host_buffers(lane)
     if lane.kind == 'gpu':
         torch.cuda.synchronize(lane.device())
         value, trace, wall = _profiled(lambda: fn(x, w, buffers, lane), lane.device())
         return dict(value=value, buffers=buffers, events=events_from_trace(trace), wall=wall, cores=None)
-    log = []
-    Timed.log = log
+    Timed.log = log = []
     try:
         before = set(threading.enumerate())
         cpu, start = time.process_time(), time.perf_counter()

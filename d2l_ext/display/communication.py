@@ -201,8 +201,7 @@ def hazard_text(seen, after, ref, gpu: bool = True) -> str:
     after it (`after`), against `ref`; the wait named as it was: a GPU's synchronize(), a copy thread's join()."""
     from ..checking import relative_error
     early, late = relative_error(seen, ref), relative_error(after, ref)
-    caught = early > late * 10 and early > 1e-3
-    key = ('zeros' if not seen.any() else 'caught') if caught else 'lucky'
+    key = ('zeros' if not seen.any() else 'caught') if early > late * 10 and early > 1e-3 else 'lucky'  # caught?
     return t(f'communication.hazard.{key}', early=early, late=late, wait='synchronize()' if gpu else 'join()')
 
 
@@ -265,22 +264,3 @@ def profile_frame(prof, gpu: bool, rows: int = 8):
     return pd.DataFrame({t('communication.profile.col_op'): [k if len(k) <= 32 else k[:31] + '…' for k, _ in ops],
                          t('communication.profile.col_calls'): [n for _, (_, n) in ops],
                          t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, (v, _) in ops]})
-
-
-def profile_text(prof, gpu: bool, x, w, iters: int, name: str = 'run_and_copy') -> str:
-    """The profiled call's setting (`iters` products of x by w), then the worked answer: aten::mm's and aten::copy_'s
-    calls and self times, the copies' as a share of the products' (a GPU's Memcpy DtoH repeats aten::copy_'s)."""
-    (n, m), c = x.shape, w.shape[1]
-    flop, size = _si(2 * n * m * c * iters), _si(4 * n * c * iters)  # the products' work, the bytes copied
-    ops = _self_times(prof, gpu)
-    (mm, na), (copy, nb) = ops.get('aten::mm', (0.0, 0)), ops.get('aten::copy_', (0.0, 0))
-    return (t('communication.profile.split', name=name, k=iters, n=n, m=m, c=c, flop=flop, size=size) + '\n'
-            + verdict.answer(t('communication.profile.answer', na=na, ta=verdict.num(mm, 'ms'), nb=nb,
-                               tb=verdict.num(copy, 'ms'), share=verdict.num(copy / mm if mm else 0.0, '%'))))
-
-
-def _si(value: float) -> str:
-    """A count of a thousand or more with its SI prefix, three digits: 78.4 M, 1.28 T."""
-    power = min(4, max(1, (len(str(int(value))) - 1) // 3))
-    return f"{verdict.sig(value / 1000 ** power)} {'kMGT'[power - 1]}"
-

@@ -16,8 +16,7 @@ import time
 
 import torch
 
-from ..communication import tracing
-from ..communication.copying import run_and_copy  # the worked solution: the technique's one home
+from ..communication.copying import Kind, run_and_copy  # the worked solution: the technique's one home
 from ..communication.core import copy_overlap
 from ..communication.tracing import finish, host_buffers, operands, reference, setting, traced_run
 from .core import Task, call_learner, criterion
@@ -153,7 +152,7 @@ def _overlap(runs):
 
 def _slow_s() -> float:
     """One call's products at the pessimistic CPU rate (a GPU does them far faster)."""
-    s = tracing.Setting('cpu', tracing.SIZE['cpu'], tracing.INNER['cpu'], tracing.ITERS['cpu'])
+    s = setting(Kind('cpu'))
     return s.iters * 2 * s.n * s.n * s.inner / SLOW_FLOPS
 
 

@@ -38,7 +38,7 @@ from IPython.display import display
 
 import d2l_ext
 from d2l_ext import communication as comm
-from d2l_ext.communication import copying, tracing
+from d2l_ext.communication import copying
 from d2l_ext.display import communication as show
 from d2l_ext.workloads import resolve_workload
 
@@ -115,11 +115,11 @@ print(show.recorded_alone(rec))  # every copy mode, every repeat: rec.comm[0].de
 
 # %% [markdown] lang="zh"
 # 书中的代码先做完所有乘法，再在同一个流上调用 `copy_to_cpu(y, True)`，即“先计算后复制”。第二种方式“边计算边复制”
-# （`run_and_copy`，下面由你来写）把每次复制排在复制流上，让它等待对应的乘法完成后记录的事件。根据上面打印的
-# 单独运行的用时，每种方式的总用时是多少？把两个用时（毫秒）写进 `my_guess`。
+# （`run_and_copy`，下面由你来写）在每次乘法之后记录一个事件，对应的复制排在复制流上，等这个事件之后才开始。
+# 根据上面打印的单独运行的用时，每种方式的总用时是多少？把两个用时（毫秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # ms, the total of each way: (run then copy, run_and_copy)  #zh: 毫秒，每种方式的总用时：（先计算后复制，边计算边复制）
+my_guess = (None, None)  # ms, the total of each way: run then copy, run_and_copy  #zh: 毫秒：先计算后复制、边计算边复制的总用时
 
 # %% [markdown]
 # Hatched: run then copy, $t_\text{run} + t_\text{copy}$; run_and_copy,
@@ -224,12 +224,12 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # ## Predict, then measure here
 #
 # Without a GPU there is no copy engine: copies and products share this CPU. Expect the copies to slow the products
-# and to hide less than on the H200; the control row, products while a thread copies nonstop, measures that. Hatched:
+# and to hide less than on the H200; the control row measures that. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
 # * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - t_\text{run} / t_\text{ctrl})$ from the medians of products
-#   alone, copies alone and the control. While copies run, the products keep $t_\text{run} / t_\text{ctrl}$ of
-#   their speed: that share of the copy time hides.
+#   alone, copies alone and the control. While copies run, the products run at $t_\text{run} / t_\text{ctrl}$ of
+#   their speed; only that share of the copy time hides.
 #
 # The last row is the baseline again. The check above counted overlap; the baseline asks whether the total got
 # shorter. Overlap is not saved time.
@@ -242,27 +242,17 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
 # * 边计算边复制：$t_\text{计算} + t_\text{复制} \times (1 - t_\text{计算} / t_\text{对照})$，三者依次是只做乘法、
-#   只做复制和对照的用时中位数。复制进行时，乘法的速度只有单独运行时的 $t_\text{计算} / t_\text{对照}$：
-#   复制用时中这一比例藏在乘法后面。
+#   只做复制和对照的用时中位数。复制进行时，乘法的速度是单独运行时的 $t_\text{计算} / t_\text{对照}$；
+#   复制用时中只有这一比例能藏在乘法后面。
 #
 # 最后一行仍是基线。上面的检查统计的是重叠；基线问的是总用时是否变短。重叠不等于省下的时间。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
-x, w = tracing.operands(lane)             # the task's setting on this lane  #zh: 本计算资源上任务的设定
-K2 = tracing.setting(lane).iters
-buffers, buffers_base = tracing.host_buffers(lane), tracing.host_buffers(lane)  # pinned on a GPU, once  #zh: 在 GPU 上为锁页内存，只分配一次
-ref = tracing.reference(x, w)             # x @ w in float64: every result must match it  #zh: float64 的 x @ w：每个结果都要与它一致
-ys = [x.mm(w) for _ in buffers]          # products for the copies-alone row  #zh: 供“只做复制”那一行复制的乘积
-variants = {'run_then_copy': lambda: copying.run_then_copy(x, w, buffers_base),
-            'run': lambda: [x.mm(w) for _ in buffers],
-            'copy': lambda: [b.copy_(y) for b, y in zip(buffers_base, ys)],
-            # the control: the same products while copies run without pause  #zh: 对照：同样的乘法，同时不停地复制
-            'beside_copies': lambda: copying.products_beside_copies(x, w, buffers_base, lane),
-            'overlapped': lambda: run_and_copy(x, w, buffers, lane)}
-measured = d2l_ext.compare(variants, lanes=[lane], repeats=25,  # every way, interleaved  #zh: 每种方式交替计时
-                           check=lambda name, out: d2l_ext.check_close(out, ref, name))
-alone = measured.medians()                # the prediction's inputs: products alone, copies alone, the control  #zh: 预测的输入：只做乘法、只做复制、对照
+ways = copying.ways(lane, run_and_copy)  # set-up: the figure's rows on the task's x, w and buffers  #zh: 准备：在任务的 x、w 和缓冲区上构建下图各行
+x, w, buffers, K2 = ways.x, ways.w, ways.buffers, len(ways.buffers)
+measured = d2l_ext.compare(ways.variants, lanes=[lane], repeats=25, check=ways.check)  # every way, interleaved  #zh: 每种方式交替计时
+alone = measured.medians()  # the prediction's inputs: products alone, copies alone, the control  #zh: 预测的输入：只做乘法、只做复制、对照
 print('measured with your run_and_copy (its check passed)' if checked.passed else
       "measured with the package's run_and_copy (yours has not passed its check yet)")
 print(show.rates_text(alone))
@@ -372,13 +362,14 @@ display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 
 print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) and vs t1 + t2, by the rule  #zh: 参考答案：按规则比较同时运行与 max(t1, t2)、t1 + t2
 
 # %% [markdown]
-# **4. Use a profiler.** `torch.profiler` plays the book's Nsight. On a GPU it profiles `run_and_copy`; a CPU profile
-# records only the thread that starts it, so here it profiles `run_then_copy`. Which operators ran, how often, and
-# for how long?
+# **4. Use a profiler.** `torch.profiler` plays the book's Nsight: which operators ran, how often, and for how long?
+# A CPU profile records only the thread that starts it: without a GPU it profiles `run_then_copy`, which cannot show
+# overlap (the H200 figure above does).
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
-# 在 GPU 上，它分析 `run_and_copy`。在 CPU 上，分析器只记录启动它的线程，所以这里分析 `run_then_copy`。运行了哪些运算符，各调用了多少次，用时多少？
+# 运行了哪些运算符，各调用了多少次，用时多少？CPU 上的分析器只记录启动它的线程，所以没有 GPU 时这里分析
+# `run_then_copy`，看不到重叠（上面 H200 的图可以）。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -395,11 +386,8 @@ with comm.no_profiler_chatter(), profile(activities=activities) as prof:
 trace = pathlib.Path(tempfile.gettempdir()) / f'{name}_trace.json'
 prof.export_chrome_trace(str(trace))
 print(f'trace saved to {trace}: open it at ui.perfetto.dev')
-#zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
-
-# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 display(show.profile_frame(prof, GPU))
-print(show.profile_text(prof, GPU, x, w, K2, name))
+#zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
 
 # %% [markdown]
 # ## Remember

@@ -71,16 +71,13 @@ MESSAGES = {
     'communication.control': ("While a thread copied nonstop, the middle half of the products' repeats took {lo} to "
                               '{hi} vs a median of {b} alone: {word}.'),
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
-    'communication.ex3.setup_cpu': ('lane 0: {t0} thread(s) computing and 1 copying; lane 1: {t1} computing '
-                                    '({n} threads on {cores} cores)'),
+    'communication.ex3.setup_cpu': ('threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing '
+                                    '({n} on {cores} cores)'),
     'communication.ex3.answer': '{vs_max}; {vs_sum}.',
     'communication.estimate': ('The hatched estimate ({est}), with the products slowed as in the control, expected '
                                '{exp} of the copy time hidden.'),
     'communication.estimate_floor': ('The hatched estimate, {est}, is its floor, max(products alone, copies alone) '
                                      'plus the shorter of one product and one copy: at most {exp} hidden.'),
     'communication.vs_less': ', less than expected', 'communication.vs_more': ', more than expected',
-    'communication.profile.split': '{name}, {k} products ({n} × {m}) by ({m} × {c}): {flop}FLOP, {size}B copied',
     'communication.profile.col_calls': 'calls',
-    'communication.profile.answer': ('the products (aten::mm, {na} calls) took {ta} of self time, the copies '
-                                     "(aten::copy_, {nb} calls) {tb}: {share} of the products' time."),
 }

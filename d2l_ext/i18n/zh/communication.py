@@ -75,8 +75,5 @@ MESSAGES = {
     'communication.estimate_floor': ('斜线条形的估计 {est} 取的是下限：max(只做乘法, 只做复制) 加上一次乘法与一次复制中'
                                      '较短者，即至多隐藏 {exp} 的复制用时。'),
     'communication.vs_less': '，比预计的少', 'communication.vs_more': '，比预计的多',
-    'communication.profile.split': '{name}，{n} × {m} 矩阵乘以 {m} × {c} 矩阵，共 {k} 次：{flop}FLOP，复制 {size}B',
     'communication.profile.col_calls': '调用次数',
-    'communication.profile.answer': ('乘法（aten::mm，调用 {na} 次）自身用时 {ta}，复制（aten::copy_，调用 {nb} 次）'
-                                     '{tb}，是乘法用时的 {share}。'),
 }
