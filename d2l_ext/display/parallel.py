@@ -84,8 +84,9 @@ def alone_line(rows) -> str:
         for lane, k, m in zip(rows.lanes, rows.iters, rows.alone)))
 
 
-def plot_lanes_run(rows, guess: float | None = None):
-    """13.3.1's rows (lane_rows): prints the guess line, then together vs the baseline by the rule; every repeat."""
+def plot_lanes_run(rows, guess: float | None = None, baseline: float | None = None):
+    """13.3.1's rows (lane_rows): prints the guess line, then together vs the baseline by the rule; every repeat;
+    the guesses (together, `baseline`) diamonds."""
     names, cmp, predicted = rows.names, rows.cmp, max(rows.alone)
     print(verdict.lines(verdict.guess(guess, predicted, cmp[names[3]].median), unmeasurable(
         t('parallel.claim'), _busy(rows)) or verdict.line(t('parallel.name.together'), cmp[names[3]], names[4],
@@ -95,9 +96,9 @@ def plot_lanes_run(rows, guess: float | None = None):
     labels = [*(style.plot_lane(lane) for lane in rows.lanes), variant_name('parallel', 'one_after_other'),
               variant_name('parallel', 'together'),
               *(style.plot_text(f'parallel.variant.{variant}', name=job) for variant, job in zip(both, jobs))]
-    return plot_repeats(cmp, predicted={names[2]: sum(rows.alone), names[3]: predicted}, guess={names[3]: guess},
-                        halves=True, labels=dict(zip(names, labels)), title=style.plot_text(
-                            'parallel.repeats_title', repeats=len(cmp[names[3]].times)))
+    return plot_repeats(cmp, predicted={names[2]: sum(rows.alone), names[3]: predicted}, halves=True,
+                        guess={names[3]: guess, names[4]: baseline}, labels=dict(zip(names, labels)),
+                        title=style.plot_text('parallel.repeats_title', repeats=len(cmp[names[3]].times)))
 
 
 def lanes_answer(rows) -> str:
@@ -108,9 +109,9 @@ def lanes_answer(rows) -> str:
     unit, together = verdict.unit_for(*(x.median for x in m)), t('parallel.name.together')
     said = [t(f'parallel.answer.{key}', line=verdict.line(together, m[3], name, x, unit)) for key, name, x in (
         ('line', t('parallel.name.longer'), max(m[:len(rows.lanes)], key=lambda x: x.median)),
-        ('baseline', rows.names[4], m[4]))]  # the second: the verdict line printed above
-    if rows.control:  # the control's time over the baseline's and together's
-        said.append(t('parallel.answer.control', c=verdict.num(m[5].median, unit), base=verdict.num(
+        ('baseline', rows.names[4], m[4]))]  # the second: the verdict line printed above, last: it judges the gap
+    if rows.control:  # the control's time over the baseline's and together's, before the verdict on their gap
+        said.insert(1, t('parallel.answer.control', c=verdict.num(m[5].median, unit), base=verdict.num(
             m[5].median / m[4].median, 'x'), both=verdict.num(m[5].median / m[3].median, 'x')))
     return verdict.answer(*said)
 

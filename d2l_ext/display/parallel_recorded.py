@@ -56,9 +56,8 @@ def recorded_alone(rec) -> str:
     """What 13.3.0's learner predicts from: each lane's median alone in the recording, with its products."""
     if rec is None:
         return t('panels.no_gpu_recordings')
-    p = rec.parallel[0]
-    each = verdict.num(p.lane_times[0].median / p.iters[0], 'ms')  # the baseline's pace: a guess to compute
-    return t('parallel.recorded_alone', gpu=rec.machine['gpus'][0], each=each, lanes=t('parallel.sep').join(
+    p = rec.parallel[0]  # no time a product: the baseline's guess is a judgement, not a multiplication
+    return t('parallel.recorded_alone', gpu=rec.machine['gpus'][0], lanes=t('parallel.sep').join(
         t('parallel.lane_alone', lane=Lane.from_dict(lane).label, iters=k, time=verdict.num(m.median))
         for lane, k, m in zip(p.lanes, p.iters, p.lane_times)))
 
@@ -91,17 +90,16 @@ def recorded_sync_line(rec) -> str:
 
 
 def recorded_answer(rec) -> str:
-    """13.3.0's worked answer: together vs the baseline by the rule first, the CPU's share, the longer job."""
+    """13.3.0's worked answer: together vs the baseline by the rule first, the baseline's arithmetic, the longer job."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
-    alone, both, slow = p.lane_times[0].median, p.baseline.median, max(p.lane_times, key=lambda m: m.median)
+    alone, slow = p.lane_times[0].median, max(p.lane_times, key=lambda m: m.median)
     who = Lane.from_dict(p.lanes[p.lane_times.index(slow)]).kind.upper()  # whose job was the longer: 'GPU', 'CPU'
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
-                alone=verdict.num(alone), cost=verdict.num(sum(p.iters) / p.iters[0] - 1, '%'), own=p.iters[0],
-                total=sum(p.iters), predicted=verdict.num(_predicted(p)['baseline']), who=who)  # cost: the CPU's share
+                alone=verdict.num(alone), own=p.iters[0], total=sum(p.iters),
+                predicted=verdict.num(_predicted(p)['baseline']), who=who)
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
-    same = verdict.compare(p.together, p.baseline) == 'same' and both / alone < 1 + MIN_SHARE  # CPU's cost under 5%
     line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)
-    return verdict.answer(t(f"parallel.answer.rec_{'same' if same else 'apart'}", line=line, **said,
-                            base=t('parallel.answer.rec_base', **said)), t(f'parallel.answer.{first}', **said))
+    return verdict.answer(t('parallel.answer.line', line=line), t('parallel.answer.rec_base', **said),
+                          t(f'parallel.answer.{first}', **said))

@@ -107,7 +107,7 @@ class SmallOpsResult(Result):
 
 def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:
     """Exercise 2 (PyTorch), tiny products on one device: one lane (the control), two streams, bmm, a CUDA Graph
-    (GPU); one thread on one core (the control), two threads on half of the cores each, bmm on one thread (CPU)."""
+    (GPU); one thread on every core (the control), two threads on half of the cores each, bmm likewise (CPU)."""
     import torch
 
     from ..backends.torch_backend import intra_op_threads, run, run_on_lanes
@@ -141,7 +141,7 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
         variants['two_threads'] = lambda: sum(run_on_lanes(halves, [lambda: run(x, k)] * 2), [])
         variants['batched'] = lambda: list(torch.bmm(batch, batch).unbind(0))
     errors = []
-    with intra_op_threads(1 if lane.kind == 'cpu' else 0):  # CPU: every row but two threads' on one thread
+    with intra_op_threads(c if lane.kind == 'cpu' else 0):  # CPU: every row on the same cores, all of them
         cmp = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
                       check=lambda name, ys: errors.append(check_close(ys, ref, _what(2, name))))
     times = {name: Times.of(m, name) for name, m in cmp.measurements.items()}

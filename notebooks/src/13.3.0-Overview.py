@@ -67,27 +67,26 @@ print(machine_line(mxnet=False))
 #
 # The book: "While parallelization is typically most relevant between multiple GPUs, adding the local CPU will
 # increase performance slightly." This recording tests that claim. A GPU and the CPU each ran a job of independent
-# matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the book's work per product). The jobs ran
-# alone, then together.
+# matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the book's work per product).
 #
 # The GPU and the CPU are each a *lane*: hardware that can run work beside other work. The CPU lane had 15 of its 16
-# cores; one was left free to launch the GPU's work.
+# cores. The 16th launched the GPU's work.
 #
-# A short timing of each lane set its products so that its job alone would take about half a second: 1440 on the
-# GPU, 26 on the far slower CPU. The **baseline** is the GPU alone doing all 1440 + 26 products. No lesson has a
-# two-GPU run: this is the lessons' one picture of two separate devices.
+# A short timing set each job's products so that it alone took about half a second. The GPU got 1440 products, the
+# far slower CPU 26. The **baseline** is the GPU alone doing all 1440 + 26 products. No lesson has two GPUs: this
+# is the lessons' one run on two separate devices.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
 #
 # 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”这份记录检验的正是这句话。
 # 一个 GPU 和 CPU 各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法。矩阵为 2000 × 2000，每次乘法的计算量是
-# 书中的 1/8。两项任务先各自单独运行，再同时运行。
+# 书中的 1/8。
 #
-# GPU 和 CPU 各是一个*计算资源*，即能与其他工作同时运行的硬件。CPU 用了 16 个核心中的 15 个，
-# 空出一个核心来启动 GPU 的工作。
+# GPU 和 CPU 各是一个*计算资源*，即能与其他工作同时运行的硬件。CPU 用了 16 个核心中的 15 个。
+# 第 16 个核心负责启动 GPU 的工作。
 #
-# 每项任务的乘法次数由一次短计时确定，使它单独运行约需半秒：GPU 做 1440 次，慢得多的 CPU 做 26 次。
+# 每项任务的乘法次数由一次短计时确定，使它单独运行约需半秒。GPU 做 1440 次，慢得多的 CPU 做 26 次。
 # **基线**是 GPU 单独完成全部 1440 + 26 次乘法。目前没有两个 GPU 的记录结果；
 # 各节中只有这份记录展示了两个相互独立的设备。
 
@@ -100,18 +99,24 @@ print(recorded_why(rec, d2l_ext.find_lanes('torch')))  # this machine, and where
 print(recorded_alone(rec))
 
 # %% [markdown]
-# One rule decides every comparison, in two parts. The middle halves of the two rows' repeats (grey boxes) must not
+# One rule decides every comparison. The middle halves of the two rows' repeats (grey boxes) must not
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
 #
-# **Exercise.** Will together beat the baseline? Write your two predictions, in seconds: the baseline into
-# `my_guess_baseline`, together into `my_guess`.
+# In this recording the CPU takes only 26 of the 1466 products off the GPU: at most 2% of the baseline, below the
+# rule's 5%. Expect *no clear difference*.
+#
+# **Exercise.** How long will each take? Write your two predictions, in seconds: the baseline into
+# `my_guess_baseline`, running together into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 所有比较都用同一条规则，它有两个条件：两行各次重复的中间一半（灰色方框）互不重叠；中位数之差至少是较大中位数的5%。
 # 两个条件都满足，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
 #
-# **练习**：同时运行会比基线快吗？把你的两个预测（秒）分别写进下面两个变量：
+# 在这份记录中，CPU 只替 GPU 分担 1466 次乘法中的 26 次，至多是基线的2%，低于规则要求的5%。
+# 预计*没有明显差别*。
+#
+# **练习**：两者各要多久？把你的两个预测（秒）分别写进下面两个变量：
 #
 # - `my_guess_baseline`：基线要多久？
 # - `my_guess`：同时运行要多久？
@@ -121,22 +126,21 @@ my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的用时（秒
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
 
 # %% tags=["nbval-ignore-output"]
-recorded_figure(rec, my_guess, my_guess_baseline)  # draws every repeat; prints your guesses' lines once you set them  #zh: 画出每一次重复；写下猜测后，还会输出它们与预测的比较
+recorded_figure(rec, my_guess, my_guess_baseline)  # every repeat as a dot; your guesses, once set, as diamonds  #zh: 每一次重复画成一个点；写下猜测后，猜测画成菱形
 
 # %% [markdown]
-# The hatched bars are the model's: the baseline at the GPU's pace for every product, and together the longer job's
-# time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses. Below, on the same time axis, the
-# median run of "together" shows when each lane was busy.
+# The hatched bars are the model's: the baseline at the GPU's pace for every product, and running together at the
+# longer job's time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses. Below, on the same time axis, the
+# together row's median run shows when each lane was busy.
 #
-# The blue band is centred on the baseline's median: a median inside it differs from the baseline's by less than 5%
-# of the larger median.
+# The blue band marks medians within 5% of the baseline's.
 
 # %% [markdown] lang="zh"
 # 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的用时$\max(t_1, t_2)$，
 # 即相互独立的硬件上的情形。菱形是你的猜测。下方用同一条时间轴画出“同时运行”中用时为中位数的那次运行，
 # 显示每个计算资源何时在忙。
 #
-# 蓝色带以基线的中位数为中心：中位数落在带内，表示它与基线的中位数之差小于较大中位数的5%。
+# 蓝色带内的中位数与基线的中位数相差不到5%。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出
@@ -144,14 +148,14 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # %% [markdown]
 # ## Remember
 #
-# - Compare together with one device doing both jobs. Here adding the CPU made no clear difference against the GPU
+# - Compare running together with one device doing both jobs. Here adding the CPU made no clear difference against the GPU
 #   doing every product itself.
 # - Predict the baseline too: every product at that one device's pace.
 # - Call a way faster or slower only by the rule.
 #
 # ## Pitfalls
 #
-# - **Comparing only with the two alone, added**: on separate hardware together beats that sum even when the second
+# - **Comparing only with the two alone, added**: on separate hardware running together beats that sum even when the second
 #   device gains nothing, as here.
 # - **One number**: a single run hides the spread; look at every repeat.
 

@@ -209,8 +209,8 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # control tests that: if the baseline takes half the control's time, expect no clear difference; the more it takes,
 # the more together can win.
 #
-# With two GPUs the model gives together about half the baseline. No lesson has two GPUs; 13.3.0's
-# recording is the picture of two separate devices, a GPU and the CPU: together took about the longer job's time.
+# With two GPUs the model gives together about half the baseline. No lesson has two GPUs; 13.3.0's GPU-and-CPU
+# recording shows two separate devices.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
@@ -223,8 +223,8 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # 同样的核心做同样的乘法，所以两者的差别只在于一个乘法能否用好两个线程，对照检验的正是这一点。
 # 如果基线的用时是对照的一半，预计没有明显差别；基线用时越多，同时运行就可能快得越多。
 #
-# 按本节的模型，有两个 GPU 时，同时运行的用时约为基线的一半。目前没有两个 GPU 的记录结果。
-# 两个相互独立的设备见12.3节概览中 GPU 加 CPU 的记录：同时运行的用时约等于较长那项任务的用时。
+# 按本节的模型，有两个 GPU 时，同时运行的用时约为基线的一半。目前没有两个 GPU 的记录结果；
+# 两个相互独立的设备见12.3节概览中 GPU 加 CPU 的记录。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -240,16 +240,18 @@ rows = parallel.lane_rows(run_together, lanes, [x_0, x_1], K, refs, repeats=5)
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
-# From these two medians, write your time for together into `my_guess`.
+# Will running together beat the baseline? Write your two times, in seconds: together into `my_guess`, the baseline
+# into `my_guess_baseline`.
 
 # %% [markdown] lang="zh"
-# 根据这两个中位数，把你对“同时运行”用时的预测写进 `my_guess`。
+# 同时运行会比基线快吗？把你的两个预测（秒）分别写进 `my_guess`（同时运行）和 `my_guess_baseline`（基线）。
 
 # %%
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
+my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的用时（秒）
 
 # %% tags=["nbval-ignore-output"]
-plot_lanes_run(rows, my_guess)  # your guess's line once you set it; together vs the baseline by the rule  #zh: 写下猜测后输出它与预测的比较；再按规则比较同时运行与基线
+plot_lanes_run(rows, my_guess, my_guess_baseline)  # your guess's line once you set it; together vs the baseline by the rule  #zh: 写下猜测后输出它与预测的比较；再按规则比较同时运行与基线
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import lanes_answer
@@ -283,9 +285,9 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # ## Exercises
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# PyTorch runs on one thread (with more, its threads would split each product instead); MXNet has one engine worker
-# per core, each product on one core, and its control is NaiveEngine, one operation at a time. How many times as fast as one at a time will MXNet run ten products issued before one wait?
-# Write it into `my_guess`.
+# PyTorch runs on one thread here. With more, its threads would split each product instead. MXNet has one engine
+# worker per core, each product on one core. Its control is NaiveEngine, one operation at a time. How many times as
+# fast as one at a time will MXNet run ten products issued before one wait? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -313,13 +315,13 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of 64 × 64: one
-# thread (the control), two threads sharing the device, and one `torch.bmm` on one thread. On a CPU this compares two
-# cores with one. How many times as fast as the control will two threads be? Write it into `my_guess`.
+# thread (the control), two threads sharing the device, and one `torch.bmm` on one thread. On a CPU every row uses
+# all the cores. How many times as fast as the control will two threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64 × 64 的乘法为例：
-# 一个线程（对照）、两个线程分用这个设备，以及在一个线程上做一次 `torch.bmm`。在 CPU 上，
-# 这比较的是两个核心与一个核心。两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
+# 一个线程（对照）、两个线程分用这个设备，以及在一个线程上做一次 `torch.bmm`。在 CPU 上，每一行都用全部核心。
+# 两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # two threads: times as fast as the control  #zh: 两个线程的速度是对照的几倍

@@ -9,11 +9,11 @@ MESSAGES = {
     'parallel.variant.one_at_a_time': 'one at a time (wait after each)',
     'parallel.variant.issued_together': 'issued together (one wait)',
     'parallel.variant.one_lane': 'one thread, the whole device',
-    'parallel.variant.one_thread': 'one thread, 1 of {cores} cores',
+    'parallel.variant.one_thread': 'one thread, all {cores} cores',
     'parallel.variant.two_streams': 'two CUDA streams on the same GPU',
     'parallel.variant.two_threads': 'two threads, {threads} of {cores} cores each',
     'parallel.variant.batched': 'one thread, one torch.bmm',
-    'parallel.variant.batched_cpu': 'one thread, 1 of {cores} cores, one torch.bmm',
+    'parallel.variant.batched_cpu': 'one thread, all {cores} cores, one torch.bmm',
     'parallel.model.at_once': 'model: one at a time ÷ products at once',
     'parallel.model.split': "model: the control's time ÷ {ways}",
     'parallel.variant.cuda_graph': 'CUDA Graph replay (one launch)',
@@ -51,10 +51,9 @@ MESSAGES = {
     'parallel.independence_title': '{iters} independent products of {size} × {size}',
     'parallel.independence_row': '{framework}: {way}',
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
-    'parallel.answer.rec_slow_same': "Together took about the longer job, the {who}'s {slow}, not the sum {sum}.",
+    'parallel.answer.rec_slow_same': "Running together took about the longer job, the {who}'s {slow}, not the sum "
+                                     '{sum}.',
     'parallel.answer.rec_slow_apart': "The longer job alone (the {who}'s) took {slow}, the sum {sum}.",
-    'parallel.answer.rec_same': '{line}. {base}: in this recording, the book\'s "slightly" is at most {cost}.',
-    'parallel.answer.rec_apart': '{line}. {base}.',
     'parallel.sync_line': ('No wait: the clock stopped at {no_wait}, once the work was queued; waiting for every '
                              'device, it took {every}: the {products} products.'),
     'parallel.answer.yes': '{framework}: yes, {x} as fast: issued together {a} vs one at a time {b}: {by}.',
@@ -63,10 +62,10 @@ MESSAGES = {
     'parallel.answer.naive': "MXNet's control, NaiveEngine: issued together {a} vs one at a time {b}: {by}.",
     'parallel.answer.baseline': 'Against the baseline: {line}.',
     'parallel.answer.line': '{line}.',
-    'parallel.answer.control': ('The control (one thread, both jobs) took {c}: the baseline (one product, two threads) '
-                                'ran {base} as fast as the control, together (two at once) {both}.'),
+    'parallel.answer.control': ('The control (one thread, both jobs) took {c}. As fast as the control: the baseline '
+                                '(one product, two threads) {base}, together (two at once) {both}.'),
     'parallel.name.baseline': 'the baseline',
-    'parallel.recorded_alone': 'Recorded on {gpu}, each lane alone: {lanes} (the GPU: {each} a product)',
+    'parallel.recorded_alone': 'Recorded on {gpu}, each lane alone: {lanes}',
     'parallel.alone_line': 'Each lane alone, median of {repeats} repeats: {lanes}',
     'parallel.lane_alone': '{lane}, {iters} products {time}',
     'parallel.small.line': '{a} {ma} vs {b} {mb}: {word}, {x} as fast.',
@@ -76,5 +75,5 @@ MESSAGES = {
     'parallel.guess.together': 'together: {line}',
     'parallel.why.none': "This machine has no GPU: this lesson's figure was recorded on {gpu}.",
     'parallel.why.gpu': "This lesson's figure was recorded on {gpu}; 13.3.1 measures this machine's GPU.",
-    'parallel.answer.rec_base': "At the GPU's pace all {total} products take {alone} × {total}/{own} = {predicted}",
+    'parallel.answer.rec_base': "At the GPU's pace all {total} products take {alone} × {total}/{own} = {predicted}.",
 }
