@@ -209,6 +209,8 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_as
         run['overlap']['split'] = [1.0] * 3  # no time apart
         run['halves']['split'] = [{'lane 0': 2.2e-3, 'lane 1': 3.5e-3}] * 3  # both halves slower, the rest -0.4 ms
         run['times']['split'] = [4.1e-3] * 3  # together 4.1 vs predicted 4 ms, no spread: it misses
+        G.split_answer(run, {2, 3})  # a guess: its line before the answer, beside what failed
+        assert capsys.readouterr().out.strip().split('\n')[-2] == 'your guess: assumptions 2, 3 · failed here: 1, 3'
         G.split_answer(run)  # each half judged by the rule on its own repeats: lane 0's +10% counts too
         assert ("Failed: assumption 1 (lane 0's half 2.00 → 2.20 ms · lane 1's half 3.00 → 3.50 ms) and assumption 3 "
                 "(the other time was shorter); the prediction (4.00 ms) misses together's grey box (median 4.10 ms)."
@@ -369,8 +371,10 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
 def test_the_repeats_panel_says_how_many_and_bridges_the_verdicts_boxes_where_they_overlap():
     apart = fake_run()  # together 4.5 ms every time, one device 1 ms: boxes apart, no bridge
     close = fake_run(times={'one_device': [3e-3, 4e-3, 5e-3], 'in_turn': [6e-3] * 3, 'split': [4e-3, 4.5e-3, 6e-3]})
+    near = fake_run(times={'one_device': [4e-3] * 3, 'in_turn': [6e-3] * 3, 'split': [4.1e-3] * 3})  # boxes apart, 2.5%
     with using_language('en'):
-        top = [G.draw_step(run).axes[0] for run in (apart, close)]
+        top = [G.draw_step(run).axes[0] for run in (apart, close, near)]
+    assert [x.get_text().strip() for x in top[2].texts] == ['medians within 5%']  # the verdict's reason, no bridge
     assert top[0].get_title(loc='left') == "Every repeat (3 a way), and each half's busy time"
     assert 'grey boxes overlap' not in [x.get_text().strip() for x in top[0].texts]
     assert [x.get_text().strip() for x in top[1].texts if x.get_text().strip() == 'grey boxes overlap']
@@ -389,13 +393,14 @@ def test_the_timeline_names_each_part_of_together_and_stops_each_timer_at_its_me
         *({'lane': 'cpu (parameter server)', 'name': n, 'start': a * ms, 'end': b * ms}
           for n, a, b in (('grad copy', 3.4, 3.6), ('sum', 3.6, 3.7), ('update', 3.7, 3.9)))]
     with using_language('en'):
-        events, rows, legend, handoffs = G._timeline_events(run)
+        events, rows, legend, bars = G._timeline_events(run)
         fig = G.draw_step(run)
     assert list(rows) == ['lane 0', 'server (CPU)', 'lane 1', 'one device'] and rows['one device'] != rows['lane 0']
+    handoffs = [b[:3] for b in bars if b[3] == G.HANDOFF]  # black, not a grey: grey is the repeats' box
     assert handoffs == [pytest.approx((1, 0.5 * ms, 0.6 * ms)), pytest.approx((1, 3.0 * ms, 3.4 * ms))]  # start, return
-    waits = [(e['lane'], e['start'], e['end']) for e in events if e['role'] == 'idle']
-    assert waits == [('lane 0', 0.3 * ms, 0.6 * ms), ('lane 1', 0.5 * ms, 0.7 * ms),
-                     ('server (CPU)', 0.6 * ms, 3.0 * ms)]  # a lane before its half; the server for both halves
+    assert [b[:3] for b in bars if b[3] == 'white'] == [(0, 0.3 * ms, 0.6 * ms), (2, 0.5 * ms, 0.7 * ms), (
+        1, 0.6 * ms, 3.0 * ms)]  # waits, empty: a lane before its half; the server for both halves
+    assert not [e for e in events if e['role'] == 'idle']
     keyed = [x.get_text() for x in fig.axes[1].get_legend().get_texts()]
     assert keyed == ['copies: samples and weights in, gradients out', 'server: sum, update',  # rows named beside
                      'starting, returning (run_on_lanes)', 'waiting', 'timer stops']
@@ -408,9 +413,10 @@ def test_the_timeline_names_each_part_of_together_and_stops_each_timer_at_its_me
             (0, 'copy in', 0.2, 0.4), (1, 'copy in', 0.3, 0.5), (0, recording.HALF, 0.4, 2.4),
             (1, recording.HALF, 0.5, 3.0))]
     with using_language('en'):
-        events, _, _, handoffs = G._timeline_events(run)
-    assert handoffs == [pytest.approx((1, 0.0, 0.2 * ms)), pytest.approx((1, 3.0 * ms, 3.4 * ms))]
-    assert [(e['start'], e['end']) for e in events if e['role'] == 'idle'] == [pytest.approx((0.2 * ms, 3.0 * ms))]
+        bars = G._timeline_events(run)[3]
+    assert [b[:3] for b in bars if b[3] == G.HANDOFF] == [pytest.approx((1, 0.0, 0.2 * ms)), pytest.approx(
+        (1, 3.0 * ms, 3.4 * ms))]
+    assert [b[1:3] for b in bars if b[3] == 'white'] == [pytest.approx((0.2 * ms, 3.0 * ms))]
 
 
 def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_line(here):

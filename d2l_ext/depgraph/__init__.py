@@ -5,7 +5,6 @@ ways; schedule: critical path, list scheduling; dag: exercise 5. Loads PyTorch, 
 """
 from .dag import (
                   DAG_VARIANTS,
-                  broken_engine_check,
                   check_dag,
                   dag_experiment,
                   dag_model,
@@ -20,7 +19,7 @@ from .tracer import coarsen_graph, graph_summary, stage, trace
 from .worked import wrong_version
 
 __all__ = [
-    'as_lanes', 'broken_engine_check', 'check_dag', 'check_step_matches', 'check_update', 'coarsen_graph',
+    'as_lanes', 'check_dag', 'check_step_matches', 'check_update', 'coarsen_graph',
     'dag_experiment', 'dag_model', 'dag_plan', 'DAG_VARIANTS', 'diamond_dag', 'graph_summary', 'lane_step',
     'make_problem', 'mlp_step', 'PARAM_NAMES', 'task_times', 'record_step', 'record_step_graph',
     'reference_step', 'SERVER', 'sgd_step', 'stage', 'trace', 'whole_device', 'wrong_version'

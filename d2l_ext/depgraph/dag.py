@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from ..checking import check_close
-from ..errors import ResultMismatch, UsageError
+from ..errors import UsageError
 from ..i18n import t
 from ..results import MIN_SHARE, render
 from ..timing import Measurement, clock
@@ -108,11 +108,11 @@ def place_dag(x, weights, lanes):
     return {d: x.to(d) for d in devs}, {d: {k: w.to(d) for k, w in weights.items()} for d in devs}
 
 
-def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False, out=None):
+def run_dag(dag, x, weights, lanes, order, trace=False, out=None):
     """The dependency engine: each lane runs its tasks in plan order, waiting (an Event per task) for those it reads
     and copying inputs made elsewhere -> (results, events: 'ready', 'start', 'copied', 'end'). x, weights: place_dag's;
     out: a dict kept between calls (outputs allocated once, outside later timers); trace=True waits for the GPU after
-    each task; skip_waits=True is the broken engine (lanes in turn, last first)."""
+    each task."""
     deps = {t['name']: t['deps'] for t in dag}
     where = {name: lane for lane in lanes for name in order[lane.name]}
     missing = [name for name in deps if name not in where]
@@ -128,7 +128,7 @@ def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False, out=No
         try:
             for name in order[lane.name]:
                 ready = clock()
-                for d in [] if skip_waits else [d for d in deps[name] if d != 'x']:
+                for d in [d for d in deps[name] if d != 'x']:
                     done[d].wait()
                 if errors:
                     return
@@ -152,11 +152,7 @@ def run_dag(dag, x, weights, lanes, order, trace=False, skip_waits=False, out=No
     # The engine blocks while it waits, so every lane, a GPU lane too, needs its own thread.
     threaded = [replace(lane, asynchronous=False) for lane in lanes]
     jobs = [lambda i=i, lane=lane: lane_work(i, lane) for i, lane in enumerate(lanes)]
-    if skip_waits:
-        for lane, job in reversed(list(zip(threaded, jobs))):
-            run_on_lanes([lane], [job])
-    else:
-        run_on_lanes(threaded, jobs)
+    run_on_lanes(threaded, jobs)
     if errors:
         raise errors[0]
     return out, sorted(events, key=lambda e: e['start'])
@@ -321,15 +317,3 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
                       [lane.threads if lane.kind == 'cpu' else 0 for lane in lanes], cpu_cores())
     r._problem = (x, weights, reference, lanes)  # not a field: tensors stay out of the JSON
     return r
-
-
-def broken_engine_check(experiment):
-    """Exercise 5's DAG on the equal-lanes plan with the waits left out, checked -> (caught, message)."""
-    x, weights, reference, lanes = experiment._problem
-    _, order = dag_plan(experiment.dag, lanes)
-    results, _ = run_dag(experiment.dag, *place_dag(x, weights, lanes), lanes, order, skip_waits=True)
-    try:
-        check_dag(results, reference)
-    except ResultMismatch as e:
-        return True, str(e)
-    return False, t('graph.broken_not_caught')

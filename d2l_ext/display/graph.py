@@ -24,7 +24,7 @@ STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 
 ROW_ORDER = ('one_device', 'split', 'in_turn', CONTROL)  # the figure's rows: the verdict's two ways side by side
 POINTS = ('rest', 'half', 'split')  # _split_point's finding: the keys graph.answer.<point>
 FAILURES = ('2.up', '3.up', '3.down')  # split_answer: graph.miss.<assumption>.<its part's sign> (1: graph.miss.1)
-READY_GREY = '#8C8C8C'  # exercise 5: a lane idle with its next task's inputs ready; the step: starting, returning
+READY_GREY, HANDOFF = '#8C8C8C', 'black'  # ex. 5: idle, inputs ready; the step: starting, returning (waits: empty)
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 _ms = partial(verdict.num, unit='ms')  # '2.16 ms'
 
@@ -142,8 +142,8 @@ def inputs_line(rec: dict) -> str:  # the guess's inputs, printed before it: one
 
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, list]:
-    """The median repeats of 'together' and 'one device' as events; on the server's row, its wait for the halves ->
-    (events, {row: role}, the legend's {colour: text}, the lanes' start and return)."""
+    """The median repeats of 'together' and 'one device' as events -> (events, {row: role}, the legend's {colour: text},
+    the bars drawn over them [(row, start, end, colour)]: waits empty, the lanes' start and return black)."""
     lane = [lane_name(f'lane {i}', True, kinds) for i in range(2)]
     server, one = style.plot_text('graph.server'), style.plot_text('graph.short.one_device')
     name = {'lane 0': lane[0], 'lane 1': lane[1], SERVER: server, 'one device': one}
@@ -152,14 +152,13 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     for v in ('split', 'one_device'):
         events += [{'lane': name[e['lane']], 'start': e['start'], 'end': e['end'], 'name': stage_label(e['name'], True),
                     'role': 'link' if e['name'] in ('copy in', 'grad copy') else None} for e in run['events'][v]]
-    for ev in [[e for e in split if e['lane'] == r] for r in ('lane 0', 'lane 1')]:  # a lane idle between its boxes
-        events += [{'lane': name[a['lane']], 'start': a['end'], 'end': b['start'], 'name': '', 'role': 'idle'}
-                   for a, b in zip(ev, ev[1:]) if b['start'] > a['end']]
     _, (began, ended), handoffs = recording.timeline_spans(run)
-    events.append({'lane': server, 'start': began, 'end': ended, 'name': '', 'role': 'idle'})
-    keys = {style.color('link'): 'graph.legend_copy_box', style.color('cpu'): 'graph.legend_server', READY_GREY: (
-        'graph.legend_handoff'), style.color('idle'): 'graph.legend_wait'}
-    return events, rows, {c: style.plot_text(k) for c, k in keys.items()}, handoffs
+    waits = [(r, a['end'], b['start']) for r, ev in ((r, [e for e in split if e['lane'] == f'lane {r // 2}']) for r in (
+        0, 2)) for a, b in zip(ev, ev[1:]) if b['start'] > a['end']]  # a lane (row 0, 2) idle between its boxes
+    keys = {style.color('link'): 'graph.legend_copy_box', style.color('cpu'): 'graph.legend_server', HANDOFF: (
+        'graph.legend_handoff'), 'white': 'graph.legend_wait'}
+    return events, rows, {c: style.plot_text(k) for c, k in keys.items()}, [(*w, 'white') for w in [
+        *waits, (1, began, ended)]] + [(*h, HANDOFF) for h in handoffs]
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
@@ -190,21 +189,24 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
     (a, b), (c, d) = (quartiles(rows[v]) for v in ROW_ORDER[:2])  # the verdict's two grey boxes, rows 0 and 1
-    if min(b, d) > max(a, c):  # where they overlap, a grey bridge between them: why no clear difference
-        top.fill_betweenx([0.08, 0.62], max(a, c) * 1e3, min(b, d) * 1e3, color=BAND, ec='0.3', ls='--', zorder=1)
-        top.text(min(b, d) * 1e3, 0.35, ' ' + style.plot_text('graph.boxes_overlap'), va='center')
-    events, rows, legend, handoffs = _timeline_events(run, kinds)
+    if verdict.compare(rows['split'], rows['one_device']) == 'same':  # beside them, the verdict's reason in its words
+        if (over := min(b, d) > max(a, c)):  # where they overlap, a grey bridge between them
+            top.fill_betweenx([0.08, 0.62], max(a, c) * 1e3, min(b, d) * 1e3, color=BAND, ec='0.3', ls='--', zorder=1)
+        close = verdict.within_share(rows['split'].median, rows['one_device'].median)
+        top.text((min(b, d) if over else max(b, d)) * 1e3, 0.35, ' ' + style.plot_text(
+            'verdict.why_close' if close else 'verdict.why_overlap'), va='center')
+    events, rows, legend, bars = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', 'one_device')}
     scale = style.time_unit(max(e['end'] for e in events))[1]
-    bottom.barh([r for r, _, _ in handoffs], [(b - a) * scale for _, a, b in handoffs], left=[a * scale for _, a, _ in (
-        handoffs)], height=BAR_HEIGHT, color=READY_GREY, zorder=2)
+    bottom.barh([r for r, *_ in bars], [(b - a) * scale for _, a, b, _ in bars], height=BAR_HEIGHT, left=[
+        a * scale for _, a, _, _ in bars], color=[c for *_, c in bars], ec='0.3', lw=0.8, zorder=2)
     bottom.vlines([wall['split'] * scale, wall['one_device'] * scale], [-0.45, 2.55], [2.45, 3.45], colors='0.2',
                   linestyles='--', linewidth=1.5, zorder=4)  # each way's timer: together's rows, then one device's
     bottom.set_xlim(0, max(bottom.get_xlim()[1], max(wall.values()) * scale * 1.02))
+    timers = Line2D([], [], color='0.2', ls='--', label=style.plot_text('graph.legend_timers'))
     for ax, handles in ((top, top.get_legend().legend_handles), (bottom, [  # below each panel: the full width for boxes
-            *(Patch(color=c, label=text) for c, text in legend.items()), Line2D([], [], color='0.2', ls='--', label=(
-                style.plot_text('graph.legend_timers')))])):
+            *(Patch(fc=c, ec='0.3', label=text) for c, text in legend.items()), timers])):
         ax.legend(handles=handles, loc='upper center', bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
     if title:
         fig.suptitle(title, x=0.01, ha='left')
@@ -252,9 +254,9 @@ def split_table(here: dict):
     return pd.DataFrame(rows, columns=[t(f'graph.col.{c}') for c in ('assumption', 'part', 'predicted', 'measured')])
 
 
-def split_answer(here: dict) -> None:
-    """Exercise 2's worked answer: split_table; the failed assumptions (1: each half the rule tells apart; 2, 3: a part
-    5% of the prediction off), whether they cancelled and it landed (in together's grey box); pays?; the control."""
+def split_answer(here: dict, guess=None) -> None:
+    """Exercise 2's worked answer: split_table; the guess beside what failed; which failed (1: each half the rule tells
+    apart; 2, 3: a part 5% of the prediction off), whether they cancelled and it landed; pays?; the control."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, predicted, together, _, _ = _parts(here)
@@ -268,6 +270,10 @@ def split_answer(here: dict) -> None:
         lane_name(k)), a=verdict.sig(a * 1e3), b=_ms(b)) for k, a, b in halves))] * bool(halves) + [t(
             f'graph.miss.{failure}') for failure in failed])  # 2, 3: 5% of the prediction off; 2 is never down (0 ms)
     net = t('graph.answer.failed', where=where, which=which) if which else t('graph.answer.held', where=where)
+    if guess is not None:  # the learner's guess beside the assumptions that failed
+        got = sorted({1 for _ in halves[:1]} | {int(f[0]) for f in failed}) or '-'
+        mine = sorted({guess} if isinstance(guess, int) else guess)
+        print(t('graph.guess_failed', guess=', '.join(map(str, mine)), got=', '.join(map(str, got))))
     point, nums = _split_point(here)
     print(verdict.answer(net, t(f'graph.answer.{point}', **nums), _control(run)))
 
@@ -311,16 +317,15 @@ def _dag_base(ex):
     return ex.measurements[DAG_VARIANTS[1]], ex.measurements[v], t(f'graph.dag_variant.{DAG_VARIANTS.index(v)}')
 
 
-def dag_lines(ex, guess_ms=None, verdict_line: bool = False) -> str:
-    """The guess line; with `verdict_line`, planned's verdict against the faster baseline (the worked answer's)."""
+def dag_lines(ex, guess_ms=None) -> str:
+    """The guess line (with a guess); planned's verdict against the faster baseline."""
     (planned, base, name), predicted = _dag_base(ex), ex.predicted_ms()
     return verdict.lines(verdict.guess(None if guess_ms is None else float(guess_ms) / 1e3, predicted[DAG_VARIANTS[
-        1]], planned.median, 'ms'), verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms') if (
-            verdict_line) else '')
+        1]], planned.median, 'ms'), verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms'))
 
 
-def dag_answer(ex, caught: bool) -> None:
-    """Exercise 3's answer: planned's verdict; correct? (waits skipped: caught?); the critical path; the run against the
+def dag_answer(ex) -> None:
+    """Exercise 3's answer: correct?; the critical path; the run against the
     prediction: within 5%, or the lanes' time per task beside each other against alone, or the last lane's waits."""
     planned, replay = ex.measurements[DAG_VARIANTS[1]].median, (ex.predicted_ms() or {}).get(DAG_VARIANTS[1])
     m, kinds = ex.miss(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
@@ -330,16 +335,15 @@ def dag_answer(ex, caught: bool) -> None:
         planned / replay - 1) < MIN_SHARE else [t(f"graph.answer.dag_{'slower' if m['slower'] else 'miss'}", waited=(
             _ms(m['waited'])), replayed=_ms(m['replayed']), lane=lane_name(f"lane {m['last']}", kinds=kinds), measured=(
                 _ms(planned)), predicted=_ms(replay), **each)]
-    print(dag_lines(ex, verdict_line=True), verdict.answer(t('graph.answer.dag_' + ('caught' if caught else 'missed')),
-        t('graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}"), *said),
-        sep='\n')
+    print(verdict.answer(t('graph.answer.dag_correct'), t('graph.answer.path', path=f"{ex.model['critical_path']:g}",
+                                                             planned=f"{ex.model['planned']:g}"), *said))
 
 
 def show_dag(ex, guess_ms=None):
-    """The guess line; each way's repeats, predictions, guess; the drawn run: tasks, waits (darker: inputs ready)."""
+    """Guess and verdict lines; each way's repeats, predictions, guess; the run: tasks, waits (darker: inputs ready)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    print(line := dag_lines(ex, guess_ms), end='\n' if line else '')  # the guess line, if any
+    print(dag_lines(ex, guess_ms))  # the guess line, if any; the verdict
     labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
     fig, axes = style.figure(nrows=2 if ex.trace else 1, height=8.0 if ex.trace else None, width=12.0)  # room for names

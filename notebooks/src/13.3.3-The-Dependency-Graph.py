@@ -191,8 +191,8 @@ show.show_step(here, my_guess)
 # the book. Here the GPU's half is the shorter one and can hide inside the CPU's, so the hatched bar predicts *together*
 # as the CPU's half plus the other time, both from one after the other.
 #
-# In the timeline, the GPU row waits until 0.91 ms, when its fwd + bwd was queued, after the CPU's copies ended.
-# The one-device row's grey is timed but is not the step: `run_on_lanes` starting it, then waiting and returning.
+# In the timeline the GPU row is waiting from 0.40 ms to 0.91 ms; the CPU's copies end at 0.83 ms. The one-device
+# row's black bars (starting, returning) are timed, not the step.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
@@ -201,8 +201,8 @@ show.show_step(here, my_guess)
 # 这里 GPU 的一半较短，可以藏进 CPU 的一半里，所以斜线条形把“同时运行”预测为 CPU 的一半加上其他时间，
 # 两者都取自先后运行。
 #
-# 时间线中，GPU 一行一直等待到 0.91 毫秒，它的前向+反向在这时排入队列，此前 CPU 的复制已经结束。
-# “一个设备”一行的灰色计入了计时，却不属于训练迭代本身：`run_on_lanes` 启动这次训练迭代，之后等待并返回。
+# 时间线中，GPU 一行从 0.40 毫秒到 0.91 毫秒处于等待；CPU 的复制在 0.83 毫秒结束。
+# “一个设备”一行的黑色条形（启动与返回）计入了计时，但不是训练迭代本身。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -240,26 +240,30 @@ except d2l_ext.ResultMismatch:
 show.wrong_sum_answer(hasty_graph, caught)
 
 # %% [markdown]
-# **2. Which assumption failed, and does splitting pay?** Set each part of *together* beside its prediction, then
-# *together* beside *one device* and the control.
+# **2. Which assumption failed, and does splitting pay?** From this machine's figure, write which of assumptions 1-3
+# failed. The worked answer sets each part of *together* beside its prediction.
 
 # %% [markdown] lang="zh"
-# **2. 哪个假定不成立？拆分划算吗？**把“同时运行”的每一部分与它的预测并列，再把“同时运行”与“一个设备”以及对照比较。
+# **2. 哪个假定不成立？拆分划算吗？**根据这台机器上的图，写下哪些假定（1 至 3）不成立。
+# 参考答案把“同时运行”的每一部分与它的预测并列。
+
+# %%
+my_guess_failed = None  # the assumptions that failed here, e.g. {3}  #zh: 这里不成立的假定，例如 {3}
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-show.split_answer(here)
+show.split_answer(here, my_guess_failed)
 
 # %% [markdown]
-# **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** In the next
-# cell's figure, each box is a task, `tanh((sum of its inputs) @ W)`, named stage, arm, step: `2b1` is stage 2, arm b,
-# step 1; `2J` joins stage 2's arms. `arms` sets the arms' lengths; `cross=True` adds the arrows between arms. Before
-# running it: at least how many task times must any plan on two lanes take, and why?
+# **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** The next cell
+# builds 21 tasks, each `tanh((sum of its inputs) @ W)`. Each of 3 stages runs arms of 1, 2 and 3 tasks (`arms`) side
+# by side, then a task joining them. `2b1` is stage 2, arm b, step 1; `2J` joins stage 2's arms; `cross=True` adds
+# arrows between arms. Before running it: at least how many task times must any plan on two lanes take, and why?
 
 # %% [markdown] lang="zh"
-# **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**下一个单元格的图中，每个方框是一个任务：
-# `tanh((各输入之和) @ W)`，按阶段、分支、步命名。`2b1` 是第 2 阶段、分支 b 的第 1 步；`2J` 汇合（join）第 2 阶段的各分支。
-# `arms` 设定各分支的长度；`cross=True` 加上分支之间的箭头。运行它之前先想一想：两个计算资源上的任何计划
-# 至少要用几个任务的时间？为什么？
+# **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**下一个单元格构造 21 个任务，每个任务是
+# `tanh((各输入之和) @ W)`。3 个阶段中，每个阶段先并排运行长为 1、2、3 个任务的分支（`arms`），再用一个任务汇合（join）
+# 它们。`2b1` 是第 2 阶段、分支 b 的第 1 步；`2J` 汇合第 2 阶段的各分支；`cross=True` 加上分支之间的箭头。
+# 运行它之前先想一想：两个计算资源上的任何计划至少要用几个任务的时间？为什么？
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
@@ -278,15 +282,15 @@ show.draw_dag(dag, lanes)
 # 预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量。两种基线都按顺序运行全部 21 个任务：一个计算资源，以及用全部核心的一个设备。
 
-# %% tags=["nbval-ignore-output"]
+# %%
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个计算资源按计划运行
 
+# %% tags=["nbval-ignore-output"]
 ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=15, alone=alone)  # every result checked against float64  #zh: 每个结果都与 float64 结果检查
 show.show_dag(ex5, my_guess_dag)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-caught, _ = dg.broken_engine_check(ex5)  # the same plan, waits left out: caught?  #zh: 同一个计划，去掉等待：能发现吗？
-show.dag_answer(ex5, caught)
+show.dag_answer(ex5)
 
 # %% [markdown]
 # ## Remember
@@ -298,10 +302,10 @@ show.dag_answer(ex5, caught)
 #
 # ## Pitfalls
 #
-# * Each half's loss divided by its own rows: an update twice too large.
-# * Weights copied to the lanes once: later steps use stale weights.
-# * Jobs made in a loop as `lambda: lane_step(i, *h, n)` read `i` and `h` when they run: both run lane 1's half.
-#   Bind them: `lambda i=i, h=h: ...`.
+# * **Each half's loss divided by its own rows**: an update twice too large.
+# * **Weights copied to the lanes only once**: later steps use stale weights.
+# * **Jobs made in a loop as `lambda: lane_step(i, *h, n)`**: they read `i` and `h` when they run, so both run lane 1's
+#   half. Bind them: `lambda i=i, h=h: ...`.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -313,7 +317,7 @@ show.dag_answer(ex5, caught)
 #
 # ## 易错点
 #
-# * 每一半的损失除以自己的样本数：更新会变成两倍大。
-# * 只把权重复制到计算资源上一次：之后的训练迭代用的是过时的权重。
-# * 在循环中写成 `lambda: lane_step(i, *h, n)` 的任务在运行时才读取 `i` 和 `h`：两个任务都算计算资源 1 的一半。
+# * **每一半的损失除以自己的样本数**：更新会变成两倍大。
+# * **只把权重复制到计算资源上一次**：之后的训练迭代用的是过时的权重。
+# * **在循环中把任务写成 `lambda: lane_step(i, *h, n)`**：任务运行时才读取 `i` 和 `h`，两个任务都算计算资源 1 的一半。
 #   要绑定它们：`lambda i=i, h=h: ...`。
