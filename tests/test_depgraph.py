@@ -299,7 +299,7 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
     assert outlined == set(schedule.critical_path(dg.dag._units(dag))[1]) and len(outlined) == 12
 
 
-def test_dag_experiment_is_correct_and_the_broken_engine_is_caught():
+def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict():
     import io
     from contextlib import redirect_stdout
     r = dg.dag_experiment(['cpu', 'cpu'], n=24, stages=2, repeats=2)
