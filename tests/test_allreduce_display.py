@@ -62,71 +62,23 @@ def test_the_guess_is_c_s_step_in_ms_printed_above_the_verdict_and_nothing_witho
 
 def test_exercise_1_gives_the_share_of_the_formulas_miss_that_backwards_change_against_its_control_explains():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
-    assert show.miss_answer(here, there) == 'Worked answer: Here, the formula put (c) at 106 ms, the median was ' \
-        "130 ms (+24.0 ms). Backward took 65.0 ms in (c)'s profiled steps vs 70.0 ms in (a)'s, the control " \
-        '(-5.00 ms): none of the gap. On the 16-core host, the formula put (c) at 106 ms, the median was 120 ms ' \
-        "(+14.0 ms). Backward took 55.0 ms in (c)'s profiled steps vs 50.0 ms in (a)'s, the control (+5.00 ms): " \
-        '36% of the gap; 9.00 ms is left.'  # each difference from the printed numbers: 130 - 106 = 24.0
+    assert show.miss_answer(here, there) == 'Worked answer: Here, median − formula: (c) 130 − 106 = +24.0 ms, ' \
+        "(a) 140 − 140 = +0 ms, DDP 1 MiB 120 − 106 = +14.0 ms. Backward took 65.0 ms in (c)'s profiled steps vs " \
+        "70.0 ms in (a)'s, the control (-5.00 ms): none of (c)'s gap. On the 16-core host, median − formula: (c) " \
+        '120 − 106 = +14.0 ms, (a) 140 − 140 = +0 ms, DDP 1 MiB 120 − 106 = +14.0 ms. Backward took 55.0 ms in ' \
+        "(c)'s profiled steps vs 50.0 ms in (a)'s, the control (+5.00 ms): 36% of (c)'s gap; 9.00 ms is left."
     assert show.miss_answer(here).count('Here, ') == 1 and 'host' not in show.miss_answer(here)  # no recording
     over = fake(slow=0.09, hooks=0.12)  # backward grew 40 ms, the gap is 120 - 106 = 14 ms
-    assert show.miss_answer(over).endswith('(+40.0 ms): more than the gap; the rest of the step ran 26.0 ms '
-                                           'faster than the formula.')  # not 'backward accounts for all of it'
+    assert show.miss_answer(over).endswith("(+40.0 ms): more than (c)'s gap; the rest of the step ran 26.0 ms "
+                                           "faster than the formula.")  # not 'backward accounts for all of it'
     with using_language('zh'):
-        assert show.miss_answer(here, there) == '参考答案：在这里，代价公式' \
-            '预测（c）为106毫秒，实测中位数为130毫秒' \
-            '（+24.0毫秒）。性能分析器记录的那几次迭代中，反向传播在（c）中用时65.0毫秒，在对照（a）中为70.0毫秒' \
-            '（-5.00毫秒）：这一变化不能解释这个差距。在16核主机上，代价公式预测（c）为106毫秒，实测中位数为120毫秒' \
-            '（+14.0毫秒）。性能分析器记录的那几次迭代中，反向传播在（c）中用时55.0毫秒，在对照（a）中为50.0毫秒' \
-            '（+5.00毫秒）：这一变化占差距的36%，还剩9.00毫秒。'
-
-
-def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
-    r = fake(hooks=0.095)  # a median below the step without all-reduce: drawn where it is
-    ax = show.plot_steps(r).axes[0]
-    drawn = [r.version(v) for v in ['serial', 'flat', 'kept', 'hooks']]
-    assert [t.get_text().split('\n')[0] for t in ax.get_yticklabels()][1:] == [show.name(r, v) for v in drawn]
-    assert [t.get_text().split('\n')[0] for t in ax.get_yticklabels()][0] == 'step without all-reduce'
-    medians = [seg[0][0] for c in ax.collections if hasattr(c, 'get_segments') for seg in c.get_segments()]
-    assert pytest.approx(95.0) in medians and pytest.approx(100.0) in medians  # (c), the step without all-reduce
-    dots = sum(len(c.get_offsets()) for c in ax.collections if isinstance(c, PathCollection))
-    assert dots == sum(len(v.step_times) for v in [r.version('backward'), *drawn])  # every repeat
-    hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
-    assert hatched[0] == pytest.approx((r.prediction.backward + r.prediction.allreduce) * 1e3)  # (a): in turn
-    assert len(hatched) == 4  # (a), (b), its control, (c)
-    assert hatched[1] == hatched[2] == pytest.approx(r.predicted('ddp-25')['step'] * 1e3)  # one call after backward
-    assert len(ax.get_legend().get_texts()) == 4  # dots, median, middle half, model
-
-
-def test_the_flat_answer_reads_b_against_a_then_its_control_naming_the_cause_only_where_the_rule_parts_them():
-    assert show.flat_answer(fake()) == 'Worked answer: Here, (b) flat 135 ms vs (a) after backward 140 ms: no clear ' \
-        'difference (medians within 5%). Here, (b) flat 135 ms vs (b), buffer kept 120 ms: slower (12% more time). ' \
-        "They differ in one thing: (b)'s torch.cat and ÷n make two new 24 MiB tensors every step, the control's " \
-        'buffer is made once.'
-    close = fake(serial=0.125)  # (b) 120 ms, its control 105 ms, but one repeat of the control at 140 ms
-    close.version('kept').times[2] = [0.14, 0.14]
-    assert show.flat_answer(close).endswith('no clear difference (grey boxes overlap).')  # no cause named
-    with using_language('zh'):
-        assert show.flat_answer(fake()).endswith(
-            '两者只有一处不同：（b）每次迭代都用torch.cat和除法新建两个24 MiB的张量，对照的缓冲区只建一次。')
-
-
-def test_a_timeline_of_b_draws_its_flatten_and_copy_back():
-    r = fake(serial=0.15)  # (b)'s drawn step copies for 10 ms on process 0, 12 ms on process 1
-    r.events['flat'] = [{'rank': k, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b}
-                        for k in (0, 1) for s, role, a, b in (('compute', 'backward', 0.0, 0.05),
-                                                              ('compute', 'copy', 0.05, 0.06 + 0.002 * k),
-                                                              ('allreduce', 'allreduce', 0.06, 0.08 - 0.005 * k))]
-    legend = [x.get_text() for x in show.draw_step_timeline(r, 'flat').axes[0].get_legend().get_texts()]
-    assert 'flatten (cat, ÷n), copy back' in legend and 'all-reduce (incl. waiting\nfor the other process)' in legend
-    assert show.draw_step_timeline(r, 'flat').axes[0].get_xlabel() == \
-        "time (ms) from backward's start (forward not drawn)"
-
-
-def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimizer():
-    fig = show.draw_step_timeline(fake(), 'hooks')
-    title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
-    assert 'first all-reduce started 70 ms (process 0), 70 ms (process 1) before backward ended' in title  # not step()
-    assert fig.axes[0].get_yticklabels()[0].get_text() == 'process 0: compute (backward 100 ms)'  # its own span
+        assert show.miss_answer(here, there) == '参考答案：在这里，实测中位数减代价公式：（c）130 − 106 = +24.0毫秒，' \
+            '（a）140 − 140 = +0毫秒，DDP（1 MiB）120 − 106 = +14.0毫秒。性能分析器记录的那几次迭代中，' \
+            '反向传播在（c）中用时65.0毫秒，在对照（a）中为70.0毫秒（-5.00毫秒）：这一变化不能解释（c）的差距。' \
+            '在16核主机上，实测中位数减代价公式：（c）120 − 106 = +14.0毫秒，（a）140 − 140 = +0毫秒，' \
+            'DDP（1 MiB）120 − 106 = +14.0毫秒。性能分析器记录的那几次迭代中，' \
+            '反向传播在（c）中用时55.0毫秒，在对照（a）中为50.0毫秒（+5.00毫秒）：' \
+            '这一变化占（c）的差距的36%，还剩9.00毫秒。'
     with using_language('zh'):
         fig = show.draw_step_timeline(fake(), 'hooks')
     assert '第一个全归约开始时，反向传播还要70毫秒（进程0）、70毫秒（进程1）才结束' in fig.axes[0].get_title(loc='left')
@@ -141,17 +93,17 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
         pass
     chosen, line = show.choose({'a': mine, 'c': mine}, {'a': Verdict(True), 'c': Verdict(False)})
     assert chosen == {'serial': mine, 'flat': steps.flat_allreduce, 'hooks': steps.allreduce_in_hooks,
-                      'kept': steps.flat_kept}  # the control: the package's; (d) not timed (DDP instead)
-    assert line == 'measured: your (a); the reference (b), (c)'
-    assert show.choose({}, {})[1] == 'measured: the reference (a)-(c), until yours pass'
+                      'buckets': steps.allreduce_in_buckets, 'kept': steps.flat_kept}  # the control: the package's
+    assert line == 'measured: your (a); the reference (b), (c), (d)'
+    assert show.choose({}, {})[1] == 'measured: the reference (a)-(d), until yours pass'
     every = {k: Verdict(True) for k in 'abcd'}
-    assert show.choose({k: mine for k in 'abcd'}, every)[1] == 'measured: your (a)-(c)'
+    assert show.choose({k: mine for k in 'abcd'}, every)[1] == 'measured: your (a)-(d)'
 
 
 def test_the_bucket_sweep_is_a_table_of_each_sizes_calls_then_predicted_and_median_step_per_run():
     r, there = fake(), fake(ddp=0.125, cores=16)
     table = show.bucket_table(r, there)
-    assert list(table.columns) == ['DDP 1 MiB', 'DDP 25 MiB (one bucket)']  # DDP only: (d) is not timed
+    assert list(table.columns) == ['DDP 1 MiB', 'DDP 25 MiB (one bucket)']  # DDP only: (d) is drawn beside DDP 1 MiB
     assert table.columns.name == 'version' and all(table.index)  # every row and column labelled
     assert table.loc['all-reduce calls per step'].tolist() == [6, 1]  # each weight with its bias
     assert show.layer_note(r) == 'A 1024 × 1024 weight is 4 MiB, so a bucket of 4 MiB or less holds one layer.'
@@ -195,7 +147,7 @@ def test_the_machine_lines_say_when_processes_share_cores():
 def test_the_ingredients_are_one_line_each():
     r = fake()
     lines = show.ingredients_text(r).split('\n')
-    assert lines == ['step without all-reduce 100 ms; all-reduce alone 40.0 ms in 12 calls',
+    assert lines == ['step without all-reduce 100 ms, its backward 50.0 ms; all-reduce alone 40.0 ms in 12 calls',
                      'cost formula: α = 0.851 ms a call, β = 0.85 GB/s']
     with using_language('zh'):
         assert show.ingredients_text(r).split('\n')[1] == '代价公式：每次调用α=0.851毫秒，β=0.85 GB/s'
@@ -220,7 +172,7 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     assert show.paid_line(r) == '2 processes, 16 cores: (c) hooks 55.9 ms vs (a) after backward 69.6 ms: faster ' \
                                 '(20% less time)'
     assert show.miss_answer(r).endswith("Backward took 32.9 ms in (c)'s profiled steps vs 26.0 ms in (a)'s, the "
-                                        'control (+6.90 ms): more than the gap; the rest of the step ran 2.80 ms '
+                                        "control (+6.90 ms): more than (c)'s gap; the rest of the step ran 2.80 ms "
                                         'faster than the formula.')  # 55.9 - 51.8 = +4.10 ms, 32.9 - 26.0 = +6.90
 
 
@@ -252,7 +204,7 @@ def test_backward_in_the_profiled_steps_is_a_panel_of_its_own_on_its_own_time_ax
     assert low.get_xlim()[0] == top.get_xlim()[0] == 0 and low.get_xlim()[1] < top.get_xlim()[1]  # not squeezed
 
 
-def test_a_zh_plot_label_starting_with_a_letter_draws_its_brackets_half_width():
+def test_a_zh_plot_label_starting_with_a_letter_keeps_its_full_width_brackets_as_the_prose():
     from d2l_ext.display import style
     r = fake()
     with using_language('zh'):
@@ -261,8 +213,8 @@ def test_a_zh_plot_label_starting_with_a_letter_draws_its_brackets_half_width():
         top, low = show.plot_steps(r, backward=['serial', 'hooks']).axes[:2]
         labels = [t.get_text().split('\n')[0] for ax in (top, low) for t in ax.get_yticklabels()]
         title = show.draw_step_timeline(r, 'hooks').axes[0].get_title(loc='left')
-    assert labels[1:3] == ['(a)反向传播之后', '(b)展平'] and labels[-1] == '(c)中的反向传播'  # no '（' at the start
-    assert title.startswith('(c)钩子，')
+    assert labels[1:3] == ['（a）反向传播之后', '（b）展平'] and labels[-1] == '（c）中的反向传播'  # as the prose
+    assert title.startswith('（c）钩子，')
 
 
 def test_the_hatched_bars_are_named_the_cost_formula_the_lesson_defines():

@@ -8,16 +8,11 @@ from .repeats import plot_repeats
 from .timeline import draw_timeline
 
 NAMES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'buckets')  # the keys allreduce.version.<id>
-LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks'}  # the measured letters and their version ids ((d): DDP instead)
+LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the measured letters and their version ids
 LETTER = {vid: k for k, vid in LETTERS.items()}
 MS = 1e3
+_plot = style.plot_text  # a figure's words; zh '（a）' full-width, as in the prose
 _plus = lambda s: '+' * (s >= 0) + verdict.num(round(s, 6) + 0.0, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms', to µs)
-
-
-def _plot(key: str, **fields) -> str:
-    """A plot label; a leading '（a）' drawn half-width, '(a)' (a full-width one looks clipped at a label's start)."""
-    s = style.plot_text(key, **fields)
-    return f'({s[1]}){s[3:]}' if s[:1] == '（' and s[2:3] == '）' else s
 
 
 def name(result, version, text=t) -> str:
@@ -49,9 +44,9 @@ def choose(mine: dict, checked: dict) -> tuple[dict, str]:
 def ingredients_text(result) -> str:
     """The two measurements the prediction starts from and the all-reduce model fitted to them and one buffer."""
     p, ms = result.prediction, lambda seconds: verdict.num(seconds, 'ms')
-    return t('allreduce.ingredients.step', step=ms(p.backward), alone=ms(result.version('allreduce').median),
-             tensors=len(p.tensor_bytes)) + '\n' + t('allreduce.ingredients.fit', alpha=ms(p.per_call),
-                                                     gbps=f'{p.bus_bandwidth / 1e9:.2f}')
+    return t('allreduce.ingredients.step', step=ms(p.backward), span=ms(p.backward_span), tensors=len(
+        p.tensor_bytes), alone=ms(result.version('allreduce').median)) + '\n' + t(
+        'allreduce.ingredients.fit', alpha=ms(p.per_call), gbps=f'{p.bus_bandwidth / 1e9:.2f}')
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
@@ -77,13 +72,16 @@ def _where(pairs, line) -> list[str]:
 
 
 def miss_answer(here, there=None) -> str:
-    """Exercise 1's answer, here then recorded: the formula's miss of (c), backward's change vs (a), as printed."""
+    """Exercise 1's answer, here then recorded: median - formula of (c), (a), DDP 1 MiB; backward's change vs (a)."""
     def one(where, r, ms=lambda s: verdict.num(s, 'ms'), shown=lambda s: float(verdict.sig(s * MS)) / MS):
         v, a, model = r.version('hooks'), r.version('serial'), shown(r.predicted('hooks')['step'])
+        miss = {k: f'{verdict.sig(r.version(vid).median * MS)} − {verdict.sig(r.predicted(vid)["step"] * MS)} = '
+                   + _plus(shown(r.version(vid).median) - shown(r.predicted(vid)['step'])) for k, vid in
+                (('c', 'hooks'), ('a', 'serial'), ('d', f'ddp-{BUCKET_MB:g}')) if r.has(vid)}
         gap, grew = shown(v.median) - model, shown(v.backward_span) - shown(a.backward_span)  # 84.0 - 63.2: +20.8
         part = f"allreduce.answer.{'none' if grew <= 0 else 'share' if grew <= gap else 'over'}"
-        return t('allreduce.answer.miss', where=t(where, cores=r.cores), model=ms(model), measured=ms(v.median),
-                 missed=_plus(gap), c=ms(v.backward_span), a=ms(a.backward_span), grew=_plus(grew),
+        return t('allreduce.answer.miss', where=t(where, cores=r.cores), mc=miss['c'], ma=miss['a'], md=miss.get('d'),
+                 mb=BUCKET_MB, c=ms(v.backward_span), a=ms(a.backward_span), grew=_plus(grew),
                  part=t(part, share=verdict.num(grew / gap if gap > 0 else 0, '%'), left=ms(abs(gap - grew))))
     return verdict.answer(*(one(w, r) for w, r in (('allreduce.here', here), ('allreduce.there', there)) if r))
 
@@ -131,14 +129,14 @@ def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True
         v.id: name(result, v, _plot) for v in versions}, guess={guess_on: guess and guess / MS},
         predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model},
         title=title or _plot('allreduce.plot.title'), predicted_label=_plot('allreduce.plot.formula'))
-    (axes := [ax or fig.axes[0]])[0].set_xlabel(style.plot_text('allreduce.plot.step_ms'))
+    (axes := [ax or fig.axes[0]])[0].set_xlabel(_plot('allreduce.plot.step_ms'))
     if backward:  # each profiled step: backward's span, mean of the processes
         spans = {v: [sum(s['backward'] for s in step) / len(step) for step in zip(*result.version(v).stats)]
                  for v in backward}
-        plot_repeats(spans, ax=low, unit='ms', halves=True, title=style.plot_text('allreduce.plot.back'),
+        plot_repeats(spans, ax=low, unit='ms', halves=True, title=_plot('allreduce.plot.back'),
                      labels={v: _plot('allreduce.plot.back_in', k=LETTER[v]) for v in backward})
         low.get_legend().remove()
-        low.set_xlabel(style.plot_text('allreduce.plot.back_ms'))
+        low.set_xlabel(_plot('allreduce.plot.back_ms'))
         axes.append(low)
     for a in axes:  # each from 0 on its own range
         a.set_xlim(0, a.get_xlim()[1])
@@ -152,20 +150,20 @@ def draw_step_timeline(result, version_id: str, ax=None):
         raise UsageError(t('allreduce.usage.no_trace', version=version_id, traced=', '.join(result.events) or '-'))
     back = {r: [x for e in result.events[version_id] if (e['rank'], e['role']) == (r, 'backward')
                 for x in (e['start'], e['end'])] or [0.0] for r in range(result.processes)}  # its span, per process
-    lane = {(rank, s): style.plot_text('allreduce.lane', rank=rank, what=style.plot_text(
+    lane = {(rank, s): _plot('allreduce.lane', rank=rank, what=_plot(
         f'allreduce.lane.{s}', ms=(max(back[rank]) - min(back[rank])) * MS)) for rank in range(result.processes)
         for s in ('compute', 'allreduce')}
     events = [{**e, 'name': '' if e['role'] in ('allreduce', 'copy') else e['name'], 'lane': lane[e['rank'],
                e['stream']], 'role': 'cpu' if e['role'] == 'copy' else e['role']} for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
     leads, label = _leads(result, version_id), name(result, result.version(version_id), _plot)
-    ms = style.plot_text('allreduce.sep_list').join(style.plot_text('allreduce.plot.lead', ms=x * MS, rank=k)
+    ms = _plot('allreduce.sep_list').join(_plot('allreduce.plot.lead', ms=x * MS, rank=k)
                                                      for k, x in enumerate(leads))
-    title = style.plot_text(f"allreduce.plot.timeline_{'during' if max(leads, default=0) > 1e-6 else 'after'}",
+    title = _plot(f"allreduce.plot.timeline_{'during' if max(leads, default=0) > 1e-6 else 'after'}",
                             label=label, ms=ms)
-    fig = draw_timeline(events, ax=ax, rows=rows, title=title, legend_names={'cpu': style.plot_text(
-        'allreduce.lane.copy'), 'allreduce': style.plot_text('allreduce.lane.waiting')})
-    (ax := ax or fig.axes[0]).set_xlabel(style.plot_text('allreduce.plot.from_backward', axis=ax.get_xlabel()))
+    fig = draw_timeline(events, ax=ax, rows=rows, title=title, legend_names={'cpu': _plot(
+        'allreduce.lane.copy'), 'allreduce': _plot('allreduce.lane.waiting')})
+    (ax := ax or fig.axes[0]).set_xlabel(_plot('allreduce.plot.from_backward', axis=ax.get_xlabel()))
     return fig
 
 

@@ -20,15 +20,15 @@
 # **all-reduce**: every process contributes its gradients and receives their sum. In *data parallelism* every
 # process holds the same MLP and a share of the minibatch. You first see what sending during backward buys on a
 # 16-core host. Then you write four versions of the step, the last as PyTorch's `DistributedDataParallel` (DDP) does
-# it, and measure the first three and DDP here.
+# it, and measure them and DDP here.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
 # 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
-# 小批量中的一份。下面先看一台 16 核主机上记录的结果：在反向传播的同时发送梯度，训练迭代的用时有什么变化。
-# 然后写出训练迭代的四个版本（最后一个是 PyTorch 的 `DistributedDataParallel`（DDP）的做法），并在这台机器上测量前三个版本和 DDP。
+# 小批量中的一份。下面先看 16 核主机上的记录结果：边反向传播边发送梯度，训练迭代的用时如何变化。
+# 然后写出训练迭代的四个版本，最后一个即 PyTorch 的 `DistributedDataParallel`（DDP）的做法，并在这台机器上测量它们和 DDP。
 
 # %%
 # %matplotlib inline
@@ -53,7 +53,7 @@ print(show.machine_text(BACKEND, WORLD))
 # %% [markdown]
 # ## The picture: recorded on a 16-core host
 #
-# Two gloo processes on a 16-core host (the CPU of an NVIDIA H200 machine), running two of the versions you write
+# Two gloo processes on a 16-core host (an NVIDIA H200 machine's CPU), running two of the versions you write
 # below. In **(a)** every gradient is all-reduced after backward. In **(c)** each gradient's all-reduce starts from a
 # hook once backward has computed it. The last layer's gradient is final first, so its all-reduce runs while backward
 # computes the layers nearer the input. DDP does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once
@@ -61,13 +61,13 @@ print(show.machine_text(BACKEND, WORLD))
 # (c); the bottom one draws one profiled step of (c), process by process.
 
 # %% [markdown] lang="zh"
-# ## 先看图：在一台 16 核主机上记录的结果
+# ## 先看图：16 核主机上的记录结果
 #
-# 两个 gloo 进程在一台 16 核主机（一台 NVIDIA H200 机器的 CPU）上运行下文你要写的两个版本。
+# 两个 gloo 进程在 16 核主机（NVIDIA H200 机器的 CPU）上运行下文的两个版本。
 # **（a）**在反向传播之后对每个梯度做全归约。**（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。
-# 最后一层的梯度最先算出，所以它的全归约与靠近输入的各层的反向传播同时进行。DDP 的做法与（c）相同，只是按桶发送：
-# DDP（1 MiB）在一个桶装满 1 MiB 时发送它。最上面一行是不做全归约的训练迭代，即下限。
-# 中间一栏是（a）和（c）中反向传播的用时；最下面一栏是（c）中性能分析器记录的那次迭代，逐个进程画出。
+# 最后一层的梯度最先算出，所以它的全归约与前面各层的反向传播同时进行。DDP 与（c）相同，只是按桶发送：
+# DDP（1 MiB）在桶装满 1 MiB 时发送。最上面一行是不做全归约的训练迭代，即下限。
+# 中间一栏是（a）和（c）中反向传播的用时；最下面一栏逐个进程画出（c）中记录的一次迭代。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -82,7 +82,7 @@ if rec is not None:
 
 # %% [markdown] lang="zh"
 # **测量之前。** 在 16 核主机上，反向传播在（c）中比在（a）中用时更长（上图中间一栏）：（c）在反向传播期间做全归约，
-# （a）不做。预计在这里也是这样，实测图的下面一栏检验这一点。
+# （a）不做。预计这里也是这样，由实测图的下面一栏检验。
 
 # %% [markdown]
 # ## Build it: four versions of the step
@@ -97,10 +97,10 @@ if rec is not None:
 # %% [markdown] lang="zh"
 # ## 动手实现：训练迭代的四个版本
 #
-# 每个进程在自己那一份数据 `X, y` 上运行训练迭代；求和之前把每个梯度除以进程数，得到的就是整个小批量上的平均梯度。
-# 可以使用 `loss_of(model, X, y)`、`dist` 和 `torch`。检查在两个进程上运行你的训练迭代，
-# 并与单个进程在整个小批量上用 float64 训练的结果比较。检查用的模型有一个*共享*的权重
-# （一个参数被两层使用：它的梯度是两次使用之和，只做一次全归约），还有一个*冻结*的权重（它的 `.grad` 一直是 `None`）。
+# 每个进程在自己那份数据 `X, y` 上运行训练迭代；求和前把每个梯度除以进程数，得到的就是整个小批量的平均梯度。
+# 可以使用 `loss_of(model, X, y)`、`dist` 和 `torch`。检查把两个进程的结果
+# 与单个进程用 float64 在整个小批量上的结果比较。检查用的模型有一个*共享*的权重：它被两层使用，
+# 梯度是两次使用之和，只做一次全归约；还有一个*冻结*的权重，它的 `.grad` 一直是 `None`。
 #
 # **（a）反向传播之后**，如上图：先反向传播，再对每个梯度调用 `dist.all_reduce(p.grad)`。
 
@@ -121,8 +121,8 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 # all-reduce it once, and copy each piece back into its gradient.
 
 # %% [markdown] lang="zh"
-# **（b）一个展平的缓冲区。** 即（a），但只调用一次，而不是每个张量一次：把所有梯度复制进一个展平的张量，
-# 只做一次全归约，再把每一段复制回它的梯度。
+# **（b）一个展平的缓冲区。** 即（a），但只调用一次全归约：把所有梯度复制进一个展平的张量，
+# 全归约后再把每一段复制回它的梯度。
 
 # %%
 def flat_allreduce(model, X, y, optimizer):
@@ -183,28 +183,27 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown]
 # ## Measure here: the ingredients
 #
-# `run_allreduce` times (a)-(c), DDP at four bucket sizes in place of (d), the **step without all-reduce** and
-# **all-reduce alone**.
+# `run_allreduce` times (a)-(d), (d) with 1 MiB buckets, DDP at four bucket sizes, the **step without all-reduce**
+# and **all-reduce alone**.
 #
 # The *cost formula* predicts each step. A ring all-reduce sends $2(n-1)/n$ of the bytes from each process; for
-# $n=2$ that is 1. So one call costs $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$. Here α is a call's fixed cost and
-# β the bandwidth (gloo over loopback). Both are fitted to two timings: all-reduce alone, and one call on a larger
-# buffer. A call starts once its gradients are ready and the call before it is done. The first layer's gradients are
-# computed last, so the call that sends them starts after backward ends.
+# $n=2$ that is 1. So one call costs $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$: $\alpha$ is a call's fixed cost,
+# $\beta$ the bandwidth (gloo over loopback), both fitted to two timings (all-reduce alone, one call on a larger
+# buffer). A call starts once its gradients are ready and the call before it is done.
 
 # %% [markdown] lang="zh"
 # ## 在这里测量：预测所需的数据
 #
-# `run_allreduce` 为（a）至（c）计时，还有代替（d）的四种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
+# `run_allreduce` 为（a）至（d）计时，其中（d）的桶为 1 MiB；还有四种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
-# *代价公式*预测每次训练迭代的用时。环形全归约中，每个进程发送的字节数是梯度字节数的$2(n-1)/n$倍；$n=2$时这个倍数是 1。
-# 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中 α 是每次调用的固定开销，β 是带宽
-# （gloo 经本机回环网络）。两者由两次计时拟合：只做全归约，以及对一个更大的缓冲区调用一次。
-# 一次调用要等它的梯度就绪、并且前一次调用完成后才能开始。第一层的梯度最后才算出，
-# 所以发送它的那次调用在反向传播结束之后才开始。
+# *代价公式*预测每次训练迭代的用时。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
+# 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
+# $\beta$是带宽（gloo 经本机回环网络），两者由只做全归约和对一个更大的缓冲区调用一次这两次计时拟合。
+# 一次调用要等它的梯度就绪、且前一次调用完成后才能开始。
 
 # %% tags=["nbval-ignore-output"]
-steps, which = show.choose({'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks}, checked)
+mine = {'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks, 'd': allreduce_in_buckets}
+steps, which = show.choose(mine, checked)  # yours once they pass  #zh: 你的版本通过检查后就用你的
 result = run_allreduce(BACKEND, WORLD, bucket_mb=BUCKETS, repeats=9, profiled=5, timeout=60, steps=steps, **SIZES)
 print(which)
 print(show.ingredients_text(result))
@@ -212,15 +211,17 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# The formula counts only all-reduce, not the copies or a slower backward. (c) gains the all-reduce it hides and loses
-# what it adds to backward; the Measure figure's lower panel measures the second. Write your guess of (c)'s step here,
-# in ms, into `my_guess`.
+# By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide: at least the
+# last call, the first layer's 4 MiB weight (computed last), more if all-reduce alone outlasts backward. (c) also
+# loses what it adds to backward, which the formula omits with the copies; the Measure figure's lower panel measures
+# it. Write your guess of (c)'s step, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 代价公式只算全归约，没有算复制，也没有算反向传播变慢。（c）省下它隐藏的全归约用时，
-# 但多花它让反向传播增加的用时；实测图的下面一栏测量后者。把你对这里（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
+# 按代价公式，（c）的训练迭代用时等于不做全归约的训练迭代加上反向传播藏不住的全归约：至少是最后一次调用，
+# 即最后算出的第一层 4 MiB 权重；只做全归约若比反向传播还长，就更多。（c）还多花它让反向传播增加的用时，
+# 代价公式没有计入它，也没有计入复制；实测图的下面一栏测量它。把你对（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭代用时
@@ -235,9 +236,9 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭�
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果上面两栏同类的图，在这台机器上画出，多了（b）和代价公式（斜线条形），菱形是你的猜测。
-# **（b）保留缓冲区**是（b）的对照：展平的缓冲区只新建一次，所以它检验的是每次迭代新建缓冲区的代价。
-# 下面一栏是性能分析器记录的那几次迭代中反向传播的用时：（c）边反向传播边发送，（a）是它的对照。
+# 与记录结果上面两栏同类的图，多了（b）和代价公式（斜线条形），菱形是你的猜测。
+# **（b）保留缓冲区**是（b）的对照：缓冲区只建一次，检验的是每次迭代新建缓冲区的代价。
+# 下面一栏是性能分析器记录的那几次迭代中（c）和它的对照（a）的反向传播用时。
 
 # %% tags=["nbval-ignore-output"]
 print(show.paid_line(result, my_guess))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
@@ -270,7 +271,7 @@ display(fig)
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. 从图中读出：代价公式对这里（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少差距？
+# 1. 从图中读出：代价公式对这里（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少？
 #    参考答案还给出了 16 核主机上的数字。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -289,13 +290,13 @@ print(show.flat_answer(result))  # (b) against (a), then against its control  #z
 
 # %% [markdown]
 # 3. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is DDP
-#    with 1 MiB buckets faster here than DDP 25 MiB? Write your guess of DDP 1 MiB's step here (ms) into `my_guess`.
+#    1 MiB faster here than DDP 25 MiB? Write your guess of DDP 1 MiB's step here (ms) into `my_guess`.
 #    The answer adds the 16-core host.
 
 # %% [markdown] lang="zh"
-# 3. DDP 默认的桶大小是 25 MiB，能装下这个多层感知机的全部梯度，所以反向传播之后只调用一次全归约。按同一规则，
-#    在这里，桶大小为 1 MiB 的 DDP 比默认的 DDP（25 MiB，一个桶）快吗？把你对这里 DDP（1 MiB）训练迭代用时的猜测
-#    （毫秒）写进 `my_guess`。参考答案还给出了 16 核主机上的结果。
+# 3. DDP 默认的桶是 25 MiB，装得下这个多层感知机的全部梯度：反向传播之后只调用一次全归约。按同一规则，
+#    在这里 DDP（1 MiB）比 DDP（25 MiB）快吗？把你对 DDP（1 MiB）用时的猜测（毫秒）写进 `my_guess`。
+#    参考答案还给出了 16 核主机上的结果。
 
 # %%
 my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB）的训练迭代用时
@@ -303,8 +304,9 @@ my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB�
 # %% tags=["nbval-ignore-output"]
 display(show.bucket_table(result, there))  # calls per step, then here and the recording  #zh: 每次迭代的调用次数，然后是这里和记录结果
 print(show.layer_note(result))  # why a small bucket holds one layer  #zh: 为什么小桶只装一层
-display(show.plot_steps(result, ids=['serial'] + [v.id for v in result.ddp_versions()], guess=my_guess,
-                        guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
+ids = ['serial'] + [v.id for v in result.ddp_versions()]
+ids.insert(ids.index('ddp-1') + 1, 'buckets')  # (d), 1 MiB buckets, below DDP 1 MiB  #zh: （d）用 1 MiB 的桶，画在 DDP（1 MiB）下面
+display(show.plot_steps(result, ids=ids, guess=my_guess, guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.buckets_answer(result, there))  # DDP 1 MiB against one bucket: here, then the recording  #zh: DDP（1 MiB）与一个桶相比：先这里，再记录结果
@@ -367,7 +369,7 @@ print(show.sum_answer(wrong, WORLD))
 # - 数据并行用全归约对梯度取平均；代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，
 #   不计其他。
 # - 重叠来自依赖图：最后一层的梯度最先算出。
-# - 边反向传播边发送是否划算，取决于它隐藏的通信用时是否多于它让反向传播增加的用时（比较（c）与（a）中的反向传播）。
+# - 边反向传播边发送是否划算，取决于它隐藏的通信用时是否多于它让反向传播增加的用时；后者是（c）与（a）中反向传播之差。
 #
 # ## 易错点
 #

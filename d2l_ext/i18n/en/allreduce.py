@@ -25,10 +25,11 @@ MESSAGES = {
     'allreduce.recorded.missing': '{where}: missing {missing}: record again',
     'allreduce.processes.gloo': 'PyTorch {torch}, {cores} CPU cores: {n} gloo processes, one core each',
     'allreduce.processes.shared': 'PyTorch {torch}: {n} gloo processes take turns on {cores} CPU core(s), no overlap',
-    'allreduce.usage.size_hint': 'pass a positive {name}', 'allreduce.which.yours': 'measured: your (a)-(c)',
-    'allreduce.which.package': 'measured: the reference (a)-(c), until yours pass',
+    'allreduce.usage.size_hint': 'pass a positive {name}', 'allreduce.which.yours': 'measured: your (a)-(d)',
+    'allreduce.which.package': 'measured: the reference (a)-(d), until yours pass',
     'allreduce.which.mixed': 'measured: your {yours}; the reference {package}',
-    'allreduce.ingredients.step': 'step without all-reduce {step}; all-reduce alone {alone} in {tensors} calls',
+    'allreduce.ingredients.step': ('step without all-reduce {step}, its backward {span}; all-reduce alone {alone} in '
+                                   '{tensors} calls'),
     'allreduce.ingredients.fit': 'cost formula: α = {alpha} a call, β = {gbps} GB/s',
     'allreduce.plot.back': 'backward in the profiled steps', 'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
@@ -44,10 +45,10 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
-    'allreduce.answer.miss': ("{where}, the formula put (c) at {model}, the median was {measured} ({missed}). Backward "
-                              "took {c} in (c)'s profiled steps vs {a} in (a)'s, the control ({grew}): {part}."),
-    'allreduce.answer.share': '{share} of the gap; {left} is left', 'allreduce.answer.none': 'none of the gap',
-    'allreduce.answer.over': 'more than the gap; the rest of the step ran {left} faster than the formula',
+    'allreduce.answer.miss': ("{where}, median − formula: (c) {mc}, (a) {ma}, DDP {mb:g} MiB {md}. Backward took {c} "
+                              "in (c)'s profiled steps vs {a} in (a)'s, the control ({grew}): {part}."),
+    'allreduce.answer.share': "{share} of (c)'s gap; {left} is left", 'allreduce.answer.none': "none of (c)'s gap",
+    'allreduce.answer.over': "more than (c)'s gap; the rest of the step ran {left} faster than the formula",
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
