@@ -79,6 +79,55 @@ def test_exercise_1_gives_the_share_of_the_formulas_miss_that_backwards_change_a
             'DDP（1 MiB）120 − 106 = +14.0毫秒。性能分析器记录的那几次迭代中，' \
             '反向传播在（c）中用时55.0毫秒，在对照（a）中为50.0毫秒（+5.00毫秒）：' \
             '这一变化占（c）的差距的36%，还剩9.00毫秒。'
+
+
+def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
+    r = fake(hooks=0.095)  # a median below the step without all-reduce: drawn where it is
+    ax = show.plot_steps(r).axes[0]
+    drawn = [r.version(v) for v in ['serial', 'flat', 'kept', 'hooks']]
+    assert [t.get_text().split('\n')[0] for t in ax.get_yticklabels()][1:] == [show.name(r, v) for v in drawn]
+    assert [t.get_text().split('\n')[0] for t in ax.get_yticklabels()][0] == 'step without all-reduce'
+    medians = [seg[0][0] for c in ax.collections if hasattr(c, 'get_segments') for seg in c.get_segments()]
+    assert pytest.approx(95.0) in medians and pytest.approx(100.0) in medians  # (c), the step without all-reduce
+    dots = sum(len(c.get_offsets()) for c in ax.collections if isinstance(c, PathCollection))
+    assert dots == sum(len(v.step_times) for v in [r.version('backward'), *drawn])  # every repeat
+    hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
+    assert hatched[0] == pytest.approx((r.prediction.backward + r.prediction.allreduce) * 1e3)  # (a): in turn
+    assert len(hatched) == 4  # (a), (b), its control, (c)
+    assert hatched[1] == hatched[2] == pytest.approx(r.predicted('ddp-25')['step'] * 1e3)  # one call after backward
+    assert len(ax.get_legend().get_texts()) == 4  # dots, median, middle half, model
+
+
+def test_the_flat_answer_reads_b_against_a_then_its_control_naming_the_cause_only_where_the_rule_parts_them():
+    assert show.flat_answer(fake()) == 'Worked answer: Here, (b) flat 135 ms vs (a) after backward 140 ms: no clear ' \
+        'difference (medians within 5%). Here, (b) flat 135 ms vs (b), buffer kept 120 ms: slower (12% more time). ' \
+        "They differ in one thing: (b)'s torch.cat and ÷n make two new 24 MiB tensors every step, the control's " \
+        'buffer is made once.'
+    close = fake(serial=0.125)  # (b) 120 ms, its control 105 ms, but one repeat of the control at 140 ms
+    close.version('kept').times[2] = [0.14, 0.14]
+    assert show.flat_answer(close).endswith('no clear difference (grey boxes overlap).')  # no cause named
+    with using_language('zh'):
+        assert show.flat_answer(fake()).endswith(
+            '两者只有一处不同：（b）每次迭代都用torch.cat和除法新建两个24 MiB的张量，对照的缓冲区只建一次。')
+
+
+def test_a_timeline_of_b_draws_its_flatten_and_copy_back():
+    r = fake(serial=0.15)  # (b)'s drawn step copies for 10 ms on process 0, 12 ms on process 1
+    r.events['flat'] = [{'rank': k, 'stream': s, 'role': role, 'name': 'x', 'start': a, 'end': b}
+                        for k in (0, 1) for s, role, a, b in (('compute', 'backward', 0.0, 0.05),
+                                                              ('compute', 'copy', 0.05, 0.06 + 0.002 * k),
+                                                              ('allreduce', 'allreduce', 0.06, 0.08 - 0.005 * k))]
+    legend = [x.get_text() for x in show.draw_step_timeline(r, 'flat').axes[0].get_legend().get_texts()]
+    assert 'flatten (cat, ÷n), copy back' in legend and 'all-reduce (incl. waiting\nfor the other process)' in legend
+    assert show.draw_step_timeline(r, 'flat').axes[0].get_xlabel() == \
+        "time (ms) from backward's start (forward not drawn)"
+
+
+def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimizer():
+    fig = show.draw_step_timeline(fake(), 'hooks')
+    title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
+    assert 'first all-reduce started 70 ms (process 0), 70 ms (process 1) before backward ended' in title  # not step()
+    assert fig.axes[0].get_yticklabels()[0].get_text() == 'process 0: compute (backward 100 ms)'  # its own span
     with using_language('zh'):
         fig = show.draw_step_timeline(fake(), 'hooks')
     assert '第一个全归约开始时，反向传播还要70毫秒（进程0）、70毫秒（进程1）才结束' in fig.axes[0].get_title(loc='left')
