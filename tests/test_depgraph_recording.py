@@ -469,3 +469,16 @@ def test_the_step_figure_is_two_panels_its_first_row_names_one_device(here):
         assert fig.axes[0].get_yticklabels()[0].get_text().startswith('one device (GPU)' if one[
             'kind'] == 'gpu' else f"one device (CPU, {one['threads']} cores), whole minibatch")
     assert len(fig.axes) == 2  # every repeat, the timelines: each repeat's overlap is in the worked answer's table
+
+
+def test_the_server_thread_keeps_only_the_cores_the_lanes_leave(monkeypatch):
+    # beside a CPU lane's OpenMP team, a calling thread on every core made the split step 4x slower on an H100
+    import torch
+
+    from d2l_ext.machine import cpu_cores
+    seen, before = [], torch.get_num_threads()
+    monkeypatch.setattr(recording, 'settle', lambda: seen.append(torch.get_num_threads()))  # called before each run
+    recording.record_step(['cpu', 'cpu'], batches=(16,), repeats=1, warmup=0, sizes={'hidden': 8})
+    lanes = recording.as_lanes(['cpu', 'cpu'])
+    spare = max(1, cpu_cores() - sum(lane.threads for lane in lanes))
+    assert len(seen) == 3 and set(seen) == {spare} and torch.get_num_threads() == before

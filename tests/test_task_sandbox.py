@@ -256,7 +256,7 @@ def test_cannot_measure_where_the_machine_cannot_show_it():
     assert status == 'cannot_measure' and judged[-1].fields['unmeasurable']
     from d2l_ext.display.grading import lines
     drawn = lines(Verdict('13.3.1-lanes', status, judged))
-    assert drawn[0].startswith('cannot measure here') and '1 core(s) free for 2' in drawn[-2]
+    assert drawn[0].startswith('cannot measure here') and 'cores free: 1, for 2' in drawn[-2]
     assert len(lines(Verdict('13.3.1-lanes', status, judged), compact=True)) <= 3
 
 

@@ -12,10 +12,10 @@ from dataclasses import replace
 import torch
 
 from .. import recordings
-from ..backends.torch_backend import run_on_lanes
+from ..backends.torch_backend import intra_op_threads, run_on_lanes, tolerance
 from ..errors import UsageError
 from ..i18n import t
-from ..machine import provenance
+from ..machine import cpu_cores, provenance
 from ..timing import settle, wait_for_lanes
 from . import halves, model
 from .halves import mark, on_host
@@ -120,23 +120,26 @@ def _run(lanes, batch, sizes, repeats, warmup, lr, control=False, step=model.mlp
     if control and one.lane.kind == 'cpu' and one.lane.threads > 1:  # the control: the whole step on one thread
         runs[CONTROL] = _OneDevice(lanes[0], params, X, y, threads=1)
     times, events, errors = {v: [] for v in runs}, {v: [] for v in runs}, dict.fromkeys(runs, 0.0)
-    for r in range(warmup + repeats):
-        for way in runs:
-            probe = runs[way]
-            wait_for_lanes(every)
-            zero = halves.gpu_zero(every)  # synchronizes: outside the timed region
-            settle()
-            t0 = time.perf_counter()
-            out = probe(params, X, y, lr)
-            wait_for_lanes(every)
-            wall = time.perf_counter() - t0
-            if r < warmup:
-                continue
-            times[way].append(wall)
-            events[way].append(probe.events(zero, t0))
-            errors[way] = max(errors[way], check_update(out, params, reference, t(f'graph.variant.{way}')))  # or raise
+    # The calling thread (the server) keeps the cores the lanes leave: its team on every core beside a CPU lane's
+    # makes OpenMP barriers wait for descheduled threads (H100, 2026-12-07: the split step 15.2 ms; 3.5 ms so).
+    spare = max(1, cpu_cores() - sum(lane.threads for lane in lanes if lane.kind == 'cpu'))
+    with intra_op_threads(spare):
+        for r in range(warmup + repeats):
+            for way in runs:
+                probe = runs[way]
+                wait_for_lanes(every)
+                zero = halves.gpu_zero(every)  # synchronizes: outside the timed region
+                settle()
+                t0 = time.perf_counter()
+                out = probe(params, X, y, lr)
+                wait_for_lanes(every)
+                wall = time.perf_counter() - t0
+                if r < warmup:
+                    continue
+                times[way].append(wall)
+                events[way].append(probe.events(zero, t0))
+                errors[way] = max(errors[way], check_update(out, params, reference, t(f'graph.variant.{way}')))
     drawn = {v: median_repeat(times[v]) for v in runs}  # each way drawn from its own median repeat
-    from ..backends.torch_backend import tolerance
     return {'batch': batch, 'repeats': repeats, 'warmup': warmup, 'times': times,
             'errors': errors, 'tolerance': tolerance(),
             **{key: {v: [half_stats(ev)[k] for ev in events[v]] for v in ('in_turn', 'split')}

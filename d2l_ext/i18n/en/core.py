@@ -18,17 +18,17 @@ MESSAGES = {
         'the CPU with {threads} of its {cores} cores (one feeds the GPU), on its own Python thread: PyTorch '
         'finishes CPU operations in the calling thread'),
     'core.lane_cpu_beside_gpu_mxnet': (
-        "the CPU: MXNet's engine runs its operations on a pool of {workers} CPU worker thread(s)"),
+        "the CPU: MXNet's engine runs its operations on a pool of CPU worker threads ({workers})"),
     'core.lane_cpu_share_label': 'CPU lane {number} ({threads} of {cores} cores)',
     'core.lane_cpu_share_torch': (
-        'a Python thread running PyTorch with {threads} intra-op thread(s), {threads} of the {cores} cores; '
+        'a Python thread running PyTorch on {threads} of the {cores} cores (intra-op threads); '
         'PyTorch runs CPU operations synchronously, so two lanes need two threads.'),
     'core.lane_one_core': ' This machine has one core, so the two lanes take turns: expect no speedup.',
     'core.lane_worker_row': '{lane} / worker {worker}',
     'core.lane_mxnet_cpu_label': 'MXNet cpu({index})',
     'core.lane_mxnet_cpu': (
-        "MXNet's dependency engine runs each CPU context on its own pool of {workers} worker thread(s); "
-        'cpu(0) and cpu(1) share {cores} core(s): not separate hardware'),
+        "MXNet's dependency engine runs each CPU context on its own pool of worker threads ({workers}); "
+        'cpu(0) and cpu(1) share the cores ({cores}): not separate hardware'),
     'core.describe_lane': 'lane {number}: {label} - {explanation}',
     'core.unknown_lane': "lane {lane} does not exist here for {framework}; this machine's lanes are: {names}",
     'core.lane_twice': 'lane {lane} is named twice: name each lane once',

@@ -26,13 +26,13 @@ MESSAGES = {
     'grading.line.overlap_info': 'overlap {measured} (predicted {predicted}; not graded in this task)',
     'grading.line.error': '{label}: worst error {error:.1e} (allowed {tolerance:.0e})',
     'grading.line.calls': '{label}: {calls} all-reduces per step (needed {expected})',
-    'grading.line.threads': '{label}: lane {lane} used {got} thread(s); its share is {want}',
+    'grading.line.threads': '{label}: lane {lane} used threads: {got}; its share: {want}',
     'grading.line.unmeasurable': '{label}: cannot measure here ({why})',
     'grading.line.not_judged': '{label}: not judged until the criteria above pass',
     'grading.change': 'change: {fix}',
     'grading.change_machine': 'nothing in your code: grade it again on an idle machine with more cores',
     # why a timed criterion cannot be measured on this machine
-    'grading.unmeasurable.cores': '{cores} core(s) free for {needed} lanes or processes',
+    'grading.unmeasurable.cores': 'cores free: {cores}, for {needed} lanes or processes',
     'grading.unmeasurable.load': 'other programs used {busy:.0%} of the cores; measurable up to {limit:.0%}',
     'grading.unmeasurable.spread': 'repeated runs spread {spread:.0%} of their median; measurable up to {limit:.0%}',
     # submissions that pass without doing the task

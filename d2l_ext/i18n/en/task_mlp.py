@@ -8,10 +8,10 @@ MESSAGES = {
     'task.mlp.correct': 'all {steps} updates match float64: worst relative error {error:.1e} (allowed {tolerance:.0e})',
     'task.mlp.wrong': ('step {step}: relative error {error:.1e} against one float64 device (tolerance '
                        '{tolerance:.0e}); yours is {scale:.2f} times the right update'),
-    'task.mlp.calls': 'one step called lane_step {calls} time(s)',
+    'task.mlp.calls': 'one step called lane_step {calls} times',
     'task.mlp.rows': 'the halves had {rows} rows; the minibatch has {batch}',
     'task.mlp.device': "lane {lane}'s half ran on {got}, not {want}",
-    'task.mlp.threads': "lane {lane}'s half ran with {got} thread(s), not its share of {want}",
+    'task.mlp.threads': "lane {lane}'s half ran on threads: {got}, not its share: {want}",
     'task.mlp.same_thread': 'both halves ran on one thread ({thread})',
     'task.mlp.result_device': 'the new weights are on {got}, not the CPU',
     'task.mlp.server_device': 'the gradients were summed or applied on {got}, not the CPU',
