@@ -140,4 +140,4 @@ def test_a_lane_holds_ids_and_survives_json_and_pickle():
     assert Lane.from_dict(d) == lane == pickle.loads(pickle.dumps(lane))
     assert d['label'] == lane.label_in('en') == 'CPU lane 1 (2 of 4 cores)'
     with using_language('zh'):  # made when read, in the language asked for: never stored translated
-        assert lane.label == 'CPU计算资源1（4个核心中的2个）' and '计算资源' not in lane.label_in('en')
+        assert lane.label == 'CPU 1（4个核心中的2个）' and '计算资源' not in lane.label_in('en')

@@ -151,16 +151,16 @@ def test_a_zh_figure_without_a_cjk_font_draws_english_from_its_keys(no_cjk_font,
 
 def test_a_zh_figure_with_a_cjk_font_draws_chinese(faked_cjk_font):
     rows, title, legend, xlabel, repeat_rows, title2 = _zh_figure_texts()
-    assert rows == ['CPU计算资源0', 'GPU 0'] and title == '预测：0.5 s'
+    assert rows == ['CPU 0', 'GPU 0'] and title == '预测：0.5 s'
     assert legend == ['复制流'] and xlabel == '时间（秒）'
-    assert repeat_rows == ['CPU计算资源1'] and title2 == '中位数'
+    assert repeat_rows == ['CPU 1'] and title2 == '中位数'
 
 
 def test_a_lane_is_labelled_from_its_ids_in_the_language_asked():
     from d2l_ext.lanes import label_of, make_lane
     lane = make_lane('torch', 'cpu', 1, threads=3, cores=6, label_key='core.lane_cpu_share_label')
     assert lane.label_in('en') == 'CPU lane 1 (3 of 6 cores)'
-    assert lane.label_in('zh') == 'CPU计算资源1（6个核心中的3个）'
+    assert lane.label_in('zh') == 'CPU 1（6个核心中的3个）'
     with using_language('zh'):
         assert lane.label == lane.label_in('zh') and label_of('cpu') == 'CPU'
     assert label_of('cuda:1') == 'GPU 1' and label_of('cpu(1)', 'en', 'mxnet') == 'MXNet cpu(1)'

@@ -12,13 +12,13 @@ MESSAGES = {
     'core.lane_gpu_mxnet': '一整块 GPU：MXNet 的引擎把计算排入 GPU 的队列后立即返回',
     'core.lane_cpu_label': 'CPU（{cores} 个核心中的 {threads} 个）',
     'core.lane_cpu_plain': 'CPU',
-    'core.lane_cpu_number': 'CPU 计算资源 {number}',
+    'core.lane_cpu_number': 'CPU {number}',
     'core.lane_cpu_all_label': 'CPU（{cores} 个核心）',
     'core.lane_cpu_beside_gpu_torch': (
         'CPU，使用 {cores} 个核心中的 {threads} 个（留一个核心给 GPU 启动 CUDA 内核）：PyTorch 在调用线程中把 CPU '
         '运算执行完毕才返回，所以这个计算资源有自己的 Python 线程，与 GPU 同时运行'),
     'core.lane_cpu_beside_gpu_mxnet': 'CPU：MXNet 的引擎在由 {workers} 个 CPU 工作线程组成的线程池上执行运算',
-    'core.lane_cpu_share_label': 'CPU 计算资源 {number}（{cores} 个核心中的 {threads} 个）',
+    'core.lane_cpu_share_label': 'CPU {number}（{cores} 个核心中的 {threads} 个）',
     'core.lane_cpu_share_torch': (
         '一个运行 PyTorch 的 Python 线程，使用 {threads} 个操作符内线程，即 {cores} 个核心中的 {threads} 个；'
         'PyTorch 同步执行 CPU 运算，所以两个计算资源需要两个线程。'),
