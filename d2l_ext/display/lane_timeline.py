@@ -21,10 +21,10 @@ def plot_timeline(result, ax=None, title=None, max_bars: int | None = MAX_BARS):
     rows = None if framework(result.framework).worker_rows else {n: style.lane_role(i) for i, n in enumerate(ids)}
     lang = style.plot_language()
     labels = {row: row_label(row, result.lanes, lang) for row in {*ids, *(e['lane'] for e in result.events)}}
-    if title is None:  # which run, then each lane's products on a line of its own (busy stretches where merged)
+    for lane, k in zip(result.lanes, result.iters):  # a lane drawn as its busy stretches says so under its name
+        if lane['name'] in merged and lane['name'] in labels:
+            labels[lane['name']] = style.plot_text('parallel.timeline_merged', lane=labels[lane['name']], iters=k)
+    if title is None:  # one line: which run (the products per lane are the rows above it in 13.3.0's figure)
         which = 'parallel.timeline_own' if result.repeat is None else 'parallel.timeline_median'
-        counts = '\n'.join(style.plot_text(
-            'parallel.timeline_merged' if lane['name'] in merged else 'parallel.timeline_row',
-            lane=labels[lane['name']], iters=k) for lane, k in zip(result.lanes, result.iters))
-        title = style.plot_text(which, framework=framework(result.framework).display, size=result.size) + '\n' + counts
+        title = style.plot_text(which, framework=framework(result.framework).display, size=result.size)
     return draw_timeline(result.events, ax=ax, rows=rows, row_labels=labels, framework=result.framework, title=title)

@@ -96,24 +96,22 @@ def plot_lanes_run(rows, guess: float | None = None, baseline: float | None = No
     labels = [*(style.plot_lane(lane) for lane in rows.lanes), variant_name('parallel', 'one_after_other'),
               variant_name('parallel', 'together'),
               *(style.plot_text(f'parallel.variant.{variant}', name=job) for variant, job in zip(both, jobs))]
-    return plot_repeats(cmp, predicted={names[2]: sum(rows.alone), names[3]: predicted}, halves=True,
+    return plot_repeats(cmp, predicted={names[3]: predicted}, halves=True,
                         guess={names[3]: guess, names[4]: baseline}, labels=dict(zip(names, labels)),
                         title=style.plot_text('parallel.repeats_title', repeats=len(cmp[names[3]].times)))
 
 
 def lanes_answer(rows) -> str:
-    """13.3.1's worked answer: together vs the longer job alone, then vs the baseline; on CPU lanes the control."""
+    """13.3.1's worked answer: together vs the baseline (the question); on CPU lanes the baseline against the control
+    (cell 17's rule); together against the longer lane alone, measured."""
     if gone := unmeasurable(t('parallel.claim'), _busy(rows)):
         return verdict.answer(gone)
     m = [rows.cmp[name] for name in rows.names]
-    unit, together = verdict.unit_for(*(x.median for x in m)), t('parallel.name.together')
-    said = [t(f'parallel.answer.{key}', line=verdict.line(together, m[3], name, x, unit)) for key, name, x in (
-        ('line', t('parallel.name.longer'), max(m[:len(rows.lanes)], key=lambda x: x.median)),
-        ('baseline', rows.names[4], m[4]))]  # the second: the verdict line printed above, last: it judges the gap
-    if rows.control:  # the control's time over the baseline's and together's, before the verdict on their gap
-        said.insert(1, t('parallel.answer.control', c=verdict.num(m[5].median, unit), base=verdict.num(
-            m[5].median / m[4].median, 'x'), both=verdict.num(m[5].median / m[3].median, 'x')))
-    return verdict.answer(*said)
+    unit, slow = verdict.unit_for(*(x.median for x in m)), max(m[:len(rows.lanes)], key=lambda x: x.median)
+    control = rows.control and t('parallel.answer.control', x=verdict.num(m[5].median / m[4].median, 'x'))
+    return verdict.answer(t('parallel.answer.vs_baseline', by=verdict.by(m[3], m[4])), control or '', t(
+        'parallel.answer.lanes', both=verdict.num(m[3].median, unit), slow=verdict.num(slow.median, unit),
+        by=verdict.by(m[3], slow)))
 
 
 def plot_variants(result, ax=None, title=None):

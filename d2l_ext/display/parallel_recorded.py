@@ -96,8 +96,9 @@ def recorded_answer(rec) -> str:
     p = rec.parallel[0]
     alone, slow = p.lane_times[0].median, max(p.lane_times, key=lambda m: m.median)
     who = Lane.from_dict(p.lanes[p.lane_times.index(slow)]).kind.upper()  # whose job was the longer: 'GPU', 'CPU'
+    own, total = p.iters[0], sum(p.iters)  # share: the CPU's products, at most what it can take off the baseline
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
-                alone=verdict.num(alone), own=p.iters[0], total=sum(p.iters),
+                alone=verdict.num(alone), own=own, total=total, share=f'{100 - 100 * own / total:.1f}%',
                 predicted=verdict.num(_predicted(p)['baseline']), who=who)
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)

@@ -27,7 +27,7 @@
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
 # 书中说，在两个 GPU 上，“总执行时间小于两个部分执行时间的总和”。本节的模型是：用时等于较慢的那一项。
-# 这里你将在这台机器的两个**计算资源**（lane，能与其他工作同时运行的硬件）上运行书中的代码。
+# 这里你将在这台机器的两个**计算资源**上运行书中的代码；计算资源指能与其他工作同时运行的硬件。
 # 你将预测每次的用时，自己写出让计算资源同时运行的函数，再与基线（一个设备完成两项任务）比较。
 
 # %% tags=["nbval-ignore-output"]
@@ -65,7 +65,7 @@ lanes_table({'torch': lanes})
 # smaller matrix, and a CPU lane beside a GPU gets fewer products, being slower. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 在每个 GPU 上计算一个 4000 × 4000 矩阵的 50 次乘法。有一个计算资源是 CPU 时，两个计算资源都用较小的
+# 书中的 `run` 在每个 GPU 上计算一个 4000×4000 矩阵的 50 次乘法。有一个计算资源是 CPU 时，两个计算资源都用较小的
 # 矩阵；与 GPU 并列时，较慢的 CPU 计算资源分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
@@ -85,7 +85,7 @@ if lanes[-1].kind == 'cpu':
     torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一个 CPU 计算资源分到的核心
 each = f'{K[0]} products per lane' if K[0] == K[1] else f'{K[0]} and {K[1]} products per lane'
 print(f'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × {BOOK_SIZE} per GPU)')
-#zh-str: {'{K[0]} products per lane': '两个计算资源各做{K[0]}次乘法', '{K[0]} and {K[1]} products per lane': '两个计算资源分别做{K[0]}次和{K[1]}次乘法', 'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × {BOOK_SIZE} per GPU)': '这次运行：{N} × {N}的矩阵，{each}（书中：每个GPU上{BOOK_ITERS}次{BOOK_SIZE} × {BOOK_SIZE}的乘法）'}
+#zh-str: {'{K[0]} products per lane': '两个计算资源各做{K[0]}次乘法', '{K[0]} and {K[1]} products per lane': '两个计算资源分别做{K[0]}次和{K[1]}次乘法', 'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products of {BOOK_SIZE} × {BOOK_SIZE} per GPU)': '这次运行：{N}×{N}的矩阵，{each}（书中：每个GPU上{BOOK_ITERS}次{BOOK_SIZE}×{BOOK_SIZE}的乘法）'}
 
 # %% [markdown]
 # Warm up, then the book's timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every device used.
@@ -259,12 +259,10 @@ from d2l_ext.display.parallel import lanes_answer
 print(lanes_answer(rows))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
-# The hatched bars are the model's, from the two medians: one after the other their sum, together the longer one,
-# $\max(t_1, t_2)$, as on separate hardware.
+# The hatched bar is the model's: together takes the longer lane's median, $\max(t_1, t_2)$, as on separate hardware.
 
 # %% [markdown] lang="zh"
-# 斜线条形是由这两个中位数得出的模型预测：先后运行取两者之和，同时运行取较长的那个，即相互独立的硬件上的
-# $\max(t_1, t_2)$。
+# 斜线条形是模型预测：同时运行取两个中位数中较长的那个，即相互独立的硬件上的$\max(t_1, t_2)$。
 
 # %% [markdown]
 # ## Try it yourself
@@ -285,17 +283,17 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # ## Exercises
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# PyTorch runs on one thread here. With more, its threads would split each product instead. MXNet has one engine
-# worker per core, each product on one core. Its control is NaiveEngine, one operation at a time. How many times as
-# fast as one at a time will MXNet run ten products issued before one wait? Write it into `my_guess`.
+# PyTorch runs them on one CPU lane, one thread. MXNet's engine has one worker per core; its control, NaiveEngine,
+# runs one operation at a time. How many times as fast as its own one-at-a-time row will MXNet's engine run ten
+# products issued before one wait? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？
-# PyTorch 只用一个线程（线程多了，它会用这些线程分担每一个乘法）。MXNet 的引擎每个核心有一个工作线程，
-# 每个乘法用一个核心；它的对照是 NaiveEngine，一次只运行一个操作。把10次乘法全部发出后只等待一次，
-# MXNet 的速度会是逐个执行的几倍？把你的猜测写进 `my_guess`。
+# PyTorch 在 CPU 的一个核心上用一个线程运行它们。MXNet 的引擎每个核心有一个工作线程；
+# 它的对照 NaiveEngine 一次只运行一个操作。把10次乘法全部发出后只等待一次，
+# MXNet 引擎的速度会是它自己逐个执行的几倍？把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # times as fast as one at a time: MXNet, all issued before one wait  #zh: MXNet 全部发出后只等待一次，速度是逐个执行的几倍
@@ -316,11 +314,13 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of 64 × 64: one
 # thread (the control), two threads sharing the device, and one `torch.bmm` on one thread. On a CPU every row uses
-# all the cores. How many times as fast as the control will two threads be? Write it into `my_guess`.
+# both cores in total: one thread splits each product over them. How many times as fast as the control will two
+# threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64 × 64 的乘法为例：
-# 一个线程（对照）、两个线程分用这个设备，以及在一个线程上做一次 `torch.bmm`。在 CPU 上，每一行都用全部核心。
+# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64×64 的乘法为例：
+# 一个线程（对照）、两个线程共用这个设备，以及在一个线程上做一次 `torch.bmm`。在 CPU 上，每一行合计都用两个核心：
+# 只有一个线程时，它把每个乘法分到两个核心上。
 # 两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
 
 # %%
