@@ -194,37 +194,40 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
                                                 'while a thread copies nonstop (the control) 7.15 ms')
         slowed = {**predicted, 'overlapped': expected_slowed(*(c.measurements[k].median for k in (
             'run', 'copy', 'beside_copies')), iters=10)}
-        # the worked answer: the control as its grey box shows it (its repeats may cluster), by the rule; the copy
-        # time the hatched estimate expected hidden; last, the share hidden here and which way the estimate missed
+        # the worked answer, in the question's order: the copy time hidden (by the rule), the control as its grey
+        # boxes show it (its repeats may cluster), by the rule; the hatched estimate as r x copies alone
         assert show.measured_answer(c, slowed) == (
-            "Worked answer: While a thread copied nonstop, the middle half of the products' repeats took 7.07 ms to "
-            '7.23 ms vs a median of 5.15 ms alone: slower. The hatched estimate (6.16 ms), with the products slowed as '
-            'in the control, expected 2.59 ms of the copy time hidden. run_and_copy took 7.55 ms vs products alone + '
-            'copies alone 8.75 ms, faster (14% less time): it hid 33% of the copy time, less than expected.')
+            'Worked answer: run_and_copy took 7.55 ms vs products alone + copies alone 8.75 ms, faster (14% less '
+            "time): it hid 33% of the copy time. Beside a thread copying nonstop, the middle half of the products' "
+            'repeats took 7.07 ms to 7.23 ms, alone 5.08 ms to 5.22 ms: slower. The hatched estimate (6.16 ms) '
+            'expected 0.72 × 3.60 ms ≈ 2.59 ms of the copy time hidden, with r = 5.15 ms / 7.15 ms from the control.')
         # where the copy engine's formula is larger (no slowdown, as on a GPU), the answer names that floor instead
         assert ('The hatched estimate, 7.00 ms, is its floor, max(products alone, copies alone) plus the shorter of '
                 'one product and one copy: at most 1.75 ms hidden.') in show.measured_answer(c, {'overlapped': 0.007})
-        # where the rule finds no gain, the answer gives the time the medians differ by and says the rule cannot
-        # tell it from noise; where the way took longer than the two added, none hidden
+        # where the rule finds no clear difference, the verdict alone (no direction); where slower, none hidden
         c.measurements['overlapped'] = Measurement('overlapped', [0.0084, 0.0085, 0.0086, 0.0091])
-        assert show.measured_answer(c, slowed).endswith(
-            'no clear difference (medians within 5%): it hid about 0.20 ms of the 3.60 ms copy time, less than '
-            'expected; the rule cannot tell it from noise.')
-        c.measurements['overlapped'] = Measurement('overlapped', [0.0090, 0.0091, 0.0092, 0.0093])
-        assert show.measured_answer(c, slowed).endswith('no clear difference (medians within 5%): it hid no copy time.')
-        c.measurements['overlapped'] = Measurement('overlapped', [0.0074, 0.0075, 0.0076, 0.0077])
+        assert show.measured_answer(c, slowed).startswith(
+            'Worked answer: run_and_copy took 8.55 ms vs products alone + copies alone 8.75 ms, no clear difference '
+            '(medians within 5%). Beside')
+        c.measurements['overlapped'] = Measurement('overlapped', [0.0090, 0.0091, 0.0092, 0.0093, 0.0094, 0.0095])
+        c.measurements['run'] = Measurement('run', [0.005, 0.0051, 0.0052, 0.0053, 0.005, 0.0051])
+        c.measurements['copy'] = Measurement('copy', [0.0020, 0.0021, 0.0020, 0.0021, 0.0020, 0.0021])
+        assert 'it hid no copy time.' in show.measured_answer(c, slowed)
+        c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
+                        run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
+                        copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('zh'):
         assert show.measured_answer(c, slowed) == (
-            '参考答案：另一线程不停地复制时，乘法中间一半的重复用时7.07毫秒到7.23毫秒，只做乘法的中位数为5.15毫秒：'
-            '更慢。斜线条形的估计6.16毫秒假定乘法像对照中那样变慢，预计隐藏2.59毫秒的复制用时。边计算边复制用时7.55毫秒，'
-            '只做乘法与只做复制之和为8.75毫秒，更快（用时少14%）。隐藏了33%的复制用时，比预计的少。')
+            '参考答案：边计算边复制用时7.55毫秒，只做乘法与只做复制之和为8.75毫秒，更快（用时少14%）：隐藏了33%的复制用时。'
+            '另一线程不停地复制时，乘法中间一半的重复用时7.07毫秒到7.23毫秒，单独运行时5.08毫秒到5.22毫秒：更慢。'
+            '斜线条形的估计6.16毫秒预计隐藏0.72 × 3.60毫秒 ≈ 2.59毫秒的复制用时，其中r = 5.15毫秒 / 7.15毫秒来自对照。')
     with using_language('en'):
         fig = show.plot_measured(c, predicted)
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == [
         'products alone', 'products while a thread copies nonstop']
     # the hatched bars say what they are (a model, from the medians printed above); the control's is named at its end
     assert 'model: from the medians printed above' in [tx.get_text() for tx in fig.axes[0].get_legend().get_texts()]
-    assert [tx.get_text() for tx in fig.axes[0].texts] == [' products alone']
+    assert [tx.get_text() for tx in fig.axes[0].texts] == [' model: products alone, not slowed']
 
 
 def test_recorded_lines_come_from_the_recording(rec):
@@ -236,7 +239,9 @@ def test_recorded_lines_come_from_the_recording(rec):
         assert show.recorded_alone(rec) == (
             f"recorded on {rec.machine['gpus'][0]}, medians of {rec.comm[0].repeats} repeats: products alone "
             f"{ms(same.run)}, copies alone into pinned buffers {ms(same.copy)}\nthe book's copies alone: "
-            f"copy_to_cpu(y) {ms(rows[show.BOOK_PAGEABLE].copy)}, copy_to_cpu(y, True) {ms(book.copy)}")
+            f"copy_to_cpu(y) {show.verdict.num(rows[show.BOOK_PAGEABLE].copy, 's')}, "
+            f"copy_to_cpu(y, True) {ms(book.copy)}")
+        assert 'copy_to_cpu(y) 2.11 s' in show.recorded_alone(rec)  # seconds long: in s, not 2110 ms
         # per way its total (guessed in ms, as the figure draws it): guessed, predicted, recorded; then the verdict
         one, two, line = show.recorded_lines(rec, (190, 135)).split('\n')
         assert one == (f'run then copy: your guess 190 ms · predicted {ms(book.expected)} · measured '
@@ -251,6 +256,7 @@ def test_recorded_lines_come_from_the_recording(rec):
         assert answer.startswith(f'Worked answer: run then copy took {ms(book.overlapped)} vs products alone + '
                                  f'copies alone {ms(show._added(book.times).median)}, no clear difference')
         assert f"it hid {show.verdict.num(show.hidden_share(side), '%')} of the copy time." in answer
+        assert 'hid' not in answer.split('. ')[0]  # run then copy, no clear difference: the verdict alone
         assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as the parts added: none
         assert abs(side.expected - side.overlapped) < 0.1 * side.copy  # the model held
         assert show.recorded_alone(None) == 'No GPU recording to show here.'
@@ -389,11 +395,13 @@ def test_profile_table_counts_each_operator():
         frame = show.profile_frame(prof, gpu=True)
         assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
         assert list(frame['self time (ms)'])[0] == 131.0 and list(frame['calls']) == [10, 10, 10]
+        assert list(frame['share of the self time']) == ['53%', '23%', '23%']  # exercise 4's prediction, checked
         tiny = SimpleNamespace(key_averages=lambda: rows + [SimpleNamespace(key='aten::resolve_conj',
                                                                             self_device_time_total=9.0, count=60)])
         assert 'aten::resolve_conj' not in list(show.profile_frame(tiny, gpu=True)['operator'])  # under 1%: left out
     with using_language('zh'):
-        assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身用时（毫秒）']
+        assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身用时（毫秒）',
+                                                                    '占自身用时的比例']
 
 
 def test_profile_frame_shortens_kernel_names():

@@ -58,7 +58,7 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
                        predicted_label=style.plot_text('communication.predicted_medians'))
     if 'beside_copies' in predicted and 'beside_copies' in names:  # the control's hatched bar: products alone
         fig.axes[0].text(predicted['beside_copies'] * 1e3, list(times).index(names['beside_copies']) + 0.25, ' ' +
-                         _name('run'), va='center', fontsize=style.MIN_FONT_PT)
+                         style.plot_text('communication.control_model'), va='center', fontsize=style.MIN_FONT_PT)
     return fig
 
 
@@ -71,17 +71,20 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The worked answer: the control's middle half (it may cluster) by the rule; the copy time the hatched estimate
-    (or its floor, the copy engine's) expected hidden; last, the copy time hid here, which way the estimate missed."""
+    """The worked answer, in the question's order: run_and_copy against the baseline by the rule (the copy time hidden
+    only where faster); the control's middle half against products alone's, by the rule; the hatched estimate, as
+    r x copies alone hidden with r = products alone / the control (or its floor, the copy engine's)."""
     m, num = comparison.measurements, lambda v: verdict.num(v, 'ms')
     row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
     ctrl, est = m['beside_copies'].median, predicted['overlapped']
-    slowed, expected = row.run + row.copy * max(0.0, 1 - row.run / ctrl), row.run + row.copy - est
-    lo, hi = quartiles(m['beside_copies'])
-    return verdict.answer(t('communication.control', lo=num(lo), hi=num(hi), b=num(row.run), word=verdict.word(
-        m['beside_copies'], m['run'])), t('communication.estimate' if est <= slowed * 1.0001 else
-                                          'communication.estimate_floor', est=num(est), exp=num(expected)),
-        hidden_sentence(_word('overlapped'), row, expected))
+    r = min(1.0, row.run / ctrl)
+    (lo, hi), (alo, ahi) = quartiles(m['beside_copies']), quartiles(m['run'])
+    estimate = t('communication.estimate', est=num(est), r=f'{r:.2f}', copy=num(row.copy), exp=num(r * row.copy),
+                 run=num(row.run), ctrl=num(ctrl)) if est <= (row.run + row.copy * (1 - r)) * 1.0001 else t(
+        'communication.estimate_floor', est=num(est), exp=num(row.run + row.copy - est))
+    return verdict.answer(hidden_sentence(_word('overlapped'), row), t(
+        'communication.control', lo=num(lo), hi=num(hi), alo=num(alo), ahi=num(ahi), word=verdict.word(
+            m['beside_copies'], m['run'])), estimate)
 
 
 def _added(times) -> Times:
@@ -89,15 +92,12 @@ def _added(times) -> Times:
     return Times('added', [a + b for a, b in zip(times['run'].repeated(), times['copy'].repeated())])
 
 
-def hidden_sentence(way: str, row, expected: float | None = None) -> str:
-    """'<way> took X vs products alone + copies alone Y, <by the rule>: it hid Z of the copy time'; where the rule
-    tells no gain, the time the medians differ by (about W ms, not told from noise), or none; with `expected` (s), less
-    or more than that."""
-    share, gap = hidden_share(row), _added(row.times).median - row.overlapped
-    vs = t('communication.vs_less' if gap < expected else 'communication.vs_more') if expected and gap > 0 else ''
-    hid = t('communication.hid', share=verdict.num(share, '%'), vs=vs) if share > 0 else t('communication.hid_unclear',
-        ms=verdict.num(gap, 'ms', 2), copy=verdict.num(row.copy, 'ms'), vs=vs) if gap > 0 else t(
-        'communication.hid_none')
+def hidden_sentence(way: str, row) -> str:
+    """'<way> took X vs products alone + copies alone Y, <by the rule>', then the share of the copy time it hid where
+    faster by the rule, none where slower; where the rule tells no clear difference, the verdict alone."""
+    word = verdict.compare(row.times['overlapped'], _added(row.times))
+    hid = t('communication.hid', share=verdict.num(hidden_share(row), '%')) if word == 'faster' else t(
+        'communication.hid_none') if word == 'slower' else ''
     return t('communication.hidden', way=way, total=verdict.num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
         row.times['overlapped'], _added(row.times)), sum=verdict.num(_added(row.times).median, 'ms'))
 
@@ -116,9 +116,10 @@ def recorded_alone(rec) -> str:
     book, side, rows = _ways(rec)
     if book is None or side is None or not {SAME_PLAN, BOOK_PAGEABLE} <= set(rows):
         return t('communication.recorded.none')
+    pageable = rows[BOOK_PAGEABLE].copy  # seconds long: in s (2.11 s, not 2110 ms)
     return t('communication.recorded.alone', gpu=rec.machine['gpus'][0], r=rec.comm[0].repeats,
              run=verdict.num(rows[SAME_PLAN].run, 'ms'), copy=verdict.num(rows[SAME_PLAN].copy, 'ms'),
-             b=verdict.num(rows[BOOK_PAGEABLE].copy, 'ms'), c=verdict.num(book.copy, 'ms'))
+             b=verdict.num(pageable, verdict.unit_for(pageable)), c=verdict.num(book.copy, 'ms'))
 
 
 def hidden_share(row) -> float:
@@ -256,11 +257,13 @@ def _self_times(prof, gpu: bool) -> dict:
 
 def profile_frame(prof, gpu: bool, rows: int = 8):
     """The profile's operators by self time with their calls, those under 1% of the total left out (mm's 60
-    resolve_conj checks, a few µs), names cut to 32 characters (GPU kernel names run to a hundred): verdict.details."""
+    resolve_conj checks, a few µs), names cut to 32 characters (GPU kernel names run to a hundred), each one's share of
+    the total (exercise 4's prediction): verdict.details."""
     import pandas as pd
     ops = _self_times(prof, gpu)
-    total = sum(v for v, _ in ops.values())
+    total = sum(v for v, _ in ops.values()) or 1.0
     ops = sorted(((k, v) for k, v in ops.items() if v[0] >= 0.01 * total), key=lambda kv: -kv[1][0])[:rows]
     return pd.DataFrame({t('communication.profile.col_op'): [k if len(k) <= 32 else k[:31] + '…' for k, _ in ops],
                          t('communication.profile.col_calls'): [n for _, (_, n) in ops],
-                         t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, (v, _) in ops]})
+                         t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, (v, _) in ops],
+                         t('communication.profile.col_share'): [verdict.num(v / total, '%') for _, (v, _) in ops]})

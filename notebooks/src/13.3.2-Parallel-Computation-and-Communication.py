@@ -190,7 +190,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
-# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次矩阵乘法：$700\times4$矩阵乘以$4\times700$矩阵，计算量小，
+# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次矩阵乘法：700 × 4 矩阵乘以 4 × 700 矩阵，计算量小，
 # 要复制的结果大。没有 GPU 时，你写的替代版本有同样的几个部分：
 #
 # * 复制线程就是复制流；
@@ -227,9 +227,9 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # and to hide less than on the H200; the control row measures that. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
-# * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - t_\text{run} / t_\text{ctrl})$ from the medians of products
-#   alone, copies alone and the control. While copies run, the products run at $t_\text{run} / t_\text{ctrl}$ of
-#   their speed; only that share of the copy time hides.
+# * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - r)$ with $r = t_\text{run} / t_\text{ctrl}$, all
+#   medians. While copies run, the products keep the share $r$ of their speed, so only the share $r$ of the copy
+#   time hides.
 #
 # The last row is the baseline again. The check above counted overlap; the baseline asks whether the total got
 # shorter. Overlap is not saved time.
@@ -241,9 +241,8 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # 对照行测的就是这种变慢：另一个线程不停地复制时，同样的乘法用时多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
-# * 边计算边复制：$t_\text{计算} + t_\text{复制} \times (1 - t_\text{计算} / t_\text{对照})$，三者依次是只做乘法、
-#   只做复制和对照的用时中位数。复制进行时，乘法的速度是单独运行时的 $t_\text{计算} / t_\text{对照}$；
-#   复制用时中只有这一比例能藏在乘法后面。
+# * 边计算边复制：$t_\text{计算} + t_\text{复制} \times (1 - r)$，其中$r = t_\text{计算} / t_\text{对照}$，各项都是
+#   用时中位数。复制进行时，乘法的速度只有单独运行时的$r$倍，复制用时中也只有比例为$r$的部分能藏在乘法后面。
 #
 # 最后一行仍是基线。上面的检查统计的是重叠；基线问的是总用时是否变短。重叠不等于省下的时间。
 
@@ -281,7 +280,7 @@ print(show.measured_text(measured, predicted, my_guess))
 # **本机的结果如何？** 边计算边复制在这里隐藏了多少复制用时？复制拖慢乘法了吗（对照行与它的斜线条形相比）？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured, predicted))  # worked answer: the control, the estimate, then the copy time hidden here  #zh: 参考答案：对照、估计，最后是本机隐藏的复制用时
+print(show.measured_answer(measured, predicted))  # worked answer: the copy time hidden here, the control, the estimate  #zh: 参考答案：本机隐藏的复制用时、对照、估计
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -362,14 +361,14 @@ display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 
 print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) and vs t1 + t2, by the rule  #zh: 参考答案：按规则比较同时运行与 max(t1, t2)、t1 + t2
 
 # %% [markdown]
-# **4. Use a profiler.** `torch.profiler` plays the book's Nsight: which operators ran, how often, and for how long?
-# A CPU profile records only the thread that starts it: without a GPU it profiles `run_then_copy`, which cannot show
-# overlap (the H200 figure above does).
+# **4. Use a profiler.** `torch.profiler` plays the book's Nsight. Without a GPU it profiles `run_then_copy`: a CPU
+# profile records only the thread that starts it. Predict first, from products alone and copies alone: what share of
+# the self time will the copies take? The last column checks.
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
-# 运行了哪些运算符，各调用了多少次，用时多少？CPU 上的分析器只记录启动它的线程，所以没有 GPU 时这里分析
-# `run_then_copy`，看不到重叠（上面 H200 的图可以）。
+# CPU 上的分析器只记录启动它的线程，所以没有 GPU 时这里分析 `run_then_copy`（重叠见上面 H200 的图）。
+# 先根据只做乘法和只做复制的用时预测：复制会占自身用时的多大比例？表格的最后一列可以验证。
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -402,8 +401,8 @@ display(show.profile_frame(prof, GPU))
 # ## Pitfalls
 #
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **A new pageable tensor per copy:** in the H200 recording, `copy_to_cpu(y)` was far slower than copies into
-#   reused pinned buffers.
+# * **Pageable, not pinned:** in the H200 recording, `copy_to_cpu(y)` (new pageable tensors) was far slower than
+#   `copy_to_cpu(y, True)` (new pinned tensors).
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -416,5 +415,5 @@ display(show.profile_frame(prof, GPU))
 # ## 易错点
 #
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
-# * **每次复制新建可分页张量**：在 H200 的记录结果中，`copy_to_cpu(y)` 为每个结果新建一个可分页张量，比复制到
-#   重复使用的锁页缓冲区慢得多。
+# * **用可分页内存而不是锁页内存**：在 H200 的记录结果中，`copy_to_cpu(y)`（新建可分页张量）比
+#   `copy_to_cpu(y, True)`（新建锁页张量）慢得多。

@@ -44,10 +44,8 @@ MESSAGES = {
                                      "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b}, "
                                      'copy_to_cpu(y, True) {c}'),
     'communication.predicted_medians': 'model: from the medians printed above',
-    'communication.hidden': '{way} took {total} vs products alone + copies alone {sum}, {by}: {hid}',
-    'communication.hid': 'it hid {share} of the copy time{vs}.',
-    'communication.hid_none': 'it hid no copy time.',
-    'communication.hid_unclear': 'it hid about {ms} of the {copy} copy time{vs}; the rule cannot tell it from noise.',
+    'communication.hidden': '{way} took {total} vs products alone + copies alone {sum}, {by}{hid}.',
+    'communication.hid': ': it hid {share} of the copy time', 'communication.hid_none': ': it hid no copy time',
     'communication.recorded.guess': '{way}: {line}',
     'communication.recorded.none': 'No GPU recording to show here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
@@ -68,16 +66,16 @@ MESSAGES = {
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
-    'communication.control': ("While a thread copied nonstop, the middle half of the products' repeats took {lo} to "
-                              '{hi} vs a median of {b} alone: {word}.'),
+    'communication.control': ("Beside a thread copying nonstop, the middle half of the products' repeats took {lo} to "
+                              '{hi}, alone {alo} to {ahi}: {word}.'),
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing '
                                     '({n} on {cores} cores)'),
     'communication.ex3.answer': '{vs_max}; {vs_sum}.',
-    'communication.estimate': ('The hatched estimate ({est}), with the products slowed as in the control, expected '
-                               '{exp} of the copy time hidden.'),
+    'communication.estimate': ('The hatched estimate ({est}) expected {r} × {copy} ≈ {exp} of the copy time hidden, '
+                               'with r = {run} / {ctrl} from the control.'),
     'communication.estimate_floor': ('The hatched estimate, {est}, is its floor, max(products alone, copies alone) '
                                      'plus the shorter of one product and one copy: at most {exp} hidden.'),
-    'communication.vs_less': ', less than expected', 'communication.vs_more': ', more than expected',
-    'communication.profile.col_calls': 'calls',
+    'communication.control_model': 'model: products alone, not slowed',
+    'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of the self time',
 }

@@ -43,9 +43,8 @@ MESSAGES = {
     'communication.recorded.alone': ('记录于 {gpu}，{r} 次重复的中位数：只做乘法 {run}，只复制到锁页缓冲区 {copy}'
                                      '\n书中的复制单独运行：copy_to_cpu(y) {b}，copy_to_cpu(y, True) {c}'),
     'communication.predicted_medians': '模型：由上面打印的中位数算出',
-    'communication.hidden': '{way}用时 {total}，只做乘法与只做复制之和为 {sum}，{by}。{hid}',
-    'communication.hid': '隐藏了 {share} 的复制用时{vs}。', 'communication.hid_none': '没有隐藏复制用时。',
-    'communication.hid_unclear': '复制用时 {copy} 中约隐藏了 {ms}{vs}；按规则无法把它与波动区分开。',
+    'communication.hidden': '{way}用时 {total}，只做乘法与只做复制之和为 {sum}，{by}{hid}。',
+    'communication.hid': '：隐藏了 {share} 的复制用时', 'communication.hid_none': '：没有隐藏复制用时',
     'communication.recorded.guess': '{way}：{line}',
     'communication.recorded.none': '这里没有 GPU 记录结果可以展示。',
     'communication.recorded.source': '记录于 {gpu}，{date}（{iters} 次 {n} × {n} 矩阵乘法）',
@@ -64,16 +63,16 @@ MESSAGES = {
     'communication.parts_combined': '模型：由只做乘法与只做复制的用时算出',
     'communication.ex3.title': '练习 3：计算、复制与第二个计算资源',
     'communication.profile.col_op': '运算符', 'communication.profile.col_ms': '自身用时（毫秒）',
-    'communication.control': ('另一线程不停地复制时，乘法中间一半的重复用时 {lo} 到 {hi}，只做乘法的中位数为 {b}：'
+    'communication.control': ('另一线程不停地复制时，乘法中间一半的重复用时 {lo} 到 {hi}，单独运行时 {alo} 到 {ahi}：'
                               '{word}。'),
     'communication.ex3.setup_gpu': '计算资源 0：GPU 及其复制引擎；计算资源 1：CPU',
     'communication.ex3.setup_cpu': ('计算资源 0：{t0} 个线程计算、1 个线程复制；计算资源 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),
     'communication.ex3.answer': '{vs_max}；{vs_sum}。',
-    'communication.estimate': ('斜线条形的估计 {est} 假定乘法像对照中那样变慢，'
-                               '预计隐藏 {exp} 的复制用时。'),
+    'communication.estimate': ('斜线条形的估计 {est} 预计隐藏 {r} × {copy} ≈ {exp} 的复制用时，'
+                               '其中 r = {run} / {ctrl} 来自对照。'),
     'communication.estimate_floor': ('斜线条形的估计 {est} 取的是下限：max(只做乘法, 只做复制) 加上一次乘法与一次复制中'
                                      '较短者，即至多隐藏 {exp} 的复制用时。'),
-    'communication.vs_less': '，比预计的少', 'communication.vs_more': '，比预计的多',
-    'communication.profile.col_calls': '调用次数',
+    'communication.control_model': '模型：只做乘法，不变慢',
+    'communication.profile.col_calls': '调用次数', 'communication.profile.col_share': '占自身用时的比例',
 }
