@@ -16,7 +16,7 @@ MESSAGES = {
     'grading.label.runs': 'runs',
     'grading.label.correct': 'correct',
     'grading.label.threads': 'threads',
-    'grading.label.safe': 'safe',
+    'grading.label.safe': 'done on return',
     'grading.label.overlap': 'overlap',
     'grading.label.placement': 'placement',
     'grading.label.calls': 'calls',

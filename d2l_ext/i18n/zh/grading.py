@@ -16,7 +16,7 @@ MESSAGES = {
     'grading.label.runs': '运行',
     'grading.label.correct': '正确',
     'grading.label.threads': '线程数',
-    'grading.label.safe': '安全',
+    'grading.label.safe': '返回时已完成',
     'grading.label.overlap': '重叠',
     'grading.label.placement': '放置',
     'grading.label.calls': '调用次数',
