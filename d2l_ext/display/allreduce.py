@@ -46,7 +46,7 @@ def ingredients_text(result) -> str:
     p, ms = result.prediction, lambda seconds: verdict.num(seconds, 'ms')
     return t('allreduce.ingredients.step', step=ms(p.backward), span=ms(p.backward_span), tensors=len(
         p.tensor_bytes), alone=ms(result.version('allreduce').median)) + '\n' + t(
-        'allreduce.ingredients.fit', alpha=ms(p.per_call), gbps=f'{p.bus_bandwidth / 1e9:.2f}')
+        'allreduce.ingredients.fit', alpha=ms(p.per_call), mibs=f'{p.bus_bandwidth / 2 ** 20:.0f}')
 
 
 def verdict_text(result, vid: str = 'hooks', against: str = 'serial') -> str:
@@ -72,25 +72,27 @@ def _where(pairs, line) -> list[str]:
 
 
 def miss_answer(here, there=None) -> str:
-    """Exercise 1's answer, here then recorded: median - formula of (c), (a), DDP 1 MiB; backward's change vs (a)."""
-    def one(where, r, ms=lambda s: verdict.num(s, 'ms'), shown=lambda s: float(verdict.sig(s * MS)) / MS):
+    """Exercise 1's answer: (c)'s median - formula, the share backward's growth explains; recorded: two numbers."""
+    def one(where, r, shown=lambda s: float(verdict.sig(s * MS)) / MS):
         v, a, model = r.version('hooks'), r.version('serial'), shown(r.predicted('hooks')['step'])
-        miss = {k: f'{verdict.sig(r.version(vid).median * MS)} − {verdict.sig(r.predicted(vid)["step"] * MS)} = '
-                   + _plus(shown(r.version(vid).median) - shown(r.predicted(vid)['step'])) for k, vid in
-                (('c', 'hooks'), ('a', 'serial'), ('d', f'ddp-{BUCKET_MB:g}')) if r.has(vid)}
         gap, grew = shown(v.median) - model, shown(v.backward_span) - shown(a.backward_span)  # 84.0 - 63.2: +20.8
-        part = f"allreduce.answer.{'none' if grew <= 0 else 'share' if grew <= gap else 'over'}"
-        return t('allreduce.answer.miss', where=t(where, cores=r.cores), mc=miss['c'], ma=miss['a'], md=miss.get('d'),
-                 mb=BUCKET_MB, c=ms(v.backward_span), a=ms(a.backward_span), grew=_plus(grew),
-                 part=t(part, share=verdict.num(grew / gap if gap > 0 else 0, '%'), left=ms(abs(gap - grew))))
+        part = t(f"allreduce.answer.{'none' if grew <= 0 else 'share' if grew <= gap else 'over'}",
+                 share=verdict.num(grew / gap if gap > 0 else 0, '%'))
+        return t(f"allreduce.answer.miss{'' if r is here else '_there'}", where=t(where, cores=r.cores), gap=_plus(
+            gap), grew=_plus(grew), part=part, median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms'))
     return verdict.answer(*(one(w, r) for w, r in (('allreduce.here', here), ('allreduce.there', there)) if r))
 
 
 def buckets_answer(here, there=None) -> str:
-    """Exercise 3's answer by the one rule, here then recorded: DDP 1 MiB against DDP's one bucket."""
-    one = lambda r: next(v.id for v in r.ddp_versions() if r.one_bucket(v))  # noqa: E731
-    return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)],
-                                  lambda r: verdict_text(r, f'ddp-{BUCKET_MB:g}', one(r))))
+    """Exercise 3's answer by the one rule: DDP 1 MiB against its one bucket, here then recorded; then (d) against
+    DDP 1 MiB here, naming (b)'s control where both are slower (both make new flat tensors each step)."""
+    one, ddp = lambda r: next(v.id for v in r.ddp_versions() if r.one_bucket(v)), f'ddp-{BUCKET_MB:g}'  # noqa: E731
+    slow = [here.version(x).median - here.version(y).median for x, y in (('flat', 'kept'), ('buckets', ddp))
+            if here.has(x) and verdict.compare(here.version(x).measurement, here.version(y).measurement) == 'slower']
+    cost = t('allreduce.answer.d_cost', ms=verdict.num(slow[0], 'ms')) if len(slow) == 2 else ''
+    return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
+        r, ddp, one(r))), *_where([('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(
+            r, 'buckets', ddp) + cost))
 
 
 def flat_answer(r) -> str:
@@ -133,8 +135,8 @@ def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True
     if backward:  # each profiled step: backward's span, mean of the processes
         spans = {v: [sum(s['backward'] for s in step) / len(step) for step in zip(*result.version(v).stats)]
                  for v in backward}
-        plot_repeats(spans, ax=low, unit='ms', halves=True, title=_plot('allreduce.plot.back'),
-                     labels={v: _plot('allreduce.plot.back_in', k=LETTER[v]) for v in backward})
+        plot_repeats(spans, ax=low, unit='ms', halves=True, title=_plot('allreduce.plot.back', n=min(
+            map(len, spans.values()))), labels={v: _plot('allreduce.plot.back_in', k=LETTER[v]) for v in backward})
         low.get_legend().remove()
         low.set_xlabel(_plot('allreduce.plot.back_ms'))
         axes.append(low)
@@ -157,10 +159,8 @@ def draw_step_timeline(result, version_id: str, ax=None):
                e['stream']], 'role': 'cpu' if e['role'] == 'copy' else e['role']} for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
     leads, label = _leads(result, version_id), name(result, result.version(version_id), _plot)
-    ms = _plot('allreduce.sep_list').join(_plot('allreduce.plot.lead', ms=x * MS, rank=k)
-                                                     for k, x in enumerate(leads))
-    title = _plot(f"allreduce.plot.timeline_{'during' if max(leads, default=0) > 1e-6 else 'after'}",
-                            label=label, ms=ms)
+    ms = _plot('allreduce.sep_list').join(_plot('allreduce.plot.lead', ms=x * MS, rank=k) for k, x in enumerate(leads))
+    title = _plot(f"allreduce.plot.timeline_{'during' if max([0, *leads]) > 1e-6 else 'after'}", label=label, ms=ms)
     fig = draw_timeline(events, ax=ax, rows=rows, title=title, legend_names={'cpu': _plot(
         'allreduce.lane.copy'), 'allreduce': _plot('allreduce.lane.waiting')})
     (ax := ax or fig.axes[0]).set_xlabel(_plot('allreduce.plot.from_backward', axis=ax.get_xlabel()))

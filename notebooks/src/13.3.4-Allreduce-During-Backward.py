@@ -17,7 +17,7 @@
 #
 # The book's §13.3.2 (computation and communication): "For instance, this occurs when we want to perform distributed
 # optimization where we need to aggregate the gradients over multiple accelerator cards." That aggregation is an
-# **all-reduce**: every process contributes its gradients and receives their sum. In *data parallelism* every
+# *all-reduce*: every process contributes its gradients and receives their sum. In *data parallelism* every
 # process holds the same MLP and a share of the minibatch. You first see what sending during backward buys on a
 # 16-core host. Then you write four versions of the step, the last as PyTorch's `DistributedDataParallel` (DDP) does
 # it, and measure them and DDP here.
@@ -26,7 +26,7 @@
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
 # 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
-# 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
+# 就是*全归约*（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
 # 小批量中的一份。下面先看 16 核主机上的记录结果：边反向传播边发送梯度，训练迭代的用时如何变化。
 # 然后写出训练迭代的四个版本，最后一个即 PyTorch 的 `DistributedDataParallel`（DDP）的做法，并在这台机器上测量它们和 DDP。
 
@@ -77,12 +77,13 @@ if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **Before measuring.** On the 16-core host, backward took longer in (c), which all-reduces during it, than in (a),
-# which does not (the middle panel above). Expect the same here: the lower panel of the Measure figure tests it.
+# **Before measuring.** Here each process has one core, so its backward and its all-reduce (gloo's sending and
+# summing) take turns on it: what (c) all-reduces during backward makes backward longer, as on the 16-core host (the
+# middle panel above). The Measure figure's lower panel times it.
 
 # %% [markdown] lang="zh"
-# **测量之前。** 在 16 核主机上，反向传播在（c）中比在（a）中用时更长（上图中间一栏）：（c）在反向传播期间做全归约，
-# （a）不做。预计这里也是这样，由实测图的下面一栏检验。
+# **测量之前。**这里每个进程只有一个核心，反向传播和全归约（gloo 的发送与求和）轮流使用它：
+# （c）在反向传播期间做的全归约会让反向传播变长，16 核主机上也是这样（上图中间一栏）。实测图的下面一栏测量它。
 
 # %% [markdown]
 # ## Build it: four versions of the step
@@ -121,7 +122,7 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 # all-reduce it once, and copy each piece back into its gradient.
 
 # %% [markdown] lang="zh"
-# **（b）一个展平的缓冲区。** 即（a），但只调用一次全归约：把所有梯度复制进一个展平的张量，
+# **（b）一个展平的缓冲区。**即（a），但只调用一次全归约：把所有梯度复制进一个展平的张量，
 # 全归约后再把每一段复制回它的梯度。
 
 # %%
@@ -183,7 +184,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown]
 # ## Measure here: the ingredients
 #
-# `run_allreduce` times (a)-(d), (d) with 1 MiB buckets, DDP at four bucket sizes, the **step without all-reduce**
+# `run_allreduce` times (a)-(d), DDP at four bucket sizes, the **step without all-reduce**
 # and **all-reduce alone**.
 #
 # The *cost formula* predicts each step. A ring all-reduce sends $2(n-1)/n$ of the bytes from each process; for
@@ -194,7 +195,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown] lang="zh"
 # ## 在这里测量：预测所需的数据
 #
-# `run_allreduce` 为（a）至（d）计时，其中（d）的桶为 1 MiB；还有四种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
+# `run_allreduce` 为（a）至（d）计时，还有四种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
 # *代价公式*预测每次训练迭代的用时。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
 # 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
@@ -212,16 +213,17 @@ print(show.ingredients_text(result))
 # ## Predict
 #
 # By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide: at least the
-# last call, the first layer's 4 MiB weight (computed last), more if all-reduce alone outlasts backward. (c) also
-# loses what it adds to backward, which the formula omits with the copies; the Measure figure's lower panel measures
-# it. Write your guess of (c)'s step, in ms, into `my_guess`.
+# last call, for the first layer's 4 MiB weight (computed last); more if all-reduce alone outlasts backward. The
+# formula omits the copies and what (c) adds to backward, so it is a lower bound. Write your guess of (c)'s step, in
+# ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 按代价公式，（c）的训练迭代用时等于不做全归约的训练迭代加上反向传播藏不住的全归约：至少是最后一次调用，
-# 即最后算出的第一层 4 MiB 权重；只做全归约若比反向传播还长，就更多。（c）还多花它让反向传播增加的用时，
-# 代价公式没有计入它，也没有计入复制；实测图的下面一栏测量它。把你对（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
+# 按代价公式，（c）的训练迭代用时等于不做全归约的训练迭代加上反向传播藏不住的全归约。
+# 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；只做全归约若比反向传播还长，就更多。
+# 代价公式没有计入复制，也没有计入（c）让反向传播增加的用时，所以它是下限。
+# 把你对（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭代用时
@@ -229,7 +231,8 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭�
 # %% [markdown]
 # ## Measure
 #
-# The picture's top two panels, made here, plus (b), the formula hatched and your guess a diamond.
+# The figure repeats the picture's top two panels for this machine and adds (b), the formula (hatched) and your
+# guess (a diamond).
 # **(b), buffer kept**, (b)'s control, makes its buffer once: it tests the cost of building it every step. The lower
 # panel times backward in the profiled steps of (c) and of (a), its control.
 
@@ -266,13 +269,12 @@ display(fig)
 # ## Exercises
 #
 # 1. From the figures: how far was the formula from (c)'s median here, and how much of the gap does backward's
-#    change (the lower panel) account for? The answer adds the 16-core host's numbers.
+#    change (the lower panel) account for?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # 1. 从图中读出：代价公式对这里（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少？
-#    参考答案还给出了 16 核主机上的数字。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
@@ -290,13 +292,13 @@ print(show.flat_answer(result))  # (b) against (a), then against its control  #z
 
 # %% [markdown]
 # 3. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is DDP
-#    1 MiB faster here than DDP 25 MiB? Write your guess of DDP 1 MiB's step here (ms) into `my_guess`.
-#    The answer adds the 16-core host.
+#    1 MiB faster here than DDP 25 MiB, and (d) (drawn below it) than DDP 1 MiB? Write your guess of DDP 1 MiB's
+#    step here (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 3. DDP 默认的桶是 25 MiB，装得下这个多层感知机的全部梯度：反向传播之后只调用一次全归约。按同一规则，
-#    在这里 DDP（1 MiB）比 DDP（25 MiB）快吗？把你对 DDP（1 MiB）用时的猜测（毫秒）写进 `my_guess`。
-#    参考答案还给出了 16 核主机上的结果。
+#    在这里 DDP（1 MiB）比 DDP（25 MiB）快吗？画在它下面的（d）比 DDP（1 MiB）呢？
+#    把你对 DDP（1 MiB）用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB）的训练迭代用时

@@ -30,8 +30,8 @@ MESSAGES = {
     'allreduce.which.mixed': 'measured: your {yours}; the reference {package}',
     'allreduce.ingredients.step': ('step without all-reduce {step}, its backward {span}; all-reduce alone {alone} in '
                                    '{tensors} calls'),
-    'allreduce.ingredients.fit': 'cost formula: α = {alpha} a call, β = {gbps} GB/s',
-    'allreduce.plot.back': 'backward in the profiled steps', 'allreduce.plot.title': 'timed steps of each version',
+    'allreduce.ingredients.fit': 'cost formula: α = {alpha} a call, β = {mibs} MiB/s',
+    'allreduce.plot.back': 'backward in the {n} profiled steps', 'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
     'allreduce.plot.back_ms': 'backward (ms, mean of processes)', 'allreduce.lane.allreduce': 'all-reduce',
     'allreduce.plot.timeline_after': '{label}, one profiled step:\nevery all-reduce started after backward ended',
@@ -45,10 +45,12 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
-    'allreduce.answer.miss': ("{where}, median − formula: (c) {mc}, (a) {ma}, DDP {mb:g} MiB {md}. Backward took {c} "
-                              "in (c)'s profiled steps vs {a} in (a)'s, the control ({grew}): {part}."),
-    'allreduce.answer.share': "{share} of (c)'s gap; {left} is left", 'allreduce.answer.none': "none of (c)'s gap",
-    'allreduce.answer.over': "more than (c)'s gap; the rest of the step ran {left} faster than the formula",
+    'allreduce.answer.miss': ("{where}, (c)'s median {median} − formula {model} = {gap}. Backward in (c) − backward "
+                              "in (a), the control: {grew}, {part}."), 'allreduce.answer.over': 'more than the gap',
+    'allreduce.answer.miss_there': '{where}: gap {gap}, backward {grew}, {part}.',
+    'allreduce.answer.share': '{share} of the gap', 'allreduce.answer.none': 'none of the gap',
+    'allreduce.answer.d_cost': ('; (d), like (b), makes new flat tensors every step, DDP reuses its buckets: (b) took '
+                                '{ms} more than its control'),
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
