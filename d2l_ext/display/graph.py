@@ -22,18 +22,20 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step', 'sum_update')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 ROW_ORDER = ('one_device', 'split', 'in_turn', CONTROL)  # the figure's rows: the verdict's two ways side by side
-POINTS = ('rest', 'half', 'split')  # _split_point's finding: the keys graph.answer.<point>
-FAILURES = ('2.up', '3.up', '3.down')  # split_answer: graph.miss.<assumption>.<its part's sign> (1: graph.miss.1)
+POINTS = ('rest', 'half', 'vs')  # _split_point's finding: the keys graph.answer.<point>
+WORDS = ('faster', 'slower', 'same')  # the rule's word (verdict.compare): graph.control.<word>, graph.pays.<word>
 READY_GREY, HANDOFF = '#8C8C8C', 'black'  # ex. 5: idle, inputs ready; the step: starting, returning (waits: empty)
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 _ms = partial(verdict.num, unit='ms')  # '2.16 ms'
 
 
 def lane_name(lane: str, plot: bool = False, kinds=None) -> str:
-    """A row id as a learner reads it: 'lane 0' / '计算资源 0', or 'GPU' / 'CPU' where `kinds` differ; the server."""
-    say = style.plot_text if plot else t
-    if lane.startswith('lane ') and lane[5:].isdigit():
-        return say(f'graph.kind.{kinds[int(lane[5:])]}') if len(set(kinds or ())) > 1 else say('graph.lane', i=lane[5:])
+    """A row id as a learner reads it: 'lane 0' / '计算资源 0', or 'GPU' / 'CPU' where `kinds` differ, in a plot with
+    `kinds` the plot language's lane name ('lane 0' / 'CPU 0', hardware named); the server."""
+    say, i = style.plot_text if plot else t, lane[5:]
+    if lane.startswith('lane ') and i.isdigit():
+        return say(f'graph.kind.{kinds[int(i)]}') if len(set(kinds or ())) > 1 else say(('graph.lane_plot_gpu' if (
+            kinds[0] == 'gpu') else 'graph.lane_plot_cpu') if plot and kinds else 'graph.lane', i=i)
     return say('graph.server') if lane == SERVER else lane
 
 
@@ -114,12 +116,6 @@ def _measurements(run: dict) -> dict:  # each way's Measurement (the control whe
 def _halves(run: dict) -> dict:  # {(lane, way): its half's Measurement}, lane 0's both ways first
     return {(k, w): Measurement(w, [h[k] for h in run['halves'][w] if len(h) == 2]) for k in ('lane 0', 'lane 1')
             for w in ('in_turn', 'split')}
-
-
-def _changed_halves(run: dict) -> list[tuple[str, float, float]]:  # (lane, medians one after the other, together)
-    m = _halves(run)  # each half the rule (its own repeats) tells apart
-    return [(k, a.median, b.median) for k in ('lane 0', 'lane 1') if (a := m[k, 'in_turn']).times and (
-        b := m[k, 'split']).times and verdict.compare(b, a) != 'same']
 
 
 def _run_and_kinds(rec: dict):  # (the run to show, each lane's kind) from record_step's recording, or (a run, None)
@@ -214,26 +210,26 @@ def draw_step(rec: dict, guess_ms=None, title=None):
 
 
 def _split_point(rec: dict) -> tuple[str, dict]:
-    """'rest' (it alone takes one device's time), 'half' (the longer half does) or 'split' (the rule); the numbers."""
+    """Against the best single device (one device, or its one-thread control where faster): 'rest' (other time alone
+    outlasts it), 'half' (the longer half does) or the rule's word for together against it; the numbers."""
     run = _run_and_kinds(rec)[0]
     m, half, rest = _measurements(run), recording.halves_summary(run)['split'], recording.parts(run)[-1][2]
-    why = 'rest' if rest > (one := m['one_device']).median else 'half' if max(half.values()) > one.median else 'split'
-    return why, {'a': _ms(half['lane 0']), 'b': _ms(half['lane 1']), 'half': _ms(max(half.values())), 'rest': _ms(rest),
-                 'one': _ms(one.median), 'together': _ms(m['split'].median), 'by': verdict.by(m['split'], one)}
+    best = min((k for k in ('one_device', CONTROL) if k in m), key=lambda k: m[k].median)
+    why = 'rest' if rest > m[best].median else 'half' if max(half.values()) > m[best].median else 'vs'
+    pays = 'slower' if why != 'vs' else verdict.compare(m['split'], m[best])
+    return why, {'half': _ms(max(half.values())), 'rest': _ms(rest), 'one': _ms(m[best].median), 'together': _ms(
+        m['split'].median), 'by': verdict.by(m['split'], m[best]), 'pays': next(
+        t(f'graph.pays.{word}') for word in WORDS if word == pays), 'best': t(
+        'graph.best.one_thread' if best == CONTROL else 'graph.best.one_device')}
 
 
 def _control(run: dict) -> str:
-    """The control (CPU lanes): does one device's step use both cores? If one idled, did together use it?"""
+    """The control (CPU lanes): one thread against all cores, by the rule: what the second core did for one device."""
     if CONTROL not in run['times']:
         return ''
-    c, one, split = (_measurements(run)[k] for k in (CONTROL, 'one_device', 'split'))
-    nums = {'c': _ms(c.median), 'one': _ms(one.median), 'by_one': verdict.by(c, one)}
-    if verdict.compare(c, one) == 'slower':  # one thread slower: one device's step uses both cores
-        return t('graph.answer.control_used', **nums)
-    slow = ''.join(t('graph.answer.idle_slow', lane=lane_name(k), a=verdict.sig(a * 1e3), b=_ms(b)) for k, a, b in (
-        _changed_halves(run)) if b > a)  # each half the rule calls slower together
-    return t('graph.answer.control_idle', **nums, used=t('graph.answer.idle_won') if verdict.compare(split, one) == (
-        'faster') else t('graph.answer.idle_lost', rest=_ms(recording.parts(run)[-1][2]), slow=slow))
+    c, one = (_measurements(run)[k] for k in (CONTROL, 'one_device'))
+    so = next(t(f'graph.control.{word}') for word in WORDS if word == verdict.compare(c, one))
+    return t('graph.answer.control', c=_ms(c.median), one=_ms(one.median), by=verdict.by(c, one), so=so)
 
 
 def _parts(here: dict) -> tuple:
@@ -245,35 +241,45 @@ def _parts(here: dict) -> tuple:
     return run, recording.parts(run), recording.predict_split(run), _measurements(run)['split'].median, pct, name
 
 
+def _rule(run: dict, part: str, p: float, x: float, a: int, predicted: float) -> tuple[bool, str]:
+    """(held?, the table's word): a half (1) by the rule on its own repeats; 2, 3 and together: off by < 5% of
+    together's prediction."""
+    m, off = _halves(run), abs(x - p) / predicted
+    held = verdict.compare(m[part, 'split'], m[part, 'in_turn']) == 'same' if a == 1 else off < MIN_SHARE
+    why = verdict.by(m[part, 'split'], m[part, 'in_turn']) if a == 1 else t('graph.rule.share', pct=t(
+        'verdict.unit.%', value=verdict.sig(off * 100, 2)))
+    return held, t(f"graph.rule.{'held' if held else 'failed'}", why=why) if a else why
+
+
 def split_table(here: dict):
-    """Exercise 2's table, medians: each part of together beside its prediction, and the assumption it tests."""
+    """Exercise 2's table, medians: each part of together beside its prediction, the assumption it tests, the rule."""
     import pandas as pd
-    _, parts, predicted, together, pct, name = _parts(here)
-    rows = [[a or '', name[k], *(pct if k == 'apart' else (_ms(p), _ms(x)))] for k, p, x, a in [
-        *parts, ('split', predicted, together, 0)]]
-    return pd.DataFrame(rows, columns=[t(f'graph.col.{c}') for c in ('assumption', 'part', 'predicted', 'measured')])
+    run, parts, predicted, together, pct, name = _parts(here)
+    rows = [[a or '', name[k], *(pct if k == 'apart' else (_ms(p), _ms(x))), _rule(run, k, p, x, a, predicted)[1]]
+            for k, p, x, a in [*parts, ('split', predicted, together, 0)]]
+    return pd.DataFrame(rows, columns=[t(f'graph.col.{c}') for c in ('assumption', 'part', 'predicted', 'measured',
+                                                                      'rule')])
 
 
 def split_answer(here: dict, guess=None) -> None:
-    """Exercise 2's worked answer: split_table; the guess beside what failed; which failed (1: each half the rule tells
-    apart; 2, 3: a part 5% of the prediction off), whether they cancelled and it landed; pays?; the control."""
+    """Exercise 2's worked answer: split_table; the guess beside what failed; which failed (the table's rule), whether
+    the prediction landed (within 5%; the parts' errors offset where one is 5% off) or missed, by how much; does the
+    split pay against the best single device; the control."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, predicted, together, _, _ = _parts(here)
-    (lo, hi), halves = quartiles(_measurements(run)['split']), _changed_halves(run)  # 1: each half by the rule
-    failed = [f"{a}.{'up' if x > p else 'down'}" for _, p, x, a in parts[2:] if abs(x - p) >= MIN_SHARE * predicted]
-    where = t(f"graph.answer.{'inside' if lo <= predicted <= hi else 'outside'}", predicted=_ms(predicted), together=(
-        _ms(together)))
-    if lo <= predicted <= hi and len({b > a for _, a, b in halves} | {f.endswith('up') for f in failed}) > 1:
-        where = t('graph.answer.cancel', where=where)  # misses both ways, and it landed
-    which = t('graph.and').join([t('graph.miss.1', halves=t('graph.lanes_sep').join(t('graph.half_change', lane=(
-        lane_name(k)), a=verdict.sig(a * 1e3), b=_ms(b)) for k, a, b in halves))] * bool(halves) + [t(
-            f'graph.miss.{failure}') for failure in failed])  # 2, 3: 5% of the prediction off; 2 is never down (0 ms)
-    net = t('graph.answer.failed', where=where, which=which) if which else t('graph.answer.held', where=where)
+    failed = sorted({a for k, p, x, a in parts if not _rule(run, k, p, x, a, predicted)[0]})
+    off, turn, half = abs(together - predicted) / predicted, *(recording.halves_summary(run)[w] for w in (
+        'in_turn', 'split'))
+    errors = [max(half.values()) - max(turn.values())] + [x - p for k, p, x, a in parts[2:]]
+    key = 'missed' if off >= MIN_SHARE else 'offset' if max(map(abs, errors)) >= MIN_SHARE * predicted else 'landed'
+    where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=t('verdict.unit.%', value=(
+        verdict.sig(off * 100, 2))))
+    which = t('graph.and').join(t(f'graph.miss.{a}') for a in (1, 2, 3) if a in failed)
+    net = t('graph.answer.failed', which=which, where=where) if failed else t('graph.answer.held', where=where)
     if guess is not None:  # the learner's guess beside the assumptions that failed
-        got = sorted({1 for _ in halves[:1]} | {int(f[0]) for f in failed}) or '-'
         mine = sorted({guess} if isinstance(guess, int) else guess)
-        print(t('graph.guess_failed', guess=', '.join(map(str, mine)), got=', '.join(map(str, got))))
+        print(t('graph.guess_failed', guess=', '.join(map(str, mine)), got=', '.join(map(str, failed)) or '-'))
     point, nums = _split_point(here)
     print(verdict.answer(net, t(f'graph.answer.{point}', **nums), _control(run)))
 
@@ -303,7 +309,7 @@ def show_recorded(rec: dict | None, guess_ms=None):
 def dag_line(model: dict, alone: dict) -> str:
     """Each lane's time per task alone, all tasks in order (the plan's task times: the answer's, as the cell asks)."""
     return t('graph.dag_alone', n=f"{model['serial']:g}", each=t('graph.lanes_sep').join(t(
-        'graph.lane_is', lane=lane_name(f'lane {i}'), label=_ms(s)) for i, s in enumerate(alone.values())))
+        'graph.dag_each', lane=lane_name(f'lane {i}'), took=_ms(s)) for i, s in enumerate(alone.values())))
 
 
 def draw_dag(dag, lanes, title='graph.title_dag'):  # as the equal-lanes plan places it, critical path outlined

@@ -22,9 +22,9 @@
 # %% [markdown] lang="zh"
 # # 扩展：依赖图（12.3节，图12.3.1“计算图及其依赖关系”）
 #
-# 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了两层多层感知机在一个 CPU 和两个 GPU 上的
+# 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了两层的多层感知机在一个 CPU 和两个 GPU 上的
 # 计算图及其依赖关系。每个 GPU 在小批量的一半上完成前向传播、损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。
-# 本节我们在这台机器的两个计算资源上写出这次训练迭代，记录它的依赖图（即带依赖关系的计算图），预测它的耗时，然后实测。
+# 本节我们在这台机器的两个计算资源上写出这次训练迭代，记录它的依赖图（即带依赖关系的计算图），预测它的用时，然后实测。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -51,7 +51,7 @@ print(show.machine_line(lanes))
 # ## 一个计算资源的工作
 #
 # 没有两个 GPU 时，`find_lanes` 给出两个可以同时工作的*计算资源*：一个 GPU 和 CPU，或者 CPU 核心的两半（见 12.3.1 节）。
-# 计算资源 `i` 在自己的样本上运行 `lane_step`，即一个两层多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
+# 计算资源 `i` 在自己的样本上运行 `lane_step`，即一个两层的多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
 # 反向传播逐步写出，并用 `stage` 给每一部分命名（即图中的方框）。损失除以的是*整个*小批量的大小 `n_total`，
 # 因此两个计算资源的梯度相加正好等于整个小批量的梯度。
 
@@ -130,8 +130,8 @@ show.draw_graph(graph)
 # The step is timed three ways, each checked against float64: **one device** with the whole
 # minibatch; **one after the other**, lane 1's half after lane 0's; **together**.
 #
-# Two CPU lanes add no cores, so expect no clear difference against one device, unless its step leaves a core idle.
-# A control row, one device on one thread, tests that.
+# Two CPU lanes share one device's cores: they add none. A control row, one device on one thread, tests whether one
+# device's step uses more than one core.
 
 # %% [markdown] lang="zh"
 # 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**计算资源的梯度。
@@ -143,8 +143,8 @@ show.draw_graph(graph)
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
 # 计算资源 0 的一半完成后计算资源 1 的一半才开始；**同时运行**。
 #
-# 两个 CPU 计算资源并不会多出核心，所以预计与一个设备没有明显差别，除非一个设备的训练迭代让某个核心闲着。
-# 对照一行（一个设备只用一个线程）检验的就是这一点。
+# 两个 CPU 计算资源分的是一个设备的核心，并不多出核心。对照一行让一个设备只用一个线程，
+# 检验一个设备的训练迭代是否用上了不止一个核心。
 
 # %% [markdown]
 # The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
@@ -187,22 +187,17 @@ show.show_step(here, my_guess)
 # %% [markdown]
 # ## Recorded on a GPU machine
 #
-# The same cell on an H200 machine: its lanes are the GPU and the CPU (15 threads), each with half the minibatch, as in
-# the book. Here the GPU's half is the shorter one and can hide inside the CPU's, so the hatched bar predicts *together*
-# as the CPU's half plus the other time, both from one after the other.
-#
-# In the timeline the GPU row is waiting from 0.40 ms to 0.91 ms; the CPU's copies end at 0.83 ms. The one-device
-# row's black bars (starting, returning) are timed, not the step.
+# The same cell on a GPU machine: its lanes are the GPU and the CPU, half the minibatch each. Here the GPU's half is
+# the shorter one and can hide inside the CPU's, so the hatched bar predicts *together* as the CPU's half plus the
+# other time, both from one after the other. In the timeline, set the CPU's half beside the one-device row: the GPU's
+# whole step.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
-# 同一个单元格在一台 H200 机器上运行的结果，那里的两个计算资源是 GPU 和 CPU（15 个线程），和书中一样各分到半个小批量。
+# 同一个单元格在一台 GPU 机器上运行的结果：那里的两个计算资源是 GPU 和 CPU，各分到半个小批量。
 # 这里 GPU 的一半较短，可以藏进 CPU 的一半里，所以斜线条形把“同时运行”预测为 CPU 的一半加上其他时间，
-# 两者都取自先后运行。
-#
-# 时间线中，GPU 一行从 0.40 毫秒到 0.91 毫秒处于等待；CPU 的复制在 0.83 毫秒结束。
-# “一个设备”一行的黑色条形（启动与返回）计入了计时，但不是训练迭代本身。
+# 两者都取自先后运行。在时间线中，把 CPU 的一半与“一个设备”一行（GPU 上的整次训练迭代）比一比。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -241,11 +236,12 @@ show.wrong_sum_answer(hasty_graph, caught)
 
 # %% [markdown]
 # **2. Which assumption failed, and does splitting pay?** From this machine's figure, write which of assumptions 1-3
-# failed. The worked answer sets each part of *together* beside its prediction.
+# failed: a half whose two rows the rule tells apart, or another part off by 5% of the prediction. The worked answer
+# sets each part beside its prediction.
 
 # %% [markdown] lang="zh"
-# **2. 哪个假定不成立？拆分划算吗？**根据这台机器上的图，写下哪些假定（1 至 3）不成立。
-# 参考答案把“同时运行”的每一部分与它的预测并列。
+# **2. 哪个假定不成立？拆分划算吗？**根据这台机器上的图，写下哪些假定（1 至 3）不成立：某一半的两行按规则有明显差别，
+# 或者其他部分与预测相差 5% 以上。参考答案把每一部分与它的预测并列。
 
 # %%
 my_guess_failed = None  # the assumptions that failed here, e.g. {3}  #zh: 这里不成立的假定，例如 {3}
@@ -261,7 +257,7 @@ show.split_answer(here, my_guess_failed)
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**下一个单元格构造 21 个任务，每个任务是
-# `tanh((各输入之和) @ W)`。3 个阶段中，每个阶段先并排运行长为 1、2、3 个任务的分支（`arms`），再用一个任务汇合（join）
+# `tanh((各输入之和) @ W)`。3 个阶段中，每个阶段先并排运行长为 1、2、3 个任务的分支，再用一个任务汇合
 # 它们。`2b1` 是第 2 阶段、分支 b 的第 1 步；`2J` 汇合第 2 阶段的各分支；`cross=True` 加上分支之间的箭头。
 # 运行它之前先想一想：两个计算资源上的任何计划至少要用几个任务的时间？为什么？
 
@@ -296,8 +292,8 @@ show.dag_answer(ex5)
 # ## Remember
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
-# * Only one device with the whole minibatch says whether splitting pays. On the GPU+CPU recording, together took 3.3x
-#   as long: the CPU's half (1.86 ms) and the other time (1.70 ms) each outlast the GPU's whole step (0.982 ms).
+# * Only one device with the whole minibatch says whether splitting pays. On the GPU+CPU recording, together took longer
+#   than the GPU alone: the CPU's half alone outlasts the GPU's whole step.
 # * Faster must stay correct: check against float64.
 #
 # ## Pitfalls
@@ -311,8 +307,8 @@ show.dag_answer(ex5)
 # ## 小结
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
-# * 只有与一个设备处理整个小批量比较，才能说明拆分是否划算。在 GPU 加 CPU 的记录中，同时运行的用时是一个设备的 3.3 倍：
-#   CPU 的一半（1.86 毫秒）和其他时间（1.70 毫秒）各自都超过 GPU 上整次训练迭代的用时（0.982 毫秒）。
+# * 只有与一个设备处理整个小批量比较，才能说明拆分是否划算。在 GPU 加 CPU 的记录中，同时运行比只用 GPU 更慢：
+#   CPU 的一半单独就比 GPU 上的整次训练迭代还长。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点
