@@ -274,6 +274,8 @@ def test_draw_graph_writes_every_node_and_labels_copies_with_their_bytes(coarse)
     cpu = all(str(n.get('device', '')).startswith('cpu') for n in coarse['nodes'])  # CPU lanes: one device
     assert ('copy (dashed), its bytes in the box' + ('; between CPU lanes it stays in one memory' if cpu else '')) in [
         x.get_text() for x in ax.get_legend().get_texts()]
+    with using_language('zh'):  # zh names a lane by its hardware, as the timing figure does: 'CPU 0'
+        assert not cpu or show.draw_graph(coarse).axes[0].get_legend().get_texts()[0].get_text() == 'CPU 0'
     assert min(t.get_fontsize() for t in ax.texts) >= 11  # readable on a projector
     arrows = [t.arrow_patch for t in ax.texts if getattr(t, 'arrow_patch', None) is not None]
     assert len(arrows) == len(coarse['edges']) == 33

@@ -94,9 +94,11 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=(), missing=None
                                 'linestyle': '-' if e['kind'] == 'data' else '--',
                                 'connectionstyle': f'arc3,rad={rad}'})
     device_of = {n['lane']: n.get('device', '') for n in g['nodes']}  # a lane's legend entry names its device
-    named = {lane: lane_name(lane, plot=True) for lane in y if not lane.startswith('link:')}
+    kinds = ['gpu' if str(device_of.get(f'lane {i}')).startswith('cuda') else 'cpu' for i in range(2)]
+    named = {lane: lane_name(lane, plot=True, kinds=kinds) for lane in y if not lane.startswith('link:')}
     handles = [Patch(color=style.color(role_of(lane)), label=style.plot_text('graph.lane_device', lane=name, device=(
-        plot_lane(device_of[lane]))) if device_of[lane] and lane != SERVER else name) for lane, name in named.items()]
+        plot_lane(device_of[lane]))) if device_of[lane] and lane != SERVER and plot_lane(device_of[lane]) not in name
+        else name) for lane, name in named.items()]
     if any(n['kind'] == 'copy' for n in g['nodes']):
         cpu = '_cpu' if all(str(d).startswith('cpu') for d in device_of.values()) else ''  # copies stay on the CPU
         handles.append(Patch(fc=style.color('link'), ec='0.3', label=style.plot_text(f'graph.legend_copy{cpu}')))
@@ -126,8 +128,13 @@ def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
     """The guess line (none without a guess, or with `ask=False`) and one verdict line."""
     m, guess = _measurements(run := _run_and_kinds(rec)[0]), None if guess_ms is None else float(guess_ms) / 1e3
     return verdict.lines(verdict.guess(guess if ask else None, recording.predict_split(run), m['split'].median, 'ms'),
-                         verdict.line(t('graph.short.split'), m['split'], t('graph.short.one_device'), m['one_device'],
-                                      unit='ms'))
+                         verdict.line(t('graph.short.split'), m['split'], _best(m)[1], m[_best(m)[0]], unit='ms'))
+
+
+def _best(m: dict) -> tuple[str, str]:  # the faster one-device row (all cores, or the one-thread control) and its name
+    best = min((k for k in ('one_device', CONTROL) if k in m), key=lambda k: m[k].median)
+    return best, t('graph.best.one_thread' if best == CONTROL else 'graph.dag_variant.2' if (
+        CONTROL in m) else 'graph.short.one_device')
 
 
 def inputs_line(rec: dict) -> str:  # the guess's inputs, printed before it: one after the other and its halves
@@ -166,7 +173,8 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     fig, first = style.figure(height=11.5)
     first.remove()  # on top, under the printed verdict, its rows' repeats and boxes; below, the timelines
     top, bottom = (fig.add_subplot(c) for c in fig.add_gridspec(2, 1, height_ratios=(5, 4)))
-    rows = {v: m for v, m in sorted(_measurements(run).items(), key=lambda x: ROW_ORDER.index(x[0]))}
+    order = (best := _best(_measurements(run))[0], 'split', *ROW_ORDER)  # on top the verdict's rows, side by side
+    rows = {v: m for v, m in sorted(_measurements(run).items(), key=lambda x: order.index(x[0]))}
     labels = {way: style.plot_text(f'graph.variant.{way}') for way in rows}  # together beside one device
     if one := rec.get('one_device'):  # which device, how many cores
         labels['one_device'] = style.plot_text('graph.one_device_row', device=style.plot_text(
@@ -184,11 +192,11 @@ def draw_step(rec: dict, guess_ms=None, title=None):
                                       wall=ms(rows['in_turn'].median))
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
-    (a, b), (c, d) = (quartiles(rows[v]) for v in ROW_ORDER[:2])  # the verdict's two grey boxes, rows 0 and 1
-    if verdict.compare(rows['split'], rows['one_device']) == 'same':  # beside them, the verdict's reason in its words
+    (a, b), (c, d) = (quartiles(rows[v]) for v in (best, 'split'))  # the verdict's two grey boxes, rows 0 and 1
+    if verdict.compare(rows['split'], rows[best]) == 'same':  # beside them, the verdict's reason in its words
         if (over := min(b, d) > max(a, c)):  # where they overlap, a grey bridge between them
             top.fill_betweenx([0.08, 0.62], max(a, c) * 1e3, min(b, d) * 1e3, color=BAND, ec='0.3', ls='--', zorder=1)
-        close = verdict.within_share(rows['split'].median, rows['one_device'].median)
+        close = verdict.within_share(rows['split'].median, rows[best].median)
         top.text((min(b, d) if over else max(b, d)) * 1e3, 0.35, ' ' + style.plot_text(
             'verdict.why_close' if close else 'verdict.why_overlap'), va='center')
     events, rows, legend, bars = _timeline_events(run, kinds)
@@ -214,13 +222,12 @@ def _split_point(rec: dict) -> tuple[str, dict]:
     outlasts it), 'half' (the longer half does) or the rule's word for together against it; the numbers."""
     run = _run_and_kinds(rec)[0]
     m, half, rest = _measurements(run), recording.halves_summary(run)['split'], recording.parts(run)[-1][2]
-    best = min((k for k in ('one_device', CONTROL) if k in m), key=lambda k: m[k].median)
+    best, name = _best(m)
     why = 'rest' if rest > m[best].median else 'half' if max(half.values()) > m[best].median else 'vs'
     pays = 'slower' if why != 'vs' else verdict.compare(m['split'], m[best])
     return why, {'half': _ms(max(half.values())), 'rest': _ms(rest), 'one': _ms(m[best].median), 'together': _ms(
         m['split'].median), 'by': verdict.by(m['split'], m[best]), 'pays': next(
-        t(f'graph.pays.{word}') for word in WORDS if word == pays), 'best': t(
-        'graph.best.one_thread' if best == CONTROL else 'graph.best.one_device')}
+        t(f'graph.pays.{word}') for word in WORDS if word == pays), 'best': name}
 
 
 def _control(run: dict) -> str:
@@ -242,13 +249,13 @@ def _parts(here: dict) -> tuple:
 
 
 def _rule(run: dict, part: str, p: float, x: float, a: int, predicted: float) -> tuple[bool, str]:
-    """(held?, the table's word): a half (1) by the rule on its own repeats; 2, 3 and together: off by < 5% of
-    together's prediction."""
+    """(held?, the table's word): a half (1) by the rule's verdict on its own repeats; 2, 3 and together: off by,
+    as a share of together's prediction (held under 5%)."""
     m, off = _halves(run), abs(x - p) / predicted
-    held = verdict.compare(m[part, 'split'], m[part, 'in_turn']) == 'same' if a == 1 else off < MIN_SHARE
-    why = verdict.by(m[part, 'split'], m[part, 'in_turn']) if a == 1 else t('graph.rule.share', pct=t(
-        'verdict.unit.%', value=verdict.sig(off * 100, 2)))
-    return held, t(f"graph.rule.{'held' if held else 'failed'}", why=why) if a else why
+    if a == 1:
+        return verdict.compare(m[part, 'split'], m[part, 'in_turn']) == 'same', verdict.by(m[part, 'split'], m[
+            part, 'in_turn'])
+    return off < MIN_SHARE, t('verdict.unit.%', value=verdict.sig(off * 100, 2))
 
 
 def split_table(here: dict):
@@ -276,6 +283,9 @@ def split_answer(here: dict, guess=None) -> None:
     where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=t('verdict.unit.%', value=(
         verdict.sig(off * 100, 2))))
     which = t('graph.and').join(t(f'graph.miss.{a}') for a in (1, 2, 3) if a in failed)
+    if key == 'missed' and not failed:  # the halves' change, which the rule could not tell from noise
+        where += t('graph.answer.noise', d=t('graph.and').join(('+' if d >= 0 else '−') + _ms(abs(d)) for d in (
+            half[k] - turn[k] for k in sorted(turn))))
     net = t('graph.answer.failed', which=which, where=where) if failed else t('graph.answer.held', where=where)
     if guess is not None:  # the learner's guess beside the assumptions that failed
         mine = sorted({guess} if isinstance(guess, int) else guess)

@@ -61,11 +61,13 @@ print(show.machine_line(lanes))
 # %% [markdown]
 # ## Build it: `mlp_step`
 #
-# Write the step of Fig. 13.3.1 for two lanes. Lane `i`'s job copies half of the rows and the weights to
-# `lanes[i].device()`, as a GPU would; on a CPU lane, `.to(device)` alone returns the same tensor: add `copy=True`.
-# Both halves run `lane_step` **at once**. The gradients are summed on the CPU, where `params` live, and the step
-# returns the new weights (plain SGD). `run_on_lanes(lanes, jobs)` runs `jobs[i]()` on `lanes[i]` (a CPU lane in its
-# own thread) and returns their results.
+# Write the step of Fig. 13.3.1 for two lanes:
+#
+# * lane `i`'s job copies half of the rows and the weights to `lanes[i].device()`, as a GPU would (on a CPU lane,
+#   `.to(device)` alone returns the same tensor: add `copy=True`);
+# * `run_on_lanes(lanes, jobs)` runs `jobs[i]()` on `lanes[i]`, both halves' `lane_step` **at once**, and returns
+#   their results;
+# * the gradients are summed on the CPU, where `params` live; the step returns the new weights (plain SGD).
 #
 # The check runs four steps and grades the updates against float64, where each half ran, and the halves' overlap.
 # Once it passes, the graph and the timings below use your step. Naming parts with `stage` is optional: named parts
@@ -74,10 +76,12 @@ print(show.machine_line(lanes))
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
 #
-# 为两个计算资源写出图12.3.1 中的训练迭代。计算资源 `i` 的任务把一半样本和权重*复制*到 `lanes[i].device()` 上，
-# 就像 GPU 那样；在 CPU 计算资源上，单写 `.to(device)` 会返回同一个张量，要加 `copy=True`。两半**同时**运行 `lane_step`。
-# 梯度在 `params` 所在的 CPU 上求和，训练迭代返回新的权重（普通的随机梯度下降）。
-# `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`（CPU 计算资源在自己的线程中运行），并返回它们的结果。
+# 为两个计算资源写出图12.3.1 中的训练迭代：
+#
+# * 计算资源 `i` 的任务把一半样本和权重*复制*到 `lanes[i].device()` 上，就像 GPU 那样
+#   （在 CPU 上，单写 `.to(device)` 会返回同一个张量，要加 `copy=True`）；
+# * `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`，让两半**同时**运行 `lane_step`，并返回它们的结果；
+# * 梯度在 `params` 所在的 CPU 上求和，训练迭代返回新的权重（普通的随机梯度下降）。
 #
 # 运行四次训练迭代后，检查更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
 # 检查通过后，下面的依赖图和计时就用你的函数。用 `stage` 给各部分命名是可选的：命名的部分各有自己的方框。
@@ -189,8 +193,8 @@ show.show_step(here, my_guess)
 #
 # The same cell on a GPU machine: its lanes are the GPU and the CPU, half the minibatch each. Here the GPU's half is
 # the shorter one and can hide inside the CPU's, so the hatched bar predicts *together* as the CPU's half plus the
-# other time, both from one after the other. In the timeline, set the CPU's half beside the one-device row: the GPU's
-# whole step.
+# other time, both from one after the other. In the timeline, compare the CPU's half with the one-device row, the
+# whole step on the GPU.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
@@ -236,12 +240,12 @@ show.wrong_sum_answer(hasty_graph, caught)
 
 # %% [markdown]
 # **2. Which assumption failed, and does splitting pay?** From this machine's figure, write which of assumptions 1-3
-# failed: a half whose two rows the rule tells apart, or another part off by 5% of the prediction. The worked answer
-# sets each part beside its prediction.
+# failed: a half the rule calls slower or faster together, or another part off by 5% or more of the predicted step.
+# The worked answer sets each part beside its prediction.
 
 # %% [markdown] lang="zh"
-# **2. 哪个假定不成立？拆分划算吗？**根据这台机器上的图，写下哪些假定（1 至 3）不成立：某一半的两行按规则有明显差别，
-# 或者其他部分与预测相差 5% 以上。参考答案把每一部分与它的预测并列。
+# **2. 哪个假定不成立？拆分划算吗？**根据这台机器上的图，写下哪些假定（1 至 3）不成立：某一半同时运行时按规则更慢或更快，
+# 或者其他部分的偏差达到预测训练迭代的 5% 以上。参考答案把每一部分与它的预测并列。
 
 # %%
 my_guess_failed = None  # the assumptions that failed here, e.g. {3}  #zh: 这里不成立的假定，例如 {3}
@@ -253,13 +257,13 @@ show.split_answer(here, my_guess_failed)
 # **3. The book's exercise 5: more complex dependencies. Still correct, and what limits the speed?** The next cell
 # builds 21 tasks, each `tanh((sum of its inputs) @ W)`. Each of 3 stages runs arms of 1, 2 and 3 tasks (`arms`) side
 # by side, then a task joining them. `2b1` is stage 2, arm b, step 1; `2J` joins stage 2's arms; `cross=True` adds
-# arrows between arms. Before running it: at least how many task times must any plan on two lanes take, and why?
+# arrows between arms. Before running it: at least how many task times must any plan on two lanes take?
 
 # %% [markdown] lang="zh"
 # **3. 书中的练习 5：更复杂的依赖关系。结果仍然正确吗？是什么限制了速度？**下一个单元格构造 21 个任务，每个任务是
 # `tanh((各输入之和) @ W)`。3 个阶段中，每个阶段先并排运行长为 1、2、3 个任务的分支，再用一个任务汇合
 # 它们。`2b1` 是第 2 阶段、分支 b 的第 1 步；`2J` 汇合第 2 阶段的各分支；`cross=True` 加上分支之间的箭头。
-# 运行它之前先想一想：两个计算资源上的任何计划至少要用几个任务的时间？为什么？
+# 运行它之前先想一想：两个计算资源上的任何计划至少要用几个任务的时间？
 
 # %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
@@ -292,7 +296,7 @@ show.dag_answer(ex5)
 # ## Remember
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
-# * Only one device with the whole minibatch says whether splitting pays. On the GPU+CPU recording, together took longer
+# * Only the faster one-device row (whole minibatch) says whether splitting pays. On the GPU+CPU recording, together took longer
 #   than the GPU alone: the CPU's half alone outlasts the GPU's whole step.
 # * Faster must stay correct: check against float64.
 #
@@ -307,7 +311,7 @@ show.dag_answer(ex5)
 # ## 小结
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
-# * 只有与一个设备处理整个小批量比较，才能说明拆分是否划算。在 GPU 加 CPU 的记录中，同时运行比只用 GPU 更慢：
+# * 只有与较快的那一行“一个设备”（整个小批量）比较，才能说明拆分是否划算。在 GPU 加 CPU 的记录中，同时运行比只用 GPU 更慢：
 #   CPU 的一半单独就比 GPU 上的整次训练迭代还长。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
