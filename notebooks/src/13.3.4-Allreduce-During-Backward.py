@@ -57,8 +57,11 @@ print(show.machine_text(BACKEND, WORLD))
 # below. In **(a)** every gradient is all-reduced after backward. In **(c)** each gradient's all-reduce starts from a
 # hook once backward has computed it. The last layer's gradient is final first, so its all-reduce runs while backward
 # computes the layers nearer the input. DDP does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once
-# it holds 1 MiB. The top row, the step without all-reduce, is the floor. The middle panel times backward in (a) and
-# (c); the bottom one draws one profiled step of (c), process by process.
+# it holds 1 MiB.
+#
+# - Top panel: each version's step; its top row, the step without all-reduce, is the floor.
+# - Middle panel: backward in (a) and in (c).
+# - Bottom panel: one profiled step of (c), process by process.
 
 # %% [markdown] lang="zh"
 # ## 先看图：16 核主机上的记录结果
@@ -66,8 +69,11 @@ print(show.machine_text(BACKEND, WORLD))
 # 两个 gloo 进程在 16 核主机（NVIDIA H200 机器的 CPU）上运行下文的两个版本。
 # **（a）**在反向传播之后对每个梯度做全归约。**（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。
 # 最后一层的梯度最先算出，所以它的全归约与前面各层的反向传播同时进行。DDP 与（c）相同，只是按桶发送：
-# DDP（1 MiB）在桶装满 1 MiB 时发送。最上面一行是不做全归约的训练迭代，即下限。
-# 中间一栏是（a）和（c）中反向传播的用时；最下面一栏逐个进程画出（c）中记录的一次迭代。
+# DDP（1 MiB）在桶装满 1 MiB 时发送。
+#
+# - 上面一栏：各版本的训练迭代用时；最上面一行是不做全归约的训练迭代，即下限。
+# - 中间一栏：（a）和（c）中反向传播的用时。
+# - 下面一栏：逐个进程画出（c）中记录的一次迭代。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -77,13 +83,13 @@ if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **Before measuring.** Here each process has one core, so its backward and its all-reduce (gloo's sending and
-# summing) take turns on it: what (c) all-reduces during backward makes backward longer, as on the 16-core host (the
-# middle panel above). The Measure figure's lower panel times it.
+# **Before measuring.** On the 16-core host, backward took longer in (c) than in (a) (the middle panel above). Here,
+# in addition, each process has one core, shared by its backward and gloo's all-reduce. The Measure figure's lower
+# panel times backward here.
 
 # %% [markdown] lang="zh"
-# **测量之前。**这里每个进程只有一个核心，反向传播和全归约（gloo 的发送与求和）轮流使用它：
-# （c）在反向传播期间做的全归约会让反向传播变长，16 核主机上也是这样（上图中间一栏）。实测图的下面一栏测量它。
+# **测量之前。**在 16 核主机上，（c）中的反向传播比（a）中的长（上图中间一栏）。
+# 此外，这里每个进程只有一个核心，由反向传播和 gloo 的全归约共用。实测图的下面一栏测量这里的反向传播。
 
 # %% [markdown]
 # ## Build it: four versions of the step
@@ -103,7 +109,7 @@ if rec is not None:
 # 与单个进程用 float64 在整个小批量上的结果比较。检查用的模型有一个*共享*的权重：它被两层使用，
 # 梯度是两次使用之和，只做一次全归约；还有一个*冻结*的权重，它的 `.grad` 一直是 `None`。
 #
-# **（a）反向传播之后**，如上图：先反向传播，再对每个梯度调用 `dist.all_reduce(p.grad)`。
+# **（a）先反向传播再全归约**，如上图：反向传播之后，对每个梯度调用 `dist.all_reduce(p.grad)`。
 
 # %%
 def backward_then_allreduce(model, X, y, optimizer):
@@ -214,15 +220,15 @@ print(show.ingredients_text(result))
 #
 # By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide: at least the
 # last call, for the first layer's 4 MiB weight (computed last); more if all-reduce alone outlasts backward. The
-# formula omits the copies and what (c) adds to backward, so it is a lower bound. Write your guess of (c)'s step, in
-# ms, into `my_guess`.
+# formula omits the copies and what (c) adds to backward, so for every row it is a lower bound. Write your guess of
+# (c)'s step, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 按代价公式，（c）的训练迭代用时等于不做全归约的训练迭代加上反向传播藏不住的全归约。
 # 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；只做全归约若比反向传播还长，就更多。
-# 代价公式没有计入复制，也没有计入（c）让反向传播增加的用时，所以它是下限。
+# 代价公式没有计入复制，也没有计入（c）让反向传播增加的用时，所以对每一行它都是下限。
 # 把你对（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
@@ -277,7 +283,7 @@ display(fig)
 # 1. 从图中读出：代价公式对这里（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.miss_answer(result, there))  # here, then the recording  #zh: 先是这里，再是记录结果
+print(show.miss_answer(result))  # here; the recording's numbers are in its figure  #zh: 这里的；记录结果的数字在它的图中
 
 # %% [markdown]
 # 2. (b) makes one call where (a) makes one per gradient. From the Measure figure: by the one rule, is (b)

@@ -47,10 +47,7 @@ MESSAGES = {
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
     'allreduce.answer.miss': ("{where}, (c)'s median {median} − formula {model} = {gap}. Backward in (c) − backward "
                               "in (a), the control: {grew}, {part}."), 'allreduce.answer.over': 'more than the gap',
-    'allreduce.answer.miss_there': '{where}: gap {gap}, backward {grew}, {part}.',
     'allreduce.answer.share': '{share} of the gap', 'allreduce.answer.none': 'none of the gap',
-    'allreduce.answer.d_cost': ('; (d), like (b), makes new flat tensors every step, DDP reuses its buckets: (b) took '
-                                '{ms} more than its control'),
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',

@@ -1,9 +1,9 @@
 """13.3.4 的消息：在反向传播仍在进行时全归约梯度。"""
 MESSAGES = {
     'allreduce.version.backward': '不做全归约的训练迭代', 'allreduce.version.allreduce': '只做全归约',
-    'allreduce.version.serial': '（a）反向传播之后', 'allreduce.version.flat': '（b）展平',
+    'allreduce.version.serial': '（a）先反向传播再全归约', 'allreduce.version.flat': '（b）展平',
     'allreduce.version.kept': '（b）保留缓冲区', 'allreduce.plot.back_in': '（{k}）中的反向传播',
-    'allreduce.version.hooks': '（c）钩子', 'allreduce.version.buckets': '（d）分桶，{mb:g} MiB',
+    'allreduce.version.hooks': '（c）在钩子中全归约', 'allreduce.version.buckets': '（d）分桶（{mb:g} MiB）',
     'allreduce.version.ddp': 'DDP（{mb:g} MiB）', 'allreduce.version.one_bucket': 'DDP（{mb:g} MiB，一个桶）',
     'allreduce.lane.compute': '计算（反向传播 {ms:.0f} 毫秒）', 'allreduce.lane.allreduce': '全归约',
     'allreduce.lane.waiting': '全归约（含等待另一个进程）',
@@ -46,10 +46,8 @@ MESSAGES = {
     'allreduce.plot.from_backward': '{axis}，从反向传播开始算起（未画前向传播）', 'allreduce.answer.over': '比差距还大',
     'allreduce.answer.miss': ('{where}，（c）的实测中位数{median}减代价公式{model}，差{gap}。'
                               '（c）与对照（a）的反向传播用时之差：{grew}，{part}。'),
-    'allreduce.answer.miss_there': '{where}：差{gap}，反向传播之差{grew}，{part}。',
-    'allreduce.answer.d_cost': '；（d）与（b）一样每次迭代新建展平的张量，DDP 则重用它的桶：（b）比对照多用{ms}',
     'allreduce.answer.kept': ('两者只有一处不同：（b）每次迭代都用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，'
-                              '对照的缓冲区只建一次。'), 'allreduce.answer.share': '占{share}',
+                              '对照的缓冲区只建一次。'), 'allreduce.answer.share': '占差距的{share}',
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n − 1 = {n1}（n = {n} 个进程）。',
     'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
     'allreduce.table.note': '一个 {w} × {w} 的权重是 {mib:g} MiB，所以不超过 {mib:g} MiB 的桶只装一层。',
