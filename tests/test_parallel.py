@@ -272,8 +272,8 @@ def test_the_lanes_answer_gives_the_baseline_verdict_first_then_the_control_then
     with using_language('en'):
         assert dp.lanes_answer(rows) == (
             'Worked answer: together vs the baseline: faster (7.1% less time). The baseline ran 1.79x as fast as the '
-            'control; at 2x, together could gain nothing. Together took 0.104 s, the longer lane alone 0.110 s: faster '
-            '(5.5% less time).')  # the question's answer first, cell 17's rule read as a number, the lanes measured
+            'control: together saves at most 1 − 1.79/2 = 11%. Together took 0.104 s, the longer lane alone 0.110 s: '
+            'faster (5.5% less time).')  # the question's answer first, cell 17's rule as a number, the lanes measured
         rows.control = None  # a GPU first lane: no control row, no control sentence
         assert 'control' not in dp.lanes_answer(rows) and dp.lanes_answer(rows).count('. ') == 1
         rows.busy = 0.9
@@ -319,26 +319,27 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
     small = NS(kind='cpu', size=64, products=800, device='cpu', area='parallel', busy=0.0, threads=1, cores=2, times={
         'one_thread': Times.from_times([0.02] * 3, 'a'), 'two_threads': Times.from_times([0.01] * 3, 'b'),
         'batched': Times.from_times([0.004] * 3, 'c')})
-    gpu = NS(kind='gpu', cores=16, times={'one_lane': Times.from_times([0.02] * 3, 'a'),
+    gpu = NS(kind='gpu', cores=16, products=800, times={'one_lane': Times.from_times([0.02] * 3, 'a'),
                                           'two_streams': Times.from_times([0.0201] * 3, 'b'),
                                           'batched': Times.from_times([0.004] * 3, 'c'),
                                           'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
         assert dp.small_ops_answer(small) == (  # 'x as fast' only, as the question asks: no '% less time' beside it
-            'Worked answer: two threads, 1 of 2 cores each 10.0 ms vs one thread, 2 cores 20.0 ms: faster, '
-            '2.00x as fast. One torch.bmm 4.00 ms: faster, 5.00x as fast as the control.')
+            'Worked answer: two threads, 1 of 2 cores each 10.0 ms vs control: one thread, 2 cores 20.0 ms: faster, '
+            '2.00x as fast (model: 2x). One torch.bmm 4.00 ms: faster, 5.00x as fast as the control. One call, not '
+            '800: this row tests per-call overhead.')  # that sentence only where bmm is faster
         small.busy = 0.9  # others kept the cores busy: the graders' line, no verdict
         assert dp.small_ops_answer(small).startswith('Worked answer: two threads vs one thread: cannot measure')
         gpu.busy = 0.9  # a GPU's rows do not wait for CPU cores
         assert dp.small_ops_answer(gpu) == (
             'Worked answer: two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: no clear '
-            'difference (medians within 5%), 1.00x as fast. One torch.bmm 4.00 ms: faster, 5.00x as fast as the '
-            'control.')
+            'difference (medians within 5%), 1.00x as fast (model: 1x). One torch.bmm 4.00 ms: faster, 5.00x as '
+            'fast as the control. One call, not 800: this row tests per-call overhead.')
         small.busy = 0.0
         fig = dp.plot_small_ops(small, 2)
         assert capsys.readouterr().out == 'your guess 2.00x · predicted 2.00x · measured 2.00x\n'  # two cores vs one
         names = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
-    assert names == ['one thread, 2 cores', 'two threads, 1 of 2 cores each',  # the control first, same cores
+    assert names == ['control: one thread, 2 cores', 'two threads, 1 of 2 cores each',  # the control first, same cores
                      'one thread, 2 cores, one torch.bmm']  # and torch.bmm, its thread and cores said: no other row
     assert "model: the control's time ÷ 2" in [x.get_text() for x in fig.axes[0].get_legend().texts]
     bars = [round(b.get_width(), 4) for b in fig.axes[0].patches if b.get_hatch()]
@@ -368,8 +369,8 @@ def test_the_recording_draws_and_says_its_verdicts():
                                                       '0.508 s')
         assert recorded_lines(rec, 0.6) == 'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s'
         assert recorded_lines(rec) == ''  # no guess: nothing printed
-        assert recorded_sync_line(rec) == ('No wait: the clock stopped at 1.25 ms, once the work was queued; waiting '
-                                           'for every device, it took 131 ms: the 50 products.')
+        assert recorded_sync_line(rec) == ('No wait: the clock stopped at 1.25 ms; waiting for every device, it took '
+                                           '131 ms: the 50 products.')
         assert recorded_answer(rec) == (  # the verdict first, the baseline's arithmetic, the longer job
             'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). At the '
             "GPU's pace all 1466 products take 0.499 s × 1466/1440 = 0.508 s; the CPU can take at most 1.8% of that "
@@ -385,7 +386,7 @@ def test_the_recording_draws_and_says_its_verdicts():
         # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the
         # timeline on the repeats' time axis (its unit: ms)
         legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
-        assert "within the rule's 5% of the baseline's median" in legend
+        assert "within the rule's 5% of the larger median" in legend
         assert 'grey box: middle half of the repeats' in legend
         assert fig.axes[1].get_xlim() == pytest.approx([v * 1e3 for v in fig.axes[0].get_xlim()])
         assert fig.axes[1].get_xlabel() == fig.axes[0].get_xlabel() == 'time (s)'

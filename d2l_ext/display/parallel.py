@@ -85,8 +85,7 @@ def alone_line(rows) -> str:
 
 
 def plot_lanes_run(rows, guess: float | None = None, baseline: float | None = None):
-    """13.3.1's rows (lane_rows): prints the guess line, then together vs the baseline by the rule; every repeat;
-    the guesses (together, `baseline`) diamonds."""
+    """13.3.1's rows (lane_rows): the guess line, together vs the baseline by the rule; every repeat; guesses."""
     names, cmp, predicted = rows.names, rows.cmp, max(rows.alone)
     print(verdict.lines(verdict.guess(guess, predicted, cmp[names[3]].median), unmeasurable(
         t('parallel.claim'), _busy(rows)) or verdict.line(t('parallel.name.together'), cmp[names[3]], names[4],
@@ -102,13 +101,13 @@ def plot_lanes_run(rows, guess: float | None = None, baseline: float | None = No
 
 
 def lanes_answer(rows) -> str:
-    """13.3.1's worked answer: together vs the baseline (the question); on CPU lanes the baseline against the control
-    (cell 17's rule); together against the longer lane alone, measured."""
+    """13.3.1's answer: together vs the baseline; on CPU the baseline vs the control (its bound); vs the longer lane."""
     if gone := unmeasurable(t('parallel.claim'), _busy(rows)):
         return verdict.answer(gone)
     m = [rows.cmp[name] for name in rows.names]
     unit, slow = verdict.unit_for(*(x.median for x in m)), max(m[:len(rows.lanes)], key=lambda x: x.median)
-    control = rows.control and t('parallel.answer.control', x=verdict.num(m[5].median / m[4].median, 'x'))
+    r = rows.control and m[5].median / m[4].median  # the baseline's speed over the control's: saves <= 1 - r/2
+    control = r and t('parallel.answer.control', x=verdict.num(r, 'x'), r=f'{r:.2f}', most=f'{max(0, 100-50*r):.0f}%')
     return verdict.answer(t('parallel.answer.vs_baseline', by=verdict.by(m[3], m[4])), control or '', t(
         'parallel.answer.lanes', both=verdict.num(m[3].median, unit), slow=verdict.num(slow.median, unit),
         by=verdict.by(m[3], slow)))
@@ -174,13 +173,14 @@ def _as_fast(a, b) -> str:  # the rule's word, a ratio after it: one number form
 
 def small_ops_answer(r) -> str:
     """Exercise 2's worked answer: two threads (GPU: two streams), then one torch.bmm, against the control."""
-    (a, b, _), ts = _pair(r), r.times
+    (a, b, ways), ts = _pair(r), r.times
     named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in (a, b)}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
     said = [t('parallel.small.line', a=named[a], ma=verdict.num(ts[a].median, 'ms'), b=named[b], word=_as_fast(
-        ts[a], ts[b]), mb=verdict.num(ts[b].median, 'ms'), x=verdict.num(ts[b].median / ts[a].median, 'x')),
-            t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), word=_as_fast(ts['batched'], ts[b]),
-              x=verdict.num(ts[b].median / ts['batched'].median, 'x'))]
+        ts[a], ts[b]), mb=verdict.num(ts[b].median, 'ms'), x=verdict.num(ts[b].median / ts[a].median, 'x'),
+              ways=ways), t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), x=verdict.num(
+                  ts[b].median / ts['batched'].median, 'x'), word=_as_fast(ts['batched'], ts[b]))]
+    said += [t('parallel.small.per_call', products=r.products)] * (verdict.compare(ts['batched'], ts[b]) == 'faster')
     return verdict.answer(*([gone] if gone else said))
 
 

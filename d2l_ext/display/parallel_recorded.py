@@ -29,8 +29,7 @@ def recorded_why(rec, lanes) -> str:  # why 13.3.0's picture is the recording, f
 
 
 def recorded_figure(rec, guess=None, baseline=None, max_bars: int = 200):
-    """13.3.0's evidence: prints the guess lines (if any); every repeat, predictions hatched, guesses diamonds, the
-    rule's 5% shaded around the baseline's median; below, on the same axis, the median run of together."""
+    """13.3.0's evidence: guess lines; every repeat, the rule's 5% around the baseline; below, together's median run."""
     if rec is None:
         return None
     if said := recorded_lines(rec, guess, baseline):

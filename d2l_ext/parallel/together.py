@@ -1,5 +1,4 @@
-"""13.3.1's technique: `run_together(lanes, works)`, the one lane runner (the Build-it task's worked solution; defined
-in backends.torch_backend, a layer below). `lane_rows` is the lesson's measurement, every row run by `run_together`."""
+"""13.3.1: `run_together` (the Build-it's worked solution, in backends.torch_backend) runs every row of `lane_rows`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,8 +13,7 @@ __all__ = ['LaneRows', 'lane_rows', 'run_together']
 
 @dataclass
 class LaneRows:
-    """13.3.1's rows, every repeat: `cmp` (names in row order), the lanes and their products, `whole` (the baseline's
-    lane), each lane's median alone; `busy`: the share of the cores others kept busy, sampled where it is shown."""
+    """13.3.1's rows, every repeat (`cmp`, in row order), lanes, products, `whole` (the baseline's lane), `busy`."""
     cmp: object
     lanes: list
     iters: list

@@ -37,7 +37,7 @@
 # # 12.3. 自动并行：概览
 #
 # 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
-# 同时运行。但在一个 GPU 上这帮助有限：一个大的矩阵乘法（书中是 4000×4000）就已经能让整个 GPU 忙碌起来，
+# 同时运行。但在单个 GPU 上，这样做的帮助有限：一个大的矩阵乘法（书中是 4000×4000）就已经能让整个 GPU 忙碌起来，
 # 要更快就得同时使用更多硬件。书中介绍了两种方法：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
@@ -69,20 +69,20 @@ print(machine_line(mxnet=False))
 # increase performance slightly." This recording tests that claim. A GPU and the CPU each ran a job of independent
 # matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the book's work per product).
 #
-# The GPU and the CPU are each a *lane*: hardware that can run work beside other work. A short timing set each
-# job's products so that it alone took about half a second (printed below). The **baseline** is the GPU alone doing
-# both jobs' products. No lesson has two GPUs: this is the lessons' one run on two separate devices.
+# The GPU and the CPU (less one core, which feeds the GPU) are each a *lane*: hardware that can run work beside
+# other work. A short timing set each job's products so that it alone took about half a second (printed below). The
+# **baseline** is the GPU alone doing both jobs' products. No lesson has two GPUs; this recording is a GPU and the CPU.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
 #
-# 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”这份记录检验的正是这句话。
-# 一个 GPU 和 CPU 各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法。矩阵为 2000×2000，每次乘法的计算量是
-# 书中的 1/8。
+# 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”下面这次运行检验的正是这句话。
+# 一个 GPU 和 CPU 各完成一项任务（规模不同，见下面的输出），即书中 `run` 函数里相互独立的矩阵乘法。
+# 矩阵为 2000×2000，每次乘法的计算量是书中的 1/8。
 #
-# GPU 和 CPU 各是一个*计算资源*，即能与其他工作同时运行的硬件。每项任务的乘法次数由一次短计时确定，
-# 使它单独运行约需半秒（见下方输出）。**基线**是 GPU 单独完成两项任务的全部乘法。目前没有两个 GPU 的记录结果；
-# 各节中只有这份记录展示了两个相互独立的设备。
+# GPU 和 CPU（留出一个核心给 GPU 发指令）各是一个*计算资源*，即能与其他工作同时运行的硬件。每项任务的乘法次数
+# 由一次短计时确定，使它单独运行约需半秒。**基线**是 GPU 单独完成两项任务的全部乘法。各节都没有两个 GPU；
+# 这里用的是一个 GPU 和 CPU。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_why
@@ -97,16 +97,12 @@ print(recorded_alone(rec))
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
 #
-# In this recording the CPU takes only 26 of the 1466 products off the GPU.
-#
 # **Exercise.** How long will each take? Write your two predictions, in seconds: the baseline into
 # `my_guess_baseline`, running together into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的重复）互不重叠；中位数之差至少是较大中位数的5%。
 # 两个条件都满足，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
-#
-# 在这份记录中，CPU 只替 GPU 分担 1466 次乘法中的 26 次。
 #
 # **练习**：两者各要多久？把你的两个预测（秒）分别写进下面两个变量：
 #
@@ -131,7 +127,7 @@ recorded_figure(rec, my_guess, my_guess_baseline)  # every repeat as a dot; your
 # 显示每个计算资源何时在忙。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录结果中的数字得出
+print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录中的数字得出
 
 # %% [markdown]
 # ## Remember
@@ -150,12 +146,12 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 要把同时运行与一个设备完成两项任务相比。这份记录中，与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
+# - 要把同时运行与一个设备完成两项任务相比。这里与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
 # - 也要预测基线：按那一个设备的速度做完全部乘法。
 # - 只按规则判断更快或更慢。
 #
 # ## 易错点
 #
 # - **只与两者单独用时之和比较**：在相互独立的硬件上，即使第二个设备毫无收益，同时运行也比这个和快；
-#   这份记录就是如此。
+#   这里就是如此。
 # - **只看一个数字**：一次运行看不出波动；要看每一次重复。

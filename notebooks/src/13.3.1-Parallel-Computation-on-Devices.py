@@ -124,12 +124,12 @@ with d2l_ext.Benchmark('one thread, both runs in turn, one timing', lanes):
 # %% [markdown]
 # ### What the clock waits for
 #
-# With no wait at all, a GPU's clock stops once the work is *queued*, before it has run. The GPU recording shows it.
+# With no wait at all, the clock stops before the GPU's work has run. The GPU recording shows it.
 
 # %% [markdown] lang="zh"
 # ### 计时在等什么
 #
-# 完全不等待时，GPU 上的工作一*排入队列*，计时就停止了，这时工作还没有运行完。在 GPU 上记录的结果显示了这一点。
+# 完全不等待时，GPU 上的工作还没运行完，计时就停止了。在 GPU 上记录的结果显示了这一点。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_line
@@ -142,14 +142,14 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown]
 # ## Two lanes at the same time
 #
-# One thread can keep several GPUs busy, as its calls only queue work. A CPU lane computes before the call returns,
-# so each needs its own thread calling `torch.set_num_threads(lane.threads)`.
+# As the book's `run` showed above, one thread can keep several GPUs busy; each CPU lane needs its own thread
+# calling `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
 # ## 两个计算资源同时运行
 #
-# 在 GPU 计算资源上，`run` 只是把 CUDA 内核*排入队列*，所以一个线程就能让多个 GPU 都忙起来。CPU 计算资源在调用返回前就完成计算，
-# 所以每个 CPU 计算资源需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。
+# 从上面书中的 `run` 可以看出，一个线程就能让多个 GPU 都忙起来；但每个 CPU 计算资源需要自己的 Python 线程，
+# 由它调用 `torch.set_num_threads(lane.threads)`。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -169,13 +169,13 @@ plot_recorded_sync(rec) if rec else None
 #
 # 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个计算资源同时运行；等每个计算资源
 # 都完成后，再按顺序返回结果。计算资源有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
-# `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中、在这台机器的计算资源上进行（没有 GPU 时，
-# 不检查 GPU 分支）：
+# `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中运行，用的是这台机器的计算资源
+# （没有 GPU 时不检查 GPU 分支）：
 #
 # - 能否运行，结果是否与 float64 相符；
 # - 每个 CPU 计算资源的工作是否用 `.threads` 个线程；
 # - 返回时每个计算资源是否都已完成；
-# - 忙碌时间较短的计算资源，是否至少有一半的忙碌时间与另一个同时运行（检查会输出这个比例）。
+# - 两者是否真的同时在忙：用时较短的那个，至少一半时间与另一个重叠（检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
 import threading  # at hand for the task  #zh: 供任务使用
@@ -283,15 +283,15 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 # ## Exercises
 #
 # **1.** The products inside one `run` are independent. Does the framework run them at the same time by itself?
-# PyTorch runs them on one CPU lane, one thread. MXNet's engine has one worker per core; its control, NaiveEngine,
-# runs one operation at a time. How many times as fast as its own one-at-a-time row will MXNet's engine run ten
-# products issued before one wait? Write it into `my_guess`.
+# MXNet's engine has one worker per core; its control, NaiveEngine, runs one operation at a time. How many times as
+# fast as its own one-at-a-time row will MXNet's engine run ten products issued before one wait? Write it into
+# `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？
-# PyTorch 在 CPU 的一个核心上用一个线程运行它们。MXNet 的引擎每个核心有一个工作线程；
+# MXNet 的引擎每个核心有一个工作线程；
 # 它的对照 NaiveEngine 一次只运行一个操作。把10次乘法全部发出后只等待一次，
 # MXNet 引擎的速度会是它自己逐个执行的几倍？把你的猜测写进 `my_guess`。
 
@@ -348,8 +348,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # * **Comparing only with one after the other**: two lanes beat that sum even when they gain nothing. Compare with
 #   the baseline, one device doing both jobs.
-# * **Timing without synchronizing**: the clock stops once GPU work is queued, before it has run; wait for every
-#   device used.
+# * **Timing without synchronizing**: the clock stops before GPU work has run; wait for every device used.
 
 # %% [markdown] lang="zh"
 # 书中的练习 3 和练习 4 见12.3.2节，练习 5 见扩展一节“依赖图”。
@@ -363,4 +362,4 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 # ## 易错点
 #
 # * **只与先后运行相比**：即使毫无收益，两个计算资源同时运行也比先后运行快。要与基线（一个设备完成两项任务）相比。
-# * **不同步就计时**：工作刚排入队列，计时就结束了；要等待用到的每个设备。
+# * **不同步就计时**：GPU 上的工作还没运行完，计时就结束了；要等待用到的每个设备。
