@@ -126,6 +126,6 @@ MESSAGES = {
     'graph.pays.faster': '拆分划算', 'graph.pays.slower': '拆分不划算', 'graph.pays.same': '拆分没有明显的好处',
     'graph.answer.control': '一个线程 {c}，全部核心 {one}：{by}，所以第二个核心{so}。',
     'graph.control.faster': '反而多花了时间', 'graph.control.same': '没有带来好处', 'graph.control.slower': '有用',
-    'graph.answer.noise': '：两半同时运行时分别变化了 {d}，这次运行的波动无法把它与噪声区分开',
+    'graph.answer.noise': '：两半同时运行时分别变化了{d}，这次运行的波动无法把它与噪声区分开',
     'graph.miss.1': '假定1（有一半同时运行时速度变了）',
 }
