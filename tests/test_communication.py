@@ -204,11 +204,12 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         # where the copy engine's formula is larger (no slowdown, as on a GPU), the answer names that floor instead
         assert ('The hatched estimate, 7.00 ms, is its floor, max(products alone, copies alone) plus the shorter of '
                 'one product and one copy: at most 1.75 ms hidden.') in show.measured_answer(c, {'overlapped': 0.007})
-        # where the rule finds no clear difference, the verdict alone (no direction); where slower, none hidden
+        # where the rule finds no clear difference, the amount the question asks for, not told from none; where
+        # slower, none hidden
         c.measurements['overlapped'] = Measurement('overlapped', [0.0084, 0.0085, 0.0086, 0.0091])
         assert show.measured_answer(c, slowed).startswith(
-            'Worked answer: run_and_copy took 8.55 ms vs products alone + copies alone 8.75 ms, no clear difference '
-            '(medians within 5%). Beside')
+            'Worked answer: run_and_copy hid about 0.200 ms of the copy time (8.55 ms vs products alone + copies alone '
+            '8.75 ms), which the rule cannot tell from none. Beside')
         c.measurements['overlapped'] = Measurement('overlapped', [0.0090, 0.0091, 0.0092, 0.0093, 0.0094, 0.0095])
         c.measurements['run'] = Measurement('run', [0.005, 0.0051, 0.0052, 0.0053, 0.005, 0.0051])
         c.measurements['copy'] = Measurement('copy', [0.0020, 0.0021, 0.0020, 0.0021, 0.0020, 0.0021])
@@ -395,13 +396,15 @@ def test_profile_table_counts_each_operator():
         frame = show.profile_frame(prof, gpu=True)
         assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
         assert list(frame['self time (ms)'])[0] == 131.0 and list(frame['calls']) == [10, 10, 10]
-        assert list(frame['share of the self time']) == ['53%', '23%', '23%']  # exercise 4's prediction, checked
+        assert list(frame['share of the total self time']) == ['53%', '23%', '23%']  # exercise 4's prediction, checked
+        guessed = show.profile_frame(prof, gpu=True, guess=0.3)  # the learner's share beside the copy rows
+        assert list(guessed['your guess']) == ['', '30%', '30%'] and 'your guess' not in frame
         tiny = SimpleNamespace(key_averages=lambda: rows + [SimpleNamespace(key='aten::resolve_conj',
                                                                             self_device_time_total=9.0, count=60)])
         assert 'aten::resolve_conj' not in list(show.profile_frame(tiny, gpu=True)['operator'])  # under 1%: left out
     with using_language('zh'):
         assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身用时（毫秒）',
-                                                                    '占自身用时的比例']
+                                                                    '占总自身用时的比例']
 
 
 def test_profile_frame_shortens_kernel_names():
@@ -459,9 +462,9 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     cells = jupytext.read(SRC).cells
     code = [c for c in cells if c.cell_type == 'code']
     profile = next(c for c in code if 'profile(activities=activities)' in c.source)
-    assert 'my_guess' not in profile.source  # exercise 4 asks what the profiler tells, not arithmetic from the timings
-    # nothing to predict: its table and lines show in the open cell that profiles
-    assert 'show.profile_frame(prof, GPU)' in profile.source and 'jupyter' not in profile.metadata
+    # exercise 4: the share guessed (0-1) in the cell before; the open cell's table shows it beside the measured share
+    assert 'my_guess_share = None  # 0-1' in code[code.index(profile) - 1].source
+    assert 'show.profile_frame(prof, GPU, my_guess_share)' in profile.source and 'jupyter' not in profile.metadata
     for marker in ('print(show.measured_answer', 'print(show.recorded_answer', 'show.exercise_three_text(ex3)',
                    '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)

@@ -82,7 +82,7 @@ def measured_answer(comparison, predicted: dict) -> str:
     estimate = t('communication.estimate', est=num(est), r=f'{r:.2f}', copy=num(row.copy), exp=num(r * row.copy),
                  run=num(row.run), ctrl=num(ctrl)) if est <= (row.run + row.copy * (1 - r)) * 1.0001 else t(
         'communication.estimate_floor', est=num(est), exp=num(row.run + row.copy - est))
-    return verdict.answer(hidden_sentence(_word('overlapped'), row), t(
+    return verdict.answer(hidden_sentence(_word('overlapped'), row, amount=True), t(
         'communication.control', lo=num(lo), hi=num(hi), alo=num(alo), ahi=num(ahi), word=verdict.word(
             m['beside_copies'], m['run'])), estimate)
 
@@ -92,14 +92,17 @@ def _added(times) -> Times:
     return Times('added', [a + b for a, b in zip(times['run'].repeated(), times['copy'].repeated())])
 
 
-def hidden_sentence(way: str, row) -> str:
+def hidden_sentence(way: str, row, amount: bool = False) -> str:
     """'<way> took X vs products alone + copies alone Y, <by the rule>', then the share of the copy time it hid where
-    faster by the rule, none where slower; where the rule tells no clear difference, the verdict alone."""
-    word = verdict.compare(row.times['overlapped'], _added(row.times))
-    hid = t('communication.hid', share=verdict.num(hidden_share(row), '%')) if word == 'faster' else t(
-        'communication.hid_none') if word == 'slower' else ''
-    return t('communication.hidden', way=way, total=verdict.num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
-        row.times['overlapped'], _added(row.times)), sum=verdict.num(_added(row.times).median, 'ms'))
+    faster by the rule, none where slower, the verdict alone where unclear (with `amount`: Y − X, or none if X >= Y)."""
+    word, added, num = verdict.compare(row.times['overlapped'], _added(row.times)), _added(row.times), verdict.num
+    if amount and word not in ('faster', 'slower') and added.median > row.overlapped:  # the amount, not told from none
+        return t('communication.hid_unclear', way=way, ms=num(added.median - row.overlapped, 'ms'),
+                 total=num(row.overlapped, 'ms'), sum=num(added.median, 'ms'))
+    hid = t('communication.hid', share=num(hidden_share(row), '%')) if word == 'faster' else t(
+        'communication.hid_none') if word == 'slower' or amount else ''
+    return t('communication.hidden', way=way, total=num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
+        row.times['overlapped'], added), sum=num(added.median, 'ms'))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -249,21 +252,19 @@ def plot_exercise_three(r, guess=None):
     return fig
 
 
-def _self_times(prof, gpu: bool) -> dict:
-    """{operator: (self time in s, calls)} (CUDA self time on a GPU, CPU self time on a CPU)."""
-    attr = 'self_device_time_total' if gpu else 'self_cpu_time_total'
-    return {e.key: ((getattr(e, attr, 0.0) or 0.0) / 1e6, getattr(e, 'count', 0)) for e in prof.key_averages()}
-
-
-def profile_frame(prof, gpu: bool, rows: int = 8):
+def profile_frame(prof, gpu: bool, guess=None, rows: int = 8):
     """The profile's operators by self time with their calls, those under 1% of the total left out (mm's 60
     resolve_conj checks, a few µs), names cut to 32 characters (GPU kernel names run to a hundred), each one's share of
-    the total (exercise 4's prediction): verdict.details."""
+    the total (exercise 4's prediction), and the learner's guess beside the copy rows where there is one."""
     import pandas as pd
-    ops = _self_times(prof, gpu)
+    attr = 'self_device_time_total' if gpu else 'self_cpu_time_total'  # {operator: (self time in s, calls)}
+    ops = {e.key: ((getattr(e, attr, 0.0) or 0.0) / 1e6, getattr(e, 'count', 0)) for e in prof.key_averages()}
     total = sum(v for v, _ in ops.values()) or 1.0
     ops = sorted(((k, v) for k, v in ops.items() if v[0] >= 0.01 * total), key=lambda kv: -kv[1][0])[:rows]
+    copies = ['copy' in k.lower() or 'memcpy' in k.lower() for k, _ in ops]  # the rows the guess is about
+    mine = {} if guess is None else {t('style.guess'): [verdict.num(guess, '%') * c for c in copies]}
     return pd.DataFrame({t('communication.profile.col_op'): [k if len(k) <= 32 else k[:31] + '…' for k, _ in ops],
                          t('communication.profile.col_calls'): [n for _, (_, n) in ops],
                          t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, (v, _) in ops],
-                         t('communication.profile.col_share'): [verdict.num(v / total, '%') for _, (v, _) in ops]})
+                         t('communication.profile.col_share'): [verdict.num(v / total, '%') for _, (v, _) in ops],
+                         **mine})

@@ -194,7 +194,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # 要复制的结果大。没有 GPU 时，你写的替代版本有同样的几个部分：
 #
 # * 复制线程就是复制流；
-# * 通过 `queue.Queue` 交出每个乘积就是它的事件，并且像 `record_stream` 那样让这个乘积保持存活；
+# * 用 `queue.Queue` 交出乘积，相当于记录事件，并且像 `record_stream` 那样让这个乘积保持存活；
 # * `join()` 就是 `synchronize()`。
 #
 # GPU 分支只在有 GPU 时评分；下面的参考答案里有 GPU 分支。
@@ -223,8 +223,8 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown]
 # ## Predict, then measure here
 #
-# Without a GPU there is no copy engine: copies and products share this CPU. Expect the copies to slow the products
-# and to hide less than on the H200; the control row measures that. Hatched:
+# Without a GPU there is no copy engine: a copy thread takes one of this CPU's cores. The control row measures how
+# much the copies slow the products. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
 # * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - r)$ with $r = t_\text{run} / t_\text{ctrl}$, all
@@ -237,8 +237,8 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
-# 没有 GPU 时没有复制引擎：复制和乘法共用这个 CPU。所以预计复制会拖慢乘法，隐藏的复制用时比 H200 上少。
-# 对照行测的就是这种变慢：另一个线程不停地复制时，同样的乘法用时多少。斜线条形是预测：
+# 没有 GPU 时没有复制引擎：复制线程占用这个 CPU 的一个核心。对照行测的是复制对乘法的拖慢：
+# 另一个线程不停地复制时，同样的乘法用时多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
 # * 边计算边复制：$t_\text{计算} + t_\text{复制} \times (1 - r)$，其中$r = t_\text{计算} / t_\text{对照}$，各项都是
@@ -285,13 +285,13 @@ print(show.measured_answer(measured, predicted))  # worked answer: the copy time
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
 #
-# On a GPU a `non_blocking` copy returns before the data arrive; without one, the stand-in is a copy thread not yet
-# joined. Read at once, you get what was there before.
+# On a GPU a `non_blocking` copy returns before the data arrive; without one, a race with an unjoined copy thread
+# stands in. Read at once, you get what was there before.
 
 # %% [markdown] lang="zh"
-# ## 隐患：在复制完成之前就读取
+# ## 易错点：在复制完成之前就读取
 #
-# 在 GPU 上，`non_blocking` 复制在数据到达之前就返回了；没有 GPU 时，替代它的是还没有 join 的复制线程。
+# 在 GPU 上，`non_blocking` 复制在数据到达之前就返回了；没有 GPU 时，用线程之间的竞争来代替：复制线程还没有 join。
 # 立即读取，得到的是其中原有的内容。
 
 # %%
@@ -362,13 +362,17 @@ print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) a
 
 # %% [markdown]
 # **4. Use a profiler.** `torch.profiler` plays the book's Nsight. Without a GPU it profiles `run_then_copy`: a CPU
-# profile records only the thread that starts it. Predict first, from products alone and copies alone: what share of
-# the self time will the copies take? The last column checks.
+# profile records only the thread that starts it. From products alone and copies alone, what share of the total self
+# time will the copies take? Write it (0-1) into `my_guess_share`; the table checks.
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
 # CPU 上的分析器只记录启动它的线程，所以没有 GPU 时这里分析 `run_then_copy`（重叠见上面 H200 的图）。
-# 先根据只做乘法和只做复制的用时预测：复制会占自身用时的多大比例？表格的最后一列可以验证。
+# 根据只做乘法和只做复制的用时预测：复制会占总自身用时的多大比例？把它（0 到 1）写进 `my_guess_share`，
+# 表格可以验证。
+
+# %%
+my_guess_share = None  # 0-1: copy_'s share of the total self time  #zh: 0 到 1：copy_占总自身用时的比例
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -385,7 +389,7 @@ with comm.no_profiler_chatter(), profile(activities=activities) as prof:
 trace = pathlib.Path(tempfile.gettempdir()) / f'{name}_trace.json'
 prof.export_chrome_trace(str(trace))
 print(f'trace saved to {trace}: open it at ui.perfetto.dev')
-display(show.profile_frame(prof, GPU))
+display(show.profile_frame(prof, GPU, my_guess_share))
 #zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
 
 # %% [markdown]
@@ -395,8 +399,8 @@ display(show.profile_frame(prof, GPU))
 #   the baseline.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
-# * Without a GPU, copies and products share this CPU: the products slowed beside a copying thread (the control row),
-#   and run_and_copy hid far less than on the H200.
+# * Without a GPU, a copy thread on its own core still slowed the products (the control row), and run_and_copy hid
+#   far less than on the H200.
 #
 # ## Pitfalls
 #
@@ -409,8 +413,8 @@ display(show.profile_frame(prof, GPU))
 #
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠：在 H200 的记录结果中，先计算后复制的用时与基线一样。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制用时。
-# * 没有 GPU 时，复制和乘法共用这个 CPU：复制线程在旁边运行时乘法变慢了（对照行），边计算边复制隐藏的复制用时
-#   也远少于 H200 上的。
+# * 没有 GPU 时，复制线程虽然占用自己的核心，乘法还是变慢了（对照行），边计算边复制隐藏的复制用时也远少于 H200
+#   上的。
 #
 # ## 易错点
 #

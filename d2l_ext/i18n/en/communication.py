@@ -77,5 +77,7 @@ MESSAGES = {
     'communication.estimate_floor': ('The hatched estimate, {est}, is its floor, max(products alone, copies alone) '
                                      'plus the shorter of one product and one copy: at most {exp} hidden.'),
     'communication.control_model': 'model: products alone, not slowed',
-    'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of the self time',
+    'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of the total self time',
+    'communication.hid_unclear': ('{way} hid about {ms} of the copy time ({total} vs products alone + copies alone '
+                                  '{sum}), which the rule cannot tell from none.'),
 }

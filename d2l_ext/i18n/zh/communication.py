@@ -74,5 +74,8 @@ MESSAGES = {
     'communication.estimate_floor': ('斜线条形的估计 {est} 取的是下限：max(只做乘法, 只做复制) 加上一次乘法与一次复制中'
                                      '较短者，即至多隐藏 {exp} 的复制用时。'),
     'communication.control_model': '模型：只做乘法，不变慢',
-    'communication.profile.col_calls': '调用次数', 'communication.profile.col_share': '占自身用时的比例',
+    'communication.profile.col_calls': '调用次数',
+    'communication.profile.col_share': '占总自身用时的比例',
+    'communication.hid_unclear': ('{way}在这里隐藏了约 {ms} 的复制用时（用时 {total}，'
+                                  '只做乘法与只做复制之和为 {sum}）；按规则，这与完全没有隐藏没有明显差别。'),
 }
