@@ -196,18 +196,20 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
             'run', 'copy', 'beside_copies')), iters=10)}
         # the worked answer, in the question's order: the copy time hidden (by the rule), the control as its grey
         # boxes show it (its repeats may cluster), by the rule; the hatched estimate as r x copies alone
+        # the estimate first, so that the last line answers the question
         assert show.measured_answer(c, slowed) == (
+            'The hatched estimate (6.16 ms) expected 0.72 × 3.60 ms ≈ 2.59 ms of the copy time hidden, with '
+            'r = 5.15 ms / 7.15 ms from the control.\n'
             'Worked answer: run_and_copy took 7.55 ms vs products alone + copies alone 8.75 ms, faster (14% less '
             "time): it hid 33% of the copy time. Beside a thread copying nonstop, the middle half of the products' "
-            'repeats took 7.07 ms to 7.23 ms, alone 5.08 ms to 5.22 ms: slower. The hatched estimate (6.16 ms) '
-            'expected 0.72 × 3.60 ms ≈ 2.59 ms of the copy time hidden, with r = 5.15 ms / 7.15 ms from the control.')
+            'repeats took 7.07 ms to 7.23 ms, alone 5.08 ms to 5.22 ms: slower.')
         # where the copy engine's formula is larger (no slowdown, as on a GPU), the answer names that floor instead
         assert ('The hatched estimate, 7.00 ms, is its floor, max(products alone, copies alone) plus the shorter of '
                 'one product and one copy: at most 1.75 ms hidden.') in show.measured_answer(c, {'overlapped': 0.007})
         # where the rule finds no clear difference, the amount the question asks for, not told from none; where
         # slower, none hidden
         c.measurements['overlapped'] = Measurement('overlapped', [0.0084, 0.0085, 0.0086, 0.0091])
-        assert show.measured_answer(c, slowed).startswith(
+        assert show.measured_answer(c, slowed).split('\n')[1].startswith(
             'Worked answer: run_and_copy hid about 0.200 ms of the copy time (8.55 ms vs products alone + copies alone '
             '8.75 ms), which the rule cannot tell from none. Beside')
         c.measurements['overlapped'] = Measurement('overlapped', [0.0090, 0.0091, 0.0092, 0.0093, 0.0094, 0.0095])
@@ -219,13 +221,14 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
                         copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('zh'):
         assert show.measured_answer(c, slowed) == (
+            '斜线条形的估计6.16毫秒预计隐藏0.72 × 3.60毫秒 ≈ 2.59毫秒的复制用时，'
+            '其中r = 5.15毫秒 / 7.15毫秒来自对照。\n'
             '参考答案：边计算边复制用时7.55毫秒，只做乘法与只做复制之和为8.75毫秒，更快（用时少14%）：隐藏了33%的复制用时。'
-            '另一线程不停地复制时，乘法中间一半的重复用时7.07毫秒到7.23毫秒，单独运行时5.08毫秒到5.22毫秒：更慢。'
-            '斜线条形的估计6.16毫秒预计隐藏0.72 × 3.60毫秒 ≈ 2.59毫秒的复制用时，其中r = 5.15毫秒 / 7.15毫秒来自对照。')
+            '另一线程不停地复制时，乘法中间一半的重复用时7.07毫秒到7.23毫秒，单独运行时5.08毫秒到5.22毫秒：更慢。')
     with using_language('en'):
         fig = show.plot_measured(c, predicted)
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == [
-        'products alone', 'products while a thread copies nonstop']
+        'products alone', 'control: products while a thread copies nonstop']
     # the hatched bars say what they are (a model, from the medians printed above); the control's is named at its end
     assert 'model: from the medians printed above' in [tx.get_text() for tx in fig.axes[0].get_legend().get_texts()]
     assert [tx.get_text() for tx in fig.axes[0].texts] == [' model: products alone, not slowed']
@@ -259,6 +262,8 @@ def test_recorded_lines_come_from_the_recording(rec):
         assert f"it hid {show.verdict.num(show.hidden_share(side), '%')} of the copy time." in answer
         assert 'hid' not in answer.split('. ')[0]  # run then copy, no clear difference: the verdict alone
         assert show.hidden_share(side) > 0.5 and show.hidden_share(book) == 0.0  # same time as the parts added: none
+        assert show.hidden_share(side) == pytest.approx(min(1.0, (show._added(side.times).median - side.overlapped) /
+                                                            side.copy))  # on the printed base, the sums' median
         assert abs(side.expected - side.overlapped) < 0.1 * side.copy  # the model held
         assert show.recorded_alone(None) == 'No GPU recording to show here.'
     assert side.overlapped < same.overlapped  # the picture of the point: two streams beat one

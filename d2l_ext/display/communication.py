@@ -71,9 +71,9 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The worked answer, in the question's order: run_and_copy against the baseline by the rule (the copy time hidden
-    only where faster); the control's middle half against products alone's, by the rule; the hatched estimate, as
-    r x copies alone hidden with r = products alone / the control (or its floor, the copy engine's)."""
+    """The hatched estimate first (r x copies alone hidden, r = products alone / the control, or the copy engine's
+    floor), then the worked answer in the question's order: run_and_copy against the baseline by the rule (the copy
+    time hidden only where faster); the control's middle half against products alone's, by the rule."""
     m, num = comparison.measurements, lambda v: verdict.num(v, 'ms')
     row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
     ctrl, est = m['beside_copies'].median, predicted['overlapped']
@@ -82,9 +82,9 @@ def measured_answer(comparison, predicted: dict) -> str:
     estimate = t('communication.estimate', est=num(est), r=f'{r:.2f}', copy=num(row.copy), exp=num(r * row.copy),
                  run=num(row.run), ctrl=num(ctrl)) if est <= (row.run + row.copy * (1 - r)) * 1.0001 else t(
         'communication.estimate_floor', est=num(est), exp=num(row.run + row.copy - est))
-    return verdict.answer(hidden_sentence(_word('overlapped'), row, amount=True), t(
+    return estimate + '\n' + verdict.answer(hidden_sentence(_word('overlapped'), row, amount=True), t(
         'communication.control', lo=num(lo), hi=num(hi), alo=num(alo), ahi=num(ahi), word=verdict.word(
-            m['beside_copies'], m['run'])), estimate)
+            m['beside_copies'], m['run'])))
 
 
 def _added(times) -> Times:
@@ -127,8 +127,9 @@ def recorded_alone(rec) -> str:
 
 def hidden_share(row) -> float:
     """(products alone + copies alone - the way) / copies alone, 0 to 1; 0 unless faster than the two by the rule."""
-    faster = verdict.compare(row.times['overlapped'], _added(row.times)) == 'faster'
-    return min(1.0, max(0.0, (row.run + row.copy - row.overlapped) / row.copy)) if faster and row.copy > 0 else 0.0
+    added = _added(row.times)  # the printed base: the median of the repeats' sums, not the sum of two medians
+    faster = verdict.compare(row.times['overlapped'], added) == 'faster'
+    return min(1.0, max(0.0, (added.median - row.overlapped) / row.copy)) if faster and row.copy > 0 else 0.0
 
 
 def recorded_answer(rec) -> str:

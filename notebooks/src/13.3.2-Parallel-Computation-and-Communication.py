@@ -57,7 +57,7 @@ print(lane.label)
 # %% [markdown] lang="zh"
 # ## 书中的代码
 #
-# 在 GPU 上，这里用的是书中的 4000 × 4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。
+# 在 GPU 上，这里用的是书中的 4000×4000 矩阵和 50 次乘法；在 CPU 上则用小一些的矩阵。
 
 # %%
 workload = resolve_workload([lane], lesson=True)
@@ -76,7 +76,7 @@ x_lane = torch.rand(size=(N, N), device=lane.device())
 run(x_lane)  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes([lane])
 print(f'{N} × {N} matrices, {K} products per call of run')
-#zh-str: {'{N} × {N} matrices, {K} products per call of run': '{N} × {N}矩阵，run每次调用做{K}次乘法'}
+#zh-str: {'{N} × {N} matrices, {K} products per call of run': '{N}×{N}矩阵，run每次调用做{K}次乘法'}
 
 # %% tags=["nbval-ignore-output"]
 if GPU:
@@ -190,7 +190,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
-# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次矩阵乘法：700 × 4 矩阵乘以 4 × 700 矩阵，计算量小，
+# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次矩阵乘法：700×4 矩阵乘以 4×700 矩阵，计算量小，
 # 要复制的结果大。没有 GPU 时，你写的替代版本有同样的几个部分：
 #
 # * 复制线程就是复制流；
@@ -223,8 +223,8 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown]
 # ## Predict, then measure here
 #
-# Without a GPU there is no copy engine: a copy thread takes one of this CPU's cores. The control row measures how
-# much the copies slow the products. Hatched:
+# Without a GPU there is no copy engine: a copy thread on its own core can still slow the products; the control row
+# measures how much. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
 # * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - r)$ with $r = t_\text{run} / t_\text{ctrl}$, all
@@ -237,7 +237,7 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
-# 没有 GPU 时没有复制引擎：复制线程占用这个 CPU 的一个核心。对照行测的是复制对乘法的拖慢：
+# 没有 GPU 时没有复制引擎：复制线程即使独占一个核心，也可能拖慢乘法；对照行测量拖慢了多少：
 # 另一个线程不停地复制时，同样的乘法用时多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
@@ -285,13 +285,13 @@ print(show.measured_answer(measured, predicted))  # worked answer: the copy time
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
 #
-# On a GPU a `non_blocking` copy returns before the data arrive; without one, a race with an unjoined copy thread
+# On a GPU a `non_blocking` copy returns before the data arrive; without a GPU, a race with an unjoined copy thread
 # stands in. Read at once, you get what was there before.
 
 # %% [markdown] lang="zh"
 # ## 易错点：在复制完成之前就读取
 #
-# 在 GPU 上，`non_blocking` 复制在数据到达之前就返回了；没有 GPU 时，用线程之间的竞争来代替：复制线程还没有 join。
+# 在 GPU 上，`non_blocking` 复制在数据到达之前就返回了；没有 GPU 时，用竞态来代替：复制线程还没有 `join()`。
 # 立即读取，得到的是其中原有的内容。
 
 # %%

@@ -9,7 +9,7 @@ MESSAGES = {
     'communication.variant.overlapped.one_stream': 'one stream',
     'communication.variant.overlapped.shared': 'a copy thread',
     'communication.variant.overlapped.engine': "MXNet's engine",
-    'communication.variant.beside_copies': 'products while a thread copies nonstop',
+    'communication.variant.beside_copies': 'control: products while a thread copies nonstop',
     'communication.variant.warm': 'later calls', 'communication.variant.cold': 'first call',
     'communication.variant.reused': 'pinned buffers allocated once',
     'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies',
