@@ -14,7 +14,7 @@ from ..results import MIN_SHARE, quartiles
 from ..timing import Measurement
 from . import style, tables, verdict
 from .fonts import plot_lane
-from .repeats import BAND, plot_repeats
+from .repeats import plot_repeats
 from .timeline import BAR_HEIGHT, _text_colour, draw_timeline
 
 # The keys graph.stage.<stage>: the worked step's stages, a half ('lane step') and the one-device step ('whole step').
@@ -148,7 +148,8 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     """The median repeats of 'together' and 'one device' as events -> (events, {row: role}, the legend's {colour: text},
     the bars drawn over them [(row, start, end, colour)]: waits empty, the lanes' start and return black)."""
     lane = [lane_name(f'lane {i}', True, kinds) for i in range(2)]
-    server, one = style.plot_text('graph.server'), style.plot_text('graph.short.one_device')
+    server, one = style.plot_text('graph.server'), style.plot_text('graph.dag_variant.2' if CONTROL in run[
+        'times'] else 'graph.short.one_device')  # named as in the verdict line
     name = {'lane 0': lane[0], 'lane 1': lane[1], SERVER: server, 'one device': one}
     rows = {lane[0]: style.lane_role(0), server: 'cpu', lane[1]: style.lane_role(1), one: ONE_DEVICE_ROLE}
     split, events = run['events']['split'], []
@@ -194,8 +195,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
     (a, b), (c, d) = (quartiles(rows[v]) for v in (best, 'split'))  # the verdict's two grey boxes, rows 0 and 1
     if verdict.compare(rows['split'], rows[best]) == 'same':  # beside them, the verdict's reason in its words
-        if (over := min(b, d) > max(a, c)):  # where they overlap, a grey bridge between them
-            top.fill_betweenx([0.08, 0.62], max(a, c) * 1e3, min(b, d) * 1e3, color=BAND, ec='0.3', ls='--', zorder=1)
+        over = min(b, d) > max(a, c)  # a label beside the boxes, no box of its own
         close = verdict.within_share(rows['split'].median, rows[best].median)
         top.text((min(b, d) if over else max(b, d)) * 1e3, 0.35, ' ' + style.plot_text(
             'verdict.why_close' if close else 'verdict.why_overlap'), va='center')
@@ -249,12 +249,9 @@ def _parts(here: dict) -> tuple:
 
 
 def _rule(run: dict, part: str, p: float, x: float, a: int, predicted: float) -> tuple[bool, str]:
-    """(held?, the table's word): a half (1) by the rule's verdict on its own repeats; 2, 3 and together: off by,
-    as a share of together's prediction (held under 5%)."""
-    m, off = _halves(run), abs(x - p) / predicted
-    if a == 1:
-        return verdict.compare(m[part, 'split'], m[part, 'in_turn']) == 'same', verdict.by(m[part, 'split'], m[
-            part, 'in_turn'])
+    """(held?, the table's word): one yardstick for every part: its change, as a share of together's prediction
+    (held under 5%)."""
+    off = abs(x - p) / predicted
     return off < MIN_SHARE, t('verdict.unit.%', value=verdict.sig(off * 100, 2))
 
 
@@ -274,7 +271,7 @@ def split_answer(here: dict, guess=None) -> None:
     split pay against the best single device; the control."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
-    run, parts, predicted, together, _, _ = _parts(here)
+    run, parts, predicted, together, _, name = _parts(here)
     failed = sorted({a for k, p, x, a in parts if not _rule(run, k, p, x, a, predicted)[0]})
     off, turn, half = abs(together - predicted) / predicted, *(recording.halves_summary(run)[w] for w in (
         'in_turn', 'split'))
@@ -283,10 +280,10 @@ def split_answer(here: dict, guess=None) -> None:
     where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=t('verdict.unit.%', value=(
         verdict.sig(off * 100, 2))))
     which = t('graph.and').join(t(f'graph.miss.{a}') for a in (1, 2, 3) if a in failed)
-    if key == 'missed' and not failed:  # the halves' change, which the rule could not tell from noise
-        where += t('graph.answer.noise', d=t('graph.and').join(('+' if d >= 0 else '−') + _ms(abs(d)) for d in (
-            half[k] - turn[k] for k in sorted(turn))))
-    net = t('graph.answer.failed', which=which, where=where) if failed else t('graph.answer.held', where=where)
+    k, p, x, _ = max(parts, key=lambda q: abs(q[2] - q[1]))  # the largest part of the miss
+    big = t('graph.answer.largest', part=t('graph.part.alone') if k == 'apart' else name[k], d=(
+        '+' if x >= p else '−') + _ms(abs(x - p)))
+    net = t('graph.answer.failed', which=which, where=where, big=big) if failed else t('graph.answer.held', where=where)
     if guess is not None:  # the learner's guess beside the assumptions that failed
         mine = sorted({guess} if isinstance(guess, int) else guess)
         print(t('graph.guess_failed', guess=', '.join(map(str, mine)), got=', '.join(map(str, failed)) or '-'))

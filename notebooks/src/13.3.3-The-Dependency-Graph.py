@@ -79,7 +79,7 @@ print(show.machine_line(lanes))
 # 为两个计算资源写出图12.3.1 中的训练迭代：
 #
 # * 计算资源 `i` 的任务把一半样本和权重*复制*到 `lanes[i].device()` 上，就像 GPU 那样
-#   （在 CPU 上，单写 `.to(device)` 会返回同一个张量，要加 `copy=True`）；
+#   （在 CPU 上，只写 `.to(device)` 会返回同一个张量，要加 `copy=True`）；
 # * `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`，让两半**同时**运行 `lane_step`，并返回它们的结果；
 # * 梯度在 `params` 所在的 CPU 上求和，训练迭代返回新的权重（普通的随机梯度下降）。
 #
@@ -132,7 +132,7 @@ show.draw_graph(graph)
 # The book's Fig. 13.3.1 assumes two equal GPUs; neither this machine nor the recording below has them.
 #
 # The step is timed three ways, each checked against float64: **one device** with the whole
-# minibatch; **one after the other**, lane 1's half after lane 0's; **together**.
+# minibatch (the verdict takes the faster of its two rows: all cores or one thread); **one after the other**, lane 1's half after lane 0's; **together**.
 #
 # Two CPU lanes share one device's cores: they add none. A control row, one device on one thread, tests whether one
 # device's step uses more than one core.
@@ -144,7 +144,7 @@ show.draw_graph(graph)
 #
 # 书中的图12.3.1 假定有两个相同的 GPU，而这台机器和下面的记录都没有。
 #
-# 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量；**先后运行**，
+# 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量（结论取它两行中较快的一行：全部核心或一个线程）；**先后运行**，
 # 计算资源 0 的一半完成后计算资源 1 的一半才开始；**同时运行**。
 #
 # 两个 CPU 计算资源分的是一个设备的核心，并不多出核心。对照一行让一个设备只用一个线程，
@@ -191,8 +191,8 @@ show.show_step(here, my_guess)
 # %% [markdown]
 # ## Recorded on a GPU machine
 #
-# The same cell on a GPU machine: its lanes are the GPU and the CPU, half the minibatch each. Here the GPU's half is
-# the shorter one and can hide inside the CPU's, so the hatched bar predicts *together* as the CPU's half plus the
+# The same cell on a GPU machine: its lanes are the GPU and the CPU, half the minibatch each. The GPU's half is
+# shorter and can hide inside the CPU's. So the hatched bar predicts *together* as the CPU's half plus the
 # other time, both from one after the other. In the timeline, compare the CPU's half with the one-device row, the
 # whole step on the GPU.
 
@@ -240,12 +240,12 @@ show.wrong_sum_answer(hasty_graph, caught)
 
 # %% [markdown]
 # **2. Which assumption failed, and does splitting pay?** From this machine's figure, write which of assumptions 1-3
-# failed: a half the rule calls slower or faster together, or another part off by 5% or more of the predicted step.
-# The worked answer sets each part beside its prediction.
+# failed: a part that changed by 5% or more of the predicted step. The worked answer sets each part beside its
+# prediction.
 
 # %% [markdown] lang="zh"
-# **2. 哪个假定不成立？拆分划算吗？**根据这台机器上的图，写下哪些假定（1 至 3）不成立：某一半同时运行时按规则更慢或更快，
-# 或者其他部分的偏差达到预测训练迭代的 5% 以上。参考答案把每一部分与它的预测并列。
+# **2. 哪个假定不成立？拆分划算吗？**根据这台机器上的图，写下哪些假定（1 至 3）不成立：
+# 某一部分的变化达到预测训练迭代的 5% 以上。参考答案把每一部分与它的预测并列。
 
 # %%
 my_guess_failed = None  # the assumptions that failed here, e.g. {3}  #zh: 这里不成立的假定，例如 {3}
