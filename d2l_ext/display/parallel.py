@@ -179,8 +179,7 @@ def small_ops_answer(r) -> str:
     said = [t('parallel.small.line', a=named[a], ma=verdict.num(ts[a].median, 'ms'), b=named[b], word=_as_fast(
         ts[a], ts[b]), mb=verdict.num(ts[b].median, 'ms'), x=verdict.num(ts[b].median / ts[a].median, 'x'),
               ways=ways), t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), x=verdict.num(
-                  ts[b].median / ts['batched'].median, 'x'), word=_as_fast(ts['batched'], ts[b]))]
-    said += [t('parallel.small.per_call', products=r.products)] * (verdict.compare(ts['batched'], ts[b]) == 'faster')
+                  ts[b].median / ts['batched'].median, 'x'), word=_as_fast(ts['batched'], ts[b]), products=r.products)]
     return verdict.answer(*([gone] if gone else said))
 
 

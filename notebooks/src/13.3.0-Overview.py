@@ -66,23 +66,23 @@ print(machine_line(mxnet=False))
 # ## Predict, then look: a GPU recording
 #
 # The book: "While parallelization is typically most relevant between multiple GPUs, adding the local CPU will
-# increase performance slightly." This recording tests that claim. A GPU and the CPU each ran a job of independent
+# increase performance slightly." This recording measures what the CPU adds. A GPU and the CPU each ran a job of independent
 # matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the book's work per product).
 #
 # The GPU and the CPU (less one core, which feeds the GPU) are each a *lane*: hardware that can run work beside
 # other work. A short timing set each job's products so that it alone took about half a second (printed below). The
-# **baseline** is the GPU alone doing both jobs' products. No lesson has two GPUs; this recording is a GPU and the CPU.
+# **baseline** is the GPU alone doing both jobs' products. The recording has one GPU, so it pairs it with the CPU.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
 #
-# 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”下面这次运行检验的正是这句话。
+# 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”下面这次运行测量 CPU 能带来多少提升。
 # 一个 GPU 和 CPU 各完成一项任务（规模不同，见下面的输出），即书中 `run` 函数里相互独立的矩阵乘法。
 # 矩阵为 2000×2000，每次乘法的计算量是书中的 1/8。
 #
-# GPU 和 CPU（留出一个核心给 GPU 发指令）各是一个*计算资源*，即能与其他工作同时运行的硬件。每项任务的乘法次数
-# 由一次短计时确定，使它单独运行约需半秒。**基线**是 GPU 单独完成两项任务的全部乘法。各节都没有两个 GPU；
-# 这里用的是一个 GPU 和 CPU。
+# GPU 和 CPU（留出一个核心给 GPU 发指令）各是一个**计算资源**，即能与其他工作同时运行的硬件。每项任务的乘法次数
+# 由一次短计时确定，使它单独运行约需半秒。**基线**是 GPU 单独完成两项任务的全部乘法。记录中只有一个 GPU，
+# 所以这里用一个 GPU 加 CPU。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_why
@@ -123,7 +123,7 @@ recorded_figure(rec, my_guess, my_guess_baseline)  # every repeat as a dot; your
 
 # %% [markdown] lang="zh"
 # 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的用时$\max(t_1, t_2)$，
-# 即相互独立的硬件上的情形。菱形是你的猜测。下方用同一条时间轴画出“同时运行”中用时为中位数的那次运行，
+# 即相互独立的硬件上的情形。菱形是你的猜测。下方用同一条时间轴画出“同时运行”中用时为中位数的那次重复，
 # 显示每个计算资源何时在忙。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]

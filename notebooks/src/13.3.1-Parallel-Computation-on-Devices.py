@@ -127,7 +127,7 @@ with d2l_ext.Benchmark('one thread, both runs in turn, one timing', lanes):
 # With no wait at all, the clock stops before the GPU's work has run. The GPU recording shows it.
 
 # %% [markdown] lang="zh"
-# ### 计时在等什么
+# ### 计时要等待什么
 #
 # 完全不等待时，GPU 上的工作还没运行完，计时就停止了。在 GPU 上记录的结果显示了这一点。
 
@@ -142,14 +142,14 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown]
 # ## Two lanes at the same time
 #
-# As the book's `run` showed above, one thread can keep several GPUs busy; each CPU lane needs its own thread
-# calling `torch.set_num_threads(lane.threads)`.
+# A GPU `run` only queues work, so one thread keeps several GPUs busy; each CPU lane needs its own thread (timing
+# above) calling `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
 # ## 两个计算资源同时运行
 #
-# 从上面书中的 `run` 可以看出，一个线程就能让多个 GPU 都忙起来；但每个 CPU 计算资源需要自己的 Python 线程，
-# 由它调用 `torch.set_num_threads(lane.threads)`。
+# GPU 上的 `run` 只是把乘法排入队列，所以一个线程就能让多个 GPU 都忙起来。CPU 上则不行（见上面的计时）：
+# 每个 CPU 计算资源需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -292,7 +292,7 @@ panel = ParallelPanel(size=400 if lanes[0].kind == 'cpu' else 4000, iters=10).sh
 #
 # **1.** 一次 `run` 里的各次乘法互不依赖。框架会自行让它们同时运行吗？
 # MXNet 的引擎每个核心有一个工作线程；
-# 它的对照 NaiveEngine 一次只运行一个操作。把10次乘法全部发出后只等待一次，
+# 作为对照的 NaiveEngine 一次只运行一个操作。把10次乘法全部发出后只等待一次，
 # MXNet 引擎的速度会是它自己逐个执行的几倍？把你的猜测写进 `my_guess`。
 
 # %%
