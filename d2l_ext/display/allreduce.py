@@ -87,9 +87,9 @@ def buckets_answer(here, there=None) -> str:
     """Exercise 3's answer by the one rule: DDP 1 MiB against its one bucket, here then recorded; then (d) against
     DDP 1 MiB here (no cause: (d) has no control of its own)."""
     one, ddp = lambda r: next(v.id for v in r.ddp_versions() if r.one_bucket(v)), f'ddp-{BUCKET_MB:g}'  # noqa: E731
+    d = [('allreduce.here', here)] * here.has('buckets')
     return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
-        r, ddp, one(r))), *_where([('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(
-            r, 'buckets', ddp)))
+        r, ddp, one(r))), *_where(d, lambda r: verdict_text(r, 'buckets', ddp)), t('allreduce.answer.d_ddp') * bool(d))
 
 
 def flat_answer(r) -> str:

@@ -45,7 +45,7 @@ from d2l_ext.display import style
 d2l_ext.set_language('en')
 # 2 gloo processes (the fewest), one CPU core each  #zh: 2 个 gloo 进程（最少的进程数），每个进程一个 CPU 核心
 BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
-# DDP bucket sizes in MiB; 25, DDP's default, holds all 24 MiB of gradients  #zh: DDP 桶的大小（MiB）；默认的 25 装得下全部 24 MiB 梯度
+# DDP bucket sizes in MiB (bucket_cap_mb); 25 holds all 24 MiB of gradients  #zh: DDP 桶的大小（MiB，即 bucket_cap_mb）；25 装得下全部 24 MiB 梯度
 BUCKETS = [0.25, 1, 8, 25]
 checked = {}  # your versions' checks: checked['a'] to checked['d']  #zh: 你的各个版本的检查结果：checked['a'] 至 checked['d']
 print(show.machine_text(BACKEND, WORLD))
@@ -83,13 +83,13 @@ if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **Before measuring.** On the 16-core host, backward took longer in (c) than in (a) (the middle panel above). Here,
-# in addition, each process has one core, shared by its backward and gloo's all-reduce. The Measure figure's lower
-# panel times backward here.
+# **Before measuring.** On the 16-core host, backward took longer in (c) than in (a) (the middle panel above). Here
+# each process also has one core, shared by its backward and gloo's all-reduce: expect (c) to gain less than on the
+# 16-core host, perhaps nothing.
 
 # %% [markdown] lang="zh"
 # **测量之前。**在 16 核主机上，（c）中的反向传播比（a）中的长（上图中间一栏）。
-# 此外，这里每个进程只有一个核心，由反向传播和 gloo 的全归约共用。实测图的下面一栏测量这里的反向传播。
+# 此外，这里每个进程只有一个核心，由反向传播和 gloo 的全归约共用，所以预计（c）在这里比在 16 核主机上收益更小，甚至没有收益。
 
 # %% [markdown]
 # ## Build it: four versions of the step
@@ -113,7 +113,7 @@ if rec is not None:
 
 # %%
 def backward_then_allreduce(model, X, y, optimizer):
-    # (a) Backward on this process's share, then all-reduce every gradient, averaged; then the step  #zh: （a）在本进程那一份数据上反向传播，再对每个梯度全归约并取平均；然后更新参数
+    # (a) Backward on this process's share, then all-reduce every gradient, averaged; then the step  #zh: （a）在本进程那一份数据上反向传播，再对每个梯度做全归约并取平均；然后更新参数
     # TODO: zero the gradients, backward, then average each gradient over the processes (frozen ones have none)  #zh: TODO：梯度清零、反向传播，再在各进程间对每个梯度取平均（冻结的参数没有梯度）
     raise NotImplementedError
 
@@ -133,8 +133,8 @@ checked['a'] = d2l_ext.check('13.3.4-a-after', backward_then_allreduce)
 
 # %%
 def flat_allreduce(model, X, y, optimizer):
-    # (b) Backward, then one all-reduce of every gradient in one flat buffer; then the step  #zh: （b）反向传播，再把全部梯度放进一个展平的缓冲区，只全归约一次；然后更新参数
-    # TODO: flatten the gradients into one tensor, all-reduce it once, averaged, and copy the pieces back  #zh: TODO：把梯度展平成一个张量，只全归约一次并取平均，再把各段复制回去
+    # (b) Backward, then one all-reduce of every gradient in one flat buffer; then the step  #zh: （b）反向传播，再把全部梯度放进一个展平的缓冲区，只做一次全归约；然后更新参数
+    # TODO: flatten the gradients into one tensor, all-reduce it once, averaged, and copy the pieces back  #zh: TODO：把梯度展平成一个张量，只做一次全归约并取平均，再把各段复制回去
     raise NotImplementedError
 
 
@@ -297,12 +297,12 @@ print(show.miss_answer(result))  # here; the recording's numbers are in its figu
 print(show.flat_answer(result))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比
 
 # %% [markdown]
-# 3. DDP's default bucket, 25 MiB, holds all of the MLP's gradients: one call after backward. By the one rule, is DDP
+# 3. DDP 25 MiB puts all of the MLP's gradients in one bucket: one call after backward. By the one rule, is DDP
 #    1 MiB faster here than DDP 25 MiB, and (d) (drawn below it) than DDP 1 MiB? Write your guess of DDP 1 MiB's
 #    step here (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 3. DDP 默认的桶是 25 MiB，装得下这个多层感知机的全部梯度：反向传播之后只调用一次全归约。按同一规则，
+# 3. DDP（25 MiB）把这个多层感知机的全部梯度装进一个桶：反向传播之后只调用一次全归约。按同一规则，
 #    在这里 DDP（1 MiB）比 DDP（25 MiB）快吗？画在它下面的（d）比 DDP（1 MiB）呢？
 #    把你对 DDP（1 MiB）用时的猜测（毫秒）写进 `my_guess`。
 

@@ -47,9 +47,11 @@ MESSAGES = {
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
     'allreduce.answer.miss': ("{where}, (c)'s median {median} − formula {model} = {gap}. Backward in (c) − backward "
                               "in (a), the control: {grew}, {part}."), 'allreduce.answer.over': 'more than the gap',
-    'allreduce.answer.share': '{share} of the gap', 'allreduce.answer.none': 'none of the gap',
+    'allreduce.answer.share': '{share} of the gap; the rest is not measured here',
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
+    'allreduce.answer.d_ddp': ('(d) makes new flat buckets every step, in Python; DDP makes its buckets once. '
+                               'Nothing here times that difference.'), 'allreduce.answer.none': 'none of the gap',
     'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB, so a bucket of {mib:g} MiB or less holds one layer.',
 }

@@ -47,8 +47,10 @@ MESSAGES = {
     'allreduce.answer.miss': ('{where}，（c）的实测中位数{median}减代价公式{model}，差{gap}。'
                               '（c）与对照（a）的反向传播用时之差：{grew}，{part}。'),
     'allreduce.answer.kept': ('两者只有一处不同：（b）每次迭代都用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，'
-                              '对照的缓冲区只建一次。'), 'allreduce.answer.share': '占差距的{share}',
+                              '对照的缓冲区只建一次。'), 'allreduce.answer.share': '占差距的{share}，其余部分未测量',
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n − 1 = {n1}（n = {n} 个进程）。',
     'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
-    'allreduce.table.note': '一个 {w} × {w} 的权重是 {mib:g} MiB，所以不超过 {mib:g} MiB 的桶只装一层。',
+    'allreduce.answer.d_ddp': ('（d）每次迭代都在 Python 中新建展平的桶，而 DDP 的桶只建一次。'
+                               '这里没有测量这一差别的用时。'),
+    'allreduce.table.note': '一个 {w}×{w} 的权重是 {mib:g} MiB，所以不超过 {mib:g} MiB 的桶只装一层。',
 }
