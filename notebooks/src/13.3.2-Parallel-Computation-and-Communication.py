@@ -399,8 +399,8 @@ display(show.profile_frame(prof, GPU, my_guess_share))
 #   the baseline.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
-# * Without a GPU, a copy thread on its own core still slowed the products (the control row), and run_and_copy hid
-#   far less than on the H200.
+# * Without a GPU, a copy thread runs on its own core; the control row measures how much it slows the products, and
+#   run_and_copy hid far less than on the H200.
 #
 # ## Pitfalls
 #
@@ -413,7 +413,7 @@ display(show.profile_frame(prof, GPU, my_guess_share))
 #
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠：在 H200 的记录结果中，先计算后复制的用时与基线一样。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制用时。
-# * 没有 GPU 时，复制线程虽然占用自己的核心，乘法还是变慢了（对照行），边计算边复制隐藏的复制用时也远少于 H200
+# * 没有 GPU 时，复制线程占用自己的核心；对照行测量它让乘法变慢了多少。边计算边复制隐藏的复制用时也远少于 H200
 #   上的。
 #
 # ## 易错点
