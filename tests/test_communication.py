@@ -210,8 +210,14 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         # slower, none hidden
         c.measurements['overlapped'] = Measurement('overlapped', [0.0084, 0.0085, 0.0086, 0.0091])
         assert show.measured_answer(c, slowed).split('\n')[1].startswith(
-            'Worked answer: run_and_copy hid about 0.200 ms of the copy time (8.55 ms vs products alone + copies alone '
+            'Worked answer: run_and_copy hid about 0.20 ms of the copy time (8.55 ms vs products alone + copies alone '
             '8.75 ms), which the rule cannot tell from none. Beside')
+        # the amount has no more decimals than the two printed numbers it subtracts (8.75 − 8.74), none if they match
+        c.measurements['overlapped'] = Measurement('overlapped', [0.00849, 0.00873, 0.00875, 0.0091])
+        assert 'hid about 0.01 ms of the copy time (8.74 ms' in show.measured_answer(c, slowed)
+        c.measurements['overlapped'] = Measurement('overlapped', [0.0085, 0.00874, 0.00876, 0.0091])
+        assert ('took 8.75 ms vs products alone + copies alone 8.75 ms, no clear difference (medians within 5%): it '
+                'hid no copy time.') in show.measured_answer(c, slowed)
         c.measurements['overlapped'] = Measurement('overlapped', [0.0090, 0.0091, 0.0092, 0.0093, 0.0094, 0.0095])
         c.measurements['run'] = Measurement('run', [0.005, 0.0051, 0.0052, 0.0053, 0.005, 0.0051])
         c.measurements['copy'] = Measurement('copy', [0.0020, 0.0021, 0.0020, 0.0021, 0.0020, 0.0021])

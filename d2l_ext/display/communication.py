@@ -94,10 +94,14 @@ def _added(times) -> Times:
 
 def hidden_sentence(way: str, row, amount: bool = False) -> str:
     """'<way> took X vs products alone + copies alone Y, <by the rule>', then the share of the copy time it hid where
-    faster by the rule, none where slower, the verdict alone where unclear (with `amount`: Y − X, or none if X >= Y)."""
+    faster by the rule, none where slower, the verdict alone where unclear (with `amount`: Y − X as printed, or none
+    if it prints 0 or less)."""
     word, added, num = verdict.compare(row.times['overlapped'], _added(row.times)), _added(row.times), verdict.num
-    if amount and word not in ('faster', 'slower') and added.median > row.overlapped:  # the amount, not told from none
-        return t('communication.hid_unclear', way=way, ms=num(added.median - row.overlapped, 'ms'),
+    printed = [verdict.sig(s * 1e3) for s in (added.median, row.overlapped)]  # Y − X as printed: 8.81 − 8.80 = 0.01
+    places = max(len(p.partition('.')[2]) for p in printed)
+    gap = f'{float(printed[0]) - float(printed[1]):.{places}f}'  # no more decimals than the two numbers it subtracts
+    if amount and word not in ('faster', 'slower') and float(gap) > 0:
+        return t('communication.hid_unclear', way=way, ms=t('verdict.unit.ms', value=gap),
                  total=num(row.overlapped, 'ms'), sum=num(added.median, 'ms'))
     hid = t('communication.hid', share=num(hidden_share(row), '%')) if word == 'faster' else t(
         'communication.hid_none') if word == 'slower' or amount else ''
