@@ -313,14 +313,14 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 
 # %% [markdown]
 # **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of 64 × 64: one
-# thread (the control), two threads sharing the device, and one `torch.bmm` on one thread. On a CPU every row uses
-# both cores in total: one thread splits each product over them. How many times as fast as the control will two
-# threads be? Write it into `my_guess`.
+# thread (the control), two threads sharing the device, and one `torch.bmm` on one thread. On a CPU one thread splits
+# each product over both cores; if it used them fully, two threads would take its time (the model). How many times as
+# fast as the control will two threads be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64×64 的乘法为例：
-# 一个线程（对照）、两个线程共用这个设备，以及在一个线程上做一次 `torch.bmm`。在 CPU 上，每一行合计都用两个核心：
-# 只有一个线程时，它把每个乘法分到两个核心上。
+# 一个线程（对照）、两个线程共用这个设备，以及在一个线程上做一次 `torch.bmm`。在 CPU 上，一个线程把每个乘法分到
+# 两个核心上；如果它充分利用了两个核心，两个线程的用时就与它相同（模型）。
 # 两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
 
 # %%

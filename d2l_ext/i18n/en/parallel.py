@@ -15,7 +15,7 @@ MESSAGES = {
     'parallel.variant.batched': 'one thread, one torch.bmm',
     'parallel.variant.batched_cpu': 'one thread, {cores} cores, one torch.bmm',
     'parallel.model.at_once': 'model: one at a time ÷ products at once',
-    'parallel.model.split': "model: the control's time ÷ {ways}",
+    'parallel.model.split': 'model: one thread using the whole device fully',
     'parallel.variant.cuda_graph': 'CUDA Graph replay (one launch)',
     'parallel.variant.no_wait': 'no wait at all',
     'parallel.variant.book_synchronize': 'torch.cuda.synchronize() (the book: current device only)',

@@ -15,7 +15,7 @@ MESSAGES = {
     'parallel.variant.batched': '一个线程，一次 torch.bmm',
     'parallel.variant.batched_cpu': '一个线程，用 {cores} 个核心，一次 torch.bmm',
     'parallel.model.at_once': '模型：逐个执行的用时 ÷ 能同时运行的乘法数',
-    'parallel.model.split': '模型：对照的用时 ÷ {ways}',
+    'parallel.model.split': '模型：一个线程充分利用整个设备',
     'parallel.variant.cuda_graph': '重放 CUDA Graph（只启动一次）',
     'parallel.variant.no_wait': '完全不等待',
     'parallel.variant.book_synchronize': 'torch.cuda.synchronize()（书中写法：只同步当前设备）',
