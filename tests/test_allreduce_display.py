@@ -63,14 +63,14 @@ def test_the_guess_is_c_s_step_in_ms_printed_above_the_verdict_and_nothing_witho
 
 def test_exercise_1_gives_the_share_of_the_formulas_miss_that_backwards_change_against_its_control_explains():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
-    assert show.miss_answer(here) == "Worked answer: Here, (c)'s median 130 ms − formula 106 ms = +24.0 ms. " \
+    assert show.miss_answer(here) == "Worked answer: Here, (c)'s median 130 ms − formula 106 ms = 24.0 ms. " \
         'Backward in (c) − backward in (a), the control: -5.00 ms, none of the gap.'  # here only: the question's
     assert show.miss_answer(there).endswith('the control: +5.00 ms, 36% of the gap; the rest is not measured here.')
     over = fake(slow=0.09, hooks=0.12)  # backward grew 40 ms, the gap is 120 - 106 = 14 ms
     assert show.miss_answer(over).endswith('the control: +40.0 ms, more than the gap.')  # not 'all of it'
     with using_language('zh'):
-        assert show.miss_answer(here) == '参考答案：在这里，（c）的实测中位数130毫秒减代价公式106毫秒，' \
-            '差+24.0毫秒。（c）与对照（a）的反向传播用时之差：-5.00毫秒，不能解释。'
+        assert show.miss_answer(here) == '参考答案：在这里，（c）的实测中位数130毫秒减去代价公式的106毫秒，' \
+            '差24.0毫秒。（c）与对照（a）的反向传播用时之差：-5.00毫秒，不能解释。'
         assert show.miss_answer(there).endswith('反向传播用时之差：+5.00毫秒，占差距的36%，其余部分未测量。')
 
 
@@ -215,7 +215,7 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     assert r.prediction.allreduce == pytest.approx(r.version('allreduce').median)  # fitted to the run's own calls
     assert show.paid_line(r) == '2 processes, 16 cores: (c) hooks 55.9 ms vs (a) after backward 69.6 ms: faster ' \
                                 '(20% less time)'
-    assert show.miss_answer(r) == "Worked answer: Here, (c)'s median 55.9 ms − formula 51.8 ms = +4.10 ms. Backward " \
+    assert show.miss_answer(r) == "Worked answer: Here, (c)'s median 55.9 ms − formula 51.8 ms = 4.10 ms. Backward " \
         'in (c) − backward in (a), the control: +6.90 ms, more than the gap.'  # 32.9 - 26.0 = +6.90
 
 

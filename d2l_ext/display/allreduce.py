@@ -78,8 +78,8 @@ def miss_answer(r) -> str:
     gap, grew = shown(v.median) - model, shown(v.backward_span) - shown(a.backward_span)  # 84.0 - 63.2: +20.8
     part = t(f"allreduce.answer.{'none' if grew <= 0 else 'share' if grew <= gap else 'over'}",
              share=verdict.num(grew / gap if gap > 0 else 0, '%'))
-    return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), gap=_plus(gap),
-                            grew=_plus(grew), part=part, median=verdict.num(v.median, 'ms'),
+    return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), part=part,
+                            gap=_plus(gap).lstrip('+'), grew=_plus(grew), median=verdict.num(v.median, 'ms'),
                             model=verdict.num(model, 'ms')))
 
 
