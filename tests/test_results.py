@@ -136,3 +136,9 @@ def test_significant_figures_are_counted_after_rounding():
     from d2l_ext.display import verdict
     assert verdict.sig(0.09996) == '0.100' and verdict.sig(99.96) == '100' and verdict.sig(0.2) == '0.200'
     assert verdict.sig(0.1234) == '0.123' and verdict.num(0.09996, 'ms') == '100 ms'
+
+
+def test_a_printed_gap_is_the_difference_of_the_printed_numbers_with_their_decimals():
+    from d2l_ext.display import verdict
+    assert verdict.printed_gap(8.814, 8.803) == '0.01' and verdict.printed_gap(27.04, 26.31) == '0.7'
+    assert verdict.printed_gap(10.84, 8.674) == '2.13' and verdict.printed_gap(5.0, 5.001) == '0.00'

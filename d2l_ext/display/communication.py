@@ -97,9 +97,7 @@ def hidden_sentence(way: str, row, amount: bool = False) -> str:
     faster by the rule, none where slower, the verdict alone where unclear (with `amount`: Y − X as printed, or none
     if it prints 0 or less)."""
     word, added, num = verdict.compare(row.times['overlapped'], _added(row.times)), _added(row.times), verdict.num
-    printed = [verdict.sig(s * 1e3) for s in (added.median, row.overlapped)]  # Y − X as printed: 8.81 − 8.80 = 0.01
-    places = max(len(p.partition('.')[2]) for p in printed)
-    gap = f'{float(printed[0]) - float(printed[1]):.{places}f}'  # no more decimals than the two numbers it subtracts
+    gap = verdict.printed_gap(added.median * 1e3, row.overlapped * 1e3)  # Y − X as printed, in ms
     if amount and word not in ('faster', 'slower') and float(gap) > 0:
         return t('communication.hid_unclear', way=way, ms=t('verdict.unit.ms', value=gap),
                  total=num(row.overlapped, 'ms'), sum=num(added.median, 'ms'))

@@ -28,6 +28,12 @@ def sig(value: float, digits: int = 3) -> str:
     return f'{value:.{decimals}f}'
 
 
+def printed_gap(a: float, b: float) -> str:
+    """a - b as the difference of the two as printed (sig), no more decimals than they have: 8.81 - 8.80 -> '0.01'."""
+    printed = [sig(v) for v in (a, b)]
+    return f'{float(printed[0]) - float(printed[1]):.{max(len(p.partition(".")[2]) for p in printed)}f}'
+
+
 def unit_for(*seconds: float) -> str:
     """'ms' when every value is below 0.1 s, else 's' (one unit per line)."""
     return 'ms' if max(abs(s) for s in seconds) < 0.1 else 's'
