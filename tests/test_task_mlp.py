@@ -28,10 +28,10 @@ def test_worked_solution_passes_every_criterion_but_the_timing_is_only_measured(
     verdict = grade(inspect.getsource(worked.mlp_step))
     assert set(verdict) == {'runs', 'correct', 'placement', 'overlap'}
     assert all(c.passed for c in verdict.values() if c.id != 'overlap'), [(c.id, c.key) for c in verdict.values()]
-    assert verdict['overlap'].key == 'task.mlp.overlap' and len(verdict['overlap'].fields['repeats']) == 3
+    assert verdict['overlap'].key == 'task.mlp.overlap' and len(verdict['overlap'].fields['repeats']) >= 3
     o = verdict['overlap'].fields
     assert 0 <= o['measured'] <= 1 and o['predicted'] == task.PREDICTED and o['threshold'] == task.THRESHOLD
-    assert verdict['correct'].fields['steps'] == task.STEPS
+    assert verdict['correct'].fields['steps'] >= task.STEPS  # more where no step overlapped (EXTRA_STEPS)
 
 
 @pytest.mark.parametrize('name', sorted(worked.WRONG))
@@ -204,3 +204,23 @@ def test_hanging_and_crashing_versions_are_reported_by_the_runner(source, status
     runner = pytest.importorskip('d2l_ext.grading.runner')
     verdict = runner.grade('13.3.3-mlp', source, budget_s=budget)
     assert verdict.status == status and not verdict.criteria[0].passed
+
+
+@pytest.mark.slow  # 8 graded steps
+@pytest.mark.parametrize('serial_steps, passes', [(4, True), (99, False)])
+def test_a_busy_machine_gets_more_steps_but_halves_in_turn_never_pass(monkeypatch, serial_steps, passes):
+    """Stop 46: on CI's busy 2-core machine no graded step of the worked solution overlapped. Up to EXTRA_STEPS more
+    steps are run, each checked, until one does; halves recorded in turn every time still fail after all of them."""
+    real, seen = task.recorded_step, []
+
+    def recorded(*args, **kwargs):
+        r = real(*args, **kwargs)
+        seen.append(r)
+        r['intervals'] = [(0.0, 1.0), (1.0, 2.0)] if len(seen) <= serial_steps else [(0.0, 1.0), (0.0, 1.0)]
+        return r
+
+    monkeypatch.setattr(task, 'recorded_step', recorded)
+    verdict = grade(inspect.getsource(worked.mlp_step))
+    assert verdict['overlap'].passed is passes and verdict['correct'].passed
+    assert len(seen) == (serial_steps + 1 if passes else task.STEPS + task.EXTRA_STEPS)
+    assert verdict['overlap'].fields['steps'] == len(seen) - 1 == verdict['correct'].fields['steps'] - 1
