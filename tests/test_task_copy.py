@@ -39,8 +39,9 @@ def grade(source):
 def test_worked_solution_passes_every_criterion_but_the_timing_is_only_measured():
     """The overlap is a timing (benchmarks/ and tools/grade_tasks.py judge it): measured, not asserted to pass."""
     got = grade(inspect.getsource(T.run_and_copy))
-    assert set(got) == {'runs', 'correct', 'safe', 'overlap'}
+    assert set(got) == {'runs', 'correct', 'safe', 'overlap', 'streams'}
     assert all(c.passed for c in got.values() if c.id != 'overlap'), {k: (c.key, c.fields) for k, c in got.items()}
+    assert got['streams'].key == 'task.copy.sim_ok'
     assert got['overlap'].key.startswith('task.copy.overlap') and len(got['overlap'].fields['repeats']) == 3
     o = got['overlap'].fields
     assert 0 <= o['measured'] <= 1 and 0 < o['model'] <= 1 and o['threshold'] < o['model']
@@ -54,8 +55,39 @@ def test_wrong_versions_fail_for_their_reason(name):
     failing, source = WRONG[name]
     got = grade(source)
     assert failing in got and not got[failing].passed, (name, {k: (c.key, c.fields) for k, c in got.items()})
-    earlier = ('runs', 'correct', 'safe', 'overlap')[:('runs', 'correct', 'safe', 'overlap').index(failing)]
+    order = ('runs', 'correct', 'safe', 'overlap', 'streams')
+    earlier = order[:order.index(failing)]
     assert all(got[k].passed for k in earlier), name  # it fails for this reason, not an earlier one
+
+
+# what each GPU-only wrong version gets on the simulated GPU, on every machine: its reason, replayed
+SIMULATED = {'one_stream': 'sim_serial', 'forgets_event': 'sim_early', 'no_host_wait': 'sim_unsafe',
+             'waits_wrong_stream': 'sim_unsafe', 'copies_after': 'sim_serial'}
+
+
+@pytest.mark.parametrize('name', sorted(COPY_WRONG_GPU))
+def test_the_simulated_gpu_fails_each_gpu_only_wrong_version_for_its_reason(name):
+    got = T.streams(load_submission(T.TASK, COPY_WRONG_GPU[name][1]).functions['run_and_copy'], 1e-4)
+    assert (got.passed, got.key) == (False, f'task.copy.{SIMULATED[name]}'), got.fields
+
+
+def test_the_simulated_gpu_replays_cudas_order():
+    """Products on the compute stream, copies on a side stream behind an event: copy i runs beside product i + 1."""
+    from d2l_ext.grading import simulated_gpu as sim
+    x, bufs = torch.rand(4, 4), [torch.full((4, 4), math.nan) for _ in range(3)]
+    rep, out = sim.replay(T.run_and_copy, x, x, list(bufs), sim.Lane())
+    assert out == bufs and all(torch.allclose(b, x @ x) for b in bufs) and not rep.early
+    products = [(o['start'], o['end']) for o in rep.ops if o['role'] == 'compute']
+    copies = [(o['start'], o['end']) for o in rep.ops if o['role'] == 'copy']
+    assert products == [(0.01 + k * sim.PRODUCT, 0.01 + (k + 1) * sim.PRODUCT) for k in range(3)]
+    assert [s for s, _ in copies] == [e for _, e in products]  # each copy starts as its product ends
+    assert rep.host >= copies[-1][1]  # the host waited for the last copy
+
+
+def test_the_simulated_gpu_says_what_it_does_not_model():
+    source = COPY_WRONG_GPU['one_stream'][1].replace('torch.cuda.synchronize()', 'torch.cuda.graphs()')
+    got = T.streams(load_submission(T.TASK, source).functions['run_and_copy'], 1e-4)
+    assert (got.key, got.fields) == ('task.copy.sim_unmodelled', {'name': 'graphs'})
 
 
 def test_skeleton_says_todo():

@@ -20,7 +20,7 @@ from ..i18n import t
 MARKS = {True: '✓', False: '✗'}
 UNMEASURED = '–'  # a criterion this machine cannot show, or one not judged because an earlier one failed
 # A criterion's short line names it; these ids have a label of their own (grading.label.<id>)
-LABELS = ('runs', 'correct', 'threads', 'safe', 'overlap', 'placement', 'calls', 'buckets', 'integrity')
+LABELS = ('runs', 'correct', 'threads', 'safe', 'overlap', 'placement', 'calls', 'buckets', 'integrity', 'streams')
 # What to change, one line each: a criterion's key -> its fix (grading.fix.<fix>). Others repeat their own sentence.
 FIXES = {
     'lanes.calls': ('task.lanes.calls',),
@@ -29,9 +29,12 @@ FIXES = {
                    'task.lanes.unfinished'),
     'lanes.overlap': ('task.lanes.overlap',),
     'lanes.threads': ('task.lanes.threads',),
-    'copy.buffers': ('task.copy.count', 'task.copy.not_buffer', 'task.copy.wrong', 'task.copy.no_intervals'),
-    'copy.wait': ('task.copy.unsafe',),
-    'copy.overlap': ('task.copy.overlap',),
+    'copy.buffers': ('task.copy.count', 'task.copy.not_buffer', 'task.copy.wrong', 'task.copy.no_intervals',
+                     'task.copy.sim_buffers'),
+    'copy.wait': ('task.copy.unsafe', 'task.copy.sim_unsafe'),
+    'copy.overlap': ('task.copy.overlap', 'task.copy.sim_serial'),
+    'copy.event': ('task.copy.sim_early',),
+    'copy.gpu': ('task.copy.sim_none',),
     'mlp.weights': ('task.mlp.not_weights', 'task.mlp.shape', 'task.mlp.result_device'),
     'mlp.wrong': ('task.mlp.wrong',),
     'mlp.halves': ('task.mlp.calls', 'task.mlp.rows', 'task.mlp.no_halves'),

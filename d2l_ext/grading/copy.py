@@ -25,6 +25,7 @@ __all__ = ['TASK', 'grade', 'host_buffers', 'operands', 'reference', 'run_and_co
 SPAN = 4096  # bytes read from each of a few places in every buffer at return
 TIMED_RUNS = 3  # traced calls: the median's overlap is judged, their wall clocks' spread checked (measurable.SPREAD)
 THRESHOLD = 0.5  # the copies must overlap products for at least half the predicted fraction
+SIM_SIZE, SIM_ITEMS = 64, 6  # the simulated GPU's x, w (SIM_SIZE square) and buffers: its order matters, not its size
 SLOW_FLOPS = 3e9  # a pessimistic rate per CPU thread (the time bound must hold on a busy old laptop)
 
 def _poison(lane) -> None:
@@ -82,7 +83,8 @@ def _results_problem(value, buffers, ref, tol: float):
 
 
 def grade(submission) -> list:
-    """'runs', 'correct', 'safe', 'overlap' for the learner's run_and_copy on this machine's first lane."""
+    """'runs', 'correct', 'safe', 'overlap' for the learner's run_and_copy on this machine's first lane, 'streams' for
+    its GPU branch on a simulated GPU."""
     from ..backends.torch_backend import tolerance
     from ..checking import relative_error
     fn = submission.functions['run_and_copy']
@@ -114,7 +116,39 @@ def grade(submission) -> list:
     # 3. overlap, from the intervals of the median of three more calls
     runs = [traced_run(fn, lane, seed=1) for _ in range(TIMED_RUNS)]
     out.append(_overlap(runs))
+    out.append(streams(fn, tol))  # 4. the GPU branch's order, on every machine
     return out
+
+
+def streams(fn, tol: float):
+    """The GPU branch replayed on a simulated GPU (simulated_gpu): every copy after its product, every buffer written
+    before the host returns, copies beside products for at least THRESHOLD of the model's share."""
+    from . import simulated_gpu as sim
+    gen = torch.Generator().manual_seed(2)
+    x, w = torch.rand(SIM_SIZE, SIM_SIZE, generator=gen), torch.rand(SIM_SIZE, SIM_SIZE, generator=gen)
+    buffers, ref = [torch.full((SIM_SIZE, SIM_SIZE), math.nan) for _ in range(SIM_ITEMS)], reference(x, w)
+    try:
+        rep, value = sim.replay(fn, x, w, list(buffers), sim.Lane())
+    except sim.NotModelled as e:
+        return criterion('streams', False, 'task.copy.sim_unmodelled', name=e.name)
+    except Exception as e:  # noqa: BLE001 (the learner's code, run by the grader: its error is the answer)
+        from .core import error_text
+        return criterion('streams', False, 'task.copy.sim_raised', error=error_text(e))
+    if _results_problem(value, buffers, ref, tol):
+        return criterion('streams', False, 'task.copy.sim_buffers')
+    addresses = [b.untyped_storage().data_ptr() for b in buffers]
+    early = [i for op in rep.early for i, a in enumerate(addresses) if a in op['writes']]
+    if rep.early:
+        return criterion('streams', False, 'task.copy.sim_early', index=min(early, default=0))
+    late = [i for i, a in enumerate(addresses) if rep.written.get(a, 0.0) > rep.host]
+    if late:
+        return criterion('streams', False, 'task.copy.sim_unsafe', index=late[0])
+    o = copy_overlap(rep.ops)
+    if not o['copies'] or not o['products']:
+        return criterion('streams', False, 'task.copy.sim_none')
+    measured, needed = o['measured'] or 0.0, THRESHOLD * o['predicted']
+    key = 'task.copy.sim_ok' if measured >= needed and measured > 0 else 'task.copy.sim_serial'
+    return criterion('streams', key == 'task.copy.sim_ok', key, measured=measured, needed=needed)
 
 
 def _safety(fn, lane, x, w, buffers, ref, tol: float):

@@ -47,7 +47,7 @@ TASKS: dict[str, Entry] = dict([
            'grading.checks.lanes', ('runs', 'correct', 'threads', 'safe', 'overlap'), threshold=0.5),
     _entry('13.3.2-copy', 'd2l_ext.grading.copy:TASK', '13.3.2',
            {'run_and_copy': 'run_and_copy(x, w, buffers, lane)'}, 'task.copy.description',
-           'grading.checks.copy', (*BASIC, 'overlap'), threshold=0.5),
+           'grading.checks.copy', (*BASIC, 'overlap', 'streams'), threshold=0.5),
     _entry('13.3.3-mlp', 'd2l_ext.grading.mlp:TASK', '13.3.3',
            {'mlp_step': 'mlp_step(lanes, params, X, y, lr)'}, 'task.mlp.description',
            'grading.checks.mlp', ('runs', 'correct', 'placement', 'overlap'), threshold=0.5),

@@ -12,4 +12,12 @@ MESSAGES = {
     'task.copy.no_intervals': 'saw {products} products and {copies} copies to host memory',
     'task.copy.overlap': 'share of the copy time spent while a product computed: {measured:.0%} '
                          '(needed {threshold:.0%})',
+    'task.copy.sim_ok': 'simulated GPU: each copy after its product, all before return, {measured:.0%} beside products',
+    'task.copy.sim_early': 'on a simulated GPU, copy {index} can start before its product is done',
+    'task.copy.sim_unsafe': 'on a simulated GPU, run_and_copy returns before buffers[{index}] is written',
+    'task.copy.sim_serial': 'simulated GPU: copies beside products {measured:.0%} of their time (needed {needed:.0%})',
+    'task.copy.sim_none': 'the simulated GPU saw no product and copy on its streams',
+    'task.copy.sim_buffers': 'on a simulated GPU, the buffers you were given were not filled and returned',
+    'task.copy.sim_raised': 'the GPU branch raised {error} on a simulated GPU',
+    'task.copy.sim_unmodelled': 'the simulated GPU has streams, events and synchronize, not torch.cuda.{name}',
 }

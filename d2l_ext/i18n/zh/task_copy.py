@@ -11,4 +11,12 @@ MESSAGES = {
     'task.copy.unsafe': 'run_and_copy 返回时，buffers[{index}]（共 {buffers} 个）还没有完全复制好',
     'task.copy.no_intervals': '只看到 {products} 个乘积和 {copies} 次到主机内存的复制',
     'task.copy.overlap': '复制用时中与乘法同时进行的占 {measured:.0%}（要求 {threshold:.0%}）',
+    'task.copy.sim_ok': '在模拟的 GPU 上：每次复制都在其乘积之后，返回前全部完成，{measured:.0%} 与乘法同时进行',
+    'task.copy.sim_early': '在模拟的 GPU 上，复制 {index} 可能在它的乘积算完之前开始',
+    'task.copy.sim_unsafe': '在模拟的 GPU 上，run_and_copy 在 buffers[{index}] 写好之前就返回了',
+    'task.copy.sim_serial': '在模拟的 GPU 上，复制用时中与乘法同时进行的占 {measured:.0%}（要求 {needed:.0%}）',
+    'task.copy.sim_none': '模拟的 GPU 在它的流上没有看到乘法和复制',
+    'task.copy.sim_buffers': '在模拟的 GPU 上，传入的缓冲区没有被填好并返回',
+    'task.copy.sim_raised': '在模拟的 GPU 上，GPU 分支引发了 {error}',
+    'task.copy.sim_unmodelled': '模拟的 GPU 只有流、事件、synchronize 和 record_stream，没有 torch.cuda.{name}',
 }
