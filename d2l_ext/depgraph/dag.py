@@ -13,7 +13,7 @@ from ..results import MIN_SHARE, render
 from ..timing import Measurement, clock
 from . import schedule
 
-# The third variant is the honest baseline on CPU lanes: every task in order on one thread using all the cores.
+# The baseline is the first (GPU lanes: lane 0 alone) or, on CPU lanes, the third: one thread using all the cores.
 DAG_VARIANTS = ('one lane, in order', 'two lanes, planned', 'one device, all cores, in order')
 
 
@@ -72,7 +72,7 @@ def dag_plan(dag, lanes, speed=None, copy_s=0.0):
     schedule.list_schedule with unit costs; speed: {lane label: products per unit time}, None for equal lanes. A lane
     the planner leaves idle gets the one task whose move lengthens the modelled plan least.
     """
-    labels = [lane.name for lane in lanes]
+    labels = [getattr(lane, 'name', lane) for lane in lanes]  # Lanes or their ids
     tasks = _units(dag)
     events = schedule.list_schedule(tasks, labels, speed, copy_s)
     for idle in [lb for lb in labels if lb not in {e['lane'] for e in events}]:
@@ -95,7 +95,7 @@ def dag_model(dag, lanes):
 def dag_graph(dag, lanes) -> dict:
     """The DAG as a graph display.graph.draw_graph reads, each task on its lane in the equal-lanes plan; 'path': the
     critical path's task names."""
-    row = {lane.name: f'lane {i}' for i, lane in enumerate(lanes)}
+    row = {getattr(lane, 'name', lane): f'lane {i}' for i, lane in enumerate(lanes)}
     lane_of = {name: row[label] for label, names in dag_plan(dag, lanes)[1].items() for name in names}
     return {'nodes': [{'id': x['name'], 'name': x['name'], 'kind': 'compute', 'lane': lane_of[x['name']]} for x in dag],
             'edges': [{'src': d, 'dst': x['name'], 'kind': 'data'} for x in dag for d in x['deps'] if d != 'x'],
@@ -189,11 +189,10 @@ class DagExperiment:
     cores: int = 0  # the machine's CPU cores (the all-cores baseline's threads)
 
     def predicted_ms(self):
-        """{one lane in order, two lanes planned: seconds} at each lane's time per task alone (`speeds`, timed before
-        the run): the plan replayed, each task when its lane and inputs are ready; None without those times."""
+        """{two lanes planned: seconds} at each lane's time per task alone (`speeds`, timed before the run): the plan
+        replayed, each task when its lane and inputs are ready; None without those times."""
         free = self._replayed()
-        return {DAG_VARIANTS[0]: len(self.dag) / self.speeds[self.lanes[0]], DAG_VARIANTS[1]: max(free.values())} if (
-            free) else None
+        return {DAG_VARIANTS[1]: max(free.values())} if free else None
 
     def _replayed(self):
         """{lane: when it finishes in the plan replayed at the times alone (s), from 0}, or None without them."""
@@ -273,7 +272,7 @@ def task_times(dag, lanes, n=None) -> dict:
 
 
 def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, repeats=5, alone=None) -> DagExperiment:
-    """Exercise 5: the DAG on one lane vs planned on two lanes (CPU lanes: also one thread using all the cores),
+    """Exercise 5: the DAG planned on two lanes vs in order on one device (CPU lanes: one thread using all the cores),
     timed interleaved, each answer checked; predicted (and planned, where lanes differ) from `alone`, task_times'
     (timed now if not given)."""
     from ..machine import cpu_cores
@@ -290,11 +289,9 @@ def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, rep
     # The planner's own choice, before dag_plan gives an idle lane one task (the exercise is about two lanes).
     chosen = {e['lane'] for e in schedule.list_schedule(_units(dag), [lane.name for lane in lanes], speed)}
     names = [t['name'] for t in dag]
-    plans = {DAG_VARIANTS[0]: (lanes, {lane.name: names if i == 0 else [] for i, lane in enumerate(lanes)}),
-             DAG_VARIANTS[1]: (lanes, order)}
-    if all(lane.kind == 'cpu' for lane in lanes):
-        whole = whole_device(lanes[0])
-        plans[DAG_VARIANTS[2]] = ([whole], {whole.name: names})
+    whole = whole_device(lanes[0])  # the baseline, all in order: CPU lanes, one thread on all cores; else lane 0
+    plans = {DAG_VARIANTS[1]: (lanes, order), DAG_VARIANTS[2 if whole.kind == 'cpu' else 0]: ([whole], {
+        whole.name: names})}
     placed = {k: (ls, plan, *place_dag(x, weights, ls), {}) for k, (ls, plan) in plans.items()}  # {}: outputs
     runs = {k: [] for k in placed}  # every call's (results, events), the warm-up first, which allocates the outputs
     variants = {k: (lambda k=k, p=p: runs[k].append(run_dag(dag, *p[2:4], p[0], p[1], out=p[4])) or runs[k][-1][0])

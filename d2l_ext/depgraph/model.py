@@ -60,10 +60,10 @@ def mlp_step(lanes, params, X, y, lr):
             dev = lanes[i].device()
             w = {k: v.to(dev, copy=True) for k, v in params.items()}
             Xi, yi = Xi.to(dev, copy=True), yi.to(dev, copy=True)
-        # The loss is divided by all n rows, so the gradients add up.  #zh: 损失除以全部 n 个样本，所以梯度可以相加。
+        # The loss is divided by all n rows, so the gradients add up.  #zh: 损失除以全部 n 个样本，所以梯度可以相加
         return lane_step(i, w, Xi, yi, n)
     halves = list(zip(X.tensor_split(2), y.tensor_split(2)))
-    # Both halves at once, each on its lane.  #zh: 两半同时在各自的计算资源上运行。
+    # Both halves at once, each on its lane.  #zh: 两半同时在各自的计算资源上运行
     results = run_on_lanes(lanes, [lambda i=i, h=h: half(i, *h) for i, h in enumerate(halves)])
     with stage(SERVER, 'grad copy'):  # every gradient to the server  #zh: 所有梯度传到服务器
         grads = [{k: g[k].to(server, copy=True) for k in g} for _, g in results]

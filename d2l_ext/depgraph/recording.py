@@ -156,20 +156,20 @@ def predict_split(run: dict) -> float:
     return float(f'{ser:.3g}') - float(f'{shorter:.3g}')
 
 
-def timeline_spans(run: dict) -> tuple[dict, tuple[float, float], list]:
+def timeline_spans(run: dict, one='one_device') -> tuple[dict, tuple[float, float], list]:
     """Where together's median repeat went: ({'copy in', 'lane step', 'grad copy', 'sum+update': seconds}, (when the
-    halves began, when both ended), [(row, start, end)]: the lanes starting and returning, the step returning till the
-    timer stops (row 1, the server's), one device's median repeat before and after its step (row 3))."""
+    halves began, when both ended), [(row, start, end)]: the timer running outside every recorded part, together's
+    (row 1, the server's) and way `one`'s (a one-device way: row 3), before and after its step)."""
     split = run['events']['split']
     took = {k: [(e['start'], e['end']) for e in split if e['name'] in k.split('+')] for k in (
         'copy in', HALF, 'grad copy', 'sum+update')}
     began, ended = min(a for a, _ in took[HALF]), max(b for _, b in took[HALF])
     copied = max((b for _, b in took['copy in']), default=began)  # copies made here, before the lanes began, or in them
     began = began if copied <= began else min(a for a, _ in took['copy in'] + took[HALF])
-    whole, wall = run['events']['one_device'][0], {v: run['times'][v][run['drawn'][v]] for v in ('split', 'one_device')}
+    whole, wall = run['events'][one][0], {v: run['times'][v][run['drawn'][v]] for v in ('split', one)}
     handoffs = [(r, a, b) for r, a, b in ((1, copied if copied <= began else 0.0, began), (1, ended, min(
         (a for a, _ in took['grad copy']), default=ended)), (1, max(e['end'] for e in split), wall['split']), (
-        3, 0.0, whole['start']), (3, whole['end'], wall['one_device'])) if b > a]  # row 1: the step's return too
+        3, 0.0, whole['start']), (3, whole['end'], wall[one])) if b > a]  # row 1: the step's return too
     return {k: sum(b - a for a, b in v) for k, v in took.items()}, (began, ended), handoffs
 
 

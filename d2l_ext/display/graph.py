@@ -24,7 +24,7 @@ STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 
 ROW_ORDER = ('one_device', 'split', 'in_turn', CONTROL)  # the figure's rows: the verdict's two ways side by side
 POINTS = ('rest', 'half', 'vs')  # _split_point's finding: the keys graph.answer.<point>
 WORDS = ('faster', 'slower', 'same')  # the rule's word (verdict.compare): graph.control.<word>, graph.pays.<word>
-READY_GREY, HANDOFF = '#8C8C8C', 'black'  # ex. 5: idle, inputs ready; the step: starting, returning (waits: empty)
+READY_GREY, HANDOFF = '#8C8C8C', 'black'  # ex. 5: idle, inputs ready; the step: timer outside its parts (waits: empty)
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
 _ms = partial(verdict.num, unit='ms')  # '2.16 ms'
 
@@ -131,9 +131,9 @@ def step_lines(rec: dict, guess_ms=None, ask: bool = True) -> str:
                          verdict.line(t('graph.short.split'), m['split'], _best(m)[1], m[_best(m)[0]], unit='ms'))
 
 
-def _best(m: dict) -> tuple[str, str]:  # the faster one-device row (all cores, or the one-thread control) and its name
+def _best(m: dict, say=t) -> tuple[str, str]:  # the faster one-device row (all cores or one-thread control), name
     best = min((k for k in ('one_device', CONTROL) if k in m), key=lambda k: m[k].median)
-    return best, t('graph.best.one_thread' if best == CONTROL else 'graph.dag_variant.2' if (
+    return best, say('graph.best.one_thread' if best == CONTROL else 'graph.dag_variant.2' if (
         CONTROL in m) else 'graph.short.one_device')
 
 
@@ -145,18 +145,17 @@ def inputs_line(rec: dict) -> str:  # the guess's inputs, printed before it: one
 
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, list]:
-    """The median repeats of 'together' and 'one device' as events -> (events, {row: role}, the legend's {colour: text},
-    the bars drawn over them [(row, start, end, colour)]: waits empty, the lanes' start and return black)."""
-    lane = [lane_name(f'lane {i}', True, kinds) for i in range(2)]
-    server, one = style.plot_text('graph.server'), style.plot_text('graph.dag_variant.2' if CONTROL in run[
-        'times'] else 'graph.short.one_device')  # named as in the verdict line
+    """The median repeats of 'together' and the verdict's one-device way (_best) as events -> (events, {row: role}, the
+    legend's {colour: text}, the bars drawn over them [(row, start, end, colour)]: waits empty, the rest black)."""
+    lane, server = [lane_name(f'lane {i}', True, kinds) for i in range(2)], style.plot_text('graph.server')
+    best, one = _best(_measurements(run), style.plot_text)  # the one-device row named as in the verdict line
     name = {'lane 0': lane[0], 'lane 1': lane[1], SERVER: server, 'one device': one}
     rows = {lane[0]: style.lane_role(0), server: 'cpu', lane[1]: style.lane_role(1), one: ONE_DEVICE_ROLE}
     split, events = run['events']['split'], []
-    for v in ('split', 'one_device'):
+    for v in ('split', best):
         events += [{'lane': name[e['lane']], 'start': e['start'], 'end': e['end'], 'name': stage_label(e['name'], True),
                     'role': 'link' if e['name'] in ('copy in', 'grad copy') else None} for e in run['events'][v]]
-    _, (began, ended), handoffs = recording.timeline_spans(run)
+    _, (began, ended), handoffs = recording.timeline_spans(run, best)
     waits = [(r, a['end'], b['start']) for r, ev in ((r, [e for e in split if e['lane'] == f'lane {r // 2}']) for r in (
         0, 2)) for a, b in zip(ev, ev[1:]) if b['start'] > a['end']]  # a lane (row 0, 2) idle between its boxes
     keys = {style.color('link'): 'graph.legend_copy_box', style.color('cpu'): 'graph.legend_server', HANDOFF: (
@@ -201,11 +200,11 @@ def draw_step(rec: dict, guess_ms=None, title=None):
             'verdict.why_close' if close else 'verdict.why_overlap'), va='center')
     events, rows, legend, bars = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
-    wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', 'one_device')}
+    wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', best)}
     scale = style.time_unit(max(e['end'] for e in events))[1]
     bottom.barh([r for r, *_ in bars], [(b - a) * scale for _, a, b, _ in bars], height=BAR_HEIGHT, left=[
         a * scale for _, a, _, _ in bars], color=[c for *_, c in bars], ec='0.3', lw=0.8, zorder=2)
-    bottom.vlines([wall['split'] * scale, wall['one_device'] * scale], [-0.45, 2.55], [2.45, 3.45], colors='0.2',
+    bottom.vlines([wall['split'] * scale, wall[best] * scale], [-0.45, 2.55], [2.45, 3.45], colors='0.2',
                   linestyles='--', linewidth=1.5, zorder=4)  # each way's timer: together's rows, then one device's
     bottom.set_xlim(0, max(bottom.get_xlim()[1], max(wall.values()) * scale * 1.02))
     timers = Line2D([], [], color='0.2', ls='--', label=style.plot_text('graph.legend_timers'))
@@ -249,8 +248,7 @@ def _parts(here: dict) -> tuple:
 
 
 def _rule(run: dict, part: str, p: float, x: float, a: int, predicted: float) -> tuple[bool, str]:
-    """(held?, the table's word): one yardstick for every part: its change, as a share of together's prediction
-    (held under 5%)."""
+    """(held?, the table's word): one yardstick for every part: its change / together's prediction (held under 5%)."""
     off = abs(x - p) / predicted
     return off < MIN_SHARE, t('verdict.unit.%', value=verdict.sig(off * 100, 2))
 
@@ -267,8 +265,8 @@ def split_table(here: dict):
 
 def split_answer(here: dict, guess=None) -> None:
     """Exercise 2's worked answer: split_table; the guess beside what failed; which failed (the table's rule), whether
-    the prediction landed (within 5%; the parts' errors offset where one is 5% off) or missed, by how much; does the
-    split pay against the best single device; the control."""
+    the prediction landed (within 5%; the parts' errors offset where one is 5% off) or missed, by how much; last, the
+    answer: does the split pay against the best single device; the control."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, predicted, together, _, name = _parts(here)
@@ -288,7 +286,7 @@ def split_answer(here: dict, guess=None) -> None:
         mine = sorted({guess} if isinstance(guess, int) else guess)
         print(t('graph.guess_failed', guess=', '.join(map(str, mine)), got=', '.join(map(str, failed)) or '-'))
     point, nums = _split_point(here)
-    print(verdict.answer(net, t(f'graph.answer.{point}', **nums), _control(run)))
+    print(net, verdict.answer(t(f'graph.answer.{point}', **nums), _control(run)), sep='\n')  # the answer last
 
 
 def wrong_sum_answer(g, caught: bool):
@@ -319,8 +317,8 @@ def dag_line(model: dict, alone: dict) -> str:
         'graph.dag_each', lane=lane_name(f'lane {i}'), took=_ms(s)) for i, s in enumerate(alone.values())))
 
 
-def draw_dag(dag, lanes, title='graph.title_dag'):  # as the equal-lanes plan places it, critical path outlined
-    return draw_graph(g := dag_graph(dag, lanes), title=title, highlight=g['path'])
+def draw_dag(dag, lanes, title='graph.title_dag', path=False):  # as the equal-lanes plan places it (path: outlined)
+    return draw_graph(g := dag_graph(dag, lanes), title=title, highlight=g['path'] if path else ())
 
 
 def _dag_base(ex):
@@ -338,8 +336,10 @@ def dag_lines(ex, guess_ms=None) -> str:
 
 
 def dag_answer(ex) -> None:
-    """Exercise 3's answer: correct?; the critical path; the run against the
-    prediction: within 5%, or the lanes' time per task beside each other against alone, or the last lane's waits."""
+    """Exercise 3's answer: the DAG, critical path outlined; correct?; the run against the prediction: within 5%, or
+    why not (the lanes' time per task beside each other against alone, or the last lane's waits)."""
+    from IPython.display import display
+    display(draw_dag(ex.dag, ex.lanes, path=True))
     planned, replay = ex.measurements[DAG_VARIANTS[1]].median, (ex.predicted_ms() or {}).get(DAG_VARIANTS[1])
     m, kinds = ex.miss(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
     each = {k: ' / '.join(map(_ms, m[k])) for k in ('took', 'alone')} | {'n': f"{ex.model['planned']:g}", 'last': _ms(

@@ -13,7 +13,7 @@
 # ---
 
 # %% [markdown]
-# # Extra: The Dependency Graph of Fig. 13.3.1 (d2l §13.3)
+# # 13.3.3 Extra: The Dependency Graph of Fig. 13.3.1
 #
 # [Fig. 13.3.1](https://d2l.ai/chapter_computational-performance/auto-parallelism.html) of the book shows one training step of a two-layer MLP on a CPU and two GPUs: each GPU takes half of the
 # minibatch through forward, loss and backward; the CPU (the *parameter server*) sums the gradients and updates the
@@ -131,11 +131,15 @@ show.draw_graph(graph)
 #
 # The book's Fig. 13.3.1 assumes two equal GPUs; neither this machine nor the recording below has them.
 #
-# The step is timed three ways, each checked against float64: **one device** with the whole
-# minibatch (the verdict takes the faster of its two rows: all cores or one thread); **one after the other**, lane 1's half after lane 0's; **together**.
+# The step is timed three ways, each checked against float64:
 #
-# Two CPU lanes share one device's cores: they add none. A control row, one device on one thread, tests whether one
-# device's step uses more than one core.
+# * **one device**, the whole minibatch, on all cores and on one thread (the control); the verdict and the timeline
+#   take the faster;
+# * **one after the other**: lane 1's half after lane 0's;
+# * **together**.
+#
+# Two CPU lanes share one device's cores: they add none. The control tests whether one device's step uses more than
+# one core.
 
 # %% [markdown] lang="zh"
 # 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**计算资源的梯度。
@@ -144,11 +148,13 @@ show.draw_graph(graph)
 #
 # 书中的图12.3.1 假定有两个相同的 GPU，而这台机器和下面的记录都没有。
 #
-# 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：**一个设备**处理整个小批量（结论取它两行中较快的一行：全部核心或一个线程）；**先后运行**，
-# 计算资源 0 的一半完成后计算资源 1 的一半才开始；**同时运行**。
+# 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
-# 两个 CPU 计算资源分的是一个设备的核心，并不多出核心。对照一行让一个设备只用一个线程，
-# 检验一个设备的训练迭代是否用上了不止一个核心。
+# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程（对照）；结论和时间线都取较快的一行；
+# * **先后运行**：计算资源 0 的一半完成后，计算资源 1 的一半才开始；
+# * **同时运行**。
+#
+# 两个 CPU 计算资源分的是一个设备的核心，并不多出核心。对照检验一个设备的训练迭代是否用上了不止一个核心。
 
 # %% [markdown]
 # The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
@@ -160,7 +166,7 @@ show.draw_graph(graph)
 #
 # 1. each half runs as fast together as one after the other;
 # 2. both start at once, the shorter inside the longer (overlap 100%);
-# 3. the other time (copies, sum, update, starting, returning: the timeline's legend) stays the same.
+# 3. the other time (copies, sum, update, the timer outside the recorded parts: the timeline's legend) stays the same.
 #
 # Which could fail here?
 
@@ -174,9 +180,9 @@ show.draw_graph(graph)
 #
 # 1. 每一半同时运行时和先后运行时一样快；
 # 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%）；
-# 3. 其他时间（复制、求和、更新、启动与返回，见时间线的图例）不变。
+# 3. 其他时间（复制、求和、更新、记录的各部分之外的计时，见时间线的图例）不变。
 #
-# 在这里哪个假定可能不成立？
+# 在这台机器上哪个假定可能不成立？
 
 # %% tags=["nbval-ignore-output"]
 here = dg.record_step(lanes, repeats=41, control=True, step=mlp_step)  # every repeat and interval of each way  #zh: 每种方式的每次重复和区间
@@ -200,7 +206,7 @@ show.show_step(here, my_guess)
 # ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 GPU 机器上运行的结果：那里的两个计算资源是 GPU 和 CPU，各分到半个小批量。
-# 这里 GPU 的一半较短，可以藏进 CPU 的一半里，所以斜线条形把“同时运行”预测为 CPU 的一半加上其他时间，
+# 在记录的机器上，GPU 的一半较短，可以藏进 CPU 的一半里，所以斜线条形把“同时运行”预测为 CPU 的一半加上其他时间，
 # 两者都取自先后运行。在时间线中，把 CPU 的一半与“一个设备”一行（GPU 上的整次训练迭代）比一比。
 
 # %% tags=["nbval-ignore-output"]
@@ -275,12 +281,12 @@ show.draw_dag(dag, lanes)
 # %% [markdown]
 # A planner put each task on a lane (its colour); an engine runs the plan, each lane waiting for its inputs. The
 # prediction replays the plan at each lane's time alone, as if neither lane slowed the other. Guess the planned run's
-# time, then measure it beside two baselines that run all 21 in order: one lane, and one device with all cores.
+# time, then measure it beside one device running all 21 in order (a CPU with all its cores).
 
 # %% [markdown] lang="zh"
 # 调度把每个任务分配给一个计算资源（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。
 # 预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
-# 先猜一猜按计划运行要多久，再测量。两种基线都按顺序运行全部 21 个任务：一个计算资源，以及用全部核心的一个设备。
+# 先猜一猜按计划运行要多久，再测量，与一个设备（CPU 用全部核心）按顺序运行全部 21 个任务比较。
 
 # %%
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个计算资源按计划运行
