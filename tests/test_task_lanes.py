@@ -26,7 +26,7 @@ def lanes_have_gpu():
 def test_worked_solution_passes_every_criterion_but_the_timing_is_only_measured():
     """The overlap is a timing (benchmarks/ and tools/grade_tasks.py judge it): measured, not asserted to pass."""
     verdict = grade(inspect.getsource(run_together))
-    assert set(verdict) == {'runs', 'correct', 'threads', 'safe', 'overlap'}
+    assert set(verdict) == {'runs', 'correct', 'threads', 'safe', 'overlap', 'streams'}
     assert all(c.passed for c in verdict.values() if c.id != 'overlap'), [(c.id, c.key) for c in verdict.values()]
     assert verdict['overlap'].key == 'task.lanes.overlap' and len(verdict['overlap'].fields['repeats']) == 3
     o = verdict['overlap'].fields
@@ -53,8 +53,9 @@ def test_gpu_only_wrong_versions(name):
     verdict = grade(source)
     if lanes_have_gpu():
         assert not verdict[failing].passed and verdict[failing].key == 'task.lanes.unsafe_gpu'
-    else:  # CPU lanes: PyTorch has computed everything before the threads end, so this version is right here
-        assert all(c.passed for c in verdict.values() if c.id != 'overlap')  # the overlap: a timing, not asserted
+    else:  # CPU lanes: PyTorch has computed everything before the threads end; only the simulated GPU sees it
+        assert all(c.passed for c in verdict.values() if c.id not in ('overlap', 'streams'))  # overlap: a timing
+        assert verdict['streams'].key == 'task.lanes.sim_unsafe'
 
 
 def test_skeleton_reports_todo():

@@ -4,11 +4,11 @@
 
 Each source goes through `python -m d2l_ext check TASK FILE --json`, the command a learner runs. A
 worked solution must pass; a wrong version must fail its own criterion (and, unless that is 'runs',
-run). Versions that are wrong only on one kind of lane (13.3.1's `no_synchronize`, 13.3.2's GPU
-versions, 13.3.3's `sum_on_lane0`) are graded where their lanes exist and skipped elsewhere with a
-line saying why. A version the grader cannot measure (status cannot_measure: other programs kept the cores
-busy) is graded again, up to TRIES times, then counted as skipped with its reason. Exit 0 when every graded
-outcome is the expected one, 1 otherwise.
+run). Versions wrong only on a GPU (13.3.1's `no_synchronize`, 13.3.2's GPU versions) fail their own
+criterion where a GPU exists and 'streams' (the simulated GPU) elsewhere; one with no CPU branch, and 13.3.3's
+`sum_on_lane0`, is skipped where its lanes do not exist, with a line saying why. A version the grader
+cannot measure (status cannot_measure: other programs kept the cores busy) is graded again, up to TRIES
+times, then counted as skipped with its reason. Exit 0 when every graded outcome is the expected one, 1 otherwise.
 Used by tools/gpu_session.sh (tasks) and .ci/run's newest-stack leg (--solutions-only).
 """
 from __future__ import annotations
@@ -50,8 +50,8 @@ def cases() -> list[tuple[str, str, str, str, str]]:
     for name, (failing, source) in wrong_versions.LANES_WRONG.items():
         skip = 'skipped: on GPU lanes only, a plain loop queues both lanes at once and they do overlap'
         add('13.3.1-lanes', name, source, failing, skip if name == 'sequential' and all_gpu else '')
-    for name, (failing, source) in wrong_versions.LANES_WRONG_GPU.items():
-        add('13.3.1-lanes', f'{name} (GPU)', source, failing, '' if has_gpu else no_gpu)
+    for name, (failing, source) in wrong_versions.LANES_WRONG_GPU.items():  # without a GPU: the simulated GPU's
+        add('13.3.1-lanes', f'{name} (GPU)', source, failing if has_gpu else 'streams')
     add('13.3.2-copy', 'worked solution', inspect.getsource(copy.run_and_copy), PASS)
     for name, (failing, source) in wrong_versions.COPY_WRONG_CPU.items():
         add('13.3.2-copy', name, source, failing,

@@ -23,10 +23,10 @@ UNMEASURED = '–'  # a criterion this machine cannot show, or one not judged be
 LABELS = ('runs', 'correct', 'threads', 'safe', 'overlap', 'placement', 'calls', 'buckets', 'integrity', 'streams')
 # What to change, one line each: a criterion's key -> its fix (grading.fix.<fix>). Others repeat their own sentence.
 FIXES = {
-    'lanes.calls': ('task.lanes.calls',),
+    'lanes.calls': ('task.lanes.calls', 'task.lanes.sim_calls'),
     'lanes.results': ('task.lanes.count', 'task.lanes.not_results', 'task.lanes.order', 'task.lanes.wrong'),
     'lanes.wait': ('task.lanes.unsafe_cpu', 'task.lanes.unsafe_gpu', 'task.lanes.unsafe_value',
-                   'task.lanes.unfinished'),
+                   'task.lanes.unfinished', 'task.lanes.sim_unsafe'),
     'lanes.overlap': ('task.lanes.overlap',),
     'lanes.threads': ('task.lanes.threads',),
     'copy.buffers': ('task.copy.count', 'task.copy.not_buffer', 'task.copy.wrong', 'task.copy.no_intervals',

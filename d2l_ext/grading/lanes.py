@@ -177,7 +177,8 @@ def lane_overlap(intervals) -> float | None:
 
 
 def grade(submission) -> list:
-    """'runs', 'correct', 'safe', 'overlap' for the learner's run_together, on this machine's lanes."""
+    """'runs', 'correct', 'threads', 'safe', 'overlap' for the learner's run_together, on this machine's lanes,
+    'streams' for its GPU branch on a simulated GPU."""
     fn = submission.functions['run_together']
     lanes = graded_lanes()
     works = [Work(lane, seed=i) for i, lane in enumerate(lanes)]
@@ -201,7 +202,35 @@ def grade(submission) -> list:
     out.append(_threads(runs, works))
     out.append(_safety(runs, lanes, works, correct=problem is None))
     out.append(_overlap(runs[1:]))
+    out.append(streams(fn, lanes))  # the GPU branch's waits, on every machine
     return out
+
+
+def streams(fn, lanes):
+    """The GPU branch replayed on a simulated GPU (simulated_gpu) beside a CPU lane: its products, queued by
+    works[1](), all done when the function returns."""
+    from . import simulated_gpu as sim
+    rep, called = sim.Replay(), []
+    cpu = next((lane for lane in lanes if lane.kind == 'cpu'), None) or _one_thread()
+    works = [lambda: called.append(0) or [], lambda: called.append(1) or [
+        rep.queue('compute', rep.current, (), (k,), False) for k in range(3)]]
+    try:
+        rep, _ = sim.replay(fn, [cpu, sim.Lane()], works, rep=rep, record=False)
+    except sim.NotModelled as e:
+        return criterion('streams', False, 'task.copy.sim_unmodelled', name=e.name)
+    except Exception as e:  # noqa: BLE001 (the learner's code, run by the grader: its error is the answer)
+        from .core import error_text
+        return criterion('streams', False, 'task.copy.sim_raised', error=error_text(e))
+    if sorted(called) != [0, 1]:
+        return criterion('streams', False, 'task.lanes.sim_calls', calls=len(called))
+    if max(rep.written.values()) > rep.host:
+        return criterion('streams', False, 'task.lanes.sim_unsafe')
+    return criterion('streams', True, 'task.lanes.sim_ok')
+
+
+def _one_thread():
+    from ..lanes import make_lane
+    return make_lane('torch', 'cpu', 0, threads=1, name='cpu0', label_key='core.lane_cpu_label')
 
 
 def _threads(runs, works):

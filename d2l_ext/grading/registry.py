@@ -44,7 +44,7 @@ BASIC = ('runs', 'correct', 'safe')
 TASKS: dict[str, Entry] = dict([
     _entry('13.3.1-lanes', 'd2l_ext.grading.lanes:TASK', '13.3.1',
            {'run_together': 'run_together(lanes, works)'}, 'task.lanes.description',
-           'grading.checks.lanes', ('runs', 'correct', 'threads', 'safe', 'overlap'), threshold=0.5),
+           'grading.checks.lanes', ('runs', 'correct', 'threads', 'safe', 'overlap', 'streams'), threshold=0.5),
     _entry('13.3.2-copy', 'd2l_ext.grading.copy:TASK', '13.3.2',
            {'run_and_copy': 'run_and_copy(x, w, buffers, lane)'}, 'task.copy.description',
            'grading.checks.copy', (*BASIC, 'overlap', 'streams'), threshold=0.5),

@@ -22,8 +22,6 @@ from torch.utils._python_dispatch import TorchDispatchMode
 PRODUCT, COPY, ISSUE = 1.0, 0.5, 0.01  # time units: a product, a copy (a 4000 x 4000 one on an H200: about half)
 PRODUCTS = ('mm', 'matmul', 'addmm', 'bmm', 'baddbmm')
 COPIES = ('copy_', '_to_copy')
-MODELLED = ('Stream', 'Event', 'stream', 'current_stream', 'default_stream', 'synchronize', 'set_device',
-            'device', 'is_available', 'current_device', 'device_count')
 
 
 class NotModelled(AttributeError):
@@ -74,8 +72,7 @@ class SimStream:
         r.ready[self] = max(r.ready.get(self, 0.0), r.ready.get(stream, 0.0), r.host)
 
     def record_event(self, event=None):
-        event = event or SimEvent(self.replay)
-        event.record(self)
+        (event := event or SimEvent(self.replay)).record(self)
         return event
 
     def synchronize(self):
@@ -154,7 +151,7 @@ class _Recorder(TorchDispatchMode):
         super().__init__()
         self.replay = replay
 
-    def __torch_dispatch__(self, func, types_, args=(), kwargs=None):
+    def __torch_dispatch__(self, func, _types, args=(), kwargs=None):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
         name = func.overloadpacket.__name__
@@ -177,16 +174,17 @@ class Lane:
         return torch.device('cpu')
 
 
-def replay(fn, *args) -> tuple[Replay, object]:
-    """Call fn(*args) with a simulated GPU -> (the replay, what fn returned); its errors propagate."""
-    rep = Replay()
+def replay(fn, *args, rep: Replay | None = None, record: bool = True) -> tuple[Replay, object]:
+    """Call fn(*args) with a simulated GPU -> (the replay, what fn returned); its errors propagate. `record`: the
+    operations fn runs in this thread queue on the current stream (False: only what is queued by hand, rep.queue)."""
+    rep = rep or Replay()
     sim_torch = types.SimpleNamespace(cuda=SimCuda(rep))
     proxy = type('SimTorch', (), {'__getattr__': lambda self, n: getattr(torch, n), 'cuda': sim_torch.cuda})()
     from ..depgraph.halves import with_names
     original = torch.Tensor.record_stream
     torch.Tensor.record_stream = lambda self, stream: None  # accepted, not judged (see the module's docstring)
     try:
-        with _Recorder(rep):
+        with _Recorder(rep) if record else contextlib.nullcontext():
             value = with_names(fn, torch=proxy)(*args)
     finally:
         torch.Tensor.record_stream = original

@@ -45,8 +45,10 @@ MESSAGES = {
     # the learner's function did not run to the end
     'grading.will_check': 'once it runs, the check looks for: {checks}',
     'grading.marks_sep': ' · ',  # between the header and the criteria's marks, on one line
-    'grading.checks.lanes': 'right results; every lane done on return; the shorter lane {threshold:.0%} beside another',
-    'grading.checks.copy': 'right buffers, complete on return; copies beside products {threshold:.0%} of the model',
+    'grading.checks.lanes': ('right results; every lane done on return; the shorter lane {threshold:.0%} beside '
+                             'another; the GPU branch on a simulated GPU'),
+    'grading.checks.copy': ('right buffers, complete on return; copies beside products {threshold:.0%} of the model; '
+                            'the GPU branch on a simulated GPU'),
     'grading.checks.mlp': 'the float64 update; halves on their lanes, summed on the CPU; overlap {threshold:.0%}',
     'grading.checks.allreduce_a': 'float64 parameters after each step; all-reduces done before optimizer.step()',
     'grading.checks.allreduce_b': 'as (a), with one all-reduce call per step',

@@ -45,8 +45,10 @@ MESSAGES = {
     # 学习者的函数没有运行完
     'grading.will_check': '能运行之后，检查看：{checks}',
     'grading.marks_sep': '，',  # 标题与各项标记之间
-    'grading.checks.lanes': '结果正确；返回时都已结束；忙碌时间较短的计算资源至少 {threshold:.0%} 与另一个同时运行',
-    'grading.checks.copy': '缓冲区正确，返回时已完整；与乘法同时进行的复制达到模型的 {threshold:.0%}',
+    'grading.checks.lanes': ('结果正确；返回时都已结束；忙碌时间较短的计算资源至少 {threshold:.0%} 与另一个同时运行；'
+                             '在模拟的 GPU 上检查 GPU 分支'),
+    'grading.checks.copy': ('缓冲区正确，返回时已完整；与乘法同时进行的复制达到模型的 {threshold:.0%}；'
+                            '在模拟的 GPU 上检查 GPU 分支'),
     'grading.checks.mlp': 'float64 的更新；两半在各自的计算资源上，在 CPU 上求和；重叠 {threshold:.0%}',
     'grading.checks.allreduce_a': '每一步之后参数与 float64 一致；optimizer.step() 之前全归约都已完成',
     'grading.checks.allreduce_b': '与（a）相同，且每一步只调用一次全归约',
