@@ -189,3 +189,15 @@ def replay(fn, *args, rep: Replay | None = None, record: bool = True) -> tuple[R
     finally:
         torch.Tensor.record_stream = original
     return rep, value
+
+
+def graded(fn, *args, **options):
+    """replay(fn, *args, **options) -> (replay, value, None), or (None, None, the 'streams' criterion saying what the
+    learner's code raised or used that the simulation does not model)."""
+    from .core import criterion, error_text
+    try:
+        return (*replay(fn, *args, **options), None)
+    except NotModelled as e:
+        return None, None, criterion('streams', False, 'task.copy.sim_unmodelled', name=e.name)
+    except Exception as e:  # noqa: BLE001 (the learner's code, run by the grader: its error is the answer)
+        return None, None, criterion('streams', False, 'task.copy.sim_raised', error=error_text(e))
