@@ -63,15 +63,15 @@ def test_the_guess_is_c_s_step_in_ms_printed_above_the_verdict_and_nothing_witho
 
 def test_exercise_1_gives_the_share_of_the_formulas_miss_that_backwards_change_against_its_control_explains():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
-    assert show.miss_answer(here) == "Worked answer: Here, (c)'s median 130 ms − formula 106 ms = 24.0 ms. " \
-        'Backward in (c) − backward in (a), the control: -5.00 ms, none of the gap.'  # here only: the question's
-    assert show.miss_answer(there).endswith('the control: +5.00 ms, 36% of the gap; the rest is not measured here.')
+    assert show.miss_answer(here) == "Worked answer: Here, (c)'s median 130 ms − formula 106 ms = 24 ms. " \
+        'Backward in (c) − backward in (a), the control: -5.0 ms, none of the gap.'  # here only: the question's
+    assert show.miss_answer(there).endswith('the control: +5.0 ms, 36% of the gap; the rest is not measured here.')
     over = fake(slow=0.09, hooks=0.12)  # backward grew 40 ms, the gap is 120 - 106 = 14 ms
     assert show.miss_answer(over).endswith('the control: +40.0 ms, more than the gap.')  # not 'all of it'
     with using_language('zh'):
         assert show.miss_answer(here) == '参考答案：在这里，（c）的实测中位数130毫秒减去代价公式的106毫秒，' \
-            '差24.0毫秒。（c）与对照（a）的反向传播用时之差：-5.00毫秒，不能解释。'
-        assert show.miss_answer(there).endswith('反向传播用时之差：+5.00毫秒，占差距的36%，其余部分未测量。')
+            '差24毫秒。（c）与对照（a）的反向传播用时之差：-5.0毫秒，不能解释。'
+        assert show.miss_answer(there).endswith('反向传播用时之差：+5.0毫秒，占差距的36%，其余部分未测量。')
 
 
 def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
@@ -155,14 +155,15 @@ def test_the_bucket_sweep_is_a_table_of_each_sizes_calls_then_predicted_and_medi
     (lacking := fake(cores=16)).versions.remove(lacking.version('ddp-25'))  # a size the recording lacks
     assert show.bucket_table(r, lacking).loc['On the 16-core host: median step (ms)'].tolist()[-1] == 'not recorded'
     assert len(show.bucket_table(r)) == 3  # no recording: here only
+    (fewer := fake()).versions.remove(fewer.version('ddp-25'))  # a size measured only in the recording: not shown
+    assert list(show.bucket_table(fewer, there).columns) == ['DDP 1 MiB']
     fig = show.plot_steps(r, ids=['serial', 'ddp-1', 'ddp-25'])  # the sweep: one row per size
     labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
     assert labels == ['step without all-reduce', '(a) after backward', 'DDP 1 MiB', 'DDP 25 MiB (one bucket)']
     assert show.buckets_answer(r, there) == (  # the question's comparison only, here and recorded
         'Worked answer: Here, DDP 1 MiB 120 ms vs DDP 25 MiB (one bucket) 136 ms: faster (12% less time). On the '
         '16-core host, DDP 1 MiB 125 ms vs DDP 25 MiB (one bucket) 136 ms: faster (8.1% less time). Here, (d) buckets '
-        '1 MiB 130 ms vs DDP 1 MiB 120 ms: slower (8.3% more time). (d) makes new flat buckets every step, in Python; '
-        'DDP makes its buckets once. Nothing here times that difference.')  # what differs, no tested cause
+        '1 MiB 130 ms vs DDP 1 MiB 120 ms: slower (8.3% more time).')  # the verdicts only: no untested cause
     assert 'host' not in show.buckets_answer(r) and '\n' not in show.buckets_answer(r)  # no recording: here only
     with using_language('zh'):
         assert show.buckets_answer(r).startswith('参考答案：在这里，DDP（1 MiB）120毫秒，' \
@@ -175,6 +176,7 @@ def test_exercise_4_s_answer_reads_the_relative_error_the_check_printed():
     wrong = AssertionError('(c) hooks on process 0 applied a wrong gradient: relative error 1.00e+00 > 1e-03')
     assert show.sum_answer(wrong, 2) == 'Worked answer: The check stopped the run: relative error 1.00e+00, near ' \
         'n − 1 = 1 for n = 2.'
+    assert show.sum_answer(wrong, 2, 0.5).endswith('for n = 2. Your guess: 0.5.')  # the guess beside the answer
     with using_language('zh'):
         wrong = AssertionError('进程0上的“(c)钩子”使用了错误的梯度：相对误差1.00e+00 > 2e-04')
         assert show.sum_answer(wrong, 2) == '参考答案：检查终止了运行：相对误差1.00e+00，接近n − 1 = 1（n = 2个进程）。'
@@ -191,7 +193,8 @@ def test_the_machine_lines_say_when_processes_share_cores():
 def test_the_ingredients_are_one_line_each():
     r = fake()
     lines = show.ingredients_text(r).split('\n')
-    assert lines == ['step without all-reduce 100 ms, its backward 50.0 ms; all-reduce alone 40.0 ms in 12 calls',
+    assert lines == ['step without all-reduce: median 100 ms, backward in its profiled steps 50.0 ms; '
+                     'all-reduce alone: median 40.0 ms, 12 calls',
                      'cost formula: α = 0.851 ms a call, β = 807 MiB/s']
     with using_language('zh'):
         assert show.ingredients_text(r).split('\n')[1] == '代价公式：每次调用α=0.851毫秒，β=807 MiB/s'
@@ -215,8 +218,8 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     assert r.prediction.allreduce == pytest.approx(r.version('allreduce').median)  # fitted to the run's own calls
     assert show.paid_line(r) == '2 processes, 16 cores: (c) hooks 55.9 ms vs (a) after backward 69.6 ms: faster ' \
                                 '(20% less time)'
-    assert show.miss_answer(r) == "Worked answer: Here, (c)'s median 55.9 ms − formula 51.8 ms = 4.10 ms. Backward " \
-        'in (c) − backward in (a), the control: +6.90 ms, more than the gap.'  # 32.9 - 26.0 = +6.90
+    assert show.miss_answer(r) == "Worked answer: Here, (c)'s median 55.9 ms − formula 51.8 ms = 4.1 ms. Backward " \
+        'in (c) − backward in (a), the control: +6.9 ms, more than the gap.'  # 32.9 - 26.0 as printed
 
 
 def test_the_lesson_shows_no_finished_a_or_c_before_their_checks():

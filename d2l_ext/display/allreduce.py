@@ -12,7 +12,6 @@ LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the meas
 LETTER = {vid: k for k, vid in LETTERS.items()}
 MS = 1e3
 _plot = style.plot_text  # a figure's words; zh '（a）' full-width, as in the prose
-_plus = lambda s: '+' * (s >= 0) + verdict.num(round(s, 6) + 0.0, 'ms')  # noqa: E731 ('+6.90 ms', '-1.20 ms', to µs)
 
 
 def name(result, version, text=t) -> str:
@@ -73,14 +72,14 @@ def _where(pairs, line) -> list[str]:
 
 def miss_answer(r) -> str:
     """Exercise 1's answer, here: (c)'s median - formula, and the share of that gap backward's growth explains."""
-    shown = lambda s: float(verdict.sig(s * MS)) / MS  # noqa: E731
-    v, a, model = r.version('hooks'), r.version('serial'), shown(r.predicted('hooks')['step'])
-    gap, grew = shown(v.median) - model, shown(v.backward_span) - shown(a.backward_span)  # 84.0 - 63.2: +20.8
-    part = t(f"allreduce.answer.{'none' if grew <= 0 else 'share' if grew <= gap else 'over'}",
-             share=verdict.num(grew / gap if gap > 0 else 0, '%'))
-    return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), part=part,
-                            gap=_plus(gap).lstrip('+'), grew=_plus(grew), median=verdict.num(v.median, 'ms'),
-                            model=verdict.num(model, 'ms')))
+    v, a, model = r.version('hooks'), r.version('serial'), r.predicted('hooks')['step']
+    gap, grew = (verdict.printed_gap(x * MS, y * MS) for x, y in ((v.median, model), (v.backward_span,
+                                                                                      a.backward_span)))
+    g, w, ms = float(gap), float(grew), lambda text: t('verdict.unit.ms', value=text)  # noqa: E731 (84.0 - 63.2)
+    part = t(f"allreduce.answer.{'none' if w <= 0 else 'share' if w <= g else 'over'}",
+             share=verdict.num(w / g if g > 0 else 0, '%'))
+    return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), part=part, gap=ms(
+        gap), grew='+' * (w >= 0) + ms(grew), median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms')))
 
 
 def buckets_answer(here, there=None) -> str:
@@ -89,7 +88,7 @@ def buckets_answer(here, there=None) -> str:
     one, ddp = lambda r: next(v.id for v in r.ddp_versions() if r.one_bucket(v)), f'ddp-{BUCKET_MB:g}'  # noqa: E731
     d = [('allreduce.here', here)] * here.has('buckets')
     return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
-        r, ddp, one(r))), *_where(d, lambda r: verdict_text(r, 'buckets', ddp)), t('allreduce.answer.d_ddp') * bool(d))
+        r, ddp, one(r))), *_where(d, lambda r: verdict_text(r, 'buckets', ddp)))
 
 
 def flat_answer(r) -> str:
@@ -99,10 +98,12 @@ def flat_answer(r) -> str:
         x, 'flat', 'kept')), t('allreduce.answer.kept', mib=r.prediction.gradient_bytes / 2 ** 20) * (way == 'slower'))
 
 
-def sum_answer(wrong, n: int) -> str:
-    """Exercise 4's worked answer: the relative error the check printed, against n - 1 (a sum is n times the mean)."""
+def sum_answer(wrong, n: int, my_guess=None) -> str:
+    """Exercise 4's worked answer: the relative error the check printed, against n - 1 (a sum is n times the mean),
+    and the learner's guess (if any) beside it."""
     head = str(wrong).split(' > ')[0]  # '... relative error 1.00e+00', '...相对误差1.00e+00'
-    return verdict.answer(t('allreduce.answer.sum', error=head[len(head.rstrip('0123456789.e+-')):], n=n, n1=n - 1))
+    return verdict.answer(t('allreduce.answer.sum', error=head[len(head.rstrip('0123456789.e+-')):], n=n, n1=n - 1),
+                          t('allreduce.answer.guess', guess=f'{float(my_guess):.3g}') if my_guess is not None else '')
 
 
 def _leads(result, vid: str) -> list[float]:
@@ -174,7 +175,8 @@ def bucket_table(here, there=None):
     import pandas as pd
     rows = {t('allreduce.table.calls'): {name(here, v): here.predicted(v.id)['calls'] for v in here.ddp_versions()}}
     for where, r in (('allreduce.here', here), ('allreduce.there', there))[:1 + (there is not None)]:
-        w, sig, vs = t(where, cores=r.cores), lambda s: verdict.sig(s * MS), r.ddp_versions()
+        w, sig = t(where, cores=r.cores), lambda s: verdict.sig(s * MS)
+        vs = [v for v in r.ddp_versions() if v.bucket_mb in {u.bucket_mb for u in here.ddp_versions()}]
         rows[t('allreduce.table.predicted', where=w)] = {name(r, v): sig(r.predicted(v.id)['step']) for v in vs}
         rows[t('allreduce.table.measured', where=w)] = {name(r, v): sig(v.median) for v in vs}
     table = pd.DataFrame(rows).T.fillna(t('allreduce.table.not_recorded'))

@@ -46,7 +46,7 @@ d2l_ext.set_language('en')
 # 2 gloo processes (the fewest), one CPU core each  #zh: 2 个 gloo 进程（最少的进程数），每个进程一个 CPU 核心
 BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
 # DDP bucket sizes in MiB (bucket_cap_mb); 25 holds all 24 MiB of gradients  #zh: DDP 桶的大小（MiB，即 bucket_cap_mb）；25 装得下全部 24 MiB 梯度
-BUCKETS = [0.25, 1, 8, 25]
+BUCKETS = [1, 8, 25]
 checked = {}  # your versions' checks: checked['a'] to checked['d']  #zh: 你的各个版本的检查结果：checked['a'] 至 checked['d']
 print(show.machine_text(BACKEND, WORLD))
 
@@ -84,12 +84,12 @@ if rec is not None:
 
 # %% [markdown]
 # **Before measuring.** On the 16-core host, backward took longer in (c) than in (a) (the middle panel above). Here
-# each process also has one core, shared by its backward and gloo's all-reduce: expect (c) to gain less than on the
-# 16-core host, perhaps nothing.
+# each process has one core, shared by its backward and gloo's all-reduce: expect backward in (c) to grow more than
+# there. Exercise 1 measures it.
 
 # %% [markdown] lang="zh"
 # **测量之前。**在 16 核主机上，（c）中的反向传播比（a）中的长（上图中间一栏）。
-# 此外，这里每个进程只有一个核心，由反向传播和 gloo 的全归约共用，所以预计（c）在这里比在 16 核主机上收益更小，甚至没有收益。
+# 这里每个进程只有一个核心，由反向传播和 gloo 的全归约共用，所以预计（c）中的反向传播比在那里增加得更多。练习 1 测量这一点。
 
 # %% [markdown]
 # ## Build it: four versions of the step
@@ -190,22 +190,22 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # %% [markdown]
 # ## Measure here: the ingredients
 #
-# `run_allreduce` times (a)-(d), DDP at four bucket sizes, the **step without all-reduce**
+# `run_allreduce` times (a)-(d), DDP at three bucket sizes, the **step without all-reduce**
 # and **all-reduce alone**.
 #
 # The *cost formula* predicts each step. A ring all-reduce sends $2(n-1)/n$ of the bytes from each process; for
 # $n=2$ that is 1. So one call costs $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$: $\alpha$ is a call's fixed cost,
-# $\beta$ the bandwidth (gloo over loopback), both fitted to two timings (all-reduce alone, one call on a larger
-# buffer). A call starts once its gradients are ready and the call before it is done.
+# $\beta$ the bandwidth (gloo over loopback), both fitted to two timings: all-reduce alone (12 calls), one call on a
+# larger buffer. A call starts once its gradients are ready and the call before it is done.
 
 # %% [markdown] lang="zh"
 # ## 在这里测量：预测所需的数据
 #
-# `run_allreduce` 为（a）至（d）计时，还有四种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
+# `run_allreduce` 为（a）至（d）计时，还有三种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
 # *代价公式*预测每次训练迭代的用时。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
 # 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
-# $\beta$是带宽（gloo 经本机回环网络），两者由只做全归约和对一个更大的缓冲区调用一次这两次计时拟合。
+# $\beta$是带宽（gloo 经本机回环网络）。用两次计时拟合$\alpha$和$\beta$：一次只做全归约（12 次调用），一次对一个更大的缓冲区调用一次。
 # 一次调用要等它的梯度就绪、且前一次调用完成后才能开始。
 
 # %% tags=["nbval-ignore-output"]
@@ -218,10 +218,10 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide: at least the
-# last call, for the first layer's 4 MiB weight (computed last); more if all-reduce alone outlasts backward. The
-# formula omits the copies and what (c) adds to backward, so for every row it is a lower bound. Write your guess of
-# (c)'s step, in ms, into `my_guess`.
+# By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide. That is at
+# least the last call (the first layer's 4 MiB weight, computed last), more if all-reduce alone outlasts backward.
+# The formula omits the copies and what (c) adds to backward, so for every row it is a lower bound. Write your
+# guess of (c)'s step, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -237,8 +237,7 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭�
 # %% [markdown]
 # ## Measure
 #
-# The figure repeats the picture's top two panels for this machine and adds (b), the formula (hatched) and your
-# guess (a diamond).
+# The picture's top two panels, here, plus (b), the formula (hatched) and your guess (a diamond).
 # **(b), buffer kept**, (b)'s control, makes its buffer once: it tests the cost of building it every step. The lower
 # panel times backward in the profiled steps of (c) and of (a), its control.
 
@@ -320,16 +319,16 @@ display(show.plot_steps(result, ids=ids, guess=my_guess, guess_on='ddp-1'))  # y
 print(show.buckets_answer(result, there))  # DDP 1 MiB against one bucket: here, then the recording  #zh: DDP（1 MiB）与一个桶相比：先这里，再记录结果
 
 # %% [markdown]
-# 4. Below, (c) forgets to divide by the number of processes. Write your guess of the relative error the check
+# 4. Below, a collapsed (c) forgets to divide by the number of processes. Write your guess of the relative error the check
 #    prints into `my_guess`, then run it.
 
 # %% [markdown] lang="zh"
-# 4. 下面的（c）忘记了除以进程数。把你对检查打印的相对误差的猜测写进 `my_guess`，然后运行它。
+# 4. 下面折叠起来的（c）忘记了除以进程数。把你对检查打印的相对误差的猜测写进 `my_guess`，然后运行它。
 
 # %%
 my_guess = None  # the relative error the check prints  #zh: 检查打印的相对误差
 
-# %% tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
 def hooks_without_average(model, X, y, optimizer):
     # (c) with the division by the number of processes left out  #zh: （c），但去掉了除以进程数这一步
     works = []
@@ -355,7 +354,7 @@ except d2l_ext.ResultMismatch as error:
     print(wrong)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.sum_answer(wrong, WORLD))
+print(show.sum_answer(wrong, WORLD, my_guess))  # the check's error beside your guess  #zh: 检查打印的误差和你的猜测
 
 # %% [markdown]
 # ## Remember

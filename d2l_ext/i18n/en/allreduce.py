@@ -28,8 +28,8 @@ MESSAGES = {
     'allreduce.usage.size_hint': 'pass a positive {name}', 'allreduce.which.yours': 'measured: your (a)-(d)',
     'allreduce.which.package': 'measured: the reference (a)-(d), until yours pass',
     'allreduce.which.mixed': 'measured: your {yours}; the reference {package}',
-    'allreduce.ingredients.step': ('step without all-reduce {step}, its backward {span}; all-reduce alone {alone} in '
-                                   '{tensors} calls'),
+    'allreduce.ingredients.step': ('step without all-reduce: median {step}, backward in its profiled steps {span}; '
+                                   'all-reduce alone: median {alone}, {tensors} calls'),
     'allreduce.ingredients.fit': 'cost formula: α = {alpha} a call, β = {mibs} MiB/s',
     'allreduce.plot.back': 'backward in the {n} profiled steps', 'allreduce.plot.title': 'timed steps of each version',
     'allreduce.plot.step_ms': 'step time (ms, slowest process)',
@@ -38,7 +38,7 @@ MESSAGES = {
     'allreduce.plot.timeline_during': ('{label}, one profiled step:\nfirst all-reduce started {ms} before backward '
                                        'ended'), 'allreduce.plot.lead': '{ms:.0f} ms (process {rank})',
     'allreduce.recorded.none': 'no 16-core recording is shipped with d2l_ext',
-    'allreduce.recorded.title': 'recorded: {n} processes on a {cores}-core host, {date}',
+    'allreduce.recorded.title': 'recorded: {n} processes (one compute thread each) on a {cores}-core host, {date}',
     'allreduce.table.predicted': '{where}: predicted step (ms)', 'allreduce.table.version': 'version',
     'allreduce.table.measured': '{where}: median step (ms)', 'allreduce.table.not_recorded': 'not recorded',
     'allreduce.table.calls': 'all-reduce calls per step', 'allreduce.letter': '({k})',
@@ -51,7 +51,6 @@ MESSAGES = {
     'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
                               "tensors every step, the control's buffer is made once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
-    'allreduce.answer.d_ddp': ('(d) makes new flat buckets every step, in Python; DDP makes its buckets once. '
-                               'Nothing here times that difference.'), 'allreduce.answer.none': 'none of the gap',
+    'allreduce.answer.guess': 'Your guess: {guess}.', 'allreduce.answer.none': 'none of the gap',
     'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB, so a bucket of {mib:g} MiB or less holds one layer.',
 }

@@ -27,8 +27,8 @@ MESSAGES = {
     'allreduce.which.yours': '测量的是：你写的（a）至（d）', 'allreduce.letter': '（{k}）',
     'allreduce.which.package': '测量的是：参考实现的（a）至（d），直到你的版本通过检查',
     'allreduce.which.mixed': '测量的是：你写的 {yours}；参考实现的 {package}',
-    'allreduce.ingredients.step': ('不做全归约的训练迭代 {step}，其中反向传播 {span}；'
-                                   '只做全归约 {alone}，共 {tensors} 次调用'),
+    'allreduce.ingredients.step': ('不做全归约的训练迭代：中位数 {step}，其性能分析器记录的迭代中反向传播 {span}；'
+                                   '只做全归约：中位数 {alone}，共 {tensors} 次调用'),
     'allreduce.ingredients.fit': '代价公式：每次调用α={alpha}，β={mibs} MiB/s',
     'allreduce.plot.title': '每个版本计时的训练迭代',
     'allreduce.plot.back': '性能分析器记录的 {n} 次迭代中的反向传播',
@@ -38,7 +38,7 @@ MESSAGES = {
     'allreduce.plot.timeline_during': '{label}，性能分析器记录的那次迭代：\n第一个全归约开始时，反向传播还要{ms}才结束',
     'allreduce.plot.lead': '{ms:.0f} 毫秒（进程 {rank}）', 'allreduce.plot.formula': '模型：代价公式',
     'allreduce.recorded.none': '这份 d2l_ext 没有附带 16 核主机上的记录结果',
-    'allreduce.recorded.title': '记录结果：{n} 个进程，一台 {cores} 核主机，{date}',
+    'allreduce.recorded.title': '记录结果：{n} 个进程（每个进程一个计算线程），一台 {cores} 核主机，{date}',
     'allreduce.table.predicted': '{where}：预测的训练迭代（毫秒）', 'allreduce.table.version': '版本',
     'allreduce.table.measured': '{where}：训练迭代中位数（毫秒）', 'allreduce.table.not_recorded': '未记录',
     'allreduce.table.calls': '每次迭代的全归约调用次数', 'allreduce.on': '{n} 个进程、{cores} 个核心：',
@@ -50,7 +50,6 @@ MESSAGES = {
                               '对照的缓冲区只建一次。'), 'allreduce.answer.share': '占差距的{share}，其余部分未测量',
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n − 1 = {n1}（n = {n} 个进程）。',
     'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
-    'allreduce.answer.d_ddp': ('（d）每次迭代都在 Python 中新建展平的桶，而 DDP 的桶只建一次。'
-                               '这里没有测量这一差别的用时。'),
+    'allreduce.answer.guess': '你的猜测：{guess}。',
     'allreduce.table.note': '一个 {w}×{w} 的权重是 {mib:g} MiB，所以不超过 {mib:g} MiB 的桶只装一层。',
 }
