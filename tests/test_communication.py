@@ -162,8 +162,6 @@ def test_prediction_and_measured_lines():
     c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097],
                     overlapped=[0.0060, 0.0061, 0.0062, 0.0063], copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('en'):
-        assert show.rates_text({'run': 0.0052, 'copy': 0.0036}) == (
-            'this run: products alone 5.20 ms, copies alone 3.60 ms')
         # the guess beside run_and_copy's prediction and measurement, then the one verdict line: against the baseline
         # of the worked answer, products alone + copies alone added repeat by repeat
         assert show.measured_text(c, predicted, 5.0) == (
@@ -173,7 +171,6 @@ def test_prediction_and_measured_lines():
         assert show.measured_text(c, predicted) == (
             'run_and_copy 6.15 ms vs products alone + copies alone 8.75 ms: faster (30% less time)')
     with using_language('zh'):
-        assert show.rates_text({'run': 0.0052, 'copy': 0.0036}) == '这次运行：只做乘法5.20毫秒，只做复制3.60毫秒'
         assert show.measured_text(c, predicted, 5.0).split('\n') == [
             '你的猜测5.00毫秒，预测5.40毫秒，实测6.15毫秒',
             '边计算边复制6.15毫秒，只做乘法与只做复制之和8.75毫秒：更快（用时少30%）']
@@ -183,38 +180,38 @@ def test_prediction_and_measured_lines():
 
 def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
     from d2l_ext.communication import expected_slowed
-    assert expected_slowed(0.004, 0.002, 0.008) == pytest.approx(0.005)  # half the copies' time lost
-    assert expected_slowed(0.004, 0.002, 0.004, iters=10) == pytest.approx(0.0042)  # no loss: the engine's formula
+    assert expected_slowed(0.004, 0.002, 0.5) == pytest.approx(0.005)  # r = 0.5: half the copies' time lost
+    assert expected_slowed(0.004, 0.002, 1.0, iters=10) == pytest.approx(0.0042)  # r = 1: the engine's formula
     predicted = {'run': 0.0052, 'beside_copies': 0.0052, 'run_then_copy': 0.0088, 'overlapped': 0.0054}
     c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
                     run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
                     copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('en'):
-        assert show.rates_text(c.medians()) == ('this run: products alone 5.15 ms, copies alone 3.60 ms; products '
-                                                'while a thread copies nonstop (the control) 7.15 ms')
-        slowed = {**predicted, 'overlapped': expected_slowed(*(c.measurements[k].median for k in (
-            'run', 'copy', 'beside_copies')), iters=10)}
-        # the worked answer, in the question's order: the copy time hidden (by the rule), the control as its grey
-        # boxes show it (its repeats may cluster), by the rule; the hatched estimate as r x copies alone
-        # the estimate first, so that the last line answers the question
+        # r follows the rule: run / control only where the rule finds the control slower, printed before the guess
+        assert show.control_r(c) == pytest.approx(0.00515 / 0.00715)
+        assert show.rates_text(c) == ('this run: products alone 5.15 ms, copies alone 3.60 ms\n'
+                                      'the control 7.15 ms vs products alone 5.15 ms: slower (39% more time), so '
+                                      'r = 5.15 ms / 7.15 ms = 0.72')
+        slowed = {**predicted, 'overlapped': expected_slowed(c.measurements['run'].median,
+                                                             c.measurements['copy'].median, show.control_r(c), 10)}
+        # the hatched estimate as r x copies alone, then the verdict, the last line on its own
         assert show.measured_answer(c, slowed) == (
-            'The hatched estimate (6.16 ms) expected 0.72 × 3.60 ms ≈ 2.59 ms of the copy time hidden, with '
-            'r = 5.15 ms / 7.15 ms from the control.\n'
+            'The hatched estimate (6.16 ms) expected 0.72 × 3.60 ms ≈ 2.59 ms of the copy time hidden.\n'
             'Worked answer: run_and_copy took 7.55 ms vs products alone + copies alone 8.75 ms, faster (14% less '
-            "time): it hid 33% of the copy time. Beside a thread copying nonstop, the middle half of the products' "
-            'repeats took 7.07 ms to 7.23 ms, alone 5.08 ms to 5.22 ms: slower.')
+            'time): it hid 33% of the copy time.')
         # where the copy engine's formula is larger (no slowdown, as on a GPU), the answer names that floor instead
-        assert ('The hatched estimate, 7.00 ms, is its floor, max(products alone, copies alone) plus the shorter of '
-                'one product and one copy: at most 1.75 ms hidden.') in show.measured_answer(c, {'overlapped': 0.007})
-        # where the rule finds no clear difference, the amount the question asks for, not told from none; where
+        assert ('With r = 0.72, the hatched estimate (7.00 ms) is the floor, at most 1.75 ms hidden: max(products '
+                'alone, copies alone) plus the shorter of one product and one copy.') in show.measured_answer(
+            c, {'overlapped': 0.007})
+        # where the rule finds no clear difference, the verdict first, then the amount, not told from none; where
         # slower, none hidden
         c.measurements['overlapped'] = Measurement('overlapped', [0.0084, 0.0085, 0.0086, 0.0091])
-        assert show.measured_answer(c, slowed).split('\n')[1].startswith(
-            'Worked answer: run_and_copy hid about 0.20 ms of the copy time (8.55 ms vs products alone + copies alone '
-            '8.75 ms), which the rule cannot tell from none. Beside')
+        assert show.measured_answer(c, slowed).split('\n')[1] == (
+            'Worked answer: run_and_copy took 8.55 ms vs products alone + copies alone 8.75 ms, no clear difference '
+            '(medians within 5%): 0.20 ms less; the rule cannot tell that from no copy time hidden.')
         # the amount has no more decimals than the two printed numbers it subtracts (8.75 − 8.74), none if they match
         c.measurements['overlapped'] = Measurement('overlapped', [0.00849, 0.00873, 0.00875, 0.0091])
-        assert 'hid about 0.01 ms of the copy time (8.74 ms' in show.measured_answer(c, slowed)
+        assert '0.01 ms less;' in show.measured_answer(c, slowed)
         c.measurements['overlapped'] = Measurement('overlapped', [0.0085, 0.00874, 0.00876, 0.0091])
         assert ('took 8.75 ms vs products alone + copies alone 8.75 ms, no clear difference (medians within 5%): it '
                 'hid no copy time.') in show.measured_answer(c, slowed)
@@ -222,15 +219,23 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         c.measurements['run'] = Measurement('run', [0.005, 0.0051, 0.0052, 0.0053, 0.005, 0.0051])
         c.measurements['copy'] = Measurement('copy', [0.0020, 0.0021, 0.0020, 0.0021, 0.0020, 0.0021])
         assert 'it hid no copy time.' in show.measured_answer(c, slowed)
+        # a control the rule cannot tell from products alone: r = 1, said so, and the floor is the estimate
+        c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0049, 0.0051, 0.0062, 0.0066],
+                        run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
+                        copy=[0.0035, 0.0036, 0.0036, 0.0037])
+        assert show.control_r(c) == 1.0 and show.rates_text(c).split('\n')[1] == (
+            'the control 5.65 ms vs products alone 5.15 ms: no clear difference (grey boxes overlap), so r = 1')
+        floor = expected_slowed(0.00515, 0.0036, 1.0, 10)
+        assert show.measured_answer(c, {'overlapped': floor}).startswith('With r = 1, the hatched estimate (5.51 ms)')
         c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
                         run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
                         copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('zh'):
         assert show.measured_answer(c, slowed) == (
-            '斜线条形的估计6.16毫秒预计隐藏0.72 × 3.60毫秒 ≈ 2.59毫秒的复制用时，'
-            '其中r = 5.15毫秒 / 7.15毫秒来自对照。\n'
-            '参考答案：边计算边复制用时7.55毫秒，只做乘法与只做复制之和为8.75毫秒，更快（用时少14%）：隐藏了33%的复制用时。'
-            '另一线程不停地复制时，乘法中间一半的重复用时7.07毫秒到7.23毫秒，单独运行时5.08毫秒到5.22毫秒：更慢。')
+            '斜线条形的估计6.16毫秒预计隐藏0.72 × 3.60毫秒 ≈ 2.59毫秒的复制用时。\n'
+            '参考答案：边计算边复制用时7.55毫秒，只做乘法与只做复制之和为8.75毫秒，更快（用时少14%）：隐藏了33%的复制用时。')
+        assert show.rates_text(c).split('\n')[1] == (
+            '对照7.15毫秒，只做乘法5.15毫秒：更慢（用时多39%），所以r = 5.15毫秒 / 7.15毫秒 = 0.72')
     with using_language('en'):
         fig = show.plot_measured(c, predicted)
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == [
@@ -413,6 +418,10 @@ def test_profile_table_counts_each_operator():
         tiny = SimpleNamespace(key_averages=lambda: rows + [SimpleNamespace(key='aten::resolve_conj',
                                                                             self_device_time_total=9.0, count=60)])
         assert 'aten::resolve_conj' not in list(show.profile_frame(tiny, gpu=True)['operator'])  # under 1%: left out
+        # exercise 4's worked answer: the medians' share, then the copy rows' share of this run's self time
+        assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}) == (
+            'Worked answer: from the medians, copies alone / (products alone + copies alone) = 5.79 ms / 18.9 ms = '
+            "31%; this one profiled run's copy rows took 47% of its self time.")
     with using_language('zh'):
         assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身用时（毫秒）',
                                                                     '占总自身用时的比例']
@@ -477,7 +486,7 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     assert 'my_guess_share = None  # 0-1' in code[code.index(profile) - 1].source
     assert 'show.profile_frame(prof, GPU, my_guess_share)' in profile.source and 'jupyter' not in profile.metadata
     for marker in ('print(show.measured_answer', 'print(show.recorded_answer', 'show.exercise_three_text(ex3)',
-                   '#@source d2l_ext.communication.copying.run_and_copy'):
+                   'print(show.profile_answer', '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)
         assert hidden.metadata['jupyter'] == {'source_hidden': True, 'outputs_hidden': True}, marker
     guess = next(i for i, c in enumerate(code) if 'my_guess = None  # ms:' in c.source)  # the unit rates_text prints

@@ -43,12 +43,11 @@ def expected_overlap(run: float, copy: float, rule: str, threads: int = 1, iters
     return run + copy
 
 
-def expected_slowed(run: float, copy: float, slowed: float, iters: int | None = None) -> float:
-    """run_and_copy's time when the products slow while copies run (13.3.2's CPU stand-in: a copy thread shares the
-    cores): the control's products took `slowed`, not `run`, so over the copies' `copy` they lose 1 - run / slowed
-    of it: run + copy x (1 - run / slowed); at least the copy engine's formula (expected_overlap 'separate')."""
-    lost = copy * max(0.0, 1 - run / slowed) if slowed > 0 else 0.0
-    return max(expected_overlap(run, copy, 'separate', iters=iters), run + lost)
+def expected_slowed(run: float, copy: float, r: float = 1.0, iters: int | None = None) -> float:
+    """run_and_copy's time when the products keep the share r of their speed while copies run (13.3.2's CPU stand-in):
+    beside the copies they do r x copy of their work, so that much hides: run + copy x (1 - r); at least the copy
+    engine's formula (expected_overlap 'separate'). r comes from the control (display.communication.control_r)."""
+    return max(expected_overlap(run, copy, 'separate', iters=iters), run + copy * (1 - r))
 
 
 def predicted_overlap(product_s: float, copy_s: float, iters: int) -> float:
@@ -157,24 +156,20 @@ def _torch_rows(lane, n, k, repeats, plan=None, progress=None):
     x = work.random_matrix(lane, n)
     ref = work.reference_product(x).cpu()
     wait = lambda: work.wait([lane])  # noqa: E731
-    rows, link = [], None
-    if lane.kind == 'gpu':
-        link = link_bandwidth(lane.device(), n)
-        plans = {'widget': CopyPlan(**plan)} if plan else dict(GPU_PLANS)
-        for mode, p in plans.items():
-            copier = Copier(p, n, k, lane.device())
-            c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
-                                      repeats, p.describe(), wait, progress)
-            rule = 'separate' if p.stream == 'side' else 'one_stream'
-            rows.append(_row(mode, p.describe(), rule, lane, n, k, c, errors, link['pinned']))  # 'widget': panel's plan
-            del copier  # free this mode's buffers before the next mode allocates its own
-            torch.cuda.empty_cache()
-    else:  # no link on a CPU-only machine: a second thread copying is the honest analogue
-        copier = Copier(None, n, k, lane.device(), lane.threads)
+    link = link_bandwidth(lane.device(), n) if lane.kind == 'gpu' else None  # no link on a CPU-only machine
+    plans = {'cpu_analogue': None} if link is None else {'widget': CopyPlan(**plan)} if plan else dict(GPU_PLANS)
+    rows = []
+    for mode, p in plans.items():  # on a CPU, a second thread copying is the honest analogue (plan None)
+        copier = Copier(p, n, k, lane.device(), lane.threads if p is None else 1)
+        what = t('communication.mode.cpu_analogue') if p is None else p.describe()
         c, errors = _compare_mode(work, lane, x, k, ref, copier.copy, lambda cp=copier: cp.run_and_copy(x, k),
-                                  repeats, t('communication.mode.cpu_analogue'), wait, progress)
-        rows.append(_row('cpu_analogue', 'copy_thread', copy_thread_rule(lane.threads), lane, n, k, c, errors,
-                         threads=lane.threads))
+                                  repeats, what, wait, progress)
+        rule = copy_thread_rule(lane.threads) if p is None else 'separate' if p.stream == 'side' else 'one_stream'
+        rows.append(_row(mode, 'copy_thread' if p is None else p.describe(), rule, lane, n, k, c, errors,
+                         link and link['pinned'], threads=lane.threads if p is None else 1))  # 'widget': panel's plan
+        del copier  # free this mode's buffers before the next mode allocates its own
+        if link is not None:
+            torch.cuda.empty_cache()
     return rows, link
 
 

@@ -23,10 +23,9 @@ def measure_comm_timelines(lanes, size=None, iters=None, plans=TIMELINE_PLANS, *
                            lesson: bool = True) -> list[CommTimeline]:
     """One measured timeline per copy plan after a warm-up (GPU); the copy-thread analogue on a CPU."""
     from ..backends.torch_backend import intra_op_threads
-    from .copying import GPU_PLANS, overlap_timeline
+    from .copying import GPU_PLANS, overlap_timeline, run_and_copy
     lane = lanes[0]
     if lane.kind == 'cpu':  # the timed task's thin products (tracing.setting), run_and_copy itself
-        from .copying import run_and_copy
         from .tracing import setting, traced_run
         s = setting(lane)
         with intra_op_threads(lane.threads):

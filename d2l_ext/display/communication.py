@@ -4,7 +4,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..i18n import t
-from ..results import Times, quartiles
+from ..results import Times
 from . import style, verdict
 from .communication_timelines import _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
@@ -33,11 +33,19 @@ def copied_text(ys, ys_cpu) -> str:
     return t('communication.book.not_copied' if same else 'communication.book.copied')
 
 
-def rates_text(seconds: dict) -> str:
-    """One line, ms: this run's products alone, copies alone and, where measured, the control (the guess's inputs)."""
-    ctrl = seconds.get('beside_copies')
-    return t('communication.rates', run=verdict.num(seconds['run'], 'ms'), copy=verdict.num(seconds['copy'], 'ms')) + (
-        '' if ctrl is None else t('communication.rates_control', ctrl=verdict.num(ctrl, 'ms')))
+def control_r(comparison) -> float:
+    """r: products alone / the control (medians) where the rule finds the control slower, else 1 (no slowdown seen)."""
+    run, ctrl = comparison.measurements['run'], comparison.measurements['beside_copies']
+    return run.median / ctrl.median if verdict.compare(ctrl, run) == 'slower' else 1.0
+
+
+def rates_text(comparison) -> str:
+    """Products alone, copies alone (ms), then the control vs products alone by the rule, and r: the guess's inputs."""
+    (m, num), r = (comparison.measurements, lambda v: verdict.num(v, 'ms')), control_r(comparison)
+    run, ctrl = m['run'], m['beside_copies']
+    return t('communication.rates', run=num(run.median), copy=num(m['copy'].median)) + '\n' + t(
+        'communication.rates_control', line=verdict.line(t('communication.control'), ctrl, _word('run'), run, 'ms'),
+        r=f'{num(run.median)} / {num(ctrl.median)} = {r:.2f}' if r < 1 else '1')
 
 
 def measured_title(x, w, iters: int) -> str:
@@ -71,20 +79,15 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The hatched estimate first (r x copies alone hidden, r = products alone / the control, or the copy engine's
-    floor), then the worked answer in the question's order: run_and_copy against the baseline by the rule (the copy
-    time hidden only where faster); the control's middle half against products alone's, by the rule."""
+    """The hatched estimate (r x copies alone hidden, or the copy engine's floor), then, the last line on its own,
+    the worked answer: run_and_copy against the baseline by the rule (the copy time hidden only where faster)."""
     m, num = comparison.measurements, lambda v: verdict.num(v, 'ms')
     row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
-    ctrl, est = m['beside_copies'].median, predicted['overlapped']
-    r = min(1.0, row.run / ctrl)
-    (lo, hi), (alo, ahi) = quartiles(m['beside_copies']), quartiles(m['run'])
-    estimate = t('communication.estimate', est=num(est), r=f'{r:.2f}', copy=num(row.copy), exp=num(r * row.copy),
-                 run=num(row.run), ctrl=num(ctrl)) if est <= (row.run + row.copy * (1 - r)) * 1.0001 else t(
-        'communication.estimate_floor', est=num(est), exp=num(row.run + row.copy - est))
-    return estimate + '\n' + verdict.answer(hidden_sentence(_word('overlapped'), row, amount=True), t(
-        'communication.control', lo=num(lo), hi=num(hi), alo=num(alo), ahi=num(ahi), word=verdict.word(
-            m['beside_copies'], m['run'])))
+    est, r = predicted['overlapped'], control_r(comparison)
+    estimate = t('communication.estimate', est=num(est), r=f'{r:.2f}', copy=num(row.copy), exp=num(
+        r * row.copy)) if est <= (row.run + row.copy * (1 - r)) * 1.0001 else t(
+        'communication.estimate_floor', r=f'{r:.2g}', est=num(est), exp=num(row.run + row.copy - est))
+    return estimate + '\n' + verdict.answer(hidden_sentence(_word('overlapped'), row, amount=True))
 
 
 def _added(times) -> Times:
@@ -94,15 +97,12 @@ def _added(times) -> Times:
 
 def hidden_sentence(way: str, row, amount: bool = False) -> str:
     """'<way> took X vs products alone + copies alone Y, <by the rule>', then the share of the copy time it hid where
-    faster by the rule, none where slower, the verdict alone where unclear (with `amount`: Y − X as printed, or none
-    if it prints 0 or less)."""
+    faster, none where slower, the verdict alone where unclear (with `amount`: the Y − X as printed it may hide)."""
     word, added, num = verdict.compare(row.times['overlapped'], _added(row.times)), _added(row.times), verdict.num
     gap = verdict.printed_gap(added.median * 1e3, row.overlapped * 1e3)  # Y − X as printed, in ms
-    if amount and word not in ('faster', 'slower') and float(gap) > 0:
-        return t('communication.hid_unclear', way=way, ms=t('verdict.unit.ms', value=gap),
-                 total=num(row.overlapped, 'ms'), sum=num(added.median, 'ms'))
     hid = t('communication.hid', share=num(hidden_share(row), '%')) if word == 'faster' else t(
-        'communication.hid_none') if word == 'slower' or amount else ''
+        'communication.hid_unclear', ms=t('verdict.unit.ms', value=gap)) if amount and word == 'same' and float(
+        gap) > 0 else t('communication.hid_none') if word == 'slower' or amount else ''
     return t('communication.hidden', way=way, total=num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
         row.times['overlapped'], added), sum=num(added.median, 'ms'))
 
@@ -178,9 +178,9 @@ def plot_recorded(rec, guess=None):
 
 def recorded_title(rec) -> str:
     """A recorded figure's title from the recording itself: its GPU, date and what ran."""
-    m, c = rec.machine, rec.comm[0] if rec.comm else None
+    m, c = rec.machine, rec.comm[0] if rec.comm else SimpleNamespace(iters=0, size=0)
     return style.plot_text('communication.recorded.source', gpu=(m.get('gpus') or ['?'])[0],
-                           date=m.get('date', '')[:10], iters=c.iters if c else 0, n=c.size if c else 0)
+                           date=m.get('date', '')[:10], iters=c.iters, n=c.size)
 
 
 def plot_comm(result):
@@ -255,19 +255,30 @@ def plot_exercise_three(r, guess=None):
     return fig
 
 
+def _self_times(prof, gpu: bool) -> tuple[dict, float]:  # {operator: (self time in s, calls, a copy?)}, their total
+    attr = 'self_device_time_total' if gpu else 'self_cpu_time_total'
+    ops = {e.key: ((getattr(e, attr, 0.0) or 0.0) / 1e6, getattr(e, 'count', 0), 'copy' in e.key.lower() or 'memcpy' in
+                   e.key.lower()) for e in prof.key_averages()}
+    return ops, sum(v[0] for v in ops.values()) or 1.0
+
+
 def profile_frame(prof, gpu: bool, guess=None, rows: int = 8):
     """The profile's operators by self time with their calls, those under 1% of the total left out (mm's 60
     resolve_conj checks, a few µs), names cut to 32 characters (GPU kernel names run to a hundred), each one's share of
     the total (exercise 4's prediction), and the learner's guess beside the copy rows where there is one."""
     import pandas as pd
-    attr = 'self_device_time_total' if gpu else 'self_cpu_time_total'  # {operator: (self time in s, calls)}
-    ops = {e.key: ((getattr(e, attr, 0.0) or 0.0) / 1e6, getattr(e, 'count', 0)) for e in prof.key_averages()}
-    total = sum(v for v, _ in ops.values()) or 1.0
+    ops, total = _self_times(prof, gpu)
     ops = sorted(((k, v) for k, v in ops.items() if v[0] >= 0.01 * total), key=lambda kv: -kv[1][0])[:rows]
-    copies = ['copy' in k.lower() or 'memcpy' in k.lower() for k, _ in ops]  # the rows the guess is about
-    mine = {} if guess is None else {t('style.guess'): [verdict.num(guess, '%') * c for c in copies]}
+    mine = {} if guess is None else {t('style.guess'): [verdict.num(guess, '%') * c for _, (_, _, c) in ops]}
     return pd.DataFrame({t('communication.profile.col_op'): [k if len(k) <= 32 else k[:31] + '…' for k, _ in ops],
-                         t('communication.profile.col_calls'): [n for _, (_, n) in ops],
-                         t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, (v, _) in ops],
-                         t('communication.profile.col_share'): [verdict.num(v / total, '%') for _, (v, _) in ops],
+                         t('communication.profile.col_calls'): [n for _, (_, n, _) in ops],
+                         t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, (v, _, _) in ops],
+                         t('communication.profile.col_share'): [verdict.num(v / total, '%') for _, (v, _, _) in ops],
                          **mine})
+
+
+def profile_answer(prof, gpu: bool, seconds: dict) -> str:
+    """Exercise 4's worked answer: the copies' share from the medians, then of this one profiled run's self time."""
+    (ops, total), (run, copy), num = _self_times(prof, gpu), (seconds['run'], seconds['copy']), verdict.num
+    return verdict.answer(t('communication.profile.answer', copy=num(copy, 'ms'), both=num(run + copy, 'ms'), pred=num(
+        copy / (run + copy), '%'), share=num(sum(v for v, _, c in ops.values() if c) / total, '%')))

@@ -13,8 +13,7 @@ MIN_BAR_SHARE = 0.01  # of the longest panel: a bar with room drawn at least thi
 
 def _mode_name(mode: str) -> str:
     from ..i18n import catalogue
-    key = f'communication.mode.{mode}'
-    return style.plot_text(key) if key in catalogue('en') else mode
+    return style.plot_text(f'communication.mode.{mode}') if f'communication.mode.{mode}' in catalogue('en') else mode
 
 
 def timeline_title(tl) -> str:
@@ -59,17 +58,12 @@ def widened(events, least: float) -> list[dict]:
     return out
 
 
-def _px_per_second(ax, events) -> float:
-    """Pixels per second as draw_timeline fits bars (its 0.8 margin on the axes' width before layout)."""
-    span = max((e['end'] for e in events), default=0.0)
-    return 0.8 * ax.bbox.width / span if span > 0 else 0.0
-
-
 def plot_comm_timelines(timelines, axes=None):
     """One stream timeline per copy plan, each titled with its one run's time, touching narrow bars parted by a line;
     `axes`: panels of a figure to draw in. Every panel of the figure then shares one time axis."""
     fig = axes[0].figure if axes is not None else style.figure(nrows=len(timelines), height=2.5 * len(timelines) + 1)[0]
     every = [e for tl in timelines for e in tl.events]  # the longest panel sets the scale of all
+    span = max((e['end'] for e in every), default=0.0)  # px per second: draw_timeline fits bars in 0.8 of the width
     for tl, ax in zip(timelines, fig.axes if axes is None else axes):
         named = {lane: style.plot_text(f'communication.row.{lane.replace(" ", "_")}') for lane in STREAM_ROWS}
         least = MIN_BAR_SHARE * max(e['end'] for e in every)
@@ -79,7 +73,7 @@ def plot_comm_timelines(timelines, axes=None):
         legend = {'compute': style.plot_text('communication.legend.compute'), 'copy': style.plot_text(copy)}
         draw_timeline(events, ax=ax, rows=rows, title=timeline_title(tl), legend_names=legend)
         scale = style.time_unit(max(e['end'] for e in events))[1]  # draw_timeline's scale for this panel
-        parts = touching_starts(events, _px_per_second(ax, every))
+        parts = touching_starts(events, 0.8 * ax.bbox.width / span if span > 0 else 0.0)
         for y, lane in enumerate(rows):
             xs = [start * scale for row, start in parts if row == lane]
             if xs:

@@ -223,13 +223,13 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown]
 # ## Predict, then measure here
 #
-# Without a GPU there is no copy engine: a copy thread on its own core can still slow the products; the control row
-# measures how much. Hatched:
+# Without a GPU there is no copy engine: a copy thread on its own core may still slow the products. The control row
+# tests this: the same products while another thread copies nonstop. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
-# * run_and_copy: $t_\text{run} + t_\text{copy} \times (1 - r)$ with $r = t_\text{run} / t_\text{ctrl}$, all
-#   medians. While copies run, the products keep the share $r$ of their speed, so only the share $r$ of the copy
-#   time hides.
+# * run_and_copy: $t_\text{run} + t_\text{copy} (1 - r)$, medians. Beside the copies the products keep the share $r$
+#   of their speed, so they do $r \times t_\text{copy}$ of their work meanwhile: that much copy time hides.
+#   $r = t_\text{run} / t_\text{ctrl}$ where the rule finds the control slower, else 1.
 #
 # The last row is the baseline again. The check above counted overlap; the baseline asks whether the total got
 # shorter. Overlap is not saved time.
@@ -237,12 +237,13 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown] lang="zh"
 # ## 预测，然后在本机测量
 #
-# 没有 GPU 时没有复制引擎：复制线程即使独占一个核心，也可能拖慢乘法；对照行测量拖慢了多少：
-# 另一个线程不停地复制时，同样的乘法用时多少。斜线条形是预测：
+# 没有 GPU 时没有复制引擎，复制线程即使独占一个核心，也可能拖慢乘法。对照行检验这一点：另一个线程不停地复制时，
+# 同样的乘法用时多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
-# * 边计算边复制：$t_\text{计算} + t_\text{复制} \times (1 - r)$，其中$r = t_\text{计算} / t_\text{对照}$，各项都是
-#   用时中位数。复制进行时，乘法的速度只有单独运行时的$r$倍，复制用时中也只有比例为$r$的部分能藏在乘法后面。
+# * 边计算边复制：$t_\text{计算} + t_\text{复制} (1 - r)$，各项都是用时中位数。复制进行时，乘法的速度只有单独运行时的
+#   $r$倍，这段时间里只完成$r \times t_\text{复制}$的计算，所以能藏起来的复制用时也就这么多。按规则对照比只做乘法更慢时，
+#   $r = t_\text{计算} / t_\text{对照}$，否则$r = 1$。
 #
 # 最后一行仍是基线。上面的检查统计的是重叠；基线问的是总用时是否变短。重叠不等于省下的时间。
 
@@ -254,7 +255,7 @@ measured = d2l_ext.compare(ways.variants, lanes=[lane], repeats=25, check=ways.c
 alone = measured.medians()  # the prediction's inputs: products alone, copies alone, the control  #zh: 预测的输入：只做乘法、只做复制、对照
 print('measured with your run_and_copy (its check passed)' if checked.passed else
       "measured with the package's run_and_copy (yours has not passed its check yet)")
-print(show.rates_text(alone))
+print(show.rates_text(measured))  # the control vs products alone by the rule, and r  #zh: 按规则比较对照与只做乘法，以及 r
 #zh-str: {'measured with your run_and_copy (its check passed)': '用你的 run_and_copy 测量（它通过了检查）', "measured with the package's run_and_copy (yours has not passed its check yet)": '用包里的 run_and_copy 测量（你的尚未通过检查）'}
 
 # %% [markdown]
@@ -267,31 +268,31 @@ print(show.rates_text(alone))
 my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制用时的猜测
 
 # %% tags=["nbval-ignore-output"]
+r = show.control_r(measured)  # as printed above  #zh: 与上面打印的相同
 predicted = {'beside_copies': alone['run'], 'run_then_copy': alone['run'] + alone['copy'],
-             'overlapped': comm.expected_slowed(alone['run'], alone['copy'], alone['beside_copies'], iters=K2)}
+             'overlapped': comm.expected_slowed(alone['run'], alone['copy'], r, iters=K2)}
 display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measured_title(x, w, K2)))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **What did this machine show?** How much copy time did run_and_copy hide here? Did copying slow the products (the
-# control row against its hatched bar)?
+# **What did this machine show?** How much copy time did run_and_copy hide here, against the hatched estimate?
 
 # %% [markdown] lang="zh"
-# **本机的结果如何？** 边计算边复制在这里隐藏了多少复制用时？复制拖慢乘法了吗（对照行与它的斜线条形相比）？
+# **本机的结果如何？** 与斜线条形的估计相比，边计算边复制在这里隐藏了多少复制用时？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured, predicted))  # worked answer: the copy time hidden here, the control, the estimate  #zh: 参考答案：本机隐藏的复制用时、对照、估计
+print(show.measured_answer(measured, predicted))  # worked answer: the estimate, then the copy time hidden here  #zh: 参考答案：先是估计，然后是本机隐藏的复制用时
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
 #
-# On a GPU a `non_blocking` copy returns before the data arrive; without a GPU, a race with an unjoined copy thread
-# stands in. Read at once, you get what was there before.
+# On a GPU a `non_blocking` copy returns before the data arrive; without a GPU, a copy thread not yet joined stands
+# in. Read at once, you get what was there before.
 
 # %% [markdown] lang="zh"
 # ## 易错点：在复制完成之前就读取
 #
-# 在 GPU 上，`non_blocking` 复制在数据到达之前就返回了；没有 GPU 时，用竞态来代替：复制线程还没有 `join()`。
+# 在 GPU 上，`non_blocking` 复制在数据到达之前就返回了；没有 GPU 时，用一个还没有 `join()` 的复制线程来模拟。
 # 立即读取，得到的是其中原有的内容。
 
 # %%
@@ -392,6 +393,9 @@ print(f'trace saved to {trace}: open it at ui.perfetto.dev')
 display(show.profile_frame(prof, GPU, my_guess_share))
 #zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
 
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+print(show.profile_answer(prof, GPU, alone))  # worked answer: the share from the medians, then in the table  #zh: 参考答案：由中位数算出的比例，然后是表中的比例
+
 # %% [markdown]
 # ## Remember
 #
@@ -399,25 +403,20 @@ display(show.profile_frame(prof, GPU, my_guess_share))
 #   the baseline.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
-# * Without a GPU, a copy thread runs on its own core; the control row measures how much it slows the products, and
-#   run_and_copy hid far less than on the H200.
+# * Without a GPU, a copy thread stands in for the copy engine; the model counts a slowdown of the products only
+#   where the rule finds the control row slower.
 #
 # ## Pitfalls
 #
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **Pageable, not pinned:** in the H200 recording, `copy_to_cpu(y)` (new pageable tensors) was far slower than
-#   `copy_to_cpu(y, True)` (new pinned tensors).
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠：在 H200 的记录结果中，先计算后复制的用时与基线一样。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制用时。
-# * 没有 GPU 时，复制线程占用自己的核心；对照行测量它让乘法变慢了多少。边计算边复制隐藏的复制用时也远少于 H200
-#   上的。
+# * 没有 GPU 时，复制线程代替复制引擎；只有按规则对照行比只做乘法更慢时，模型才计入乘法变慢。
 #
 # ## 易错点
 #
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
-# * **用可分页内存而不是锁页内存**：在 H200 的记录结果中，`copy_to_cpu(y)`（新建可分页张量）比
-#   `copy_to_cpu(y, True)`（新建锁页张量）慢得多。

@@ -1,6 +1,5 @@
 """13.3.2 Parallel computation and communication: row names, copy modes, one line per measuring cell."""
 MESSAGES = {
-    'communication.what': 'this run',
     'communication.variant.run': 'products alone',
     'communication.variant.copy': 'copies alone',
     'communication.variant.run_then_copy': 'run then copy',
@@ -38,7 +37,7 @@ MESSAGES = {
     'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): nothing was copied.",
     'communication.book.copied': 'Copied: each result has a new host tensor.',
     'communication.rates': 'this run: products alone {run}, copies alone {copy}',
-    'communication.rates_control': '; products while a thread copies nonstop (the control) {ctrl}',
+    'communication.rates_control': '{line}, so r = {r}', 'communication.what': 'this run',
     'communication.measured_title': '{k} products ({a} × {b}) by ({b} × {c})',
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
                                      "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b}, "
@@ -66,18 +65,17 @@ MESSAGES = {
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
-    'communication.control': ("Beside a thread copying nonstop, the middle half of the products' repeats took {lo} to "
-                              '{hi}, alone {alo} to {ahi}: {word}.'),
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing '
                                     '({n} on {cores} cores)'),
-    'communication.ex3.answer': '{vs_max}; {vs_sum}.',
-    'communication.estimate': ('The hatched estimate ({est}) expected {r} × {copy} ≈ {exp} of the copy time hidden, '
-                               'with r = {run} / {ctrl} from the control.'),
-    'communication.estimate_floor': ('The hatched estimate, {est}, is its floor, max(products alone, copies alone) '
-                                     'plus the shorter of one product and one copy: at most {exp} hidden.'),
+    'communication.estimate': 'The hatched estimate ({est}) expected {r} × {copy} ≈ {exp} of the copy time hidden.',
+    'communication.estimate_floor': ('With r = {r}, the hatched estimate ({est}) is the floor, at most {exp} hidden: '
+                                     'max(products alone, copies alone) plus the shorter of one product and one copy.'),
+    'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
+    'communication.hid_unclear': ': {ms} less; the rule cannot tell that from no copy time hidden',
+    'communication.profile.answer': ('from the medians, copies alone / (products alone + copies alone) = {copy} / '
+                                     "{both} = {pred}; this one profiled run's copy rows took {share} of its self "
+                                     'time.'),
     'communication.control_model': 'model: products alone, not slowed',
     'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of the total self time',
-    'communication.hid_unclear': ('{way} hid about {ms} of the copy time ({total} vs products alone + copies alone '
-                                  '{sum}), which the rule cannot tell from none.'),
 }

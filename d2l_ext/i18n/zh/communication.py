@@ -1,6 +1,5 @@
 """12.3.2 并行计算与通信：各行的名字、复制方式、每个测量单元格的一行结论。"""
 MESSAGES = {
-    'communication.what': '这次运行',
     'communication.variant.run': '只做乘法',
     'communication.variant.copy': '只做复制',
     'communication.variant.run_then_copy': '先计算后复制',
@@ -38,7 +37,7 @@ MESSAGES = {
     'communication.book.not_copied': "y.to('cpu') 返回的就是 y 自己的张量（y_cpu[i] is y[i]）：没有复制任何数据。",
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
     'communication.rates': '这次运行：只做乘法 {run}，只做复制 {copy}',
-    'communication.rates_control': '；同时不停地复制时乘法用时（对照）{ctrl}',
+    'communication.rates_control': '{line}，所以 r = {r}', 'communication.what': '这次运行',
     'communication.measured_title': '{k} 次乘法：{a}×{b} 矩阵乘以 {b}×{c} 矩阵',
     'communication.recorded.alone': ('记录于 {gpu}，{r} 次重复的中位数：只做乘法 {run}，只复制到锁页缓冲区 {copy}'
                                      '\n书中的复制单独运行：copy_to_cpu(y) {b}，copy_to_cpu(y, True) {c}'),
@@ -63,19 +62,17 @@ MESSAGES = {
     'communication.parts_combined': '模型：由只做乘法与只做复制的用时算出',
     'communication.ex3.title': '练习 3：计算、复制与第二个计算资源',
     'communication.profile.col_op': '运算符', 'communication.profile.col_ms': '自身用时（毫秒）',
-    'communication.control': ('另一线程不停地复制时，乘法中间一半的重复用时 {lo} 到 {hi}，单独运行时 {alo} 到 {ahi}：'
-                              '{word}。'),
     'communication.ex3.setup_gpu': '计算资源 0：GPU 及其复制引擎；计算资源 1：CPU',
     'communication.ex3.setup_cpu': ('计算资源 0：{t0} 个线程计算、1 个线程复制；计算资源 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),
-    'communication.ex3.answer': '{vs_max}；{vs_sum}。',
-    'communication.estimate': ('斜线条形的估计 {est} 预计隐藏 {r} × {copy} ≈ {exp} 的复制用时，'
-                               '其中 r = {run} / {ctrl} 来自对照。'),
-    'communication.estimate_floor': ('斜线条形的估计 {est} 取的是下限：max(只做乘法, 只做复制) 加上一次乘法与一次复制中'
-                                     '较短者，即至多隐藏 {exp} 的复制用时。'),
+    'communication.estimate': '斜线条形的估计 {est} 预计隐藏 {r} × {copy} ≈ {exp} 的复制用时。',
+    'communication.estimate_floor': ('r = {r} 时，斜线条形的估计 {est} 取的是下限：max(只做乘法, 只做复制) 加上一次乘法'
+                                     '与一次复制中较短者，即至多隐藏 {exp} 的复制用时。'),
+    'communication.control': '对照', 'communication.ex3.answer': '{vs_max}；{vs_sum}。',
+    'communication.hid_unclear': '；少用 {ms}，按规则这与没有隐藏复制用时分不清',
+    'communication.profile.answer': ('由中位数算，只做复制 /（只做乘法 + 只做复制）= {copy} / {both} = {pred}；'
+                                     '这一次分析的运行中，复制各行占其自身用时的 {share}。'),
     'communication.control_model': '模型：只做乘法，不变慢',
     'communication.profile.col_calls': '调用次数',
     'communication.profile.col_share': '占总自身用时的比例',
-    'communication.hid_unclear': ('{way}在这里隐藏了约 {ms} 的复制用时（用时 {total}，'
-                                  '只做乘法与只做复制之和为 {sum}）；按规则，这与完全没有隐藏没有明显差别。'),
 }
