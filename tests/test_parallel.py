@@ -20,7 +20,7 @@ from d2l_ext.parallel import (
     measure_sync_mistake,
     measure_timeline,
 )
-from d2l_ext.results import Times
+from d2l_ext.results import Times, within_share
 
 GPU0, GPU1 = make_lane('torch', 'gpu', 0), make_lane('torch', 'gpu', 1)
 
@@ -74,6 +74,7 @@ def test_timeline_and_exercises_on_cpu():
     assert all(e['role'].startswith('lane ') for e in t.events)
     ind = measure_independence(lanes, size=64, iters=3, repeats=1)
     assert set(ind.times) == {'one_at_a_time', 'issued_together'} and ind.threads == lanes[0].threads
+    assert measure_independence(lanes, size=64, iters=3, repeats=1, threads=2).threads == 2  # the cell's, labelled
     assert ind.at_once == 1  # PyTorch computes each product before the call returns: the prediction, no gain
     small = measure_small_ops(lanes, size=16, iters=4, repeats=1)
     assert list(small.times) == ['one_thread', 'two_threads', 'batched'] and small.products == 8  # the control first
@@ -287,7 +288,7 @@ def _ways(one, together, engine='eager', framework='torch', at_once=1):
 
 
 def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
-    torch = _ways([0.2, 0.21, 0.2], [0.2] * 3)
+    torch = _ways([0.25, 0.26, 0.25], [0.2] * 3)  # faster by the rule, and no control says why: not printed
     mx, naive = _ways([0.4] * 3, [0.2] * 3, 'E', 'mxnet', 2), _ways([0.4] * 3, [0.41] * 3, 'NaiveEngine', 'mxnet')
     mx.workers = 2  # its engine's setting: a worker per core
     with using_language('en'):
@@ -296,8 +297,7 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
         dp.plot_independence([torch, mx, naive])
         assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
         assert dp.independence_answer([torch, mx, naive]).splitlines() == [  # a verdict a line, the question's last
-            'PyTorch: no, 1.00x as fast: issued together 200 ms vs one at a time 200 ms: no clear difference (medians '
-            'within 5%).',
+            'PyTorch: no, one product at a time by construction, as the hatched bar says.',  # the model's
             "MXNet's control, NaiveEngine: issued together 410 ms vs one at a time 400 ms: no clear difference "
             '(medians within 5%).',
             'Worked answer: MXNet: yes, 2.00x as fast: issued together 200 ms vs one at a time 400 ms: faster (50% '
@@ -386,7 +386,12 @@ def test_the_recording_draws_and_says_its_verdicts():
         # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the
         # timeline on the repeats' time axis (its unit: ms)
         legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
-        assert "within the rule's 5% of the larger median" in legend
+        assert 'median here: no clear difference\nfrom the baseline (medians within 5%)' in legend
+        from matplotlib.collections import PolyCollection  # the band's edges: where the rule's 5% half flips
+        xs = [c.get_paths()[0].vertices[:, 0] for c in fig.axes[0].collections if isinstance(c, PolyCollection)]
+        (lo, hi), b = (min(xs[-1]), max(xs[-1])), rec.parallel[0].baseline.median  # drawn last, over the boxes
+        assert [within_share(x, b) for x in (lo * .999, lo * 1.001, hi * .999, hi * 1.001)] == [
+            False, True, True, False]
         assert 'grey box: middle half of the repeats' in legend
         assert fig.axes[1].get_xlim() == pytest.approx([v * 1e3 for v in fig.axes[0].get_xlim()])
         assert fig.axes[1].get_xlabel() == fig.axes[0].get_xlabel() == 'time (s)'

@@ -41,10 +41,11 @@ def timeline(framework: str = 'torch', size=None, iters=None, lanes=None, lesson
 
 
 def independence(framework: str = 'torch', size: int = 400, iters: int = 10, repeats: int = 3,
-                 engine: str | None = None) -> IndependenceResult:
-    """Exercise 1, e.g. `independence('mxnet', engine='NaiveEngine')` (the engine's control run)."""
-    worker = f'{framework}:{engine}' if engine else None
-    return dispatch(measure_independence, framework, None, worker=worker, size=size, iters=iters, repeats=repeats)
+                 engine: str | None = None, threads: int | None = None) -> IndependenceResult:
+    """Exercise 1, e.g. `independence('mxnet', engine='NaiveEngine')` (the engine's control run); `threads`: PyTorch's
+    on a CPU lane, e.g. every core's (else the lane's share)."""
+    return dispatch(measure_independence, framework, None, worker=f'{framework}:{engine}' if engine else None,
+                    size=size, iters=iters, repeats=repeats, threads=threads)
 
 
 def small_ops(size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:

@@ -52,8 +52,9 @@ class IndependenceResult(Result):
         return _rows_with_ratio(self.times, 'one_at_a_time')
 
 
-def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int = 3) -> IndependenceResult:
-    """Exercise 1 on the first lane: does the framework overlap one `run`'s products by itself?"""
+def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int = 3, threads: int | None = None):
+    """Exercise 1 on the first lane: does the framework overlap one `run`'s products by itself? `threads`: a PyTorch
+    CPU lane's intra-op threads (else the lane's share)."""
     lane, work = lanes[0], backend(lanes[0].framework)
     wl = resolve_workload([lane], size, iters)
     k, x = wl.iters[0], work.random_matrix(lane, wl.size)
@@ -67,10 +68,10 @@ def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int =
         return out
     variants = {'one_at_a_time': one_at_a_time, 'issued_together': lambda: work.run(x, k)}
     errors = []
-    with _lane_threads(lane):  # the lane's label states its share of the cores: keep to it
+    with _lane_threads(lane, threads):  # the label states the threads: keep to them
         c = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
                     check=lambda name, ys: errors.append(check_close(ys, ref, _what(1, name))))
-    threads = 0 if lane.kind == 'gpu' else lane.threads  # _lane_threads kept a synchronous lane to its share
+    threads = 0 if lane.kind == 'gpu' else threads or lane.threads  # as _lane_threads set them
     times = {name: Times.of(m, name) for name, m in c.measurements.items()}
     engine = framework(lane.framework).engine()
     workers = 0 if lane.kind != 'cpu' or engine in ('eager', 'NaiveEngine') else cpu_workers()
@@ -79,13 +80,13 @@ def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int =
                               lane.kind, min(workers, cpu_cores(), k) if workers else 1, workers)
 
 
-def _lane_threads(lane):
-    """A CPU lane of a framework that computes in the calling thread (PyTorch): its thread count for a while."""
+def _lane_threads(lane, threads=None):
+    """A CPU lane of a framework that computes in the calling thread (PyTorch): `threads` or its own, for a while."""
     import contextlib
     if framework(lane.framework).cpu_queued or lane.kind != 'cpu':
         return contextlib.nullcontext()
     from ..backends.torch_backend import intra_op_threads
-    return intra_op_threads(lane.threads)
+    return intra_op_threads(threads or lane.threads)
 
 
 @dataclass

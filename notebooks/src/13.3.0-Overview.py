@@ -30,7 +30,7 @@
 # |---|---|
 # | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two jobs on two devices at once, against one device doing both; what the clock must wait for |
 # | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copying results to the host while the next product computes, and what that takes |
-# | [13.3.3 Extra: The Dependency Graph of Fig. 13.3.1](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step of its two-layer MLP split into two halves run at once, against one device with the whole minibatch |
+# | [13.3.3 Extra: The Dependency Graph of Fig. 13.3.1](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step split into two halves run at once, against one device |
 # | [13.3.4 Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, each gradient's all-reduce starting while backward still runs |
 
 # %% [markdown] lang="zh"
@@ -50,7 +50,7 @@
 # |---|---|
 # | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项工作在两个设备上同时运行，与一个设备完成两项工作相比；计时前后要同步哪些设备 |
 # | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
-# | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：两层的多层感知机的一次训练迭代拆成两半同时运行，再与一个设备处理整个小批量相比较 |
+# | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：一次训练迭代拆成两半同时运行，再与一个设备相比较 |
 # | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
 
 # %%
@@ -66,23 +66,23 @@ print(machine_line(mxnet=False))
 # ## Predict, then look: a GPU recording
 #
 # The book: "While parallelization is typically most relevant between multiple GPUs, adding the local CPU will
-# increase performance slightly." This recording measures what the CPU adds. A GPU and the CPU each ran a job of independent
-# matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the book's work per product).
+# increase performance slightly." The recording has one GPU, so it pairs the GPU with the CPU.
 #
 # The GPU and the CPU (less one core, which feeds the GPU) are each a *lane*: hardware that can run work beside
-# other work. A short timing set each job's products so that it alone took about half a second (printed below). The
-# **baseline** is the GPU alone doing both jobs' products. The recording has one GPU, so it pairs it with the CPU.
+# other work. Each ran a job of independent matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the
+# book's work per product). We timed a few products first and chose each job's count so that it alone takes about
+# 0.5 s (printed). The **baseline** is the GPU alone doing both jobs' products.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
 #
-# 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”下面这次运行测量 CPU 能带来多少提升。
-# 一个 GPU 和 CPU 各完成一项任务（规模不同，见下面的输出），即书中 `run` 函数里相互独立的矩阵乘法。
-# 矩阵为 2000×2000，每次乘法的计算量是书中的 1/8。
+# 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”记录中只有一个 GPU，
+# 所以让 GPU 与 CPU 搭配。
 #
-# GPU 和 CPU（留出一个核心给 GPU 发指令）各是一个**计算资源**，即能与其他工作同时运行的硬件。每项任务的乘法次数
-# 由一次短计时确定，使它单独运行约需半秒。**基线**是 GPU 单独完成两项任务的全部乘法。记录中只有一个 GPU，
-# 所以这里用一个 GPU 加 CPU。
+# GPU 和 CPU（留出一个核心给 GPU 发指令）各是一个**计算资源**，即能与其他工作同时运行的硬件。
+# 它们各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法；矩阵为 2000×2000，每次乘法的计算量是书中的 1/8。
+# 我们先计时少量乘法，再为每项任务选定乘法次数，使它单独运行约需 0.5 秒（见输出）。
+# **基线**是 GPU 单独完成两项任务的全部乘法。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_why
@@ -97,12 +97,17 @@ print(recorded_alone(rec))
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
 #
+# A CPU beside a GPU adds little: per product it is about 50 times slower. The book's gain needs two devices of
+# similar speed; no lesson here has two GPUs.
+#
 # **Exercise.** How long will each take? Write your two predictions, in seconds: the baseline into
 # `my_guess_baseline`, running together into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的重复）互不重叠；中位数之差至少是较大中位数的5%。
 # 两个条件都满足，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
+#
+# CPU 与 GPU 并列时帮助不大：每次乘法 CPU 约慢 50 倍。书中的收益需要两个速度相近的设备，而这些课程都没有两个 GPU。
 #
 # **练习**：两者各要多久？把你的两个预测（秒）分别写进下面两个变量：
 #
@@ -118,8 +123,8 @@ recorded_figure(rec, my_guess, my_guess_baseline)  # every repeat as a dot; your
 
 # %% [markdown]
 # The hatched bars are the model's: the baseline at the GPU's pace for every product, and running together at the
-# longer job's time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses. Below, on the same time axis, the
-# together row's median run shows when each lane was busy.
+# longer job's time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses. Below, on the same axis,
+# together's median run shows when each lane was busy.
 
 # %% [markdown] lang="zh"
 # 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的用时$\max(t_1, t_2)$，
@@ -132,26 +137,24 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # %% [markdown]
 # ## Remember
 #
-# - Compare running together with one device doing both jobs. Here adding the CPU made no clear difference against the GPU
-#   doing every product itself.
+# - Compare running together with one device doing both jobs. Here adding the CPU made no clear difference.
 # - Predict the baseline too: every product at that one device's pace.
 # - Call a way faster or slower only by the rule.
 #
 # ## Pitfalls
 #
 # - **Comparing only with the two alone, added**: on separate hardware running together beats that sum even when the second
-#   device gains nothing, as here.
+#   device gains nothing.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 要把同时运行与一个设备完成两项任务相比。这里与 GPU 自己做完全部乘法相比，加上 CPU 没有明显差别。
+# - 要把同时运行与一个设备完成两项任务相比。这里加上 CPU 没有明显差别。
 # - 也要预测基线：按那一个设备的速度做完全部乘法。
 # - 只按规则判断更快或更慢。
 #
 # ## 易错点
 #
-# - **只与两者单独用时之和比较**：在相互独立的硬件上，即使第二个设备毫无收益，同时运行也比这个和快；
-#   这里就是如此。
+# - **只与两者单独用时之和比较**：在相互独立的硬件上，即使第二个设备毫无收益，同时运行也比这个和快。
 # - **只看一个数字**：一次运行看不出波动；要看每一次重复。

@@ -19,7 +19,7 @@
 #
 # The book, on two GPUs: "the total execution time is less than the sum of its parts". This lesson's model: the slower
 # job's time. You run the book's cells on this machine's two **lanes** (hardware that can run work beside other work),
-# predict, build the runner, and test it.
+# then predict and measure.
 
 # %% [markdown] lang="zh"
 # # 12.3.1. 基于 GPU 的并行计算
@@ -27,8 +27,7 @@
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
 # 书中说，在两个 GPU 上，“总执行时间小于两个部分执行时间的总和”。本节的模型是：用时等于较慢的那一项。
-# 这里你将在这台机器的两个**计算资源**上运行书中的代码；计算资源指能与其他工作同时运行的硬件。
-# 你将预测每次的用时，自己写出让计算资源同时运行的函数，再与基线（一个设备完成两项任务）比较。
+# 这里你将在这台机器的两个**计算资源**上运行书中的代码；计算资源指能与其他工作同时运行的硬件。然后先预测，再测量。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -62,11 +61,11 @@ lanes_table({'torch': lanes})
 
 # %% [markdown]
 # The book's `run` computes 50 products of a 4000 × 4000 matrix on each GPU. Where a lane is a CPU, both lanes use a
-# smaller matrix, and a CPU lane beside a GPU gets fewer products, being slower. `refs` (float64) checks every answer.
+# smaller matrix, and a CPU lane beside a GPU gets fewer products. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
 # 书中的 `run` 在每个 GPU 上计算一个 4000×4000 矩阵的 50 次乘法。有一个计算资源是 CPU 时，两个计算资源都用较小的
-# 矩阵；与 GPU 并列时，较慢的 CPU 计算资源分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
+# 矩阵；与 GPU 并列时，CPU 计算资源分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
@@ -78,9 +77,9 @@ def run(x, k=50):
 
 work = resolve_workload(lanes, lesson=True)  # the book's sizes on two GPUs, else smaller  #zh: 两个 GPU 上用书中的大小，否则更小
 N, K = work.size, work.iters  # K: products per lane  #zh: K：每个计算资源的乘法次数
-x_0 = torch.rand(size=(N, N), device=devices[0])
-x_1 = torch.rand(size=(N, N), device=devices[1])
-refs = [x.double().mm(x.double()) for x in (x_0, x_1)]
+x_gpu1 = torch.rand(size=(N, N), device=devices[0])
+x_gpu2 = torch.rand(size=(N, N), device=devices[1])
+refs = [x.double().mm(x.double()) for x in (x_gpu1, x_gpu2)]
 if lanes[-1].kind == 'cpu':
     torch.set_num_threads(lanes[-1].threads)  # a CPU lane's share of the cores  #zh: 一个 CPU 计算资源分到的核心
 each = f'{K[0]} products per lane' if K[0] == K[1] else f'{K[0]} and {K[1]} products per lane'
@@ -95,30 +94,30 @@ print(f'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products o
 # 都会等待这些计算资源用到的每个设备完成。
 
 # %% tags=["nbval-ignore-output"]
-run(x_0, K[0]), run(x_1, K[1])  # warm-up  #zh: 预热
+run(x_gpu1, K[0]), run(x_gpu2, K[1])  # warm-up  #zh: 预热
 d2l_ext.wait_for_lanes(lanes)
 
 with d2l_ext.Benchmark(f'{lanes[0].label}, one timing', lanes[:1]):
-    run(x_0, K[0])
+    run(x_gpu1, K[0])
 
 with d2l_ext.Benchmark(f'{lanes[1].label}, one timing', lanes[1:]):
-    run(x_1, K[1])
+    run(x_gpu2, K[1])
 #zh-str: {'{lanes[0].label}, one timing': '{lanes[0].label}，计时一次', '{lanes[1].label}, one timing': '{lanes[1].label}，计时一次'}
 
 # %% [markdown]
 # One thread calls both `run`s in turn, as in the book. A GPU `run` only queues its products, so the second runs
 # beside the first. A CPU `run` finishes before it returns, so on CPU lanes the second starts when the first ends.
-# Each time in these cells is one timing, as in the book; the figure below repeats every row.
+# Each time in these cells is one timing; the figure below repeats every row.
 
 # %% [markdown] lang="zh"
 # 一个线程依次调用两个 `run`，与书中一样。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与第一个同时运行。
 # CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 计算资源上，第二个要等第一个算完才开始。
-# 这几个单元格都只计时一次，与书中一样；下面的图把每一行重复5次。
+# 这几个单元格都只计时一次；下面的图把每一行重复5次。
 
 # %% tags=["nbval-ignore-output"]
 with d2l_ext.Benchmark('one thread, both runs in turn, one timing', lanes):
-    run(x_0, K[0])
-    run(x_1, K[1])
+    run(x_gpu1, K[0])
+    run(x_gpu2, K[1])
 #zh-str: {'one thread, both runs in turn, one timing': '一个线程依次调用两个run，计时一次'}
 
 # %% [markdown]
@@ -142,13 +141,13 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown]
 # ## Two lanes at the same time
 #
-# A GPU `run` only queues work, so one thread keeps several GPUs busy; each CPU lane needs its own thread (timing
-# above) calling `torch.set_num_threads(lane.threads)`.
+# One thread keeps several GPUs busy, but not two CPU lanes (see "one thread, both runs in turn" above): each CPU
+# lane needs its own thread, calling `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
 # ## 两个计算资源同时运行
 #
-# GPU 上的 `run` 只是把乘法排入队列，所以一个线程就能让多个 GPU 都忙起来。CPU 上则不行（见上面的计时）：
+# 一个线程就能让多个 GPU 都忙起来，但不能让两个 CPU 计算资源同时运行（见上面“一个线程依次调用两个run”的计时）。
 # 每个 CPU 计算资源需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。
 
 # %% [markdown]
@@ -157,7 +156,7 @@ plot_recorded_sync(rec) if rec else None
 # Write `run_together(lanes, works)`: run `works[i]()` on `lanes[i]`, all lanes at the same time, and return the
 # results in order only after every lane has finished. A lane has `.kind` (`'cpu'` or `'gpu'`), `.threads` and
 # `.index`; `ThreadPoolExecutor`, `threading` and `torch` are at hand. The check runs in a separate process on this
-# machine's lanes (without a GPU, your GPU branch is not graded):
+# machine's lanes (without a GPU, your GPU branch runs on a simulated GPU):
 #
 # - it runs, and its results match float64;
 # - each CPU lane's work runs on `.threads` threads;
@@ -170,7 +169,7 @@ plot_recorded_sync(rec) if rec else None
 # 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个计算资源同时运行；等每个计算资源
 # 都完成后，再按顺序返回结果。计算资源有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
 # `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中运行，用的是这台机器的计算资源
-# （没有 GPU 时不检查 GPU 分支）：
+# （没有 GPU 时，GPU 分支在模拟的 GPU 上检查）：
 #
 # - 能否运行，结果是否与 float64 相符；
 # - 每个 CPU 计算资源的工作是否用 `.threads` 个线程；
@@ -200,31 +199,29 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # %% [markdown]
 # ## Predict, then measure
 #
-# The rows: each lane alone, one after the other, together, and the **baseline**: the first lane's whole device
-# doing both jobs. On CPU lanes a last row, the **control**, runs the baseline's job on one thread. The next cell
-# measures every row, interleaved, 5 repeats each, and prints each lane's median alone.
+# The rows: each lane alone, one after the other, together, and the **baseline**: one device doing both jobs. On CPU
+# lanes the baseline is the whole CPU (both cores), and a last row, the **control**, runs its job on one thread. The
+# next cell measures every row, interleaved, 5 repeats each, and prints each lane's median alone.
 #
 # On two CPU lanes the baseline runs each product on both cores, while together runs two products at once, one core
 # each. The same cores do the same products, so the two differ only in how well one product uses two threads. The
 # control tests that: if the baseline takes half the control's time, expect no clear difference; the more it takes,
 # the more together can win.
 #
-# With two GPUs the model gives together about half the baseline. No lesson has two GPUs; 13.3.0's GPU-and-CPU
-# recording shows two separate devices.
+# With two GPUs the model gives together about half the baseline. No lesson has two GPUs.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 图中的各行：每个计算资源单独运行、先后运行、同时运行，以及**基线**（第一个计算资源所在的整个设备完成两项任务）。
-# 在 CPU 计算资源上还有最后一行**对照**：用一个线程完成基线的任务。下一个单元格交替测量每一行，每行重复5次，
+# 图中的各行：每个计算资源单独运行、先后运行、同时运行，以及**基线**（一个设备完成两项任务）。
+# 在 CPU 计算资源上，基线是整个 CPU（两个核心），还有最后一行**对照**：用一个线程完成基线的任务。下一个单元格交替测量每一行，每行重复5次，
 # 核对每个结果，并输出每个计算资源单独运行的中位数。
 #
 # 在两个 CPU 计算资源上，基线用两个核心算每个乘法；同时运行则一次算两个乘法，各用一个核心。
 # 同样的核心做同样的乘法，所以两者的差别只在于一个乘法能否用好两个线程，对照检验的正是这一点。
 # 如果基线的用时是对照的一半，预计没有明显差别；基线用时越多，同时运行就可能快得越多。
 #
-# 按本节的模型，有两个 GPU 时，同时运行的用时约为基线的一半。目前没有两个 GPU 的记录结果；
-# 两个相互独立的设备见12.3节概览中 GPU 加 CPU 的记录。
+# 按本节的模型，有两个 GPU 时，同时运行的用时约为基线的一半。这些课程都没有两个 GPU。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -236,15 +233,17 @@ print('measured with your run_together (its check passed)' if checked.passed els
       "measured with the package's run_together (yours has not passed its check yet)")
 #zh-str: {'measured with your run_together (its check passed)': '用你的 run_together 测量（它通过了检查）', "measured with the package's run_together (yours has not passed its check yet)": '用包里的 run_together 测量（你的尚未通过检查）'}
 # each lane alone, one after the other, together, the baseline; on CPU lanes the control  #zh: 每个计算资源单独运行、先后运行、同时运行、基线；CPU 计算资源上还有对照
-rows = parallel.lane_rows(run_together, lanes, [x_0, x_1], K, refs, repeats=5)
+rows = parallel.lane_rows(run_together, lanes, [x_gpu1, x_gpu2], K, refs, repeats=5)
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
 # Will running together beat the baseline? Write your two times, in seconds: together into `my_guess`, the baseline
-# into `my_guess_baseline`.
+# into `my_guess_baseline`. The figure's hatched bar is the model's: together takes the longer lane's median,
+# $\max(t_1, t_2)$, as on separate hardware.
 
 # %% [markdown] lang="zh"
 # 同时运行会比基线快吗？把你的两个预测（秒）分别写进 `my_guess`（同时运行）和 `my_guess_baseline`（基线）。
+# 图中的斜线条形是模型预测：同时运行取两个中位数中较长的那个，即相互独立的硬件上的$\max(t_1, t_2)$。
 
 # %%
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
@@ -257,12 +256,6 @@ plot_lanes_run(rows, my_guess, my_guess_baseline)  # your guess's line once you 
 from d2l_ext.display.parallel import lanes_answer
 
 print(lanes_answer(rows))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
-
-# %% [markdown]
-# The hatched bar is the model's: together takes the longer lane's median, $\max(t_1, t_2)$, as on separate hardware.
-
-# %% [markdown] lang="zh"
-# 斜线条形是模型预测：同时运行取两个中位数中较长的那个，即相互独立的硬件上的$\max(t_1, t_2)$。
 
 # %% [markdown]
 # ## Try it yourself
@@ -302,13 +295,13 @@ my_guess = None  # times as fast as one at a time: MXNet, all issued before one 
 from d2l_ext.display.parallel import independence_answer, plot_independence
 
 size = min(N, 800)  # one size for every run  #zh: 每次运行用同一个大小
-runs = [parallel.independence('torch', size=size, iters=10, repeats=5)]
+cores = d2l_ext.cpu_cores()  # PyTorch on a CPU: each product on every core  #zh: 在 CPU 上，PyTorch 的每个乘法都用全部核心
+runs = [parallel.independence('torch', size=size, iters=10, repeats=5, threads=cores)]
 if 'mxnet' in d2l_ext.available_frameworks():  # MXNet's engine, then its control  #zh: MXNet 的引擎，再加对照
     runs += [parallel.independence('mxnet', size=size, iters=10, repeats=5, engine=e) for e in (None, 'NaiveEngine')]
 plot_independence(runs, my_guess)  # your guess's line once you set it  #zh: 写下猜测后输出它与预测的比较
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-# PyTorch computes each product before the call returns  #zh: PyTorch 在调用返回前就算完每个乘法
 print(independence_answer(runs))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
@@ -340,14 +333,15 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## Remember
 #
-# * Two lanes together took about $\max(t_1, t_2)$; on one CPU the baseline uses both cores too (the control shows how well).
+# * On separate devices, two lanes together take $\max(t_1, t_2)$. Two CPU lanes share the cores: together saves at
+#   most what the baseline leaves unused, and the control measures that.
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time, then look at every repeat.
 #
 # ## Pitfalls
 #
-# * **Comparing only with one after the other**: two lanes beat that sum even when they gain nothing. Compare with
-#   the baseline, one device doing both jobs.
+# * **Comparing only with one after the other**: two lanes beat that sum even when they gain nothing; compare with
+#   the baseline.
 # * **Timing without synchronizing**: the clock stops before GPU work has run; wait for every device used.
 
 # %% [markdown] lang="zh"
@@ -355,11 +349,12 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 小结
 #
-# * 两个计算资源同时运行，用时约为$\max(t_1, t_2)$；在同一个 CPU 上，基线也能用上两个核心，用得多好要看对照。
-# * GPU 只是把工作排入队列，所以一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
+# * 在相互独立的设备上，两个计算资源同时运行的用时为$\max(t_1, t_2)$。两个 CPU 计算资源共用核心：
+#   同时运行至多省下基线没用上的那部分，对照测量的正是这一点。
+# * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
 # * 用每个计算资源实测的用时做预测，再看每一次重复。
 #
 # ## 易错点
 #
-# * **只与先后运行相比**：即使毫无收益，两个计算资源同时运行也比先后运行快。要与基线（一个设备完成两项任务）相比。
+# * **只与先后运行相比**：即使毫无收益，两个计算资源同时运行也比先后运行快；要与基线相比。
 # * **不同步就计时**：GPU 上的工作还没运行完，计时就结束了；要等待用到的每个设备。
