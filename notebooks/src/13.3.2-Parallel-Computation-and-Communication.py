@@ -177,13 +177,13 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. On a CPU, `x` and `w` make 20 thin products (a 700 × 4 matrix
 # times a 4 × 700 one: little work, a large result to copy).
-# Without a GPU you write a stand-in with the same parts:
+# Write both branches. The CPU branch is a stand-in with the same parts:
 #
 # * a copy thread is the copy stream;
 # * handing each product through a `queue.Queue` is its event and keeps it alive, as `record_stream` does;
 # * `join()` is `synchronize()`.
 #
-# Only a GPU grades the GPU branch; the worked answer holds one.
+# On any machine, the check also replays your GPU branch on a simulated GPU, in CUDA's order.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
@@ -191,13 +191,13 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
 # 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次矩阵乘法：700×4 矩阵乘以 4×700 矩阵，计算量小，
-# 要复制的结果大。没有 GPU 时，你写的替代版本有同样的几个部分：
+# 要复制的结果大。两个分支都要写。CPU 分支是有同样几个部分的替代版本：
 #
 # * 复制线程就是复制流；
 # * 用 `queue.Queue` 交出乘积，相当于记录事件，并且像 `record_stream` 那样让这个乘积保持存活；
 # * `join()` 就是 `synchronize()`。
 #
-# GPU 分支只在有 GPU 时评分；下面的参考答案里有 GPU 分支。
+# 在任何机器上，检查还会在模拟的 GPU 上按 CUDA 的顺序规则重放你的 GPU 分支。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # at hand for the task  #zh: 供任务使用
