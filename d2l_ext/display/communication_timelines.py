@@ -13,7 +13,8 @@ MIN_BAR_SHARE = 0.01  # of the longest panel: a bar with room drawn at least thi
 
 def _mode_name(mode: str) -> str:
     from ..i18n import catalogue
-    return style.plot_text(f'communication.mode.{mode}') if f'communication.mode.{mode}' in catalogue('en') else mode
+    key = f'communication.mode.{mode}'
+    return style.plot_text(key) if key in catalogue('en') else mode
 
 
 def timeline_title(tl) -> str:

@@ -9,6 +9,9 @@ from . import style, verdict
 from .repeats import plot_repeats
 from .tables import html, text
 
+VARIANTS = ('baseline', 'control', 'one_thread', 'two_threads', 'one_lane', 'two_streams')  # parallel.variant.<variant>
+ANSWERS = ('no', 'mxnet_unclear', 'yes')  # exercise 1's answer about MXNet: parallel.answer.<answer>
+
 
 def variant_name(area: str, key: str, fields: dict | None = None) -> str:
     """A row's name in the plot language: '<area>.variant.<key>' (`fields` filled) if catalogued, else the key."""
