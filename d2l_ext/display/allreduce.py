@@ -150,9 +150,11 @@ def draw_step_timeline(result, version_id: str, ax=None):
         raise UsageError(t('allreduce.usage.no_trace', version=version_id, traced=', '.join(result.events) or '-'))
     back = {r: [x for e in result.events[version_id] if (e['rank'], e['role']) == (r, 'backward')
                 for x in (e['start'], e['end'])] or [0.0] for r in range(result.processes)}  # its span, per process
-    lane = {(rank, s): _plot('allreduce.lane', rank=rank, what=_plot(
-        f'allreduce.lane.{s}', ms=(max(back[rank]) - min(back[rank])) * MS)) for rank in range(result.processes)
-        for s in ('compute', 'allreduce')}
+    ends = {rank: max(span) for rank, span in back.items()}  # the one whose backward ended first waits (labelled)
+    first = min(ends, key=ends.get) if len(set(ends.values())) == len(ends) else None
+    lane = {(rank, s): _plot('allreduce.lane', rank=rank, what=_plot('allreduce.lane.waits' if (rank, s) == (
+        first, 'allreduce') else f'allreduce.lane.{s}', ms=(max(back[rank]) - min(back[rank])) * MS))
+        for rank in range(result.processes) for s in ('compute', 'allreduce')}
     events = [{**e, 'name': '' if e['role'] in ('allreduce', 'copy') else e['name'], 'lane': lane[e['rank'],
                e['stream']], 'role': 'cpu' if e['role'] == 'copy' else e['role']} for e in result.events[version_id]]
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
@@ -171,13 +173,11 @@ def layer_note(here) -> str:
 
 
 def bucket_table(here, there=None):
-    """Exercise 3: DDP's calls a step; per run (here, recorded) predicted, median step ('not recorded')."""
+    """Exercise 3: DDP's calls a step, then per run (here, recorded) its median step ('not recorded')."""
     import pandas as pd
     rows = {t('allreduce.table.calls'): {name(here, v): here.predicted(v.id)['calls'] for v in here.ddp_versions()}}
     for where, r in (('allreduce.here', here), ('allreduce.there', there))[:1 + (there is not None)]:
-        w, sig = t(where, cores=r.cores), lambda s: verdict.sig(s * MS)
-        vs = [v for v in r.ddp_versions() if v.bucket_mb in {u.bucket_mb for u in here.ddp_versions()}]
-        rows[t('allreduce.table.predicted', where=w)] = {name(r, v): sig(r.predicted(v.id)['step']) for v in vs}
-        rows[t('allreduce.table.measured', where=w)] = {name(r, v): sig(v.median) for v in vs}
+        rows[t('allreduce.table.measured', where=t(where, cores=r.cores))] = {name(r, v): verdict.sig(v.median * MS)
+            for v in r.ddp_versions() if v.bucket_mb in {u.bucket_mb for u in here.ddp_versions()}}  # sizes run here
     table = pd.DataFrame(rows).T.fillna(t('allreduce.table.not_recorded'))
     return table.rename_axis(columns=t('allreduce.table.version'))

@@ -13,7 +13,7 @@
 # ---
 
 # %% [markdown]
-# # Extra: Gradients All-Reduced While Backward Still Runs
+# # 13.3.4 Extra: Gradients All-Reduced While Backward Still Runs
 #
 # The book's §13.3.2 (computation and communication): "For instance, this occurs when we want to perform distributed
 # optimization where we need to aggregate the gradients over multiple accelerator cards." That aggregation is an
@@ -83,13 +83,12 @@ if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **Before measuring.** On the 16-core host, backward took longer in (c) than in (a) (the middle panel above). Here
-# each process has one core, shared by its backward and gloo's all-reduce: expect backward in (c) to grow more than
-# there. Exercise 1 measures it.
+# **Before measuring.** On the 16-core host, backward in (c)'s profiled steps took longer than in (a)'s (the middle
+# panel above). Here each process has one core for its backward and gloo's all-reduce.
 
 # %% [markdown] lang="zh"
-# **测量之前。**在 16 核主机上，（c）中的反向传播比（a）中的长（上图中间一栏）。
-# 这里每个进程只有一个核心，由反向传播和 gloo 的全归约共用，所以预计（c）中的反向传播比在那里增加得更多。练习 1 测量这一点。
+# **测量之前。**在 16 核主机上，性能分析器记录的迭代中，（c）的反向传播比（a）的长（上图中间一栏）。
+# 本机每个进程只有一个核心，供反向传播和 gloo 的全归约使用。
 
 # %% [markdown]
 # ## Build it: four versions of the step
@@ -199,7 +198,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # larger buffer. A call starts once its gradients are ready and the call before it is done.
 
 # %% [markdown] lang="zh"
-# ## 在这里测量：预测所需的数据
+# ## 本机测量：预测所需的数据
 #
 # `run_allreduce` 为（a）至（d）计时，还有三种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
@@ -232,7 +231,7 @@ print(show.ingredients_text(result))
 # 把你对（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # ms: (c)'s step here  #zh: 毫秒：这里（c）的训练迭代用时
+my_guess = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭代用时
 
 # %% [markdown]
 # ## Measure
@@ -279,44 +278,44 @@ display(fig)
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. 从图中读出：代价公式对这里（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少？
+# 1. 从图中读出：代价公式对本机（c）的预测与实测中位数相差多少？反向传播用时的变化（下面一栏）能解释多少？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.miss_answer(result))  # here; the recording's numbers are in its figure  #zh: 这里的；记录结果的数字在它的图中
+print(show.miss_answer(result))  # here; the recording's numbers are in its figure  #zh: 本机的；记录结果的数字在它的图中
 
 # %% [markdown]
 # 2. (b) makes one call where (a) makes one per gradient. From the Measure figure: by the one rule, is (b)
 #    faster than (a) here? Than its control, (b), buffer kept?
 
 # %% [markdown] lang="zh"
-# 2. （b）只调用一次全归约，（a）每个梯度调用一次。从实测的图中读出：按同一规则，在这里（b）比（a）快吗？
+# 2. （b）只调用一次全归约，（a）每个梯度调用一次。从实测的图中读出：按同一规则，本机（b）比（a）快吗？
 #    比它的对照（b）保留缓冲区呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.flat_answer(result))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比
 
 # %% [markdown]
-# 3. DDP 25 MiB puts all of the MLP's gradients in one bucket: one call after backward. By the one rule, is DDP
-#    1 MiB faster here than DDP 25 MiB, and (d) (drawn below it) than DDP 1 MiB? Write your guess of DDP 1 MiB's
-#    step here (ms) into `my_guess`.
+# 3. DDP 25 MiB puts all of the MLP's gradients in one bucket: one call after backward. 2 cores may not show the
+#    gain of smaller buckets. By the one rule, is DDP 1 MiB faster here than DDP 25 MiB, and (d) (drawn below it)
+#    than DDP 1 MiB? Write your guess of DDP 1 MiB's step here (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 3. DDP（25 MiB）把这个多层感知机的全部梯度装进一个桶：反向传播之后只调用一次全归约。按同一规则，
-#    在这里 DDP（1 MiB）比 DDP（25 MiB）快吗？画在它下面的（d）比 DDP（1 MiB）呢？
+# 3. DDP（25 MiB）把这个多层感知机的全部梯度装进一个桶：反向传播之后只调用一次全归约。2 个核心未必显出小桶的好处。
+#    按同一规则，本机 DDP（1 MiB）比 DDP（25 MiB）快吗？画在它下面的（d）比 DDP（1 MiB）呢？
 #    把你对 DDP（1 MiB）用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：这里 DDP（1 MiB）的训练迭代用时
+my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：本机 DDP（1 MiB）的训练迭代用时
 
 # %% tags=["nbval-ignore-output"]
-display(show.bucket_table(result, there))  # calls per step, then here and the recording  #zh: 每次迭代的调用次数，然后是这里和记录结果
+display(show.bucket_table(result, there))  # calls per step, then medians here and recorded  #zh: 每次迭代的调用次数，然后是本机和记录结果的中位数
 print(show.layer_note(result))  # why a small bucket holds one layer  #zh: 为什么小桶只装一层
 ids = ['serial'] + [v.id for v in result.ddp_versions()]
 ids.insert(ids.index('ddp-1') + 1, 'buckets')  # (d), 1 MiB buckets, below DDP 1 MiB  #zh: （d）用 1 MiB 的桶，画在 DDP（1 MiB）下面
 display(show.plot_steps(result, ids=ids, guess=my_guess, guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.buckets_answer(result, there))  # DDP 1 MiB against one bucket: here, then the recording  #zh: DDP（1 MiB）与一个桶相比：先这里，再记录结果
+print(show.buckets_answer(result, there))  # DDP 1 MiB against one bucket: here, then the recording  #zh: DDP（1 MiB）与一个桶相比：先本机，再记录结果
 
 # %% [markdown]
 # 4. Below, a collapsed (c) forgets to divide by the number of processes. Write your guess of the relative error the check
@@ -328,7 +327,7 @@ print(show.buckets_answer(result, there))  # DDP 1 MiB against one bucket: here,
 # %%
 my_guess = None  # the relative error the check prints  #zh: 检查打印的相对误差
 
-# %% jupyter={"source_hidden": true} tags=["nbval-ignore-output"]
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 def hooks_without_average(model, X, y, optimizer):
     # (c) with the division by the number of processes left out  #zh: （c），但去掉了除以进程数这一步
     works = []

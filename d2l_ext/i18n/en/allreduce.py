@@ -39,7 +39,7 @@ MESSAGES = {
                                        'ended'), 'allreduce.plot.lead': '{ms:.0f} ms (process {rank})',
     'allreduce.recorded.none': 'no 16-core recording is shipped with d2l_ext',
     'allreduce.recorded.title': 'recorded: {n} processes (one compute thread each) on a {cores}-core host, {date}',
-    'allreduce.table.predicted': '{where}: predicted step (ms)', 'allreduce.table.version': 'version',
+    'allreduce.lane.waits': 'all-reduce (backward ended first: waits)', 'allreduce.table.version': 'version',
     'allreduce.table.measured': '{where}: median step (ms)', 'allreduce.table.not_recorded': 'not recorded',
     'allreduce.table.calls': 'all-reduce calls per step', 'allreduce.letter': '({k})',
     'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',

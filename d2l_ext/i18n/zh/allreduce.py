@@ -39,7 +39,7 @@ MESSAGES = {
     'allreduce.plot.lead': '{ms:.0f} 毫秒（进程 {rank}）', 'allreduce.plot.formula': '模型：代价公式',
     'allreduce.recorded.none': '这份 d2l_ext 没有附带 16 核主机上的记录结果',
     'allreduce.recorded.title': '记录结果：{n} 个进程（每个进程一个计算线程），一台 {cores} 核主机，{date}',
-    'allreduce.table.predicted': '{where}：预测的训练迭代（毫秒）', 'allreduce.table.version': '版本',
+    'allreduce.lane.waits': '全归约（反向传播先结束，在等待）', 'allreduce.table.version': '版本',
     'allreduce.table.measured': '{where}：训练迭代中位数（毫秒）', 'allreduce.table.not_recorded': '未记录',
     'allreduce.table.calls': '每次迭代的全归约调用次数', 'allreduce.on': '{n} 个进程、{cores} 个核心：',
     'allreduce.answer.where': '{where}，{line}。', 'allreduce.answer.none': '不能解释',
@@ -49,7 +49,7 @@ MESSAGES = {
     'allreduce.answer.kept': ('两者只有一处不同：（b）每次迭代都用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，'
                               '对照的缓冲区只建一次。'), 'allreduce.answer.share': '占差距的{share}，其余部分未测量',
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n − 1 = {n1}（n = {n} 个进程）。',
-    'allreduce.there': '在{cores}核主机上', 'allreduce.here': '在这里', 'allreduce.sep_list': '、',
+    'allreduce.there': '在{cores}核主机上', 'allreduce.here': '本机', 'allreduce.sep_list': '、',
     'allreduce.answer.guess': '你的猜测：{guess}。',
     'allreduce.table.note': '一个 {w}×{w} 的权重是 {mib:g} MiB，所以不超过 {mib:g} MiB 的桶只装一层。',
 }
