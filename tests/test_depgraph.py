@@ -288,10 +288,11 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
     dag = dg.diamond_dag()
     with using_language('en'):
         assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
-            'time per task, each lane alone running all 21 in order (lane 0: 1.70 ms · lane 1: 1.71 ms)')  # not 12:
+            'time per task, each lane alone running all 21 in order, median of 9 runs '
+            '(lane 0: 1.70 ms · lane 1: 1.71 ms)')  # not 12:
     with using_language('zh'):  # the plan's task times answer the question asked before the cell
         assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
-            '各计算资源单独按顺序运行全部21个任务，平均每个任务用时：计算资源0为1.70毫秒；计算资源1为1.71毫秒')
+            '各计算资源单独按顺序运行全部21个任务（9次的中位数），平均每个任务用时：计算资源0为1.70毫秒；计算资源1为1.71毫秒')
     # a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}

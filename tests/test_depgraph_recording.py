@@ -250,8 +250,9 @@ def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_gives_the_
         run['drawn'][recording.CONTROL] = 0
         fig = G.draw_step(run)
         labels = [x.get_text() for x in fig.axes[0].get_yticklabels()]
-        assert labels[0].startswith('one device (CPU, one thread), whole minibatch')  # the faster: beside together
-        assert labels[1].startswith('two lanes together')
+        assert labels[0] == 'two identical CPUs (model)\none device 0.900 − half its step 0.400\n= 0.500 ms'  # the book
+        assert labels[1].startswith('one device (CPU, one thread), whole minibatch')  # case, modelled from the faster
+        assert labels[3].startswith('two lanes together')  # one-device row; then the rows one thread, all cores
         assert fig.axes[1].get_yticklabels()[-1].get_text() == 'one device (one thread)'  # the verdict's: timed, drawn
         assert fig.axes[1].collections[-1].get_segments()[1][0][0] == pytest.approx(0.9)  # its timer (ms)
         assert 'together 4.50 ms vs one device (one thread) 0.900 ms: ' in G.step_lines(run)  # the line judges by it
@@ -381,9 +382,9 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     assert lines[1].startswith(('together 4.50 ms vs one device 1.00 ms: ', '同时运行4.50毫秒'))
     timeline, repeats = fig.axes[1], fig.axes[0]
     assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
-    beside = repeats.get_yticklabels()[1].get_text().split('\n')[0]  # together beside one device, its prediction's rows
+    beside = repeats.get_yticklabels()[2].get_text().split('\n')[0]  # the model, one device, together, its prediction's
     assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两个计算资源，同时运行（预测6.00 − 2.00）')
-    assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
+    assert len(repeats.get_yticklabels()) == 8 and repeats.get_yticklabels()[4].get_text().split('\n')[0] in (
         'lane 0 half, one after the other', '计算资源0的一半，先后运行')
 
 
@@ -423,7 +424,8 @@ def test_the_timeline_names_each_part_of_together_and_stops_each_timer_at_its_me
     assert not [e for e in events if e['role'] == 'idle']
     keyed = [x.get_text() for x in fig.axes[1].get_legend().get_texts()]
     assert keyed == ['copies: samples and weights in, gradients out', 'server: sum, update',  # rows named beside
-                     'timer running outside the recorded parts', 'waiting', 'timer stops']
+                     'timer outside the recorded parts:\nstarting, joining the lanes, synchronizing', 'waiting',
+                     'timer stops']
     assert fig.axes[1].get_title(loc='left') == (
         'One repeat each, the median one: its bars are not the medians above')  # no second overlap
     dashed = fig.axes[1].collections[-1].get_segments()  # each way's timer, in ms: together's rows, one device's
@@ -448,7 +450,8 @@ def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_li
         assert len(lines) == 1 and 'my_guess' not in text  # a recording asks for no guess: the verdict only
         rows = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
         assert 'GPU half, together' in rows and not any('%' in r for r in rows)  # medians, no noise as a change
-        assert rows[0] == 'one device (GPU), whole minibatch'  # which device
+        assert rows[:2] == ['two identical GPUs (model)', 'one device (GPU), whole minibatch']  # which device
+        assert 'waiting (GPU: nothing queued on it yet)' in [x.get_text() for x in fig.axes[1].get_legend().get_texts()]
         assert [x.get_text() for x in fig.axes[1].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
         run, labels = recording.pick_run(here), [x.get_text() for x in fig.axes[0].get_yticklabels()]
         slow = max(recording.halves_summary(run)['in_turn'].items(), key=lambda x: x[1])  # a GPU and the CPU: the
@@ -487,7 +490,7 @@ def test_the_step_figure_is_two_panels_its_first_row_names_one_device(here):
     with using_language('en'):
         one = here['one_device']  # which device, how many cores
         fig = G.draw_step(here)
-        assert fig.axes[0].get_yticklabels()[0].get_text().startswith('one device (GPU)' if one[
+        assert fig.axes[0].get_yticklabels()[1].get_text().startswith('one device (GPU)' if one[
             'kind'] == 'gpu' else f"one device (CPU, {one['threads']} cores), whole minibatch")
     assert len(fig.axes) == 2  # every repeat, the timelines: each repeat's overlap is in the worked answer's table
 

@@ -15,6 +15,7 @@ from . import schedule
 
 # The baseline is the first (GPU lanes: lane 0 alone) or, on CPU lanes, the third: one thread using all the cores.
 DAG_VARIANTS = ('one lane, in order', 'two lanes, planned', 'one device, all cores, in order')
+ALONE_REPEATS = 9  # task_times: each lane alone, the lanes in turn
 
 
 def diamond_dag(stages=3, arms=(1, 2, 3), cross=True):
@@ -258,17 +259,16 @@ class DagExperiment:
 
 
 def task_times(dag, lanes, n=None) -> dict:
-    """{lane id: seconds a task}: the DAG's tasks all run in order on each lane alone, the other idle (median of 5,
-    after a warm-up), over their count: exercise 5's time per task, printed before the guess."""
-    from ..timing import measure
+    """{lane id: seconds a task}: the DAG's tasks all run in order on each lane alone, the other idle, the lanes in turn
+    (median of ALONE_REPEATS each, after a warm-up), over their count: exercise 5's time per task, before the guess."""
+    from ..timing import compare
     from .runs import as_lanes
-    lanes, names, out = as_lanes(lanes), [t['name'] for t in dag], {}
+    lanes, names, jobs = as_lanes(lanes), [t['name'] for t in dag], {}
     x, weights = dag_problem(dag, n or dag_size(lanes))
     for lane in lanes:
         xs, ws, res = *place_dag(x, weights, [lane]), {}  # res: the outputs, allocated in the warm-up
-        out[lane.name] = measure(lambda lane=lane, xs=xs, ws=ws, res=res: run_dag(dag, xs, ws, [lane], {
-            lane.name: names}, out=res), lanes=[lane]).median / len(dag)
-    return out
+        jobs[lane.name] = lambda lane=lane, xs=xs, ws=ws, r=res: run_dag(dag, xs, ws, [lane], {lane.name: names}, out=r)
+    return {k: m / len(dag) for k, m in compare(jobs, lanes=lanes, repeats=ALONE_REPEATS).medians().items()}
 
 
 def dag_experiment(lanes=None, n=None, stages=3, arms=(1, 2, 3), cross=True, repeats=5, alone=None) -> DagExperiment:

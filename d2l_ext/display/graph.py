@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from ..depgraph import layout, recording
-from ..depgraph.dag import DAG_VARIANTS, dag_graph
+from ..depgraph.dag import ALONE_REPEATS, DAG_VARIANTS, dag_graph
 from ..depgraph.model import SERVER
 from ..depgraph.recording import CONTROL, WAYS  # noqa: F401 (WAYS: the keys graph.variant.<way>)
 from ..depgraph.runs import unread_lanes
@@ -21,7 +21,7 @@ from .timeline import BAR_HEIGHT, _text_colour, draw_timeline
 STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd', 'fc1_bwd',
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step', 'sum_update')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
-ROW_ORDER = ('one_device', 'split', 'in_turn', CONTROL)  # the figure's rows: the verdict's two ways side by side
+ROW_ORDER = (CONTROL, 'one_device', 'split', 'in_turn')  # the figure's rows (below the two-device model)
 POINTS = ('rest', 'half', 'vs')  # _split_point's finding: the keys graph.answer.<point>
 WORDS = ('faster', 'slower', 'same')  # the rule's word (verdict.compare): graph.control.<word>, graph.pays.<word>
 READY_GREY, HANDOFF = '#8C8C8C', 'black'  # ex. 5: idle, inputs ready; the step: timer outside its parts (waits: empty)
@@ -47,9 +47,8 @@ def stage_label(name: str, plot: bool = False) -> str:
 
 def role_of(lane: str) -> str:
     """Colour role of a row: copies are transfers, the server is the CPU, 'lane N' is lane N."""
-    if lane.startswith('lane ') and lane[5:].isdigit():
-        return style.lane_role(int(lane[5:]))
-    return 'link' if lane.startswith('link:') else 'cpu'
+    return style.lane_role(int(lane[5:])) if lane.startswith('lane ') and lane[5:].isdigit() else (
+        'link' if lane.startswith('link:') else 'cpu')
 
 
 def machine_line(lanes) -> str:  # one line: which device each lane is ('lane 0: CPU, 1 of 2 cores · lane 1: ...')
@@ -159,22 +158,21 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     waits = [(r, a['end'], b['start']) for r, ev in ((r, [e for e in split if e['lane'] == f'lane {r // 2}']) for r in (
         0, 2)) for a, b in zip(ev, ev[1:]) if b['start'] > a['end']]  # a lane (row 0, 2) idle between its boxes
     keys = {style.color('link'): 'graph.legend_copy_box', style.color('cpu'): 'graph.legend_server', HANDOFF: (
-        'graph.legend_handoff'), 'white': 'graph.legend_wait'}
+        'graph.legend_handoff'), 'white': 'graph.legend_wait' + ('_gpu' if 'gpu' in (kinds or ()) else '')}
     return events, rows, {c: style.plot_text(k) for c, k in keys.items()}, [(*w, 'white') for w in [
         *waits, (1, began, ended)]] + [(*h, HANDOFF) for h in handoffs]
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
-    """Every repeat of the three ways and each half's busy time, above the median repeats' timelines, each part named
-    in the legend; each way's timer stops at a dashed line."""
+    """Every repeat of each way and half, the two-device model on top; below, the median repeats' timelines."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
     fig, first = style.figure(height=11.5)
     first.remove()  # on top, under the printed verdict, its rows' repeats and boxes; below, the timelines
     top, bottom = (fig.add_subplot(c) for c in fig.add_gridspec(2, 1, height_ratios=(5, 4)))
-    order = (best := _best(_measurements(run))[0], 'split', *ROW_ORDER)  # on top the verdict's rows, side by side
-    rows = {v: m for v, m in sorted(_measurements(run).items(), key=lambda x: order.index(x[0]))}
+    best = _best(_measurements(run))[0]
+    rows = {v: m for v, m in sorted(_measurements(run).items(), key=lambda x: ROW_ORDER.index(x[0]))}
     labels = {way: style.plot_text(f'graph.variant.{way}') for way in rows}  # together beside one device
     if one := rec.get('one_device'):  # which device, how many cores
         labels['one_device'] = style.plot_text('graph.one_device_row', device=style.plot_text(
@@ -185,19 +183,22 @@ def draw_step(rec: dict, guess_ms=None, title=None):
                 'graph.half_row', lane=lane_name(lane, True, kinds), way=style.plot_text(f'graph.short.{way}'))
     guess, predicted = {} if guess_ms is None else {'split': float(guess_ms) / 1e3}, recording.predict_split(run)
     turn, ms = recording.halves_summary(run)['in_turn'], (lambda s: verdict.sig(s * 1e3))
-    unequal = len(set(kinds or ())) > 1  # a GPU and the CPU: predicted as the slower half plus the other time
-    labels['split'] = style.plot_text(f"graph.predicted_{'plus' if unequal else 'from'}", way=labels['split'],
-                                      lane=lane_name(max(turn, key=turn.get), True, kinds), half=ms(max(turn.values())),
-                                      rest=ms(recording.parts(run)[-1][1]), shorter=ms(min(turn.values())),
-                                      wall=ms(rows['in_turn'].median))
+    labels['split'] = style.plot_text(f"graph.predicted_{'plus' if len(set(kinds or ())) > 1 else 'from'}", lane=(
+        lane_name(max(turn, key=turn.get), True, kinds)), half=ms(max(turn.values())), shorter=ms(min(turn.values())),
+        rest=ms(recording.parts(run)[-1][1]), wall=ms(rows['in_turn'].median), way=labels['split'])  # GPU+CPU: plus
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
-    (a, b), (c, d) = (quartiles(rows[v]) for v in (best, 'split'))  # the verdict's two grey boxes, rows 0 and 1
-    if verdict.compare(rows['split'], rows[best]) == 'same':  # beside them, the verdict's reason in its words
-        over = min(b, d) > max(a, c)  # a label beside the boxes, no box of its own
-        close = verdict.within_share(rows['split'].median, rows[best].median)
-        top.text((min(b, d) if over else max(b, d)) * 1e3, 0.35, ' ' + style.plot_text(
+    (a, b), (c, d) = (quartiles(rows[v]) for v in (best, 'split'))  # the verdict's two grey boxes
+    if verdict.compare(rows['split'], rows[best]) == 'same':  # above together's, the verdict's reason in its words
+        close, over = verdict.within_share(rows['split'].median, rows[best].median), min(b, d) > max(a, c)
+        top.text((min(b, d) if over else max(b, d)) * 1e3, list(rows).index('split') - 0.65, ' ' + style.plot_text(
             'verdict.why_close' if close else 'verdict.why_overlap'), va='center')
+    half, m = (run['events'][best][0]['end'] - run['events'][best][0]['start']) / 2, rows[best].median  # on top, the
+    top.barh(-1, (m - half) * 1e3, height=0.3, fill=False, hatch='///', ec=style.color('predicted'))  # book's case
+    top.set_yticks([-1, *range(len(rows))], [style.plot_text('graph.two_devices', device=style.plot_text(
+        'graph.kind.gpu' if one and one['kind'] == 'gpu' else 'graph.kind.cpu'), one=ms(m), half=ms(half), two=ms(
+        m - half)), *(x.get_text() for x in top.get_yticklabels())])  # modelled: two devices, each half the step
+    top.set_ylim(len(rows) - 0.5, -1.5)
     events, rows, legend, bars = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', best)}
@@ -217,8 +218,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
 
 
 def _split_point(rec: dict) -> tuple[str, dict]:
-    """Against the best single device (one device, or its one-thread control where faster): 'rest' (other time alone
-    outlasts it), 'half' (the longer half does) or the rule's word for together against it; the numbers."""
+    """Against the faster one-device row: 'rest' or 'half' (it alone outlasts that row), or the rule's word; numbers."""
     run = _run_and_kinds(rec)[0]
     m, half, rest = _measurements(run), recording.halves_summary(run)['split'], recording.parts(run)[-1][2]
     best, name = _best(m)
@@ -247,17 +247,15 @@ def _parts(here: dict) -> tuple:
     return run, recording.parts(run), recording.predict_split(run), _measurements(run)['split'].median, pct, name
 
 
-def _rule(run: dict, part: str, p: float, x: float, a: int, predicted: float) -> tuple[bool, str]:
-    """(held?, the table's word): one yardstick for every part: its change / together's prediction (held under 5%)."""
-    off = abs(x - p) / predicted
-    return off < MIN_SHARE, t('verdict.unit.%', value=verdict.sig(off * 100, 2))
+def _rule(p: float, x: float, predicted: float) -> tuple[bool, str]:  # (held?, word): change / together's prediction
+    return abs(x - p) / predicted < MIN_SHARE, t('verdict.unit.%', value=verdict.sig(abs(x - p) / predicted * 100, 2))
 
 
 def split_table(here: dict):
     """Exercise 2's table, medians: each part of together beside its prediction, the assumption it tests, the rule."""
     import pandas as pd
     run, parts, predicted, together, pct, name = _parts(here)
-    rows = [[a or '', name[k], *(pct if k == 'apart' else (_ms(p), _ms(x))), _rule(run, k, p, x, a, predicted)[1]]
+    rows = [[a or '', name[k], *(pct if k == 'apart' else (_ms(p), _ms(x))), _rule(p, x, predicted)[1]]
             for k, p, x, a in [*parts, ('split', predicted, together, 0)]]
     return pd.DataFrame(rows, columns=[t(f'graph.col.{c}') for c in ('assumption', 'part', 'predicted', 'measured',
                                                                       'rule')])
@@ -270,13 +268,11 @@ def split_answer(here: dict, guess=None) -> None:
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, predicted, together, _, name = _parts(here)
-    failed = sorted({a for k, p, x, a in parts if not _rule(run, k, p, x, a, predicted)[0]})
-    off, turn, half = abs(together - predicted) / predicted, *(recording.halves_summary(run)[w] for w in (
-        'in_turn', 'split'))
-    errors = [max(half.values()) - max(turn.values())] + [x - p for k, p, x, a in parts[2:]]
-    key = 'missed' if off >= MIN_SHARE else 'offset' if max(map(abs, errors)) >= MIN_SHARE * predicted else 'landed'
-    where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=t('verdict.unit.%', value=(
-        verdict.sig(off * 100, 2))))
+    failed = sorted({a for k, p, x, a in parts if not _rule(p, x, predicted)[0]})
+    h, (held, pct) = recording.halves_summary(run), _rule(predicted, together, predicted)
+    errors = [max(h['split'].values()) - max(h['in_turn'].values())] + [x - p for k, p, x, a in parts[2:]]
+    key = 'missed' if not held else 'offset' if max(map(abs, errors)) >= MIN_SHARE * predicted else 'landed'
+    where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=pct)
     which = t('graph.and').join(t(f'graph.miss.{a}') for a in (1, 2, 3) if a in failed)
     k, p, x, _ = max(parts, key=lambda q: abs(q[2] - q[1]))  # the largest part of the miss
     big = t('graph.answer.largest', part=t('graph.part.alone') if k == 'apart' else name[k], d=(
@@ -284,7 +280,7 @@ def split_answer(here: dict, guess=None) -> None:
     net = t('graph.answer.failed', which=which, where=where, big=big) if failed else t('graph.answer.held', where=where)
     if guess is not None:  # the learner's guess beside the assumptions that failed
         mine = sorted({guess} if isinstance(guess, int) else guess)
-        print(t('graph.guess_failed', guess=', '.join(map(str, mine)), got=', '.join(map(str, failed)) or '-'))
+        print(t('graph.guess_failed', guess=', '.join(map(str, mine)) or '-', got=', '.join(map(str, failed)) or '-'))
     point, nums = _split_point(here)
     print(net, verdict.answer(t(f'graph.answer.{point}', **nums), _control(run)), sep='\n')  # the answer last
 
@@ -313,7 +309,7 @@ def show_recorded(rec: dict | None, guess_ms=None):
 
 def dag_line(model: dict, alone: dict) -> str:
     """Each lane's time per task alone, all tasks in order (the plan's task times: the answer's, as the cell asks)."""
-    return t('graph.dag_alone', n=f"{model['serial']:g}", each=t('graph.lanes_sep').join(t(
+    return t('graph.dag_alone', n=f"{model['serial']:g}", r=ALONE_REPEATS, each=t('graph.lanes_sep').join(t(
         'graph.dag_each', lane=lane_name(f'lane {i}'), took=_ms(s)) for i, s in enumerate(alone.values())))
 
 

@@ -129,7 +129,8 @@ show.draw_graph(graph)
 #
 # ## Predict, then measure
 #
-# The book's Fig. 13.3.1 assumes two equal GPUs; neither this machine nor the recording below has them.
+# The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. Each figure's top row models them
+# (hatched).
 #
 # The step is timed three ways, each checked against float64:
 #
@@ -146,7 +147,7 @@ show.draw_graph(graph)
 #
 # ## 先预测，再测量
 #
-# 书中的图12.3.1 假定有两个相同的 GPU，而这台机器和下面的记录都没有。
+# 书中的图12.3.1 假定有两个相同的 GPU，这里没有一台机器有两个 GPU。每张图最上面一行（斜线）是它们的模型。
 #
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
@@ -172,14 +173,14 @@ show.draw_graph(graph)
 
 # %% [markdown] lang="zh"
 # 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
-# 两种方式运行的方框相同，只是两条链现在可以重叠，较短的一半可以藏进较长的一半里：
+# 两种方式运行的方框相同，只是两条链现在可以同时运行，较短的一半可以完全与较长的一半重叠：
 #
 # $$t_\text{同时} \approx t_\text{先后} - \min(t_0, t_1),$$
 #
 # 各项都是下面打印的中位数。这个预测假定：
 #
 # 1. 每一半同时运行时和先后运行时一样快；
-# 2. 两半同时开始，较短的一半完全藏在较长的一半里（重叠 100%）；
+# 2. 两半同时开始，较短的一半完全与较长的一半重叠（100%）；
 # 3. 其他时间（复制、求和、更新、记录的各部分之外的计时，见时间线的图例）不变。
 #
 # 在这台机器上哪个假定可能不成立？
@@ -198,16 +199,15 @@ show.show_step(here, my_guess)
 # ## Recorded on a GPU machine
 #
 # The same cell on a GPU machine: its lanes are the GPU and the CPU, half the minibatch each. The GPU's half is
-# shorter and can hide inside the CPU's. So the hatched bar predicts *together* as the CPU's half plus the
-# other time, both from one after the other. In the timeline, compare the CPU's half with the one-device row, the
-# whole step on the GPU.
+# shorter and can hide inside the CPU's, so together's hatched bar is the CPU's half plus the other time. In the
+# timeline, compare the CPU's half with the one-device row, the whole step on the GPU.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 GPU 机器上运行的结果：那里的两个计算资源是 GPU 和 CPU，各分到半个小批量。
-# 在记录的机器上，GPU 的一半较短，可以藏进 CPU 的一半里，所以斜线条形把“同时运行”预测为 CPU 的一半加上其他时间，
-# 两者都取自先后运行。在时间线中，把 CPU 的一半与“一个设备”一行（GPU 上的整次训练迭代）比一比。
+# 在记录的机器上，GPU 的一半较短，可以完全与 CPU 的一半重叠，所以“同时运行”的斜线条形是 CPU 的一半加上其他时间。
+# 在时间线中，把 CPU 的一半与“一个设备”一行（GPU 上的整次训练迭代）比一比。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -245,16 +245,15 @@ except d2l_ext.ResultMismatch:
 show.wrong_sum_answer(hasty_graph, caught)
 
 # %% [markdown]
-# **2. Which assumption failed, and does splitting pay?** From this machine's figure, write which of assumptions 1-3
-# failed: a part that changed by 5% or more of the predicted step. The worked answer sets each part beside its
-# prediction.
+# **2. Did assumption 1 fail, and does splitting pay?** The figure shows each half's time both ways: write whether
+# assumption 1 failed (a half changed by 5% or more of the predicted step). The worked answer tests all three.
 
 # %% [markdown] lang="zh"
-# **2. 哪个假定不成立？拆分划算吗？**根据这台机器上的图，写下哪些假定（1 至 3）不成立：
-# 某一部分的变化达到预测训练迭代的 5% 以上。参考答案把每一部分与它的预测并列。
+# **2. 假定1不成立吗？拆分划算吗？**图中画出了每一半在两种方式下的用时：写下假定1是否不成立
+# （某一半的变化达到预测训练迭代的 5% 以上）。参考答案检验全部三个假定。
 
 # %%
-my_guess_failed = None  # the assumptions that failed here, e.g. {3}  #zh: 这里不成立的假定，例如 {3}
+my_guess_failed = None  # {1} if assumption 1 failed here, else set()  #zh: 假定1在这里不成立就写 {1}，否则写 set()
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 show.split_answer(here, my_guess_failed)
@@ -284,7 +283,7 @@ show.draw_dag(dag, lanes)
 # time, then measure it beside one device running all 21 in order (a CPU with all its cores).
 
 # %% [markdown] lang="zh"
-# 调度把每个任务分配给一个计算资源（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。
+# 调度器把每个任务分配给一个计算资源（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。
 # 预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量，与一个设备（CPU 用全部核心）按顺序运行全部 21 个任务比较。
 
@@ -302,8 +301,8 @@ show.dag_answer(ex5)
 # ## Remember
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
-# * Only the faster one-device row (whole minibatch) says whether splitting pays. On the GPU+CPU recording, together took longer
-#   than the GPU alone: the CPU's half alone outlasts the GPU's whole step.
+# * Only the faster one-device row says whether splitting pays. Two identical devices would (the model row); on the GPU+CPU
+#   recording, together took longer than the GPU alone: the CPU's half alone outlasts the GPU's whole step.
 # * Faster must stay correct: check against float64.
 #
 # ## Pitfalls
@@ -317,8 +316,8 @@ show.dag_answer(ex5)
 # ## 小结
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
-# * 只有与较快的那一行“一个设备”（整个小批量）比较，才能说明拆分是否划算。在 GPU 加 CPU 的记录中，同时运行比只用 GPU 更慢：
-#   CPU 的一半单独就比 GPU 上的整次训练迭代还长。
+# * 只有与较快的那一行“一个设备”比较，才能说明拆分是否划算。两个相同的设备会划算（模型那一行）；在 GPU 加 CPU 的记录中，
+#   同时运行比只用 GPU 更慢：CPU 的一半单独就比 GPU 上的整次训练迭代还长。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点
