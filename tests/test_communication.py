@@ -187,27 +187,34 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
                     run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
                     copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('en'):
-        # r follows the rule: run / control only where the rule finds the control slower, printed before the guess
+        # r follows the rule: run / control only where the rule finds the control slower, printed before the guess,
+        # with the guess's three inputs in one line (one verdict line a measuring cell)
         assert show.control_r(c) == pytest.approx(0.00515 / 0.00715)
-        assert show.rates_text(c) == ('this run: products alone 5.15 ms, copies alone 3.60 ms\n'
-                                      'the control 7.15 ms vs products alone 5.15 ms: slower (39% more time), so '
-                                      'r = 5.15 ms / 7.15 ms = 0.72')
+        assert show.rates_text(c) == ('copies alone 3.60 ms; the control 7.15 ms vs products alone 5.15 ms: slower '
+                                      '(39% more time), so r = 5.15 ms / 7.15 ms = 0.72')
         slowed = {**predicted, 'overlapped': expected_slowed(c.measurements['run'].median,
                                                              c.measurements['copy'].median, show.control_r(c), 10)}
-        # the hatched estimate as r x copies alone, then the verdict, the last line on its own
+        # the estimate and this run in one unit (the share of the copy time hidden), then the worked answer: the
+        # measurement against the estimate by the rule, the estimate a repeat of one
         assert show.measured_answer(c, slowed) == (
-            'The hatched estimate (6.16 ms) expected 0.72 × 3.60 ms ≈ 2.59 ms of the copy time hidden.\n'
-            'Worked answer: run_and_copy took 7.55 ms vs products alone + copies alone 8.75 ms, faster (14% less '
-            'time): it hid 33% of the copy time.')
+            'Estimate: 6.16 ms, 72% of the copy time hidden. Measured: run_and_copy took 7.55 ms vs products alone + '
+            'copies alone 8.75 ms, faster (14% less time): it hid 33% of the copy time.\n'
+            'Worked answer: run_and_copy 7.55 ms vs the estimate 6.16 ms: slower (23% more time), so the estimate '
+            'missed.')
         # where the copy engine's formula is larger (no slowdown, as on a GPU), the answer names that floor instead
-        assert ('With r = 0.72, the hatched estimate (7.00 ms) is the floor, at most 1.75 ms hidden: max(products '
-                'alone, copies alone) plus the shorter of one product and one copy.') in show.measured_answer(
-            c, {'overlapped': 0.007})
-        # where the rule finds no clear difference, the verdict first, then the amount, not told from none; where
-        # slower, none hidden
+        assert show.measured_answer(c, {'overlapped': 0.007}).startswith(
+            'Estimate, the floor (max(products alone, copies alone) plus the shorter of one product and one copy): '
+            '7.00 ms, 49% of the copy time hidden.')
+        held = _comparison(**{k: list(m.times) for k, m in c.measurements.items()})
+        held.measurements['overlapped'] = Measurement('overlapped', [0.0060, 0.0061, 0.0062, 0.0063])
+        assert show.measured_answer(held, slowed).endswith(
+            'it hid 72% of the copy time.\nWorked answer: run_and_copy 6.15 ms vs the estimate 6.16 ms: no clear '
+            'difference (medians within 5%), so the estimate held.')
+        # where the rule finds no clear difference from the baseline, the amount, not told from none; where slower,
+        # none hidden
         c.measurements['overlapped'] = Measurement('overlapped', [0.0084, 0.0085, 0.0086, 0.0091])
-        assert show.measured_answer(c, slowed).split('\n')[1] == (
-            'Worked answer: run_and_copy took 8.55 ms vs products alone + copies alone 8.75 ms, no clear difference '
+        assert show.measured_answer(c, slowed).split('\n')[0].endswith(
+            'Measured: run_and_copy took 8.55 ms vs products alone + copies alone 8.75 ms, no clear difference '
             '(medians within 5%): 0.20 ms less; the rule cannot tell that from no copy time hidden.')
         # the amount has no more decimals than the two printed numbers it subtracts (8.75 − 8.74), none if they match
         c.measurements['overlapped'] = Measurement('overlapped', [0.00849, 0.00873, 0.00875, 0.0091])
@@ -223,19 +230,22 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0049, 0.0051, 0.0062, 0.0066],
                         run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
                         copy=[0.0035, 0.0036, 0.0036, 0.0037])
-        assert show.control_r(c) == 1.0 and show.rates_text(c).split('\n')[1] == (
+        assert show.control_r(c) == 1.0 and show.rates_text(c).endswith(
             'the control 5.65 ms vs products alone 5.15 ms: no clear difference (grey boxes overlap), so r = 1')
         floor = expected_slowed(0.00515, 0.0036, 1.0, 10)
-        assert show.measured_answer(c, {'overlapped': floor}).startswith('With r = 1, the hatched estimate (5.51 ms)')
+        assert show.measured_answer(c, {'overlapped': floor}).startswith('Estimate, the floor (max(products alone, '
+                                                                          'copies alone) plus the shorter of one '
+                                                                          'product and one copy): 5.51 ms, 90% of')
         c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
                         run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
                         copy=[0.0035, 0.0036, 0.0036, 0.0037])
     with using_language('zh'):
         assert show.measured_answer(c, slowed) == (
-            '斜线条形的估计6.16毫秒预计隐藏0.72 × 3.60毫秒 ≈ 2.59毫秒的复制用时。\n'
-            '参考答案：边计算边复制用时7.55毫秒，只做乘法与只做复制之和为8.75毫秒，更快（用时少14%）：隐藏了33%的复制用时。')
-        assert show.rates_text(c).split('\n')[1] == (
-            '对照7.15毫秒，只做乘法5.15毫秒：更慢（用时多39%），所以r = 5.15毫秒 / 7.15毫秒 = 0.72')
+            '估计：6.16毫秒，隐藏72%的复制用时。实测：边计算边复制用时7.55毫秒，只做乘法与只做复制之和为8.75毫秒，'
+            '更快（用时少14%）：隐藏了33%的复制用时。\n参考答案：边计算边复制7.55毫秒，估计6.16毫秒：更慢（用时多23%），'
+            '估计不成立。')
+        assert show.rates_text(c) == (
+            '只做复制3.60毫秒；对照7.15毫秒，只做乘法5.15毫秒：更慢（用时多39%），所以r = 5.15毫秒 / 7.15毫秒 = 0.72')
     with using_language('en'):
         fig = show.plot_measured(c, predicted)
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == [
@@ -350,7 +360,7 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
         # the setup as the code made it is stated where the lanes run alone, beside their times: a fact, not a cause
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
             'threads on lane 0: 1 computing, 1 copying; on lane 1: 1 computing (3 on 2 cores)\n'
-            'alone: t1 = 1000 ms (lane 0), t2 = 800 ms (lane 1)')
+            'alone (2 and 2 products of 64 × 64): t1 = 1000 ms (lane 0), t2 = 800 ms (lane 1)')  # the workload once
         # the answer: the one rule twice, together against max(t1, t2) and against t1 + t2 (repeat by repeat)
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
             'Worked answer: together 1410 ms vs max(t1, t2) 1000 ms: slower (41% more time); together 1410 ms vs '
@@ -366,9 +376,13 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
         fast = _ex3([0.04, 0.041, 0.042], alone=(0.03, 0.02))  # ms, the lesson's one unit for time and my_guess's
         assert show.exercise_three_alone_text(fast).endswith('t1 = 30.0 ms (lane 0), t2 = 20.0 ms (lane 1)')
         assert show.exercise_three_text(fast).startswith('Worked answer: together 41.0 ms vs max(t1, t2) 30.0 ms')
-    # under together, both predictions hatched: max(t1, t2) and t1 + t2, each named at its end; drawn in ms
+    # under together, the predictions hatched, each named at its end: max(t1, t2); 3 threads on 2 cores, the model of
+    # busy threads sharing them evenly, 1.5 max(t1, t2); t1 + t2; drawn in ms
     bars = sorted(p.get_width() for p in ax.patches if p.get_hatch() == '///')
-    assert bars == pytest.approx([1000, 1800])
+    assert bars == pytest.approx([1000, 1500, 1800])
+    assert 'model: 3 busy threads share 2 cores, 1.5 × max(t1, t2)' in [tx.get_text().strip() for tx in ax.texts]
+    gpu_ax = show.plot_exercise_three(gpu).axes[0]  # a GPU and the CPU: no threads outnumbering cores, no model
+    assert len([p for p in gpu_ax.patches if p.get_hatch() == '///']) == 2
     marks = [c for c in ax.collections if hasattr(c, 'get_sizes') and list(c.get_sizes()) == [140]]
     assert [x for c in marks for x, _ in c.get_offsets()] == pytest.approx([1200])  # the guess's diamond
     assert {r'$\max(t_1, t_2)$', r'$t_1 + t_2$'} <= {tx.get_text().strip() for tx in ax.texts}  # as the prose writes
@@ -412,7 +426,7 @@ def test_profile_table_counts_each_operator():
         frame = show.profile_frame(prof, gpu=True)
         assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
         assert list(frame['self time (ms)'])[0] == 131.0 and list(frame['calls']) == [10, 10, 10]
-        assert list(frame['share of the total self time']) == ['53%', '23%', '23%']  # exercise 4's prediction, checked
+        assert list(frame['share of all self time']) == ['53%', '23%', '23%']  # exercise 4's prediction, checked
         guessed = show.profile_frame(prof, gpu=True, guess=0.3)  # the learner's share beside the copy rows
         assert list(guessed['your guess']) == ['', '30%', '30%'] and 'your guess' not in frame
         tiny = SimpleNamespace(key_averages=lambda: rows + [SimpleNamespace(key='aten::resolve_conj',
@@ -421,10 +435,15 @@ def test_profile_table_counts_each_operator():
         # exercise 4's worked answer: the medians' share, then the copy rows' share of this run's self time
         assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}) == (
             'Worked answer: from the medians, copies alone / (products alone + copies alone) = 5.79 ms / 18.9 ms = '
-            "31%; this one profiled run's copy rows took 47% of its self time.")
+            '31%; in this one profiled run, the self time of aten::copy_ + Memcpy DtoH (Device -> Pinned) was 47% of '
+            'all self time.')
+        assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}, 0.3).endswith(  # beside the guess
+            'all self time. Your guess: 30%.')
     with using_language('zh'):
         assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身用时（毫秒）',
-                                                                    '占总自身用时的比例']
+                                                                    '占全部自身用时的比例']
+        assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}, 0.3).endswith(  # d2l-zh's wording
+            'aten::copy_ + Memcpy DtoH (Device -> Pinned)的自身用时占全部自身用时的47%。你的猜测：30%。')
 
 
 def test_profile_frame_shortens_kernel_names():

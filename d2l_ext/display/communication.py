@@ -40,23 +40,22 @@ def control_r(comparison) -> float:
 
 
 def rates_text(comparison) -> str:
-    """Products alone, copies alone (ms), then the control vs products alone by the rule, and r: the guess's inputs."""
+    """The guess's three inputs in one line (ms): copies alone, the control vs products alone by the rule, and r."""
     (m, num), r = (comparison.measurements, lambda v: verdict.num(v, 'ms')), control_r(comparison)
     run, ctrl = m['run'], m['beside_copies']
-    return t('communication.rates', run=num(run.median), copy=num(m['copy'].median)) + '\n' + t(
-        'communication.rates_control', line=verdict.line(t('communication.control'), ctrl, _word('run'), run, 'ms'),
-        r=f'{num(run.median)} / {num(ctrl.median)} = {r:.2f}' if r < 1 else '1')
+    return t('communication.rates', copy=num(m['copy'].median), r=f'{num(run.median)} / {num(ctrl.median)} = {r:.2f}'
+             if r < 1 else '1', line=verdict.line(t('communication.control'), ctrl, _word('run'), run, 'ms'))
 
 
-def measured_title(x, w, iters: int) -> str:
-    """The measured figure's title: `iters` products of x by w."""
+def measured_title(x, w, iters: int, yours: bool | None = None) -> str:
+    """The measured figure's title: `iters` products of x by w, then whose run_and_copy ran (yours once it passed)."""
     (a, b), c = x.shape, w.shape[1]
-    return style.plot_text('communication.measured_title', k=iters, a=a, b=b, c=c)
+    by = '' if yours is None else '\n' + style.plot_text('communication.by_yours' if yours else 'communication.by_ours')
+    return style.plot_text('communication.measured_title', k=iters, a=a, b=b, c=c) + by
 
 
 def plot_measured(comparison, predicted: dict, guess=None, title=None):
-    """Every repeat of each way and of products alone + copies alone added (the baseline), grey boxes, the predictions
-    hatched, the learner's guess (ms, as rates_text prints) a diamond; drawn in ms."""
+    """Every repeat of each way and of the baseline (added), grey boxes, predictions hatched, the guess (ms); in ms."""
     names = {k: _name(k) for k in comparison.measurements}
     times = {**{names[k]: list(m.times) for k, m in comparison.measurements.items()}, _name('computed'): _added(
         comparison.measurements).repeated()}
@@ -71,23 +70,25 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """The guess (ms) beside run_and_copy's prediction and measurement, then the one verdict line: run_and_copy
-    against products alone + copies alone added, the baseline of the worked answer and of the recording's answer."""
+    """The guess (ms) beside run_and_copy's prediction and measurement, then its verdict against the baseline."""
     over = comparison.measurements['overlapped']
     return verdict.lines(verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms'),
                          verdict.line(_word('overlapped'), over, _word('added'), _added(comparison.measurements), 'ms'))
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The hatched estimate (r x copies alone hidden, or the copy engine's floor), then, the last line on its own,
-    the worked answer: run_and_copy against the baseline by the rule (the copy time hidden only where faster)."""
-    m, num = comparison.measurements, lambda v: verdict.num(v, 'ms')
+    """The estimate and this run in one unit, the share of copies alone hidden (the estimate's: r, or the floor's);
+    then the worked answer: run_and_copy against the estimate by the rule (no clear difference: the estimate held)."""
+    m, est = comparison.measurements, predicted['overlapped']
     row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
-    est, r = predicted['overlapped'], control_r(comparison)
-    estimate = t('communication.estimate', est=num(est), r=f'{r:.2f}', copy=num(row.copy), exp=num(
-        r * row.copy)) if est <= (row.run + row.copy * (1 - r)) * 1.0001 else t(
-        'communication.estimate_floor', r=f'{r:.2g}', est=num(est), exp=num(row.run + row.copy - est))
-    return estimate + '\n' + verdict.answer(hidden_sentence(_word('overlapped'), row, amount=True))
+    floor = est > (row.run + row.copy * (1 - control_r(comparison))) * 1.0001
+    estimate = t('communication.estimate_floor' if floor else 'communication.estimate', est=verdict.num(est, 'ms'),
+                 share=verdict.num(max(0.0, (row.run + row.copy - est) / row.copy), '%'),
+                 measured=hidden_sentence(_word('overlapped'), row, amount=True))
+    point = Times('estimate', [est])  # a repeat of one: its grey box is the estimate itself
+    held = 'communication.held' if verdict.compare(m['overlapped'], point) == 'same' else 'communication.missed'
+    line = verdict.line(_word('overlapped'), m['overlapped'], t('communication.the_estimate'), point, 'ms')
+    return estimate + '\n' + verdict.answer(t(held, line=line))
 
 
 def _added(times) -> Times:
@@ -116,8 +117,7 @@ def _ways(rec) -> tuple:
 
 
 def recorded_alone(rec) -> str:
-    """The recording's products alone and copies alone into pinned buffers (ms), then the book's copies alone:
-    copy_to_cpu(y) and copy_to_cpu(y, True) (every other mode: rec.comm[0].details())."""
+    """The recording's products alone and copies alone into pinned buffers, then the book's two copies alone."""
     book, side, rows = _ways(rec)
     if book is None or side is None or not {SAME_PLAN, BOOK_PAGEABLE} <= set(rows):
         return t('communication.recorded.none')
@@ -184,8 +184,7 @@ def recorded_title(rec) -> str:
 
 
 def plot_comm(result):
-    """Every copy mode of a CommResult, one panel each on one shared time axis (every repeat of run, copy, run then
-    copy and overlapped, the expectation beside overlapped)."""
+    """Every copy mode of a CommResult, a panel each on one time axis (every repeat, the expectation hatched)."""
     fig = style.figure(nrows=len(result.rows), height=2.8 * len(result.rows))[0]
     axes = fig.axes
     for row, ax in zip(result.rows, axes):
@@ -195,9 +194,8 @@ def plot_comm(result):
         times = {(over if v == 'overlapped' else _name(v)): m.repeated() for v, m in row.times.items()}
         plot_repeats(times, ax=ax, predicted={over: row.expected}, title=_mode_name(row.mode),
                      predicted_label=style.plot_text('communication.parts_combined'))
-    right = max(ax.get_xlim()[1] for ax in axes)
-    for ax in axes:
-        ax.set_xlim(0, right)  # one time axis: the panels' lengths compare at a glance
+    for ax in axes:  # one time axis: the panels' lengths compare at a glance
+        ax.set_xlim(0, max(a.get_xlim()[1] for a in axes))
     return fig
 
 
@@ -221,12 +219,12 @@ def exercise_three_alone_text(r) -> str:
     t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
     setup = t('communication.ex3.setup_gpu') if r.lanes[0]['kind'] == 'gpu' else t(
         'communication.ex3.setup_cpu', t0=t0, t1=t1, n=t0 + t1 + r.copy_threads, cores=r.cores or '?')
-    return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a, 'ms'), b=verdict.num(b, 'ms'))  # as my_guess
+    return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a, 'ms'), b=verdict.num(b, 'ms'), n=r.size,
+                            k0=r.iters[0], k1=r.iters[-1])  # in ms, as my_guess
 
 
 def _bounds(r) -> tuple[Times, Times]:
-    """max(t1, t2) and t1 + t2 as repeats whose medians are the printed ones: the slower lane's repeats, and those
-    plus the other lane's median."""
+    """max(t1, t2) and t1 + t2 as repeats: the slower lane's, and those plus the other lane's median."""
     slow, fast = sorted((r.times[k] for k in ALONE), key=lambda m: -m.median)
     return Times('max', slow.repeated()), Times('sum', [x + fast.median for x in slow.repeated()])
 
@@ -239,19 +237,24 @@ def exercise_three_text(r) -> str:
 
 
 def plot_exercise_three(r, guess=None):
-    """Each lane alone and both together (repeats, middle halves); under together, the two predictions hatched and
-    named at their ends, max(t1, t2) and t1 + t2; the learner's guess for together (ms) a diamond; drawn in ms."""
-    together = _name('together')
+    """Each lane alone and together (repeats, grey boxes); under together, hatched: max(t1, t2), t1 + t2 and, where a
+    CPU's threads outnumber its cores, busy threads sharing them evenly (threads / cores × max); the guess (ms)."""
+    together, n = _name('together'), sum((list(r.lane_threads) + [1, 1])[:2]) + r.copy_threads
     times = {**{_name(k): r.times[k].repeated() for k in ALONE}, together: r.times['together'].repeated()}
-    low, high = (b.median for b in _bounds(r))
-    fig = plot_repeats(times, halves=True, guess={together: guess and guess / 1e3}, predicted={together: low},
+    (low, high), shared = (b.median * 1e3 for b in _bounds(r)), r.lanes[0]['kind'] == 'cpu' and 0 < r.cores < n
+    fig = plot_repeats(times, halves=True, guess={together: guess and guess / 1e3}, predicted={together: low / 1e3},
                        unit='ms', title=style.plot_text('communication.ex3.title'))
-    ax, y, low, high = fig.axes[0], len(times) - 1, low * 1e3, high * 1e3
-    ax.barh(y + 0.43, high, height=0.12, fill=False, hatch='///', edgecolor=style.color('predicted'), linewidth=1.5)
-    for x, yy, key in ((low, y + 0.25, 'max'), (high, y + 0.43, 'sum')):
-        ax.text(x, yy, ' ' + style.plot_text(f'communication.ex3.{key}'), va='center', fontsize=style.MIN_FONT_PT)
+    ax, y = fig.axes[0], len(times) - 0.75  # under together, where plot_repeats drew max(t1, t2)
+    bars = [(low, style.plot_text('communication.ex3.max')), (high, style.plot_text('communication.ex3.sum'))] + [(
+        low * n / r.cores, style.plot_text('communication.ex3.shared', n=n, cores=r.cores, f=f'{n / r.cores:.3g}'))
+    ] * shared  # the model last: its long name has no bar under it
+    for i, (x, name) in enumerate(bars):
+        if i:  # plot_repeats drew the first
+            ax.barh(y + 0.2 * i, x, height=0.13, fill=False, hatch='///', edgecolor=style.color('predicted'), lw=1.5)
+        ax.text(x, y + 0.2 * i, ' ' + name, va='center', fontsize=style.MIN_FONT_PT)
     ax.set_xlim(0, max(ax.get_xlim()[1], high * 1.2))  # the sum's name fits
-    ax.set_ylim(y + 0.6, -0.5)  # room under together for the second bar
+    ax.set_ylim(y + 0.2 * len(bars) - 0.05, -0.5)  # room under together for the other bars
+    fig.set_figheight(fig.get_figheight() + 0.4 * shared)
     return fig
 
 
@@ -277,8 +280,10 @@ def profile_frame(prof, gpu: bool, guess=None, rows: int = 8):
                          **mine})
 
 
-def profile_answer(prof, gpu: bool, seconds: dict) -> str:
-    """Exercise 4's worked answer: the copies' share from the medians, then of this one profiled run's self time."""
+def profile_answer(prof, gpu: bool, seconds: dict, guess=None) -> str:
+    """Exercise 4's worked answer: the copies' share from the medians, then of this profiled run's, then the guess."""
     (ops, total), (run, copy), num = _self_times(prof, gpu), (seconds['run'], seconds['copy']), verdict.num
+    share, rows = sum(v for v, _, c in ops.values() if c) / total, ' + '.join(k for k, v in ops.items() if all(v[::2]))
     return verdict.answer(t('communication.profile.answer', copy=num(copy, 'ms'), both=num(run + copy, 'ms'), pred=num(
-        copy / (run + copy), '%'), share=num(sum(v for v, _, c in ops.values() if c) / total, '%')))
+        copy / (run + copy), '%'), ops=rows or 'copy_', share=num(share, '%')), '' if guess is None else t(
+        'communication.profile.guess', guess=num(guess, '%')))

@@ -221,7 +221,7 @@ checked = d2l_ext.check('13.3.2-copy', run_and_copy)
 d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  #zh: 检查上面的参考答案
 
 # %% [markdown]
-# ## Predict, then measure here
+# ## Predict, then measure
 #
 # Without a GPU there is no copy engine: a copy thread on its own core may still slow the products. The control row
 # tests this: the same products while another thread copies nonstop. Hatched:
@@ -231,18 +231,18 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 #   of their speed, so they do $r \times t_\text{copy}$ of their work meanwhile: that much copy time hides.
 #   $r = t_\text{run} / t_\text{ctrl}$ where the rule finds the control slower, else 1.
 #
-# The last row is the baseline again. The check above counted overlap; the baseline asks whether the total got
-# shorter. Overlap is not saved time.
+# The last row is the baseline again. The check counted overlap; the baseline asks whether the total got shorter.
+# Overlap is not saved time.
 
 # %% [markdown] lang="zh"
-# ## 预测，然后在本机测量
+# ## 先预测，再测量
 #
 # 没有 GPU 时没有复制引擎，复制线程即使独占一个核心，也可能拖慢乘法。对照行检验这一点：另一个线程不停地复制时，
 # 同样的乘法用时多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
-# * 边计算边复制：$t_\text{计算} + t_\text{复制} (1 - r)$，各项都是用时中位数。复制进行时，乘法的速度只有单独运行时的
-#   $r$倍，这段时间里只完成$r \times t_\text{复制}$的计算，所以能藏起来的复制用时也就这么多。按规则对照比只做乘法更慢时，
+# * 边计算边复制：$t_\text{计算} + t_\text{复制} (1 - r)$，各项都是用时中位数。复制进行时，乘法的速度是单独运行时的
+#   $r$倍，这段时间里只完成$r \times t_\text{复制}$的计算，所以能隐藏的复制用时也就这么多。按规则对照比只做乘法更慢时，
 #   $r = t_\text{计算} / t_\text{对照}$，否则$r = 1$。
 #
 # 最后一行仍是基线。上面的检查统计的是重叠；基线问的是总用时是否变短。重叠不等于省下的时间。
@@ -253,10 +253,7 @@ ways = copying.ways(lane, run_and_copy)  # set-up: the figure's rows on the task
 x, w, buffers, K2 = ways.x, ways.w, ways.buffers, len(ways.buffers)
 measured = d2l_ext.compare(ways.variants, lanes=[lane], repeats=25, check=ways.check)  # every way, interleaved  #zh: 每种方式交替计时
 alone = measured.medians()  # the prediction's inputs: products alone, copies alone, the control  #zh: 预测的输入：只做乘法、只做复制、对照
-print('measured with your run_and_copy (its check passed)' if checked.passed else
-      "measured with the package's run_and_copy (yours has not passed its check yet)")
-print(show.rates_text(measured))  # the control vs products alone by the rule, and r  #zh: 按规则比较对照与只做乘法，以及 r
-#zh-str: {'measured with your run_and_copy (its check passed)': '用你的 run_and_copy 测量（它通过了检查）', "measured with the package's run_and_copy (yours has not passed its check yet)": '用包里的 run_and_copy 测量（你的尚未通过检查）'}
+print(show.rates_text(measured))  # copies alone; the control vs products alone by the rule, and r  #zh: 只做复制；按规则比较对照与只做乘法，以及 r
 
 # %% [markdown]
 # From these three times, write your guess for `run_and_copy` (ms) into `my_guess`.
@@ -271,7 +268,8 @@ my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本
 r = show.control_r(measured)  # as printed above  #zh: 与上面打印的相同
 predicted = {'beside_copies': alone['run'], 'run_then_copy': alone['run'] + alone['copy'],
              'overlapped': comm.expected_slowed(alone['run'], alone['copy'], r, iters=K2)}
-display(show.plot_measured(measured, predicted, guess=my_guess, title=show.measured_title(x, w, K2)))
+title = show.measured_title(x, w, K2, yours=checked.passed)  # and whose run_and_copy ran  #zh: 以及用的是谁的 run_and_copy
+display(show.plot_measured(measured, predicted, guess=my_guess, title=title))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
@@ -333,10 +331,10 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
 #
-# **3. CPU and GPU together, with communication.** Lane 0 computes and copies each product as `run_and_copy` does,
-# while lane 1 computes on its own. Without a GPU both lanes are threads of this CPU (printed below), so this
-# machine cannot show CPU–GPU communication, only whether these threads slow each other. From the times alone,
-# predict "together" (ms) into `my_guess`. Will it be faster than $t_1 + t_2$? Slower than $\max(t_1, t_2)$?
+# **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
+# computes. Without a GPU both lanes are threads of this CPU (printed below): no CPU–GPU communication here, only
+# threads that may slow each other. Hatched: $\max(t_1, t_2)$, $t_1 + t_2$ and a model where busy threads share the
+# cores evenly (3 on 2 cores: $1.5 \max(t_1, t_2)$). From the times alone, predict "together" (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -345,8 +343,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
 # 独立地计算。没有 GPU 时，两个计算资源都是这个 CPU 上的线程（见下面打印的设定），所以本机看不到 CPU 与 GPU
-# 之间的通信，只能检验这些线程是否相互拖慢。根据单独运行的用时预测“同时运行”的用时（毫秒），写进 `my_guess`。
-# 它会比$t_1+t_2$更快吗？会比$\max(t_1, t_2)$更慢吗？
+# 之间的通信，只能检验这些线程是否相互拖慢。斜线条形是$\max(t_1, t_2)$、$t_1+t_2$，以及一个模型：忙碌的线程平分这些核心
+# （2 个核心上 3 个线程：$1.5\max(t_1, t_2)$）。根据单独运行的用时预测“同时运行”的用时（毫秒），写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
@@ -356,24 +354,24 @@ print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, eac
 my_guess = None  # ms: your guess for together  #zh: 毫秒：你对“同时运行”用时的猜测
 
 # %% tags=["nbval-ignore-output"]
-display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 与 t1 + t2
+display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2), t1 + t2, the threads' model  #zh: 斜线条形：max(t1, t2)、t1 + t2、线程的模型
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) and vs t1 + t2, by the rule  #zh: 参考答案：按规则比较同时运行与 max(t1, t2)、t1 + t2
 
 # %% [markdown]
 # **4. Use a profiler.** `torch.profiler` plays the book's Nsight. Without a GPU it profiles `run_then_copy`: a CPU
-# profile records only the thread that starts it. From products alone and copies alone, what share of the total self
-# time will the copies take? Write it (0-1) into `my_guess_share`; the table checks.
+# profile records only the thread that starts it. From products alone and copies alone, what share of all self time
+# will `copy_` take? Write it (0-1) into `my_guess_share`; the table checks.
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
 # CPU 上的分析器只记录启动它的线程，所以没有 GPU 时这里分析 `run_then_copy`（重叠见上面 H200 的图）。
-# 根据只做乘法和只做复制的用时预测：复制会占总自身用时的多大比例？把它（0 到 1）写进 `my_guess_share`，
-# 表格可以验证。
+# 根据只做乘法和只做复制的用时预测：`copy_` 的自身用时会占全部自身用时的多大比例？把它（0 到 1）写进
+# `my_guess_share`，表格可以验证。
 
 # %%
-my_guess_share = None  # 0-1: copy_'s share of the total self time  #zh: 0 到 1：copy_占总自身用时的比例
+my_guess_share = None  # 0-1: copy_'s share of all self time  #zh: 0 到 1：copy_的自身用时占全部自身用时的比例
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -394,7 +392,7 @@ display(show.profile_frame(prof, GPU, my_guess_share))
 #zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.profile_answer(prof, GPU, alone))  # worked answer: the share from the medians, then in the table  #zh: 参考答案：由中位数算出的比例，然后是表中的比例
+print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: the share from the medians, then in the table  #zh: 参考答案：由中位数算出的比例，然后是表中的比例
 
 # %% [markdown]
 # ## Remember

@@ -36,9 +36,10 @@ MESSAGES = {
     'communication.legend.copy_cpu': 'copy into a buffer',
     'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): nothing was copied.",
     'communication.book.copied': 'Copied: each result has a new host tensor.',
-    'communication.rates': 'this run: products alone {run}, copies alone {copy}',
-    'communication.rates_control': '{line}, so r = {r}', 'communication.what': 'this run',
+    'communication.rates': 'copies alone {copy}; {line}, so r = {r}', 'communication.what': 'this run',
     'communication.measured_title': '{k} products ({a} × {b}) by ({b} × {c})',
+    'communication.by_yours': 'your run_and_copy (its check passed)',
+    'communication.by_ours': "the package's run_and_copy (yours has not passed its check yet)",
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
                                      "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b}, "
                                      'copy_to_cpu(y, True) {c}'),
@@ -59,7 +60,8 @@ MESSAGES = {
                                    'relative error {late:.1e}'),
     'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. The copy '
                                    'landed first this time; it need not.'),
-    'communication.ex3.alone': 'alone: t1 = {a} (lane 0), t2 = {b} (lane 1)',
+    'communication.ex3.alone': 'alone ({k0} and {k1} products of {n} × {n}): t1 = {a} (lane 0), t2 = {b} (lane 1)',
+    'communication.ex3.shared': 'model: {n} busy threads share {cores} cores, {f} × max(t1, t2)',
     'communication.ex3.max': r'$\max(t_1, t_2)$', 'communication.ex3.sum': r'$t_1 + t_2$',
     'communication.parts_combined': 'model: from products and copies alone',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
@@ -68,14 +70,17 @@ MESSAGES = {
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing '
                                     '({n} on {cores} cores)'),
-    'communication.estimate': 'The hatched estimate ({est}) expected {r} × {copy} ≈ {exp} of the copy time hidden.',
-    'communication.estimate_floor': ('With r = {r}, the hatched estimate ({est}) is the floor, at most {exp} hidden: '
-                                     'max(products alone, copies alone) plus the shorter of one product and one copy.'),
+    'communication.estimate': 'Estimate: {est}, {share} of the copy time hidden. Measured: {measured}',
+    'communication.estimate_floor': ('Estimate, the floor (max(products alone, copies alone) plus the shorter of one '
+                                     'product and one copy): {est}, {share} of the copy time hidden. Measured: '
+                                     '{measured}'),
+    'communication.the_estimate': 'the estimate', 'communication.held': '{line}, so the estimate held.',
+    'communication.missed': '{line}, so the estimate missed.', 'communication.profile.guess': 'Your guess: {guess}.',
     'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
     'communication.hid_unclear': ': {ms} less; the rule cannot tell that from no copy time hidden',
     'communication.profile.answer': ('from the medians, copies alone / (products alone + copies alone) = {copy} / '
-                                     "{both} = {pred}; this one profiled run's copy rows took {share} of its self "
-                                     'time.'),
+                                     '{both} = {pred}; in this one profiled run, the self time of {ops} was {share} of '
+                                     'all self time.'),
     'communication.control_model': 'model: products alone, not slowed',
-    'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of the total self time',
+    'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of all self time',
 }

@@ -36,9 +36,10 @@ MESSAGES = {
     'communication.legend.copy_cpu': '复制到缓冲区',
     'communication.book.not_copied': "y.to('cpu') 返回的就是 y 自己的张量（y_cpu[i] is y[i]）：没有复制任何数据。",
     'communication.book.copied': '已复制：每个结果在主机内存中都有了一个新张量。',
-    'communication.rates': '这次运行：只做乘法 {run}，只做复制 {copy}',
-    'communication.rates_control': '{line}，所以 r = {r}', 'communication.what': '这次运行',
+    'communication.rates': '只做复制 {copy}；{line}，所以 r = {r}', 'communication.what': '这次运行',
     'communication.measured_title': '{k} 次乘法：{a}×{b} 矩阵乘以 {b}×{c} 矩阵',
+    'communication.by_yours': '你的 run_and_copy（它通过了检查）',
+    'communication.by_ours': '包里的 run_and_copy（你的尚未通过检查）',
     'communication.recorded.alone': ('记录于 {gpu}，{r} 次重复的中位数：只做乘法 {run}，只复制到锁页缓冲区 {copy}'
                                      '\n书中的复制单独运行：copy_to_cpu(y) {b}，copy_to_cpu(y, True) {c}'),
     'communication.predicted_medians': '模型：由上面打印的中位数算出',
@@ -57,7 +58,9 @@ MESSAGES = {
     'communication.hazard.zeros': '在 {wait} 之前读取：全是 0，复制还没有发生；{wait} 之后：相对误差 {late:.1e}',
     'communication.hazard.lucky': ('在 {wait} 之前读取：相对误差 {early:.1e}；之后：{late:.1e}。'
                                    '这次复制先完成了，但不一定总是如此。'),
-    'communication.ex3.alone': '单独运行：t1 = {a}（计算资源 0），t2 = {b}（计算资源 1）',
+    'communication.ex3.alone': ('单独运行（分别做 {k0}、{k1} 次 {n}×{n} 矩阵乘法）：t1 = {a}（计算资源 0），'
+                                't2 = {b}（计算资源 1）'),
+    'communication.ex3.shared': '模型：{n} 个忙碌的线程分用 {cores} 个核心，{f} × max(t1, t2)',
     'communication.ex3.max': r'$\max(t_1, t_2)$', 'communication.ex3.sum': r'$t_1 + t_2$',
     'communication.parts_combined': '模型：由只做乘法与只做复制的用时算出',
     'communication.ex3.title': '练习 3：计算、复制与第二个计算资源',
@@ -65,14 +68,16 @@ MESSAGES = {
     'communication.ex3.setup_gpu': '计算资源 0：GPU 及其复制引擎；计算资源 1：CPU',
     'communication.ex3.setup_cpu': ('计算资源 0：{t0} 个线程计算、1 个线程复制；计算资源 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),
-    'communication.estimate': '斜线条形的估计 {est} 预计隐藏 {r} × {copy} ≈ {exp} 的复制用时。',
-    'communication.estimate_floor': ('r = {r} 时，斜线条形的估计 {est} 取的是下限：max(只做乘法, 只做复制) 加上一次乘法'
-                                     '与一次复制中较短者，即至多隐藏 {exp} 的复制用时。'),
+    'communication.estimate': '估计：{est}，隐藏 {share} 的复制用时。实测：{measured}',
+    'communication.estimate_floor': ('估计取下限，即 max(只做乘法, 只做复制) 加上一次乘法与一次复制中较短者：'
+                                     '{est}，隐藏 {share} 的复制用时。实测：{measured}'),
+    'communication.the_estimate': '估计', 'communication.held': '{line}，估计成立。',
+    'communication.missed': '{line}，估计不成立。', 'communication.profile.guess': '你的猜测：{guess}。',
     'communication.control': '对照', 'communication.ex3.answer': '{vs_max}；{vs_sum}。',
     'communication.hid_unclear': '；少用 {ms}，按规则这与没有隐藏复制用时分不清',
     'communication.profile.answer': ('由中位数算，只做复制 /（只做乘法 + 只做复制）= {copy} / {both} = {pred}；'
-                                     '这一次分析的运行中，复制各行占其自身用时的 {share}。'),
+                                     '在这一次分析的运行中，{ops}的自身用时占全部自身用时的 {share}。'),
     'communication.control_model': '模型：只做乘法，不变慢',
     'communication.profile.col_calls': '调用次数',
-    'communication.profile.col_share': '占总自身用时的比例',
+    'communication.profile.col_share': '占全部自身用时的比例',
 }
