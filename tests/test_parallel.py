@@ -273,8 +273,11 @@ def test_the_lanes_answer_gives_the_baseline_verdict_first_then_the_control_then
     with using_language('en'):
         assert dp.lanes_answer(rows) == (
             'Worked answer: together vs the baseline: faster (7.1% less time). The baseline ran 1.79x as fast as the '
-            'control: together saves at most 1 − 1.79/2 = 11%. Together took 0.104 s, the longer lane alone 0.110 s: '
-            'faster (5.5% less time).')  # the question's answer first, cell 17's rule as a number, the lanes measured
+            "control (one core). Two one-core lanes take at least half the control's time: together saves at most "
+            '1 − 1.79/2 = 11% of the baseline, if each lane keeps its time alone. Together took 0.104 s, the longer '
+            'lane alone 0.110 s: faster (5.5% less time).')  # the question's answer first, the control's bound
+        rows.cmp['d'] = Measurement('d', [0.13] * 3)  # together slower than the longer lane alone: the number says
+        assert dp.lanes_answer(rows).endswith('0.110 s: slower (18% more time): the lanes slowed each other.')
         rows.control = None  # a GPU first lane: no control row, no control sentence
         assert 'control' not in dp.lanes_answer(rows) and dp.lanes_answer(rows).count('. ') == 1
         rows.busy = 0.9
@@ -297,11 +300,11 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
         dp.plot_independence([torch, mx, naive])
         assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
         assert dp.independence_answer([torch, mx, naive]).splitlines() == [  # a verdict a line, the question's last
-            'PyTorch: no, one product at a time by construction, as the hatched bar says.',  # the model's
+            'PyTorch: no: on a CPU each mm returns only after its product is done, so one at a time.',
             "MXNet's control, NaiveEngine: issued together 410 ms vs one at a time 400 ms: no clear difference "
             '(medians within 5%).',
             'Worked answer: MXNet: yes, 2.00x as fast: issued together 200 ms vs one at a time 400 ms: faster (50% '
-            'less time).']  # in the figure's unit, ms
+            'less time). Against PyTorch one at a time (250 ms): faster (20% less time).']  # in the figure's unit
         assert 'MXNet: cannot tell: ' in dp.independence_answer([torch, mx, mx])  # no "yes" the control undoes
         assert 'MXNet: no, ' in dp.independence_answer([torch, naive, naive])
         torch.busy = 0.9  # others kept the cores busy (sampled once, kept on the first run): no verdict, no answer
@@ -309,10 +312,11 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
             'Worked answer: issued together vs one at a time: cannot measure here')
         assert 'MXNet' not in dp.independence_answer([torch])  # no MXNet: PyTorch's answer alone
     assert len(ax.get_yticklabels()) == 6 and len(ax.collections) >= 6  # two rows a run; every repeat drawn
-    assert 'model: one at a time ÷ products at once' in [x.get_text() for x in ax.get_legend().texts]
+    assert 'model: one at a time ÷ products run at once\n(engine threads; 1 without them)' in [
+        x.get_text() for x in ax.get_legend().texts]
     labels = [x.get_text().split('\n')[0] for x in ax.get_yticklabels()]
-    assert 'PyTorch (threads: 1): one at a time (wait after each)' in labels  # PyTorch's rows say their threads
-    assert 'MXNet (worker threads: 2): issued together (one wait)' in labels  # and MXNet's its engine's workers
+    assert 'PyTorch (threads per product: 1):' in labels  # each product's threads, the way on the next line
+    assert 'MXNet (engine threads: 2, threads per product: 1):' in labels  # and MXNet's engine's
 
 
 def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
@@ -325,25 +329,25 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
                                           'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
         assert dp.small_ops_answer(small) == (  # 'x as fast' only, as the question asks: no '% less time' beside it
-            'Worked answer: two threads, 1 of 2 cores each 10.0 ms vs control: one thread, 2 cores 20.0 ms: faster, '
-            '2.00x as fast (model: 1x). One torch.bmm call instead of 800 took 4.00 ms: faster, 5.00x as fast as the '
-            'control.')
+            'Worked answer: two lanes together, 1 of 2 cores each 10.0 ms vs baseline: one thread, whole CPU (2 cores) '
+            '20.0 ms: faster, 2.00x as fast (model: 1x). One torch.bmm call instead of 800 took 4.00 ms: faster, '
+            '5.00x as fast as the baseline.')
         small.busy = 0.9  # others kept the cores busy: the graders' line, no verdict
-        assert dp.small_ops_answer(small).startswith('Worked answer: two threads vs one thread: cannot measure')
+        assert dp.small_ops_answer(small).startswith('Worked answer: two lanes vs the baseline: cannot measure')
         gpu.busy = 0.9  # a GPU's rows do not wait for CPU cores
         assert dp.small_ops_answer(gpu) == (
-            'Worked answer: two CUDA streams on the same GPU 20.1 ms vs one thread, the whole device 20.0 ms: no clear '
-            'difference (medians within 5%), 1.00x as fast (model: 1x). One torch.bmm call instead of 800 took '
-            '4.00 ms: faster, 5.00x as fast as the control.')
+            'Worked answer: two CUDA streams on the same GPU 20.1 ms vs baseline: one thread, the whole device '
+            '20.0 ms: no clear difference (medians within 5%), 1.00x as fast (model: 1x). One torch.bmm call instead '
+            'of 800 took 4.00 ms: faster, 5.00x as fast as the baseline.')
         small.busy = 0.0
         fig = dp.plot_small_ops(small, 2)
         assert capsys.readouterr().out == 'your guess 2.00x · predicted 1.00x · measured 2.00x\n'  # model: 1x
         names = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
-    assert names == ['control: one thread, 2 cores', 'two threads, 1 of 2 cores each',  # the control first, same cores
+    assert names == ['baseline: one thread, whole CPU (2 cores)', 'two lanes together, 1 of 2 cores each',  # same cores
                      'one thread, 2 cores, one torch.bmm']  # and torch.bmm, its thread and cores said: no other row
     assert 'model: one thread using the whole device fully' in [x.get_text() for x in fig.axes[0].get_legend().texts]
     bars = [round(b.get_width(), 4) for b in fig.axes[0].patches if b.get_hatch()]
-    assert bars == [20.0]  # hatched: the model, two threads take the control's time (one thread fills both cores)
+    assert bars == [20.0]  # hatched: the model, two lanes take the baseline's time (one thread fills both cores)
 
 
 def test_the_recording_draws_and_says_its_verdicts():
@@ -372,10 +376,10 @@ def test_the_recording_draws_and_says_its_verdicts():
         assert recorded_sync_line(rec) == ('No wait: the clock stopped at 1.25 ms; waiting for every device, it took '
                                            '131 ms: the 50 products.')
         assert recorded_answer(rec) == (  # the verdict first, the baseline's arithmetic, the longer job
-            'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). At the '
-            "GPU's pace all 1466 products take 0.499 s × 1466/1440 = 0.508 s; the CPU can take at most 1.8% of that "
-            "off, below the rule's 5%. Running together took about the longer job, the GPU's 0.499 s, not the sum "
-            "0.915 s.")  # whose job: its kind
+            'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). Per '
+            "product the CPU took 46 times the GPU's time. At the GPU's pace all 1466 products take 0.499 s × "
+            "1466/1440 = 0.508 s; the CPU can take at most 1.8% of that off, below the rule's 5%. Together took about "
+            "the longer job, the GPU's 0.499 s, not the sum 0.915 s.")  # whose job: its kind
         fig = recorded_figure(rec, 0.6, 0.52)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
         assert labels[0].endswith(': 1440 products') and labels[2].startswith('computed: the two alone'), labels

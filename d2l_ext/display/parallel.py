@@ -26,8 +26,6 @@ def lanes_table(lanes_by_framework: dict):
     return type('T', (), dict(frame=df, _repr_html_=lambda _: html(df, classes=None), __repr__=lambda _: text(df)))()
 
 
-# -- one verdict line --------------------------------------------------------------------------
-
 def serial(result) -> Measurement:
     """One after the other in each repeat: the lanes' times alone added up, repeat by repeat (interleaved runs)."""
     return Measurement(t('parallel.name.serial'), [sum(ts) for ts in zip(*(m.repeated() for m in result.lane_times))])
@@ -41,13 +39,10 @@ def unmeasurable(label: str, busy: float | None) -> str | None:
 
 
 def _busy(result) -> float:  # others' share of the cores, sampled once right after `result` was measured, kept on it
-    if getattr(result, 'busy', None) is None:
-        from ..grading.measurable import others_busy
-        result.busy = others_busy()
+    from ..grading.measurable import others_busy
+    result.busy = others_busy() if getattr(result, 'busy', None) is None else result.busy
     return result.busy
 
-
-# -- pictures ------------------------------------------------------------------------------------
 
 def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
@@ -108,9 +103,10 @@ def lanes_answer(rows) -> str:
     unit, slow = verdict.unit_for(*(x.median for x in m)), max(m[:len(rows.lanes)], key=lambda x: x.median)
     r = rows.control and m[5].median / m[4].median  # the baseline's speed over the control's: saves <= 1 - r/2
     control = r and t('parallel.answer.control', x=verdict.num(r, 'x'), r=f'{r:.2f}', most=f'{max(0, 100-50*r):.0f}%')
+    slowed = t('parallel.answer.slowed') if verdict.compare(m[3], slow) == 'slower' else ''  # the number beside it
     return verdict.answer(t('parallel.answer.vs_baseline', by=verdict.by(m[3], m[4])), control or '', t(
         'parallel.answer.lanes', both=verdict.num(m[3].median, unit), slow=verdict.num(slow.median, unit),
-        by=verdict.by(m[3], slow)))
+        by=verdict.by(m[3], slow), slowed=slowed))
 
 
 def plot_variants(result, ax=None, title=None):
@@ -125,7 +121,7 @@ def _ways(r):
     return r.times['issued_together'], r.times['one_at_a_time']
 
 
-def _engine(r, text=t) -> str:  # 'MXNet (NaiveEngine)', the control; on a CPU the settings: 'PyTorch (threads: 1)'
+def _engine(r, text=t) -> str:  # 'MXNet (NaiveEngine)', the control; on a CPU: 'PyTorch (threads per product: 1)'
     name, n, w = framework(r.framework).display, r.threads * (r.engine == 'eager'), getattr(r, 'workers', 0)
     e = text('parallel.threads', n=n) if n else text('parallel.workers', n=w) if w else r.engine
     return name if e in ('eager', 'ThreadedEnginePerDevice') else text('parallel.run_of', framework=name, engine=e)
@@ -142,7 +138,8 @@ def independence_answer(runs) -> str:
     lines = [t('parallel.answer.torch')] + (
         [t('parallel.answer.naive', **said[2]), t(f'parallel.answer.{answer}', **said[1])] if answer else [])
     gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # a verdict a line, MXNet's (the question's) last
-    return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(lines[-1]))
+    vs = answer and t('parallel.answer.vs_torch', b=said[0]['b'], by=verdict.by(_ways(runs[1])[0], _ways(runs[0])[1]))
+    return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(lines[-1], vs or ''))
 
 
 def plot_independence(runs, guess: float | None = None):

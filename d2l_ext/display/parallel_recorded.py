@@ -98,7 +98,8 @@ def recorded_answer(rec) -> str:
     own, total = p.iters[0], sum(p.iters)  # share: the CPU's products, at most what it can take off the baseline
     said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
                 alone=verdict.num(alone), own=own, total=total, share=f'{100 - 100 * own / total:.1f}%',
-                predicted=verdict.num(_predicted(p)['baseline']), who=who)
+                predicted=verdict.num(_predicted(p)['baseline']), who=who,
+                pace=f'{max(per := [m.median / k for m, k in zip(p.lane_times, p.iters)]) / min(per):.0f}')
     first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)
     return verdict.answer(t('parallel.answer.line', line=line), t('parallel.answer.rec_base', **said),

@@ -28,7 +28,7 @@
 #
 # | notebook | what you will see |
 # |---|---|
-# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two jobs on two devices at once, against one device doing both; what the clock must wait for |
+# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two jobs on two lanes at once (two devices, or two halves of one CPU), against one device doing both; where two CPU lanes win (exercise 2); what the clock must wait for |
 # | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copying results to the host while the next product computes, and what that takes |
 # | [13.3.3 Extra: The Dependency Graph of Fig. 13.3.1](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step split into two halves run at once, against one device |
 # | [13.3.4 Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, each gradient's all-reduce starting while backward still runs |
@@ -48,7 +48,7 @@
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项工作在两个设备上同时运行，与一个设备完成两项工作相比；计时前后要同步哪些设备 |
+# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项工作在两个计算资源（两个设备，或一个 CPU 的两半）上同时运行，与一个设备完成两项工作相比；两个 CPU 计算资源何时更快（练习 2）；计时前后要同步哪些设备 |
 # | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：一次训练迭代拆成两半同时运行，再与一个设备相比较 |
 # | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
@@ -97,8 +97,7 @@ print(recorded_alone(rec))
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
 #
-# A CPU beside a GPU adds little: per product it is about 50 times slower. The book's gain needs two devices of
-# similar speed; no lesson here has two GPUs.
+# Where two lanes win on a CPU: 13.3.1, exercise 2.
 #
 # **Exercise.** How long will each take? Write your two predictions, in seconds: the baseline into
 # `my_guess_baseline`, running together into `my_guess`.
@@ -107,7 +106,7 @@ print(recorded_alone(rec))
 # 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的重复）互不重叠；中位数之差至少是较大中位数的5%。
 # 两个条件都满足，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
 #
-# CPU 与 GPU 并列时帮助不大：每次乘法 CPU 约慢 50 倍。书中的收益需要两个速度相近的设备，而这些课程都没有两个 GPU。
+# 两个计算资源在 CPU 上同时运行更快的情形，见12.3.1节的练习 2。
 #
 # **练习**：两者各要多久？把你的两个预测（秒）分别写进下面两个变量：
 #

@@ -200,28 +200,23 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # ## Predict, then measure
 #
 # The rows: each lane alone, one after the other, together, and the **baseline**: one device doing both jobs. On CPU
-# lanes the baseline is the whole CPU (both cores), and a last row, the **control**, runs its job on one thread. The
+# lanes the baseline is the whole CPU (both cores), and a last row, the **control**, runs its job on one core. The
 # next cell measures every row, interleaved, 5 repeats each, and prints each lane's median alone.
 #
-# On two CPU lanes the baseline runs each product on both cores, while together runs two products at once, one core
-# each. The same cores do the same products, so the two differ only in how well one product uses two threads. The
-# control tests that: if the baseline takes half the control's time, expect no clear difference; the more it takes,
-# the more together can win.
-#
-# With two GPUs the model gives together about half the baseline. No lesson has two GPUs.
+# On CPU lanes together runs two products at once, one core each, while the baseline runs each product on both cores:
+# expect little or no gain here. The control measures what the baseline leaves unused. Exercise 2's small products
+# are where two CPU lanes win. On two GPUs the model gives together about half the baseline.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 图中的各行：每个计算资源单独运行、先后运行、同时运行，以及**基线**（一个设备完成两项任务）。
-# 在 CPU 计算资源上，基线是整个 CPU（两个核心），还有最后一行**对照**：用一个线程完成基线的任务。下一个单元格交替测量每一行，每行重复5次，
+# 在 CPU 计算资源上，基线是整个 CPU（两个核心），还有最后一行**对照**：用一个核心完成基线的任务。下一个单元格交替测量每一行，每行重复5次，
 # 核对每个结果，并输出每个计算资源单独运行的中位数。
 #
-# 在两个 CPU 计算资源上，基线用两个核心算每个乘法；同时运行则一次算两个乘法，各用一个核心。
-# 同样的核心做同样的乘法，所以两者的差别只在于一个乘法能否用好两个线程，对照检验的正是这一点。
-# 如果基线的用时是对照的一半，预计没有明显差别；基线用时越多，同时运行就可能快得越多。
-#
-# 按本节的模型，有两个 GPU 时，同时运行的用时约为基线的一半。这些课程都没有两个 GPU。
+# 在 CPU 计算资源上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。所以预计这里收益很小或没有收益。
+# 对照测量的是基线没用上的那部分。练习 2 中的小乘法，才是两个 CPU 计算资源同时运行更快的情形。
+# 按本节的模型，有两个 GPU 时，同时运行的用时约为基线的一半。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -305,19 +300,19 @@ plot_independence(runs, my_guess)  # your guess's line once you set it  #zh: 写
 print(independence_answer(runs))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
-# **2.** When each operation is small, can parallelism help on *one* device? Take 800 products of 64 × 64: one
-# thread (the control), two threads sharing the device, and one `torch.bmm` on one thread. On a CPU one thread splits
-# each product over both cores; if it used them fully, two threads would take its time (the model). How many times as
-# fast as the control will two threads be? Write it into `my_guess`.
+# **2.** When each operation is small, can two lanes beat one device? Take 800 products of 64 × 64: the **baseline**,
+# one thread on the whole device; two lanes together, two threads of 400 products each; and one `torch.bmm` on one
+# thread. If the baseline used the whole device fully, two lanes would take its time (the model). How many times as
+# fast as the baseline will two lanes be? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，即使在*同一个*设备上，并行也有帮助吗？以 800 次 64×64 的乘法为例：
-# 一个线程（对照）、两个线程共用这个设备，以及在一个线程上做一次 `torch.bmm`。在 CPU 上，一个线程把每个乘法分到
-# 两个核心上；如果它充分利用了两个核心，两个线程的用时就与它相同（模型）。
-# 两个线程的速度会是对照的几倍？把你的猜测写进 `my_guess`。
+# **2.** 当每个操作都很小时，两个计算资源能比一个设备快吗？以 800 次 64×64 的乘法为例：**基线**是一个线程用整个设备；
+# 两个计算资源同时运行，即两个线程各做 400 次；还有在一个线程上做一次 `torch.bmm`。
+# 如果基线充分利用了整个设备，两个计算资源的用时就与它相同（模型）。
+# 两个计算资源的速度会是基线的几倍？把你的猜测写进 `my_guess`。
 
 # %%
-my_guess = None  # two threads: times as fast as the control  #zh: 两个线程的速度是对照的几倍
+my_guess = None  # two lanes: times as fast as the baseline  #zh: 两个计算资源的速度是基线的几倍
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_answer
@@ -335,6 +330,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # * On separate devices, two lanes together take $\max(t_1, t_2)$. Two CPU lanes share the cores: together saves at
 #   most what the baseline leaves unused, and the control measures that.
+# * Two CPU lanes beat the whole CPU with exercise 2's small products, not with the larger ones above.
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time, then look at every repeat.
 #
@@ -351,6 +347,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # * 在相互独立的设备上，两个计算资源同时运行的用时为$\max(t_1, t_2)$。两个 CPU 计算资源共用核心：
 #   同时运行至多省下基线没用上的那部分，对照测量的正是这一点。
+# * 两个 CPU 计算资源同时运行，在练习 2 的小乘法上比整个 CPU 快，在上面较大的乘法上则不然。
 # * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
 # * 用每个计算资源实测的用时做预测，再看每一次重复。
 #
