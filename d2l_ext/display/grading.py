@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import json
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -203,63 +202,6 @@ def _execution_count():
     return None if shell is None else shell.execution_count
 
 
-def _source(fn) -> tuple[str, int]:
-    """The function's own source, from the notebook cell or file it was defined in, and its first line there."""
-    import inspect
-    if not inspect.isfunction(fn):
-        raise BadSubmission('grading.not_function', given=type(fn).__name__)
-    try:
-        found, first = inspect.getsourcelines(fn)
-    except (OSError, TypeError):
-        raise BadSubmission('grading.no_source', name=fn.__name__) from None
-    # exec'd code has no file: Python 3.13's linecache may hand back another exec's lines under '<string>'
-    if fn.__code__.co_filename == '<string>' or f'def {fn.__name__}' not in ''.join(found):
-        raise BadSubmission('grading.no_source', name=fn.__name__)
-    return textwrap.dedent(''.join(found)), max(first, 1)
-
-
-def submitted(task_id: str, functions) -> str:
-    """The source to grade: each function's own source, after checking they are the task's functions.
-
-    One function keeps its lines where they are in its cell, so an error's line number is the cell's.
-    A function defined in this package (a worked solution imported instead of written) is refused.
-    """
-    from ..grading.registry import entry
-    wanted = entry(task_id).functions
-    for fn in functions:
-        if (getattr(fn, '__module__', None) or '').startswith('d2l_ext.'):
-            raise BadSubmission('grading.worked_solution', name=getattr(fn, '__name__', '?'))
-    sources = [_source(fn) for fn in functions]
-    given = [fn.__name__ for fn in functions]
-    if sorted(given) != sorted(wanted):
-        raise BadSubmission('grading.names', task=task_id, given=', '.join(given) or '-', wanted=', '.join(wanted))
-    helpers = ''.join('\n\n' + _source(h)[0] for h in _helpers(functions, wanted))
-    if len(sources) == 1:
-        text, first = sources[0]
-        return '\n' * (first - 1) + text + helpers
-    return '\n\n'.join(text for text, _ in sources) + helpers
-
-
-def _helpers(functions, wanted) -> list:
-    """The learner's own functions these call (defined in their notebook or file, not this package's), recursively."""
-    import inspect
-    found, todo = {}, list(functions)
-    while todo:
-        fn = todo.pop()
-        codes, names = [fn.__code__], set()
-        while codes:
-            code = codes.pop()
-            names.update(code.co_names)
-            codes += [c for c in code.co_consts if inspect.iscode(c)]
-        for name in sorted(names):
-            g = fn.__globals__.get(name)
-            if (inspect.isfunction(g) and name not in wanted and name not in found
-                    and not (g.__module__ or '').startswith('d2l_ext')):
-                found[name] = g
-                todo.append(g)
-    return list(found.values())
-
-
 def check(task_id: str, *functions, budget_s: float | None = None) -> CheckedVerdict:
     """Grade the learner's functions for `task_id` and print the verdict in at most 3 lines; returns it.
 
@@ -268,9 +210,12 @@ def check(task_id: str, *functions, budget_s: float | None = None) -> CheckedVer
     process. Bad input (unknown task, wrong function, wrong parameters, syntax error) is one line.
     `.details()` on the result prints the full sentences.
     """
+    from ..grading.core import submitted
+    from ..grading.registry import entry
     from ..grading.runner import bad_input, grade
     try:
-        verdict = grade(task_id, submitted(task_id, functions), budget_s=budget_s, filename='<cell>')
+        source = submitted(task_id, entry(task_id).functions, functions)
+        verdict = grade(task_id, source, budget_s=budget_s, filename='<cell>')
     except BadSubmission as e:
         verdict = bad_input(task_id, e)
     except KeyboardInterrupt:  # the grading process and all it started are gone by now
@@ -352,10 +297,12 @@ def score(task_id: str, code) -> float:
     import io
 
     from ..grading.classroom import points
+    from ..grading.core import submitted
+    from ..grading.registry import entry
     from ..grading.runner import bad_input, grade
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
-            source = code if isinstance(code, str) else submitted(task_id, [code])
+            source = code if isinstance(code, str) else submitted(task_id, entry(task_id).functions, [code])
             verdict = grade(task_id, source)
         except BadSubmission as e:
             verdict = bad_input(task_id, e)

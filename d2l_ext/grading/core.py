@@ -1,9 +1,10 @@
-"""What a graded task is, what it reports (data: drawn by `d2l_ext.display.grading`), and how a learner's source
-becomes functions (all four "Build it" tasks)."""
+"""What a graded task is, what it reports (data: drawn by `d2l_ext.display.grading`), how a learner's source
+becomes functions and a learner's functions their source (all four "Build it" tasks)."""
 from __future__ import annotations
 
 import ast
 import inspect
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -215,7 +216,6 @@ def load_submission(task: Task, source: str, filename: str = '<submission>') -> 
 def with_lines(fn: Callable, *changes: tuple[str, str]) -> str:
     """`fn`'s source with the one line running each `statement` replaced by `instead` at its indentation ('' drops
     the line; comments do not count): a typical wrong version written as its change to a worked solution."""
-    import textwrap
     lines = textwrap.dedent(inspect.getsource(fn)).splitlines(keepends=True)
     for statement, instead in changes:
         found = [i for i, line in enumerate(lines) if line.split('#')[0].strip() == statement]
@@ -224,3 +224,56 @@ def with_lines(fn: Callable, *changes: tuple[str, str]) -> str:
         line = lines[found[0]]
         lines[found[0]] = line[:len(line) - len(line.lstrip())] + instead + '\n' if instead else ''
     return ''.join(lines)
+
+
+def _source(fn) -> tuple[str, int]:
+    """The function's own source, from the notebook cell or file it was defined in, and its first line there."""
+    if not inspect.isfunction(fn):
+        raise BadSubmission('grading.not_function', given=type(fn).__name__)
+    try:
+        found, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        raise BadSubmission('grading.no_source', name=fn.__name__) from None
+    # exec'd code has no file: Python 3.13's linecache may hand back another exec's lines under '<string>'
+    if fn.__code__.co_filename == '<string>' or f'def {fn.__name__}' not in ''.join(found):
+        raise BadSubmission('grading.no_source', name=fn.__name__)
+    return textwrap.dedent(''.join(found)), max(first, 1)
+
+
+def submitted(task_id: str, wanted, functions) -> str:
+    """The source to grade: each function's own source, after checking they are the task's functions (`wanted`).
+
+    One function keeps its lines where they are in its cell, so an error's line number is the cell's.
+    A function defined in this package (a worked solution imported instead of written) is refused.
+    """
+    for fn in functions:
+        if (getattr(fn, '__module__', None) or '').startswith('d2l_ext.'):
+            raise BadSubmission('grading.worked_solution', name=getattr(fn, '__name__', '?'))
+    sources = [_source(fn) for fn in functions]
+    given = [fn.__name__ for fn in functions]
+    if sorted(given) != sorted(wanted):
+        raise BadSubmission('grading.names', task=task_id, given=', '.join(given) or '-', wanted=', '.join(wanted))
+    helpers = ''.join('\n\n' + _source(h)[0] for h in _helpers(functions, wanted))
+    if len(sources) == 1:
+        text, first = sources[0]
+        return '\n' * (first - 1) + text + helpers
+    return '\n\n'.join(text for text, _ in sources) + helpers
+
+
+def _helpers(functions, wanted) -> list:
+    """The learner's own functions these call (defined in their notebook or file, not this package's), recursively."""
+    found, todo = {}, list(functions)
+    while todo:
+        fn = todo.pop()
+        codes, names = [fn.__code__], set()
+        while codes:
+            code = codes.pop()
+            names.update(code.co_names)
+            codes += [c for c in code.co_consts if inspect.iscode(c)]
+        for name in sorted(names):
+            g = fn.__globals__.get(name)
+            if (inspect.isfunction(g) and name not in wanted and name not in found
+                    and not (g.__module__ or '').startswith('d2l_ext')):
+                found[name] = g
+                todo.append(g)
+    return list(found.values())
