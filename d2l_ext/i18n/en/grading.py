@@ -46,9 +46,9 @@ MESSAGES = {
     'grading.will_check': 'once it runs, the check looks for: {checks}',
     'grading.marks_sep': ' · ',  # between the header and the criteria's marks, on one line
     'grading.checks.lanes': ('right results; every lane done on return; the shorter lane {threshold:.0%} beside '
-                             'another; the GPU branch on a simulated GPU'),
-    'grading.checks.copy': ('right buffers, complete on return; copies beside products {threshold:.0%} of the model; '
-                            'the GPU branch on a simulated GPU'),
+                             'another; GPU branch simulated'),
+    'grading.checks.copy': ('right buffers, complete on return; copies beside products {threshold:.0%}; '
+                            'GPU branch simulated'),
     'grading.checks.mlp': 'the float64 update; halves on their lanes, summed on the CPU; overlap {threshold:.0%}',
     'grading.checks.allreduce_a': 'float64 parameters after each step; all-reduces done before optimizer.step()',
     'grading.checks.allreduce_b': 'as (a), with one all-reduce call per step',
@@ -100,8 +100,8 @@ MESSAGES = {
     'grading.fix.copy.buffers': 'copy each product x @ w into buffers[i] and return those buffers',
     'grading.fix.copy.wait': 'wait for the copies before returning (copy_stream.synchronize(), or join the thread)',
     'grading.fix.copy.overlap': 'copy product i while product i+1 runs (another stream or thread)',
-    'grading.fix.copy.event': 'make the copy stream wait for an event recorded right after its product',
-    'grading.fix.copy.gpu': "write the GPU branch (lane.kind == 'gpu'): a copy stream, an event per product",
+    'grading.fix.copy.event': 'copy stream: wait_event on an event recorded after the product',
+    'grading.fix.copy.gpu': 'write the GPU branch: a copy stream, an event per product',
     'grading.fix.mlp.weights': "return the new 'W1', 'b1', 'W2', 'b2' on the CPU, shaped as given",
     'grading.fix.mlp.wrong': "sum the two halves' gradients, then apply one SGD step with lr",
     'grading.fix.mlp.halves': 'call lane_step once per half, the halves together the whole minibatch',

@@ -43,12 +43,6 @@ MESSAGES = {
     'panels.failed': 'The run failed ({kind}): {message}. Press Run to try again.',
     'panels.interrupted': 'Interrupted. The worker was stopped; press Run to start again.',
     'panels.out_of_range': '{what} {value} is outside {low}-{high}: it was set to {used}.',
-    'panels.time_axis': 'time (s)',
-    'panels.seconds_axis': 'time (s)',
-    'panels.speedup_axis': 'speedup (one after the other / together)',
-    'panels.gbps_axis': 'GB/s',
-    'panels.measured': 'measured',
-    'panels.expected': 'expected',
     'panels.recorded_gpu': 'recorded on {gpus}, {cores} CPU cores, driver {driver}, CUDA {cuda}, torch {torch}, '
                            'Python {python}, on {date}',
     'panels.recorded_cpu': 'CPU recording (no GPU): {cores} CPU cores, torch {torch}, Python {python}, on {date}',

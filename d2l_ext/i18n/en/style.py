@@ -6,7 +6,6 @@ MESSAGES = {
     'style.unit.s': 's',
     'style.unit.ms': 'ms',
     'style.unit.us': 'µs',
-    'style.start_axis': 'start time ({unit})',
     'style.predicted_total': 'predicted: {value}',
     'style.guess': 'your guess',
     'style.predicted': 'model: from the times alone',

@@ -18,7 +18,7 @@ MESSAGES = {
     'task.lanes.unfinished': 'some work had not finished {seconds:.0f} s after run_together returned',
     'task.lanes.overlap': ('the shorter lane ran {measured:.0%} of its busy time beside the other '
                            '(needed {threshold:.0%})'),
-    'task.lanes.sim_ok': 'simulated GPU: its products were done when run_together returned',
-    'task.lanes.sim_unsafe': "simulated GPU: run_together returned before the GPU's products were done",
-    'task.lanes.sim_calls': 'simulated GPU beside a CPU lane: {calls} calls of works[i](), not 2',
+    'task.lanes.sim_ok': 'simulated GPU: its products done on return',
+    'task.lanes.sim_unsafe': 'simulated GPU: returned before its products were done',
+    'task.lanes.sim_calls': 'simulated GPU: {calls} calls of works[i](), not 2',
 }

@@ -42,12 +42,6 @@ MESSAGES = {
     'panels.failed': '运行失败（{kind}）：{message}。请再次点击“运行”。',
     'panels.interrupted': '已中断。工作进程已停止；点击“运行”重新开始。',
     'panels.out_of_range': '{what} {value} 超出 {low}–{high} 的范围：已改为 {used}。',
-    'panels.time_axis': '时间（秒）',
-    'panels.seconds_axis': '时间（秒）',
-    'panels.speedup_axis': '加速比（先后运行 / 同时运行）',
-    'panels.gbps_axis': 'GB/s',
-    'panels.measured': '实测',
-    'panels.expected': '预测',
     'panels.recorded_gpu': '记录于 {gpus}，{cores} 个 CPU 核心，驱动 {driver}，CUDA {cuda}，torch {torch}，'
                            'Python {python}，日期 {date}',
     'panels.recorded_cpu': 'CPU 记录（没有 GPU）：{cores} 个 CPU 核心，torch {torch}，Python {python}，日期 {date}',

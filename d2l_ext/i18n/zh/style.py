@@ -6,7 +6,6 @@ MESSAGES = {
     'style.unit.s': '秒',
     'style.unit.ms': '毫秒',
     'style.unit.us': '微秒',
-    'style.start_axis': '开始时间（{unit}）',
     'style.predicted_total': '预测：{value}',
     'style.guess': '你的猜测',
     'style.predicted': '模型：由单独的用时算出',
