@@ -21,7 +21,7 @@ MESSAGES = {
         "the CPU: MXNet's engine runs its operations on a pool of CPU worker threads ({workers})"),
     'core.lane_cpu_share_label': 'CPU lane {number} ({threads} of {cores} cores)',
     'core.lane_cpu_share_torch': (
-        'a Python thread running PyTorch on {threads} of the {cores} cores (intra-op threads); '
+        'a Python thread running PyTorch on {threads} of the {cores} cores; '
         'PyTorch runs CPU operations synchronously, so two lanes need two threads.'),
     'core.lane_one_core': ' This machine has one core, so the two lanes take turns: expect no speedup.',
     'core.lane_worker_row': '{lane} / worker {worker}',
@@ -33,12 +33,11 @@ MESSAGES = {
     'core.unknown_lane': "lane {lane} does not exist here for {framework}; this machine's lanes are: {names}",
     'core.lane_twice': 'lane {lane} is named twice: name each lane once',
     'core.no_lane': 'name at least one lane: {names}',
-    'core.mismatch': ('{what}: relative error {error:.2e} exceeds {tol:.0e}, so the timed computation returned '
-                      'a wrong answer'),
+    'core.mismatch': '{what}: relative error {error:.2e} exceeds {tol:.0e}: the timed computation is wrong',
     'core.worker_not_framework': 'worker {worker} does not run {framework}',
     'core.worker_failed': (
-        'the {framework} worker process stopped (killed or crashed, perhaps out of memory) before it '
-        'finished; the next run starts a fresh one'),
+        'the {framework} worker process stopped before it finished (killed, crashed or out of memory); '
+        'the next run starts a fresh one'),
     'core.col_median': 'median (s)',
     'core.col_iqr': 'IQR (s)',
     'core.col_min': 'min (s)',
@@ -79,6 +78,6 @@ MESSAGES = {
     'core.not_json': '{path}: cannot read it as JSON ({reason})',
     'core.see_help': '{message} (see --help)',
     'core.worker_silent': (
-        'the {framework} worker process gave no sign of life for {seconds} s (stopped or frozen) and was '
-        'stopped; the next run starts a fresh one'),
+        'the {framework} worker process was silent for {seconds} s (stopped or frozen) and was ended; '
+        'the next run starts a fresh one'),
 }

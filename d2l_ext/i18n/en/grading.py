@@ -31,7 +31,7 @@ MESSAGES = {
     'grading.line.unmeasurable': '{label}: cannot measure here ({why})',
     'grading.line.not_judged': '{label}: not judged until the criteria above pass',
     'grading.change': 'change: {fix}',
-    'grading.change_machine': 'nothing in your code: grade it again on an idle machine with more cores',
+    'grading.change_machine': 'not your code: grade again on an idle machine with more cores',
     # why a timed criterion cannot be measured on this machine
     'grading.unmeasurable.cores': 'cores free: {cores}, for {needed} lanes or processes',
     'grading.unmeasurable.load': 'other programs used {busy:.0%} of the cores; measurable up to {limit:.0%}',
@@ -122,10 +122,10 @@ MESSAGES = {
     'grading.fix.correct': 'make every value match the float64 reference',
     'grading.fix.raised': 'fix the error above; run your function once by hand first',
     'grading.fix.raised_at': 'fix line {line} of your code',
-    'grading.fix.hung': 'make sure every wait ends: a join, a wait() or a loop may never return',
+    'grading.fix.hung': 'make every wait end: a join, wait() or loop may never return',
     'grading.fix.memory': 'use less memory: keep only what the task returns',
     'grading.fix.exit': 'do not exit the process from your code',
-    'grading.fix.own_code': 'write the function yourself, leaving the grader and torch.distributed as they are',
+    'grading.fix.own_code': 'write the function yourself; leave the grader and torch.distributed alone',
     # the command line
     'grading.bad_notebook': '{path} is not a notebook that can be read (JSON)',
     'grading.no_cell': 'no cell of {path} defines {name} (the Build-it cell of {task})',

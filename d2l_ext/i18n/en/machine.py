@@ -8,6 +8,6 @@ MESSAGES = {
                                 'speedup can be measured here'),
     'machine.turns_threads': ('this machine has {cores} for {needed} threads (products and copies): they take turns, '
                               'so no overlap or speedup can be measured here'),
-    'machine.noise': ('times below {ms} ms are mostly noise here (the clock and the scheduler), so which is faster '
-                      'says nothing: a larger --size or more --iters gives times that can be compared'),
+    'machine.noise': ('times below {ms} ms are mostly noise here (the clock and the scheduler): a larger --size '
+                      'or more --iters gives times that can be compared'),
 }
