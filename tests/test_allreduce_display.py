@@ -94,14 +94,13 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
 def test_the_flat_answer_reads_b_against_a_then_its_control_naming_the_cause_only_where_the_rule_parts_them():
     assert show.flat_answer(fake()) == 'Worked answer: Here, (b) flat 135 ms vs (a) after backward 140 ms: no clear ' \
         'difference (medians within 5%). Here, (b) flat 135 ms vs (b), buffer kept 120 ms: slower (12% more time). ' \
-        "They differ in one thing: (b)'s torch.cat and ÷n make two new 24 MiB tensors every step, the control's " \
-        'buffer is made once.'
+        "(b)'s torch.cat and ÷n make two new 24 MiB tensors a step; the control makes its buffer once."
     close = fake(serial=0.125)  # (b) 120 ms, its control 105 ms, but one repeat of the control at 140 ms
     close.version('kept').times[2] = [0.14, 0.14]
     assert show.flat_answer(close).endswith('no clear difference (grey boxes overlap).')  # no cause named
     with using_language('zh'):
         assert show.flat_answer(fake()).endswith(
-            '两者只有一处不同：（b）每次迭代都用torch.cat和除法新建两个24 MiB的张量，对照的缓冲区只建一次。')
+            '（b）每次迭代都用torch.cat和除法新建两个24 MiB的张量，对照的缓冲区只建一次。')
 
 
 def test_a_timeline_of_b_draws_its_flatten_and_copy_back():
@@ -152,7 +151,7 @@ def test_the_bucket_sweep_is_a_table_of_each_sizes_calls_then_median_step_per_ru
     assert list(table.columns) == ['DDP 1 MiB', 'DDP 25 MiB (one bucket)']  # DDP only: (d) is drawn beside DDP 1 MiB
     assert table.columns.name == 'version' and all(table.index)  # every row and column labelled
     assert table.loc['all-reduce calls per step'].tolist() == [6, 1]  # each weight with its bias
-    assert show.layer_note(r) == 'A 1024 × 1024 weight is 4 MiB, so a bucket of 4 MiB or less holds one layer.'
+    assert show.layer_note(r) == 'A 1024 × 1024 weight is 4 MiB: a bucket of 4 MiB or less holds one layer.'
     assert len(table) == 3  # the formula is drawn in the figure, not printed
     assert table.loc['Here: median step (ms)'].tolist() == ['120', '136']
     assert table.loc['On the 16-core host: median step (ms)'].tolist() == ['125', '136']

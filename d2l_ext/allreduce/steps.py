@@ -31,7 +31,7 @@ def local_step(model, X, y, optimizer):
 
 def backward_then_allreduce(model, X, y, optimizer):
     """(a): the whole backward pass first, then one all-reduce per gradient, averaged."""
-    #zh: （a）先完成整个反向传播，再对每个梯度做一次全归约，取平均。
+    #zh: （a）先完成整个反向传播，再对每个梯度做一次全归约，取平均
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for p in model.parameters():
@@ -44,7 +44,7 @@ def backward_then_allreduce(model, X, y, optimizer):
 
 def flat_allreduce(model, X, y, optimizer):
     """(b): every gradient copied into one flat buffer, one all-reduce, copied back."""
-    #zh: （b）把所有梯度复制进一个展平的缓冲区，做一次全归约，再复制回去。
+    #zh: （b）把所有梯度复制进一个展平的缓冲区，做一次全归约，再复制回去
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     grads = [p.grad for p in model.parameters() if p.grad is not None]
@@ -78,7 +78,7 @@ def flat_kept(model, X, y, optimizer):
 
 def allreduce_in_hooks(model, X, y, optimizer):
     """(c): each gradient's all-reduce starts from its hook as soon as backward has computed it."""
-    #zh: （c）反向传播一算出某个梯度，它的钩子就启动这个梯度的全归约。
+    #zh: （c）反向传播一算出某个梯度，它的钩子就启动这个梯度的全归约
     works = []
 
     def send(p):
@@ -97,7 +97,7 @@ def allreduce_in_hooks(model, X, y, optimizer):
 
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     """(d): buckets of bucket_mb MiB filled in reverse parameter order, each all-reduced once full."""
-    #zh: （d）按参数的逆序把梯度装进 bucket_mb MiB 的桶，每个桶装满就做一次全归约。
+    #zh: （d）按参数的逆序把梯度装进 bucket_mb MiB 的桶，每个桶装满就做一次全归约
     params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order  #zh: 反向传播的顺序
     buckets, current, size = [], [], 0
     for p in params:  # a bucket closes at bucket_mb MiB (2**20 bytes)  #zh: 桶满 bucket_mb MiB 时封上

@@ -13,15 +13,15 @@ MESSAGES = {
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error '
                                 '{error:.2e} > {tol:.0e}'),
     'allreduce.usage.backend': "backend {backend!r} is not available: use 'gloo'",
-    'allreduce.usage.bucket': 'bucket size {value!r} must be MiB above 0, e.g. 1 or 0.25,1,4,25',
-    'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another port or none',
+    'allreduce.usage.bucket': 'bucket size {value!r}: MiB above 0, e.g. 1 or 0.25,1,4,25',
+    'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another or none',
     'allreduce.usage.no_trace': 'no timeline of {version!r}: this run profiled {traced}',
     'allreduce.summary.head': '{processes} {backend} processes, MLP {layers}x{width}, batch {batch} each, {mb:.1f} MiB',
     'allreduce.summary.version': '{label:<38} median {median:.4f} s  (relative error {error:.1e}, {repeats} repeats)',
     'allreduce.summary.model': 'cost formula: {alpha:.3f} ms a call + bytes at {gbps:.2f} GB/s (ring {ring:.2f})',
     'allreduce.summary.overlap': '{label}: overlap {measured:.0%} (formula {predicted:.0%})',
     'allreduce.summary.trace': 'trace of {label}, process {rank}: {path} (open in Perfetto)',
-    'allreduce.recorded.bad_format': '{where}: not an all-reduce recording of format {format} ({got}): record again',
+    'allreduce.recorded.bad_format': '{where}: not format {format} ({got}): record again',
     'allreduce.recorded.missing': '{where}: missing {missing}: record again',
     'allreduce.processes.gloo': 'PyTorch {torch}, {cores} CPU cores: {n} gloo processes, one core each',
     'allreduce.processes.shared': 'PyTorch {torch}: {n} gloo processes take turns on {cores} CPU core(s), no overlap',
@@ -37,7 +37,7 @@ MESSAGES = {
     'allreduce.plot.timeline_after': '{label}, one profiled step:\nevery all-reduce started after backward ended',
     'allreduce.plot.timeline_during': ('{label}, one profiled step:\nfirst all-reduce started {ms} before backward '
                                        'ended'), 'allreduce.plot.lead': '{ms:.0f} ms (process {rank})',
-    'allreduce.recorded.none': 'no 16-core recording is shipped with d2l_ext',
+    'allreduce.recorded.none': 'no 16-core recording shipped',
     'allreduce.recorded.title': 'recorded: {n} processes (one compute thread each) on a {cores}-core host, {date}',
     'allreduce.lane.waits': 'all-reduce (backward ended first: waits)', 'allreduce.table.version': 'version',
     'allreduce.table.measured': '{where}: median step (ms)', 'allreduce.table.not_recorded': 'not recorded',
@@ -48,9 +48,9 @@ MESSAGES = {
     'allreduce.answer.miss': ("{where}, (c)'s median {median} − formula {model} = {gap}. Backward in (c) − backward "
                               "in (a), the control: {grew}, {part}."), 'allreduce.answer.over': 'more than the gap',
     'allreduce.answer.share': '{share} of the gap; the rest is not measured here',
-    'allreduce.answer.kept': ("They differ in one thing: (b)'s torch.cat and ÷n make two new {mib:.0f} MiB "
-                              "tensors every step, the control's buffer is made once."),
+    'allreduce.answer.kept': ("(b)'s torch.cat and ÷n make two new {mib:.0f} MiB tensors a step; "
+                              "the control makes its buffer once."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
     'allreduce.answer.guess': 'Your guess: {guess}.', 'allreduce.answer.none': 'none of the gap',
-    'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB, so a bucket of {mib:g} MiB or less holds one layer.',
+    'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB: a bucket of {mib:g} MiB or less holds one layer.',
 }
