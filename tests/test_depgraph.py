@@ -272,7 +272,7 @@ def test_draw_graph_writes_every_node_and_labels_copies_with_their_bytes(coarse)
     assert 'samples and weights in\n1.2 MiB' in texts and not any(x.startswith('copy in') for x in texts)
     assert 'grad copy\n795 KiB' in texts and '785 KiB' not in texts  # the box's total, not each arrow's share
     cpu = all(str(n.get('device', '')).startswith('cpu') for n in coarse['nodes'])  # CPU lanes: one device
-    assert ('copy: bytes in the box, arrows dashed' + ('; CPU lanes share one memory' if cpu else '')) in [
+    assert ('copy: bytes in the box, arrows dashed' + ('; CPU lanes share memory' if cpu else '')) in [
         x.get_text() for x in ax.get_legend().get_texts()]
     with using_language('zh'):  # zh names a lane by its hardware, as the timing figure does: 'CPU 0'
         assert not cpu or show.draw_graph(coarse).axes[0].get_legend().get_texts()[0].get_text() == 'CPU 0'
@@ -288,8 +288,8 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
     dag = dg.diamond_dag()
     with using_language('en'):
         assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
-            'time per task, each lane alone running all 21 in order, median of 9 runs '
-            '(lane 0: 1.70 ms · lane 1: 1.71 ms)')  # not 12:
+            'time per task, each lane alone, all 21 in order (median, 9 runs): '
+            'lane 0: 1.70 ms · lane 1: 1.71 ms')  # not 12:
     with using_language('zh'):  # the plan's task times answer the question asked before the cell
         assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
             '各计算资源单独按顺序运行全部21个任务（9次的中位数），平均每个任务用时：计算资源0为1.70毫秒；计算资源1为1.71毫秒')
@@ -353,8 +353,7 @@ def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict(monkeypatch):
         x.get_bbox_patch())) == 8
     assert out.getvalue().strip().startswith(  # one line: the verdict is the measuring cell's
         'Worked answer: Still correct: every task matched float64. '
-        'The outlined critical path chains 8 tasks, each waiting for the one before: no plan takes fewer task times; '
-        'this one takes 8. The run took ')
+        'The outlined critical path chains 8 tasks: no plan takes fewer; this one takes 8. The run took ')
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
@@ -400,14 +399,12 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
         with using_language('en'), redirect_stdout(out):
             show.dag_answer(r)
         return out.getvalue().strip()
-    assert answer().endswith(  # beside each other as alone (all in order on each lane): the last lane's waits
-        'this one takes 2. The run took 5200 ms, not 4000 ms; beside each other the lanes took 1000 ms / 3000 ms a '
-        'task (alone, in order: 1000 ms / 3000 ms); lane 0, last to finish, waited 3000 ms between tasks (grey; '
-        'planned: 2000 ms).')
-    r.speeds['L0'] = 2.0  # 0.5 s a task alone, in order: beside lane 1 it took twice that, against that control
-    assert answer().endswith('this one takes 2. The run took 5200 ms, not the predicted 3500 ms: beside each other '
-                             'the lanes took 1000 ms / 3000 ms a task; alone, in order: 500 ms / 3000 ms; 2 tasks at '
-                             '1000 ms: 2000 ms.')
+    assert answer().endswith(  # the last lane's timeline adds up: start 0 + 2 tasks of 1 s + waits 3 s + 0.2 s = 5.2 s
+        'this one takes 2. The run took 5200 ms; predicted: 4000 ms. Last to finish, lane 0: 0 ms before its first '
+        'task, 2 tasks at 1000 ms = 2000 ms (alone 1000 ms), waits 3000 ms (plan: 2000 ms). The timer stopped 200 ms '
+        'after its last task.')
+    r.speeds['L0'] = 2.0  # 0.5 s a task alone, in order: beside lane 1 it took twice that
+    assert 'predicted: 3500 ms. Last to finish, lane 0: ' in answer() and '= 2000 ms (alone 500 ms)' in answer()
     r.speeds['L0'], r.measurements[dg.DAG_VARIANTS[0]] = 1.0, Measurement('one', [6.0])
     r.measurements[dg.DAG_VARIANTS[1]] = Measurement('planned', [4.1])  # within 5% of the prediction
     with using_language('en'):
@@ -415,4 +412,4 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
         r.measurements[dg.DAG_VARIANTS[2]] = Measurement('all cores', [5.0])
         assert show._dag_base(r)[2] == 'one device (all cores)'
         assert 'vs one device (all cores) 5000 ms' in show.dag_lines(r)
-    assert answer().endswith('The run took 4100 ms, within 5% of the predicted 4000 ms.')
+    assert 'The run took 4100 ms; predicted: 4000 ms. ' in answer()  # within 5%: the same accounting

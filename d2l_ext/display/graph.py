@@ -10,7 +10,7 @@ from ..depgraph.model import SERVER
 from ..depgraph.recording import CONTROL, WAYS  # noqa: F401 (WAYS: the keys graph.variant.<way>)
 from ..depgraph.runs import unread_lanes
 from ..i18n import t
-from ..results import MIN_SHARE, quartiles
+from ..results import MIN_SHARE
 from ..timing import Measurement
 from . import style, tables, verdict
 from .fonts import plot_lane
@@ -188,11 +188,6 @@ def draw_step(rec: dict, guess_ms=None, title=None):
         rest=ms(recording.parts(run)[-1][1]), wall=ms(rows['in_turn'].median), way=labels['split'])  # GPU+CPU: plus
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
-    (a, b), (c, d) = (quartiles(rows[v]) for v in (best, 'split'))  # the verdict's two grey boxes
-    if verdict.compare(rows['split'], rows[best]) == 'same':  # above together's, the verdict's reason in its words
-        close, over = verdict.within_share(rows['split'].median, rows[best].median), min(b, d) > max(a, c)
-        top.text((min(b, d) if over else max(b, d)) * 1e3, list(rows).index('split') - 0.65, ' ' + style.plot_text(
-            'verdict.why_close' if close else 'verdict.why_overlap'), va='center')
     half, m = (run['events'][best][0]['end'] - run['events'][best][0]['start']) / 2, rows[best].median  # on top, the
     top.barh(-1, (m - half) * 1e3, height=0.3, fill=False, hatch='///', ec=style.color('predicted'))  # book's case
     top.set_yticks([-1, *range(len(rows))], [style.plot_text('graph.two_devices', device=style.plot_text(
@@ -272,14 +267,15 @@ def split_answer(here: dict, guess=None) -> None:
     h, (held, pct) = recording.halves_summary(run), _rule(predicted, together, predicted)
     errors = [max(h['split'].values()) - max(h['in_turn'].values())] + [x - p for k, p, x, a in parts[2:]]
     key = 'missed' if not held else 'offset' if max(map(abs, errors)) >= MIN_SHARE * predicted else 'landed'
-    where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=pct)
+    where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=pct, net=(
+        '+' if together >= predicted else '−') + _ms(abs(together - predicted)))
     which = t('graph.and').join(t(f'graph.miss.{a}') for a in (1, 2, 3) if a in failed)
     k, p, x, _ = max(parts, key=lambda q: abs(q[2] - q[1]))  # the largest part of the miss
     big = t('graph.answer.largest', part=t('graph.part.alone') if k == 'apart' else name[k], d=(
         '+' if x >= p else '−') + _ms(abs(x - p)))
     net = t('graph.answer.failed', which=which, where=where, big=big) if failed else t('graph.answer.held', where=where)
     if guess is not None:  # the learner's guess beside the assumptions that failed
-        mine = sorted({guess} if isinstance(guess, int) else guess)
+        mine = [1] * guess if isinstance(guess, bool) else sorted({guess} if isinstance(guess, int) else guess)
         print(t('graph.guess_failed', guess=', '.join(map(str, mine)) or '-', got=', '.join(map(str, failed)) or '-'))
     point, nums = _split_point(here)
     print(net, verdict.answer(t(f'graph.answer.{point}', **nums), _control(run)), sep='\n')  # the answer last
@@ -337,13 +333,12 @@ def dag_answer(ex) -> None:
     from IPython.display import display
     display(draw_dag(ex.dag, ex.lanes, path=True))
     planned, replay = ex.measurements[DAG_VARIANTS[1]].median, (ex.predicted_ms() or {}).get(DAG_VARIANTS[1])
-    m, kinds = ex.miss(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads]
-    each = {k: ' / '.join(map(_ms, m[k])) for k in ('took', 'alone')} | {'n': f"{ex.model['planned']:g}", 'last': _ms(
-        m['took'][m['last']]), 'total': _ms(ex.model['planned'] * m['took'][m['last']])}  # per lane; the last lane's
-    said = [] if not replay else [t('graph.answer.dag_landed', measured=_ms(planned), predicted=_ms(replay))] if abs(
-        planned / replay - 1) < MIN_SHARE else [t(f"graph.answer.dag_{'slower' if m['slower'] else 'miss'}", waited=(
-            _ms(m['waited'])), replayed=_ms(m['replayed']), lane=lane_name(f"lane {m['last']}", kinds=kinds), measured=(
-                _ms(planned)), predicted=_ms(replay), **each)]
+    m, kinds, per = ex.miss(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads], ex.per_task()
+    took, waited, n, start, _ = per[m['last']] if per else (0.0,) * 5  # the last lane, as the timeline draws it
+    said = [] if not (replay and per) else [t('graph.answer.dag_run', measured=_ms(planned), predicted=_ms(
+        replay), lane=lane_name(f"lane {m['last']}", kinds=kinds), start=_ms(start), n=n, took=_ms(took), total=_ms(
+            n * took), alone=_ms(m['alone'][m['last']]), waited=_ms(waited), replayed=_ms(m['replayed']), tail=_ms(
+                ex.trace_wall - start - n * took - waited))]  # the timeline's sum: start + tasks + waits + tail
     print(verdict.answer(t('graph.answer.dag_correct'), t('graph.answer.path', path=f"{ex.model['critical_path']:g}",
                                                              planned=f"{ex.model['planned']:g}"), *said))
 

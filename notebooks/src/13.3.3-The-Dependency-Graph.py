@@ -147,7 +147,7 @@ show.draw_graph(graph)
 #
 # ## 先预测，再测量
 #
-# 书中的图12.3.1 假定有两个相同的 GPU，这里没有一台机器有两个 GPU。每张图最上面一行（斜线）是它们的模型。
+# 书中的图12.3.1 假定有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。每张图最上面一行（斜线）是它们的模型。
 #
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
@@ -234,7 +234,7 @@ my_guess_graph = None  # (does the graph change?, does the check catch it?), e.g
 hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把计算资源 0 的梯度用了两次
 hasty_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty))
 worked_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # the worked step's  #zh: 参考实现的
-show.draw_graph(hasty_graph, missing=worked_graph)  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
+show.draw_graph(hasty_graph, missing=worked_graph, title='graph.title_changed')  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 try:
@@ -253,7 +253,7 @@ show.wrong_sum_answer(hasty_graph, caught)
 # （某一半的变化达到预测训练迭代的 5% 以上）。参考答案检验全部三个假定。
 
 # %%
-my_guess_failed = None  # {1} if assumption 1 failed here, else set()  #zh: 假定1在这里不成立就写 {1}，否则写 set()
+my_guess_failed = None  # True if assumption 1 failed here, else False  #zh: 假定1在这里不成立就写 True，否则写 False
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 show.split_answer(here, my_guess_failed)
@@ -301,8 +301,8 @@ show.dag_answer(ex5)
 # ## Remember
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
-# * Only the faster one-device row says whether splitting pays. Two identical devices would (the model row); on the GPU+CPU
-#   recording, together took longer than the GPU alone: the CPU's half alone outlasts the GPU's whole step.
+# * Only the faster one-device row says whether splitting pays. On two identical devices it would pay (the model row).
+#   On the GPU+CPU recording it does not: the CPU's half alone outlasts the GPU's whole step.
 # * Faster must stay correct: check against float64.
 #
 # ## Pitfalls
@@ -316,8 +316,8 @@ show.dag_answer(ex5)
 # ## 小结
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
-# * 只有与较快的那一行“一个设备”比较，才能说明拆分是否划算。两个相同的设备会划算（模型那一行）；在 GPU 加 CPU 的记录中，
-#   同时运行比只用 GPU 更慢：CPU 的一半单独就比 GPU 上的整次训练迭代还长。
+# * 只有与较快的那一行“一个设备”比较，才能说明拆分是否划算。在两个相同的设备上拆分会划算（模型那一行）。
+#   在 GPU 加 CPU 的记录中并不划算：CPU 的一半单独就比 GPU 上的整次训练迭代还长。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点

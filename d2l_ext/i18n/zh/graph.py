@@ -46,14 +46,11 @@ MESSAGES = {
     'graph.answer.caught': '与 float64 结果的检查发现了错误的更新。',
     'graph.answer.passed': '与 float64 结果的检查通过了：更新没有改变。',
     'graph.answer.dag_correct': '结果仍然正确：每个任务都与 float64 结果一致。',
-    'graph.answer.path': ('关键路径（加粗框出）有 {path} 个任务，每个都要等前一个，所以两个计算资源上的任何计划'
-                          '都不少于 {path} 个任务的时间；这个计划用 {planned} 个任务的时间。'),
-    'graph.answer.dag_landed': '这次运行用了 {measured}，与预测的 {predicted} 相差不到5%。',
-    'graph.answer.dag_slower': ('这次运行用了 {measured}，而不是预测的 {predicted}：两个计算资源同时运行时每个任务用 '
-                                '{took}（单独按顺序运行：{alone}）；{n} 个任务、每个 {last}：{total}。'),
-    'graph.answer.dag_miss': ('这次运行用了 {measured}，而不是预测的 {predicted}；两个计算资源同时运行时'
-                              '每个任务用 {took}（单独按顺序运行：{alone}）；最后完成的{lane}在任务之间等待了 '
-                              '{waited}（灰色），计划中只等待 {replayed}。'),
+    'graph.answer.path': ('关键路径（加粗框出）有 {path} 个任务：任何计划都不少于 {path} 个任务的时间；'
+                          '这个计划用 {planned} 个任务的时间。'),
+    'graph.answer.dag_run': ('这次运行用了 {measured}，预测为 {predicted}。最后完成的{lane}：第一个任务之前 {start}，'
+                             '{n} 个任务、每个 {took}，共 {total}（单独运行 {alone}）。它等待了 {waited}（计划中 '
+                             '{replayed}），最后一个任务结束 {tail} 后计时停止。'),
     'graph.legend_timer_stops': '计时停止（{wall}）',
     'graph.dag_alone': '各计算资源单独按顺序运行全部 {n} 个任务（{r} 次的中位数），平均每个任务用时：{each}',
     'graph.dag_each': '{lane}为 {took}',
@@ -64,7 +61,7 @@ MESSAGES = {
     'graph.legend_handoff': '在记录的各部分之外计时：\n启动和等待计算资源、同步',
     'graph.legend_wait': '等待',
     'graph.legend_wait_gpu': '等待（GPU 上还没有排入工作）',
-    'graph.two_devices': '两个相同的 {device}（模型）\n一个设备 {one} − 其训练迭代的一半 {half}\n= {two}毫秒',
+    'graph.two_devices': '两个相同的 {device}（模型）\n一个设备 {one} − 其“训练迭代”条的一半 {half}\n= {two}毫秒',
     'graph.legend_timers': '计时停止',
     'graph.legend_waiting': '等待输入',
     'graph.legend_ready': '输入已就绪，计算资源空闲',
@@ -73,6 +70,7 @@ MESSAGES = {
     'graph.title_dag_trace.traced': '另一次运行，每个任务后都等待：每个任务在它的计算资源上，灰色为等待',
     'graph.legend_path': '关键路径',
     'graph.title_graph': '两个计算资源上的一次训练迭代（记录所得）',
+    'graph.title_changed': '两个计算资源上的一次训练迭代（改动后的服务器）',
     'graph.title_repeats': '三种方式及其中每一半的用时（每种各重复 {n} 次）',
     'graph.title_timeline': '各取用时为中位数的一次重复：条形不是上面的中位数',
     'graph.title_dag': '依赖图，按两个计算资源上的计划排列（各列按依赖关系）',
@@ -118,7 +116,7 @@ MESSAGES = {
     'graph.answer.failed': '不成立的是{which}；{big}；{where}。',
     'graph.answer.held': '没有哪一部分的变化达到预测训练迭代的5%；{where}。',
     'graph.answer.landed': '预测（{predicted}）与“同时运行”（{together}）相差不到5%',
-    'graph.answer.offset': '各部分的偏差大体抵消，预测（{predicted}）与“同时运行”（{together}）相差不到5%',
+    'graph.answer.offset': '各部分的变化合计 {net}，预测（{predicted}）与“同时运行”（{together}）相差不到5%',
     'graph.answer.missed': '预测（{predicted}）与“同时运行”（{together}）相差 {pct}',
     'graph.miss.2': '假定2（较短的一半有一部分单独运行）',
     'graph.miss.3': '假定3（其他时间变了）',
