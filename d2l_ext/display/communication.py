@@ -10,7 +10,6 @@ from .communication_timelines import _mode_name, plot_comm_timelines  # noqa: F4
 from .parallel import variant_name
 from .repeats import plot_repeats
 
-RULES = ('separate', 'one_stream', 'own_core', 'shared', 'engine')  # CommRow.expectation: communication.rule.<rule>
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
 MODES = ('book: copy_to_cpu(y)', 'pageable, preallocated, same stream', 'book: copy_to_cpu(y, non_blocking=True)',
          'pinned, preallocated, same stream', 'pinned, preallocated, copy stream + events')  # CommRow.mode values
@@ -77,18 +76,22 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The estimate and this run in one unit, the share of copies alone hidden (the estimate's: r, or the floor's);
-    then the worked answer: run_and_copy against the estimate by the rule (no clear difference: the estimate held)."""
-    m, est = comparison.measurements, predicted['overlapped']
-    row = SimpleNamespace(times=m, run=m['run'].median, copy=m['copy'].median, overlapped=m['overlapped'].median)
-    floor = est > (row.run + row.copy * (1 - control_r(comparison))) * 1.0001
-    estimate = t('communication.estimate_floor' if floor else 'communication.estimate', est=verdict.num(est, 'ms'),
-                 share=verdict.num(max(0.0, (row.run + row.copy - est) / row.copy), '%'),
-                 measured=hidden_sentence(_word('overlapped'), row, amount=True))
-    point = Times('estimate', [est])  # a repeat of one: its grey box is the estimate itself
-    held = 'communication.held' if verdict.compare(m['overlapped'], point) == 'same' else 'communication.missed'
-    line = verdict.line(_word('overlapped'), m['overlapped'], t('communication.the_estimate'), point, 'ms')
-    return estimate + '\n' + verdict.answer(t(held, line=line))
+    """The estimate and this run against products alone + copies alone (none hidden); then the worked answer: the share
+    of the copy time hidden beside the estimate's (r, or the floor's), and run_and_copy against the estimate by the
+    rule ('held' only where the rule also tells the run from none hidden)."""
+    m, est, way = comparison.measurements, predicted['overlapped'], _word('overlapped')
+    (run, copy), added, over = (m[k].median for k in ('run', 'copy')), _added(m), m['overlapped']
+    floor, point = est > (run + copy * (1 - control_r(comparison))) * 1.0001, Times('estimate', [est])  # 1 repeat
+    share = lambda base, x: verdict.num(min(1.0, max(0.0, (base - x) / copy)), '%')  # noqa: E731
+    none, vs = verdict.compare(over, added), verdict.compare(over, point)  # against none hidden, against the estimate
+    so = 'held' if none == 'faster' and vs == 'same' else 'plain' if vs == 'same' else 'missed'
+    hid = 'communication.answer.hid' if none == 'faster' else 'communication.answer.unclear' if (
+        none == 'same' and over.median < added.median) else 'communication.answer.none'
+    first = t('communication.estimate_floor' if floor else 'communication.estimate', est=verdict.num(est, 'ms'),
+              measured=verdict.line(way, over, _word('added'), added, 'ms'))
+    return first + '\n' + verdict.answer(
+        t(hid, way=way, share=share(added.median, over.median), est=share(run + copy, est)),
+        t(f'communication.{so}', line=verdict.line(way, over, t('communication.the_estimate'), point, 'ms')))
 
 
 def _added(times) -> Times:
@@ -96,14 +99,12 @@ def _added(times) -> Times:
     return Times('added', [a + b for a, b in zip(times['run'].repeated(), times['copy'].repeated())])
 
 
-def hidden_sentence(way: str, row, amount: bool = False) -> str:
+def hidden_sentence(way: str, row) -> str:
     """'<way> took X vs products alone + copies alone Y, <by the rule>', then the share of the copy time it hid where
-    faster, none where slower, the verdict alone where unclear (with `amount`: the Y − X as printed it may hide)."""
+    faster, none where slower, the verdict alone where unclear."""
     word, added, num = verdict.compare(row.times['overlapped'], _added(row.times)), _added(row.times), verdict.num
-    gap = verdict.printed_gap(added.median * 1e3, row.overlapped * 1e3)  # Y − X as printed, in ms
     hid = t('communication.hid', share=num(hidden_share(row), '%')) if word == 'faster' else t(
-        'communication.hid_unclear', ms=t('verdict.unit.ms', value=gap)) if amount and word == 'same' and float(
-        gap) > 0 else t('communication.hid_none') if word == 'slower' or amount else ''
+        'communication.hid_none') if word == 'slower' else ''
     return t('communication.hidden', way=way, total=num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
         row.times['overlapped'], added), sum=num(added.median, 'ms'))
 
@@ -237,24 +238,19 @@ def exercise_three_text(r) -> str:
 
 
 def plot_exercise_three(r, guess=None):
-    """Each lane alone and together (repeats, grey boxes); under together, hatched: max(t1, t2), t1 + t2 and, where a
-    CPU's threads outnumber its cores, busy threads sharing them evenly (threads / cores × max); the guess (ms)."""
-    together, n = _name('together'), sum((list(r.lane_threads) + [1, 1])[:2]) + r.copy_threads
+    """Each lane alone and together (repeats, grey boxes); under together, hatched and named at their ends: max(t1, t2)
+    and t1 + t2; the guess (ms)."""
+    together = _name('together')
     times = {**{_name(k): r.times[k].repeated() for k in ALONE}, together: r.times['together'].repeated()}
-    (low, high), shared = (b.median * 1e3 for b in _bounds(r)), r.lanes[0]['kind'] == 'cpu' and 0 < r.cores < n
+    low, high = (b.median * 1e3 for b in _bounds(r))
     fig = plot_repeats(times, halves=True, guess={together: guess and guess / 1e3}, predicted={together: low / 1e3},
                        unit='ms', title=style.plot_text('communication.ex3.title'))
     ax, y = fig.axes[0], len(times) - 0.75  # under together, where plot_repeats drew max(t1, t2)
-    bars = [(low, style.plot_text('communication.ex3.max')), (high, style.plot_text('communication.ex3.sum'))] + [(
-        low * n / r.cores, style.plot_text('communication.ex3.shared', n=n, cores=r.cores, f=f'{n / r.cores:.3g}'))
-    ] * shared  # the model last: its long name has no bar under it
-    for i, (x, name) in enumerate(bars):
-        if i:  # plot_repeats drew the first
-            ax.barh(y + 0.2 * i, x, height=0.13, fill=False, hatch='///', edgecolor=style.color('predicted'), lw=1.5)
-        ax.text(x, y + 0.2 * i, ' ' + name, va='center', fontsize=style.MIN_FONT_PT)
+    ax.barh(y + 0.2, high, height=0.13, fill=False, hatch='///', edgecolor=style.color('predicted'), lw=1.5)
+    for x, yy, key in ((low, y, 'max'), (high, y + 0.2, 'sum')):
+        ax.text(x, yy, ' ' + style.plot_text(f'communication.ex3.{key}'), va='center', fontsize=style.MIN_FONT_PT)
     ax.set_xlim(0, max(ax.get_xlim()[1], high * 1.2))  # the sum's name fits
-    ax.set_ylim(y + 0.2 * len(bars) - 0.05, -0.5)  # room under together for the other bars
-    fig.set_figheight(fig.get_figheight() + 0.4 * shared)
+    ax.set_ylim(y + 0.35, -0.5)  # room under together for the second bar
     return fig
 
 

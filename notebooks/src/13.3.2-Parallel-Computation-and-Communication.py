@@ -28,7 +28,7 @@
 # 《动手学深度学习》12.3节“自动并行”中的12.3.2节（英文版编号为 13.3.2）。
 #
 # 书中在 GPU 上做 50 次矩阵乘法，并把结果复制到主机内存。书中指出，系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
-# 这需要下文的三个要素：锁页主机缓冲区、专供复制的另一个流，以及事件。系统不会移动**锁页**内存，所以 GPU 的复制引擎
+# 这需要下文的三个要素：锁页主机缓冲区、专供复制的另一个流，以及事件。系统不会移动**锁页**（pinned）内存，所以 GPU 的复制引擎
 # 可以直接写入；普通的主机内存是**可分页**的。
 
 # %%
@@ -175,9 +175,9 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. On a CPU, `x` and `w` make 20 thin products (a 700 × 4 matrix
-# times a 4 × 700 one: little work, a large result to copy).
-# Write both branches. The CPU branch is a stand-in with the same parts:
+# `lane.threads` a CPU lane's share of the cores. On a CPU, `x @ w` is computed 20 times (a 700 × 4 matrix times a
+# 4 × 700 one): the copies take nearly as long as the products.
+# Write both branches. The CPU branch uses these stand-ins:
 #
 # * a copy thread is the copy stream;
 # * handing each product through a `queue.Queue` is its event and keeps it alive, as `record_stream` does;
@@ -190,8 +190,8 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
-# 分到的核心数。在 CPU 上，`x` 和 `w` 做 20 次矩阵乘法：700×4 矩阵乘以 4×700 矩阵，计算量小，
-# 要复制的结果大。两个分支都要写。CPU 分支是有同样几个部分的替代版本：
+# 分到的核心数。在 CPU 上，计算 20 次 `x @ w`（700×4 矩阵乘以 4×700 矩阵），复制的用时与乘法相近。
+# 两个分支都要写。CPU 分支用以下对应物代替：
 #
 # * 复制线程就是复制流；
 # * 用 `queue.Queue` 交出乘积，相当于记录事件，并且像 `record_stream` 那样让这个乘积保持存活；
@@ -227,9 +227,9 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # tests this: the same products while another thread copies nonstop. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
-# * run_and_copy: $t_\text{run} + t_\text{copy} (1 - r)$, medians. Beside the copies the products keep the share $r$
-#   of their speed, so they do $r \times t_\text{copy}$ of their work meanwhile: that much copy time hides.
-#   $r = t_\text{run} / t_\text{ctrl}$ where the rule finds the control slower, else 1.
+# * run_and_copy: $t_\text{run} + t_\text{copy} (1 - r)$, medians. $r = t_\text{run} / t_\text{ctrl}$ is the share of
+#   their speed the products keep beside the copies (1 where the rule finds the control not slower). During the
+#   copies they do $r \times t_\text{copy}$ of their work: that much copy time hides.
 #
 # The last row is the baseline again. The check counted overlap; the baseline asks whether the total got shorter.
 # Overlap is not saved time.
@@ -241,9 +241,9 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # 同样的乘法用时多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
-# * 边计算边复制：$t_\text{计算} + t_\text{复制} (1 - r)$，各项都是用时中位数。复制进行时，乘法的速度是单独运行时的
-#   $r$倍，这段时间里只完成$r \times t_\text{复制}$的计算，所以能隐藏的复制用时也就这么多。按规则对照比只做乘法更慢时，
-#   $r = t_\text{计算} / t_\text{对照}$，否则$r = 1$。
+# * 边计算边复制：$t_\text{计算} + t_\text{复制} (1 - r)$，各项都是用时中位数。其中$r = t_\text{计算} / t_\text{对照}$
+#   （按规则对照不比只做乘法慢时$r = 1$），即复制进行时乘法保持的速度比例。复制期间乘法只完成$r \times t_\text{复制}$
+#   的计算，所以能隐藏的复制用时也就这么多。
 #
 # 最后一行仍是基线。上面的检查统计的是重叠；基线问的是总用时是否变短。重叠不等于省下的时间。
 
@@ -279,7 +279,7 @@ print(show.measured_text(measured, predicted, my_guess))
 # **本机的结果如何？** 与斜线条形的估计相比，边计算边复制在这里隐藏了多少复制用时？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured, predicted))  # worked answer: the estimate, then the copy time hidden here  #zh: 参考答案：先是估计，然后是本机隐藏的复制用时
+print(show.measured_answer(measured, predicted))  # worked answer: the share of the copy time hidden, and the estimate's  #zh: 参考答案：隐藏的复制用时占比，以及估计的占比
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -333,8 +333,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
 # computes. Without a GPU both lanes are threads of this CPU (printed below): no CPU–GPU communication here, only
-# threads that may slow each other. Hatched: $\max(t_1, t_2)$, $t_1 + t_2$ and a model where busy threads share the
-# cores evenly (3 on 2 cores: $1.5 \max(t_1, t_2)$). From the times alone, predict "together" (ms) into `my_guess`.
+# threads that may slow each other. Hatched: $\max(t_1, t_2)$ and $t_1 + t_2$. From the times alone, predict
+# "together" (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -343,8 +343,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
 # 独立地计算。没有 GPU 时，两个计算资源都是这个 CPU 上的线程（见下面打印的设定），所以本机看不到 CPU 与 GPU
-# 之间的通信，只能检验这些线程是否相互拖慢。斜线条形是$\max(t_1, t_2)$、$t_1+t_2$，以及一个模型：忙碌的线程平分这些核心
-# （2 个核心上 3 个线程：$1.5\max(t_1, t_2)$）。根据单独运行的用时预测“同时运行”的用时（毫秒），写进 `my_guess`。
+# 之间的通信，只能检验这些线程是否相互拖慢。斜线条形是$\max(t_1, t_2)$和$t_1+t_2$。根据单独运行的用时预测“同时运行”的
+# 用时（毫秒），写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
@@ -354,7 +354,7 @@ print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, eac
 my_guess = None  # ms: your guess for together  #zh: 毫秒：你对“同时运行”用时的猜测
 
 # %% tags=["nbval-ignore-output"]
-display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2), t1 + t2, the threads' model  #zh: 斜线条形：max(t1, t2)、t1 + t2、线程的模型
+display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 和 t1 + t2
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) and vs t1 + t2, by the rule  #zh: 参考答案：按规则比较同时运行与 max(t1, t2)、t1 + t2

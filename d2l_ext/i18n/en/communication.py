@@ -24,18 +24,13 @@ MESSAGES = {
     'communication.mode.book: copy_to_cpu(y, non_blocking=True)': 'run then copy (copy_to_cpu(y, True))',
     'communication.mode.pinned, preallocated, same stream': 'pinned buffers, one stream',
     'communication.mode.pinned, preallocated, copy stream + events': 'run_and_copy (copy stream + events)',
-    'communication.rule.separate': 'max(run, copy): a copy engine',
-    'communication.rule.one_stream': 'run + copy: one stream',
-    'communication.rule.own_core': 'max(run, copy): a free core copies',
-    'communication.rule.shared': 'the cores split between products and copies',
-    'communication.rule.engine': "run + copy: MXNet's engine",
     'communication.row.compute_stream': 'compute stream', 'communication.row.copy_stream': 'copy stream',
     'communication.row.compute_thread': 'compute thread', 'communication.row.copy_thread': 'copy thread',
     'communication.legend.compute': 'product (mm)',
     'communication.legend.copy': 'copy to host memory',
     'communication.legend.copy_cpu': 'copy into a buffer',
-    'communication.book.not_copied': "y.to('cpu') returned y's own tensors (y_cpu[i] is y[i]): nothing was copied.",
-    'communication.book.copied': 'Copied: each result has a new host tensor.',
+    'communication.book.not_copied': "y.to('cpu') returned y itself (y_cpu[i] is y[i]): nothing was copied.",
+    'communication.book.copied': 'Copied: new host tensors.',
     'communication.rates': 'copies alone {copy}; {line}, so r = {r}', 'communication.what': 'this run',
     'communication.measured_title': '{k} products ({a} × {b}) by ({b} × {c})',
     'communication.by_yours': 'your run_and_copy (its check passed)',
@@ -47,21 +42,19 @@ MESSAGES = {
     'communication.hidden': '{way} took {total} vs products alone + copies alone {sum}, {by}{hid}.',
     'communication.hid': ': it hid {share} of the copy time', 'communication.hid_none': ': it hid no copy time',
     'communication.recorded.guess': '{way}: {line}',
-    'communication.recorded.none': 'No GPU recording to show here.',
+    'communication.recorded.none': 'No GPU recording here.',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
     'communication.timeline.caption': '{plan}: one run, {total}',
     'communication.timeline.caption_thin': '{plan}, one run, each op timed: {products} products, {copies} copies',
-    'communication.first_copy.no_gpu': 'No GPU here: no device-to-host copy to time.',
+    'communication.first_copy.no_gpu': 'No GPU here: no copy to time.',
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.check.ex3': 'exercise 3 ({variant})',
     'communication.hazard.caught': 'read before {wait}: relative error {early:.2f}; after: {late:.1e}',
-    'communication.hazard.zeros': ('read before {wait}: all zeros, the copy had not happened; after {wait}: '
-                                   'relative error {late:.1e}'),
+    'communication.hazard.zeros': 'read before {wait}: all zeros, not yet copied; after: relative error {late:.1e}',
     'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. The copy '
-                                   'landed first this time; it need not.'),
+                                   'happened to land first.'),
     'communication.ex3.alone': 'alone ({k0} and {k1} products of {n} × {n}): t1 = {a} (lane 0), t2 = {b} (lane 1)',
-    'communication.ex3.shared': 'model: {n} busy threads share {cores} cores, {f} × max(t1, t2)',
     'communication.ex3.max': r'$\max(t_1, t_2)$', 'communication.ex3.sum': r'$t_1 + t_2$',
     'communication.parts_combined': 'model: from products and copies alone',
     'communication.ex3.title': 'Exercise 3: compute, copy and a second lane',
@@ -70,17 +63,18 @@ MESSAGES = {
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing '
                                     '({n} on {cores} cores)'),
-    'communication.estimate': 'Estimate: {est}, {share} of the copy time hidden. Measured: {measured}',
-    'communication.estimate_floor': ('Estimate, the floor (max(products alone, copies alone) plus the shorter of one '
-                                     'product and one copy): {est}, {share} of the copy time hidden. Measured: '
-                                     '{measured}'),
+    'communication.estimate': 'Estimate: {est}. Measured: {measured}.',
+    'communication.estimate_floor': ('Estimate, the floor (max(products alone, copies alone) + min(one product, one '
+                                     'copy)): {est}. Measured: {measured}.'),
     'communication.the_estimate': 'the estimate', 'communication.held': '{line}, so the estimate held.',
     'communication.missed': '{line}, so the estimate missed.', 'communication.profile.guess': 'Your guess: {guess}.',
     'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
-    'communication.hid_unclear': ': {ms} less; the rule cannot tell that from no copy time hidden',
-    'communication.profile.answer': ('from the medians, copies alone / (products alone + copies alone) = {copy} / '
-                                     '{both} = {pred}; in this one profiled run, the self time of {ops} was {share} of '
-                                     'all self time.'),
+    'communication.answer.hid': '{way} hid {share} of the copy time (estimated: {est}).',
+    'communication.answer.unclear': ('{way} hid {share} of the copy time by the medians, no clear difference from '
+                                     'none (estimated: {est}).'),
+    'communication.answer.none': '{way} hid no copy time (estimated: {est}).', 'communication.plain': '{line}.',
+    'communication.profile.answer': ('copies alone / (products alone + copies alone) = {copy} / {both} = {pred} '
+                                     '(medians); in the profile, the self time of {ops} was {share} of all self time.'),
     'communication.control_model': 'model: products alone, not slowed',
     'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of all self time',
 }
