@@ -248,7 +248,7 @@ def test_lane_rows_measure_what_the_lesson_compares_with_the_control_and_print_o
         assert rows.names[2:] == ['one after the other', 'both lanes together', 'CPU (2 cores), both jobs',
                                   'CPU (1 of 2 cores), both jobs']  # the control: the baseline's job on one thread
         assert len(rows.alone) == 2 and rows.iters == [2, 3] and rows.control.threads == 1
-        assert dp.alone_line(rows).startswith('Each lane alone, median of 2 repeats: CPU lane 0 ')  # before my_guess
+        assert dp.alone_line(rows).startswith('Each lane alone, median of 2: CPU lane 0 ')  # before my_guess
         assert ', 3 products ' in dp.alone_line(rows) and '; CPU lane 1 ' in dp.alone_line(rows)
         rows.busy = 0.0  # nobody else busy: the verdict line, no 'cannot measure here'
         fig = dp.plot_lanes_run(rows)
@@ -272,10 +272,9 @@ def test_the_lanes_answer_gives_the_baseline_verdict_first_then_the_control_then
     rows = LaneRows(cmp, lanes, [10, 10], lanes[0], control=lanes[0], busy=0.0)
     with using_language('en'):
         assert dp.lanes_answer(rows) == (
-            'Worked answer: together vs the baseline: faster (7.1% less time). The baseline ran 1.79x as fast as the '
-            "control (one core). Two one-core lanes take at least half the control's time: together saves at most "
-            '1 − 1.79/2 = 11% of the baseline, if each lane keeps its time alone. Together took 0.104 s, the longer '
-            'lane alone 0.110 s: faster (5.5% less time).')  # the question's answer first, the control's bound
+            'Worked answer: together vs the baseline: faster (7.1% less time). The baseline ran 1.79x as fast as one '
+            "core (the control). Two one-core lanes need at least half the control's time: together saves at most "
+            '1 − 1.79/2 = 11%. Together 0.104 s, the longer lane alone 0.110 s: faster (5.5% less time).')
         rows.cmp['d'] = Measurement('d', [0.13] * 3)  # together slower than the longer lane alone: the number says
         assert dp.lanes_answer(rows).endswith('0.110 s: slower (18% more time): the lanes slowed each other.')
         rows.control = None  # a GPU first lane: no control row, no control sentence
@@ -300,19 +299,19 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
         dp.plot_independence([torch, mx, naive])
         assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
         assert dp.independence_answer([torch, mx, naive]).splitlines() == [  # a verdict a line, the question's last
-            'PyTorch: no: on a CPU each mm returns only after its product is done, so one at a time.',
-            "MXNet's control, NaiveEngine: issued together 410 ms vs one at a time 400 ms: no clear difference "
+            'PyTorch: no: each mm on a CPU returns only when its product is done.',
+            "MXNet's control (NaiveEngine): together 410 ms vs one at a time 400 ms: no clear difference "
             '(medians within 5%).',
-            'Worked answer: MXNet: yes, 2.00x as fast: issued together 200 ms vs one at a time 400 ms: faster (50% '
+            'Worked answer: MXNet: yes: issued together 200 ms vs one at a time 400 ms: faster (50% '
             'less time). Against PyTorch one at a time (250 ms): faster (20% less time).']  # in the figure's unit
         assert 'MXNet: cannot tell: ' in dp.independence_answer([torch, mx, mx])  # no "yes" the control undoes
-        assert 'MXNet: no, ' in dp.independence_answer([torch, naive, naive])
+        assert 'MXNet: no: ' in dp.independence_answer([torch, naive, naive])
         torch.busy = 0.9  # others kept the cores busy (sampled once, kept on the first run): no verdict, no answer
         assert dp.independence_answer([torch, mx, naive]).startswith(
             'Worked answer: issued together vs one at a time: cannot measure here')
         assert 'MXNet' not in dp.independence_answer([torch])  # no MXNet: PyTorch's answer alone
     assert len(ax.get_yticklabels()) == 6 and len(ax.collections) >= 6  # two rows a run; every repeat drawn
-    assert 'model: one at a time ÷ products run at once\n(engine threads; 1 without them)' in [
+    assert 'model: one at a time ÷ engine threads\n(1 for PyTorch and NaiveEngine)' in [
         x.get_text() for x in ax.get_legend().texts]
     labels = [x.get_text().split('\n')[0] for x in ax.get_yticklabels()]
     assert 'PyTorch (threads per product: 1):' in labels  # each product's threads, the way on the next line
@@ -330,22 +329,22 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
     with using_language('en'):
         assert dp.small_ops_answer(small) == (  # 'x as fast' only, as the question asks: no '% less time' beside it
             'Worked answer: two lanes together, 1 of 2 cores each 10.0 ms vs baseline: one thread, whole CPU (2 cores) '
-            '20.0 ms: faster, 2.00x as fast (model: 1x). One torch.bmm call instead of 800 took 4.00 ms: faster, '
+            '20.0 ms: faster, 2.00x as fast (model: 1x). One torch.bmm for all 800: 4.00 ms, faster, '
             '5.00x as fast as the baseline.')
         small.busy = 0.9  # others kept the cores busy: the graders' line, no verdict
         assert dp.small_ops_answer(small).startswith('Worked answer: two lanes vs the baseline: cannot measure')
         gpu.busy = 0.9  # a GPU's rows do not wait for CPU cores
         assert dp.small_ops_answer(gpu) == (
-            'Worked answer: two CUDA streams on the same GPU 20.1 ms vs baseline: one thread, the whole device '
-            '20.0 ms: no clear difference (medians within 5%), 1.00x as fast (model: 1x). One torch.bmm call instead '
-            'of 800 took 4.00 ms: faster, 5.00x as fast as the baseline.')
+            'Worked answer: two CUDA streams, one GPU 20.1 ms vs baseline: one thread, whole device '
+            '20.0 ms: no clear difference (medians within 5%), 1.00x as fast (model: 1x). One torch.bmm for all '
+            '800: 4.00 ms, faster, 5.00x as fast as the baseline.')
         small.busy = 0.0
         fig = dp.plot_small_ops(small, 2)
         assert capsys.readouterr().out == 'your guess 2.00x · predicted 1.00x · measured 2.00x\n'  # model: 1x
         names = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
     assert names == ['baseline: one thread, whole CPU (2 cores)', 'two lanes together, 1 of 2 cores each',  # same cores
-                     'one thread, 2 cores, one torch.bmm']  # and torch.bmm, its thread and cores said: no other row
-    assert 'model: one thread using the whole device fully' in [x.get_text() for x in fig.axes[0].get_legend().texts]
+                     'one torch.bmm, 2 cores']  # and torch.bmm, its thread and cores said: no other row
+    assert 'model: one thread, whole device fully used' in [x.get_text() for x in fig.axes[0].get_legend().texts]
     bars = [round(b.get_width(), 4) for b in fig.axes[0].patches if b.get_hatch()]
     assert bars == [20.0]  # hatched: the model, two lanes take the baseline's time (one thread fills both cores)
 
@@ -373,13 +372,11 @@ def test_the_recording_draws_and_says_its_verdicts():
                                                       '0.508 s')
         assert recorded_lines(rec, 0.6) == 'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s'
         assert recorded_lines(rec) == ''  # no guess: nothing printed
-        assert recorded_sync_line(rec) == ('No wait: the clock stopped at 1.25 ms; waiting for every device, it took '
-                                           '131 ms: the 50 products.')
-        assert recorded_answer(rec) == (  # the verdict first, the baseline's arithmetic, the longer job
+        assert recorded_sync_line(rec) == 'No wait: 1.25 ms; waiting for every device: 131 ms for 50 products.'
+        assert recorded_answer(rec) == (  # the verdict first, then the baseline's arithmetic
             'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). Per '
             "product the CPU took 46 times the GPU's time. At the GPU's pace all 1466 products take 0.499 s × "
-            "1466/1440 = 0.508 s; the CPU can take at most 1.8% of that off, below the rule's 5%. Together took about "
-            "the longer job, the GPU's 0.499 s, not the sum 0.915 s.")  # whose job: its kind
+            "1466/1440 = 0.508 s; the CPU saves at most 1.8%, under the rule's 5%.")
         fig = recorded_figure(rec, 0.6, 0.52)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
         assert labels[0].endswith(': 1440 products') and labels[2].startswith('computed: the two alone'), labels
@@ -390,7 +387,7 @@ def test_the_recording_draws_and_says_its_verdicts():
         # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the
         # timeline on the repeats' time axis (its unit: ms)
         legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
-        assert 'median here: no clear difference\nfrom the baseline (medians within 5%)' in legend
+        assert 'baseline median ± 5%\n(no clear difference inside)' in legend
         from matplotlib.collections import PolyCollection  # the band's edges: where the rule's 5% half flips
         xs = [c.get_paths()[0].vertices[:, 0] for c in fig.axes[0].collections if isinstance(c, PolyCollection)]
         (lo, hi), b = (min(xs[-1]), max(xs[-1])), rec.parallel[0].baseline.median  # drawn last, over the boxes

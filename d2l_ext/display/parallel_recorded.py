@@ -89,18 +89,13 @@ def recorded_sync_line(rec) -> str:
 
 
 def recorded_answer(rec) -> str:
-    """13.3.0's worked answer: together vs the baseline by the rule first, the baseline's arithmetic, the longer job."""
+    """13.3.0's worked answer: together vs the baseline by the rule first, then the baseline's arithmetic."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
-    alone, slow = p.lane_times[0].median, max(p.lane_times, key=lambda m: m.median)
-    who = Lane.from_dict(p.lanes[p.lane_times.index(slow)]).kind.upper()  # whose job was the longer: 'GPU', 'CPU'
     own, total = p.iters[0], sum(p.iters)  # share: the CPU's products, at most what it can take off the baseline
-    said = dict(together=verdict.num(p.together.median), slow=verdict.num(slow.median), sum=verdict.num(p.serial_sum),
-                alone=verdict.num(alone), own=own, total=total, share=f'{100 - 100 * own / total:.1f}%',
-                predicted=verdict.num(_predicted(p)['baseline']), who=who,
+    said = dict(alone=verdict.num(p.lane_times[0].median), own=own, total=total,
+                share=f'{100 - 100 * own / total:.1f}%', predicted=verdict.num(_predicted(p)['baseline']),
                 pace=f'{max(per := [m.median / k for m, k in zip(p.lane_times, p.iters)]) / min(per):.0f}')
-    first = 'rec_slow_same' if verdict.compare(p.together, slow) == 'same' else 'rec_slow_apart'
     line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)
-    return verdict.answer(t('parallel.answer.line', line=line), t('parallel.answer.rec_base', **said),
-                          t(f'parallel.answer.{first}', **said))
+    return verdict.answer(t('parallel.answer.line', line=line), t('parallel.answer.rec_base', **said))

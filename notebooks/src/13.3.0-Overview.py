@@ -70,8 +70,8 @@ print(machine_line(mxnet=False))
 #
 # The GPU and the CPU (less one core, which feeds the GPU) are each a *lane*: hardware that can run work beside
 # other work. Each ran a job of independent matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the
-# book's work per product). We timed a few products first and chose each job's count so that it alone takes about
-# 0.5 s (printed). The **baseline** is the GPU alone doing both jobs' products.
+# book's work per product). We timed a few products first and chose each job's count so that it alone takes at most
+# about 0.5 s (printed). The **baseline** is the GPU alone doing both jobs' products.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
@@ -81,7 +81,7 @@ print(machine_line(mxnet=False))
 #
 # GPU 和 CPU（留出一个核心给 GPU 发指令）各是一个**计算资源**，即能与其他工作同时运行的硬件。
 # 它们各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法；矩阵为 2000×2000，每次乘法的计算量是书中的 1/8。
-# 我们先计时少量乘法，再为每项任务选定乘法次数，使它单独运行约需 0.5 秒（见输出）。
+# 我们先计时少量乘法，再为每项任务选定乘法次数，使它单独运行至多约 0.5 秒（见输出）。
 # **基线**是 GPU 单独完成两项任务的全部乘法。
 
 # %% tags=["nbval-ignore-output"]
@@ -97,16 +97,12 @@ print(recorded_alone(rec))
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
 #
-# Where two lanes win on a CPU: 13.3.1, exercise 2.
-#
 # **Exercise.** How long will each take? Write your two predictions, in seconds: the baseline into
 # `my_guess_baseline`, running together into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的重复）互不重叠；中位数之差至少是较大中位数的5%。
 # 两个条件都满足，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
-#
-# 两个计算资源在 CPU 上同时运行更快的情形，见12.3.1节的练习 2。
 #
 # **练习**：两者各要多久？把你的两个预测（秒）分别写进下面两个变量：
 #

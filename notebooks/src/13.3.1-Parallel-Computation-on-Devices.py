@@ -201,11 +201,12 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 #
 # The rows: each lane alone, one after the other, together, and the **baseline**: one device doing both jobs. On CPU
 # lanes the baseline is the whole CPU (both cores), and a last row, the **control**, runs its job on one core. The
-# next cell measures every row, interleaved, 5 repeats each, and prints each lane's median alone.
+# next cell measures every row, interleaved, 5 repeats each.
 #
 # On CPU lanes together runs two products at once, one core each, while the baseline runs each product on both cores:
-# expect little or no gain here. The control measures what the baseline leaves unused. Exercise 2's small products
-# are where two CPU lanes win. On two GPUs the model gives together about half the baseline.
+# expect little or no gain here. Against the control (one core), the baseline shows what the second core gains.
+# Exercise 2's small products are where two CPU lanes win. On two GPUs the model gives together about half the
+# baseline.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
@@ -215,7 +216,8 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # 核对每个结果，并输出每个计算资源单独运行的中位数。
 #
 # 在 CPU 计算资源上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。所以预计这里收益很小或没有收益。
-# 对照测量的是基线没用上的那部分。练习 2 中的小乘法，才是两个 CPU 计算资源同时运行更快的情形。
+# 基线与对照（一个核心）相比，可见第二个核心带来多少收益。
+# 练习 2 中的小乘法，才是两个 CPU 计算资源同时运行更快的情形。
 # 按本节的模型，有两个 GPU 时，同时运行的用时约为基线的一半。
 
 # %% tags=["nbval-ignore-output"]
@@ -328,8 +330,8 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## Remember
 #
-# * On separate devices, two lanes together take $\max(t_1, t_2)$. Two CPU lanes share the cores: together saves at
-#   most what the baseline leaves unused, and the control measures that.
+# * On separate devices, two lanes together take $\max(t_1, t_2)$. Two CPU lanes beat the baseline by at most what it
+#   falls short of twice one core's speed (the control).
 # * Two CPU lanes beat the whole CPU with exercise 2's small products, not with the larger ones above.
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time, then look at every repeat.
@@ -345,8 +347,8 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 小结
 #
-# * 在相互独立的设备上，两个计算资源同时运行的用时为$\max(t_1, t_2)$。两个 CPU 计算资源共用核心：
-#   同时运行至多省下基线没用上的那部分，对照测量的正是这一点。
+# * 在相互独立的设备上，两个计算资源同时运行的用时为$\max(t_1, t_2)$。
+#   基线的速度比对照（一个核心）的两倍差多少，两个 CPU 计算资源同时运行至多就省下多少。
 # * 两个 CPU 计算资源同时运行，在练习 2 的小乘法上比整个 CPU 快，在上面较大的乘法上则不然。
 # * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
 # * 用每个计算资源实测的用时做预测，再看每一次重复。
