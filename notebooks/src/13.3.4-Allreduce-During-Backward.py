@@ -83,12 +83,12 @@ if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **Before measuring.** Here each process has one core for both its backward and gloo's all-reduce, so expect no
-# clear difference between (c) and (a): the recording above is the picture.
+# **Before measuring.** Here each process has one core for both its backward and gloo's all-reduce, so (c) may not
+# beat (a) here: the recording above is the picture.
 
 # %% [markdown] lang="zh"
 # **测量之前。**本机每个进程只有一个核心，反向传播和 gloo 的全归约都用它，
-# 所以预计（c）与（a）没有明显差别：上面的记录结果才能说明问题。
+# 所以（c）在本机未必比（a）快：上面的记录结果才能说明问题。
 
 # %% [markdown]
 # ## Build it: four versions of the step
