@@ -351,9 +351,9 @@ def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict(monkeypatch):
         show.dag_answer(r)
     assert len(shown) == 1 and sum(x.get_bbox_patch().get_linewidth() > 2 for x in shown[0].axes[0].texts if (
         x.get_bbox_patch())) == 8
-    assert out.getvalue().strip().startswith(  # one line: the verdict is the measuring cell's
-        'Worked answer: Still correct: every task matched float64. '
-        'The outlined critical path chains 8 tasks: no plan takes fewer; this one takes 8. The run took ')
+    text = out.getvalue().strip()  # one line: the verdict is the measuring cell's; the number asked comes last
+    assert text.startswith('Worked answer: Still correct: every task matched float64. The run took ') and text.endswith(
+        "This plan takes 8; no plan takes fewer than the outlined critical path's 8 tasks.")
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
@@ -400,9 +400,9 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
             show.dag_answer(r)
         return out.getvalue().strip()
     assert answer().endswith(  # the last lane's timeline adds up: start 0 + 2 tasks of 1 s + waits 3 s + 0.2 s = 5.2 s
-        'this one takes 2. The run took 5200 ms; predicted: 4000 ms. Last to finish, lane 0: 0 ms before its first '
+        'The run took 5200 ms; predicted: 4000 ms. Last to finish, lane 0: 0 ms before its first '
         'task, 2 tasks at 1000 ms = 2000 ms (alone 1000 ms), waits 3000 ms (plan: 2000 ms). The timer stopped 200 ms '
-        'after its last task.')
+        "after its last task. This plan takes 2; no plan takes fewer than the outlined critical path's 2 tasks.")
     r.speeds['L0'] = 2.0  # 0.5 s a task alone, in order: beside lane 1 it took twice that
     assert 'predicted: 3500 ms. Last to finish, lane 0: ' in answer() and '= 2000 ms (alone 500 ms)' in answer()
     r.speeds['L0'], r.measurements[dg.DAG_VARIANTS[0]] = 1.0, Measurement('one', [6.0])

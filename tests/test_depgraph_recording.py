@@ -251,7 +251,7 @@ def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_gives_the_
         fig = G.draw_step(run)
         labels = [x.get_text() for x in fig.axes[0].get_yticklabels()]
         assert labels[0] == (  # the book's case
-            'two identical CPUs (model)\none device 0.900 − half its whole-step bar 0.400\n= 0.500 ms')
+            "two identical CPUs (model)\none device's step, compute halved\n= 0.500 ms")  # 0.900 - 0.400
         assert labels[1].startswith('one device (CPU, one thread), whole minibatch')  # modelled from the faster
         assert labels[3].startswith('two lanes together')  # one-device row; then the rows one thread, all cores
         assert fig.axes[1].get_yticklabels()[-1].get_text() == 'one device (one thread)'  # the verdict's: timed, drawn

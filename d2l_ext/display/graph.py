@@ -56,7 +56,7 @@ def machine_line(lanes) -> str:  # one line: which device each lane is ('lane 0:
         t('graph.lane_is', lane=lane_name(f'lane {i}'), label=lane.label) for i, lane in enumerate(lanes)))
 
 
-def draw_graph(g, ax=None, title='graph.title_graph', highlight=(), missing=None):
+def draw_graph(g, ax=None, title=None, highlight=(), missing=None):  # title: a key; missing: default changed
     """A (coarse) dependency graph -> the Figure: copies are dashed arrows, each copy's box names its bytes;
     `highlight`: node ids outlined (a critical path); `missing`: a graph whose edges g lacks are drawn red, dashed."""
     from matplotlib.artist import Artist
@@ -69,6 +69,7 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=(), missing=None
     ax.set_xlim(-0.7, ncols - 0.3)
     ax.set_ylim(max(y.values(), default=0) + 0.9, -0.9)  # first lane on top
     boxes, highlight = {}, set(highlight)
+    title = title or ('graph.title_changed' if missing else 'graph.title_graph')
     for n in g['nodes']:  # a copy's box names the bytes it moves: once per copy, not on each of its arrows
         face, marked, b = style.color(role_of(n['lane'])), n['id'] in highlight, n.get('bytes') or 0
         size = f'{b / 2**20:.1f} MiB' if b >= 2**20 else f'{b / 2**10:.0f} KiB' if b >= 1024 else f'{b} B'
@@ -106,7 +107,7 @@ def draw_graph(g, ax=None, title='graph.title_graph', highlight=(), missing=None
                        markeredgewidth=2.5, label=style.plot_text('graph.legend_path'))][:bool(highlight)]
     ax.legend(handles=handles, loc='upper center', bbox_to_anchor=(0.5, -0.01), ncol=min(len(handles), 4), frameon=0)
     ax.set_axis_off()
-    ax.set_title(style.plot_text(title) if title else '', loc='left')
+    ax.set_title(style.plot_text(title), loc='left')
     return ax.figure
 
 
@@ -339,8 +340,8 @@ def dag_answer(ex) -> None:
         replay), lane=lane_name(f"lane {m['last']}", kinds=kinds), start=_ms(start), n=n, took=_ms(took), total=_ms(
             n * took), alone=_ms(m['alone'][m['last']]), waited=_ms(waited), replayed=_ms(m['replayed']), tail=_ms(
                 ex.trace_wall - start - n * took - waited))]  # the timeline's sum: start + tasks + waits + tail
-    print(verdict.answer(t('graph.answer.dag_correct'), t('graph.answer.path', path=f"{ex.model['critical_path']:g}",
-                                                             planned=f"{ex.model['planned']:g}"), *said))
+    print(verdict.answer(t('graph.answer.dag_correct'), *said, t(  # the number asked (the critical path) last
+        'graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}")))
 
 
 def show_dag(ex, guess_ms=None):

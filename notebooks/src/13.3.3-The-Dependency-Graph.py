@@ -234,7 +234,7 @@ my_guess_graph = None  # (does the graph change?, does the check catch it?), e.g
 hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把计算资源 0 的梯度用了两次
 hasty_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty))
 worked_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # the worked step's  #zh: 参考实现的
-show.draw_graph(hasty_graph, missing=worked_graph, title='graph.title_changed')  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
+show.draw_graph(hasty_graph, missing=worked_graph)  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 try:
@@ -249,8 +249,8 @@ show.wrong_sum_answer(hasty_graph, caught)
 # assumption 1 failed (a half changed by 5% or more of the predicted step). The worked answer tests all three.
 
 # %% [markdown] lang="zh"
-# **2. 假定1不成立吗？拆分划算吗？**图中画出了每一半在两种方式下的用时：写下假定1是否不成立
-# （某一半的变化达到预测训练迭代的 5% 以上）。参考答案检验全部三个假定。
+# **2. 假定1成立吗？拆分划算吗？**图中画出了每一半在两种方式下的用时。某一半的变化达到预测训练迭代的 5% 以上，
+# 假定1就不成立。参考答案检验全部三个假定。
 
 # %%
 my_guess_failed = None  # True if assumption 1 failed here, else False  #zh: 假定1在这里不成立就写 True，否则写 False
@@ -301,7 +301,7 @@ show.dag_answer(ex5)
 # ## Remember
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
-# * Only the faster one-device row says whether splitting pays. On two identical devices it would pay (the model row).
+# * Only the faster one-device row says whether splitting pays. The model row predicts it pays on two identical devices.
 #   On the GPU+CPU recording it does not: the CPU's half alone outlasts the GPU's whole step.
 # * Faster must stay correct: check against float64.
 #
@@ -316,7 +316,7 @@ show.dag_answer(ex5)
 # ## 小结
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
-# * 只有与较快的那一行“一个设备”比较，才能说明拆分是否划算。在两个相同的设备上拆分会划算（模型那一行）。
+# * 只有与较快的那一行“一个设备”比较，才能说明拆分是否划算。模型那一行预测：在两个相同的设备上拆分会划算。
 #   在 GPU 加 CPU 的记录中并不划算：CPU 的一半单独就比 GPU 上的整次训练迭代还长。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #

@@ -46,8 +46,8 @@ MESSAGES = {
     'graph.answer.caught': 'The float64 check caught the wrong update.',
     'graph.answer.passed': 'The float64 check passed: the update is unchanged.',
     'graph.answer.dag_correct': 'Still correct: every task matched float64.',
-    'graph.answer.path': ('The outlined critical path chains {path} tasks: no plan takes fewer; this one takes '
-                          '{planned}.'),
+    'graph.answer.path': ("This plan takes {planned}; no plan takes fewer than the outlined critical path's "
+                          '{path} tasks.'),
     'graph.answer.dag_run': ('The run took {measured}; predicted: {predicted}. Last to finish, {lane}: {start} before '
                              'its first task, {n} tasks at {took} = {total} (alone {alone}), waits {waited} (plan: '
                              '{replayed}). The timer stopped {tail} after its last task.'),
@@ -61,8 +61,7 @@ MESSAGES = {
     'graph.legend_handoff': 'timer outside the recorded parts:\nstarting, joining lanes, synchronizing',
     'graph.legend_wait': 'waiting',
     'graph.legend_wait_gpu': 'waiting (GPU: nothing queued yet)',
-    'graph.two_devices': ('two identical {device}s (model)\none device {one} − half its whole-step bar {half}\n'
-                          '= {two} ms'),
+    'graph.two_devices': "two identical {device}s (model)\none device's step, compute halved\n= {two} ms",
     'graph.legend_timers': 'timer stops',
     'graph.legend_waiting': 'waiting for inputs',
     'graph.legend_ready': 'inputs ready, lane idle',

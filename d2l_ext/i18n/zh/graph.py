@@ -46,8 +46,8 @@ MESSAGES = {
     'graph.answer.caught': '与 float64 结果的检查发现了错误的更新。',
     'graph.answer.passed': '与 float64 结果的检查通过了：更新没有改变。',
     'graph.answer.dag_correct': '结果仍然正确：每个任务都与 float64 结果一致。',
-    'graph.answer.path': ('关键路径（加粗框出）有 {path} 个任务：任何计划都不少于 {path} 个任务的时间；'
-                          '这个计划用 {planned} 个任务的时间。'),
+    'graph.answer.path': ('这个计划用 {planned} 个任务的时间；关键路径（加粗框出）有 {path} 个任务：'
+                          '任何计划都不少于 {path} 个任务的时间。'),
     'graph.answer.dag_run': ('这次运行用了 {measured}，预测为 {predicted}。最后完成的{lane}：第一个任务之前 {start}，'
                              '{n} 个任务、每个 {took}，共 {total}（单独运行 {alone}）。它等待了 {waited}（计划中 '
                              '{replayed}），最后一个任务结束 {tail} 后计时停止。'),
@@ -61,7 +61,7 @@ MESSAGES = {
     'graph.legend_handoff': '在记录的各部分之外计时：\n启动和等待计算资源、同步',
     'graph.legend_wait': '等待',
     'graph.legend_wait_gpu': '等待（GPU 上还没有排入工作）',
-    'graph.two_devices': '两个相同的 {device}（模型）\n一个设备 {one} − 其“训练迭代”条的一半 {half}\n= {two}毫秒',
+    'graph.two_devices': '两个相同的 {device}（模型）\n一个设备的训练迭代，计算减半\n= {two}毫秒',
     'graph.legend_timers': '计时停止',
     'graph.legend_waiting': '等待输入',
     'graph.legend_ready': '输入已就绪，计算资源空闲',
