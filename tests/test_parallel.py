@@ -299,12 +299,12 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
         dp.plot_independence([torch, mx, naive])
         assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
         assert dp.independence_answer([torch, mx, naive]).splitlines() == [  # a verdict a line, the question's last
-            'PyTorch: no: each mm on a CPU returns only when its product is done.',
-            "MXNet's control (NaiveEngine): together 410 ms vs one at a time 400 ms: no clear difference "
+            'PyTorch: no: each CPU mm returns only when its product is done.',
+            'Control (NaiveEngine): together 410 ms vs one at a time 400 ms: no clear difference '
             '(medians within 5%).',
-            'Worked answer: MXNet: yes: issued together 200 ms vs one at a time 400 ms: faster (50% '
-            'less time). Against PyTorch one at a time (250 ms): faster (20% less time).']  # in the figure's unit
-        assert 'MXNet: cannot tell: ' in dp.independence_answer([torch, mx, mx])  # no "yes" the control undoes
+            'Worked answer: MXNet: yes, 2.00x as fast: together 200 ms vs one at a time 400 ms. '
+            'Against PyTorch one at a time (250 ms): faster (20% less time).']  # in the figure's unit
+        assert 'its control gained too: cannot tell.' in dp.independence_answer([torch, mx, mx])  # no "yes" here
         assert 'MXNet: no: ' in dp.independence_answer([torch, naive, naive])
         torch.busy = 0.9  # others kept the cores busy (sampled once, kept on the first run): no verdict, no answer
         assert dp.independence_answer([torch, mx, naive]).startswith(
@@ -387,7 +387,7 @@ def test_the_recording_draws_and_says_its_verdicts():
         # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the
         # timeline on the repeats' time axis (its unit: ms)
         legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
-        assert 'baseline median ± 5%\n(no clear difference inside)' in legend
+        assert 'within 5% of the larger median:\nno clear difference' in legend
         from matplotlib.collections import PolyCollection  # the band's edges: where the rule's 5% half flips
         xs = [c.get_paths()[0].vertices[:, 0] for c in fig.axes[0].collections if isinstance(c, PolyCollection)]
         (lo, hi), b = (min(xs[-1]), max(xs[-1])), rec.parallel[0].baseline.median  # drawn last, over the boxes

@@ -330,8 +330,8 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## Remember
 #
-# * On separate devices, two lanes together take $\max(t_1, t_2)$. Two CPU lanes beat the baseline by at most what it
-#   falls short of twice one core's speed (the control).
+# * On separate devices, two lanes together take $\max(t_1, t_2)$. Two CPU lanes save at most $1 - r/2$ of the
+#   baseline's time ($r$: its speed over one core's).
 # * Two CPU lanes beat the whole CPU with exercise 2's small products, not with the larger ones above.
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time, then look at every repeat.
@@ -348,7 +348,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 # ## 小结
 #
 # * 在相互独立的设备上，两个计算资源同时运行的用时为$\max(t_1, t_2)$。
-#   基线的速度比对照（一个核心）的两倍差多少，两个 CPU 计算资源同时运行至多就省下多少。
+#   两个 CPU 计算资源同时运行，至多省下基线用时的$1 - r/2$（$r$：基线比一个核心快的倍数）。
 # * 两个 CPU 计算资源同时运行，在练习 2 的小乘法上比整个 CPU 快，在上面较大的乘法上则不然。
 # * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
 # * 用每个计算资源实测的用时做预测，再看每一次重复。
