@@ -76,22 +76,22 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The estimate and this run against products alone + copies alone (none hidden); then the worked answer: the share
-    of the copy time hidden beside the estimate's (r, or the floor's), and run_and_copy against the estimate by the
-    rule ('held' only where the rule also tells the run from none hidden)."""
-    m, est, way = comparison.measurements, predicted['overlapped'], _word('overlapped')
-    (run, copy), added, over = (m[k].median for k in ('run', 'copy')), _added(m), m['overlapped']
-    floor, point = est > (run + copy * (1 - control_r(comparison))) * 1.0001, Times('estimate', [est])  # 1 repeat
+    """The estimate worked from this run's medians, and the run vs none hidden; then the worked answer: the share of the
+    copy time hidden beside the estimate's (information), and the run vs the estimate's time, by the rule."""
+    m, est, way, r = comparison.measurements, predicted['overlapped'], _word('overlapped'), control_r(comparison)
+    (run, copy), added, over, ms = (m[k].median for k in ('run', 'copy')), _added(m), m['overlapped'], verdict.sig
+    floor, point = est > (run + copy * (1 - r)) * 1.0001, Times('estimate', [est])  # 1 repeat
     share = lambda base, x: verdict.num(min(1.0, max(0.0, (base - x) / copy)), '%')  # noqa: E731
     none, vs = verdict.compare(over, added), verdict.compare(over, point)  # against none hidden, against the estimate
-    so = 'held' if none == 'faster' and vs == 'same' else 'plain' if vs == 'same' else 'missed'
     hid = 'communication.answer.hid' if none == 'faster' else 'communication.answer.unclear' if (
         none == 'same' and over.median < added.median) else 'communication.answer.none'
     first = t('communication.estimate_floor' if floor else 'communication.estimate', est=verdict.num(est, 'ms'),
-              measured=verdict.line(way, over, _word('added'), added, 'ms'))
+              sum=f'{ms(run * 1e3)} + {ms(copy * 1e3)} × (1 − {r:.2f})', measured=verdict.line(way, over, _word(
+                  'added'), added, 'ms'))
     return first + '\n' + verdict.answer(
         t(hid, way=way, share=share(added.median, over.median), est=share(run + copy, est)),
-        t(f'communication.{so}', line=verdict.line(way, over, t('communication.the_estimate'), point, 'ms')))
+        t('communication.plain' if vs == 'same' else 'communication.missed',
+          line=verdict.line(way, over, t('communication.the_estimate'), point, 'ms')))
 
 
 def _added(times) -> Times:

@@ -227,9 +227,9 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # tests this: the same products while another thread copies nonstop. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
-# * run_and_copy: $t_\text{run} + t_\text{copy} (1 - r)$, medians. $r = t_\text{run} / t_\text{ctrl}$ is the share of
-#   their speed the products keep beside the copies (1 where the rule finds the control not slower). During the
-#   copies they do $r \times t_\text{copy}$ of their work: that much copy time hides.
+# * run_and_copy: $t_\text{run} + t_\text{copy} (1 - r)$, medians, with $r = t_\text{run} / t_\text{ctrl}$ (1 where
+#   the rule finds the control not slower): the products keep the share $r$ of their speed beside the copies, so
+#   $r \times t_\text{copy}$ of copying hides. The worked answer has this run's numbers.
 #
 # The last row is the baseline again. The check counted overlap; the baseline asks whether the total got shorter.
 # Overlap is not saved time.
@@ -241,9 +241,9 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # 同样的乘法用时多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
-# * 边计算边复制：$t_\text{计算} + t_\text{复制} (1 - r)$，各项都是用时中位数。其中$r = t_\text{计算} / t_\text{对照}$
-#   （按规则对照不比只做乘法慢时$r = 1$），即复制进行时乘法保持的速度比例。复制期间乘法只完成$r \times t_\text{复制}$
-#   的计算，所以能隐藏的复制用时也就这么多。
+# * 边计算边复制：$t_\text{计算} + t_\text{复制} (1 - r)$（用时中位数），$r = t_\text{计算} / t_\text{对照}$
+#   （按规则对照不比只做乘法慢时$r = 1$）：复制时乘法保持比例为$r$的速度，所以能隐藏$r \times t_\text{复制}$的
+#   复制用时。参考答案代入了这次的数字。
 #
 # 最后一行仍是基线。上面的检查统计的是重叠；基线问的是总用时是否变短。重叠不等于省下的时间。
 

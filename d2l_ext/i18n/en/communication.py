@@ -63,15 +63,15 @@ MESSAGES = {
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing '
                                     '({n} on {cores} cores)'),
-    'communication.estimate': 'Estimate: {est}. Measured: {measured}.',
+    'communication.estimate': 'Estimate: {sum} = {est}. Measured: {measured}.',
     'communication.estimate_floor': ('Estimate, the floor (max(products alone, copies alone) + min(one product, one '
                                      'copy)): {est}. Measured: {measured}.'),
-    'communication.the_estimate': 'the estimate', 'communication.held': '{line}, so the estimate held.',
+    'communication.the_estimate': 'the estimate',
     'communication.missed': '{line}, so the estimate missed.', 'communication.profile.guess': 'Your guess: {guess}.',
     'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
     'communication.answer.hid': '{way} hid {share} of the copy time (estimated: {est}).',
-    'communication.answer.unclear': ('{way} hid {share} of the copy time by the medians, no clear difference from '
-                                     'none (estimated: {est}).'),
+    'communication.answer.unclear': ('{way} hid {share} of the copy time by the medians; the rule cannot tell it '
+                                     'from hiding none (estimated: {est}).'),
     'communication.answer.none': '{way} hid no copy time (estimated: {est}).', 'communication.plain': '{line}.',
     'communication.profile.answer': ('copies alone / (products alone + copies alone) = {copy} / {both} = {pred} '
                                      '(medians); in the profile, the self time of {ops} was {share} of all self time.'),

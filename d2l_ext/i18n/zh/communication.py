@@ -62,14 +62,14 @@ MESSAGES = {
     'communication.ex3.setup_gpu': '计算资源 0：GPU 及其复制引擎；计算资源 1：CPU',
     'communication.ex3.setup_cpu': ('计算资源 0：{t0} 个线程计算、1 个线程复制；计算资源 1：{t1} 个线程计算'
                                     '（{cores} 个核心上共 {n} 个线程）'),
-    'communication.estimate': '估计：{est}。实测：{measured}。',
+    'communication.estimate': '估计：{sum} = {est}。实测：{measured}。',
     'communication.estimate_floor': ('估计取下限，即 max(只做乘法, 只做复制) + min(一次乘法, 一次复制)：{est}。'
                                      '实测：{measured}。'),
-    'communication.the_estimate': '估计', 'communication.held': '{line}，估计成立。',
+    'communication.the_estimate': '估计',
     'communication.missed': '{line}，估计不成立。', 'communication.profile.guess': '你的猜测：{guess}。',
     'communication.control': '对照', 'communication.ex3.answer': '{vs_max}；{vs_sum}。',
     'communication.answer.hid': '{way}隐藏了 {share} 的复制用时（估计：{est}）。',
-    'communication.answer.unclear': ('按中位数，{way}隐藏了 {share} 的复制用时，与没有隐藏复制用时没有明显差别'
+    'communication.answer.unclear': ('按中位数，{way}隐藏了 {share} 的复制用时，但按规则无法与完全没有隐藏区分'
                                      '（估计：{est}）。'),
     'communication.answer.none': '{way}没有隐藏复制用时（估计：{est}）。', 'communication.plain': '{line}。',
     'communication.profile.answer': ('只做复制 /（只做乘法 + 只做复制）= {copy} / {both} = {pred}（中位数）；'
