@@ -200,7 +200,7 @@ def test_the_ingredients_are_one_line_each():
                      'all-reduce alone: median 40.0 ms, 12 calls',
                      'cost formula: α = 0.851 ms a call, β = 807 MiB/s']
     with using_language('zh'):
-        assert show.ingredients_text(r).split('\n')[1] == '代价公式：每次调用α=0.851毫秒，β=807 MiB/s'
+        assert show.ingredients_text(r).split('\n')[1] == '代价公式：每次调用α = 0.851毫秒，β = 807 MiB/s'
 
 
 def test_the_model_is_fitted_to_this_runs_own_calls():

@@ -100,7 +100,7 @@ def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     #zh: （d）按参数的逆序把梯度装进 bucket_mb MiB 的桶，每个桶装满就做一次全归约
     params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order  #zh: 反向传播的顺序
     buckets, current, size = [], [], 0
-    for p in params:  # a bucket closes at bucket_mb MiB (2**20 bytes)  #zh: 桶满 bucket_mb MiB 时封上
+    for p in params:  # a bucket closes at bucket_mb MiB (2**20 bytes)  #zh: 桶满 bucket_mb MiB 时关闭
         current.append(p)
         size += p.numel() * p.element_size()
         if size >= bucket_mb * 2**20:

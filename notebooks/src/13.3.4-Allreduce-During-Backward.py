@@ -83,12 +83,12 @@ if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **Before measuring.** Here each process has one core for both its backward and gloo's all-reduce, so (c) may not
-# beat (a) here: the recording above is the picture.
+# **Before measuring.** Here each process has one core for both its backward and gloo's all-reduce; the recording
+# above had 16 cores for 2 processes.
 
 # %% [markdown] lang="zh"
-# **测量之前。**本机每个进程只有一个核心，反向传播和 gloo 的全归约都用它，
-# 所以（c）在本机未必比（a）快：上面的记录结果才能说明问题。
+# **测量之前。**本机每个进程只有一个核心，反向传播和 gloo 的全归约都用它；
+# 上面的记录结果是 16 核主机上的 2 个进程。
 
 # %% [markdown]
 # ## Build it: four versions of the step
@@ -225,7 +225,7 @@ print(show.ingredients_text(result))
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 按代价公式，（c）的训练迭代用时等于不做全归约的训练迭代加上反向传播藏不住的全归约。
+# 按代价公式，（c）的训练迭代用时等于不做全归约的训练迭代加上不能被反向传播掩盖的全归约。
 # 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；只做全归约若比反向传播还长，就更多。
 # 代价公式没有计入复制，也没有计入（c）让反向传播增加的用时：它只是估计。
 # 把你对（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
@@ -244,7 +244,7 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭�
 # ## 实测
 #
 # 与记录结果的上图、中图同类，多了（b）和代价公式（斜线条形），菱形是你的猜测。
-# **（b）保留缓冲区**是（b）的对照：缓冲区只建一次，检验的是每次迭代新建缓冲区的代价。
+# **（b）复用缓冲区**是（b）的对照：缓冲区只建一次，检验的是每次迭代新建缓冲区的代价。
 # 下图是性能分析器记录的那几次迭代中（c）和它的对照（a）的反向传播用时。
 
 # %% tags=["nbval-ignore-output"]
@@ -289,7 +289,7 @@ print(show.miss_answer(result))  # here; the recording's numbers are in its figu
 
 # %% [markdown] lang="zh"
 # 2. （b）只调用一次全归约，（a）每个梯度调用一次。从实测的图中读出：按同一规则，本机（b）比（a）快吗？
-#    比它的对照（b）保留缓冲区呢？
+#    比它的对照（b）复用缓冲区呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.flat_answer(result))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比

@@ -2,7 +2,7 @@
 MESSAGES = {
     'allreduce.version.backward': '不做全归约的训练迭代', 'allreduce.version.allreduce': '只做全归约',
     'allreduce.version.serial': '（a）先反向传播再全归约', 'allreduce.version.flat': '（b）展平',
-    'allreduce.version.kept': '（b）保留缓冲区', 'allreduce.plot.back_in': '（{k}）中的反向传播',
+    'allreduce.version.kept': '（b）复用缓冲区', 'allreduce.plot.back_in': '（{k}）中的反向传播',
     'allreduce.version.hooks': '（c）在钩子中全归约', 'allreduce.version.buckets': '（d）分桶（{mb:g} MiB）',
     'allreduce.version.ddp': 'DDP（{mb:g} MiB）', 'allreduce.version.one_bucket': 'DDP（{mb:g} MiB，一个桶）',
     'allreduce.lane.compute': '计算（反向传播 {ms:.0f} 毫秒）', 'allreduce.lane.allreduce': '全归约',
@@ -29,7 +29,7 @@ MESSAGES = {
     'allreduce.which.mixed': '测量的是：你写的 {yours}；参考实现的 {package}',
     'allreduce.ingredients.step': ('不做全归约的训练迭代：中位数 {step}，其性能分析器记录的迭代中反向传播 {span}；'
                                    '只做全归约：中位数 {alone}，共 {tensors} 次调用'),
-    'allreduce.ingredients.fit': '代价公式：每次调用α={alpha}，β={mibs} MiB/s',
+    'allreduce.ingredients.fit': '代价公式：每次调用α = {alpha}，β = {mibs} MiB/s',
     'allreduce.plot.title': '每个版本计时的训练迭代',
     'allreduce.plot.back': '性能分析器记录的 {n} 次迭代中的反向传播',
     'allreduce.plot.back_ms': '反向传播用时（毫秒，各进程的平均）',
