@@ -319,7 +319,7 @@ my_guess = None  # two lanes: times as fast as the baseline  #zh: 两个计算�
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_answer
 
-small = parallel.small_ops(size=64, iters=400, repeats=5)  # iters: products per thread, 800 in all  #zh: iters：每个线程的乘法次数，共 800 次
+small = parallel.small_ops(size=64, iters=400, repeats=15)  # iters: products per thread, 800 in all  #zh: iters：每个线程的乘法次数，共 800 次
 plot_small_ops(small, my_guess)  # your guess's line once you set it  #zh: 写下猜测后输出它与预测的比较
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
