@@ -8,7 +8,8 @@ a synchronize or a blocking copy. Streams are PyTorch's side streams: none waits
 takes PRODUCT time units, a copy COPY, the host ISSUE to queue anything. The replay says whether an operation could
 read a tensor before the operation writing it was done (a copy reading an unfinished product), whether the host could
 return before the last write to a buffer landed, and how much of the copies' time runs beside products.
-`record_stream` is accepted and not judged: the caching allocator is not modelled.
+`record_stream` is accepted and not judged: the caching allocator is not modelled. Operations are seen in the calling
+thread only (a GPU branch that queues from another thread is told it queued nothing).
 Written by hand: no library models CUDA's stream order without a GPU (PyTorch's CUDA sanitizer needs one).
 """
 from __future__ import annotations
