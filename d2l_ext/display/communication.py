@@ -81,7 +81,7 @@ def measured_answer(comparison, predicted: dict) -> str:
     m, est, way, r = comparison.measurements, predicted['overlapped'], _word('overlapped'), control_r(comparison)
     (run, copy), added, over, ms = (m[k].median for k in ('run', 'copy')), _added(m), m['overlapped'], verdict.sig
     floor, point = est > (run + copy * (1 - r)) * 1.0001, Times('estimate', [est])  # 1 repeat
-    share = lambda base, x: verdict.num(min(1.0, max(0.0, (base - x) / copy)), '%')  # noqa: E731
+    share = lambda base, x: verdict.num(_hid(base, x, copy), '%')  # noqa: E731
     none, vs = verdict.compare(over, added), verdict.compare(over, point)  # against none hidden, against the estimate
     hid = 'communication.answer.hid' if none == 'faster' else 'communication.answer.unclear' if (
         none == 'same' and over.median < added.median) else 'communication.answer.none'
@@ -132,7 +132,12 @@ def hidden_share(row) -> float:
     """(products alone + copies alone - the way) / copies alone, 0 to 1; 0 unless faster than the two by the rule."""
     added = _added(row.times)  # the printed base: the median of the repeats' sums, not the sum of two medians
     faster = verdict.compare(row.times['overlapped'], added) == 'faster'
-    return min(1.0, max(0.0, (added.median - row.overlapped) / row.copy)) if faster and row.copy > 0 else 0.0
+    return _hid(added.median, row.overlapped, row.copy) if faster and row.copy > 0 else 0.0
+
+
+def _hid(base: float, way: float, copy: float) -> float:
+    """The share of the copy time a way hid against a base taking it all (0 to 1)."""
+    return min(1.0, max(0.0, (base - way) / copy))
 
 
 def recorded_answer(rec) -> str:
