@@ -16,7 +16,7 @@ MESSAGES = {
     'task.lanes.unsafe_gpu': 'run_together 返回时，计算资源 {lane} 的GPU仍在计算',
     'task.lanes.unsafe_value': '结果是在 run_together 返回之后才填入的',
     'task.lanes.unfinished': 'run_together 返回 {seconds:.0f} 秒后，仍有工作没有完成',
-    'task.lanes.overlap': '忙碌时间较短的计算资源，其中 {measured:.0%} 与另一个同时运行（需要 {threshold:.0%}）',
+    'task.lanes.overlap': '较短的那个计算资源有 {measured:.0%} 的执行时间与另一个重叠（需要 {threshold:.0%}）',
     'task.lanes.sim_ok': '模拟的 GPU：run_together 返回时，它的乘法都已完成',
     'task.lanes.sim_unsafe': '模拟的 GPU：run_together 在 GPU 的乘法完成之前就返回了',
     'task.lanes.sim_calls': '模拟的 GPU 与一个 CPU 计算资源：works[i]() 被调用了 {calls} 次，而不是 2 次',
