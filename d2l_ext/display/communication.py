@@ -54,10 +54,9 @@ def measured_title(x, w, iters: int, yours: bool | None = None) -> str:
 
 
 def plot_measured(comparison, predicted: dict, guess=None, title=None):
-    """Every repeat of each way and of the baseline (added), grey boxes, predictions hatched, the guess (ms); in ms."""
+    """Every repeat of each way (the baseline: run then copy, measured), grey boxes, predictions hatched, the guess."""
     names = {k: _name(k) for k in comparison.measurements}
-    times = {**{names[k]: list(m.times) for k, m in comparison.measurements.items()}, _name('computed'): _added(
-        comparison.measurements).repeated()}
+    times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
     mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
     fig = plot_repeats(times, predicted={names[k]: v for k, v in predicted.items() if k in names}, guess=mine,
                        unit='ms', halves=True, title=title or style.plot_text('communication.measured_title'),
@@ -69,44 +68,38 @@ def plot_measured(comparison, predicted: dict, guess=None, title=None):
 
 
 def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """The guess (ms) beside run_and_copy's prediction and measurement, then its verdict against the baseline."""
-    over = comparison.measurements['overlapped']
-    return verdict.lines(verdict.guess(guess and guess / 1e3, predicted['overlapped'], over.median, 'ms'),
-                         verdict.line(_word('overlapped'), over, _word('added'), _added(comparison.measurements), 'ms'))
+    """The guess (ms) beside run_and_copy's prediction and measurement, then its verdict against run then copy."""
+    m = comparison.measurements
+    return verdict.lines(verdict.guess(guess and guess / 1e3, predicted['overlapped'], m['overlapped'].median, 'ms'),
+                         verdict.line(_word('overlapped'), m['overlapped'], _word('run_then_copy'), m['run_then_copy'],
+                                      'ms'))
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The estimate worked from this run's medians, and the run vs none hidden; then the worked answer: the share of the
-    copy time hidden beside the estimate's (information), and the run vs the estimate's time, by the rule."""
+    """The estimate worked from this run's medians, then the worked answer: the run vs the estimate, by the rule."""
     m, est, way, r = comparison.measurements, predicted['overlapped'], _word('overlapped'), control_r(comparison)
-    (run, copy), added, over, ms = (m[k].median for k in ('run', 'copy')), _added(m), m['overlapped'], verdict.sig
+    (run, copy), over, ms = (m[k].median for k in ('run', 'copy')), m['overlapped'], verdict.sig
     floor, point = est > (run + copy * (1 - r)) * 1.0001, Times('estimate', [est])  # 1 repeat
-    share = lambda base, x: verdict.num(_hid(base, x, copy), '%')  # noqa: E731
-    none, vs = verdict.compare(over, added), verdict.compare(over, point)  # against none hidden, against the estimate
-    hid = 'communication.answer.hid' if none == 'faster' else 'communication.answer.unclear' if (
-        none == 'same' and over.median < added.median) else 'communication.answer.none'
+    vs = verdict.compare(over, point)
     first = t('communication.estimate_floor' if floor else 'communication.estimate', est=verdict.num(est, 'ms'),
-              sum=f'{ms(run * 1e3)} + {ms(copy * 1e3)} × (1 − {r:.2f})', measured=verdict.line(way, over, _word(
-                  'added'), added, 'ms'))
-    return first + '\n' + verdict.answer(
-        t(hid, way=way, share=share(added.median, over.median), est=share(run + copy, est)),
-        t('communication.plain' if vs == 'same' else 'communication.missed',
-          line=verdict.line(way, over, t('communication.the_estimate'), point, 'ms')))
+              sum=f'{ms(run * 1e3)} + {ms(copy * 1e3)} × (1 − {r:.2f})')
+    return first + '\n' + verdict.answer(t('communication.plain' if vs == 'same' else 'communication.missed',
+                                           line=verdict.line(way, over, t('communication.the_estimate'), point, 'ms')))
 
 
-def _added(times) -> Times:
-    """Products alone + copies alone, repeat by repeat (interleaved, so the i-th of each ran side by side in time)."""
-    return Times('added', [a + b for a, b in zip(times['run'].repeated(), times['copy'].repeated())])
+def _sum(row) -> Times:
+    """Products alone + copies alone: the sum of their medians (the one number with that name), a repeat of one."""
+    return Times('sum', [row.run + row.copy])
 
 
-def hidden_sentence(way: str, row) -> str:
-    """'<way> took X vs products alone + copies alone Y, <by the rule>', then the share of the copy time it hid where
-    faster, none where slower, the verdict alone where unclear."""
-    word, added, num = verdict.compare(row.times['overlapped'], _added(row.times)), _added(row.times), verdict.num
-    hid = t('communication.hid', share=num(hidden_share(row), '%')) if word == 'faster' else t(
+def hidden_sentence(way: str, row, base_name: str, base) -> str:
+    """'<way> took X vs <base> Y, <by the rule>', then the share of the copy time it hid where faster, none where
+    slower, the verdict alone where unclear."""
+    word, num = verdict.compare(row.times['overlapped'], base), verdict.num
+    hid = t('communication.hid', share=num(hidden_share(row, base), '%')) if word == 'faster' else t(
         'communication.hid_none') if word == 'slower' else ''
     return t('communication.hidden', way=way, total=num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
-        row.times['overlapped'], added), sum=num(added.median, 'ms'))
+        row.times['overlapped'], base), base=base_name, sum=num(base.median, 'ms'))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -128,24 +121,20 @@ def recorded_alone(rec) -> str:
              b=verdict.num(pageable, verdict.unit_for(pageable)), c=verdict.num(book.copy, 'ms'))
 
 
-def hidden_share(row) -> float:
-    """(products alone + copies alone - the way) / copies alone, 0 to 1; 0 unless faster than the two by the rule."""
-    added = _added(row.times)  # the printed base: the median of the repeats' sums, not the sum of two medians
-    faster = verdict.compare(row.times['overlapped'], added) == 'faster'
-    return _hid(added.median, row.overlapped, row.copy) if faster and row.copy > 0 else 0.0
-
-
-def _hid(base: float, way: float, copy: float) -> float:
-    """The share of the copy time a way hid against a base taking it all (0 to 1)."""
-    return min(1.0, max(0.0, (base - way) / copy))
+def hidden_share(row, base) -> float:
+    """(base - the way) / copies alone, 0 to 1; 0 unless faster than the base by the rule."""
+    faster = verdict.compare(row.times['overlapped'], base) == 'faster'
+    return min(1.0, max(0.0, (base.median - row.overlapped) / row.copy)) if faster and row.copy > 0 else 0.0
 
 
 def recorded_answer(rec) -> str:
-    """The worked answer to the recording's question: each way's total (guessed in ms) and the copy time it hid."""
+    """The worked answer to the recording's question: each way's total (guessed in ms) and the copy time it hid: run
+    then copy against products alone + copies alone, run_and_copy against run then copy."""
     book, side, _ = _ways(rec)
     if book is None or side is None:
         return t('communication.recorded.none')
-    return verdict.answer(*(hidden_sentence(_word(k), r) for k, r in (('run_then_copy', book), ('overlapped', side))))
+    return verdict.answer(hidden_sentence(_word('run_then_copy'), book, _word('added'), _sum(book)), hidden_sentence(
+        _word('overlapped'), side, _word('run_then_copy'), book.times['overlapped']))
 
 
 def _guesses(guess) -> tuple:  # the learner's totals in ms, as s: (one stream, copy stream + events)
@@ -161,8 +150,8 @@ def recorded_lines(rec, guess=None) -> str:
     way = {BOOK_PLAN: _word('run_then_copy'), SIDE_PLAN: _word('overlapped')}  # my_guess's order, the lesson's names
     lines = [t('communication.recorded.guess', way=way[r.mode], line=verdict.guess(g, r.expected, r.overlapped, 'ms'))
              for g, r in zip(_guesses(guess), (book, side)) if g is not None]
-    return verdict.lines(*lines, verdict.line(way[SIDE_PLAN], side.times['overlapped'], _word('added'),
-                                              _added(side.times), 'ms'))
+    return verdict.lines(*lines, verdict.line(way[SIDE_PLAN], side.times['overlapped'], way[BOOK_PLAN],
+                                              book.times['overlapped'], 'ms'))
 
 
 def plot_recorded(rec, guess=None):
@@ -172,8 +161,7 @@ def plot_recorded(rec, guess=None):
         return None
     fig, axes = style.figure(nrows=3, height=7.8)
     names = {r.mode: _mode_name(r.mode) for r in (book, side)}
-    times = {**{names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}, _name('computed'): _added(
-        side.times).repeated()}
+    times = {names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}
     mine = {names[r.mode]: g for g, r in zip(_guesses(guess), (book, side)) if g is not None}
     plot_repeats(times, ax=axes[0], predicted={names[r.mode]: r.expected for r in (book, side)}, guess=mine, unit='ms',
                  halves=True)
@@ -223,8 +211,8 @@ def exercise_three_alone_text(r) -> str:
     """Exercise 3's setup as the code made it (a CPU's threads on its cores, or a GPU and the CPU), each lane alone."""
     a, b = (r.times[k].median for k in ALONE)
     t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
-    setup = t('communication.ex3.setup_gpu') if r.lanes[0]['kind'] == 'gpu' else t(
-        'communication.ex3.setup_cpu', t0=t0, t1=t1, n=t0 + t1 + r.copy_threads, cores=r.cores or '?')
+    setup = t('communication.ex3.setup_gpu') if r.lanes[0]['kind'] == 'gpu' else t('communication.ex3.setup_cpu', t0=t0,
+                                                                                     t1=t1)
     return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a, 'ms'), b=verdict.num(b, 'ms'), n=r.size,
                             k0=r.iters[0], k1=r.iters[-1])  # in ms, as my_guess
 

@@ -124,13 +124,12 @@ my_guess = (None, None)  # ms, the total of each way: run then copy, run_and_cop
 # %% [markdown]
 # Hatched: run then copy, $t_\text{run} + t_\text{copy}$; run_and_copy,
 # $\max(t_\text{run}, t_\text{copy})$ plus the shorter of one product and one copy (the first product and the last
-# copy run alone). The last row, products alone + copies alone, is the baseline: the book's one stream does both in
-# turn.
+# copy run alone). Run then copy, the book's way, is the baseline.
 
 # %% [markdown] lang="zh"
 # 先计算后复制的预测（斜线条形）是$t_\text{计算} + t_\text{复制}$：一个流按顺序执行。边计算边复制的预测是
 # $\max(t_\text{计算}, t_\text{复制})$，再加上一次乘法与一次复制中较短者（第一次乘法和最后一次复制只能单独运行）。
-# 下图最上面一幅的最后一行是基线，即只做乘法与只做复制之和：书中的代码只用一个流，依次做这两件事。
+# 基线是书中的方式，即先计算后复制。
 
 # %% tags=["nbval-ignore-output"]
 if rec is not None:
@@ -194,7 +193,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # 两个分支都要写。CPU 分支用以下对应物代替：
 #
 # * 复制线程就是复制流；
-# * 用 `queue.Queue` 交出乘积，相当于记录事件，并且像 `record_stream` 那样让这个乘积保持存活；
+# * 用 `queue.Queue` 交出乘积，相当于记录事件，并且像 `record_stream` 那样保证复制完成前乘积不被释放；
 # * `join()` 就是 `synchronize()`。
 #
 # 在任何机器上，检查还会在模拟的 GPU 上按 CUDA 的顺序规则重放你的 GPU 分支。
@@ -227,12 +226,11 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # tests this: the same products while another thread copies nonstop. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
-# * run_and_copy: $t_\text{run} + t_\text{copy} (1 - r)$, medians, with $r = t_\text{run} / t_\text{ctrl}$ (1 where
-#   the rule finds the control not slower): the products keep the share $r$ of their speed beside the copies, so
-#   $r \times t_\text{copy}$ of copying hides. The worked answer has this run's numbers.
+# * run_and_copy: $t_\text{run} + (1 - r) \, t_\text{copy}$ (medians), $r = t_\text{run} / t_\text{ctrl}$ (1 where the
+#   rule finds the control not slower). Beside the copies the products run at $r$ times their speed, so
+#   $r \times t_\text{copy}$ of the copy time hides. The worked answer puts in this run's numbers.
 #
-# The last row is the baseline again. The check counted overlap; the baseline asks whether the total got shorter.
-# Overlap is not saved time.
+# Run then copy is the baseline again. The check counted overlap; the baseline asks whether the total got shorter.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
@@ -241,11 +239,11 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # 同样的乘法用时多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
-# * 边计算边复制：$t_\text{计算} + t_\text{复制} (1 - r)$（用时中位数），$r = t_\text{计算} / t_\text{对照}$
-#   （按规则对照不比只做乘法慢时$r = 1$）：复制时乘法保持比例为$r$的速度，所以能隐藏$r \times t_\text{复制}$的
+# * 边计算边复制：$t_\text{计算} + (1 - r) \, t_\text{复制}$（中位数），$r = t_\text{计算} / t_\text{对照}$
+#   （按规则对照不比只做乘法慢时$r = 1$）。复制时乘法速度降为原来的$r$倍，所以能隐藏$r \times t_\text{复制}$的
 #   复制用时。参考答案代入了这次的数字。
 #
-# 最后一行仍是基线。上面的检查统计的是重叠；基线问的是总用时是否变短。重叠不等于省下的时间。
+# 基线仍是先计算后复制。上面的检查统计的是重叠；基线问的是总用时是否变短。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
@@ -273,13 +271,13 @@ display(show.plot_measured(measured, predicted, guess=my_guess, title=title))
 print(show.measured_text(measured, predicted, my_guess))
 
 # %% [markdown]
-# **What did this machine show?** How much copy time did run_and_copy hide here, against the hatched estimate?
+# **What did this machine show?** Did run_and_copy take as long as the hatched estimate?
 
 # %% [markdown] lang="zh"
-# **本机的结果如何？** 与斜线条形的估计相比，边计算边复制在这里隐藏了多少复制用时？
+# **本机的结果如何？** 边计算边复制的用时与斜线条形的估计相符吗？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured, predicted))  # worked answer: the share of the copy time hidden, and the estimate's  #zh: 参考答案：隐藏的复制用时占比，以及估计的占比
+print(show.measured_answer(measured, predicted))  # worked answer: the estimate from this run's medians, and the run vs it  #zh: 参考答案：由这次的中位数算出的估计，以及实测与它的比较
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -362,13 +360,13 @@ print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) a
 # %% [markdown]
 # **4. Use a profiler.** `torch.profiler` plays the book's Nsight. Without a GPU it profiles `run_then_copy`: a CPU
 # profile records only the thread that starts it. From products alone and copies alone, what share of all self time
-# will `copy_` take? Write it (0-1) into `my_guess_share`; the table checks.
+# will `copy_` take? Write it (0-1) into `my_guess_share`.
 
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
 # CPU 上的分析器只记录启动它的线程，所以没有 GPU 时这里分析 `run_then_copy`（重叠见上面 H200 的图）。
 # 根据只做乘法和只做复制的用时预测：`copy_` 的自身用时会占全部自身用时的多大比例？把它（0 到 1）写进
-# `my_guess_share`，表格可以验证。
+# `my_guess_share`。
 
 # %%
 my_guess_share = None  # 0-1: copy_'s share of all self time  #zh: 0 到 1：copy_的自身用时占全部自身用时的比例
@@ -392,13 +390,13 @@ display(show.profile_frame(prof, GPU, my_guess_share))
 #zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: the share from the medians, then in the table  #zh: 参考答案：由中位数算出的比例，然后是表中的比例
+print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: the share of the medians, then of one profiled run  #zh: 参考答案：中位数之比，然后是分析一次运行所得的比例
 
 # %% [markdown]
 # ## Remember
 #
 # * The book's gain came from the pinned copy, not from overlap: in the H200 recording, run then copy took as long as
-#   the baseline.
+#   products alone + copies alone.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
 # * Without a GPU, a copy thread stands in for the copy engine; the model counts a slowdown of the products only
@@ -411,9 +409,10 @@ print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: t
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# * 书中省下的时间来自锁页内存中更快的复制，而不是重叠：在 H200 的记录结果中，先计算后复制的用时与基线一样。
+# * 书中省下的时间来自锁页内存中更快的复制，而不是重叠。在 H200 的记录中，先计算后复制的用时等于只做乘法与只做
+#   复制之和。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制用时。
-# * 没有 GPU 时，复制线程代替复制引擎；只有按规则对照行比只做乘法更慢时，模型才计入乘法变慢。
+# * 没有 GPU 时，复制线程代替复制引擎；只有对照行按规则慢于只做乘法时，模型才考虑乘法变慢。
 #
 # ## 易错点
 #

@@ -16,7 +16,6 @@ MESSAGES = {
     'communication.variant.together': 'together',
     'communication.variant.serial_sum': 'the two alone added',
     'communication.variant.added': 'products alone + copies alone',
-    'communication.variant.computed': 'baseline: products alone + copies alone,\nadded repeat by repeat',
     'communication.mode.cpu_analogue': 'CPU analogue: a copy thread',
     'communication.mode.widget': 'the copy mode chosen above',
     'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y), new pageable tensors',
@@ -39,7 +38,7 @@ MESSAGES = {
                                      "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b}, "
                                      'copy_to_cpu(y, True) {c}'),
     'communication.predicted_medians': 'model: from the medians printed above',
-    'communication.hidden': '{way} took {total} vs products alone + copies alone {sum}, {by}{hid}.',
+    'communication.hidden': '{way} took {total} vs {base} {sum}, {by}{hid}.',
     'communication.hid': ': it hid {share} of the copy time', 'communication.hid_none': ': it hid no copy time',
     'communication.recorded.guess': '{way}: {line}',
     'communication.recorded.none': 'No GPU recording here.',
@@ -61,20 +60,16 @@ MESSAGES = {
     'communication.profile.col_op': 'operator',
     'communication.profile.col_ms': 'self time (ms)',
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
-    'communication.ex3.setup_cpu': ('threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing '
-                                    '({n} on {cores} cores)'),
-    'communication.estimate': 'Estimate: {sum} = {est}. Measured: {measured}.',
+    'communication.ex3.setup_cpu': 'threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing',
+    'communication.estimate': 'Estimate: {sum} = {est}.',
     'communication.estimate_floor': ('Estimate, the floor (max(products alone, copies alone) + min(one product, one '
-                                     'copy)): {est}. Measured: {measured}.'),
+                                     'copy)): {est}.'),
     'communication.the_estimate': 'the estimate',
     'communication.missed': '{line}, so the estimate missed.', 'communication.profile.guess': 'Your guess: {guess}.',
     'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
-    'communication.answer.hid': '{way} hid {share} of the copy time (estimated: {est}).',
-    'communication.answer.unclear': ('{way} hid {share} of the copy time by the medians; the rule cannot tell it '
-                                     'from hiding none (estimated: {est}).'),
-    'communication.answer.none': '{way} hid no copy time (estimated: {est}).', 'communication.plain': '{line}.',
-    'communication.profile.answer': ('copies alone / (products alone + copies alone) = {copy} / {both} = {pred} '
-                                     '(medians); in the profile, the self time of {ops} was {share} of all self time.'),
+    'communication.plain': '{line}.',
+    'communication.profile.answer': ('share of the medians: copies alone / (products alone + copies alone) = {copy} / '
+                                     '{both} = {pred}; share in one profiled run: {ops}, {share} of all self time.'),
     'communication.control_model': 'model: products alone, not slowed',
     'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of all self time',
 }

@@ -16,7 +16,6 @@ MESSAGES = {
     'communication.variant.together': '同时运行',
     'communication.variant.serial_sum': '两者单独用时之和',
     'communication.variant.added': '只做乘法与只做复制之和',
-    'communication.variant.computed': '基线：只做乘法与只做复制之和\n（逐次重复相加）',
     'communication.mode.cpu_analogue': 'CPU上的类比：一个复制线程',
     'communication.mode.widget': '上面选择的复制方式',
     'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y)，新建可分页张量',
@@ -38,7 +37,7 @@ MESSAGES = {
     'communication.recorded.alone': ('记录于 {gpu}，{r} 次重复的中位数：只做乘法 {run}，只复制到锁页缓冲区 {copy}'
                                      '\n书中的复制单独运行：copy_to_cpu(y) {b}，copy_to_cpu(y, True) {c}'),
     'communication.predicted_medians': '模型：由上面打印的中位数算出',
-    'communication.hidden': '{way}用时 {total}，只做乘法与只做复制之和为 {sum}，{by}{hid}。',
+    'communication.hidden': '{way}用时 {total}，{base}为 {sum}，{by}{hid}。',
     'communication.hid': '：隐藏了 {share} 的复制用时', 'communication.hid_none': '：没有隐藏复制用时',
     'communication.recorded.guess': '{way}：{line}',
     'communication.recorded.none': '这里没有 GPU 记录结果。',
@@ -58,22 +57,16 @@ MESSAGES = {
     'communication.ex3.max': r'$\max(t_1, t_2)$', 'communication.ex3.sum': r'$t_1 + t_2$',
     'communication.parts_combined': '模型：由只做乘法与只做复制的用时算出',
     'communication.ex3.title': '练习 3：计算、复制与第二个计算资源',
-    'communication.profile.col_op': '运算符', 'communication.profile.col_ms': '自身用时（毫秒）',
     'communication.ex3.setup_gpu': '计算资源 0：GPU 及其复制引擎；计算资源 1：CPU',
-    'communication.ex3.setup_cpu': ('计算资源 0：{t0} 个线程计算、1 个线程复制；计算资源 1：{t1} 个线程计算'
-                                    '（{cores} 个核心上共 {n} 个线程）'),
-    'communication.estimate': '估计：{sum} = {est}。实测：{measured}。',
-    'communication.estimate_floor': ('估计取下限，即 max(只做乘法, 只做复制) + min(一次乘法, 一次复制)：{est}。'
-                                     '实测：{measured}。'),
-    'communication.the_estimate': '估计',
+    'communication.profile.col_op': '运算符', 'communication.profile.col_ms': '自身用时（毫秒）',
+    'communication.ex3.setup_cpu': '计算资源 0：{t0} 个线程计算、1 个线程复制；计算资源 1：{t1} 个线程计算',
+    'communication.estimate': '估计：{sum} = {est}。', 'communication.the_estimate': '估计',
+    'communication.estimate_floor': '估计取下限，即 max(只做乘法, 只做复制) + min(一次乘法, 一次复制)：{est}。',
     'communication.missed': '{line}，估计不成立。', 'communication.profile.guess': '你的猜测：{guess}。',
     'communication.control': '对照', 'communication.ex3.answer': '{vs_max}；{vs_sum}。',
-    'communication.answer.hid': '{way}隐藏了 {share} 的复制用时（估计：{est}）。',
-    'communication.answer.unclear': ('按中位数，{way}隐藏了 {share} 的复制用时，但按规则无法与完全没有隐藏区分'
-                                     '（估计：{est}）。'),
-    'communication.answer.none': '{way}没有隐藏复制用时（估计：{est}）。', 'communication.plain': '{line}。',
-    'communication.profile.answer': ('只做复制 /（只做乘法 + 只做复制）= {copy} / {both} = {pred}（中位数）；'
-                                     '在这次分析中，{ops}的自身用时占全部自身用时的 {share}。'),
+    'communication.plain': '{line}。',
+    'communication.profile.answer': ('中位数之比：只做复制 /（只做乘法 + 只做复制）= {copy} / {both} = {pred}；'
+                                     '分析一次运行所得：{ops}的自身用时占全部自身用时的 {share}。'),
     'communication.control_model': '模型：只做乘法，不变慢',
     'communication.profile.col_calls': '调用次数',
     'communication.profile.col_share': '占全部自身用时的比例',
