@@ -9,7 +9,7 @@ import torch
 from ..checking import check_close
 from ..errors import UsageError
 from ..i18n import t
-from ..results import MIN_SHARE, render
+from ..results import render
 from ..timing import Measurement, clock
 from . import schedule
 
@@ -235,16 +235,6 @@ class DagExperiment:
                 (idle, inputs, False), (inputs, e['start'], True)) if b > a]
             free[e['lane']] = e['end']
         return out
-
-    def miss(self) -> dict:
-        """The planned run against its prediction: {'last': the lane (index) that finished last, 'waited' and
-        'replayed': its waits between tasks, measured and in the plan (s), 'took', 'alone': each lane's time per task
-        beside the other and alone (all in order, the other idle), 'slower': a lane beside the other over 5% slower}."""
-        per = self.per_task() or [(0.0,) * 5]
-        i, (_, waited, _, _, replayed) = max(enumerate(per), key=lambda x: x[1][3] + x[1][2] * x[1][0] + x[1][1])
-        took, alone = [p[0] for p in per], [1 / self.speeds[lb] for lb in self.lanes] if self.speeds else [1.0]
-        return {'last': i, 'waited': waited, 'replayed': replayed, 'took': took, 'alone': alone, 'slower': any(
-            a > (1 + MIN_SHARE) * b for a, b in zip(took, alone))}
 
     def to_frame(self):
         """timing.compare's table plus each variant's worst relative error (the shared renderer)."""

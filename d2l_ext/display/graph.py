@@ -189,11 +189,12 @@ def draw_step(rec: dict, guess_ms=None, title=None):
         rest=ms(recording.parts(run)[-1][1]), wall=ms(rows['in_turn'].median), way=labels['split'])  # GPU+CPU: plus
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
-    half, m = (run['events'][best][0]['end'] - run['events'][best][0]['start']) / 2, rows[best].median  # on top, the
-    top.barh(-1, (m - half) * 1e3, height=0.3, fill=False, hatch='///', ec=style.color('predicted'))  # book's case
-    top.set_yticks([-1, *range(len(rows))], [style.plot_text('graph.two_devices', device=style.plot_text(
-        'graph.kind.gpu' if one and one['kind'] == 'gpu' else 'graph.kind.cpu'), one=ms(m), half=ms(half), two=ms(
-        m - half)), *(x.get_text() for x in top.get_yticklabels())])  # modelled: two devices, each half the step
+    m, half = (float(f'{s * 1e3:.3g}') for s in (rows[best].median, (run['events'][best][0]['end'] - run['events'][
+        best][0]['start']) / 2))  # on top, the book's case: in ms as printed, so the label's subtraction adds up
+    top.barh(-1, m - half, height=0.3, fill=False, hatch='///', ec=style.color('predicted'))
+    top.set_yticks([-1, *range(len(rows))], [style.plot_text('graph.two_devices', best=_best(_measurements(
+        run), style.plot_text)[1], one=verdict.sig(m), half=verdict.sig(half), two=verdict.sig(m - half)), *(
+        x.get_text() for x in top.get_yticklabels())])  # modelled: two devices, each half the faster row's step
     top.set_ylim(len(rows) - 0.5, -1.5)
     events, rows, legend, bars = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
@@ -243,38 +244,44 @@ def _parts(here: dict) -> tuple:
     return run, recording.parts(run), recording.predict_split(run), _measurements(run)['split'].median, pct, name
 
 
-def _rule(p: float, x: float, predicted: float) -> tuple[bool, str]:  # (held?, word): change / together's prediction
-    return abs(x - p) / predicted < MIN_SHARE, t('verdict.unit.%', value=verdict.sig(abs(x - p) / predicted * 100, 2))
+def _pct(share: float) -> str:  # 0.063 -> '6.3%'
+    return t('verdict.unit.%', value=verdict.sig(share * 100, 2))
+
+
+def _signed(d: float, unit: str = 'ms') -> str:  # '+0.089 ms', '−15%' (d a share)
+    return ('+' if d >= 0 else '−') + (_ms(abs(d)) if unit == 'ms' else _pct(abs(d)))
 
 
 def split_table(here: dict):
-    """Exercise 2's table, medians: each part of together beside its prediction, the assumption it tests, the rule."""
+    """Exercise 2's table, medians: each part of together beside its prediction, the assumption it tests, measured
+    less predicted (each half with the rule's word, together against one after the other)."""
     import pandas as pd
     run, parts, predicted, together, pct, name = _parts(here)
-    rows = [[a or '', name[k], *(pct if k == 'apart' else (_ms(p), _ms(x))), _rule(p, x, predicted)[1]]
-            for k, p, x, a in [*parts, ('split', predicted, together, 0)]]
+    h, over = _halves(run), (recording.halves_summary(run)['overlap'] or 0) - run['predicted_overlap']
+    rows = [[a or '', name[k], *(pct if k == 'apart' else (_ms(p), _ms(x))), _signed(over, '%') if k == 'apart' else t(
+        'graph.lane_is', lane=_signed(x - p), label=verdict.word(h[k, 'split'], h[k, 'in_turn'])) if a == 1 else (
+        _signed(x - p))] for k, p, x, a in [*parts, ('split', predicted, together, 0)]]  # halves: the rule's word
     return pd.DataFrame(rows, columns=[t(f'graph.col.{c}') for c in ('assumption', 'part', 'predicted', 'measured',
                                                                       'rule')])
 
 
 def split_answer(here: dict, guess=None) -> None:
-    """Exercise 2's worked answer: split_table; the guess beside what failed; which failed (the table's rule), whether
-    the prediction landed (within 5%; the parts' errors offset where one is 5% off) or missed, by how much; last, the
-    answer: does the split pay against the best single device; the control."""
+    """Exercise 2's worked answer: split_table; the guess beside what failed; whether assumption 1 failed (a half
+    faster or slower together, by the one rule), the largest change, whether the prediction landed (within 5%; the
+    parts' errors offset where one is 5% off) or missed; last, does the split pay against the best; the control."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, predicted, together, _, name = _parts(here)
-    failed = sorted({a for k, p, x, a in parts if not _rule(p, x, predicted)[0]})
-    h, (held, pct) = recording.halves_summary(run), _rule(predicted, together, predicted)
+    hv = _halves(run)  # assumption 1 by the one rule: each half together against itself one after the other
+    failed = [1][:any(verdict.compare(hv[k, 'split'], hv[k, 'in_turn']) != 'same' for k in ('lane 0', 'lane 1'))]
+    h, held = recording.halves_summary(run), abs(together - predicted) / predicted < MIN_SHARE
     errors = [max(h['split'].values()) - max(h['in_turn'].values())] + [x - p for k, p, x, a in parts[2:]]
     key = 'missed' if not held else 'offset' if max(map(abs, errors)) >= MIN_SHARE * predicted else 'landed'
-    where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=pct, net=(
-        '+' if together >= predicted else '−') + _ms(abs(together - predicted)))
-    which = t('graph.and').join(t(f'graph.miss.{a}') for a in (1, 2, 3) if a in failed)
+    where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=_pct(abs(
+        together - predicted) / predicted), net=_signed(together - predicted))
     k, p, x, _ = max(parts, key=lambda q: abs(q[2] - q[1]))  # the largest part of the miss
-    big = t('graph.answer.largest', part=t('graph.part.alone') if k == 'apart' else name[k], d=(
-        '+' if x >= p else '−') + _ms(abs(x - p)))
-    net = t('graph.answer.failed', which=which, where=where, big=big) if failed else t('graph.answer.held', where=where)
+    big = t('graph.answer.largest', part=t('graph.part.alone') if k == 'apart' else name[k], d=_signed(x - p))
+    net = t(f"graph.answer.{'failed' if failed else 'held'}", where=where, big=big)
     if guess is not None:  # the learner's guess beside the assumptions that failed
         mine = [1] * guess if isinstance(guess, bool) else sorted({guess} if isinstance(guess, int) else guess)
         print(t('graph.guess_failed', guess=', '.join(map(str, mine)) or '-', got=', '.join(map(str, failed)) or '-'))
@@ -328,20 +335,21 @@ def dag_lines(ex, guess_ms=None) -> str:
         1]], planned.median, 'ms'), verdict.line(t('graph.dag_short.planned'), planned, name, base, unit='ms'))
 
 
-def dag_answer(ex) -> None:
-    """Exercise 3's answer: the DAG, critical path outlined; correct?; the run against the prediction: within 5%, or
-    why not (the lanes' time per task beside each other against alone, or the last lane's waits)."""
+def dag_answer(ex, guess=None) -> None:
+    """Exercise 3's answer: the DAG, critical path outlined; correct?; the bound: the critical path at the faster lane's
+    time per task alone, against the verdict's baseline at its time per task; whether any plan could beat it; the
+    learner's guess (task times), on its own line first."""
     from IPython.display import display
     display(draw_dag(ex.dag, ex.lanes, path=True))
-    planned, replay = ex.measurements[DAG_VARIANTS[1]].median, (ex.predicted_ms() or {}).get(DAG_VARIANTS[1])
-    m, kinds, per = ex.miss(), ['gpu' if threads == 0 else 'cpu' for threads in ex.threads], ex.per_task()
-    took, waited, n, start, _ = per[m['last']] if per else (0.0,) * 5  # the last lane, as the timeline draws it
-    said = [] if not (replay and per) else [t('graph.answer.dag_run', measured=_ms(planned), predicted=_ms(
-        replay), lane=lane_name(f"lane {m['last']}", kinds=kinds), start=_ms(start), n=n, took=_ms(took), total=_ms(
-            n * took), alone=_ms(m['alone'][m['last']]), waited=_ms(waited), replayed=_ms(m['replayed']), tail=_ms(
-                ex.trace_wall - start - n * took - waited))]  # the timeline's sum: start + tasks + waits + tail
-    print(verdict.answer(t('graph.answer.dag_correct'), *said, t(  # the number asked (the critical path) last
-        'graph.answer.path', path=f"{ex.model['critical_path']:g}", planned=f"{ex.model['planned']:g}")))
+    said, (_, base, name) = [], _dag_base(ex)
+    if ex.speeds:  # the lanes' times per task alone, timed before the run
+        path, n, alone = ex.model['critical_path'], len(ex.dag), 1 / max(ex.speeds.values())
+        gain = 1 - path * alone / base.median
+        said = [t('graph.answer.path', path=f'{path:g}', n=f'{n:g}', alone=_ms(alone), bound=_ms(path * alone),
+                  base=name, one=_ms(base.median), per=_ms(base.median / n)),
+                t('graph.answer.bound_less', pct=_pct(gain)) if gain > 0 else t('graph.answer.bound_more')]
+    print(*[t('graph.guess_tasks', guess=guess, path=f"{ex.model['critical_path']:g}")][:guess is not None],
+          verdict.answer(t('graph.answer.dag_correct'), *said), sep='\n')
 
 
 def show_dag(ex, guess_ms=None):

@@ -135,7 +135,7 @@ show.draw_graph(graph)
 # The step is timed three ways, each checked against float64:
 #
 # * **one device**, the whole minibatch, on all cores and on one thread (the control); the verdict and the timeline
-#   take the faster;
+#   use the faster of these two rows;
 # * **one after the other**: lane 1's half after lane 0's;
 # * **together**.
 #
@@ -151,8 +151,8 @@ show.draw_graph(graph)
 #
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
-# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程（对照）；结论和时间线都取较快的一行；
-# * **先后运行**：计算资源 0 的一半完成后，计算资源 1 的一半才开始；
+# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程（对照）；结论和时间线用这两行中较快的一行；
+# * **先后运行**：计算资源 0 上的半个小批量完成后，计算资源 1 上的才开始；
 # * **同时运行**。
 #
 # 两个 CPU 计算资源分的是一个设备的核心，并不多出核心。对照检验一个设备的训练迭代是否用上了不止一个核心。
@@ -181,7 +181,7 @@ show.draw_graph(graph)
 #
 # 1. 每一半同时运行时和先后运行时一样快；
 # 2. 两半同时开始，较短的一半完全与较长的一半重叠（100%）；
-# 3. 其他时间（复制、求和、更新、记录的各部分之外的计时，见时间线的图例）不变。
+# 3. 其他时间（复制、求和、更新、未归入任何阶段的时间，见时间线的图例）不变。
 #
 # 在这台机器上哪个假定可能不成立？
 
@@ -206,8 +206,8 @@ show.show_step(here, my_guess)
 # ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 GPU 机器上运行的结果：那里的两个计算资源是 GPU 和 CPU，各分到半个小批量。
-# 在记录的机器上，GPU 的一半较短，可以完全与 CPU 的一半重叠，所以“同时运行”的斜线条形是 CPU 的一半加上其他时间。
-# 在时间线中，把 CPU 的一半与“一个设备”一行（GPU 上的整次训练迭代）比一比。
+# 在记录的机器上，GPU 上的半个小批量较短，可以完全与 CPU 上的重叠，所以“同时运行”的斜线条形是 CPU 上的半个小批量
+# 加上其他时间。在时间线中，把 CPU 上的半个小批量与“一个设备”一行（GPU 上的整次训练迭代）比一比。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -245,12 +245,12 @@ except d2l_ext.ResultMismatch:
 show.wrong_sum_answer(hasty_graph, caught)
 
 # %% [markdown]
-# **2. Did assumption 1 fail, and does splitting pay?** The figure shows each half's time both ways: write whether
-# assumption 1 failed (a half changed by 5% or more of the predicted step). The worked answer tests all three.
+# **2. Did assumption 1 fail, and does splitting pay?** Write whether assumption 1 failed: a half faster or slower
+# together, by the rule of 13.3.0. The worked answer's table shows all three.
 
 # %% [markdown] lang="zh"
-# **2. 假定1成立吗？拆分划算吗？**图中画出了每一半在两种方式下的用时。某一半的变化达到预测训练迭代的 5% 以上，
-# 假定1就不成立。参考答案检验全部三个假定。
+# **2. 假定1成立吗？拆分划算吗？**按 12.3 节概览中的规则，某一半同时运行时更快或更慢，假定1就不成立。
+# 参考答案的表格列出全部三个假定。
 
 # %%
 my_guess_failed = None  # True if assumption 1 failed here, else False  #zh: 假定1在这里不成立就写 True，否则写 False
@@ -271,6 +271,9 @@ show.split_answer(here, my_guess_failed)
 # 运行它之前先想一想：两个计算资源上的任何计划至少要用几个任务的时间？
 
 # %%
+my_guess_tasks = None  # at least how many task times, any plan on two lanes  #zh: 两个计算资源上的任何计划至少要用几个任务的时间
+
+# %%
 arms, cross = (1, 2, 3), True  # change these  #zh: 可以修改这两个值
 dag = dg.diamond_dag(stages=3, arms=arms, cross=cross)
 alone = dg.task_times(dag, lanes)  # a task, all in order on each lane alone  #zh: 每个计算资源单独按顺序运行全部任务
@@ -278,12 +281,12 @@ print(show.dag_line(dg.dag_model(dag, lanes), alone))
 show.draw_dag(dag, lanes)
 
 # %% [markdown]
-# A planner put each task on a lane (its colour); an engine runs the plan, each lane waiting for its inputs. The
+# The plan puts each task on a lane (its colour); each lane runs its tasks in order, waiting for inputs. The
 # prediction replays the plan at each lane's time alone, as if neither lane slowed the other. Guess the planned run's
 # time, then measure it beside one device running all 21 in order (a CPU with all its cores).
 
 # %% [markdown] lang="zh"
-# 调度器把每个任务分配给一个计算资源（图中的颜色）；引擎执行这个计划，每个计算资源等待它的输入。
+# 这个计划把每个任务分配给一个计算资源（图中的颜色）；每个计算资源按顺序运行自己的任务，并等待它们的输入。
 # 预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量，与一个设备（CPU 用全部核心）按顺序运行全部 21 个任务比较。
 
@@ -295,7 +298,7 @@ ex5 = dg.dag_experiment(lanes, arms=arms, cross=cross, repeats=15, alone=alone) 
 show.show_dag(ex5, my_guess_dag)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-show.dag_answer(ex5)
+show.dag_answer(ex5, my_guess_tasks)
 
 # %% [markdown]
 # ## Remember
@@ -317,12 +320,12 @@ show.dag_answer(ex5)
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
 # * 只有与较快的那一行“一个设备”比较，才能说明拆分是否划算。模型那一行预测：在两个相同的设备上拆分会划算。
-#   在 GPU 加 CPU 的记录中并不划算：CPU 的一半单独就比 GPU 上的整次训练迭代还长。
+#   在 GPU 加 CPU 的记录中并不划算：CPU 上的半个小批量单独就比 GPU 上的整次训练迭代还长。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点
 #
 # * **每一半的损失除以自己的样本数**：更新会变成两倍大。
 # * **只把权重复制到计算资源上一次**：之后的训练迭代用的是过时的权重。
-# * **在循环中把任务写成 `lambda: lane_step(i, *h, n)`**：任务运行时才读取 `i` 和 `h`，两个任务都算计算资源 1 的一半。
+# * **在循环中把任务写成 `lambda: lane_step(i, *h, n)`**：任务运行时才读取 `i` 和 `h`，两个任务都算计算资源 1 上的半个小批量。
 #   要绑定它们：`lambda i=i, h=h: ...`。
