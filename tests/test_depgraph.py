@@ -393,12 +393,14 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
     r.measurements[dg.DAG_VARIANTS[1]] = Measurement('planned', [5.2])
     r.model, r.threads = {'critical_path': 2, 'planned': 2}, [1, 1]
 
-    def answer():
+    def answer(guess=None):
         out = io.StringIO()
         monkeypatch.setattr('IPython.display.display', lambda fig: None)
         with using_language('en'), redirect_stdout(out):
-            show.dag_answer(r)
+            show.dag_answer(r, guess)
         return out.getvalue().strip()
+    assert answer(3).split('\n')[0] == 'your guess: 3 task times · the critical path: 2'  # the guess, first
+    assert 'your guess' not in answer()
     assert answer().endswith(  # the critical path at the faster lane's time alone against the faster baseline
         "Any plan takes at least the outlined critical path's 2 task times: 2 × 1000 ms (the faster lane alone) = "
         '2000 ms, vs one lane, in order: 3 tasks in 6000 ms, 2000 ms a task. At these speeds the best plan would take '
