@@ -28,7 +28,7 @@ def spawned_children():
 def tiny_run(tmp_path_factory):
     # (d) as a notebook cell defines it: sent as source, its bucket_mb fixed by steps.as_step
     buckets = _notebook_function(inspect.getsource(steps.allreduce_in_buckets), 'allreduce_in_buckets')
-    chosen = {**steps.STEPS, 'buckets': buckets, 'kept': steps.flat_kept}  # and (b)'s control, as the lesson times
+    chosen = {**steps.STEPS, 'buckets': buckets, **steps.CONTROLS}  # and (b)'s and (d)'s controls, as the lesson
     return run_allreduce(world_size=2, bucket_mb=[0.001, 1], trace_dir=tmp_path_factory.mktemp('traces'),
                          steps=chosen, **TINY)
 
@@ -37,8 +37,9 @@ def tiny_run(tmp_path_factory):
 def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
     r = tiny_run
     ids = [v.id for v in r.versions]
-    assert ids == ['backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets', 'kept', 'ddp-0.001', 'ddp-1']
-    assert r.version('kept').label == '(b), buffer kept'
+    assert ids == ['backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets', 'kept', 'buckets_kept', 'ddp-0.001',
+                   'ddp-1']
+    assert (r.version('kept').label, r.version('buckets_kept').label) == ('(b), buffer kept', '(d), buffers kept')
     assert r.tolerance == tolerance(2, 32)
     for v in r.versions:
         assert v.relative_error < r.tolerance, v
@@ -48,7 +49,7 @@ def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
     d = r.to_dict()
     json.dumps(d)
     assert 'hidden_fraction' not in d and set(d['overlap']) == {'serial', 'flat', 'kept', 'hooks', 'buckets',
-                                                                 'ddp-0.001', 'ddp-1'}
+                                                                 'buckets_kept', 'ddp-0.001', 'ddp-1'}
     assert all(os.path.exists(p) for paths in r.traces.values() for p in paths)
     roles = {e['role'] for e in r.events['hooks']}
     assert {'backward', 'allreduce', 'optimizer'} <= roles

@@ -94,13 +94,13 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
 def test_the_flat_answer_reads_b_against_a_then_its_control_naming_the_cause_only_where_the_rule_parts_them():
     assert show.flat_answer(fake()) == 'Worked answer: Here, (b) flat 135 ms vs (a) after backward 140 ms: no clear ' \
         'difference (medians within 5%). Here, (b) flat 135 ms vs (b), buffer kept 120 ms: slower (12% more time). ' \
-        "(b)'s torch.cat and ÷n make two new 24 MiB tensors a step; the control makes its buffer once."
+        "(b)'s torch.cat and ÷n make 48 MiB of new tensors a step; its control reuses its buffers."
     close = fake(serial=0.125)  # (b) 120 ms, its control 105 ms, but one repeat of the control at 140 ms
     close.version('kept').times[2] = [0.14, 0.14]
     assert show.flat_answer(close).endswith('no clear difference (grey boxes overlap).')  # no cause named
     with using_language('zh'):
         assert show.flat_answer(fake()).endswith(
-            '（b）每次迭代都用torch.cat和除法新建两个24 MiB的张量，对照的缓冲区只建一次。')
+            '（b）每次迭代都用torch.cat和除法新建共48 MiB的张量，它的对照复用缓冲区。')
 
 
 def test_a_timeline_of_b_draws_its_flatten_and_copy_back():
@@ -138,7 +138,8 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
         pass
     chosen, line = show.choose({'a': mine, 'c': mine}, {'a': Verdict(True), 'c': Verdict(False)})
     assert chosen == {'serial': mine, 'flat': steps.flat_allreduce, 'hooks': steps.allreduce_in_hooks,
-                      'buckets': steps.allreduce_in_buckets, 'kept': steps.flat_kept}  # the control: the package's
+                      'buckets': steps.allreduce_in_buckets, 'kept': steps.flat_kept,
+                      'buckets_kept': steps.buckets_kept}  # the controls: the package's
     assert line == 'measured: your (a); the reference (b), (c), (d)'
     assert show.choose({}, {})[1] == 'measured: the reference (a)-(d), until yours pass'
     every = {k: Verdict(True) for k in 'abcd'}
@@ -173,6 +174,28 @@ def test_the_bucket_sweep_is_a_table_of_each_sizes_calls_then_median_step_per_ru
             'DDP（25 MiB，一个桶）136毫秒：更快（用时少12%）。本机，（d）分桶（1 MiB）130毫秒')
         assert show.bucket_table(r).index[0] == '每次迭代的全归约调用次数'
         assert show.layer_note(r) == '一个1024×1024的权重是4 MiB，所以不超过4 MiB的桶只装一层。'
+
+
+def test_d_is_read_against_its_control_too_naming_the_cause_only_where_the_rule_parts_them():
+    r, kept = fake(), fake(hooks=0.11).version('hooks')  # (d) 130 ms; its control 110 ms
+    r.versions.append(Version('buckets_kept', '', None, kept.times, 1e-7, 'whole', kept.stats))
+    assert show.buckets_answer(r).endswith('Here, (d) buckets 1 MiB 130 ms vs (d), buffers kept 110 ms: slower (18% '
+                                           "more time). (d)'s torch.cat and ÷n make 48 MiB of new tensors a step; "
+                                           'its control reuses its buffers.')
+    r.version('buckets_kept').times = r.version('buckets').times
+    assert show.buckets_answer(r).endswith('no clear difference (medians within 5%).')  # no cause named
+    assert r.predicted('buckets_kept') == r.predicted('buckets')  # the same buckets and calls
+
+
+def test_two_profiled_steps_are_drawn_and_written_without_a_median():
+    r = fake()
+    for v in r.versions:  # two profiled steps per process
+        v.stats = [s * 2 for s in v.stats]
+    low = show.plot_steps(r, backward=['serial', 'hooks']).axes[1]
+    assert [t.get_text() for t in low.get_yticklabels()] == ['backward in (a)\n50.0, 50.0 ms',
+                                                            'backward in (c)\n60.0, 60.0 ms']
+    assert low.get_title(loc='left') == 'backward in the 2 profiled steps'
+    assert not [c for c in low.collections if type(c).__name__ == 'LineCollection']  # no median bar
 
 
 def test_exercise_4_s_answer_reads_the_relative_error_the_check_printed():

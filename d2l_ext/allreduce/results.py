@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from ..i18n import t
 from ..results import Measurement
 
-BASELINES = ('backward', 'allreduce', 'serial', 'flat', 'kept')  # not ways of overlapping: the controls
+BASELINES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'buckets_kept')  # not ways of overlapping: the controls
 AFTER_BACKWARD = ('serial', 'flat', 'kept')  # send once backward has ended: the model gives them no overlap
 MIB = 2 ** 20  # DDP's bucket_cap_mb counts MiB
 BUCKET_MB = 1.0  # (d)'s bucket size (MiB) when the lesson times it beside DDP's
@@ -16,7 +16,7 @@ BUCKET_MB = 1.0  # (d)'s bucket size (MiB) when the lesson times it beside DDP's
 @dataclass
 class Version:
     """One way of taking a step, timed on every process: `times[repeat][process]` in seconds."""
-    id: str  # 'backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'ddp-1', or the name of a learner's step
+    id: str  # 'backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'ddp-1', ..., or a learner's step's name
     label: str
     bucket_mb: float | None
     times: list[list[float]]
@@ -101,7 +101,7 @@ class Prediction:
         """The bytes of each call: flat one, DDP and (d) one per bucket, the rest one per gradient."""
         if vid in AFTER_BACKWARD[1:]:  # (b) and its control
             return [self.gradient_bytes]
-        bucket_mb = BUCKET_MB if vid == 'buckets' else bucket_mb  # (d) as the lesson times it
+        bucket_mb = BUCKET_MB if vid in ('buckets', 'buckets_kept') else bucket_mb  # (d) as the lesson times it
         if bucket_mb is not None:  # each bucket's bytes, in sending order
             return [sum(self.tensor_bytes[i] for i in b) for b in buckets_of(self.tensor_bytes, bucket_mb)]
         return list(self.tensor_bytes)

@@ -1,12 +1,13 @@
 """13.3.4: one SGD step of data-parallel training, four ways: the one home of (a)-(d) and the flat control."""
 import functools
 import inspect
+import math
 
 import torch  # a learner's step sent as source also runs with this module's names
 import torch.distributed as dist
 from torch import nn
 
-from .results import BUCKET_MB  # (d)'s bucket size (MiB) when the lesson times it beside DDP's
+from .results import BUCKET_MB, buckets_of  # (d)'s bucket size (MiB) beside DDP's; DDP's bucket rule
 
 
 def mlp(layers: int = 6, width: int = 1024) -> nn.Sequential:
@@ -57,23 +58,12 @@ def flat_allreduce(model, X, y, optimizer):
     optimizer.step()
 
 
-_KEPT = {}  # flat_kept's buffer per model (by id): made at its first step, then reused
+_KEPT = {}  # the controls' buffers per model and bucket size: made at their first step, then reused
 
 
 def flat_kept(model, X, y, optimizer):
-    """(b)'s control: its copies and one call, into a buffer made once (as DDP keeps its buckets), no new tensor."""
-    optimizer.zero_grad()
-    loss_of(model, X, y).backward()
-    grads = [p.grad for p in model.parameters() if p.grad is not None]
-    numels = [g.numel() for g in grads]
-    flat = _KEPT[id(model)] if id(model) in _KEPT else _KEPT.setdefault(id(model), torch.empty(sum(numels)))
-    for g, piece in zip(grads, flat.split(numels)):
-        piece.copy_(g.reshape(-1))
-    flat /= dist.get_world_size()  # in place
-    dist.all_reduce(flat)
-    for g, piece in zip(grads, flat.split(numels)):
-        g.copy_(piece.view_as(g))
-    optimizer.step()
+    """(b)'s control: its one call, into a buffer made once (the controls' one bucket), no new tensor."""
+    buckets_kept(model, X, y, optimizer, math.inf)
 
 
 def allreduce_in_hooks(model, X, y, optimizer):
@@ -130,6 +120,34 @@ def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     optimizer.step()
 
 
+def buckets_kept(model, X, y, optimizer, bucket_mb):
+    """(d)'s control: its buckets and calls, each into a buffer made once (as DDP keeps its buckets), no new tensor."""
+    params = [p for p in reversed(list(model.parameters())) if p.requires_grad]
+    groups = [[params[i] for i in b] for b in buckets_of([p.numel() * p.element_size() for p in params], bucket_mb)]
+    flats = _KEPT.setdefault((id(model), bucket_mb), [torch.empty(sum(q.numel() for q in b)) for b in groups])
+    bucket_of, left, works = {p: b for b, members in enumerate(groups) for p in members}, [len(b) for b in groups], []
+    pieces = lambda b: zip(groups[b], flats[b].split([q.numel() for q in groups[b]]))  # noqa: E731
+
+    def ready(p):
+        b = bucket_of[p]
+        left[b] -= 1
+        if left[b] == 0:  # its last gradient: copied into the kept buffer, divided in place, sent
+            for q, piece in pieces(b):
+                piece.copy_(q.grad.reshape(-1))
+            works.append((b, dist.all_reduce(flats[b].div_(dist.get_world_size()), async_op=True)))
+
+    hooks = [p.register_post_accumulate_grad_hook(ready) for p in params]
+    optimizer.zero_grad()
+    loss_of(model, X, y).backward()
+    for b, work in works:
+        work.wait()
+        for q, piece in pieces(b):
+            q.grad.copy_(piece.view_as(q))
+    for hook in hooks:
+        hook.remove()
+    optimizer.step()
+
+
 def allreduce_alone(model, X, y, optimizer):
     """13.3.4 baseline: only the communication of (a), on gradients that are already there."""
     for p in model.parameters():
@@ -142,9 +160,10 @@ def as_step(fn):
     return functools.partial(fn, bucket_mb=BUCKET_MB) if 'bucket_mb' in inspect.signature(fn).parameters else fn
 
 
-# What a run times unless given its own, by id, in the lesson's order (+ 'kept' in the lesson); DDP runs local_step.
+# What a run times unless given its own, by id, in the lesson's order (+ CONTROLS in the lesson); DDP runs local_step.
 STEPS = {'serial': backward_then_allreduce, 'flat': flat_allreduce, 'hooks': allreduce_in_hooks,
          'buckets': allreduce_in_buckets}
+CONTROLS = {'kept': flat_kept, 'buckets_kept': buckets_kept}  # (b)'s and (d)'s, always the package's
 # Each task's package version: the graders' worked solutions and what the lesson measures until the learner's pass.
 SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_allreduce,
              '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}

@@ -62,7 +62,7 @@ def _versions(plan: Plan, model) -> dict:
     plain = (model, torch.optim.SGD(model.parameters(), lr=plan.lr))
     steps = {'backward': _steps.local_step, 'allreduce': _steps.allreduce_alone,
              **{vid: _load(f) for vid, f in (_steps.STEPS if plan.steps is None else plan.steps).items()}}
-    known = {'backward', 'allreduce', 'kept', *_steps.STEPS}
+    known = {'backward', 'allreduce', *_steps.STEPS, *_steps.CONTROLS}
     table = {vid: (t(f'allreduce.version.{vid}', mb=_steps.BUCKET_MB) if vid in known else vid, *plain, step, None)
              for vid, step in steps.items()}
     for mb in plan.bucket_mb:

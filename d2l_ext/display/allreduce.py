@@ -7,9 +7,10 @@ from . import style, verdict
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
-NAMES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'buckets')  # the keys allreduce.version.<id>
+NAMES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'buckets', 'buckets_kept')  # allreduce.version.
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the measured letters and their version ids
 LETTER = {vid: k for k, vid in LETTERS.items()}
+control = {'flat': 'kept', 'buckets': 'buckets_kept'}  # (b)'s and (d)'s: the buffers made once
 MS = 1e3
 _plot = style.plot_text  # a figure's words; zh '（a）' full-width, as in the prose
 
@@ -30,14 +31,14 @@ def machine_text(backend: str, world_size: int, cores: int | None = None) -> str
 
 
 def choose(mine: dict, checked: dict) -> tuple[dict, str]:
-    """Steps by version id (the learner's where its check passed, else the package's; 'kept' too) and which."""
+    """Steps by version id (the learner's where its check passed, else the package's; the controls too), which."""
     from ..allreduce import steps
     yours = [k for k in sorted(LETTERS) if getattr(checked.get(k), 'passed', False) and k in mine]
     chosen = {vid: mine[k] if k in yours else steps.STEPS[vid] for k, vid in LETTERS.items()}
     theirs = [k for k in sorted(LETTERS) if k not in yours]
     listed = lambda ks: t('allreduce.sep_list').join(t('allreduce.letter', k=k) for k in ks)  # noqa: E731
     key = 'yours' if not theirs else 'package' if not yours else 'mixed'
-    return {**chosen, 'kept': steps.flat_kept}, t(f'allreduce.which.{key}', yours=listed(yours), package=listed(theirs))
+    return {**chosen, **steps.CONTROLS}, t(f'allreduce.which.{key}', yours=listed(yours), package=listed(theirs))
 
 
 def ingredients_text(result) -> str:
@@ -70,7 +71,7 @@ def _where(pairs, line) -> list[str]:
     return [t('allreduce.answer.where', where=t(w, cores=r.cores), line=line(r)) for w, r in pairs if r is not None]
 
 
-def miss_answer(r) -> str:
+def miss_answer(r, my_guess=None) -> str:
     """Exercise 1's answer, here: (c)'s median - formula, and the share of that gap backward's growth explains."""
     v, a, model = r.version('hooks'), r.version('serial'), r.predicted('hooks')['step']
     gap, grew = (verdict.printed_gap(x * MS, y * MS) for x, y in ((v.median, model), (v.backward_span,
@@ -78,24 +79,37 @@ def miss_answer(r) -> str:
     g, w, ms = float(gap), float(grew), lambda text: t('verdict.unit.ms', value=text)  # noqa: E731 (84.0 - 63.2)
     part = t(f"allreduce.answer.{'none' if w <= 0 else 'share' if w <= g else 'over'}",
              share=verdict.num(w / g if g > 0 else 0, '%'))
-    return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), part=part, gap=ms(
-        gap), grew='+' * (w >= 0) + ms(grew), median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms')))
+    return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), part=part, gap=ms(gap),
+                            grew='+' * (w >= 0) + ms(grew), median=verdict.num(v.median, 'ms'), model=verdict.num(
+                            model, 'ms')), _guess(my_guess))
 
 
 def buckets_answer(here, there=None) -> str:
     """Exercise 3's answer by the one rule: DDP 1 MiB against its one bucket, here then recorded; then (d) against
-    DDP 1 MiB here (no cause: (d) has no control of its own)."""
+    DDP 1 MiB and against its control here, the cause only if the rule parts (d) from its control."""
     one, ddp = lambda r: next(v.id for v in r.ddp_versions() if r.one_bucket(v)), f'ddp-{BUCKET_MB:g}'  # noqa: E731
     d = [('allreduce.here', here)] * here.has('buckets')
     return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
-        r, ddp, one(r))), *_where(d, lambda r: verdict_text(r, 'buckets', ddp)))
+        r, ddp, one(r))), *_where(d, lambda r: verdict_text(r, 'buckets', ddp)), *(_kept(here, 'buckets') * bool(d)))
 
 
-def flat_answer(r) -> str:
+def _kept(r, vid: str) -> list[str]:
+    """(b) or (d) against its control here by the one rule, then the cause that control tests if the rule parts them."""
+    if not r.has(control[vid]):
+        return []
+    way = verdict.compare(*(r.version(v).measurement for v in (vid, control[vid])))
+    return _where([('allreduce.here', r)], lambda x: verdict_text(x, vid, control[vid])) + [t(
+        'allreduce.answer.kept', k=LETTER[vid], mib=2 * r.prediction.gradient_bytes / 2 ** 20) * (way == 'slower')]
+
+
+def flat_answer(r, my_guess=None) -> str:
     """Exercise 2's answer by the one rule, here: (b) against (a), then its control; the cause only if told apart."""
-    way, here = verdict.compare(*(r.version(v).measurement for v in ('flat', 'kept'))), [('allreduce.here', r)]
-    return verdict.answer(*_where(here, lambda x: verdict_text(x, 'flat')), *_where(here, lambda x: verdict_text(
-        x, 'flat', 'kept')), t('allreduce.answer.kept', mib=r.prediction.gradient_bytes / 2 ** 20) * (way == 'slower'))
+    return verdict.answer(*_where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat')), *_kept(r, 'flat'),
+                          _guess(my_guess))
+
+
+def _guess(g) -> str:  # 'Your guess: 12.5.' or 'Your guess: slower.' under a worked answer; '' without one
+    return '' if g is None else t('allreduce.answer.guess', guess=g if isinstance(g, str) else f'{float(g):.3g}')
 
 
 def sum_answer(wrong, n: int, my_guess=None) -> str:
@@ -103,7 +117,7 @@ def sum_answer(wrong, n: int, my_guess=None) -> str:
     and the learner's guess (if any) beside it."""
     head = str(wrong).split(' > ')[0]  # '... relative error 1.00e+00', '...相对误差1.00e+00'
     return verdict.answer(t('allreduce.answer.sum', error=head[len(head.rstrip('0123456789.e+-')):], n=n, n1=n - 1),
-                          t('allreduce.answer.guess', guess=f'{float(my_guess):.3g}') if my_guess is not None else '')
+                          _guess(my_guess))
 
 
 def _leads(result, vid: str) -> list[float]:
@@ -133,8 +147,12 @@ def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True
     if backward:  # each profiled step: backward's span, mean of the processes
         spans = {v: [sum(s['backward'] for s in step) / len(step) for step in zip(*result.version(v).stats)]
                  for v in backward}
-        plot_repeats(spans, ax=low, unit='ms', halves=True, title=_plot('allreduce.plot.back', n=min(
-            map(len, spans.values()))), labels={v: _plot('allreduce.plot.back_in', k=LETTER[v]) for v in backward})
+        n, labels = min(map(len, spans.values())), {v: _plot('allreduce.plot.back_in', k=LETTER[v]) for v in backward}
+        plot_repeats(spans, ax=low, unit='ms', halves=n >= 3, title=_plot('allreduce.plot.back', n=n), labels=labels)
+        if n < 3:  # a recording's 2 profiled steps: both drawn and written, no median of two
+            [c.remove() for c in low.collections if type(c).__name__ == 'LineCollection']
+            low.set_yticks(range(len(spans)), [labels[v] + '\n' + _plot('verdict.unit.ms', value=_plot(
+                'allreduce.sep_list').join(verdict.sig(x * MS) for x in xs)) for v, xs in spans.items()])
         low.get_legend().remove()
         low.set_xlabel(_plot('allreduce.plot.back_ms'))
         axes.append(low)

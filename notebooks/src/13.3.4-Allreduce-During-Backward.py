@@ -18,16 +18,15 @@
 # The book's §13.3.2 (computation and communication): "For instance, this occurs when we want to perform distributed
 # optimization where we need to aggregate the gradients over multiple accelerator cards." That aggregation is an
 # *all-reduce*: every process contributes its gradients and receives their sum. In *data parallelism* every
-# process holds the same MLP and a share of the minibatch. You first see what sending during backward buys on a
-# 16-core host. Then you write four versions of the step, the last as PyTorch's `DistributedDataParallel` (DDP) does
-# it, and measure them and DDP here.
+# process holds the same MLP and a share of the minibatch. First, a 16-core host's recording; then you write four
+# versions of the step, the last as PyTorch's `DistributedDataParallel` (DDP) does it, and time them and DDP here.
 
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
 # 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是*全归约*（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
-# 小批量中的一份。下面先看 16 核主机上的记录结果：边反向传播边发送梯度，训练迭代的用时如何变化。
+# 小批量中的一份。下面先看 16 核主机上的记录结果，
 # 然后写出训练迭代的四个版本，最后一个即 PyTorch 的 `DistributedDataParallel`（DDP）的做法，并在这台机器上测量它们和 DDP。
 
 # %%
@@ -59,9 +58,7 @@ print(show.machine_text(BACKEND, WORLD))
 # computes the layers nearer the input. DDP does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once
 # it holds 1 MiB.
 #
-# - Top panel: each version's step; its top row, the step without all-reduce, is the floor.
-# - Middle panel: backward in (a) and in (c).
-# - Bottom panel: one profiled step of (c), process by process.
+# The top panel's top row, the step without all-reduce, is the floor.
 
 # %% [markdown] lang="zh"
 # ## 先看图：16 核主机上的记录结果
@@ -71,9 +68,7 @@ print(show.machine_text(BACKEND, WORLD))
 # 最后一层的梯度最先算出，所以它的全归约与前面各层的反向传播同时进行。DDP 与（c）相同，只是按桶发送：
 # DDP（1 MiB）在桶装满 1 MiB 时发送。
 #
-# - 上图：各版本的训练迭代用时；最上面一行是不做全归约的训练迭代，即下限。
-# - 中图：（a）和（c）中反向传播的用时。
-# - 下图：逐个进程画出（c）中记录的一次迭代。
+# 上图最上面一行是不做全归约的训练迭代，即下限。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -84,11 +79,11 @@ if rec is not None:
 
 # %% [markdown]
 # **Before measuring.** Here each process has one core for both its backward and gloo's all-reduce; the recording
-# above had 16 cores for 2 processes.
+# above had 16 cores for 2 processes. Predict: will backward in (c) take longer than in (a) here?
 
 # %% [markdown] lang="zh"
 # **测量之前。**本机每个进程只有一个核心，反向传播和 gloo 的全归约都用它；
-# 上面的记录结果是 16 核主机上的 2 个进程。
+# 上面的记录结果是 16 核主机上的 2 个进程。预测一下：本机（c）中的反向传播会比（a）中的更长吗？
 
 # %% [markdown]
 # ## Build it: four versions of the step
@@ -192,10 +187,10 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # `run_allreduce` times (a)-(d), DDP at three bucket sizes, the **step without all-reduce**
 # and **all-reduce alone**.
 #
-# The *cost formula* predicts each step. A ring all-reduce sends $2(n-1)/n$ of the bytes from each process; for
-# $n=2$ that is 1. So one call costs $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$: $\alpha$ is a call's fixed cost,
-# $\beta$ the bandwidth (gloo over loopback), both fitted to two timings: all-reduce alone (12 calls), one call on a
-# larger buffer. A call starts once its gradients are ready and the call before it is done.
+# The *cost formula* predicts each step. In a ring all-reduce each process sends $2(n-1)/n$ of the bytes (1 for
+# $n=2$); the formula charges a call $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$: $\alpha$ is a call's fixed cost,
+# $\beta$ the bandwidth (gloo over loopback), both fitted to two timings: all-reduce alone (12 calls, 24 MiB in all)
+# and one call on a 96 MiB buffer. A call starts once its gradients are ready and the call before it is done.
 
 # %% [markdown] lang="zh"
 # ## 本机测量：预测所需的数据
@@ -203,8 +198,9 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # `run_allreduce` 为（a）至（d）计时，还有三种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
 # *代价公式*预测每次训练迭代的用时。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
-# 所以一次调用的代价是$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
-# $\beta$是带宽（gloo 经本机回环网络）。用两次计时拟合$\alpha$和$\beta$：一次只做全归约（12 次调用），一次对一个更大的缓冲区调用一次。
+# 代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
+# $\beta$是带宽（gloo 经本机回环网络）。用两次计时拟合$\alpha$和$\beta$：
+# 只做全归约（12 次调用，共 24 MiB），以及对一个 96 MiB 的缓冲区调用一次。
 # 一次调用要等它的梯度就绪、且前一次调用完成后才能开始。
 
 # %% tags=["nbval-ignore-output"]
@@ -219,15 +215,15 @@ print(show.ingredients_text(result))
 #
 # By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide. That is at
 # least the last call (the first layer's 4 MiB weight, computed last), more if all-reduce alone outlasts backward.
-# The formula omits the copies and what (c) adds to backward: it is an estimate. Write your
+# The formula omits the copies and what (c) adds to backward. Write your
 # guess of (c)'s step, in ms, into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 按代价公式，（c）的训练迭代用时等于不做全归约的训练迭代加上不能被反向传播掩盖的全归约。
-# 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；只做全归约若比反向传播还长，就更多。
-# 代价公式没有计入复制，也没有计入（c）让反向传播增加的用时：它只是估计。
+# 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；如果只做全归约的用时比反向传播还长，掩盖不了的就更多。
+# 代价公式没有计入复制，也没有计入（c）让反向传播增加的用时。
 # 把你对（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
@@ -272,36 +268,45 @@ display(fig)
 # %% [markdown]
 # ## Exercises
 #
-# 1. From the figures: how far was the formula from (c)'s median here, and how much of the gap does backward's
-#    change (the lower panel) account for?
+# 1. How far was the formula from (c)'s median here? Guess in `my_guess` how many ms of that gap backward's change
+#    explains, then read the lower panel.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. 从图中读出：代价公式对本机（c）的预测与实测中位数相差多少？反向传播用时的变化（下图）能解释多少？
+# 1. 代价公式对本机（c）的预测与实测中位数相差多少？反向传播用时的变化能解释其中多少毫秒？
+#    把猜测写进 `my_guess`，再读实测图的下图。
+
+# %%
+my_guess = None  # ms of the gap that backward's change explains  #zh: 毫秒：反向传播用时的变化能解释的差距
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.miss_answer(result))  # here; the recording's numbers are in its figure  #zh: 本机的；记录结果的数字在它的图中
+print(show.miss_answer(result, my_guess))  # here; the recording's numbers are in its figure  #zh: 本机的；记录结果的数字在它的图中
 
 # %% [markdown]
-# 2. (b) makes one call where (a) makes one per gradient. From the Measure figure: by the one rule, is (b)
-#    faster than (a) here? Than its control, (b), buffer kept?
+# 2. (b) makes one call where (a) makes one per gradient. By the one rule, is (b) faster than (a) here? Write
+#    'faster', 'slower' or 'no clear difference' into `my_guess`, then read the Measure figure. Than its control?
 
 # %% [markdown] lang="zh"
-# 2. （b）只调用一次全归约，（a）每个梯度调用一次。从实测的图中读出：按同一规则，本机（b）比（a）快吗？
-#    比它的对照（b）复用缓冲区呢？
+# 2. （b）只调用一次全归约，（a）每个梯度调用一次。按同一规则，本机（b）比（a）快吗？
+#    把“更快”“更慢”或“没有明显差别”写进 `my_guess`，再读实测的图。比它的对照呢？
+
+# %%
+my_guess = None  # (b) against (a): 'faster', 'slower' or 'no clear difference'  #zh: （b）与（a）相比：'更快'、'更慢'或'没有明显差别'
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.flat_answer(result))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比
+print(show.flat_answer(result, my_guess))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比
 
 # %% [markdown]
-# 3. DDP 25 MiB puts all of the MLP's gradients in one bucket: one call after backward. 2 cores may not show the
-#    gain of smaller buckets. By the one rule, is DDP 1 MiB faster here than DDP 25 MiB, and (d) (drawn below it)
-#    than DDP 1 MiB? Write your guess of DDP 1 MiB's step here (ms) into `my_guess`.
+# 3. DDP 25 MiB puts all of the MLP's gradients in one bucket: one call after backward. Smaller buckets send during
+#    backward, as (c) does (the Measure figure's lower panel). By the one rule, is DDP 1 MiB faster here than DDP
+#    25 MiB? And (d) than DDP 1 MiB, and than its control, (d), buffers kept (made once, as DDP's)?
+#    Write your guess of DDP 1 MiB's step (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 3. DDP（25 MiB）把这个多层感知机的全部梯度装进一个桶：反向传播之后只调用一次全归约。2 个核心未必显出小桶的好处。
-#    按同一规则，本机 DDP（1 MiB）比 DDP（25 MiB）快吗？画在它下面的（d）比 DDP（1 MiB）呢？
+# 3. DDP（25 MiB）把这个多层感知机的全部梯度装进一个桶：反向传播之后只调用一次全归约。
+#    小桶像（c）一样在反向传播期间发送（见实测图的下图）。按同一规则，本机 DDP（1 MiB）比 DDP（25 MiB）快吗？
+#    画在它下面的（d）比 DDP（1 MiB）快吗？比它的对照（d）复用桶缓冲区（缓冲区只建一次，和 DDP 一样）呢？
 #    把你对 DDP（1 MiB）用时的猜测（毫秒）写进 `my_guess`。
 
 # %%
@@ -311,15 +316,15 @@ my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：本机 DDP（1 MiB�
 display(show.bucket_table(result, there))  # calls per step, then medians here and recorded  #zh: 每次迭代的调用次数，然后是本机和记录结果的中位数
 print(show.layer_note(result))  # why a small bucket holds one layer  #zh: 为什么小桶只装一层
 ids = ['serial'] + [v.id for v in result.ddp_versions()]
-ids.insert(ids.index('ddp-1') + 1, 'buckets')  # (d), 1 MiB buckets, below DDP 1 MiB  #zh: （d）用 1 MiB 的桶，画在 DDP（1 MiB）下面
+ids[ids.index('ddp-1') + 1:ids.index('ddp-1') + 1] = ['buckets', 'buckets_kept']  # (d) and its control, 1 MiB buckets, below DDP 1 MiB  #zh: （d）和它的对照用 1 MiB 的桶，画在 DDP（1 MiB）下面
 display(show.plot_steps(result, ids=ids, guess=my_guess, guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.buckets_answer(result, there))  # DDP 1 MiB against one bucket: here, then the recording  #zh: DDP（1 MiB）与一个桶相比：先本机，再记录结果
 
 # %% [markdown]
-# 4. Below, a collapsed (c) forgets to divide by the number of processes. Write your guess of the relative error the check
-#    prints into `my_guess`, then run the cell after it.
+# 4. Below, a collapsed (c) forgets to divide by the number of processes. Guess the relative error the check prints
+#    in `my_guess`, then run the cell after it.
 
 # %% [markdown] lang="zh"
 # 4. 下面折叠起来的（c）忘记了除以进程数。把你对检查打印的相对误差的猜测写进 `my_guess`，然后运行它后面的单元格。

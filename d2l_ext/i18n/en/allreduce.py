@@ -13,7 +13,7 @@ MESSAGES = {
     'allreduce.mismatch_grad': ('{version} on process {rank} applied a wrong gradient: relative error '
                                 '{error:.2e} > {tol:.0e}'),
     'allreduce.usage.backend': "backend {backend!r} is not available: use 'gloo'",
-    'allreduce.usage.bucket': 'bucket size {value!r}: MiB above 0, e.g. 1 or 0.25,1,4,25',
+    'allreduce.usage.bucket': 'bucket size {value!r}: MiB above 0, e.g. 0.25,1,4,25',
     'allreduce.usage.port_busy': 'port {port} on 127.0.0.1 is in use: pass another or none',
     'allreduce.usage.no_trace': 'no timeline of {version!r}: this run profiled {traced}',
     'allreduce.summary.head': '{processes} {backend} processes, MLP {layers}x{width}, batch {batch} each, {mb:.1f} MiB',
@@ -48,9 +48,10 @@ MESSAGES = {
     'allreduce.answer.miss': ("{where}, (c)'s median {median} − formula {model} = {gap}. Backward in (c) − backward "
                               "in (a), the control: {grew}, {part}."), 'allreduce.answer.over': 'more than the gap',
     'allreduce.answer.share': '{share} of the gap; the rest is not measured here',
-    'allreduce.answer.kept': ("(b)'s torch.cat and ÷n make two new {mib:.0f} MiB tensors a step; "
-                              "the control makes its buffer once."),
+    'allreduce.answer.kept': ("({k})'s torch.cat and ÷n make {mib:.0f} MiB of new tensors a step; "
+                              "its control reuses its buffers."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
     'allreduce.answer.guess': 'Your guess: {guess}.', 'allreduce.answer.none': 'none of the gap',
     'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB: a bucket of {mib:g} MiB or less holds one layer.',
+    'allreduce.version.buckets_kept': '(d), buffers kept',
 }

@@ -46,10 +46,11 @@ MESSAGES = {
     'allreduce.plot.from_backward': '{axis}，从反向传播开始算起（未画前向传播）', 'allreduce.answer.over': '比差距还大',
     'allreduce.answer.miss': ('{where}，（c）的实测中位数{median}减去代价公式的{model}，差{gap}。'
                               '（c）与对照（a）的反向传播用时之差：{grew}，{part}。'),
-    'allreduce.answer.kept': '（b）每次迭代都用 torch.cat 和除法新建两个 {mib:.0f} MiB 的张量，对照的缓冲区只建一次。',
+    'allreduce.answer.kept': '（{k}）每次迭代都用 torch.cat 和除法新建共 {mib:.0f} MiB 的张量，它的对照复用缓冲区。',
     'allreduce.answer.share': '占差距的{share}，其余部分未测量',
     'allreduce.answer.sum': '检查终止了运行：相对误差 {error}，接近 n − 1 = {n1}（n = {n} 个进程）。',
     'allreduce.there': '在{cores}核主机上', 'allreduce.here': '本机', 'allreduce.sep_list': '、',
     'allreduce.answer.guess': '你的猜测：{guess}。',
     'allreduce.table.note': '一个 {w}×{w} 的权重是 {mib:g} MiB，所以不超过 {mib:g} MiB 的桶只装一层。',
+    'allreduce.version.buckets_kept': '（d）复用桶缓冲区',
 }
