@@ -339,8 +339,9 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
             '20.0 ms: no clear difference (medians within 5%), 1.00x as fast (model: 1x). One torch.bmm for all '
             '800: 4.00 ms, faster, 5.00x as fast as the baseline.')
         small.busy = 0.0
-        fig = dp.plot_small_ops(small, 2)
-        assert capsys.readouterr().out == 'your guess 2.00x · predicted 1.00x · measured 2.00x\n'  # model: 1x
+        assert dp.small_ops_baseline(small) == 'baseline: 20.0 ms'  # printed before the guess, in the figure's unit
+        fig = dp.plot_small_ops(small, 10)  # the guess in ms, drawn on the two lanes' row
+        assert capsys.readouterr().out == 'your guess 10.0 ms · predicted 20.0 ms · measured 10.0 ms\n'
         names = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
     assert names == ['baseline: one thread, whole CPU (2 cores)', 'two lanes together, 1 of 2 cores each',  # same cores
                      'one torch.bmm, 2 cores']  # and torch.bmm, its thread and cores said: no other row
@@ -351,6 +352,7 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
 
 def test_the_recording_draws_and_says_its_verdicts():
     from d2l_ext.display.parallel_recorded import (
+        plot_recorded_sync,
         recorded_alone,
         recorded_answer,
         recorded_figure,
@@ -373,6 +375,9 @@ def test_the_recording_draws_and_says_its_verdicts():
         assert recorded_lines(rec, 0.6) == 'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s'
         assert recorded_lines(rec) == ''  # no guess: nothing printed
         assert recorded_sync_line(rec) == 'No wait: 1.25 ms; waiting for every device: 131 ms for 50 products.'
+        ax = plot_recorded_sync(rec).axes[0]  # what ran, in the title; no verdict there, so no grey box
+        assert ax.get_title(loc='left') == 'Recorded on NVIDIA H200, 2026-12-04: 50 products of 4000 × 4000'
+        assert 'grey box: middle half of the repeats' not in [x.get_text() for x in ax.get_legend().texts]
         assert recorded_answer(rec) == (  # the verdict first, then the baseline's arithmetic
             'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). Per '
             "product the CPU took 46 times the GPU's time. At the GPU's pace all 1466 products take 0.499 s × "
@@ -387,7 +392,8 @@ def test_the_recording_draws_and_says_its_verdicts():
         # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the
         # timeline on the repeats' time axis (its unit: ms)
         legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
-        assert 'within 5% of the larger median:\nno clear difference' in legend
+        assert 'medians within 5%:\nno clear difference by the rule' in legend
+        assert fig.axes[0].get_xlim()[1] < 0.9 and 'a repeat beyond the axis' in legend  # the sum (0.915 s) clipped
         from matplotlib.collections import PolyCollection  # the band's edges: where the rule's 5% half flips
         xs = [c.get_paths()[0].vertices[:, 0] for c in fig.axes[0].collections if isinstance(c, PolyCollection)]
         (lo, hi), b = (min(xs[-1]), max(xs[-1])), rec.parallel[0].baseline.median  # drawn last, over the boxes

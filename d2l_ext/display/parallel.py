@@ -109,10 +109,10 @@ def lanes_answer(rows) -> str:
         by=verdict.by(m[3], slow), slowed=slowed))
 
 
-def plot_variants(result, ax=None, title=None):
+def plot_variants(result, ax=None, title=None, halves: bool = True):
     """Any result with a `times` dict (exercise 2, the sync run): every repeat of each variant, its middle half."""
     return plot_repeats({variant_name(result.area, name, vars(result)): m.repeated() for name, m in
-                         result.times.items()}, ax=ax, title=title, unit='auto', halves=True)
+                         result.times.items()}, ax=ax, title=title, unit='auto', halves=halves)
 
 
 # -- exercises 1 and 2: the figure (with the guess line, none without a guess) and the worked answer -------------
@@ -179,16 +179,20 @@ def small_ops_answer(r) -> str:
     return verdict.answer(*([gone] if gone else said))
 
 
-def plot_small_ops(r, guess: float | None = None, ax=None):
-    """Exercise 2: every repeat, the control first; hatched: the judged row `ways` times as fast; `guess` a diamond."""
+def small_ops_baseline(r) -> str:  # exercise 2's number to predict from, before the guess: in ms, the figure's unit
+    return t('parallel.guess.baseline', line=verdict.num(r.times[_pair(r)[1]].median, 'ms'))
+
+
+def plot_small_ops(r, guess_ms: float | None = None, ax=None):
+    """Exercise 2 in ms: every repeat, the control first; hatched: the judged row `ways` times as fast; `guess_ms`."""
     (a, b, ways), ts, row = _pair(r), r.times, variant_name('parallel', _pair(r)[0], vars(r))
     _busy(r)  # others' load sampled right after the run, for the worked answer
-    if line := verdict.guess(guess, ways, ts[b].median / ts[a].median, 'x'):
+    guess = None if guess_ms is None else float(guess_ms) / 1e3
+    if line := verdict.guess(guess, ts[b].median / ways, ts[a].median, 'ms'):
         print(line)
     named = {variant_name('parallel', f'{k}_cpu' if r.kind == 'cpu' and k == 'batched' else k, vars(r)): m.repeated()
              for k, m in ts.items()}  # on a CPU the bmm row says its thread and core, as the others
-    return plot_repeats(named, ax=ax, unit='auto', halves=True, predicted={row: ts[b].median / ways},
-                        guess={row: guess and ts[b].median / guess},
-                        predicted_label=style.plot_text('parallel.model.split'),
+    return plot_repeats(named, ax=ax, unit='ms', halves=True, predicted={row: ts[b].median / ways},
+                        guess={row: guess}, predicted_label=style.plot_text('parallel.model.split'),
                         title=style.plot_text('parallel.small_ops_title', products=r.products, size=r.size,
                                               device=style.plot_lane(r.device)))

@@ -1,14 +1,15 @@
 """13.3.0 and 13.3.1's recorded GPU run: its lanes alone, its figure and its one verdict line, its worked answers."""
 from __future__ import annotations
 
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ..i18n import t
+from ..i18n import t, tight
 from ..lanes import Lane
-from ..results import MIN_SHARE
+from ..results import MIN_SHARE, quartiles
 from . import style, verdict
 from .lane_timeline import plot_timeline
-from .parallel import plot_parallel, plot_variants
+from .parallel import plot_parallel, plot_variants, serial
 
 
 def _when(rec) -> dict:
@@ -38,11 +39,22 @@ def recorded_figure(rec, guess=None, baseline=None, max_bars: int = 200):
     plot_parallel(p, ax=axes[0], guess=_guesses(guess, baseline), predicted=_predicted(p), products=True,
                   title=style.plot_text('parallel.recorded_title', size=p.size, repeats=len(p.together.times),
                                         **_when(rec)))
+    rows = (*p.lane_times, p.together, p.baseline)  # not the sum (row 2): its repeats are arrowheads at the edge
+    edge = 1.15 * max(v for v in [*(x for m in rows for x in m.repeated()), *_predicted(p).values(),
+                                  *_guesses(guess, baseline).values()] if v)
+    if far := [v for v in serial(p).repeated() if v > edge]:  # so it cannot squeeze the comparison to a sliver
+        axes[0].set_xlim(0, edge * 1.02)
+        axes[0].scatter([edge] * len(far), [1.7 + 0.3 * i / max(1, len(far) - 1) for i in range(len(far))], s=60,
+                        marker='>', color=style.color('measured'), zorder=3)
+        axes[0].annotate(tight(f"{style.plot_text('style.median')} {verdict.num(serial(p).median)}"), (edge, 1.85),
+                         xytext=(-8, 0), textcoords='offset points', ha='right', va='center')
     b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
     axes[0].fill_betweenx([2.55, 4.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
-    legend = axes[0].get_legend()
-    kept = {**{x.get_text(): h for h, x in zip(legend.legend_handles, legend.texts)},
-            style.plot_text('parallel.within_5'): Patch(**band)}
+    legend, shown = axes[0].get_legend(), max(b - a for a, b in map(quartiles, rows)) > 0.01 * edge  # a box shows
+    kept = {**{x.get_text(): h for h, x in zip(legend.legend_handles, legend.texts)
+               if shown or x.get_text() != style.plot_text('style.grey_box')},
+            **({style.plot_text('style.beyond'): Line2D([], [], ls='', marker='>', color=style.color('measured'))}
+               if far else {}), style.plot_text('parallel.within_5'): Patch(**band)}
     axes[0].legend(kept.values(), kept, ncol=2, loc='upper center', bbox_to_anchor=(0.5, -0.2))  # beside: squeezed
     plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
     scale = style.time_unit(max(e['end'] for e in rec.timelines[0].events))[1]  # the timeline's unit: the axis above's
@@ -75,8 +87,8 @@ def plot_recorded_sync(rec):
     import types
     sync, one_gpu = rec.sync_mistake, len(rec.machine.get('gpus', [])) < 2
     times = {k: m for k, m in sync.times.items() if not (one_gpu and k == 'book_synchronize')}
-    return plot_variants(types.SimpleNamespace(area=sync.area, times=times),
-                         title=style.plot_text('parallel.recorded_sync_title', size=sync.size, **_when(rec)))
+    return plot_variants(types.SimpleNamespace(area=sync.area, times=times), halves=False, title=style.plot_text(
+        'parallel.recorded_sync_title', size=sync.size, products=sum(sync.iters), **_when(rec)))  # no verdict: no box
 
 
 def recorded_sync_line(rec) -> str:

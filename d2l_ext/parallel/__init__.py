@@ -1,6 +1,5 @@
-"""13.3.1 Parallel computation on devices: what notebooks, widgets and the CLI call, each in the framework's worker
-process, each returning a typed result (`to_frame()`, `details()`, `to_json()`); the measurements are in `core` and
-`exercises`."""
+"""13.3.1 Parallel computation on devices: what notebooks, widgets and the CLI call, each in the framework's worker,
+each returning a typed result (`to_frame()`, `details()`, `to_json()`); the measurements: `core`, `exercises`."""
 from __future__ import annotations
 
 from ..workers import dispatch

@@ -1,7 +1,7 @@
-"""13.3.1's measurements on lanes already chosen (d2l_ext.parallel runs them in the framework's worker): each lane
-alone, all together, what to expect."""
+"""13.3.1's measurements on chosen lanes (in the framework's worker): each lane alone, all together, what to expect."""
 from __future__ import annotations
 
+import itertools
 import statistics
 from dataclasses import dataclass, field
 
@@ -118,8 +118,7 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
     refs = [work.reference_product(x) for x in xs]
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
-    cores = cpu_cores()
-    fw = framework_of_lanes(lanes[0].framework)
+    cores, fw = cpu_cores(), framework_of_lanes(lanes[0].framework)
     shared = all(ln.kind == 'cpu' for ln in lanes) and fw.shared_cpu_rule == 'shared' and len(lanes) > 1
     separate = any(ln.kind != 'cpu' for ln in lanes) and len(lanes) > 1
     variants = row_variants(work.run_on_lanes, lanes, jobs, *((whole_device(lanes[0], cores), lambda: work.run(
@@ -159,16 +158,8 @@ def with_progress(variants: dict, repeats: int, progress):
     """The same variants, each call reported to progress(done, total) (warm-up included)."""
     if progress is None:
         return variants
-    total, done = len(variants) * (repeats + 1), [0]
-
-    def wrap(fn):
-        def call():
-            out = fn()
-            done[0] += 1
-            progress(min(done[0], total), total)
-            return out
-        return call
-    return {name: wrap(fn) for name, fn in variants.items()}
+    total, done = len(variants) * (repeats + 1), itertools.count(1)  # each call's result, then its count reported
+    return {name: lambda fn=fn: (fn(), progress(min(next(done), total), total))[0] for name, fn in variants.items()}
 
 
 @dataclass
@@ -215,15 +206,13 @@ def measure_timeline(lanes, size=None, iters=None, *, lesson: bool = False) -> T
 
 def median_index(times) -> int:
     """Which of `times` is the median (the nearest one when their count is even)."""
-    times = list(times)
-    mid = statistics.median(times)
+    mid = statistics.median(times := list(times))
     return min(range(len(times)), key=lambda j: abs(times[j] - mid))
 
 
 def kept_timeline(kept, times, framework: str, size: int, clock_name: str) -> TimelineResult:
     """The call of `kept` (a backend's KeptTogether) timed as the median of `times`, its last len(times) calls."""
-    times = list(times)
-    k = median_index(times)
+    k = median_index(times := list(times))
     events = kept.events(len(kept.calls) - len(times) + k)
     roles = {lane.name: f'lane {i % 4}' for i, lane in enumerate(kept.lanes)}  # one colour per lane (display.style)
     for e in events:

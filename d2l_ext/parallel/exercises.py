@@ -1,5 +1,4 @@
-"""13.3.1's exercises and pitfalls, measured on lanes already chosen: independence (ex. 1), small products (ex. 2),
-the book's synchronize() mistake."""
+"""13.3.1 exercises on chosen lanes: independence (ex. 1), small products (ex. 2), the book's synchronize() mistake."""
 from __future__ import annotations
 
 import time
@@ -18,8 +17,7 @@ from ..workloads import resolve_workload
 
 def _rows_with_ratio(times: dict[str, Times], baseline: str) -> list[dict]:
     """One row per variant, with how many times faster than `baseline` it ran."""
-    base = times[baseline].median
-    return [timing_row(m, variant=name, ratio=base / m.median) for name, m in times.items()]
+    return [timing_row(m, variant=name, ratio=times[baseline].median / m.median) for name, m in times.items()]
 
 
 VARIANTS = ('one_at_a_time', 'issued_together', 'one_lane', 'one_thread', 'two_streams', 'two_threads', 'batched',
@@ -58,7 +56,7 @@ def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int =
     lane, work = lanes[0], backend(lanes[0].framework)
     wl = resolve_workload([lane], size, iters)
     k, x = wl.iters[0], work.random_matrix(lane, wl.size)
-    ref = work.reference_product(x)
+    ref, errors = work.reference_product(x), []
 
     def one_at_a_time():
         out = []
@@ -67,7 +65,6 @@ def measure_independence(lanes, size: int = 400, iters: int = 10, repeats: int =
             work.wait([lane])
         return out
     variants = {'one_at_a_time': one_at_a_time, 'issued_together': lambda: work.run(x, k)}
-    errors = []
     with _lane_threads(lane, threads):  # the label states the threads: keep to them
         c = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),
                     check=lambda name, ys: errors.append(check_close(ys, ref, _what(1, name))))
@@ -184,8 +181,7 @@ def measure_sync_mistake(lanes, size=None, iters=None, repeats: int = 5) -> Sync
     if not lanes:  # PyTorch runs CPU work before returning: every way of waiting measures the same
         return SyncMistakeResult([], reason='parallel.sync.no_gpu')
     import torch
-    work = backend('torch')
-    wl = resolve_workload(lanes, size, iters)
+    work, wl = backend('torch'), resolve_workload(lanes, size, iters)
     xs = [work.random_matrix(lane, wl.size, seed=i) for i, lane in enumerate(lanes)]
     jobs = [(lambda x=x, k=k: work.run(x, k)) for x, k in zip(xs, wl.iters)]
     waits = sync_waits(lanes, torch)

@@ -16,7 +16,7 @@
 # # 13.3 Automatic Parallelism: overview
 #
 # *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
-# asks for before they run it, so they can run the independent pieces at the same time. But one large matrix
+# asks for before they run it, so they can run independent pieces at the same time. But one large matrix
 # product (the book's are 4000 × 4000) already keeps a whole GPU busy, so more speed needs more hardware at
 # once. The book's two ways:
 #
@@ -24,11 +24,11 @@
 #
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The book shows both with two GPUs. Here 13.3.0 shows only a recorded H200 run; 13.3.1-13.3.4 measure on your machine.
+# The book shows both with two GPUs. 13.3.0 shows a recorded H200 run; later lessons also measure on your machine.
 #
 # | notebook | what you will see |
 # |---|---|
-# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two jobs on two lanes at once (two devices, or two halves of one CPU), against one device doing both; where two CPU lanes win (exercise 2); what the clock must wait for |
+# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two jobs on two lanes at once (two devices, or two halves of one CPU), against one device doing both; small products on two CPU lanes (exercise 2); what the clock waits for |
 # | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copying results to the host while the next product computes, and what that takes |
 # | [13.3.3 Extra: The Dependency Graph of Fig. 13.3.1](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step split into two halves run at once, against one device |
 # | [13.3.4 Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, each gradient's all-reduce starting while backward still runs |
@@ -44,11 +44,11 @@
 #
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
-# 书中用两个 GPU 展示了这两点。本节只展示在 H200 上记录的运行，12.3.1节及之后各节都在你的机器上测量。
+# 书中用两个 GPU 展示了这两点。本节展示在 H200 上记录的运行；之后各节还会在你的机器上测量。
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项工作在两个计算资源（两个设备，或一个 CPU 的两半）上同时运行，与一个设备完成两项工作相比；两个 CPU 计算资源何时更快（练习 2）；计时前后要同步哪些设备 |
+# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项工作在两个计算资源（两个设备，或两半 CPU 核心）上同时运行，与一个设备完成两项工作相比；两半 CPU 核心上的小乘法（练习 2）；计时前后要同步哪些设备 |
 # | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：一次训练迭代拆成两半同时运行，再与一个设备相比较 |
 # | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
@@ -110,11 +110,11 @@ print(recorded_alone(rec))
 # - `my_guess`：同时运行要多久？
 
 # %%
-my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的用时（秒）
-my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
+my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的执行时间（秒）
+my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的执行时间（秒）
 
 # %% tags=["nbval-ignore-output"]
-recorded_figure(rec, my_guess, my_guess_baseline)  # every repeat as a dot; your guesses, once set, as diamonds  #zh: 每一次重复画成一个点；写下猜测后，猜测画成菱形
+recorded_figure(rec, my_guess, my_guess_baseline)  # every repeat as a dot; your guesses, once set, as diamonds  #zh: 每次测量画成一个点；写下猜测后，猜测画成菱形
 
 # %% [markdown]
 # The hatched bars are the model's: the baseline at the GPU's pace for every product, and running together at the
@@ -122,9 +122,9 @@ recorded_figure(rec, my_guess, my_guess_baseline)  # every repeat as a dot; your
 # together's median run shows when each lane was busy.
 
 # %% [markdown] lang="zh"
-# 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的用时$\max(t_1, t_2)$，
-# 即相互独立的硬件上的情形。菱形是你的猜测。下方用同一条时间轴画出“同时运行”中用时为中位数的那次重复，
-# 显示每个计算资源何时在忙。
+# 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的执行时间$\max(t_1, t_2)$，
+# 即相互独立的硬件上的情形。菱形是你的猜测。下方用同一条时间轴画出“同时运行”中执行时间为中位数的那次运行，
+# 显示两者各自何时在忙。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录中的数字得出
@@ -151,5 +151,5 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## 易错点
 #
-# - **只与两者单独用时之和比较**：在相互独立的硬件上，即使第二个设备毫无收益，同时运行也比这个和快。
-# - **只看一个数字**：一次运行看不出波动；要看每一次重复。
+# - **只与两者单独执行时间之和比较**：在相互独立的硬件上，即使第二个设备毫无收益，同时运行也比这个和快。
+# - **只看一个数字**：一次运行看不出波动；要看每次测量。

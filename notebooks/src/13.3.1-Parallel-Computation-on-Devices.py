@@ -26,7 +26,7 @@
 #
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
-# 书中说，在两个 GPU 上，“总执行时间小于两个部分执行时间的总和”。本节的模型是：用时等于较慢的那一项。
+# 书中说，在两个 GPU 上，“总执行时间小于两个部分执行时间的总和”。本节的模型是：总执行时间等于较慢那一项的执行时间。
 # 这里你将在这台机器的两个**计算资源**上运行书中的代码；计算资源指能与其他工作同时运行的硬件。然后先预测，再测量。
 
 # %% tags=["nbval-ignore-output"]
@@ -141,14 +141,14 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown]
 # ## Two lanes at the same time
 #
-# One thread keeps several GPUs busy, but not two CPU lanes (see "one thread, both runs in turn" above): each CPU
-# lane needs its own thread, calling `torch.set_num_threads(lane.threads)`.
+# One thread keeps several GPUs busy, but not two CPU lanes: each CPU lane needs its own thread, calling
+# `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
 # ## 两个计算资源同时运行
 #
-# 一个线程就能让多个 GPU 都忙起来，但不能让两个 CPU 计算资源同时运行（见上面“一个线程依次调用两个run”的计时）。
-# 每个 CPU 计算资源需要自己的 Python 线程，由它调用 `torch.set_num_threads(lane.threads)`。
+# 一个线程就能让多个 GPU 都忙起来，却不能让两半 CPU 核心同时运行：每个 CPU 计算资源需要自己的 Python 线程，
+# 由它调用 `torch.set_num_threads(lane.threads)`。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -168,13 +168,13 @@ plot_recorded_sync(rec) if rec else None
 #
 # 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个计算资源同时运行；等每个计算资源
 # 都完成后，再按顺序返回结果。计算资源有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
-# `ThreadPoolExecutor`、`threading` 和 `torch`。检查在单独的进程中运行，用的是这台机器的计算资源
-# （没有 GPU 时，GPU 分支在模拟的 GPU 上检查）：
+# `ThreadPoolExecutor`、`threading` 和 `torch`。检查会在单独的进程中，用这台机器的计算资源运行你的函数
+# （没有 GPU 时，GPU 分支在模拟的 GPU 上运行）：
 #
 # - 能否运行，结果是否与 float64 相符；
 # - 每个 CPU 计算资源的工作是否用 `.threads` 个线程；
 # - 返回时每个计算资源是否都已完成；
-# - 两者是否真的同时在忙：用时较短的那个，至少一半时间与另一个重叠（检查会输出这个比例）。
+# - 两者是否真的同时在忙：执行时间较短的那个，至少一半时间与另一个重叠（检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
 import threading  # at hand for the task  #zh: 供任务使用
@@ -205,8 +205,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 #
 # On CPU lanes together runs two products at once, one core each, while the baseline runs each product on both cores:
 # expect little or no gain here. Against the control (one core), the baseline shows what the second core gains.
-# Exercise 2's small products are where two CPU lanes win. On two GPUs the model gives together about half the
-# baseline.
+# On two GPUs the model gives together about half the baseline.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
@@ -215,10 +214,9 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # 在 CPU 计算资源上，基线是整个 CPU（两个核心），还有最后一行**对照**：用一个核心完成基线的任务。下一个单元格交替测量每一行，每行重复5次，
 # 核对每个结果，并输出每个计算资源单独运行的中位数。
 #
-# 在 CPU 计算资源上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。所以预计这里收益很小或没有收益。
+# 用两半 CPU 核心时，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。所以预计这里收益很小或没有收益。
 # 基线与对照（一个核心）相比，可见第二个核心带来多少收益。
-# 练习 2 中的小乘法，才是两个 CPU 计算资源同时运行更快的情形。
-# 按本节的模型，有两个 GPU 时，同时运行的用时约为基线的一半。
+# 按本节的模型，有两个 GPU 时，同时运行的执行时间约为基线的一半。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -243,8 +241,8 @@ print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数�
 # 图中的斜线条形是模型预测：同时运行取两个中位数中较长的那个，即相互独立的硬件上的$\max(t_1, t_2)$。
 
 # %%
-my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的用时（秒）
-my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的用时（秒）
+my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的执行时间（秒）
+my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的执行时间（秒）
 
 # %% tags=["nbval-ignore-output"]
 plot_lanes_run(rows, my_guess, my_guess_baseline)  # your guess's line once you set it; together vs the baseline by the rule  #zh: 写下猜测后输出它与预测的比较；再按规则比较同时运行与基线
@@ -303,23 +301,31 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 
 # %% [markdown]
 # **2.** When each operation is small, can two lanes beat one device? Take 800 products of 64 × 64: the **baseline**,
-# one thread on the whole device; two lanes together, two threads of 400 products each; and one `torch.bmm` on one
-# thread. If the baseline used the whole device fully, two lanes would take its time (the model). How many times as
-# fast as the baseline will two lanes be? Write it into `my_guess`.
+# one thread on the whole device; two lanes together, two threads of 400 products each; and one `torch.bmm`, all 800
+# in one call. The next cell times each row 15 times and prints the baseline's median.
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，两个计算资源能比一个设备快吗？以 800 次 64×64 的乘法为例：**基线**是一个线程用整个设备；
-# 两个计算资源同时运行，即两个线程各做 400 次；还有在一个线程上做一次 `torch.bmm`。
-# 如果基线充分利用了整个设备，两个计算资源的用时就与它相同（模型）。
-# 两个计算资源的速度会是基线的几倍？把你的猜测写进 `my_guess`。
-
-# %%
-my_guess = None  # two lanes: times as fast as the baseline  #zh: 两个计算资源的速度是基线的几倍
+# 两个计算资源同时运行，即两个线程各做 400 次；还有一次 `torch.bmm`，一次调用做完全部 800 次。
+# 下一个单元格把每一行测量15次，并输出基线的中位数。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.display.parallel import plot_small_ops, small_ops_answer
+from d2l_ext.display.parallel import plot_small_ops, small_ops_answer, small_ops_baseline
 
 small = parallel.small_ops(size=64, iters=400, repeats=15)  # iters: products per thread, 800 in all  #zh: iters：每个线程的乘法次数，共 800 次
+print(small_ops_baseline(small))  # what you predict from  #zh: 你做预测所用的数字
+
+# %% [markdown]
+# If the baseline used the whole device fully, two lanes would take its time (the model). How long will two lanes
+# together take, in ms? Write it into `my_guess`.
+
+# %% [markdown] lang="zh"
+# 如果基线充分利用了整个设备，两个计算资源的执行时间就与它相同（模型）。同时运行要多少毫秒？把你的猜测写进 `my_guess`。
+
+# %%
+my_guess = None  # two lanes together, in ms  #zh: 两个计算资源同时运行的执行时间（毫秒）
+
+# %% tags=["nbval-ignore-output"]
 plot_small_ops(small, my_guess)  # your guess's line once you set it  #zh: 写下猜测后输出它与预测的比较
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
@@ -332,7 +338,6 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # * On separate devices, two lanes together take $\max(t_1, t_2)$. Two CPU lanes save at most $1 - r/2$ of the
 #   baseline's time ($r$: its speed over one core's).
-# * Two CPU lanes beat the whole CPU with exercise 2's small products, not with the larger ones above.
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time, then look at every repeat.
 #
@@ -347,13 +352,12 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 小结
 #
-# * 在相互独立的设备上，两个计算资源同时运行的用时为$\max(t_1, t_2)$。
-#   两个 CPU 计算资源同时运行，至多省下基线用时的$1 - r/2$（$r$：基线比一个核心快的倍数）。
-# * 两个 CPU 计算资源同时运行，在练习 2 的小乘法上比整个 CPU 快，在上面较大的乘法上则不然。
+# * 在相互独立的设备上，两个计算资源同时运行的执行时间为$\max(t_1, t_2)$。
+#   两半 CPU 核心同时运行，至多省下基线执行时间的$1 - r/2$（$r$：基线比一个核心快的倍数）。
 # * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
-# * 用每个计算资源实测的用时做预测，再看每一次重复。
+# * 用每个计算资源实测的执行时间做预测，再看每次测量。
 #
 # ## 易错点
 #
-# * **只与先后运行相比**：即使毫无收益，两个计算资源同时运行也比先后运行快；要与基线相比。
+# * **只与先后运行相比**：即使毫无收益，同时运行也比先后运行快；要与基线相比。
 # * **不同步就计时**：GPU 上的工作还没运行完，计时就结束了；要等待用到的每个设备。
