@@ -1,6 +1,6 @@
 """计算资源、结果检查、计时表格、工作量与工作进程（各节共用）。"""
 MESSAGES = {
-    'core.benchmark': '{description}：用时 {seconds:.4f} 秒',
+    'core.benchmark': '{description}：{seconds:.4f} 秒',
     'core.machine': 'Python {python}，PyTorch {torch}，MXNet {mxnet}；{cores} 个 CPU 核心；GPU：{gpus}',
     'core.machine_torch': 'Python {python}，PyTorch {torch}；{cores} 个 CPU 核心；GPU：{gpus}',
     'core.gpus': '{count} 块 {name}',  # a machine's GPUs: 'NVIDIA H200 x1'
