@@ -78,6 +78,24 @@ def test_run_and_copy_fills_the_buffers_and_the_control_returns_the_products():
     assert len(ys) == 3 and all(torch.allclose(y.double(), ref, rtol=1e-4) for y in ys)
 
 
+@pytest.mark.skipif(not hasattr(os, 'sched_setaffinity') or len(os.sched_getaffinity(0)) < 2, reason='needs 2 cores')
+def test_own_cores_puts_a_started_thread_on_the_next_core_and_restores():
+    import threading
+
+    from d2l_ext.communication import copying
+    before, seen = sorted(os.sched_getaffinity(0)), {}
+    lane = SimpleNamespace(kind='cpu', threads=1)
+
+    def work():
+        t = threading.Thread(target=lambda: seen.update(copy=os.sched_getaffinity(0)))
+        t.start()
+        t.join()
+        seen['main'] = os.sched_getaffinity(0)
+    copying.own_cores(work, lane)()
+    assert seen == {'main': {before[0]}, 'copy': {before[1]}} and sorted(os.sched_getaffinity(0)) == before
+    assert copying.own_cores(work, SimpleNamespace(kind='gpu', threads=0)) is work  # a GPU: as is
+
+
 # -- the measurements on CPU lanes -------------------------------------------------------------------
 
 def test_comm_on_cpu_is_a_labelled_analogue_with_its_rule():
@@ -201,7 +219,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
             'ms: slower (23% more time), so the estimate missed.')
         # where the copy engine's formula is larger (no slowdown, as on a GPU), the answer names that floor instead
         assert show.measured_answer(c, {'overlapped': 0.007}).startswith(
-            'Estimate, the floor (max(products alone, copies alone) + min(one product, one copy)): 7.00 ms.')
+            'Estimate: max(products alone, copies alone) + min(one product, one copy) = 7.00 ms.')
         held = _comparison(**{k: list(m.times) for k, m in c.measurements.items()})
         held.measurements['overlapped'] = Measurement('overlapped', [0.0060, 0.0061, 0.0062, 0.0063])
         assert show.measured_answer(held, slowed).endswith(
@@ -210,6 +228,11 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         assert show.measured_answer(held, slowed).endswith(
             'Worked answer: run_and_copy 7.35 ms vs the estimate 6.16 ms: no clear difference (grey boxes overlap).')
         assert 'hid' not in show.measured_answer(held, slowed)
+        # missed, and run_and_copy took as long as the control by the rule: the one reason, beside its control
+        held.measurements['overlapped'] = Measurement('overlapped', [0.0070, 0.0071, 0.0072, 0.0073])
+        assert show.measured_answer(held, slowed).split('\n')[1] == (
+            "run_and_copy 7.15 ms vs the control 7.15 ms: no clear difference (medians within 5%): the products kept "
+            "the control's pace throughout.")
         # a control the rule cannot tell from products alone: r = 1, said so, and the floor is the estimate
         c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0049, 0.0051, 0.0062, 0.0066],
                         run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
@@ -218,7 +241,7 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
             'the control 5.65 ms vs products alone 5.15 ms: no clear difference (grey boxes overlap), so r = 1')
         floor = expected_slowed(0.00515, 0.0036, 1.0, 10)
         assert show.measured_answer(c, {'overlapped': floor}).startswith(
-            'Estimate, the floor (max(products alone, copies alone) + min(one product, one copy)): 5.51 ms.')
+            'Estimate: max(products alone, copies alone) + min(one product, one copy) = 5.51 ms.')
         c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
                         run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
                         copy=[0.0035, 0.0036, 0.0036, 0.0037])
@@ -314,7 +337,7 @@ def test_hazard_and_copied_lines():
     ys = [torch.ones(2)]
     ref = torch.ones(4, dtype=torch.float64)
     with using_language('en'):
-        assert show.copied_text(ys, ys).endswith('(y_cpu[i] is y[i]): nothing was copied.')
+        assert show.copied_text(ys, ys).endswith('y itself: nothing was copied.')
         assert show.copied_text(ys, [y.clone() for y in ys]).startswith('Copied')
         # what the host read before the wait: zeros (the copy had not happened), part of it, or already the result;
         # the wait named as it was shown: a GPU's synchronize(), a CPU stand-in's join()
@@ -417,10 +440,10 @@ def test_profile_table_counts_each_operator():
         assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}, 0.3).endswith(  # beside the guess
             'all self time. Your guess: 30%.')
     with using_language('zh'):
-        assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身用时（毫秒）',
-                                                                    '占全部自身用时的比例']
+        assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身执行时间（毫秒）',
+                                                                    '占全部自身执行时间的比例']
         assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}, 0.3).endswith(  # d2l-zh's wording
-            'aten::copy_ + Memcpy DtoH (Device -> Pinned)的自身用时占全部自身用时的47%。你的猜测：30%。')
+            'aten::copy_ + Memcpy DtoH (Device -> Pinned)的自身执行时间占全部自身执行时间的47%。你的猜测：30%。')
 
 
 def test_profile_frame_shortens_kernel_names():

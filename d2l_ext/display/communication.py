@@ -76,15 +76,19 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The estimate worked from this run's medians, then the worked answer: the run vs the estimate, by the rule."""
+    """The estimate from this run's medians, where it missed and the run matched the control the control's pace, then
+    the worked answer: the run vs the estimate, by the rule."""
     m, est, way, r = comparison.measurements, predicted['overlapped'], _word('overlapped'), control_r(comparison)
-    (run, copy), over, ms = (m[k].median for k in ('run', 'copy')), m['overlapped'], verdict.sig
+    (run, copy), (over, ctrl) = (m[k].median for k in ('run', 'copy')), (m[k] for k in ('overlapped', 'beside_copies'))
     floor, point = est > (run + copy * (1 - r)) * 1.0001, Times('estimate', [est])  # 1 repeat
     vs = verdict.compare(over, point)
     first = t('communication.estimate_floor' if floor else 'communication.estimate', est=verdict.num(est, 'ms'),
-              sum=f'{ms(run * 1e3)} + {ms(copy * 1e3)} × (1 − {r:.2f})')
-    return first + '\n' + verdict.answer(t('communication.plain' if vs == 'same' else 'communication.missed',
-                                           line=verdict.line(way, over, t('communication.the_estimate'), point, 'ms')))
+              sum=f'{verdict.sig(run * 1e3)} + {verdict.sig(copy * 1e3)} × (1 − {r:.2f})')
+    pace = vs != 'same' and verdict.compare(over, ctrl) == 'same' and t(
+        'communication.at_control_pace', line=verdict.line(way, over, t('communication.control'), ctrl, 'ms'))
+    return verdict.lines(first, pace, verdict.answer(t(
+        'communication.plain' if vs == 'same' else 'communication.missed',
+        line=verdict.line(way, over, t('communication.the_estimate'), point, 'ms'))))
 
 
 def _sum(row) -> Times:

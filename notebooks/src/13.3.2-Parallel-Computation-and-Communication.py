@@ -100,7 +100,7 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 # %% [markdown] lang="zh"
 # ## 在 H200 上记录的结果
 #
-# 先看书中代码每一部分单独运行的用时：
+# 先看书中代码每一部分单独运行的执行时间：
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import newest
@@ -116,10 +116,10 @@ print(show.recorded_alone(rec))  # every copy mode, every repeat: rec.comm[0].de
 # %% [markdown] lang="zh"
 # 书中的代码先做完所有乘法，再在同一个流上调用 `copy_to_cpu(y, True)`，即“先计算后复制”。第二种方式“边计算边复制”
 # （`run_and_copy`，下面由你来写）在每次乘法之后记录一个事件，对应的复制排在复制流上，等这个事件之后才开始。
-# 根据上面打印的单独运行的用时，每种方式的总用时是多少？把两个用时（毫秒）写进 `my_guess`。
+# 根据上面打印的单独运行的执行时间，每种方式的总执行时间是多少？把两个执行时间（毫秒）写进 `my_guess`。
 
 # %%
-my_guess = (None, None)  # ms, the total of each way: run then copy, run_and_copy  #zh: 毫秒：先计算后复制、边计算边复制的总用时
+my_guess = (None, None)  # ms, the total of each way: run then copy, run_and_copy  #zh: 毫秒：先计算后复制、边计算边复制的总执行时间
 
 # %% [markdown]
 # Hatched: run then copy, $t_\text{run} + t_\text{copy}$; run_and_copy,
@@ -137,7 +137,7 @@ if rec is not None:
 print(show.recorded_lines(rec, my_guess))  # your guess's line per way, then run_and_copy vs the baseline  #zh: 每种方式一行你的猜测，然后比较边计算边复制与基线
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.recorded_answer(rec))  # worked answer: the share of the copy time each way hid  #zh: 参考答案：每种方式隐藏的复制用时占比
+print(show.recorded_answer(rec))  # worked answer: the share of the copy time each way hid  #zh: 参考答案：每种方式隐藏的复制执行时间占比
 
 # %% [markdown]
 # **The book's combined cell** is the run-then-copy row. With `non_blocking=True`, PyTorch copies a GPU tensor to the
@@ -148,7 +148,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # %% [markdown] lang="zh"
 # **书中的“在GPU1上运行并复制到CPU”**。它就是“先计算后复制”那一行，用 `copy_to_cpu(y, True)` 复制。
 # 设置 `non_blocking=True` 时，PyTorch 把 GPU 张量复制到新建的锁页 CPU 张量中。在上面打印的记录结果中，
-# 它的用时与复制到锁页缓冲区相当，比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多。书中把计算和复制放在同一个
+# 它的执行时间与复制到锁页缓冲区相当，比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多。书中把计算和复制放在同一个
 # 单元格里计时，省下的时间来自更快的复制，而不是重叠。
 
 # %% [markdown]
@@ -175,7 +175,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
 # `lane.threads` a CPU lane's share of the cores. On a CPU, `x @ w` is computed 20 times (a 700 × 4 matrix times a
-# 4 × 700 one): the copies take nearly as long as the products.
+# 4 × 700 one).
 # Write both branches. The CPU branch uses these stand-ins:
 #
 # * a copy thread is the copy stream;
@@ -189,11 +189,11 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
-# 分到的核心数。在 CPU 上，计算 20 次 `x @ w`（700×4 矩阵乘以 4×700 矩阵），复制的用时与乘法相近。
-# 两个分支都要写。CPU 分支用以下对应物代替：
+# 分到的核心数。在 CPU 上，计算 20 次 `x @ w`（700×4 矩阵乘以 4×700 矩阵）。
+# 两个分支都要写。CPU 分支用以下方式代替 GPU 的三个要素：
 #
 # * 复制线程就是复制流；
-# * 用 `queue.Queue` 交出乘积，相当于记录事件，并且像 `record_stream` 那样保证复制完成前乘积不被释放；
+# * 把乘积放入 `queue.Queue`，相当于记录事件，并且像 `record_stream` 那样保证复制完成前乘积不被释放；
 # * `join()` 就是 `synchronize()`。
 #
 # 在任何机器上，检查还会在模拟的 GPU 上按 CUDA 的顺序规则重放你的 GPU 分支。
@@ -236,20 +236,20 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # ## 先预测，再测量
 #
 # 没有 GPU 时没有复制引擎，复制线程即使独占一个核心，也可能拖慢乘法。对照行检验这一点：另一个线程不停地复制时，
-# 同样的乘法用时多少。斜线条形是预测：
+# 同样的乘法执行时间是多少。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
 # * 边计算边复制：$t_\text{计算} + (1 - r) \, t_\text{复制}$（中位数），$r = t_\text{计算} / t_\text{对照}$
 #   （按规则对照不比只做乘法慢时$r = 1$）。复制时乘法速度降为原来的$r$倍，所以能隐藏$r \times t_\text{复制}$的
-#   复制用时。参考答案代入了这次的数字。
+#   复制执行时间。参考答案代入了这次的数字。
 #
-# 基线仍是先计算后复制。上面的检查统计的是重叠；基线问的是总用时是否变短。
+# 基线仍是先计算后复制。上面的检查统计的是重叠；基线问的是总执行时间是否变短。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
 ways = copying.ways(lane, run_and_copy)  # set-up: the figure's rows on the task's x, w and buffers  #zh: 准备：在任务的 x、w 和缓冲区上构建下图各行
 x, w, buffers, K2 = ways.x, ways.w, ways.buffers, len(ways.buffers)
-measured = d2l_ext.compare(ways.variants, lanes=[lane], repeats=25, check=ways.check)  # every way, interleaved  #zh: 每种方式交替计时
+measured = d2l_ext.compare(ways.variants, lanes=[lane], repeats=25, check=ways.check)  # interleaved; a copy thread on a core of its own  #zh: 交替计时；复制线程独占一个核心
 alone = measured.medians()  # the prediction's inputs: products alone, copies alone, the control  #zh: 预测的输入：只做乘法、只做复制、对照
 print(show.rates_text(measured))  # copies alone; the control vs products alone by the rule, and r  #zh: 只做复制；按规则比较对照与只做乘法，以及 r
 
@@ -257,10 +257,10 @@ print(show.rates_text(measured))  # copies alone; the control vs products alone 
 # From these three times, write your guess for `run_and_copy` (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 根据这三个用时，把你对边计算边复制用时的猜测（毫秒）写进 `my_guess`。
+# 根据这三个执行时间，把你对边计算边复制执行时间的猜测（毫秒）写进 `my_guess`。
 
 # %%
-my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制用时的猜测
+my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制执行时间的猜测
 
 # %% tags=["nbval-ignore-output"]
 r = show.control_r(measured)  # as printed above  #zh: 与上面打印的相同
@@ -274,7 +274,7 @@ print(show.measured_text(measured, predicted, my_guess))
 # **What did this machine show?** Did run_and_copy take as long as the hatched estimate?
 
 # %% [markdown] lang="zh"
-# **本机的结果如何？** 边计算边复制的用时与斜线条形的估计相符吗？
+# **本机的结果如何？** 边计算边复制的执行时间与斜线条形的估计相符吗？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.measured_answer(measured, predicted))  # worked answer: the estimate from this run's medians, and the run vs it  #zh: 参考答案：由这次的中位数算出的估计，以及实测与它的比较
@@ -330,8 +330,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
-# computes. Without a GPU both lanes are threads of this CPU (printed below): no CPU–GPU communication here, only
-# threads that may slow each other. Hatched: $\max(t_1, t_2)$ and $t_1 + t_2$. From the times alone, predict
+# computes. Without a GPU both lanes are threads of this CPU (printed below), with square products: unlike the
+# thin ones above, each copy is small beside its product. Hatched: $\max(t_1, t_2)$ and $t_1 + t_2$. From the times alone, predict
 # "together" (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
@@ -340,16 +340,16 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # 这里是书中的练习3和练习4（练习1和练习2见12.3.1节，练习5见扩展一节“依赖图”）。
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
-# 独立地计算。没有 GPU 时，两个计算资源都是这个 CPU 上的线程（见下面打印的设定），所以本机看不到 CPU 与 GPU
-# 之间的通信，只能检验这些线程是否相互拖慢。斜线条形是$\max(t_1, t_2)$和$t_1+t_2$。根据单独运行的用时预测“同时运行”的
-# 用时（毫秒），写进 `my_guess`。
+# 独立地计算。没有 GPU 时，两者都是这个 CPU 上的线程（见下面打印的设定）。这里的乘法是方阵乘法：与上面的细长矩阵
+# 不同，每次复制相对于它的乘法都很小。斜线条形是$\max(t_1, t_2)$和$t_1+t_2$。根据单独运行的执行时间预测“同时运行”的
+# 执行时间（毫秒），写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
-print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每个计算资源单独运行的用时
+print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每个计算资源单独运行的执行时间
 
 # %%
-my_guess = None  # ms: your guess for together  #zh: 毫秒：你对“同时运行”用时的猜测
+my_guess = None  # ms: your guess for together  #zh: 毫秒：你对“同时运行”执行时间的猜测
 
 # %% tags=["nbval-ignore-output"]
 display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 和 t1 + t2
@@ -365,11 +365,11 @@ print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) a
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
 # CPU 上的分析器只记录启动它的线程，所以没有 GPU 时这里分析 `run_then_copy`（重叠见上面 H200 的图）。
-# 根据只做乘法和只做复制的用时预测：`copy_` 的自身用时会占全部自身用时的多大比例？把它（0 到 1）写进
+# 根据只做乘法和只做复制的执行时间预测：`copy_` 的自身执行时间会占全部自身执行时间的多大比例？把它（0 到 1）写进
 # `my_guess_share`。
 
 # %%
-my_guess_share = None  # 0-1: copy_'s share of all self time  #zh: 0 到 1：copy_的自身用时占全部自身用时的比例
+my_guess_share = None  # 0-1: copy_'s share of all self time  #zh: 0 到 1：copy_的自身执行时间占全部自身执行时间的比例
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -399,8 +399,8 @@ print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: t
 #   products alone + copies alone.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
-# * Without a GPU, a copy thread stands in for the copy engine; the model counts a slowdown of the products only
-#   where the rule finds the control row slower.
+# * Overlap hides a copy only if the products keep their speed beside it: time them beside the copies (the control
+#   row), not only alone.
 #
 # ## Pitfalls
 #
@@ -409,10 +409,10 @@ print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: t
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# * 书中省下的时间来自锁页内存中更快的复制，而不是重叠。在 H200 的记录中，先计算后复制的用时等于只做乘法与只做
+# * 书中省下的时间来自锁页内存中更快的复制，而不是重叠。在 H200 的记录中，先计算后复制的执行时间等于只做乘法与只做
 #   复制之和。
-# * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制用时。
-# * 没有 GPU 时，复制线程代替复制引擎；只有对照行按规则慢于只做乘法时，模型才考虑乘法变慢。
+# * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制执行时间。
+# * 只有乘法在复制的同时不变慢，重叠才能隐藏复制：除了单独计时，还要在复制的同时对乘法计时（对照行）。
 #
 # ## 易错点
 #

@@ -16,7 +16,7 @@ MESSAGES = {
     'communication.variant.together': 'together',
     'communication.variant.serial_sum': 'the two alone added',
     'communication.variant.added': 'products alone + copies alone',
-    'communication.mode.cpu_analogue': 'CPU analogue: a copy thread',
+    'communication.mode.cpu_analogue': 'CPU: a copy thread',
     'communication.mode.widget': 'the copy mode chosen above',
     'communication.mode.book: copy_to_cpu(y)': 'copy_to_cpu(y), new pageable tensors',
     'communication.mode.pageable, preallocated, same stream': 'pageable buffers, reused, one stream',
@@ -28,12 +28,12 @@ MESSAGES = {
     'communication.legend.compute': 'product (mm)',
     'communication.legend.copy': 'copy to host memory',
     'communication.legend.copy_cpu': 'copy into a buffer',
-    'communication.book.not_copied': "y.to('cpu') returned y itself (y_cpu[i] is y[i]): nothing was copied.",
+    'communication.book.not_copied': "y.to('cpu') returned y itself: nothing was copied.",
     'communication.book.copied': 'Copied: new host tensors.',
     'communication.rates': 'copies alone {copy}; {line}, so r = {r}', 'communication.what': 'this run',
     'communication.measured_title': '{k} products ({a} × {b}) by ({b} × {c})',
     'communication.by_yours': 'your run_and_copy (its check passed)',
-    'communication.by_ours': "the package's run_and_copy (yours has not passed its check yet)",
+    'communication.by_ours': "the package's run_and_copy (yours has not passed yet)",
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
                                      "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b}, "
                                      'copy_to_cpu(y, True) {c}'),
@@ -51,8 +51,8 @@ MESSAGES = {
     'communication.check.ex3': 'exercise 3 ({variant})',
     'communication.hazard.caught': 'read before {wait}: relative error {early:.2f}; after: {late:.1e}',
     'communication.hazard.zeros': 'read before {wait}: all zeros, not yet copied; after: relative error {late:.1e}',
-    'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. The copy '
-                                   'happened to land first.'),
+    'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. It happened '
+                                   'to land first.'),
     'communication.ex3.alone': 'alone ({k0} and {k1} products of {n} × {n}): t1 = {a} (lane 0), t2 = {b} (lane 1)',
     'communication.ex3.max': r'$\max(t_1, t_2)$', 'communication.ex3.sum': r'$t_1 + t_2$',
     'communication.parts_combined': 'model: from products and copies alone',
@@ -61,13 +61,12 @@ MESSAGES = {
     'communication.profile.col_ms': 'self time (ms)',
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': 'threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing',
-    'communication.estimate': 'Estimate: {sum} = {est}.',
-    'communication.estimate_floor': ('Estimate, the floor (max(products alone, copies alone) + min(one product, one '
-                                     'copy)): {est}.'),
-    'communication.the_estimate': 'the estimate',
+    'communication.estimate': 'Estimate: {sum} = {est}.', 'communication.the_estimate': 'the estimate',
+    'communication.estimate_floor': 'Estimate: max(products alone, copies alone) + min(one product, one copy) = {est}.',
     'communication.missed': '{line}, so the estimate missed.', 'communication.profile.guess': 'Your guess: {guess}.',
     'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
     'communication.plain': '{line}.',
+    'communication.at_control_pace': "{line}: the products kept the control's pace throughout.",
     'communication.profile.answer': ('share of the medians: copies alone / (products alone + copies alone) = {copy} / '
                                      '{both} = {pred}; share in one profiled run: {ops}, {share} of all self time.'),
     'communication.control_model': 'model: products alone, not slowed',
