@@ -21,9 +21,10 @@ def plot_timeline(result, ax=None, title=None, max_bars: int | None = MAX_BARS):
     rows = None if framework(result.framework).worker_rows else {n: style.lane_role(i) for i, n in enumerate(ids)}
     lang = style.plot_language()
     labels = {row: row_label(row, result.lanes, lang) for row in {*ids, *(e['lane'] for e in result.events)}}
-    for lane, k in zip(result.lanes, result.iters):  # a lane drawn as its busy stretches says so under its name
-        if lane['name'] in merged and lane['name'] in labels:
-            labels[lane['name']] = style.plot_text('parallel.timeline_merged', lane=labels[lane['name']], iters=k)
+    for lane, k in zip(result.lanes, result.iters):  # each lane's count; one drawn as busy stretches says so too
+        if lane['name'] in labels:
+            labels[lane['name']] = style.plot_text('parallel.timeline_merged' if lane['name'] in merged else
+                                                   'parallel.timeline_row', lane=labels[lane['name']], iters=k)
     if title is None:  # one line: which run (the products per lane are the rows above it in 13.3.0's figure)
         which = 'parallel.timeline_own' if result.repeat is None else 'parallel.timeline_median'
         title = style.plot_text(which, framework=framework(result.framework).display, size=result.size)

@@ -9,7 +9,7 @@ from . import style, verdict
 from .repeats import plot_repeats
 from .tables import html, text
 
-VARIANTS = ('baseline', 'control', 'one_thread', 'two_threads', 'one_lane', 'two_streams')  # parallel.variant.<variant>
+VARIANTS = ('baseline', 'control', 'one_thread', 'two_threads', 'one_lane', 'two_streams', 'one_core')  # .variant.<v>
 ANSWERS = ('no', 'mxnet_unclear', 'yes')  # exercise 1's answer about MXNet: parallel.answer.<answer>
 
 
@@ -70,6 +70,14 @@ def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, produ
     return plot_repeats(dict(zip(names, values)), ax=ax, title=title or style.plot_text(
         'parallel.plot_title', framework=framework(result.framework).display), halves=True, predicted=predicted,
         guess=guess)
+
+
+def plot_book_slides():
+    """The book's point from d2l's slides (parallel.BOOK_SLIDES, one timing each): GPU1, GPU2, their sum, together."""
+    from ..parallel import BOOK_SLIDES as s
+    both, added = 'GPU1 & GPU2', style.plot_text('parallel.book_sum')
+    return plot_repeats({'GPU1': [s['GPU1']], 'GPU2': [s['GPU2']], added: [s['GPU1'] + s['GPU2']], both: [s[both]]},
+                        predicted={both: max(s['GPU1'], s['GPU2'])}, title=style.plot_text('parallel.book_title'))
 
 
 def alone_line(rows) -> str:
@@ -163,19 +171,17 @@ def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (f
     return ('two_threads', 'one_thread', 1) if r.kind == 'cpu' else ('two_streams', 'one_lane', 1)
 
 
-def _as_fast(a, b) -> str:  # the rule's word, a ratio after it: one number format for an answer asked in 'x as fast'
-    return verdict.by(a, b) if verdict.compare(a, b) == 'same' else verdict.word(a, b)
-
-
 def small_ops_answer(r) -> str:
-    """Exercise 2's worked answer: two threads (GPU: two streams), then one torch.bmm, against the control."""
-    (a, b, ways), ts = _pair(r), r.times
+    """Exercise 2's answer by the rule: two lanes (GPU: streams), bmm vs the baseline; on a CPU, its control."""
+    (a, b, _), ts = _pair(r), r.times
     named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in (a, b)}
+    ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
-    said = [t('parallel.small.line', a=named[a], ma=verdict.num(ts[a].median, 'ms'), b=named[b], word=_as_fast(
-        ts[a], ts[b]), mb=verdict.num(ts[b].median, 'ms'), x=verdict.num(ts[b].median / ts[a].median, 'x'),
-              ways=ways), t('parallel.small.bmm', bmm=verdict.num(ts['batched'].median, 'ms'), x=verdict.num(
-                  ts[b].median / ts['batched'].median, 'x'), word=_as_fast(ts['batched'], ts[b]), products=r.products)]
+    said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[b], mb=ms[b], by=verdict.by(ts[a], ts[b])),
+            t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(ts['batched'], ts[b]))]
+    if 'one_core' in ts:  # the second core's gain, tested by its control
+        said.insert(1, t('parallel.small.control', b=ms[b], c=ms['one_core'], by=verdict.by(ts[b], ts['one_core']),
+                         unused=t('parallel.small.unused') if verdict.compare(ts[b], ts['one_core']) == 'same' else ''))
     return verdict.answer(*([gone] if gone else said))
 
 

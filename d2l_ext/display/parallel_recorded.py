@@ -48,6 +48,8 @@ def recorded_figure(rec, guess=None, baseline=None, max_bars: int = 200):
                         marker='>', color=style.color('measured'), zorder=3)
         axes[0].annotate(tight(f"{style.plot_text('style.median')} {verdict.num(serial(p).median)}"), (edge, 1.85),
                          xytext=(-8, 0), textcoords='offset points', ha='right', va='center')
+        axes[0].barh(1.85, edge * 1.02, height=0.46, color=style.color('measured'), alpha=0.5, zorder=1)  # its bar,
+        axes[0].text(0.3 * edge, 1.85, '//', ha='center', va='center', fontsize=16, backgroundcolor='white')  # broken
     b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
     axes[0].fill_betweenx([2.55, 4.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
     legend, shown = axes[0].get_legend(), max(b - a for a, b in map(quartiles, rows)) > 0.01 * edge  # a box shows

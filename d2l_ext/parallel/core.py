@@ -39,14 +39,11 @@ def expectation(lanes, seconds: list[float], cores: int | None = None) -> Expect
     rule, ways, threads, expected = 'separate', len(lanes), 0, 0.0
     for key, members in groups.items():
         times, n = [s for _, s in members], len(members)
-        if key == ('cpu',) and n > 1:
+        group_ways = n if key != ('cpu',) else 1
+        if key == ('cpu',) and n > 1:  # 'engine': each context's engine pool already uses every core
             threads = max(max(1, lane.threads) for lane, _ in members)
             rule = framework_of_lanes(members[0][0].framework).shared_cpu_rule
-            # 'engine': each context's engine pool already uses every core
-            group_ways = 1 if rule == 'engine' else max(1, min(n, cores // threads))
-            ways = min(ways, group_ways)
-        else:
-            group_ways = n if key != ('cpu',) else 1
+            group_ways = ways = min(ways, 1 if rule == 'engine' else max(1, min(n, cores // threads)))
         expected = max(expected, max(times), sum(times) / group_ways)
     return Expectation(expected, sum(seconds) / expected, rule, ways, cores, threads)
 

@@ -21,7 +21,7 @@ def _rows_with_ratio(times: dict[str, Times], baseline: str) -> list[dict]:
 
 
 VARIANTS = ('one_at_a_time', 'issued_together', 'one_lane', 'one_thread', 'two_streams', 'two_threads', 'batched',
-            'cuda_graph')  # exercises 1 and 2's variants, each labelled by the key parallel.variant.<variant>
+            'cuda_graph', 'one_core')  # exercises 1 and 2's variants, each labelled by parallel.variant.<variant>
 
 
 def _what(exercise: int, variant: str) -> str:
@@ -105,7 +105,7 @@ class SmallOpsResult(Result):
 
 def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3) -> SmallOpsResult:
     """Exercise 2 (PyTorch), tiny products on one device: one lane (the control), two streams, bmm, a CUDA Graph
-    (GPU); one thread on every core (the control), two threads on half of the cores each, bmm likewise (CPU)."""
+    (GPU); one thread on every core (the baseline), two threads on half of the cores each, bmm, one core (CPU)."""
     import torch
 
     from ..backends.torch_backend import intra_op_threads, run, run_on_lanes
@@ -138,6 +138,8 @@ def measure_small_ops(lanes, size: int = 64, iters: int = 400, repeats: int = 3)
         halves = [make_lane('torch', 'cpu', i, threads=max(1, c // 2)) for i in range(2)]
         variants['two_threads'] = lambda: sum(run_on_lanes(halves, [lambda: run(x, k)] * 2), [])
         variants['batched'] = lambda: list(torch.bmm(batch, batch).unbind(0))
+        one = [make_lane('torch', 'cpu', 0, threads=1)]  # the control: the baseline's job on one core
+        variants['one_core'] = lambda: run_on_lanes(one, [lambda: run(x, 2 * k)])[0]
     errors = []
     with intra_op_threads(c if lane.kind == 'cpu' else 0):  # CPU: every row on the same cores, all of them
         cmp = compare(variants, lanes=[lane], repeats=positive_int(repeats, 'repeats', option='repeats', example=3),

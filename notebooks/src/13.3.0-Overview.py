@@ -66,12 +66,12 @@ print(machine_line(mxnet=False))
 # ## Predict, then look: a GPU recording
 #
 # The book: "While parallelization is typically most relevant between multiple GPUs, adding the local CPU will
-# increase performance slightly." The recording has one GPU, so it pairs the GPU with the CPU.
+# increase performance slightly." The recording pairs its one GPU with the CPU.
 #
 # The GPU and the CPU (less one core, which feeds the GPU) are each a *lane*: hardware that can run work beside
 # other work. Each ran a job of independent matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the
-# book's work per product). We timed a few products first and chose each job's count so that it alone takes at most
-# about 0.5 s (printed). The **baseline** is the GPU alone doing both jobs' products.
+# book's work per product). Each job's count makes it take at most about 0.5 s alone (printed). The **baseline** is the
+# GPU alone doing both jobs' products.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
@@ -81,7 +81,7 @@ print(machine_line(mxnet=False))
 #
 # GPU 和 CPU（留出一个核心给 GPU 发指令）各是一个**计算资源**，即能与其他工作同时运行的硬件。
 # 它们各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法；矩阵为 2000×2000，每次乘法的计算量是书中的 1/8。
-# 我们先计时少量乘法，再为每项任务选定乘法次数，使它单独运行至多约 0.5 秒（见输出）。
+# 先对少量乘法计时，再为每项任务选定乘法次数，使它单独运行至多约 0.5 秒（见输出）。
 # **基线**是 GPU 单独完成两项任务的全部乘法。
 
 # %% tags=["nbval-ignore-output"]
@@ -97,8 +97,8 @@ print(recorded_alone(rec))
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
 #
-# **Exercise.** How long will each take? Write your two predictions, in seconds: the baseline into
-# `my_guess_baseline`, running together into `my_guess`.
+# **Exercise.** How long will each take? Hint for the baseline: at the GPU's pace, how long do all the products take?
+# Write both, in seconds: the baseline into `my_guess_baseline`, together into `my_guess`.
 
 # %% [markdown] lang="zh"
 # 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的重复）互不重叠；中位数之差至少是较大中位数的5%。
@@ -106,7 +106,7 @@ print(recorded_alone(rec))
 #
 # **练习**：两者各要多久？把你的两个预测（秒）分别写进下面两个变量：
 #
-# - `my_guess_baseline`：基线要多久？
+# - `my_guess_baseline`：基线要多久？按 GPU 的速度，全部乘法要多久？
 # - `my_guess`：同时运行要多久？
 
 # %%
@@ -133,13 +133,13 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # ## Remember
 #
 # - Compare running together with one device doing both jobs. Here adding the CPU made no clear difference.
-# - Predict the baseline too: every product at that one device's pace.
+# - Predict the baseline too, at that one device's pace.
 # - Call a way faster or slower only by the rule.
 #
 # ## Pitfalls
 #
-# - **Comparing only with the two alone, added**: on separate hardware running together beats that sum even when the second
-#   device gains nothing.
+# - **Comparing only with the two alone, added**: on separate hardware running together beats that sum even when it is
+#   no faster than the baseline.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
@@ -151,5 +151,5 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## 易错点
 #
-# - **只与两者单独执行时间之和比较**：在相互独立的硬件上，即使第二个设备毫无收益，同时运行也比这个和快。
+# - **只与两者单独执行时间之和比较**：在相互独立的硬件上，即使同时运行不比基线快，它也比这个和快。
 # - **只看一个数字**：一次运行看不出波动；要看每次测量。

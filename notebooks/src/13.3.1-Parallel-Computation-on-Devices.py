@@ -17,16 +17,15 @@
 #
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
-# The book, on two GPUs: "the total execution time is less than the sum of its parts". This lesson's model: the slower
-# job's time. You run the book's cells on this machine's two **lanes** (hardware that can run work beside other work),
-# then predict and measure.
+# The book, on two GPUs: "the total execution time is less than the sum of its parts". You run the book's cells on this
+# machine's two **lanes** (hardware that can run work beside other work), then predict and measure.
 
 # %% [markdown] lang="zh"
 # # 12.3.1. 基于 GPU 的并行计算
 #
 # 《动手学深度学习》12.3节“自动并行”中的12.3.1节（英文版编号为 13.3.1）。
 #
-# 书中说，在两个 GPU 上，“总执行时间小于两个部分执行时间的总和”。本节的模型是：总执行时间等于较慢那一项的执行时间。
+# 书中说，在两个 GPU 上，“总执行时间小于两个部分执行时间的总和”。
 # 这里你将在这台机器的两个**计算资源**上运行书中的代码；计算资源指能与其他工作同时运行的硬件。然后先预测，再测量。
 
 # %% tags=["nbval-ignore-output"]
@@ -205,7 +204,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 #
 # On CPU lanes together runs two products at once, one core each, while the baseline runs each product on both cores:
 # expect little or no gain here. Against the control (one core), the baseline shows what the second core gains.
-# On two GPUs the model gives together about half the baseline.
+# The book's cells on two GPUs, from d2l's own slides:
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
@@ -216,7 +215,12 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 #
 # 用两半 CPU 核心时，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。所以预计这里收益很小或没有收益。
 # 基线与对照（一个核心）相比，可见第二个核心带来多少收益。
-# 按本节的模型，有两个 GPU 时，同时运行的执行时间约为基线的一半。
+# 书中代码在两个 GPU 上的运行结果（来自 d2l 自己的幻灯片）：
+
+# %% tags=["nbval-ignore-output"]
+from d2l_ext.display.parallel import plot_book_slides
+
+plot_book_slides()  # GPU1, GPU2, their sum and both together, one timing each  #zh: GPU1、GPU2、两者之和、同时运行，各计时一次
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -232,20 +236,18 @@ rows = parallel.lane_rows(run_together, lanes, [x_gpu1, x_gpu2], K, refs, repeat
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
-# Will running together beat the baseline? Write your two times, in seconds: together into `my_guess`, the baseline
-# into `my_guess_baseline`. The figure's hatched bar is the model's: together takes the longer lane's median,
-# $\max(t_1, t_2)$, as on separate hardware.
+# Will running together beat the baseline? Write your time for together, in seconds, into `my_guess`. The figure's
+# hatched bar is the model's: together takes the longer lane's median, $\max(t_1, t_2)$, as on separate hardware.
 
 # %% [markdown] lang="zh"
-# 同时运行会比基线快吗？把你的两个预测（秒）分别写进 `my_guess`（同时运行）和 `my_guess_baseline`（基线）。
+# 同时运行会比基线快吗？把你对同时运行的预测（秒）写进 `my_guess`。
 # 图中的斜线条形是模型预测：同时运行取两个中位数中较长的那个，即相互独立的硬件上的$\max(t_1, t_2)$。
 
 # %%
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的执行时间（秒）
-my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的执行时间（秒）
 
 # %% tags=["nbval-ignore-output"]
-plot_lanes_run(rows, my_guess, my_guess_baseline)  # your guess's line once you set it; together vs the baseline by the rule  #zh: 写下猜测后输出它与预测的比较；再按规则比较同时运行与基线
+plot_lanes_run(rows, my_guess)  # your guess's line once you set it; together vs the baseline by the rule  #zh: 写下猜测后输出它与预测的比较；再按规则比较同时运行与基线
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import lanes_answer
@@ -301,13 +303,13 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 
 # %% [markdown]
 # **2.** When each operation is small, can two lanes beat one device? Take 800 products of 64 × 64: the **baseline**,
-# one thread on the whole device; two lanes together, two threads of 400 products each; and one `torch.bmm`, all 800
-# in one call. The next cell times each row 15 times and prints the baseline's median.
+# one thread on the whole device; two lanes together, two threads of 400 products each; one `torch.bmm`, all 800 in
+# one call; on a CPU the control, the baseline's job on one core. The next cell times each row 15 times.
 
 # %% [markdown] lang="zh"
 # **2.** 当每个操作都很小时，两个计算资源能比一个设备快吗？以 800 次 64×64 的乘法为例：**基线**是一个线程用整个设备；
-# 两个计算资源同时运行，即两个线程各做 400 次；还有一次 `torch.bmm`，一次调用做完全部 800 次。
-# 下一个单元格把每一行测量15次，并输出基线的中位数。
+# 两个计算资源同时运行，即两个线程各做 400 次；一次 `torch.bmm`，一次调用做完全部 800 次；在 CPU 上还有对照：
+# 用一个核心完成基线的任务。下一个单元格把每一行测量15次。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_answer, small_ops_baseline
@@ -343,8 +345,8 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## Pitfalls
 #
-# * **Comparing only with one after the other**: two lanes beat that sum even when they gain nothing; compare with
-#   the baseline.
+# * **Comparing only with one after the other**: two lanes beat that sum even when they are no faster than the
+#   baseline; compare with the baseline.
 # * **Timing without synchronizing**: the clock stops before GPU work has run; wait for every device used.
 
 # %% [markdown] lang="zh"
@@ -359,5 +361,5 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 易错点
 #
-# * **只与先后运行相比**：即使毫无收益，同时运行也比先后运行快；要与基线相比。
+# * **只与先后运行相比**：即使同时运行不比基线快，它也比先后运行快；要与基线相比。
 # * **不同步就计时**：GPU 上的工作还没运行完，计时就结束了；要等待用到的每个设备。
