@@ -292,7 +292,7 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
             'lane 0: 1.70 ms · lane 1: 1.71 ms')  # not 12:
     with using_language('zh'):  # the plan's task times answer the question asked before the cell
         assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
-            '各计算资源单独按顺序运行全部21个任务（9次的中位数），平均每个任务用时：计算资源0为1.70毫秒；计算资源1为1.71毫秒')
+            '各计算资源单独按顺序运行全部21个任务（9次的中位数），每个任务的平均执行时间：计算资源0为1.70毫秒；计算资源1为1.71毫秒')
     # a shorter critical path, the same 12 (six arm products on two lanes, then the join)
     assert dg.dag_model(dg.diamond_dag(3, (2, 2, 2), cross=False), lanes) == {
         'serial': 21.0, 'planned': 12.0, 'critical_path': 9.0, 'lanes': 2}
@@ -352,8 +352,8 @@ def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict(monkeypatch):
     assert len(shown) == 1 and sum(x.get_bbox_patch().get_linewidth() > 2 for x in shown[0].axes[0].texts if (
         x.get_bbox_patch())) == 8
     text = out.getvalue().strip()  # one line: the verdict is the measuring cell's; the number asked comes last
-    assert text.startswith("Worked answer: Still correct: every task matched float64. Any plan takes at least the "
-                           "outlined critical path's 8 task times: 8 × ") and text.endswith(('less time.', 'beats it.'))
+    assert text.startswith('Worked answer: Still correct: every task matched float64. The drawn run took ')
+    assert 'finished last, its ' in text and "the outlined critical path's 8 task times: 8 × " in text
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
@@ -401,13 +401,14 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
         return out.getvalue().strip()
     assert answer(3).split('\n')[0] == 'your guess: 3 task times · the critical path: 2'  # the guess, first
     assert 'your guess' not in answer()
-    assert answer().endswith(  # the critical path at the faster lane's time alone against the faster baseline
-        "Any plan takes at least the outlined critical path's 2 task times: 2 × 1000 ms (the faster lane alone) = "
-        '2000 ms, vs one lane, in order: 3 tasks in 6000 ms, 2000 ms a task. At these speeds the best plan would take '
-        '67% less time.')
+    assert answer() == (  # what set the drawn run (lane 0 last: 2 tasks at 1 s, waiting 3 s between), the model;
+        # the critical path at the faster lane's time alone against the faster baseline
+        'Worked answer: Still correct: every task matched float64. The drawn run took 5200 ms (model 4000 ms): lane 0 '
+        'finished last, its 2 tasks at 1000 ms each (1000 ms alone): 2000 ms busy, 3000 ms waiting. Any plan takes at '
+        "least the outlined critical path's 2 task times: 2 × 1000 ms (the faster lane alone) = 2000 ms, 67% less than "
+        'one lane, in order, 6000 ms.')
     r.speeds['L0'] = 1 / 4  # 4 s a task alone: the faster lane is lane 1 (3 s), 6 s, not under one lane's 6 s
-    assert answer().endswith('= 6000 ms, vs one lane, in order: 3 tasks in 6000 ms, 2000 ms a task. At these speeds '
-                             'no plan on two lanes beats it.')
+    assert answer().endswith('= 6000 ms, no less than one lane, in order, 6000 ms: no plan on two lanes beats it.')
     r.speeds['L0'], r.measurements[dg.DAG_VARIANTS[0]] = 1.0, Measurement('one', [6.0])
     r.measurements[dg.DAG_VARIANTS[1]] = Measurement('planned', [4.1])  # within 5% of the prediction
     with using_language('en'):
@@ -415,4 +416,4 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
         r.measurements[dg.DAG_VARIANTS[2]] = Measurement('all cores', [5.0])
         assert show._dag_base(r)[2] == 'one device (all cores)'
         assert 'vs one device (all cores) 5000 ms' in show.dag_lines(r)
-    assert 'vs one device (all cores): 3 tasks in 5000 ms, ' in answer()  # the verdict's baseline
+    assert '60% less than one device (all cores), 5000 ms.' in answer()  # the verdict's baseline

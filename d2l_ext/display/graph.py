@@ -189,11 +189,11 @@ def draw_step(rec: dict, guess_ms=None, title=None):
         rest=ms(recording.parts(run)[-1][1]), wall=ms(rows['in_turn'].median), way=labels['split'])  # GPU+CPU: plus
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
-    m, half = (float(f'{s * 1e3:.3g}') for s in (rows[best].median, (run['events'][best][0]['end'] - run['events'][
-        best][0]['start']) / 2))  # on top, the book's case: in ms as printed, so the label's subtraction adds up
-    top.barh(-1, m - half, height=0.3, fill=False, hatch='///', ec=style.color('predicted'))
+    m, seg = (float(f'{s * 1e3:.3g}') for s in (rows[best].median, run['events'][best][0]['end'] - run['events'][
+        best][0]['start']))  # on top, the book's case, less half the timeline's bar: in ms as printed, so it adds up
+    top.barh(-1, m - seg / 2, height=0.3, fill=False, hatch='///', ec=style.color('predicted'))
     top.set_yticks([-1, *range(len(rows))], [style.plot_text('graph.two_devices', best=_best(_measurements(
-        run), style.plot_text)[1], one=verdict.sig(m), half=verdict.sig(half), two=verdict.sig(m - half)), *(
+        run), style.plot_text)[1], one=verdict.sig(m), seg=verdict.sig(seg), two=verdict.sig(m - seg / 2)), *(
         x.get_text() for x in top.get_yticklabels())])  # modelled: two devices, each half the faster row's step
     top.set_ylim(len(rows) - 0.5, -1.5)
     events, rows, legend, bars = _timeline_events(run, kinds)
@@ -266,42 +266,38 @@ def split_table(here: dict):
 
 
 def split_answer(here: dict, guess=None) -> None:
-    """Exercise 2's worked answer: split_table; the guess beside what failed; whether assumption 1 failed (a half
-    faster or slower together, by the one rule), the largest change, whether the prediction landed (within 5%; the
+    """Exercise 2's worked answer: split_table; the guess (assumption 1 failed?) beside this run's; whether it failed
+    (the largest half the one rule finds faster or slower together), whether the prediction landed (within 5%; the
     parts' errors offset where one is 5% off) or missed; last, does the split pay against the best; the control."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, predicted, together, _, name = _parts(here)
     hv = _halves(run)  # assumption 1 by the one rule: each half together against itself one after the other
-    failed = [1][:any(verdict.compare(hv[k, 'split'], hv[k, 'in_turn']) != 'same' for k in ('lane 0', 'lane 1'))]
+    moved = [k for k in ('lane 0', 'lane 1') if verdict.compare(hv[k, 'split'], hv[k, 'in_turn']) != 'same']
     h, held = recording.halves_summary(run), abs(together - predicted) / predicted < MIN_SHARE
     errors = [max(h['split'].values()) - max(h['in_turn'].values())] + [x - p for k, p, x, a in parts[2:]]
     key = 'missed' if not held else 'offset' if max(map(abs, errors)) >= MIN_SHARE * predicted else 'landed'
     where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=_pct(abs(
         together - predicted) / predicted), net=_signed(together - predicted))
-    k, p, x, _ = max(parts, key=lambda q: abs(q[2] - q[1]))  # the largest part of the miss
-    big = t('graph.answer.largest', part=t('graph.part.alone') if k == 'apart' else name[k], d=_signed(x - p))
-    net = t(f"graph.answer.{'failed' if failed else 'held'}", where=where, big=big)
-    if guess is not None:  # the learner's guess beside the assumptions that failed
-        mine = [1] * guess if isinstance(guess, bool) else sorted({guess} if isinstance(guess, int) else guess)
-        print(t('graph.guess_failed', guess=', '.join(map(str, mine)) or '-', got=', '.join(map(str, failed)) or '-'))
-    point, nums = _split_point(here)
-    print(net, verdict.answer(t(f'graph.answer.{point}', **nums), _control(run)), sep='\n')  # the answer last
+    k, p, x, _ = max((q for q in parts if q[0] in moved), key=lambda q: abs(q[2] - q[1]), default=parts[0])
+    big = t('graph.lane_is', lane=f'{name[k]} {_signed(x - p)}', label=verdict.word(hv[k, 'split'], hv[k, 'in_turn']))
+    net = t(f"graph.answer.{'failed' if moved else 'held'}", where=where, big=big)  # the largest half the rule moved
+    point, nums = _split_point(here)  # the guess (True: assumption 1 failed) first, the answer last
+    print(*[t('graph.guess', guess=guess, got=bool(moved))][:guess is not None], net, verdict.answer(t(
+        f'graph.answer.{point}', **nums), _control(run)), sep='\n')
 
 
-def wrong_sum_answer(g, caught: bool):
-    """Exercise 1's worked answer, one line: which lanes' gradients the recorded `sum` reads; did float64 catch it?"""
+def wrong_sum_answer(g, caught: bool, guess=None):
+    """Exercise 1's worked answer: the guess (graph changed?, caught?) beside this run's; which lanes' gradients the
+    recorded `sum` reads; did float64 catch it?"""
     unread = unread_lanes(g)
     graph = t('graph.answer.unread', lane=lane_name(unread[0])) if unread else t('graph.answer.reads_both')
-    print(verdict.answer(graph, t(f"graph.answer.{'caught' if caught else 'passed'}")))
+    print(*[t('graph.guess', guess=guess, got=(bool(unread), caught))][:guess is not None], verdict.answer(
+        graph, t(f"graph.answer.{'caught' if caught else 'passed'}")), sep='\n')
 
 
 def show_step(rec: dict, guess_ms=None, title=None, ask: bool = True):  # step_lines printed, draw_step's figure
     return print(step_lines(rec, guess_ms, ask)) or draw_step(rec, guess_ms, title)
-
-
-def details(rec: dict):  # every statistic of a timed run (medians, quartiles, repeats, the prediction), collapsed
-    return verdict.details(recording.to_frame(_run_and_kinds(rec)[0]))
 
 
 def show_recorded(rec: dict | None, guess_ms=None):
@@ -336,18 +332,21 @@ def dag_lines(ex, guess_ms=None) -> str:
 
 
 def dag_answer(ex, guess=None) -> None:
-    """Exercise 3's answer: the DAG, critical path outlined; correct?; the bound: the critical path at the faster lane's
-    time per task alone, against the verdict's baseline at its time per task; whether any plan could beat it; the
-    learner's guess (task times), on its own line first."""
+    """Exercise 3's answer (the guess first): the critical path outlined; correct?; the lane that finished the drawn run
+    last, its tasks here and alone; the critical path at the faster lane's time alone against the verdict's baseline."""
     from IPython.display import display
     display(draw_dag(ex.dag, ex.lanes, path=True))
-    said, (_, base, name) = [], _dag_base(ex)
+    said, (_, base, name), per = [], _dag_base(ex), ex.per_task()
+    if per:  # start + tasks x time each + waits: when a lane finished
+        lb, (took, waited, n, _, _) = max(zip(ex.lanes, per), key=lambda x: x[1][3] + x[1][0] * x[1][2] + x[1][1])
+        said = [t('graph.answer.dag_run', took=_ms(ex.trace_wall), model=_ms(ex.predicted_ms()[DAG_VARIANTS[1]]), n=n,
+                  lane=lane_name(f'lane {ex.lanes.index(lb)}', kinds=['gpu' if k == 0 else 'cpu' for k in ex.threads]),
+                  per=_ms(took), alone=_ms(1 / ex.speeds[lb]), busy=_ms(n * took), wait=_ms(waited))]
     if ex.speeds:  # the lanes' times per task alone, timed before the run
-        path, n, alone = ex.model['critical_path'], len(ex.dag), 1 / max(ex.speeds.values())
-        gain = 1 - path * alone / base.median
-        said = [t('graph.answer.path', path=f'{path:g}', n=f'{n:g}', alone=_ms(alone), bound=_ms(path * alone),
-                  base=name, one=_ms(base.median), per=_ms(base.median / n)),
-                t('graph.answer.bound_less', pct=_pct(gain)) if gain > 0 else t('graph.answer.bound_more')]
+        path, alone, b = ex.model['critical_path'], 1 / max(ex.speeds.values()), base.median
+        gain, one = 1 - path * alone / b, {'base': name, 'one': _ms(b)}
+        said.append(t('graph.answer.path', path=f'{path:g}', alone=_ms(alone), bound=_ms(path * alone), vs=t(
+            'graph.answer.bound_less', pct=_pct(gain), **one) if gain > 0 else t('graph.answer.bound_more', **one)))
     print(*[t('graph.guess_tasks', guess=guess, path=f"{ex.model['critical_path']:g}")][:guess is not None],
           verdict.answer(t('graph.answer.dag_correct'), *said), sep='\n')
 

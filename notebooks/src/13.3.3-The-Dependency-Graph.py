@@ -24,7 +24,7 @@
 #
 # 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了两层的多层感知机在一个 CPU 和两个 GPU 上的
 # 计算图及其依赖关系。每个 GPU 在小批量的一半上完成前向传播、损失和反向传播；CPU（即*参数服务器*）对梯度求和并更新权重。
-# 本节我们在这台机器的两个计算资源上写出这次训练迭代，记录它的依赖图（即带依赖关系的计算图），预测它的用时，然后实测。
+# 本节我们在这台机器的两个计算资源上写出这次训练迭代，记录它的依赖图（即带依赖关系的计算图），预测它的执行时间，然后实测。
 
 # %% tags=["nbval-ignore-output"]
 # %matplotlib inline
@@ -130,32 +130,28 @@ show.draw_graph(graph)
 # ## Predict, then measure
 #
 # The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. Each figure's top row models them
-# (hatched).
+# (hatched): the one-device row less half its fwd + bwd + update (its bar in the timeline).
 #
 # The step is timed three ways, each checked against float64:
 #
-# * **one device**, the whole minibatch, on all cores and on one thread (the control); the verdict and the timeline
-#   use the faster of these two rows;
+# * **one device**, the whole minibatch, on all cores and on one thread (the control); the verdict, the model and
+#   the timeline use the faster;
 # * **one after the other**: lane 1's half after lane 0's;
 # * **together**.
-#
-# Two CPU lanes share one device's cores: they add none. The control tests whether one device's step uses more than
-# one core.
 
 # %% [markdown] lang="zh"
 # 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**计算资源的梯度。
 #
 # ## 先预测，再测量
 #
-# 书中的图12.3.1 假定有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。每张图最上面一行（斜线）是它们的模型。
+# 书中的图12.3.1 假定有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。每张图最上面一行（斜线）是它们的模型：
+# “一个设备”那一行减去其前向+反向+更新（时间线中的条形）的一半。
 #
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
-# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程（对照）；结论和时间线用这两行中较快的一行；
+# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程（对照）；结论、模型和时间线用两者中较快的一行；
 # * **先后运行**：计算资源 0 上的半个小批量完成后，计算资源 1 上的才开始；
 # * **同时运行**。
-#
-# 两个 CPU 计算资源分的是一个设备的核心，并不多出核心。对照检验一个设备的训练迭代是否用上了不止一个核心。
 
 # %% [markdown]
 # The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
@@ -242,7 +238,7 @@ try:
     caught = False
 except d2l_ext.ResultMismatch:
     caught = True
-show.wrong_sum_answer(hasty_graph, caught)
+show.wrong_sum_answer(hasty_graph, caught, my_guess_graph)
 
 # %% [markdown]
 # **2. Did assumption 1 fail, and does splitting pay?** Write whether assumption 1 failed: a half faster or slower
@@ -287,7 +283,7 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown] lang="zh"
 # 这个计划把每个任务分配给一个计算资源（图中的颜色）；每个计算资源按顺序运行自己的任务，并等待它们的输入。
-# 预测按每个计算资源单独运行的用时重放这个计划，即假定两个计算资源互不拖慢。
+# 预测按每个计算资源单独运行的执行时间重放这个计划，即假定两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量，与一个设备（CPU 用全部核心）按顺序运行全部 21 个任务比较。
 
 # %%

@@ -22,7 +22,7 @@ MESSAGES = {
     'graph.stage.sum': 'sum',
     'graph.stage.update': 'update',
     'graph.stage.lane_step': 'fwd + bwd',
-    'graph.stage.whole_step': 'whole step',
+    'graph.stage.whole_step': 'fwd + bwd + update',
     'graph.stage.sum_update': 'sum, update',  # runs.SERVER_REST: a step's unnamed sum and update
     'graph.variant.one_device': 'one device, whole minibatch',
     'graph.variant.in_turn': 'two lanes, one after the other',
@@ -47,7 +47,9 @@ MESSAGES = {
     'graph.answer.passed': 'The float64 check passed: the update is unchanged.',
     'graph.answer.dag_correct': 'Still correct: every task matched float64.',
     'graph.answer.path': ("Any plan takes at least the outlined critical path's {path} task times: {path} × {alone} "
-                          '(the faster lane alone) = {bound}, vs {base}: {n} tasks in {one}, {per} a task.'),
+                          '(the faster lane alone) = {bound}, {vs}.'),
+    'graph.answer.dag_run': ('The drawn run took {took} (model {model}): {lane} finished last, its {n} tasks at {per} '
+                             'each ({alone} alone): {busy} busy, {wait} waiting.'),
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.dag_alone': 'time per task, each lane alone, all {n} in order (median, {r} runs): {each}',
     'graph.dag_each': '{lane}: {took}',
@@ -58,7 +60,8 @@ MESSAGES = {
     'graph.legend_handoff': 'timer outside the recorded parts:\nstarting, joining lanes, synchronizing',
     'graph.legend_wait': 'waiting',
     'graph.legend_wait_gpu': 'waiting (GPU: nothing queued yet)',
-    'graph.two_devices': 'model, two identical devices:\n{best} {one} ms\n− half its whole step, {half} ms = {two} ms',
+    'graph.two_devices': ('model, two identical devices:\n{best} {one} ms\n'
+                          '− half its fwd + bwd + update ({seg} ms) = {two} ms'),
     'graph.legend_timers': 'timer stops',
     'graph.legend_waiting': 'waiting for inputs',
     'graph.legend_ready': 'inputs ready, lane idle',
@@ -106,11 +109,11 @@ MESSAGES = {
     'graph.col.part': 'part',
     'graph.col.predicted': 'predicted',
     'graph.col.measured': 'measured, together',
-    'graph.guess_failed': 'your guess: assumptions {guess} · failed here: {got}',
+    'graph.guess': 'your guess: {guess} · this run: {got}',  # exercises 1 and 2
     'graph.col.rule': 'measured − predicted',
     'graph.best.one_thread': 'one device (one thread)',
-    'graph.answer.failed': "Failed: assumption 1 (a half's speed changed, by the rule); {big}; {where}.",
-    'graph.answer.held': "Assumption 1 held (no half's speed changed, by the rule); {big}; {where}.",
+    'graph.answer.failed': 'Failed: assumption 1 ({big}, by the rule); {where}.',
+    'graph.answer.held': "Assumption 1 held (no half's speed changed, by the rule); {where}.",
     'graph.answer.landed': 'the prediction ({predicted}) is within 5% of together ({together})',
     'graph.answer.offset': 'the changes net {net}: the prediction ({predicted}) is within 5% of together ({together})',
     'graph.answer.missed': 'the prediction ({predicted}) missed together ({together}) by {pct}',
@@ -121,9 +124,7 @@ MESSAGES = {
     'graph.pays.same': 'Splitting does not clearly pay',
     'graph.answer.control': 'One thread {c} vs all cores {one}: {by}, so the second core {so}.',
     'graph.control.faster': 'cost time here', 'graph.control.same': 'added nothing', 'graph.control.slower': 'helps',
-    'graph.answer.largest': 'the largest change: {part}, {d}',
-    'graph.part.alone': "the shorter half's time alone",
-    'graph.answer.bound_more': 'At these speeds no plan on two lanes beats it.',
-    'graph.answer.bound_less': 'At these speeds the best plan would take {pct} less time.',
+    'graph.answer.bound_more': 'no less than {base}, {one}: no plan on two lanes beats it',
+    'graph.answer.bound_less': '{pct} less than {base}, {one}',
     'graph.guess_tasks': 'your guess: {guess} task times · the critical path: {path}',
 }
