@@ -104,17 +104,20 @@ class Timed(torch.Tensor):
         return out
 
 
+def _events(rows) -> list[dict]:
+    """(role, row, start, end) tuples as timeline events in order of start, numbered per role ('mm 1', 'copy_ 1')."""
+    count, out = {'compute': 0, 'copy': 0}, []
+    for role, row, s, e in sorted(rows, key=lambda r: r[2]):
+        count[role] += 1
+        out.append({'lane': row, 'name': f"{'mm' if role == 'compute' else 'copy_'} {count[role]}", 'start': s,
+                    'end': e, 'role': role})
+    return out
+
+
 def events_from_log(log) -> list[dict]:
     """The CPU stopwatch's notes as timeline events: a row per thread role, times from the first note."""
-    if not log:
-        return []
-    t0 = min(s for _, s, _, _ in log)
-    count, out = {'compute': 0, 'copy': 0}, []
-    for role, s, e, _ in sorted(log, key=lambda r: r[1]):
-        count[role] += 1
-        out.append({'lane': f'{role} thread', 'name': f"{'mm' if role == 'compute' else 'copy_'} {count[role]}",
-                    'start': s - t0, 'end': e - t0, 'role': role})
-    return out
+    t0 = min((s for _, s, _, _ in log), default=0.0)
+    return _events([(role, f'{role} thread', s - t0, e - t0) for role, s, e, _ in log])
 
 
 def events_from_trace(trace_events) -> list[dict]:
@@ -122,20 +125,14 @@ def events_from_trace(trace_events) -> list[dict]:
     compute, device-to-host copies copies (on the compute stream's row when on the kernels' stream)."""
     kept = [e for e in trace_events if e.get('ph') == 'X' and 'dur' in e and 'ts' in e
             and (e.get('cat') == 'kernel' or (e.get('cat') == 'gpu_memcpy' and 'DtoH' in e.get('name', '')))]
-    if not kept:
-        return []
-    t0 = min(float(e['ts']) for e in kept)
+    t0 = min((float(e['ts']) for e in kept), default=0.0)
     streams = {e.get('args', {}).get('stream') for e in kept if e.get('cat') == 'kernel'}
-    count, out = {'compute': 0, 'copy': 0}, []
-    for e in sorted(kept, key=lambda e: float(e['ts'])):
-        role = 'compute' if e['cat'] == 'kernel' else 'copy'
-        count[role] += 1
+    rows = []
+    for e in kept:
+        role, start = 'compute' if e['cat'] == 'kernel' else 'copy', (float(e['ts']) - t0) / 1e6
         own_stream = role == 'copy' and e.get('args', {}).get('stream') not in streams
-        start = (float(e['ts']) - t0) / 1e6
-        out.append({'lane': 'copy stream' if own_stream else 'compute stream',
-                    'name': f"{'mm' if role == 'compute' else 'copy_'} {count[role]}",
-                    'start': start, 'end': start + float(e['dur']) / 1e6, 'role': role})
-    return out
+        rows.append((role, 'copy stream' if own_stream else 'compute stream', start, start + float(e['dur']) / 1e6))
+    return _events(rows)
 
 
 def _profiled(call, device):
