@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..allreduce.results import BUCKET_MB
 from ..i18n import t
+from ..results import Measurement
 from . import style, verdict
 from .repeats import plot_repeats
 from .timeline import draw_timeline
@@ -71,26 +72,38 @@ def _where(pairs, line) -> list[str]:
     return [t('allreduce.answer.where', where=t(w, cores=r.cores), line=line(r)) for w, r in pairs if r is not None]
 
 
+def _spans(r, vid: str):
+    """Backward in each profiled step of `vid` (mean of the processes), as a Measurement the one rule reads."""
+    return Measurement(vid, [sum(s['backward'] for s in step) / len(step) for step in zip(*r.version(vid).stats)])
+
+
+def _line(*sentences) -> str:  # sentences on one printed line, joined as the language joins them
+    return t('verdict.answer_join').join(s.strip() for s in sentences if s.strip())
+
+
 def miss_answer(r, my_guess=None) -> str:
-    """Exercise 1's answer, here: (c)'s median - formula, and the share of that gap backward's growth explains."""
-    v, a, model = r.version('hooks'), r.version('serial'), r.predicted('hooks')['step']
-    gap, grew = (verdict.printed_gap(x * MS, y * MS) for x, y in ((v.median, model), (v.backward_span,
-                                                                                      a.backward_span)))
+    """Exercise 1's answer, here: (c)'s median - formula, backward in (c) against (a) by the one rule, and the share
+    of the gap backward's growth explains only where the rule parts the two backwards."""
+    v, model, (c, a) = r.version('hooks'), r.predicted('hooks')['step'], (_spans(r, x) for x in ('hooks', 'serial'))
+    gap, grew = verdict.printed_gap(v.median * MS, model * MS), verdict.printed_gap(c.median * MS, a.median * MS)
     g, w, ms = float(gap), float(grew), lambda text: t('verdict.unit.ms', value=text)  # noqa: E731 (84.0 - 63.2)
-    part = t(f"allreduce.answer.{'none' if w <= 0 else 'share' if w <= g else 'over'}",
-             share=verdict.num(w / g if g > 0 else 0, '%'))
-    return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), part=part, gap=ms(gap),
-                            grew='+' * (w >= 0) + ms(grew), median=verdict.num(v.median, 'ms'), model=verdict.num(
-                            model, 'ms')), _guess(my_guess))
+    back = verdict.line(*(x for k, m in (('c', c), ('a', a)) for x in (t('allreduce.plot.back_in', k=k), m)), 'ms')
+    part = t(f"allreduce.answer.{'none' if w <= 0 else 'share' if w <= g else 'over'}", grew='+' * (w >= 0) + ms(
+        grew), share=verdict.num(w / g if g > 0 else 0, '%')) if verdict.compare(c, a) != 'same' else ''
+    return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), gap=ms(gap),
+                            median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms'),
+                            back=back[:1].upper() + back[1:] + part), _guess(my_guess))
 
 
-def buckets_answer(here, there=None) -> str:
-    """Exercise 3's answer by the one rule: DDP 1 MiB against its one bucket, here then recorded; then (d) against
-    DDP 1 MiB and against its control here, the cause only if the rule parts (d) from its control."""
+def buckets_answer(here, there=None, my_guess=None) -> str:
+    """Exercise 3's answer by the one rule, at most 3 lines: DDP 1 MiB against its one bucket recorded, (d) against
+    DDP 1 MiB here (then its control, and the cause, only where the rule parts (d) from DDP 1 MiB), then here."""
     one, ddp = lambda r: next(v.id for v in r.ddp_versions() if r.one_bucket(v)), f'ddp-{BUCKET_MB:g}'  # noqa: E731
-    d = [('allreduce.here', here)] * here.has('buckets')
-    return verdict.answer(*_where([('allreduce.here', here), ('allreduce.there', there)], lambda r: verdict_text(
-        r, ddp, one(r))), *_where(d, lambda r: verdict_text(r, 'buckets', ddp)), *(_kept(here, 'buckets') * bool(d)))
+    sizes = lambda pairs: _where(pairs, lambda r: verdict_text(r, ddp, one(r)))  # noqa: E731
+    d = _where([('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(r, 'buckets', ddp))
+    slower = d and verdict.compare(*(here.version(v).measurement for v in ('buckets', ddp))) == 'slower'
+    return verdict.lines(*sizes([('allreduce.there', there)]), _line(*d, *_kept(here, 'buckets') * slower),
+                         verdict.answer(*sizes([('allreduce.here', here)]), _guess(my_guess)))
 
 
 def _kept(r, vid: str) -> list[str]:
@@ -103,9 +116,10 @@ def _kept(r, vid: str) -> list[str]:
 
 
 def flat_answer(r, my_guess=None) -> str:
-    """Exercise 2's answer by the one rule, here: (b) against (a), then its control; the cause only if told apart."""
-    return verdict.answer(*_where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat')), *_kept(r, 'flat'),
-                          _guess(my_guess))
+    """Exercise 2's answer by the one rule, here: its control's line (the cause only if told apart), then (b) against
+    (a) with the guess."""
+    flat = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat'))
+    return verdict.lines(_line(*_kept(r, 'flat')), verdict.answer(*flat, _guess(my_guess)))
 
 
 def _guess(g) -> str:  # 'Your guess: 12.5.' or 'Your guess: slower.' under a worked answer; '' without one
@@ -144,9 +158,12 @@ def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True
         predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model},
         title=title or _plot('allreduce.plot.title'), predicted_label=_plot('allreduce.plot.formula'))
     (axes := [ax or fig.axes[0]])[0].set_xlabel(_plot('allreduce.plot.step_ms'))
+    for y, v in enumerate(versions[1:] * model, 1):  # each model bar's value at its end, as the medians are written
+        x = result.predicted(v.id)['step'] * MS
+        axes[0].annotate(_plot('verdict.unit.ms', value=verdict.sig(x)), (x, y + 0.25), xytext=(3, 0),
+                         textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
     if backward:  # each profiled step: backward's span, mean of the processes
-        spans = {v: [sum(s['backward'] for s in step) / len(step) for step in zip(*result.version(v).stats)]
-                 for v in backward}
+        spans = {v: _spans(result, v).times for v in backward}
         n, labels = min(map(len, spans.values())), {v: _plot('allreduce.plot.back_in', k=LETTER[v]) for v in backward}
         plot_repeats(spans, ax=low, unit='ms', halves=n >= 3, title=_plot('allreduce.plot.back', n=n), labels=labels)
         if n < 3:  # a recording's 2 profiled steps: both drawn and written, no median of two

@@ -78,14 +78,6 @@ if rec is not None:
     display(recorded.plot_recorded(rec))
 
 # %% [markdown]
-# **Before measuring.** Here each process has one core for both its backward and gloo's all-reduce; the recording
-# above had 16 cores for 2 processes. Predict: will backward in (c) take longer than in (a) here?
-
-# %% [markdown] lang="zh"
-# **测量之前。**本机每个进程只有一个核心，反向传播和 gloo 的全归约都用它；
-# 上面的记录结果是 16 核主机上的 2 个进程。预测一下：本机（c）中的反向传播会比（a）中的更长吗？
-
-# %% [markdown]
 # ## Build it: four versions of the step
 #
 # Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before the sum
@@ -188,8 +180,8 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # and **all-reduce alone**.
 #
 # The *cost formula* predicts each step. In a ring all-reduce each process sends $2(n-1)/n$ of the bytes (1 for
-# $n=2$); the formula charges a call $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$: $\alpha$ is a call's fixed cost,
-# $\beta$ the bandwidth (gloo over loopback), both fitted to two timings: all-reduce alone (12 calls, 24 MiB in all)
+# $n=2$). The formula charges a call $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$, with $\alpha$ a call's fixed cost
+# and $\beta$ the bandwidth (gloo over loopback). Two timings fit them: all-reduce alone (12 calls, 24 MiB in all)
 # and one call on a 96 MiB buffer. A call starts once its gradients are ready and the call before it is done.
 
 # %% [markdown] lang="zh"
@@ -197,11 +189,11 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # `run_allreduce` 为（a）至（d）计时，还有三种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
-# *代价公式*预测每次训练迭代的用时。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
-# 代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
+# *代价模型*预测每次训练迭代的执行时间。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
+# 代价模型把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
 # $\beta$是带宽（gloo 经本机回环网络）。用两次计时拟合$\alpha$和$\beta$：
 # 只做全归约（12 次调用，共 24 MiB），以及对一个 96 MiB 的缓冲区调用一次。
-# 一次调用要等它的梯度就绪、且前一次调用完成后才能开始。
+# 一次调用要等它的梯度就绪，并且前一次调用完成后才能开始。
 
 # %% tags=["nbval-ignore-output"]
 mine = {'a': backward_then_allreduce, 'b': flat_allreduce, 'c': allreduce_in_hooks, 'd': allreduce_in_buckets}
@@ -215,19 +207,25 @@ print(show.ingredients_text(result))
 #
 # By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide. That is at
 # least the last call (the first layer's 4 MiB weight, computed last), more if all-reduce alone outlasts backward.
-# The formula omits the copies and what (c) adds to backward. Write your
-# guess of (c)'s step, in ms, into `my_guess`.
+# The formula omits the copies and what (c) adds to backward. Here each process has one core, so backward and gloo's
+# all-reduce take turns on it: expect little of the hiding that the 16-core recording above pictures. Write into
+# `my_guess` (c)'s step (ms); into `my_guess_backward`, by the one rule, backward in (c) against (a); into
+# `my_guess_flat`, (b), one call, against (a).
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 按代价公式，（c）的训练迭代用时等于不做全归约的训练迭代加上不能被反向传播掩盖的全归约。
-# 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；如果只做全归约的用时比反向传播还长，掩盖不了的就更多。
-# 代价公式没有计入复制，也没有计入（c）让反向传播增加的用时。
-# 把你对（c）的训练迭代用时的猜测（毫秒）写进 `my_guess`。
+# 按代价模型，（c）的训练迭代执行时间等于不做全归约的训练迭代加上不能被反向传播隐藏的全归约。
+# 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；如果只做全归约比反向传播还长，隐藏不了的就更多。
+# 代价模型没有计入复制，也没有计入（c）让反向传播增加的执行时间。本机每个进程只有一个核心，
+# 反向传播和 gloo 的全归约轮流使用它：上面 16 核主机的记录结果所显示的隐藏，在这里预计所剩无几。
+# 把（c）的训练迭代执行时间（毫秒）写进 `my_guess`；按同一规则，把（c）与（a）中反向传播的比较写进
+# `my_guess_backward`，把只调用一次的（b）与（a）的比较写进 `my_guess_flat`。
 
 # %%
-my_guess = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭代用时
+my_guess = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭代执行时间
+my_guess_backward = None  # backward in (c) against (a): 'faster', 'slower' or 'no clear difference'  #zh: （c）与（a）中的反向传播相比：'更快'、'更慢'或'没有明显差别'
+my_guess_flat = None  # (b) against (a): 'faster', 'slower' or 'no clear difference'  #zh: （b）与（a）相比：'更快'、'更慢'或'没有明显差别'
 
 # %% [markdown]
 # ## Measure
@@ -239,9 +237,9 @@ my_guess = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭�
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果的上图、中图同类，多了（b）和代价公式（斜线条形），菱形是你的猜测。
+# 与记录结果的上图、中图同类，多了（b）和代价模型（斜线条形），菱形是你的猜测。
 # **（b）复用缓冲区**是（b）的对照：缓冲区只建一次，检验的是每次迭代新建缓冲区的代价。
-# 下图是性能分析器记录的那几次迭代中（c）和它的对照（a）的反向传播用时。
+# 下图是性能分析器记录的那几次迭代中（c）和它的对照（a）的反向传播执行时间。
 
 # %% tags=["nbval-ignore-output"]
 print(show.paid_line(result, my_guess))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
@@ -268,49 +266,42 @@ display(fig)
 # %% [markdown]
 # ## Exercises
 #
-# 1. How far was the formula from (c)'s median here? Guess in `my_guess` how many ms of that gap backward's change
-#    explains, then read the lower panel.
+# 1. How far was the formula from (c)'s median here? By the one rule, is backward in (c) slower than in (a) (the
+#    lower panel; your `my_guess_backward`)?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. 代价公式对本机（c）的预测与实测中位数相差多少？反向传播用时的变化能解释其中多少毫秒？
-#    把猜测写进 `my_guess`，再读实测图的下图。
-
-# %%
-my_guess = None  # ms of the gap that backward's change explains  #zh: 毫秒：反向传播用时的变化能解释的差距
+# 1. 代价模型对本机（c）的预测与实测中位数相差多少？按同一规则，（c）中的反向传播比（a）中的更慢吗
+#    （实测图的下图；你的 `my_guess_backward`）？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.miss_answer(result, my_guess))  # here; the recording's numbers are in its figure  #zh: 本机的；记录结果的数字在它的图中
+print(show.miss_answer(result, my_guess_backward))  # here; the recording's numbers are in its figure  #zh: 本机的；记录结果的数字在它的图中
 
 # %% [markdown]
-# 2. (b) makes one call where (a) makes one per gradient. By the one rule, is (b) faster than (a) here? Write
-#    'faster', 'slower' or 'no clear difference' into `my_guess`, then read the Measure figure. Than its control?
+# 2. (b) makes one call where (a) makes one per gradient. By the one rule, is (b) faster than (a) here (your
+#    `my_guess_flat`)? Than its control?
 
 # %% [markdown] lang="zh"
-# 2. （b）只调用一次全归约，（a）每个梯度调用一次。按同一规则，本机（b）比（a）快吗？
-#    把“更快”“更慢”或“没有明显差别”写进 `my_guess`，再读实测的图。比它的对照呢？
-
-# %%
-my_guess = None  # (b) against (a): 'faster', 'slower' or 'no clear difference'  #zh: （b）与（a）相比：'更快'、'更慢'或'没有明显差别'
+# 2. （b）只调用一次全归约，（a）每个梯度调用一次。按同一规则，本机（b）比（a）快吗（你的 `my_guess_flat`）？
+#    比它的对照呢？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.flat_answer(result, my_guess))  # (b) against (a), then against its control  #zh: （b）与（a）相比，再与它的对照相比
+print(show.flat_answer(result, my_guess_flat))  # (b) against its control, then against (a)  #zh: （b）与它的对照相比，再与（a）相比
 
 # %% [markdown]
 # 3. DDP 25 MiB puts all of the MLP's gradients in one bucket: one call after backward. Smaller buckets send during
-#    backward, as (c) does (the Measure figure's lower panel). By the one rule, is DDP 1 MiB faster here than DDP
-#    25 MiB? And (d) than DDP 1 MiB, and than its control, (d), buffers kept (made once, as DDP's)?
-#    Write your guess of DDP 1 MiB's step (ms) into `my_guess`.
+#    backward, as (c) does. How long is DDP 1 MiB's step here, against DDP 25 MiB's? Write your guess (ms) into
+#    `my_guess`. Below DDP 1 MiB: (d) at 1 MiB and its control, (d), buffers kept (made once, as DDP's).
 
 # %% [markdown] lang="zh"
 # 3. DDP（25 MiB）把这个多层感知机的全部梯度装进一个桶：反向传播之后只调用一次全归约。
-#    小桶像（c）一样在反向传播期间发送（见实测图的下图）。按同一规则，本机 DDP（1 MiB）比 DDP（25 MiB）快吗？
-#    画在它下面的（d）比 DDP（1 MiB）快吗？比它的对照（d）复用桶缓冲区（缓冲区只建一次，和 DDP 一样）呢？
-#    把你对 DDP（1 MiB）用时的猜测（毫秒）写进 `my_guess`。
+#    小桶像（c）一样在反向传播期间发送。本机 DDP（1 MiB）的训练迭代执行时间是多少，与 DDP（25 MiB）相比呢？
+#    把你的猜测（毫秒）写进 `my_guess`。DDP（1 MiB）下面画的是 1 MiB 的（d）和它的对照
+#    （d）复用桶缓冲区（缓冲区只建一次，和 DDP 一样）。
 
 # %%
-my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：本机 DDP（1 MiB）的训练迭代用时
+my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：本机 DDP（1 MiB）的训练迭代执行时间
 
 # %% tags=["nbval-ignore-output"]
 display(show.bucket_table(result, there))  # calls per step, then medians here and recorded  #zh: 每次迭代的调用次数，然后是本机和记录结果的中位数
@@ -320,7 +311,7 @@ ids[ids.index('ddp-1') + 1:ids.index('ddp-1') + 1] = ['buckets', 'buckets_kept']
 display(show.plot_steps(result, ids=ids, guess=my_guess, guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.buckets_answer(result, there))  # DDP 1 MiB against one bucket: here, then the recording  #zh: DDP（1 MiB）与一个桶相比：先本机，再记录结果
+print(show.buckets_answer(result, there, my_guess))  # the recording, (d), then DDP 1 MiB against one bucket here  #zh: 记录结果、（d），最后是本机 DDP（1 MiB）与一个桶的比较
 
 # %% [markdown]
 # 4. Below, a collapsed (c) forgets to divide by the number of processes. Guess the relative error the check prints
@@ -383,10 +374,10 @@ print(show.sum_answer(wrong, WORLD, my_guess))  # the check's error beside your 
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 数据并行用全归约对梯度取平均；代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，
+# - 数据并行用全归约对梯度取平均；代价模型把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，
 #   不计其他。
 # - 重叠来自依赖图：最后一层的梯度最先算出。
-# - 边反向传播边发送是否划算，取决于它隐藏的通信用时是否多于它让反向传播增加的用时；后者是（c）与（a）中反向传播之差。
+# - 边反向传播边发送是否划算，取决于它隐藏的通信时间是否多于它让反向传播增加的执行时间；后者是（c）与（a）中反向传播之差。
 #
 # ## 易错点
 #

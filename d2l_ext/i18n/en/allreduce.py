@@ -45,13 +45,13 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
-    'allreduce.answer.miss': ("{where}, (c)'s median {median} − formula {model} = {gap}. Backward in (c) − backward "
-                              "in (a), the control: {grew}, {part}."), 'allreduce.answer.over': 'more than the gap',
-    'allreduce.answer.share': '{share} of the gap; the rest is not measured here',
+    'allreduce.answer.miss': "{where}, (c)'s median {median} − formula {model} = {gap}. {back}.",
+    'allreduce.answer.over': '; {grew}, more than the gap',
+    'allreduce.answer.share': '; {grew}, {share} of the gap; the rest is not measured here',
     'allreduce.answer.kept': ("({k})'s torch.cat and ÷n make {mib:.0f} MiB of new tensors a step; "
                               "its control reuses its buffers."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
-    'allreduce.answer.guess': 'Your guess: {guess}.', 'allreduce.answer.none': 'none of the gap',
+    'allreduce.answer.guess': 'Your guess: {guess}.', 'allreduce.answer.none': '; {grew}, none of the gap',
     'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB: a bucket of {mib:g} MiB or less holds one layer.',
     'allreduce.version.buckets_kept': '(d), buffers kept',
 }
