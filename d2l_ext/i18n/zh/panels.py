@@ -11,7 +11,7 @@ MESSAGES = {
     'panels.col_expected_speedup': '预测加速比',
     'panels.col_together': '同时运行（秒）',
     'panels.col_serial_sum': '先后运行（秒）',
-    'panels.col_ratio': '第一行用时 ÷ 本行用时（中位数）',
+    'panels.col_ratio': '第一行执行时间 ÷ 本行执行时间（中位数）',
     'panels.col_mode': '复制方式',
     'panels.col_run': '计算（秒）',
     'panels.col_copy': '复制（秒）',

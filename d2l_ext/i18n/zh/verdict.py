@@ -2,10 +2,10 @@
 MESSAGES = {
     'verdict.faster': '更快',
     'verdict.slower': '更慢',
-    'verdict.faster_by': '更快（用时少 {pct}）',
-    'verdict.slower_by': '更慢（用时多 {pct}）',
+    'verdict.faster_by': '更快（执行时间少 {pct}）',
+    'verdict.slower_by': '更慢（执行时间多 {pct}）',
     'verdict.faster_x': '更快（速度为其 {ratio} 倍）',
-    'verdict.slower_x': '更慢（用时为其 {ratio} 倍）',
+    'verdict.slower_x': '更慢（执行时间为其 {ratio} 倍）',
     'verdict.same': '没有明显差别',
     'verdict.same_why': '没有明显差别（{why}）',
     'verdict.why_overlap': '灰色方框重叠',
