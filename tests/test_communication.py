@@ -191,7 +191,7 @@ def test_prediction_and_measured_lines():
     with using_language('zh'):
         assert show.measured_text(c, predicted, 5.0).split('\n') == [
             '你的猜测5.00毫秒，预测5.40毫秒，实测6.15毫秒',
-            '边计算边复制6.15毫秒，先计算后复制9.55毫秒：更快（用时少36%）']
+            '边计算边复制6.15毫秒，先计算后复制9.55毫秒：更快（执行时间少36%）']
     fig = show.plot_measured(c, predicted, guess=5.0)  # ms, as printed; the measured rows only (no computed sum)
     assert len(fig.axes[0].get_yticklabels()) == 4
 
@@ -248,9 +248,10 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
     with using_language('zh'):
         assert show.measured_answer(c, slowed) == (
             '估计：5.15 + 3.60 × (1 − 0.72) = 6.16毫秒。\n'
-            '参考答案：边计算边复制7.55毫秒，估计6.16毫秒：更慢（用时多23%），估计不成立。')
+            '参考答案：边计算边复制7.55毫秒，估计6.16毫秒：更慢（执行时间多23%），估计不成立。')
         assert show.rates_text(c) == (
-            '只做复制3.60毫秒；对照7.15毫秒，只做乘法5.15毫秒：更慢（用时多39%），所以r = 5.15毫秒 / 7.15毫秒 = 0.72')
+            '只做复制3.60毫秒；对照7.15毫秒，只做乘法5.15毫秒：更慢（执行时间多39%），'
+            '所以r = 5.15毫秒 / 7.15毫秒 = 0.72')
     with using_language('en'):
         fig = show.plot_measured(c, predicted)
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == [
@@ -391,8 +392,8 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
     assert rows == ['lane 0 computes and copies', 'lane 1 computes', 'together']
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            '参考答案：同时运行1410毫秒，max(t1, t2) 1000毫秒：更慢（用时多41%）；同时运行1410毫秒，t1 + t2 1800毫秒：'
-            '更快（用时少22%）。')
+            '参考答案：同时运行1410毫秒，max(t1, t2) 1000毫秒：更慢（执行时间多41%）；'
+            '同时运行1410毫秒，t1 + t2 1800毫秒：更快（执行时间少22%）。')
 
 
 def test_touching_narrow_bars_are_parted_one_by_one(rec):

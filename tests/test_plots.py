@@ -33,7 +33,7 @@ def test_parallel_repeats_and_timeline_from_a_recording(rec):
     assert isinstance(fig, Figure) and fig.axes[0].get_title(loc='left')
     assert 'model: from the times alone' in [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     fig = dl.plot_timeline(rec.timelines[0])
-    labels = [t.get_text().split('\n')[0] for t in fig.axes[0].get_yticklabels()]
+    labels = [t.get_text().split('\n')[0].split(': ')[0] for t in fig.axes[0].get_yticklabels()]
     assert set(labels) == {Lane.from_dict(lane).label_in(None) for lane in rec.timelines[0].lanes}
 
 

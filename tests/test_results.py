@@ -119,7 +119,8 @@ def test_one_verdict_line_one_rule():
         assert verdict.guess(None, 2, 1.5, 'x') == ''
         assert verdict.lines('a', verdict.guess(None, 2, 1.5), 'b') == 'a\nb'
     with using_language('zh'):
-        assert verdict.line('同时运行', fast, '一个设备', slow) == '同时运行0.101秒，一个设备0.201秒：更快（执行时间少50%）'
+        assert verdict.line('同时运行', fast, '一个设备', slow) == (
+            '同时运行0.101秒，一个设备0.201秒：更快（执行时间少50%）')
 
 
 def test_a_worked_answer_prints_its_sentences_after_one_label():
