@@ -353,7 +353,7 @@ def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict(monkeypatch):
         x.get_bbox_patch())) == 8
     text = out.getvalue().strip()  # one line: the verdict is the measuring cell's; the number asked comes last
     assert text.startswith('Worked answer: Still correct: every task matched float64. The drawn run took ')
-    assert 'finished last, its ' in text and "the outlined critical path's 8 task times: 8 × " in text
+    assert 'tasks, finished last, ' in text and 'the outlined critical path, a chain of 8 tasks, × ' in text
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
@@ -404,11 +404,11 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
     assert answer() == (  # what set the drawn run (lane 0 last: 2 tasks at 1 s, waiting 3 s between), the model;
         # the critical path at the faster lane's time alone against the faster baseline
         'Worked answer: Still correct: every task matched float64. The drawn run took 5200 ms (model 4000 ms): lane 0 '
-        'finished last, its 2 tasks at 1000 ms each (1000 ms alone): 2000 ms busy, 3000 ms waiting. Any plan takes at '
-        "least the outlined critical path's 2 task times: 2 × 1000 ms (the faster lane alone) = 2000 ms, 67% less than "
-        'one lane, in order, 6000 ms.')
+        'ran 2 tasks, finished last, 1000 ms a task (1000 ms alone): 2000 ms busy, 3000 ms waiting. A lower bound: '
+        'the outlined critical path, a chain of 2 tasks, × 1000 ms (the faster lane alone) = 2000 ms, at best 67% less '
+        'than one lane, in order, 6000 ms.')
     r.speeds['L0'] = 1 / 4  # 4 s a task alone: the faster lane is lane 1 (3 s), 6 s, not under one lane's 6 s
-    assert answer().endswith('= 6000 ms, no less than one lane, in order, 6000 ms: no plan on two lanes beats it.')
+    assert answer().endswith('= 6000 ms, no less than one lane, in order, 6000 ms: no plan beats it.')
     r.speeds['L0'], r.measurements[dg.DAG_VARIANTS[0]] = 1.0, Measurement('one', [6.0])
     r.measurements[dg.DAG_VARIANTS[1]] = Measurement('planned', [4.1])  # within 5% of the prediction
     with using_language('en'):
@@ -416,4 +416,4 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
         r.measurements[dg.DAG_VARIANTS[2]] = Measurement('all cores', [5.0])
         assert show._dag_base(r)[2] == 'one device (all cores)'
         assert 'vs one device (all cores) 5000 ms' in show.dag_lines(r)
-    assert '60% less than one device (all cores), 5000 ms.' in answer()  # the verdict's baseline
+    assert 'at best 60% less than one device (all cores), 5000 ms.' in answer()  # the verdict's baseline

@@ -232,7 +232,7 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_as
     with using_language('zh'):
         G.split_answer(fake_run())
         assert last() == (
-            '假定1成立（按规则，没有哪一半的速度变了）；预测（4.00毫秒）'
+            '假设1成立（按规则，没有哪一半的速度变了）；预测（4.00毫秒）'
             '与“同时运行”（4.50毫秒）相差12%。\n参考答案：拆分不划算：较长的一半单独用了3.00毫秒，超过一个设备上的整次训练迭代'
             '（1.00毫秒）。')
 
@@ -249,11 +249,9 @@ def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_gives_the_
         run['drawn'][recording.CONTROL] = 0
         fig = G.draw_step(run)
         labels = [x.get_text() for x in fig.axes[0].get_yticklabels()]
-        assert labels[0] == (  # the book's case, from the faster one-device row: its median less half its bar
-            'model, two identical devices:\none device (one thread) 0.900 ms\n'
-            '− half its fwd + bwd + update (0.800 ms) = 0.500 ms')
-        assert labels[1].startswith('one device (CPU, one thread), whole minibatch')  # modelled from the faster
-        assert labels[3].startswith('two lanes together')  # one-device row; then the rows one thread, all cores
+        assert not any(x.startswith('model') for x in labels)  # one model only: together's hatched prediction
+        assert labels[0].startswith('one device (CPU, one thread), whole minibatch')  # the rows one thread, all
+        assert labels[2].startswith('two lanes together')  # cores, then together
         assert fig.axes[1].get_yticklabels()[-1].get_text() == 'one device (one thread)'  # the verdict's: timed, drawn
         assert fig.axes[1].collections[-1].get_segments()[1][0][0] == pytest.approx(0.9)  # its timer (ms)
         assert 'together 4.50 ms vs one device (one thread) 0.900 ms: ' in G.step_lines(run)  # the line judges by it
@@ -301,7 +299,7 @@ def test_exercise_2_answer_names_each_half_the_rule_tells_apart_either_way(capsy
             'together (3.50 ms) by 12%.') in capsys.readouterr().out
     with using_language('zh'):
         G.split_answer(run)
-    assert '假定1不成立（按规则，计算资源1上的半个小批量 −0.500毫秒：更快）；' in capsys.readouterr().out
+    assert '假设1不成立（按规则，计算资源1上的半个小批量 −0.500毫秒：更快）；' in capsys.readouterr().out
     run['halves']['split'] = [{'lane 0': 2e-3, 'lane 1': 3e-3}] * 3
     run['times']['split'] = [4e-3] * 3  # every part as predicted, within 5% of the prediction (0.2 ms)
     run['overlap']['split'] = [0.951] * 3  # printed '95%': 0.1 ms apart, under 5% of the prediction
@@ -385,9 +383,9 @@ def test_a_timed_step_prints_the_guess_line_and_one_verdict_line(lang):
     assert lines[1].startswith(('together 4.50 ms vs one device 1.00 ms: ', '同时运行4.50毫秒'))
     timeline, repeats = fig.axes[1], fig.axes[0]
     assert len(repeats.collections) >= 7 and timeline.patches  # the dots of 3 ways and 4 halves; the median repeat
-    beside = repeats.get_yticklabels()[2].get_text().split('\n')[0]  # the model, one device, together, its prediction's
+    beside = repeats.get_yticklabels()[1].get_text().split('\n')[0]  # one device, together, its prediction's
     assert beside in ('two lanes together (predicted 6.00 − 2.00)', '两个计算资源，同时运行（预测6.00 − 2.00）')
-    assert len(repeats.get_yticklabels()) == 8 and repeats.get_yticklabels()[4].get_text().split('\n')[0] in (
+    assert len(repeats.get_yticklabels()) == 7 and repeats.get_yticklabels()[3].get_text().split('\n')[0] in (
         'lane 0 half, one after the other', '计算资源0上的半个小批量，先后运行')
 
 
@@ -450,7 +448,7 @@ def test_a_recording_is_drawn_titled_with_its_machine_and_none_says_so_in_one_li
         assert len(lines) == 1 and 'my_guess' not in text  # a recording asks for no guess: the verdict only
         rows = [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()]
         assert 'GPU half, together' in rows and not any('%' in r for r in rows)  # medians, no noise as a change
-        assert rows[:2] == ['model, two identical devices:', 'one device (GPU), whole minibatch']  # which device
+        assert rows[0] == 'one device (GPU), whole minibatch'  # which device; no model row above it
         assert 'waiting (GPU: nothing queued yet)' in [x.get_text() for x in fig.axes[1].get_legend().get_texts()]
         assert [x.get_text() for x in fig.axes[1].get_yticklabels()][:3] == ['GPU', 'server (CPU)', 'CPU']
         run, labels = recording.pick_run(here), [x.get_text() for x in fig.axes[0].get_yticklabels()]
@@ -490,7 +488,7 @@ def test_the_step_figure_is_two_panels_its_first_row_names_one_device(here):
     with using_language('en'):
         one = here['one_device']  # which device, how many cores
         fig = G.draw_step(here)
-        assert fig.axes[0].get_yticklabels()[1].get_text().startswith('one device (GPU)' if one[
+        assert fig.axes[0].get_yticklabels()[0].get_text().startswith('one device (GPU)' if one[
             'kind'] == 'gpu' else f"one device (CPU, {one['threads']} cores), whole minibatch")
     assert len(fig.axes) == 2  # every repeat, the timelines: each repeat's overlap is in the worked answer's table
 

@@ -165,7 +165,7 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
 
 
 def draw_step(rec: dict, guess_ms=None, title=None):
-    """Every repeat of each way and half, the two-device model on top; below, the median repeats' timelines."""
+    """Every repeat of each way and half, together's prediction hatched; below, the median repeats' timelines."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     run, kinds = _run_and_kinds(rec)
@@ -189,13 +189,6 @@ def draw_step(rec: dict, guess_ms=None, title=None):
         rest=ms(recording.parts(run)[-1][1]), wall=ms(rows['in_turn'].median), way=labels['split'])  # GPU+CPU: plus
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
-    m, seg = (float(f'{s * 1e3:.3g}') for s in (rows[best].median, run['events'][best][0]['end'] - run['events'][
-        best][0]['start']))  # on top, the book's case, less half the timeline's bar: in ms as printed, so it adds up
-    top.barh(-1, m - seg / 2, height=0.3, fill=False, hatch='///', ec=style.color('predicted'))
-    top.set_yticks([-1, *range(len(rows))], [style.plot_text('graph.two_devices', best=_best(_measurements(
-        run), style.plot_text)[1], one=verdict.sig(m), seg=verdict.sig(seg), two=verdict.sig(m - seg / 2)), *(
-        x.get_text() for x in top.get_yticklabels())])  # modelled: two devices, each half the faster row's step
-    top.set_ylim(len(rows) - 0.5, -1.5)
     events, rows, legend, bars = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
     wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', best)}

@@ -129,13 +129,14 @@ show.draw_graph(graph)
 #
 # ## Predict, then measure
 #
-# The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. Each figure's top row models them
-# (hatched): the one-device row less half its fwd + bwd + update (its bar in the timeline).
+# The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. Predict little or no gain here: the
+# other time (copies, joins, sum, update) can outweigh a half. In the GPU recording below, the CPU's half alone
+# outlasts the GPU's whole step.
 #
 # The step is timed three ways, each checked against float64:
 #
-# * **one device**, the whole minibatch, on all cores and on one thread (the control); the verdict, the model and
-#   the timeline use the faster;
+# * **one device**, the whole minibatch, on all cores and on one thread; the faster is the baseline (the best one
+#   device did), for the verdict and the timeline;
 # * **one after the other**: lane 1's half after lane 0's;
 # * **together**.
 
@@ -144,12 +145,13 @@ show.draw_graph(graph)
 #
 # ## 先预测，再测量
 #
-# 书中的图12.3.1 假定有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。每张图最上面一行（斜线）是它们的模型：
-# “一个设备”那一行减去其前向+反向+更新（时间线中的条形）的一半。
+# 书中的图12.3.1 假设有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。预计在这台机器上拆分收益很小或没有：
+# 其他时间（复制、汇合、求和、更新）可能比半个小批量还长。在下面的 GPU 记录中，CPU 上的半个小批量单独就比
+# GPU 上的整次训练迭代还长。
 #
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
-# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程（对照）；结论、模型和时间线用两者中较快的一行；
+# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程；较快的一行是基线（一个设备的最好结果），结论和时间线都用它；
 # * **先后运行**：计算资源 0 上的半个小批量完成后，计算资源 1 上的才开始；
 # * **同时运行**。
 
@@ -173,13 +175,13 @@ show.draw_graph(graph)
 #
 # $$t_\text{同时} \approx t_\text{先后} - \min(t_0, t_1),$$
 #
-# 各项都是下面打印的中位数。这个预测假定：
+# 各项都是下面打印的中位数。这个预测假设：
 #
 # 1. 每一半同时运行时和先后运行时一样快；
 # 2. 两半同时开始，较短的一半完全与较长的一半重叠（100%）；
 # 3. 其他时间（复制、求和、更新、未归入任何阶段的时间，见时间线的图例）不变。
 #
-# 在这台机器上哪个假定可能不成立？
+# 在这台机器上哪个假设可能不成立？
 
 # %% tags=["nbval-ignore-output"]
 here = dg.record_step(lanes, repeats=41, control=True, step=mlp_step)  # every repeat and interval of each way  #zh: 每种方式的每次重复和区间
@@ -214,42 +216,42 @@ show.show_recorded(recorded)
 #
 # **1. One line changed on the server.** `dg.wrong_version('lane0_twice')` is the worked step with one change: its server
 # uses lane 0's gradients twice. Predict: does the recorded graph change, and does the check catch it? The graph
-# below marks in red any edge it lacks; `dg.check_step_matches(lanes, (params, X, y), step=hasty)` runs the check.
+# below marks in red any edge it lacks; `dg.check_step_matches(lanes, (params, X, y), step=lane0_twice)` runs the check.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # **1. 服务器上改了一行**。`dg.wrong_version('lane0_twice')` 是参考实现只改了一处的版本：它的服务器把计算资源 0 的梯度
 # 用了两次。先预测：记录下来的依赖图会变吗？检查能发现吗？下面的依赖图用红色标出它缺少的边（如果有）；
-# `dg.check_step_matches(lanes, (params, X, y), step=hasty)` 运行检查。
+# `dg.check_step_matches(lanes, (params, X, y), step=lane0_twice)` 运行检查。
 
 # %%
 my_guess_graph = None  # (does the graph change?, does the check catch it?), e.g. (True, False)  #zh: （依赖图会变吗？检查能发现吗？），例如 (True, False)
 
 # %%
-hasty = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把计算资源 0 的梯度用了两次
-hasty_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=hasty))
+lane0_twice = dg.wrong_version('lane0_twice')  # its server sums lane 0's gradients twice  #zh: 它的服务器把计算资源 0 的梯度用了两次
+twice_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=lane0_twice))
 worked_graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y)))  # the worked step's  #zh: 参考实现的
-show.draw_graph(hasty_graph, missing=worked_graph)  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
+show.draw_graph(twice_graph, missing=worked_graph)  # red: an edge the worked step has  #zh: 红色：参考实现中有的边
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 try:
-    dg.check_step_matches(lanes, (params, X, y), step=hasty)
+    dg.check_step_matches(lanes, (params, X, y), step=lane0_twice)
     caught = False
 except d2l_ext.ResultMismatch:
     caught = True
-show.wrong_sum_answer(hasty_graph, caught, my_guess_graph)
+show.wrong_sum_answer(twice_graph, caught, my_guess_graph)
 
 # %% [markdown]
 # **2. Did assumption 1 fail, and does splitting pay?** Write whether assumption 1 failed: a half faster or slower
 # together, by the rule of 13.3.0. The worked answer's table shows all three.
 
 # %% [markdown] lang="zh"
-# **2. 假定1成立吗？拆分划算吗？**按 12.3 节概览中的规则，某一半同时运行时更快或更慢，假定1就不成立。
-# 参考答案的表格列出全部三个假定。
+# **2. 假设1成立吗？拆分划算吗？**按 12.3 节概览中的规则，某一半同时运行时更快或更慢，假设1就不成立。
+# 参考答案的表格列出全部三个假设。
 
 # %%
-my_guess_failed = None  # True if assumption 1 failed here, else False  #zh: 假定1在这里不成立就写 True，否则写 False
+my_guess_failed = None  # True if assumption 1 failed here, else False  #zh: 假设1在这里不成立就写 True，否则写 False
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 show.split_answer(here, my_guess_failed)
@@ -283,7 +285,7 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown] lang="zh"
 # 这个计划把每个任务分配给一个计算资源（图中的颜色）；每个计算资源按顺序运行自己的任务，并等待它们的输入。
-# 预测按每个计算资源单独运行的执行时间重放这个计划，即假定两个计算资源互不拖慢。
+# 预测按每个计算资源单独运行的执行时间重放这个计划，即假设两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量，与一个设备（CPU 用全部核心）按顺序运行全部 21 个任务比较。
 
 # %%
@@ -300,8 +302,7 @@ show.dag_answer(ex5, my_guess_tasks)
 # ## Remember
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
-# * Only the faster one-device row says whether splitting pays. The model row predicts it pays on two identical devices.
-#   On the GPU+CPU recording it does not: the CPU's half alone outlasts the GPU's whole step.
+# * Splitting pays only if together beats the baseline, the faster one-device row.
 # * Faster must stay correct: check against float64.
 #
 # ## Pitfalls
@@ -315,8 +316,7 @@ show.dag_answer(ex5, my_guess_tasks)
 # ## 小结
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
-# * 只有与较快的那一行“一个设备”比较，才能说明拆分是否划算。模型那一行预测：在两个相同的设备上拆分会划算。
-#   在 GPU 加 CPU 的记录中并不划算：CPU 上的半个小批量单独就比 GPU 上的整次训练迭代还长。
+# * 只有“同时运行”比基线（较快的那一行“一个设备”）更快，拆分才划算。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点

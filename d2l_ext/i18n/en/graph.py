@@ -46,10 +46,10 @@ MESSAGES = {
     'graph.answer.caught': 'The float64 check caught the wrong update.',
     'graph.answer.passed': 'The float64 check passed: the update is unchanged.',
     'graph.answer.dag_correct': 'Still correct: every task matched float64.',
-    'graph.answer.path': ("Any plan takes at least the outlined critical path's {path} task times: {path} × {alone} "
-                          '(the faster lane alone) = {bound}, {vs}.'),
-    'graph.answer.dag_run': ('The drawn run took {took} (model {model}): {lane} finished last, its {n} tasks at {per} '
-                             'each ({alone} alone): {busy} busy, {wait} waiting.'),
+    'graph.answer.path': ('A lower bound: the outlined critical path, a chain of {path} tasks, × {alone} (the faster '
+                          'lane alone) = {bound}, {vs}.'),
+    'graph.answer.dag_run': ('The drawn run took {took} (model {model}): {lane} ran {n} tasks, finished last, {per} '
+                             'a task ({alone} alone): {busy} busy, {wait} waiting.'),
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.dag_alone': 'time per task, each lane alone, all {n} in order (median, {r} runs): {each}',
     'graph.dag_each': '{lane}: {took}',
@@ -60,8 +60,6 @@ MESSAGES = {
     'graph.legend_handoff': 'timer outside the recorded parts:\nstarting, joining lanes, synchronizing',
     'graph.legend_wait': 'waiting',
     'graph.legend_wait_gpu': 'waiting (GPU: nothing queued yet)',
-    'graph.two_devices': ('model, two identical devices:\n{best} {one} ms\n'
-                          '− half its fwd + bwd + update ({seg} ms) = {two} ms'),
     'graph.legend_timers': 'timer stops',
     'graph.legend_waiting': 'waiting for inputs',
     'graph.legend_ready': 'inputs ready, lane idle',
@@ -124,7 +122,7 @@ MESSAGES = {
     'graph.pays.same': 'Splitting does not clearly pay',
     'graph.answer.control': 'One thread {c} vs all cores {one}: {by}, so the second core {so}.',
     'graph.control.faster': 'cost time here', 'graph.control.same': 'added nothing', 'graph.control.slower': 'helps',
-    'graph.answer.bound_more': 'no less than {base}, {one}: no plan on two lanes beats it',
-    'graph.answer.bound_less': '{pct} less than {base}, {one}',
+    'graph.answer.bound_more': 'no less than {base}, {one}: no plan beats it',
+    'graph.answer.bound_less': 'at best {pct} less than {base}, {one}',
     'graph.guess_tasks': 'your guess: {guess} task times · the critical path: {path}',
 }

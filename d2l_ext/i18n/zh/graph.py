@@ -46,10 +46,10 @@ MESSAGES = {
     'graph.answer.caught': '与 float64 结果的检查发现了错误的更新。',
     'graph.answer.passed': '与 float64 结果的检查通过了：更新没有改变。',
     'graph.answer.dag_correct': '结果仍然正确：每个任务都与 float64 结果一致。',
-    'graph.answer.path': ('任何计划都不少于关键路径（加粗框出）的 {path} 个任务的时间：{path} × {alone}'
+    'graph.answer.path': ('下界：关键路径（加粗框出）是 {path} 个任务组成的链，{path} × {alone}'
                           '（较快的计算资源单独运行）= {bound}，{vs}。'),
     'graph.answer.dag_run': ('画出的这次运行的执行时间为 {took}（模型 {model}）：{lane}最后完成，'
-                             '它的 {n} 个任务每个 {per}（单独运行 {alone}），共计算 {busy}，等待 {wait}。'),
+                             '它运行了 {n} 个任务，每个 {per}（单独运行 {alone}），共计算 {busy}，等待 {wait}。'),
     'graph.legend_timer_stops': '计时停止（{wall}）',
     'graph.dag_alone': '各计算资源单独按顺序运行全部 {n} 个任务（{r} 次的中位数），每个任务的平均执行时间：{each}',
     'graph.dag_each': '{lane}为 {took}',
@@ -60,7 +60,6 @@ MESSAGES = {
     'graph.legend_handoff': '未归入任何阶段的时间：\n启动和等待计算资源、同步',
     'graph.legend_wait': '等待',
     'graph.legend_wait_gpu': '等待（GPU 上还没有排入工作）',
-    'graph.two_devices': '模型，两个相同的设备：\n{best} {one}毫秒\n− 前向+反向+更新（{seg}毫秒）的一半 = {two}毫秒',
     'graph.legend_timers': '计时停止',
     'graph.legend_waiting': '等待输入',
     'graph.legend_ready': '输入已就绪，计算资源空闲',
@@ -104,15 +103,15 @@ MESSAGES = {
     'graph.variant.one_thread': '一个设备（CPU，1 个线程），整个小批量',
     'graph.inputs_line': '先后运行 {ser}，其中两半：{halves}（{n} 次重复的中位数）',
     'graph.legend_missing': '缺少的边（参考实现中有）',
-    'graph.col.assumption': '假定',
+    'graph.col.assumption': '假设',
     'graph.col.part': '部分',
     'graph.col.predicted': '预测',
     'graph.col.measured': '实测（同时运行）',
     'graph.guess': '你的猜测：{guess}；这次运行：{got}',  # exercises 1 and 2
     'graph.col.rule': '实测 − 预测',
     'graph.best.one_thread': '一个设备（一个线程）',
-    'graph.answer.failed': '假定1不成立（按规则，{big}）；{where}。',
-    'graph.answer.held': '假定1成立（按规则，没有哪一半的速度变了）；{where}。',
+    'graph.answer.failed': '假设1不成立（按规则，{big}）；{where}。',
+    'graph.answer.held': '假设1成立（按规则，没有哪一半的速度变了）；{where}。',
     'graph.answer.landed': '预测（{predicted}）与“同时运行”（{together}）相差不到5%',
     'graph.answer.offset': '各部分的变化合计 {net}，预测（{predicted}）与“同时运行”（{together}）相差不到5%',
     'graph.answer.missed': '预测（{predicted}）与“同时运行”（{together}）相差 {pct}',
@@ -123,6 +122,6 @@ MESSAGES = {
     'graph.answer.control': '一个线程 {c}，全部核心 {one}：{by}，所以第二个核心{so}。',
     'graph.control.faster': '反而多花了时间', 'graph.control.same': '没有带来好处', 'graph.control.slower': '有用',
     'graph.answer.bound_more': '不少于{base}的 {one}：两个计算资源上的任何计划都比不过它',
-    'graph.answer.bound_less': '比{base}的 {one}少 {pct}',
+    'graph.answer.bound_less': '最多比{base}的 {one}少 {pct}',
     'graph.guess_tasks': '你的猜测：{guess} 个任务的时间；关键路径：{path} 个',
 }
