@@ -228,11 +228,10 @@ def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
         assert show.measured_answer(held, slowed).endswith(
             'Worked answer: run_and_copy 7.35 ms vs the estimate 6.16 ms: no clear difference (grey boxes overlap).')
         assert 'hid' not in show.measured_answer(held, slowed)
-        # missed, and run_and_copy took as long as the control by the rule: the one reason, beside its control
+        # missed, and run_and_copy vs the control by the rule: what the two totals show, no cause
         held.measurements['overlapped'] = Measurement('overlapped', [0.0070, 0.0071, 0.0072, 0.0073])
         assert show.measured_answer(held, slowed).split('\n')[1] == (
-            "run_and_copy 7.15 ms vs the control 7.15 ms: no clear difference (medians within 5%): the products kept "
-            "the control's pace throughout.")
+            'run_and_copy 7.15 ms vs the control 7.15 ms: no clear difference (medians within 5%).')
         # a control the rule cannot tell from products alone: r = 1, said so, and the floor is the estimate
         c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0049, 0.0051, 0.0062, 0.0066],
                         run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
@@ -389,7 +388,7 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
     assert [x for c in marks for x, _ in c.get_offsets()] == pytest.approx([1200])  # the guess's diamond
     assert {r'$\max(t_1, t_2)$', r'$t_1 + t_2$'} <= {tx.get_text().strip() for tx in ax.texts}  # as the prose writes
     rows = [lb.get_text().split('\n')[0] for lb in ax.get_yticklabels()]
-    assert rows == ['lane 0 computes and copies', 'lane 1 computes', 'together']
+    assert rows == ['lane 0 alone: products + copies', 'lane 1 alone: products', 'together']
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
             '参考答案：同时运行1410毫秒，max(t1, t2) 1000毫秒：更慢（执行时间多41%）；'
@@ -434,17 +433,17 @@ def test_profile_table_counts_each_operator():
         tiny = SimpleNamespace(key_averages=lambda: rows + [SimpleNamespace(key='aten::resolve_conj',
                                                                             self_device_time_total=9.0, count=60)])
         assert 'aten::resolve_conj' not in list(show.profile_frame(tiny, gpu=True)['operator'])  # under 1%: left out
-        # exercise 4's worked answer: the medians' share, then the copy rows' share of this run's self time
+        # exercise 4's worked answer: the copy rows' share of this run's self time, then the medians' prediction
         assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}) == (
-            'Worked answer: share of the medians: copies alone / (products alone + copies alone) = 5.79 ms / 18.9 ms '
-            '= 31%; share in one profiled run: aten::copy_ + Memcpy DtoH (Device -> Pinned), 47% of all self time.')
+            'Worked answer: one profiled run: aten::copy_ + Memcpy DtoH (Device -> Pinned) took 47% of all self time; '
+            'predicted from the medians: copies alone / (products alone + copies alone) = 5.79 ms / 18.9 ms = 31%.')
         assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}, 0.3).endswith(  # beside the guess
-            'all self time. Your guess: 30%.')
+            '= 31%. Your guess: 30%.')
     with using_language('zh'):
-        assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身执行时间（毫秒）',
-                                                                    '占全部自身执行时间的比例']
-        assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}, 0.3).endswith(  # d2l-zh's wording
-            'aten::copy_ + Memcpy DtoH (Device -> Pinned)的自身执行时间占全部自身执行时间的47%。你的猜测：30%。')
+        assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身时间（毫秒）',
+                                                                    '占全部自身时间的比例']
+        assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}, 0.3).startswith(  # d2l-zh's wording
+            '参考答案：分析一次运行：aten::copy_ + Memcpy DtoH (Device -> Pinned)的自身时间占全部自身时间的47%；')
 
 
 def test_profile_frame_shortens_kernel_names():

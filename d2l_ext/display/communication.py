@@ -76,8 +76,8 @@ def measured_text(comparison, predicted: dict, guess=None) -> str:
 
 
 def measured_answer(comparison, predicted: dict) -> str:
-    """The estimate from this run's medians, where it missed and the run matched the control the control's pace, then
-    the worked answer: the run vs the estimate, by the rule."""
+    """The estimate from this run's medians, where it missed the run vs the control, then the worked answer: the run
+    vs the estimate, by the rule."""
     m, est, way, r = comparison.measurements, predicted['overlapped'], _word('overlapped'), control_r(comparison)
     (run, copy), (over, ctrl) = (m[k].median for k in ('run', 'copy')), (m[k] for k in ('overlapped', 'beside_copies'))
     floor, point = est > (run + copy * (1 - r)) * 1.0001, Times('estimate', [est])  # 1 repeat
@@ -85,7 +85,7 @@ def measured_answer(comparison, predicted: dict) -> str:
     first = t('communication.estimate_floor' if floor else 'communication.estimate', est=verdict.num(est, 'ms'),
               sum=f'{verdict.sig(run * 1e3)} + {verdict.sig(copy * 1e3)} × (1 − {r:.2f})')
     pace = vs != 'same' and verdict.compare(over, ctrl) == 'same' and t(
-        'communication.at_control_pace', line=verdict.line(way, over, t('communication.control'), ctrl, 'ms'))
+        'communication.plain', line=verdict.line(way, over, t('communication.control'), ctrl, 'ms'))
     return verdict.lines(first, pace, verdict.answer(t(
         'communication.plain' if vs == 'same' else 'communication.missed',
         line=verdict.line(way, over, t('communication.the_estimate'), point, 'ms'))))
@@ -274,7 +274,7 @@ def profile_frame(prof, gpu: bool, guess=None, rows: int = 8):
 
 
 def profile_answer(prof, gpu: bool, seconds: dict, guess=None) -> str:
-    """Exercise 4's worked answer: the copies' share from the medians, then of this profiled run's, then the guess."""
+    """Exercise 4's worked answer: the copies' share of a profiled run's self time, the medians' share, the guess."""
     (ops, total), (run, copy), num = _self_times(prof, gpu), (seconds['run'], seconds['copy']), verdict.num
     share, rows = sum(v for v, _, c in ops.values() if c) / total, ' + '.join(k for k, v in ops.items() if all(v[::2]))
     return verdict.answer(t('communication.profile.answer', copy=num(copy, 'ms'), both=num(run + copy, 'ms'), pred=num(

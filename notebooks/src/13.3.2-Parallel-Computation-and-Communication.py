@@ -137,19 +137,19 @@ if rec is not None:
 print(show.recorded_lines(rec, my_guess))  # your guess's line per way, then run_and_copy vs the baseline  #zh: 每种方式一行你的猜测，然后比较边计算边复制与基线
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.recorded_answer(rec))  # worked answer: the share of the copy time each way hid  #zh: 参考答案：每种方式隐藏的复制执行时间占比
+print(show.recorded_answer(rec))  # worked answer: the share of the copy time each way hid  #zh: 参考答案：每种方式隐藏的复制时间占比
 
 # %% [markdown]
 # **The book's combined cell** is the run-then-copy row. With `non_blocking=True`, PyTorch copies a GPU tensor to the
 # CPU into a new pinned tensor: `copy_to_cpu(y, True)` took about as long as copies into pinned buffers (printed
-# above). `copy_to_cpu(y)`, into new pageable tensors, was far slower: the book's cell gains from the faster copy, not
-# from overlap.
+# above). `copy_to_cpu(y)`, into new pageable tensors, was far slower: the book's cell beats products alone +
+# `copy_to_cpu(y)` through the faster copy, not through overlap.
 
 # %% [markdown] lang="zh"
 # **书中的“在GPU1上运行并复制到CPU”**。它就是“先计算后复制”那一行，用 `copy_to_cpu(y, True)` 复制。
 # 设置 `non_blocking=True` 时，PyTorch 把 GPU 张量复制到新建的锁页 CPU 张量中。在上面打印的记录结果中，
-# 它的执行时间与复制到锁页缓冲区相当，比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多。书中把计算和复制放在同一个
-# 单元格里计时，省下的时间来自更快的复制，而不是重叠。
+# 它的执行时间与复制到锁页缓冲区相当，比 `copy_to_cpu(y)` 复制到新建的可分页张量快得多。书中的这个单元格比
+# 只做乘法加上 `copy_to_cpu(y)` 快，是因为复制更快，而不是因为重叠。
 
 # %% [markdown]
 # ## The three ingredients
@@ -222,28 +222,29 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown]
 # ## Predict, then measure
 #
-# Without a GPU there is no copy engine: a copy thread on its own core may still slow the products. The control row
-# tests this: the same products while another thread copies nonstop. Hatched:
+# Without a GPU there is no copy engine. The copy thread has its own core but shares memory bandwidth, so here
+# run_and_copy may hide all, some or none of the copy time. The H200 recording above is the picture. The control row:
+# the same products while a thread copies nonstop. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
 # * run_and_copy: $t_\text{run} + (1 - r) \, t_\text{copy}$ (medians), $r = t_\text{run} / t_\text{ctrl}$ (1 where the
-#   rule finds the control not slower). Beside the copies the products run at $r$ times their speed, so
-#   $r \times t_\text{copy}$ of the copy time hides. The worked answer puts in this run's numbers.
+#   rule finds the control not slower). During the copies the products do $r \times t_\text{copy}$ of their work; the
+#   rest follows.
 #
-# Run then copy is the baseline again. The check counted overlap; the baseline asks whether the total got shorter.
+# Run then copy is the baseline again.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 没有 GPU 时没有复制引擎，复制线程即使独占一个核心，也可能拖慢乘法。对照行检验这一点：另一个线程不停地复制时，
-# 同样的乘法执行时间是多少。斜线条形是预测：
+# 没有 GPU 时没有复制引擎。复制线程独占一个核心，但与乘法共用内存带宽，所以在这里，边计算边复制可能隐藏全部、部分或
+# 完全不隐藏复制时间。重叠的样子见上面 H200 的记录。对照行：另一个线程不停地复制时同样的乘法。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
 # * 边计算边复制：$t_\text{计算} + (1 - r) \, t_\text{复制}$（中位数），$r = t_\text{计算} / t_\text{对照}$
-#   （按规则对照不比只做乘法慢时$r = 1$）。复制时乘法速度降为原来的$r$倍，所以能隐藏$r \times t_\text{复制}$的
-#   复制执行时间。参考答案代入了这次的数字。
+#   （按规则对照不比只做乘法慢时$r = 1$）。复制进行的$t_\text{复制}$时间里，乘法只完成$r \times t_\text{复制}$的
+#   工作量，其余的在复制之后完成。
 #
-# 基线仍是先计算后复制。上面的检查统计的是重叠；基线问的是总执行时间是否变短。
+# 基线仍是先计算后复制。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
@@ -330,7 +331,7 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
-# computes. Without a GPU both lanes are threads of this CPU (printed below), with square products: unlike the
+# computes. Without a GPU both lanes share this CPU's two cores (printed below), with square products: unlike the
 # thin ones above, each copy is small beside its product. Hatched: $\max(t_1, t_2)$ and $t_1 + t_2$. From the times alone, predict
 # "together" (ms) into `my_guess`.
 
@@ -340,7 +341,7 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # 这里是书中的练习3和练习4（练习1和练习2见12.3.1节，练习5见扩展一节“依赖图”）。
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
-# 独立地计算。没有 GPU 时，两者都是这个 CPU 上的线程（见下面打印的设定）。这里的乘法是方阵乘法：与上面的细长矩阵
+# 独立地计算。没有 GPU 时，两者共用这个 CPU 的两个核心（见下面打印的设定）。这里的乘法是方阵乘法：与上面的细长矩阵
 # 不同，每次复制相对于它的乘法都很小。斜线条形是$\max(t_1, t_2)$和$t_1+t_2$。根据单独运行的执行时间预测“同时运行”的
 # 执行时间（毫秒），写进 `my_guess`。
 
@@ -365,11 +366,11 @@ print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) a
 # %% [markdown] lang="zh"
 # **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
 # CPU 上的分析器只记录启动它的线程，所以没有 GPU 时这里分析 `run_then_copy`（重叠见上面 H200 的图）。
-# 根据只做乘法和只做复制的执行时间预测：`copy_` 的自身执行时间会占全部自身执行时间的多大比例？把它（0 到 1）写进
+# 根据只做乘法和只做复制的执行时间预测：`copy_` 的自身时间会占全部自身时间的多大比例？把它（0 到 1）写进
 # `my_guess_share`。
 
 # %%
-my_guess_share = None  # 0-1: copy_'s share of all self time  #zh: 0 到 1：copy_的自身执行时间占全部自身执行时间的比例
+my_guess_share = None  # 0-1: copy_'s share of all self time  #zh: 0 到 1：copy_的自身时间占全部自身时间的比例
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -399,8 +400,8 @@ print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: t
 #   products alone + copies alone.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
-# * Overlap hides a copy only if the products keep their speed beside it: time them beside the copies (the control
-#   row), not only alone.
+# * Time the products beside the copies too (the control row), not only alone: on a CPU the copy thread shares
+#   memory bandwidth with them.
 #
 # ## Pitfalls
 #
@@ -411,8 +412,8 @@ print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: t
 #
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠。在 H200 的记录中，先计算后复制的执行时间等于只做乘法与只做
 #   复制之和。
-# * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制执行时间。
-# * 只有乘法在复制的同时不变慢，重叠才能隐藏复制：除了单独计时，还要在复制的同时对乘法计时（对照行）。
+# * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制时间。
+# * 除了单独计时，还要在复制的同时对乘法计时（对照行）：在 CPU 上，复制线程与乘法共用内存带宽。
 #
 # ## 易错点
 #

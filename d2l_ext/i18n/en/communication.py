@@ -11,8 +11,8 @@ MESSAGES = {
     'communication.variant.beside_copies': 'control: products while a thread copies nonstop',
     'communication.variant.warm': 'later calls', 'communication.variant.cold': 'first call',
     'communication.variant.reused': 'pinned buffers allocated once',
-    'communication.variant.lane1_compute_and_copy': 'lane 0 computes and copies',
-    'communication.variant.lane2_compute': 'lane 1 computes',
+    'communication.variant.lane1_compute_and_copy': 'lane 0 alone: products + copies',
+    'communication.variant.lane2_compute': 'lane 1 alone: products',
     'communication.variant.together': 'together',
     'communication.variant.serial_sum': 'the two alone added',
     'communication.variant.added': 'products alone + copies alone',
@@ -66,9 +66,9 @@ MESSAGES = {
     'communication.missed': '{line}, so the estimate missed.', 'communication.profile.guess': 'Your guess: {guess}.',
     'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
     'communication.plain': '{line}.',
-    'communication.at_control_pace': "{line}: the products kept the control's pace throughout.",
-    'communication.profile.answer': ('share of the medians: copies alone / (products alone + copies alone) = {copy} / '
-                                     '{both} = {pred}; share in one profiled run: {ops}, {share} of all self time.'),
+    'communication.profile.answer': ('one profiled run: {ops} took {share} of all self time; predicted from the '
+                                     'medians: copies alone / (products alone + copies alone) = {copy} / {both} = '
+                                     '{pred}.'),
     'communication.control_model': 'model: products alone, not slowed',
     'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of all self time',
 }
